@@ -1,0 +1,154 @@
+import { decodeProtectedHeader, jwtVerify } from 'jose';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { invalidInput, unauthenticated } from '../errors.js';
+import type { AccountInfo, Flow } from '../records/context.js';
+import type { LanguageCode } from '../records/fields.js';
+import { UUID } from '../records/service.js';
+import { type SecretBox, safeEqual } from './crypto.js';
+
+export interface Identity {
+  flow: Flow;
+  account: AccountInfo | undefined;
+  apiKeyId?: string;
+  /** The caller's API key and its plain secret, for minting end-user tokens. */
+  apiKey?: { key: string; secret: string };
+  memberId?: string;
+  /** A guest's `x-account-id`: absent, or naming no account. */
+  guestAccount: 'absent' | 'known' | 'unknown';
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+const header = (headers: Headers, name: string): string | undefined => {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+const ACCOUNT_COLUMNS = [
+  'account.id as account_id',
+  'account.organization_id',
+  'account.name as account_name',
+  'account.timezone as account_timezone',
+  'account.default_language_code',
+];
+
+export function accountInfo(row: Record<string, unknown>): AccountInfo {
+  return {
+    id: row.account_id as string,
+    organizationId: row.organization_id as string,
+    name: row.account_name as string,
+    timezone: row.account_timezone as string,
+    defaultLanguageCode: row.default_language_code as LanguageCode,
+  };
+}
+
+export async function loadAccount(db: Knex, id: string): Promise<AccountInfo | undefined> {
+  if (!UUID.test(id)) return undefined;
+  const row = await db('account').where('account.id', id).first(ACCOUNT_COLUMNS);
+  return row ? accountInfo(row) : undefined;
+}
+
+/** An end user's details carried in the token; anything malformed makes the token invalid. */
+const userData = z.object({
+  externalId: z.string().min(1).max(256),
+  firstName: z.string().max(256).optional(),
+  lastName: z.string().max(256).optional(),
+  email: z.email().max(320).optional(),
+});
+export type UserData = z.infer<typeof userData>;
+
+const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+/** A fixed sealed value keeps the timing of an unknown key close to that of a wrong secret. */
+const DUMMY_SECRET = 'x'.repeat(64);
+
+export class Authenticator {
+  constructor(
+    private readonly db: Knex,
+    private readonly box: SecretBox,
+  ) {}
+
+  async identify(headers: Headers): Promise<Identity> {
+    const key = header(headers, 'x-api-key');
+    const secret = header(headers, 'x-api-secret');
+    const token = header(headers, 'x-enduser-access-token');
+    const accountId = header(headers, 'x-account-id');
+    if ((key !== undefined || secret !== undefined) && token !== undefined) {
+      throw invalidInput('Send either API-key headers or an end-user token, not both.', [
+        { field: 'x-enduser-access-token', code: 'conflicting_credentials', message: 'Both credential kinds were sent.' },
+      ]);
+    }
+    if (key !== undefined || secret !== undefined) return this.apiKey(key, secret);
+    if (token !== undefined) return this.endUser(token, accountId);
+    if (accountId === undefined) return { flow: 'guest', account: undefined, guestAccount: 'absent' };
+    const account = await loadAccount(this.db, accountId);
+    return { flow: 'guest', account, guestAccount: account ? 'known' : 'unknown' };
+  }
+
+  private async apiKey(key: string | undefined, secret: string | undefined): Promise<Identity> {
+    if (!key || !secret || key.length > 64) throw unauthenticated('Both x-api-key and x-api-secret are required.');
+    const row = await this.db('apikey')
+      .join('account', 'account.id', 'apikey.account_id')
+      .where('apikey.api_key', key)
+      .first(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]);
+    const stored = row ? this.box.open(row.api_secret_enc as string) : DUMMY_SECRET;
+    const matches = safeEqual(stored, secret);
+    if (!row || !matches || row.status !== 'live') throw unauthenticated('Invalid API credentials.');
+    return {
+      flow: 'apikey',
+      account: accountInfo(row),
+      apiKeyId: row.id as string,
+      apiKey: { key, secret: stored },
+      guestAccount: 'absent',
+    };
+  }
+
+  private async endUser(token: string, accountId: string | undefined): Promise<Identity> {
+    const invalid = () => unauthenticated('Invalid end-user access token.');
+    if (!accountId || !UUID.test(accountId)) throw unauthenticated('x-account-id is required with an end-user token.');
+    let kid: string | undefined;
+    try {
+      const h = decodeProtectedHeader(token);
+      kid = h.alg === 'HS256' ? h.kid : undefined;
+    } catch {
+      throw invalid();
+    }
+    if (!kid || kid.length > 64) throw invalid();
+    const row = await this.db('apikey')
+      .join('account', 'account.id', 'apikey.account_id')
+      .where({ 'apikey.account_id': accountId, 'apikey.api_key': kid, 'apikey.status': 'live' })
+      .first(['apikey.api_secret_enc', ...ACCOUNT_COLUMNS]);
+    if (!row) throw invalid();
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.box.open(row.api_secret_enc as string)), {
+        algorithms: ['HS256'],
+        clockTolerance: 60,
+        requiredClaims: ['exp', 'iat', 'sub'],
+        subject: accountId,
+      }));
+    } catch {
+      throw invalid();
+    }
+    if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS) throw invalid();
+    const user = userData.safeParse(payload.userData);
+    if (!user.success) throw invalid();
+    const account = accountInfo(row);
+    const memberId = await upsertMember(this.db, account.id, user.data);
+    return { flow: 'enduser', account, memberId, guestAccount: 'absent' };
+  }
+}
+
+/** Creates the member on first sight and updates the names and email the caller sent. */
+export async function upsertMember(db: Knex, accountId: string, user: UserData): Promise<string> {
+  const given = { first_name: user.firstName, last_name: user.lastName, email: user.email };
+  const sent = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
+  const existing = await db('account_user').where({ account_id: accountId, external_id: user.externalId }).first();
+  if (existing && Object.entries(sent).every(([k, v]) => existing[k] === v)) return existing.id as string;
+  const [row] = await db('account_user')
+    .insert({ account_id: accountId, external_id: user.externalId, ...sent })
+    .onConflict(['account_id', 'external_id'])
+    .merge(Object.keys(sent).length ? { ...sent, updated_at: db.fn.now() } : { updated_at: db.fn.now() })
+    .returning('id');
+  return row.id as string;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { SecretBox } from './auth/crypto.js';
+import { ConfigError, loadConfig } from './config.js';
+import { ensureDemoAccount } from './demo.js';
+import { API_PREFIX } from './http/app.js';
+import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
+import { openRuntime, startApi } from './server.js';
+import { provisionAccount } from './tenancy.js';
+
+const USAGE = `Usage:
+  loyalty serve [--no-workers] [--demo]   HTTP API (and workers)
+  loyalty worker                          workers only
+  loyalty migrate                         apply database migrations
+  loyalty account create --organization NAME --account NAME [--timezone TZ] [--language CODE] [--json]
+  loyalty seed-demo                       create the demo account and print its credentials`;
+
+function onShutdown(close: () => Promise<void>): void {
+  let closing = false;
+  const stop = () => {
+    if (closing) return;
+    closing = true;
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const config = loadConfig();
+  if (command === 'serve') {
+    const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
+    const runtime = await openRuntime(config);
+    const api = await startApi(runtime.config, runtime.db);
+    onShutdown(async () => {
+      await api.close();
+      await runtime.close();
+    });
+    const base = `${api.url}${API_PREFIX}`;
+    const lines = [`Loyalty service listening on ${base}`, `API reference: ${api.url}/docs`];
+    if (runtime.generatedPlatformToken) lines.push(`Platform token: ${runtime.config.platformToken}`);
+    if (values.demo) {
+      const demo = await ensureDemoAccount(runtime.db, new SecretBox(runtime.config.masterKey!), runtime.config.dataDir);
+      lines.push(
+        'Demo account:',
+        `  organizationId ${demo.organizationId}`,
+        `  accountId      ${demo.accountId}`,
+        `  x-api-key      ${demo.apiKey}`,
+        `  x-api-secret   ${demo.apiSecret}`,
+        `Try: curl -s ${base}/schema/streak/record -H 'x-api-key: ${demo.apiKey}' -H 'x-api-secret: ${demo.apiSecret}'`,
+      );
+    }
+    console.log(lines.join('\n'));
+    return -1;
+  }
+  if (command === 'migrate') {
+    const runtime = await openRuntime(config);
+    await runtime.close();
+    console.log('Migrations applied.');
+    return 0;
+  }
+  if (command === 'account' && rest[0] === 'create') {
+    const { values } = parseArgs({
+      args: rest.slice(1),
+      options: {
+        organization: { type: 'string' },
+        account: { type: 'string' },
+        timezone: { type: 'string' },
+        language: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+    });
+    if (!values.organization || !values.account) {
+      console.error(USAGE);
+      return 2;
+    }
+    if (values.language && !(LANGUAGE_CODES as readonly string[]).includes(values.language)) {
+      console.error(`--language must be one of ${LANGUAGE_CODES.join(', ')}`);
+      return 2;
+    }
+    const runtime = await openRuntime(config);
+    try {
+      const made = await provisionAccount(runtime.db, new SecretBox(runtime.config.masterKey!), {
+        organizationName: values.organization,
+        accountName: values.account,
+        timezone: values.timezone,
+        defaultLanguageCode: values.language as LanguageCode | undefined,
+      });
+      const out = {
+        organizationId: made.organization.id,
+        accountId: made.account.id,
+        apiKey: made.apiKey.apiKey,
+        apiSecret: made.apiKey.apiSecret,
+      };
+      console.log(values.json ? JSON.stringify(out) : Object.entries(out).map(([k, v]) => `${k}: ${String(v)}`).join('\n'));
+    } finally {
+      await runtime.close();
+    }
+    return 0;
+  }
+  if (command === 'seed-demo') {
+    const runtime = await openRuntime(config);
+    try {
+      const demo = await ensureDemoAccount(runtime.db, new SecretBox(runtime.config.masterKey!), runtime.config.dataDir);
+      console.log(JSON.stringify(demo));
+    } finally {
+      await runtime.close();
+    }
+    return 0;
+  }
+  console.error(USAGE);
+  return command ? 2 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (err: unknown) => {
+    console.error(err instanceof ConfigError ? err.message : err);
+    process.exit(1);
+  },
+);

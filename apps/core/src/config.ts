@@ -1,0 +1,139 @@
+import { readFileSync } from 'node:fs';
+
+/** Every environment variable the service reads, parsed once at boot (ARCHITECTURE principle 7). */
+export interface Config {
+  host: string;
+  port: number;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Undefined only in embedded mode before the data dir supplies one. */
+  masterKey: Buffer | undefined;
+  platformToken: string | undefined;
+  publicUrl: string;
+  schedulerIntervalMs: number;
+  lateLogGraceSeconds: number;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  webhookAllowPrivate: boolean;
+  rateLimitPerSecond: number;
+  endUserRateLimitPerSecond: number;
+  guestRateLimitPerSecond: number;
+  emailTransport: 'file' | 'smtp' | 'ses';
+  smtpUrl: string | undefined;
+  sesEndpoint: string | undefined;
+  pushApiUrl: string | undefined;
+  smsEndpoint: string | undefined;
+  chatEndpoint: string | undefined;
+  dnsServers: string[];
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min = 0): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min) {
+      problems.push(`${name} must be an integer >= ${min}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw === 'true' || raw === '1') return true;
+    if (raw === 'false' || raw === '0') return false;
+    problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const url = (name: string): string | undefined => {
+    const raw = env[name];
+    if (!raw) return undefined;
+    try {
+      new URL(raw);
+      return raw;
+    } catch {
+      problems.push(`${name} must be a URL, got "${raw}"`);
+      return undefined;
+    }
+  };
+
+  const host = env.HOST || '127.0.0.1';
+  const port = int('PORT', 4000);
+  const databaseUrl = url('DATABASE_URL');
+
+  let masterKey: Buffer | undefined;
+  if (env.LOYALTY_MASTER_KEY) {
+    masterKey = Buffer.from(env.LOYALTY_MASTER_KEY, 'base64');
+    if (masterKey.length !== 32) problems.push('LOYALTY_MASTER_KEY must be 32 bytes, base64-encoded');
+  } else if (databaseUrl) {
+    problems.push(
+      'LOYALTY_MASTER_KEY is required with DATABASE_URL (generate one with: node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'base64\'))")',
+    );
+  }
+
+  const schedule = (env.LOYALTY_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,50400,72000,86400')
+    .split(',')
+    .map((s) => Number(s.trim()));
+  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) {
+    problems.push('LOYALTY_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative seconds');
+  }
+
+  const emailTransport = (env.LOYALTY_EMAIL_TRANSPORT || (databaseUrl ? 'smtp' : 'file')) as Config['emailTransport'];
+  if (!['file', 'smtp', 'ses'].includes(emailTransport)) {
+    problems.push(`LOYALTY_EMAIL_TRANSPORT must be file, smtp or ses, got "${emailTransport}"`);
+  }
+
+  const config: Config = {
+    host,
+    port,
+    databaseUrl,
+    dataDir: env.LOYALTY_DATA_DIR || './.loyalty-data',
+    masterKey,
+    platformToken: env.LOYALTY_PLATFORM_TOKEN || undefined,
+    publicUrl: (url('LOYALTY_PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/$/, ''),
+    schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
+    lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900),
+    webhookRetrySchedule: schedule,
+    webhookTimeoutMs: int('LOYALTY_WEBHOOK_TIMEOUT_MS', 15_000, 1),
+    webhookAllowPrivate: bool('LOYALTY_WEBHOOK_ALLOW_PRIVATE', false),
+    rateLimitPerSecond: int('LOYALTY_RATE_LIMIT_PER_SECOND', 200, 1),
+    endUserRateLimitPerSecond: int('LOYALTY_ENDUSER_RATE_LIMIT_PER_SECOND', 20, 1),
+    guestRateLimitPerSecond: int('LOYALTY_GUEST_RATE_LIMIT_PER_SECOND', 20, 1),
+    emailTransport,
+    smtpUrl: url('LOYALTY_SMTP_URL'),
+    sesEndpoint: url('LOYALTY_SES_ENDPOINT'),
+    pushApiUrl: url('LOYALTY_PUSH_API_URL'),
+    smsEndpoint: url('LOYALTY_SMS_ENDPOINT'),
+    chatEndpoint: url('LOYALTY_CHAT_ENDPOINT'),
+    dnsServers: (env.LOYALTY_DNS_SERVERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    logLevel: env.LOG_LEVEL || 'info',
+    trustProxy: bool('LOYALTY_TRUST_PROXY', false),
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}
+
+/** Reads a file if it exists; used for keys kept in the embedded data dir. */
+export function readIfExists(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,20 @@
+import type { Knex } from 'knex';
+import * as tenancy from './20261121000100_tenancy.js';
+import * as members from './20261121000200_members.js';
+import * as definitions from './20261121000300_definitions.js';
+import * as rewards from './20261121000400_rewards.js';
+import * as activity from './20261121000500_activity.js';
+import * as eventsAndWebhooks from './20261121000600_events_and_webhooks.js';
+import * as notifications from './20261121000700_notifications.js';
+import * as display from './20261121000800_display.js';
+
+export interface Migration {
+  name: string;
+  up(db: Knex): Promise<void>;
+  down(db: Knex): Promise<void>;
+}
+
+/** In order of their timestamps; add new migrations at the end. */
+export const migrations: Migration[] = [
+  tenancy, members, definitions, rewards, activity, eventsAndWebhooks, notifications, display,
+];

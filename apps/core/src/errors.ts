@@ -1,0 +1,39 @@
+/** Typed API errors with stable codes (CONTRACT §2); one middleware renders them. */
+export interface ErrorDetail {
+  field?: string;
+  code: string;
+  message: string;
+  [extra: string]: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ErrorDetail[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+const make =
+  (status: number, code: string, fallback: string) =>
+  (message = fallback, details: ErrorDetail[] = []) =>
+    new ApiError(status, code, message, details);
+
+export const invalidInput = make(400, 'invalid_input', 'The request body is invalid.');
+export const invalidQuery = make(400, 'invalid_query', 'A query parameter is invalid.');
+export const unauthenticated = make(401, 'unauthenticated', 'Missing or invalid credentials.');
+export const forbidden = make(403, 'forbidden', 'These credentials may not perform this operation.');
+export const notFound = make(404, 'not_found', 'Not found.');
+export const methodNotAllowed = make(405, 'method_not_allowed', 'This operation is not offered on this resource.');
+export const conflict = make(409, 'conflict', 'The request conflicts with the current state.');
+export const duplicateUniqueIdentifier = make(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists.');
+export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');
+export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsupported content type.');
+
+export function rateLimited(retryAfterSeconds: number): ApiError {
+  return new ApiError(429, 'rate_limited', 'Too many requests.', [], { 'retry-after': String(retryAfterSeconds) });
+}

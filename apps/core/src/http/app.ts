@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import Router from '@koa/router';
+import Koa, { type Context, type Next } from 'koa';
+import { ApiError, payloadTooLarge } from '../errors.js';
+import type { Services } from '../services.js';
+import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { docsRoutes } from './routes/docs.js';
+import { enduserRoutes } from './routes/enduser.js';
+import { filesRoutes } from './routes/files.js';
+import { healthRoutes } from './routes/health.js';
+import { platformRoutes } from './routes/platform.js';
+import { recordRoutes } from './routes/records.js';
+
+export const API_PREFIX = '/api/v1.0';
+const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
+export const LARGE_BODY_BYTES = 4 * 1024 * 1024;
+
+function errorBody(err: ApiError, requestId: string) {
+  return { error: { status: err.status, code: err.code, message: err.message, details: err.details, requestId } };
+}
+
+/** Database errors that mean a value the validators let through: answered 400, never 500. */
+function translateDatabaseError(err: unknown): ApiError | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || code.length !== 5) return undefined;
+  if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');
+  if (code.startsWith('22')) return new ApiError(400, 'invalid_input', 'A value is out of the range this field accepts.');
+  return undefined;
+}
+
+export function createApp(s: Services): Koa {
+  const app = new Koa({ proxy: s.config.trustProxy });
+
+  app.use(async (ctx: Context, next: Next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('x-request-id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new ApiError(404, 'not_found', `No route ${ctx.method} ${ctx.path}.`);
+    } catch (err) {
+      let apiError = err instanceof ApiError ? err : translateDatabaseError(err);
+      if (!apiError) {
+        s.logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+        apiError = new ApiError(500, 'internal', 'An internal error occurred.');
+      }
+      ctx.status = apiError.status;
+      ctx.set(apiError.headers);
+      ctx.body = errorBody(apiError, requestId);
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
+      s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
+      s.logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+    }
+  });
+
+  // 413 may answer first: refuse a declared oversize body before any work.
+  app.use(async (ctx, next) => {
+    const declared = Number(ctx.get('content-length') || 0);
+    const limit = LARGE_BODY_ROUTES.test(ctx.path) ? LARGE_BODY_BYTES : DEFAULT_MAX_BODY_BYTES;
+    if (declared > limit) throw payloadTooLarge(`The body exceeds ${limit} bytes.`);
+    await next();
+  });
+
+  const root = new Router();
+  healthRoutes(root, s);
+  docsRoutes(root, s);
+  filesRoutes(root, s);
+  const api = new Router({ prefix: API_PREFIX });
+  platformRoutes(api, s);
+  enduserRoutes(api, s);
+  recordRoutes(api, s);
+  app.use(root.routes());
+  app.use(api.routes());
+  return app;
+}

@@ -1,0 +1,49 @@
+import type { Context, Next } from 'koa';
+import type { Identity } from '../auth/authenticate.js';
+import { ApiError, rateLimited } from '../errors.js';
+import type { RequestContext } from '../records/context.js';
+import type { LanguageCode } from '../records/fields.js';
+import type { Services } from '../services.js';
+
+/**
+ * Identifies the caller (401/400 on bad credentials), then charges its rate-limit bucket:
+ * per API key, per member, or per client address for guests and failed attempts.
+ */
+export function authenticate(s: Services) {
+  return async (ctx: Context, next: Next) => {
+    let identity: Identity;
+    try {
+      identity = await s.auth.identify(ctx.headers);
+    } catch (err) {
+      if (err instanceof ApiError) charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
+      throw err;
+    }
+    ctx.state.identity = identity;
+    if (identity.flow === 'apikey') charge(ctx, s, `key:${identity.apiKeyId}`, s.config.rateLimitPerSecond, 'apikey');
+    else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
+    else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
+    await next();
+  };
+}
+
+function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
+  const result = s.buckets.take(key, rate);
+  ctx.set('x-ratelimit-limit', String(result.limit));
+  ctx.set('x-ratelimit-remaining', String(result.remaining));
+  if (!result.allowed) {
+    s.metrics.rateLimited.inc({ flow });
+    throw rateLimited(result.retryAfterSeconds);
+  }
+}
+
+export function requestContext(ctx: Context, languageCode?: LanguageCode): RequestContext {
+  const identity = ctx.state.identity as Identity;
+  return {
+    flow: identity.flow,
+    account: identity.account,
+    memberId: identity.memberId,
+    apiKeyId: identity.apiKeyId,
+    languageCode,
+    requestId: ctx.state.requestId as string,
+  };
+}

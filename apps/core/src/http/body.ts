@@ -1,0 +1,52 @@
+import { parse as parseContentType } from 'content-type';
+import type { Context } from 'koa';
+import getRawBody from 'raw-body';
+import { ApiError, invalidInput, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface ReadBody {
+  raw: Buffer | undefined;
+  mediaType: string | undefined;
+  /** Parsed JSON for application/json bodies. */
+  json: unknown;
+}
+
+function hasBody(ctx: Context): boolean {
+  const len = ctx.get('content-length');
+  if (len !== '') return Number(len) > 0;
+  return ctx.get('transfer-encoding') !== '';
+}
+
+/** Reads the request body, enforcing size, media type and JSON syntax in the contract's order. */
+export async function readBody(
+  ctx: Context,
+  options: { accepts?: string[]; maxBytes?: number } = {},
+): Promise<ReadBody> {
+  const accepts = options.accepts ?? ['application/json'];
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!hasBody(ctx)) return { raw: undefined, mediaType: undefined, json: undefined };
+  const declared = ctx.get('content-type');
+  let mediaType: string;
+  try {
+    mediaType = parseContentType(declared).type;
+  } catch {
+    throw unsupportedMediaType(`A request body needs a content type of ${accepts.join(' or ')}.`);
+  }
+  if (!accepts.includes(mediaType)) throw unsupportedMediaType(`Content type ${mediaType} is not accepted here; use ${accepts.join(' or ')}.`);
+  let raw: Buffer;
+  try {
+    raw = await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
+  } catch (err) {
+    const type = (err as { type?: string }).type;
+    if (type === 'entity.too.large') throw payloadTooLarge(`The body exceeds ${maxBytes} bytes.`);
+    throw new ApiError(400, 'invalid_input', 'The request body could not be read.');
+  }
+  if (raw.length === 0) return { raw: undefined, mediaType, json: undefined };
+  if (mediaType !== 'application/json') return { raw, mediaType, json: undefined };
+  try {
+    return { raw, mediaType, json: JSON.parse(raw.toString('utf8')) };
+  } catch (err) {
+    throw invalidInput('The body is not valid JSON.', [{ code: 'invalid_json', message: (err as Error).message }]);
+  }
+}

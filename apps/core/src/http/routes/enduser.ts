@@ -1,0 +1,44 @@
+import type Router from '@koa/router';
+import { SignJWT } from 'jose';
+import { z } from 'zod';
+import { type Identity, upsertMember } from '../../auth/authenticate.js';
+import { forbidden, invalidInput, methodNotAllowed, unauthenticated } from '../../errors.js';
+import { issueDetails } from '../../records/validate.js';
+import type { Services } from '../../services.js';
+import { authenticate } from '../auth.js';
+import { readBody } from '../body.js';
+
+const tokenRequest = z.strictObject({
+  externalId: z.string().min(1).max(256),
+  firstName: z.string().max(256).optional(),
+  lastName: z.string().max(256).optional(),
+  email: z.email().max(320).optional(),
+  expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
+});
+
+/** Mints an end-user token signed with the calling API key, exactly as a merchant backend would. */
+export function enduserRoutes(router: Router, s: Services): void {
+  router.all('/enduser/token', authenticate(s), async (ctx) => {
+    const identity = ctx.state.identity as Identity;
+    if (identity.flow === 'guest') throw unauthenticated('An API key is required.');
+    if (ctx.method !== 'POST') throw methodNotAllowed();
+    if (identity.flow !== 'apikey' || !identity.apiKey) throw forbidden('Only API keys mint end-user tokens.');
+    const { json } = await readBody(ctx);
+    const parsed = tokenRequest.safeParse(json ?? {});
+    if (!parsed.success) {
+      throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })));
+    }
+    const { expiresInSeconds = 1800, ...user } = parsed.data;
+    const accountId = identity.account!.id;
+    const memberId = await upsertMember(s.db, accountId, user);
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + expiresInSeconds;
+    const accessToken = await new SignJWT({ userData: user })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: identity.apiKey.key })
+      .setSubject(accountId)
+      .setIssuedAt(iat)
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(identity.apiKey.secret));
+    ctx.body = { data: { accessToken, expiresAt: new Date(exp * 1000).toISOString(), accountId, memberId } };
+  });
+}

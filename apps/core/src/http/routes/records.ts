@@ -1,0 +1,114 @@
+import type Router from '@koa/router';
+import type { Context, Next } from 'koa';
+import { loadAccount, type Identity } from '../../auth/authenticate.js';
+import { forbidden, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
+import type { Op, RequestContext } from '../../records/context.js';
+import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
+import type { Resource } from '../../records/resource.js';
+import type { Services } from '../../services.js';
+import { authenticate, requestContext } from '../auth.js';
+import { readBody } from '../body.js';
+
+const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
+const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
+
+/**
+ * Credentials, then whether the operation exists, then whether this flow may use it
+ * (CONTRACT §2 order). A guest is "no credentials", so a guest refused is 401, not 403.
+ */
+function gate(ctx: Context, resource: Resource, op: Op | undefined): void {
+  const identity = ctx.state.identity as Identity;
+  const flows = op ? resource.access[op] : undefined;
+  if (identity.flow === 'guest') {
+    if (!flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
+    if (op === 'list' && identity.guestAccount !== 'known') throw unauthenticated('x-account-id naming an account is required.');
+  }
+  if (!op || !flows) throw methodNotAllowed(`${ctx.method} is not offered on ${resource.slug}.`);
+  if (!flows.includes(identity.flow)) throw forbidden(`These credentials may not ${op} ${resource.slug} records.`);
+}
+
+function queryOf(ctx: Context): Record<string, string | string[] | undefined> {
+  return ctx.query as Record<string, string | string[] | undefined>;
+}
+
+function parse(s: Services, ctx: Context, resource: Resource, shape: QueryShape): { rc: RequestContext; q: ListQuery } {
+  const rc = requestContext(ctx);
+  const q = parseQuery(shape, queryOf(ctx), s.records.queryFields(resource, rc), s.records.selectable(resource, rc));
+  rc.languageCode = q.languageCode;
+  return { rc, q };
+}
+
+export function recordRoutes(router: Router, s: Services): void {
+  const auth = authenticate(s);
+  const resolve = async (ctx: Context, next: Next) => {
+    const resource = s.registry.get(ctx.params.slug!);
+    if (!resource) throw notFound(`No resource "${ctx.params.slug}".`);
+    ctx.state.resource = resource;
+    await next();
+  };
+
+  router.all('/schema/account_user/me', auth, async (ctx) => {
+    const resource = s.registry.require('account_user');
+    const identity = ctx.state.identity as Identity;
+    if (identity.flow === 'guest') throw unauthenticated('This operation needs an end-user token.');
+    if (ctx.method !== 'GET') throw methodNotAllowed(`${ctx.method} is not offered on account_user/me.`);
+    if (identity.flow !== 'enduser') throw forbidden('Only end users have a member record of their own.');
+    const { rc, q } = parse(s, ctx, resource, 'get');
+    const row = await s.records.findRow(resource, { ...rc, flow: 'apikey' }, identity.memberId!);
+    ctx.body = { data: (await s.records.serialize(resource, [row], { ...rc, flow: 'apikey' }, { fields: q.fields }))[0] };
+  });
+
+  router.all('/schema/:slug/record', resolve, auth, async (ctx) => {
+    const resource = ctx.state.resource as Resource;
+    const op = COLLECTION_OPS[ctx.method];
+    gate(ctx, resource, op);
+    if (op === 'list') {
+      const { rc, q } = parse(s, ctx, resource, 'list');
+      ctx.body = await s.records.list(resource, rc, q);
+      return;
+    }
+    const { rc } = parse(s, ctx, resource, 'other');
+    const { json } = await readBody(ctx);
+    ctx.body = { data: await s.records.create(resource, rc, json) };
+  });
+
+  router.all('/schema/:slug/record/:id', resolve, auth, async (ctx) => {
+    const resource = ctx.state.resource as Resource;
+    const op = ITEM_OPS[ctx.method];
+    gate(ctx, resource, op);
+    const identity = ctx.state.identity as Identity;
+    const { rc, q } = parse(s, ctx, resource, op === 'get' ? 'get' : 'other');
+    if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
+    const row = await s.records.findRow(resource, rc, ctx.params.id!);
+    if (op === 'get') {
+      rc.account ??= await loadAccount(s.db, row.account_id as string);
+      ctx.body = { data: (await s.records.serialize(resource, [row], rc, { fields: q.fields }))[0] };
+    } else if (op === 'update') {
+      const { json } = await readBody(ctx);
+      ctx.body = { data: await s.records.update(resource, rc, ctx.params.id!, json) };
+    } else {
+      await s.records.delete(resource, rc, ctx.params.id!);
+      ctx.status = 204;
+    }
+  });
+
+  router.all('/schema/:slug/record/:id/action/:action', resolve, async (ctx) => {
+    const resource = ctx.state.resource as Resource;
+    const action = resource.actions?.[ctx.params.action!];
+    if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);
+    await auth(ctx, async () => {
+      const identity = ctx.state.identity as Identity;
+      if (identity.flow === 'guest') throw unauthenticated('This action needs credentials.');
+      if (ctx.method !== 'POST') throw methodNotAllowed('Actions are invoked with POST.');
+      if (identity.flow !== 'apikey') throw forbidden('Actions need an API key.');
+      const { rc } = parse(s, ctx, resource, 'other');
+      await s.records.findRow(resource, rc, ctx.params.id!);
+      const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
+      const data = await s.records.write(resource, async (trx) => {
+        const row = await s.records.findRow(resource, rc, ctx.params.id!, trx, true);
+        return action.run({ trx, ctx: rc, row, body: body.json, rawBody: body.raw, contentType: body.mediaType });
+      });
+      ctx.body = { data };
+    });
+  });
+}

@@ -1,0 +1,40 @@
+import type { LanguageCode } from './fields.js';
+
+export type Flow = 'apikey' | 'enduser' | 'guest';
+export type Op = 'list' | 'get' | 'create' | 'update' | 'delete';
+
+export interface AccountInfo {
+  id: string;
+  organizationId: string;
+  name: string;
+  timezone: string;
+  defaultLanguageCode: LanguageCode;
+}
+
+/** Who is asking, for which account, in which language. Built by the auth middleware. */
+export interface RequestContext {
+  flow: Flow;
+  /** Unknown only for a guest reading a record by id without `x-account-id`. */
+  account: AccountInfo | undefined;
+  memberId?: string;
+  apiKeyId?: string;
+  languageCode: LanguageCode | undefined;
+  requestId: string;
+}
+
+/** Guests and end users see the public face of records; API keys see everything. */
+export const isPublicFlow = (ctx: Pick<RequestContext, 'flow'>) => ctx.flow !== 'apikey';
+
+/** CONTRACT §7: the requested language, else the account default, else en, else null. */
+export function resolveText(map: unknown, ctx: Pick<RequestContext, 'account' | 'languageCode'>): string | null {
+  if (!map || typeof map !== 'object') return null;
+  const texts = map as Record<string, string | undefined>;
+  for (const lang of [ctx.languageCode, ctx.account?.defaultLanguageCode, 'en']) {
+    if (lang && typeof texts[lang] === 'string') return texts[lang]!;
+  }
+  return null;
+}
+
+/** The language a write without `languageCode` goes to. */
+export const writeLanguage = (ctx: Pick<RequestContext, 'account' | 'languageCode'>): string =>
+  ctx.languageCode ?? ctx.account?.defaultLanguageCode ?? 'en';

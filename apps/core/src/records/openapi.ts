@@ -1,0 +1,289 @@
+import { z } from 'zod';
+import { EVENT_CODES } from '../events/codes.js';
+import type { Flow, Op } from './context.js';
+import { type FieldDef, LANGUAGE_CODES } from './fields.js';
+import type { Registry } from './registry.js';
+import type { Resource } from './resource.js';
+
+type Json = Record<string, unknown>;
+
+const pascal = (slug: string) => slug.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+function fieldSchema(f: FieldDef, io: 'input' | 'output'): Json {
+  const base = jsonSchema(io === 'output' ? (f.outputSchema ?? f.schema) : f.schema, io);
+  const described = f.description ? { ...base, description: f.description } : base;
+  const flags: Json = {};
+  if (f.localisable) flags['x-localisable'] = true;
+  if (f.public) flags['x-public'] = true;
+  if (io === 'output') {
+    if (f.readOnly) flags.readOnly = true;
+    return { anyOf: [described, { type: 'null' }], ...flags };
+  }
+  if (f.default !== undefined && typeof f.default !== 'function') flags.default = f.default;
+  return f.required ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
+}
+
+const SYSTEM = {
+  id: { type: 'string', format: 'uuid', readOnly: true },
+  createdAt: { type: 'string', format: 'date-time', readOnly: true },
+  updatedAt: { type: 'string', format: 'date-time', readOnly: true },
+};
+
+function schemasOf(r: Resource): Record<string, Json> {
+  const fields = Object.entries(r.fields);
+  const output: Json = {
+    type: 'object',
+    description: r.description,
+    properties: {
+      ...SYSTEM,
+      ...Object.fromEntries(fields.map(([n, f]) => [n, fieldSchema(f, 'output')])),
+    },
+    required: ['id', 'createdAt', 'updatedAt'],
+  };
+  const writable = fields.filter(([, f]) => !f.readOnly);
+  const create: Json = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(writable.map(([n, f]) => [n, fieldSchema(f, 'input')])),
+    required: writable.filter(([, f]) => f.required && f.default === undefined).map(([n]) => n),
+  };
+  const update: Json = {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(writable.filter(([, f]) => !f.createOnly).map(([n, f]) => [n, fieldSchema(f, 'input')])),
+  };
+  const name = pascal(r.slug);
+  return { [name]: output, [`${name}Create`]: create, [`${name}Update`]: update };
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/Error${s}` }]));
+
+const FLOW_SECURITY: Record<Flow, Json[]> = {
+  apikey: [{ apiKey: [], apiSecret: [] }],
+  enduser: [{ enduserToken: [], accountId: [] }],
+  guest: [{}, { accountId: [] }],
+};
+const security = (flows: Flow[] | undefined) => (flows ?? []).flatMap((f) => FLOW_SECURITY[f]);
+
+const param = (name: string, schema: Json, description: string, where = 'query', required = false) => ({
+  name, in: where, required, description, schema,
+});
+const LANGUAGE = param('languageCode', { type: 'string', enum: [...LANGUAGE_CODES] }, 'Language of localisable fields.');
+const LIST_PARAMS = [
+  param('fields', { type: 'string' }, 'JSON array of field slugs to return; id is always returned.'),
+  param('filters', { type: 'string' }, 'JSON ComplexCondition: {"operator": "and"|"or", "conditions": [...]}, leaves {"fieldSlug", "operator", "fieldValue"}.'),
+  param('sortBy', { type: 'string' }, 'JSON array of {"fieldSlug", "order": "ASC"|"DESC"}; default createdAt DESC.'),
+  param('offset', { type: 'integer', minimum: 0, default: 0 }, 'Records to skip.'),
+  param('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Records to return.'),
+  param('fetchTotalCount', { type: 'boolean', default: false }, 'Adds paging.total.'),
+  LANGUAGE,
+];
+const ID = param('id', { type: 'string', format: 'uuid' }, 'Record id.', 'path', true);
+
+function pathsOf(r: Resource): Record<string, Json> {
+  const name = pascal(r.slug);
+  const a = r.access;
+  const one = { type: 'object', properties: { data: ref(name) }, required: ['data'] };
+  const ok = (schema: Json) => ({ description: 'Success', content: { 'application/json': { schema } } });
+  const op = (o: Op, summary: string, extra: Json) => ({ tags: [r.slug], operationId: `${o}${name}`, summary, security: security(a[o]), ...extra });
+  const collection: Json = {};
+  const item: Json = {};
+  if (a.list) {
+    collection.get = op('list', `List ${r.slug} records`, {
+      parameters: LIST_PARAMS,
+      responses: {
+        200: ok({ type: 'object', properties: { data: { type: 'array', items: ref(name) }, paging: ref('Paging') }, required: ['data', 'paging'] }),
+        ...errorResponses(400, 401, 403, 429),
+      },
+    });
+  }
+  if (a.create) {
+    collection.post = op('create', `Create a ${r.slug} record`, {
+      parameters: [LANGUAGE],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Create`) } } },
+      responses: { 200: ok(one), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+    });
+  }
+  if (a.get) {
+    item.get = op('get', `Get a ${r.slug} record`, {
+      parameters: [ID, LIST_PARAMS[0], LANGUAGE],
+      responses: { 200: ok(one), ...errorResponses(400, 401, 403, 404, 429) },
+    });
+  }
+  if (a.update) {
+    item.patch = op('update', `Update a ${r.slug} record`, {
+      parameters: [ID, LANGUAGE],
+      requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`) } } },
+      responses: { 200: ok(one), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+    });
+  }
+  if (a.delete) {
+    item.delete = op('delete', `Delete a ${r.slug} record`, {
+      parameters: [ID],
+      responses: { 204: { description: 'Deleted' }, ...errorResponses(401, 403, 404, 429) },
+    });
+  }
+  const paths: Record<string, Json> = {};
+  if (Object.keys(collection).length) paths[`/schema/${r.slug}/record`] = collection;
+  if (Object.keys(item).length) paths[`/schema/${r.slug}/record/{id}`] = item;
+  for (const [actionName, action] of Object.entries(r.actions ?? {})) {
+    const content = Object.fromEntries((action.accepts ?? ['application/json']).map((t) => [t, { schema: t === 'application/json' ? { type: 'object' } : { type: 'string' } }]));
+    paths[`/schema/${r.slug}/record/{id}/action/${actionName}`] = {
+      post: {
+        tags: [r.slug],
+        operationId: `${actionName.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}${name}`,
+        summary: action.description,
+        security: security(['apikey']),
+        parameters: [ID],
+        requestBody: { required: false, content },
+        responses: { 200: ok({ type: 'object', properties: { data: {} } }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+      },
+    };
+  }
+  return paths;
+}
+
+const errorSchema = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: {
+        status: { type: 'integer' },
+        code: { type: 'string' },
+        message: { type: 'string' },
+        details: {
+          type: 'array',
+          items: { type: 'object', properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+        },
+        requestId: { type: 'string' },
+      },
+      required: ['status', 'code', 'message', 'details', 'requestId'],
+    },
+  },
+  required: ['error'],
+};
+
+/** The OpenAPI 3.1 document, generated from the resource definitions. */
+export function buildOpenApi(registry: Registry, serverUrl: string): Json {
+  const resources = registry.all();
+  const statuses = [400, 401, 403, 404, 405, 409, 413, 415, 429];
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Loyalty service',
+      version: '1.0.0',
+      description: 'Loyalty and gamification: streaks, challenges, missions, milestones, rewards, coupons, webhooks and notifications.',
+    },
+    servers: [{ url: serverUrl }],
+    tags: resources.map((r) => ({ name: r.slug, description: r.description })),
+    paths: {
+      ...Object.assign({}, ...resources.map(pathsOf)),
+      '/schema/account_user/me': {
+        get: {
+          tags: ['account_user'],
+          operationId: 'getMe',
+          summary: "The calling end user's own member record",
+          security: security(['enduser']),
+          responses: { 200: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') } } } } }, ...errorResponses(401, 403) },
+        },
+      },
+      '/enduser/token': {
+        post: {
+          tags: ['auth'],
+          operationId: 'createEnduserToken',
+          summary: 'Mint an end-user access token (HS256 JWT signed with the calling key)',
+          security: security(['apikey']),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    externalId: { type: 'string', maxLength: 256 },
+                    firstName: { type: 'string' },
+                    lastName: { type: 'string' },
+                    email: { type: 'string', format: 'email' },
+                    expiresInSeconds: { type: 'integer', minimum: 1, maximum: 86400, default: 1800 },
+                  },
+                  required: ['externalId'],
+                },
+              },
+            },
+          },
+          responses: { 200: { description: 'Token' }, ...errorResponses(400, 401, 403) },
+        },
+      },
+      '/platform/accounts': {
+        post: {
+          tags: ['platform'],
+          operationId: 'createAccount',
+          summary: 'Create an organization, account and live API key (idempotent on externalRef)',
+          security: [{ platformToken: [] }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  properties: {
+                    organizationName: { type: 'string' },
+                    accountName: { type: 'string' },
+                    timezone: { type: 'string' },
+                    defaultLanguageCode: { type: 'string', enum: [...LANGUAGE_CODES] },
+                    externalRef: { type: 'string' },
+                  },
+                  required: ['organizationName', 'accountName'],
+                },
+              },
+            },
+          },
+          responses: { 200: { description: 'Provisioned' }, ...errorResponses(400, 401) },
+        },
+      },
+      '/platform/accounts/{id}': {
+        delete: {
+          tags: ['platform'],
+          operationId: 'deleteAccount',
+          summary: 'Erase an account and all its data',
+          security: [{ platformToken: [] }],
+          parameters: [ID],
+          responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404) },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+        apiSecret: { type: 'apiKey', in: 'header', name: 'x-api-secret' },
+        enduserToken: { type: 'apiKey', in: 'header', name: 'x-enduser-access-token' },
+        accountId: { type: 'apiKey', in: 'header', name: 'x-account-id' },
+        platformToken: { type: 'http', scheme: 'bearer' },
+      },
+      schemas: {
+        Error: errorSchema,
+        Paging: {
+          type: 'object',
+          properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, count: { type: 'integer' }, hasMore: { type: 'boolean' }, total: { type: 'integer' } },
+          required: ['offset', 'limit', 'count', 'hasMore'],
+        },
+        EventCode: { type: 'string', enum: [...EVENT_CODES] },
+        ...Object.assign({}, ...resources.map(schemasOf)),
+      },
+      responses: Object.fromEntries(
+        statuses.map((s) => [`Error${s}`, { description: `Error ${s}`, content: { 'application/json': { schema: ref('Error') } } }]),
+      ),
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import type { Knex } from 'knex';
+import type { ErrorDetail } from '../errors.js';
+import type { Flow, Op, RequestContext } from './context.js';
+import type { Fields, LoadHook } from './fields.js';
+
+/** Field-name keyed values of one record, as validated from a body or read from a row. */
+export type Values = Record<string, unknown>;
+export type Row = Record<string, unknown>;
+
+export interface WriteArgs {
+  trx: Knex.Transaction;
+  ctx: RequestContext;
+  /** Validated body values plus defaults (create) or the patch (update); hooks may add generated values. */
+  values: Values;
+  /** Raw columns a hook wants written that are not fields (internal state, sealed material). */
+  columns: Row;
+  /** The stored row (update only). */
+  existing?: Row;
+}
+
+export interface ActionArgs {
+  trx: Knex.Transaction;
+  ctx: RequestContext;
+  row: Row;
+  body: unknown;
+  rawBody: Buffer | undefined;
+  contentType: string | undefined;
+}
+
+export interface ActionDef {
+  /** Media types the action accepts for a non-empty body; JSON when absent. */
+  accepts?: string[];
+  maxBodyBytes?: number;
+  /** Performs the action; its return value is sent as `data`. */
+  run(args: ActionArgs): Promise<unknown>;
+  description: string;
+}
+
+export interface Resource {
+  slug: string;
+  table: string;
+  description: string;
+  fields: Fields;
+  /** Which flows may perform each operation; an absent operation is not offered (405). */
+  access: Partial<Record<Op, Flow[]>>;
+  /**
+   * How end-user and guest reads are narrowed: `public` shows live records' public fields,
+   * `own` shows the member's records (by `owned_by_id`).
+   */
+  publicScope?: 'public' | 'own';
+  /** Unique constraints whose violation is a field error rather than a plain conflict. */
+  uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
+  /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */
+  validate?(record: Values, op: 'create' | 'update'): ErrorDetail[];
+  beforeCreate?(args: WriteArgs): Promise<void>;
+  beforeUpdate?(args: WriteArgs): Promise<void>;
+  /** Cascades and checks inside the delete transaction. */
+  beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: Row }): Promise<void>;
+  /** Fills virtual fields on rows that are about to be serialised. */
+  load?: LoadHook;
+  /** Replaces the generic create (log ingestion); returns the `data` body. */
+  create?(args: { db: Knex; ctx: RequestContext; values: Values; body: Values }): Promise<unknown>;
+  /** Replaces the generic update; returns the updated row. */
+  update?(args: WriteArgs & { body: Values }): Promise<Row>;
+  actions?: Record<string, ActionDef>;
+}
+
+export function defineResource(resource: Resource): Resource {
+  return resource;
+}

@@ -1,0 +1,329 @@
+import type { Knex } from 'knex';
+import type { SecretBox } from '../auth/crypto.js';
+import { ApiError, conflict, type ErrorDetail, invalidInput, notFound } from '../errors.js';
+import { type RequestContext, resolveText, writeLanguage } from './context.js';
+import { columnOf, type FieldDef } from './fields.js';
+import { type FilterGroup, type FilterLeaf, type ListQuery, type QueryField, queryFieldOf } from './query.js';
+import type { Registry } from './registry.js';
+import type { Resource, Row, Values } from './resource.js';
+import { validateBody } from './validate.js';
+
+const SYSTEM_FIELDS: Record<string, { column: string; field: QueryField }> = {
+  id: { column: 'id', field: { name: 'id', valueType: 'uuid' } },
+  createdAt: { column: 'created_at', field: { name: 'createdAt', valueType: 'datetime' } },
+  updatedAt: { column: 'updated_at', field: { name: 'updatedAt', valueType: 'datetime' } },
+};
+
+export interface Page {
+  data: Record<string, unknown>[];
+  paging: { offset: number; limit: number; count: number; hasMore: boolean; total?: number };
+}
+
+interface SerializeOptions {
+  fields?: string[];
+  /** Plain values of reveal-once fields, present only when answering the create. */
+  reveal?: Values;
+}
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
+
+/** The generic record service: SQL, localisation and access narrowing for every resource. */
+export class RecordService {
+  constructor(
+    readonly db: Knex,
+    readonly box: SecretBox,
+    readonly registry: Registry,
+  ) {}
+
+  /** Public flows see only the public fields of definitions; own-scoped records show in full. */
+  visibleFields(resource: Resource, ctx: RequestContext): [string, FieldDef][] {
+    const all = Object.entries(resource.fields);
+    if (ctx.flow === 'apikey' || resource.publicScope === 'own') return all;
+    return all.filter(([, f]) => f.public);
+  }
+
+  queryFields(resource: Resource, ctx: RequestContext): Map<string, QueryField> {
+    const map = new Map<string, QueryField>(Object.values(SYSTEM_FIELDS).map((s) => [s.field.name, s.field]));
+    for (const [name, f] of this.visibleFields(resource, ctx)) {
+      if (f.virtual || f.sealed) continue;
+      map.set(name, queryFieldOf(name, f));
+    }
+    return map;
+  }
+
+  selectable(resource: Resource, ctx: RequestContext): Set<string> {
+    return new Set([...Object.keys(SYSTEM_FIELDS), ...this.visibleFields(resource, ctx).map(([n]) => n)]);
+  }
+
+  /** SQL expression of a field for filters and sorting; localisable fields compare in the read language. */
+  private expr(resource: Resource, name: string, ctx: RequestContext): Knex.Raw {
+    const system = SYSTEM_FIELDS[name];
+    if (system) return this.db.raw('??', [`${resource.table}.${system.column}`]);
+    const f = resource.fields[name]!;
+    const col = `${resource.table}.${columnOf(name, f)}`;
+    if (f.localisable) {
+      return this.db.raw(`coalesce(??->>?, ??->>?, ??->>'en')`, [
+        col, ctx.languageCode ?? 'en', col, ctx.account?.defaultLanguageCode ?? 'en', col,
+      ]);
+    }
+    return this.db.raw('??', [col]);
+  }
+
+  /** Narrows a query to what the caller may see: its account, then public or own records. */
+  scope(qb: Knex.QueryBuilder, resource: Resource, ctx: RequestContext): Knex.QueryBuilder {
+    if (ctx.account) qb.where(`${resource.table}.account_id`, ctx.account.id);
+    if (ctx.flow !== 'apikey') {
+      if (resource.publicScope === 'own') qb.where(`${resource.table}.owned_by_id`, ctx.memberId ?? null);
+      else qb.where(`${resource.table}.status`, 'live');
+    }
+    return qb;
+  }
+
+  private applyLeaf(qb: Knex.QueryBuilder, resource: Resource, leaf: FilterLeaf, ctx: RequestContext): void {
+    const e = this.expr(resource, leaf.field, ctx);
+    const f = resource.fields[leaf.field];
+    const sql = e.toSQL();
+    const raw = (template: string, ...bindings: unknown[]) =>
+      qb.whereRaw(
+        template.replaceAll('$E', () => sql.sql),
+        bindings.flatMap((b): unknown[] => (b === E ? [...sql.bindings] : [b])) as Knex.RawBinding[],
+      );
+    switch (leaf.operator) {
+      case 'equals':
+        raw('$E = ?', E, leaf.value);
+        break;
+      case 'not_equals':
+        raw('$E is distinct from ?', E, leaf.value);
+        break;
+      case 'in':
+        raw('$E = any(?)', E, leaf.value);
+        break;
+      case 'not_in':
+        raw('($E is null or not ($E = any(?)))', E, E, leaf.value);
+        break;
+      case 'gt':
+        raw('$E > ?', E, leaf.value);
+        break;
+      case 'gte':
+        raw('$E >= ?', E, leaf.value);
+        break;
+      case 'lt':
+        raw('$E < ?', E, leaf.value);
+        break;
+      case 'lte':
+        raw('$E <= ?', E, leaf.value);
+        break;
+      case 'contains':
+        if (f?.valueType === 'stringArray') raw('? = any($E)', leaf.value, E);
+        else raw(`$E ilike ? escape '\\'`, E, `%${String(leaf.value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        break;
+      case 'is_null':
+        if (f?.valueType === 'stringArray') raw('coalesce(cardinality($E), 0) = 0', E);
+        else raw('$E is null', E);
+        break;
+      case 'is_not_null':
+        if (f?.valueType === 'stringArray') raw('coalesce(cardinality($E), 0) > 0', E);
+        else raw('$E is not null', E);
+        break;
+    }
+  }
+
+  private applyFilter(qb: Knex.QueryBuilder, resource: Resource, group: FilterGroup, ctx: RequestContext): void {
+    qb.where((outer) => {
+      for (const node of group.conditions) {
+        const add = (b: Knex.QueryBuilder) =>
+          node.kind === 'leaf' ? this.applyLeaf(b, resource, node, ctx) : this.applyFilter(b, resource, node, ctx);
+        if (group.operator === 'and') outer.andWhere(add);
+        else outer.orWhere(add);
+      }
+    });
+  }
+
+  async list(resource: Resource, ctx: RequestContext, q: ListQuery): Promise<Page> {
+    const base = this.scope(this.db(resource.table), resource, ctx);
+    if (q.filter && q.filter.conditions.length) this.applyFilter(base, resource, q.filter, ctx);
+    const totalQuery = q.fetchTotalCount ? base.clone().clearSelect().count({ n: '*' }) : undefined;
+    const rowsQuery = base.clone().select(`${resource.table}.*`);
+    for (const s of q.sort) {
+      const e = this.expr(resource, s.field, ctx).toSQL();
+      rowsQuery.orderByRaw(`${e.sql} ${s.order}`, e.bindings as Knex.RawBinding[]);
+    }
+    if (!q.sort.some((s) => s.field === 'id')) rowsQuery.orderBy(`${resource.table}.id`, q.sort.at(-1)?.order.toLowerCase() ?? 'asc');
+    rowsQuery.offset(q.offset).limit(q.limit + 1);
+    const [rows, totalRows] = await Promise.all([rowsQuery, totalQuery]);
+    const hasMore = rows.length > q.limit;
+    const page = hasMore ? rows.slice(0, q.limit) : rows;
+    const data = await this.serialize(resource, page, ctx, { fields: q.fields });
+    const paging: Page['paging'] = { offset: q.offset, limit: q.limit, count: data.length, hasMore };
+    if (totalRows) paging.total = Number((totalRows as { n: number }[])[0]?.n ?? 0);
+    return { data, paging };
+  }
+
+  /** Finds a record the caller may see, or answers 404 (also for other accounts and malformed ids). */
+  async findRow(resource: Resource, ctx: RequestContext, id: string, trx: Knex = this.db, lock = false): Promise<Row> {
+    if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
+    const qb = this.scope(trx(resource.table), resource, ctx).where(`${resource.table}.id`, id).first();
+    if (lock) qb.forUpdate();
+    const row = (await qb) as Row | undefined;
+    if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
+    return row;
+  }
+
+  async serialize(resource: Resource, rows: Row[], ctx: RequestContext, options: SerializeOptions = {}): Promise<Record<string, unknown>[]> {
+    const visible = this.visibleFields(resource, ctx).filter(([name]) => !options.fields || options.fields.includes(name));
+    const wanted = new Set(visible.filter(([, f]) => f.virtual).map(([n]) => n));
+    if (resource.load && wanted.size && rows.length) {
+      await resource.load({
+        rows,
+        ctx,
+        db: this.db,
+        wanted,
+        serializeJoined: (slug, joined) => this.serialize(this.registry.require(slug), joined, ctx),
+      });
+    }
+    const keep = (name: string) => !options.fields || name === 'id' || options.fields.includes(name);
+    return rows.map((row) => {
+      const out: Record<string, unknown> = { id: row.id };
+      for (const [name, f] of visible) {
+        if (f.virtual) out[name] = row[name] ?? null;
+        else if (f.revealOnce) {
+          if (options.reveal && name in options.reveal) out[name] = options.reveal[name];
+        } else {
+          const value = row[columnOf(name, f)];
+          if (f.codec) out[name] = f.codec.read(value, ctx);
+          else if (f.sealed) out[name] = value == null ? null : this.openSealed(f, value as string);
+          else if (f.localisable) out[name] = resolveText(value, ctx);
+          else out[name] = iso(value) ?? null;
+        }
+      }
+      if (keep('createdAt')) out.createdAt = iso(row.created_at);
+      if (keep('updatedAt')) out.updatedAt = iso(row.updated_at);
+      return out;
+    });
+  }
+
+  private openSealed(f: FieldDef, value: string): unknown {
+    const plain = this.box.open(value);
+    return f.valueType === 'opaque' ? JSON.parse(plain) : plain;
+  }
+
+  /** A stored row as field-keyed values (localisable maps stay maps). */
+  rowValues(resource: Resource, row: Row): Values {
+    const out: Values = {};
+    for (const [name, f] of Object.entries(resource.fields)) {
+      if (f.virtual || f.revealOnce) continue;
+      out[name] = row[columnOf(name, f)];
+    }
+    return out;
+  }
+
+  /** Field values to columns: sealing, per-language maps, dates and JSON. */
+  toColumns(resource: Resource, values: Values, ctx: RequestContext, existing?: Row): Row {
+    const out: Row = {};
+    for (const [name, value] of Object.entries(values)) {
+      const f = resource.fields[name];
+      if (!f || f.virtual) continue;
+      const col = columnOf(name, f);
+      if (f.codec && value != null) out[col] = f.codec.write(value, ctx, existing?.[col]);
+      else if (value === null || value === undefined) {
+        if (f.localisable && existing) out[col] = this.db.raw(`coalesce(??, '{}'::jsonb) - ?`, [col, writeLanguage(ctx)]);
+        else out[col] = null;
+      } else if (f.sealed) out[col] = this.box.seal(typeof value === 'string' ? value : JSON.stringify(value));
+      else if (f.localisable) {
+        const lang = writeLanguage(ctx);
+        out[col] = existing
+          ? this.db.raw(`coalesce(??, '{}'::jsonb) || jsonb_build_object(?::text, ?::text)`, [col, lang, value as string])
+          : JSON.stringify({ [lang]: value });
+      } else out[col] = f.toColumn ? f.toColumn(value) : value;
+    }
+    return out;
+  }
+
+  /** Every reference field must name a record of the same account. */
+  async checkReferences(trx: Knex, resource: Resource, ctx: RequestContext, values: Values): Promise<void> {
+    const details: ErrorDetail[] = [];
+    for (const [name, value] of Object.entries(values)) {
+      const target = resource.fields[name]?.references;
+      if (!target || typeof value !== 'string') continue;
+      const table = this.registry.require(target).table;
+      const found = await trx(table).where({ account_id: ctx.account!.id, id: value }).first('id');
+      if (!found) details.push({ field: name, code: 'not_found', message: `No ${target} record with id ${value}.` });
+    }
+    if (details.length) throw invalidInput('The body references records that do not exist.', details);
+  }
+
+  private validateRecord(resource: Resource, record: Values, op: 'create' | 'update'): void {
+    const details = resource.validate?.(record, op) ?? [];
+    if (details.length) throw invalidInput('The body has invalid fields.', details);
+  }
+
+  async create(resource: Resource, ctx: RequestContext, body: unknown): Promise<unknown> {
+    const values = validateBody(resource, body, 'create');
+    if (resource.create) return resource.create({ db: this.db, ctx, values, body: body as Values });
+    this.validateRecord(resource, values, 'create');
+    return this.write(resource, async (trx) => {
+      await this.checkReferences(trx, resource, ctx, values);
+      const columns: Row = {};
+      await resource.beforeCreate?.({ trx, ctx, values, columns });
+      const insert = { ...this.toColumns(resource, values, ctx), ...columns, account_id: ctx.account!.id };
+      const [row] = (await trx(resource.table).insert(insert).returning('*')) as Row[];
+      const [data] = await this.serialize(resource, [row!], ctx, { reveal: values });
+      return data;
+    });
+  }
+
+  async update(resource: Resource, ctx: RequestContext, id: string, body: unknown): Promise<unknown> {
+    const values = validateBody(resource, body, 'update');
+    return this.write(resource, async (trx) => {
+      const existing = await this.findRow(resource, ctx, id, trx, true);
+      this.validateRecord(resource, { ...this.rowValues(resource, existing), ...values }, 'update');
+      await this.checkReferences(trx, resource, ctx, values);
+      const columns: Row = {};
+      let row: Row;
+      if (resource.update) {
+        row = await resource.update({ trx, ctx, values, columns, existing, body: body as Values });
+      } else {
+        await resource.beforeUpdate?.({ trx, ctx, values, columns, existing });
+        const patch = { ...this.toColumns(resource, values, ctx, existing), ...columns };
+        if (Object.keys(patch).length === 0) row = existing;
+        else {
+          [row] = (await trx(resource.table)
+            .where({ account_id: existing.account_id, id })
+            .update({ ...patch, updated_at: trx.fn.now() })
+            .returning('*')) as [Row];
+        }
+      }
+      const [data] = await this.serialize(resource, [row], ctx);
+      return data;
+    });
+  }
+
+  async delete(resource: Resource, ctx: RequestContext, id: string): Promise<void> {
+    await this.write(resource, async (trx) => {
+      const row = await this.findRow(resource, ctx, id, trx, true);
+      await resource.beforeDelete?.({ trx, ctx, row });
+      await trx(resource.table).where({ account_id: row.account_id, id }).delete();
+    });
+  }
+
+  /** Runs a write in a transaction and turns constraint violations into contract errors. */
+  async write<T>(resource: Resource, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(work);
+    } catch (err) {
+      throw translateUniqueViolation(err, resource);
+    }
+  }
+}
+
+const E = Symbol('expression');
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function translateUniqueViolation(err: unknown, resource: Resource): unknown {
+  const pgErr = err as { code?: string; constraint?: string };
+  if (err instanceof ApiError || pgErr.code !== '23505') return err;
+  const mapped = pgErr.constraint ? resource.uniqueErrors?.[pgErr.constraint] : undefined;
+  if (!mapped) return conflict('A record with the same unique value already exists.');
+  const detail = { field: mapped.field, code: 'duplicate', message: mapped.message };
+  return mapped.status === 400 ? invalidInput(mapped.message, [detail]) : conflict(mapped.message, [detail]);
+}

@@ -1,0 +1,84 @@
+import type { z } from 'zod';
+import { type ErrorDetail, invalidInput } from '../errors.js';
+import type { FieldDef } from './fields.js';
+import type { Resource, Values } from './resource.js';
+
+/** Renders a zod issue path as `tasks[0].name`. */
+export function pathOf(base: string, path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${String(p)}`), base);
+}
+
+/** Maps zod's issues to the contract's detail entries with stable codes. */
+export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const field = pathOf(base, issue.path);
+    switch (issue.code) {
+      case 'too_big': {
+        const code = issue.origin === 'string' ? 'too_long' : issue.origin === 'array' ? 'too_many' : 'too_large';
+        const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+        return { field, code, message: `Must be at most ${String(issue.maximum)}${unit}.` };
+      }
+      case 'too_small': {
+        const code = issue.origin === 'string' ? 'too_short' : issue.origin === 'array' ? 'too_few' : 'too_small';
+        const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
+        const bound = issue.inclusive === false ? 'greater than' : 'at least';
+        return { field, code, message: `Must be ${bound} ${String(issue.minimum)}${unit}.` };
+      }
+      case 'invalid_type':
+        return { field, code: 'invalid_type', message: `Expected ${issue.expected}.` };
+      case 'invalid_value':
+        return { field, code: 'invalid_enum', message: `Expected one of: ${issue.values.map(String).join(', ')}.` };
+      case 'invalid_format':
+        return { field, code: 'invalid_format', message: issue.message };
+      case 'unrecognized_keys':
+        return { field, code: 'unknown_field', message: `Unknown field(s): ${issue.keys.join(', ')}.` };
+      default:
+        return { field, code: 'invalid', message: issue.message };
+    }
+  });
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function checkValue(name: string, f: FieldDef, value: unknown): ErrorDetail[] {
+  const parsed = f.schema.safeParse(value);
+  return parsed.success ? [] : issueDetails(name, parsed.error);
+}
+
+/**
+ * Validates a create or update body against a resource's fields. Returns field-keyed values
+ * (with defaults on create); throws 400 `invalid_input` listing every problem at once.
+ */
+export function validateBody(resource: Resource, body: unknown, op: 'create' | 'update'): Values {
+  if (!isPlainObject(body)) throw invalidInput('The body must be a JSON object.', [{ code: 'invalid_type', message: 'Expected an object.' }]);
+  const details: ErrorDetail[] = [];
+  const values: Values = {};
+  for (const [key, value] of Object.entries(body)) {
+    const f = resource.fields[key];
+    if (!f) {
+      details.push({ field: key, code: 'unknown_field', message: `Unknown field "${key}".` });
+    } else if (f.readOnly) {
+      details.push({ field: key, code: 'read_only', message: `"${key}" is set by the service and cannot be written.` });
+    } else if (op === 'update' && f.createOnly) {
+      details.push({ field: key, code: 'not_editable', message: `"${key}" cannot be changed after creation.` });
+    } else if (value === null) {
+      if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
+      else values[key] = null;
+    } else {
+      const problems = checkValue(key, f, value);
+      if (problems.length) details.push(...problems);
+      else values[key] = f.schema.parse(value);
+    }
+  }
+  if (op === 'create') {
+    for (const [key, f] of Object.entries(resource.fields)) {
+      if (f.readOnly || key in values || details.some((d) => d.field === key)) continue;
+      if (f.default !== undefined) values[key] = typeof f.default === 'function' ? (f.default as () => unknown)() : f.default;
+      else if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
+    }
+  }
+  if (details.length) throw invalidInput('The body has invalid fields.', details);
+  return values;
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { type ErrorDetail, invalidInput } from '../errors.js';
+import { field } from '../records/fields.js';
+import { defineResource } from '../records/resource.js';
+import { ADMIN, description, eudText, eudTitle, name } from './common.js';
+
+export const reward = defineResource({
+  slug: 'reward',
+  table: 'reward',
+  description: 'Rewards: discount definitions issued when milestones are achieved or missions completed.',
+  access: ADMIN,
+  fields: {
+    name: name(),
+    description: description(true),
+    discountType: field.enum(['percentage', 'fixed_amount'], { required: true, public: true }),
+    discountValue: field.number({ min: 0, required: true, public: true }),
+    rewardExpiryType: field.enum(['no_expiry', 'relative', 'absolute'], { required: true }),
+    rewardExpiryInDays: field.number({ gt: 0, max: 36500, description: 'Required when rewardExpiryType is relative.' }),
+    rewardExpiryAt: field.datetime({ description: 'Required when rewardExpiryType is absolute.' }),
+    handleCoupon: field.boolean({ default: false }),
+    handleCouponAutoGeneration: field.boolean({ default: false }),
+    couponCodePrefix: field.string({ max: 16, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'Letters, digits, _ and - only' }),
+    couponCodeLength: field.integer({ min: 6, max: 32, default: 10, description: 'Length of the random part after the prefix.' }),
+    eudTitle: eudTitle(),
+    eudRedeemInstructionMessage: eudText(),
+  },
+  validate(record) {
+    const details: ErrorDetail[] = [];
+    if (record.rewardExpiryType === 'relative' && record.rewardExpiryInDays == null) {
+      details.push({ field: 'rewardExpiryInDays', code: 'required', message: 'Required when rewardExpiryType is relative.' });
+    }
+    if (record.rewardExpiryType === 'absolute' && record.rewardExpiryAt == null) {
+      details.push({ field: 'rewardExpiryAt', code: 'required', message: 'Required when rewardExpiryType is absolute.' });
+    }
+    return details;
+  },
+  async beforeDelete({ trx, row }) {
+    const account = row.account_id;
+    await trx('coupon').where({ account_id: account, reward_id: row.id, is_coupon_issued: false }).delete();
+    await trx('milestone').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
+    await trx('mission').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
+  },
+  actions: {
+    import_coupons: {
+      description: 'Imports coupon codes into the reward\'s pool from {"couponCodes": [...]} or text/csv (one code a line).',
+      accepts: ['application/json', 'text/csv'],
+      maxBodyBytes: 4 * 1024 * 1024,
+      async run({ trx, row, body, rawBody, contentType }) {
+        const codes = parseCodes(contentType, body, rawBody);
+        const unique = [...new Set(codes)];
+        let imported = 0;
+        for (let i = 0; i < unique.length; i += 1000) {
+          const chunk = unique.slice(i, i + 1000);
+          const inserted = await trx('coupon')
+            .insert(chunk.map((code) => ({ account_id: row.account_id, reward_id: row.id, coupon_code: code, status: 'live' })))
+            .onConflict(['account_id', 'coupon_code'])
+            .ignore()
+            .returning('id');
+          imported += inserted.length;
+        }
+        return { imported, duplicates: codes.length - imported };
+      },
+    },
+  },
+});
+
+const MAX_IMPORT = 10_000;
+const importBody = z.strictObject({ couponCodes: z.array(z.string()) });
+
+/** Trimmed codes, blanks skipped; any invalid code or too many fails the whole import. */
+function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer | undefined): string[] {
+  const entries: { code: string; where: string }[] = [];
+  if (contentType === 'text/csv') {
+    (raw?.toString('utf8') ?? '').split(/\r?\n/).forEach((line, i) => {
+      const code = line.trim().replace(/^"(.*)"$/, '$1').trim();
+      if (code) entries.push({ code, where: `line ${i + 1}` });
+    });
+  } else {
+    const parsed = importBody.safeParse(body);
+    if (!parsed.success) {
+      throw invalidInput('The body must be {"couponCodes": [string, ...]}.', [
+        { field: 'couponCodes', code: 'invalid_type', message: 'Expected an array of strings.' },
+      ]);
+    }
+    parsed.data.couponCodes.forEach((c, i) => {
+      const code = c.trim();
+      if (code) entries.push({ code, where: `couponCodes[${i}]` });
+    });
+  }
+  if (entries.length > MAX_IMPORT) {
+    throw invalidInput(`At most ${MAX_IMPORT} codes per import.`, [
+      { field: 'couponCodes', code: 'too_many', message: `Got ${entries.length} codes; the limit is ${MAX_IMPORT}.` },
+    ]);
+  }
+  const bad = entries.filter((e) => e.code.length > 256);
+  if (bad.length) {
+    throw invalidInput('Some codes are longer than 256 characters; nothing was imported.', bad.map((e) => ({ field: e.where, code: 'too_long', message: 'Must be at most 256 characters.' })));
+  }
+  return entries.map((e) => e.code);
+}
+
+export const coupon = defineResource({
+  slug: 'coupon',
+  table: 'coupon',
+  description: "Coupon codes in a reward's pool.",
+  access: ADMIN,
+  fields: {
+    rewardId: field.uuid({ required: true, references: 'reward' }),
+    couponCode: field.string({ required: true, min: 1, max: 256 }),
+    isCouponIssued: field.boolean({ default: false }),
+    status: field.status({ required: true }),
+  },
+  uniqueErrors: {
+    coupon_code_unique: { status: 409, field: 'couponCode', message: 'A coupon with this code already exists.' },
+  },
+});

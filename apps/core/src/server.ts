@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { type Config, readIfExists } from './config.js';
+import { startEmbeddedPostgres } from './db/embedded.js';
+import { createDb, type Db } from './db/knex.js';
+import { migrateLatest } from './db/migrate.js';
+import { createApp } from './http/app.js';
+import { createServices, type Services } from './services.js';
+
+/** A secret kept in the embedded data dir: read it, or generate it once (mode 600). */
+function dataDirSecret(config: Config, file: string, generate: () => string): string {
+  const path = resolve(config.dataDir, file);
+  const existing = readIfExists(path);
+  if (existing) return existing;
+  mkdirSync(resolve(config.dataDir), { recursive: true });
+  const value = generate();
+  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  return value;
+}
+
+export interface Runtime {
+  config: Config;
+  db: Db;
+  /** True when the platform token was generated here and should be shown to the operator. */
+  generatedPlatformToken: boolean;
+  close(): Promise<void>;
+}
+
+/** Resolves the database (embedded when DATABASE_URL is unset), the master key, and migrates. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const resolved = { ...config };
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  let url = config.databaseUrl;
+  let generatedPlatformToken = false;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(config.dataDir);
+    url = embedded.url;
+    stopEmbedded = embedded.stop;
+    resolved.masterKey ??= Buffer.from(dataDirSecret(config, 'master.key', () => randomBytes(32).toString('base64')), 'base64');
+    if (!resolved.platformToken) {
+      resolved.platformToken = dataDirSecret(config, 'platform.token', () => randomBytes(32).toString('base64url'));
+      generatedPlatformToken = true;
+    }
+  }
+  const db = createDb(url);
+  await migrateLatest(db);
+  return {
+    config: resolved,
+    db,
+    generatedPlatformToken,
+    async close() {
+      await db.destroy();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+export interface RunningApi {
+  services: Services;
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startApi(config: Config, db: Db, logger?: Logger): Promise<RunningApi> {
+  const services = createServices(config, db, logger);
+  const app = createApp(services);
+  const server = app.listen(config.port, config.host);
+  await new Promise<void>((ok, fail) => server.once('listening', ok).once('error', fail));
+  server.keepAliveTimeout = 65_000;
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  return {
+    services,
+    server,
+    url: `http://${config.host}:${port}`,
+    close: () => new Promise((ok) => server.close(() => ok())),
+  };
+}
