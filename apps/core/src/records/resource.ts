@@ -60,6 +60,12 @@ export interface Resource {
   load?: LoadHook;
   /** Replaces the generic create (log ingestion); returns the `data` body. */
   create?(args: { db: Knex; ctx: RequestContext; values: Values; body: Values }): Promise<unknown>;
+  /** Create from a non-JSON body (multipart uploads); replaces validation and the generic insert. */
+  createRaw?: {
+    accepts: string[];
+    maxBytes: number;
+    run(args: { db: Knex; ctx: RequestContext; raw: Buffer; contentTypeHeader: string }): Promise<unknown>;
+  };
   /** Replaces the generic update; returns the updated row. */
   update?(args: WriteArgs & { body: Values }): Promise<Row>;
   actions?: Record<string, ActionDef>;

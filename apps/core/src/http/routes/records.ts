@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
-import { forbidden, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
+import { forbidden, invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
@@ -68,6 +68,13 @@ export function recordRoutes(router: Router, s: Services): void {
       return;
     }
     const { rc } = parse(s, ctx, resource, 'other');
+    if (resource.createRaw) {
+      const { accepts, maxBytes, run } = resource.createRaw;
+      const { raw } = await readBody(ctx, { accepts, maxBytes });
+      if (!raw) throw invalidInput(`The body must be ${accepts.join(' or ')}.`);
+      ctx.body = { data: await run({ db: s.db, ctx: rc, raw, contentTypeHeader: ctx.get('content-type') }) };
+      return;
+    }
     const { json } = await readBody(ctx);
     ctx.body = { data: await s.records.create(resource, rc, json) };
   });
