@@ -68,7 +68,7 @@ export class Client {
       url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     }
     const headers: HeaderMap = { ...this.defaults, ...options.headers };
-    let body: string | Uint8Array | undefined = typeof options.raw === 'string' || options.raw === undefined ? options.raw : new Uint8Array(options.raw);
+    let body: string | Blob | undefined = typeof options.raw === 'string' || options.raw === undefined ? options.raw : new Blob([new Uint8Array(options.raw)]);
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
