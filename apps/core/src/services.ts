@@ -7,7 +7,7 @@ import { Metrics } from './http/metrics.js';
 import { TokenBuckets } from './http/rateLimit.js';
 import { Registry } from './records/registry.js';
 import { RecordService } from './records/service.js';
-import { resources } from './resources/index.js';
+import { createResources } from './resources/index.js';
 
 /** The process-wide objects every part of the service shares, built once at boot. */
 export interface Services {
@@ -25,7 +25,7 @@ export interface Services {
 export function createServices(config: Config, db: Knex, logger?: Logger): Services {
   if (!config.masterKey) throw new Error('master key not resolved');
   const box = new SecretBox(config.masterKey);
-  const registry = new Registry(resources);
+  const registry = new Registry(createResources(config));
   return {
     config,
     db,

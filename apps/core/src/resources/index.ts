@@ -1,7 +1,12 @@
+import type { Config } from '../config.js';
 import type { Resource } from '../records/resource.js';
 import { accountUser } from './account_user.js';
 import { apikey } from './apikey.js';
 import { challenge, milestone, mission, streak } from './definitions.js';
 import { coupon, reward } from './rewards.js';
 
-export const resources: Resource[] = [accountUser, apikey, streak, challenge, mission, milestone, reward, coupon];
+/** Every resource the API serves. Resources that need settings are built from the config. */
+export function createResources(config: Config): Resource[] {
+  void config;
+  return [accountUser, apikey, streak, challenge, mission, milestone, reward, coupon];
+}
