@@ -2,11 +2,16 @@ import type { Config } from '../config.js';
 import type { Resource } from '../records/resource.js';
 import { accountUser } from './account_user.js';
 import { apikey } from './apikey.js';
+import { challengeLog, challengeProgress, eventLog, missionLog, missionProgress, streakLog, streakProgress, taskProgress } from './activity.js';
 import { challenge, milestone, mission, streak } from './definitions.js';
+import { rewardLog } from './reward_log.js';
 import { coupon, reward } from './rewards.js';
 
 /** Every resource the API serves. Resources that need settings are built from the config. */
 export function createResources(config: Config): Resource[] {
   void config;
-  return [accountUser, apikey, streak, challenge, mission, milestone, reward, coupon];
+  return [
+    accountUser, apikey, streak, challenge, mission, milestone, reward, coupon, rewardLog,
+    streakLog, challengeLog, missionLog, streakProgress, challengeProgress, missionProgress, taskProgress, eventLog,
+  ];
 }

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { field, type LoadArgs } from '../records/fields.js';
+import { defineResource, type Resource } from '../records/resource.js';
+import { EVENT_CODES } from '../events/codes.js';
+import { ADMIN_READ, OWN_READ, joinOne, jsonObject } from './common.js';
+
+const anyObject = jsonObject.nullable();
+const objectList = z.array(jsonObject);
+
+/** Joins the member (`ownedBy`) and a definition on rows that carry their ids. */
+export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: string }) {
+  return async ({ rows, db, wanted, serializeJoined }: LoadArgs): Promise<void> => {
+    const accountOf = (r: Record<string, unknown>) => r.account_id as string;
+    if (wanted.has('ownedBy')) {
+      await joinOne(rows, 'owned_by_id', 'ownedBy', db, 'account_user', accountOf, (found) => serializeJoined('account_user', found));
+    }
+    if (definition && wanted.has(definition.as)) {
+      await joinOne(rows, definition.idColumn, definition.as, db, definition.slug, accountOf, (found) => serializeJoined(definition.slug, found));
+    }
+  };
+}
+
+const ownedBy = () => field.virtual(anyObject, { description: 'The member (joined, read-only).' });
+
+function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', parent: 'streak' | 'challenge' | 'mission'): Resource {
+  const parentId = `${parent}Id`;
+  return defineResource({
+    slug,
+    table: slug,
+    description: `Activity logs of ${parent}s. Each aggregates into the member's ${parent} progress.`,
+    access: ADMIN_READ,
+    fields: {
+      [parentId]: field.uuid({ required: true }),
+      ownedById: field.uuid({ required: true }),
+      ownedBy: ownedBy(),
+      [parent]: field.virtual(anyObject, { description: `The ${parent} (joined, read-only).` }),
+      activityId: field.string({ required: true, min: 1, max: 256 }),
+      activityAt: field.datetime({ required: true }),
+      uniqueIdentifier: field.string({ required: true, min: 1, max: 256 }),
+      activityValue: field.number(),
+      status: field.status({ default: 'live' }),
+      isAggregated: field.boolean({ readOnly: true }),
+      periodKey: field.string({ readOnly: true }),
+    },
+    load: joinOwnerAnd({ slug: parent, idColumn: `${parent}_id`, as: parent }),
+  });
+}
+
+export const streakLog = logResource('streak_log', 'streak');
+export const challengeLog = logResource('challenge_log', 'challenge');
+export const missionLog = logResource('mission_log', 'mission');
+
+const PROGRESS_STATUS = {
+  streak: ['in_progress', 'completed', 'broken'],
+  challenge: ['in_progress', 'completed', 'failed'],
+  mission: ['in_progress', 'completed', 'failed'],
+} as const;
+
+/** Task progress rows of the loaded progress records, serialised for the caller. */
+async function loadTaskProgress(args: LoadArgs, as: 'taskProgress' | 'taskProgresses'): Promise<void> {
+  const { rows, db, wanted, serializeJoined } = args;
+  if (!wanted.has(as)) return;
+  const found = await db('task_progress')
+    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+    .whereIn('linked_schema_record_id', rows.map((r) => r.id as string))
+    .orderBy('created_at', 'asc');
+  const serialized = await serializeJoined('task_progress', found);
+  for (const row of rows) {
+    const mine = serialized.filter((_, i) => found[i]!.linked_schema_record_id === row.id);
+    // A streak shows the task of its current period only; a mission shows every task.
+    row[as] = as === 'taskProgress' ? (mine.find((t) => t.periodKey === row.current_period_key) ?? null) : mine;
+  }
+}
+
+export const streakProgress = defineResource({
+  slug: 'streak_progress',
+  table: 'streak_progress',
+  description: "A member's run of consecutive completed periods on a streak.",
+  access: OWN_READ,
+  publicScope: 'own',
+  fields: {
+    streakId: field.uuid({ readOnly: true }),
+    streak: field.virtual(anyObject),
+    ownedById: field.uuid({ readOnly: true }),
+    ownedBy: ownedBy(),
+    uniqueIdentifier: field.string({ readOnly: true }),
+    streakProgressStatus: field.enum(PROGRESS_STATUS.streak, { readOnly: true }),
+    currentProgressValue: field.number({ readOnly: true, description: 'Consecutive completed periods.' }),
+    streakStartedAt: field.datetime({ readOnly: true }),
+    streakCompletedAt: field.datetime({ readOnly: true }),
+    streakBrokenAt: field.datetime({ readOnly: true }),
+    streakToBeBrokenAt: field.datetime({ readOnly: true }),
+    lastCompletedPeriodKey: field.string({ readOnly: true }),
+    taskProgress: field.virtual(anyObject, { description: 'Progress within the current period.' }),
+  },
+  async load(args) {
+    await joinOwnerAnd({ slug: 'streak', idColumn: 'streak_id', as: 'streak' })(args);
+    await loadTaskProgress(args, 'taskProgress');
+  },
+});
+
+export const challengeProgress = defineResource({
+  slug: 'challenge_progress',
+  table: 'challenge_progress',
+  description: "A member's accumulated value on a challenge within one window.",
+  access: OWN_READ,
+  publicScope: 'own',
+  fields: {
+    challengeId: field.uuid({ readOnly: true }),
+    challenge: field.virtual(anyObject),
+    ownedById: field.uuid({ readOnly: true }),
+    ownedBy: ownedBy(),
+    periodKey: field.string({ readOnly: true }),
+    challengeProgressStatus: field.enum(PROGRESS_STATUS.challenge, { readOnly: true }),
+    currentProgressValue: field.number({ readOnly: true }),
+    challengeStartedAt: field.datetime({ readOnly: true }),
+    challengeCompletedAt: field.datetime({ readOnly: true }),
+    challengeFailedAt: field.datetime({ readOnly: true }),
+    challengeToBeFailedAt: field.datetime({ readOnly: true }),
+  },
+  load: joinOwnerAnd({ slug: 'challenge', idColumn: 'challenge_id', as: 'challenge' }),
+});
+
+export const missionProgress = defineResource({
+  slug: 'mission_progress',
+  table: 'mission_progress',
+  description: "A member's progress through a mission's tasks within its window.",
+  access: OWN_READ,
+  publicScope: 'own',
+  fields: {
+    missionId: field.uuid({ readOnly: true }),
+    mission: field.virtual(anyObject),
+    ownedById: field.uuid({ readOnly: true }),
+    ownedBy: ownedBy(),
+    uniqueIdentifier: field.string({ readOnly: true }),
+    missionProgressStatus: field.enum(PROGRESS_STATUS.mission, { readOnly: true }),
+    isMissionToBeFailedProcessed: field.boolean({ readOnly: true }),
+    missionStartedAt: field.datetime({ readOnly: true }),
+    missionCompletedAt: field.datetime({ readOnly: true }),
+    missionFailedAt: field.datetime({ readOnly: true }),
+    missionToBeFailedAt: field.datetime({ readOnly: true }),
+    taskProgresses: field.virtual(objectList),
+  },
+  async load(args) {
+    await joinOwnerAnd({ slug: 'mission', idColumn: 'mission_id', as: 'mission' })(args);
+    await loadTaskProgress(args, 'taskProgresses');
+  },
+});
+
+export const taskProgress = defineResource({
+  slug: 'task_progress',
+  table: 'task_progress',
+  description: 'Progress on one mission task, or within one streak period.',
+  access: OWN_READ,
+  publicScope: 'own',
+  fields: {
+    ownedById: field.uuid({ readOnly: true }),
+    linkedSchemaSlug: field.enum(['streak_progress', 'mission_progress'], { readOnly: true }),
+    linkedSchemaRecordId: field.uuid({ readOnly: true }),
+    taskId: field.uuid({ readOnly: true }),
+    periodKey: field.string({ readOnly: true }),
+    currentProgressValue: field.number({ readOnly: true }),
+    targetValue: field.number({ readOnly: true }),
+    taskProgressStatus: field.enum(['in_progress', 'completed'], { readOnly: true }),
+    completedAt: field.datetime({ readOnly: true }),
+  },
+});
+
+export const eventLog = defineResource({
+  slug: 'event_log',
+  table: 'event_log',
+  description: 'Events, written in the same transaction as the change that caused them, then delivered.',
+  access: ADMIN_READ,
+  fields: {
+    eventCode: field.enum(EVENT_CODES, { readOnly: true }),
+    ownedById: field.uuid({ readOnly: true }),
+    linkedSchemaSlug: field.string({ readOnly: true }),
+    linkedSchemaRecordId: field.uuid({ readOnly: true }),
+    payload: field.json(jsonObject, { readOnly: true }),
+  },
+});

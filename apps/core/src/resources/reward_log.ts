@@ -1,0 +1,103 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { type RequestContext, resolveText } from '../records/context.js';
+import { field, type LoadArgs } from '../records/fields.js';
+import { defineResource } from '../records/resource.js';
+import { render } from '../templates/render.js';
+import { joinOwnerAnd } from './activity.js';
+import { OWN_READ, joinOne } from './common.js';
+
+const anyObject = z.record(z.string(), z.unknown()).nullable();
+
+/** Default texts per language; the "valid till" clause shows only when the reward expires. */
+const DEFAULT_TITLE: Record<string, string> = {
+  en: 'Your reward', es: 'Tu recompensa', fr: 'Votre récompense', de: 'Ihre Belohnung', 'zh-CN': '您的奖励',
+  ja: 'あなたの特典', pt: 'A sua recompensa', it: 'Il tuo premio', ko: '나의 리워드',
+};
+const DEFAULT_INSTRUCTION: Record<string, string> = {
+  en: 'Use the offer code at checkout{{#if rewardValidTill}}, valid till {{rewardValidTill}}{{/if}}.',
+  es: 'Usa el código de la oferta al pagar{{#if rewardValidTill}}, válido hasta el {{rewardValidTill}}{{/if}}.',
+  fr: "Utilisez le code promo lors du paiement{{#if rewardValidTill}}, valable jusqu'au {{rewardValidTill}}{{/if}}.",
+  de: 'Lösen Sie den Code an der Kasse ein{{#if rewardValidTill}}, gültig bis {{rewardValidTill}}{{/if}}.',
+  'zh-CN': '结账时使用优惠码{{#if rewardValidTill}}，有效期至 {{rewardValidTill}}{{/if}}。',
+  ja: 'お会計時にクーポンコードをご利用ください{{#if rewardValidTill}}（{{rewardValidTill}}まで有効）{{/if}}。',
+  pt: 'Use o código na finalização da compra{{#if rewardValidTill}}, válido até {{rewardValidTill}}{{/if}}.',
+  it: "Usa il codice al momento del pagamento{{#if rewardValidTill}}, valido fino al {{rewardValidTill}}{{/if}}.",
+  ko: '결제 시 쿠폰 코드를 사용하세요{{#if rewardValidTill}} ({{rewardValidTill}}까지 유효){{/if}}.',
+};
+
+/** The expiry as a long date in the member's language and time zone; empty without expiry. */
+export function formatValidTill(expiry: unknown, locale: string, timeZone: string): string {
+  if (!(expiry instanceof Date)) return '';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone }).format(expiry);
+}
+
+async function byId(db: Knex, table: string, rows: Record<string, unknown>[], column: string) {
+  const ids = [...new Set(rows.map((r) => r[column]).filter((v): v is string => typeof v === 'string'))];
+  if (!ids.length) return new Map<string, Record<string, unknown>>();
+  const found = await db(table).whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))]).whereIn('id', ids);
+  return new Map(found.map((r: Record<string, unknown>) => [r.id as string, r]));
+}
+
+/** Renders eudRewardTitle and eudRedeemInstructionMessage: milestone texts first, then the reward's. */
+async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
+  if (!wanted.has('eudRewardTitle') && !wanted.has('eudRedeemInstructionMessage')) return;
+  const [rewards, milestones, members] = await Promise.all([
+    byId(db, 'reward', rows, 'reward_id'),
+    byId(db, 'milestone', rows, 'milestone_id'),
+    byId(db, 'account_user', rows, 'owned_by_id'),
+  ]);
+  for (const row of rows) {
+    const reward = rewards.get(row.reward_id as string);
+    const milestone = milestones.get(row.milestone_id as string);
+    const member = members.get(row.owned_by_id as string);
+    const lang = textLanguage(ctx);
+    const locale = (member?.language_code as string | null) ?? ctx.account?.defaultLanguageCode ?? 'en';
+    const timeZone = (member?.timezone as string | null) ?? ctx.account?.timezone ?? 'UTC';
+    const validTill = formatValidTill(row.reward_expiry_at, locale, timeZone);
+    const data = { rewardValidTill: validTill, $helpers: { rewardValidTill: validTill } };
+    const title =
+      resolveText(milestone?.eud_milestone_reward_title, ctx) ?? resolveText(reward?.eud_title, ctx) ?? DEFAULT_TITLE[lang] ?? DEFAULT_TITLE.en!;
+    const instruction =
+      resolveText(milestone?.eud_milestone_reward_instruction_message, ctx) ??
+      resolveText(reward?.eud_redeem_instruction_message, ctx) ??
+      DEFAULT_INSTRUCTION[lang] ??
+      DEFAULT_INSTRUCTION.en!;
+    row.eudRewardTitle = render(title, data, { escape: false });
+    row.eudRedeemInstructionMessage = render(instruction, data, { escape: false });
+  }
+}
+
+const textLanguage = (ctx: RequestContext) => ctx.languageCode ?? ctx.account?.defaultLanguageCode ?? 'en';
+
+export const rewardLog = defineResource({
+  slug: 'reward_log',
+  table: 'reward_log',
+  description: 'Rewards issued to members when milestones are achieved or missions completed.',
+  access: OWN_READ,
+  publicScope: 'own',
+  fields: {
+    rewardId: field.uuid({ readOnly: true }),
+    reward: field.virtual(anyObject),
+    milestoneId: field.uuid({ readOnly: true }),
+    milestone: field.virtual(anyObject),
+    linkedSchemaSlug: field.string({ readOnly: true }),
+    linkedSchemaRecordId: field.uuid({ readOnly: true }),
+    ownedById: field.uuid({ readOnly: true }),
+    ownedBy: field.virtual(anyObject),
+    couponCode: field.string({ max: 256, readOnly: true }),
+    rewardIssuedAt: field.datetime({ readOnly: true }),
+    rewardExpiryAt: field.datetime({ readOnly: true }),
+    periodKey: field.string({ readOnly: true }),
+    status: field.status({ readOnly: true }),
+    eudRewardTitle: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
+    eudRedeemInstructionMessage: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
+  },
+  async load(args) {
+    const accountOf = (r: Record<string, unknown>) => r.account_id as string;
+    await joinOwnerAnd()(args);
+    if (args.wanted.has('reward')) await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', accountOf, (f) => args.serializeJoined('reward', f));
+    if (args.wanted.has('milestone')) await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', accountOf, (f) => args.serializeJoined('milestone', f));
+    await loadTexts(args);
+  },
+});
