@@ -31,6 +31,8 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty
     password: 'postgres',
     port,
     persistent: true,
+    // PostgreSQL refuses to run as root; as root, run it as the postgres user, which owns its dir.
+    createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
   });

@@ -74,7 +74,7 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
   }
   if (op === 'create') {
     for (const [key, f] of Object.entries(resource.fields)) {
-      if (f.readOnly || key in values || details.some((d) => d.field === key)) continue;
+      if (f.readOnly || key in body) continue;
       if (f.default !== undefined) values[key] = typeof f.default === 'function' ? (f.default as () => unknown)() : f.default;
       else if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
     }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -25,6 +25,8 @@ export default async function setup(project: TestProject) {
   let dataDir: string | undefined;
   if (!adminUrl) {
     dataDir = mkdtempSync(join(tmpdir(), 'loyalty-test-pg-'));
+    // The server may run as another user (when tests run as root); it must reach its folder.
+    chmodSync(dataDir, 0o755);
     const embedded = await startEmbeddedPostgres(dataDir, 'postgres_admin');
     adminUrl = embedded.url;
     stopEmbedded = embedded.stop;
