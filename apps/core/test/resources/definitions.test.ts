@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+let acct: TestAccount;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount();
+});
+afterAll(() => app.close());
+
+const detailOf = (body: any, field: string) => body.error.details.find((d: any) => d.field === field);
+
+describe('streak', () => {
+  it('applies defaults and round-trips through get, patch, list and delete', async () => {
+    const created = await acct.api.post('/schema/streak/record', { name: 'Daily visit' });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({
+      name: 'Daily visit',
+      status: 'live',
+      aggregationPeriod: 'daily',
+      aggregationMethod: 'count',
+      aggregationTargetValue: 1,
+      completionTargetValue: null,
+      toBeBrokenWarningHours: 4,
+      milestones: [],
+    });
+    const id = created.body.data.id;
+    const patched = await acct.api.patch(`/schema/streak/record/${id}`, { aggregationPeriod: 'weekly', completionTargetValue: 8 });
+    expect(patched.body.data).toMatchObject({ aggregationPeriod: 'weekly', completionTargetValue: 8 });
+    expect(Date.parse(patched.body.data.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.body.data.updatedAt));
+    expect((await acct.api.get(`/schema/streak/record/${id}`)).body.data.completionTargetValue).toBe(8);
+    expect((await acct.api.delete(`/schema/streak/record/${id}`)).status).toBe(204);
+    expect((await acct.api.get(`/schema/streak/record/${id}`)).status).toBe(404);
+  });
+
+  it.each([
+    [{}, 'name', 'required'],
+    [{ name: '' }, 'name', 'too_short'],
+    [{ name: 'x'.repeat(257) }, 'name', 'too_long'],
+    [{ name: 'a', description: 'x'.repeat(1025) }, 'description', 'too_long'],
+    [{ name: 'a', eudTitle: 'x'.repeat(49) }, 'eudTitle', 'too_long'],
+    [{ name: 'a', aggregationPeriod: 'yearly' }, 'aggregationPeriod', 'invalid_enum'],
+    [{ name: 'a', aggregationMethod: 'avg' }, 'aggregationMethod', 'invalid_enum'],
+    [{ name: 'a', aggregationTargetValue: 0 }, 'aggregationTargetValue', 'too_small'],
+    [{ name: 'a', completionTargetValue: 1.5 }, 'completionTargetValue', 'invalid_type'],
+    [{ name: 'a', status: 'archived' }, 'status', 'invalid_enum'],
+    [{ name: 'a', eudIcon: 'not a url' }, 'eudIcon', 'invalid_format'],
+    [{ name: 'a', ownedBy: { externalId: 'x' } }, 'ownedBy', 'unknown_field'],
+    [{ name: 'a', milestones: [] }, 'milestones', 'read_only'],
+    [{ name: 'a', id: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'id', 'unknown_field'],
+    [{ name: 42 }, 'name', 'invalid_type'],
+  ])('refuses %j with %s %s and writes nothing', async (body, field, code) => {
+    const before = (await acct.api.get('/schema/streak/record', { fetchTotalCount: 'true' })).body.paging.total;
+    const res = await acct.api.post('/schema/streak/record', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_input');
+    expect(detailOf(res.body, field)?.code).toBe(code);
+    expect((await acct.api.get('/schema/streak/record', { fetchTotalCount: 'true' })).body.paging.total).toBe(before);
+  });
+
+  it('lists live milestones ascending and refuses to strand one', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 10 })).body.data;
+    for (const [target, status] of [[7, 'live'], [3, 'live'], [5, 'paused']] as const) {
+      const m = await acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: `M${target}`, description: 'd', milestoneTargetValue: target, status,
+      });
+      expect(m.status).toBe(200);
+    }
+    const read = (await acct.api.get(`/schema/streak/record/${streak.id}`)).body.data;
+    expect(read.milestones.map((m: any) => m.milestoneTargetValue)).toEqual([3, 7]);
+    const strand = await acct.api.patch(`/schema/streak/record/${streak.id}`, { completionTargetValue: 6 });
+    expect(strand.status).toBe(409);
+    expect((await acct.api.patch(`/schema/streak/record/${streak.id}`, { completionTargetValue: 7 })).status).toBe(200);
+    await acct.api.delete(`/schema/streak/record/${streak.id}`);
+    const left = await app.db('milestone').where({ linked_schema_record_id: streak.id }).count({ n: '*' });
+    expect(left[0]!.n).toBe(0);
+  });
+});
+
+describe('challenge', () => {
+  it('requires a completion target and ordered bounds', async () => {
+    expect(detailOf((await acct.api.post('/schema/challenge/record', { name: 'C' })).body, 'completionTargetValue')?.code).toBe('required');
+    const bad = await acct.api.post('/schema/challenge/record', {
+      name: 'C', completionTargetValue: 100, startAt: '2026-12-01T00:00:00Z', endAt: '2026-11-01T00:00:00Z',
+    });
+    expect(detailOf(bad.body, 'endAt')?.code).toBe('invalid');
+    expect(detailOf((await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1, startAt: '2026-12-01' })).body, 'startAt')?.code).toBe('invalid_format');
+    const ok = await acct.api.post('/schema/challenge/record', {
+      name: 'Spend 100', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100, startAt: '2026-11-01T00:00:00+01:00',
+    });
+    expect(ok.body.data).toMatchObject({ toBeFailedWarningHours: 24, startAt: '2026-10-31T23:00:00.000Z', endAt: null });
+  });
+});
+
+describe('mission', () => {
+  const tasks = [
+    { name: 'Buy', activityId: 'purchase', targetValue: 2, eudTitle: 'Buy twice' },
+    { name: 'Review', activityId: 'review', aggregationMethod: 'sum', targetValue: 1 },
+  ];
+
+  it('generates task ids and keeps them across updates', async () => {
+    const created = (await acct.api.post('/schema/mission/record', { name: 'M', tasks })).body.data;
+    expect(created.tasks).toHaveLength(2);
+    expect(created.tasks[0]).toMatchObject({ activityId: 'purchase', aggregationMethod: 'count', targetValue: 2, eudTitle: 'Buy twice' });
+    const [first, second] = created.tasks;
+    const updated = await acct.api.patch(`/schema/mission/record/${created.id}`, {
+      tasks: [{ ...tasks[0], id: first.id, targetValue: 3, eudTitle: undefined }, { name: 'Share', activityId: 'share', targetValue: 1 }],
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data.tasks[0]).toMatchObject({ id: first.id, targetValue: 3, eudTitle: 'Buy twice' });
+    expect(updated.body.data.tasks[1].id).not.toBe(second.id);
+  });
+
+  it.each([
+    [{ name: 'M', tasks: [] }, 'tasks', 'too_few'],
+    [{ name: 'M', tasks: Array.from({ length: 21 }, (_, i) => ({ name: 't', activityId: `a${i}`, targetValue: 1 })) }, 'tasks', 'too_many'],
+    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 0 }] }, 'tasks[0].targetValue', 'too_small'],
+    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1, extra: true }] }, 'tasks[0]', 'unknown_field'],
+    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1 }, { name: 'u', activityId: 'a', targetValue: 1 }] }, 'tasks[1].activityId', 'invalid'],
+    [{ name: 'M', tasks, rewardId: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'rewardId', 'not_found'],
+  ])('refuses %j', async (body, field, code) => {
+    const res = await acct.api.post('/schema/mission/record', body);
+    expect(res.status).toBe(400);
+    expect(detailOf(res.body, field)?.code).toBe(code);
+  });
+
+  it('refuses a task update that strands a milestone', async () => {
+    const m = (await acct.api.post('/schema/mission/record', { name: 'M', tasks })).body.data;
+    const ms = await acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'mission', linkedSchemaRecordId: m.id, name: 'all', description: 'd', milestoneTargetValue: 2, status: 'live',
+    });
+    expect(ms.status).toBe(200);
+    expect((await acct.api.patch(`/schema/mission/record/${m.id}`, { tasks: [tasks[0]] })).status).toBe(409);
+  });
+});
+
+describe('milestone', () => {
+  it('checks its parent, reachability and uniqueness per parent', async () => {
+    const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 50 })).body.data;
+    const base = { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: 'Half', description: 'd', status: 'live' };
+    const reward = (await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry' })).body.data;
+    const ok = await acct.api.post('/schema/milestone/record', { ...base, milestoneTargetValue: 25, rewardId: reward.id, eudTitle: 'Halfway' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.eudMilestoneRewardInstructionMessage).toBeNull();
+    const dup = await acct.api.post('/schema/milestone/record', { ...base, milestoneTargetValue: 25 });
+    expect(dup.status).toBe(400);
+    expect(detailOf(dup.body, 'milestoneTargetValue')?.code).toBe('duplicate');
+    const far = await acct.api.post('/schema/milestone/record', { ...base, milestoneTargetValue: 51 });
+    expect(detailOf(far.body, 'milestoneTargetValue')?.code).toBe('unreachable');
+    expect((await acct.api.patch(`/schema/milestone/record/${ok.body.data.id}`, { milestoneTargetValue: 60 })).status).toBe(400);
+    const orphan = await acct.api.post('/schema/milestone/record', { ...base, linkedSchemaRecordId: reward.id, milestoneTargetValue: 1 });
+    expect(detailOf(orphan.body, 'linkedSchemaRecordId')?.code).toBe('not_found');
+    const noDescription = await acct.api.post('/schema/milestone/record', { ...base, description: undefined, milestoneTargetValue: 2 });
+    expect(detailOf(noDescription.body, 'description')?.code).toBe('required');
+    const moved = await acct.api.patch(`/schema/milestone/record/${ok.body.data.id}`, { linkedSchemaRecordId: reward.id });
+    expect(detailOf(moved.body, 'linkedSchemaRecordId')?.code).toBe('not_editable');
+    await acct.api.delete(`/schema/reward/record/${reward.id}`);
+    expect((await acct.api.get(`/schema/milestone/record/${ok.body.data.id}`)).body.data.rewardId).toBeNull();
+  });
+});
