@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+let acct: TestAccount;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount();
+});
+afterAll(() => app.close());
+
+function expectErrorEnvelope(body: any, status: number, code: string) {
+  expect(body).toEqual({
+    error: { status, code, message: expect.any(String), details: expect.any(Array), requestId: expect.any(String) },
+  });
+}
+
+describe('envelopes and errors', () => {
+  it('echoes a caller request id and makes one otherwise', async () => {
+    const echoed = await acct.api.get('/schema/streak/record', undefined, { 'x-request-id': 'trace-123' });
+    expect(echoed.headers.get('x-request-id')).toBe('trace-123');
+    const made = await app.anon.get('/nope');
+    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expectErrorEnvelope(made.body, 404, 'not_found');
+    expect(made.body.error.requestId).toBe(made.headers.get('x-request-id'));
+  });
+
+  it('answers unknown paths 404 before asking for credentials', async () => {
+    expect((await app.anon.get('/schema/nothing/record')).status).toBe(404);
+    expect((await app.anon.post('/schema/streak/record/7d419a6f-9c2a-41b9-82fb-a32ad64892a2/action/nothing')).status).toBe(404);
+    expect((await app.anon.get('/totally/unknown')).status).toBe(404);
+  });
+
+  it('answers 405 for operations a resource does not offer', async () => {
+    const res = await acct.api.delete('/schema/event_log/record/7d419a6f-9c2a-41b9-82fb-a32ad64892a2');
+    expectErrorEnvelope(res.body, 405, 'method_not_allowed');
+    expect((await acct.api.request('PUT', '/schema/streak/record')).status).toBe(405);
+    expect((await acct.api.post('/schema/streak_progress/record', {})).status).toBe(405);
+  });
+
+  it('refuses bodies by media type, syntax and size', async () => {
+    const noType = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":"x"}', headers: { 'content-type': '' } });
+    expect(noType.status).toBe(415);
+    const wrongType = await acct.api.request('POST', '/schema/streak/record', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expectErrorEnvelope(wrongType.body, 415, 'unsupported_media_type');
+    const charset = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":"x"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(charset.status).toBe(200);
+    const badJson = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":', headers: { 'content-type': 'application/json' } });
+    expectErrorEnvelope(badJson.body, 400, 'invalid_input');
+    const notObject = await acct.api.post('/schema/streak/record', [1, 2]);
+    expect(notObject.status).toBe(400);
+    const huge = await acct.api.post('/schema/streak/record', { name: 'x', description: 'y'.repeat(1024 * 1024) });
+    expectErrorEnvelope(huge.body, 413, 'payload_too_large');
+    const chunked = await fetch(`${app.url}/api/v1.0/schema/streak/record`, {
+      method: 'POST',
+      headers: { 'x-api-key': acct.apiKey, 'x-api-secret': acct.apiSecret, 'content-type': 'application/json' },
+      body: new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode(`{"name":"${'z'.repeat(1024 * 1024 + 10)}"}`));
+          c.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+  });
+
+  it('answers 404 for ids that are not UUIDs', async () => {
+    for (const id of ['abc', '1', "'; drop table streak; --", '7d419a6f-9c2a-41b9-82fb-a32ad64892aZ']) {
+      const res = await acct.api.get(`/schema/streak/record/${encodeURIComponent(id)}`);
+      expect(res.status).toBe(404);
+    }
+  });
+
+  it('changes nothing on a refused update', async () => {
+    const s = (await acct.api.post('/schema/streak/record', { name: 'Keep' })).body.data;
+    const res = await acct.api.patch(`/schema/streak/record/${s.id}`, { name: 'Changed', aggregationPeriod: 'hourly' });
+    expect(res.status).toBe(400);
+    expect((await acct.api.get(`/schema/streak/record/${s.id}`)).body.data.name).toBe('Keep');
+  });
+
+  it('lists with the paging envelope', async () => {
+    const res = await acct.api.get('/schema/streak/record', { limit: '1' });
+    expect(res.body.paging).toEqual({ offset: 0, limit: 1, count: 1, hasMore: true });
+  });
+});
+
+describe('operations endpoints', () => {
+  it('serves health, readiness and metrics outside the API prefix', async () => {
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const ready = await fetch(`${app.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toContain('loyalty_http_request_duration_seconds_bucket');
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('serves a generated OpenAPI 3.1 document covering every resource', async () => {
+    const doc = await (await fetch(`${app.url}/api/v1.0/openapi.json`)).json();
+    expect(doc.openapi).toBe('3.1.0');
+    for (const resource of app.running.services.registry.all()) {
+      const paths = Object.keys(doc.paths).filter((p) => p.startsWith(`/schema/${resource.slug}/`));
+      expect(paths.length, resource.slug).toBeGreaterThan(0);
+      const schema = doc.components.schemas[resource.slug.replace(/(^|_)([a-z])/g, (_: string, __: string, c: string) => c.toUpperCase())];
+      for (const name of Object.keys(resource.fields)) expect(schema.properties[name], `${resource.slug}.${name}`).toBeDefined();
+    }
+    expect(doc.components.schemas.StreakCreate.required).toContain('name');
+    expect(doc.components.schemas.StreakCreate.properties.eudTitle.anyOf[0].maxLength).toBe(48);
+    expect(doc.paths['/schema/streak_log/record'].get).toBeDefined();
+  });
+
+  it('renders the reference page with assets it serves itself', async () => {
+    const page = await (await fetch(`${app.url}/docs`)).text();
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      expect(asset.startsWith('/')).toBe(true);
+      expect((await fetch(`${app.url}${asset}`)).status, asset).toBe(200);
+    }
+  });
+});
