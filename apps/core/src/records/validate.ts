@@ -10,7 +10,7 @@ export function pathOf(base: string, path: readonly PropertyKey[]): string {
 
 /** Maps zod's issues to the contract's detail entries with stable codes. */
 export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap((issue): ErrorDetail | ErrorDetail[] => {
     const field = pathOf(base, issue.path);
     switch (issue.code) {
       case 'too_big': {
@@ -31,7 +31,8 @@ export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
       case 'invalid_format':
         return { field, code: 'invalid_format', message: issue.message };
       case 'unrecognized_keys':
-        return { field, code: 'unknown_field', message: `Unknown field(s): ${issue.keys.join(', ')}.` };
+        // One entry per key, so that each unknown field is named in `field` (CONTRACT §2).
+        return issue.keys.map((key) => ({ field: pathOf(field, [key]), code: 'unknown_field', message: `Unknown field "${key}".` }));
       default:
         return { field, code: 'invalid', message: issue.message };
     }
