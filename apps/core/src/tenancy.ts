@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { generateApiKeyPair } from './auth/apiKeys.js';
 import type { SecretBox } from './auth/crypto.js';
 import type { LanguageCode } from './records/fields.js';
+import { UUID } from './records/service.js';
 
 export interface NewAccount {
   organizationName: string;
@@ -80,8 +81,10 @@ export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccou
   });
 }
 
-/** Erases an account and, through cascading keys, all of its data. */
+/** Erases an account and, through cascading keys, all of its data. False when there is none. */
 export async function deleteAccount(db: Knex, id: string): Promise<boolean> {
+  // A malformed id names no account (404); PostgreSQL would reject it as a uuid instead.
+  if (!UUID.test(id)) return false;
   const organizationId = (await db('account').where({ id }).first('organization_id'))?.organization_id;
   if (!organizationId) return false;
   await db.transaction(async (trx) => {
