@@ -17,9 +17,12 @@ export interface TakeResult {
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
-  private lastSweep = Date.now();
+  // From the injected clock: with Date.now() a test clock behind real time would never sweep.
+  private lastSweep: number;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly now: () => number = Date.now) {
+    this.lastSweep = now();
+  }
 
   take(key: string, rate: number): TakeResult {
     const now = this.now();
