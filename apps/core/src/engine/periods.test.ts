@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { nextPeriodKey, type Period, periodBounds, periodKey, windowEnd } from './periods.js';
+
+const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Apia', 'America/Sao_Paulo', 'Asia/Tokyo'];
+const PERIODS: Period[] = ['daily', 'weekly', 'monthly'];
+const instant = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true });
+
+describe('period keys', () => {
+  it('place every instant inside the bounds of its own period', () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...ZONES), fc.constantFrom(...PERIODS), (at, zone, period) => {
+        const key = periodKey(at, period, zone);
+        const { start, end } = periodBounds(key, period, zone);
+        expect(start.getTime()).toBeLessThanOrEqual(at.getTime());
+        expect(at.getTime()).toBeLessThan(end.getTime());
+        expect(periodKey(start, period, zone)).toBe(key);
+        expect(periodKey(new Date(end.getTime() - 1), period, zone)).toBe(key);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('chain without gaps or overlaps, and sort as strings', () => {
+    fc.assert(
+      fc.property(instant, fc.constantFrom(...ZONES), fc.constantFrom(...PERIODS), (at, zone, period) => {
+        const key = periodKey(at, period, zone);
+        const next = nextPeriodKey(key, period, zone);
+        expect(periodBounds(next, period, zone).start.getTime()).toBe(periodBounds(key, period, zone).end.getTime());
+        expect(next > key).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('handle DST days, year ends and ISO week 53', () => {
+    // Paris springs forward on 2026-03-29 (23 h) and falls back on 2026-10-25 (25 h).
+    const spring = periodBounds('2026-03-29', 'daily', 'Europe/Paris');
+    expect(spring.end.getTime() - spring.start.getTime()).toBe(23 * 3600_000);
+    const autumn = periodBounds('2026-10-25', 'daily', 'Europe/Paris');
+    expect(autumn.end.getTime() - autumn.start.getTime()).toBe(25 * 3600_000);
+    // 2026 has 53 ISO weeks; 2027-01-01 (a Friday) still belongs to 2026-W53.
+    expect(periodKey(new Date('2027-01-01T12:00:00Z'), 'weekly', 'UTC')).toBe('2026-W53');
+    expect(nextPeriodKey('2026-W53', 'weekly', 'UTC')).toBe('2027-W01');
+    expect(periodKey(new Date('2025-12-29T00:30:00Z'), 'weekly', 'UTC')).toBe('2026-W01');
+    // 23:30 UTC on New Year's Eve is already next year in Tokyo and still this year in New York.
+    const eve = new Date('2026-12-31T23:30:00Z');
+    expect(periodKey(eve, 'monthly', 'Asia/Tokyo')).toBe('2027-01');
+    expect(periodKey(eve, 'daily', 'America/New_York')).toBe('2026-12-31');
+    expect(nextPeriodKey('2026-12', 'monthly', 'UTC')).toBe('2027-01');
+  });
+
+  it('ends mission windows a calendar day, week or month later in the member zone', () => {
+    const start = new Date('2026-03-28T12:00:00+01:00');
+    expect(windowEnd(start, 'daily', 'Europe/Paris').toISOString()).toBe('2026-03-29T10:00:00.000Z');
+    expect(windowEnd(new Date('2026-01-31T10:00:00Z'), 'monthly', 'UTC').toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    expect(windowEnd(start, 'weekly', 'UTC').toISOString()).toBe('2026-04-04T11:00:00.000Z');
+  });
+});

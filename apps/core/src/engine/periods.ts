@@ -1,0 +1,43 @@
+import { DateTime } from 'luxon';
+
+export type Period = 'daily' | 'weekly' | 'monthly';
+
+/**
+ * Calendar periods in a member's time zone (CONTRACT §8): a local day `2026-11-21`, an ISO week
+ * from Monday `2026-W47`, a calendar month `2026-11`. Keys of one kind sort as strings.
+ */
+export function periodKey(at: Date, period: Period, zone: string): string {
+  const dt = DateTime.fromJSDate(at, { zone });
+  if (period === 'daily') return dt.toFormat('yyyy-MM-dd');
+  if (period === 'weekly') return `${dt.weekYear}-W${String(dt.weekNumber).padStart(2, '0')}`;
+  return dt.toFormat('yyyy-MM');
+}
+
+function startOf(key: string, period: Period, zone: string): DateTime {
+  if (period === 'daily') return DateTime.fromFormat(key, 'yyyy-MM-dd', { zone });
+  if (period === 'weekly') {
+    const [weekYear, weekNumber] = key.split('-W').map(Number) as [number, number];
+    return DateTime.fromObject({ weekYear, weekNumber, weekday: 1 }, { zone });
+  }
+  return DateTime.fromFormat(key, 'yyyy-MM', { zone });
+}
+
+const UNIT = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+
+/** The instants a period covers: [start, end). Days across DST changes last 23 or 25 hours. */
+export function periodBounds(key: string, period: Period, zone: string): { start: Date; end: Date } {
+  const start = startOf(key, period, zone);
+  return { start: start.toJSDate(), end: start.plus({ [UNIT[period]]: 1 }).toJSDate() };
+}
+
+export function nextPeriodKey(key: string, period: Period, zone: string): string {
+  return periodKey(periodBounds(key, period, zone).end, period, zone);
+}
+
+/** A mission window: 1 day, 7 days or 1 calendar month from the start, in the member's zone. */
+export function windowEnd(start: Date, period: Period, zone: string): Date {
+  const dt = DateTime.fromJSDate(start, { zone });
+  return (period === 'daily' ? dt.plus({ days: 1 }) : period === 'weekly' ? dt.plus({ days: 7 }) : dt.plus({ months: 1 })).toJSDate();
+}
+
+export const PERIOD_TEXT: Record<Period, string> = { daily: 'day', weekly: 'week', monthly: 'month' };
