@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { ErrorDetail } from '../errors.js';
 import type { Flow, Op, RequestContext } from './context.js';
 import type { Fields, LoadHook } from './fields.js';
+import type { RecordService } from './service.js';
 
 /** Field-name keyed values of one record, as validated from a body or read from a row. */
 export type Values = Record<string, unknown>;
@@ -25,6 +26,10 @@ export interface ActionArgs {
   body: unknown;
   rawBody: Buffer | undefined;
   contentType: string | undefined;
+  /** Field values as this resource's columns (sealed, localised), as the generic update writes them. */
+  toColumns(values: Values): Row;
+  /** A row as a get by this caller returns it. */
+  serialize(row: Row): Promise<Record<string, unknown>>;
 }
 
 export interface ActionDef {
@@ -58,8 +63,8 @@ export interface Resource {
   beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: Row }): Promise<void>;
   /** Fills virtual fields on rows that are about to be serialised. */
   load?: LoadHook;
-  /** Replaces the generic create (log ingestion); returns the `data` body. */
-  create?(args: { db: Knex; ctx: RequestContext; values: Values; body: Values }): Promise<unknown>;
+  /** Replaces the generic insert (log ingestion) after field validation; returns the `data` body. */
+  create?(args: { db: Knex; ctx: RequestContext; values: Values; records: RecordService }): Promise<unknown>;
   /** Create from a non-JSON body (multipart uploads); replaces validation and the generic insert. */
   createRaw?: {
     accepts: string[];

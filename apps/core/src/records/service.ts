@@ -21,6 +21,8 @@ export interface Page {
 
 interface SerializeOptions {
   fields?: string[];
+  /** Where load hooks read joined rows; a transaction sees its own uncommitted writes. */
+  db?: Knex;
   /** Plain values of reveal-once fields, present only when answering the create. */
   reveal?: Values;
 }
@@ -29,6 +31,9 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /** The generic record service: SQL, localisation and access narrowing for every resource. */
 export class RecordService {
+  /** The service's clock; tests replace it to drive time. */
+  now: () => Date = () => new Date();
+
   constructor(
     readonly db: Knex,
     readonly box: SecretBox,
@@ -62,9 +67,9 @@ export class RecordService {
     const f = resource.fields[name]!;
     const col = `${resource.table}.${columnOf(name, f)}`;
     if (f.localisable) {
-      return this.db.raw(`coalesce(??->>?, ??->>?, ??->>'en')`, [
-        col, ctx.languageCode ?? 'en', col, ctx.account?.defaultLanguageCode ?? 'en', col,
-      ]);
+      // The same chain as resolveText: without languageCode the account default comes first, not en.
+      const fallback = ctx.account?.defaultLanguageCode ?? 'en';
+      return this.db.raw(`coalesce(??->>?, ??->>?, ??->>'en')`, [col, ctx.languageCode ?? fallback, col, fallback, col]);
     }
     return this.db.raw('??', [col]);
   }
@@ -173,12 +178,13 @@ export class RecordService {
     const visible = this.visibleFields(resource, ctx).filter(([name]) => !options.fields || options.fields.includes(name));
     const wanted = new Set(visible.filter(([, f]) => f.virtual).map(([n]) => n));
     if (resource.load && wanted.size && rows.length) {
+      const db = options.db ?? this.db;
       await resource.load({
         rows,
         ctx,
-        db: this.db,
+        db,
         wanted,
-        serializeJoined: (slug, joined) => this.serialize(this.registry.require(slug), joined, ctx),
+        serializeJoined: (slug, joined) => this.serialize(this.registry.require(slug), joined, ctx, { db }),
       });
     }
     const keep = (name: string) => !options.fields || name === 'id' || options.fields.includes(name);
@@ -259,7 +265,7 @@ export class RecordService {
 
   async create(resource: Resource, ctx: RequestContext, body: unknown): Promise<unknown> {
     const values = validateBody(resource, body, 'create');
-    if (resource.create) return resource.create({ db: this.db, ctx, values, body: body as Values });
+    if (resource.create) return resource.create({ db: this.db, ctx, values, records: this });
     this.validateRecord(resource, values, 'create');
     return this.write(resource, async (trx) => {
       await this.checkReferences(trx, resource, ctx, values);

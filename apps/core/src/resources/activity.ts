@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
 import { EVENT_CODES } from '../events/codes.js';
+import { ingestLog } from '../engine/ingest.js';
+import type { LogKind } from '../engine/types.js';
+import { memberFields } from './account_user.js';
 import { ADMIN_READ, OWN_READ, joinOne, jsonObject } from './common.js';
 
 const anyObject = jsonObject.nullable();
@@ -22,27 +25,41 @@ export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: 
 
 const ownedBy = () => field.virtual(anyObject, { description: 'The member (joined, read-only).' });
 
-function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', parent: 'streak' | 'challenge' | 'mission'): Resource {
+/** The inline member of a log create: the writable member fields, `externalId` required. */
+const ownedByInput = z.strictObject({
+  externalId: memberFields.externalId.schema,
+  ...Object.fromEntries(
+    Object.entries(memberFields)
+      .filter(([name]) => name !== 'externalId')
+      .map(([name, f]) => [name, f.schema.nullable().optional()]),
+  ),
+});
+
+function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', parent: LogKind): Resource {
   const parentId = `${parent}Id`;
   return defineResource({
     slug,
     table: slug,
-    description: `Activity logs of ${parent}s. Each aggregates into the member's ${parent} progress.`,
-    access: ADMIN_READ,
+    description: `Activity logs of ${parent}s. Each aggregates into the member's ${parent} progress; the create response carries the progress, milestones and rewards.`,
+    access: { ...ADMIN_READ, create: ['apikey'] },
     fields: {
       [parentId]: field.uuid({ required: true }),
-      ownedById: field.uuid({ required: true }),
-      ownedBy: ownedBy(),
+      ownedById: field.uuid({ description: 'The member; or send ownedBy instead.' }),
+      ownedBy: {
+        ...field.json(ownedByInput, { description: 'Inline member, created or updated by externalId in the same request (instead of ownedById). Read: the joined member.' }),
+        virtual: true,
+      },
       [parent]: field.virtual(anyObject, { description: `The ${parent} (joined, read-only).` }),
       activityId: field.string({ required: true, min: 1, max: 256 }),
       activityAt: field.datetime({ required: true }),
       uniqueIdentifier: field.string({ required: true, min: 1, max: 256 }),
-      activityValue: field.number(),
+      activityValue: field.number({ gt: 0, description: 'Required (> 0) for sum aggregation; count logs add 1.' }),
       status: field.status({ default: 'live' }),
       isAggregated: field.boolean({ readOnly: true }),
       periodKey: field.string({ readOnly: true }),
     },
     load: joinOwnerAnd({ slug: parent, idColumn: `${parent}_id`, as: parent }),
+    create: ({ ctx, values, records }) => ingestLog(records, ctx, parent, values),
   });
 }
 

@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { type RequestContext, resolveText } from '../records/context.js';
 import { field, type LoadArgs } from '../records/fields.js';
-import { defineResource } from '../records/resource.js';
+import { expiryFor } from '../engine/rewards.js';
+import { conflict, invalidInput } from '../errors.js';
+import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
 import { render } from '../templates/render.js';
 import { joinOwnerAnd } from './activity.js';
 import { OWN_READ, joinOne } from './common.js';
@@ -42,11 +44,10 @@ async function byId(db: Knex, table: string, rows: Record<string, unknown>[], co
 /** Renders eudRewardTitle and eudRedeemInstructionMessage: milestone texts first, then the reward's. */
 async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
   if (!wanted.has('eudRewardTitle') && !wanted.has('eudRedeemInstructionMessage')) return;
-  const [rewards, milestones, members] = await Promise.all([
-    byId(db, 'reward', rows, 'reward_id'),
-    byId(db, 'milestone', rows, 'milestone_id'),
-    byId(db, 'account_user', rows, 'owned_by_id'),
-  ]);
+  // Sequential: inside a transaction these share one connection.
+  const rewards = await byId(db, 'reward', rows, 'reward_id');
+  const milestones = await byId(db, 'milestone', rows, 'milestone_id');
+  const members = await byId(db, 'account_user', rows, 'owned_by_id');
   for (const row of rows) {
     const reward = rewards.get(row.reward_id as string);
     const milestone = milestones.get(row.milestone_id as string);
@@ -68,13 +69,41 @@ async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
   }
 }
 
+/**
+ * The client's coupon for a reward that does not handle coupons (spec rule 3). A code is set
+ * once: the same values again answer 200, so retries are safe; different values are 409.
+ */
+async function stampCoupon({ trx, values, existing }: WriteArgs): Promise<Row> {
+  const row = existing!;
+  if (typeof values.couponCode !== 'string') {
+    throw invalidInput('couponCode is required.', [{ field: 'couponCode', code: 'required', message: '"couponCode" is required.' }]);
+  }
+  const sentTime = (key: string) => (values[key] == null ? undefined : new Date(values[key] as string));
+  if (row.coupon_code !== null) {
+    const same =
+      row.coupon_code === values.couponCode &&
+      (sentTime('rewardIssuedAt') === undefined || sentTime('rewardIssuedAt')!.getTime() === (row.reward_issued_at as Date | null)?.getTime()) &&
+      (sentTime('rewardExpiryAt') === undefined || sentTime('rewardExpiryAt')!.getTime() === (row.reward_expiry_at as Date | null)?.getTime());
+    if (same) return row;
+    throw conflict('This reward log already has a coupon code.', [{ field: 'couponCode', code: 'already_set', message: 'A coupon code was already stamped.' }]);
+  }
+  const issuedAt = sentTime('rewardIssuedAt') ?? new Date();
+  const reward = await trx('reward').where({ account_id: row.account_id, id: row.reward_id }).first();
+  const expiry = values.rewardExpiryAt === undefined ? expiryFor(reward, issuedAt) : (sentTime('rewardExpiryAt') ?? null);
+  const [updated] = (await trx('reward_log')
+    .where({ account_id: row.account_id, id: row.id })
+    .update({ coupon_code: values.couponCode, reward_issued_at: issuedAt, reward_expiry_at: expiry, updated_at: trx.fn.now() })
+    .returning('*')) as Row[];
+  return updated!;
+}
+
 const textLanguage = (ctx: RequestContext) => ctx.languageCode ?? ctx.account?.defaultLanguageCode ?? 'en';
 
 export const rewardLog = defineResource({
   slug: 'reward_log',
   table: 'reward_log',
   description: 'Rewards issued to members when milestones are achieved or missions completed.',
-  access: OWN_READ,
+  access: { ...OWN_READ, update: ['apikey'] },
   publicScope: 'own',
   fields: {
     rewardId: field.uuid({ readOnly: true }),
@@ -85,14 +114,15 @@ export const rewardLog = defineResource({
     linkedSchemaRecordId: field.uuid({ readOnly: true }),
     ownedById: field.uuid({ readOnly: true }),
     ownedBy: field.virtual(anyObject),
-    couponCode: field.string({ max: 256, readOnly: true }),
-    rewardIssuedAt: field.datetime({ readOnly: true }),
-    rewardExpiryAt: field.datetime({ readOnly: true }),
+    couponCode: field.string({ min: 1, max: 256, description: 'Set by the service (handleCoupon) or once by PATCH.' }),
+    rewardIssuedAt: field.datetime({ description: 'PATCH default: now.' }),
+    rewardExpiryAt: field.datetime({ description: "PATCH default: from the reward's expiry rule." }),
     periodKey: field.string({ readOnly: true }),
     status: field.status({ readOnly: true }),
     eudRewardTitle: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
     eudRedeemInstructionMessage: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
   },
+  update: stampCoupon,
   async load(args) {
     const accountOf = (r: Record<string, unknown>) => r.account_id as string;
     await joinOwnerAnd()(args);

@@ -113,7 +113,11 @@ export function recordRoutes(router: Router, s: Services): void {
       const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
       const data = await s.records.write(resource, async (trx) => {
         const row = await s.records.findRow(resource, rc, ctx.params.id!, trx, true);
-        return action.run({ trx, ctx: rc, row, body: body.json, rawBody: body.raw, contentType: body.mediaType });
+        return action.run({
+          trx, ctx: rc, row, body: body.json, rawBody: body.raw, contentType: body.mediaType,
+          toColumns: (values) => s.records.toColumns(resource, values, rc, row),
+          serialize: async (updated) => (await s.records.serialize(resource, [updated], rc))[0]!,
+        });
       });
       ctx.body = { data };
     });

@@ -1,0 +1,173 @@
+import type { Knex } from 'knex';
+import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
+import { emit, type NewEvent } from '../events/outbox.js';
+import type { RequestContext } from '../records/context.js';
+import type { Row, Values } from '../records/resource.js';
+import type { RecordService } from '../records/service.js';
+import type { StoredTask } from '../resources/definitions.js';
+import { aggregateChallenge } from './challenge.js';
+import { liveMilestones } from './milestones.js';
+import { aggregateMission } from './mission.js';
+import { progressPayload, storedFields } from './payloads.js';
+import { type Period, periodKey } from './periods.js';
+import { aggregateStreak } from './streak.js';
+import { notAggregated, type LogKind, type Outcome, type Tx } from './types.js';
+
+const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+const MEMBER_COLUMNS: Record<string, string> = {
+  externalId: 'external_id',
+  firstName: 'first_name',
+  lastName: 'last_name',
+  email: 'email',
+  phoneNumber: 'phone_number',
+  timezone: 'timezone',
+  languageCode: 'language_code',
+};
+
+/** The inline member of a log: found by externalId, created or updated with the fields sent. */
+async function upsertInlineMember(trx: Knex, accountId: string, input: Record<string, unknown>): Promise<Row> {
+  const sent = Object.fromEntries(Object.entries(input).map(([k, v]) => [MEMBER_COLUMNS[k]!, v]));
+  const key = { account_id: accountId, external_id: input.externalId };
+  const existing = (await trx('account_user').where(key).forUpdate().first()) as Row | undefined;
+  if (existing) {
+    if (Object.entries(sent).every(([col, v]) => existing[col] === v)) return existing;
+    const [row] = (await trx('account_user').where({ account_id: accountId, id: existing.id }).update({ ...sent, updated_at: trx.fn.now() }).returning('*')) as Row[];
+    return row!;
+  }
+  const [inserted] = (await trx('account_user').insert({ ...sent, account_id: accountId }).onConflict(['account_id', 'external_id']).ignore().returning('*')) as Row[];
+  return inserted ?? (await upsertInlineMember(trx, accountId, input));
+}
+
+function checkShape(values: Values, now: Date): void {
+  const details: ErrorDetail[] = [];
+  if ((values.ownedById == null) === (values.ownedBy == null)) {
+    details.push({ field: 'ownedById', code: 'required', message: 'Send exactly one of ownedById and ownedBy.' });
+  }
+  if (new Date(values.activityAt as string).getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
+    details.push({ field: 'activityAt', code: 'in_future', message: 'activityAt may be at most 5 minutes in the future.' });
+  }
+  if (details.length) throw invalidInput('The log is invalid.', details);
+}
+
+/**
+ * Creates a streak, challenge or mission log and aggregates it (CONTRACT §8): the log, the
+ * member upsert, the progress change, reward logs and event logs commit in one transaction.
+ */
+export async function ingestLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
+  const now = records.now();
+  checkShape(values, now);
+  const account = ctx.account!;
+  const idField = `${kind}Id`;
+  return records.db.transaction(async (trx) => {
+    const tx: Tx = { trx, ctx, records, account, now };
+    const definition = (await trx(kind).where({ account_id: account.id, id: values[idField] as string }).first()) as Row | undefined;
+    if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${String(values[idField])}.` }]);
+    const activityId = values.activityId as string;
+    const task = kind === 'mission' ? (definition.tasks as StoredTask[]).find((t) => t.activityId === activityId) : undefined;
+    const method = kind === 'mission' ? (task?.aggregationMethod ?? 'count') : (definition.aggregation_method as string);
+    if (method === 'sum' && values.activityValue == null) {
+      throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
+    }
+
+    let member: Row | undefined;
+    if (values.ownedBy) member = await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>);
+    else member = (await trx('account_user').where({ account_id: account.id, id: values.ownedById as string }).first()) as Row | undefined;
+    if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${String(values.ownedById)}.` }]);
+
+    const zone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
+    const activityAt = new Date(values.activityAt as string);
+    const table = `${kind}_log`;
+    const [log] = (await trx(table)
+      .insert({
+        account_id: account.id,
+        [`${kind}_id`]: definition.id,
+        owned_by_id: member.id,
+        activity_id: activityId,
+        activity_at: activityAt,
+        unique_identifier: values.uniqueIdentifier,
+        activity_value: values.activityValue ?? null,
+        status: values.status ?? 'live',
+        period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
+      })
+      .onConflict(['account_id', `${kind}_id`, 'unique_identifier'])
+      .ignore()
+      .returning('*')) as Row[];
+    if (!log) throw await duplicate(trx, table, kind, account.id, definition.id as string, values.uniqueIdentifier as string);
+
+    // Logs of one member on one definition aggregate one at a time; others run in parallel.
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${kind}:${definition.id as string}:${member.id as string}`]);
+    const live = log.status === 'live' && definition.status === 'live' && member.status === 'live';
+    const value = method === 'sum' ? (values.activityValue as number) : 1;
+    const milestones = live ? await liveMilestones(trx, account.id, definition.id as string) : [];
+    const input = { definition, memberId: member.id as string, activityAt, value, zone, milestones };
+    let outcome: Outcome;
+    if (!live) outcome = notAggregated();
+    else if (kind === 'streak') outcome = await aggregateStreak(tx, input);
+    else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
+    else outcome = await aggregateMission(tx, { ...input, activityId });
+
+    const stored = outcome.aggregated
+      ? ((await trx(table).where({ account_id: account.id, id: log.id }).update({ is_aggregated: true }).returning('*')) as Row[])[0]!
+      : log;
+    const response = await buildResponse(tx, kind, stored, definition, member, milestones, outcome);
+    const events: NewEvent[] = [];
+    for (const c of outcome.closed) {
+      events.push({
+        code: c.code,
+        ownedById: member.id as string,
+        linkedSchemaSlug: `${kind}_progress`,
+        linkedSchemaRecordId: c.progress.id as string,
+        payload: await progressPayload(records, trx, ctx, kind, c.progress),
+      });
+    }
+    for (const code of outcome.codes) {
+      events.push({
+        code,
+        ownedById: member.id as string,
+        linkedSchemaSlug: `${kind}_progress`,
+        linkedSchemaRecordId: outcome.progress!.id as string,
+        payload: { [`${kind}Log`]: response },
+      });
+    }
+    await emit(trx, account.id, events);
+    return response;
+  });
+}
+
+async function duplicate(trx: Knex, table: string, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
+  const existing = await trx(table).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
+  return new ApiError(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.', [
+    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id as string },
+  ]);
+}
+
+/** The log create response of CONTRACT §8, serialised inside the transaction from rows at hand. */
+async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
+  const { records, ctx, trx } = tx;
+  const resource = (slug: string) => records.registry.require(slug);
+  const one = async (slug: string, row: Row | null, fields?: string[]) =>
+    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields }))[0]! : null;
+  const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
+
+  const milestoneObjects = await many('milestone', milestones);
+  const definitionObject = { ...(await one(kind, definition, storedFields(records, kind))), milestones: milestoneObjects };
+  const progressSlug = `${kind}_progress`;
+  const progressFields = storedFields(records, progressSlug).concat(kind === 'mission' ? ['taskProgresses'] : []);
+  const achieved = await many('milestone', outcome.achieved);
+  const rewardLogs = await many('reward_log', outcome.milestoneRewardLogs);
+  const taskProgress = await many('task_progress', outcome.taskProgress);
+  return {
+    ...(await one(`${kind}_log`, log, storedFields(records, `${kind}_log`))),
+    [kind]: definitionObject,
+    ownedBy: await one('account_user', member),
+    [`${kind}Progress`]: await one(progressSlug, outcome.progress, progressFields),
+    taskProgress: kind === 'mission' ? taskProgress : kind === 'streak' ? (taskProgress[0] ?? null) : null,
+    achievedMilestone: achieved.at(-1) ?? null,
+    achievedMilestones: achieved,
+    nextMilestone: await one('milestone', outcome.nextMilestone),
+    achievedMilestoneRewardLog: rewardLogs.at(-1) ?? null,
+    achievedMilestoneRewardLogs: rewardLogs,
+    rewardLog: await one('reward_log', outcome.rewardLog),
+  };
+}

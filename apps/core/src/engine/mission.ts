@@ -1,0 +1,110 @@
+import type { EventCode } from '../events/codes.js';
+import type { Row } from '../records/resource.js';
+import type { StoredTask } from '../resources/definitions.js';
+import { crossed, nextMilestone } from './milestones.js';
+import { type Period, windowEnd } from './periods.js';
+import { issueMilestoneRewards, issueReward } from './rewards.js';
+import { type ClosedProgress, notAggregated, type Outcome, type Tx } from './types.js';
+
+export interface MissionInput {
+  definition: Row;
+  memberId: string;
+  activityAt: Date;
+  activityId: string;
+  /** The log's value for the matched task's method (count: 1). */
+  value: number;
+  zone: string;
+  milestones: Row[];
+}
+
+export async function failMission(tx: Tx, progress: Row): Promise<Row> {
+  const [failed] = (await tx.trx('mission_progress')
+    .where({ account_id: progress.account_id, id: progress.id })
+    .update({
+      mission_progress_status: 'failed',
+      mission_failed_at: progress.mission_to_be_failed_at,
+      is_mission_to_be_failed_processed: true,
+      updated_at: tx.now,
+    })
+    .returning('*')) as Row[];
+  return failed!;
+}
+
+/** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
+export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
+  const { definition, memberId, activityAt, activityId, value, zone, milestones } = input;
+  const tasks = definition.tasks as StoredTask[];
+  const task = tasks.find((t) => t.activityId === activityId);
+  if (!task) return notAggregated();
+  const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
+  const closed: ClosedProgress[] = [];
+
+  let progress = (await tx.trx('mission_progress').where({ ...where, mission_progress_status: 'in_progress' }).forUpdate().first()) as Row | undefined;
+  if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
+    closed.push({ code: 'mission_progress_failed', progress: await failMission(tx, progress) });
+    progress = undefined;
+  }
+  if (progress && activityAt < (progress.mission_started_at as Date)) return notAggregated();
+  if (!progress) {
+    const completedOnce = await tx.trx('mission_progress').where({ ...where, mission_progress_status: 'completed' }).first('id');
+    if (completedOnce && !definition.is_repeatable) return notAggregated(closed);
+    const latest = (await tx.trx('mission_progress').where(where).whereNot('mission_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined;
+    const latestEnd = (latest?.mission_failed_at ?? latest?.mission_completed_at) as Date | undefined;
+    if (latestEnd && activityAt < latestEnd) return notAggregated(closed);
+    [progress] = (await tx.trx('mission_progress')
+      .insert({
+        ...where,
+        unique_identifier: `${definition.id as string}:${memberId}`,
+        mission_started_at: activityAt,
+        mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period as Period, zone),
+      })
+      .returning('*')) as Row[];
+    await tx.trx('task_progress').insert(
+      tasks.map((t) => ({
+        account_id: tx.account.id,
+        owned_by_id: memberId,
+        linked_schema_slug: 'mission_progress',
+        linked_schema_record_id: progress!.id,
+        task_id: t.id,
+        target_value: t.targetValue,
+      })),
+    );
+  }
+
+  const taskRows = (await tx.trx('task_progress')
+    .where({ account_id: tx.account.id, linked_schema_record_id: progress!.id })
+    .forUpdate()) as Row[];
+  const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
+  const row = taskRows.find((r) => r.task_id === task.id)!;
+  const reached = (row.current_progress_value as number) + value;
+  const justCompleted = row.task_progress_status !== 'completed' && reached >= (row.target_value as number);
+  const fields: Row = { current_progress_value: reached, updated_at: tx.now };
+  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
+  const [touched] = (await tx.trx('task_progress').where({ account_id: tx.account.id, id: row.id }).update(fields).returning('*')) as Row[];
+  const after = before + (justCompleted ? 1 : 0);
+
+  const completes = after === tasks.length && before < tasks.length;
+  const patch: Row = { updated_at: tx.now };
+  if (completes) Object.assign(patch, { mission_progress_status: 'completed', mission_completed_at: activityAt });
+  const [updated] = (await tx.trx('mission_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*')) as Row[];
+
+  const achieved = crossed(milestones, before, after);
+  const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id as string, ownedById: memberId, periodKey: null };
+  const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, base);
+  const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id as string | null, milestoneId: null }) : null;
+  const codes: EventCode[] = [];
+  if (achieved.length) codes.push('mission_progress_milestone_completed');
+  if (completes) codes.push('mission_progress_completed');
+  if (!codes.length) codes.push('mission_progress_in_progress');
+  return {
+    aggregated: true,
+    progress: updated!,
+    taskProgress: [touched!],
+    achieved,
+    nextMilestone: nextMilestone(milestones, after),
+    milestoneRewardLogs,
+    rewardLog,
+    codes,
+    closed,
+  };
+}

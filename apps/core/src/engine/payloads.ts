@@ -1,0 +1,48 @@
+import type { Knex } from 'knex';
+import type { RequestContext } from '../records/context.js';
+import type { Row } from '../records/resource.js';
+import type { RecordService } from '../records/service.js';
+import { liveMilestones, nextMilestone } from './milestones.js';
+import type { LogKind } from './types.js';
+
+const PROGRESS_FIELDS: Record<LogKind, string> = {
+  streak: 'streakProgress',
+  challenge: 'challengeProgress',
+  mission: 'missionProgress',
+};
+
+/** Fields of a resource that are stored columns (no joins), for responses built from rows at hand. */
+export function storedFields(records: RecordService, slug: string): string[] {
+  return Object.entries(records.registry.require(slug).fields)
+    .filter(([, f]) => !f.virtual)
+    .map(([name]) => name);
+}
+
+/**
+ * The payload of events about a progress record rather than a log (breaks, failures, warnings):
+ * the progress plus its definition and the next milestone (CONTRACT §9).
+ */
+export async function progressPayload(
+  records: RecordService,
+  db: Knex,
+  ctx: RequestContext,
+  kind: LogKind,
+  progress: Row,
+): Promise<Record<string, unknown>> {
+  const slug = `${kind}_progress`;
+  const [serialized] = await records.serialize(records.registry.require(slug), [progress], ctx, { db, fields: [...storedFields(records, slug), 'taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields) });
+  const definition = await db(kind).where({ account_id: progress.account_id, id: progress[`${kind}_id`] }).first();
+  const [def] = definition ? await records.serialize(records.registry.require(kind), [definition], ctx, { db }) : [null];
+  const milestones = await liveMilestones(db, progress.account_id as string, progress[`${kind}_id`] as string);
+  const value = kind === 'mission' ? await completedTasks(db, progress) : (progress.current_progress_value as number);
+  const next = nextMilestone(milestones, value);
+  const [nextSerialized] = next ? await records.serialize(records.registry.require('milestone'), [next], ctx, { db }) : [null];
+  return { [PROGRESS_FIELDS[kind]]: { ...serialized, [kind]: def, nextMilestone: nextSerialized } };
+}
+
+async function completedTasks(db: Knex, progress: Row): Promise<number> {
+  const [row] = await db('task_progress')
+    .where({ account_id: progress.account_id, linked_schema_record_id: progress.id, task_progress_status: 'completed' })
+    .count({ n: '*' });
+  return Number(row?.n ?? 0);
+}

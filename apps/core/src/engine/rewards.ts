@@ -1,0 +1,99 @@
+import { randomString } from '../auth/crypto.js';
+import type { Row } from '../records/resource.js';
+import type { Tx } from './types.js';
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const DAY_MS = 86_400_000;
+
+/** The expiry a reward gives a code issued at `issuedAt`. */
+export function expiryFor(reward: Row | undefined, issuedAt: Date): Date | null {
+  if (!reward) return null;
+  if (reward.reward_expiry_type === 'relative') return new Date(issuedAt.getTime() + (reward.reward_expiry_in_days as number) * DAY_MS);
+  if (reward.reward_expiry_type === 'absolute') return reward.reward_expiry_at as Date;
+  return null;
+}
+
+/**
+ * Takes the oldest unissued live coupon of the reward for one reward log. SKIP LOCKED lets
+ * concurrent issuers pass each other, and the row lock means a coupon never goes to two logs.
+ */
+async function takePooledCoupon(tx: Tx, reward: Row, rewardLogId: string): Promise<string | null> {
+  const result = await tx.trx.raw(
+    `update coupon set is_coupon_issued = true, reward_log_id = ?, updated_at = now()
+      where (account_id, id) = (
+        select account_id, id from coupon
+         where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
+         order by created_at, id
+         limit 1
+         for update skip locked)
+     returning coupon_code`,
+    [rewardLogId, reward.account_id as string, reward.id as string],
+  );
+  return (result.rows[0]?.coupon_code as string | undefined) ?? null;
+}
+
+/** Generates `prefix + random` and stores it as an issued coupon; the unique index settles collisions. */
+async function generateCoupon(tx: Tx, reward: Row, rewardLogId: string): Promise<string> {
+  for (;;) {
+    const code = `${(reward.coupon_code_prefix as string | null) ?? ''}${randomString(reward.coupon_code_length as number, CODE_ALPHABET)}`;
+    const inserted = await tx.trx('coupon')
+      .insert({ account_id: reward.account_id, reward_id: reward.id, coupon_code: code, is_coupon_issued: true, status: 'live', reward_log_id: rewardLogId })
+      .onConflict(['account_id', 'coupon_code'])
+      .ignore()
+      .returning('coupon_code');
+    if (inserted.length) return code;
+  }
+}
+
+export interface RewardSource {
+  rewardId: string | null;
+  milestoneId: string | null;
+  linkedSchemaSlug: string;
+  linkedSchemaRecordId: string;
+  ownedById: string;
+  periodKey: string | null;
+}
+
+/**
+ * Creates the reward log for an achieved milestone or a completed mission, in the caller's
+ * transaction, with a coupon when the reward handles coupons. Null when there is no reward.
+ */
+export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | null> {
+  if (!source.rewardId) return null;
+  const reward = (await tx.trx('reward').where({ account_id: tx.account.id, id: source.rewardId }).first()) as Row | undefined;
+  if (!reward) return null;
+  const [log] = (await tx.trx('reward_log')
+    .insert({
+      account_id: tx.account.id,
+      reward_id: reward.id,
+      milestone_id: source.milestoneId,
+      linked_schema_slug: source.linkedSchemaSlug,
+      linked_schema_record_id: source.linkedSchemaRecordId,
+      owned_by_id: source.ownedById,
+      period_key: source.periodKey,
+    })
+    .returning('*')) as Row[];
+  if (!reward.handle_coupon) return log!;
+  let code = await takePooledCoupon(tx, reward, log!.id as string);
+  if (!code && reward.handle_coupon_auto_generation) code = await generateCoupon(tx, reward, log!.id as string);
+  if (!code) return log!;
+  const [issued] = (await tx.trx('reward_log')
+    .where({ account_id: tx.account.id, id: log!.id })
+    .update({ coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now })
+    .returning('*')) as Row[];
+  return issued!;
+}
+
+/** Reward logs for every achieved milestone that carries a reward. */
+export async function issueMilestoneRewards(
+  tx: Tx,
+  achieved: Row[],
+  base: Omit<RewardSource, 'rewardId' | 'milestoneId'>,
+): Promise<Row[]> {
+  const logs: Row[] = [];
+  for (const m of achieved) {
+    const log = await issueReward(tx, { ...base, rewardId: m.reward_id as string | null, milestoneId: m.id as string });
+    if (log) logs.push(log);
+  }
+  return logs;
+}

@@ -1,0 +1,129 @@
+import type { Row } from '../records/resource.js';
+import type { EventCode } from '../events/codes.js';
+import { crossed, nextMilestone } from './milestones.js';
+import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
+import { issueMilestoneRewards } from './rewards.js';
+import { type ClosedProgress, notAggregated, type Outcome, type Tx } from './types.js';
+
+export interface StreakInput {
+  definition: Row;
+  memberId: string;
+  activityAt: Date;
+  value: number;
+  zone: string;
+  milestones: Row[];
+}
+
+/** The period a progress must complete next: after its last completed one, else its first. */
+export function requiredPeriod(progress: Row, period: Period, zone: string): string {
+  const last = progress.last_completed_period_key as string | null;
+  return last ? nextPeriodKey(last, period, zone) : periodKey(progress.streak_started_at as Date, period, zone);
+}
+
+/** Breaks a progress whose required period ended uncompleted; the break time is that period's end. */
+export async function breakStreak(tx: Tx, progress: Row, period: Period, zone: string): Promise<Row> {
+  const end = periodBounds(requiredPeriod(progress, period, zone), period, zone).end;
+  const [broken] = (await tx.trx('streak_progress')
+    .where({ account_id: progress.account_id, id: progress.id })
+    .update({ streak_progress_status: 'broken', streak_broken_at: end, updated_at: tx.now })
+    .returning('*')) as Row[];
+  return broken!;
+}
+
+/** Streak semantics of CONTRACT §8: consecutive completed periods, broken by a missed one. */
+export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outcome> {
+  const { definition, memberId, activityAt, value, zone, milestones } = input;
+  const period = definition.aggregation_period as Period;
+  const logPeriod = periodKey(activityAt, period, zone);
+  const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
+  const closed: ClosedProgress[] = [];
+
+  let progress = (await tx.trx('streak_progress').where({ ...where, streak_progress_status: 'in_progress' }).forUpdate().first()) as Row | undefined;
+  if (progress) {
+    if (logPeriod > requiredPeriod(progress, period, zone)) {
+      closed.push({ code: 'streak_progress_broken', progress: await breakStreak(tx, progress, period, zone) });
+      progress = undefined;
+    } else if (logPeriod < (progress.current_period_key as string)) {
+      return notAggregated();
+    }
+  }
+  if (!progress) {
+    const latest = (await tx.trx('streak_progress').where(where).whereNot('streak_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined;
+    if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(closed);
+    [progress] = (await tx.trx('streak_progress')
+      .insert({
+        ...where,
+        unique_identifier: `${definition.id as string}:${memberId}`,
+        streak_started_at: activityAt,
+        streak_to_be_broken_at: periodBounds(logPeriod, period, zone).end,
+        current_period_key: logPeriod,
+      })
+      .returning('*')) as Row[];
+  }
+
+  const task = await addToPeriod(tx, progress!, logPeriod, value, definition.aggregation_target_value as number);
+  const periodCompleted = task.justCompleted;
+  const before = progress!.current_progress_value as number;
+  const after = periodCompleted ? before + 1 : before;
+  const target = definition.completion_target_value as number | null;
+  const completed = target !== null && after >= target && before < target;
+  const patch: Row = {
+    current_progress_value: after,
+    current_period_key: logPeriod > (progress!.current_period_key as string) ? logPeriod : progress!.current_period_key,
+    updated_at: tx.now,
+  };
+  if (periodCompleted) {
+    patch.last_completed_period_key = logPeriod;
+    patch.streak_to_be_broken_at = periodBounds(nextPeriodKey(logPeriod, period, zone), period, zone).end;
+  }
+  if (completed) Object.assign(patch, { streak_progress_status: 'completed', streak_completed_at: activityAt });
+  const [updated] = (await tx.trx('streak_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*')) as Row[];
+
+  const achieved = crossed(milestones, before, after);
+  const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: definition.id as string,
+    ownedById: memberId,
+    periodKey: logPeriod,
+  });
+  const codes: EventCode[] = [];
+  if (achieved.length) codes.push('streak_progress_milestone_completed');
+  if (completed) codes.push('streak_progress_completed');
+  if (!codes.length) codes.push(periodCompleted ? 'streak_progress_non_milestone_completed' : 'streak_progress_in_progress');
+  return {
+    aggregated: true,
+    progress: updated!,
+    taskProgress: [task.row],
+    achieved,
+    nextMilestone: nextMilestone(milestones, after),
+    milestoneRewardLogs,
+    rewardLog: null,
+    codes,
+    closed,
+  };
+}
+
+/** The last period a closed progress covers: its last completed one, or the one it broke in. */
+function closedUpTo(progress: Row, period: Period, zone: string): string {
+  if (progress.streak_progress_status === 'completed') return progress.last_completed_period_key as string;
+  return periodKey(new Date((progress.streak_broken_at as Date).getTime() - 1), period, zone);
+}
+
+/** Adds the log's value to its period's task progress, creating it on the period's first log. */
+async function addToPeriod(tx: Tx, progress: Row, key: string, value: number, target: number): Promise<{ row: Row; justCompleted: boolean }> {
+  const where = { account_id: tx.account.id, linked_schema_record_id: progress.id, period_key: key };
+  const existing = (await tx.trx('task_progress').where(where).first()) as Row | undefined;
+  const before = (existing?.current_progress_value as number | undefined) ?? 0;
+  const after = before + value;
+  const justCompleted = before < target && after >= target;
+  const fields: Row = { current_progress_value: after, updated_at: tx.now };
+  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
+  if (existing) {
+    const [row] = (await tx.trx('task_progress').where({ account_id: tx.account.id, id: existing.id }).update(fields).returning('*')) as Row[];
+    return { row: row!, justCompleted };
+  }
+  const [row] = (await tx.trx('task_progress')
+    .insert({ ...where, ...fields, owned_by_id: progress.owned_by_id, linked_schema_slug: 'streak_progress', target_value: target })
+    .returning('*')) as Row[];
+  return { row: row!, justCompleted };
+}

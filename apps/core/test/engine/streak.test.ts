@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+let acct: TestAccount;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'UTC' });
+  app.running.services.records.now = () => new Date('2026-11-30T12:00:00Z');
+});
+afterAll(() => app.close());
+
+let seq = 0;
+const log = (streakId: string, externalId: string, activityAt: string, extra: Record<string, unknown> = {}) =>
+  acct.api.post('/schema/streak_log/record', {
+    streakId, ownedBy: { externalId }, activityId: 'visit', activityAt, uniqueIdentifier: `u-${++seq}`, ...extra,
+  });
+
+async function events(memberId: string) {
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: '1000',
+  });
+  return res.body.data.map((e: any) => e.eventCode);
+}
+
+describe('streak logs', () => {
+  it('count consecutive days, achieve milestones with pooled coupons, complete, and restart', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily', completionTargetValue: 3, eudTitle: 'Come back daily' })).body.data;
+    const reward = (await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'relative', rewardExpiryInDays: 7, handleCoupon: true })).body.data;
+    await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: ['POOL-1', 'POOL-2'] });
+    await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Two', description: 'd', milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+
+    const first = await log(streak.id, 'alice', '2026-11-20T10:00:00Z');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const d1 = first.body.data;
+    expect(d1).toMatchObject({ isAggregated: true, periodKey: '2026-11-20', streakProgress: { currentProgressValue: 1, streakProgressStatus: 'in_progress', streakToBeBrokenAt: '2026-11-22T00:00:00.000Z' } });
+    expect(d1.taskProgress).toMatchObject({ periodKey: '2026-11-20', currentProgressValue: 1, taskProgressStatus: 'completed' });
+    expect(d1.nextMilestone).toMatchObject({ milestoneTargetValue: 2 });
+    expect(d1.achievedMilestone).toBeNull();
+    expect(d1.streak.milestones).toHaveLength(1);
+
+    const sameDay = (await log(streak.id, 'alice', '2026-11-20T18:00:00Z')).body.data;
+    expect(sameDay.streakProgress.currentProgressValue).toBe(1);
+
+    const d2 = (await log(streak.id, 'alice', '2026-11-21T09:00:00Z')).body.data;
+    expect(d2.streakProgress.currentProgressValue).toBe(2);
+    expect(d2.achievedMilestone).toMatchObject({ milestoneTargetValue: 2 });
+    expect(d2.achievedMilestoneRewardLog).toMatchObject({ couponCode: 'POOL-1', rewardExpiryAt: expect.any(String), rewardIssuedAt: '2026-11-30T12:00:00.000Z' });
+
+    const d3 = (await log(streak.id, 'alice', '2026-11-22T09:00:00Z')).body.data;
+    expect(d3.streakProgress).toMatchObject({ currentProgressValue: 3, streakProgressStatus: 'completed' });
+
+    const afterDone = (await log(streak.id, 'alice', '2026-11-22T20:00:00Z')).body.data;
+    expect(afterDone.isAggregated).toBe(false);
+    const restart = (await log(streak.id, 'alice', '2026-11-23T09:00:00Z')).body.data;
+    expect(restart.streakProgress).toMatchObject({ currentProgressValue: 1, streakProgressStatus: 'in_progress' });
+    expect(restart.streakProgress.id).not.toBe(d3.streakProgress.id);
+
+    expect(await events(d1.ownedById)).toEqual([
+      'streak_progress_non_milestone_completed',
+      'streak_progress_in_progress',
+      'streak_progress_milestone_completed',
+      'streak_progress_completed',
+      'streak_progress_non_milestone_completed',
+    ]);
+  });
+
+  it('breaks on a missed day at the next log, and refuses late logs', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily 2' })).body.data;
+    await log(streak.id, 'bob', '2026-11-20T10:00:00Z');
+    await log(streak.id, 'bob', '2026-11-21T10:00:00Z');
+    const gap = (await log(streak.id, 'bob', '2026-11-23T10:00:00Z')).body.data;
+    expect(gap.streakProgress.currentProgressValue).toBe(1);
+    const late = (await log(streak.id, 'bob', '2026-11-22T10:00:00Z')).body.data;
+    expect(late.isAggregated).toBe(false);
+    const progresses = (await acct.api.get('/schema/streak_progress/record', { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }], filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: gap.ownedById }] } })).body.data;
+    expect(progresses.map((p: any) => [p.streakProgressStatus, p.currentProgressValue, p.streakBrokenAt])).toEqual([
+      ['broken', 2, '2026-11-23T00:00:00.000Z'],
+      ['in_progress', 1, null],
+    ]);
+    const codes = await events(gap.ownedById);
+    expect(codes.slice(-2)).toEqual(['streak_progress_broken', 'streak_progress_non_milestone_completed']);
+  });
+
+  it('refuses replays with the first log id', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily 3' })).body.data;
+    const body = { streakId: streak.id, ownedBy: { externalId: 'carol' }, activityId: 'visit', activityAt: '2026-11-20T10:00:00Z', uniqueIdentifier: 'same' };
+    const first = await acct.api.post('/schema/streak_log/record', body);
+    const replay = await acct.api.post('/schema/streak_log/record', body);
+    expect(replay.status).toBe(409);
+    expect(replay.body.error.code).toBe('duplicate_unique_identifier');
+    expect(replay.body.error.details[0].existingRecordId).toBe(first.body.data.id);
+  });
+});
