@@ -64,12 +64,38 @@ function single(query: Record<string, string | string[] | undefined>, param: str
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/;
+
+/**
+ * The UTC instant (ISO, milliseconds) an ISO 8601 filter value names, no offset meaning UTC; or
+ * undefined. Every part is range-checked here because PostgreSQL refuses dates such as 30 February
+ * or year 0, and its error would answer as a body error rather than `invalid_query`.
+ */
+function instantOf(v: string): string | undefined {
+  const m = ISO.exec(v);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s, oh, om] = [1, 2, 3, 4, 5, 6, 10, 11].map((i) => Number(m[i] ?? 0)) as [
+    number, number, number, number, number, number, number, number,
+  ];
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)));
+  const exact =
+    date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d &&
+    date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+  if (!exact || oh > 23 || om > 59) return undefined;
+  const utc = new Date(date.getTime() - (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000);
+  const year = utc.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? utc.toISOString() : undefined;
+}
+
+/** PostgreSQL text cannot hold NUL, so such a value is refused rather than sent. */
+const isText = (v: unknown): v is string => typeof v === 'string' && !v.includes('\u0000');
 
 function isValidFor(f: QueryField, v: unknown): boolean {
   switch (f.valueType) {
     case 'string':
-      return typeof v === 'string';
+      return isText(v);
     case 'number':
       return typeof v === 'number' && Number.isFinite(v);
     case 'boolean':
@@ -77,15 +103,18 @@ function isValidFor(f: QueryField, v: unknown): boolean {
     case 'uuid':
       return typeof v === 'string' && UUID.test(v);
     case 'datetime':
-      return typeof v === 'string' && ISO.test(v) && !Number.isNaN(Date.parse(v));
+      return typeof v === 'string' && instantOf(v) !== undefined;
     case 'enum':
       return typeof v === 'string' && (!f.enumValues || f.enumValues.includes(v));
     case 'stringArray':
-      return typeof v === 'string' && (!f.enumValues || f.enumValues.includes(v));
+      return isText(v) && (!f.enumValues || f.enumValues.includes(v));
     default:
       return false;
   }
 }
+
+/** A checked value as the SQL compares it: datetimes as their UTC instant. */
+const sqlValue = (f: QueryField, v: unknown): unknown => (f.valueType === 'datetime' ? instantOf(v as string) : v);
 
 const ORDERED: ValueType[] = ['string', 'number', 'datetime', 'uuid', 'enum'];
 
@@ -141,7 +170,7 @@ export function parseFilter(raw: unknown, fields: Map<string, QueryField>): Filt
       if (!fieldValue.every((v) => isValidFor(f, v))) {
         throw fail('filters', `${where(path)}.fieldValue has a value of the wrong type for "${f.name}".`);
       }
-      return { kind: 'leaf', field: f.name, operator: op, value: fieldValue };
+      return { kind: 'leaf', field: f.name, operator: op, value: fieldValue.map((v) => sqlValue(f, v)) };
     }
     if (op === 'contains' && f.valueType === 'string' && typeof fieldValue !== 'string') {
       throw fail('filters', `${where(path)}.fieldValue must be a string for "contains".`);
@@ -149,7 +178,7 @@ export function parseFilter(raw: unknown, fields: Map<string, QueryField>): Filt
     if (!isValidFor(f, fieldValue)) {
       throw fail('filters', `${where(path)}.fieldValue is of the wrong type for "${f.name}".`);
     }
-    return { kind: 'leaf', field: f.name, operator: op, value: fieldValue };
+    return { kind: 'leaf', field: f.name, operator: op, value: sqlValue(f, fieldValue) };
   };
   const root = walk(raw, 1, '');
   return root.kind === 'group' ? root : { kind: 'group', operator: 'and', conditions: [root] };

@@ -74,6 +74,13 @@ export class RecordService {
     return this.db.raw('??', [col]);
   }
 
+  /** A field as filters compare it: numbers as double precision, so an integer column never has to parse 1.5 or 1e20. */
+  private filterExpr(resource: Resource, name: string, ctx: RequestContext): Knex.Raw {
+    const e = this.expr(resource, name, ctx);
+    const type = SYSTEM_FIELDS[name]?.field.valueType ?? resource.fields[name]!.valueType;
+    return type === 'number' ? this.db.raw('(?)::float8', [e]) : e;
+  }
+
   /** Narrows a query to what the caller may see: its account, then public or own records. */
   scope(qb: Knex.QueryBuilder, resource: Resource, ctx: RequestContext): Knex.QueryBuilder {
     if (ctx.account) qb.where(`${resource.table}.account_id`, ctx.account.id);
@@ -85,7 +92,7 @@ export class RecordService {
   }
 
   private applyLeaf(qb: Knex.QueryBuilder, resource: Resource, leaf: FilterLeaf, ctx: RequestContext): void {
-    const e = this.expr(resource, leaf.field, ctx);
+    const e = this.filterExpr(resource, leaf.field, ctx);
     const f = resource.fields[leaf.field];
     const sql = e.toSQL();
     const raw = (template: string, ...bindings: unknown[]) =>
