@@ -5,7 +5,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { ensureDemoAccount } from './demo.js';
 import { API_PREFIX } from './http/app.js';
 import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
+import { startWorkers } from './scheduler/worker.js';
 import { openRuntime, startApi } from './server.js';
+import { createServices } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
 const USAGE = `Usage:
@@ -36,8 +38,10 @@ async function main(argv: string[]): Promise<number> {
     const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
     const runtime = await openRuntime(config);
     const api = await startApi(runtime.config, runtime.db);
+    const workers = values['no-workers'] ? undefined : await startWorkers(api.services, runtime.databaseUrl);
     onShutdown(async () => {
       await api.close();
+      await workers?.stop();
       await runtime.close();
     });
     const base = `${api.url}${API_PREFIX}`;
@@ -55,6 +59,16 @@ async function main(argv: string[]): Promise<number> {
       );
     }
     console.log(lines.join('\n'));
+    return -1;
+  }
+  if (command === 'worker') {
+    const runtime = await openRuntime(config);
+    const workers = await startWorkers(createServices(runtime.config, runtime.db), runtime.databaseUrl);
+    onShutdown(async () => {
+      await workers.stop();
+      await runtime.close();
+    });
+    console.log('Loyalty workers running.');
     return -1;
   }
   if (command === 'migrate') {

@@ -24,6 +24,7 @@ function dataDirSecret(config: Config, file: string, generate: () => string): st
 export interface Runtime {
   config: Config;
   db: Db;
+  databaseUrl: string;
   /** True when the platform token was generated here and should be shown to the operator. */
   generatedPlatformToken: boolean;
   close(): Promise<void>;
@@ -50,6 +51,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   return {
     config: resolved,
     db,
+    databaseUrl: url,
     generatedPlatformToken,
     async close() {
       await db.destroy();

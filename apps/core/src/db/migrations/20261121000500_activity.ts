@@ -42,7 +42,8 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('streak_to_be_broken_at', { useTz: true });
     t.text('last_completed_period_key');
     t.text('current_period_key');
-    t.text('warned_period_key');
+    // The deadline a to_be_broken warning was sent for: one warning per required period.
+    t.timestamp('warned_to_be_broken_at', { useTz: true });
     t.index(['account_id', 'owned_by_id', 'streak_id'], 'streak_progress_owner_idx');
     createdIndex(t, 'streak_progress');
   });
@@ -50,6 +51,8 @@ export async function up(db: Knex): Promise<void> {
     `create unique index streak_progress_active_unique on streak_progress (account_id, unique_identifier)
      where streak_progress_status = 'in_progress'`,
   );
+  // Sweeps scan due work across accounts by time, so these lead with the deadline, not account_id.
+  await db.raw(`create index streak_progress_due_idx on streak_progress (streak_to_be_broken_at) where streak_progress_status = 'in_progress'`);
 
   await db.schema.createTable('challenge_progress', (t) => {
     recordColumns(db, t);
@@ -86,6 +89,8 @@ export async function up(db: Knex): Promise<void> {
     `create unique index mission_progress_active_unique on mission_progress (account_id, unique_identifier)
      where mission_progress_status = 'in_progress'`,
   );
+  await db.raw(`create index mission_progress_due_idx on mission_progress (mission_to_be_failed_at) where mission_progress_status = 'in_progress'`);
+  await db.raw(`create index challenge_progress_due_idx on challenge_progress (challenge_to_be_failed_at) where challenge_progress_status = 'in_progress'`);
 
   await db.schema.createTable('task_progress', (t) => {
     recordColumns(db, t);

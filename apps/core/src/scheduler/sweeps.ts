@@ -1,0 +1,160 @@
+import type { Knex } from 'knex';
+import { loadAccount } from '../auth/authenticate.js';
+import { failChallenge } from '../engine/challenge.js';
+import { failMission } from '../engine/mission.js';
+import { progressPayload } from '../engine/payloads.js';
+import type { Period } from '../engine/periods.js';
+import { breakStreak } from '../engine/streak.js';
+import type { LogKind, Tx } from '../engine/types.js';
+import type { EventCode } from '../events/codes.js';
+import { emit } from '../events/outbox.js';
+import type { AccountInfo, RequestContext } from '../records/context.js';
+import type { Row } from '../records/resource.js';
+import type { RecordService } from '../records/service.js';
+
+const BATCH = 200;
+
+interface Sweep {
+  name: string;
+  kind: LogKind;
+  code: EventCode;
+  /** Due rows, locked so that concurrent sweepers each take different ones. */
+  due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
+  /** Closes or marks the row; returns the progress as it is after the change. */
+  apply(tx: Tx, row: Row, zone: string): Promise<Row>;
+}
+
+const progressColumns = (table: string) => [`${table}.*`, 'account_user.timezone as member_timezone'];
+const joinMember = (table: string) => (q: Knex.QueryBuilder) =>
+  q.join('account_user', function () {
+    this.on('account_user.account_id', '=', `${table}.account_id`).andOn('account_user.id', '=', `${table}.owned_by_id`);
+  });
+const joinDefinition = (table: string, definition: string) => (q: Knex.QueryBuilder) =>
+  q.join(definition, function () {
+    this.on(`${definition}.account_id`, '=', `${table}.account_id`).andOn(`${definition}.id`, '=', `${table}.${definition}_id`);
+  });
+
+const strip = (row: Row): Row => {
+  const { member_timezone: _, aggregation_period: __, ...rest } = row;
+  return rest;
+};
+
+/** The sweeps of CONTRACT §8–9: warnings before deadlines, then breaks and failures after the grace. */
+const SWEEPS: Sweep[] = [
+  {
+    name: 'streak warnings',
+    kind: 'streak',
+    code: 'streak_progress_to_be_broken',
+    due: (trx, now) =>
+      joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
+        .select(progressColumns('streak_progress'))
+        .where('streak_progress.streak_progress_status', 'in_progress')
+        .where('streak_progress.streak_to_be_broken_at', '>', now)
+        .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
+        .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
+    async apply(tx, row) {
+      const [warned] = (await tx.trx('streak_progress')
+        .where({ account_id: row.account_id, id: row.id })
+        .update({ warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: tx.now })
+        .returning('*')) as Row[];
+      return warned!;
+    },
+  },
+  {
+    name: 'streak breaks',
+    kind: 'streak',
+    code: 'streak_progress_broken',
+    due: (trx, now, grace) =>
+      joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
+        .select([...progressColumns('streak_progress'), 'streak.aggregation_period'])
+        .where('streak_progress.streak_progress_status', 'in_progress')
+        .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
+    apply: (tx, row, zone) => breakStreak(tx, strip(row), row.aggregation_period as Period, zone),
+  },
+  {
+    name: 'challenge warnings',
+    kind: 'challenge',
+    code: 'challenge_progress_to_be_failed',
+    due: (trx, now) =>
+      joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
+        .select(progressColumns('challenge_progress'))
+        .where('challenge_progress.challenge_progress_status', 'in_progress')
+        .where('challenge_progress.is_warned', false)
+        .where('challenge_progress.challenge_to_be_failed_at', '>', now)
+        .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
+    async apply(tx, row) {
+      const [warned] = (await tx.trx('challenge_progress')
+        .where({ account_id: row.account_id, id: row.id })
+        .update({ is_warned: true, updated_at: tx.now })
+        .returning('*')) as Row[];
+      return warned!;
+    },
+  },
+  {
+    name: 'challenge failures',
+    kind: 'challenge',
+    code: 'challenge_progress_failed',
+    due: (trx, now, grace) =>
+      joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
+        .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
+        .where('challenge_progress.challenge_progress_status', 'in_progress')
+        .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
+    apply: (tx, row, zone) => failChallenge(tx, strip(row), zone, row.aggregation_period as Period),
+  },
+  {
+    name: 'mission failures',
+    kind: 'mission',
+    code: 'mission_progress_failed',
+    due: (trx, now, grace) =>
+      joinMember('mission_progress')(trx('mission_progress'))
+        .select(progressColumns('mission_progress'))
+        .where('mission_progress.mission_progress_status', 'in_progress')
+        .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
+    apply: (tx, row) => failMission(tx, strip(row)),
+  },
+];
+
+export interface SweepResult {
+  [name: string]: number;
+}
+
+/**
+ * Runs every sweep until nothing is due at `now`. Rows are taken with FOR UPDATE SKIP LOCKED in
+ * batches, so any number of workers can sweep at once and each row is processed exactly once;
+ * the state change and its event commit together.
+ */
+export async function runSweeps(records: RecordService, now: Date, graceSeconds: number): Promise<SweepResult> {
+  const result: SweepResult = {};
+  const accounts = new Map<string, AccountInfo | undefined>();
+  for (const sweep of SWEEPS) {
+    let total = 0;
+    for (;;) {
+      const processed = await records.db.transaction(async (trx) => {
+        const rows = (await sweep.due(trx, now, graceSeconds).limit(BATCH).forUpdate(`${sweep.kind}_progress`).skipLocked()) as Row[];
+        for (const row of rows) {
+          const accountId = row.account_id as string;
+          if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
+          const account = accounts.get(accountId)!;
+          const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: `sweep:${sweep.name}` };
+          const tx: Tx = { trx, ctx, records, account, now };
+          const zone = (row.member_timezone as string | null) ?? account.timezone;
+          const progress = await sweep.apply(tx, row, zone);
+          await emit(trx, accountId, [
+            {
+              code: sweep.code,
+              ownedById: progress.owned_by_id as string,
+              linkedSchemaSlug: `${sweep.kind}_progress`,
+              linkedSchemaRecordId: progress.id as string,
+              payload: await progressPayload(records, trx, ctx, sweep.kind, progress),
+            },
+          ]);
+        }
+        return rows.length;
+      });
+      total += processed;
+      if (processed < BATCH) break;
+    }
+    result[sweep.name] = total;
+  }
+  return result;
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+let acct: TestAccount;
+const GRACE = 900;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'Europe/Paris' });
+  app.running.services.records.now = () => new Date('2027-03-01T00:00:00Z');
+});
+afterAll(() => app.close());
+
+const sweep = (at: string) => runSweeps(app.running.services.records, new Date(at), GRACE);
+let seq = 0;
+const post = (slug: string, body: Record<string, unknown>) =>
+  acct.api.post(`/schema/${slug}/record`, { activityId: 'visit', uniqueIdentifier: `s-${++seq}`, ...body });
+
+async function eventsOf(memberId: string) {
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+  });
+  return res.body.data as { eventCode: string; payload: any }[];
+}
+
+describe('scheduler sweeps', () => {
+  it('warns once before a streak deadline, then breaks it after the grace', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'S', toBeBrokenWarningHours: 4 })).body.data;
+    await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M', description: 'd', milestoneTargetValue: 5, status: 'live' });
+    // Member in Tokyo: day 2026-12-01 there ends at 2026-12-01T15:00Z; the required day 12-02 ends 12-02T15:00Z.
+    const first = (await post('streak_log', { streakId: streak.id, ownedBy: { externalId: 'tokyo', timezone: 'Asia/Tokyo' }, activityAt: '2026-12-01T01:00:00Z' })).body.data;
+    expect(first.streakProgress.streakToBeBrokenAt).toBe('2026-12-02T15:00:00.000Z');
+    const member = first.ownedById;
+
+    expect((await sweep('2026-12-02T10:59:00Z'))['streak warnings']).toBe(0);
+    expect((await sweep('2026-12-02T11:00:00Z'))['streak warnings']).toBe(1);
+    expect((await sweep('2026-12-02T12:00:00Z'))['streak warnings']).toBe(0);
+    expect((await sweep('2026-12-02T15:14:59Z'))['streak breaks']).toBe(0);
+    expect((await sweep('2026-12-02T15:15:00Z'))['streak breaks']).toBe(1);
+
+    const events = await eventsOf(member);
+    expect(events.map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_to_be_broken', 'streak_progress_broken']);
+    const broken = events[2]!.payload.streakProgress;
+    expect(broken).toMatchObject({ streakProgressStatus: 'broken', streakBrokenAt: '2026-12-02T15:00:00.000Z', currentProgressValue: 1 });
+    expect(broken.streak).toMatchObject({ id: streak.id, name: 'S' });
+    expect(broken.nextMilestone).toMatchObject({ milestoneTargetValue: 5 });
+
+    const late = (await post('streak_log', { streakId: streak.id, ownedById: member, activityAt: '2026-12-02T14:00:00Z' })).body.data;
+    expect(late.isAggregated).toBe(false);
+  });
+
+  it('warns and fails challenge windows', async () => {
+    const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', aggregationPeriod: 'weekly', aggregationMethod: 'sum', completionTargetValue: 100, toBeFailedWarningHours: 24 })).body.data;
+    const log = (await post('challenge_log', { challengeId: challenge.id, ownedBy: { externalId: 'paris' }, activityAt: '2026-12-01T10:00:00Z', activityValue: 40 })).body.data;
+    // The ISO week of 2026-12-01 ends Monday 2026-12-07 00:00 in Paris = 2026-12-06T23:00Z.
+    expect(log.challengeProgress).toMatchObject({ periodKey: '2026-W49', challengeToBeFailedAt: '2026-12-06T23:00:00.000Z', currentProgressValue: 40 });
+    expect((await sweep('2026-12-05T23:00:00Z'))['challenge warnings']).toBe(1);
+    expect((await sweep('2026-12-06T23:15:00Z'))['challenge failures']).toBe(1);
+    const codes = (await eventsOf(log.ownedById)).map((e) => e.eventCode);
+    expect(codes).toEqual(['challenge_progress_in_progress', 'challenge_progress_to_be_failed', 'challenge_progress_failed']);
+  });
+
+  it('fails missions at the end of their window', async () => {
+    const mission = (await acct.api.post('/schema/mission/record', { name: 'M', aggregationPeriod: 'daily', tasks: [{ name: 'a', activityId: 'a', targetValue: 1 }, { name: 'b', activityId: 'b', targetValue: 1 }] })).body.data;
+    const log = (await post('mission_log', { missionId: mission.id, ownedBy: { externalId: 'missioner' }, activityId: 'a', activityAt: '2026-12-01T10:00:00Z' })).body.data;
+    expect(log.missionProgress.missionToBeFailedAt).toBe('2026-12-02T10:00:00.000Z');
+    expect((await sweep('2026-12-02T10:10:00Z'))['mission failures']).toBe(0);
+    expect((await sweep('2026-12-02T10:15:00Z'))['mission failures']).toBe(1);
+    const progress = (await acct.api.get(`/schema/mission_progress/record/${log.missionProgress.id}`)).body.data;
+    expect(progress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2026-12-02T10:00:00.000Z', isMissionToBeFailedProcessed: true });
+  });
+
+  it('processes each due row once when several sweepers race', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Race' })).body.data;
+    const members = 120;
+    for (let i = 0; i < members; i++) {
+      await post('streak_log', { streakId: streak.id, ownedBy: { externalId: `racer-${i}` }, activityAt: '2026-12-10T10:00:00Z' });
+    }
+    const results = await Promise.all([0, 1, 2, 3].map(() => sweep('2026-12-20T00:00:00Z')));
+    expect(results.reduce((n, r) => n + r['streak breaks']!, 0)).toBe(members);
+    const broken = await app.db('event_log').where({ account_id: acct.accountId, event_code: 'streak_progress_broken' }).count({ n: '*' });
+    // One broken event per racer, plus the Tokyo member's from the first test.
+    expect(Number(broken[0]!.n)).toBe(members + 1);
+  });
+});
