@@ -74,11 +74,17 @@ export class RecordService {
     return this.db.raw('??', [col]);
   }
 
-  /** A field as filters compare it: numbers as double precision, so an integer column never has to parse 1.5 or 1e20. */
+  /**
+   * A field as filters compare it. Numbers as double precision, so an integer column never has to
+   * parse 1.5 or 1e20. Datetimes at the millisecond the API shows: stored values carry microseconds,
+   * and the createdAt a record was returned with would otherwise not find that record.
+   */
   private filterExpr(resource: Resource, name: string, ctx: RequestContext): Knex.Raw {
     const e = this.expr(resource, name, ctx);
     const type = SYSTEM_FIELDS[name]?.field.valueType ?? resource.fields[name]!.valueType;
-    return type === 'number' ? this.db.raw('(?)::float8', [e]) : e;
+    if (type === 'number') return this.db.raw('(?)::float8', [e]);
+    if (type === 'datetime') return this.db.raw(`date_trunc('milliseconds', ?)`, [e]);
+    return e;
   }
 
   /** Narrows a query to what the caller may see: its account, then public or own records. */
