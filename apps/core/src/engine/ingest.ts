@@ -29,7 +29,7 @@ const MEMBER_COLUMNS: Record<string, string> = {
 async function upsertInlineMember(trx: Knex, accountId: string, input: Record<string, unknown>): Promise<Row> {
   const sent = Object.fromEntries(Object.entries(input).map(([k, v]) => [MEMBER_COLUMNS[k]!, v]));
   const key = { account_id: accountId, external_id: input.externalId };
-  const existing = (await trx('account_user').where(key).forUpdate().first()) as Row | undefined;
+  const existing = (await trx('account_user').where(key).first()) as Row | undefined;
   if (existing) {
     if (Object.entries(sent).every(([col, v]) => existing[col] === v)) return existing;
     const [row] = (await trx('account_user').where({ account_id: accountId, id: existing.id }).update({ ...sent, updated_at: trx.fn.now() }).returning('*')) as Row[];
