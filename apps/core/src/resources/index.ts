@@ -4,14 +4,21 @@ import { accountUser } from './account_user.js';
 import { apikey } from './apikey.js';
 import { challengeLog, challengeProgress, eventLog, missionLog, missionProgress, streakLog, streakProgress, taskProgress } from './activity.js';
 import { challenge, milestone, mission, streak } from './definitions.js';
+import { cloudChat, cloudSms, createServiceEmail, pushCloudMessaging } from './integrations.js';
+import {
+  chatMessageTemplate, emailFooter, emailHeader, emailTemplate, emailTheme, notification, notificationLog, pushNotificationTemplate, smsTemplate,
+} from './notifications.js';
 import { rewardLog } from './reward_log.js';
 import { coupon, reward } from './rewards.js';
+import { createWebhook, webhookLog } from './webhooks.js';
 
 /** Every resource the API serves. Resources that need settings are built from the config. */
 export function createResources(config: Config): Resource[] {
-  void config;
   return [
     accountUser, apikey, streak, challenge, mission, milestone, reward, coupon, rewardLog,
     streakLog, challengeLog, missionLog, streakProgress, challengeProgress, missionProgress, taskProgress, eventLog,
+    createWebhook(config), webhookLog,
+    notification, notificationLog, emailTemplate, emailTheme, emailHeader, emailFooter, pushNotificationTemplate, smsTemplate, chatMessageTemplate,
+    createServiceEmail(config), pushCloudMessaging, cloudSms, cloudChat,
   ];
 }

@@ -1,0 +1,292 @@
+import Handlebars from 'handlebars';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { type ErrorDetail, invalidInput } from '../errors.js';
+import { EVENT_CODES } from '../events/codes.js';
+import { field } from '../records/fields.js';
+import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
+import { ADMIN, ADMIN_READ, description, name } from './common.js';
+import { duplicateEventCodes, eventCodesField } from './webhooks.js';
+
+/** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
+export const TEMPLATE_OF_PROVIDER = {
+  service_email: 'email_template',
+  push_cloud_messaging: 'push_notification_template',
+  cloud_sms: 'sms_template',
+  cloud_chat: 'chat_message_template',
+} as const;
+export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
+const PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
+
+/** Only compiles: nothing is rendered here, so no helper or data is needed. */
+const syntaxChecker = Handlebars.create();
+
+/** The line and reason of a Handlebars syntax error in a template, or undefined when it compiles. */
+export function templateSyntaxIssue(source: string): { line: number; reason: string } | undefined {
+  try {
+    syntaxChecker.precompile(source);
+    return undefined;
+  } catch (err) {
+    const e = err as Error & { lineNumber?: number };
+    const lines = e.message.split('\n');
+    const head = lines[0] ?? '';
+    const line = e.lineNumber ?? Number(/on line (\d+)/.exec(head)?.[1] ?? 1);
+    // Parser messages end with "Expecting …, got …"; the others are one line with an optional " - line:column".
+    const reason = head.startsWith('Parse error')
+      ? lines.at(-1)!
+      : head.replace(/^Lexical error on line \d+\.\s*/, '').replace(/ - \d+:\d+$/, '');
+    return { line, reason: reason || 'Invalid syntax.' };
+  }
+}
+
+/**
+ * Syntax errors of the named templated fields in a record about to be written. Strings and string
+ * arrays are checked; stored per-language maps (the untouched side of an update) were checked when written.
+ */
+export function templateErrors(record: Values, fields: readonly string[]): ErrorDetail[] {
+  return fields.flatMap((name) => {
+    const value = record[name];
+    const texts: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${name}[${i}]`, v]) : [[name, value]];
+    return texts.flatMap(([path, text]) => {
+      const issue = typeof text === 'string' ? templateSyntaxIssue(text) : undefined;
+      if (!issue) return [];
+      return [{ field: path, code: 'template_syntax', line: issue.line, message: `Template syntax error on line ${issue.line}: ${issue.reason}` }];
+    });
+  });
+}
+
+/** Deletes the notification rules that send with a deleted integration or template (CONTRACT "Deleting"). */
+export async function deleteRulesUsing(trx: Knex, row: Row, slug: string): Promise<void> {
+  const provider = PROVIDERS.find((p) => p === slug || TEMPLATE_OF_PROVIDER[p] === slug);
+  if (!provider) return;
+  const column = provider === slug ? 'integration_id' : 'template_id';
+  await trx('notification').where({ account_id: row.account_id, integration_provider: provider, [column]: row.id }).delete();
+}
+
+/** Fields every message template has; `status` defaults to live as in the tables. */
+const templateBasics = () => ({
+  name: name(),
+  status: field.status({ required: true, default: 'live' }),
+});
+
+/**
+ * The default email stylesheet: the class names templates use (container, content, field-table,
+ * field-label, field-value, message-box, cta-button-primary), kept to CSS that mail clients support
+ * once inlined.
+ */
+export const DEFAULT_EMAIL_STYLE = `body { margin: 0; padding: 0; background-color: #f4f4f7; color: #1a1c1e; font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; font-size: 16px; line-height: 1.5; }
+.container { width: 100%; max-width: 600px; margin: 0 auto; padding: 24px 16px; background-color: #f4f4f7; }
+.content { background-color: #ffffff; border: 1px solid #e2e8f0; border-radius: 8px; padding: 32px 24px; }
+.content h1, .content h2 { margin: 0 0 16px; color: #1a1c1e; line-height: 1.25; }
+.content p { margin: 0 0 16px; }
+.field-table { width: 100%; border-collapse: collapse; margin: 16px 0; }
+.field-table td { padding: 8px 0; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
+.field-label { width: 40%; color: #64748b; font-size: 14px; font-weight: 600; }
+.field-value { color: #1a1c1e; font-size: 14px; text-align: right; }
+.message-box { margin: 16px 0; padding: 16px; background-color: #f5f3ff; border-left: 4px solid #7c3aed; border-radius: 4px; color: #1a1c1e; }
+.cta-button-primary { display: inline-block; margin: 8px 0; padding: 12px 24px; background-color: #7c3aed; border-radius: 6px; color: #ffffff !important; font-weight: 600; text-align: center; text-decoration: none; }
+`;
+
+export const emailTemplate = defineResource({
+  slug: 'email_template',
+  table: 'email_template',
+  description: 'Email templates (Handlebars): a localisable subject and HTML body with an optional header and footer.',
+  access: ADMIN,
+  fields: {
+    name: name(),
+    description: description(),
+    status: field.status({ required: true }),
+    emailHeaderId: field.uuid({ references: 'email_header', description: 'Placed by the {{>header}} partial.' }),
+    emailFooterId: field.uuid({ references: 'email_footer', description: 'Placed by the {{>footer}} partial.' }),
+    sampleEventCode: field.enum(EVENT_CODES, { required: true, description: 'Selects sample data for design only; sends nothing.' }),
+    subject: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
+    htmlContent: field.string({ required: true, min: 1, localisable: true, description: 'Handlebars HTML; {{>header}} and {{>footer}} place the linked header and footer.' }),
+  },
+  validate: (record) => templateErrors(record, ['subject', 'htmlContent']),
+  beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
+});
+
+export const emailTheme = defineResource({
+  slug: 'email_theme',
+  table: 'email_theme',
+  description: 'Email themes: global CSS inlined into rendered emails.',
+  access: ADMIN,
+  fields: {
+    name: name(),
+    description: description(),
+    status: field.status({ required: true }),
+    style: field.string({
+      default: DEFAULT_EMAIL_STYLE,
+      description: 'CSS; the default stylesheet (container, content, field-table, field-label, field-value, message-box, cta-button-primary) when absent or null.',
+    }),
+  },
+  uniqueErrors: {
+    email_theme_name_unique: { status: 409, field: 'name', message: 'An email theme with this name already exists.' },
+  },
+  async beforeUpdate({ values }) {
+    if (values.style === null) values.style = DEFAULT_EMAIL_STYLE;
+  },
+});
+
+function emailPart(slug: 'email_header' | 'email_footer', column: string): Resource {
+  return defineResource({
+    slug,
+    table: slug,
+    description: `Email ${slug === 'email_header' ? 'headers' : 'footers'}: localisable Handlebars HTML placed by the {{>${slug.slice(6)}}} partial.`,
+    access: ADMIN,
+    fields: {
+      ...templateBasics(),
+      htmlContent: field.string({ required: true, min: 1, localisable: true }),
+    },
+    validate: (record) => templateErrors(record, ['htmlContent']),
+    async beforeDelete({ trx, row }) {
+      await trx('email_template').where({ account_id: row.account_id, [column]: row.id }).update({ [column]: null });
+    },
+  });
+}
+
+export const emailHeader = emailPart('email_header', 'email_header_id');
+export const emailFooter = emailPart('email_footer', 'email_footer_id');
+
+/** Keys the push provider reserves in a message's data map. */
+const RESERVED_DATA_KEY = /^(from|notification|message_type|google(\..*)?|gcm(\..*)?)$/i;
+const pushData = z
+  .record(z.string().min(1).max(256), z.string().max(1024))
+  .superRefine((data, issue) => {
+    const keys = Object.keys(data);
+    if (keys.length > 50) issue.addIssue({ code: 'custom', message: 'At most 50 keys.' });
+    for (const key of keys) {
+      if (RESERVED_DATA_KEY.test(key)) issue.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved by the push provider.` });
+    }
+  });
+
+export const pushNotificationTemplate = defineResource({
+  slug: 'push_notification_template',
+  table: 'push_notification_template',
+  description: 'Push message templates: localisable Handlebars title and body, an optional image and a data map.',
+  access: ADMIN,
+  fields: {
+    ...templateBasics(),
+    title: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
+    body: field.string({ required: true, min: 1, max: 1024, localisable: true, description: 'Handlebars; variables allowed.' }),
+    imageUrl: field.image(),
+    data: field.json(pushData, { description: 'String key/value pairs delivered with the message.' }),
+  },
+  validate: (record) => templateErrors(record, ['title', 'body']),
+  beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
+});
+
+export const smsTemplate = defineResource({
+  slug: 'sms_template',
+  table: 'sms_template',
+  description: 'SMS templates: a localisable Handlebars body.',
+  access: ADMIN,
+  fields: {
+    ...templateBasics(),
+    body: field.string({ required: true, min: 1, max: 1600, localisable: true, description: 'Handlebars; variables allowed.' }),
+  },
+  validate: (record) => templateErrors(record, ['body']),
+  beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
+});
+
+export const chatMessageTemplate = defineResource({
+  slug: 'chat_message_template',
+  table: 'chat_message_template',
+  description: "Chat message templates: a template pre-approved at the chat provider and the values of its body parameters.",
+  access: ADMIN,
+  fields: {
+    ...templateBasics(),
+    templateName: field.string({
+      required: true,
+      min: 1,
+      max: 512,
+      pattern: /^[a-z0-9_]+$/,
+      patternMessage: 'Lowercase letters, digits and _ only (the chat provider\'s template names)',
+      description: 'Name of the pre-approved template at the chat provider.',
+    }),
+    templateLanguageCode: field.string({
+      required: true,
+      max: 16,
+      pattern: /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$/,
+      patternMessage: 'A language code such as en or en_US',
+      description: 'Language of the approved template, e.g. en_US.',
+    }),
+    bodyParameters: field.json(z.array(z.string().min(1).max(1024)).max(100), {
+      required: true,
+      default: () => [],
+      description: 'Handlebars expressions rendered into the template body parameters, in order.',
+    }),
+  },
+  validate: (record) => templateErrors(record, ['bodyParameters']),
+  beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
+});
+
+/** The rule's integration and template must exist in the account and match the provider. */
+async function checkRule(trx: Knex, accountId: string, rule: Values): Promise<void> {
+  const provider = rule.integrationProvider as IntegrationProvider;
+  const templateSlug = TEMPLATE_OF_PROVIDER[provider];
+  const [integration, template] = await Promise.all([
+    trx(provider).where({ account_id: accountId, id: rule.integrationId }).first('id'),
+    trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).first('id'),
+  ]);
+  const details: ErrorDetail[] = [];
+  if (!integration) {
+    details.push({ field: 'integrationId', code: 'not_found', message: `No ${provider} record with id ${String(rule.integrationId)}.` });
+  }
+  if (!template) {
+    details.push({
+      field: 'templateId',
+      code: 'not_found',
+      message: `No ${templateSlug} record with id ${String(rule.templateId)}; a ${provider} rule sends a ${templateSlug}.`,
+    });
+  }
+  if (details.length) throw invalidInput('The rule references records that do not exist.', details);
+}
+
+export const notification = defineResource({
+  slug: 'notification',
+  table: 'notification',
+  description: 'Notification rules: on the listed events, render the template for the member and send it through the integration.',
+  access: ADMIN,
+  fields: {
+    name: name(),
+    description: description(),
+    status: field.status({ required: true, default: 'draft', description: 'Only live rules send.' }),
+    eventCodes: eventCodesField({ description: 'The event codes that trigger this rule; non-empty, distinct.' }),
+    integrationProvider: field.enum(PROVIDERS, { required: true }),
+    integrationId: field.uuid({ required: true, description: 'A record of the integrationProvider resource.' }),
+    templateId: field.uuid({
+      required: true,
+      description: 'A template of the provider\'s kind: email_template, push_notification_template, sms_template or chat_message_template.',
+    }),
+  },
+  validate: (record) => duplicateEventCodes(record.eventCodes),
+  async beforeCreate({ trx, ctx, values }) {
+    await checkRule(trx, ctx.account!.id, values);
+  },
+  async beforeUpdate({ trx, ctx, values, existing }) {
+    if (!('integrationProvider' in values || 'integrationId' in values || 'templateId' in values)) return;
+    await checkRule(trx, ctx.account!.id, {
+      integrationProvider: values.integrationProvider ?? existing!.integration_provider,
+      integrationId: values.integrationId ?? existing!.integration_id,
+      templateId: values.templateId ?? existing!.template_id,
+    });
+  },
+});
+
+export const notificationLog = defineResource({
+  slug: 'notification_log',
+  table: 'notification_log',
+  description: 'One notification sent (or skipped) for one event and rule. Written by the service.',
+  access: ADMIN_READ,
+  fields: {
+    notificationId: field.uuid({ readOnly: true }),
+    eventLogId: field.uuid({ readOnly: true }),
+    ownedById: field.uuid({ readOnly: true }),
+    channel: field.string({ readOnly: true, description: 'email, push, sms or chat.' }),
+    notificationLogStatus: field.enum(['pending', 'sent', 'failed', 'skipped'], { readOnly: true }),
+    providerMessageId: field.string({ readOnly: true }),
+    error: field.string({ readOnly: true }),
+    attemptCount: field.integer({ readOnly: true, min: 0 }),
+  },
+});

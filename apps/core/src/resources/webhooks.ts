@@ -1,0 +1,153 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import { type ErrorDetail, invalidInput } from '../errors.js';
+import { EVENT_CODES } from '../events/codes.js';
+import { field, type LoadArgs } from '../records/fields.js';
+import { defineResource, type Resource, type Row } from '../records/resource.js';
+import { createResolver, refusedAddressOf } from '../webhooks/addresses.js';
+import { ADMIN, ADMIN_READ, description, joinOne, jsonObject, name } from './common.js';
+
+/** A non-empty list of distinct event codes (webhooks and notification rules subscribe with it). */
+export function eventCodesField(options: { description: string }) {
+  const base = field.stringArray({ items: EVENT_CODES, maxItems: EVENT_CODES.length, required: true, ...options });
+  return { ...base, schema: z.array(z.enum(EVENT_CODES)).min(1).max(EVENT_CODES.length) };
+}
+
+/** Repeated codes in an eventCodes value, reported at their index. */
+export function duplicateEventCodes(codes: unknown): ErrorDetail[] {
+  if (!Array.isArray(codes)) return [];
+  return codes.flatMap((code, i) =>
+    codes.indexOf(code) < i ? [{ field: `eventCodes[${i}]`, code: 'duplicate', message: `"${String(code)}" is listed twice.` }] : [],
+  );
+}
+
+/** `whsec_` + 32 random bytes in base64 (the Standard Webhooks secret form). */
+export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/** Webhooks, with endpoint addresses checked against the configured DNS servers. */
+export function createWebhook(config: Config): Resource {
+  const resolver = createResolver(config.dnsServers);
+
+  async function checkEndpoint(url: unknown): Promise<void> {
+    if (config.webhookAllowPrivate || typeof url !== 'string') return;
+    const refused = await refusedAddressOf(url, resolver);
+    if (!refused) return;
+    const kind = refused.kind.replace('_', '-');
+    throw invalidInput('endpointUrl must reach a public address.', [
+      {
+        field: 'endpointUrl',
+        code: 'private_address',
+        message: `The host is or resolves to ${refused.address}, a ${kind} address; only public addresses are allowed.`,
+      },
+    ]);
+  }
+
+  return defineResource({
+    slug: 'webhook',
+    table: 'webhook',
+    description: 'Signed HTTP callbacks for events. Each delivery is recorded as a webhook_log.',
+    access: ADMIN,
+    fields: {
+      name: name(),
+      description: description(),
+      status: field.status({ required: true, default: 'draft', description: 'Only live webhooks receive deliveries.' }),
+      endpointUrl: field.url({
+        required: true,
+        max: 2048,
+        description: 'http or https; hosts that are or resolve to loopback, private, link-local or similar addresses are refused.',
+      }),
+      eventCodes: eventCodesField({ description: 'The event codes delivered to this webhook; non-empty, distinct.' }),
+      webhookSecret: field.string({
+        readOnly: true,
+        sealed: true,
+        max: 64,
+        description: 'Signing key (`whsec_` + base64 of 32 random bytes); rotate with the rotate_secret action.',
+      }),
+    },
+    validate: (record) => duplicateEventCodes(record.eventCodes),
+    async beforeCreate({ values }) {
+      await checkEndpoint(values.endpointUrl);
+      values.webhookSecret = generateWebhookSecret();
+    },
+    async beforeUpdate({ values }) {
+      if ('endpointUrl' in values) await checkEndpoint(values.endpointUrl);
+    },
+    async beforeDelete({ trx, row }) {
+      await trx('webhook_log').where({ account_id: row.account_id, webhook_id: row.id }).delete();
+    },
+    actions: {
+      rotate_secret: {
+        description: 'Replaces the webhook secret; the response is the webhook with its new secret.',
+        async run({ trx, row, toColumns, serialize }) {
+          const [updated] = (await trx('webhook')
+            .where({ account_id: row.account_id, id: row.id })
+            .update({ ...toColumns({ webhookSecret: generateWebhookSecret() }), updated_at: trx.fn.now() })
+            .returning('*')) as Row[];
+          return serialize(updated!);
+        },
+      },
+    },
+  });
+}
+
+const EVENT_LOG_FIELDS = {
+  id: 'id',
+  eventCode: 'event_code',
+  ownedById: 'owned_by_id',
+  linkedSchemaSlug: 'linked_schema_slug',
+  linkedSchemaRecordId: 'linked_schema_record_id',
+  payload: 'payload',
+  createdAt: 'created_at',
+} as const;
+
+/** The event logs a webhook log carries, in its `eventLogIds` order; erased ones are left out. */
+async function joinEventLogs(db: Knex, rows: Row[]): Promise<void> {
+  const ids = [...new Set(rows.flatMap((r) => (r.event_log_ids as string[] | null) ?? []))];
+  const found = ids.length
+    ? ((await db('event_log')
+        .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+        .whereIn('id', ids)
+        .select('account_id', ...Object.values(EVENT_LOG_FIELDS))) as Row[])
+    : [];
+  const byKey = new Map(
+    found.map((e) => {
+      const plain = Object.fromEntries(Object.entries(EVENT_LOG_FIELDS).map(([key, column]) => [key, e[column] ?? null]));
+      plain.createdAt = (e.created_at as Date).toISOString();
+      return [`${e.account_id as string}/${e.id as string}`, plain];
+    }),
+  );
+  for (const row of rows) {
+    row.eventLogs = ((row.event_log_ids as string[] | null) ?? [])
+      .map((id) => byKey.get(`${row.account_id as string}/${id}`))
+      .filter((e) => e !== undefined);
+  }
+}
+
+export const webhookLog = defineResource({
+  slug: 'webhook_log',
+  table: 'webhook_log',
+  description: 'One delivery of events to a webhook, with its status and retries. Written by the service.',
+  access: ADMIN_READ,
+  fields: {
+    webhookId: field.uuid({ readOnly: true }),
+    webhook: field.virtual(jsonObject.nullable(), { description: 'The webhook (joined; null once deleted).' }),
+    eventLogIds: field.json(z.array(z.uuid()), { readOnly: true, description: 'The event logs delivered.' }),
+    eventLogs: field.virtual(z.array(jsonObject), { description: 'The event logs (joined, in eventLogIds order).' }),
+    webhookLogStatus: field.enum(['pending', 'processed', 'errored', 'max_errored'], { readOnly: true }),
+    status: field.status({ readOnly: true }),
+    retryCount: field.integer({ readOnly: true, min: 0 }),
+    lastRetriedAt: field.datetime({ readOnly: true }),
+    nextRetryAt: field.datetime({ readOnly: true }),
+    lastResponseStatus: field.integer({ readOnly: true, description: 'HTTP status of the last attempt.' }),
+    lastError: field.string({ readOnly: true, description: 'Why the last attempt failed.' }),
+    deliveredAt: field.datetime({ readOnly: true }),
+  },
+  async load({ rows, db, wanted, serializeJoined }: LoadArgs) {
+    if (wanted.has('webhook')) {
+      await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (r) => r.account_id as string, (found) => serializeJoined('webhook', found));
+    }
+    if (wanted.has('eventLogs')) await joinEventLogs(db, rows);
+  },
+});

@@ -1,0 +1,59 @@
+import dns2 from 'dns2';
+
+const { Packet } = dns2;
+
+export interface ZoneRecords {
+  A?: string[];
+  AAAA?: string[];
+  TXT?: string[][];
+  MX?: { exchange: string; priority: number }[];
+}
+
+export interface TestDns {
+  /** `127.0.0.1:PORT`, for LOYALTY_DNS_SERVERS. */
+  server: string;
+  /** Records by lower-case name; edit it between requests. */
+  zone: Map<string, ZoneRecords>;
+  close(): Promise<void>;
+}
+
+/** An authoritative DNS server on UDP and TCP (same port) answering from `zone`; other names are NXDOMAIN. */
+export async function startTestDns(): Promise<TestDns> {
+  const zone = new Map<string, ZoneRecords>();
+  const handle: dns2.DnsHandler = (request, send) => {
+    const response = Packet.createResponseFromRequest(request);
+    const question = request.questions[0];
+    const records = question ? zone.get(question.name.toLowerCase()) : undefined;
+    if (!question || !records) {
+      response.header.rcode = Packet.RCODE.NXDOMAIN;
+    } else {
+      const base = { name: question.name, class: Packet.CLASS.IN, ttl: 1 };
+      const answers: object[] = [];
+      if (question.type === Packet.TYPE.A) answers.push(...(records.A ?? []).map((address) => ({ ...base, type: Packet.TYPE.A, address })));
+      if (question.type === Packet.TYPE.AAAA) answers.push(...(records.AAAA ?? []).map((address) => ({ ...base, type: Packet.TYPE.AAAA, address })));
+      if (question.type === Packet.TYPE.TXT) answers.push(...(records.TXT ?? []).map((data) => ({ ...base, type: Packet.TYPE.TXT, data })));
+      if (question.type === Packet.TYPE.MX) answers.push(...(records.MX ?? []).map((mx) => ({ ...base, type: Packet.TYPE.MX, ...mx })));
+      // dns2 encodes plain record objects; its typings ask for class instances.
+      response.answers.push(...(answers as dns2.Packet.Resource[]));
+    }
+    void send(response);
+  };
+  const udp = dns2.createUDPServer(handle);
+  await udp.listen(0, '127.0.0.1');
+  const { port } = udp.address();
+  // Large answers (DKIM keys) are retried over TCP on the same port.
+  const tcp = dns2.createTCPServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    tcp.once('error', reject);
+    tcp.listen(port, '127.0.0.1');
+    tcp.once('listening', () => resolve());
+  });
+  return {
+    server: `127.0.0.1:${port}`,
+    zone,
+    async close() {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    },
+  };
+}
