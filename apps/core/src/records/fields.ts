@@ -50,6 +50,13 @@ export interface FieldDef extends FieldOptions {
     read(stored: unknown, ctx: RequestContext): unknown;
     write(value: unknown, ctx: RequestContext, stored: unknown): unknown;
   };
+  /** Rebuilds the field for the running service's settings (see `configureFields`). */
+  configure?: (settings: FieldSettings) => FieldDef;
+}
+
+/** Service settings some validators depend on; resources are defined before the config is read. */
+export interface FieldSettings {
+  publicUrl: string;
 }
 
 const def = (valueType: ValueType, schema: z.ZodType, options: FieldOptions = {}, extra: Partial<FieldDef> = {}): FieldDef => ({
@@ -70,6 +77,26 @@ const rgba = z.string().refine(
   },
   { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' },
 );
+
+const UPLOAD_PATH = /^\/files\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An absolute https URL, or an upload URL of this service (`${publicUrl}/files/{accountId}/{id}`),
+ * which may be plain http when the service itself is (local set-ups). Unconfigured: https only.
+ */
+function imageUrl(publicUrl?: string) {
+  const base = publicUrl ? new URL(publicUrl) : undefined;
+  const basePath = base?.pathname.replace(/\/$/, '') ?? '';
+  return z
+    .url({ protocol: /^https?$/, message: 'Expected an upload URL of this service or an https URL', abort: true })
+    .max(2048, { abort: true })
+    .superRefine((v, check) => {
+      const u = new URL(v);
+      if (u.protocol === 'https:') return;
+      if (base && u.origin === base.origin && u.pathname.startsWith(basePath) && UPLOAD_PATH.test(u.pathname.slice(basePath.length))) return;
+      check.addIssue({ code: 'invalid_format', format: 'url', input: v, message: 'Expected an upload URL of this service or an https URL' });
+    });
+}
 
 function isTimeZone(tz: string): boolean {
   try {
@@ -156,11 +183,18 @@ export const field = {
   },
   /** An image: an upload URL of this service, or an absolute https URL (CONTRACT §6). */
   image(options: FieldOptions = {}) {
-    return def('string', z.url({ protocol: /^https?$/, message: 'Expected an upload URL or an https URL' }).max(2048), options);
+    return def('string', imageUrl(), options, {
+      configure: (settings) => def('string', imageUrl(settings.publicUrl), options),
+    });
   },
 };
 
 export type Fields = Record<string, FieldDef>;
+
+/** The fields with every settings-dependent validator bound to the running service's settings. */
+export function configureFields(fields: Fields, settings: FieldSettings): Fields {
+  return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, f.configure ? f.configure(settings) : f]));
+}
 
 export function columnOf(name: string, f: FieldDef): string {
   if (f.column) return f.column;
