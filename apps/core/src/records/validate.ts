@@ -10,7 +10,10 @@ export function pathOf(base: string, path: readonly PropertyKey[]): string {
 
 /** Maps zod's issues to the contract's detail entries with stable codes. */
 export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
-  return error.issues.flatMap((issue): ErrorDetail | ErrorDetail[] => {
+  // A value of the wrong type gets that one detail; zod may add checks that make no sense for it.
+  const wrongType = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => pathOf(base, i.path)));
+  const issues = error.issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(pathOf(base, i.path)));
+  return issues.flatMap((issue): ErrorDetail | ErrorDetail[] => {
     const field = pathOf(base, issue.path);
     switch (issue.code) {
       case 'too_big': {

@@ -116,7 +116,7 @@ describe('mission', () => {
     [{ name: 'M', tasks: [] }, 'tasks', 'too_few'],
     [{ name: 'M', tasks: Array.from({ length: 21 }, (_, i) => ({ name: 't', activityId: `a${i}`, targetValue: 1 })) }, 'tasks', 'too_many'],
     [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 0 }] }, 'tasks[0].targetValue', 'too_small'],
-    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1, extra: true }] }, 'tasks[0]', 'unknown_field'],
+    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1, extra: true }] }, 'tasks[0].extra', 'unknown_field'],
     [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1 }, { name: 'u', activityId: 'a', targetValue: 1 }] }, 'tasks[1].activityId', 'invalid'],
     [{ name: 'M', tasks, rewardId: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'rewardId', 'not_found'],
   ])('refuses %j', async (body, field, code) => {
