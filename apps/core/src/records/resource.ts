@@ -57,6 +57,8 @@ export interface Resource {
   uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
   /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */
   validate?(record: Values, op: 'create' | 'update'): ErrorDetail[];
+  /** Slow checks of the sent values (network lookups) before the write transaction opens. */
+  precheck?(values: Values, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: WriteArgs): Promise<void>;
   beforeUpdate?(args: WriteArgs): Promise<void>;
   /** Cascades and checks inside the delete transaction. */

@@ -280,6 +280,7 @@ export class RecordService {
     const values = validateBody(resource, body, 'create');
     if (resource.create) return resource.create({ db: this.db, ctx, values, records: this });
     this.validateRecord(resource, values, 'create');
+    await resource.precheck?.(values, 'create');
     return this.write(resource, async (trx) => {
       await this.checkReferences(trx, resource, ctx, values);
       const columns: Row = {};
@@ -293,6 +294,7 @@ export class RecordService {
 
   async update(resource: Resource, ctx: RequestContext, id: string, body: unknown): Promise<unknown> {
     const values = validateBody(resource, body, 'update');
+    await resource.precheck?.(values, 'update');
     return this.write(resource, async (trx) => {
       const existing = await this.findRow(resource, ctx, id, trx, true);
       this.validateRecord(resource, { ...this.rowValues(resource, existing), ...values }, 'update');

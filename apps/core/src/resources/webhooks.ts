@@ -67,12 +67,11 @@ export function createWebhook(config: Config): Resource {
       }),
     },
     validate: (record) => duplicateEventCodes(record.eventCodes),
-    async beforeCreate({ values }) {
-      await checkEndpoint(values.endpointUrl);
-      values.webhookSecret = generateWebhookSecret();
-    },
-    async beforeUpdate({ values }) {
+    async precheck(values) {
       if ('endpointUrl' in values) await checkEndpoint(values.endpointUrl);
+    },
+    async beforeCreate({ values }) {
+      values.webhookSecret = generateWebhookSecret();
     },
     async beforeDelete({ trx, row }) {
       await trx('webhook_log').where({ account_id: row.account_id, webhook_id: row.id }).delete();
