@@ -42,6 +42,8 @@ export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
   });
 }
 
+const SYSTEM_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -61,7 +63,9 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
   const values: Values = {};
   for (const [key, value] of Object.entries(body)) {
     const f = resource.fields[key];
-    if (!f) {
+    if (SYSTEM_FIELDS.has(key)) {
+      details.push({ field: key, code: 'read_only', message: `"${key}" is set by the service and cannot be written.` });
+    } else if (!f) {
       details.push({ field: key, code: 'unknown_field', message: `Unknown field "${key}".` });
     } else if (f.readOnly) {
       details.push({ field: key, code: 'read_only', message: `"${key}" is set by the service and cannot be written.` });

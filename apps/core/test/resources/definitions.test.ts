@@ -48,7 +48,7 @@ describe('streak', () => {
     [{ name: 'a', eudIcon: 'not a url' }, 'eudIcon', 'invalid_format'],
     [{ name: 'a', ownedBy: { externalId: 'x' } }, 'ownedBy', 'unknown_field'],
     [{ name: 'a', milestones: [] }, 'milestones', 'read_only'],
-    [{ name: 'a', id: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'id', 'unknown_field'],
+    [{ name: 'a', id: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'id', 'read_only'],
     [{ name: 42 }, 'name', 'invalid_type'],
   ])('refuses %j with %s %s and writes nothing', async (body, field, code) => {
     const before = (await acct.api.get('/schema/streak/record', { fetchTotalCount: 'true' })).body.paging.total;

@@ -117,7 +117,7 @@ describe('floating_widget', () => {
     await expectInvalid(post({ status: 'archived' }), 'status', 'invalid_enum');
     await expectInvalid(post({ colour: 'rgba(0, 0, 0, 1)' }), 'colour', 'unknown_field');
     // System fields are the service's to set; the engine reports them as unknown body fields.
-    await expectInvalid(post({ id: randomUUID() }), 'id', 'unknown_field');
+    await expectInvalid(post({ id: randomUUID() }), 'id', 'read_only');
     await expectInvalid(post({ createdAt: new Date().toISOString() }), 'createdAt', 'unknown_field');
     // Limits hold on update too.
     const w = await create(acct.api, WIDGET, base);
