@@ -118,12 +118,12 @@ describe('floating_widget', () => {
     await expectInvalid(post({ colour: 'rgba(0, 0, 0, 1)' }), 'colour', 'unknown_field');
     // System fields are the service's to set; the engine reports them as unknown body fields.
     await expectInvalid(post({ id: randomUUID() }), 'id', 'read_only');
-    await expectInvalid(post({ createdAt: new Date().toISOString() }), 'createdAt', 'unknown_field');
+    await expectInvalid(post({ createdAt: new Date().toISOString() }), 'createdAt', 'read_only');
     // Limits hold on update too.
     const w = await create(acct.api, WIDGET, base);
     await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { alignmentPositionY: 5000 }), 'alignmentPositionY', 'too_large');
     await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { fontSize: null }), 'fontSize', 'required');
-    await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { updatedAt: new Date().toISOString() }), 'updatedAt', 'unknown_field');
+    await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { updatedAt: new Date().toISOString() }), 'updatedAt', 'read_only');
   });
 
   it('accepts only https icons or upload URLs of this service as eudIcon, on every resource', async () => {

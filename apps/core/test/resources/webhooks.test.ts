@@ -127,7 +127,7 @@ describe('webhook validation', () => {
     [{ eventCodes: ['streak_progress_completed', 'streak_progress_broken', 'streak_progress_completed'] }, 'eventCodes[2]:duplicate'],
     [{ status: 'archived' }, 'status:invalid_enum'],
     [{ webhookSecret: 'whsec_mine' }, 'webhookSecret:read_only'],
-    [{ id: randomUUID() }, 'id:unknown_field'],
+    [{ id: randomUUID() }, 'id:read_only'],
     [{ secret: 'x' }, 'secret:unknown_field'],
   ])('refuses %j', async (over, expected) => {
     expect(details(await acct.api.post(BASE, valid(over)))).toEqual([expected]);
