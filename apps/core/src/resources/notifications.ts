@@ -225,10 +225,9 @@ export const chatMessageTemplate = defineResource({
 async function checkRule(trx: Knex, accountId: string, rule: Values): Promise<void> {
   const provider = rule.integrationProvider as IntegrationProvider;
   const templateSlug = TEMPLATE_OF_PROVIDER[provider];
-  const [integration, template] = await Promise.all([
-    trx(provider).where({ account_id: accountId, id: rule.integrationId }).first('id'),
-    trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).first('id'),
-  ]);
+  // Sequential: inside a transaction both queries share one connection.
+  const integration = await trx(provider).where({ account_id: accountId, id: rule.integrationId }).first('id');
+  const template = await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).first('id');
   const details: ErrorDetail[] = [];
   if (!integration) {
     details.push({ field: 'integrationId', code: 'not_found', message: `No ${provider} record with id ${String(rule.integrationId)}.` });
