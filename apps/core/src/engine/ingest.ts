@@ -99,7 +99,8 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
     await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${kind}:${definition.id as string}:${member.id as string}`]);
     const live = log.status === 'live' && definition.status === 'live' && member.status === 'live';
     const value = method === 'sum' ? (values.activityValue as number) : 1;
-    const milestones = live ? await liveMilestones(trx, account.id, definition.id as string) : [];
+    // Loaded for every log: the response joins the definition with its milestones, counted or not.
+    const milestones = await liveMilestones(trx, account.id, definition.id as string);
     const input = { definition, memberId: member.id as string, activityAt, value, zone, milestones };
     let outcome: Outcome;
     if (!live) outcome = notAggregated();
