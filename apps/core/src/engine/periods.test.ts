@@ -48,6 +48,11 @@ describe('period keys', () => {
     expect(periodKey(eve, 'monthly', 'Asia/Tokyo')).toBe('2027-01');
     expect(periodKey(eve, 'daily', 'America/New_York')).toBe('2026-12-31');
     expect(nextPeriodKey('2026-12', 'monthly', 'UTC')).toBe('2027-01');
+    // São Paulo skipped midnight on 2016-10-16: that day starts at 01:00, the next at 00:00.
+    expect(periodBounds('2016-10-16', 'daily', 'America/Sao_Paulo')).toEqual({
+      start: new Date('2016-10-16T03:00:00Z'),
+      end: new Date('2016-10-17T02:00:00Z'),
+    });
   });
 
   it('ends mission windows a calendar day, week or month later in the member zone', () => {

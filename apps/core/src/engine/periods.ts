@@ -27,7 +27,9 @@ const UNIT = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
 /** The instants a period covers: [start, end). Days across DST changes last 23 or 25 hours. */
 export function periodBounds(key: string, period: Period, zone: string): { start: Date; end: Date } {
   const start = startOf(key, period, zone);
-  return { start: start.toJSDate(), end: start.plus({ [UNIT[period]]: 1 }).toJSDate() };
+  // startOf again: where midnight does not exist (DST at 00:00), the period starts at 01:00 and
+  // adding a day would carry that hour into the next period's start.
+  return { start: start.toJSDate(), end: start.plus({ [UNIT[period]]: 1 }).startOf(UNIT[period]).toJSDate() };
 }
 
 export function nextPeriodKey(key: string, period: Period, zone: string): string {
