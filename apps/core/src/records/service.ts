@@ -75,15 +75,13 @@ export class RecordService {
   }
 
   /**
-   * A field as filters compare it. Numbers as double precision, so an integer column never has to
-   * parse 1.5 or 1e20. Datetimes at the millisecond the API shows: stored values carry microseconds,
-   * and the createdAt a record was returned with would otherwise not find that record.
+   * A field as filters compare it: numbers as double precision, so an integer column never has to
+   * parse 1.5 or 1e20. Datetimes are stored at the millisecond the API shows, so they compare as is.
    */
   private filterExpr(resource: Resource, name: string, ctx: RequestContext): Knex.Raw {
     const e = this.expr(resource, name, ctx);
     const type = SYSTEM_FIELDS[name]?.field.valueType ?? resource.fields[name]!.valueType;
     if (type === 'number') return this.db.raw('(?)::float8', [e]);
-    if (type === 'datetime') return this.db.raw(`date_trunc('milliseconds', ?)`, [e]);
     return e;
   }
 

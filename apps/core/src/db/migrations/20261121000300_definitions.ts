@@ -34,8 +34,8 @@ export async function up(db: Knex): Promise<void> {
     t.text('aggregation_period').notNullable();
     t.text('aggregation_method').notNullable();
     t.double('completion_target_value').notNullable();
-    t.timestamp('start_at', { useTz: true });
-    t.timestamp('end_at', { useTz: true });
+    t.timestamp('start_at', { useTz: true, precision: 3 });
+    t.timestamp('end_at', { useTz: true, precision: 3 });
     t.double('to_be_failed_warning_hours').notNullable();
     eud(t);
     t.jsonb('eud_milestone_achieved_message');

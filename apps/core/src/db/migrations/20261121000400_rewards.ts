@@ -12,7 +12,7 @@ export async function up(db: Knex): Promise<void> {
     t.double('discount_value').notNullable();
     t.text('reward_expiry_type').notNullable();
     t.double('reward_expiry_in_days');
-    t.timestamp('reward_expiry_at', { useTz: true });
+    t.timestamp('reward_expiry_at', { useTz: true, precision: 3 });
     t.boolean('handle_coupon').notNullable().defaultTo(false);
     t.boolean('handle_coupon_auto_generation').notNullable().defaultTo(false);
     t.text('coupon_code_prefix');
@@ -44,8 +44,8 @@ export async function up(db: Knex): Promise<void> {
     t.uuid('linked_schema_record_id').notNullable();
     t.uuid('owned_by_id').notNullable();
     t.text('coupon_code');
-    t.timestamp('reward_issued_at', { useTz: true });
-    t.timestamp('reward_expiry_at', { useTz: true });
+    t.timestamp('reward_issued_at', { useTz: true, precision: 3 });
+    t.timestamp('reward_expiry_at', { useTz: true, precision: 3 });
     t.text('period_key');
     t.text('status').notNullable().defaultTo('live');
     t.index(['account_id', 'owned_by_id', 'created_at'], 'reward_log_owner_idx');

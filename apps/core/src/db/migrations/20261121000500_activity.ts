@@ -16,7 +16,7 @@ export async function up(db: Knex): Promise<void> {
       t.uuid(parent).notNullable();
       t.uuid('owned_by_id').notNullable();
       t.text('activity_id').notNullable();
-      t.timestamp('activity_at', { useTz: true }).notNullable();
+      t.timestamp('activity_at', { useTz: true, precision: 3 }).notNullable();
       t.text('unique_identifier').notNullable();
       t.double('activity_value');
       t.text('status').notNullable().defaultTo('live');
@@ -36,14 +36,14 @@ export async function up(db: Knex): Promise<void> {
     t.text('unique_identifier').notNullable();
     t.text('streak_progress_status').notNullable().defaultTo('in_progress');
     t.double('current_progress_value').notNullable().defaultTo(0);
-    t.timestamp('streak_started_at', { useTz: true }).notNullable();
-    t.timestamp('streak_completed_at', { useTz: true });
-    t.timestamp('streak_broken_at', { useTz: true });
-    t.timestamp('streak_to_be_broken_at', { useTz: true });
+    t.timestamp('streak_started_at', { useTz: true, precision: 3 }).notNullable();
+    t.timestamp('streak_completed_at', { useTz: true, precision: 3 });
+    t.timestamp('streak_broken_at', { useTz: true, precision: 3 });
+    t.timestamp('streak_to_be_broken_at', { useTz: true, precision: 3 });
     t.text('last_completed_period_key');
     t.text('current_period_key');
     // The deadline a to_be_broken warning was sent for: one warning per required period.
-    t.timestamp('warned_to_be_broken_at', { useTz: true });
+    t.timestamp('warned_to_be_broken_at', { useTz: true, precision: 3 });
     t.index(['account_id', 'owned_by_id', 'streak_id'], 'streak_progress_owner_idx');
     createdIndex(t, 'streak_progress');
   });
@@ -61,10 +61,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('period_key').notNullable();
     t.text('challenge_progress_status').notNullable().defaultTo('in_progress');
     t.double('current_progress_value').notNullable().defaultTo(0);
-    t.timestamp('challenge_started_at', { useTz: true }).notNullable();
-    t.timestamp('challenge_completed_at', { useTz: true });
-    t.timestamp('challenge_failed_at', { useTz: true });
-    t.timestamp('challenge_to_be_failed_at', { useTz: true });
+    t.timestamp('challenge_started_at', { useTz: true, precision: 3 }).notNullable();
+    t.timestamp('challenge_completed_at', { useTz: true, precision: 3 });
+    t.timestamp('challenge_failed_at', { useTz: true, precision: 3 });
+    t.timestamp('challenge_to_be_failed_at', { useTz: true, precision: 3 });
     t.boolean('is_warned').notNullable().defaultTo(false);
     t.unique(['account_id', 'challenge_id', 'owned_by_id', 'period_key'], { indexName: 'challenge_progress_window_unique' });
     createdIndex(t, 'challenge_progress');
@@ -77,10 +77,10 @@ export async function up(db: Knex): Promise<void> {
     t.text('unique_identifier').notNullable();
     t.text('mission_progress_status').notNullable().defaultTo('in_progress');
     t.boolean('is_mission_to_be_failed_processed').notNullable().defaultTo(false);
-    t.timestamp('mission_started_at', { useTz: true }).notNullable();
-    t.timestamp('mission_completed_at', { useTz: true });
-    t.timestamp('mission_failed_at', { useTz: true });
-    t.timestamp('mission_to_be_failed_at', { useTz: true });
+    t.timestamp('mission_started_at', { useTz: true, precision: 3 }).notNullable();
+    t.timestamp('mission_completed_at', { useTz: true, precision: 3 });
+    t.timestamp('mission_failed_at', { useTz: true, precision: 3 });
+    t.timestamp('mission_to_be_failed_at', { useTz: true, precision: 3 });
     t.index(['account_id', 'mission_id'], 'mission_progress_mission_idx');
     t.index(['account_id', 'owned_by_id', 'mission_id'], 'mission_progress_owner_idx');
     createdIndex(t, 'mission_progress');
@@ -102,7 +102,7 @@ export async function up(db: Knex): Promise<void> {
     t.double('current_progress_value').notNullable().defaultTo(0);
     t.double('target_value').notNullable();
     t.text('task_progress_status').notNullable().defaultTo('in_progress');
-    t.timestamp('completed_at', { useTz: true });
+    t.timestamp('completed_at', { useTz: true, precision: 3 });
     t.index(['account_id', 'linked_schema_record_id'], 'task_progress_parent_idx');
     createdIndex(t, 'task_progress');
   });

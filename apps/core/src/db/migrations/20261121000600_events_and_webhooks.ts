@@ -11,7 +11,7 @@ export async function up(db: Knex): Promise<void> {
     t.text('linked_schema_slug');
     t.uuid('linked_schema_record_id');
     t.jsonb('payload').notNullable().defaultTo('{}');
-    t.timestamp('dispatched_at', { useTz: true });
+    t.timestamp('dispatched_at', { useTz: true, precision: 3 });
     createdIndex(t, 'event_log');
   });
   await db.schema.createTable('webhook', (t) => {
@@ -31,11 +31,11 @@ export async function up(db: Knex): Promise<void> {
     t.text('webhook_log_status').notNullable().defaultTo('pending');
     t.text('status').notNullable().defaultTo('live');
     t.integer('retry_count').notNullable().defaultTo(0);
-    t.timestamp('last_retried_at', { useTz: true });
-    t.timestamp('next_retry_at', { useTz: true });
+    t.timestamp('last_retried_at', { useTz: true, precision: 3 });
+    t.timestamp('next_retry_at', { useTz: true, precision: 3 });
     t.integer('last_response_status');
     t.text('last_error');
-    t.timestamp('delivered_at', { useTz: true });
+    t.timestamp('delivered_at', { useTz: true, precision: 3 });
     t.index(['account_id', 'webhook_id', 'created_at'], 'webhook_log_webhook_idx');
     createdIndex(t, 'webhook_log');
   });

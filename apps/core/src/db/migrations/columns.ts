@@ -4,11 +4,15 @@ import type { Knex } from 'knex';
  * Columns every account-owned table starts with. The primary key leads with account_id so a
  * distributed PostgreSQL (Citus) can shard each table by account without a schema change.
  */
+/**
+ * Timestamps keep milliseconds (precision 3): the API shows milliseconds, so a filter on a value a
+ * record was returned with finds that record, and datetime filters can use plain indexes.
+ */
 export function recordColumns(db: Knex, t: Knex.CreateTableBuilder): void {
   t.uuid('id').notNullable().defaultTo(db.raw('gen_random_uuid()'));
   t.uuid('account_id').notNullable().references('id').inTable('account').onDelete('CASCADE');
-  t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
-  t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(db.fn.now());
+  t.timestamp('created_at', { useTz: true, precision: 3 }).notNullable().defaultTo(db.fn.now());
+  t.timestamp('updated_at', { useTz: true, precision: 3 }).notNullable().defaultTo(db.fn.now());
   t.primary(['account_id', 'id']);
 }
 
