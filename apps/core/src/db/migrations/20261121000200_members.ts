@@ -15,6 +15,8 @@ export async function up(db: Knex): Promise<void> {
     t.text('language_code');
     t.specificType('push_device_tokens', 'text[]').notNullable().defaultTo('{}');
     statusColumn(t, 'live');
+    // Set by the unsubscribe link; opted-out members are skipped by notification rules.
+    t.timestamp('unsubscribed_at', { useTz: true, precision: 3 });
     t.unique(['account_id', 'external_id'], { indexName: 'account_user_external_id_unique' });
     createdIndex(t, 'account_user');
   });

@@ -14,6 +14,8 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('dispatched_at', { useTz: true, precision: 3 });
     createdIndex(t, 'event_log');
   });
+  // The dispatcher scans undispatched events across accounts in order; the index holds only those.
+  await db.raw(`create index event_log_undispatched_idx on event_log (created_at) where dispatched_at is null`);
   await db.schema.createTable('webhook', (t) => {
     recordColumns(db, t);
     t.text('name').notNullable();
@@ -36,9 +38,14 @@ export async function up(db: Knex): Promise<void> {
     t.integer('last_response_status');
     t.text('last_error');
     t.timestamp('delivered_at', { useTz: true, precision: 3 });
+    // A worker holds a delivery until this time; after a crash another worker takes it over.
+    t.timestamp('lease_until', { useTz: true, precision: 3 });
     t.index(['account_id', 'webhook_id', 'created_at'], 'webhook_log_webhook_idx');
     createdIndex(t, 'webhook_log');
   });
+  await db.raw(
+    `create index webhook_log_due_idx on webhook_log (next_retry_at) where webhook_log_status in ('pending', 'errored')`,
+  );
 }
 
 export async function down(db: Knex): Promise<void> {

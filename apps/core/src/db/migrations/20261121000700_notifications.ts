@@ -129,8 +129,12 @@ export async function up(db: Knex): Promise<void> {
     t.text('provider_message_id');
     t.text('error');
     t.integer('attempt_count').notNullable().defaultTo(0);
+    t.timestamp('next_attempt_at', { useTz: true, precision: 3 }).notNullable().defaultTo(db.fn.now());
+    t.timestamp('lease_until', { useTz: true, precision: 3 });
+    t.timestamp('sent_at', { useTz: true, precision: 3 });
     createdIndex(t, 'notification_log');
   });
+  await db.raw(`create index notification_log_due_idx on notification_log (next_attempt_at) where notification_log_status = 'pending'`);
 }
 
 export async function down(db: Knex): Promise<void> {
