@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+
+/** Shared helpers for the benchmarks under bench/: a throwaway database, load loops, statistics, tables. */
+
+export interface BenchDatabase {
+  url: string;
+  /** Where the data lives, for the report. */
+  description: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A database of the benchmark's own: a fresh `loyalty_bench_<random>` on the server of
+ * DATABASE_URL (dropped on close), else an embedded server in a temp dir (removed on close).
+ */
+export async function openBenchDatabase(serverUrl = process.env.DATABASE_URL): Promise<BenchDatabase> {
+  if (!serverUrl) {
+    const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-'));
+    try {
+      // The server may run as another user (when run as root); it must reach its folder.
+      await chmod(dir, 0o755);
+      const embedded = await startEmbeddedPostgres(dir);
+      return {
+        url: embedded.url,
+        description: `embedded PostgreSQL in ${dir}`,
+        async close() {
+          await embedded.stop();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    } catch (err) {
+      await rm(dir, { recursive: true, force: true });
+      throw err;
+    }
+  }
+  const name = `loyalty_bench_${randomBytes(5).toString('hex')}`;
+  // Identifiers cannot be bound as parameters; the name is ours and escaped anyway.
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${pg.escapeIdentifier(name)}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    description: `database ${name} on ${url.host}`,
+    close: () => admin(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`),
+  };
+}
+
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+}
+
+/** Latencies of the calls that completed within the measured window. */
+export interface LoadResult {
+  latenciesMs: number[];
+  seconds: number;
+}
+
+export interface HttpLoadOptions extends LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  /** Called per request, so a scenario can rotate over ids. */
+  path: () => string;
+}
+
+/**
+ * HTTP load with autocannon. Latencies are taken from its per-response timings rather than its
+ * histogram, so p95 exists and percentiles are computed exactly as for the baseline.
+ */
+export function httpLoad(options: HttpLoadOptions): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  return new Promise((ok, fail) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: options.seconds,
+        headers: options.headers,
+        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: options.path() }) }],
+      },
+      (err: unknown, result: autocannon.Result) => {
+        if (err) return fail(err);
+        // A 401 or 429 answers fast and would flatter the API: any of them voids the run.
+        if (result.non2xx || result.errors) {
+          return fail(new Error(`load on ${options.url} had ${result.non2xx} non-2xx responses and ${result.errors} errors`));
+        }
+        ok({ latenciesMs, seconds: result.duration });
+      },
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latenciesMs.push(responseTime));
+  });
+}
+
+/**
+ * Runs `work` from `connections` concurrent loops for `seconds`. Like autocannon, calls still in
+ * flight at the deadline are not counted, so both sides measure the same window.
+ */
+export async function closedLoop(options: LoadOptions, work: () => Promise<unknown>): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  const started = process.hrtime.bigint();
+  const deadline = started + BigInt(Math.round(options.seconds * 1e9));
+  const loop = async () => {
+    while (process.hrtime.bigint() < deadline) {
+      const t0 = process.hrtime.bigint();
+      await work();
+      const t1 = process.hrtime.bigint();
+      if (t1 <= deadline) latenciesMs.push(Number(t1 - t0) / 1e6);
+    }
+  };
+  await Promise.all(Array.from({ length: options.connections }, loop));
+  return { latenciesMs, seconds: options.seconds };
+}
+
+/** Nearest-rank percentile of ascending values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export interface Summary {
+  requests: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+export function summarize(result: LoadResult): Summary {
+  const sorted = [...result.latenciesMs].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    requestsPerSecond: sorted.length / result.seconds,
+    p50Ms: percentile(sorted, 50),
+    p95Ms: percentile(sorted, 95),
+    p99Ms: percentile(sorted, 99),
+  };
+}
+
+/** A plain-text table: the first column left-aligned, the others right-aligned. */
+export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) =>
+    widths.map((w, i) => (i === 0 ? (cells[i] ?? '').padEnd(w) : (cells[i] ?? '').padStart(w))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
