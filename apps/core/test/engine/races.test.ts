@@ -1,0 +1,278 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+// Every test fires its requests at once with Promise.all: the outcome must be decided by the
+// database (constraints, locks), never by a read-then-write in the service.
+let app: TestApp;
+let acct: TestAccount;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'UTC' });
+  app.running.services.records.now = () => new Date('2026-12-31T00:00:00Z');
+});
+afterAll(() => app.close());
+
+const AT = '2026-12-10T10:00:00Z';
+const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+let seq = 0;
+const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+async function member(externalId: string, extra: Record<string, unknown> = {}): Promise<any> {
+  const res = await acct.api.post('/schema/account_user/record', { externalId, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function create(slug: string, body: Record<string, unknown>): Promise<any> {
+  const res = await acct.api.post(`/schema/${slug}/record`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function eventCodes(memberId: string): Promise<Record<string, number>> {
+  const res = await acct.api.get('/schema/event_log/record', { filters: eq('ownedById', memberId), limit: '1000' });
+  const counts: Record<string, number> = {};
+  for (const e of res.body.data) counts[e.eventCode] = (counts[e.eventCode] ?? 0) + 1;
+  return counts;
+}
+
+/** A streak whose milestone at 1 gives `rewardId`: each member's first log earns one reward log. */
+async function earningStreak(rewardId: string): Promise<string> {
+  const streak = await create('streak', { name: `S${++seq}` });
+  await create('milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'First', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId });
+  return streak.id;
+}
+
+/** `count` new members each log once on the streak, all at once; returns the reward logs they earned. */
+async function raceForRewards(streakId: string, count: number): Promise<any[]> {
+  const tag = ++seq;
+  const responses = await Promise.all(
+    range(count).map((i) =>
+      acct.api.post('/schema/streak_log/record', { streakId, ownedBy: { externalId: `racer-${tag}-${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: `race-${tag}-${i}` }),
+    ),
+  );
+  for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return responses.map((res) => res.body.data.achievedMilestoneRewardLog);
+}
+
+async function issuedCoupons(rewardId: string): Promise<{ coupon_code: string; reward_log_id: string | null }[]> {
+  return app.db('coupon').where({ account_id: acct.accountId, reward_id: rewardId, is_coupon_issued: true }).select('coupon_code', 'reward_log_id');
+}
+
+describe('concurrent logs', () => {
+  it('one uniqueIdentifier sent 50 times at once: one 200, 49 × 409 naming the winner, one log, one event, the winner’s member fields', async () => {
+    const streak = await create('streak', { name: 'Replay race' });
+    const m = await member('replayer', { firstName: 'Original' });
+    const responses = await Promise.all(
+      range(50).map((i) =>
+        acct.api.post('/schema/streak_log/record', {
+          streakId: streak.id, ownedBy: { externalId: 'replayer', firstName: `Racer ${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: 'once',
+        }),
+      ),
+    );
+    const winners = responses.filter((r) => r.status === 200);
+    const losers = responses.filter((r) => r.status !== 200);
+    expect(winners).toHaveLength(1);
+    const winner = winners[0]!.body.data;
+    expect(losers).toHaveLength(49);
+    for (const res of losers) {
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('duplicate_unique_identifier');
+      expect(res.body.error.details[0].existingRecordId).toBe(winner.id);
+    }
+    expect(await app.db('streak_log').where({ account_id: acct.accountId, streak_id: streak.id }).count({ n: '*' })).toEqual([{ n: 1 }]);
+    expect(await eventCodes(m.id)).toEqual({ streak_progress_non_milestone_completed: 1 });
+    // The refused logs' member upserts were rolled back with them.
+    const stored = (await acct.api.get(`/schema/account_user/record/${m.id}`)).body.data;
+    expect(stored.firstName).toBe(winner.ownedBy.firstName);
+    expect(stored.firstName).toMatch(/^Racer \d+$/);
+    // Unique per definition: the same identifier on another streak is a new log.
+    const other = await create('streak', { name: 'Replay race 2' });
+    const elsewhere = await acct.api.post('/schema/streak_log/record', { streakId: other.id, ownedById: m.id, activityId: 'visit', activityAt: AT, uniqueIdentifier: 'once' });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('100 sum logs at once on one challenge add up exactly, with exactly the right events', async () => {
+    const challenge = await create('challenge', { name: 'Sum race', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 5050 });
+    for (const target of [1000, 2000]) {
+      await create('milestone', { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: `M${target}`, description: 'd', milestoneTargetValue: target, status: 'live' });
+    }
+    const m = await member('summer');
+    const values = range(100).map((i) => i + 1);
+    const responses = await Promise.all(
+      values.map((activityValue) =>
+        acct.api.post('/schema/challenge_log/record', { challengeId: challenge.id, ownedById: m.id, activityId: 'buy', activityAt: AT, activityValue, uniqueIdentifier: `sum-${activityValue}` }),
+      ),
+    );
+    for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const logs = responses.map((r) => r.body.data).sort((a, b) => a.challengeProgress.currentProgressValue - b.challengeProgress.currentProgressValue);
+    // Serialised: each log saw exactly the total of the logs before it.
+    let total = 0;
+    for (const l of logs) {
+      expect(l.isAggregated).toBe(true);
+      total += l.activityValue;
+      expect(l.challengeProgress.currentProgressValue).toBe(total);
+    }
+    expect(total).toBe(5050);
+    expect(logs.at(-1).challengeProgress.challengeProgressStatus).toBe('completed');
+    expect(logs.flatMap((l) => l.achievedMilestones.map((x: any) => x.milestoneTargetValue)).sort()).toEqual([1000, 2000]);
+
+    const progress = await acct.api.get('/schema/challenge_progress/record', { filters: eq('ownedById', m.id) });
+    expect(progress.body.data).toHaveLength(1);
+    expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 5050, challengeProgressStatus: 'completed' });
+    // The 100th log completes; two logs cross a milestone each; the other 97 are progress.
+    expect(await eventCodes(m.id)).toEqual({ challenge_progress_in_progress: 97, challenge_progress_milestone_completed: 2, challenge_progress_completed: 1 });
+  });
+
+  it('100 count logs at once on a daily streak in one day complete the period once', async () => {
+    const streak = await create('streak', { name: 'Count race', aggregationTargetValue: 50 });
+    const m = await member('counter');
+    const responses = await Promise.all(
+      range(100).map((i) => acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: AT, uniqueIdentifier: `count-${i}` })),
+    );
+    for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const periodValues = responses.map((r) => r.body.data.taskProgress.currentProgressValue).sort((a, b) => a - b);
+    expect(periodValues).toEqual(range(100).map((i) => i + 1));
+    const completing = responses.filter((r) => r.body.data.taskProgress.currentProgressValue === 50);
+    expect(completing[0]!.body.data.streakProgress.currentProgressValue).toBe(1);
+
+    const progress = await acct.api.get('/schema/streak_progress/record', { filters: eq('ownedById', m.id) });
+    expect(progress.body.data).toHaveLength(1);
+    expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 1, lastCompletedPeriodKey: '2026-12-10', taskProgress: { currentProgressValue: 100, taskProgressStatus: 'completed' } });
+    expect(await eventCodes(m.id)).toEqual({ streak_progress_non_milestone_completed: 1, streak_progress_in_progress: 99 });
+  });
+});
+
+describe('concurrent logs, continued', () => {
+  it('20 first logs at once for one new inline member create one member and count every log', async () => {
+    const streak = await create('streak', { name: 'Newcomer race', aggregationTargetValue: 20 });
+    const responses = await Promise.all(
+      range(20).map((i) =>
+        acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'newcomer', firstName: `Try ${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: `new-${i}` }),
+      ),
+    );
+    for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(new Set(responses.map((r) => r.body.data.ownedById)).size).toBe(1);
+    const members = await acct.api.get('/schema/account_user/record', { filters: eq('externalId', 'newcomer') });
+    expect(members.body.data).toHaveLength(1);
+    const progress = await acct.api.get('/schema/streak_progress/record', { filters: eq('ownedById', members.body.data[0].id) });
+    expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 1, taskProgress: { currentProgressValue: 20 } });
+  });
+
+  it('30 mission logs at once over three tasks complete the mission once, with one reward log', async () => {
+    const reward = await create('reward', { name: 'Mission race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry' });
+    const mission = await create('mission', {
+      name: 'Mission race', aggregationPeriod: 'weekly', rewardId: reward.id,
+      tasks: ['a', 'b', 'c'].map((activityId) => ({ name: activityId, activityId, targetValue: 5 })),
+    });
+    const m = await member('mission-racer');
+    const responses = await Promise.all(
+      range(30).map((i) =>
+        acct.api.post('/schema/mission_log/record', { missionId: mission.id, ownedById: m.id, activityId: ['a', 'b', 'c'][i % 3], activityAt: AT, uniqueIdentifier: `mission-${i}` }),
+      ),
+    );
+    for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const data = responses.map((r) => r.body.data);
+    // Not repeatable: the logs serialised after the completing one are not aggregated.
+    const aggregated = data.filter((d) => d.isAggregated);
+    expect(aggregated.length).toBeGreaterThanOrEqual(15);
+    const completing = data.filter((d) => d.rewardLog !== null);
+    expect(completing).toHaveLength(1);
+    expect(completing[0].missionProgress.missionProgressStatus).toBe('completed');
+    const rewardLogs = await acct.api.get('/schema/reward_log/record', { filters: eq('ownedById', m.id) });
+    expect(rewardLogs.body.data).toHaveLength(1);
+    const codes = await eventCodes(m.id);
+    expect(codes).toEqual({ mission_progress_in_progress: aggregated.length - 1, mission_progress_completed: 1 });
+    const progress = await acct.api.get('/schema/mission_progress/record', { filters: eq('ownedById', m.id) });
+    expect(progress.body.data).toHaveLength(1);
+    const total = progress.body.data[0].taskProgresses.reduce((n: number, t: any) => n + t.currentProgressValue, 0);
+    expect(total).toBe(aggregated.length);
+  });
+
+  it('logs and scheduler sweeps racing to break the same streaks break each exactly once', async () => {
+    const streak = await create('streak', { name: 'Break race' });
+    const members = await Promise.all(range(40).map((i) => member(`breaker-${i}`)));
+    for (const m of members) {
+      const res = await acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z', uniqueIdentifier: `before-${m.id}` });
+      expect(res.status).toBe(200);
+    }
+    // 2 December was missed: a log on the 5th breaks the run, and so does a sweep after the grace.
+    const [responses] = await Promise.all([
+      Promise.all(members.map((m) => acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-05T10:00:00Z', uniqueIdentifier: `after-${m.id}` }))),
+      ...range(3).map(() => runSweeps(app.running.services.records, new Date('2026-12-05T12:00:00Z'), 900)),
+    ]);
+    for (const res of responses) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1, streakStartedAt: '2026-12-05T10:00:00.000Z' });
+    }
+    const broken = await app.db('event_log').where({ account_id: acct.accountId, event_code: 'streak_progress_broken' }).whereIn('owned_by_id', members.map((m) => m.id)).count({ n: '*' });
+    expect(broken).toEqual([{ n: members.length }]);
+    const statuses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streak.id }).select('streak_progress_status as status').count({ n: '*' }).groupBy('streak_progress_status').orderBy('status');
+    expect(statuses).toEqual([{ status: 'broken', n: members.length }, { status: 'in_progress', n: members.length }]);
+  });
+});
+
+describe('concurrent coupon issuance', () => {
+  it('200 members racing for 100 pool coupons: 100 distinct pool codes, 100 nulls, no coupon issued twice', async () => {
+    const reward = await create('reward', { name: 'Pool race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true });
+    const pool = range(100).map((i) => `POOL-${String(i).padStart(3, '0')}`);
+    await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: pool });
+    const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
+
+    const codes = rewardLogs.map((l) => l.couponCode).filter((c): c is string => c !== null);
+    expect(codes).toHaveLength(100);
+    expect(new Set(codes).size).toBe(100);
+    expect([...codes].sort()).toEqual(pool);
+    expect(rewardLogs.filter((l) => l.couponCode === null)).toHaveLength(100);
+
+    const issued = await issuedCoupons(reward.id);
+    expect(issued).toHaveLength(100);
+    expect(new Set(issued.map((c) => c.reward_log_id)).size).toBe(100);
+    // Each issued coupon points at the reward log that carries its code.
+    const byLog = new Map(rewardLogs.map((l) => [l.id as string, l.couponCode as string | null]));
+    for (const c of issued) expect(byLog.get(c.reward_log_id!)).toBe(c.coupon_code);
+  });
+
+  it('200 members with auto-generation and an empty pool get 200 distinct generated codes', async () => {
+    const reward = await create('reward', {
+      name: 'Generated race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry',
+      handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'RACE', couponCodeLength: 6,
+    });
+    const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
+    const codes = rewardLogs.map((l) => l.couponCode as string);
+    for (const code of codes) expect(code).toMatch(new RegExp(`^RACE[${ALPHABET}]{6}$`));
+    expect(new Set(codes).size).toBe(200);
+    const issued = await issuedCoupons(reward.id);
+    expect(issued).toHaveLength(200);
+    expect(new Set(issued.map((c) => c.reward_log_id)).size).toBe(200);
+  });
+});
+
+describe('rejected logs and the inline member', () => {
+  it('a 400 or a 409 with an inline ownedBy creates or changes no member', async () => {
+    const streak = await create('streak', { name: 'Rejections' });
+    const summed = await create('challenge', { name: 'Sum', aggregationMethod: 'sum', completionTargetValue: 10 });
+    const existing = await member('kept', { firstName: 'Kept', timezone: 'UTC' });
+    const changed = { externalId: 'kept', firstName: 'Changed', timezone: 'Asia/Tokyo' };
+    const body = { streakId: streak.id, activityId: 'visit', activityAt: AT };
+    expect((await acct.api.post('/schema/streak_log/record', { ...body, ownedById: existing.id, uniqueIdentifier: 'taken' })).status).toBe(200);
+
+    const rejected = await Promise.all([
+      // 409: a replay.
+      acct.api.post('/schema/streak_log/record', { ...body, ownedBy: changed, uniqueIdentifier: 'taken' }),
+      // 400: activityAt more than 5 minutes ahead of the service clock.
+      acct.api.post('/schema/streak_log/record', { ...body, ownedBy: changed, activityAt: '2026-12-31T00:06:00Z', uniqueIdentifier: 'future' }),
+      acct.api.post('/schema/streak_log/record', { ...body, ownedBy: { externalId: 'ghost-1' }, activityAt: '2026-12-31T00:06:00Z', uniqueIdentifier: 'ghost-1' }),
+      // 400: a sum log without its value.
+      acct.api.post('/schema/challenge_log/record', { challengeId: summed.id, ownedBy: changed, activityId: 'buy', activityAt: AT, uniqueIdentifier: 'no-value' }),
+      acct.api.post('/schema/challenge_log/record', { challengeId: summed.id, ownedBy: { externalId: 'ghost-2' }, activityId: 'buy', activityAt: AT, uniqueIdentifier: 'no-value-2' }),
+    ]);
+    expect(rejected.map((r) => r.status)).toEqual([409, 400, 400, 400, 400]);
+
+    expect((await acct.api.get(`/schema/account_user/record/${existing.id}`)).body.data).toMatchObject({ firstName: 'Kept', timezone: 'UTC' });
+    const ghosts = await acct.api.get('/schema/account_user/record', { filters: { operator: 'or', conditions: [eq('externalId', 'ghost-1'), eq('externalId', 'ghost-2')] } });
+    expect(ghosts.body.data).toEqual([]);
+  });
+});
