@@ -67,6 +67,8 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
         linked_schema_record_id: progress!.id,
         task_id: t.id,
         target_value: t.targetValue,
+        // Rows keep the mission's task order when read back by createdAt.
+        created_at: tx.trx.raw('clock_timestamp()'),
       })),
     );
   }

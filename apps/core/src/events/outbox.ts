@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Row } from '../records/resource.js';
 import type { EventCode } from './codes.js';
+import { EVENTS_CHANNEL } from './wakeup.js';
 
 export interface NewEvent {
   code: EventCode;
@@ -34,5 +35,7 @@ export async function emit(trx: Knex.Transaction, accountId: string, events: New
       .returning('*')) as Row[];
     rows.push(row!);
   }
+  // Delivered on commit only; wakes idle delivery workers (see events/wakeup.ts).
+  await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, '']);
   return rows;
 }

@@ -1,8 +1,14 @@
 import PgBoss from 'pg-boss';
 import type { Services } from '../services.js';
+import { dispatchEvents } from '../events/dispatcher.js';
+import { listenForEvents, Wakeup } from '../events/wakeup.js';
+import { createResolver } from '../webhooks/addresses.js';
+import { deliverDueWebhooks } from '../webhooks/delivery.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
+/** Idle workers look for due retries this often; new events wake them at once. */
+const DELIVERY_POLL_MS = 1000;
 
 export interface Workers {
   /** Runs the sweeps now, outside the timer (the CLI and tests). */
@@ -11,9 +17,11 @@ export interface Workers {
 }
 
 /**
- * Background work on pg-boss: every worker asks for a sweep each interval, the `stately` queue
- * keeps at most one waiting and one running across all workers, and the sweeps themselves lock
- * rows with SKIP LOCKED, so extra workers add capacity and never double work.
+ * Background work. Sweeps run on pg-boss: every worker asks for one each interval, the `stately`
+ * queue keeps at most one waiting and one running across all workers. Deliveries run in a loop
+ * woken by the outbox's NOTIFY: dispatch new events, then deliver what is due. Sweeps, dispatch
+ * and delivery all lock rows with SKIP LOCKED or leases, so extra workers add capacity and never
+ * double work.
  */
 export async function startWorkers(s: Services, databaseUrl: string): Promise<Workers> {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', application_name: 'loyalty-worker', max: 4 });
@@ -31,10 +39,33 @@ export async function startWorkers(s: Services, databaseUrl: string): Promise<Wo
   const timer = setInterval(request, s.config.schedulerIntervalMs);
   timer.unref();
   await request();
+
+  const wakeup = new Wakeup();
+  const listener = listenForEvents(databaseUrl, wakeup, s.logger);
+  const deliveries = { db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) };
+  let stopping = false;
+  const deliver = async () => {
+    while (!stopping) {
+      let worked = 0;
+      try {
+        worked += await dispatchEvents(s.db);
+        worked += await deliverDueWebhooks(deliveries, s.records.now);
+      } catch (err) {
+        s.logger.error({ err }, 'delivery round failed');
+      }
+      if (!worked) await wakeup.wait(DELIVERY_POLL_MS);
+    }
+  };
+  const delivering = deliver();
+
   return {
     sweepNow: sweep,
     async stop() {
+      stopping = true;
       clearInterval(timer);
+      wakeup.signal();
+      await delivering;
+      await listener.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },
   };

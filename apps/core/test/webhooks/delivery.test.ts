@@ -1,0 +1,192 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dispatchEvents } from '../../src/events/dispatcher.js';
+import { createResolver } from '../../src/webhooks/addresses.js';
+import { type DeliveryDeps, deliverDueWebhooks } from '../../src/webhooks/delivery.js';
+import { startTestDns, type TestDns } from '../support/dns.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { startReceiver } from '../support/receiver.js';
+
+let app: TestApp;
+let acct: TestAccount;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let deps: DeliveryDeps;
+// Starts at the wall clock: dispatch stamps new deliveries due at the database's now().
+let clock = new Date(Date.now() + 1000);
+const now = () => clock;
+const advance = (seconds: number) => {
+  clock = new Date(clock.getTime() + seconds * 1000);
+};
+
+beforeAll(async () => {
+  app = await startTestApp({ LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true', LOYALTY_WEBHOOK_RETRY_SCHEDULE: '10,60', LOYALTY_WEBHOOK_TIMEOUT_MS: '500' });
+  acct = await app.createAccount();
+  receiver = await startReceiver();
+  const s = app.running.services;
+  deps = { db: s.db, box: s.box, config: s.config, resolver: createResolver([]) };
+});
+afterAll(async () => {
+  await receiver.close();
+  await app.close();
+});
+beforeEach(async () => {
+  // Each test subscribes a fresh webhook; earlier ones stop receiving.
+  await app.db('webhook').update({ status: 'paused' });
+  receiver.received.length = 0;
+  receiver.respond((_req, res) => res.writeHead(200).end('ok'));
+});
+
+let seq = 0;
+async function webhook(extra: Record<string, unknown> = {}) {
+  const res = await acct.api.post('/schema/webhook/record', {
+    name: `hook ${++seq}`, endpointUrl: `${receiver.url}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live', ...extra,
+  });
+  return res.body.data;
+}
+async function streakEvent() {
+  const streak = (await acct.api.post('/schema/streak/record', { name: `S${++seq}` })).body.data;
+  const log = await acct.api.post('/schema/streak_log/record', {
+    streakId: streak.id, ownedBy: { externalId: `m${seq}` }, activityId: 'v', activityAt: new Date(Date.now() - 60_000).toISOString(), uniqueIdentifier: `u${seq}`,
+  });
+  return log.body.data;
+}
+const webhookLogs = async (webhookId: string) =>
+  (await acct.api.get('/schema/webhook_log/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'webhookId', operator: 'equals', fieldValue: webhookId }] } })).body.data;
+
+describe('webhook delivery', () => {
+  it('posts the signed envelope once per matching live webhook and marks it processed', async () => {
+    const hook = await webhook();
+    const paused = await webhook({ status: 'paused' });
+    const other = await webhook({ eventCodes: ['challenge_progress_completed'] });
+    const log = await streakEvent();
+    expect(await dispatchEvents(app.db)).toBeGreaterThan(0);
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    expect(await webhookLogs(paused.id)).toEqual([]);
+    expect(await webhookLogs(other.id)).toEqual([]);
+    expect(receiver.received).toHaveLength(1);
+    const { headers, body, path } = receiver.received[0]!;
+    expect(path).toBe('/hook');
+    const parsed = JSON.parse(body);
+    const [stored] = await webhookLogs(hook.id);
+    expect(parsed).toEqual({
+      id: stored.id,
+      accountId: acct.accountId,
+      createdAt: stored.createdAt,
+      events: [{ id: stored.eventLogIds[0], eventCode: 'streak_progress_non_milestone_completed', createdAt: expect.any(String), ownedById: log.ownedById, payload: { streakLog: expect.objectContaining({ id: log.id }) } }],
+    });
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['x-service-signature']).toBe(createHmac('sha256', hook.webhookSecret).update(body).digest('hex'));
+    expect(headers['webhook-id']).toBe(stored.id);
+    const key = Buffer.from(hook.webhookSecret.slice('whsec_'.length), 'base64');
+    const signed = `${stored.id}.${headers['webhook-timestamp']}.${body}`;
+    expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`);
+    expect(stored).toMatchObject({ webhookLogStatus: 'processed', retryCount: 0, lastResponseStatus: 200, deliveredAt: clock.toISOString(), nextRetryAt: null, eventLogs: [expect.objectContaining({ eventCode: 'streak_progress_non_milestone_completed' })] });
+  });
+
+  it('retries failures on the schedule until max_errored, and a later success is processed', async () => {
+    const hook = await webhook();
+    receiver.respond((_req, res) => res.writeHead(500).end('boom'));
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    let [log] = await webhookLogs(hook.id);
+    expect(log).toMatchObject({ webhookLogStatus: 'errored', retryCount: 1, lastResponseStatus: 500, lastError: 'HTTP 500', nextRetryAt: new Date(clock.getTime() + 10_000).toISOString() });
+    advance(9);
+    expect(await deliverDueWebhooks(deps, now)).toBe(0);
+    advance(1);
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    [log] = await webhookLogs(hook.id);
+    expect(log).toMatchObject({ webhookLogStatus: 'errored', retryCount: 2, lastRetriedAt: clock.toISOString() });
+    advance(60);
+    await deliverDueWebhooks(deps, now);
+    [log] = await webhookLogs(hook.id);
+    expect(log).toMatchObject({ webhookLogStatus: 'max_errored', retryCount: 3, nextRetryAt: null });
+    advance(3600);
+    expect(await deliverDueWebhooks(deps, now)).toBe(0);
+    expect(receiver.received).toHaveLength(3);
+
+    const recovering = await webhook();
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    receiver.respond((_req, res) => res.writeHead(204).end());
+    advance(10);
+    await deliverDueWebhooks(deps, now);
+    const [ok] = await webhookLogs(recovering.id);
+    expect(ok).toMatchObject({ webhookLogStatus: 'processed', retryCount: 1, lastResponseStatus: 204 });
+  });
+
+  it.each([
+    ['hangs', (_req: unknown, _res: unknown) => {}, /no answer within 500 ms/],
+    ['resets', (req: { socket: { destroy(): void } }) => req.socket.destroy(), /connection failed/],
+    ['redirects', (_req: unknown, res: { writeHead(s: number, h: object): { end(): void } }) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(), /redirects are not followed/],
+  ])('treats a receiver that %s as a failure to retry', async (_name, behaviour, error) => {
+    const hook = await webhook();
+    receiver.respond(behaviour as never);
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    const [log] = await webhookLogs(hook.id);
+    expect(log.webhookLogStatus).toBe('errored');
+    expect(log.lastError).toMatch(error);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('signs with the rotated secret', async () => {
+    const hook = await webhook();
+    const rotated = (await acct.api.post(`/schema/webhook/record/${hook.id}/action/rotate_secret`)).body.data;
+    expect(rotated.webhookSecret).not.toBe(hook.webhookSecret);
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    const { headers, body } = receiver.received[0]!;
+    expect(headers['x-service-signature']).toBe(createHmac('sha256', rotated.webhookSecret).update(body).digest('hex'));
+  });
+
+  it('never delivers one log twice when workers race', async () => {
+    const hook = await webhook();
+    for (let i = 0; i < 30; i++) await streakEvent();
+    await dispatchEvents(app.db);
+    receiver.respond((_req, res) => setTimeout(() => res.writeHead(200).end(), 20));
+    const attempted = await Promise.all([0, 1, 2, 3].map(() => deliverDueWebhooks(deps, now, 10, 4)));
+    let total = attempted.reduce((a, b) => a + b, 0);
+    while (total < 30) total += await deliverDueWebhooks(deps, now);
+    const ids = receiver.received.map((r) => r.headers['webhook-id']);
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    const logs = await webhookLogs(hook.id);
+    expect(logs.every((l: { webhookLogStatus: string }) => l.webhookLogStatus === 'processed')).toBe(true);
+  });
+});
+
+describe('webhook addresses at delivery', () => {
+  let dns: TestDns;
+  let strict: TestApp;
+  beforeAll(async () => {
+    dns = await startTestDns();
+    strict = await startTestApp({ LOYALTY_DNS_SERVERS: dns.server, LOYALTY_WEBHOOK_TIMEOUT_MS: '500' });
+  });
+  afterAll(async () => {
+    await strict.close();
+    await dns.close();
+  });
+
+  it('refuses a host that resolved publicly at create and privately at delivery (DNS rebinding)', async () => {
+    const owner = await strict.createAccount();
+    dns.zone.set('hooks.rebind.test', { A: ['203.0.113.7'] });
+    const created = await owner.api.post('/schema/webhook/record', {
+      name: 'rebind', endpointUrl: `http://hooks.rebind.test:${receiver.port}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live',
+    });
+    expect(created.status).toBe(200);
+    dns.zone.set('hooks.rebind.test', { A: ['127.0.0.1'] });
+    const streak = (await owner.api.post('/schema/streak/record', { name: 'S' })).body.data;
+    await owner.api.post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'x' }, activityId: 'v', activityAt: new Date().toISOString(), uniqueIdentifier: 'r1' });
+    await dispatchEvents(strict.db);
+    const s = strict.running.services;
+    await deliverDueWebhooks({ db: s.db, box: s.box, config: s.config, resolver: createResolver([dns.server]) }, now);
+    const [log] = (await owner.api.get('/schema/webhook_log/record')).body.data;
+    expect(log.webhookLogStatus).toBe('errored');
+    expect(log.lastError).toMatch(/non-public address \(127\.0\.0\.1\)/);
+    expect(receiver.received).toHaveLength(0);
+  });
+});
