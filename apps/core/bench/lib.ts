@@ -76,6 +76,9 @@ export interface HttpLoadOptions extends LoadOptions {
   headers: Record<string, string>;
   /** Called per request, so a scenario can rotate over ids. */
   path: () => string;
+  method?: 'GET' | 'POST';
+  /** Called per request: a fresh JSON body (POST). */
+  body?: () => string;
 }
 
 /**
@@ -91,7 +94,12 @@ export function httpLoad(options: HttpLoadOptions): Promise<LoadResult> {
         connections: options.connections,
         duration: options.seconds,
         headers: options.headers,
-        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: options.path() }) }],
+        requests: [
+          {
+            method: options.method ?? 'GET',
+            setupRequest: (request) => ({ ...request, path: options.path(), ...(options.body ? { body: options.body() } : {}) }),
+          },
+        ],
       },
       (err: unknown, result: autocannon.Result) => {
         if (err) return fail(err);
@@ -161,3 +169,40 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
 }
 
 export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
+
+/**
+ * Starts the real service binary (`loyalty serve --no-workers`, or `worker`) in a child process,
+ * so the load generator and the service do not share one event loop.
+ */
+export async function startServiceProcess(
+  env: Record<string, string>,
+  args: string[] = ['serve', '--no-workers'],
+): Promise<{ url: string; stop(): Promise<void>; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', cli, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/[^/\s]+)/.exec(out);
+      if (match) resolve(match[1]!);
+      else if (/workers running/.test(out)) resolve('');
+    });
+    void exited.then((code) => reject(new Error(`service exited with ${code} before it was ready`)));
+  });
+  return {
+    url,
+    exited,
+    kill: (signal) => child.kill(signal),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,168 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { SecretBox } from '../src/auth/crypto.js';
+import { createDb } from '../src/db/knex.js';
+import { migrateLatest } from '../src/db/migrate.js';
+import { periodKey } from '../src/engine/periods.js';
+import { provisionAccount } from '../src/tenancy.js';
+import { closedLoop, elapsedSeconds, formatTable, httpLoad, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
+
+/**
+ * bench:ingest — streak-log creation over HTTP (the full path: auth, validation, member, log,
+ * progress, task progress, events, one transaction) against a baseline that performs the same
+ * row writes with plain pg in one transaction per log, at the same concurrency, in the same run.
+ */
+const MEMBERS = 10_000;
+const CONCURRENCIES = [32, 128];
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
+const WARMUP_SECONDS = 3;
+const POOL_SIZE = 10;
+const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.url));
+const PATH = '/api/v1.0/schema/streak_log/record';
+
+interface Seeded {
+  accountId: string;
+  apiKey: string;
+  apiSecret: string;
+  streakId: string;
+  memberIds: string[];
+}
+
+async function seed(url: string, box: SecretBox): Promise<Seeded> {
+  const db = createDb(url, 2);
+  try {
+    await migrateLatest(db);
+    const made = await provisionAccount(db, box, { organizationName: 'Bench', accountName: 'Ingest' });
+    const accountId = made.account.id as string;
+    const [streak] = await db('streak')
+      .insert({ account_id: accountId, name: 'Daily', aggregation_period: 'daily', aggregation_method: 'count', aggregation_target_value: 1, to_be_broken_warning_hours: 4 })
+      .returning('id');
+    const members = await db.raw(
+      `insert into account_user (account_id, external_id, first_name)
+       select ?, 'member-' || n, 'Member ' || n from generate_series(1, ?) as n returning id`,
+      [accountId, MEMBERS],
+    );
+    return { accountId, apiKey: made.apiKey.apiKey, apiSecret: made.apiKey.apiSecret, streakId: streak.id, memberIds: members.rows.map((r: { id: string }) => r.id) };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The rows one aggregated log writes, as plain SQL in one transaction (no HTTP, no reads). */
+async function baselineLog(pool: pg.Pool, s: Seeded, memberId: string, payload: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    const at = new Date();
+    const day = periodKey(at, 'daily', 'UTC');
+    await client.query('begin');
+    const log = await client.query(
+      `insert into streak_log (account_id, streak_id, owned_by_id, activity_id, activity_at, unique_identifier, status, period_key)
+       values ($1, $2, $3, 'visit', $4, $5, 'live', $6) returning id`,
+      [s.accountId, s.streakId, memberId, at, randomUUID(), day],
+    );
+    const progress = await client.query(
+      `insert into streak_progress (account_id, streak_id, owned_by_id, unique_identifier, streak_started_at, current_period_key, streak_to_be_broken_at)
+       values ($1, $2, $3, $6, $4, $5, $4)
+       on conflict (account_id, unique_identifier) where streak_progress_status = 'in_progress'
+       do update set current_progress_value = streak_progress.current_progress_value, updated_at = now() returning id`,
+      [s.accountId, s.streakId, memberId, at, day, `${s.streakId}:${memberId}`],
+    );
+    const progressId = progress.rows[0].id as string;
+    const task = await client.query(
+      `update task_progress set current_progress_value = current_progress_value + 1, updated_at = now()
+       where account_id = $1 and linked_schema_record_id = $2 and period_key = $3`,
+      [s.accountId, progressId, day],
+    );
+    if (task.rowCount === 0) {
+      await client.query(
+        `insert into task_progress (account_id, owned_by_id, linked_schema_slug, linked_schema_record_id, period_key, current_progress_value, target_value)
+         values ($1, $2, 'streak_progress', $3, $4, 1, 1)`,
+        [s.accountId, memberId, progressId, day],
+      );
+    }
+    await client.query(`update streak_log set is_aggregated = true where account_id = $1 and id = $2`, [s.accountId, log.rows[0].id]);
+    await client.query(
+      `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload)
+       values ($1, 'streak_progress_in_progress', $2, 'streak_progress', $3, $4)`,
+      [s.accountId, memberId, progressId, payload],
+    );
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+function row(name: string, s: Summary): string[] {
+  return [name, String(s.requests), s.requestsPerSecond.toFixed(0), s.p50Ms.toFixed(2), s.p95Ms.toFixed(2), s.p99Ms.toFixed(2)];
+}
+
+async function main(): Promise<void> {
+  const started = process.hrtime.bigint();
+  const loadAtStart = loadavg()[0]!;
+  const database = await openBenchDatabase();
+  console.log(`using ${database.description}`);
+  const masterKey = randomBytes(32);
+  const seeded = await seed(database.url, new SecretBox(masterKey));
+  const huge = String(1_000_000_000);
+  const service = await startServiceProcess({
+    DATABASE_URL: database.url,
+    LOYALTY_MASTER_KEY: masterKey.toString('base64'),
+    LOYALTY_RATE_LIMIT_PER_SECOND: huge,
+  });
+  const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+  const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret, 'content-type': 'application/json' };
+  const member = () => seeded.memberIds[Math.floor(Math.random() * seeded.memberIds.length)]!;
+  const body = () =>
+    JSON.stringify({ streakId: seeded.streakId, ownedById: member(), activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: randomUUID() });
+  try {
+    // The baseline writes an event payload of the size the service writes: the log response.
+    const sample = await fetch(`${service.url}${PATH}`, { method: 'POST', headers, body: body() });
+    if (sample.status !== 200) throw new Error(`sample log failed: ${sample.status} ${await sample.text()}`);
+    const payload = JSON.stringify({ streakLog: (await sample.json()).data });
+
+    const results: Record<string, { api: Summary; baseline: Summary }> = {};
+    for (const connections of CONCURRENCIES) {
+      const http = (seconds: number) => httpLoad({ url: service.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+      const direct = (seconds: number) => closedLoop({ connections, seconds }, () => baselineLog(pool, seeded, member(), payload));
+      await http(WARMUP_SECONDS);
+      const api = summarize(await http(DURATION_SECONDS));
+      await direct(WARMUP_SECONDS);
+      const baseline = summarize(await direct(DURATION_SECONDS));
+      results[`c${connections}`] = { api, baseline };
+    }
+    const logs = await pool.query(`select count(*)::int as n, count(*) filter (where is_aggregated)::int as aggregated from streak_log`);
+    const loadAtEnd = loadavg()[0]!;
+
+    const rows: string[][] = [];
+    for (const [key, { api, baseline }] of Object.entries(results)) {
+      rows.push(row(`${key} API`, api), row(`${key} baseline (pg)`, baseline));
+      rows.push([`${key} API / baseline`, '', `${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x`, '', '', `${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`]);
+    }
+    console.log(
+      `\n${MEMBERS} members, ${DURATION_SECONDS} s per run after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE} each side;` +
+        ` service in its own process; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
+    );
+    console.log(formatTable(['scenario', 'logs', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows));
+    console.log(`\n${logs.rows[0].n} logs stored, ${logs.rows[0].aggregated} aggregated`);
+    await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
+    await writeFile(
+      RESULTS_FILE,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, durationSeconds: DURATION_SECONDS, poolSize: POOL_SIZE, results }, null, 2)}\n`,
+    );
+    console.log(`wrote ${RESULTS_FILE}`);
+  } finally {
+    await service.stop();
+    pool.on('error', () => {});
+    await pool.end();
+    await database.close();
+  }
+  console.log(`total run time ${elapsedSeconds(started).toFixed(1)} s`);
+}
+
+await main();
