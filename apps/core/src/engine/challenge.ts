@@ -34,18 +34,19 @@ export async function aggregateChallenge(tx: Tx, input: ChallengeInput): Promise
   const window = periodKey(activityAt, period, zone);
   const where = { account_id: tx.account.id, challenge_id: definition.id, owned_by_id: memberId };
 
-  const closed: ClosedProgress[] = [];
-  const earlier = (await tx.trx('challenge_progress')
-    .where({ ...where, challenge_progress_status: 'in_progress' })
-    .where('period_key', '<', window)
+  // One locked read: earlier windows still in progress (to fail), this window, and any later one.
+  const rows = (await tx.trx('challenge_progress')
+    .where(where)
+    .where((q) => q.where('period_key', '>=', window).orWhere('challenge_progress_status', 'in_progress'))
+    .orderBy('period_key')
     .forUpdate()) as Row[];
-  for (const progress of earlier) {
+  const closed: ClosedProgress[] = [];
+  for (const progress of rows.filter((r) => (r.period_key as string) < window)) {
     closed.push({ code: 'challenge_progress_failed', progress: await failChallenge(tx, progress, zone, period) });
   }
-  const later = await tx.trx('challenge_progress').where(where).where('period_key', '>', window).first('id');
-  if (later) return notAggregated(closed);
+  if (rows.some((r) => (r.period_key as string) > window)) return notAggregated(closed);
 
-  let progress = (await tx.trx('challenge_progress').where({ ...where, period_key: window }).forUpdate().first()) as Row | undefined;
+  let progress = rows.find((r) => r.period_key === window);
   if (!progress) {
     [progress] = (await tx.trx('challenge_progress')
       .insert({

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
@@ -6,7 +7,6 @@ import type { Row, Values } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 import type { StoredTask } from '../resources/definitions.js';
 import { aggregateChallenge } from './challenge.js';
-import { liveMilestones } from './milestones.js';
 import { aggregateMission } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
 import { type Period, periodKey } from './periods.js';
@@ -61,8 +61,12 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
   const idField = `${kind}Id`;
   return records.db.transaction(async (trx) => {
     const tx: Tx = { trx, ctx, records, account, now };
-    const definition = (await trx(kind).where({ account_id: account.id, id: values[idField] as string }).first()) as Row | undefined;
-    if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${String(values[idField])}.` }]);
+    const definitionId = values[idField] as string;
+    const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>) : undefined;
+    const memberId = (inline?.id ?? values.ownedById) as string;
+    const { definition, milestones, member } = await lookup(trx, kind, account.id, definitionId, memberId);
+    if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
+    if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` }]);
     const activityId = values.activityId as string;
     const task = kind === 'mission' ? (definition.tasks as StoredTask[]).find((t) => t.activityId === activityId) : undefined;
     const method = kind === 'mission' ? (task?.aggregationMethod ?? 'count') : (definition.aggregation_method as string);
@@ -70,53 +74,45 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
       throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
     }
 
-    let member: Row | undefined;
-    if (values.ownedBy) member = await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>);
-    else member = (await trx('account_user').where({ account_id: account.id, id: values.ownedById as string }).first()) as Row | undefined;
-    if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${String(values.ownedById)}.` }]);
-
     const zone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
     const activityAt = new Date(values.activityAt as string);
-    const table = `${kind}_log`;
-    const [log] = (await trx(table)
-      .insert({
-        account_id: account.id,
-        [`${kind}_id`]: definition.id,
-        owned_by_id: member.id,
-        activity_id: activityId,
-        activity_at: activityAt,
-        unique_identifier: values.uniqueIdentifier,
-        activity_value: values.activityValue ?? null,
-        status: values.status ?? 'live',
-        period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
-      })
-      .onConflict(['account_id', `${kind}_id`, 'unique_identifier'])
-      .ignore()
-      .returning('*')) as Row[];
-    if (!log) throw await duplicate(trx, table, kind, account.id, definition.id as string, values.uniqueIdentifier as string);
-
-    // Logs of one member on one definition aggregate one at a time; others run in parallel.
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${kind}:${definition.id as string}:${member.id as string}`]);
-    const live = log.status === 'live' && definition.status === 'live' && member.status === 'live';
+    const status = (values.status as string | undefined) ?? 'live';
+    const live = status === 'live' && definition.status === 'live' && member.status === 'live';
     const value = method === 'sum' ? (values.activityValue as number) : 1;
-    // Loaded for every log: the response joins the definition with its milestones, counted or not.
-    const milestones = await liveMilestones(trx, account.id, definition.id as string);
-    const input = { definition, memberId: member.id as string, activityAt, value, zone, milestones };
+    const input = { definition, memberId, activityAt, value, zone, milestones };
     let outcome: Outcome;
     if (!live) outcome = notAggregated();
     else if (kind === 'streak') outcome = await aggregateStreak(tx, input);
     else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
     else outcome = await aggregateMission(tx, { ...input, activityId });
 
-    const stored = outcome.aggregated
-      ? ((await trx(table).where({ account_id: account.id, id: log.id }).update({ is_aggregated: true }).returning('*')) as Row[])[0]!
-      : log;
-    const response = await buildResponse(tx, kind, stored, definition, member, milestones, outcome);
+    // The log is written last, with what aggregation decided; a replay fails here and the
+    // whole transaction, progress included, rolls back.
+    const table = `${kind}_log`;
+    const [log] = (await trx(table)
+      .insert({
+        account_id: account.id,
+        [`${kind}_id`]: definitionId,
+        owned_by_id: memberId,
+        activity_id: activityId,
+        activity_at: activityAt,
+        unique_identifier: values.uniqueIdentifier,
+        activity_value: values.activityValue ?? null,
+        status,
+        is_aggregated: outcome.aggregated,
+        period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
+      })
+      .onConflict(['account_id', `${kind}_id`, 'unique_identifier'])
+      .ignore()
+      .returning('*')) as Row[];
+    if (!log) throw await duplicate(trx, table, kind, account.id, definitionId, values.uniqueIdentifier as string);
+
+    const response = await buildResponse(tx, kind, log, definition, member, milestones, outcome);
     const events: NewEvent[] = [];
     for (const c of outcome.closed) {
       events.push({
         code: c.code,
-        ownedById: member.id as string,
+        ownedById: memberId,
         linkedSchemaSlug: `${kind}_progress`,
         linkedSchemaRecordId: c.progress.id as string,
         payload: await progressPayload(records, trx, ctx, kind, c.progress),
@@ -125,7 +121,7 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
     for (const code of outcome.codes) {
       events.push({
         code,
-        ownedById: member.id as string,
+        ownedById: memberId,
         linkedSchemaSlug: `${kind}_progress`,
         linkedSchemaRecordId: outcome.progress!.id as string,
         payload: { [`${kind}Log`]: response },
@@ -134,6 +130,24 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
     await emit(trx, account.id, events);
     return response;
   });
+}
+
+/**
+ * The definition, its live milestones (ascending) and the member, in one statement that also
+ * takes the lock under which logs of one member on one definition aggregate one at a time.
+ */
+async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string) {
+  const result = await trx.raw(
+    `select
+       (select row_to_json(d) from ?? d where d.account_id = ? and d.id = ?) as definition,
+       (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
+         where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
+       (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
+       pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`,
+    [kind, accountId, definitionId, accountId, definitionId, accountId, memberId, `${kind}:${definitionId}:${memberId}`],
+  );
+  const row = result.rows[0];
+  return { definition: rowFromJson(row.definition), milestones: rowsFromJson(row.milestones), member: rowFromJson(row.member) };
 }
 
 async function duplicate(trx: Knex, table: string, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {

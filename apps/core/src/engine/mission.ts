@@ -1,4 +1,5 @@
 import type { EventCode } from '../events/codes.js';
+import { rowsFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
 import type { StoredTask } from '../resources/definitions.js';
 import { crossed, nextMilestone } from './milestones.js';
@@ -39,7 +40,22 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  let progress = (await tx.trx('mission_progress').where({ ...where, mission_progress_status: 'in_progress' }).forUpdate().first()) as Row | undefined;
+  // The in-progress run, locked, with its task rows in the same round trip.
+  const found = await tx.trx.raw(
+    `select mp.*, (select json_agg(t order by t.created_at) from task_progress t
+                    where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id) as task_rows
+       from mission_progress mp
+      where mp.account_id = ? and mp.mission_id = ? and mp.owned_by_id = ? and mp.mission_progress_status = 'in_progress'
+      for update of mp`,
+    [tx.account.id, definition.id as string, memberId],
+  );
+  let taskRows: Row[] = [];
+  let progress: Row | undefined;
+  if (found.rows[0]) {
+    const { task_rows: rows, ...row } = found.rows[0] as Row;
+    progress = row;
+    taskRows = rowsFromJson(rows);
+  }
   if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
     closed.push({ code: 'mission_progress_failed', progress: await failMission(tx, progress) });
     progress = undefined;
@@ -59,7 +75,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
         mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period as Period, zone),
       })
       .returning('*')) as Row[];
-    await tx.trx('task_progress').insert(
+    taskRows = (await tx.trx('task_progress').insert(
       tasks.map((t) => ({
         account_id: tx.account.id,
         owned_by_id: memberId,
@@ -70,12 +86,9 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
         // Rows keep the mission's task order when read back by createdAt.
         created_at: tx.trx.raw('clock_timestamp()'),
       })),
-    );
+    ).returning('*')) as Row[];
   }
 
-  const taskRows = (await tx.trx('task_progress')
-    .where({ account_id: tx.account.id, linked_schema_record_id: progress!.id })
-    .forUpdate()) as Row[];
   const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
   const row = taskRows.find((r) => r.task_id === task.id)!;
   const reached = (row.current_progress_value as number) + value;
@@ -86,9 +99,12 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const after = before + (justCompleted ? 1 : 0);
 
   const completes = after === tasks.length && before < tasks.length;
-  const patch: Row = { updated_at: tx.now };
-  if (completes) Object.assign(patch, { mission_progress_status: 'completed', mission_completed_at: activityAt });
-  const [updated] = (await tx.trx('mission_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*')) as Row[];
+  const updated = completes
+    ? ((await tx.trx('mission_progress')
+        .where({ account_id: tx.account.id, id: progress!.id })
+        .update({ mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now })
+        .returning('*')) as Row[])[0]
+    : progress;
 
   const achieved = crossed(milestones, before, after);
   const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id as string, ownedById: memberId, periodKey: null };

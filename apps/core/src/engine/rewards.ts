@@ -23,7 +23,7 @@ async function takePooledCoupon(tx: Tx, reward: Row, rewardLogId: string): Promi
       where (account_id, id) = (
         select account_id, id from coupon
          where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
-         order by created_at, id
+         order by issue_order
          limit 1
          for update skip locked)
      returning coupon_code`,

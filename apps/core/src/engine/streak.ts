@@ -1,3 +1,4 @@
+import { rowFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
 import type { EventCode } from '../events/codes.js';
 import { crossed, nextMilestone } from './milestones.js';
@@ -38,7 +39,22 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
   const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  let progress = (await tx.trx('streak_progress').where({ ...where, streak_progress_status: 'in_progress' }).forUpdate().first()) as Row | undefined;
+  // The in-progress run, locked, with the task of the log's period in the same round trip.
+  const found = await tx.trx.raw(
+    `select sp.*, (select row_to_json(t) from task_progress t
+                    where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = ?) as period_task
+       from streak_progress sp
+      where sp.account_id = ? and sp.streak_id = ? and sp.owned_by_id = ? and sp.streak_progress_status = 'in_progress'
+      for update of sp`,
+    [logPeriod, tx.account.id, definition.id as string, memberId],
+  );
+  let periodTask: Row | undefined;
+  let progress: Row | undefined;
+  if (found.rows[0]) {
+    const { period_task: task, ...row } = found.rows[0] as Row;
+    progress = row;
+    periodTask = rowFromJson(task);
+  }
   if (progress) {
     if (logPeriod > requiredPeriod(progress, period, zone)) {
       closed.push({ code: 'streak_progress_broken', progress: await breakStreak(tx, progress, period, zone) });
@@ -48,6 +64,7 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
     }
   }
   if (!progress) {
+    periodTask = undefined;
     const latest = (await tx.trx('streak_progress').where(where).whereNot('streak_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined;
     if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(closed);
     [progress] = (await tx.trx('streak_progress')
@@ -61,7 +78,7 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
       .returning('*')) as Row[];
   }
 
-  const task = await addToPeriod(tx, progress!, logPeriod, value, definition.aggregation_target_value as number);
+  const task = await addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value as number);
   const periodCompleted = task.justCompleted;
   const before = progress!.current_progress_value as number;
   const after = periodCompleted ? before + 1 : before;
@@ -109,10 +126,12 @@ function closedUpTo(progress: Row, period: Period, zone: string): string {
   return periodKey(new Date((progress.streak_broken_at as Date).getTime() - 1), period, zone);
 }
 
-/** Adds the log's value to its period's task progress, creating it on the period's first log. */
-async function addToPeriod(tx: Tx, progress: Row, key: string, value: number, target: number): Promise<{ row: Row; justCompleted: boolean }> {
+/**
+ * Adds the log's value to its period's task progress, creating it on the period's first log.
+ * The progress row lock guards the task row, so the read-then-write here cannot race.
+ */
+async function addToPeriod(tx: Tx, progress: Row, existing: Row | undefined, key: string, value: number, target: number): Promise<{ row: Row; justCompleted: boolean }> {
   const where = { account_id: tx.account.id, linked_schema_record_id: progress.id, period_key: key };
-  const existing = (await tx.trx('task_progress').where(where).first()) as Row | undefined;
   const before = (existing?.current_progress_value as number | undefined) ?? 0;
   const after = before + value;
   const justCompleted = before < target && after >= target;

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import type { Row } from '../records/resource.js';
 import type { EventCode } from './codes.js';
 import { EVENTS_CHANNEL } from './wakeup.js';
 
@@ -14,28 +13,23 @@ export interface NewEvent {
 
 /**
  * Writes events in the caller's transaction (the transactional outbox): they exist exactly when
- * the change that caused them commits, and delivery picks them up afterwards.
+ * the change that caused them commits, and delivery picks them up afterwards. The same statement
+ * NOTIFYs idle delivery workers; PostgreSQL delivers that only on commit.
  */
-export async function emit(trx: Knex.Transaction, accountId: string, events: NewEvent[]): Promise<Row[]> {
-  if (!events.length) return [];
-  // clock_timestamp() orders a transaction's events; now() is the same for all of them.
-  const rows: Row[] = [];
-  for (const e of events) {
-    const [row] = (await trx('event_log')
-      .insert({
-        account_id: accountId,
-        event_code: e.code,
-        owned_by_id: e.ownedById,
-        linked_schema_slug: e.linkedSchemaSlug,
-        linked_schema_record_id: e.linkedSchemaRecordId,
-        payload: JSON.stringify(e.payload),
-        created_at: trx.raw('clock_timestamp()'),
-        updated_at: trx.raw('clock_timestamp()'),
-      })
-      .returning('*')) as Row[];
-    rows.push(row!);
-  }
-  // Delivered on commit only; wakes idle delivery workers (see events/wakeup.ts).
-  await trx.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, '']);
-  return rows;
+export async function emit(trx: Knex.Transaction, accountId: string, events: NewEvent[]): Promise<void> {
+  if (!events.length) return;
+  const insert = trx('event_log').insert(
+    events.map((e, i) => ({
+      account_id: accountId,
+      event_code: e.code,
+      owned_by_id: e.ownedById,
+      linked_schema_slug: e.linkedSchemaSlug,
+      linked_schema_record_id: e.linkedSchemaRecordId,
+      payload: JSON.stringify(e.payload),
+      // Timestamps keep milliseconds; a millisecond apart, one log's events keep their order.
+      created_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [i / 1000]),
+      updated_at: trx.raw('clock_timestamp()'),
+    })),
+  );
+  await trx.raw('with inserted as (?) select pg_notify(?, ?)', [insert, EVENTS_CHANNEL, '']);
 }

@@ -52,10 +52,7 @@ export const reward = defineResource({
         for (let i = 0; i < unique.length; i += 1000) {
           const chunk = unique.slice(i, i + 1000);
           const inserted = await trx('coupon')
-            .insert(
-              // clock_timestamp() keeps the import order as the issuing order ("oldest first").
-              chunk.map((code) => ({ account_id: row.account_id, reward_id: row.id, coupon_code: code, status: 'live', created_at: trx.raw('clock_timestamp()') })),
-            )
+            .insert(chunk.map((code) => ({ account_id: row.account_id, reward_id: row.id, coupon_code: code, status: 'live' })))
             .onConflict(['account_id', 'coupon_code'])
             .ignore()
             .returning('id');

@@ -11,8 +11,7 @@ let app: TestApp;
 let acct: TestAccount;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let deps: DeliveryDeps;
-// Starts at the wall clock: dispatch stamps new deliveries due at the database's now().
-let clock = new Date(Date.now() + 1000);
+let clock = new Date();
 const now = () => clock;
 const advance = (seconds: number) => {
   clock = new Date(clock.getTime() + seconds * 1000);
@@ -30,6 +29,8 @@ afterAll(async () => {
   await app.close();
 });
 beforeEach(async () => {
+  // Ahead of the wall clock: dispatch stamps new deliveries due at the database's now().
+  clock = new Date(Date.now() + 60_000);
   // Each test subscribes a fresh webhook; earlier ones stop receiving.
   await app.db('webhook').update({ status: 'paused' });
   receiver.received.length = 0;

@@ -28,12 +28,14 @@ export async function up(db: Knex): Promise<void> {
     t.boolean('is_coupon_issued').notNullable().defaultTo(false);
     t.text('status').notNullable();
     t.uuid('reward_log_id');
+    // Insertion order, also within one multi-row import: "oldest first" issues by it.
+    t.bigIncrements('issue_order', { primaryKey: false });
     t.unique(['account_id', 'coupon_code'], { indexName: 'coupon_code_unique' });
     createdIndex(t, 'coupon');
   });
   // Issuance takes the oldest unissued live coupon of a reward; this index finds it directly.
   await db.raw(
-    `create index coupon_pool_idx on coupon (account_id, reward_id, created_at, id)
+    `create index coupon_pool_idx on coupon (account_id, reward_id, issue_order)
      where not is_coupon_issued and status = 'live'`,
   );
   await db.schema.createTable('reward_log', (t) => {
