@@ -14,7 +14,7 @@ export interface DeliveryDeps {
 }
 
 /** How long a claimed delivery stays with its worker: the time-out plus room to record the result. */
-const leaseMs = (config: Config) => config.webhookTimeoutMs + 30_000;
+const leaseMs = (config: Config) => config.webhookTimeoutMs + 5_000;
 const PAUSED_RECHECK_MS = 60_000;
 
 /**
