@@ -7,6 +7,9 @@ import { API_PREFIX } from './http/app.js';
 import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
 import { startWorkers } from './scheduler/worker.js';
 import { openRuntime, startApi } from './server.js';
+import { buildOpenApi } from './records/openapi.js';
+import { Registry } from './records/registry.js';
+import { createResources } from './resources/index.js';
 import { createServices } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
@@ -14,6 +17,7 @@ const USAGE = `Usage:
   loyalty serve [--no-workers] [--demo]   HTTP API (and workers)
   loyalty worker                          workers only
   loyalty migrate                         apply database migrations
+  loyalty openapi                         print the OpenAPI document
   loyalty account create --organization NAME --account NAME [--timezone TZ] [--language CODE] [--json]
   loyalty seed-demo                       create the demo account and print its credentials`;
 
@@ -70,6 +74,14 @@ async function main(argv: string[]): Promise<number> {
     });
     console.log('Loyalty workers running.');
     return -1;
+  }
+  if (command === 'openapi') {
+    // The document needs only the resource definitions: no database, no secrets.
+    const registry = new Registry(createResources(config));
+    const document = `${JSON.stringify(buildOpenApi(registry, `${config.publicUrl}${API_PREFIX}`), null, 2)}\n`;
+    // Into a pipe, stdout is asynchronous: wait for the write before the process exits.
+    await new Promise<void>((resolve) => process.stdout.write(document, () => resolve()));
+    return 0;
   }
   if (command === 'migrate') {
     const runtime = await openRuntime(config);
