@@ -19,6 +19,8 @@ export interface Config {
   endUserRateLimitPerSecond: number;
   guestRateLimitPerSecond: number;
   emailTransport: 'file' | 'smtp' | 'ses';
+  /** The shared pre-verified sending domain: integrations on it send from no-reply@ this domain. */
+  emailSharedDomain: string;
   smtpUrl: string | undefined;
   sesEndpoint: string | undefined;
   pushApiUrl: string | undefined;
@@ -113,6 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     endUserRateLimitPerSecond: int('LOYALTY_ENDUSER_RATE_LIMIT_PER_SECOND', 20, 1),
     guestRateLimitPerSecond: int('LOYALTY_GUEST_RATE_LIMIT_PER_SECOND', 20, 1),
     emailTransport,
+    emailSharedDomain: env.LOYALTY_EMAIL_SHARED_DOMAIN || 'localhost',
     smtpUrl: url('LOYALTY_SMTP_URL'),
     sesEndpoint: url('LOYALTY_SES_ENDPOINT'),
     pushApiUrl: url('LOYALTY_PUSH_API_URL'),

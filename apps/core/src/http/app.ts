@@ -10,6 +10,7 @@ import { filesRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
 import { platformRoutes } from './routes/platform.js';
 import { recordRoutes } from './routes/records.js';
+import { unsubscribeRoutes } from './routes/unsubscribe.js';
 
 export const API_PREFIX = '/api/v1.0';
 const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
@@ -69,6 +70,7 @@ export function createApp(s: Services): Koa {
   healthRoutes(root, s);
   docsRoutes(root, s);
   filesRoutes(root, s);
+  unsubscribeRoutes(root, s);
   const api = new Router({ prefix: API_PREFIX });
   platformRoutes(api, s);
   enduserRoutes(api, s);

@@ -1,10 +1,12 @@
 import Handlebars from 'handlebars';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { type ErrorDetail, invalidInput } from '../errors.js';
+import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
+import { renderPreview } from '../notifications/render.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
+import { TemplateError } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
@@ -104,6 +106,21 @@ export const emailTemplate = defineResource({
   },
   validate: (record) => templateErrors(record, ['subject', 'htmlContent']),
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
+  actions: {
+    render: {
+      description:
+        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html}.',
+      async run({ trx, ctx, row }) {
+        try {
+          // Called inside the action, not at module load: notifications/render.js imports this module too.
+          return await renderPreview(trx, ctx, row, new Date());
+        } catch (err) {
+          if (err instanceof TemplateError) throw conflict(`The template cannot be rendered: ${err.message}`);
+          throw err;
+        }
+      },
+    },
+  },
 });
 
 export const emailTheme = defineResource({

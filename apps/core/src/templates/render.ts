@@ -22,9 +22,19 @@ function compiled(source: string, escape: boolean): HandlebarsTemplateDelegate {
   return template;
 }
 
-/** Renders a template; a missing variable renders empty, never throws. */
+/**
+ * A template that cannot render whatever the data: an unknown helper or partial, a block helper
+ * misused. Callers tell it from other failures: sending it again cannot succeed.
+ */
+export class TemplateError extends Error {}
+
+/** Renders a template; a missing variable renders empty, never throws (a broken template throws TemplateError). */
 export function render(source: string, data: Record<string, unknown>, options: RenderOptions): string {
-  return compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
+  try {
+    return compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
+  } catch (err) {
+    throw new TemplateError((err as Error).message.split('\n')[0]);
+  }
 }
 
 /** Checks template syntax; returns the parser's message (with its line) or undefined. */

@@ -1,0 +1,289 @@
+import type { Knex } from 'knex';
+import juice from 'juice';
+import type { Period } from '../engine/periods.js';
+import type { EventCode } from '../events/codes.js';
+import { type AccountInfo, type RequestContext, resolveText } from '../records/context.js';
+import type { LanguageCode } from '../records/fields.js';
+import type { Row } from '../records/resource.js';
+import { DEFAULT_EMAIL_STYLE } from '../resources/notifications.js';
+import { formatValidTill } from '../resources/reward_log.js';
+import { render } from '../templates/render.js';
+import { sampleEvent, sampleMember } from './samples.js';
+
+/** What a notification is rendered about: the tenancy, the member (an account_user row) and the event (an event_log row). */
+export interface RenderInput {
+  organization: { id: string; name: string };
+  account: AccountInfo;
+  member: Row;
+  event: Row;
+  unsubscribeUrl: string;
+}
+
+export interface Rendering {
+  /** The variables of CONTRACT §11: `$organization`, `$account`, `$account_user`, `$event_log`, `$helpers`. */
+  context: Record<string, unknown>;
+  /** The member's language, else the account's: texts and formatting use it. */
+  language: LanguageCode;
+}
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+/** Sums of decimal activity values drift in binary (0.3 - 0.1); templates show what a person expects. */
+const tidy = (n: number) => Math.round(n * 1e6) / 1e6;
+const remaining = (target: number | undefined, current: number) => (target === undefined ? undefined : tidy(Math.max(0, target - current)));
+
+const PERIOD_WORDS: Record<string, Record<Period, string>> = {
+  en: { daily: 'day', weekly: 'week', monthly: 'month' },
+  es: { daily: 'día', weekly: 'semana', monthly: 'mes' },
+  fr: { daily: 'jour', weekly: 'semaine', monthly: 'mois' },
+  de: { daily: 'Tag', weekly: 'Woche', monthly: 'Monat' },
+  'zh-CN': { daily: '天', weekly: '周', monthly: '月' },
+  ja: { daily: '日', weekly: '週', monthly: '月' },
+  pt: { daily: 'dia', weekly: 'semana', monthly: 'mês' },
+  it: { daily: 'giorno', weekly: 'settimana', monthly: 'mese' },
+  ko: { daily: '일', weekly: '주', monthly: '월' },
+};
+
+interface Formatting {
+  language: string;
+  timeZone: string;
+}
+
+function periodText(period: unknown, f: Formatting): string | undefined {
+  const words = PERIOD_WORDS[f.language] ?? PERIOD_WORDS.en!;
+  return typeof period === 'string' ? words[period as Period] : undefined;
+}
+
+/**
+ * A deadline (the end of a period, exclusive) as the last minute it still allows: a day that ends
+ * at midnight reads "November 21, 2026 at 11:59 PM", not the next day at 12:00 AM.
+ */
+function formatDeadline(value: unknown, f: Formatting): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const at = new Date(Date.parse(value) - 1);
+  if (Number.isNaN(at.getTime())) return undefined;
+  return new Intl.DateTimeFormat(f.language, { dateStyle: 'long', timeStyle: 'short', timeZone: f.timeZone }).format(at);
+}
+
+/**
+ * Streak helpers (codes `streak_…`). Log-driven payloads carry `streakLog` (the log create response:
+ * `streakProgress`, `streak`, `nextMilestone`…); sweep payloads (`_to_be_broken`, `_broken`) carry
+ * `streakProgress` with `streak` and `nextMilestone` inside. Either way:
+ * - `currentProgressValue`: the progress's consecutive completed periods (for `_broken`, the length
+ *   the streak had when it broke);
+ * - `nextMilestoneTargetValue`: the payload's `nextMilestone.milestoneTargetValue` (absent when no
+ *   milestone is ahead), `nextMilestoneRemainingValue` = that minus the current value;
+ * - `nextNonMilestoneTargetValue`: the next period completion, current + 1 (absent once
+ *   `completionTargetValue` is reached), so `nextNonMilestoneRemainingValue` is 1 period;
+ * - `remainingValue`: the next milestone's remaining value when a milestone is ahead, else the
+ *   next period's;
+ * - `completionTargetValue` and `periodText` (day, week or month in the member's language) from the streak;
+ * - `formattedStreakToBeBrokenAt`: the progress's `streakToBeBrokenAt`, the end of the period the
+ *   member must complete next.
+ */
+function streakHelpers(payload: Json, f: Formatting): Json {
+  const log = obj(payload.streakLog);
+  const progress = log ? obj(log.streakProgress) : obj(payload.streakProgress);
+  const streak = obj(log ? log.streak : progress?.streak);
+  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const current = num(progress?.currentProgressValue) ?? 0;
+  const completion = num(streak?.completionTargetValue);
+  const nextMilestoneTargetValue = num(next?.milestoneTargetValue);
+  const nextNonMilestoneTargetValue = completion !== undefined && current >= completion ? undefined : current + 1;
+  const nextMilestoneRemainingValue = remaining(nextMilestoneTargetValue, current);
+  const nextNonMilestoneRemainingValue = remaining(nextNonMilestoneTargetValue, current);
+  return {
+    periodText: periodText(streak?.aggregationPeriod, f),
+    currentProgressValue: current,
+    completionTargetValue: completion,
+    nextMilestoneTargetValue,
+    nextMilestoneRemainingValue,
+    nextNonMilestoneTargetValue,
+    nextNonMilestoneRemainingValue,
+    remainingValue: nextMilestoneRemainingValue ?? nextNonMilestoneRemainingValue,
+    formattedStreakToBeBrokenAt: formatDeadline(progress?.streakToBeBrokenAt, f),
+  };
+}
+
+/**
+ * Challenge helpers (codes `challenge_…`), from `challengeLog` (log-driven) or `challengeProgress`
+ * (sweeps: `_to_be_failed`, `_failed`), as for streaks:
+ * - `currentProgressValue`: the value accumulated in the window;
+ * - `completionTargetValue` from the challenge, `remainingValue` = completion target minus current (never below 0);
+ * - `nextMilestoneRemainingValue`: the next milestone's target minus current (absent when none is ahead);
+ * - `periodText`: the window (day, week or month); `formattedChallengeToBeFailedAt`: the window's end.
+ */
+function challengeHelpers(payload: Json, f: Formatting): Json {
+  const log = obj(payload.challengeLog);
+  const progress = log ? obj(log.challengeProgress) : obj(payload.challengeProgress);
+  const challenge = obj(log ? log.challenge : progress?.challenge);
+  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const current = tidy(num(progress?.currentProgressValue) ?? 0);
+  const completion = num(challenge?.completionTargetValue);
+  return {
+    periodText: periodText(challenge?.aggregationPeriod, f),
+    currentProgressValue: current,
+    completionTargetValue: completion,
+    remainingValue: remaining(completion, current),
+    nextMilestoneRemainingValue: remaining(num(next?.milestoneTargetValue), current),
+    formattedChallengeToBeFailedAt: formatDeadline(progress?.challengeToBeFailedAt, f),
+  };
+}
+
+/**
+ * Mission helpers (codes `mission_…`; the spec names none, these mirror the challenge's): progress
+ * counts completed tasks of `missionProgress.taskProgresses` against the mission's tasks;
+ * `formattedMissionToBeFailedAt` is the end of the member's window.
+ */
+function missionHelpers(payload: Json, f: Formatting): Json {
+  const log = obj(payload.missionLog);
+  const progress = log ? obj(log.missionProgress) : obj(payload.missionProgress);
+  const mission = obj(log ? log.mission : progress?.mission);
+  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const tasks = Array.isArray(mission?.tasks) ? mission.tasks.length : undefined;
+  const taskProgresses = Array.isArray(progress?.taskProgresses) ? progress.taskProgresses : [];
+  const current = taskProgresses.filter((t) => obj(t)?.taskProgressStatus === 'completed').length;
+  return {
+    periodText: periodText(mission?.aggregationPeriod, f),
+    currentProgressValue: current,
+    completionTargetValue: tasks,
+    remainingValue: remaining(tasks, current),
+    nextMilestoneRemainingValue: remaining(num(next?.milestoneTargetValue), current),
+    formattedMissionToBeFailedAt: formatDeadline(progress?.missionToBeFailedAt, f),
+  };
+}
+
+/**
+ * `rewardValidTill`: the expiry of the reward the event issued — a mission's `rewardLog`, else the
+ * highest `achievedMilestoneRewardLog` — as a long date in the member's language and time zone (the
+ * reward log resource's formatting). Absent when the event issued no reward or it does not expire.
+ */
+function rewardValidTill(payload: Json, f: Formatting): string | undefined {
+  const log = obj(payload.streakLog) ?? obj(payload.challengeLog) ?? obj(payload.missionLog);
+  const expiry = [obj(log?.rewardLog), obj(log?.achievedMilestoneRewardLog)].map((r) => r?.rewardExpiryAt).find((v) => typeof v === 'string');
+  return expiry === undefined ? undefined : formatValidTill(new Date(expiry as string), f.language, f.timeZone) || undefined;
+}
+
+/** The `$helpers` of an event: the unsubscribe link, the reward expiry and the helpers of its kind. */
+function helpersFor(code: string, payload: Json, f: Formatting, unsubscribeUrl: string): Json {
+  const kind = code.startsWith('streak_') ? streakHelpers : code.startsWith('challenge_') ? challengeHelpers : code.startsWith('mission_') ? missionHelpers : undefined;
+  return { unsubscribeUrl, rewardValidTill: rewardValidTill(payload, f), ...kind?.(payload, f) };
+}
+
+const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
+
+/** The member's fields as the API names them; device tokens stay out of messages. */
+function memberVariables(m: Row): Json {
+  return {
+    id: m.id,
+    externalId: m.external_id,
+    firstName: m.first_name,
+    lastName: m.last_name,
+    email: m.email,
+    phoneNumber: m.phone_number,
+    timezone: m.timezone,
+    languageCode: m.language_code,
+    status: m.status,
+    createdAt: iso(m.created_at),
+    updatedAt: iso(m.updated_at),
+  };
+}
+
+function eventVariables(e: Row): Json {
+  return {
+    id: e.id,
+    eventCode: e.event_code,
+    ownedById: e.owned_by_id,
+    linkedSchemaSlug: e.linked_schema_slug,
+    linkedSchemaRecordId: e.linked_schema_record_id,
+    payload: e.payload,
+    createdAt: iso(e.created_at),
+    updatedAt: iso(e.updated_at),
+  };
+}
+
+/** The variables a template sees for one event and member. */
+export function buildContext(input: RenderInput): Rendering {
+  const { organization, account, member, event } = input;
+  const language = ((member.language_code as LanguageCode | null) ?? account.defaultLanguageCode) as LanguageCode;
+  const timeZone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
+  const payload = obj(event.payload) ?? {};
+  return {
+    language,
+    context: {
+      $organization: { id: organization.id, name: organization.name },
+      $account: { id: account.id, name: account.name, timezone: account.timezone, defaultLanguageCode: account.defaultLanguageCode },
+      $account_user: memberVariables(member),
+      $event_log: eventVariables(event),
+      $helpers: helpersFor(event.event_code as string, payload, { language, timeZone }, input.unsubscribeUrl),
+    },
+  };
+}
+
+/** A localisable text in the language (CONTRACT §7 fall-back: then the account's, then en). */
+export function textIn(map: unknown, language: LanguageCode, account: AccountInfo): string {
+  return resolveText(map, { languageCode: language, account }) ?? '';
+}
+
+/** Plain-text fields (subjects, push, SMS, chat): nothing is HTML-escaped; a missing variable renders empty. */
+export function renderText(source: string, context: Record<string, unknown>): string {
+  return render(source, context, { escape: false });
+}
+
+export interface EmailContent {
+  subject: string;
+  html: string;
+}
+
+async function emailPart(db: Knex, table: 'email_header' | 'email_footer', accountId: string, id: unknown): Promise<unknown> {
+  if (typeof id !== 'string') return undefined;
+  const row = (await db(table).where({ account_id: accountId, id, status: 'live' }).first('html_content')) as Row | undefined;
+  return row?.html_content;
+}
+
+/** The account's newest live email theme's CSS, else the default stylesheet. */
+async function themeCss(db: Knex, accountId: string): Promise<string> {
+  const theme = (await db('email_theme')
+    .where({ account_id: accountId, status: 'live' })
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .first('style')) as { style: string | null } | undefined;
+  return theme?.style ?? DEFAULT_EMAIL_STYLE;
+}
+
+/**
+ * An email template rendered for one member: subject and HTML in the given language, the linked live
+ * header and footer as the `header` and `footer` partials (empty when absent, so `{{>header}}` never
+ * fails), values HTML-escaped except in `{{{triple}}}`, and the theme's CSS inlined into `style`
+ * attributes (rules that cannot be inlined, such as media queries, stay in a `<style>` element).
+ */
+export async function renderEmail(db: Knex, template: Row, rendering: Rendering, account: AccountInfo): Promise<EmailContent> {
+  const { context, language } = rendering;
+  // Sequential: the preview runs inside a transaction, whose queries share one connection.
+  const header = await emailPart(db, 'email_header', account.id, template.email_header_id);
+  const footer = await emailPart(db, 'email_footer', account.id, template.email_footer_id);
+  const css = await themeCss(db, account.id);
+  const partials = { header: textIn(header, language, account), footer: textIn(footer, language, account) };
+  const body = render(textIn(template.html_content, language, account), context, { escape: true, partials });
+  // A header value is one line: line breaks from variables would only be folded away by the mailer.
+  const subject = renderText(textIn(template.subject, language, account), context).replace(/\s+/g, ' ').trim();
+  return { subject, html: juice(body, { extraCss: css }) };
+}
+
+/** Where the preview's unsubscribe link points: a token that verifies for no member, so following it changes nothing. */
+const PREVIEW_UNSUBSCRIBE_URL = '/u/preview';
+
+/**
+ * The `render` action of email templates: the template against built-in sample data for its
+ * `sampleEventCode` (samples.ts), the account's real organization, account, header, footer and theme,
+ * in `languageCode` (else the account's default language).
+ */
+export async function renderPreview(db: Knex, ctx: RequestContext, template: Row, now: Date): Promise<EmailContent> {
+  const account = ctx.account!;
+  const organization = (await db('organization').where({ id: account.organizationId }).first('id', 'name')) as { id: string; name: string };
+  const language = ctx.languageCode ?? account.defaultLanguageCode;
+  const member = sampleMember(account, language);
+  const event = sampleEvent(account.id, member.id as string, template.sample_event_code as EventCode, now);
+  const rendering = buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
+  return renderEmail(db, template, rendering, account);
+}

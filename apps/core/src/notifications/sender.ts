@@ -1,0 +1,246 @@
+import type { Knex } from 'knex';
+import type { Row } from '../records/resource.js';
+import { accountInfo } from '../auth/authenticate.js';
+import { type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
+import type { Services } from '../services.js';
+import { TemplateError } from '../templates/render.js';
+import { buildContext, type Rendering, renderEmail, renderText, textIn } from './render.js';
+import { createEmailTransport, type EmailTransport } from './transports/email.js';
+import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
+import { redact, SendFailure, SkipSend } from './transports/errors.js';
+import { PushTransport, type ServiceAccount } from './transports/push.js';
+import { unsubscribeUrl } from './unsubscribe.js';
+
+/** The channel each integration sends on, as the dispatcher writes it into `notification_log.channel`. */
+const CHANNEL_OF: Record<IntegrationProvider, string> = {
+  service_email: 'email',
+  push_cloud_messaging: 'push',
+  cloud_sms: 'sms',
+  cloud_chat: 'chat',
+};
+/** Waits before each retry: 3 retries after the first attempt, then the log is `failed`. */
+const BACKOFF_MS = [30_000, 120_000, 600_000];
+/**
+ * How long a claimed row stays with its worker. Longer than the slowest send (an OAuth token and a
+ * provider call, each bounded by SEND_TIMEOUT_MS), so a live worker never loses a row mid-send; a
+ * crashed worker's rows come back to the others when it passes.
+ */
+const LEASE_MS = 5 * 60_000;
+/** Sends in flight at once per call: enough to overlap provider latency, few enough to spare the pool. */
+const CONCURRENCY = 8;
+
+interface Transports {
+  email: EmailTransport;
+  push: PushTransport;
+  sms: SmsTransport;
+  chat: ChatTransport;
+}
+/** Transports hold connections and token caches: one set per service instance. */
+const transportsOf = new WeakMap<Services, Transports>();
+function transports(s: Services): Transports {
+  let t = transportsOf.get(s);
+  if (!t) {
+    t = {
+      email: createEmailTransport(s.config),
+      push: new PushTransport(s.config.pushApiUrl),
+      sms: new SmsTransport(s.config.smsEndpoint),
+      chat: new ChatTransport(s.config.chatEndpoint),
+    };
+    transportsOf.set(s, t);
+  }
+  return t;
+}
+
+type Outcome =
+  | { status: 'sent'; providerMessageId: string }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failure'; error: string; permanent: boolean };
+
+function skip(reason: string): never {
+  throw new SkipSend(reason);
+}
+
+/**
+ * Claims due rows for this worker: pending, due, and not leased (or leased by a worker that has
+ * since died). SKIP LOCKED lets concurrent workers claim disjoint rows without waiting on each other.
+ */
+async function claim(db: Knex, now: Date, limit: number): Promise<Row[]> {
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const { rows } = (await db.raw(
+    `update notification_log set lease_until = ?
+      where (account_id, id) in (
+        select account_id, id from notification_log
+         where notification_log_status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
+         order by next_attempt_at
+         limit ?
+         for update skip locked)
+      returning *`,
+    [leaseUntil, now, now, limit],
+  )) as { rows: Row[] };
+  return rows;
+}
+
+/** Everything a send needs, loaded at send time: a rule, template or integration paused since the event is skipped. */
+async function load(db: Knex, row: Row) {
+  const accountId = row.account_id as string;
+  const rule = (await db('notification').where({ account_id: accountId, id: row.notification_id }).first()) as Row | undefined;
+  if (!rule) skip('The notification rule no longer exists.');
+  if (rule.status !== 'live') skip(`The notification rule is ${rule.status as string}.`);
+  const provider = rule.integration_provider as IntegrationProvider;
+  if (CHANNEL_OF[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF[provider]}, not ${row.channel as string}.`);
+  const [event, member, template, integration, tenancy] = (await Promise.all([
+    db('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
+    row.owned_by_id ? db('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
+    db(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first(),
+    db(provider).where({ account_id: accountId, id: rule.integration_id }).first(),
+    db('account')
+      .join('organization', 'organization.id', 'account.organization_id')
+      .where('account.id', accountId)
+      .first([
+        'account.id as account_id', 'account.organization_id', 'account.name as account_name', 'account.timezone as account_timezone',
+        'account.default_language_code', 'organization.name as organization_name',
+      ]),
+  ])) as (Row | undefined)[];
+  if (!event) skip('The event no longer exists.');
+  if (!member) skip('The member no longer exists.');
+  if (member.unsubscribed_at) skip('The member has unsubscribed.');
+  if (!template) skip('The template no longer exists.');
+  if (template.status !== 'live') skip(`The template is ${template.status as string}.`);
+  if (!integration) skip('The integration no longer exists.');
+  if (integration.status !== 'live') skip(`The integration is ${integration.status as string}.`);
+  return { provider, event, member, template, integration, tenancy: tenancy! };
+}
+
+/** A credential's version for the transports' client caches: a changed secret gets a new client. */
+const clientKey = (integration: Row) => `${integration.id as string}:${(integration.updated_at as Date).getTime()}`;
+
+/** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
+async function attempt(s: Services, row: Row, secrets: string[]): Promise<string> {
+  const { provider, event, member, template, integration, tenancy } = await load(s.db, row);
+  const account = accountInfo(tenancy);
+  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id as string);
+  const rendering: Rendering = buildContext({
+    organization: { id: account.organizationId, name: tenancy.organization_name as string },
+    account,
+    member,
+    event,
+    unsubscribeUrl: link,
+  });
+  const text = (map: unknown) => renderText(textIn(map, rendering.language, account), rendering.context);
+  const t = transports(s);
+
+  if (provider === 'service_email') {
+    const to = member.email as string | null;
+    if (!to) skip('The member has no email address.');
+    const { subject, html } = await renderEmail(s.db, template, rendering, account);
+    const shared = integration.use_gamopanda_domain as boolean;
+    const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc as string) : undefined;
+    if (privateKey) secrets.push(privateKey);
+    return t.email.send({
+      from: { name: account.name, address: shared ? `no-reply@${s.config.emailSharedDomain}` : (integration.sender_email_address as string) },
+      replyTo: (integration.reply_to_email_address as string | null) ?? undefined,
+      to,
+      subject,
+      html,
+      unsubscribeUrl: link,
+      envelopeFrom: !shared && integration.mail_from ? `bounces@${integration.mail_from as string}.${integration.domain as string}` : undefined,
+      dkim: privateKey
+        ? { domainName: integration.domain as string, keySelector: integration.dkim_selector as string, privateKey }
+        : undefined,
+    });
+  }
+
+  if (provider === 'push_cloud_messaging') {
+    const tokens = (member.push_device_tokens as string[] | null) ?? [];
+    if (!tokens.length) skip('The member has no push device tokens.');
+    const serviceAccount = JSON.parse(s.box.open(integration.service_account_json_enc as string)) as ServiceAccount;
+    secrets.push(serviceAccount.private_key, ...tokens);
+    const data = template.data as Record<string, string> | null;
+    return t.push.send(clientKey(integration), serviceAccount, tokens, {
+      title: text(template.title),
+      body: text(template.body),
+      imageUrl: (template.image_url as string | null) ?? null,
+      data: data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, renderText(v, rendering.context)])),
+    });
+  }
+
+  const phone = member.phone_number as string | null;
+  if (!phone) skip('The member has no phone number.');
+  const credentials: CloudCredentials = {
+    accessKeyId: integration.access_key_id as string,
+    secretAccessKey: s.box.open(integration.secret_access_key_enc as string),
+    region: integration.region as string,
+  };
+  secrets.push(credentials.secretAccessKey);
+  if (provider === 'cloud_sms') {
+    return t.sms.send(clientKey(integration), credentials, { phoneNumber: phone, senderId: integration.sender_id as string, body: text(template.body) });
+  }
+  return t.chat.send(clientKey(integration), credentials, {
+    phoneNumberId: integration.messaging_phone_number_id as string,
+    to: phone,
+    templateName: template.template_name as string,
+    languageCode: template.template_language_code as string,
+    bodyParameters: (template.body_parameters as string[]).map((p) => renderText(p, rendering.context)),
+  });
+}
+
+async function deliver(s: Services, row: Row): Promise<Outcome> {
+  const secrets: string[] = [];
+  try {
+    return { status: 'sent', providerMessageId: await attempt(s, row, secrets) };
+  } catch (err) {
+    if (err instanceof SkipSend) return { status: 'skipped', reason: err.message };
+    // A template that cannot render will not render on a retry either.
+    if (err instanceof TemplateError) return { status: 'failure', error: `Template error: ${err.message}`, permanent: true };
+    const failure = err instanceof SendFailure ? err : new SendFailure((err as Error).message ?? String(err), false);
+    const smtpPassword = s.config.smtpUrl ? new URL(s.config.smtpUrl).password : '';
+    const error = redact(failure.message, [smtpPassword, decodeURIComponent(smtpPassword), ...secrets]);
+    return { status: 'failure', error, permanent: failure.permanent };
+  }
+}
+
+/** Writes the outcome, only while the row is still this worker's (its lease unchanged). */
+async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<void> {
+  const attempts = (row.attempt_count as number) + 1;
+  let patch: Row;
+  if (outcome.status === 'sent') {
+    patch = { notification_log_status: 'sent', provider_message_id: outcome.providerMessageId, sent_at: now, attempt_count: attempts, error: null };
+  } else if (outcome.status === 'skipped') {
+    patch = { notification_log_status: 'skipped', error: outcome.reason };
+  } else if (outcome.permanent || attempts > BACKOFF_MS.length) {
+    patch = { notification_log_status: 'failed', error: outcome.error, attempt_count: attempts };
+  } else {
+    patch = { error: outcome.error, attempt_count: attempts, next_attempt_at: new Date(now.getTime() + BACKOFF_MS[attempts - 1]!) };
+  }
+  await db('notification_log')
+    .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until as Date })
+    .update({ ...patch, lease_until: null, updated_at: db.fn.now() });
+}
+
+/**
+ * Sends the notifications that are due at `now` (CONTRACT §11): claims up to `limit` pending rows,
+ * sends them a few at a time, and records each as `sent`, `skipped` (with the reason in `error`), or
+ * a failure: retried after 30 s, 2 min and 10 min, then `failed` with the provider's reason. One send's
+ * failure never stops the others. Returns the number of rows claimed.
+ */
+export async function sendDueNotifications(services: Services, now: Date, limit: number): Promise<number> {
+  const rows = await claim(services.db, now, limit);
+  let next = 0;
+  const worker = async () => {
+    while (next < rows.length) {
+      const row = rows[next++]!;
+      try {
+        const outcome = await deliver(services, row);
+        await record(services.db, row, outcome, now);
+        if (outcome.status === 'failure') {
+          services.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
+        }
+      } catch (err) {
+        // Recording failed (the database): the lease runs out and another pass sends the row again.
+        services.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+  return rows.length;
+}

@@ -1,0 +1,114 @@
+import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import { awsFailure, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+
+/** The integration's own cloud credentials (cloud_sms, cloud_chat), the secret opened from its sealed column. */
+export interface CloudCredentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  region: string;
+}
+
+/** Clients are kept per integration version; this bounds how many stay open. */
+const MAX_CLIENTS = 200;
+
+interface Destroyable {
+  destroy(): void;
+}
+
+/** A small cache of SDK clients by key, closing the ones it drops. */
+class Clients<C extends Destroyable> {
+  private readonly map = new Map<string, C>();
+
+  constructor(private readonly make: (credentials: CloudCredentials) => C) {}
+
+  get(key: string, credentials: CloudCredentials): C {
+    let client = this.map.get(key);
+    if (!client) {
+      if (this.map.size >= MAX_CLIENTS) {
+        const [oldest, dropped] = this.map.entries().next().value!;
+        this.map.delete(oldest);
+        dropped.destroy();
+      }
+      client = this.make(credentials);
+      this.map.set(key, client);
+    }
+    return client;
+  }
+}
+
+const clientConfig = (c: CloudCredentials, endpoint: string | undefined) => ({
+  region: c.region,
+  endpoint,
+  credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
+  // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
+  maxAttempts: 1,
+  requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS },
+});
+
+/** SMS through SNS Publish to a phone number, with the integration's sender id. */
+export class SmsTransport {
+  private readonly clients: Clients<SNSClient>;
+
+  constructor(endpoint: string | undefined) {
+    this.clients = new Clients((c) => new SNSClient(clientConfig(c, endpoint)));
+  }
+
+  async send(key: string, credentials: CloudCredentials, input: { phoneNumber: string; senderId: string; body: string }): Promise<string> {
+    try {
+      const out = await this.clients.get(key, credentials).send(
+        new PublishCommand({
+          PhoneNumber: input.phoneNumber,
+          Message: input.body,
+          MessageAttributes: { 'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: input.senderId } },
+        }),
+      );
+      if (!out.MessageId) throw new SendFailure('SNS Publish answered without a MessageId.', false);
+      return out.MessageId;
+    } catch (err) {
+      throw awsFailure(err);
+    }
+  }
+}
+
+/** Chat through End User Messaging Social: a pre-approved template message with its body parameters. */
+export class ChatTransport {
+  private readonly clients: Clients<SocialMessagingClient>;
+
+  constructor(endpoint: string | undefined) {
+    this.clients = new Clients((c) => new SocialMessagingClient(clientConfig(c, endpoint)));
+  }
+
+  async send(
+    key: string,
+    credentials: CloudCredentials,
+    input: { phoneNumberId: string; to: string; templateName: string; languageCode: string; bodyParameters: string[] },
+  ): Promise<string> {
+    // The message is the chat platform's own message object, passed through as bytes.
+    const message = {
+      messaging_product: 'whatsapp',
+      to: input.to,
+      type: 'template',
+      template: {
+        name: input.templateName,
+        language: { code: input.languageCode },
+        components: input.bodyParameters.length
+          ? [{ type: 'body', parameters: input.bodyParameters.map((text) => ({ type: 'text', text })) }]
+          : [],
+      },
+    };
+    try {
+      const out = await this.clients.get(key, credentials).send(
+        new SendWhatsAppMessageCommand({
+          originationPhoneNumberId: input.phoneNumberId,
+          message: new TextEncoder().encode(JSON.stringify(message)),
+          metaApiVersion: 'v20.0',
+        }),
+      );
+      if (!out.messageId) throw new SendFailure('SendWhatsAppMessage answered without a messageId.', false);
+      return out.messageId;
+    } catch (err) {
+      throw awsFailure(err);
+    }
+  }
+}

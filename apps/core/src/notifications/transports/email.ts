@@ -1,0 +1,134 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import nodemailer, { type NodemailerError, type SendMailOptions, type Transporter } from 'nodemailer';
+import type { Config } from '../../config.js';
+import { awsFailure, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+
+export interface EmailMessage {
+  from: { name: string; address: string };
+  replyTo: string | undefined;
+  to: string;
+  subject: string;
+  html: string;
+  unsubscribeUrl: string;
+  /**
+   * The SMTP envelope sender (bounces go there): an address at a custom domain's MAIL FROM subdomain,
+   * whose published SPF record then covers the mail; absent, the From address.
+   */
+  envelopeFrom?: string;
+  /** Custom sending domains sign with their own key; the shared domain and SES (which signs itself) do not. */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
+}
+
+export interface EmailTransport {
+  /** Sends one message; resolves to the provider's message id. */
+  send(message: EmailMessage): Promise<string>;
+}
+
+function mailOptions(m: EmailMessage): SendMailOptions {
+  return {
+    from: m.from,
+    replyTo: m.replyTo,
+    to: m.to,
+    subject: m.subject,
+    html: m.html,
+    // RFC 8058 one-click unsubscribe: mail clients POST to the link, which the /u route accepts.
+    headers: { 'List-Unsubscribe': `<${m.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    dkim: m.dkim,
+    envelope: m.envelopeFrom ? { from: m.envelopeFrom, to: m.to } : undefined,
+  };
+}
+
+/** Renders the complete MIME message (signed when the message has a DKIM key) without sending it. */
+const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+async function compose(m: EmailMessage): Promise<{ raw: Buffer; messageId: string }> {
+  const info = await composer.sendMail(mailOptions(m));
+  return { raw: info.message as Buffer, messageId: info.messageId };
+}
+
+/** Errors that carry no SMTP reply but would recur: refused or missing credentials, a malformed envelope, bad settings. */
+const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'EENVELOPE', 'ECONFIG']);
+
+/**
+ * SMTP errors: nodemailer classifies a server reply (5xx other than 503 is permanent, 4xx is not);
+ * without a reply the error code decides, and connection trouble is retried.
+ */
+function smtpFailure(err: unknown): SendFailure {
+  const e = err as NodemailerError;
+  const permanent = e.permanent ?? PERMANENT_CODES.has(e.code ?? '');
+  const reply = e.response && !e.message.includes(e.response) ? ` (${e.response})` : '';
+  return new SendFailure(`SMTP ${e.code ?? 'error'}: ${e.message}${reply}`, permanent);
+}
+
+function smtpTransport(config: Config): EmailTransport {
+  if (!config.smtpUrl) {
+    return { send: async () => Promise.reject(new SendFailure('LOYALTY_SMTP_URL is not set; no SMTP server to send through.', true)) };
+  }
+  // Time-outs bound a send so that its lease never runs out while it is still waiting; the URL's own parameters win.
+  const smtp: Transporter = nodemailer.createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: SEND_TIMEOUT_MS,
+  });
+  return {
+    async send(m) {
+      try {
+        return (await smtp.sendMail(mailOptions(m))).messageId as string;
+      } catch (err) {
+        throw smtpFailure(err);
+      }
+    },
+  };
+}
+
+/** SES v2 SendEmail with the raw MIME message, so headers are the same as over SMTP; credentials from the AWS environment. */
+function sesTransport(config: Config): EmailTransport {
+  const ses = new SESv2Client({
+    endpoint: config.sesEndpoint,
+    // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS },
+  });
+  return {
+    async send(m) {
+      const { raw } = await compose(m);
+      try {
+        const out = await ses.send(
+          new SendEmailCommand({
+            FromEmailAddress: m.from.address,
+            Destination: { ToAddresses: [m.to] },
+            ReplyToAddresses: m.replyTo ? [m.replyTo] : undefined,
+            Content: { Raw: { Data: raw } },
+          }),
+        );
+        if (!out.MessageId) throw new SendFailure('SES answered without a MessageId.', false);
+        return out.MessageId;
+      } catch (err) {
+        throw awsFailure(err);
+      }
+    },
+  };
+}
+
+/** `.eml` files in `<dataDir>/outbox/` (the embedded default): what would have been sent, for a person or a test to open. */
+function fileTransport(config: Config): EmailTransport {
+  const dir = join(config.dataDir, 'outbox');
+  return {
+    async send(m) {
+      const { raw, messageId } = await compose(m);
+      await mkdir(dir, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
+      await writeFile(join(dir, name), raw);
+      return messageId;
+    },
+  };
+}
+
+export function createEmailTransport(config: Config): EmailTransport {
+  if (config.emailTransport === 'smtp') return smtpTransport(config);
+  if (config.emailTransport === 'ses') return sesTransport(config);
+  return fileTransport(config);
+}

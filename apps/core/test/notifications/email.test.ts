@@ -1,0 +1,432 @@
+import type { AddressInfo } from 'node:net';
+// The package root loads modules this Node version lacks (BIMI over undici); the DKIM verifier alone does not.
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import PostalMime, { type Email } from 'postal-mime';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_CODES } from '../../src/events/codes.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { at, create, eventsOf, logRow, NOW, path, postLog, queue, send } from './support.js';
+
+const SMTP_PASSWORD = 'smtp-pass-Zq81xVv0';
+const SMTP_USER = 'mailer';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  mail: Email;
+}
+
+let smtp: SMTPServer;
+let inbox: Received[] = [];
+let rejectAuth = false;
+let app: TestApp;
+let acct: TestAccount;
+let streak: Record<string, any>;
+let rule: Record<string, any>;
+let template: Record<string, any>;
+let mailIntegration: Record<string, any>;
+
+async function startSmtp(): Promise<number> {
+  smtp = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth(auth, _session, cb) {
+      if (rejectAuth || auth.username !== SMTP_USER || auth.password !== SMTP_PASSWORD) {
+        cb(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+        return;
+      }
+      cb(null, { user: auth.username });
+    },
+    onRcptTo(address, _session, cb) {
+      if (address.address.startsWith('bounce')) return cb(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+      if (address.address.startsWith('later')) return cb(Object.assign(new Error('Mailbox busy, try again later'), { responseCode: 451 }));
+      cb();
+    },
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        PostalMime.parse(raw).then((mail) => {
+          inbox.push({ from: (session.envelope.mailFrom as { address: string }).address, to: session.envelope.rcptTo.map((r) => r.address), raw, mail });
+          cb();
+        }, cb);
+      });
+    },
+  });
+  await new Promise<void>((ok) => smtp.listen(0, '127.0.0.1', ok));
+  return (smtp.server.address() as AddressInfo).port;
+}
+
+const HTML = (greeting: string, unsubscribe: string) => `<html><head><title>Streak</title></head><body>
+{{>header}}
+<div class="content">
+<h1 id="greeting">${greeting} {{$account_user.firstName}}</h1>
+<p id="raw">{{{$account_user.firstName}}}</p>
+<p id="tenancy">{{$organization.name}} / {{$account.name}} / {{$account_user.lastName}} / {{$account_user.email}} / {{$account_user.externalId}}</p>
+<p id="event">{{$event_log.eventCode}} / {{$event_log.payload.streakLog.streak.eudTitle}}</p>
+<p id="helpers">{{$helpers.currentProgressValue}} {{$helpers.periodText}} | {{$helpers.remainingValue}} | {{$helpers.nextMilestoneTargetValue}} ({{$helpers.nextMilestoneRemainingValue}}) | {{$helpers.nextNonMilestoneTargetValue}} ({{$helpers.nextNonMilestoneRemainingValue}}) | {{$helpers.completionTargetValue}} | {{$helpers.formattedStreakToBeBrokenAt}}</p>
+<p id="missing">[{{$account_user.nickname}}][{{$event_log.payload.nothing.here}}][{{$helpers.rewardValidTill}}]</p>
+<a class="cta-button-primary" href="{{$helpers.unsubscribeUrl}}">${unsubscribe}</a>
+</div>
+{{>footer}}
+</body></html>`;
+
+const header = (mail: Email, key: string) => mail.headers.find((h) => h.key === key)?.value;
+
+/** The text of the element with this id in a rendered email. */
+function byId(html: string, id: string): string {
+  const match = new RegExp(`id="${id}"[^>]*>([\\s\\S]*?)</`).exec(html);
+  expect(match, `#${id} in ${html}`).not.toBeNull();
+  return match![1]!;
+}
+
+async function member(externalId: string, over: Record<string, unknown> = {}) {
+  return create(acct, 'account_user', { externalId, firstName: 'Sam', email: `${externalId}@example.net`, ...over });
+}
+
+/** Logs one day of the streak for the member; returns the event rows it wrote. */
+async function logDay(memberId: string, day: string) {
+  const before = (await eventsOf(app, memberId)).length;
+  await postLog(acct, 'streak_log', { streakId: streak.id, ownedById: memberId, activityAt: `${day}T10:00:00.000Z` });
+  return (await eventsOf(app, memberId)).slice(before);
+}
+
+beforeAll(async () => {
+  const port = await startSmtp();
+  app = await startTestApp({
+    LOYALTY_EMAIL_TRANSPORT: 'smtp',
+    LOYALTY_SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${port}`,
+    LOYALTY_EMAIL_SHARED_DOMAIN: 'mail.loyalty.test',
+  });
+  app.running.services.records.now = () => NOW;
+  acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });
+
+  const reward = await create(acct, 'reward', {
+    name: 'Ten', description: '10% off', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'relative', rewardExpiryInDays: 30,
+    handleCoupon: true, handleCouponAutoGeneration: true,
+  });
+  streak = await create(acct, 'streak', { name: 'Daily visit', status: 'live', completionTargetValue: 30, eudTitle: 'Visit streak' });
+  await acct.api.patch(path('streak', streak.id), { eudTitle: 'Série de visites' }, undefined, { languageCode: 'fr' });
+  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Three', description: 'd', milestoneTargetValue: 3, status: 'live', rewardId: reward.id });
+  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Seven', description: 'd', milestoneTargetValue: 7, status: 'live' });
+
+  const header = await create(acct, 'email_header', { name: 'H', htmlContent: '<div class="header">HEADER {{$organization.name}}</div>' });
+  await acct.api.patch(path('email_header', header.id), { htmlContent: '<div class="header">EN-TÊTE {{$organization.name}}</div>' }, undefined, { languageCode: 'fr' });
+  const footer = await create(acct, 'email_footer', { name: 'F', htmlContent: '<div class="footer">FOOTER {{$account.name}}</div>' });
+  await create(acct, 'email_theme', { name: 'Old', status: 'live', style: '.content { color: #000000; }' });
+  await create(acct, 'email_theme', {
+    name: 'Brand', status: 'live',
+    style: '.content { color: #123456; } .cta-button-primary { background-color: #ff0066; } @media (max-width: 600px) { .content { padding: 8px; } }',
+  });
+  await create(acct, 'email_theme', { name: 'Draft', status: 'draft', style: '.content { color: #999999; }' });
+  template = await create(acct, 'email_template', {
+    name: 'Streak update', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed', emailHeaderId: header.id, emailFooterId: footer.id,
+    subject: '{{$account.name}}: keep going, {{$account_user.firstName}}!', htmlContent: HTML('Hello', 'Unsubscribe'),
+  });
+  await acct.api.patch(
+    path('email_template', template.id),
+    { subject: '{{$account.name}} : continuez, {{$account_user.firstName}} !', htmlContent: HTML('Bonjour', 'Se désabonner') },
+    undefined,
+    { languageCode: 'fr' },
+  );
+  mailIntegration = await create(acct, 'service_email', { name: 'Shared', replyToEmailAddress: 'help@acme.test', status: 'live' });
+  rule = await create(acct, 'notification', {
+    name: 'Streak mail', status: 'live', eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_milestone_completed'],
+    integrationProvider: 'service_email', integrationId: mailIntegration.id, templateId: template.id,
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await new Promise<void>((ok) => smtp?.close(() => ok()));
+});
+
+describe('email over SMTP', () => {
+  let zoe: Record<string, any>;
+  let received: Received;
+
+  it('renders every namespace, partials, escaping, the theme and the member language, and sends it', async () => {
+    zoe = await member('zoe', { firstName: 'Zoë <b>&</b>', lastName: 'Durand', email: 'zoe@example.net', languageCode: 'fr', timezone: 'Europe/Paris' });
+    await logDay(zoe.id, '2026-12-08');
+    const [event] = await logDay(zoe.id, '2026-12-09');
+    expect(event.event_code).toBe('streak_progress_non_milestone_completed');
+    const id = await queue(app, rule as any, event);
+
+    inbox = [];
+    expect(await send(app)).toBe(1);
+    expect(inbox).toHaveLength(1);
+    received = inbox[0]!;
+    const { mail } = received;
+    expect(received.to).toEqual(['zoe@example.net']);
+    expect(received.from).toBe('no-reply@mail.loyalty.test');
+    expect(mail.from).toEqual({ name: 'Acme Fitness', address: 'no-reply@mail.loyalty.test' });
+    expect(mail.replyTo).toEqual([{ name: '', address: 'help@acme.test' }]);
+    // Subjects are text: the member's name is not HTML-escaped there.
+    expect(mail.subject).toBe('Acme Fitness : continuez, Zoë <b>&</b> !');
+
+    const html = mail.html as string;
+    expect(byId(html, 'greeting')).toBe('Bonjour Zoë &lt;b&gt;&amp;&lt;/b&gt;');
+    expect(html).toContain('<p id="raw">Zoë <b>&</b></p>');
+    expect(byId(html, 'tenancy')).toBe('Acme Group / Acme Fitness / Durand / zoe@example.net / zoe');
+    // The payload is the event as written: its texts are in the language of the request that logged it.
+    expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Visit streak');
+    // Two days done, the 3-day milestone next; the period must be completed by the end of 10 December in Paris.
+    expect(byId(html, 'helpers')).toBe('2 jour | 1 | 3 (1) | 3 (1) | 30 | 10 décembre 2026 à 23:59');
+    expect(byId(html, 'missing')).toBe('[][][]');
+    expect(html).toContain('EN-TÊTE Acme Group');
+    expect(html).toContain('FOOTER Acme Fitness');
+    // The newest live theme, inlined; what cannot be inlined stays in a style element.
+    expect(html).toMatch(/<div class="content" style="color: #123456;?">/);
+    expect(html).toMatch(/class="cta-button-primary"[^>]*style="background-color: #ff0066;?"/);
+    expect(html).toMatch(/<style>[\s\S]*@media \(max-width: 600px\)/);
+
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'sent', provider_message_id: mail.messageId, attempt_count: 1, error: null, lease_until: null });
+    expect(log.sent_at).toEqual(NOW);
+    const api = await acct.api.get(path('notification_log', id));
+    expect(api.body.data).toMatchObject({ notificationLogStatus: 'sent', channel: 'email', providerMessageId: mail.messageId, attemptCount: 1 });
+  });
+
+  it('formats the reward expiry in the member language and time zone', async () => {
+    const [event] = await logDay(zoe.id, '2026-12-10');
+    expect(event.event_code).toBe('streak_progress_milestone_completed');
+    await queue(app, rule as any, event);
+    inbox = [];
+    await send(app);
+    // Issued at NOW, valid 30 days.
+    expect(byId(inbox[0]!.mail.html as string, 'missing')).toBe('[][][9 janvier 2027]');
+  });
+
+  it('follows the unsubscribe link: the member is opted out and the next send is skipped', async () => {
+    const href = /href="([^"]+)"/.exec(received.mail.html as string)![1]!;
+    expect(header(received.mail, 'list-unsubscribe')).toBe(`<${href}>`);
+    expect(header(received.mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const link = new URL(href);
+    expect(link.pathname).toMatch(/^\/u\/[A-Za-z0-9_-]{64}$/);
+
+    const page = await fetch(`${app.url}${link.pathname}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('Désabonnement confirmé');
+    const stored = await app.db('account_user').where({ id: zoe.id }).first();
+    expect(stored.unsubscribed_at).toEqual(NOW);
+    // Following it again changes nothing.
+    expect((await fetch(`${app.url}${link.pathname}`, { method: 'POST' })).status).toBe(200);
+
+    const [event] = await eventsOf(app, zoe.id);
+    const id = await queue(app, rule as any, event);
+    inbox = [];
+    await send(app);
+    expect(inbox).toHaveLength(0);
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has unsubscribed.', attempt_count: 0 });
+  });
+
+  it('answers 404 to a bad or tampered token', async () => {
+    const token = /\/u\/([A-Za-z0-9_-]+)/.exec(received.mail.html as string)![1]!;
+    const tampered = `${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`;
+    for (const bad of [tampered, 'preview', token.slice(0, -1), `${token}A`]) {
+      const res = await fetch(`${app.url}/u/${bad}`);
+      expect(res.status, bad).toBe(404);
+      expect(await res.text()).toContain('not valid');
+    }
+  });
+
+  it('uses the account default language when the member has none, and a missing variable renders empty', async () => {
+    const sam = await member('sam-en');
+    await logDay(sam.id, '2026-12-08');
+    const [event] = await logDay(sam.id, '2026-12-09');
+    await queue(app, rule as any, event);
+    inbox = [];
+    await send(app);
+    const { mail } = inbox[0]!;
+    expect(mail.subject).toBe('Acme Fitness: keep going, Sam!');
+    expect(byId(mail.html as string, 'greeting')).toBe('Hello Sam');
+    expect(mail.html).toContain('HEADER Acme Group');
+    // ICU puts a narrow no-break space before the day period.
+    expect(byId(mail.html as string, 'helpers').replace(/\u202f/g, ' ')).toBe('2 day | 1 | 3 (1) | 3 (1) | 30 | December 10, 2026 at 11:59 PM');
+  });
+
+  it('signs mail of a custom domain with its DKIM key and sends from its address', async () => {
+    const custom = await create(acct, 'service_email', {
+      name: 'Custom', replyToEmailAddress: 'support@shop.example.com', status: 'live',
+      useGamopandaDomain: false, domain: 'shop.example.com', mailFrom: 'mail', senderEmailAddress: 'hello@shop.example.com',
+    });
+    const customRule = await create(acct, 'notification', {
+      name: 'Custom mail', status: 'live', eventCodes: ['streak_progress_non_milestone_completed'],
+      integrationProvider: 'service_email', integrationId: custom.id, templateId: template.id,
+    });
+    const kim = await member('kim');
+    await logDay(kim.id, '2026-12-08');
+    const [event] = await logDay(kim.id, '2026-12-09');
+    await queue(app, customRule as any, event);
+    inbox = [];
+    await send(app);
+    const { mail, raw, from } = inbox[0]!;
+    expect(mail.from).toEqual({ name: 'Acme Fitness', address: 'hello@shop.example.com' });
+    // Bounces go to the MAIL FROM subdomain, whose SPF record the integration publishes.
+    expect(from).toBe('bounces@mail.shop.example.com');
+    expect(mail.replyTo).toEqual([{ name: '', address: 'support@shop.example.com' }]);
+    const signature = /^DKIM-Signature:[\s\S]*?(?=\r\n\S)/m.exec(raw.toString())![0];
+    expect(signature).toContain('d=shop.example.com');
+    const dkimRecord = (custom.dnsRecords as { type: string; name: string; value: string }[]).find((r) => r.name.includes('._domainkey.'))!;
+    expect(signature).toContain(`s=${dkimRecord.name.split('._domainkey.')[0]}`);
+    // The signature verifies against the public key the integration asks the merchant to publish.
+    const verified = await dkimVerify(raw, {
+      resolver: async (name: string, type: string) => {
+        if (type === 'TXT' && name === dkimRecord.name) return [[dkimRecord.value]];
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+      },
+    });
+    expect(verified.results.map((r) => [r.signingDomain, r.status.result])).toEqual([['shop.example.com', 'pass']]);
+  });
+});
+
+describe('email failures and skips', () => {
+  it('retries a temporary rejection with backoff, then fails with the server reason and no secret', async () => {
+    const later = await member('later-1', { email: 'later@example.net' });
+    await logDay(later.id, '2026-12-08');
+    const [event] = await logDay(later.id, '2026-12-09');
+    const id = await queue(app, rule as any, event);
+
+    expect(await send(app)).toBe(1);
+    let log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'pending', attempt_count: 1 });
+    expect(log.next_attempt_at).toEqual(at(30_000));
+    expect(log.error).toContain('451');
+
+    expect(await send(app, at(29_999))).toBe(0);
+    expect(await send(app, at(30_000))).toBe(1);
+    log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'pending', attempt_count: 2 });
+    expect(log.next_attempt_at).toEqual(at(30_000 + 120_000));
+    expect(await send(app, at(150_000))).toBe(1);
+    log = await logRow(app, id);
+    expect(log.next_attempt_at).toEqual(at(150_000 + 600_000));
+    expect(await send(app, at(750_000))).toBe(1);
+    log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'failed', attempt_count: 4 });
+    expect(log.error).toMatch(/451.*try again later/);
+    expect(log.error).not.toContain(SMTP_PASSWORD);
+    expect(await send(app, at(3_600_000))).toBe(0);
+  });
+
+  it('fails a permanent rejection at once, and one failing send does not stop the others', async () => {
+    const bounce = await member('bounce-1', { email: 'bounce@example.net' });
+    const ok = await member('ok-1');
+    const queued: string[] = [];
+    for (const m of [bounce, ok]) {
+      await logDay(m.id, '2026-12-08');
+      const [event] = await logDay(m.id, '2026-12-09');
+      queued.push(await queue(app, rule as any, event));
+    }
+    inbox = [];
+    expect(await send(app)).toBe(2);
+    expect(await logRow(app, queued[0]!)).toMatchObject({ notification_log_status: 'failed', attempt_count: 1 });
+    expect((await logRow(app, queued[0]!)).error).toMatch(/550.*Mailbox unavailable/);
+    expect(await logRow(app, queued[1]!)).toMatchObject({ notification_log_status: 'sent' });
+    expect(inbox.map((m) => m.to)).toEqual([['ok-1@example.net']]);
+  });
+
+  it('fails on refused SMTP credentials without storing the password', async () => {
+    const m = await member('auth-1');
+    await logDay(m.id, '2026-12-08');
+    const [event] = await logDay(m.id, '2026-12-09');
+    const id = await queue(app, rule as any, event);
+    rejectAuth = true;
+    try {
+      await send(app);
+    } finally {
+      rejectAuth = false;
+    }
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'failed', attempt_count: 1 });
+    expect(log.error).toContain('EAUTH');
+    expect(log.error).not.toContain(SMTP_PASSWORD);
+  });
+
+  it('skips members without an email and rules, templates or integrations that are not live at send time', async () => {
+    const noMail = await member('no-mail', { email: null });
+    await logDay(noMail.id, '2026-12-08');
+    const [first] = await logDay(noMail.id, '2026-12-09');
+    const id = await queue(app, rule as any, first);
+    await send(app);
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no email address.' });
+
+    const m = await member('paused-1');
+    await logDay(m.id, '2026-12-08');
+    const [event] = await logDay(m.id, '2026-12-09');
+    const cases: [string, string, string][] = [
+      ['notification', rule.id, 'The notification rule is paused.'],
+      ['email_template', template.id, 'The template is draft.'],
+      ['service_email', mailIntegration.id, 'The integration is paused.'],
+    ];
+    for (const [slug, recordId, reason] of cases) {
+      const status = reason.endsWith('draft.') ? 'draft' : 'paused';
+      expect((await acct.api.patch(path(slug, recordId), { status })).status).toBe(200);
+      const queuedId = await queue(app, rule as any, event);
+      inbox = [];
+      await send(app);
+      expect(inbox).toHaveLength(0);
+      expect(await logRow(app, queuedId)).toMatchObject({ notification_log_status: 'skipped', error: reason });
+      expect((await acct.api.patch(path(slug, recordId), { status: 'live' })).status).toBe(200);
+    }
+  });
+});
+
+describe('render action', () => {
+  it('renders the template against sample data for its sampleEventCode', async () => {
+    const res = await acct.api.post(`${path('email_template', template.id)}/action/render`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { subject, html } = res.body.data;
+    expect(subject).toBe('Acme Fitness: keep going, Alex!');
+    expect(byId(html, 'tenancy')).toBe('Acme Group / Acme Fitness / Morgan / alex.morgan@example.com / customer-10452');
+    expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Weekly workout streak');
+    expect(byId(html, 'helpers')).toMatch(/^6 week \| 2 \| 8 \(2\) \| 7 \(1\) \| 12 \| .+ at .+$/);
+    expect(html).toMatch(/<div class="content" style="color: #123456;?">/);
+    expect(html).toContain('HEADER Acme Group');
+    expect(html).toContain('href="/u/preview"');
+
+    const fr = await acct.api.request('POST', `${path('email_template', template.id)}/action/render`, { query: { languageCode: 'fr' } });
+    expect(fr.body.data.subject).toBe('Acme Fitness : continuez, Alex !');
+    expect(byId(fr.body.data.html, 'helpers')).toMatch(/^6 semaine \| /);
+  });
+
+  it('has sample data for every event code', async () => {
+    const probe = await create(acct, 'email_template', {
+      name: 'Probe', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: '{{$event_log.eventCode}}',
+      htmlContent: '<p id="h">{{$helpers.currentProgressValue}}|{{$helpers.remainingValue}}|{{$helpers.completionTargetValue}}|{{$helpers.periodText}}|{{$helpers.rewardValidTill}}</p>',
+    });
+    const rendered: Record<string, string> = {};
+    for (const code of EVENT_CODES) {
+      await acct.api.patch(path('email_template', probe.id), { sampleEventCode: code });
+      const res = await acct.api.post(`${path('email_template', probe.id)}/action/render`);
+      expect(res.status, code).toBe(200);
+      expect(res.body.data.subject).toBe(code);
+      rendered[code] = byId(res.body.data.html, 'h');
+    }
+    expect(rendered.streak_progress_in_progress).toBe('5|3|12|week|');
+    expect(rendered.streak_progress_milestone_completed).toMatch(/^8\|4\|12\|week\|[A-Z][a-z]+ \d+, \d{4}$/);
+    expect(rendered.streak_progress_broken).toBe('6|2|12|week|');
+    expect(rendered.challenge_progress_in_progress).toBe('65|135|200|month|');
+    expect(rendered.challenge_progress_completed).toBe('210|0|200|month|');
+    expect(rendered.challenge_progress_to_be_failed).toBe('115|85|200|month|');
+    expect(rendered.mission_progress_in_progress).toBe('1|2|3|week|');
+    expect(rendered.mission_progress_completed).toMatch(/^3\|0\|3\|week\|[A-Z][a-z]+ \d+, \d{4}$/);
+  });
+
+  it('answers 409 for a template that cannot render, 404 for another account', async () => {
+    const broken = await create(acct, 'email_template', {
+      name: 'Broken', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: 'x', htmlContent: '<p>{{shout $account.name}}</p>',
+    });
+    const res = await acct.api.post(`${path('email_template', broken.id)}/action/render`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain('shout');
+    const other = await app.createAccount();
+    expect((await other.api.post(`${path('email_template', template.id)}/action/render`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,322 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import PostalMime from 'postal-mime';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { at, type Captured, create, eventsOf, json, logRow, NOW, postLog, queue, send, startProvider } from './support.js';
+
+/** The AWS environment the SES client reads its credentials from (CONTRACT §11). */
+const ENV_KEY = 'AKIAENVIRONMENT01';
+const ENV_SECRET = 'env-secret-access-key-0123456789';
+const ACCESS_TOKEN = 'ya29.test-access-token-abcdefghijklmnop';
+const SMS_SECRET = 'sms-secret-access-key-0123456789';
+const BAD_SMS_SECRET = 'bad-sms-secret-access-key-987654';
+const CHAT_SECRET = 'chat-secret-access-key-0123456789';
+
+const mode = { ses: 'ok', push: 'ok' } as { ses: 'ok' | 'fail'; push: 'ok' | 'fail' };
+let provider: Awaited<ReturnType<typeof startProvider>>;
+let app: TestApp;
+let acct: TestAccount;
+let streak: Record<string, any>;
+let counter = 0;
+
+const keyPair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
+const GOOD_KEY = keyPair();
+const REVOKED_KEY = keyPair();
+const pem = (k: ReturnType<typeof keyPair>) => k.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+
+const form = (body: string) => Object.fromEntries(new URLSearchParams(body));
+const requestsTo = (prefix: string) => provider.requests.filter((r) => r.url.startsWith(prefix));
+const awsCredential = (r: Captured) => /Credential=([^,]+)/.exec(String(r.headers.authorization))?.[1] ?? '';
+
+function xml(res: import('node:http').ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/xml' });
+  res.end(body);
+}
+
+async function answer(req: Captured, res: import('node:http').ServerResponse) {
+  if (req.url === '/v2/email/outbound-emails') {
+    if (mode.ses === 'fail') return json(res, 500, { message: 'We encountered an internal error. Please try again.' }, { 'x-amzn-ErrorType': 'InternalFailure' });
+    return json(res, 200, { MessageId: `ses-msg-${++counter}` });
+  }
+  if (req.url === '/token' || req.url === '/revoked-token') {
+    if (req.url === '/revoked-token') return json(res, 400, { error: 'invalid_grant', error_description: 'Invalid JWT Signature.' });
+    return json(res, 200, { access_token: ACCESS_TOKEN, expires_in: 3600, token_type: 'Bearer' });
+  }
+  if (req.url.startsWith('/v1/projects/')) {
+    if (req.headers.authorization !== `Bearer ${ACCESS_TOKEN}`) return json(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Bad token' } });
+    // A provider that echoes the request's credentials in its error: the sender must not store them.
+    if (mode.push === 'fail') return json(res, 500, { error: { code: 500, status: 'INTERNAL', message: `Backend failure for ${req.headers.authorization}` } });
+    const token = JSON.parse(req.body).message.token as string;
+    if (token === 'stale-token') return json(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.' } });
+    return json(res, 200, { name: `projects/demo-project/messages/${token}` });
+  }
+  if (req.url === '/v1/whatsapp/send') return json(res, 200, { messageId: `wa-msg-${++counter}` });
+  if (req.url === '/' && form(req.body).Action === 'Publish') {
+    if (awsCredential(req).startsWith('AKIABADKEY')) {
+      return xml(res, 403, `<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is invalid (${BAD_SMS_SECRET}).</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`);
+    }
+    return xml(res, 200, `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>sns-msg-${++counter}</MessageId></PublishResult><ResponseMetadata><RequestId>r-2</RequestId></ResponseMetadata></PublishResponse>`);
+  }
+  json(res, 404, { message: `no route ${req.method} ${req.url}` });
+}
+
+beforeAll(async () => {
+  provider = await startProvider(answer);
+  Object.assign(process.env, { AWS_ACCESS_KEY_ID: ENV_KEY, AWS_SECRET_ACCESS_KEY: ENV_SECRET, AWS_REGION: 'us-east-1' });
+  app = await startTestApp({
+    LOYALTY_EMAIL_TRANSPORT: 'ses',
+    LOYALTY_SES_ENDPOINT: provider.url,
+    LOYALTY_PUSH_API_URL: provider.url,
+    LOYALTY_SMS_ENDPOINT: provider.url,
+    LOYALTY_CHAT_ENDPOINT: provider.url,
+    LOYALTY_EMAIL_SHARED_DOMAIN: 'mail.loyalty.test',
+  });
+  app.running.services.records.now = () => NOW;
+  acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });
+  streak = await create(acct, 'streak', { name: 'Daily visit', status: 'live', completionTargetValue: 30 });
+  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Three', description: 'd', milestoneTargetValue: 3, status: 'live' });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await provider?.close();
+});
+
+/** A member with one completed day: a streak_progress_non_milestone_completed event, two days short of the milestone. */
+async function memberEvent(externalId: string, over: Record<string, unknown> = {}) {
+  const member = await create(acct, 'account_user', { externalId, firstName: 'Ada', ...over });
+  await postLog(acct, 'streak_log', { streakId: streak.id, ownedById: member.id });
+  const [event] = await eventsOf(app, member.id);
+  expect(event.event_code).toBe('streak_progress_non_milestone_completed');
+  return event;
+}
+
+async function rule(provider: string, integrationId: string, templateId: string) {
+  return create(acct, 'notification', {
+    name: `${provider} rule`, status: 'live', eventCodes: ['streak_progress_non_milestone_completed'], integrationProvider: provider, integrationId, templateId,
+  }) as Promise<{ id: string; integrationProvider: string }>;
+}
+
+describe('email through SES v2', () => {
+  let sesRule: { id: string; integrationProvider: string };
+
+  beforeAll(async () => {
+    const integration = await create(acct, 'service_email', { name: 'SES', replyToEmailAddress: 'help@acme.test', status: 'live' });
+    const template = await create(acct, 'email_template', {
+      name: 'SES mail', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed',
+      subject: 'Keep going, {{$account_user.firstName}}', htmlContent: '<div class="content">{{$helpers.remainingValue}} {{$helpers.periodText}}s to go</div>',
+    });
+    sesRule = await rule('service_email', integration.id, template.id);
+  });
+
+  it('sends the raw message with SendEmail and keeps the MessageId', async () => {
+    const event = await memberEvent('ses-1', { email: 'ada@example.net' });
+    const id = await queue(app, sesRule, event);
+    const before = requestsTo('/v2/email').length;
+    await send(app);
+    const [request] = requestsTo('/v2/email').slice(before);
+    expect(request!.method).toBe('POST');
+    // Signed with the standard AWS environment's credentials.
+    expect(awsCredential(request!)).toMatch(new RegExp(`^${ENV_KEY}/\\d{8}/us-east-1/ses/aws4_request$`));
+    const body = JSON.parse(request!.body);
+    expect(body).toMatchObject({ FromEmailAddress: 'no-reply@mail.loyalty.test', Destination: { ToAddresses: ['ada@example.net'] }, ReplyToAddresses: ['help@acme.test'] });
+    const mail = await PostalMime.parse(Buffer.from(body.Content.Raw.Data, 'base64'));
+    expect(mail.subject).toBe('Keep going, Ada');
+    expect(mail.from).toEqual({ name: 'Acme Fitness', address: 'no-reply@mail.loyalty.test' });
+    expect(mail.html).toMatch(/<div class="content" style="[^"]+">2 days to go<\/div>/);
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'sent', provider_message_id: `ses-msg-${counter}`, attempt_count: 1 });
+  });
+
+  it('retries a provider 500 with backoff, then fails with its message and no secret', async () => {
+    const event = await memberEvent('ses-2', { email: 'ada2@example.net' });
+    const id = await queue(app, sesRule, event);
+    mode.ses = 'fail';
+    try {
+      const times = [0, 30_000, 150_000, 750_000];
+      for (const [i, t] of times.entries()) {
+        expect(await send(app, at(t))).toBe(1);
+        const log = await logRow(app, id);
+        expect(log.attempt_count).toBe(i + 1);
+        if (i < 3) {
+          expect(log.notification_log_status).toBe('pending');
+          expect(log.next_attempt_at).toEqual(at(times[i + 1]!));
+        }
+      }
+    } finally {
+      mode.ses = 'ok';
+    }
+    const log = await logRow(app, id);
+    expect(log.notification_log_status).toBe('failed');
+    expect(log.error).toContain('InternalFailure');
+    expect(log.error).toContain('We encountered an internal error');
+    expect(log.error).not.toContain(ENV_SECRET);
+  });
+});
+
+describe('push through the HTTP v1 API', () => {
+  let pushRule: { id: string; integrationProvider: string };
+  let revokedRule: { id: string; integrationProvider: string };
+  const serviceAccount = (key: ReturnType<typeof keyPair>, tokenPath: string) => ({
+    type: 'service_account', project_id: 'demo-project', private_key_id: 'kid-1', private_key: pem(key),
+    client_email: 'push@demo-project.iam.example.com', client_id: '1234567890', token_uri: `${provider.url}${tokenPath}`,
+  });
+
+  beforeAll(async () => {
+    const template = await create(acct, 'push_notification_template', {
+      name: 'Push', title: 'Hi {{$account_user.firstName}}', body: '{{$helpers.remainingValue}} more {{$helpers.periodText}}s to go & win',
+      imageUrl: 'https://cdn.example.com/streak.png', data: { streakId: '{{$event_log.payload.streakLog.streakId}}', kind: 'streak' },
+    });
+    const good = await create(acct, 'push_cloud_messaging', { name: 'Push', status: 'live', serviceAccountJSON: serviceAccount(GOOD_KEY, '/token') });
+    const revoked = await create(acct, 'push_cloud_messaging', { name: 'Revoked', status: 'live', serviceAccountJSON: serviceAccount(REVOKED_KEY, '/revoked-token') });
+    pushRule = await rule('push_cloud_messaging', good.id, template.id);
+    revokedRule = await rule('push_cloud_messaging', revoked.id, template.id);
+  });
+
+  it('gets a token with a JWT assertion grant at token_uri and sends one message per device token', async () => {
+    const event = await memberEvent('push-1', { pushDeviceTokens: ['device-a', 'device-b'] });
+    const id = await queue(app, pushRule, event);
+    await send(app);
+
+    const [tokenRequest, ...more] = requestsTo('/token');
+    expect(more).toHaveLength(0);
+    const grant = form(tokenRequest!.body);
+    expect(grant.grant_type).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    const { payload, protectedHeader } = await jwtVerify(grant.assertion!, GOOD_KEY.publicKey, { audience: `${provider.url}/token` });
+    expect(protectedHeader.alg).toBe('RS256');
+    expect(payload).toMatchObject({ iss: 'push@demo-project.iam.example.com', scope: 'https://www.googleapis.com/auth/firebase.messaging' });
+
+    const sends = requestsTo('/v1/projects/');
+    expect(sends.map((r) => r.url)).toEqual(['/v1/projects/demo-project/messages:send', '/v1/projects/demo-project/messages:send']);
+    for (const r of sends) expect(r.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
+    const messages = sends.map((r) => JSON.parse(r.body).message).sort((a, b) => a.token.localeCompare(b.token));
+    expect(messages).toEqual(['device-a', 'device-b'].map((token) => ({
+      token,
+      notification: { title: 'Hi Ada', body: '2 more days to go & win', image: 'https://cdn.example.com/streak.png' },
+      data: { streakId: streak.id, kind: 'streak' },
+    })));
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'sent', channel: 'push' });
+    expect(log.provider_message_id.split(' ').sort()).toEqual(['projects/demo-project/messages/device-a', 'projects/demo-project/messages/device-b']);
+  });
+
+  it('reuses the access token, and a stale device token does not fail the others', async () => {
+    const event = await memberEvent('push-2', { pushDeviceTokens: ['stale-token', 'device-c'] });
+    const id = await queue(app, pushRule, event);
+    await send(app);
+    expect(requestsTo('/token')).toHaveLength(1);
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'sent', provider_message_id: 'projects/demo-project/messages/device-c' });
+  });
+
+  it('fails on a refused grant at once; retries a 500 without storing the access token', async () => {
+    const event = await memberEvent('push-3', { pushDeviceTokens: ['device-d'] });
+    const refused = await queue(app, revokedRule, event);
+    const retried = await queue(app, pushRule, event);
+    mode.push = 'fail';
+    try {
+      expect(await send(app)).toBe(2);
+    } finally {
+      mode.push = 'ok';
+    }
+    const refusedLog = await logRow(app, refused);
+    expect(refusedLog).toMatchObject({ notification_log_status: 'failed', attempt_count: 1 });
+    expect(refusedLog.error).toContain('invalid_grant');
+    expect(refusedLog.error).not.toContain('PRIVATE KEY');
+    const retriedLog = await logRow(app, retried);
+    expect(retriedLog).toMatchObject({ notification_log_status: 'pending', attempt_count: 1 });
+    expect(retriedLog.error).toContain('HTTP 500');
+    expect(retriedLog.error).toContain('INTERNAL');
+    expect(retriedLog.error).not.toContain(ACCESS_TOKEN);
+    expect(await send(app, at(30_000))).toBe(1);
+    expect(await logRow(app, retried)).toMatchObject({ notification_log_status: 'sent', attempt_count: 2, error: null });
+  });
+
+  it('skips a member without device tokens', async () => {
+    const event = await memberEvent('push-4');
+    const id = await queue(app, pushRule, event);
+    await send(app);
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no push device tokens.' });
+  });
+});
+
+describe('SMS and chat through the cloud SDK', () => {
+  let smsRule: { id: string; integrationProvider: string };
+  let badSmsRule: { id: string; integrationProvider: string };
+  let chatRule: { id: string; integrationProvider: string };
+
+  beforeAll(async () => {
+    const smsTemplate = await create(acct, 'sms_template', { name: 'SMS', body: '{{$account.name}}: {{$account_user.firstName}}, {{$helpers.remainingValue}} {{$helpers.periodText}}s to go & win' });
+    const sms = await create(acct, 'cloud_sms', { name: 'SMS', status: 'live', accessKeyId: 'AKIAGOODKEY0001', secretAccessKey: SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
+    const badSms = await create(acct, 'cloud_sms', { name: 'Bad SMS', status: 'live', accessKeyId: 'AKIABADKEY0001', secretAccessKey: BAD_SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
+    smsRule = await rule('cloud_sms', sms.id, smsTemplate.id);
+    badSmsRule = await rule('cloud_sms', badSms.id, smsTemplate.id);
+    const chatTemplate = await create(acct, 'chat_message_template', {
+      name: 'Chat', templateName: 'streak_reminder', templateLanguageCode: 'en_US', bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+    });
+    const chat = await create(acct, 'cloud_chat', {
+      name: 'Chat', status: 'live', accessKeyId: 'AKIACHATKEY0001', secretAccessKey: CHAT_SECRET, region: 'us-east-1',
+      messagingBusinessAccountId: 'waba-1', messagingPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef',
+    });
+    chatRule = await rule('cloud_chat', chat.id, chatTemplate.id);
+  });
+
+  it('publishes an SMS with the sender id, signed with the integration key; bad credentials fail without the secret', async () => {
+    const event = await memberEvent('sms-1', { phoneNumber: '+14155550100' });
+    const bad = await queue(app, badSmsRule, event);
+    const good = await queue(app, smsRule, event);
+    const before = requestsTo('/').filter((r) => r.url === '/').length;
+    expect(await send(app)).toBe(2);
+
+    const publishes = provider.requests.filter((r) => r.url === '/').slice(before);
+    const publish = publishes.find((r) => awsCredential(r).startsWith('AKIAGOODKEY0001'))!;
+    expect(awsCredential(publish)).toMatch(/^AKIAGOODKEY0001\/\d{8}\/eu-west-1\/sns\/aws4_request$/);
+    expect(form(publish.body)).toMatchObject({
+      Action: 'Publish',
+      PhoneNumber: '+14155550100',
+      Message: 'Acme Fitness: Ada, 2 days to go & win',
+      'MessageAttributes.entry.1.Name': 'AWS.SNS.SMS.SenderID',
+      'MessageAttributes.entry.1.Value.DataType': 'String',
+      'MessageAttributes.entry.1.Value.StringValue': 'AcmeFit',
+    });
+    const goodLog = await logRow(app, good);
+    expect(goodLog).toMatchObject({ notification_log_status: 'sent', channel: 'sms', attempt_count: 1 });
+    expect(goodLog.provider_message_id).toMatch(/^sns-msg-\d+$/);
+
+    const badLog = await logRow(app, bad);
+    expect(badLog).toMatchObject({ notification_log_status: 'failed', attempt_count: 1 });
+    expect(badLog.error).toContain('InvalidClientTokenId');
+    expect(badLog.error).toContain('The security token included in the request is invalid');
+    expect(badLog.error).not.toContain(BAD_SMS_SECRET);
+  });
+
+  it('sends a chat template message with the rendered body parameters', async () => {
+    const event = await memberEvent('chat-1', { phoneNumber: '+447700900123' });
+    const id = await queue(app, chatRule, event);
+    await send(app);
+    const [request] = requestsTo('/v1/whatsapp/send');
+    expect(awsCredential(request!)).toMatch(/^AKIACHATKEY0001\/\d{8}\/us-east-1\/social-messaging\/aws4_request$/);
+    const body = JSON.parse(request!.body);
+    expect(body).toMatchObject({ originationPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef', metaApiVersion: 'v20.0' });
+    expect(JSON.parse(Buffer.from(body.message, 'base64').toString('utf8'))).toEqual({
+      messaging_product: 'whatsapp',
+      to: '+447700900123',
+      type: 'template',
+      template: {
+        name: 'streak_reminder',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: '2' }] }],
+      },
+    });
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'sent', channel: 'chat' });
+    expect(log.provider_message_id).toMatch(/^wa-msg-\d+$/);
+  });
+
+  it('skips members without a phone number', async () => {
+    const event = await memberEvent('no-phone');
+    const ids = [await queue(app, smsRule, event), await queue(app, chatRule, event)];
+    await send(app);
+    for (const id of ids) expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no phone number.' });
+  });
+});
