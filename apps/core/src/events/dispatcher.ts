@@ -1,13 +1,7 @@
 import type { Knex } from 'knex';
 import type { Row } from '../records/resource.js';
+import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../resources/notifications.js';
 
-/** The channel a notification rule sends through, by its integration. */
-export const CHANNEL_OF_PROVIDER: Record<string, string> = {
-  service_email: 'email',
-  push_cloud_messaging: 'push',
-  cloud_sms: 'sms',
-  cloud_chat: 'chat',
-};
 
 const chunk = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
@@ -51,7 +45,7 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
             notification_id: r.id,
             event_log_id: e.id,
             owned_by_id: e.owned_by_id,
-            channel: CHANNEL_OF_PROVIDER[r.integration_provider as string],
+            channel: CHANNEL_OF_PROVIDER[r.integration_provider as IntegrationProvider],
           }))
         : [],
     );

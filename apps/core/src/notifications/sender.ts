@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Row } from '../records/resource.js';
 import { accountInfo } from '../auth/authenticate.js';
-import { type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
+import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
 import type { Services } from '../services.js';
 import { TemplateError } from '../templates/render.js';
 import { buildContext, type Rendering, renderEmail, renderText, textIn } from './render.js';
@@ -11,13 +11,6 @@ import { redact, SendFailure, SkipSend } from './transports/errors.js';
 import { PushTransport, type ServiceAccount } from './transports/push.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
-/** The channel each integration sends on, as the dispatcher writes it into `notification_log.channel`. */
-const CHANNEL_OF: Record<IntegrationProvider, string> = {
-  service_email: 'email',
-  push_cloud_messaging: 'push',
-  cloud_sms: 'sms',
-  cloud_chat: 'chat',
-};
 /** Waits before each retry: 3 retries after the first attempt, then the log is `failed`. */
 const BACKOFF_MS = [30_000, 120_000, 600_000];
 /**
@@ -87,7 +80,7 @@ async function load(db: Knex, row: Row) {
   if (!rule) skip('The notification rule no longer exists.');
   if (rule.status !== 'live') skip(`The notification rule is ${rule.status as string}.`);
   const provider = rule.integration_provider as IntegrationProvider;
-  if (CHANNEL_OF[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF[provider]}, not ${row.channel as string}.`);
+  if (CHANNEL_OF_PROVIDER[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel as string}.`);
   const [event, member, template, integration, tenancy] = (await Promise.all([
     db('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
     row.owned_by_id ? db('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,

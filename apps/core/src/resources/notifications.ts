@@ -11,6 +11,14 @@ import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
 /** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
+/** The channel each integration sends on, as notification logs record it. */
+export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, string> = {
+  service_email: 'email',
+  push_cloud_messaging: 'push',
+  cloud_sms: 'sms',
+  cloud_chat: 'chat',
+};
+
 export const TEMPLATE_OF_PROVIDER = {
   service_email: 'email_template',
   push_cloud_messaging: 'push_notification_template',

@@ -4,11 +4,13 @@ import { dispatchEvents } from '../events/dispatcher.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { deliverDueWebhooks } from '../webhooks/delivery.js';
+import { sendDueNotifications } from '../notifications/sender.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
 /** Idle workers look for due retries this often; new events wake them at once. */
 const DELIVERY_POLL_MS = 1000;
+const NOTIFICATION_BATCH = 50;
 
 export interface Workers {
   /** Runs the sweeps now, outside the timer (the CLI and tests). */
@@ -50,6 +52,7 @@ export async function startWorkers(s: Services, databaseUrl: string): Promise<Wo
       try {
         worked += await dispatchEvents(s.db);
         worked += await deliverDueWebhooks(deliveries, s.records.now);
+        worked += await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH);
       } catch (err) {
         s.logger.error({ err }, 'delivery round failed');
       }

@@ -1,0 +1,64 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWorkers, type Workers } from '../../src/scheduler/worker.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { startReceiver } from '../support/receiver.js';
+
+/** The whole path with the real worker loop: a log's events reach a webhook and an email rule on their own. */
+const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-workers-'));
+let app: TestApp;
+let acct: TestAccount;
+let workers: Workers;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+
+async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true', LOYALTY_EMAIL_TRANSPORT: 'file', LOYALTY_DATA_DIR: dataDir });
+  acct = await app.createAccount();
+  receiver = await startReceiver();
+  workers = await startWorkers(app.running.services, app.config.databaseUrl!);
+});
+afterAll(async () => {
+  await workers.stop();
+  await receiver.close();
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('worker loop', () => {
+  it('dispatches a new event to its webhook and its email rule within moments of the commit', async () => {
+    const code = 'streak_progress_non_milestone_completed';
+    await acct.api.post('/schema/webhook/record', { name: 'H', endpointUrl: `${receiver.url}/hook`, eventCodes: [code], status: 'live' });
+    const email = (await acct.api.post('/schema/service_email/record', { name: 'Mail', replyToEmailAddress: 'help@shop.test', status: 'live' })).body.data;
+    const template = (await acct.api.post('/schema/email_template/record', {
+      name: 'T', status: 'live', sampleEventCode: code, subject: 'Day done, {{$account_user.firstName}}', htmlContent: '<p>{{$helpers.currentProgressValue}}</p>',
+    })).body.data;
+    const rule = await acct.api.post('/schema/notification/record', {
+      name: 'N', status: 'live', eventCodes: [code], integrationProvider: 'service_email', integrationId: email.id, templateId: template.id,
+    });
+    expect(rule.status).toBe(200);
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'S' })).body.data;
+    const started = Date.now();
+    const log = await acct.api.post('/schema/streak_log/record', {
+      streakId: streak.id, ownedBy: { externalId: 'w1', firstName: 'Wanda', email: 'wanda@example.net' }, activityId: 'v', activityAt: new Date().toISOString(), uniqueIdentifier: 'w1',
+    });
+    expect(log.status).toBe(200);
+
+    await until(() => receiver.received.length === 1);
+    // Woken by NOTIFY, not by the 1 s poll.
+    expect(Date.now() - started).toBeLessThan(900);
+    await until(async () => (await app.db('notification_log').where({ notification_log_status: 'sent' })).length === 1);
+    expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(1);
+    const [sent] = (await acct.api.get('/schema/notification_log/record')).body.data;
+    expect(sent).toMatchObject({ channel: 'email', notificationLogStatus: 'sent', ownedById: log.body.data.ownedById });
+  });
+});
