@@ -3,6 +3,7 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
+import type { LanguageCode } from '../records/fields.js';
 import type { Row, Values } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 import type { StoredTask } from '../resources/definitions.js';
@@ -108,6 +109,12 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
     if (!log) throw await duplicate(trx, table, kind, account.id, definitionId, values.uniqueIdentifier as string);
 
     const response = await buildResponse(tx, kind, log, definition, member, milestones, outcome);
+    // Events feed the member's notifications: their texts are in the member's language.
+    const memberLanguage = member.language_code as LanguageCode | null;
+    const payloadLog =
+      memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
+        ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, log, definition, member, milestones, outcome)
+        : response;
     const events: NewEvent[] = [];
     for (const c of outcome.closed) {
       events.push({
@@ -115,7 +122,7 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
         ownedById: memberId,
         linkedSchemaSlug: `${kind}_progress`,
         linkedSchemaRecordId: c.progress.id as string,
-        payload: await progressPayload(records, trx, ctx, kind, c.progress),
+        payload: await progressPayload(records, trx, memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx, kind, c.progress),
       });
     }
     for (const code of outcome.codes) {
@@ -124,7 +131,7 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
         ownedById: memberId,
         linkedSchemaSlug: `${kind}_progress`,
         linkedSchemaRecordId: outcome.progress!.id as string,
-        payload: { [`${kind}Log`]: response },
+        payload: { [`${kind}Log`]: payloadLog },
       });
     }
     await emit(trx, account.id, events);

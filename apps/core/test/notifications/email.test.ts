@@ -173,8 +173,8 @@ describe('email over SMTP', () => {
     expect(byId(html, 'greeting')).toBe('Bonjour Zoë &lt;b&gt;&amp;&lt;/b&gt;');
     expect(html).toContain('<p id="raw">Zoë <b>&</b></p>');
     expect(byId(html, 'tenancy')).toBe('Acme Group / Acme Fitness / Durand / zoe@example.net / zoe');
-    // The payload is the event as written: its texts are in the language of the request that logged it.
-    expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Visit streak');
+    // Event payloads are written in the member's language, whatever language the log request used.
+    expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Série de visites');
     // Two days done, the 3-day milestone next; the period must be completed by the end of 10 December in Paris.
     expect(byId(html, 'helpers')).toBe('2 jour | 1 | 3 (1) | 3 (1) | 30 | 10 décembre 2026 à 23:59');
     expect(byId(html, 'missing')).toBe('[][][]');
