@@ -5,6 +5,7 @@ import { invalidInput, unauthenticated } from '../errors.js';
 import type { AccountInfo, Flow } from '../records/context.js';
 import type { LanguageCode } from '../records/fields.js';
 import { UUID } from '../records/service.js';
+import { prepared } from '../db/prepared.js';
 import { type SecretBox, safeEqual } from './crypto.js';
 
 export interface Identity {
@@ -87,10 +88,12 @@ export class Authenticator {
 
   private async apiKey(key: string | undefined, secret: string | undefined): Promise<Identity> {
     if (!key || !secret || key.length > 64) throw unauthenticated('Both x-api-key and x-api-secret are required.');
-    const row = await this.db('apikey')
-      .join('account', 'account.id', 'apikey.account_id')
-      .where('apikey.api_key', key)
-      .first(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]);
+    const row = await prepared(
+      this.db('apikey')
+        .join('account', 'account.id', 'apikey.account_id')
+        .where('apikey.api_key', key)
+        .first(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]),
+    );
     const stored = row ? this.box.open(row.api_secret_enc as string) : DUMMY_SECRET;
     const matches = safeEqual(stored, secret);
     if (!row || !matches || row.status !== 'live') throw unauthenticated('Invalid API credentials.');

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
+import { prepared } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
@@ -144,7 +145,7 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
  * takes the lock under which logs of one member on one definition aggregate one at a time.
  */
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string) {
-  const result = await trx.raw(
+  const result = await prepared(trx.raw(
     `select
        (select row_to_json(d) from ?? d where d.account_id = ? and d.id = ?) as definition,
        (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
@@ -152,7 +153,7 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
        (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
        pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`,
     [kind, accountId, definitionId, accountId, definitionId, accountId, memberId, `${kind}:${definitionId}:${memberId}`],
-  );
+  ));
   const row = result.rows[0];
   return { definition: rowFromJson(row.definition), milestones: rowsFromJson(row.milestones), member: rowFromJson(row.member) };
 }

@@ -1,5 +1,5 @@
 import type { EventCode } from '../events/codes.js';
-import { rowsFromJson } from '../db/json.js';
+import { rowFromJson, rowsFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
 import type { StoredTask } from '../resources/definitions.js';
 import { crossed, nextMilestone } from './milestones.js';
@@ -42,20 +42,17 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
 
   // The in-progress run, locked, with its task rows in the same round trip.
   const found = await tx.trx.raw(
-    `select mp.*, (select json_agg(t order by t.created_at) from task_progress t
-                    where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id) as task_rows
+    `select row_to_json(mp) as progress,
+            (select json_agg(t order by t.created_at) from task_progress t
+              where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id) as task_rows
        from mission_progress mp
-      where mp.account_id = ? and mp.mission_id = ? and mp.owned_by_id = ? and mp.mission_progress_status = 'in_progress'
+      where mp.account_id = ? and mp.unique_identifier = ? and mp.mission_progress_status = 'in_progress'
       for update of mp`,
-    [tx.account.id, definition.id as string, memberId],
+    // The unique identifier names the one in-progress run: its partial unique index finds it.
+    [tx.account.id, `${definition.id as string}:${memberId}`],
   );
-  let taskRows: Row[] = [];
-  let progress: Row | undefined;
-  if (found.rows[0]) {
-    const { task_rows: rows, ...row } = found.rows[0] as Row;
-    progress = row;
-    taskRows = rowsFromJson(rows);
-  }
+  let progress = rowFromJson(found.rows[0]?.progress);
+  let taskRows = rowsFromJson(found.rows[0]?.task_rows);
   if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
     closed.push({ code: 'mission_progress_failed', progress: await failMission(tx, progress) });
     progress = undefined;

@@ -41,20 +41,17 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
 
   // The in-progress run, locked, with the task of the log's period in the same round trip.
   const found = await tx.trx.raw(
-    `select sp.*, (select row_to_json(t) from task_progress t
-                    where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = ?) as period_task
+    `select row_to_json(sp) as progress,
+            (select row_to_json(t) from task_progress t
+              where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = ?) as period_task
        from streak_progress sp
-      where sp.account_id = ? and sp.streak_id = ? and sp.owned_by_id = ? and sp.streak_progress_status = 'in_progress'
+      where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress'
       for update of sp`,
-    [logPeriod, tx.account.id, definition.id as string, memberId],
+    // The unique identifier names the one in-progress run: its partial unique index finds it.
+    [logPeriod, tx.account.id, `${definition.id as string}:${memberId}`],
   );
-  let periodTask: Row | undefined;
-  let progress: Row | undefined;
-  if (found.rows[0]) {
-    const { period_task: task, ...row } = found.rows[0] as Row;
-    progress = row;
-    periodTask = rowFromJson(task);
-  }
+  let progress = rowFromJson(found.rows[0]?.progress);
+  let periodTask = rowFromJson(found.rows[0]?.period_task);
   if (progress) {
     if (logPeriod > requiredPeriod(progress, period, zone)) {
       closed.push({ code: 'streak_progress_broken', progress: await breakStreak(tx, progress, period, zone) });
