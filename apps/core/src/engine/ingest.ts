@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { prepared } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
-import { emit, type NewEvent } from '../events/outbox.js';
+import { eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { LanguageCode } from '../records/fields.js';
 import type { Row, Values } from '../records/resource.js';
@@ -88,33 +89,32 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
     else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
     else outcome = await aggregateMission(tx, { ...input, activityId });
 
-    // The log is written last, with what aggregation decided; a replay fails here and the
-    // whole transaction, progress included, rolls back.
+    // The log is written last, with what aggregation decided, together with its events; a replay
+    // fails here and the whole transaction, progress included, rolls back.
     const table = `${kind}_log`;
-    const [log] = (await trx(table)
-      .insert({
-        account_id: account.id,
-        [`${kind}_id`]: definitionId,
-        owned_by_id: memberId,
-        activity_id: activityId,
-        activity_at: activityAt,
-        unique_identifier: values.uniqueIdentifier,
-        activity_value: values.activityValue ?? null,
-        status,
-        is_aggregated: outcome.aggregated,
-        period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
-      })
-      .onConflict(['account_id', `${kind}_id`, 'unique_identifier'])
-      .ignore()
-      .returning('*')) as Row[];
-    if (!log) throw await duplicate(trx, table, kind, account.id, definitionId, values.uniqueIdentifier as string);
+    const written = new Date();
+    const logRow: Row = {
+      id: randomUUID(),
+      account_id: account.id,
+      [`${kind}_id`]: definitionId,
+      owned_by_id: memberId,
+      activity_id: activityId,
+      activity_at: activityAt,
+      unique_identifier: values.uniqueIdentifier,
+      activity_value: values.activityValue ?? null,
+      status,
+      is_aggregated: outcome.aggregated,
+      period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
+      created_at: written,
+      updated_at: written,
+    };
 
-    const response = await buildResponse(tx, kind, log, definition, member, milestones, outcome);
+    const response = await buildResponse(tx, kind, logRow, definition, member, milestones, outcome);
     // Events feed the member's notifications: their texts are in the member's language.
     const memberLanguage = member.language_code as LanguageCode | null;
     const payloadLog =
       memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
-        ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, log, definition, member, milestones, outcome)
+        ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow, definition, member, milestones, outcome)
         : response;
     const events: NewEvent[] = [];
     for (const c of outcome.closed) {
@@ -135,7 +135,14 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
         payload: { [`${kind}Log`]: payloadLog },
       });
     }
-    await emit(trx, account.id, events);
+    const insertLog = trx(table).insert(logRow).onConflict(['account_id', `${kind}_id`, 'unique_identifier']).ignore().returning('id').toSQL();
+    const insertEvents = eventsInsert(account.id, events);
+    const result = await trx.raw(
+      `with log as (${insertLog.sql}), events as (${insertEvents.sql} where exists (select 1 from log))
+       select (select id from log) as id${events.length ? `, ${NOTIFY_SQL}` : ''}`,
+      [...(insertLog.bindings as Knex.RawBinding[]), ...insertEvents.bindings, ...(events.length ? NOTIFY_BINDINGS : [])],
+    );
+    if (!result.rows[0].id) throw await duplicate(trx, table, kind, account.id, definitionId, values.uniqueIdentifier as string);
     return response;
   });
 }

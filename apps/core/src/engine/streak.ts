@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import { rowFromJson } from '../db/json.js';
+import { together } from '../db/together.js';
 import type { Row } from '../records/resource.js';
 import type { EventCode } from '../events/codes.js';
 import { crossed, nextMilestone } from './milestones.js';
@@ -75,7 +77,7 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
       .returning('*')) as Row[];
   }
 
-  const task = await addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value as number);
+  const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value as number);
   const periodCompleted = task.justCompleted;
   const before = progress!.current_progress_value as number;
   const after = periodCompleted ? before + 1 : before;
@@ -91,7 +93,11 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
     patch.streak_to_be_broken_at = periodBounds(nextPeriodKey(logPeriod, period, zone), period, zone).end;
   }
   if (completed) Object.assign(patch, { streak_progress_status: 'completed', streak_completed_at: activityAt });
-  const [updated] = (await tx.trx('streak_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*')) as Row[];
+  const written = await together(tx.trx, {
+    task: task.query,
+    progress: tx.trx('streak_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*'),
+  });
+  const updated = written.progress!;
 
   const achieved = crossed(milestones, before, after);
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
@@ -107,7 +113,7 @@ export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outco
   return {
     aggregated: true,
     progress: updated!,
-    taskProgress: [task.row],
+    taskProgress: [written.task!],
     achieved,
     nextMilestone: nextMilestone(milestones, after),
     milestoneRewardLogs,
@@ -124,22 +130,20 @@ function closedUpTo(progress: Row, period: Period, zone: string): string {
 }
 
 /**
- * Adds the log's value to its period's task progress, creating it on the period's first log.
- * The progress row lock guards the task row, so the read-then-write here cannot race.
+ * The write that adds the log's value to its period's task progress, creating it on the period's
+ * first log. The progress row lock guards the task row, so deciding from the row read is safe.
  */
-async function addToPeriod(tx: Tx, progress: Row, existing: Row | undefined, key: string, value: number, target: number): Promise<{ row: Row; justCompleted: boolean }> {
+function addToPeriod(tx: Tx, progress: Row, existing: Row | undefined, key: string, value: number, target: number): { query: Knex.QueryBuilder; justCompleted: boolean } {
   const where = { account_id: tx.account.id, linked_schema_record_id: progress.id, period_key: key };
   const before = (existing?.current_progress_value as number | undefined) ?? 0;
   const after = before + value;
   const justCompleted = before < target && after >= target;
   const fields: Row = { current_progress_value: after, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
-  if (existing) {
-    const [row] = (await tx.trx('task_progress').where({ account_id: tx.account.id, id: existing.id }).update(fields).returning('*')) as Row[];
-    return { row: row!, justCompleted };
-  }
-  const [row] = (await tx.trx('task_progress')
-    .insert({ ...where, ...fields, owned_by_id: progress.owned_by_id, linked_schema_slug: 'streak_progress', target_value: target })
-    .returning('*')) as Row[];
-  return { row: row!, justCompleted };
+  const query = existing
+    ? tx.trx('task_progress').where({ account_id: tx.account.id, id: existing.id }).update(fields).returning('*')
+    : tx.trx('task_progress')
+        .insert({ ...where, ...fields, owned_by_id: progress.owned_by_id, linked_schema_slug: 'streak_progress', target_value: target })
+        .returning('*');
+  return { query, justCompleted };
 }

@@ -12,24 +12,37 @@ export interface NewEvent {
 }
 
 /**
+ * An INSERT of events passed as one JSON parameter, to run alone or inside a larger statement
+ * (a WHERE clause may follow). Timestamps keep milliseconds, so each event is a millisecond after
+ * the one before it and one log's events keep their order.
+ */
+export function eventsInsert(accountId: string, events: NewEvent[]): { sql: string; bindings: Knex.RawBinding[] } {
+  const rows = events.map((e, ord) => ({
+    code: e.code,
+    owned_by_id: e.ownedById,
+    slug: e.linkedSchemaSlug,
+    record_id: e.linkedSchemaRecordId,
+    payload: e.payload,
+    ord,
+  }));
+  return {
+    sql: `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, created_at, updated_at)
+          select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
+            from jsonb_to_recordset(?::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int)`,
+    bindings: [accountId, JSON.stringify(rows)],
+  };
+}
+
+/** Wakes idle delivery workers (see events/wakeup.ts); PostgreSQL delivers it only on commit. */
+export const NOTIFY_SQL = 'pg_notify(?, ?)';
+export const NOTIFY_BINDINGS: Knex.RawBinding[] = [EVENTS_CHANNEL, ''];
+
+/**
  * Writes events in the caller's transaction (the transactional outbox): they exist exactly when
- * the change that caused them commits, and delivery picks them up afterwards. The same statement
- * NOTIFYs idle delivery workers; PostgreSQL delivers that only on commit.
+ * the change that caused them commits, and delivery picks them up afterwards.
  */
 export async function emit(trx: Knex.Transaction, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
-  const insert = trx('event_log').insert(
-    events.map((e, i) => ({
-      account_id: accountId,
-      event_code: e.code,
-      owned_by_id: e.ownedById,
-      linked_schema_slug: e.linkedSchemaSlug,
-      linked_schema_record_id: e.linkedSchemaRecordId,
-      payload: JSON.stringify(e.payload),
-      // Timestamps keep milliseconds; a millisecond apart, one log's events keep their order.
-      created_at: trx.raw('clock_timestamp() + make_interval(secs => ?)', [i / 1000]),
-      updated_at: trx.raw('clock_timestamp()'),
-    })),
-  );
-  await trx.raw('with inserted as (?) select pg_notify(?, ?)', [insert, EVENTS_CHANNEL, '']);
+  const insert = eventsInsert(accountId, events);
+  await trx.raw(`with inserted as (${insert.sql}) select ${NOTIFY_SQL}`, [...insert.bindings, ...NOTIFY_BINDINGS]);
 }
