@@ -180,8 +180,9 @@ export async function startServiceProcess(
 ): Promise<{ url: string; stop(): Promise<void>; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
-  const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-  const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', cli, ...args], {
+  // The built binary, as production runs it; the bench scripts build first.
+  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), cli, ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
