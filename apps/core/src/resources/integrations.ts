@@ -1,12 +1,14 @@
 import { createPrivateKey, generateKeyPair, randomBytes } from 'node:crypto';
+import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { promisify } from 'node:util';
 import type { Resolver } from 'node:dns/promises';
 import { z } from 'zod';
 import { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
-import { conflict, type ErrorDetail } from '../errors.js';
+import { ApiError, conflict, type ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
+import { createSesClient } from '../notifications/transports/email.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { ADMIN, description, name } from './common.js';
 import { deleteRulesUsing } from './notifications.js';
@@ -33,19 +35,27 @@ const dnsRecord = z.object({
 
 const VERIFICATION_PREFIX = '_loyalty-verification.';
 
-/** The records a custom sending domain publishes: ownership token, DKIM key, MAIL FROM MX and SPF. */
+/** The email provider refused or failed: a 502 that names it, never its credentials. */
+function providerError(err: unknown): ApiError {
+  const reason = err instanceof Error ? `${err.name}: ${err.message}`.replace(/(AKIA|ASIA)[A-Z0-9]{12,}/g, '[redacted]') : 'unknown error';
+  return new ApiError(502, 'provider_error', `The email provider could not set up the domain (${reason}).`);
+}
+
+/**
+ * The records a custom sending domain publishes: ownership token, DKIM (our own key as a TXT, or
+ * the provider's CNAMEs when SES signs), MAIL FROM MX and SPF.
+ */
 export function customDomainRecords(input: {
   domain: string;
   mailFrom: string;
-  selector: string;
-  dkimPublicKey: string;
+  dkim: DnsRecord[];
   token: string;
   mailFromMx: string;
 }): DnsRecord[] {
   const mailFromDomain = `${input.mailFrom}.${input.domain}`;
   return [
     { type: 'TXT', name: `${VERIFICATION_PREFIX}${input.domain}`, value: input.token },
-    { type: 'TXT', name: `${input.selector}._domainkey.${input.domain}`, value: `v=DKIM1; k=rsa; p=${input.dkimPublicKey}` },
+    ...input.dkim,
     { type: 'MX', name: mailFromDomain, value: input.mailFromMx, priority: 10 },
     { type: 'TXT', name: mailFromDomain, value: 'v=spf1 mx ~all' },
   ];
@@ -59,12 +69,15 @@ export async function checkDnsRecords(records: DnsRecord[], resolver: Resolver) 
   const txt = (name: string) => resolver.resolveTxt(name).then((rs) => rs.map((chunks) => chunks.join('')), () => [] as string[]);
   const hasTxt = async (r: DnsRecord | undefined) => !!r && (await txt(r.name)).some((v) => squash(v) === squash(r.value));
   const verification = records.find((r) => r.type === 'TXT' && r.name.startsWith(VERIFICATION_PREFIX));
-  const dkim = records.find((r) => r.type === 'TXT' && r.name.includes('._domainkey.'));
+  const dkimRecords = records.filter((r) => r.name.includes('._domainkey.'));
+  const cnameOk = async (r: DnsRecord) => (await resolver.resolveCname(r.name).catch(() => [] as string[])).some((v) => host(v) === host(r.value));
+  const dkimOk = async () =>
+    dkimRecords.length > 0 && (await Promise.all(dkimRecords.map((r) => (r.type === 'CNAME' ? cnameOk(r) : hasTxt(r))))).every(Boolean);
   const mx = records.find((r) => r.type === 'MX');
   const spf = records.find((r) => r.type === 'TXT' && r.value.startsWith('v=spf1'));
   const mxFound = async () =>
     !!mx && (await resolver.resolveMx(mx.name).catch(() => [])).some((m) => host(m.exchange) === host(mx.value));
-  const [isDomainVerified, isDkimVerified, mxOk, spfOk] = await Promise.all([hasTxt(verification), hasTxt(dkim), mxFound(), hasTxt(spf)]);
+  const [isDomainVerified, isDkimVerified, mxOk, spfOk] = await Promise.all([hasTxt(verification), dkimOk(), mxFound(), hasTxt(spf)]);
   const isMailFromVerified = mxOk && spfOk;
   return { isDomainVerified, isDkimVerified, isMailFromVerified, isVerified: isDomainVerified && isDkimVerified && isMailFromVerified };
 }
@@ -107,9 +120,8 @@ export function createServiceEmail(config: Config): Resource {
   // Bounces to the MAIL FROM domain go where the mail leaves from: the SMTP relay, else this service's host.
   const mailFromMx = new URL(config.smtpUrl ?? config.publicUrl).hostname;
 
-  async function setUpCustomDomain(values: Values, columns: Row): Promise<void> {
-    const domain = (values.domain as string).toLowerCase();
-    const mailFrom = (values.mailFrom as string).toLowerCase();
+  /** Our own DKIM key: the private half sealed for signing, the public half published as TXT. */
+  async function ownDkim(domain: string, columns: Row): Promise<DnsRecord[]> {
     const selector = `lp${randomBytes(4).toString('hex')}`;
     const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
       modulusLength: 2048,
@@ -118,17 +130,31 @@ export function createServiceEmail(config: Config): Resource {
     });
     columns.dkim_selector = selector;
     columns.dkim_private_key_enc = sealer().seal(privateKey);
+    return [{ type: 'TXT', name: `${selector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}` }];
+  }
+
+  /** SES signs for the domain: its CreateEmailIdentity answers the DKIM tokens to publish as CNAMEs. */
+  async function sesDkim(domain: string): Promise<DnsRecord[]> {
+    const ses = createSesClient(config);
+    let tokens: string[] | undefined;
+    try {
+      tokens = (await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
+    } catch (err) {
+      if ((err as { name?: string }).name !== 'AlreadyExistsException') throw providerError(err);
+      tokens = (await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })).catch((e: unknown) => { throw providerError(e); })).DkimAttributes?.Tokens;
+    }
+    if (!tokens?.length) throw providerError(new Error('SES answered without DKIM tokens'));
+    return tokens.map((t) => ({ type: 'CNAME' as const, name: `${t}._domainkey.${domain}`, value: `${t}.dkim.amazonses.com` }));
+  }
+
+  async function setUpCustomDomain(values: Values, columns: Row): Promise<void> {
+    const domain = (values.domain as string).toLowerCase();
+    const mailFrom = (values.mailFrom as string).toLowerCase();
+    const dkim = config.emailTransport === 'ses' ? await sesDkim(domain) : await ownDkim(domain, columns);
     Object.assign(values, {
       domain,
       mailFrom,
-      dnsRecords: customDomainRecords({
-        domain,
-        mailFrom,
-        selector,
-        dkimPublicKey: publicKey.toString('base64'),
-        token: randomBytes(16).toString('hex'),
-        mailFromMx,
-      }),
+      dnsRecords: customDomainRecords({ domain, mailFrom, dkim, token: randomBytes(16).toString('hex'), mailFromMx }),
     });
   }
 

@@ -7,6 +7,7 @@ export interface ZoneRecords {
   AAAA?: string[];
   TXT?: string[][];
   MX?: { exchange: string; priority: number }[];
+  CNAME?: string;
 }
 
 export interface TestDns {
@@ -33,6 +34,7 @@ export async function startTestDns(): Promise<TestDns> {
       if (question.type === Packet.TYPE.AAAA) answers.push(...(records.AAAA ?? []).map((address) => ({ ...base, type: Packet.TYPE.AAAA, address })));
       if (question.type === Packet.TYPE.TXT) answers.push(...(records.TXT ?? []).map((data) => ({ ...base, type: Packet.TYPE.TXT, data })));
       if (question.type === Packet.TYPE.MX) answers.push(...(records.MX ?? []).map((mx) => ({ ...base, type: Packet.TYPE.MX, ...mx })));
+      if (question.type === Packet.TYPE.CNAME && records.CNAME) answers.push({ ...base, type: Packet.TYPE.CNAME, domain: records.CNAME });
       // dns2 encodes plain record objects; its typings ask for class instances.
       response.answers.push(...(answers as dns2.Packet.Resource[]));
     }

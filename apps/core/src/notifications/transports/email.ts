@@ -84,14 +84,19 @@ function smtpTransport(config: Config): EmailTransport {
   };
 }
 
-/** SES v2 SendEmail with the raw MIME message, so headers are the same as over SMTP; credentials from the AWS environment. */
-function sesTransport(config: Config): EmailTransport {
-  const ses = new SESv2Client({
+/** The SES v2 client: endpoint from LOYALTY_SES_ENDPOINT, credentials and region from the AWS environment. */
+export function createSesClient(config: Config): SESv2Client {
+  return new SESv2Client({
     endpoint: config.sesEndpoint,
     // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
     maxAttempts: 1,
     requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS },
   });
+}
+
+/** SES v2 SendEmail with the raw MIME message, so headers are the same as over SMTP. */
+function sesTransport(config: Config): EmailTransport {
+  const ses = createSesClient(config);
   return {
     async send(m) {
       const { raw } = await compose(m);
