@@ -1,0 +1,61 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestApp } from './harness.js';
+
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** The API base URL (with /api/v1.0) for `serve`; empty for `worker`. */
+  url: string;
+  exited: Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The real binary (`loyalty serve --no-workers` or `loyalty worker`) in a child process on the
+ * test app's database and keys, so tests can run several and kill them.
+ */
+export async function startProcess(app: TestApp, args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: app.config.databaseUrl,
+      LOYALTY_MASTER_KEY: app.config.masterKey!.toString('base64'),
+      LOYALTY_PLATFORM_TOKEN: app.config.platformToken!,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      LOYALTY_RATE_LIMIT_PER_SECOND: '100000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const listening = /listening on (\S+)/.exec(out);
+      if (listening) resolve(listening[1]!);
+      else if (out.includes('workers running')) resolve('');
+    });
+    void exited.then(() => reject(new Error(`${args.join(' ')} exited before it was ready`)));
+  });
+  return {
+    child,
+    url,
+    exited,
+    async kill(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what} not reached within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
