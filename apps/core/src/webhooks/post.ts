@@ -18,6 +18,8 @@ export interface PostResult {
 export class DeliveryError extends Error {}
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
+/** Kept-alive connections per receiver: bursts of deliveries do not open (and strand) a socket each. */
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 32 }), https: new https.Agent({ keepAlive: true, maxSockets: 32 }) };
 
 /**
  * Resolves with our resolver and connects to the address it checked, so a host cannot answer one
@@ -48,7 +50,8 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     if (literal && literal !== 'public') return Promise.reject(new DeliveryError(`${host} is a ${literal} address`));
     if (host === 'localhost' || host.endsWith('.localhost')) return Promise.reject(new DeliveryError(`${host} is a loopback address`));
   }
-  const client = target.protocol === 'https:' ? https : http;
+  const secure = target.protocol === 'https:';
+  const client = secure ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
       target,
@@ -57,7 +60,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
         headers: { ...headers, 'content-length': Buffer.byteLength(body), 'user-agent': 'loyalty-webhooks/1.0' },
         lookup: options.allowPrivate ? undefined : pinnedLookup(options.resolver),
         signal: AbortSignal.timeout(options.timeoutMs),
-        agent: false,
+        agent: secure ? agents.https : agents.http,
       },
       (res) => {
         let received = 0;
