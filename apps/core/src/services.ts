@@ -9,6 +9,24 @@ import { Registry } from './records/registry.js';
 import { RecordService } from './records/service.js';
 import { createResources } from './resources/index.js';
 
+/**
+ * Logs errors as type, message, code and stack only: driver errors carry their client, whose
+ * connection parameters include the database password.
+ */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    serializers: {
+      err: (err: { name?: string; message?: string; code?: string; stack?: string }) => ({
+        type: err?.name,
+        message: err?.message,
+        code: err?.code,
+        stack: err?.stack,
+      }),
+    },
+  });
+}
+
 /** The process-wide objects every part of the service shares, built once at boot. */
 export interface Services {
   config: Config;
@@ -33,7 +51,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
     registry,
     records: new RecordService(db, box, registry),
     auth: new Authenticator(db, box),
-    logger: logger ?? pino({ level: config.logLevel }),
+    logger: logger ?? createLogger(config.logLevel),
     metrics: new Metrics(),
     buckets: new TokenBuckets(),
   };

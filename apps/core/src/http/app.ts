@@ -20,8 +20,24 @@ function errorBody(err: ApiError, requestId: string) {
   return { error: { status: err.status, code: err.code, message: err.message, details: err.details, requestId } };
 }
 
-/** Database errors that mean a value the validators let through: answered 400, never 500. */
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** The database is down or restarting: the request did nothing, and the caller should retry. */
+function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  return (
+    (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
+    e.name === 'KnexTimeoutError' ||
+    (typeof e.message === 'string' && /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(e.message))
+  );
+}
+
+/**
+ * Database errors mapped to the contract: a value the validators let through is 400, an outage
+ * is 503 with Retry-After (retryable, like 429), never a 500.
+ */
 function translateDatabaseError(err: unknown): ApiError | undefined {
+  if (isUnavailable(err)) return new ApiError(503, 'unavailable', 'The service is briefly unavailable; retry shortly.', [], { 'retry-after': '1' });
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');

@@ -16,18 +16,22 @@ export interface ServiceProcess {
  * The real binary (`loyalty serve --no-workers` or `loyalty worker`) in a child process on the
  * test app's database and keys, so tests can run several and kill them.
  */
-export async function startProcess(app: TestApp, args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: {
-      ...process.env,
-      DATABASE_URL: app.config.databaseUrl,
+export function startProcess(app: TestApp, args: string[], env: Record<string, string> = {}): Promise<ServiceProcess> {
+  return startProcessWith(
+    {
+      DATABASE_URL: app.config.databaseUrl!,
       LOYALTY_MASTER_KEY: app.config.masterKey!.toString('base64'),
       LOYALTY_PLATFORM_TOKEN: app.config.platformToken!,
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      LOYALTY_RATE_LIMIT_PER_SECOND: '100000',
       ...env,
     },
+    args,
+  );
+}
+
+/** The same, for a database the test runs itself (fault tests own their server). */
+export async function startProcessWith(env: Record<string, string>, args: string[]): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ? 'error' : 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -35,6 +39,7 @@ export async function startProcess(app: TestApp, args: string[], env: Record<str
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
+      if (process.env.DEBUG_PROCESSES) process.stderr.write(chunk);
       const listening = /listening on (\S+)/.exec(out);
       if (listening) resolve(listening[1]!);
       else if (out.includes('workers running')) resolve('');
