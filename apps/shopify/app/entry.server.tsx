@@ -1,0 +1,31 @@
+import { PassThrough } from 'node:stream';
+import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node';
+import { RemixServer } from '@remix-run/react';
+import { isbot } from 'isbot';
+import { renderToPipeableStream } from 'react-dom/server';
+import { addDocumentResponseHeaders } from './shopify.server';
+
+const ABORT_DELAY = 5000;
+
+/** Streams the document; Shopify's headers (frame ancestors, CSP) are added to every page. */
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+  addDocumentResponseHeaders(request, responseHeaders);
+  // Crawlers get the whole document at once; browsers get it streamed.
+  const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
+  return new Promise<Response>((resolve, reject) => {
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+      [readyEvent]: () => {
+        const body = new PassThrough();
+        responseHeaders.set('Content-Type', 'text/html');
+        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+        pipe(body);
+      },
+      onShellError: reject,
+      onError: (error: unknown) => {
+        responseStatusCode = 500;
+        console.error(error);
+      },
+    });
+    setTimeout(abort, ABORT_DELAY);
+  });
+}

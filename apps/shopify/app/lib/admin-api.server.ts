@@ -1,0 +1,68 @@
+/** The few Admin GraphQL operations the app needs, over the admin context's `graphql`. */
+export interface AdminGraphql {
+  graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
+}
+
+async function run<T>(admin: AdminGraphql, query: string, variables?: Record<string, unknown>): Promise<T> {
+  const response = await admin.graphql(query, { variables });
+  const body = (await response.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(`Admin API returned no data: ${JSON.stringify(body.errors ?? null)}`);
+  return body.data;
+}
+
+export interface ShopInfo {
+  id: string;
+  name: string;
+  ianaTimezone: string | null;
+}
+
+export async function fetchShop(admin: AdminGraphql): Promise<ShopInfo> {
+  const data = await run<{ shop: ShopInfo }>(admin, `#graphql
+    query LoyaltyShop { shop { id name ianaTimezone } }`);
+  return data.shop;
+}
+
+export interface CustomerInfo {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+}
+
+/** The customer, or null when the shop has none with that id. */
+export async function fetchCustomer(admin: AdminGraphql, customerGid: string): Promise<CustomerInfo | null> {
+  const data = await run<{ customer: CustomerInfo | null }>(
+    admin,
+    `#graphql
+    query LoyaltyCustomer($id: ID!) { customer(id: $id) { id firstName lastName email } }`,
+    { id: customerGid },
+  );
+  return data.customer;
+}
+
+export interface MetafieldInput {
+  ownerId: string;
+  namespace: string;
+  key: string;
+  type: string;
+  value: string;
+}
+
+/** metafieldsSet is an upsert, so running it again with the same values changes nothing. */
+export async function setMetafields(admin: AdminGraphql, metafields: MetafieldInput[]): Promise<void> {
+  const data = await run<{ metafieldsSet: { userErrors: { field: string[] | null; message: string }[] } }>(
+    admin,
+    `#graphql
+    mutation LoyaltyMetafields($metafields: [MetafieldsSetInput!]!) {
+      metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
+    }`,
+    { metafields },
+  );
+  const errors = data.metafieldsSet.userErrors;
+  if (errors.length) throw new Error(`metafieldsSet failed: ${errors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ')}`);
+}
+
+/** The GID form shared by Flow (`customer_id`) and the app proxy (`logged_in_customer_id`). */
+export function customerGid(numericId: string | number): string {
+  return `gid://shopify/Customer/${numericId}`;
+}

@@ -1,0 +1,38 @@
+/** Every environment variable of the app, parsed once; all problems are reported together. */
+export interface AppConfig {
+  apiKey: string;
+  apiSecret: string;
+  appUrl: string;
+  scopes: string[];
+  databaseUrl: string;
+  coreUrl: string;
+  platformToken: string;
+  /** 32 bytes for AES-256-GCM of the stored API secrets. */
+  encryptionKey: Buffer;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const problems: string[] = [];
+  const required = (name: string): string => {
+    const value = env[name]?.trim();
+    if (!value) problems.push(`${name} is required`);
+    return value ?? '';
+  };
+  const apiKey = required('SHOPIFY_API_KEY');
+  const apiSecret = required('SHOPIFY_API_SECRET');
+  const appUrl = required('SHOPIFY_APP_URL');
+  const databaseUrl = required('DATABASE_URL');
+  const coreUrl = required('LOYALTY_CORE_URL').replace(/\/+$/, '');
+  const platformToken = required('LOYALTY_PLATFORM_TOKEN');
+  const keyText = required('LOYALTY_SHOPIFY_ENCRYPTION_KEY');
+  const encryptionKey = Buffer.from(keyText, 'base64');
+  if (keyText && encryptionKey.length !== 32) problems.push('LOYALTY_SHOPIFY_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
+  for (const [name, value] of [['SHOPIFY_APP_URL', appUrl], ['LOYALTY_CORE_URL', coreUrl]] as const) {
+    if (value && !URL.canParse(value)) problems.push(`${name} must be an absolute URL`);
+  }
+  if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const scopes = (env.SCOPES ?? 'read_customers').split(',').map((s) => s.trim()).filter(Boolean);
+  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, platformToken, encryptionKey };
+}
+
+export const config = loadConfig();

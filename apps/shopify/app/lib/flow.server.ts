@@ -1,0 +1,272 @@
+import type { ApiError } from '@loyalty/client';
+import { type AdminGraphql, customerGid, fetchCustomer } from './admin-api.server';
+import { type AccountClient, accountClient } from './core.server';
+import type { ShopStore } from './shops.server';
+
+/**
+ * Flow action execution (CONTRACT §13). Flow retries 5xx and 429 and never retries 4xx, so every
+ * answer is chosen for that: bad input or unknown records are 4xx naming the property, anything
+ * that may succeed later (core down, throttled, shop still provisioning) is 503 or 429.
+ */
+export type LogKind = 'streak' | 'challenge' | 'mission';
+
+export interface FlowPayload {
+  shopify_domain?: unknown;
+  action_run_id?: unknown;
+  properties?: unknown;
+}
+
+export interface FlowDeps {
+  coreUrl: string;
+  shops: ShopStore;
+}
+
+export interface FlowContext {
+  session: { shop: string };
+  payload: FlowPayload;
+  admin: AdminGraphql;
+}
+
+/** An answer decided before or instead of the core's success. */
+class FlowAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly property?: string,
+    readonly details?: unknown,
+    readonly retryAfter?: string,
+  ) {
+    super(message);
+  }
+}
+
+const bad = (property: string, message: string) => new FlowAnswer(400, 'invalid_property', `${property}: ${message}`, property);
+const unavailable = (message: string) => new FlowAnswer(503, 'unavailable', message);
+
+function reply(answer: FlowAnswer): Response {
+  const headers: Record<string, string> = {};
+  if (answer.retryAfter) headers['retry-after'] = answer.retryAfter;
+  const error = { code: answer.code, message: answer.message, ...(answer.property ? { property: answer.property } : {}), ...(answer.details ? { details: answer.details } : {}) };
+  return Response.json({ error }, { status: answer.status, headers });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads the Flow properties with the checks each field needs; absent optional fields are undefined. */
+class Properties {
+  constructor(private readonly values: Record<string, unknown>) {}
+
+  static of(payload: FlowPayload): Properties {
+    const p = payload.properties;
+    if (typeof p !== 'object' || p === null || Array.isArray(p)) throw bad('properties', 'must be an object');
+    return new Properties(p as Record<string, unknown>);
+  }
+
+  /** Flow sends unset optional fields as null or an empty string. */
+  private raw(name: string): unknown {
+    const v = this.values[name];
+    return v === null || v === '' ? undefined : v;
+  }
+
+  text(name: string, required: true, max?: number): string;
+  text(name: string, required: false, max?: number): string | undefined;
+  text(name: string, required: boolean, max = 256): string | undefined {
+    const v = this.raw(name);
+    if (v === undefined) {
+      if (required) throw bad(name, 'is required');
+      return undefined;
+    }
+    if (typeof v !== 'string') throw bad(name, 'must be a string');
+    const trimmed = v.trim();
+    if (!trimmed) throw bad(name, 'must not be blank');
+    if (trimmed.length > max) throw bad(name, `must be at most ${max} characters`);
+    return trimmed;
+  }
+
+  uuid(name: string): string {
+    const v = this.text(name, true);
+    if (!UUID.test(v)) throw bad(name, 'must be a UUID');
+    return v.toLowerCase();
+  }
+
+  positiveNumber(name: string): number | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!Number.isFinite(n) || n <= 0) throw bad(name, 'must be a number greater than 0');
+    return n;
+  }
+
+  dateTime(name: string): string | undefined {
+    const v = this.text(name, false, 64);
+    if (v === undefined) return undefined;
+    const date = new Date(v);
+    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw bad(name, 'must be an ISO 8601 date-time');
+    return date.toISOString();
+  }
+
+  /** Flow's customer reference: a numeric id (number or string), or the customer's GID. */
+  customer(name: string): string {
+    const v = this.raw(name);
+    if (v === undefined) throw bad(name, 'is required');
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return customerGid(v);
+    if (typeof v === 'string') {
+      const m = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/.exec(v.trim());
+      if (m) return customerGid(m[1]!);
+    }
+    throw bad(name, 'must be a Shopify customer id');
+  }
+}
+
+/** Turns a non-success core answer into Flow's terms. */
+function coreAnswer(status: number, body: { error?: ApiError } | undefined, headers: Headers, fieldToProperty: Record<string, string>): FlowAnswer {
+  if (status === 429) return new FlowAnswer(429, 'rate_limited', 'The loyalty core is throttling; retry later.', undefined, undefined, headers.get('retry-after') ?? '1');
+  // Refused credentials and server errors can heal (re-install, restart); Flow should retry.
+  if (status >= 500 || status === 401) return unavailable(`The loyalty core answered ${status}.`);
+  const error = body?.error;
+  const field = error?.details?.[0]?.field;
+  const property = field ? (fieldToProperty[field] ?? fieldToProperty[field.split('.')[0]!]) : undefined;
+  return new FlowAnswer(status, error?.code ?? 'rejected', error?.message ?? `The loyalty core answered ${status}.`, property, error?.details);
+}
+
+/** Calls the core; a refused connection or a time-out becomes 503. */
+async function callCore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw unavailable('The loyalty core is unreachable.');
+  }
+}
+
+async function shopClient(deps: FlowDeps, shop: string): Promise<AccountClient> {
+  const account = await deps.shops.find(shop);
+  // Installed but not yet provisioned (afterAuth still running or failed): retrying can succeed.
+  if (!account) throw unavailable(`The shop ${shop} has no loyalty account yet.`);
+  return accountClient(deps.coreUrl, account);
+}
+
+interface Definition {
+  aggregationMethod?: string | null;
+  tasks?: { activityId?: string | null; aggregationMethod?: string | null }[] | null;
+}
+
+async function loadDefinition(api: AccountClient, kind: LogKind, id: string, property: string): Promise<Definition> {
+  const path = { params: { path: { id } } };
+  const result = await callCore(() =>
+    kind === 'streak'
+      ? api.GET('/schema/streak/record/{id}', path)
+      : kind === 'challenge'
+        ? api.GET('/schema/challenge/record/{id}', path)
+        : api.GET('/schema/mission/record/{id}', path),
+  );
+  if (result.response.status === 404) throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
+  if (!result.data) throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {});
+  return result.data.data as Definition;
+}
+
+const LOG_FIELDS: Record<string, string> = {
+  activityId: 'activity_id',
+  activityAt: 'activity_at',
+  activityValue: 'activity_value',
+  uniqueIdentifier: 'idempotency_key',
+  ownedBy: 'customer_id',
+};
+
+/** execute-streak / execute-challenge / execute-mission: one log for the Flow customer. */
+export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const idProperty = `${kind}_id`;
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const definitionId = props.uuid(idProperty);
+    const activityId = kind === 'mission' ? props.text('activity_id', true) : (props.text('activity_id', false) ?? 'shopify_flow');
+    const givenValue = props.positiveNumber('activity_value');
+    const activityAt = props.dateTime('activity_at') ?? new Date().toISOString();
+    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
+    const uniqueIdentifier = props.text('idempotency_key', false) ?? runId;
+    if (!uniqueIdentifier) throw bad('action_run_id', 'is required when no idempotency_key is given');
+
+    const api = await shopClient(deps, ctx.session.shop);
+    const definition = await loadDefinition(api, kind, definitionId, idProperty);
+    let method = definition.aggregationMethod;
+    if (kind === 'mission') {
+      const task = definition.tasks?.find((t) => t.activityId === activityId);
+      if (!task) throw bad('activity_id', `matches no task of mission ${definitionId}`);
+      method = task.aggregationMethod;
+    }
+    // Count definitions add 1 per log whatever is sent; sum definitions need the amount.
+    let activityValue = 1;
+    if (method === 'sum') {
+      if (givenValue === undefined) throw bad('activity_value', `is required for a sum ${kind}`);
+      activityValue = givenValue;
+    }
+
+    let found;
+    try {
+      found = await fetchCustomer(ctx.admin, customer);
+    } catch {
+      throw unavailable('The Shopify Admin API did not answer the customer lookup.');
+    }
+    if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
+    const ownedBy = {
+      externalId: customer,
+      ...(found.firstName ? { firstName: found.firstName } : {}),
+      ...(found.lastName ? { lastName: found.lastName } : {}),
+      ...(found.email ? { email: found.email } : {}),
+    };
+    const common = { ownedBy, activityId, activityAt, activityValue, uniqueIdentifier };
+    const result = await callCore(() =>
+      kind === 'streak'
+        ? api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
+        : kind === 'challenge'
+          ? api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
+          : api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
+    );
+    if (result.data) {
+      const log = result.data.data as { id: string; isAggregated?: boolean };
+      return Response.json({ ok: true, logId: log.id, isAggregated: log.isAggregated ?? null });
+    }
+    const error = (result.error as { error?: ApiError } | undefined)?.error;
+    if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
+      // A replay of a run already counted: done, and nothing changed.
+      const existing = (error.details?.[0] as { existingRecordId?: string } | undefined)?.existingRecordId;
+      return Response.json({ ok: true, replay: true, logId: existing ?? null });
+    }
+    throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, { ...LOG_FIELDS, [`${kind}Id`]: idProperty });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+/** stamp-coupon: writes the merchant's code onto a reward log; a repeat with the same values is 200. */
+export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const rewardLogId = props.uuid('reward_log_id');
+    const couponCode = props.text('coupon_code', true);
+    const rewardIssuedAt = props.dateTime('reward_issued_at');
+    const rewardExpiryAt = props.dateTime('reward_expiry_at');
+    const api = await shopClient(deps, ctx.session.shop);
+    const result = await callCore(() =>
+      api.PATCH('/schema/reward_log/record/{id}', {
+        params: { path: { id: rewardLogId } },
+        body: { couponCode, ...(rewardIssuedAt ? { rewardIssuedAt } : {}), ...(rewardExpiryAt ? { rewardExpiryAt } : {}) },
+      }),
+    );
+    if (result.data) {
+      const log = result.data.data;
+      return Response.json({ ok: true, rewardLogId: log.id, couponCode: log.couponCode, rewardIssuedAt: log.rewardIssuedAt, rewardExpiryAt: log.rewardExpiryAt });
+    }
+    if (result.response.status === 404) throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's programme`, 'reward_log_id');
+    throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {
+      couponCode: 'coupon_code',
+      rewardIssuedAt: 'reward_issued_at',
+      rewardExpiryAt: 'reward_expiry_at',
+    });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}

@@ -1,0 +1,50 @@
+import type { AdminGraphql } from './admin-api.server';
+import { fetchShop, setMetafields } from './admin-api.server';
+import { accountClient, platformClient } from './core.server';
+import type { ShopStore } from './shops.server';
+
+export interface ProvisionDeps {
+  coreUrl: string;
+  platformToken: string;
+  shops: ShopStore;
+}
+
+/**
+ * Runs after every authentication (install and re-auth): provisions the shop's organization and
+ * account through the platform API, idempotent on the shop domain, stores the fresh key encrypted,
+ * retires the key it replaces, and writes the ids as shop metafields (merchant-visible `loyalty`
+ * and the app-owned `$app:loyalty` copy that Liquid reads).
+ */
+export async function provisionShop(deps: ProvisionDeps, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
+  const info = await fetchShop(admin);
+  const provisioned = await platformClient(deps.coreUrl, deps.platformToken).provision({
+    organizationName: info.name,
+    accountName: info.name,
+    ...(info.ianaTimezone ? { timezone: info.ianaTimezone } : {}),
+    externalRef: shop,
+  });
+  const account = {
+    shop,
+    organizationId: provisioned.organization.id,
+    accountId: provisioned.account.id,
+    apiKeyId: provisioned.apiKey.id,
+    apiKey: provisioned.apiKey.apiKey,
+    apiSecret: provisioned.apiKey.apiSecret,
+  };
+  const replaced = await deps.shops.save(account);
+  if (replaced) {
+    // Each provisioning mints a new key; the one it replaces is used by no one. Best effort: a key
+    // left behind is unused, and failing the install for it would only mint another.
+    await accountClient(deps.coreUrl, account)
+      .DELETE('/schema/apikey/record/{id}', { params: { path: { id: replaced } } })
+      .catch(() => undefined);
+  }
+  const values = { account_id: account.accountId, organization_id: account.organizationId };
+  await setMetafields(
+    admin,
+    ['loyalty', '$app:loyalty'].flatMap((namespace) =>
+      Object.entries(values).map(([key, value]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value })),
+    ),
+  );
+  return { accountId: account.accountId, organizationId: account.organizationId };
+}

@@ -1,0 +1,7 @@
+import { type LoaderFunctionArgs, redirect } from '@remix-run/node';
+
+/** Shopify opens the app at its root with the shop in the query; the admin lives under /app. */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const url = new URL(request.url);
+  throw redirect(`/app${url.search}`);
+};

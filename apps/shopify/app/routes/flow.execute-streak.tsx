@@ -1,0 +1,9 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { executeLog } from '../lib/flow.server';
+import { authenticate, coreUrl, shops } from '../shopify.server';
+
+/** Flow action "Execute streak" (extensions/flow-execute-streak): one streak log for the Flow customer. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session, payload, admin } = await authenticate.flow(request);
+  return executeLog('streak', { session, payload, admin }, { coreUrl, shops });
+};

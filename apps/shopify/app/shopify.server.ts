@@ -1,0 +1,39 @@
+import '@shopify/shopify-app-remix/adapters/node';
+import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
+import { PostgreSQLSessionStorage } from '@shopify/shopify-app-session-storage-postgresql';
+import { config } from './lib/config.server';
+import { createPool, migrate } from './lib/db.server';
+import { provisionShop } from './lib/provision.server';
+import { ShopStore } from './lib/shops.server';
+
+/** The app's own tables (shops and their encrypted credentials), migrated once per process. */
+export const pool = createPool(config.databaseUrl);
+export const shops = new ShopStore(pool, config.encryptionKey, migrate(pool));
+export const sessionStorage = new PostgreSQLSessionStorage(config.databaseUrl);
+
+const shopify = shopifyApp({
+  apiKey: config.apiKey,
+  apiSecretKey: config.apiSecret,
+  apiVersion: ApiVersion.October25,
+  scopes: config.scopes,
+  appUrl: config.appUrl,
+  authPathPrefix: '/auth',
+  sessionStorage,
+  distribution: AppDistribution.AppStore,
+  future: { unstable_newEmbeddedAuthStrategy: true },
+  hooks: {
+    afterAuth: async ({ session, admin }) => {
+      await provisionShop({ coreUrl: config.coreUrl, platformToken: config.platformToken, shops }, session.shop, admin);
+    },
+  },
+});
+
+export default shopify;
+export const apiVersion = ApiVersion.October25;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;
+export const coreUrl = config.coreUrl;
+export const platformToken = config.platformToken;

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { RequestType, setUpValidRequest, setUpValidSession, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { testConfig } from '@shopify/shopify-app-remix/test-helpers';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { startTestApp, type TestApp } from '../../../core/test/support/harness';
+import { type AdminStub, startAdminStub } from './admin-stub';
+
+export { TEST_SHOP };
+
+/** The Shopify credentials the test helpers sign with, from the library's own test config. */
+export const SHOPIFY = testConfig();
+
+/**
+ * Everything a test file needs: the real core on a database of its own, a database for the app's
+ * tables, the Admin API stub, and the app's server modules loaded against them.
+ */
+export interface Stack {
+  core: TestApp;
+  admin: AdminStub;
+  app: typeof import('../../app/shopify.server');
+  /** Provisions TEST_SHOP as afterAuth does on install; returns the stored account. */
+  install(): Promise<{ accountId: string; organizationId: string }>;
+  close(): Promise<void>;
+}
+
+async function createAppDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = inject('adminUrl');
+  const name = `shopify_app_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startStack(coreEnv: Record<string, string> = {}): Promise<Stack> {
+  const core = await startTestApp(coreEnv);
+  const admin = await startAdminStub();
+  const database = await createAppDatabase();
+  Object.assign(process.env, {
+    SHOPIFY_API_KEY: SHOPIFY.apiKey,
+    SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
+    SHOPIFY_APP_URL: SHOPIFY.appUrl,
+    SCOPES: 'read_customers',
+    DATABASE_URL: database.url,
+    LOYALTY_CORE_URL: core.url,
+    LOYALTY_PLATFORM_TOKEN: 'test-platform-token-0123456789',
+    LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  });
+  const app = await import('../../app/shopify.server');
+  // The library's runtime seam for outgoing requests: Admin API calls for *.myshopify.com go to the
+  // local stub server instead of Shopify; everything else is fetched as is.
+  setAbstractFetchFunc(async (input, init) => {
+    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+    if (url.hostname.endsWith('.myshopify.com')) return fetch(`${admin.origin}${url.pathname}${url.search}`, init);
+    return fetch(input, init);
+  });
+  await app.sessionStorage.storeSession(setUpValidSession({ shop: TEST_SHOP }));
+  const { provisionShop } = await import('../../app/lib/provision.server');
+  return {
+    core,
+    admin,
+    app,
+    async install() {
+      const { admin: client } = await app.unauthenticated.admin(TEST_SHOP);
+      return provisionShop({ coreUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops }, TEST_SHOP, client);
+    },
+    async close() {
+      await app.sessionStorage.disconnect();
+      await app.pool.end();
+      await admin.close();
+      await database.drop();
+      await core.close();
+    },
+  };
+}
+
+type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => Promise<unknown>;
+
+/** Runs a route's loader or action like Remix does: a thrown Response is the answer. */
+export async function call(handler: Handler, request: Request): Promise<Response> {
+  try {
+    const result = await handler({ request, params: {}, context: {} });
+    if (result instanceof Response) return result;
+    return Response.json(result);
+  } catch (err) {
+    if (err instanceof Response) return err;
+    throw err;
+  }
+}
+
+let runs = 0;
+
+/** A Flow action request signed as Shopify Flow signs it (HMAC-SHA256 of the raw body). */
+export async function flowRequest(handle: string, properties: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<Request> {
+  runs += 1;
+  const body = {
+    shop_id: 424242,
+    shopify_domain: TEST_SHOP,
+    action_run_id: `run-${randomBytes(6).toString('hex')}-${runs}`,
+    action_definition_id: handle,
+    handle,
+    properties,
+    ...overrides,
+  };
+  return setUpValidRequest(
+    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
+    new Request(`${SHOPIFY.appUrl}/flow/${handle}`, { method: 'POST' }),
+  );
+}
+
+/** A webhook delivery signed like Shopify's, with its topic headers. */
+export async function webhookRequest(topic: string, payload: Record<string, unknown>, webhookId = randomBytes(8).toString('hex')): Promise<Request> {
+  return setUpValidRequest(
+    {
+      type: RequestType.Extension,
+      store: TEST_SHOP_NAME,
+      apiSecretKey: SHOPIFY.apiSecretKey,
+      body: payload,
+      headers: { 'X-Shopify-Topic': topic, 'X-Shopify-API-Version': '2025-10', 'X-Shopify-Webhook-Id': webhookId },
+    },
+    new Request(`${SHOPIFY.appUrl}/webhooks/${topic}`, { method: 'POST' }),
+  );
+}
+
+/** An app proxy request as the storefront forwards it: signed query with shop and timestamp. */
+export async function proxyRequest(path: string, query: Record<string, string>): Promise<Request> {
+  const url = new URL(`${SHOPIFY.appUrl}${path}`);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  return setUpValidRequest({ type: RequestType.Public, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey }, new Request(url));
+}

@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// The core's global setup provides one PostgreSQL and a migrated template; each test file boots the
+// real core on a clone of its own and gives the app a database of its own.
+export default defineConfig({
+  test: {
+    globalSetup: ['../core/test/support/globalSetup.ts'],
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
