@@ -23,7 +23,7 @@ const shopify = shopifyApp({
   future: { unstable_newEmbeddedAuthStrategy: true },
   hooks: {
     afterAuth: async ({ session, admin }) => {
-      await provisionShop({ coreUrl: config.coreUrl, platformToken: config.platformToken, shops }, session.shop, admin);
+      await provisionShop({ coreUrl: config.coreUrl, corePublicUrl: config.corePublicUrl, platformToken: config.platformToken, shops }, session.shop, admin);
     },
   },
 });

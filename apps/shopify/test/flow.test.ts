@@ -63,6 +63,7 @@ describe('install', () => {
       expect(stack.admin.metafields.get(`${STUB_SHOP.id}|${namespace}|account_id`)).toBe(first.accountId);
       expect(stack.admin.metafields.get(`${STUB_SHOP.id}|${namespace}|organization_id`)).toBe(first.organizationId);
     }
+    expect(stack.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|base_url`)).toBe(stack.core.url);
   });
 
   it('keeps the credentials encrypted at rest', async () => {

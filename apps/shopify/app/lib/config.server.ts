@@ -6,6 +6,8 @@ export interface AppConfig {
   scopes: string[];
   databaseUrl: string;
   coreUrl: string;
+  /** The core as shoppers' browsers reach it (the widget's baseUrl); defaults to coreUrl. */
+  corePublicUrl: string;
   platformToken: string;
   /** 32 bytes for AES-256-GCM of the stored API secrets. */
   encryptionKey: Buffer;
@@ -23,16 +25,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const appUrl = required('SHOPIFY_APP_URL');
   const databaseUrl = required('DATABASE_URL');
   const coreUrl = required('LOYALTY_CORE_URL').replace(/\/+$/, '');
+  const corePublicUrl = (env.LOYALTY_CORE_PUBLIC_URL?.trim() || coreUrl).replace(/\/+$/, '');
   const platformToken = required('LOYALTY_PLATFORM_TOKEN');
   const keyText = required('LOYALTY_SHOPIFY_ENCRYPTION_KEY');
   const encryptionKey = Buffer.from(keyText, 'base64');
   if (keyText && encryptionKey.length !== 32) problems.push('LOYALTY_SHOPIFY_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
-  for (const [name, value] of [['SHOPIFY_APP_URL', appUrl], ['LOYALTY_CORE_URL', coreUrl]] as const) {
+  for (const [name, value] of [['SHOPIFY_APP_URL', appUrl], ['LOYALTY_CORE_URL', coreUrl], ['LOYALTY_CORE_PUBLIC_URL', corePublicUrl]] as const) {
     if (value && !URL.canParse(value)) problems.push(`${name} must be an absolute URL`);
   }
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (env.SCOPES ?? 'read_customers').split(',').map((s) => s.trim()).filter(Boolean);
-  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, platformToken, encryptionKey };
+  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey };
 }
 
 export const config = loadConfig();

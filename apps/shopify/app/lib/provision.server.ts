@@ -5,6 +5,7 @@ import type { ShopStore } from './shops.server';
 
 export interface ProvisionDeps {
   coreUrl: string;
+  corePublicUrl: string;
   platformToken: string;
   shops: ShopStore;
 }
@@ -13,7 +14,7 @@ export interface ProvisionDeps {
  * Runs after every authentication (install and re-auth): provisions the shop's organization and
  * account through the platform API, idempotent on the shop domain, stores the fresh key encrypted,
  * retires the key it replaces, and writes the ids as shop metafields (merchant-visible `loyalty`
- * and the app-owned `$app:loyalty` copy that Liquid reads).
+ * and the app-owned `$app:loyalty` copy that the theme app embed reads, with the core's URL).
  */
 export async function provisionShop(deps: ProvisionDeps, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
   const info = await fetchShop(admin);
@@ -39,12 +40,10 @@ export async function provisionShop(deps: ProvisionDeps, shop: string, admin: Ad
       .DELETE('/schema/apikey/record/{id}', { params: { path: { id: replaced } } })
       .catch(() => undefined);
   }
-  const values = { account_id: account.accountId, organization_id: account.organizationId };
-  await setMetafields(
-    admin,
-    ['loyalty', '$app:loyalty'].flatMap((namespace) =>
-      Object.entries(values).map(([key, value]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value })),
-    ),
-  );
+  const ids = { account_id: account.accountId, organization_id: account.organizationId };
+  // The app-owned copy also tells the theme app embed where the widget's core is.
+  const owned = { ...ids, base_url: deps.corePublicUrl };
+  const field = (namespace: string) => ([key, value]: [string, string]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value });
+  await setMetafields(admin, [...Object.entries(ids).map(field('loyalty')), ...Object.entries(owned).map(field('$app:loyalty'))]);
   return { accountId: account.accountId, organizationId: account.organizationId };
 }

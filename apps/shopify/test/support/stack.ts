@@ -75,7 +75,7 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
     app,
     async install() {
       const { admin: client } = await app.unauthenticated.admin(TEST_SHOP);
-      return provisionShop({ coreUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops }, TEST_SHOP, client);
+      return provisionShop({ coreUrl: core.url, corePublicUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops }, TEST_SHOP, client);
     },
     async close() {
       await app.sessionStorage.disconnect();
