@@ -4,6 +4,7 @@ import Koa, { type Context, type Next } from 'koa';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { analyticsRoutes } from './routes/analytics.js';
 import { docsRoutes } from './routes/docs.js';
 import { enduserRoutes } from './routes/enduser.js';
 import { filesRoutes } from './routes/files.js';
@@ -90,6 +91,7 @@ export function createApp(s: Services): Koa {
   const api = new Router({ prefix: API_PREFIX });
   platformRoutes(api, s);
   enduserRoutes(api, s);
+  analyticsRoutes(api, s);
   recordRoutes(api, s);
   app.use(root.routes());
   app.use(api.routes());

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
+import { analyticsPaths } from '../http/routes/analytics.js';
 import type { Flow, Op } from './context.js';
 import { type FieldDef, LANGUAGE_CODES } from './fields.js';
 import type { Registry } from './registry.js';
@@ -252,6 +253,7 @@ export function buildOpenApi(registry: Registry, serverUrl: string): Json {
           responses: { 200: { description: 'Provisioned' }, ...errorResponses(400, 401) },
         },
       },
+      ...analyticsPaths,
       '/platform/accounts/{id}': {
         delete: {
           tags: ['platform'],

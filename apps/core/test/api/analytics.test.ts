@@ -1,0 +1,91 @@
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+let app: TestApp;
+let acct: TestAccount;
+const TZ = 'America/New_York';
+// Two local days in the past, so activity times are never in the future.
+const day1 = DateTime.now().setZone(TZ).minus({ days: 3 }).startOf('day');
+const day2 = day1.plus({ days: 1 });
+const at = (d: DateTime, hour: number) => d.set({ hour }).toUTC().toISO()!;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: TZ });
+  const reward = await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+  const streak = (await acct.api.post('/schema/streak/record', { name: 'Visit', status: 'live', completionTargetValue: 2 })).body.data;
+  await acct.api.post('/schema/milestone/record', { name: 'M', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, status: 'live', rewardId: reward.body.data.id });
+  const challenge = (await acct.api.post('/schema/challenge/record', { name: 'Spend', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 1000 })).body.data;
+  const log = async (path: string, body: Record<string, unknown>) => {
+    const res = await acct.api.post(path, { activityId: 'a', ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  // Ann: two streak days (completes the streak, earns the milestone reward); Bob: one day.
+  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'ann' }, activityAt: at(day1, 10), uniqueIdentifier: 'a1' });
+  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'ann' }, activityAt: at(day2, 10), uniqueIdentifier: 'a2' });
+  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'bob' }, activityAt: at(day1, 23), uniqueIdentifier: 'b1' });
+  await log('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: 'bob' }, activityAt: at(day1, 12), activityValue: 5, uniqueIdentifier: 'b2' });
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('GET /analytics/summary', () => {
+  it('counts per local day: active members, logs, rewards issued, and completion rates', async () => {
+    const res = await acct.api.get('/analytics/summary', { from: day1.toISODate()!, to: day2.toISODate()! });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({ from: day1.toISODate(), to: day2.toISODate(), timezone: TZ });
+    // 23:00 in New York is the next day in UTC: it still counts on day 1.
+    expect(data.days).toEqual([
+      { date: day1.toISODate(), logs: 3, activeMembers: 2, rewardsIssued: expect.any(Number) },
+      { date: day2.toISODate(), logs: 1, activeMembers: 1, rewardsIssued: expect.any(Number) },
+    ]);
+    expect(data.totals).toMatchObject({ activeMembers: 2, logs: 4 });
+    expect(data.completion.streak).toEqual({ started: 2, completed: 1, rate: 0.5 });
+    expect(data.completion.challenge).toEqual({ started: 1, completed: 0, rate: 0 });
+    expect(data.completion.mission).toEqual({ started: 0, completed: 0, rate: null });
+  });
+
+  it('counts reward logs by the local day they were created', async () => {
+    const today = DateTime.now().setZone(TZ).toISODate()!;
+    const res = await acct.api.get('/analytics/summary', { from: day1.toISODate()!, to: today });
+    // Both members reached the one-day milestone, today (the logs were back-filled).
+    expect(res.body.data.totals.rewardsIssued).toBe(2);
+    expect(res.body.data.days.at(-1)).toMatchObject({ date: today, rewardsIssued: 2 });
+  });
+
+  it('defaults to the last 30 days', async () => {
+    const res = await acct.api.get('/analytics/summary');
+    expect(res.status).toBe(200);
+    expect(res.body.data.days).toHaveLength(30);
+    expect(res.body.data.to).toBe(DateTime.now().setZone(TZ).toISODate());
+  });
+
+  it.each([
+    [{ from: '2026-02-30' }, 'from'],
+    [{ from: 'yesterday' }, 'from'],
+    [{ to: '2026-13-01' }, 'to'],
+    [{ from: '2026-05-02', to: '2026-05-01' }, 'from'],
+    [{ from: '2024-01-01', to: '2026-01-01' }, 'to'],
+    [{ since: '2026-01-01' }, 'since'],
+  ])('%j → 400 invalid_query naming %s', async (query, field) => {
+    const res = await acct.api.get('/analytics/summary', query);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('invalid_query');
+    expect(res.body.error.details[0].field).toBe(field);
+  });
+
+  it('is per account, API keys only, GET only', async () => {
+    const other = await app.createAccount();
+    const res = await other.api.get('/analytics/summary', { from: day1.toISODate()!, to: day2.toISODate()! });
+    expect(res.body.data.totals).toEqual({ activeMembers: 0, logs: 0, rewardsIssued: 0 });
+    expect((await app.anon.get('/analytics/summary')).status).toBe(401);
+    expect((await acct.api.post('/analytics/summary', {})).status).toBe(405);
+    const token = (await acct.api.post('/enduser/token', { externalId: 'ann' })).body.data.accessToken;
+    const asMember = await app.anon.get('/analytics/summary', undefined, { 'x-enduser-access-token': token, 'x-account-id': acct.accountId });
+    expect(asMember.status).toBe(403);
+  });
+});
