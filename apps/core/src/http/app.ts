@@ -43,6 +43,8 @@ function translateDatabaseError(err: unknown): ApiError | undefined {
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');
   if (code.startsWith('22')) return new ApiError(400, 'invalid_input', 'A value is out of the range this field accepts.');
+  // Not-null, foreign-key and check violations: a value the field definitions should have refused.
+  if (code === '23502' || code === '23503' || code === '23514') return new ApiError(400, 'invalid_input', 'A value is missing or not allowed here.');
   return undefined;
 }
 

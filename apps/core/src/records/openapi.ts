@@ -27,7 +27,8 @@ function fieldSchema(f: FieldDef, io: 'input' | 'output'): Json {
     return { anyOf: [described, { type: 'null' }], ...flags };
   }
   if (f.default !== undefined && typeof f.default !== 'function') flags.default = f.default;
-  return f.required ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
+  // Null clears an optional field; a field with a default or a required one never takes null.
+  return f.required || f.default !== undefined ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
 }
 
 const SYSTEM = {

@@ -73,6 +73,7 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
       details.push({ field: key, code: 'not_editable', message: `"${key}" cannot be changed after creation.` });
     } else if (value === null) {
       if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
+      else if (f.default !== undefined) details.push({ field: key, code: 'not_nullable', message: `"${key}" has a default and cannot be null; leave it out instead.` });
       else values[key] = null;
     } else {
       const problems = checkValue(key, f, value);

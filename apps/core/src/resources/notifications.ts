@@ -140,13 +140,16 @@ export const emailTheme = defineResource({
     name: name(),
     description: description(),
     status: field.status({ required: true }),
+    // No field default: null is meaningful here (back to the default stylesheet), set by the hooks.
     style: field.string({
-      default: DEFAULT_EMAIL_STYLE,
       description: 'CSS; the default stylesheet (container, content, field-table, field-label, field-value, message-box, cta-button-primary) when absent or null.',
     }),
   },
   uniqueErrors: {
     email_theme_name_unique: { status: 409, field: 'name', message: 'An email theme with this name already exists.' },
+  },
+  async beforeCreate({ values }) {
+    values.style ??= DEFAULT_EMAIL_STYLE;
   },
   async beforeUpdate({ values }) {
     if (values.style === null) values.style = DEFAULT_EMAIL_STYLE;
