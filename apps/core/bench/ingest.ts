@@ -134,10 +134,6 @@ async function main(): Promise<void> {
       const direct = (seconds: number) => closedLoop({ connections, seconds }, () => baselineLog(pool, seeded, member(), payload));
       await http(WARMUP_SECONDS);
       const api = summarize(await http(DURATION_SECONDS));
-      if (process.env.BENCH_API_ONLY) {
-        results[`c${connections}`] = { api, baseline: api };
-        continue;
-      }
       await direct(WARMUP_SECONDS);
       const baseline = summarize(await direct(DURATION_SECONDS));
       results[`c${connections}`] = { api, baseline };

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Collects the benchmarks' JSON results into docs/benchmarks.md: each figure beside its baseline
+ * from the same run, the ratio, the machine and the command that produced it.
+ */
+const root = new URL('../../../', import.meta.url);
+const read = (path: string) => {
+  const file = fileURLToPath(new URL(path, root));
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : undefined;
+};
+
+type Summary = { requests?: number; requestsPerSecond: number; p50Ms: number; p95Ms: number; p99Ms: number };
+const ms = (v: number) => v.toFixed(1);
+const rate = (v: number) => v.toFixed(0);
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+const compare = (name: string, api: Summary, base: Summary) => [
+  row([`${name}: API`, rate(api.requestsPerSecond), ms(api.p50Ms), ms(api.p95Ms), ms(api.p99Ms)]),
+  row([`${name}: baseline`, rate(base.requestsPerSecond), ms(base.p50Ms), ms(base.p95Ms), ms(base.p99Ms)]),
+  row([`${name}: API / baseline`, `${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`, '', '', `${(api.p99Ms / base.p99Ms).toFixed(2)}×`]),
+];
+const header = (first: string) => [row([first, 'per s', 'p50 ms', 'p95 ms', 'p99 ms']), row(['---', '---:', '---:', '---:', '---:'])];
+const ranAt = (r: { generatedAt?: string; loadAverage?: { start: number; end: number } }) =>
+  `Run ${r.generatedAt ?? 'at an unknown time'}; 1-minute load average ${r.loadAverage?.start.toFixed(2) ?? '?'} → ${r.loadAverage?.end.toFixed(2) ?? '?'}.`;
+
+const sections: string[] = [];
+const records = read('apps/core/bench/results/records.json');
+if (records) {
+  sections.push(
+    '## Records API (`pnpm bench:records`)',
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, ${records.durationSeconds} s each. Baseline: the same SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
+    '',
+    ...header('scenario'),
+    ...compare('list', records.scenarios.list.api, records.scenarios.list.baseline),
+    ...compare('get', records.scenarios.get.api, records.scenarios.get.baseline),
+    '',
+  );
+}
+const ingest = read('apps/core/bench/results/ingest.json');
+if (ingest) {
+  sections.push(
+    '## Log ingestion (`pnpm bench:ingest`)',
+    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events, one transaction each), the service in its own process; ${ingest.durationSeconds} s per run. Baseline: the same row writes with plain \`pg\`, one transaction per log, same concurrency. ${ranAt(ingest)}`,
+    '',
+    ...header('concurrency'),
+    ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) => compare(c.replace('c', ''), r.api, r.baseline)),
+    '',
+  );
+}
+const delivery = read('apps/core/bench/results/delivery.json');
+if (delivery) {
+  sections.push(
+    '## Delivery (`pnpm bench:delivery`)',
+    `${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes; baseline: the same POSTs sent straight to the receiver. ${ranAt(delivery)}`,
+    '',
+    row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms']),
+    row(['---', '---:', '---:', '---:', '---:']),
+    row([`backlog of ${delivery.events} events`, rate(delivery.drained.perSecond), '', '', '']),
+    row(['direct POSTs (baseline)', rate(delivery.baselinePerSecond), '', '', '']),
+    row(['backlog / baseline', `${(delivery.drained.perSecond / delivery.baselinePerSecond).toFixed(2)}×`, '', '', '']),
+    row([`event → delivery at ${delivery.stream.ratePerSecond} logs/s`, '', ms(delivery.stream.p50Ms), ms(delivery.stream.p95Ms), ms(delivery.stream.p99Ms)]),
+    '',
+  );
+}
+const widget = read('packages/widget/bench-results.json');
+if (widget) {
+  sections.push('## Widget (`pnpm bench:widget`)', '', '```json', JSON.stringify(widget, null, 2), '```', '');
+}
+
+const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
+const out = [
+  '# Benchmarks',
+  '',
+  `Produced by \`pnpm bench\` (each benchmark, then this report) on ${machine}. PostgreSQL, the service and the load generator share the machine's cores, so ratios compare like with like within one run; absolute figures move with the machine's other load, which each section states.`,
+  '',
+  ...sections,
+].join('\n');
+writeFileSync(fileURLToPath(new URL('docs/benchmarks.md', root)), `${out}\n`);
+console.log('wrote docs/benchmarks.md');
