@@ -3,16 +3,7 @@ import type { Row } from '../records/resource.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, notAggregated, type Outcome, type Tx } from './types.js';
-
-export interface ChallengeInput {
-  definition: Row;
-  memberId: string;
-  activityAt: Date;
-  value: number;
-  zone: string;
-  milestones: Row[];
-}
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
 
 /** Fails a window that ended uncompleted, at the window's end. */
 export async function failChallenge(tx: Tx, progress: Row, zone: string, period: Period): Promise<Row> {
@@ -25,7 +16,7 @@ export async function failChallenge(tx: Tx, progress: Row, zone: string, period:
 }
 
 /** Challenge semantics of CONTRACT §8: values accumulate per calendar window. */
-export async function aggregateChallenge(tx: Tx, input: ChallengeInput): Promise<Outcome> {
+export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outcome> {
   const { definition, memberId, activityAt, value, zone, milestones } = input;
   const startAt = definition.start_at as Date | null;
   const endAt = definition.end_at as Date | null;

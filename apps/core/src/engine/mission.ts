@@ -5,17 +5,11 @@ import type { StoredTask } from '../resources/definitions.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
-import { type ClosedProgress, notAggregated, type Outcome, type Tx } from './types.js';
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
 
-export interface MissionInput {
-  definition: Row;
-  memberId: string;
-  activityAt: Date;
+/** A mission log also names its activity: it counts toward the task with that activityId. */
+export interface MissionInput extends LogInput {
   activityId: string;
-  /** The log's value for the matched task's method (count: 1). */
-  value: number;
-  zone: string;
-  milestones: Row[];
 }
 
 export async function failMission(tx: Tx, progress: Row): Promise<Row> {

@@ -6,16 +6,7 @@ import type { EventCode } from '../events/codes.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, notAggregated, type Outcome, type Tx } from './types.js';
-
-export interface StreakInput {
-  definition: Row;
-  memberId: string;
-  activityAt: Date;
-  value: number;
-  zone: string;
-  milestones: Row[];
-}
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
 
 /** The period a progress must complete next: after its last completed one, else its first. */
 export function requiredPeriod(progress: Row, period: Period, zone: string): string {
@@ -34,7 +25,7 @@ export async function breakStreak(tx: Tx, progress: Row, period: Period, zone: s
 }
 
 /** Streak semantics of CONTRACT §8: consecutive completed periods, broken by a missed one. */
-export async function aggregateStreak(tx: Tx, input: StreakInput): Promise<Outcome> {
+export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome> {
   const { definition, memberId, activityAt, value, zone, milestones } = input;
   const period = definition.aggregation_period as Period;
   const logPeriod = periodKey(activityAt, period, zone);

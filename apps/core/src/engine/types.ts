@@ -15,6 +15,19 @@ export interface Tx {
   now: Date;
 }
 
+/** One log to aggregate, as every kind of definition receives it. */
+export interface LogInput {
+  definition: Row;
+  memberId: string;
+  activityAt: Date;
+  /** What the log adds: 1 for count aggregation, its activityValue for sum. */
+  value: number;
+  /** The member's time zone, in which periods are counted. */
+  zone: string;
+  /** Live milestones of the definition, ascending by target. */
+  milestones: Row[];
+}
+
 /** An event to emit about a progress record that the log or a sweep closed (broken or failed). */
 export interface ClosedProgress {
   code: EventCode;
