@@ -5,6 +5,9 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { addDocumentResponseHeaders } from './shopify.server';
 
+// The server process (remix-serve or a test server) closes the database connections through this.
+export { closeConnections } from './shopify.server';
+
 const ABORT_DELAY = 5000;
 
 /** Streams the document; Shopify's headers (frame ancestors, CSP) are added to every page. */

@@ -29,11 +29,19 @@ const shopify = shopifyApp({
 });
 
 export default shopify;
+
+/** Closes the app's database connections (graceful shutdown of the server process). */
+export async function closeConnections(): Promise<void> {
+  await sessionStorage.disconnect();
+  await pool.end();
+}
 export const apiVersion = ApiVersion.October25;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
+export const apiKey = config.apiKey;
 export const coreUrl = config.coreUrl;
+export const corePublicUrl = config.corePublicUrl;
 export const platformToken = config.platformToken;

@@ -34,7 +34,11 @@ const MIGRATIONS: { name: string; sql: string }[] = [
 ];
 
 export function createPool(url: string): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: 5 });
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  // An idle connection the server drops (restart, failover) must not crash the process; the pool
+  // replaces it on the next query.
+  pool.on('error', () => undefined);
+  return pool;
 }
 
 export async function migrate(pool: pg.Pool): Promise<void> {

@@ -1,9 +1,104 @@
-import { Page, Text } from '@shopify/polaris';
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Form, useLoaderData, useNavigation } from '@remix-run/react';
+import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
+import { useState } from 'react';
+import { ColumnChart, RateBars } from '../components/Charts';
+import { coreFailure, shopApi } from '../lib/admin.server';
+import { authenticate, coreUrl, shops } from '../shopify.server';
+
+/** Dashboard: the programme's numbers over a range, from the core's analytics summary. */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const url = new URL(request.url);
+  const from = url.searchParams.get('from') || undefined;
+  const to = url.searchParams.get('to') || undefined;
+  const { data, error, response } = await api.GET('/analytics/summary', { params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } } });
+  if (!data) return { summary: null, failure: coreFailure(response.status, error), from: from ?? '', to: to ?? '' };
+  return { summary: data.data, failure: null, from: data.data.from, to: data.data.to };
+};
+
+const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
 export default function Dashboard() {
+  const { summary, failure, from, to } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const [range, setRange] = useState({ from, to });
   return (
-    <Page title="Loyalty">
-      <Text as="p">Dashboard</Text>
+    <Page title="Loyalty dashboard">
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <Form method="get">
+              <InlineStack gap="300" blockAlign="end">
+                <TextField label="From" name="from" type="date" autoComplete="off" value={range.from} onChange={(v) => setRange((r) => ({ ...r, from: v }))} error={failure?.fieldErrors.from} />
+                <TextField label="To" name="to" type="date" autoComplete="off" value={range.to} onChange={(v) => setRange((r) => ({ ...r, to: v }))} error={failure?.fieldErrors.to} />
+                <Button submit loading={navigation.state === 'loading'}>
+                  Show
+                </Button>
+              </InlineStack>
+            </Form>
+          </Card>
+        </Layout.Section>
+        {failure ? (
+          <Layout.Section>
+            <Banner tone="critical" title={failure.message} />
+          </Layout.Section>
+        ) : null}
+        {summary ? (
+          <>
+            <Layout.Section>
+              <InlineGrid columns={3} gap="400">
+                {[
+                  ['Members active', summary.totals.activeMembers],
+                  ['Logs', summary.totals.logs],
+                  ['Rewards issued', summary.totals.rewardsIssued],
+                ].map(([label, value]) => (
+                  <Card key={label}>
+                    <BlockStack gap="100">
+                      <Text as="p" tone="subdued">
+                        {label}
+                      </Text>
+                      <Text as="p" variant="heading2xl">
+                        {value}
+                      </Text>
+                    </BlockStack>
+                  </Card>
+                ))}
+              </InlineGrid>
+            </Layout.Section>
+            <Layout.Section>
+              <Card>
+                <ColumnChart title="Logs per day" points={summary.days.map((d) => ({ label: d.date, value: d.logs }))} />
+              </Card>
+            </Layout.Section>
+            <Layout.Section>
+              <Card>
+                <ColumnChart title="Members active per day" color="#2563eb" points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))} />
+              </Card>
+            </Layout.Section>
+            <Layout.Section>
+              <Card>
+                <ColumnChart title="Rewards issued per day" color="#d97706" points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))} />
+              </Card>
+            </Layout.Section>
+            <Layout.Section>
+              <Card>
+                <RateBars
+                  title={`Completion rates (progress started ${summary.from} – ${summary.to}, ${summary.timezone})`}
+                  rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
+                    const c = summary.completion[kind];
+                    return { label: `${kind[0]!.toUpperCase()}${kind.slice(1)}s`, rate: c.rate, detail: `${c.completed} of ${c.started}` };
+                  })}
+                />
+                <Text as="p" tone="subdued">
+                  Overall: {percent(summary.completion.streak.rate)} streaks, {percent(summary.completion.challenge.rate)} challenges, {percent(summary.completion.mission.rate)} missions.
+                </Text>
+              </Card>
+            </Layout.Section>
+          </>
+        ) : null}
+      </Layout>
     </Page>
   );
 }

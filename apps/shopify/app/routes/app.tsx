@@ -4,13 +4,13 @@ import { NavMenu } from '@shopify/app-bridge-react';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { AppProvider } from '@shopify/shopify-app-remix/react';
 import { boundary } from '@shopify/shopify-app-remix/server';
-import { authenticate } from '../shopify.server';
+import { apiKey, authenticate } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey: process.env.SHOPIFY_API_KEY ?? '' };
+  return { apiKey };
 };
 
 /** The embedded admin: App Bridge navigation around every page under /app. */
@@ -19,7 +19,16 @@ export default function AdminLayout() {
   return (
     <AppProvider isEmbeddedApp apiKey={apiKey}>
       <NavMenu>
-        <Link to="/app" rel="home">Dashboard</Link>
+        <Link to="/app" rel="home">
+          Dashboard
+        </Link>
+        <Link to="/app/r/streak">Streaks</Link>
+        <Link to="/app/r/challenge">Challenges</Link>
+        <Link to="/app/r/mission">Missions</Link>
+        <Link to="/app/r/reward">Rewards</Link>
+        <Link to="/app/widget">Widget</Link>
+        <Link to="/app/r/webhook">Webhooks</Link>
+        <Link to="/app/notifications">Notifications</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

@@ -67,7 +67,8 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
     if (url.hostname.endsWith('.myshopify.com')) return fetch(`${admin.origin}${url.pathname}${url.search}`, init);
     return fetch(input, init);
   });
-  await app.sessionStorage.storeSession(setUpValidSession({ shop: TEST_SHOP }));
+  // The offline session's scopes match the app's, so the admin pages need no token exchange.
+  await app.sessionStorage.storeSession(setUpValidSession({ shop: TEST_SHOP, scope: 'read_customers' }));
   const { provisionShop } = await import('../../app/lib/provision.server');
   return {
     core,
@@ -78,8 +79,7 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
       return provisionShop({ coreUrl: core.url, corePublicUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops }, TEST_SHOP, client);
     },
     async close() {
-      await app.sessionStorage.disconnect();
-      await app.pool.end();
+      await app.closeConnections();
       await admin.close();
       await database.drop();
       await core.close();

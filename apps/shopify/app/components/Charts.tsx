@@ -1,0 +1,70 @@
+import { BlockStack, Text } from '@shopify/polaris';
+
+export interface Point {
+  label: string;
+  value: number;
+}
+
+/** A plain SVG column chart: enough for daily counts, no charting dependency. */
+export function ColumnChart({ title, points, color = '#7c3aed' }: { title: string; points: Point[]; color?: string }) {
+  const width = 640;
+  const height = 120;
+  const max = Math.max(1, ...points.map((p) => p.value));
+  const slot = width / Math.max(points.length, 1);
+  const bar = Math.max(2, slot * 0.7);
+  return (
+    <BlockStack gap="200">
+      <Text as="h3" variant="headingSm">
+        {title}
+      </Text>
+      <svg viewBox={`0 0 ${width} ${height + 24}`} width="100%" role="img" aria-label={title}>
+        <line x1="0" y1={height} x2={width} y2={height} stroke="#d1d5db" />
+        {points.map((p, i) => {
+          const h = (p.value / max) * (height - 16);
+          return (
+            <g key={p.label}>
+              <rect x={i * slot + (slot - bar) / 2} y={height - h} width={bar} height={h} fill={color} rx="2">
+                <title>{`${p.label}: ${p.value}`}</title>
+              </rect>
+              {points.length <= 31 && p.value > 0 ? (
+                <text x={i * slot + slot / 2} y={height - h - 4} fontSize="10" textAnchor="middle" fill="#374151">
+                  {p.value}
+                </text>
+              ) : null}
+            </g>
+          );
+        })}
+        {[0, points.length - 1].filter((i, k, a) => points[i] && a.indexOf(i) === k).map((i) => (
+          <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
+            {points[i]!.label}
+          </text>
+        ))}
+      </svg>
+    </BlockStack>
+  );
+}
+
+/** Horizontal bars of rates between 0 and 1, labelled with their counts. */
+export function RateBars({ title, rows }: { title: string; rows: { label: string; rate: number | null; detail: string }[] }) {
+  return (
+    <BlockStack gap="200">
+      <Text as="h3" variant="headingSm">
+        {title}
+      </Text>
+      <svg viewBox={`0 0 640 ${rows.length * 36}`} width="100%" role="img" aria-label={title}>
+        {rows.map((r, i) => (
+          <g key={r.label} transform={`translate(0 ${i * 36})`}>
+            <text x="0" y="20" fontSize="13" fill="#111827">
+              {r.label}
+            </text>
+            <rect x="110" y="6" width="400" height="18" fill="#f3f4f6" rx="3" />
+            <rect x="110" y="6" width={400 * (r.rate ?? 0)} height="18" fill="#059669" rx="3" />
+            <text x="520" y="20" fontSize="12" fill="#374151">
+              {r.rate === null ? '—' : `${Math.round(r.rate * 100)}%`} {r.detail}
+            </text>
+          </g>
+        ))}
+      </svg>
+    </BlockStack>
+  );
+}

@@ -1,0 +1,76 @@
+import { useRevalidator } from '@remix-run/react';
+import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } from '@shopify/polaris';
+import { useState } from 'react';
+
+type Outcome = { imported: number; duplicates: number } | { error: string; details: string[] };
+
+declare global {
+  interface Window {
+    shopify?: { idToken(): Promise<string> };
+  }
+}
+
+/**
+ * A reward's coupon pool: the counts, and a CSV upload (one code a line) with its progress and the
+ * core's result count. The upload is an XMLHttpRequest because fetch reports no upload progress; it
+ * carries the App Bridge session token itself, as App Bridge only adds it to fetch.
+ */
+export function CouponImport({ rewardId, available, issued }: { rewardId: string; available: number; issued: number }) {
+  const [progress, setProgress] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const revalidator = useRevalidator();
+
+  const upload = async (file: File) => {
+    setOutcome(null);
+    setProgress(0);
+    const token = await window.shopify?.idToken();
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/app/coupons/${rewardId}`);
+    xhr.setRequestHeader('content-type', 'text/csv');
+    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
+    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
+    xhr.onload = () => {
+      setProgress(100);
+      try {
+        setOutcome(JSON.parse(xhr.responseText) as Outcome);
+      } catch {
+        setOutcome({ error: `The upload failed (${xhr.status}).`, details: [] });
+      }
+      revalidator.revalidate();
+    };
+    xhr.onerror = () => setOutcome({ error: 'The upload could not be sent.', details: [] });
+    xhr.send(file);
+  };
+
+  return (
+    <Card>
+      <BlockStack gap="400">
+        <Text as="h2" variant="headingMd">
+          Coupon pool
+        </Text>
+        <InlineStack gap="600">
+          <Text as="p">
+            Available: <b data-testid="coupons-available">{available}</b>
+          </Text>
+          <Text as="p">
+            Issued: <b>{issued}</b>
+          </Text>
+        </InlineStack>
+        <DropZone accept=".csv,text/csv,text/plain" type="file" allowMultiple={false} label="Import codes from a CSV file (one code a line, no header)" onDropAccepted={(files) => files[0] && upload(files[0])}>
+          <DropZone.FileUpload actionTitle="Choose CSV" actionHint="or drop it here" />
+        </DropZone>
+        {progress !== null ? <ProgressBar progress={progress} size="small" /> : null}
+        {outcome && 'imported' in outcome ? (
+          <Banner tone="success" title={`Imported ${outcome.imported} codes; ${outcome.duplicates} duplicates skipped.`} />
+        ) : null}
+        {outcome && 'error' in outcome ? (
+          <Banner tone="critical" title={outcome.error}>
+            {outcome.details.map((d) => (
+              <p key={d}>{d}</p>
+            ))}
+          </Banner>
+        ) : null}
+      </BlockStack>
+    </Card>
+  );
+}

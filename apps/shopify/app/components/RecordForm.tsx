@@ -1,0 +1,84 @@
+import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, Select, TextField } from '@shopify/polaris';
+import { useState } from 'react';
+import { type FieldSpec, toBody, toInput } from '../lib/schema';
+
+export interface RecordFormProps {
+  fields: FieldSpec[];
+  record?: Record<string, unknown> | null;
+  /** Errors by field: the core's details after a submit, or this form's own checks. */
+  errors?: Record<string, string>;
+  message?: string;
+  mode: 'create' | 'update';
+  submitting: boolean;
+  submitLabel: string;
+  /** Called with the field texts once they pass the same checks the core applies. */
+  onSubmit(inputs: Record<string, string>): void;
+}
+
+function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | null | undefined): Record<string, string> {
+  return Object.fromEntries(fields.map((f) => [f.name, toInput(f, record ? record[f.name] : f.defaultValue)]));
+}
+
+/** A Polaris form for one record, built from the core's schema and checked before it is sent. */
+export function RecordForm({ fields, record, errors = {}, message, mode, submitting, submitLabel, onSubmit }: RecordFormProps) {
+  const [inputs, setInputs] = useState(() => initialInputs(fields, record));
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const shown = { ...errors, ...local };
+  const set = (name: string) => (value: string) => {
+    setInputs((prev) => ({ ...prev, [name]: value }));
+    setLocal(({ [name]: _gone, ...rest }) => rest);
+  };
+  const submit = () => {
+    const { errors: found } = toBody(fields, inputs, mode);
+    setLocal(found);
+    if (!Object.keys(found).length) onSubmit(inputs);
+  };
+  const unplaced = Object.entries(errors).filter(([name]) => !fields.some((f) => f.name === name));
+  return (
+    <BlockStack gap="400">
+      {message || unplaced.length ? (
+        <Banner tone="critical" title={message ?? 'The loyalty service refused the change.'}>
+          {unplaced.map(([name, text]) => (
+            <p key={name}>
+              {name}: {text}
+            </p>
+          ))}
+        </Banner>
+      ) : null}
+      <FormLayout>
+        {fields.map((f) => {
+          const common = { label: `${f.label}${f.required ? ' *' : ''}`, error: shown[f.name], helpText: f.description };
+          if (f.kind === 'boolean') {
+            return <Checkbox key={f.name} {...common} checked={inputs[f.name] === 'true'} onChange={(checked) => set(f.name)(String(checked))} />;
+          }
+          if (f.kind === 'select') {
+            const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...(f.options ?? []).map((o) => ({ label: o, value: o }))];
+            return <Select key={f.name} {...common} options={options} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
+          }
+          const multiline = f.kind === 'textarea' || f.kind === 'json' || f.kind === 'list' ? 4 : undefined;
+          return (
+            <TextField
+              key={f.name}
+              {...common}
+              autoComplete="off"
+              name={f.name}
+              value={inputs[f.name] ?? ''}
+              onChange={set(f.name)}
+              multiline={multiline}
+              monospaced={f.kind === 'json'}
+              type={f.kind === 'number' ? 'number' : 'text'}
+              placeholder={f.kind === 'datetime' ? 'YYYY-MM-DDTHH:MM:SSZ' : f.kind === 'list' ? 'One per line' : undefined}
+              maxLength={f.maxLength}
+              showCharacterCount={f.maxLength !== undefined && f.maxLength <= 1024}
+            />
+          );
+        })}
+      </FormLayout>
+      <InlineStack align="end">
+        <Button variant="primary" onClick={submit} loading={submitting}>
+          {submitLabel}
+        </Button>
+      </InlineStack>
+    </BlockStack>
+  );
+}

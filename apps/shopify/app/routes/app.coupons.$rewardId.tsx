@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { coreFailure, shopApi } from '../lib/admin.server';
+import { authenticate, coreUrl, shops } from '../shopify.server';
+
+/** POST text/csv: imports the codes into the reward's pool through the core's import_coupons. */
+export const action = async ({ request, params }: ActionFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const csv = await request.text();
+  const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {
+    params: { path: { id: params.rewardId! } },
+    body: csv as never,
+    bodySerializer: (body: unknown) => body as string,
+    headers: { 'content-type': 'text/csv' },
+  });
+  if (!response.ok) {
+    const failure = coreFailure(response.status, error);
+    const details = Object.entries(failure.fieldErrors).map(([field, message]) => `${field}: ${message}`);
+    return Response.json({ error: failure.message, details }, { status: response.status });
+  }
+  const { imported, duplicates } = (data as { data: { imported: number; duplicates: number } }).data;
+  return Response.json({ imported, duplicates });
+};

@@ -1,0 +1,98 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { Link, useLoaderData } from '@remix-run/react';
+import { Banner, BlockStack, Box, Button, Card, InlineGrid, Layout, Page, Select, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { shopApi } from '../lib/admin.server';
+import { records } from '../lib/records.server';
+import { authenticate, coreUrl, corePublicUrl, shops } from '../shopify.server';
+
+const KINDS = [
+  { slug: 'floating_widget', title: 'Floating widgets', key: 'floatingWidgetId' },
+  { slug: 'theme', title: 'Themes', key: 'themeId' },
+  { slug: 'template', title: 'Templates', key: 'templateId' },
+] as const;
+
+/** The floating widget, theme and template records, and a live preview of the real widget with them. */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const { api, account } = await shopApi(shops, coreUrl, session.shop);
+  const lists = await Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 })));
+  return {
+    accountId: account.accountId,
+    baseUrl: corePublicUrl,
+    lists: KINDS.map((k, i) => {
+      const list = lists[i]!;
+      return { ...k, rows: list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [] };
+    }),
+  };
+};
+
+/** A document for the preview frame: the loader from the core, then init in guest mode. */
+function previewDocument(baseUrl: string, config: Record<string, string>): string {
+  const init = JSON.stringify({ baseUrl, ...config }).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><p style="padding:16px;color:#6b7280">Storefront preview (guest view)</p><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
+}
+
+export default function WidgetPage() {
+  const { accountId, baseUrl, lists } = useLoaderData<typeof loader>();
+  const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
+  const [choice, setChoice] = useState<Record<string, string>>(() => Object.fromEntries(lists.map((l) => [l.key, firstLive(l.rows)])));
+  const [shown, setShown] = useState<Record<string, string> | null>(null);
+  const complete = lists.every((l) => choice[l.key]);
+  return (
+    <Page title="Widget">
+      <Layout>
+        <Layout.Section>
+          <InlineGrid columns={3} gap="400">
+            {lists.map((l) => (
+              <Card key={l.slug}>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    {l.title}
+                  </Text>
+                  {l.rows.map((r) => (
+                    <Link key={r.id} to={`/app/r/${l.slug}/${r.id}`}>
+                      {r.name} {r.status ? `(${r.status})` : ''}
+                    </Link>
+                  ))}
+                  <Button url={`/app/r/${l.slug}/new`}>New</Button>
+                </BlockStack>
+              </Card>
+            ))}
+          </InlineGrid>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="400">
+              <Text as="h2" variant="headingMd">
+                Live preview
+              </Text>
+              <Text as="p" tone="subdued">
+                The storefront shows only live records. Use these ids in the theme editor's "Loyalty widget" app embed.
+              </Text>
+              <InlineGrid columns={3} gap="400">
+                {lists.map((l) => (
+                  <Select
+                    key={l.key}
+                    label={l.title}
+                    options={[{ label: '—', value: '' }, ...l.rows.map((r) => ({ label: `${r.name} (${r.status})`, value: r.id }))]}
+                    value={choice[l.key] ?? ''}
+                    onChange={(v) => setChoice((c) => ({ ...c, [l.key]: v }))}
+                    helpText={choice[l.key] || undefined}
+                  />
+                ))}
+              </InlineGrid>
+              <Box>
+                <Button variant="primary" disabled={!complete} onClick={() => setShown({ accountId, ...choice })}>
+                  Show preview
+                </Button>
+              </Box>
+              {!complete ? <Banner tone="info" title="Create a floating widget, a theme and a template to preview the widget." /> : null}
+              {shown ? <iframe title="Widget preview" data-testid="widget-preview" srcDoc={previewDocument(baseUrl, shown)} style={{ width: '100%', height: 560, border: '1px solid #e1e3e5', borderRadius: 8 }} /> : null}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

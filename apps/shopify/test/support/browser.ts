@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { SHOPIFY } from './stack';
+
+export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/shopify/', import.meta.url));
+
+/**
+ * Stands in for the App Bridge script outside the Shopify admin frame: the session token that
+ * App Bridge would hand out (signed like Shopify's), added to same-origin fetches as App Bridge
+ * does, and the navigation element it defines, hidden.
+ */
+function appBridgeStub(token: string): string {
+  return `(() => {
+    const token = ${JSON.stringify(token)};
+    window.shopify = { idToken: async () => token, toast: { show() {} }, config: {} };
+    const original = window.fetch.bind(window);
+    window.fetch = (input, init = {}) => {
+      const url = new URL(typeof input === 'string' ? input : input.url, location.href);
+      if (url.origin !== location.origin) return original(input, init);
+      const headers = new Headers(init.headers || (typeof input === 'string' ? undefined : input.headers));
+      headers.set('authorization', 'Bearer ' + token);
+      return original(input, { ...init, headers });
+    };
+    customElements.define('ui-nav-menu', class extends HTMLElement { connectedCallback() { this.style.display = 'none'; } });
+  })();`;
+}
+
+export interface AdminBrowser {
+  page: Page;
+  /** Opens an admin path as Shopify's admin would load it: embedded, with shop, host and id_token. */
+  open(path: string): Promise<void>;
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+  // The library answers 410 to bots, and headless Chromium's own user agent reads as one.
+  const userAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent });
+  await page.route('https://cdn.shopify.com/**', (route) =>
+    route.request().url().includes('app-bridge') ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) }) : route.fulfill({ status: 404, body: '' }),
+  );
+  return {
+    page,
+    async open(path) {
+      const url = new URL(path, appUrl);
+      url.searchParams.set('embedded', '1');
+      url.searchParams.set('shop', TEST_SHOP);
+      url.searchParams.set('host', BASE64_HOST);
+      url.searchParams.set('id_token', token);
+      await page.goto(url.href, { waitUntil: 'networkidle' });
+    },
+    async shot(name) {
+      await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+    },
+    close: () => browser.close(),
+  };
+}
