@@ -1,15 +1,16 @@
 import '@shopify/shopify-app-remix/adapters/node';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
-import { PostgreSQLSessionStorage } from '@shopify/shopify-app-session-storage-postgresql';
 import { config } from './lib/config.server';
 import { createPool, migrate } from './lib/db.server';
 import { provisionShop } from './lib/provision.server';
+import { PgSessionStorage } from './lib/session-storage.server';
 import { ShopStore } from './lib/shops.server';
 
-/** The app's own tables (shops and their encrypted credentials), migrated once per process. */
+/** The app's own tables (sessions, shops and their credentials, encrypted), migrated once per process. */
 export const pool = createPool(config.databaseUrl);
-export const shops = new ShopStore(pool, config.encryptionKey, migrate(pool));
-export const sessionStorage = new PostgreSQLSessionStorage(config.databaseUrl);
+const migrated = migrate(pool);
+export const shops = new ShopStore(pool, config.encryptionKey, migrated);
+export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey, migrated);
 
 const shopify = shopifyApp({
   apiKey: config.apiKey,
@@ -32,7 +33,6 @@ export default shopify;
 
 /** Closes the app's database connections (graceful shutdown of the server process). */
 export async function closeConnections(): Promise<void> {
-  await sessionStorage.disconnect();
   await pool.end();
 }
 export const apiVersion = ApiVersion.October25;

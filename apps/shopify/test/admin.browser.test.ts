@@ -1,20 +1,39 @@
+import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminBrowser, openAdmin } from './support/browser';
 import { serveBuild } from './support/serve';
 import { type Stack, startStack, TEST_SHOP } from './support/stack';
 
-/** The admin pages in Chromium, outside the admin frame, against the real core. */
+/**
+ * The admin pages in Chromium, outside the Shopify admin frame (an App Bridge stand-in hands out a
+ * session token signed like Shopify's), served from the production build against the real core.
+ */
 let stack: Stack;
 let server: { url: string; close(): Promise<void> };
 let browser: AdminBrowser;
 let api: Client;
+
+async function created(path: string, body: Record<string, unknown>) {
+  const res = await api.post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as { id: string } & Record<string, unknown>;
+}
 
 beforeAll(async () => {
   stack = await startStack();
   await stack.install();
   const account = (await stack.app.shops.find(TEST_SHOP))!;
   api = stack.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+  // A little history for the dashboard: three members over the last days, one milestone reward.
+  const reward = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+  const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
+  await created('/schema/milestone/record', { name: 'Two days', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+  const today = DateTime.now().setZone('Europe/Paris').startOf('day');
+  let n = 0;
+  for (const [member, daysAgo] of [['ann', 3], ['ann', 2], ['ann', 1], ['bob', 2], ['bob', 1], ['cid', 1], ['cid', 0]] as const) {
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: member }, activityId: 'visit', activityAt: today.minus({ days: daysAgo }).set({ hour: 9 }).toUTC().toISO(), uniqueIdentifier: `seed-${++n}` });
+  }
   server = await serveBuild();
   browser = await openAdmin(server.url);
 }, 120_000);
@@ -25,10 +44,117 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('admin pages', () => {
-  it('dashboard', async () => {
+const body = () => browser.page.locator('body').innerText();
+
+describe('admin pages in Chromium', () => {
+  it('dashboard: totals and daily charts from the analytics summary; a bad range shows the core error by field', async () => {
     await browser.open('/app');
+    await browser.page.getByText('Logs per day').waitFor();
+    const text = await body();
+    expect(text).toContain('Members active');
+    expect(await browser.page.locator('svg[aria-label="Logs per day"] rect').count()).toBeGreaterThan(25);
+    expect(text).toMatch(/Streaks\s+\d+%/);
     await browser.shot('dashboard');
-    expect(await browser.page.textContent('body')).toContain('Loyalty dashboard');
+
+    await browser.open('/app?from=2026-05-02&to=2026-05-01');
+    expect(await body()).toContain('"from" must not be after "to".');
+  });
+
+  it('streaks: create with checks as the core makes them, then milestones with the core refusing an unreachable one', async () => {
+    await browser.open('/app/r/streak/new');
+    const page = browser.page;
+    await page.getByRole('button', { name: 'Create streak' }).click();
+    await page.getByText('Name is required.').waitFor();
+
+    await page.getByLabel('Name *').fill('Daily visit');
+    await page.getByLabel('Completion Target Value').fill('2.5');
+    await page.getByLabel('Aggregation Target Value').fill('0');
+    await page.getByRole('button', { name: 'Create streak' }).click();
+    await page.getByText('Completion Target Value must be a whole number.').waitFor();
+    await page.getByText('Aggregation Target Value must be greater than 0.').waitFor();
+    await browser.shot('streak-new-checks');
+    await page.getByLabel('Completion Target Value').fill('3');
+    await page.getByLabel('Aggregation Target Value').fill('1');
+    await page.getByRole('button', { name: 'Create streak' }).click();
+    await page.getByRole('heading', { name: 'Milestones' }).waitFor();
+    expect(page.url()).toMatch(/\/app\/r\/streak\/[0-9a-f-]{36}/);
+
+    const milestone = page.getByRole('region', { name: 'Milestones' });
+    await milestone.getByLabel('Name *').fill('Five days');
+    await milestone.getByLabel('Description *').fill('Out of reach');
+    await milestone.getByLabel('Milestone Target Value *').fill('5');
+    await page.getByRole('button', { name: 'Add milestone' }).click();
+    // The core's own check (a milestone above the streak's completion target), shown on its field.
+    await milestone.getByText(/at most|reachable|completion/i).waitFor();
+    await browser.shot('streak-milestone-refused');
+
+    await milestone.getByLabel('Milestone Target Value *').fill('2');
+    await page.getByRole('button', { name: 'Add milestone' }).click();
+    await page.getByText('Milestone added.').waitFor();
+    expect(await page.locator('table').last().innerText()).toContain('Five days');
+    await browser.shot('streak');
+
+    await browser.open('/app/r/streak');
+    expect(await body()).toContain('Daily visit');
+    await browser.shot('streaks');
+  });
+
+  it('rewards: CSV import into the coupon pool with progress and the result count; a bad file names its line', async () => {
+    const reward = await created('/schema/reward/record', { name: 'Pool', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry', handleCoupon: true });
+    await browser.open(`/app/r/reward/${reward.id}`);
+    const page = browser.page;
+    await page.getByText('Coupon pool').waitFor();
+    await page.locator('input[type=file]').setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('SPRING-1\nSPRING-2\n\nSPRING-3\nSPRING-1\n') });
+    await page.getByText('Imported 3 codes; 1 duplicates skipped.').waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="coupons-available"]')?.textContent === '3');
+    expect(await page.locator('.Polaris-ProgressBar').count()).toBe(1);
+    await browser.shot('reward-coupons');
+
+    await page.locator('input[type=file]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
+    await page.getByText(/line 2/).waitFor();
+    const pool = await api.get('/schema/coupon/record', { fetchTotalCount: true, filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] } });
+    expect(pool.body.paging.total).toBe(3);
+  });
+
+  it('webhooks: the record with its deliveries and a secret rotation', async () => {
+    const webhook = await created('/schema/webhook/record', { name: 'Orders', endpointUrl: 'https://hooks.invalid/loyalty', eventCodes: ['streak_progress_completed'] });
+    await browser.open(`/app/r/webhook/${webhook.id}`);
+    await browser.page.getByRole('heading', { name: 'Deliveries' }).waitFor();
+    await browser.page.getByRole('button', { name: 'Rotate secret' }).click();
+    await browser.page.getByText('Webhook secret rotated.').waitFor();
+    const after = (await api.get(`/schema/webhook/record/${webhook.id}`)).body.data;
+    expect(after.webhookSecret).not.toBe(webhook.webhookSecret);
+    await browser.shot('webhook');
+  });
+
+  it('widget: floating widget, theme and template with a live preview of the real widget', async () => {
+    await created('/schema/floating_widget/record', { name: 'Corner', description: 'd', status: 'live' });
+    await created('/schema/theme/record', { name: 'Purple', status: 'live' });
+    await created('/schema/template/record', { name: 'Default', status: 'live' });
+    await browser.open('/app/widget');
+    const page = browser.page;
+    await page.getByRole('button', { name: 'Show preview' }).click();
+    const frame = page.frameLocator('[data-testid="widget-preview"]');
+    await frame.getByText('Storefront preview (guest view)').waitFor();
+    const loaderServed = (await fetch(`${stack.core.url}/widget/loader.js`)).ok;
+    if (loaderServed) {
+      // The widget mounts its shadow host into the preview document.
+      await page.waitForFunction(() => {
+        const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
+        return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
+      }, undefined, { timeout: 15_000 });
+      await page.waitForTimeout(500);
+    }
+    await browser.shot('widget-preview');
+  });
+
+  it('notifications: rules, templates and integrations', async () => {
+    await browser.open('/app/notifications');
+    const text = await body();
+    for (const heading of ['Rules', 'Templates', 'Integrations', 'Email templates (0)', 'SMS integrations (0)']) expect(text).toContain(heading);
+    await browser.shot('notifications');
+    await browser.open('/app/r/sms_template/new');
+    await browser.page.getByRole('button', { name: 'Create SMS template' }).waitFor();
+    await browser.shot('sms-template-new');
   });
 });

@@ -66,13 +66,17 @@ describe('install', () => {
     expect(stack.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|base_url`)).toBe(stack.core.url);
   });
 
-  it('keeps the credentials encrypted at rest', async () => {
+  it('keeps the credentials and the session token encrypted at rest', async () => {
     const account = (await stack.app.shops.find(TEST_SHOP))!;
     const { rows } = await stack.app.pool.query('select * from shops where shop = $1', [TEST_SHOP]);
     const stored = JSON.stringify(rows[0]);
     expect(stored).not.toContain(account.apiSecret);
     expect(stored).not.toContain(account.apiKey);
     expect(rows[0].api_secret_encrypted).toMatch(/^v1:/);
+    // The Shopify session's access token too; the session still loads.
+    const sessions = await stack.app.pool.query('select * from shopify_sessions');
+    expect(JSON.stringify(sessions.rows)).not.toContain('totally_real_token');
+    expect((await stack.app.sessionStorage.loadSession(`offline_${TEST_SHOP}`))?.accessToken).toBe('totally_real_token');
   });
 });
 

@@ -16,7 +16,13 @@ export interface RecordFormProps {
 }
 
 function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | null | undefined): Record<string, string> {
-  return Object.fromEntries(fields.map((f) => [f.name, toInput(f, record ? record[f.name] : f.defaultValue)]));
+  return Object.fromEntries(
+    fields.map((f) => {
+      const text = toInput(f, record ? record[f.name] : f.defaultValue);
+      // A required choice shows its first option, so that is its value until another is picked.
+      return [f.name, !text && f.kind === 'select' && f.required ? (f.options?.[0] ?? '') : text];
+    }),
+  );
 }
 
 /** A Polaris form for one record, built from the core's schema and checked before it is sent. */

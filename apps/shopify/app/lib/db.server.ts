@@ -31,6 +31,17 @@ const MIGRATIONS: { name: string; sql: string }[] = [
       primary key (shop, request_id)
     )`,
   },
+  {
+    name: '003_sessions',
+    // Shopify sessions; `data` is the session's property list, encrypted (it holds the access token).
+    sql: `create table shopify_sessions (
+      id text primary key,
+      shop text not null,
+      data text not null,
+      updated_at timestamptz not null default now()
+    );
+    create index shopify_sessions_shop_idx on shopify_sessions (shop)`,
+  },
 ];
 
 export function createPool(url: string): pg.Pool {

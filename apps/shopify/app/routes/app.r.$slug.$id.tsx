@@ -145,6 +145,7 @@ export default function RecordPage() {
         {record && DEFINITION_SLUGS.includes(info.slug) ? (
           <Layout.Section>
             <Card>
+              <section aria-label="Milestones">
               <BlockStack gap="400">
                 <Text as="h2" variant="headingMd">
                   Milestones
@@ -181,6 +182,7 @@ export default function RecordPage() {
                   onSubmit={(inputs) => send({ intent: 'add-milestone', inputs })}
                 />
               </BlockStack>
+              </section>
             </Card>
           </Layout.Section>
         ) : null}

@@ -42,6 +42,7 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   // The library answers 410 to bots, and headless Chromium's own user agent reads as one.
   const userAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent });
+  page.setDefaultTimeout(10_000);
   await page.route('https://cdn.shopify.com/**', (route) =>
     route.request().url().includes('app-bridge') ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) }) : route.fulfill({ status: 404, body: '' }),
   );
