@@ -19,7 +19,7 @@ const USAGE = `Usage:
   loyalty migrate                         apply database migrations
   loyalty openapi                         print the OpenAPI document
   loyalty account create --organization NAME --account NAME [--timezone TZ] [--language CODE] [--json]
-  loyalty seed-demo                       create the demo account and print its credentials`;
+  loyalty seed-demo                       create the demo account and its demo data; print its credentials`;
 
 function onShutdown(close: () => Promise<void>): void {
   let closing = false;
@@ -52,8 +52,9 @@ async function main(argv: string[]): Promise<number> {
     const lines = [`Loyalty service listening on ${base}`, `API reference: ${api.url}/docs`];
     if (runtime.generatedPlatformToken) lines.push(`Platform token: ${runtime.config.platformToken}`);
     if (values.demo) {
-      const demo = await ensureDemoAccount(runtime.db, new SecretBox(runtime.config.masterKey!), runtime.config.dataDir);
+      const demo = await ensureDemoAccount(api.services, api.url);
       lines.push(
+        `Demo storefront: ${api.url}/demo`,
         'Demo account:',
         `  organizationId ${demo.organizationId}`,
         `  accountId      ${demo.accountId}`,
@@ -130,10 +131,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'seed-demo') {
     const runtime = await openRuntime(config);
+    // The demo data is posted through the API, served for the while on a loopback port of its own.
+    const api = await startApi({ ...runtime.config, host: '127.0.0.1', port: 0 }, runtime.db);
     try {
-      const demo = await ensureDemoAccount(runtime.db, new SecretBox(runtime.config.masterKey!), runtime.config.dataDir);
+      const demo = await ensureDemoAccount(api.services, api.url);
       console.log(JSON.stringify(demo));
     } finally {
+      await api.close();
       await runtime.close();
     }
     return 0;

@@ -1,8 +1,8 @@
-import { resolve } from 'node:path';
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import type { Knex } from 'knex';
-import type { SecretBox } from './auth/crypto.js';
+import { resolve } from 'node:path';
 import { readIfExists } from './config.js';
+import type { Services } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
 export interface DemoCredentials {
@@ -12,19 +12,30 @@ export interface DemoCredentials {
   apiSecret: string;
 }
 
+/** The demo account's reference, and the shopper the demo storefront signs in. */
+export const DEMO_REF = 'demo';
+export const DEMO_SHOPPER = { externalId: 'demo-shopper', firstName: 'Alex', lastName: 'Martin', email: 'alex@example.com' };
+
 /**
  * The demo account (externalRef "demo"), with credentials remembered in the data dir so every
- * start prints the same live key instead of minting a new one.
+ * start prints the same live key instead of minting a new one, and its demo data, seeded through
+ * the API at `apiUrl`.
  */
-export async function ensureDemoAccount(db: Knex, box: SecretBox, dataDir: string): Promise<DemoCredentials> {
-  const path = resolve(dataDir, 'demo.json');
+export async function ensureDemoAccount(s: Services, apiUrl: string): Promise<DemoCredentials> {
+  const creds = await demoCredentials(s);
+  await seedDemo(new DemoApi(apiUrl, creds));
+  return creds;
+}
+
+async function demoCredentials(s: Services): Promise<DemoCredentials> {
+  const path = resolve(s.config.dataDir, 'demo.json');
   const saved = readIfExists(path);
   if (saved) {
     const creds = JSON.parse(saved) as DemoCredentials;
-    const key = await db('apikey').where({ account_id: creds.accountId, api_key: creds.apiKey, status: 'live' }).first('id');
+    const key = await s.db('apikey').where({ account_id: creds.accountId, api_key: creds.apiKey, status: 'live' }).first('id');
     if (key) return creds;
   }
-  const made = await provisionAccount(db, box, { organizationName: 'Demo Shop Inc.', accountName: 'Demo Shop', externalRef: 'demo' });
+  const made = await provisionAccount(s.db, s.box, { organizationName: 'Demo Shop Inc.', accountName: 'Demo Shop', externalRef: DEMO_REF });
   const creds: DemoCredentials = {
     organizationId: made.organization.id as string,
     accountId: made.account.id as string,
@@ -33,4 +44,225 @@ export async function ensureDemoAccount(db: Knex, box: SecretBox, dataDir: strin
   };
   writeFileSync(path, JSON.stringify(creds, null, 2), { mode: 0o600 });
   return creds;
+}
+
+type Body = Record<string, unknown>;
+type Texts = Record<string, unknown>;
+
+/** The records API with the demo key, exactly as a merchant's backend would call it. */
+class DemoApi {
+  constructor(
+    private readonly apiUrl: string,
+    private readonly creds: DemoCredentials,
+  ) {}
+
+  async call(method: string, path: string, body?: Body, query: Record<string, string> = {}): Promise<{ status: number; data: any }> {
+    const url = new URL(`${this.apiUrl}/api/v1.0${path}`);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const res = await fetch(url, {
+      method,
+      headers: { 'x-api-key': this.creds.apiKey, 'x-api-secret': this.creds.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = (await res.json()) as { data?: unknown; error?: { code: string } };
+    // A replayed log is how a second seed run recognises what the first one posted.
+    if (!res.ok && json.error?.code !== 'duplicate_unique_identifier') {
+      throw new Error(`demo seed: ${method} ${path} answered ${res.status}: ${JSON.stringify(json)}`);
+    }
+    return { status: res.status, data: json.data };
+  }
+
+  /** The record of this name, or a new one with the English texts, then the French ones. */
+  async ensure(slug: string, name: string, body: Body, fr: Texts | ((made: Body) => Texts) = {}): Promise<Body> {
+    const filters = JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'equals', fieldValue: name }] });
+    const found = await this.call('GET', `/schema/${slug}/record`, undefined, { filters, limit: '1' });
+    if (found.data[0]) return found.data[0] as Body;
+    const made = (await this.call('POST', `/schema/${slug}/record`, { name, ...body }, { languageCode: 'en' })).data as Body;
+    const texts = typeof fr === 'function' ? fr(made) : fr;
+    if (Object.keys(texts).length) await this.call('PATCH', `/schema/${slug}/record/${made.id}`, texts, { languageCode: 'fr' });
+    return made;
+  }
+
+  log(kind: 'streak' | 'challenge' | 'mission', body: Body) {
+    return this.call('POST', `/schema/${kind}_log/record`, { ...body, ownedBy: DEMO_SHOPPER });
+  }
+}
+
+/** Deterministic, plausible-looking coupon codes: a second seed run imports the same ones (as duplicates). */
+const coupons = (prefix: string) =>
+  Array.from({ length: 25 }, (_, i) => `${prefix}-${createHash('sha256').update(`${prefix}${i}`).digest('hex').slice(0, 6).toUpperCase()}`);
+
+async function reward(api: DemoApi, name: string, discountType: string, discountValue: number, prefix: string, en: string, fr: string): Promise<string> {
+  const made = await api.ensure(
+    'reward',
+    name,
+    { description: `Demo reward: ${name}`, discountType, discountValue, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: true, eudTitle: en },
+    { eudTitle: fr },
+  );
+  await api.call('POST', `/schema/reward/record/${made.id}/action/import_coupons`, { couponCodes: coupons(prefix) });
+  return made.id as string;
+}
+
+async function milestone(api: DemoApi, parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, en: string, fr: string, rewardId?: string) {
+  await api.ensure(
+    'milestone',
+    `Demo ${parent} milestone ${target}`,
+    { description: en, linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, milestoneTargetValue: target, status: 'live', rewardId: rewardId ?? null, eudTitle: en },
+    { eudTitle: fr },
+  );
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The demo data: a daily streak, a weekly challenge and a mission with milestones and coupon
+ * rewards, the launcher, theme and template (English and French), and the demo shopper's
+ * progress: three days in a row, two orders this week, two of three mission tasks. Records are
+ * found by name and logs by their unique identifiers, so a second run the same day changes
+ * nothing; a run on a later day adds that day's activity, keeping the demo current.
+ */
+async function seedDemo(api: DemoApi): Promise<void> {
+  const tenOff = await reward(api, 'Demo 10% off', 'percentage', 10, 'STREAK10', '10% off your next order', '10 % sur votre prochaine commande');
+  const fifteenOff = await reward(api, 'Demo 15% off', 'percentage', 15, 'STREAK15', '15% off your next order', '15 % sur votre prochaine commande');
+  const fiveOff = await reward(api, 'Demo 5 off', 'fixed_amount', 5, 'SHOP5', '€5 off your next order', '5 € sur votre prochaine commande');
+  const welcome = await reward(api, 'Demo welcome gift', 'percentage', 20, 'WELCOME20', 'Welcome gift: 20% off', 'Cadeau de bienvenue : 20 %');
+
+  const streak = await api.ensure(
+    'streak',
+    'Demo daily visit',
+    {
+      description: 'Visit the shop on consecutive days.',
+      aggregationPeriod: 'daily',
+      completionTargetValue: 30,
+      eudTitle: 'Daily visit',
+      eudDescription: 'Visit every day: 3 days in a row unlock 10% off, a full week 15% off.',
+    },
+    { eudTitle: 'Visite quotidienne', eudDescription: 'Venez chaque jour : 3 jours de suite débloquent 10 %, une semaine complète 15 %.' },
+  );
+  await milestone(api, 'streak', streak.id as string, 3, 'Three days in a row', 'Trois jours de suite', tenOff);
+  await milestone(api, 'streak', streak.id as string, 7, 'A full week', 'Une semaine complète', fifteenOff);
+
+  const challenge = await api.ensure(
+    'challenge',
+    'Demo weekly shopper',
+    {
+      description: 'Spend 200 within a calendar week.',
+      aggregationPeriod: 'weekly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 200,
+      eudTitle: 'Weekly shopper',
+      eudDescription: 'Spend €200 this week. Halfway there earns €5 off.',
+    },
+    { eudTitle: 'Acheteur de la semaine', eudDescription: 'Dépensez 200 € cette semaine. À mi-chemin, 5 € offerts.' },
+  );
+  await milestone(api, 'challenge', challenge.id as string, 100, '€100 spent', '100 € dépensés', fiveOff);
+  await milestone(api, 'challenge', challenge.id as string, 200, '€200 spent', '200 € dépensés');
+
+  const tasks = [
+    { name: 'Create an account', activityId: 'sign_up', targetValue: 1, eudTitle: 'Create an account' },
+    { name: 'Write a review', activityId: 'review', targetValue: 1, eudTitle: 'Write a product review' },
+    { name: 'Refer a friend', activityId: 'referral', targetValue: 1, eudTitle: 'Refer a friend' },
+  ];
+  const taskTitlesFr: Record<string, string> = { sign_up: 'Créer un compte', review: 'Écrire un avis produit', referral: 'Parrainer un ami' };
+  const mission = await api.ensure(
+    'mission',
+    'Demo getting started',
+    {
+      description: 'Onboarding tasks within a week.',
+      aggregationPeriod: 'weekly',
+      rewardId: welcome,
+      tasks,
+      eudTitle: 'Getting started',
+      eudDescription: 'Finish all three within a week for a welcome gift.',
+    },
+    (made) => ({
+      eudTitle: 'Premiers pas',
+      eudDescription: 'Terminez les trois en une semaine pour un cadeau de bienvenue.',
+      // Task texts are per language: the French ones go to the same task ids.
+      tasks: (made.tasks as { id: string; name: string; activityId: string; targetValue: number }[]).map(({ id, name, activityId, targetValue }) => ({
+        id,
+        name,
+        activityId,
+        targetValue,
+        eudTitle: taskTitlesFr[activityId],
+      })),
+    }),
+  );
+  await milestone(api, 'mission', mission.id as string, 2, 'Two tasks done', 'Deux tâches terminées');
+
+  await api.ensure(
+    'floating_widget',
+    'Demo launcher',
+    {
+      description: 'The launcher of the demo storefront.',
+      eudTitle: 'Rewards',
+      alignment: 'bottom_right',
+      alignmentPositionX: 24,
+      alignmentPositionY: 24,
+      backgroundColor: 'rgba(91, 33, 182, 1)',
+      borderColor: 'rgba(91, 33, 182, 1)',
+      textColor: 'rgba(255, 255, 255, 1)',
+      borderWidth: 1,
+      borderRadius: 999,
+      fontSize: 16,
+    },
+    { eudTitle: 'Récompenses' },
+  );
+  await api.ensure('theme', 'Demo theme', {
+    primaryColor: 'rgba(91, 33, 182, 1)',
+    primaryContrastTextColor: 'rgba(255, 255, 255, 1)',
+    secondaryColor: 'rgba(245, 243, 255, 1)',
+    primaryTextColor: 'rgba(30, 27, 46, 1)',
+    secondaryTextColor: 'rgba(100, 96, 120, 1)',
+    backgroundColor: 'rgba(255, 255, 255, 1)',
+    borderRadius: 14,
+  });
+  await api.ensure(
+    'template',
+    'Demo template',
+    {
+      loggedInTitle: 'Your Demo Shop rewards',
+      loggedInSubTitle: 'Keep your streak going to unlock coupons.',
+      loggedOutTitle: 'Join Demo Shop Rewards',
+      loggedOutSubTitle: 'Earn coupons for visiting, shopping and writing reviews.',
+      signUpButtonText: 'Create account',
+      signUpUrl: '/demo?mode=member',
+      logInButtonText: 'Log in',
+      logInUrl: '/demo?mode=member',
+      copiedMessage: 'Copied!',
+      streaksTabTitle: 'Streaks',
+      challengesTabTitle: 'Challenges',
+      missionsTabTitle: 'Missions',
+      rewardsTabTitle: 'Rewards',
+    },
+    {
+      loggedInTitle: 'Vos récompenses Demo Shop',
+      loggedInSubTitle: 'Gardez votre série pour débloquer des coupons.',
+      loggedOutTitle: 'Rejoignez Demo Shop Rewards',
+      loggedOutSubTitle: 'Gagnez des coupons en visitant, en achetant et en laissant des avis.',
+      signUpButtonText: 'Créer un compte',
+      signUpUrl: '/demo?mode=member&lang=fr',
+      logInButtonText: 'Se connecter',
+      logInUrl: '/demo?mode=member&lang=fr',
+      copiedMessage: 'Copié !',
+      streaksTabTitle: 'Séries',
+      challengesTabTitle: 'Défis',
+      missionsTabTitle: 'Missions',
+      rewardsTabTitle: 'Récompenses',
+    },
+  );
+
+  // The shopper's activity: today's at this very moment, so that it counts for today and this week.
+  const now = Date.now();
+  const day = (at: number) => new Date(at).toISOString().slice(0, 10);
+  for (const ago of [2, 1, 0]) {
+    const at = now - ago * DAY_MS;
+    await api.log('streak', { streakId: streak.id, activityId: 'visit', activityAt: new Date(at).toISOString(), uniqueIdentifier: `demo-visit-${day(at)}` });
+  }
+  for (const [suffix, value] of [['a', 60], ['b', 70]] as const) {
+    await api.log('challenge', { challengeId: challenge.id, activityId: 'order', activityAt: new Date(now).toISOString(), activityValue: value, uniqueIdentifier: `demo-order-${day(now)}-${suffix}` });
+  }
+  for (const activityId of ['sign_up', 'review']) {
+    await api.log('mission', { missionId: mission.id, activityId, activityAt: new Date(now).toISOString(), uniqueIdentifier: `demo-${activityId}-${day(now)}` });
+  }
 }

@@ -5,6 +5,7 @@ import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { analyticsRoutes } from './routes/analytics.js';
+import { demoRoutes } from './routes/demo.js';
 import { docsRoutes } from './routes/docs.js';
 import { enduserRoutes } from './routes/enduser.js';
 import { filesRoutes } from './routes/files.js';
@@ -12,6 +13,7 @@ import { healthRoutes } from './routes/health.js';
 import { platformRoutes } from './routes/platform.js';
 import { recordRoutes } from './routes/records.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
+import { widgetRoutes } from './routes/widget.js';
 
 export const API_PREFIX = '/api/v1.0';
 const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
@@ -90,6 +92,8 @@ export function createApp(s: Services): Koa {
   docsRoutes(root, s);
   filesRoutes(root, s);
   unsubscribeRoutes(root, s);
+  widgetRoutes(root);
+  demoRoutes(root, s);
   const api = new Router({ prefix: API_PREFIX });
   platformRoutes(api, s);
   enduserRoutes(api, s);

@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import { SignJWT } from 'jose';
+import type { Knex } from 'knex';
 import { z } from 'zod';
-import { type Identity, upsertMember } from '../../auth/authenticate.js';
+import { type Identity, type UserData, upsertMember } from '../../auth/authenticate.js';
 import { forbidden, invalidInput, methodNotAllowed, unauthenticated } from '../../errors.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
@@ -29,16 +30,20 @@ export function enduserRoutes(router: Router, s: Services): void {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })));
     }
     const { expiresInSeconds = 1800, ...user } = parsed.data;
-    const accountId = identity.account!.id;
-    const memberId = await upsertMember(s.db, accountId, user);
-    const iat = Math.floor(Date.now() / 1000);
-    const exp = iat + expiresInSeconds;
-    const accessToken = await new SignJWT({ userData: user })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: identity.apiKey.key })
-      .setSubject(accountId)
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .sign(new TextEncoder().encode(identity.apiKey.secret));
-    ctx.body = { data: { accessToken, expiresAt: new Date(exp * 1000).toISOString(), accountId, memberId } };
+    ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey, user, expiresInSeconds) };
   });
+}
+
+/** Resolves the member and signs its token with an API key of the account (also used by the demo page). */
+export async function mintEndUserToken(db: Knex, accountId: string, apiKey: { key: string; secret: string }, user: UserData, expiresInSeconds = 1800) {
+  const memberId = await upsertMember(db, accountId, user);
+  const iat = Math.floor(Date.now() / 1000);
+  const exp = iat + expiresInSeconds;
+  const accessToken = await new SignJWT({ userData: user })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: apiKey.key })
+    .setSubject(accountId)
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(new TextEncoder().encode(apiKey.secret));
+  return { accessToken, expiresAt: new Date(exp * 1000).toISOString(), accountId, memberId };
 }

@@ -1,0 +1,69 @@
+// Builds dist/app-<hash>.js (the Preact app, an ES module) and dist/loader.js (framework-free, an
+// IIFE that knows the app's hashed name), fails when either is over its budget, and writes a
+// gzipped copy of each for the core to serve to browsers that accept it.
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { build } from 'vite';
+
+/** Shopify's limit for theme app extension scripts. */
+const LOADER_BUDGET_BYTES = 10_000;
+const APP_BUDGET_GZIP_BYTES = 20 * 1024;
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outDir = join(root, 'dist');
+rmSync(outDir, { recursive: true, force: true });
+
+const shared = {
+  root,
+  configFile: false,
+  logLevel: 'warn',
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none' },
+  define: { 'process.env.NODE_ENV': '"production"' },
+};
+
+const appBuild = await build({
+  ...shared,
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target: 'es2020',
+    modulePreload: false,
+    rollupOptions: {
+      input: join(root, 'src/app/index.tsx'),
+      // An app build drops entry exports by default; the loader calls mount().
+      preserveEntrySignatures: 'strict',
+      output: { format: 'es', entryFileNames: 'app-[hash].js' },
+    },
+  },
+});
+const appFile = [appBuild].flat()[0].output.find((o) => o.type === 'chunk' && o.isEntry).fileName;
+
+await build({
+  ...shared,
+  define: { ...shared.define, __APP_FILE__: JSON.stringify(`./${appFile}`) },
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target: 'es2020',
+    modulePreload: false,
+    rollupOptions: {
+      input: join(root, 'src/loader/index.ts'),
+      output: { format: 'iife', entryFileNames: 'loader.js' },
+    },
+  },
+});
+
+const loaderBytes = statSync(join(outDir, 'loader.js')).size;
+const app = readFileSync(join(outDir, appFile));
+const appGzip = gzipSync(app, { level: 9 }).length;
+for (const file of ['loader.js', appFile]) writeFileSync(join(outDir, `${file}.gz`), gzipSync(readFileSync(join(outDir, file)), { level: 9 }));
+const line = (name, value, budget, unit) => `  ${name.padEnd(22)} ${String(value).padStart(7)} B ${unit.padEnd(8)} budget ${budget} B ${value > budget ? 'OVER' : 'ok'}`;
+console.log(
+  ['widget build:', line('loader.js', loaderBytes, LOADER_BUDGET_BYTES, 'minified'), line(appFile, appGzip, APP_BUDGET_GZIP_BYTES, 'gzipped'), `  (${appFile} is ${app.length} B minified)`].join('\n'),
+);
+if (loaderBytes > LOADER_BUDGET_BYTES || appGzip > APP_BUDGET_GZIP_BYTES) {
+  console.error('widget build: over budget');
+  process.exit(1);
+}

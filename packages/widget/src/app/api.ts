@@ -1,0 +1,39 @@
+import type { WidgetConfig } from '../config.js';
+
+/**
+ * Reads of the core's records API as the shopper: `x-account-id` always (guest list reads need
+ * it), the end-user token in member mode, `languageCode` on every call. No caching here, so a
+ * display change shows on the next page load.
+ */
+export class Api {
+  constructor(private readonly config: WidgetConfig) {}
+
+  get member(): boolean {
+    return Boolean(this.config.accessToken);
+  }
+
+  private async call<T>(path: string, query: Record<string, unknown>): Promise<T> {
+    const url = new URL(`${this.config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${path}`);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+    if (this.config.languageCode) url.searchParams.set('languageCode', this.config.languageCode);
+    const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
+    if (this.config.accessToken) headers['x-enduser-access-token'] = this.config.accessToken;
+    const res = await fetch(url, { headers, credentials: 'omit' });
+    if (!res.ok) throw new Error(`${res.status} from ${path}`);
+    return ((await res.json()) as { data: T }).data;
+  }
+
+  get<T>(slug: string, id: string): Promise<T> {
+    return this.call<T>(`${slug}/record/${encodeURIComponent(id)}`, {});
+  }
+
+  list<T>(slug: string, query: Record<string, unknown> = {}): Promise<T[]> {
+    return this.call<T[]>(`${slug}/record`, { limit: 100, ...query });
+  }
+}
+
+const statusIn = (field: string, values: string[]) => ({ operator: 'and', conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }] });
+export const OLDEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }] };
+export const NEWEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] };
+export const LIVE_STREAK_PROGRESS = { ...NEWEST_FIRST, filters: statusIn('streakProgressStatus', ['in_progress', 'completed']) };
+export const LIVE_MISSION_PROGRESS = { ...NEWEST_FIRST, filters: statusIn('missionProgressStatus', ['in_progress', 'completed']) };

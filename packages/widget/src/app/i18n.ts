@@ -1,0 +1,79 @@
+/**
+ * The few interface words the template does not carry, per language the API accepts. The
+ * merchant's own texts (titles, buttons, the copied message) come from the template.
+ */
+export interface Strings {
+  loading: string;
+  error: string;
+  retry: string;
+  close: string;
+  copy: string;
+  next: string;
+  reached: string;
+  empty: string;
+  pending: string;
+  completed: string;
+  /** `{n}`: consecutive periods. */
+  inARow: string;
+  /** `{d}` of `{n}` tasks. */
+  tasks: string;
+  daily: string;
+  weekly: string;
+  monthly: string;
+}
+
+const en: Strings = {
+  loading: 'Loading…', error: 'Rewards are unavailable right now.', retry: 'Try again', close: 'Close', copy: 'Copy code',
+  next: 'Next', reached: 'Reached', empty: 'Nothing here yet.', pending: 'Your code is on its way.', completed: 'Completed',
+  inARow: '{n} in a row', tasks: '{d} of {n} tasks done', daily: 'Today', weekly: 'This week', monthly: 'This month',
+};
+
+const LANGUAGES: Record<string, Strings> = {
+  en,
+  fr: {
+    loading: 'Chargement…', error: 'Les récompenses sont indisponibles pour le moment.', retry: 'Réessayer', close: 'Fermer', copy: 'Copier le code',
+    next: 'Prochain', reached: 'Atteint', empty: "Rien pour l'instant.", pending: 'Votre code arrive bientôt.', completed: 'Terminé',
+    inARow: "{n} d'affilée", tasks: '{d} tâches sur {n} terminées', daily: "Aujourd'hui", weekly: 'Cette semaine', monthly: 'Ce mois-ci',
+  },
+  es: {
+    loading: 'Cargando…', error: 'Las recompensas no están disponibles ahora.', retry: 'Reintentar', close: 'Cerrar', copy: 'Copiar código',
+    next: 'Siguiente', reached: 'Conseguido', empty: 'Aún no hay nada.', pending: 'Tu código está en camino.', completed: 'Completado',
+    inARow: '{n} seguidos', tasks: '{d} de {n} tareas hechas', daily: 'Hoy', weekly: 'Esta semana', monthly: 'Este mes',
+  },
+  de: {
+    loading: 'Wird geladen…', error: 'Prämien sind gerade nicht verfügbar.', retry: 'Erneut versuchen', close: 'Schließen', copy: 'Code kopieren',
+    next: 'Nächstes', reached: 'Erreicht', empty: 'Noch nichts hier.', pending: 'Ihr Code ist unterwegs.', completed: 'Abgeschlossen',
+    inARow: '{n} in Folge', tasks: '{d} von {n} Aufgaben erledigt', daily: 'Heute', weekly: 'Diese Woche', monthly: 'Diesen Monat',
+  },
+  it: {
+    loading: 'Caricamento…', error: 'I premi non sono disponibili al momento.', retry: 'Riprova', close: 'Chiudi', copy: 'Copia codice',
+    next: 'Prossimo', reached: 'Raggiunto', empty: 'Ancora niente qui.', pending: 'Il tuo codice è in arrivo.', completed: 'Completato',
+    inARow: '{n} di fila', tasks: '{d} di {n} attività completate', daily: 'Oggi', weekly: 'Questa settimana', monthly: 'Questo mese',
+  },
+  pt: {
+    loading: 'A carregar…', error: 'As recompensas não estão disponíveis agora.', retry: 'Tentar novamente', close: 'Fechar', copy: 'Copiar código',
+    next: 'Próximo', reached: 'Alcançado', empty: 'Ainda não há nada.', pending: 'O seu código está a caminho.', completed: 'Concluído',
+    inARow: '{n} seguidos', tasks: '{d} de {n} tarefas concluídas', daily: 'Hoje', weekly: 'Esta semana', monthly: 'Este mês',
+  },
+  ja: {
+    loading: '読み込み中…', error: '現在リワードを表示できません。', retry: '再試行', close: '閉じる', copy: 'コードをコピー',
+    next: '次', reached: '達成', empty: 'まだありません。', pending: 'コードは準備中です。', completed: '完了',
+    inARow: '{n}回連続', tasks: '{n}件中{d}件完了', daily: '今日', weekly: '今週', monthly: '今月',
+  },
+  ko: {
+    loading: '불러오는 중…', error: '지금은 리워드를 볼 수 없습니다.', retry: '다시 시도', close: '닫기', copy: '코드 복사',
+    next: '다음', reached: '달성', empty: '아직 없습니다.', pending: '코드를 준비하고 있습니다.', completed: '완료',
+    inARow: '{n}회 연속', tasks: '{n}개 중 {d}개 완료', daily: '오늘', weekly: '이번 주', monthly: '이번 달',
+  },
+  'zh-CN': {
+    loading: '加载中…', error: '奖励暂时无法显示。', retry: '重试', close: '关闭', copy: '复制代码',
+    next: '下一个', reached: '已达成', empty: '暂无内容。', pending: '您的代码即将发放。', completed: '已完成',
+    inARow: '连续 {n} 次', tasks: '已完成 {d}/{n} 项任务', daily: '今天', weekly: '本周', monthly: '本月',
+  },
+};
+
+export const stringsFor = (languageCode: string | undefined): Strings => LANGUAGES[languageCode ?? 'en'] ?? en;
+
+/** Fills `{name}` placeholders. */
+export const fill = (text: string, values: Record<string, string | number>): string =>
+  text.replace(/\{(\w+)\}/g, (whole, key: string) => (key in values ? String(values[key]) : whole));

@@ -1,0 +1,111 @@
+/** The public faces of the records the widget reads (CONTRACT §5, §6). */
+
+export type Period = 'daily' | 'weekly' | 'monthly';
+export type Alignment = 'bottom_right' | 'bottom_left' | 'top_right' | 'top_left';
+
+export interface FloatingWidget {
+  eudTitle: string | null;
+  eudIcon: string | null;
+  alignment: Alignment;
+  alignmentPositionX: number;
+  alignmentPositionY: number;
+  backgroundColor: string;
+  borderColor: string;
+  textColor: string;
+  borderWidth: number;
+  borderRadius: number;
+  boxShadow: string;
+  fontSize: number;
+}
+
+export interface Theme {
+  primaryColor: string;
+  primaryContrastTextColor: string;
+  secondaryColor: string;
+  primaryTextColor: string;
+  secondaryTextColor: string;
+  backgroundColor: string;
+  fontFamily: string;
+  borderRadius: number;
+}
+
+export interface Template {
+  loggedInTitle: string | null;
+  loggedInSubTitle: string | null;
+  loggedOutTitle: string | null;
+  loggedOutSubTitle: string | null;
+  signUpButtonText: string | null;
+  signUpUrl: string | null;
+  logInButtonText: string | null;
+  logInUrl: string | null;
+  copiedMessage: string | null;
+  streaksTabTitle: string | null;
+  challengesTabTitle: string | null;
+  missionsTabTitle: string | null;
+  rewardsTabTitle: string | null;
+}
+
+export interface Milestone {
+  id: string;
+  milestoneTargetValue: number;
+  eudTitle: string | null;
+  eudDescription: string | null;
+}
+
+export interface Task {
+  id: string;
+  targetValue: number;
+  eudTitle: string | null;
+  eudDescription: string | null;
+}
+
+export interface Definition {
+  id: string;
+  eudTitle: string | null;
+  eudDescription: string | null;
+  eudIcon: string | null;
+  eudCompletedMessage: string | null;
+  aggregationPeriod: Period;
+  /** Streaks: the total that completes one period. */
+  aggregationTargetValue?: number;
+  completionTargetValue: number | null;
+  tasks?: Task[];
+  milestones: Milestone[];
+}
+
+export interface TaskProgress {
+  taskId: string | null;
+  periodKey: string | null;
+  currentProgressValue: number;
+  targetValue: number;
+  taskProgressStatus: 'in_progress' | 'completed';
+}
+
+export interface StreakProgress {
+  streakId: string;
+  streakProgressStatus: 'in_progress' | 'completed' | 'broken';
+  currentProgressValue: number;
+  streakToBeBrokenAt: string | null;
+  taskProgress: TaskProgress | null;
+}
+
+export interface ChallengeProgress {
+  challengeId: string;
+  challengeProgressStatus: 'in_progress' | 'completed' | 'failed';
+  currentProgressValue: number;
+  challengeToBeFailedAt: string | null;
+}
+
+export interface MissionProgress {
+  missionId: string;
+  missionProgressStatus: 'in_progress' | 'completed' | 'failed';
+  missionToBeFailedAt: string | null;
+  taskProgresses: TaskProgress[];
+}
+
+export interface RewardLog {
+  id: string;
+  couponCode: string | null;
+  eudRewardTitle: string | null;
+  eudRedeemInstructionMessage: string | null;
+}

@@ -1,0 +1,288 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { type Api, LIVE_MISSION_PROGRESS, LIVE_STREAK_PROGRESS, NEWEST_FIRST, OLDEST_FIRST } from './api.js';
+import { fill, type Strings } from './i18n.js';
+import type { ChallengeProgress, Definition, Milestone, MissionProgress, RewardLog, StreakProgress, Template } from './model.js';
+import { currentChallenge, currentMission, nextMilestone, streakView } from './progress.js';
+
+export type Tab = 'streaks' | 'challenges' | 'missions' | 'rewards';
+export const TABS: Tab[] = ['streaks', 'challenges', 'missions', 'rewards'];
+
+type TabData =
+  | { tab: 'streaks'; defs: Definition[]; progress: StreakProgress[] }
+  | { tab: 'challenges'; defs: Definition[]; progress: ChallengeProgress[] }
+  | { tab: 'missions'; defs: Definition[]; progress: MissionProgress[] }
+  | { tab: 'rewards'; logs: RewardLog[] };
+
+/** Definitions for everyone; the member's own progress and reward logs in member mode. */
+async function loadTab(api: Api, tab: Tab): Promise<TabData> {
+  const own = <T,>(slug: string, query: Record<string, unknown>) => (api.member ? api.list<T>(slug, query) : Promise.resolve([]));
+  if (tab === 'streaks') {
+    const [defs, progress] = await Promise.all([api.list<Definition>('streak', OLDEST_FIRST), own<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS)]);
+    return { tab, defs, progress };
+  }
+  if (tab === 'challenges') {
+    const [defs, progress] = await Promise.all([api.list<Definition>('challenge', OLDEST_FIRST), own<ChallengeProgress>('challenge_progress', NEWEST_FIRST)]);
+    return { tab, defs, progress };
+  }
+  if (tab === 'missions') {
+    const [defs, progress] = await Promise.all([api.list<Definition>('mission', OLDEST_FIRST), own<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS)]);
+    return { tab, defs, progress };
+  }
+  return { tab, logs: await own<RewardLog>('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
+}
+
+export interface ViewProps {
+  api: Api;
+  t: Strings;
+  template: Template;
+  lang: string | undefined;
+}
+
+export function ErrorState({ t, onRetry }: { t: Strings; onRetry: () => void }) {
+  return (
+    <div class="lw-error" role="status">
+      <p>{t.error}</p>
+      <button type="button" class="lw-button lw-ghost" onClick={onRetry}>
+        {t.retry}
+      </button>
+    </div>
+  );
+}
+
+export function AuthButtons({ template }: { template: Template }) {
+  return (
+    <div class="lw-auth">
+      {template.signUpUrl && template.signUpButtonText && (
+        <a class="lw-button" href={template.signUpUrl}>
+          {template.signUpButtonText}
+        </a>
+      )}
+      {template.logInUrl && template.logInButtonText && (
+        <a class="lw-button lw-ghost" href={template.logInUrl}>
+          {template.logInButtonText}
+        </a>
+      )}
+    </div>
+  );
+}
+
+/** One tab's content, fetched when the tab is shown. */
+export function TabContent({ tab, ...props }: ViewProps & { tab: Tab }) {
+  const [state, setState] = useState<{ data?: TabData; failed?: boolean }>({});
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState({});
+    loadTab(props.api, tab).then(
+      (data) => current && setState({ data }),
+      () => current && setState({ failed: true }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [tab, attempt]);
+  if (state.failed) return <ErrorState t={props.t} onRetry={() => setAttempt((a) => a + 1)} />;
+  const data = state.data;
+  if (!data) return <p class="lw-muted" role="status">{props.t.loading}</p>;
+  if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
+  if (!data.defs.length) return <p class="lw-muted">{props.t.empty}</p>;
+  const now = Date.now();
+  return (
+    <ul class="lw-cards">
+      {data.tab === 'streaks' && data.defs.map((d) => <StreakCard key={d.id} def={d} progress={data.progress.find((p) => p.streakId === d.id)} now={now} {...props} />)}
+      {data.tab === 'challenges' && data.defs.map((d) => <ChallengeCard key={d.id} def={d} progress={currentChallenge(d, data.progress, now)} {...props} />)}
+      {data.tab === 'missions' && data.defs.map((d) => <MissionCard key={d.id} def={d} progress={currentMission(d, data.progress, now)} {...props} />)}
+    </ul>
+  );
+}
+
+function numberFormat(lang: string | undefined): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(lang);
+  } catch {
+    return new Intl.NumberFormat('en');
+  }
+}
+
+function Card({ def, children }: { def: Definition; children?: ComponentChildren }) {
+  return (
+    <li class="lw-card">
+      <div class="lw-card-head">
+        {def.eudIcon && <img class="lw-icon" src={def.eudIcon} alt="" />}
+        <div>
+          <h3>{def.eudTitle}</h3>
+          {def.eudDescription && <p class="lw-muted">{def.eudDescription}</p>}
+        </div>
+      </div>
+      {children}
+    </li>
+  );
+}
+
+function Bar({ value, max, label, lang }: { value: number; max: number; label: string; lang: string | undefined }) {
+  const n = numberFormat(lang);
+  const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;
+  return (
+    <div>
+      <div class="lw-row">
+        <span>{label}</span>
+        <span>
+          {n.format(value)} / {n.format(max)}
+        </span>
+      </div>
+      <div class="lw-bar" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={max} aria-valuenow={Math.min(value, max)}>
+        <div style={{ width: `${percent}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** Milestones with their targets; for a member, the reached ones and the next marked. */
+function Milestones({ list, value, t, lang, member }: { list: Milestone[]; value: number; t: Strings; lang: string | undefined; member: boolean }) {
+  if (!list.length) return null;
+  const next = nextMilestone(list, value);
+  const n = numberFormat(lang);
+  return (
+    <ul class="lw-list" data-milestones>
+      {list.map((m) => {
+        const reached = member && m.milestoneTargetValue <= value;
+        const isNext = member && m === next;
+        return (
+          <li key={m.id} class={reached ? 'lw-done' : undefined}>
+            <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
+            <span>{m.eudTitle}</span>
+            {reached && <span class="lw-badge">{t.reached}</span>}
+            {isNext && <span class="lw-badge">{t.next}</span>}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function StreakCard({ def, progress, now, t, lang, api }: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
+  const view = streakView(def, progress, now);
+  return (
+    <Card def={def}>
+      {api.member && (
+        <>
+          <p class="lw-big">{view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: numberFormat(lang).format(view.length) })}</p>
+          {!view.completed && <Bar value={view.value} max={view.target} label={t[def.aggregationPeriod]} lang={lang} />}
+        </>
+      )}
+      <Milestones list={def.milestones} value={view.length} t={t} lang={lang} member={api.member} />
+    </Card>
+  );
+}
+
+function ChallengeCard({ def, progress, t, lang, api }: ViewProps & { def: Definition; progress: ChallengeProgress | undefined }) {
+  const value = progress?.currentProgressValue ?? 0;
+  const target = def.completionTargetValue ?? 0;
+  return (
+    <Card def={def}>
+      {api.member && progress?.challengeProgressStatus === 'completed' && <p class="lw-big">{def.eudCompletedMessage || t.completed}</p>}
+      {api.member && <Bar value={value} max={target} label={t[def.aggregationPeriod]} lang={lang} />}
+      <Milestones list={def.milestones} value={value} t={t} lang={lang} member={api.member} />
+    </Card>
+  );
+}
+
+function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
+  const tasks = def.tasks ?? [];
+  const byTask = new Map((progress?.taskProgresses ?? []).map((p) => [p.taskId, p]));
+  const done = tasks.filter((task) => byTask.get(task.id)?.taskProgressStatus === 'completed').length;
+  const n = numberFormat(lang);
+  return (
+    <Card def={def}>
+      {api.member &&
+        (progress?.missionProgressStatus === 'completed' ? (
+          <p class="lw-big">{def.eudCompletedMessage || t.completed}</p>
+        ) : (
+          <p class="lw-row">{fill(t.tasks, { d: n.format(done), n: n.format(tasks.length) })}</p>
+        ))}
+      <ul class="lw-list" data-tasks>
+        {tasks.map((task) => {
+          const p = byTask.get(task.id);
+          const complete = p?.taskProgressStatus === 'completed';
+          return (
+            <li key={task.id} class={complete ? 'lw-done' : undefined}>
+              <span class="lw-num">{api.member ? `${n.format(Math.min(p?.currentProgressValue ?? 0, task.targetValue))}/${n.format(task.targetValue)}` : n.format(task.targetValue)}</span>
+              <span>{task.eudTitle}</span>
+              {complete && <span class="lw-badge">✓</span>}
+            </li>
+          );
+        })}
+      </ul>
+      <Milestones list={def.milestones} value={done} t={t} lang={lang} member={api.member} />
+    </Card>
+  );
+}
+
+/** The Clipboard API, or where a page refuses it, the older copy command. */
+async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    const area = document.createElement('textarea');
+    area.value = text;
+    area.style.cssText = 'position:fixed;opacity:0';
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    return copied;
+  }
+}
+
+function Reward({ log, t, template }: { log: RewardLog; t: Strings; template: Template }) {
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), 3000);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  const copiedMessage = template.copiedMessage ?? '✓';
+  const copy = (code: string) => {
+    copyText(code).then(setCopied, () => setCopied(false));
+  };
+  return (
+    <li class="lw-card">
+      <h3>{log.eudRewardTitle}</h3>
+      {log.couponCode ? (
+        <div class="lw-code">
+          <code>{log.couponCode}</code>
+          <button type="button" class="lw-button" data-copy onClick={() => copy(log.couponCode!)}>
+            {copied ? copiedMessage : t.copy}
+          </button>
+        </div>
+      ) : (
+        <p class="lw-muted">{t.pending}</p>
+      )}
+      <span class="lw-sr" role="status">
+        {copied ? copiedMessage : ''}
+      </span>
+      {log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
+    </li>
+  );
+}
+
+function Rewards({ logs, t, template, api }: ViewProps & { logs: RewardLog[] }) {
+  if (!api.member) {
+    return (
+      <div class="lw-cards">
+        {template.loggedOutSubTitle && <p class="lw-muted">{template.loggedOutSubTitle}</p>}
+        <AuthButtons template={template} />
+      </div>
+    );
+  }
+  if (!logs.length) return <p class="lw-muted">{t.empty}</p>;
+  return (
+    <ul class="lw-cards">
+      {logs.map((log) => (
+        <Reward key={log.id} log={log} t={t} template={template} />
+      ))}
+    </ul>
+  );
+}

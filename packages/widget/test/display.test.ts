@@ -1,0 +1,192 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, dialog, launcher, screenshot, startDemo } from './support/browser.js';
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo();
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+const VIEWPORT = { width: 1200, height: 800 };
+
+/**
+ * A merchant's page embedding the widget with the given settings. It is answered by the browser
+ * at the core's own origin, so the widget's API calls go to the real core as from /demo.
+ */
+async function merchantPage(page: Page, init: Record<string, unknown>): Promise<void> {
+  const url = `${demo.app.url}/merchant-page`;
+  await page.route(url, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><html><body><h1>Another shop</h1>
+<script>window.LoyaltyWidget=window.LoyaltyWidget||{q:[],init:function(){this.q.push(arguments)}};</script>
+<script src="${demo.app.url}/widget/loader.js" async></script>
+<script>LoyaltyWidget.init(${JSON.stringify(init)});</script></body></html>`,
+    }),
+  );
+  await page.goto(url);
+}
+
+describe('display configuration', () => {
+  it.each([
+    ['bottom_right', (b: Box) => [VIEWPORT.width - (b.x + b.width), VIEWPORT.height - (b.y + b.height)]],
+    ['bottom_left', (b: Box) => [b.x, VIEWPORT.height - (b.y + b.height)]],
+    ['top_right', (b: Box) => [VIEWPORT.width - (b.x + b.width), b.y]],
+    ['top_left', (b: Box) => [b.x, b.y]],
+  ] as const)('places the launcher %s at its offsets, and a PATCH shows on the next page load', async (alignment, offsets) => {
+    const patched = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { alignment, alignmentPositionX: 30, alignmentPositionY: 44 });
+    expect(patched.status).toBe(200);
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    const box = (await launcher(page).boundingBox())!;
+    const [x, y] = offsets(box);
+    expect(x).toBeCloseTo(30, 0);
+    expect(y).toBeCloseTo(44, 0);
+    // The panel opens on the launcher's side of the screen, inside the viewport.
+    await launcher(page).click();
+    const panel = (await dialog(page).boundingBox())!;
+    expect(panel.x >= 0 && panel.y >= 0 && panel.x + panel.width <= VIEWPORT.width && panel.y + panel.height <= VIEWPORT.height).toBe(true);
+    expect(panel.x + panel.width / 2 < VIEWPORT.width / 2).toBe(alignment.endsWith('left'));
+    await screenshot(page, `alignment-${alignment}`);
+    expect(errors).toEqual([]);
+  });
+
+  it("styles the launcher from the floating widget: colours, border, radius, shadow, font size, title and icon", async () => {
+    const star = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="gold"/></svg>';
+    const look = {
+      alignment: 'bottom_right',
+      eudTitle: 'Perks',
+      backgroundColor: 'rgba(10, 20, 30, 1)',
+      textColor: 'rgba(250, 240, 230, 1)',
+      borderColor: 'rgba(200, 0, 0, 1)',
+      borderWidth: 3,
+      borderRadius: 6,
+      boxShadow: '0 2px 4px rgba(0, 0, 0, 0.5)',
+      fontSize: 21,
+    };
+    expect((await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, look)).status).toBe(200);
+    const { page } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await expect.poll(() => launcher(page).textContent()).toBe('Perks');
+    const style = await launcher(page).evaluate((el) => {
+      const s = getComputedStyle(el);
+      return { bg: s.backgroundColor, color: s.color, border: `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`, radius: s.borderTopLeftRadius, shadow: s.boxShadow, size: s.fontSize };
+    });
+    expect(style).toEqual({ bg: 'rgb(10, 20, 30)', color: 'rgb(250, 240, 230)', border: '3px solid rgb(200, 0, 0)', radius: '6px', shadow: 'rgba(0, 0, 0, 0.5) 0px 2px 4px 0px', size: '21px' });
+
+    // The icon comes from eudIcon: an upload's URL in practice, or any https URL (here a CDN the browser answers for).
+    const withIcon = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { eudIcon: 'https://cdn.example.com/star.svg' });
+    expect(withIcon.status).toBe(200);
+    await page.route('https://cdn.example.com/star.svg', (route) => route.fulfill({ contentType: 'image/svg+xml', body: star }));
+    await page.reload();
+    await expect.poll(() => launcher(page).locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect(await launcher(page).locator('img').getAttribute('src')).toBe('https://cdn.example.com/star.svg');
+    await screenshot(page, 'launcher-styled');
+    expect((await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { eudIcon: null })).status).toBe(200);
+  });
+
+  it("applies the theme's colours, font and radius as CSS custom properties", async () => {
+    const theme = {
+      primaryColor: 'rgba(5, 150, 105, 1)',
+      primaryContrastTextColor: 'rgba(255, 255, 255, 1)',
+      secondaryColor: 'rgba(236, 253, 245, 1)',
+      primaryTextColor: 'rgba(6, 78, 59, 1)',
+      secondaryTextColor: 'rgba(71, 85, 105, 1)',
+      backgroundColor: 'rgba(250, 250, 249, 1)',
+      fontFamily: 'Georgia, serif',
+      borderRadius: 4,
+    };
+    expect((await demo.api.patch(`/schema/theme/record/${demo.ids.themeId}`, theme)).status).toBe(200);
+    const { page } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await launcher(page).click();
+    const read = await dialog(page).evaluate((panel) => {
+      const root = panel.closest('.lw-root')!;
+      const s = getComputedStyle(root);
+      const vars = Object.fromEntries(['primary', 'on-primary', 'secondary', 'text', 'muted', 'bg', 'font', 'radius'].map((n) => [n, s.getPropertyValue(`--lw-${n}`).trim()]));
+      const head = getComputedStyle(panel.querySelector('.lw-head')!);
+      return { vars, headBackground: head.backgroundColor, panelRadius: getComputedStyle(panel).borderTopLeftRadius, font: getComputedStyle(panel).fontFamily };
+    });
+    expect(read.vars).toEqual({
+      primary: theme.primaryColor,
+      'on-primary': theme.primaryContrastTextColor,
+      secondary: theme.secondaryColor,
+      text: theme.primaryTextColor,
+      muted: theme.secondaryTextColor,
+      bg: theme.backgroundColor,
+      font: theme.fontFamily,
+      radius: '4px',
+    });
+    expect(read).toMatchObject({ headBackground: 'rgb(5, 150, 105)', panelRadius: '4px', font: 'Georgia, serif' });
+    await screenshot(page, 'theme-applied');
+  });
+
+  it('keeps the store and the widget apart: store CSS does not reach inside the shadow root', async () => {
+    const { page } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await page.addStyleTag({ content: 'button, h2, div { font-family: "Comic Sans MS" !important; color: red !important; display: block !important }' });
+    await launcher(page).click();
+    expect(await dialog(page).locator('h2').evaluate((el) => getComputedStyle(el).color)).not.toBe('rgb(255, 0, 0)');
+    expect(await page.evaluate(() => document.querySelector('loyalty-widget')?.shadowRoot?.querySelector('style') !== null)).toBe(true);
+    // Nothing of the widget's in the page's own DOM but its host element: the demo's style and the one added here.
+    expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBe(2);
+  });
+});
+
+type Box = { x: number; y: number; width: number; height: number };
+
+describe('failures stay inside the widget', () => {
+  it('shows a quiet error state for a floating widget id that does not exist, and throws nothing into the page', async () => {
+    const { page, errors } = await demo.newPage();
+    const { accountId, templateId, themeId } = demo.ids;
+    await merchantPage(page, { baseUrl: demo.app.url, accountId, templateId, themeId, floatingWidgetId: randomUUID(), languageCode: 'en' });
+    // The launcher still shows, with the default look, so the shopper can read what happened.
+    await launcher(page).click();
+    const status = dialog(page).getByRole('status');
+    await expect.poll(() => status.textContent()).toContain('Rewards are unavailable right now.');
+    expect(await dialog(page).getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    await screenshot(page, 'error-state');
+    expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('Another shop');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the error state when the API refuses the token, and ignores a bad init call', async () => {
+    const { page, errors } = await demo.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    await merchantPage(page, { ...demo.ids, baseUrl: demo.app.url, accessToken: 'not-a-token' });
+    await launcher(page).click();
+    await expect.poll(() => dialog(page).getByRole('status').textContent()).toContain('Rewards are unavailable right now.');
+    await page.evaluate(() => (window as unknown as { LoyaltyWidget: { init(c: unknown): void } }).LoyaltyWidget.init({ baseUrl: 42 }));
+    expect(warnings.some((w) => w.includes('[LoyaltyWidget] init needs'))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('served assets', () => {
+  it('serves the loader briefly cached and the hashed app cached for good, gzipped when accepted, without auth', async () => {
+    const loader = await fetch(`${demo.app.url}/widget/loader.js`, { headers: { 'accept-encoding': 'identity' } });
+    expect(loader.status).toBe(200);
+    expect(loader.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(loader.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(loader.headers.get('content-encoding')).toBeNull();
+    const source = await loader.text();
+    expect(Buffer.byteLength(source)).toBeLessThanOrEqual(10_000);
+    const appFile = /\.\/(app-[\w-]+\.js)/.exec(source)![1]!;
+    const app = await fetch(`${demo.app.url}/widget/${appFile}`, { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(app.status).toBe(200);
+    expect(app.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+    expect(app.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(app.headers.get('content-encoding')).toBe('gzip');
+    expect(app.headers.get('vary')).toBe('accept-encoding');
+    expect(Number(app.headers.get('content-length'))).toBeLessThanOrEqual(20 * 1024);
+    expect(await app.text()).toContain('mount');
+    for (const path of ['/widget/app-nothere.js', '/widget/..%2Fpackage.json', '/widget/index.html']) {
+      expect((await fetch(`${demo.app.url}${path}`)).status).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo();
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+describe('the widget for a guest on /demo', () => {
+  it('shows the live definitions with their texts and the logged-out template, and sends x-account-id with its reads', async () => {
+    const { page, errors } = await demo.newPage();
+    const reads: { url: string; accountId: string | undefined; token: string | undefined }[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/v1.0/')) reads.push({ url: req.url(), accountId: req.headers()['x-account-id'], token: req.headers()['x-enduser-access-token'] });
+    });
+    await page.goto(`${demo.app.url}/demo`);
+    await expect.poll(() => launcher(page).textContent()).toContain('Rewards');
+    await launcher(page).click();
+
+    await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Join Demo Shop Rewards');
+    await expect.poll(() => dialog(page).textContent()).toContain('Earn coupons for visiting, shopping and writing reviews.');
+    expect(await dialog(page).getByRole('link', { name: 'Create account' }).getAttribute('href')).toBe('/demo?mode=member');
+    expect(await dialog(page).getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/demo?mode=member');
+
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
+    const streaks = await tabPanel(page).textContent();
+    expect(streaks).toContain('Visit every day: 3 days in a row unlock 10% off');
+    expect(streaks).toContain('Three days in a row');
+    expect(streaks).toContain('A full week');
+    // A guest has no progress: no run length, no progress bars.
+    expect(await tabPanel(page).locator('.lw-big').count()).toBe(0);
+    expect(await tabPanel(page).getByRole('progressbar').count()).toBe(0);
+    await screenshot(page, 'guest-streaks');
+
+    await dialog(page).getByRole('tab', { name: 'Challenges' }).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Weekly shopper');
+    await dialog(page).getByRole('tab', { name: 'Missions' }).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Getting started');
+    expect(await tabPanel(page).textContent()).toContain('Write a product review');
+    await screenshot(page, 'guest-missions');
+    await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
+    await expect.poll(() => tabPanel(page).getByRole('link', { name: 'Create account' }).count()).toBe(1);
+
+    const lists = reads.filter((r) => /\/record(\?|$)/.test(r.url));
+    expect(lists.map((r) => new URL(r.url).pathname)).toEqual(
+      expect.arrayContaining(['/api/v1.0/schema/streak/record', '/api/v1.0/schema/challenge/record', '/api/v1.0/schema/mission/record']),
+    );
+    for (const read of reads) {
+      expect(read.accountId).toBe(demo.ids.accountId);
+      expect(read.token).toBeUndefined();
+      expect(new URL(read.url).searchParams.get('languageCode')).toBe('en');
+    }
+    expect(errors).toEqual([]);
+  });
+
+  it('switches language: the template, the launcher, the definitions and the interface words follow languageCode', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await page.getByLabel('Language').selectOption('fr');
+    await page.waitForURL(/lang=fr/);
+    await expect.poll(() => launcher(page).textContent()).toContain('Récompenses');
+    await launcher(page).click();
+    await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Rejoignez Demo Shop Rewards');
+    expect(await dialog(page).getByRole('tab').allTextContents()).toEqual(['Séries', 'Défis', 'Missions', 'Récompenses']);
+    expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Visite quotidienne');
+    expect(await dialog(page).getByRole('button', { name: 'Fermer' }).count()).toBe(1);
+    await screenshot(page, 'guest-fr');
+
+    // A language without template texts falls back as the API does; the interface words are German.
+    await page.goto(`${demo.app.url}/demo?lang=de`);
+    await launcher(page).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
+    expect(await dialog(page).getByRole('button', { name: 'Schließen' }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('works by keyboard: Tab reaches the launcher, Enter opens, focus stays in the panel, Escape closes and returns focus', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await expect.poll(() => launcher(page).count()).toBe(1);
+    const button = launcher(page);
+    expect(await button.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    let presses = 0;
+    while (!(await widgetFocus(page))?.launcher) {
+      await page.keyboard.press('Tab');
+      if (++presses > 40) throw new Error('Tab never reached the launcher');
+    }
+    await page.keyboard.press('Enter');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    expect(await dialog(page).getAttribute('aria-modal')).toBe('true');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(async () => (await widgetFocus(page))?.inPanel).toBe(true);
+    expect((await widgetFocus(page))?.text).toBe('Streaks');
+
+    // Arrow keys move between tabs.
+    await page.keyboard.press('ArrowRight');
+    expect((await widgetFocus(page))?.text).toBe('Challenges');
+    expect(await dialog(page).getByRole('tab', { name: 'Challenges' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Weekly shopper');
+
+    // Focus is trapped: a full cycle forwards and backwards never leaves the panel.
+    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      expect((await widgetFocus(page))?.inPanel).toBe(true);
+    }
+
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect((await widgetFocus(page))?.launcher).toBe(true);
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    // The close button does the same.
+    await page.keyboard.press('Enter');
+    await dialog(page).getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect((await widgetFocus(page))?.launcher).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('respects prefers-reduced-motion', async () => {
+    const { page } = await demo.newPage({ reducedMotion: 'reduce' });
+    await page.goto(`${demo.app.url}/demo`);
+    await launcher(page).click();
+    expect(await dialog(page).evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+
+    const { page: moving } = await demo.newPage({ reducedMotion: 'no-preference' });
+    await moving.goto(`${demo.app.url}/demo`);
+    await launcher(moving).click();
+    expect(await dialog(moving).evaluate((el) => getComputedStyle(el).animationName)).toBe('lw-in');
+  });
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemoAccount } from '../../../apps/core/src/demo.js';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
+
+let demo: Demo;
+beforeAll(async () => {
+  demo = await startDemo();
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+describe('the widget for a signed-in shopper on /demo?mode=member', () => {
+  it("shows the member's streak, challenge, mission and milestones, read with the member's token", async () => {
+    const { page, errors } = await demo.newPage();
+    const tokens = new Set<string | undefined>();
+    page.on('request', (req) => {
+      if (req.url().includes('/api/v1.0/')) tokens.add(req.headers()['x-enduser-access-token']);
+    });
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).click();
+    await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Your Demo Shop rewards');
+    expect(await dialog(page).getByRole('link', { name: 'Create account' }).count()).toBe(0);
+
+    // Three days in a row, today's visit done; the 3-day milestone reached, 7 days next.
+    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe('3 in a row');
+    const today = tabPanel(page).getByRole('progressbar', { name: 'Today' });
+    expect(await today.getAttribute('aria-valuenow')).toBe('1');
+    expect(await today.getAttribute('aria-valuemax')).toBe('1');
+    const streakMilestones = tabPanel(page).locator('[data-milestones] li');
+    expect(await streakMilestones.allTextContents()).toEqual(['3Three days in a rowReached', '7A full weekNext']);
+    await screenshot(page, 'member-streaks');
+
+    await dialog(page).getByRole('tab', { name: 'Challenges' }).click();
+    await expect.poll(() => tabPanel(page).getByRole('progressbar', { name: 'This week' }).getAttribute('aria-valuenow')).toBe('130');
+    expect(await tabPanel(page).getByRole('progressbar').getAttribute('aria-valuemax')).toBe('200');
+    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual(['100€100 spentReached', '200€200 spentNext']);
+    await screenshot(page, 'member-challenges');
+
+    await dialog(page).getByRole('tab', { name: 'Missions' }).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('2 of 3 tasks done');
+    expect(await tabPanel(page).locator('[data-tasks] li').allTextContents()).toEqual([
+      '1/1Create an account✓',
+      '1/1Write a product review✓',
+      '0/1Refer a friend',
+    ]);
+    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual(['2Two tasks doneReached']);
+    await screenshot(page, 'member-missions');
+
+    expect([...tokens].every((t) => typeof t === 'string' && t.split('.').length === 3)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('lists reward logs with their codes and expiry, and copies a code with the template\'s "copied" message', async () => {
+    const { context, page, errors } = await demo.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
+    const logs = (await demo.api.get('/schema/reward_log/record')).body.data as { couponCode: string; eudRewardTitle: string; eudRedeemInstructionMessage: string }[];
+    expect(logs.map((l) => l.couponCode).sort()).toEqual([expect.stringMatching(/^SHOP5-/), expect.stringMatching(/^STREAK10-/)]);
+
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
+    const cards = tabPanel(page).locator('.lw-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    const text = await tabPanel(page).textContent();
+    for (const log of logs) {
+      expect(text).toContain(log.couponCode);
+      expect(text).toContain(log.eudRewardTitle);
+      // The expiry, rendered by the core into the instruction ("… valid till <long date>.").
+      expect(log.eudRedeemInstructionMessage).toMatch(/valid till \w+ \d+, \d{4}/);
+      expect(text).toContain(log.eudRedeemInstructionMessage);
+    }
+
+    const first = cards.first();
+    const code = await first.locator('code').textContent();
+    await first.getByRole('button', { name: 'Copy code' }).click();
+    await expect.poll(() => first.locator('[data-copy]').textContent()).toBe('Copied!');
+    expect(await first.getByRole('status').textContent()).toBe('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    await screenshot(page, 'member-rewards-copied');
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the rewards in French with languageCode=fr', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
+    await launcher(page).click();
+    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe("3 d'affilée");
+    await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('10 % sur votre prochaine commande');
+    expect(await tabPanel(page).textContent()).toContain("Utilisez le code promo lors du paiement, valable jusqu'au");
+    expect(await tabPanel(page).getByRole('button', { name: 'Copier le code' }).count()).toBe(2);
+    await screenshot(page, 'member-rewards-fr');
+    expect(errors).toEqual([]);
+  });
+
+  it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
+    const count = async (slug: string) => (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
+    const slugs = ['streak', 'challenge', 'mission', 'milestone', 'reward', 'coupon', 'floating_widget', 'theme', 'template', 'streak_log', 'challenge_log', 'mission_log', 'reward_log'];
+    const before = await Promise.all(slugs.map(count));
+    await ensureDemoAccount(demo.app.running.services, demo.app.url);
+    expect(await Promise.all(slugs.map(count))).toEqual(before);
+    expect(Object.fromEntries(slugs.map((s, i) => [s, before[i]]))).toMatchObject({ streak: 1, challenge: 1, mission: 1, milestone: 5, reward: 4, coupon: 100, streak_log: 3, reward_log: 2 });
+  });
+});
