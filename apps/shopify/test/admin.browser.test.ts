@@ -99,6 +99,33 @@ describe('admin pages in Chromium', () => {
     await browser.shot('streaks');
   });
 
+  it('missions: tasks edited row by row and checked per task before the core sees them', async () => {
+    await browser.open('/app/r/mission/new');
+    const page = browser.page;
+    await page.getByLabel('Name *').first().fill('Welcome mission');
+    await page.getByRole('button', { name: 'Add task' }).click();
+    await page.getByRole('button', { name: 'Add task' }).click();
+    const names = page.getByLabel('Name *');
+    await names.nth(1).fill('Buy');
+    await page.getByLabel('Activity ID *').nth(0).fill('purchase');
+    await page.getByLabel('Target Value *').nth(0).fill('1');
+    await names.nth(2).fill('Review');
+    await page.getByLabel('Target Value *').nth(1).fill('2');
+    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByText('Activity ID is required.').waitFor();
+    await browser.shot('mission-task-checks');
+    await page.getByLabel('Activity ID *').nth(1).fill('review');
+    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByRole('heading', { name: 'Milestones' }).waitFor();
+    const id = /\/app\/r\/mission\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    const mission = (await api.get(`/schema/mission/record/${id}`)).body.data;
+    expect(mission.tasks.map((t: { activityId: string; targetValue: number }) => [t.activityId, t.targetValue])).toEqual([
+      ['purchase', 1],
+      ['review', 2],
+    ]);
+    await browser.shot('mission');
+  });
+
   it('rewards: CSV import into the coupon pool with progress and the result count; a bad file names its line', async () => {
     const reward = await created('/schema/reward/record', { name: 'Pool', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry', handleCoupon: true });
     await browser.open(`/app/r/reward/${reward.id}`);
@@ -143,7 +170,10 @@ describe('admin pages in Chromium', () => {
         const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
         return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
       }, undefined, { timeout: 15_000 });
-      await page.waitForTimeout(500);
+      // Open it, as a shopper would: the panel shows the template's guest texts.
+      await page.locator('[data-testid="widget-preview"]').scrollIntoViewIfNeeded();
+      await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
+      await page.waitForTimeout(1000);
     }
     await browser.shot('widget-preview');
   });

@@ -1,4 +1,4 @@
-import { Banner, BlockStack, Button, Checkbox, FormLayout, InlineStack, Select, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { type FieldSpec, toBody, toInput } from '../lib/schema';
 
@@ -39,7 +39,7 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
     setLocal(found);
     if (!Object.keys(found).length) onSubmit(inputs);
   };
-  const unplaced = Object.entries(errors).filter(([name]) => !fields.some((f) => f.name === name));
+  const unplaced = Object.entries(errors).filter(([name]) => !fields.some((f) => f.name === name || name.startsWith(`${f.name}.`)));
   return (
     <BlockStack gap="400">
       {message || unplaced.length ? (
@@ -54,6 +54,9 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
       <FormLayout>
         {fields.map((f) => {
           const common = { label: `${f.label}${f.required ? ' *' : ''}`, error: shown[f.name], helpText: f.description };
+          if (f.kind === 'rows') {
+            return <RowsField key={f.name} field={f} value={inputs[f.name] ?? ''} errors={shown} onChange={set(f.name)} />;
+          }
           if (f.kind === 'boolean') {
             return <Checkbox key={f.name} {...common} checked={inputs[f.name] === 'true'} onChange={(checked) => set(f.name)(String(checked))} />;
           }
@@ -85,6 +88,55 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
           {submitLabel}
         </Button>
       </InlineStack>
+    </BlockStack>
+  );
+}
+
+/** An array of objects (a mission's tasks): one row of inputs per item, with add and remove. */
+function RowsField({ field, value, errors, onChange }: { field: FieldSpec; value: string; errors: Record<string, string>; onChange(value: string): void }) {
+  const items = value ? (JSON.parse(value) as Record<string, string>[]) : [];
+  const shownFields = field.itemFields!.filter((f) => f.name !== 'id');
+  const update = (next: Record<string, string>[]) => onChange(next.length ? JSON.stringify(next) : '');
+  const blank = () => Object.fromEntries(shownFields.map((f) => [f.name, toInput(f, f.defaultValue)]));
+  return (
+    <BlockStack gap="200">
+      <Text as="p" fontWeight="medium">
+        {field.label}
+        {field.required ? ' *' : ''}
+      </Text>
+      {errors[field.name] ? (
+        <Text as="p" tone="critical">
+          {errors[field.name]}
+        </Text>
+      ) : null}
+      {items.map((item, i) => (
+        <Box key={i} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+          <BlockStack gap="200">
+            <InlineGrid columns={4} gap="200">
+              {shownFields.map((f) => {
+                const error = errors[`${field.name}.${i}.${f.name}`];
+                const change = (v: string) => update(items.map((it, k) => (k === i ? { ...it, [f.name]: v } : it)));
+                const label = `${f.label}${f.required ? ' *' : ''}`;
+                return f.kind === 'select' ? (
+                  <Select key={f.name} label={label} options={(f.options ?? []).map((o) => ({ label: o, value: o }))} value={item[f.name] || f.options?.[0] || ''} onChange={change} error={error} />
+                ) : (
+                  <TextField key={f.name} label={label} autoComplete="off" type={f.kind === 'number' ? 'number' : 'text'} value={item[f.name] ?? ''} onChange={change} error={error} maxLength={f.maxLength} />
+                );
+              })}
+            </InlineGrid>
+            <InlineStack align="end">
+              <Button variant="plain" tone="critical" onClick={() => update(items.filter((_, k) => k !== i))}>
+                Remove
+              </Button>
+            </InlineStack>
+          </BlockStack>
+        </Box>
+      ))}
+      {field.maxItems === undefined || items.length < field.maxItems ? (
+        <InlineStack>
+          <Button onClick={() => update([...items, blank()])}>Add {field.label.toLowerCase().replace(/s$/, '')}</Button>
+        </InlineStack>
+      ) : null}
     </BlockStack>
   );
 }

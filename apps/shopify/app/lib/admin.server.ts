@@ -12,7 +12,11 @@ export interface CoreFailure {
 export function coreFailure(status: number, body: unknown): CoreFailure {
   const error = (body as { error?: ApiError } | undefined)?.error;
   const fieldErrors: Record<string, string> = {};
-  for (const d of error?.details ?? []) if (d.field && !fieldErrors[d.field]) fieldErrors[d.field] = d.message;
+  for (const d of error?.details ?? []) {
+    // `tasks[1].activityId` and `tasks.1.activityId` name the same input.
+    const field = d.field?.replace(/\[(\d+)\]/g, '.$1');
+    if (field && !fieldErrors[field]) fieldErrors[field] = d.message;
+  }
   return { status, message: error?.message ?? `The loyalty service answered ${status}.`, fieldErrors };
 }
 

@@ -3,7 +3,7 @@
  * admin form offers exactly the writable fields and checks them as the core does: required,
  * lengths, enums, number bounds, patterns. Shared by the browser (before submit) and the server.
  */
-export type FieldKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'datetime' | 'list' | 'json';
+export type FieldKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'datetime' | 'list' | 'rows' | 'json';
 
 export interface FieldSpec {
   name: string;
@@ -12,6 +12,7 @@ export interface FieldSpec {
   required: boolean;
   nullable: boolean;
   integer?: boolean;
+  uuid?: boolean;
   maxLength?: number;
   minLength?: number;
   min?: number;
@@ -21,6 +22,10 @@ export interface FieldSpec {
   options?: string[];
   description?: string;
   defaultValue?: unknown;
+  /** For `rows` (an array of objects, e.g. a mission's tasks): the fields of one item. */
+  itemFields?: FieldSpec[];
+  minItems?: number;
+  maxItems?: number;
 }
 
 type Json = Record<string, any>;
@@ -41,10 +46,11 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
     const nullable = options.some((o) => o.type === 'null');
     const p = options.find((o) => o.type !== 'null') ?? {};
     let kind: FieldKind = 'json';
-    if (p.type === 'string') kind = p.enum ? 'select' : p.format === 'date-time' ? 'datetime' : (p.maxLength ?? 0) > 300 ? 'textarea' : 'text';
+    if (p.type === 'string') kind = p.enum ? 'select' : p.format === 'date-time' ? 'datetime' : (p.maxLength ?? 0) > 300 && p.format !== 'uri' ? 'textarea' : 'text';
     else if (p.type === 'integer' || p.type === 'number') kind = 'number';
     else if (p.type === 'boolean') kind = 'boolean';
     else if (p.type === 'array' && (p.items?.type === 'string' || p.items?.$ref)) kind = 'list';
+    else if (p.type === 'array' && p.items?.type === 'object') kind = 'rows';
     const spec: FieldSpec = {
       name,
       label: label(name),
@@ -52,6 +58,7 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
       required: requiredOverride ?? required.has(name),
       nullable,
       ...(p.type === 'integer' ? { integer: true } : {}),
+      ...(p.format === 'uuid' ? { uuid: true } : {}),
       ...(p.maxLength !== undefined ? { maxLength: p.maxLength } : {}),
       ...(p.minLength !== undefined ? { minLength: p.minLength } : {}),
       ...(p.minimum !== undefined ? { min: p.minimum } : {}),
@@ -61,6 +68,7 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
       ...(p.enum ? { options: p.enum as string[] } : {}),
       ...((raw.description ?? p.description) ? { description: raw.description ?? p.description } : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
+      ...(kind === 'rows' ? { itemFields: fieldsOf(p.items), minItems: p.minItems, maxItems: p.maxItems } : {}),
     };
     return spec;
   });
@@ -70,6 +78,10 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
 export function toInput(field: FieldSpec, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'list') return (value as string[]).join('\n');
+  if (field.kind === 'rows') {
+    const items = (value as Record<string, unknown>[]).map((item) => Object.fromEntries(field.itemFields!.map((f) => [f.name, toInput(f, item[f.name] ?? f.defaultValue)])));
+    return JSON.stringify(items);
+  }
   if (field.kind === 'json') return JSON.stringify(value, null, 2);
   return String(value);
 }
@@ -116,6 +128,24 @@ export function toBody(fields: FieldSpec[], inputs: Record<string, string>, mode
       case 'list':
         body[f.name] = text.split('\n').map((s) => s.trim()).filter(Boolean);
         break;
+      case 'rows': {
+        // The editor keeps each item as texts by field; each item is checked like a form of its own.
+        let items: Record<string, string>[] = [];
+        try {
+          items = JSON.parse(text) as Record<string, string>[];
+        } catch {
+          errors[f.name] = `${f.label} could not be read.`;
+          break;
+        }
+        if (f.minItems !== undefined && items.length < f.minItems) errors[f.name] = `${f.label} needs at least ${f.minItems}.`;
+        else if (f.maxItems !== undefined && items.length > f.maxItems) errors[f.name] = `${f.label} takes at most ${f.maxItems}.`;
+        body[f.name] = items.map((item, i) => {
+          const checked = toBody(f.itemFields!, item, 'create');
+          for (const [name, message] of Object.entries(checked.errors)) errors[`${f.name}.${i}.${name}`] = message;
+          return checked.body;
+        });
+        break;
+      }
       case 'json':
         try {
           body[f.name] = JSON.parse(text);
@@ -129,7 +159,7 @@ export function toBody(fields: FieldSpec[], inputs: Record<string, string>, mode
         else if (f.maxLength !== undefined && value.length > f.maxLength) errors[f.name] = `${f.label} must be at most ${f.maxLength} characters.`;
         else if (f.minLength !== undefined && value.length < f.minLength) errors[f.name] = `${f.label} must be at least ${f.minLength} characters.`;
         else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = `${f.label} has an invalid format.`;
-        else if (f.name.endsWith('Id') && !UUID.test(value)) errors[f.name] = `${f.label} must be an id (UUID).`;
+        else if (f.uuid && !UUID.test(value)) errors[f.name] = `${f.label} must be an id (UUID).`;
         else body[f.name] = value;
       }
     }

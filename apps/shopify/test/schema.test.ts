@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, toBody, toInput } from '../app/lib/schema';
+
+// A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.
+const mission = {
+  type: 'object',
+  required: ['name', 'tasks'],
+  properties: {
+    name: { type: 'string', maxLength: 10 },
+    status: { type: 'string', enum: ['draft', 'live', 'paused'], default: 'live' },
+    rewardId: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
+    aggregationTargetValue: { type: 'number', exclusiveMinimum: 0 },
+    completionTargetValue: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+    eventCodes: { type: 'array', items: { $ref: '#/components/schemas/EventCode' } },
+    tasks: {
+      type: 'array',
+      minItems: 1,
+      items: { type: 'object', required: ['activityId', 'targetValue'], properties: { id: { type: 'string', format: 'uuid' }, activityId: { type: 'string', minLength: 1 }, targetValue: { type: 'number', exclusiveMinimum: 0 } } },
+    },
+  },
+};
+
+describe('forms from the core schema', () => {
+  const fields = fieldsOf(mission);
+  const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
+
+  it('derives kinds and rules', () => {
+    expect(byName.name).toMatchObject({ kind: 'text', required: true, maxLength: 10 });
+    expect(byName.status).toMatchObject({ kind: 'select', options: ['draft', 'live', 'paused'], defaultValue: 'live' });
+    expect(byName.rewardId).toMatchObject({ kind: 'text', nullable: true, required: false });
+    expect(byName.completionTargetValue).toMatchObject({ kind: 'number', integer: true, min: 1 });
+    expect(byName.eventCodes!.kind).toBe('list');
+    expect(byName.tasks).toMatchObject({ kind: 'rows', minItems: 1 });
+  });
+
+  it('checks as the core does and names each failing field', () => {
+    const { errors } = toBody(fields, { name: 'far too long a name', rewardId: 'nope', aggregationTargetValue: '0', completionTargetValue: '1.5', tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]) }, 'create');
+    expect(errors).toEqual({
+      name: 'Name must be at most 10 characters.',
+      rewardId: 'Reward ID must be an id (UUID).',
+      aggregationTargetValue: 'Aggregation Target Value must be greater than 0.',
+      completionTargetValue: 'Completion Target Value must be a whole number.',
+      'tasks.0.activityId': 'Activity ID is required.',
+    });
+  });
+
+  it('builds the body: blanks left out on create and cleared on update, lists split, rows parsed', () => {
+    const inputs = { name: 'Welcome', rewardId: '', eventCodes: 'a\n\n b ', tasks: toInput(byName.tasks!, [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }]) };
+    expect(toBody(fields, inputs, 'create')).toEqual({
+      body: { name: 'Welcome', eventCodes: ['a', 'b'], tasks: [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }] },
+      errors: {},
+    });
+    expect(toBody(fields, { rewardId: '' }, 'update').body).toEqual({ rewardId: null });
+  });
+});
