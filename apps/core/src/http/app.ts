@@ -79,6 +79,19 @@ export function createApp(s: Services): Koa {
     }
   });
 
+  // Storefronts call the API from their own origin with the guest or end-user headers. API keys
+  // are not among the allowed headers: a browser never sends them cross-origin.
+  app.use(async (ctx, next) => {
+    if (!ctx.path.startsWith(API_PREFIX) || !ctx.get('origin')) return next();
+    ctx.set('access-control-allow-origin', '*');
+    ctx.set('access-control-expose-headers', 'x-request-id, x-ratelimit-limit, x-ratelimit-remaining, retry-after');
+    if (ctx.method !== 'OPTIONS') return next();
+    ctx.set('access-control-allow-methods', 'GET, POST, PATCH, DELETE');
+    ctx.set('access-control-allow-headers', 'content-type, x-account-id, x-enduser-access-token, x-request-id');
+    ctx.set('access-control-max-age', '600');
+    ctx.status = 204;
+  });
+
   // 413 may answer first: refuse a declared oversize body before any work.
   app.use(async (ctx, next) => {
     const declared = Number(ctx.get('content-length') || 0);

@@ -85,6 +85,25 @@ describe('envelopes and errors', () => {
   });
 });
 
+describe('cross-origin storefront calls', () => {
+  it('answers preflights and lets a storefront read with guest and end-user headers, not API keys', async () => {
+    const preflight = await fetch(`${app.url}/api/v1.0/schema/streak/record`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-account-id' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const allowed = preflight.headers.get('access-control-allow-headers')!;
+    expect(allowed).toContain('x-enduser-access-token');
+    expect(allowed).toContain('x-account-id');
+    expect(allowed).not.toContain('x-api-key');
+    const read = await fetch(`${app.url}/api/v1.0/schema/streak/record`, { headers: { origin: 'https://shop.example', 'x-account-id': acct.accountId } });
+    expect(read.status).toBe(200);
+    expect(read.headers.get('access-control-allow-origin')).toBe('*');
+    expect(read.headers.get('access-control-expose-headers')).toContain('x-request-id');
+  });
+});
+
 describe('operations endpoints', () => {
   it('serves health, readiness and metrics outside the API prefix', async () => {
     expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
