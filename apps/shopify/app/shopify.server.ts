@@ -35,12 +35,11 @@ export default shopify;
 export async function closeConnections(): Promise<void> {
   await pool.end();
 }
-export const apiVersion = ApiVersion.October25;
+
+export const login = shopify.login;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
-export const login = shopify.login;
-export const registerWebhooks = shopify.registerWebhooks;
 export const apiKey = config.apiKey;
 export const coreUrl = config.coreUrl;
 export const corePublicUrl = config.corePublicUrl;

@@ -187,4 +187,13 @@ describe('admin pages in Chromium', () => {
     await browser.page.getByRole('button', { name: 'Create SMS template' }).waitFor();
     await browser.shot('sms-template-new');
   });
+
+  it('login page: opening the app outside the admin asks for the shop domain', async () => {
+    const page = browser.page;
+    await page.goto(`${server.url}/auth/login`);
+    await page.getByLabel('Shop domain').fill('not a shop');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByText('Enter a valid shop domain').waitFor();
+    await browser.shot('login');
+  });
 });
