@@ -72,6 +72,13 @@ export function createApp(s: Services): Koa {
       ctx.set(apiError.headers);
       ctx.body = errorBody(apiError, requestId);
     } finally {
+      // Every API response carries the rate-limit headers (CONTRACT §12): answers given before any
+      // caller was identified (unknown paths, the platform API) count against the client address.
+      if (ctx.path.startsWith(API_PREFIX) && !ctx.response.get('x-ratelimit-limit')) {
+        const bucket = s.buckets.take(`ip:${ctx.ip}`, s.config.guestRateLimitPerSecond);
+        ctx.set('x-ratelimit-limit', String(bucket.limit));
+        ctx.set('x-ratelimit-remaining', String(bucket.remaining));
+      }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);

@@ -25,6 +25,13 @@ describe('envelopes and errors', () => {
     expect(made.body.error.requestId).toBe(made.headers.get('x-request-id'));
   });
 
+  it('puts the rate-limit headers on every API response, unknown paths included', async () => {
+    for (const res of [await app.anon.get('/nope'), await app.platform.get('/platform/accounts'), await acct.api.get('/schema/streak/record')]) {
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    }
+  });
+
   it('answers unknown paths 404 before asking for credentials', async () => {
     expect((await app.anon.get('/schema/nothing/record')).status).toBe(404);
     expect((await app.anon.post('/schema/streak/record/7d419a6f-9c2a-41b9-82fb-a32ad64892a2/action/nothing')).status).toBe(404);
