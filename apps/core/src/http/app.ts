@@ -72,10 +72,13 @@ export function createApp(s: Services): Koa {
       ctx.set(apiError.headers);
       ctx.body = errorBody(apiError, requestId);
     } finally {
-      // Every API response carries the rate-limit headers (CONTRACT §12): answers given before any
-      // caller was identified (unknown paths, the platform API) count against the client address.
+      // Every API response carries the rate-limit headers (CONTRACT §12): the platform API counts
+      // at the API-key rate, other answers given before a caller was known (unknown paths) as a guest.
       if (ctx.path.startsWith(API_PREFIX) && !ctx.response.get('x-ratelimit-limit')) {
-        const bucket = s.buckets.take(`ip:${ctx.ip}`, s.config.guestRateLimitPerSecond);
+        const platform = ctx.path.startsWith(`${API_PREFIX}/platform/`);
+        const bucket = platform
+          ? s.buckets.take(`platform:${ctx.ip}`, s.config.rateLimitPerSecond)
+          : s.buckets.take(`ip:${ctx.ip}`, s.config.guestRateLimitPerSecond);
         ctx.set('x-ratelimit-limit', String(bucket.limit));
         ctx.set('x-ratelimit-remaining', String(bucket.remaining));
       }
