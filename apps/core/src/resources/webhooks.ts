@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { type ErrorDetail, invalidInput } from '../errors.js';
+import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
+import { NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import { field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Resource, type Row } from '../records/resource.js';
 import { createResolver, refusedAddressOf } from '../webhooks/addresses.js';
@@ -148,5 +149,21 @@ export const webhookLog = defineResource({
       await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (r) => r.account_id as string, (found) => serializeJoined('webhook', found));
     }
     if (wanted.has('eventLogs')) await joinEventLogs(db, rows);
+  },
+  actions: {
+    resend: {
+      description:
+        'Delivers this log again: back to pending and due now, with a fresh retry count (after max_errored, or to replay a delivery). Receivers dedupe on webhook-id.',
+      async run({ trx, row, serialize }) {
+        if (row.lease_until && (row.lease_until as Date) > new Date()) throw conflict('This delivery is being attempted right now.');
+        const [updated] = (await trx('webhook_log')
+          .where({ account_id: row.account_id, id: row.id })
+          .update({ webhook_log_status: 'pending', retry_count: 0, next_retry_at: trx.fn.now(), lease_until: null, last_error: null, updated_at: trx.fn.now() })
+          .returning('*')) as Row[];
+        // Wakes idle workers, as new events do.
+        await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);
+        return serialize(updated!);
+      },
+    },
   },
 });

@@ -117,6 +117,26 @@ describe('webhook delivery', () => {
     expect(ok).toMatchObject({ webhookLogStatus: 'processed', retryCount: 1, lastResponseStatus: 204 });
   });
 
+  it('resends a delivery on request, after max_errored', async () => {
+    const hook = await webhook();
+    receiver.respond((_req, res) => res.writeHead(500).end());
+    await streakEvent();
+    await dispatchEvents(app.db);
+    for (const wait of [0, 10, 60]) {
+      advance(wait);
+      await deliverDueWebhooks(deps, now);
+    }
+    const [failed] = await webhookLogs(hook.id);
+    expect(failed.webhookLogStatus).toBe('max_errored');
+    receiver.respond((_req, res) => res.writeHead(200).end());
+    const resent = await acct.api.post(`/schema/webhook_log/record/${failed.id}/action/resend`);
+    expect(resent.body.data).toMatchObject({ webhookLogStatus: 'pending', retryCount: 0, lastError: null });
+    await deliverDueWebhooks(deps, now);
+    const [delivered] = await webhookLogs(hook.id);
+    expect(delivered).toMatchObject({ webhookLogStatus: 'processed', lastResponseStatus: 200 });
+    expect(receiver.received.at(-1)!.headers['webhook-id']).toBe(failed.id);
+  });
+
   it.each([
     ['hangs', (_req: unknown, _res: unknown) => {}, /no answer within 500 ms/],
     ['resets', (req: { socket: { destroy(): void } }) => req.socket.destroy(), /connection failed/],
