@@ -143,7 +143,7 @@ describe('admin pages in Chromium', () => {
     expect(pool.body.paging.total).toBe(3);
   });
 
-  it('webhooks: the record with its deliveries and a secret rotation', async () => {
+  it('webhooks: the record with its deliveries, a secret rotation and a resend', async () => {
     const webhook = await created('/schema/webhook/record', { name: 'Orders', endpointUrl: 'https://hooks.invalid/loyalty', eventCodes: ['streak_progress_completed'] });
     await browser.open(`/app/r/webhook/${webhook.id}`);
     await browser.page.getByRole('heading', { name: 'Deliveries' }).waitFor();
@@ -152,6 +152,28 @@ describe('admin pages in Chromium', () => {
     const after = (await api.get(`/schema/webhook/record/${webhook.id}`)).body.data;
     expect(after.webhookSecret).not.toBe(webhook.webhookSecret);
     await browser.shot('webhook');
+
+    // Deliveries only exist once a worker has run, and none runs here: two rows as a worker leaves
+    // them, one given up on and one being attempted right now (leased).
+    const { accountId } = (await stack.app.shops.find(TEST_SHOP))!;
+    const [failed] = await stack.core.db('webhook_log')
+      .insert({ account_id: accountId, webhook_id: webhook.id, event_log_ids: [], webhook_log_status: 'max_errored', retry_count: 3, last_response_status: 500, last_error: 'HTTP 500', created_at: stack.core.db.raw("now() - interval '1 minute'") })
+      .returning('id');
+    await stack.core.db('webhook_log').insert({ account_id: accountId, webhook_id: webhook.id, event_log_ids: [], webhook_log_status: 'pending', lease_until: stack.core.db.raw("now() + interval '1 hour'") });
+    await browser.open(`/app/r/webhook/${webhook.id}`);
+    const page = browser.page;
+    await page.locator('tr', { hasText: 'max_errored' }).getByRole('button', { name: 'Resend' }).click();
+    await page.getByText('Delivery resent: pending.').waitFor();
+    // The list is reloaded: no delivery is given up on any more.
+    await page.waitForFunction(() => !document.body.innerText.includes('max_errored'));
+    const resent = await stack.core.db('webhook_log').where({ account_id: accountId, id: failed.id }).first();
+    expect(resent).toMatchObject({ webhook_log_status: 'pending', retry_count: 0, last_error: null });
+    await browser.shot('webhook-resent');
+
+    // The leased one (newest, so listed first): the core refuses, and its message is shown with the deliveries.
+    await page.getByRole('button', { name: 'Resend' }).first().click();
+    await page.getByText('This delivery is being attempted right now.').waitFor();
+    expect(await page.getByText('Delivery resent: pending.').count()).toBe(0);
   });
 
   it('widget: floating widget, theme and template with a live preview of the real widget', async () => {

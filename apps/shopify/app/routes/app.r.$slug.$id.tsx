@@ -1,9 +1,10 @@
+import type { Schema } from '@loyalty/client';
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
-import { type CoreFailure, shopApi } from '../lib/admin.server';
+import { type CoreFailure, coreFailure, shopApi } from '../lib/admin.server';
 import { type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
 import { toBody } from '../lib/schema';
@@ -58,9 +59,9 @@ async function couponCounts(api: Parameters<typeof records>[0], rewardId: string
   return { available, issued };
 }
 
-type Intent = { intent: 'save'; inputs: Record<string, string> } | { intent: 'delete' } | { intent: 'add-milestone'; inputs: Record<string, string> } | { intent: 'delete-milestone'; id: string } | { intent: 'rotate-secret' };
+type Intent = { intent: 'save'; inputs: Record<string, string> } | { intent: 'delete' } | { intent: 'add-milestone'; inputs: Record<string, string> } | { intent: 'delete-milestone'; id: string } | { intent: 'rotate-secret' } | { intent: 'resend-delivery'; id: string };
 
-type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' };
+type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' | 'delivery' };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
   const { session } = await authenticate.admin(request);
@@ -68,7 +69,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const { api } = await shopApi(shops, coreUrl, session.shop);
   const isNew = params.id === 'new';
   const input = (await request.json()) as Intent;
-  const fail = (failure: CoreFailure, scope: 'record' | 'milestone' = 'record'): ActionResult => ({ ok: false, failure, scope });
+  const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({ ok: false, failure, scope });
   const invalid = (errors: Record<string, string>) => ({ status: 400, message: 'Some fields need attention.', fieldErrors: errors });
   switch (input.intent) {
     case 'save': {
@@ -101,6 +102,14 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       if (!response.ok) return fail({ status: response.status, message: (error as { error?: { message?: string } })?.error?.message ?? 'Could not rotate the secret.', fieldErrors: {} });
       return { ok: true, notice: 'Webhook secret rotated.' };
     }
+    case 'resend-delivery': {
+      // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
+      const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', { params: { path: { id: input.id } } });
+      if (!response.ok) return fail(coreFailure(response.status, error), 'delivery');
+      // The action's answer is typed `unknown` in the OpenAPI document; it is the webhook log.
+      const log = (data as { data: Schema<'WebhookLog'> }).data;
+      return { ok: true, notice: `Delivery resent: ${log.webhookLogStatus}.` };
+    }
   }
 };
 
@@ -113,6 +122,7 @@ export default function RecordPage() {
   const busy = navigation.state === 'submitting';
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
+  const deliveryFailure = result && !result.ok && result.scope === 'delivery' ? result.failure : undefined;
   const name = record ? String(record.name ?? record.templateName ?? record.id) : `New ${info.singular}`;
   return (
     <Page
@@ -201,10 +211,11 @@ export default function RecordPage() {
                   </Text>
                   <Button onClick={() => send({ intent: 'rotate-secret' })}>Rotate secret</Button>
                 </InlineStack>
+                {deliveryFailure ? <Banner tone="critical" title={deliveryFailure.message} /> : null}
                 {deliveries.length ? (
                   <DataTable
-                    columnContentTypes={['text', 'text', 'numeric', 'numeric', 'text']}
-                    headings={['Created', 'Status', 'Attempts', 'HTTP', 'Last error']}
+                    columnContentTypes={['text', 'text', 'numeric', 'numeric', 'text', 'text']}
+                    headings={['Created', 'Status', 'Attempts', 'HTTP', 'Last error', '']}
                     rows={deliveries.map((d) => [
                       String(d.createdAt).slice(0, 19).replace('T', ' '),
                       <Badge key={d.id} tone={d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'}>
@@ -213,6 +224,9 @@ export default function RecordPage() {
                       String(Number(d.retryCount ?? 0) + 1),
                       d.lastResponseStatus === null || d.lastResponseStatus === undefined ? '—' : String(d.lastResponseStatus),
                       String(d.lastError ?? ''),
+                      <Button key={`resend-${d.id}`} variant="plain" disabled={busy} onClick={() => send({ intent: 'resend-delivery', id: d.id })}>
+                        Resend
+                      </Button>,
                     ])}
                   />
                 ) : (
