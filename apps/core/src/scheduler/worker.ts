@@ -11,6 +11,20 @@ const SWEEP_QUEUE = 'loyalty-sweep';
 /** Idle workers look for due retries this often; new events wake them at once. */
 const DELIVERY_POLL_MS = 1000;
 const NOTIFICATION_BATCH = 50;
+/**
+ * A round that has not settled by then is abandoned: a database restart can leave a query on a
+ * dead connection that never answers, and the loop must go on. Whatever that round had claimed is
+ * leased, and comes back to a worker when the lease runs out.
+ */
+const ROUND_DEADLINE_MS = 60_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`delivery round still running after ${ms} ms; abandoned`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 export interface Workers {
   /** Runs the sweeps now, outside the timer (the CLI and tests). */
@@ -46,13 +60,13 @@ export async function startWorkers(s: Services, databaseUrl: string): Promise<Wo
   const listener = listenForEvents(databaseUrl, wakeup, s.logger);
   const deliveries = { db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) };
   let stopping = false;
+  const round = async () =>
+    (await dispatchEvents(s.db)) + (await deliverDueWebhooks(deliveries, s.records.now)) + (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH));
   const deliver = async () => {
     while (!stopping) {
       let worked = 0;
       try {
-        worked += await dispatchEvents(s.db);
-        worked += await deliverDueWebhooks(deliveries, s.records.now);
-        worked += await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH);
+        worked = await withDeadline(round(), ROUND_DEADLINE_MS);
       } catch (err) {
         s.logger.error({ err }, 'delivery round failed');
       }
