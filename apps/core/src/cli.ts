@@ -10,7 +10,7 @@ import { openRuntime, startApi } from './server.js';
 import { buildOpenApi } from './records/openapi.js';
 import { Registry } from './records/registry.js';
 import { createResources } from './resources/index.js';
-import { createServices } from './services.js';
+import { createLogger, createServices } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
 const USAGE = `Usage:
@@ -21,7 +21,18 @@ const USAGE = `Usage:
   loyalty account create --organization NAME --account NAME [--timezone TZ] [--language CODE] [--json]
   loyalty seed-demo                       create the demo account and its demo data; print its credentials`;
 
+/**
+ * For the long-running roles: a library promise rejected with no handler (pg-boss failing a job
+ * while the database restarts does this) is logged instead of ending the process, which would
+ * otherwise stop serving until something outside restarts it. Our own promises are all handled.
+ */
+function surviveStrayRejections(): void {
+  const logger = createLogger(loadConfig().logLevel);
+  process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection (ignored)'));
+}
+
 function onShutdown(close: () => Promise<void>): void {
+  surviveStrayRejections();
   let closing = false;
   const stop = () => {
     if (closing) return;

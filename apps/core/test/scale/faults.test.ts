@@ -128,6 +128,8 @@ describe('faults mid-load', () => {
     // Every event reaches the receiver after the worker crash and the restart.
     const events = Number((await db('event_log').count({ n: '*' }))[0]!.n);
     await until(async () => Number((await db('webhook_log').where({ webhook_log_status: 'processed' }).count({ n: '*' }))[0]!.n) === events, 150_000, 'all delivered').catch(async (e) => {
+      console.log('DIAG processes', JSON.stringify(processes.map((p) => ({ pid: p.child.pid, exit: p.child.exitCode, signal: p.child.signalCode }))));
+      console.log('DIAG activity', JSON.stringify((await db.raw(`select pid, application_name, state, wait_event_type, wait_event, left(query, 120) as query, now() - xact_start as xact_age from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows));
       console.log('DIAG events', events, JSON.stringify(await db('webhook_log').select('webhook_log_status').count({ n: '*' }).groupBy('webhook_log_status')), JSON.stringify(await db('event_log').select(db.raw('dispatched_at is null as undispatched')).count({ n: '*' }).groupBy(db.raw('1'))), JSON.stringify(await db('webhook_log').whereNot('webhook_log_status', 'processed').select('last_error', 'lease_until', 'next_retry_at', 'retry_count').limit(3)), new Date().toISOString());
       throw e;
     });

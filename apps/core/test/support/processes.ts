@@ -31,7 +31,7 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
 /** The same, for a database the test runs itself (fault tests own their server). */
 export async function startProcessWith(env: Record<string, string>, args: string[]): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ? 'error' : 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
+    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
