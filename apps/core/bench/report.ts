@@ -66,7 +66,21 @@ if (delivery) {
 }
 const widget = read('packages/widget/bench-results.json');
 if (widget) {
-  sections.push('## Widget (`pnpm bench:widget`)', '', '```json', JSON.stringify(widget, null, 2), '```', '');
+  type Median = { scriptBytes: number; scriptMs: number; styleLayoutMs: number; taskMs: number };
+  const pages = Object.entries(widget.results as Record<string, { median: Median }>);
+  const base = pages.find(([name]) => name.startsWith('without'))?.[1].median;
+  const delta = (v: number, b: number | undefined) => (b === undefined ? '' : ` (${v - b >= 0 ? '+' : ''}${(v - b).toFixed(1)})`);
+  sections.push(
+    '## Widget (`pnpm bench:widget`)',
+    `The /demo storefront in Chromium ${widget.chromium}, first visits, median of ${widget.runs}; the baseline is the same page without the widget. Run ${widget.at}.`,
+    '',
+    row(['page', 'script bytes', 'script ms', 'style+layout ms', 'main-thread task ms']),
+    row(['---', '---:', '---:', '---:', '---:']),
+    ...pages.map(([name, { median: m }]) =>
+      row([name, String(m.scriptBytes), `${ms(m.scriptMs)}${delta(m.scriptMs, base?.scriptMs)}`, `${ms(m.styleLayoutMs)}${delta(m.styleLayoutMs, base?.styleLayoutMs)}`, `${ms(m.taskMs)}${delta(m.taskMs, base?.taskMs)}`]),
+    ),
+    '',
+  );
 }
 
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
