@@ -1,4 +1,5 @@
 import type { EventCode } from '../events/codes.js';
+import { updateRow } from '../db/rows.js';
 import type { Row } from '../records/resource.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, periodBounds, periodKey } from './periods.js';
@@ -8,11 +9,7 @@ import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type T
 /** Fails a window that ended uncompleted, at the window's end. */
 export async function failChallenge(tx: Tx, progress: Row, zone: string, period: Period): Promise<Row> {
   const end = periodBounds(progress.period_key as string, period, zone).end;
-  const [failed] = (await tx.trx('challenge_progress')
-    .where({ account_id: progress.account_id, id: progress.id })
-    .update({ challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: tx.now })
-    .returning('*')) as Row[];
-  return failed!;
+  return updateRow(tx.trx, 'challenge_progress', progress, { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: tx.now });
 }
 
 /** Challenge semantics of CONTRACT §8: values accumulate per calendar window. */
@@ -58,7 +55,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   const target = definition.completion_target_value as number;
   const completes = !wasCompleted && after >= target;
   if (completes) Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt });
-  const [updated] = (await tx.trx('challenge_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*')) as Row[];
+  const updated = await updateRow(tx.trx, 'challenge_progress', progress!, patch);
 
   const achieved = wasCompleted ? [] : crossed(milestones, before, after);
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {

@@ -1,4 +1,5 @@
 import type { EventCode } from '../events/codes.js';
+import { updateRow } from '../db/rows.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
 import type { StoredTask } from '../resources/definitions.js';
@@ -12,17 +13,13 @@ export interface MissionInput extends LogInput {
   activityId: string;
 }
 
-export async function failMission(tx: Tx, progress: Row): Promise<Row> {
-  const [failed] = (await tx.trx('mission_progress')
-    .where({ account_id: progress.account_id, id: progress.id })
-    .update({
-      mission_progress_status: 'failed',
-      mission_failed_at: progress.mission_to_be_failed_at,
-      is_mission_to_be_failed_processed: true,
-      updated_at: tx.now,
-    })
-    .returning('*')) as Row[];
-  return failed!;
+export function failMission(tx: Tx, progress: Row): Promise<Row> {
+  return updateRow(tx.trx, 'mission_progress', progress, {
+    mission_progress_status: 'failed',
+    mission_failed_at: progress.mission_to_be_failed_at,
+    is_mission_to_be_failed_processed: true,
+    updated_at: tx.now,
+  });
 }
 
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
@@ -86,15 +83,12 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const justCompleted = row.task_progress_status !== 'completed' && reached >= (row.target_value as number);
   const fields: Row = { current_progress_value: reached, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
-  const [touched] = (await tx.trx('task_progress').where({ account_id: tx.account.id, id: row.id }).update(fields).returning('*')) as Row[];
+  const touched = await updateRow(tx.trx, 'task_progress', row, fields);
   const after = before + (justCompleted ? 1 : 0);
 
   const completes = after === tasks.length && before < tasks.length;
   const updated = completes
-    ? ((await tx.trx('mission_progress')
-        .where({ account_id: tx.account.id, id: progress!.id })
-        .update({ mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now })
-        .returning('*')) as Row[])[0]
+    ? await updateRow(tx.trx, 'mission_progress', progress!, { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now })
     : progress;
 
   const achieved = crossed(milestones, before, after);

@@ -1,4 +1,5 @@
 import { randomString } from '../auth/crypto.js';
+import { updateRow } from '../db/rows.js';
 import type { Row } from '../records/resource.js';
 import type { Tx } from './types.js';
 
@@ -77,11 +78,7 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | n
   let code = await takePooledCoupon(tx, reward, log!.id as string);
   if (!code && reward.handle_coupon_auto_generation) code = await generateCoupon(tx, reward, log!.id as string);
   if (!code) return log!;
-  const [issued] = (await tx.trx('reward_log')
-    .where({ account_id: tx.account.id, id: log!.id })
-    .update({ coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now })
-    .returning('*')) as Row[];
-  return issued!;
+  return updateRow(tx.trx, 'reward_log', log!, { coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now });
 }
 
 /** Reward logs for every achieved milestone that carries a reward. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { updateRow } from '../db/rows.js';
 import { rowFromJson } from '../db/json.js';
 import { together } from '../db/together.js';
 import type { Row } from '../records/resource.js';
@@ -17,11 +18,7 @@ export function requiredPeriod(progress: Row, period: Period, zone: string): str
 /** Breaks a progress whose required period ended uncompleted; the break time is that period's end. */
 export async function breakStreak(tx: Tx, progress: Row, period: Period, zone: string): Promise<Row> {
   const end = periodBounds(requiredPeriod(progress, period, zone), period, zone).end;
-  const [broken] = (await tx.trx('streak_progress')
-    .where({ account_id: progress.account_id, id: progress.id })
-    .update({ streak_progress_status: 'broken', streak_broken_at: end, updated_at: tx.now })
-    .returning('*')) as Row[];
-  return broken!;
+  return updateRow(tx.trx, 'streak_progress', progress, { streak_progress_status: 'broken', streak_broken_at: end, updated_at: tx.now });
 }
 
 /** Streak semantics of CONTRACT §8: consecutive completed periods, broken by a missed one. */

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { updateRow } from '../db/rows.js';
 import { loadAccount } from '../auth/authenticate.js';
 import { failChallenge } from '../engine/challenge.js';
 import { failMission } from '../engine/mission.js';
@@ -52,13 +53,7 @@ const SWEEPS: Sweep[] = [
         .where('streak_progress.streak_to_be_broken_at', '>', now)
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
-    async apply(tx, row) {
-      const [warned] = (await tx.trx('streak_progress')
-        .where({ account_id: row.account_id, id: row.id })
-        .update({ warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: tx.now })
-        .returning('*')) as Row[];
-      return warned!;
-    },
+    apply: (tx, row) => updateRow(tx.trx, 'streak_progress', row, { warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: tx.now }),
   },
   {
     name: 'streak breaks',
@@ -82,13 +77,7 @@ const SWEEPS: Sweep[] = [
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
         .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
-    async apply(tx, row) {
-      const [warned] = (await tx.trx('challenge_progress')
-        .where({ account_id: row.account_id, id: row.id })
-        .update({ is_warned: true, updated_at: tx.now })
-        .returning('*')) as Row[];
-      return warned!;
-    },
+    apply: (tx, row) => updateRow(tx.trx, 'challenge_progress', row, { is_warned: true, updated_at: tx.now }),
   },
   {
     name: 'challenge failures',
