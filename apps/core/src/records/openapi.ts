@@ -146,7 +146,14 @@ function pathsOf(r: Resource): Record<string, Json> {
         security: security(['apikey']),
         parameters: [ID],
         requestBody: { required: false, content },
-        responses: { 200: ok({ type: 'object', properties: { data: {} } }), ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429) },
+        responses: {
+          200: ok({
+            type: 'object',
+            properties: { data: typeof action.returns === 'string' ? ref(pascal(action.returns)) : jsonSchema(action.returns, 'output') },
+            required: ['data'],
+          }),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
+        },
       },
     };
   }

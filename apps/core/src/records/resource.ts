@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { z } from 'zod';
 import type { ErrorDetail } from '../errors.js';
 import type { Flow, Op, RequestContext } from './context.js';
 import type { Fields, LoadHook } from './fields.js';
@@ -39,6 +40,8 @@ export interface ActionDef {
   /** Performs the action; its return value is sent as `data`. */
   run(args: ActionArgs): Promise<unknown>;
   description: string;
+  /** What `data` is, for the OpenAPI document: a resource's record (its slug) or a schema. */
+  returns: string | z.ZodType;
 }
 
 export interface Resource {

@@ -209,6 +209,7 @@ export function createServiceEmail(config: Config): Resource {
     beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'service_email'),
     actions: {
       verify_dns: {
+        returns: 'service_email',
         description: 'Looks up the records in dnsRecords and sets the per-check flags; custom, unverified domains only.',
         async run({ trx, row, toColumns, serialize }) {
           if (row.use_gamopanda_domain || !row.domain) throw conflict('This integration uses the shared domain; there is nothing to verify.');

@@ -116,6 +116,7 @@ export const emailTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
   actions: {
     render: {
+      returns: z.object({ subject: z.string(), html: z.string() }),
       description:
         'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html}.',
       async run({ trx, ctx, row }) {

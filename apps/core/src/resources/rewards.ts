@@ -42,6 +42,7 @@ export const reward = defineResource({
   },
   actions: {
     import_coupons: {
+      returns: z.object({ imported: z.number().int(), duplicates: z.number().int() }),
       description: 'Imports coupon codes into the reward\'s pool from {"couponCodes": [...]} or text/csv (one code a line).',
       accepts: ['application/json', 'text/csv'],
       maxBodyBytes: 4 * 1024 * 1024,

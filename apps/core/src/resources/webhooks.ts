@@ -79,6 +79,7 @@ export function createWebhook(config: Config): Resource {
     },
     actions: {
       rotate_secret: {
+        returns: 'webhook',
         description: 'Replaces the webhook secret; the response is the webhook with its new secret.',
         async run({ trx, row, toColumns, serialize }) {
           const [updated] = (await trx('webhook')
@@ -152,6 +153,7 @@ export const webhookLog = defineResource({
   },
   actions: {
     resend: {
+      returns: 'webhook_log',
       description:
         'Delivers this log again: back to pending and due now, with a fresh retry count (after max_errored, or to replay a delivery). Receivers dedupe on webhook-id.',
       async run({ trx, row, serialize }) {

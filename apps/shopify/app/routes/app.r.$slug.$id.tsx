@@ -1,4 +1,3 @@
-import type { Schema } from '@loyalty/client';
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
@@ -106,9 +105,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
       const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', { params: { path: { id: input.id } } });
       if (!response.ok) return fail(coreFailure(response.status, error), 'delivery');
-      // The action's answer is typed `unknown` in the OpenAPI document; it is the webhook log.
-      const log = (data as { data: Schema<'WebhookLog'> }).data;
-      return { ok: true, notice: `Delivery resent: ${log.webhookLogStatus}.` };
+      return { ok: true, notice: `Delivery resent: ${data!.data.webhookLogStatus}.` };
     }
   }
 };
