@@ -67,6 +67,20 @@ function formatDeadline(value: unknown, f: Formatting): string | undefined {
 }
 
 /**
+ * The progress, definition and next milestone an event carries: log-driven payloads hold them in
+ * `<kind>Log` (the log create response), sweep payloads in `<kind>Progress` (CONTRACT §9).
+ */
+function eventParts(payload: Json, kind: 'streak' | 'challenge' | 'mission') {
+  const log = obj(payload[`${kind}Log`]);
+  const progress = log ? obj(log[`${kind}Progress`]) : obj(payload[`${kind}Progress`]);
+  return {
+    progress,
+    definition: obj(log ? log[kind] : progress?.[kind]),
+    next: obj(log ? log.nextMilestone : progress?.nextMilestone),
+  };
+}
+
+/**
  * Streak helpers (codes `streak_…`). Log-driven payloads carry `streakLog` (the log create response:
  * `streakProgress`, `streak`, `nextMilestone`…); sweep payloads (`_to_be_broken`, `_broken`) carry
  * `streakProgress` with `streak` and `nextMilestone` inside. Either way:
@@ -83,10 +97,7 @@ function formatDeadline(value: unknown, f: Formatting): string | undefined {
  *   member must complete next.
  */
 function streakHelpers(payload: Json, f: Formatting): Json {
-  const log = obj(payload.streakLog);
-  const progress = log ? obj(log.streakProgress) : obj(payload.streakProgress);
-  const streak = obj(log ? log.streak : progress?.streak);
-  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const { progress, definition: streak, next } = eventParts(payload, 'streak');
   const current = num(progress?.currentProgressValue) ?? 0;
   const completion = num(streak?.completionTargetValue);
   const nextMilestoneTargetValue = num(next?.milestoneTargetValue);
@@ -115,10 +126,7 @@ function streakHelpers(payload: Json, f: Formatting): Json {
  * - `periodText`: the window (day, week or month); `formattedChallengeToBeFailedAt`: the window's end.
  */
 function challengeHelpers(payload: Json, f: Formatting): Json {
-  const log = obj(payload.challengeLog);
-  const progress = log ? obj(log.challengeProgress) : obj(payload.challengeProgress);
-  const challenge = obj(log ? log.challenge : progress?.challenge);
-  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const { progress, definition: challenge, next } = eventParts(payload, 'challenge');
   const current = tidy(num(progress?.currentProgressValue) ?? 0);
   const completion = num(challenge?.completionTargetValue);
   return {
@@ -137,10 +145,7 @@ function challengeHelpers(payload: Json, f: Formatting): Json {
  * `formattedMissionToBeFailedAt` is the end of the member's window.
  */
 function missionHelpers(payload: Json, f: Formatting): Json {
-  const log = obj(payload.missionLog);
-  const progress = log ? obj(log.missionProgress) : obj(payload.missionProgress);
-  const mission = obj(log ? log.mission : progress?.mission);
-  const next = obj(log ? log.nextMilestone : progress?.nextMilestone);
+  const { progress, definition: mission, next } = eventParts(payload, 'mission');
   const tasks = Array.isArray(mission?.tasks) ? mission.tasks.length : undefined;
   const taskProgresses = Array.isArray(progress?.taskProgresses) ? progress.taskProgresses : [];
   const current = taskProgresses.filter((t) => obj(t)?.taskProgressStatus === 'completed').length;

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Row } from '../records/resource.js';
 import { accountInfo } from '../auth/authenticate.js';
+import { inPool } from '../concurrency.js';
 import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
 import type { Services } from '../services.js';
 import { TemplateError } from '../templates/render.js';
@@ -218,22 +219,17 @@ async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<
  */
 export async function sendDueNotifications(services: Services, now: Date, limit: number): Promise<number> {
   const rows = await claim(services.db, now, limit);
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const row = rows[next++]!;
-      try {
-        const outcome = await deliver(services, row);
-        await record(services.db, row, outcome, now);
-        if (outcome.status === 'failure') {
-          services.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
-        }
-      } catch (err) {
-        // Recording failed (the database): the lease runs out and another pass sends the row again.
-        services.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
+  await inPool(rows, CONCURRENCY, async (row) => {
+    try {
+      const outcome = await deliver(services, row);
+      await record(services.db, row, outcome, now);
+      if (outcome.status === 'failure') {
+        services.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
       }
+    } catch (err) {
+      // Recording failed (the database): the lease runs out and another pass sends the row again.
+      services.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+  });
   return rows.length;
 }

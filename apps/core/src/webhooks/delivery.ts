@@ -1,6 +1,7 @@
 import type { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
 import type { SecretBox } from '../auth/crypto.js';
+import { inPool } from '../concurrency.js';
 import type { Config } from '../config.js';
 import type { Row } from '../records/resource.js';
 import { DeliveryError, postJson } from './post.js';
@@ -90,14 +91,6 @@ async function deliverOne(deps: DeliveryDeps, log: Row, webhook: Row | undefined
   await deps.db('webhook_log').where(where).update(afterAttempt(log, outcome, now(), deps.config.webhookRetrySchedule));
 }
 
-/** Runs `work` over items with at most `width` at a time. */
-async function pool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
-}
 
 /** Delivers due webhook logs; returns how many were attempted. */
 export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, limit = 100, width = 32): Promise<number> {
@@ -111,7 +104,7 @@ export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, li
   const events = new Map(
     ((await deps.db('event_log').whereIn('account_id', accounts).whereIn('id', eventIds)) as Row[]).map((e) => [e.id as string, e]),
   );
-  await pool(logs, width, (log) =>
+  await inPool(logs, width, (log) =>
     deliverOne(deps, log, webhooks.get(log.webhook_id as string), (log.event_log_ids as string[]).map((id) => events.get(id)).filter((e): e is Row => !!e), now),
   );
   return logs.length;

@@ -8,8 +8,11 @@ import { startApi, type RunningApi } from '../../src/server.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789';
 
-/** A database of this test file's own, cloned from the migrated template. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/**
+ * A database of this test file's own, cloned from the migrated template (or `empty`, for another
+ * app's own tables). Named after the template, so the run's teardown drops any left behind.
+ */
+export async function createTestDatabase({ empty = false } = {}): Promise<{ url: string; drop(): Promise<void> }> {
   const adminUrl = inject('adminUrl');
   const template = inject('templateDatabase');
   const name = `${template}_${randomBytes(5).toString('hex')}`;
@@ -18,7 +21,7 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   // Cloning needs the template free of sessions; concurrent files retry briefly.
   for (let attempt = 0; ; attempt++) {
     try {
-      await admin.query(`create database ${name} template ${template}`);
+      await admin.query(empty ? `create database ${name}` : `create database ${name} template ${template}`);
       break;
     } catch (err) {
       if (attempt > 50 || (err as { code?: string }).code !== '55006') throw err;

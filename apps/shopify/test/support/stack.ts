@@ -2,9 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
 import { RequestType, setUpValidRequest, setUpValidSession, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { testConfig } from '@shopify/shopify-app-remix/test-helpers';
-import pg from 'pg';
-import { inject } from 'vitest';
-import { startTestApp, type TestApp } from '../../../core/test/support/harness';
+import { createTestDatabase, startTestApp, type TestApp } from '../../../core/test/support/harness';
 import { type AdminStub, startAdminStub } from './admin-stub';
 
 export { TEST_SHOP };
@@ -25,30 +23,10 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-async function createAppDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = inject('adminUrl');
-  const name = `shopify_app_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 export async function startStack(coreEnv: Record<string, string> = {}): Promise<Stack> {
   const core = await startTestApp(coreEnv);
   const admin = await startAdminStub();
-  const database = await createAppDatabase();
+  const database = await createTestDatabase({ empty: true });
   Object.assign(process.env, {
     SHOPIFY_API_KEY: SHOPIFY.apiKey,
     SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
