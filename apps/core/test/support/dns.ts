@@ -40,16 +40,29 @@ export async function startTestDns(): Promise<TestDns> {
     }
     void send(response);
   };
-  const udp = dns2.createUDPServer(handle);
-  await udp.listen(0, '127.0.0.1');
-  const { port } = udp.address();
-  // Large answers (DKIM keys) are retried over TCP on the same port.
-  const tcp = dns2.createTCPServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    tcp.once('error', reject);
-    tcp.listen(port, '127.0.0.1');
-    tcp.once('listening', () => resolve());
-  });
+  // Large answers (DKIM keys) are retried over TCP on the same port. The UDP port the system picks
+  // may be taken for TCP by another process: then both start again on a new port.
+  for (let attempt = 1; ; attempt++) {
+    const udp = dns2.createUDPServer(handle);
+    await udp.listen(0, '127.0.0.1');
+    const { port } = udp.address();
+    const tcp = dns2.createTCPServer(handle);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        tcp.once('error', reject);
+        tcp.listen(port, '127.0.0.1');
+        tcp.once('listening', () => resolve());
+      });
+    } catch (err) {
+      await new Promise<void>((resolve) => udp.close(() => resolve()));
+      if ((err as { code?: string }).code === 'EADDRINUSE' && attempt < 10) continue;
+      throw err;
+    }
+    return running(udp, tcp, port, zone);
+  }
+}
+
+function running(udp: dns2.UDPServer, tcp: dns2.TCPServer, port: number, zone: Map<string, ZoneRecords>): TestDns {
   return {
     server: `127.0.0.1:${port}`,
     zone,
