@@ -16,7 +16,7 @@ import { closedLoop, elapsedSeconds, formatTable, httpLoad, openBenchDatabase, s
  * row writes with plain pg in one transaction per log, at the same concurrency, in the same run.
  */
 const MEMBERS = 10_000;
-const CONCURRENCIES = [32, 128];
+const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '32,128').split(',').map(Number);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const WARMUP_SECONDS = 3;
 const POOL_SIZE = 10;

@@ -1,16 +1,31 @@
+import { rowsFromJson } from '../db/json.js';
 import type { EventCode } from '../events/codes.js';
-import { updateRow } from '../db/rows.js';
 import type { Row } from '../records/resource.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { versioned } from './writes.js';
 
-/** Fails a window that ended uncompleted, at the window's end. */
-export async function failChallenge(tx: Tx, progress: Row, zone: string, period: Period): Promise<Row> {
+/** The change that fails a window that ended uncompleted, at the window's end. */
+export function failedChallengePatch(progress: Row, zone: string, period: Period, now: Date): Row {
   const end = periodBounds(progress.period_key as string, period, zone).end;
-  return updateRow(tx.trx, 'challenge_progress', progress, { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: tx.now });
+  return { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: now };
 }
+
+/**
+ * The member's windows on the challenge that matter to a new log: those still in progress
+ * (earlier ones fail) and the latest (the log's own, or a later one that makes it late).
+ */
+export const CHALLENGE_STATE: StateRead = {
+  sql: `(select coalesce(jsonb_agg(${versioned('c')} order by c.period_key), '[]'::jsonb)
+           from challenge_progress c
+          where c.account_id = ? and c.challenge_id = ? and c.owned_by_id = ?
+            and (c.challenge_progress_status = 'in_progress'
+                 or c.period_key = (select max(l.period_key) from challenge_progress l
+                                     where l.account_id = c.account_id and l.challenge_id = c.challenge_id and l.owned_by_id = c.owned_by_id)))`,
+  bindings: (accountId, definitionId, memberId) => [accountId, definitionId, memberId],
+};
 
 /** Challenge semantics of CONTRACT §8: values accumulate per calendar window. */
 export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outcome> {
@@ -22,28 +37,26 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   const window = periodKey(activityAt, period, zone);
   const where = { account_id: tx.account.id, challenge_id: definition.id, owned_by_id: memberId };
 
-  // One locked read: earlier windows still in progress (to fail), this window, and any later one.
-  const rows = (await tx.trx('challenge_progress')
-    .where(where)
-    .where((q) => q.where('period_key', '>=', window).orWhere('challenge_progress_status', 'in_progress'))
-    .orderBy('period_key')
-    .forUpdate()) as Row[];
+  const rows = rowsFromJson(input.state);
   const closed: ClosedProgress[] = [];
-  for (const progress of rows.filter((r) => (r.period_key as string) < window)) {
-    closed.push({ code: 'challenge_progress_failed', progress: await failChallenge(tx, progress, zone, period) });
+  for (const progress of rows.filter((r) => (r.period_key as string) < window && r.challenge_progress_status === 'in_progress')) {
+    closed.push({ code: 'challenge_progress_failed', progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)) });
   }
   if (rows.some((r) => (r.period_key as string) > window)) return notAggregated(closed);
 
   let progress = rows.find((r) => r.period_key === window);
   if (!progress) {
-    [progress] = (await tx.trx('challenge_progress')
-      .insert({
+    [progress] = tx.writes.insert('challenge_progress', [
+      {
         ...where,
         period_key: window,
+        challenge_progress_status: 'in_progress',
+        current_progress_value: 0,
         challenge_started_at: activityAt,
         challenge_to_be_failed_at: periodBounds(window, period, zone).end,
-      })
-      .returning('*')) as Row[];
+        is_warned: false,
+      },
+    ]);
   }
   if (progress!.challenge_progress_status === 'failed') return notAggregated(closed);
 
@@ -55,7 +68,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   const target = definition.completion_target_value as number;
   const completes = !wasCompleted && after >= target;
   if (completes) Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt });
-  const updated = await updateRow(tx.trx, 'challenge_progress', progress!, patch);
+  const updated = tx.writes.update('challenge_progress', progress!, patch);
 
   const achieved = wasCompleted ? [] : crossed(milestones, before, after);
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
@@ -72,8 +85,9 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   }
   return {
     aggregated: true,
-    progress: updated!,
+    progress: updated,
     taskProgress: [],
+    progressTasks: [],
     achieved,
     nextMilestone: nextMilestone(milestones, after),
     milestoneRewardLogs,

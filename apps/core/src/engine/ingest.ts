@@ -1,20 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { prepared } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
-import { eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import type { NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { LanguageCode } from '../records/fields.js';
 import type { Row, Values } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 import type { StoredTask } from '../resources/definitions.js';
-import { aggregateChallenge } from './challenge.js';
-import { aggregateMission } from './mission.js';
+import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
+import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
 import { type Period, periodKey } from './periods.js';
-import { aggregateStreak } from './streak.js';
-import { notAggregated, type LogKind, type Outcome, type Tx } from './types.js';
+import { aggregateStreak, STREAK_STATE } from './streak.js';
+import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -53,49 +53,72 @@ function checkShape(values: Values, now: Date): void {
   if (details.length) throw invalidInput('The log is invalid.', details);
 }
 
+/** Attempts after the first, optimistic one; each runs under the lock, so one suffices but for sweeps. */
+const MAX_ATTEMPTS = 8;
+
 /**
- * Creates a streak, challenge or mission log and aggregates it (CONTRACT §8): the log, the
- * member upsert, the progress change, reward logs and event logs commit in one transaction.
+ * Creates a streak, challenge or mission log and aggregates it (CONTRACT §8): the log, the member
+ * upsert, the progress change, reward logs and event logs commit together. The first attempt reads
+ * without locks and writes everything in one statement that fails if a row it read has changed
+ * since; a log that lost such a race, issues a reward or names its member inline is aggregated in
+ * a transaction holding the member's lock on the definition.
  */
 export async function ingestLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   const now = records.now();
   checkShape(values, now);
+  // An inline member is upserted in the log's transaction, so a refused log leaves none behind.
+  let locked = values.ownedBy != null;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!locked) return await attemptLog(records, records.db, false, ctx, kind, values, now);
+      return await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now));
+    } catch (err) {
+      if (isDuplicateLog(err, kind)) throw await duplicate(records.db, kind, ctx.account!.id, values[`${kind}Id`] as string, values.uniqueIdentifier as string);
+      if (!(err instanceof NeedsLock || isLostRace(err)) || attempt > MAX_ATTEMPTS) throw err;
+      locked = true;
+    }
+  }
+}
+
+const isDuplicateLog = (err: unknown, kind: LogKind) => {
+  const e = err as { code?: string; constraint?: string } | null;
+  return e?.code === '23505' && e.constraint === `${kind}_log_unique_identifier_unique`;
+};
+
+/** A row read changed, or a concurrent attempt created the same progress first. */
+const isLostRace = (err: unknown) => isChangedSinceRead(err) || (err as { code?: string } | null)?.code === '23505';
+
+async function attemptLog(records: RecordService, trx: Knex, locked: boolean, ctx: RequestContext, kind: LogKind, values: Values, now: Date): Promise<Record<string, unknown>> {
   const account = ctx.account!;
   const idField = `${kind}Id`;
-  return records.db.transaction(async (trx) => {
-    const tx: Tx = { trx, ctx, records, account, now };
-    const definitionId = values[idField] as string;
-    const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>) : undefined;
-    const memberId = (inline?.id ?? values.ownedById) as string;
-    const { definition, milestones, member } = await lookup(trx, kind, account.id, definitionId, memberId);
-    if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
-    if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` }]);
-    const activityId = values.activityId as string;
-    const task = kind === 'mission' ? (definition.tasks as StoredTask[]).find((t) => t.activityId === activityId) : undefined;
-    const method = kind === 'mission' ? (task?.aggregationMethod ?? 'count') : (definition.aggregation_method as string);
-    if (method === 'sum' && values.activityValue == null) {
-      throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
-    }
+  const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked };
+  const definitionId = values[idField] as string;
+  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>) : undefined;
+  const memberId = (inline?.id ?? values.ownedById) as string;
+  const { definition, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
+  if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
+  if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` }]);
+  const activityId = values.activityId as string;
+  const task = kind === 'mission' ? (definition.tasks as StoredTask[]).find((t) => t.activityId === activityId) : undefined;
+  const method = kind === 'mission' ? (task?.aggregationMethod ?? 'count') : (definition.aggregation_method as string);
+  if (method === 'sum' && values.activityValue == null) {
+    throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
+  }
 
-    const zone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
-    const activityAt = new Date(values.activityAt as string);
-    const status = (values.status as string | undefined) ?? 'live';
-    const live = status === 'live' && definition.status === 'live' && member.status === 'live';
-    const value = method === 'sum' ? (values.activityValue as number) : 1;
-    const input = { definition, memberId, activityAt, value, zone, milestones };
-    let outcome: Outcome;
-    if (!live) outcome = notAggregated();
-    else if (kind === 'streak') outcome = await aggregateStreak(tx, input);
-    else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
-    else outcome = await aggregateMission(tx, { ...input, activityId });
+  const zone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
+  const activityAt = new Date(values.activityAt as string);
+  const status = (values.status as string | undefined) ?? 'live';
+  const live = status === 'live' && definition.status === 'live' && member.status === 'live';
+  const value = method === 'sum' ? (values.activityValue as number) : 1;
+  const input = { definition, memberId, activityAt, value, zone, milestones, state };
+  let outcome: Outcome;
+  if (!live) outcome = notAggregated();
+  else if (kind === 'streak') outcome = await aggregateStreak(tx, input);
+  else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
+  else outcome = await aggregateMission(tx, { ...input, activityId });
 
-    // The log is written last, with what aggregation decided, together with its events; a replay
-    // fails here and the whole transaction, progress included, rolls back.
-    const table = `${kind}_log`;
-    const written = new Date();
-    const logRow: Row = {
-      id: randomUUID(),
-      account_id: account.id,
+  const [logRow] = tx.writes.insert(`${kind}_log`, [
+    {
       [`${kind}_id`]: definitionId,
       owned_by_id: memberId,
       activity_id: activityId,
@@ -105,68 +128,65 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
       status,
       is_aggregated: outcome.aggregated,
       period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
-      created_at: written,
-      updated_at: written,
-    };
+    },
+  ]);
 
-    const response = await buildResponse(tx, kind, logRow, definition, member, milestones, outcome);
-    // Events feed the member's notifications: their texts are in the member's language.
-    const memberLanguage = member.language_code as LanguageCode | null;
-    const payloadLog =
-      memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
-        ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow, definition, member, milestones, outcome)
-        : response;
-    const events: NewEvent[] = [];
-    for (const c of outcome.closed) {
-      events.push({
-        code: c.code,
-        ownedById: memberId,
-        linkedSchemaSlug: `${kind}_progress`,
-        linkedSchemaRecordId: c.progress.id as string,
-        payload: await progressPayload(records, trx, memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx, kind, c.progress),
-      });
-    }
-    for (const code of outcome.codes) {
-      events.push({
-        code,
-        ownedById: memberId,
-        linkedSchemaSlug: `${kind}_progress`,
-        linkedSchemaRecordId: outcome.progress!.id as string,
-        payload: { [`${kind}Log`]: payloadLog },
-      });
-    }
-    const insertLog = trx(table).insert(logRow).onConflict(['account_id', `${kind}_id`, 'unique_identifier']).ignore().returning('id').toSQL();
-    const insertEvents = eventsInsert(account.id, events);
-    const result = await trx.raw(
-      `with log as (${insertLog.sql}), events as (${insertEvents.sql} where exists (select 1 from log))
-       select (select id from log) as id${events.length ? `, ${NOTIFY_SQL}` : ''}`,
-      [...(insertLog.bindings as Knex.RawBinding[]), ...insertEvents.bindings, ...(events.length ? NOTIFY_BINDINGS : [])],
-    );
-    if (!result.rows[0].id) throw await duplicate(trx, table, kind, account.id, definitionId, values.uniqueIdentifier as string);
-    return response;
-  });
+  const response = await buildResponse(tx, kind, logRow!, definition, member, milestones, outcome);
+  // Events feed the member's notifications: their texts are in the member's language.
+  const memberLanguage = member.language_code as LanguageCode | null;
+  const payloadLog =
+    memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
+      ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow!, definition, member, milestones, outcome)
+      : response;
+  const events: NewEvent[] = [];
+  for (const c of outcome.closed) {
+    events.push({
+      code: c.code,
+      ownedById: memberId,
+      linkedSchemaSlug: `${kind}_progress`,
+      linkedSchemaRecordId: c.progress.id as string,
+      payload: await progressPayload(records, trx, memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx, kind, c.progress),
+    });
+  }
+  for (const code of outcome.codes) {
+    events.push({
+      code,
+      ownedById: memberId,
+      linkedSchemaSlug: `${kind}_progress`,
+      linkedSchemaRecordId: outcome.progress!.id as string,
+      payload: { [`${kind}Log`]: payloadLog },
+    });
+  }
+  tx.writes.emit(events);
+  await prepared(tx.writes.statement(trx));
+  return response;
 }
 
+const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHALLENGE_STATE, mission: MISSION_STATE };
+
 /**
- * The definition, its live milestones (ascending) and the member, in one statement that also
- * takes the lock under which logs of one member on one definition aggregate one at a time.
+ * The definition, its live milestones (ascending), the member and the member's progress on the
+ * definition, in one statement. A locked attempt first takes the lock under which one member's
+ * logs on one definition aggregate one at a time, so that its reads see every earlier log.
  */
-async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string) {
+async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
+  if (lock) await prepared(trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${kind}:${definitionId}:${memberId}`]));
+  const state = STATE[kind];
   const result = await prepared(trx.raw(
     `select
        (select row_to_json(d) from ?? d where d.account_id = ? and d.id = ?) as definition,
        (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
          where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
        (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
-       pg_advisory_xact_lock(hashtextextended(?, 0)) as locked`,
-    [kind, accountId, definitionId, accountId, definitionId, accountId, memberId, `${kind}:${definitionId}:${memberId}`],
+       ${state.sql} as state`,
+    [kind, accountId, definitionId, accountId, definitionId, accountId, memberId, ...state.bindings(accountId, definitionId, memberId)],
   ));
   const row = result.rows[0];
-  return { definition: rowFromJson(row.definition), milestones: rowsFromJson(row.milestones), member: rowFromJson(row.member) };
+  return { definition: rowFromJson(row.definition), milestones: rowsFromJson(row.milestones), member: rowFromJson(row.member), state: row.state as unknown };
 }
 
-async function duplicate(trx: Knex, table: string, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
-  const existing = await trx(table).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
+async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
+  const existing = await db(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
   return new ApiError(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.', [
     { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id as string },
   ]);
@@ -183,7 +203,9 @@ async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, m
   const milestoneObjects = await many('milestone', milestones);
   const definitionObject = { ...(await one(kind, definition, storedFields(records, kind))), milestones: milestoneObjects };
   const progressSlug = `${kind}_progress`;
-  const progressFields = storedFields(records, progressSlug).concat(kind === 'mission' ? ['taskProgresses'] : []);
+  const progress = await one(progressSlug, outcome.progress, storedFields(records, progressSlug));
+  // A mission's tasks as this log leaves them: they are not written yet, so not read back.
+  if (progress && kind === 'mission') progress.taskProgresses = await many('task_progress', outcome.progressTasks);
   const achieved = await many('milestone', outcome.achieved);
   const rewardLogs = await many('reward_log', outcome.milestoneRewardLogs);
   const taskProgress = await many('task_progress', outcome.taskProgress);
@@ -191,7 +213,7 @@ async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, m
     ...(await one(`${kind}_log`, log, storedFields(records, `${kind}_log`))),
     [kind]: definitionObject,
     ownedBy: await one('account_user', member),
-    [`${kind}Progress`]: await one(progressSlug, outcome.progress, progressFields),
+    [`${kind}Progress`]: progress,
     taskProgress: kind === 'mission' ? taskProgress : kind === 'streak' ? (taskProgress[0] ?? null) : null,
     achievedMilestone: achieved.at(-1) ?? null,
     achievedMilestones: achieved,

@@ -1,26 +1,37 @@
 import type { EventCode } from '../events/codes.js';
-import { updateRow } from '../db/rows.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
 import type { StoredTask } from '../resources/definitions.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
+import { versioned } from './writes.js';
 
 /** A mission log also names its activity: it counts toward the task with that activityId. */
 export interface MissionInput extends LogInput {
   activityId: string;
 }
 
-export function failMission(tx: Tx, progress: Row): Promise<Row> {
-  return updateRow(tx.trx, 'mission_progress', progress, {
+/** The change that fails a mission whose window ended, at the window's end. */
+export function failedMissionPatch(progress: Row, now: Date): Row {
+  return {
     mission_progress_status: 'failed',
     mission_failed_at: progress.mission_to_be_failed_at,
     is_mission_to_be_failed_processed: true,
-    updated_at: tx.now,
-  });
+    updated_at: now,
+  };
 }
+
+/** The member's in-progress run on the mission with its tasks, in the mission's order. */
+export const MISSION_STATE: StateRead = {
+  sql: `(select jsonb_build_object('progress', ${versioned('mp')}, 'tasks',
+            (select coalesce(jsonb_agg(${versioned('t')} order by t.created_at), '[]'::jsonb) from task_progress t
+              where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id))
+           from mission_progress mp
+          where mp.account_id = ? and mp.unique_identifier = ? and mp.mission_progress_status = 'in_progress')`,
+  bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId)],
+};
 
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
 export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
@@ -31,50 +42,46 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  // The in-progress run, locked, with its task rows in the same round trip.
-  const found = await tx.trx.raw(
-    `select row_to_json(mp) as progress,
-            (select json_agg(t order by t.created_at) from task_progress t
-              where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id) as task_rows
-       from mission_progress mp
-      where mp.account_id = ? and mp.unique_identifier = ? and mp.mission_progress_status = 'in_progress'
-      for update of mp`,
-    // The unique identifier names the one in-progress run: its partial unique index finds it.
-    [tx.account.id, `${definition.id as string}:${memberId}`],
-  );
-  let progress = rowFromJson(found.rows[0]?.progress);
-  let taskRows = rowsFromJson(found.rows[0]?.task_rows);
+  const state = input.state as { progress?: unknown; tasks?: unknown } | null;
+  let progress = rowFromJson(state?.progress);
+  let taskRows = rowsFromJson(state?.tasks);
   if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
-    closed.push({ code: 'mission_progress_failed', progress: await failMission(tx, progress) });
+    closed.push({ code: 'mission_progress_failed', progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)) });
     progress = undefined;
   }
   if (progress && activityAt < (progress.mission_started_at as Date)) return notAggregated();
   if (!progress) {
     const completedOnce = await tx.trx('mission_progress').where({ ...where, mission_progress_status: 'completed' }).first('id');
     if (completedOnce && !definition.is_repeatable) return notAggregated(closed);
-    const latest = (await tx.trx('mission_progress').where(where).whereNot('mission_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined;
+    const latest =
+      closed[0]?.progress ??
+      ((await tx.trx('mission_progress').where(where).whereNot('mission_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined);
     const latestEnd = (latest?.mission_failed_at ?? latest?.mission_completed_at) as Date | undefined;
     if (latestEnd && activityAt < latestEnd) return notAggregated(closed);
-    [progress] = (await tx.trx('mission_progress')
-      .insert({
+    [progress] = tx.writes.insert('mission_progress', [
+      {
         ...where,
-        unique_identifier: `${definition.id as string}:${memberId}`,
+        unique_identifier: runIdentifier(definition.id as string, memberId),
+        mission_progress_status: 'in_progress',
+        is_mission_to_be_failed_processed: false,
         mission_started_at: activityAt,
         mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period as Period, zone),
-      })
-      .returning('*')) as Row[];
-    taskRows = (await tx.trx('task_progress').insert(
-      tasks.map((t) => ({
-        account_id: tx.account.id,
+      },
+    ]);
+    taskRows = tx.writes.insert(
+      'task_progress',
+      tasks.map((t, i) => ({
         owned_by_id: memberId,
         linked_schema_slug: 'mission_progress',
         linked_schema_record_id: progress!.id,
         task_id: t.id,
         target_value: t.targetValue,
-        // Rows keep the mission's task order when read back by createdAt.
-        created_at: tx.trx.raw('clock_timestamp()'),
+        current_progress_value: 0,
+        task_progress_status: 'in_progress',
+        // A millisecond apart, rows keep the mission's task order when read back by createdAt.
+        created_at: new Date(tx.writes.createdAt.getTime() + i),
       })),
-    ).returning('*')) as Row[];
+    );
   }
 
   const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
@@ -83,13 +90,17 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const justCompleted = row.task_progress_status !== 'completed' && reached >= (row.target_value as number);
   const fields: Row = { current_progress_value: reached, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
-  const touched = await updateRow(tx.trx, 'task_progress', row, fields);
+  const touched = tx.writes.update('task_progress', row, fields);
+  taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));
   const after = before + (justCompleted ? 1 : 0);
 
   const completes = after === tasks.length && before < tasks.length;
-  const updated = completes
-    ? await updateRow(tx.trx, 'mission_progress', progress!, { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now })
-    : progress;
+  // The progress row changes with every log, so its version guards the whole set of tasks.
+  const updated = tx.writes.update(
+    'mission_progress',
+    progress!,
+    completes ? { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now } : { updated_at: tx.now },
+  );
 
   const achieved = crossed(milestones, before, after);
   const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id as string, ownedById: memberId, periodKey: null };
@@ -101,8 +112,9 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   if (!codes.length) codes.push('mission_progress_in_progress');
   return {
     aggregated: true,
-    progress: updated!,
-    taskProgress: [touched!],
+    progress: updated,
+    taskProgress: [touched],
+    progressTasks: taskRows,
     achieved,
     nextMilestone: nextMilestone(milestones, after),
     milestoneRewardLogs,

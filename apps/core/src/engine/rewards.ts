@@ -1,7 +1,7 @@
 import { randomString } from '../auth/crypto.js';
 import { updateRow } from '../db/rows.js';
 import type { Row } from '../records/resource.js';
-import type { Tx } from './types.js';
+import { NeedsLock, type Tx } from './types.js';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const DAY_MS = 86_400_000;
@@ -56,11 +56,13 @@ export interface RewardSource {
 }
 
 /**
- * Creates the reward log for an achieved milestone or a completed mission, in the caller's
+ * Creates the reward log for an achieved milestone or a completed mission, at once in the attempt's
  * transaction, with a coupon when the reward handles coupons. Null when there is no reward.
  */
 export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | null> {
   if (!source.rewardId) return null;
+  // Coupons are taken from a pool row by row, which needs the attempt's own transaction.
+  if (!tx.locked) throw new NeedsLock();
   const reward = (await tx.trx('reward').where({ account_id: tx.account.id, id: source.rewardId }).first()) as Row | undefined;
   if (!reward) return null;
   const [log] = (await tx.trx('reward_log')

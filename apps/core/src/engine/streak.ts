@@ -1,13 +1,11 @@
-import type { Knex } from 'knex';
-import { updateRow } from '../db/rows.js';
 import { rowFromJson } from '../db/json.js';
-import { together } from '../db/together.js';
 import type { Row } from '../records/resource.js';
 import type { EventCode } from '../events/codes.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type Tx } from './types.js';
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
+import { versioned } from './writes.js';
 
 /** The period a progress must complete next: after its last completed one, else its first. */
 export function requiredPeriod(progress: Row, period: Period, zone: string): string {
@@ -15,11 +13,21 @@ export function requiredPeriod(progress: Row, period: Period, zone: string): str
   return last ? nextPeriodKey(last, period, zone) : periodKey(progress.streak_started_at as Date, period, zone);
 }
 
-/** Breaks a progress whose required period ended uncompleted; the break time is that period's end. */
-export async function breakStreak(tx: Tx, progress: Row, period: Period, zone: string): Promise<Row> {
+/** The change that breaks a progress whose required period ended uncompleted, at that period's end. */
+export function brokenPatch(progress: Row, period: Period, zone: string, now: Date): Row {
   const end = periodBounds(requiredPeriod(progress, period, zone), period, zone).end;
-  return updateRow(tx.trx, 'streak_progress', progress, { streak_progress_status: 'broken', streak_broken_at: end, updated_at: tx.now });
+  return { streak_progress_status: 'broken', streak_broken_at: end, updated_at: now };
 }
+
+/** The member's in-progress run on the streak, with the task of its latest period. */
+export const STREAK_STATE: StateRead = {
+  sql: `(select jsonb_build_object('progress', ${versioned('sp')}, 'task',
+            (select ${versioned('t')} from task_progress t
+              where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = sp.current_period_key))
+           from streak_progress sp
+          where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress')`,
+  bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId)],
+};
 
 /** Streak semantics of CONTRACT §8: consecutive completed periods, broken by a missed one. */
 export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome> {
@@ -29,22 +37,14 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
   const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  // The in-progress run, locked, with the task of the log's period in the same round trip.
-  const found = await tx.trx.raw(
-    `select row_to_json(sp) as progress,
-            (select row_to_json(t) from task_progress t
-              where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = ?) as period_task
-       from streak_progress sp
-      where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress'
-      for update of sp`,
-    // The unique identifier names the one in-progress run: its partial unique index finds it.
-    [logPeriod, tx.account.id, `${definition.id as string}:${memberId}`],
-  );
-  let progress = rowFromJson(found.rows[0]?.progress);
-  let periodTask = rowFromJson(found.rows[0]?.period_task);
+  const state = input.state as { progress?: unknown; task?: unknown } | null;
+  let progress = rowFromJson(state?.progress);
+  // The run's latest task: the log's period is that one, a later one (new) or an earlier one (late).
+  let periodTask = rowFromJson(state?.task);
+  if (periodTask?.period_key !== logPeriod) periodTask = undefined;
   if (progress) {
     if (logPeriod > requiredPeriod(progress, period, zone)) {
-      closed.push({ code: 'streak_progress_broken', progress: await breakStreak(tx, progress, period, zone) });
+      closed.push({ code: 'streak_progress_broken', progress: tx.writes.update('streak_progress', progress, brokenPatch(progress, period, zone, tx.now)) });
       progress = undefined;
     } else if (logPeriod < (progress.current_period_key as string)) {
       return notAggregated();
@@ -52,17 +52,21 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
   }
   if (!progress) {
     periodTask = undefined;
-    const latest = (await tx.trx('streak_progress').where(where).whereNot('streak_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined;
+    const latest =
+      closed[0]?.progress ??
+      ((await tx.trx('streak_progress').where(where).whereNot('streak_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined);
     if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(closed);
-    [progress] = (await tx.trx('streak_progress')
-      .insert({
+    [progress] = tx.writes.insert('streak_progress', [
+      {
         ...where,
-        unique_identifier: `${definition.id as string}:${memberId}`,
+        unique_identifier: runIdentifier(definition.id as string, memberId),
+        streak_progress_status: 'in_progress',
+        current_progress_value: 0,
         streak_started_at: activityAt,
         streak_to_be_broken_at: periodBounds(logPeriod, period, zone).end,
         current_period_key: logPeriod,
-      })
-      .returning('*')) as Row[];
+      },
+    ]);
   }
 
   const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value as number);
@@ -81,11 +85,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
     patch.streak_to_be_broken_at = periodBounds(nextPeriodKey(logPeriod, period, zone), period, zone).end;
   }
   if (completed) Object.assign(patch, { streak_progress_status: 'completed', streak_completed_at: activityAt });
-  const written = await together(tx.trx, {
-    task: task.query,
-    progress: tx.trx('streak_progress').where({ account_id: tx.account.id, id: progress!.id }).update(patch).returning('*'),
-  });
-  const updated = written.progress!;
+  const updated = tx.writes.update('streak_progress', progress!, patch);
 
   const achieved = crossed(milestones, before, after);
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
@@ -100,8 +100,9 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
   if (!codes.length) codes.push(periodCompleted ? 'streak_progress_non_milestone_completed' : 'streak_progress_in_progress');
   return {
     aggregated: true,
-    progress: updated!,
-    taskProgress: [written.task!],
+    progress: updated,
+    taskProgress: [task.row],
+    progressTasks: [],
     achieved,
     nextMilestone: nextMilestone(milestones, after),
     milestoneRewardLogs,
@@ -118,20 +119,27 @@ function closedUpTo(progress: Row, period: Period, zone: string): string {
 }
 
 /**
- * The write that adds the log's value to its period's task progress, creating it on the period's
- * first log. The progress row lock guards the task row, so deciding from the row read is safe.
+ * Adds the log's value to its period's task progress, creating it on the period's first log. The
+ * task changes only with its progress row, whose version the write checks, so the read is safe.
  */
-function addToPeriod(tx: Tx, progress: Row, existing: Row | undefined, key: string, value: number, target: number): { query: Knex.QueryBuilder; justCompleted: boolean } {
-  const where = { account_id: tx.account.id, linked_schema_record_id: progress.id, period_key: key };
+function addToPeriod(tx: Tx, progress: Row, existing: Row | undefined, key: string, value: number, target: number): { row: Row; justCompleted: boolean } {
   const before = (existing?.current_progress_value as number | undefined) ?? 0;
   const after = before + value;
   const justCompleted = before < target && after >= target;
   const fields: Row = { current_progress_value: after, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
-  const query = existing
-    ? tx.trx('task_progress').where({ account_id: tx.account.id, id: existing.id }).update(fields).returning('*')
-    : tx.trx('task_progress')
-        .insert({ ...where, ...fields, owned_by_id: progress.owned_by_id, linked_schema_slug: 'streak_progress', target_value: target })
-        .returning('*');
-  return { query, justCompleted };
+  const row = existing
+    ? tx.writes.update('task_progress', existing, fields)
+    : tx.writes.insert('task_progress', [
+        {
+          owned_by_id: progress.owned_by_id,
+          linked_schema_slug: 'streak_progress',
+          linked_schema_record_id: progress.id,
+          period_key: key,
+          target_value: target,
+          task_progress_status: 'in_progress',
+          ...fields,
+        },
+      ])[0]!;
+  return { row, justCompleted };
 }

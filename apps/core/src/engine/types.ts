@@ -3,16 +3,32 @@ import type { EventCode } from '../events/codes.js';
 import type { AccountInfo, RequestContext } from '../records/context.js';
 import type { Row } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
+import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
 
-/** Everything one log's transaction works with. */
+/** Everything one attempt at aggregating a log works with. */
 export interface Tx {
-  trx: Knex.Transaction;
+  /** Where reads go: the pool, or the transaction of a locked attempt. */
+  trx: Knex;
   ctx: RequestContext;
   records: RecordService;
   account: AccountInfo;
   now: Date;
+  /** The rows the log writes, all in one statement at the end. */
+  writes: WriteSet;
+  /** Whether the attempt runs in a transaction holding the member's lock on the definition. */
+  locked: boolean;
+}
+
+/**
+ * Thrown by an attempt that must write before it ends (a reward takes a coupon from a pool): the
+ * log is aggregated again in a transaction under the member's lock.
+ */
+export class NeedsLock extends Error {
+  constructor() {
+    super('this log must be aggregated under the lock');
+  }
 }
 
 /** One log to aggregate, as every kind of definition receives it. */
@@ -26,7 +42,21 @@ export interface LogInput {
   zone: string;
   /** Live milestones of the definition, ascending by target. */
   milestones: Row[];
+  /** The member's progress on the definition, as the kind's STATE read returned it. */
+  state: unknown;
 }
+
+/**
+ * What aggregating a log of one kind reads besides the definition and the member: one SQL
+ * expression, read in the same statement as they are, so that a log costs one read.
+ */
+export interface StateRead {
+  sql: string;
+  bindings(accountId: string, definitionId: string, memberId: string): Knex.RawBinding[];
+}
+
+/** Names the one in-progress run of a member on a definition (a partial unique index finds it). */
+export const runIdentifier = (definitionId: string, memberId: string) => `${definitionId}:${memberId}`;
 
 /** An event to emit about a progress record that the log or a sweep closed (broken or failed). */
 export interface ClosedProgress {
@@ -40,6 +70,8 @@ export interface Outcome {
   progress: Row | null;
   /** Streak: the touched period's task; mission: the touched tasks. */
   taskProgress: Row[];
+  /** Mission: every task of the progress, in the mission's order. */
+  progressTasks: Row[];
   achieved: Row[];
   nextMilestone: Row | null;
   milestoneRewardLogs: Row[];
@@ -55,6 +87,7 @@ export const notAggregated = (closed: ClosedProgress[] = []): Outcome => ({
   aggregated: false,
   progress: null,
   taskProgress: [],
+  progressTasks: [],
   achieved: [],
   nextMilestone: null,
   milestoneRewardLogs: [],

@@ -23,9 +23,9 @@ function errorBody(err: ApiError, requestId: string) {
   return { error: { status: err.status, code: err.code, message: err.message, details: err.details, requestId } };
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '40001', '40P01']);
 
-/** The database is down or restarting: the request did nothing, and the caller should retry. */
+/** The database is down or restarting, or the request lost a race it may retry: it did nothing, and the caller should retry. */
 function isUnavailable(err: unknown): boolean {
   const e = err as { code?: unknown; name?: unknown; message?: unknown };
   return (

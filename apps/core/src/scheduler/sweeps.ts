@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import { updateRow } from '../db/rows.js';
 import { loadAccount } from '../auth/authenticate.js';
-import { failChallenge } from '../engine/challenge.js';
-import { failMission } from '../engine/mission.js';
+import { failedChallengePatch } from '../engine/challenge.js';
+import { failedMissionPatch } from '../engine/mission.js';
 import { progressPayload } from '../engine/payloads.js';
 import type { Period } from '../engine/periods.js';
-import { breakStreak } from '../engine/streak.js';
-import type { LogKind, Tx } from '../engine/types.js';
+import { brokenPatch } from '../engine/streak.js';
+import type { LogKind } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import { emit } from '../events/outbox.js';
 import type { AccountInfo, RequestContext } from '../records/context.js';
@@ -21,8 +21,8 @@ interface Sweep {
   code: EventCode;
   /** Due rows, locked so that concurrent sweepers each take different ones. */
   due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
-  /** Closes or marks the row; returns the progress as it is after the change. */
-  apply(tx: Tx, row: Row, zone: string): Promise<Row>;
+  /** The change that closes or marks the row. */
+  patch(row: Row, zone: string, now: Date): Row;
 }
 
 const progressColumns = (table: string) => [`${table}.*`, 'account_user.timezone as member_timezone'];
@@ -34,11 +34,6 @@ const joinDefinition = (table: string, definition: string) => (q: Knex.QueryBuil
   q.join(definition, function () {
     this.on(`${definition}.account_id`, '=', `${table}.account_id`).andOn(`${definition}.id`, '=', `${table}.${definition}_id`);
   });
-
-const strip = (row: Row): Row => {
-  const { member_timezone: _, aggregation_period: __, ...rest } = row;
-  return rest;
-};
 
 /** The sweeps of CONTRACT §8–9: warnings before deadlines, then breaks and failures after the grace. */
 const SWEEPS: Sweep[] = [
@@ -53,7 +48,7 @@ const SWEEPS: Sweep[] = [
         .where('streak_progress.streak_to_be_broken_at', '>', now)
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
-    apply: (tx, row) => updateRow(tx.trx, 'streak_progress', row, { warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: tx.now }),
+    patch: (row, _zone, now) => ({ warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now }),
   },
   {
     name: 'streak breaks',
@@ -64,7 +59,7 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('streak_progress'), 'streak.aggregation_period'])
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
-    apply: (tx, row, zone) => breakStreak(tx, strip(row), row.aggregation_period as Period, zone),
+    patch: (row, zone, now) => brokenPatch(row, row.aggregation_period as Period, zone, now),
   },
   {
     name: 'challenge warnings',
@@ -77,7 +72,7 @@ const SWEEPS: Sweep[] = [
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
         .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
-    apply: (tx, row) => updateRow(tx.trx, 'challenge_progress', row, { is_warned: true, updated_at: tx.now }),
+    patch: (_row, _zone, now) => ({ is_warned: true, updated_at: now }),
   },
   {
     name: 'challenge failures',
@@ -88,7 +83,7 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    apply: (tx, row, zone) => failChallenge(tx, strip(row), zone, row.aggregation_period as Period),
+    patch: (row, zone, now) => failedChallengePatch(row, zone, row.aggregation_period as Period, now),
   },
   {
     name: 'mission failures',
@@ -99,7 +94,7 @@ const SWEEPS: Sweep[] = [
         .select(progressColumns('mission_progress'))
         .where('mission_progress.mission_progress_status', 'in_progress')
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    apply: (tx, row) => failMission(tx, strip(row)),
+    patch: (row, _zone, now) => failedMissionPatch(row, now),
   },
 ];
 
@@ -125,9 +120,8 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
           if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
           const account = accounts.get(accountId)!;
           const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: `sweep:${sweep.name}` };
-          const tx: Tx = { trx, ctx, records, account, now };
           const zone = (row.member_timezone as string | null) ?? account.timezone;
-          const progress = await sweep.apply(tx, row, zone);
+          const progress = await updateRow(trx, `${sweep.kind}_progress`, row, sweep.patch(row, zone, now));
           await emit(trx, accountId, [
             {
               code: sweep.code,

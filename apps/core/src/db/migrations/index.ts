@@ -7,6 +7,7 @@ import * as activity from './20261121000500_activity.js';
 import * as eventsAndWebhooks from './20261121000600_events_and_webhooks.js';
 import * as notifications from './20261121000700_notifications.js';
 import * as display from './20261121000800_display.js';
+import * as optimisticWrites from './20261121000900_optimistic_writes.js';
 
 export interface Migration {
   name: string;
@@ -16,5 +17,5 @@ export interface Migration {
 
 /** In order of their timestamps; add new migrations at the end. */
 export const migrations: Migration[] = [
-  tenancy, members, definitions, rewards, activity, eventsAndWebhooks, notifications, display,
+  tenancy, members, definitions, rewards, activity, eventsAndWebhooks, notifications, display, optimisticWrites,
 ];

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import type { Row } from '../records/resource.js';
+
+/**
+ * The version a row was read at (PostgreSQL's xmin, which every update changes), carried on rows
+ * the engine may update. Read it with `versioned(alias)` in JSON reads or `VERSION_COLUMN` in knex.
+ */
+export const VERSION = 'row_version';
+export const versioned = (alias: string) => `to_jsonb(${alias}) || jsonb_build_object('${VERSION}', ${alias}.xmin::text)`;
+export const VERSION_COLUMN = `xmin::text as ${VERSION}`;
+
+/** SQLSTATE of the statement that found a row changed since it was read: retry from the reads. */
+export const CHANGED_SINCE_READ = '40001';
+
+interface PendingUpdate {
+  table: string;
+  id: string;
+  version: string;
+  patch: Row;
+}
+
+/**
+ * The rows one log's aggregation writes, collected while it decides and written by one statement.
+ * Updates are conditional on the version each row was read at and the statement fails as a whole
+ * (CHANGED_SINCE_READ) when any row changed meanwhile, so aggregation may read without locks.
+ * Rows handed back are what the database will hold, so the response is built before the write.
+ */
+export class WriteSet {
+  private readonly inserts: { table: string; rows: Row[] }[] = [];
+  private readonly inserted = new Map<string, Row>();
+  private readonly updates = new Map<string, PendingUpdate>();
+  private readonly events: NewEvent[] = [];
+
+  /** When new rows are created: the wall clock, as a database default would have it. */
+  readonly createdAt = new Date();
+
+  constructor(private readonly accountId: string) {}
+
+  /** New rows of one table, all with the same columns; id and timestamps are filled in unless given. */
+  insert(table: string, values: Row[]): Row[] {
+    const rows = values.map((v) => ({ id: randomUUID(), account_id: this.accountId, created_at: this.createdAt, updated_at: this.createdAt, ...v }));
+    for (const row of rows) this.inserted.set(`${table}:${row.id as string}`, row);
+    if (rows.length) this.inserts.push({ table, rows });
+    return rows;
+  }
+
+  /** A change to a row read with its version, or to a row inserted by this set. */
+  update(table: string, row: Row, patch: Row): Row {
+    const key = `${table}:${row.id as string}`;
+    const pending = this.inserted.get(key);
+    if (pending) return Object.assign(pending, patch);
+    const earlier = this.updates.get(key);
+    if (earlier) Object.assign(earlier.patch, patch);
+    else {
+      if (typeof row[VERSION] !== 'string') throw new Error(`${table} row ${row.id as string} was read without its version`);
+      this.updates.set(key, { table, id: row.id as string, version: row[VERSION] as string, patch: { ...patch } });
+    }
+    return { ...row, ...patch };
+  }
+
+  /** Events into the outbox, written with the change that caused them. */
+  emit(events: NewEvent[]): void {
+    this.events.push(...events);
+  }
+
+  /**
+   * The one statement that writes everything. Inserts wait for the updates, so a row leaving a
+   * partial unique index (a run closing) makes room for its successor in the same statement.
+   * A unique violation (a replayed log) fails it as a whole too.
+   */
+  statement(db: Knex): Knex.Raw {
+    const ctes: string[] = [];
+    const bindings: Knex.RawBinding[] = [];
+    const updates = [...this.updates.values()];
+    updates.forEach((u, i) => {
+      const columns = Object.keys(u.patch);
+      ctes.push(`u${i} as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where account_id = ? and id = ? and xmin = ?::text::xid returning 1)`);
+      bindings.push(u.table, ...columns.flatMap((c) => [c, u.patch[c] as Knex.RawBinding]), this.accountId, u.id, u.version);
+    });
+    if (updates.length) ctes.push(`updated as (${updates.map((_, i) => `select 1 from u${i}`).join(' union all ')})`);
+    const afterUpdates = updates.length ? ` where (select count(*) from updated) = ${updates.length}` : '';
+    this.inserts.forEach(({ table, rows }, i) => {
+      const columns = Object.keys(rows[0]!);
+      const list = columns.map(() => '??').join(', ');
+      ctes.push(`i${i} as (insert into ?? (${list}) select ${list} from json_populate_recordset(null::??, ?::json)${afterUpdates})`);
+      bindings.push(table, ...columns, ...columns, table, JSON.stringify(rows));
+    });
+    if (this.events.length) {
+      const events = eventsInsert(this.accountId, this.events);
+      ctes.push(`events as (${events.sql})`);
+      bindings.push(...events.bindings);
+    }
+    const check = updates.length ? `loyalty_expect_unchanged((select count(*) from updated) = ${updates.length})` : 'true';
+    const notify = this.events.length ? `, ${NOTIFY_SQL}` : '';
+    if (notify) bindings.push(...NOTIFY_BINDINGS);
+    return db.raw(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written${notify}`, bindings);
+  }
+}
+
+export const isChangedSinceRead = (err: unknown): boolean => (err as { code?: string } | null)?.code === CHANGED_SINCE_READ;
