@@ -3,9 +3,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { CREDENTIALS_CHANNEL } from './auth/authenticate.js';
 import { type Config, readIfExists } from './config.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { createDb, type Db } from './db/knex.js';
+import { listen } from './db/listen.js';
 import { migrateLatest } from './db/migrate.js';
 import { createApp } from './http/app.js';
 import { createServices, type Services } from './services.js';
@@ -48,6 +50,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   }
   const db = createDb(url);
   await migrateLatest(db);
+  resolved.databaseUrl = url;
   return {
     config: resolved,
     db,
@@ -75,10 +78,15 @@ export async function startApi(config: Config, db: Db, logger?: Logger): Promise
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const forget = () => services.auth.forget();
+  const credentials = config.databaseUrl ? listen(config.databaseUrl, CREDENTIALS_CHANNEL, { onNotify: forget, onConnect: forget }, services.logger) : undefined;
   return {
     services,
     server,
     url: `http://${config.host}:${port}`,
-    close: () => new Promise((ok) => server.close(() => ok())),
+    async close() {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await credentials?.stop();
+    },
   };
 }

@@ -44,13 +44,19 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
   if (!config.masterKey) throw new Error('master key not resolved');
   const box = new SecretBox(config.masterKey);
   const registry = new Registry(createResources(config));
+  const records = new RecordService(db, box, registry);
+  const auth = new Authenticator(db, box);
+  // Other processes learn of key changes by notification; this one drops its cache at once.
+  records.onWrite((slug) => {
+    if (slug === 'apikey') auth.forget();
+  });
   return {
     config,
     db,
     box,
     registry,
-    records: new RecordService(db, box, registry),
-    auth: new Authenticator(db, box),
+    records,
+    auth,
     logger: logger ?? createLogger(config.logLevel),
     metrics: new Metrics(),
     buckets: new TokenBuckets(),

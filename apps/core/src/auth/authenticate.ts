@@ -63,11 +63,35 @@ const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 /** A fixed sealed value keeps the timing of an unknown key close to that of a wrong secret. */
 const DUMMY_SECRET = 'x'.repeat(64);
 
+/** The channel on which changes to API keys and accounts are announced (see the migration). */
+export const CREDENTIALS_CHANNEL = 'loyalty_credentials';
+/** How long a verified key is trusted without asking the database, should a change notice be lost. */
+const KEY_CACHE_MS = 30_000;
+const KEY_CACHE_MAX = 10_000;
+
+interface CachedKey {
+  id: string;
+  status: string;
+  secret: string;
+  account: AccountInfo;
+  until: number;
+}
+
 export class Authenticator {
+  /**
+   * Keys found in the database, by key: a request with a cached key needs no query. Dropped on
+   * any change to a key or an account, in this process (`forget`) or announced by another.
+   */
+  private readonly keys = new Map<string, CachedKey>();
+
   constructor(
     private readonly db: Knex,
     private readonly box: SecretBox,
   ) {}
+
+  forget(): void {
+    this.keys.clear();
+  }
 
   async identify(headers: Headers): Promise<Identity> {
     const key = header(headers, 'x-api-key');
@@ -88,22 +112,39 @@ export class Authenticator {
 
   private async apiKey(key: string | undefined, secret: string | undefined): Promise<Identity> {
     if (!key || !secret || key.length > 64) throw unauthenticated('Both x-api-key and x-api-secret are required.');
+    const found = await this.findKey(key);
+    const matches = safeEqual(found?.secret ?? DUMMY_SECRET, secret);
+    if (!found || !matches || found.status !== 'live') throw unauthenticated('Invalid API credentials.');
+    return {
+      flow: 'apikey',
+      account: found.account,
+      apiKeyId: found.id,
+      apiKey: { key, secret: found.secret },
+      guestAccount: 'absent',
+    };
+  }
+
+  private async findKey(key: string): Promise<CachedKey | undefined> {
+    const cached = this.keys.get(key);
+    if (cached && cached.until > Date.now()) return cached;
     const row = await prepared(
       this.db('apikey')
         .join('account', 'account.id', 'apikey.account_id')
         .where('apikey.api_key', key)
         .first(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]),
     );
-    const stored = row ? this.box.open(row.api_secret_enc as string) : DUMMY_SECRET;
-    const matches = safeEqual(stored, secret);
-    if (!row || !matches || row.status !== 'live') throw unauthenticated('Invalid API credentials.');
-    return {
-      flow: 'apikey',
+    // Unknown keys are not remembered: a caller could fill the cache with them.
+    if (!row) return undefined;
+    const entry: CachedKey = {
+      id: row.id as string,
+      status: row.status as string,
+      secret: this.box.open(row.api_secret_enc as string),
       account: accountInfo(row),
-      apiKeyId: row.id as string,
-      apiKey: { key, secret: stored },
-      guestAccount: 'absent',
+      until: Date.now() + KEY_CACHE_MS,
     };
+    if (this.keys.size >= KEY_CACHE_MAX) this.keys.clear();
+    this.keys.set(key, entry);
+    return entry;
   }
 
   private async endUser(token: string, accountId: string | undefined): Promise<Identity> {

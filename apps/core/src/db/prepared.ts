@@ -11,6 +11,13 @@ import type { Knex } from 'knex';
  */
 export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(query: T): T {
   const sql = query.toSQL().toNative().sql;
-  const name = `loyalty_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+  let name = names.get(sql);
+  if (!name) {
+    name = `loyalty_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    names.set(sql, name);
+  }
   return (query as unknown as { options(o: object): T }).options({ name });
 }
+
+/** Names by SQL text: the hot path's statements are few and repeat. */
+const names = new Map<string, string>();

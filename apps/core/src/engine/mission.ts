@@ -23,14 +23,27 @@ export function failedMissionPatch(progress: Row, now: Date): Row {
   };
 }
 
-/** The member's in-progress run on the mission with its tasks, in the mission's order. */
+/**
+ * The member's in-progress run on the mission with its tasks in the mission's order, whether a
+ * run was ever completed, and the latest closed run.
+ */
 export const MISSION_STATE: StateRead = {
-  sql: `(select jsonb_build_object('progress', ${versioned('mp')}, 'tasks',
-            (select coalesce(jsonb_agg(${versioned('t')} order by t.created_at), '[]'::jsonb) from task_progress t
-              where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id))
-           from mission_progress mp
-          where mp.account_id = ? and mp.unique_identifier = ? and mp.mission_progress_status = 'in_progress')`,
-  bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId)],
+  sql: `jsonb_build_object(
+          'run', (select jsonb_build_object('progress', ${versioned('mp')}, 'tasks',
+                     (select coalesce(jsonb_agg(${versioned('t')} order by t.created_at), '[]'::jsonb) from task_progress t
+                       where t.account_id = mp.account_id and t.linked_schema_record_id = mp.id))
+                    from mission_progress mp
+                   where mp.account_id = ? and mp.unique_identifier = ? and mp.mission_progress_status = 'in_progress'),
+          'completedOnce', exists(select 1 from mission_progress c
+                                   where c.account_id = ? and c.owned_by_id = ? and c.mission_id = ? and c.mission_progress_status = 'completed'),
+          'latest', (select to_jsonb(l) from mission_progress l
+                      where l.account_id = ? and l.owned_by_id = ? and l.mission_id = ? and l.mission_progress_status <> 'in_progress'
+                      order by l.created_at desc limit 1))`,
+  bindings: (accountId, definitionId, memberId) => [
+    accountId, runIdentifier(definitionId, memberId),
+    accountId, memberId, definitionId,
+    accountId, memberId, definitionId,
+  ],
 };
 
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
@@ -42,20 +55,17 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  const state = input.state as { progress?: unknown; tasks?: unknown } | null;
-  let progress = rowFromJson(state?.progress);
-  let taskRows = rowsFromJson(state?.tasks);
+  const state = input.state as { run: { progress: unknown; tasks: unknown } | null; completedOnce: boolean; latest: unknown };
+  let progress = rowFromJson(state.run?.progress);
+  let taskRows = rowsFromJson(state.run?.tasks);
   if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
     closed.push({ code: 'mission_progress_failed', progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)) });
     progress = undefined;
   }
   if (progress && activityAt < (progress.mission_started_at as Date)) return notAggregated();
   if (!progress) {
-    const completedOnce = await tx.trx('mission_progress').where({ ...where, mission_progress_status: 'completed' }).first('id');
-    if (completedOnce && !definition.is_repeatable) return notAggregated(closed);
-    const latest =
-      closed[0]?.progress ??
-      ((await tx.trx('mission_progress').where(where).whereNot('mission_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined);
+    if (state.completedOnce && !definition.is_repeatable) return notAggregated(closed);
+    const latest = closed[0]?.progress ?? rowFromJson(state.latest);
     const latestEnd = (latest?.mission_failed_at ?? latest?.mission_completed_at) as Date | undefined;
     if (latestEnd && activityAt < latestEnd) return notAggregated(closed);
     [progress] = tx.writes.insert('mission_progress', [

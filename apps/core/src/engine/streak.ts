@@ -19,14 +19,22 @@ export function brokenPatch(progress: Row, period: Period, zone: string, now: Da
   return { streak_progress_status: 'broken', streak_broken_at: end, updated_at: now };
 }
 
-/** The member's in-progress run on the streak, with the task of its latest period. */
+/**
+ * The member's in-progress run on the streak with the task of its latest period or, when there
+ * is none, the latest closed run (a log in a period it covered does not count).
+ */
 export const STREAK_STATE: StateRead = {
-  sql: `(select jsonb_build_object('progress', ${versioned('sp')}, 'task',
-            (select ${versioned('t')} from task_progress t
-              where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = sp.current_period_key))
-           from streak_progress sp
-          where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress')`,
-  bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId)],
+  sql: `coalesce(
+          (select jsonb_build_object('progress', ${versioned('sp')}, 'task',
+              (select ${versioned('t')} from task_progress t
+                where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = sp.current_period_key))
+             from streak_progress sp
+            where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress'),
+          (select jsonb_build_object('latest', to_jsonb(l))
+             from streak_progress l
+            where l.account_id = ? and l.owned_by_id = ? and l.streak_id = ? and l.streak_progress_status <> 'in_progress'
+            order by l.created_at desc limit 1))`,
+  bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId), accountId, memberId, definitionId],
 };
 
 /** Streak semantics of CONTRACT §8: consecutive completed periods, broken by a missed one. */
@@ -37,7 +45,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
   const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
   const closed: ClosedProgress[] = [];
 
-  const state = input.state as { progress?: unknown; task?: unknown } | null;
+  const state = input.state as { progress?: unknown; task?: unknown; latest?: unknown } | null;
   let progress = rowFromJson(state?.progress);
   // The run's latest task: the log's period is that one, a later one (new) or an earlier one (late).
   let periodTask = rowFromJson(state?.task);
@@ -52,9 +60,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput): Promise<Outcome>
   }
   if (!progress) {
     periodTask = undefined;
-    const latest =
-      closed[0]?.progress ??
-      ((await tx.trx('streak_progress').where(where).whereNot('streak_progress_status', 'in_progress').orderBy('created_at', 'desc').first()) as Row | undefined);
+    const latest = closed[0]?.progress ?? rowFromJson(state?.latest);
     if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(closed);
     [progress] = tx.writes.insert('streak_progress', [
       {

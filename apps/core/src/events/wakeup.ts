@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { Logger } from 'pino';
+import { listen, type Listener } from '../db/listen.js';
 
 export const EVENTS_CHANNEL = 'loyalty_events';
 
@@ -36,35 +36,6 @@ export class Wakeup {
  * LISTENs for the outbox's NOTIFY so deliveries start within milliseconds of a commit; polling
  * remains the safety net, so a dropped connection only costs latency (it reconnects).
  */
-export function listenForEvents(databaseUrl: string, wakeup: Wakeup, logger: Logger): { stop(): Promise<void> } {
-  let client: pg.Client | undefined;
-  let stopped = false;
-  const connect = async () => {
-    if (stopped) return;
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: 'loyalty-listener' });
-    c.on('notification', () => wakeup.signal());
-    c.on('error', (err) => {
-      logger.warn({ err }, 'event listener lost its connection; reconnecting');
-      c.end().catch(() => {});
-      if (client === c) client = undefined;
-      setTimeout(() => void connect(), 1000).unref();
-    });
-    try {
-      await c.connect();
-      await c.query(`listen ${EVENTS_CHANNEL}`);
-      client = c;
-      wakeup.signal();
-    } catch (err) {
-      logger.warn({ err }, 'event listener could not connect; retrying');
-      c.end().catch(() => {});
-      setTimeout(() => void connect(), 1000).unref();
-    }
-  };
-  void connect();
-  return {
-    async stop() {
-      stopped = true;
-      await client?.end().catch(() => {});
-    },
-  };
+export function listenForEvents(databaseUrl: string, wakeup: Wakeup, logger: Logger): Listener {
+  return listen(databaseUrl, EVENTS_CHANNEL, { onNotify: () => wakeup.signal(), onConnect: () => wakeup.signal() }, logger);
 }

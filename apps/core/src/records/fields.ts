@@ -196,12 +196,19 @@ export function configureFields(fields: Fields, settings: FieldSettings): Fields
   return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, f.configure ? f.configure(settings) : f]));
 }
 
+/** Field names are a fixed set: each is converted once. */
+const snakeNames = new Map<string, string>();
+
 export function columnOf(name: string, f: FieldDef): string {
   if (f.column) return f.column;
-  const snake = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase();
+  let snake = snakeNames.get(name);
+  if (snake === undefined) {
+    snake = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+      .toLowerCase();
+    snakeNames.set(name, snake);
+  }
   return f.sealed ? `${snake}_enc` : snake;
 }
 

@@ -33,6 +33,7 @@ const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 export class RecordService {
   /** The service's clock; tests replace it to drive time. */
   now: () => Date = () => new Date();
+  private readonly writeListeners: ((slug: string) => void)[] = [];
 
   constructor(
     readonly db: Knex,
@@ -327,11 +328,19 @@ export class RecordService {
 
   /** Runs a write in a transaction and turns constraint violations into contract errors. */
   async write<T>(resource: Resource, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    let result: T;
     try {
-      return await this.db.transaction(work);
+      result = await this.db.transaction(work);
     } catch (err) {
       throw translateUniqueViolation(err, resource);
     }
+    for (const listener of this.writeListeners) listener(resource.slug);
+    return result;
+  }
+
+  /** Calls `listener` with a resource's slug after each committed write to one of its records. */
+  onWrite(listener: (slug: string) => void): void {
+    this.writeListeners.push(listener);
   }
 }
 

@@ -8,6 +8,7 @@ import * as eventsAndWebhooks from './20261121000600_events_and_webhooks.js';
 import * as notifications from './20261121000700_notifications.js';
 import * as display from './20261121000800_display.js';
 import * as optimisticWrites from './20261121000900_optimistic_writes.js';
+import * as credentialChanges from './20261121001000_credential_changes.js';
 
 export interface Migration {
   name: string;
@@ -18,4 +19,5 @@ export interface Migration {
 /** In order of their timestamps; add new migrations at the end. */
 export const migrations: Migration[] = [
   tenancy, members, definitions, rewards, activity, eventsAndWebhooks, notifications, display, optimisticWrites,
+  credentialChanges,
 ];
