@@ -6,7 +6,39 @@ const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Australia/Lord_Howe',
 const PERIODS: Period[] = ['daily', 'weekly', 'monthly'];
 const instant = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true });
 
+/** An independent reckoning of period keys from Intl's local calendar date, as an oracle. */
+function oracleKey(at: Date, period: Period, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at).map((p) => [p.type, p.value]),
+  );
+  if (period === 'daily') return `${parts.year}-${parts.month}-${parts.day}`;
+  if (period === 'monthly') return `${parts.year}-${parts.month}`;
+  // ISO week: the week's Thursday decides its year; week 1 holds January 4th.
+  const day = new Date(Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day)));
+  const thursday = new Date(day.getTime() + (3 - ((day.getUTCDay() + 6) % 7)) * 86_400_000);
+  const weekYear = thursday.getUTCFullYear();
+  const week = 1 + Math.floor((thursday.getTime() - Date.UTC(weekYear, 0, 1)) / (7 * 86_400_000));
+  return `${weekYear}-W${String(week).padStart(2, '0')}`;
+}
+
 describe('period keys', () => {
+  it('agree with an independent calendar for runs of nearby instants, whatever was asked before', () => {
+    // Nearby instants in order, as logs arrive: answers come from the remembered period and from
+    // fresh reckoning, across midnights, DST changes and year ends.
+    const steps = fc.array(fc.integer({ min: -3 * 3600_000, max: 12 * 3600_000 }), { minLength: 1, maxLength: 40 });
+    fc.assert(
+      fc.property(instant, steps, fc.constantFrom(...ZONES), fc.constantFrom(...PERIODS), (start, moves, zone, period) => {
+        let t = start.getTime();
+        for (const move of moves) {
+          t += move;
+          const at = new Date(t);
+          expect(periodKey(at, period, zone)).toBe(oracleKey(at, period, zone));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('place every instant inside the bounds of its own period', () => {
     fc.assert(
       fc.property(instant, fc.constantFrom(...ZONES), fc.constantFrom(...PERIODS), (at, zone, period) => {
