@@ -149,6 +149,11 @@ export interface Summary {
   p99Ms: number;
 }
 
+/** One result of several measured windows, as if they were one window of their summed length. */
+export function combine(results: LoadResult[]): LoadResult {
+  return { latenciesMs: results.flatMap((r) => r.latenciesMs), seconds: results.reduce((sum, r) => sum + r.seconds, 0) };
+}
+
 export function summarize(result: LoadResult): Summary {
   const sorted = [...result.latenciesMs].sort((a, b) => a - b);
   return {

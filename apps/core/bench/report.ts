@@ -42,7 +42,7 @@ const ingest = read('apps/core/bench/results/ingest.json');
 if (ingest) {
   sections.push(
     '## Log ingestion (`pnpm bench:ingest`)',
-    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events, one transaction each), the service in its own process; ${ingest.durationSeconds} s per run. Baseline: the same row writes with plain \`pg\`, one transaction per log, same concurrency. ${ranAt(ingest)}`,
+    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${ingest.durationSeconds} s per side in ${ingest.rounds} alternating windows. Baseline: the same row writes with plain \`pg\`, one transaction per log, same concurrency. ${ranAt(ingest)}`,
     '',
     ...header('concurrency'),
     ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) => compare(c.replace('c', ''), r.api, r.baseline)),
