@@ -29,10 +29,11 @@ beforeAll(async () => {
   const reward = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
   const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
   await created('/schema/milestone/record', { name: 'Two days', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+  // 09:00 on each day, but never later than now: before 09:00 in Paris today's log would be in the future.
   const today = DateTime.now().setZone('Europe/Paris').startOf('day');
   let n = 0;
   for (const [member, daysAgo] of [['ann', 3], ['ann', 2], ['ann', 1], ['bob', 2], ['bob', 1], ['cid', 1], ['cid', 0]] as const) {
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: member }, activityId: 'visit', activityAt: today.minus({ days: daysAgo }).set({ hour: 9 }).toUTC().toISO(), uniqueIdentifier: `seed-${++n}` });
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: member }, activityId: 'visit', activityAt: DateTime.min(today.minus({ days: daysAgo }).set({ hour: 9 }), DateTime.now()).toUTC().toISO(), uniqueIdentifier: `seed-${++n}` });
   }
   server = await serveBuild();
   browser = await openAdmin(server.url);
