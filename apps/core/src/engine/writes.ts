@@ -5,14 +5,13 @@ import type { Row } from '../records/resource.js';
 
 /**
  * The version a row was read at (PostgreSQL's xmin, which every update changes), carried on rows
- * the engine may update. Read it with `versioned(alias)` in JSON reads or `VERSION_COLUMN` in knex.
+ * the engine may update. Read it with `versioned(alias)`.
  */
-export const VERSION = 'row_version';
+const VERSION = 'row_version';
 export const versioned = (alias: string) => `to_jsonb(${alias}) || jsonb_build_object('${VERSION}', ${alias}.xmin::text)`;
-export const VERSION_COLUMN = `xmin::text as ${VERSION}`;
 
 /** SQLSTATE of the statement that found a row changed since it was read: retry from the reads. */
-export const CHANGED_SINCE_READ = '40001';
+const CHANGED_SINCE_READ = '40001';
 
 interface PendingUpdate {
   table: string;

@@ -49,6 +49,8 @@ export function platformRoutes(router: Router, s: Services): void {
     authorise(ctx);
     if (ctx.method !== 'DELETE') throw methodNotAllowed();
     if (!(await deleteAccount(s.db, ctx.params.id!))) throw notFound(`No account ${ctx.params.id}.`);
+    // Other processes hear of it by notification; this one must not accept the keys even once more.
+    s.auth.forget();
     ctx.status = 204;
   });
 }
