@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
-import { prepared } from '../db/prepared.js';
+import { ident, numbered, run } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
@@ -158,11 +158,26 @@ async function attemptLog(records: RecordService, trx: Knex, locked: boolean, ct
     });
   }
   tx.writes.emit(events);
-  await prepared(tx.writes.statement(trx));
+  await tx.writes.write(trx);
   return response;
 }
 
 const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHALLENGE_STATE, mission: MISSION_STATE };
+
+/** The lookup statement of each kind, numbered once. */
+const LOOKUP = Object.fromEntries(
+  (Object.keys(STATE) as LogKind[]).map((kind) => [
+    kind,
+    numbered(
+      `select
+         (select row_to_json(d) from ${ident(kind)} d where d.account_id = ? and d.id = ?) as definition,
+         (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
+           where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
+         (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
+         ${STATE[kind].sql} as state`,
+    ),
+  ]),
+) as Record<LogKind, string>;
 
 /**
  * The definition, its live milestones (ascending), the member and the member's progress on the
@@ -170,19 +185,10 @@ const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHA
  * logs on one definition aggregate one at a time, so that its reads see every earlier log.
  */
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
-  if (lock) await prepared(trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`${kind}:${definitionId}:${memberId}`]));
-  const state = STATE[kind];
-  const result = await prepared(trx.raw(
-    `select
-       (select row_to_json(d) from ?? d where d.account_id = ? and d.id = ?) as definition,
-       (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
-         where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
-       (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
-       ${state.sql} as state`,
-    [kind, accountId, definitionId, accountId, definitionId, accountId, memberId, ...state.bindings(accountId, definitionId, memberId)],
-  ));
-  const row = result.rows[0];
-  return { definition: rowFromJson(row.definition), milestones: rowsFromJson(row.milestones), member: rowFromJson(row.member), state: row.state as unknown };
+  if (lock) await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`${kind}:${definitionId}:${memberId}`] });
+  const values = [accountId, definitionId, accountId, definitionId, accountId, memberId, ...STATE[kind].bindings(accountId, definitionId, memberId)];
+  const [row] = await run(trx, { text: LOOKUP[kind], values });
+  return { definition: rowFromJson(row!.definition), milestones: rowsFromJson(row!.milestones), member: rowFromJson(row!.member), state: row!.state as unknown };
 }
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {

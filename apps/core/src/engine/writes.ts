@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { ident, run, type Sql, SqlBuilder } from '../db/prepared.js';
 import { eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { Row } from '../records/resource.js';
 
@@ -64,37 +65,37 @@ export class WriteSet {
     this.events.push(...events);
   }
 
+  /** Writes everything, in one statement. */
+  async write(db: Knex): Promise<void> {
+    await run(db, this.statement());
+  }
+
   /**
    * The one statement that writes everything. Inserts wait for the updates, so a row leaving a
    * partial unique index (a run closing) makes room for its successor in the same statement.
    * A unique violation (a replayed log) fails it as a whole too.
    */
-  statement(db: Knex): Knex.Raw {
+  private statement(): Sql {
+    const b = new SqlBuilder();
     const ctes: string[] = [];
-    const bindings: Knex.RawBinding[] = [];
     const updates = [...this.updates.values()];
     updates.forEach((u, i) => {
-      const columns = Object.keys(u.patch);
-      ctes.push(`u${i} as (update ?? set ${columns.map(() => '?? = ?').join(', ')} where account_id = ? and id = ? and xmin = ?::text::xid returning 1)`);
-      bindings.push(u.table, ...columns.flatMap((c) => [c, u.patch[c] as Knex.RawBinding]), this.accountId, u.id, u.version);
+      const set = Object.entries(u.patch).map(([column, value]) => `${ident(column)} = ${b.param(value)}`);
+      ctes.push(`u${i} as (update ${ident(u.table)} set ${set.join(', ')} where account_id = ${b.param(this.accountId)} and id = ${b.param(u.id)} and xmin = ${b.param(u.version)}::text::xid returning 1)`);
     });
     if (updates.length) ctes.push(`updated as (${updates.map((_, i) => `select 1 from u${i}`).join(' union all ')})`);
     const afterUpdates = updates.length ? ` where (select count(*) from updated) = ${updates.length}` : '';
     this.inserts.forEach(({ table, rows }, i) => {
-      const columns = Object.keys(rows[0]!);
-      const list = columns.map(() => '??').join(', ');
-      ctes.push(`i${i} as (insert into ?? (${list}) select ${list} from json_populate_recordset(null::??, ?::json)${afterUpdates})`);
-      bindings.push(table, ...columns, ...columns, table, JSON.stringify(rows));
+      const list = Object.keys(rows[0]!).map(ident).join(', ');
+      ctes.push(`i${i} as (insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, ${b.param(JSON.stringify(rows))}::json)${afterUpdates})`);
     });
     if (this.events.length) {
       const events = eventsInsert(this.accountId, this.events);
-      ctes.push(`events as (${events.sql})`);
-      bindings.push(...events.bindings);
+      ctes.push(`events as (${b.numbered(events.sql, events.bindings)})`);
     }
     const check = updates.length ? `loyalty_expect_unchanged((select count(*) from updated) = ${updates.length})` : 'true';
-    const notify = this.events.length ? `, ${NOTIFY_SQL}` : '';
-    if (notify) bindings.push(...NOTIFY_BINDINGS);
-    return db.raw(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written${notify}`, bindings);
+    const notify = this.events.length ? `, ${b.numbered(NOTIFY_SQL, NOTIFY_BINDINGS)}` : '';
+    return b.sql(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written${notify}`);
   }
 }
 

@@ -40,7 +40,7 @@ const count = async (table: string, where: Row) => Number((await app.db(table).w
 describe('the write set', () => {
   it('writes the update, the insert and the events together when nothing changed since the read', async () => {
     const progress = await readProgress();
-    await plannedWrites(progress, 'planned-ok').statement(app.db);
+    await plannedWrites(progress, 'planned-ok').write(app.db);
     expect((await readProgress()).current_progress_value).toBe((progress.current_progress_value as number) + 10);
     expect(await count('streak_log', { account_id: acct.accountId, unique_identifier: 'planned-ok' })).toBe(1);
     expect(await count('event_log', { account_id: acct.accountId, linked_schema_record_id: progress.id })).toBe(2);
@@ -51,7 +51,7 @@ describe('the write set', () => {
     const events = await count('event_log', { account_id: acct.accountId });
     const writes = plannedWrites(progress, 'planned-stale');
     await app.db('streak_progress').where({ account_id: acct.accountId, id: progress.id }).update({ updated_at: new Date() });
-    const failure = await writes.statement(app.db).then(() => undefined, (err: unknown) => err);
+    const failure = await writes.write(app.db).then(() => undefined, (err: unknown) => err);
     expect(isChangedSinceRead(failure)).toBe(true);
     expect((await readProgress()).current_progress_value).toBe(progress.current_progress_value);
     expect(await count('streak_log', { account_id: acct.accountId, unique_identifier: 'planned-stale' })).toBe(0);
