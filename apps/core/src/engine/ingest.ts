@@ -202,7 +202,7 @@ async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionI
 async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
   const { records, ctx, trx } = tx;
   const resource = (slug: string) => records.registry.require(slug);
-  const one = async (slug: string, row: Row | null, fields?: string[]) =>
+  const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>
     row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields }))[0]! : null;
   const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
 

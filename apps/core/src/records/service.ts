@@ -20,12 +20,15 @@ export interface Page {
 }
 
 interface SerializeOptions {
-  fields?: string[];
+  fields?: readonly string[];
   /** Where load hooks read joined rows; a transaction sees its own uncommitted writes. */
   db?: Knex;
   /** Plain values of reveal-once fields, present only when answering the create. */
   reveal?: Values;
 }
+
+/** Field lists per resource: resources do not change while the process runs, and every response walks them. */
+const fieldLists = new WeakMap<Resource, { all: [string, FieldDef][]; public: [string, FieldDef][] }>();
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -42,10 +45,14 @@ export class RecordService {
   ) {}
 
   /** Public flows see only the public fields of definitions; own-scoped records show in full. */
-  visibleFields(resource: Resource, ctx: RequestContext): [string, FieldDef][] {
-    const all = Object.entries(resource.fields);
-    if (ctx.flow === 'apikey' || resource.publicScope === 'own') return all;
-    return all.filter(([, f]) => f.public);
+  visibleFields(resource: Resource, ctx: RequestContext): readonly [string, FieldDef][] {
+    let lists = fieldLists.get(resource);
+    if (!lists) {
+      const all = Object.entries(resource.fields);
+      lists = { all, public: all.filter(([, f]) => f.public) };
+      fieldLists.set(resource, lists);
+    }
+    return ctx.flow === 'apikey' || resource.publicScope === 'own' ? lists.all : lists.public;
   }
 
   queryFields(resource: Resource, ctx: RequestContext): Map<string, QueryField> {
