@@ -30,6 +30,12 @@ export interface FieldOptions {
   column?: string;
   /** A record of this resource in the same account; an unknown id is 400. */
   references?: string;
+  /**
+   * A record of the resource that another field's value names (a notification rule's template
+   * follows its provider). The resource checks it itself; the OpenAPI document tells clients,
+   * so forms can offer the records to pick.
+   */
+  referencesBy?: { field: string; slugs: Readonly<Record<string, string>> };
   /** Not stored: produced by the resource's `load` hook. */
   virtual?: boolean;
   /** Documentation for the OpenAPI document. */

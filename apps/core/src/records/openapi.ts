@@ -22,6 +22,8 @@ function fieldSchema(f: FieldDef, io: 'input' | 'output'): Json {
   const flags: Json = {};
   if (f.localisable) flags['x-localisable'] = true;
   if (f.public) flags['x-public'] = true;
+  if (f.references) flags['x-references'] = f.references;
+  if (f.referencesBy) flags['x-references-by'] = f.referencesBy;
   if (io === 'output') {
     if (f.readOnly) flags.readOnly = true;
     return { anyOf: [described, { type: 'null' }], ...flags };

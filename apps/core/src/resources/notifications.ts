@@ -282,9 +282,14 @@ export const notification = defineResource({
     status: field.status({ required: true, default: 'draft', description: 'Only live rules send.' }),
     eventCodes: eventCodesField({ description: 'The event codes that trigger this rule; non-empty, distinct.' }),
     integrationProvider: field.enum(PROVIDERS, { required: true }),
-    integrationId: field.uuid({ required: true, description: 'A record of the integrationProvider resource.' }),
+    integrationId: field.uuid({
+      required: true,
+      referencesBy: { field: 'integrationProvider', slugs: Object.fromEntries(PROVIDERS.map((p) => [p, p])) },
+      description: 'A record of the integrationProvider resource.',
+    }),
     templateId: field.uuid({
       required: true,
+      referencesBy: { field: 'integrationProvider', slugs: TEMPLATE_OF_PROVIDER },
       description: 'A template of the provider\'s kind: email_template, push_notification_template, sms_template or chat_message_template.',
     }),
   },

@@ -134,6 +134,12 @@ describe('operations endpoints', () => {
     expect(doc.components.schemas.StreakCreate.required).toContain('name');
     expect(doc.components.schemas.StreakCreate.properties.eudTitle.anyOf[0].maxLength).toBe(48);
     expect(doc.paths['/schema/streak_log/record'].get).toBeDefined();
+    // Clients offer the records a field may name: fixed, or by the value of another field.
+    expect(doc.components.schemas.MilestoneCreate.properties.rewardId['x-references']).toBe('reward');
+    expect(doc.components.schemas.NotificationCreate.properties.templateId['x-references-by']).toEqual({
+      field: 'integrationProvider',
+      slugs: { service_email: 'email_template', push_cloud_messaging: 'push_notification_template', cloud_sms: 'sms_template', cloud_chat: 'chat_message_template' },
+    });
   });
 
   it('renders the reference page with assets it serves itself', async () => {
