@@ -13,6 +13,7 @@ let stack: Stack;
 let server: { url: string; close(): Promise<void> };
 let browser: AdminBrowser;
 let api: Client;
+let welcome: { id: string };
 
 async function created(path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const account = (await stack.app.shops.find(TEST_SHOP))!;
   api = stack.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
   // A little history for the dashboard: three members over the last days, one milestone reward.
-  const reward = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+  const reward = (welcome = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true }));
   const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
   await created('/schema/milestone/record', { name: 'Two days', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
   // 09:00 on each day, but never later than now: before 09:00 in Paris today's log would be in the future.
@@ -90,9 +91,14 @@ describe('admin pages in Chromium', () => {
     await browser.shot('streak-milestone-refused');
 
     await milestone.getByLabel('Milestone Target Value *').fill('2');
+    // The reward is picked by name from the account's rewards, not typed as an id.
+    await milestone.getByLabel('Reward ID').selectOption({ label: 'Welcome' });
     await page.getByRole('button', { name: 'Add milestone' }).click();
     await page.getByText('Milestone added.').waitFor();
     expect(await page.locator('table').last().innerText()).toContain('Five days');
+    const streakId = /\/app\/r\/streak\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    const added = await api.get('/schema/milestone/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: streakId }] } });
+    expect(added.body.data.map((m: { name: string; rewardId: string }) => [m.name, m.rewardId])).toEqual([['Five days', welcome.id]]);
     await browser.shot('streak');
 
     await browser.open('/app/r/streak');
@@ -209,6 +215,30 @@ describe('admin pages in Chromium', () => {
     await browser.open('/app/r/sms_template/new');
     await browser.page.getByRole('button', { name: 'Create SMS template' }).waitFor();
     await browser.shot('sms-template-new');
+  });
+
+  it('notification rules: the integration and template are picked among those of the chosen provider', async () => {
+    const mail = await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
+    const letter = await created('/schema/email_template/record', { name: 'Day done mail', status: 'live', sampleEventCode: 'streak_progress_completed', subject: 'Well done', htmlContent: '<p>Well done</p>' });
+    await created('/schema/sms_template/record', { name: 'Day done text', body: 'Well done' });
+    await browser.open('/app/r/notification/new');
+    const page = browser.page;
+    const options = async (label: string) => (await page.getByLabel(label).locator('option').allInnerTexts()).map((t) => t.trim());
+    await page.getByLabel('Integration Provider *').selectOption('cloud_sms');
+    expect(await options('Template ID *')).toEqual(['Choose…', 'Day done text']);
+    // No SMS integration yet: the form says so instead of asking for an id.
+    expect(await options('Integration ID *')).toEqual(['No cloud sms records yet']);
+    await page.getByLabel('Integration Provider *').selectOption('service_email');
+    expect(await options('Template ID *')).toEqual(['Choose…', 'Day done mail']);
+    await page.getByLabel('Name *').fill('Daily mail');
+    await page.getByLabel('Event Codes *').fill('streak_progress_completed');
+    await page.getByLabel('Integration ID *').selectOption({ label: 'Shop mail' });
+    await page.getByLabel('Template ID *').selectOption({ label: 'Day done mail' });
+    await browser.shot('notification-rule-picks');
+    await page.getByRole('button', { name: 'Create notification rule' }).click();
+    await page.waitForURL(/\/app\/r\/notification\/[0-9a-f-]{36}/);
+    const id = /\/app\/r\/notification\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    expect((await api.get(`/schema/notification/record/${id}`)).body.data).toMatchObject({ integrationProvider: 'service_email', integrationId: mail.id, templateId: letter.id });
   });
 
   it('login page: opening the app outside the admin asks for the shop domain', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, toBody, toInput } from '../app/lib/schema';
+import { fieldsOf, referencedSlug, referencedSlugs, toBody, toInput } from '../app/lib/schema';
 
 // A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.
 const mission = {
@@ -8,7 +8,7 @@ const mission = {
   properties: {
     name: { type: 'string', maxLength: 10 },
     status: { type: 'string', enum: ['draft', 'live', 'paused'], default: 'live' },
-    rewardId: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }] },
+    rewardId: { anyOf: [{ type: 'string', format: 'uuid' }, { type: 'null' }], 'x-references': 'reward' },
     aggregationTargetValue: { type: 'number', exclusiveMinimum: 0 },
     completionTargetValue: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
     eventCodes: { type: 'array', items: { $ref: '#/components/schemas/EventCode' } },
@@ -27,7 +27,7 @@ describe('forms from the core schema', () => {
   it('derives kinds and rules', () => {
     expect(byName.name).toMatchObject({ kind: 'text', required: true, maxLength: 10 });
     expect(byName.status).toMatchObject({ kind: 'select', options: ['draft', 'live', 'paused'], defaultValue: 'live' });
-    expect(byName.rewardId).toMatchObject({ kind: 'text', nullable: true, required: false });
+    expect(byName.rewardId).toMatchObject({ kind: 'text', nullable: true, required: false, references: 'reward' });
     expect(byName.completionTargetValue).toMatchObject({ kind: 'number', integer: true, min: 1 });
     expect(byName.eventCodes!.kind).toBe('list');
     expect(byName.tasks).toMatchObject({ kind: 'rows', minItems: 1 });
@@ -51,5 +51,19 @@ describe('forms from the core schema', () => {
       errors: {},
     });
     expect(toBody(fields, { rewardId: '' }, 'update').body).toEqual({ rewardId: null });
+  });
+  it('knows which records an id field picks from, also when another field decides', () => {
+    const rule = fieldsOf({
+      type: 'object',
+      properties: {
+        integrationProvider: { type: 'string', enum: ['service_email', 'cloud_sms'] },
+        templateId: { type: 'string', format: 'uuid', 'x-references-by': { field: 'integrationProvider', slugs: { service_email: 'email_template', cloud_sms: 'sms_template' } } },
+      },
+    });
+    const template = rule.find((f) => f.name === 'templateId')!;
+    expect(referencedSlugs([...rule, byName.rewardId!])).toEqual(['email_template', 'sms_template', 'reward']);
+    expect(referencedSlug(template, { integrationProvider: 'cloud_sms' })).toBe('sms_template');
+    expect(referencedSlug(template, { integrationProvider: '' })).toBeUndefined();
+    expect(referencedSlug(byName.rewardId!, {})).toBe('reward');
   });
 });

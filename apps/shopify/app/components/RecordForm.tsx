@@ -1,6 +1,6 @@
 import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
-import { type FieldSpec, toBody, toInput } from '../lib/schema';
+import { type Choices, type FieldSpec, referencedSlug, toBody, toInput } from '../lib/schema';
 
 export interface RecordFormProps {
   fields: FieldSpec[];
@@ -11,6 +11,8 @@ export interface RecordFormProps {
   mode: 'create' | 'update';
   submitting: boolean;
   submitLabel: string;
+  /** Records the id fields pick from, by resource; without, ids are typed. */
+  choices?: Choices;
   /** Called with the field texts once they pass the same checks the core applies. */
   onSubmit(inputs: Record<string, string>): void;
 }
@@ -26,12 +28,14 @@ function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | nu
 }
 
 /** A Polaris form for one record, built from the core's schema and checked before it is sent. */
-export function RecordForm({ fields, record, errors = {}, message, mode, submitting, submitLabel, onSubmit }: RecordFormProps) {
+export function RecordForm({ fields, record, errors = {}, message, mode, submitting, submitLabel, choices, onSubmit }: RecordFormProps) {
   const [inputs, setInputs] = useState(() => initialInputs(fields, record));
   const [local, setLocal] = useState<Record<string, string>>({});
   const shown = { ...errors, ...local };
   const set = (name: string) => (value: string) => {
-    setInputs((prev) => ({ ...prev, [name]: value }));
+    // A pick that follows this field (a rule's template follows its provider) no longer applies.
+    const cleared = Object.fromEntries(fields.filter((f) => f.referencesBy?.field === name).map((f) => [f.name, '']));
+    setInputs((prev) => ({ ...prev, ...(prev[name] === value ? {} : cleared), [name]: value }));
     setLocal(({ [name]: _gone, ...rest }) => rest);
   };
   const submit = () => {
@@ -59,6 +63,9 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
           }
           if (f.kind === 'boolean') {
             return <Checkbox key={f.name} {...common} checked={inputs[f.name] === 'true'} onChange={(checked) => set(f.name)(String(checked))} />;
+          }
+          if (choices && (f.references || f.referencesBy)) {
+            return <PickField key={f.name} field={f} common={common} slug={referencedSlug(f, inputs)} choices={choices} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
           }
           if (f.kind === 'select') {
             const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...(f.options ?? []).map((o) => ({ label: o, value: o }))];
@@ -89,6 +96,24 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
         </Button>
       </InlineStack>
     </BlockStack>
+  );
+}
+
+/** An id field as a choice among the records it may name; an id not among them still shows. */
+function PickField({ field, common, slug, choices, value, onChange }: { field: FieldSpec; common: { label: string; error?: string; helpText?: string }; slug: string | undefined; choices: Choices; value: string; onChange(value: string): void }) {
+  const listed = slug ? (choices[slug] ?? []) : [];
+  const options = value && !listed.some((o) => o.value === value) ? [...listed, { label: value, value }] : listed;
+  const placeholder = !slug ? `Choose the ${field.referencesBy?.field ?? 'record'} first` : options.length ? 'Choose…' : `No ${slug.replace(/_/g, ' ')} records yet`;
+  return (
+    <Select
+      {...common}
+      name={field.name}
+      options={field.required ? options : [{ label: '—', value: '' }, ...options]}
+      placeholder={field.required ? placeholder : undefined}
+      disabled={field.required && !options.length}
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

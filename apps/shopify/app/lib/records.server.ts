@@ -1,5 +1,6 @@
 import type { AccountClient } from './core.server';
 import { coreFailure, type CoreFailure } from './admin.server';
+import { type Choices, type FieldSpec, referencedSlugs } from './schema';
 
 /**
  * Generic reads and writes of one resource through the typed client. The admin's record pages are
@@ -49,3 +50,18 @@ export function records(api: AccountClient, slug: string) {
 
 /** `{"operator":"and","conditions":[…equals…]}` for one field. */
 export const whereEquals = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
+
+/** Records a form's id fields can pick, newest first, labelled by name. */
+export async function choicesFor(api: AccountClient, fields: FieldSpec[]): Promise<Choices> {
+  const slugs = referencedSlugs(fields);
+  const lists = await Promise.all(slugs.map((slug) => records(api, slug).list({ limit: PICK_LIMIT, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })));
+  return Object.fromEntries(
+    slugs.map((slug, i) => {
+      const list = lists[i]!;
+      return [slug, list.ok ? list.data.map((r) => ({ label: String(r.name ?? r.templateName ?? r.id), value: r.id })) : []];
+    }),
+  );
+}
+
+/** A pick list longer than this is not a list a merchant reads; an id beyond it still shows as set. */
+const PICK_LIMIT = 250;

@@ -22,6 +22,10 @@ export interface FieldSpec {
   options?: string[];
   description?: string;
   defaultValue?: unknown;
+  /** The resource whose records this id names: the form offers them to pick. */
+  references?: string;
+  /** The resource named by another field's value (a notification rule's template follows its provider). */
+  referencesBy?: { field: string; slugs: Record<string, string> };
   /** For `rows` (an array of objects, e.g. a mission's tasks): the fields of one item. */
   itemFields?: FieldSpec[];
   minItems?: number;
@@ -68,10 +72,25 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
       ...(p.enum ? { options: p.enum as string[] } : {}),
       ...((raw.description ?? p.description) ? { description: raw.description ?? p.description } : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
+      ...(typeof raw['x-references'] === 'string' ? { references: raw['x-references'] } : {}),
+      ...(raw['x-references-by'] ? { referencesBy: raw['x-references-by'] } : {}),
       ...(kind === 'rows' ? { itemFields: fieldsOf(p.items), minItems: p.minItems, maxItems: p.maxItems } : {}),
     };
     return spec;
   });
+}
+
+/** Records a form may pick by id, by resource slug. */
+export type Choices = Record<string, { label: string; value: string }[]>;
+
+/** The resources whose records the fields pick from. */
+export function referencedSlugs(fields: FieldSpec[]): string[] {
+  return [...new Set(fields.flatMap((f) => [...(f.references ? [f.references] : []), ...Object.values(f.referencesBy?.slugs ?? {})]))];
+}
+
+/** The resource a picking field takes its records from, given the form's current inputs. */
+export function referencedSlug(field: FieldSpec, inputs: Record<string, string>): string | undefined {
+  return field.references ?? (field.referencesBy ? field.referencesBy.slugs[inputs[field.referencesBy.field] ?? ''] : undefined);
 }
 
 /** The form's text for a stored value. */

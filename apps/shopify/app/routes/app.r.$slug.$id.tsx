@@ -4,7 +4,7 @@ import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
 import { type CoreFailure, coreFailure, shopApi } from '../lib/admin.server';
-import { type RecordData, records, whereEquals } from '../lib/records.server';
+import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
 import { toBody } from '../lib/schema';
 import { formFields } from '../lib/schema.server';
@@ -34,7 +34,9 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const milestoneFields = milestones ? (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId') : [];
   const coupons = id && info.slug === 'reward' ? await couponCounts(api, id) : null;
   const deliveries = id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
+  const choices = await choicesFor(api, [...fields, ...milestoneFields]);
   return {
+    choices,
     info,
     fields,
     record,
@@ -111,7 +113,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
 };
 
 export default function RecordPage() {
-  const { info, fields, record, milestones, milestoneFields, coupons, deliveries } = useLoaderData<typeof loader>();
+  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -139,6 +141,7 @@ export default function RecordPage() {
             <RecordForm
               key={String(record?.updatedAt ?? 'new')}
               fields={fields}
+              choices={choices}
               record={record}
               mode={record ? 'update' : 'create'}
               errors={recordFailure?.fieldErrors}
@@ -181,6 +184,7 @@ export default function RecordPage() {
                 <RecordForm
                   key={`milestones-${milestones.length}`}
                   fields={milestoneFields}
+                  choices={choices}
                   mode="create"
                   errors={milestoneFailure?.fieldErrors}
                   message={milestoneFailure?.message}
