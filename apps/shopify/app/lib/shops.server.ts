@@ -11,6 +11,13 @@ export interface ShopAccount {
   apiSecret: string;
 }
 
+/** A customers/data_request the app answered: the customer and when Shopify sent it. */
+export interface DataRequest {
+  requestId: string;
+  customerExternalId: string;
+  receivedAt: Date;
+}
+
 interface ShopRow {
   shop: string;
   organization_id: string;
@@ -89,5 +96,27 @@ export class ShopStore {
        on conflict (shop, request_id) do update set export = excluded.export`,
       [shop, requestId, externalId, JSON.stringify(data)],
     );
+  }
+
+  /** The shop's data requests, newest first; `created_at` is when the first delivery arrived. */
+  async listDataRequests(shop: string, limit = 100): Promise<DataRequest[]> {
+    await this.ready;
+    const { rows } = await this.pool.query<{ request_id: string; customer_external_id: string; created_at: Date }>(
+      'select request_id, customer_external_id, created_at from data_requests where shop = $1 order by created_at desc, request_id desc limit $2',
+      [shop, limit],
+    );
+    return rows.map((r) => ({ requestId: r.request_id, customerExternalId: r.customer_external_id, receivedAt: r.created_at }));
+  }
+
+  /** One request with its export as stored; null when this shop has none with that id. */
+  async findDataRequest(shop: string, requestId: string): Promise<(DataRequest & { data: unknown }) | null> {
+    await this.ready;
+    const { rows } = await this.pool.query<{ request_id: string; customer_external_id: string; created_at: Date; export: unknown }>(
+      'select request_id, customer_external_id, created_at, export from data_requests where shop = $1 and request_id = $2',
+      [shop, requestId],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return { requestId: row.request_id, customerExternalId: row.customer_external_id, receivedAt: row.created_at, data: row.export };
   }
 }

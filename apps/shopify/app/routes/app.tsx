@@ -29,6 +29,7 @@ export default function AdminLayout() {
         <Link to="/app/widget">Widget</Link>
         <Link to="/app/r/webhook">Webhooks</Link>
         <Link to="/app/notifications">Notifications</Link>
+        <Link to="/app/data-requests">Data requests</Link>
       </NavMenu>
       <Outlet />
     </AppProvider>

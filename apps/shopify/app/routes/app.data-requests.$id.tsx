@@ -1,0 +1,17 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { authenticate, shops } from '../shopify.server';
+
+/** GET: one customers/data_request export of the signed-in shop, as a JSON file to hand to the customer. */
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const found = await shops.findDataRequest(session.shop, params.id!);
+  if (!found) throw new Response('No such data request.', { status: 404 });
+  return new Response(JSON.stringify(found.data, null, 2), {
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'content-disposition': `attachment; filename="data-request-${found.requestId}.json"`,
+      // Personal data: no shared or browser cache keeps a copy.
+      'cache-control': 'no-store',
+    },
+  });
+};

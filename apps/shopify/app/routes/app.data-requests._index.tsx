@@ -1,0 +1,57 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { Banner, Card, DataTable, EmptyState, Link, Page } from '@shopify/polaris';
+import { useState } from 'react';
+import { authenticate, shops } from '../shopify.server';
+
+/** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticate.admin(request);
+  const rows = await shops.listDataRequests(session.shop);
+  return { rows: rows.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })) };
+};
+
+export default function DataRequests() {
+  const { rows } = useLoaderData<typeof loader>();
+  const [failure, setFailure] = useState<string | null>(null);
+
+  // The file route needs the session token, which App Bridge only adds to fetch: a plain link
+  // would land on the login page. So fetch the file and hand it to the browser as a download.
+  const download = async (requestId: string) => {
+    setFailure(null);
+    const response = await fetch(`/app/data-requests/${encodeURIComponent(requestId)}`);
+    if (!response.ok) return setFailure(`The export of request ${requestId} could not be downloaded (${response.status}).`);
+    const href = URL.createObjectURL(await response.blob());
+    const a = Object.assign(document.createElement('a'), { href, download: `data-request-${requestId}.json` });
+    a.click();
+    URL.revokeObjectURL(href);
+  };
+
+  return (
+    <Page title="Customer data requests" subtitle="What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them.">
+      {failure ? <Banner tone="critical" title={failure} onDismiss={() => setFailure(null)} /> : null}
+      <Card padding="0">
+        {rows.length ? (
+          <DataTable
+            columnContentTypes={['text', 'text', 'text', 'text']}
+            headings={['Received at', 'Customer', 'Request', '']}
+            rows={rows.map((r) => [
+              `${r.receivedAt.slice(0, 16).replace('T', ' ')} UTC`,
+              <Link key={r.requestId} url={`shopify://admin/customers/${r.customerExternalId.split('/').pop()}`} target="_top">
+                {r.customerExternalId}
+              </Link>,
+              r.requestId,
+              <Link key={`download-${r.requestId}`} accessibilityLabel={`Download request ${r.requestId}`} onClick={() => void download(r.requestId)}>
+                Download
+              </Link>,
+            ])}
+          />
+        ) : (
+          <EmptyState heading="No data requests yet" image="">
+            <p>When a customer asks for their data, Shopify tells the app and the export appears here.</p>
+          </EmptyState>
+        )}
+      </Card>
+    </Page>
+  );
+}
