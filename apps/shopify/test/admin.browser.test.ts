@@ -1,16 +1,17 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
-import { type AdminBrowser, openAdmin } from './support/browser';
-import { serveBuild } from './support/serve';
-import { type Stack, startStack, TEST_SHOP } from './support/stack';
+import { type AdminApp, startAdminApp } from './support/admin';
+import type { AdminBrowser } from './support/browser';
+import { type Stack, TEST_SHOP } from './support/stack';
 
 /**
  * The admin pages in Chromium, outside the Shopify admin frame (an App Bridge stand-in hands out a
  * session token signed like Shopify's), served from the production build against the real core.
  */
+let admin: AdminApp;
 let stack: Stack;
-let server: { url: string; close(): Promise<void> };
+let server: AdminApp['server'];
 let browser: AdminBrowser;
 let api: Client;
 let welcome: { id: string };
@@ -22,10 +23,15 @@ async function created(path: string, body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  stack = await startStack();
-  await stack.install();
-  const account = (await stack.app.shops.find(TEST_SHOP))!;
-  api = stack.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+  admin = await startAdminApp(seed);
+  ({ stack, server, browser } = admin);
+}, 120_000);
+
+afterAll(() => admin?.close());
+
+async function seed(installed: Stack) {
+  const account = (await installed.app.shops.find(TEST_SHOP))!;
+  api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
   // A little history for the dashboard: three members over the last days, one milestone reward.
   const reward = (welcome = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true }));
   const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
@@ -36,15 +42,7 @@ beforeAll(async () => {
   for (const [member, daysAgo] of [['ann', 3], ['ann', 2], ['ann', 1], ['bob', 2], ['bob', 1], ['cid', 1], ['cid', 0]] as const) {
     await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: member }, activityId: 'visit', activityAt: DateTime.min(today.minus({ days: daysAgo }).set({ hour: 9 }), DateTime.now()).toUTC().toISO(), uniqueIdentifier: `seed-${++n}` });
   }
-  server = await serveBuild();
-  browser = await openAdmin(server.url);
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await stack?.close();
-});
+}
 
 const body = () => browser.page.locator('body').innerText();
 

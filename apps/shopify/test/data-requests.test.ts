@@ -1,16 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { getJwt, setUpValidSession, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AdminBrowser, openAdmin } from './support/browser';
-import { serveBuild } from './support/serve';
-import { call, flowRequest, SHOPIFY, type Stack, startStack, TEST_SHOP, webhookRequest } from './support/stack';
+import { type AdminApp, startAdminApp } from './support/admin';
+import type { AdminBrowser } from './support/browser';
+import { call, flowRequest, SHOPIFY, type Stack, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
  * The merchant's view of customers/data_request exports: the page in Chromium and the file route,
  * served from the production build, each shop seeing only its own requests.
  */
+let admin: AdminApp;
 let stack: Stack;
-let server: { url: string; close(): Promise<void> };
+let server: AdminApp['server'];
 let browser: AdminBrowser;
 const CUSTOMER = 'gid://shopify/Customer/3003';
 const OTHER_SHOP_NAME = 'other-shop';
@@ -19,27 +20,22 @@ const OTHER_SHOP = `${OTHER_SHOP_NAME}.myshopify.com`;
 type Action = Parameters<typeof call>[0];
 
 beforeAll(async () => {
-  stack = await startStack();
-  stack.admin.customers.set(CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
-  await stack.install();
-  const account = (await stack.app.shops.find(TEST_SHOP))!;
-  const api = stack.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
-  // Loyalty data for the customer: a streak visit logged through the Flow action.
-  const streakRoute = (await import('../app/routes/flow.execute-streak')) as { action: Action };
-  const streak = await api.post('/schema/streak/record', { name: 'Visits', status: 'live' });
-  expect((await call(streakRoute.action, await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }))).status).toBe(200);
-  // A second shop, signed in, with a request of its own.
-  await stack.app.sessionStorage.storeSession(setUpValidSession({ shop: OTHER_SHOP, scope: 'read_customers' }));
-  await stack.app.shops.saveDataRequest(OTHER_SHOP, '91', 'gid://shopify/Customer/9001', { member: null });
-  server = await serveBuild();
-  browser = await openAdmin(server.url);
+  admin = await startAdminApp(async (installed) => {
+    installed.admin.customers.set(CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
+    const account = (await installed.app.shops.find(TEST_SHOP))!;
+    const api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    // Loyalty data for the customer: a streak visit logged through the Flow action.
+    const streakRoute = (await import('../app/routes/flow.execute-streak')) as { action: Action };
+    const streak = await api.post('/schema/streak/record', { name: 'Visits', status: 'live' });
+    expect((await call(streakRoute.action, await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }))).status).toBe(200);
+    // A second shop, signed in, with a request of its own.
+    await installed.app.sessionStorage.storeSession(setUpValidSession({ shop: OTHER_SHOP, scope: 'read_customers' }));
+    await installed.app.shops.saveDataRequest(OTHER_SHOP, '91', 'gid://shopify/Customer/9001', { member: null });
+  });
+  ({ stack, server, browser } = admin);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await stack?.close();
-});
+afterAll(() => admin?.close());
 
 // The library answers 410 to bots, and Node's fetch reads as one.
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
