@@ -8,7 +8,7 @@ import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { periodKey } from '../src/engine/periods.js';
 import { provisionAccount } from '../src/tenancy.js';
-import { closedLoop, combine, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
+import { closedLoop, combine, cpuPerRequest, cpuTimes, type CpuTimes, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
 
 /**
  * bench:ingest — streak-log creation over HTTP (the full path: auth, validation, member, log,
@@ -101,6 +101,13 @@ async function baselineLog(pool: pg.Pool, s: Seeded, memberId: string, payload: 
   }
 }
 
+/** The mean of the windows' CPU per log; undefined without /proc. */
+function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
+  if (!windows.length || windows.some((w) => !w)) return undefined;
+  const mean = (key: keyof CpuTimes) => windows.reduce((sum, w) => sum + w![key], 0) / windows.length;
+  return { service: mean('service'), postgres: mean('postgres'), loadGenerator: mean('loadGenerator') };
+}
+
 function row(name: string, s: Summary): string[] {
   return [name, String(s.requests), s.requestsPerSecond.toFixed(0), s.p50Ms.toFixed(2), s.p95Ms.toFixed(2), s.p99Ms.toFixed(2)];
 }
@@ -129,7 +136,7 @@ async function main(): Promise<void> {
     if (sample.status !== 200) throw new Error(`sample log failed: ${sample.status} ${await sample.text()}`);
     const payload = JSON.stringify({ streakLog: (await sample.json()).data });
 
-    const results: Record<string, { api: Summary; baseline: Summary }> = {};
+    const results: Record<string, { api: Summary; baseline: Summary; cpuMsPerLog?: { api: CpuTimes; baseline: CpuTimes } }> = {};
     for (const connections of CONCURRENCIES) {
       const http = (seconds: number) => httpLoad({ url: service.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
       const direct = (seconds: number) => closedLoop({ connections, seconds }, () => baselineLog(pool, seeded, member(), payload));
@@ -141,11 +148,19 @@ async function main(): Promise<void> {
       // Alternating windows: both sides see the same machine, whatever else it does meanwhile.
       const api: LoadResult[] = [];
       const baseline: LoadResult[] = [];
+      const cpu = { api: [] as (CpuTimes | undefined)[], baseline: [] as (CpuTimes | undefined)[] };
+      const measured = async (side: 'api' | 'baseline', into: LoadResult[], run: () => Promise<LoadResult>) => {
+        const before = cpuTimes(service.pid);
+        const result = await run();
+        into.push(result);
+        cpu[side].push(cpuPerRequest(before, cpuTimes(service.pid), result.latenciesMs.length));
+      };
       for (let round = 0; round < ROUNDS; round++) {
-        api.push(await http(DURATION_SECONDS / ROUNDS));
-        baseline.push(await direct(DURATION_SECONDS / ROUNDS));
+        await measured('api', api, () => http(DURATION_SECONDS / ROUNDS));
+        await measured('baseline', baseline, () => direct(DURATION_SECONDS / ROUNDS));
       }
-      results[`c${connections}`] = { api: summarize(combine(api)), baseline: summarize(combine(baseline)) };
+      const cpuMsPerLog = meanCpu(cpu.api) && meanCpu(cpu.baseline) ? { api: meanCpu(cpu.api)!, baseline: meanCpu(cpu.baseline)! } : undefined;
+      results[`c${connections}`] = { api: summarize(combine(api)), baseline: summarize(combine(baseline)), ...(cpuMsPerLog ? { cpuMsPerLog } : {}) };
     }
     const logs = await pool.query(`select count(*)::int as n, count(*) filter (where is_aggregated)::int as aggregated from streak_log`);
     const loadAtEnd = loadavg()[0]!;
@@ -160,6 +175,11 @@ async function main(): Promise<void> {
         ` service in its own process; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
     );
     console.log(formatTable(['scenario', 'logs', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows));
+    for (const [key, { cpuMsPerLog }] of Object.entries(results)) {
+      if (!cpuMsPerLog) continue;
+      const side = (c: CpuTimes) => `service ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`;
+      console.log(`${key} CPU ms per log: API: ${side(cpuMsPerLog.api)}; baseline: ${side(cpuMsPerLog.baseline)}`);
+    }
     console.log(`\n${logs.rows[0].n} logs stored, ${logs.rows[0].aggregated} aggregated`);
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +174,56 @@ export function formatTable(header: readonly string[], rows: readonly (readonly 
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** CPU milliseconds used so far, by the service process, PostgreSQL's server processes and this process. */
+export interface CpuTimes {
+  service: number;
+  postgres: number;
+  loadGenerator: number;
+}
+
+/** Linux's clock tick for /proc times (USER_HZ), 100 on every architecture it runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * Reads CPU times from /proc, so a benchmark can say where a request's CPU goes; undefined where
+ * /proc is missing. PostgreSQL is every process named `postgres`: the local or embedded server.
+ */
+export function cpuTimes(servicePid: number): CpuTimes | undefined {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  const times: CpuTimes = { service: 0, postgres: 0, loadGenerator: 0 };
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, the 14th and 15th fields of the line.
+    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    if (Number(pid) === servicePid) times.service += ms;
+    else if (Number(pid) === process.pid) times.loadGenerator += ms;
+    else if (name === 'postgres') times.postgres += ms;
+  }
+  return times;
+}
+
+/** CPU per request between two readings. */
+export function cpuPerRequest(before: CpuTimes | undefined, after: CpuTimes | undefined, requests: number): CpuTimes | undefined {
+  if (!before || !after || !requests) return undefined;
+  return {
+    service: (after.service - before.service) / requests,
+    postgres: (after.postgres - before.postgres) / requests,
+    loadGenerator: (after.loadGenerator - before.loadGenerator) / requests,
+  };
+}
+
 export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
 
 /**
@@ -182,7 +233,7 @@ export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.b
 export async function startServiceProcess(
   env: Record<string, string>,
   args: string[] = ['serve', '--no-workers'],
-): Promise<{ url: string; stop(): Promise<void>; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
+): Promise<{ url: string; pid: number; stop(): Promise<void>; kill(signal: NodeJS.Signals): void; exited: Promise<number | null> }> {
   const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   // The built binary, as production runs it; the bench scripts build first.
@@ -204,6 +255,7 @@ export async function startServiceProcess(
   });
   return {
     url,
+    pid: child.pid!,
     exited,
     kill: (signal) => child.kill(signal),
     async stop() {

@@ -47,6 +47,11 @@ if (ingest) {
     ...header('concurrency'),
     ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) => compare(c.replace('c', ''), r.api, r.baseline)),
     '',
+    ...Object.entries(ingest.results as Record<string, { cpuMsPerLog?: Record<'api' | 'baseline', Record<'service' | 'postgres' | 'loadGenerator', number>> }>)
+      .filter(([, r]) => r.cpuMsPerLog)
+      .map(([c, { cpuMsPerLog: cpu }]) =>
+        `CPU per log at concurrency ${c.replace('c', '')} (ms, from /proc): API — service ${cpu!.api.service.toFixed(2)}, PostgreSQL ${cpu!.api.postgres.toFixed(2)}, load generator ${cpu!.api.loadGenerator.toFixed(2)}; baseline — PostgreSQL ${cpu!.baseline.postgres.toFixed(2)}, its \`pg\` client ${cpu!.baseline.loadGenerator.toFixed(2)}.\n`,
+      ),
   );
 }
 const delivery = read('apps/core/bench/results/delivery.json');
