@@ -46,24 +46,44 @@ function onShutdown(close: () => Promise<void>): void {
   process.once('SIGTERM', stop);
 }
 
+type Closer = () => Promise<void>;
+
+/** Closes what was started, latest first. */
+async function closeAll(started: Closer[]): Promise<void> {
+  for (const close of started) await close();
+}
+
+/**
+ * Runs a startup step; if it fails, what was started before is closed first: an embedded
+ * PostgreSQL is a process of its own and would outlive this one.
+ */
+async function closingOnFailure<T>(started: Closer[], step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    await closeAll(started).catch(() => undefined);
+    throw err;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
   if (command === 'serve') {
     const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
     const runtime = await openRuntime(config);
-    const api = await startApi(runtime.config, runtime.db);
-    const workers = values['no-workers'] ? undefined : await startWorkers(api.services, runtime.databaseUrl);
-    onShutdown(async () => {
-      await api.close();
-      await workers?.stop();
-      await runtime.close();
+    const started: Closer[] = [runtime.close];
+    const { api, demo } = await closingOnFailure(started, async () => {
+      const api = await startApi(runtime.config, runtime.db);
+      started.unshift(api.close);
+      if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
+      return { api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };
     });
+    onShutdown(() => closeAll(started));
     const base = `${api.url}${API_PREFIX}`;
     const lines = [`Loyalty service listening on ${base}`, `API reference: ${api.url}/docs`];
     if (runtime.generatedPlatformToken) lines.push(`Platform token: ${runtime.config.platformToken}`);
-    if (values.demo) {
-      const demo = await ensureDemoAccount(api.services, api.url);
+    if (demo) {
       lines.push(
         `Demo storefront: ${api.url}/demo`,
         'Demo account:',
@@ -79,11 +99,9 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'worker') {
     const runtime = await openRuntime(config);
-    const workers = await startWorkers(createServices(runtime.config, runtime.db), runtime.databaseUrl);
-    onShutdown(async () => {
-      await workers.stop();
-      await runtime.close();
-    });
+    const started: Closer[] = [runtime.close];
+    started.unshift((await closingOnFailure(started, () => startWorkers(createServices(runtime.config, runtime.db), runtime.databaseUrl))).stop);
+    onShutdown(() => closeAll(started));
     console.log('Loyalty workers running.');
     return -1;
   }

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { CREDENTIALS_CHANNEL } from './auth/authenticate.js';
-import { type Config, readIfExists } from './config.js';
+import { type Config, ConfigError, readIfExists } from './config.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { createDb, type Db } from './db/knex.js';
 import { listen } from './db/listen.js';
@@ -49,7 +49,13 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     }
   }
   const db = createDb(url);
-  await migrateLatest(db);
+  try {
+    await migrateLatest(db);
+  } catch (err) {
+    await db.destroy();
+    await stopEmbedded?.();
+    throw err;
+  }
   resolved.databaseUrl = url;
   return {
     config: resolved,
@@ -74,7 +80,11 @@ export async function startApi(config: Config, db: Db, logger?: Logger): Promise
   const services = createServices(config, db, logger);
   const app = createApp(services);
   const server = app.listen(config.port, config.host);
-  await new Promise<void>((ok, fail) => server.once('listening', ok).once('error', fail));
+  await new Promise<void>((ok, fail) =>
+    server.once('listening', ok).once('error', (err: NodeJS.ErrnoException) =>
+      fail(err.code === 'EADDRINUSE' ? new ConfigError([`port ${config.port} on ${config.host} is in use: set PORT (or HOST) to another`]) : err),
+    ),
+  );
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
