@@ -128,7 +128,7 @@ function operatorAllowed(f: QueryField, op: LeafOperator): boolean {
   return true;
 }
 
-export function parseFilter(raw: unknown, fields: Map<string, QueryField>): FilterGroup {
+export function parseFilter(raw: unknown, fields: ReadonlyMap<string, QueryField>): FilterGroup {
   let leaves = 0;
   const where = (path: string) => `filters${path}`;
   const walk = (node: unknown, depth: number, path: string): FilterNode => {
@@ -194,8 +194,8 @@ export type QueryShape = 'list' | 'get' | 'other';
 export function parseQuery(
   shape: QueryShape,
   query: Record<string, string | string[] | undefined>,
-  fields: Map<string, QueryField>,
-  selectable: Set<string>,
+  fields: ReadonlyMap<string, QueryField>,
+  selectable: ReadonlySet<string>,
 ): ListQuery {
   const known = shape === 'list' ? LIST_PARAMS : shape === 'get' ? GET_PARAMS : OTHER_PARAMS;
   for (const key of Object.keys(query)) {

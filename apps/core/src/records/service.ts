@@ -27,8 +27,21 @@ interface SerializeOptions {
   reveal?: Values;
 }
 
-/** Field lists per resource: resources do not change while the process runs, and every response walks them. */
-const fieldLists = new WeakMap<Resource, { all: [string, FieldDef][]; public: [string, FieldDef][] }>();
+/** What one kind of caller sees of a resource: its fields, and those it may query and select. */
+interface FieldView {
+  fields: readonly [string, FieldDef][];
+  queryFields: ReadonlyMap<string, QueryField>;
+  selectable: ReadonlySet<string>;
+}
+
+function fieldView(fields: [string, FieldDef][]): FieldView {
+  const queryFields = new Map<string, QueryField>(Object.values(SYSTEM_FIELDS).map((s) => [s.field.name, s.field]));
+  for (const [name, f] of fields) if (!f.virtual && !f.sealed) queryFields.set(name, queryFieldOf(name, f));
+  return { fields, queryFields, selectable: new Set([...Object.keys(SYSTEM_FIELDS), ...fields.map(([n]) => n)]) };
+}
+
+/** Per resource, full and public: resources do not change while the process runs, and every request reads them. */
+const fieldViews = new WeakMap<Resource, { full: FieldView; public: FieldView }>();
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -45,27 +58,28 @@ export class RecordService {
   ) {}
 
   /** Public flows see only the public fields of definitions; own-scoped records show in full. */
-  visibleFields(resource: Resource, ctx: RequestContext): readonly [string, FieldDef][] {
-    let lists = fieldLists.get(resource);
-    if (!lists) {
+  private view(resource: Resource, ctx: RequestContext): FieldView {
+    let views = fieldViews.get(resource);
+    if (!views) {
       const all = Object.entries(resource.fields);
-      lists = { all, public: all.filter(([, f]) => f.public) };
-      fieldLists.set(resource, lists);
+      views = { full: fieldView(all), public: fieldView(all.filter(([, f]) => f.public)) };
+      fieldViews.set(resource, views);
     }
-    return ctx.flow === 'apikey' || resource.publicScope === 'own' ? lists.all : lists.public;
+    return ctx.flow === 'apikey' || resource.publicScope === 'own' ? views.full : views.public;
   }
 
-  queryFields(resource: Resource, ctx: RequestContext): Map<string, QueryField> {
-    const map = new Map<string, QueryField>(Object.values(SYSTEM_FIELDS).map((s) => [s.field.name, s.field]));
-    for (const [name, f] of this.visibleFields(resource, ctx)) {
-      if (f.virtual || f.sealed) continue;
-      map.set(name, queryFieldOf(name, f));
-    }
-    return map;
+  visibleFields(resource: Resource, ctx: RequestContext): readonly [string, FieldDef][] {
+    return this.view(resource, ctx).fields;
   }
 
-  selectable(resource: Resource, ctx: RequestContext): Set<string> {
-    return new Set([...Object.keys(SYSTEM_FIELDS), ...this.visibleFields(resource, ctx).map(([n]) => n)]);
+  /** The fields a caller may filter and sort by. */
+  queryFields(resource: Resource, ctx: RequestContext): ReadonlyMap<string, QueryField> {
+    return this.view(resource, ctx).queryFields;
+  }
+
+  /** The fields a caller may ask for with `fields`. */
+  selectable(resource: Resource, ctx: RequestContext): ReadonlySet<string> {
+    return this.view(resource, ctx).selectable;
   }
 
   /** SQL expression of a field for filters and sorting; localisable fields compare in the read language. */
