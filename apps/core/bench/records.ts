@@ -12,7 +12,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { startApi } from '../src/server.js';
 import { provisionAccount } from '../src/tenancy.js';
 import {
-  closedLoop, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, type Summary, summarize,
+  closedLoop, combine, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize,
 } from './lib.js';
 
 /**
@@ -28,6 +28,7 @@ const CONNECTIONS = 32;
 const POOL_SIZE = 10;
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION_SECONDS', 15);
 const WARMUP_SECONDS = Math.min(3, DURATION_SECONDS);
+const ROUNDS = 3;
 const LIST_LIMIT = 50;
 const LIST_LAST_NAME = 'Garcia';
 const API = '/api/v1.0/schema/account_user/record';
@@ -169,15 +170,18 @@ interface Comparison {
   ratio: { requestsPerSecond: number; p99: number };
 }
 
+/** Both sides warmed up, then measured in alternating windows, so both see the same machine. */
 async function compare(name: string, api: (seconds: number) => Promise<LoadResult>, baseline: (seconds: number) => Promise<LoadResult>): Promise<Comparison> {
-  const measure = async (run: (seconds: number) => Promise<LoadResult>) => {
-    await run(WARMUP_SECONDS);
-    return summarize(await run(DURATION_SECONDS));
-  };
-  console.log(`${name}: API ...`);
-  const apiSummary = await measure(api);
-  console.log(`${name}: baseline ...`);
-  const baselineSummary = await measure(baseline);
+  console.log(`${name}: API and baseline in ${ROUNDS} alternating windows ...`);
+  await api(WARMUP_SECONDS);
+  await baseline(WARMUP_SECONDS);
+  const windows: { api: LoadResult[]; baseline: LoadResult[] } = { api: [], baseline: [] };
+  for (let round = 0; round < ROUNDS; round++) {
+    windows.api.push(await api(DURATION_SECONDS / ROUNDS));
+    windows.baseline.push(await baseline(DURATION_SECONDS / ROUNDS));
+  }
+  const apiSummary = summarize(combine(windows.api));
+  const baselineSummary = summarize(combine(windows.baseline));
   return {
     api: apiSummary,
     baseline: baselineSummary,
@@ -228,7 +232,9 @@ async function main(): Promise<void> {
       LOYALTY_ENDUSER_RATE_LIMIT_PER_SECOND: huge,
       LOYALTY_GUEST_RATE_LIMIT_PER_SECOND: huge,
     });
+    // In this process only to see the SQL it issues; the load goes to the service binary in a process of its own.
     const api = await startApi(config, db, pino({ level: 'silent' }));
+    let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
     try {
       const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret };
       const listQuery = new URLSearchParams({
@@ -253,15 +259,21 @@ async function main(): Promise<void> {
       await checkSameQuery(db, pool, () => fetch(`${api.url}${API}/${sampleId}`, { headers }), getStatement(seeded.accountId, sampleId),
         (body) => [(body.data as { id: string }).id], (rows) => rows.map((r) => r.id));
 
+      service = await startServiceProcess({
+        DATABASE_URL: database.url,
+        LOYALTY_MASTER_KEY: masterKey.toString('base64'),
+        LOYALTY_RATE_LIMIT_PER_SECOND: huge,
+      });
+      const url = service.url;
       const comparisons = {
         list: await compare(
           'list',
-          (seconds) => httpLoad({ ...load, seconds, url: api.url, headers, path: () => listPath }),
+          (seconds) => httpLoad({ ...load, seconds, url, headers, path: () => listPath }),
           (seconds) => closedLoop({ ...load, seconds }, () => pool.query(list.sql, list.values)),
         ),
         get: await compare(
           'get',
-          (seconds) => httpLoad({ ...load, seconds, url: api.url, headers, path: () => `${API}/${randomId()}` }),
+          (seconds) => httpLoad({ ...load, seconds, url, headers, path: () => `${API}/${randomId()}` }),
           (seconds) => closedLoop({ ...load, seconds }, () => {
             const get = getStatement(seeded.accountId, randomId());
             return pool.query(get.sql, get.values);
@@ -271,7 +283,7 @@ async function main(): Promise<void> {
 
       const loadAtEnd = loadavg()[0]!;
       console.log(
-        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s each after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE};` +
+        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE}; service in its own process;` +
           ` ${availableParallelism()} CPUs, 1-minute load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end\n`,
       );
       console.log(report(comparisons));
@@ -293,6 +305,7 @@ async function main(): Promise<void> {
             connections: CONNECTIONS,
             poolSize: POOL_SIZE,
             durationSeconds: DURATION_SECONDS,
+            rounds: ROUNDS,
             warmupSeconds: WARMUP_SECONDS,
             listPlan,
             scenarios: comparisons,
@@ -303,6 +316,7 @@ async function main(): Promise<void> {
       );
       console.log(`\nwrote ${RESULTS_FILE}`);
     } finally {
+      await service?.stop();
       await api.close();
     }
   } finally {

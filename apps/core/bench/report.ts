@@ -30,7 +30,7 @@ const records = read('apps/core/bench/results/records.json');
 if (records) {
   sections.push(
     '## Records API (`pnpm bench:records`)',
-    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, ${records.durationSeconds} s each. Baseline: the same SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Baseline: the same SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
     '',
     ...header('scenario'),
     ...compare('list', records.scenarios.list.api, records.scenarios.list.baseline),
