@@ -8,7 +8,7 @@ import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { periodKey } from '../src/engine/periods.js';
 import { provisionAccount } from '../src/tenancy.js';
-import { closedLoop, combine, cpuPerRequest, cpuTimes, type CpuTimes, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
+import { checkpoint, closedLoop, combine, cpuPerRequest, cpuTimes, type CpuTimes, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
 
 /**
  * bench:ingest — streak-log creation over HTTP (the full path: auth, validation, member, log,
@@ -145,6 +145,7 @@ async function main(): Promise<void> {
       // Statistics of tables that were empty at seeding, as autovacuum would gather them on a
       // running system: the service's prepared statements are planned again with them.
       await pool.query('analyze');
+      await checkpoint(pool);
       // Alternating windows: both sides see the same machine, whatever else it does meanwhile.
       const api: LoadResult[] = [];
       const baseline: LoadResult[] = [];

@@ -61,6 +61,19 @@ export async function openBenchDatabase(serverUrl = process.env.DATABASE_URL): P
   };
 }
 
+/**
+ * Flushes what earlier writes left in memory (seeding, an earlier benchmark), as pgbench advises
+ * before a run, so no side is measured during the checkpoint they would otherwise cause. Needs
+ * superuser or pg_checkpoint; without, the run goes on and says so.
+ */
+export async function checkpoint(pool: pg.Pool): Promise<void> {
+  try {
+    await pool.query('checkpoint');
+  } catch (err) {
+    console.log(`no checkpoint before measuring (${(err as Error).message})`);
+  }
+}
+
 export interface LoadOptions {
   connections: number;
   seconds: number;

@@ -12,7 +12,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { startApi } from '../src/server.js';
 import { provisionAccount } from '../src/tenancy.js';
 import {
-  closedLoop, combine, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize,
+  checkpoint, closedLoop, combine, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize,
 } from './lib.js';
 
 /**
@@ -216,6 +216,7 @@ async function main(): Promise<void> {
   try {
     await migrateLatest(db);
     const seeded = await seed(db, pool, new SecretBox(masterKey));
+    await checkpoint(pool);
 
     const list = listStatement(seeded.accountId);
     const plan = await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${list.sql}`, list.values);
