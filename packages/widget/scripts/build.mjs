@@ -22,14 +22,13 @@ const shared = {
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none' },
   define: { 'process.env.NODE_ENV': '"production"' },
 };
+// Both builds write into one dist/, emptied once above.
+const output = { outDir, emptyOutDir: false, target: 'es2020', modulePreload: false };
 
 const appBuild = await build({
   ...shared,
   build: {
-    outDir,
-    emptyOutDir: false,
-    target: 'es2020',
-    modulePreload: false,
+    ...output,
     rollupOptions: {
       input: join(root, 'src/app/index.tsx'),
       // An app build drops entry exports by default; the loader calls mount().
@@ -44,10 +43,7 @@ await build({
   ...shared,
   define: { ...shared.define, __APP_FILE__: JSON.stringify(`./${appFile}`) },
   build: {
-    outDir,
-    emptyOutDir: false,
-    target: 'es2020',
-    modulePreload: false,
+    ...output,
     rollupOptions: {
       input: join(root, 'src/loader/index.ts'),
       output: { format: 'iife', entryFileNames: 'loader.js' },

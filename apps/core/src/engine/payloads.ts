@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../records/context.js';
-import type { Resource, Row } from '../records/resource.js';
+import type { Row } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 import { liveMilestones, nextMilestone } from './milestones.js';
 import type { LogKind } from './types.js';
@@ -12,18 +12,7 @@ const PROGRESS_FIELDS: Record<LogKind, string> = {
 };
 
 /** Fields of a resource that are stored columns (no joins), for responses built from rows at hand. */
-export function storedFields(records: RecordService, slug: string): readonly string[] {
-  const resource = records.registry.require(slug);
-  let fields = stored.get(resource);
-  if (!fields) {
-    fields = Object.entries(resource.fields).filter(([, f]) => !f.virtual).map(([name]) => name);
-    stored.set(resource, fields);
-  }
-  return fields;
-}
-
-/** By resource: resources do not change while the process runs. */
-const stored = new WeakMap<Resource, readonly string[]>();
+export const storedFields = (records: RecordService, slug: string): readonly string[] => records.storedFields(records.registry.require(slug));
 
 /**
  * The payload of events about a progress record rather than a log (breaks, failures, warnings):

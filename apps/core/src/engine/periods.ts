@@ -66,4 +66,3 @@ export function windowEnd(start: Date, period: Period, zone: string): Date {
   return (period === 'daily' ? dt.plus({ days: 1 }) : period === 'weekly' ? dt.plus({ days: 7 }) : dt.plus({ months: 1 })).toJSDate();
 }
 
-export const PERIOD_TEXT: Record<Period, string> = { daily: 'day', weekly: 'week', monthly: 'month' };

@@ -40,8 +40,15 @@ function fieldView(fields: [string, FieldDef][]): FieldView {
   return { fields, queryFields, selectable: new Set([...Object.keys(SYSTEM_FIELDS), ...fields.map(([n]) => n)]) };
 }
 
-/** Per resource, full and public: resources do not change while the process runs, and every request reads them. */
-const fieldViews = new WeakMap<Resource, { full: FieldView; public: FieldView }>();
+/** A resource's views for API keys and own records (full) and for public flows, and its stored fields. */
+interface FieldViews {
+  full: FieldView;
+  public: FieldView;
+  stored: readonly string[];
+}
+
+/** Per resource: resources do not change while the process runs, and every request reads them. */
+const fieldViews = new WeakMap<Resource, FieldViews>();
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
@@ -57,15 +64,29 @@ export class RecordService {
     readonly registry: Registry,
   ) {}
 
-  /** Public flows see only the public fields of definitions; own-scoped records show in full. */
-  private view(resource: Resource, ctx: RequestContext): FieldView {
+  private views(resource: Resource): FieldViews {
     let views = fieldViews.get(resource);
     if (!views) {
       const all = Object.entries(resource.fields);
-      views = { full: fieldView(all), public: fieldView(all.filter(([, f]) => f.public)) };
+      views = {
+        full: fieldView(all),
+        public: fieldView(all.filter(([, f]) => f.public)),
+        stored: all.filter(([, f]) => !f.virtual).map(([name]) => name),
+      };
       fieldViews.set(resource, views);
     }
+    return views;
+  }
+
+  /** Public flows see only the public fields of definitions; own-scoped records show in full. */
+  private view(resource: Resource, ctx: RequestContext): FieldView {
+    const views = this.views(resource);
     return ctx.flow === 'apikey' || resource.publicScope === 'own' ? views.full : views.public;
+  }
+
+  /** Fields that are stored columns (no joins), for responses built from rows at hand. */
+  storedFields(resource: Resource): readonly string[] {
+    return this.views(resource).stored;
   }
 
   visibleFields(resource: Resource, ctx: RequestContext): readonly [string, FieldDef][] {
