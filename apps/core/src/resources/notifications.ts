@@ -1,4 +1,3 @@
-import Handlebars from 'handlebars';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
@@ -6,7 +5,7 @@ import { EVENT_CODES } from '../events/codes.js';
 import { renderPreview } from '../notifications/render.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
-import { TemplateError } from '../templates/render.js';
+import { EMAIL_PARTIALS, TemplateError, templateIssues } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
@@ -28,40 +27,27 @@ export const TEMPLATE_OF_PROVIDER = {
 export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
 const PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
 
-/** Only compiles: nothing is rendered here, so no helper or data is needed. */
-const syntaxChecker = Handlebars.create();
-
-/** The line and reason of a Handlebars syntax error in a template, or undefined when it compiles. */
-export function templateSyntaxIssue(source: string): { line: number; reason: string } | undefined {
-  try {
-    syntaxChecker.precompile(source);
-    return undefined;
-  } catch (err) {
-    const e = err as Error & { lineNumber?: number };
-    const lines = e.message.split('\n');
-    const head = lines[0] ?? '';
-    const line = e.lineNumber ?? Number(/on line (\d+)/.exec(head)?.[1] ?? 1);
-    // Parser messages end with "Expecting …, got …"; the others are one line with an optional " - line:column".
-    const reason = head.startsWith('Parse error')
-      ? lines.at(-1)!
-      : head.replace(/^Lexical error on line \d+\.\s*/, '').replace(/ - \d+:\d+$/, '');
-    return { line, reason: reason || 'Invalid syntax.' };
-  }
-}
-
 /**
- * Syntax errors of the named templated fields in a record about to be written. Strings and string
- * arrays are checked; stored per-language maps (the untouched side of an update) were checked when written.
+ * What would keep the named templated fields of a record about to be written from rendering:
+ * syntax, unknown partials (only `partials` are available) and helpers, each with its line and
+ * column. Strings and string arrays are checked; stored per-language maps (the untouched side of an
+ * update) were checked when written.
  */
-export function templateErrors(record: Values, fields: readonly string[]): ErrorDetail[] {
+export function templateErrors(record: Values, fields: readonly string[], partials: readonly string[] = []): ErrorDetail[] {
   return fields.flatMap((name) => {
     const value = record[name];
     const texts: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${name}[${i}]`, v]) : [[name, value]];
-    return texts.flatMap(([path, text]) => {
-      const issue = typeof text === 'string' ? templateSyntaxIssue(text) : undefined;
-      if (!issue) return [];
-      return [{ field: path, code: 'template_syntax', line: issue.line, message: `Template syntax error on line ${issue.line}: ${issue.reason}` }];
-    });
+    return texts.flatMap(([path, text]) =>
+      typeof text !== 'string'
+        ? []
+        : templateIssues(text, partials).map(({ code, line, column, reason }) => ({
+            field: path,
+            code,
+            line,
+            column,
+            message: `Line ${line}, column ${column}: ${reason}`,
+          })),
+    );
   });
 }
 
@@ -112,7 +98,8 @@ export const emailTemplate = defineResource({
     subject: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
     htmlContent: field.string({ required: true, min: 1, localisable: true, description: 'Handlebars HTML; {{>header}} and {{>footer}} place the linked header and footer.' }),
   },
-  validate: (record) => templateErrors(record, ['subject', 'htmlContent']),
+  // Only the body is rendered with the header and footer partials.
+  validate: (record) => [...templateErrors(record, ['subject']), ...templateErrors(record, ['htmlContent'], EMAIL_PARTIALS)],
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
   actions: {
     render: {

@@ -5,10 +5,25 @@ const hbs = Handlebars.create();
 const cache = new Map<string, HandlebarsTemplateDelegate>();
 const CACHE_LIMIT = 1000;
 
+/**
+ * The partials an email body is rendered with (the linked header and footer). No other text gets
+ * partials: subjects, push, SMS and chat texts render without any, and a header or footer that
+ * placed one would place itself or the other.
+ */
+export const EMAIL_PARTIALS = ['header', 'footer'] as const;
+export type EmailPartial = (typeof EMAIL_PARTIALS)[number];
+
+/** Handlebars' hooks for missing helpers sit among its helpers but cannot be called by name. */
+const HOOKS = new Set(['helperMissing', 'blockHelperMissing']);
+/** The helpers templates may call: those of the environment `render` uses (Handlebars' built-ins). */
+export const HELPERS: readonly string[] = Object.keys(hbs.helpers).filter((name) => !HOOKS.has(name));
+/** Built-in helpers that throw at render time unless given this many arguments, and as blocks only. */
+const BLOCK_HELPER_ARITY: Readonly<Record<string, number>> = { if: 1, unless: 1, with: 1, each: 1 };
+
 export interface RenderOptions {
   /** HTML-escape `{{values}}` (email HTML); plain texts are escaped by whoever displays them. */
   escape: boolean;
-  partials?: Record<string, string>;
+  partials?: Record<EmailPartial, string>;
 }
 
 function compiled(source: string, escape: boolean): HandlebarsTemplateDelegate {
@@ -37,12 +52,194 @@ export function render(source: string, data: Record<string, unknown>, options: R
   }
 }
 
-/** Checks template syntax; returns the parser's message (with its line) or undefined. */
-export function syntaxError(source: string): string | undefined {
-  try {
-    hbs.precompile(source);
-    return undefined;
-  } catch (err) {
-    return (err as Error).message.split('\n')[0];
+/** What keeps a template from rendering, found when it is saved; lines and columns count from 1. */
+export interface TemplateIssue {
+  code: 'template_syntax' | 'unknown_partial' | 'unknown_helper' | 'helper_usage';
+  line: number;
+  column: number;
+  /** What is wrong, for a person: no parser token names. */
+  reason: string;
+}
+
+/** How the parser's tokens read in a message. */
+const TOKEN_TEXT: Readonly<Record<string, string>> = {
+  EOF: 'end of the template',
+  CLOSE: '}}',
+  CLOSE_UNESCAPED: '}}}',
+  CLOSE_RAW_BLOCK: '}}}}',
+  CLOSE_SEXPR: ')',
+  OPEN_SEXPR: '(',
+  OPEN: '{{',
+  OPEN_UNESCAPED: '{{{',
+  OPEN_BLOCK: '{{#',
+  OPEN_ENDBLOCK: '{{/…}}',
+  OPEN_INVERSE: '{{^',
+  OPEN_INVERSE_CHAIN: '{{else …}}',
+  INVERSE: '{{else}}',
+  OPEN_PARTIAL: '{{>',
+  OPEN_PARTIAL_BLOCK: '{{#>',
+  OPEN_BLOCK_PARAMS: 'as |',
+  CLOSE_BLOCK_PARAMS: '|',
+  EQUALS: '=',
+  SEP: '.',
+};
+/** Tokens that begin a value: listed in a message as one "a name or value". */
+const VALUE_TOKENS = new Set(['ID', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'OPEN_SEXPR']);
+const CLOSING_TOKENS = ['CLOSE', 'CLOSE_UNESCAPED', 'CLOSE_SEXPR', 'CLOSE_RAW_BLOCK'];
+
+interface Lexer {
+  yylloc: { first_line: number; first_column: number };
+  yytext: string;
+}
+/** The parser keeps the position of the token it failed on in its lexer (parsing is synchronous). */
+const lexer = (Handlebars as unknown as { Parser: { lexer: Lexer } }).Parser.lexer;
+
+/** The offset of a 1-based line and 0-based column in the source. */
+function offsetOf(source: string, line: number, column: number): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = source.indexOf('\n', offset) + 1;
+  return offset + column;
+}
+
+/** The position of an offset as a 1-based line and column. */
+function positionOf(source: string, offset: number): { line: number; column: number } {
+  const before = source.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
+/** The innermost block left open at the end of the source, by its tags (comments and raw blocks aside). */
+function unclosedBlock(source: string): { name: string; offset: number } | undefined {
+  const stack: { name: string; offset: number }[] = [];
+  const tags = /\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}|\{\{~?\s*(#>|#\*|#|\^|\/)\s*([^\s}~()]+)/g;
+  for (const m of source.matchAll(tags)) {
+    if (!m[1]) continue;
+    if (m[1] === '/') stack.pop();
+    else stack.push({ name: m[2]!, offset: m.index });
   }
+  return stack.at(-1);
+}
+
+/** A parse failure as a person would describe it, at the place it happened. */
+function syntaxIssue(source: string, err: Error & { lineNumber?: number; column?: number }): TemplateIssue {
+  const message = err.message;
+  // A block closed by another block's tag: Handlebars reports the opening block's position.
+  const mismatch = /^(\S+) doesn't match (\S+)/.exec(message);
+  if (mismatch && err.lineNumber !== undefined) {
+    const [, open, close] = mismatch;
+    const at = positionOf(source, source.lastIndexOf('{{', offsetOf(source, err.lineNumber, err.column ?? 0)));
+    return { code: 'template_syntax', ...at, reason: `{{#${open}}} is closed by {{/${close}}}; close it with {{/${open}}}.` };
+  }
+  const { first_line: line, first_column: column } = lexer.yylloc;
+  const at = { line, column: column + 1 };
+  const offset = offsetOf(source, line, column);
+  const parse = /Expecting (.*), got '(\w+)'$/.exec(message);
+  if (!parse) {
+    const text = source.slice(offset).split('\n')[0]!.slice(0, 20);
+    return { code: 'template_syntax', ...at, reason: `Handlebars cannot read "${text}".` };
+  }
+  const expected = parse[1]!.split(', ').map((t) => t.slice(1, -1));
+  const got = parse[2]!;
+  if (got === 'EOF' && expected.includes('OPEN_ENDBLOCK')) {
+    const open = unclosedBlock(source);
+    if (open) {
+      const name = open.name.replace(/^[#>*^]+/, '');
+      return { code: 'template_syntax', ...positionOf(source, open.offset), reason: `{{#${name}}} is never closed: add {{/${name}}}.` };
+    }
+  }
+  if (got === 'OPEN_ENDBLOCK' && !expected.includes('OPEN_ENDBLOCK')) {
+    const name = /^\{\{~?\/\s*([^\s}~]+)/.exec(source.slice(offset))?.[1] ?? '';
+    return { code: 'template_syntax', ...at, reason: `{{/${name}}} closes a block that is not open.` };
+  }
+  const tag = source.lastIndexOf('{{', offset);
+  if ((got === 'INVALID' || got === 'EOF') && tag >= 0 && !source.slice(tag).includes('}}')) {
+    return { code: 'template_syntax', ...positionOf(source, tag), reason: 'This tag is never closed with }}.' };
+  }
+  const found = got === 'INVALID' ? `"${/^\S{1,20}/.exec(source.slice(offset))?.[0] ?? lexer.yytext}"` : TOKEN_TEXT[got] ?? got;
+  // After a tag's contents, the closing delimiter is what was missing; elsewhere list what may come.
+  const closing = expected.filter((t) => CLOSING_TOKENS.includes(t));
+  const wanted = closing.length ? closing : expected;
+  const words = [...new Set(wanted.map((t) => (VALUE_TOKENS.has(t) ? 'a name or value' : TOKEN_TEXT[t] ?? null)).filter((w) => w !== null))];
+  const hint = words.length ? `; expected ${words.join(' or ')}` : '';
+  return { code: 'template_syntax', ...at, reason: `Unexpected ${found}${hint}.` };
+}
+
+type Node = hbs.AST.Node & Record<string, unknown>;
+type Call = hbs.AST.MustacheStatement | hbs.AST.BlockStatement | hbs.AST.SubExpression;
+
+const list = (names: readonly string[]) => (names.length ? names.join(', ') : 'none');
+
+/**
+ * Everything in a template that would fail when it renders: a syntax error (then nothing else is
+ * looked at), else each partial that is neither in `partials` nor defined inline, each call of a
+ * helper that does not exist (a name with arguments, or a subexpression) and each built-in block
+ * helper given the wrong number of arguments. `{{name}}` and `{{#name}}` without arguments are
+ * variables and sections, never errors; a partial block (`{{#> name}}…{{/name}}`) has its fallback.
+ */
+export function templateIssues(source: string, partials: readonly string[]): TemplateIssue[] {
+  let program: hbs.AST.Program;
+  try {
+    program = hbs.parse(source);
+  } catch (err) {
+    return [syntaxIssue(source, err as Error)];
+  }
+  const issues: TemplateIssue[] = [];
+  const inline = new Set<string>();
+  const usedPartials: { name: string | undefined; node: Node }[] = [];
+  const at = (node: hbs.AST.Node) => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
+
+  const call = (node: Call) => {
+    const path = node.path as hbs.AST.PathExpression | hbs.AST.StringLiteral;
+    const name = String(path.original);
+    const known = path.type === 'PathExpression' && HELPERS.includes(name);
+    if (!known) {
+      // Without arguments a name is a variable (or a section), which renders empty when absent.
+      if (node.type === 'SubExpression' || node.params.length > 0 || node.hash?.pairs.length) {
+        issues.push({ code: 'unknown_helper', ...at(node), reason: `Unknown helper "${name}"; the helpers are ${list(HELPERS)}.` });
+      }
+      return;
+    }
+    const arity = BLOCK_HELPER_ARITY[name];
+    if (arity === undefined) return;
+    if (node.type !== 'BlockStatement') {
+      issues.push({ code: 'helper_usage', ...at(node), reason: `"${name}" is a block helper: write {{#${name} …}}…{{/${name}}}.` });
+    } else if (node.params.length !== arity) {
+      issues.push({ code: 'helper_usage', ...at(node), reason: `{{#${name}}} takes exactly ${arity} argument, not ${node.params.length}.` });
+    }
+  };
+
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!node || typeof node !== 'object' || !('type' in node)) return;
+    const n = node as Node;
+    switch (n.type) {
+      case 'MustacheStatement':
+      case 'BlockStatement':
+      case 'SubExpression':
+        call(n as unknown as Call);
+        break;
+      case 'Decorator':
+      case 'DecoratorBlock': {
+        const path = (n as unknown as hbs.AST.BlockStatement).path;
+        const name = (n as unknown as hbs.AST.BlockStatement).params[0];
+        if (path.original === 'inline' && name?.type === 'StringLiteral') inline.add((name as hbs.AST.StringLiteral).value);
+        else issues.push({ code: 'unknown_helper', ...at(n), reason: `Unknown decorator "${path.original}"; only {{#*inline "name"}} is available.` });
+        break;
+      }
+      case 'PartialStatement': {
+        const name = (n as unknown as hbs.AST.PartialStatement).name as hbs.AST.PathExpression | hbs.AST.SubExpression | hbs.AST.StringLiteral;
+        usedPartials.push({ name: name.type === 'SubExpression' ? undefined : name.original, node: n });
+        break;
+      }
+    }
+    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'path' && value && typeof value === 'object') walk(value);
+  };
+  walk(program.body);
+
+  for (const { name, node } of usedPartials) {
+    if (name !== undefined && (partials.includes(name) || inline.has(name))) continue;
+    const available = `the partials here are ${list(partials)}`;
+    const reason = name === undefined ? `A partial's name must be written out; ${available}.` : `Unknown partial "${name}"; ${available}.`;
+    issues.push({ code: 'unknown_partial', ...at(node), reason });
+  }
+  return issues.sort((a, b) => a.line - b.line || a.column - b.column);
 }

@@ -420,9 +420,11 @@ describe('render action', () => {
   });
 
   it('answers 409 for a template that cannot render, 404 for another account', async () => {
-    const broken = await create(acct, 'email_template', {
-      name: 'Broken', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: 'x', htmlContent: '<p>{{shout $account.name}}</p>',
-    });
+    const body = { name: 'Broken', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: 'x', htmlContent: '<p>{{shout $account.name}}</p>' };
+    expect((await acct.api.post(path('email_template'), body)).status).toBe(400);
+    // Saved before templates were checked for helpers and partials.
+    const broken = await create(acct, 'email_template', { ...body, htmlContent: '<p></p>' });
+    await app.db('email_template').where({ id: broken.id }).update({ html_content: { en: body.htmlContent } });
     const res = await acct.api.post(`${path('email_template', broken.id)}/action/render`);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toContain('shout');

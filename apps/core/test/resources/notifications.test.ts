@@ -162,22 +162,63 @@ describe('email_template', () => {
     expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), emailHeaderId: footer.id }))).toEqual(['emailHeaderId:not_found']);
   });
 
-  it('checks Handlebars syntax of subject and htmlContent, naming the field and line', async () => {
+  it('checks Handlebars syntax of subject and htmlContent, naming the field, line and column in words', async () => {
     const res = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: 'Hi {{name', htmlContent: '<p>\n{{#if x}}\nopen\n' });
     expect(details(res)).toEqual(['subject:template_syntax', 'htmlContent:template_syntax']);
-    expect(res.body.error.details[0]).toMatchObject({ line: 1 });
-    expect(res.body.error.details[1]).toMatchObject({ line: 4 });
-    expect(res.body.error.details[1].message).toMatch(/line 4/);
+    expect(res.body.error.details.map((d: any) => [d.line, d.column, d.message])).toEqual([
+      [1, 4, 'Line 1, column 4: This tag is never closed with }}.'],
+      [2, 1, 'Line 2, column 1: {{#if}} is never closed: add {{/if}}.'],
+    ]);
     const mismatch = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: 'a\n{{#if x}}b{{/each}}' });
     expect(details(mismatch)).toEqual(['htmlContent:template_syntax']);
-    expect(mismatch.body.error.details[0]).toMatchObject({ line: 2 });
-    expect(mismatch.body.error.details[0].message).toContain("if doesn't match each");
+    expect(mismatch.body.error.details[0]).toMatchObject({ line: 2, column: 1, message: 'Line 2, column 1: {{#if}} is closed by {{/each}}; close it with {{/if}}.' });
+    const stray = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: '<p>{{name}}}</p>' });
+    expect(stray.body.error.details[0]).toMatchObject({ field: 'htmlContent', message: 'Line 1, column 10: Unexpected }}}; expected }}.' });
 
     const t = await create('email_template');
     expect(details(await acct.api.patch(path('email_template', t.id), { htmlContent: '{{{raw}}' }))).toEqual(['htmlContent:template_syntax']);
     expect(details(await acct.api.patch(path('email_template', t.id), { subject: '{{/if}}' }, {}, { languageCode: 'fr' }))).toEqual(['subject:template_syntax']);
     const ok = await acct.api.patch(path('email_template', t.id), { htmlContent: '{{#each items}}{{this}}{{else}}none{{/each}} {{{raw}}}' });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+
+  it('refuses unknown partials and helpers at create and update, naming the field, the name and the line', async () => {
+    const res = await acct.api.post(path('email_template'), {
+      ...BODIES.email_template!(), subject: 'Hi {{shout $account_user.firstName}}', htmlContent: '{{>header}}\n<p>\n  {{>nav}}</p>{{>footer}}',
+    });
+    expect(details(res)).toEqual(['subject:unknown_helper', 'htmlContent:unknown_partial']);
+    expect(res.body.error.details).toMatchObject([
+      { line: 1, column: 4, message: 'Line 1, column 4: Unknown helper "shout"; the helpers are each, if, unless, log, lookup, with.' },
+      { line: 3, column: 3, message: 'Line 3, column 3: Unknown partial "nav"; the partials here are header, footer.' },
+    ]);
+    // Partials place the header and footer in the body only; a misused built-in helper fails as surely as an unknown one.
+    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: '{{>header}} news' }))).toEqual(['subject:unknown_partial']);
+    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: '{{#each}}x{{/each}}' }))).toEqual(['htmlContent:helper_usage']);
+
+    const t = await create('email_template');
+    const patched = await acct.api.patch(path('email_template', t.id), { htmlContent: '<p>{{#if a}}{{else}}{{shout b}}{{/if}}</p>' }, {}, { languageCode: 'fr' });
+    expect(details(patched)).toEqual(['htmlContent:unknown_helper']);
+    expect((await acct.api.get(path('email_template', t.id), { languageCode: 'fr' })).body.data.htmlContent).toBe(t.htmlContent);
+    // Inline partials, partial blocks (which have a fallback), sections and the built-in helpers render.
+    const ok = await acct.api.patch(path('email_template', t.id), {
+      htmlContent: '{{#*inline "cta"}}<a>go</a>{{/inline}}{{>cta}}{{#> nav}}no nav{{/nav}}{{#$helpers}}{{remainingValue}}{{/$helpers}}{{lookup $account "name"}}{{#with $account}}{{name}}{{/with}}',
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+
+  it('refuses unknown helpers and any partial in the other templated texts', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['email_header', { htmlContent: '<h1>{{>footer}}</h1>' }, 'htmlContent:unknown_partial'],
+      ['email_footer', { htmlContent: '<p>{{upper $account.name}}</p>' }, 'htmlContent:unknown_helper'],
+      ['push_notification_template', { title: '{{>header}}' }, 'title:unknown_partial'],
+      ['sms_template', { body: '{{shout $account.name}}' }, 'body:unknown_helper'],
+      ['chat_message_template', { bodyParameters: ['{{$account.name}}', '{{format (upper $account.name)}}'] }, 'bodyParameters[1]:unknown_helper'],
+    ];
+    for (const [slug, over, expected] of cases) {
+      expect(details(await acct.api.post(path(slug), { ...BODIES[slug]!(), ...over })), slug).toContain(expected);
+      const record = await create(slug);
+      expect(details(await acct.api.patch(path(slug, record.id), over)), slug).toContain(expected);
+    }
   });
 
   it('stores subject and htmlContent per language', async () => {
