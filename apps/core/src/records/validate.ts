@@ -62,7 +62,8 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
   const details: ErrorDetail[] = [];
   const values: Values = {};
   for (const [key, value] of Object.entries(body)) {
-    const f = resource.fields[key];
+    // Own properties only: a key such as `constructor` must not find Object.prototype's.
+    const f = Object.hasOwn(resource.fields, key) ? resource.fields[key] : undefined;
     if (SYSTEM_FIELDS.has(key)) {
       details.push({ field: key, code: 'read_only', message: `"${key}" is set by the service and cannot be written.` });
     } else if (!f) {
@@ -83,7 +84,7 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
   }
   if (op === 'create') {
     for (const [key, f] of Object.entries(resource.fields)) {
-      if (f.readOnly || key in body) continue;
+      if (f.readOnly || Object.hasOwn(body, key)) continue;
       if (f.default !== undefined) values[key] = typeof f.default === 'function' ? (f.default as () => unknown)() : f.default;
       else if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
     }

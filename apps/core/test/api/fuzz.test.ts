@@ -64,7 +64,15 @@ function valid(schema: Schema): fc.Arbitrary<unknown> {
   }
 }
 
-/** A valid body with one field broken, an extra field, or no object at all. */
+/** Keys that name properties every plain object inherits: a lookup without an own-property check finds them. */
+const BUILT_IN_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+/** A valid body plus a key that names a built-in property (a computed key is an own one, so `__proto__` reaches the JSON text). */
+function withBuiltInKey(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
+  return fc.tuple(valid(schema), fc.constantFrom(...BUILT_IN_KEYS), fc.jsonValue()).map(([body, key, junk]) => ({ ...(body as object), [key]: junk }));
+}
+
+/** A valid body with one field broken, an extra field (a built-in property's name, say), or no object at all. */
 function mutated(schema: Schema): fc.Arbitrary<unknown> {
   const keys = Object.keys(schema.properties ?? {});
   return fc.oneof(
@@ -72,6 +80,7 @@ function mutated(schema: Schema): fc.Arbitrary<unknown> {
       fc.tuple(fc.constantFrom(...(keys.length ? keys : ['field'])), fc.jsonValue()).map(([key, junk]) => ({ ...(body as object), [key]: junk })),
     ),
     valid(schema).map((body) => ({ ...(body as object), unexpectedField: 1 })),
+    withBuiltInKey(schema),
     fc.jsonValue(),
   );
 }
@@ -99,6 +108,27 @@ const ERROR_CODES = new Set([
 ]);
 
 describe('fuzzing from the OpenAPI document', () => {
+  // First: the fuzzing below deletes the seeded records this one updates.
+  it('answers a body key that names a built-in property as an unknown field, on every write', async () => {
+    const slugOf = (o: Operation) => /^\/schema\/([a-z_]+)\//.exec(o.path)?.[1] ?? '';
+    // Actions and raw (multipart) creates do not take a record's fields.
+    const writes = operations().filter(
+      (o) => o.body && !o.path.startsWith('/platform') && !o.path.includes('/action/') && !(o.method === 'POST' && app.running.services.registry.get(slugOf(o))?.createRaw),
+    );
+    const request = fc.record({ op: fc.constantFrom(...writes), seedBody: fc.integer() });
+    await fc.assert(
+      fc.asyncProperty(request, async ({ op, seedBody }) => {
+        const slug = slugOf(op);
+        const body = fc.sample(withBuiltInKey(op.body!), { seed: seedBody, numRuns: 1 })[0]!;
+        const key = Object.keys(body).find((k) => BUILT_IN_KEYS.includes(k))!;
+        const res = await owner.api.request(op.method, op.path.replace('{id}', ids.get(slug) ?? ''), { body });
+        expect(res.status, `${op.method} ${op.path} with ${JSON.stringify(body).slice(0, 600)}`).toBe(400);
+        expect(res.body.error.details).toContainEqual(expect.objectContaining({ field: key, code: 'unknown_field' }));
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
   it('never answers 5xx, keeps the envelopes, and never shows one account another account’s records', async () => {
     const ops = operations().filter((o) => !o.path.startsWith('/platform'));
     const ownerIds = [...ids.values()];
@@ -108,7 +138,18 @@ describe('fuzzing from the OpenAPI document', () => {
       id: fc.oneof(fc.constantFrom(...ownerIds), fc.uuid(), fc.string({ maxLength: 12 })),
       mode: fc.constantFrom('valid', 'mutated'),
       seedBody: fc.integer(),
-      query: fc.option(fc.dictionary(fc.constantFrom('fields', 'filters', 'sortBy', 'limit', 'offset', 'languageCode', 'fetchTotalCount', 'junk'), fc.string({ maxLength: 20 }), { maxKeys: 3 })),
+      query: fc.option(
+        fc.dictionary(
+          fc.constantFrom('fields', 'filters', 'sortBy', 'limit', 'offset', 'languageCode', 'fetchTotalCount', 'junk', ...BUILT_IN_KEYS),
+          fc.oneof(
+            fc.string({ maxLength: 20 }),
+            fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify([key])),
+            fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify([{ fieldSlug: key, order: 'ASC' }])),
+            fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] })),
+          ),
+          { maxKeys: 3 },
+        ),
+      ),
       languageCode: fc.option(fc.constantFrom('fr', 'de', 'xx')),
     });
     await fc.assert(
@@ -137,4 +178,5 @@ describe('fuzzing from the OpenAPI document', () => {
       { numRuns: 400 },
     );
   }, 120_000);
+
 });

@@ -49,7 +49,7 @@ export function docsRoutes(router: Router, s: Services): void {
     ctx.body = init;
   });
   router.get('/docs/assets/:file', (ctx) => {
-    const type = ASSETS[ctx.params.file!];
+    const type = Object.hasOwn(ASSETS, ctx.params.file!) ? ASSETS[ctx.params.file!] : undefined;
     if (!type) return;
     ctx.type = type;
     ctx.set('cache-control', 'public, max-age=86400');

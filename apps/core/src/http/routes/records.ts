@@ -101,7 +101,8 @@ export function recordRoutes(router: Router, s: Services): void {
 
   router.all('/schema/:slug/record/:id/action/:action', resolve, async (ctx) => {
     const resource = ctx.state.resource as Resource;
-    const action = resource.actions?.[ctx.params.action!];
+    const name = ctx.params.action!;
+    const action = resource.actions && Object.hasOwn(resource.actions, name) ? resource.actions[name] : undefined;
     if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);
     await auth(ctx, async () => {
       const identity = ctx.state.identity as Identity;

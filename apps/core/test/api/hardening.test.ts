@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedEveryResource } from '../support/fixtures.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+/** Findings of a black-box probe of the core (issue #12): each answered in the contract's error body. */
+let app: TestApp;
+let owner: TestAccount;
+let ids: Map<string, string>;
+
+beforeAll(async () => {
+  app = await startTestApp({ LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true' });
+  owner = await app.createAccount();
+  ids = await seedEveryResource(app, owner);
+}, 120_000);
+afterAll(() => app.close());
+
+const BUILT_IN_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
+
+describe('body keys that name built-in object properties', () => {
+  it('are unknown fields (400 naming the field) on create and update of every resource', async () => {
+    const writable = app.running.services.registry.all().filter((r) => r.access.create?.includes('apikey') || r.access.update?.includes('apikey'));
+    expect(writable.length).toBeGreaterThan(20);
+    for (const resource of writable) {
+      for (const key of BUILT_IN_KEYS) {
+        const raw = JSON.stringify({ [key]: 1 });
+        const headers = { 'content-type': 'application/json' };
+        const attempts = [];
+        if (resource.access.create?.includes('apikey') && !resource.createRaw) {
+          attempts.push(owner.api.request('POST', `/schema/${resource.slug}/record`, { raw, headers }));
+        }
+        if (resource.access.update?.includes('apikey')) {
+          attempts.push(owner.api.request('PATCH', `/schema/${resource.slug}/record/${ids.get(resource.slug)}`, { raw, headers }));
+        }
+        for (const res of await Promise.all(attempts)) {
+          expect(res.status, `${resource.slug} ${key}: ${JSON.stringify(res.body)}`).toBe(400);
+          expect(res.body.error.code).toBe('invalid_input');
+          expect(res.body.error.details).toContainEqual(expect.objectContaining({ field: key, code: 'unknown_field' }));
+        }
+      }
+    }
+  }, 120_000);
+
+  it('name no field, action or asset anywhere else a client names one', async () => {
+    const reward = ids.get('reward')!;
+    for (const key of BUILT_IN_KEYS) {
+      const fields = await owner.api.get('/schema/reward/record', { fields: [key] });
+      expect(fields.status).toBe(400);
+      expect(fields.body.error.code).toBe('invalid_query');
+      const filters = await owner.api.get('/schema/reward/record', { filters: { operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] } });
+      expect(filters.status).toBe(400);
+      const sortBy = await owner.api.get('/schema/reward/record', { sortBy: [{ fieldSlug: key, order: 'ASC' }] });
+      expect(sortBy.status).toBe(400);
+      const query = await owner.api.get('/schema/reward/record', { [key]: '1' });
+      expect(query.status).toBe(400);
+      expect((await owner.api.post(`/schema/reward/record/${reward}/action/${key}`, {})).status).toBe(404);
+      expect((await owner.api.get(`/schema/${key}/record`)).status).toBe(404);
+      const asset = await fetch(`${app.url}/docs/assets/${key}`);
+      expect(asset.status).toBe(404);
+      const headers = { 'content-type': 'application/json' };
+      const token = await owner.api.request('POST', '/enduser/token', { raw: `{"externalId":"m","${key}":1}`, headers });
+      expect(token.status).toBe(400);
+      expect(token.body.error.details).toContainEqual(expect.objectContaining({ field: key }));
+      const platform = await app.platform.request('POST', '/platform/accounts', { raw: `{"organizationName":"O","accountName":"A","${key}":1}`, headers });
+      expect(platform.status).toBe(400);
+      expect(platform.body.error.details).toContainEqual(expect.objectContaining({ field: key }));
+    }
+  });
+});
