@@ -37,7 +37,9 @@ interface FieldView {
 function fieldView(fields: [string, FieldDef][]): FieldView {
   const queryFields = new Map<string, QueryField>(Object.values(SYSTEM_FIELDS).map((s) => [s.field.name, s.field]));
   for (const [name, f] of fields) if (!f.virtual && !f.sealed) queryFields.set(name, queryFieldOf(name, f));
-  return { fields, queryFields, selectable: new Set([...Object.keys(SYSTEM_FIELDS), ...fields.map(([n]) => n)]) };
+  // A reveal-once field (a secret) is never read back, so naming it in `fields` is an error too.
+  const readable = fields.filter(([, f]) => !f.revealOnce).map(([n]) => n);
+  return { fields, queryFields, selectable: new Set([...Object.keys(SYSTEM_FIELDS), ...readable]) };
 }
 
 /** A resource's views for API keys and own records (full) and for public flows, and its stored fields. */

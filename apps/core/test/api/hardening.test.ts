@@ -66,3 +66,20 @@ describe('body keys that name built-in object properties', () => {
     }
   });
 });
+
+describe('fields naming a secret', () => {
+  it.each([
+    ['cloud_sms', 'secretAccessKey'],
+    ['cloud_chat', 'secretAccessKey'],
+    ['push_cloud_messaging', 'serviceAccountJSON'],
+    ['apikey', 'apiSecret'],
+  ])('%s: fields=["%s"] is 400 invalid_query on list and get', async (slug, secret) => {
+    for (const path of [`/schema/${slug}/record`, `/schema/${slug}/record/${ids.get(slug)}`]) {
+      const res = await owner.api.get(path, { fields: [secret] });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.error.code).toBe('invalid_query');
+      expect(res.body.error.details).toContainEqual(expect.objectContaining({ field: 'fields' }));
+      expect(res.body.error.message).toContain(secret);
+    }
+  });
+});
