@@ -237,25 +237,52 @@ export const chatMessageTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
 });
 
-/** The rule's integration and template must exist in the account and match the provider. */
-async function checkRule(trx: Knex, accountId: string, rule: Values): Promise<void> {
+/** "an email_template", "an sms_template", "a cloud_sms": the article as the name is read aloud. */
+const withArticle = (slug: string) => `${/^(email|sms)/.test(slug) ? 'an' : 'a'} ${slug}`;
+
+/** Which of these resources holds the record, for an id given where another kind was expected. */
+async function kindOf(trx: Knex, accountId: string, id: unknown, slugs: readonly string[]): Promise<string | undefined> {
+  for (const slug of slugs) {
+    if (await trx(slug).where({ account_id: accountId, id }).first('id')) return slug;
+  }
+  return undefined;
+}
+
+/**
+ * The rule's integration and template must exist in the account and match the provider (400); a
+ * rule that goes live needs both live (409), or every event it matches would be skipped. Both rows
+ * are locked FOR SHARE until the rule is written, so neither can be deleted (which deletes the
+ * rules that use it) or changed in between; pausing them later stays allowed.
+ */
+async function checkRule(trx: Knex, accountId: string, rule: Values, goesLive: boolean): Promise<void> {
   const provider = rule.integrationProvider as IntegrationProvider;
   const templateSlug = TEMPLATE_OF_PROVIDER[provider];
   // Sequential: inside a transaction both queries share one connection.
-  const integration = await trx(provider).where({ account_id: accountId, id: rule.integrationId }).first('id');
-  const template = await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).first('id');
-  const details: ErrorDetail[] = [];
+  const integration = (await trx(provider).where({ account_id: accountId, id: rule.integrationId }).forShare().first('id', 'status')) as Row | undefined;
+  const template = (await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).forShare().first('id', 'status')) as Row | undefined;
+  const missing: ErrorDetail[] = [];
   if (!integration) {
-    details.push({ field: 'integrationId', code: 'not_found', message: `No ${provider} record with id ${String(rule.integrationId)}.` });
+    const other = await kindOf(trx, accountId, rule.integrationId, PROVIDERS.filter((p) => p !== provider));
+    const what = other ? `${String(rule.integrationId)} is ${withArticle(other)} integration` : `No ${provider} record with id ${String(rule.integrationId)}`;
+    missing.push({ field: 'integrationId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends through ${withArticle(provider)} integration.` });
   }
   if (!template) {
-    details.push({
-      field: 'templateId',
-      code: 'not_found',
-      message: `No ${templateSlug} record with id ${String(rule.templateId)}; a ${provider} rule sends a ${templateSlug}.`,
-    });
+    const other = await kindOf(trx, accountId, rule.templateId, Object.values(TEMPLATE_OF_PROVIDER).filter((t) => t !== templateSlug));
+    const what = other ? `${String(rule.templateId)} is ${withArticle(other)}` : `No ${templateSlug} record with id ${String(rule.templateId)}`;
+    missing.push({ field: 'templateId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends ${withArticle(templateSlug)}.` });
   }
-  if (details.length) throw invalidInput('The rule references records that do not exist.', details);
+  if (missing.length) throw invalidInput('The rule references records that do not exist.', missing);
+  if (!goesLive) return;
+  const idle: ErrorDetail[] = [];
+  if (integration!.status !== 'live') {
+    idle.push({ field: 'integrationId', code: 'not_live', message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status as string}.` });
+  }
+  if (template!.status !== 'live') {
+    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status as string}.` });
+  }
+  if (idle.length) {
+    throw conflict(`A live rule needs a live integration and template, or it could never send: ${idle.map((d) => d.message).join(' ')}`, idle);
+  }
 }
 
 export const notification = defineResource({
@@ -282,15 +309,23 @@ export const notification = defineResource({
   },
   validate: (record) => duplicateEventCodes(record.eventCodes),
   async beforeCreate({ trx, ctx, values }) {
-    await checkRule(trx, ctx.account!.id, values);
+    await checkRule(trx, ctx.account!.id, values, values.status === 'live');
   },
   async beforeUpdate({ trx, ctx, values, existing }) {
-    if (!('integrationProvider' in values || 'integrationId' in values || 'templateId' in values)) return;
-    await checkRule(trx, ctx.account!.id, {
-      integrationProvider: values.integrationProvider ?? existing!.integration_provider,
-      integrationId: values.integrationId ?? existing!.integration_id,
-      templateId: values.templateId ?? existing!.template_id,
-    });
+    const referencesChange = 'integrationProvider' in values || 'integrationId' in values || 'templateId' in values;
+    // Only a change that makes the rule live over its records is checked: a live rule whose integration was paused since can still be renamed.
+    const goesLive = (values.status ?? existing!.status) === 'live' && (existing!.status !== 'live' || referencesChange);
+    if (!referencesChange && !goesLive) return;
+    await checkRule(
+      trx,
+      ctx.account!.id,
+      {
+        integrationProvider: values.integrationProvider ?? existing!.integration_provider,
+        integrationId: values.integrationId ?? existing!.integration_id,
+        templateId: values.templateId ?? existing!.template_id,
+      },
+      goesLive,
+    );
   },
 });
 

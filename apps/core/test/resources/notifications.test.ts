@@ -377,15 +377,81 @@ describe('notification rules', () => {
     const foreignSms = await create('cloud_sms', {}, other);
     expect(details(await rule('cloud_sms', email.id, smsTpl.id))).toEqual(['integrationId:not_found']);
     expect(details(await rule('cloud_sms', sms.id, emailTpl.id))).toEqual(['templateId:not_found']);
-    expect(details(await rule('service_email', sms.id, smsTpl.id))).toEqual(['integrationId:not_found', 'templateId:not_found']);
+    const crossed = await rule('service_email', sms.id, smsTpl.id);
+    expect(details(crossed)).toEqual(['integrationId:not_found', 'templateId:not_found']);
+    // Each message names what the id is and what the rule needs, with the article read aloud.
+    expect(crossed.body.error.details.map((d: { message: string }) => d.message)).toEqual([
+      `${sms.id} is a cloud_sms integration; a service_email rule sends through a service_email integration.`,
+      `${smsTpl.id} is an sms_template; a service_email rule sends an email_template.`,
+    ]);
+    expect((await rule('cloud_sms', sms.id, emailTpl.id)).body.error.details[0].message).toBe(
+      `${emailTpl.id} is an email_template; a cloud_sms rule sends an sms_template.`,
+    );
     expect(details(await rule('cloud_sms', foreignSms.id, smsTpl.id))).toEqual(['integrationId:not_found']);
-    expect(details(await rule('cloud_sms', randomUUID(), randomUUID()))).toEqual(['integrationId:not_found', 'templateId:not_found']);
+    const unknown = randomUUID();
+    const none = await rule('cloud_sms', randomUUID(), unknown);
+    expect(details(none)).toEqual(['integrationId:not_found', 'templateId:not_found']);
+    expect(none.body.error.details[1].message).toBe(`No sms_template record with id ${unknown}; a cloud_sms rule sends an sms_template.`);
+  });
+
+  it('is live only over a live integration and template (409), which may be paused later', async () => {
+    const sms = await create('cloud_sms');
+    const tpl = await create('sms_template', { status: 'draft' });
+    const refused = await rule('cloud_sms', sms.id, tpl.id, { status: 'live' });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'conflict',
+      details: [
+        { field: 'integrationId', code: 'not_live', message: `The cloud_sms integration ${sms.id} is draft.` },
+        { field: 'templateId', code: 'not_live', message: `The sms_template ${tpl.id} is draft.` },
+      ],
+    });
+    expect((await acct.api.get(path('notification'))).body.data.filter((r: any) => r.templateId === tpl.id)).toEqual([]);
+
+    const r = (await rule('cloud_sms', sms.id, tpl.id)).body.data;
+    expect(r.status).toBe('draft');
+    expect((await acct.api.patch(path('cloud_sms', sms.id), { status: 'live' })).status).toBe(200);
+    const goLive = await acct.api.patch(path('notification', r.id), { status: 'live' });
+    expect(goLive.status).toBe(409);
+    expect(goLive.body.error.details.map((d: { field: string }) => d.field)).toEqual(['templateId']);
+    expect((await acct.api.get(path('notification', r.id))).body.data.status).toBe('draft');
+    expect((await acct.api.patch(path('sms_template', tpl.id), { status: 'live' })).status).toBe(200);
+    expect((await acct.api.patch(path('notification', r.id), { status: 'live' })).status).toBe(200);
+
+    // A live rule moved onto a paused template is refused; pausing the integration it uses is not, and the rule can still be edited.
+    const paused = await create('sms_template', { status: 'paused' });
+    expect((await acct.api.patch(path('notification', r.id), { templateId: paused.id })).status).toBe(409);
+    expect((await acct.api.patch(path('cloud_sms', sms.id), { status: 'paused' })).status).toBe(200);
+    const renamed = await acct.api.patch(path('notification', r.id), { name: 'Still live', status: 'live' });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+  });
+
+  it('sees an integration change that commits while the rule goes live', async () => {
+    const sms = await create('cloud_sms', { status: 'live' });
+    const tpl = await create('sms_template');
+    const r = (await rule('cloud_sms', sms.id, tpl.id)).body.data;
+    const trx = await app.db.transaction();
+    try {
+      await trx('cloud_sms').where({ id: sms.id }).update({ status: 'draft' });
+      const pending = acct.api.patch(path('notification', r.id), { status: 'live' });
+      // The rule's check waits for the integration's row lock (it reads the row FOR SHARE).
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await app.db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        if (rows[0].n > 0) break;
+        await new Promise((ok) => setTimeout(ok, 20));
+      }
+      await trx.commit();
+      expect((await pending).status).toBe(409);
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+    expect((await acct.api.get(path('notification', r.id))).body.data.status).toBe('draft');
   });
 
   it('re-checks the references when an update changes them', async () => {
     const sms = await create('cloud_sms');
     const smsTpl = await create('sms_template');
-    const email = await create('service_email');
+    const email = await create('service_email', { status: 'live' });
     const emailTpl = await create('email_template');
     const r = (await rule('cloud_sms', sms.id, smsTpl.id)).body.data;
     expect(details(await acct.api.patch(path('notification', r.id), { integrationProvider: 'service_email' }))).toEqual([
