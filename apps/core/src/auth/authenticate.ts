@@ -60,6 +60,8 @@ const userData = z.object({
 export type UserData = z.infer<typeof userData>;
 
 const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+/** How far the signer's clock may differ from ours, for `exp` and `iat` alike (CONTRACT §5). */
+const CLOCK_SKEW_SECONDS = 60;
 /** A fixed sealed value keeps the timing of an unknown key close to that of a wrong secret. */
 const DUMMY_SECRET = 'x'.repeat(64);
 
@@ -167,7 +169,7 @@ export class Authenticator {
     try {
       ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.box.open(row.api_secret_enc as string)), {
         algorithms: ['HS256'],
-        clockTolerance: 60,
+        clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ['exp', 'iat', 'sub'],
         subject: accountId,
       }));
@@ -175,6 +177,9 @@ export class Authenticator {
       throw invalid();
     }
     if (payload.exp! - payload.iat! > MAX_TOKEN_LIFETIME_SECONDS) throw invalid();
+    // jose checks `iat` only against a maximum age; a token issued in the future would otherwise
+    // outlive the lifetime limit (its `exp` ten years ahead).
+    if (payload.iat! > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw invalid();
     const user = userData.safeParse(payload.userData);
     if (!user.success) throw invalid();
     const account = accountInfo(row);

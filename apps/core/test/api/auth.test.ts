@@ -98,8 +98,8 @@ describe('API keys', () => {
     expect(got.body.data).not.toHaveProperty('apiSecret');
 
     const asked = await acct.api.get(`/schema/apikey/record/${created.id}`, { fields: ['apiSecret', 'apiKey'] });
-    expectOk(asked);
-    expect(asked.body.data).not.toHaveProperty('apiSecret');
+    expectError(asked, 400, 'invalid_query');
+    expect(JSON.stringify(asked.body)).not.toContain(created.apiSecret);
 
     const list = await acct.api.get('/schema/apikey/record', { limit: 1000 });
     expectOk(list);
@@ -238,6 +238,16 @@ describe('end-user tokens', () => {
     expectOk(await asEndUser(skewed).get('/schema/account_user/me'));
     const expired = await signToken(acct, { iat: now - 600, exp: now - 120 });
     expectError(await asEndUser(expired).get('/schema/account_user/me'), 401, 'unauthenticated');
+  });
+
+  it('refuses a token issued in the future beyond the 60 s clock skew, and accepts one within it', async () => {
+    const now = nowSeconds();
+    const tenYears = now + 10 * 365 * 86_400;
+    const future = await signToken(acct, { iat: tenYears, exp: tenYears + 60 });
+    expectError(await asEndUser(future).get('/schema/account_user/me'), 401, 'unauthenticated');
+    const early = await signToken(acct, { iat: now + 120, exp: now + 600 });
+    expectError(await asEndUser(early).get('/schema/account_user/me'), 401, 'unauthenticated');
+    expectOk(await asEndUser(await signToken(acct, { iat: now + 30, exp: now + 600 })).get('/schema/account_user/me'));
   });
 
   it('accepts a lifetime of exactly 86400 s and rejects a longer one', async () => {

@@ -241,7 +241,8 @@ describe('push_cloud_messaging', () => {
     const listed = (await acct.api.get(path('push_cloud_messaging'))).body.data;
     expect(listed.every((r: object) => !('serviceAccountJSON' in r))).toBe(true);
     const narrowed = await acct.api.get(path('push_cloud_messaging', rec.id), { fields: ['serviceAccountJSON'] });
-    expect(narrowed.body.data).toEqual({ id: rec.id });
+    expect(narrowed.status).toBe(400);
+    expect(narrowed.body.error.code).toBe('invalid_query');
 
     const raw = await app.db('push_cloud_messaging').where({ id: rec.id }).first();
     const stored = JSON.stringify(raw);
