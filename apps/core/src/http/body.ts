@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
@@ -43,6 +44,10 @@ export async function readBody(
     throw new ApiError(400, 'invalid_input', 'The request body could not be read.');
   }
   if (raw.length === 0) return { raw: undefined, mediaType, json: undefined };
+  // Decoding would turn invalid bytes into U+FFFD and store them; text bodies must be UTF-8.
+  if ((mediaType === 'application/json' || mediaType.startsWith('text/')) && !isUtf8(raw)) {
+    throw invalidInput('The body is not valid UTF-8.', [{ code: 'invalid_encoding', message: 'The body must be encoded as UTF-8.' }]);
+  }
   if (mediaType !== 'application/json') return { raw, mediaType, json: undefined };
   try {
     return { raw, mediaType, json: JSON.parse(raw.toString('utf8')) };

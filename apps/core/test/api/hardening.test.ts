@@ -83,3 +83,32 @@ describe('fields naming a secret', () => {
     }
   });
 });
+
+describe('invalid UTF-8 in a body', () => {
+  const invalid = (json: string) => Buffer.concat([Buffer.from(json.slice(0, json.indexOf('%'))), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(json.slice(json.indexOf('%') + 1))]);
+
+  it('is 400 invalid_input on create and update, and changes nothing', async () => {
+    const headers = { 'content-type': 'application/json' };
+    const before = await app.db('streak').where({ account_id: owner.accountId }).select('id', 'name', 'updated_at');
+    const created = await owner.api.request('POST', '/schema/streak/record', { raw: invalid('{"name":"bad %"}'), headers });
+    expect(created.status, JSON.stringify(created.body)).toBe(400);
+    expect(created.body.error.code).toBe('invalid_input');
+    const streak = ids.get('streak')!;
+    const updated = await owner.api.request('PATCH', `/schema/streak/record/${streak}`, { raw: invalid('{"name":"bad %"}'), headers });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error.code).toBe('invalid_input');
+    expect(await app.db('streak').where({ account_id: owner.accountId }).select('id', 'name', 'updated_at')).toEqual(before);
+  });
+
+  it('is 400 invalid_input in a CSV coupon import, and imports nothing', async () => {
+    const reward = ids.get('reward')!;
+    const before = await app.db('coupon').where({ account_id: owner.accountId }).count({ n: '*' });
+    const res = await owner.api.request('POST', `/schema/reward/record/${reward}/action/import_coupons`, {
+      raw: invalid('GOOD-1\nBAD-%\n'),
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe('invalid_input');
+    expect(await app.db('coupon').where({ account_id: owner.accountId }).count({ n: '*' })).toEqual(before);
+  });
+});
