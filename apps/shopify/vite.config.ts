@@ -1,6 +1,15 @@
 import { vitePlugin as remix } from '@remix-run/dev';
 import { defineConfig } from 'vite';
 
+// Single fetch also makes remix-serve keep Node's own fetch globals (Request, Response with
+// Response.json, Headers) instead of installing Remix's polyfills, so the routes run on the same
+// globals in production as under test; and it is the data protocol React Router keeps.
+declare module '@remix-run/node' {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
 // The Shopify CLI passes the tunnel URL as SHOPIFY_APP_URL; HMR must reach the browser through it.
 const appUrl = new URL(process.env.SHOPIFY_APP_URL || 'http://localhost');
 const hmr = appUrl.hostname === 'localhost'
@@ -12,7 +21,7 @@ export default defineConfig({
   plugins: [
     remix({
       ignoredRouteFiles: ['**/.*', '**/*.test.*'],
-      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: false, v3_routeConfig: false },
+      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true, v3_routeConfig: false },
     }),
   ],
   build: { assetsInlineLimit: 0 },

@@ -8,7 +8,8 @@ import { addDocumentResponseHeaders } from './shopify.server';
 // The server process (remix-serve or a test server) closes the database connections through this.
 export { closeConnections } from './shopify.server';
 
-const ABORT_DELAY = 5000;
+// Single fetch: how long deferred data may stream; the render is aborted a second later.
+export const streamTimeout = 5000;
 
 /** Streams the document; Shopify's headers (frame ancestors, CSP) are added to every page. */
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
@@ -16,7 +17,7 @@ export default async function handleRequest(request: Request, responseStatusCode
   // Crawlers get the whole document at once; browsers get it streamed.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';
   return new Promise<Response>((resolve, reject) => {
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
+    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} />, {
       [readyEvent]: () => {
         const body = new PassThrough();
         responseHeaders.set('Content-Type', 'text/html');
@@ -29,6 +30,6 @@ export default async function handleRequest(request: Request, responseStatusCode
         console.error(error);
       },
     });
-    setTimeout(abort, ABORT_DELAY);
+    setTimeout(abort, streamTimeout + 1000);
   });
 }
