@@ -42,6 +42,11 @@ const MIGRATIONS: { name: string; sql: string }[] = [
     );
     create index shopify_sessions_shop_idx on shopify_sessions (shop)`,
   },
+  {
+    name: '004_shops_uninstalled_at',
+    // Set by app/uninstalled: the account is kept, but the next install provisions it again.
+    sql: 'alter table shops add column uninstalled_at timestamptz',
+  },
 ];
 
 export function createPool(url: string): pg.Pool {

@@ -1,7 +1,7 @@
 import type { AdminGraphql } from './admin-api.server';
 import { fetchShop, setMetafields } from './admin-api.server';
 import { accountClient, platformClient } from './core.server';
-import type { ShopStore } from './shops.server';
+import type { ShopAccount, ShopStore } from './shops.server';
 
 export interface ProvisionDeps {
   coreUrl: string;
@@ -10,11 +10,37 @@ export interface ProvisionDeps {
   shops: ShopStore;
 }
 
+const inFlight = new Map<string, Promise<ShopAccount>>();
+
 /**
- * Runs after every authentication (install and re-auth): provisions the shop's organization and
- * account through the platform API, idempotent on the shop domain, stores the fresh key encrypted,
- * retires the key it replaces, and writes the ids as shop metafields (merchant-visible `loyalty`
- * and the app-owned `$app:loyalty` copy that the theme app embed reads, with the core's URL).
+ * The shop's account, provisioned first when this installation has none: on install (afterAuth) and
+ * by any admin loader that gets there first, since Remix runs the layout's and the page's loaders
+ * together and only one of them exchanges the token. Once per shop: callers in this process share
+ * one attempt, and processes take turns on the shop's database lock, then find it done.
+ */
+export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: AdminGraphql): Promise<ShopAccount> {
+  let attempt = inFlight.get(shop);
+  if (!attempt) {
+    attempt = (async () => {
+      const found = await deps.shops.findInstalled(shop);
+      if (found) return found;
+      return deps.shops.exclusive(shop, async (store) => {
+        const done = await store.findInstalled(shop);
+        if (done) return done;
+        await provisionShop({ ...deps, shops: store }, shop, admin);
+        return (await store.findInstalled(shop))!;
+      });
+    })().finally(() => inFlight.delete(shop));
+    inFlight.set(shop, attempt);
+  }
+  return attempt;
+}
+
+/**
+ * Provisions the shop's organization and account through the platform API, idempotent on the shop
+ * domain (a reinstall finds them again), stores the fresh key encrypted, retires the key it
+ * replaces, and writes the ids as shop metafields (merchant-visible `loyalty` and the app-owned
+ * `$app:loyalty` copy that the theme app embed reads, with the core's URL).
  */
 export async function provisionShop(deps: ProvisionDeps, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
   const info = await fetchShop(admin);

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { decrypt, encrypt } from './crypto.server';
 
 /** A shop's loyalty account and the API key the app uses for it (decrypted only in memory). */
@@ -28,16 +28,37 @@ interface ShopRow {
 }
 
 export class ShopStore {
+  /** `db` is the app's pool, or one connection that holds a shop's provisioning lock. */
   constructor(
-    private readonly pool: pg.Pool,
+    private readonly db: pg.Pool | pg.PoolClient,
     private readonly key: Buffer,
     private readonly ready: Promise<void>,
   ) {}
 
-  /** Stores the shop's credentials; returns the API key id they replace, if any. */
+  /**
+   * Runs `work` holding the shop's provisioning lock (a PostgreSQL advisory lock, so app processes
+   * exclude each other too), with a store on the lock's own connection: waiting for the lock never
+   * needs a second connection from the pool.
+   */
+  async exclusive<T>(shop: string, work: (store: ShopStore) => Promise<T>): Promise<T> {
+    await this.ready;
+    if (!(this.db instanceof pg.Pool)) throw new Error('ShopStore.exclusive: already exclusive');
+    const client = await this.db.connect();
+    let unlocked: Error | undefined;
+    try {
+      await client.query('select pg_advisory_lock(hashtext($1))', [`loyalty_shopify_provision:${shop}`]);
+      return await work(new ShopStore(client, this.key, this.ready));
+    } finally {
+      await client.query('select pg_advisory_unlock(hashtext($1))', [`loyalty_shopify_provision:${shop}`]).catch((err: Error) => (unlocked = err));
+      // A connection that may still hold the lock is closed rather than pooled, which releases it.
+      client.release(unlocked);
+    }
+  }
+
+  /** Stores the shop's credentials (and marks it installed); returns the API key id they replace, if any. */
   async save(account: ShopAccount): Promise<string | null> {
     await this.ready;
-    const client = await this.pool.connect();
+    const client = this.db instanceof pg.Pool ? await this.db.connect() : this.db;
     try {
       await client.query('begin');
       // The row lock orders concurrent re-provisionings of one shop, so each sees the key it replaces.
@@ -47,7 +68,7 @@ export class ShopStore {
          values ($1, $2, $3, $4, $5, $6)
          on conflict (shop) do update set organization_id = excluded.organization_id, account_id = excluded.account_id,
            api_key_id = excluded.api_key_id, api_key_encrypted = excluded.api_key_encrypted,
-           api_secret_encrypted = excluded.api_secret_encrypted, updated_at = now()`,
+           api_secret_encrypted = excluded.api_secret_encrypted, uninstalled_at = null, updated_at = now()`,
         [
           account.shop,
           account.organizationId,
@@ -64,13 +85,28 @@ export class ShopStore {
       await client.query('rollback');
       throw err;
     } finally {
-      client.release();
+      if (client !== this.db) client.release();
     }
   }
 
   async find(shop: string): Promise<ShopAccount | null> {
+    return this.load(shop, false);
+  }
+
+  /** The shop's account if it is provisioned for the current installation (not since uninstalled). */
+  async findInstalled(shop: string): Promise<ShopAccount | null> {
+    return this.load(shop, true);
+  }
+
+  /** app/uninstalled: the account stays (until shop/redact), but a reinstall provisions it again. */
+  async markUninstalled(shop: string): Promise<void> {
     await this.ready;
-    const { rows } = await this.pool.query<ShopRow>('select * from shops where shop = $1', [shop]);
+    await this.db.query('update shops set uninstalled_at = now() where shop = $1', [shop]);
+  }
+
+  private async load(shop: string, installedOnly: boolean): Promise<ShopAccount | null> {
+    await this.ready;
+    const { rows } = await this.db.query<ShopRow>(`select * from shops where shop = $1${installedOnly ? ' and uninstalled_at is null' : ''}`, [shop]);
     const row = rows[0];
     if (!row) return null;
     return {
@@ -85,13 +121,13 @@ export class ShopStore {
 
   async remove(shop: string): Promise<void> {
     await this.ready;
-    await this.pool.query('delete from data_requests where shop = $1', [shop]);
-    await this.pool.query('delete from shops where shop = $1', [shop]);
+    await this.db.query('delete from data_requests where shop = $1', [shop]);
+    await this.db.query('delete from shops where shop = $1', [shop]);
   }
 
   async saveDataRequest(shop: string, requestId: string, externalId: string, data: unknown): Promise<void> {
     await this.ready;
-    await this.pool.query(
+    await this.db.query(
       `insert into data_requests (shop, request_id, customer_external_id, export) values ($1, $2, $3, $4)
        on conflict (shop, request_id) do update set export = excluded.export`,
       [shop, requestId, externalId, JSON.stringify(data)],
@@ -101,7 +137,7 @@ export class ShopStore {
   /** The shop's data requests, newest first; `created_at` is when the first delivery arrived. */
   async listDataRequests(shop: string, limit = 100): Promise<DataRequest[]> {
     await this.ready;
-    const { rows } = await this.pool.query<{ request_id: string; customer_external_id: string; created_at: Date }>(
+    const { rows } = await this.db.query<{ request_id: string; customer_external_id: string; created_at: Date }>(
       'select request_id, customer_external_id, created_at from data_requests where shop = $1 order by created_at desc, request_id desc limit $2',
       [shop, limit],
     );
@@ -111,7 +147,7 @@ export class ShopStore {
   /** One request with its export as stored; null when this shop has none with that id. */
   async findDataRequest(shop: string, requestId: string): Promise<(DataRequest & { data: unknown }) | null> {
     await this.ready;
-    const { rows } = await this.pool.query<{ request_id: string; customer_external_id: string; created_at: Date; export: unknown }>(
+    const { rows } = await this.db.query<{ request_id: string; customer_external_id: string; created_at: Date; export: unknown }>(
       'select request_id, customer_external_id, created_at, export from data_requests where shop = $1 and request_id = $2',
       [shop, requestId],
     );

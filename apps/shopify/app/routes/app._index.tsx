@@ -3,13 +3,12 @@ import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
-import { coreFailure, shopApi } from '../lib/admin.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { coreFailure } from '../lib/admin.server';
+import { authenticateShop } from '../shopify.server';
 
 /** Dashboard: the programme's numbers over a range, from the core's analytics summary. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const url = new URL(request.url);
   const from = url.searchParams.get('from') || undefined;
   const to = url.searchParams.get('to') || undefined;

@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { coreFailure, shopApi } from '../lib/admin.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { coreFailure } from '../lib/admin.server';
+import { authenticateShop } from '../shopify.server';
 
 /** POST text/csv: imports the codes into the reward's pool through the core's import_coupons. */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const csv = await request.text();
   const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {
     params: { path: { id: params.rewardId! } },

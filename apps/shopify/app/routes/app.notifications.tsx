@@ -1,10 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, InlineGrid, Page, Text } from '@shopify/polaris';
-import { shopApi } from '../lib/admin.server';
 import { records } from '../lib/records.server';
 import { RESOURCES } from '../lib/resources';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { authenticateShop } from '../shopify.server';
 
 const GROUPS = [
   { title: 'Rules', slugs: ['notification'] },
@@ -14,8 +13,7 @@ const GROUPS = [
 
 /** Notification rules, templates and integrations, with how many of each the programme has. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const slugs = GROUPS.flatMap((g) => g.slugs);
   const totals = await Promise.all(slugs.map((slug) => records(api, slug).list({ limit: 1, fetchTotalCount: true })));
   const counts = Object.fromEntries(slugs.map((slug, i) => [slug, totals[i]!.ok ? (totals[i] as { total?: number }).total ?? 0 : null]));

@@ -3,21 +3,20 @@ import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@r
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
-import { type CoreFailure, coreFailure, shopApi } from '../lib/admin.server';
+import { type CoreFailure, coreFailure } from '../lib/admin.server';
 import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
 import { toBody } from '../lib/schema';
 import { formFields } from '../lib/schema.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { authenticateShop, coreUrl } from '../shopify.server';
 
 /**
  * One record of any resource: its form (create when the id is "new"), and what belongs to it —
  * a definition's milestones, a reward's coupon pool, a webhook's deliveries.
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
   const info = resource(params.slug);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const isNew = params.id === 'new';
   const fields = await formFields(coreUrl, info.schema, isNew ? 'create' : 'update');
   let record: RecordData | null = null;
@@ -65,9 +64,8 @@ type Intent = { intent: 'save'; inputs: Record<string, string> } | { intent: 'de
 type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' | 'delivery' };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
-  const { session } = await authenticate.admin(request);
   const info = resource(params.slug);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const isNew = params.id === 'new';
   const input = (await request.json()) as Intent;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({ ok: false, failure, scope });

@@ -1,16 +1,14 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
-import { shopApi } from '../lib/admin.server';
 import { records } from '../lib/records.server';
 import { resource } from '../lib/resources';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { authenticateShop } from '../shopify.server';
 
 /** Any resource's records, newest first, each linking to its page. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
   const info = resource(params.slug);
-  const { api } = await shopApi(shops, coreUrl, session.shop);
+  const { api } = await authenticateShop(request);
   const result = await records(api, info.slug).list({ limit: 100, fetchTotalCount: true });
   return { info, rows: result.ok ? result.data : [], total: result.ok ? (result.total ?? 0) : 0, failure: result.ok ? null : result.failure };
 };

@@ -2,9 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Banner, BlockStack, Box, Button, Card, InlineGrid, Layout, Page, Select, Text } from '@shopify/polaris';
 import { useState } from 'react';
-import { shopApi } from '../lib/admin.server';
 import { records } from '../lib/records.server';
-import { authenticate, coreUrl, corePublicUrl, shops } from '../shopify.server';
+import { authenticateShop, corePublicUrl } from '../shopify.server';
 
 const KINDS = [
   { slug: 'floating_widget', title: 'Floating widgets', key: 'floatingWidgetId' },
@@ -14,8 +13,7 @@ const KINDS = [
 
 /** The floating widget, theme and template records, and a live preview of the real widget with them. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.admin(request);
-  const { api, account } = await shopApi(shops, coreUrl, session.shop);
+  const { api, account } = await authenticateShop(request);
   const lists = await Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 })));
   return {
     accountId: account.accountId,
