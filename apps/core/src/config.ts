@@ -29,6 +29,13 @@ export interface Config {
   dnsServers: string[];
   logLevel: string;
   trustProxy: boolean;
+  /** Off: no /metrics content, no default process collectors, no counting (for measuring their cost). */
+  metricsEnabled: boolean;
+  /** Where `loyalty worker` serves /metrics and /healthz; 0 picks a free port. */
+  workerMetricsPort: number;
+  /** OTLP/HTTP base URL; traces are exported only when set, and the SDK is not loaded otherwise. */
+  otlpEndpoint: string | undefined;
+  otelServiceName: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +134,10 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean),
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool('LOYALTY_TRUST_PROXY', false),
+    metricsEnabled: bool('LOYALTY_METRICS_ENABLED', true),
+    workerMetricsPort: int('LOYALTY_WORKER_METRICS_PORT', 9464),
+    otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/$/, ''),
+    otelServiceName: env.OTEL_SERVICE_NAME || undefined,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -3,8 +3,8 @@ import pino, { type Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { SecretBox } from './auth/crypto.js';
 import type { Config } from './config.js';
-import { Metrics } from './http/metrics.js';
 import { TokenBuckets } from './http/rateLimit.js';
+import { Metrics } from './observability/metrics.js';
 import { Registry } from './records/registry.js';
 import { RecordService } from './records/service.js';
 import { createResources } from './resources/index.js';
@@ -58,7 +58,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
     records,
     auth,
     logger: logger ?? createLogger(config.logLevel),
-    metrics: new Metrics(),
+    metrics: new Metrics(db, config.metricsEnabled),
     buckets: new TokenBuckets(),
   };
 }

@@ -3,6 +3,8 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
+import { count, IssueTally } from '../observability/metrics.js';
+import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
 import type { LanguageCode } from '../records/fields.js';
 import type { Row, Values } from '../records/resource.js';
@@ -64,17 +66,37 @@ const MAX_ATTEMPTS = 8;
  * a transaction holding the member's lock on the definition.
  */
 export async function ingestLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
+  return inSpan(`ingest ${kind}_log`, { 'loyalty.account_id': ctx.account!.id }, async () => {
+    try {
+      const response = await aggregateLog(records, ctx, kind, values);
+      count.log(kind, response.isAggregated ? 'aggregated' : 'not_aggregated');
+      return response;
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) count.log(kind, err.code === DUPLICATE ? 'duplicate' : 'refused');
+      throw err;
+    }
+  });
+}
+
+const DUPLICATE = 'duplicate_unique_identifier';
+
+async function aggregateLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   const now = records.now();
   checkShape(values, now);
   // An inline member is upserted in the log's transaction, so a refused log leaves none behind.
   let locked = values.ownedBy != null;
   for (let attempt = 1; ; attempt++) {
+    const issued = new IssueTally();
     try {
-      if (!locked) return await attemptLog(records, records.db, false, ctx, kind, values, now);
-      return await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now));
+      const response = locked
+        ? await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now, issued))
+        : await attemptLog(records, records.db, false, ctx, kind, values, now, issued);
+      issued.commit();
+      return response;
     } catch (err) {
       if (isDuplicateLog(err, kind)) throw await duplicate(records.db, kind, ctx.account!.id, values[`${kind}Id`] as string, values.uniqueIdentifier as string);
       if (!(err instanceof NeedsLock || isLostRace(err)) || attempt > MAX_ATTEMPTS) throw err;
+      if (!(err instanceof NeedsLock)) count.writeRetry(kind);
       locked = true;
     }
   }
@@ -88,10 +110,19 @@ const isDuplicateLog = (err: unknown, kind: LogKind) => {
 /** A row read changed, or a concurrent attempt created the same progress first. */
 const isLostRace = (err: unknown) => isChangedSinceRead(err) || (err as { code?: string } | null)?.code === '23505';
 
-async function attemptLog(records: RecordService, trx: Knex, locked: boolean, ctx: RequestContext, kind: LogKind, values: Values, now: Date): Promise<Record<string, unknown>> {
+async function attemptLog(
+  records: RecordService,
+  trx: Knex,
+  locked: boolean,
+  ctx: RequestContext,
+  kind: LogKind,
+  values: Values,
+  now: Date,
+  issued: IssueTally,
+): Promise<Record<string, unknown>> {
   const account = ctx.account!;
   const idField = `${kind}Id`;
-  const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked };
+  const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued };
   const definitionId = values[idField] as string;
   const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>) : undefined;
   const memberId = (inline?.id ?? values.ownedById) as string;
@@ -193,7 +224,7 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
   const existing = await db(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
-  return new ApiError(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.', [
+  return new ApiError(409, DUPLICATE, 'A log with this uniqueIdentifier already exists; it was not aggregated again.', [
     { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id as string },
   ]);
 }

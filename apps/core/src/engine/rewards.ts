@@ -76,9 +76,15 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | n
       period_key: source.periodKey,
     })
     .returning('*')) as Row[];
+  tx.issued.reward();
   if (!reward.handle_coupon) return log!;
   let code = await takePooledCoupon(tx, reward, log!.id as string);
-  if (!code && reward.handle_coupon_auto_generation) code = await generateCoupon(tx, reward, log!.id as string);
+  if (code) tx.issued.coupon('pool');
+  else if (reward.handle_coupon_auto_generation) {
+    code = await generateCoupon(tx, reward, log!.id as string);
+    tx.issued.emptyPool('generated');
+    tx.issued.coupon('generated');
+  } else tx.issued.emptyPool('none');
   if (!code) return log!;
   return updateRow(tx.trx, 'reward_log', log!, { coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now });
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventCode } from '../events/codes.js';
+import type { IssueTally } from '../observability/metrics.js';
 import type { AccountInfo, RequestContext } from '../records/context.js';
 import type { Row } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
@@ -19,6 +20,8 @@ export interface Tx {
   writes: WriteSet;
   /** Whether the attempt runs in a transaction holding the member's lock on the definition. */
   locked: boolean;
+  /** Rewards and coupons the attempt issued, counted if it commits. */
+  issued: IssueTally;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { currentTraceParent } from '../observability/trace.js';
 import type { EventCode } from './codes.js';
 import { EVENTS_CHANNEL } from './wakeup.js';
 
@@ -14,7 +15,7 @@ export interface NewEvent {
 /**
  * An INSERT of events passed as one JSON parameter, to run alone or inside a larger statement
  * (a WHERE clause may follow). Timestamps keep milliseconds, so each event is a millisecond after
- * the one before it and one log's events keep their order.
+ * the one before it and one log's events keep their order. Each carries the active trace context.
  */
 export function eventsInsert(accountId: string, events: NewEvent[]): { sql: string; bindings: Knex.RawBinding[] } {
   const rows = events.map((e, ord) => ({
@@ -26,10 +27,10 @@ export function eventsInsert(accountId: string, events: NewEvent[]): { sql: stri
     ord,
   }));
   return {
-    sql: `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, created_at, updated_at)
-          select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
+    sql: `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
+          select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, ?::text, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
             from jsonb_to_recordset(?::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int)`,
-    bindings: [accountId, JSON.stringify(rows)],
+    bindings: [accountId, currentTraceParent(), JSON.stringify(rows)],
   };
 }
 

@@ -5,6 +5,7 @@ import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { deliverDueWebhooks } from '../webhooks/delivery.js';
 import { sendDueNotifications } from '../notifications/sender.js';
+import { count } from '../observability/metrics.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
@@ -44,8 +45,11 @@ export async function startWorkers(s: Services, databaseUrl: string): Promise<Wo
   boss.on('error', (err) => s.logger.error({ err }, 'job queue error'));
   await boss.start();
   await boss.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 5 });
+  s.metrics.watchQueues(boss, [SWEEP_QUEUE]);
   const sweep = async () => {
+    const started = process.hrtime.bigint();
     const done = await runSweeps(s.records, s.records.now(), s.config.lateLogGraceSeconds);
+    count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
   };
   await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: Math.max(0.5, Math.min(2, s.config.schedulerIntervalMs / 1000)) }, sweep);

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import type { SecretBox } from '../auth/crypto.js';
 import { inPool } from '../concurrency.js';
 import type { Config } from '../config.js';
+import { count } from '../observability/metrics.js';
+import { contextOf, inSpan } from '../observability/trace.js';
 import type { Row } from '../records/resource.js';
 import { DeliveryError, postJson } from './post.js';
 import { signedHeaders } from './signing.js';
@@ -74,21 +76,32 @@ async function deliverOne(deps: DeliveryDeps, log: Row, webhook: Row | undefined
     await deps.db('webhook_log').where(where).update({ lease_until: null, next_retry_at: new Date(now().getTime() + PAUSED_RECHECK_MS) });
     return;
   }
-  const body = envelope(log, events);
-  const secret = deps.box.open(webhook.webhook_secret_enc as string);
-  const headers = signedHeaders(secret, log.id as string, Math.floor(now().getTime() / 1000), body);
-  let outcome: { status?: number; error?: string };
-  try {
-    const res = await postJson(webhook.endpoint_url as string, body, headers, {
-      timeoutMs: deps.config.webhookTimeoutMs,
-      resolver: deps.resolver,
-      allowPrivate: deps.config.webhookAllowPrivate,
-    });
-    outcome = res.status >= 300 && res.status < 400 ? { status: res.status, error: `HTTP ${res.status}: redirects are not followed` } : { status: res.status };
-  } catch (err) {
-    outcome = { error: err instanceof DeliveryError ? err.message : 'delivery failed' };
-  }
-  await deps.db('webhook_log').where(where).update(afterAttempt(log, outcome, now(), deps.config.webhookRetrySchedule));
+  const attempt = (log.retry_count as number) + 1;
+  const attributes = { 'loyalty.webhook_id': webhook.id as string, 'loyalty.webhook_log_id': log.id as string, 'loyalty.attempt': attempt };
+  // The delivery joins the trace of the request that wrote its (first) event, across processes.
+  await inSpan('webhook delivery', attributes, async (span) => {
+    const body = envelope(log, events);
+    const secret = deps.box.open(webhook.webhook_secret_enc as string);
+    const headers = signedHeaders(secret, log.id as string, Math.floor(now().getTime() / 1000), body);
+    let outcome: { status?: number; error?: string };
+    try {
+      const res = await postJson(webhook.endpoint_url as string, body, headers, {
+        timeoutMs: deps.config.webhookTimeoutMs,
+        resolver: deps.resolver,
+        allowPrivate: deps.config.webhookAllowPrivate,
+      });
+      outcome = res.status >= 300 && res.status < 400 ? { status: res.status, error: `HTTP ${res.status}: redirects are not followed` } : { status: res.status };
+    } catch (err) {
+      outcome = { error: err instanceof DeliveryError ? err.message : 'delivery failed' };
+    }
+    const after = afterAttempt(log, outcome, now(), deps.config.webhookRetrySchedule);
+    await deps.db('webhook_log').where(where).update(after);
+    const status = after.webhook_log_status as string;
+    span?.setAttribute('loyalty.webhook_log_status', status);
+    // Lag on the wall clock: created_at is the database's clock, not the service's (tests move that).
+    const oldest = Math.min(...events.map((e) => (e.created_at as Date).getTime()));
+    count.webhookAttempt(status, attempt, status === 'processed' && events.length ? (Date.now() - oldest) / 1000 : undefined);
+  }, contextOf(events[0]?.trace_parent));
 }
 
 

@@ -1,0 +1,19 @@
+import type { Knex } from 'knex';
+
+export const name = '20261124000100_event_trace_parent';
+
+/**
+ * The W3C traceparent of the request that wrote an event (null when it was not traced), so the
+ * worker's delivery span joins that request's trace.
+ */
+export async function up(db: Knex): Promise<void> {
+  await db.schema.alterTable('event_log', (t) => {
+    t.text('trace_parent');
+  });
+}
+
+export async function down(db: Knex): Promise<void> {
+  await db.schema.alterTable('event_log', (t) => {
+    t.dropColumn('trace_parent');
+  });
+}

@@ -1,0 +1,11 @@
+import type { Config } from '../config.js';
+
+/**
+ * Starts trace export when OTEL_EXPORTER_OTLP_ENDPOINT is set; returns its stop (flushing what is
+ * buffered) to close with the process. The SDK is imported here, only then.
+ */
+export async function traceIfConfigured(config: Config, role: 'api' | 'worker'): Promise<(() => Promise<void>)[]> {
+  if (!config.otlpEndpoint) return [];
+  const { startTracing } = await import('./tracing.js');
+  return [startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName ?? `loyalty-${role}` }).stop];
+}

@@ -1,0 +1,48 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../config.js';
+import type { Metrics } from './metrics.js';
+
+export interface Endpoints {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * /metrics and /healthz for a process without the API (`loyalty worker`), on a port of its own,
+ * so Prometheus scrapes every process and an orchestrator can probe it.
+ */
+export async function serveEndpoints(metrics: Metrics, host: string, port: number, portVariable: string): Promise<Endpoints> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+    } else if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    } else if (path === '/metrics') {
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((ok, fail) =>
+    server
+      .once('listening', ok)
+      .once('error', (err: NodeJS.ErrnoException) =>
+        fail(err.code === 'EADDRINUSE' ? new ConfigError([`port ${port} on ${host} is in use: set ${portVariable} to another`]) : err),
+      )
+      .listen(port, host),
+  );
+  const { port: bound } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${bound}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
+  };
+}
