@@ -11,9 +11,15 @@ export type AddressKind =
   | 'unique_local'
   | 'cgnat'
   | 'multicast'
+  | 'documentation'
+  | 'benchmarking'
   | 'reserved';
 
-/** IPv4 ranges that are not public unicast, as [first address, prefix length, kind]. */
+/**
+ * Every range of the IANA IPv4 Special-Purpose Address Registry that is not globally reachable,
+ * plus multicast, as [first address, prefix length, kind]. `public` entries are the registry's
+ * globally reachable exceptions inside a refused range; the longest matching prefix decides.
+ */
 const IPV4_RANGES: [string, number, AddressKind][] = [
   ['0.0.0.0', 8, 'unspecified'],
   ['10.0.0.0', 8, 'private'],
@@ -21,10 +27,49 @@ const IPV4_RANGES: [string, number, AddressKind][] = [
   ['127.0.0.0', 8, 'loopback'],
   ['169.254.0.0', 16, 'link_local'],
   ['172.16.0.0', 12, 'private'],
+  // IETF protocol assignments (service continuity, dummy, NAT64 discovery, …), except two anycast services.
+  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.0.9', 32, 'public'],
+  ['192.0.0.10', 32, 'public'],
+  ['192.0.2.0', 24, 'documentation'],
+  // The deprecated 6to4 relay anycast prefix.
+  ['192.88.99.0', 24, 'reserved'],
   ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'benchmarking'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
   ['224.0.0.0', 4, 'multicast'],
   // Class E and the limited broadcast address: never routable unicast.
   ['240.0.0.0', 4, 'reserved'],
+];
+
+/** The same for the IANA IPv6 Special-Purpose Address Registry, plus multicast and site-local. */
+const IPV6_RANGES: [string, number, AddressKind][] = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['64:ff9b:1::', 48, 'private'],
+  // Discard-only and the dummy prefix.
+  ['100::', 64, 'reserved'],
+  ['100:0:0:1::', 64, 'reserved'],
+  // IETF protocol assignments (Teredo, benchmarking, ORCHID, …), except its globally reachable services.
+  ['2001::', 23, 'reserved'],
+  ['2001:1::1', 128, 'public'],
+  ['2001:1::2', 128, 'public'],
+  ['2001:1::3', 128, 'public'],
+  ['2001:2::', 48, 'benchmarking'],
+  ['2001:3::', 32, 'public'],
+  ['2001:4:112::', 48, 'public'],
+  ['2001:20::', 28, 'public'],
+  ['2001:30::', 28, 'public'],
+  ['2001:db8::', 32, 'documentation'],
+  ['3fff::', 20, 'documentation'],
+  // Segment-routing SIDs.
+  ['5f00::', 16, 'reserved'],
+  ['fc00::', 7, 'unique_local'],
+  ['fe80::', 10, 'link_local'],
+  // Site-local (fec0::/10) is deprecated but still means "this site".
+  ['fec0::', 10, 'private'],
+  ['ff00::', 8, 'multicast'],
 ];
 
 function ipv4ToInt(text: string): number {
@@ -33,8 +78,8 @@ function ipv4ToInt(text: string): number {
 
 const IPV4_TABLE = IPV4_RANGES.map(([base, prefix, kind]) => {
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-  return { network: (ipv4ToInt(base) & mask) >>> 0, mask, kind };
-});
+  return { network: (ipv4ToInt(base) & mask) >>> 0, mask, prefix, kind };
+}).sort((a, b) => b.prefix - a.prefix);
 
 function classifyIPv4Int(value: number): AddressKind {
   for (const range of IPV4_TABLE) {
@@ -61,6 +106,14 @@ export function ipv6Groups(text: string): number[] | undefined {
   return [...head, ...new Array<number>(8 - head.length - rest.length).fill(0), ...rest];
 }
 
+const toBigInt = (groups: number[]) => groups.reduce((acc, g) => (acc << 16n) | BigInt(g), 0n);
+const ALL_ONES = (1n << 128n) - 1n;
+
+const IPV6_TABLE = IPV6_RANGES.map(([base, prefix, kind]) => {
+  const mask = (ALL_ONES << BigInt(128 - prefix)) & ALL_ONES;
+  return { network: toBigInt(ipv6Groups(base)!) & mask, mask, prefix, kind };
+}).sort((a, b) => b.prefix - a.prefix);
+
 function classifyIPv6(g: number[]): AddressKind {
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   const embedded = (hi: number, lo: number) => classifyIPv4Int(((hi << 16) | lo) >>> 0);
@@ -75,12 +128,10 @@ function classifyIPv6(g: number[]): AddressKind {
     const kind = embedded(g[1]!, g[2]!);
     if (kind !== 'public') return kind;
   }
-  const first = g[0]!;
-  if ((first & 0xffc0) === 0xfe80) return 'link_local';
-  // Site-local (fec0::/10) is deprecated but still means "this site".
-  if ((first & 0xffc0) === 0xfec0) return 'private';
-  if ((first & 0xfe00) === 0xfc00) return 'unique_local';
-  if ((first & 0xff00) === 0xff00) return 'multicast';
+  const value = toBigInt(g);
+  for (const range of IPV6_TABLE) {
+    if ((value & range.mask) === range.network) return range.kind;
+  }
   return 'public';
 }
 

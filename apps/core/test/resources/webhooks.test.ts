@@ -24,6 +24,8 @@ beforeAll(async () => {
   dns.zone.set('hooks.mapped.test', { AAAA: ['::ffff:7f00:1'] });
   dns.zone.set('hooks.ula.test', { AAAA: ['fd00::5'] });
   dns.zone.set('hooks.mixed.test', { A: ['93.184.216.34', '169.254.169.254'] });
+  dns.zone.set('hooks.benchmark.test', { A: ['198.18.0.1'] });
+  dns.zone.set('hooks.documentation.test', { AAAA: ['2001:db8::1'] });
   app = await startTestApp({ LOYALTY_DNS_SERVERS: dns.server });
   acct = await app.createAccount();
   other = await app.createAccount();
@@ -194,6 +196,32 @@ describe('webhook endpoint addresses', () => {
   ])('refuses %s', async (endpointUrl) => {
     const res = await acct.api.post(BASE, valid({ endpointUrl }));
     expect(details(res)).toEqual(['endpointUrl:private_address']);
+  });
+
+  // One address of each IANA special-purpose range that is not globally reachable (the unit test has them all).
+  it.each([
+    ['http://198.18.0.1/hook', 'benchmarking'],
+    ['http://198.19.255.254/hook', 'benchmarking'],
+    ['http://192.0.0.8/hook', 'reserved'],
+    ['http://192.0.0.170/hook', 'reserved'],
+    ['http://192.0.2.10/hook', 'documentation'],
+    ['http://198.51.100.7/hook', 'documentation'],
+    ['http://203.0.113.200/hook', 'documentation'],
+    ['http://192.88.99.1/hook', 'reserved'],
+    ['http://[::ffff:198.18.0.1]/hook', 'benchmarking'],
+    ['http://[64:ff9b:1::1]/hook', 'private'],
+    ['http://[100::1]/hook', 'reserved'],
+    ['http://[2001::1]/hook', 'reserved'],
+    ['http://[2001:2::1]/hook', 'benchmarking'],
+    ['http://[2001:db8::1]/hook', 'documentation'],
+    ['http://[3fff::1]/hook', 'documentation'],
+    ['http://[5f00::1]/hook', 'reserved'],
+    ['https://hooks.benchmark.test/x', 'benchmarking'],
+    ['https://hooks.documentation.test/x', 'documentation'],
+  ])('refuses %s (a %s address)', async (endpointUrl, kind) => {
+    const res = await acct.api.post(BASE, valid({ endpointUrl }));
+    expect(details(res)).toEqual(['endpointUrl:private_address']);
+    expect(res.body.error.details[0].message).toContain(`a ${kind} address`);
   });
 
   it.each(['https://8.8.8.8/hook', 'http://[2606:4700::1111]/hook', 'https://hooks.public.test/x', 'https://does-not-exist.test/x'])(

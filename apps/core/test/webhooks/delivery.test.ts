@@ -194,7 +194,7 @@ describe('webhook addresses at delivery', () => {
 
   it('refuses a host that resolved publicly at create and privately at delivery (DNS rebinding)', async () => {
     const owner = await strict.createAccount();
-    dns.zone.set('hooks.rebind.test', { A: ['203.0.113.7'] });
+    dns.zone.set('hooks.rebind.test', { A: ['93.184.216.34'] });
     const created = await owner.api.post('/schema/webhook/record', {
       name: 'rebind', endpointUrl: `http://hooks.rebind.test:${receiver.port}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live',
     });
