@@ -5,9 +5,6 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { addDocumentResponseHeaders } from './shopify.server';
 
-// The server process (remix-serve or a test server) closes the database connections through this.
-export { closeConnections } from './shopify.server';
-
 // Single fetch: how long deferred data may stream; the render is aborted a second later.
 export const streamTimeout = 5000;
 

@@ -33,7 +33,7 @@ const shopify = shopifyApp({
 
 export default shopify;
 
-/** Closes the app's database connections (graceful shutdown of the server process). */
+/** Closes the app's database connections (for tests that load the app in-process). */
 export async function closeConnections(): Promise<void> {
   await pool.end();
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { getJwt, setUpValidSession, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { decode } from 'turbo-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminApp, startAdminApp } from './support/admin';
 import type { AdminBrowser } from './support/browser';
@@ -46,10 +47,15 @@ async function fetchAs(shopName: string, path: string, secret: string = SHOPIFY.
   return fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}`, 'user-agent': USER_AGENT }, redirect: 'manual' });
 }
 
+/** The page's loader data as Remix's client fetches it (single fetch: `.data`, turbo-stream encoded). */
 const listData = async (shopName: string) => {
-  const res = await fetchAs(shopName, `/app/data-requests?_data=${encodeURIComponent('routes/app.data-requests._index')}`);
+  const route = 'routes/app.data-requests._index';
+  const res = await fetchAs(shopName, `/app/data-requests.data?_routes=${encodeURIComponent(route)}`);
   expect(res.status).toBe(200);
-  return ((await res.json()) as { rows: { requestId: string; customerExternalId: string; receivedAt: string }[] }).rows;
+  const decoded = await decode(res.body!);
+  await decoded.done;
+  const routes = decoded.value as Record<string, { data: { rows: { requestId: string; customerExternalId: string; receivedAt: string }[] } }>;
+  return routes[route]!.data.rows;
 };
 
 const storedExport = async (shop: string, requestId: string) =>

@@ -3,11 +3,15 @@ import { fileURLToPath } from 'node:url';
 import type { TestApp } from './harness.js';
 
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+/** The compiled binary as deployed (`pnpm --filter @loyalty/core run build` makes it). */
+export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface ServiceProcess {
   child: ChildProcess;
   /** The API base URL (with /api/v1.0) for `serve`; empty for `worker`. */
   url: string;
+  /** Where a `worker` serves /metrics and /healthz; empty for `serve`. */
+  metricsUrl: string;
   exited: Promise<void>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -28,13 +32,14 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
   );
 }
 
-/** The same, for a database the test runs itself (fault tests own their server). */
-export async function startProcessWith(env: Record<string, string>, args: string[]): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
+/** The same, for a database the test runs itself (fault tests own their server); `cli` picks the source or the built binary. */
+export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = CLI): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [...(cli === CLI ? ['--import', 'tsx'] : []), cli, ...args], {
+    env: { ...process.env, PORT: '0', LOYALTY_WORKER_METRICS_PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let metricsUrl = '';
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -42,13 +47,17 @@ export async function startProcessWith(env: Record<string, string>, args: string
       if (process.env.DEBUG_PROCESSES) process.stderr.write(chunk);
       const listening = /listening on (\S+)/.exec(out);
       if (listening) resolve(listening[1]!);
-      else if (out.includes('workers running')) resolve('');
+      else if (out.includes('workers running')) {
+        metricsUrl = /metrics on (\S+)\/metrics/.exec(out)?.[1] ?? '';
+        resolve('');
+      }
     });
     void exited.then(() => reject(new Error(`${args.join(' ')} exited before it was ready`)));
   });
   return {
     child,
     url,
+    metricsUrl,
     exited,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -1,15 +1,19 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * A local stand-in for the Admin GraphQL endpoint: a real HTTP server that answers the app's few
- * operations (shop, customer, metafieldsSet) from in-memory data and records what it was asked.
+ * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
+ * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
+ * operations (shop, customer, metafieldsSet) from in-memory data, and records what it was asked.
  */
 export interface AdminStub {
   origin: string;
   customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null }>;
   metafields: Map<string, string>;
   requests: { operation: string; variables: Record<string, unknown> }[];
+  /** The token exchanges it granted, by requested token type. */
+  tokenExchanges: string[];
   /** When set, every request answers this HTTP status. */
   failWith: number | null;
   close(): Promise<void>;
@@ -17,8 +21,18 @@ export interface AdminStub {
 
 export const STUB_SHOP = { id: 'gid://shopify/Shop/424242', name: 'Test Shop', ianaTimezone: 'Europe/Paris' };
 
-export async function startAdminStub(): Promise<AdminStub> {
-  const stub: Omit<AdminStub, 'origin' | 'close'> = { customers: new Map(), metafields: new Map(), requests: [], failWith: null };
+/** Whether `token` is a JWT signed (HS256) with `secret`, as Shopify checks an id_token. */
+function signedWith(token: string, secret: string): boolean {
+  const [header, payload, signature] = token.split('.');
+  if (!header || !payload || !signature) return false;
+  const expected = createHmac('sha256', secret).update(`${header}.${payload}`).digest();
+  const given = Buffer.from(signature, 'base64url');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** `apiSecretKey` is the app's secret, which token exchange must present and sign the id_token with. */
+export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> {
+  const stub: Omit<AdminStub, 'origin' | 'close'> = { customers: new Map(), metafields: new Map(), requests: [], tokenExchanges: [], failWith: null };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
@@ -28,6 +42,14 @@ export async function startAdminStub(): Promise<AdminStub> {
         res.end(JSON.stringify(body));
       };
       if (stub.failWith) return send(stub.failWith, { errors: 'stubbed failure' });
+      if (req.url === '/admin/oauth/access_token' && req.method === 'POST') {
+        const body = JSON.parse(raw) as { client_secret?: string; subject_token?: string; requested_token_type?: string };
+        if (!apiSecretKey || body.client_secret !== apiSecretKey || !signedWith(body.subject_token ?? '', apiSecretKey)) {
+          return send(400, { error: 'invalid_subject_token' });
+        }
+        stub.tokenExchanges.push(body.requested_token_type ?? '');
+        return send(200, { access_token: `shpat_stub_${stub.tokenExchanges.length}`, scope: 'read_customers' });
+      }
       if (!/^\/admin\/api\/[^/]+\/graphql\.json$/.test(req.url ?? '') || !req.headers['x-shopify-access-token']) return send(404, { errors: 'Not Found' });
       const { query, variables = {} } = JSON.parse(raw) as { query: string; variables?: Record<string, unknown> };
       const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? 'anonymous';

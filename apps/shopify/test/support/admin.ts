@@ -17,7 +17,7 @@ export async function startAdminApp(seed: (stack: Stack) => Promise<void>): Prom
   const stack = await startStack();
   await stack.install();
   await seed(stack);
-  const server = await serveBuild();
+  const server = await serveBuild(stack.admin.origin);
   const browser = await openAdmin(server.url);
   return {
     stack,

@@ -1,58 +1,63 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
-import { Readable } from 'node:stream';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 
-const BUILD = fileURLToPath(new URL('../../build/', import.meta.url));
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
+const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
+const ROUTE_ADMIN_API = new URL('./admin-api-route.mjs', import.meta.url).href;
 
-function toRequest(req: IncomingMessage, origin: string): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
-    method: req.method,
-    headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-  } as RequestInit);
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
-/** Serves the production build (`remix vite:build`) on a local port: static assets, then Remix. */
-export async function serveBuild(): Promise<{ url: string; close(): Promise<void> }> {
-  const build = (await import(/* @vite-ignore */ join(BUILD, 'server/index.js'))) as ServerBuild;
-  const handle = createRequestHandler(build, 'production');
-  let origin = '';
-  const server: Server = createServer(async (req, res) => {
-    const path = normalize(decodeURIComponent((req.url ?? '/').split('?')[0]!));
-    const file = join(BUILD, 'client', path);
-    if (path.startsWith('/assets/') && file.startsWith(join(BUILD, 'client')) && existsSync(file) && statSync(file).isFile()) {
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      createReadStream(file).pipe(res);
-      return;
-    }
-    try {
-      const response = await handle(toRequest(req, origin));
-      const headers: Record<string, string[]> = {};
-      response.headers.forEach((value, key) => (headers[key] ??= []).push(value));
-      res.writeHead(response.status, headers);
-      if (response.body) Readable.fromWeb(response.body as never).pipe(res);
-      else res.end();
-    } catch (err) {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(String(err));
-    }
+/**
+ * The production build (`remix vite:build`) under the app's own `start` script (remix-serve), run
+ * as the package manager runs it: in the package, its binaries on PATH, in a process of its own.
+ * `env` adds to this process's environment (the app's configuration); the shop's Admin endpoints
+ * are the stub at `adminStubOrigin`.
+ */
+export async function serveBuild(adminStubOrigin: string, env: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const entry = `${APP_DIR}build/server/index.js`;
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm --filter @loyalty/shopify exec remix vite:build\` first`);
+  const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: { start: string } };
+  const port = await freePort();
+  const child = spawn('sh', ['-c', scripts.start], {
+    cwd: APP_DIR,
+    // Its own process group, so closing ends the server and not just the shell.
+    detached: true,
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NODE_OPTIONS: `--import=${ROUTE_ADMIN_API}`,
+      SHOPIFY_ADMIN_STUB_ORIGIN: adminStubOrigin,
+      PATH: `${APP_DIR}node_modules/.bin:${process.env.PATH}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (process.env.DEBUG_PROCESSES) process.stderr.write(chunk);
+      if (output.includes('[remix-serve]')) resolve();
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    void exited.then(() => reject(new Error(`the app's start script exited before it listened:\n${output}`)));
+  });
   return {
-    url: origin,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }).then(() => (build.entry.module as { closeConnections?: () => Promise<void> }).closeConnections?.()),
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+      await exited;
+    },
   };
 }

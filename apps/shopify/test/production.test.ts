@@ -1,0 +1,257 @@
+import { createHmac } from 'node:crypto';
+import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { STUB_SHOP } from './support/admin-stub';
+import { type Production, startProduction } from './support/production';
+import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/stack';
+
+/**
+ * The app as deployed: its production build under its own `start` (remix-serve) and the core's
+ * built binary, over HTTP, driven by requests that Shopify's own test helpers sign. The in-process
+ * suites prove the routes' logic; this one proves the server that ships runs them.
+ */
+let prod: Production;
+let api: Client;
+
+const FLOW_CUSTOMER = 'gid://shopify/Customer/1001';
+const GDPR_CUSTOMER = 'gid://shopify/Customer/3003';
+// The library answers 410 to bots; this is a browser's user agent.
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+beforeAll(async () => {
+  prod = await startProduction();
+  prod.admin.customers.set(FLOW_CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+  prod.admin.customers.set(GDPR_CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
+}, 120_000);
+
+afterAll(() => prod?.close());
+
+/** An admin page as Shopify's admin opens it in the iframe: embedded, with shop, host and a fresh id_token. */
+async function adminLoad(path: string): Promise<Response> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL(path, prod.url);
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('shop', TEST_SHOP);
+  url.searchParams.set('host', BASE64_HOST);
+  url.searchParams.set('id_token', token);
+  return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
+}
+
+const asked = (operation: string) => prod.admin.requests.filter((r) => r.operation === operation).length;
+
+async function created(path: string, body: unknown): Promise<{ id: string } & Record<string, any>> {
+  const res = await api.post(path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+const byField = (fieldSlug: string, fieldValue: string) => ({ filters: { operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] } });
+const total = async (path: string) => (await api.get(path, { fetchTotalCount: true })).body.paging.total as number;
+
+async function flow(handle: string, properties: Record<string, unknown>, overrides?: Record<string, unknown>) {
+  const res = await prod.send(await flowRequest(handle, properties, overrides));
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+describe('the production server', () => {
+  it('answers its health route from the process as started', async () => {
+    const res = await fetch(`${prod.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('install by id_token', () => {
+  it('concurrent first loads exchange the token, provision the shop once, and render the dashboard', async () => {
+    expect(await prod.shops.find(TEST_SHOP)).toBeNull();
+    const loads = await Promise.all([adminLoad('/app'), adminLoad('/app'), adminLoad('/app')]);
+    for (const res of loads) {
+      const html = await res.text();
+      expect(res.status, html.slice(0, 300)).toBe(200);
+      expect(html).toContain('Loyalty dashboard');
+    }
+    expect(prod.admin.tokenExchanges.length).toBeGreaterThan(0);
+    expect(asked('LoyaltyShop')).toBe(1);
+    expect(asked('LoyaltyMetafields')).toBe(1);
+
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    expect(account).not.toBeNull();
+    api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    // One provisioning mints one key: a second would have retired the first.
+    expect(await total('/schema/apikey/record')).toBe(1);
+    expect(prod.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|account_id`)).toBe(account.accountId);
+    expect(prod.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|base_url`)).toBe(prod.core.url);
+  });
+
+  it('a later load uses the stored offline session: no token exchange, no provisioning', async () => {
+    const exchanges = prod.admin.tokenExchanges.length;
+    const res = await adminLoad('/app/r/streak');
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Streaks');
+    expect(prod.admin.tokenExchanges.length).toBe(exchanges);
+    expect(asked('LoyaltyShop')).toBe(1);
+  });
+});
+
+describe('Flow actions', () => {
+  it('execute-streak logs, aggregates and issues the milestone reward; a replayed action_run_id counts once', async () => {
+    const reward = await created('/schema/reward/record', { name: 'Ten off', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'FLOW-' });
+    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 5 });
+    await created('/schema/milestone/record', { name: 'First day', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+
+    const first = await flow('execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: 'run-prod-1' });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body).toMatchObject({ ok: true, isAggregated: true });
+    const member = (await api.get('/schema/account_user/record', byField('externalId', FLOW_CUSTOMER))).body.data[0];
+    expect(member).toMatchObject({ firstName: 'Ada', email: 'ada@example.com' });
+    const rewards = (await api.get('/schema/reward_log/record', byField('rewardId', reward.id))).body.data;
+    expect(rewards).toHaveLength(1);
+    expect(rewards[0].couponCode).toMatch(/^FLOW-/);
+
+    const logs = await total('/schema/streak_log/record');
+    const replay = await flow('execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: 'run-prod-1' });
+    expect(replay.status).toBe(200);
+    expect(replay.body).toMatchObject({ ok: true, replay: true, logId: first.body.logId });
+    expect(await total('/schema/streak_log/record')).toBe(logs);
+  });
+
+  it('execute-challenge sends the activity value of a sum challenge', async () => {
+    const challenge = await created('/schema/challenge/record', { name: 'Spend 100', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 100 });
+    const res = await flow('execute-challenge', { customer_id: 1001, challenge_id: challenge.id, activity_value: '42.5' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await api.get(`/schema/challenge_log/record/${res.body.logId}`)).body.data.activityValue).toBe(42.5);
+  });
+
+  it('execute-mission logs against the task named by activity_id', async () => {
+    const mission = await created('/schema/mission/record', { name: 'Welcome', status: 'live', aggregationPeriod: 'weekly', tasks: [{ name: 'Buy', activityId: 'purchase', aggregationMethod: 'count', targetValue: 2 }] });
+    const res = await flow('execute-mission', { customer_id: 1001, mission_id: mission.id, activity_id: 'purchase' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await api.get(`/schema/mission_log/record/${res.body.logId}`)).body.data).toMatchObject({ missionId: mission.id, activityId: 'purchase' });
+  });
+
+  it('stamp-coupon writes the code onto the reward log; a repeat is 200', async () => {
+    const reward = await created('/schema/reward/record', { name: 'Manual', description: 'd', discountType: 'percentage', discountValue: 15, rewardExpiryType: 'no_expiry', handleCoupon: false });
+    const streak = await created('/schema/streak/record', { name: 'Stamped', status: 'live' });
+    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    expect((await flow('execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);
+    const log = (await api.get('/schema/reward_log/record', byField('rewardId', reward.id))).body.data[0];
+    for (let i = 0; i < 2; i++) {
+      const stamped = await flow('stamp-coupon', { reward_log_id: log.id, coupon_code: 'SHOPIFY-15' });
+      expect(stamped.status, JSON.stringify(stamped.body)).toBe(200);
+      expect(stamped.body).toMatchObject({ ok: true, couponCode: 'SHOPIFY-15' });
+    }
+    expect((await api.get(`/schema/reward_log/record/${log.id}`)).body.data.couponCode).toBe('SHOPIFY-15');
+  });
+
+  it.each([
+    { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
+    { handle: 'execute-streak', properties: { streak_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'customer_id' },
+    { handle: 'execute-challenge', properties: { customer_id: 1001, challenge_id: '00000000-0000-4000-8000-000000000000' }, status: 404, property: 'challenge_id' },
+    { handle: 'execute-mission', properties: { customer_id: 1001, mission_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'activity_id' },
+    { handle: 'stamp-coupon', properties: { reward_log_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'coupon_code' },
+  ])('$handle with bad properties → $status naming $property, nothing written', async ({ handle, properties, status, property }) => {
+    const counts = async () => Promise.all(['/schema/streak_log/record', '/schema/challenge_log/record', '/schema/mission_log/record', '/schema/account_user/record'].map(total));
+    const before = await counts();
+    const res = await flow(handle, properties);
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body.error.property).toBe(property);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a tampered body is refused before any work', async () => {
+    const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
+    const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: (await signed.text()).replace('1001', '1002') });
+    const before = prod.admin.requests.length;
+    const res = await prod.send(tampered);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(prod.admin.requests.length).toBe(before);
+  });
+});
+
+describe('app proxy token', () => {
+  it('mints an end-user token the core accepts for the signed-in customer', async () => {
+    const res = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002', path_prefix: '/apps/loyalty' }));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const { accessToken } = (await res.json()) as { accessToken: string };
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    const me = await new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, { 'x-enduser-access-token': accessToken, 'x-account-id': account.accountId });
+    expect(me.status).toBe(200);
+    expect(me.body.data.externalId).toBe('gid://shopify/Customer/2002');
+  });
+
+  it('answers 401 to a guest', async () => {
+    const res = await prod.send(await proxyRequest('/apps/loyalty/token', {}));
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: { code: 'unauthenticated' } });
+  });
+
+  it('refuses a tampered or stale signature', async () => {
+    const forged = new URL((await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' })).url);
+    forged.searchParams.set('logged_in_customer_id', '3003');
+    expect((await prod.send(new Request(forged))).status).toBe(400);
+
+    const stale = new URL(`${SHOPIFY.appUrl}/apps/loyalty/token`);
+    stale.searchParams.set('logged_in_customer_id', '2002');
+    stale.searchParams.set('shop', TEST_SHOP);
+    stale.searchParams.set('timestamp', String(Math.trunc(Date.now() / 1000) - 3600));
+    const message = [...stale.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('');
+    stale.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
+    expect((await prod.send(new Request(stale))).status).toBe(400);
+  });
+});
+
+describe('GDPR and lifecycle webhooks', () => {
+  const members = async () => (await api.get('/schema/account_user/record', byField('externalId', GDPR_CUSTOMER))).body.data as unknown[];
+  const deliver = async (topic: string, payload: Record<string, unknown>) => (await prod.send(await webhookRequest(topic, payload))).status;
+
+  beforeAll(async () => {
+    const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live' });
+    expect((await flow('execute-streak', { customer_id: 3003, streak_id: streak.id })).status).toBe(200);
+  });
+
+  it('customers/data_request keeps an export of the member, once per request', async () => {
+    const payload = { shop_domain: TEST_SHOP, customer: { id: 3003 }, data_request: { id: 88 } };
+    for (let i = 0; i < 2; i++) expect(await deliver('customers/data_request', payload)).toBe(200);
+    const { rows } = await prod.appPool.query('select * from data_requests where shop = $1', [TEST_SHOP]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].export.member).toMatchObject({ externalId: GDPR_CUSTOMER, firstName: 'Grace' });
+  });
+
+  it('customers/redact erases the member in the core', async () => {
+    expect(await members()).toHaveLength(1);
+    for (let i = 0; i < 2; i++) expect(await deliver('customers/redact', { shop_domain: TEST_SHOP, customer: { id: 3003 } })).toBe(200);
+    expect(await members()).toHaveLength(0);
+  });
+
+  it('app/uninstalled drops the sessions; reinstalling provisions the shop again', async () => {
+    for (let i = 0; i < 2; i++) expect(await deliver('app/uninstalled', { domain: TEST_SHOP })).toBe(200);
+    expect((await prod.appPool.query('select id from shopify_sessions where shop = $1', [TEST_SHOP])).rows).toHaveLength(0);
+    const before = (await prod.shops.find(TEST_SHOP))!;
+    expect(before).not.toBeNull();
+
+    const exchanges = prod.admin.tokenExchanges.length;
+    const [a, b] = await Promise.all([adminLoad('/app'), adminLoad('/app')]);
+    for (const res of [a!, b!]) {
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('Loyalty dashboard');
+    }
+    expect(prod.admin.tokenExchanges.length).toBeGreaterThan(exchanges);
+    expect(asked('LoyaltyMetafields')).toBe(2);
+    const after = (await prod.shops.find(TEST_SHOP))!;
+    expect(after.accountId).toBe(before.accountId);
+    api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': after.apiKey, 'x-api-secret': after.apiSecret });
+    expect(await total('/schema/apikey/record')).toBe(1);
+  });
+
+  it('shop/redact erases the account and forgets the shop', async () => {
+    const { accountId } = (await prod.shops.find(TEST_SHOP))!;
+    for (let i = 0; i < 2; i++) expect(await deliver('shop/redact', { shop_id: 424242, shop_domain: TEST_SHOP })).toBe(200);
+    expect(await prod.shops.find(TEST_SHOP)).toBeNull();
+    expect((await api.get('/schema/streak/record')).status).toBe(401);
+    expect((await prod.core.platform.delete(`/platform/accounts/${accountId}`)).status).toBe(404);
+  });
+});
