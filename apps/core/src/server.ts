@@ -10,7 +10,7 @@ import { createDb, type Db } from './db/knex.js';
 import { listen } from './db/listen.js';
 import { migrateLatest } from './db/migrate.js';
 import { createApp } from './http/app.js';
-import { createServices, type Services } from './services.js';
+import { createLogger, createServices, type Services } from './services.js';
 
 /** A secret kept in the embedded data dir: read it, or generate it once (mode 600). */
 function dataDirSecret(config: Config, file: string, generate: () => string): string {
@@ -39,7 +39,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   let url = config.databaseUrl;
   let generatedPlatformToken = false;
   if (!url) {
-    const embedded = await startEmbeddedPostgres(config.dataDir);
+    const embedded = await startEmbeddedPostgres(config.dataDir, 'loyalty', createLogger(config.logLevel));
     url = embedded.url;
     stopEmbedded = embedded.stop;
     resolved.masterKey ??= Buffer.from(dataDirSecret(config, 'master.key', () => randomBytes(32).toString('base64')), 'base64');
