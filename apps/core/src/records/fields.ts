@@ -72,11 +72,18 @@ const def = (valueType: ValueType, schema: z.ZodType, options: FieldOptions = {}
   ...extra,
 });
 
+/**
+ * Bounds for writable numbers and strings that declare none: no value a client sends is
+ * unbounded (a percentage of 1e29, a 300 KB text). Fields with a domain limit declare their own.
+ */
+export const DEFAULT_NUMBER_MAX = 1_000_000_000;
+export const DEFAULT_STRING_MAX = 65_536;
+
 /** ISO 8601 with an offset (Z counts). */
 const isoDateTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 datetime with offset' });
 
 const RGBA = /^rgba\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\)$/;
-const rgba = z.string().refine(
+const rgba = z.string().max(64).refine(
   (v) => {
     const m = RGBA.exec(v);
     return !!m && [m[1], m[2], m[3]].every((c) => Number(c) <= 255);
@@ -113,12 +120,19 @@ function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * The default bound of a field clients write. Read-only values are the service's own (running
+ * totals, error texts); a bound in their documented shape would not be one the service keeps.
+ */
+const writableDefault = (options: FieldOptions, max: number) => (options.readOnly ? undefined : max);
+
 /** Field builders. Each returns a definition the engine uses for validation, SQL and OpenAPI. */
 export const field = {
   string(options: FieldOptions & { max?: number; min?: number; pattern?: RegExp; patternMessage?: string } = {}) {
     let s = z.string();
     if (options.min !== undefined) s = s.min(options.min);
-    if (options.max !== undefined) s = s.max(options.max);
+    const max = options.max ?? writableDefault(options, DEFAULT_STRING_MAX);
+    if (max !== undefined) s = s.max(max);
     if (options.pattern) s = s.regex(options.pattern, options.patternMessage);
     return def('string', s, options);
   },
@@ -138,7 +152,7 @@ export const field = {
     return def('string', z.string().max(64).refine(isTimeZone, { message: 'Expected an IANA time zone' }), options);
   },
   phone(options: FieldOptions = {}) {
-    return def('string', z.string().regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);
+    return def('string', z.string().max(16).regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);
   },
   languageCode(options: FieldOptions = {}) {
     return field.enum(LANGUAGE_CODES, options);
@@ -147,13 +161,15 @@ export const field = {
     let s = z.number();
     if (options.min !== undefined) s = s.min(options.min);
     if (options.gt !== undefined) s = s.gt(options.gt);
-    if (options.max !== undefined) s = s.max(options.max);
+    const max = options.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
+    if (max !== undefined) s = s.max(max);
     return def('number', s, options);
   },
   integer(options: FieldOptions & { min?: number; max?: number } = {}) {
     let s = z.number().int();
     if (options.min !== undefined) s = s.min(options.min);
-    if (options.max !== undefined) s = s.max(options.max);
+    const max = options.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
+    if (max !== undefined) s = s.max(max);
     return def('number', s, options);
   },
   boolean(options: FieldOptions = {}) {

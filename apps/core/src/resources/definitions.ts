@@ -3,12 +3,14 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { isPublicFlow, type RequestContext, resolveText, writeLanguage } from '../records/context.js';
-import { field, type LoadArgs } from '../records/fields.js';
+import { DEFAULT_NUMBER_MAX, field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
 import { ADMIN, ADMIN_PUBLIC_READ, description, eudIcon, eudText, eudTitle, name } from './common.js';
 
 const AGGREGATION_METHODS = ['count', 'sum'] as const;
 export const PERIODS = ['daily', 'weekly', 'monthly'] as const;
+/** A streak's length in periods: a century of days is the longest a member could keep one. */
+const MAX_STREAK_PERIODS = 36_500;
 
 /** Live milestones of the loaded definitions, ascending by target. */
 async function loadMilestones({ rows, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
@@ -67,7 +69,7 @@ export const streak = defineResource({
     aggregationPeriod: field.enum(PERIODS, { default: 'daily', public: true }),
     aggregationMethod: field.enum(AGGREGATION_METHODS, { default: 'count', public: true }),
     aggregationTargetValue: field.number({ gt: 0, default: 1, public: true, description: 'Per-period total that completes a period.' }),
-    completionTargetValue: field.integer({ min: 1, public: true, description: 'Periods to complete the streak; null is endless.' }),
+    completionTargetValue: field.integer({ min: 1, max: MAX_STREAK_PERIODS, public: true, description: 'Periods to complete the streak; null is endless.' }),
     toBeBrokenWarningHours: field.number({ min: 0, max: 8760, default: 4 }),
     ...commonEud,
     eudMilestoneAchievedMessage: eudText(),
@@ -119,7 +121,7 @@ const taskInput = z.strictObject({
   name: z.string().min(1).max(256),
   activityId: z.string().min(1).max(256),
   aggregationMethod: z.enum(AGGREGATION_METHODS).default('count'),
-  targetValue: z.number().gt(0),
+  targetValue: z.number().gt(0).max(DEFAULT_NUMBER_MAX),
   eudTitle: z.string().max(48).nullable().optional(),
   eudDescription: z.string().max(1024).nullable().optional(),
 });

@@ -26,6 +26,9 @@ export const reward = defineResource({
   },
   validate(record) {
     const details: ErrorDetail[] = [];
+    if (record.discountType === 'percentage' && typeof record.discountValue === 'number' && record.discountValue > 100) {
+      details.push({ field: 'discountValue', code: 'too_large', message: 'A percentage discount is at most 100.' });
+    }
     if (record.rewardExpiryType === 'relative' && record.rewardExpiryInDays == null) {
       details.push({ field: 'rewardExpiryInDays', code: 'required', message: 'Required when rewardExpiryType is relative.' });
     }

@@ -112,3 +112,68 @@ describe('invalid UTF-8 in a body', () => {
     expect(await app.db('coupon').where({ account_id: owner.accountId }).count({ n: '*' })).toEqual(before);
   });
 });
+
+describe('upper bounds of numbers and strings', () => {
+  const expectTooBig = (res: { status: number; body: any }, field: string, code: string) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.error.code).toBe('invalid_input');
+    expect(res.body.error.details).toContainEqual(expect.objectContaining({ field, code }));
+  };
+
+  it('refuses targets and values beyond their maximum, on create and update, changing nothing', async () => {
+    expectTooBig(await owner.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1e12 }), 'completionTargetValue', 'too_large');
+    expectTooBig(await owner.api.post('/schema/streak/record', { name: 'S', aggregationTargetValue: 1e12 }), 'aggregationTargetValue', 'too_large');
+    expectTooBig(await owner.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 1e7 }), 'completionTargetValue', 'too_large');
+    const mission = { name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1e12 }] };
+    expectTooBig(await owner.api.post('/schema/mission/record', mission), 'tasks[0].targetValue', 'too_large');
+    const challenge = ids.get('challenge')!;
+    const before = await owner.api.get(`/schema/challenge/record/${challenge}`);
+    expectTooBig(await owner.api.patch(`/schema/challenge/record/${challenge}`, { completionTargetValue: 1e12 }), 'completionTargetValue', 'too_large');
+    expect((await owner.api.get(`/schema/challenge/record/${challenge}`)).body).toEqual(before.body);
+  });
+
+  it('refuses a percentage discount over 100 (1.23e29 included) and a huge fixed amount', async () => {
+    const reward = { name: 'R', description: 'd', discountType: 'percentage', rewardExpiryType: 'no_expiry' };
+    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 1.23e29 }), 'discountValue', 'too_large');
+    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100.5 }), 'discountValue', 'too_large');
+    expect((await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100 })).status).toBe(200);
+    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 1e12 }), 'discountValue', 'too_large');
+    const fixed = await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 250 });
+    expect(fixed.status).toBe(200);
+    // Switching a 250 fixed amount to a percentage would make it 250 %.
+    expectTooBig(await owner.api.patch(`/schema/reward/record/${fixed.body.data.id}`, { discountType: 'percentage' }), 'discountValue', 'too_large');
+  });
+
+  it('refuses a 300 KB email footer, and every long text', async () => {
+    expectTooBig(await owner.api.post('/schema/email_footer/record', { name: 'F', htmlContent: `<p>${'x'.repeat(300_000)}</p>` }), 'htmlContent', 'too_long');
+    const footer = ids.get('email_footer')!;
+    expectTooBig(await owner.api.patch(`/schema/email_footer/record/${footer}`, { htmlContent: 'x'.repeat(300_000) }), 'htmlContent', 'too_long');
+  });
+
+  it('shows a maximum for every number and string a client writes, in the OpenAPI document', async () => {
+    const doc = (await app.anon.get('/openapi.json')).body;
+    const unbounded: string[] = [];
+    const walk = (schema: any, where: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      if (schema.$ref) return walk(doc.components.schemas[schema.$ref.split('/').at(-1)], where);
+      for (const alternative of schema.anyOf ?? schema.oneOf ?? []) walk(alternative, where);
+      if ((schema.type === 'number' || schema.type === 'integer') && schema.maximum === undefined && schema.exclusiveMaximum === undefined) unbounded.push(where);
+      const fixed = schema.enum || schema.const !== undefined || ['uuid', 'date-time'].includes(schema.format);
+      if (schema.type === 'string' && !fixed && schema.maxLength === undefined) unbounded.push(where);
+      if (schema.type === 'array') walk(schema.items, `${where}[]`);
+      for (const [key, property] of Object.entries(schema.properties ?? {})) walk(property, `${where}.${key}`);
+    };
+    for (const [name, schema] of Object.entries(doc.components.schemas as Record<string, unknown>)) {
+      if (name.endsWith('Create') || name.endsWith('Update')) walk(schema, name);
+    }
+    for (const path of Object.values(doc.paths as Record<string, Record<string, any>>)) {
+      for (const op of Object.values(path)) {
+        const body = op.requestBody?.content?.['application/json']?.schema;
+        if (body && !body.$ref) walk(body, op.operationId);
+      }
+    }
+    expect(unbounded).toEqual([]);
+    expect(doc.components.schemas.ChallengeCreate.properties.completionTargetValue.maximum).toBe(1_000_000_000);
+    expect(doc.components.schemas.EmailFooterCreate.properties.htmlContent.maxLength).toBe(65_536);
+  });
+});
