@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
@@ -28,12 +28,12 @@ beforeAll(async () => {
 afterAll(() => prod?.close());
 
 /** An admin page as Shopify's admin opens it in the iframe: embedded, with shop, host and a fresh id_token. */
-async function adminLoad(path: string): Promise<Response> {
-  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
-  const url = new URL(path, prod.url);
+async function adminLoad(path: string, { server = prod.url, shopName = TEST_SHOP_NAME } = {}): Promise<Response> {
+  const { token } = await getJwt(shopName, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL(path, server);
   url.searchParams.set('embedded', '1');
-  url.searchParams.set('shop', TEST_SHOP);
-  url.searchParams.set('host', BASE64_HOST);
+  url.searchParams.set('shop', `${shopName}.myshopify.com`);
+  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${shopName}`).toString('base64'));
   url.searchParams.set('id_token', token);
   return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
 }
@@ -85,13 +85,34 @@ describe('install by id_token', () => {
     expect(prod.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|base_url`)).toBe(prod.core.url);
   });
 
+  it("two app processes racing on a shop's first load provision it once", async () => {
+    const second = await prod.serveAgain();
+    try {
+      const shopName = 'second-shop';
+      const provisioned = asked('LoyaltyShop');
+      const servers = [prod.url, second.url, prod.url, second.url];
+      const loads = await Promise.all(servers.map((server) => adminLoad('/app', { server, shopName })));
+      for (const res of loads) {
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('Loyalty dashboard');
+      }
+      expect(asked('LoyaltyShop')).toBe(provisioned + 1);
+      const account = (await prod.shops.find(`${shopName}.myshopify.com`))!;
+      const keys = await new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret }).get('/schema/apikey/record', { fetchTotalCount: true });
+      expect(keys.body.paging.total).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('a later load uses the stored offline session: no token exchange, no provisioning', async () => {
     const exchanges = prod.admin.tokenExchanges.length;
+    const provisioned = asked('LoyaltyShop');
     const res = await adminLoad('/app/r/streak');
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('Streaks');
     expect(prod.admin.tokenExchanges.length).toBe(exchanges);
-    expect(asked('LoyaltyShop')).toBe(1);
+    expect(asked('LoyaltyShop')).toBe(provisioned);
   });
 });
 
@@ -234,13 +255,14 @@ describe('GDPR and lifecycle webhooks', () => {
     expect(before).not.toBeNull();
 
     const exchanges = prod.admin.tokenExchanges.length;
+    const written = asked('LoyaltyMetafields');
     const [a, b] = await Promise.all([adminLoad('/app'), adminLoad('/app')]);
     for (const res of [a!, b!]) {
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('Loyalty dashboard');
     }
     expect(prod.admin.tokenExchanges.length).toBeGreaterThan(exchanges);
-    expect(asked('LoyaltyMetafields')).toBe(2);
+    expect(asked('LoyaltyMetafields')).toBe(written + 1);
     const after = (await prod.shops.find(TEST_SHOP))!;
     expect(after.accountId).toBe(before.accountId);
     api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': after.apiKey, 'x-api-secret': after.apiSecret });

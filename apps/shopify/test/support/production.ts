@@ -21,6 +21,8 @@ export interface Production {
   /** The app's tables, read as the app reads them (same encryption key). */
   shops: ShopStore;
   appPool: pg.Pool;
+  /** Another app process on the same database and configuration, as when the app runs on several machines. */
+  serveAgain(): Promise<{ url: string; close(): Promise<void> }>;
   /** Sends a request built for the app's public URL (as the test helpers build them) to the server. */
   send(request: Request): Promise<Response>;
   close(): Promise<void>;
@@ -38,7 +40,7 @@ export async function startProduction(): Promise<Production> {
   const admin = await startAdminStub(SHOPIFY.apiSecretKey);
   const appDb = await createTestDatabase({ empty: true });
   const encryptionKey = randomBytes(32);
-  const app = await serveBuild(admin.origin, {
+  const appEnv = {
     SHOPIFY_API_KEY: SHOPIFY.apiKey,
     SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
     SHOPIFY_APP_URL: SHOPIFY.appUrl,
@@ -47,7 +49,8 @@ export async function startProduction(): Promise<Production> {
     LOYALTY_CORE_URL: coreOrigin,
     LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
     LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
-  });
+  };
+  const app = await serveBuild(admin.origin, appEnv);
   const { url } = app;
   const appPool = new pg.Pool({ connectionString: appDb.url, max: 2 });
   return {
@@ -56,6 +59,7 @@ export async function startProduction(): Promise<Production> {
     admin,
     shops: new ShopStore(appPool, encryptionKey, Promise.resolve()),
     appPool,
+    serveAgain: () => serveBuild(admin.origin, appEnv),
     async send(request) {
       const target = new URL(request.url);
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
