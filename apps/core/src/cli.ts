@@ -4,6 +4,8 @@ import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureDemoAccount } from './demo.js';
 import { API_PREFIX } from './http/app.js';
+import { traceIfConfigured } from './observability/boot.js';
+import { serveEndpoints } from './observability/endpoints.js';
 import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
 import { startWorkers } from './scheduler/worker.js';
 import { openRuntime, startApi } from './server.js';
@@ -72,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'serve') {
     const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
     const runtime = await openRuntime(config);
-    const started: Closer[] = [runtime.close];
+    const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'api'))];
     const { api, demo } = await closingOnFailure(started, async () => {
       const api = await startApi(runtime.config, runtime.db);
       started.unshift(api.close);
@@ -99,10 +101,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'worker') {
     const runtime = await openRuntime(config);
-    const started: Closer[] = [runtime.close];
-    started.unshift((await closingOnFailure(started, () => startWorkers(createServices(runtime.config, runtime.db), runtime.databaseUrl))).stop);
+    const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'worker'))];
+    const services = createServices(runtime.config, runtime.db);
+    const endpoints = await closingOnFailure(started, () => serveEndpoints(services.metrics, config.host, config.workerMetricsPort, 'LOYALTY_WORKER_METRICS_PORT'));
+    started.unshift(endpoints.close);
+    started.unshift((await closingOnFailure(started, () => startWorkers(services, runtime.databaseUrl))).stop);
     onShutdown(() => closeAll(started));
-    console.log('Loyalty workers running.');
+    console.log(`Loyalty workers running; metrics on ${endpoints.url}/metrics`);
     return -1;
   }
   if (command === 'openapi') {
