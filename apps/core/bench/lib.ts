@@ -252,7 +252,7 @@ export async function startServiceProcess(
   // The built binary, as production runs it; the bench scripts build first.
   const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), cli, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', ...env },
+    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', LOYALTY_WORKER_METRICS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

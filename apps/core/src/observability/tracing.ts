@@ -30,7 +30,8 @@ export function startTracing(options: { endpoint: string; serviceName: string })
     instrumentations: [
       new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!) }),
       new KoaInstrumentation(),
-      new PgInstrumentation(),
+      // Only queries inside a traced operation: not each idle poll of the workers or pg-boss.
+      new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
