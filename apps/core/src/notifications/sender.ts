@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Row } from '../records/resource.js';
 import { accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
+import { count } from '../observability/metrics.js';
 import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
 import type { Services } from '../services.js';
 import { TemplateError } from '../templates/render.js';
@@ -206,9 +207,10 @@ async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<
   } else {
     patch = { error: outcome.error, attempt_count: attempts, next_attempt_at: new Date(now.getTime() + BACKOFF_MS[attempts - 1]!) };
   }
-  await db('notification_log')
+  const recorded = await db('notification_log')
     .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until as Date })
     .update({ ...patch, lease_until: null, updated_at: db.fn.now() });
+  if (recorded) count.notification(row.channel as string, (patch.notification_log_status as string | undefined) ?? 'retrying');
 }
 
 /**
