@@ -10,6 +10,7 @@ import { createDb, type Db } from './db/knex.js';
 import { listen } from './db/listen.js';
 import { migrateLatest } from './db/migrate.js';
 import { createApp } from './http/app.js';
+import { createHttpServer } from './http/limits.js';
 import { createLogger, createServices, type Services } from './services.js';
 
 /** A secret kept in the embedded data dir: read it, or generate it once (mode 600). */
@@ -79,7 +80,7 @@ export interface RunningApi {
 export async function startApi(config: Config, db: Db, logger?: Logger): Promise<RunningApi> {
   const services = createServices(config, db, logger);
   const app = createApp(services);
-  const server = app.listen(config.port, config.host);
+  const server = createHttpServer(app.callback()).listen(config.port, config.host);
   await new Promise<void>((ok, fail) =>
     server.once('listening', ok).once('error', (err: NodeJS.ErrnoException) =>
       fail(err.code === 'EADDRINUSE' ? new ConfigError([`port ${config.port} on ${config.host} is in use: set PORT (or HOST) to another`]) : err),

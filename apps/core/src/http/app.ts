@@ -4,6 +4,7 @@ import Koa, { type Context, type Next } from 'koa';
 import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { limitUrl } from './limits.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { demoRoutes } from './routes/demo.js';
 import { docsRoutes } from './routes/docs.js';
@@ -88,6 +89,8 @@ export function createApp(s: Services): Koa {
       s.logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
     }
   });
+
+  app.use(limitUrl);
 
   // Storefronts call the API from their own origin with the guest or end-user headers. API keys
   // are not among the allowed headers: a browser never sends them cross-origin.

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedEveryResource } from '../support/fixtures.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
@@ -175,5 +176,57 @@ describe('upper bounds of numbers and strings', () => {
     expect(unbounded).toEqual([]);
     expect(doc.components.schemas.ChallengeCreate.properties.completionTargetValue.maximum).toBe(1_000_000_000);
     expect(doc.components.schemas.EmailFooterCreate.properties.htmlContent.maxLength).toBe(65_536);
+  });
+});
+
+describe('oversized request lines and headers', () => {
+  /** Sends a raw request over a socket of its own and reads the whole answer (the server closes or answers in full). */
+  const rawRequest = (head: string) =>
+    new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+      const { hostname, port } = new URL(app.url);
+      const socket = connect(Number(port), hostname);
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [headers = '', body = ''] = data.split('\r\n\r\n');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1] ?? 0), headers, body });
+      });
+      socket.write(head);
+    });
+  const errorShape = (status: number, code: string) => ({
+    error: { status, code, message: expect.any(String), details: [], requestId: expect.any(String) },
+  });
+
+  it('a query of 20 KB is 414 in the contract error body', async () => {
+    const res = await rawRequest(`GET /api/v1.0/schema/streak/record?filters=${'x'.repeat(20_000)} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`);
+    expect(res.status, res.headers).toBe(414);
+    expect(res.headers).toMatch(/content-type: application\/json/i);
+    expect(JSON.parse(res.body)).toEqual(errorShape(414, 'uri_too_long'));
+    expect(JSON.parse(res.body).error.message).toContain('16384');
+  });
+
+  it('a query just under the limit is answered as usual (here: 401 without credentials)', async () => {
+    const path = '/api/v1.0/schema/streak/record?junk=';
+    const res = await rawRequest(`GET ${path}${'x'.repeat(16_384 - path.length)} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`);
+    expect(res.status).toBe(401);
+  });
+
+  it('a request line and headers beyond what the server reads are 431 in the contract error body', async () => {
+    for (const head of [
+      `GET /api/v1.0/schema/streak/record?filters=${'x'.repeat(200_000)} HTTP/1.1\r\nhost: test\r\n\r\n`,
+      `GET /api/v1.0/schema/streak/record HTTP/1.1\r\nhost: test\r\nx-junk: ${'x'.repeat(200_000)}\r\n\r\n`,
+    ]) {
+      const res = await rawRequest(head);
+      expect(res.status, res.headers).toBe(431);
+      expect(res.headers).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(res.body)).toEqual(errorShape(431, 'header_too_large'));
+    }
+  });
+
+  it('a request that is not HTTP is 400 in the contract error body', async () => {
+    const res = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toEqual(errorShape(400, 'invalid_request'));
   });
 });

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type RequestListener, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Context, Next } from 'koa';
+import { ApiError } from '../errors.js';
+
+/** The longest request target (path and query) answered; a longer one is 414. */
+export const MAX_URL_BYTES = 16 * 1024;
+/**
+ * What Node's parser reads of the request line and headers. Above the URL limit, so that a long URL
+ * reaches the app and gets its 414 with the request id; beyond it the parser gives up (431).
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+export function limitUrl(ctx: Context, next: Next): Promise<void> {
+  if (Buffer.byteLength(ctx.originalUrl) > MAX_URL_BYTES) {
+    throw new ApiError(414, 'uri_too_long', `The request URL is longer than ${MAX_URL_BYTES} bytes; send fewer or shorter query parameters.`);
+  }
+  return next();
+}
+
+/**
+ * Answers what Node's parser refuses before the app sees a request (oversized head, malformed HTTP)
+ * in the contract's error body, instead of Node's bare status line.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'header_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes (a URL may have at most ${MAX_URL_BYTES}).`]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time.']
+        : [400, 'invalid_request', 'The request is not valid HTTP/1.1.'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ error: { status, code, message, details: [], requestId } });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      'content-type: application/json; charset=utf-8\r\n' +
+      `content-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${requestId}\r\n` +
+      'connection: close\r\n\r\n' +
+      body,
+  );
+}
+
+/** The HTTP server of the API, with the head limits above. */
+export function createHttpServer(listener: RequestListener): Server {
+  const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
+  server.on('clientError', answerClientError);
+  return server;
+}
