@@ -186,8 +186,7 @@ describe('Flow actions', () => {
     const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: (await signed.text()).replace('1001', '1002') });
     const before = prod.admin.requests.length;
     const res = await prod.send(tampered);
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
+    expect(res.status).toBe(400);
     expect(prod.admin.requests.length).toBe(before);
   });
 });
