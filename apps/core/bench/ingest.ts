@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -22,6 +24,9 @@ const WARMUP_SECONDS = 3;
 const ROUNDS = 3;
 const POOL_SIZE = 10;
 const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.url));
+/** Observability's cost: `BENCH_OBSERVABILITY=0` skips it. Prometheus's default interval is 15 s; this scrapes more often. */
+const OBSERVABILITY = process.env.BENCH_OBSERVABILITY !== '0';
+const SCRAPE_SECONDS = 5;
 const PATH = '/api/v1.0/schema/streak_log/record';
 
 interface Seeded {
@@ -108,6 +113,37 @@ function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
   return { service: mean('service'), postgres: mean('postgres'), loadGenerator: mean('loadGenerator') };
 }
 
+/** An OTLP/HTTP endpoint that takes every export and keeps nothing: what a collector costs the service is the export. */
+async function startTraceSink(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** Scrapes /metrics every SCRAPE_SECONDS while `run` goes on, as Prometheus would. */
+async function whileScraped<T>(url: string | undefined, run: () => Promise<T>): Promise<T> {
+  if (!url) return run();
+  const scrape = () => fetch(`${url}/metrics`).then((r) => r.text());
+  await scrape();
+  const timer = setInterval(() => void scrape(), SCRAPE_SECONDS * 1000);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+interface ObservabilitySide {
+  summary: Summary;
+  serviceCpuMsPerLog?: number;
+}
+
 function row(name: string, s: Summary): string[] {
   return [name, String(s.requests), s.requestsPerSecond.toFixed(0), s.p50Ms.toFixed(2), s.p95Ms.toFixed(2), s.p99Ms.toFixed(2)];
 }
@@ -130,6 +166,47 @@ async function main(): Promise<void> {
   const member = () => seeded.memberIds[Math.floor(Math.random() * seeded.memberIds.length)]!;
   const body = () =>
     JSON.stringify({ streakId: seeded.streakId, ownedById: member(), activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: randomUUID() });
+  /**
+   * The service's CPU per log with metrics and tracing off, with metrics on (the default, scraped),
+   * and with tracing on as well (exporting to a local sink), each in its own process and measured
+   * in alternating windows at the first concurrency.
+   */
+  const observabilityCost = async (): Promise<Record<string, ObservabilitySide>> => {
+    const sink = await startTraceSink();
+    const env = { DATABASE_URL: database.url, LOYALTY_MASTER_KEY: masterKey.toString('base64'), LOYALTY_RATE_LIMIT_PER_SECOND: huge };
+    // Three fresh processes, warmed alike: a process that served longer has more of its code optimised.
+    const sides = [
+      { name: 'metrics and tracing off', process: await startServiceProcess({ ...env, LOYALTY_METRICS_ENABLED: 'false' }), scraped: false },
+      { name: 'metrics on', process: await startServiceProcess(env), scraped: true },
+      { name: 'metrics and tracing on', process: await startServiceProcess({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }), scraped: true },
+    ];
+    try {
+      const connections = CONCURRENCIES[0]!;
+      const load = (url: string, seconds: number) => httpLoad({ url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+      for (const side of sides) await load(side.process.url, 2 * WARMUP_SECONDS);
+      await checkpoint(pool);
+      const windows = new Map(sides.map((side) => [side.name, { results: [] as LoadResult[], cpu: [] as (number | undefined)[] }]));
+      for (let round = 0; round < ROUNDS; round++) {
+        // Each round starts with another side, so none always follows the same one.
+        for (const side of [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)]) {
+          const before = cpuTimes(side.process.pid);
+          const result = await whileScraped(side.scraped ? side.process.url : undefined, () => load(side.process.url, DURATION_SECONDS / ROUNDS));
+          const window = windows.get(side.name)!;
+          window.results.push(result);
+          window.cpu.push(cpuPerRequest(before, cpuTimes(side.process.pid), result.latenciesMs.length)?.service);
+        }
+      }
+      return Object.fromEntries(
+        [...windows].map(([name, w]) => {
+          const cpu = w.cpu.every((c) => c !== undefined) ? w.cpu.reduce((sum, c) => sum + c!, 0) / w.cpu.length : undefined;
+          return [name, { summary: summarize(combine(w.results)), ...(cpu === undefined ? {} : { serviceCpuMsPerLog: cpu }) }];
+        }),
+      );
+    } finally {
+      for (const side of sides) await side.process.stop();
+      await sink.close();
+    }
+  };
   try {
     // The baseline writes an event payload of the size the service writes: the log response.
     const sample = await fetch(`${service.url}${PATH}`, { method: 'POST', headers, body: body() });
@@ -163,6 +240,8 @@ async function main(): Promise<void> {
       const cpuMsPerLog = meanCpu(cpu.api) && meanCpu(cpu.baseline) ? { api: meanCpu(cpu.api)!, baseline: meanCpu(cpu.baseline)! } : undefined;
       results[`c${connections}`] = { api: summarize(combine(api)), baseline: summarize(combine(baseline)), ...(cpuMsPerLog ? { cpuMsPerLog } : {}) };
     }
+    let observability: Record<string, ObservabilitySide> | undefined;
+    if (OBSERVABILITY) observability = await observabilityCost();
     const logs = await pool.query(`select count(*)::int as n, count(*) filter (where is_aggregated)::int as aggregated from streak_log`);
     const loadAtEnd = loadavg()[0]!;
 
@@ -181,11 +260,25 @@ async function main(): Promise<void> {
       const side = (c: CpuTimes) => `service ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`;
       console.log(`${key} CPU ms per log: API: ${side(cpuMsPerLog.api)}; baseline: ${side(cpuMsPerLog.baseline)}`);
     }
+    if (observability) {
+      const off = observability['metrics and tracing off']!.serviceCpuMsPerLog;
+      console.log(`\nObservability at ${CONCURRENCIES[0]} connections (metrics scraped every ${SCRAPE_SECONDS} s; traces exported to a local OTLP sink):\n`);
+      console.log(
+        formatTable(
+          ['scenario', 'logs', 'logs/s', 'p50 ms', 'p99 ms', 'service CPU ms/log', 'vs off'],
+          Object.entries(observability).map(([name, side]) => [
+            name, String(side.summary.requests), side.summary.requestsPerSecond.toFixed(0), side.summary.p50Ms.toFixed(2), side.summary.p99Ms.toFixed(2),
+            side.serviceCpuMsPerLog?.toFixed(3) ?? '-',
+            off && side.serviceCpuMsPerLog ? `${(((side.serviceCpuMsPerLog - off) / off) * 100).toFixed(1)} %` : '-',
+          ]),
+        ),
+      );
+    }
     console.log(`\n${logs.rows[0].n} logs stored, ${logs.rows[0].aggregated} aggregated`);
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results }, null, 2)}\n`,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results, ...(observability ? { observability } : {}) }, null, 2)}\n`,
     );
     console.log(`wrote ${RESULTS_FILE}`);
   } finally {
