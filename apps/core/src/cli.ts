@@ -1,18 +1,19 @@
 #!/usr/bin/env node
+import { resolve } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
-import { ensureDemoAccount } from './demo.js';
+import { DEMO_FILE, type DemoCredentials, ensureDemoAccount } from './demo.js';
 import { API_PREFIX } from './http/app.js';
 import { traceIfConfigured } from './observability/boot.js';
 import { serveEndpoints } from './observability/endpoints.js';
 import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
 import { startWorkers } from './scheduler/worker.js';
-import { openRuntime, startApi } from './server.js';
+import { openRuntime, PLATFORM_TOKEN_FILE, type Runtime, startApi } from './server.js';
 import { buildOpenApi } from './records/openapi.js';
 import { Registry } from './records/registry.js';
 import { createResources } from './resources/index.js';
-import { createLogger, createServices } from './services.js';
+import { configSecrets, createLogger, createServices } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
 const USAGE = `Usage:
@@ -29,7 +30,8 @@ const USAGE = `Usage:
  * otherwise stop serving until something outside restarts it. Our own promises are all handled.
  */
 function surviveStrayRejections(): void {
-  const logger = createLogger(loadConfig().logLevel);
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel, configSecrets(config));
   process.on('unhandledRejection', (err) => logger.error({ err }, 'unhandled rejection (ignored)'));
 }
 
@@ -68,6 +70,31 @@ async function closingOnFailure<T>(started: Closer[], step: () => Promise<T>): P
   }
 }
 
+/**
+ * What `serve` prints once it listens. Credentials are shown to a terminal only, each once: output
+ * that is kept (a service manager's journal, a log file) names the files that hold them instead.
+ */
+function banner(url: string, runtime: Runtime, demo: DemoCredentials | undefined, terminal: boolean): string {
+  const base = `${url}${API_PREFIX}`;
+  const lines = [`Loyalty service listening on ${base}`, `API reference: ${url}/docs`];
+  if (runtime.generatedPlatformToken) {
+    lines.push(`Platform token: ${terminal ? runtime.config.platformToken : `in ${resolve(runtime.config.dataDir, PLATFORM_TOKEN_FILE)}`}`);
+  }
+  if (demo) {
+    const file = resolve(runtime.config.dataDir, DEMO_FILE);
+    lines.push(
+      `Demo storefront: ${url}/demo`,
+      `Demo account (kept in ${file}):`,
+      `  organizationId ${demo.organizationId}`,
+      `  accountId      ${demo.accountId}`,
+      `  x-api-key      ${demo.apiKey}`,
+      `  x-api-secret   ${terminal ? demo.apiSecret : `in ${file} (apiSecret)`}`,
+      `Try: curl -s ${base}/schema/streak/record -H 'x-api-key: ${demo.apiKey}' -H "x-api-secret: $(node -p "require('${file}').apiSecret")"`,
+    );
+  }
+  return lines.join('\n');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
@@ -82,21 +109,7 @@ async function main(argv: string[]): Promise<number> {
       return { api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };
     });
     onShutdown(() => closeAll(started));
-    const base = `${api.url}${API_PREFIX}`;
-    const lines = [`Loyalty service listening on ${base}`, `API reference: ${api.url}/docs`];
-    if (runtime.generatedPlatformToken) lines.push(`Platform token: ${runtime.config.platformToken}`);
-    if (demo) {
-      lines.push(
-        `Demo storefront: ${api.url}/demo`,
-        'Demo account:',
-        `  organizationId ${demo.organizationId}`,
-        `  accountId      ${demo.accountId}`,
-        `  x-api-key      ${demo.apiKey}`,
-        `  x-api-secret   ${demo.apiSecret}`,
-        `Try: curl -s ${base}/schema/streak/record -H 'x-api-key: ${demo.apiKey}' -H 'x-api-secret: ${demo.apiSecret}'`,
-      );
-    }
-    console.log(lines.join('\n'));
+    console.log(banner(api.url, runtime, demo, process.stdout.isTTY === true));
     return -1;
   }
   if (command === 'worker') {

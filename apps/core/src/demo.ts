@@ -16,6 +16,9 @@ export interface DemoCredentials {
 export const DEMO_REF = 'demo';
 export const DEMO_SHOPPER = { externalId: 'demo-shopper', firstName: 'Alex', lastName: 'Martin', email: 'alex@example.com' };
 
+/** The demo account's credentials, in the data dir. */
+export const DEMO_FILE = 'demo.json';
+
 /**
  * The demo account (externalRef "demo"), with credentials remembered in the data dir so every
  * start prints the same live key instead of minting a new one, and its demo data, seeded through
@@ -28,7 +31,7 @@ export async function ensureDemoAccount(s: Services, apiUrl: string): Promise<De
 }
 
 async function demoCredentials(s: Services): Promise<DemoCredentials> {
-  const path = resolve(s.config.dataDir, 'demo.json');
+  const path = resolve(s.config.dataDir, DEMO_FILE);
   const saved = readIfExists(path);
   if (saved) {
     const creds = JSON.parse(saved) as DemoCredentials;

@@ -13,6 +13,9 @@ import { createApp } from './http/app.js';
 import { createHttpServer } from './http/limits.js';
 import { createLogger, createServices, type Services } from './services.js';
 
+/** The generated platform token, in the embedded data dir. */
+export const PLATFORM_TOKEN_FILE = 'platform.token';
+
 /** A secret kept in the embedded data dir: read it, or generate it once (mode 600). */
 function dataDirSecret(config: Config, file: string, generate: () => string): string {
   const path = resolve(config.dataDir, file);
@@ -45,7 +48,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     stopEmbedded = embedded.stop;
     resolved.masterKey ??= Buffer.from(dataDirSecret(config, 'master.key', () => randomBytes(32).toString('base64')), 'base64');
     if (!resolved.platformToken) {
-      resolved.platformToken = dataDirSecret(config, 'platform.token', () => randomBytes(32).toString('base64url'));
+      resolved.platformToken = dataDirSecret(config, PLATFORM_TOKEN_FILE, () => randomBytes(32).toString('base64url'));
       generatedPlatformToken = true;
     }
   }

@@ -9,13 +9,29 @@ import { Registry } from './records/registry.js';
 import { RecordService } from './records/service.js';
 import { createResources } from './resources/index.js';
 
+/** Fields that carry credentials, wherever a log call puts them (top level or one level down). */
+const SECRET_FIELDS = [
+  'apiSecret', 'platformToken', 'masterKey', 'secret', 'token', 'accessToken', 'password', 'authorization', 'cookie',
+  'webhookSecret', 'secretAccessKey', 'serviceAccountJSON', 'x-api-secret', 'x-enduser-access-token',
+];
+const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [`["${f}"]`, `*["${f}"]`]);
+const REDACTED = '[redacted]';
+
+/** The configuration's own secrets, which no log line may carry whatever field or message holds them. */
+export function configSecrets(config: Pick<Config, 'platformToken' | 'masterKey'>): string[] {
+  return [config.platformToken, config.masterKey?.toString('base64')].filter((v): v is string => !!v);
+}
+
 /**
  * Logs errors as type, message, code and stack only: driver errors carry their client, whose
- * connection parameters include the database password.
+ * connection parameters include the database password. Credential fields are redacted, and the
+ * given secret values are replaced wherever they appear in a line.
  */
-export function createLogger(level: string): Logger {
+export function createLogger(level: string, secrets: readonly string[] = []): Logger {
   return pino({
     level,
+    redact: { paths: REDACT_PATHS, censor: REDACTED },
+    hooks: { streamWrite: (line) => secrets.reduce((out, secret) => out.replaceAll(secret, REDACTED), line) },
     serializers: {
       err: (err: { name?: string; message?: string; code?: string; stack?: string }) => ({
         type: err?.name,
@@ -57,7 +73,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
     registry,
     records,
     auth,
-    logger: logger ?? createLogger(config.logLevel),
+    logger: logger ?? createLogger(config.logLevel, configSecrets(config)),
     metrics: new Metrics(db, config.metricsEnabled),
     buckets: new TokenBuckets(),
   };

@@ -51,6 +51,12 @@ function translateDatabaseError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** The path as logged: a path that is a credential (an unsubscribe link's token) shows as its route. */
+function loggedPath(ctx: Context): string {
+  const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+  return route?.includes(':token') ? route : ctx.path;
+}
+
 export function createApp(s: Services): Koa {
   const app = new Koa({ proxy: s.config.trustProxy });
 
@@ -66,7 +72,7 @@ export function createApp(s: Services): Koa {
     } catch (err) {
       let apiError = err instanceof ApiError ? err : translateDatabaseError(err);
       if (!apiError) {
-        s.logger.error({ err, requestId, method: ctx.method, path: ctx.path }, 'unhandled error');
+        s.logger.error({ err, requestId, method: ctx.method, path: loggedPath(ctx) }, 'unhandled error');
         apiError = new ApiError(500, 'internal', 'An internal error occurred.');
       }
       ctx.status = apiError.status;
@@ -86,7 +92,7 @@ export function createApp(s: Services): Koa {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
-      s.logger.debug({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      s.logger.debug({ requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
     }
   });
 
