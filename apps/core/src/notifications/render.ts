@@ -1,3 +1,4 @@
+import { compile } from 'html-to-text';
 import type { Knex } from 'knex';
 import juice from 'juice';
 import type { Period } from '../engine/periods.js';
@@ -5,7 +6,6 @@ import type { EventCode } from '../events/codes.js';
 import { type AccountInfo, type RequestContext, resolveText } from '../records/context.js';
 import type { LanguageCode } from '../records/fields.js';
 import type { Row } from '../records/resource.js';
-import { DEFAULT_EMAIL_STYLE } from '../resources/notifications.js';
 import { formatValidTill } from '../resources/reward_log.js';
 import { render } from '../templates/render.js';
 import { sampleEvent, sampleMember } from './samples.js';
@@ -239,7 +239,27 @@ export function renderText(source: string, context: Record<string, unknown>): st
 export interface EmailContent {
   subject: string;
   html: string;
+  /** The plain-text alternative of the HTML, which spam filters and text-only readers expect. */
+  text: string;
 }
+
+/**
+ * HTML to its plain-text part: links as "label [url]", headings as written, images left out (their
+ * URLs are noise in text), the documented key-value table (`field-table`) in aligned columns and
+ * other (layout) table cells one block each. Lines are not wrapped: a wrap would part a label from
+ * its long link, and mail clients wrap text themselves.
+ */
+const plainText = compile({
+  wordwrap: false,
+  selectors: [
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, options: { uppercase: false } })),
+    { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+    { selector: 'img', format: 'skip' },
+    { selector: 'table.field-table', format: 'dataTable' },
+    { selector: 'td', format: 'block' },
+    { selector: 'th', format: 'block' },
+  ],
+});
 
 async function emailPart(db: Knex, table: 'email_header' | 'email_footer', accountId: string, id: unknown): Promise<unknown> {
   if (typeof id !== 'string') return undefined;
@@ -247,13 +267,31 @@ async function emailPart(db: Knex, table: 'email_header' | 'email_footer', accou
   return row?.html_content;
 }
 
-/** The account's newest live email theme's CSS, else the default stylesheet. */
+/**
+ * The default email stylesheet: the class names templates use (container, content, field-table,
+ * field-label, field-value, message-box, cta-button-primary), kept to CSS that mail clients support
+ * once inlined.
+ */
+const DEFAULT_EMAIL_STYLE = `body { margin: 0; padding: 0; background-color: #f4f4f7; color: #1a1c1e; font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; font-size: 16px; line-height: 1.5; }
+.container { width: 100%; max-width: 600px; margin: 0 auto; padding: 24px 16px; background-color: #f4f4f7; }
+.content { background-color: #ffffff; border: 1px solid #e2e8f0; border-radius: 8px; padding: 32px 24px; }
+.content h1, .content h2 { margin: 0 0 16px; color: #1a1c1e; line-height: 1.25; }
+.content p { margin: 0 0 16px; }
+.field-table { width: 100%; border-collapse: collapse; margin: 16px 0; }
+.field-table td { padding: 8px 0; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
+.field-label { width: 40%; color: #64748b; font-size: 14px; font-weight: 600; }
+.field-value { color: #1a1c1e; font-size: 14px; text-align: right; }
+.message-box { margin: 16px 0; padding: 16px; background-color: #f5f3ff; border-left: 4px solid #7c3aed; border-radius: 4px; color: #1a1c1e; }
+.cta-button-primary { display: inline-block; margin: 8px 0; padding: 12px 24px; background-color: #7c3aed; border-radius: 6px; color: #ffffff !important; font-weight: 600; text-align: center; text-decoration: none; }
+`;
+
+/** The default stylesheet, then the account's newest live email theme's CSS: later rules win, so the theme overrides the default. */
 async function themeCss(db: Knex, accountId: string): Promise<string> {
   const theme = (await db('email_theme')
     .where({ account_id: accountId, status: 'live' })
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .first('style')) as { style: string | null } | undefined;
-  return theme?.style ?? DEFAULT_EMAIL_STYLE;
+  return theme?.style ? `${DEFAULT_EMAIL_STYLE}\n${theme.style}` : DEFAULT_EMAIL_STYLE;
 }
 
 /**
@@ -272,7 +310,8 @@ export async function renderEmail(db: Knex, template: Row, rendering: Rendering,
   const body = render(textIn(template.html_content, language, account), context, { escape: true, partials });
   // A header value is one line: line breaks from variables would only be folded away by the mailer.
   const subject = renderText(textIn(template.subject, language, account), context).replace(/\s+/g, ' ').trim();
-  return { subject, html: juice(body, { extraCss: css }) };
+  const html = juice(body, { extraCss: css });
+  return { subject, html, text: plainText(html) };
 }
 
 /** Where the preview's unsubscribe link points: a token that verifies for no member, so following it changes nothing. */
@@ -288,7 +327,7 @@ export async function renderPreview(db: Knex, ctx: RequestContext, template: Row
   const organization = (await db('organization').where({ id: account.organizationId }).first('id', 'name')) as { id: string; name: string };
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
-  const event = sampleEvent(account.id, member.id as string, template.sample_event_code as EventCode, now);
+  const event = sampleEvent(account.id, member.id as string, template.sample_event_code as EventCode, now, language);
   const rendering = buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
   return renderEmail(db, template, rendering, account);
 }

@@ -1,6 +1,8 @@
 import type { EventCode } from '../events/codes.js';
 import type { AccountInfo } from '../records/context.js';
+import type { LanguageCode } from '../records/fields.js';
 import type { Row } from '../records/resource.js';
+import { SAMPLE_TEXTS, type SampleTexts } from './sample-texts.js';
 
 /**
  * Sample data for designing email templates (the `render` action): one realistic payload per event
@@ -9,7 +11,8 @@ import type { Row } from '../records/resource.js';
  * `streakProgress` / `challengeProgress` / `missionProgress` with the definition and `nextMilestone`.
  * The story: a member on a weekly workout streak (3 workouts a week, milestones at 4, 8 and 12 weeks),
  * a monthly spending challenge (200 to spend, milestones at 100 and 150) and a three-task welcome
- * mission. Ids are fixed so previews are stable; times are relative to the preview's `now`.
+ * mission. Ids are fixed so previews are stable; times are relative to the preview's `now`; the
+ * member-facing texts are in the preview's language (sample-texts.ts), as the engine writes them.
  */
 
 const ID = {
@@ -59,80 +62,82 @@ export function sampleMember(account: AccountInfo, languageCode: string): Row {
 function ownedBy(): Json {
   return {
     id: ID.member, externalId: 'customer-10452', firstName: 'Alex', lastName: 'Morgan', email: 'alex.morgan@example.com',
-    phoneNumber: '+14155550123', timezone: null, languageCode: null, pushDeviceTokens: [], status: 'live',
+    phoneNumber: '+14155550123', timezone: null, languageCode: null, pushDeviceTokens: [], status: 'live', unsubscribedChannels: [],
     createdAt: '2026-01-15T09:30:00.000Z', updatedAt: '2026-01-15T09:30:00.000Z',
   };
 }
 
-function milestone(n: number, parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, title: string, rewardId: string | null): Json {
+/** `name` (the merchant's) in English, `title` (the member's) in the preview's language. */
+function milestone(t: SampleTexts, n: number, parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, name: string, title: string, rewardId: string | null): Json {
   return {
-    id: milestoneId(n), linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, name: title, description: `${title} milestone`,
+    id: milestoneId(n), linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, name, description: `${name} milestone`,
     milestoneTargetValue: target, status: 'live', rewardId, eudTitle: title, eudDescription: null, eudIcon: null,
-    eudMilestoneRewardTitle: rewardId ? '15% off your next order' : null, eudMilestoneRewardInstructionMessage: null,
+    eudMilestoneRewardTitle: rewardId ? t.rewardTitle : null, eudMilestoneRewardInstructionMessage: null,
     createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z',
   };
 }
 
-const STREAK_MILESTONES = [
-  milestone(1, 'streak', ID.streak, 4, '4-week streak', null),
-  milestone(2, 'streak', ID.streak, 8, '8-week streak', ID.reward),
-  milestone(3, 'streak', ID.streak, 12, '12-week streak', ID.reward),
+const EN = SAMPLE_TEXTS.en;
+const streakMilestones = (t: SampleTexts) => [
+  milestone(t, 1, 'streak', ID.streak, 4, EN.streakMilestones[0], t.streakMilestones[0], null),
+  milestone(t, 2, 'streak', ID.streak, 8, EN.streakMilestones[1], t.streakMilestones[1], ID.reward),
+  milestone(t, 3, 'streak', ID.streak, 12, EN.streakMilestones[2], t.streakMilestones[2], ID.reward),
 ];
-const CHALLENGE_MILESTONES = [
-  milestone(4, 'challenge', ID.challenge, 100, 'Halfway there', ID.reward),
-  milestone(5, 'challenge', ID.challenge, 150, 'Almost there', null),
+const challengeMilestones = (t: SampleTexts) => [
+  milestone(t, 4, 'challenge', ID.challenge, 100, EN.challengeMilestones[0], t.challengeMilestones[0], ID.reward),
+  milestone(t, 5, 'challenge', ID.challenge, 150, EN.challengeMilestones[1], t.challengeMilestones[1], null),
 ];
-const MISSION_MILESTONES = [milestone(6, 'mission', ID.mission, 2, 'Two down', null)];
+const missionMilestones = (t: SampleTexts) => [milestone(t, 6, 'mission', ID.mission, 2, EN.missionMilestone, t.missionMilestone, null)];
 
-function streak(): Json {
+function streak(t: SampleTexts): Json {
   return {
     id: ID.streak, name: 'Weekly workouts', description: 'Work out three times a week', status: 'live',
     aggregationPeriod: 'weekly', aggregationMethod: 'count', aggregationTargetValue: 3, completionTargetValue: 12,
-    toBeBrokenWarningHours: 24, eudTitle: 'Weekly workout streak', eudDescription: 'Work out three times every week.',
-    eudIcon: null, eudMilestoneAchievedMessage: 'You reached a new streak milestone!', eudCompletedMessage: 'Twelve weeks in a row: streak complete!',
-    milestones: STREAK_MILESTONES,
+    toBeBrokenWarningHours: 24, eudTitle: t.streakTitle, eudDescription: t.streakDescription,
+    eudIcon: null, eudMilestoneAchievedMessage: t.streakMilestoneMessage, eudCompletedMessage: t.streakCompleted,
+    milestones: streakMilestones(t),
   };
 }
 
-function challenge(): Json {
+function challenge(t: SampleTexts): Json {
   return {
     id: ID.challenge, name: 'Spend 200 this month', description: 'Monthly spending challenge', status: 'live',
     aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 200, startAt: null, endAt: null,
-    toBeFailedWarningHours: 24, eudTitle: 'Spend 200 this month', eudDescription: 'Spend 200 in our store this month.',
-    eudIcon: null, eudMilestoneAchievedMessage: 'You passed a challenge milestone!', eudCompletedMessage: 'Challenge complete!',
-    milestones: CHALLENGE_MILESTONES,
+    toBeFailedWarningHours: 24, eudTitle: t.challengeTitle, eudDescription: t.challengeDescription,
+    eudIcon: null, eudMilestoneAchievedMessage: t.challengeMilestoneMessage, eudCompletedMessage: t.challengeCompleted,
+    milestones: challengeMilestones(t),
   };
 }
 
-const TASKS = [
-  { id: taskId(1), name: 'Complete your profile', activityId: 'profile_completed', aggregationMethod: 'count', targetValue: 1, eudTitle: 'Complete your profile', eudDescription: null },
-  { id: taskId(2), name: 'Place your first order', activityId: 'order_placed', aggregationMethod: 'count', targetValue: 1, eudTitle: 'Place your first order', eudDescription: null },
-  { id: taskId(3), name: 'Write a review', activityId: 'review_written', aggregationMethod: 'count', targetValue: 1, eudTitle: 'Write a review', eudDescription: null },
-];
+const TASK_ACTIVITIES = ['profile_completed', 'order_placed', 'review_written'];
+const tasks = (t: SampleTexts) =>
+  TASK_ACTIVITIES.map((activityId, i) => ({
+    id: taskId(i + 1), name: EN.tasks[i]!, activityId, aggregationMethod: 'count', targetValue: 1, eudTitle: t.tasks[i]!, eudDescription: null,
+  }));
 
-function mission(): Json {
+function mission(t: SampleTexts): Json {
   return {
     id: ID.mission, name: 'Welcome mission', description: 'Onboarding tasks for new members', status: 'live',
-    aggregationPeriod: 'weekly', rewardId: ID.reward, isRepeatable: false, tasks: TASKS,
-    eudTitle: 'Welcome mission', eudDescription: 'Three steps to get started.', eudIcon: null, eudCompletedMessage: 'Welcome aboard!',
-    milestones: MISSION_MILESTONES,
+    aggregationPeriod: 'weekly', rewardId: ID.reward, isRepeatable: false, tasks: tasks(t),
+    eudTitle: t.missionTitle, eudDescription: t.missionDescription, eudIcon: null, eudCompletedMessage: t.missionCompleted,
+    milestones: missionMilestones(t),
   };
 }
 
-function rewardLog(now: Date, linked: { slug: string; id: string }, milestoneRow: Json | null, periodKey: string | null): Json {
+function rewardLog(t: SampleTexts, now: Date, linked: { slug: string; id: string }, milestoneRow: Json | null, periodKey: string | null): Json {
   const expiry = new Date(now.getTime() + 30 * DAY).toISOString();
   return {
     id: ID.rewardLog, rewardId: ID.reward,
     reward: {
       id: ID.reward, name: '15% off', description: '15% off the next order', discountType: 'percentage', discountValue: 15,
       rewardExpiryType: 'relative', rewardExpiryInDays: 30, rewardExpiryAt: null, handleCoupon: true, handleCouponAutoGeneration: true,
-      couponCodePrefix: 'FIT-', couponCodeLength: 8, eudTitle: '15% off your next order', eudRedeemInstructionMessage: null,
+      couponCodePrefix: 'FIT-', couponCodeLength: 8, eudTitle: t.rewardTitle, eudRedeemInstructionMessage: null,
       createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z',
     },
     milestoneId: (milestoneRow?.id as string | undefined) ?? null, milestone: milestoneRow,
     linkedSchemaSlug: linked.slug, linkedSchemaRecordId: linked.id, ownedById: ID.member, ownedBy: ownedBy(),
     couponCode: 'FIT-7K2QX9LM', rewardIssuedAt: now.toISOString(), rewardExpiryAt: expiry, periodKey, status: 'live',
-    eudRewardTitle: '15% off your next order', eudRedeemInstructionMessage: 'Use the offer code at checkout.',
+    eudRewardTitle: t.rewardTitle, eudRedeemInstructionMessage: t.redeemInstruction,
     createdAt: now.toISOString(), updatedAt: now.toISOString(),
   };
 }
@@ -154,7 +159,7 @@ function logResponse(kind: 'streak' | 'challenge' | 'mission', now: Date, parts:
   };
 }
 
-function streakPayload(code: EventCode, now: Date): Json {
+function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const weeks: Record<string, number> = {
     streak_progress_in_progress: 5, streak_progress_non_milestone_completed: 6, streak_progress_milestone_completed: 8,
     streak_progress_completed: 12, streak_progress_to_be_broken: 6, streak_progress_broken: 6,
@@ -178,20 +183,20 @@ function streakPayload(code: EventCode, now: Date): Json {
     taskProgressStatus: periodDone ? 'completed' : 'in_progress', completedAt: periodDone ? now.toISOString() : null,
     createdAt: new Date(now.getTime() - 3 * DAY).toISOString(), updatedAt: now.toISOString(),
   };
-  const next = STREAK_MILESTONES.find((m) => (m.milestoneTargetValue as number) > value) ?? null;
+  const next = streakMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
   if (code === 'streak_progress_to_be_broken' || code === 'streak_progress_broken') {
-    return { streakProgress: { ...progress, taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null, streak: { ...streak(), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
+    return { streakProgress: { ...progress, taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null, streak: { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
   }
-  const achieved = STREAK_MILESTONES.filter((m) => m.milestoneTargetValue === value && (code === 'streak_progress_milestone_completed' || code === 'streak_progress_completed'));
-  const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(now, { slug: 'streak', id: ID.streak }, m, week));
+  const achieved = streakMilestones(t).filter((m) => m.milestoneTargetValue === value && (code === 'streak_progress_milestone_completed' || code === 'streak_progress_completed'));
+  const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'streak', id: ID.streak }, m, week));
   return {
     streakLog: logResponse('streak', now, {
-      definition: streak(), progress, taskProgress, achieved, next, rewardLogs, activityId: 'workout', activityValue: null, periodKey: week,
+      definition: streak(t), progress, taskProgress, achieved, next, rewardLogs, activityId: 'workout', activityValue: null, periodKey: week,
     }),
   };
 }
 
-function challengePayload(code: EventCode, now: Date): Json {
+function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const totals: Record<string, number> = {
     challenge_progress_in_progress: 65, challenge_progress_milestone_completed: 115, challenge_progress_completed: 210,
     challenge_progress_to_be_failed: 115, challenge_progress_failed: 115,
@@ -208,30 +213,30 @@ function challengePayload(code: EventCode, now: Date): Json {
     challengeFailedAt: status === 'failed' ? windowEnd : null,
     challengeToBeFailedAt: windowEnd,
   };
-  const next = CHALLENGE_MILESTONES.find((m) => (m.milestoneTargetValue as number) > value) ?? null;
+  const next = challengeMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
   if (code === 'challenge_progress_to_be_failed' || code === 'challenge_progress_failed') {
-    return { challengeProgress: { ...progress, challenge: { ...challenge(), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
+    return { challengeProgress: { ...progress, challenge: { ...challenge(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
   }
   const spent = code === 'challenge_progress_completed' ? 95 : 50;
-  const achieved = code === 'challenge_progress_in_progress' ? [] : CHALLENGE_MILESTONES.filter((m) => value - spent < (m.milestoneTargetValue as number) && (m.milestoneTargetValue as number) <= value);
-  const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(now, { slug: 'challenge', id: ID.challenge }, m, month));
+  const achieved = code === 'challenge_progress_in_progress' ? [] : challengeMilestones(t).filter((m) => value - spent < (m.milestoneTargetValue as number) && (m.milestoneTargetValue as number) <= value);
+  const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'challenge', id: ID.challenge }, m, month));
   return {
     challengeLog: logResponse('challenge', now, {
-      definition: challenge(), progress, taskProgress: null, achieved, next, rewardLogs, activityId: 'order_placed', activityValue: spent, periodKey: month,
+      definition: challenge(t), progress, taskProgress: null, achieved, next, rewardLogs, activityId: 'order_placed', activityValue: spent, periodKey: month,
     }),
   };
 }
 
-function missionPayload(code: EventCode, now: Date): Json {
+function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const tasksDone: Record<string, number> = {
     mission_progress_in_progress: 1, mission_progress_milestone_completed: 2, mission_progress_completed: 3, mission_progress_failed: 2,
   };
   const done = tasksDone[code]!;
   const status = code === 'mission_progress_completed' ? 'completed' : code === 'mission_progress_failed' ? 'failed' : 'in_progress';
   const start = new Date(now.getTime() - 3 * DAY);
-  const taskProgresses = TASKS.map((t, i) => ({
+  const taskProgresses = tasks(t).map((task, i) => ({
     id: `5a3c1f0e-0000-4000-8000-0000000003${String(i).padStart(2, '0')}`, ownedById: ID.member, linkedSchemaSlug: 'mission_progress',
-    linkedSchemaRecordId: ID.missionProgress, taskId: t.id, periodKey: null, currentProgressValue: i < done ? 1 : 0, targetValue: 1,
+    linkedSchemaRecordId: ID.missionProgress, taskId: task.id, periodKey: null, currentProgressValue: i < done ? 1 : 0, targetValue: 1,
     taskProgressStatus: i < done ? 'completed' : 'in_progress', completedAt: i < done ? now.toISOString() : null,
     createdAt: start.toISOString(), updatedAt: now.toISOString(),
   }));
@@ -242,32 +247,33 @@ function missionPayload(code: EventCode, now: Date): Json {
     missionFailedAt: status === 'failed' ? new Date(start.getTime() + 7 * DAY).toISOString() : null,
     missionToBeFailedAt: new Date(start.getTime() + 7 * DAY).toISOString(), taskProgresses,
   };
-  const next = MISSION_MILESTONES.find((m) => (m.milestoneTargetValue as number) > done) ?? null;
+  const next = missionMilestones(t).find((m) => (m.milestoneTargetValue as number) > done) ?? null;
   if (code === 'mission_progress_failed') {
-    return { missionProgress: { ...progress, mission: { ...mission(), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
+    return { missionProgress: { ...progress, mission: { ...mission(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
   }
-  const achieved = code === 'mission_progress_milestone_completed' ? MISSION_MILESTONES : [];
+  const achieved = code === 'mission_progress_milestone_completed' ? missionMilestones(t) : [];
   return {
     missionLog: logResponse('mission', now, {
-      definition: mission(), progress, taskProgress: [taskProgresses[done - 1]], achieved, next, rewardLogs: [],
-      missionReward: code === 'mission_progress_completed' ? rewardLog(now, { slug: 'mission', id: ID.mission }, null, null) : null,
-      activityId: TASKS[done - 1]!.activityId, activityValue: null, periodKey: null,
+      definition: mission(t), progress, taskProgress: [taskProgresses[done - 1]], achieved, next, rewardLogs: [],
+      missionReward: code === 'mission_progress_completed' ? rewardLog(t, now, { slug: 'mission', id: ID.mission }, null, null) : null,
+      activityId: TASK_ACTIVITIES[done - 1]!, activityValue: null, periodKey: null,
     }),
   };
 }
 
-export function samplePayload(code: EventCode, now: Date): Json {
-  if (code.startsWith('streak_')) return streakPayload(code, now);
-  if (code.startsWith('challenge_')) return challengePayload(code, now);
-  return missionPayload(code, now);
+export function samplePayload(code: EventCode, now: Date, language: LanguageCode): Json {
+  const t = SAMPLE_TEXTS[language];
+  if (code.startsWith('streak_')) return streakPayload(t, code, now);
+  if (code.startsWith('challenge_')) return challengePayload(t, code, now);
+  return missionPayload(t, code, now);
 }
 
-/** A sample event_log row for a code, about the sample member. */
-export function sampleEvent(accountId: string, memberId: string, code: EventCode, now: Date): Row {
+/** A sample event_log row for a code, about the sample member, its texts in the language. */
+export function sampleEvent(accountId: string, memberId: string, code: EventCode, now: Date, language: LanguageCode): Row {
   const kind = code.split('_')[0]!;
   const progressId = { streak: ID.streakProgress, challenge: ID.challengeProgress, mission: ID.missionProgress }[kind];
   return {
     id: ID.event, account_id: accountId, event_code: code, owned_by_id: memberId, linked_schema_slug: `${kind}_progress`,
-    linked_schema_record_id: progressId, payload: samplePayload(code, now), created_at: now, updated_at: now,
+    linked_schema_record_id: progressId, payload: samplePayload(code, now, language), created_at: now, updated_at: now,
   };
 }

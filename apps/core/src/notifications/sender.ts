@@ -98,7 +98,7 @@ async function load(db: Knex, row: Row) {
   ])) as (Row | undefined)[];
   if (!event) skip('The event no longer exists.');
   if (!member) skip('The member no longer exists.');
-  if (member.unsubscribed_at) skip('The member has unsubscribed.');
+  if ((member.unsubscribed_channels as string[]).includes(row.channel as string)) skip(`The member has unsubscribed from ${row.channel as string} messages.`);
   if (!template) skip('The template no longer exists.');
   if (template.status !== 'live') skip(`The template is ${template.status as string}.`);
   if (!integration) skip('The integration no longer exists.');
@@ -113,7 +113,7 @@ const clientKey = (integration: Row) => `${integration.id as string}:${(integrat
 async function attempt(s: Services, row: Row, secrets: string[]): Promise<string> {
   const { provider, event, member, template, integration, tenancy } = await load(s.db, row);
   const account = accountInfo(tenancy);
-  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id as string);
+  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id as string, CHANNEL_OF_PROVIDER[provider]);
   const rendering: Rendering = buildContext({
     organization: { id: account.organizationId, name: tenancy.organization_name as string },
     account,
@@ -127,7 +127,7 @@ async function attempt(s: Services, row: Row, secrets: string[]): Promise<string
   if (provider === 'service_email') {
     const to = member.email as string | null;
     if (!to) skip('The member has no email address.');
-    const { subject, html } = await renderEmail(s.db, template, rendering, account);
+    const { subject, html, text: plain } = await renderEmail(s.db, template, rendering, account);
     const shared = integration.use_gamopanda_domain as boolean;
     const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc as string) : undefined;
     if (privateKey) secrets.push(privateKey);
@@ -137,6 +137,7 @@ async function attempt(s: Services, row: Row, secrets: string[]): Promise<string
       to,
       subject,
       html,
+      text: plain,
       unsubscribeUrl: link,
       envelopeFrom: !shared && integration.mail_from ? `bounces@${integration.mail_from as string}.${integration.domain as string}` : undefined,
       dkim: privateKey

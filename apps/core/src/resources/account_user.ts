@@ -1,6 +1,11 @@
+import type { ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { ADMIN } from './common.js';
+
+/** The channels notifications are sent on; a member opts out of each on its own. */
+export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
+export type Channel = (typeof CHANNELS)[number];
 
 export const memberFields = {
   externalId: field.string({ required: true, min: 1, max: 256, description: "The client system's identifier." }),
@@ -12,6 +17,13 @@ export const memberFields = {
   languageCode: field.languageCode(),
 };
 
+function duplicateChannels(channels: unknown): ErrorDetail[] {
+  if (!Array.isArray(channels)) return [];
+  return channels.flatMap((c, i) =>
+    channels.indexOf(c) < i ? [{ field: `unsubscribedChannels[${i}]`, code: 'duplicate', message: `"${String(c)}" is listed twice.` }] : [],
+  );
+}
+
 export const accountUser = defineResource({
   slug: 'account_user',
   table: 'account_user',
@@ -21,7 +33,15 @@ export const accountUser = defineResource({
     ...memberFields,
     pushDeviceTokens: field.stringArray({ itemMax: 4096, maxItems: 20, default: [] }),
     status: field.status({ default: 'live', description: 'Only live members earn progress.' }),
+    unsubscribedChannels: field.stringArray({
+      items: CHANNELS,
+      maxItems: CHANNELS.length,
+      default: [],
+      description:
+        "The channels the member opted out of; notifications on them are skipped. A channel's unsubscribe link adds it (an email link: email only); remove a channel when the member opts back in.",
+    }),
   },
+  validate: (record) => duplicateChannels(record.unsubscribedChannels),
   uniqueErrors: {
     account_user_external_id_unique: { status: 409, field: 'externalId', message: 'A member with this externalId already exists.' },
   },

@@ -6,18 +6,19 @@ import { renderPreview } from '../notifications/render.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
 import { EMAIL_PARTIALS, TemplateError, templateIssues } from '../templates/render.js';
+import type { Channel } from './account_user.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
-/** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
 /** The channel each integration sends on, as notification logs record it. */
-export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, string> = {
+export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, Channel> = {
   service_email: 'email',
   push_cloud_messaging: 'push',
   cloud_sms: 'sms',
   cloud_chat: 'chat',
 };
 
+/** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
 export const TEMPLATE_OF_PROVIDER = {
   service_email: 'email_template',
   push_cloud_messaging: 'push_notification_template',
@@ -65,24 +66,6 @@ const templateBasics = () => ({
   status: field.status({ required: true, default: 'live' }),
 });
 
-/**
- * The default email stylesheet: the class names templates use (container, content, field-table,
- * field-label, field-value, message-box, cta-button-primary), kept to CSS that mail clients support
- * once inlined.
- */
-export const DEFAULT_EMAIL_STYLE = `body { margin: 0; padding: 0; background-color: #f4f4f7; color: #1a1c1e; font-family: -apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif; font-size: 16px; line-height: 1.5; }
-.container { width: 100%; max-width: 600px; margin: 0 auto; padding: 24px 16px; background-color: #f4f4f7; }
-.content { background-color: #ffffff; border: 1px solid #e2e8f0; border-radius: 8px; padding: 32px 24px; }
-.content h1, .content h2 { margin: 0 0 16px; color: #1a1c1e; line-height: 1.25; }
-.content p { margin: 0 0 16px; }
-.field-table { width: 100%; border-collapse: collapse; margin: 16px 0; }
-.field-table td { padding: 8px 0; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
-.field-label { width: 40%; color: #64748b; font-size: 14px; font-weight: 600; }
-.field-value { color: #1a1c1e; font-size: 14px; text-align: right; }
-.message-box { margin: 16px 0; padding: 16px; background-color: #f5f3ff; border-left: 4px solid #7c3aed; border-radius: 4px; color: #1a1c1e; }
-.cta-button-primary { display: inline-block; margin: 8px 0; padding: 12px 24px; background-color: #7c3aed; border-radius: 6px; color: #ffffff !important; font-weight: 600; text-align: center; text-decoration: none; }
-`;
-
 export const emailTemplate = defineResource({
   slug: 'email_template',
   table: 'email_template',
@@ -103,12 +86,11 @@ export const emailTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
   actions: {
     render: {
-      returns: z.object({ subject: z.string(), html: z.string() }),
+      returns: z.object({ subject: z.string(), html: z.string(), text: z.string() }),
       description:
-        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html}.',
+        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text} (text: the plain-text part sent with the HTML).',
       async run({ trx, ctx, row }) {
         try {
-          // Called inside the action, not at module load: notifications/render.js imports this module too.
           return await renderPreview(trx, ctx, row, new Date());
         } catch (err) {
           if (err instanceof TemplateError) throw conflict(`The template cannot be rendered: ${err.message}`);
@@ -128,19 +110,13 @@ export const emailTheme = defineResource({
     name: name(),
     description: description(),
     status: field.status({ required: true }),
-    // No field default: null is meaningful here (back to the default stylesheet), set by the hooks.
     style: field.string({
-      description: 'CSS; the default stylesheet (container, content, field-table, field-label, field-value, message-box, cta-button-primary) when absent or null.',
+      description:
+        'CSS added after the default stylesheet (which styles container, content, field-table, field-label, field-value, message-box and cta-button-primary), so its rules override the default ones; absent or null: the default stylesheet alone.',
     }),
   },
   uniqueErrors: {
     email_theme_name_unique: { status: 409, field: 'name', message: 'An email theme with this name already exists.' },
-  },
-  async beforeCreate({ values }) {
-    values.style ??= DEFAULT_EMAIL_STYLE;
-  },
-  async beforeUpdate({ values }) {
-    if (values.style === null) values.style = DEFAULT_EMAIL_STYLE;
   },
 });
 

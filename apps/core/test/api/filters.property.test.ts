@@ -55,6 +55,7 @@ const models: ResourceModel[] = [
     fields: {
       ...SYSTEM, externalId: text, firstName: text, lastName: text, email: text, phoneNumber: text, timezone: text,
       languageCode: oneOf(LANGS), pushDeviceTokens: { type: 'stringArray' }, status: oneOf(STATUSES),
+      unsubscribedChannels: { type: 'stringArray' },
     },
     selectOnly: [],
     records: [],
@@ -121,6 +122,7 @@ beforeAll(async () => {
       languageCode: [...LANGS, null][i % 10],
       pushDeviceTokens: i % 4 === 0 ? [] : [`t${i % 2}`, `u${i}`],
       status: STATUSES[i % 3],
+      unsubscribedChannels: [[], ['email'], ['sms', 'email']][i % 3],
     });
   }
   const rewards: Rec[] = [];

@@ -171,7 +171,7 @@ describe('email over SMTP', () => {
 
     const html = mail.html as string;
     expect(byId(html, 'greeting')).toBe('Bonjour Zoë &lt;b&gt;&amp;&lt;/b&gt;');
-    expect(html).toContain('<p id="raw">Zoë <b>&</b></p>');
+    expect(html).toMatch(/<p id="raw"[^>]*>Zoë <b>&<\/b><\/p>/);
     expect(byId(html, 'tenancy')).toBe('Acme Group / Acme Fitness / Durand / zoe@example.net / zoe');
     // Event payloads are written in the member's language, whatever language the log request used.
     expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Série de visites');
@@ -180,10 +180,26 @@ describe('email over SMTP', () => {
     expect(byId(html, 'missing')).toBe('[][][]');
     expect(html).toContain('EN-TÊTE Acme Group');
     expect(html).toContain('FOOTER Acme Fitness');
-    // The newest live theme, inlined; what cannot be inlined stays in a style element.
-    expect(html).toMatch(/<div class="content" style="color: #123456;?">/);
-    expect(html).toMatch(/class="cta-button-primary"[^>]*style="background-color: #ff0066;?"/);
+    // The default stylesheet, then the newest live theme, which overrides it; what cannot be inlined stays in a style element.
+    const styleOf = (cls: string) => new RegExp(`class="${cls}"[^>]*style="([^"]*)"`).exec(html)![1]!;
+    expect(styleOf('content')).toContain('border-radius: 8px');
+    expect(styleOf('content')).toContain('color: #123456');
+    expect(styleOf('cta-button-primary')).toContain('padding: 12px 24px');
+    expect(styleOf('cta-button-primary')).toContain('background-color: #ff0066');
+    expect(styleOf('cta-button-primary')).not.toContain('#7c3aed');
     expect(html).toMatch(/<style>[\s\S]*@media \(max-width: 600px\)/);
+
+    // A text/plain alternative of the same content: text as a person reads it, links kept as "label [url]".
+    expect(received.raw.toString()).toMatch(/^Content-Type: multipart\/alternative;/im);
+    const href = /href="([^"]+)"/.exec(html)![1]!;
+    const lines = (mail.text as string).split('\n').map((l) => l.trim()).filter(Boolean);
+    expect(lines).toContain('Bonjour Zoë <b>&</b>');
+    expect(lines).toContain('Acme Group / Acme Fitness / Durand / zoe@example.net / zoe');
+    expect(lines).toContain('2 jour | 1 | 3 (1) | 3 (1) | 30 | 10 décembre 2026 à 23:59');
+    expect(lines).toContain(`Se désabonner [${href}]`);
+    expect(lines[0]).toBe('EN-TÊTE Acme Group');
+    expect(lines.at(-1)).toBe('FOOTER Acme Fitness');
+    expect(mail.text).not.toMatch(/<p|<div|style=|@media|&lt;|&amp;/);
 
     const log = await logRow(app, id);
     expect(log).toMatchObject({ notification_log_status: 'sent', provider_message_id: mail.messageId, attempt_count: 1, error: null, lease_until: null });
@@ -213,17 +229,39 @@ describe('email over SMTP', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(await page.text()).toContain('Désabonnement confirmé');
-    const stored = await app.db('account_user').where({ id: zoe.id }).first();
-    expect(stored.unsubscribed_at).toEqual(NOW);
+    expect((await acct.api.get(path('account_user', zoe.id))).body.data.unsubscribedChannels).toEqual(['email']);
     // Following it again changes nothing.
     expect((await fetch(`${app.url}${link.pathname}`, { method: 'POST' })).status).toBe(200);
+    expect((await acct.api.get(path('account_user', zoe.id))).body.data.unsubscribedChannels).toEqual(['email']);
 
     const [event] = await eventsOf(app, zoe.id);
     const id = await queue(app, rule as any, event);
     inbox = [];
     await send(app);
     expect(inbox).toHaveLength(0);
-    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has unsubscribed.', attempt_count: 0 });
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has unsubscribed from email messages.', attempt_count: 0 });
+  });
+
+  it('shows the opt-outs to the member read-only; an API key clears one and mail flows again', async () => {
+    const token = await acct.api.post('/enduser/token', { externalId: 'zoe' });
+    const self = app.anon.with({ 'x-enduser-access-token': token.body.data.accessToken, 'x-account-id': acct.accountId });
+    expect((await self.get('/schema/account_user/me')).body.data.unsubscribedChannels).toEqual(['email']);
+    expect((await self.patch('/schema/account_user/me', { unsubscribedChannels: [] })).status).toBe(405);
+    expect((await self.patch(path('account_user', zoe.id), { unsubscribedChannels: [] })).status).toBe(403);
+
+    for (const bad of [['fax'], ['email', 'email'], 'email']) {
+      const res = await acct.api.patch(path('account_user', zoe.id), { unsubscribedChannels: bad });
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.body.error.code).toBe('invalid_input');
+    }
+    const cleared = await acct.api.patch(path('account_user', zoe.id), { unsubscribedChannels: [] });
+    expect(cleared.body.data.unsubscribedChannels).toEqual([]);
+    const [event] = await eventsOf(app, zoe.id);
+    const id = await queue(app, rule as any, event);
+    inbox = [];
+    await send(app);
+    expect(inbox.map((m) => m.to)).toEqual([['zoe@example.net']]);
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'sent' });
   });
 
   it('answers 404 to a bad or tampered token', async () => {
@@ -387,13 +425,16 @@ describe('render action', () => {
     expect(byId(html, 'tenancy')).toBe('Acme Group / Acme Fitness / Morgan / alex.morgan@example.com / customer-10452');
     expect(byId(html, 'event')).toBe('streak_progress_non_milestone_completed / Weekly workout streak');
     expect(byId(html, 'helpers')).toMatch(/^6 week \| 2 \| 8 \(2\) \| 7 \(1\) \| 12 \| .+ at .+$/);
-    expect(html).toMatch(/<div class="content" style="color: #123456;?">/);
+    expect(html).toMatch(/<div class="content" style="[^"]*border-radius: 8px;[^"]*color: #123456;?">/);
     expect(html).toContain('HEADER Acme Group');
     expect(html).toContain('href="/u/preview"');
+    expect(res.body.data.text).toContain('Unsubscribe [/u/preview]');
 
     const fr = await acct.api.request('POST', `${path('email_template', template.id)}/action/render`, { query: { languageCode: 'fr' } });
     expect(fr.body.data.subject).toBe('Acme Fitness : continuez, Alex !');
     expect(byId(fr.body.data.html, 'helpers')).toMatch(/^6 semaine \| /);
+    // The sample's member-facing texts are in the preview's language too.
+    expect(byId(fr.body.data.html, 'event')).toBe('streak_progress_non_milestone_completed / Série d’entraînements hebdomadaires');
   });
 
   it('has sample data for every event code', async () => {

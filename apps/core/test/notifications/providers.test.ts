@@ -320,3 +320,56 @@ describe('SMS and chat through the cloud SDK', () => {
     for (const id of ids) expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no phone number.' });
   });
 });
+
+describe('opt-outs per channel', () => {
+  it("an email link opts out of email only, an SMS link of SMS only, and a merchant can clear one", async () => {
+    const emailTemplate = await create(acct, 'email_template', {
+      name: 'Opt-out mail', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed',
+      subject: 'Hi', htmlContent: '<p>Go on</p><a href="{{$helpers.unsubscribeUrl}}">Unsubscribe</a>',
+    });
+    const email = await create(acct, 'service_email', { name: 'Opt-out SES', replyToEmailAddress: 'help@acme.test', status: 'live' });
+    const smsTemplate = await create(acct, 'sms_template', { name: 'Opt-out SMS', body: 'Go on. Stop: {{$helpers.unsubscribeUrl}}' });
+    const sms = await create(acct, 'cloud_sms', { name: 'Opt-out SMS', status: 'live', accessKeyId: 'AKIAGOODKEY0002', secretAccessKey: SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
+    const rules = [await rule('service_email', email.id, emailTemplate.id), await rule('cloud_sms', sms.id, smsTemplate.id)];
+    const event = await memberEvent('opt-1', { email: 'opt@example.net', phoneNumber: '+14155550111' });
+    const memberPath = `/schema/account_user/record/${event.owned_by_id}`;
+
+    /** Queues the event for both rules, sends, and answers each log's status and error, email first. */
+    async function round() {
+      const ids = [await queue(app, rules[0]!, event), await queue(app, rules[1]!, event)];
+      await send(app);
+      return Promise.all(ids.map(async (id) => {
+        const log = await logRow(app, id);
+        return [log.notification_log_status, log.error];
+      }));
+    }
+    const lastSmsLink = () => {
+      const publish = provider.requests.filter((r) => r.url === '/').at(-1)!;
+      return /(https?:\/\/\S+\/u\/[A-Za-z0-9_-]+)/.exec(form(publish.body).Message!)![1]!;
+    };
+    const lastEmailLink = async () => {
+      const request = requestsTo('/v2/email').at(-1)!;
+      const mail = await PostalMime.parse(Buffer.from(JSON.parse(request.body).Content.Raw.Data, 'base64'));
+      return /href="([^"]+)"/.exec(mail.html as string)![1]!;
+    };
+
+    expect(await round()).toEqual([['sent', null], ['sent', null]]);
+    const emailLink = new URL(await lastEmailLink());
+    const smsLink = new URL(lastSmsLink());
+    expect(smsLink.pathname).not.toBe(emailLink.pathname);
+
+    expect((await fetch(`${app.url}${emailLink.pathname}`)).status).toBe(200);
+    expect((await acct.api.get(memberPath)).body.data.unsubscribedChannels).toEqual(['email']);
+    expect(await round()).toEqual([['skipped', 'The member has unsubscribed from email messages.'], ['sent', null]]);
+
+    expect((await fetch(`${app.url}${smsLink.pathname}`, { method: 'POST' })).status).toBe(200);
+    expect((await acct.api.get(memberPath)).body.data.unsubscribedChannels).toEqual(['email', 'sms']);
+    expect(await round()).toEqual([['skipped', 'The member has unsubscribed from email messages.'], ['skipped', 'The member has unsubscribed from sms messages.']]);
+
+    // The member opts back in to email with the merchant.
+    const cleared = await acct.api.patch(memberPath, { unsubscribedChannels: ['sms'] });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data.unsubscribedChannels).toEqual(['sms']);
+    expect(await round()).toEqual([['sent', null], ['skipped', 'The member has unsubscribed from sms messages.']]);
+  });
+});

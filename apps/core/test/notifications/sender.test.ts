@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventCode } from '../../src/events/codes.js';
 import { samplePayload } from '../../src/notifications/samples.js';
 import { readUnsubscribeToken, unsubscribeToken } from '../../src/notifications/unsubscribe.js';
+import { CHANNELS } from '../../src/resources/account_user.js';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, create, eventsOf, logRow, NOW, postLog, queue, send } from './support.js';
@@ -139,15 +140,23 @@ describe('claiming', () => {
 });
 
 describe('unsubscribe tokens', () => {
-  it('round-trip, and refuse another key', () => {
+  it('round-trip with their channel, and refuse another key or a changed channel', () => {
     const key = app.config.masterKey!;
-    const token = unsubscribeToken(key, acct.accountId, '0b1f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b');
-    expect(readUnsubscribeToken(key, token)).toEqual({ accountId: acct.accountId, memberId: '0b1f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b' });
-    expect(readUnsubscribeToken(Buffer.alloc(32, 7), token)).toBeUndefined();
+    const memberId = '0b1f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
+    for (const channel of CHANNELS) {
+      const token = unsubscribeToken(key, acct.accountId, memberId, channel);
+      expect(readUnsubscribeToken(key, token)).toEqual({ accountId: acct.accountId, memberId, channel });
+      expect(readUnsubscribeToken(Buffer.alloc(32, 7), token)).toBeUndefined();
+    }
+    // Email tokens keep the form links in emails sent before opt-outs were per channel have.
+    expect(unsubscribeToken(key, acct.accountId, memberId, 'email')).toHaveLength(64);
+    const sms = Buffer.from(unsubscribeToken(key, acct.accountId, memberId, 'sms'), 'base64url');
+    sms[32] = CHANNELS.indexOf('push');
+    expect(readUnsubscribeToken(key, sms.toString('base64url'))).toBeUndefined();
   });
 
   it('answer 404 for a valid token of a member that no longer exists', async () => {
-    const token = unsubscribeToken(app.config.masterKey!, acct.accountId, '0b1f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b');
+    const token = unsubscribeToken(app.config.masterKey!, acct.accountId, '0b1f7a52-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 'email');
     expect((await fetch(`${app.url}/u/${token}`)).status).toBe(404);
   });
 });
@@ -200,7 +209,7 @@ describe('sample payloads', () => {
     for (const e of events) {
       if (seen.has(e.event_code)) continue;
       seen.add(e.event_code);
-      sameShape(e.payload, samplePayload(e.event_code as EventCode, NOW), e.event_code);
+      sameShape(e.payload, samplePayload(e.event_code as EventCode, NOW, 'en'), e.event_code);
     }
     // Every kind of payload is covered: log-driven and sweep-driven, for streaks, challenges and missions.
     expect([...seen].sort()).toEqual(expect.arrayContaining([

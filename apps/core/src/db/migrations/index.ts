@@ -11,6 +11,7 @@ import * as optimisticWrites from './20261121000900_optimistic_writes.js';
 import * as credentialChanges from './20261121001000_credential_changes.js';
 import * as latestRunIndex from './20261121001100_latest_run_index.js';
 import * as eventTraceParent from './20261124000100_event_trace_parent.js';
+import * as channelOptOuts from './20261124000200_channel_opt_outs.js';
 
 export interface Migration {
   name: string;
@@ -21,5 +22,5 @@ export interface Migration {
 /** In order of their timestamps; add new migrations at the end. */
 export const migrations: Migration[] = [
   tenancy, members, definitions, rewards, activity, eventsAndWebhooks, notifications, display, optimisticWrites,
-  credentialChanges, latestRunIndex, eventTraceParent,
+  credentialChanges, latestRunIndex, eventTraceParent, channelOptOuts,
 ];

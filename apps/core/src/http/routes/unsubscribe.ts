@@ -26,13 +26,14 @@ function page(ctx: Context, status: number, lang: string, { title, text }: { tit
 }
 
 /**
- * The unsubscribe link of notification emails (CONTRACT §11). GET records the opt-out; POST does the
- * same for mail clients' one-click unsubscribe (RFC 8058, the List-Unsubscribe-Post header).
+ * The unsubscribe link of notifications (CONTRACT §11). GET records the opt-out of the channel the
+ * link was sent on; POST does the same for mail clients' one-click unsubscribe (RFC 8058, the
+ * List-Unsubscribe-Post header).
  */
 export function unsubscribeRoutes(router: Router, s: Services): void {
   const handle = async (ctx: Context) => {
     const who = readUnsubscribeToken(s.config.masterKey!, (ctx.params as { token: string }).token);
-    const lang = who && (await optOut(s.db, who, s.records.now()));
+    const lang = who && (await optOut(s.db, who));
     if (!lang) return page(ctx, 404, 'en', UNKNOWN);
     page(ctx, 200, lang in DONE ? lang : 'en', DONE[lang] ?? DONE.en!);
   };

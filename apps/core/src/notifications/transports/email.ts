@@ -12,6 +12,8 @@ export interface EmailMessage {
   to: string;
   subject: string;
   html: string;
+  /** The plain-text alternative: the message is multipart/alternative. */
+  text: string;
   unsubscribeUrl: string;
   /**
    * The SMTP envelope sender (bounces go there): an address at a custom domain's MAIL FROM subdomain,
@@ -33,6 +35,7 @@ function mailOptions(m: EmailMessage): SendMailOptions {
     replyTo: m.replyTo,
     to: m.to,
     subject: m.subject,
+    text: m.text,
     html: m.html,
     // RFC 8058 one-click unsubscribe: mail clients POST to the link, which the /u route accepts.
     headers: { 'List-Unsubscribe': `<${m.unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
