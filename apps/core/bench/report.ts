@@ -53,6 +53,19 @@ if (ingest) {
         `CPU per log at concurrency ${c.replace('c', '')} (ms, from /proc): API — service ${cpu!.api.service.toFixed(2)}, PostgreSQL ${cpu!.api.postgres.toFixed(2)}, load generator ${cpu!.api.loadGenerator.toFixed(2)}; baseline — PostgreSQL ${cpu!.baseline.postgres.toFixed(2)}, its \`pg\` client ${cpu!.baseline.loadGenerator.toFixed(2)}.\n`,
       ),
   );
+  const observability = ingest.observability as Record<string, { summary: Summary; serviceCpuMsPerLog?: number }> | undefined;
+  if (observability) {
+    const off = observability['metrics and tracing off']?.serviceCpuMsPerLog;
+    sections.push(
+      `Observability's cost (three fresh service processes in rotating alternating windows; metrics scraped every 5 s, traces exported to a local OTLP sink): ${Object.entries(observability)
+        .map(([name, side]) => {
+          const cpu = side.serviceCpuMsPerLog;
+          const change = off && cpu ? ` (${cpu >= off ? '+' : ''}${(((cpu - off) / off) * 100).toFixed(1)} %)` : '';
+          return `${name} ${side.summary.requestsPerSecond.toFixed(0)} logs/s, p99 ${side.summary.p99Ms.toFixed(0)} ms${cpu ? `, service CPU ${cpu.toFixed(3)} ms per log${change}` : ''}`;
+        })
+        .join('; ')}.\n`,
+    );
+  }
 }
 const delivery = read('apps/core/bench/results/delivery.json');
 if (delivery) {
