@@ -200,6 +200,22 @@ export class Metrics {
 
   private watchDatabase(db: Knex): void {
     const registers = [this.registry];
+    // Read before the probe below takes a connection, so the pool is seen as the service left it.
+    const pool = () => (db.client as { pool?: TarnPool }).pool;
+    const poolGauge = (name: string, help: string, read: (p: TarnPool) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        collect() {
+          const p = pool();
+          if (p) this.set(read(p));
+        },
+      });
+    poolGauge('loyalty_db_pool_max', 'Size limit of the PostgreSQL connection pool', (p) => p.max);
+    poolGauge('loyalty_db_pool_total', 'Open connections of the PostgreSQL pool (in use and idle)', (p) => p.numUsed() + p.numFree());
+    poolGauge('loyalty_db_pool_idle', 'Idle connections of the PostgreSQL pool', (p) => p.numFree());
+    poolGauge('loyalty_db_pool_waiting', 'Queries waiting for a connection of the PostgreSQL pool', (p) => p.numPendingAcquires());
     // The three database gauges share one statement per scrape: their collects start in the same tick.
     let probing: Promise<Probe | undefined> | undefined;
     const probe = () =>
@@ -232,21 +248,6 @@ export class Metrics {
         if (found) this.set(found.oldestSeconds);
       },
     });
-    const pool = () => (db.client as { pool?: TarnPool }).pool;
-    const poolGauge = (name: string, help: string, read: (p: TarnPool) => number) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        collect() {
-          const p = pool();
-          if (p) this.set(read(p));
-        },
-      });
-    poolGauge('loyalty_db_pool_max', 'Size limit of the PostgreSQL connection pool', (p) => p.max);
-    poolGauge('loyalty_db_pool_total', 'Open connections of the PostgreSQL pool (in use and idle)', (p) => p.numUsed() + p.numFree());
-    poolGauge('loyalty_db_pool_idle', 'Idle connections of the PostgreSQL pool', (p) => p.numFree());
-    poolGauge('loyalty_db_pool_waiting', 'Queries waiting for a connection of the PostgreSQL pool', (p) => p.numPendingAcquires());
   }
 
   /** pg-boss queue sizes, for a process that runs the workers; replaces an earlier watch. */
