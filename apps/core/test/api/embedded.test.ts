@@ -52,7 +52,12 @@ async function serve(): Promise<Served> {
   return {
     child,
     url: /listening on (\S+)/.exec(out)![1]!,
-    headers: { 'x-api-key': /x-api-key\s+(\S+)/.exec(out)![1]!, 'x-api-secret': /x-api-secret\s+(\S+)/.exec(out)![1]!, 'content-type': 'application/json' },
+    // The secret is printed to a terminal only; a pipe is told the file that holds it.
+    headers: {
+      'x-api-key': /x-api-key\s+(\S+)/.exec(out)![1]!,
+      'x-api-secret': (JSON.parse(readFileSync(join(dataDir, 'demo.json'), 'utf8')) as { apiSecret: string }).apiSecret,
+      'content-type': 'application/json',
+    },
     exited,
   };
 }
