@@ -28,7 +28,11 @@ export function startTracing(options: { endpoint: string; serviceName: string })
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!) }),
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!),
+        // Outgoing calls only within a traced operation (a delivery), not as traces of their own.
+        requireParentforOutgoingSpans: true,
+      }),
       new KoaInstrumentation(),
       // Only queries inside a traced operation: not each idle poll of the workers or pg-boss.
       new PgInstrumentation({ requireParentSpan: true }),
