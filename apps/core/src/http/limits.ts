@@ -33,7 +33,7 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
       ? [431, 'header_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes (a URL may have at most ${MAX_URL_BYTES}).`]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time.']
-        : [400, 'invalid_request', 'The request is not valid HTTP/1.1.'];
+        : [400, 'invalid_input', 'The request is not valid HTTP/1.1.'];
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { status, code, message, details: [], requestId } });
   socket.end(

@@ -227,6 +227,6 @@ describe('oversized request lines and headers', () => {
   it('a request that is not HTTP is 400 in the contract error body', async () => {
     const res = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toEqual(errorShape(400, 'invalid_request'));
+    expect(JSON.parse(res.body)).toEqual(errorShape(400, 'invalid_input'));
   });
 });
