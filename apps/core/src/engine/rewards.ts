@@ -82,9 +82,8 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | n
   if (code) tx.issued.coupon('pool');
   else if (reward.handle_coupon_auto_generation) {
     code = await generateCoupon(tx, reward, log!.id as string);
-    tx.issued.emptyPool('generated');
     tx.issued.coupon('generated');
-  } else tx.issued.emptyPool('none');
+  } else tx.issued.emptyPool();
   if (!code) return log!;
   return updateRow(tx.trx, 'reward_log', log!, { coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now });
 }

@@ -31,8 +31,7 @@ const couponsIssued = new Counter({
 });
 const couponPoolEmpty = new Counter({
   name: 'loyalty_coupon_pool_empty_total',
-  help: 'Rewards that found their coupon pool empty, by fallback: generated (a code was generated) or none (the reward log has no code)',
-  labelNames: ['fallback'] as const,
+  help: 'Reward logs issued without a coupon code: the reward handles coupons, its pool was empty and it does not generate codes',
   registers: [],
 });
 const webhookDeliveries = new Counter({
@@ -95,7 +94,7 @@ export const count = {
 export class IssueTally {
   private rewards = 0;
   private readonly coupons = { pool: 0, generated: 0 };
-  private readonly poolEmpty = { generated: 0, none: 0 };
+  private poolEmpty = 0;
 
   reward(): void {
     this.rewards++;
@@ -105,15 +104,15 @@ export class IssueTally {
     this.coupons[source]++;
   }
 
-  emptyPool(fallback: 'generated' | 'none'): void {
-    this.poolEmpty[fallback]++;
+  emptyPool(): void {
+    this.poolEmpty++;
   }
 
   commit(): void {
     if (!counting) return;
     if (this.rewards) rewardsIssued.inc(this.rewards);
     for (const [source, n] of Object.entries(this.coupons)) if (n) couponsIssued.inc({ source }, n);
-    for (const [fallback, n] of Object.entries(this.poolEmpty)) if (n) couponPoolEmpty.inc({ fallback }, n);
+    if (this.poolEmpty) couponPoolEmpty.inc(this.poolEmpty);
   }
 }
 
