@@ -4,13 +4,13 @@ import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DEMO_FILE, type DemoCredentials, ensureDemoAccount } from './demo.js';
-import { API_PREFIX } from './http/app.js';
+import { LANGUAGE_CODES, type LanguageCode } from './formats.js';
+import { API_PREFIX } from './http/prefix.js';
+import { apiDocument } from './http/routes/docs.js';
 import { traceIfConfigured } from './observability/boot.js';
 import { serveEndpoints } from './observability/endpoints.js';
-import { LANGUAGE_CODES, type LanguageCode } from './records/fields.js';
 import { startWorkers } from './scheduler/worker.js';
 import { openRuntime, PLATFORM_TOKEN_FILE, type Runtime, startApi } from './server.js';
-import { buildOpenApi } from './records/openapi.js';
 import { Registry } from './records/registry.js';
 import { createResources } from './resources/index.js';
 import { configSecrets, createLogger, createServices } from './services.js';
@@ -126,7 +126,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'openapi') {
     // The document needs only the resource definitions: no database, no secrets.
     const registry = new Registry(createResources(config));
-    const document = `${JSON.stringify(buildOpenApi(registry, `${config.publicUrl}${API_PREFIX}`), null, 2)}\n`;
+    const document = `${JSON.stringify(apiDocument(registry, `${config.publicUrl}${API_PREFIX}`), null, 2)}\n`;
     // Into a pipe, stdout is asynchronous: wait for the write before the process exits.
     await new Promise<void>((resolve) => process.stdout.write(document, () => resolve()));
     return 0;

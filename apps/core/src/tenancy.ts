@@ -1,8 +1,7 @@
 import type { Knex } from 'knex';
 import { generateApiKeyPair } from './auth/apiKeys.js';
 import type { SecretBox } from './auth/crypto.js';
-import type { LanguageCode } from './records/fields.js';
-import { UUID } from './records/service.js';
+import { type LanguageCode, UUID } from './formats.js';
 
 export interface NewAccount {
   organizationName: string;

@@ -2,11 +2,19 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { invalidInput, unauthenticated } from '../errors.js';
-import type { AccountInfo, Flow } from '../records/context.js';
-import type { LanguageCode } from '../records/fields.js';
-import { UUID } from '../records/service.js';
 import { prepared } from '../db/prepared.js';
+import { type LanguageCode, UUID } from '../formats.js';
 import { type SecretBox, safeEqual } from './crypto.js';
+
+export type Flow = 'apikey' | 'enduser' | 'guest';
+
+export interface AccountInfo {
+  id: string;
+  organizationId: string;
+  name: string;
+  timezone: string;
+  defaultLanguageCode: LanguageCode;
+}
 
 export interface Identity {
   flow: Flow;

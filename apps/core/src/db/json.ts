@@ -1,4 +1,4 @@
-import type { Row } from '../records/resource.js';
+import type { Row } from './rows.js';
 
 /**
  * A row that PostgreSQL returned as JSON (row_to_json), with its timestamps back as Dates:

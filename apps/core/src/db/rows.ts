@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
-import type { Row } from '../records/resource.js';
+
+/** A database row by column name; the lowest layer that reads rows declares it. */
+export type Row = Record<string, unknown>;
 
 /** Updates one account-owned row by its key and returns it as it now is. */
 export async function updateRow(db: Knex, table: string, row: Row, patch: Row): Promise<Row> {

@@ -3,19 +3,17 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
+import type { LanguageCode } from '../formats.js';
 import { count, IssueTally } from '../observability/metrics.js';
 import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
-import type { LanguageCode } from '../records/fields.js';
-import type { Row, Values } from '../records/resource.js';
-import type { RecordService } from '../records/service.js';
-import type { StoredTask } from '../resources/definitions.js';
+import type { Records, Row, Values } from '../records/resource.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
 import { type Period, periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type StoredTask, type Tx } from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -65,7 +63,7 @@ const MAX_ATTEMPTS = 8;
  * since; a log that lost such a race, issues a reward or names its member inline is aggregated in
  * a transaction holding the member's lock on the definition.
  */
-export async function ingestLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
+export async function ingestLog(records: Records, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   return inSpan(`ingest ${kind}_log`, { 'loyalty.account_id': ctx.account!.id }, async () => {
     try {
       const response = await aggregateLog(records, ctx, kind, values);
@@ -80,7 +78,7 @@ export async function ingestLog(records: RecordService, ctx: RequestContext, kin
 
 const DUPLICATE = 'duplicate_unique_identifier';
 
-async function aggregateLog(records: RecordService, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
+async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   const now = records.now();
   checkShape(values, now);
   // An inline member is upserted in the log's transaction, so a refused log leaves none behind.
@@ -111,7 +109,7 @@ const isDuplicateLog = (err: unknown, kind: LogKind) => {
 const isLostRace = (err: unknown) => isChangedSinceRead(err) || (err as { code?: string } | null)?.code === '23505';
 
 async function attemptLog(
-  records: RecordService,
+  records: Records,
   trx: Knex,
   locked: boolean,
   ctx: RequestContext,

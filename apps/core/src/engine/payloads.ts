@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { RequestContext } from '../records/context.js';
-import type { Row } from '../records/resource.js';
-import type { RecordService } from '../records/service.js';
+import type { Records, Row } from '../records/resource.js';
 import { liveMilestones, nextMilestone } from './milestones.js';
 import type { LogKind } from './types.js';
 
@@ -12,14 +11,14 @@ const PROGRESS_FIELDS: Record<LogKind, string> = {
 };
 
 /** Fields of a resource that are stored columns (no joins), for responses built from rows at hand. */
-export const storedFields = (records: RecordService, slug: string): readonly string[] => records.storedFields(records.registry.require(slug));
+export const storedFields = (records: Records, slug: string): readonly string[] => records.storedFields(records.registry.require(slug));
 
 /**
  * The payload of events about a progress record rather than a log (breaks, failures, warnings):
  * the progress plus its definition and the next milestone (CONTRACT §9).
  */
 export async function progressPayload(
-  records: RecordService,
+  records: Records,
   db: Knex,
   ctx: RequestContext,
   kind: LogKind,

@@ -1,19 +1,30 @@
 import type { Knex } from 'knex';
 import type { EventCode } from '../events/codes.js';
 import type { IssueTally } from '../observability/metrics.js';
-import type { AccountInfo, RequestContext } from '../records/context.js';
-import type { Row } from '../records/resource.js';
-import type { RecordService } from '../records/service.js';
+import type { AccountInfo } from '../auth/authenticate.js';
+import type { RequestContext } from '../records/context.js';
+import type { Records, Row } from '../records/resource.js';
 import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
+
+/** A mission's task as its definition stores it (the mission resource writes it; aggregation reads it). */
+export interface StoredTask {
+  id: string;
+  name: string;
+  activityId: string;
+  aggregationMethod: 'count' | 'sum';
+  targetValue: number;
+  eudTitle: Record<string, string>;
+  eudDescription: Record<string, string>;
+}
 
 /** Everything one attempt at aggregating a log works with. */
 export interface Tx {
   /** Where reads go: the pool, or the transaction of a locked attempt. */
   trx: Knex;
   ctx: RequestContext;
-  records: RecordService;
+  records: Records;
   account: AccountInfo;
   now: Date;
   /** The rows the log writes, all in one statement at the end. */

@@ -5,6 +5,7 @@ import { ApiError, payloadTooLarge } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { limitUrl } from './limits.js';
+import { API_PREFIX } from './prefix.js';
 import { analyticsRoutes } from './routes/analytics.js';
 import { demoRoutes } from './routes/demo.js';
 import { docsRoutes } from './routes/docs.js';
@@ -16,7 +17,6 @@ import { recordRoutes } from './routes/records.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { widgetRoutes } from './routes/widget.js';
 
-export const API_PREFIX = '/api/v1.0';
 const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
 export const LARGE_BODY_BYTES = 4 * 1024 * 1024;
 

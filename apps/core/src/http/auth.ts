@@ -1,8 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { Identity } from '../auth/authenticate.js';
 import { ApiError, rateLimited } from '../errors.js';
+import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
-import type { LanguageCode } from '../records/fields.js';
 import type { Services } from '../services.js';
 
 /**

@@ -1,12 +1,13 @@
 import { compile } from 'html-to-text';
 import type { Knex } from 'knex';
 import juice from 'juice';
+import type { AccountInfo } from '../auth/authenticate.js';
 import type { Period } from '../engine/periods.js';
 import type { EventCode } from '../events/codes.js';
-import { type AccountInfo, type RequestContext, resolveText } from '../records/context.js';
-import type { LanguageCode } from '../records/fields.js';
+import type { LanguageCode } from '../formats.js';
+import { type RequestContext, resolveText } from '../records/context.js';
 import type { Row } from '../records/resource.js';
-import { formatValidTill } from '../resources/reward_log.js';
+import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { sampleEvent, sampleMember } from './samples.js';
 

@@ -1,4 +1,4 @@
-import type { LanguageCode } from '../records/fields.js';
+import type { LanguageCode } from '../formats.js';
 
 /**
  * The member-facing (EUD) texts of the sample data, per language: a preview in French shows the

@@ -1,6 +1,6 @@
+import type { AccountInfo } from '../auth/authenticate.js';
 import type { EventCode } from '../events/codes.js';
-import type { AccountInfo } from '../records/context.js';
-import type { LanguageCode } from '../records/fields.js';
+import type { LanguageCode } from '../formats.js';
 import type { Row } from '../records/resource.js';
 import { SAMPLE_TEXTS, type SampleTexts } from './sample-texts.js';
 

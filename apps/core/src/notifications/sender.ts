@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { SecretBox } from '../auth/crypto.js';
+import type { Config } from '../config.js';
 import type { Row } from '../records/resource.js';
 import { accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
-import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../resources/notifications.js';
-import type { Services } from '../services.js';
 import { TemplateError } from '../templates/render.js';
+import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from './channels.js';
 import { buildContext, type Rendering, renderEmail, renderText, textIn } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
@@ -24,6 +26,14 @@ const LEASE_MS = 5 * 60_000;
 /** Sends in flight at once per call: enough to overlap provider latency, few enough to spare the pool. */
 const CONCURRENCY = 8;
 
+/** What sending needs of the service: its database, secrets, settings and log. */
+export interface SenderDeps {
+  db: Knex;
+  box: SecretBox;
+  config: Config;
+  logger: Logger;
+}
+
 interface Transports {
   email: EmailTransport;
   push: PushTransport;
@@ -31,8 +41,8 @@ interface Transports {
   chat: ChatTransport;
 }
 /** Transports hold connections and token caches: one set per service instance. */
-const transportsOf = new WeakMap<Services, Transports>();
-function transports(s: Services): Transports {
+const transportsOf = new WeakMap<SenderDeps, Transports>();
+function transports(s: SenderDeps): Transports {
   let t = transportsOf.get(s);
   if (!t) {
     t = {
@@ -110,7 +120,7 @@ async function load(db: Knex, row: Row) {
 const clientKey = (integration: Row) => `${integration.id as string}:${(integration.updated_at as Date).getTime()}`;
 
 /** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
-async function attempt(s: Services, row: Row, secrets: string[]): Promise<string> {
+async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<string> {
   const { provider, event, member, template, integration, tenancy } = await load(s.db, row);
   const account = accountInfo(tenancy);
   const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id as string, CHANNEL_OF_PROVIDER[provider]);
@@ -180,7 +190,7 @@ async function attempt(s: Services, row: Row, secrets: string[]): Promise<string
   });
 }
 
-async function deliver(s: Services, row: Row): Promise<Outcome> {
+async function deliver(s: SenderDeps, row: Row): Promise<Outcome> {
   const secrets: string[] = [];
   try {
     return { status: 'sent', providerMessageId: await attempt(s, row, secrets) };
@@ -220,18 +230,18 @@ async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<
  * a failure: retried after 30 s, 2 min and 10 min, then `failed` with the provider's reason. One send's
  * failure never stops the others. Returns the number of rows claimed.
  */
-export async function sendDueNotifications(services: Services, now: Date, limit: number): Promise<number> {
-  const rows = await claim(services.db, now, limit);
+export async function sendDueNotifications(deps: SenderDeps, now: Date, limit: number): Promise<number> {
+  const rows = await claim(deps.db, now, limit);
   await inPool(rows, CONCURRENCY, async (row) => {
     try {
-      const outcome = await deliver(services, row);
-      await record(services.db, row, outcome, now);
+      const outcome = await deliver(deps, row);
+      await record(deps.db, row, outcome, now);
       if (outcome.status === 'failure') {
-        services.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
+        deps.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
       }
     } catch (err) {
       // Recording failed (the database): the lease runs out and another pass sends the row again.
-      services.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
+      deps.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
     }
   });
   return rows.length;

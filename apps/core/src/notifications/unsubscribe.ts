@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
-import { type Channel, CHANNELS } from '../resources/account_user.js';
+import { type Channel, CHANNELS } from './channels.js';
 
 /**
  * Unsubscribe tokens: the account id and member id (16 bytes each), then for channels other than

@@ -1,15 +1,7 @@
-import type { LanguageCode } from './fields.js';
+import type { AccountInfo, Flow } from '../auth/authenticate.js';
+import type { LanguageCode } from '../formats.js';
 
-export type Flow = 'apikey' | 'enduser' | 'guest';
 export type Op = 'list' | 'get' | 'create' | 'update' | 'delete';
-
-export interface AccountInfo {
-  id: string;
-  organizationId: string;
-  name: string;
-  timezone: string;
-  defaultLanguageCode: LanguageCode;
-}
 
 /** Who is asking, for which account, in which language. Built by the auth middleware. */
 export interface RequestContext {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { Knex } from 'knex';
+import { isTimeZone, LANGUAGE_CODES } from '../formats.js';
 import type { RequestContext } from './context.js';
 
-export const LANGUAGE_CODES = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const;
-export type LanguageCode = (typeof LANGUAGE_CODES)[number];
 export const STATUSES = ['draft', 'live', 'paused'] as const;
 
 /** How a stored field can be filtered and sorted. */
@@ -109,15 +108,6 @@ function imageUrl(publicUrl?: string) {
       if (base && u.origin === base.origin && u.pathname.startsWith(basePath) && UPLOAD_PATH.test(u.pathname.slice(basePath.length))) return;
       check.addIssue({ code: 'invalid_format', format: 'url', input: v, message: 'Expected an upload URL of this service or an https URL' });
     });
-}
-
-function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

@@ -1,16 +1,18 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
-import { analyticsPaths } from '../http/routes/analytics.js';
-import type { Flow, Op } from './context.js';
-import { type FieldDef, LANGUAGE_CODES } from './fields.js';
+import type { Flow } from '../auth/authenticate.js';
+import { LANGUAGE_CODES } from '../formats.js';
+import type { Op } from './context.js';
+import type { FieldDef } from './fields.js';
 import type { Registry } from './registry.js';
 import type { Resource } from './resource.js';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 const pascal = (slug: string) => slug.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+/** A zod schema as JSON Schema: the one source of a body's validation and its documentation. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
   delete out.$schema;
   return out;
@@ -66,8 +68,8 @@ function schemasOf(r: Resource): Record<string, Json> {
   return { [name]: output, [`${name}Create`]: create, [`${name}Update`]: update };
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errorResponses = (...statuses: number[]) =>
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((s) => [String(s), { $ref: `#/components/responses/Error${s}` }]));
 
 const FLOW_SECURITY: Record<Flow, Json[]> = {
@@ -75,7 +77,7 @@ const FLOW_SECURITY: Record<Flow, Json[]> = {
   enduser: [{ enduserToken: [], accountId: [] }],
   guest: [{}, { accountId: [] }],
 };
-const security = (flows: Flow[] | undefined) => (flows ?? []).flatMap((f) => FLOW_SECURITY[f]);
+export const security = (flows: Flow[] | undefined) => (flows ?? []).flatMap((f) => FLOW_SECURITY[f]);
 
 const param = (name: string, schema: Json, description: string, where = 'query', required = false) => ({
   name, in: where, required, description, schema,
@@ -90,7 +92,7 @@ const LIST_PARAMS = [
   param('fetchTotalCount', { type: 'boolean', default: false }, 'Adds paging.total.'),
   LANGUAGE,
 ];
-const ID = param('id', { type: 'string', format: 'uuid' }, 'Record id.', 'path', true);
+export const ID = param('id', { type: 'string', format: 'uuid' }, 'Record id.', 'path', true);
 
 function pathsOf(r: Resource): Record<string, Json> {
   const name = pascal(r.slug);
@@ -183,8 +185,11 @@ const errorSchema = {
   required: ['error'],
 };
 
-/** The OpenAPI 3.1 document, generated from the resource definitions. */
-export function buildOpenApi(registry: Registry, serverUrl: string): Json {
+/**
+ * The OpenAPI 3.1 document, generated from the resource definitions; `routes` are the entries of
+ * the other routes, which the HTTP layer declares beside them.
+ */
+export function buildOpenApi(registry: Registry, serverUrl: string, routes: Record<string, Json>): Json {
   const resources = registry.all();
   const statuses = [400, 401, 403, 404, 405, 409, 413, 415, 429];
   return {
@@ -198,82 +203,7 @@ export function buildOpenApi(registry: Registry, serverUrl: string): Json {
     tags: resources.map((r) => ({ name: r.slug, description: r.description })),
     paths: {
       ...Object.assign({}, ...resources.map(pathsOf)),
-      '/schema/account_user/me': {
-        get: {
-          tags: ['account_user'],
-          operationId: 'getMe',
-          summary: "The calling end user's own member record",
-          security: security(['enduser']),
-          responses: { 200: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') } } } } }, ...errorResponses(401, 403) },
-        },
-      },
-      '/enduser/token': {
-        post: {
-          tags: ['auth'],
-          operationId: 'createEnduserToken',
-          summary: 'Mint an end-user access token (HS256 JWT signed with the calling key)',
-          security: security(['apikey']),
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: {
-                    externalId: { type: 'string', maxLength: 256 },
-                    firstName: { type: 'string', maxLength: 256 },
-                    lastName: { type: 'string', maxLength: 256 },
-                    email: { type: 'string', format: 'email', maxLength: 320 },
-                    expiresInSeconds: { type: 'integer', minimum: 1, maximum: 86400, default: 1800 },
-                  },
-                  required: ['externalId'],
-                },
-              },
-            },
-          },
-          responses: { 200: { description: 'Token' }, ...errorResponses(400, 401, 403) },
-        },
-      },
-      '/platform/accounts': {
-        post: {
-          tags: ['platform'],
-          operationId: 'createAccount',
-          summary: 'Create an organization, account and live API key (idempotent on externalRef)',
-          security: [{ platformToken: [] }],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  additionalProperties: false,
-                  properties: {
-                    organizationName: { type: 'string', minLength: 1, maxLength: 256 },
-                    accountName: { type: 'string', minLength: 1, maxLength: 256 },
-                    timezone: { type: 'string', maxLength: 64 },
-                    defaultLanguageCode: { type: 'string', enum: [...LANGUAGE_CODES] },
-                    externalRef: { type: 'string', minLength: 1, maxLength: 256 },
-                  },
-                  required: ['organizationName', 'accountName'],
-                },
-              },
-            },
-          },
-          responses: { 200: { description: 'Provisioned' }, ...errorResponses(400, 401) },
-        },
-      },
-      ...analyticsPaths,
-      '/platform/accounts/{id}': {
-        delete: {
-          tags: ['platform'],
-          operationId: 'deleteAccount',
-          summary: 'Erase an account and all its data',
-          security: [{ platformToken: [] }],
-          parameters: [ID],
-          responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404) },
-        },
-      },
+      ...routes,
     },
     components: {
       securitySchemes: {

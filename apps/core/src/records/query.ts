@@ -1,5 +1,6 @@
 import { type ErrorDetail, invalidQuery } from '../errors.js';
-import { type FieldDef, LANGUAGE_CODES, type LanguageCode, type ValueType } from './fields.js';
+import { LANGUAGE_CODES, type LanguageCode, UUID } from '../formats.js';
+import type { FieldDef, ValueType } from './fields.js';
 import { isPlainObject } from './validate.js';
 
 export const LEAF_OPERATORS = [
@@ -63,7 +64,6 @@ function single(query: Record<string, string | string[] | undefined>, param: str
   return v;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/;
 
 /**

@@ -1,13 +1,14 @@
 import type { Knex } from 'knex';
 import type { z } from 'zod';
+import type { Row } from '../db/rows.js';
 import type { ErrorDetail } from '../errors.js';
-import type { Flow, Op, RequestContext } from './context.js';
+import type { Flow } from '../auth/authenticate.js';
+import type { Op, RequestContext } from './context.js';
 import type { Fields, LoadHook } from './fields.js';
-import type { RecordService } from './service.js';
 
 /** Field-name keyed values of one record, as validated from a body or read from a row. */
 export type Values = Record<string, unknown>;
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export interface WriteArgs {
   trx: Knex.Transaction;
@@ -44,6 +45,19 @@ export interface ActionDef {
   returns: string | z.ZodType;
 }
 
+/**
+ * What a `create` hook (and the engine behind it) uses of the record service. The service
+ * implements it; declared here so that definitions need not import the service that reads them.
+ */
+export interface Records {
+  readonly db: Knex;
+  readonly registry: { require(slug: string): Resource };
+  now(): Date;
+  serialize(resource: Resource, rows: Row[], ctx: RequestContext, options?: { fields?: readonly string[]; db?: Knex }): Promise<Record<string, unknown>[]>;
+  /** Fields that are stored columns (no joins), for responses built from rows at hand. */
+  storedFields(resource: Resource): readonly string[];
+}
+
 export interface Resource {
   slug: string;
   table: string;
@@ -69,7 +83,7 @@ export interface Resource {
   /** Fills virtual fields on rows that are about to be serialised. */
   load?: LoadHook;
   /** Replaces the generic insert (log ingestion) after field validation; returns the `data` body. */
-  create?(args: { db: Knex; ctx: RequestContext; values: Values; records: RecordService }): Promise<unknown>;
+  create?(args: { db: Knex; ctx: RequestContext; values: Values; records: Records }): Promise<unknown>;
   /** Create from a non-JSON body (multipart uploads); replaces validation and the generic insert. */
   createRaw?: {
     accepts: string[];

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../auth/crypto.js';
 import { ApiError, conflict, type ErrorDetail, invalidInput, notFound } from '../errors.js';
+import { UUID } from '../formats.js';
 import { type RequestContext, resolveText, writeLanguage } from './context.js';
 import { columnOf, type FieldDef } from './fields.js';
 import { type FilterGroup, type FilterLeaf, type ListQuery, type QueryField, queryFieldOf } from './query.js';
 import type { Registry } from './registry.js';
-import type { Resource, Row, Values } from './resource.js';
+import type { Records, Resource, Row, Values } from './resource.js';
 import { validateBody } from './validate.js';
 
 const SYSTEM_FIELDS: Record<string, { column: string; field: QueryField }> = {
@@ -55,7 +56,7 @@ const fieldViews = new WeakMap<Resource, FieldViews>();
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /** The generic record service: SQL, localisation and access narrowing for every resource. */
-export class RecordService {
+export class RecordService implements Records {
   /** The service's clock; tests replace it to drive time. */
   now: () => Date = () => new Date();
   private readonly writeListeners: ((slug: string) => void)[] = [];
@@ -389,7 +390,6 @@ export class RecordService {
 }
 
 const E = Symbol('expression');
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function translateUniqueViolation(err: unknown, resource: Resource): unknown {
   const pgErr = err as { code?: string; constraint?: string };

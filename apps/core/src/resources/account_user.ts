@@ -1,11 +1,8 @@
 import type { ErrorDetail } from '../errors.js';
+import { CHANNELS } from '../notifications/channels.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { ADMIN } from './common.js';
-
-/** The channels notifications are sent on; a member opts out of each on its own. */
-export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
-export type Channel = (typeof CHANNELS)[number];
 
 export const memberFields = {
   externalId: field.string({ required: true, min: 1, max: 256, description: "The client system's identifier." }),

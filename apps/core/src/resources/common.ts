@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { Flow, Op } from '../records/context.js';
+import type { Flow } from '../auth/authenticate.js';
+import type { Op } from '../records/context.js';
 import { field } from '../records/fields.js';
 
 export { EVENT_CODES } from '../events/codes.js';

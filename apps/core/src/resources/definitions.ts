@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import type { StoredTask } from '../engine/types.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { isPublicFlow, type RequestContext, resolveText, writeLanguage } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX, field, type LoadArgs } from '../records/fields.js';
@@ -126,15 +127,6 @@ const taskInput = z.strictObject({
   eudDescription: z.string().max(1024).nullable().optional(),
 });
 type TaskInput = z.infer<typeof taskInput>;
-export interface StoredTask {
-  id: string;
-  name: string;
-  activityId: string;
-  aggregationMethod: 'count' | 'sum';
-  targetValue: number;
-  eudTitle: Record<string, string>;
-  eudDescription: Record<string, string>;
-}
 
 const tasksSchema = z
   .array(taskInput)

@@ -2,30 +2,14 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
+import { type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../notifications/channels.js';
 import { renderPreview } from '../notifications/render.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
 import { EMAIL_PARTIALS, TemplateError, templateIssues } from '../templates/render.js';
-import type { Channel } from './account_user.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
-/** The channel each integration sends on, as notification logs record it. */
-export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, Channel> = {
-  service_email: 'email',
-  push_cloud_messaging: 'push',
-  cloud_sms: 'sms',
-  cloud_chat: 'chat',
-};
-
-/** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
-export const TEMPLATE_OF_PROVIDER = {
-  service_email: 'email_template',
-  push_cloud_messaging: 'push_notification_template',
-  cloud_sms: 'sms_template',
-  cloud_chat: 'chat_message_template',
-} as const;
-export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
 const PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
 
 /**

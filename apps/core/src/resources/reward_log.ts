@@ -5,6 +5,7 @@ import { field, type LoadArgs } from '../records/fields.js';
 import { expiryFor } from '../engine/rewards.js';
 import { conflict, invalidInput } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
+import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { joinOwnerAnd } from './activity.js';
 import { OWN_READ, joinOne } from './common.js';
@@ -27,12 +28,6 @@ const DEFAULT_INSTRUCTION: Record<string, string> = {
   it: "Usa il codice al momento del pagamento{{#if rewardValidTill}}, valido fino al {{rewardValidTill}}{{/if}}.",
   ko: '결제 시 쿠폰 코드를 사용하세요{{#if rewardValidTill}} ({{rewardValidTill}}까지 유효){{/if}}.',
 };
-
-/** The expiry as a long date in the member's language and time zone; empty without expiry. */
-export function formatValidTill(expiry: unknown, locale: string, timeZone: string): string {
-  if (!(expiry instanceof Date)) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone }).format(expiry);
-}
 
 async function byId(db: Knex, table: string, rows: Record<string, unknown>[], column: string) {
   const ids = [...new Set(rows.map((r) => r[column]).filter((v): v is string => typeof v === 'string'))];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { updateRow } from '../db/rows.js';
-import { loadAccount } from '../auth/authenticate.js';
+import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
 import { failedMissionPatch } from '../engine/mission.js';
 import { progressPayload } from '../engine/payloads.js';
@@ -9,7 +9,7 @@ import { brokenPatch } from '../engine/streak.js';
 import type { LogKind } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import { emit } from '../events/outbox.js';
-import type { AccountInfo, RequestContext } from '../records/context.js';
+import type { RequestContext } from '../records/context.js';
 import type { Row } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 

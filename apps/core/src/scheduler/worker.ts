@@ -1,11 +1,11 @@
 import PgBoss from 'pg-boss';
 import type { Services } from '../services.js';
-import { dispatchEvents } from '../events/dispatcher.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { deliverDueWebhooks } from '../webhooks/delivery.js';
 import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
+import { dispatchEvents } from './dispatch.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';

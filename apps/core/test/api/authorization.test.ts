@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Flow, Op } from '../../src/records/context.js';
+import type { Flow } from '../../src/auth/authenticate.js';
+import type { Op } from '../../src/records/context.js';
 import { seedEveryResource } from '../support/fixtures.js';
 import { type Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchEvents } from '../../src/events/dispatcher.js';
+import { dispatchEvents } from '../../src/scheduler/dispatch.js';
 import { createResolver } from '../../src/webhooks/addresses.js';
 import { type DeliveryDeps, deliverDueWebhooks } from '../../src/webhooks/delivery.js';
 import { startTestDns, type TestDns } from '../support/dns.js';

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import { DEMO_REF, DEMO_SHOPPER } from '../../demo.js';
-import { LANGUAGE_CODES } from '../../records/fields.js';
+import { LANGUAGE_CODES } from '../../formats.js';
 import type { Services } from '../../services.js';
 import { mintEndUserToken } from './enduser.js';
 

@@ -3,8 +3,13 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type Router from '@koa/router';
 import { buildOpenApi } from '../../records/openapi.js';
+import type { Registry } from '../../records/registry.js';
 import type { Services } from '../../services.js';
-import { API_PREFIX } from '../app.js';
+import { API_PREFIX } from '../prefix.js';
+import { analyticsPaths } from './analytics.js';
+import { enduserPaths } from './enduser.js';
+import { platformPaths } from './platform.js';
+import { memberPaths } from './records.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -31,11 +36,16 @@ const page = (specUrl: string) => `<!doctype html>
 const init = `const spec = document.currentScript.dataset.spec;
 window.ui = SwaggerUIBundle({ url: spec, dom_id: '#reference', deepLinking: true });`;
 
+/** The OpenAPI document: the resources' operations and every other route's entry. */
+export function apiDocument(registry: Registry, serverUrl: string) {
+  return buildOpenApi(registry, serverUrl, { ...memberPaths, ...enduserPaths, ...platformPaths, ...analyticsPaths });
+}
+
 /** The OpenAPI document and a reference page whose assets this service serves itself (works offline). */
 export function docsRoutes(router: Router, s: Services): void {
   let cached: string | undefined;
   router.get(`${API_PREFIX}/openapi.json`, (ctx) => {
-    cached ??= JSON.stringify(buildOpenApi(s.registry, `${s.config.publicUrl}${API_PREFIX}`));
+    cached ??= JSON.stringify(apiDocument(s.registry, `${s.config.publicUrl}${API_PREFIX}`));
     ctx.type = 'application/json';
     ctx.body = cached;
   });

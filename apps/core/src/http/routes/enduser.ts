@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { type Identity, type UserData, upsertMember } from '../../auth/authenticate.js';
 import { forbidden, invalidInput, methodNotAllowed, unauthenticated } from '../../errors.js';
+import { errorResponses, jsonSchema, security } from '../../records/openapi.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { authenticate } from '../auth.js';
@@ -14,8 +15,22 @@ const tokenRequest = z.strictObject({
   firstName: z.string().max(256).optional(),
   lastName: z.string().max(256).optional(),
   email: z.email().max(320).optional(),
-  expiresInSeconds: z.number().int().min(1).max(86_400).optional(),
+  expiresInSeconds: z.number().int().min(1).max(86_400).default(1800),
 });
+
+/** The route's entry in the OpenAPI document, from the schema that validates its body. */
+export const enduserPaths = {
+  '/enduser/token': {
+    post: {
+      tags: ['auth'],
+      operationId: 'createEnduserToken',
+      summary: 'Mint an end-user access token (HS256 JWT signed with the calling key)',
+      security: security(['apikey']),
+      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(tokenRequest, 'input') } } },
+      responses: { 200: { description: 'Token' }, ...errorResponses(400, 401, 403) },
+    },
+  },
+};
 
 /** Mints an end-user token signed with the calling API key, exactly as a merchant backend would. */
 export function enduserRoutes(router: Router, s: Services): void {
@@ -29,7 +44,7 @@ export function enduserRoutes(router: Router, s: Services): void {
     if (!parsed.success) {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })));
     }
-    const { expiresInSeconds = 1800, ...user } = parsed.data;
+    const { expiresInSeconds, ...user } = parsed.data;
     ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey, user, expiresInSeconds) };
   });
 }

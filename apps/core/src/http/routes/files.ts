@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Services } from '../../services.js';
-import { UUID } from '../../records/service.js';
+import { UUID } from '../../formats.js';
 
 /** Uploaded images, served without auth at the URL the upload returned. */
 export function filesRoutes(router: Router, s: Services): void {

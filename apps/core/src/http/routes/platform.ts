@@ -3,7 +3,8 @@ import type { Context } from 'koa';
 import { z } from 'zod';
 import { safeEqual } from '../../auth/crypto.js';
 import { invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
-import { LANGUAGE_CODES } from '../../records/fields.js';
+import { isTimeZone, LANGUAGE_CODES } from '../../formats.js';
+import { errorResponses, ID, jsonSchema } from '../../records/openapi.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
@@ -12,21 +13,36 @@ import { readBody } from '../body.js';
 const newAccount = z.strictObject({
   organizationName: z.string().min(1).max(256),
   accountName: z.string().min(1).max(256),
-  timezone: z
-    .string()
-    .max(64)
-    .refine((tz) => {
-      try {
-        new Intl.DateTimeFormat('en', { timeZone: tz });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'Expected an IANA time zone')
-    .optional(),
+  timezone: z.string().max(64).refine(isTimeZone, 'Expected an IANA time zone').optional(),
   defaultLanguageCode: z.enum(LANGUAGE_CODES).optional(),
   externalRef: z.string().min(1).max(256).optional(),
 });
+
+const platformSecurity = [{ platformToken: [] }];
+
+/** The routes' entries in the OpenAPI document, the request body's from the schema that validates it. */
+export const platformPaths = {
+  '/platform/accounts': {
+    post: {
+      tags: ['platform'],
+      operationId: 'createAccount',
+      summary: 'Create an organization, account and live API key (idempotent on externalRef)',
+      security: platformSecurity,
+      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newAccount, 'input') } } },
+      responses: { 200: { description: 'Provisioned' }, ...errorResponses(400, 401) },
+    },
+  },
+  '/platform/accounts/{id}': {
+    delete: {
+      tags: ['platform'],
+      operationId: 'deleteAccount',
+      summary: 'Erase an account and all its data',
+      security: platformSecurity,
+      parameters: [ID],
+      responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404) },
+    },
+  },
+};
 
 /** The platform API (CONTRACT §4), for whoever holds LOYALTY_PLATFORM_TOKEN. */
 export function platformRoutes(router: Router, s: Services): void {

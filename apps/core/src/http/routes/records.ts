@@ -3,11 +3,25 @@ import type { Context, Next } from 'koa';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
 import { forbidden, invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
+import { errorResponses, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import type { Services } from '../../services.js';
 import { authenticate, requestContext } from '../auth.js';
 import { readBody } from '../body.js';
+
+/** The entry of the one record route that is not generic, for the OpenAPI document. */
+export const memberPaths = {
+  '/schema/account_user/me': {
+    get: {
+      tags: ['account_user'],
+      operationId: 'getMe',
+      summary: "The calling end user's own member record",
+      security: security(['enduser']),
+      responses: { 200: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') } } } } }, ...errorResponses(401, 403) },
+    },
+  },
+};
 
 const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
 const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };

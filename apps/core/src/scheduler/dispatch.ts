@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
-import type { Row } from '../records/resource.js';
-import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../resources/notifications.js';
-
+import type { Row } from '../db/rows.js';
+import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../notifications/channels.js';
 
 const chunk = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));

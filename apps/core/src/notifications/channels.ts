@@ -1,0 +1,20 @@
+/** The channels notifications are sent on; a member opts out of each on its own. */
+export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
+export const TEMPLATE_OF_PROVIDER = {
+  service_email: 'email_template',
+  push_cloud_messaging: 'push_notification_template',
+  cloud_sms: 'sms_template',
+  cloud_chat: 'chat_message_template',
+} as const;
+export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
+
+/** The channel each integration sends on, as notification logs record it. */
+export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, Channel> = {
+  service_email: 'email',
+  push_cloud_messaging: 'push',
+  cloud_sms: 'sms',
+  cloud_chat: 'chat',
+};
