@@ -103,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     const runtime = await openRuntime(config);
     const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'api'))];
     const { api, demo } = await closingOnFailure(started, async () => {
-      const api = await startApi(runtime.config, runtime.db);
+      const api = await startApi(runtime.config, runtime.db, undefined, { demo: values.demo });
       started.unshift(api.close);
       if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
       return { api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };

@@ -9,7 +9,7 @@ import { startEmbeddedPostgres } from './db/embedded.js';
 import { createDb, type Db } from './db/knex.js';
 import { listen } from './db/listen.js';
 import { migrateLatest } from './db/migrate.js';
-import { createApp } from './http/app.js';
+import { type AppOptions, createApp } from './http/app.js';
 import { createHttpServer } from './http/limits.js';
 import { createLogger, createServices, type Services } from './services.js';
 
@@ -80,9 +80,9 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export async function startApi(config: Config, db: Db, logger?: Logger): Promise<RunningApi> {
+export async function startApi(config: Config, db: Db, logger?: Logger, options: AppOptions = {}): Promise<RunningApi> {
   const services = createServices(config, db, logger);
-  const app = createApp(services);
+  const app = createApp(services, options);
   const server = createHttpServer(app.callback()).listen(config.port, config.host);
   await new Promise<void>((ok, fail) =>
     server.once('listening', ok).once('error', (err: NodeJS.ErrnoException) =>

@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   });
   const db = createDb(database.url);
   await migrateLatest(db);
-  const api = await startApi(config, db);
+  const api = await startApi(config, db, undefined, { demo: true });
   let browser: Browser | undefined;
   try {
     await ensureDemoAccount(api.services, api.url);

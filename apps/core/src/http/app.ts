@@ -57,7 +57,12 @@ function loggedPath(ctx: Context): string {
   return route?.includes(':token') ? route : ctx.path;
 }
 
-export function createApp(s: Services): Koa {
+export interface AppOptions {
+  /** Mounts the demo storefront (`/demo`, which mints end-user tokens): `serve --demo` only. */
+  demo?: boolean;
+}
+
+export function createApp(s: Services, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: s.config.trustProxy });
 
   app.use(async (ctx: Context, next: Next) => {
@@ -125,7 +130,7 @@ export function createApp(s: Services): Koa {
   filesRoutes(root, s);
   unsubscribeRoutes(root, s);
   widgetRoutes(root);
-  demoRoutes(root, s);
+  if (options.demo) demoRoutes(root, s);
   const api = new Router({ prefix: API_PREFIX });
   platformRoutes(api, s);
   enduserRoutes(api, s);

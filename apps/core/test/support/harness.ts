@@ -4,6 +4,7 @@ import pino from 'pino';
 import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/knex.js';
+import type { AppOptions } from '../../src/http/app.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789';
@@ -119,7 +120,7 @@ export interface TestApp {
 }
 
 /** Boots the real service on a database of its own; the integration runner of every suite. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: AppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     DATABASE_URL: database.url,
@@ -133,7 +134,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const db = createDb(database.url);
-  const running = await startApi(config, db, pino({ level: 'silent' }));
+  const running = await startApi(config, db, pino({ level: 'silent' }), options);
   const prefix = `${running.url}/api/v1.0`;
   const anon = new Client(prefix);
   const platform = anon.with({ authorization: `Bearer ${PLATFORM_TOKEN}` });

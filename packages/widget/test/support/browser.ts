@@ -55,7 +55,7 @@ export interface Demo {
  */
 export async function startDemo(): Promise<Demo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-widget-demo-'));
-  const app = await startTestApp({ LOYALTY_DATA_DIR: dataDir });
+  const app = await startTestApp({ LOYALTY_DATA_DIR: dataDir }, { demo: true });
   const creds = await ensureDemoAccount(app.running.services, app.url);
   const api = app.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
   const first = async (slug: string) => ((await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0] as { id: string }).id;

@@ -1,0 +1,49 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemoAccount } from '../../src/demo.js';
+import { createDb } from '../../src/db/knex.js';
+import { type RunningApi, startApi } from '../../src/server.js';
+import { Client, startTestApp, type TestApp } from '../support/harness.js';
+
+/**
+ * The demo storefront mints end-user tokens for the demo account: only `serve --demo` mounts it.
+ * Both services run on one database that holds the demo account and its data.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-demo-mode-'));
+let production: TestApp;
+let demo: RunningApi;
+let demoDb: ReturnType<typeof createDb>;
+
+beforeAll(async () => {
+  production = await startTestApp({ LOYALTY_DATA_DIR: dataDir });
+  await ensureDemoAccount(production.running.services, production.url);
+  demoDb = createDb(production.config.databaseUrl!);
+  demo = await startApi(production.config, demoDb, pino({ level: 'silent' }), { demo: true });
+});
+afterAll(async () => {
+  await demo?.close();
+  await demoDb?.destroy();
+  await production?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('/demo', () => {
+  it.each(['/demo', '/demo?mode=member'])('%s is not found on a production start, even with a demo account', async (path) => {
+    const res = await new Client(production.url).get(path);
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+
+  it('serves the storefront, and a member token in member mode, under serve --demo', async () => {
+    const guest = await new Client(demo.url).get('/demo');
+    expect(guest.status).toBe(200);
+    expect(guest.headers.get('content-type')).toContain('text/html');
+    expect(guest.body).not.toContain('accessToken');
+    const member = await new Client(demo.url).get('/demo?mode=member');
+    expect(member.status).toBe(200);
+    expect(member.body).toContain('accessToken');
+  });
+});
