@@ -15,6 +15,11 @@ export interface FieldOptions {
   default?: unknown;
   /** Set by the service only: any value in a body is refused. */
   readOnly?: boolean;
+  /**
+   * Set by the service on every record though no body sends it (progress the engine writes):
+   * its column is NOT NULL, and its row type is not nullable.
+   */
+  alwaysSet?: boolean;
   /** Accepted on create, refused on update. */
   createOnly?: boolean;
   /** Encrypted at rest with the master key, in column `<column>_enc`. */
@@ -41,7 +46,7 @@ export interface FieldOptions {
   description?: string;
 }
 
-export interface FieldDef extends FieldOptions {
+export interface FieldDef<Value = unknown, Stored = Value> extends FieldOptions {
   valueType: ValueType;
   /** Validates a non-null value from a request body. */
   schema: z.ZodType;
@@ -57,6 +62,11 @@ export interface FieldDef extends FieldOptions {
   };
   /** Rebuilds the field for the running service's settings (see `configureFields`). */
   configure?: (settings: FieldSettings) => FieldDef;
+  /**
+   * Types only, never set: the validated value of a body and the value its column reads back,
+   * from which `RowOf` and `ValuesOf` derive a resource's TypeScript types.
+   */
+  readonly types?: { value: Value; stored: Stored };
 }
 
 /** Service settings some validators depend on; resources are defined before the config is read. */
@@ -64,7 +74,18 @@ export interface FieldSettings {
   publicUrl: string;
 }
 
-const def = (valueType: ValueType, schema: z.ZodType, options: FieldOptions = {}, extra: Partial<FieldDef> = {}): FieldDef => ({
+/**
+ * A field of value type `Value` (stored as `Stored`) with its options' literal types kept, so
+ * that `required`, `default`, `column`, `sealed`, `localisable` and `virtual` shape its row type.
+ */
+export type TypedField<Value, Stored, O> = FieldDef<Value, Stored> & O;
+
+const def = <Value, Stored = Value, O extends FieldOptions | undefined = FieldOptions>(
+  valueType: ValueType,
+  schema: z.ZodType,
+  options: O,
+  extra: Omit<Partial<FieldDef>, 'types'> = {},
+): TypedField<Value, Stored, O> => ({
   valueType,
   schema,
   ...options,
@@ -114,88 +135,98 @@ function imageUrl(publicUrl?: string) {
  * The default bound of a field clients write. Read-only values are the service's own (running
  * totals, error texts); a bound in their documented shape would not be one the service keeps.
  */
-const writableDefault = (options: FieldOptions, max: number) => (options.readOnly ? undefined : max);
+const writableDefault = (options: FieldOptions | undefined, max: number) => (options?.readOnly ? undefined : max);
 
-/** Field builders. Each returns a definition the engine uses for validation, SQL and OpenAPI. */
+type StringOptions = FieldOptions & { max?: number; min?: number; pattern?: RegExp; patternMessage?: string };
+type NumberOptions = FieldOptions & { min?: number; max?: number; gt?: number };
+type StringArrayOptions = FieldOptions & { itemMax?: number; maxItems?: number; items?: readonly [string, ...string[]] };
+/** A string array's items: the listed ones when it lists them. */
+type ItemOf<O> = O extends { items: readonly (infer I)[] } ? I : string;
+
+/**
+ * Field builders. Each returns a definition the engine uses for validation, SQL and OpenAPI, typed
+ * with its value and its options as written (`const`), which the row and value types read.
+ */
 export const field = {
-  string(options: FieldOptions & { max?: number; min?: number; pattern?: RegExp; patternMessage?: string } = {}) {
+  string<const O extends StringOptions = {}>(options?: O) {
     let s = z.string();
-    if (options.min !== undefined) s = s.min(options.min);
-    const max = options.max ?? writableDefault(options, DEFAULT_STRING_MAX);
+    if (options?.min !== undefined) s = s.min(options.min);
+    const max = options?.max ?? writableDefault(options, DEFAULT_STRING_MAX);
     if (max !== undefined) s = s.max(max);
-    if (options.pattern) s = s.regex(options.pattern, options.patternMessage);
-    return def('string', s, options);
+    if (options?.pattern) s = s.regex(options.pattern, options.patternMessage);
+    return def<string, string, O | undefined>('string', s, options);
   },
-  email(options: FieldOptions = {}) {
-    return def('string', z.email().max(320), options);
+  email<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('string', z.email().max(320), options);
   },
-  url(options: FieldOptions & { max?: number; httpsOnly?: boolean } = {}) {
+  url<const O extends FieldOptions & { max?: number; httpsOnly?: boolean } = {}>(options?: O) {
     const schema = z
-      .url({ protocol: options.httpsOnly ? /^https$/ : /^https?$/, message: options.httpsOnly ? 'Expected an https URL' : 'Expected an http or https URL' })
-      .max(options.max ?? 2048);
-    return def('string', schema, options);
+      .url({ protocol: options?.httpsOnly ? /^https$/ : /^https?$/, message: options?.httpsOnly ? 'Expected an https URL' : 'Expected an http or https URL' })
+      .max(options?.max ?? 2048);
+    return def<string, string, O | undefined>('string', schema, options);
   },
-  rgba(options: FieldOptions = {}) {
-    return def('string', rgba, options);
+  rgba<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('string', rgba, options);
   },
-  timezone(options: FieldOptions = {}) {
-    return def('string', z.string().max(64).refine(isTimeZone, { message: 'Expected an IANA time zone' }), options);
+  timezone<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('string', z.string().max(64).refine(isTimeZone, { message: 'Expected an IANA time zone' }), options);
   },
-  phone(options: FieldOptions = {}) {
-    return def('string', z.string().max(16).regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);
+  phone<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('string', z.string().max(16).regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);
   },
-  languageCode(options: FieldOptions = {}) {
+  languageCode<const O extends FieldOptions = {}>(options?: O) {
     return field.enum(LANGUAGE_CODES, options);
   },
-  number(options: FieldOptions & { min?: number; max?: number; gt?: number } = {}) {
+  number<const O extends NumberOptions = {}>(options?: O) {
     let s = z.number();
-    if (options.min !== undefined) s = s.min(options.min);
-    if (options.gt !== undefined) s = s.gt(options.gt);
-    const max = options.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
+    if (options?.min !== undefined) s = s.min(options.min);
+    if (options?.gt !== undefined) s = s.gt(options.gt);
+    const max = options?.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
     if (max !== undefined) s = s.max(max);
-    return def('number', s, options);
+    return def<number, number, O | undefined>('number', s, options);
   },
-  integer(options: FieldOptions & { min?: number; max?: number } = {}) {
+  integer<const O extends NumberOptions = {}>(options?: O) {
     let s = z.number().int();
-    if (options.min !== undefined) s = s.min(options.min);
-    const max = options.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
+    if (options?.min !== undefined) s = s.min(options.min);
+    const max = options?.max ?? writableDefault(options, DEFAULT_NUMBER_MAX);
     if (max !== undefined) s = s.max(max);
-    return def('number', s, options);
+    return def<number, number, O | undefined>('number', s, options);
   },
-  boolean(options: FieldOptions = {}) {
-    return def('boolean', z.boolean(), options);
+  boolean<const O extends FieldOptions = {}>(options?: O) {
+    return def<boolean, boolean, O | undefined>('boolean', z.boolean(), options);
   },
-  enum<T extends readonly [string, ...string[]]>(values: T, options: FieldOptions = {}) {
-    return def('enum', z.enum(values as unknown as [string, ...string[]]), options, { enumValues: values });
+  enum<const T extends readonly [string, ...string[]], const O extends FieldOptions = {}>(values: T, options?: O) {
+    return def<T[number], T[number], O | undefined>('enum', z.enum(values), options, { enumValues: values });
   },
-  status(options: FieldOptions = {}) {
+  status<const O extends FieldOptions = {}>(options?: O) {
     return field.enum(STATUSES, options);
   },
-  uuid(options: FieldOptions = {}) {
-    return def('uuid', z.uuid({ message: 'Expected a UUID' }), options);
+  uuid<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('uuid', z.uuid({ message: 'Expected a UUID' }), options);
   },
-  datetime(options: FieldOptions = {}) {
-    return def('datetime', isoDateTime, options, {
+  /** A body sends ISO 8601 text; the column reads back as a Date. */
+  datetime<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, Date, O | undefined>('datetime', isoDateTime, options, {
       toColumn: (v) => new Date(v as string),
       outputSchema: z.iso.datetime({ offset: true }),
     });
   },
-  stringArray(options: FieldOptions & { itemMax?: number; maxItems?: number; items?: readonly [string, ...string[]] } = {}) {
-    const item = options.items ? z.enum(options.items as unknown as [string, ...string[]]) : z.string().min(1).max(options.itemMax ?? 256);
-    return def('stringArray', z.array(item).max(options.maxItems ?? 100), options, {
-      enumValues: options.items,
+  stringArray<const O extends StringArrayOptions = {}>(options?: O) {
+    const item = options?.items ? z.enum(options.items) : z.string().min(1).max(options?.itemMax ?? 256);
+    return def<ItemOf<O>[], ItemOf<O>[], O | undefined>('stringArray', z.array(item).max(options?.maxItems ?? 100), options, {
+      enumValues: options?.items,
     });
   },
-  json(schema: z.ZodType, options: FieldOptions = {}) {
-    return def('opaque', schema, options, { toColumn: (v) => JSON.stringify(v) });
+  json<S extends z.ZodType, const O extends FieldOptions = {}>(schema: S, options?: O) {
+    return def<z.output<S>, z.output<S>, O | undefined>('opaque', schema, options, { toColumn: (v) => JSON.stringify(v) });
   },
   /** A read-only value produced by a hook (joined records, derived values). */
-  virtual(outputSchema: z.ZodType, options: FieldOptions = {}) {
-    return def('opaque', outputSchema, { ...options, virtual: true, readOnly: true });
+  virtual<S extends z.ZodType>(outputSchema: S, options: FieldOptions = {}) {
+    return def<z.output<S>, never, FieldOptions & { virtual: true; readOnly: true }>('opaque', outputSchema, { ...options, virtual: true as const, readOnly: true as const });
   },
   /** An image: an upload URL of this service, or an absolute https URL (CONTRACT §6). */
-  image(options: FieldOptions = {}) {
-    return def('string', imageUrl(), options, {
+  image<const O extends FieldOptions = {}>(options?: O) {
+    return def<string, string, O | undefined>('string', imageUrl(), options, {
       configure: (settings) => def('string', imageUrl(settings.publicUrl), options),
     });
   },

@@ -95,6 +95,9 @@ export interface Resource {
   actions?: Record<string, ActionDef>;
 }
 
-export function defineResource(resource: Resource): Resource {
+/** A resource whose fields keep their own types, from which `RowOf` and `ValuesOf` derive its rows and values. */
+export type ResourceOf<F extends Fields> = Omit<Resource, 'fields'> & { fields: F };
+
+export function defineResource<F extends Fields>(resource: ResourceOf<F>): ResourceOf<F> {
   return resource;
 }

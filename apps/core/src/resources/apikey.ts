@@ -12,8 +12,8 @@ export const apikey = defineResource({
     name: name(),
     description: description(),
     status: field.status({ required: true, description: 'Only live keys authenticate.' }),
-    apiKey: field.string({ readOnly: true, max: 32 }),
-    apiSecret: field.string({ readOnly: true, max: 64, sealed: true, revealOnce: true }),
+    apiKey: field.string({ readOnly: true, alwaysSet: true, max: 32 }),
+    apiSecret: field.string({ readOnly: true, alwaysSet: true, max: 64, sealed: true, revealOnce: true }),
   },
   uniqueErrors: {
     apikey_name_unique: { status: 409, field: 'name', message: 'An API key with this name already exists.' },

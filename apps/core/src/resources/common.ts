@@ -18,8 +18,9 @@ export const ADMIN_PUBLIC_READ: Partial<Record<Op, Flow[]>> = {
 export const OWN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey', 'enduser'], get: ['apikey', 'enduser'] };
 export const ADMIN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey'], get: ['apikey'] };
 
-export const name = (required = true) => field.string({ max: 256, min: 1, required });
-export const description = (required = false) => field.string({ max: 1024, required });
+export const name = () => field.string({ max: 256, min: 1, required: true });
+export const description = () => field.string({ max: 1024, required: false });
+export const requiredDescription = () => field.string({ max: 1024, required: true });
 export const eudTitle = () => field.string({ max: 48, localisable: true, public: true });
 export const eudText = () => field.string({ max: 1024, localisable: true, public: true });
 export const eudIcon = () => field.image({ public: true });

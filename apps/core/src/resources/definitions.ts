@@ -6,7 +6,7 @@ import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { isPublicFlow, type RequestContext, resolveText, writeLanguage } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX, field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
-import { ADMIN, ADMIN_PUBLIC_READ, description, eudIcon, eudText, eudTitle, name } from './common.js';
+import { ADMIN, ADMIN_PUBLIC_READ, description, eudIcon, eudText, eudTitle, name, requiredDescription } from './common.js';
 
 const AGGREGATION_METHODS = ['count', 'sum'] as const;
 export const PERIODS = ['daily', 'weekly', 'monthly'] as const;
@@ -147,10 +147,13 @@ function mergeText(stored: Record<string, string> | undefined, value: string | n
   return out;
 }
 
-/** Tasks keep their ids across updates (task progress refers to them); texts merge per language. */
+/**
+ * Tasks keep their ids across updates (task progress refers to them); texts merge per language.
+ * The record service hands the stored column (null on create) and a validated body value.
+ */
 const tasksCodec = {
-  read(stored: unknown, ctx: RequestContext) {
-    return ((stored as StoredTask[] | null) ?? []).map((t) => ({
+  read(stored: StoredTask[] | null, ctx: RequestContext) {
+    return (stored ?? []).map((t) => ({
       id: t.id,
       ...(isPublicFlow(ctx) ? {} : { name: t.name }),
       activityId: t.activityId,
@@ -160,10 +163,10 @@ const tasksCodec = {
       eudDescription: resolveText(t.eudDescription, ctx),
     }));
   },
-  write(value: unknown, ctx: RequestContext, stored: unknown) {
+  write(value: TaskInput[], ctx: RequestContext, stored: StoredTask[] | null) {
     const lang = writeLanguage(ctx);
-    const previous = new Map(((stored as StoredTask[] | null) ?? []).map((t) => [t.id, t]));
-    const tasks = (value as TaskInput[]).map((t): StoredTask => {
+    const previous = new Map((stored ?? []).map((t) => [t.id, t]));
+    const tasks = value.map((t): StoredTask => {
       const before = t.id ? previous.get(t.id) : undefined;
       return {
         id: before ? before.id : randomUUID(),
@@ -230,7 +233,7 @@ export const milestone = defineResource({
     linkedSchemaSlug: field.enum(PARENTS, { required: true, createOnly: true }),
     linkedSchemaRecordId: field.uuid({ required: true, createOnly: true }),
     name: name(),
-    description: description(true),
+    description: requiredDescription(),
     milestoneTargetValue: field.number({ gt: 0, required: true, public: true }),
     status: field.status({ required: true }),
     rewardId: field.uuid({ references: 'reward' }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { writeLanguage } from '../records/context.js';
 import { columnOf, type FieldDef, field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
-import { ADMIN_PUBLIC_READ, description, eudIcon, eudTitle, name } from './common.js';
+import { ADMIN_PUBLIC_READ, description, eudIcon, eudTitle, name, requiredDescription } from './common.js';
 
 /** Upper bound of every pixel offset and size: far beyond any screen, small enough to be a mistake. */
 const PX_MAX = 2000;
@@ -37,7 +37,7 @@ export const floatingWidget = defineResource({
   publicScope: 'public',
   fields: {
     name: name(),
-    description: description(true),
+    description: requiredDescription(),
     status: field.status({ default: 'live', required: true, description: 'End users and guests see live floating widgets only.' }),
     eudTitle: eudTitle(),
     eudIcon: eudIcon(),

@@ -295,13 +295,13 @@ export const notificationLog = defineResource({
   description: 'One notification sent (or skipped) for one event and rule. Written by the service.',
   access: ADMIN_READ,
   fields: {
-    notificationId: field.uuid({ readOnly: true }),
-    eventLogId: field.uuid({ readOnly: true }),
+    notificationId: field.uuid({ readOnly: true, alwaysSet: true }),
+    eventLogId: field.uuid({ readOnly: true, alwaysSet: true }),
     ownedById: field.uuid({ readOnly: true }),
-    channel: field.string({ readOnly: true, description: 'email, push, sms or chat.' }),
-    notificationLogStatus: field.enum(['pending', 'sent', 'failed', 'skipped'], { readOnly: true }),
+    channel: field.string({ readOnly: true, alwaysSet: true, description: 'email, push, sms or chat.' }),
+    notificationLogStatus: field.enum(['pending', 'sent', 'failed', 'skipped'], { readOnly: true, alwaysSet: true }),
     providerMessageId: field.string({ readOnly: true }),
     error: field.string({ readOnly: true }),
-    attemptCount: field.integer({ readOnly: true, min: 0 }),
+    attemptCount: field.integer({ readOnly: true, alwaysSet: true, min: 0 }),
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ErrorDetail, invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
-import { ADMIN, description, eudText, eudTitle, name } from './common.js';
+import { ADMIN, description, eudText, eudTitle, name, requiredDescription } from './common.js';
 
 export const reward = defineResource({
   slug: 'reward',
@@ -11,7 +11,7 @@ export const reward = defineResource({
   access: ADMIN,
   fields: {
     name: name(),
-    description: description(true),
+    description: requiredDescription(),
     discountType: field.enum(['percentage', 'fixed_amount'], { required: true, public: true }),
     discountValue: field.number({ min: 0, required: true, public: true }),
     rewardExpiryType: field.enum(['no_expiry', 'relative', 'absolute'], { required: true }),

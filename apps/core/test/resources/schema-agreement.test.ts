@@ -81,9 +81,10 @@ describe.each(resources.map((r) => [r.slug, r] as const))('%s', (_slug, resource
     const column = tables.get(resource.table)?.get(columnOf(name, f));
     expect(column, `${resource.table}.${columnOf(name, f)} for ${name}`).toBeDefined();
     expect(storedTypes(f)).toContain(column!.type);
-    // A field every record has (required, or defaulted on create) is NOT NULL, so a row written
-    // around the API (migrations, hooks) cannot lack it; an optional field must accept null.
-    if (f.required || (f.default !== undefined && f.default !== null)) expect(column!.nullable, `${name} NOT NULL`).toBe(false);
+    // A field every record has (required, defaulted on create, or always set by the service) is
+    // NOT NULL, so a row written around the API (migrations, hooks) cannot lack it, and its row
+    // type is not nullable; an optional field must accept null.
+    if (f.required || f.alwaysSet || (f.default !== undefined && f.default !== null)) expect(column!.nullable, `${name} NOT NULL`).toBe(false);
     else if (!f.readOnly && !REQUIRED_ONE_OF.has(`${resource.slug}.${name}`)) expect(column!.nullable, `${name} nullable`).toBe(true);
   });
 });
