@@ -1,86 +1,16 @@
-import { createPrivateKey, generateKeyPair, randomBytes } from 'node:crypto';
-import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
-import { promisify } from 'node:util';
-import type { Resolver } from 'node:dns/promises';
+import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
-import { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
-import { ApiError, conflict, type ErrorDetail } from '../errors.js';
+import { conflict, type ErrorDetail } from '../errors.js';
+import { type DnsRecord, dnsRecord, sendingDomains } from '../notifications/sending-domains.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
-import { createSesClient } from '../notifications/transports/email.js';
-import { createResolver } from '../webhooks/addresses.js';
 import { ADMIN, description, name } from './common.js';
 import { deleteRulesUsing } from './notifications.js';
-
-const generateKeyPairAsync = promisify(generateKeyPair);
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^(?:${LABEL}\\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$`, 'i');
 const SUBDOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`, 'i');
-
-export interface DnsRecord {
-  type: 'TXT' | 'MX' | 'CNAME';
-  name: string;
-  value: string;
-  priority?: number;
-}
-
-const dnsRecord = z.object({
-  type: z.enum(['TXT', 'MX', 'CNAME']),
-  name: z.string(),
-  value: z.string(),
-  priority: z.number().int().optional(),
-});
-
-const VERIFICATION_PREFIX = '_loyalty-verification.';
-
-/** The email provider refused or failed: a 502 that names it, never its credentials. */
-function providerError(err: unknown): ApiError {
-  const reason = err instanceof Error ? `${err.name}: ${err.message}`.replace(/(AKIA|ASIA)[A-Z0-9]{12,}/g, '[redacted]') : 'unknown error';
-  return new ApiError(502, 'provider_error', `The email provider could not set up the domain (${reason}).`);
-}
-
-/**
- * The records a custom sending domain publishes: ownership token, DKIM (our own key as a TXT, or
- * the provider's CNAMEs when SES signs), MAIL FROM MX and SPF.
- */
-export function customDomainRecords(input: {
-  domain: string;
-  mailFrom: string;
-  dkim: DnsRecord[];
-  token: string;
-  mailFromMx: string;
-}): DnsRecord[] {
-  const mailFromDomain = `${input.mailFrom}.${input.domain}`;
-  return [
-    { type: 'TXT', name: `${VERIFICATION_PREFIX}${input.domain}`, value: input.token },
-    ...input.dkim,
-    { type: 'MX', name: mailFromDomain, value: input.mailFromMx, priority: 10 },
-    { type: 'TXT', name: mailFromDomain, value: 'v=spf1 mx ~all' },
-  ];
-}
-
-const squash = (s: string) => s.replace(/\s+/g, '');
-const host = (s: string) => s.replace(/\.$/, '').toLowerCase();
-
-/** Looks the published records up and reports each check (CONTRACT §11 verify_dns). */
-export async function checkDnsRecords(records: DnsRecord[], resolver: Resolver) {
-  const txt = (name: string) => resolver.resolveTxt(name).then((rs) => rs.map((chunks) => chunks.join('')), () => [] as string[]);
-  const hasTxt = async (r: DnsRecord | undefined) => !!r && (await txt(r.name)).some((v) => squash(v) === squash(r.value));
-  const verification = records.find((r) => r.type === 'TXT' && r.name.startsWith(VERIFICATION_PREFIX));
-  const dkimRecords = records.filter((r) => r.name.includes('._domainkey.'));
-  const cnameOk = async (r: DnsRecord) => (await resolver.resolveCname(r.name).catch(() => [] as string[])).some((v) => host(v) === host(r.value));
-  const dkimOk = async () =>
-    dkimRecords.length > 0 && (await Promise.all(dkimRecords.map((r) => (r.type === 'CNAME' ? cnameOk(r) : hasTxt(r))))).every(Boolean);
-  const mx = records.find((r) => r.type === 'MX');
-  const spf = records.find((r) => r.type === 'TXT' && r.value.startsWith('v=spf1'));
-  const mxFound = async () =>
-    !!mx && (await resolver.resolveMx(mx.name).catch(() => [])).some((m) => host(m.exchange) === host(mx.value));
-  const [isDomainVerified, isDkimVerified, mxOk, spfOk] = await Promise.all([hasTxt(verification), dkimOk(), mxFound(), hasTxt(spf)]);
-  const isMailFromVerified = mxOk && spfOk;
-  return { isDomainVerified, isDkimVerified, isMailFromVerified, isVerified: isDomainVerified && isDkimVerified && isMailFromVerified };
-}
 
 function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail[] {
   if (record.useGamopandaDomain !== false) return [];
@@ -113,49 +43,12 @@ function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail
 
 /** The email integration; custom domains get a DKIM key sealed with the master key. */
 export function createServiceEmail(config: Config): Resource {
-  // Embedded mode resolves the master key from the data dir after boot begins; seal only when asked.
-  let box: SecretBox | undefined;
-  const sealer = () => (box ??= new SecretBox(config.masterKey!));
-  const resolver = createResolver(config.dnsServers);
-  // Bounces to the MAIL FROM domain go where the mail leaves from: the SMTP relay, else this service's host.
-  const mailFromMx = new URL(config.smtpUrl ?? config.publicUrl).hostname;
-
-  /** Our own DKIM key: the private half sealed for signing, the public half published as TXT. */
-  async function ownDkim(domain: string, columns: Row): Promise<DnsRecord[]> {
-    const selector = `lp${randomBytes(4).toString('hex')}`;
-    const { publicKey, privateKey } = await generateKeyPairAsync('rsa', {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: 'spki', format: 'der' },
-      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-    });
-    columns.dkim_selector = selector;
-    columns.dkim_private_key_enc = sealer().seal(privateKey);
-    return [{ type: 'TXT', name: `${selector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${publicKey.toString('base64')}` }];
-  }
-
-  /** SES signs for the domain: its CreateEmailIdentity answers the DKIM tokens to publish as CNAMEs. */
-  async function sesDkim(domain: string): Promise<DnsRecord[]> {
-    const ses = createSesClient(config);
-    let tokens: string[] | undefined;
-    try {
-      tokens = (await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
-    } catch (err) {
-      if ((err as { name?: string }).name !== 'AlreadyExistsException') throw providerError(err);
-      tokens = (await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })).catch((e: unknown) => { throw providerError(e); })).DkimAttributes?.Tokens;
-    }
-    if (!tokens?.length) throw providerError(new Error('SES answered without DKIM tokens'));
-    return tokens.map((t) => ({ type: 'CNAME' as const, name: `${t}._domainkey.${domain}`, value: `${t}.dkim.amazonses.com` }));
-  }
+  const domains = sendingDomains(config);
 
   async function setUpCustomDomain(values: Values, columns: Row): Promise<void> {
     const domain = (values.domain as string).toLowerCase();
     const mailFrom = (values.mailFrom as string).toLowerCase();
-    const dkim = config.emailTransport === 'ses' ? await sesDkim(domain) : await ownDkim(domain, columns);
-    Object.assign(values, {
-      domain,
-      mailFrom,
-      dnsRecords: customDomainRecords({ domain, mailFrom, dkim, token: randomBytes(16).toString('hex'), mailFromMx }),
-    });
+    Object.assign(values, { domain, mailFrom, dnsRecords: await domains.setUp(domain, mailFrom, columns) });
   }
 
   return defineResource({
@@ -214,7 +107,7 @@ export function createServiceEmail(config: Config): Resource {
         async run({ trx, row, toColumns, serialize }) {
           if (row.use_gamopanda_domain || !row.domain) throw conflict('This integration uses the shared domain; there is nothing to verify.');
           if (row.is_verified) throw conflict('This domain is already verified.');
-          const flags = await checkDnsRecords(row.dns_records as DnsRecord[], resolver);
+          const flags = await domains.verify(row.dns_records as DnsRecord[]);
           const [updated] = (await trx('service_email')
             .where({ account_id: row.account_id, id: row.id })
             .update({ ...toColumns(flags), updated_at: trx.fn.now() })

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors.js';
-import { inspectImage } from '../../src/resources/upload.js';
+import { inspectImage } from '../../src/uploads/images.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // The public URL differs from where the test server listens: URLs must be built from the config.
