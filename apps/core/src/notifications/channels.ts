@@ -10,6 +10,7 @@ export const TEMPLATE_OF_PROVIDER = {
   cloud_chat: 'chat_message_template',
 } as const;
 export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
+export const INTEGRATION_PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
 
 /** The channel each integration sends on, as notification logs record it. */
 export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, Channel> = {

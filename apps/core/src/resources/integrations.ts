@@ -2,11 +2,11 @@ import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import { conflict, type ErrorDetail } from '../errors.js';
+import { deleteRulesUsing } from '../notifications/rules.js';
 import { type DnsRecord, dnsRecord, sendingDomains } from '../notifications/sending-domains.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
 import { ADMIN, description, name } from './common.js';
-import { deleteRulesUsing } from './notifications.js';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN = new RegExp(`^(?:${LABEL}\\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$`, 'i');

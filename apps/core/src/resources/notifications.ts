@@ -1,48 +1,15 @@
-import type { Knex } from 'knex';
 import { z } from 'zod';
-import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
+import { conflict } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
-import { type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../notifications/channels.js';
+import { INTEGRATION_PROVIDERS, TEMPLATE_OF_PROVIDER } from '../notifications/channels.js';
 import { renderPreview } from '../notifications/render.js';
+import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
-import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
-import { EMAIL_PARTIALS, TemplateError, templateIssues } from '../templates/render.js';
+import { defineResource, type Resource } from '../records/resource.js';
+import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
 
-const PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
-
-/**
- * What would keep the named templated fields of a record about to be written from rendering:
- * syntax, unknown partials (only `partials` are available) and helpers, each with its line and
- * column. Strings and string arrays are checked; stored per-language maps (the untouched side of an
- * update) were checked when written.
- */
-export function templateErrors(record: Values, fields: readonly string[], partials: readonly string[] = []): ErrorDetail[] {
-  return fields.flatMap((name) => {
-    const value = record[name];
-    const texts: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${name}[${i}]`, v]) : [[name, value]];
-    return texts.flatMap(([path, text]) =>
-      typeof text !== 'string'
-        ? []
-        : templateIssues(text, partials).map(({ code, line, column, reason }) => ({
-            field: path,
-            code,
-            line,
-            column,
-            message: `Line ${line}, column ${column}: ${reason}`,
-          })),
-    );
-  });
-}
-
-/** Deletes the notification rules that send with a deleted integration or template (CONTRACT "Deleting"). */
-export async function deleteRulesUsing(trx: Knex, row: Row, slug: string): Promise<void> {
-  const provider = PROVIDERS.find((p) => p === slug || TEMPLATE_OF_PROVIDER[p] === slug);
-  if (!provider) return;
-  const column = provider === slug ? 'integration_id' : 'template_id';
-  await trx('notification').where({ account_id: row.account_id, integration_provider: provider, [column]: row.id }).delete();
-}
 
 /** Fields every message template has; `status` defaults to live as in the tables. */
 const templateBasics = () => ({
@@ -197,54 +164,6 @@ export const chatMessageTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
 });
 
-/** "an email_template", "an sms_template", "a cloud_sms": the article as the name is read aloud. */
-const withArticle = (slug: string) => `${/^(email|sms)/.test(slug) ? 'an' : 'a'} ${slug}`;
-
-/** Which of these resources holds the record, for an id given where another kind was expected. */
-async function kindOf(trx: Knex, accountId: string, id: unknown, slugs: readonly string[]): Promise<string | undefined> {
-  for (const slug of slugs) {
-    if (await trx(slug).where({ account_id: accountId, id }).first('id')) return slug;
-  }
-  return undefined;
-}
-
-/**
- * The rule's integration and template must exist in the account and match the provider (400); a
- * rule that goes live needs both live (409), or every event it matches would be skipped. Both rows
- * are locked FOR SHARE until the rule is written, so neither can be deleted (which deletes the
- * rules that use it) or changed in between; pausing them later stays allowed.
- */
-async function checkRule(trx: Knex, accountId: string, rule: Values, goesLive: boolean): Promise<void> {
-  const provider = rule.integrationProvider as IntegrationProvider;
-  const templateSlug = TEMPLATE_OF_PROVIDER[provider];
-  // Sequential: inside a transaction both queries share one connection.
-  const integration = (await trx(provider).where({ account_id: accountId, id: rule.integrationId }).forShare().first('id', 'status')) as Row | undefined;
-  const template = (await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).forShare().first('id', 'status')) as Row | undefined;
-  const missing: ErrorDetail[] = [];
-  if (!integration) {
-    const other = await kindOf(trx, accountId, rule.integrationId, PROVIDERS.filter((p) => p !== provider));
-    const what = other ? `${String(rule.integrationId)} is ${withArticle(other)} integration` : `No ${provider} record with id ${String(rule.integrationId)}`;
-    missing.push({ field: 'integrationId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends through ${withArticle(provider)} integration.` });
-  }
-  if (!template) {
-    const other = await kindOf(trx, accountId, rule.templateId, Object.values(TEMPLATE_OF_PROVIDER).filter((t) => t !== templateSlug));
-    const what = other ? `${String(rule.templateId)} is ${withArticle(other)}` : `No ${templateSlug} record with id ${String(rule.templateId)}`;
-    missing.push({ field: 'templateId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends ${withArticle(templateSlug)}.` });
-  }
-  if (missing.length) throw invalidInput('The rule references records that do not exist.', missing);
-  if (!goesLive) return;
-  const idle: ErrorDetail[] = [];
-  if (integration!.status !== 'live') {
-    idle.push({ field: 'integrationId', code: 'not_live', message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status as string}.` });
-  }
-  if (template!.status !== 'live') {
-    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status as string}.` });
-  }
-  if (idle.length) {
-    throw conflict(`A live rule needs a live integration and template, or it could never send: ${idle.map((d) => d.message).join(' ')}`, idle);
-  }
-}
-
 export const notification = defineResource({
   slug: 'notification',
   table: 'notification',
@@ -255,10 +174,10 @@ export const notification = defineResource({
     description: description(),
     status: field.status({ required: true, default: 'draft', description: 'Only live rules send.' }),
     eventCodes: eventCodesField({ description: 'The event codes that trigger this rule; non-empty, distinct.' }),
-    integrationProvider: field.enum(PROVIDERS, { required: true }),
+    integrationProvider: field.enum(INTEGRATION_PROVIDERS, { required: true }),
     integrationId: field.uuid({
       required: true,
-      referencesBy: { field: 'integrationProvider', slugs: Object.fromEntries(PROVIDERS.map((p) => [p, p])) },
+      referencesBy: { field: 'integrationProvider', slugs: Object.fromEntries(INTEGRATION_PROVIDERS.map((p) => [p, p])) },
       description: 'A record of the integrationProvider resource.',
     }),
     templateId: field.uuid({

@@ -1,4 +1,5 @@
 import Handlebars from 'handlebars';
+import type { ErrorDetail } from '../errors.js';
 
 /** One isolated Handlebars environment for merchant templates; compiled templates are cached. */
 const hbs = Handlebars.create();
@@ -242,4 +243,28 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
     issues.push({ code: 'unknown_partial', ...at(node), reason });
   }
   return issues.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * What would keep the named templated fields of a record about to be written from rendering:
+ * syntax, unknown partials (only `partials` are available) and helpers, each with its line and
+ * column. Strings and string arrays are checked; stored per-language maps (the untouched side of an
+ * update) were checked when written.
+ */
+export function templateErrors(record: Record<string, unknown>, fields: readonly string[], partials: readonly string[] = []): ErrorDetail[] {
+  return fields.flatMap((name) => {
+    const value = record[name];
+    const texts: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${name}[${i}]`, v]) : [[name, value]];
+    return texts.flatMap(([path, text]) =>
+      typeof text !== 'string'
+        ? []
+        : templateIssues(text, partials).map(({ code, line, column, reason }) => ({
+            field: path,
+            code,
+            line,
+            column,
+            message: `Line ${line}, column ${column}: ${reason}`,
+          })),
+    );
+  });
 }
