@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns } from './columns.js';
 
-export const name = '20261121000100_tenancy';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('organization', (t) => {
     t.uuid('id').primary().defaultTo(db.raw('gen_random_uuid()'));

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns, statusColumn } from './columns.js';
 
-export const name = '20261121000200_members';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('account_user', (t) => {
     recordColumns(db, t);

@@ -1,14 +1,5 @@
 import type { Knex } from 'knex';
-import { createdIndex, guestIdIndex, recordColumns, statusColumn } from './columns.js';
-
-export const name = '20261121000300_definitions';
-
-function eud(t: Knex.CreateTableBuilder) {
-  t.jsonb('eud_title');
-  t.jsonb('eud_description');
-  t.text('eud_icon');
-  t.jsonb('eud_completed_message');
-}
+import { createdIndex, eud, guestIdIndex, recordColumns, statusColumn } from './columns.js';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('streak', (t) => {
@@ -22,6 +13,7 @@ export async function up(db: Knex): Promise<void> {
     t.double('completion_target_value');
     t.double('to_be_broken_warning_hours').notNullable();
     eud(t);
+    t.jsonb('eud_completed_message');
     t.jsonb('eud_milestone_achieved_message');
     createdIndex(t, 'streak');
     guestIdIndex(t, 'streak');
@@ -38,6 +30,7 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('end_at', { useTz: true, precision: 3 });
     t.double('to_be_failed_warning_hours').notNullable();
     eud(t);
+    t.jsonb('eud_completed_message');
     t.jsonb('eud_milestone_achieved_message');
     createdIndex(t, 'challenge');
     guestIdIndex(t, 'challenge');
@@ -52,6 +45,7 @@ export async function up(db: Knex): Promise<void> {
     t.boolean('is_repeatable').notNullable().defaultTo(false);
     t.jsonb('tasks').notNullable();
     eud(t);
+    t.jsonb('eud_completed_message');
     createdIndex(t, 'mission');
     guestIdIndex(t, 'mission');
   });
@@ -64,9 +58,7 @@ export async function up(db: Knex): Promise<void> {
     t.double('milestone_target_value').notNullable();
     t.text('status').notNullable();
     t.uuid('reward_id');
-    t.jsonb('eud_title');
-    t.jsonb('eud_description');
-    t.text('eud_icon');
+    eud(t);
     t.jsonb('eud_milestone_reward_title');
     t.jsonb('eud_milestone_reward_instruction_message');
     t.unique(['account_id', 'linked_schema_record_id', 'milestone_target_value'], {

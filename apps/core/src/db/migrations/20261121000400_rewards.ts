@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns } from './columns.js';
 
-export const name = '20261121000400_rewards';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('reward', (t) => {
     recordColumns(db, t);

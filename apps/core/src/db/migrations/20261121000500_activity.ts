@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns } from './columns.js';
 
-export const name = '20261121000500_activity';
-
 const kinds = [
   { log: 'streak_log', parent: 'streak_id' },
   { log: 'challenge_log', parent: 'challenge_id' },

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns, statusColumn } from './columns.js';
 
-export const name = '20261121000600_events_and_webhooks';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('event_log', (t) => {
     recordColumns(db, t);

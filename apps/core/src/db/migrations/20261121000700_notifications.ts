@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, recordColumns, statusColumn } from './columns.js';
 
-export const name = '20261121000700_notifications';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('email_template', (t) => {
     recordColumns(db, t);

@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
 import { createdIndex, guestIdIndex, recordColumns, statusColumn } from './columns.js';
 
-export const name = '20261121000800_display';
-
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('floating_widget', (t) => {
     recordColumns(db, t);

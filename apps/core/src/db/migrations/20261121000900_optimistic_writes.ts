@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 
-export const name = '20261121000900_optimistic_writes';
-
 /**
  * Raised by the engine's single write statement when a row it updates changed since it was read
  * (engine/writes.ts): the statement, and with it every write of the log, is undone, and the log

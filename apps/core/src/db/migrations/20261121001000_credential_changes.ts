@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 
-export const name = '20261121001000_credential_changes';
-
 /**
  * API processes cache verified API keys (auth/authenticate.ts). Any change to a key or an
  * account, by whatever writer, notifies them to drop the cache.

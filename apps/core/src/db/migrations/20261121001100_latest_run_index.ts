@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 
-export const name = '20261121001100_latest_run_index';
-
 const tables = [
   { table: 'streak_progress', parent: 'streak_id' },
   { table: 'mission_progress', parent: 'mission_id' },

@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 
-export const name = '20261124000100_event_trace_parent';
-
 /**
  * The W3C traceparent of the request that wrote an event (null when it was not traced), so the
  * worker's delivery span joins that request's trace.

@@ -1,7 +1,5 @@
 import type { Knex } from 'knex';
 
-export const name = '20261124000200_channel_opt_outs';
-
 /**
  * Opt-outs per channel (`email`, `push`, `sms`, `chat`) instead of one for every channel: an email
  * unsubscribe link now silences email only. A member who opted out under the single opt-out is

@@ -28,3 +28,10 @@ export function guestIdIndex(t: Knex.CreateTableBuilder, table: string): void {
 
 export const statusColumn = (t: Knex.CreateTableBuilder, fallback: 'draft' | 'live') =>
   t.text('status').notNullable().defaultTo(fallback);
+
+/** The end-user texts every definition shows (streak, challenge, mission, milestone). */
+export function eud(t: Knex.CreateTableBuilder): void {
+  t.jsonb('eud_title');
+  t.jsonb('eud_description');
+  t.text('eud_icon');
+}
