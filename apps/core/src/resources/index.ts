@@ -1,30 +1,35 @@
 import type { Config } from '../config.js';
 import { configureFields } from '../records/fields.js';
 import type { Resource } from '../records/resource.js';
-import { accountUser } from './account_user.js';
-import { apikey } from './apikey.js';
-import { challengeLog, challengeProgress, eventLog, missionLog, missionProgress, streakLog, streakProgress, taskProgress } from './activity.js';
-import { challenge, milestone, mission, streak } from './definitions.js';
-import { floatingWidget, template, theme } from './display.js';
-import { cloudChat, cloudSms, createServiceEmail, pushCloudMessaging } from './integrations.js';
-import {
-  chatMessageTemplate, emailFooter, emailHeader, emailTemplate, emailTheme, notification, notificationLog, pushNotificationTemplate, smsTemplate,
-} from './notifications.js';
-import { rewardLog } from './reward_log.js';
-import { coupon, reward } from './rewards.js';
-import { createUpload } from './upload.js';
-import { createWebhook, webhookLog } from './webhooks.js';
+import * as accountUser from './account_user.js';
+import * as activity from './activity.js';
+import * as apikey from './apikey.js';
+import * as definitions from './definitions.js';
+import * as display from './display.js';
+import * as integrations from './integrations.js';
+import * as notifications from './notifications.js';
+import * as rewardLog from './reward_log.js';
+import * as rewards from './rewards.js';
+import * as upload from './upload.js';
+import * as webhooks from './webhooks.js';
 
-/** Every resource the API serves. Resources that need settings are built from the config. */
+/** The resource modules; each of their exported definitions is served. */
+const MODULES: Record<string, unknown>[] = [accountUser, activity, apikey, definitions, display, integrations, notifications, rewardLog, rewards, upload, webhooks];
+
+const isResource = (value: unknown): value is Resource =>
+  typeof value === 'object' && value !== null && typeof (value as Resource).slug === 'string' && typeof (value as Resource).table === 'string';
+
+/** A definition that needs the service's settings is exported as `create<Name>(config)`. */
+const isFactory = (name: string, value: unknown): value is (config: Config) => Resource => typeof value === 'function' && /^create[A-Z]/.test(name);
+
+/**
+ * Every resource the API serves: the definitions the resource modules export, and those that
+ * factories build from the config. A new resource needs no entry in a list.
+ */
 export function createResources(config: Config): Resource[] {
-  const resources: Resource[] = [
-    accountUser, apikey, streak, challenge, mission, milestone, reward, coupon, rewardLog,
-    streakLog, challengeLog, missionLog, streakProgress, challengeProgress, missionProgress, taskProgress, eventLog,
-    floatingWidget, theme, template, createUpload(config),
-    createWebhook(config), webhookLog,
-    notification, notificationLog, emailTemplate, emailTheme, emailHeader, emailFooter, pushNotificationTemplate, smsTemplate, chatMessageTemplate,
-    createServiceEmail(config), pushCloudMessaging, cloudSms, cloudChat,
-  ];
+  const resources = MODULES.flatMap((module) =>
+    Object.entries(module).flatMap(([name, value]) => (isResource(value) ? [value] : isFactory(name, value) ? [value(config)] : [])),
+  );
   // Validators that depend on settings (eudIcon: uploads under the public URL) are bound here.
   return resources.map((r) => ({ ...r, fields: configureFields(r.fields, { publicUrl: config.publicUrl }) }));
 }
