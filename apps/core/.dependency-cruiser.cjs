@@ -16,6 +16,7 @@ const LAYERS = [
   ['uploads', ['src/uploads/']],
   ['templates', ['src/templates/']],
   ['engine', ['src/engine/']],
+  ['schema', ['src/schema/']],
   ['records', ['src/records/']],
   ['events', ['src/events/']],
   ['auth', ['src/auth/']],

@@ -3,6 +3,7 @@ import pino, { type Logger } from 'pino';
 import { Authenticator } from './auth/authenticate.js';
 import { SecretBox } from './auth/crypto.js';
 import type { Config } from './config.js';
+import { upsertMember } from './engine/members.js';
 import { Metrics } from './observability/metrics.js';
 import { TokenBuckets } from './rateLimit.js';
 import { Registry } from './records/registry.js';
@@ -61,7 +62,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
   const box = new SecretBox(config.masterKey);
   const registry = new Registry(createResources(config));
   const records = new RecordService(db, box, registry);
-  const auth = new Authenticator(db, box);
+  const auth = new Authenticator(db, box, upsertMember);
   // Other processes learn of key changes by notification; this one drops its cache at once.
   records.onWrite((slug) => {
     if (slug === 'apikey') auth.forget();

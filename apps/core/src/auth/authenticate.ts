@@ -42,19 +42,28 @@ const ACCOUNT_COLUMNS = [
   'account.default_language_code',
 ];
 
-export function accountInfo(row: Record<string, unknown>): AccountInfo {
+/** ACCOUNT_COLUMNS as a query returns them. */
+export interface AccountColumns {
+  account_id: string;
+  organization_id: string;
+  account_name: string;
+  account_timezone: string;
+  default_language_code: LanguageCode;
+}
+
+export function accountInfo(row: AccountColumns): AccountInfo {
   return {
-    id: row.account_id as string,
-    organizationId: row.organization_id as string,
-    name: row.account_name as string,
-    timezone: row.account_timezone as string,
-    defaultLanguageCode: row.default_language_code as LanguageCode,
+    id: row.account_id,
+    organizationId: row.organization_id,
+    name: row.account_name,
+    timezone: row.account_timezone,
+    defaultLanguageCode: row.default_language_code,
   };
 }
 
 export async function loadAccount(db: Knex, id: string): Promise<AccountInfo | undefined> {
   if (!UUID.test(id)) return undefined;
-  const row = await db('account').where('account.id', id).first(ACCOUNT_COLUMNS);
+  const row = await db('account').where('account.id', id).first<AccountColumns | undefined>(ACCOUNT_COLUMNS);
   return row ? accountInfo(row) : undefined;
 }
 
@@ -79,6 +88,16 @@ export const CREDENTIALS_CHANNEL = 'loyalty_credentials';
 const KEY_CACHE_MS = 30_000;
 const KEY_CACHE_MAX = 10_000;
 
+/** The API key columns read to authenticate (auth sits below the resources that define them). */
+interface KeyColumns {
+  id: string;
+  status: string;
+  api_secret_enc: string;
+}
+
+/** Finds or creates the member an end-user token names (the member schema maps its fields). */
+export type UpsertMember = (db: Knex, accountId: string, user: UserData) => Promise<string>;
+
 interface CachedKey {
   id: string;
   status: string;
@@ -97,6 +116,7 @@ export class Authenticator {
   constructor(
     private readonly db: Knex,
     private readonly box: SecretBox,
+    private readonly upsertMember: UpsertMember,
   ) {}
 
   forget(): void {
@@ -141,14 +161,14 @@ export class Authenticator {
       this.db('apikey')
         .join('account', 'account.id', 'apikey.account_id')
         .where('apikey.api_key', key)
-        .first(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]),
+        .first<(KeyColumns & AccountColumns) | undefined>(['apikey.id', 'apikey.status', 'apikey.api_secret_enc', ...ACCOUNT_COLUMNS]),
     );
     // Unknown keys are not remembered: a caller could fill the cache with them.
     if (!row) return undefined;
     const entry: CachedKey = {
-      id: row.id as string,
-      status: row.status as string,
-      secret: this.box.open(row.api_secret_enc as string),
+      id: row.id,
+      status: row.status,
+      secret: this.box.open(row.api_secret_enc),
       account: accountInfo(row),
       until: Date.now() + KEY_CACHE_MS,
     };
@@ -171,11 +191,11 @@ export class Authenticator {
     const row = await this.db('apikey')
       .join('account', 'account.id', 'apikey.account_id')
       .where({ 'apikey.account_id': accountId, 'apikey.api_key': kid, 'apikey.status': 'live' })
-      .first(['apikey.api_secret_enc', ...ACCOUNT_COLUMNS]);
+      .first<(Pick<KeyColumns, 'api_secret_enc'> & AccountColumns) | undefined>(['apikey.api_secret_enc', ...ACCOUNT_COLUMNS]);
     if (!row) throw invalid();
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.box.open(row.api_secret_enc as string)), {
+      ({ payload } = await jwtVerify(token, new TextEncoder().encode(this.box.open(row.api_secret_enc)), {
         algorithms: ['HS256'],
         clockTolerance: CLOCK_SKEW_SECONDS,
         requiredClaims: ['exp', 'iat', 'sub'],
@@ -191,21 +211,7 @@ export class Authenticator {
     const user = userData.safeParse(payload.userData);
     if (!user.success) throw invalid();
     const account = accountInfo(row);
-    const memberId = await upsertMember(this.db, account.id, user.data);
+    const memberId = await this.upsertMember(this.db, account.id, user.data);
     return { flow: 'enduser', account, memberId, guestAccount: 'absent' };
   }
-}
-
-/** Creates the member on first sight and updates the names and email the caller sent. */
-export async function upsertMember(db: Knex, accountId: string, user: UserData): Promise<string> {
-  const given = { first_name: user.firstName, last_name: user.lastName, email: user.email };
-  const sent = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  const existing = await db('account_user').where({ account_id: accountId, external_id: user.externalId }).first();
-  if (existing && Object.entries(sent).every(([k, v]) => existing[k] === v)) return existing.id as string;
-  const [row] = await db('account_user')
-    .insert({ account_id: accountId, external_id: user.externalId, ...sent })
-    .onConflict(['account_id', 'external_id'])
-    .merge(Object.keys(sent).length ? { ...sent, updated_at: db.fn.now() } : { updated_at: db.fn.now() })
-    .returning('id');
-  return row.id as string;
 }

@@ -8,7 +8,9 @@ import { count, IssueTally } from '../observability/metrics.js';
 import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row, Values } from '../records/resource.js';
+import type { InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
+import { upsertInlineMember } from './members.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
 import { type Period, periodKey } from './periods.js';
@@ -17,30 +19,6 @@ import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, t
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
-
-const MEMBER_COLUMNS: Record<string, string> = {
-  externalId: 'external_id',
-  firstName: 'first_name',
-  lastName: 'last_name',
-  email: 'email',
-  phoneNumber: 'phone_number',
-  timezone: 'timezone',
-  languageCode: 'language_code',
-};
-
-/** The inline member of a log: found by externalId, created or updated with the fields sent. */
-async function upsertInlineMember(trx: Knex, accountId: string, input: Record<string, unknown>): Promise<Row> {
-  const sent = Object.fromEntries(Object.entries(input).map(([k, v]) => [MEMBER_COLUMNS[k]!, v]));
-  const key = { account_id: accountId, external_id: input.externalId };
-  const existing = (await trx('account_user').where(key).first()) as Row | undefined;
-  if (existing) {
-    if (Object.entries(sent).every(([col, v]) => existing[col] === v)) return existing;
-    const [row] = (await trx('account_user').where({ account_id: accountId, id: existing.id }).update({ ...sent, updated_at: trx.fn.now() }).returning('*')) as Row[];
-    return row!;
-  }
-  const [inserted] = (await trx('account_user').insert({ ...sent, account_id: accountId }).onConflict(['account_id', 'external_id']).ignore().returning('*')) as Row[];
-  return inserted ?? (await upsertInlineMember(trx, accountId, input));
-}
 
 function checkShape(values: Values, now: Date): void {
   const details: ErrorDetail[] = [];
@@ -122,7 +100,7 @@ async function attemptLog(
   const idField = `${kind}Id`;
   const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued };
   const definitionId = values[idField] as string;
-  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as Record<string, unknown>) : undefined;
+  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as InlineMember) : undefined;
   const memberId = (inline?.id ?? values.ownedById) as string;
   const { definition, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
   if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);

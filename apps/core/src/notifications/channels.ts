@@ -1,6 +1,7 @@
-/** The channels notifications are sent on; a member opts out of each on its own. */
-export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
-export type Channel = (typeof CHANNELS)[number];
+import type { Channel } from '../schema/members.js';
+
+/** The channels notifications are sent on are a member's to opt out of, so the member schema holds them. */
+export { CHANNELS, type Channel } from '../schema/members.js';
 
 /** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
 export const TEMPLATE_OF_PROVIDER = {

@@ -7,6 +7,7 @@ import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { Row } from '../records/resource.js';
+import { type AccountUserRow, memberFromRow } from '../schema/members.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { sampleEvent, sampleMember } from './samples.js';
@@ -15,7 +16,7 @@ import { sampleEvent, sampleMember } from './samples.js';
 export interface RenderInput {
   organization: { id: string; name: string };
   account: AccountInfo;
-  member: Row;
+  member: AccountUserRow;
   event: Row;
   unsubscribeUrl: string;
 }
@@ -179,21 +180,9 @@ function helpersFor(code: string, payload: Json, f: Formatting, unsubscribeUrl: 
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
 
-/** The member's fields as the API names them; device tokens stay out of messages. */
-function memberVariables(m: Row): Json {
-  return {
-    id: m.id,
-    externalId: m.external_id,
-    firstName: m.first_name,
-    lastName: m.last_name,
-    email: m.email,
-    phoneNumber: m.phone_number,
-    timezone: m.timezone,
-    languageCode: m.language_code,
-    status: m.status,
-    createdAt: iso(m.created_at),
-    updatedAt: iso(m.updated_at),
-  };
+/** The member's fields as the API names them; device tokens and opt-outs stay out of messages. */
+function memberVariables(m: AccountUserRow): Json {
+  return { id: m.id, ...memberFromRow(m), status: m.status, createdAt: iso(m.created_at), updatedAt: iso(m.updated_at) };
 }
 
 function eventVariables(e: Row): Json {
@@ -212,8 +201,8 @@ function eventVariables(e: Row): Json {
 /** The variables a template sees for one event and member. */
 export function buildContext(input: RenderInput): Rendering {
   const { organization, account, member, event } = input;
-  const language = ((member.language_code as LanguageCode | null) ?? account.defaultLanguageCode) as LanguageCode;
-  const timeZone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
+  const language = member.language_code ?? account.defaultLanguageCode;
+  const timeZone = member.timezone ?? account.timezone ?? 'UTC';
   const payload = obj(event.payload) ?? {};
   return {
     language,
@@ -328,7 +317,7 @@ export async function renderPreview(db: Knex, ctx: RequestContext, template: Row
   const organization = (await db('organization').where({ id: account.organizationId }).first('id', 'name')) as { id: string; name: string };
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
-  const event = sampleEvent(account.id, member.id as string, template.sample_event_code as EventCode, now, language);
+  const event = sampleEvent(account.id, member.id, template.sample_event_code as EventCode, now, language);
   const rendering = buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
   return renderEmail(db, template, rendering, account);
 }

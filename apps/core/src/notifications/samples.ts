@@ -2,6 +2,7 @@ import type { AccountInfo } from '../auth/authenticate.js';
 import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import type { Row } from '../records/resource.js';
+import type { AccountUserRow } from '../schema/members.js';
 import { SAMPLE_TEXTS, type SampleTexts } from './sample-texts.js';
 
 /**
@@ -39,7 +40,7 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
 /** The sample member, in the preview's language and the account's time zone. */
-export function sampleMember(account: AccountInfo, languageCode: string): Row {
+export function sampleMember(account: AccountInfo, languageCode: LanguageCode): AccountUserRow {
   const created = new Date('2026-01-15T09:30:00.000Z');
   return {
     id: ID.member,
@@ -53,6 +54,7 @@ export function sampleMember(account: AccountInfo, languageCode: string): Row {
     language_code: languageCode,
     push_device_tokens: [],
     status: 'live',
+    unsubscribed_channels: [],
     created_at: created,
     updated_at: created,
   };

@@ -3,7 +3,9 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
 import type { Row } from '../records/resource.js';
-import { accountInfo } from '../auth/authenticate.js';
+import type { AccountUserRow } from '../schema/members.js';
+import type { NotificationLogRow } from '../schema/notifications.js';
+import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
@@ -69,7 +71,7 @@ function skip(reason: string): never {
  * Claims due rows for this worker: pending, due, and not leased (or leased by a worker that has
  * since died). SKIP LOCKED lets concurrent workers claim disjoint rows without waiting on each other.
  */
-async function claim(db: Knex, now: Date, limit: number): Promise<Row[]> {
+async function claim(db: Knex, now: Date, limit: number): Promise<NotificationLogRow[]> {
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   const { rows } = (await db.raw(
     `update notification_log set lease_until = ?
@@ -81,34 +83,34 @@ async function claim(db: Knex, now: Date, limit: number): Promise<Row[]> {
          for update skip locked)
       returning *`,
     [leaseUntil, now, now, limit],
-  )) as { rows: Row[] };
+  )) as { rows: NotificationLogRow[] };
   return rows;
 }
 
 /** Everything a send needs, loaded at send time: a rule, template or integration paused since the event is skipped. */
-async function load(db: Knex, row: Row) {
-  const accountId = row.account_id as string;
+async function load(db: Knex, row: NotificationLogRow) {
+  const accountId = row.account_id;
   const rule = (await db('notification').where({ account_id: accountId, id: row.notification_id }).first()) as Row | undefined;
   if (!rule) skip('The notification rule no longer exists.');
   if (rule.status !== 'live') skip(`The notification rule is ${rule.status as string}.`);
   const provider = rule.integration_provider as IntegrationProvider;
-  if (CHANNEL_OF_PROVIDER[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel as string}.`);
-  const [event, member, template, integration, tenancy] = (await Promise.all([
-    db('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
-    row.owned_by_id ? db('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
-    db(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first(),
-    db(provider).where({ account_id: accountId, id: rule.integration_id }).first(),
+  if (CHANNEL_OF_PROVIDER[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
+  const [event, member, template, integration, tenancy] = await Promise.all([
+    db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
+    row.owned_by_id ? db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
+    db<Row>(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first(),
+    db<Row>(provider).where({ account_id: accountId, id: rule.integration_id }).first(),
     db('account')
       .join('organization', 'organization.id', 'account.organization_id')
       .where('account.id', accountId)
-      .first([
+      .first<(AccountColumns & { organization_name: string }) | undefined>([
         'account.id as account_id', 'account.organization_id', 'account.name as account_name', 'account.timezone as account_timezone',
         'account.default_language_code', 'organization.name as organization_name',
       ]),
-  ])) as (Row | undefined)[];
+  ]);
   if (!event) skip('The event no longer exists.');
   if (!member) skip('The member no longer exists.');
-  if ((member.unsubscribed_channels as string[]).includes(row.channel as string)) skip(`The member has unsubscribed from ${row.channel as string} messages.`);
+  if (member.unsubscribed_channels.some((c) => c === row.channel)) skip(`The member has unsubscribed from ${row.channel} messages.`);
   if (!template) skip('The template no longer exists.');
   if (template.status !== 'live') skip(`The template is ${template.status as string}.`);
   if (!integration) skip('The integration no longer exists.');
@@ -120,12 +122,12 @@ async function load(db: Knex, row: Row) {
 const clientKey = (integration: Row) => `${integration.id as string}:${(integration.updated_at as Date).getTime()}`;
 
 /** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
-async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<string> {
+async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]): Promise<string> {
   const { provider, event, member, template, integration, tenancy } = await load(s.db, row);
   const account = accountInfo(tenancy);
-  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id as string, CHANNEL_OF_PROVIDER[provider]);
+  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id, CHANNEL_OF_PROVIDER[provider]);
   const rendering: Rendering = buildContext({
-    organization: { id: account.organizationId, name: tenancy.organization_name as string },
+    organization: { id: account.organizationId, name: tenancy.organization_name },
     account,
     member,
     event,
@@ -135,7 +137,7 @@ async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<stri
   const t = transports(s);
 
   if (provider === 'service_email') {
-    const to = member.email as string | null;
+    const to = member.email;
     if (!to) skip('The member has no email address.');
     const { subject, html, text: plain } = await renderEmail(s.db, template, rendering, account);
     const shared = integration.use_gamopanda_domain as boolean;
@@ -157,7 +159,7 @@ async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<stri
   }
 
   if (provider === 'push_cloud_messaging') {
-    const tokens = (member.push_device_tokens as string[] | null) ?? [];
+    const tokens = member.push_device_tokens;
     if (!tokens.length) skip('The member has no push device tokens.');
     const serviceAccount = JSON.parse(s.box.open(integration.service_account_json_enc as string)) as ServiceAccount;
     secrets.push(serviceAccount.private_key, ...tokens);
@@ -170,7 +172,7 @@ async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<stri
     });
   }
 
-  const phone = member.phone_number as string | null;
+  const phone = member.phone_number;
   if (!phone) skip('The member has no phone number.');
   const credentials: CloudCredentials = {
     accessKeyId: integration.access_key_id as string,
@@ -190,7 +192,7 @@ async function attempt(s: SenderDeps, row: Row, secrets: string[]): Promise<stri
   });
 }
 
-async function deliver(s: SenderDeps, row: Row): Promise<Outcome> {
+async function deliver(s: SenderDeps, row: NotificationLogRow): Promise<Outcome> {
   const secrets: string[] = [];
   try {
     return { status: 'sent', providerMessageId: await attempt(s, row, secrets) };
@@ -206,8 +208,8 @@ async function deliver(s: SenderDeps, row: Row): Promise<Outcome> {
 }
 
 /** Writes the outcome, only while the row is still this worker's (its lease unchanged). */
-async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<void> {
-  const attempts = (row.attempt_count as number) + 1;
+async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: Date): Promise<void> {
+  const attempts = row.attempt_count + 1;
   let patch: Row;
   if (outcome.status === 'sent') {
     patch = { notification_log_status: 'sent', provider_message_id: outcome.providerMessageId, sent_at: now, attempt_count: attempts, error: null };
@@ -219,9 +221,9 @@ async function record(db: Knex, row: Row, outcome: Outcome, now: Date): Promise<
     patch = { error: outcome.error, attempt_count: attempts, next_attempt_at: new Date(now.getTime() + BACKOFF_MS[attempts - 1]!) };
   }
   const recorded = await db('notification_log')
-    .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until as Date })
+    .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until })
     .update({ ...patch, lease_until: null, updated_at: db.fn.now() });
-  if (recorded) count.notification(row.channel as string, (patch.notification_log_status as string | undefined) ?? 'retrying');
+  if (recorded) count.notification(row.channel, (patch.notification_log_status as string | undefined) ?? 'retrying');
 }
 
 /**

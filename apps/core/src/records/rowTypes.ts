@@ -1,4 +1,4 @@
-import type { FieldDef, Fields } from './fields.js';
+import { columnOf, type FieldDef, type Fields } from './fields.js';
 
 /*
  * A resource's TypeScript types, derived from its field definitions as `columnOf` and the record
@@ -57,12 +57,12 @@ type AlwaysSet<F> = F extends { required: true } | { alwaysSet: true }
 type Stored<F extends Fields> = { [K in keyof F]: F[K] extends { virtual: true } ? never : K }[keyof F];
 
 /** The columns every table starts with. */
-export interface RecordColumns {
+export type RecordColumns = {
   id: string;
   account_id: string;
   created_at: Date;
   updated_at: Date;
-}
+};
 
 /** The row of a resource's table as knex and pg read it. */
 export type RowOfFields<F extends Fields> = RecordColumns & {
@@ -79,3 +79,9 @@ export type ValuesOf<R extends { fields: Fields }> = ValuesOfFields<R['fields']>
 
 /** Field name → column name of a set of fields, at the type level. */
 export type ColumnsOf<F extends Fields> = { -readonly [K in keyof F & string]: ColumnName<K, F[K]> };
+
+/** Field name → column name of a set of fields, as `columnOf` names each. */
+export function columnsOf<F extends Fields>(fields: F): ColumnsOf<F> {
+  // Object.fromEntries cannot carry the mapped type; each entry is `columnOf`'s, which ColumnName mirrors.
+  return Object.fromEntries(Object.entries(fields).map(([name, f]) => [name, columnOf(name, f)])) as ColumnsOf<F>;
+}

@@ -4,7 +4,7 @@ import { defineResource, type Resource } from '../records/resource.js';
 import { EVENT_CODES } from '../events/codes.js';
 import { ingestLog } from '../engine/ingest.js';
 import type { LogKind } from '../engine/types.js';
-import { memberFields } from './account_user.js';
+import { memberFields } from '../schema/members.js';
 import { ADMIN_READ, OWN_READ, joinOne, jsonObject } from './common.js';
 
 const anyObject = jsonObject.nullable();

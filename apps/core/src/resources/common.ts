@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op } from '../records/context.js';
-import { field } from '../records/fields.js';
 
 export { EVENT_CODES } from '../events/codes.js';
 
@@ -18,12 +16,8 @@ export const ADMIN_PUBLIC_READ: Partial<Record<Op, Flow[]>> = {
 export const OWN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey', 'enduser'], get: ['apikey', 'enduser'] };
 export const ADMIN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey'], get: ['apikey'] };
 
-export const name = () => field.string({ max: 256, min: 1, required: true });
-export const description = () => field.string({ max: 1024, required: false });
-export const requiredDescription = () => field.string({ max: 1024, required: true });
-export const eudTitle = () => field.string({ max: 48, localisable: true, public: true });
-export const eudText = () => field.string({ max: 1024, localisable: true, public: true });
-export const eudIcon = () => field.image({ public: true });
+/* The field helpers every resource uses are declared with the stored fields, in schema/. */
+export { anyObject, description, eudIcon, eudText, eudTitle, jsonObject, name, requiredDescription } from '../schema/common.js';
 
 /** A joined record read through the caller's view of its resource (null once deleted). */
 export async function joinOne(
@@ -44,4 +38,3 @@ export async function joinOne(
   for (const row of rows) row[as] = byId.get(row[idColumn] as string) ?? null;
 }
 
-export const jsonObject = z.record(z.string(), z.unknown());

@@ -6,6 +6,7 @@ import { renderPreview } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
+import { notificationLogFields } from '../schema/notifications.js';
 import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes, eventCodesField } from './webhooks.js';
@@ -213,14 +214,5 @@ export const notificationLog = defineResource({
   table: 'notification_log',
   description: 'One notification sent (or skipped) for one event and rule. Written by the service.',
   access: ADMIN_READ,
-  fields: {
-    notificationId: field.uuid({ readOnly: true, alwaysSet: true }),
-    eventLogId: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedById: field.uuid({ readOnly: true }),
-    channel: field.string({ readOnly: true, alwaysSet: true, description: 'email, push, sms or chat.' }),
-    notificationLogStatus: field.enum(['pending', 'sent', 'failed', 'skipped'], { readOnly: true, alwaysSet: true }),
-    providerMessageId: field.string({ readOnly: true }),
-    error: field.string({ readOnly: true }),
-    attemptCount: field.integer({ readOnly: true, alwaysSet: true, min: 0 }),
-  },
+  fields: notificationLogFields,
 });

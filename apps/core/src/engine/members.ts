@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import type { UserData } from '../auth/authenticate.js';
+import { type AccountUserRow, type InlineMember, memberHolds, memberToColumns } from '../schema/members.js';
+
+/** Creates the member an end-user token names on first sight and updates the names and email it sent. */
+export async function upsertMember(db: Knex, accountId: string, user: UserData): Promise<string> {
+  const { externalId, ...fields } = user;
+  const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+  const sent = memberToColumns(given);
+  const existing = await db<AccountUserRow>('account_user').where({ account_id: accountId, external_id: externalId }).first();
+  if (existing && memberHolds(existing, given)) return existing.id;
+  const [row] = await db<AccountUserRow>('account_user')
+    .insert({ account_id: accountId, external_id: externalId, ...sent })
+    .onConflict(['account_id', 'external_id'])
+    .merge(Object.keys(sent).length ? { ...sent, updated_at: db.fn.now() } : { updated_at: db.fn.now() })
+    .returning('id');
+  return row!.id;
+}
+
+/** The inline member of a log: found by externalId, created or updated with the fields sent (null clears one). */
+export async function upsertInlineMember(trx: Knex, accountId: string, input: InlineMember): Promise<AccountUserRow> {
+  const sent = memberToColumns(input);
+  const key = { account_id: accountId, external_id: input.externalId };
+  const existing = await trx<AccountUserRow>('account_user').where(key).first();
+  if (existing) {
+    if (memberHolds(existing, input)) return existing;
+    const [row] = await trx<AccountUserRow>('account_user').where({ account_id: accountId, id: existing.id }).update({ ...sent, updated_at: trx.fn.now() }).returning('*');
+    return row!;
+  }
+  const [inserted] = await trx<AccountUserRow>('account_user').insert({ ...sent, account_id: accountId }).onConflict(['account_id', 'external_id']).ignore().returning('*');
+  return inserted ?? (await upsertInlineMember(trx, accountId, input));
+}

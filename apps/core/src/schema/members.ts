@@ -1,0 +1,57 @@
+import { field } from '../records/fields.js';
+import type { Row } from '../records/resource.js';
+import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/rowTypes.js';
+
+/** The channels notifications are sent on; a member opts out of each on its own. */
+export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** The fields that describe a member, which a log may also send inline (`ownedBy`). */
+export const memberFields = {
+  externalId: field.string({ required: true, min: 1, max: 256, description: "The client system's identifier." }),
+  firstName: field.string({ max: 256 }),
+  lastName: field.string({ max: 256 }),
+  email: field.email(),
+  phoneNumber: field.phone(),
+  timezone: field.timezone({ description: "IANA time zone; the account's when empty." }),
+  languageCode: field.languageCode(),
+};
+
+export const accountUserFields = {
+  ...memberFields,
+  pushDeviceTokens: field.stringArray({ itemMax: 4096, maxItems: 20, default: [] }),
+  status: field.status({ default: 'live', description: 'Only live members earn progress.' }),
+  unsubscribedChannels: field.stringArray({
+    items: CHANNELS,
+    maxItems: CHANNELS.length,
+    default: [],
+    description:
+      "The channels the member opted out of; notifications on them are skipped. A channel's unsubscribe link adds it (an email link: email only); remove a channel when the member opts back in.",
+  }),
+};
+
+export type AccountUserRow = RowOfFields<typeof accountUserFields>;
+export type AccountUserValues = ValuesOfFields<typeof accountUserFields>;
+/** A member as a log names it inline (`ownedBy`): by externalId, with any other member fields. */
+export type InlineMember = ValuesOfFields<typeof memberFields> & { externalId: string };
+
+/** Member field → column, from the definition: the one mapping the engine, auth and notifications use. */
+export const MEMBER_COLUMNS = columnsOf(memberFields);
+
+/** The member fields given (null included: it clears one), as their columns. */
+export function memberToColumns(values: Readonly<Record<string, unknown>>): Row {
+  const out: Row = {};
+  for (const [name, column] of Object.entries(MEMBER_COLUMNS)) if (name in values) out[column] = values[name];
+  return out;
+}
+
+/** Whether a member row already holds every given member field value. */
+export function memberHolds(row: AccountUserRow, values: Readonly<Record<string, unknown>>): boolean {
+  const columns: Readonly<Record<string, unknown>> = row;
+  return Object.entries(memberToColumns(values)).every(([column, v]) => columns[column] === v);
+}
+
+/** The member fields of a row, as the API names them, in the definition's order. */
+export function memberFromRow(row: AccountUserRow): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(MEMBER_COLUMNS).map(([name, column]) => [name, row[column]]));
+}
