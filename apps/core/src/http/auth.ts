@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { Identity } from '../auth/authenticate.js';
-import { ApiError, rateLimited } from '../errors.js';
+import type { Flow, Identity } from '../auth/authenticate.js';
+import { ApiError, forbidden, methodNotAllowed, rateLimited, unauthenticated } from '../errors.js';
 import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
 import type { Services } from '../services.js';
@@ -25,6 +25,25 @@ export function authenticate(s: Services) {
     await next();
   };
 }
+
+/**
+ * The one access check, after `authenticate`, in CONTRACT §2's order: a guest where the operation
+ * needs credentials → 401, an operation not offered (no flows) → 405, credentials of a flow the
+ * operation does not accept → 403. `flowsOf` names the flows the request's operation accepts.
+ */
+export function allow(flowsOf: (ctx: Context) => readonly Flow[] | undefined) {
+  return async (ctx: Context, next: Next) => {
+    const identity = ctx.state.identity as Identity;
+    const flows = flowsOf(ctx);
+    if (identity.flow === 'guest' && !flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
+    if (!flows) throw methodNotAllowed(`${ctx.method} is not offered on ${ctx.path}.`);
+    if (!flows.includes(identity.flow)) throw forbidden(`These credentials may not ${ctx.method} ${ctx.path}.`);
+    await next();
+  };
+}
+
+/** The flows of a route that offers one method. */
+export const only = (method: string, flows: readonly Flow[]) => (ctx: Context) => (ctx.method === method ? flows : undefined);
 
 function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
   const result = s.buckets.take(key, rate);

@@ -1,9 +1,9 @@
 import type Router from '@koa/router';
 import { DateTime } from 'luxon';
 import type { Identity } from '../../auth/authenticate.js';
-import { type ErrorDetail, forbidden, invalidQuery, methodNotAllowed, unauthenticated } from '../../errors.js';
+import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import type { Services } from '../../services.js';
-import { authenticate } from '../auth.js';
+import { allow, authenticate, only } from '../auth.js';
 
 /** The longest range one summary covers: a year of daily rows is what a dashboard chart can show. */
 const MAX_DAYS = 366;
@@ -18,12 +18,8 @@ const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
  * progresses started in the range with how many of them completed. Feeds the Shopify admin dashboard.
  */
 export function analyticsRoutes(router: Router, s: Services): void {
-  router.all('/analytics/summary', authenticate(s), async (ctx) => {
-    const identity = ctx.state.identity as Identity;
-    if (identity.flow === 'guest') throw unauthenticated('An API key is required.');
-    if (ctx.method !== 'GET') throw methodNotAllowed();
-    if (identity.flow !== 'apikey') throw forbidden('Only API keys read analytics.');
-    const account = identity.account!;
+  router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
+    const account = (ctx.state.identity as Identity).account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await summarise(s, account.id, account.timezone, from, to) };
   });

@@ -4,11 +4,11 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import type { Identity, UserData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
-import { forbidden, invalidInput, methodNotAllowed, unauthenticated } from '../../errors.js';
+import { invalidInput } from '../../errors.js';
 import { errorResponses, jsonSchema, security } from '../../records/openapi.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
-import { authenticate } from '../auth.js';
+import { allow, authenticate, only } from '../auth.js';
 import { readBody } from '../body.js';
 
 const tokenRequest = z.strictObject({
@@ -35,18 +35,15 @@ export const enduserPaths = {
 
 /** Mints an end-user token signed with the calling API key, exactly as a merchant backend would. */
 export function enduserRoutes(router: Router, s: Services): void {
-  router.all('/enduser/token', authenticate(s), async (ctx) => {
+  router.all('/enduser/token', authenticate(s), allow(only('POST', ['apikey'])), async (ctx) => {
     const identity = ctx.state.identity as Identity;
-    if (identity.flow === 'guest') throw unauthenticated('An API key is required.');
-    if (ctx.method !== 'POST') throw methodNotAllowed();
-    if (identity.flow !== 'apikey' || !identity.apiKey) throw forbidden('Only API keys mint end-user tokens.');
     const { json } = await readBody(ctx);
     const parsed = tokenRequest.safeParse(json ?? {});
     if (!parsed.success) {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })));
     }
     const { expiresInSeconds, ...user } = parsed.data;
-    ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey, user, expiresInSeconds) };
+    ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };
   });
 }
 

@@ -1,13 +1,13 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
-import { forbidden, invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
+import { invalidInput, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
 import { errorResponses, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import type { Services } from '../../services.js';
-import { authenticate, requestContext } from '../auth.js';
+import { allow, authenticate, only, requestContext } from '../auth.js';
 import { readBody } from '../body.js';
 
 /** The entry of the one record route that is not generic, for the OpenAPI document. */
@@ -26,20 +26,11 @@ export const memberPaths = {
 const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
 const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
 
-/**
- * Credentials, then whether the operation exists, then whether this flow may use it
- * (CONTRACT §2 order). A guest is "no credentials", so a guest refused is 401, not 403.
- */
-function gate(ctx: Context, resource: Resource, op: Op | undefined): void {
-  const identity = ctx.state.identity as Identity;
-  const flows = op ? resource.access[op] : undefined;
-  if (identity.flow === 'guest') {
-    if (!flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
-    if (op === 'list' && identity.guestAccount !== 'known') throw unauthenticated('x-account-id naming an account is required.');
-  }
-  if (!op || !flows) throw methodNotAllowed(`${ctx.method} is not offered on ${resource.slug}.`);
-  if (!flows.includes(identity.flow)) throw forbidden(`These credentials may not ${op} ${resource.slug} records.`);
-}
+/** The flows the resource accepts for the operation a method names on a collection or a record. */
+const flowsFor = (ops: Record<string, Op>) => (ctx: Context) => {
+  const op = ops[ctx.method];
+  return op ? (ctx.state.resource as Resource).access[op] : undefined;
+};
 
 function queryOf(ctx: Context): Record<string, string | string[] | undefined> {
   return ctx.query as Record<string, string | string[] | undefined>;
@@ -54,6 +45,7 @@ function parse(s: Services, ctx: Context, resource: Resource, shape: QueryShape)
 
 export function recordRoutes(router: Router, s: Services): void {
   const auth = authenticate(s);
+  const allowAction = allow(only('POST', ['apikey']));
   const resolve = async (ctx: Context, next: Next) => {
     const resource = s.registry.get(ctx.params.slug!);
     if (!resource) throw notFound(`No resource "${ctx.params.slug}".`);
@@ -61,22 +53,20 @@ export function recordRoutes(router: Router, s: Services): void {
     await next();
   };
 
-  router.all('/schema/account_user/me', auth, async (ctx) => {
+  router.all('/schema/account_user/me', auth, allow(only('GET', ['enduser'])), async (ctx) => {
     const resource = s.registry.require('account_user');
     const identity = ctx.state.identity as Identity;
-    if (identity.flow === 'guest') throw unauthenticated('This operation needs an end-user token.');
-    if (ctx.method !== 'GET') throw methodNotAllowed(`${ctx.method} is not offered on account_user/me.`);
-    if (identity.flow !== 'enduser') throw forbidden('Only end users have a member record of their own.');
     const { rc, q } = parse(s, ctx, resource, 'get');
     const row = await s.records.findRow(resource, { ...rc, flow: 'apikey' }, identity.memberId!);
     ctx.body = { data: (await s.records.serialize(resource, [row], { ...rc, flow: 'apikey' }, { fields: q.fields }))[0] };
   });
 
-  router.all('/schema/:slug/record', resolve, auth, async (ctx) => {
+  router.all('/schema/:slug/record', resolve, auth, allow(flowsFor(COLLECTION_OPS)), async (ctx) => {
     const resource = ctx.state.resource as Resource;
     const op = COLLECTION_OPS[ctx.method];
-    gate(ctx, resource, op);
     if (op === 'list') {
+      const identity = ctx.state.identity as Identity;
+      if (identity.flow === 'guest' && identity.guestAccount !== 'known') throw unauthenticated('x-account-id naming an account is required.');
       const { rc, q } = parse(s, ctx, resource, 'list');
       ctx.body = await s.records.list(resource, rc, q);
       return;
@@ -93,10 +83,9 @@ export function recordRoutes(router: Router, s: Services): void {
     ctx.body = { data: await s.records.create(resource, rc, json) };
   });
 
-  router.all('/schema/:slug/record/:id', resolve, auth, async (ctx) => {
+  router.all('/schema/:slug/record/:id', resolve, auth, allow(flowsFor(ITEM_OPS)), async (ctx) => {
     const resource = ctx.state.resource as Resource;
     const op = ITEM_OPS[ctx.method];
-    gate(ctx, resource, op);
     const identity = ctx.state.identity as Identity;
     const { rc, q } = parse(s, ctx, resource, op === 'get' ? 'get' : 'other');
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
@@ -118,11 +107,7 @@ export function recordRoutes(router: Router, s: Services): void {
     const name = ctx.params.action!;
     const action = resource.actions && Object.hasOwn(resource.actions, name) ? resource.actions[name] : undefined;
     if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);
-    await auth(ctx, async () => {
-      const identity = ctx.state.identity as Identity;
-      if (identity.flow === 'guest') throw unauthenticated('This action needs credentials.');
-      if (ctx.method !== 'POST') throw methodNotAllowed('Actions are invoked with POST.');
-      if (identity.flow !== 'apikey') throw forbidden('Actions need an API key.');
+    await auth(ctx, () => allowAction(ctx, async () => {
       const { rc } = parse(s, ctx, resource, 'other');
       await s.records.findRow(resource, rc, ctx.params.id!);
       const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
@@ -135,6 +120,6 @@ export function recordRoutes(router: Router, s: Services): void {
         });
       });
       ctx.body = { data };
-    });
+    }));
   });
 }
