@@ -8,6 +8,7 @@ import { count, IssueTally } from '../observability/metrics.js';
 import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row, Values } from '../records/resource.js';
+import type { StoredTask } from '../schema/definitions.js';
 import type { InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
 import { upsertInlineMember } from './members.js';
@@ -15,7 +16,7 @@ import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
 import { type Period, periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type StoredTask, type Tx } from './types.js';
+import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;

@@ -1,10 +1,11 @@
 import type { EventCode } from '../events/codes.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import type { Row } from '../records/resource.js';
+import type { StoredTask } from '../schema/definitions.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type StoredTask, type Tx } from './types.js';
+import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
 import { versioned } from './writes.js';
 
 /** A mission log also names its activity: it counts toward the task with that activityId. */

@@ -8,17 +8,6 @@ import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
 
-/** A mission's task as its definition stores it (the mission resource writes it; aggregation reads it). */
-export interface StoredTask {
-  id: string;
-  name: string;
-  activityId: string;
-  aggregationMethod: 'count' | 'sum';
-  targetValue: number;
-  eudTitle: Record<string, string>;
-  eudDescription: Record<string, string>;
-}
-
 /** Everything one attempt at aggregating a log works with. */
 export interface Tx {
   /** Where reads go: the pool, or the transaction of a locked attempt. */

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
-import { EVENT_CODES } from '../events/codes.js';
 import { ingestLog } from '../engine/ingest.js';
 import type { LogKind } from '../engine/types.js';
 import { memberFields } from '../schema/members.js';
-import { ADMIN_READ, OWN_READ, joinOne, jsonObject } from './common.js';
+import { challengeProgressFields, eventLogFields, missionProgressFields, streakProgressFields, taskProgressFields } from '../schema/progress.js';
+import { ADMIN_READ, anyObject, OWN_READ, joinOne } from './common.js';
 
-const anyObject = jsonObject.nullable();
-const objectList = z.array(jsonObject);
 
 /** Joins the member (`ownedBy`) and a definition on rows that carry their ids. */
 export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: string }) {
@@ -22,8 +20,6 @@ export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: 
     }
   };
 }
-
-const ownedBy = () => field.virtual(anyObject, { description: 'The member (joined, read-only).' });
 
 /** The inline member of a log create: the writable member fields, `externalId` required. */
 const ownedByInput = z.strictObject({
@@ -67,12 +63,6 @@ export const streakLog = logResource('streak_log', 'streak');
 export const challengeLog = logResource('challenge_log', 'challenge');
 export const missionLog = logResource('mission_log', 'mission');
 
-const PROGRESS_STATUS = {
-  streak: ['in_progress', 'completed', 'broken'],
-  challenge: ['in_progress', 'completed', 'failed'],
-  mission: ['in_progress', 'completed', 'failed'],
-} as const;
-
 /** Task progress rows of the loaded progress records, serialised for the caller. */
 async function loadTaskProgress(args: LoadArgs, as: 'taskProgress' | 'taskProgresses'): Promise<void> {
   const { rows, db, wanted, serializeJoined } = args;
@@ -95,21 +85,7 @@ export const streakProgress = defineResource({
   description: "A member's run of consecutive completed periods on a streak.",
   access: OWN_READ,
   publicScope: 'own',
-  fields: {
-    streakId: field.uuid({ readOnly: true, alwaysSet: true }),
-    streak: field.virtual(anyObject),
-    ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedBy: ownedBy(),
-    uniqueIdentifier: field.string({ readOnly: true, alwaysSet: true }),
-    streakProgressStatus: field.enum(PROGRESS_STATUS.streak, { readOnly: true, alwaysSet: true }),
-    currentProgressValue: field.number({ readOnly: true, alwaysSet: true, description: 'Consecutive completed periods.' }),
-    streakStartedAt: field.datetime({ readOnly: true, alwaysSet: true }),
-    streakCompletedAt: field.datetime({ readOnly: true }),
-    streakBrokenAt: field.datetime({ readOnly: true }),
-    streakToBeBrokenAt: field.datetime({ readOnly: true }),
-    lastCompletedPeriodKey: field.string({ readOnly: true }),
-    taskProgress: field.virtual(anyObject, { description: 'Progress within the current period.' }),
-  },
+  fields: streakProgressFields,
   async load(args) {
     await joinOwnerAnd({ slug: 'streak', idColumn: 'streak_id', as: 'streak' })(args);
     await loadTaskProgress(args, 'taskProgress');
@@ -122,19 +98,7 @@ export const challengeProgress = defineResource({
   description: "A member's accumulated value on a challenge within one window.",
   access: OWN_READ,
   publicScope: 'own',
-  fields: {
-    challengeId: field.uuid({ readOnly: true, alwaysSet: true }),
-    challenge: field.virtual(anyObject),
-    ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedBy: ownedBy(),
-    periodKey: field.string({ readOnly: true, alwaysSet: true }),
-    challengeProgressStatus: field.enum(PROGRESS_STATUS.challenge, { readOnly: true, alwaysSet: true }),
-    currentProgressValue: field.number({ readOnly: true, alwaysSet: true }),
-    challengeStartedAt: field.datetime({ readOnly: true, alwaysSet: true }),
-    challengeCompletedAt: field.datetime({ readOnly: true }),
-    challengeFailedAt: field.datetime({ readOnly: true }),
-    challengeToBeFailedAt: field.datetime({ readOnly: true }),
-  },
+  fields: challengeProgressFields,
   load: joinOwnerAnd({ slug: 'challenge', idColumn: 'challenge_id', as: 'challenge' }),
 });
 
@@ -144,20 +108,7 @@ export const missionProgress = defineResource({
   description: "A member's progress through a mission's tasks within its window.",
   access: OWN_READ,
   publicScope: 'own',
-  fields: {
-    missionId: field.uuid({ readOnly: true, alwaysSet: true }),
-    mission: field.virtual(anyObject),
-    ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedBy: ownedBy(),
-    uniqueIdentifier: field.string({ readOnly: true, alwaysSet: true }),
-    missionProgressStatus: field.enum(PROGRESS_STATUS.mission, { readOnly: true, alwaysSet: true }),
-    isMissionToBeFailedProcessed: field.boolean({ readOnly: true, alwaysSet: true }),
-    missionStartedAt: field.datetime({ readOnly: true, alwaysSet: true }),
-    missionCompletedAt: field.datetime({ readOnly: true }),
-    missionFailedAt: field.datetime({ readOnly: true }),
-    missionToBeFailedAt: field.datetime({ readOnly: true }),
-    taskProgresses: field.virtual(objectList),
-  },
+  fields: missionProgressFields,
   async load(args) {
     await joinOwnerAnd({ slug: 'mission', idColumn: 'mission_id', as: 'mission' })(args);
     await loadTaskProgress(args, 'taskProgresses');
@@ -170,17 +121,7 @@ export const taskProgress = defineResource({
   description: 'Progress on one mission task, or within one streak period.',
   access: OWN_READ,
   publicScope: 'own',
-  fields: {
-    ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
-    linkedSchemaSlug: field.enum(['streak_progress', 'mission_progress'], { readOnly: true, alwaysSet: true }),
-    linkedSchemaRecordId: field.uuid({ readOnly: true, alwaysSet: true }),
-    taskId: field.uuid({ readOnly: true }),
-    periodKey: field.string({ readOnly: true }),
-    currentProgressValue: field.number({ readOnly: true, alwaysSet: true }),
-    targetValue: field.number({ readOnly: true, alwaysSet: true }),
-    taskProgressStatus: field.enum(['in_progress', 'completed'], { readOnly: true, alwaysSet: true }),
-    completedAt: field.datetime({ readOnly: true }),
-  },
+  fields: taskProgressFields,
 });
 
 export const eventLog = defineResource({
@@ -188,11 +129,5 @@ export const eventLog = defineResource({
   table: 'event_log',
   description: 'Events, written in the same transaction as the change that caused them, then delivered.',
   access: ADMIN_READ,
-  fields: {
-    eventCode: field.enum(EVENT_CODES, { readOnly: true, alwaysSet: true }),
-    ownedById: field.uuid({ readOnly: true }),
-    linkedSchemaSlug: field.string({ readOnly: true }),
-    linkedSchemaRecordId: field.uuid({ readOnly: true }),
-    payload: field.json(jsonObject, { readOnly: true, alwaysSet: true }),
-  },
+  fields: eventLogFields,
 });

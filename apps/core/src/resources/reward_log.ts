@@ -1,16 +1,15 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { type RequestContext, resolveText } from '../records/context.js';
-import { field, type LoadArgs } from '../records/fields.js';
+import type { LoadArgs } from '../records/fields.js';
 import { expiryFor } from '../engine/rewards.js';
 import { conflict, invalidInput } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
+import { rewardLogFields } from '../schema/rewards.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { joinOwnerAnd } from './activity.js';
 import { OWN_READ, joinOne } from './common.js';
-
-const anyObject = z.record(z.string(), z.unknown()).nullable();
 
 /** Default texts per language; the "valid till" clause shows only when the reward expires. */
 const DEFAULT_TITLE: Record<string, string> = {
@@ -100,23 +99,7 @@ export const rewardLog = defineResource({
   description: 'Rewards issued to members when milestones are achieved or missions completed.',
   access: { ...OWN_READ, update: ['apikey'] },
   publicScope: 'own',
-  fields: {
-    rewardId: field.uuid({ readOnly: true }),
-    reward: field.virtual(anyObject),
-    milestoneId: field.uuid({ readOnly: true }),
-    milestone: field.virtual(anyObject),
-    linkedSchemaSlug: field.string({ readOnly: true, alwaysSet: true }),
-    linkedSchemaRecordId: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
-    ownedBy: field.virtual(anyObject),
-    couponCode: field.string({ min: 1, max: 256, description: 'Set by the service (handleCoupon) or once by PATCH.' }),
-    rewardIssuedAt: field.datetime({ description: 'PATCH default: now.' }),
-    rewardExpiryAt: field.datetime({ description: "PATCH default: from the reward's expiry rule." }),
-    periodKey: field.string({ readOnly: true }),
-    status: field.status({ readOnly: true, alwaysSet: true }),
-    eudRewardTitle: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
-    eudRedeemInstructionMessage: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
-  },
+  fields: rewardLogFields,
   update: stampCoupon,
   async load(args) {
     const accountOf = (r: Record<string, unknown>) => r.account_id as string;

@@ -1,29 +1,15 @@
 import { z } from 'zod';
 import { type ErrorDetail, invalidInput } from '../errors.js';
-import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
-import { ADMIN, description, eudText, eudTitle, name, requiredDescription } from './common.js';
+import { couponFields, rewardFields } from '../schema/rewards.js';
+import { ADMIN } from './common.js';
 
 export const reward = defineResource({
   slug: 'reward',
   table: 'reward',
   description: 'Rewards: discount definitions issued when milestones are achieved or missions completed.',
   access: ADMIN,
-  fields: {
-    name: name(),
-    description: requiredDescription(),
-    discountType: field.enum(['percentage', 'fixed_amount'], { required: true, public: true }),
-    discountValue: field.number({ min: 0, required: true, public: true }),
-    rewardExpiryType: field.enum(['no_expiry', 'relative', 'absolute'], { required: true }),
-    rewardExpiryInDays: field.number({ gt: 0, max: 36500, description: 'Required when rewardExpiryType is relative.' }),
-    rewardExpiryAt: field.datetime({ description: 'Required when rewardExpiryType is absolute.' }),
-    handleCoupon: field.boolean({ default: false }),
-    handleCouponAutoGeneration: field.boolean({ default: false }),
-    couponCodePrefix: field.string({ max: 16, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'Letters, digits, _ and - only' }),
-    couponCodeLength: field.integer({ min: 6, max: 32, default: 10, description: 'Length of the random part after the prefix.' }),
-    eudTitle: eudTitle(),
-    eudRedeemInstructionMessage: eudText(),
-  },
+  fields: rewardFields,
   validate(record) {
     const details: ErrorDetail[] = [];
     if (record.discountType === 'percentage' && typeof record.discountValue === 'number' && record.discountValue > 100) {
@@ -108,12 +94,7 @@ export const coupon = defineResource({
   table: 'coupon',
   description: "Coupon codes in a reward's pool.",
   access: ADMIN,
-  fields: {
-    rewardId: field.uuid({ required: true, references: 'reward' }),
-    couponCode: field.string({ required: true, min: 1, max: 256 }),
-    isCouponIssued: field.boolean({ default: false }),
-    status: field.status({ required: true }),
-  },
+  fields: couponFields,
   uniqueErrors: {
     coupon_code_unique: { status: 409, field: 'couponCode', message: 'A coupon with this code already exists.' },
   },

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { field } from '../records/fields.js';
+import type { RowOfFields, ValuesOfFields } from '../records/rowTypes.js';
+import { anyObject, description, eudText, eudTitle, name, requiredDescription } from './common.js';
+
+export const rewardFields = {
+  name: name(),
+  description: requiredDescription(),
+  discountType: field.enum(['percentage', 'fixed_amount'], { required: true, public: true }),
+  discountValue: field.number({ min: 0, required: true, public: true }),
+  rewardExpiryType: field.enum(['no_expiry', 'relative', 'absolute'], { required: true }),
+  rewardExpiryInDays: field.number({ gt: 0, max: 36500, description: 'Required when rewardExpiryType is relative.' }),
+  rewardExpiryAt: field.datetime({ description: 'Required when rewardExpiryType is absolute.' }),
+  handleCoupon: field.boolean({ default: false }),
+  handleCouponAutoGeneration: field.boolean({ default: false }),
+  couponCodePrefix: field.string({ max: 16, pattern: /^[A-Za-z0-9_-]*$/, patternMessage: 'Letters, digits, _ and - only' }),
+  couponCodeLength: field.integer({ min: 6, max: 32, default: 10, description: 'Length of the random part after the prefix.' }),
+  eudTitle: eudTitle(),
+  eudRedeemInstructionMessage: eudText(),
+};
+
+export const couponFields = {
+  rewardId: field.uuid({ required: true, references: 'reward' }),
+  couponCode: field.string({ required: true, min: 1, max: 256 }),
+  isCouponIssued: field.boolean({ default: false }),
+  status: field.status({ required: true }),
+};
+
+export const rewardLogFields = {
+  rewardId: field.uuid({ readOnly: true }),
+  reward: field.virtual(anyObject),
+  milestoneId: field.uuid({ readOnly: true }),
+  milestone: field.virtual(anyObject),
+  linkedSchemaSlug: field.string({ readOnly: true, alwaysSet: true }),
+  linkedSchemaRecordId: field.uuid({ readOnly: true, alwaysSet: true }),
+  ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
+  ownedBy: field.virtual(anyObject),
+  couponCode: field.string({ min: 1, max: 256, description: 'Set by the service (handleCoupon) or once by PATCH.' }),
+  rewardIssuedAt: field.datetime({ description: 'PATCH default: now.' }),
+  rewardExpiryAt: field.datetime({ description: "PATCH default: from the reward's expiry rule." }),
+  periodKey: field.string({ readOnly: true }),
+  status: field.status({ readOnly: true, alwaysSet: true }),
+  eudRewardTitle: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
+  eudRedeemInstructionMessage: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
+};
+
+export type RewardRow = RowOfFields<typeof rewardFields>;
+export type RewardValues = ValuesOfFields<typeof rewardFields>;
+/** A coupon also names the reward log it went to, and its place in the pool. */
+export type CouponRow = RowOfFields<typeof couponFields> & { reward_log_id: string | null; issue_order: number };
+export type RewardLogRow = RowOfFields<typeof rewardLogFields>;
