@@ -1,19 +1,22 @@
 import type { Knex } from 'knex';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
+import { isPublicFlow } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
 import { challengeFields, milestoneFields, missionFields, type PARENTS, streakFields } from '../schema/definitions.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
 /** Live milestones of the loaded definitions, ascending by target. */
-async function loadMilestones({ rows, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
+async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
   if (!wanted.has('milestones')) return;
   const found = await db('milestone')
     .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
     .whereIn('linked_schema_record_id', rows.map((r) => r.id as string))
     .where('status', 'live')
     .orderBy('milestone_target_value', 'asc');
-  const serialized = await serializeJoined('milestone', found);
+  const joined = await serializeJoined('milestone', found);
+  // Guests and end users see a nested milestone as its id, target and EUD fields (CONTRACT §5): no timestamps.
+  const serialized = isPublicFlow(ctx) ? joined.map(({ createdAt, updatedAt, ...shown }) => shown) : joined;
   for (const row of rows) {
     row.milestones = serialized.filter((_, i) => found[i]!.linked_schema_record_id === row.id);
   }

@@ -76,6 +76,29 @@ describe('streak', () => {
     const left = await app.db('milestone').where({ linked_schema_record_id: streak.id }).count({ n: '*' });
     expect(left[0]!.n).toBe(0);
   });
+
+  it('shows guests and end users a nested milestone as its id, target and EUD fields only (CONTRACT §5)', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 10 })).body.data;
+    await acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M', description: 'd', milestoneTargetValue: 5, status: 'live', eudTitle: 'Halfway',
+    });
+    const token = (await acct.api.post('/enduser/token', { externalId: 'nested-milestone-reader' })).body.data.accessToken;
+    const guest = app.anon.with({ 'x-account-id': acct.accountId });
+    const member = app.anon.with({ 'x-account-id': acct.accountId, 'x-enduser-access-token': token });
+    for (const reader of [guest, member]) {
+      const reads = [(await reader.get(`/schema/streak/record/${streak.id}`)).body.data, (await reader.get('/schema/streak/record')).body.data.find((d: any) => d.id === streak.id)];
+      for (const read of reads) {
+        expect(read.milestones).toHaveLength(1);
+        const [nested] = read.milestones;
+        expect(nested).toMatchObject({ milestoneTargetValue: 5, eudTitle: 'Halfway' });
+        expect(Object.keys(nested).filter((k) => k !== 'id' && k !== 'milestoneTargetValue' && !k.startsWith('eud'))).toEqual([]);
+      }
+    }
+    // API keys still see the milestone in full.
+    const full = (await acct.api.get(`/schema/streak/record/${streak.id}`)).body.data.milestones[0];
+    expect(full).toMatchObject({ name: 'M', status: 'live' });
+    expect(full.createdAt).toEqual(expect.any(String));
+  });
 });
 
 describe('challenge', () => {
