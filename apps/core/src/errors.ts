@@ -30,7 +30,7 @@ export const forbidden = make(403, 'forbidden', 'These credentials may not perfo
 export const notFound = make(404, 'not_found', 'Not found.');
 export const methodNotAllowed = make(405, 'method_not_allowed', 'This operation is not offered on this resource.');
 export const conflict = make(409, 'conflict', 'The request conflicts with the current state.');
-export const duplicateUniqueIdentifier = make(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists.');
+export const duplicateUniqueIdentifier = make(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.');
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');
 export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsupported content type.');
 

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
-import { ApiError, type ErrorDetail, invalidInput } from '../errors.js';
+import { ApiError, duplicateUniqueIdentifier, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
 import type { LanguageCode } from '../formats.js';
 import { count, IssueTally } from '../observability/metrics.js';
@@ -49,13 +49,11 @@ export async function ingestLog(records: Records, ctx: RequestContext, kind: Log
       count.log(kind, response.isAggregated ? 'aggregated' : 'not_aggregated');
       return response;
     } catch (err) {
-      if (err instanceof ApiError && err.status < 500) count.log(kind, err.code === DUPLICATE ? 'duplicate' : 'refused');
+      if (err instanceof ApiError && err.status < 500) count.log(kind, err.code === 'duplicate_unique_identifier' ? 'duplicate' : 'refused');
       throw err;
     }
   });
 }
-
-const DUPLICATE = 'duplicate_unique_identifier';
 
 async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   const now = records.now();
@@ -201,7 +199,7 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
   const existing = await db(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
-  return new ApiError(409, DUPLICATE, 'A log with this uniqueIdentifier already exists; it was not aggregated again.', [
+  return duplicateUniqueIdentifier(undefined, [
     { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id as string },
   ]);
 }
