@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Knex } from 'knex';
-import { isTimeZone, LANGUAGE_CODES } from '../formats.js';
+import { isTimeZone, LANGUAGE_CODES, UUID_TEXT } from '../formats.js';
 import type { RequestContext } from './context.js';
 
 export const STATUSES = ['draft', 'live', 'paused'] as const;
@@ -111,7 +111,7 @@ const rgba = z.string().max(64).refine(
   { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' },
 );
 
-const UPLOAD_PATH = /^\/files\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 
 /**
  * An absolute https URL, or an upload URL of this service (`${publicUrl}/files/{accountId}/{id}`),
