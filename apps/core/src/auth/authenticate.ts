@@ -68,7 +68,7 @@ export async function loadAccount(db: Knex, id: string): Promise<AccountInfo | u
 }
 
 /** An end user's details carried in the token; anything malformed makes the token invalid. */
-const userData = z.object({
+export const userData = z.object({
   externalId: z.string().min(1).max(256),
   firstName: z.string().max(256).optional(),
   lastName: z.string().max(256).optional(),

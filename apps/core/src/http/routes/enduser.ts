@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { SignJWT } from 'jose';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import type { Identity, UserData } from '../../auth/authenticate.js';
+import { type Identity, type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { errorResponses, jsonSchema, security } from '../../records/openapi.js';
@@ -11,11 +11,9 @@ import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
 import { readBody } from '../body.js';
 
+/** The member's details as a token carries them, and the token's lifetime. */
 const tokenRequest = z.strictObject({
-  externalId: z.string().min(1).max(256),
-  firstName: z.string().max(256).optional(),
-  lastName: z.string().max(256).optional(),
-  email: z.email().max(320).optional(),
+  ...userData.shape,
   expiresInSeconds: z.number().int().min(1).max(86_400).default(1800),
 });
 
