@@ -7,7 +7,7 @@ import type { FieldDef } from './fields.js';
 import type { Registry } from './registry.js';
 import type { Resource } from './resource.js';
 
-export type Json = Record<string, unknown>;
+type Json = Record<string, unknown>;
 
 const pascal = (slug: string) => slug.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
