@@ -2,17 +2,18 @@ import type { Row } from './rows.js';
 
 /**
  * A row that PostgreSQL returned as JSON (row_to_json), with its timestamps back as Dates:
- * every timestamp column is named `*_at`. Lets one statement fetch several rows at once.
+ * every timestamp column is named `*_at`. Lets one statement fetch several rows at once. The
+ * caller names the row type its statement selects (`R`), as it would of a query's result.
  */
-export function rowFromJson(json: unknown): Row | undefined {
+export function rowFromJson<R extends object = Row>(json: unknown): R | undefined {
   if (!json || typeof json !== 'object') return undefined;
-  const row: Row = { ...(json as Row) };
+  const row: Row = { ...json };
   for (const [key, value] of Object.entries(row)) {
     if (key.endsWith('_at') && typeof value === 'string') row[key] = new Date(value);
   }
-  return row;
+  return row as R;
 }
 
-export function rowsFromJson(json: unknown): Row[] {
-  return Array.isArray(json) ? json.map((r) => rowFromJson(r)!) : [];
+export function rowsFromJson<R extends object = Row>(json: unknown): R[] {
+  return Array.isArray(json) ? json.map((r) => rowFromJson<R>(r)!) : [];
 }

@@ -1,15 +1,16 @@
 import { rowsFromJson } from '../db/json.js';
 import type { EventCode } from '../events/codes.js';
-import type { Row } from '../records/resource.js';
+import type { ChallengeRow } from '../schema/definitions.js';
+import type { ChallengeProgressRow } from '../schema/progress.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
 import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
-import { versioned } from './writes.js';
+import { type Versioned, versioned } from './writes.js';
 
 /** The change that fails a window that ended uncompleted, at the window's end. */
-export function failedChallengePatch(progress: Row, zone: string, period: Period, now: Date): Row {
-  const end = periodBounds(progress.period_key as string, period, zone).end;
+export function failedChallengePatch(progress: ChallengeProgressRow, zone: string, period: Period, now: Date): Partial<ChallengeProgressRow> {
+  const end = periodBounds(progress.period_key, period, zone).end;
   return { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: now };
 }
 
@@ -28,25 +29,25 @@ export const CHALLENGE_STATE: StateRead = {
 };
 
 /** Challenge semantics of CONTRACT §8: values accumulate per calendar window. */
-export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outcome> {
+export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>): Promise<Outcome> {
   const { definition, memberId, activityAt, value, zone, milestones } = input;
-  const startAt = definition.start_at as Date | null;
-  const endAt = definition.end_at as Date | null;
+  const startAt = definition.start_at;
+  const endAt = definition.end_at;
   if ((startAt && activityAt < startAt) || (endAt && activityAt >= endAt)) return notAggregated();
-  const period = definition.aggregation_period as Period;
+  const period = definition.aggregation_period;
   const window = periodKey(activityAt, period, zone);
   const where = { account_id: tx.account.id, challenge_id: definition.id, owned_by_id: memberId };
 
-  const rows = rowsFromJson(input.state);
+  const rows = rowsFromJson<Versioned<ChallengeProgressRow>>(input.state);
   const closed: ClosedProgress[] = [];
-  for (const progress of rows.filter((r) => (r.period_key as string) < window && r.challenge_progress_status === 'in_progress')) {
+  for (const progress of rows.filter((r) => r.period_key < window && r.challenge_progress_status === 'in_progress')) {
     closed.push({ code: 'challenge_progress_failed', progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)) });
   }
-  if (rows.some((r) => (r.period_key as string) > window)) return notAggregated(closed);
+  if (rows.some((r) => r.period_key > window)) return notAggregated(closed);
 
   let progress = rows.find((r) => r.period_key === window);
   if (!progress) {
-    [progress] = tx.writes.insert('challenge_progress', [
+    [progress] = tx.writes.insert<ChallengeProgressRow>('challenge_progress', [
       {
         ...where,
         period_key: window,
@@ -60,12 +61,12 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   }
   if (progress!.challenge_progress_status === 'failed') return notAggregated(closed);
 
-  const before = progress!.current_progress_value as number;
+  const before = progress!.current_progress_value;
   const after = before + value;
-  const patch: Row = { current_progress_value: after, updated_at: tx.now };
+  const patch: Partial<ChallengeProgressRow> = { current_progress_value: after, updated_at: tx.now };
   // After completion, a window keeps counting but changes no status and emits nothing.
   const wasCompleted = progress!.challenge_progress_status === 'completed';
-  const target = definition.completion_target_value as number;
+  const target = definition.completion_target_value;
   const completes = !wasCompleted && after >= target;
   if (completes) Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt });
   const updated = tx.writes.update('challenge_progress', progress!, patch);
@@ -73,7 +74,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput): Promise<Outco
   const achieved = wasCompleted ? [] : crossed(milestones, before, after);
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
     linkedSchemaSlug: 'challenge',
-    linkedSchemaRecordId: definition.id as string,
+    linkedSchemaRecordId: definition.id,
     ownedById: memberId,
     periodKey: window,
   });

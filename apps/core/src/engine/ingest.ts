@@ -3,20 +3,19 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { ApiError, duplicateUniqueIdentifier, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
-import type { LanguageCode } from '../formats.js';
 import { count, IssueTally } from '../observability/metrics.js';
 import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row, Values } from '../records/resource.js';
-import type { StoredTask } from '../schema/definitions.js';
-import type { InlineMember } from '../schema/members.js';
+import type { ChallengeRow, MilestoneRow, MissionRow, StreakRow } from '../schema/definitions.js';
+import type { AccountUserRow, InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
 import { upsertInlineMember } from './members.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressPayload, storedFields } from './payloads.js';
-import { type Period, periodKey } from './periods.js';
+import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { type LogKind, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { type LogKind, type LogRow, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -101,29 +100,30 @@ async function attemptLog(
   const definitionId = values[idField] as string;
   const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as InlineMember) : undefined;
   const memberId = (inline?.id ?? values.ownedById) as string;
-  const { definition, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
-  if (!definition) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
+  const { found, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
+  if (!found) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
   if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` }]);
+  const definition = found.row;
   const activityId = values.activityId as string;
-  const task = kind === 'mission' ? (definition.tasks as StoredTask[]).find((t) => t.activityId === activityId) : undefined;
-  const method = kind === 'mission' ? (task?.aggregationMethod ?? 'count') : (definition.aggregation_method as string);
+  const task = found.kind === 'mission' ? found.row.tasks.find((t) => t.activityId === activityId) : undefined;
+  const method = found.kind === 'mission' ? (task?.aggregationMethod ?? 'count') : found.row.aggregation_method;
   if (method === 'sum' && values.activityValue == null) {
     throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
   }
 
-  const zone = (member.timezone as string | null) ?? account.timezone ?? 'UTC';
+  const zone = member.timezone ?? account.timezone ?? 'UTC';
   const activityAt = new Date(values.activityAt as string);
   const status = (values.status as string | undefined) ?? 'live';
   const live = status === 'live' && definition.status === 'live' && member.status === 'live';
   const value = method === 'sum' ? (values.activityValue as number) : 1;
-  const input = { definition, memberId, activityAt, value, zone, milestones, state };
+  const input = { memberId, activityAt, value, zone, milestones, state };
   let outcome: Outcome;
   if (!live) outcome = notAggregated();
-  else if (kind === 'streak') outcome = await aggregateStreak(tx, input);
-  else if (kind === 'challenge') outcome = await aggregateChallenge(tx, input);
-  else outcome = await aggregateMission(tx, { ...input, activityId });
+  else if (found.kind === 'streak') outcome = await aggregateStreak(tx, { ...input, definition: found.row });
+  else if (found.kind === 'challenge') outcome = await aggregateChallenge(tx, { ...input, definition: found.row });
+  else outcome = await aggregateMission(tx, { ...input, definition: found.row, activityId });
 
-  const [logRow] = tx.writes.insert(`${kind}_log`, [
+  const [logRow] = tx.writes.insert<LogRow>(`${kind}_log`, [
     {
       [`${kind}_id`]: definitionId,
       owned_by_id: memberId,
@@ -133,13 +133,13 @@ async function attemptLog(
       activity_value: values.activityValue ?? null,
       status,
       is_aggregated: outcome.aggregated,
-      period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period as Period, zone),
+      period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period, zone),
     },
   ]);
 
   const response = await buildResponse(tx, kind, logRow!, definition, member, milestones, outcome);
   // Events feed the member's notifications: their texts are in the member's language.
-  const memberLanguage = member.language_code as LanguageCode | null;
+  const memberLanguage = member.language_code;
   const payloadLog =
     memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
       ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow!, definition, member, milestones, outcome)
@@ -150,7 +150,7 @@ async function attemptLog(
       code: c.code,
       ownedById: memberId,
       linkedSchemaSlug: `${kind}_progress`,
-      linkedSchemaRecordId: c.progress.id as string,
+      linkedSchemaRecordId: c.progress.id,
       payload: await progressPayload(records, trx, memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx, kind, c.progress),
     });
   }
@@ -159,7 +159,7 @@ async function attemptLog(
       code,
       ownedById: memberId,
       linkedSchemaSlug: `${kind}_progress`,
-      linkedSchemaRecordId: outcome.progress!.id as string,
+      linkedSchemaRecordId: outcome.progress!.id,
       payload: { [`${kind}Log`]: payloadLog },
     });
   }
@@ -193,8 +193,29 @@ const LOOKUP = Object.fromEntries(
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
   if (lock) await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`${kind}:${definitionId}:${memberId}`] });
   const values = [accountId, definitionId, accountId, definitionId, accountId, memberId, ...STATE[kind].bindings(accountId, definitionId, memberId)];
-  const [row] = await run(trx, { text: LOOKUP[kind], values });
-  return { definition: rowFromJson(row!.definition), milestones: rowsFromJson(row!.milestones), member: rowFromJson(row!.member), state: row!.state as unknown };
+  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; state: unknown }>(trx, { text: LOOKUP[kind], values });
+  return {
+    found: definitionOf(kind, row!.definition),
+    milestones: rowsFromJson<MilestoneRow>(row!.milestones),
+    member: rowFromJson<AccountUserRow>(row!.member),
+    state: row!.state,
+  };
+}
+
+/** A definition with its kind, so that each kind's aggregation receives its own row type. */
+type Definition = { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
+
+function definitionOf(kind: LogKind, json: unknown): Definition | undefined {
+  if (kind === 'streak') {
+    const row = rowFromJson<StreakRow>(json);
+    return row && { kind, row };
+  }
+  if (kind === 'challenge') {
+    const row = rowFromJson<ChallengeRow>(json);
+    return row && { kind, row };
+  }
+  const row = rowFromJson<MissionRow>(json);
+  return row && { kind, row };
 }
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {

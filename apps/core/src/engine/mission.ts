@@ -1,20 +1,20 @@
 import type { EventCode } from '../events/codes.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
-import type { Row } from '../records/resource.js';
-import type { StoredTask } from '../schema/definitions.js';
+import type { MissionRow } from '../schema/definitions.js';
+import type { MissionProgressRow, TaskProgressRow } from '../schema/progress.js';
 import { crossed, nextMilestone } from './milestones.js';
-import { type Period, windowEnd } from './periods.js';
+import { windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
 import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
-import { versioned } from './writes.js';
+import { type Versioned, versioned } from './writes.js';
 
 /** A mission log also names its activity: it counts toward the task with that activityId. */
-export interface MissionInput extends LogInput {
+export interface MissionInput extends LogInput<MissionRow> {
   activityId: string;
 }
 
 /** The change that fails a mission whose window ended, at the window's end. */
-export function failedMissionPatch(progress: Row, now: Date): Row {
+export function failedMissionPatch(progress: MissionProgressRow, now: Date): Partial<MissionProgressRow> {
   return {
     mission_progress_status: 'failed',
     mission_failed_at: progress.mission_to_be_failed_at,
@@ -49,36 +49,36 @@ export const MISSION_STATE: StateRead = {
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
 export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
   const { definition, memberId, activityAt, activityId, value, zone, milestones } = input;
-  const tasks = definition.tasks as StoredTask[];
+  const tasks = definition.tasks;
   const task = tasks.find((t) => t.activityId === activityId);
   if (!task) return notAggregated();
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
-  const closed: ClosedProgress[] = [];
+  const closed: ClosedProgress<MissionProgressRow>[] = [];
 
   const state = input.state as { run: { progress: unknown; tasks: unknown } | null; completedOnce: boolean; latest: unknown };
-  let progress = rowFromJson(state.run?.progress);
-  let taskRows = rowsFromJson(state.run?.tasks);
-  if (progress && activityAt >= (progress.mission_to_be_failed_at as Date)) {
+  let progress = rowFromJson<Versioned<MissionProgressRow>>(state.run?.progress);
+  let taskRows = rowsFromJson<Versioned<TaskProgressRow>>(state.run?.tasks);
+  if (progress && activityAt >= progress.mission_to_be_failed_at!) {
     closed.push({ code: 'mission_progress_failed', progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)) });
     progress = undefined;
   }
-  if (progress && activityAt < (progress.mission_started_at as Date)) return notAggregated();
+  if (progress && activityAt < progress.mission_started_at) return notAggregated();
   if (!progress) {
     if (state.completedOnce && !definition.is_repeatable) return notAggregated(closed);
-    const latest = closed[0]?.progress ?? rowFromJson(state.latest);
-    const latestEnd = (latest?.mission_failed_at ?? latest?.mission_completed_at) as Date | undefined;
+    const latest = closed[0]?.progress ?? rowFromJson<MissionProgressRow>(state.latest);
+    const latestEnd = latest?.mission_failed_at ?? latest?.mission_completed_at;
     if (latestEnd && activityAt < latestEnd) return notAggregated(closed);
-    [progress] = tx.writes.insert('mission_progress', [
+    [progress] = tx.writes.insert<MissionProgressRow>('mission_progress', [
       {
         ...where,
-        unique_identifier: runIdentifier(definition.id as string, memberId),
+        unique_identifier: runIdentifier(definition.id, memberId),
         mission_progress_status: 'in_progress',
         is_mission_to_be_failed_processed: false,
         mission_started_at: activityAt,
-        mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period as Period, zone),
+        mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period, zone),
       },
     ]);
-    taskRows = tx.writes.insert(
+    taskRows = tx.writes.insert<TaskProgressRow>(
       'task_progress',
       tasks.map((t, i) => ({
         owned_by_id: memberId,
@@ -96,9 +96,9 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
 
   const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
   const row = taskRows.find((r) => r.task_id === task.id)!;
-  const reached = (row.current_progress_value as number) + value;
-  const justCompleted = row.task_progress_status !== 'completed' && reached >= (row.target_value as number);
-  const fields: Row = { current_progress_value: reached, updated_at: tx.now };
+  const reached = row.current_progress_value + value;
+  const justCompleted = row.task_progress_status !== 'completed' && reached >= row.target_value;
+  const fields: Partial<TaskProgressRow> = { current_progress_value: reached, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
   const touched = tx.writes.update('task_progress', row, fields);
   taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));
@@ -106,16 +106,16 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
 
   const completes = after === tasks.length && before < tasks.length;
   // The progress row changes with every log, so its version guards the whole set of tasks.
-  const updated = tx.writes.update(
+  const updated = tx.writes.update<MissionProgressRow>(
     'mission_progress',
     progress!,
     completes ? { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now } : { updated_at: tx.now },
   );
 
   const achieved = crossed(milestones, before, after);
-  const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id as string, ownedById: memberId, periodKey: null };
+  const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id, ownedById: memberId, periodKey: null };
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, base);
-  const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id as string | null, milestoneId: null }) : null;
+  const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null }) : null;
   const codes: EventCode[] = [];
   if (achieved.length) codes.push('mission_progress_milestone_completed');
   if (completes) codes.push('mission_progress_completed');

@@ -1,16 +1,17 @@
 import { randomString } from '../auth/crypto.js';
 import { updateRow } from '../db/rows.js';
-import type { Row } from '../records/resource.js';
+import type { MilestoneRow } from '../schema/definitions.js';
+import type { CouponRow, RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { NeedsLock, type Tx } from './types.js';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const DAY_MS = 86_400_000;
 
 /** The expiry a reward gives a code issued at `issuedAt`. */
-export function expiryFor(reward: Row | undefined, issuedAt: Date): Date | null {
+export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date | null {
   if (!reward) return null;
-  if (reward.reward_expiry_type === 'relative') return new Date(issuedAt.getTime() + (reward.reward_expiry_in_days as number) * DAY_MS);
-  if (reward.reward_expiry_type === 'absolute') return reward.reward_expiry_at as Date;
+  if (reward.reward_expiry_type === 'relative') return new Date(issuedAt.getTime() + reward.reward_expiry_in_days! * DAY_MS);
+  if (reward.reward_expiry_type === 'absolute') return reward.reward_expiry_at!;
   return null;
 }
 
@@ -18,8 +19,8 @@ export function expiryFor(reward: Row | undefined, issuedAt: Date): Date | null 
  * Takes the oldest unissued live coupon of the reward for one reward log. SKIP LOCKED lets
  * concurrent issuers pass each other, and the row lock means a coupon never goes to two logs.
  */
-async function takePooledCoupon(tx: Tx, reward: Row, rewardLogId: string): Promise<string | null> {
-  const result = await tx.trx.raw(
+async function takePooledCoupon(tx: Tx, reward: RewardRow, rewardLogId: string): Promise<string | null> {
+  const result = await tx.trx.raw<{ rows: Pick<CouponRow, 'coupon_code'>[] }>(
     `update coupon set is_coupon_issued = true, reward_log_id = ?, updated_at = now()
       where (account_id, id) = (
         select account_id, id from coupon
@@ -28,16 +29,16 @@ async function takePooledCoupon(tx: Tx, reward: Row, rewardLogId: string): Promi
          limit 1
          for update skip locked)
      returning coupon_code`,
-    [rewardLogId, reward.account_id as string, reward.id as string],
+    [rewardLogId, reward.account_id, reward.id],
   );
-  return (result.rows[0]?.coupon_code as string | undefined) ?? null;
+  return result.rows[0]?.coupon_code ?? null;
 }
 
 /** Generates `prefix + random` and stores it as an issued coupon; the unique index settles collisions. */
-async function generateCoupon(tx: Tx, reward: Row, rewardLogId: string): Promise<string> {
+async function generateCoupon(tx: Tx, reward: RewardRow, rewardLogId: string): Promise<string> {
   for (;;) {
-    const code = `${(reward.coupon_code_prefix as string | null) ?? ''}${randomString(reward.coupon_code_length as number, CODE_ALPHABET)}`;
-    const inserted = await tx.trx('coupon')
+    const code = `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`;
+    const inserted = await tx.trx<CouponRow>('coupon')
       .insert({ account_id: reward.account_id, reward_id: reward.id, coupon_code: code, is_coupon_issued: true, status: 'live', reward_log_id: rewardLogId })
       .onConflict(['account_id', 'coupon_code'])
       .ignore()
@@ -59,13 +60,13 @@ export interface RewardSource {
  * Creates the reward log for an achieved milestone or a completed mission, at once in the attempt's
  * transaction, with a coupon when the reward handles coupons. Null when there is no reward.
  */
-export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | null> {
+export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardLogRow | null> {
   if (!source.rewardId) return null;
   // Coupons are taken from a pool row by row, which needs the attempt's own transaction.
   if (!tx.locked) throw new NeedsLock();
-  const reward = (await tx.trx('reward').where({ account_id: tx.account.id, id: source.rewardId }).first()) as Row | undefined;
+  const reward = await tx.trx<RewardRow>('reward').where({ account_id: tx.account.id, id: source.rewardId }).first();
   if (!reward) return null;
-  const [log] = (await tx.trx('reward_log')
+  const [log] = await tx.trx<RewardLogRow>('reward_log')
     .insert({
       account_id: tx.account.id,
       reward_id: reward.id,
@@ -75,13 +76,13 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | n
       owned_by_id: source.ownedById,
       period_key: source.periodKey,
     })
-    .returning('*')) as Row[];
+    .returning('*');
   tx.issued.reward();
   if (!reward.handle_coupon) return log!;
-  let code = await takePooledCoupon(tx, reward, log!.id as string);
+  let code = await takePooledCoupon(tx, reward, log!.id);
   if (code) tx.issued.coupon('pool');
   else if (reward.handle_coupon_auto_generation) {
-    code = await generateCoupon(tx, reward, log!.id as string);
+    code = await generateCoupon(tx, reward, log!.id);
     tx.issued.coupon('generated');
   } else tx.issued.emptyPool();
   if (!code) return log!;
@@ -91,12 +92,12 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<Row | n
 /** Reward logs for every achieved milestone that carries a reward. */
 export async function issueMilestoneRewards(
   tx: Tx,
-  achieved: Row[],
+  achieved: MilestoneRow[],
   base: Omit<RewardSource, 'rewardId' | 'milestoneId'>,
-): Promise<Row[]> {
-  const logs: Row[] = [];
+): Promise<RewardLogRow[]> {
+  const logs: RewardLogRow[] = [];
   for (const m of achieved) {
-    const log = await issueReward(tx, { ...base, rewardId: m.reward_id as string | null, milestoneId: m.id as string });
+    const log = await issueReward(tx, { ...base, rewardId: m.reward_id, milestoneId: m.id });
     if (log) logs.push(log);
   }
   return logs;

@@ -4,6 +4,10 @@ import type { IssueTally } from '../observability/metrics.js';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
+import type { RecordColumns } from '../records/rowTypes.js';
+import type { MilestoneRow } from '../schema/definitions.js';
+import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
+import type { RewardLogRow } from '../schema/rewards.js';
 import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
@@ -34,9 +38,16 @@ export class NeedsLock extends Error {
   }
 }
 
-/** One log to aggregate, as every kind of definition receives it. */
-export interface LogInput {
-  definition: Row;
+export type ProgressRow = StreakProgressRow | ChallengeProgressRow | MissionProgressRow;
+/**
+ * A log row. Its definition's id column is named after the kind (`streak_id`), which the log
+ * resources' fields, keyed by kind, cannot give a type.
+ */
+export type LogRow = RecordColumns & Row;
+
+/** One log to aggregate, as every kind of definition receives it (`D`: the definition's row). */
+export interface LogInput<D> {
+  definition: D;
   memberId: string;
   activityAt: Date;
   /** What the log adds: 1 for count aggregation, its activityValue for sum. */
@@ -44,7 +55,7 @@ export interface LogInput {
   /** The member's time zone, in which periods are counted. */
   zone: string;
   /** Live milestones of the definition, ascending by target. */
-  milestones: Row[];
+  milestones: MilestoneRow[];
   /** The member's progress on the definition, as the kind's STATE read returned it. */
   state: unknown;
 }
@@ -62,24 +73,24 @@ export interface StateRead {
 export const runIdentifier = (definitionId: string, memberId: string) => `${definitionId}:${memberId}`;
 
 /** An event to emit about a progress record that the log or a sweep closed (broken or failed). */
-export interface ClosedProgress {
+export interface ClosedProgress<P extends ProgressRow = ProgressRow> {
   code: EventCode;
-  progress: Row;
+  progress: P;
 }
 
 /** What aggregating one log did; the ingest pipeline turns it into the response and events. */
 export interface Outcome {
   aggregated: boolean;
-  progress: Row | null;
+  progress: ProgressRow | null;
   /** Streak: the touched period's task; mission: the touched tasks. */
-  taskProgress: Row[];
+  taskProgress: TaskProgressRow[];
   /** Mission: every task of the progress, in the mission's order. */
-  progressTasks: Row[];
-  achieved: Row[];
-  nextMilestone: Row | null;
-  milestoneRewardLogs: Row[];
+  progressTasks: TaskProgressRow[];
+  achieved: MilestoneRow[];
+  nextMilestone: MilestoneRow | null;
+  milestoneRewardLogs: RewardLogRow[];
   /** A mission's reward for completing every task. */
-  rewardLog: Row | null;
+  rewardLog: RewardLogRow | null;
   /** The codes this log emits itself, in order. */
   codes: EventCode[];
   /** Progress records the log closed before counting (emitted first, with sweep payloads). */

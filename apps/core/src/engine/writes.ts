@@ -9,6 +9,8 @@ import type { Row } from '../records/resource.js';
  * the engine may update. Read it with `versioned(alias)`.
  */
 const VERSION = 'row_version';
+/** A row as `versioned` reads it, or as this set inserted it (no version: it is not written yet). */
+export type Versioned<R> = R & { [VERSION]?: string };
 export const versioned = (alias: string) => `to_jsonb(${alias}) || jsonb_build_object('${VERSION}', ${alias}.xmin::text)`;
 
 /** SQLSTATE of the statement that found a row changed since it was read: retry from the reads. */
@@ -38,24 +40,30 @@ export class WriteSet {
 
   constructor(private readonly accountId: string) {}
 
-  /** New rows of one table, all with the same columns; id and timestamps are filled in unless given. */
-  insert(table: string, values: Row[]): Row[] {
-    const rows = values.map((v) => ({ id: randomUUID(), account_id: this.accountId, created_at: this.createdAt, updated_at: this.createdAt, ...v }));
-    for (const row of rows) this.inserted.set(`${table}:${row.id as string}`, row);
+  /**
+   * New rows of one table, all with the same columns; id and timestamps are filled in unless given.
+   * Columns left out are the table's nulls and defaults: the caller names the row type it inserts.
+   */
+  insert<R extends { id: string }>(table: string, values: Partial<R>[]): R[] {
+    const rows: Row[] = values.map((v) => ({ id: randomUUID(), account_id: this.accountId, created_at: this.createdAt, updated_at: this.createdAt, ...v }));
+    for (const row of rows) this.inserted.set(`${table}:${row.id}`, row);
     if (rows.length) this.inserts.push({ table, rows });
-    return rows;
+    // What the database will hold once written, as the row type reads it.
+    return rows as R[];
   }
 
   /** A change to a row read with its version, or to a row inserted by this set. */
-  update(table: string, row: Row, patch: Row): Row {
-    const key = `${table}:${row.id as string}`;
+  update<R extends { id: string }>(table: string, row: Versioned<R>, patch: Partial<R>): R {
+    const key = `${table}:${row.id}`;
     const pending = this.inserted.get(key);
-    if (pending) return Object.assign(pending, patch);
+    // The inserted row itself changes, so the statement writes it as it ends up; it is of this table, so an R.
+    if (pending) return Object.assign(pending, patch) as R;
     const earlier = this.updates.get(key);
     if (earlier) Object.assign(earlier.patch, patch);
     else {
-      if (typeof row[VERSION] !== 'string') throw new Error(`${table} row ${row.id as string} was read without its version`);
-      this.updates.set(key, { table, id: row.id as string, version: row[VERSION] as string, patch: { ...patch } });
+      const version = row[VERSION];
+      if (typeof version !== 'string') throw new Error(`${table} row ${row.id} was read without its version`);
+      this.updates.set(key, { table, id: row.id, version, patch: { ...patch } });
     }
     return { ...row, ...patch };
   }

@@ -6,23 +6,26 @@ import { failedMissionPatch } from '../engine/mission.js';
 import { progressPayload } from '../engine/payloads.js';
 import type { Period } from '../engine/periods.js';
 import { brokenPatch } from '../engine/streak.js';
-import type { LogKind } from '../engine/types.js';
+import type { LogKind, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import { emit } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
-import type { Row } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
+import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from '../schema/progress.js';
 
 const BATCH = 200;
 
-interface Sweep {
+/** A progress row as a sweep reads it: with its member's time zone and, where selected, its definition's period. */
+type Swept<P extends ProgressRow> = P & { member_timezone: string | null; aggregation_period?: Period };
+
+interface Sweep<R = Swept<ProgressRow>> {
   name: string;
   kind: LogKind;
   code: EventCode;
   /** Due rows, locked so that concurrent sweepers each take different ones. */
   due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
   /** The change that closes or marks the row. */
-  patch(row: Row, zone: string, now: Date): Row;
+  patch(row: R, zone: string, now: Date): Partial<R>;
 }
 
 const progressColumns = (table: string) => [`${table}.*`, 'account_user.timezone as member_timezone'];
@@ -49,7 +52,7 @@ const SWEEPS: Sweep[] = [
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
     patch: (row, _zone, now) => ({ warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now }),
-  },
+  } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'streak breaks',
     kind: 'streak',
@@ -59,8 +62,8 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('streak_progress'), 'streak.aggregation_period'])
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
-    patch: (row, zone, now) => brokenPatch(row, row.aggregation_period as Period, zone, now),
-  },
+    patch: (row, zone, now) => brokenPatch(row, row.aggregation_period!, zone, now),
+  } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'challenge warnings',
     kind: 'challenge',
@@ -73,7 +76,7 @@ const SWEEPS: Sweep[] = [
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
         .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
     patch: (_row, _zone, now) => ({ is_warned: true, updated_at: now }),
-  },
+  } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
     name: 'challenge failures',
     kind: 'challenge',
@@ -83,8 +86,8 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    patch: (row, zone, now) => failedChallengePatch(row, zone, row.aggregation_period as Period, now),
-  },
+    patch: (row, zone, now) => failedChallengePatch(row, zone, row.aggregation_period!, now),
+  } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
     name: 'mission failures',
     kind: 'mission',
@@ -95,7 +98,7 @@ const SWEEPS: Sweep[] = [
         .where('mission_progress.mission_progress_status', 'in_progress')
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
     patch: (row, _zone, now) => failedMissionPatch(row, now),
-  },
+  } satisfies Sweep<Swept<MissionProgressRow>>,
 ];
 
 export interface SweepResult {
@@ -114,20 +117,20 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
     let total = 0;
     for (;;) {
       const processed = await records.db.transaction(async (trx) => {
-        const rows = (await sweep.due(trx, now, graceSeconds).limit(BATCH).forUpdate(`${sweep.kind}_progress`).skipLocked()) as Row[];
+        const rows = (await sweep.due(trx, now, graceSeconds).limit(BATCH).forUpdate(`${sweep.kind}_progress`).skipLocked()) as Swept<ProgressRow>[];
         for (const row of rows) {
-          const accountId = row.account_id as string;
+          const accountId = row.account_id;
           if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
           const account = accounts.get(accountId)!;
           const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: `sweep:${sweep.name}` };
-          const zone = (row.member_timezone as string | null) ?? account.timezone;
-          const progress = await updateRow(trx, `${sweep.kind}_progress`, row, sweep.patch(row, zone, now));
+          const zone = row.member_timezone ?? account.timezone;
+          const progress = await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, sweep.patch(row, zone, now));
           await emit(trx, accountId, [
             {
               code: sweep.code,
-              ownedById: progress.owned_by_id as string,
+              ownedById: progress.owned_by_id,
               linkedSchemaSlug: `${sweep.kind}_progress`,
-              linkedSchemaRecordId: progress.id as string,
+              linkedSchemaRecordId: progress.id,
               payload: await progressPayload(records, trx, ctx, sweep.kind, progress),
             },
           ]);

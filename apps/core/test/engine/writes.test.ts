@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rowFromJson } from '../../src/db/json.js';
-import { isChangedSinceRead, versioned, WriteSet } from '../../src/engine/writes.js';
+import type { LogRow } from '../../src/engine/types.js';
+import { isChangedSinceRead, type Versioned, versioned, WriteSet } from '../../src/engine/writes.js';
 import type { Row } from '../../src/records/resource.js';
+import type { StreakProgressRow } from '../../src/schema/progress.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 /** The engine's single write statement: everything or nothing, refused when a row read has changed. */
@@ -20,18 +22,18 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function readProgress(): Promise<Row> {
+async function readProgress(): Promise<Versioned<StreakProgressRow>> {
   const found = await app.db.raw(`select ${versioned('sp')} as row from streak_progress sp where sp.account_id = ? and sp.owned_by_id = ?`, [acct.accountId, memberId]);
-  return rowFromJson(found.rows[0].row)!;
+  return rowFromJson<Versioned<StreakProgressRow>>(found.rows[0].row)!;
 }
 
-function plannedWrites(progress: Row, uniqueIdentifier: string): WriteSet {
+function plannedWrites(progress: Versioned<StreakProgressRow>, uniqueIdentifier: string): WriteSet {
   const writes = new WriteSet(acct.accountId);
-  writes.update('streak_progress', progress, { current_progress_value: (progress.current_progress_value as number) + 10, updated_at: new Date() });
-  writes.insert('streak_log', [
+  writes.update('streak_progress', progress, { current_progress_value: progress.current_progress_value + 10, updated_at: new Date() });
+  writes.insert<LogRow>('streak_log', [
     { streak_id: streakId, owned_by_id: memberId, activity_id: 'visit', activity_at: new Date(), unique_identifier: uniqueIdentifier, status: 'live', is_aggregated: true },
   ]);
-  writes.emit([{ code: 'streak_progress_in_progress', ownedById: memberId, linkedSchemaSlug: 'streak_progress', linkedSchemaRecordId: progress.id as string, payload: { n: 1 } }]);
+  writes.emit([{ code: 'streak_progress_in_progress', ownedById: memberId, linkedSchemaSlug: 'streak_progress', linkedSchemaRecordId: progress.id, payload: { n: 1 } }]);
   return writes;
 }
 
@@ -41,7 +43,7 @@ describe('the write set', () => {
   it('writes the update, the insert and the events together when nothing changed since the read', async () => {
     const progress = await readProgress();
     await plannedWrites(progress, 'planned-ok').write(app.db);
-    expect((await readProgress()).current_progress_value).toBe((progress.current_progress_value as number) + 10);
+    expect((await readProgress()).current_progress_value).toBe(progress.current_progress_value + 10);
     expect(await count('streak_log', { account_id: acct.accountId, unique_identifier: 'planned-ok' })).toBe(1);
     expect(await count('event_log', { account_id: acct.accountId, linked_schema_record_id: progress.id })).toBe(2);
   });
@@ -60,6 +62,6 @@ describe('the write set', () => {
 
   it('refuses a row read without its version', () => {
     const writes = new WriteSet(acct.accountId);
-    expect(() => writes.update('streak_progress', { id: 'x', account_id: acct.accountId }, { updated_at: new Date() })).toThrow(/version/);
+    expect(() => writes.update<{ id: string; account_id: string; updated_at?: Date }>('streak_progress', { id: 'x', account_id: acct.accountId }, { updated_at: new Date() })).toThrow(/version/);
   });
 });
