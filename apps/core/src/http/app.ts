@@ -14,6 +14,7 @@ import { filesRoutes } from './routes/files.js';
 import { healthRoutes } from './routes/health.js';
 import { platformRoutes } from './routes/platform.js';
 import { recordRoutes } from './routes/records.js';
+import { standingsRoutes } from './routes/standings.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { widgetRoutes } from './routes/widget.js';
 
@@ -135,6 +136,7 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
   platformRoutes(api, s);
   enduserRoutes(api, s);
   analyticsRoutes(api, s);
+  standingsRoutes(api, s);
   recordRoutes(api, s);
   app.use(root.routes());
   app.use(api.routes());

@@ -7,6 +7,7 @@ import * as apikey from './apikey.js';
 import * as definitions from './definitions.js';
 import * as display from './display.js';
 import * as integrations from './integrations.js';
+import * as leaderboard from './leaderboard.js';
 import * as notifications from './notifications.js';
 import * as rewardLog from './reward_log.js';
 import * as rewards from './rewards.js';
@@ -14,7 +15,7 @@ import * as upload from './upload.js';
 import * as webhooks from './webhooks.js';
 
 /** The resource modules; each of their exported definitions is served. */
-const MODULES: Record<string, unknown>[] = [accountUser, activity, apikey, definitions, display, integrations, notifications, rewardLog, rewards, upload, webhooks];
+const MODULES: Record<string, unknown>[] = [accountUser, activity, apikey, definitions, display, integrations, leaderboard, notifications, rewardLog, rewards, upload, webhooks];
 
 const isResource = (value: unknown): value is Resource =>
   typeof value === 'object' && value !== null && typeof (value as Resource).slug === 'string' && typeof (value as Resource).table === 'string';

@@ -10,6 +10,7 @@ import { analyticsPaths } from './analytics.js';
 import { enduserPaths } from './enduser.js';
 import { platformPaths } from './platform.js';
 import { memberPaths } from './records.js';
+import { standingsPaths } from './standings.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_DIR = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -38,7 +39,7 @@ window.ui = SwaggerUIBundle({ url: spec, dom_id: '#reference', deepLinking: true
 
 /** The OpenAPI document: the resources' operations and every other route's entry. */
 export function apiDocument(registry: Registry, serverUrl: string) {
-  return buildOpenApi(registry, serverUrl, { ...memberPaths, ...enduserPaths, ...platformPaths, ...analyticsPaths });
+  return buildOpenApi(registry, serverUrl, { ...memberPaths, ...enduserPaths, ...platformPaths, ...analyticsPaths, ...standingsPaths });
 }
 
 /** The OpenAPI document and a reference page whose assets this service serves itself (works offline). */

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { DISPLAY_NAMES, dropStandings, keepStandings, RANK_BY, type RankBy, RANKS_OF } from '../engine/standings.js';
+import type { LogKind } from '../engine/types.js';
+import { invalidInput } from '../errors.js';
+import { field } from '../records/fields.js';
+import { defineResource, type Values } from '../records/resource.js';
+import type { RowOf } from '../records/rowTypes.js';
+import { ADMIN_PUBLIC_READ, description, eudText, eudTitle, name } from './common.js';
+
+const KINDS = ['streak', 'challenge', 'mission'] as const satisfies readonly LogKind[];
+
+/** The definition must be one of the account's, of the kind named: any other id is the same 400. */
+async function checkDefinition(trx: Knex, accountId: string, slug: LogKind, id: string): Promise<void> {
+  const found = await trx(slug).where({ account_id: accountId, id }).first('id');
+  if (!found) {
+    throw invalidInput('The leaderboard names no definition of this account.', [
+      { field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${id}.` },
+    ]);
+  }
+}
+
+export const leaderboard = defineResource({
+  slug: 'leaderboard',
+  table: 'leaderboard',
+  description:
+    "Leaderboards: a streak's, challenge's or mission's members ranked by value (higher first, equal values share a rank, " +
+    'whoever reached the value first is listed first). Read the ranking at `/schema/leaderboard/record/{id}/standings`.',
+  access: ADMIN_PUBLIC_READ,
+  publicScope: 'public',
+  fields: {
+    name: name(),
+    description: description(),
+    status: field.status({ default: 'live' }),
+    linkedSchemaSlug: field.enum(KINDS, { required: true, public: true }),
+    linkedSchemaRecordId: field.uuid({
+      required: true,
+      public: true,
+      referencesBy: { field: 'linkedSchemaSlug', slugs: { streak: 'streak', challenge: 'challenge', mission: 'mission' } },
+      description: 'A definition of this account, of the kind linkedSchemaSlug names.',
+    }),
+    rankBy: field.enum(RANK_BY, {
+      alwaysSet: true,
+      public: true,
+      description:
+        'streak: current_run (default: the in-progress run) or longest_run (the best run ever); challenge: window_progress ' +
+        '(default: the value in one window); mission: completions (default: completed progresses).',
+    }),
+    size: field.integer({ min: 1, max: 100, default: 10, required: true, public: true, description: 'How many entries the standings show at most.' }),
+    displayName: field.enum(DISPLAY_NAMES, {
+      default: 'first_name_initial',
+      required: true,
+      public: true,
+      description: 'first_name_initial ("Marie D.") or anonymous ("Member 4821", stable per member and leaderboard).',
+    }),
+    eudTitle: eudTitle(),
+    eudDescription: eudText(),
+  },
+  validate(record) {
+    const slug = record.linkedSchemaSlug as LogKind;
+    const rankBy = record.rankBy as RankBy | null | undefined;
+    if (rankBy === null) return [{ field: 'rankBy', code: 'not_nullable', message: '"rankBy" cannot be null; leave it out for the default.' }];
+    if (rankBy && !RANKS_OF[slug].includes(rankBy)) {
+      return [{ field: 'rankBy', code: 'invalid', message: `A ${slug} leaderboard ranks by ${RANKS_OF[slug].join(' or ')}.` }];
+    }
+    return [];
+  },
+  async beforeCreate({ trx, ctx, values, columns }) {
+    const slug = values.linkedSchemaSlug as LogKind;
+    const rankBy = (values.rankBy ??= RANKS_OF[slug][0]) as RankBy;
+    await checkDefinition(trx, ctx.account!.id, slug, values.linkedSchemaRecordId as string);
+    columns.id = randomUUID();
+    await keepStandings(trx, ctx.account!.id, values.linkedSchemaRecordId as string, rankBy, columns.id as string);
+  },
+  async beforeUpdate({ trx, ctx, values, existing }) {
+    const row = existing as LeaderboardRow;
+    const next = linkage(values, row);
+    if (next.definitionId === row.linked_schema_record_id && next.rankBy === row.rank_by) return;
+    await checkDefinition(trx, ctx.account!.id, next.slug, next.definitionId);
+    await keepStandings(trx, row.account_id, next.definitionId, next.rankBy, row.id);
+    await dropStandings(trx, row.account_id, row.linked_schema_record_id, row.rank_by, row.id);
+  },
+  async beforeDelete({ trx, row }) {
+    const board = row as LeaderboardRow;
+    await dropStandings(trx, board.account_id, board.linked_schema_record_id, board.rank_by, board.id);
+  },
+});
+
+/** What a PATCH leaves the leaderboard ranking (validate has checked that the rankBy fits). */
+function linkage(values: Values, row: LeaderboardRow): { slug: LogKind; definitionId: string; rankBy: RankBy } {
+  return {
+    slug: (values.linkedSchemaSlug as LogKind | undefined) ?? row.linked_schema_slug,
+    definitionId: (values.linkedSchemaRecordId as string | undefined) ?? row.linked_schema_record_id,
+    rankBy: (values.rankBy as RankBy | undefined) ?? row.rank_by,
+  };
+}
+
+export type LeaderboardRow = RowOf<typeof leaderboard>;
