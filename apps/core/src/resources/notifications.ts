@@ -7,9 +7,10 @@ import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
 import { notificationLogFields } from '../schema/notifications.js';
+import { eventCodesField } from '../schema/webhooks.js';
 import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
-import { duplicateEventCodes, eventCodesField } from './webhooks.js';
+import { duplicateEventCodes } from './webhooks.js';
 
 
 /** Fields every message template has; `status` defaults to live as in the tables. */

@@ -1,20 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import type { Config } from '../config.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
-import { EVENT_CODES } from '../events/codes.js';
 import { NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
-import { field, type LoadArgs } from '../records/fields.js';
+import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Resource, type Row } from '../records/resource.js';
+import { webhookFields, webhookLogFields } from '../schema/webhooks.js';
 import { createResolver, refusedAddressOf } from '../webhooks/addresses.js';
-import { ADMIN, ADMIN_READ, description, joinOne, jsonObject, name } from './common.js';
-
-/** A non-empty list of distinct event codes (webhooks and notification rules subscribe with it). */
-export function eventCodesField(options: { description: string }) {
-  const base = field.stringArray({ items: EVENT_CODES, maxItems: EVENT_CODES.length, required: true, ...options });
-  return { ...base, schema: z.array(z.enum(EVENT_CODES)).min(1).max(EVENT_CODES.length) };
-}
+import { ADMIN, ADMIN_READ, joinOne } from './common.js';
 
 /** Repeated codes in an eventCodes value, reported at their index. */
 export function duplicateEventCodes(codes: unknown): ErrorDetail[] {
@@ -50,23 +43,7 @@ export function createWebhook(config: Config): Resource {
     table: 'webhook',
     description: 'Signed HTTP callbacks for events. Each delivery is recorded as a webhook_log.',
     access: ADMIN,
-    fields: {
-      name: name(),
-      description: description(),
-      status: field.status({ required: true, default: 'draft', description: 'Only live webhooks receive deliveries.' }),
-      endpointUrl: field.url({
-        required: true,
-        max: 2048,
-        description: 'http or https; hosts that are or resolve to loopback, private, link-local or similar addresses are refused.',
-      }),
-      eventCodes: eventCodesField({ description: 'The event codes delivered to this webhook; non-empty, distinct.' }),
-      webhookSecret: field.string({
-        readOnly: true,
-        sealed: true,
-        max: 64,
-        description: 'Signing key (`whsec_` + base64 of 32 random bytes); rotate with the rotate_secret action.',
-      }),
-    },
+    fields: webhookFields,
     validate: (record) => duplicateEventCodes(record.eventCodes),
     async precheck(values) {
       if ('endpointUrl' in values) await checkEndpoint(values.endpointUrl);
@@ -131,20 +108,7 @@ export const webhookLog = defineResource({
   table: 'webhook_log',
   description: 'One delivery of events to a webhook, with its status and retries. Written by the service.',
   access: ADMIN_READ,
-  fields: {
-    webhookId: field.uuid({ readOnly: true, alwaysSet: true }),
-    webhook: field.virtual(jsonObject.nullable(), { description: 'The webhook (joined; null once deleted).' }),
-    eventLogIds: field.json(z.array(z.uuid()), { readOnly: true, alwaysSet: true, description: 'The event logs delivered.' }),
-    eventLogs: field.virtual(z.array(jsonObject), { description: 'The event logs (joined, in eventLogIds order).' }),
-    webhookLogStatus: field.enum(['pending', 'processed', 'errored', 'max_errored'], { readOnly: true, alwaysSet: true }),
-    status: field.status({ readOnly: true, alwaysSet: true }),
-    retryCount: field.integer({ readOnly: true, alwaysSet: true, min: 0 }),
-    lastRetriedAt: field.datetime({ readOnly: true }),
-    nextRetryAt: field.datetime({ readOnly: true }),
-    lastResponseStatus: field.integer({ readOnly: true, description: 'HTTP status of the last attempt.' }),
-    lastError: field.string({ readOnly: true, description: 'Why the last attempt failed.' }),
-    deliveredAt: field.datetime({ readOnly: true }),
-  },
+  fields: webhookLogFields,
   async load({ rows, db, wanted, serializeJoined }: LoadArgs) {
     if (wanted.has('webhook')) {
       await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (r) => r.account_id as string, (found) => serializeJoined('webhook', found));
