@@ -25,6 +25,7 @@ export async function seedEveryResource(app: TestApp, acct: TestAccount): Promis
   put('streak', streak);
   put('challenge', await created(api, 'challenge', { name: 'C', completionTargetValue: 10 }));
   put('mission', await created(api, 'mission', { name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1 }] }));
+  put('leaderboard', await created(api, 'leaderboard', { name: 'L', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak }));
   put('milestone', await created(api, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak, name: 'M', description: 'd', milestoneTargetValue: 1, status: 'live' }));
   const reward = await created(api, 'reward', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 5, rewardExpiryType: 'no_expiry' });
   put('reward', reward);
