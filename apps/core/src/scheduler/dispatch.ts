@@ -1,6 +1,16 @@
 import type { Knex } from 'knex';
-import type { Row } from '../db/rows.js';
+import type { EventCode } from '../events/codes.js';
 import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../notifications/channels.js';
+import type { EventLogRow } from '../schema/progress.js';
+import type { WebhookRow } from '../schema/webhooks.js';
+
+/** The columns of a live notification rule that dispatch reads (rules' fields sit above the schema layer). */
+interface RuleColumns {
+  account_id: string;
+  id: string;
+  event_codes: EventCode[];
+  integration_provider: IntegrationProvider;
+}
 
 const chunk = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
@@ -12,22 +22,22 @@ const chunk = <T>(items: T[], size: number): T[][] =>
  */
 export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
   return db.transaction(async (trx) => {
-    const events = (await trx('event_log')
+    const events = await trx<EventLogRow>('event_log')
       .whereNull('dispatched_at')
       .orderBy('created_at')
       .limit(limit)
       .forUpdate()
       .skipLocked()
-      .select('account_id', 'id', 'event_code', 'owned_by_id')) as Row[];
+      .select('account_id', 'id', 'event_code', 'owned_by_id');
     if (!events.length) return 0;
-    const accounts = [...new Set(events.map((e) => e.account_id as string))];
-    const webhooks = (await trx('webhook').whereIn('account_id', accounts).where('status', 'live').select('account_id', 'id', 'event_codes')) as Row[];
-    const rules = (await trx('notification')
+    const accounts = [...new Set(events.map((e) => e.account_id))];
+    const webhooks = await trx<WebhookRow>('webhook').whereIn('account_id', accounts).where('status', 'live').select('account_id', 'id', 'event_codes');
+    const rules = await trx('notification')
       .whereIn('account_id', accounts)
       .where('status', 'live')
-      .select('account_id', 'id', 'event_codes', 'integration_provider')) as Row[];
-    const matches = (subscriber: Row, event: Row) =>
-      subscriber.account_id === event.account_id && (subscriber.event_codes as string[]).includes(event.event_code as string);
+      .select<RuleColumns[]>('account_id', 'id', 'event_codes', 'integration_provider');
+    const matches = (subscriber: Pick<RuleColumns, 'account_id' | 'event_codes'>, event: Pick<EventLogRow, 'account_id' | 'event_code'>) =>
+      subscriber.account_id === event.account_id && subscriber.event_codes.includes(event.event_code);
 
     const webhookLogs = events.flatMap((e) =>
       webhooks.filter((w) => matches(w, e)).map((w) => ({
@@ -44,7 +54,7 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
             notification_id: r.id,
             event_log_id: e.id,
             owned_by_id: e.owned_by_id,
-            channel: CHANNEL_OF_PROVIDER[r.integration_provider as IntegrationProvider],
+            channel: CHANNEL_OF_PROVIDER[r.integration_provider],
           }))
         : [],
     );
@@ -52,8 +62,8 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
     for (const rows of chunk(notificationLogs, 1000)) await trx('notification_log').insert(rows);
     for (const part of chunk(events, 1000)) {
       await trx('event_log')
-        .whereIn('account_id', [...new Set(part.map((e) => e.account_id as string))])
-        .whereIn('id', part.map((e) => e.id as string))
+        .whereIn('account_id', [...new Set(part.map((e) => e.account_id))])
+        .whereIn('id', part.map((e) => e.id))
         .update({ dispatched_at: trx.fn.now() });
     }
     return events.length;
