@@ -89,4 +89,23 @@ describe('typed client', () => {
     const publicList = await guest.GET('/schema/streak/record');
     expect(publicList.data!.data[0]).not.toHaveProperty('name');
   });
+
+  it('reads leaderboard standings with typed parameters and response', async () => {
+    const made = await fetch(`${baseUrl}/platform/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PLATFORM_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationName: 'Client Org', accountName: 'Leaderboards' }),
+    });
+    const { apiKey } = (await made.json()).data;
+    const api = createLoyaltyClient(baseUrl, { apiKey: apiKey.apiKey, apiSecret: apiKey.apiSecret });
+    const streak = (await api.POST('/schema/streak/record', { body: { name: 'Daily visit' } })).data!.data;
+    const board = (await api.POST('/schema/leaderboard/record', { body: { name: 'Top visitors', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id } })).data!.data;
+    const ownedBy = { externalId: 'client-1', firstName: 'Marie', lastName: 'Dupont' };
+    const log = await api.POST('/schema/streak_log/record', { body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'client-1' } });
+    expect(log.response.status).toBe(200);
+
+    const standings = await api.GET('/schema/leaderboard/record/{id}/standings', { params: { path: { id: board.id }, query: { limit: 5 } } });
+    expect(standings.data!.data).toMatchObject({ leaderboardId: board.id, periodKey: null, caller: null, rankedCount: 1 });
+    expect(standings.data!.data.entries).toEqual([{ rank: 1, value: 1, displayName: 'Marie D.', isCaller: false, ownedById: log.data!.data.ownedById, externalId: 'client-1' }]);
+  });
 });
