@@ -162,7 +162,7 @@ async function loadDefinition(api: AccountClient, kind: LogKind, id: string, pro
   );
   if (result.response.status === 404) throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
   if (!result.data) throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {});
-  return result.data.data as Definition;
+  return result.data.data;
 }
 
 const LOG_FIELDS: Record<string, string> = {
@@ -224,7 +224,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
           : api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
     );
     if (result.data) {
-      const log = result.data.data as { id: string; isAggregated?: boolean };
+      const log = result.data.data;
       return Response.json({ ok: true, logId: log.id, isAggregated: log.isAggregated ?? null });
     }
     const error = (result.error as { error?: ApiError } | undefined)?.error;

@@ -17,6 +17,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     const details = Object.entries(failure.fieldErrors).map(([field, message]) => `${field}: ${message}`);
     return Response.json({ error: failure.message, details }, { status: response.status });
   }
-  const { imported, duplicates } = (data as { data: { imported: number; duplicates: number } }).data;
+  const { imported, duplicates } = data!.data;
   return Response.json({ imported, duplicates });
 };
