@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Row } from '../db/rows.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import type { Values } from '../records/resource.js';
-import { INTEGRATION_PROVIDERS, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from './channels.js';
+import { INTEGRATION_PROVIDERS, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../schema/notifications.js';
 
 /** Deletes the notification rules that send with a deleted integration or template (CONTRACT "Deleting"). */
 export async function deleteRulesUsing(trx: Knex, row: Row, slug: string): Promise<void> {

@@ -3,13 +3,16 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
 import type { Row } from '../records/resource.js';
+import type { CloudChatRow, CloudSmsRow, PushCloudMessagingRow, ServiceEmailRow } from '../schema/integrations.js';
 import type { AccountUserRow } from '../schema/members.js';
-import type { NotificationLogRow } from '../schema/notifications.js';
+import {
+  CHANNEL_OF_PROVIDER, type ChatMessageTemplateRow, type EmailTemplateRow, type NotificationLogRow, type NotificationRow, type PushNotificationTemplateRow,
+  type SmsTemplateRow, TEMPLATE_OF_PROVIDER,
+} from '../schema/notifications.js';
 import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
-import { CHANNEL_OF_PROVIDER, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from './channels.js';
 import { buildContext, type Rendering, renderEmail, renderText, textIn } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
@@ -87,19 +90,88 @@ async function claim(db: Knex, now: Date, limit: number): Promise<NotificationLo
   return rows;
 }
 
+/** A rule's integration and template as loaded, by provider: either may be gone since. */
+type Loaded =
+  | { provider: 'service_email'; integration?: ServiceEmailRow; template?: EmailTemplateRow }
+  | { provider: 'push_cloud_messaging'; integration?: PushCloudMessagingRow; template?: PushNotificationTemplateRow }
+  | { provider: 'cloud_sms'; integration?: CloudSmsRow; template?: SmsTemplateRow }
+  | { provider: 'cloud_chat'; integration?: CloudChatRow; template?: ChatMessageTemplateRow };
+/** A rule's live integration and template. */
+type Sending = Required<Loaded>;
+
+async function loadSending(db: Knex, accountId: string, rule: NotificationRow): Promise<Loaded> {
+  const provider = rule.integration_provider;
+  const pair = <I, T>() =>
+    Promise.all([
+      db(provider).where({ account_id: accountId, id: rule.integration_id }).first<I | undefined>(),
+      db(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first<T | undefined>(),
+    ]);
+  switch (provider) {
+    case 'service_email': {
+      const [integration, template] = await pair<ServiceEmailRow, EmailTemplateRow>();
+      return { provider, integration, template };
+    }
+    case 'push_cloud_messaging': {
+      const [integration, template] = await pair<PushCloudMessagingRow, PushNotificationTemplateRow>();
+      return { provider, integration, template };
+    }
+    case 'cloud_sms': {
+      const [integration, template] = await pair<CloudSmsRow, SmsTemplateRow>();
+      return { provider, integration, template };
+    }
+    case 'cloud_chat': {
+      const [integration, template] = await pair<CloudChatRow, ChatMessageTemplateRow>();
+      return { provider, integration, template };
+    }
+  }
+}
+
+function liveTemplate<T extends { status: string }>(template: T | undefined): T {
+  if (!template) skip('The template no longer exists.');
+  if (template.status !== 'live') skip(`The template is ${template.status}.`);
+  return template;
+}
+
+function liveIntegration<I extends { status: string }>(integration: I | undefined): I {
+  if (!integration) skip('The integration no longer exists.');
+  if (integration.status !== 'live') skip(`The integration is ${integration.status}.`);
+  return integration;
+}
+
+/** The template is checked before the integration, each for being there and live. */
+function ready(loaded: Loaded): Sending {
+  switch (loaded.provider) {
+    case 'service_email': {
+      const template = liveTemplate(loaded.template);
+      return { provider: loaded.provider, template, integration: liveIntegration(loaded.integration) };
+    }
+    case 'push_cloud_messaging': {
+      const template = liveTemplate(loaded.template);
+      return { provider: loaded.provider, template, integration: liveIntegration(loaded.integration) };
+    }
+    case 'cloud_sms': {
+      const template = liveTemplate(loaded.template);
+      return { provider: loaded.provider, template, integration: liveIntegration(loaded.integration) };
+    }
+    case 'cloud_chat': {
+      const template = liveTemplate(loaded.template);
+      return { provider: loaded.provider, template, integration: liveIntegration(loaded.integration) };
+    }
+  }
+}
+
 /** Everything a send needs, loaded at send time: a rule, template or integration paused since the event is skipped. */
 async function load(db: Knex, row: NotificationLogRow) {
   const accountId = row.account_id;
-  const rule = (await db('notification').where({ account_id: accountId, id: row.notification_id }).first()) as Row | undefined;
+  const rule = await db<NotificationRow>('notification').where({ account_id: accountId, id: row.notification_id }).first();
   if (!rule) skip('The notification rule no longer exists.');
-  if (rule.status !== 'live') skip(`The notification rule is ${rule.status as string}.`);
-  const provider = rule.integration_provider as IntegrationProvider;
+  if (rule.status !== 'live') skip(`The notification rule is ${rule.status}.`);
+  const provider = rule.integration_provider;
   if (CHANNEL_OF_PROVIDER[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
-  const [event, member, template, integration, tenancy] = await Promise.all([
+  const [event, member, loaded, tenancy] = await Promise.all([
     db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
     row.owned_by_id ? db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
-    db<Row>(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first(),
-    db<Row>(provider).where({ account_id: accountId, id: rule.integration_id }).first(),
+    loadSending(db, accountId, rule),
     db('account')
       .join('organization', 'organization.id', 'account.organization_id')
       .where('account.id', accountId)
@@ -111,21 +183,17 @@ async function load(db: Knex, row: NotificationLogRow) {
   if (!event) skip('The event no longer exists.');
   if (!member) skip('The member no longer exists.');
   if (member.unsubscribed_channels.some((c) => c === row.channel)) skip(`The member has unsubscribed from ${row.channel} messages.`);
-  if (!template) skip('The template no longer exists.');
-  if (template.status !== 'live') skip(`The template is ${template.status as string}.`);
-  if (!integration) skip('The integration no longer exists.');
-  if (integration.status !== 'live') skip(`The integration is ${integration.status as string}.`);
-  return { provider, event, member, template, integration, tenancy: tenancy! };
+  return { sending: ready(loaded), event, member, tenancy: tenancy! };
 }
 
 /** A credential's version for the transports' client caches: a changed secret gets a new client. */
-const clientKey = (integration: Row) => `${integration.id as string}:${(integration.updated_at as Date).getTime()}`;
+const clientKey = (integration: { id: string; updated_at: Date }) => `${integration.id}:${integration.updated_at.getTime()}`;
 
 /** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
 async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]): Promise<string> {
-  const { provider, event, member, template, integration, tenancy } = await load(s.db, row);
+  const { sending, event, member, tenancy } = await load(s.db, row);
   const account = accountInfo(tenancy);
-  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id, CHANNEL_OF_PROVIDER[provider]);
+  const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id, CHANNEL_OF_PROVIDER[sending.provider]);
   const rendering: Rendering = buildContext({
     organization: { id: account.organizationId, name: tenancy.organization_name },
     account,
@@ -136,38 +204,40 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
   const text = (map: unknown) => renderText(textIn(map, rendering.language, account), rendering.context);
   const t = transports(s);
 
-  if (provider === 'service_email') {
+  if (sending.provider === 'service_email') {
+    const { integration, template } = sending;
     const to = member.email;
     if (!to) skip('The member has no email address.');
     const { subject, html, text: plain } = await renderEmail(s.db, template, rendering, account);
-    const shared = integration.use_gamopanda_domain as boolean;
-    const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc as string) : undefined;
+    const shared = integration.use_gamopanda_domain;
+    const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc) : undefined;
     if (privateKey) secrets.push(privateKey);
     return t.email.send({
-      from: { name: account.name, address: shared ? `no-reply@${s.config.emailSharedDomain}` : (integration.sender_email_address as string) },
-      replyTo: (integration.reply_to_email_address as string | null) ?? undefined,
+      from: { name: account.name, address: shared ? `no-reply@${s.config.emailSharedDomain}` : integration.sender_email_address! },
+      replyTo: integration.reply_to_email_address ?? undefined,
       to,
       subject,
       html,
       text: plain,
       unsubscribeUrl: link,
-      envelopeFrom: !shared && integration.mail_from ? `bounces@${integration.mail_from as string}.${integration.domain as string}` : undefined,
+      envelopeFrom: !shared && integration.mail_from ? `bounces@${integration.mail_from}.${integration.domain}` : undefined,
       dkim: privateKey
-        ? { domainName: integration.domain as string, keySelector: integration.dkim_selector as string, privateKey }
+        ? { domainName: integration.domain!, keySelector: integration.dkim_selector!, privateKey }
         : undefined,
     });
   }
 
-  if (provider === 'push_cloud_messaging') {
+  if (sending.provider === 'push_cloud_messaging') {
+    const { integration, template } = sending;
     const tokens = member.push_device_tokens;
     if (!tokens.length) skip('The member has no push device tokens.');
-    const serviceAccount = JSON.parse(s.box.open(integration.service_account_json_enc as string)) as ServiceAccount;
+    const serviceAccount = JSON.parse(s.box.open(integration.service_account_json_enc)) as ServiceAccount;
     secrets.push(serviceAccount.private_key, ...tokens);
-    const data = template.data as Record<string, string> | null;
+    const data = template.data;
     return t.push.send(clientKey(integration), serviceAccount, tokens, {
       title: text(template.title),
       body: text(template.body),
-      imageUrl: (template.image_url as string | null) ?? null,
+      imageUrl: template.image_url ?? null,
       data: data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, renderText(v, rendering.context)])),
     });
   }
@@ -175,20 +245,22 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
   const phone = member.phone_number;
   if (!phone) skip('The member has no phone number.');
   const credentials: CloudCredentials = {
-    accessKeyId: integration.access_key_id as string,
-    secretAccessKey: s.box.open(integration.secret_access_key_enc as string),
-    region: integration.region as string,
+    accessKeyId: sending.integration.access_key_id,
+    secretAccessKey: s.box.open(sending.integration.secret_access_key_enc),
+    region: sending.integration.region,
   };
   secrets.push(credentials.secretAccessKey);
-  if (provider === 'cloud_sms') {
-    return t.sms.send(clientKey(integration), credentials, { phoneNumber: phone, senderId: integration.sender_id as string, body: text(template.body) });
+  if (sending.provider === 'cloud_sms') {
+    const { integration, template } = sending;
+    return t.sms.send(clientKey(integration), credentials, { phoneNumber: phone, senderId: integration.sender_id, body: text(template.body) });
   }
+  const { integration, template } = sending;
   return t.chat.send(clientKey(integration), credentials, {
-    phoneNumberId: integration.messaging_phone_number_id as string,
+    phoneNumberId: integration.messaging_phone_number_id,
     to: phone,
-    templateName: template.template_name as string,
-    languageCode: template.template_language_code as string,
-    bodyParameters: (template.body_parameters as string[]).map((p) => renderText(p, rendering.context)),
+    templateName: template.template_name,
+    languageCode: template.template_language_code,
+    bodyParameters: template.body_parameters.map((p) => renderText(p, rendering.context)),
   });
 }
 

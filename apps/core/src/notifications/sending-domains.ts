@@ -2,30 +2,15 @@ import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Resolver } from 'node:dns/promises';
 import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
-import { z } from 'zod';
 import { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
 import type { Row } from '../db/rows.js';
 import { ApiError } from '../errors.js';
+import type { DnsRecord } from '../schema/integrations.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { createSesClient } from './transports/email.js';
 
 const generateKeyPairAsync = promisify(generateKeyPair);
-
-export interface DnsRecord {
-  type: 'TXT' | 'MX' | 'CNAME';
-  name: string;
-  value: string;
-  priority?: number;
-}
-
-/** A DNS record as the service_email resource shows it. */
-export const dnsRecord = z.object({
-  type: z.enum(['TXT', 'MX', 'CNAME']),
-  name: z.string(),
-  value: z.string(),
-  priority: z.number().int().optional(),
-});
 
 const VERIFICATION_PREFIX = '_loyalty-verification.';
 

@@ -1,6 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import type { Knex } from 'knex';
-import { type Channel, CHANNELS } from './channels.js';
+import { type Channel, CHANNELS } from '../schema/members.js';
 
 /**
  * Unsubscribe tokens: the account id and member id (16 bytes each), then for channels other than

@@ -1,39 +1,22 @@
 import { z } from 'zod';
 import { conflict } from '../errors.js';
-import { EVENT_CODES } from '../events/codes.js';
-import { INTEGRATION_PROVIDERS, TEMPLATE_OF_PROVIDER } from '../notifications/channels.js';
 import { renderPreview } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
-import { notificationLogFields } from '../schema/notifications.js';
-import { eventCodesField } from '../schema/webhooks.js';
+import {
+  chatMessageTemplateFields, emailTemplateFields, notificationFields, notificationLogFields, pushNotificationTemplateFields, smsTemplateFields, templateBasics,
+} from '../schema/notifications.js';
 import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes } from './webhooks.js';
-
-
-/** Fields every message template has; `status` defaults to live as in the tables. */
-const templateBasics = () => ({
-  name: name(),
-  status: field.status({ required: true, default: 'live' }),
-});
 
 export const emailTemplate = defineResource({
   slug: 'email_template',
   table: 'email_template',
   description: 'Email templates (Handlebars): a localisable subject and HTML body with an optional header and footer.',
   access: ADMIN,
-  fields: {
-    name: name(),
-    description: description(),
-    status: field.status({ required: true }),
-    emailHeaderId: field.uuid({ references: 'email_header', description: 'Placed by the {{>header}} partial.' }),
-    emailFooterId: field.uuid({ references: 'email_footer', description: 'Placed by the {{>footer}} partial.' }),
-    sampleEventCode: field.enum(EVENT_CODES, { required: true, description: 'Selects sample data for design only; sends nothing.' }),
-    subject: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
-    htmlContent: field.string({ required: true, min: 1, localisable: true, description: 'Handlebars HTML; {{>header}} and {{>footer}} place the linked header and footer.' }),
-  },
+  fields: emailTemplateFields,
   // Only the body is rendered with the header and footer partials.
   validate: (record) => [...templateErrors(record, ['subject']), ...templateErrors(record, ['htmlContent'], EMAIL_PARTIALS)],
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
@@ -93,30 +76,12 @@ function emailPart(slug: 'email_header' | 'email_footer', column: string): Resou
 export const emailHeader = emailPart('email_header', 'email_header_id');
 export const emailFooter = emailPart('email_footer', 'email_footer_id');
 
-/** Keys the push provider reserves in a message's data map. */
-const RESERVED_DATA_KEY = /^(from|notification|message_type|google(\..*)?|gcm(\..*)?)$/i;
-const pushData = z
-  .record(z.string().min(1).max(256), z.string().max(1024))
-  .superRefine((data, issue) => {
-    const keys = Object.keys(data);
-    if (keys.length > 50) issue.addIssue({ code: 'custom', message: 'At most 50 keys.' });
-    for (const key of keys) {
-      if (RESERVED_DATA_KEY.test(key)) issue.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved by the push provider.` });
-    }
-  });
-
 export const pushNotificationTemplate = defineResource({
   slug: 'push_notification_template',
   table: 'push_notification_template',
   description: 'Push message templates: localisable Handlebars title and body, an optional image and a data map.',
   access: ADMIN,
-  fields: {
-    ...templateBasics(),
-    title: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
-    body: field.string({ required: true, min: 1, max: 1024, localisable: true, description: 'Handlebars; variables allowed.' }),
-    imageUrl: field.image(),
-    data: field.json(pushData, { description: 'String key/value pairs delivered with the message.' }),
-  },
+  fields: pushNotificationTemplateFields,
   validate: (record) => templateErrors(record, ['title', 'body']),
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
 });
@@ -126,10 +91,7 @@ export const smsTemplate = defineResource({
   table: 'sms_template',
   description: 'SMS templates: a localisable Handlebars body.',
   access: ADMIN,
-  fields: {
-    ...templateBasics(),
-    body: field.string({ required: true, min: 1, max: 1600, localisable: true, description: 'Handlebars; variables allowed.' }),
-  },
+  fields: smsTemplateFields,
   validate: (record) => templateErrors(record, ['body']),
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
 });
@@ -139,29 +101,7 @@ export const chatMessageTemplate = defineResource({
   table: 'chat_message_template',
   description: "Chat message templates: a template pre-approved at the chat provider and the values of its body parameters.",
   access: ADMIN,
-  fields: {
-    ...templateBasics(),
-    templateName: field.string({
-      required: true,
-      min: 1,
-      max: 512,
-      pattern: /^[a-z0-9_]+$/,
-      patternMessage: 'Lowercase letters, digits and _ only (the chat provider\'s template names)',
-      description: 'Name of the pre-approved template at the chat provider.',
-    }),
-    templateLanguageCode: field.string({
-      required: true,
-      max: 16,
-      pattern: /^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,4})?$/,
-      patternMessage: 'A language code such as en or en_US',
-      description: 'Language of the approved template, e.g. en_US.',
-    }),
-    bodyParameters: field.json(z.array(z.string().min(1).max(1024)).max(100), {
-      required: true,
-      default: () => [],
-      description: 'Handlebars expressions rendered into the template body parameters, in order.',
-    }),
-  },
+  fields: chatMessageTemplateFields,
   validate: (record) => templateErrors(record, ['bodyParameters']),
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
 });
@@ -171,23 +111,7 @@ export const notification = defineResource({
   table: 'notification',
   description: 'Notification rules: on the listed events, render the template for the member and send it through the integration.',
   access: ADMIN,
-  fields: {
-    name: name(),
-    description: description(),
-    status: field.status({ required: true, default: 'draft', description: 'Only live rules send.' }),
-    eventCodes: eventCodesField({ description: 'The event codes that trigger this rule; non-empty, distinct.' }),
-    integrationProvider: field.enum(INTEGRATION_PROVIDERS, { required: true }),
-    integrationId: field.uuid({
-      required: true,
-      referencesBy: { field: 'integrationProvider', slugs: Object.fromEntries(INTEGRATION_PROVIDERS.map((p) => [p, p])) },
-      description: 'A record of the integrationProvider resource.',
-    }),
-    templateId: field.uuid({
-      required: true,
-      referencesBy: { field: 'integrationProvider', slugs: TEMPLATE_OF_PROVIDER },
-      description: 'A template of the provider\'s kind: email_template, push_notification_template, sms_template or chat_message_template.',
-    }),
-  },
+  fields: notificationFields,
   validate: (record) => duplicateEventCodes(record.eventCodes),
   async beforeCreate({ trx, ctx, values }) {
     await checkRule(trx, ctx.account!.id, values, values.status === 'live');

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventCode } from '../events/codes.js';
-import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../notifications/channels.js';
+import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../schema/notifications.js';
 import type { EventLogRow } from '../schema/progress.js';
 import type { WebhookRow } from '../schema/webhooks.js';
 

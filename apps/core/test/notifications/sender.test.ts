@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventCode } from '../../src/events/codes.js';
 import { samplePayload } from '../../src/notifications/samples.js';
 import { readUnsubscribeToken, unsubscribeToken } from '../../src/notifications/unsubscribe.js';
-import { CHANNELS } from '../../src/notifications/channels.js';
+import { CHANNELS } from '../../src/schema/members.js';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, create, eventsOf, logRow, NOW, postLog, queue, send } from './support.js';
