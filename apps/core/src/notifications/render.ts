@@ -7,6 +7,7 @@ import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { Row } from '../records/resource.js';
+import type { LocalisedText } from '../records/rowTypes.js';
 import { type AccountUserRow, memberFromRow } from '../schema/members.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
@@ -253,7 +254,7 @@ const plainText = compile({
 
 async function emailPart(db: Knex, table: 'email_header' | 'email_footer', accountId: string, id: unknown): Promise<unknown> {
   if (typeof id !== 'string') return undefined;
-  const row = (await db(table).where({ account_id: accountId, id, status: 'live' }).first('html_content')) as Row | undefined;
+  const row = await db(table).where({ account_id: accountId, id, status: 'live' }).first<{ html_content: LocalisedText } | undefined>('html_content');
   return row?.html_content;
 }
 
@@ -277,10 +278,10 @@ const DEFAULT_EMAIL_STYLE = `body { margin: 0; padding: 0; background-color: #f4
 
 /** The default stylesheet, then the account's newest live email theme's CSS: later rules win, so the theme overrides the default. */
 async function themeCss(db: Knex, accountId: string): Promise<string> {
-  const theme = (await db('email_theme')
+  const theme = await db('email_theme')
     .where({ account_id: accountId, status: 'live' })
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .first('style')) as { style: string | null } | undefined;
+    .first<{ style: string | null } | undefined>('style');
   return theme?.style ? `${DEFAULT_EMAIL_STYLE}\n${theme.style}` : DEFAULT_EMAIL_STYLE;
 }
 
@@ -314,7 +315,8 @@ const PREVIEW_UNSUBSCRIBE_URL = '/u/preview';
  */
 export async function renderPreview(db: Knex, ctx: RequestContext, template: Row, now: Date): Promise<EmailContent> {
   const account = ctx.account!;
-  const organization = (await db('organization').where({ id: account.organizationId }).first('id', 'name')) as { id: string; name: string };
+  // Every account belongs to an organization.
+  const organization = await db('organization').where({ id: account.organizationId }).first<{ id: string; name: string }>('id', 'name');
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
   const event = sampleEvent(account.id, member.id, template.sample_event_code as EventCode, now, language);

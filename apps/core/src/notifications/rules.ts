@@ -29,12 +29,17 @@ async function kindOf(trx: Knex, accountId: string, id: unknown, slugs: readonly
  * are locked FOR SHARE until the rule is written, so neither can be deleted (which deletes the
  * rules that use it) or changed in between; pausing them later stays allowed.
  */
+interface IdAndStatus {
+  id: string;
+  status: string;
+}
+
 export async function checkRule(trx: Knex, accountId: string, rule: Values, goesLive: boolean): Promise<void> {
   const provider = rule.integrationProvider as IntegrationProvider;
   const templateSlug = TEMPLATE_OF_PROVIDER[provider];
   // Sequential: inside a transaction both queries share one connection.
-  const integration = (await trx(provider).where({ account_id: accountId, id: rule.integrationId }).forShare().first('id', 'status')) as Row | undefined;
-  const template = (await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).forShare().first('id', 'status')) as Row | undefined;
+  const integration = await trx(provider).where({ account_id: accountId, id: rule.integrationId }).forShare().first<IdAndStatus | undefined>('id', 'status');
+  const template = await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).forShare().first<IdAndStatus | undefined>('id', 'status');
   const missing: ErrorDetail[] = [];
   if (!integration) {
     const other = await kindOf(trx, accountId, rule.integrationId, INTEGRATION_PROVIDERS.filter((p) => p !== provider));
@@ -50,10 +55,10 @@ export async function checkRule(trx: Knex, accountId: string, rule: Values, goes
   if (!goesLive) return;
   const idle: ErrorDetail[] = [];
   if (integration!.status !== 'live') {
-    idle.push({ field: 'integrationId', code: 'not_live', message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status as string}.` });
+    idle.push({ field: 'integrationId', code: 'not_live', message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status}.` });
   }
   if (template!.status !== 'live') {
-    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status as string}.` });
+    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status}.` });
   }
   if (idle.length) {
     throw conflict(`A live rule needs a live integration and template, or it could never send: ${idle.map((d) => d.message).join(' ')}`, idle);
