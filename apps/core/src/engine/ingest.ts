@@ -219,9 +219,9 @@ function definitionOf(kind: LogKind, json: unknown): Definition | undefined {
 }
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
-  const existing = await db(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
+  const existing = await db<LogRow>(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
   return duplicateUniqueIdentifier(undefined, [
-    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id as string },
+    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id },
   ]);
 }
 
