@@ -95,7 +95,7 @@ function streak(t: SampleTexts): Json {
   return {
     id: ID.streak, name: 'Weekly workouts', description: 'Work out three times a week', status: 'live',
     aggregationPeriod: 'weekly', aggregationMethod: 'count', aggregationTargetValue: 3, completionTargetValue: 12,
-    toBeBrokenWarningHours: 24, eudTitle: t.streakTitle, eudDescription: t.streakDescription,
+    toBeBrokenWarningHours: 24, maxFreezes: 2, freezeEarnEveryPeriods: 4, eudTitle: t.streakTitle, eudDescription: t.streakDescription,
     eudIcon: null, eudMilestoneAchievedMessage: t.streakMilestoneMessage, eudCompletedMessage: t.streakCompleted,
     milestones: streakMilestones(t),
   };
@@ -165,19 +165,24 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const weeks: Record<string, number> = {
     streak_progress_in_progress: 5, streak_progress_non_milestone_completed: 6, streak_progress_milestone_completed: 8,
     streak_progress_completed: 12, streak_progress_to_be_broken: 6, streak_progress_broken: 6,
+    streak_progress_freeze_used: 6, streak_progress_freeze_earned: 8,
   };
   const value = weeks[code]!;
   const week = '2026-W47';
+  const frozen = code === 'streak_progress_freeze_used';
   const status = code === 'streak_progress_completed' ? 'completed' : code === 'streak_progress_broken' ? 'broken' : 'in_progress';
-  const periodDone = code !== 'streak_progress_in_progress' && code !== 'streak_progress_to_be_broken';
+  const periodDone = code !== 'streak_progress_in_progress' && code !== 'streak_progress_to_be_broken' && !frozen;
+  const toBeBrokenIn = code === 'streak_progress_to_be_broken' ? 24 * HOUR : code === 'streak_progress_broken' ? -HOUR : 7 * DAY;
+  // The workout streak lets a member hold 2 freezes and earns one every 4 weeks; a week missed after week 46 was frozen.
   const progress: Json = {
     id: ID.streakProgress, streakId: ID.streak, ownedById: ID.member, uniqueIdentifier: `${ID.streak}:${ID.member}`,
     streakProgressStatus: status, currentProgressValue: value,
     streakStartedAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
     streakCompletedAt: status === 'completed' ? now.toISOString() : null,
     streakBrokenAt: status === 'broken' ? new Date(now.getTime() - HOUR).toISOString() : null,
-    streakToBeBrokenAt: new Date(now.getTime() + (code === 'streak_progress_to_be_broken' ? 24 * HOUR : code === 'streak_progress_broken' ? -HOUR : 7 * DAY)).toISOString(),
-    lastCompletedPeriodKey: week,
+    streakToBeBrokenAt: new Date(now.getTime() + toBeBrokenIn).toISOString(),
+    lastCompletedPeriodKey: frozen ? '2026-W46' : week,
+    freezesAvailable: frozen ? 0 : 1, freezesUsed: frozen ? 1 : 0, frozenPeriodKeys: frozen ? [week] : [],
   };
   const taskProgress: Json = {
     id: ID.taskProgress, ownedById: ID.member, linkedSchemaSlug: 'streak_progress', linkedSchemaRecordId: ID.streakProgress,
@@ -186,9 +191,12 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     createdAt: new Date(now.getTime() - 3 * DAY).toISOString(), updatedAt: now.toISOString(),
   };
   const next = streakMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
-  if (code === 'streak_progress_to_be_broken' || code === 'streak_progress_broken') {
-    return { streakProgress: { ...progress, taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null, streak: { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
-  }
+  const stored = { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' };
+  const streakProgress = { ...progress, taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null, streak: stored, nextMilestone: next };
+  if (code === 'streak_progress_to_be_broken') return { streakProgress, freezesAvailable: progress.freezesAvailable };
+  if (code === 'streak_progress_broken') return { streakProgress };
+  if (frozen) return { streakProgress, streak: stored, frozenPeriodKey: week };
+  if (code === 'streak_progress_freeze_earned') return { streakProgress, streak: stored };
   const achieved = streakMilestones(t).filter((m) => m.milestoneTargetValue === value && (code === 'streak_progress_milestone_completed' || code === 'streak_progress_completed'));
   const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'streak', id: ID.streak }, m, week));
   return {

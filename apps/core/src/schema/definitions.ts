@@ -9,6 +9,8 @@ export const AGGREGATION_METHODS = ['count', 'sum'] as const;
 export const PERIODS = ['daily', 'weekly', 'monthly'] as const;
 /** A streak's length in periods: a century of days is the longest a member could keep one. */
 export const MAX_STREAK_PERIODS = 36_500;
+/** The most freezes a streak lets a member hold (CONTRACT §14). */
+export const MAX_FREEZES = 10;
 
 const milestoneList = z.array(z.record(z.string(), z.unknown()));
 
@@ -28,6 +30,13 @@ export const streakFields = {
   aggregationTargetValue: field.number({ gt: 0, default: 1, public: true, description: 'Per-period total that completes a period.' }),
   completionTargetValue: field.integer({ min: 1, max: MAX_STREAK_PERIODS, public: true, description: 'Periods to complete the streak; null is endless.' }),
   toBeBrokenWarningHours: field.number({ min: 0, max: 8760, default: 4 }),
+  maxFreezes: field.integer({ min: 0, max: MAX_FREEZES, default: 0, public: true, description: 'Freezes a member may hold, each covering one missed period; 0 turns freezes off.' }),
+  freezeEarnEveryPeriods: field.integer({
+    min: 1,
+    max: MAX_STREAK_PERIODS,
+    public: true,
+    description: 'A progress earns a freeze each time its run reaches a multiple of this; null: freezes are only granted.',
+  }),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
   milestones: field.virtual(milestoneList, { public: true, description: 'Live milestones, ascending target.' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
 import { field } from '../records/fields.js';
+import { MAX_STREAK_PERIODS } from './definitions.js';
 import type { RowOfFields } from '../records/rowTypes.js';
 import { anyObject, jsonObject } from './common.js';
 
@@ -26,6 +27,9 @@ export const streakProgressFields = {
   streakBrokenAt: field.datetime({ readOnly: true }),
   streakToBeBrokenAt: field.datetime({ readOnly: true }),
   lastCompletedPeriodKey: field.string({ readOnly: true }),
+  freezesAvailable: field.integer({ readOnly: true, alwaysSet: true, description: 'Freezes left, each covering one missed period.' }),
+  freezesUsed: field.integer({ readOnly: true, alwaysSet: true }),
+  frozenPeriodKeys: field.stringArray({ readOnly: true, alwaysSet: true, maxItems: MAX_STREAK_PERIODS, description: 'Periods covered by a freeze, ascending.' }),
   taskProgress: field.virtual(anyObject, { description: 'Progress within the current period.' }),
 };
 
