@@ -28,6 +28,8 @@ const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.
 const OBSERVABILITY = process.env.BENCH_OBSERVABILITY !== '0';
 const SCRAPE_SECONDS = 5;
 const PATH = '/api/v1.0/schema/streak_log/record';
+/** `BENCH_LEADERBOARD=1` ranks the streak on a live leaderboard, so each log that moves a run keeps its standing too. */
+const LEADERBOARD = process.env.BENCH_LEADERBOARD === '1';
 
 interface Seeded {
   accountId: string;
@@ -46,6 +48,9 @@ async function seed(url: string, box: SecretBox): Promise<Seeded> {
     const [streak] = await db('streak')
       .insert({ account_id: accountId, name: 'Daily', aggregation_period: 'daily', aggregation_method: 'count', aggregation_target_value: 1, to_be_broken_warning_hours: 4 })
       .returning('id');
+    if (LEADERBOARD) {
+      await db('leaderboard').insert({ account_id: accountId, name: 'Top visitors', linked_schema_slug: 'streak', linked_schema_record_id: streak.id, rank_by: 'current_run' });
+    }
     const members = await db.raw(
       `insert into account_user (account_id, external_id, first_name)
        select ?, 'member-' || n, 'Member ' || n from generate_series(1, ?) as n returning id`,
@@ -251,7 +256,7 @@ async function main(): Promise<void> {
       rows.push([`${key} API / baseline`, '', `${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x`, '', '', `${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`]);
     }
     console.log(
-      `\n${MEMBERS} members, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE} each side;` +
+      `\n${MEMBERS} members${LEADERBOARD ? ', streak ranked on a live leaderboard' : ''}, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE} each side;` +
         ` service in its own process; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
     );
     console.log(formatTable(['scenario', 'logs', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows));
@@ -278,7 +283,7 @@ async function main(): Promise<void> {
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results, ...(observability ? { observability } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, leaderboard: LEADERBOARD, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results, ...(observability ? { observability } : {}) }, null, 2)}\n`,
     );
     console.log(`wrote ${RESULTS_FILE}`);
   } finally {

@@ -82,6 +82,24 @@ if (delivery) {
     '',
   );
 }
+const standings = read('apps/core/bench/results/standings.json');
+if (standings) {
+  type Scenario = Summary & { rank: number; cpuMsPerCall?: Record<'service' | 'postgres' | 'loadGenerator', number> };
+  const boards = Object.entries(standings.boards as Record<string, { rankBy: string; createSeconds: number; scenarios: Record<string, Scenario> }>);
+  sections.push(
+    '## Leaderboard standings (`pnpm bench:standings`)',
+    `${standings.members.toLocaleString('en')} ranked members in one challenge window and ${standings.members.toLocaleString('en')} in-progress streak runs (inserted in bulk); GET standings by an end user at the top, the middle and the bottom of each board, each answer with the caller's own rank (checked against a brute-force count), ${standings.connections} concurrent callers, ${standings.durationSeconds} s each; target p95 <= ${standings.targetP95Ms} ms. Creating each leaderboard (which builds its standings from the progress) took ${boards.map(([kind, b]) => `${b.createSeconds.toFixed(1)} s (${kind})`).join(' and ')}. ${ranAt(standings)}`,
+    '',
+    row(['board, caller', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per call: service, PostgreSQL']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+    ...boards.flatMap(([kind, b]) =>
+      Object.entries(b.scenarios).map(([position, s]) =>
+        row([`${kind} ${b.rankBy}, ${position} (rank ${s.rank.toLocaleString('en')})`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), s.cpuMsPerCall ? `${s.cpuMsPerCall.service.toFixed(2)}, ${s.cpuMsPerCall.postgres.toFixed(2)}` : '']),
+      ),
+    ),
+    '',
+  );
+}
 const widget = read('packages/widget/bench-results.json');
 if (widget) {
   type Median = { scriptBytes: number; scriptMs: number; styleLayoutMs: number; taskMs: number };

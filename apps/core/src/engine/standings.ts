@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Knex } from 'knex';
+import { run } from '../db/prepared.js';
 import type { Period } from './periods.js';
 import { periodBounds, periodKey } from './periods.js';
 import type { LogKind } from './types.js';
@@ -7,10 +8,8 @@ import type { LogKind } from './types.js';
 /*
  * Leaderboard standings (CONTRACT §15). The database keeps, per definition and way of ranking,
  * each member's value with the instant it was reached and counts of values per bucket (migration
- * 20261124000300_leaderboards), in the transaction of every progress write. A board is read in one
- * statement: the top entries from the rank index; the caller's rank as one plus the counts of the
- * buckets above its value, plus the standings of its own bucket above it, minus members who are
- * not live above it; the ranked count likewise.
+ * 20261124000300_leaderboards), in the transaction of every progress write, and reads a board in
+ * one statement.
  */
 
 export const RANK_BY = ['current_run', 'longest_run', 'window_progress', 'completions'] as const;
@@ -76,68 +75,28 @@ export interface StandingsQuery {
   memberId?: string;
 }
 
-/** Same board: the standings and counts of one definition, way of ranking and window. */
-const BOARD = (alias: string) => `${alias}.account_id = :accountId and ${alias}.definition_id = :definitionId and ${alias}.rank_by = :rankBy and ${alias}.period_key = :periodKey`;
-
-const STANDINGS_SQL = `
-  with me as (
-    select s.value from leaderboard_standing s
-      join account_user u on u.account_id = s.account_id and u.id = s.member_id and u.status = 'live'
-     where ${BOARD('s')} and s.member_id = :memberId and s.value > 0),
-  absent as (
-    select s.value from account_user u
-      join leaderboard_standing s on ${BOARD('s')} and s.member_id = u.id
-     where u.account_id = :accountId and u.status <> 'live' and s.value > 0),
-  top as (
-    select s.member_id, s.value, s.reached_at, u.external_id, u.first_name, u.last_name
-      from leaderboard_standing s
-      join account_user u on u.account_id = s.account_id and u.id = s.member_id
-     where ${BOARD('s')} and s.value > 0 and u.status = 'live'
-     order by s.value desc, s.reached_at, s.member_id
-     limit :limit)
-  select
-    (select coalesce(json_agg(json_build_object('rank', t.rank, 'value', t.value, 'memberId', t.member_id, 'externalId', t.external_id,
-                                                'firstName', t.first_name, 'lastName', t.last_name) order by t.value desc, t.reached_at, t.member_id), '[]'::json)
-       from (select top.*, rank() over (order by top.value desc) as rank from top) t) as entries,
-    ((select coalesce(sum(c.n), 0) from leaderboard_count c where ${BOARD('c')}) - (select count(*) from absent))::bigint as ranked_count,
-    (select me.value from me) as caller_value,
-    (select 1
-            + coalesce((select sum(c.n) from leaderboard_count c where ${BOARD('c')} and c.bucket > loyalty_rank_bucket(me.value)), 0)
-            + (select count(*) from leaderboard_standing s
-                where ${BOARD('s')} and s.value > me.value and s.value < me.value + me.value / 512 + 1
-                  and loyalty_rank_bucket(s.value) = loyalty_rank_bucket(me.value))
-            - (select count(*) from absent a where a.value > me.value)
-       from me)::bigint as caller_rank`;
-
-/** Every log acknowledged before the call counts: the standings are written with the progress. */
+/**
+ * Every log acknowledged before the call counts: the standings are written with the progress.
+ * The statement is the database function `loyalty_standings` (migration
+ * 20261124000300_leaderboards), whose plan is made once per connection: planning it would cost
+ * as much as running it.
+ */
 export async function readStandings(db: Knex, q: StandingsQuery): Promise<Standings> {
-  const result = await db.raw<{ rows: { entries: StandingEntry[]; ranked_count: string; caller_value: number | null; caller_rank: string | null }[] }>(STANDINGS_SQL, {
-    accountId: q.accountId,
-    definitionId: q.definitionId,
-    rankBy: q.rankBy,
-    periodKey: q.periodKey,
-    limit: q.limit,
-    memberId: q.memberId ?? null,
+  const [row] = await run(db, {
+    text: 'select entries, ranked_count, caller_value, caller_rank from loyalty_standings($1, $2, $3, $4, $5, $6)',
+    values: [q.accountId, q.definitionId, q.rankBy, q.periodKey, q.memberId ?? null, q.limit],
   });
-  const row = result.rows[0]!;
-  return {
-    entries: row.entries,
-    caller: row.caller_value !== null && row.caller_rank !== null ? { rank: Number(row.caller_rank), value: row.caller_value } : null,
-    rankedCount: Number(row.ranked_count),
+  const { entries, ranked_count: rankedCount, caller_value: callerValue, caller_rank: callerRank } = row as {
+    entries: StandingEntry[];
+    ranked_count: string;
+    caller_value: number | null;
+    caller_rank: string | null;
   };
-}
-
-/** The plan of the standings statement, for the benchmark's report. */
-export async function explainStandings(db: Knex, q: StandingsQuery): Promise<string> {
-  const result = await db.raw<{ rows: { 'QUERY PLAN': string }[] }>(`explain (analyze, buffers) ${STANDINGS_SQL}`, {
-    accountId: q.accountId,
-    definitionId: q.definitionId,
-    rankBy: q.rankBy,
-    periodKey: q.periodKey,
-    limit: q.limit,
-    memberId: q.memberId ?? null,
-  });
-  return result.rows.map((r) => r['QUERY PLAN']).join('\n');
+  return {
+    entries,
+    caller: callerValue !== null && callerRank !== null ? { rank: Number(callerRank), value: callerValue } : null,
+    rankedCount: Number(rankedCount),
+  };
 }
 
 /**

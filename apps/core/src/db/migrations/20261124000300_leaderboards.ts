@@ -13,8 +13,8 @@ import { createdIndex, guestIdIndex, recordColumns, statusColumn } from './colum
  * leaderboard ranks that way; a leaderboard's creation builds them from the progress under an
  * exclusive advisory lock that every maintaining write takes shared, so no write falls between.
  *
- * Counts are split by member into 8 shards and, apart, their decrements, so concurrent logs seldom
- * wait on one row; each write takes at most one decrement and one increment row per board, in
+ * Counts are split by member into 4 shards and, apart, their decrements, so concurrent logs seldom
+ * wait on one row (a read sums at most 8 rows per bucket); each write takes at most one decrement and one increment row per board, in
  * that order, which keeps concurrent writes free of lock cycles. Members who are not live are left
  * out when a board is read (few are), so a member's status change touches no standing.
  */
@@ -65,12 +65,16 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`create index account_user_not_live_idx on account_user (account_id, id) where status <> 'live'`);
 
   // Exact below 1024 (integers: one bucket per value); above, 10 significant bits (0.2 % wide).
+  // Not strict, so that the planner can inline it.
+  await db.raw(`
+    create function loyalty_rank_bucket_width(v double precision) returns double precision
+    language sql immutable parallel safe as $$
+      select case when v < 1024 then 1::double precision else power(2::double precision, floor(log(2::numeric, v::numeric))::int - 9) end
+    $$`);
   await db.raw(`
     create function loyalty_rank_bucket(v double precision) returns double precision
-    language sql immutable strict parallel safe as $$
-      select case when v < 1024 then floor(v)
-                  else power(2::double precision, floor(log(2::numeric, v::numeric))::int - 9)
-                       * floor(v / power(2::double precision, floor(log(2::numeric, v::numeric))::int - 9)) end
+    language sql immutable parallel safe as $$
+      select loyalty_rank_bucket_width(v) * floor(v / loyalty_rank_bucket_width(v))
     $$`);
   await db.raw(`
     create function loyalty_standings_lock(p_definition uuid, p_rank_by text, p_exclusive boolean) returns void
@@ -96,7 +100,7 @@ export async function up(db: Knex): Promise<void> {
     declare
       old_value double precision;
       new_value double precision;
-      shard int := get_byte(uuid_send(p_member), 15) & 7;
+      shard int := get_byte(uuid_send(p_member), 15) & 3;
     begin
       perform loyalty_standings_lock(p_definition, p_rank_by, false);
       if not exists (select 1 from leaderboard l
@@ -125,7 +129,7 @@ export async function up(db: Knex): Promise<void> {
       update leaderboard_standing s set value = new_value, reached_at = p_at
        where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by
          and s.period_key = p_period and s.member_id = p_member;
-      if old_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 8 + shard, -1); end if;
+      if old_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 4 + shard, -1); end if;
       if new_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, new_value, shard, 1); end if;
     end $$`);
   // Progress rows are deleted only with their member (erasure): the member leaves the board.
@@ -141,8 +145,55 @@ export async function up(db: Knex): Promise<void> {
          and s.period_key = p_period and s.member_id = p_member
       returning s.value into old_value;
       if old_value > 0 then
-        perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 8 + (get_byte(uuid_send(p_member), 15) & 7), -1);
+        perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 4 + (get_byte(uuid_send(p_member), 15) & 3), -1);
       end if;
+    end $$`);
+
+  /*
+   * A board as the standings route reads it: the top entries from the rank index; the caller's
+   * rank as one plus the counts of the buckets above its value, plus the standings of its own
+   * bucket above it, minus members who are not live above it; the ranked count likewise. Its plan
+   * is made once per connection (generic: every condition is an equality on an index's prefix).
+   */
+  await db.raw(`
+    create function loyalty_standings(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid, p_limit int)
+    returns table (entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
+    language plpgsql stable
+    set plan_cache_mode = force_generic_plan
+    as $$
+    begin
+      return query
+      with me as (
+        select s.value from leaderboard_standing s
+          join account_user u on u.account_id = s.account_id and u.id = s.member_id and u.status = 'live'
+         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = p_member and s.value > 0),
+      absent as (
+        select s.value from account_user u
+          join leaderboard_standing s on s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = u.id
+         where u.account_id = p_account and u.status <> 'live' and s.value > 0),
+      top as (
+        select s.member_id, s.value, s.reached_at, u.external_id, u.first_name, u.last_name
+          from leaderboard_standing s
+          join account_user u on u.account_id = s.account_id and u.id = s.member_id
+         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and u.status = 'live'
+         order by s.value desc, s.reached_at, s.member_id
+         limit p_limit),
+      counted as (
+        select coalesce(sum(c.n), 0) as ranked,
+               coalesce(sum(c.n) filter (where c.bucket > (select loyalty_rank_bucket(me.value) from me)), 0) as above
+          from leaderboard_count c where c.account_id = p_account and c.definition_id = p_definition and c.rank_by = p_rank_by and c.period_key = p_period)
+      select
+        (select coalesce(json_agg(json_build_object('rank', t.rank, 'value', t.value, 'memberId', t.member_id, 'externalId', t.external_id,
+                                                    'firstName', t.first_name, 'lastName', t.last_name) order by t.value desc, t.reached_at, t.member_id), '[]'::json)
+           from (select top.*, rank() over (order by top.value desc) as rank from top) t),
+        ((select counted.ranked from counted) - (select count(*) from absent))::bigint,
+        (select me.value from me),
+        (select 1 + (select counted.above from counted)
+                + (select count(*) from leaderboard_standing s
+                    where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and s.value > me.value
+                      and s.value < loyalty_rank_bucket(me.value) + loyalty_rank_bucket_width(me.value))
+                - (select count(*) from absent a where a.value > me.value)
+           from me)::bigint;
     end $$`);
 
   await db.raw(`
@@ -234,7 +285,7 @@ export async function up(db: Knex): Promise<void> {
          group by owned_by_id;
       end if;
       insert into leaderboard_count (account_id, definition_id, rank_by, period_key, bucket, slot, n)
-      select account_id, definition_id, rank_by, period_key, loyalty_rank_bucket(value), get_byte(uuid_send(member_id), 15) & 7, count(*)
+      select account_id, definition_id, rank_by, period_key, loyalty_rank_bucket(value), get_byte(uuid_send(member_id), 15) & 3, count(*)
         from leaderboard_standing
        where account_id = p_account and definition_id = p_definition and rank_by = p_rank_by and value > 0
        group by 1, 2, 3, 4, 5, 6;
@@ -270,8 +321,8 @@ export async function down(db: Knex): Promise<void> {
     await db.raw(`drop trigger if exists ${table}_standings_update on ${table}_progress`);
     await db.raw(`drop trigger if exists ${table}_standings_erased on ${table}_progress`);
   }
-  await db.raw(`drop function loyalty_streak_standings, loyalty_challenge_standings, loyalty_mission_standings, loyalty_erased_standings,
-    loyalty_standing_change, loyalty_standing_remove, loyalty_standings_rebuild, loyalty_standings_drop, loyalty_standings_kept, loyalty_count_add, loyalty_standings_lock, loyalty_rank_bucket`);
+  await db.raw(`drop function loyalty_standings, loyalty_streak_standings, loyalty_challenge_standings, loyalty_mission_standings, loyalty_erased_standings,
+    loyalty_standing_change, loyalty_standing_remove, loyalty_standings_rebuild, loyalty_standings_drop, loyalty_standings_kept, loyalty_count_add, loyalty_standings_lock, loyalty_rank_bucket, loyalty_rank_bucket_width`);
   await db.raw('drop index account_user_not_live_idx');
   await db.raw('drop table leaderboard_count');
   await db.raw('drop table leaderboard_standing');

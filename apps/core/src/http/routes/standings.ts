@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
+import { run } from '../../db/prepared.js';
 import type { Period } from '../../engine/periods.js';
 import { periodKey as windowOf } from '../../engine/periods.js';
 import { displayName, isPeriodKey, isWindowed, readStandings } from '../../engine/standings.js';
 import { type ErrorDetail, invalidQuery, notFound } from '../../errors.js';
-import { LANGUAGE_CODES, type LanguageCode } from '../../formats.js';
+import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
 import { isPublicFlow } from '../../records/context.js';
 import { errorResponses, security } from '../../records/openapi.js';
 import type { LeaderboardRow } from '../../resources/leaderboard.js';
@@ -51,6 +52,28 @@ function parseParams(query: Record<string, string | string[] | undefined>): Stan
 }
 
 /**
+ * The leaderboard in the caller's view, as the record service scopes a get (the caller's account
+ * when known; live ones only for end users and guests), with its definition's period (undefined
+ * once the definition is deleted). One prepared statement: the route is read often.
+ */
+async function findBoard(s: Services, id: string, accountId: string | undefined, live: boolean) {
+  const [row] = await run(s.db, {
+    text: `select l.id, l.account_id, l.linked_schema_slug, l.linked_schema_record_id, l.rank_by, l.size, l.display_name,
+                  coalesce((select d.aggregation_period from streak d where l.linked_schema_slug = 'streak' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
+                           (select d.aggregation_period from challenge d where l.linked_schema_slug = 'challenge' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
+                           (select d.aggregation_period from mission d where l.linked_schema_slug = 'mission' and d.account_id = l.account_id and d.id = l.linked_schema_record_id)) as aggregation_period
+             from leaderboard l
+            where l.id = $1 and ($2::uuid is null or l.account_id = $2) and (not $3 or l.status = 'live')`,
+    values: [id, accountId ?? null, live],
+  });
+  if (!row) return undefined;
+  const { aggregation_period: period, ...board } = row as Pick<LeaderboardRow, 'id' | 'account_id' | 'linked_schema_slug' | 'linked_schema_record_id' | 'rank_by' | 'size' | 'display_name'> & {
+    aggregation_period: Period | null;
+  };
+  return { board, definition: period ? { aggregation_period: period } : undefined };
+}
+
+/**
  * `GET /schema/leaderboard/record/{id}/standings` (CONTRACT §15): the leaderboard's top entries,
  * the end user's own standing and how many members are ranked. End users and guests see live
  * leaderboards of definitions that exist; API keys see every leaderboard of their account, and
@@ -66,10 +89,9 @@ export function standingsRoutes(router: Router, s: Services): void {
     const rc = requestContext(ctx, params.languageCode);
     const missing = () => notFound(`No leaderboard record with id ${ctx.params.id}.`);
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw missing();
-    const board = (await s.records.findRow(s.registry.require('leaderboard'), rc, ctx.params.id!)) as LeaderboardRow;
-    const definition = (await s.db(board.linked_schema_slug).where({ account_id: board.account_id, id: board.linked_schema_record_id }).first('aggregation_period')) as
-      | { aggregation_period: Period }
-      | undefined;
+    const found = UUID.test(ctx.params.id!) ? await findBoard(s, ctx.params.id!, rc.account?.id, isPublicFlow(rc)) : undefined;
+    if (!found) throw missing();
+    const { board, definition } = found;
     if (!definition && isPublicFlow(rc)) throw missing();
 
     const details: ErrorDetail[] = [];
