@@ -5,7 +5,7 @@ import type { ChallengeProgressRow } from '../schema/progress.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { type ProgressEvent, type LogInput, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
 
 /** The change that fails a window that ended uncompleted, at the window's end. */
@@ -39,7 +39,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   const where = { account_id: tx.account.id, challenge_id: definition.id, owned_by_id: memberId };
 
   const rows = rowsFromJson<Versioned<ChallengeProgressRow>>(input.state);
-  const closed: ClosedProgress[] = [];
+  const closed: ProgressEvent[] = [];
   for (const progress of rows.filter((r) => r.period_key < window && r.challenge_progress_status === 'in_progress')) {
     closed.push({ code: 'challenge_progress_failed', progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)) });
   }
@@ -94,6 +94,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
     milestoneRewardLogs,
     rewardLog: null,
     codes,
-    closed,
+    before: closed,
+    after: [],
   };
 }

@@ -12,10 +12,10 @@ import type { AccountUserRow, InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
 import { upsertInlineMember } from './members.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
-import { progressPayload, storedFields } from './payloads.js';
+import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { type LogKind, type LogRow, NeedsLock, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
+import { type LogKind, type LogRow, NeedsLock, notAggregated, type Outcome, type ProgressEvent, type StateRead, type Tx } from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -144,16 +144,16 @@ async function attemptLog(
     memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
       ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow!, definition, member, milestones, outcome)
       : response;
+  const eventCtx = memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx;
+  const aboutProgress = async (e: ProgressEvent): Promise<NewEvent> => ({
+    code: e.code,
+    ownedById: memberId,
+    linkedSchemaSlug: `${kind}_progress`,
+    linkedSchemaRecordId: e.progress.id,
+    payload: await progressEventPayload(records, trx, eventCtx, kind, e),
+  });
   const events: NewEvent[] = [];
-  for (const c of outcome.closed) {
-    events.push({
-      code: c.code,
-      ownedById: memberId,
-      linkedSchemaSlug: `${kind}_progress`,
-      linkedSchemaRecordId: c.progress.id,
-      payload: await progressPayload(records, trx, memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx, kind, c.progress),
-    });
-  }
+  for (const e of outcome.before) events.push(await aboutProgress(e));
   for (const code of outcome.codes) {
     events.push({
       code,
@@ -163,6 +163,7 @@ async function attemptLog(
       payload: { [`${kind}Log`]: payloadLog },
     });
   }
+  for (const e of outcome.after) events.push(await aboutProgress(e));
   tx.writes.emit(events);
   await tx.writes.write(trx);
   return response;

@@ -5,7 +5,7 @@ import type { MissionProgressRow, TaskProgressRow } from '../schema/progress.js'
 import { crossed, nextMilestone } from './milestones.js';
 import { windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
+import { type ProgressEvent, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
 
 /** A mission log also names its activity: it counts toward the task with that activityId. */
@@ -53,7 +53,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const task = tasks.find((t) => t.activityId === activityId);
   if (!task) return notAggregated();
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
-  const closed: ClosedProgress<MissionProgressRow>[] = [];
+  const closed: ProgressEvent<MissionProgressRow>[] = [];
 
   const state = input.state as { run: { progress: unknown; tasks: unknown } | null; completedOnce: boolean; latest: unknown };
   let progress = rowFromJson<Versioned<MissionProgressRow>>(state.run?.progress);
@@ -130,6 +130,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     milestoneRewardLogs,
     rewardLog,
     codes,
-    closed,
+    before: closed,
+    after: [],
   };
 }

@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
+import type { EventCode } from '../events/codes.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
 import { liveMilestones, nextMilestone } from './milestones.js';
-import type { LogKind } from './types.js';
+import type { LogKind, ProgressEvent } from './types.js';
 
 const PROGRESS_FIELDS: Record<LogKind, string> = {
   streak: 'streakProgress',
@@ -33,6 +34,22 @@ export async function progressPayload(
   const next = nextMilestone(milestones, value);
   const [nextSerialized] = next ? await records.serialize(records.registry.require('milestone'), [next], ctx, { db }) : [null];
   return { [PROGRESS_FIELDS[kind]]: { ...serialized, [kind]: def, nextMilestone: nextSerialized } };
+}
+
+/** Freeze events name their streak beside the progress (CONTRACT §14). */
+const WITH_DEFINITION = new Set<EventCode>(['streak_progress_freeze_used', 'streak_progress_freeze_earned']);
+
+/** The payload of an event about a progress record: `progressPayload` plus the event's own keys. */
+export async function progressEventPayload(
+  records: Records,
+  db: Knex,
+  ctx: RequestContext,
+  kind: LogKind,
+  event: ProgressEvent,
+): Promise<Record<string, unknown>> {
+  const payload = await progressPayload(records, db, ctx, kind, event.progress);
+  const progress = payload[PROGRESS_FIELDS[kind]] as Record<string, unknown>;
+  return { ...payload, ...(WITH_DEFINITION.has(event.code) ? { [kind]: progress[kind] } : {}), ...event.extra };
 }
 
 async function completedTasks(db: Knex, progress: Row): Promise<number> {

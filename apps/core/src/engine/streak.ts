@@ -1,23 +1,100 @@
+import type { Knex } from 'knex';
 import { rowFromJson } from '../db/json.js';
+import { updateRow } from '../db/rows.js';
+import { conflict } from '../errors.js';
 import type { StreakRow } from '../schema/definitions.js';
 import type { StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { EventCode } from '../events/codes.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
-import { type ClosedProgress, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
+import { type LogInput, notAggregated, type Outcome, type ProgressEvent, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
 
-/** The period a progress must complete next: after its last completed one, else its first. */
+/** The latest period a progress has settled: its last completed or frozen one (keys of one kind sort as strings). */
+function lastSettled(progress: StreakProgressRow): string | null {
+  const completed = progress.last_completed_period_key;
+  const frozen = progress.frozen_period_keys.at(-1) ?? null;
+  return frozen !== null && (completed === null || frozen > completed) ? frozen : completed;
+}
+
+/** The period a progress must complete next: after its last completed or frozen one, else its first. */
 export function requiredPeriod(progress: StreakProgressRow, period: Period, zone: string): string {
-  const last = progress.last_completed_period_key;
+  const last = lastSettled(progress);
   return last ? nextPeriodKey(last, period, zone) : periodKey(progress.streak_started_at, period, zone);
 }
 
-/** The change that breaks a progress whose required period ended uncompleted, at that period's end. */
-export function brokenPatch(progress: StreakProgressRow, period: Period, zone: string, now: Date): Partial<StreakProgressRow> {
-  const end = periodBounds(requiredPeriod(progress, period, zone), period, zone).end;
-  return { streak_progress_status: 'broken', streak_broken_at: end, updated_at: now };
+/** A change to a progress and its events in order, each event with the progress as its step left it. */
+export interface Settled {
+  patch: Partial<StreakProgressRow>;
+  events: ProgressEvent<StreakProgressRow>[];
+}
+
+/**
+ * Settles the required periods of an in-progress progress that ended uncompleted (`missed`), oldest
+ * first (CONTRACT §8, §14): each is frozen while freezes last, the following period becoming the
+ * required one, and the first left uncovered breaks the progress at its end. Freezes above
+ * `maxFreezes` (a write racing the update that lowered it) are never spent. Null when the
+ * required period is not missed. Logs and sweeps both decide here, so they decide alike.
+ */
+export function settleMissed(
+  progress: StreakProgressRow,
+  definition: Pick<StreakRow, 'aggregation_period' | 'max_freezes'>,
+  zone: string,
+  now: Date,
+  missed: (key: string, end: Date) => boolean,
+): Settled | null {
+  const period = definition.aggregation_period;
+  let key = requiredPeriod(progress, period, zone);
+  let end = periodBounds(key, period, zone).end;
+  if (!missed(key, end)) return null;
+  const patch: Partial<StreakProgressRow> = {};
+  const events: ProgressEvent<StreakProgressRow>[] = [];
+  let row = progress;
+  const step = (change: Partial<StreakProgressRow>) => {
+    Object.assign(patch, change, { updated_at: now });
+    row = { ...row, ...patch };
+  };
+  let available = Math.min(progress.freezes_available, definition.max_freezes);
+  do {
+    if (available === 0) {
+      step({ streak_progress_status: 'broken', streak_broken_at: end });
+      events.push({ code: 'streak_progress_broken', progress: row });
+      break;
+    }
+    const frozen = key;
+    available -= 1;
+    key = nextPeriodKey(key, period, zone);
+    end = periodBounds(key, period, zone).end;
+    step({ freezes_available: available, freezes_used: row.freezes_used + 1, frozen_period_keys: [...row.frozen_period_keys, frozen], streak_to_be_broken_at: end });
+    events.push({ code: 'streak_progress_freeze_used', progress: row, extra: { frozenPeriodKey: frozen } });
+  } while (missed(key, end));
+  return { patch, events };
+}
+
+/**
+ * Adds granted freezes to an in-progress progress, up to its streak's `maxFreezes` (CONTRACT §14).
+ * The caller holds the progress row's lock; the streak is read under a share lock, which a streak
+ * update lowering `maxFreezes` conflicts with, so a grant never lands above the lowered cap.
+ */
+export async function grantFreezes(trx: Knex.Transaction, accountId: string, progressId: string, count: number, now: Date): Promise<StreakProgressRow> {
+  const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
+  if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
+  const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).forShare().first('max_freezes');
+  if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
+  return updateRow(trx, 'streak_progress', progress, { freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count), updated_at: now });
+}
+
+/**
+ * Caps the freezes of a streak's in-progress progresses at a lowered `maxFreezes`, in the streak
+ * update's transaction; the update holds the streak's row lock, so a grant that read the old cap
+ * has committed before and is capped here.
+ */
+export async function capFreezes(trx: Knex.Transaction, accountId: string, streakId: string, maxFreezes: number, now: Date): Promise<void> {
+  await trx('streak_progress')
+    .where({ account_id: accountId, streak_id: streakId, streak_progress_status: 'in_progress' })
+    .where('freezes_available', '>', maxFreezes)
+    .update({ freezes_available: maxFreezes, updated_at: now });
 }
 
 /**
@@ -44,7 +121,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   const period = definition.aggregation_period;
   const logPeriod = periodKey(activityAt, period, zone);
   const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
-  const closed: ClosedProgress<StreakProgressRow>[] = [];
+  const settledEvents: ProgressEvent<StreakProgressRow>[] = [];
 
   const state = input.state as { progress?: unknown; task?: unknown; latest?: unknown } | null;
   let progress = rowFromJson<Versioned<StreakProgressRow>>(state?.progress);
@@ -52,17 +129,24 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   let periodTask = rowFromJson<Versioned<TaskProgressRow>>(state?.task);
   if (periodTask?.period_key !== logPeriod) periodTask = undefined;
   if (progress) {
-    if (logPeriod > requiredPeriod(progress, period, zone)) {
-      closed.push({ code: 'streak_progress_broken', progress: tx.writes.update('streak_progress', progress, brokenPatch(progress, period, zone, tx.now)) });
-      progress = undefined;
-    } else if (progress.current_period_key !== null && logPeriod < progress.current_period_key) {
-      return notAggregated();
+    // A log for a later period than the required one settles the periods missed before it.
+    const settled = settleMissed(progress, definition, zone, tx.now, (key) => key < logPeriod);
+    if (settled) {
+      const row = tx.writes.update('streak_progress', progress, settled.patch);
+      settledEvents.push(...settled.events);
+      progress = row.streak_progress_status === 'broken' ? undefined : row;
     }
+  }
+  if (progress) {
+    const current = progress.current_period_key;
+    const frozen = progress.frozen_period_keys.at(-1);
+    // Before the latest period with a log, or in (or before) a frozen one: too late to count.
+    if ((current !== null && logPeriod < current) || (frozen !== undefined && logPeriod <= frozen)) return notAggregated(settledEvents);
   }
   if (!progress) {
     periodTask = undefined;
-    const latest = closed[0]?.progress ?? rowFromJson<StreakProgressRow>(state?.latest);
-    if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(closed);
+    const latest = settledEvents.at(-1)?.progress ?? rowFromJson<StreakProgressRow>(state?.latest);
+    if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(settledEvents);
     [progress] = tx.writes.insert<StreakProgressRow>('streak_progress', [
       {
         ...where,
@@ -72,6 +156,9 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
         streak_started_at: activityAt,
         streak_to_be_broken_at: periodBounds(logPeriod, period, zone).end,
         current_period_key: logPeriod,
+        freezes_available: 0,
+        freezes_used: 0,
+        frozen_period_keys: [],
       },
     ]);
   }
@@ -93,6 +180,10 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     patch.streak_to_be_broken_at = periodBounds(nextPeriodKey(logPeriod, period, zone), period, zone).end;
   }
   if (completed) Object.assign(patch, { streak_progress_status: 'completed', streak_completed_at: activityAt });
+  // A run that reaches a multiple of freezeEarnEveryPeriods earns a freeze, up to maxFreezes; a completed one has no use for it.
+  const every = definition.freeze_earn_every_periods;
+  const earned = periodCompleted && !completed && every !== null && after % every === 0 && progress!.freezes_available < definition.max_freezes;
+  if (earned) patch.freezes_available = progress!.freezes_available + 1;
   const updated = tx.writes.update('streak_progress', progress!, patch);
 
   const achieved = crossed(milestones, before, after);
@@ -116,7 +207,8 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     milestoneRewardLogs,
     rewardLog: null,
     codes,
-    closed,
+    before: settledEvents,
+    after: earned ? [{ code: 'streak_progress_freeze_earned', progress: updated }] : [],
   };
 }
 

@@ -72,10 +72,14 @@ export interface StateRead {
 /** Names the one in-progress run of a member on a definition (a partial unique index finds it). */
 export const runIdentifier = (definitionId: string, memberId: string) => `${definitionId}:${memberId}`;
 
-/** An event to emit about a progress record that the log or a sweep closed (broken or failed). */
-export interface ClosedProgress<P extends ProgressRow = ProgressRow> {
+/**
+ * An event about a progress record rather than a log (a break, a failure, a freeze), emitted with
+ * the sweeps' payload: the progress as this step left it, plus `extra` keys.
+ */
+export interface ProgressEvent<P extends ProgressRow = ProgressRow> {
   code: EventCode;
   progress: P;
+  extra?: Record<string, unknown>;
 }
 
 /** What aggregating one log did; the ingest pipeline turns it into the response and events. */
@@ -93,11 +97,13 @@ export interface Outcome {
   rewardLog: RewardLogRow | null;
   /** The codes this log emits itself, in order. */
   codes: EventCode[];
-  /** Progress records the log closed before counting (emitted first, with sweep payloads). */
-  closed: ClosedProgress[];
+  /** What the log settled before counting: breaks, failures, freezes (emitted first). */
+  before: ProgressEvent[];
+  /** What its counting earned the progress: a freeze (emitted after its own codes). */
+  after: ProgressEvent[];
 }
 
-export const notAggregated = (closed: ClosedProgress[] = []): Outcome => ({
+export const notAggregated = (before: ProgressEvent[] = []): Outcome => ({
   aggregated: false,
   progress: null,
   taskProgress: [],
@@ -107,5 +113,6 @@ export const notAggregated = (closed: ClosedProgress[] = []): Outcome => ({
   milestoneRewardLogs: [],
   rewardLog: null,
   codes: [],
-  closed,
+  before,
+  after: [],
 });

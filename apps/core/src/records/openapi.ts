@@ -141,7 +141,8 @@ function pathsOf(r: Resource): Record<string, Json> {
   if (Object.keys(collection).length) paths[`/schema/${r.slug}/record`] = collection;
   if (Object.keys(item).length) paths[`/schema/${r.slug}/record/{id}`] = item;
   for (const [actionName, action] of Object.entries(r.actions ?? {})) {
-    const content = Object.fromEntries((action.accepts ?? ['application/json']).map((t) => [t, { schema: t === 'application/json' ? { type: 'object' } : { type: 'string' } }]));
+    const json = action.body ? jsonSchema(action.body, 'input') : { type: 'object' };
+    const content = Object.fromEntries((action.accepts ?? ['application/json']).map((t) => [t, { schema: t === 'application/json' ? json : { type: 'string' } }]));
     paths[`/schema/${r.slug}/record/{id}/action/${actionName}`] = {
       post: {
         tags: [r.slug],

@@ -38,6 +38,8 @@ export interface ActionDef {
   /** Media types the action accepts for a non-empty body; JSON when absent. */
   accepts?: string[];
   maxBodyBytes?: number;
+  /** The JSON body's shape, for the OpenAPI document (the action checks it itself); any object when absent. */
+  body?: z.ZodType;
   /** Performs the action; its return value is sent as `data`. */
   run(args: ActionArgs): Promise<unknown>;
   description: string;

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
 import { ingestLog } from '../engine/ingest.js';
+import { grantFreezes } from '../engine/streak.js';
+import { invalidInput } from '../errors.js';
+import { MAX_FREEZES } from '../schema/definitions.js';
 import type { LogKind } from '../engine/types.js';
 import { memberFields } from '../schema/members.js';
 import { challengeProgressFields, eventLogFields, missionProgressFields, streakProgressFields, taskProgressFields } from '../schema/progress.js';
@@ -79,6 +82,8 @@ async function loadTaskProgress(args: LoadArgs, as: 'taskProgress' | 'taskProgre
   }
 }
 
+const grantBody = z.strictObject({ count: z.number().int().min(1).max(MAX_FREEZES) });
+
 export const streakProgress = defineResource({
   slug: 'streak_progress',
   table: 'streak_progress',
@@ -89,6 +94,20 @@ export const streakProgress = defineResource({
   async load(args) {
     await joinOwnerAnd({ slug: 'streak', idColumn: 'streak_id', as: 'streak' })(args);
     await loadTaskProgress(args, 'taskProgress');
+  },
+  actions: {
+    grant_freezes: {
+      returns: 'streak_progress',
+      body: grantBody,
+      description: `Grants {"count": 1..${MAX_FREEZES}} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0.`,
+      async run({ trx, ctx, row, body, serialize }) {
+        const parsed = grantBody.safeParse(body);
+        if (!parsed.success) {
+          throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, [{ field: 'count', code: 'invalid', message: `An integer from 1 to ${MAX_FREEZES}.` }]);
+        }
+        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date()));
+      },
+    },
   },
 });
 

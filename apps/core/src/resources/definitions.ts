@@ -3,6 +3,7 @@ import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { isPublicFlow } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
+import { capFreezes } from '../engine/streak.js';
 import { challengeFields, milestoneFields, missionFields, type PARENTS, streakFields } from '../schema/definitions.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
@@ -51,8 +52,9 @@ export const streak = defineResource({
   publicScope: 'public',
   fields: streakFields,
   load: loadMilestones,
-  async beforeUpdate({ trx, values, existing }) {
+  async beforeUpdate({ trx, ctx, values, existing }) {
     if ('completionTargetValue' in values) strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+    if (typeof values.maxFreezes === 'number') await capFreezes(trx, ctx.account!.id, String(existing!.id), values.maxFreezes, new Date());
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });

@@ -3,10 +3,10 @@ import { updateRow } from '../db/rows.js';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
 import { failedMissionPatch } from '../engine/mission.js';
-import { progressPayload } from '../engine/payloads.js';
+import { progressEventPayload } from '../engine/payloads.js';
 import type { Period } from '../engine/periods.js';
-import { brokenPatch } from '../engine/streak.js';
-import type { LogKind, ProgressRow } from '../engine/types.js';
+import { requiredPeriod, settleMissed } from '../engine/streak.js';
+import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import { emit } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
@@ -15,17 +15,24 @@ import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from
 
 const BATCH = 200;
 
-/** A progress row as a sweep reads it: with its member's time zone and, where selected, its definition's period. */
-type Swept<P extends ProgressRow> = P & { member_timezone: string | null; aggregation_period?: Period };
+/**
+ * A progress row as a sweep reads it: with its member's time zone and, where selected, its
+ * definition's period and freezes.
+ */
+type Swept<P extends ProgressRow> = P & { member_timezone: string | null; aggregation_period?: Period; max_freezes?: number };
 
 interface Sweep<R = Swept<ProgressRow>> {
   name: string;
   kind: LogKind;
-  code: EventCode;
   /** Due rows, locked so that concurrent sweepers each take different ones. */
   due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
-  /** The change that closes or marks the row. */
-  patch(row: R, zone: string, now: Date): Partial<R>;
+  /** The change that closes or marks the row, and its events in order. */
+  settle(row: R, zone: string, now: Date, graceSeconds: number): { patch: Partial<R>; events: ProgressEvent[] };
+}
+
+/** A change that makes one event, about the row as it leaves it. */
+function one<R extends ProgressRow>(code: EventCode, row: R, patch: Partial<R>, extra?: Record<string, unknown>) {
+  return { patch, events: [{ code, progress: { ...row, ...patch }, extra }] };
 }
 
 const progressColumns = (table: string) => [`${table}.*`, 'account_user.timezone as member_timezone'];
@@ -43,31 +50,36 @@ const SWEEPS: Sweep[] = [
   {
     name: 'streak warnings',
     kind: 'streak',
-    code: 'streak_progress_to_be_broken',
     due: (trx, now) =>
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
-        .select(progressColumns('streak_progress'))
+        .select([...progressColumns('streak_progress'), 'streak.max_freezes'])
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '>', now)
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
-    patch: (row, _zone, now) => ({ warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now }),
+    // The warning still fires when a freeze will cover the period: its payload says so (CONTRACT §14).
+    settle: (row, _zone, now) =>
+      one('streak_progress_to_be_broken', row, { warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now }, { freezesAvailable: Math.min(row.freezes_available, row.max_freezes!) }),
   } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'streak breaks',
     kind: 'streak',
-    code: 'streak_progress_broken',
     due: (trx, now, grace) =>
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
-        .select([...progressColumns('streak_progress'), 'streak.aggregation_period'])
+        .select([...progressColumns('streak_progress'), 'streak.aggregation_period', 'streak.max_freezes'])
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
-    patch: (row, zone, now) => brokenPatch(row, row.aggregation_period!, zone, now),
+    // Freezes or breaks, as a log for a later period would: the due period, then each later one over by the grace.
+    settle: (row, zone, now, grace) => {
+      const definition = { aggregation_period: row.aggregation_period!, max_freezes: row.max_freezes! };
+      const due = requiredPeriod(row, definition.aggregation_period, zone);
+      const cutoff = now.getTime() - grace * 1000;
+      return settleMissed(row, definition, zone, now, (key, end) => key === due || end.getTime() <= cutoff)!;
+    },
   } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'challenge warnings',
     kind: 'challenge',
-    code: 'challenge_progress_to_be_failed',
     due: (trx, now) =>
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select(progressColumns('challenge_progress'))
@@ -75,29 +87,27 @@ const SWEEPS: Sweep[] = [
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
         .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
-    patch: (_row, _zone, now) => ({ is_warned: true, updated_at: now }),
+    settle: (row, _zone, now) => one('challenge_progress_to_be_failed', row, { is_warned: true, updated_at: now }),
   } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
     name: 'challenge failures',
     kind: 'challenge',
-    code: 'challenge_progress_failed',
     due: (trx, now, grace) =>
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    patch: (row, zone, now) => failedChallengePatch(row, zone, row.aggregation_period!, now),
+    settle: (row, zone, now) => one('challenge_progress_failed', row, failedChallengePatch(row, zone, row.aggregation_period!, now)),
   } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
     name: 'mission failures',
     kind: 'mission',
-    code: 'mission_progress_failed',
     due: (trx, now, grace) =>
       joinMember('mission_progress')(trx('mission_progress'))
         .select(progressColumns('mission_progress'))
         .where('mission_progress.mission_progress_status', 'in_progress')
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    patch: (row, _zone, now) => failedMissionPatch(row, now),
+    settle: (row, _zone, now) => one('mission_progress_failed', row, failedMissionPatch(row, now)),
   } satisfies Sweep<Swept<MissionProgressRow>>,
 ];
 
@@ -124,16 +134,21 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
           const account = accounts.get(accountId)!;
           const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: `sweep:${sweep.name}` };
           const zone = row.member_timezone ?? account.timezone;
-          const progress = await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, sweep.patch(row, zone, now));
-          await emit(trx, accountId, [
-            {
-              code: sweep.code,
-              ownedById: progress.owned_by_id,
-              linkedSchemaSlug: `${sweep.kind}_progress`,
-              linkedSchemaRecordId: progress.id,
-              payload: await progressPayload(records, trx, ctx, sweep.kind, progress),
-            },
-          ]);
+          const { patch, events } = sweep.settle(row, zone, now, graceSeconds);
+          await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, patch);
+          await emit(
+            trx,
+            accountId,
+            await Promise.all(
+              events.map(async (e) => ({
+                code: e.code,
+                ownedById: row.owned_by_id,
+                linkedSchemaSlug: `${sweep.kind}_progress`,
+                linkedSchemaRecordId: row.id,
+                payload: await progressEventPayload(records, trx, ctx, sweep.kind, e),
+              })),
+            ),
+          );
         }
         return rows.length;
       });

@@ -65,11 +65,14 @@ function logger(kind: Kind, definitionId: string, memberId: string) {
   };
 }
 
-/** A closing event (broken/failed, by a log or the scheduler): the progress with its definition and next milestone. */
-function expectProgressPayload(event: any, kind: Kind, progressId: string, definitionId: string, nextTarget: number | null) {
+/**
+ * A closing event (broken/failed, by a log or the scheduler): the progress with its definition and
+ * next milestone, and the event's own keys (`extra`: a streak warning's freezesAvailable, §14).
+ */
+function expectProgressPayload(event: any, kind: Kind, progressId: string, definitionId: string, nextTarget: number | null, extra: string[] = []) {
   const key = `${kind}Progress`;
   // Reading of §9 "the progress plus the definition and nextMilestone": both sit inside the progress object.
-  expect(Object.keys(event.payload)).toEqual([key]);
+  expect(Object.keys(event.payload)).toEqual([key, ...extra]);
   expect(event.linkedSchemaRecordId).toBe(progressId);
   expect(event.payload[key]).toMatchObject({ id: progressId, [`${kind}Id`]: definitionId, [kind]: { id: definitionId } });
   expect(event.payload[key].nextMilestone?.milestoneTargetValue ?? null).toBe(nextTarget);
@@ -184,8 +187,9 @@ describe('scheduler-driven events', () => {
     ]);
     for (const e of swept) expect(e.ownedById).toBe(m);
     const [warned, failed, missionFailed, broken] = swept;
-    expectProgressPayload(warned, 'streak', s.data.streakProgress.id, streak.id, 3);
+    expectProgressPayload(warned, 'streak', s.data.streakProgress.id, streak.id, 3, ['freezesAvailable']);
     expect(warned.payload.streakProgress.streakProgressStatus).toBe('in_progress');
+    expect(warned.payload.freezesAvailable).toBe(0);
     expectProgressPayload(failed, 'challenge', c.data.challengeProgress.id, challenge.id, 4);
     expect(failed.payload.challengeProgress).toMatchObject({ challengeProgressStatus: 'failed', challengeFailedAt: '2027-01-11T00:00:00.000Z' });
     expectProgressPayload(missionFailed, 'mission', ms.data.missionProgress.id, mission.id, 1);

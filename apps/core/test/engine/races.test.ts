@@ -276,3 +276,58 @@ describe('rejected logs and the inline member', () => {
     expect(ghosts.body.data).toEqual([]);
   });
 });
+
+describe('concurrent freezes', () => {
+  const freezing = async (name: string, members: any[], firstDay: string, freezes: number) => {
+    const streak = await create('streak', { name, maxFreezes: 3 });
+    for (const m of members) {
+      const first = await acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: firstDay, uniqueIdentifier: `first-${m.id}` });
+      expect(first.status).toBe(200);
+      expect((await acct.api.post(`/schema/streak_progress/record/${first.body.data.streakProgress.id}/action/grant_freezes`, { count: freezes })).status).toBe(200);
+    }
+    return streak.id as string;
+  };
+  const freezeEvents = async (members: any[], code: string) =>
+    app.db('event_log').where({ account_id: acct.accountId, event_code: code }).whereIn('owned_by_id', members.map((m) => m.id)).select('owned_by_id', 'payload');
+
+  it('logs racing past a missed period spend one freeze, not one each', async () => {
+    const members = await Promise.all(range(15).map((i) => member(`double-freezer-${i}`)));
+    const streakId = await freezing('Freeze race', members, '2026-12-10T10:00:00Z', 2);
+    // 11 December was missed: four logs on the 12th at once per member, each of which would freeze it.
+    const responses = await Promise.all(
+      members.flatMap((m) => range(4).map((i) => acct.api.post('/schema/streak_log/record', { streakId, ownedById: m.id, activityId: 'visit', activityAt: `2026-12-12T1${i}:00:00Z`, uniqueIdentifier: `double-${m.id}-${i}` }))),
+    );
+    for (const res of responses) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.isAggregated).toBe(true);
+    }
+    const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId });
+    expect(rows).toHaveLength(members.length);
+    for (const row of rows) {
+      expect(row).toMatchObject({ streak_progress_status: 'in_progress', current_progress_value: 2, freezes_available: 1, freezes_used: 1, frozen_period_keys: ['2026-12-11'] });
+    }
+    const used = await freezeEvents(members, 'streak_progress_freeze_used');
+    expect(used).toHaveLength(members.length);
+    expect(new Set(used.map((e) => e.owned_by_id)).size).toBe(members.length);
+    for (const e of used) expect(e.payload.frozenPeriodKey).toBe('2026-12-11');
+  });
+
+  it('a log and scheduler sweeps racing past a missed period spend its freeze once', async () => {
+    const members = await Promise.all(range(30).map((i) => member(`sweep-freezer-${i}`)));
+    const streakId = await freezing('Freeze sweep race', members, '2026-12-20T10:00:00Z', 1);
+    // 21 December was missed: a log on the 22nd freezes it, and so does a sweep after the grace.
+    const [responses] = await Promise.all([
+      Promise.all(members.map((m) => acct.api.post('/schema/streak_log/record', { streakId, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-22T10:00:00Z', uniqueIdentifier: `swept-${m.id}` }))),
+      ...range(3).map(() => runSweeps(app.running.services.records, new Date('2026-12-22T12:00:00Z'), 900)),
+    ]);
+    for (const res of responses) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 2, freezesAvailable: 0, freezesUsed: 1, frozenPeriodKeys: ['2026-12-21'] });
+    }
+    const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId });
+    expect(rows).toHaveLength(members.length);
+    for (const row of rows) expect(row).toMatchObject({ streak_progress_status: 'in_progress', freezes_used: 1, frozen_period_keys: ['2026-12-21'] });
+    expect(await freezeEvents(members, 'streak_progress_freeze_used')).toHaveLength(members.length);
+    expect(await freezeEvents(members, 'streak_progress_broken')).toHaveLength(0);
+  });
+});

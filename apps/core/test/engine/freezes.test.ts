@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+// Streak freezes (CONTRACT §14): earning, granting, spending by logs and by the scheduler.
+let app: TestApp;
+let acct: TestAccount;
+const GRACE = 900;
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'UTC' });
+  app.running.services.records.now = () => new Date('2027-06-01T00:00:00Z');
+});
+afterAll(() => app.close());
+
+let seq = 0;
+const sweep = (at: string) => runSweeps(app.running.services.records, new Date(at), GRACE);
+
+async function streak(body: Record<string, unknown>): Promise<any> {
+  const res = await acct.api.post('/schema/streak/record', { name: `Freezes ${++seq}`, ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function member(extra: Record<string, unknown> = {}): Promise<string> {
+  const res = await acct.api.post('/schema/account_user/record', { externalId: `freezer-${++seq}`, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.id;
+}
+
+async function log(streakId: string, ownedById: string, activityAt: string): Promise<any> {
+  const res = await acct.api.post('/schema/streak_log/record', { streakId, ownedById, activityId: 'visit', activityAt, uniqueIdentifier: `f-${++seq}` });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+const grant = (progressId: string, body: unknown) => acct.api.post(`/schema/streak_progress/record/${progressId}/action/grant_freezes`, body);
+const progress = async (id: string) => (await acct.api.get(`/schema/streak_progress/record/${id}`)).body.data;
+
+async function events(memberId: string): Promise<{ eventCode: string; payload: any }[]> {
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: '1000',
+  });
+  return res.body.data;
+}
+const codes = async (memberId: string) => (await events(memberId)).map((e) => e.eventCode);
+
+describe('earning freezes', () => {
+  it('earns one at each multiple of freezeEarnEveryPeriods, never above maxFreezes', async () => {
+    const s = await streak({ maxFreezes: 2, freezeEarnEveryPeriods: 2 });
+    const m = await member();
+    const available: number[] = [];
+    for (let day = 1; day <= 7; day++) available.push((await log(s.id, m, `2027-01-0${day}T10:00:00Z`)).streakProgress.freezesAvailable);
+    expect(available).toEqual([0, 1, 1, 2, 2, 2, 2]);
+    const all = await events(m);
+    const earned = all.filter((e) => e.eventCode === 'streak_progress_freeze_earned');
+    expect(earned).toHaveLength(2);
+    expect(earned[0]!.payload.streakProgress).toMatchObject({ currentProgressValue: 2, freezesAvailable: 1 });
+    expect(earned[0]!.payload.streak).toMatchObject({ id: s.id, maxFreezes: 2, freezeEarnEveryPeriods: 2 });
+    // The earned event follows the log's own.
+    expect(all.slice(0, 3).map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_non_milestone_completed', 'streak_progress_freeze_earned']);
+  });
+});
+
+describe('granting freezes', () => {
+  it('adds up to maxFreezes; refuses bad counts, closed progresses and streaks with freezes off', async () => {
+    const s = await streak({ maxFreezes: 3 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-01-01T10:00:00Z');
+    expect(first.streakProgress).toMatchObject({ freezesAvailable: 0, freezesUsed: 0, frozenPeriodKeys: [] });
+    const id = first.streakProgress.id;
+
+    const granted = await grant(id, { count: 2 });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body.data).toMatchObject({ id, freezesAvailable: 2, streakProgressStatus: 'in_progress' });
+    expect((await grant(id, { count: 10 })).body.data.freezesAvailable).toBe(3);
+
+    for (const body of [{ count: 0 }, { count: 11 }, { count: 1.5 }, { count: '2' }, {}, { count: 1, extra: true }, [1]]) {
+      const res = await grant(id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('invalid_input');
+    }
+
+    const off = await streak({});
+    const offProgress = (await log(off.id, m, '2027-01-01T10:00:00Z')).streakProgress.id;
+    expect((await grant(offProgress, { count: 1 })).status).toBe(409);
+
+    // Broken by a log two days later with no freeze left (none on this streak): 409.
+    await log(off.id, m, '2027-01-04T10:00:00Z');
+    expect((await progress(offProgress)).streakProgressStatus).toBe('broken');
+    expect((await grant(offProgress, { count: 1 })).status).toBe(409);
+  });
+
+  it('lowering maxFreezes caps in-progress progresses', async () => {
+    const s = await streak({ maxFreezes: 5 });
+    const [a, b] = [await member(), await member()];
+    const pa = (await log(s.id, a, '2027-01-01T10:00:00Z')).streakProgress.id;
+    const pb = (await log(s.id, b, '2027-01-01T10:00:00Z')).streakProgress.id;
+    await grant(pa, { count: 4 });
+    await grant(pb, { count: 1 });
+    const res = await acct.api.patch(`/schema/streak/record/${s.id}`, { maxFreezes: 2 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await progress(pa)).freezesAvailable).toBe(2);
+    expect((await progress(pb)).freezesAvailable).toBe(1);
+    await acct.api.patch(`/schema/streak/record/${s.id}`, { maxFreezes: 0 });
+    expect((await progress(pa)).freezesAvailable).toBe(0);
+  });
+});
+
+describe('spending freezes on logs', () => {
+  it('covers several missed periods oldest first, one event each, then a log for a frozen period is not aggregated', async () => {
+    const s = await streak({ maxFreezes: 3 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-02-01T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 2 });
+
+    const after = await log(s.id, m, '2027-02-04T10:00:00Z');
+    expect(after.isAggregated).toBe(true);
+    expect(after.streakProgress).toMatchObject({
+      id: first.streakProgress.id, streakProgressStatus: 'in_progress', currentProgressValue: 2, freezesAvailable: 0, freezesUsed: 2,
+      frozenPeriodKeys: ['2027-02-02', '2027-02-03'], streakToBeBrokenAt: '2027-02-06T00:00:00.000Z', lastCompletedPeriodKey: '2027-02-04',
+    });
+    const all = await events(m);
+    expect(all.map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_non_milestone_completed']);
+    const [firstFreeze, secondFreeze] = [all[1]!.payload, all[2]!.payload];
+    expect(firstFreeze.frozenPeriodKey).toBe('2027-02-02');
+    expect(firstFreeze.streak).toMatchObject({ id: s.id, maxFreezes: 3 });
+    expect(firstFreeze.streakProgress).toMatchObject({ freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-02-02'], streakToBeBrokenAt: '2027-02-04T00:00:00.000Z' });
+    expect(secondFreeze.frozenPeriodKey).toBe('2027-02-03');
+    expect(secondFreeze.streakProgress).toMatchObject({ freezesAvailable: 0, freezesUsed: 2 });
+
+    for (const day of ['2027-02-02', '2027-02-03']) {
+      const late = await log(s.id, m, `${day}T12:00:00Z`);
+      expect(late.isAggregated).toBe(false);
+      expect(late.streakProgress).toBeNull();
+    }
+    expect(await codes(m)).toHaveLength(4);
+  });
+
+  it('breaks at the end of the first missed period no freeze covers, and the log starts a new run', async () => {
+    const s = await streak({ maxFreezes: 3 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-03-01T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 2 });
+    const after = await log(s.id, m, '2027-03-05T10:00:00Z');
+    expect(after.streakProgress).toMatchObject({ currentProgressValue: 1, streakStartedAt: '2027-03-05T10:00:00.000Z', freezesAvailable: 0 });
+    expect(after.streakProgress.id).not.toBe(first.streakProgress.id);
+    expect(await progress(first.streakProgress.id)).toMatchObject({
+      streakProgressStatus: 'broken', streakBrokenAt: '2027-03-05T00:00:00.000Z', currentProgressValue: 1, freezesAvailable: 0, freezesUsed: 2,
+      frozenPeriodKeys: ['2027-03-02', '2027-03-03'],
+    });
+    expect(await codes(m)).toEqual([
+      'streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_broken', 'streak_progress_non_milestone_completed',
+    ]);
+  });
+
+  it('a back-fill that completes the required period in time spends no freeze', async () => {
+    const s = await streak({ maxFreezes: 1 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-04-01T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 1 });
+    for (const day of ['02', '03', '04']) await log(s.id, m, `2027-04-${day}T10:00:00Z`);
+    expect(await progress(first.streakProgress.id)).toMatchObject({ currentProgressValue: 4, freezesAvailable: 1, freezesUsed: 0, frozenPeriodKeys: [] });
+    expect(await codes(m)).not.toContain('streak_progress_freeze_used');
+  });
+
+  it('a streak with freezes off breaks as before', async () => {
+    const s = await streak({});
+    const m = await member();
+    const first = await log(s.id, m, '2027-04-01T10:00:00Z');
+    await log(s.id, m, '2027-04-03T10:00:00Z');
+    expect(await progress(first.streakProgress.id)).toMatchObject({ streakProgressStatus: 'broken', freezesUsed: 0, frozenPeriodKeys: [] });
+  });
+});
+
+describe('spending freezes in the scheduler', () => {
+  it('warns with freezesAvailable, freezes after the grace, and breaks once the freezes are gone', async () => {
+    const s = await streak({ maxFreezes: 2, toBeBrokenWarningHours: 4 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-05-01T10:00:00Z');
+    const id = first.streakProgress.id;
+    await grant(id, { count: 1 });
+
+    expect((await sweep('2027-05-02T20:00:00Z'))['streak warnings']).toBeGreaterThanOrEqual(1);
+    expect((await sweep('2027-05-03T00:14:59Z'))['streak breaks']).toBe(0);
+    await sweep('2027-05-03T00:15:00Z');
+    expect(await progress(id)).toMatchObject({
+      streakProgressStatus: 'in_progress', freezesAvailable: 0, freezesUsed: 1, frozenPeriodKeys: ['2027-05-02'], streakToBeBrokenAt: '2027-05-04T00:00:00.000Z',
+    });
+    // The next required day warns again, then breaks.
+    await sweep('2027-05-03T20:00:00Z');
+    await sweep('2027-05-04T00:15:00Z');
+    expect(await progress(id)).toMatchObject({ streakProgressStatus: 'broken', streakBrokenAt: '2027-05-04T00:00:00.000Z', freezesUsed: 1 });
+    const all = await events(m);
+    expect(all.map((e) => e.eventCode)).toEqual([
+      'streak_progress_non_milestone_completed', 'streak_progress_to_be_broken', 'streak_progress_freeze_used', 'streak_progress_to_be_broken', 'streak_progress_broken',
+    ]);
+    expect(all[1]!.payload.freezesAvailable).toBe(1);
+    expect(all[1]!.payload.streakProgress.freezesAvailable).toBe(1);
+    expect(all[2]!.payload).toMatchObject({ frozenPeriodKey: '2027-05-02', streak: { id: s.id }, streakProgress: { freezesAvailable: 0 } });
+    expect(all[3]!.payload.freezesAvailable).toBe(0);
+  });
+
+  it('a late sweep settles every missed period at once: one freeze each, then the break', async () => {
+    const s = await streak({ maxFreezes: 3 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-05-10T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 2 });
+    await sweep('2027-05-20T00:00:00Z');
+    expect(await progress(first.streakProgress.id)).toMatchObject({
+      streakProgressStatus: 'broken', streakBrokenAt: '2027-05-14T00:00:00.000Z', freezesUsed: 2, frozenPeriodKeys: ['2027-05-11', '2027-05-12'],
+    });
+    expect((await codes(m)).filter((c) => c !== 'streak_progress_to_be_broken')).toEqual([
+      'streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_broken',
+    ]);
+  });
+});
+
+describe('freezes across a DST change', () => {
+  // Europe/Paris moves to summer time on Sunday 2027-03-28: that local day lasts 23 hours.
+  it('a missed local day in a DST week spends exactly one freeze, by a log', async () => {
+    const s = await streak({ maxFreezes: 2 });
+    const m = await member({ timezone: 'Europe/Paris' });
+    const first = await log(s.id, m, '2027-03-27T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 2 });
+    const after = await log(s.id, m, '2027-03-29T10:00:00Z');
+    expect(after.streakProgress).toMatchObject({
+      id: first.streakProgress.id, currentProgressValue: 2, freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-03-28'],
+      streakToBeBrokenAt: '2027-03-30T22:00:00.000Z',
+    });
+  });
+
+  it('a missed local day in a DST week spends exactly one freeze, by the scheduler', async () => {
+    const s = await streak({ maxFreezes: 2 });
+    const m = await member({ timezone: 'Europe/Paris' });
+    const first = await log(s.id, m, '2027-03-27T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 2 });
+    // 2027-03-28 in Paris ends at 2027-03-28T22:00Z (summer time); the 29th ends 2027-03-29T22:00Z.
+    await sweep('2027-03-28T22:14:59Z');
+    expect((await progress(first.streakProgress.id)).freezesUsed).toBe(0);
+    await sweep('2027-03-28T22:15:00Z');
+    await sweep('2027-03-29T21:00:00Z');
+    expect(await progress(first.streakProgress.id)).toMatchObject({
+      streakProgressStatus: 'in_progress', freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-03-28'], streakToBeBrokenAt: '2027-03-29T22:00:00.000Z',
+    });
+    const after = await log(s.id, m, '2027-03-29T10:00:00Z');
+    expect(after.streakProgress).toMatchObject({ currentProgressValue: 2, freezesUsed: 1 });
+  });
+});
