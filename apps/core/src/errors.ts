@@ -28,7 +28,10 @@ export const invalidQuery = make(400, 'invalid_query', 'A query parameter is inv
 export const unauthenticated = make(401, 'unauthenticated', 'Missing or invalid credentials.');
 export const forbidden = make(403, 'forbidden', 'These credentials may not perform this operation.');
 export const notFound = make(404, 'not_found', 'Not found.');
-export const methodNotAllowed = make(405, 'method_not_allowed', 'This operation is not offered on this resource.');
+/** 405 with the `Allow` header RFC 9110 requires: the methods the path offers. */
+export function methodNotAllowed(allowed: readonly string[], message = 'This operation is not offered on this resource.'): ApiError {
+  return new ApiError(405, 'method_not_allowed', message, [], { allow: allowed.join(', ') });
+}
 export const conflict = make(409, 'conflict', 'The request conflicts with the current state.');
 export const duplicateUniqueIdentifier = make(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.');
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');

@@ -26,24 +26,30 @@ export function authenticate(s: Services) {
   };
 }
 
+/** The methods a route may offer, in the order an `Allow` header lists them. */
+const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
+
+/** The flows a method of the request's path accepts; undefined where the path does not offer it. */
+export type FlowsOf = (ctx: Context, method: string) => readonly Flow[] | undefined;
+
 /**
  * The one access check, after `authenticate`, in CONTRACT §2's order: a guest where the operation
- * needs credentials → 401, an operation not offered (no flows) → 405, credentials of a flow the
- * operation does not accept → 403. `flowsOf` names the flows the request's operation accepts.
+ * needs credentials → 401, an operation not offered (no flows) → 405 with the methods that are,
+ * credentials of a flow the operation does not accept → 403.
  */
-export function allow(flowsOf: (ctx: Context) => readonly Flow[] | undefined) {
+export function allow(flowsOf: FlowsOf) {
   return async (ctx: Context, next: Next) => {
     const identity = ctx.state.identity as Identity;
-    const flows = flowsOf(ctx);
+    const flows = flowsOf(ctx, ctx.method);
     if (identity.flow === 'guest' && !flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
-    if (!flows) throw methodNotAllowed(`${ctx.method} is not offered on ${ctx.path}.`);
+    if (!flows) throw methodNotAllowed(METHODS.filter((m) => flowsOf(ctx, m)), `${ctx.method} is not offered on ${ctx.path}.`);
     if (!flows.includes(identity.flow)) throw forbidden(`These credentials may not ${ctx.method} ${ctx.path}.`);
     await next();
   };
 }
 
 /** The flows of a route that offers one method. */
-export const only = (method: string, flows: readonly Flow[]) => (ctx: Context) => (ctx.method === method ? flows : undefined);
+export const only = (method: string, flows: readonly Flow[]): FlowsOf => (_ctx, asked) => (asked === method ? flows : undefined);
 
 function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
   const result = s.buckets.take(key, rate);

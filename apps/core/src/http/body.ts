@@ -48,10 +48,39 @@ export async function readBody(
   if ((mediaType === 'application/json' || mediaType.startsWith('text/')) && !isUtf8(raw)) {
     throw invalidInput('The body is not valid UTF-8.', [{ code: 'invalid_encoding', message: 'The body must be encoded as UTF-8.' }]);
   }
+  if (mediaType.startsWith('text/') && raw.includes(0)) throw nulRefused('body');
   if (mediaType !== 'application/json') return { raw, mediaType, json: undefined };
+  let json: unknown;
   try {
-    return { raw, mediaType, json: JSON.parse(raw.toString('utf8')) };
+    json = JSON.parse(raw.toString('utf8'));
   } catch (err) {
     throw invalidInput('The body is not valid JSON.', [{ code: 'invalid_json', message: (err as Error).message }]);
   }
+  const nul = nulPath(json, '');
+  if (nul !== undefined) throw nulRefused(nul || 'body');
+  return { raw, mediaType, json };
+}
+
+/** PostgreSQL text cannot hold NUL, so a string with one is refused here, naming where it is. */
+export const nulRefused = (field: string) =>
+  invalidInput(`"${field}" contains a NUL character, which is not allowed.`, [{ field, code: 'nul_character', message: 'NUL (U+0000) is not allowed in a string.' }]);
+
+/** The path (as validation errors name fields: `a.b[0]`) of the first string or key holding NUL. */
+function nulPath(value: unknown, path: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPath(item, `${path}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (key.includes('\0')) return at;
+    const found = nulPath(item, at);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -198,8 +198,10 @@ export function parseQuery(
   selectable: ReadonlySet<string>,
 ): ListQuery {
   const known = shape === 'list' ? LIST_PARAMS : shape === 'get' ? GET_PARAMS : OTHER_PARAMS;
-  for (const key of Object.keys(query)) {
+  for (const [key, value] of Object.entries(query)) {
     if (!known.includes(key)) throw fail(key, `Unknown query parameter "${key}".`);
+    // PostgreSQL text cannot hold NUL: a filter value with one would fail in the database.
+    if ([value ?? ''].flat().some((v) => v.includes('\0'))) throw fail(key, `"${key}" contains a NUL character, which is not allowed.`, { code: 'nul_character' });
   }
   const result: ListQuery = {
     fields: undefined,

@@ -45,6 +45,41 @@ describe('envelopes and errors', () => {
     expect((await acct.api.post('/schema/streak_progress/record', {})).status).toBe(405);
   });
 
+  it('lists the methods a path offers in the Allow header of every 405 (RFC 9110)', async () => {
+    const id = '7d419a6f-9c2a-41b9-82fb-a32ad64892a2';
+    const cases: [Promise<{ status: number; headers: Headers }>, string][] = [
+      [acct.api.delete(`/schema/event_log/record/${id}`), 'GET'],
+      [acct.api.request('PUT', '/schema/streak/record'), 'GET, POST'],
+      [acct.api.request('PUT', `/schema/streak/record/${id}`), 'GET, PATCH, DELETE'],
+      [acct.api.post('/schema/streak_progress/record', {}), 'GET'],
+      [acct.api.get(`/schema/webhook/record/${id}/action/rotate_secret`), 'POST'],
+      [acct.api.request('DELETE', '/enduser/token'), 'POST'],
+      [acct.api.post('/analytics/summary'), 'GET'],
+      [app.platform.get('/platform/accounts'), 'POST'],
+      [app.platform.get(`/platform/accounts/${id}`), 'DELETE'],
+    ];
+    for (const [reply, allow] of cases) {
+      const res = await reply;
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe(allow);
+    }
+  });
+
+  it('refuses a NUL character in any string of a body or query, naming where it is', async () => {
+    const named = (res: { status: number; body: any }, code: string, field: string) => {
+      expectErrorEnvelope(res.body, 400, code);
+      expect(res.body.error.message).toContain('NUL');
+      expect(res.body.error.details).toContainEqual(expect.objectContaining({ field, code: 'nul_character' }));
+    };
+    named(await acct.api.post('/schema/streak/record', { name: 'a\u0000b' }), 'invalid_input', 'name');
+    named(await acct.api.post('/schema/streak/record', { name: 'x', description: 'ok', eudTitle: 'x\u0000' }), 'invalid_input', 'eudTitle');
+    named(await acct.api.post('/enduser/token', { externalId: 'm', firstName: '\u0000' }), 'invalid_input', 'firstName');
+    named(await acct.api.post('/schema/mission/record', { name: 'm', tasks: [{ title: 'ok' }, { title: '\u0000' }] }), 'invalid_input', 'tasks[1].title');
+    named(await acct.api.get('/schema/streak/record', { fields: '["na\u0000me"]' }), 'invalid_query', 'fields');
+    const created = await acct.api.post('/schema/streak/record', { name: 'still works' });
+    expect(created.status).toBe(200);
+  });
+
   it('refuses bodies by media type, syntax and size', async () => {
     const noType = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":"x"}', headers: { 'content-type': '' } });
     expect(noType.status).toBe(415);

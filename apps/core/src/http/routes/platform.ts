@@ -54,7 +54,7 @@ export function platformRoutes(router: Router, s: Services): void {
 
   router.all('/platform/accounts', async (ctx) => {
     authorise(ctx);
-    if (ctx.method !== 'POST') throw methodNotAllowed();
+    if (ctx.method !== 'POST') throw methodNotAllowed(['POST']);
     const { json } = await readBody(ctx);
     const parsed = newAccount.safeParse(json ?? {});
     if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map(stripDot));
@@ -63,7 +63,7 @@ export function platformRoutes(router: Router, s: Services): void {
 
   router.all('/platform/accounts/:id', async (ctx) => {
     authorise(ctx);
-    if (ctx.method !== 'DELETE') throw methodNotAllowed();
+    if (ctx.method !== 'DELETE') throw methodNotAllowed(['DELETE']);
     if (!(await deleteAccount(s.db, ctx.params.id!))) throw notFound(`No account ${ctx.params.id}.`);
     // Other processes hear of it by notification; this one must not accept the keys even once more.
     s.auth.forget();

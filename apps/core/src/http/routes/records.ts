@@ -7,7 +7,7 @@ import { errorResponses, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import type { Services } from '../../services.js';
-import { allow, authenticate, only, requestContext } from '../auth.js';
+import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
 import { readBody } from '../body.js';
 
 /** The entry of the one record route that is not generic, for the OpenAPI document. */
@@ -27,8 +27,8 @@ const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
 const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
 
 /** The flows the resource accepts for the operation a method names on a collection or a record. */
-const flowsFor = (ops: Record<string, Op>) => (ctx: Context) => {
-  const op = ops[ctx.method];
+const flowsFor = (ops: Record<string, Op>): FlowsOf => (ctx, method) => {
+  const op = Object.hasOwn(ops, method) ? ops[method] : undefined;
   return op ? (ctx.state.resource as Resource).access[op] : undefined;
 };
 
