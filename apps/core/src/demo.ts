@@ -86,8 +86,8 @@ class DemoApi {
     return made;
   }
 
-  log(kind: 'streak' | 'challenge' | 'mission', body: Body) {
-    return this.call('POST', `/schema/${kind}_log/record`, { ...body, ownedBy: DEMO_SHOPPER });
+  log(kind: 'streak' | 'challenge' | 'mission', body: Body, ownedBy: Body = DEMO_SHOPPER) {
+    return this.call('POST', `/schema/${kind}_log/record`, { ...body, ownedBy });
   }
 }
 
@@ -118,11 +118,50 @@ async function milestone(api: DemoApi, parent: 'streak' | 'challenge' | 'mission
 const DAY_MS = 86_400_000;
 
 /**
+ * The other members on the visits leaderboard: their current run and whether it ends today (0) or
+ * yesterday (1, still unbroken). Ties included; the shopper's run falls among them, inside the top 10.
+ */
+const RIVALS: [firstName: string, lastName: string, run: number, endsAgo: 0 | 1][] = [
+  ['Marie', 'Dubois', 12, 0], ['Lucas', 'Martin', 9, 0], ['Emma', 'Schmidt', 9, 1], ['Noah', 'Rossi', 8, 0], ['Léa', 'Moreau', 6, 0],
+  ['Sofia', 'García', 5, 1], ['Chloé', 'Lambert', 4, 1], ['Yuki', 'Tanaka', 3, 1], ['Mateo', 'Silva', 2, 0], ['Anna', 'Kowalski', 2, 1],
+  ['Omar', 'Haddad', 2, 0], ['Inès', 'Petit', 2, 0], ['Jonas', 'Berg', 2, 1], ['Ava', 'Johnson', 1, 0], ['Ethan', 'Brown', 1, 0],
+  ['Mia', 'Fischer', 1, 1], ['Leo', 'Ricci', 1, 0], ['Nina', 'Novak', 1, 0], ['Sam', 'Okafor', 1, 1], ['Julia', 'Santos', 1, 0],
+  ['Theo', 'Weber', 1, 0], ['Clara', 'Costa', 1, 1], ['Adam', 'Nowak', 1, 0], ['Elena', 'Popescu', 1, 0], ['Louis', 'Girard', 1, 0],
+  ['Maya', 'Cohen', 1, 1], ['Hugo', 'Bernard', 1, 0], ['Zoé', 'Roux', 1, 0], ['Liam', 'Müller', 1, 0],
+];
+
+/** A leaderboard of the streak's current runs, and the rivals' visits (each member's in order, members side by side). */
+async function leaderboard(api: DemoApi, streakId: string, now: number): Promise<void> {
+  await api.ensure(
+    'leaderboard',
+    'Demo visit streaks',
+    {
+      description: 'Current daily visit runs.',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streakId,
+      eudTitle: 'Top visitors',
+      eudDescription: 'The longest daily visit runs going right now.',
+    },
+    { eudTitle: 'Meilleurs visiteurs', eudDescription: 'Les plus longues séries de visites en cours.' },
+  );
+  await Promise.all(
+    RIVALS.map(async ([firstName, lastName, run, endsAgo]) => {
+      const externalId = `demo-${firstName}-${lastName}`.normalize('NFD').replace(/[^\w-]/g, '').toLowerCase();
+      for (let ago = run - 1 + endsAgo; ago >= endsAgo; ago--) {
+        const at = new Date(now - ago * DAY_MS).toISOString();
+        await api.log('streak', { streakId, activityId: 'visit', activityAt: at, uniqueIdentifier: `${externalId}-visit-${at.slice(0, 10)}` }, { externalId, firstName, lastName });
+      }
+    }),
+  );
+}
+
+/**
  * The demo data: a daily streak, a weekly challenge and a mission with milestones and coupon
- * rewards, the launcher, theme and template (English and French), and the demo shopper's
- * progress: three days in a row, two orders this week, two of three mission tasks. Records are
- * found by name and logs by their unique identifiers, so a second run the same day changes
- * nothing; a run on a later day adds that day's activity, keeping the demo current.
+ * rewards, the launcher, theme and template (English and French), the demo shopper's progress:
+ * three days in a row, two orders this week, two of three mission tasks, and a leaderboard of the
+ * streak's runs with 29 other members. Records are found by name and logs by their unique
+ * identifiers, so a second run the same day changes nothing; a run on a later day adds that day's
+ * activity, keeping the demo current.
  */
 async function seedDemo(api: DemoApi): Promise<void> {
   const tenOff = await reward(api, 'Demo 10% off', 'percentage', 10, 'STREAK10', '10% off your next order', '10 % sur votre prochaine commande');
@@ -268,4 +307,5 @@ async function seedDemo(api: DemoApi): Promise<void> {
   for (const activityId of ['sign_up', 'review']) {
     await api.log('mission', { missionId: mission.id, activityId, activityAt: new Date(now).toISOString(), uniqueIdentifier: `demo-${activityId}-${day(now)}` });
   }
+  await leaderboard(api, streak.id as string, now);
 }
