@@ -64,7 +64,14 @@ describe('the widget for a guest on /demo', () => {
     await expect.poll(() => launcher(page).textContent()).toContain('Récompenses');
     await launcher(page).click();
     await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Rejoignez Demo Shop Rewards');
-    expect(await dialog(page).getByRole('tab').allTextContents()).toEqual(['Séries', 'Défis', 'Missions', 'Récompenses']);
+    await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(5);
+    expect(await dialog(page).getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent))).toEqual([
+      'Séries',
+      'Défis',
+      'Missions',
+      'Classement',
+      'Récompenses',
+    ]);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
     await expect.poll(() => tabPanel(page).textContent()).toContain('Visite quotidienne');
     expect(await dialog(page).getByRole('button', { name: 'Fermer' }).count()).toBe(1);
@@ -75,6 +82,46 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
     expect(await dialog(page).getByRole('button', { name: 'Schließen' }).count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows the live leaderboard as a tab: the top entries, read only when the tab is opened, in English and French', async () => {
+    const { page, errors } = await demo.newPage();
+    const reads: string[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/v1.0/')) reads.push(new URL(req.url()).pathname);
+    });
+    await page.goto(`${demo.app.url}/demo`);
+    await launcher(page).click();
+    const tab = dialog(page).getByRole('tab', { name: 'Leaderboard' });
+    await expect.poll(() => tab.count()).toBe(1);
+    expect(await dialog(page).getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent))).toEqual([
+      'Streaks',
+      'Challenges',
+      'Missions',
+      'Leaderboard',
+      'Rewards',
+    ]);
+    // One list of leaderboards, one read of the definitions they rank; no standings before the tab opens.
+    expect(reads.filter((r) => r.includes('leaderboard'))).toEqual(['/api/v1.0/schema/leaderboard/record']);
+
+    await tab.click();
+    const rows = tabPanel(page).locator('[data-standings] li');
+    await expect.poll(() => rows.count()).toBe(10);
+    expect(await tabPanel(page).getByRole('heading', { level: 3 }).textContent()).toBe('Top visitors');
+    expect((await rows.allTextContents()).slice(0, 4)).toEqual(['1Marie D.12', '2Lucas M.9', '2Emma S.9', '4Noah R.8']);
+    // A guest is nobody on the board.
+    expect(await tabPanel(page).locator('[aria-current]').count()).toBe(0);
+    expect(await tabPanel(page).textContent()).toContain('30 ranked');
+    expect(reads.filter((r) => r.endsWith('/standings'))).toHaveLength(1);
+    await screenshot(page, 'guest-leaderboard');
+
+    await page.goto(`${demo.app.url}/demo?lang=fr`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Classement' }).click();
+    await expect.poll(() => tabPanel(page).getByRole('heading', { level: 3 }).textContent()).toBe('Meilleurs visiteurs');
+    expect(await tabPanel(page).textContent()).toContain('30 classés');
+    await screenshot(page, 'guest-leaderboard-fr');
     expect(errors).toEqual([]);
   });
 

@@ -3,6 +3,8 @@ import { ensureDemoAccount } from '../../../apps/core/src/demo.js';
 import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
 
 let demo: Demo;
+
+const whereEquals = (fieldSlug: string, fieldValue: string, operator = 'equals') => ({ operator: 'and', conditions: [{ fieldSlug, operator, fieldValue }] });
 beforeAll(async () => {
   demo = await startDemo();
 });
@@ -54,7 +56,9 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
   it('lists reward logs with their codes and expiry, and copies a code with the template\'s "copied" message', async () => {
     const { context, page, errors } = await demo.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
-    const logs = (await demo.api.get('/schema/reward_log/record')).body.data as { couponCode: string; eudRewardTitle: string; eudRedeemInstructionMessage: string }[];
+    // The shopper's own: the other members on the leaderboard have earned rewards of their own.
+    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), limit: 1 })).body.data[0].ownedById as string;
+    const logs = (await demo.api.get('/schema/reward_log/record', { filters: whereEquals('ownedById', shopper) })).body.data as { couponCode: string; eudRewardTitle: string; eudRedeemInstructionMessage: string }[];
     expect(logs.map((l) => l.couponCode).sort()).toEqual([expect.stringMatching(/^SHOP5-/), expect.stringMatching(/^STREAK10-/)]);
 
     await page.goto(`${demo.app.url}/demo?mode=member`);
@@ -94,12 +98,51 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     expect(errors).toEqual([]);
   });
 
+  it("shows the member's own rank on the leaderboard, and below the top entries when outside them", async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
+    const me = tabPanel(page).locator('[data-standings] [aria-current]');
+    // Tied at 3 with Yuki T., the shopper got there first.
+    await expect.poll(() => me.textContent()).toBe('8Alex M.You3');
+    expect(await tabPanel(page).locator('[data-standings] li').count()).toBe(10);
+    await screenshot(page, 'member-leaderboard');
+
+    const board = (await demo.api.get('/schema/leaderboard/record')).body.data[0] as { id: string };
+    expect((await demo.api.patch(`/schema/leaderboard/record/${board.id}`, { size: 5 })).status).toBe(200);
+    try {
+      await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
+      await launcher(page).click();
+      await dialog(page).getByRole('tab', { name: 'Classement' }).click();
+      const rows = tabPanel(page).locator('[data-standings] li');
+      await expect.poll(() => rows.count()).toBe(7);
+      expect((await rows.allTextContents()).slice(4)).toEqual(['5Léa M.6', '⋯', '8Vous3']);
+      expect(await me.textContent()).toBe('8Vous3');
+      await screenshot(page, 'member-leaderboard-fr');
+    } finally {
+      await demo.api.patch(`/schema/leaderboard/record/${board.id}`, { size: 10 });
+    }
+    expect(errors).toEqual([]);
+  });
+
   it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
     const count = async (slug: string) => (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
-    const slugs = ['streak', 'challenge', 'mission', 'milestone', 'reward', 'coupon', 'floating_widget', 'theme', 'template', 'streak_log', 'challenge_log', 'mission_log', 'reward_log'];
+    const slugs = ['streak', 'challenge', 'mission', 'milestone', 'reward', 'coupon', 'floating_widget', 'theme', 'template', 'leaderboard', 'streak_log', 'challenge_log', 'mission_log', 'reward_log'];
     const before = await Promise.all(slugs.map(count));
     await ensureDemoAccount(demo.app.running.services, demo.app.url);
     expect(await Promise.all(slugs.map(count))).toEqual(before);
-    expect(Object.fromEntries(slugs.map((s, i) => [s, before[i]]))).toMatchObject({ streak: 1, challenge: 1, mission: 1, milestone: 5, reward: 4, coupon: 100, streak_log: 3, reward_log: 2 });
+    expect(Object.fromEntries(slugs.map((s, i) => [s, before[i]]))).toMatchObject({
+      streak: 1,
+      challenge: 1,
+      mission: 1,
+      milestone: 5,
+      reward: 4,
+      coupon: 100,
+      leaderboard: 1,
+      // The shopper's 3 visits and the 78 of the 29 other members; their runs earned 8 + 4 streak rewards.
+      streak_log: 81,
+      reward_log: 14,
+    });
   });
 });

@@ -2,8 +2,9 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig } from '../config.js';
 import { Api } from './api.js';
 import { type Strings, stringsFor } from './i18n.js';
+import { type Board, loadBoards, TrophyIcon } from './leaderboard.js';
 import type { FloatingWidget, Template, Theme } from './model.js';
-import { AuthButtons, ErrorState, type Tab, TabContent, TABS } from './views.js';
+import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
 
 /** The spec's floating widget defaults: the launcher still shows when its record cannot be read. */
 const DEFAULT_LAUNCHER: FloatingWidget = {
@@ -177,13 +178,17 @@ interface PanelProps {
 
 function Panel({ api, config, launcher, launcherHeight, template, label, t, onClose, onRetry }: PanelProps) {
   const [tab, setTab] = useState<Tab>('streaks');
+  const [boards, setBoards] = useState<Board[]>([]);
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
   useEffect(() => {
     const first = tabRefs.current[tab] ?? panelRef.current?.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
+    // Leaderboards are extra: when they cannot be read, the panel simply has no leaderboard tab.
+    if (template) loadBoards(api).then(setBoards, () => undefined);
   }, []);
+  const tabs = tabsFor(boards);
 
   const [vertical, horizontal] = edges(launcher);
   const offset = launcher.alignmentPositionY + launcherHeight + 12;
@@ -197,12 +202,12 @@ function Panel({ api, config, launcher, launcherHeight, template, label, t, onCl
   const subtitle = api.member ? template?.loggedInSubTitle : template?.loggedOutSubTitle;
 
   const onTabKey = (e: KeyboardEvent) => {
-    const at = TABS.indexOf(tab);
-    const keys: Record<string, number> = { ArrowRight: (at + 1) % TABS.length, ArrowLeft: (at + TABS.length - 1) % TABS.length, Home: 0, End: TABS.length - 1 };
+    const at = tabs.indexOf(tab);
+    const keys: Record<string, number> = { ArrowRight: (at + 1) % tabs.length, ArrowLeft: (at + tabs.length - 1) % tabs.length, Home: 0, End: tabs.length - 1 };
     const to = keys[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    const next = TABS[to]!;
+    const next = tabs[to]!;
     setTab(next);
     tabRefs.current[next]?.focus();
   };
@@ -235,7 +240,7 @@ function Panel({ api, config, launcher, launcherHeight, template, label, t, onCl
         <>
           {!api.member && <AuthButtons template={template} />}
           <div class="lw-tabs" role="tablist" aria-label={title}>
-            {TABS.map((id) => (
+            {tabs.map((id) => (
               <button
                 key={id}
                 ref={(el) => {
@@ -249,13 +254,16 @@ function Panel({ api, config, launcher, launcherHeight, template, label, t, onCl
                 tabIndex={id === tab ? 0 : -1}
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}
+                // A fifth text label does not fit the panel's width: the leaderboard tab is a trophy, named for screen readers.
+                aria-label={id === 'leaderboard' ? t.leaderboard : undefined}
+                title={id === 'leaderboard' ? t.leaderboard : undefined}
               >
-                {template[`${id}TabTitle`] || id}
+                {id === 'leaderboard' ? <TrophyIcon /> : template[`${id}TabTitle`] || id}
               </button>
             ))}
           </div>
           <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
-            <TabContent tab={tab} api={api} t={t} template={template} lang={config.languageCode} />
+            <TabContent tab={tab} boards={boards} api={api} t={t} template={template} lang={config.languageCode} />
           </div>
         </>
       )}

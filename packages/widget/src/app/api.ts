@@ -1,4 +1,5 @@
 import type { WidgetConfig } from '../config.js';
+import type { Standings } from './model.js';
 
 /**
  * Reads of the core's records API as the shopper: `x-account-id` always (guest list reads need
@@ -30,10 +31,14 @@ export class Api {
   list<T>(slug: string, query: Record<string, unknown> = {}): Promise<T[]> {
     return this.call<T[]>(`${slug}/record`, { limit: 100, ...query });
   }
+
+  standings(leaderboardId: string): Promise<Standings> {
+    return this.call<Standings>(`leaderboard/record/${encodeURIComponent(leaderboardId)}/standings`, {});
+  }
 }
 
-const statusIn = (field: string, values: string[]) => ({ operator: 'and', conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }] });
+export const whereIn = (field: string, values: string[]) => ({ operator: 'and', conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }] });
 export const OLDEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }] };
 export const NEWEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] };
-export const LIVE_STREAK_PROGRESS = { ...NEWEST_FIRST, filters: statusIn('streakProgressStatus', ['in_progress', 'completed']) };
-export const LIVE_MISSION_PROGRESS = { ...NEWEST_FIRST, filters: statusIn('missionProgressStatus', ['in_progress', 'completed']) };
+export const LIVE_STREAK_PROGRESS = { ...NEWEST_FIRST, filters: whereIn('streakProgressStatus', ['in_progress', 'completed']) };
+export const LIVE_MISSION_PROGRESS = { ...NEWEST_FIRST, filters: whereIn('missionProgressStatus', ['in_progress', 'completed']) };

@@ -20,12 +20,23 @@ export interface Strings {
   daily: string;
   weekly: string;
   monthly: string;
+  leaderboard: string;
+  /** The member's own row on a leaderboard. */
+  you: string;
+  /** `{n}`: members on the leaderboard. */
+  ranked: string;
+  notRanked: string;
+  /** `{n}`: streak freezes the member holds. */
+  freezes: string;
+  /** A period a freeze covered. */
+  frozen: string;
 }
 
 const en: Strings = {
   loading: 'Loading…', error: 'Rewards are unavailable right now.', retry: 'Try again', close: 'Close', copy: 'Copy code',
   next: 'Next', reached: 'Reached', empty: 'Nothing here yet.', pending: 'Your code is on its way.', completed: 'Completed',
   inARow: '{n} in a row', tasks: '{d} of {n} tasks done', daily: 'Today', weekly: 'This week', monthly: 'This month',
+  leaderboard: 'Leaderboard', you: 'You', ranked: '{n} ranked', notRanked: 'You are not ranked yet.', freezes: 'Freezes: {n}', frozen: 'Frozen',
 };
 
 const LANGUAGES: Record<string, Strings> = {
@@ -34,45 +45,70 @@ const LANGUAGES: Record<string, Strings> = {
     loading: 'Chargement…', error: 'Les récompenses sont indisponibles pour le moment.', retry: 'Réessayer', close: 'Fermer', copy: 'Copier le code',
     next: 'Prochain', reached: 'Atteint', empty: "Rien pour l'instant.", pending: 'Votre code arrive bientôt.', completed: 'Terminé',
     inARow: "{n} d'affilée", tasks: '{d} tâches sur {n} terminées', daily: "Aujourd'hui", weekly: 'Cette semaine', monthly: 'Ce mois-ci',
+    leaderboard: 'Classement', you: 'Vous', ranked: '{n} classés', notRanked: "Vous n'êtes pas encore classé.", freezes: 'Gels : {n}', frozen: 'Gelé',
   },
   es: {
     loading: 'Cargando…', error: 'Las recompensas no están disponibles ahora.', retry: 'Reintentar', close: 'Cerrar', copy: 'Copiar código',
     next: 'Siguiente', reached: 'Conseguido', empty: 'Aún no hay nada.', pending: 'Tu código está en camino.', completed: 'Completado',
     inARow: '{n} seguidos', tasks: '{d} de {n} tareas hechas', daily: 'Hoy', weekly: 'Esta semana', monthly: 'Este mes',
+    leaderboard: 'Clasificación', you: 'Tú', ranked: '{n} clasificados', notRanked: 'Aún no estás en la clasificación.', freezes: 'Congelaciones: {n}', frozen: 'Congelado',
   },
   de: {
     loading: 'Wird geladen…', error: 'Prämien sind gerade nicht verfügbar.', retry: 'Erneut versuchen', close: 'Schließen', copy: 'Code kopieren',
     next: 'Nächstes', reached: 'Erreicht', empty: 'Noch nichts hier.', pending: 'Ihr Code ist unterwegs.', completed: 'Abgeschlossen',
     inARow: '{n} in Folge', tasks: '{d} von {n} Aufgaben erledigt', daily: 'Heute', weekly: 'Diese Woche', monthly: 'Diesen Monat',
+    leaderboard: 'Bestenliste', you: 'Sie', ranked: '{n} in der Wertung', notRanked: 'Sie sind noch nicht in der Wertung.', freezes: 'Serienschutz: {n}', frozen: 'Eingefroren',
   },
   it: {
     loading: 'Caricamento…', error: 'I premi non sono disponibili al momento.', retry: 'Riprova', close: 'Chiudi', copy: 'Copia codice',
     next: 'Prossimo', reached: 'Raggiunto', empty: 'Ancora niente qui.', pending: 'Il tuo codice è in arrivo.', completed: 'Completato',
     inARow: '{n} di fila', tasks: '{d} di {n} attività completate', daily: 'Oggi', weekly: 'Questa settimana', monthly: 'Questo mese',
+    leaderboard: 'Classifica', you: 'Tu', ranked: '{n} in classifica', notRanked: 'Non sei ancora in classifica.', freezes: 'Congelamenti: {n}', frozen: 'Congelato',
   },
   pt: {
     loading: 'A carregar…', error: 'As recompensas não estão disponíveis agora.', retry: 'Tentar novamente', close: 'Fechar', copy: 'Copiar código',
     next: 'Próximo', reached: 'Alcançado', empty: 'Ainda não há nada.', pending: 'O seu código está a caminho.', completed: 'Concluído',
     inARow: '{n} seguidos', tasks: '{d} de {n} tarefas concluídas', daily: 'Hoje', weekly: 'Esta semana', monthly: 'Este mês',
+    leaderboard: 'Classificação', you: 'Você', ranked: '{n} classificados', notRanked: 'Ainda não está classificado.', freezes: 'Congelamentos: {n}', frozen: 'Congelado',
   },
   ja: {
     loading: '読み込み中…', error: '現在リワードを表示できません。', retry: '再試行', close: '閉じる', copy: 'コードをコピー',
     next: '次', reached: '達成', empty: 'まだありません。', pending: 'コードは準備中です。', completed: '完了',
     inARow: '{n}回連続', tasks: '{n}件中{d}件完了', daily: '今日', weekly: '今週', monthly: '今月',
+    leaderboard: 'ランキング', you: 'あなた', ranked: '{n}人がランクイン', notRanked: 'まだランクインしていません。', freezes: 'フリーズ: {n}', frozen: 'フリーズ済み',
   },
   ko: {
     loading: '불러오는 중…', error: '지금은 리워드를 볼 수 없습니다.', retry: '다시 시도', close: '닫기', copy: '코드 복사',
     next: '다음', reached: '달성', empty: '아직 없습니다.', pending: '코드를 준비하고 있습니다.', completed: '완료',
     inARow: '{n}회 연속', tasks: '{n}개 중 {d}개 완료', daily: '오늘', weekly: '이번 주', monthly: '이번 달',
+    leaderboard: '순위표', you: '나', ranked: '{n}명 순위', notRanked: '아직 순위에 없습니다.', freezes: '프리즈: {n}', frozen: '프리즈됨',
   },
   'zh-CN': {
     loading: '加载中…', error: '奖励暂时无法显示。', retry: '重试', close: '关闭', copy: '复制代码',
     next: '下一个', reached: '已达成', empty: '暂无内容。', pending: '您的代码即将发放。', completed: '已完成',
     inARow: '连续 {n} 次', tasks: '已完成 {d}/{n} 项任务', daily: '今天', weekly: '本周', monthly: '本月',
+    leaderboard: '排行榜', you: '您', ranked: '共 {n} 人上榜', notRanked: '您尚未上榜。', freezes: '冻结卡：{n}', frozen: '已冻结',
   },
 };
 
 export const stringsFor = (languageCode: string | undefined): Strings => LANGUAGES[languageCode ?? 'en'] ?? en;
+
+/** Intl formats in the widget's language, or English where the browser does not know it. */
+export function numberFormat(lang: string | undefined): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(lang);
+  } catch {
+    return new Intl.NumberFormat('en');
+  }
+}
+
+export function dateFormat(lang: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  try {
+    return new Intl.DateTimeFormat(lang, options);
+  } catch {
+    return new Intl.DateTimeFormat('en', options);
+  }
+}
 
 /** Fills `{name}` placeholders. */
 export const fill = (text: string, values: Record<string, string | number>): string =>

@@ -68,6 +68,8 @@ export interface Definition {
   aggregationPeriod: Period;
   /** Streaks: the total that completes one period. */
   aggregationTargetValue?: number;
+  /** Streaks: freezes a member may hold; 0 turns freezes off. */
+  maxFreezes?: number;
   completionTargetValue: number | null;
   tasks?: Task[];
   milestones: Milestone[];
@@ -86,6 +88,9 @@ export interface StreakProgress {
   streakProgressStatus: 'in_progress' | 'completed' | 'broken';
   currentProgressValue: number;
   streakToBeBrokenAt: string | null;
+  freezesAvailable: number;
+  /** Periods a freeze covered, ascending. */
+  frozenPeriodKeys: string[];
   taskProgress: TaskProgress | null;
 }
 
@@ -101,6 +106,22 @@ export interface MissionProgress {
   missionProgressStatus: 'in_progress' | 'completed' | 'failed';
   missionToBeFailedAt: string | null;
   taskProgresses: TaskProgress[];
+}
+
+/** A live leaderboard (CONTRACT §15), public fields. */
+export interface Leaderboard {
+  id: string;
+  linkedSchemaSlug: 'streak' | 'challenge' | 'mission';
+  linkedSchemaRecordId: string;
+  eudTitle: string | null;
+  eudDescription: string | null;
+}
+
+export interface Standings {
+  entries: { rank: number; value: number; displayName: string; isCaller: boolean }[];
+  /** The member's own standing, also when outside the entries; null for guests and unranked members. */
+  caller: { rank: number; value: number } | null;
+  rankedCount: number;
 }
 
 export interface RewardLog {

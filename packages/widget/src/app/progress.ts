@@ -42,6 +42,59 @@ export function streakView(def: Definition, progress: StreakProgress | undefined
   return { length, value: inNext ? 0 : task.currentProgressValue, target: task.targetValue, completed: false };
 }
 
+/** A period of a streak's run: completed, covered by a freeze, or the next one to complete. */
+export interface Slot {
+  key: string;
+  state: 'done' | 'frozen' | 'next';
+}
+
+/** Period keys (CONTRACT §8: `2026-11-21`, `2026-W47`, `2026-11`) as the UTC instant their calendar period starts. */
+export function keyStart(key: string, period: Period): number {
+  if (period !== 'weekly') return Date.parse(period === 'daily' ? key : `${key}-01`);
+  const [year, week] = key.split('-W').map(Number) as [number, number];
+  const jan4 = Date.UTC(year, 0, 4);
+  // Week 1 is the one with 4 January; weeks start on Monday.
+  return jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY_MS + (week - 1) * 7 * DAY_MS;
+}
+
+/** The key of the period starting at `at` (for weeks, a Monday). */
+function keyAt(at: number, period: Period): string {
+  if (period !== 'weekly') return new Date(at).toISOString().slice(0, period === 'daily' ? 10 : 7);
+  const thursday = at + 3 * DAY_MS;
+  const year = new Date(thursday).getUTCFullYear();
+  return `${year}-W${String(Math.floor((thursday - Date.UTC(year, 0, 1)) / (7 * DAY_MS)) + 1).padStart(2, '0')}`;
+}
+
+function shift(key: string, period: Period, by: number): string {
+  const start = new Date(keyStart(key, period));
+  if (period === 'monthly') start.setUTCMonth(start.getUTCMonth() + by);
+  else start.setTime(start.getTime() + by * (period === 'daily' ? 1 : 7) * DAY_MS);
+  return keyAt(start.getTime(), period);
+}
+
+/**
+ * The latest periods of a live run, oldest first, at most `size`. Keys alone rebuild it, with no
+ * time zone: walking back from the latest period known (the current task's or the last frozen
+ * one), a period is frozen when listed, else completed while the run's length lasts; after a
+ * completed or frozen latest period comes the next one to complete.
+ */
+export function streakStrip(progress: StreakProgress, period: Period, size = 7): Slot[] {
+  const frozen = progress.frozenPeriodKeys;
+  const task = progress.taskProgress;
+  const latest = [task?.periodKey ?? '', frozen[frozen.length - 1] ?? ''].sort().pop();
+  if (!latest) return [];
+  const open = task?.periodKey === latest && task.taskProgressStatus !== 'completed' && !frozen.includes(latest);
+  const slots: Slot[] = open ? [] : [{ key: shift(latest, period, 1), state: 'next' }];
+  let done = progress.currentProgressValue;
+  for (let key = latest; slots.length < size; key = shift(key, period, -1)) {
+    if (frozen.includes(key)) slots.unshift({ key, state: 'frozen' });
+    else if (open && key === latest) slots.unshift({ key, state: 'next' });
+    else if (done-- > 0) slots.unshift({ key, state: 'done' });
+    else break;
+  }
+  return slots;
+}
+
 /** The progress of the challenge's current window, if the member has one. */
 export function currentChallenge(def: Definition, progresses: ChallengeProgress[], now: number): ChallengeProgress | undefined {
   return progresses.find(

@@ -1,21 +1,27 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { type Api, LIVE_MISSION_PROGRESS, LIVE_STREAK_PROGRESS, NEWEST_FIRST, OLDEST_FIRST } from './api.js';
-import { fill, type Strings } from './i18n.js';
-import type { ChallengeProgress, Definition, Milestone, MissionProgress, RewardLog, StreakProgress, Template } from './model.js';
-import { currentChallenge, currentMission, nextMilestone, streakView } from './progress.js';
+import { dateFormat, fill, numberFormat, type Strings } from './i18n.js';
+import { type Board, BoardPicker, StandingsCard } from './leaderboard.js';
+import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, RewardLog, Standings, StreakProgress, Template } from './model.js';
+import { currentChallenge, currentMission, keyStart, nextMilestone, streakStrip, streakView } from './progress.js';
 
-export type Tab = 'streaks' | 'challenges' | 'missions' | 'rewards';
-export const TABS: Tab[] = ['streaks', 'challenges', 'missions', 'rewards'];
+export type Tab = 'streaks' | 'challenges' | 'missions' | 'leaderboard' | 'rewards';
+
+/** The leaderboard tab shows only when a live leaderboard of a shown definition exists. */
+export const tabsFor = (boards: Board[]): Tab[] => ['streaks', 'challenges', 'missions', ...(boards.length ? (['leaderboard'] as const) : []), 'rewards'];
 
 type TabData =
   | { tab: 'streaks'; defs: Definition[]; progress: StreakProgress[] }
   | { tab: 'challenges'; defs: Definition[]; progress: ChallengeProgress[] }
   | { tab: 'missions'; defs: Definition[]; progress: MissionProgress[] }
+  | { tab: 'leaderboard'; board: Board; standings: Standings }
   | { tab: 'rewards'; logs: RewardLog[] };
 
-/** Definitions for everyone; the member's own progress and reward logs in member mode. */
-async function loadTab(api: Api, tab: Tab): Promise<TabData> {
+/** Definitions for everyone; the member's own progress and reward logs in member mode; the picked leaderboard's standings. */
+async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<TabData> {
+  // The leaderboard tab exists only when there is a board to show.
+  if (tab === 'leaderboard') return { tab, board: board!, standings: await api.standings(board!.id) };
   const own = <T,>(slug: string, query: Record<string, unknown>) => (api.member ? api.list<T>(slug, query) : Promise.resolve([]));
   if (tab === 'streaks') {
     const [defs, progress] = await Promise.all([api.list<Definition>('streak', OLDEST_FIRST), own<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS)]);
@@ -67,24 +73,35 @@ export function AuthButtons({ template }: { template: Template }) {
   );
 }
 
-/** One tab's content, fetched when the tab is shown. */
-export function TabContent({ tab, ...props }: ViewProps & { tab: Tab }) {
+/** One tab's content, fetched when the tab is shown (on the leaderboard tab, when a leaderboard is picked). */
+export function TabContent({ tab, boards, ...props }: ViewProps & { tab: Tab; boards: Board[] }) {
   const [state, setState] = useState<{ data?: TabData; failed?: boolean }>({});
   const [attempt, setAttempt] = useState(0);
+  const [picked, setPicked] = useState(0);
+  // Only the leaderboard tab depends on the pick: the boards arriving must not reload another tab.
+  const board = tab === 'leaderboard' ? boards[picked] : undefined;
   useEffect(() => {
     let current = true;
     setState({});
-    loadTab(props.api, tab).then(
+    loadTab(props.api, tab, board).then(
       (data) => current && setState({ data }),
       () => current && setState({ failed: true }),
     );
     return () => {
       current = false;
     };
-  }, [tab, attempt]);
-  if (state.failed) return <ErrorState t={props.t} onRetry={() => setAttempt((a) => a + 1)} />;
-  const data = state.data;
+  }, [tab, attempt, board]);
+  return (
+    <>
+      {tab === 'leaderboard' && boards.length > 1 && <BoardPicker boards={boards} picked={picked} onPick={setPicked} t={props.t} />}
+      {state.failed ? <ErrorState t={props.t} onRetry={() => setAttempt((a) => a + 1)} /> : <Content data={state.data} {...props} />}
+    </>
+  );
+}
+
+function Content({ data, ...props }: ViewProps & { data: TabData | undefined }) {
   if (!data) return <p class="lw-muted" role="status">{props.t.loading}</p>;
+  if (data.tab === 'leaderboard') return <StandingsCard board={data.board} standings={data.standings} t={props.t} lang={props.lang} member={props.api.member} />;
   if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
   if (!data.defs.length) return <p class="lw-muted">{props.t.empty}</p>;
   const now = Date.now();
@@ -95,14 +112,6 @@ export function TabContent({ tab, ...props }: ViewProps & { tab: Tab }) {
       {data.tab === 'missions' && data.defs.map((d) => <MissionCard key={d.id} def={d} progress={currentMission(d, data.progress, now)} {...props} />)}
     </ul>
   );
-}
-
-function numberFormat(lang: string | undefined): Intl.NumberFormat {
-  try {
-    return new Intl.NumberFormat(lang);
-  } catch {
-    return new Intl.NumberFormat('en');
-  }
 }
 
 function Card({ def, children }: { def: Definition; children?: ComponentChildren }) {
@@ -161,13 +170,50 @@ function Milestones({ list, value, t, lang, member }: { list: Milestone[]; value
   );
 }
 
+function SnowIcon() {
+  return (
+    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" aria-hidden="true">
+      <path d="M12 2v20M3.3 7l17.4 10M3.3 17 20.7 7M9 3.5l3 2.5 3-2.5M9 20.5l3-2.5 3 2.5" />
+    </svg>
+  );
+}
+
+const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = { daily: { weekday: 'short' }, weekly: { day: 'numeric', month: 'short' }, monthly: { month: 'short' } };
+
+/** The run's latest periods: completed ones ticked, frozen ones with a snowflake, the next one open. */
+function Strip({ progress, period, t, lang }: { progress: StreakProgress; period: Period; t: Strings; lang: string | undefined }) {
+  const format = dateFormat(lang, { ...SLOT_LABEL[period], timeZone: 'UTC' });
+  const words = { done: t.completed, frozen: t.frozen, next: t.next };
+  return (
+    <ol class="lw-strip" data-strip>
+      {streakStrip(progress, period).map((slot) => (
+        <li key={slot.key} class={`lw-${slot.state}`} data-key={slot.key}>
+          <span aria-hidden="true">{slot.state === 'frozen' ? <SnowIcon /> : slot.state === 'done' ? '✓' : ''}</span>
+          {format.format(keyStart(slot.key, period))}
+          <span class="lw-sr">{words[slot.state]}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 function StreakCard({ def, progress, now, t, lang, api }: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
   const view = streakView(def, progress, now);
+  const live = progress && !view.completed && view.length > 0;
   return (
     <Card def={def}>
       {api.member && (
         <>
-          <p class="lw-big">{view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: numberFormat(lang).format(view.length) })}</p>
+          <div class="lw-row">
+            <p class="lw-big">{view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: numberFormat(lang).format(view.length) })}</p>
+            {live && (def.maxFreezes ?? 0) > 0 && (
+              <span class="lw-freezes" data-freezes>
+                <SnowIcon />
+                {fill(t.freezes, { n: numberFormat(lang).format(progress.freezesAvailable) })}
+              </span>
+            )}
+          </div>
+          {live && <Strip progress={progress} period={def.aggregationPeriod} t={t} lang={lang} />}
           {!view.completed && <Bar value={view.value} max={view.target} label={t[def.aggregationPeriod]} lang={lang} />}
         </>
       )}
