@@ -108,4 +108,24 @@ describe('typed client', () => {
     expect(standings.data!.data).toMatchObject({ leaderboardId: board.id, periodKey: null, caller: null, rankedCount: 1 });
     expect(standings.data!.data.entries).toEqual([{ rank: 1, value: 1, displayName: 'Marie D.', isCaller: false, ownedById: log.data!.data.ownedById, externalId: 'client-1' }]);
   });
+
+  it('grants streak freezes with a typed body and reads them on the progress', async () => {
+    const made = await fetch(`${baseUrl}/platform/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${PLATFORM_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ organizationName: 'Client Org', accountName: 'Freezes' }),
+    });
+    const { apiKey } = (await made.json()).data;
+    const api = createLoyaltyClient(baseUrl, { apiKey: apiKey.apiKey, apiSecret: apiKey.apiSecret });
+    const streak = (await api.POST('/schema/streak/record', { body: { name: 'Daily visit', maxFreezes: 2, freezeEarnEveryPeriods: 7 } })).data!.data;
+    expect(streak).toMatchObject({ maxFreezes: 2, freezeEarnEveryPeriods: 7 });
+    const ownedBy = { externalId: 'freezer' };
+    await api.POST('/schema/streak_log/record', { body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'freezer-1' } });
+    const progress = (await api.GET('/schema/streak_progress/record')).data!.data[0]!;
+    expect(progress).toMatchObject({ freezesAvailable: 0, freezesUsed: 0, frozenPeriodKeys: [] });
+
+    const granted = await api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count: 5 } });
+    expect(granted.response.status).toBe(200);
+    expect(granted.data!.data.freezesAvailable).toBe(2);
+  });
 });
