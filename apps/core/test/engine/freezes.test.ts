@@ -249,3 +249,30 @@ describe('freezes across a DST change', () => {
     expect(after.streakProgress).toMatchObject({ currentProgressValue: 2, freezesUsed: 1 });
   });
 });
+
+describe('freezes and leaderboards', () => {
+  it('a frozen period keeps the run on current_run and longest_run boards; the break takes it off current_run', async () => {
+    const s = await streak({ maxFreezes: 1 });
+    const boards = await Promise.all(
+      ['current_run', 'longest_run'].map(async (rankBy) => (await acct.api.post('/schema/leaderboard/record', { name: rankBy, linkedSchemaSlug: 'streak', linkedSchemaRecordId: s.id, rankBy })).body.data.id as string),
+    );
+    const values = async () =>
+      Promise.all(boards.map(async (id) => (await acct.api.get(`/schema/leaderboard/record/${id}/standings`)).body.data.entries.map((e: any) => e.value)));
+    const m = await member();
+    const first = await log(s.id, m, '2027-01-10T10:00:00Z');
+    await log(s.id, m, '2027-01-11T10:00:00Z');
+    await grant(first.streakProgress.id, { count: 1 });
+    // 12 January frozen by the log on the 13th: the run goes on from 2 to 3.
+    expect((await log(s.id, m, '2027-01-13T10:00:00Z')).streakProgress).toMatchObject({ currentProgressValue: 3, freezesUsed: 1 });
+    expect(await values()).toEqual([[3], [3]]);
+    // The 14th frozen by the sweep; no freeze left for the 15th: broken, then a new run of 1 from the 16th.
+    await grant(first.streakProgress.id, { count: 1 });
+    await sweep('2027-01-15T00:15:00Z');
+    expect(await progress(first.streakProgress.id)).toMatchObject({ streakProgressStatus: 'in_progress', frozenPeriodKeys: ['2027-01-12', '2027-01-14'] });
+    expect(await values()).toEqual([[3], [3]]);
+    await sweep('2027-01-16T00:15:00Z');
+    expect(await values()).toEqual([[], [3]]);
+    await log(s.id, m, '2027-01-16T10:00:00Z');
+    expect(await values()).toEqual([[1], [3]]);
+  });
+});
