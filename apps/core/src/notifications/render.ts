@@ -85,8 +85,9 @@ function eventParts(payload: Json, kind: 'streak' | 'challenge' | 'mission') {
 
 /**
  * Streak helpers (codes `streak_…`). Log-driven payloads carry `streakLog` (the log create response:
- * `streakProgress`, `streak`, `nextMilestone`…); sweep payloads (`_to_be_broken`, `_broken`) carry
- * `streakProgress` with `streak` and `nextMilestone` inside. Either way:
+ * `streakProgress`, `streak`, `nextMilestone`…); progress payloads (`_to_be_broken`, `_broken`,
+ * `_freeze_used`, `_freeze_earned`) carry `streakProgress` with `streak` and `nextMilestone` inside.
+ * Either way:
  * - `currentProgressValue`: the progress's consecutive completed periods (for `_broken`, the length
  *   the streak had when it broke);
  * - `nextMilestoneTargetValue`: the payload's `nextMilestone.milestoneTargetValue` (absent when no
