@@ -104,6 +104,55 @@ describe('admin pages in Chromium', () => {
     await browser.shot('streaks');
   });
 
+  it('streaks: the freeze settings, in words a merchant reads', async () => {
+    await browser.open('/app/r/streak/new');
+    const page = browser.page;
+    await page.getByLabel('Name *').fill('Daily visit with freezes');
+    await page.getByLabel('Freezes a member can hold').fill('2');
+    await page.getByLabel('Earn a freeze every … periods').fill('7');
+    expect(await body()).toContain('Leave blank to only grant freezes.');
+    await browser.shot('streak-freezes');
+    await page.getByRole('button', { name: 'Create streak' }).click();
+    await page.getByRole('heading', { name: 'Milestones' }).waitFor();
+    const id = /\/app\/r\/streak\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    expect((await api.get(`/schema/streak/record/${id}`)).body.data).toMatchObject({ maxFreezes: 2, freezeEarnEveryPeriods: 7 });
+    expect(await page.getByLabel('Freezes a member can hold').inputValue()).toBe('2');
+  });
+
+  it('leaderboards: created with the streak picked by name, then its standings with each member\'s external id', async () => {
+    await browser.open('/app/r/leaderboard/new');
+    const page = browser.page;
+    await page.getByLabel('Name *').fill('Top visitors');
+    await page.getByLabel('Programme type *').selectOption('streak');
+    await page.getByLabel('Programme *').selectOption({ label: 'Visits' });
+    await page.getByRole('button', { name: 'Create leaderboard' }).click();
+    const standings = page.getByRole('region', { name: 'Standings' });
+    await standings.locator('table').waitFor();
+    // bob and cid two days running share the first rank; ann completed the streak, so has no current run.
+    const rows = await standings.locator('tbody tr').allInnerTexts();
+    expect(rows.map((r) => r.split('\t').map((c) => c.trim()))).toEqual([
+      ['1', expect.stringMatching(/^Member \d{4}$/), 'bob', '2'],
+      ['1', expect.stringMatching(/^Member \d{4}$/), 'cid', '2'],
+    ]);
+    expect(await standings.innerText()).toContain('2 members ranked');
+    await browser.shot('leaderboard-standings');
+    await browser.open('/app/r/leaderboard');
+    expect(await body()).toContain('Top visitors');
+
+    // A challenge board: its windows to choose from, the current one first.
+    const challenge = await created('/schema/challenge/record', { name: 'Weekly spend', status: 'live', aggregationPeriod: 'weekly', aggregationMethod: 'sum', completionTargetValue: 100 });
+    const board = await created('/schema/leaderboard/record', { name: 'Big spenders', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id });
+    await browser.open(`/app/r/leaderboard/${board.id}`);
+    const window = page.getByRole('region', { name: 'Standings' }).getByLabel('Window');
+    const windows = await window.locator('option').allInnerTexts();
+    expect(windows).toHaveLength(8);
+    expect(windows[0]).toMatch(/^\d{4}-W\d{2} \(current\)$/);
+    await window.selectOption(windows[1]!);
+    await page.waitForURL(new RegExp(`periodKey=${windows[1]!}`));
+    expect(await window.inputValue()).toBe(windows[1]);
+    expect(await page.getByRole('region', { name: 'Standings' }).innerText()).toContain('No one is ranked yet.');
+  });
+
   it('missions: tasks edited row by row and checked per task before the core sees them', async () => {
     await browser.open('/app/r/mission/new');
     const page = browser.page;

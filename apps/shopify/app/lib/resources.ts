@@ -17,6 +17,7 @@ export const RESOURCES: ResourceInfo[] = [
   r('challenge', 'Challenges', 'challenge', 'programme'),
   r('mission', 'Missions', 'mission', 'programme'),
   r('milestone', 'Milestones', 'milestone', 'programme'),
+  r('leaderboard', 'Leaderboards', 'leaderboard', 'programme'),
   r('reward', 'Rewards', 'reward', 'rewards'),
   r('floating_widget', 'Floating widgets', 'floating widget', 'widget'),
   r('theme', 'Themes', 'theme', 'widget'),

@@ -42,6 +42,26 @@ const label = (name: string) =>
     .replace(/\bId\b/g, 'ID')
     .replace(/\bUrl\b/g, 'URL');
 
+/**
+ * Where a field's name (and the core's description, written for developers) does not read well to
+ * a merchant: the label and help the form shows instead.
+ */
+const WORDING: Record<string, { label: string; help?: string }> = {
+  maxFreezes: { label: 'Freezes a member can hold', help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.' },
+  freezeEarnEveryPeriods: {
+    label: 'Earn a freeze every … periods',
+    help: 'A member earns a freeze each time their run reaches a multiple of this (never above the maximum). Leave blank to only grant freezes.',
+  },
+  linkedSchemaSlug: { label: 'Programme type' },
+  linkedSchemaRecordId: { label: 'Programme', help: 'The streak, challenge or mission of that type, picked by name.' },
+  rankBy: {
+    label: 'Rank by',
+    help: 'Streaks: current_run (the run going now) or longest_run (the best run ever). Challenges: window_progress. Missions: completions. Blank: the first one.',
+  },
+  size: { label: 'Entries shown', help: 'How many members the standings list, 1 to 100.' },
+  displayName: { label: 'Member names', help: 'first_name_initial shows "Marie D."; anonymous shows "Member 4821", the same for a member every time.' },
+};
+
 export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): FieldSpec[] {
   if (!schema?.properties) return [];
   const required = new Set<string>(schema.required ?? []);
@@ -57,7 +77,7 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
     else if (p.type === 'array' && p.items?.type === 'object') kind = 'rows';
     const spec: FieldSpec = {
       name,
-      label: label(name),
+      label: WORDING[name]?.label ?? label(name),
       kind,
       required: requiredOverride ?? required.has(name),
       nullable,
@@ -70,7 +90,7 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
       ...(p.exclusiveMinimum !== undefined ? { exclusiveMin: p.exclusiveMinimum } : {}),
       ...(p.pattern && p.format !== 'date-time' && p.format !== 'uuid' && p.format !== 'email' ? { pattern: p.pattern } : {}),
       ...(p.enum ? { options: p.enum as string[] } : {}),
-      ...((raw.description ?? p.description) ? { description: raw.description ?? p.description } : {}),
+      ...((WORDING[name]?.help ?? raw.description ?? p.description) ? { description: WORDING[name]?.help ?? raw.description ?? p.description } : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
       ...(typeof raw['x-references'] === 'string' ? { references: raw['x-references'] } : {}),
       ...(raw['x-references-by'] ? { referencesBy: raw['x-references-by'] } : {}),

@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
-import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
+import { Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from '@remix-run/react';
+import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
 import { type CoreFailure, coreFailure } from '../lib/admin.server';
@@ -8,11 +8,13 @@ import { choicesFor, type RecordData, records, whereEquals } from '../lib/record
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
 import { toBody } from '../lib/schema';
 import { formFields } from '../lib/schema.server';
+import { readStandings, type StandingsView } from '../lib/standings.server';
 import { authenticateShop, coreUrl } from '../shopify.server';
 
 /**
  * One record of any resource: its form (create when the id is "new"), and what belongs to it —
- * a definition's milestones, a reward's coupon pool, a webhook's deliveries.
+ * a definition's milestones, a reward's coupon pool, a webhook's deliveries, a leaderboard's
+ * standings (`?periodKey=` picks a challenge board's window).
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
@@ -33,6 +35,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const milestoneFields = milestones ? (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId') : [];
   const coupons = id && info.slug === 'reward' ? await couponCounts(api, id) : null;
   const deliveries = id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
+  const standings = id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
   const choices = await choicesFor(api, [...fields, ...milestoneFields]);
   return {
     choices,
@@ -43,6 +46,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     milestoneFields,
     coupons,
     deliveries: deliveries?.ok ? deliveries.data : [],
+    standings,
   };
 };
 
@@ -111,7 +115,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
 };
 
 export default function RecordPage() {
-  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices } = useLoaderData<typeof loader>();
+  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -195,6 +199,11 @@ export default function RecordPage() {
             </Card>
           </Layout.Section>
         ) : null}
+        {standings ? (
+          <Layout.Section>
+            <Standings result={standings} />
+          </Layout.Section>
+        ) : null}
         {record && coupons ? (
           <Layout.Section>
             <CouponImport rewardId={record.id} available={coupons.available} issued={coupons.issued} />
@@ -239,5 +248,52 @@ export default function RecordPage() {
         ) : null}
       </Layout>
     </Page>
+  );
+}
+
+/** A leaderboard's top entries with each member's external id; a challenge board picks its window. */
+function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
+  const [, setSearchParams] = useSearchParams();
+  if (!result.ok) {
+    return (
+      <Card>
+        <Banner tone="critical" title={`Standings: ${result.failure.message}`} />
+      </Card>
+    );
+  }
+  const { view } = result;
+  return (
+    <Card>
+      <section aria-label="Standings">
+        <BlockStack gap="400">
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              Standings
+            </Text>
+            {view.periodKey ? (
+              <Select
+                label="Window"
+                labelInline
+                options={view.windows.map((key, at) => ({ label: at === 0 ? `${key} (current)` : key, value: key }))}
+                value={view.periodKey}
+                onChange={(periodKey) => setSearchParams({ periodKey })}
+              />
+            ) : null}
+          </InlineStack>
+          {view.entries.length ? (
+            <DataTable
+              columnContentTypes={['numeric', 'text', 'text', 'numeric']}
+              headings={['Rank', 'Display name', 'External ID', 'Value']}
+              rows={view.entries.map((e) => [String(e.rank), e.displayName, e.externalId, String(e.value)])}
+              footerContent={`${view.rankedCount} members ranked`}
+            />
+          ) : (
+            <Text as="p" tone="subdued">
+              No one is ranked yet.
+            </Text>
+          )}
+        </BlockStack>
+      </section>
+    </Card>
   );
 }

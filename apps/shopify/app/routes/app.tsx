@@ -25,6 +25,7 @@ export default function AdminLayout() {
         <Link to="/app/r/streak">Streaks</Link>
         <Link to="/app/r/challenge">Challenges</Link>
         <Link to="/app/r/mission">Missions</Link>
+        <Link to="/app/r/leaderboard">Leaderboards</Link>
         <Link to="/app/r/reward">Rewards</Link>
         <Link to="/app/widget">Widget</Link>
         <Link to="/app/r/webhook">Webhooks</Link>
