@@ -75,11 +75,17 @@ class DemoApi {
     return { status: res.status, data: json.data };
   }
 
+  /** The first record whose fields equal these values, if any. */
+  async find(slug: string, values: Body): Promise<Body | undefined> {
+    const conditions = Object.entries(values).map(([fieldSlug, fieldValue]) => ({ fieldSlug, operator: 'equals', fieldValue }));
+    const found = await this.call('GET', `/schema/${slug}/record`, undefined, { filters: JSON.stringify({ operator: 'and', conditions }), limit: '1' });
+    return found.data[0] as Body | undefined;
+  }
+
   /** The record of this name, or a new one with the English texts, then the French ones. */
   async ensure(slug: string, name: string, body: Body, fr: Texts | ((made: Body) => Texts) = {}): Promise<Body> {
-    const filters = JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'equals', fieldValue: name }] });
-    const found = await this.call('GET', `/schema/${slug}/record`, undefined, { filters, limit: '1' });
-    if (found.data[0]) return found.data[0] as Body;
+    const found = await this.find(slug, { name });
+    if (found) return found;
     const made = (await this.call('POST', `/schema/${slug}/record`, { name, ...body }, { languageCode: 'en' })).data as Body;
     const texts = typeof fr === 'function' ? fr(made) : fr;
     if (Object.keys(texts).length) await this.call('PATCH', `/schema/${slug}/record/${made.id}`, texts, { languageCode: 'fr' });
@@ -119,7 +125,7 @@ const DAY_MS = 86_400_000;
 
 /**
  * The other members on the visits leaderboard: their current run and whether it ends today (0) or
- * yesterday (1, still unbroken). Ties included; the shopper's run falls among them, inside the top 10.
+ * yesterday (1, still unbroken). Ties included; the shopper's run of 4 ties with Chloé's at rank 7.
  */
 const RIVALS: [firstName: string, lastName: string, run: number, endsAgo: 0 | 1][] = [
   ['Marie', 'Dubois', 12, 0], ['Lucas', 'Martin', 9, 0], ['Emma', 'Schmidt', 9, 1], ['Noah', 'Rossi', 8, 0], ['Léa', 'Moreau', 6, 0],
@@ -129,6 +135,15 @@ const RIVALS: [firstName: string, lastName: string, run: number, endsAgo: 0 | 1]
   ['Theo', 'Weber', 1, 0], ['Clara', 'Costa', 1, 1], ['Adam', 'Nowak', 1, 0], ['Elena', 'Popescu', 1, 0], ['Louis', 'Girard', 1, 0],
   ['Maya', 'Cohen', 1, 1], ['Hugo', 'Bernard', 1, 0], ['Zoé', 'Roux', 1, 0], ['Liam', 'Müller', 1, 0],
 ];
+
+/** Two freezes granted to the shopper's run (the one their visit `visitId` is in), once: not again after one is used. */
+async function welcomeFreezes(api: DemoApi, streakId: string, visitId: string): Promise<void> {
+  const visit = await api.find('streak_log', { uniqueIdentifier: visitId });
+  const progress = visit && (await api.find('streak_progress', { streakId, ownedById: visit.ownedById, streakProgressStatus: 'in_progress' }));
+  if (progress && progress.freezesUsed === 0 && progress.freezesAvailable === 0) {
+    await api.call('POST', `/schema/streak_progress/record/${progress.id}/action/grant_freezes`, { count: 2 });
+  }
+}
 
 /** A leaderboard of the streak's current runs, and the rivals' visits (each member's in order, members side by side). */
 async function leaderboard(api: DemoApi, streakId: string, now: number): Promise<void> {
@@ -158,8 +173,8 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
 /**
  * The demo data: a daily streak, a weekly challenge and a mission with milestones and coupon
  * rewards, the launcher, theme and template (English and French), the demo shopper's progress:
- * three days in a row, two orders this week, two of three mission tasks, and a leaderboard of the
- * streak's runs with 29 other members. Records are found by name and logs by their unique
+ * four daily visits in a row with a missed day covered by a freeze, two orders this week, two of
+ * three mission tasks, and a leaderboard of the streak's runs with 29 other members. Records are found by name and logs by their unique
  * identifiers, so a second run the same day changes nothing; a run on a later day adds that day's
  * activity, keeping the demo current.
  */
@@ -176,6 +191,8 @@ async function seedDemo(api: DemoApi): Promise<void> {
       description: 'Visit the shop on consecutive days.',
       aggregationPeriod: 'daily',
       completionTargetValue: 30,
+      maxFreezes: 2,
+      freezeEarnEveryPeriods: 7,
       eudTitle: 'Daily visit',
       eudDescription: 'Visit every day: 3 days in a row unlock 10% off, a full week 15% off.',
     },
@@ -295,12 +312,18 @@ async function seedDemo(api: DemoApi): Promise<void> {
   );
 
   // The shopper's activity: today's at this very moment, so that it counts for today and this week.
+  // Visits on four of the last five days: the shop's two welcome freezes cover the missed one.
   const now = Date.now();
   const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-  for (const ago of [2, 1, 0]) {
+  const visit = (ago: number) => {
     const at = now - ago * DAY_MS;
-    await api.log('streak', { streakId: streak.id, activityId: 'visit', activityAt: new Date(at).toISOString(), uniqueIdentifier: `demo-visit-${day(at)}` });
-  }
+    return api.log('streak', { streakId: streak.id, activityId: 'visit', activityAt: new Date(at).toISOString(), uniqueIdentifier: `demo-visit-${day(at)}` });
+  };
+  await visit(4);
+  await visit(3);
+  await welcomeFreezes(api, streak.id as string, `demo-visit-${day(now - 4 * DAY_MS)}`);
+  await visit(1);
+  await visit(0);
   for (const [suffix, value] of [['a', 60], ['b', 70]] as const) {
     await api.log('challenge', { challengeId: challenge.id, activityId: 'order', activityAt: new Date(now).toISOString(), activityValue: value, uniqueIdentifier: `demo-order-${day(now)}-${suffix}` });
   }
