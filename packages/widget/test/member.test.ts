@@ -4,6 +4,7 @@ import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './
 
 let demo: Demo;
 
+const DAY_MS = 86_400_000;
 const whereEquals = (fieldSlug: string, fieldValue: string, operator = 'equals') => ({ operator: 'and', conditions: [{ fieldSlug, operator, fieldValue }] });
 beforeAll(async () => {
   demo = await startDemo();
@@ -24,8 +25,20 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Your Demo Shop rewards');
     expect(await dialog(page).getByRole('link', { name: 'Create account' }).count()).toBe(0);
 
-    // Three days in a row, today's visit done; the 3-day milestone reached, 7 days next.
-    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe('3 in a row');
+    // Four visits in a row, the day before yesterday covered by a freeze, today's visit done; the
+    // 3-day milestone reached, 7 days next.
+    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe('4 in a row');
+    expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Freezes: 1');
+    const day = (ago: number) => new Date(Date.now() - ago * DAY_MS).toISOString().slice(0, 10);
+    const strip = await tabPanel(page).locator('[data-strip] li').evaluateAll((slots) => slots.map((li) => [li.getAttribute('data-key'), li.className, li.querySelector('.lw-sr')?.textContent]));
+    expect(strip).toEqual([
+      [day(4), 'lw-done', 'Completed'],
+      [day(3), 'lw-done', 'Completed'],
+      [day(2), 'lw-frozen', 'Frozen'],
+      [day(1), 'lw-done', 'Completed'],
+      [day(0), 'lw-done', 'Completed'],
+      [day(-1), 'lw-next', 'Next'],
+    ]);
     const today = tabPanel(page).getByRole('progressbar', { name: 'Today' });
     expect(await today.getAttribute('aria-valuenow')).toBe('1');
     expect(await today.getAttribute('aria-valuemax')).toBe('1');
@@ -57,7 +70,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     const { context, page, errors } = await demo.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
     // The shopper's own: the other members on the leaderboard have earned rewards of their own.
-    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), limit: 1 })).body.data[0].ownedById as string;
+    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), fields: ['ownedById'], limit: 1 })).body.data[0].ownedById as string;
     const logs = (await demo.api.get('/schema/reward_log/record', { filters: whereEquals('ownedById', shopper) })).body.data as { couponCode: string; eudRewardTitle: string; eudRedeemInstructionMessage: string }[];
     expect(logs.map((l) => l.couponCode).sort()).toEqual([expect.stringMatching(/^SHOP5-/), expect.stringMatching(/^STREAK10-/)]);
 
@@ -89,7 +102,10 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
     await launcher(page).click();
-    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe("3 d'affilée");
+    await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe("4 d'affilée");
+    expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Gels : 1');
+    expect(await tabPanel(page).locator('[data-strip] .lw-frozen .lw-sr').textContent()).toBe('Gelé');
+    await screenshot(page, 'member-streaks-fr');
     await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('10 % sur votre prochaine commande');
     expect(await tabPanel(page).textContent()).toContain("Utilisez le code promo lors du paiement, valable jusqu'au");
@@ -104,8 +120,8 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await launcher(page).click();
     await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
     const me = tabPanel(page).locator('[data-standings] [aria-current]');
-    // Tied at 3 with Yuki T., the shopper got there first.
-    await expect.poll(() => me.textContent()).toBe('8Alex M.You3');
+    // Tied at 4 with Chloé L., the shopper got there first.
+    await expect.poll(() => me.textContent()).toBe('7Alex M.You4');
     expect(await tabPanel(page).locator('[data-standings] li').count()).toBe(10);
     await screenshot(page, 'member-leaderboard');
 
@@ -117,8 +133,8 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       await dialog(page).getByRole('tab', { name: 'Classement' }).click();
       const rows = tabPanel(page).locator('[data-standings] li');
       await expect.poll(() => rows.count()).toBe(7);
-      expect((await rows.allTextContents()).slice(4)).toEqual(['5Léa M.6', '⋯', '8Vous3']);
-      expect(await me.textContent()).toBe('8Vous3');
+      expect((await rows.allTextContents()).slice(4)).toEqual(['5Léa M.6', '⋯', '7Vous4']);
+      expect(await me.textContent()).toBe('7Vous4');
       await screenshot(page, 'member-leaderboard-fr');
     } finally {
       await demo.api.patch(`/schema/leaderboard/record/${board.id}`, { size: 10 });
@@ -129,9 +145,15 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
   it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
     const count = async (slug: string) => (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
     const slugs = ['streak', 'challenge', 'mission', 'milestone', 'reward', 'coupon', 'floating_widget', 'theme', 'template', 'leaderboard', 'streak_log', 'challenge_log', 'mission_log', 'reward_log'];
+    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), fields: ['ownedById'], limit: 1 })).body.data[0].ownedById as string;
+    const run = async () => (await demo.api.get('/schema/streak_progress/record', { filters: whereEquals('ownedById', shopper), fields: ['currentProgressValue', 'freezesAvailable', 'freezesUsed', 'frozenPeriodKeys'] })).body.data;
     const before = await Promise.all(slugs.map(count));
+    const runBefore = await run();
     await ensureDemoAccount(demo.app.running.services, demo.app.url);
     expect(await Promise.all(slugs.map(count))).toEqual(before);
+    // The welcome freezes are granted once: not again once one is used.
+    expect(await run()).toEqual(runBefore);
+    expect(runBefore).toMatchObject([{ currentProgressValue: 4, freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: [new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10)] }]);
     expect(Object.fromEntries(slugs.map((s, i) => [s, before[i]]))).toMatchObject({
       streak: 1,
       challenge: 1,
@@ -140,8 +162,8 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       reward: 4,
       coupon: 100,
       leaderboard: 1,
-      // The shopper's 3 visits and the 78 of the 29 other members; their runs earned 8 + 4 streak rewards.
-      streak_log: 81,
+      // The shopper's 4 visits and the 82 of the 29 other members; their runs earned 8 + 4 streak rewards.
+      streak_log: 86,
       reward_log: 14,
     });
   });
