@@ -3,16 +3,17 @@ import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-re
 import { config } from './lib/config.server';
 import { createPool, migrate } from './lib/db.server';
 import { accountClient } from './lib/core.server';
+import { ensureCoreWebhook, ShopifyLoop } from './lib/loop.server';
 import { ensureProvisioned, type ProvisionDeps } from './lib/provision.server';
 import { PgSessionStorage } from './lib/session-storage.server';
-import { ShopStore } from './lib/shops.server';
+import { type ShopAccount, ShopStore } from './lib/shops.server';
 
 /** The app's own tables (sessions, shops and their credentials, encrypted), migrated once per process. */
 export const pool = createPool(config.databaseUrl);
 const migrated = migrate(pool);
 export const shops = new ShopStore(pool, config.encryptionKey, migrated);
 export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey, migrated);
-const provisioning: ProvisionDeps = { coreUrl: config.coreUrl, corePublicUrl: config.corePublicUrl, platformToken: config.platformToken, shops };
+const provisioning: ProvisionDeps = { coreUrl: config.coreUrl, corePublicUrl: config.corePublicUrl, platformToken: config.platformToken, eventsUrl: config.eventsUrl, shops };
 
 const shopify = shopifyApp({
   apiKey: config.apiKey,
@@ -33,9 +34,40 @@ const shopify = shopifyApp({
 
 export default shopify;
 
+/** Flow triggers and Shopify discounts from the core's events (CONTRACT §16), worked by every app process. */
+export const loop = new ShopifyLoop({
+  pool,
+  shops,
+  coreUrl: config.coreUrl,
+  eventsUrl: config.eventsUrl,
+  retrySchedule: config.retrySchedule,
+  adminFor: async (shop) => (await shopify.unauthenticated.admin(shop)).admin,
+});
+const stopLoop = loop.start();
+
 /** Closes the app's database connections (for tests that load the app in-process). */
 export async function closeConnections(): Promise<void> {
+  stopLoop();
+  await loop.idle();
   await pool.end();
+}
+
+const webhookCheckedAt = new Map<string, number>();
+
+/**
+ * Repairs the shop's core webhook when the admin opens (at most once a minute per shop and process);
+ * best effort, since the page works without it and the next opening tries again.
+ */
+async function repairCoreWebhook(account: ShopAccount): Promise<void> {
+  const last = webhookCheckedAt.get(account.shop);
+  if (last && Date.now() - last < 60_000) return;
+  webhookCheckedAt.set(account.shop, Date.now());
+  try {
+    await shops.exclusive(account.shop, (store) => ensureCoreWebhook({ coreUrl: config.coreUrl, eventsUrl: config.eventsUrl }, store, account));
+  } catch (err) {
+    webhookCheckedAt.delete(account.shop);
+    console.error(`[loyalty] could not register the core webhook for ${account.shop}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 /**
@@ -46,6 +78,7 @@ export async function closeConnections(): Promise<void> {
 export async function authenticateShop(request: Request) {
   const context = await shopify.authenticate.admin(request);
   const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
+  await repairCoreWebhook(account);
   return { ...context, account, api: accountClient(config.coreUrl, account) };
 }
 

@@ -48,7 +48,11 @@ function urls(files: Record<string, string>) {
     'app_proxy.url': JSON.parse(value(app, 'url', 'app_proxy')) as string,
   };
   (JSON.parse(value(app, 'redirect_urls', 'auth')) as string[]).forEach((u, k) => (out[`redirect_urls[${k}]`] = u));
-  for (const dir of flows) out[`${dir} runtime_url`] = JSON.parse(value(files[extension(dir)]!, 'runtime_url')) as string;
+  // Flow actions name their URL runtime_url; the trigger lifecycle callback names it url.
+  for (const dir of flows) {
+    const key = dir === 'flow-trigger-lifecycle' ? 'url' : 'runtime_url';
+    out[`${dir} ${key}`] = JSON.parse(value(files[extension(dir)]!, key)) as string;
+  }
   return out;
 }
 
@@ -69,7 +73,7 @@ describe('set-app-url', () => {
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
     ]);
-    expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-stamp-coupon']);
+    expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-stamp-coupon', 'flow-trigger-lifecycle']);
 
     const res = run(root, 'https://loyalty.example.net/');
     expect(res.status, res.stderr).toBe(0);

@@ -66,3 +66,65 @@ export async function setMetafields(admin: AdminGraphql, metafields: MetafieldIn
 export function customerGid(numericId: string | number): string {
   return `gid://shopify/Customer/${numericId}`;
 }
+
+export interface UserError {
+  field: string[] | null;
+  code?: string | null;
+  message: string;
+}
+
+/** Sends a Flow trigger; Flow answers userErrors for an unknown handle or a payload its fields refuse. */
+export async function flowTriggerReceive(admin: AdminGraphql, handle: string, payload: Record<string, unknown>): Promise<UserError[]> {
+  const data = await run<{ flowTriggerReceive: { userErrors: UserError[] } }>(
+    admin,
+    `#graphql
+    mutation LoyaltyFlowTrigger($handle: String, $payload: JSON) {
+      flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }
+    }`,
+    { handle, payload },
+  );
+  return data.flowTriggerReceive.userErrors;
+}
+
+export interface BasicDiscountInput {
+  title: string;
+  code: string;
+  customerGid: string;
+  /** `percentage` takes 0..100 (the reward's value); `fixed_amount` is in the shop's currency. */
+  discountType: 'percentage' | 'fixed_amount';
+  discountValue: number;
+  startsAt: string;
+  endsAt: string | null;
+}
+
+/** One code discount for one customer, usable once (CONTRACT §16). */
+export async function createBasicCodeDiscount(admin: AdminGraphql, input: BasicDiscountInput): Promise<{ id: string | null; userErrors: UserError[] }> {
+  const value =
+    input.discountType === 'percentage'
+      ? { percentage: Math.min(input.discountValue, 100) / 100 }
+      : { discountAmount: { amount: input.discountValue.toFixed(2), appliesOnEachItem: false } };
+  const data = await run<{ discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] } }>(
+    admin,
+    `#graphql
+    mutation LoyaltyDiscountCreate($basicCodeDiscount: DiscountCodeBasicInput!) {
+      discountCodeBasicCreate(basicCodeDiscount: $basicCodeDiscount) {
+        codeDiscountNode { id }
+        userErrors { field code message }
+      }
+    }`,
+    {
+      basicCodeDiscount: {
+        title: input.title,
+        code: input.code,
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+        usageLimit: 1,
+        appliesOncePerCustomer: true,
+        context: { customers: { add: [input.customerGid] } },
+        customerGets: { value, items: { all: true } },
+      },
+    },
+  );
+  const result = data.discountCodeBasicCreate;
+  return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
+}

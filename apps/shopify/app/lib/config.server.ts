@@ -11,6 +11,10 @@ export interface AppConfig {
   platformToken: string;
   /** 32 bytes for AES-256-GCM of the stored API secrets. */
   encryptionKey: Buffer;
+  /** Where the core delivers the events the app turns into Flow triggers and discounts; defaults to the app's /loyalty/events. */
+  eventsUrl: string;
+  /** Seconds between attempts at a Flow trigger or a discount that failed and may succeed later. */
+  retrySchedule: number[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -33,9 +37,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   for (const [name, value] of [['SHOPIFY_APP_URL', appUrl], ['LOYALTY_CORE_URL', coreUrl], ['LOYALTY_CORE_PUBLIC_URL', corePublicUrl]] as const) {
     if (value && !URL.canParse(value)) problems.push(`${name} must be an absolute URL`);
   }
+  const eventsUrl = env.LOYALTY_EVENTS_URL?.trim() || `${appUrl.replace(/\/+$/, '')}/loyalty/events`;
+  if (appUrl && !URL.canParse(eventsUrl)) problems.push('LOYALTY_EVENTS_URL must be an absolute URL');
+  const retrySchedule = (env.LOYALTY_SHOPIFY_RETRY_SCHEDULE ?? '5,30,120,600,1800').split(',').map((s) => Number(s.trim()));
+  if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0)) problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (env.SCOPES ?? 'read_customers').split(',').map((s) => s.trim()).filter(Boolean);
-  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey };
+  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey, eventsUrl, retrySchedule };
 }
 
 export const config = loadConfig();

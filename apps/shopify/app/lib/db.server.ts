@@ -47,6 +47,60 @@ const MIGRATIONS: { name: string; sql: string }[] = [
     // Set by app/uninstalled: the account is kept, but the next install provisions it again.
     sql: 'alter table shops add column uninstalled_at timestamptz',
   },
+  {
+    name: '005_shopify_loop',
+    // CONTRACT §16. The core webhook the app registered (its secret encrypted like the API key);
+    // the Flow triggers each shop uses (lifecycle callbacks); the outbox of triggers to send, unique
+    // per event so a redelivery queues nothing twice; rewards issued as Shopify discounts; and one
+    // discount per reward log, its code reserved before Shopify is asked.
+    sql: `alter table shops add column core_webhook_id uuid, add column core_webhook_secret_encrypted text;
+    create table flow_trigger_usage (
+      shop text not null,
+      handle text not null,
+      updated_at timestamptz not null default now(),
+      primary key (shop, handle)
+    );
+    create table flow_trigger_outbox (
+      id bigserial primary key,
+      shop text not null,
+      event_id text not null,
+      handle text not null,
+      subject text not null default '',
+      payload jsonb not null,
+      status text not null default 'pending',
+      attempts integer not null default 0,
+      next_attempt_at timestamptz not null default now(),
+      last_error text,
+      created_at timestamptz not null default now(),
+      sent_at timestamptz,
+      unique (shop, event_id, handle, subject)
+    );
+    create index flow_trigger_outbox_due_idx on flow_trigger_outbox (next_attempt_at) where status = 'pending';
+    create table shopify_discount_rewards (
+      shop text not null,
+      reward_id uuid not null,
+      created_at timestamptz not null default now(),
+      primary key (shop, reward_id)
+    );
+    create table reward_discounts (
+      shop text not null,
+      reward_log_id uuid not null,
+      reward_id uuid not null,
+      customer_gid text not null,
+      code text not null,
+      discount jsonb not null,
+      status text not null default 'pending',
+      attempts integer not null default 0,
+      next_attempt_at timestamptz not null default now(),
+      last_error text,
+      discount_gid text,
+      created_at timestamptz not null default now(),
+      stamped_at timestamptz,
+      primary key (shop, reward_log_id),
+      unique (shop, code)
+    );
+    create index reward_discounts_due_idx on reward_discounts (next_attempt_at) where status = 'pending'`,
+  },
 ];
 
 export function createPool(url: string): pg.Pool {

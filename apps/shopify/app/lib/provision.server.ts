@@ -1,12 +1,15 @@
 import type { AdminGraphql } from './admin-api.server';
 import { fetchShop, setMetafields } from './admin-api.server';
 import { accountClient, platformClient } from './core.server';
+import { ensureCoreWebhook } from './loop.server';
 import type { ShopAccount, ShopStore } from './shops.server';
 
 export interface ProvisionDeps {
   coreUrl: string;
   corePublicUrl: string;
   platformToken: string;
+  /** Where the core delivers the app's events (its webhook is registered at install). */
+  eventsUrl: string;
   shops: ShopStore;
 }
 
@@ -28,7 +31,10 @@ export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: Admi
         const done = await store.findInstalled(shop);
         if (done) return done;
         await provisionShop({ ...deps, shops: store }, shop, admin);
-        return (await store.findInstalled(shop))!;
+        const account = (await store.findInstalled(shop))!;
+        // Best effort at install: the admin's next opening repairs it.
+        await ensureCoreWebhook(deps, store, account).catch((err: Error) => console.error(`[loyalty] could not register the core webhook for ${shop}: ${err.message}`));
+        return account;
       });
     })().finally(() => inFlight.delete(shop));
     inFlight.set(shop, attempt);
@@ -42,7 +48,7 @@ export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: Admi
  * replaces, and writes the ids as shop metafields (merchant-visible `loyalty` and the app-owned
  * `$app:loyalty` copy that the theme app embed reads, with the core's URL).
  */
-export async function provisionShop(deps: ProvisionDeps, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
+export async function provisionShop(deps: Omit<ProvisionDeps, 'eventsUrl'>, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
   const info = await fetchShop(admin);
   const provisioned = await platformClient(deps.coreUrl, deps.platformToken).provision({
     organizationName: info.name,

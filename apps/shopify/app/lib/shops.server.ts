@@ -119,8 +119,35 @@ export class ShopStore {
     };
   }
 
+  /** The core webhook the app registered for the shop, its secret decrypted; null when none is stored. */
+  async coreWebhook(shop: string): Promise<{ id: string; secret: string } | null> {
+    await this.ready;
+    const { rows } = await this.db.query<{ core_webhook_id: string | null; core_webhook_secret_encrypted: string | null }>(
+      'select core_webhook_id, core_webhook_secret_encrypted from shops where shop = $1',
+      [shop],
+    );
+    const row = rows[0];
+    if (!row?.core_webhook_id || !row.core_webhook_secret_encrypted) return null;
+    return { id: row.core_webhook_id, secret: decrypt(this.key, row.core_webhook_secret_encrypted, shop) };
+  }
+
+  async saveCoreWebhook(shop: string, id: string, secret: string): Promise<void> {
+    await this.ready;
+    await this.db.query('update shops set core_webhook_id = $2, core_webhook_secret_encrypted = $3, updated_at = now() where shop = $1', [shop, id, encrypt(this.key, secret, shop)]);
+  }
+
+  /** The installed shop whose loyalty account this is (a core delivery names only its account). */
+  async shopOfAccount(accountId: string): Promise<string | null> {
+    await this.ready;
+    const { rows } = await this.db.query<{ shop: string }>('select shop from shops where account_id = $1 and uninstalled_at is null', [accountId]);
+    return rows[0]?.shop ?? null;
+  }
+
   async remove(shop: string): Promise<void> {
     await this.ready;
+    for (const table of ['flow_trigger_usage', 'flow_trigger_outbox', 'shopify_discount_rewards', 'reward_discounts']) {
+      await this.db.query(`delete from ${table} where shop = $1`, [shop]);
+    }
     await this.db.query('delete from data_requests where shop = $1', [shop]);
     await this.db.query('delete from shops where shop = $1', [shop]);
   }

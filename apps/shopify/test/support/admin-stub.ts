@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, customer, metafieldsSet) from in-memory data, and records what it was asked.
+ * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate) from
+ * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
 export interface AdminStub {
   origin: string;
@@ -16,6 +17,15 @@ export interface AdminStub {
   tokenExchanges: string[];
   /** When set, every request answers this HTTP status. */
   failWith: number | null;
+  /** Code discounts created, by code (Shopify refuses a second discount with a code in use). */
+  discounts: Map<string, { id: string; input: Record<string, unknown> }>;
+  /**
+   * Answers queued per operation, taken one per call before the normal answer: `throttled` (Shopify's
+   * 200 with a THROTTLED GraphQL error), an HTTP status, or userErrors.
+   */
+  scripted: Map<string, ({ throttled: true } | { status: number } | { userErrors: { field: string[] | null; code?: string; message: string }[] })[]>;
+  /** Awaited before a discountCodeBasicCreate is answered (after the discount exists), e.g. to kill the app. */
+  beforeDiscountAnswer: (() => Promise<void>) | null;
   close(): Promise<void>;
 }
 
@@ -32,11 +42,20 @@ function signedWith(token: string, secret: string): boolean {
 
 /** `apiSecretKey` is the app's secret, which token exchange must present and sign the id_token with. */
 export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> {
-  const stub: Omit<AdminStub, 'origin' | 'close'> = { customers: new Map(), metafields: new Map(), requests: [], tokenExchanges: [], failWith: null };
+  const stub: Omit<AdminStub, 'origin' | 'close'> = {
+    customers: new Map(),
+    metafields: new Map(),
+    requests: [],
+    tokenExchanges: [],
+    failWith: null,
+    discounts: new Map(),
+    scripted: new Map(),
+    beforeDiscountAnswer: null,
+  };
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (c: Buffer) => (raw += c.toString()));
-    req.on('end', () => {
+    req.on('end', async () => {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
@@ -54,6 +73,22 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       const { query, variables = {} } = JSON.parse(raw) as { query: string; variables?: Record<string, unknown> };
       const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? 'anonymous';
       stub.requests.push({ operation, variables });
+      const scripted = stub.scripted.get(operation)?.shift();
+      if (scripted && 'throttled' in scripted) return send(200, { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }] });
+      if (scripted && 'status' in scripted) return send(scripted.status, { errors: 'stubbed failure' });
+      if (operation === 'LoyaltyFlowTrigger') return send(200, { data: { flowTriggerReceive: { userErrors: scripted?.userErrors ?? [] } } });
+      if (operation === 'LoyaltyDiscountCreate') {
+        const input = variables.basicCodeDiscount as Record<string, unknown>;
+        const code = String(input.code);
+        if (scripted) return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: scripted.userErrors } } });
+        if (stub.discounts.has(code)) {
+          return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'code'], code: 'TAKEN', message: 'Code must be unique. Please try a different code.' }] } } });
+        }
+        const id = `gid://shopify/DiscountCodeNode/${stub.discounts.size + 1}`;
+        stub.discounts.set(code, { id, input });
+        await stub.beforeDiscountAnswer?.();
+        return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: { id }, userErrors: [] } } });
+      }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
       if (operation === 'LoyaltyCustomer') {
         const id = String(variables.id);

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Client, createTestDatabase, PLATFORM_TOKEN } from '../../../core/test/support/harness';
 import { BUILT_CLI, type ServiceProcess, startProcessWith } from '../../../core/test/support/processes';
@@ -23,6 +25,12 @@ export interface Production {
   appPool: pg.Pool;
   /** Another app process on the same database and configuration, as when the app runs on several machines. */
   serveAgain(): Promise<{ url: string; close(): Promise<void> }>;
+  /** The core's webhook deliveries to the app, as they arrived (the app's events URL forwards to the current app process). */
+  deliveries: { headers: Record<string, string>; body: string; status: number }[];
+  /** SIGKILLs the app process (as a crash), then starts it again on the same database; `url` follows it. */
+  crashAndRestart(whileDown?: () => Promise<void>): Promise<void>;
+  /** SIGKILLs the app process now. */
+  killApp(): Promise<void>;
   /** Sends a request built for the app's public URL (as the test helpers build them) to the server. */
   send(request: Request): Promise<Response>;
   close(): Promise<void>;
@@ -32,12 +40,37 @@ export async function startProduction(): Promise<Production> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm --filter @loyalty/core run build\` first`);
   const coreDb = await createTestDatabase();
   const core = await startProcessWith(
-    { DATABASE_URL: coreDb.url, LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'), LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN },
+    {
+      DATABASE_URL: coreDb.url,
+      LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'),
+      LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      // The app listens on loopback here, and a failed delivery is retried within the test.
+      LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOYALTY_WEBHOOK_RETRY_SCHEDULE: '1,1,2,2',
+    },
     ['serve'],
     BUILT_CLI,
   );
   const coreOrigin = new URL(core.url).origin;
   const admin = await startAdminStub(SHOPIFY.apiSecretKey);
+  // The core delivers to this address, which forwards to whichever app process is current, so the
+  // registered endpoint survives a restart on another port; it keeps what it forwarded.
+  const deliveries: Production['deliveries'] = [];
+  let appUrl = '';
+  const forwarder = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('webhook-') || k === 'x-service-signature' || k === 'content-type')) as Record<string, string>;
+      const answer = await fetch(`${appUrl}${req.url}`, { method: 'POST', headers, body }).catch(() => null);
+      deliveries.push({ headers, body, status: answer?.status ?? 0 });
+      res.writeHead(answer?.status ?? 502, { 'content-type': 'application/json' });
+      res.end(answer ? await answer.text() : '');
+    });
+  });
+  await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
+  const eventsUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/loyalty/events`;
   const appDb = await createTestDatabase({ empty: true });
   const encryptionKey = randomBytes(32);
   const appEnv = {
@@ -49,12 +82,26 @@ export async function startProduction(): Promise<Production> {
     LOYALTY_CORE_URL: coreOrigin,
     LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
     LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
+    LOYALTY_EVENTS_URL: eventsUrl,
+    LOYALTY_SHOPIFY_RETRY_SCHEDULE: '0.2,0.2,0.2',
   };
-  const app = await serveBuild(admin.origin, appEnv);
-  const { url } = app;
+  let app = await serveBuild(admin.origin, appEnv);
+  appUrl = app.url;
   const appPool = new pg.Pool({ connectionString: appDb.url, max: 2 });
   return {
-    url,
+    get url() {
+      return appUrl;
+    },
+    deliveries,
+    async killApp() {
+      await app.kill();
+    },
+    async crashAndRestart(whileDown) {
+      await app.kill();
+      await whileDown?.();
+      app = await serveBuild(admin.origin, appEnv);
+      appUrl = app.url;
+    },
     core: { url: coreOrigin, platform: new Client(core.url, { authorization: `Bearer ${PLATFORM_TOKEN}` }), process: core },
     admin,
     shops: new ShopStore(appPool, encryptionKey, Promise.resolve()),
@@ -63,10 +110,11 @@ export async function startProduction(): Promise<Production> {
     async send(request) {
       const target = new URL(request.url);
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
-      return fetch(`${url}${target.pathname}${target.search}`, { method: request.method, headers: request.headers, body, redirect: 'manual' });
+      return fetch(`${appUrl}${target.pathname}${target.search}`, { method: request.method, headers: request.headers, body, redirect: 'manual' });
     },
     async close() {
       await app.close();
+      await new Promise<void>((resolve) => forwarder.close(() => resolve()));
       await appPool.end();
       await admin.close();
       await core.kill();

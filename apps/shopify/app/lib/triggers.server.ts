@@ -1,0 +1,196 @@
+/**
+ * The Flow triggers of CONTRACT §16: which core event codes the app subscribes to, and how one core
+ * event becomes the payloads of `flowTriggerReceive`. Each handle here has its `flow_trigger`
+ * extension under extensions/loyalty-trigger-<name>/ with the same field keys.
+ */
+
+type Json = Record<string, unknown>;
+
+export const TRIGGER_HANDLES = [
+  'loyalty-streak-milestone',
+  'loyalty-streak-completed',
+  'loyalty-streak-at-risk',
+  'loyalty-streak-broken',
+  'loyalty-streak-freeze-used',
+  'loyalty-challenge-milestone',
+  'loyalty-challenge-completed',
+  'loyalty-mission-completed',
+  'loyalty-reward-issued',
+] as const;
+export type TriggerHandle = (typeof TRIGGER_HANDLES)[number];
+
+/** The event codes the app's core webhook subscribes to. */
+export const SUBSCRIBED_EVENT_CODES = [
+  'streak_progress_milestone_completed',
+  'streak_progress_completed',
+  'streak_progress_to_be_broken',
+  'streak_progress_broken',
+  'streak_progress_freeze_used',
+  'challenge_progress_milestone_completed',
+  'challenge_progress_completed',
+  'mission_progress_milestone_completed',
+  'mission_progress_completed',
+] as const;
+
+/** One trigger to send: `subject` tells apart several triggers of one handle from one event (reward logs). */
+export interface TriggerSend {
+  handle: TriggerHandle;
+  subject: string;
+  fields: Json;
+}
+
+/** A reward log issued by an event, as the core serialises it (with its reward joined). */
+export interface IssuedRewardLog {
+  id: string;
+  rewardId: string;
+  couponCode: string | null;
+  rewardExpiryAt: string | null;
+  rewardIssuedAt?: string | null;
+  reward: {
+    name?: string | null;
+    eudTitle?: string | null;
+    discountType?: string | null;
+    discountValue?: number | null;
+    handleCoupon?: boolean | null;
+    rewardExpiryType?: string | null;
+    rewardExpiryInDays?: number | null;
+    rewardExpiryAt?: string | null;
+  } | null;
+  eudRewardTitle?: string | null;
+}
+
+// Flow's payload limit is 50 KB; every text field is capped so that even a mission with twenty
+// long-named tasks stays far below it (only counts and names are sent, never the task list).
+const MAX_TEXT = 255;
+export const MAX_PAYLOAD_BYTES = 50_000;
+
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+const text = (v: unknown): string => (typeof v === 'string' ? v.slice(0, MAX_TEXT) : typeof v === 'number' ? String(v) : '');
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** The numeric customer id of a member whose externalId is a Shopify Customer GID; null for any other member. */
+export function shopifyCustomerId(externalId: unknown): number | null {
+  if (typeof externalId !== 'string') return null;
+  const m = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/.exec(externalId);
+  return m ? Number(m[1]) : null;
+}
+
+function milestoneFields(log: Json): Json {
+  const achieved = obj(log.achievedMilestone);
+  return { milestone_name: text(achieved.name), milestone_target: num(achieved.milestoneTargetValue) };
+}
+
+/** The reward logs an event issued: the milestones' and, for a completion, the definition's own. */
+export function issuedRewardLogs(eventCode: string, payload: Json): IssuedRewardLog[] {
+  const log = obj(payload.streakLog ?? payload.challengeLog ?? payload.missionLog);
+  if (!Object.keys(log).length || !/_(milestone_)?completed$/.test(eventCode)) return [];
+  const list = [...(Array.isArray(log.achievedMilestoneRewardLogs) ? log.achievedMilestoneRewardLogs : []), log.rewardLog].filter((r): r is IssuedRewardLog => !!r && typeof (r as Json).id === 'string');
+  return [...new Map(list.map((r) => [r.id, r])).values()];
+}
+
+/**
+ * When the reward log expires: as the core has it, else by the reward's rule from the issue time —
+ * the core sets it only when a code is stamped, and the discount must end at the same moment.
+ */
+export function rewardExpiry(log: IssuedRewardLog): string | null {
+  if (log.rewardExpiryAt) return log.rewardExpiryAt;
+  const reward = log.reward ?? {};
+  if (reward.rewardExpiryType === 'absolute') return reward.rewardExpiryAt ?? null;
+  if (reward.rewardExpiryType === 'relative' && reward.rewardExpiryInDays) {
+    const issued = Date.parse(log.rewardIssuedAt ?? '') || Date.now();
+    return new Date(issued + reward.rewardExpiryInDays * 86_400_000).toISOString();
+  }
+  return null;
+}
+
+/** The Reward issued trigger's fields for a reward log, with the code it was issued with. */
+export function rewardIssuedFields(rewardLog: IssuedRewardLog, couponCode: string | null): Json {
+  const reward = rewardLog.reward ?? {};
+  return {
+    reward_log_id: rewardLog.id,
+    reward_title: text(rewardLog.eudRewardTitle ?? reward.eudTitle ?? reward.name),
+    discount_type: text(reward.discountType),
+    discount_value: num(reward.discountValue),
+    coupon_code: text(couponCode),
+    expires_at: text(rewardExpiry(rewardLog)),
+  };
+}
+
+/**
+ * The triggers one core event fires, without the customer (added when sent). A log-driven code reads
+ * its log (`streakLog` …), a scheduler-driven one its progress; the Reward issued trigger of a reward
+ * that the app issues as a Shopify discount is sent by the discount job, once the code exists.
+ */
+export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRewards: ReadonlySet<string>): TriggerSend[] {
+  const sends: TriggerSend[] = [];
+  const add = (handle: TriggerHandle, fields: Json, subject = '') => sends.push({ handle, subject, fields });
+  const streakLog = obj(payload.streakLog);
+  const challengeLog = obj(payload.challengeLog);
+  const missionLog = obj(payload.missionLog);
+  const streakProgress = obj(payload.streakProgress);
+  const streakOf = (progress: Json, fallback: unknown) => obj(progress.streak ?? fallback);
+  switch (eventCode) {
+    case 'streak_progress_milestone_completed':
+    case 'streak_progress_completed': {
+      const streak = obj(streakLog.streak);
+      const progress = obj(streakLog.streakProgress);
+      const common = { streak_id: text(streak.id ?? streakLog.streakId), streak_name: text(streak.name), current_run: num(progress.currentProgressValue) };
+      if (eventCode === 'streak_progress_completed') add('loyalty-streak-completed', common);
+      else add('loyalty-streak-milestone', { ...common, ...milestoneFields(streakLog) });
+      break;
+    }
+    case 'streak_progress_to_be_broken': {
+      const streak = streakOf(streakProgress, payload.streak);
+      add('loyalty-streak-at-risk', {
+        streak_id: text(streak.id ?? streakProgress.streakId),
+        streak_name: text(streak.name),
+        current_run: num(streakProgress.currentProgressValue),
+        breaks_at: text(streakProgress.streakToBeBrokenAt),
+        freezes_available: num(payload.freezesAvailable ?? streakProgress.freezesAvailable),
+      });
+      break;
+    }
+    case 'streak_progress_broken': {
+      const streak = streakOf(streakProgress, payload.streak);
+      add('loyalty-streak-broken', { streak_id: text(streak.id ?? streakProgress.streakId), streak_name: text(streak.name), run_lost: num(streakProgress.currentProgressValue) });
+      break;
+    }
+    case 'streak_progress_freeze_used': {
+      const streak = streakOf(streakProgress, payload.streak);
+      add('loyalty-streak-freeze-used', {
+        streak_id: text(streak.id ?? streakProgress.streakId),
+        streak_name: text(streak.name),
+        frozen_period: text(payload.frozenPeriodKey),
+        freezes_available: num(streakProgress.freezesAvailable),
+      });
+      break;
+    }
+    case 'challenge_progress_milestone_completed':
+    case 'challenge_progress_completed': {
+      const challenge = obj(challengeLog.challenge);
+      const progress = obj(challengeLog.challengeProgress);
+      const common = { challenge_id: text(challenge.id ?? challengeLog.challengeId), challenge_name: text(challenge.name), progress: num(progress.currentProgressValue) };
+      if (eventCode === 'challenge_progress_completed') add('loyalty-challenge-completed', { ...common, period_key: text(progress.periodKey) });
+      else add('loyalty-challenge-milestone', { ...common, ...milestoneFields(challengeLog) });
+      break;
+    }
+    case 'mission_progress_completed': {
+      const mission = obj(missionLog.mission);
+      const tasks = Array.isArray(mission.tasks) ? mission.tasks.length : 0;
+      add('loyalty-mission-completed', { mission_id: text(mission.id ?? missionLog.missionId), mission_name: text(mission.name), tasks_completed: tasks });
+      break;
+    }
+  }
+  for (const rewardLog of issuedRewardLogs(eventCode, payload)) {
+    if (shopifyDiscountRewards.has(rewardLog.rewardId)) continue;
+    add('loyalty-reward-issued', rewardIssuedFields(rewardLog, rewardLog.couponCode), rewardLog.id);
+  }
+  return sends;
+}
+
+/** The `flowTriggerReceive` payload: the customer reference plus the trigger's fields, within Flow's size limit. */
+export function triggerPayload(customerId: number, fields: Json): Json {
+  const payload = { customer_id: customerId, ...fields };
+  if (Buffer.byteLength(JSON.stringify(payload)) > MAX_PAYLOAD_BYTES) throw new Error('trigger payload over the 50 KB limit');
+  return payload;
+}

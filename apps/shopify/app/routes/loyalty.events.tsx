@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { loop } from '../shopify.server';
+
+/**
+ * The core's webhook deliveries for the app's own subscription (CONTRACT §10, §16): verified with
+ * the client package's receiver, queued as Flow triggers and discounts, answered 2xx once durable.
+ */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  if (request.method !== 'POST') return new Response(null, { status: 405 });
+  return loop.receive(request);
+};

@@ -1,0 +1,267 @@
+import { getJwt, RequestType, setUpValidRequest, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
+import { type Production, startProduction } from './support/production';
+import { SHOPIFY } from './support/stack';
+
+/**
+ * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
+ * production build, Flow's lifecycle callbacks signed by Shopify's test helpers, and the Admin API
+ * stub recording every flowTriggerReceive and discountCodeBasicCreate.
+ */
+let prod: Production;
+let api: Client;
+const CUSTOMER = 'gid://shopify/Customer/1001';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+// Left disabled in Flow, so never sent.
+const UNUSED = 'loyalty-challenge-milestone';
+
+async function adminLoad(path: string): Promise<Response> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL(path, prod.url);
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('shop', TEST_SHOP);
+  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${TEST_SHOP_NAME}`).toString('base64'));
+  url.searchParams.set('id_token', token);
+  return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
+}
+
+async function lifecycle(handle: string, enabled: boolean): Promise<number> {
+  const body = { flow_trigger_definition_id: handle, has_enabled_flow: enabled, shop_id: 424242, shopify_domain: TEST_SHOP, timestamp: new Date().toISOString() };
+  const request = await setUpValidRequest(
+    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
+    new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
+  );
+  return (await prod.send(request)).status;
+}
+
+// The OpenAPI document is being reworked beside this suite; what is checked here is the app's side.
+async function created(path: string, body: unknown): Promise<{ id: string } & Record<string, any>> {
+  const res = await api.request('POST', path, { body, validate: false });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+const triggers = (handle: string) => prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === handle).map((r) => r.variables.payload as Record<string, any>);
+const discountCalls = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyDiscountCreate');
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Lets in-flight deliveries and the app's outbox settle, then the counts are final. */
+const settle = () => new Promise((r) => setTimeout(r, 2500));
+
+const at = (daysAgo: number) => DateTime.now().minus({ days: daysAgo }).toUTC().toISO();
+
+beforeAll(async () => {
+  prod = await startProduction();
+  prod.admin.customers.set(CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+}, 120_000);
+
+afterAll(() => prod?.close());
+
+describe('the core webhook', () => {
+  it('is registered at install, once, however often and however concurrently the admin opens; its secret is stored encrypted', async () => {
+    const loads = await Promise.all([adminLoad('/app'), adminLoad('/app'), adminLoad('/app')]);
+    for (const res of loads) expect(res.status).toBe(200);
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    expect((await adminLoad('/app/r/streak')).status).toBe(200);
+    const hooks = (await api.get('/schema/webhook/record')).body.data as { id: string; endpointUrl: string; status: string; eventCodes: string[]; webhookSecret: string }[];
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({ status: 'live', endpointUrl: expect.stringMatching(/\/loyalty\/events$/) });
+    expect(hooks[0]!.eventCodes).toEqual(expect.arrayContaining(['streak_progress_milestone_completed', 'streak_progress_freeze_used', 'mission_progress_completed']));
+    const { rows } = await prod.appPool.query('select core_webhook_id, core_webhook_secret_encrypted from shops where shop = $1', [TEST_SHOP]);
+    expect(rows[0].core_webhook_id).toBe(hooks[0]!.id);
+    expect(rows[0].core_webhook_secret_encrypted).not.toContain(hooks[0]!.webhookSecret.slice(6));
+    expect(await prod.shops.coreWebhook(TEST_SHOP)).toEqual({ id: hooks[0]!.id, secret: hooks[0]!.webhookSecret });
+  });
+
+  it('is repaired when the admin opens after someone paused it', async () => {
+    const hook = (await prod.shops.coreWebhook(TEST_SHOP))!;
+    expect((await api.patch(`/schema/webhook/record/${hook.id}`, { status: 'draft' })).status).toBe(200);
+    // The repair runs at most once a minute per process: a restart stands in for the minute.
+    await prod.crashAndRestart();
+    expect((await adminLoad('/app')).status).toBe(200);
+    expect((await api.get(`/schema/webhook/record/${hook.id}`)).body.data.status).toBe('live');
+    expect((await api.get('/schema/webhook/record', { fetchTotalCount: true })).body.paging.total).toBe(1);
+  }, 60_000);
+});
+
+describe('Flow triggers', () => {
+  beforeAll(async () => {
+    for (const handle of TRIGGER_HANDLES) expect(await lifecycle(handle, handle !== UNUSED)).toBe(200);
+  });
+
+  it('the lifecycle callback refuses a request without Shopify’s HMAC', async () => {
+    const res = await prod.send(new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA' }, body: JSON.stringify({ flow_trigger_definition_id: UNUSED, has_enabled_flow: true, shopify_domain: TEST_SHOP }) }));
+    expect(res.status).toBe(400);
+    const { rows } = await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 order by handle', [TEST_SHOP]);
+    expect(rows.map((r) => r.handle)).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
+  });
+
+  it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {
+    const reward = await created('/schema/reward/record', { name: 'Ten off', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'CORE-' });
+    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 2 });
+    await created('/schema/milestone/record', { name: 'First day', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    const ownedBy = { externalId: CUSTOMER };
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: at(1), uniqueIdentifier: 's1' });
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 's2' });
+    await until('the streak triggers', () => triggers('loyalty-streak-completed').length > 0 && triggers('loyalty-reward-issued').length > 0);
+    await settle();
+    expect(triggers('loyalty-streak-milestone')).toEqual([{ customer_id: 1001, streak_id: streak.id, streak_name: 'Daily visit', milestone_name: 'First day', milestone_target: 1, current_run: 1 }]);
+    expect(triggers('loyalty-streak-completed')).toEqual([{ customer_id: 1001, streak_id: streak.id, streak_name: 'Daily visit', current_run: 2 }]);
+    const [issued] = triggers('loyalty-reward-issued');
+    expect(triggers('loyalty-reward-issued')).toHaveLength(1);
+    expect(issued).toMatchObject({ customer_id: 1001, reward_title: expect.any(String), discount_type: 'percentage', discount_value: 10, coupon_code: expect.stringMatching(/^CORE-/), expires_at: '' });
+  });
+
+  it('challenge completed is sent; challenge milestone is not, since no enabled workflow uses it', async () => {
+    const challenge = await created('/schema/challenge/record', { name: 'Spend 100', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 100 });
+    await created('/schema/milestone/record', { name: 'Halfway', description: 'd', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, milestoneTargetValue: 50, status: 'live' });
+    await created('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: CUSTOMER }, activityId: 'spend', activityValue: 60, activityAt: at(0), uniqueIdentifier: 'c1' });
+    await created('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: CUSTOMER }, activityId: 'spend', activityValue: 50, activityAt: at(0), uniqueIdentifier: 'c2' });
+    await until('challenge completed', () => triggers('loyalty-challenge-completed').length > 0);
+    await settle();
+    expect(triggers('loyalty-challenge-completed')).toEqual([{ customer_id: 1001, challenge_id: challenge.id, challenge_name: 'Spend 100', progress: 110, period_key: expect.any(String) }]);
+    expect(triggers(UNUSED)).toEqual([]);
+  });
+
+  it('mission completed stays far under the 50 KB payload limit for a twenty-task mission with long names', async () => {
+    const long = (i: number) => `Task ${i} `.padEnd(256, 'x');
+    const tasks = Array.from({ length: 20 }, (_, i) => ({ name: long(i), activityId: `task_${i}`, aggregationMethod: 'count', targetValue: 1, eudTitle: long(i).slice(0, 48) }));
+    const mission = await created('/schema/mission/record', { name: 'M'.repeat(256), description: 'd'.repeat(1000), status: 'live', aggregationPeriod: 'monthly', tasks });
+    for (let i = 0; i < 20; i++) await created('/schema/mission_log/record', { missionId: mission.id, ownedBy: { externalId: CUSTOMER }, activityId: `task_${i}`, activityAt: at(0), uniqueIdentifier: `m${i}` });
+    const [sent] = await until('mission completed', () => triggers('loyalty-mission-completed').length > 0 && triggers('loyalty-mission-completed'));
+    expect(sent).toMatchObject({ customer_id: 1001, mission_id: mission.id, tasks_completed: 20 });
+    expect(sent!.mission_name.length).toBeLessThanOrEqual(255);
+    expect(Buffer.byteLength(JSON.stringify(sent))).toBeLessThan(50_000);
+  });
+
+  it('a redelivered event (same webhook-id, delivered twice at once) fires nothing twice; a forged one is refused', async () => {
+    await settle();
+    const before = prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length;
+    const delivery = prod.deliveries.find((d) => d.body.includes('streak_progress_completed'))!;
+    const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    const answers = await Promise.all([replay(), replay()]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const forged = await fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body.replace('Daily visit', 'Daily visiT') });
+    expect(forged.status).toBe(401);
+    await settle();
+    expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length).toBe(before);
+  });
+
+  it('members that are not Shopify customers fire nothing', async () => {
+    const before = prod.admin.requests.length;
+    const streak = await created('/schema/streak/record', { name: 'CRM only', status: 'live', completionTargetValue: 1 });
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'crm-42' }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'x1' });
+    await until('the delivery', () => prod.deliveries.some((d) => d.body.includes('CRM only') && d.status === 200));
+    await settle();
+    expect(prod.admin.requests.slice(before).filter((r) => r.operation === 'LoyaltyFlowTrigger')).toEqual([]);
+  });
+
+  it('throttling and 5xx are retried with backoff; userErrors are recorded and not retried', async () => {
+    prod.admin.scripted.set('LoyaltyFlowTrigger', [{ throttled: true }, { status: 502 }]);
+    const streak = await created('/schema/streak/record', { name: 'Throttled', status: 'live', completionTargetValue: 1 });
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 't1' });
+    await until('the retried trigger', async () => (await prod.appPool.query(`select 1 from flow_trigger_outbox where payload->>'streak_id' = $1 and status = 'sent'`, [streak.id])).rows.length > 0);
+    const calls = prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === streak.id);
+    expect(calls).toHaveLength(3);
+
+    prod.admin.scripted.set('LoyaltyFlowTrigger', [{ userErrors: [{ field: ['payload'], message: 'Invalid payload' }] }]);
+    const refused = await created('/schema/streak/record', { name: 'Refused', status: 'live', completionTargetValue: 1 });
+    await created('/schema/streak_log/record', { streakId: refused.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 't2' });
+    const row = await until('the refused trigger', async () => (await prod.appPool.query(`select status, last_error, attempts from flow_trigger_outbox where payload->>'streak_id' = $1`, [refused.id])).rows.find((r) => r.status === 'failed'));
+    expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: 'payload: Invalid payload' });
+    await settle();
+    expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === refused.id)).toHaveLength(1);
+  });
+});
+
+describe('Shopify discount codes', () => {
+  let reward: { id: string };
+  let milestoneStreak = 0;
+
+  /** A fresh one-period streak whose completion issues `reward` to the customer; returns its reward log once stamped or not. */
+  async function earn(): Promise<string> {
+    milestoneStreak += 1;
+    const streak = await created('/schema/streak/record', { name: `Discount ${milestoneStreak}`, status: 'live' });
+    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    const log = await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: `d${milestoneStreak}` });
+    return log.achievedMilestoneRewardLog.id as string;
+  }
+  const rewardLog = async (id: string) => (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+
+  beforeAll(async () => {
+    reward = await created('/schema/reward/record', { name: 'Fifteen off', description: 'd', discountType: 'percentage', discountValue: 15, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: false });
+    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, reward.id]);
+  });
+
+  it('creates one code discount for the customer, stamps it on the reward log, and sends Reward issued with that code', async () => {
+    const id = await earn();
+    const stamped = (await until("the stamp", async () => (await rewardLog(id)).couponCode))!;
+    const { rewardExpiryAt } = await rewardLog(id);
+    const discount = prod.admin.discounts.get(stamped)!;
+    expect(discount.input).toMatchObject({
+      code: stamped,
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+      endsAt: rewardExpiryAt,
+      context: { customers: { add: [CUSTOMER] } },
+      customerGets: { value: { percentage: 0.15 }, items: { all: true } },
+    });
+    await until('Reward issued', () => triggers('loyalty-reward-issued').some((p) => p.reward_log_id === id));
+    expect(triggers('loyalty-reward-issued').filter((p) => p.reward_log_id === id)).toEqual([
+      { customer_id: 1001, reward_log_id: id, reward_title: expect.any(String), discount_type: 'percentage', discount_value: 15, coupon_code: stamped, expires_at: rewardExpiryAt },
+    ]);
+  });
+
+  it('the same event delivered twice concurrently issues one discount', async () => {
+    const id = await earn();
+    const delivery = await until('the delivery', () => prod.deliveries.find((d) => d.body.includes(id)));
+    const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+    expect((await Promise.all([replay(), replay()])).map((r) => r.status)).toEqual([200, 200]);
+    const code = await until('the stamp', async () => (await rewardLog(id)).couponCode);
+    await settle();
+    expect(discountCalls().filter((c) => (c.variables.basicCodeDiscount as any).code === code)).toHaveLength(1);
+    expect([...prod.admin.discounts.values()].filter((d) => (d.input.context as any).customers.add[0] === CUSTOMER && d.input.code === code)).toHaveLength(1);
+  });
+
+  it('an app killed between Shopify’s answer and the stamp completes the stamp after restart, without a second discount', async () => {
+    let killed!: () => void;
+    const down = new Promise<void>((resolve) => (killed = resolve));
+    prod.admin.beforeDiscountAnswer = async () => {
+      prod.admin.beforeDiscountAnswer = null;
+      await prod.killApp();
+      killed();
+    };
+    const id = await earn();
+    await down;
+    const [made] = [...prod.admin.discounts.values()].slice(-1);
+    expect((await rewardLog(id)).couponCode).toBeNull();
+    await prod.crashAndRestart();
+    const code = await until('the stamp after restart', async () => (await rewardLog(id)).couponCode, 40_000);
+    expect(code).toBe(made!.input.code);
+    const calls = discountCalls().filter((c) => (c.variables.basicCodeDiscount as any).code === code);
+    // The second call met "code taken": the discount exists once.
+    expect(calls).toHaveLength(2);
+    expect([...prod.admin.discounts.keys()].filter((c) => c === code)).toHaveLength(1);
+  }, 90_000);
+
+  it('a refused discount is recorded with the reason, and the admin’s Retry issues it', async () => {
+    prod.admin.scripted.set('LoyaltyDiscountCreate', [{ userErrors: [{ field: ['basicCodeDiscount', 'customerGets'], code: 'INVALID', message: 'Value is invalid' }] }]);
+    const id = await earn();
+    const row = await until('the failure', async () => (await prod.appPool.query(`select status, last_error from reward_discounts where reward_log_id = $1`, [id])).rows.find((r) => r.status === 'failed'));
+    expect(row.last_error).toBe('basicCodeDiscount.customerGets: Value is invalid');
+    expect((await rewardLog(id)).couponCode).toBeNull();
+  });
+});
