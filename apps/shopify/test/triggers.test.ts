@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { samplePayload } from '../../core/src/notifications/samples';
+import { SUBSCRIBED_EVENT_CODES, shopifyCustomerId, triggersFor } from '../app/lib/triggers.server';
+
+/**
+ * The event → trigger mapping on the core's own sample payloads (the shapes the engine writes, one
+ * per code), for the scheduler-driven codes a production test cannot wait for: at risk, broken,
+ * freeze used. The log-driven ones are proven end to end in shopify-loop.test.ts.
+ */
+const now = new Date('2026-03-10T12:00:00.000Z');
+const fire = (code: (typeof SUBSCRIBED_EVENT_CODES)[number]) => triggersFor(code, samplePayload(code, now, 'en'), new Set());
+
+describe('triggersFor', () => {
+  it('Streak at risk carries the streak, the run, when it breaks and the freezes that will cover it', () => {
+    expect(fire('streak_progress_to_be_broken')).toEqual([
+      {
+        handle: 'loyalty-streak-at-risk',
+        subject: '',
+        fields: { streak_id: expect.any(String), streak_name: 'Weekly workouts', current_run: expect.any(Number), breaks_at: expect.stringMatching(/^\d{4}-/), freezes_available: expect.any(Number) },
+      },
+    ]);
+  });
+
+  it('Streak broken and Streak freeze used', () => {
+    expect(fire('streak_progress_broken')).toEqual([{ handle: 'loyalty-streak-broken', subject: '', fields: { streak_id: expect.any(String), streak_name: 'Weekly workouts', run_lost: expect.any(Number) } }]);
+    const [used] = fire('streak_progress_freeze_used');
+    expect(used).toMatchObject({ handle: 'loyalty-streak-freeze-used', fields: { streak_name: 'Weekly workouts', frozen_period: expect.stringMatching(/\S/), freezes_available: expect.any(Number) } });
+  });
+
+  it('every subscribed code maps to its trigger; a reward issued with a milestone adds Reward issued, unless the app issues it as a Shopify discount', () => {
+    for (const code of SUBSCRIBED_EVENT_CODES) {
+      const handles = fire(code).map((t) => t.handle);
+      if (code === 'mission_progress_milestone_completed') expect(handles.filter((h) => h !== 'loyalty-reward-issued')).toEqual([]);
+      else expect(handles.length, code).toBeGreaterThan(0);
+    }
+    const payload = samplePayload('streak_progress_milestone_completed', now, 'en');
+    const withReward = triggersFor('streak_progress_milestone_completed', payload, new Set());
+    expect(withReward.map((t) => t.handle)).toEqual(['loyalty-streak-milestone', 'loyalty-reward-issued']);
+    const rewardId = (payload.streakLog as { achievedMilestoneRewardLogs: { rewardId: string }[] }).achievedMilestoneRewardLogs[0]!.rewardId;
+    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone']);
+  });
+
+  it('only Shopify Customer GIDs are customers', () => {
+    expect(shopifyCustomerId('gid://shopify/Customer/1001')).toBe(1001);
+    for (const other of ['customer-10452', 'gid://shopify/Order/1', '1001', null]) expect(shopifyCustomerId(other)).toBeNull();
+  });
+});
