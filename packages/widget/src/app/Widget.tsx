@@ -251,6 +251,7 @@ function Panel({ api, config, launcher, launcherHeight, template, label, t, onCl
                 id={`lw-tab-${id}`}
                 aria-selected={id === tab}
                 aria-controls="lw-tabpanel"
+                class={id === 'leaderboard' ? 'lw-tab-icon' : undefined}
                 tabIndex={id === tab ? 0 : -1}
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}

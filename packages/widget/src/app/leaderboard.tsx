@@ -8,18 +8,20 @@ export interface Board extends Leaderboard {
 }
 
 /**
- * The live leaderboards of definitions the widget shows (live ones: a draft's board is left out):
- * one list read, then one read per kind of definition ranked, never one per leaderboard.
+ * The live leaderboards whose definition the widget shows (a board of a draft definition is left
+ * out): one list read, then one read per kind of definition ranked, never one per leaderboard.
  * Standings wait until the tab is opened.
  */
 export async function loadBoards(api: Api): Promise<Board[]> {
   const boards = await api.list<Leaderboard>('leaderboard', OLDEST_FIRST);
   const kinds = [...new Set(boards.map((b) => b.linkedSchemaSlug))];
-  const defs = await Promise.all(
-    kinds.map((kind) => api.list<Definition>(kind, { filters: whereIn('id', boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId)) })),
-  );
+  const defs = (
+    await Promise.all(
+      kinds.map((kind) => api.list<Definition>(kind, { filters: whereIn('id', boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId)) })),
+    )
+  ).flat();
   return boards.flatMap((board) => {
-    const def = defs.flat().find((d) => d.id === board.linkedSchemaRecordId);
+    const def = defs.find((d) => d.id === board.linkedSchemaRecordId);
     return def ? [{ ...board, def }] : [];
   });
 }
@@ -50,11 +52,12 @@ export function BoardPicker({ boards, picked, onPick, t }: { boards: Board[]; pi
 export function StandingsCard({ board, standings, t, lang, member }: { board: Board; standings: Standings; t: Strings; lang: string | undefined; member: boolean }) {
   const n = numberFormat(lang);
   const { entries, caller } = standings;
-  const row = (key: number, rank: number, name: string, value: number, me: boolean) => (
+  // The member's row among the entries keeps their display name and is badged; below the top it is "You".
+  const row = (key: number, rank: number, name: string, value: number, me: boolean, badge = me) => (
     <li key={key} class={me ? 'lw-me' : undefined} aria-current={me || undefined}>
       <span class="lw-num">{n.format(rank)}</span>
       <span>{name}</span>
-      {me && name !== t.you && <span class="lw-badge">{t.you}</span>}
+      {badge && <span class="lw-badge">{t.you}</span>}
       <span class="lw-value">{n.format(value)}</span>
     </li>
   );
@@ -68,7 +71,7 @@ export function StandingsCard({ board, standings, t, lang, member }: { board: Bo
       {entries.length ? (
         <ol class="lw-list">
           {entries.map((e, at) => row(at, e.rank, e.displayName, e.value, e.isCaller))}
-          {caller && !entries.some((e) => e.isCaller) && [<li key={-1} class="lw-gap" aria-hidden="true">⋯</li>, row(-2, caller.rank, t.you, caller.value, true)]}
+          {caller && !entries.some((e) => e.isCaller) && [<li key={-1} class="lw-gap" aria-hidden="true">⋯</li>, row(-2, caller.rank, t.you, caller.value, true, false)]}
         </ol>
       ) : (
         <p class="lw-muted">{t.empty}</p>
