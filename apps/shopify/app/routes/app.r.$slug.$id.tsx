@@ -3,6 +3,7 @@ import { Link, useActionData, useLoaderData, useNavigation, useSearchParams, use
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
+import { ShopifyDiscount } from '../components/ShopifyDiscount';
 import { type CoreFailure, coreFailure } from '../lib/admin.server';
 import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
@@ -207,6 +208,11 @@ export default function RecordPage() {
         {record && coupons ? (
           <Layout.Section>
             <CouponImport rewardId={record.id} available={coupons.available} issued={coupons.issued} />
+          </Layout.Section>
+        ) : null}
+        {record && info.slug === 'reward' ? (
+          <Layout.Section>
+            <ShopifyDiscount rewardId={record.id} />
           </Layout.Section>
         ) : null}
         {record && info.slug === 'webhook' ? (
