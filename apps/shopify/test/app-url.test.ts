@@ -73,7 +73,7 @@ describe('set-app-url', () => {
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
     ]);
-    expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-stamp-coupon', 'flow-trigger-lifecycle']);
+    expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-grant-streak-freezes', 'flow-stamp-coupon', 'flow-trigger-lifecycle']);
 
     const res = run(root, 'https://loyalty.example.net/');
     expect(res.status, res.stderr).toBe(0);

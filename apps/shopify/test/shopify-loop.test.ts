@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
 import { type Production, startProduction } from './support/production';
-import { SHOPIFY } from './support/stack';
+import { flowRequest, SHOPIFY } from './support/stack';
 
 /**
  * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
@@ -263,5 +263,34 @@ describe('Shopify discount codes', () => {
     const row = await until('the failure', async () => (await prod.appPool.query(`select status, last_error from reward_discounts where reward_log_id = $1`, [id])).rows.find((r) => r.status === 'failed'));
     expect(row.last_error).toBe('basicCodeDiscount.customerGets: Value is invalid');
     expect((await rewardLog(id)).couponCode).toBeNull();
+  });
+});
+
+describe('Flow action grant-streak-freezes', () => {
+  const flow = async (properties: Record<string, unknown>, runId?: string) => {
+    const res = await prod.send(await flowRequest('grant-streak-freezes', properties, runId ? { action_run_id: runId } : {}));
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const progressOf = async (streakId: string) =>
+    (await api.get('/schema/streak_progress/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'streakId', operator: 'equals', fieldValue: streakId }] } })).body.data[0];
+
+  it('grants freezes to the customer’s in-progress run; a replayed action_run_id, even concurrent, grants once', async () => {
+    const streak = await created('/schema/streak/record', { name: 'Frozen', status: 'live', maxFreezes: 5 });
+    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'f1' });
+    const [a, b] = await Promise.all([flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1'), flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1')]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect([a.body, b.body]).toContainEqual(expect.objectContaining({ ok: true, replay: true, freezesAvailable: 2 }));
+    expect((await progressOf(streak.id)).freezesAvailable).toBe(2);
+    const again = await flow({ customer_id: 1001, streak_id: streak.id, count: '1' }, 'grant-run-2');
+    expect(again).toMatchObject({ status: 200, body: { ok: true, freezesAvailable: 3 } });
+  });
+
+  it('answers 4xx that Flow shows: no run in progress, freezes off, a bad count', async () => {
+    const idle = await created('/schema/streak/record', { name: 'Idle', status: 'live', maxFreezes: 2 });
+    expect(await flow({ customer_id: 1001, streak_id: idle.id, count: 1 })).toMatchObject({ status: 404, body: { error: { property: 'streak_id' } } });
+    const off = await created('/schema/streak/record', { name: 'No freezes', status: 'live' });
+    await created('/schema/streak_log/record', { streakId: off.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'f2' });
+    expect((await flow({ customer_id: 1001, streak_id: off.id, count: 1 })).status).toBe(409);
+    expect(await flow({ customer_id: 1001, streak_id: off.id, count: 11 })).toMatchObject({ status: 400, body: { error: { property: 'count' } } });
   });
 });

@@ -101,6 +101,18 @@ const MIGRATIONS: { name: string; sql: string }[] = [
     );
     create index reward_discounts_due_idx on reward_discounts (next_attempt_at) where status = 'pending'`,
   },
+  {
+    name: '006_flow_action_runs',
+    // Flow actions the core cannot deduplicate itself (grant-streak-freezes): the answer of each run,
+    // so a retried action_run_id is answered without granting again.
+    sql: `create table flow_action_runs (
+      shop text not null,
+      run_key text not null,
+      answer jsonb,
+      created_at timestamptz not null default now(),
+      primary key (shop, run_key)
+    )`,
+  },
 ];
 
 export function createPool(url: string): pg.Pool {

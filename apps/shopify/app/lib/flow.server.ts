@@ -1,6 +1,7 @@
 import type { ApiError } from '@loyalty/client';
 import { type AdminGraphql, customerGid, fetchCustomer } from './admin-api.server';
 import { type AccountClient, accountClient } from './core.server';
+import type pg from 'pg';
 import type { ShopStore } from './shops.server';
 
 /**
@@ -19,6 +20,8 @@ export interface FlowPayload {
 export interface FlowDeps {
   coreUrl: string;
   shops: ShopStore;
+  /** The app's database, for actions whose replays the app deduplicates itself. */
+  pool?: pg.Pool;
 }
 
 export interface FlowContext {
@@ -95,6 +98,14 @@ class Properties {
     if (v === undefined) return undefined;
     const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
     if (!Number.isFinite(n) || n <= 0) throw bad(name, 'must be a number greater than 0');
+    return n;
+  }
+
+  integer(name: string, min: number, max: number): number {
+    const v = this.raw(name);
+    if (v === undefined) throw bad(name, 'is required');
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw bad(name, `must be a whole number from ${min} to ${max}`);
     return n;
   }
 
@@ -216,12 +227,13 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
       ...(found.email ? { email: found.email } : {}),
     };
     const common = { ownedBy, activityId, activityAt, activityValue, uniqueIdentifier };
-    const result = await callCore(() =>
+    // Each kind's answer has its own type (its progress and definition); awaiting each makes their union.
+    const result = await callCore(async () =>
       kind === 'streak'
-        ? api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
+        ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
         : kind === 'challenge'
-          ? api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
-          : api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
+          ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
+          : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
     );
     if (result.data) {
       const log = result.data.data;
@@ -265,6 +277,65 @@ export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Res
       rewardIssuedAt: 'reward_issued_at',
       rewardExpiryAt: 'reward_expiry_at',
     });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+const byField = (fieldSlug: string, fieldValue: string) => ({ fieldSlug, operator: 'equals', fieldValue });
+
+/**
+ * grant-streak-freezes: CONTRACT §14's grant_freezes on the customer's in-progress run of the
+ * streak. The core's action is not idempotent, so the app keeps each run's answer (by idempotency
+ * key or action_run_id) and a retried run gets it again; the run's row is locked while the core is
+ * asked, so two deliveries of one run never both grant.
+ */
+export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { pool: pg.Pool }): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const streakId = props.uuid('streak_id');
+    const count = props.integer('count', 1, 10);
+    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
+    const runKey = props.text('idempotency_key', false) ?? runId;
+    if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const api = await shopClient(deps, ctx.session.shop);
+    const client = await deps.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('insert into flow_action_runs (shop, run_key) values ($1, $2) on conflict do nothing', [ctx.session.shop, `grant-streak-freezes:${runKey}`]);
+      const { rows } = await client.query<{ answer: unknown }>('select answer from flow_action_runs where shop = $1 and run_key = $2 for update', [ctx.session.shop, `grant-streak-freezes:${runKey}`]);
+      if (rows[0]?.answer) {
+        await client.query('commit');
+        return Response.json({ ...(rows[0].answer as object), replay: true });
+      }
+      const filters = (conditions: unknown[]) => JSON.stringify({ operator: 'and', conditions });
+      const members = await callCore(() => api.GET('/schema/account_user/record', { params: { query: { filters: filters([byField('externalId', customer)]), limit: 1 } as never } }));
+      if (!members.data) throw coreAnswer(members.response.status, members.error as { error?: ApiError }, members.response.headers, {});
+      const member = (members.data as { data: { id: string }[] }).data[0];
+      if (!member) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
+      const runs = await callCore(() =>
+        api.GET('/schema/streak_progress/record', {
+          params: { query: { filters: filters([byField('streakId', streakId), byField('ownedById', member.id), byField('streakProgressStatus', 'in_progress')]), limit: 1 } as never },
+        }),
+      );
+      if (!runs.data) throw coreAnswer(runs.response.status, runs.error as { error?: ApiError }, runs.response.headers, {});
+      const progress = (runs.data as { data: { id: string }[] }).data[0];
+      if (!progress) throw new FlowAnswer(404, 'not_found', `streak_id: customer ${customer} has no streak ${streakId} in progress`, 'streak_id');
+      const granted = await callCore(() => api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }));
+      if (!granted.data) throw coreAnswer(granted.response.status, granted.error as { error?: ApiError }, granted.response.headers, { count: 'count' });
+      const data = granted.data.data as { id: string; freezesAvailable?: number | null };
+      const answer = { ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null };
+      await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [ctx.session.shop, `grant-streak-freezes:${runKey}`, JSON.stringify(answer)]);
+      await client.query('commit');
+      return Response.json(answer);
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   } catch (err) {
     if (err instanceof FlowAnswer) return reply(err);
     throw err;
