@@ -255,6 +255,11 @@ describe('standings', () => {
     await day('2026-03-10'); // breaks the run and starts another at 1
     expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([1]);
     expect((await ok(standings(longest.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    // Ranked another way, a leaderboard's standings are built again; the other board keeps its own.
+    await ok(acct.api.patch(`/schema/leaderboard/record/${current.id}`, { rankBy: 'longest_run' }));
+    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    expect((await acct.api.delete(`/schema/leaderboard/record/${longest.id}`)).status).toBe(204);
+    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
 
     const missionId = await definition('mission', { isRepeatable: true, tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] });
     const completions = await board({ linkedSchemaSlug: 'mission', linkedSchemaRecordId: missionId });
