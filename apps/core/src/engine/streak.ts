@@ -74,27 +74,27 @@ export function settleMissed(
 
 /**
  * Adds granted freezes to an in-progress progress, up to its streak's `maxFreezes` (CONTRACT §14).
- * The caller holds the progress row's lock; the streak is read under a share lock, which a streak
- * update lowering `maxFreezes` conflicts with, so a grant never lands above the lowered cap.
+ * The caller holds the progress row's lock, which an update lowering `maxFreezes` waits for (see
+ * `capFreezes`), so the cap read here is never one that update has replaced.
  */
 export async function grantFreezes(trx: Knex.Transaction, accountId: string, progressId: string, count: number, now: Date): Promise<StreakProgressRow> {
   const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
-  const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).forShare().first('max_freezes');
+  const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).first('max_freezes');
   if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
   return updateRow(trx, 'streak_progress', progress, { freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count), updated_at: now });
 }
 
 /**
  * Caps the freezes of a streak's in-progress progresses at a lowered `maxFreezes`, in the streak
- * update's transaction; the update holds the streak's row lock, so a grant that read the old cap
- * has committed before and is capped here.
+ * update's transaction. It writes every in-progress row, not only those above the cap: a grant
+ * holding a row's lock has read the old cap and is capped here once it commits, and a log that
+ * read the old cap finds its row changed and aggregates again under the new one.
  */
 export async function capFreezes(trx: Knex.Transaction, accountId: string, streakId: string, maxFreezes: number, now: Date): Promise<void> {
   await trx('streak_progress')
     .where({ account_id: accountId, streak_id: streakId, streak_progress_status: 'in_progress' })
-    .where('freezes_available', '>', maxFreezes)
-    .update({ freezes_available: maxFreezes, updated_at: now });
+    .update({ freezes_available: trx.raw('least(freezes_available, ?)', [maxFreezes]), updated_at: now });
 }
 
 /**

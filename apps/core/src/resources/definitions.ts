@@ -54,7 +54,8 @@ export const streak = defineResource({
   load: loadMilestones,
   async beforeUpdate({ trx, ctx, values, existing }) {
     if ('completionTargetValue' in values) strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
-    if (typeof values.maxFreezes === 'number') await capFreezes(trx, ctx.account!.id, String(existing!.id), values.maxFreezes, new Date());
+    const maxFreezes = values.maxFreezes;
+    if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes)) await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });
@@ -73,6 +74,7 @@ export const challenge = defineResource({
     }
     return [];
   },
+  rules: { description: 'endAt, when set with startAt, must be after it (on update, as the record stands after the patch).' },
   load: loadMilestones,
   async beforeUpdate({ trx, values, existing }) {
     if ('completionTargetValue' in values) strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');

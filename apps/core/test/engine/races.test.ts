@@ -330,4 +330,18 @@ describe('concurrent freezes', () => {
     expect(await freezeEvents(members, 'streak_progress_freeze_used')).toHaveLength(members.length);
     expect(await freezeEvents(members, 'streak_progress_broken')).toHaveLength(0);
   });
+
+  it('grants racing an update that lowers maxFreezes never leave a progress above the new cap', async () => {
+    const members = await Promise.all(range(15).map((i) => member(`capped-${i}`)));
+    const streakId = await freezing('Freeze cap race', members, '2026-12-10T10:00:00Z', 1);
+    const progresses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId }).select('id');
+    const [lowered, ...grants] = await Promise.all([
+      acct.api.patch(`/schema/streak/record/${streakId}`, { maxFreezes: 1 }),
+      ...progresses.flatMap((p) => range(2).map(() => acct.api.post(`/schema/streak_progress/record/${p.id}/action/grant_freezes`, { count: 2 }))),
+    ]);
+    expect(lowered!.status).toBe(200);
+    for (const res of grants) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId }).select('freezes_available');
+    expect(rows.map((r) => r.freezes_available)).toEqual(progresses.map(() => 1));
+  });
 });
