@@ -116,7 +116,8 @@ export function recordRoutes(router: Router, s: Services): void {
         return action.run({
           trx, ctx: rc, row, body: body.json, rawBody: body.raw, contentType: body.mediaType,
           toColumns: (values) => s.records.toColumns(resource, values, rc, row),
-          serialize: async (updated) => (await s.records.serialize(resource, [updated], rc))[0]!,
+          // Through the action's own transaction: it holds a connection, so the pool may have none to spare.
+          serialize: async (updated) => (await s.records.serialize(resource, [updated], rc, { db: trx }))[0]!,
         });
       });
       ctx.body = { data };
