@@ -10,6 +10,8 @@ const document = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts'
   cwd: core,
   env: { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'silent' },
   encoding: 'utf8',
+  // The document is larger than execFileSync's 1 MB default buffer.
+  maxBuffer: 64 * 1024 * 1024,
 });
 // Fields with a default stay optional in request bodies (the service applies the default).
 const ast = await openapiTS(JSON.parse(document), { defaultNonNullable: false });

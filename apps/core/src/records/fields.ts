@@ -42,6 +42,8 @@ export interface FieldOptions {
   referencesBy?: { field: string; slugs: Readonly<Record<string, string>> };
   /** Not stored: produced by the resource's `load` hook. */
   virtual?: boolean;
+  /** Read as a joined record of this resource (its read shape differs from what a body sends). */
+  joins?: string;
   /** Documentation for the OpenAPI document. */
   description?: string;
 }
@@ -102,14 +104,10 @@ export const DEFAULT_STRING_MAX = 65_536;
 /** ISO 8601 with an offset (Z counts). */
 const isoDateTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 datetime with offset' });
 
-const RGBA = /^rgba\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(0|1|0?\.\d+|1\.0+)\s*\)$/;
-const rgba = z.string().max(64).refine(
-  (v) => {
-    const m = RGBA.exec(v);
-    return !!m && [m[1], m[2], m[3]].every((c) => Number(c) <= 255);
-  },
-  { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' },
-);
+/** A channel 0..255 in one to three digits, and an alpha 0..1: the rule as a pattern, so the document states it. */
+const CHANNEL = '(?:\\d{1,2}|[01]\\d\\d|2[0-4]\\d|25[0-5])';
+const RGBA = new RegExp(`^rgba\\(\\s*${CHANNEL}\\s*,\\s*${CHANNEL}\\s*,\\s*${CHANNEL}\\s*,\\s*(0|1|0?\\.\\d+|1\\.0+)\\s*\\)$`);
+const rgba = z.string().max(64).regex(RGBA, { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' });
 
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 
@@ -169,7 +167,12 @@ export const field = {
     return def<string, string, O | undefined>('string', rgba, options);
   },
   timezone<const O extends FieldOptions = {}>(options?: O) {
-    return def<string, string, O | undefined>('string', z.string().max(64).refine(isTimeZone, { message: 'Expected an IANA time zone' }), options);
+    const schema = z
+      .string()
+      .max(64)
+      .refine(isTimeZone, { message: 'Expected an IANA time zone' })
+      .meta({ format: 'iana-time-zone', description: 'An IANA time zone name that the runtime knows, e.g. Europe/Paris or UTC.', examples: ['UTC', 'Europe/Paris', 'America/New_York'] });
+    return def<string, string, O | undefined>('string', schema, options);
   },
   phone<const O extends FieldOptions = {}>(options?: O) {
     return def<string, string, O | undefined>('string', z.string().max(16).regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);

@@ -9,7 +9,8 @@ export const LEAF_OPERATORS = [
 export type LeafOperator = (typeof LEAF_OPERATORS)[number];
 export const MAX_FILTER_DEPTH = 5;
 export const MAX_FILTER_LEAVES = 50;
-const MAX_IN_VALUES = 1000;
+export const MAX_IN_VALUES = 1000;
+export const MAX_SORT_KEYS = 5;
 
 export interface FilterLeaf {
   kind: 'leaf';
@@ -118,7 +119,7 @@ const sqlValue = (f: QueryField, v: unknown): unknown => (f.valueType === 'datet
 
 const ORDERED: ValueType[] = ['string', 'number', 'datetime', 'uuid', 'enum'];
 
-function operatorAllowed(f: QueryField, op: LeafOperator): boolean {
+export function operatorAllowed(f: QueryField, op: LeafOperator): boolean {
   if (op === 'is_null' || op === 'is_not_null') return true;
   if (f.valueType === 'opaque') return false;
   if (f.valueType === 'stringArray') return op === 'contains';
@@ -238,8 +239,8 @@ export function parseQuery(
   const rawSort = single(query, 'sortBy');
   if (rawSort !== undefined) {
     const parsed = parseJsonParam('sortBy', rawSort);
-    if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > 5) {
-      throw fail('sortBy', '"sortBy" must be a JSON array of 1 to 5 {fieldSlug, order} objects.');
+    if (!Array.isArray(parsed) || parsed.length === 0 || parsed.length > MAX_SORT_KEYS) {
+      throw fail('sortBy', `"sortBy" must be a JSON array of 1 to ${MAX_SORT_KEYS} {fieldSlug, order} objects.`);
     }
     result.sort = parsed.map((item, i) => {
       if (!isPlainObject(item)) throw fail('sortBy', `sortBy[${i}] must be an object.`);

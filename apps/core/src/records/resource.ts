@@ -76,6 +76,11 @@ export interface Resource {
   uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
   /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */
   validate?(record: Values, op: 'create' | 'update'): ErrorDetail[];
+  /**
+   * `validate`'s rules for the OpenAPI document: what JSON Schema can say of a create body
+   * (`if`/`then`, `oneOf`), and a description of them all, on create and update alike.
+   */
+  rules?: { create?: Record<string, unknown>[]; description: string };
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */
   precheck?(values: Values, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: WriteArgs): Promise<void>;
@@ -86,10 +91,17 @@ export interface Resource {
   load?: LoadHook;
   /** Replaces the generic insert (log ingestion) after field validation; returns the `data` body. */
   create?(args: { db: Knex; ctx: RequestContext; values: Values; records: Records }): Promise<unknown>;
+  /**
+   * Properties the `create` hook's answer adds to the record (a log's progress, milestones and
+   * rewards), for the OpenAPI document: each a record of a resource, a list of them, or always null.
+   */
+  createReturns?: Record<string, { slug: string | null; many?: boolean }>;
   /** Create from a non-JSON body (multipart uploads); replaces validation and the generic insert. */
   createRaw?: {
     accepts: string[];
     maxBytes: number;
+    /** The body's shape for the OpenAPI document (JSON Schema of the form's parts). */
+    body: Record<string, unknown>;
     run(args: { db: Knex; ctx: RequestContext; raw: Buffer; contentTypeHeader: string }): Promise<unknown>;
   };
   /** Replaces the generic update; returns the updated row. */

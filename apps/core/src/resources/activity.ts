@@ -43,10 +43,13 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
     access: { ...ADMIN_READ, create: ['apikey'] },
     fields: {
       [parentId]: field.uuid({ required: true }),
-      ownedById: field.uuid({ description: 'The member; or send ownedBy instead.' }),
+      ownedById: field.uuid({ description: 'The member; or send ownedBy instead (exactly one of the two).' }),
       ownedBy: {
-        ...field.json(ownedByInput, { description: 'Inline member, created or updated by externalId in the same request (instead of ownedById). Read: the joined member.' }),
+        ...field.json(ownedByInput, {
+          description: 'Write: an inline member, created or updated by externalId in the same request; send exactly one of ownedById and ownedBy. Read: the joined member.',
+        }),
         virtual: true,
+        joins: 'account_user',
       },
       [parent]: field.virtual(anyObject, { description: `The ${parent} (joined, read-only).` }),
       activityId: field.string({ required: true, min: 1, max: 256 }),
@@ -57,8 +60,24 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
       isAggregated: field.boolean({ readOnly: true }),
       periodKey: field.string({ readOnly: true }),
     },
+    rules: {
+      description: 'Send exactly one of ownedById and ownedBy (CONTRACT §8); activityAt at most 5 minutes in the future.',
+      // Not both; "at least one" stays in the description, as a oneOf makes the typed client's body types unusable.
+      create: [{ not: { required: ['ownedById', 'ownedBy'], properties: { ownedById: { type: 'string' }, ownedBy: { type: 'object' } } } }],
+    },
     load: joinOwnerAnd({ slug: parent, idColumn: `${parent}_id`, as: parent }),
     create: ({ ctx, values, records }) => ingestLog(records, ctx, parent, values),
+    createReturns: {
+      [parent]: { slug: parent },
+      [`${parent}Progress`]: { slug: `${parent}_progress` },
+      taskProgress: parent === 'mission' ? { slug: 'task_progress', many: true } : { slug: parent === 'streak' ? 'task_progress' : null },
+      achievedMilestone: { slug: 'milestone' },
+      achievedMilestones: { slug: 'milestone', many: true },
+      nextMilestone: { slug: 'milestone' },
+      achievedMilestoneRewardLog: { slug: 'reward_log' },
+      achievedMilestoneRewardLogs: { slug: 'reward_log', many: true },
+      rewardLog: { slug: 'reward_log' },
+    },
   });
 }
 

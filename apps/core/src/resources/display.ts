@@ -23,7 +23,8 @@ const boxShadow = z
   .regex(/^[a-z0-9\s.,%()#+-]*$/i, { message: 'Letters, digits, spaces and . , % ( ) # + - only', abort: true })
   .refine((v) => [...v.matchAll(/([a-z-]+)\s*\(/gi)].every((m) => SHADOW_FUNCTIONS.has(m[1]!.toLowerCase())), {
     message: `Only these CSS functions are allowed: ${[...SHADOW_FUNCTIONS].join(', ')}`,
-  });
+  })
+  .meta({ description: `A CSS box-shadow of at most 256 characters: letters, digits, spaces and . , % ( ) # + -, calling no CSS function but ${[...SHADOW_FUNCTIONS].join(', ')}.` });
 
 /** The floating launcher's default shadow: three layers, from a tight contact shadow to a soft ambient one. */
 export const DEFAULT_BOX_SHADOW =
@@ -50,7 +51,7 @@ export const floatingWidget = defineResource({
     borderWidth: px(1, 0, 100),
     borderRadius: px(8),
     boxShadow: {
-      ...field.string({ default: DEFAULT_BOX_SHADOW, required: true, public: true, description: 'CSS box-shadow, max 256.' }),
+      ...field.string({ default: DEFAULT_BOX_SHADOW, required: true, public: true }),
       schema: boxShadow,
     },
     fontSize: { ...px(18, 1, 200), description: 'Launcher label size in px.' },
@@ -92,7 +93,8 @@ const linkUrl = z
   .max(2048, { abort: true })
   .refine((v) => (/^\/(?![/\\])[^\s\\]*$/.test(v) ? true : URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), {
     message: 'Expected an http(s) URL or a path starting with /',
-  });
+  })
+  .meta({ anyOf: [{ pattern: '^/(?![/\\\\])[^\\s\\\\]*$' }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
 
 /*
  * English texts a widget shows when the template sets none. They are stored under `en` whatever
@@ -116,7 +118,7 @@ const TEXT_DEFAULTS = {
 const text = (max: number, fallback: string): FieldDef =>
   field.string({ max, localisable: true, public: true, description: `Default (en): "${fallback}".` });
 const link = (what: string): FieldDef => ({
-  ...field.string({ localisable: true, public: true, description: `Where the ${what} button leads: an http(s) URL or a storefront path.` }),
+  ...field.string({ localisable: true, public: true, description: `Where the ${what} button leads: an absolute http(s) URL or a storefront path (starting with one /, no spaces or backslashes).` }),
   schema: linkUrl,
 });
 

@@ -55,6 +55,21 @@ export function createServiceEmail(config: Config): Resource {
     access: ADMIN,
     fields: serviceEmailFields,
     validate: serviceEmailRules,
+    rules: {
+      description:
+        'With useGamopandaDomain false: domain, mailFrom (create only) and senderEmailAddress are required, senderEmailAddress is an address at ' +
+        'domain, mailFrom is the subdomain label only (not domain or under it) and mailFrom.domain is at most 253 characters; ' +
+        'domain and mailFrom cannot be changed by an update.',
+      create: [
+        {
+          if: { properties: { useGamopandaDomain: { const: false } }, required: ['useGamopandaDomain'] },
+          then: {
+            required: ['domain', 'mailFrom', 'senderEmailAddress'],
+            properties: { domain: { type: 'string' }, mailFrom: { type: 'string' }, senderEmailAddress: { type: 'string' } },
+          },
+        },
+      ],
+    },
     async beforeCreate({ values, columns }) {
       if (values.useGamopandaDomain === false) await setUpCustomDomain(values, columns);
     },

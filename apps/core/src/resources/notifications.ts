@@ -11,6 +11,12 @@ import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/rend
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
 import { duplicateEventCodes } from './webhooks.js';
 
+/** What `templateErrors` checks, for the OpenAPI document: a JSON Schema cannot say it. */
+const handlebarsRule = (fields: string, partials: readonly string[] = []) =>
+  `${fields} ${fields.includes(' and ') || fields.startsWith('each') ? 'are' : 'is'} checked as Handlebars on every write: a syntax error, a partial other than ` +
+  `${partials.length ? partials.map((p) => `{{>${p}}}`).join(' or ') : 'none'} (or one defined inline), a call of an unknown helper, or a built-in block helper ` +
+  'with the wrong number of arguments is 400 naming the field.';
+
 export const emailTemplate = defineResource({
   slug: 'email_template',
   table: 'email_template',
@@ -19,6 +25,7 @@ export const emailTemplate = defineResource({
   fields: emailTemplateFields,
   // Only the body is rendered with the header and footer partials.
   validate: (record) => [...templateErrors(record, ['subject']), ...templateErrors(record, ['htmlContent'], EMAIL_PARTIALS)],
+  rules: { description: handlebarsRule('subject and htmlContent', EMAIL_PARTIALS) },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
   actions: {
     render: {
@@ -67,6 +74,7 @@ function emailPart(slug: 'email_header' | 'email_footer', column: string): Resou
       htmlContent: field.string({ required: true, min: 1, localisable: true }),
     },
     validate: (record) => templateErrors(record, ['htmlContent']),
+    rules: { description: handlebarsRule('htmlContent') },
     async beforeDelete({ trx, row }) {
       await trx('email_template').where({ account_id: row.account_id, [column]: row.id }).update({ [column]: null });
     },
@@ -83,6 +91,7 @@ export const pushNotificationTemplate = defineResource({
   access: ADMIN,
   fields: pushNotificationTemplateFields,
   validate: (record) => templateErrors(record, ['title', 'body']),
+  rules: { description: handlebarsRule('title and body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
 });
 
@@ -93,6 +102,7 @@ export const smsTemplate = defineResource({
   access: ADMIN,
   fields: smsTemplateFields,
   validate: (record) => templateErrors(record, ['body']),
+  rules: { description: handlebarsRule('body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
 });
 
@@ -103,6 +113,7 @@ export const chatMessageTemplate = defineResource({
   access: ADMIN,
   fields: chatMessageTemplateFields,
   validate: (record) => templateErrors(record, ['bodyParameters']),
+  rules: { description: handlebarsRule('each of bodyParameters') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
 });
 
@@ -113,6 +124,7 @@ export const notification = defineResource({
   access: ADMIN,
   fields: notificationFields,
   validate: (record) => duplicateEventCodes(record.eventCodes),
+  rules: { description: 'eventCodes lists each code once.' },
   async beforeCreate({ trx, ctx, values }) {
     await checkRule(trx, ctx.account!.id, values, values.status === 'live');
   },

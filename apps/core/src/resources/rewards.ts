@@ -23,6 +23,16 @@ export const reward = defineResource({
     }
     return details;
   },
+  rules: {
+    description:
+      'A percentage discountValue is at most 100. rewardExpiryInDays is required when rewardExpiryType is relative, ' +
+      'rewardExpiryAt when it is absolute (on update, as the record stands after the patch).',
+    create: [
+      { if: { properties: { discountType: { const: 'percentage' } }, required: ['discountType'] }, then: { properties: { discountValue: { maximum: 100 } } } },
+      { if: { properties: { rewardExpiryType: { const: 'relative' } }, required: ['rewardExpiryType'] }, then: { required: ['rewardExpiryInDays'], properties: { rewardExpiryInDays: { type: 'number' } } } },
+      { if: { properties: { rewardExpiryType: { const: 'absolute' } }, required: ['rewardExpiryType'] }, then: { required: ['rewardExpiryAt'], properties: { rewardExpiryAt: { type: 'string' } } } },
+    ],
+  },
   async beforeDelete({ trx, row }) {
     const account = row.account_id;
     await trx('coupon').where({ account_id: account, reward_id: row.id, is_coupon_issued: false }).delete();

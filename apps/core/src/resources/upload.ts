@@ -24,6 +24,12 @@ export function createUpload(config: Config) {
     createRaw: {
       accepts: ['multipart/form-data'],
       maxBytes: MAX_UPLOAD_BODY_BYTES,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The image: PNG, JPEG, GIF or SVG, <= 100 KB, with a filename.' } },
+        required: ['file'],
+      },
       async run({ db, ctx, raw, contentTypeHeader }) {
         const file = await readUpload(raw, contentTypeHeader);
         const { contentType, bytes } = await inspectImage(file.data);

@@ -88,7 +88,8 @@ const tasksSchema = z
       if (seen.has(t.activityId)) issue.addIssue({ code: 'custom', path: [i, 'activityId'], message: 'activityId must be unique in the mission.' });
       seen.add(t.activityId);
     });
-  });
+  })
+  .meta({ description: "A mission's tasks; each task's activityId is distinct within the mission." });
 
 function mergeText(stored: Record<string, string> | undefined, value: string | null | undefined, lang: string) {
   const out = { ...(stored ?? {}) };

@@ -68,7 +68,12 @@ export const serviceAccount = z.looseObject({
   type: z.literal('service_account'),
   project_id: z.string().min(1).max(256),
   private_key_id: z.string().min(1).max(256),
-  private_key: z.string().min(1).max(16_384).refine(isPrivateKeyPem, { message: 'Expected a PEM private key' }),
+  private_key: z
+    .string()
+    .min(1)
+    .max(16_384)
+    .refine(isPrivateKeyPem, { message: 'Expected a PEM private key' })
+    .meta({ pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----', description: 'A PEM private key (PKCS#8 or PKCS#1) that parses.' }),
   client_email: z.email().max(320),
   client_id: z.string().min(1).max(256),
   token_uri: z.url({ protocol: /^https?$/ }).max(2048).optional(),

@@ -7,7 +7,7 @@ import { description, jsonObject, name } from './common.js';
 /** A non-empty list of distinct event codes (webhooks and notification rules subscribe with it). */
 export function eventCodesField(options: { description: string }) {
   const base = field.stringArray({ items: EVENT_CODES, maxItems: EVENT_CODES.length, required: true, ...options });
-  return { ...base, schema: z.array(z.enum(EVENT_CODES)).min(1).max(EVENT_CODES.length) };
+  return { ...base, schema: z.array(z.enum(EVENT_CODES)).min(1).max(EVENT_CODES.length).meta({ uniqueItems: true }) };
 }
 
 export const webhookFields = {

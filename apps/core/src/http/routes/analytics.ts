@@ -2,6 +2,7 @@ import type Router from '@koa/router';
 import { DateTime } from 'luxon';
 import type { Identity } from '../../auth/authenticate.js';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
+import { LANGUAGE_CODES } from '../../formats.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
 
@@ -123,8 +124,13 @@ export const analyticsPaths = {
       tags: ['analytics'],
       operationId: 'getAnalyticsSummary',
       summary: "The programme's daily numbers and completion rates over a date range (account time zone)",
+      description: `\`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
       security: [{ apiKey: [], apiSecret: [] }],
-      parameters: [dayParam('from', 'First day, inclusive (default: 29 days before `to`).'), dayParam('to', 'Last day, inclusive (default: today).')],
+      parameters: [
+        dayParam('from', 'First day, inclusive (default: 29 days before `to`); not after `to`.'),
+        dayParam('to', 'Last day, inclusive (default: today, or 29 days after `from`).'),
+        { name: 'languageCode', in: 'query', required: false, description: 'Accepted on every route; nothing here is localised.', schema: { type: 'string', enum: [...LANGUAGE_CODES] } },
+      ],
       responses: {
         200: {
           description: 'Summary',
@@ -157,6 +163,7 @@ export const analyticsPaths = {
         400: { $ref: '#/components/responses/Error400' },
         401: { $ref: '#/components/responses/Error401' },
         403: { $ref: '#/components/responses/Error403' },
+        429: { $ref: '#/components/responses/Error429' },
       },
     },
   },

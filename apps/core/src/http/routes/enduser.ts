@@ -26,7 +26,32 @@ export const enduserPaths = {
       summary: 'Mint an end-user access token (HS256 JWT signed with the calling key)',
       security: security(['apikey']),
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(tokenRequest, 'input') } } },
-      responses: { 200: { description: 'Token' }, ...errorResponses(400, 401, 403) },
+      responses: {
+        200: {
+          description: 'Token',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['data'],
+                properties: {
+                  data: {
+                    type: 'object',
+                    required: ['accessToken', 'expiresAt', 'accountId', 'memberId'],
+                    properties: {
+                      accessToken: { type: 'string' },
+                      expiresAt: { type: 'string', format: 'date-time' },
+                      accountId: { type: 'string', format: 'uuid' },
+                      memberId: { type: 'string', format: 'uuid' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        ...errorResponses(400, 401, 403, 415, 429),
+      },
     },
   },
 };

@@ -20,6 +20,41 @@ const newAccount = z.strictObject({
 
 const platformSecurity = [{ platformToken: [] }];
 
+const uuid = { type: 'string', format: 'uuid' };
+const time = { type: 'string', format: 'date-time' };
+const provisioned = {
+  type: 'object',
+  required: ['data'],
+  properties: {
+    data: {
+      type: 'object',
+      required: ['organization', 'account', 'apiKey'],
+      properties: {
+        organization: { type: 'object', required: ['id', 'name', 'createdAt', 'updatedAt'], properties: { id: uuid, name: { type: 'string' }, createdAt: time, updatedAt: time } },
+        account: {
+          type: 'object',
+          required: ['id', 'organizationId', 'name', 'timezone', 'defaultLanguageCode', 'externalRef', 'createdAt', 'updatedAt'],
+          properties: {
+            id: uuid,
+            organizationId: uuid,
+            name: { type: 'string' },
+            timezone: { type: 'string' },
+            defaultLanguageCode: { type: 'string', enum: [...LANGUAGE_CODES] },
+            externalRef: { type: ['string', 'null'] },
+            createdAt: time,
+            updatedAt: time,
+          },
+        },
+        apiKey: {
+          type: 'object',
+          required: ['id', 'name', 'apiKey', 'apiSecret', 'status'],
+          properties: { id: uuid, name: { type: 'string' }, apiKey: { type: 'string' }, apiSecret: { type: 'string' }, status: { const: 'live' } },
+        },
+      },
+    },
+  },
+};
+
 /** The routes' entries in the OpenAPI document, the request body's from the schema that validates it. */
 export const platformPaths = {
   '/platform/accounts': {
@@ -29,7 +64,7 @@ export const platformPaths = {
       summary: 'Create an organization, account and live API key (idempotent on externalRef)',
       security: platformSecurity,
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newAccount, 'input') } } },
-      responses: { 200: { description: 'Provisioned' }, ...errorResponses(400, 401) },
+      responses: { 200: { description: 'Provisioned', content: { 'application/json': { schema: provisioned } } }, ...errorResponses(400, 401, 415) },
     },
   },
   '/platform/accounts/{id}': {

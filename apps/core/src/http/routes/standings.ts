@@ -208,7 +208,7 @@ export const standingsPaths = {
             },
           },
         },
-        ...errorResponses(400, 401, 403, 404),
+        ...errorResponses(400, 401, 403, 404, 429),
       },
     },
   },
