@@ -36,8 +36,11 @@ describe('triggersFor', () => {
     const payload = samplePayload('streak_progress_milestone_completed', now, 'en');
     const withReward = triggersFor('streak_progress_milestone_completed', payload, new Set());
     expect(withReward.map((t) => t.handle)).toEqual(['loyalty-streak-milestone', 'loyalty-reward-issued']);
-    const rewardId = (payload.streakLog as { achievedMilestoneRewardLogs: { rewardId: string }[] }).achievedMilestoneRewardLogs[0]!.rewardId;
-    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone']);
+    const issued = (payload.streakLog as { achievedMilestoneRewardLogs: { rewardId: string; couponCode: string | null }[] }).achievedMilestoneRewardLogs[0]!;
+    // A code from the core is announced now; without one, the discount job announces Shopify's.
+    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone', 'loyalty-reward-issued']);
+    issued.couponCode = null;
+    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone']);
   });
 
   it('only Shopify Customer GIDs are customers', () => {

@@ -119,7 +119,7 @@ export function rewardIssuedFields(rewardLog: IssuedRewardLog, couponCode: strin
 /**
  * The triggers one core event fires, without the customer (added when sent). A log-driven code reads
  * its log (`streakLog` …), a scheduler-driven one its progress; the Reward issued trigger of a reward
- * that the app issues as a Shopify discount is sent by the discount job, once the code exists.
+ * log that the app issues as a Shopify discount is sent by the discount job, once the code exists.
  */
 export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRewards: ReadonlySet<string>): TriggerSend[] {
   const sends: TriggerSend[] = [];
@@ -182,7 +182,8 @@ export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRew
     }
   }
   for (const rewardLog of issuedRewardLogs(eventCode, payload)) {
-    if (shopifyDiscountRewards.has(rewardLog.rewardId)) continue;
+    // The discount job sends it once Shopify's code exists; a log the core gave a code is sent now.
+    if (shopifyDiscountRewards.has(rewardLog.rewardId) && !rewardLog.couponCode) continue;
     add('loyalty-reward-issued', rewardIssuedFields(rewardLog, rewardLog.couponCode), rewardLog.id);
   }
   return sends;
