@@ -102,11 +102,16 @@ describe('Flow triggers', () => {
     for (const handle of TRIGGER_HANDLES) expect(await lifecycle(handle, handle !== UNUSED)).toBe(200);
   });
 
-  it('the lifecycle callback refuses a request without Shopify’s HMAC', async () => {
+  it('the lifecycle callback records which triggers are in use, and refuses a request without Shopify’s HMAC', async () => {
     const res = await prod.send(new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA' }, body: JSON.stringify({ flow_trigger_definition_id: UNUSED, has_enabled_flow: true, shopify_domain: TEST_SHOP }) }));
     expect(res.status).toBe(400);
-    const { rows } = await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 order by handle', [TEST_SHOP]);
-    expect(rows.map((r) => r.handle)).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
+    const used = async () => (await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 order by handle', [TEST_SHOP])).rows.map((r) => r.handle);
+    expect(await used()).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
+    // Turned on, then off again (the merchant disabled the last workflow using it).
+    expect(await lifecycle(UNUSED, true)).toBe(200);
+    expect(await used()).toContain(UNUSED);
+    expect(await lifecycle(UNUSED, false)).toBe(200);
+    expect(await used()).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {

@@ -42,7 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const retrySchedule = (env.LOYALTY_SHOPIFY_RETRY_SCHEDULE ?? '5,30,120,600,1800').split(',').map((s) => Number(s.trim()));
   if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0)) problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  const scopes = (env.SCOPES ?? 'read_customers').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = (env.SCOPES ?? 'read_customers,write_discounts').split(',').map((s) => s.trim()).filter(Boolean);
   return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey, eventsUrl, retrySchedule };
 }
 

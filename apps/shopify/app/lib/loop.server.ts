@@ -89,7 +89,7 @@ function retryable(err: unknown): boolean {
   return true;
 }
 
-const describe = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err));
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err));
 
 export class ShopifyLoop {
   private running: Promise<void> | null = null;
@@ -222,7 +222,7 @@ export class ShopifyLoop {
         try {
           while ((await this.sendOneTrigger()) || (await this.issueOneDiscount()));
         } catch (err) {
-          console.error(`[loyalty-loop] pass failed: ${describe(err)}`);
+          console.error(`[loyalty-loop] pass failed: ${reasonOf(err)}`);
         }
       } while (this.again);
     })().finally(() => (this.running = null));
@@ -281,7 +281,7 @@ export class ShopifyLoop {
         const userErrors = await flowTriggerReceive(await this.deps.adminFor(row.shop), row.handle, row.payload);
         if (userErrors.length) failure = { message: userErrors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; '), retry: false };
       } catch (err) {
-        failure = { message: describe(err), retry: retryable(err) };
+        failure = { message: reasonOf(err), retry: retryable(err) };
       }
       if (!failure) {
         await client.query(`update flow_trigger_outbox set status = 'sent', attempts = $2, sent_at = now(), last_error = null where id = $1`, [row.id, attempts]);
@@ -338,7 +338,7 @@ export class ShopifyLoop {
           discountGid = created.id ?? 'existing';
           await client.query('update reward_discounts set discount_gid = $3 where shop = $1 and reward_log_id = $2', [row.shop, row.reward_log_id, discountGid]);
         } catch (err) {
-          return fail(describe(err), retryable(err));
+          return fail(reasonOf(err), retryable(err));
         }
       }
       const account = await this.deps.shops.findInstalled(row.shop);
