@@ -77,10 +77,10 @@ async function seed(url: string, box: SecretBox) {
       await bulk.query(
         `insert into streak_progress (account_id, streak_id, owned_by_id, unique_identifier, streak_progress_status, current_progress_value,
                                       streak_started_at, streak_to_be_broken_at, current_period_key, last_completed_period_key, updated_at)
-         select $1, $2, u.id, $2 || ':' || u.id, 'in_progress', 1 + floor(365 * power(random(), 4)), now(), now() + interval '1 day', $3, $3,
+         select $1, $2, u.id, $4 || ':' || u.id, 'in_progress', 1 + floor(365 * power(random(), 4)), now(), now() + interval '1 day', $3, $3,
                 now() - random() * interval '10 days'
            from account_user u where u.account_id = $1`,
-        [accountId, streak.id, today],
+        [accountId, streak.id, today, streak.id],
       );
       await bulk.query('commit');
       // As a running system has them: statistics, and no vacuum of a fresh bulk load during the measurements.
