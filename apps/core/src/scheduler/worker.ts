@@ -40,7 +40,7 @@ export interface Workers {
  * and delivery all lock rows with SKIP LOCKED or leases, so extra workers add capacity and never
  * double work.
  */
-export async function startWorkers(s: Services, databaseUrl: string): Promise<Workers> {
+export async function startWorkers(s: Services, databaseUrl: string, { pollMs = DELIVERY_POLL_MS } = {}): Promise<Workers> {
   const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', application_name: 'loyalty-worker', max: 4 });
   boss.on('error', (err) => s.logger.error({ err }, 'job queue error'));
   await boss.start();
@@ -74,7 +74,7 @@ export async function startWorkers(s: Services, databaseUrl: string): Promise<Wo
       } catch (err) {
         s.logger.error({ err }, 'delivery round failed');
       }
-      if (!worked) await wakeup.wait(DELIVERY_POLL_MS);
+      if (!worked) await wakeup.wait(pollMs);
     }
   };
   const delivering = deliver();
