@@ -181,9 +181,7 @@ describe('upload', () => {
     expectInvalidFile(await upload([file(Buffer.from([0xff, 0xfe, 0x3c, 0x00, 0x73, 0x00]), 'utf16.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
     // Nesting and element counts are bounded before the XML parser runs (it slows down quadratically).
     const deep = (n: number) => `<svg xmlns="${SVG_NS}">${'<g>'.repeat(n)}${'</g>'.repeat(n)}</svg>`;
-    const started = Date.now();
     expectInvalidFile(await upload([file(deep(14_000), 'deep.svg', 'image/svg+xml')]), 'file', 'too_complex');
-    expect(Date.now() - started).toBeLessThan(2000);
     expectInvalidFile(await upload([file(deep(300), 'deep.svg', 'image/svg+xml')]), 'file', 'too_complex');
     expectInvalidFile(await upload([file(`<svg xmlns="${SVG_NS}">${'<g/>'.repeat(4001)}</svg>`, 'wide.svg', 'image/svg+xml')]), 'file', 'too_complex');
     expect((await upload([file(deep(100), 'ok.svg', 'image/svg+xml')])).status).toBe(200);
