@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { mintEndUserToken, noStore, tokenError } from '../lib/enduser-token.server';
+import { authenticate, corePublicUrl, coreUrl, shops } from '../shopify.server';
+
+const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/[1-9]\d*$/;
+
+/**
+ * GET /customer-account/token: the customer account "Rewards" page sends its session token
+ * (Authorization: Bearer) and gets an end-user token for that customer, plus where to read the core.
+ * The library checks the token's HS256 signature with the app's secret and its exp/nbf (401 when
+ * wrong) and answers the CORS preflight; the shop is the token's `dest` and the customer its `sub`,
+ * so a customer can only ever get their own member of the shop that signed them in.
+ */
+async function token(request: Request): Promise<Response> {
+  const { sessionToken, cors } = await authenticate.public.customerAccount(request);
+  const shop = new URL(sessionToken.dest).hostname;
+  const customer = sessionToken.sub;
+  if (!customer || !CUSTOMER_GID.test(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
+  const account = await shops.find(shop);
+  const minted = await mintEndUserToken(coreUrl, account, customer);
+  if (minted instanceof Response) return cors(minted);
+  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: corePublicUrl }, { headers: noStore }));
+}
+
+export const loader = ({ request }: LoaderFunctionArgs) => token(request);
+// Remix sends OPTIONS (the extension's CORS preflight) to the action.
+export const action = ({ request }: ActionFunctionArgs) => token(request);

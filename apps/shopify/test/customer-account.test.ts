@@ -1,0 +1,119 @@
+import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { type Production, startProduction } from './support/production';
+import { SHOPIFY } from './support/stack';
+
+/**
+ * The customer account "Rewards" page's token route, through the production build: session tokens
+ * signed as Shopify signs them (HS256 with the app's secret, `dest` = shop, `sub` = customer gid).
+ */
+let prod: Production;
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+// Customer account UI extensions run in a web worker on Shopify's CDN.
+const ORIGIN = 'https://extensions.shopifycdn.com';
+const CUSTOMER = 'gid://shopify/Customer/2002';
+const OTHER_SHOP_NAME = 'other-shop';
+
+async function install(shopName: string): Promise<void> {
+  const { token } = await getJwt(shopName, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL('/app', prod.url);
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('shop', `${shopName}.myshopify.com`);
+  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${shopName}`).toString('base64'));
+  url.searchParams.set('id_token', token);
+  const res = await fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
+  expect(res.status, await res.text().then((t) => t.slice(0, 300))).toBe(200);
+}
+
+/** A customer account session token: what `shopify.sessionToken.get()` hands the extension. */
+async function sessionToken(overrides: Record<string, unknown> = {}, { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {}): Promise<string> {
+  const { token } = await getJwt(shopName, SHOPIFY.apiKey, secret, { sub: CUSTOMER, iss: undefined, sid: undefined, ...overrides });
+  return token;
+}
+
+function ask(token: string | null, method = 'GET'): Promise<Response> {
+  const headers: Record<string, string> = { origin: ORIGIN, 'user-agent': BROWSER };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(`${prod.url}/customer-account/token`, { method, headers });
+}
+
+async function me(accessToken: string, accountId: string) {
+  return new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, { 'x-enduser-access-token': accessToken, 'x-account-id': accountId });
+}
+
+beforeAll(async () => {
+  prod = await startProduction();
+  await install(TEST_SHOP_NAME);
+  await install(OTHER_SHOP_NAME);
+}, 180_000);
+
+afterAll(() => prod?.close());
+
+describe('GET /customer-account/token', () => {
+  it("answers the signed-in customer's end-user token, the same member as the app proxy, with CORS for the extension", async () => {
+    const res = await ask(await sessionToken());
+    const body = (await res.json()) as { accessToken: string; expiresAt: string; accountId: string; coreUrl: string };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'expiresAt']);
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    expect(body.accountId).toBe(account.accountId);
+    const ttl = new Date(body.expiresAt).getTime() - Date.now();
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(1800_000);
+    const member = await me(body.accessToken, account.accountId);
+    expect(member.status).toBe(200);
+    expect(member.body.data.externalId).toBe(CUSTOMER);
+  });
+
+  it('answers the CORS preflight without a token', async () => {
+    const res = await ask(null, 'OPTIONS');
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
+  });
+
+  it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
+    const valid = await sessionToken();
+    const [header, , signature] = valid.split('.');
+    const otherCustomer = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(valid.split('.')[1]!, 'base64url').toString()), sub: 'gid://shopify/Customer/3003' })).toString('base64url');
+    const now = Date.now() / 1000;
+    const refused = [
+      null,
+      'not-a-jwt',
+      await sessionToken({}, { secret: 'another-apps-secret' }),
+      `${header}.${otherCustomer}.${signature}`,
+      await sessionToken({ exp: now - 60, nbf: now - 3600, iat: now - 3600 }),
+      await sessionToken({ nbf: now + 3600 }),
+    ];
+    for (const token of refused) {
+      const res = await ask(token);
+      expect(res.status, String(token)).toBe(401);
+      expect(await res.text()).not.toContain('accessToken');
+    }
+  });
+
+  it('refuses a token without a customer', async () => {
+    for (const sub of [undefined, '', '2002', 'gid://shopify/StaffMember/1']) {
+      const res = await ask(await sessionToken({ sub }));
+      expect(res.status, String(sub)).toBe(401);
+    }
+  });
+
+  it("gives another shop's session token that shop's member, never this shop's; an unknown shop gets none", async () => {
+    const res = await ask(await sessionToken({}, { shopName: OTHER_SHOP_NAME }));
+    const body = (await res.json()) as { accessToken: string; accountId: string };
+    expect(res.status).toBe(200);
+    const mine = (await prod.shops.find(TEST_SHOP))!;
+    const theirs = (await prod.shops.find(`${OTHER_SHOP_NAME}.myshopify.com`))!;
+    expect(body.accountId).toBe(theirs.accountId);
+    expect(body.accountId).not.toBe(mine.accountId);
+    expect((await me(body.accessToken, mine.accountId)).status).not.toBe(200);
+
+    const unknown = await ask(await sessionToken({}, { shopName: 'unknown-shop' }));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).not.toContain('accessToken');
+  });
+});
