@@ -1,9 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig } from '../config.js';
-import { Api } from './api.js';
-import { type Strings, stringsFor } from './i18n.js';
-import { type Board, loadBoards, TrophyIcon } from './leaderboard.js';
-import type { FloatingWidget, Template, Theme } from './model.js';
+import { Api, type Board, type FloatingWidget, loadBoards, type Strings, stringsFor, type Template, type Theme } from '@loyalty/view-model';
+import { TrophyIcon } from './leaderboard.js';
 import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
 
 /** The spec's floating widget defaults: the launcher still shows when its record cannot be read. */

@@ -1,10 +1,34 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { type Api, LIVE_MISSION_PROGRESS, LIVE_STREAK_PROGRESS, NEWEST_FIRST, OLDEST_FIRST } from './api.js';
-import { dateFormat, fill, numberFormat, type Strings } from './i18n.js';
-import { type Board, BoardPicker, StandingsCard } from './leaderboard.js';
-import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, RewardLog, Standings, StreakProgress, Template } from './model.js';
-import { currentChallenge, currentMission, keyStart, nextMilestone, streakStrip, streakView } from './progress.js';
+import {
+  type Api,
+  type Board,
+  type ChallengeProgress,
+  currentChallenge,
+  currentMission,
+  dateFormat,
+  type Definition,
+  fill,
+  keyStart,
+  LIVE_MISSION_PROGRESS,
+  LIVE_STREAK_PROGRESS,
+  type Milestone,
+  milestoneRows,
+  type MissionProgress,
+  missionTasks,
+  NEWEST_FIRST,
+  numberFormat,
+  OLDEST_FIRST,
+  type Period,
+  type RewardLog,
+  type Standings,
+  type StreakProgress,
+  streakStrip,
+  streakView,
+  type Strings,
+  type Template,
+} from '@loyalty/view-model';
+import { BoardPicker, StandingsCard } from './leaderboard.js';
 
 export type Tab = 'streaks' | 'challenges' | 'missions' | 'leaderboard' | 'rewards';
 
@@ -150,22 +174,17 @@ function Bar({ value, max, label, lang }: { value: number; max: number; label: s
 /** Milestones with their targets; for a member, the reached ones and the next marked. */
 function Milestones({ list, value, t, lang, member }: { list: Milestone[]; value: number; t: Strings; lang: string | undefined; member: boolean }) {
   if (!list.length) return null;
-  const next = nextMilestone(list, value);
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
-      {list.map((m) => {
-        const reached = member && m.milestoneTargetValue <= value;
-        const isNext = member && m === next;
-        return (
-          <li key={m.id} class={reached ? 'lw-done' : undefined}>
-            <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
-            <span>{m.eudTitle}</span>
-            {reached && <span class="lw-badge">{t.reached}</span>}
-            {isNext && <span class="lw-badge">{t.next}</span>}
-          </li>
-        );
-      })}
+      {milestoneRows(list, value, member).map(({ milestone: m, reached, next }) => (
+        <li key={m.id} class={reached ? 'lw-done' : undefined}>
+          <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
+          <span>{m.eudTitle}</span>
+          {reached && <span class="lw-badge">{t.reached}</span>}
+          {next && <span class="lw-badge">{t.next}</span>}
+        </li>
+      ))}
     </ul>
   );
 }
@@ -235,9 +254,7 @@ function ChallengeCard({ def, progress, t, lang, api }: ViewProps & { def: Defin
 }
 
 function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
-  const tasks = def.tasks ?? [];
-  const byTask = new Map((progress?.taskProgresses ?? []).map((p) => [p.taskId, p]));
-  const done = tasks.filter((task) => byTask.get(task.id)?.taskProgressStatus === 'completed').length;
+  const { done, rows } = missionTasks(def, progress);
   const n = numberFormat(lang);
   return (
     <Card def={def}>
@@ -245,20 +262,16 @@ function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definit
         (progress?.missionProgressStatus === 'completed' ? (
           <p class="lw-big">{def.eudCompletedMessage || t.completed}</p>
         ) : (
-          <p class="lw-row">{fill(t.tasks, { d: n.format(done), n: n.format(tasks.length) })}</p>
+          <p class="lw-row">{fill(t.tasks, { d: n.format(done), n: n.format(rows.length) })}</p>
         ))}
       <ul class="lw-list" data-tasks>
-        {tasks.map((task) => {
-          const p = byTask.get(task.id);
-          const complete = p?.taskProgressStatus === 'completed';
-          return (
-            <li key={task.id} class={complete ? 'lw-done' : undefined}>
-              <span class="lw-num">{api.member ? `${n.format(Math.min(p?.currentProgressValue ?? 0, task.targetValue))}/${n.format(task.targetValue)}` : n.format(task.targetValue)}</span>
-              <span>{task.eudTitle}</span>
-              {complete && <span class="lw-badge">✓</span>}
-            </li>
-          );
-        })}
+        {rows.map(({ task, value, complete }) => (
+          <li key={task.id} class={complete ? 'lw-done' : undefined}>
+            <span class="lw-num">{api.member ? `${n.format(value)}/${n.format(task.targetValue)}` : n.format(task.targetValue)}</span>
+            <span>{task.eudTitle}</span>
+            {complete && <span class="lw-badge">✓</span>}
+          </li>
+        ))}
       </ul>
       <Milestones list={def.milestones} value={done} t={t} lang={lang} member={api.member} />
     </Card>

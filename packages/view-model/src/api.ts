@@ -1,13 +1,20 @@
-import type { WidgetConfig } from '../config.js';
 import type { Standings } from './model.js';
 
+/** Where and as whom to read: the core's origin, the account, and the member's end-user token (absent: guest). */
+export interface ApiConfig {
+  baseUrl: string;
+  accountId: string;
+  accessToken?: string;
+  languageCode?: string;
+}
+
 /**
- * Reads of the core's records API as the shopper: `x-account-id` always (guest list reads need
+ * Reads of the core's records API as the shopper (the widget and the customer account page): `x-account-id` always (guest list reads need
  * it), the end-user token in member mode, `languageCode` on every call. No caching here, so a
  * display change shows on the next page load.
  */
 export class Api {
-  constructor(private readonly config: WidgetConfig) {}
+  constructor(private readonly config: ApiConfig) {}
 
   get member(): boolean {
     return Boolean(this.config.accessToken);

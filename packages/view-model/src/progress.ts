@@ -1,4 +1,4 @@
-import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, StreakProgress } from './model.js';
+import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, StreakProgress, Task } from './model.js';
 
 const DAY_MS = 86_400_000;
 
@@ -113,3 +113,25 @@ export function currentMission(def: Definition, progresses: MissionProgress[], n
 
 /** The first milestone not yet reached at `value`; milestones arrive in ascending target order. */
 export const nextMilestone = (milestones: Milestone[], value: number): Milestone | undefined => milestones.find((m) => m.milestoneTargetValue > value);
+
+/** A milestone as shown: reached and next only mean something for a member. */
+export interface MilestoneRow {
+  milestone: Milestone;
+  reached: boolean;
+  next: boolean;
+}
+
+export function milestoneRows(milestones: Milestone[], value: number, member: boolean): MilestoneRow[] {
+  const next = nextMilestone(milestones, value);
+  return milestones.map((milestone) => ({ milestone, reached: member && milestone.milestoneTargetValue <= value, next: member && milestone === next }));
+}
+
+/** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */
+export function missionTasks(def: Definition, progress: MissionProgress | undefined): { done: number; rows: { task: Task; value: number; complete: boolean }[] } {
+  const byTask = new Map((progress?.taskProgresses ?? []).map((p) => [p.taskId, p]));
+  const rows = (def.tasks ?? []).map((task) => {
+    const p = byTask.get(task.id);
+    return { task, value: Math.min(p?.currentProgressValue ?? 0, task.targetValue), complete: p?.taskProgressStatus === 'completed' };
+  });
+  return { done: rows.filter((r) => r.complete).length, rows };
+}

@@ -1,4 +1,4 @@
-/** The public faces of the records the widget reads (CONTRACT §5, §6). */
+/** The public faces of the records the widget and the customer account page read (CONTRACT §5, §6). */
 
 export type Period = 'daily' | 'weekly' | 'monthly';
 export type Alignment = 'bottom_right' | 'bottom_left' | 'top_right' | 'top_left';
@@ -127,6 +127,9 @@ export interface Standings {
 export interface RewardLog {
   id: string;
   couponCode: string | null;
+  rewardIssuedAt: string | null;
+  /** When the code stops working; null: it does not expire. */
+  rewardExpiryAt: string | null;
   eudRewardTitle: string | null;
   eudRedeemInstructionMessage: string | null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StreakProgress, TaskProgress } from '../src/app/model.js';
-import { keyStart, streakStrip } from '../src/app/progress.js';
+import type { StreakProgress, TaskProgress } from '../src/model.js';
+import { keyStart, streakStrip } from '../src/progress.js';
 
 const task = (periodKey: string, completed: boolean): TaskProgress => ({
   taskId: null,

@@ -1,0 +1,41 @@
+import { type Api, OLDEST_FIRST, whereIn } from './api.js';
+import type { Definition, Leaderboard, Standings } from './model.js';
+
+/** A leaderboard with the definition it ranks. */
+export interface Board extends Leaderboard {
+  def: Definition;
+}
+
+/**
+ * The live leaderboards whose definition is shown (a board of a draft definition is left out): one
+ * list read, then one read per kind of definition ranked, never one per leaderboard.
+ */
+export async function loadBoards(api: Api): Promise<Board[]> {
+  const boards = await api.list<Leaderboard>('leaderboard', OLDEST_FIRST);
+  const kinds = [...new Set(boards.map((b) => b.linkedSchemaSlug))];
+  const defs = (
+    await Promise.all(
+      kinds.map((kind) => api.list<Definition>(kind, { filters: whereIn('id', boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId)) })),
+    )
+  ).flat();
+  return boards.flatMap((board) => {
+    const def = defs.find((d) => d.id === board.linkedSchemaRecordId);
+    return def ? [{ ...board, def }] : [];
+  });
+}
+
+export const boardTitle = (board: Board): string | null => board.eudTitle || board.def.eudTitle;
+
+/** A row of a leaderboard as shown; `gap` separates the top from the member's own row below it. */
+export type RankRow = { gap: true } | { gap: false; rank: number; name: string; value: number; me: boolean; badge: boolean };
+
+/**
+ * The top entries, then, when the member ranks below them, a gap and their own row named `you`.
+ * The member's row among the entries keeps their display name and is badged.
+ */
+export function rankRows(standings: Standings, you: string): RankRow[] {
+  const rows: RankRow[] = standings.entries.map((e) => ({ gap: false, rank: e.rank, name: e.displayName, value: e.value, me: e.isCaller, badge: e.isCaller }));
+  const { caller } = standings;
+  if (caller && !standings.entries.some((e) => e.isCaller)) rows.push({ gap: true }, { gap: false, rank: caller.rank, name: you, value: caller.value, me: true, badge: false });
+  return rows;
+}

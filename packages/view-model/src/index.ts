@@ -1,0 +1,5 @@
+export * from './api.js';
+export * from './boards.js';
+export * from './i18n.js';
+export * from './model.js';
+export * from './progress.js';

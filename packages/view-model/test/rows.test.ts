@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { rankRows } from '../src/boards.js';
+import type { Definition, Milestone } from '../src/model.js';
+import { milestoneRows, missionTasks } from '../src/progress.js';
+
+const entry = (rank: number, isCaller = false) => ({ rank, value: 100 - rank, displayName: `M${rank}`, isCaller });
+
+describe('rankRows', () => {
+  it('badges the member among the top entries', () => {
+    const rows = rankRows({ entries: [entry(1), entry(2, true)], caller: { rank: 2, value: 98 }, rankedCount: 2 }, 'You');
+    expect(rows).toEqual([
+      { gap: false, rank: 1, name: 'M1', value: 99, me: false, badge: false },
+      { gap: false, rank: 2, name: 'M2', value: 98, me: true, badge: true },
+    ]);
+  });
+
+  it('adds a gap and the member as "you" below the top', () => {
+    const rows = rankRows({ entries: [entry(1)], caller: { rank: 40, value: 3 }, rankedCount: 50 }, 'You');
+    expect(rows.slice(1)).toEqual([{ gap: true }, { gap: false, rank: 40, name: 'You', value: 3, me: true, badge: false }]);
+  });
+
+  it('shows only the top for an unranked member', () => {
+    expect(rankRows({ entries: [entry(1)], caller: null, rankedCount: 1 }, 'You')).toHaveLength(1);
+  });
+});
+
+const milestone = (id: string, target: number): Milestone => ({ id, milestoneTargetValue: target, eudTitle: id, eudDescription: null });
+
+describe('milestoneRows', () => {
+  it('marks the reached ones and the next for a member, neither for a guest', () => {
+    const list = [milestone('a', 3), milestone('b', 7), milestone('c', 30)];
+    expect(milestoneRows(list, 7, true).map((r) => [r.reached, r.next])).toEqual([[true, false], [true, false], [false, true]]);
+    expect(milestoneRows(list, 7, false).every((r) => !r.reached && !r.next)).toBe(true);
+  });
+});
+
+describe('missionTasks', () => {
+  it("caps each task's value at its target and counts the completed ones", () => {
+    const def = { id: 'm', tasks: [{ id: 't1', targetValue: 2, eudTitle: 'One', eudDescription: null }, { id: 't2', targetValue: 5, eudTitle: 'Two', eudDescription: null }] } as Definition;
+    const task = (taskId: string, value: number, done: boolean) => ({ taskId, periodKey: null, currentProgressValue: value, targetValue: 0, taskProgressStatus: done ? ('completed' as const) : ('in_progress' as const) });
+    const view = missionTasks(def, { missionId: 'm', missionProgressStatus: 'in_progress', missionToBeFailedAt: null, taskProgresses: [task('t1', 4, true), task('t2', 1, false)] });
+    expect(view.done).toBe(1);
+    expect(view.rows.map((r) => [r.task.id, r.value, r.complete])).toEqual([['t1', 2, true], ['t2', 1, false]]);
+    expect(missionTasks(def, undefined).rows.map((r) => r.value)).toEqual([0, 0]);
+  });
+});
