@@ -107,7 +107,12 @@ const isoDateTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 860
 /** A channel 0..255 in one to three digits, and an alpha 0..1: the rule as a pattern, so the document states it. */
 const CHANNEL = '(?:\\d{1,2}|[01]\\d\\d|2[0-4]\\d|25[0-5])';
 const RGBA = new RegExp(`^rgba\\(\\s*${CHANNEL}\\s*,\\s*${CHANNEL}\\s*,\\s*${CHANNEL}\\s*,\\s*(0|1|0?\\.\\d+|1\\.0+)\\s*\\)$`);
-const rgba = z.string().max(64).regex(RGBA, { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' });
+// A refinement keeps the detail code `invalid` that clients read; the pattern is for the document.
+const rgba = z
+  .string()
+  .max(64)
+  .refine((v) => RGBA.test(v), { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' })
+  .meta({ pattern: RGBA.source });
 
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 

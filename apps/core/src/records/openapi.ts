@@ -181,7 +181,7 @@ export const errorResponses = (...statuses: number[]) =>
 /** Answers any API route may give before its own checks: a long body, URL or head, a database outage. */
 const ANYWHERE = [413, 414, 431, 503];
 /** The statuses of the contract's error codes (CONTRACT §2) and of the HTTP limits (http/limits.ts). */
-const ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 414, 415, 429, 431, 503];
+const ERROR_STATUSES = [400, 401, 403, 404, 405, 409, 413, 414, 415, 429, 431, 502, 503];
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid_input (the body, or credentials that are malformed) or invalid_query (a query parameter)',
   401: 'unauthenticated: missing or invalid credentials',
@@ -194,6 +194,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   415: 'unsupported_media_type: a non-empty body of another media type, or none declared',
   429: 'rate_limited: retry after `Retry-After` seconds',
   431: 'header_too_large: the request line and headers exceed 64 KB',
+  502: 'provider_error: a provider the operation needs (the email provider) refused or failed',
   503: 'unavailable: the database is briefly unavailable; retry after `Retry-After` seconds',
 };
 const header = (description: string, schema: Json) => ({ description, required: true, schema });
@@ -254,7 +255,7 @@ function pathsOf(r: Resource): Record<string, Json> {
   const ok = (schema: Json) => ({ description: 'Success', content: { 'application/json': { schema } } });
   const op = (o: Op, summary: string, extra: Json) => ({ tags: [r.slug], operationId: `${o}${name}`, summary, security: security(a[o]), ...extra });
   // 403 only where some flow is refused; every operation checks credentials (401, or 400 when malformed) and query parameters (400).
-  const refused = (o: Op) => (a[o]!.length < 3 ? [403] : []);
+  const refused = (o: Op) => [...(a[o]!.length < 3 ? [403] : []), ...(r.answers?.[o] ?? [])];
   const collection: Json = {};
   const item: Json = {};
   if (a.list) {

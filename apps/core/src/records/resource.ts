@@ -81,6 +81,8 @@ export interface Resource {
    * (`if`/`then`, `oneOf`), and a description of them all, on create and update alike.
    */
   rules?: { create?: Record<string, unknown>[]; description: string };
+  /** Statuses a hook may answer besides the generic ones (a provider's 502), per operation, for the OpenAPI document. */
+  answers?: Partial<Record<Op, number[]>>;
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */
   precheck?(values: Values, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: WriteArgs): Promise<void>;

@@ -87,14 +87,17 @@ export const theme = defineResource({
   },
 });
 
+/** A storefront path: one leading slash (not two: that would be another host), no spaces or backslashes. */
+const STOREFRONT_PATH = /^\/(?:[^/\s\\][^\s\\]*)?$/;
+
 /** A link target: an absolute http(s) URL, or a path on the storefront the widget runs in. */
 const linkUrl = z
   .string()
   .max(2048, { abort: true })
-  .refine((v) => (/^\/(?![/\\])[^\s\\]*$/.test(v) ? true : URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), {
+  .refine((v) => (STOREFRONT_PATH.test(v) ? true : URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), {
     message: 'Expected an http(s) URL or a path starting with /',
   })
-  .meta({ anyOf: [{ pattern: '^/(?![/\\\\])[^\\s\\\\]*$' }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
+  .meta({ anyOf: [{ pattern: STOREFRONT_PATH.source }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
 
 /*
  * English texts a widget shows when the template sets none. They are stored under `en` whatever

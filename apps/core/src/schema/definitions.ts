@@ -98,6 +98,19 @@ function mergeText(stored: Record<string, string> | undefined, value: string | n
   return out;
 }
 
+/** A task as `tasksCodec` reads it: with its id, its texts in the read language, and no name for end users and guests. */
+const tasksOutput = z.array(
+  z.object({
+    id: z.uuid(),
+    name: z.string().optional().meta({ description: 'Not shown to end users and guests.' }),
+    activityId: z.string(),
+    aggregationMethod: z.enum(AGGREGATION_METHODS),
+    targetValue: z.number(),
+    eudTitle: z.string().nullable(),
+    eudDescription: z.string().nullable(),
+  }),
+);
+
 /**
  * Tasks keep their ids across updates (task progress refers to them); texts merge per language.
  * The record service hands the stored column (null on create) and a validated body value.
@@ -140,7 +153,7 @@ export const missionFields = {
   aggregationPeriod: field.enum(PERIODS, { default: 'weekly', public: true, description: 'Window length from the start: 1 day, 7 days or 1 calendar month.' }),
   rewardId: field.uuid({ references: 'reward', description: 'Reward for completing every task.' }),
   isRepeatable: field.boolean({ default: false, public: true }),
-  tasks: { ...field.json(tasksSchema, { required: true, public: true }), codec: tasksCodec },
+  tasks: { ...field.json(tasksSchema, { required: true, public: true }), codec: tasksCodec, outputSchema: tasksOutput },
   ...commonEud,
   milestones: field.virtual(milestoneList, { public: true }),
 };
