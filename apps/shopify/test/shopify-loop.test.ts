@@ -28,8 +28,8 @@ async function adminLoad(path: string): Promise<Response> {
   return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
 }
 
-async function lifecycle(handle: string, enabled: boolean): Promise<number> {
-  const body = { flow_trigger_definition_id: handle, has_enabled_flow: enabled, shop_id: 424242, shopify_domain: TEST_SHOP, timestamp: new Date().toISOString() };
+async function lifecycle(handle: string, enabled: boolean, timestamp = new Date()): Promise<number> {
+  const body = { flow_trigger_definition_id: handle, has_enabled_flow: enabled, shop_id: 424242, shopify_domain: TEST_SHOP, timestamp: timestamp.toISOString() };
   const request = await setUpValidRequest(
     { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
     new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
@@ -105,13 +105,16 @@ describe('Flow triggers', () => {
   it('the lifecycle callback records which triggers are in use, and refuses a request without Shopify’s HMAC', async () => {
     const res = await prod.send(new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA' }, body: JSON.stringify({ flow_trigger_definition_id: UNUSED, has_enabled_flow: true, shopify_domain: TEST_SHOP }) }));
     expect(res.status).toBe(400);
-    const used = async () => (await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 order by handle', [TEST_SHOP])).rows.map((r) => r.handle);
+    const used = async () => (await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 and enabled order by handle', [TEST_SHOP])).rows.map((r) => r.handle);
     expect(await used()).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
     // Turned on, then off again (the merchant disabled the last workflow using it).
     expect(await lifecycle(UNUSED, true)).toBe(200);
     expect(await used()).toContain(UNUSED);
     expect(await lifecycle(UNUSED, false)).toBe(200);
     expect(await used()).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
+    // A callback older than the last one seen arrives late: the newer "disabled" stands.
+    expect(await lifecycle(UNUSED, true, new Date(Date.now() - 60_000))).toBe(200);
+    expect(await used()).not.toContain(UNUSED);
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {

@@ -57,7 +57,8 @@ const MIGRATIONS: { name: string; sql: string }[] = [
     create table flow_trigger_usage (
       shop text not null,
       handle text not null,
-      updated_at timestamptz not null default now(),
+      enabled boolean not null,
+      notified_at timestamptz not null,
       primary key (shop, handle)
     );
     create table flow_trigger_outbox (

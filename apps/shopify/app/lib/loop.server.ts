@@ -98,12 +98,17 @@ export class ShopifyLoop {
   constructor(private readonly deps: LoopDeps) {}
 
   /** The lifecycle callback: whether the shop has an enabled workflow using `handle`. */
-  async setTriggerUsage(shop: string, handle: string, used: boolean): Promise<void> {
-    if (used) {
-      await this.deps.pool.query('insert into flow_trigger_usage (shop, handle) values ($1, $2) on conflict (shop, handle) do update set updated_at = now()', [shop, handle]);
-    } else {
-      await this.deps.pool.query('delete from flow_trigger_usage where shop = $1 and handle = $2', [shop, handle]);
-    }
+  /**
+   * Flow's callbacks may arrive out of order: the newest notification wins (Shopify's docs), so an
+   * older "disabled" arriving late cannot switch off a trigger a later workflow enabled.
+   */
+  async setTriggerUsage(shop: string, handle: string, enabled: boolean, notifiedAt: Date): Promise<void> {
+    await this.deps.pool.query(
+      `insert into flow_trigger_usage (shop, handle, enabled, notified_at) values ($1, $2, $3, $4)
+       on conflict (shop, handle) do update set enabled = excluded.enabled, notified_at = excluded.notified_at
+       where flow_trigger_usage.notified_at < excluded.notified_at`,
+      [shop, handle, enabled, notifiedAt],
+    );
   }
 
   async shopifyDiscountRewards(shop: string): Promise<Set<string>> {
@@ -161,7 +166,7 @@ export class ShopifyLoop {
     }
     const api = accountClient(this.deps.coreUrl, account);
     const discountRewards = await this.shopifyDiscountRewards(shop);
-    const { rows: usage } = await this.deps.pool.query<{ handle: string }>('select handle from flow_trigger_usage where shop = $1', [shop]);
+    const { rows: usage } = await this.deps.pool.query<{ handle: string }>('select handle from flow_trigger_usage where shop = $1 and enabled', [shop]);
     const used = new Set(usage.map((u) => u.handle));
     const triggerRows: [string, string, string, unknown][] = [];
     const discountRows: [string, string, string, string, unknown][] = [];
@@ -354,7 +359,7 @@ export class ShopifyLoop {
         return fail(`stamping the code on the reward log: the core answered ${status ?? 'nothing'}`, status === undefined || status >= 500 || status === 429 || status === 401);
       }
       await client.query(`update reward_discounts set status = 'stamped', attempts = $3, stamped_at = now(), last_error = null where shop = $1 and reward_log_id = $2`, [row.shop, row.reward_log_id, attempts]);
-      const { rows: used } = await client.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2', [row.shop, 'loyalty-reward-issued']);
+      const { rows: used } = await client.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [row.shop, 'loyalty-reward-issued']);
       const customerId = shopifyCustomerId(row.customer_gid);
       if (used.length && customerId !== null) {
         await client.query(

@@ -9,8 +9,10 @@ import { KNOWN_TRIGGERS } from '../lib/loop.server';
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, payload } = await authenticate.flow(request);
-  const body = payload as { flow_trigger_definition_id?: unknown; has_enabled_flow?: unknown };
+  const body = payload as { flow_trigger_definition_id?: unknown; has_enabled_flow?: unknown; timestamp?: unknown };
   const handle = typeof body.flow_trigger_definition_id === 'string' ? body.flow_trigger_definition_id : '';
-  if (KNOWN_TRIGGERS.has(handle)) await loop.setTriggerUsage(session.shop, handle, body.has_enabled_flow === true);
+  const stamped = typeof body.timestamp === 'string' ? new Date(body.timestamp) : undefined;
+  const notifiedAt = stamped && !Number.isNaN(stamped.getTime()) ? stamped : new Date();
+  if (KNOWN_TRIGGERS.has(handle)) await loop.setTriggerUsage(session.shop, handle, body.has_enabled_flow === true, notifiedAt);
   return Response.json({ ok: true });
 };
