@@ -1,0 +1,53 @@
+import {
+  Api,
+  type Board,
+  type ChallengeProgress,
+  type Definition,
+  LIVE_MISSION_PROGRESS,
+  LIVE_STREAK_PROGRESS,
+  loadBoards,
+  type MissionProgress,
+  NEWEST_FIRST,
+  OLDEST_FIRST,
+  type RewardLog,
+  type Standings,
+  type StreakProgress,
+} from '@loyalty/view-model';
+
+/** Everything the page shows, read at once: the page has no tabs to defer reads to. */
+export interface PageData {
+  streaks: Definition[];
+  streakProgress: StreakProgress[];
+  challenges: Definition[];
+  challengeProgress: ChallengeProgress[];
+  missions: Definition[];
+  missionProgress: MissionProgress[];
+  boards: { board: Board; standings: Standings }[];
+  logs: RewardLog[];
+}
+
+/**
+ * Trades the page's session token for the customer's end-user token at the app, then reads the
+ * core as that member. Any failure rejects, and the page offers a retry.
+ */
+export async function loadPage(appUrl: string, sessionToken: () => Promise<string>, languageCode: string): Promise<PageData> {
+  const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
+  if (!res.ok) throw new Error(`${res.status} from the token route`);
+  const { accessToken, accountId, coreUrl } = (await res.json()) as { accessToken: string; accountId: string; coreUrl: string };
+  const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
+  const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards] = await Promise.all([
+    api.list<Definition>('streak', OLDEST_FIRST),
+    api.list<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS),
+    api.list<Definition>('challenge', OLDEST_FIRST),
+    api.list<ChallengeProgress>('challenge_progress', NEWEST_FIRST),
+    api.list<Definition>('mission', OLDEST_FIRST),
+    api.list<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS),
+    api.list<RewardLog>('reward_log', { ...NEWEST_FIRST, limit: 50 }),
+    loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
+  ]);
+  return { streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, boards, logs };
+}
+
+/** Whether the member has done anything yet: any progress, reward or rank. */
+export const hasActivity = (d: PageData): boolean =>
+  d.streakProgress.length + d.challengeProgress.length + d.missionProgress.length + d.logs.length > 0 || d.boards.some((b) => b.standings.caller);

@@ -1,0 +1,254 @@
+import {
+  type Board,
+  boardTitle,
+  type ChallengeProgress,
+  currentChallenge,
+  currentMission,
+  dateFormat,
+  type Definition,
+  fill,
+  keyStart,
+  type Milestone,
+  milestoneRows,
+  type MissionProgress,
+  missionTasks,
+  numberFormat,
+  type Period,
+  rankRows,
+  type RewardLog,
+  type Standings,
+  type StreakProgress,
+  streakStrip,
+  streakView,
+  type Strings,
+} from '@loyalty/view-model';
+import { useEffect, useState } from 'preact/hooks';
+import { hasActivity, type PageData } from './load.js';
+import { type Words, wordsFor } from './words.js';
+
+interface Ctx {
+  t: Strings;
+  w: Words;
+  lang: string;
+  n: Intl.NumberFormat;
+}
+
+/** The Rewards page: loading, the member's page (or the quiet first-visit page), or an error with retry. */
+export function RewardsPage({ load, lang }: { load: () => Promise<PageData>; lang: string }) {
+  const [state, setState] = useState<{ data?: PageData; failed?: boolean }>({});
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState({});
+    load().then(
+      (data) => current && setState({ data }),
+      () => current && setState({ failed: true }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [attempt]);
+  const ctx: Ctx = { ...wordsFor(lang), lang, n: numberFormat(lang) };
+  return (
+    <s-page heading={ctx.w.title}>
+      {state.failed ? (
+        <s-banner tone="critical" heading={ctx.t.error}>
+          <s-button onClick={() => setAttempt((a) => a + 1)}>{ctx.t.retry}</s-button>
+        </s-banner>
+      ) : state.data ? (
+        <Content data={state.data} ctx={ctx} />
+      ) : (
+        <s-spinner accessibilityLabel={ctx.t.loading} />
+      )}
+    </s-page>
+  );
+}
+
+function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
+  const now = Date.now();
+  const active = hasActivity(data);
+  const { w } = ctx;
+  return (
+    <s-stack gap="base">
+      {!active && (
+        <s-section heading={w.emptyTitle} data-empty>
+          <s-paragraph>{w.emptyBody}</s-paragraph>
+        </s-section>
+      )}
+      {data.streaks.length > 0 && (
+        <s-section heading={w.streaks} data-streaks>
+          {data.streaks.map((def) => <StreakItem key={def.id} def={def} progress={data.streakProgress.find((p) => p.streakId === def.id)} now={now} ctx={ctx} />)}
+        </s-section>
+      )}
+      {data.challenges.length > 0 && (
+        <s-section heading={w.challenges} data-challenges>
+          {data.challenges.map((def) => <ChallengeItem key={def.id} def={def} progress={currentChallenge(def, data.challengeProgress, now)} ctx={ctx} />)}
+        </s-section>
+      )}
+      {data.missions.length > 0 && (
+        <s-section heading={w.missions} data-missions>
+          {data.missions.map((def) => <MissionItem key={def.id} def={def} progress={currentMission(def, data.missionProgress, now)} ctx={ctx} />)}
+        </s-section>
+      )}
+      {active && data.boards.length > 0 && (
+        <s-section heading={w.leaderboards} data-leaderboards>
+          {data.boards.map(({ board, standings }) => <BoardItem key={board.id} board={board} standings={standings} ctx={ctx} />)}
+        </s-section>
+      )}
+      {active && (
+        <s-section heading={w.rewards} data-rewards>
+          {data.logs.length ? data.logs.map((log) => <RewardItem key={log.id} log={log} ctx={ctx} />) : <s-paragraph color="subdued">{ctx.t.empty}</s-paragraph>}
+        </s-section>
+      )}
+    </s-stack>
+  );
+}
+
+function Head({ def }: { def: Definition }) {
+  return (
+    <>
+      <s-heading>{def.eudTitle}</s-heading>
+      {def.eudDescription && <s-paragraph color="subdued">{def.eudDescription}</s-paragraph>}
+    </>
+  );
+}
+
+function Bar({ value, max, label, ctx }: { value: number; max: number; label: string; ctx: Ctx }) {
+  return (
+    <s-stack gap="small-300">
+      <s-text>
+        {label}: {ctx.n.format(value)} / {ctx.n.format(max)}
+      </s-text>
+      <s-progress value={Math.min(value, max)} max={max} accessibilityLabel={label} />
+    </s-stack>
+  );
+}
+
+function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ctx: Ctx }) {
+  if (!list.length) return null;
+  return (
+    <s-unordered-list data-milestones>
+      {milestoneRows(list, value, true).map(({ milestone, reached, next }) => (
+        <s-list-item key={milestone.id}>
+          {ctx.n.format(milestone.milestoneTargetValue)} · {milestone.eudTitle}
+          {reached && <s-badge>{ctx.t.reached}</s-badge>}
+          {next && <s-badge tone="neutral">{ctx.t.next}</s-badge>}
+        </s-list-item>
+      ))}
+    </s-unordered-list>
+  );
+}
+
+const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = { daily: { weekday: 'short' }, weekly: { day: 'numeric', month: 'short' }, monthly: { month: 'short' } };
+
+/** The run's latest periods as badges: completed, covered by a freeze, or the next one to complete. */
+function Strip({ progress, period, ctx }: { progress: StreakProgress; period: Period; ctx: Ctx }) {
+  const format = dateFormat(ctx.lang, { ...SLOT_LABEL[period], timeZone: 'UTC' });
+  const words = { done: ctx.t.completed, frozen: ctx.t.frozen, next: ctx.t.next };
+  return (
+    <s-stack direction="inline" gap="small-200" data-strip>
+      {streakStrip(progress, period).map((slot) => (
+        <s-badge key={slot.key} tone={slot.state === 'next' ? 'neutral' : 'auto'} data-key={slot.key} data-state={slot.state}>
+          {format.format(keyStart(slot.key, period))} · {words[slot.state]}
+        </s-badge>
+      ))}
+    </s-stack>
+  );
+}
+
+function StreakItem({ def, progress, now, ctx }: { def: Definition; progress: StreakProgress | undefined; now: number; ctx: Ctx }) {
+  const view = streakView(def, progress, now);
+  const live = progress && !view.completed && view.length > 0;
+  return (
+    <s-stack gap="small-200" data-streak={def.id}>
+      <Head def={def} />
+      <s-text type="strong">{view.completed ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.inARow, { n: ctx.n.format(view.length) })}</s-text>
+      {live && (def.maxFreezes ?? 0) > 0 && <s-badge data-freezes>{fill(ctx.t.freezes, { n: ctx.n.format(progress.freezesAvailable) })}</s-badge>}
+      {live && <Strip progress={progress} period={def.aggregationPeriod} ctx={ctx} />}
+      {!view.completed && <Bar value={view.value} max={view.target} label={ctx.t[def.aggregationPeriod]} ctx={ctx} />}
+      <Milestones list={def.milestones} value={view.length} ctx={ctx} />
+    </s-stack>
+  );
+}
+
+function ChallengeItem({ def, progress, ctx }: { def: Definition; progress: ChallengeProgress | undefined; ctx: Ctx }) {
+  const value = progress?.currentProgressValue ?? 0;
+  return (
+    <s-stack gap="small-200" data-challenge={def.id}>
+      <Head def={def} />
+      {progress?.challengeProgressStatus === 'completed' && <s-text type="strong">{def.eudCompletedMessage || ctx.t.completed}</s-text>}
+      <Bar value={value} max={def.completionTargetValue ?? 0} label={ctx.t[def.aggregationPeriod]} ctx={ctx} />
+      <Milestones list={def.milestones} value={value} ctx={ctx} />
+    </s-stack>
+  );
+}
+
+function MissionItem({ def, progress, ctx }: { def: Definition; progress: MissionProgress | undefined; ctx: Ctx }) {
+  const { done, rows } = missionTasks(def, progress);
+  return (
+    <s-stack gap="small-200" data-mission={def.id}>
+      <Head def={def} />
+      <s-text type="strong">{progress?.missionProgressStatus === 'completed' ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.tasks, { d: ctx.n.format(done), n: ctx.n.format(rows.length) })}</s-text>
+      <s-unordered-list data-tasks>
+        {rows.map(({ task, value, complete }) => (
+          <s-list-item key={task.id} data-complete={complete}>
+            {ctx.n.format(value)}/{ctx.n.format(task.targetValue)} · {task.eudTitle}
+            {complete && <s-badge>{ctx.t.completed}</s-badge>}
+          </s-list-item>
+        ))}
+      </s-unordered-list>
+      <Milestones list={def.milestones} value={done} ctx={ctx} />
+    </s-stack>
+  );
+}
+
+/** The top of a leaderboard with the customer's own row marked, and their rank below the top when outside it. */
+function BoardItem({ board, standings, ctx }: { board: Board; standings: Standings; ctx: Ctx }) {
+  const rows = rankRows(standings, ctx.t.you);
+  return (
+    <s-stack gap="small-200" data-board={board.id}>
+      <s-heading>{boardTitle(board)}</s-heading>
+      {board.eudDescription && <s-paragraph color="subdued">{board.eudDescription}</s-paragraph>}
+      {rows.length ? (
+        <s-unordered-list>
+          {rows.map((r, at) =>
+            r.gap ? (
+              <s-list-item key={at}>⋯</s-list-item>
+            ) : (
+              <s-list-item key={at} data-me={r.me}>
+                {ctx.n.format(r.rank)}. {r.name} · {ctx.n.format(r.value)}
+                {r.badge && <s-badge>{ctx.t.you}</s-badge>}
+              </s-list-item>
+            ),
+          )}
+        </s-unordered-list>
+      ) : (
+        <s-paragraph color="subdued">{ctx.t.empty}</s-paragraph>
+      )}
+      <s-text color="subdued">{standings.caller ? fill(ctx.t.ranked, { n: ctx.n.format(standings.rankedCount) }) : ctx.t.notRanked}</s-text>
+    </s-stack>
+  );
+}
+
+/** A reward: its code with a copy button (Shopify's clipboard item does the copying), its expiry and how to redeem it. */
+function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
+  const clip = `code-${log.id}`;
+  return (
+    <s-stack gap="small-200" data-reward={log.id}>
+      <s-heading>{log.eudRewardTitle}</s-heading>
+      {log.couponCode ? (
+        <s-stack direction="inline" gap="small-200" alignItems="center">
+          <s-text type="strong">{log.couponCode}</s-text>
+          <s-clipboard-item id={clip} text={log.couponCode} />
+          <s-button commandFor={clip} variant="secondary">
+            {ctx.t.copy}
+          </s-button>
+        </s-stack>
+      ) : (
+        <s-paragraph color="subdued">{ctx.t.pending}</s-paragraph>
+      )}
+      {log.rewardExpiryAt && <s-text color="subdued">{fill(ctx.w.validUntil, { date: dateFormat(ctx.lang, { dateStyle: 'long' }).format(new Date(log.rewardExpiryAt)) })}</s-text>}
+      {log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
+    </s-stack>
+  );
+}

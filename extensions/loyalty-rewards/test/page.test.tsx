@@ -1,0 +1,215 @@
+import type { Definition, RewardLog, StreakProgress } from '@loyalty/view-model';
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadPage, type PageData } from '../src/load.js';
+import { RewardsPage } from '../src/page.js';
+import { pageLanguage } from '../src/words.js';
+
+// The host registers Polaris web components as custom elements; here each is a bare one, so the
+// tree Preact builds (tags, attributes, text) is what the assertions read.
+const TAGS = ['page', 'section', 'stack', 'heading', 'paragraph', 'text', 'badge', 'progress', 'unordered-list', 'list-item', 'button', 'clipboard-item', 'banner', 'spinner'];
+beforeAll(() => {
+  for (const tag of TAGS) customElements.define(`s-${tag}`, class extends HTMLElement {});
+});
+
+let root: HTMLElement;
+afterEach(() => {
+  render(null, root);
+  root.remove();
+  vi.unstubAllGlobals();
+});
+
+async function show(load: () => Promise<PageData>, lang = 'en'): Promise<HTMLElement> {
+  root = document.createElement('div');
+  document.body.append(root);
+  await act(async () => {
+    render(<RewardsPage load={load} lang={lang} />, root);
+  });
+  return root;
+}
+
+const DAY_MS = 86_400_000;
+const now = Date.now();
+const day = (offset: number) => new Date(now + offset * DAY_MS).toISOString().slice(0, 10);
+const milestone = (id: string, target: number) => ({ id, milestoneTargetValue: target, eudTitle: `Milestone ${target}`, eudDescription: null });
+const def = (id: string, extra: Partial<Definition>): Definition => ({
+  id,
+  eudTitle: `Title ${id}`,
+  eudDescription: `About ${id}`,
+  eudIcon: null,
+  eudCompletedMessage: null,
+  aggregationPeriod: 'daily',
+  completionTargetValue: null,
+  milestones: [],
+  ...extra,
+});
+
+const streak = def('s1', { aggregationTargetValue: 1, maxFreezes: 2, milestones: [milestone('m3', 3), milestone('m7', 7)] });
+const challenge = def('c1', { aggregationPeriod: 'weekly', completionTargetValue: 10, milestones: [milestone('m5', 5)] });
+const mission = def('n1', { tasks: [{ id: 't1', targetValue: 1, eudTitle: 'Sign up', eudDescription: null }, { id: 't2', targetValue: 3, eudTitle: 'Buy three', eudDescription: null }] });
+const streakProgress: StreakProgress = {
+  streakId: 's1',
+  streakProgressStatus: 'in_progress',
+  currentProgressValue: 3,
+  streakToBeBrokenAt: new Date(now + 2 * DAY_MS).toISOString(),
+  freezesAvailable: 1,
+  frozenPeriodKeys: [day(-1)],
+  taskProgress: { taskId: null, periodKey: day(0), currentProgressValue: 1, targetValue: 1, taskProgressStatus: 'completed' },
+};
+const log = (id: string, couponCode: string | null, rewardExpiryAt: string | null): RewardLog => ({
+  id,
+  couponCode,
+  rewardIssuedAt: null,
+  rewardExpiryAt,
+  eudRewardTitle: `Reward ${id}`,
+  eudRedeemInstructionMessage: couponCode ? 'Use it at checkout.' : null,
+});
+
+const member: PageData = {
+  streaks: [streak],
+  streakProgress: [streakProgress],
+  challenges: [challenge],
+  challengeProgress: [{ challengeId: 'c1', challengeProgressStatus: 'in_progress', currentProgressValue: 6, challengeToBeFailedAt: new Date(now + DAY_MS).toISOString() }],
+  missions: [mission],
+  missionProgress: [
+    {
+      missionId: 'n1',
+      missionProgressStatus: 'in_progress',
+      missionToBeFailedAt: null,
+      taskProgresses: [
+        { taskId: 't1', periodKey: null, currentProgressValue: 1, targetValue: 1, taskProgressStatus: 'completed' },
+        { taskId: 't2', periodKey: null, currentProgressValue: 2, targetValue: 3, taskProgressStatus: 'in_progress' },
+      ],
+    },
+  ],
+  boards: [
+    {
+      board: { id: 'b1', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: 'c1', eudTitle: 'Top shoppers', eudDescription: null, def: challenge },
+      standings: { entries: [{ rank: 1, value: 40, displayName: 'Ada L.', isCaller: false }], caller: { rank: 12, value: 6 }, rankedCount: 30 },
+    },
+  ],
+  logs: [log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'), log('r2', null, null)],
+};
+
+// Child elements (badges) read as separate words, as they render apart.
+const words = (node: Node): string => (node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `);
+// Polaris element types are not DOM `Element`s to TypeScript; in jsdom they are.
+const text = (el: object | null) => (el ? words(el as Node).replace(/\s+/g, ' ').trim() : undefined);
+const all = (el: Element, selector: string) => [...el.querySelectorAll(selector)].map(text);
+
+describe('the Rewards page', () => {
+  it('shows a member every kind of progress, their rank and their codes', async () => {
+    const page = await show(() => Promise.resolve(member));
+    expect(page.querySelector('s-page')!.getAttribute('heading')).toBe('Rewards');
+    expect(page.querySelector('[data-empty]')).toBeNull();
+    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboards', 'Your rewards']);
+
+    const s = page.querySelector('[data-streak="s1"]')!;
+    expect(text(s.querySelector('s-heading'))).toBe('Title s1');
+    expect(text(s.querySelector('s-text[type="strong"]'))).toBe('3 in a row');
+    expect(text(s.querySelector('[data-freezes]'))).toBe('Freezes: 1');
+    const slots = [...s.querySelectorAll('[data-strip] s-badge')].map((b) => [b.getAttribute('data-key'), b.getAttribute('data-state')]);
+    expect(slots).toEqual([
+      [day(-3), 'done'],
+      [day(-2), 'done'],
+      [day(-1), 'frozen'],
+      [day(0), 'done'],
+      [day(1), 'next'],
+    ]);
+    expect(all(s, '[data-milestones] s-list-item')).toEqual(['3 · Milestone 3 Reached', '7 · Milestone 7 Next']);
+
+    const c = page.querySelector('[data-challenge="c1"]')!;
+    expect(text(c.querySelector('s-text'))).toBe('This week: 6 / 10');
+    const bar = c.querySelector('s-progress')!;
+    expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual(['6', '10']);
+    expect(all(c, 's-list-item')).toEqual(['5 · Milestone 5 Reached']);
+
+    const m = page.querySelector('[data-mission="n1"]')!;
+    expect(text(m.querySelector('s-text[type="strong"]'))).toBe('1 of 2 tasks done');
+    expect(all(m, '[data-tasks] s-list-item')).toEqual(['1/1 · Sign up Completed', '2/3 · Buy three']);
+
+    const b = page.querySelector('[data-board="b1"]')!;
+    expect(text(b.querySelector('s-heading'))).toBe('Top shoppers');
+    expect(all(b, 's-list-item')).toEqual(['1. Ada L. · 40', '⋯', '12. You · 6']);
+    expect(b.querySelector('s-list-item[data-me="true"]')).not.toBeNull();
+    expect(text(b.querySelector('s-text'))).toBe('30 ranked');
+
+    const coded = page.querySelector('[data-reward="r1"]')!;
+    expect(text(coded.querySelector('s-text[type="strong"]'))).toBe('SAVE-10');
+    const clip = coded.querySelector('s-clipboard-item')!;
+    expect(clip.getAttribute('text')).toBe('SAVE-10');
+    const copy = coded.querySelector('s-button')!;
+    expect(copy.getAttribute('commandFor') ?? copy.getAttribute('commandfor')).toBe(clip.id);
+    expect(text(copy)).toBe('Copy code');
+    expect(all(coded, 's-text[color="subdued"]')).toEqual(['Valid until January 31, 2030']);
+    expect(text(coded.querySelector('s-paragraph'))).toBe('Use it at checkout.');
+    const pending = page.querySelector('[data-reward="r2"]')!;
+    expect(pending.querySelector('s-clipboard-item')).toBeNull();
+    expect(text(pending.querySelector('s-paragraph'))).toBe('Your code is on its way.');
+  });
+
+  it("speaks the customer's language", async () => {
+    const page = await show(() => Promise.resolve(member), pageLanguage('fr-CA'));
+    expect(page.querySelector('s-page')!.getAttribute('heading')).toBe('Récompenses');
+    expect(text(page.querySelector('[data-reward="r1"] s-button'))).toBe('Copier le code');
+    expect(text(page.querySelector('[data-reward="r1"] s-text[color="subdued"]'))).toBe("Valable jusqu'au 31 janvier 2030");
+    expect(pageLanguage('zh-Hans')).toBe('zh-CN');
+    expect(pageLanguage('nl')).toBe('en');
+  });
+
+  it('greets a customer with no activity quietly, with what there is to earn', async () => {
+    const page = await show(() => Promise.resolve({ ...member, streakProgress: [], challengeProgress: [], missionProgress: [], logs: [], boards: member.boards.map((b) => ({ ...b, standings: { ...b.standings, caller: null } })) }));
+    expect(text(page.querySelector('[data-empty]'))).toContain('Here is what you can earn.');
+    expect(page.querySelector('[data-empty]')!.getAttribute('heading')).toBe('No activity yet');
+    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual(['No activity yet', 'Streaks', 'Challenges', 'Missions']);
+    expect(text(page.querySelector('[data-streak="s1"] s-text[type="strong"]'))).toBe('0 in a row');
+    expect(all(page, '[data-milestones] s-badge')).toEqual(['Next', 'Next']);
+    expect(page.querySelector('s-banner')).toBeNull();
+  });
+
+  it('shows an error with a retry that loads again', async () => {
+    const load = vi.fn<() => Promise<PageData>>().mockRejectedValueOnce(new Error('503')).mockResolvedValueOnce(member);
+    const page = await show(load);
+    const banner = page.querySelector('s-banner')!;
+    expect(banner.getAttribute('tone')).toBe('critical');
+    expect(banner.getAttribute('heading')).toBe('Rewards are unavailable right now.');
+    expect(page.querySelector('s-section')).toBeNull();
+    await act(async () => {
+      (banner.querySelector('s-button') as HTMLElement).click();
+    });
+    expect(load).toHaveBeenCalledTimes(2);
+    await vi.waitFor(() => expect(page.querySelector('[data-streak="s1"]')).not.toBeNull());
+    expect(page.querySelector('s-banner')).toBeNull();
+  });
+});
+
+describe('loadPage', () => {
+  it("trades the session token at the app, then reads the core as the member in the customer's language", async () => {
+    const calls: { url: URL; headers: Record<string, string> }[] = [];
+    vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
+      const url = new URL(input);
+      calls.push({ url, headers: (init?.headers ?? {}) as Record<string, string> });
+      if (url.pathname === '/customer-account/token') return Response.json({ accessToken: 'end-user', expiresAt: '2030-01-01T00:00:00Z', accountId: 'acc', coreUrl: 'https://core.example' });
+      return Response.json({ data: [] });
+    });
+    const data = await loadPage('https://app.example', async () => 'session', 'de');
+    expect(data.logs).toEqual([]);
+    expect(calls[0]!.url.href).toBe('https://app.example/customer-account/token');
+    expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });
+    const reads = calls.slice(1);
+    expect(reads.map((c) => c.url.pathname).sort()).toEqual(
+      ['challenge', 'challenge_progress', 'leaderboard', 'mission', 'mission_progress', 'reward_log', 'streak', 'streak_progress'].map((s) => `/api/v1.0/schema/${s}/record`),
+    );
+    for (const read of reads) {
+      expect(read.url.origin).toBe('https://core.example');
+      expect(read.url.searchParams.get('languageCode')).toBe('de');
+      expect(read.headers).toEqual({ 'x-account-id': 'acc', 'x-enduser-access-token': 'end-user' });
+    }
+  });
+
+  it('rejects when the app refuses the session token', async () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 401 }));
+    await expect(loadPage('https://app.example', async () => 'forged', 'en')).rejects.toThrow('401');
+  });
+});
