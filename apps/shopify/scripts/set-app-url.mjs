@@ -1,10 +1,10 @@
 // Sets the app's public base URL wherever Shopify needs it absolute: shopify.app.toml
-// (application_url, the auth redirects, the app proxy, any absolute webhook uri) and the Flow
-// action extensions' runtime_url. Each URL keeps its path; only the base it shares with
+// (application_url, the auth redirects, the app proxy, any absolute webhook uri), the Flow
+// action extensions' runtime_url and the customer account Rewards page's APP_URL. Each URL keeps its path; only the base it shares with
 // application_url changes, so the script can run again with another URL. Every file is checked
 // before any is written: a refusal (exit 2 for the argument, 1 for a file) changes nothing.
 // Usage: node scripts/set-app-url.mjs https://loyalty.example.net[/prefix] [--root <repo root>]
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,7 +26,9 @@ const flowFiles = readdirSync(join(root, 'extensions'))
   .filter((dir) => dir.startsWith('flow-'))
   .sort()
   .map((dir) => join(root, 'extensions', dir, 'shopify.extension.toml'));
-const texts = new Map([appFile, ...flowFiles].map((file) => [file, readFileSync(file, 'utf8')]));
+// The Rewards page calls the app's token route from the customer's browser, so it carries the URL in its code.
+const rewardsFile = join(root, 'extensions/loyalty-rewards/src/app-url.ts');
+const texts = new Map([appFile, ...flowFiles, ...(existsSync(rewardsFile) ? [rewardsFile] : [])].map((file) => [file, readFileSync(file, 'utf8')]));
 
 const current = /^application_url\s*=\s*"([^"]+)"/m.exec(texts.get(appFile))?.[1]?.replace(/\/+$/, '');
 if (!current) fail(1, `${appFile} has no application_url to take the current base from`);

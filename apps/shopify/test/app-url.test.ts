@@ -11,7 +11,8 @@ const script = fileURLToPath(new URL('../scripts/set-app-url.mjs', import.meta.u
 const APP = 'apps/shopify/shopify.app.toml';
 const flows = readdirSync(join(repo, 'extensions')).filter((d) => d.startsWith('flow-')).sort();
 const extension = (dir: string) => `extensions/${dir}/shopify.extension.toml`;
-const FILES = [APP, ...flows.map(extension)];
+const REWARDS = 'extensions/loyalty-rewards/src/app-url.ts';
+const FILES = [APP, ...flows.map(extension), REWARDS];
 
 const roots: string[] = [];
 afterEach(() => {
@@ -24,6 +25,7 @@ function copyRepo() {
   mkdirSync(join(root, 'apps/shopify'), { recursive: true });
   cpSync(join(repo, APP), join(root, APP));
   for (const dir of flows) cpSync(join(repo, 'extensions', dir), join(root, 'extensions', dir), { recursive: true });
+  cpSync(join(repo, REWARDS), join(root, REWARDS));
   return root;
 }
 
@@ -53,6 +55,7 @@ function urls(files: Record<string, string>) {
     const key = dir === 'flow-trigger-lifecycle' ? 'url' : 'runtime_url';
     out[`${dir} ${key}`] = JSON.parse(value(files[extension(dir)]!, key)) as string;
   }
+  out['loyalty-rewards APP_URL'] = JSON.parse(/^export const APP_URL = (".*");$/m.exec(files[REWARDS]!)![1]!) as string;
   return out;
 }
 
@@ -63,7 +66,7 @@ const swapped = (files: Record<string, string>, from: string, to: string) =>
   Object.fromEntries(Object.entries(files).map(([f, text]) => [f, text.replaceAll(`"${from}"`, `"${to}"`).replaceAll(`"${from}/`, `"${to}/`)]));
 
 describe('set-app-url', () => {
-  it('puts the new base on every app and Flow URL, keeps their paths and leaves every other byte', () => {
+  it('puts the new base on every app, Flow and Rewards page URL, keeps their paths and leaves every other byte', () => {
     const root = copyRepo();
     const before = snapshot(root);
     const oldBase = urls(before).application_url!.replace(/\/+$/, '');
@@ -72,6 +75,7 @@ describe('set-app-url', () => {
       '/apps/loyalty',
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
+      '',
     ]);
     expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-grant-streak-freezes', 'flow-stamp-coupon', 'flow-trigger-lifecycle']);
 

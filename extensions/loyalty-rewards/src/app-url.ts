@@ -1,2 +1,2 @@
-/** The Shopify app's public base URL (apps/shopify/shopify.app.toml's application_url), where the token route lives. */
-export const APP_URL = 'https://example.com';
+/** The Shopify app's public base URL, where the token route lives; `set-app-url` keeps it equal to application_url. */
+export const APP_URL = "https://example.com";
