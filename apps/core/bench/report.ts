@@ -119,6 +119,19 @@ if (widget) {
   );
 }
 
+const rewards = read('extensions/loyalty-rewards/dist/size.json');
+if (rewards) {
+  sections.push(
+    '## Customer account Rewards page (`pnpm --filter @loyalty/customer-account-rewards build`)',
+    `The extension compiled as Shopify CLI compiles it (esbuild ${rewards.esbuild}, minified ES module, Preact and Shopify's packages bundled). Shopify refuses a UI extension bundle over ${rewards.limit} B. Built ${rewards.at}.`,
+    '',
+    row(['bundle', 'minified bytes', 'gzipped bytes', 'of the limit']),
+    row(['---', '---:', '---:', '---:']),
+    row(['dist/rewards.js', String(rewards.bytes), String(rewards.gzipped), `${((rewards.bytes / rewards.limit) * 100).toFixed(0)} %`]),
+    '',
+  );
+}
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
 const out = [
   '# Benchmarks',
