@@ -30,19 +30,22 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** /demo is a page, not an API operation: the OpenAPI document leaves it out. */
+const page = (url: string, path: string) => new Client(url).request('GET', path, { validate: false });
+
 describe('/demo', () => {
   it.each(['/demo', '/demo?mode=member'])('%s is not found on a production start, even with a demo account', async (path) => {
-    const res = await new Client(production.url).get(path);
+    const res = await page(production.url, path);
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('not_found');
   });
 
   it('serves the storefront, and a member token in member mode, under serve --demo', async () => {
-    const guest = await new Client(demo.url).get('/demo');
+    const guest = await page(demo.url, '/demo');
     expect(guest.status).toBe(200);
     expect(guest.headers.get('content-type')).toContain('text/html');
     expect(guest.body).not.toContain('accessToken');
-    const member = await new Client(demo.url).get('/demo?mode=member');
+    const member = await page(demo.url, '/demo?mode=member');
     expect(member.status).toBe(200);
     expect(member.body).toContain('accessToken');
   });

@@ -5,7 +5,10 @@ import { inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import type { AppOptions } from '../../src/http/app.js';
+import { API_PREFIX } from '../../src/http/prefix.js';
+import { apiDocument } from '../../src/http/routes/docs.js';
 import { startApi, type RunningApi } from '../../src/server.js';
+import { assertDocumented, useDocument } from './openapi.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789';
 
@@ -51,7 +54,11 @@ export interface Reply<T = any> {
 
 export type HeaderMap = Record<string, string>;
 
-/** A minimal HTTP client over fetch that returns status, headers and parsed JSON. */
+/**
+ * A minimal HTTP client over fetch that returns status, headers and parsed JSON, and checks every
+ * response against the service's OpenAPI document. `validate: false` is for the routes that are not
+ * API operations (metrics, docs, the demo page, files), which the document leaves out.
+ */
 export class Client {
   constructor(
     readonly baseUrl: string,
@@ -65,7 +72,7 @@ export class Client {
   async request<T = any>(
     method: string,
     path: string,
-    options: { body?: unknown; raw?: string | Buffer; headers?: HeaderMap; query?: Record<string, unknown> } = {},
+    options: { body?: unknown; raw?: string | Buffer; headers?: HeaderMap; query?: Record<string, unknown>; validate?: false } = {},
   ): Promise<Reply<T>> {
     const url = new URL(path.startsWith('http') ? path : `${this.baseUrl}${path}`);
     for (const [k, v] of Object.entries(options.query ?? {})) {
@@ -81,6 +88,7 @@ export class Client {
     const text = await res.text();
     let parsed: unknown = text;
     if ((res.headers.get('content-type') ?? '').includes('json') && text) parsed = JSON.parse(text);
+    if (options.validate !== false) await assertDocumented({ method, url, status: res.status, headers: res.headers, text, body: parsed });
     return { status: res.status, headers: res.headers, body: parsed as T };
   }
 
@@ -135,6 +143,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
   });
   const db = createDb(database.url);
   const running = await startApi(config, db, pino({ level: 'silent' }), options);
+  useDocument(running.url, apiDocument(running.services.registry, `${config.publicUrl}${API_PREFIX}`));
   const prefix = `${running.url}/api/v1.0`;
   const anon = new Client(prefix);
   const platform = anon.with({ authorization: `Bearer ${PLATFORM_TOKEN}` });
