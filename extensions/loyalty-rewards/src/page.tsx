@@ -212,13 +212,13 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
       {rows.length ? (
         <s-unordered-list>
           {rows.map((r, at) =>
-            r.gap ? (
-              <s-list-item key={at}>⋯</s-list-item>
-            ) : (
+            r ? (
               <s-list-item key={at} data-me={r.me}>
                 {ctx.n.format(r.rank)}. {r.name} · {ctx.n.format(r.value)}
                 {r.badge && <s-badge>{ctx.t.you}</s-badge>}
               </s-list-item>
+            ) : (
+              <s-list-item key={at}>⋯</s-list-item>
             ),
           )}
         </s-unordered-list>

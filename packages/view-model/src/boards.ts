@@ -26,16 +26,22 @@ export async function loadBoards(api: Api): Promise<Board[]> {
 
 export const boardTitle = (board: Board): string | null => board.eudTitle || board.def.eudTitle;
 
-/** A row of a leaderboard as shown; `gap` separates the top from the member's own row below it. */
-export type RankRow = { gap: true } | { gap: false; rank: number; name: string; value: number; me: boolean; badge: boolean };
+/** A row of a leaderboard as shown; `badge` marks the member's row among the top entries. */
+export interface RankRow {
+  rank: number;
+  name: string;
+  value: number;
+  me: boolean;
+  badge: boolean;
+}
 
 /**
- * The top entries, then, when the member ranks below them, a gap and their own row named `you`.
- * The member's row among the entries keeps their display name and is badged.
+ * The top entries, then, when the member ranks below them, a gap (null) and their own row named
+ * `you`. The member's row among the entries keeps their display name and is badged.
  */
-export function rankRows(standings: Standings, you: string): RankRow[] {
-  const rows: RankRow[] = standings.entries.map((e) => ({ gap: false, rank: e.rank, name: e.displayName, value: e.value, me: e.isCaller, badge: e.isCaller }));
-  const { caller } = standings;
-  if (caller && !standings.entries.some((e) => e.isCaller)) rows.push({ gap: true }, { gap: false, rank: caller.rank, name: you, value: caller.value, me: true, badge: false });
+export function rankRows(standings: Standings, you: string): (RankRow | null)[] {
+  const { entries, caller } = standings;
+  const rows: (RankRow | null)[] = entries.map((e) => ({ rank: e.rank, name: e.displayName, value: e.value, me: e.isCaller, badge: e.isCaller }));
+  if (caller && !entries.some((e) => e.isCaller)) rows.push(null, { rank: caller.rank, name: you, value: caller.value, me: true, badge: false });
   return rows;
 }

@@ -9,14 +9,14 @@ describe('rankRows', () => {
   it('badges the member among the top entries', () => {
     const rows = rankRows({ entries: [entry(1), entry(2, true)], caller: { rank: 2, value: 98 }, rankedCount: 2 }, 'You');
     expect(rows).toEqual([
-      { gap: false, rank: 1, name: 'M1', value: 99, me: false, badge: false },
-      { gap: false, rank: 2, name: 'M2', value: 98, me: true, badge: true },
+      { rank: 1, name: 'M1', value: 99, me: false, badge: false },
+      { rank: 2, name: 'M2', value: 98, me: true, badge: true },
     ]);
   });
 
-  it('adds a gap and the member as "you" below the top', () => {
+  it('adds a gap (null) and the member as "you" below the top', () => {
     const rows = rankRows({ entries: [entry(1)], caller: { rank: 40, value: 3 }, rankedCount: 50 }, 'You');
-    expect(rows.slice(1)).toEqual([{ gap: true }, { gap: false, rank: 40, name: 'You', value: 3, me: true, badge: false }]);
+    expect(rows.slice(1)).toEqual([null, { rank: 40, name: 'You', value: 3, me: true, badge: false }]);
   });
 
   it('shows only the top for an unranked member', () => {

@@ -34,16 +34,16 @@ export function StandingsCard({ board, standings, t, lang, member }: { board: Bo
       {rows.length ? (
         <ol class="lw-list">
           {rows.map((r, at) =>
-            r.gap ? (
-              <li key={at} class="lw-gap" aria-hidden="true">
-                ⋯
-              </li>
-            ) : (
+            r ? (
               <li key={at} class={r.me ? 'lw-me' : undefined} aria-current={r.me || undefined}>
                 <span class="lw-num">{n.format(r.rank)}</span>
                 <span>{r.name}</span>
                 {r.badge && <span class="lw-badge">{t.you}</span>}
                 <span class="lw-value">{n.format(r.value)}</span>
+              </li>
+            ) : (
+              <li key={at} class="lw-gap" aria-hidden="true">
+                ⋯
               </li>
             ),
           )}
