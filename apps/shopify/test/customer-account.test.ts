@@ -68,6 +68,13 @@ describe('GET /customer-account/token', () => {
     expect(member.body.data.externalId).toBe(CUSTOMER);
   });
 
+  it('takes the shop from a dest given without its scheme too', async () => {
+    const res = await ask(await sessionToken({ dest: TEST_SHOP }));
+    const body = (await res.json()) as { accountId: string };
+    expect(res.status).toBe(200);
+    expect(body.accountId).toBe((await prod.shops.find(TEST_SHOP))!.accountId);
+  });
+
   it('answers the CORS preflight without a token', async () => {
     const res = await ask(null, 'OPTIONS');
     expect(res.status).toBe(204);

@@ -13,13 +13,17 @@ const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/[1-9]\d*$/;
  */
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticate.public.customerAccount(request);
-  const shop = new URL(sessionToken.dest).hostname;
   const customer = sessionToken.sub;
   if (!customer || !CUSTOMER_GID.test(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
-  const account = await shops.find(shop);
+  const account = await shops.find(shopOf(sessionToken.dest));
   const minted = await mintEndUserToken(coreUrl, account, customer);
   if (minted instanceof Response) return cors(minted);
   return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: corePublicUrl }, { headers: noStore }));
+}
+
+/** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */
+function shopOf(dest: string): string {
+  return dest.replace(/^https:\/\//, '').replace(/\/.*$/, '');
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);
