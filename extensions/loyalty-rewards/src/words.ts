@@ -26,7 +26,7 @@ const WORDS: Record<string, Words> = {
   'zh-CN': { title: '奖励', streaks: '连续记录', challenges: '挑战', missions: '任务', leaderboards: '排行榜', rewards: '我的奖励', emptyTitle: '暂无活动', emptyBody: '开始购物后，您的连续记录、挑战和奖励会显示在这里。以下是您可以获得的奖励。', validUntil: '有效期至 {date}' },
 };
 
-/** The customer's language as the page speaks it: the exact tag, else its base language, else English. */
+/** The customer's language as the page speaks it: the exact tag, else its base language (any Chinese reads zh-CN), else English. */
 export function pageLanguage(isoCode: string): string {
   if (WORDS[isoCode]) return isoCode;
   const base = isoCode.split('-')[0] ?? '';
