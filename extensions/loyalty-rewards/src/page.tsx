@@ -128,11 +128,11 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
   if (!list.length) return null;
   return (
     <s-unordered-list data-milestones>
-      {milestoneRows(list, value, true).map(({ milestone, reached, next }) => (
-        <s-list-item key={milestone.id}>
-          {ctx.n.format(milestone.milestoneTargetValue)} · {milestone.eudTitle}
-          {reached && <s-badge>{ctx.t.reached}</s-badge>}
-          {next && <s-badge tone="neutral">{ctx.t.next}</s-badge>}
+      {milestoneRows(list, value, true).map((m) => (
+        <s-list-item key={m.id}>
+          {ctx.n.format(m.milestoneTargetValue)} · {m.eudTitle}
+          {m.reached && <s-badge>{ctx.t.reached}</s-badge>}
+          {m.next && <s-badge tone="neutral">{ctx.t.next}</s-badge>}
         </s-list-item>
       ))}
     </s-unordered-list>
@@ -190,10 +190,10 @@ function MissionItem({ def, progress, ctx }: { def: Definition; progress: Missio
       <Head def={def} />
       <s-text type="strong">{progress?.missionProgressStatus === 'completed' ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.tasks, { d: ctx.n.format(done), n: ctx.n.format(rows.length) })}</s-text>
       <s-unordered-list data-tasks>
-        {rows.map(({ task, value, complete }) => (
-          <s-list-item key={task.id} data-complete={complete}>
-            {ctx.n.format(value)}/{ctx.n.format(task.targetValue)} · {task.eudTitle}
-            {complete && <s-badge>{ctx.t.completed}</s-badge>}
+        {rows.map((task) => (
+          <s-list-item key={task.id} data-complete={task.complete}>
+            {ctx.n.format(task.value)}/{ctx.n.format(task.targetValue)} · {task.eudTitle}
+            {task.complete && <s-badge>{ctx.t.completed}</s-badge>}
           </s-list-item>
         ))}
       </s-unordered-list>
@@ -213,8 +213,8 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
         <s-unordered-list>
           {rows.map((r, at) =>
             r ? (
-              <s-list-item key={at} data-me={r.me}>
-                {ctx.n.format(r.rank)}. {r.name} · {ctx.n.format(r.value)}
+              <s-list-item key={at} data-me={r.isCaller}>
+                {ctx.n.format(r.rank)}. {r.displayName} · {ctx.n.format(r.value)}
                 {r.badge && <s-badge>{ctx.t.you}</s-badge>}
               </s-list-item>
             ) : (

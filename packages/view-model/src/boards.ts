@@ -26,22 +26,15 @@ export async function loadBoards(api: Api): Promise<Board[]> {
 
 export const boardTitle = (board: Board): string | null => board.eudTitle || board.def.eudTitle;
 
-/** A row of a leaderboard as shown; `badge` marks the member's row among the top entries. */
-export interface RankRow {
-  rank: number;
-  name: string;
-  value: number;
-  me: boolean;
-  badge: boolean;
-}
+/** A row of a leaderboard as shown: an entry, badged when it is the member's own among the top. */
+export type RankRow = Standings['entries'][number] & { badge: boolean };
 
 /**
  * The top entries, then, when the member ranks below them, a gap (null) and their own row named
  * `you`. The member's row among the entries keeps their display name and is badged.
  */
-export function rankRows(standings: Standings, you: string): (RankRow | null)[] {
-  const { entries, caller } = standings;
-  const rows: (RankRow | null)[] = entries.map((e) => ({ rank: e.rank, name: e.displayName, value: e.value, me: e.isCaller, badge: e.isCaller }));
-  if (caller && !entries.some((e) => e.isCaller)) rows.push(null, { rank: caller.rank, name: you, value: caller.value, me: true, badge: false });
+export function rankRows({ entries, caller }: Standings, you: string): (RankRow | null)[] {
+  const rows: (RankRow | null)[] = entries.map((e) => ({ ...e, badge: e.isCaller }));
+  if (caller && !entries.some((e) => e.isCaller)) rows.push(null, { ...caller, displayName: you, isCaller: true, badge: false });
   return rows;
 }

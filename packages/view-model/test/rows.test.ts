@@ -9,14 +9,14 @@ describe('rankRows', () => {
   it('badges the member among the top entries', () => {
     const rows = rankRows({ entries: [entry(1), entry(2, true)], caller: { rank: 2, value: 98 }, rankedCount: 2 }, 'You');
     expect(rows).toEqual([
-      { rank: 1, name: 'M1', value: 99, me: false, badge: false },
-      { rank: 2, name: 'M2', value: 98, me: true, badge: true },
+      { rank: 1, displayName: 'M1', value: 99, isCaller: false, badge: false },
+      { rank: 2, displayName: 'M2', value: 98, isCaller: true, badge: true },
     ]);
   });
 
   it('adds a gap (null) and the member as "you" below the top', () => {
     const rows = rankRows({ entries: [entry(1)], caller: { rank: 40, value: 3 }, rankedCount: 50 }, 'You');
-    expect(rows.slice(1)).toEqual([null, { rank: 40, name: 'You', value: 3, me: true, badge: false }]);
+    expect(rows.slice(1)).toEqual([null, { rank: 40, displayName: 'You', value: 3, isCaller: true, badge: false }]);
   });
 
   it('shows only the top for an unranked member', () => {
@@ -40,7 +40,7 @@ describe('missionTasks', () => {
     const task = (taskId: string, value: number, done: boolean) => ({ taskId, periodKey: null, currentProgressValue: value, targetValue: 0, taskProgressStatus: done ? ('completed' as const) : ('in_progress' as const) });
     const view = missionTasks(def, { missionId: 'm', missionProgressStatus: 'in_progress', missionToBeFailedAt: null, taskProgresses: [task('t1', 4, true), task('t2', 1, false)] });
     expect(view.done).toBe(1);
-    expect(view.rows.map((r) => [r.task.id, r.value, r.complete])).toEqual([['t1', 2, true], ['t2', 1, false]]);
+    expect(view.rows.map((r) => [r.id, r.value, r.complete])).toEqual([['t1', 2, true], ['t2', 1, false]]);
     expect(missionTasks(def, undefined).rows.map((r) => r.value)).toEqual([0, 0]);
   });
 });

@@ -35,9 +35,9 @@ export function StandingsCard({ board, standings, t, lang, member }: { board: Bo
         <ol class="lw-list">
           {rows.map((r, at) =>
             r ? (
-              <li key={at} class={r.me ? 'lw-me' : undefined} aria-current={r.me || undefined}>
+              <li key={at} class={r.isCaller ? 'lw-me' : undefined} aria-current={r.isCaller || undefined}>
                 <span class="lw-num">{n.format(r.rank)}</span>
-                <span>{r.name}</span>
+                <span>{r.displayName}</span>
                 {r.badge && <span class="lw-badge">{t.you}</span>}
                 <span class="lw-value">{n.format(r.value)}</span>
               </li>

@@ -177,12 +177,12 @@ function Milestones({ list, value, t, lang, member }: { list: Milestone[]; value
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
-      {milestoneRows(list, value, member).map(({ milestone: m, reached, next }) => (
-        <li key={m.id} class={reached ? 'lw-done' : undefined}>
+      {milestoneRows(list, value, member).map((m) => (
+        <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
           <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
           <span>{m.eudTitle}</span>
-          {reached && <span class="lw-badge">{t.reached}</span>}
-          {next && <span class="lw-badge">{t.next}</span>}
+          {m.reached && <span class="lw-badge">{t.reached}</span>}
+          {m.next && <span class="lw-badge">{t.next}</span>}
         </li>
       ))}
     </ul>
@@ -265,11 +265,11 @@ function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definit
           <p class="lw-row">{fill(t.tasks, { d: n.format(done), n: n.format(rows.length) })}</p>
         ))}
       <ul class="lw-list" data-tasks>
-        {rows.map(({ task, value, complete }) => (
-          <li key={task.id} class={complete ? 'lw-done' : undefined}>
-            <span class="lw-num">{api.member ? `${n.format(value)}/${n.format(task.targetValue)}` : n.format(task.targetValue)}</span>
+        {rows.map((task) => (
+          <li key={task.id} class={task.complete ? 'lw-done' : undefined}>
+            <span class="lw-num">{api.member ? `${n.format(task.value)}/${n.format(task.targetValue)}` : n.format(task.targetValue)}</span>
             <span>{task.eudTitle}</span>
-            {complete && <span class="lw-badge">✓</span>}
+            {task.complete && <span class="lw-badge">✓</span>}
           </li>
         ))}
       </ul>
