@@ -145,7 +145,11 @@ async function welcomeFreezes(api: DemoApi, streakId: string, visitId: string): 
   }
 }
 
-/** A leaderboard of the streak's current runs, and the rivals' visits (each member's in order, members side by side). */
+/**
+ * A leaderboard of the streak's current runs, and the rivals' visits. Members are seeded one after
+ * another in RIVALS order: among equal runs the one that got there first ranks first, so the order
+ * of ties on the demo board is the list's, not a race's.
+ */
 async function leaderboard(api: DemoApi, streakId: string, now: number): Promise<void> {
   await api.ensure(
     'leaderboard',
@@ -159,15 +163,13 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
     },
     { eudTitle: 'Meilleurs visiteurs', eudDescription: 'Les plus longues séries de visites en cours.' },
   );
-  await Promise.all(
-    RIVALS.map(async ([firstName, lastName, run, endsAgo]) => {
-      const externalId = `demo-${firstName}-${lastName}`.normalize('NFD').replace(/[^\w-]/g, '').toLowerCase();
-      for (let ago = run - 1 + endsAgo; ago >= endsAgo; ago--) {
-        const at = new Date(now - ago * DAY_MS).toISOString();
-        await api.log('streak', { streakId, activityId: 'visit', activityAt: at, uniqueIdentifier: `${externalId}-visit-${at.slice(0, 10)}` }, { externalId, firstName, lastName });
-      }
-    }),
-  );
+  for (const [firstName, lastName, run, endsAgo] of RIVALS) {
+    const externalId = `demo-${firstName}-${lastName}`.normalize('NFD').replace(/[^\w-]/g, '').toLowerCase();
+    for (let ago = run - 1 + endsAgo; ago >= endsAgo; ago--) {
+      const at = new Date(now - ago * DAY_MS).toISOString();
+      await api.log('streak', { streakId, activityId: 'visit', activityAt: at, uniqueIdentifier: `${externalId}-visit-${at.slice(0, 10)}` }, { externalId, firstName, lastName });
+    }
+  }
 }
 
 /**
