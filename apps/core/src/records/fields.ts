@@ -114,6 +114,10 @@ const rgba = z
   .refine((v) => RGBA.test(v), { message: 'Expected rgba(r, g, b, a) with r, g, b in 0..255 and a in 0..1' })
   .meta({ pattern: RGBA.source });
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const ANY_CASE_UUID = UUID_TEXT.replaceAll('a-f', 'a-fA-F');
+
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 
 /**
@@ -131,7 +135,9 @@ function imageUrl(publicUrl?: string) {
       if (u.protocol === 'https:') return;
       if (base && u.origin === base.origin && u.pathname.startsWith(basePath) && UPLOAD_PATH.test(u.pathname.slice(basePath.length))) return;
       check.addIssue({ code: 'invalid_format', format: 'url', input: v, message: 'Expected an upload URL of this service or an https URL' });
-    });
+    })
+    // The document states the same rule as a pattern (the refinement keeps the detail code).
+    .meta({ pattern: base ? `^(https://|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID}$)` : '^https://' });
 }
 
 /**

@@ -33,8 +33,8 @@ function fieldSchema(f: FieldDef, io: 'input' | 'output'): Json {
     return { anyOf: [read, { type: 'null' }], ...flags };
   }
   if (f.default !== undefined && typeof f.default !== 'function') flags.default = f.default;
-  // Null clears an optional field; a field with a default or a required one never takes null.
-  return f.required || f.default !== undefined ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
+  // Null clears an optional field; a field with a default, a required one or an always-set one (NOT NULL) never takes null.
+  return f.required || f.default !== undefined || f.alwaysSet ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
 }
 
 const SYSTEM = {

@@ -42,8 +42,8 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
     description: `Activity logs of ${parent}s. Each aggregates into the member's ${parent} progress; the create response carries the progress, milestones and rewards.`,
     access: { ...ADMIN_READ, create: ['apikey'] },
     fields: {
-      [parentId]: field.uuid({ required: true }),
-      ownedById: field.uuid({ description: 'The member; or send ownedBy instead (exactly one of the two).' }),
+      [parentId]: field.uuid({ required: true, references: parent }),
+      ownedById: field.uuid({ references: 'account_user', description: 'The member; or send ownedBy instead (exactly one of the two).' }),
       ownedBy: {
         ...field.json(ownedByInput, {
           description: 'Write: an inline member, created or updated by externalId in the same request; send exactly one of ownedById and ownedBy. Read: the joined member.',

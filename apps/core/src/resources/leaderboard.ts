@@ -28,6 +28,13 @@ export const leaderboard = defineResource({
     'whoever reached the value first is listed first). Read the ranking at `/schema/leaderboard/record/{id}/standings`.',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',
+  rules: {
+    description: "rankBy is one of the ranks of linkedSchemaSlug's kind (on update, the stored kind's).",
+    create: Object.entries(RANKS_OF).map(([kind, ranks]) => ({
+      if: { properties: { linkedSchemaSlug: { const: kind } }, required: ['linkedSchemaSlug'] },
+      then: { properties: { rankBy: { enum: ranks } } },
+    })),
+  },
   fields: {
     name: name(),
     description: description(),

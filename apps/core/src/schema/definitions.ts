@@ -162,7 +162,11 @@ export const PARENTS = ['streak', 'challenge', 'mission'] as const;
 
 export const milestoneFields = {
   linkedSchemaSlug: field.enum(PARENTS, { required: true, createOnly: true }),
-  linkedSchemaRecordId: field.uuid({ required: true, createOnly: true }),
+  linkedSchemaRecordId: field.uuid({
+    required: true,
+    createOnly: true,
+    referencesBy: { field: 'linkedSchemaSlug', slugs: { streak: 'streak', challenge: 'challenge', mission: 'mission' } },
+  }),
   name: name(),
   description: requiredDescription(),
   milestoneTargetValue: field.number({ gt: 0, required: true, public: true }),

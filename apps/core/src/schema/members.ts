@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { field } from '../records/fields.js';
 import type { Row } from '../records/resource.js';
 import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/rowTypes.js';
@@ -21,13 +22,17 @@ export const accountUserFields = {
   ...memberFields,
   pushDeviceTokens: field.stringArray({ itemMax: 4096, maxItems: 20, default: [] }),
   status: field.status({ default: 'live', description: 'Only live members earn progress.' }),
-  unsubscribedChannels: field.stringArray({
-    items: CHANNELS,
-    maxItems: CHANNELS.length,
-    default: [],
-    description:
-      "The channels the member opted out of; notifications on them are skipped. A channel's unsubscribe link adds it (an email link: email only); remove a channel when the member opts back in.",
-  }),
+  unsubscribedChannels: {
+    ...field.stringArray({
+      items: CHANNELS,
+      maxItems: CHANNELS.length,
+      default: [],
+      description:
+        "The channels the member opted out of, each once; notifications on them are skipped. A channel's unsubscribe link adds it (an email link: email only); remove a channel when the member opts back in.",
+    }),
+    // The resource refuses a repeated channel; the document says so.
+    schema: z.array(z.enum(CHANNELS)).max(CHANNELS.length).meta({ uniqueItems: true }),
+  },
 };
 
 export type AccountUserRow = RowOfFields<typeof accountUserFields>;
