@@ -30,7 +30,9 @@ const pattern = (paths) => `^(${paths.map((p) => (p.endsWith('/') ? escape(p) : 
 
 const upward = LAYERS.slice(1).map(([name, paths], i) => ({
   name: `${name}-imports-upward`,
-  comment: `${name} may not import from a layer above it (${LAYERS.slice(0, i + 1).map(([n]) => n).join(', ')})`,
+  comment: `${name} may not import from a layer above it (${LAYERS.slice(0, i + 1)
+    .map(([n]) => n)
+    .join(', ')})`,
   severity: 'error',
   from: { path: pattern(paths) },
   to: { path: pattern(LAYERS.slice(0, i + 1).flatMap(([, p]) => p)) },

@@ -74,10 +74,19 @@ async function main(): Promise<void> {
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return (await res.json()).data;
     };
-    await post('/schema/webhook/record', { name: 'bench', endpointUrl: receiverUrl, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live' });
+    await post('/schema/webhook/record', {
+      name: 'bench',
+      endpointUrl: receiverUrl,
+      eventCodes: ['streak_progress_non_milestone_completed'],
+      status: 'live',
+    });
     const streak = await post('/schema/streak/record', { name: 'Daily' });
     const sample = await post('/schema/streak_log/record', {
-      streakId: streak.id, ownedBy: { externalId: 'sample' }, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: randomUUID(),
+      streakId: streak.id,
+      ownedBy: { externalId: 'sample' },
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: randomUUID(),
     });
 
     // Backlog: EVENTS events written at once (as a burst of logs would), then the workers start.
@@ -98,7 +107,13 @@ async function main(): Promise<void> {
     const members = Array.from({ length: 1000 }, (_, i) => `stream-${i}`);
     for (let tick = 0; tick < STREAM_SECONDS * STREAM_RATE; tick++) {
       const at = new Date().toISOString();
-      void post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: members[tick % members.length] }, activityId: 'visit', activityAt: at, uniqueIdentifier: randomUUID() });
+      void post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedBy: { externalId: members[tick % members.length] },
+        activityId: 'visit',
+        activityAt: at,
+        uniqueIdentifier: randomUUID(),
+      });
       await new Promise((r) => setTimeout(r, 1000 / STREAM_RATE));
     }
     const expected = streamStart + STREAM_SECONDS * STREAM_RATE;
@@ -107,21 +122,34 @@ async function main(): Promise<void> {
     const stream = summary(latencies);
 
     // Baseline: the same POSTs, sized like a delivery, straight to the receiver at 32 in flight.
-    const body = JSON.stringify({ id: randomUUID(), accountId, createdAt: new Date().toISOString(), events: [{ createdAt: new Date().toISOString(), payload: { streakLog: sample } }] });
-    const direct = await closedLoop({ connections: 32, seconds: 5 }, () =>
-      new Promise<void>((resolve, reject) => {
-        const req = request(receiverUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false }, (res) => {
-          res.resume();
-          res.on('end', () => resolve());
-        });
-        req.on('error', reject);
-        req.end(body.replace(/"id":"[^"]+"/, `"id":"${randomUUID()}"`));
-      }),
+    const body = JSON.stringify({
+      id: randomUUID(),
+      accountId,
+      createdAt: new Date().toISOString(),
+      events: [{ createdAt: new Date().toISOString(), payload: { streakLog: sample } }],
+    });
+    const direct = await closedLoop(
+      { connections: 32, seconds: 5 },
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const req = request(
+            receiverUrl,
+            { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, agent: false },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve());
+            },
+          );
+          req.on('error', reject);
+          req.end(body.replace(/"id":"[^"]+"/, `"id":"${randomUUID()}"`));
+        }),
     );
     const baselinePerSecond = direct.latenciesMs.length / direct.seconds;
 
     const loadAtEnd = loadavg()[0]!;
-    console.log(`\n${WORKERS} worker processes; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`);
+    console.log(
+      `\n${WORKERS} worker processes; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
+    );
     console.log(
       formatTable(
         ['scenario', 'deliveries', 'per s', 'p50 ms', 'p95 ms', 'p99 ms'],
@@ -129,7 +157,14 @@ async function main(): Promise<void> {
           [`backlog of ${EVENTS}`, String(drained.deliveries), drained.perSecond.toFixed(0), '', '', ''],
           ['direct POSTs (baseline)', String(direct.latenciesMs.length), baselinePerSecond.toFixed(0), '', '', ''],
           ['backlog / baseline', '', `${(drained.perSecond / baselinePerSecond).toFixed(2)}x`, '', '', ''],
-          [`stream ${STREAM_RATE} logs/s, event → delivery`, String(stream.count), '', stream.p50Ms.toFixed(1), stream.p95Ms.toFixed(1), stream.p99Ms.toFixed(1)],
+          [
+            `stream ${STREAM_RATE} logs/s, event → delivery`,
+            String(stream.count),
+            '',
+            stream.p50Ms.toFixed(1),
+            stream.p95Ms.toFixed(1),
+            stream.p99Ms.toFixed(1),
+          ],
         ],
       ),
     );

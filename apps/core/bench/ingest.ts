@@ -10,7 +10,22 @@ import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { periodKey } from '../src/engine/periods.js';
 import { provisionAccount } from '../src/tenancy.js';
-import { checkpoint, closedLoop, combine, cpuPerRequest, cpuTimes, type CpuTimes, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
+import {
+  checkpoint,
+  closedLoop,
+  combine,
+  cpuPerRequest,
+  cpuTimes,
+  type CpuTimes,
+  elapsedSeconds,
+  formatTable,
+  httpLoad,
+  type LoadResult,
+  openBenchDatabase,
+  startServiceProcess,
+  type Summary,
+  summarize,
+} from './lib.js';
 
 /**
  * bench:ingest — streak-log creation over HTTP (the full path: auth, validation, member, log,
@@ -46,10 +61,23 @@ async function seed(url: string, box: SecretBox): Promise<Seeded> {
     const made = await provisionAccount(db, box, { organizationName: 'Bench', accountName: 'Ingest' });
     const accountId = made.account.id as string;
     const [streak] = await db('streak')
-      .insert({ account_id: accountId, name: 'Daily', aggregation_period: 'daily', aggregation_method: 'count', aggregation_target_value: 1, to_be_broken_warning_hours: 4 })
+      .insert({
+        account_id: accountId,
+        name: 'Daily',
+        aggregation_period: 'daily',
+        aggregation_method: 'count',
+        aggregation_target_value: 1,
+        to_be_broken_warning_hours: 4,
+      })
       .returning('id');
     if (LEADERBOARD) {
-      await db('leaderboard').insert({ account_id: accountId, name: 'Top visitors', linked_schema_slug: 'streak', linked_schema_record_id: streak.id, rank_by: 'current_run' });
+      await db('leaderboard').insert({
+        account_id: accountId,
+        name: 'Top visitors',
+        linked_schema_slug: 'streak',
+        linked_schema_record_id: streak.id,
+        rank_by: 'current_run',
+      });
     }
     const members = await db.raw(
       `insert into account_user (account_id, external_id, first_name)
@@ -58,7 +86,13 @@ async function seed(url: string, box: SecretBox): Promise<Seeded> {
     );
     // Statistics as a running system has them; without, the planner guesses on empty tables.
     await db.raw('analyze');
-    return { accountId, apiKey: made.apiKey.apiKey, apiSecret: made.apiKey.apiSecret, streakId: streak.id, memberIds: members.rows.map((r: { id: string }) => r.id) };
+    return {
+      accountId,
+      apiKey: made.apiKey.apiKey,
+      apiSecret: made.apiKey.apiSecret,
+      streakId: streak.id,
+      memberIds: members.rows.map((r: { id: string }) => r.id),
+    };
   } finally {
     await db.destroy();
   }
@@ -170,7 +204,13 @@ async function main(): Promise<void> {
   const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret, 'content-type': 'application/json' };
   const member = () => seeded.memberIds[Math.floor(Math.random() * seeded.memberIds.length)]!;
   const body = () =>
-    JSON.stringify({ streakId: seeded.streakId, ownedById: member(), activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: randomUUID() });
+    JSON.stringify({
+      streakId: seeded.streakId,
+      ownedById: member(),
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: randomUUID(),
+    });
   /**
    * The service's CPU per log with metrics and tracing off, with metrics on (the default, scraped),
    * and with tracing on as well (exporting to a local sink), each in its own process and measured
@@ -183,11 +223,16 @@ async function main(): Promise<void> {
     const sides = [
       { name: 'metrics and tracing off', process: await startServiceProcess({ ...env, LOYALTY_METRICS_ENABLED: 'false' }), scraped: false },
       { name: 'metrics on', process: await startServiceProcess(env), scraped: true },
-      { name: 'metrics and tracing on', process: await startServiceProcess({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }), scraped: true },
+      {
+        name: 'metrics and tracing on',
+        process: await startServiceProcess({ ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }),
+        scraped: true,
+      },
     ];
     try {
       const connections = CONCURRENCIES[0]!;
-      const load = (url: string, seconds: number) => httpLoad({ url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+      const load = (url: string, seconds: number) =>
+        httpLoad({ url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
       for (const side of sides) await load(side.process.url, 2 * WARMUP_SECONDS);
       await checkpoint(pool);
       const windows = new Map(sides.map((side) => [side.name, { results: [] as LoadResult[], cpu: [] as (number | undefined)[] }]));
@@ -195,7 +240,9 @@ async function main(): Promise<void> {
         // Each round starts with another side, so none always follows the same one.
         for (const side of [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)]) {
           const before = cpuTimes(side.process.pid);
-          const result = await whileScraped(side.scraped ? side.process.url : undefined, () => load(side.process.url, DURATION_SECONDS / ROUNDS));
+          const result = await whileScraped(side.scraped ? side.process.url : undefined, () =>
+            load(side.process.url, DURATION_SECONDS / ROUNDS),
+          );
           const window = windows.get(side.name)!;
           window.results.push(result);
           window.cpu.push(cpuPerRequest(before, cpuTimes(side.process.pid), result.latenciesMs.length)?.service);
@@ -220,7 +267,8 @@ async function main(): Promise<void> {
 
     const results: Record<string, { api: Summary; baseline: Summary; cpuMsPerLog?: { api: CpuTimes; baseline: CpuTimes } }> = {};
     for (const connections of CONCURRENCIES) {
-      const http = (seconds: number) => httpLoad({ url: service.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+      const http = (seconds: number) =>
+        httpLoad({ url: service.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
       const direct = (seconds: number) => closedLoop({ connections, seconds }, () => baselineLog(pool, seeded, member(), payload));
       await http(WARMUP_SECONDS);
       await direct(WARMUP_SECONDS);
@@ -242,8 +290,13 @@ async function main(): Promise<void> {
         await measured('api', api, () => http(DURATION_SECONDS / ROUNDS));
         await measured('baseline', baseline, () => direct(DURATION_SECONDS / ROUNDS));
       }
-      const cpuMsPerLog = meanCpu(cpu.api) && meanCpu(cpu.baseline) ? { api: meanCpu(cpu.api)!, baseline: meanCpu(cpu.baseline)! } : undefined;
-      results[`c${connections}`] = { api: summarize(combine(api)), baseline: summarize(combine(baseline)), ...(cpuMsPerLog ? { cpuMsPerLog } : {}) };
+      const cpuMsPerLog =
+        meanCpu(cpu.api) && meanCpu(cpu.baseline) ? { api: meanCpu(cpu.api)!, baseline: meanCpu(cpu.baseline)! } : undefined;
+      results[`c${connections}`] = {
+        api: summarize(combine(api)),
+        baseline: summarize(combine(baseline)),
+        ...(cpuMsPerLog ? { cpuMsPerLog } : {}),
+      };
     }
     let observability: Record<string, ObservabilitySide> | undefined;
     if (OBSERVABILITY) observability = await observabilityCost();
@@ -253,7 +306,14 @@ async function main(): Promise<void> {
     const rows: string[][] = [];
     for (const [key, { api, baseline }] of Object.entries(results)) {
       rows.push(row(`${key} API`, api), row(`${key} baseline (pg)`, baseline));
-      rows.push([`${key} API / baseline`, '', `${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x`, '', '', `${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`]);
+      rows.push([
+        `${key} API / baseline`,
+        '',
+        `${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x`,
+        '',
+        '',
+        `${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`,
+      ]);
     }
     console.log(
       `\n${MEMBERS} members${LEADERBOARD ? ', streak ranked on a live leaderboard' : ''}, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE} each side;` +
@@ -262,17 +322,24 @@ async function main(): Promise<void> {
     console.log(formatTable(['scenario', 'logs', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows));
     for (const [key, { cpuMsPerLog }] of Object.entries(results)) {
       if (!cpuMsPerLog) continue;
-      const side = (c: CpuTimes) => `service ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`;
+      const side = (c: CpuTimes) =>
+        `service ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`;
       console.log(`${key} CPU ms per log: API: ${side(cpuMsPerLog.api)}; baseline: ${side(cpuMsPerLog.baseline)}`);
     }
     if (observability) {
       const off = observability['metrics and tracing off']!.serviceCpuMsPerLog;
-      console.log(`\nObservability at ${CONCURRENCIES[0]} connections (metrics scraped every ${SCRAPE_SECONDS} s; traces exported to a local OTLP sink):\n`);
+      console.log(
+        `\nObservability at ${CONCURRENCIES[0]} connections (metrics scraped every ${SCRAPE_SECONDS} s; traces exported to a local OTLP sink):\n`,
+      );
       console.log(
         formatTable(
           ['scenario', 'logs', 'logs/s', 'p50 ms', 'p99 ms', 'service CPU ms/log', 'vs off'],
           Object.entries(observability).map(([name, side]) => [
-            name, String(side.summary.requests), side.summary.requestsPerSecond.toFixed(0), side.summary.p50Ms.toFixed(2), side.summary.p99Ms.toFixed(2),
+            name,
+            String(side.summary.requests),
+            side.summary.requestsPerSecond.toFixed(0),
+            side.summary.p50Ms.toFixed(2),
+            side.summary.p99Ms.toFixed(2),
             side.serviceCpuMsPerLog?.toFixed(3) ?? '-',
             off && side.serviceCpuMsPerLog ? `${(((side.serviceCpuMsPerLog - off) / off) * 100).toFixed(1)} %` : '-',
           ]),

@@ -12,7 +12,17 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { startApi } from '../src/server.js';
 import { provisionAccount } from '../src/tenancy.js';
 import {
-  checkpoint, closedLoop, combine, elapsedSeconds, formatTable, httpLoad, type LoadResult, openBenchDatabase, startServiceProcess, type Summary, summarize,
+  checkpoint,
+  closedLoop,
+  combine,
+  elapsedSeconds,
+  formatTable,
+  httpLoad,
+  type LoadResult,
+  openBenchDatabase,
+  startServiceProcess,
+  type Summary,
+  summarize,
 } from './lib.js';
 
 /**
@@ -35,12 +45,48 @@ const API = '/api/v1.0/schema/account_user/record';
 const RESULTS_FILE = fileURLToPath(new URL('./results/records.json', import.meta.url));
 
 const FIRST_NAMES = [
-  'Olivia', 'Liam', 'Emma', 'Noah', 'Ava', 'Elijah', 'Sophia', 'Lucas', 'Mia', 'Mateo',
-  'Amelia', 'Hugo', 'Chloe', 'Yuki', 'Lena', 'Omar', 'Priya', 'Jonas', 'Sofia', 'Wei',
+  'Olivia',
+  'Liam',
+  'Emma',
+  'Noah',
+  'Ava',
+  'Elijah',
+  'Sophia',
+  'Lucas',
+  'Mia',
+  'Mateo',
+  'Amelia',
+  'Hugo',
+  'Chloe',
+  'Yuki',
+  'Lena',
+  'Omar',
+  'Priya',
+  'Jonas',
+  'Sofia',
+  'Wei',
 ];
 const LAST_NAMES = [
-  'Smith', 'Garcia', 'Müller', 'Martin', 'Rossi', 'Tanaka', 'Kim', 'Silva', 'Dubois', 'Nowak',
-  'Johnson', 'Lopez', 'Schmidt', 'Bernard', 'Ferrari', 'Sato', 'Park', 'Santos', 'Moreau', 'Chen',
+  'Smith',
+  'Garcia',
+  'Müller',
+  'Martin',
+  'Rossi',
+  'Tanaka',
+  'Kim',
+  'Silva',
+  'Dubois',
+  'Nowak',
+  'Johnson',
+  'Lopez',
+  'Schmidt',
+  'Bernard',
+  'Ferrari',
+  'Sato',
+  'Park',
+  'Santos',
+  'Moreau',
+  'Chen',
 ];
 // Weighted by repetition: about 70% live, 20% paused, 10% draft; 60% without a language.
 const STATUSES = ['live', 'live', 'live', 'live', 'live', 'live', 'live', 'paused', 'paused', 'draft'];
@@ -171,7 +217,11 @@ interface Comparison {
 }
 
 /** Both sides warmed up, then measured in alternating windows, so both see the same machine. */
-async function compare(name: string, api: (seconds: number) => Promise<LoadResult>, baseline: (seconds: number) => Promise<LoadResult>): Promise<Comparison> {
+async function compare(
+  name: string,
+  api: (seconds: number) => Promise<LoadResult>,
+  baseline: (seconds: number) => Promise<LoadResult>,
+): Promise<Comparison> {
   console.log(`${name}: API and baseline in ${ROUNDS} alternating windows ...`);
   await api(WARMUP_SECONDS);
   await baseline(WARMUP_SECONDS);
@@ -196,7 +246,10 @@ function report(comparisons: Record<string, Comparison>): string {
   const ms = (v: number) => v.toFixed(2);
   const rows: string[][] = [];
   for (const [name, c] of Object.entries(comparisons)) {
-    for (const [source, s] of [['API', c.api], ['baseline (pg)', c.baseline]] as const) {
+    for (const [source, s] of [
+      ['API', c.api],
+      ['baseline (pg)', c.baseline],
+    ] as const) {
       rows.push([`${name}  ${source}`, String(s.requests), s.requestsPerSecond.toFixed(0), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms)]);
     }
     rows.push([`${name}  API / baseline`, '', `${c.ratio.requestsPerSecond.toFixed(2)}x`, '', '', `${c.ratio.p99.toFixed(2)}x`]);
@@ -254,11 +307,23 @@ async function main(): Promise<void> {
       const randomId = () => ids[Math.floor(Math.random() * ids.length)]!;
       const load = { connections: CONNECTIONS };
 
-      await checkSameQuery(db, pool, () => fetch(`${api.url}${listPath}`, { headers }), list,
-        (body) => (body.data as { id: string }[]).map((r) => r.id), (rows) => rows.slice(0, LIST_LIMIT).map((r) => r.id));
+      await checkSameQuery(
+        db,
+        pool,
+        () => fetch(`${api.url}${listPath}`, { headers }),
+        list,
+        (body) => (body.data as { id: string }[]).map((r) => r.id),
+        (rows) => rows.slice(0, LIST_LIMIT).map((r) => r.id),
+      );
       const sampleId = ids[0]!;
-      await checkSameQuery(db, pool, () => fetch(`${api.url}${API}/${sampleId}`, { headers }), getStatement(seeded.accountId, sampleId),
-        (body) => [(body.data as { id: string }).id], (rows) => rows.map((r) => r.id));
+      await checkSameQuery(
+        db,
+        pool,
+        () => fetch(`${api.url}${API}/${sampleId}`, { headers }),
+        getStatement(seeded.accountId, sampleId),
+        (body) => [(body.data as { id: string }).id],
+        (rows) => rows.map((r) => r.id),
+      );
 
       service = await startServiceProcess({
         DATABASE_URL: database.url,
@@ -275,10 +340,11 @@ async function main(): Promise<void> {
         get: await compare(
           'get',
           (seconds) => httpLoad({ ...load, seconds, url, headers, path: () => `${API}/${randomId()}` }),
-          (seconds) => closedLoop({ ...load, seconds }, () => {
-            const get = getStatement(seeded.accountId, randomId());
-            return pool.query(get.sql, get.values);
-          }),
+          (seconds) =>
+            closedLoop({ ...load, seconds }, () => {
+              const get = getStatement(seeded.accountId, randomId());
+              return pool.query(get.sql, get.values);
+            }),
         ),
       };
 

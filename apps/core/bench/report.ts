@@ -19,7 +19,13 @@ const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const compare = (name: string, api: Summary, base: Summary) => [
   row([`${name}: API`, rate(api.requestsPerSecond), ms(api.p50Ms), ms(api.p95Ms), ms(api.p99Ms)]),
   row([`${name}: baseline`, rate(base.requestsPerSecond), ms(base.p50Ms), ms(base.p95Ms), ms(base.p99Ms)]),
-  row([`${name}: API / baseline`, `${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`, '', '', `${(api.p99Ms / base.p99Ms).toFixed(2)}×`]),
+  row([
+    `${name}: API / baseline`,
+    `${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`,
+    '',
+    '',
+    `${(api.p99Ms / base.p99Ms).toFixed(2)}×`,
+  ]),
 ];
 const header = (first: string) => [row([first, 'per s', 'p50 ms', 'p95 ms', 'p99 ms']), row(['---', '---:', '---:', '---:', '---:'])];
 const ranAt = (r: { generatedAt?: string; loadAverage?: { start: number; end: number } }) =>
@@ -45,19 +51,29 @@ if (ingest) {
     `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${ingest.durationSeconds} s per side in ${ingest.rounds} alternating windows. Baseline: the same row writes with plain \`pg\`, one transaction per log, same concurrency. ${ranAt(ingest)}`,
     '',
     ...header('concurrency'),
-    ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) => compare(c.replace('c', ''), r.api, r.baseline)),
+    ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) =>
+      compare(c.replace('c', ''), r.api, r.baseline),
+    ),
     '',
-    ...Object.entries(ingest.results as Record<string, { cpuMsPerLog?: Record<'api' | 'baseline', Record<'service' | 'postgres' | 'loadGenerator', number>> }>)
+    ...Object.entries(
+      ingest.results as Record<
+        string,
+        { cpuMsPerLog?: Record<'api' | 'baseline', Record<'service' | 'postgres' | 'loadGenerator', number>> }
+      >,
+    )
       .filter(([, r]) => r.cpuMsPerLog)
-      .map(([c, { cpuMsPerLog: cpu }]) =>
-        `CPU per log at concurrency ${c.replace('c', '')} (ms, from /proc): API — service ${cpu!.api.service.toFixed(2)}, PostgreSQL ${cpu!.api.postgres.toFixed(2)}, load generator ${cpu!.api.loadGenerator.toFixed(2)}; baseline — PostgreSQL ${cpu!.baseline.postgres.toFixed(2)}, its \`pg\` client ${cpu!.baseline.loadGenerator.toFixed(2)}.\n`,
+      .map(
+        ([c, { cpuMsPerLog: cpu }]) =>
+          `CPU per log at concurrency ${c.replace('c', '')} (ms, from /proc): API — service ${cpu!.api.service.toFixed(2)}, PostgreSQL ${cpu!.api.postgres.toFixed(2)}, load generator ${cpu!.api.loadGenerator.toFixed(2)}; baseline — PostgreSQL ${cpu!.baseline.postgres.toFixed(2)}, its \`pg\` client ${cpu!.baseline.loadGenerator.toFixed(2)}.\n`,
       ),
   );
   const observability = ingest.observability as Record<string, { summary: Summary; serviceCpuMsPerLog?: number }> | undefined;
   if (observability) {
     const off = observability['metrics and tracing off']?.serviceCpuMsPerLog;
     sections.push(
-      `Observability's cost (three fresh service processes in rotating alternating windows; metrics scraped every 5 s, traces exported to a local OTLP sink): ${Object.entries(observability)
+      `Observability's cost (three fresh service processes in rotating alternating windows; metrics scraped every 5 s, traces exported to a local OTLP sink): ${Object.entries(
+        observability,
+      )
         .map(([name, side]) => {
           const cpu = side.serviceCpuMsPerLog;
           const change = off && cpu ? ` (${cpu >= off ? '+' : ''}${(((cpu - off) / off) * 100).toFixed(1)} %)` : '';
@@ -78,14 +94,22 @@ if (delivery) {
     row([`backlog of ${delivery.events} events`, rate(delivery.drained.perSecond), '', '', '']),
     row(['direct POSTs (baseline)', rate(delivery.baselinePerSecond), '', '', '']),
     row(['backlog / baseline', `${(delivery.drained.perSecond / delivery.baselinePerSecond).toFixed(2)}×`, '', '', '']),
-    row([`event → delivery at ${delivery.stream.ratePerSecond} logs/s`, '', ms(delivery.stream.p50Ms), ms(delivery.stream.p95Ms), ms(delivery.stream.p99Ms)]),
+    row([
+      `event → delivery at ${delivery.stream.ratePerSecond} logs/s`,
+      '',
+      ms(delivery.stream.p50Ms),
+      ms(delivery.stream.p95Ms),
+      ms(delivery.stream.p99Ms),
+    ]),
     '',
   );
 }
 const standings = read('apps/core/bench/results/standings.json');
 if (standings) {
   type Scenario = Summary & { rank: number; cpuMsPerCall?: Record<'service' | 'postgres' | 'loadGenerator', number> };
-  const boards = Object.entries(standings.boards as Record<string, { rankBy: string; createSeconds: number; scenarios: Record<string, Scenario> }>);
+  const boards = Object.entries(
+    standings.boards as Record<string, { rankBy: string; createSeconds: number; scenarios: Record<string, Scenario> }>,
+  );
   sections.push(
     '## Leaderboard standings (`pnpm bench:standings`)',
     `${standings.members.toLocaleString('en')} ranked members in one challenge window and ${standings.members.toLocaleString('en')} in-progress streak runs (inserted in bulk); GET standings by an end user at the top, the middle and the bottom of each board, each answer with the caller's own rank (checked against a brute-force count), ${standings.connections} concurrent callers, ${standings.durationSeconds} s each; target p95 <= ${standings.targetP95Ms} ms. Creating each leaderboard (which builds its standings from the progress) took ${boards.map(([kind, b]) => `${b.createSeconds.toFixed(1)} s (${kind})`).join(' and ')}. ${ranAt(standings)}`,
@@ -94,7 +118,14 @@ if (standings) {
     row(['---', '---:', '---:', '---:', '---:', '---:']),
     ...boards.flatMap(([kind, b]) =>
       Object.entries(b.scenarios).map(([position, s]) =>
-        row([`${kind} ${b.rankBy}, ${position} (rank ${s.rank.toLocaleString('en')})`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), s.cpuMsPerCall ? `${s.cpuMsPerCall.service.toFixed(2)}, ${s.cpuMsPerCall.postgres.toFixed(2)}` : '']),
+        row([
+          `${kind} ${b.rankBy}, ${position} (rank ${s.rank.toLocaleString('en')})`,
+          rate(s.requestsPerSecond),
+          ms(s.p50Ms),
+          ms(s.p95Ms),
+          ms(s.p99Ms),
+          s.cpuMsPerCall ? `${s.cpuMsPerCall.service.toFixed(2)}, ${s.cpuMsPerCall.postgres.toFixed(2)}` : '',
+        ]),
       ),
     ),
     '',
@@ -113,7 +144,13 @@ if (widget) {
     row(['page', 'script bytes', 'script ms', 'style+layout ms', 'main-thread task ms']),
     row(['---', '---:', '---:', '---:', '---:']),
     ...pages.map(([name, { median: m }]) =>
-      row([name, String(m.scriptBytes), `${ms(m.scriptMs)}${delta(m.scriptMs, base?.scriptMs)}`, `${ms(m.styleLayoutMs)}${delta(m.styleLayoutMs, base?.styleLayoutMs)}`, `${ms(m.taskMs)}${delta(m.taskMs, base?.taskMs)}`]),
+      row([
+        name,
+        String(m.scriptBytes),
+        `${ms(m.scriptMs)}${delta(m.scriptMs, base?.scriptMs)}`,
+        `${ms(m.styleLayoutMs)}${delta(m.styleLayoutMs, base?.styleLayoutMs)}`,
+        `${ms(m.taskMs)}${delta(m.taskMs, base?.taskMs)}`,
+      ]),
     ),
     '',
   );

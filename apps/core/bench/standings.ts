@@ -10,7 +10,19 @@ import { periodKey } from '../src/engine/periods.js';
 import type { RankBy } from '../src/engine/standings.js';
 import type { Knex } from 'knex';
 import { provisionAccount } from '../src/tenancy.js';
-import { checkpoint, cpuPerRequest, cpuTimes, type CpuTimes, elapsedSeconds, formatTable, httpLoad, openBenchDatabase, startServiceProcess, type Summary, summarize } from './lib.js';
+import {
+  checkpoint,
+  cpuPerRequest,
+  cpuTimes,
+  type CpuTimes,
+  elapsedSeconds,
+  formatTable,
+  httpLoad,
+  openBenchDatabase,
+  startServiceProcess,
+  type Summary,
+  summarize,
+} from './lib.js';
 
 /**
  * bench:standings — leaderboard standings at a million members: 1,000,000 ranked progresses in
@@ -47,10 +59,24 @@ async function seed(url: string, box: SecretBox) {
     const accountId = made.account.id as string;
     const now = new Date();
     const [challenge] = await db('challenge')
-      .insert({ account_id: accountId, name: 'Monthly', aggregation_period: 'monthly', aggregation_method: 'count', completion_target_value: 1000, to_be_failed_warning_hours: 24 })
+      .insert({
+        account_id: accountId,
+        name: 'Monthly',
+        aggregation_period: 'monthly',
+        aggregation_method: 'count',
+        completion_target_value: 1000,
+        to_be_failed_warning_hours: 24,
+      })
       .returning('id');
     const [streak] = await db('streak')
-      .insert({ account_id: accountId, name: 'Daily', aggregation_period: 'daily', aggregation_method: 'count', aggregation_target_value: 1, to_be_broken_warning_hours: 4 })
+      .insert({
+        account_id: accountId,
+        name: 'Daily',
+        aggregation_period: 'daily',
+        aggregation_method: 'count',
+        aggregation_target_value: 1,
+        to_be_broken_warning_hours: 4,
+      })
       .returning('id');
     const window = periodKey(now, 'monthly', 'UTC');
     const today = periodKey(now, 'daily', 'UTC');
@@ -115,7 +141,11 @@ async function explainStandings(db: Knex, values: Knex.Value[]): Promise<string>
 }
 
 async function call<T>(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}/api/v1.0${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${url}/api/v1.0${path}`, {
+    method,
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json = (await res.json()) as { data: T };
   if (res.status !== 200) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json.data;
@@ -158,13 +188,25 @@ async function main(): Promise<void> {
       await db.raw('vacuum analyze leaderboard_standing, leaderboard_count');
 
       // Members by the progress itself (every member is live): the first, the median and the last.
-      const progress = board.kind === 'challenge'
-        ? { sql: 'select owned_by_id, current_progress_value as value from challenge_progress where account_id = ? and challenge_id = ? and period_key = ?', bindings: [board.periodKey] }
-        : { sql: `select owned_by_id, current_progress_value as value from streak_progress where account_id = ? and streak_id = ? and streak_progress_status = 'in_progress'`, bindings: [] };
+      const progress =
+        board.kind === 'challenge'
+          ? {
+              sql: 'select owned_by_id, current_progress_value as value from challenge_progress where account_id = ? and challenge_id = ? and period_key = ?',
+              bindings: [board.periodKey],
+            }
+          : {
+              sql: `select owned_by_id, current_progress_value as value from streak_progress where account_id = ? and streak_id = ? and streak_progress_status = 'in_progress'`,
+              bindings: [],
+            };
       const ranked = `(${progress.sql}) p`;
       const bindings = [seeded.accountId, board.definitionId, ...progress.bindings];
       const pick = async (order: string, offset: number) =>
-        (await db.raw(`select p.owned_by_id as member_id, p.value, u.external_id from ${ranked} join account_user u on u.account_id = ? and u.id = p.owned_by_id order by ${order} offset ? limit 1`, [...bindings, seeded.accountId, offset])).rows[0] as { member_id: string; value: number; external_id: string };
+        (
+          await db.raw(
+            `select p.owned_by_id as member_id, p.value, u.external_id from ${ranked} join account_user u on u.account_id = ? and u.id = p.owned_by_id order by ${order} offset ? limit 1`,
+            [...bindings, seeded.accountId, offset],
+          )
+        ).rows[0] as { member_id: string; value: number; external_id: string };
       const members = {
         top: await pick('p.value desc', 0),
         middle: await pick('p.value desc', Math.floor(MEMBERS / 2)),
@@ -177,11 +219,17 @@ async function main(): Promise<void> {
         const token = await call<{ accessToken: string }>(service.url, 'POST', '/enduser/token', admin, { externalId: m.external_id });
         const headers = { 'x-enduser-access-token': token.accessToken, 'x-account-id': seeded.accountId };
         const path = `/api/v1.0/schema/leaderboard/record/${board.leaderboardId}/standings`;
-        const answer = await call<{ caller: { rank: number; value: number } | null }>(service.url, 'GET', path.replace('/api/v1.0', ''), headers);
+        const answer = await call<{ caller: { rank: number; value: number } | null }>(
+          service.url,
+          'GET',
+          path.replace('/api/v1.0', ''),
+          headers,
+        );
         // The rank by brute force, to show the answer is exact.
         const brute = await db.raw(`select 1 + count(*)::int as rank from ${ranked} where p.value > ?`, [...bindings, m.value]);
         const expectedRank = brute.rows[0].rank as number;
-        if (answer.caller?.rank !== expectedRank) throw new Error(`${board.kind} ${position}: rank ${answer.caller?.rank}, brute force ${expectedRank}`);
+        if (answer.caller?.rank !== expectedRank)
+          throw new Error(`${board.kind} ${position}: rank ${answer.caller?.rank}, brute force ${expectedRank}`);
         await httpLoad({ url: service.url, connections: CONNECTIONS, seconds: WARMUP_SECONDS, headers, path: () => path });
         await checkpoint(pool);
         const before = cpuTimes(service.pid);
@@ -190,9 +238,25 @@ async function main(): Promise<void> {
         const summary = summarize(load);
         scenarios[position] = { ...summary, rank: answer.caller!.rank, expectedRank, cpuMsPerCall: cpu };
         met &&= summary.p95Ms <= TARGET_P95_MS;
-        rows.push([`${board.kind} ${board.rankBy}, ${position} (rank ${answer.caller!.rank.toLocaleString('en')})`, String(summary.requests), summary.requestsPerSecond.toFixed(0), summary.p50Ms.toFixed(2), summary.p95Ms.toFixed(2), summary.p99Ms.toFixed(2), cpu ? cpu.service.toFixed(2) : '', cpu ? cpu.postgres.toFixed(2) : '']);
+        rows.push([
+          `${board.kind} ${board.rankBy}, ${position} (rank ${answer.caller!.rank.toLocaleString('en')})`,
+          String(summary.requests),
+          summary.requestsPerSecond.toFixed(0),
+          summary.p50Ms.toFixed(2),
+          summary.p95Ms.toFixed(2),
+          summary.p99Ms.toFixed(2),
+          cpu ? cpu.service.toFixed(2) : '',
+          cpu ? cpu.postgres.toFixed(2) : '',
+        ]);
       }
-      plans[board.kind] = await explainStandings(db, [seeded.accountId, board.definitionId, board.rankBy, board.periodKey, members.bottom.member_id, 10]);
+      plans[board.kind] = await explainStandings(db, [
+        seeded.accountId,
+        board.definitionId,
+        board.rankBy,
+        board.periodKey,
+        members.bottom.member_id,
+        10,
+      ]);
       results[board.kind] = { rankBy: board.rankBy, periodKey: board.periodKey || null, createSeconds, scenarios };
     }
   } finally {
@@ -202,10 +266,15 @@ async function main(): Promise<void> {
     await database.close();
   }
 
-  console.log(`\n${MEMBERS} ranked members per board, ${CONNECTIONS} concurrent end users, ${DURATION_SECONDS} s per scenario after ${WARMUP_SECONDS} s warm-up`);
-  console.log(formatTable(['scenario', 'calls', 'calls/s', 'p50 ms', 'p95 ms', 'p99 ms', 'service CPU ms/call', 'PostgreSQL CPU ms/call'], rows));
+  console.log(
+    `\n${MEMBERS} ranked members per board, ${CONNECTIONS} concurrent end users, ${DURATION_SECONDS} s per scenario after ${WARMUP_SECONDS} s warm-up`,
+  );
+  console.log(
+    formatTable(['scenario', 'calls', 'calls/s', 'p50 ms', 'p95 ms', 'p99 ms', 'service CPU ms/call', 'PostgreSQL CPU ms/call'], rows),
+  );
   console.log(`\ntarget p95 <= ${TARGET_P95_MS} ms: ${met ? 'met' : 'NOT met'}`);
-  for (const [kind, plan] of Object.entries(plans)) console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the standings statement, ${kind} board, bottom member:\n${plan}`);
+  for (const [kind, plan] of Object.entries(plans))
+    console.log(`\nEXPLAIN (ANALYZE, BUFFERS) of the standings statement, ${kind} board, bottom member:\n${plan}`);
   await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
   await writeFile(
     RESULTS_FILE,

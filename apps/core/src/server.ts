@@ -46,7 +46,10 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     const embedded = await startEmbeddedPostgres(config.dataDir, 'loyalty', createLogger(config.logLevel));
     url = embedded.url;
     stopEmbedded = embedded.stop;
-    resolved.masterKey ??= Buffer.from(dataDirSecret(config, 'master.key', () => randomBytes(32).toString('base64')), 'base64');
+    resolved.masterKey ??= Buffer.from(
+      dataDirSecret(config, 'master.key', () => randomBytes(32).toString('base64')),
+      'base64',
+    );
     if (!resolved.platformToken) {
       resolved.platformToken = dataDirSecret(config, PLATFORM_TOKEN_FILE, () => randomBytes(32).toString('base64url'));
       generatedPlatformToken = true;
@@ -85,15 +88,23 @@ export async function startApi(config: Config, db: Db, logger?: Logger, options:
   const app = createApp(services, options);
   const server = createHttpServer(app.callback()).listen(config.port, config.host);
   await new Promise<void>((ok, fail) =>
-    server.once('listening', ok).once('error', (err: NodeJS.ErrnoException) =>
-      fail(err.code === 'EADDRINUSE' ? new ConfigError([`port ${config.port} on ${config.host} is in use: set PORT (or HOST) to another`]) : err),
-    ),
+    server
+      .once('listening', ok)
+      .once('error', (err: NodeJS.ErrnoException) =>
+        fail(
+          err.code === 'EADDRINUSE'
+            ? new ConfigError([`port ${config.port} on ${config.host} is in use: set PORT (or HOST) to another`])
+            : err,
+        ),
+      ),
   );
   server.keepAliveTimeout = 65_000;
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const forget = () => services.auth.forget();
-  const credentials = config.databaseUrl ? listen(config.databaseUrl, CREDENTIALS_CHANNEL, { onNotify: forget, onConnect: forget }, services.logger) : undefined;
+  const credentials = config.databaseUrl
+    ? listen(config.databaseUrl, CREDENTIALS_CHANNEL, { onNotify: forget, onConnect: forget }, services.logger)
+    : undefined;
   return {
     services,
     server,

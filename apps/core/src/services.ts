@@ -12,8 +12,20 @@ import { createResources } from './resources/index.js';
 
 /** Fields that carry credentials, wherever a log call puts them (top level or one level down). */
 const SECRET_FIELDS = [
-  'apiSecret', 'platformToken', 'masterKey', 'secret', 'token', 'accessToken', 'password', 'authorization', 'cookie',
-  'webhookSecret', 'secretAccessKey', 'serviceAccountJSON', 'x-api-secret', 'x-enduser-access-token',
+  'apiSecret',
+  'platformToken',
+  'masterKey',
+  'secret',
+  'token',
+  'accessToken',
+  'password',
+  'authorization',
+  'cookie',
+  'webhookSecret',
+  'secretAccessKey',
+  'serviceAccountJSON',
+  'x-api-secret',
+  'x-enduser-access-token',
 ];
 const REDACT_PATHS = SECRET_FIELDS.flatMap((f) => [`["${f}"]`, `*["${f}"]`]);
 const REDACTED = '[redacted]';

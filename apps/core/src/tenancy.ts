@@ -21,7 +21,12 @@ const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
 
 function present(organization: Record<string, unknown>, account: Record<string, unknown>) {
   return {
-    organization: { id: organization.id, name: organization.name, createdAt: iso(organization.created_at), updatedAt: iso(organization.updated_at) },
+    organization: {
+      id: organization.id,
+      name: organization.name,
+      createdAt: iso(organization.created_at),
+      updatedAt: iso(organization.updated_at),
+    },
     account: {
       id: account.id,
       organizationId: account.organization_id,

@@ -9,7 +9,12 @@ import { addDocumentResponseHeaders } from './shopify.server';
 export const streamTimeout = 5000;
 
 /** Streams the document; Shopify's headers (frame ancestors, CSP) are added to every page. */
-export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
+export default async function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  remixContext: EntryContext,
+) {
   addDocumentResponseHeaders(request, responseHeaders);
   // Crawlers get the whole document at once; browsers get it streamed.
   const readyEvent = isbot(request.headers.get('user-agent') ?? '') ? 'onAllReady' : 'onShellReady';

@@ -13,7 +13,13 @@ export const pool = createPool(config.databaseUrl);
 const migrated = migrate(pool);
 export const shops = new ShopStore(pool, config.encryptionKey, migrated);
 export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey, migrated);
-const provisioning: ProvisionDeps = { coreUrl: config.coreUrl, corePublicUrl: config.corePublicUrl, platformToken: config.platformToken, eventsUrl: config.eventsUrl, shops };
+const provisioning: ProvisionDeps = {
+  coreUrl: config.coreUrl,
+  corePublicUrl: config.corePublicUrl,
+  platformToken: config.platformToken,
+  eventsUrl: config.eventsUrl,
+  shops,
+};
 
 const shopify = shopifyApp({
   apiKey: config.apiKey,
@@ -63,7 +69,9 @@ async function repairCoreWebhook(account: ShopAccount): Promise<void> {
   if (last && Date.now() - last < 60_000) return;
   webhookCheckedAt.set(account.shop, Date.now());
   try {
-    await shops.exclusive(account.shop, (store) => ensureCoreWebhook({ coreUrl: config.coreUrl, eventsUrl: config.eventsUrl }, store, account));
+    await shops.exclusive(account.shop, (store) =>
+      ensureCoreWebhook({ coreUrl: config.coreUrl, eventsUrl: config.eventsUrl }, store, account),
+    );
   } catch (err) {
     webhookCheckedAt.delete(account.shop);
     console.error(`[loyalty] could not register the core webhook for ${account.shop}: ${err instanceof Error ? err.message : String(err)}`);

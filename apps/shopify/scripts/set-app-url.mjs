@@ -17,7 +17,10 @@ function fail(code, message) {
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
-const root = rootAt >= 0 ? resolve(args.splice(rootAt, 2)[1] ?? fail(2, `--root needs a directory; ${USAGE}`)) : fileURLToPath(new URL('../../../', import.meta.url));
+const root =
+  rootAt >= 0
+    ? resolve(args.splice(rootAt, 2)[1] ?? fail(2, `--root needs a directory; ${USAGE}`))
+    : fileURLToPath(new URL('../../../', import.meta.url));
 if (args.length !== 1) fail(2, USAGE);
 const base = parseBase(args[0]);
 
@@ -28,7 +31,9 @@ const flowFiles = readdirSync(join(root, 'extensions'))
   .map((dir) => join(root, 'extensions', dir, 'shopify.extension.toml'));
 // The Rewards page calls the app's token route from the customer's browser, so it carries the URL in its code.
 const rewardsFile = join(root, 'extensions/loyalty-rewards/src/app-url.ts');
-const texts = new Map([appFile, ...flowFiles, ...(existsSync(rewardsFile) ? [rewardsFile] : [])].map((file) => [file, readFileSync(file, 'utf8')]));
+const texts = new Map(
+  [appFile, ...flowFiles, ...(existsSync(rewardsFile) ? [rewardsFile] : [])].map((file) => [file, readFileSync(file, 'utf8')]),
+);
 
 const current = /^application_url\s*=\s*"([^"]+)"/m.exec(texts.get(appFile))?.[1]?.replace(/\/+$/, '');
 if (!current) fail(1, `${appFile} has no application_url to take the current base from`);
@@ -64,7 +69,8 @@ function parseBase(raw) {
     fail(2, `"${raw}" is not an absolute URL; ${USAGE}`);
   }
   // The URL parser also accepts "https:host" and backslashes; only the plain form is meant.
-  if (url.protocol !== 'https:' || !/^https:\/\/[^\\]+$/i.test(raw)) fail(2, `"${raw}" must be a plain https:// URL (Shopify requires https)`);
+  if (url.protocol !== 'https:' || !/^https:\/\/[^\\]+$/i.test(raw))
+    fail(2, `"${raw}" must be a plain https:// URL (Shopify requires https)`);
   if (url.username || url.password) fail(2, `"${raw}" must not contain credentials`);
   if (raw.includes('?') || raw.includes('#')) fail(2, `"${raw}" must not have a query or fragment`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;

@@ -33,14 +33,46 @@ async function seed(installed: Stack) {
   const account = (await installed.app.shops.find(TEST_SHOP))!;
   api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
   // A little history for the dashboard: three members over the last days, one milestone reward.
-  const reward = (welcome = await created('/schema/reward/record', { name: 'Welcome', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true }));
+  const reward = (welcome = await created('/schema/reward/record', {
+    name: 'Welcome',
+    description: 'd',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    handleCoupon: true,
+    handleCouponAutoGeneration: true,
+  }));
   const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
-  await created('/schema/milestone/record', { name: 'Two days', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+  await created('/schema/milestone/record', {
+    name: 'Two days',
+    description: 'd',
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    milestoneTargetValue: 2,
+    status: 'live',
+    rewardId: reward.id,
+  });
   // 09:00 on each day, but never later than now: before 09:00 in Paris today's log would be in the future.
   const today = DateTime.now().setZone('Europe/Paris').startOf('day');
   let n = 0;
-  for (const [member, daysAgo] of [['ann', 3], ['ann', 2], ['ann', 1], ['bob', 2], ['bob', 1], ['cid', 1], ['cid', 0]] as const) {
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: member }, activityId: 'visit', activityAt: DateTime.min(today.minus({ days: daysAgo }).set({ hour: 9 }), DateTime.now()).toUTC().toISO(), uniqueIdentifier: `seed-${++n}` });
+  for (const [member, daysAgo] of [
+    ['ann', 3],
+    ['ann', 2],
+    ['ann', 1],
+    ['bob', 2],
+    ['bob', 1],
+    ['cid', 1],
+    ['cid', 0],
+  ] as const) {
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: member },
+      activityId: 'visit',
+      activityAt: DateTime.min(today.minus({ days: daysAgo }).set({ hour: 9 }), DateTime.now())
+        .toUTC()
+        .toISO(),
+      uniqueIdentifier: `seed-${++n}`,
+    });
   }
 }
 
@@ -95,7 +127,9 @@ describe('admin pages in Chromium', () => {
     await page.getByText('Milestone added.').waitFor();
     expect(await page.locator('table').last().innerText()).toContain('Five days');
     const streakId = /\/app\/r\/streak\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-    const added = await api.get('/schema/milestone/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: streakId }] } });
+    const added = await api.get('/schema/milestone/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: streakId }] },
+    });
     expect(added.body.data.map((m: { name: string; rewardId: string }) => [m.name, m.rewardId])).toEqual([['Five days', welcome.id]]);
     await browser.shot('streak');
 
@@ -119,7 +153,7 @@ describe('admin pages in Chromium', () => {
     expect(await page.getByLabel('Freezes a member can hold').inputValue()).toBe('2');
   });
 
-  it('leaderboards: created with the streak picked by name, then its standings with each member\'s external id', async () => {
+  it("leaderboards: created with the streak picked by name, then its standings with each member's external id", async () => {
     await browser.open('/app/r/leaderboard/new');
     const page = browser.page;
     await page.getByLabel('Name *').fill('Top visitors');
@@ -140,8 +174,18 @@ describe('admin pages in Chromium', () => {
     expect(await body()).toContain('Top visitors');
 
     // A challenge board: its windows to choose from, the current one first.
-    const challenge = await created('/schema/challenge/record', { name: 'Weekly spend', status: 'live', aggregationPeriod: 'weekly', aggregationMethod: 'sum', completionTargetValue: 100 });
-    const board = await created('/schema/leaderboard/record', { name: 'Big spenders', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Weekly spend',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    const board = await created('/schema/leaderboard/record', {
+      name: 'Big spenders',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+    });
     await browser.open(`/app/r/leaderboard/${board.id}`);
     const window = page.getByRole('region', { name: 'Standings' }).getByLabel('Window');
     const windows = await window.locator('option').allInnerTexts();
@@ -181,24 +225,42 @@ describe('admin pages in Chromium', () => {
   });
 
   it('rewards: CSV import into the coupon pool with progress and the result count; a bad file names its line', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Pool', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry', handleCoupon: true });
+    const reward = await created('/schema/reward/record', {
+      name: 'Pool',
+      description: 'd',
+      discountType: 'fixed_amount',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+    });
     await browser.open(`/app/r/reward/${reward.id}`);
     const page = browser.page;
     await page.getByText('Coupon pool').waitFor();
-    await page.locator('input[type=file]').setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('SPRING-1\nSPRING-2\n\nSPRING-3\nSPRING-1\n') });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('SPRING-1\nSPRING-2\n\nSPRING-3\nSPRING-1\n') });
     await page.getByText('Imported 3 codes; 1 duplicates skipped.').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="coupons-available"]')?.textContent === '3');
     expect(await page.locator('.Polaris-ProgressBar').count()).toBe(1);
     await browser.shot('reward-coupons');
 
-    await page.locator('input[type=file]').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
     await page.getByText(/line 2/).waitFor();
-    const pool = await api.get('/schema/coupon/record', { fetchTotalCount: true, filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] } });
+    const pool = await api.get('/schema/coupon/record', {
+      fetchTotalCount: true,
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
+    });
     expect(pool.body.paging.total).toBe(3);
   });
 
   it('webhooks: the record with its deliveries, a secret rotation and a resend', async () => {
-    const webhook = await created('/schema/webhook/record', { name: 'Orders', endpointUrl: 'https://hooks.invalid/loyalty', eventCodes: ['streak_progress_completed'] });
+    const webhook = await created('/schema/webhook/record', {
+      name: 'Orders',
+      endpointUrl: 'https://hooks.invalid/loyalty',
+      eventCodes: ['streak_progress_completed'],
+    });
     await browser.open(`/app/r/webhook/${webhook.id}`);
     await browser.page.getByRole('heading', { name: 'Deliveries' }).waitFor();
     await browser.page.getByRole('button', { name: 'Rotate secret' }).click();
@@ -210,10 +272,28 @@ describe('admin pages in Chromium', () => {
     // Deliveries only exist once a worker has run, and none runs here: two rows as a worker leaves
     // them, one given up on and one being attempted right now (leased).
     const { accountId } = (await stack.app.shops.find(TEST_SHOP))!;
-    const [failed] = await stack.core.db('webhook_log')
-      .insert({ account_id: accountId, webhook_id: webhook.id, event_log_ids: [], webhook_log_status: 'max_errored', retry_count: 3, last_response_status: 500, last_error: 'HTTP 500', created_at: stack.core.db.raw("now() - interval '1 minute'") })
+    const [failed] = await stack.core
+      .db('webhook_log')
+      .insert({
+        account_id: accountId,
+        webhook_id: webhook.id,
+        event_log_ids: [],
+        webhook_log_status: 'max_errored',
+        retry_count: 3,
+        last_response_status: 500,
+        last_error: 'HTTP 500',
+        created_at: stack.core.db.raw("now() - interval '1 minute'"),
+      })
       .returning('id');
-    await stack.core.db('webhook_log').insert({ account_id: accountId, webhook_id: webhook.id, event_log_ids: [], webhook_log_status: 'pending', lease_until: stack.core.db.raw("now() + interval '1 hour'") });
+    await stack.core
+      .db('webhook_log')
+      .insert({
+        account_id: accountId,
+        webhook_id: webhook.id,
+        event_log_ids: [],
+        webhook_log_status: 'pending',
+        lease_until: stack.core.db.raw("now() + interval '1 hour'"),
+      });
     await browser.open(`/app/r/webhook/${webhook.id}`);
     const page = browser.page;
     await page.locator('tr', { hasText: 'max_errored' }).getByRole('button', { name: 'Resend' }).click();
@@ -242,10 +322,14 @@ describe('admin pages in Chromium', () => {
     const loaderServed = (await fetch(`${stack.core.url}/widget/loader.js`)).ok;
     if (loaderServed) {
       // The widget mounts its shadow host into the preview document.
-      await page.waitForFunction(() => {
-        const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
-        return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
-      }, undefined, { timeout: 15_000 });
+      await page.waitForFunction(
+        () => {
+          const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
+          return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
+        },
+        undefined,
+        { timeout: 15_000 },
+      );
       // Open it, as a shopper would: the panel shows the template's guest texts.
       await page.locator('[data-testid="widget-preview"]').scrollIntoViewIfNeeded();
       await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
@@ -257,7 +341,8 @@ describe('admin pages in Chromium', () => {
   it('notifications: rules, templates and integrations', async () => {
     await browser.open('/app/notifications');
     const text = await body();
-    for (const heading of ['Rules', 'Templates', 'Integrations', 'Email templates (0)', 'SMS integrations (0)']) expect(text).toContain(heading);
+    for (const heading of ['Rules', 'Templates', 'Integrations', 'Email templates (0)', 'SMS integrations (0)'])
+      expect(text).toContain(heading);
     await browser.shot('notifications');
     await browser.open('/app/r/sms_template/new');
     await browser.page.getByRole('button', { name: 'Create SMS template' }).waitFor();
@@ -265,8 +350,18 @@ describe('admin pages in Chromium', () => {
   });
 
   it('notification rules: the integration and template are picked among those of the chosen provider', async () => {
-    const mail = await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
-    const letter = await created('/schema/email_template/record', { name: 'Day done mail', status: 'live', sampleEventCode: 'streak_progress_completed', subject: 'Well done', htmlContent: '<p>Well done</p>' });
+    const mail = await created('/schema/service_email/record', {
+      name: 'Shop mail',
+      replyToEmailAddress: 'help@shop.test',
+      status: 'live',
+    });
+    const letter = await created('/schema/email_template/record', {
+      name: 'Day done mail',
+      status: 'live',
+      sampleEventCode: 'streak_progress_completed',
+      subject: 'Well done',
+      htmlContent: '<p>Well done</p>',
+    });
     await created('/schema/sms_template/record', { name: 'Day done text', body: 'Well done' });
     await browser.open('/app/r/notification/new');
     const page = browser.page;
@@ -285,7 +380,11 @@ describe('admin pages in Chromium', () => {
     await page.getByRole('button', { name: 'Create notification rule' }).click();
     await page.waitForURL(/\/app\/r\/notification\/[0-9a-f-]{36}/);
     const id = /\/app\/r\/notification\/([0-9a-f-]{36})/.exec(page.url())![1]!;
-    expect((await api.get(`/schema/notification/record/${id}`)).body.data).toMatchObject({ integrationProvider: 'service_email', integrationId: mail.id, templateId: letter.id });
+    expect((await api.get(`/schema/notification/record/${id}`)).body.data).toMatchObject({
+      integrationProvider: 'service_email',
+      integrationId: mail.id,
+      templateId: letter.id,
+    });
   });
 
   it('login page: opening the app outside the admin asks for the shop domain', async () => {

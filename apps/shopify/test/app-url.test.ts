@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const script = fileURLToPath(new URL('../scripts/set-app-url.mjs', import.meta.url));
 const APP = 'apps/shopify/shopify.app.toml';
-const flows = readdirSync(join(repo, 'extensions')).filter((d) => d.startsWith('flow-')).sort();
+const flows = readdirSync(join(repo, 'extensions'))
+  .filter((d) => d.startsWith('flow-'))
+  .sort();
 const extension = (dir: string) => `extensions/${dir}/shopify.extension.toml`;
 const REWARDS = 'extensions/loyalty-rewards/src/app-url.ts';
 const FILES = [APP, ...flows.map(extension), REWARDS];
@@ -63,7 +65,9 @@ const rebase = (all: Record<string, string>, from: string, to: string) =>
   Object.fromEntries(Object.entries(all).map(([k, u]) => [k, u.startsWith(from) ? to + u.slice(from.length) : `not on ${from}: ${u}`]));
 // The files as they must be afterwards: only the quoted URLs on the old base differ.
 const swapped = (files: Record<string, string>, from: string, to: string) =>
-  Object.fromEntries(Object.entries(files).map(([f, text]) => [f, text.replaceAll(`"${from}"`, `"${to}"`).replaceAll(`"${from}/`, `"${to}/`)]));
+  Object.fromEntries(
+    Object.entries(files).map(([f, text]) => [f, text.replaceAll(`"${from}"`, `"${to}"`).replaceAll(`"${from}/`, `"${to}/`)]),
+  );
 
 describe('set-app-url', () => {
   it('puts the new base on every app, Flow and Rewards page URL, keeps their paths and leaves every other byte', () => {
@@ -77,7 +81,14 @@ describe('set-app-url', () => {
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
       '',
     ]);
-    expect(flows).toEqual(['flow-execute-challenge', 'flow-execute-mission', 'flow-execute-streak', 'flow-grant-streak-freezes', 'flow-stamp-coupon', 'flow-trigger-lifecycle']);
+    expect(flows).toEqual([
+      'flow-execute-challenge',
+      'flow-execute-mission',
+      'flow-execute-streak',
+      'flow-grant-streak-freezes',
+      'flow-stamp-coupon',
+      'flow-trigger-lifecycle',
+    ]);
 
     const res = run(root, 'https://loyalty.example.net/');
     expect(res.status, res.stderr).toBe(0);
@@ -130,7 +141,10 @@ describe('set-app-url', () => {
   it('changes no file when a URL is not on the current base (exit 1)', () => {
     const root = copyRepo();
     const file = join(root, extension('flow-stamp-coupon'));
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^runtime_url = "[^"]*"/m, 'runtime_url = "https://elsewhere.test/flow/stamp-coupon"'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/^runtime_url = "[^"]*"/m, 'runtime_url = "https://elsewhere.test/flow/stamp-coupon"'),
+    );
     const before = snapshot(root);
     const res = run(root, 'https://loyalty.example.net');
     expect(res.status).toBe(1);
@@ -142,7 +156,10 @@ describe('set-app-url', () => {
     const root = copyRepo();
     const app = join(root, APP);
     const oldBase = urls(snapshot(root)).application_url!;
-    writeFileSync(app, readFileSync(app, 'utf8').replace('uri = "/webhooks/app/uninstalled"', `uri = "${oldBase}/webhooks/app/uninstalled"`));
+    writeFileSync(
+      app,
+      readFileSync(app, 'utf8').replace('uri = "/webhooks/app/uninstalled"', `uri = "${oldBase}/webhooks/app/uninstalled"`),
+    );
     expect(run(root, 'https://loyalty.example.net').status).toBe(0);
     const text = readFileSync(app, 'utf8');
     expect(text).toContain('uri = "https://loyalty.example.net/webhooks/app/uninstalled"');

@@ -27,7 +27,10 @@ async function install(shopName: string): Promise<void> {
 }
 
 /** A customer account session token: what `shopify.sessionToken.get()` hands the extension. */
-async function sessionToken(overrides: Record<string, unknown> = {}, { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {}): Promise<string> {
+async function sessionToken(
+  overrides: Record<string, unknown> = {},
+  { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {},
+): Promise<string> {
   const { token } = await getJwt(shopName, SHOPIFY.apiKey, secret, { sub: CUSTOMER, iss: undefined, sid: undefined, ...overrides });
   return token;
 }
@@ -39,7 +42,10 @@ function ask(token: string | null, method = 'GET'): Promise<Response> {
 }
 
 async function me(accessToken: string, accountId: string) {
-  return new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, { 'x-enduser-access-token': accessToken, 'x-account-id': accountId });
+  return new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, {
+    'x-enduser-access-token': accessToken,
+    'x-account-id': accountId,
+  });
 }
 
 beforeAll(async () => {
@@ -85,7 +91,9 @@ describe('GET /customer-account/token', () => {
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
     const valid = await sessionToken();
     const [header, , signature] = valid.split('.');
-    const otherCustomer = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(valid.split('.')[1]!, 'base64url').toString()), sub: 'gid://shopify/Customer/3003' })).toString('base64url');
+    const otherCustomer = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(valid.split('.')[1]!, 'base64url').toString()), sub: 'gid://shopify/Customer/3003' }),
+    ).toString('base64url');
     const now = Date.now() / 1000;
     const refused = [
       null,

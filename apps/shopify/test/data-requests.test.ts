@@ -28,7 +28,9 @@ beforeAll(async () => {
     // Loyalty data for the customer: a streak visit logged through the Flow action.
     const streakRoute = (await import('../app/routes/flow.execute-streak')) as { action: Action };
     const streak = await api.post('/schema/streak/record', { name: 'Visits', status: 'live' });
-    expect((await call(streakRoute.action, await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }))).status).toBe(200);
+    expect(
+      (await call(streakRoute.action, await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }))).status,
+    ).toBe(200);
     // A second shop, signed in, with a request of its own.
     await installed.app.sessionStorage.storeSession(setUpValidSession({ shop: OTHER_SHOP, scope: 'read_customers' }));
     await installed.app.shops.saveDataRequest(OTHER_SHOP, '91', 'gid://shopify/Customer/9001', { member: null });
@@ -54,12 +56,20 @@ const listData = async (shopName: string) => {
   expect(res.status).toBe(200);
   const decoded = await decode(res.body!);
   await decoded.done;
-  const routes = decoded.value as Record<string, { data: { rows: { requestId: string; customerExternalId: string; receivedAt: string }[] } }>;
+  const routes = decoded.value as Record<
+    string,
+    { data: { rows: { requestId: string; customerExternalId: string; receivedAt: string }[] } }
+  >;
   return routes[route]!.data.rows;
 };
 
 const storedExport = async (shop: string, requestId: string) =>
-  (await stack.app.pool.query<{ export: unknown }>('select export from data_requests where shop = $1 and request_id = $2', [shop, requestId])).rows[0]!.export;
+  (
+    await stack.app.pool.query<{ export: unknown }>('select export from data_requests where shop = $1 and request_id = $2', [
+      shop,
+      requestId,
+    ])
+  ).rows[0]!.export;
 
 describe('customer data requests in the admin', () => {
   it('empty state before any request; the nav menu links the page', async () => {
@@ -74,7 +84,11 @@ describe('customer data requests in the admin', () => {
   it('after a signed customers/data_request the page lists it, newest first, and Download saves exactly the stored export', async () => {
     const dataRequest = (await import('../app/routes/webhooks.customers.data_request')) as { action: Action };
     const send = (customer: number, request: number) =>
-      webhookRequest('customers/data_request', { shop_domain: TEST_SHOP, customer: { id: customer, email: 'grace@example.com' }, data_request: { id: request } });
+      webhookRequest('customers/data_request', {
+        shop_domain: TEST_SHOP,
+        customer: { id: customer, email: 'grace@example.com' },
+        data_request: { id: request },
+      });
     expect((await call(dataRequest.action, await send(3003, 77))).status).toBe(200);
     // A customer the programme knows nothing about still gets an answer.
     expect((await call(dataRequest.action, await send(3004, 78))).status).toBe(200);
@@ -95,7 +109,10 @@ describe('customer data requests in the admin', () => {
     expect(rows.join('\n')).not.toContain('9001');
     await browser.shot('data-requests');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download request 77' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download request 77' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('data-request-77.json');
     expect(JSON.parse(await readFile((await download.path())!, 'utf8'))).toEqual(stored);
   });

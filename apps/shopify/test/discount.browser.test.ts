@@ -25,12 +25,34 @@ beforeAll(async () => {
   admin = await startAdminApp(async (installed) => {
     const account = (await installed.app.shops.find(TEST_SHOP))!;
     api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
-    reward = await created('/schema/reward/record', { name: 'Shop discount', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+    reward = await created('/schema/reward/record', {
+      name: 'Shop discount',
+      description: 'd',
+      discountType: 'fixed_amount',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+    });
     const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live' });
-    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, status: 'live', rewardId: reward.id });
+    await created('/schema/milestone/record', {
+      name: 'Day one',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      status: 'live',
+      rewardId: reward.id,
+    });
     // Issued while the core still handled codes; the failed discount below stands for it after the switch.
     await api.request('PATCH', `/schema/reward/record/${reward.id}`, { body: { handleCoupon: false }, validate: false });
-    const log = await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: DateTime.now().toUTC().toISO(), uniqueIdentifier: 'b1' });
+    const log = await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: DateTime.now().toUTC().toISO(),
+      uniqueIdentifier: 'b1',
+    });
     pendingLog = log.achievedMilestoneRewardLog.id;
     await api.request('PATCH', `/schema/reward/record/${reward.id}`, { body: { handleCoupon: true }, validate: false });
   });
@@ -59,7 +81,19 @@ describe('Shopify discounts on the reward page', () => {
     await stack.app.pool.query(
       `insert into reward_discounts (shop, reward_log_id, reward_id, customer_gid, code, discount, status, attempts, last_error)
        values ($1, $2, $3, $4, 'LOYALTY-BROWSER01', $5, 'failed', 6, 'Admin API: Shopify is throttling requests')`,
-      [TEST_SHOP, pendingLog, reward.id, CUSTOMER, JSON.stringify({ title: 'Loyalty reward: Shop discount', discountType: 'fixed_amount', discountValue: 5, endsAt: null, triggerFields: {} })],
+      [
+        TEST_SHOP,
+        pendingLog,
+        reward.id,
+        CUSTOMER,
+        JSON.stringify({
+          title: 'Loyalty reward: Shop discount',
+          discountType: 'fixed_amount',
+          discountValue: 5,
+          endsAt: null,
+          triggerFields: {},
+        }),
+      ],
     );
     await browser.open(`/app/r/reward/${reward.id}`);
     const card = browser.page.getByRole('region', { name: 'Shopify discount' });
@@ -76,7 +110,10 @@ describe('Shopify discounts on the reward page', () => {
     expect(code).toBe('LOYALTY-BROWSER01');
     const calls = stack.admin.requests.filter((r) => r.operation === 'LoyaltyDiscountCreate');
     expect(calls).toHaveLength(1);
-    expect(calls[0]!.variables.basicCodeDiscount).toMatchObject({ code: 'LOYALTY-BROWSER01', customerGets: { value: { discountAmount: { amount: '5.00', appliesOnEachItem: false } } } });
+    expect(calls[0]!.variables.basicCodeDiscount).toMatchObject({
+      code: 'LOYALTY-BROWSER01',
+      customerGets: { value: { discountAmount: { amount: '5.00', appliesOnEachItem: false } } },
+    });
     await browser.open(`/app/r/reward/${reward.id}`);
     await browser.page.getByRole('region', { name: 'Shopify discount' }).getByLabel('Issue as a Shopify discount').waitFor();
     expect(await browser.page.getByRole('button', { name: 'Retry' }).count()).toBe(0);

@@ -40,7 +40,9 @@ async function flow(kind: keyof typeof routes, handle: string, properties: Recor
 }
 
 async function member(externalId = CUSTOMER) {
-  const res = await api.get('/schema/account_user/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: externalId }] } });
+  const res = await api.get('/schema/account_user/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: externalId }] },
+  });
   return res.body.data[0];
 }
 
@@ -56,7 +58,9 @@ describe('install', () => {
     const second = (await stack.app.shops.find(TEST_SHOP))!;
     expect(second.apiKeyId).not.toBe(first.apiKeyId);
     // The replaced key is retired; the stored one works.
-    expect((await stack.core.anon.with({ 'x-api-key': first.apiKey, 'x-api-secret': first.apiSecret }).get('/schema/streak/record')).status).toBe(401);
+    expect(
+      (await stack.core.anon.with({ 'x-api-key': first.apiKey, 'x-api-secret': first.apiSecret }).get('/schema/streak/record')).status,
+    ).toBe(401);
     api = stack.core.anon.with({ 'x-api-key': second.apiKey, 'x-api-secret': second.apiSecret });
     expect((await api.get('/schema/streak/record')).status).toBe(200);
     for (const namespace of ['loyalty', '$app:loyalty']) {
@@ -82,9 +86,26 @@ describe('install', () => {
 
 describe('execute-streak', () => {
   it('logs for the Flow customer, aggregates, issues the milestone reward, and counts a replay once', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Ten off', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'FLOW-' });
+    const reward = await created('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'FLOW-',
+    });
     const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 5 });
-    await created('/schema/milestone/record', { name: 'First day', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'First day',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
 
     const runId = 'run-streak-1';
     const first = await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: runId });
@@ -93,10 +114,18 @@ describe('execute-streak', () => {
 
     const m = await member();
     expect(m).toMatchObject({ externalId: CUSTOMER, firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
-    const progress = (await api.get('/schema/streak_progress/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id }] } })).body.data;
+    const progress = (
+      await api.get('/schema/streak_progress/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id }] },
+      })
+    ).body.data;
     expect(progress).toHaveLength(1);
     expect(progress[0]).toMatchObject({ streakId: streak.id, currentProgressValue: 1, streakProgressStatus: 'in_progress' });
-    const rewards = (await api.get('/schema/reward_log/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id }] } })).body.data;
+    const rewards = (
+      await api.get('/schema/reward_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id }] },
+      })
+    ).body.data;
     expect(rewards).toHaveLength(1);
     expect(rewards[0].couponCode).toMatch(/^FLOW-/);
 
@@ -110,7 +139,11 @@ describe('execute-streak', () => {
   it('prefers the idempotency key over the run id', async () => {
     const streak = await created('/schema/streak/record', { name: 'Keyed', status: 'live' });
     const a = await flow('streak', 'execute-streak', { customer_id: '1001', streak_id: streak.id, idempotency_key: 'order-77' });
-    const b = await flow('streak', 'execute-streak', { customer_id: 'gid://shopify/Customer/1001', streak_id: streak.id, idempotency_key: 'order-77' });
+    const b = await flow('streak', 'execute-streak', {
+      customer_id: 'gid://shopify/Customer/1001',
+      streak_id: streak.id,
+      idempotency_key: 'order-77',
+    });
     expect(a.body.replay).toBeUndefined();
     expect(b.body).toMatchObject({ ok: true, replay: true, logId: a.body.logId });
     const log = (await api.get(`/schema/streak_log/record/${a.body.logId}`)).body.data;
@@ -120,24 +153,49 @@ describe('execute-streak', () => {
 
 describe('execute-challenge', () => {
   it('sends the activity value of a sum challenge and the given activity time', async () => {
-    const challenge = await created('/schema/challenge/record', { name: 'Spend 100', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 100 });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Spend 100',
+      status: 'live',
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 100,
+    });
     const missing = await flow('challenge', 'execute-challenge', { customer_id: 1001, challenge_id: challenge.id });
     expect(missing.status).toBe(400);
     expect(missing.body.error.property).toBe('activity_value');
 
     const at = new Date(Date.now() - 60_000).toISOString();
-    const res = await flow('challenge', 'execute-challenge', { customer_id: 1001, challenge_id: challenge.id, activity_value: '42.5', activity_at: at, activity_id: 'order_paid' });
+    const res = await flow('challenge', 'execute-challenge', {
+      customer_id: 1001,
+      challenge_id: challenge.id,
+      activity_value: '42.5',
+      activity_at: at,
+      activity_id: 'order_paid',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const log = (await api.get(`/schema/challenge_log/record/${res.body.logId}`)).body.data;
     expect(log).toMatchObject({ activityValue: 42.5, activityId: 'order_paid', activityAt: at });
-    const progress = (await api.get('/schema/challenge_progress/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'challengeId', operator: 'equals', fieldValue: challenge.id }] } })).body.data;
+    const progress = (
+      await api.get('/schema/challenge_progress/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'challengeId', operator: 'equals', fieldValue: challenge.id }] },
+      })
+    ).body.data;
     expect(progress[0]).toMatchObject({ currentProgressValue: 42.5, challengeProgressStatus: 'in_progress' });
   });
 });
 
 describe('execute-mission', () => {
   it('counts tasks by activity id and completes the mission with its reward', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Mission prize', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: true, handleCouponAutoGeneration: true });
+    const reward = await created('/schema/reward/record', {
+      name: 'Mission prize',
+      description: 'd',
+      discountType: 'fixed_amount',
+      discountValue: 5,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+    });
     const mission = await created('/schema/mission/record', {
       name: 'Welcome',
       status: 'live',
@@ -152,15 +210,39 @@ describe('execute-mission', () => {
     expect(noTask.status).toBe(400);
     expect(noTask.body.error.property).toBe('activity_id');
 
-    const buy = await flow('mission', 'execute-mission', { customer_id: 1001, mission_id: mission.id, activity_id: 'purchase', activity_value: 99 });
+    const buy = await flow('mission', 'execute-mission', {
+      customer_id: 1001,
+      mission_id: mission.id,
+      activity_id: 'purchase',
+      activity_value: 99,
+    });
     expect(buy.status, JSON.stringify(buy.body)).toBe(200);
     expect((await api.get(`/schema/mission_log/record/${buy.body.logId}`)).body.data.activityValue).toBe(1);
-    const spend = await flow('mission', 'execute-mission', { customer_id: 1001, mission_id: mission.id, activity_id: 'spend', activity_value: 50 });
+    const spend = await flow('mission', 'execute-mission', {
+      customer_id: 1001,
+      mission_id: mission.id,
+      activity_id: 'spend',
+      activity_value: 50,
+    });
     expect(spend.status).toBe(200);
     const m = await member();
-    const progress = (await api.get('/schema/mission_progress/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id }, { fieldSlug: 'missionId', operator: 'equals', fieldValue: mission.id }] } })).body.data;
+    const progress = (
+      await api.get('/schema/mission_progress/record', {
+        filters: {
+          operator: 'and',
+          conditions: [
+            { fieldSlug: 'ownedById', operator: 'equals', fieldValue: m.id },
+            { fieldSlug: 'missionId', operator: 'equals', fieldValue: mission.id },
+          ],
+        },
+      })
+    ).body.data;
     expect(progress[0].missionProgressStatus).toBe('completed');
-    const rewardLogs = (await api.get('/schema/reward_log/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] } })).body.data;
+    const rewardLogs = (
+      await api.get('/schema/reward_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
+      })
+    ).body.data;
     expect(rewardLogs).toHaveLength(1);
     expect(rewardLogs[0].couponCode).toBeTruthy();
   });
@@ -168,20 +250,44 @@ describe('execute-mission', () => {
 
 describe('stamp-coupon', () => {
   it('stamps the code on a reward log the core left empty; a repeat is 200, a different code 409', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Manual', description: 'd', discountType: 'percentage', discountValue: 15, rewardExpiryType: 'no_expiry', handleCoupon: false });
+    const reward = await created('/schema/reward/record', {
+      name: 'Manual',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 15,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: false,
+    });
     const streak = await created('/schema/streak/record', { name: 'Stamped', status: 'live' });
-    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'Day one',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
     expect((await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);
-    const log = (await api.get('/schema/reward_log/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] } })).body.data[0];
+    const log = (
+      await api.get('/schema/reward_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
+      })
+    ).body.data[0];
     expect(log.couponCode).toBeNull();
 
     const expiry = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const stamped = await flow('stamp', 'stamp-coupon', { reward_log_id: log.id, coupon_code: 'SHOPIFY-15', reward_expiry_at: expiry });
     expect(stamped.status, JSON.stringify(stamped.body)).toBe(200);
     expect(stamped.body).toMatchObject({ ok: true, couponCode: 'SHOPIFY-15', rewardExpiryAt: expiry });
-    expect((await api.get(`/schema/reward_log/record/${log.id}`)).body.data).toMatchObject({ couponCode: 'SHOPIFY-15', rewardExpiryAt: expiry });
+    expect((await api.get(`/schema/reward_log/record/${log.id}`)).body.data).toMatchObject({
+      couponCode: 'SHOPIFY-15',
+      rewardExpiryAt: expiry,
+    });
 
-    expect((await flow('stamp', 'stamp-coupon', { reward_log_id: log.id, coupon_code: 'SHOPIFY-15', reward_expiry_at: expiry })).status).toBe(200);
+    expect(
+      (await flow('stamp', 'stamp-coupon', { reward_log_id: log.id, coupon_code: 'SHOPIFY-15', reward_expiry_at: expiry })).status,
+    ).toBe(200);
     expect((await flow('stamp', 'stamp-coupon', { reward_log_id: log.id, coupon_code: 'OTHER' })).status).toBe(409);
   });
 });
@@ -198,11 +304,31 @@ describe('bad input', () => {
     { name: 'streak_id missing', properties: { customer_id: 1001 }, status: 400, property: 'streak_id' },
     { name: 'streak_id wrong type', properties: { customer_id: 1001, streak_id: 12 }, status: 400, property: 'streak_id' },
     { name: 'streak_id not a UUID', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
-    { name: 'activity_value not a number', properties: { customer_id: 1001, streak_id: 'S', activity_value: 'lots' }, status: 400, property: 'activity_value' },
-    { name: 'activity_at not a date-time', properties: { customer_id: 1001, streak_id: 'S', activity_at: 'yesterday' }, status: 400, property: 'activity_at' },
-    { name: 'unknown streak', properties: { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' }, status: 404, property: 'streak_id' },
+    {
+      name: 'activity_value not a number',
+      properties: { customer_id: 1001, streak_id: 'S', activity_value: 'lots' },
+      status: 400,
+      property: 'activity_value',
+    },
+    {
+      name: 'activity_at not a date-time',
+      properties: { customer_id: 1001, streak_id: 'S', activity_at: 'yesterday' },
+      status: 400,
+      property: 'activity_at',
+    },
+    {
+      name: 'unknown streak',
+      properties: { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' },
+      status: 404,
+      property: 'streak_id',
+    },
     { name: 'unknown customer', properties: { customer_id: 999, streak_id: 'S' }, status: 404, property: 'customer_id' },
-    { name: 'activity_at in the future (the core refuses)', properties: { customer_id: 1001, streak_id: 'S', activity_at: new Date(Date.now() + 3_600_000).toISOString() }, status: 400, property: 'activity_at' },
+    {
+      name: 'activity_at in the future (the core refuses)',
+      properties: { customer_id: 1001, streak_id: 'S', activity_at: new Date(Date.now() + 3_600_000).toISOString() },
+      status: 400,
+      property: 'activity_at',
+    },
   ])('$name → $status naming $property, nothing written', async ({ properties, status, property }) => {
     const logs = await count('/schema/streak_log/record');
     const members = await count('/schema/account_user/record');
@@ -234,7 +360,14 @@ describe('bad input', () => {
     const logs = await count('/schema/streak_log/record');
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: streakId });
     const body = await signed.text();
-    const forged = new Request(signed.url, { method: 'POST', headers: { ...Object.fromEntries(signed.headers), 'x-shopify-hmac-sha256': 'AAAA' + signed.headers.get('x-shopify-hmac-sha256')!.slice(4) }, body });
+    const forged = new Request(signed.url, {
+      method: 'POST',
+      headers: {
+        ...Object.fromEntries(signed.headers),
+        'x-shopify-hmac-sha256': 'AAAA' + signed.headers.get('x-shopify-hmac-sha256')!.slice(4),
+      },
+      body,
+    });
     const res = await call(routes.streak.action, forged);
     expect(res.status).toBe(400);
     const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: body.replace('1001', '1002') });

@@ -46,7 +46,9 @@ async function created(path: string, body: unknown): Promise<{ id: string } & Re
   return res.body.data;
 }
 
-const byField = (fieldSlug: string, fieldValue: string) => ({ filters: { operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] } });
+const byField = (fieldSlug: string, fieldValue: string) => ({
+  filters: { operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] },
+});
 const total = async (path: string) => (await api.get(path, { fetchTotalCount: true })).body.paging.total as number;
 
 async function flow(handle: string, properties: Record<string, unknown>, overrides?: Record<string, unknown>) {
@@ -98,7 +100,10 @@ describe('install by id_token', () => {
       }
       expect(asked('LoyaltyShop')).toBe(provisioned + 1);
       const account = (await prod.shops.find(`${shopName}.myshopify.com`))!;
-      const keys = await new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret }).get('/schema/apikey/record', { fetchTotalCount: true });
+      const keys = await new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret }).get(
+        '/schema/apikey/record',
+        { fetchTotalCount: true },
+      );
       expect(keys.body.paging.total).toBe(1);
     } finally {
       await second.close();
@@ -118,9 +123,26 @@ describe('install by id_token', () => {
 
 describe('Flow actions', () => {
   it('execute-streak logs, aggregates and issues the milestone reward; a replayed action_run_id counts once', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Ten off', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'FLOW-' });
+    const reward = await created('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'FLOW-',
+    });
     const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 5 });
-    await created('/schema/milestone/record', { name: 'First day', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'First day',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
 
     const first = await flow('execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: 'run-prod-1' });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -139,23 +161,52 @@ describe('Flow actions', () => {
   });
 
   it('execute-challenge sends the activity value of a sum challenge', async () => {
-    const challenge = await created('/schema/challenge/record', { name: 'Spend 100', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 100 });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Spend 100',
+      status: 'live',
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 100,
+    });
     const res = await flow('execute-challenge', { customer_id: 1001, challenge_id: challenge.id, activity_value: '42.5' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await api.get(`/schema/challenge_log/record/${res.body.logId}`)).body.data.activityValue).toBe(42.5);
   });
 
   it('execute-mission logs against the task named by activity_id', async () => {
-    const mission = await created('/schema/mission/record', { name: 'Welcome', status: 'live', aggregationPeriod: 'weekly', tasks: [{ name: 'Buy', activityId: 'purchase', aggregationMethod: 'count', targetValue: 2 }] });
+    const mission = await created('/schema/mission/record', {
+      name: 'Welcome',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      tasks: [{ name: 'Buy', activityId: 'purchase', aggregationMethod: 'count', targetValue: 2 }],
+    });
     const res = await flow('execute-mission', { customer_id: 1001, mission_id: mission.id, activity_id: 'purchase' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await api.get(`/schema/mission_log/record/${res.body.logId}`)).body.data).toMatchObject({ missionId: mission.id, activityId: 'purchase' });
+    expect((await api.get(`/schema/mission_log/record/${res.body.logId}`)).body.data).toMatchObject({
+      missionId: mission.id,
+      activityId: 'purchase',
+    });
   });
 
   it('stamp-coupon writes the code onto the reward log; a repeat is 200', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Manual', description: 'd', discountType: 'percentage', discountValue: 15, rewardExpiryType: 'no_expiry', handleCoupon: false });
+    const reward = await created('/schema/reward/record', {
+      name: 'Manual',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 15,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: false,
+    });
     const streak = await created('/schema/streak/record', { name: 'Stamped', status: 'live' });
-    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'Day one',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
     expect((await flow('execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);
     const log = (await api.get('/schema/reward_log/record', byField('rewardId', reward.id))).body.data[0];
     for (let i = 0; i < 2; i++) {
@@ -169,11 +220,26 @@ describe('Flow actions', () => {
   it.each([
     { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
     { handle: 'execute-streak', properties: { streak_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'customer_id' },
-    { handle: 'execute-challenge', properties: { customer_id: 1001, challenge_id: '00000000-0000-4000-8000-000000000000' }, status: 404, property: 'challenge_id' },
-    { handle: 'execute-mission', properties: { customer_id: 1001, mission_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'activity_id' },
+    {
+      handle: 'execute-challenge',
+      properties: { customer_id: 1001, challenge_id: '00000000-0000-4000-8000-000000000000' },
+      status: 404,
+      property: 'challenge_id',
+    },
+    {
+      handle: 'execute-mission',
+      properties: { customer_id: 1001, mission_id: '00000000-0000-4000-8000-000000000000' },
+      status: 400,
+      property: 'activity_id',
+    },
     { handle: 'stamp-coupon', properties: { reward_log_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'coupon_code' },
   ])('$handle with bad properties → $status naming $property, nothing written', async ({ handle, properties, status, property }) => {
-    const counts = async () => Promise.all(['/schema/streak_log/record', '/schema/challenge_log/record', '/schema/mission_log/record', '/schema/account_user/record'].map(total));
+    const counts = async () =>
+      Promise.all(
+        ['/schema/streak_log/record', '/schema/challenge_log/record', '/schema/mission_log/record', '/schema/account_user/record'].map(
+          total,
+        ),
+      );
     const before = await counts();
     const res = await flow(handle, properties);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -183,7 +249,11 @@ describe('Flow actions', () => {
 
   it('a tampered body is refused before any work', async () => {
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
-    const tampered = new Request(signed.url, { method: 'POST', headers: signed.headers, body: (await signed.text()).replace('1001', '1002') });
+    const tampered = new Request(signed.url, {
+      method: 'POST',
+      headers: signed.headers,
+      body: (await signed.text()).replace('1001', '1002'),
+    });
     const before = prod.admin.requests.length;
     const res = await prod.send(tampered);
     expect(res.status).toBe(400);
@@ -198,7 +268,10 @@ describe('app proxy token', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     const { accessToken } = (await res.json()) as { accessToken: string };
     const account = (await prod.shops.find(TEST_SHOP))!;
-    const me = await new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, { 'x-enduser-access-token': accessToken, 'x-account-id': account.accountId });
+    const me = await new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, {
+      'x-enduser-access-token': accessToken,
+      'x-account-id': account.accountId,
+    });
     expect(me.status).toBe(200);
     expect(me.body.data.externalId).toBe('gid://shopify/Customer/2002');
   });
@@ -218,7 +291,10 @@ describe('app proxy token', () => {
     stale.searchParams.set('logged_in_customer_id', '2002');
     stale.searchParams.set('shop', TEST_SHOP);
     stale.searchParams.set('timestamp', String(Math.trunc(Date.now() / 1000) - 3600));
-    const message = [...stale.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('');
+    const message = [...stale.searchParams.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('');
     stale.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
     expect((await prod.send(new Request(stale))).status).toBe(400);
   });

@@ -16,7 +16,10 @@ afterAll(async () => {
 
 describe('GET /apps/loyalty/token (app proxy)', () => {
   it('mints an end-user token for the signed-in customer, the same member Flow uses', async () => {
-    const res = await call(route.loader, await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002', path_prefix: '/apps/loyalty' }));
+    const res = await call(
+      route.loader,
+      await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002', path_prefix: '/apps/loyalty' }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const body = (await res.json()) as { accessToken: string; expiresAt: string };
@@ -26,7 +29,10 @@ describe('GET /apps/loyalty/token (app proxy)', () => {
     expect(ttl).toBeLessThanOrEqual(1800_000);
 
     const account = (await stack.app.shops.find(TEST_SHOP))!;
-    const me = await stack.core.anon.get('/schema/account_user/me', undefined, { 'x-enduser-access-token': body.accessToken, 'x-account-id': account.accountId });
+    const me = await stack.core.anon.get('/schema/account_user/me', undefined, {
+      'x-enduser-access-token': body.accessToken,
+      'x-account-id': account.accountId,
+    });
     expect(me.status).toBe(200);
     expect(me.body.data.externalId).toBe('gid://shopify/Customer/2002');
   });
@@ -49,9 +55,11 @@ describe('GET /apps/loyalty/token (app proxy)', () => {
     stale.searchParams.set('shop', TEST_SHOP);
     stale.searchParams.set('timestamp', String(Math.trunc(Date.now() / 1000) - 3600));
     const { createHmac } = await import('node:crypto');
-    const message = [...stale.searchParams.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('');
+    const message = [...stale.searchParams.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('');
     stale.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
     expect((await call(route.loader, new Request(stale))).status).toBe(400);
-
   });
 });

@@ -15,7 +15,15 @@ const mission = {
     tasks: {
       type: 'array',
       minItems: 1,
-      items: { type: 'object', required: ['activityId', 'targetValue'], properties: { id: { type: 'string', format: 'uuid' }, activityId: { type: 'string', minLength: 1 }, targetValue: { type: 'number', exclusiveMinimum: 0 } } },
+      items: {
+        type: 'object',
+        required: ['activityId', 'targetValue'],
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          activityId: { type: 'string', minLength: 1 },
+          targetValue: { type: 'number', exclusiveMinimum: 0 },
+        },
+      },
     },
   },
 };
@@ -34,7 +42,17 @@ describe('forms from the core schema', () => {
   });
 
   it('checks as the core does and names each failing field', () => {
-    const { errors } = toBody(fields, { name: 'far too long a name', rewardId: 'nope', aggregationTargetValue: '0', completionTargetValue: '1.5', tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]) }, 'create');
+    const { errors } = toBody(
+      fields,
+      {
+        name: 'far too long a name',
+        rewardId: 'nope',
+        aggregationTargetValue: '0',
+        completionTargetValue: '1.5',
+        tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]),
+      },
+      'create',
+    );
     expect(errors).toEqual({
       name: 'Name must be at most 10 characters.',
       rewardId: 'Reward ID must be an id (UUID).',
@@ -45,9 +63,18 @@ describe('forms from the core schema', () => {
   });
 
   it('builds the body: blanks left out on create and cleared on update, lists split, rows parsed', () => {
-    const inputs = { name: 'Welcome', rewardId: '', eventCodes: 'a\n\n b ', tasks: toInput(byName.tasks!, [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }]) };
+    const inputs = {
+      name: 'Welcome',
+      rewardId: '',
+      eventCodes: 'a\n\n b ',
+      tasks: toInput(byName.tasks!, [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }]),
+    };
     expect(toBody(fields, inputs, 'create')).toEqual({
-      body: { name: 'Welcome', eventCodes: ['a', 'b'], tasks: [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }] },
+      body: {
+        name: 'Welcome',
+        eventCodes: ['a', 'b'],
+        tasks: [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }],
+      },
       errors: {},
     });
     expect(toBody(fields, { rewardId: '' }, 'update').body).toEqual({ rewardId: null });
@@ -57,7 +84,11 @@ describe('forms from the core schema', () => {
       type: 'object',
       properties: {
         integrationProvider: { type: 'string', enum: ['service_email', 'cloud_sms'] },
-        templateId: { type: 'string', format: 'uuid', 'x-references-by': { field: 'integrationProvider', slugs: { service_email: 'email_template', cloud_sms: 'sms_template' } } },
+        templateId: {
+          type: 'string',
+          format: 'uuid',
+          'x-references-by': { field: 'integrationProvider', slugs: { service_email: 'email_template', cloud_sms: 'sms_template' } },
+        },
       },
     });
     const template = rule.find((f) => f.name === 'templateId')!;

@@ -29,7 +29,13 @@ async function adminLoad(path: string): Promise<Response> {
 }
 
 async function lifecycle(handle: string, enabled: boolean, timestamp = new Date()): Promise<number> {
-  const body = { flow_trigger_definition_id: handle, has_enabled_flow: enabled, shop_id: 424242, shopify_domain: TEST_SHOP, timestamp: timestamp.toISOString() };
+  const body = {
+    flow_trigger_definition_id: handle,
+    has_enabled_flow: enabled,
+    shop_id: 424242,
+    shopify_domain: TEST_SHOP,
+    timestamp: timestamp.toISOString(),
+  };
   const request = await setUpValidRequest(
     { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
     new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
@@ -44,7 +50,10 @@ async function created(path: string, body: unknown): Promise<{ id: string } & Re
   return res.body.data;
 }
 
-const triggers = (handle: string) => prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === handle).map((r) => r.variables.payload as Record<string, any>);
+const triggers = (handle: string) =>
+  prod.admin.requests
+    .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === handle)
+    .map((r) => r.variables.payload as Record<string, any>);
 const discountCalls = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyDiscountCreate');
 
 async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
@@ -76,11 +85,21 @@ describe('the core webhook', () => {
     const account = (await prod.shops.find(TEST_SHOP))!;
     api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
     expect((await adminLoad('/app/r/streak')).status).toBe(200);
-    const hooks = (await api.get('/schema/webhook/record')).body.data as { id: string; endpointUrl: string; status: string; eventCodes: string[]; webhookSecret: string }[];
+    const hooks = (await api.get('/schema/webhook/record')).body.data as {
+      id: string;
+      endpointUrl: string;
+      status: string;
+      eventCodes: string[];
+      webhookSecret: string;
+    }[];
     expect(hooks).toHaveLength(1);
     expect(hooks[0]).toMatchObject({ status: 'live', endpointUrl: expect.stringMatching(/\/loyalty\/events$/) });
-    expect(hooks[0]!.eventCodes).toEqual(expect.arrayContaining(['streak_progress_milestone_completed', 'streak_progress_freeze_used', 'mission_progress_completed']));
-    const { rows } = await prod.appPool.query('select core_webhook_id, core_webhook_secret_encrypted from shops where shop = $1', [TEST_SHOP]);
+    expect(hooks[0]!.eventCodes).toEqual(
+      expect.arrayContaining(['streak_progress_milestone_completed', 'streak_progress_freeze_used', 'mission_progress_completed']),
+    );
+    const { rows } = await prod.appPool.query('select core_webhook_id, core_webhook_secret_encrypted from shops where shop = $1', [
+      TEST_SHOP,
+    ]);
     expect(rows[0].core_webhook_id).toBe(hooks[0]!.id);
     expect(rows[0].core_webhook_secret_encrypted).not.toContain(hooks[0]!.webhookSecret.slice(6));
     expect(await prod.shops.coreWebhook(TEST_SHOP)).toEqual({ id: hooks[0]!.id, secret: hooks[0]!.webhookSecret });
@@ -103,9 +122,18 @@ describe('Flow triggers', () => {
   });
 
   it('the lifecycle callback records which triggers are in use, and refuses a request without Shopify’s HMAC', async () => {
-    const res = await prod.send(new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA' }, body: JSON.stringify({ flow_trigger_definition_id: UNUSED, has_enabled_flow: true, shopify_domain: TEST_SHOP }) }));
+    const res = await prod.send(
+      new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopify-hmac-sha256': 'AAAA' },
+        body: JSON.stringify({ flow_trigger_definition_id: UNUSED, has_enabled_flow: true, shopify_domain: TEST_SHOP }),
+      }),
+    );
     expect(res.status).toBe(400);
-    const used = async () => (await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 and enabled order by handle', [TEST_SHOP])).rows.map((r) => r.handle);
+    const used = async () =>
+      (await prod.appPool.query('select handle from flow_trigger_usage where shop = $1 and enabled order by handle', [TEST_SHOP])).rows.map(
+        (r) => r.handle,
+      );
     expect(await used()).toEqual(TRIGGER_HANDLES.filter((h) => h !== UNUSED).sort());
     // Turned on, then off again (the merchant disabled the last workflow using it).
     expect(await lifecycle(UNUSED, true)).toBe(200);
@@ -118,38 +146,139 @@ describe('Flow triggers', () => {
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {
-    const reward = await created('/schema/reward/record', { name: 'Ten off', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'CORE-' });
+    const reward = await created('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'CORE-',
+    });
     const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 2 });
-    await created('/schema/milestone/record', { name: 'First day', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'First day',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
     const ownedBy = { externalId: CUSTOMER };
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: at(1), uniqueIdentifier: 's1' });
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 's2' });
-    await until('the streak triggers', () => triggers('loyalty-streak-completed').length > 0 && triggers('loyalty-reward-issued').length > 0);
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy,
+      activityId: 'visit',
+      activityAt: at(1),
+      uniqueIdentifier: 's1',
+    });
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy,
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 's2',
+    });
+    await until(
+      'the streak triggers',
+      () => triggers('loyalty-streak-completed').length > 0 && triggers('loyalty-reward-issued').length > 0,
+    );
     await settle();
-    expect(triggers('loyalty-streak-milestone')).toEqual([{ customer_id: 1001, streak_id: streak.id, streak_name: 'Daily visit', milestone_name: 'First day', milestone_target: 1, current_run: 1 }]);
-    expect(triggers('loyalty-streak-completed')).toEqual([{ customer_id: 1001, streak_id: streak.id, streak_name: 'Daily visit', current_run: 2 }]);
+    expect(triggers('loyalty-streak-milestone')).toEqual([
+      {
+        customer_id: 1001,
+        streak_id: streak.id,
+        streak_name: 'Daily visit',
+        milestone_name: 'First day',
+        milestone_target: 1,
+        current_run: 1,
+      },
+    ]);
+    expect(triggers('loyalty-streak-completed')).toEqual([
+      { customer_id: 1001, streak_id: streak.id, streak_name: 'Daily visit', current_run: 2 },
+    ]);
     const [issued] = triggers('loyalty-reward-issued');
     expect(triggers('loyalty-reward-issued')).toHaveLength(1);
-    expect(issued).toMatchObject({ customer_id: 1001, reward_title: expect.any(String), discount_type: 'percentage', discount_value: 10, coupon_code: expect.stringMatching(/^CORE-/), expires_at: '' });
+    expect(issued).toMatchObject({
+      customer_id: 1001,
+      reward_title: expect.any(String),
+      discount_type: 'percentage',
+      discount_value: 10,
+      coupon_code: expect.stringMatching(/^CORE-/),
+      expires_at: '',
+    });
   });
 
   it('challenge completed is sent; challenge milestone is not, since no enabled workflow uses it', async () => {
-    const challenge = await created('/schema/challenge/record', { name: 'Spend 100', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 100 });
-    await created('/schema/milestone/record', { name: 'Halfway', description: 'd', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, milestoneTargetValue: 50, status: 'live' });
-    await created('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: CUSTOMER }, activityId: 'spend', activityValue: 60, activityAt: at(0), uniqueIdentifier: 'c1' });
-    await created('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: CUSTOMER }, activityId: 'spend', activityValue: 50, activityAt: at(0), uniqueIdentifier: 'c2' });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Spend 100',
+      status: 'live',
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 100,
+    });
+    await created('/schema/milestone/record', {
+      name: 'Halfway',
+      description: 'd',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      milestoneTargetValue: 50,
+      status: 'live',
+    });
+    await created('/schema/challenge_log/record', {
+      challengeId: challenge.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'spend',
+      activityValue: 60,
+      activityAt: at(0),
+      uniqueIdentifier: 'c1',
+    });
+    await created('/schema/challenge_log/record', {
+      challengeId: challenge.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'spend',
+      activityValue: 50,
+      activityAt: at(0),
+      uniqueIdentifier: 'c2',
+    });
     await until('challenge completed', () => triggers('loyalty-challenge-completed').length > 0);
     await settle();
-    expect(triggers('loyalty-challenge-completed')).toEqual([{ customer_id: 1001, challenge_id: challenge.id, challenge_name: 'Spend 100', progress: 110, period_key: expect.any(String) }]);
+    expect(triggers('loyalty-challenge-completed')).toEqual([
+      { customer_id: 1001, challenge_id: challenge.id, challenge_name: 'Spend 100', progress: 110, period_key: expect.any(String) },
+    ]);
     expect(triggers(UNUSED)).toEqual([]);
   });
 
   it('mission completed stays far under the 50 KB payload limit for a twenty-task mission with long names', async () => {
     const long = (i: number) => `Task ${i} `.padEnd(256, 'x');
-    const tasks = Array.from({ length: 20 }, (_, i) => ({ name: long(i), activityId: `task_${i}`, aggregationMethod: 'count', targetValue: 1, eudTitle: long(i).slice(0, 48) }));
-    const mission = await created('/schema/mission/record', { name: 'M'.repeat(256), description: 'd'.repeat(1000), status: 'live', aggregationPeriod: 'monthly', tasks });
-    for (let i = 0; i < 20; i++) await created('/schema/mission_log/record', { missionId: mission.id, ownedBy: { externalId: CUSTOMER }, activityId: `task_${i}`, activityAt: at(0), uniqueIdentifier: `m${i}` });
-    const [sent] = await until('mission completed', () => triggers('loyalty-mission-completed').length > 0 && triggers('loyalty-mission-completed'));
+    const tasks = Array.from({ length: 20 }, (_, i) => ({
+      name: long(i),
+      activityId: `task_${i}`,
+      aggregationMethod: 'count',
+      targetValue: 1,
+      eudTitle: long(i).slice(0, 48),
+    }));
+    const mission = await created('/schema/mission/record', {
+      name: 'M'.repeat(256),
+      description: 'd'.repeat(1000),
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      tasks,
+    });
+    for (let i = 0; i < 20; i++)
+      await created('/schema/mission_log/record', {
+        missionId: mission.id,
+        ownedBy: { externalId: CUSTOMER },
+        activityId: `task_${i}`,
+        activityAt: at(0),
+        uniqueIdentifier: `m${i}`,
+      });
+    const [sent] = await until(
+      'mission completed',
+      () => triggers('loyalty-mission-completed').length > 0 && triggers('loyalty-mission-completed'),
+    );
     expect(sent).toMatchObject({ customer_id: 1001, mission_id: mission.id, tasks_completed: 20 });
     expect(sent!.mission_name.length).toBeLessThanOrEqual(255);
     expect(Buffer.byteLength(JSON.stringify(sent))).toBeLessThan(50_000);
@@ -162,7 +291,11 @@ describe('Flow triggers', () => {
     const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
     const answers = await Promise.all([replay(), replay()]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
-    const forged = await fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body.replace('Daily visit', 'Daily visiT') });
+    const forged = await fetch(`${prod.url}/loyalty/events`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body.replace('Daily visit', 'Daily visiT'),
+    });
     expect(forged.status).toBe(401);
     await settle();
     expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length).toBe(before);
@@ -171,7 +304,13 @@ describe('Flow triggers', () => {
   it('members that are not Shopify customers fire nothing', async () => {
     const before = prod.admin.requests.length;
     const streak = await created('/schema/streak/record', { name: 'CRM only', status: 'live', completionTargetValue: 1 });
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'crm-42' }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'x1' });
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: 'crm-42' },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 'x1',
+    });
     await until('the delivery', () => prod.deliveries.some((d) => d.body.includes('CRM only') && d.status === 200));
     await settle();
     expect(prod.admin.requests.slice(before).filter((r) => r.operation === 'LoyaltyFlowTrigger')).toEqual([]);
@@ -180,18 +319,45 @@ describe('Flow triggers', () => {
   it('throttling and 5xx are retried with backoff; userErrors are recorded and not retried', async () => {
     prod.admin.scripted.set('LoyaltyFlowTrigger', [{ throttled: true }, { status: 502 }]);
     const streak = await created('/schema/streak/record', { name: 'Throttled', status: 'live', completionTargetValue: 1 });
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 't1' });
-    await until('the retried trigger', async () => (await prod.appPool.query(`select 1 from flow_trigger_outbox where payload->>'streak_id' = $1 and status = 'sent'`, [streak.id])).rows.length > 0);
-    const calls = prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === streak.id);
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 't1',
+    });
+    await until(
+      'the retried trigger',
+      async () =>
+        (await prod.appPool.query(`select 1 from flow_trigger_outbox where payload->>'streak_id' = $1 and status = 'sent'`, [streak.id]))
+          .rows.length > 0,
+    );
+    const calls = prod.admin.requests.filter(
+      (r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === streak.id,
+    );
     expect(calls).toHaveLength(3);
 
     prod.admin.scripted.set('LoyaltyFlowTrigger', [{ userErrors: [{ field: ['payload'], message: 'Invalid payload' }] }]);
     const refused = await created('/schema/streak/record', { name: 'Refused', status: 'live', completionTargetValue: 1 });
-    await created('/schema/streak_log/record', { streakId: refused.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 't2' });
-    const row = await until('the refused trigger', async () => (await prod.appPool.query(`select status, last_error, attempts from flow_trigger_outbox where payload->>'streak_id' = $1`, [refused.id])).rows.find((r) => r.status === 'failed'));
+    await created('/schema/streak_log/record', {
+      streakId: refused.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 't2',
+    });
+    const row = await until('the refused trigger', async () =>
+      (
+        await prod.appPool.query(`select status, last_error, attempts from flow_trigger_outbox where payload->>'streak_id' = $1`, [
+          refused.id,
+        ])
+      ).rows.find((r) => r.status === 'failed'),
+    );
     expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: 'payload: Invalid payload' });
     await settle();
-    expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === refused.id)).toHaveLength(1);
+    expect(
+      prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && (r.variables.payload as any).streak_id === refused.id),
+    ).toHaveLength(1);
   });
 });
 
@@ -203,20 +369,43 @@ describe('Shopify discount codes', () => {
   async function earn(): Promise<string> {
     milestoneStreak += 1;
     const streak = await created('/schema/streak/record', { name: `Discount ${milestoneStreak}`, status: 'live' });
-    await created('/schema/milestone/record', { name: 'Day one', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, rewardId: reward.id, status: 'live' });
-    const log = await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: `d${milestoneStreak}` });
+    await created('/schema/milestone/record', {
+      name: 'Day one',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
+    const log = await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: `d${milestoneStreak}`,
+    });
     return log.achievedMilestoneRewardLog.id as string;
   }
-  const rewardLog = async (id: string) => (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+  const rewardLog = async (id: string) =>
+    (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
 
   beforeAll(async () => {
-    reward = await created('/schema/reward/record', { name: 'Fifteen off', description: 'd', discountType: 'percentage', discountValue: 15, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: false });
+    reward = await created('/schema/reward/record', {
+      name: 'Fifteen off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 15,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      handleCoupon: false,
+    });
     await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, reward.id]);
   });
 
   it('creates one code discount for the customer, stamps it on the reward log, and sends Reward issued with that code', async () => {
     const id = await earn();
-    const stamped = (await until("the stamp", async () => (await rewardLog(id)).couponCode))!;
+    const stamped = (await until('the stamp', async () => (await rewardLog(id)).couponCode))!;
     const { rewardExpiryAt } = await rewardLog(id);
     const discount = prod.admin.discounts.get(stamped)!;
     expect(discount.input).toMatchObject({
@@ -229,7 +418,15 @@ describe('Shopify discount codes', () => {
     });
     await until('Reward issued', () => triggers('loyalty-reward-issued').some((p) => p.reward_log_id === id));
     expect(triggers('loyalty-reward-issued').filter((p) => p.reward_log_id === id)).toEqual([
-      { customer_id: 1001, reward_log_id: id, reward_title: expect.any(String), discount_type: 'percentage', discount_value: 15, coupon_code: stamped, expires_at: rewardExpiryAt },
+      {
+        customer_id: 1001,
+        reward_log_id: id,
+        reward_title: expect.any(String),
+        discount_type: 'percentage',
+        discount_value: 15,
+        coupon_code: stamped,
+        expires_at: rewardExpiryAt,
+      },
     ]);
   });
 
@@ -241,7 +438,9 @@ describe('Shopify discount codes', () => {
     const code = await until('the stamp', async () => (await rewardLog(id)).couponCode);
     await settle();
     expect(discountCalls().filter((c) => (c.variables.basicCodeDiscount as any).code === code)).toHaveLength(1);
-    expect([...prod.admin.discounts.values()].filter((d) => (d.input.context as any).customers.add[0] === CUSTOMER && d.input.code === code)).toHaveLength(1);
+    expect(
+      [...prod.admin.discounts.values()].filter((d) => (d.input.context as any).customers.add[0] === CUSTOMER && d.input.code === code),
+    ).toHaveLength(1);
   });
 
   it('an app killed between Shopify’s answer and the stamp completes the stamp after restart, without a second discount', async () => {
@@ -266,9 +465,15 @@ describe('Shopify discount codes', () => {
   }, 90_000);
 
   it('a refused discount is recorded with the reason, and the admin’s Retry issues it', async () => {
-    prod.admin.scripted.set('LoyaltyDiscountCreate', [{ userErrors: [{ field: ['basicCodeDiscount', 'customerGets'], code: 'INVALID', message: 'Value is invalid' }] }]);
+    prod.admin.scripted.set('LoyaltyDiscountCreate', [
+      { userErrors: [{ field: ['basicCodeDiscount', 'customerGets'], code: 'INVALID', message: 'Value is invalid' }] },
+    ]);
     const id = await earn();
-    const row = await until('the failure', async () => (await prod.appPool.query(`select status, last_error from reward_discounts where reward_log_id = $1`, [id])).rows.find((r) => r.status === 'failed'));
+    const row = await until('the failure', async () =>
+      (await prod.appPool.query(`select status, last_error from reward_discounts where reward_log_id = $1`, [id])).rows.find(
+        (r) => r.status === 'failed',
+      ),
+    );
     expect(row.last_error).toBe('basicCodeDiscount.customerGets: Value is invalid');
     expect((await rewardLog(id)).couponCode).toBeNull();
   });
@@ -280,12 +485,25 @@ describe('Flow action grant-streak-freezes', () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const progressOf = async (streakId: string) =>
-    (await api.get('/schema/streak_progress/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'streakId', operator: 'equals', fieldValue: streakId }] } })).body.data[0];
+    (
+      await api.get('/schema/streak_progress/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'streakId', operator: 'equals', fieldValue: streakId }] },
+      })
+    ).body.data[0];
 
   it('grants freezes to the customer’s in-progress run; a replayed action_run_id, even concurrent, grants once', async () => {
     const streak = await created('/schema/streak/record', { name: 'Frozen', status: 'live', maxFreezes: 5 });
-    await created('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'f1' });
-    const [a, b] = await Promise.all([flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1'), flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1')]);
+    await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 'f1',
+    });
+    const [a, b] = await Promise.all([
+      flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1'),
+      flow({ customer_id: 1001, streak_id: streak.id, count: 2 }, 'grant-run-1'),
+    ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect([a.body, b.body]).toContainEqual(expect.objectContaining({ ok: true, replay: true, freezesAvailable: 2 }));
     expect((await progressOf(streak.id)).freezesAvailable).toBe(2);
@@ -295,10 +513,22 @@ describe('Flow action grant-streak-freezes', () => {
 
   it('answers 4xx that Flow shows: no run in progress, freezes off, a bad count', async () => {
     const idle = await created('/schema/streak/record', { name: 'Idle', status: 'live', maxFreezes: 2 });
-    expect(await flow({ customer_id: 1001, streak_id: idle.id, count: 1 })).toMatchObject({ status: 404, body: { error: { property: 'streak_id' } } });
+    expect(await flow({ customer_id: 1001, streak_id: idle.id, count: 1 })).toMatchObject({
+      status: 404,
+      body: { error: { property: 'streak_id' } },
+    });
     const off = await created('/schema/streak/record', { name: 'No freezes', status: 'live' });
-    await created('/schema/streak_log/record', { streakId: off.id, ownedBy: { externalId: CUSTOMER }, activityId: 'visit', activityAt: at(0), uniqueIdentifier: 'f2' });
+    await created('/schema/streak_log/record', {
+      streakId: off.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 'f2',
+    });
     expect((await flow({ customer_id: 1001, streak_id: off.id, count: 1 })).status).toBe(409);
-    expect(await flow({ customer_id: 1001, streak_id: off.id, count: 11 })).toMatchObject({ status: 400, body: { error: { property: 'count' } } });
+    expect(await flow({ customer_id: 1001, streak_id: off.id, count: 11 })).toMatchObject({
+      status: 400,
+      body: { error: { property: 'count' } },
+    });
   });
 });

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../../extensions/loyalty-theme/', import.meta.url);
 const block = readFileSync(new URL('blocks/loyalty-widget.liquid', root), 'utf8');
-const schema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(block)![1]!) as { name: string; target: string; settings: { id: string; type: string }[] };
+const schema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(block)![1]!) as {
+  name: string;
+  target: string;
+  settings: { id: string; type: string }[];
+};
 
 describe('theme app extension', () => {
   it('is an app embed on body named "Loyalty widget" with the three id settings', () => {

@@ -16,15 +16,30 @@ describe('triggersFor', () => {
       {
         handle: 'loyalty-streak-at-risk',
         subject: '',
-        fields: { streak_id: expect.any(String), streak_name: 'Weekly workouts', current_run: expect.any(Number), breaks_at: expect.stringMatching(/^\d{4}-/), freezes_available: expect.any(Number) },
+        fields: {
+          streak_id: expect.any(String),
+          streak_name: 'Weekly workouts',
+          current_run: expect.any(Number),
+          breaks_at: expect.stringMatching(/^\d{4}-/),
+          freezes_available: expect.any(Number),
+        },
       },
     ]);
   });
 
   it('Streak broken and Streak freeze used', () => {
-    expect(fire('streak_progress_broken')).toEqual([{ handle: 'loyalty-streak-broken', subject: '', fields: { streak_id: expect.any(String), streak_name: 'Weekly workouts', run_lost: expect.any(Number) } }]);
+    expect(fire('streak_progress_broken')).toEqual([
+      {
+        handle: 'loyalty-streak-broken',
+        subject: '',
+        fields: { streak_id: expect.any(String), streak_name: 'Weekly workouts', run_lost: expect.any(Number) },
+      },
+    ]);
     const [used] = fire('streak_progress_freeze_used');
-    expect(used).toMatchObject({ handle: 'loyalty-streak-freeze-used', fields: { streak_name: 'Weekly workouts', frozen_period: expect.stringMatching(/\S/), freezes_available: expect.any(Number) } });
+    expect(used).toMatchObject({
+      handle: 'loyalty-streak-freeze-used',
+      fields: { streak_name: 'Weekly workouts', frozen_period: expect.stringMatching(/\S/), freezes_available: expect.any(Number) },
+    });
   });
 
   it('every subscribed code maps to its trigger; a reward issued with a milestone adds Reward issued, unless the app issues it as a Shopify discount', () => {
@@ -36,11 +51,17 @@ describe('triggersFor', () => {
     const payload = samplePayload('streak_progress_milestone_completed', now, 'en');
     const withReward = triggersFor('streak_progress_milestone_completed', payload, new Set());
     expect(withReward.map((t) => t.handle)).toEqual(['loyalty-streak-milestone', 'loyalty-reward-issued']);
-    const issued = (payload.streakLog as { achievedMilestoneRewardLogs: { rewardId: string; couponCode: string | null }[] }).achievedMilestoneRewardLogs[0]!;
+    const issued = (payload.streakLog as { achievedMilestoneRewardLogs: { rewardId: string; couponCode: string | null }[] })
+      .achievedMilestoneRewardLogs[0]!;
     // A code from the core is announced now; without one, the discount job announces Shopify's.
-    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone', 'loyalty-reward-issued']);
+    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual([
+      'loyalty-streak-milestone',
+      'loyalty-reward-issued',
+    ]);
     issued.couponCode = null;
-    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual(['loyalty-streak-milestone']);
+    expect(triggersFor('streak_progress_milestone_completed', payload, new Set([issued.rewardId])).map((t) => t.handle)).toEqual([
+      'loyalty-streak-milestone',
+    ]);
   });
 
   it('only Shopify Customer GIDs are customers', () => {

@@ -23,7 +23,10 @@ beforeAll(async () => {
     streak: await import('../app/routes/flow.execute-streak'),
   } as typeof routes;
   const streak = await api.post('/schema/streak/record', { name: 'Visits', status: 'live' });
-  const logged = await call(routes.streak.action, await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }));
+  const logged = await call(
+    routes.streak.action,
+    await flowRequest('execute-streak', { customer_id: 3003, streak_id: streak.body.data.id }),
+  );
   expect(logged.status).toBe(200);
 });
 
@@ -32,19 +35,28 @@ afterAll(async () => {
 });
 
 const members = async () =>
-  (await api.get('/schema/account_user/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: CUSTOMER }] } })).body.data;
+  (
+    await api.get('/schema/account_user/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: CUSTOMER }] },
+    })
+  ).body.data;
 
 describe('GDPR and lifecycle webhooks', () => {
   it('refuses a bad HMAC', async () => {
     const signed = await webhookRequest('customers/redact', { shop_domain: TEST_SHOP, customer: { id: 3003 } });
-    const forged = new Request(signed.url, { method: 'POST', headers: { ...Object.fromEntries(signed.headers), 'x-shopify-hmac-sha256': 'bm9wZQ==' }, body: await signed.text() });
+    const forged = new Request(signed.url, {
+      method: 'POST',
+      headers: { ...Object.fromEntries(signed.headers), 'x-shopify-hmac-sha256': 'bm9wZQ==' },
+      body: await signed.text(),
+    });
     expect((await call(routes.redact.action, forged)).status).toBe(401);
     expect(await members()).toHaveLength(1);
   });
 
   it('customers/data_request exports the member and its history, once per request', async () => {
     const payload = { shop_domain: TEST_SHOP, customer: { id: 3003, email: 'grace@example.com' }, data_request: { id: 77 } };
-    for (let i = 0; i < 2; i++) expect((await call(routes.dataRequest.action, await webhookRequest('customers/data_request', payload))).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(routes.dataRequest.action, await webhookRequest('customers/data_request', payload))).status).toBe(200);
     const { rows } = await stack.app.pool.query('select * from data_requests where shop = $1', [TEST_SHOP]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ request_id: '77', customer_external_id: CUSTOMER });
@@ -55,21 +67,24 @@ describe('GDPR and lifecycle webhooks', () => {
 
   it('customers/redact erases the member in the core; a redelivery is still 200', async () => {
     const payload = { shop_domain: TEST_SHOP, customer: { id: 3003 }, orders_to_redact: [] };
-    for (let i = 0; i < 2; i++) expect((await call(routes.redact.action, await webhookRequest('customers/redact', payload))).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(routes.redact.action, await webhookRequest('customers/redact', payload))).status).toBe(200);
     expect(await members()).toHaveLength(0);
     expect((await api.get('/schema/streak_log/record')).body.data).toHaveLength(0);
   });
 
   it('app/uninstalled drops the sessions and keeps the account until shop/redact', async () => {
     expect(await stack.app.sessionStorage.findSessionsByShop(TEST_SHOP)).not.toHaveLength(0);
-    for (let i = 0; i < 2; i++) expect((await call(routes.uninstalled.action, await webhookRequest('app/uninstalled', { domain: TEST_SHOP }))).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(routes.uninstalled.action, await webhookRequest('app/uninstalled', { domain: TEST_SHOP }))).status).toBe(200);
     expect(await stack.app.sessionStorage.findSessionsByShop(TEST_SHOP)).toHaveLength(0);
     expect(await stack.app.shops.find(TEST_SHOP)).not.toBeNull();
   });
 
   it('shop/redact erases the account through the platform API and forgets the shop', async () => {
     const payload = { shop_id: 424242, shop_domain: TEST_SHOP };
-    for (let i = 0; i < 2; i++) expect((await call(routes.shopRedact.action, await webhookRequest('shop/redact', payload))).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect((await call(routes.shopRedact.action, await webhookRequest('shop/redact', payload))).status).toBe(200);
     expect(await stack.app.shops.find(TEST_SHOP)).toBeNull();
     expect((await api.get('/schema/streak/record')).status).toBe(401);
     expect((await stack.core.platform.delete(`/platform/accounts/${accountId}`)).status).toBe(404);

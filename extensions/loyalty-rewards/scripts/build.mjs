@@ -26,6 +26,11 @@ await build({
 
 const bytes = statSync(outfile).size;
 const gzipped = gzipSync(readFileSync(outfile), { level: 9 }).length;
-writeFileSync(`${root}dist/size.json`, JSON.stringify({ bytes, gzipped, limit: LIMIT_BYTES, esbuild: version, at: new Date().toISOString() }));
-console.log(`extension build: dist/rewards.js ${bytes} B minified (${gzipped} B gzipped), limit ${LIMIT_BYTES} B ${bytes > LIMIT_BYTES ? 'OVER' : 'ok'}`);
+writeFileSync(
+  `${root}dist/size.json`,
+  JSON.stringify({ bytes, gzipped, limit: LIMIT_BYTES, esbuild: version, at: new Date().toISOString() }),
+);
+console.log(
+  `extension build: dist/rewards.js ${bytes} B minified (${gzipped} B gzipped), limit ${LIMIT_BYTES} B ${bytes > LIMIT_BYTES ? 'OVER' : 'ok'}`,
+);
 if (bytes > LIMIT_BYTES) process.exit(1);

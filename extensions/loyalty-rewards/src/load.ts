@@ -50,4 +50,5 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
 
 /** Whether the member has done anything yet: any progress, reward or rank. */
 export const hasActivity = (d: PageData): boolean =>
-  d.streakProgress.length + d.challengeProgress.length + d.missionProgress.length + d.logs.length > 0 || d.boards.some((b) => b.standings.caller);
+  d.streakProgress.length + d.challengeProgress.length + d.missionProgress.length + d.logs.length > 0 ||
+  d.boards.some((b) => b.standings.caller);

@@ -77,27 +77,39 @@ function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
       )}
       {data.streaks.length > 0 && (
         <s-section heading={w.streaks} data-streaks>
-          {data.streaks.map((def) => <StreakItem key={def.id} def={def} progress={data.streakProgress.find((p) => p.streakId === def.id)} now={now} ctx={ctx} />)}
+          {data.streaks.map((def) => (
+            <StreakItem key={def.id} def={def} progress={data.streakProgress.find((p) => p.streakId === def.id)} now={now} ctx={ctx} />
+          ))}
         </s-section>
       )}
       {data.challenges.length > 0 && (
         <s-section heading={w.challenges} data-challenges>
-          {data.challenges.map((def) => <ChallengeItem key={def.id} def={def} progress={currentChallenge(def, data.challengeProgress, now)} ctx={ctx} />)}
+          {data.challenges.map((def) => (
+            <ChallengeItem key={def.id} def={def} progress={currentChallenge(def, data.challengeProgress, now)} ctx={ctx} />
+          ))}
         </s-section>
       )}
       {data.missions.length > 0 && (
         <s-section heading={w.missions} data-missions>
-          {data.missions.map((def) => <MissionItem key={def.id} def={def} progress={currentMission(def, data.missionProgress, now)} ctx={ctx} />)}
+          {data.missions.map((def) => (
+            <MissionItem key={def.id} def={def} progress={currentMission(def, data.missionProgress, now)} ctx={ctx} />
+          ))}
         </s-section>
       )}
       {active && data.boards.length > 0 && (
         <s-section heading={w.leaderboards} data-leaderboards>
-          {data.boards.map(({ board, standings }) => <BoardItem key={board.id} board={board} standings={standings} ctx={ctx} />)}
+          {data.boards.map(({ board, standings }) => (
+            <BoardItem key={board.id} board={board} standings={standings} ctx={ctx} />
+          ))}
         </s-section>
       )}
       {active && (
         <s-section heading={w.rewards} data-rewards>
-          {data.logs.length ? data.logs.map((log) => <RewardItem key={log.id} log={log} ctx={ctx} />) : <s-paragraph color="subdued">{ctx.t.empty}</s-paragraph>}
+          {data.logs.length ? (
+            data.logs.map((log) => <RewardItem key={log.id} log={log} ctx={ctx} />)
+          ) : (
+            <s-paragraph color="subdued">{ctx.t.empty}</s-paragraph>
+          )}
         </s-section>
       )}
     </s-stack>
@@ -139,7 +151,11 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
   );
 }
 
-const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = { daily: { weekday: 'short' }, weekly: { day: 'numeric', month: 'short' }, monthly: { month: 'short' } };
+const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = {
+  daily: { weekday: 'short' },
+  weekly: { day: 'numeric', month: 'short' },
+  monthly: { month: 'short' },
+};
 
 /** The run's latest periods as badges: completed, covered by a freeze, or the next one to complete. */
 function Strip({ progress, period, ctx }: { progress: StreakProgress; period: Period; ctx: Ctx }) {
@@ -162,8 +178,12 @@ function StreakItem({ def, progress, now, ctx }: { def: Definition; progress: St
   return (
     <s-stack gap="small-200" data-streak={def.id}>
       <Head def={def} />
-      <s-text type="strong">{view.completed ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.inARow, { n: ctx.n.format(view.length) })}</s-text>
-      {live && (def.maxFreezes ?? 0) > 0 && <s-badge data-freezes>{fill(ctx.t.freezes, { n: ctx.n.format(progress.freezesAvailable) })}</s-badge>}
+      <s-text type="strong">
+        {view.completed ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.inARow, { n: ctx.n.format(view.length) })}
+      </s-text>
+      {live && (def.maxFreezes ?? 0) > 0 && (
+        <s-badge data-freezes>{fill(ctx.t.freezes, { n: ctx.n.format(progress.freezesAvailable) })}</s-badge>
+      )}
       {live && <Strip progress={progress} period={def.aggregationPeriod} ctx={ctx} />}
       {!view.completed && <Bar value={view.value} max={view.target} label={ctx.t[def.aggregationPeriod]} ctx={ctx} />}
       <Milestones list={def.milestones} value={view.length} ctx={ctx} />
@@ -188,7 +208,11 @@ function MissionItem({ def, progress, ctx }: { def: Definition; progress: Missio
   return (
     <s-stack gap="small-200" data-mission={def.id}>
       <Head def={def} />
-      <s-text type="strong">{progress?.missionProgressStatus === 'completed' ? def.eudCompletedMessage || ctx.t.completed : fill(ctx.t.tasks, { d: ctx.n.format(done), n: ctx.n.format(rows.length) })}</s-text>
+      <s-text type="strong">
+        {progress?.missionProgressStatus === 'completed'
+          ? def.eudCompletedMessage || ctx.t.completed
+          : fill(ctx.t.tasks, { d: ctx.n.format(done), n: ctx.n.format(rows.length) })}
+      </s-text>
       <s-unordered-list data-tasks>
         {rows.map((task) => (
           <s-list-item key={task.id} data-complete={task.complete}>
@@ -247,7 +271,11 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
       ) : (
         <s-paragraph color="subdued">{ctx.t.pending}</s-paragraph>
       )}
-      {log.rewardExpiryAt && <s-text color="subdued">{fill(ctx.w.validUntil, { date: dateFormat(ctx.lang, { dateStyle: 'long' }).format(new Date(log.rewardExpiryAt)) })}</s-text>}
+      {log.rewardExpiryAt && (
+        <s-text color="subdued">
+          {fill(ctx.w.validUntil, { date: dateFormat(ctx.lang, { dateStyle: 'long' }).format(new Date(log.rewardExpiryAt)) })}
+        </s-text>
+      )}
       {log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
     </s-stack>
   );

@@ -8,7 +8,22 @@ import { pageLanguage } from '../src/words.js';
 
 // The host registers Polaris web components as custom elements; here each is a bare one, so the
 // tree Preact builds (tags, attributes, text) is what the assertions read.
-const TAGS = ['page', 'section', 'stack', 'heading', 'paragraph', 'text', 'badge', 'progress', 'unordered-list', 'list-item', 'button', 'clipboard-item', 'banner', 'spinner'];
+const TAGS = [
+  'page',
+  'section',
+  'stack',
+  'heading',
+  'paragraph',
+  'text',
+  'badge',
+  'progress',
+  'unordered-list',
+  'list-item',
+  'button',
+  'clipboard-item',
+  'banner',
+  'spinner',
+];
 beforeAll(() => {
   for (const tag of TAGS) customElements.define(`s-${tag}`, class extends HTMLElement {});
 });
@@ -32,7 +47,12 @@ async function show(load: () => Promise<PageData>, lang = 'en'): Promise<HTMLEle
 const DAY_MS = 86_400_000;
 const now = Date.now();
 const day = (offset: number) => new Date(now + offset * DAY_MS).toISOString().slice(0, 10);
-const milestone = (id: string, target: number) => ({ id, milestoneTargetValue: target, eudTitle: `Milestone ${target}`, eudDescription: null });
+const milestone = (id: string, target: number) => ({
+  id,
+  milestoneTargetValue: target,
+  eudTitle: `Milestone ${target}`,
+  eudDescription: null,
+});
 const def = (id: string, extra: Partial<Definition>): Definition => ({
   id,
   eudTitle: `Title ${id}`,
@@ -47,7 +67,12 @@ const def = (id: string, extra: Partial<Definition>): Definition => ({
 
 const streak = def('s1', { aggregationTargetValue: 1, maxFreezes: 2, milestones: [milestone('m3', 3), milestone('m7', 7)] });
 const challenge = def('c1', { aggregationPeriod: 'weekly', completionTargetValue: 10, milestones: [milestone('m5', 5)] });
-const mission = def('n1', { tasks: [{ id: 't1', targetValue: 1, eudTitle: 'Sign up', eudDescription: null }, { id: 't2', targetValue: 3, eudTitle: 'Buy three', eudDescription: null }] });
+const mission = def('n1', {
+  tasks: [
+    { id: 't1', targetValue: 1, eudTitle: 'Sign up', eudDescription: null },
+    { id: 't2', targetValue: 3, eudTitle: 'Buy three', eudDescription: null },
+  ],
+});
 const streakProgress: StreakProgress = {
   streakId: 's1',
   streakProgressStatus: 'in_progress',
@@ -70,7 +95,14 @@ const member: PageData = {
   streaks: [streak],
   streakProgress: [streakProgress],
   challenges: [challenge],
-  challengeProgress: [{ challengeId: 'c1', challengeProgressStatus: 'in_progress', currentProgressValue: 6, challengeToBeFailedAt: new Date(now + DAY_MS).toISOString() }],
+  challengeProgress: [
+    {
+      challengeId: 'c1',
+      challengeProgressStatus: 'in_progress',
+      currentProgressValue: 6,
+      challengeToBeFailedAt: new Date(now + DAY_MS).toISOString(),
+    },
+  ],
   missions: [mission],
   missionProgress: [
     {
@@ -85,17 +117,34 @@ const member: PageData = {
   ],
   boards: [
     {
-      board: { id: 'b1', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: 'c1', eudTitle: 'Top shoppers', eudDescription: null, def: challenge },
-      standings: { entries: [{ rank: 1, value: 40, displayName: 'Ada L.', isCaller: false }], caller: { rank: 12, value: 6 }, rankedCount: 30 },
+      board: {
+        id: 'b1',
+        linkedSchemaSlug: 'challenge',
+        linkedSchemaRecordId: 'c1',
+        eudTitle: 'Top shoppers',
+        eudDescription: null,
+        def: challenge,
+      },
+      standings: {
+        entries: [{ rank: 1, value: 40, displayName: 'Ada L.', isCaller: false }],
+        caller: { rank: 12, value: 6 },
+        rankedCount: 30,
+      },
     },
   ],
   logs: [log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'), log('r2', null, null)],
 };
 
 // Child elements (badges) read as separate words, as they render apart.
-const words = (node: Node): string => (node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `);
+const words = (node: Node): string =>
+  node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `;
 // Polaris element types are not DOM `Element`s to TypeScript; in jsdom they are.
-const text = (el: object | null) => (el ? words(el as Node).replace(/\s+/g, ' ').trim() : undefined);
+const text = (el: object | null) =>
+  el
+    ? words(el as Node)
+        .replace(/\s+/g, ' ')
+        .trim()
+    : undefined;
 const all = (el: Element, selector: string) => [...el.querySelectorAll(selector)].map(text);
 
 describe('the Rewards page', () => {
@@ -103,7 +152,13 @@ describe('the Rewards page', () => {
     const page = await show(() => Promise.resolve(member));
     expect(page.querySelector('s-page')!.getAttribute('heading')).toBe('Rewards');
     expect(page.querySelector('[data-empty]')).toBeNull();
-    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboards', 'Your rewards']);
+    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual([
+      'Streaks',
+      'Challenges',
+      'Missions',
+      'Leaderboards',
+      'Your rewards',
+    ]);
 
     const s = page.querySelector('[data-streak="s1"]')!;
     expect(text(s.querySelector('s-heading'))).toBe('Title s1');
@@ -159,10 +214,24 @@ describe('the Rewards page', () => {
   });
 
   it('greets a customer with no activity quietly, with what there is to earn', async () => {
-    const page = await show(() => Promise.resolve({ ...member, streakProgress: [], challengeProgress: [], missionProgress: [], logs: [], boards: member.boards.map((b) => ({ ...b, standings: { ...b.standings, caller: null } })) }));
+    const page = await show(() =>
+      Promise.resolve({
+        ...member,
+        streakProgress: [],
+        challengeProgress: [],
+        missionProgress: [],
+        logs: [],
+        boards: member.boards.map((b) => ({ ...b, standings: { ...b.standings, caller: null } })),
+      }),
+    );
     expect(text(page.querySelector('[data-empty]'))).toContain('Here is what you can earn.');
     expect(page.querySelector('[data-empty]')!.getAttribute('heading')).toBe('No activity yet');
-    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual(['No activity yet', 'Streaks', 'Challenges', 'Missions']);
+    expect([...page.querySelectorAll('s-section')].map((s) => s.getAttribute('heading'))).toEqual([
+      'No activity yet',
+      'Streaks',
+      'Challenges',
+      'Missions',
+    ]);
     expect(text(page.querySelector('[data-streak="s1"] s-text[type="strong"]'))).toBe('0 in a row');
     expect(all(page, '[data-milestones] s-badge')).toEqual(['Next', 'Next']);
     expect(page.querySelector('s-banner')).toBeNull();
@@ -190,7 +259,13 @@ describe('loadPage', () => {
     vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
       const url = new URL(input);
       calls.push({ url, headers: (init?.headers ?? {}) as Record<string, string> });
-      if (url.pathname === '/customer-account/token') return Response.json({ accessToken: 'end-user', expiresAt: '2030-01-01T00:00:00Z', accountId: 'acc', coreUrl: 'https://core.example' });
+      if (url.pathname === '/customer-account/token')
+        return Response.json({
+          accessToken: 'end-user',
+          expiresAt: '2030-01-01T00:00:00Z',
+          accountId: 'acc',
+          coreUrl: 'https://core.example',
+        });
       return Response.json({ data: [] });
     });
     const data = await loadPage('https://app.example', async () => 'session', 'de');
@@ -199,7 +274,9 @@ describe('loadPage', () => {
     expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });
     const reads = calls.slice(1);
     expect(reads.map((c) => c.url.pathname).sort()).toEqual(
-      ['challenge', 'challenge_progress', 'leaderboard', 'mission', 'mission_progress', 'reward_log', 'streak', 'streak_progress'].map((s) => `/api/v1.0/schema/${s}/record`),
+      ['challenge', 'challenge_progress', 'leaderboard', 'mission', 'mission_progress', 'reward_log', 'streak', 'streak_progress'].map(
+        (s) => `/api/v1.0/schema/${s}/record`,
+      ),
     );
     for (const read of reads) {
       expect(read.url.origin).toBe('https://core.example');

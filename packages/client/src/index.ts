@@ -6,10 +6,7 @@ export type { components, paths };
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 export type ApiError = components['schemas']['Error']['error'];
 
-export type Credentials =
-  | { apiKey: string; apiSecret: string }
-  | { accessToken: string; accountId: string }
-  | { accountId?: string };
+export type Credentials = { apiKey: string; apiSecret: string } | { accessToken: string; accountId: string } | { accountId?: string };
 
 function credentialHeaders(credentials: Credentials): Record<string, string> {
   if ('apiKey' in credentials) return { 'x-api-key': credentials.apiKey, 'x-api-secret': credentials.apiSecret };

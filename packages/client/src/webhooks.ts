@@ -13,7 +13,8 @@ export class WebhookVerificationError extends Error {}
 type Headers = Record<string, string | string[] | undefined> | { get(name: string): string | null };
 
 function header(headers: Headers, name: string): string | undefined {
-  if (typeof (headers as { get?: unknown }).get === 'function') return (headers as { get(n: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as { get?: unknown }).get === 'function')
+    return (headers as { get(n: string): string | null }).get(name) ?? undefined;
   const value = (headers as Record<string, string | string[] | undefined>)[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -48,7 +49,8 @@ export function verifyWebhook(options: VerifyOptions): WebhookEnvelope {
   if (!id || !timestamp || !standard || !service) throw new WebhookVerificationError('missing signature headers');
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError('invalid webhook-timestamp');
   const now = Math.floor((options.now?.() ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) throw new WebhookVerificationError('timestamp outside the tolerance');
+  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300))
+    throw new WebhookVerificationError('timestamp outside the tolerance');
 
   const expectedService = createHmac('sha256', options.secret).update(body).digest();
   if (!/^[0-9a-f]{64}$/i.test(service) || !equal(Buffer.from(service, 'hex'), expectedService)) {

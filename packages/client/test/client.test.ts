@@ -40,7 +40,14 @@ beforeAll(async () => {
   url.pathname = `/${databaseName}`;
   core = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--no-workers'], {
     cwd: CORE,
-    env: { ...process.env, DATABASE_URL: url.toString(), LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'), LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN, PORT: '0', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: url.toString(),
+      LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'),
+      LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   baseUrl = await new Promise<string>((resolve, reject) => {
@@ -77,7 +84,12 @@ describe('typed client', () => {
     expect(streak.aggregationPeriod).toBe('daily');
 
     const listed = await api.GET('/schema/streak/record', {
-      params: { query: { filters: JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: streak.id }] }), fetchTotalCount: true } },
+      params: {
+        query: {
+          filters: JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: streak.id }] }),
+          fetchTotalCount: true,
+        },
+      },
     });
     expect(listed.data!.paging.total).toBe(1);
 
@@ -99,14 +111,24 @@ describe('typed client', () => {
     const { apiKey } = (await made.json()).data;
     const api = createLoyaltyClient(baseUrl, { apiKey: apiKey.apiKey, apiSecret: apiKey.apiSecret });
     const streak = (await api.POST('/schema/streak/record', { body: { name: 'Daily visit' } })).data!.data;
-    const board = (await api.POST('/schema/leaderboard/record', { body: { name: 'Top visitors', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id } })).data!.data;
+    const board = (
+      await api.POST('/schema/leaderboard/record', {
+        body: { name: 'Top visitors', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id },
+      })
+    ).data!.data;
     const ownedBy = { externalId: 'client-1', firstName: 'Marie', lastName: 'Dupont' };
-    const log = await api.POST('/schema/streak_log/record', { body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'client-1' } });
+    const log = await api.POST('/schema/streak_log/record', {
+      body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'client-1' },
+    });
     expect(log.response.status).toBe(200);
 
-    const standings = await api.GET('/schema/leaderboard/record/{id}/standings', { params: { path: { id: board.id }, query: { limit: 5 } } });
+    const standings = await api.GET('/schema/leaderboard/record/{id}/standings', {
+      params: { path: { id: board.id }, query: { limit: 5 } },
+    });
     expect(standings.data!.data).toMatchObject({ leaderboardId: board.id, periodKey: null, caller: null, rankedCount: 1 });
-    expect(standings.data!.data.entries).toEqual([{ rank: 1, value: 1, displayName: 'Marie D.', isCaller: false, ownedById: log.data!.data.ownedById, externalId: 'client-1' }]);
+    expect(standings.data!.data.entries).toEqual([
+      { rank: 1, value: 1, displayName: 'Marie D.', isCaller: false, ownedById: log.data!.data.ownedById, externalId: 'client-1' },
+    ]);
   });
 
   it('grants streak freezes with a typed body and reads them on the progress', async () => {
@@ -117,14 +139,20 @@ describe('typed client', () => {
     });
     const { apiKey } = (await made.json()).data;
     const api = createLoyaltyClient(baseUrl, { apiKey: apiKey.apiKey, apiSecret: apiKey.apiSecret });
-    const streak = (await api.POST('/schema/streak/record', { body: { name: 'Daily visit', maxFreezes: 2, freezeEarnEveryPeriods: 7 } })).data!.data;
+    const streak = (await api.POST('/schema/streak/record', { body: { name: 'Daily visit', maxFreezes: 2, freezeEarnEveryPeriods: 7 } }))
+      .data!.data;
     expect(streak).toMatchObject({ maxFreezes: 2, freezeEarnEveryPeriods: 7 });
     const ownedBy = { externalId: 'freezer' };
-    await api.POST('/schema/streak_log/record', { body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'freezer-1' } });
+    await api.POST('/schema/streak_log/record', {
+      body: { streakId: streak.id, ownedBy, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'freezer-1' },
+    });
     const progress = (await api.GET('/schema/streak_progress/record')).data!.data[0]!;
     expect(progress).toMatchObject({ freezesAvailable: 0, freezesUsed: 0, frozenPeriodKeys: [] });
 
-    const granted = await api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count: 5 } });
+    const granted = await api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
+      params: { path: { id: progress.id } },
+      body: { count: 5 },
+    });
     expect(granted.response.status).toBe(200);
     expect(granted.data!.data.freezesAvailable).toBe(2);
   });

@@ -47,6 +47,8 @@ describe('verifyWebhook', () => {
 
   it('accepts any matching signature among several', () => {
     const h = headers();
-    expect(() => verifyWebhook({ secret, body, headers: { ...h, 'webhook-signature': `v1,AAAA ${h['webhook-signature']}` }, now: () => at })).not.toThrow();
+    expect(() =>
+      verifyWebhook({ secret, body, headers: { ...h, 'webhook-signature': `v1,AAAA ${h['webhook-signature']}` }, now: () => at }),
+    ).not.toThrow();
   });
 });

@@ -44,7 +44,10 @@ export class Api {
   }
 }
 
-export const whereIn = (field: string, values: string[]) => ({ operator: 'and', conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }] });
+export const whereIn = (field: string, values: string[]) => ({
+  operator: 'and',
+  conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }],
+});
 export const OLDEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }] };
 export const NEWEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] };
 export const LIVE_STREAK_PROGRESS = { ...NEWEST_FIRST, filters: whereIn('streakProgressStatus', ['in_progress', 'completed']) };

@@ -15,7 +15,14 @@ export async function loadBoards(api: Api): Promise<Board[]> {
   const kinds = [...new Set(boards.map((b) => b.linkedSchemaSlug))];
   const defs = (
     await Promise.all(
-      kinds.map((kind) => api.list<Definition>(kind, { filters: whereIn('id', boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId)) })),
+      kinds.map((kind) =>
+        api.list<Definition>(kind, {
+          filters: whereIn(
+            'id',
+            boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId),
+          ),
+        }),
+      ),
     )
   ).flat();
   return boards.flatMap((board) => {

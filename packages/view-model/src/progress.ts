@@ -28,7 +28,8 @@ export interface StreakView {
 export function streakView(def: Definition, progress: StreakProgress | undefined, now: number): StreakView {
   const target = def.aggregationTargetValue ?? 1;
   if (!progress) return { length: 0, value: 0, target, completed: false };
-  if (progress.streakProgressStatus === 'completed') return { length: progress.currentProgressValue, value: target, target, completed: true };
+  if (progress.streakProgressStatus === 'completed')
+    return { length: progress.currentProgressValue, value: target, target, completed: true };
   const deadline = progress.streakToBeBrokenAt ? Date.parse(progress.streakToBeBrokenAt) : Number.POSITIVE_INFINITY;
   // Past its deadline the run is lost, even before the scheduler's sweep marks it broken.
   if (deadline <= now) return { length: 0, value: 0, target, completed: false };
@@ -36,7 +37,8 @@ export function streakView(def: Definition, progress: StreakProgress | undefined
   const length = progress.currentProgressValue;
   if (!task) return { length, value: 0, target, completed: false };
   // An unfinished period is the one the deadline closes: the current one.
-  if (task.taskProgressStatus !== 'completed') return { length, value: task.currentProgressValue, target: task.targetValue, completed: false };
+  if (task.taskProgressStatus !== 'completed')
+    return { length, value: task.currentProgressValue, target: task.targetValue, completed: false };
   // The latest period is done: now is either still in it, or in the next one, which ends at the deadline.
   const inNext = now >= periodStart(deadline, def.aggregationPeriod);
   return { length, value: inNext ? 0 : task.currentProgressValue, target: task.targetValue, completed: false };
@@ -98,7 +100,10 @@ export function streakStrip(progress: StreakProgress, period: Period, size = 7):
 /** The progress of the challenge's current window, if the member has one. */
 export function currentChallenge(def: Definition, progresses: ChallengeProgress[], now: number): ChallengeProgress | undefined {
   return progresses.find(
-    (p) => p.challengeId === def.id && p.challengeProgressStatus !== 'failed' && (!p.challengeToBeFailedAt || Date.parse(p.challengeToBeFailedAt) > now),
+    (p) =>
+      p.challengeId === def.id &&
+      p.challengeProgressStatus !== 'failed' &&
+      (!p.challengeToBeFailedAt || Date.parse(p.challengeToBeFailedAt) > now),
   );
 }
 
@@ -112,7 +117,8 @@ export function currentMission(def: Definition, progresses: MissionProgress[], n
 }
 
 /** The first milestone not yet reached at `value`; milestones arrive in ascending target order. */
-export const nextMilestone = (milestones: Milestone[], value: number): Milestone | undefined => milestones.find((m) => m.milestoneTargetValue > value);
+export const nextMilestone = (milestones: Milestone[], value: number): Milestone | undefined =>
+  milestones.find((m) => m.milestoneTargetValue > value);
 
 /** A milestone as shown: reached and next only mean something for a member. */
 export type MilestoneRow = Milestone & { reached: boolean; next: boolean };
@@ -123,7 +129,10 @@ export function milestoneRows(milestones: Milestone[], value: number, member: bo
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */
-export function missionTasks(def: Definition, progress: MissionProgress | undefined): { done: number; rows: (Task & { value: number; complete: boolean })[] } {
+export function missionTasks(
+  def: Definition,
+  progress: MissionProgress | undefined,
+): { done: number; rows: (Task & { value: number; complete: boolean })[] } {
   const rows = (def.tasks ?? []).map((task) => {
     // A mission has a handful of tasks: a scan is cheaper in bytes than a map, and as fast.
     const p = progress?.taskProgresses.find((t) => t.taskId === task.id);

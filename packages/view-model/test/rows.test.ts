@@ -29,18 +29,42 @@ const milestone = (id: string, target: number): Milestone => ({ id, milestoneTar
 describe('milestoneRows', () => {
   it('marks the reached ones and the next for a member, neither for a guest', () => {
     const list = [milestone('a', 3), milestone('b', 7), milestone('c', 30)];
-    expect(milestoneRows(list, 7, true).map((r) => [r.reached, r.next])).toEqual([[true, false], [true, false], [false, true]]);
+    expect(milestoneRows(list, 7, true).map((r) => [r.reached, r.next])).toEqual([
+      [true, false],
+      [true, false],
+      [false, true],
+    ]);
     expect(milestoneRows(list, 7, false).every((r) => !r.reached && !r.next)).toBe(true);
   });
 });
 
 describe('missionTasks', () => {
   it("caps each task's value at its target and counts the completed ones", () => {
-    const def = { id: 'm', tasks: [{ id: 't1', targetValue: 2, eudTitle: 'One', eudDescription: null }, { id: 't2', targetValue: 5, eudTitle: 'Two', eudDescription: null }] } as Definition;
-    const task = (taskId: string, value: number, done: boolean) => ({ taskId, periodKey: null, currentProgressValue: value, targetValue: 0, taskProgressStatus: done ? ('completed' as const) : ('in_progress' as const) });
-    const view = missionTasks(def, { missionId: 'm', missionProgressStatus: 'in_progress', missionToBeFailedAt: null, taskProgresses: [task('t1', 4, true), task('t2', 1, false)] });
+    const def = {
+      id: 'm',
+      tasks: [
+        { id: 't1', targetValue: 2, eudTitle: 'One', eudDescription: null },
+        { id: 't2', targetValue: 5, eudTitle: 'Two', eudDescription: null },
+      ],
+    } as Definition;
+    const task = (taskId: string, value: number, done: boolean) => ({
+      taskId,
+      periodKey: null,
+      currentProgressValue: value,
+      targetValue: 0,
+      taskProgressStatus: done ? ('completed' as const) : ('in_progress' as const),
+    });
+    const view = missionTasks(def, {
+      missionId: 'm',
+      missionProgressStatus: 'in_progress',
+      missionToBeFailedAt: null,
+      taskProgresses: [task('t1', 4, true), task('t2', 1, false)],
+    });
     expect(view.done).toBe(1);
-    expect(view.rows.map((r) => [r.id, r.value, r.complete])).toEqual([['t1', 2, true], ['t2', 1, false]]);
+    expect(view.rows.map((r) => [r.id, r.value, r.complete])).toEqual([
+      ['t1', 2, true],
+      ['t2', 1, false],
+    ]);
     expect(missionTasks(def, undefined).rows.map((r) => r.value)).toEqual([0, 0]);
   });
 });

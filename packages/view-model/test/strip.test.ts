@@ -54,7 +54,11 @@ describe("a streak's latest periods, rebuilt from its keys", () => {
       '2027-W01 done',
       '2027-W02 next',
     ]);
-    expect(states(streakStrip(progress(2, [], task('2027-01', true)), 'monthly'))).toEqual(['2026-12 done', '2027-01 done', '2027-02 next']);
+    expect(states(streakStrip(progress(2, [], task('2027-01', true)), 'monthly'))).toEqual([
+      '2026-12 done',
+      '2027-01 done',
+      '2027-02 next',
+    ]);
   });
 
   it('reads week keys as their Monday', () => {

@@ -54,10 +54,17 @@ await build({
 const loaderBytes = statSync(join(outDir, 'loader.js')).size;
 const app = readFileSync(join(outDir, appFile));
 const appGzip = gzipSync(app, { level: 9 }).length;
-for (const file of ['loader.js', appFile]) writeFileSync(join(outDir, `${file}.gz`), gzipSync(readFileSync(join(outDir, file)), { level: 9 }));
-const line = (name, value, budget, unit) => `  ${name.padEnd(22)} ${String(value).padStart(7)} B ${unit.padEnd(8)} budget ${budget} B ${value > budget ? 'OVER' : 'ok'}`;
+for (const file of ['loader.js', appFile])
+  writeFileSync(join(outDir, `${file}.gz`), gzipSync(readFileSync(join(outDir, file)), { level: 9 }));
+const line = (name, value, budget, unit) =>
+  `  ${name.padEnd(22)} ${String(value).padStart(7)} B ${unit.padEnd(8)} budget ${budget} B ${value > budget ? 'OVER' : 'ok'}`;
 console.log(
-  ['widget build:', line('loader.js', loaderBytes, LOADER_BUDGET_BYTES, 'minified'), line(appFile, appGzip, APP_BUDGET_GZIP_BYTES, 'gzipped'), `  (${appFile} is ${app.length} B minified)`].join('\n'),
+  [
+    'widget build:',
+    line('loader.js', loaderBytes, LOADER_BUDGET_BYTES, 'minified'),
+    line(appFile, appGzip, APP_BUDGET_GZIP_BYTES, 'gzipped'),
+    `  (${appFile} is ${app.length} B minified)`,
+  ].join('\n'),
 );
 if (loaderBytes > LOADER_BUDGET_BYTES || appGzip > APP_BUDGET_GZIP_BYTES) {
   console.error('widget build: over budget');

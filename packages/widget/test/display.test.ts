@@ -38,7 +38,11 @@ describe('display configuration', () => {
     ['top_right', (b: Box) => [VIEWPORT.width - (b.x + b.width), b.y]],
     ['top_left', (b: Box) => [b.x, b.y]],
   ] as const)('places the launcher %s at its offsets, and a PATCH shows on the next page load', async (alignment, offsets) => {
-    const patched = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { alignment, alignmentPositionX: 30, alignmentPositionY: 44 });
+    const patched = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, {
+      alignment,
+      alignmentPositionX: 30,
+      alignmentPositionY: 44,
+    });
     expect(patched.status).toBe(200);
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo`);
@@ -55,7 +59,7 @@ describe('display configuration', () => {
     expect(errors).toEqual([]);
   });
 
-  it("styles the launcher from the floating widget: colours, border, radius, shadow, font size, title and icon", async () => {
+  it('styles the launcher from the floating widget: colours, border, radius, shadow, font size, title and icon', async () => {
     const star = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="gold"/></svg>';
     const look = {
       alignment: 'bottom_right',
@@ -74,16 +78,38 @@ describe('display configuration', () => {
     await expect.poll(() => launcher(page).textContent()).toBe('Perks');
     const style = await launcher(page).evaluate((el) => {
       const s = getComputedStyle(el);
-      return { bg: s.backgroundColor, color: s.color, border: `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`, radius: s.borderTopLeftRadius, shadow: s.boxShadow, size: s.fontSize };
+      return {
+        bg: s.backgroundColor,
+        color: s.color,
+        border: `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`,
+        radius: s.borderTopLeftRadius,
+        shadow: s.boxShadow,
+        size: s.fontSize,
+      };
     });
-    expect(style).toEqual({ bg: 'rgb(10, 20, 30)', color: 'rgb(250, 240, 230)', border: '3px solid rgb(200, 0, 0)', radius: '6px', shadow: 'rgba(0, 0, 0, 0.5) 0px 2px 4px 0px', size: '21px' });
+    expect(style).toEqual({
+      bg: 'rgb(10, 20, 30)',
+      color: 'rgb(250, 240, 230)',
+      border: '3px solid rgb(200, 0, 0)',
+      radius: '6px',
+      shadow: 'rgba(0, 0, 0, 0.5) 0px 2px 4px 0px',
+      size: '21px',
+    });
 
     // The icon comes from eudIcon: an upload's URL in practice, or any https URL (here a CDN the browser answers for).
-    const withIcon = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { eudIcon: 'https://cdn.example.com/star.svg' });
+    const withIcon = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, {
+      eudIcon: 'https://cdn.example.com/star.svg',
+    });
     expect(withIcon.status).toBe(200);
     await page.route('https://cdn.example.com/star.svg', (route) => route.fulfill({ contentType: 'image/svg+xml', body: star }));
     await page.reload();
-    await expect.poll(() => launcher(page).locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect
+      .poll(() =>
+        launcher(page)
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      )
+      .toBe(true);
     expect(await launcher(page).locator('img').getAttribute('src')).toBe('https://cdn.example.com/star.svg');
     await screenshot(page, 'launcher-styled');
     expect((await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, { eudIcon: null })).status).toBe(200);
@@ -107,9 +133,19 @@ describe('display configuration', () => {
     const read = await dialog(page).evaluate((panel) => {
       const root = panel.closest('.lw-root')!;
       const s = getComputedStyle(root);
-      const vars = Object.fromEntries(['primary', 'on-primary', 'secondary', 'text', 'muted', 'bg', 'font', 'radius'].map((n) => [n, s.getPropertyValue(`--lw-${n}`).trim()]));
+      const vars = Object.fromEntries(
+        ['primary', 'on-primary', 'secondary', 'text', 'muted', 'bg', 'font', 'radius'].map((n) => [
+          n,
+          s.getPropertyValue(`--lw-${n}`).trim(),
+        ]),
+      );
       const head = getComputedStyle(panel.querySelector('.lw-head')!);
-      return { vars, headBackground: head.backgroundColor, panelRadius: getComputedStyle(panel).borderTopLeftRadius, font: getComputedStyle(panel).fontFamily };
+      return {
+        vars,
+        headBackground: head.backgroundColor,
+        panelRadius: getComputedStyle(panel).borderTopLeftRadius,
+        font: getComputedStyle(panel).fontFamily,
+      };
     });
     expect(read.vars).toEqual({
       primary: theme.primaryColor,
@@ -128,9 +164,15 @@ describe('display configuration', () => {
   it('keeps the store and the widget apart: store CSS does not reach inside the shadow root', async () => {
     const { page } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo`);
-    await page.addStyleTag({ content: 'button, h2, div { font-family: "Comic Sans MS" !important; color: red !important; display: block !important }' });
+    await page.addStyleTag({
+      content: 'button, h2, div { font-family: "Comic Sans MS" !important; color: red !important; display: block !important }',
+    });
     await launcher(page).click();
-    expect(await dialog(page).locator('h2').evaluate((el) => getComputedStyle(el).color)).not.toBe('rgb(255, 0, 0)');
+    expect(
+      await dialog(page)
+        .locator('h2')
+        .evaluate((el) => getComputedStyle(el).color),
+    ).not.toBe('rgb(255, 0, 0)');
     expect(await page.evaluate(() => document.querySelector('loyalty-widget')?.shadowRoot?.querySelector('style') !== null)).toBe(true);
     // Nothing of the widget's in the page's own DOM but its host element: the demo's style and the one added here.
     expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBe(2);

@@ -14,7 +14,8 @@ describe('the widget for a guest on /demo', () => {
     const { page, errors } = await demo.newPage();
     const reads: { url: string; accountId: string | undefined; token: string | undefined }[] = [];
     page.on('request', (req) => {
-      if (req.url().includes('/api/v1.0/')) reads.push({ url: req.url(), accountId: req.headers()['x-account-id'], token: req.headers()['x-enduser-access-token'] });
+      if (req.url().includes('/api/v1.0/'))
+        reads.push({ url: req.url(), accountId: req.headers()['x-account-id'], token: req.headers()['x-enduser-access-token'] });
     });
     await page.goto(`${demo.app.url}/demo`);
     await expect.poll(() => launcher(page).textContent()).toContain('Rewards');
@@ -65,13 +66,11 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Rejoignez Demo Shop Rewards');
     await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(5);
-    expect(await dialog(page).getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent))).toEqual([
-      'Séries',
-      'Défis',
-      'Missions',
-      'Classement',
-      'Récompenses',
-    ]);
+    expect(
+      await dialog(page)
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent)),
+    ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Récompenses']);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
     await expect.poll(() => tabPanel(page).textContent()).toContain('Visite quotidienne');
     expect(await dialog(page).getByRole('button', { name: 'Fermer' }).count()).toBe(1);
@@ -95,13 +94,11 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     const tab = dialog(page).getByRole('tab', { name: 'Leaderboard' });
     await expect.poll(() => tab.count()).toBe(1);
-    expect(await dialog(page).getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent))).toEqual([
-      'Streaks',
-      'Challenges',
-      'Missions',
-      'Leaderboard',
-      'Rewards',
-    ]);
+    expect(
+      await dialog(page)
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent)),
+    ).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Rewards']);
     // One list of leaderboards, one read of the definitions they rank; no standings before the tab opens.
     expect(reads.filter((r) => r.includes('leaderboard'))).toEqual(['/api/v1.0/schema/leaderboard/record']);
 
@@ -152,7 +149,21 @@ describe('the widget for a guest on /demo', () => {
     await expect.poll(() => tabPanel(page).textContent()).toContain('Weekly shopper');
 
     // Focus is trapped: a full cycle forwards and backwards never leaves the panel.
-    for (const key of ['Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab', 'Shift+Tab']) {
+    for (const key of [
+      'Tab',
+      'Tab',
+      'Tab',
+      'Tab',
+      'Tab',
+      'Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+      'Shift+Tab',
+    ]) {
       await page.keyboard.press(key);
       expect((await widgetFocus(page))?.inPanel).toBe(true);
     }

@@ -6,7 +6,13 @@ import { installLoader, type WidgetHost } from '../src/loader/queue.js';
 /** The inline stub merchants paste before the loader's script tag (CONTRACT §13). */
 const STUB = 'window.LoyaltyWidget = window.LoyaltyWidget || { q: [], init: function(){ this.q.push(arguments) } }';
 
-const config = (n: number): WidgetConfig => ({ baseUrl: 'https://loyalty.test', accountId: `a${n}`, templateId: 't', themeId: 'th', floatingWidgetId: 'f' });
+const config = (n: number): WidgetConfig => ({
+  baseUrl: 'https://loyalty.test',
+  accountId: `a${n}`,
+  templateId: 't',
+  themeId: 'th',
+  floatingWidgetId: 'f',
+});
 const host = () => window as unknown as WidgetHost & { LoyaltyWidget: { init(c: unknown): void; q?: unknown[] } };
 const settle = () => new Promise((r) => setTimeout(r, 0));
 

@@ -5,7 +5,10 @@ import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './
 let demo: Demo;
 
 const DAY_MS = 86_400_000;
-const whereEquals = (fieldSlug: string, fieldValue: string, operator = 'equals') => ({ operator: 'and', conditions: [{ fieldSlug, operator, fieldValue }] });
+const whereEquals = (fieldSlug: string, fieldValue: string, operator = 'equals') => ({
+  operator: 'and',
+  conditions: [{ fieldSlug, operator, fieldValue }],
+});
 beforeAll(async () => {
   demo = await startDemo();
 });
@@ -30,7 +33,9 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe('4 in a row');
     expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Freezes: 1');
     const day = (ago: number) => new Date(Date.now() - ago * DAY_MS).toISOString().slice(0, 10);
-    const strip = await tabPanel(page).locator('[data-strip] li').evaluateAll((slots) => slots.map((li) => [li.getAttribute('data-key'), li.className, li.querySelector('.lw-sr')?.textContent]));
+    const strip = await tabPanel(page)
+      .locator('[data-strip] li')
+      .evaluateAll((slots) => slots.map((li) => [li.getAttribute('data-key'), li.className, li.querySelector('.lw-sr')?.textContent]));
     expect(strip).toEqual([
       [day(4), 'lw-done', 'Completed'],
       [day(3), 'lw-done', 'Completed'],
@@ -70,8 +75,18 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     const { context, page, errors } = await demo.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
     // The shopper's own: the other members on the leaderboard have earned rewards of their own.
-    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), fields: ['ownedById'], limit: 1 })).body.data[0].ownedById as string;
-    const logs = (await demo.api.get('/schema/reward_log/record', { filters: whereEquals('ownedById', shopper) })).body.data as { couponCode: string; eudRewardTitle: string; eudRedeemInstructionMessage: string }[];
+    const shopper = (
+      await demo.api.get('/schema/streak_log/record', {
+        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
+        fields: ['ownedById'],
+        limit: 1,
+      })
+    ).body.data[0].ownedById as string;
+    const logs = (await demo.api.get('/schema/reward_log/record', { filters: whereEquals('ownedById', shopper) })).body.data as {
+      couponCode: string;
+      eudRewardTitle: string;
+      eudRedeemInstructionMessage: string;
+    }[];
     expect(logs.map((l) => l.couponCode).sort()).toEqual([expect.stringMatching(/^SHOP5-/), expect.stringMatching(/^STREAK10-/)]);
 
     await page.goto(`${demo.app.url}/demo?mode=member`);
@@ -143,17 +158,52 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
   });
 
   it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
-    const count = async (slug: string) => (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
-    const slugs = ['streak', 'challenge', 'mission', 'milestone', 'reward', 'coupon', 'floating_widget', 'theme', 'template', 'leaderboard', 'streak_log', 'challenge_log', 'mission_log', 'reward_log'];
-    const shopper = (await demo.api.get('/schema/streak_log/record', { filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'), fields: ['ownedById'], limit: 1 })).body.data[0].ownedById as string;
-    const run = async () => (await demo.api.get('/schema/streak_progress/record', { filters: whereEquals('ownedById', shopper), fields: ['currentProgressValue', 'freezesAvailable', 'freezesUsed', 'frozenPeriodKeys'] })).body.data;
+    const count = async (slug: string) =>
+      (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
+    const slugs = [
+      'streak',
+      'challenge',
+      'mission',
+      'milestone',
+      'reward',
+      'coupon',
+      'floating_widget',
+      'theme',
+      'template',
+      'leaderboard',
+      'streak_log',
+      'challenge_log',
+      'mission_log',
+      'reward_log',
+    ];
+    const shopper = (
+      await demo.api.get('/schema/streak_log/record', {
+        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
+        fields: ['ownedById'],
+        limit: 1,
+      })
+    ).body.data[0].ownedById as string;
+    const run = async () =>
+      (
+        await demo.api.get('/schema/streak_progress/record', {
+          filters: whereEquals('ownedById', shopper),
+          fields: ['currentProgressValue', 'freezesAvailable', 'freezesUsed', 'frozenPeriodKeys'],
+        })
+      ).body.data;
     const before = await Promise.all(slugs.map(count));
     const runBefore = await run();
     await ensureDemoAccount(demo.app.running.services, demo.app.url);
     expect(await Promise.all(slugs.map(count))).toEqual(before);
     // The welcome freezes are granted once: not again once one is used.
     expect(await run()).toEqual(runBefore);
-    expect(runBefore).toMatchObject([{ currentProgressValue: 4, freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: [new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10)] }]);
+    expect(runBefore).toMatchObject([
+      {
+        currentProgressValue: 4,
+        freezesAvailable: 1,
+        freezesUsed: 1,
+        frozenPeriodKeys: [new Date(Date.now() - 2 * DAY_MS).toISOString().slice(0, 10)],
+      },
+    ]);
     expect(Object.fromEntries(slugs.map((s, i) => [s, before[i]]))).toMatchObject({
       streak: 1,
       challenge: 1,

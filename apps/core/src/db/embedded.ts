@@ -151,7 +151,8 @@ async function clearLeftover(dir: string, logger: Logger | undefined): Promise<v
   process.kill(pid, 'SIGINT');
   if (await waitUntilGone(pid, 30_000)) return;
   process.kill(pid, 'SIGQUIT');
-  if (!(await waitUntilGone(pid, 10_000))) throw new Error(`The PostgreSQL left running on ${dir} (pid ${pid}) did not stop; stop it, then start again`);
+  if (!(await waitUntilGone(pid, 10_000)))
+    throw new Error(`The PostgreSQL left running on ${dir} (pid ${pid}) did not stop; stop it, then start again`);
 }
 
 interface Postmaster {
@@ -166,7 +167,11 @@ async function spawnPostmaster(dir: string, port: number): Promise<Postmaster> {
   const { postgres } = (await import(pathToFileURL(platformPackage()).href)) as { postgres: string };
   // A process group of its own: Ctrl-C in a terminal reaches only the service, which stops the
   // API and workers before the database, not all of them at once.
-  const child = spawn(postgres, ['-D', dir, '-p', String(port)], { ...postgresUserIds(), detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(postgres, ['-D', dir, '-p', String(port)], {
+    ...postgresUserIds(),
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const log: string[] = [];
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
   return new Promise<Postmaster>((ok, fail) => {
@@ -186,7 +191,8 @@ async function spawnPostmaster(dir: string, port: number): Promise<Postmaster> {
     });
     child.once('error', fail);
     child.once('exit', (code, signal) => {
-      if (!ready) fail(new Error(`The embedded PostgreSQL in ${dir} exited during start-up (${signal ?? `code ${code}`}):\n  ${log.join('\n  ')}`));
+      if (!ready)
+        fail(new Error(`The embedded PostgreSQL in ${dir} exited during start-up (${signal ?? `code ${code}`}):\n  ${log.join('\n  ')}`));
     });
   });
 }
@@ -241,7 +247,10 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty
         current = undefined;
         if (!wanted) return;
         if (Date.now() - startedAt > STABLE_MS) failures = 0;
-        logger?.error({ exitCode: postmaster.process.exitCode, signal: postmaster.process.signalCode, log: postmaster.log }, 'embedded PostgreSQL exited; starting it again');
+        logger?.error(
+          { exitCode: postmaster.process.exitCode, signal: postmaster.process.signalCode, log: postmaster.log },
+          'embedded PostgreSQL exited; starting it again',
+        );
         restartLater();
       });
     })());

@@ -9,7 +9,12 @@ import { type ProgressEvent, type LogInput, notAggregated, type Outcome, type St
 import { type Versioned, versioned } from './writes.js';
 
 /** The change that fails a window that ended uncompleted, at the window's end. */
-export function failedChallengePatch(progress: ChallengeProgressRow, zone: string, period: Period, now: Date): Partial<ChallengeProgressRow> {
+export function failedChallengePatch(
+  progress: ChallengeProgressRow,
+  zone: string,
+  period: Period,
+  now: Date,
+): Partial<ChallengeProgressRow> {
   const end = periodBounds(progress.period_key, period, zone).end;
   return { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: now };
 }
@@ -41,7 +46,10 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   const rows = rowsFromJson<Versioned<ChallengeProgressRow>>(input.state);
   const closed: ProgressEvent[] = [];
   for (const progress of rows.filter((r) => r.period_key < window && r.challenge_progress_status === 'in_progress')) {
-    closed.push({ code: 'challenge_progress_failed', progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)) });
+    closed.push({
+      code: 'challenge_progress_failed',
+      progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)),
+    });
   }
   if (rows.some((r) => r.period_key > window)) return notAggregated(closed);
 

@@ -48,7 +48,8 @@ export async function ingestLog(records: Records, ctx: RequestContext, kind: Log
       count.log(kind, response.isAggregated ? 'aggregated' : 'not_aggregated');
       return response;
     } catch (err) {
-      if (err instanceof ApiError && err.status < 500) count.log(kind, err.code === 'duplicate_unique_identifier' ? 'duplicate' : 'refused');
+      if (err instanceof ApiError && err.status < 500)
+        count.log(kind, err.code === 'duplicate_unique_identifier' ? 'duplicate' : 'refused');
       throw err;
     }
   });
@@ -68,7 +69,8 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
       issued.commit();
       return response;
     } catch (err) {
-      if (isDuplicateLog(err, kind)) throw await duplicate(records.db, kind, ctx.account!.id, values[`${kind}Id`] as string, values.uniqueIdentifier as string);
+      if (isDuplicateLog(err, kind))
+        throw await duplicate(records.db, kind, ctx.account!.id, values[`${kind}Id`] as string, values.uniqueIdentifier as string);
       if (!(err instanceof NeedsLock || isLostRace(err)) || attempt > MAX_ATTEMPTS) throw err;
       if (!(err instanceof NeedsLock)) count.writeRetry(kind);
       locked = true;
@@ -101,14 +103,22 @@ async function attemptLog(
   const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as InlineMember) : undefined;
   const memberId = (inline?.id ?? values.ownedById) as string;
   const { found, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
-  if (!found) throw invalidInput(`No ${kind} with this id.`, [{ field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` }]);
-  if (!member) throw invalidInput('No member with this id.', [{ field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` }]);
+  if (!found)
+    throw invalidInput(`No ${kind} with this id.`, [
+      { field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` },
+    ]);
+  if (!member)
+    throw invalidInput('No member with this id.', [
+      { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` },
+    ]);
   const definition = found.row;
   const activityId = values.activityId as string;
   const task = found.kind === 'mission' ? found.row.tasks.find((t) => t.activityId === activityId) : undefined;
   const method = found.kind === 'mission' ? (task?.aggregationMethod ?? 'count') : found.row.aggregation_method;
   if (method === 'sum' && values.activityValue == null) {
-    throw invalidInput('activityValue is required for sum aggregation.', [{ field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' }]);
+    throw invalidInput('activityValue is required for sum aggregation.', [
+      { field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' },
+    ]);
   }
 
   const zone = member.timezone ?? account.timezone ?? 'UTC';
@@ -142,7 +152,15 @@ async function attemptLog(
   const memberLanguage = member.language_code;
   const payloadLog =
     memberLanguage && memberLanguage !== (ctx.languageCode ?? account.defaultLanguageCode)
-      ? await buildResponse({ ...tx, ctx: { ...ctx, languageCode: memberLanguage } }, kind, logRow!, definition, member, milestones, outcome)
+      ? await buildResponse(
+          { ...tx, ctx: { ...ctx, languageCode: memberLanguage } },
+          kind,
+          logRow!,
+          definition,
+          member,
+          milestones,
+          outcome,
+        )
       : response;
   const eventCtx = memberLanguage ? { ...ctx, languageCode: memberLanguage } : ctx;
   const aboutProgress = async (e: ProgressEvent): Promise<NewEvent> => ({
@@ -192,9 +210,21 @@ const LOOKUP = Object.fromEntries(
  * logs on one definition aggregate one at a time, so that its reads see every earlier log.
  */
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
-  if (lock) await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`${kind}:${definitionId}:${memberId}`] });
-  const values = [accountId, definitionId, accountId, definitionId, accountId, memberId, ...STATE[kind].bindings(accountId, definitionId, memberId)];
-  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; state: unknown }>(trx, { text: LOOKUP[kind], values });
+  if (lock)
+    await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`${kind}:${definitionId}:${memberId}`] });
+  const values = [
+    accountId,
+    definitionId,
+    accountId,
+    definitionId,
+    accountId,
+    memberId,
+    ...STATE[kind].bindings(accountId, definitionId, memberId),
+  ];
+  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; state: unknown }>(trx, {
+    text: LOOKUP[kind],
+    values,
+  });
   return {
     found: definitionOf(kind, row!.definition),
     milestones: rowsFromJson<MilestoneRow>(row!.milestones),
@@ -220,7 +250,9 @@ function definitionOf(kind: LogKind, json: unknown): Definition | undefined {
 }
 
 async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionId: string, uniqueIdentifier: string): Promise<ApiError> {
-  const existing = await db<LogRow>(`${kind}_log`).where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier }).first('id');
+  const existing = await db<LogRow>(`${kind}_log`)
+    .where({ account_id: accountId, [`${kind}_id`]: definitionId, unique_identifier: uniqueIdentifier })
+    .first('id');
   return duplicateUniqueIdentifier(undefined, [
     { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing?.id },
   ]);

@@ -24,9 +24,16 @@ export async function upsertInlineMember(trx: Knex, accountId: string, input: In
   const existing = await trx<AccountUserRow>('account_user').where(key).first();
   if (existing) {
     if (memberHolds(existing, input)) return existing;
-    const [row] = await trx<AccountUserRow>('account_user').where({ account_id: accountId, id: existing.id }).update({ ...sent, updated_at: trx.fn.now() }).returning('*');
+    const [row] = await trx<AccountUserRow>('account_user')
+      .where({ account_id: accountId, id: existing.id })
+      .update({ ...sent, updated_at: trx.fn.now() })
+      .returning('*');
     return row!;
   }
-  const [inserted] = await trx<AccountUserRow>('account_user').insert({ ...sent, account_id: accountId }).onConflict(['account_id', 'external_id']).ignore().returning('*');
+  const [inserted] = await trx<AccountUserRow>('account_user')
+    .insert({ ...sent, account_id: accountId })
+    .onConflict(['account_id', 'external_id'])
+    .ignore()
+    .returning('*');
   return inserted ?? (await upsertInlineMember(trx, accountId, input));
 }

@@ -40,9 +40,14 @@ export const MISSION_STATE: StateRead = {
                       where l.account_id = ? and l.owned_by_id = ? and l.mission_id = ? and l.mission_progress_status <> 'in_progress'
                       order by l.created_at desc limit 1))`,
   bindings: (accountId, definitionId, memberId) => [
-    accountId, runIdentifier(definitionId, memberId),
-    accountId, memberId, definitionId,
-    accountId, memberId, definitionId,
+    accountId,
+    runIdentifier(definitionId, memberId),
+    accountId,
+    memberId,
+    definitionId,
+    accountId,
+    memberId,
+    definitionId,
   ],
 };
 
@@ -59,7 +64,10 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   let progress = rowFromJson<Versioned<MissionProgressRow>>(state.run?.progress);
   let taskRows = rowsFromJson<Versioned<TaskProgressRow>>(state.run?.tasks);
   if (progress && activityAt >= progress.mission_to_be_failed_at!) {
-    closed.push({ code: 'mission_progress_failed', progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)) });
+    closed.push({
+      code: 'mission_progress_failed',
+      progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)),
+    });
     progress = undefined;
   }
   if (progress && activityAt < progress.mission_started_at) return notAggregated();

@@ -26,8 +26,13 @@ export async function progressPayload(
   progress: Row,
 ): Promise<Record<string, unknown>> {
   const slug = `${kind}_progress`;
-  const [serialized] = await records.serialize(records.registry.require(slug), [progress], ctx, { db, fields: [...storedFields(records, slug), 'taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields) });
-  const definition = await db(kind).where({ account_id: progress.account_id, id: progress[`${kind}_id`] }).first();
+  const [serialized] = await records.serialize(records.registry.require(slug), [progress], ctx, {
+    db,
+    fields: [...storedFields(records, slug), 'taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields),
+  });
+  const definition = await db(kind)
+    .where({ account_id: progress.account_id, id: progress[`${kind}_id`] })
+    .first();
   const [def] = definition ? await records.serialize(records.registry.require(kind), [definition], ctx, { db }) : [null];
   const milestones = await liveMilestones(db, progress.account_id as string, progress[`${kind}_id`] as string);
   const value = kind === 'mission' ? await completedTasks(db, progress) : (progress.current_progress_value as number);

@@ -2,14 +2,25 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nextPeriodKey, type Period, periodBounds, periodKey, windowEnd } from './periods.js';
 
-const ZONES = ['UTC', 'Europe/Paris', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'Pacific/Apia', 'America/Sao_Paulo', 'Asia/Tokyo'];
+const ZONES = [
+  'UTC',
+  'Europe/Paris',
+  'America/New_York',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+  'Pacific/Apia',
+  'America/Sao_Paulo',
+  'Asia/Tokyo',
+];
 const PERIODS: Period[] = ['daily', 'weekly', 'monthly'];
 const instant = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true });
 
 /** An independent reckoning of period keys from Intl's local calendar date, as an oracle. */
 function oracleKey(at: Date, period: Period, zone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
   );
   if (period === 'daily') return `${parts.year}-${parts.month}-${parts.day}`;
   if (period === 'monthly') return `${parts.year}-${parts.month}`;

@@ -50,7 +50,13 @@ export function periodBounds(key: string, period: Period, zone: string): { start
   const start = startOf(key, period, zone);
   // startOf again: where midnight does not exist (DST at 00:00), the period starts at 01:00 and
   // adding a day would carry that hour into the next period's start.
-  const found = { start: start.toJSDate(), end: start.plus({ [UNIT[period]]: 1 }).startOf(UNIT[period]).toJSDate() };
+  const found = {
+    start: start.toJSDate(),
+    end: start
+      .plus({ [UNIT[period]]: 1 })
+      .startOf(UNIT[period])
+      .toJSDate(),
+  };
   if (bounds.size >= BOUNDS_MAX) bounds.clear();
   bounds.set(slot, found);
   return { start: new Date(found.start), end: new Date(found.end) };
@@ -65,4 +71,3 @@ export function windowEnd(start: Date, period: Period, zone: string): Date {
   const dt = DateTime.fromJSDate(start, { zone });
   return (period === 'daily' ? dt.plus({ days: 1 }) : period === 'weekly' ? dt.plus({ days: 7 }) : dt.plus({ months: 1 })).toJSDate();
 }
-

@@ -38,8 +38,16 @@ async function takePooledCoupon(tx: Tx, reward: RewardRow, rewardLogId: string):
 async function generateCoupon(tx: Tx, reward: RewardRow, rewardLogId: string): Promise<string> {
   for (;;) {
     const code = `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`;
-    const inserted = await tx.trx<CouponRow>('coupon')
-      .insert({ account_id: reward.account_id, reward_id: reward.id, coupon_code: code, is_coupon_issued: true, status: 'live', reward_log_id: rewardLogId })
+    const inserted = await tx
+      .trx<CouponRow>('coupon')
+      .insert({
+        account_id: reward.account_id,
+        reward_id: reward.id,
+        coupon_code: code,
+        is_coupon_issued: true,
+        status: 'live',
+        reward_log_id: rewardLogId,
+      })
       .onConflict(['account_id', 'coupon_code'])
       .ignore()
       .returning('coupon_code');
@@ -66,7 +74,8 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
   if (!tx.locked) throw new NeedsLock();
   const reward = await tx.trx<RewardRow>('reward').where({ account_id: tx.account.id, id: source.rewardId }).first();
   if (!reward) return null;
-  const [log] = await tx.trx<RewardLogRow>('reward_log')
+  const [log] = await tx
+    .trx<RewardLogRow>('reward_log')
     .insert({
       account_id: tx.account.id,
       reward_id: reward.id,
@@ -86,7 +95,12 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
     tx.issued.coupon('generated');
   } else tx.issued.emptyPool();
   if (!code) return log!;
-  return updateRow(tx.trx, 'reward_log', log!, { coupon_code: code, reward_issued_at: tx.now, reward_expiry_at: expiryFor(reward, tx.now), updated_at: tx.now });
+  return updateRow(tx.trx, 'reward_log', log!, {
+    coupon_code: code,
+    reward_issued_at: tx.now,
+    reward_expiry_at: expiryFor(reward, tx.now),
+    updated_at: tx.now,
+  });
 }
 
 /** Reward logs for every achieved milestone that carries a reward. */

@@ -32,12 +32,24 @@ export const isWindowed = (rankBy: RankBy) => rankBy === 'window_progress';
  * Starts keeping the standings of a definition ranked this way, from its progress so far, unless
  * a leaderboard other than `leaderboardId` keeps them already.
  */
-export async function keepStandings(trx: Knex, accountId: string, definitionId: string, rankBy: RankBy, leaderboardId: string): Promise<void> {
+export async function keepStandings(
+  trx: Knex,
+  accountId: string,
+  definitionId: string,
+  rankBy: RankBy,
+  leaderboardId: string,
+): Promise<void> {
   await trx.raw('select loyalty_standings_rebuild(?, ?, ?, ?)', [accountId, definitionId, rankBy, leaderboardId]);
 }
 
 /** Stops keeping them (and drops them) unless a leaderboard other than `leaderboardId` ranks so. */
-export async function dropStandings(trx: Knex, accountId: string, definitionId: string, rankBy: RankBy, leaderboardId: string): Promise<void> {
+export async function dropStandings(
+  trx: Knex,
+  accountId: string,
+  definitionId: string,
+  rankBy: RankBy,
+  leaderboardId: string,
+): Promise<void> {
   await trx.raw('select loyalty_standings_drop(?, ?, ?, ?)', [accountId, definitionId, rankBy, leaderboardId]);
 }
 
@@ -86,7 +98,12 @@ export async function readStandings(db: Knex, q: StandingsQuery): Promise<Standi
     text: 'select entries, ranked_count, caller_value, caller_rank from loyalty_standings($1, $2, $3, $4, $5, $6)',
     values: [q.accountId, q.definitionId, q.rankBy, q.periodKey, q.memberId ?? null, q.limit],
   });
-  const { entries, ranked_count: rankedCount, caller_value: callerValue, caller_rank: callerRank } = row as {
+  const {
+    entries,
+    ranked_count: rankedCount,
+    caller_value: callerValue,
+    caller_rank: callerRank,
+  } = row as {
     entries: StandingEntry[];
     ranked_count: string;
     caller_value: number | null;
@@ -113,7 +130,12 @@ export function anonymousName(key: Buffer, leaderboardId: string, memberId: stri
  * "Marie D.": the first name and the last name's initial; a first name alone as it is; without a
  * first name, the anonymous label (never an id or an e-mail address).
  */
-export function displayName(mode: DisplayNameMode, key: Buffer, leaderboardId: string, entry: Pick<StandingEntry, 'memberId' | 'firstName' | 'lastName'>): string {
+export function displayName(
+  mode: DisplayNameMode,
+  key: Buffer,
+  leaderboardId: string,
+  entry: Pick<StandingEntry, 'memberId' | 'firstName' | 'lastName'>,
+): string {
   const first = entry.firstName?.trim();
   if (mode === 'anonymous' || !first) return anonymousName(key, leaderboardId, entry.memberId);
   const initial = Array.from(entry.lastName?.trim() ?? '')[0];

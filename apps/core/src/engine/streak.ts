@@ -66,7 +66,12 @@ export function settleMissed(
     available -= 1;
     key = nextPeriodKey(key, period, zone);
     end = periodBounds(key, period, zone).end;
-    step({ freezes_available: available, freezes_used: row.freezes_used + 1, frozen_period_keys: [...row.frozen_period_keys, frozen], streak_to_be_broken_at: end });
+    step({
+      freezes_available: available,
+      freezes_used: row.freezes_used + 1,
+      frozen_period_keys: [...row.frozen_period_keys, frozen],
+      streak_to_be_broken_at: end,
+    });
     events.push({ code: 'streak_progress_freeze_used', progress: row, extra: { frozenPeriodKey: frozen } });
   } while (missed(key, end));
   return { patch, events };
@@ -77,12 +82,21 @@ export function settleMissed(
  * The caller holds the progress row's lock, which an update lowering `maxFreezes` waits for (see
  * `capFreezes`), so the cap read here is never one that update has replaced.
  */
-export async function grantFreezes(trx: Knex.Transaction, accountId: string, progressId: string, count: number, now: Date): Promise<StreakProgressRow> {
+export async function grantFreezes(
+  trx: Knex.Transaction,
+  accountId: string,
+  progressId: string,
+  count: number,
+  now: Date,
+): Promise<StreakProgressRow> {
   const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
   const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).first('max_freezes');
   if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
-  return updateRow(trx, 'streak_progress', progress, { freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count), updated_at: now });
+  return updateRow(trx, 'streak_progress', progress, {
+    freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count),
+    updated_at: now,
+  });
 }
 
 /**
@@ -182,7 +196,8 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   if (completed) Object.assign(patch, { streak_progress_status: 'completed', streak_completed_at: activityAt });
   // A run that reaches a multiple of freezeEarnEveryPeriods earns a freeze, up to maxFreezes; a completed one has no use for it.
   const every = definition.freeze_earn_every_periods;
-  const earned = periodCompleted && !completed && every !== null && after % every === 0 && progress!.freezes_available < definition.max_freezes;
+  const earned =
+    periodCompleted && !completed && every !== null && after % every === 0 && progress!.freezes_available < definition.max_freezes;
   if (earned) patch.freezes_available = progress!.freezes_available + 1;
   const updated = tx.writes.update('streak_progress', progress!, patch);
 

@@ -45,7 +45,13 @@ export class WriteSet {
    * Columns left out are the table's nulls and defaults: the caller names the row type it inserts.
    */
   insert<R extends { id: string }>(table: string, values: Partial<R>[]): R[] {
-    const rows: Row[] = values.map((v) => ({ id: randomUUID(), account_id: this.accountId, created_at: this.createdAt, updated_at: this.createdAt, ...v }));
+    const rows: Row[] = values.map((v) => ({
+      id: randomUUID(),
+      account_id: this.accountId,
+      created_at: this.createdAt,
+      updated_at: this.createdAt,
+      ...v,
+    }));
     for (const row of rows) this.inserted.set(`${table}:${row.id}`, row);
     if (rows.length) this.inserts.push({ table, rows });
     // What the database will hold once written, as the row type reads it.
@@ -89,13 +95,17 @@ export class WriteSet {
     const updates = [...this.updates.values()];
     updates.forEach((u, i) => {
       const set = Object.entries(u.patch).map(([column, value]) => `${ident(column)} = ${b.param(value)}`);
-      ctes.push(`u${i} as (update ${ident(u.table)} set ${set.join(', ')} where account_id = ${b.param(this.accountId)} and id = ${b.param(u.id)} and xmin = ${b.param(u.version)}::text::xid returning 1)`);
+      ctes.push(
+        `u${i} as (update ${ident(u.table)} set ${set.join(', ')} where account_id = ${b.param(this.accountId)} and id = ${b.param(u.id)} and xmin = ${b.param(u.version)}::text::xid returning 1)`,
+      );
     });
     if (updates.length) ctes.push(`updated as (${updates.map((_, i) => `select 1 from u${i}`).join(' union all ')})`);
     const afterUpdates = updates.length ? ` where (select count(*) from updated) = ${updates.length}` : '';
     this.inserts.forEach(({ table, rows }, i) => {
       const list = Object.keys(rows[0]!).map(ident).join(', ');
-      ctes.push(`i${i} as (insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, ${b.param(JSON.stringify(rows))}::json)${afterUpdates})`);
+      ctes.push(
+        `i${i} as (insert into ${ident(table)} (${list}) select ${list} from json_populate_recordset(null::${ident(table)}, ${b.param(JSON.stringify(rows))}::json)${afterUpdates})`,
+      );
     });
     if (this.events.length) {
       const events = eventsInsert(this.accountId, this.events);

@@ -1,11 +1,21 @@
 /** The spec's eleven event codes plus the mission and streak freeze codes the contract adds (CONTRACT §9, §14). */
 export const EVENT_CODES = [
-  'streak_progress_broken', 'streak_progress_to_be_broken', 'streak_progress_completed',
-  'streak_progress_milestone_completed', 'streak_progress_non_milestone_completed', 'streak_progress_in_progress',
-  'challenge_progress_failed', 'challenge_progress_to_be_failed', 'challenge_progress_completed',
-  'challenge_progress_milestone_completed', 'challenge_progress_in_progress',
-  'mission_progress_in_progress', 'mission_progress_milestone_completed', 'mission_progress_completed',
+  'streak_progress_broken',
+  'streak_progress_to_be_broken',
+  'streak_progress_completed',
+  'streak_progress_milestone_completed',
+  'streak_progress_non_milestone_completed',
+  'streak_progress_in_progress',
+  'challenge_progress_failed',
+  'challenge_progress_to_be_failed',
+  'challenge_progress_completed',
+  'challenge_progress_milestone_completed',
+  'challenge_progress_in_progress',
+  'mission_progress_in_progress',
+  'mission_progress_milestone_completed',
+  'mission_progress_completed',
   'mission_progress_failed',
-  'streak_progress_freeze_used', 'streak_progress_freeze_earned',
+  'streak_progress_freeze_used',
+  'streak_progress_freeze_earned',
 ] as const;
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -25,7 +25,21 @@ function errorBody(err: ApiError, requestId: string) {
   return { error: { status: err.status, code: err.code, message: err.message, details: err.details, requestId } };
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '40001', '40P01']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '40001',
+  '40P01',
+]);
 
 /** The database is down or restarting, or the request lost a race it may retry: it did nothing, and the caller should retry. */
 function isUnavailable(err: unknown): boolean {
@@ -33,7 +47,8 @@ function isUnavailable(err: unknown): boolean {
   return (
     (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
     e.name === 'KnexTimeoutError' ||
-    (typeof e.message === 'string' && /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(e.message))
+    (typeof e.message === 'string' &&
+      /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(e.message))
   );
 }
 
@@ -42,13 +57,15 @@ function isUnavailable(err: unknown): boolean {
  * is 503 with Retry-After (retryable, like 429), never a 500.
  */
 function translateDatabaseError(err: unknown): ApiError | undefined {
-  if (isUnavailable(err)) return new ApiError(503, 'unavailable', 'The service is briefly unavailable; retry shortly.', [], { 'retry-after': '1' });
+  if (isUnavailable(err))
+    return new ApiError(503, 'unavailable', 'The service is briefly unavailable; retry shortly.', [], { 'retry-after': '1' });
   const code = (err as { code?: unknown }).code;
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');
   if (code.startsWith('22')) return new ApiError(400, 'invalid_input', 'A value is out of the range this field accepts.');
   // Not-null, foreign-key and check violations: a value the field definitions should have refused.
-  if (code === '23502' || code === '23503' || code === '23514') return new ApiError(400, 'invalid_input', 'A value is missing or not allowed here.');
+  if (code === '23502' || code === '23503' || code === '23514')
+    return new ApiError(400, 'invalid_input', 'A value is missing or not allowed here.');
   return undefined;
 }
 
@@ -98,7 +115,10 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
-      s.logger.debug({ requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      s.logger.debug(
+        { requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(seconds * 1000) },
+        'request',
+      );
     }
   });
 

@@ -42,14 +42,21 @@ export function allow(flowsOf: FlowsOf) {
     const identity = ctx.state.identity as Identity;
     const flows = flowsOf(ctx, ctx.method);
     if (identity.flow === 'guest' && !flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
-    if (!flows) throw methodNotAllowed(METHODS.filter((m) => flowsOf(ctx, m)), `${ctx.method} is not offered on ${ctx.path}.`);
+    if (!flows)
+      throw methodNotAllowed(
+        METHODS.filter((m) => flowsOf(ctx, m)),
+        `${ctx.method} is not offered on ${ctx.path}.`,
+      );
     if (!flows.includes(identity.flow)) throw forbidden(`These credentials may not ${ctx.method} ${ctx.path}.`);
     await next();
   };
 }
 
 /** The flows of a route that offers one method. */
-export const only = (method: string, flows: readonly Flow[]): FlowsOf => (_ctx, asked) => (asked === method ? flows : undefined);
+export const only =
+  (method: string, flows: readonly Flow[]): FlowsOf =>
+  (_ctx, asked) =>
+    asked === method ? flows : undefined;
 
 function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
   const result = s.buckets.take(key, rate);

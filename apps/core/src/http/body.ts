@@ -20,10 +20,7 @@ function hasBody(ctx: Context): boolean {
 }
 
 /** Reads the request body, enforcing size, media type and JSON syntax in the contract's order. */
-export async function readBody(
-  ctx: Context,
-  options: { accepts?: string[]; maxBytes?: number } = {},
-): Promise<ReadBody> {
+export async function readBody(ctx: Context, options: { accepts?: string[]; maxBytes?: number } = {}): Promise<ReadBody> {
   const accepts = options.accepts ?? ['application/json'];
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!hasBody(ctx)) return { raw: undefined, mediaType: undefined, json: undefined };
@@ -34,7 +31,8 @@ export async function readBody(
   } catch {
     throw unsupportedMediaType(`A request body needs a content type of ${accepts.join(' or ')}.`);
   }
-  if (!accepts.includes(mediaType)) throw unsupportedMediaType(`Content type ${mediaType} is not accepted here; use ${accepts.join(' or ')}.`);
+  if (!accepts.includes(mediaType))
+    throw unsupportedMediaType(`Content type ${mediaType} is not accepted here; use ${accepts.join(' or ')}.`);
   let raw: Buffer;
   try {
     raw = await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
@@ -63,7 +61,9 @@ export async function readBody(
 
 /** PostgreSQL text cannot hold NUL, so a string with one is refused here, naming where it is. */
 export const nulRefused = (field: string) =>
-  invalidInput(`"${field}" contains a NUL character, which is not allowed.`, [{ field, code: 'nul_character', message: 'NUL (U+0000) is not allowed in a string.' }]);
+  invalidInput(`"${field}" contains a NUL character, which is not allowed.`, [
+    { field, code: 'nul_character', message: 'NUL (U+0000) is not allowed in a string.' },
+  ]);
 
 /** The path (as validation errors name fields: `a.b[0]`) of the first string or key holding NUL. */
 function nulPath(value: unknown, path: string): string | undefined {

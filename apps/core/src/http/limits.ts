@@ -14,7 +14,11 @@ export const MAX_HEADER_BYTES = 64 * 1024;
 
 export function limitUrl(ctx: Context, next: Next): Promise<void> {
   if (Buffer.byteLength(ctx.originalUrl) > MAX_URL_BYTES) {
-    throw new ApiError(414, 'uri_too_long', `The request URL is longer than ${MAX_URL_BYTES} bytes; send fewer or shorter query parameters.`);
+    throw new ApiError(
+      414,
+      'uri_too_long',
+      `The request URL is longer than ${MAX_URL_BYTES} bytes; send fewer or shorter query parameters.`,
+    );
   }
   return next();
 }
@@ -30,7 +34,11 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   }
   const [status, code, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'header_too_large', `The request line and headers exceed ${MAX_HEADER_BYTES} bytes (a URL may have at most ${MAX_URL_BYTES}).`]
+      ? [
+          431,
+          'header_too_large',
+          `The request line and headers exceed ${MAX_HEADER_BYTES} bytes (a URL may have at most ${MAX_URL_BYTES}).`,
+        ]
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time.']
         : [400, 'invalid_input', 'The request is not valid HTTP/1.1.'];

@@ -170,13 +170,21 @@ function missionHelpers(payload: Json, f: Formatting): Json {
  */
 function rewardValidTill(payload: Json, f: Formatting): string | undefined {
   const log = obj(payload.streakLog) ?? obj(payload.challengeLog) ?? obj(payload.missionLog);
-  const expiry = [obj(log?.rewardLog), obj(log?.achievedMilestoneRewardLog)].map((r) => r?.rewardExpiryAt).find((v) => typeof v === 'string');
+  const expiry = [obj(log?.rewardLog), obj(log?.achievedMilestoneRewardLog)]
+    .map((r) => r?.rewardExpiryAt)
+    .find((v) => typeof v === 'string');
   return expiry === undefined ? undefined : formatValidTill(new Date(expiry as string), f.language, f.timeZone) || undefined;
 }
 
 /** The `$helpers` of an event: the unsubscribe link, the reward expiry and the helpers of its kind. */
 function helpersFor(code: string, payload: Json, f: Formatting, unsubscribeUrl: string): Json {
-  const kind = code.startsWith('streak_') ? streakHelpers : code.startsWith('challenge_') ? challengeHelpers : code.startsWith('mission_') ? missionHelpers : undefined;
+  const kind = code.startsWith('streak_')
+    ? streakHelpers
+    : code.startsWith('challenge_')
+      ? challengeHelpers
+      : code.startsWith('mission_')
+        ? missionHelpers
+        : undefined;
   return { unsubscribeUrl, rewardValidTill: rewardValidTill(payload, f), ...kind?.(payload, f) };
 }
 
@@ -255,7 +263,9 @@ const plainText = compile({
 
 async function emailPart(db: Knex, table: 'email_header' | 'email_footer', accountId: string, id: unknown): Promise<unknown> {
   if (typeof id !== 'string') return undefined;
-  const row = await db(table).where({ account_id: accountId, id, status: 'live' }).first<{ html_content: LocalisedText } | undefined>('html_content');
+  const row = await db(table)
+    .where({ account_id: accountId, id, status: 'live' })
+    .first<{ html_content: LocalisedText } | undefined>('html_content');
   return row?.html_content;
 }
 
@@ -281,7 +291,10 @@ const DEFAULT_EMAIL_STYLE = `body { margin: 0; padding: 0; background-color: #f4
 async function themeCss(db: Knex, accountId: string): Promise<string> {
   const theme = await db('email_theme')
     .where({ account_id: accountId, status: 'live' })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .first<{ style: string | null } | undefined>('style');
   return theme?.style ? `${DEFAULT_EMAIL_STYLE}\n${theme.style}` : DEFAULT_EMAIL_STYLE;
 }
@@ -301,7 +314,9 @@ export async function renderEmail(db: Knex, template: Row, rendering: Rendering,
   const partials = { header: textIn(header, language, account), footer: textIn(footer, language, account) };
   const body = render(textIn(template.html_content, language, account), context, { escape: true, partials });
   // A header value is one line: line breaks from variables would only be folded away by the mailer.
-  const subject = renderText(textIn(template.subject, language, account), context).replace(/\s+/g, ' ').trim();
+  const subject = renderText(textIn(template.subject, language, account), context)
+    .replace(/\s+/g, ' ')
+    .trim();
   const html = juice(body, { extraCss: css });
   return { subject, html, text: plainText(html) };
 }

@@ -9,7 +9,9 @@ export async function deleteRulesUsing(trx: Knex, row: Row, slug: string): Promi
   const provider = INTEGRATION_PROVIDERS.find((p) => p === slug || TEMPLATE_OF_PROVIDER[p] === slug);
   if (!provider) return;
   const column = provider === slug ? 'integration_id' : 'template_id';
-  await trx('notification').where({ account_id: row.account_id, integration_provider: provider, [column]: row.id }).delete();
+  await trx('notification')
+    .where({ account_id: row.account_id, integration_provider: provider, [column]: row.id })
+    .delete();
 }
 
 /** "an email_template", "an sms_template", "a cloud_sms": the article as the name is read aloud. */
@@ -38,29 +40,64 @@ export async function checkRule(trx: Knex, accountId: string, rule: Values, goes
   const provider = rule.integrationProvider as IntegrationProvider;
   const templateSlug = TEMPLATE_OF_PROVIDER[provider];
   // Sequential: inside a transaction both queries share one connection.
-  const integration = await trx(provider).where({ account_id: accountId, id: rule.integrationId }).forShare().first<IdAndStatus | undefined>('id', 'status');
-  const template = await trx(templateSlug).where({ account_id: accountId, id: rule.templateId }).forShare().first<IdAndStatus | undefined>('id', 'status');
+  const integration = await trx(provider)
+    .where({ account_id: accountId, id: rule.integrationId })
+    .forShare()
+    .first<IdAndStatus | undefined>('id', 'status');
+  const template = await trx(templateSlug)
+    .where({ account_id: accountId, id: rule.templateId })
+    .forShare()
+    .first<IdAndStatus | undefined>('id', 'status');
   const missing: ErrorDetail[] = [];
   if (!integration) {
-    const other = await kindOf(trx, accountId, rule.integrationId, INTEGRATION_PROVIDERS.filter((p) => p !== provider));
-    const what = other ? `${String(rule.integrationId)} is ${withArticle(other)} integration` : `No ${provider} record with id ${String(rule.integrationId)}`;
-    missing.push({ field: 'integrationId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends through ${withArticle(provider)} integration.` });
+    const other = await kindOf(
+      trx,
+      accountId,
+      rule.integrationId,
+      INTEGRATION_PROVIDERS.filter((p) => p !== provider),
+    );
+    const what = other
+      ? `${String(rule.integrationId)} is ${withArticle(other)} integration`
+      : `No ${provider} record with id ${String(rule.integrationId)}`;
+    missing.push({
+      field: 'integrationId',
+      code: 'not_found',
+      message: `${what}; ${withArticle(provider)} rule sends through ${withArticle(provider)} integration.`,
+    });
   }
   if (!template) {
-    const other = await kindOf(trx, accountId, rule.templateId, Object.values(TEMPLATE_OF_PROVIDER).filter((t) => t !== templateSlug));
-    const what = other ? `${String(rule.templateId)} is ${withArticle(other)}` : `No ${templateSlug} record with id ${String(rule.templateId)}`;
-    missing.push({ field: 'templateId', code: 'not_found', message: `${what}; ${withArticle(provider)} rule sends ${withArticle(templateSlug)}.` });
+    const other = await kindOf(
+      trx,
+      accountId,
+      rule.templateId,
+      Object.values(TEMPLATE_OF_PROVIDER).filter((t) => t !== templateSlug),
+    );
+    const what = other
+      ? `${String(rule.templateId)} is ${withArticle(other)}`
+      : `No ${templateSlug} record with id ${String(rule.templateId)}`;
+    missing.push({
+      field: 'templateId',
+      code: 'not_found',
+      message: `${what}; ${withArticle(provider)} rule sends ${withArticle(templateSlug)}.`,
+    });
   }
   if (missing.length) throw invalidInput('The rule references records that do not exist.', missing);
   if (!goesLive) return;
   const idle: ErrorDetail[] = [];
   if (integration!.status !== 'live') {
-    idle.push({ field: 'integrationId', code: 'not_live', message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status}.` });
+    idle.push({
+      field: 'integrationId',
+      code: 'not_live',
+      message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status}.`,
+    });
   }
   if (template!.status !== 'live') {
     idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status}.` });
   }
   if (idle.length) {
-    throw conflict(`A live rule needs a live integration and template, or it could never send: ${idle.map((d) => d.message).join(' ')}`, idle);
+    throw conflict(
+      `A live rule needs a live integration and template, or it could never send: ${idle.map((d) => d.message).join(' ')}`,
+      idle,
+    );
   }
 }

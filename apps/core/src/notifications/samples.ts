@@ -63,19 +63,49 @@ export function sampleMember(account: AccountInfo, languageCode: LanguageCode): 
 /** The member as payloads join it (`ownedBy`). */
 function ownedBy(): Json {
   return {
-    id: ID.member, externalId: 'customer-10452', firstName: 'Alex', lastName: 'Morgan', email: 'alex.morgan@example.com',
-    phoneNumber: '+14155550123', timezone: null, languageCode: null, pushDeviceTokens: [], status: 'live', unsubscribedChannels: [],
-    createdAt: '2026-01-15T09:30:00.000Z', updatedAt: '2026-01-15T09:30:00.000Z',
+    id: ID.member,
+    externalId: 'customer-10452',
+    firstName: 'Alex',
+    lastName: 'Morgan',
+    email: 'alex.morgan@example.com',
+    phoneNumber: '+14155550123',
+    timezone: null,
+    languageCode: null,
+    pushDeviceTokens: [],
+    status: 'live',
+    unsubscribedChannels: [],
+    createdAt: '2026-01-15T09:30:00.000Z',
+    updatedAt: '2026-01-15T09:30:00.000Z',
   };
 }
 
 /** `name` (the merchant's) in English, `title` (the member's) in the preview's language. */
-function milestone(t: SampleTexts, n: number, parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, name: string, title: string, rewardId: string | null): Json {
+function milestone(
+  t: SampleTexts,
+  n: number,
+  parent: 'streak' | 'challenge' | 'mission',
+  parentId: string,
+  target: number,
+  name: string,
+  title: string,
+  rewardId: string | null,
+): Json {
   return {
-    id: milestoneId(n), linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, name, description: `${name} milestone`,
-    milestoneTargetValue: target, status: 'live', rewardId, eudTitle: title, eudDescription: null, eudIcon: null,
-    eudMilestoneRewardTitle: rewardId ? t.rewardTitle : null, eudMilestoneRewardInstructionMessage: null,
-    createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z',
+    id: milestoneId(n),
+    linkedSchemaSlug: parent,
+    linkedSchemaRecordId: parentId,
+    name,
+    description: `${name} milestone`,
+    milestoneTargetValue: target,
+    status: 'live',
+    rewardId,
+    eudTitle: title,
+    eudDescription: null,
+    eudIcon: null,
+    eudMilestoneRewardTitle: rewardId ? t.rewardTitle : null,
+    eudMilestoneRewardInstructionMessage: null,
+    createdAt: '2026-01-10T08:00:00.000Z',
+    updatedAt: '2026-01-10T08:00:00.000Z',
   };
 }
 
@@ -93,20 +123,43 @@ const missionMilestones = (t: SampleTexts) => [milestone(t, 6, 'mission', ID.mis
 
 function streak(t: SampleTexts): Json {
   return {
-    id: ID.streak, name: 'Weekly workouts', description: 'Work out three times a week', status: 'live',
-    aggregationPeriod: 'weekly', aggregationMethod: 'count', aggregationTargetValue: 3, completionTargetValue: 12,
-    toBeBrokenWarningHours: 24, maxFreezes: 2, freezeEarnEveryPeriods: 4, eudTitle: t.streakTitle, eudDescription: t.streakDescription,
-    eudIcon: null, eudMilestoneAchievedMessage: t.streakMilestoneMessage, eudCompletedMessage: t.streakCompleted,
+    id: ID.streak,
+    name: 'Weekly workouts',
+    description: 'Work out three times a week',
+    status: 'live',
+    aggregationPeriod: 'weekly',
+    aggregationMethod: 'count',
+    aggregationTargetValue: 3,
+    completionTargetValue: 12,
+    toBeBrokenWarningHours: 24,
+    maxFreezes: 2,
+    freezeEarnEveryPeriods: 4,
+    eudTitle: t.streakTitle,
+    eudDescription: t.streakDescription,
+    eudIcon: null,
+    eudMilestoneAchievedMessage: t.streakMilestoneMessage,
+    eudCompletedMessage: t.streakCompleted,
     milestones: streakMilestones(t),
   };
 }
 
 function challenge(t: SampleTexts): Json {
   return {
-    id: ID.challenge, name: 'Spend 200 this month', description: 'Monthly spending challenge', status: 'live',
-    aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 200, startAt: null, endAt: null,
-    toBeFailedWarningHours: 24, eudTitle: t.challengeTitle, eudDescription: t.challengeDescription,
-    eudIcon: null, eudMilestoneAchievedMessage: t.challengeMilestoneMessage, eudCompletedMessage: t.challengeCompleted,
+    id: ID.challenge,
+    name: 'Spend 200 this month',
+    description: 'Monthly spending challenge',
+    status: 'live',
+    aggregationPeriod: 'monthly',
+    aggregationMethod: 'sum',
+    completionTargetValue: 200,
+    startAt: null,
+    endAt: null,
+    toBeFailedWarningHours: 24,
+    eudTitle: t.challengeTitle,
+    eudDescription: t.challengeDescription,
+    eudIcon: null,
+    eudMilestoneAchievedMessage: t.challengeMilestoneMessage,
+    eudCompletedMessage: t.challengeCompleted,
     milestones: challengeMilestones(t),
   };
 }
@@ -114,58 +167,132 @@ function challenge(t: SampleTexts): Json {
 const TASK_ACTIVITIES = ['profile_completed', 'order_placed', 'review_written'];
 const tasks = (t: SampleTexts) =>
   TASK_ACTIVITIES.map((activityId, i) => ({
-    id: taskId(i + 1), name: EN.tasks[i]!, activityId, aggregationMethod: 'count', targetValue: 1, eudTitle: t.tasks[i]!, eudDescription: null,
+    id: taskId(i + 1),
+    name: EN.tasks[i]!,
+    activityId,
+    aggregationMethod: 'count',
+    targetValue: 1,
+    eudTitle: t.tasks[i]!,
+    eudDescription: null,
   }));
 
 function mission(t: SampleTexts): Json {
   return {
-    id: ID.mission, name: 'Welcome mission', description: 'Onboarding tasks for new members', status: 'live',
-    aggregationPeriod: 'weekly', rewardId: ID.reward, isRepeatable: false, tasks: tasks(t),
-    eudTitle: t.missionTitle, eudDescription: t.missionDescription, eudIcon: null, eudCompletedMessage: t.missionCompleted,
+    id: ID.mission,
+    name: 'Welcome mission',
+    description: 'Onboarding tasks for new members',
+    status: 'live',
+    aggregationPeriod: 'weekly',
+    rewardId: ID.reward,
+    isRepeatable: false,
+    tasks: tasks(t),
+    eudTitle: t.missionTitle,
+    eudDescription: t.missionDescription,
+    eudIcon: null,
+    eudCompletedMessage: t.missionCompleted,
     milestones: missionMilestones(t),
   };
 }
 
-function rewardLog(t: SampleTexts, now: Date, linked: { slug: string; id: string }, milestoneRow: Json | null, periodKey: string | null): Json {
+function rewardLog(
+  t: SampleTexts,
+  now: Date,
+  linked: { slug: string; id: string },
+  milestoneRow: Json | null,
+  periodKey: string | null,
+): Json {
   const expiry = new Date(now.getTime() + 30 * DAY).toISOString();
   return {
-    id: ID.rewardLog, rewardId: ID.reward,
+    id: ID.rewardLog,
+    rewardId: ID.reward,
     reward: {
-      id: ID.reward, name: '15% off', description: '15% off the next order', discountType: 'percentage', discountValue: 15,
-      rewardExpiryType: 'relative', rewardExpiryInDays: 30, rewardExpiryAt: null, handleCoupon: true, handleCouponAutoGeneration: true,
-      couponCodePrefix: 'FIT-', couponCodeLength: 8, eudTitle: t.rewardTitle, eudRedeemInstructionMessage: null,
-      createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z',
+      id: ID.reward,
+      name: '15% off',
+      description: '15% off the next order',
+      discountType: 'percentage',
+      discountValue: 15,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      rewardExpiryAt: null,
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'FIT-',
+      couponCodeLength: 8,
+      eudTitle: t.rewardTitle,
+      eudRedeemInstructionMessage: null,
+      createdAt: '2026-01-10T08:00:00.000Z',
+      updatedAt: '2026-01-10T08:00:00.000Z',
     },
-    milestoneId: (milestoneRow?.id as string | undefined) ?? null, milestone: milestoneRow,
-    linkedSchemaSlug: linked.slug, linkedSchemaRecordId: linked.id, ownedById: ID.member, ownedBy: ownedBy(),
-    couponCode: 'FIT-7K2QX9LM', rewardIssuedAt: now.toISOString(), rewardExpiryAt: expiry, periodKey, status: 'live',
-    eudRewardTitle: t.rewardTitle, eudRedeemInstructionMessage: t.redeemInstruction,
-    createdAt: now.toISOString(), updatedAt: now.toISOString(),
+    milestoneId: (milestoneRow?.id as string | undefined) ?? null,
+    milestone: milestoneRow,
+    linkedSchemaSlug: linked.slug,
+    linkedSchemaRecordId: linked.id,
+    ownedById: ID.member,
+    ownedBy: ownedBy(),
+    couponCode: 'FIT-7K2QX9LM',
+    rewardIssuedAt: now.toISOString(),
+    rewardExpiryAt: expiry,
+    periodKey,
+    status: 'live',
+    eudRewardTitle: t.rewardTitle,
+    eudRedeemInstructionMessage: t.redeemInstruction,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
   };
 }
 
 /** A log create response (CONTRACT §8) around the progress and the milestones of one log. */
-function logResponse(kind: 'streak' | 'challenge' | 'mission', now: Date, parts: {
-  definition: Json; progress: Json; taskProgress: unknown; achieved: Json[]; next: Json | null; rewardLogs: Json[]; missionReward?: Json | null;
-  activityId: string; activityValue: number | null; periodKey: string | null;
-}): Json {
+function logResponse(
+  kind: 'streak' | 'challenge' | 'mission',
+  now: Date,
+  parts: {
+    definition: Json;
+    progress: Json;
+    taskProgress: unknown;
+    achieved: Json[];
+    next: Json | null;
+    rewardLogs: Json[];
+    missionReward?: Json | null;
+    activityId: string;
+    activityValue: number | null;
+    periodKey: string | null;
+  },
+): Json {
   const logId = { streak: ID.streakLog, challenge: ID.challengeLog, mission: ID.missionLog }[kind];
   return {
-    id: logId, [`${kind}Id`]: parts.definition.id, ownedById: ID.member, activityId: parts.activityId,
-    activityAt: new Date(now.getTime() - 5 * 60_000).toISOString(), uniqueIdentifier: `order-${kind}-88412`,
-    activityValue: parts.activityValue, status: 'live', isAggregated: true, periodKey: parts.periodKey,
-    [kind]: parts.definition, ownedBy: ownedBy(), [`${kind}Progress`]: parts.progress, taskProgress: parts.taskProgress,
-    achievedMilestone: parts.achieved.at(-1) ?? null, achievedMilestones: parts.achieved, nextMilestone: parts.next,
-    achievedMilestoneRewardLog: parts.rewardLogs.at(-1) ?? null, achievedMilestoneRewardLogs: parts.rewardLogs,
+    id: logId,
+    [`${kind}Id`]: parts.definition.id,
+    ownedById: ID.member,
+    activityId: parts.activityId,
+    activityAt: new Date(now.getTime() - 5 * 60_000).toISOString(),
+    uniqueIdentifier: `order-${kind}-88412`,
+    activityValue: parts.activityValue,
+    status: 'live',
+    isAggregated: true,
+    periodKey: parts.periodKey,
+    [kind]: parts.definition,
+    ownedBy: ownedBy(),
+    [`${kind}Progress`]: parts.progress,
+    taskProgress: parts.taskProgress,
+    achievedMilestone: parts.achieved.at(-1) ?? null,
+    achievedMilestones: parts.achieved,
+    nextMilestone: parts.next,
+    achievedMilestoneRewardLog: parts.rewardLogs.at(-1) ?? null,
+    achievedMilestoneRewardLogs: parts.rewardLogs,
     rewardLog: parts.missionReward ?? null,
   };
 }
 
 function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const weeks: Record<string, number> = {
-    streak_progress_in_progress: 5, streak_progress_non_milestone_completed: 6, streak_progress_milestone_completed: 8,
-    streak_progress_completed: 12, streak_progress_to_be_broken: 6, streak_progress_broken: 6,
-    streak_progress_freeze_used: 6, streak_progress_freeze_earned: 8,
+    streak_progress_in_progress: 5,
+    streak_progress_non_milestone_completed: 6,
+    streak_progress_milestone_completed: 8,
+    streak_progress_completed: 12,
+    streak_progress_to_be_broken: 6,
+    streak_progress_broken: 6,
+    streak_progress_freeze_used: 6,
+    streak_progress_freeze_earned: 8,
   };
   const value = weeks[code]!;
   const week = '2026-W47';
@@ -175,49 +302,87 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const toBeBrokenIn = code === 'streak_progress_to_be_broken' ? 24 * HOUR : code === 'streak_progress_broken' ? -HOUR : 7 * DAY;
   // The workout streak lets a member hold 2 freezes and earns one every 4 weeks; a week missed after week 46 was frozen.
   const progress: Json = {
-    id: ID.streakProgress, streakId: ID.streak, ownedById: ID.member, uniqueIdentifier: `${ID.streak}:${ID.member}`,
-    streakProgressStatus: status, currentProgressValue: value,
+    id: ID.streakProgress,
+    streakId: ID.streak,
+    ownedById: ID.member,
+    uniqueIdentifier: `${ID.streak}:${ID.member}`,
+    streakProgressStatus: status,
+    currentProgressValue: value,
     streakStartedAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
     streakCompletedAt: status === 'completed' ? now.toISOString() : null,
     streakBrokenAt: status === 'broken' ? new Date(now.getTime() - HOUR).toISOString() : null,
     streakToBeBrokenAt: new Date(now.getTime() + toBeBrokenIn).toISOString(),
     lastCompletedPeriodKey: frozen ? '2026-W46' : week,
-    freezesAvailable: frozen ? 0 : 1, freezesUsed: frozen ? 1 : 0, frozenPeriodKeys: frozen ? [week] : [],
+    freezesAvailable: frozen ? 0 : 1,
+    freezesUsed: frozen ? 1 : 0,
+    frozenPeriodKeys: frozen ? [week] : [],
   };
   const taskProgress: Json = {
-    id: ID.taskProgress, ownedById: ID.member, linkedSchemaSlug: 'streak_progress', linkedSchemaRecordId: ID.streakProgress,
-    taskId: null, periodKey: week, currentProgressValue: periodDone ? 3 : 2, targetValue: 3,
-    taskProgressStatus: periodDone ? 'completed' : 'in_progress', completedAt: periodDone ? now.toISOString() : null,
-    createdAt: new Date(now.getTime() - 3 * DAY).toISOString(), updatedAt: now.toISOString(),
+    id: ID.taskProgress,
+    ownedById: ID.member,
+    linkedSchemaSlug: 'streak_progress',
+    linkedSchemaRecordId: ID.streakProgress,
+    taskId: null,
+    periodKey: week,
+    currentProgressValue: periodDone ? 3 : 2,
+    targetValue: 3,
+    taskProgressStatus: periodDone ? 'completed' : 'in_progress',
+    completedAt: periodDone ? now.toISOString() : null,
+    createdAt: new Date(now.getTime() - 3 * DAY).toISOString(),
+    updatedAt: now.toISOString(),
   };
   const next = streakMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
   const stored = { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' };
-  const streakProgress = { ...progress, taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null, streak: stored, nextMilestone: next };
+  const streakProgress = {
+    ...progress,
+    taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null,
+    streak: stored,
+    nextMilestone: next,
+  };
   if (code === 'streak_progress_to_be_broken') return { streakProgress, freezesAvailable: progress.freezesAvailable };
   if (code === 'streak_progress_broken') return { streakProgress };
   if (frozen) return { streakProgress, streak: stored, frozenPeriodKey: week };
   if (code === 'streak_progress_freeze_earned') return { streakProgress, streak: stored };
-  const achieved = streakMilestones(t).filter((m) => m.milestoneTargetValue === value && (code === 'streak_progress_milestone_completed' || code === 'streak_progress_completed'));
+  const achieved = streakMilestones(t).filter(
+    (m) => m.milestoneTargetValue === value && (code === 'streak_progress_milestone_completed' || code === 'streak_progress_completed'),
+  );
   const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'streak', id: ID.streak }, m, week));
   return {
     streakLog: logResponse('streak', now, {
-      definition: streak(t), progress, taskProgress, achieved, next, rewardLogs, activityId: 'workout', activityValue: null, periodKey: week,
+      definition: streak(t),
+      progress,
+      taskProgress,
+      achieved,
+      next,
+      rewardLogs,
+      activityId: 'workout',
+      activityValue: null,
+      periodKey: week,
     }),
   };
 }
 
 function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const totals: Record<string, number> = {
-    challenge_progress_in_progress: 65, challenge_progress_milestone_completed: 115, challenge_progress_completed: 210,
-    challenge_progress_to_be_failed: 115, challenge_progress_failed: 115,
+    challenge_progress_in_progress: 65,
+    challenge_progress_milestone_completed: 115,
+    challenge_progress_completed: 210,
+    challenge_progress_to_be_failed: 115,
+    challenge_progress_failed: 115,
   };
   const value = totals[code]!;
   const month = '2026-11';
   const status = code === 'challenge_progress_completed' ? 'completed' : code === 'challenge_progress_failed' ? 'failed' : 'in_progress';
-  const windowEnd = new Date(now.getTime() + (code === 'challenge_progress_failed' ? -HOUR : code === 'challenge_progress_to_be_failed' ? 24 * HOUR : 9 * DAY)).toISOString();
+  const windowEnd = new Date(
+    now.getTime() + (code === 'challenge_progress_failed' ? -HOUR : code === 'challenge_progress_to_be_failed' ? 24 * HOUR : 9 * DAY),
+  ).toISOString();
   const progress: Json = {
-    id: ID.challengeProgress, challengeId: ID.challenge, ownedById: ID.member, periodKey: month,
-    challengeProgressStatus: status, currentProgressValue: value,
+    id: ID.challengeProgress,
+    challengeId: ID.challenge,
+    ownedById: ID.member,
+    periodKey: month,
+    challengeProgressStatus: status,
+    currentProgressValue: value,
     challengeStartedAt: new Date(now.getTime() - 12 * DAY).toISOString(),
     challengeCompletedAt: status === 'completed' ? now.toISOString() : null,
     challengeFailedAt: status === 'failed' ? windowEnd : null,
@@ -225,48 +390,97 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
   };
   const next = challengeMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
   if (code === 'challenge_progress_to_be_failed' || code === 'challenge_progress_failed') {
-    return { challengeProgress: { ...progress, challenge: { ...challenge(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
+    return {
+      challengeProgress: {
+        ...progress,
+        challenge: { ...challenge(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' },
+        nextMilestone: next,
+      },
+    };
   }
   const spent = code === 'challenge_progress_completed' ? 95 : 50;
-  const achieved = code === 'challenge_progress_in_progress' ? [] : challengeMilestones(t).filter((m) => value - spent < (m.milestoneTargetValue as number) && (m.milestoneTargetValue as number) <= value);
+  const achieved =
+    code === 'challenge_progress_in_progress'
+      ? []
+      : challengeMilestones(t).filter(
+          (m) => value - spent < (m.milestoneTargetValue as number) && (m.milestoneTargetValue as number) <= value,
+        );
   const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'challenge', id: ID.challenge }, m, month));
   return {
     challengeLog: logResponse('challenge', now, {
-      definition: challenge(t), progress, taskProgress: null, achieved, next, rewardLogs, activityId: 'order_placed', activityValue: spent, periodKey: month,
+      definition: challenge(t),
+      progress,
+      taskProgress: null,
+      achieved,
+      next,
+      rewardLogs,
+      activityId: 'order_placed',
+      activityValue: spent,
+      periodKey: month,
     }),
   };
 }
 
 function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const tasksDone: Record<string, number> = {
-    mission_progress_in_progress: 1, mission_progress_milestone_completed: 2, mission_progress_completed: 3, mission_progress_failed: 2,
+    mission_progress_in_progress: 1,
+    mission_progress_milestone_completed: 2,
+    mission_progress_completed: 3,
+    mission_progress_failed: 2,
   };
   const done = tasksDone[code]!;
   const status = code === 'mission_progress_completed' ? 'completed' : code === 'mission_progress_failed' ? 'failed' : 'in_progress';
   const start = new Date(now.getTime() - 3 * DAY);
   const taskProgresses = tasks(t).map((task, i) => ({
-    id: `5a3c1f0e-0000-4000-8000-0000000003${String(i).padStart(2, '0')}`, ownedById: ID.member, linkedSchemaSlug: 'mission_progress',
-    linkedSchemaRecordId: ID.missionProgress, taskId: task.id, periodKey: null, currentProgressValue: i < done ? 1 : 0, targetValue: 1,
-    taskProgressStatus: i < done ? 'completed' : 'in_progress', completedAt: i < done ? now.toISOString() : null,
-    createdAt: start.toISOString(), updatedAt: now.toISOString(),
+    id: `5a3c1f0e-0000-4000-8000-0000000003${String(i).padStart(2, '0')}`,
+    ownedById: ID.member,
+    linkedSchemaSlug: 'mission_progress',
+    linkedSchemaRecordId: ID.missionProgress,
+    taskId: task.id,
+    periodKey: null,
+    currentProgressValue: i < done ? 1 : 0,
+    targetValue: 1,
+    taskProgressStatus: i < done ? 'completed' : 'in_progress',
+    completedAt: i < done ? now.toISOString() : null,
+    createdAt: start.toISOString(),
+    updatedAt: now.toISOString(),
   }));
   const progress: Json = {
-    id: ID.missionProgress, missionId: ID.mission, ownedById: ID.member, uniqueIdentifier: `${ID.mission}:${ID.member}`,
-    missionProgressStatus: status, isMissionToBeFailedProcessed: status === 'failed', missionStartedAt: start.toISOString(),
+    id: ID.missionProgress,
+    missionId: ID.mission,
+    ownedById: ID.member,
+    uniqueIdentifier: `${ID.mission}:${ID.member}`,
+    missionProgressStatus: status,
+    isMissionToBeFailedProcessed: status === 'failed',
+    missionStartedAt: start.toISOString(),
     missionCompletedAt: status === 'completed' ? now.toISOString() : null,
     missionFailedAt: status === 'failed' ? new Date(start.getTime() + 7 * DAY).toISOString() : null,
-    missionToBeFailedAt: new Date(start.getTime() + 7 * DAY).toISOString(), taskProgresses,
+    missionToBeFailedAt: new Date(start.getTime() + 7 * DAY).toISOString(),
+    taskProgresses,
   };
   const next = missionMilestones(t).find((m) => (m.milestoneTargetValue as number) > done) ?? null;
   if (code === 'mission_progress_failed') {
-    return { missionProgress: { ...progress, mission: { ...mission(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' }, nextMilestone: next } };
+    return {
+      missionProgress: {
+        ...progress,
+        mission: { ...mission(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' },
+        nextMilestone: next,
+      },
+    };
   }
   const achieved = code === 'mission_progress_milestone_completed' ? missionMilestones(t) : [];
   return {
     missionLog: logResponse('mission', now, {
-      definition: mission(t), progress, taskProgress: [taskProgresses[done - 1]], achieved, next, rewardLogs: [],
+      definition: mission(t),
+      progress,
+      taskProgress: [taskProgresses[done - 1]],
+      achieved,
+      next,
+      rewardLogs: [],
       missionReward: code === 'mission_progress_completed' ? rewardLog(t, now, { slug: 'mission', id: ID.mission }, null, null) : null,
-      activityId: TASK_ACTIVITIES[done - 1]!, activityValue: null, periodKey: null,
+      activityId: TASK_ACTIVITIES[done - 1]!,
+      activityValue: null,
+      periodKey: null,
     }),
   };
 }
@@ -283,7 +497,14 @@ export function sampleEvent(accountId: string, memberId: string, code: EventCode
   const kind = code.split('_')[0]!;
   const progressId = { streak: ID.streakProgress, challenge: ID.challengeProgress, mission: ID.missionProgress }[kind];
   return {
-    id: ID.event, account_id: accountId, event_code: code, owned_by_id: memberId, linked_schema_slug: `${kind}_progress`,
-    linked_schema_record_id: progressId, payload: samplePayload(code, now, language), created_at: now, updated_at: now,
+    id: ID.event,
+    account_id: accountId,
+    event_code: code,
+    owned_by_id: memberId,
+    linked_schema_slug: `${kind}_progress`,
+    linked_schema_record_id: progressId,
+    payload: samplePayload(code, now, language),
+    created_at: now,
+    updated_at: now,
   };
 }

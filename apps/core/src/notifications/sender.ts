@@ -6,8 +6,14 @@ import type { Row } from '../records/resource.js';
 import type { CloudChatRow, CloudSmsRow, PushCloudMessagingRow, ServiceEmailRow } from '../schema/integrations.js';
 import type { AccountUserRow } from '../schema/members.js';
 import {
-  CHANNEL_OF_PROVIDER, type ChatMessageTemplateRow, type EmailTemplateRow, type NotificationLogRow, type NotificationRow, type PushNotificationTemplateRow,
-  type SmsTemplateRow, TEMPLATE_OF_PROVIDER,
+  CHANNEL_OF_PROVIDER,
+  type ChatMessageTemplateRow,
+  type EmailTemplateRow,
+  type NotificationLogRow,
+  type NotificationRow,
+  type PushNotificationTemplateRow,
+  type SmsTemplateRow,
+  TEMPLATE_OF_PROVIDER,
 } from '../schema/notifications.js';
 import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
@@ -167,7 +173,8 @@ async function load(db: Knex, row: NotificationLogRow) {
   if (!rule) skip('The notification rule no longer exists.');
   if (rule.status !== 'live') skip(`The notification rule is ${rule.status}.`);
   const provider = rule.integration_provider;
-  if (CHANNEL_OF_PROVIDER[provider] !== row.channel) skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
+  if (CHANNEL_OF_PROVIDER[provider] !== row.channel)
+    skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
   const [event, member, loaded, tenancy] = await Promise.all([
     db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
     row.owned_by_id ? db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
@@ -176,8 +183,12 @@ async function load(db: Knex, row: NotificationLogRow) {
       .join('organization', 'organization.id', 'account.organization_id')
       .where('account.id', accountId)
       .first<(AccountColumns & { organization_name: string }) | undefined>([
-        'account.id as account_id', 'account.organization_id', 'account.name as account_name', 'account.timezone as account_timezone',
-        'account.default_language_code', 'organization.name as organization_name',
+        'account.id as account_id',
+        'account.organization_id',
+        'account.name as account_name',
+        'account.timezone as account_timezone',
+        'account.default_language_code',
+        'organization.name as organization_name',
       ]),
   ]);
   if (!event) skip('The event no longer exists.');
@@ -221,9 +232,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
       text: plain,
       unsubscribeUrl: link,
       envelopeFrom: !shared && integration.mail_from ? `bounces@${integration.mail_from}.${integration.domain}` : undefined,
-      dkim: privateKey
-        ? { domainName: integration.domain!, keySelector: integration.dkim_selector!, privateKey }
-        : undefined,
+      dkim: privateKey ? { domainName: integration.domain!, keySelector: integration.dkim_selector!, privateKey } : undefined,
     });
   }
 
@@ -252,7 +261,11 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
   secrets.push(credentials.secretAccessKey);
   if (sending.provider === 'cloud_sms') {
     const { integration, template } = sending;
-    return t.sms.send(clientKey(integration), credentials, { phoneNumber: phone, senderId: integration.sender_id, body: text(template.body) });
+    return t.sms.send(clientKey(integration), credentials, {
+      phoneNumber: phone,
+      senderId: integration.sender_id,
+      body: text(template.body),
+    });
   }
   const { integration, template } = sending;
   return t.chat.send(clientKey(integration), credentials, {
@@ -284,7 +297,13 @@ async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: 
   const attempts = row.attempt_count + 1;
   let patch: Row;
   if (outcome.status === 'sent') {
-    patch = { notification_log_status: 'sent', provider_message_id: outcome.providerMessageId, sent_at: now, attempt_count: attempts, error: null };
+    patch = {
+      notification_log_status: 'sent',
+      provider_message_id: outcome.providerMessageId,
+      sent_at: now,
+      attempt_count: attempts,
+      error: null,
+    };
   } else if (outcome.status === 'skipped') {
     patch = { notification_log_status: 'skipped', error: outcome.reason };
   } else if (outcome.permanent || attempts > BACKOFF_MS.length) {

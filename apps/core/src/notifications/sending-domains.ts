@@ -45,17 +45,21 @@ const host = (s: string) => s.replace(/\.$/, '').toLowerCase();
 
 /** Looks the published records up and reports each check (CONTRACT §11 verify_dns). */
 async function checkDnsRecords(records: DnsRecord[], resolver: Resolver) {
-  const txt = (name: string) => resolver.resolveTxt(name).then((rs) => rs.map((chunks) => chunks.join('')), () => [] as string[]);
+  const txt = (name: string) =>
+    resolver.resolveTxt(name).then(
+      (rs) => rs.map((chunks) => chunks.join('')),
+      () => [] as string[],
+    );
   const hasTxt = async (r: DnsRecord | undefined) => !!r && (await txt(r.name)).some((v) => squash(v) === squash(r.value));
   const verification = records.find((r) => r.type === 'TXT' && r.name.startsWith(VERIFICATION_PREFIX));
   const dkimRecords = records.filter((r) => r.name.includes('._domainkey.'));
-  const cnameOk = async (r: DnsRecord) => (await resolver.resolveCname(r.name).catch(() => [] as string[])).some((v) => host(v) === host(r.value));
+  const cnameOk = async (r: DnsRecord) =>
+    (await resolver.resolveCname(r.name).catch(() => [] as string[])).some((v) => host(v) === host(r.value));
   const dkimOk = async () =>
     dkimRecords.length > 0 && (await Promise.all(dkimRecords.map((r) => (r.type === 'CNAME' ? cnameOk(r) : hasTxt(r))))).every(Boolean);
   const mx = records.find((r) => r.type === 'MX');
   const spf = records.find((r) => r.type === 'TXT' && r.value.startsWith('v=spf1'));
-  const mxFound = async () =>
-    !!mx && (await resolver.resolveMx(mx.name).catch(() => [])).some((m) => host(m.exchange) === host(mx.value));
+  const mxFound = async () => !!mx && (await resolver.resolveMx(mx.name).catch(() => [])).some((m) => host(m.exchange) === host(mx.value));
   const [isDomainVerified, isDkimVerified, mxOk, spfOk] = await Promise.all([hasTxt(verification), dkimOk(), mxFound(), hasTxt(spf)]);
   const isMailFromVerified = mxOk && spfOk;
   return { isDomainVerified, isDkimVerified, isMailFromVerified, isVerified: isDomainVerified && isDkimVerified && isMailFromVerified };
@@ -94,7 +98,11 @@ export function sendingDomains(config: Config) {
       tokens = (await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
     } catch (err) {
       if ((err as { name?: string }).name !== 'AlreadyExistsException') throw providerError(err);
-      tokens = (await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })).catch((e: unknown) => { throw providerError(e); })).DkimAttributes?.Tokens;
+      tokens = (
+        await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })).catch((e: unknown) => {
+          throw providerError(e);
+        })
+      ).DkimAttributes?.Tokens;
     }
     if (!tokens?.length) throw providerError(new Error('SES answered without DKIM tokens'));
     return tokens.map((t) => ({ type: 'CNAME' as const, name: `${t}._domainkey.${domain}`, value: `${t}.dkim.amazonses.com` }));

@@ -72,7 +72,8 @@ export async function optOut(db: Knex, who: Subscriber): Promise<string | undefi
   const member = (await db('account_user')
     .join('account', 'account.id', 'account_user.account_id')
     .where({ 'account_user.account_id': who.accountId, 'account_user.id': who.memberId })
-    .first('account_user.language_code', 'account.default_language_code')) as { language_code: string | null; default_language_code: string } | undefined;
+    .first('account_user.language_code', 'account.default_language_code')) as
+    { language_code: string | null; default_language_code: string } | undefined;
   if (!member) return undefined;
   // One conditional statement: a repeated or concurrent click never lists the channel twice.
   await db('account_user')

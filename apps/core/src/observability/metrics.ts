@@ -58,9 +58,25 @@ const sweepDuration = new Histogram({
   buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
   registers: [],
 });
-const sweepItems = new Counter({ name: 'loyalty_sweep_items_total', help: 'Progress rows marked or closed by each sweep', labelNames: ['sweep'] as const, registers: [] });
+const sweepItems = new Counter({
+  name: 'loyalty_sweep_items_total',
+  help: 'Progress rows marked or closed by each sweep',
+  labelNames: ['sweep'] as const,
+  registers: [],
+});
 
-const WORK: Metric[] = [logs, writeRetries, rewardsIssued, couponsIssued, couponPoolEmpty, webhookDeliveries, deliveryLag, notifications, sweepDuration, sweepItems];
+const WORK: Metric[] = [
+  logs,
+  writeRetries,
+  rewardsIssued,
+  couponsIssued,
+  couponPoolEmpty,
+  webhookDeliveries,
+  deliveryLag,
+  notifications,
+  sweepDuration,
+  sweepItems,
+];
 
 export type LogOutcome = 'aggregated' | 'not_aggregated' | 'duplicate' | 'refused';
 
@@ -147,7 +163,10 @@ function probeDatabase(db: Knex): Promise<Probe | undefined> {
         `select count(*)::int as pending, coalesce(extract(epoch from clock_timestamp() - min(created_at)), 0)::float8 as oldest
            from event_log where dispatched_at is null`,
       )
-      .then((result: { rows: { pending: number; oldest: number }[] }) => ({ pending: result.rows[0]!.pending, oldestSeconds: result.rows[0]!.oldest })),
+      .then((result: { rows: { pending: number; oldest: number }[] }) => ({
+        pending: result.rows[0]!.pending,
+        oldestSeconds: result.rows[0]!.oldest,
+      })),
   );
 }
 

@@ -46,5 +46,10 @@ export function currentTraceParent(): string | null {
 export function contextOf(traceParent: unknown): Context | undefined {
   const match = typeof traceParent === 'string' ? TRACE_PARENT.exec(traceParent) : null;
   if (!enabled || !match) return undefined;
-  return trace.setSpanContext(ROOT_CONTEXT, { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: true });
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId: match[1]!,
+    spanId: match[2]!,
+    traceFlags: Number.parseInt(match[3]!, 16),
+    isRemote: true,
+  });
 }

@@ -127,17 +127,27 @@ const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 function imageUrl(publicUrl?: string) {
   const base = publicUrl ? new URL(publicUrl) : undefined;
   const basePath = base?.pathname.replace(/\/$/, '') ?? '';
-  return z
-    .url({ protocol: /^https?$/, message: 'Expected an upload URL of this service or an https URL', abort: true })
-    .max(2048, { abort: true })
-    .superRefine((v, check) => {
-      const u = new URL(v);
-      if (u.protocol === 'https:') return;
-      if (base && u.origin === base.origin && u.pathname.startsWith(basePath) && UPLOAD_PATH.test(u.pathname.slice(basePath.length))) return;
-      check.addIssue({ code: 'invalid_format', format: 'url', input: v, message: 'Expected an upload URL of this service or an https URL' });
-    })
-    // The document states the same rule as a pattern (the refinement keeps the detail code).
-    .meta({ pattern: base ? `^(https://|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID}$)` : '^https://' });
+  return (
+    z
+      .url({ protocol: /^https?$/, message: 'Expected an upload URL of this service or an https URL', abort: true })
+      .max(2048, { abort: true })
+      .superRefine((v, check) => {
+        const u = new URL(v);
+        if (u.protocol === 'https:') return;
+        if (base && u.origin === base.origin && u.pathname.startsWith(basePath) && UPLOAD_PATH.test(u.pathname.slice(basePath.length)))
+          return;
+        check.addIssue({
+          code: 'invalid_format',
+          format: 'url',
+          input: v,
+          message: 'Expected an upload URL of this service or an https URL',
+        });
+      })
+      // The document states the same rule as a pattern (the refinement keeps the detail code).
+      .meta({
+        pattern: base ? `^(https://|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID}$)` : '^https://',
+      })
+  );
 }
 
 /**
@@ -170,7 +180,10 @@ export const field = {
   },
   url<const O extends FieldOptions & { max?: number; httpsOnly?: boolean } = {}>(options?: O) {
     const schema = z
-      .url({ protocol: options?.httpsOnly ? /^https$/ : /^https?$/, message: options?.httpsOnly ? 'Expected an https URL' : 'Expected an http or https URL' })
+      .url({
+        protocol: options?.httpsOnly ? /^https$/ : /^https?$/,
+        message: options?.httpsOnly ? 'Expected an https URL' : 'Expected an http or https URL',
+      })
       .max(options?.max ?? 2048);
     return def<string, string, O | undefined>('string', schema, options);
   },
@@ -182,11 +195,22 @@ export const field = {
       .string()
       .max(64)
       .refine(isTimeZone, { message: 'Expected an IANA time zone' })
-      .meta({ format: 'iana-time-zone', description: 'An IANA time zone name that the runtime knows, e.g. Europe/Paris or UTC.', examples: ['UTC', 'Europe/Paris', 'America/New_York'] });
+      .meta({
+        format: 'iana-time-zone',
+        description: 'An IANA time zone name that the runtime knows, e.g. Europe/Paris or UTC.',
+        examples: ['UTC', 'Europe/Paris', 'America/New_York'],
+      });
     return def<string, string, O | undefined>('string', schema, options);
   },
   phone<const O extends FieldOptions = {}>(options?: O) {
-    return def<string, string, O | undefined>('string', z.string().max(16).regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'), options);
+    return def<string, string, O | undefined>(
+      'string',
+      z
+        .string()
+        .max(16)
+        .regex(/^\+[1-9]\d{6,14}$/, 'Expected an E.164 phone number'),
+      options,
+    );
   },
   languageCode<const O extends FieldOptions = {}>(options?: O) {
     return field.enum(LANGUAGE_CODES, options);
@@ -226,7 +250,12 @@ export const field = {
     });
   },
   stringArray<const O extends StringArrayOptions = {}>(options?: O) {
-    const item = options?.items ? z.enum(options.items) : z.string().min(1).max(options?.itemMax ?? 256);
+    const item = options?.items
+      ? z.enum(options.items)
+      : z
+          .string()
+          .min(1)
+          .max(options?.itemMax ?? 256);
     return def<ItemOf<O>[], ItemOf<O>[], O | undefined>('stringArray', z.array(item).max(options?.maxItems ?? 100), options, {
       enumValues: options?.items,
     });
@@ -236,7 +265,11 @@ export const field = {
   },
   /** A read-only value produced by a hook (joined records, derived values). */
   virtual<S extends z.ZodType>(outputSchema: S, options: FieldOptions = {}) {
-    return def<z.output<S>, never, FieldOptions & { virtual: true; readOnly: true }>('opaque', outputSchema, { ...options, virtual: true as const, readOnly: true as const });
+    return def<z.output<S>, never, FieldOptions & { virtual: true; readOnly: true }>('opaque', outputSchema, {
+      ...options,
+      virtual: true as const,
+      readOnly: true as const,
+    });
   },
   /** An image: an upload URL of this service, or an absolute https URL (CONTRACT §6). */
   image<const O extends FieldOptions = {}>(options?: O) {

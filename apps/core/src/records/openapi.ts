@@ -34,7 +34,9 @@ function fieldSchema(f: FieldDef, io: 'input' | 'output'): Json {
   }
   if (f.default !== undefined && typeof f.default !== 'function') flags.default = f.default;
   // Null clears an optional field; a field with a default, a required one or an always-set one (NOT NULL) never takes null.
-  return f.required || f.default !== undefined || f.alwaysSet ? { ...described, ...flags } : { anyOf: [described, { type: 'null' }], ...flags };
+  return f.required || f.default !== undefined || f.alwaysSet
+    ? { ...described, ...flags }
+    : { anyOf: [described, { type: 'null' }], ...flags };
 }
 
 const SYSTEM = {
@@ -134,7 +136,11 @@ function querySchemasOf(r: Resource): Record<string, Json> {
     const leaf = (ops: string[], fieldValue: Json | undefined) => ({
       type: 'object',
       additionalProperties: false,
-      properties: { fieldSlug: { enum: slugs }, operator: { enum: ops }, ...(fieldValue ? { fieldValue } : { fieldValue: { enum: [null, true] } }) },
+      properties: {
+        fieldSlug: { enum: slugs },
+        operator: { enum: ops },
+        ...(fieldValue ? { fieldValue } : { fieldValue: { enum: [null, true] } }),
+      },
       required: fieldValue ? ['fieldSlug', 'operator', 'fieldValue'] : ['fieldSlug', 'operator'],
     });
     const single = operators.filter((op) => !['in', 'not_in', 'is_null', 'is_not_null'].includes(op));
@@ -189,7 +195,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'not_found: no such path or record (a record of another account included)',
   405: 'method_not_allowed: the path does not offer this method; `Allow` lists the ones it does',
   409: 'conflict, or duplicate_unique_identifier for a replayed log',
-  413: 'payload_too_large: the body exceeds the route\'s limit (1 MB unless the route says otherwise)',
+  413: "payload_too_large: the body exceeds the route's limit (1 MB unless the route says otherwise)",
   414: 'uri_too_long: the URL exceeds 16 KB',
   415: 'unsupported_media_type: a non-empty body of another media type, or none declared',
   429: 'rate_limited: retry after `Retry-After` seconds',
@@ -216,7 +222,8 @@ function withCommonAnswers(paths: Record<string, Json>): Record<string, Json> {
   for (const item of Object.values(paths)) {
     for (const op of Object.values(item) as Json[]) {
       const responses = op.responses as Json;
-      for (const response of Object.values(responses) as Json[]) if (!response.$ref) response.headers = { ...HEADERS, ...(response.headers as Json | undefined) };
+      for (const response of Object.values(responses) as Json[])
+        if (!response.$ref) response.headers = { ...HEADERS, ...(response.headers as Json | undefined) };
       Object.assign(responses, errorResponses(...ANYWHERE.filter((s) => !responses[s])));
     }
   }
@@ -231,15 +238,30 @@ const FLOW_SECURITY: Record<Flow, Json[]> = {
 export const security = (flows: Flow[] | undefined) => (flows ?? []).flatMap((f) => FLOW_SECURITY[f]);
 
 const param = (name: string, schema: Json, description: string, where = 'query', required = false) => ({
-  name, in: where, required, description, schema,
+  name,
+  in: where,
+  required,
+  description,
+  schema,
 });
 export const LANGUAGE = param('languageCode', { type: 'string', enum: [...LANGUAGE_CODES] }, 'Language of localisable fields.');
 /** A query parameter whose value is JSON text (CONTRACT §3). */
-const jsonParam = (name: string, schema: Json, description: string) => ({ name, in: 'query', required: false, description, content: { 'application/json': { schema } } });
-export const fieldsParam = (name: string) => jsonParam('fields', ref(`${name}Fields`), 'JSON array of field slugs to return; id is always returned.');
+const jsonParam = (name: string, schema: Json, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  content: { 'application/json': { schema } },
+});
+export const fieldsParam = (name: string) =>
+  jsonParam('fields', ref(`${name}Fields`), 'JSON array of field slugs to return; id is always returned.');
 const listParams = (name: string) => [
   fieldsParam(name),
-  jsonParam('filters', ref(`${name}Filter`), 'JSON ComplexCondition: {"operator": "and"|"or", "conditions": [...]}, leaves {"fieldSlug", "operator", "fieldValue"}.'),
+  jsonParam(
+    'filters',
+    ref(`${name}Filter`),
+    'JSON ComplexCondition: {"operator": "and"|"or", "conditions": [...]}, leaves {"fieldSlug", "operator", "fieldValue"}.',
+  ),
   jsonParam('sortBy', ref(`${name}SortBy`), 'JSON array of {"fieldSlug", "order": "ASC"|"DESC"}; default createdAt DESC; id breaks ties.'),
   param('offset', { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, default: 0 }, 'Records to skip.'),
   param('limit', { type: 'integer', minimum: 1, maximum: 1000, default: 100 }, 'Records to return.'),
@@ -253,7 +275,13 @@ function pathsOf(r: Resource): Record<string, Json> {
   const a = r.access;
   const one = { type: 'object', properties: { data: ref(name) }, required: ['data'] };
   const ok = (schema: Json) => ({ description: 'Success', content: { 'application/json': { schema } } });
-  const op = (o: Op, summary: string, extra: Json) => ({ tags: [r.slug], operationId: `${o}${name}`, summary, security: security(a[o]), ...extra });
+  const op = (o: Op, summary: string, extra: Json) => ({
+    tags: [r.slug],
+    operationId: `${o}${name}`,
+    summary,
+    security: security(a[o]),
+    ...extra,
+  });
   // 403 only where some flow is refused; every operation checks credentials (401, or 400 when malformed) and query parameters (400).
   const refused = (o: Op) => [...(a[o]!.length < 3 ? [403] : []), ...(r.answers?.[o] ?? [])];
   const collection: Json = {};
@@ -262,7 +290,11 @@ function pathsOf(r: Resource): Record<string, Json> {
     collection.get = op('list', `List ${r.slug} records`, {
       parameters: listParams(name),
       responses: {
-        200: ok({ type: 'object', properties: { data: { type: 'array', items: ref(name) }, paging: ref('Paging') }, required: ['data', 'paging'] }),
+        200: ok({
+          type: 'object',
+          properties: { data: { type: 'array', items: ref(name) }, paging: ref('Paging') },
+          required: ['data', 'paging'],
+        }),
         ...errorResponses(400, 401, ...refused('list'), 429),
       },
     });
@@ -277,7 +309,10 @@ function pathsOf(r: Resource): Record<string, Json> {
           ? Object.fromEntries(r.createRaw.accepts.map((t) => [t, { schema: r.createRaw!.body }]))
           : { 'application/json': { schema: ref(`${name}Create`) } },
       },
-      responses: { 200: ok({ type: 'object', properties: { data: created }, required: ['data'] }), ...errorResponses(400, 401, ...refused('create'), 409, 415, 429) },
+      responses: {
+        200: ok({ type: 'object', properties: { data: created }, required: ['data'] }),
+        ...errorResponses(400, 401, ...refused('create'), 409, 415, 429),
+      },
     });
   }
   if (a.get) {
@@ -304,7 +339,9 @@ function pathsOf(r: Resource): Record<string, Json> {
   if (Object.keys(item).length) paths[`/schema/${r.slug}/record/{id}`] = item;
   for (const [actionName, action] of Object.entries(r.actions ?? {})) {
     const json = action.body ? jsonSchema(action.body, 'input') : { type: 'object' };
-    const content = Object.fromEntries((action.accepts ?? ['application/json']).map((t) => [t, { schema: t === 'application/json' ? json : { type: 'string' } }]));
+    const content = Object.fromEntries(
+      (action.accepts ?? ['application/json']).map((t) => [t, { schema: t === 'application/json' ? json : { type: 'string' } }]),
+    );
     paths[`/schema/${r.slug}/record/{id}/action/${actionName}`] = {
       post: {
         tags: [r.slug],
@@ -338,7 +375,11 @@ const errorSchema = {
         message: { type: 'string' },
         details: {
           type: 'array',
-          items: { type: 'object', properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, required: ['code', 'message'] },
+          items: {
+            type: 'object',
+            properties: { field: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } },
+            required: ['code', 'message'],
+          },
         },
         requestId: { type: 'string' },
       },
@@ -362,14 +403,16 @@ export function buildOpenApi(registry: Registry, serverUrl: string, routes: Reco
       description:
         'Loyalty and gamification: streaks, challenges, missions, milestones, rewards, coupons, webhooks and notifications. ' +
         'A method a path does not offer is answered 405 with `Allow`; an unknown path 404. Strings may not contain NUL (U+0000): ' +
-        'a body or query parameter with one is 400 naming the field. Rules a schema cannot express are in each field\'s description.',
+        "a body or query parameter with one is 400 naming the field. Rules a schema cannot express are in each field's description.",
     },
     servers: [{ url: serverUrl }],
     tags: resources.map((r) => ({ name: r.slug, description: r.description })),
-    paths: withCommonAnswers(structuredClone({
-      ...Object.assign({}, ...resources.map(pathsOf)),
-      ...routes,
-    })),
+    paths: withCommonAnswers(
+      structuredClone({
+        ...Object.assign({}, ...resources.map(pathsOf)),
+        ...routes,
+      }),
+    ),
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -382,14 +425,20 @@ export function buildOpenApi(registry: Registry, serverUrl: string, routes: Reco
         Error: errorSchema,
         Paging: {
           type: 'object',
-          properties: { offset: { type: 'integer' }, limit: { type: 'integer' }, count: { type: 'integer' }, hasMore: { type: 'boolean' }, total: { type: 'integer' } },
+          properties: {
+            offset: { type: 'integer' },
+            limit: { type: 'integer' },
+            count: { type: 'integer' },
+            hasMore: { type: 'boolean' },
+            total: { type: 'integer' },
+          },
           required: ['offset', 'limit', 'count', 'hasMore'],
         },
         EventCode: { type: 'string', enum: [...EVENT_CODES] },
         ...Object.assign({}, ...resources.map(schemasOf)),
       },
       headers: {
-        RequestId: header('The caller\'s x-request-id when it sent a valid one, else a generated one.', { type: 'string', minLength: 1 }),
+        RequestId: header("The caller's x-request-id when it sent a valid one, else a generated one.", { type: 'string', minLength: 1 }),
         RateLimitLimit: header('Requests per second of the bucket this request was charged to.', { type: 'integer', minimum: 0 }),
         RateLimitRemaining: header('Requests left in that bucket now.', { type: 'integer', minimum: 0 }),
         RetryAfter: header('Seconds to wait before retrying.', { type: 'integer', minimum: 0 }),

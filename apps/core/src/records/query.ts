@@ -4,7 +4,17 @@ import type { FieldDef, ValueType } from './fields.js';
 import { isPlainObject } from './validate.js';
 
 export const LEAF_OPERATORS = [
-  'equals', 'not_equals', 'in', 'not_in', 'gt', 'gte', 'lt', 'lte', 'contains', 'is_null', 'is_not_null',
+  'equals',
+  'not_equals',
+  'in',
+  'not_in',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'is_null',
+  'is_not_null',
 ] as const;
 export type LeafOperator = (typeof LEAF_OPERATORS)[number];
 export const MAX_FILTER_DEPTH = 5;
@@ -76,14 +86,25 @@ function instantOf(v: string): string | undefined {
   const m = ISO.exec(v);
   if (!m) return undefined;
   const [y, mo, d, h, mi, s, oh, om] = [1, 2, 3, 4, 5, 6, 10, 11].map((i) => Number(m[i] ?? 0)) as [
-    number, number, number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, s, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)));
   const exact =
-    date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d &&
-    date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s;
   if (!exact || oh > 23 || om > 59) return undefined;
   const utc = new Date(date.getTime() - (m[9] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000);
   const year = utc.getUTCFullYear();
@@ -202,7 +223,8 @@ export function parseQuery(
   for (const [key, value] of Object.entries(query)) {
     if (!known.includes(key)) throw fail(key, `Unknown query parameter "${key}".`);
     // PostgreSQL text cannot hold NUL: a filter value with one would fail in the database.
-    if ([value ?? ''].flat().some((v) => v.includes('\0'))) throw fail(key, `"${key}" contains a NUL character, which is not allowed.`, { code: 'nul_character' });
+    if ([value ?? ''].flat().some((v) => v.includes('\0')))
+      throw fail(key, `"${key}" contains a NUL character, which is not allowed.`, { code: 'nul_character' });
   }
   const result: ListQuery = {
     fields: undefined,

@@ -55,7 +55,12 @@ export interface Records {
   readonly db: Knex;
   readonly registry: { require(slug: string): Resource };
   now(): Date;
-  serialize(resource: Resource, rows: Row[], ctx: RequestContext, options?: { fields?: readonly string[]; db?: Knex }): Promise<Record<string, unknown>[]>;
+  serialize(
+    resource: Resource,
+    rows: Row[],
+    ctx: RequestContext,
+    options?: { fields?: readonly string[]; db?: Knex },
+  ): Promise<Record<string, unknown>[]>;
   /** Fields that are stored columns (no joins), for responses built from rows at hand. */
   storedFields(resource: Resource): readonly string[];
 }

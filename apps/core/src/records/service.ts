@@ -231,7 +231,12 @@ export class RecordService implements Records {
     return row;
   }
 
-  async serialize(resource: Resource, rows: Row[], ctx: RequestContext, options: SerializeOptions = {}): Promise<Record<string, unknown>[]> {
+  async serialize(
+    resource: Resource,
+    rows: Row[],
+    ctx: RequestContext,
+    options: SerializeOptions = {},
+  ): Promise<Record<string, unknown>[]> {
     const visible = this.visibleFields(resource, ctx).filter(([name]) => !options.fields || options.fields.includes(name));
     const wanted = new Set(visible.filter(([, f]) => f.virtual).map(([n]) => n));
     if (resource.load && wanted.size && rows.length) {

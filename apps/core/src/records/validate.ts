@@ -58,7 +58,8 @@ export function checkValue(name: string, f: FieldDef, value: unknown): ErrorDeta
  * (with defaults on create); throws 400 `invalid_input` listing every problem at once.
  */
 export function validateBody(resource: Resource, body: unknown, op: 'create' | 'update'): Values {
-  if (!isPlainObject(body)) throw invalidInput('The body must be a JSON object.', [{ code: 'invalid_type', message: 'Expected an object.' }]);
+  if (!isPlainObject(body))
+    throw invalidInput('The body must be a JSON object.', [{ code: 'invalid_type', message: 'Expected an object.' }]);
   const details: ErrorDetail[] = [];
   const values: Values = {};
   for (const [key, value] of Object.entries(body)) {
@@ -74,7 +75,8 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
       details.push({ field: key, code: 'not_editable', message: `"${key}" cannot be changed after creation.` });
     } else if (value === null) {
       if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
-      else if (f.default !== undefined) details.push({ field: key, code: 'not_nullable', message: `"${key}" has a default and cannot be null; leave it out instead.` });
+      else if (f.default !== undefined)
+        details.push({ field: key, code: 'not_nullable', message: `"${key}" has a default and cannot be null; leave it out instead.` });
       else values[key] = null;
     } else {
       const problems = checkValue(key, f, value);

@@ -24,8 +24,16 @@ export const accountUser = defineResource({
     // GDPR erasure: everything that describes the member goes with it; issued coupons stay issued.
     const where = { account_id: row.account_id, owned_by_id: row.id };
     for (const table of [
-      'streak_log', 'challenge_log', 'mission_log', 'task_progress', 'streak_progress', 'challenge_progress',
-      'mission_progress', 'reward_log', 'event_log', 'notification_log',
+      'streak_log',
+      'challenge_log',
+      'mission_log',
+      'task_progress',
+      'streak_progress',
+      'challenge_progress',
+      'mission_progress',
+      'reward_log',
+      'event_log',
+      'notification_log',
     ]) {
       await trx(table).where(where).delete();
     }

@@ -7,9 +7,14 @@ import { invalidInput } from '../errors.js';
 import { MAX_FREEZES } from '../schema/definitions.js';
 import type { LogKind } from '../engine/types.js';
 import { memberFields } from '../schema/members.js';
-import { challengeProgressFields, eventLogFields, missionProgressFields, streakProgressFields, taskProgressFields } from '../schema/progress.js';
+import {
+  challengeProgressFields,
+  eventLogFields,
+  missionProgressFields,
+  streakProgressFields,
+  taskProgressFields,
+} from '../schema/progress.js';
 import { ADMIN_READ, anyObject, OWN_READ, joinOne } from './common.js';
-
 
 /** Joins the member (`ownedBy`) and a definition on rows that carry their ids. */
 export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: string }) {
@@ -19,7 +24,9 @@ export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: 
       await joinOne(rows, 'owned_by_id', 'ownedBy', db, 'account_user', accountOf, (found) => serializeJoined('account_user', found));
     }
     if (definition && wanted.has(definition.as)) {
-      await joinOne(rows, definition.idColumn, definition.as, db, definition.slug, accountOf, (found) => serializeJoined(definition.slug, found));
+      await joinOne(rows, definition.idColumn, definition.as, db, definition.slug, accountOf, (found) =>
+        serializeJoined(definition.slug, found),
+      );
     }
   };
 }
@@ -46,7 +53,8 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
       ownedById: field.uuid({ references: 'account_user', description: 'The member; or send ownedBy instead (exactly one of the two).' }),
       ownedBy: {
         ...field.json(ownedByInput, {
-          description: 'Write: an inline member, created or updated by externalId in the same request; send exactly one of ownedById and ownedBy. Read: the joined member.',
+          description:
+            'Write: an inline member, created or updated by externalId in the same request; send exactly one of ownedById and ownedBy. Read: the joined member.',
         }),
         virtual: true,
         joins: 'account_user',
@@ -91,7 +99,10 @@ async function loadTaskProgress(args: LoadArgs, as: 'taskProgress' | 'taskProgre
   if (!wanted.has(as)) return;
   const found = await db('task_progress')
     .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
-    .whereIn('linked_schema_record_id', rows.map((r) => r.id as string))
+    .whereIn(
+      'linked_schema_record_id',
+      rows.map((r) => r.id as string),
+    )
     .orderBy('created_at', 'asc');
   const serialized = await serializeJoined('task_progress', found);
   for (const row of rows) {
@@ -122,7 +133,9 @@ export const streakProgress = defineResource({
       async run({ trx, ctx, row, body, serialize }) {
         const parsed = grantBody.safeParse(body);
         if (!parsed.success) {
-          throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, [{ field: 'count', code: 'invalid', message: `An integer from 1 to ${MAX_FREEZES}.` }]);
+          throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, [
+            { field: 'count', code: 'invalid', message: `An integer from 1 to ${MAX_FREEZES}.` },
+          ]);
         }
         return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date()));
       },

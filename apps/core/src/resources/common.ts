@@ -6,11 +6,17 @@ export { EVENT_CODES } from '../events/codes.js';
 
 /** Full CRUD for API keys only. */
 export const ADMIN: Partial<Record<Op, Flow[]>> = {
-  list: ['apikey'], get: ['apikey'], create: ['apikey'], update: ['apikey'], delete: ['apikey'],
+  list: ['apikey'],
+  get: ['apikey'],
+  create: ['apikey'],
+  update: ['apikey'],
+  delete: ['apikey'],
 };
 /** Full CRUD for API keys; end users and guests read live records. */
 export const ADMIN_PUBLIC_READ: Partial<Record<Op, Flow[]>> = {
-  ...ADMIN, list: ['apikey', 'enduser', 'guest'], get: ['apikey', 'enduser', 'guest'],
+  ...ADMIN,
+  list: ['apikey', 'enduser', 'guest'],
+  get: ['apikey', 'enduser', 'guest'],
 };
 /** System-written records: API keys read all, end users read their own. */
 export const OWN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey', 'enduser'], get: ['apikey', 'enduser'] };
@@ -37,4 +43,3 @@ export async function joinOne(
   const byId = new Map(serialized.map((r) => [r.id as string, r]));
   for (const row of rows) row[as] = byId.get(row[idColumn] as string) ?? null;
 }
-

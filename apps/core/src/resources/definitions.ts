@@ -12,7 +12,10 @@ async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadAr
   if (!wanted.has('milestones')) return;
   const found = await db('milestone')
     .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
-    .whereIn('linked_schema_record_id', rows.map((r) => r.id as string))
+    .whereIn(
+      'linked_schema_record_id',
+      rows.map((r) => r.id as string),
+    )
     .where('status', 'live')
     .orderBy('milestone_target_value', 'asc');
   const joined = await serializeJoined('milestone', found);
@@ -53,9 +56,11 @@ export const streak = defineResource({
   fields: streakFields,
   load: loadMilestones,
   async beforeUpdate({ trx, ctx, values, existing }) {
-    if ('completionTargetValue' in values) strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+    if ('completionTargetValue' in values)
+      strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
     const maxFreezes = values.maxFreezes;
-    if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes)) await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
+    if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes))
+      await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });
@@ -77,7 +82,8 @@ export const challenge = defineResource({
   rules: { description: 'endAt, when set with startAt, must be after it (on update, as the record stands after the patch).' },
   load: loadMilestones,
   async beforeUpdate({ trx, values, existing }) {
-    if ('completionTargetValue' in values) strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+    if ('completionTargetValue' in values)
+      strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });
@@ -101,7 +107,9 @@ async function checkMilestone(trx: Knex, accountId: string, record: Record<strin
   const slug = record.linkedSchemaSlug as (typeof PARENTS)[number];
   const parent = await trx(slug).where({ account_id: accountId, id: record.linkedSchemaRecordId }).first();
   if (!parent) {
-    return [{ field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${String(record.linkedSchemaRecordId)}.` }];
+    return [
+      { field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${String(record.linkedSchemaRecordId)}.` },
+    ];
   }
   const target = record.milestoneTargetValue as number;
   const limit = slug === 'mission' ? (parent.tasks as unknown[]).length : (parent.completion_target_value as number | null);
@@ -119,7 +127,11 @@ export const milestone = defineResource({
   access: ADMIN,
   fields: milestoneFields,
   uniqueErrors: {
-    milestone_target_unique: { status: 400, field: 'milestoneTargetValue', message: 'Another milestone of this parent has the same target.' },
+    milestone_target_unique: {
+      status: 400,
+      field: 'milestoneTargetValue',
+      message: 'Another milestone of this parent has the same target.',
+    },
   },
   async beforeCreate({ trx, ctx, values }) {
     const details = await checkMilestone(trx, ctx.account!.id, values);

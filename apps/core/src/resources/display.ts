@@ -24,11 +24,12 @@ const boxShadow = z
   .refine((v) => [...v.matchAll(/([a-z-]+)\s*\(/gi)].every((m) => SHADOW_FUNCTIONS.has(m[1]!.toLowerCase())), {
     message: `Only these CSS functions are allowed: ${[...SHADOW_FUNCTIONS].join(', ')}`,
   })
-  .meta({ description: `A CSS box-shadow of at most 256 characters: letters, digits, spaces and . , % ( ) # + -, calling no CSS function but ${[...SHADOW_FUNCTIONS].join(', ')}.` });
+  .meta({
+    description: `A CSS box-shadow of at most 256 characters: letters, digits, spaces and . , % ( ) # + -, calling no CSS function but ${[...SHADOW_FUNCTIONS].join(', ')}.`,
+  });
 
 /** The floating launcher's default shadow: three layers, from a tight contact shadow to a soft ambient one. */
-export const DEFAULT_BOX_SHADOW =
-  '0 1px 2px rgba(16, 24, 40, 0.06), 0 4px 8px rgba(16, 24, 40, 0.08), 0 12px 24px rgba(16, 24, 40, 0.12)';
+export const DEFAULT_BOX_SHADOW = '0 1px 2px rgba(16, 24, 40, 0.06), 0 4px 8px rgba(16, 24, 40, 0.08), 0 12px 24px rgba(16, 24, 40, 0.12)';
 
 export const floatingWidget = defineResource({
   slug: 'floating_widget',
@@ -42,7 +43,11 @@ export const floatingWidget = defineResource({
     status: field.status({ default: 'live', required: true, description: 'End users and guests see live floating widgets only.' }),
     eudTitle: eudTitle(),
     eudIcon: eudIcon(),
-    alignment: field.enum(['bottom_right', 'bottom_left', 'top_right', 'top_left'], { default: 'bottom_right', required: true, public: true }),
+    alignment: field.enum(['bottom_right', 'bottom_left', 'top_right', 'top_left'], {
+      default: 'bottom_right',
+      required: true,
+      public: true,
+    }),
     alignmentPositionX: { ...px(20), description: 'Horizontal offset in px from the aligned edge.' },
     alignmentPositionY: { ...px(20), description: 'Vertical offset in px from the aligned edge.' },
     backgroundColor: colour('rgba(255, 255, 255, 1)'),
@@ -80,7 +85,11 @@ export const theme = defineResource({
     secondaryTextColor: colour('rgba(100, 116, 139, 1)'),
     backgroundColor: colour('rgba(255, 255, 255, 1)'),
     fontFamily: {
-      ...field.string({ default: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif', required: true, public: true }),
+      ...field.string({
+        default: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+        required: true,
+        public: true,
+      }),
       schema: fontFamily,
     },
     borderRadius: px(12),
@@ -121,7 +130,11 @@ const TEXT_DEFAULTS = {
 const text = (max: number, fallback: string): FieldDef =>
   field.string({ max, localisable: true, public: true, description: `Default (en): "${fallback}".` });
 const link = (what: string): FieldDef => ({
-  ...field.string({ localisable: true, public: true, description: `Where the ${what} button leads: an absolute http(s) URL or a storefront path (starting with one /, no spaces or backslashes).` }),
+  ...field.string({
+    localisable: true,
+    public: true,
+    description: `Where the ${what} button leads: an absolute http(s) URL or a storefront path (starting with one /, no spaces or backslashes).`,
+  }),
   schema: linkUrl,
 });
 

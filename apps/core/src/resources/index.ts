@@ -15,13 +15,30 @@ import * as upload from './upload.js';
 import * as webhooks from './webhooks.js';
 
 /** The resource modules; each of their exported definitions is served. */
-const MODULES: Record<string, unknown>[] = [accountUser, activity, apikey, definitions, display, integrations, leaderboard, notifications, rewardLog, rewards, upload, webhooks];
+const MODULES: Record<string, unknown>[] = [
+  accountUser,
+  activity,
+  apikey,
+  definitions,
+  display,
+  integrations,
+  leaderboard,
+  notifications,
+  rewardLog,
+  rewards,
+  upload,
+  webhooks,
+];
 
 const isResource = (value: unknown): value is Resource =>
-  typeof value === 'object' && value !== null && typeof (value as Resource).slug === 'string' && typeof (value as Resource).table === 'string';
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Resource).slug === 'string' &&
+  typeof (value as Resource).table === 'string';
 
 /** A definition that needs the service's settings is exported as `create<Name>(config)`. */
-const isFactory = (name: string, value: unknown): value is (config: Config) => Resource => typeof value === 'function' && /^create[A-Z]/.test(name);
+const isFactory = (name: string, value: unknown): value is (config: Config) => Resource =>
+  typeof value === 'function' && /^create[A-Z]/.test(name);
 
 /**
  * Every resource the API serves: the definitions the resource modules export, and those that

@@ -5,7 +5,12 @@ import { deleteRulesUsing } from '../notifications/rules.js';
 import { sendingDomains } from '../notifications/sending-domains.js';
 import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
 import {
-  cloudChatFields, cloudSmsFields, type DnsRecord, pushCloudMessagingFields, type serviceAccount, serviceEmailFields,
+  cloudChatFields,
+  cloudSmsFields,
+  type DnsRecord,
+  pushCloudMessagingFields,
+  type serviceAccount,
+  serviceEmailFields,
 } from '../schema/integrations.js';
 import { ADMIN } from './common.js';
 
@@ -21,7 +26,8 @@ function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail
       message: 'domain and mailFrom are set on create only: create a new service_email for a custom domain.',
     });
   }
-  const required = (f: string) => details.push({ field: f, code: 'required', message: `"${f}" is required when useGamopandaDomain is false.` });
+  const required = (f: string) =>
+    details.push({ field: f, code: 'required', message: `"${f}" is required when useGamopandaDomain is false.` });
   if (op === 'create' && !domain) required('domain');
   if (op === 'create' && !mailFrom) required('mailFrom');
   if (record.senderEmailAddress == null) required('senderEmailAddress');
@@ -89,7 +95,8 @@ export function createServiceEmail(config: Config): Resource {
         returns: 'service_email',
         description: 'Looks up the records in dnsRecords and sets the per-check flags; custom, unverified domains only.',
         async run({ trx, row, toColumns, serialize }) {
-          if (row.use_gamopanda_domain || !row.domain) throw conflict('This integration uses the shared domain; there is nothing to verify.');
+          if (row.use_gamopanda_domain || !row.domain)
+            throw conflict('This integration uses the shared domain; there is nothing to verify.');
           if (row.is_verified) throw conflict('This domain is already verified.');
           const flags = await domains.verify(row.dns_records as DnsRecord[]);
           const [updated] = (await trx('service_email')

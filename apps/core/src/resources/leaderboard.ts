@@ -53,7 +53,14 @@ export const leaderboard = defineResource({
         'streak: current_run (default: the in-progress run) or longest_run (the best run ever); challenge: window_progress ' +
         '(default: the value in one window); mission: completions (default: completed progresses).',
     }),
-    size: field.integer({ min: 1, max: 100, default: 10, required: true, public: true, description: 'How many entries the standings show at most.' }),
+    size: field.integer({
+      min: 1,
+      max: 100,
+      default: 10,
+      required: true,
+      public: true,
+      description: 'How many entries the standings show at most.',
+    }),
     displayName: field.enum(DISPLAY_NAMES, {
       default: 'first_name_initial',
       required: true,
@@ -66,7 +73,8 @@ export const leaderboard = defineResource({
   validate(record) {
     const slug = record.linkedSchemaSlug as LogKind;
     const rankBy = record.rankBy as RankBy | null | undefined;
-    if (rankBy === null) return [{ field: 'rankBy', code: 'not_nullable', message: '"rankBy" cannot be null; leave it out for the default.' }];
+    if (rankBy === null)
+      return [{ field: 'rankBy', code: 'not_nullable', message: '"rankBy" cannot be null; leave it out for the default.' }];
     if (rankBy && !RANKS_OF[slug].includes(rankBy)) {
       return [{ field: 'rankBy', code: 'invalid', message: `A ${slug} leaderboard ranks by ${RANKS_OF[slug].join(' or ')}.` }];
     }

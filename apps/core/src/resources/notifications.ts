@@ -5,7 +5,13 @@ import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Resource } from '../records/resource.js';
 import {
-  chatMessageTemplateFields, emailTemplateFields, notificationFields, notificationLogFields, pushNotificationTemplateFields, smsTemplateFields, templateBasics,
+  chatMessageTemplateFields,
+  emailTemplateFields,
+  notificationFields,
+  notificationLogFields,
+  pushNotificationTemplateFields,
+  smsTemplateFields,
+  templateBasics,
 } from '../schema/notifications.js';
 import { EMAIL_PARTIALS, TemplateError, templateErrors } from '../templates/render.js';
 import { ADMIN, ADMIN_READ, description, name } from './common.js';
@@ -76,7 +82,9 @@ function emailPart(slug: 'email_header' | 'email_footer', column: string): Resou
     validate: (record) => templateErrors(record, ['htmlContent']),
     rules: { description: handlebarsRule('htmlContent') },
     async beforeDelete({ trx, row }) {
-      await trx('email_template').where({ account_id: row.account_id, [column]: row.id }).update({ [column]: null });
+      await trx('email_template')
+        .where({ account_id: row.account_id, [column]: row.id })
+        .update({ [column]: null });
     },
   });
 }
@@ -109,7 +117,7 @@ export const smsTemplate = defineResource({
 export const chatMessageTemplate = defineResource({
   slug: 'chat_message_template',
   table: 'chat_message_template',
-  description: "Chat message templates: a template pre-approved at the chat provider and the values of its body parameters.",
+  description: 'Chat message templates: a template pre-approved at the chat provider and the values of its body parameters.',
   access: ADMIN,
   fields: chatMessageTemplateFields,
   validate: (record) => templateErrors(record, ['bodyParameters']),

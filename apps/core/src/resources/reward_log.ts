@@ -13,8 +13,15 @@ import { OWN_READ, joinOne } from './common.js';
 
 /** Default texts per language; the "valid till" clause shows only when the reward expires. */
 const DEFAULT_TITLE: Record<string, string> = {
-  en: 'Your reward', es: 'Tu recompensa', fr: 'Votre récompense', de: 'Ihre Belohnung', 'zh-CN': '您的奖励',
-  ja: 'あなたの特典', pt: 'A sua recompensa', it: 'Il tuo premio', ko: '나의 리워드',
+  en: 'Your reward',
+  es: 'Tu recompensa',
+  fr: 'Votre récompense',
+  de: 'Ihre Belohnung',
+  'zh-CN': '您的奖励',
+  ja: 'あなたの特典',
+  pt: 'A sua recompensa',
+  it: 'Il tuo premio',
+  ko: '나의 리워드',
 };
 const DEFAULT_INSTRUCTION: Record<string, string> = {
   en: 'Use the offer code at checkout{{#if rewardValidTill}}, valid till {{rewardValidTill}}{{/if}}.',
@@ -24,14 +31,16 @@ const DEFAULT_INSTRUCTION: Record<string, string> = {
   'zh-CN': '结账时使用优惠码{{#if rewardValidTill}}，有效期至 {{rewardValidTill}}{{/if}}。',
   ja: 'お会計時にクーポンコードをご利用ください{{#if rewardValidTill}}（{{rewardValidTill}}まで有効）{{/if}}。',
   pt: 'Use o código na finalização da compra{{#if rewardValidTill}}, válido até {{rewardValidTill}}{{/if}}.',
-  it: "Usa il codice al momento del pagamento{{#if rewardValidTill}}, valido fino al {{rewardValidTill}}{{/if}}.",
+  it: 'Usa il codice al momento del pagamento{{#if rewardValidTill}}, valido fino al {{rewardValidTill}}{{/if}}.',
   ko: '결제 시 쿠폰 코드를 사용하세요{{#if rewardValidTill}} ({{rewardValidTill}}까지 유효){{/if}}.',
 };
 
 async function byId(db: Knex, table: string, rows: Record<string, unknown>[], column: string) {
   const ids = [...new Set(rows.map((r) => r[column]).filter((v): v is string => typeof v === 'string'))];
   if (!ids.length) return new Map<string, Record<string, unknown>>();
-  const found = await db(table).whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))]).whereIn('id', ids);
+  const found = await db(table)
+    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+    .whereIn('id', ids);
   return new Map(found.map((r: Record<string, unknown>) => [r.id as string, r]));
 }
 
@@ -52,7 +61,10 @@ async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
     const validTill = formatValidTill(row.reward_expiry_at, locale, timeZone);
     const data = { rewardValidTill: validTill, $helpers: { rewardValidTill: validTill } };
     const title =
-      resolveText(milestone?.eud_milestone_reward_title, ctx) ?? resolveText(reward?.eud_title, ctx) ?? DEFAULT_TITLE[lang] ?? DEFAULT_TITLE.en!;
+      resolveText(milestone?.eud_milestone_reward_title, ctx) ??
+      resolveText(reward?.eud_title, ctx) ??
+      DEFAULT_TITLE[lang] ??
+      DEFAULT_TITLE.en!;
     const instruction =
       resolveText(milestone?.eud_milestone_reward_instruction_message, ctx) ??
       resolveText(reward?.eud_redeem_instruction_message, ctx) ??
@@ -76,10 +88,14 @@ async function stampCoupon({ trx, values, existing }: WriteArgs): Promise<Row> {
   if (row.coupon_code !== null) {
     const same =
       row.coupon_code === values.couponCode &&
-      (sentTime('rewardIssuedAt') === undefined || sentTime('rewardIssuedAt')!.getTime() === (row.reward_issued_at as Date | null)?.getTime()) &&
-      (sentTime('rewardExpiryAt') === undefined || sentTime('rewardExpiryAt')!.getTime() === (row.reward_expiry_at as Date | null)?.getTime());
+      (sentTime('rewardIssuedAt') === undefined ||
+        sentTime('rewardIssuedAt')!.getTime() === (row.reward_issued_at as Date | null)?.getTime()) &&
+      (sentTime('rewardExpiryAt') === undefined ||
+        sentTime('rewardExpiryAt')!.getTime() === (row.reward_expiry_at as Date | null)?.getTime());
     if (same) return row;
-    throw conflict('This reward log already has a coupon code.', [{ field: 'couponCode', code: 'already_set', message: 'A coupon code was already stamped.' }]);
+    throw conflict('This reward log already has a coupon code.', [
+      { field: 'couponCode', code: 'already_set', message: 'A coupon code was already stamped.' },
+    ]);
   }
   const issuedAt = sentTime('rewardIssuedAt') ?? new Date();
   const reward = await trx('reward').where({ account_id: row.account_id, id: row.reward_id }).first();
@@ -104,8 +120,10 @@ export const rewardLog = defineResource({
   async load(args) {
     const accountOf = (r: Record<string, unknown>) => r.account_id as string;
     await joinOwnerAnd()(args);
-    if (args.wanted.has('reward')) await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', accountOf, (f) => args.serializeJoined('reward', f));
-    if (args.wanted.has('milestone')) await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', accountOf, (f) => args.serializeJoined('milestone', f));
+    if (args.wanted.has('reward'))
+      await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', accountOf, (f) => args.serializeJoined('reward', f));
+    if (args.wanted.has('milestone'))
+      await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', accountOf, (f) => args.serializeJoined('milestone', f));
     await loadTexts(args);
   },
 });

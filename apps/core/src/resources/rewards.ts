@@ -28,9 +28,18 @@ export const reward = defineResource({
       'A percentage discountValue is at most 100. rewardExpiryInDays is required when rewardExpiryType is relative, ' +
       'rewardExpiryAt when it is absolute (on update, as the record stands after the patch).',
     create: [
-      { if: { properties: { discountType: { const: 'percentage' } }, required: ['discountType'] }, then: { properties: { discountValue: { maximum: 100 } } } },
-      { if: { properties: { rewardExpiryType: { const: 'relative' } }, required: ['rewardExpiryType'] }, then: { required: ['rewardExpiryInDays'], properties: { rewardExpiryInDays: { type: 'number' } } } },
-      { if: { properties: { rewardExpiryType: { const: 'absolute' } }, required: ['rewardExpiryType'] }, then: { required: ['rewardExpiryAt'], properties: { rewardExpiryAt: { type: 'string' } } } },
+      {
+        if: { properties: { discountType: { const: 'percentage' } }, required: ['discountType'] },
+        then: { properties: { discountValue: { maximum: 100 } } },
+      },
+      {
+        if: { properties: { rewardExpiryType: { const: 'relative' } }, required: ['rewardExpiryType'] },
+        then: { required: ['rewardExpiryInDays'], properties: { rewardExpiryInDays: { type: 'number' } } },
+      },
+      {
+        if: { properties: { rewardExpiryType: { const: 'absolute' } }, required: ['rewardExpiryType'] },
+        then: { required: ['rewardExpiryAt'], properties: { rewardExpiryAt: { type: 'string' } } },
+      },
     ],
   },
   async beforeDelete({ trx, row }) {
@@ -72,7 +81,10 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
   const entries: { code: string; where: string }[] = [];
   if (contentType === 'text/csv') {
     (raw?.toString('utf8') ?? '').split(/\r?\n/).forEach((line, i) => {
-      const code = line.trim().replace(/^"(.*)"$/, '$1').trim();
+      const code = line
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .trim();
       if (code) entries.push({ code, where: `line ${i + 1}` });
     });
   } else {
@@ -94,7 +106,10 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
   }
   const bad = entries.filter((e) => e.code.length > 256);
   if (bad.length) {
-    throw invalidInput('Some codes are longer than 256 characters; nothing was imported.', bad.map((e) => ({ field: e.where, code: 'too_long', message: 'Must be at most 256 characters.' })));
+    throw invalidInput(
+      'Some codes are longer than 256 characters; nothing was imported.',
+      bad.map((e) => ({ field: e.where, code: 'too_long', message: 'Must be at most 256 characters.' })),
+    );
   }
   return entries.map((e) => e.code);
 }

@@ -27,7 +27,13 @@ export function createUpload(config: Config) {
       body: {
         type: 'object',
         additionalProperties: false,
-        properties: { file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The image: PNG, JPEG, GIF or SVG, <= 100 KB, with a filename.' } },
+        properties: {
+          file: {
+            type: 'string',
+            contentMediaType: 'application/octet-stream',
+            description: 'The image: PNG, JPEG, GIF or SVG, <= 100 KB, with a filename.',
+          },
+        },
         required: ['file'],
       },
       async run({ db, ctx, raw, contentTypeHeader }) {

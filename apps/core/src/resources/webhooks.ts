@@ -111,7 +111,15 @@ export const webhookLog = defineResource({
   fields: webhookLogFields,
   async load({ rows, db, wanted, serializeJoined }: LoadArgs) {
     if (wanted.has('webhook')) {
-      await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (r) => r.account_id as string, (found) => serializeJoined('webhook', found));
+      await joinOne(
+        rows,
+        'webhook_id',
+        'webhook',
+        db,
+        'webhook',
+        (r) => r.account_id as string,
+        (found) => serializeJoined('webhook', found),
+      );
     }
     if (wanted.has('eventLogs')) await joinEventLogs(db, rows);
   },
@@ -124,7 +132,14 @@ export const webhookLog = defineResource({
         if (row.lease_until && (row.lease_until as Date) > new Date()) throw conflict('This delivery is being attempted right now.');
         const [updated] = (await trx('webhook_log')
           .where({ account_id: row.account_id, id: row.id })
-          .update({ webhook_log_status: 'pending', retry_count: 0, next_retry_at: trx.fn.now(), lease_until: null, last_error: null, updated_at: trx.fn.now() })
+          .update({
+            webhook_log_status: 'pending',
+            retry_count: 0,
+            next_retry_at: trx.fn.now(),
+            lease_until: null,
+            last_error: null,
+            updated_at: trx.fn.now(),
+          })
           .returning('*')) as Row[];
         // Wakes idle workers, as new events do.
         await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);

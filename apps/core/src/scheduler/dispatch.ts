@@ -31,7 +31,10 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
       .select('account_id', 'id', 'event_code', 'owned_by_id');
     if (!events.length) return 0;
     const accounts = [...new Set(events.map((e) => e.account_id))];
-    const webhooks = await trx<WebhookRow>('webhook').whereIn('account_id', accounts).where('status', 'live').select('account_id', 'id', 'event_codes');
+    const webhooks = await trx<WebhookRow>('webhook')
+      .whereIn('account_id', accounts)
+      .where('status', 'live')
+      .select('account_id', 'id', 'event_codes');
     const rules = await trx('notification')
       .whereIn('account_id', accounts)
       .where('status', 'live')
@@ -40,22 +43,26 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
       subscriber.account_id === event.account_id && subscriber.event_codes.includes(event.event_code);
 
     const webhookLogs = events.flatMap((e) =>
-      webhooks.filter((w) => matches(w, e)).map((w) => ({
-        account_id: e.account_id,
-        webhook_id: w.id,
-        event_log_ids: [e.id],
-        next_retry_at: trx.fn.now(),
-      })),
+      webhooks
+        .filter((w) => matches(w, e))
+        .map((w) => ({
+          account_id: e.account_id,
+          webhook_id: w.id,
+          event_log_ids: [e.id],
+          next_retry_at: trx.fn.now(),
+        })),
     );
     const notificationLogs = events.flatMap((e) =>
       e.owned_by_id
-        ? rules.filter((r) => matches(r, e)).map((r) => ({
-            account_id: e.account_id,
-            notification_id: r.id,
-            event_log_id: e.id,
-            owned_by_id: e.owned_by_id,
-            channel: CHANNEL_OF_PROVIDER[r.integration_provider],
-          }))
+        ? rules
+            .filter((r) => matches(r, e))
+            .map((r) => ({
+              account_id: e.account_id,
+              notification_id: r.id,
+              event_log_id: e.id,
+              owned_by_id: e.owned_by_id,
+              channel: CHANNEL_OF_PROVIDER[r.integration_provider],
+            }))
         : [],
     );
     for (const rows of chunk(webhookLogs, 1000)) await trx('webhook_log').insert(rows);
@@ -63,7 +70,10 @@ export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
     for (const part of chunk(events, 1000)) {
       await trx('event_log')
         .whereIn('account_id', [...new Set(part.map((e) => e.account_id))])
-        .whereIn('id', part.map((e) => e.id))
+        .whereIn(
+          'id',
+          part.map((e) => e.id),
+        )
         .update({ dispatched_at: trx.fn.now() });
     }
     return events.length;

@@ -59,7 +59,12 @@ const SWEEPS: Sweep[] = [
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
     // The warning still fires when a freeze will cover the period: its payload says so (CONTRACT §14).
     settle: (row, _zone, now) =>
-      one('streak_progress_to_be_broken', row, { warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now }, { freezesAvailable: Math.min(row.freezes_available, row.max_freezes!) }),
+      one(
+        'streak_progress_to_be_broken',
+        row,
+        { warned_to_be_broken_at: row.streak_to_be_broken_at, updated_at: now },
+        { freezesAvailable: Math.min(row.freezes_available, row.max_freezes!) },
+      ),
   } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'streak breaks',
@@ -86,7 +91,10 @@ const SWEEPS: Sweep[] = [
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
-        .whereRaw(`challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`, [now]),
+        .whereRaw(
+          `challenge_progress.challenge_to_be_failed_at - make_interval(secs => challenge.to_be_failed_warning_hours * 3600) <= ?`,
+          [now],
+        ),
     settle: (row, _zone, now) => one('challenge_progress_to_be_failed', row, { is_warned: true, updated_at: now }),
   } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
@@ -127,7 +135,11 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
     let total = 0;
     for (;;) {
       const processed = await records.db.transaction(async (trx) => {
-        const rows = (await sweep.due(trx, now, graceSeconds).limit(BATCH).forUpdate(`${sweep.kind}_progress`).skipLocked()) as Swept<ProgressRow>[];
+        const rows = (await sweep
+          .due(trx, now, graceSeconds)
+          .limit(BATCH)
+          .forUpdate(`${sweep.kind}_progress`)
+          .skipLocked()) as Swept<ProgressRow>[];
         for (const row of rows) {
           const accountId = row.account_id;
           if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));

@@ -55,7 +55,9 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
   await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: Math.max(0.5, Math.min(2, s.config.schedulerIntervalMs / 1000)) }, sweep);
   const singletonSeconds = Math.max(1, Math.floor(s.config.schedulerIntervalMs / 1000));
   const request = () =>
-    boss.send(SWEEP_QUEUE, {}, { singletonKey: 'sweep', singletonSeconds }).catch((err: unknown) => s.logger.error({ err }, 'sweep request failed'));
+    boss
+      .send(SWEEP_QUEUE, {}, { singletonKey: 'sweep', singletonSeconds })
+      .catch((err: unknown) => s.logger.error({ err }, 'sweep request failed'));
   const timer = setInterval(request, s.config.schedulerIntervalMs);
   timer.unref();
   await request();
@@ -65,7 +67,9 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
   const deliveries = { db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) };
   let stopping = false;
   const round = async () =>
-    (await dispatchEvents(s.db)) + (await deliverDueWebhooks(deliveries, s.records.now)) + (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH));
+    (await dispatchEvents(s.db)) +
+    (await deliverDueWebhooks(deliveries, s.records.now)) +
+    (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH));
   const deliver = async () => {
     while (!stopping) {
       let worked = 0;

@@ -28,9 +28,20 @@ export const streakFields = {
   aggregationPeriod: field.enum(PERIODS, { default: 'daily', public: true }),
   aggregationMethod: field.enum(AGGREGATION_METHODS, { default: 'count', public: true }),
   aggregationTargetValue: field.number({ gt: 0, default: 1, public: true, description: 'Per-period total that completes a period.' }),
-  completionTargetValue: field.integer({ min: 1, max: MAX_STREAK_PERIODS, public: true, description: 'Periods to complete the streak; null is endless.' }),
+  completionTargetValue: field.integer({
+    min: 1,
+    max: MAX_STREAK_PERIODS,
+    public: true,
+    description: 'Periods to complete the streak; null is endless.',
+  }),
   toBeBrokenWarningHours: field.number({ min: 0, max: 8760, default: 4 }),
-  maxFreezes: field.integer({ min: 0, max: MAX_FREEZES, default: 0, public: true, description: 'Freezes a member may hold, each covering one missed period; 0 turns freezes off.' }),
+  maxFreezes: field.integer({
+    min: 0,
+    max: MAX_FREEZES,
+    default: 0,
+    public: true,
+    description: 'Freezes a member may hold, each covering one missed period; 0 turns freezes off.',
+  }),
   freezeEarnEveryPeriods: field.integer({
     min: 1,
     max: MAX_STREAK_PERIODS,
@@ -85,7 +96,8 @@ const tasksSchema = z
   .superRefine((tasks, issue) => {
     const seen = new Set<string>();
     tasks.forEach((t, i) => {
-      if (seen.has(t.activityId)) issue.addIssue({ code: 'custom', path: [i, 'activityId'], message: 'activityId must be unique in the mission.' });
+      if (seen.has(t.activityId))
+        issue.addIssue({ code: 'custom', path: [i, 'activityId'], message: 'activityId must be unique in the mission.' });
       seen.add(t.activityId);
     });
   })
@@ -150,7 +162,11 @@ export const missionFields = {
   name: name(),
   description: description(),
   status: field.status({ default: 'live' }),
-  aggregationPeriod: field.enum(PERIODS, { default: 'weekly', public: true, description: 'Window length from the start: 1 day, 7 days or 1 calendar month.' }),
+  aggregationPeriod: field.enum(PERIODS, {
+    default: 'weekly',
+    public: true,
+    description: 'Window length from the start: 1 day, 7 days or 1 calendar month.',
+  }),
   rewardId: field.uuid({ references: 'reward', description: 'Reward for completing every task.' }),
   isRepeatable: field.boolean({ default: false, public: true }),
   tasks: { ...field.json(tasksSchema, { required: true, public: true }), codec: tasksCodec, outputSchema: tasksOutput },

@@ -45,7 +45,8 @@ export const serviceEmailFields = {
     max: 200,
     pattern: SUBDOMAIN,
     patternMessage: 'Expected a subdomain label such as mail',
-    description: 'Custom MAIL FROM subdomain of domain (e.g. "mail"); required when useGamopandaDomain is false; not editable after creation.',
+    description:
+      'Custom MAIL FROM subdomain of domain (e.g. "mail"); required when useGamopandaDomain is false; not editable after creation.',
   }),
   senderEmailAddress: field.email({ description: 'From address; required for a custom domain, and at that domain.' }),
   isVerified: field.boolean({ readOnly: true, description: 'True when every DNS check passes.' }),
@@ -76,7 +77,10 @@ export const serviceAccount = z.looseObject({
     .meta({ pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----', description: 'A PEM private key (PKCS#8 or PKCS#1) that parses.' }),
   client_email: z.email().max(320),
   client_id: z.string().min(1).max(256),
-  token_uri: z.url({ protocol: /^https?$/ }).max(2048).optional(),
+  token_uri: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
 });
 
 export const pushCloudMessagingFields = {
@@ -87,7 +91,8 @@ export const pushCloudMessagingFields = {
     required: true,
     sealed: true,
     revealOnce: true,
-    description: 'The complete service-account JSON (type, project_id, private_key_id, private_key, client_email, client_id); encrypted, returned on create only.',
+    description:
+      'The complete service-account JSON (type, project_id, private_key_id, private_key, client_email, client_id); encrypted, returned on create only.',
   }),
   projectId: field.string({ readOnly: true }),
   clientEmail: field.string({ readOnly: true }),
@@ -107,7 +112,12 @@ const cloudCredentials = () => ({
     revealOnce: true,
     description: 'Encrypted; returned on create only.',
   }),
-  region: field.string({ required: true, max: 32, pattern: /^[a-z]{2}(-[a-z]+)+-\d+$/, patternMessage: 'Expected a cloud region such as us-east-1' }),
+  region: field.string({
+    required: true,
+    max: 32,
+    pattern: /^[a-z]{2}(-[a-z]+)+-\d+$/,
+    patternMessage: 'Expected a cloud region such as us-east-1',
+  }),
 });
 
 export const cloudSmsFields = {
@@ -127,7 +137,10 @@ export const cloudChatFields = {
 };
 
 /** A custom domain's integration also keeps its own DKIM selector and sealed key. */
-export type ServiceEmailRow = RowOfFields<typeof serviceEmailFields> & { dkim_selector: string | null; dkim_private_key_enc: string | null };
+export type ServiceEmailRow = RowOfFields<typeof serviceEmailFields> & {
+  dkim_selector: string | null;
+  dkim_private_key_enc: string | null;
+};
 export type PushCloudMessagingRow = RowOfFields<typeof pushCloudMessagingFields>;
 export type CloudSmsRow = RowOfFields<typeof cloudSmsFields>;
 export type CloudChatRow = RowOfFields<typeof cloudChatFields>;

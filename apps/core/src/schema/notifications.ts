@@ -38,20 +38,23 @@ export const emailTemplateFields = {
   emailFooterId: field.uuid({ references: 'email_footer', description: 'Placed by the {{>footer}} partial.' }),
   sampleEventCode: field.enum(EVENT_CODES, { required: true, description: 'Selects sample data for design only; sends nothing.' }),
   subject: field.string({ required: true, min: 1, max: 256, localisable: true, description: 'Handlebars; variables allowed.' }),
-  htmlContent: field.string({ required: true, min: 1, localisable: true, description: 'Handlebars HTML; {{>header}} and {{>footer}} place the linked header and footer.' }),
+  htmlContent: field.string({
+    required: true,
+    min: 1,
+    localisable: true,
+    description: 'Handlebars HTML; {{>header}} and {{>footer}} place the linked header and footer.',
+  }),
 };
 
 /** Keys the push provider reserves in a message's data map. */
 const RESERVED_DATA_KEY = /^(from|notification|message_type|google(\..*)?|gcm(\..*)?)$/i;
-const pushData = z
-  .record(z.string().min(1).max(256), z.string().max(1024))
-  .superRefine((data, issue) => {
-    const keys = Object.keys(data);
-    if (keys.length > 50) issue.addIssue({ code: 'custom', message: 'At most 50 keys.' });
-    for (const key of keys) {
-      if (RESERVED_DATA_KEY.test(key)) issue.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved by the push provider.` });
-    }
-  });
+const pushData = z.record(z.string().min(1).max(256), z.string().max(1024)).superRefine((data, issue) => {
+  const keys = Object.keys(data);
+  if (keys.length > 50) issue.addIssue({ code: 'custom', message: 'At most 50 keys.' });
+  for (const key of keys) {
+    if (RESERVED_DATA_KEY.test(key)) issue.addIssue({ code: 'custom', path: [key], message: `"${key}" is reserved by the push provider.` });
+  }
+});
 
 export const pushNotificationTemplateFields = {
   ...templateBasics(),
@@ -73,7 +76,7 @@ export const chatMessageTemplateFields = {
     min: 1,
     max: 512,
     pattern: /^[a-z0-9_]+$/,
-    patternMessage: 'Lowercase letters, digits and _ only (the chat provider\'s template names)',
+    patternMessage: "Lowercase letters, digits and _ only (the chat provider's template names)",
     description: 'Name of the pre-approved template at the chat provider.',
   }),
   templateLanguageCode: field.string({
@@ -104,10 +107,9 @@ export const notificationFields = {
   templateId: field.uuid({
     required: true,
     referencesBy: { field: 'integrationProvider', slugs: TEMPLATE_OF_PROVIDER },
-    description: 'A template of the provider\'s kind: email_template, push_notification_template, sms_template or chat_message_template.',
+    description: "A template of the provider's kind: email_template, push_notification_template, sms_template or chat_message_template.",
   }),
 };
-
 
 export const notificationLogFields = {
   notificationId: field.uuid({ readOnly: true, alwaysSet: true }),
@@ -121,7 +123,11 @@ export const notificationLogFields = {
 };
 
 /** A notification log also keeps its delivery schedule, which the API does not show. */
-export type NotificationLogRow = RowOfFields<typeof notificationLogFields> & { next_attempt_at: Date; lease_until: Date | null; sent_at: Date | null };
+export type NotificationLogRow = RowOfFields<typeof notificationLogFields> & {
+  next_attempt_at: Date;
+  lease_until: Date | null;
+  sent_at: Date | null;
+};
 export type EmailTemplateRow = RowOfFields<typeof emailTemplateFields>;
 export type PushNotificationTemplateRow = RowOfFields<typeof pushNotificationTemplateFields>;
 export type SmsTemplateRow = RowOfFields<typeof smsTemplateFields>;

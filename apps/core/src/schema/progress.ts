@@ -29,7 +29,12 @@ export const streakProgressFields = {
   lastCompletedPeriodKey: field.string({ readOnly: true }),
   freezesAvailable: field.integer({ readOnly: true, alwaysSet: true, description: 'Freezes left, each covering one missed period.' }),
   freezesUsed: field.integer({ readOnly: true, alwaysSet: true }),
-  frozenPeriodKeys: field.stringArray({ readOnly: true, alwaysSet: true, maxItems: MAX_STREAK_PERIODS, description: 'Periods covered by a freeze, ascending.' }),
+  frozenPeriodKeys: field.stringArray({
+    readOnly: true,
+    alwaysSet: true,
+    maxItems: MAX_STREAK_PERIODS,
+    description: 'Periods covered by a freeze, ascending.',
+  }),
   taskProgress: field.virtual(anyObject, { description: 'Progress within the current period.' }),
 };
 
@@ -83,7 +88,10 @@ export const eventLogFields = {
 };
 
 /* Columns the engine keeps for itself beside the fields (period bookkeeping, warnings, dispatch). */
-export type StreakProgressRow = RowOfFields<typeof streakProgressFields> & { current_period_key: string | null; warned_to_be_broken_at: Date | null };
+export type StreakProgressRow = RowOfFields<typeof streakProgressFields> & {
+  current_period_key: string | null;
+  warned_to_be_broken_at: Date | null;
+};
 export type ChallengeProgressRow = RowOfFields<typeof challengeProgressFields> & { is_warned: boolean };
 export type MissionProgressRow = RowOfFields<typeof missionProgressFields>;
 export type TaskProgressRow = RowOfFields<typeof taskProgressFields>;

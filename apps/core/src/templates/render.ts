@@ -155,11 +155,13 @@ function syntaxIssue(source: string, err: Error & { lineNumber?: number; column?
   if ((got === 'INVALID' || got === 'EOF') && tag >= 0 && !source.slice(tag).includes('}}')) {
     return { code: 'template_syntax', ...positionOf(source, tag), reason: 'This tag is never closed with }}.' };
   }
-  const found = got === 'INVALID' ? `"${/^\S{1,20}/.exec(source.slice(offset))?.[0] ?? lexer.yytext}"` : TOKEN_TEXT[got] ?? got;
+  const found = got === 'INVALID' ? `"${/^\S{1,20}/.exec(source.slice(offset))?.[0] ?? lexer.yytext}"` : (TOKEN_TEXT[got] ?? got);
   // After a tag's contents, the closing delimiter is what was missing; elsewhere list what may come.
   const closing = expected.filter((t) => CLOSING_TOKENS.includes(t));
   const wanted = closing.length ? closing : expected;
-  const words = [...new Set(wanted.map((t) => (VALUE_TOKENS.has(t) ? 'a name or value' : TOKEN_TEXT[t] ?? null)).filter((w) => w !== null))];
+  const words = [
+    ...new Set(wanted.map((t) => (VALUE_TOKENS.has(t) ? 'a name or value' : (TOKEN_TEXT[t] ?? null))).filter((w) => w !== null)),
+  ];
   const hint = words.length ? `; expected ${words.join(' or ')}` : '';
   return { code: 'template_syntax', ...at, reason: `Unexpected ${found}${hint}.` };
 }
@@ -204,7 +206,11 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
     if (node.type !== 'BlockStatement') {
       issues.push({ code: 'helper_usage', ...at(node), reason: `"${name}" is a block helper: write {{#${name} …}}…{{/${name}}}.` });
     } else if (node.params.length !== arity) {
-      issues.push({ code: 'helper_usage', ...at(node), reason: `{{#${name}}} takes exactly ${arity} argument, not ${node.params.length}.` });
+      issues.push({
+        code: 'helper_usage',
+        ...at(node),
+        reason: `{{#${name}}} takes exactly ${arity} argument, not ${node.params.length}.`,
+      });
     }
   };
 
@@ -223,11 +229,17 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
         const path = (n as unknown as hbs.AST.BlockStatement).path;
         const name = (n as unknown as hbs.AST.BlockStatement).params[0];
         if (path.original === 'inline' && name?.type === 'StringLiteral') inline.add((name as hbs.AST.StringLiteral).value);
-        else issues.push({ code: 'unknown_helper', ...at(n), reason: `Unknown decorator "${path.original}"; only {{#*inline "name"}} is available.` });
+        else
+          issues.push({
+            code: 'unknown_helper',
+            ...at(n),
+            reason: `Unknown decorator "${path.original}"; only {{#*inline "name"}} is available.`,
+          });
         break;
       }
       case 'PartialStatement': {
-        const name = (n as unknown as hbs.AST.PartialStatement).name as hbs.AST.PathExpression | hbs.AST.SubExpression | hbs.AST.StringLiteral;
+        const name = (n as unknown as hbs.AST.PartialStatement).name as
+          hbs.AST.PathExpression | hbs.AST.SubExpression | hbs.AST.StringLiteral;
         usedPartials.push({ name: name.type === 'SubExpression' ? undefined : name.original, node: n });
         break;
       }
@@ -251,7 +263,11 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
  * column. Strings and string arrays are checked; stored per-language maps (the untouched side of an
  * update) were checked when written.
  */
-export function templateErrors(record: Record<string, unknown>, fields: readonly string[], partials: readonly string[] = []): ErrorDetail[] {
+export function templateErrors(
+  record: Record<string, unknown>,
+  fields: readonly string[],
+  partials: readonly string[] = [],
+): ErrorDetail[] {
   return fields.flatMap((name) => {
     const value = record[name];
     const texts: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [`${name}[${i}]`, v]) : [[name, value]];

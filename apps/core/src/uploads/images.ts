@@ -14,7 +14,9 @@ const RASTER_TYPES: Record<string, string> = {
 };
 
 const notAnImage = () =>
-  invalidInput('The file is not a PNG, JPEG, GIF or SVG image.', [fileError('unsupported_type', 'Expected a PNG, JPEG, GIF or SVG image (checked by content).')]);
+  invalidInput('The file is not a PNG, JPEG, GIF or SVG image.', [
+    fileError('unsupported_type', 'Expected a PNG, JPEG, GIF or SVG image (checked by content).'),
+  ]);
 
 /** True when CSS (a style sheet, a style attribute or any presentation attribute) could load something. */
 function loadsExternal(css: string): boolean {

@@ -19,7 +19,8 @@ interface FilePart {
 /** Splits a multipart body into its file parts and the names of its other fields. */
 function readMultipart(raw: Buffer, contentTypeHeader: string): Promise<{ files: FilePart[]; fields: string[] }> {
   return new Promise((resolve, reject) => {
-    const malformed = () => invalidInput('The multipart body could not be parsed.', [fileError('invalid_multipart', 'Malformed multipart/form-data body.')]);
+    const malformed = () =>
+      invalidInput('The multipart body could not be parsed.', [fileError('invalid_multipart', 'Malformed multipart/form-data body.')]);
     let parser: busboy.Busboy;
     try {
       // One byte over the limit is kept, so that "too large" is told apart from "exactly the limit".
@@ -54,12 +55,14 @@ function theFile(files: FilePart[], fields: string[]): FilePart {
     .filter((n) => n !== 'file')
     .map((n) => ({ field: n, code: 'unknown_field', message: `Unknown part "${n}"; only "file" is accepted.` }));
   const named = files.filter((f) => f.name === 'file');
-  if (fields.includes('file')) details.push(fileError('invalid_type', 'The part "file" must be a file (with a filename), not a text field.'));
+  if (fields.includes('file'))
+    details.push(fileError('invalid_type', 'The part "file" must be a file (with a filename), not a text field.'));
   else if (named.length === 0) details.push(fileError('required', 'Send the image as the multipart part "file".'));
   else if (named.length > 1) details.push(fileError('too_many', 'Only one part named "file" is accepted.'));
   if (details.length) throw invalidInput('The body must have exactly one part, a file named "file".', details);
   const file = named[0]!;
-  if (file.data.length > MAX_UPLOAD_BYTES) throw payloadTooLarge(`The file exceeds ${MAX_UPLOAD_BYTES} bytes.`, [fileError('too_large', `At most ${MAX_UPLOAD_BYTES} bytes.`)]);
+  if (file.data.length > MAX_UPLOAD_BYTES)
+    throw payloadTooLarge(`The file exceeds ${MAX_UPLOAD_BYTES} bytes.`, [fileError('too_large', `At most ${MAX_UPLOAD_BYTES} bytes.`)]);
   if (file.data.length === 0) throw invalidInput('The file is empty.', [fileError('empty', 'The file has no content.')]);
   return file;
 }

@@ -175,7 +175,10 @@ export interface RefusedAddress {
  * `localhost` names are loopback by definition (RFC 6761) and are not looked up.
  */
 export async function refusedAddressOf(url: string, resolver: Resolver): Promise<RefusedAddress | undefined> {
-  const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const host = new URL(url).hostname
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const literal = classifyAddress(host);
   if (literal !== undefined) return literal === 'public' ? undefined : { address: host, kind: literal };
   if (host === 'localhost' || host.endsWith('.localhost')) return { address: host, kind: 'loopback' };

@@ -33,7 +33,10 @@ function pinnedLookup(resolver: Resolver): LookupFunction {
         const refused = addresses.find((a) => classifyAddress(a) !== 'public');
         if (refused) return callback(new DeliveryError(`${hostname} resolves to a non-public address (${refused})`), '', 4);
         const address = addresses[0]!;
-        if (options.all) return (callback as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [{ address, family: isIP(address) }]);
+        if (options.all)
+          return (callback as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [
+            { address, family: isIP(address) },
+          ]);
         callback(null, address, isIP(address));
       },
       (err: unknown) => callback(err as NodeJS.ErrnoException, '', 4),
@@ -75,7 +78,8 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
       if (err instanceof DeliveryError) return reject(err);
-      if (err.name === 'TimeoutError' || err.name === 'AbortError') return reject(new DeliveryError(`no answer within ${options.timeoutMs} ms`));
+      if (err.name === 'TimeoutError' || err.name === 'AbortError')
+        return reject(new DeliveryError(`no answer within ${options.timeoutMs} ms`));
       reject(new DeliveryError(err.code ? `${err.code}: connection failed` : 'connection failed'));
     });
     req.end(body);

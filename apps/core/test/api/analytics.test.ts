@@ -13,19 +13,64 @@ const at = (d: DateTime, hour: number) => d.set({ hour }).toUTC().toISO()!;
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: TZ });
-  const reward = await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+  const reward = await acct.api.post('/schema/reward/record', {
+    name: 'R',
+    description: 'd',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    handleCoupon: true,
+    handleCouponAutoGeneration: true,
+  });
   const streak = (await acct.api.post('/schema/streak/record', { name: 'Visit', status: 'live', completionTargetValue: 2 })).body.data;
-  await acct.api.post('/schema/milestone/record', { name: 'M', description: 'd', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, milestoneTargetValue: 1, status: 'live', rewardId: reward.body.data.id });
-  const challenge = (await acct.api.post('/schema/challenge/record', { name: 'Spend', status: 'live', aggregationMethod: 'sum', aggregationPeriod: 'monthly', completionTargetValue: 1000 })).body.data;
+  await acct.api.post('/schema/milestone/record', {
+    name: 'M',
+    description: 'd',
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    milestoneTargetValue: 1,
+    status: 'live',
+    rewardId: reward.body.data.id,
+  });
+  const challenge = (
+    await acct.api.post('/schema/challenge/record', {
+      name: 'Spend',
+      status: 'live',
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 1000,
+    })
+  ).body.data;
   const log = async (path: string, body: Record<string, unknown>) => {
     const res = await acct.api.post(path, { activityId: 'a', ...body });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
   // Ann: two streak days (completes the streak, earns the milestone reward); Bob: one day.
-  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'ann' }, activityAt: at(day1, 10), uniqueIdentifier: 'a1' });
-  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'ann' }, activityAt: at(day2, 10), uniqueIdentifier: 'a2' });
-  await log('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'bob' }, activityAt: at(day1, 23), uniqueIdentifier: 'b1' });
-  await log('/schema/challenge_log/record', { challengeId: challenge.id, ownedBy: { externalId: 'bob' }, activityAt: at(day1, 12), activityValue: 5, uniqueIdentifier: 'b2' });
+  await log('/schema/streak_log/record', {
+    streakId: streak.id,
+    ownedBy: { externalId: 'ann' },
+    activityAt: at(day1, 10),
+    uniqueIdentifier: 'a1',
+  });
+  await log('/schema/streak_log/record', {
+    streakId: streak.id,
+    ownedBy: { externalId: 'ann' },
+    activityAt: at(day2, 10),
+    uniqueIdentifier: 'a2',
+  });
+  await log('/schema/streak_log/record', {
+    streakId: streak.id,
+    ownedBy: { externalId: 'bob' },
+    activityAt: at(day1, 23),
+    uniqueIdentifier: 'b1',
+  });
+  await log('/schema/challenge_log/record', {
+    challengeId: challenge.id,
+    ownedBy: { externalId: 'bob' },
+    activityAt: at(day1, 12),
+    activityValue: 5,
+    uniqueIdentifier: 'b2',
+  });
 });
 
 afterAll(async () => {
@@ -85,7 +130,10 @@ describe('GET /analytics/summary', () => {
     expect((await app.anon.get('/analytics/summary')).status).toBe(401);
     expect((await acct.api.post('/analytics/summary', {})).status).toBe(405);
     const token = (await acct.api.post('/enduser/token', { externalId: 'ann' })).body.data.accessToken;
-    const asMember = await app.anon.get('/analytics/summary', undefined, { 'x-enduser-access-token': token, 'x-account-id': acct.accountId });
+    const asMember = await app.anon.get('/analytics/summary', undefined, {
+      'x-enduser-access-token': token,
+      'x-account-id': acct.accountId,
+    });
     expect(asMember.status).toBe(403);
   });
 });

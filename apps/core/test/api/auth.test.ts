@@ -201,7 +201,13 @@ describe('end-user tokens', () => {
     const second = await endUser(externalId, { firstName: 'Anna', lastName: 'Lee', email: 'anna@example.com' });
     const updated = await second.get('/schema/account_user/me');
     expectOk(updated);
-    expect(updated.body.data).toMatchObject({ id: me.body.data.id, externalId, firstName: 'Anna', lastName: 'Lee', email: 'anna@example.com' });
+    expect(updated.body.data).toMatchObject({
+      id: me.body.data.id,
+      externalId,
+      firstName: 'Anna',
+      lastName: 'Lee',
+      email: 'anna@example.com',
+    });
 
     // Fields the token leaves out are kept, not erased.
     const bare = await endUser(externalId);
@@ -270,7 +276,9 @@ describe('end-user tokens', () => {
 
     const cases: Record<string, { token: string; accountId?: string }> = {
       'wrong signature': { token: await signToken(acct, { secret: other.apiSecret }) },
-      'tampered payload': { token: `${valid.split('.')[0]}.${b64({ ...claims, userData: { externalId: 'someone-else' } })}.${valid.split('.')[2]}` },
+      'tampered payload': {
+        token: `${valid.split('.')[0]}.${b64({ ...claims, userData: { externalId: 'someone-else' } })}.${valid.split('.')[2]}`,
+      },
       'unknown kid': { token: await signToken(acct, { header: { kid: 'lk_unknown00000000000000000000' } }) },
       'no kid': { token: await signToken(acct, { header: { kid: undefined } }) },
       "a paused key's kid": { token: await signToken(pausedSigner) },
@@ -280,7 +288,7 @@ describe('end-user tokens', () => {
       garbage: { token: 'not-a-token' },
       empty: { token: '' },
       'sub of another account': { token: await signToken(acct, { sub: other.accountId }) },
-      "x-account-id of another account": { token: valid, accountId: other.accountId },
+      'x-account-id of another account': { token: valid, accountId: other.accountId },
       'x-account-id not a UUID': { token: valid, accountId: 'nope' },
       'no sub': { token: await signToken(acct, { omit: ['sub'] }) },
       'no iat': { token: await signToken(acct, { omit: ['iat'] }) },
@@ -357,7 +365,11 @@ describe('flows', () => {
   it('a guest on an admin resource is 401', async () => {
     expectError(await app.anon.get('/schema/apikey/record'), 401, 'unauthenticated');
     expectError(await app.anon.get('/schema/account_user/record', undefined, { 'x-account-id': acct.accountId }), 401, 'unauthenticated');
-    expectError(await app.anon.post('/schema/streak/record', { name: 'Guest' }, { 'x-account-id': acct.accountId }), 401, 'unauthenticated');
+    expectError(
+      await app.anon.post('/schema/streak/record', { name: 'Guest' }, { 'x-account-id': acct.accountId }),
+      401,
+      'unauthenticated',
+    );
     expectError(await app.anon.get('/schema/reward_log/record', undefined, { 'x-account-id': acct.accountId }), 401, 'unauthenticated');
   });
 
@@ -398,10 +410,15 @@ describe('flows', () => {
       expectOk(list);
       expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([mine]);
       // The API key sees both.
-      const all = await acct.api.get(`/schema/${slug}/record`, { filters: { operator: 'or', conditions: [
-        { fieldSlug: 'id', operator: 'equals', fieldValue: mine },
-        { fieldSlug: 'id', operator: 'equals', fieldValue: theirs },
-      ] } });
+      const all = await acct.api.get(`/schema/${slug}/record`, {
+        filters: {
+          operator: 'or',
+          conditions: [
+            { fieldSlug: 'id', operator: 'equals', fieldValue: mine },
+            { fieldSlug: 'id', operator: 'equals', fieldValue: theirs },
+          ],
+        },
+      });
       expect(all.body.data).toHaveLength(2);
     }
   });
@@ -434,7 +451,11 @@ describe('flows', () => {
       expect(got.body.data.id).toBe(streakId);
       expect(got.body.data).not.toHaveProperty('name');
       expectOk(await app.anon.get(`/schema/streak/record/${streakId}`, undefined, { 'x-account-id': acct.accountId }));
-      expectError(await app.anon.get(`/schema/streak/record/${streakId}`, undefined, { 'x-account-id': other.accountId }), 404, 'not_found');
+      expectError(
+        await app.anon.get(`/schema/streak/record/${streakId}`, undefined, { 'x-account-id': other.accountId }),
+        404,
+        'not_found',
+      );
       expectError(await app.anon.get(`/schema/streak/record/${streakId}`, undefined, { 'x-account-id': randomUUID() }), 404, 'not_found');
       expectError(await app.anon.get(`/schema/streak/record/${draftId}`), 404, 'not_found');
     });
@@ -499,9 +520,17 @@ describe('order of checks (CONTRACT §2)', () => {
 
   it('415 comes before 400 body', async () => {
     const path = `/schema/streak/record/${streakId}`;
-    expectError(await acct.api.request('PATCH', path, { raw: '{not json', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await acct.api.request('PATCH', path, { raw: '{not json', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectError(await acct.api.request('PATCH', path, { raw: Buffer.from('{not json') }), 415, 'unsupported_media_type');
-    expectError(await acct.api.request('PATCH', path, { raw: '{not json', headers: { 'content-type': 'application/json; charset=utf-8' } }), 400, 'invalid_input');
+    expectError(
+      await acct.api.request('PATCH', path, { raw: '{not json', headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      400,
+      'invalid_input',
+    );
     expectError(await acct.api.patch(path, { noSuchField: 1 }), 400, 'invalid_input');
   });
 

@@ -64,7 +64,8 @@ describe('authorisation matrix', () => {
           else if (op === 'update') expected = [200, 400];
           else if (op === 'delete') expected = [404];
           else expected = [200];
-          if (!expected.includes(res.status)) wrong.push(`${resource.slug} ${op} as ${flow}: ${res.status}, expected ${expected.join('/')}`);
+          if (!expected.includes(res.status))
+            wrong.push(`${resource.slug} ${op} as ${flow}: ${res.status}, expected ${expected.join('/')}`);
           if (res.status >= 400) expect(res.body.error.status, `${resource.slug} ${op} ${flow}`).toBe(res.status);
         }
       }

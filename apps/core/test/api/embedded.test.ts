@@ -88,7 +88,8 @@ async function ready(s: Served): Promise<boolean> {
   }
 }
 
-const createStreak = (s: Served, name: string) => fetch(`${s.url}/schema/streak/record`, { method: 'POST', headers: s.headers, body: JSON.stringify({ name }) });
+const createStreak = (s: Served, name: string) =>
+  fetch(`${s.url}/schema/streak/record`, { method: 'POST', headers: s.headers, body: JSON.stringify({ name }) });
 
 async function streakNames(s: Served): Promise<string[]> {
   const res = await fetch(`${s.url}/schema/streak/record?limit=1000`, { headers: s.headers });
@@ -147,7 +148,9 @@ describe('loyalty serve on its embedded PostgreSQL', () => {
     expect((await createStreak(service, 'After the crash')).status).toBe(200);
     // The workers' job queue reconnected: a sweep requested after the crash has run.
     await until(
-      async () => (await query(`select 1 from pgboss.job where name = 'loyalty-sweep' and state = 'completed' and created_on > $1`, [killedAt])).length > 0,
+      async () =>
+        (await query(`select 1 from pgboss.job where name = 'loyalty-sweep' and state = 'completed' and created_on > $1`, [killedAt]))
+          .length > 0,
       30_000,
       'a sweep completed after the crash',
     );

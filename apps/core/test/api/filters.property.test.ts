@@ -47,14 +47,27 @@ const oneOf = (values: readonly string[]): FieldModel => ({ type: 'enum', values
 const SYSTEM: Record<string, FieldModel> = { id: uuid, createdAt: datetime, updatedAt: datetime };
 
 const pad = (i: number) => String(i).padStart(2, '0');
-const EXPIRY_AT = ['2026-03-01T10:00:00.000+02:00', '2026-03-01T08:00:00.000Z', '2026-12-31T23:59:59.999Z', '2027-06-01T00:00:00.000-04:00'];
+const EXPIRY_AT = [
+  '2026-03-01T10:00:00.000+02:00',
+  '2026-03-01T08:00:00.000Z',
+  '2026-12-31T23:59:59.999Z',
+  '2027-06-01T00:00:00.000-04:00',
+];
 
 const models: ResourceModel[] = [
   {
     slug: 'account_user',
     fields: {
-      ...SYSTEM, externalId: text, firstName: text, lastName: text, email: text, phoneNumber: text, timezone: text,
-      languageCode: oneOf(LANGS), pushDeviceTokens: { type: 'stringArray' }, status: oneOf(STATUSES),
+      ...SYSTEM,
+      externalId: text,
+      firstName: text,
+      lastName: text,
+      email: text,
+      phoneNumber: text,
+      timezone: text,
+      languageCode: oneOf(LANGS),
+      pushDeviceTokens: { type: 'stringArray' },
+      status: oneOf(STATUSES),
       unsubscribedChannels: { type: 'stringArray' },
     },
     selectOnly: [],
@@ -63,10 +76,20 @@ const models: ResourceModel[] = [
   {
     slug: 'reward',
     fields: {
-      ...SYSTEM, name: text, description: text, discountType: oneOf(['percentage', 'fixed_amount']), discountValue: num,
-      rewardExpiryType: oneOf(['no_expiry', 'relative', 'absolute']), rewardExpiryInDays: num, rewardExpiryAt: datetime,
-      handleCoupon: bool, handleCouponAutoGeneration: bool, couponCodePrefix: text, couponCodeLength: num,
-      eudTitle: text, eudRedeemInstructionMessage: text,
+      ...SYSTEM,
+      name: text,
+      description: text,
+      discountType: oneOf(['percentage', 'fixed_amount']),
+      discountValue: num,
+      rewardExpiryType: oneOf(['no_expiry', 'relative', 'absolute']),
+      rewardExpiryInDays: num,
+      rewardExpiryAt: datetime,
+      handleCoupon: bool,
+      handleCouponAutoGeneration: bool,
+      couponCodePrefix: text,
+      couponCodeLength: num,
+      eudTitle: text,
+      eudRedeemInstructionMessage: text,
     },
     selectOnly: [],
     records: [],
@@ -74,10 +97,22 @@ const models: ResourceModel[] = [
   {
     slug: 'streak',
     fields: {
-      ...SYSTEM, name: text, description: text, status: oneOf(STATUSES), aggregationPeriod: oneOf(PERIODS),
-      aggregationMethod: oneOf(['count', 'sum']), aggregationTargetValue: num, completionTargetValue: num,
-      toBeBrokenWarningHours: num, maxFreezes: num, freezeEarnEveryPeriods: num, eudTitle: text, eudDescription: text,
-      eudIcon: text, eudCompletedMessage: text, eudMilestoneAchievedMessage: text,
+      ...SYSTEM,
+      name: text,
+      description: text,
+      status: oneOf(STATUSES),
+      aggregationPeriod: oneOf(PERIODS),
+      aggregationMethod: oneOf(['count', 'sum']),
+      aggregationTargetValue: num,
+      completionTargetValue: num,
+      toBeBrokenWarningHours: num,
+      maxFreezes: num,
+      freezeEarnEveryPeriods: num,
+      eudTitle: text,
+      eudDescription: text,
+      eudIcon: text,
+      eudCompletedMessage: text,
+      eudMilestoneAchievedMessage: text,
     },
     selectOnly: ['milestones'],
     records: [],
@@ -85,9 +120,19 @@ const models: ResourceModel[] = [
   {
     slug: 'milestone',
     fields: {
-      ...SYSTEM, linkedSchemaSlug: oneOf(['streak', 'challenge', 'mission']), linkedSchemaRecordId: uuid, name: text,
-      description: text, milestoneTargetValue: num, status: oneOf(STATUSES), rewardId: uuid, eudTitle: text,
-      eudDescription: text, eudIcon: text, eudMilestoneRewardTitle: text, eudMilestoneRewardInstructionMessage: text,
+      ...SYSTEM,
+      linkedSchemaSlug: oneOf(['streak', 'challenge', 'mission']),
+      linkedSchemaRecordId: uuid,
+      name: text,
+      description: text,
+      milestoneTargetValue: num,
+      status: oneOf(STATUSES),
+      rewardId: uuid,
+      eudTitle: text,
+      eudDescription: text,
+      eudIcon: text,
+      eudMilestoneRewardTitle: text,
+      eudMilestoneRewardInstructionMessage: text,
     },
     selectOnly: [],
     records: [],
@@ -128,41 +173,45 @@ beforeAll(async () => {
   const rewards: Rec[] = [];
   for (let i = 0; i < 8; i++) {
     const type = (['absolute', 'relative', 'no_expiry'] as const)[i % 3];
-    rewards.push(await seed('reward', {
-      name: `r${i}`,
-      description: ['gift', 'promo', 'bonus'][i % 3],
-      discountType: i % 2 ? 'percentage' : 'fixed_amount',
-      discountValue: [5, 10, 10, 0, 2.5, 99, 5, 40][i],
-      rewardExpiryType: type,
-      rewardExpiryInDays: type === 'relative' ? i + 1 : null,
-      rewardExpiryAt: type === 'absolute' ? EXPIRY_AT[i % 4] : null,
-      handleCoupon: i % 3 === 0,
-      handleCouponAutoGeneration: i % 4 === 1,
-      couponCodePrefix: i % 2 ? `pre${i}` : null,
-      couponCodeLength: 6 + i * 3,
-      eudTitle: i % 4 === 3 ? null : `title${i % 3}`,
-      eudRedeemInstructionMessage: i % 2 ? 'useit' : null,
-    }));
+    rewards.push(
+      await seed('reward', {
+        name: `r${i}`,
+        description: ['gift', 'promo', 'bonus'][i % 3],
+        discountType: i % 2 ? 'percentage' : 'fixed_amount',
+        discountValue: [5, 10, 10, 0, 2.5, 99, 5, 40][i],
+        rewardExpiryType: type,
+        rewardExpiryInDays: type === 'relative' ? i + 1 : null,
+        rewardExpiryAt: type === 'absolute' ? EXPIRY_AT[i % 4] : null,
+        handleCoupon: i % 3 === 0,
+        handleCouponAutoGeneration: i % 4 === 1,
+        couponCodePrefix: i % 2 ? `pre${i}` : null,
+        couponCodeLength: 6 + i * 3,
+        eudTitle: i % 4 === 3 ? null : `title${i % 3}`,
+        eudRedeemInstructionMessage: i % 2 ? 'useit' : null,
+      }),
+    );
   }
   const streaks: Rec[] = [];
   for (let i = 0; i < 6; i++) {
-    streaks.push(await seed('streak', {
-      name: `s${i}`,
-      description: i % 2 ? 'desc' : null,
-      status: STATUSES[i % 3],
-      aggregationPeriod: PERIODS[i % 3],
-      aggregationMethod: i % 2 ? 'sum' : 'count',
-      aggregationTargetValue: [1, 2.5, 1, 3, 0.5, 10][i],
-      completionTargetValue: i % 3 === 0 ? null : 10 + i,
-      toBeBrokenWarningHours: [4, 0, 12, 4, 24, 1.5][i],
-      maxFreezes: [0, 3, 1, 0, 10, 3][i],
-      freezeEarnEveryPeriods: i % 2 ? null : 7 - i,
-      eudTitle: ['walk', 'run', null, 'swim', 'walk', 'ride'][i],
-      eudDescription: i % 2 ? 'daily' : null,
-      eudIcon: i % 3 === 1 ? `https://cdn.example.com/i${i}.png` : null,
-      eudCompletedMessage: i % 2 ? null : 'done',
-      eudMilestoneAchievedMessage: i % 3 ? 'yay' : null,
-    }));
+    streaks.push(
+      await seed('streak', {
+        name: `s${i}`,
+        description: i % 2 ? 'desc' : null,
+        status: STATUSES[i % 3],
+        aggregationPeriod: PERIODS[i % 3],
+        aggregationMethod: i % 2 ? 'sum' : 'count',
+        aggregationTargetValue: [1, 2.5, 1, 3, 0.5, 10][i],
+        completionTargetValue: i % 3 === 0 ? null : 10 + i,
+        toBeBrokenWarningHours: [4, 0, 12, 4, 24, 1.5][i],
+        maxFreezes: [0, 3, 1, 0, 10, 3][i],
+        freezeEarnEveryPeriods: i % 2 ? null : 7 - i,
+        eudTitle: ['walk', 'run', null, 'swim', 'walk', 'ride'][i],
+        eudDescription: i % 2 ? 'daily' : null,
+        eudIcon: i % 3 === 1 ? `https://cdn.example.com/i${i}.png` : null,
+        eudCompletedMessage: i % 2 ? null : 'done',
+        eudMilestoneAchievedMessage: i % 3 ? 'yay' : null,
+      }),
+    );
   }
   for (let i = 0; i < 8; i++) {
     await seed('milestone', {
@@ -187,7 +236,8 @@ afterAll(() => app?.close());
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const worst = (vs: Validity[]): Validity => (vs.includes('invalid') ? 'invalid' : vs.includes('unknown') ? 'unknown' : 'valid');
-const fieldOf = (m: ResourceModel, slug: unknown) => (typeof slug === 'string' && Object.hasOwn(m.fields, slug) ? m.fields[slug] : undefined);
+const fieldOf = (m: ResourceModel, slug: unknown) =>
+  typeof slug === 'string' && Object.hasOwn(m.fields, slug) ? m.fields[slug] : undefined;
 
 /** Milliseconds of an ISO 8601 instant (no offset = UTC, sub-millisecond digits dropped), or undefined. */
 function instant(v: string): number | undefined {
@@ -380,7 +430,13 @@ const ABSENT = Symbol('absent');
 
 function instantForms(ms: number): string[] {
   const iso = new Date(ms).toISOString();
-  return [iso, new Date(ms + 2 * 3600_000).toISOString().replace('Z', '+02:00'), new Date(ms - 5 * 3600_000).toISOString().replace('Z', '-05:00'), iso.slice(0, -1), iso.slice(0, 10)];
+  return [
+    iso,
+    new Date(ms + 2 * 3600_000).toISOString().replace('Z', '+02:00'),
+    new Date(ms - 5 * 3600_000).toISOString().replace('Z', '-05:00'),
+    iso.slice(0, -1),
+    iso.slice(0, 10),
+  ];
 }
 
 function typedValue(m: ResourceModel, slug: string): fc.Arbitrary<unknown> {
@@ -394,62 +450,110 @@ function typedValue(m: ResourceModel, slug: string): fc.Arbitrary<unknown> {
         const str = String(s);
         return fc.tuple(fc.nat(str.length), fc.nat(str.length)).map(([i, j]) => str.slice(Math.min(i, j), Math.max(i, j)).toUpperCase());
       });
-      return weighted([4, from(values)], [2, slice], [2, fc.stringMatching(/^[a-z0-9%_\\]{0,4}$/)], [1, fc.string({ maxLength: 6 })], [1, fc.constant('a\u0000')]);
+      return weighted(
+        [4, from(values)],
+        [2, slice],
+        [2, fc.stringMatching(/^[a-z0-9%_\\]{0,4}$/)],
+        [1, fc.string({ maxLength: 6 })],
+        [1, fc.constant('a\u0000')],
+      );
     }
     case 'stringArray': {
       const elements = (seeded(m, slug) as string[][]).flat();
       return weighted([4, from(elements)], [1, fc.stringMatching(/^[a-z0-9]{0,3}$/)], [1, fc.constant('\u0000')]);
     }
     case 'number':
-      return weighted([4, from(seeded(m, slug))], [2, fc.integer({ min: -5, max: 120 })], [1, fc.double({ noNaN: true, noDefaultInfinity: true })], [1, fc.constantFrom(1.5, -0, 1e20, '5')]);
+      return weighted(
+        [4, from(seeded(m, slug))],
+        [2, fc.integer({ min: -5, max: 120 })],
+        [1, fc.double({ noNaN: true, noDefaultInfinity: true })],
+        [1, fc.constantFrom(1.5, -0, 1e20, '5')],
+      );
     case 'boolean':
       return weighted<unknown>([6, fc.boolean()], [1, fc.constantFrom('true', 1, null)]);
     case 'enum':
       return weighted([6, fc.constantFrom(...f.values!)], [1, fc.constantFrom('LIVE', 'x', '')]);
     case 'uuid': {
       const ids = seeded(m, slug) as string[];
-      return weighted([4, from(ids)], [1, from(ids).map((s) => String(s).toUpperCase())], [1, fc.uuid()], [1, fc.constantFrom('abc', '00000000-0000-0000-0000-00000000000g')]);
+      return weighted(
+        [4, from(ids)],
+        [1, from(ids).map((s) => String(s).toUpperCase())],
+        [1, fc.uuid()],
+        [1, fc.constantFrom('abc', '00000000-0000-0000-0000-00000000000g')],
+      );
     }
     case 'datetime': {
       const instants = (seeded(m, slug) as string[]).map((s) => instant(s)!);
-      const near = from(instants).chain((t) => fc.constantFrom(0, 1, -1, 3_600_000, -86_400_000).chain((d) => fc.constantFrom(...instantForms(Number(t) + d))));
-      const junk = fc.constantFrom('2026-02-30', '2025-02-29', '0000-01-01T00:00:00Z', 'yesterday', '2026-01-01T25:00:00Z', '2026-04-31T10:00:00Z', '2026-13-01', 1767225600000);
-      return weighted([5, near], [2, fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString())], [1, junk]);
+      const near = from(instants).chain((t) =>
+        fc.constantFrom(0, 1, -1, 3_600_000, -86_400_000).chain((d) => fc.constantFrom(...instantForms(Number(t) + d))),
+      );
+      const junk = fc.constantFrom(
+        '2026-02-30',
+        '2025-02-29',
+        '0000-01-01T00:00:00Z',
+        'yesterday',
+        '2026-01-01T25:00:00Z',
+        '2026-04-31T10:00:00Z',
+        '2026-13-01',
+        1767225600000,
+      );
+      return weighted(
+        [5, near],
+        [2, fc.date({ min: new Date('1990-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString())],
+        [1, junk],
+      );
     }
   }
 }
 
 function leafArb(m: ResourceModel, knownField = false): fc.Arbitrary<Json> {
   const slugs = Object.keys(m.fields);
-  const field = knownField ? fc.constantFrom(...slugs) : weighted([9, fc.constantFrom(...slugs)], [1, fc.constantFrom(...JUNK_FIELDS, ...m.selectOnly)]);
+  const field = knownField
+    ? fc.constantFrom(...slugs)
+    : weighted([9, fc.constantFrom(...slugs)], [1, fc.constantFrom(...JUNK_FIELDS, ...m.selectOnly)]);
   // Mostly operators that apply to the field, so that many filters are valid and get checked.
   const opFor = (slug: string) => {
     const f = fieldOf(m, slug);
     const fitting = f ? LEAF_OPS.filter((o) => applicable(f, o) === 'valid') : [...LEAF_OPS];
-    return weighted<string>([8, fc.constantFrom(...fitting)], [4, fc.constantFrom(...LEAF_OPS)], [knownField ? 0 : 1, fc.constantFrom(...JUNK_OPS)]);
+    return weighted<string>(
+      [8, fc.constantFrom(...fitting)],
+      [4, fc.constantFrom(...LEAF_OPS)],
+      [knownField ? 0 : 1, fc.constantFrom(...JUNK_OPS)],
+    );
   };
-  return field.chain((slug) => opFor(slug).map((op) => [slug, op] as const)).chain(([fieldSlug, operator]) => {
-    const value: fc.Arbitrary<unknown> =
-      operator === 'is_null' || operator === 'is_not_null'
-        ? weighted<unknown>([6, fc.constant(ABSENT)], [1, junkJson])
-        : operator === 'in' || operator === 'not_in'
-          ? weighted<unknown>([6, fc.array(typedValue(m, fieldSlug), { minLength: 1, maxLength: 4 })], [1, junkJson], [1, fc.constant([])])
-          : weighted<unknown>([6, typedValue(m, fieldSlug)], [1, junkJson]);
-    const extra = weighted([20, fc.constant({})], [1, fc.constant({ caseSensitive: true })]);
-    return fc.tuple(value, extra).map(([fieldValue, more]) => ({
-      fieldSlug, operator, ...(fieldValue === ABSENT ? {} : { fieldValue }), ...more,
-    }));
-  });
+  return field
+    .chain((slug) => opFor(slug).map((op) => [slug, op] as const))
+    .chain(([fieldSlug, operator]) => {
+      const value: fc.Arbitrary<unknown> =
+        operator === 'is_null' || operator === 'is_not_null'
+          ? weighted<unknown>([6, fc.constant(ABSENT)], [1, junkJson])
+          : operator === 'in' || operator === 'not_in'
+            ? weighted<unknown>(
+                [6, fc.array(typedValue(m, fieldSlug), { minLength: 1, maxLength: 4 })],
+                [1, junkJson],
+                [1, fc.constant([])],
+              )
+            : weighted<unknown>([6, typedValue(m, fieldSlug)], [1, junkJson]);
+      const extra = weighted([20, fc.constant({})], [1, fc.constant({ caseSensitive: true })]);
+      return fc.tuple(value, extra).map(([fieldValue, more]) => ({
+        fieldSlug,
+        operator,
+        ...(fieldValue === ABSENT ? {} : { fieldValue }),
+        ...more,
+      }));
+    });
 }
 
 function filterArb(m: ResourceModel): fc.Arbitrary<Param<Json>> {
   const { tree } = fc.letrec<{ tree: Json; group: Json }>((tie) => ({
     tree: weighted([3, leafArb(m)], [2, tie('group')]),
-    group: fc.tuple(
-      weighted<unknown>([15, fc.constantFrom('and', 'or')], [1, fc.constantFrom('AND', 'not', 1)]),
-      fc.array(tie('tree'), { maxLength: 4 }),
-      weighted([20, fc.constant({})], [1, fc.constant({ negate: true })]),
-    ).map(([operator, conditions, more]) => ({ operator, conditions, ...more })),
+    group: fc
+      .tuple(
+        weighted<unknown>([15, fc.constantFrom('and', 'or')], [1, fc.constantFrom('AND', 'not', 1)]),
+        fc.array(tie('tree'), { maxLength: 4 }),
+        weighted([20, fc.constant({})], [1, fc.constant({ negate: true })]),
+      )
+      .map(([operator, conditions, more]) => ({ operator, conditions, ...more })),
   }));
   const group = (operator: string, conditions: unknown[]) => ({ operator, conditions });
   const deep = fc.tuple(fc.integer({ min: 3, max: 7 }), leafArb(m, true)).map(([depth, leaf]) => {
@@ -457,10 +561,22 @@ function filterArb(m: ResourceModel): fc.Arbitrary<Param<Json>> {
     for (let i = 0; i < depth; i++) node = group(i % 2 ? 'or' : 'and', [node]);
     return node;
   });
-  const wide = fc.tuple(fc.constantFrom('and', 'or'), fc.array(leafArb(m, true), { minLength: 45, maxLength: 55 })).map(([op, leaves]) => group(op, leaves));
-  const root: fc.Arbitrary<unknown> = weighted([6, tree.filter(isObject).map((t) => (('conditions' in t) ? t : group('and', [t])))], [1, tree], [1, deep], [1, wide]);
-  const asParam = root.map((value): Param<Json> => ({ raw: JSON.stringify(value), validity: filterValidity(m, value), value: value as Json }));
-  const junk = fc.oneof(fc.constantFrom('{', '', 'null', '[]', '{}', '"x"', '42', '{"operator":"and"}'), fc.string({ maxLength: 8 }))
+  const wide = fc
+    .tuple(fc.constantFrom('and', 'or'), fc.array(leafArb(m, true), { minLength: 45, maxLength: 55 }))
+    .map(([op, leaves]) => group(op, leaves));
+  const root: fc.Arbitrary<unknown> = weighted(
+    [6, tree.filter(isObject).map((t) => ('conditions' in t ? t : group('and', [t])))],
+    [1, tree],
+    [1, deep],
+    [1, wide],
+  );
+  const asParam = root.map((value): Param<Json> => ({
+    raw: JSON.stringify(value),
+    validity: filterValidity(m, value),
+    value: value as Json,
+  }));
+  const junk = fc
+    .oneof(fc.constantFrom('{', '', 'null', '[]', '{}', '"x"', '42', '{"operator":"and"}'), fc.string({ maxLength: 8 }))
     .map((raw): Param<Json> => ({ raw, validity: 'invalid' }));
   return weighted([9, asParam], [1, junk]);
 }
@@ -473,30 +589,52 @@ function sortArb(m: ResourceModel): fc.Arbitrary<Param<SortKey[]>> {
     order: weighted<unknown>([9, fc.constantFrom('ASC', 'DESC')], [1, fc.constantFrom('asc', 'UP', 1)]),
   });
   return weighted(
-    [9, fc.array(key, { maxLength: 6 }).map((keys): Param<SortKey[]> => {
-      const itemsOk = keys.every((k) => sortable.includes(k.fieldSlug) && (k.order === 'ASC' || k.order === 'DESC'));
-      // Zero or six keys: the contract names no bound.
-      const validity: Validity = !itemsOk ? 'invalid' : keys.length === 0 || keys.length > 5 ? 'unknown' : 'valid';
-      return { raw: JSON.stringify(keys), validity, value: keys as SortKey[] };
-    })],
-    [1, fc.constantFrom('[', '{}', 'null', '"createdAt"', '[{"fieldSlug":"id"}]').map((raw): Param<SortKey[]> => ({ raw, validity: raw.startsWith('[{') ? 'unknown' : 'invalid' }))],
+    [
+      9,
+      fc.array(key, { maxLength: 6 }).map((keys): Param<SortKey[]> => {
+        const itemsOk = keys.every((k) => sortable.includes(k.fieldSlug) && (k.order === 'ASC' || k.order === 'DESC'));
+        // Zero or six keys: the contract names no bound.
+        const validity: Validity = !itemsOk ? 'invalid' : keys.length === 0 || keys.length > 5 ? 'unknown' : 'valid';
+        return { raw: JSON.stringify(keys), validity, value: keys as SortKey[] };
+      }),
+    ],
+    [
+      1,
+      fc
+        .constantFrom('[', '{}', 'null', '"createdAt"', '[{"fieldSlug":"id"}]')
+        .map((raw): Param<SortKey[]> => ({ raw, validity: raw.startsWith('[{') ? 'unknown' : 'invalid' })),
+    ],
   );
 }
 
 function fieldsArb(m: ResourceModel): fc.Arbitrary<Param<string[]>> {
   const selectable = [...Object.keys(m.fields), ...m.selectOnly];
   return weighted(
-    [9, fc.array(weighted([9, fc.constantFrom(...selectable)], [1, fc.constantFrom(...JUNK_FIELDS)]), { maxLength: 4 }).map((fields): Param<string[]> => ({
-      raw: JSON.stringify(fields), validity: fields.every((f) => selectable.includes(f)) ? 'valid' : 'invalid', value: fields,
-    }))],
+    [
+      9,
+      fc
+        .array(weighted([9, fc.constantFrom(...selectable)], [1, fc.constantFrom(...JUNK_FIELDS)]), { maxLength: 4 })
+        .map((fields): Param<string[]> => ({
+          raw: JSON.stringify(fields),
+          validity: fields.every((f) => selectable.includes(f)) ? 'valid' : 'invalid',
+          value: fields,
+        })),
+    ],
     [1, fc.constantFrom('id', '{}', '"id"', '[1]', '[').map((raw): Param<string[]> => ({ raw, validity: 'invalid' }))],
   );
 }
 
 const valid = (raw: string): Param<string> => ({ raw, validity: 'valid', value: raw });
 const invalid = (raw: string): Param<string> => ({ raw, validity: 'invalid' });
-const limitArb = weighted([4, fc.integer({ min: 1, max: 1000 }).map(String).map(valid)], [4, fc.constantFrom('1', '2', '3', '5', '10').map(valid)], [1, fc.constantFrom('0', '1001', '-1', 'abc', '1.5', '', '1e2', ' 5', '+5', '0x10').map(invalid)]);
-const offsetArb = weighted([8, fc.integer({ min: 0, max: 40 }).map(String).map(valid)], [1, fc.constantFrom('-1', 'x', '1.0', '', ' 1', '-0').map(invalid)]);
+const limitArb = weighted(
+  [4, fc.integer({ min: 1, max: 1000 }).map(String).map(valid)],
+  [4, fc.constantFrom('1', '2', '3', '5', '10').map(valid)],
+  [1, fc.constantFrom('0', '1001', '-1', 'abc', '1.5', '', '1e2', ' 5', '+5', '0x10').map(invalid)],
+);
+const offsetArb = weighted(
+  [8, fc.integer({ min: 0, max: 40 }).map(String).map(valid)],
+  [1, fc.constantFrom('-1', 'x', '1.0', '', ' 1', '-0').map(invalid)],
+);
 const totalArb = weighted([8, fc.constantFrom('true', 'false').map(valid)], [1, fc.constantFrom('maybe', 'TRUE', '', '1').map(invalid)]);
 const langArb = weighted([8, fc.constantFrom(...LANGS).map(valid)], [1, fc.constantFrom('xx', 'EN', '', 'fr-FR').map(invalid)]);
 /** A parameter the list route does not know; its name is the `raw` here. */
@@ -509,17 +647,25 @@ interface Request {
 }
 
 /** Present in `present` out of `present + absent` requests. */
-const maybe = <T>(arb: fc.Arbitrary<T>, present: number, absent: number) => weighted<T | undefined>([present, arb], [absent, fc.constant(undefined)]);
+const maybe = <T>(arb: fc.Arbitrary<T>, present: number, absent: number) =>
+  weighted<T | undefined>([present, arb], [absent, fc.constant(undefined)]);
 
 const requestArb: fc.Arbitrary<Request> = fc.constantFrom(...models).chain((m) =>
-  fc.record({
-    filters: maybe(filterArb(m), 4, 1), sortBy: maybe(sortArb(m), 1, 1), fields: maybe(fieldsArb(m), 3, 7),
-    limit: maybe(limitArb, 1, 1), offset: maybe(offsetArb, 1, 1), fetchTotalCount: maybe(totalArb, 3, 7),
-    languageCode: maybe(langArb, 3, 7), unknown: maybe(unknownArb, 1, 19),
-  }).map((all) => ({
-    slug: m.slug,
-    params: Object.fromEntries(Object.entries(all).filter(([, p]) => p !== undefined)) as Request['params'],
-  })),
+  fc
+    .record({
+      filters: maybe(filterArb(m), 4, 1),
+      sortBy: maybe(sortArb(m), 1, 1),
+      fields: maybe(fieldsArb(m), 3, 7),
+      limit: maybe(limitArb, 1, 1),
+      offset: maybe(offsetArb, 1, 1),
+      fetchTotalCount: maybe(totalArb, 3, 7),
+      languageCode: maybe(langArb, 3, 7),
+      unknown: maybe(unknownArb, 1, 19),
+    })
+    .map((all) => ({
+      slug: m.slug,
+      params: Object.fromEntries(Object.entries(all).filter(([, p]) => p !== undefined)) as Request['params'],
+    })),
 );
 
 // ---- The property ----------------------------------------------------------------------------
@@ -530,7 +676,8 @@ function expectInvalidQuery(res: Reply): void {
   });
 }
 
-const asColumn = (f: FieldModel | undefined, v: unknown) => (f?.type === 'datetime' && typeof v === 'string' ? new Date(instant(v)!).toISOString() : v);
+const asColumn = (f: FieldModel | undefined, v: unknown) =>
+  f?.type === 'datetime' && typeof v === 'string' ? new Date(instant(v)!).toISOString() : v;
 
 function expectPage(m: ResourceModel, req: Request, res: Reply): void {
   const { params } = req;
@@ -540,7 +687,9 @@ function expectPage(m: ResourceModel, req: Request, res: Reply): void {
   const limit = Number(params.limit?.value ?? 100);
   const offset = Number(params.offset?.value ?? 0);
   const withTotal = params.fetchTotalCount?.value === 'true';
-  expect(Object.keys(paging).sort()).toEqual(withTotal ? ['count', 'hasMore', 'limit', 'offset', 'total'] : ['count', 'hasMore', 'limit', 'offset']);
+  expect(Object.keys(paging).sort()).toEqual(
+    withTotal ? ['count', 'hasMore', 'limit', 'offset', 'total'] : ['count', 'hasMore', 'limit', 'offset'],
+  );
   expect(paging).toMatchObject({ offset, limit, count: data.length, hasMore: expect.any(Boolean) });
   expect(data.length).toBeLessThanOrEqual(limit);
   if (withTotal) expect(paging.hasMore).toBe(offset + data.length < paging.total);
@@ -565,7 +714,9 @@ function expectResults(m: ResourceModel, req: Request, res: Reply): boolean {
   const matching = m.records.filter((r) => !filter || (evaluate(m, filter, r) ?? true));
   const limit = Number(req.params.limit?.value ?? 100);
   const offset = Number(req.params.offset?.value ?? 0);
-  const expected = sortRecords(m, matching, sort).slice(offset, offset + limit).map((r) => r.id);
+  const expected = sortRecords(m, matching, sort)
+    .slice(offset, offset + limit)
+    .map((r) => r.id);
   expect(res.body.data.map((r: Json) => r.id)).toEqual(expected);
   expect(res.body.paging.hasMore).toBe(matching.length > offset + limit);
   if (req.params.fetchTotalCount?.value === 'true') expect(res.body.paging.total).toBe(matching.length);
@@ -578,7 +729,9 @@ describe('random list queries', () => {
     await fc.assert(
       fc.asyncProperty(requestArb, async (req) => {
         const m = model(req.slug);
-        const query = Object.fromEntries(Object.entries(req.params).map(([name, p]) => (name === 'unknown' ? [p.raw, '1'] : [name, p.raw])));
+        const query = Object.fromEntries(
+          Object.entries(req.params).map(([name, p]) => (name === 'unknown' ? [p.raw, '1'] : [name, p.raw])),
+        );
         const res = await acct.api.get(`/schema/${m.slug}/record`, query);
         const validity = worst(Object.values(req.params).map((p) => p.validity));
         seen[validity] += 1;

@@ -62,7 +62,8 @@ function matching(schema: Schema): fc.Arbitrary<string> {
 function valid(input: Schema, depth = 0): fc.Arbitrary<unknown> {
   const schema = resolve(input);
   if (schema.examples) return fc.constantFrom(...(schema.examples as unknown[]));
-  if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map((branch) => valid({ ...schema, anyOf: undefined, ...branch }, depth + 1)));
+  if (schema.anyOf)
+    return fc.oneof(...(schema.anyOf as Schema[]).map((branch) => valid({ ...schema, anyOf: undefined, ...branch }, depth + 1)));
   if (schema.oneOf) return fc.oneof(...(schema.oneOf as Schema[]).map((branch) => valid(branch, depth + 1)));
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.const !== undefined) return fc.constant(schema.const);
@@ -78,7 +79,8 @@ function valid(input: Schema, depth = 0): fc.Arbitrary<unknown> {
     case 'string':
       if (schema.format === 'uuid') return fc.uuid();
       if (schema.format === 'email') return fc.constantFrom('a@example.com', 'shopper@shop.test');
-      if (schema.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (schema.format === 'date-time')
+        return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
       if (schema.format === 'uri') {
         const urls = ['https://example.com/a.png', 'http://127.0.0.1:9/hook'];
         return fc.constantFrom(...urls.filter((url) => !schema.pattern || new RegExp(schema.pattern, 'u').test(url)));
@@ -114,7 +116,9 @@ const BUILT_IN_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty',
 
 /** A valid body plus a key that names a built-in property (a computed key is an own one, so `__proto__` reaches the JSON text). */
 function withBuiltInKey(schema: Schema): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(valid(schema), fc.constantFrom(...BUILT_IN_KEYS), fc.jsonValue()).map(([body, key, junk]) => ({ ...(body as object), [key]: junk }));
+  return fc
+    .tuple(valid(schema), fc.constantFrom(...BUILT_IN_KEYS), fc.jsonValue())
+    .map(([body, key, junk]) => ({ ...(body as object), [key]: junk }));
 }
 
 /** A valid body with one field broken, an extra field (a built-in property's name, say), or no object at all. */
@@ -122,7 +126,9 @@ function mutated(schema: Schema): fc.Arbitrary<unknown> {
   const keys = Object.keys(schema.properties ?? {});
   return fc.oneof(
     valid(schema).chain((body) =>
-      fc.tuple(fc.constantFrom(...(keys.length ? keys : ['field'])), fc.jsonValue()).map(([key, junk]) => ({ ...(body as object), [key]: junk })),
+      fc
+        .tuple(fc.constantFrom(...(keys.length ? keys : ['field'])), fc.jsonValue())
+        .map(([key, junk]) => ({ ...(body as object), [key]: junk })),
     ),
     valid(schema).map((body) => ({ ...(body as object), unexpectedField: 1 })),
     withBuiltInKey(schema),
@@ -142,7 +148,12 @@ function operations(): Operation[] {
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
     for (const [method, op] of Object.entries(item)) {
       const ref = op.requestBody?.content?.['application/json']?.schema?.$ref as string | undefined;
-      out.push({ path, method: method.toUpperCase(), body: ref ? doc.components.schemas[ref.split('/').at(-1)!] : undefined, parameters: op.parameters ?? [] });
+      out.push({
+        path,
+        method: method.toUpperCase(),
+        body: ref ? doc.components.schemas[ref.split('/').at(-1)!] : undefined,
+        parameters: op.parameters ?? [],
+      });
     }
   }
   return out;
@@ -166,14 +177,21 @@ const UNIQUE: Record<string, string[]> = {
  * A body drawn from the document, completed with what only the descriptions (README, issue #21)
  * say: referenced ids name seeded records, unique fields are unique, and one line per cross-field rule.
  */
-function filled(slug: string, schema: Schema, body: Record<string, unknown>, run: number, stored: Record<string, unknown> = {}): Record<string, unknown> {
+function filled(
+  slug: string,
+  schema: Schema,
+  body: Record<string, unknown>,
+  run: number,
+  stored: Record<string, unknown> = {},
+): Record<string, unknown> {
   const out = { ...body };
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   // The record as it stands after the write: update rules look at it.
   const whole = () => ({ ...stored, ...out });
   const updating = Object.keys(stored).length > 0;
   // A rule's integration and template follow its provider: a body that names the provider names both.
-  if (slug === 'notification' && out.integrationProvider) Object.assign(out, { integrationId: out.integrationId ?? '', templateId: out.templateId ?? '' });
+  if (slug === 'notification' && out.integrationProvider)
+    Object.assign(out, { integrationId: out.integrationId ?? '', templateId: out.templateId ?? '' });
   for (const [key, property] of Object.entries(properties)) {
     if (out[key] === undefined || out[key] === null) continue;
     if (property['x-references']) out[key] = ids.get(property['x-references']);
@@ -190,13 +208,21 @@ function filled(slug: string, schema: Schema, body: Record<string, unknown>, run
   // A challenge's endAt after its startAt (on update, a stored one); else the body clears endAt.
   if (slug === 'challenge' && whole().startAt && whole().endAt && `${whole().endAt}` <= `${whole().startAt}`) out.endAt = null;
   // A milestone's target reachable and unique per parent: on the seeded endless streak, one target per body.
-  if (slug === 'milestone') for (const [key, value] of Object.entries({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: ids.get('streak'), milestoneTargetValue: 1000 + run })) if (key in properties) out[key] = value;
+  if (slug === 'milestone')
+    for (const [key, value] of Object.entries({
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: ids.get('streak'),
+      milestoneTargetValue: 1000 + run,
+    }))
+      if (key in properties) out[key] = value;
   // A leaderboard ranks by a rank of its kind (on update, the stored kind).
-  if (slug === 'leaderboard' && whole().rankBy && !RANKS_OF[whole().linkedSchemaSlug as LogKind].includes(whole().rankBy as RankBy)) out.rankBy = RANKS_OF[whole().linkedSchemaSlug as LogKind][0];
+  if (slug === 'leaderboard' && whole().rankBy && !RANKS_OF[whole().linkedSchemaSlug as LogKind].includes(whole().rankBy as RankBy))
+    out.rankBy = RANKS_OF[whole().linkedSchemaSlug as LogKind][0];
   // A percentage discount at most 100 (on update, as the record stands).
   if (slug === 'reward' && whole().discountType === 'percentage' && Number(whole().discountValue) > 100) out.discountValue = 100;
   // A reward's expiry: the field its expiry type needs (on update, as the record stands).
-  if (slug === 'reward' && whole().rewardExpiryType === 'absolute' && whole().rewardExpiryAt == null) out.rewardExpiryAt = '2030-01-01T00:00:00.000Z';
+  if (slug === 'reward' && whole().rewardExpiryType === 'absolute' && whole().rewardExpiryAt == null)
+    out.rewardExpiryAt = '2030-01-01T00:00:00.000Z';
   if (slug === 'reward' && whole().rewardExpiryType === 'relative' && whole().rewardExpiryInDays == null) out.rewardExpiryInDays = 30;
   // The CSS functions a boxShadow may call.
   if (slug === 'floating_widget' && out.boxShadow != null) out.boxShadow = '0 1px 2px rgba(0, 0, 0, 0.2)';
@@ -205,17 +231,30 @@ function filled(slug: string, schema: Schema, body: Record<string, unknown>, run
   // The sender domain is chosen on create only.
   if (slug === 'service_email' && updating) delete out.useGamopandaDomain;
   // A private key that parses.
-  if (slug === 'push_cloud_messaging' && out.serviceAccountJSON) (out.serviceAccountJSON as Record<string, unknown>).private_key = PRIVATE_KEY;
+  if (slug === 'push_cloud_messaging' && out.serviceAccountJSON)
+    (out.serviceAccountJSON as Record<string, unknown>).private_key = PRIVATE_KEY;
   // Handlebars checks of template fields: text without tags.
-  if (TEMPLATES.includes(slug)) for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = value.replace(/[{}]/g, '');
+  if (TEMPLATES.includes(slug))
+    for (const [key, value] of Object.entries(out)) if (typeof value === 'string') out[key] = value.replace(/[{}]/g, '');
   // A live rule needs a live integration: the seeded integrations are drafts.
   if (slug === 'notification' && 'status' in properties) out.status = 'draft';
   return out;
 }
 
 const ERROR_CODES = new Set([
-  'invalid_input', 'invalid_query', 'unauthenticated', 'forbidden', 'not_found', 'method_not_allowed', 'conflict',
-  'duplicate_unique_identifier', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'unavailable', 'provider_error',
+  'invalid_input',
+  'invalid_query',
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'duplicate_unique_identifier',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'unavailable',
+  'provider_error',
 ]);
 
 /** Serialises query values as the client sends them: JSON parameters as JSON text, others as text. */
@@ -227,7 +266,11 @@ describe('fuzzing from the OpenAPI document', () => {
   it('answers a body key that names a built-in property as an unknown field, on every write', async () => {
     // Actions and raw (multipart) creates do not take a record's fields.
     const writes = operations().filter(
-      (o) => o.body && !o.path.startsWith('/platform') && !o.path.includes('/action/') && !(o.method === 'POST' && app.running.services.registry.get(slugOf(o))?.createRaw),
+      (o) =>
+        o.body &&
+        !o.path.startsWith('/platform') &&
+        !o.path.includes('/action/') &&
+        !(o.method === 'POST' && app.running.services.registry.get(slugOf(o))?.createRaw),
     );
     const request = fc.record({ op: fc.constantFrom(...writes), seedBody: fc.integer() });
     await fc.assert(
@@ -254,7 +297,13 @@ describe('fuzzing from the OpenAPI document', () => {
     };
     let run = 0;
     /** Sends valid and invalid bodies of one operation; answers the valid bodies the service accepted. */
-    async function exercise(slug: string, op: Operation, target: string, stored: Record<string, unknown>, count: number): Promise<{ id: string; body: Record<string, unknown> }[]> {
+    async function exercise(
+      slug: string,
+      op: Operation,
+      target: string,
+      stored: Record<string, unknown>,
+      count: number,
+    ): Promise<{ id: string; body: Record<string, unknown> }[]> {
       const name = Object.keys(doc.components.schemas).find((k) => doc.components.schemas[k] === op.body)!;
       const conforms = ajv.compile({ $ref: `openapi#/components/schemas/${name}` });
       const accepted: { id: string; body: Record<string, unknown> }[] = [];
@@ -271,21 +320,34 @@ describe('fuzzing from the OpenAPI document', () => {
         if (res.status < 300) {
           accepted.push({ id: res.body.data.id, body });
           if (op.method === 'PATCH') standing = { ...standing, ...body };
-        }
-        else fail(slug, `${op.method} ${res.status} ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(res.body.error?.details ?? res.body).slice(0, 300)}`);
+        } else
+          fail(
+            slug,
+            `${op.method} ${res.status} ${JSON.stringify(body).slice(0, 300)} -> ${JSON.stringify(res.body.error?.details ?? res.body).slice(0, 300)}`,
+          );
       }
       expect(sent, `${op.method} ${slug}`).toBeGreaterThanOrEqual(count / 3);
       for (const raw of fc.sample(mutated(op.body!), { seed: 21, numRuns: count / 2 })) {
         run += 1;
-        const body = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? filled(slug, op.body!, raw as Record<string, unknown>, run, standing) : raw;
+        const body =
+          raw !== null && typeof raw === 'object' && !Array.isArray(raw)
+            ? filled(slug, op.body!, raw as Record<string, unknown>, run, standing)
+            : raw;
         if (conforms(body)) continue;
         const res = await owner.api.request(op.method, target, { body });
-        if (res.status < 400 || res.status >= 500) fail(slug, `${op.method} ${res.status} for an invalid ${JSON.stringify(body).slice(0, 300)}`);
+        if (res.status < 400 || res.status >= 500)
+          fail(slug, `${op.method} ${res.status} for an invalid ${JSON.stringify(body).slice(0, 300)}`);
       }
       return accepted;
     }
     const writes = operations();
-    const creates = writes.filter((o) => o.method === 'POST' && o.body && /^\/schema\/[a-z_]+\/record$/.test(o.path) && !app.running.services.registry.get(slugOf(o))?.createRaw);
+    const creates = writes.filter(
+      (o) =>
+        o.method === 'POST' &&
+        o.body &&
+        /^\/schema\/[a-z_]+\/record$/.test(o.path) &&
+        !app.running.services.registry.get(slugOf(o))?.createRaw,
+    );
     for (const create of creates) {
       const slug = slugOf(create);
       const [first] = await exercise(slug, create, create.path, {}, 30);
@@ -298,8 +360,15 @@ describe('fuzzing from the OpenAPI document', () => {
 
   it('accepts every list and get query drawn from the document, and refuses a mutated one with 400 invalid_query', async () => {
     // Reads an API key may make: /schema/account_user/me is the end user's own.
-    const reads = operations().filter((o) => o.method === 'GET' && o.parameters.some((p) => p.name === 'fields') && !o.path.endsWith('/me'));
-    const request = fc.record({ op: fc.constantFrom(...reads), seed: fc.integer(), mutate: fc.boolean(), junk: fc.constantFrom('fields', 'filters', 'sortBy', 'limit', 'offset', 'unknownParam') });
+    const reads = operations().filter(
+      (o) => o.method === 'GET' && o.parameters.some((p) => p.name === 'fields') && !o.path.endsWith('/me'),
+    );
+    const request = fc.record({
+      op: fc.constantFrom(...reads),
+      seed: fc.integer(),
+      mutate: fc.boolean(),
+      junk: fc.constantFrom('fields', 'filters', 'sortBy', 'limit', 'offset', 'unknownParam'),
+    });
     await fc.assert(
       fc.asyncProperty(request, async ({ op, seed, mutate, junk }) => {
         const slug = /^\/schema\/([a-z_]+)\//.exec(op.path)?.[1] ?? '';
@@ -334,7 +403,9 @@ describe('fuzzing from the OpenAPI document', () => {
             fc.string({ maxLength: 20 }),
             fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify([key])),
             fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify([{ fieldSlug: key, order: 'ASC' }])),
-            fc.constantFrom(...BUILT_IN_KEYS).map((key) => JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] })),
+            fc
+              .constantFrom(...BUILT_IN_KEYS)
+              .map((key) => JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] })),
           ),
           { maxKeys: 3 },
         ),
@@ -345,7 +416,9 @@ describe('fuzzing from the OpenAPI document', () => {
       fc.asyncProperty(request, async ({ op, who, id, mode, seedBody, query, languageCode }) => {
         const slug = /^\/schema\/([a-z_]+)\//.exec(op.path)?.[1];
         const target = op.path.replace('{id}', slug && typeof id === 'string' && ownerIds.includes(id) ? (ids.get(slug) ?? id) : id);
-        const body = op.body ? fc.sample(mode === 'valid' ? valid(op.body) : mutated(op.body), { seed: seedBody, numRuns: 1 })[0] : undefined;
+        const body = op.body
+          ? fc.sample(mode === 'valid' ? valid(op.body) : mutated(op.body), { seed: seedBody, numRuns: 1 })[0]
+          : undefined;
         const res = await clients[who]!.request(op.method, target, {
           body,
           query: { ...(query ?? {}), ...(languageCode ? { languageCode } : {}) },
@@ -354,7 +427,8 @@ describe('fuzzing from the OpenAPI document', () => {
         if (res.status === 204) expect(res.body).toBe('');
         else if (res.status < 300) {
           expect(res.body).toHaveProperty('data');
-          if (op.method === 'GET' && op.path.endsWith('/record')) expect(res.body.paging).toMatchObject({ offset: expect.any(Number), limit: expect.any(Number), count: res.body.data.length });
+          if (op.method === 'GET' && op.path.endsWith('/record'))
+            expect(res.body.paging).toMatchObject({ offset: expect.any(Number), limit: expect.any(Number), count: res.body.data.length });
         } else {
           expect(res.body.error.status).toBe(res.status);
           expect(ERROR_CODES.has(res.body.error.code), res.body.error.code).toBe(true);
@@ -367,7 +441,4 @@ describe('fuzzing from the OpenAPI document', () => {
       { numRuns: 400 },
     );
   }, 120_000);
-
-
-
 });

@@ -19,7 +19,9 @@ const BUILT_IN_KEYS = ['__proto__', 'constructor', 'toString', 'hasOwnProperty',
 
 describe('body keys that name built-in object properties', () => {
   it('are unknown fields (400 naming the field) on create and update of every resource', async () => {
-    const writable = app.running.services.registry.all().filter((r) => r.access.create?.includes('apikey') || r.access.update?.includes('apikey'));
+    const writable = app.running.services.registry
+      .all()
+      .filter((r) => r.access.create?.includes('apikey') || r.access.update?.includes('apikey'));
     expect(writable.length).toBeGreaterThan(20);
     for (const resource of writable) {
       for (const key of BUILT_IN_KEYS) {
@@ -47,7 +49,9 @@ describe('body keys that name built-in object properties', () => {
       const fields = await owner.api.get('/schema/reward/record', { fields: [key] });
       expect(fields.status).toBe(400);
       expect(fields.body.error.code).toBe('invalid_query');
-      const filters = await owner.api.get('/schema/reward/record', { filters: { operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] } });
+      const filters = await owner.api.get('/schema/reward/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: key, operator: 'equals', fieldValue: 1 }] },
+      });
       expect(filters.status).toBe(400);
       const sortBy = await owner.api.get('/schema/reward/record', { sortBy: [{ fieldSlug: key, order: 'ASC' }] });
       expect(sortBy.status).toBe(400);
@@ -61,7 +65,10 @@ describe('body keys that name built-in object properties', () => {
       const token = await owner.api.request('POST', '/enduser/token', { raw: `{"externalId":"m","${key}":1}`, headers });
       expect(token.status).toBe(400);
       expect(token.body.error.details).toContainEqual(expect.objectContaining({ field: key }));
-      const platform = await app.platform.request('POST', '/platform/accounts', { raw: `{"organizationName":"O","accountName":"A","${key}":1}`, headers });
+      const platform = await app.platform.request('POST', '/platform/accounts', {
+        raw: `{"organizationName":"O","accountName":"A","${key}":1}`,
+        headers,
+      });
       expect(platform.status).toBe(400);
       expect(platform.body.error.details).toContainEqual(expect.objectContaining({ field: key }));
     }
@@ -86,7 +93,12 @@ describe('fields naming a secret', () => {
 });
 
 describe('invalid UTF-8 in a body', () => {
-  const invalid = (json: string) => Buffer.concat([Buffer.from(json.slice(0, json.indexOf('%'))), Buffer.from([0xff, 0xc3, 0x28]), Buffer.from(json.slice(json.indexOf('%') + 1))]);
+  const invalid = (json: string) =>
+    Buffer.concat([
+      Buffer.from(json.slice(0, json.indexOf('%'))),
+      Buffer.from([0xff, 0xc3, 0x28]),
+      Buffer.from(json.slice(json.indexOf('%') + 1)),
+    ]);
 
   it('is 400 invalid_input on create and update, and changes nothing', async () => {
     const headers = { 'content-type': 'application/json' };
@@ -122,14 +134,30 @@ describe('upper bounds of numbers and strings', () => {
   };
 
   it('refuses targets and values beyond their maximum, on create and update, changing nothing', async () => {
-    expectTooBig(await owner.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1e12 }), 'completionTargetValue', 'too_large');
-    expectTooBig(await owner.api.post('/schema/streak/record', { name: 'S', aggregationTargetValue: 1e12 }), 'aggregationTargetValue', 'too_large');
-    expectTooBig(await owner.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 1e7 }), 'completionTargetValue', 'too_large');
+    expectTooBig(
+      await owner.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1e12 }),
+      'completionTargetValue',
+      'too_large',
+    );
+    expectTooBig(
+      await owner.api.post('/schema/streak/record', { name: 'S', aggregationTargetValue: 1e12 }),
+      'aggregationTargetValue',
+      'too_large',
+    );
+    expectTooBig(
+      await owner.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 1e7 }),
+      'completionTargetValue',
+      'too_large',
+    );
     const mission = { name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1e12 }] };
     expectTooBig(await owner.api.post('/schema/mission/record', mission), 'tasks[0].targetValue', 'too_large');
     const challenge = ids.get('challenge')!;
     const before = await owner.api.get(`/schema/challenge/record/${challenge}`);
-    expectTooBig(await owner.api.patch(`/schema/challenge/record/${challenge}`, { completionTargetValue: 1e12 }), 'completionTargetValue', 'too_large');
+    expectTooBig(
+      await owner.api.patch(`/schema/challenge/record/${challenge}`, { completionTargetValue: 1e12 }),
+      'completionTargetValue',
+      'too_large',
+    );
     expect((await owner.api.get(`/schema/challenge/record/${challenge}`)).body).toEqual(before.body);
   });
 
@@ -138,17 +166,33 @@ describe('upper bounds of numbers and strings', () => {
     expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 1.23e29 }), 'discountValue', 'too_large');
     expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100.5 }), 'discountValue', 'too_large');
     expect((await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100 })).status).toBe(200);
-    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 1e12 }), 'discountValue', 'too_large');
+    expectTooBig(
+      await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 1e12 }),
+      'discountValue',
+      'too_large',
+    );
     const fixed = await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 250 });
     expect(fixed.status).toBe(200);
     // Switching a 250 fixed amount to a percentage would make it 250 %.
-    expectTooBig(await owner.api.patch(`/schema/reward/record/${fixed.body.data.id}`, { discountType: 'percentage' }), 'discountValue', 'too_large');
+    expectTooBig(
+      await owner.api.patch(`/schema/reward/record/${fixed.body.data.id}`, { discountType: 'percentage' }),
+      'discountValue',
+      'too_large',
+    );
   });
 
   it('refuses a 300 KB email footer on create and update', async () => {
-    expectTooBig(await owner.api.post('/schema/email_footer/record', { name: 'F', htmlContent: `<p>${'x'.repeat(300_000)}</p>` }), 'htmlContent', 'too_long');
+    expectTooBig(
+      await owner.api.post('/schema/email_footer/record', { name: 'F', htmlContent: `<p>${'x'.repeat(300_000)}</p>` }),
+      'htmlContent',
+      'too_long',
+    );
     const footer = ids.get('email_footer')!;
-    expectTooBig(await owner.api.patch(`/schema/email_footer/record/${footer}`, { htmlContent: 'x'.repeat(300_000) }), 'htmlContent', 'too_long');
+    expectTooBig(
+      await owner.api.patch(`/schema/email_footer/record/${footer}`, { htmlContent: 'x'.repeat(300_000) }),
+      'htmlContent',
+      'too_long',
+    );
   });
 
   it('shows a maximum for every number and string a client writes, in the OpenAPI document', async () => {
@@ -158,7 +202,8 @@ describe('upper bounds of numbers and strings', () => {
       if (!schema || typeof schema !== 'object') return;
       if (schema.$ref) return walk(doc.components.schemas[schema.$ref.split('/').at(-1)], where);
       for (const alternative of schema.anyOf ?? schema.oneOf ?? []) walk(alternative, where);
-      if ((schema.type === 'number' || schema.type === 'integer') && schema.maximum === undefined && schema.exclusiveMaximum === undefined) unbounded.push(where);
+      if ((schema.type === 'number' || schema.type === 'integer') && schema.maximum === undefined && schema.exclusiveMaximum === undefined)
+        unbounded.push(where);
       const fixed = schema.enum || schema.const !== undefined || ['uuid', 'date-time'].includes(schema.format);
       if (schema.type === 'string' && !fixed && schema.maxLength === undefined) unbounded.push(where);
       if (schema.type === 'array') walk(schema.items, `${where}[]`);
@@ -199,7 +244,9 @@ describe('oversized request lines and headers', () => {
   });
 
   it('a query of 20 KB is 414 in the contract error body', async () => {
-    const res = await rawRequest(`GET /api/v1.0/schema/streak/record?filters=${'x'.repeat(20_000)} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`);
+    const res = await rawRequest(
+      `GET /api/v1.0/schema/streak/record?filters=${'x'.repeat(20_000)} HTTP/1.1\r\nhost: test\r\nconnection: close\r\n\r\n`,
+    );
     expect(res.status, res.headers).toBe(414);
     expect(res.headers).toMatch(/content-type: application\/json/i);
     expect(JSON.parse(res.body)).toEqual(errorShape(414, 'uri_too_long'));

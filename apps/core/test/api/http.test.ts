@@ -26,7 +26,11 @@ describe('envelopes and errors', () => {
   });
 
   it('puts the rate-limit headers on every API response, unknown paths included', async () => {
-    for (const res of [await app.anon.get('/nope'), await app.platform.get('/platform/accounts'), await acct.api.get('/schema/streak/record')]) {
+    for (const res of [
+      await app.anon.get('/nope'),
+      await app.platform.get('/platform/accounts'),
+      await acct.api.get('/schema/streak/record'),
+    ]) {
       expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
       expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
     }
@@ -74,7 +78,11 @@ describe('envelopes and errors', () => {
     named(await acct.api.post('/schema/streak/record', { name: 'a\u0000b' }), 'invalid_input', 'name');
     named(await acct.api.post('/schema/streak/record', { name: 'x', description: 'ok', eudTitle: 'x\u0000' }), 'invalid_input', 'eudTitle');
     named(await acct.api.post('/enduser/token', { externalId: 'm', firstName: '\u0000' }), 'invalid_input', 'firstName');
-    named(await acct.api.post('/schema/mission/record', { name: 'm', tasks: [{ title: 'ok' }, { title: '\u0000' }] }), 'invalid_input', 'tasks[1].title');
+    named(
+      await acct.api.post('/schema/mission/record', { name: 'm', tasks: [{ title: 'ok' }, { title: '\u0000' }] }),
+      'invalid_input',
+      'tasks[1].title',
+    );
     named(await acct.api.get('/schema/streak/record', { fields: '["na\u0000me"]' }), 'invalid_query', 'fields');
     const created = await acct.api.post('/schema/streak/record', { name: 'still works' });
     expect(created.status).toBe(200);
@@ -83,11 +91,20 @@ describe('envelopes and errors', () => {
   it('refuses bodies by media type, syntax and size', async () => {
     const noType = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":"x"}', headers: { 'content-type': '' } });
     expect(noType.status).toBe(415);
-    const wrongType = await acct.api.request('POST', '/schema/streak/record', { raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const wrongType = await acct.api.request('POST', '/schema/streak/record', {
+      raw: 'name=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectErrorEnvelope(wrongType.body, 415, 'unsupported_media_type');
-    const charset = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":"x"}', headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const charset = await acct.api.request('POST', '/schema/streak/record', {
+      raw: '{"name":"x"}',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
     expect(charset.status).toBe(200);
-    const badJson = await acct.api.request('POST', '/schema/streak/record', { raw: '{"name":', headers: { 'content-type': 'application/json' } });
+    const badJson = await acct.api.request('POST', '/schema/streak/record', {
+      raw: '{"name":',
+      headers: { 'content-type': 'application/json' },
+    });
     expectErrorEnvelope(badJson.body, 400, 'invalid_input');
     const notObject = await acct.api.post('/schema/streak/record', [1, 2]);
     expect(notObject.status).toBe(400);
@@ -139,7 +156,9 @@ describe('cross-origin storefront calls', () => {
     expect(allowed).toContain('x-enduser-access-token');
     expect(allowed).toContain('x-account-id');
     expect(allowed).not.toContain('x-api-key');
-    const read = await fetch(`${app.url}/api/v1.0/schema/streak/record`, { headers: { origin: 'https://shop.example', 'x-account-id': acct.accountId } });
+    const read = await fetch(`${app.url}/api/v1.0/schema/streak/record`, {
+      headers: { origin: 'https://shop.example', 'x-account-id': acct.accountId },
+    });
     expect(read.status).toBe(200);
     expect(read.headers.get('access-control-allow-origin')).toBe('*');
     expect(read.headers.get('access-control-expose-headers')).toContain('x-request-id');
@@ -173,7 +192,12 @@ describe('operations endpoints', () => {
     expect(doc.components.schemas.MilestoneCreate.properties.rewardId['x-references']).toBe('reward');
     expect(doc.components.schemas.NotificationCreate.properties.templateId['x-references-by']).toEqual({
       field: 'integrationProvider',
-      slugs: { service_email: 'email_template', push_cloud_messaging: 'push_notification_template', cloud_sms: 'sms_template', cloud_chat: 'chat_message_template' },
+      slugs: {
+        service_email: 'email_template',
+        push_cloud_messaging: 'push_notification_template',
+        cloud_sms: 'sms_template',
+        cloud_chat: 'chat_message_template',
+      },
     });
   });
 

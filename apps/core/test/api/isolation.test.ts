@@ -22,7 +22,10 @@ afterAll(() => app.close());
 
 describe('cross-account isolation', () => {
   it('has a fixture for every resource', () => {
-    const missing = app.running.services.registry.all().map((r) => r.slug).filter((slug) => !ids.has(slug));
+    const missing = app.running.services.registry
+      .all()
+      .map((r) => r.slug)
+      .filter((slug) => !ids.has(slug));
     expect(missing).toEqual([]);
   });
 
@@ -52,7 +55,11 @@ describe('cross-account isolation', () => {
         }
         for (const [name, action] of Object.entries(resource.actions ?? {})) {
           if (flow !== 'apikey') continue;
-          const res = await client.request('POST', `${item}/action/${name}`, action.accepts?.includes('application/json') === false ? {} : { body: {} });
+          const res = await client.request(
+            'POST',
+            `${item}/action/${name}`,
+            action.accepts?.includes('application/json') === false ? {} : { body: {} },
+          );
           expect(res.status, `action ${name} ${where}`).toBe(404);
         }
       }

@@ -45,8 +45,10 @@ describe('streak texts in an account whose default is en', () => {
     const id = created.id as string;
     expect(created).toMatchObject({ eudTitle: 'Daily walk', eudDescription: 'Walk every day' });
     // A write answers in the language it wrote.
-    expect(await patch(acct, 'streak', id, { eudTitle: 'Marche quotidienne', eudDescription: 'Marchez chaque jour' }, 'fr'))
-      .toMatchObject({ eudTitle: 'Marche quotidienne', eudDescription: 'Marchez chaque jour' });
+    expect(await patch(acct, 'streak', id, { eudTitle: 'Marche quotidienne', eudDescription: 'Marchez chaque jour' }, 'fr')).toMatchObject({
+      eudTitle: 'Marche quotidienne',
+      eudDescription: 'Marchez chaque jour',
+    });
     await patch(acct, 'streak', id, { eudTitle: 'Täglicher Spaziergang' }, 'de');
 
     const expected: [string | undefined, string, string][] = [
@@ -59,7 +61,12 @@ describe('streak texts in an account whose default is en', () => {
     ];
     for (const [l, title, description] of expected) {
       expect(await read(acct, 'streak', id, l), `read in ${l}`).toMatchObject({ eudTitle: title, eudDescription: description });
-      const listed = ok(await acct.api.get('/schema/streak/record', { ...lang(l), filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] } }));
+      const listed = ok(
+        await acct.api.get('/schema/streak/record', {
+          ...lang(l),
+          filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] },
+        }),
+      );
       expect(listed, `list in ${l}`).toEqual([expect.objectContaining({ id, eudTitle: title, eudDescription: description })]);
     }
   });
@@ -87,7 +94,7 @@ describe('streak texts in an account whose default is en', () => {
     expect((await read(acct, 'streak', id, 'fr')).eudTitle).toBe('Français');
 
     await patch(acct, 'streak', id, { eudTitle: null }, 'fr');
-    expect((await read(acct, 'streak', id, 'fr'))).toMatchObject({ eudTitle: 'Anglais', eudCompletedMessage: 'Fini !' });
+    expect(await read(acct, 'streak', id, 'fr')).toMatchObject({ eudTitle: 'Anglais', eudCompletedMessage: 'Fini !' });
     expect((await read(acct, 'streak', id, 'de')).eudTitle).toBe('Deutsch');
 
     // Without languageCode the write goes to the account default.
@@ -109,10 +116,16 @@ describe('streak texts in an account whose default is en', () => {
 
     const tooLong = await acct.api.patch(`/schema/streak/record/${id}`, { eudTitle: 'x'.repeat(49) }, {}, { languageCode: 'fr' });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error).toMatchObject({ code: 'invalid_input', details: [expect.objectContaining({ field: 'eudTitle', code: 'too_long' })] });
+    expect(tooLong.body.error).toMatchObject({
+      code: 'invalid_input',
+      details: [expect.objectContaining({ field: 'eudTitle', code: 'too_long' })],
+    });
     expect((await read(acct, 'streak', id, 'fr')).eudTitle).toBe(max('f'));
 
-    const createTooLong = await acct.api.request('POST', '/schema/streak/record', { body: { name: 'x', eudDescription: 'y'.repeat(1025) }, query: { languageCode: 'de' } });
+    const createTooLong = await acct.api.request('POST', '/schema/streak/record', {
+      body: { name: 'x', eudDescription: 'y'.repeat(1025) },
+      query: { languageCode: 'de' },
+    });
     expect(createTooLong.status).toBe(400);
     expect(createTooLong.body.error.details).toEqual([expect.objectContaining({ field: 'eudDescription', code: 'too_long' })]);
     // 1024 in each of several languages is fine.
@@ -131,10 +144,26 @@ describe('milestone texts', () => {
 
   it('are stored per language, also where a streak shows its milestones', async () => {
     const streak = await post(acct, 'streak', { name: 'With milestones', eudTitle: 'Streak' });
-    const en = { eudTitle: 'Bronze', eudDescription: 'Three days', eudMilestoneRewardTitle: '5% off', eudMilestoneRewardInstructionMessage: 'Use the code at checkout' };
-    const fr = { eudTitle: 'Bronze FR', eudDescription: 'Trois jours', eudMilestoneRewardTitle: '5 % de remise', eudMilestoneRewardInstructionMessage: 'Utilisez le code' };
+    const en = {
+      eudTitle: 'Bronze',
+      eudDescription: 'Three days',
+      eudMilestoneRewardTitle: '5% off',
+      eudMilestoneRewardInstructionMessage: 'Use the code at checkout',
+    };
+    const fr = {
+      eudTitle: 'Bronze FR',
+      eudDescription: 'Trois jours',
+      eudMilestoneRewardTitle: '5 % de remise',
+      eudMilestoneRewardInstructionMessage: 'Utilisez le code',
+    };
     const milestone = await post(acct, 'milestone', {
-      linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M3', description: 'd', milestoneTargetValue: 3, status: 'live', ...en,
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'M3',
+      description: 'd',
+      milestoneTargetValue: 3,
+      status: 'live',
+      ...en,
     });
     expect(milestone).toMatchObject(en);
     expect(await patch(acct, 'milestone', milestone.id, fr, 'fr')).toMatchObject(fr);
@@ -146,13 +175,20 @@ describe('milestone texts', () => {
     expect(await read(acct, 'milestone', milestone.id, 'ko')).toMatchObject(en);
 
     expect((await read(acct, 'streak', streak.id, 'fr')).milestones).toEqual([expect.objectContaining({ id: milestone.id, ...fr })]);
-    expect((await read(acct, 'streak', streak.id, 'de')).milestones).toEqual([expect.objectContaining({ id: milestone.id, ...en, eudTitle: 'Bronze DE' })]);
+    expect((await read(acct, 'streak', streak.id, 'de')).milestones).toEqual([
+      expect.objectContaining({ id: milestone.id, ...en, eudTitle: 'Bronze DE' }),
+    ]);
 
     await patch(acct, 'milestone', milestone.id, { eudMilestoneRewardTitle: null }, 'fr');
     expect(await read(acct, 'milestone', milestone.id, 'fr')).toMatchObject({ ...fr, eudMilestoneRewardTitle: '5% off' });
     expect(await read(acct, 'milestone', milestone.id)).toMatchObject(en);
 
-    const tooLong = await acct.api.patch(`/schema/milestone/record/${milestone.id}`, { eudMilestoneRewardTitle: 'r'.repeat(49) }, {}, { languageCode: 'fr' });
+    const tooLong = await acct.api.patch(
+      `/schema/milestone/record/${milestone.id}`,
+      { eudMilestoneRewardTitle: 'r'.repeat(49) },
+      {},
+      { languageCode: 'fr' },
+    );
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.details).toEqual([expect.objectContaining({ field: 'eudMilestoneRewardTitle', code: 'too_long' })]);
   });
@@ -180,26 +216,48 @@ describe('mission task texts', () => {
     expect(share).toMatchObject({ eudTitle: 'Share a photo', eudDescription: null });
 
     const same = (t: Json) => ({ id: t.id, name: t.name, activityId: t.activityId, targetValue: t.targetValue });
-    await patch(acct, 'mission', mission.id, {
-      eudTitle: 'Amateur de café',
-      tasks: [{ ...same(buy!), eudTitle: 'Achetez un café' }, { ...same(share!), eudTitle: 'Partagez une photo', eudDescription: 'Sur Instagram' }],
-    }, 'fr');
+    await patch(
+      acct,
+      'mission',
+      mission.id,
+      {
+        eudTitle: 'Amateur de café',
+        tasks: [
+          { ...same(buy!), eudTitle: 'Achetez un café' },
+          { ...same(share!), eudTitle: 'Partagez une photo', eudDescription: 'Sur Instagram' },
+        ],
+      },
+      'fr',
+    );
 
     const titles = async (l?: string) => {
       const m = await read(acct, 'mission', mission.id, l);
       return [m.eudTitle, ...(m.tasks as Json[]).map((t) => [t.id, t.eudTitle, t.eudDescription])];
     };
-    expect(await titles('fr')).toEqual(['Amateur de café', [buy!.id, 'Achetez un café', 'Any coffee'], [share!.id, 'Partagez une photo', 'Sur Instagram']]);
+    expect(await titles('fr')).toEqual([
+      'Amateur de café',
+      [buy!.id, 'Achetez un café', 'Any coffee'],
+      [share!.id, 'Partagez une photo', 'Sur Instagram'],
+    ]);
     expect(await titles()).toEqual(['Coffee lover', [buy!.id, 'Buy a coffee', 'Any coffee'], [share!.id, 'Share a photo', null]]);
     expect(await titles('en')).toEqual(await titles());
     expect(await titles('de')).toEqual(await titles());
 
     // null removes one language of one task; tasks sent without texts keep theirs.
     await patch(acct, 'mission', mission.id, { tasks: [{ ...same(buy!), eudTitle: null }, same(share!)] }, 'fr');
-    expect(await titles('fr')).toEqual(['Amateur de café', [buy!.id, 'Buy a coffee', 'Any coffee'], [share!.id, 'Partagez une photo', 'Sur Instagram']]);
+    expect(await titles('fr')).toEqual([
+      'Amateur de café',
+      [buy!.id, 'Buy a coffee', 'Any coffee'],
+      [share!.id, 'Partagez une photo', 'Sur Instagram'],
+    ]);
     expect(await titles()).toEqual(['Coffee lover', [buy!.id, 'Buy a coffee', 'Any coffee'], [share!.id, 'Share a photo', null]]);
 
-    const tooLong = await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...same(buy!), eudTitle: 't'.repeat(49) }, same(share!)] }, {}, { languageCode: 'de' });
+    const tooLong = await acct.api.patch(
+      `/schema/mission/record/${mission.id}`,
+      { tasks: [{ ...same(buy!), eudTitle: 't'.repeat(49) }, same(share!)] },
+      {},
+      { languageCode: 'de' },
+    );
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.error.details).toEqual([expect.objectContaining({ field: 'tasks[0].eudTitle', code: 'too_long' })]);
     await patch(acct, 'mission', mission.id, { tasks: [{ ...same(buy!), eudTitle: 't'.repeat(48) }, same(share!)] }, 'de');
@@ -218,32 +276,70 @@ async function checkFilterAndSort(acct: TestAccount, accountDefault: string, mod
   const probes = [...new Set(model.flatMap((m) => Object.values(m.texts) as string[]))];
   for (const l of [undefined, 'en', 'es', 'fr', 'de', 'ja']) {
     const shown = (m: { texts: Texts }) => resolve(m.texts, l, accountDefault);
-    const listed = ok(await acct.api.get('/schema/streak/record', { ...lang(l), filters: { operator: 'and', conditions: [mine] }, limit: '1000' }));
-    expect(Object.fromEntries(listed.map((r: Json) => [r.id, r.eudTitle])), `read in ${l}`).toEqual(Object.fromEntries(model.map((m) => [m.id, shown(m)])));
+    const listed = ok(
+      await acct.api.get('/schema/streak/record', { ...lang(l), filters: { operator: 'and', conditions: [mine] }, limit: '1000' }),
+    );
+    expect(Object.fromEntries(listed.map((r: Json) => [r.id, r.eudTitle])), `read in ${l}`).toEqual(
+      Object.fromEntries(model.map((m) => [m.id, shown(m)])),
+    );
 
     for (const text of probes) {
-      const res = ok(await acct.api.get('/schema/streak/record', {
-        ...lang(l), limit: '1000', filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'equals', fieldValue: text }] },
-      }));
-      expect(res.map((r: Json) => r.id).sort(), `equals ${text} in ${l}`).toEqual(model.filter((m) => shown(m) === text).map((m) => m.id).sort());
+      const res = ok(
+        await acct.api.get('/schema/streak/record', {
+          ...lang(l),
+          limit: '1000',
+          filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'equals', fieldValue: text }] },
+        }),
+      );
+      expect(res.map((r: Json) => r.id).sort(), `equals ${text} in ${l}`).toEqual(
+        model
+          .filter((m) => shown(m) === text)
+          .map((m) => m.id)
+          .sort(),
+      );
     }
-    const contains = ok(await acct.api.get('/schema/streak/record', {
-      ...lang(l), limit: '1000', filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'contains', fieldValue: 'AN' }] },
-    }));
-    expect(contains.map((r: Json) => r.id).sort(), `contains in ${l}`).toEqual(model.filter((m) => shown(m)?.toLowerCase().includes('an')).map((m) => m.id).sort());
-    const nulls = ok(await acct.api.get('/schema/streak/record', {
-      ...lang(l), limit: '1000', filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'is_null' }] },
-    }));
-    expect(nulls.map((r: Json) => r.id).sort(), `is_null in ${l}`).toEqual(model.filter((m) => shown(m) === null).map((m) => m.id).sort());
+    const contains = ok(
+      await acct.api.get('/schema/streak/record', {
+        ...lang(l),
+        limit: '1000',
+        filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'contains', fieldValue: 'AN' }] },
+      }),
+    );
+    expect(contains.map((r: Json) => r.id).sort(), `contains in ${l}`).toEqual(
+      model
+        .filter((m) => shown(m)?.toLowerCase().includes('an'))
+        .map((m) => m.id)
+        .sort(),
+    );
+    const nulls = ok(
+      await acct.api.get('/schema/streak/record', {
+        ...lang(l),
+        limit: '1000',
+        filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'is_null' }] },
+      }),
+    );
+    expect(nulls.map((r: Json) => r.id).sort(), `is_null in ${l}`).toEqual(
+      model
+        .filter((m) => shown(m) === null)
+        .map((m) => m.id)
+        .sort(),
+    );
 
     for (const order of ['ASC', 'DESC'] as const) {
-      const sorted = ok(await acct.api.get('/schema/streak/record', {
-        ...lang(l), limit: '1000', filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'is_not_null' }] },
-        sortBy: [{ fieldSlug: 'eudTitle', order }],
-      }));
+      const sorted = ok(
+        await acct.api.get('/schema/streak/record', {
+          ...lang(l),
+          limit: '1000',
+          filters: { operator: 'and', conditions: [mine, { fieldSlug: 'eudTitle', operator: 'is_not_null' }] },
+          sortBy: [{ fieldSlug: 'eudTitle', order }],
+        }),
+      );
       const expected = model.filter((m) => shown(m) !== null).sort((a, b) => (shown(a)! < shown(b)! ? -1 : 1));
       if (order === 'DESC') expected.reverse();
-      expect(sorted.map((r: Json) => r.eudTitle), `sort ${order} in ${l}`).toEqual(expected.map(shown));
+      expect(
+        sorted.map((r: Json) => r.eudTitle),
+        `sort ${order} in ${l}`,
+      ).toEqual(expected.map(shown));
     }
   }
 }

@@ -55,8 +55,21 @@ const LANGS = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const
 // Sorted string fields use lowercase ASCII only, so the expected order holds under any collation.
 const LAST = ['adams', 'baker', 'clark', 'davis', 'evans'] as const;
 const FIRST = [
-  'Anna', 'ANNETTE', 'joanna', 'Ben', '50%off', '50off', 'under_score', 'underXscore',
-  'back\\slash', 'backslash', 'Zoe', 'zoe', null, 'Max', 'maxi',
+  'Anna',
+  'ANNETTE',
+  'joanna',
+  'Ben',
+  '50%off',
+  '50off',
+  'under_score',
+  'underXscore',
+  'back\\slash',
+  'backslash',
+  'Zoe',
+  'zoe',
+  null,
+  'Max',
+  'maxi',
 ] as const;
 const STATUSES = ['live', 'draft', 'paused'] as const;
 const ZONES = ['Europe/Paris', 'America/New_York', 'Asia/Tokyo', null] as const;
@@ -76,7 +89,12 @@ function memberSeed(i: number): Omit<Member, 'id' | 'createdAt'> {
 }
 
 // Instants 0 and 3 are the same moment written with different offsets.
-const EXPIRY_AT = ['2026-03-01T10:00:00.000+02:00', '2026-03-01T08:00:00.000Z', '2026-06-15T23:59:59.999Z', '2027-01-01T00:00:00.000-05:00'];
+const EXPIRY_AT = [
+  '2026-03-01T10:00:00.000+02:00',
+  '2026-03-01T08:00:00.000Z',
+  '2026-06-15T23:59:59.999Z',
+  '2027-01-01T00:00:00.000-05:00',
+];
 const DISCOUNTS = [5, 10, 10, 12.5, 0, 25, 99.99, 5, 50, 10, 7.25, 100];
 
 function rewardSeed(i: number): Omit<Reward, 'id' | 'createdAt'> {
@@ -120,7 +138,14 @@ beforeAll(async () => {
     const data = await create('reward', { ...seed, description: 'd' });
     rewards.push({ ...seed, id: data.id, createdAt: data.createdAt });
   }
-  const targets: [number | null, number][] = [[null, 1], [10, 2.5], [30, 1], [null, 3], [7, 2.5], [10, 1]];
+  const targets: [number | null, number][] = [
+    [null, 1],
+    [10, 2.5],
+    [30, 1],
+    [null, 3],
+    [7, 2.5],
+    [10, 1],
+  ];
   for (const [i, [completionTargetValue, aggregationTargetValue]] of targets.entries()) {
     const seed = { name: `streak ${i}`, completionTargetValue, aggregationTargetValue };
     const data = await create('streak', seed);
@@ -183,13 +208,25 @@ describe('filters: string fields', () => {
     await expectFilter('account_user', members, and(leaf('lastName', 'equals', 'baker')), (m) => m.lastName === 'baker');
     await expectFilter('account_user', members, and(leaf('firstName', 'equals', 'Anna')), (m) => m.firstName === 'Anna');
     await expectFilter('account_user', members, and(leaf('firstName', 'equals', 'anna')), () => false, { discriminating: false });
-    await expectFilter('account_user', members, and(leaf('email', 'not_equals', 'member1@example.com')), (m) => m.email !== 'member1@example.com');
+    await expectFilter(
+      'account_user',
+      members,
+      and(leaf('email', 'not_equals', 'member1@example.com')),
+      (m) => m.email !== 'member1@example.com',
+    );
     expect(members.some((m) => m.email === null)).toBe(true);
   });
 
   it('in / not_in (not_in keeps records without a value)', async () => {
-    await expectFilter('account_user', members, and(leaf('lastName', 'in', ['adams', 'evans', 'nobody'])), (m) => ['adams', 'evans'].includes(m.lastName));
-    await expectFilter('account_user', members, and(leaf('firstName', 'not_in', ['Anna', 'Ben'])), (m) => m.firstName !== 'Anna' && m.firstName !== 'Ben');
+    await expectFilter('account_user', members, and(leaf('lastName', 'in', ['adams', 'evans', 'nobody'])), (m) =>
+      ['adams', 'evans'].includes(m.lastName),
+    );
+    await expectFilter(
+      'account_user',
+      members,
+      and(leaf('firstName', 'not_in', ['Anna', 'Ben'])),
+      (m) => m.firstName !== 'Anna' && m.firstName !== 'Ben',
+    );
     expect(members.some((m) => m.firstName === null)).toBe(true);
   });
 
@@ -198,7 +235,12 @@ describe('filters: string fields', () => {
     await expectFilter('account_user', members, and(leaf('lastName', 'gte', 'baker')), (m) => m.lastName >= 'baker');
     await expectFilter('account_user', members, and(leaf('lastName', 'lt', 'clark')), (m) => m.lastName < 'clark');
     await expectFilter('account_user', members, and(leaf('lastName', 'lte', 'clark')), (m) => m.lastName <= 'clark');
-    await expectFilter('account_user', members, and(leaf('externalId', 'gte', 'm-10'), leaf('externalId', 'lt', 'm-20')), (m) => m.externalId >= 'm-10' && m.externalId < 'm-20');
+    await expectFilter(
+      'account_user',
+      members,
+      and(leaf('externalId', 'gte', 'm-10'), leaf('externalId', 'lt', 'm-20')),
+      (m) => m.externalId >= 'm-10' && m.externalId < 'm-20',
+    );
   });
 
   it('contains is case-insensitive and takes %, _ and \\ literally', async () => {
@@ -223,12 +265,22 @@ describe('filters: enum, uuid and string array fields', () => {
   it('enum: equals, not_equals, in, not_in, ordering, is_null', async () => {
     await expectFilter('account_user', members, and(leaf('status', 'equals', 'draft')), (m) => m.status === 'draft');
     await expectFilter('account_user', members, and(leaf('status', 'not_equals', 'live')), (m) => m.status !== 'live');
-    await expectFilter('account_user', members, and(leaf('status', 'in', ['live', 'paused'])), (m) => m.status === 'live' || m.status === 'paused');
+    await expectFilter(
+      'account_user',
+      members,
+      and(leaf('status', 'in', ['live', 'paused'])),
+      (m) => m.status === 'live' || m.status === 'paused',
+    );
     await expectFilter('account_user', members, and(leaf('status', 'not_in', ['live'])), (m) => m.status !== 'live');
     await expectFilter('account_user', members, and(leaf('status', 'gt', 'draft')), (m) => m.status > 'draft');
     await expectFilter('account_user', members, and(leaf('status', 'lte', 'live')), (m) => m.status <= 'live');
     await expectFilter('account_user', members, and(leaf('languageCode', 'is_null')), (m) => m.languageCode === null);
-    await expectFilter('account_user', members, and(leaf('languageCode', 'in', ['fr', 'zh-CN'])), (m) => m.languageCode === 'fr' || m.languageCode === 'zh-CN');
+    await expectFilter(
+      'account_user',
+      members,
+      and(leaf('languageCode', 'in', ['fr', 'zh-CN'])),
+      (m) => m.languageCode === 'fr' || m.languageCode === 'zh-CN',
+    );
     await expectFilter('account_user', members, and(leaf('languageCode', 'not_equals', 'en')), (m) => m.languageCode !== 'en');
     await expectFilter('reward', rewards, and(leaf('rewardExpiryType', 'equals', 'absolute')), (r) => r.rewardExpiryType === 'absolute');
   });
@@ -244,12 +296,21 @@ describe('filters: enum, uuid and string array fields', () => {
     await expectFilter('milestone', milestones, and(leaf('rewardId', 'is_null')), (x) => x.rewardId === null);
     await expectFilter('milestone', milestones, and(leaf('rewardId', 'equals', rewards[1]!.id)), (x) => x.rewardId === rewards[1]!.id);
     await expectFilter('milestone', milestones, and(leaf('rewardId', 'not_equals', rewards[1]!.id)), (x) => x.rewardId !== rewards[1]!.id);
-    await expectFilter('milestone', milestones, and(leaf('linkedSchemaRecordId', 'equals', streaks[3]!.id)), (x) => x.linkedSchemaRecordId === streaks[3]!.id);
+    await expectFilter(
+      'milestone',
+      milestones,
+      and(leaf('linkedSchemaRecordId', 'equals', streaks[3]!.id)),
+      (x) => x.linkedSchemaRecordId === streaks[3]!.id,
+    );
   });
 
   it('string array: contains matches an element; is_null means empty', async () => {
-    await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'contains', 'tok-a')), (m) => m.pushDeviceTokens.includes('tok-a'));
-    await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'contains', 'tok-7')), (m) => m.pushDeviceTokens.includes('tok-7'));
+    await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'contains', 'tok-a')), (m) =>
+      m.pushDeviceTokens.includes('tok-a'),
+    );
+    await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'contains', 'tok-7')), (m) =>
+      m.pushDeviceTokens.includes('tok-7'),
+    );
     // An element, not a substring of one.
     await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'contains', 'tok')), () => false, { discriminating: false });
     await expectFilter('account_user', members, and(leaf('pushDeviceTokens', 'is_null')), (m) => m.pushDeviceTokens.length === 0);
@@ -265,11 +326,23 @@ describe('filters: number, boolean and datetime fields', () => {
     await expectFilter('reward', rewards, and(leaf('discountValue', 'gte', 10)), (r) => r.discountValue >= 10);
     await expectFilter('reward', rewards, and(leaf('discountValue', 'lt', 7.25)), (r) => r.discountValue < 7.25);
     await expectFilter('reward', rewards, and(leaf('discountValue', 'lte', 7.25)), (r) => r.discountValue <= 7.25);
-    await expectFilter('reward', rewards, and(leaf('discountValue', 'in', [0, 12.5, 99.99])), (r) => [0, 12.5, 99.99].includes(r.discountValue));
-    await expectFilter('reward', rewards, and(leaf('discountValue', 'not_in', [5, 10])), (r) => r.discountValue !== 5 && r.discountValue !== 10);
+    await expectFilter('reward', rewards, and(leaf('discountValue', 'in', [0, 12.5, 99.99])), (r) =>
+      [0, 12.5, 99.99].includes(r.discountValue),
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('discountValue', 'not_in', [5, 10])),
+      (r) => r.discountValue !== 5 && r.discountValue !== 10,
+    );
     await expectFilter('reward', rewards, and(leaf('rewardExpiryInDays', 'is_not_null')), (r) => r.rewardExpiryInDays !== null);
     await expectFilter('streak', streaks, and(leaf('completionTargetValue', 'is_null')), (s) => s.completionTargetValue === null);
-    await expectFilter('streak', streaks, and(leaf('completionTargetValue', 'lt', 10)), (s) => s.completionTargetValue !== null && s.completionTargetValue < 10);
+    await expectFilter(
+      'streak',
+      streaks,
+      and(leaf('completionTargetValue', 'lt', 10)),
+      (s) => s.completionTargetValue !== null && s.completionTargetValue < 10,
+    );
     await expectFilter('streak', streaks, and(leaf('aggregationTargetValue', 'equals', 2.5)), (s) => s.aggregationTargetValue === 2.5);
   });
 
@@ -292,16 +365,56 @@ describe('filters: number, boolean and datetime fields', () => {
     await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'equals', '2026-03-01T09:00:00+01:00')), (r) => at(r) === march);
     expect(rewards.filter((r) => at(r) === march)).toHaveLength(2);
     await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'not_equals', '2026-03-01T08:00:00Z')), (r) => at(r) !== march);
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'in', ['2026-06-15T23:59:59.999Z', '2027-01-01T05:00:00Z'])), (r) => at(r) === ms('2026-06-15T23:59:59.999Z') || at(r) === ms('2027-01-01T05:00:00Z'));
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'not_in', ['2026-06-15T23:59:59.999Z'])), (r) => at(r) !== ms('2026-06-15T23:59:59.999Z'));
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'gt', '2026-03-01T08:00:00Z')), (r) => at(r) !== null && at(r)! > march);
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'gte', '2026-03-01T08:00:00Z')), (r) => at(r) !== null && at(r)! >= march);
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'lt', '2026-06-15T23:59:59.999Z')), (r) => at(r) !== null && at(r)! < ms('2026-06-15T23:59:59.999Z'));
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'lte', '2026-06-15T23:59:59.999Z')), (r) => at(r) !== null && at(r)! <= ms('2026-06-15T23:59:59.999Z'));
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'in', ['2026-06-15T23:59:59.999Z', '2027-01-01T05:00:00Z'])),
+      (r) => at(r) === ms('2026-06-15T23:59:59.999Z') || at(r) === ms('2027-01-01T05:00:00Z'),
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'not_in', ['2026-06-15T23:59:59.999Z'])),
+      (r) => at(r) !== ms('2026-06-15T23:59:59.999Z'),
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'gt', '2026-03-01T08:00:00Z')),
+      (r) => at(r) !== null && at(r)! > march,
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'gte', '2026-03-01T08:00:00Z')),
+      (r) => at(r) !== null && at(r)! >= march,
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'lt', '2026-06-15T23:59:59.999Z')),
+      (r) => at(r) !== null && at(r)! < ms('2026-06-15T23:59:59.999Z'),
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'lte', '2026-06-15T23:59:59.999Z')),
+      (r) => at(r) !== null && at(r)! <= ms('2026-06-15T23:59:59.999Z'),
+    );
     await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'is_null')), (r) => at(r) === null);
     // A date alone, or a time without an offset, is UTC.
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'gte', '2026-06-16')), (r) => at(r) !== null && at(r)! >= ms('2026-06-16T00:00:00Z'));
-    await expectFilter('reward', rewards, and(leaf('rewardExpiryAt', 'lt', '2026-06-16T00:00')), (r) => at(r) !== null && at(r)! < ms('2026-06-16T00:00:00Z'));
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'gte', '2026-06-16')),
+      (r) => at(r) !== null && at(r)! >= ms('2026-06-16T00:00:00Z'),
+    );
+    await expectFilter(
+      'reward',
+      rewards,
+      and(leaf('rewardExpiryAt', 'lt', '2026-06-16T00:00')),
+      (r) => at(r) !== null && at(r)! < ms('2026-06-16T00:00:00Z'),
+    );
   });
 
   it('datetime: the createdAt a record was returned with finds that record', async () => {
@@ -325,11 +438,16 @@ describe('filters: groups', () => {
       ),
       leaf('externalId', 'equals', 'm-29'),
     );
-    await expectFilter('account_user', members, filter, (m) =>
-      (m.status === 'live' &&
-        (['adams', 'baker'].includes(m.lastName) ||
-          (m.languageCode === null && ((m.firstName?.toLowerCase().includes('ann') ?? false) || m.email === null)))) ||
-      m.externalId === 'm-29');
+    await expectFilter(
+      'account_user',
+      members,
+      filter,
+      (m) =>
+        (m.status === 'live' &&
+          (['adams', 'baker'].includes(m.lastName) ||
+            (m.languageCode === null && ((m.firstName?.toLowerCase().includes('ann') ?? false) || m.email === null)))) ||
+        m.externalId === 'm-29',
+    );
   });
 
   it('a bare leaf is a filter of one condition', async () => {
@@ -382,8 +500,22 @@ describe('sortBy', () => {
     const cases: [string, Member[], [keyof Member, 'ASC' | 'DESC'][]][] = [
       ['account_user', members, [['lastName', 'ASC']]],
       ['account_user', members, [['lastName', 'DESC']]],
-      ['account_user', members, [['status', 'ASC'], ['lastName', 'DESC']]],
-      ['account_user', members, [['lastName', 'DESC'], ['externalId', 'ASC']]],
+      [
+        'account_user',
+        members,
+        [
+          ['status', 'ASC'],
+          ['lastName', 'DESC'],
+        ],
+      ],
+      [
+        'account_user',
+        members,
+        [
+          ['lastName', 'DESC'],
+          ['externalId', 'ASC'],
+        ],
+      ],
       ['account_user', members, [['externalId', 'DESC']]],
       ['account_user', members, [['createdAt', 'ASC']]],
       ['account_user', members, [['id', 'DESC']]],
@@ -391,7 +523,10 @@ describe('sortBy', () => {
     for (const [slug, records, keys] of cases) {
       const sortBy = keys.map(([fieldSlug, o]) => ({ fieldSlug, order: o }));
       const res = await list(slug, { sortBy, limit: '1000' });
-      expect(res.body.data.map((r: Json) => r.id), JSON.stringify(sortBy)).toEqual(order(records, keys));
+      expect(
+        res.body.data.map((r: Json) => r.id),
+        JSON.stringify(sortBy),
+      ).toEqual(order(records, keys));
     }
   });
 
@@ -423,8 +558,16 @@ describe('paging', () => {
   it('hasMore is false exactly when the page reaches the end', async () => {
     expect((await list('account_user', { limit: '30' })).body.paging).toEqual({ offset: 0, limit: 30, count: 30, hasMore: false });
     expect((await list('account_user', { limit: '29' })).body.paging).toEqual({ offset: 0, limit: 29, count: 29, hasMore: true });
-    expect((await list('account_user', { offset: '29', limit: '1' })).body.paging).toEqual({ offset: 29, limit: 1, count: 1, hasMore: false });
-    expect((await list('account_user', { offset: '30' })).body).toEqual({ data: [], paging: { offset: 30, limit: 100, count: 0, hasMore: false } });
+    expect((await list('account_user', { offset: '29', limit: '1' })).body.paging).toEqual({
+      offset: 29,
+      limit: 1,
+      count: 1,
+      hasMore: false,
+    });
+    expect((await list('account_user', { offset: '30' })).body).toEqual({
+      data: [],
+      paging: { offset: 30, limit: 100, count: 0, hasMore: false },
+    });
   });
 
   it('defaults to offset 0 and limit 100', async () => {
@@ -446,10 +589,16 @@ describe('fields', () => {
   it('limits the keys of each record; id is always present', async () => {
     const cases: [string[], string[]][] = [
       [['firstName'], ['firstName', 'id']],
-      [['email', 'createdAt'], ['createdAt', 'email', 'id']],
+      [
+        ['email', 'createdAt'],
+        ['createdAt', 'email', 'id'],
+      ],
       [['id'], ['id']],
       [[], ['id']],
-      [['pushDeviceTokens', 'updatedAt', 'status'], ['id', 'pushDeviceTokens', 'status', 'updatedAt']],
+      [
+        ['pushDeviceTokens', 'updatedAt', 'status'],
+        ['id', 'pushDeviceTokens', 'status', 'updatedAt'],
+      ],
     ];
     for (const [fields, keys] of cases) {
       const res = await list('account_user', { fields, limit: '1000' });
@@ -506,7 +655,15 @@ describe('invalid queries answer 400 invalid_query', () => {
     ['filters: not_in with objects', { filters: and(leaf('lastName', 'not_in', [{}])) }],
     ['filters: depth 6', { filters: nested(6, leaf('status', 'equals', 'live')) }],
     ['filters: 51 leaves', { filters: or(...Array.from({ length: 51 }, () => leaf('status', 'equals', 'live'))) }],
-    ['filters: 51 leaves spread over groups', { filters: and(or(...Array.from({ length: 26 }, () => leaf('status', 'equals', 'live'))), or(...Array.from({ length: 25 }, () => leaf('status', 'equals', 'live')))) }],
+    [
+      'filters: 51 leaves spread over groups',
+      {
+        filters: and(
+          or(...Array.from({ length: 26 }, () => leaf('status', 'equals', 'live'))),
+          or(...Array.from({ length: 25 }, () => leaf('status', 'equals', 'live'))),
+        ),
+      },
+    ],
     ['filters: unknown key in a leaf', { filters: and({ ...leaf('status', 'equals', 'live'), caseSensitive: true }) }],
     ['filters: unknown key in a group', { filters: { operator: 'and', conditions: [], negate: true } }],
     ['filters: leaf without a field', { filters: and({ operator: 'equals', fieldValue: 'x' }) }],
@@ -542,7 +699,13 @@ describe('invalid queries answer 400 invalid_query', () => {
   }
 
   it('a parameter given twice', async () => {
-    for (const qs of ['limit=1&limit=2', 'offset=0&offset=0', 'languageCode=en&languageCode=fr', `fields=${encodeURIComponent('["id"]')}&fields=${encodeURIComponent('["id"]')}`, 'fetchTotalCount=true&fetchTotalCount=true']) {
+    for (const qs of [
+      'limit=1&limit=2',
+      'offset=0&offset=0',
+      'languageCode=en&languageCode=fr',
+      `fields=${encodeURIComponent('["id"]')}&fields=${encodeURIComponent('["id"]')}`,
+      'fetchTotalCount=true&fetchTotalCount=true',
+    ]) {
       expectInvalidQuery(await acct.api.get(`${path}?${qs}`), qs);
     }
   });

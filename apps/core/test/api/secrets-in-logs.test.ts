@@ -67,23 +67,45 @@ async function serve(command: string, args: string[], options: { detached?: bool
 
 async function secrets(): Promise<{ apiKey: string; apiSecret: string; platformToken: string }> {
   const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as { apiKey: string; apiSecret: string };
-  return { apiKey: demo.apiKey, apiSecret: demo.apiSecret, platformToken: (await readFile(join(dataDir, 'platform.token'), 'utf8')).trim() };
+  return {
+    apiKey: demo.apiKey,
+    apiSecret: demo.apiSecret,
+    platformToken: (await readFile(join(dataDir, 'platform.token'), 'utf8')).trim(),
+  };
 }
 
 /** Requests that carry both secrets in headers, queries and paths. */
 async function useSecrets(url: string, s: Awaited<ReturnType<typeof secrets>>): Promise<void> {
   const apiKey = { 'x-api-key': s.apiKey, 'x-api-secret': s.apiSecret };
   expect((await fetch(`${url}/schema/streak/record`, { headers: apiKey })).status).toBe(200);
-  expect((await fetch(`${url}/schema/streak/record?${encodeURIComponent(s.apiSecret)}=${encodeURIComponent(s.platformToken)}`, { headers: apiKey })).status).toBe(400);
-  expect((await fetch(`${url}/schema/streak/record`, { headers: { 'x-api-key': s.apiKey, 'x-api-secret': `${s.apiSecret}x` } })).status).toBe(401);
+  expect(
+    (
+      await fetch(`${url}/schema/streak/record?${encodeURIComponent(s.apiSecret)}=${encodeURIComponent(s.platformToken)}`, {
+        headers: apiKey,
+      })
+    ).status,
+  ).toBe(400);
+  expect(
+    (await fetch(`${url}/schema/streak/record`, { headers: { 'x-api-key': s.apiKey, 'x-api-secret': `${s.apiSecret}x` } })).status,
+  ).toBe(401);
   const created = await fetch(`${url}/platform/accounts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${s.platformToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ organizationName: 'O', accountName: 'A' }),
   });
   expect(created.status).toBe(200);
-  expect((await fetch(`${url}/platform/accounts`, { method: 'POST', headers: { authorization: `Bearer ${s.platformToken}x` } })).status).toBe(401);
-  expect((await fetch(`${url}/enduser/token`, { method: 'POST', headers: { ...apiKey, 'content-type': 'application/json' }, body: '{"externalId":"m"}' })).status).toBe(200);
+  expect(
+    (await fetch(`${url}/platform/accounts`, { method: 'POST', headers: { authorization: `Bearer ${s.platformToken}x` } })).status,
+  ).toBe(401);
+  expect(
+    (
+      await fetch(`${url}/enduser/token`, {
+        method: 'POST',
+        headers: { ...apiKey, 'content-type': 'application/json' },
+        body: '{"externalId":"m"}',
+      })
+    ).status,
+  ).toBe(200);
 }
 
 /** The pino lines of the output (the banner is plain text). */

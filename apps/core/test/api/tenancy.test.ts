@@ -46,7 +46,11 @@ describe('platform API', () => {
     expectError(await app.anon.post('/platform/accounts', body), 401, 'unauthenticated');
     expectError(await app.anon.post('/platform/accounts', body, { authorization: 'Bearer wrong-token' }), 401, 'unauthenticated');
     expectError(await app.anon.post('/platform/accounts', body, { authorization: 'Bearer ' }), 401, 'unauthenticated');
-    expectError(await app.anon.post('/platform/accounts', body, { authorization: `Basic ${app.config.platformToken!}` }), 401, 'unauthenticated');
+    expectError(
+      await app.anon.post('/platform/accounts', body, { authorization: `Basic ${app.config.platformToken!}` }),
+      401,
+      'unauthenticated',
+    );
     expectError(await app.anon.post('/platform/accounts', body, { authorization: app.config.platformToken! }), 401, 'unauthenticated');
     // An API key is not a platform credential.
     const acct = await app.createAccount();
@@ -57,7 +61,12 @@ describe('platform API', () => {
   });
 
   it('creates an organization, an account and a live key that works', async () => {
-    const made = await provision({ organizationName: 'Acme', accountName: 'Acme EU', timezone: 'Europe/Berlin', defaultLanguageCode: 'de' });
+    const made = await provision({
+      organizationName: 'Acme',
+      accountName: 'Acme EU',
+      timezone: 'Europe/Berlin',
+      defaultLanguageCode: 'de',
+    });
     expect(made.organization).toMatchObject({ id: expect.any(String), name: 'Acme' });
     expect(made.account).toMatchObject({
       id: expect.any(String),
@@ -66,7 +75,13 @@ describe('platform API', () => {
       timezone: 'Europe/Berlin',
       defaultLanguageCode: 'de',
     });
-    expect(made.apiKey).toMatchObject({ id: expect.any(String), name: expect.any(String), apiKey: expect.any(String), apiSecret: expect.any(String), status: 'live' });
+    expect(made.apiKey).toMatchObject({
+      id: expect.any(String),
+      name: expect.any(String),
+      apiKey: expect.any(String),
+      apiSecret: expect.any(String),
+      status: 'live',
+    });
 
     const client = withKey(made.apiKey.apiKey, made.apiKey.apiSecret);
     const keys = await client.get('/schema/apikey/record');
@@ -99,7 +114,9 @@ describe('platform API', () => {
 
   it('yields one account for concurrent creates with one new externalRef', async () => {
     const externalRef = `race-${randomUUID()}`;
-    const made = await Promise.all(Array.from({ length: 6 }, () => provision({ organizationName: 'Race', accountName: 'Race', externalRef })));
+    const made = await Promise.all(
+      Array.from({ length: 6 }, () => provision({ organizationName: 'Race', accountName: 'Race', externalRef })),
+    );
     expect(new Set(made.map((m) => m.account.id)).size).toBe(1);
     expect(new Set(made.map((m) => m.organization.id)).size).toBe(1);
     expect(new Set(made.map((m) => m.apiKey.apiKey)).size).toBe(6);
@@ -127,8 +144,16 @@ describe('platform API', () => {
       expectError(res, 400, 'invalid_input');
       expect(fieldsOf(res).sort(), JSON.stringify(body)).toEqual([...fields].sort());
     }
-    expectError(await app.platform.request('POST', '/platform/accounts', { raw: '{oops', headers: { 'content-type': 'application/json' } }), 400, 'invalid_input');
-    expectError(await app.platform.request('POST', '/platform/accounts', { raw: 'a=b', headers: { 'content-type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(
+      await app.platform.request('POST', '/platform/accounts', { raw: '{oops', headers: { 'content-type': 'application/json' } }),
+      400,
+      'invalid_input',
+    );
+    expectError(
+      await app.platform.request('POST', '/platform/accounts', { raw: 'a=b', headers: { 'content-type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectError(await app.platform.post('/platform/accounts', ['not', 'an', 'object']), 400, 'invalid_input');
     expectError(await app.platform.get('/platform/accounts'), 405, 'method_not_allowed');
   });
@@ -139,9 +164,17 @@ describe('platform API', () => {
     for (const owner of [doomed, keeper]) {
       const streak = await owner.api.post('/schema/streak/record', { name: 'S', eudTitle: 'S' });
       expectOk(streak);
-      const reward = await owner.api.post('/schema/reward/record', { name: 'R', description: 'R', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry' });
+      const reward = await owner.api.post('/schema/reward/record', {
+        name: 'R',
+        description: 'R',
+        discountType: 'percentage',
+        discountValue: 10,
+        rewardExpiryType: 'no_expiry',
+      });
       expectOk(reward);
-      expectOk(await owner.api.post('/schema/coupon/record', { rewardId: reward.body.data.id, couponCode: `C-${randomUUID()}`, status: 'live' }));
+      expectOk(
+        await owner.api.post('/schema/coupon/record', { rewardId: reward.body.data.id, couponCode: `C-${randomUUID()}`, status: 'live' }),
+      );
       const member = await owner.api.post('/schema/account_user/record', { externalId: 'm-1' });
       expectOk(member);
       expectOk(await owner.api.post('/schema/apikey/record', { name: 'extra', status: 'live' }));
@@ -164,7 +197,8 @@ describe('platform API', () => {
       });
     }
     const tables = ['apikey', 'account_user', 'streak', 'reward', 'coupon', 'streak_progress', 'reward_log'];
-    const count = async (table: string, accountId: string) => Number((await app.db(table).where({ account_id: accountId }).count({ n: '*' }))[0]!.n);
+    const count = async (table: string, accountId: string) =>
+      Number((await app.db(table).where({ account_id: accountId }).count({ n: '*' }))[0]!.n);
     for (const table of tables) expect(await count(table, doomed.accountId), table).toBeGreaterThan(0);
 
     expectOk(await app.platform.delete(`/platform/accounts/${doomed.accountId}`), 204);
@@ -214,7 +248,11 @@ describe('cross-account isolation', () => {
       records[slug] = { id: res.body.data.id as string, patch };
     };
     await create('streak', { name: 'A streak', eudTitle: 'A' }, { name: 'Hijacked' });
-    await create('reward', { name: 'A reward', description: 'A', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry' }, { name: 'Hijacked' });
+    await create(
+      'reward',
+      { name: 'A reward', description: 'A', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry' },
+      { name: 'Hijacked' },
+    );
     await create('coupon', { rewardId: records.reward!.id, couponCode: 'A-ONLY-1', status: 'live' }, { couponCode: 'HIJACKED' });
     await create('account_user', { externalId: 'a-member' }, { firstName: 'Hijacked' });
     await create('apikey', { name: 'A key', status: 'live' }, { status: 'paused' });
@@ -235,22 +273,39 @@ describe('cross-account isolation', () => {
     for (const [slug, { id }] of Object.entries(records)) {
       const all = await b.api.get(`/schema/${slug}/record`, { limit: 1000, fetchTotalCount: true });
       expectOk(all);
-      expect(all.body.data.map((r: { id: string }) => r.id), slug).not.toContain(id);
-      const byId = await b.api.get(`/schema/${slug}/record`, { filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] }, fetchTotalCount: true });
+      expect(
+        all.body.data.map((r: { id: string }) => r.id),
+        slug,
+      ).not.toContain(id);
+      const byId = await b.api.get(`/schema/${slug}/record`, {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] },
+        fetchTotalCount: true,
+      });
       expectOk(byId);
       expect(byId.body.data, slug).toEqual([]);
       expect(byId.body.paging.total, slug).toBe(0);
-      const mine = await a.api.get(`/schema/${slug}/record`, { filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] } });
-      expect(mine.body.data.map((r: { id: string }) => r.id), slug).toEqual([id]);
+      const mine = await a.api.get(`/schema/${slug}/record`, {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: id }] },
+      });
+      expect(
+        mine.body.data.map((r: { id: string }) => r.id),
+        slug,
+      ).toEqual([id]);
     }
   });
 
-  it('B cannot reference A\'s records, and unique values are per account', async () => {
+  it("B cannot reference A's records, and unique values are per account", async () => {
     const coupon = await b.api.post('/schema/coupon/record', { rewardId: records.reward!.id, couponCode: 'B-1', status: 'live' });
     expectError(coupon, 400, 'invalid_input');
     expect(coupon.body.error.details).toEqual([expect.objectContaining({ field: 'rewardId' })]);
     expectOk(await b.api.post('/schema/account_user/record', { externalId: 'a-member' }));
-    const reward = await b.api.post('/schema/reward/record', { name: 'B reward', description: 'B', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry' });
+    const reward = await b.api.post('/schema/reward/record', {
+      name: 'B reward',
+      description: 'B',
+      discountType: 'fixed_amount',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
     expectOk(await b.api.post('/schema/coupon/record', { rewardId: reward.body.data.id, couponCode: 'A-ONLY-1', status: 'live' }));
   });
 });
@@ -259,7 +314,20 @@ describe('CLI', () => {
   it('account create --json prints credentials that work against the running app', async () => {
     const { stdout } = await run(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', 'account', 'create', '--organization', 'CLI Org', '--account', 'CLI Account', '--timezone', 'America/New_York', '--json'],
+      [
+        '--import',
+        'tsx',
+        'src/cli.ts',
+        'account',
+        'create',
+        '--organization',
+        'CLI Org',
+        '--account',
+        'CLI Account',
+        '--timezone',
+        'America/New_York',
+        '--json',
+      ],
       {
         cwd: CORE_DIR,
         timeout: 60_000,

@@ -39,17 +39,34 @@ describe('worker loop', () => {
   it('dispatches a new event to its webhook and its email rule within moments of the commit', async () => {
     const code = 'streak_progress_non_milestone_completed';
     await acct.api.post('/schema/webhook/record', { name: 'H', endpointUrl: `${receiver.url}/hook`, eventCodes: [code], status: 'live' });
-    const email = (await acct.api.post('/schema/service_email/record', { name: 'Mail', replyToEmailAddress: 'help@shop.test', status: 'live' })).body.data;
-    const template = (await acct.api.post('/schema/email_template/record', {
-      name: 'T', status: 'live', sampleEventCode: code, subject: 'Day done, {{$account_user.firstName}}', htmlContent: '<p>{{$helpers.currentProgressValue}}</p>',
-    })).body.data;
+    const email = (
+      await acct.api.post('/schema/service_email/record', { name: 'Mail', replyToEmailAddress: 'help@shop.test', status: 'live' })
+    ).body.data;
+    const template = (
+      await acct.api.post('/schema/email_template/record', {
+        name: 'T',
+        status: 'live',
+        sampleEventCode: code,
+        subject: 'Day done, {{$account_user.firstName}}',
+        htmlContent: '<p>{{$helpers.currentProgressValue}}</p>',
+      })
+    ).body.data;
     const rule = await acct.api.post('/schema/notification/record', {
-      name: 'N', status: 'live', eventCodes: [code], integrationProvider: 'service_email', integrationId: email.id, templateId: template.id,
+      name: 'N',
+      status: 'live',
+      eventCodes: [code],
+      integrationProvider: 'service_email',
+      integrationId: email.id,
+      templateId: template.id,
     });
     expect(rule.status).toBe(200);
     const streak = (await acct.api.post('/schema/streak/record', { name: 'S' })).body.data;
     const log = await acct.api.post('/schema/streak_log/record', {
-      streakId: streak.id, ownedBy: { externalId: 'w1', firstName: 'Wanda', email: 'wanda@example.net' }, activityId: 'v', activityAt: new Date().toISOString(), uniqueIdentifier: 'w1',
+      streakId: streak.id,
+      ownedBy: { externalId: 'w1', firstName: 'Wanda', email: 'wanda@example.net' },
+      activityId: 'v',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'w1',
     });
     expect(log.status).toBe(200);
 

@@ -38,7 +38,13 @@ async function challenge(body: Record<string, unknown>): Promise<any> {
 
 async function milestone(challengeId: string, target: number, rewardId?: string): Promise<any> {
   const res = await acct.api.post('/schema/milestone/record', {
-    linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId, name: `M${target}`, description: 'd', milestoneTargetValue: target, status: 'live', rewardId,
+    linkedSchemaSlug: 'challenge',
+    linkedSchemaRecordId: challengeId,
+    name: `M${target}`,
+    description: 'd',
+    milestoneTargetValue: target,
+    status: 'live',
+    rewardId,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
@@ -47,12 +53,19 @@ async function milestone(challengeId: string, target: number, rewardId?: string)
 const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
 
 async function eventsOf(memberId: string): Promise<any[]> {
-  const res = await acct.api.get('/schema/event_log/record', { filters: eq('ownedById', memberId), sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }], limit: '1000' });
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: eq('ownedById', memberId),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: '1000',
+  });
   return res.body.data;
 }
 
 async function progressesOf(memberId: string): Promise<any[]> {
-  const res = await acct.api.get('/schema/challenge_progress/record', { filters: eq('ownedById', memberId), sortBy: [{ fieldSlug: 'periodKey', order: 'ASC' }] });
+  const res = await acct.api.get('/schema/challenge_progress/record', {
+    filters: eq('ownedById', memberId),
+    sortBy: [{ fieldSlug: 'periodKey', order: 'ASC' }],
+  });
   return res.body.data;
 }
 
@@ -72,11 +85,18 @@ describe('challenge windows in the member time zone', () => {
     const late = await log({ challengeId: c.id, ownedById: ny, activityAt: '2026-12-02T04:59:00Z' });
     expect(late.periodKey).toBe('2026-12-01');
     expect(late.challengeProgress).toMatchObject({
-      periodKey: '2026-12-01', challengeProgressStatus: 'in_progress', currentProgressValue: 1,
-      challengeStartedAt: '2026-12-02T04:59:00.000Z', challengeToBeFailedAt: '2026-12-02T05:00:00.000Z',
+      periodKey: '2026-12-01',
+      challengeProgressStatus: 'in_progress',
+      currentProgressValue: 1,
+      challengeStartedAt: '2026-12-02T04:59:00.000Z',
+      challengeToBeFailedAt: '2026-12-02T05:00:00.000Z',
     });
     const midnight = await log({ challengeId: c.id, ownedById: ny, activityAt: '2026-12-02T05:00:00Z' });
-    expect(midnight.challengeProgress).toMatchObject({ periodKey: '2026-12-02', currentProgressValue: 1, challengeToBeFailedAt: '2026-12-03T05:00:00.000Z' });
+    expect(midnight.challengeProgress).toMatchObject({
+      periodKey: '2026-12-02',
+      currentProgressValue: 1,
+      challengeToBeFailedAt: '2026-12-03T05:00:00.000Z',
+    });
     expect(midnight.challengeProgress.id).not.toBe(late.challengeProgress.id);
 
     // No member zone: the account's (Paris, UTC+1 in December).
@@ -92,7 +112,11 @@ describe('challenge windows in the member time zone', () => {
     const sunday = await log({ challengeId: c.id, ownedById: tokyo, activityAt: '2026-12-27T14:59:00Z' });
     expect(sunday.challengeProgress).toMatchObject({ periodKey: '2026-W52', challengeToBeFailedAt: '2026-12-27T15:00:00.000Z' });
     const monday = await log({ challengeId: c.id, ownedById: tokyo, activityAt: '2026-12-27T15:00:00Z' });
-    expect(monday.challengeProgress).toMatchObject({ periodKey: '2026-W53', currentProgressValue: 1, challengeToBeFailedAt: '2027-01-03T15:00:00.000Z' });
+    expect(monday.challengeProgress).toMatchObject({
+      periodKey: '2026-W53',
+      currentProgressValue: 1,
+      challengeToBeFailedAt: '2027-01-03T15:00:00.000Z',
+    });
     // Sunday 3 Jan 2027 in Tokyo is still in 2026-W53.
     const lastDay = await log({ challengeId: c.id, ownedById: tokyo, activityAt: '2027-01-03T14:00:00Z' });
     expect(lastDay.challengeProgress).toMatchObject({ id: monday.challengeProgress.id, periodKey: '2026-W53', currentProgressValue: 2 });
@@ -115,8 +139,13 @@ describe('challenge aggregation', () => {
   it('count adds 1 per log whatever the value; sum adds activityValue and requires it above zero', async () => {
     const counted = await challenge({ aggregationMethod: 'count', completionTargetValue: 10 });
     const m = await member('counter', { timezone: 'UTC' });
-    expect((await log({ challengeId: counted.id, ownedById: m, activityAt: '2026-12-05T10:00:00Z' })).challengeProgress.currentProgressValue).toBe(1);
-    expect((await log({ challengeId: counted.id, ownedById: m, activityAt: '2026-12-05T11:00:00Z', activityValue: 7 })).challengeProgress.currentProgressValue).toBe(2);
+    expect(
+      (await log({ challengeId: counted.id, ownedById: m, activityAt: '2026-12-05T10:00:00Z' })).challengeProgress.currentProgressValue,
+    ).toBe(1);
+    expect(
+      (await log({ challengeId: counted.id, ownedById: m, activityAt: '2026-12-05T11:00:00Z', activityValue: 7 })).challengeProgress
+        .currentProgressValue,
+    ).toBe(2);
 
     const summed = await challenge({ aggregationMethod: 'sum', completionTargetValue: 100 });
     for (const activityValue of [undefined, 0, -5]) {
@@ -125,8 +154,14 @@ describe('challenge aggregation', () => {
       expect(res.body.error.code).toBe('invalid_input');
       expect(res.body.error.details.map((d: any) => d.field)).toEqual(['activityValue']);
     }
-    expect((await log({ challengeId: summed.id, ownedById: m, activityAt: '2026-12-05T10:00:00Z', activityValue: 2.5 })).challengeProgress.currentProgressValue).toBe(2.5);
-    expect((await log({ challengeId: summed.id, ownedById: m, activityAt: '2026-12-05T12:00:00Z', activityValue: 4 })).challengeProgress.currentProgressValue).toBe(6.5);
+    expect(
+      (await log({ challengeId: summed.id, ownedById: m, activityAt: '2026-12-05T10:00:00Z', activityValue: 2.5 })).challengeProgress
+        .currentProgressValue,
+    ).toBe(2.5);
+    expect(
+      (await log({ challengeId: summed.id, ownedById: m, activityAt: '2026-12-05T12:00:00Z', activityValue: 4 })).challengeProgress
+        .currentProgressValue,
+    ).toBe(6.5);
     // The refused logs were not stored.
     const stored = await acct.api.get('/schema/challenge_log/record', { filters: eq('challengeId', summed.id) });
     expect(stored.body.data).toHaveLength(2);
@@ -136,7 +171,13 @@ describe('challenge aggregation', () => {
     const c = await challenge({ aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100 });
     const rewardIds: string[] = [];
     for (const name of ['Ten', 'Twenty', 'Sixty']) {
-      const r = await acct.api.post('/schema/reward/record', { name, description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry' });
+      const r = await acct.api.post('/schema/reward/record', {
+        name,
+        description: 'd',
+        discountType: 'fixed_amount',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      });
       rewardIds.push(r.body.data.id);
     }
     const m10 = await milestone(c.id, 10, rewardIds[0]);
@@ -145,7 +186,9 @@ describe('challenge aggregation', () => {
     const m60 = await milestone(c.id, 60, rewardIds[2]);
     const m = await member('climber', { timezone: 'UTC' });
 
-    const first = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-01T10:00:00Z', activityValue: 35 }));
+    const first = await withEvents(m, () =>
+      log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-01T10:00:00Z', activityValue: 35 }),
+    );
     const d = first.result;
     expect(d.challengeProgress).toMatchObject({ currentProgressValue: 35, challengeProgressStatus: 'in_progress' });
     expect(d.achievedMilestones.map((x: any) => x.id)).toEqual([m10.id, m20.id, m30.id]);
@@ -157,28 +200,47 @@ describe('challenge aggregation', () => {
     expect(d.achievedMilestoneRewardLogs.map((x: any) => x.rewardId)).toEqual([rewardIds[0], rewardIds[1]]);
     expect(d.achievedMilestoneRewardLog.id).toBe(d.achievedMilestoneRewardLogs[1].id);
     for (const rl of d.achievedMilestoneRewardLogs) {
-      expect(rl).toMatchObject({ ownedById: m, linkedSchemaSlug: 'challenge', linkedSchemaRecordId: c.id, periodKey: '2026-12', couponCode: null });
+      expect(rl).toMatchObject({
+        ownedById: m,
+        linkedSchemaSlug: 'challenge',
+        linkedSchemaRecordId: c.id,
+        periodKey: '2026-12',
+        couponCode: null,
+      });
     }
     // One event for all three milestones.
     expect(first.codes).toEqual(['challenge_progress_milestone_completed']);
     expect(first.events[0].payload.challengeLog.achievedMilestones).toHaveLength(3);
 
-    const second = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-02T10:00:00Z', activityValue: 30 }));
+    const second = await withEvents(m, () =>
+      log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-02T10:00:00Z', activityValue: 30 }),
+    );
     expect(second.result.achievedMilestones.map((x: any) => x.id)).toEqual([m60.id]);
     expect(second.result.nextMilestone).toBeNull();
     expect(second.codes).toEqual(['challenge_progress_milestone_completed']);
 
     const done = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T10:00:00Z', activityValue: 40 }));
     expect(done.result.challengeProgress).toMatchObject({
-      currentProgressValue: 105, challengeProgressStatus: 'completed', challengeCompletedAt: '2026-12-03T10:00:00.000Z', challengeFailedAt: null,
+      currentProgressValue: 105,
+      challengeProgressStatus: 'completed',
+      challengeCompletedAt: '2026-12-03T10:00:00.000Z',
+      challengeFailedAt: null,
     });
     expect(done.result.achievedMilestones).toEqual([]);
     expect(done.codes).toEqual(['challenge_progress_completed']);
 
     const after = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-04T10:00:00Z', activityValue: 5 }));
-    expect(after.result).toMatchObject({ isAggregated: true, achievedMilestones: [], achievedMilestoneRewardLogs: [], achievedMilestone: null });
+    expect(after.result).toMatchObject({
+      isAggregated: true,
+      achievedMilestones: [],
+      achievedMilestoneRewardLogs: [],
+      achievedMilestone: null,
+    });
     expect(after.result.challengeProgress).toMatchObject({
-      id: d.challengeProgress.id, currentProgressValue: 110, challengeProgressStatus: 'completed', challengeCompletedAt: '2026-12-03T10:00:00.000Z',
+      id: d.challengeProgress.id,
+      currentProgressValue: 110,
+      challengeProgressStatus: 'completed',
+      challengeCompletedAt: '2026-12-03T10:00:00.000Z',
     });
     expect(after.codes).toEqual([]);
 
@@ -194,7 +256,10 @@ describe('challenge aggregation', () => {
     const day3 = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T10:00:00Z' }));
     expect(day3.codes).toEqual(['challenge_progress_failed', 'challenge_progress_in_progress']);
     expect(day3.events[0].linkedSchemaRecordId).toBe(day1.challengeProgress.id);
-    expect(day3.events[0].payload.challengeProgress).toMatchObject({ challengeProgressStatus: 'failed', challengeFailedAt: '2026-12-02T00:00:00.000Z' });
+    expect(day3.events[0].payload.challengeProgress).toMatchObject({
+      challengeProgressStatus: 'failed',
+      challengeFailedAt: '2026-12-02T00:00:00.000Z',
+    });
     expect(day3.events[1].linkedSchemaRecordId).toBe(day3.result.challengeProgress.id);
 
     // Day 2 never had a progress and a later window exists; day 1 has failed.
@@ -214,7 +279,9 @@ describe('challenge aggregation', () => {
     const lateForCompleted = await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T20:00:00Z' });
     expect(lateForCompleted.isAggregated).toBe(false);
 
-    expect((await progressesOf(m)).map((p) => [p.periodKey, p.challengeProgressStatus, p.currentProgressValue, p.challengeFailedAt])).toEqual([
+    expect(
+      (await progressesOf(m)).map((p) => [p.periodKey, p.challengeProgressStatus, p.currentProgressValue, p.challengeFailedAt]),
+    ).toEqual([
       ['2026-12-01', 'failed', 1, '2026-12-02T00:00:00.000Z'],
       ['2026-12-03', 'completed', 2, null],
       ['2026-12-04', 'in_progress', 1, null],
@@ -236,16 +303,29 @@ describe('challenge aggregation', () => {
     await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-12T10:00:00Z' });
     await runSweeps(app.running.services.records, new Date('2026-12-13T00:10:00Z'), GRACE);
     const delayed = await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-12T23:00:00Z' });
-    expect(delayed.challengeProgress).toMatchObject({ periodKey: '2026-12-12', currentProgressValue: 2, challengeProgressStatus: 'in_progress' });
+    expect(delayed.challengeProgress).toMatchObject({
+      periodKey: '2026-12-12',
+      currentProgressValue: 2,
+      challengeProgressStatus: 'in_progress',
+    });
 
     expect((await eventsOf(m)).map((e) => e.eventCode)).toEqual([
-      'challenge_progress_in_progress', 'challenge_progress_failed', 'challenge_progress_in_progress',
-      'challenge_progress_failed', 'challenge_progress_in_progress', 'challenge_progress_in_progress',
+      'challenge_progress_in_progress',
+      'challenge_progress_failed',
+      'challenge_progress_in_progress',
+      'challenge_progress_failed',
+      'challenge_progress_in_progress',
+      'challenge_progress_in_progress',
     ]);
   });
 
   it('counts only logs within startAt (inclusive) and endAt (exclusive)', async () => {
-    const c = await challenge({ aggregationPeriod: 'monthly', completionTargetValue: 10, startAt: '2026-12-10T00:00:00Z', endAt: '2026-12-20T00:00:00Z' });
+    const c = await challenge({
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 10,
+      startAt: '2026-12-10T00:00:00Z',
+      endAt: '2026-12-20T00:00:00Z',
+    });
     const m = await member('bounded', { timezone: 'UTC' });
     const results = [];
     for (const activityAt of ['2026-12-09T23:59:59Z', '2026-12-10T00:00:00Z', '2026-12-19T23:59:59Z', '2026-12-20T00:00:00Z']) {
@@ -264,7 +344,13 @@ describe('challenge aggregation', () => {
     const at = '2026-12-15T10:00:00Z';
     const refused = async () => {
       const { result, codes } = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: at }));
-      expect(result).toMatchObject({ isAggregated: false, challengeProgress: null, achievedMilestone: null, achievedMilestones: [], nextMilestone: null });
+      expect(result).toMatchObject({
+        isAggregated: false,
+        challengeProgress: null,
+        achievedMilestone: null,
+        achievedMilestones: [],
+        nextMilestone: null,
+      });
       // The joined definition is the definition as it reads, milestones included, counted or not.
       expect(result.challenge.milestones.map((x: any) => x.id)).toEqual([one.id]);
       expect(codes).toEqual([]);

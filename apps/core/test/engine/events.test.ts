@@ -24,10 +24,22 @@ async function create(slug: string, body: Record<string, unknown>): Promise<any>
 const member = async (externalId: string): Promise<string> => (await create('account_user', { externalId })).id;
 
 const milestone = (parent: 'streak' | 'challenge' | 'mission', parentId: string, target: number, rewardId?: string) =>
-  create('milestone', { linkedSchemaSlug: parent, linkedSchemaRecordId: parentId, name: `M${target}`, description: 'd', milestoneTargetValue: target, status: 'live', rewardId });
+  create('milestone', {
+    linkedSchemaSlug: parent,
+    linkedSchemaRecordId: parentId,
+    name: `M${target}`,
+    description: 'd',
+    milestoneTargetValue: target,
+    status: 'live',
+    rewardId,
+  });
 
 async function eventsOf(memberId: string): Promise<any[]> {
-  const res = await acct.api.get('/schema/event_log/record', { filters: eq('ownedById', memberId), sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }], limit: '1000' });
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: eq('ownedById', memberId),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: '1000',
+  });
   return res.body.data;
 }
 
@@ -46,7 +58,12 @@ function logger(kind: Kind, definitionId: string, memberId: string) {
   return async (activityAt: string, extra: Record<string, unknown> = {}) => {
     const before = (await eventsOf(memberId)).length;
     const res = await acct.api.post(`/schema/${kind}_log/record`, {
-      [`${kind}Id`]: definitionId, ownedById: memberId, activityId: 'visit', activityAt, uniqueIdentifier: `e-${++seq}`, ...extra,
+      [`${kind}Id`]: definitionId,
+      ownedById: memberId,
+      activityId: 'visit',
+      activityAt,
+      uniqueIdentifier: `e-${++seq}`,
+      ...extra,
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const data = res.body.data;
@@ -69,7 +86,14 @@ function logger(kind: Kind, definitionId: string, memberId: string) {
  * A closing event (broken/failed, by a log or the scheduler): the progress with its definition and
  * next milestone, and the event's own keys (`extra`: a streak warning's freezesAvailable, §14).
  */
-function expectProgressPayload(event: any, kind: Kind, progressId: string, definitionId: string, nextTarget: number | null, extra: string[] = []) {
+function expectProgressPayload(
+  event: any,
+  kind: Kind,
+  progressId: string,
+  definitionId: string,
+  nextTarget: number | null,
+  extra: string[] = [],
+) {
   const key = `${kind}Progress`;
   // Reading of §9 "the progress plus the definition and nextMilestone": both sit inside the progress object.
   expect(Object.keys(event.payload)).toEqual([key, ...extra]);
@@ -80,7 +104,15 @@ function expectProgressPayload(event: any, kind: Kind, progressId: string, defin
 
 describe('codes emitted per log', () => {
   it('streak: in_progress, non_milestone_completed, milestone_completed, completed with milestone_completed, broken first', async () => {
-    const reward = await create('reward', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 5, rewardExpiryType: 'no_expiry', handleCoupon: true, handleCouponAutoGeneration: true });
+    const reward = await create('reward', {
+      name: 'R',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+    });
     const streak = await create('streak', { name: 'Events', aggregationTargetValue: 2, completionTargetValue: 3 });
     await milestone('streak', streak.id, 2, reward.id);
     await milestone('streak', streak.id, 3);
@@ -92,7 +124,10 @@ describe('codes emitted per log', () => {
     expect((await send('2026-12-02T08:00:00Z')).codes).toEqual(['streak_progress_in_progress']);
     const milestoneLog = await send('2026-12-02T09:00:00Z');
     expect(milestoneLog.codes).toEqual(['streak_progress_milestone_completed']);
-    expect(milestoneLog.events[0].payload.streakLog.achievedMilestoneRewardLog).toMatchObject({ rewardId: reward.id, couponCode: expect.any(String) });
+    expect(milestoneLog.events[0].payload.streakLog.achievedMilestoneRewardLog).toMatchObject({
+      rewardId: reward.id,
+      couponCode: expect.any(String),
+    });
     expect((await send('2026-12-03T08:00:00Z')).codes).toEqual(['streak_progress_in_progress']);
     const done = await send('2026-12-03T09:00:00Z');
     expect(done.codes).toEqual(['streak_progress_milestone_completed', 'streak_progress_completed']);
@@ -108,7 +143,11 @@ describe('codes emitted per log', () => {
     const after = await send('2026-12-06T08:00:00Z');
     expect(after.codes).toEqual(['streak_progress_broken', 'streak_progress_in_progress']);
     expectProgressPayload(after.events[0], 'streak', restart.data.streakProgress.id, streak.id, 2);
-    expect(after.events[0].payload.streakProgress).toMatchObject({ streakProgressStatus: 'broken', streakBrokenAt: '2026-12-06T00:00:00.000Z', currentProgressValue: 1 });
+    expect(after.events[0].payload.streakProgress).toMatchObject({
+      streakProgressStatus: 'broken',
+      streakBrokenAt: '2026-12-06T00:00:00.000Z',
+      currentProgressValue: 1,
+    });
     expect(after.data.streakProgress.id).not.toBe(restart.data.streakProgress.id);
   });
 
@@ -130,7 +169,10 @@ describe('codes emitted per log', () => {
     const next = await send('2026-12-03T08:00:00Z');
     expect(next.codes).toEqual(['challenge_progress_failed', 'challenge_progress_in_progress']);
     expectProgressPayload(next.events[0], 'challenge', open.data.challengeProgress.id, challenge.id, 2);
-    expect(next.events[0].payload.challengeProgress).toMatchObject({ challengeProgressStatus: 'failed', challengeFailedAt: '2026-12-03T00:00:00.000Z' });
+    expect(next.events[0].payload.challengeProgress).toMatchObject({
+      challengeProgressStatus: 'failed',
+      challengeFailedAt: '2026-12-03T00:00:00.000Z',
+    });
   });
 
   it('mission: in_progress, milestone_completed, completed with milestone_completed, failed first', async () => {
@@ -148,7 +190,10 @@ describe('codes emitted per log', () => {
     expect(first.codes).toEqual(['mission_progress_in_progress']);
     expect(first.events[0].payload.missionLog.missionProgress.taskProgresses).toHaveLength(2);
     expect((await send('2026-12-01T09:00:00Z')).codes).toEqual(['mission_progress_milestone_completed']);
-    expect((await send('2026-12-01T10:00:00Z', { activityId: 'share' })).codes).toEqual(['mission_progress_milestone_completed', 'mission_progress_completed']);
+    expect((await send('2026-12-01T10:00:00Z', { activityId: 'share' })).codes).toEqual([
+      'mission_progress_milestone_completed',
+      'mission_progress_completed',
+    ]);
 
     const retry = await create('mission', { name: 'Retry', aggregationPeriod: 'daily', tasks });
     await milestone('mission', retry.id, 2);
@@ -158,7 +203,10 @@ describe('codes emitted per log', () => {
     const late = await again('2026-12-02T08:00:00Z');
     expect(late.codes).toEqual(['mission_progress_failed', 'mission_progress_in_progress']);
     expectProgressPayload(late.events[0], 'mission', open.data.missionProgress.id, retry.id, 2);
-    expect(late.events[0].payload.missionProgress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2026-12-02T08:00:00.000Z' });
+    expect(late.events[0].payload.missionProgress).toMatchObject({
+      missionProgressStatus: 'failed',
+      missionFailedAt: '2026-12-02T08:00:00.000Z',
+    });
     expect(late.events[0].payload.missionProgress.taskProgresses).toHaveLength(2);
   });
 });
@@ -169,9 +217,18 @@ describe('scheduler-driven events', () => {
   it('carry the progress, its definition and the next milestone', async () => {
     const streak = await create('streak', { name: 'Swept streak', toBeBrokenWarningHours: 4 });
     await milestone('streak', streak.id, 3);
-    const challenge = await create('challenge', { name: 'Swept challenge', aggregationPeriod: 'daily', completionTargetValue: 5, toBeFailedWarningHours: 6 });
+    const challenge = await create('challenge', {
+      name: 'Swept challenge',
+      aggregationPeriod: 'daily',
+      completionTargetValue: 5,
+      toBeFailedWarningHours: 6,
+    });
     await milestone('challenge', challenge.id, 4);
-    const mission = await create('mission', { name: 'Swept mission', aggregationPeriod: 'daily', tasks: [{ name: 'a', activityId: 'visit', targetValue: 2 }] });
+    const mission = await create('mission', {
+      name: 'Swept mission',
+      aggregationPeriod: 'daily',
+      tasks: [{ name: 'a', activityId: 'visit', targetValue: 2 }],
+    });
     await milestone('mission', mission.id, 1);
     const m = await member('swept');
     const s = await logger('streak', streak.id, m)('2027-01-10T10:00:00Z');
@@ -183,7 +240,10 @@ describe('scheduler-driven events', () => {
     await sweep('2027-01-12T00:15:00Z'); // past every deadline plus the grace
     const swept = (await eventsOf(m)).slice(before);
     expect(swept.map((e) => e.eventCode)).toEqual([
-      'streak_progress_to_be_broken', 'challenge_progress_failed', 'mission_progress_failed', 'streak_progress_broken',
+      'streak_progress_to_be_broken',
+      'challenge_progress_failed',
+      'mission_progress_failed',
+      'streak_progress_broken',
     ]);
     for (const e of swept) expect(e.ownedById).toBe(m);
     const [warned, failed, missionFailed, broken] = swept;
@@ -191,7 +251,10 @@ describe('scheduler-driven events', () => {
     expect(warned.payload.streakProgress.streakProgressStatus).toBe('in_progress');
     expect(warned.payload.freezesAvailable).toBe(0);
     expectProgressPayload(failed, 'challenge', c.data.challengeProgress.id, challenge.id, 4);
-    expect(failed.payload.challengeProgress).toMatchObject({ challengeProgressStatus: 'failed', challengeFailedAt: '2027-01-11T00:00:00.000Z' });
+    expect(failed.payload.challengeProgress).toMatchObject({
+      challengeProgressStatus: 'failed',
+      challengeFailedAt: '2027-01-11T00:00:00.000Z',
+    });
     expectProgressPayload(missionFailed, 'mission', ms.data.missionProgress.id, mission.id, 1);
     expect(missionFailed.payload.missionProgress).toMatchObject({ missionProgressStatus: 'failed', isMissionToBeFailedProcessed: true });
     expect(missionFailed.payload.missionProgress.taskProgresses).toHaveLength(1);
@@ -200,7 +263,12 @@ describe('scheduler-driven events', () => {
   });
 
   it('warn a challenge before its window ends', async () => {
-    const challenge = await create('challenge', { name: 'Warned', aggregationPeriod: 'daily', completionTargetValue: 5, toBeFailedWarningHours: 6 });
+    const challenge = await create('challenge', {
+      name: 'Warned',
+      aggregationPeriod: 'daily',
+      completionTargetValue: 5,
+      toBeFailedWarningHours: 6,
+    });
     const m = await member('warned');
     const c = await logger('challenge', challenge.id, m)('2027-01-20T10:00:00Z');
     const before = (await eventsOf(m)).length;
@@ -224,7 +292,11 @@ describe('the outbox', () => {
 
     const replay = await acct.api.post('/schema/streak_log/record', body);
     expect(replay.status).toBe(409);
-    const future = await acct.api.post('/schema/streak_log/record', { ...body, activityAt: '2027-06-01T00:06:00Z', uniqueIdentifier: 'future' });
+    const future = await acct.api.post('/schema/streak_log/record', {
+      ...body,
+      activityAt: '2027-06-01T00:06:00Z',
+      uniqueIdentifier: 'future',
+    });
     expect(future.status).toBe(400);
     const draft = await acct.api.post('/schema/streak_log/record', { ...body, uniqueIdentifier: 'draft', status: 'draft' });
     expect(draft.status).toBe(200);

@@ -29,12 +29,19 @@ async function member(extra: Record<string, unknown> = {}): Promise<string> {
 }
 
 async function log(streakId: string, ownedById: string, activityAt: string): Promise<any> {
-  const res = await acct.api.post('/schema/streak_log/record', { streakId, ownedById, activityId: 'visit', activityAt, uniqueIdentifier: `f-${++seq}` });
+  const res = await acct.api.post('/schema/streak_log/record', {
+    streakId,
+    ownedById,
+    activityId: 'visit',
+    activityAt,
+    uniqueIdentifier: `f-${++seq}`,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
 
-const grant = (progressId: string, body: unknown) => acct.api.post(`/schema/streak_progress/record/${progressId}/action/grant_freezes`, body);
+const grant = (progressId: string, body: unknown) =>
+  acct.api.post(`/schema/streak_progress/record/${progressId}/action/grant_freezes`, body);
 const progress = async (id: string) => (await acct.api.get(`/schema/streak_progress/record/${id}`)).body.data;
 
 async function events(memberId: string): Promise<{ eventCode: string; payload: any }[]> {
@@ -60,7 +67,11 @@ describe('earning freezes', () => {
     expect(earned[0]!.payload.streakProgress).toMatchObject({ currentProgressValue: 2, freezesAvailable: 1 });
     expect(earned[0]!.payload.streak).toMatchObject({ id: s.id, maxFreezes: 2, freezeEarnEveryPeriods: 2 });
     // The earned event follows the log's own.
-    expect(all.slice(0, 3).map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_non_milestone_completed', 'streak_progress_freeze_earned']);
+    expect(all.slice(0, 3).map((e) => e.eventCode)).toEqual([
+      'streak_progress_non_milestone_completed',
+      'streak_progress_non_milestone_completed',
+      'streak_progress_freeze_earned',
+    ]);
   });
 });
 
@@ -119,15 +130,31 @@ describe('spending freezes on logs', () => {
     const after = await log(s.id, m, '2027-02-04T10:00:00Z');
     expect(after.isAggregated).toBe(true);
     expect(after.streakProgress).toMatchObject({
-      id: first.streakProgress.id, streakProgressStatus: 'in_progress', currentProgressValue: 2, freezesAvailable: 0, freezesUsed: 2,
-      frozenPeriodKeys: ['2027-02-02', '2027-02-03'], streakToBeBrokenAt: '2027-02-06T00:00:00.000Z', lastCompletedPeriodKey: '2027-02-04',
+      id: first.streakProgress.id,
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 2,
+      freezesAvailable: 0,
+      freezesUsed: 2,
+      frozenPeriodKeys: ['2027-02-02', '2027-02-03'],
+      streakToBeBrokenAt: '2027-02-06T00:00:00.000Z',
+      lastCompletedPeriodKey: '2027-02-04',
     });
     const all = await events(m);
-    expect(all.map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_non_milestone_completed']);
+    expect(all.map((e) => e.eventCode)).toEqual([
+      'streak_progress_non_milestone_completed',
+      'streak_progress_freeze_used',
+      'streak_progress_freeze_used',
+      'streak_progress_non_milestone_completed',
+    ]);
     const [firstFreeze, secondFreeze] = [all[1]!.payload, all[2]!.payload];
     expect(firstFreeze.frozenPeriodKey).toBe('2027-02-02');
     expect(firstFreeze.streak).toMatchObject({ id: s.id, maxFreezes: 3 });
-    expect(firstFreeze.streakProgress).toMatchObject({ freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-02-02'], streakToBeBrokenAt: '2027-02-04T00:00:00.000Z' });
+    expect(firstFreeze.streakProgress).toMatchObject({
+      freezesAvailable: 1,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-02-02'],
+      streakToBeBrokenAt: '2027-02-04T00:00:00.000Z',
+    });
     expect(secondFreeze.frozenPeriodKey).toBe('2027-02-03');
     expect(secondFreeze.streakProgress).toMatchObject({ freezesAvailable: 0, freezesUsed: 2 });
 
@@ -145,14 +172,26 @@ describe('spending freezes on logs', () => {
     const first = await log(s.id, m, '2027-03-01T10:00:00Z');
     await grant(first.streakProgress.id, { count: 2 });
     const after = await log(s.id, m, '2027-03-05T10:00:00Z');
-    expect(after.streakProgress).toMatchObject({ currentProgressValue: 1, streakStartedAt: '2027-03-05T10:00:00.000Z', freezesAvailable: 0 });
+    expect(after.streakProgress).toMatchObject({
+      currentProgressValue: 1,
+      streakStartedAt: '2027-03-05T10:00:00.000Z',
+      freezesAvailable: 0,
+    });
     expect(after.streakProgress.id).not.toBe(first.streakProgress.id);
     expect(await progress(first.streakProgress.id)).toMatchObject({
-      streakProgressStatus: 'broken', streakBrokenAt: '2027-03-05T00:00:00.000Z', currentProgressValue: 1, freezesAvailable: 0, freezesUsed: 2,
+      streakProgressStatus: 'broken',
+      streakBrokenAt: '2027-03-05T00:00:00.000Z',
+      currentProgressValue: 1,
+      freezesAvailable: 0,
+      freezesUsed: 2,
       frozenPeriodKeys: ['2027-03-02', '2027-03-03'],
     });
     expect(await codes(m)).toEqual([
-      'streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_broken', 'streak_progress_non_milestone_completed',
+      'streak_progress_non_milestone_completed',
+      'streak_progress_freeze_used',
+      'streak_progress_freeze_used',
+      'streak_progress_broken',
+      'streak_progress_non_milestone_completed',
     ]);
   });
 
@@ -162,7 +201,12 @@ describe('spending freezes on logs', () => {
     const first = await log(s.id, m, '2027-04-01T10:00:00Z');
     await grant(first.streakProgress.id, { count: 1 });
     for (const day of ['02', '03', '04']) await log(s.id, m, `2027-04-${day}T10:00:00Z`);
-    expect(await progress(first.streakProgress.id)).toMatchObject({ currentProgressValue: 4, freezesAvailable: 1, freezesUsed: 0, frozenPeriodKeys: [] });
+    expect(await progress(first.streakProgress.id)).toMatchObject({
+      currentProgressValue: 4,
+      freezesAvailable: 1,
+      freezesUsed: 0,
+      frozenPeriodKeys: [],
+    });
     expect(await codes(m)).not.toContain('streak_progress_freeze_used');
   });
 
@@ -187,15 +231,27 @@ describe('spending freezes in the scheduler', () => {
     expect((await sweep('2027-05-03T00:14:59Z'))['streak breaks']).toBe(0);
     await sweep('2027-05-03T00:15:00Z');
     expect(await progress(id)).toMatchObject({
-      streakProgressStatus: 'in_progress', freezesAvailable: 0, freezesUsed: 1, frozenPeriodKeys: ['2027-05-02'], streakToBeBrokenAt: '2027-05-04T00:00:00.000Z',
+      streakProgressStatus: 'in_progress',
+      freezesAvailable: 0,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-05-02'],
+      streakToBeBrokenAt: '2027-05-04T00:00:00.000Z',
     });
     // The next required day warns again, then breaks.
     await sweep('2027-05-03T20:00:00Z');
     await sweep('2027-05-04T00:15:00Z');
-    expect(await progress(id)).toMatchObject({ streakProgressStatus: 'broken', streakBrokenAt: '2027-05-04T00:00:00.000Z', freezesUsed: 1 });
+    expect(await progress(id)).toMatchObject({
+      streakProgressStatus: 'broken',
+      streakBrokenAt: '2027-05-04T00:00:00.000Z',
+      freezesUsed: 1,
+    });
     const all = await events(m);
     expect(all.map((e) => e.eventCode)).toEqual([
-      'streak_progress_non_milestone_completed', 'streak_progress_to_be_broken', 'streak_progress_freeze_used', 'streak_progress_to_be_broken', 'streak_progress_broken',
+      'streak_progress_non_milestone_completed',
+      'streak_progress_to_be_broken',
+      'streak_progress_freeze_used',
+      'streak_progress_to_be_broken',
+      'streak_progress_broken',
     ]);
     expect(all[1]!.payload.freezesAvailable).toBe(1);
     expect(all[1]!.payload.streakProgress.freezesAvailable).toBe(1);
@@ -210,10 +266,16 @@ describe('spending freezes in the scheduler', () => {
     await grant(first.streakProgress.id, { count: 2 });
     await sweep('2027-05-20T00:00:00Z');
     expect(await progress(first.streakProgress.id)).toMatchObject({
-      streakProgressStatus: 'broken', streakBrokenAt: '2027-05-14T00:00:00.000Z', freezesUsed: 2, frozenPeriodKeys: ['2027-05-11', '2027-05-12'],
+      streakProgressStatus: 'broken',
+      streakBrokenAt: '2027-05-14T00:00:00.000Z',
+      freezesUsed: 2,
+      frozenPeriodKeys: ['2027-05-11', '2027-05-12'],
     });
     expect((await codes(m)).filter((c) => c !== 'streak_progress_to_be_broken')).toEqual([
-      'streak_progress_non_milestone_completed', 'streak_progress_freeze_used', 'streak_progress_freeze_used', 'streak_progress_broken',
+      'streak_progress_non_milestone_completed',
+      'streak_progress_freeze_used',
+      'streak_progress_freeze_used',
+      'streak_progress_broken',
     ]);
   });
 });
@@ -227,7 +289,11 @@ describe('freezes across a DST change', () => {
     await grant(first.streakProgress.id, { count: 2 });
     const after = await log(s.id, m, '2027-03-29T10:00:00Z');
     expect(after.streakProgress).toMatchObject({
-      id: first.streakProgress.id, currentProgressValue: 2, freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-03-28'],
+      id: first.streakProgress.id,
+      currentProgressValue: 2,
+      freezesAvailable: 1,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-03-28'],
       streakToBeBrokenAt: '2027-03-30T22:00:00.000Z',
     });
   });
@@ -243,7 +309,11 @@ describe('freezes across a DST change', () => {
     await sweep('2027-03-28T22:15:00Z');
     await sweep('2027-03-29T21:00:00Z');
     expect(await progress(first.streakProgress.id)).toMatchObject({
-      streakProgressStatus: 'in_progress', freezesAvailable: 1, freezesUsed: 1, frozenPeriodKeys: ['2027-03-28'], streakToBeBrokenAt: '2027-03-29T22:00:00.000Z',
+      streakProgressStatus: 'in_progress',
+      freezesAvailable: 1,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-03-28'],
+      streakToBeBrokenAt: '2027-03-29T22:00:00.000Z',
     });
     const after = await log(s.id, m, '2027-03-29T10:00:00Z');
     expect(after.streakProgress).toMatchObject({ currentProgressValue: 2, freezesUsed: 1 });
@@ -254,10 +324,24 @@ describe('freezes and leaderboards', () => {
   it('a frozen period keeps the run on current_run and longest_run boards; the break takes it off current_run', async () => {
     const s = await streak({ maxFreezes: 1 });
     const boards = await Promise.all(
-      ['current_run', 'longest_run'].map(async (rankBy) => (await acct.api.post('/schema/leaderboard/record', { name: rankBy, linkedSchemaSlug: 'streak', linkedSchemaRecordId: s.id, rankBy })).body.data.id as string),
+      ['current_run', 'longest_run'].map(
+        async (rankBy) =>
+          (
+            await acct.api.post('/schema/leaderboard/record', {
+              name: rankBy,
+              linkedSchemaSlug: 'streak',
+              linkedSchemaRecordId: s.id,
+              rankBy,
+            })
+          ).body.data.id as string,
+      ),
     );
     const values = async () =>
-      Promise.all(boards.map(async (id) => (await acct.api.get(`/schema/leaderboard/record/${id}/standings`)).body.data.entries.map((e: any) => e.value)));
+      Promise.all(
+        boards.map(async (id) =>
+          (await acct.api.get(`/schema/leaderboard/record/${id}/standings`)).body.data.entries.map((e: any) => e.value),
+        ),
+      );
     const m = await member();
     const first = await log(s.id, m, '2027-01-10T10:00:00Z');
     await log(s.id, m, '2027-01-11T10:00:00Z');
@@ -268,7 +352,10 @@ describe('freezes and leaderboards', () => {
     // The 14th frozen by the sweep; no freeze left for the 15th: broken, then a new run of 1 from the 16th.
     await grant(first.streakProgress.id, { count: 1 });
     await sweep('2027-01-15T00:15:00Z');
-    expect(await progress(first.streakProgress.id)).toMatchObject({ streakProgressStatus: 'in_progress', frozenPeriodKeys: ['2027-01-12', '2027-01-14'] });
+    expect(await progress(first.streakProgress.id)).toMatchObject({
+      streakProgressStatus: 'in_progress',
+      frozenPeriodKeys: ['2027-01-12', '2027-01-14'],
+    });
     expect(await values()).toEqual([[3], [3]]);
     await sweep('2027-01-16T00:15:00Z');
     expect(await values()).toEqual([[], [3]]);

@@ -41,7 +41,11 @@ const twoTasks = [
  * Task progress in the order of the mission's tasks. The API does not promise an order for
  * `taskProgresses` (a progress's tasks are created at one instant), so tests look them up by task.
  */
-function byTask(taskProgresses: any[], tasks: { id: string }[], pick: (t: any) => unknown = (t) => [t.currentProgressValue, t.taskProgressStatus]): unknown[] {
+function byTask(
+  taskProgresses: any[],
+  tasks: { id: string }[],
+  pick: (t: any) => unknown = (t) => [t.currentProgressValue, t.taskProgressStatus],
+): unknown[] {
   expect(taskProgresses).toHaveLength(tasks.length);
   return tasks.map((task) => pick(taskProgresses.find((t) => t.taskId === task.id)));
 }
@@ -49,7 +53,11 @@ function byTask(taskProgresses: any[], tasks: { id: string }[], pick: (t: any) =
 const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
 
 async function eventsOf(memberId: string): Promise<any[]> {
-  const res = await acct.api.get('/schema/event_log/record', { filters: eq('ownedById', memberId), sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }], limit: '1000' });
+  const res = await acct.api.get('/schema/event_log/record', {
+    filters: eq('ownedById', memberId),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: '1000',
+  });
   return res.body.data;
 }
 
@@ -71,8 +79,24 @@ async function progressesOf(memberId: string, missionId: string, client: Client 
 
 describe('mission logs', () => {
   it('count tasks by activityId, cross milestones by completed tasks, and complete with the reward', async () => {
-    const reward = (await acct.api.post('/schema/reward/record', { name: 'Done', description: 'd', discountType: 'percentage', discountValue: 20, rewardExpiryType: 'no_expiry' })).body.data;
-    const mReward = (await acct.api.post('/schema/reward/record', { name: 'Half', description: 'd', discountType: 'percentage', discountValue: 5, rewardExpiryType: 'no_expiry' })).body.data;
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'Done',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 20,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
+    const mReward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'Half',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
     const ms = await mission({
       aggregationPeriod: 'weekly',
       rewardId: reward.id,
@@ -83,8 +107,27 @@ describe('mission logs', () => {
       ],
     });
     const [spend, review] = ms.tasks as [{ id: string }, { id: string }, { id: string }];
-    const one = (await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'mission', linkedSchemaRecordId: ms.id, name: 'One', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId: mReward.id })).body.data;
-    const two = (await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'mission', linkedSchemaRecordId: ms.id, name: 'Two', description: 'd', milestoneTargetValue: 2, status: 'live' })).body.data;
+    const one = (
+      await acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: ms.id,
+        name: 'One',
+        description: 'd',
+        milestoneTargetValue: 1,
+        status: 'live',
+        rewardId: mReward.id,
+      })
+    ).body.data;
+    const two = (
+      await acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: ms.id,
+        name: 'Two',
+        description: 'd',
+        milestoneTargetValue: 2,
+        status: 'live',
+      })
+    ).body.data;
     const m = await member('tasker');
     const send = (activityId: string, activityAt: string, extra: Record<string, unknown> = {}) =>
       withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId, activityAt, ...extra }));
@@ -97,17 +140,36 @@ describe('mission logs', () => {
     const r1 = await send('review', '2026-12-01T10:00:00Z');
     expect(r1.result.isAggregated).toBe(true);
     expect(r1.result.missionProgress).toMatchObject({
-      missionId: ms.id, ownedById: m, missionProgressStatus: 'in_progress', uniqueIdentifier: `${ms.id}:${m}`,
-      missionStartedAt: '2026-12-01T10:00:00.000Z', missionToBeFailedAt: '2026-12-08T10:00:00.000Z', isMissionToBeFailedProcessed: false,
+      missionId: ms.id,
+      ownedById: m,
+      missionProgressStatus: 'in_progress',
+      uniqueIdentifier: `${ms.id}:${m}`,
+      missionStartedAt: '2026-12-01T10:00:00.000Z',
+      missionToBeFailedAt: '2026-12-08T10:00:00.000Z',
+      isMissionToBeFailedProcessed: false,
     });
-    expect(byTask(r1.result.missionProgress.taskProgresses, ms.tasks)).toEqual([[0, 'in_progress'], [1, 'in_progress'], [0, 'in_progress']]);
+    expect(byTask(r1.result.missionProgress.taskProgresses, ms.tasks)).toEqual([
+      [0, 'in_progress'],
+      [1, 'in_progress'],
+      [0, 'in_progress'],
+    ]);
     expect(r1.result.taskProgress).toHaveLength(1);
-    expect(r1.result.taskProgress[0]).toMatchObject({ taskId: review.id, currentProgressValue: 1, targetValue: 2, taskProgressStatus: 'in_progress' });
+    expect(r1.result.taskProgress[0]).toMatchObject({
+      taskId: review.id,
+      currentProgressValue: 1,
+      targetValue: 2,
+      taskProgressStatus: 'in_progress',
+    });
     expect(r1.result.nextMilestone.id).toBe(one.id);
     expect(r1.codes).toEqual(['mission_progress_in_progress']);
 
     const r2 = await send('review', '2026-12-02T10:00:00Z');
-    expect(r2.result.taskProgress[0]).toMatchObject({ taskId: review.id, currentProgressValue: 2, taskProgressStatus: 'completed', completedAt: expect.any(String) });
+    expect(r2.result.taskProgress[0]).toMatchObject({
+      taskId: review.id,
+      currentProgressValue: 2,
+      taskProgressStatus: 'completed',
+      completedAt: expect.any(String),
+    });
     expect(r2.result.achievedMilestone.id).toBe(one.id);
     expect(r2.result.achievedMilestoneRewardLog).toMatchObject({ rewardId: mReward.id, milestoneId: one.id, ownedById: m });
     expect(r2.result.nextMilestone.id).toBe(two.id);
@@ -127,8 +189,18 @@ describe('mission logs', () => {
     expect(p2.codes).toEqual(['mission_progress_milestone_completed']);
 
     const s1 = await send('share', '2026-12-04T10:00:00Z');
-    expect(s1.result.missionProgress).toMatchObject({ missionProgressStatus: 'completed', missionCompletedAt: '2026-12-04T10:00:00.000Z', missionFailedAt: null });
-    expect(s1.result.rewardLog).toMatchObject({ rewardId: reward.id, milestoneId: null, ownedById: m, linkedSchemaSlug: 'mission', linkedSchemaRecordId: ms.id });
+    expect(s1.result.missionProgress).toMatchObject({
+      missionProgressStatus: 'completed',
+      missionCompletedAt: '2026-12-04T10:00:00.000Z',
+      missionFailedAt: null,
+    });
+    expect(s1.result.rewardLog).toMatchObject({
+      rewardId: reward.id,
+      milestoneId: null,
+      ownedById: m,
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: ms.id,
+    });
     expect(s1.result.achievedMilestone).toBeNull();
     expect(s1.codes).toEqual(['mission_progress_completed']);
 
@@ -139,20 +211,46 @@ describe('mission logs', () => {
       expect(more.codes).toEqual([]);
     }
     const [stored] = await progressesOf(m, ms.id);
-    expect(byTask(stored.taskProgresses, ms.tasks)).toEqual([[110, 'completed'], [2, 'completed'], [1, 'completed']]);
+    expect(byTask(stored.taskProgresses, ms.tasks)).toEqual([
+      [110, 'completed'],
+      [2, 'completed'],
+      [1, 'completed'],
+    ]);
     expect(await progressesOf(m, ms.id)).toHaveLength(1);
   });
 
   it('a completing log that also crosses a rewarded milestone carries both reward logs', async () => {
     const rewardIds: string[] = [];
     for (const name of ['All', 'Last']) {
-      rewardIds.push((await acct.api.post('/schema/reward/record', { name, description: 'd', discountType: 'percentage', discountValue: 5, rewardExpiryType: 'no_expiry' })).body.data.id);
+      rewardIds.push(
+        (
+          await acct.api.post('/schema/reward/record', {
+            name,
+            description: 'd',
+            discountType: 'percentage',
+            discountValue: 5,
+            rewardExpiryType: 'no_expiry',
+          })
+        ).body.data.id,
+      );
     }
     const ms = await mission({ aggregationPeriod: 'weekly', rewardId: rewardIds[0], tasks: twoTasks });
-    const top = (await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'mission', linkedSchemaRecordId: ms.id, name: 'Both', description: 'd', milestoneTargetValue: 2, status: 'live', rewardId: rewardIds[1] })).body.data;
+    const top = (
+      await acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: ms.id,
+        name: 'Both',
+        description: 'd',
+        milestoneTargetValue: 2,
+        status: 'live',
+        rewardId: rewardIds[1],
+      })
+    ).body.data;
     const m = await member('both-rewards');
     await log({ missionId: ms.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z' });
-    const last = await withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-01T11:00:00Z' }));
+    const last = await withEvents(m, () =>
+      log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-01T11:00:00Z' }),
+    );
     expect(last.result.achievedMilestone.id).toBe(top.id);
     expect(last.result.achievedMilestoneRewardLog).toMatchObject({ rewardId: rewardIds[1], milestoneId: top.id });
     expect(last.result.rewardLog).toMatchObject({ rewardId: rewardIds[0], milestoneId: null });
@@ -164,7 +262,10 @@ describe('mission logs', () => {
     const expectEnd = async (aggregationPeriod: string, memberId: string, start: string, end: string) => {
       const ms = await mission({ aggregationPeriod, tasks: twoTasks });
       const d = await log({ missionId: ms.id, ownedById: memberId, activityId: 'visit', activityAt: start });
-      expect(d.missionProgress, aggregationPeriod).toMatchObject({ missionStartedAt: new Date(start).toISOString(), missionToBeFailedAt: end });
+      expect(d.missionProgress, aggregationPeriod).toMatchObject({
+        missionStartedAt: new Date(start).toISOString(),
+        missionToBeFailedAt: end,
+      });
     };
     await expectEnd('daily', m, '2026-12-01T10:00:00Z', '2026-12-02T10:00:00.000Z');
     await expectEnd('weekly', m, '2026-12-01T10:00:00Z', '2026-12-08T10:00:00.000Z');
@@ -184,21 +285,32 @@ describe('mission logs', () => {
     const early = await log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-01T09:00:00Z' });
     expect(early).toMatchObject({ isAggregated: false, missionProgress: null });
 
-    const next = await withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-02T10:00:00Z' }));
+    const next = await withEvents(m, () =>
+      log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-02T10:00:00Z' }),
+    );
     expect(next.codes).toEqual(['mission_progress_failed', 'mission_progress_in_progress']);
     const [failedEvent, newEvent] = next.events;
     expect(failedEvent.linkedSchemaRecordId).toBe(first.missionProgress.id);
     expect(failedEvent.payload.missionProgress).toMatchObject({
-      id: first.missionProgress.id, missionProgressStatus: 'failed', missionFailedAt: '2026-12-02T10:00:00.000Z', isMissionToBeFailedProcessed: true,
+      id: first.missionProgress.id,
+      missionProgressStatus: 'failed',
+      missionFailedAt: '2026-12-02T10:00:00.000Z',
+      isMissionToBeFailedProcessed: true,
     });
     expect(newEvent.linkedSchemaRecordId).toBe(next.result.missionProgress.id);
-    expect(next.result.missionProgress).toMatchObject({ missionProgressStatus: 'in_progress', missionStartedAt: '2026-12-02T10:00:00.000Z', missionToBeFailedAt: '2026-12-03T10:00:00.000Z' });
+    expect(next.result.missionProgress).toMatchObject({
+      missionProgressStatus: 'in_progress',
+      missionStartedAt: '2026-12-02T10:00:00.000Z',
+      missionToBeFailedAt: '2026-12-03T10:00:00.000Z',
+    });
     expect(next.result.missionProgress.id).not.toBe(first.missionProgress.id);
     // The new progress starts from zero: only its own log counted.
     expect(byTask(next.result.missionProgress.taskProgresses, ms.tasks, (t) => t.currentProgressValue)).toEqual([0, 1]);
 
     // A late log for the failed window changes nothing.
-    const late = await withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-01T12:00:00Z' }));
+    const late = await withEvents(m, () =>
+      log({ missionId: ms.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-01T12:00:00Z' }),
+    );
     expect(late.result).toMatchObject({ isAggregated: false, missionProgress: null });
     expect(late.codes).toEqual([]);
 
@@ -211,7 +323,8 @@ describe('mission logs', () => {
   it('a repeatable mission starts a new progress after completion', async () => {
     const ms = await mission({ aggregationPeriod: 'weekly', isRepeatable: true, tasks: twoTasks });
     const m = await member('repeater');
-    const send = (activityId: string, activityAt: string) => withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId, activityAt }));
+    const send = (activityId: string, activityAt: string) =>
+      withEvents(m, () => log({ missionId: ms.id, ownedById: m, activityId, activityAt }));
     const a = await send('visit', '2026-12-01T10:00:00Z');
     const b = await send('share', '2026-12-01T11:00:00Z');
     expect(b.result.missionProgress).toMatchObject({ id: a.result.missionProgress.id, missionProgressStatus: 'completed' });
@@ -220,7 +333,10 @@ describe('mission logs', () => {
     const before = await send('visit', '2026-12-01T10:30:00Z');
     expect(before.result.isAggregated).toBe(false);
     const again = await send('visit', '2026-12-01T12:00:00Z');
-    expect(again.result.missionProgress).toMatchObject({ missionProgressStatus: 'in_progress', missionStartedAt: '2026-12-01T12:00:00.000Z' });
+    expect(again.result.missionProgress).toMatchObject({
+      missionProgressStatus: 'in_progress',
+      missionStartedAt: '2026-12-01T12:00:00.000Z',
+    });
     expect(again.result.missionProgress.id).not.toBe(a.result.missionProgress.id);
     expect(again.codes).toEqual(['mission_progress_in_progress']);
     expect((await progressesOf(m, ms.id)).map((p) => p.missionProgressStatus)).toEqual(['completed', 'in_progress']);
@@ -249,15 +365,24 @@ describe('mission logs', () => {
     expect(all.body.data.map((p: any) => p.ownedById).sort()).toEqual([a.memberId, b.memberId].sort());
     for (const p of all.body.data) {
       expect(p.missionId).toBe(ms.id);
-      expect(byTask(p.taskProgresses, ms.tasks)).toEqual([[1, 'completed'], [0, 'in_progress']]);
+      expect(byTask(p.taskProgresses, ms.tasks)).toEqual([
+        [1, 'completed'],
+        [0, 'in_progress'],
+      ]);
     }
 
     const mine = await a.client.get('/schema/mission_progress/record', { filters });
     expect(mine.status).toBe(200);
     expect(mine.body.data).toHaveLength(1);
     expect(mine.body.data[0]).toMatchObject({ ownedById: a.memberId, missionId: ms.id, missionProgressStatus: 'in_progress' });
-    expect(byTask(mine.body.data[0].taskProgresses, ms.tasks)).toEqual([[1, 'completed'], [0, 'in_progress']]);
-    expect((await a.client.get('/schema/mission_progress/record')).body.data.map((p: any) => p.ownedById)).toEqual([a.memberId, a.memberId]);
+    expect(byTask(mine.body.data[0].taskProgresses, ms.tasks)).toEqual([
+      [1, 'completed'],
+      [0, 'in_progress'],
+    ]);
+    expect((await a.client.get('/schema/mission_progress/record')).body.data.map((p: any) => p.ownedById)).toEqual([
+      a.memberId,
+      a.memberId,
+    ]);
 
     const bsId = all.body.data.find((p: any) => p.ownedById === b.memberId).id;
     expect((await a.client.get(`/schema/mission_progress/record/${bsId}`)).status).toBe(404);

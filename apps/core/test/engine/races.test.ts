@@ -41,7 +41,15 @@ async function eventCodes(memberId: string): Promise<Record<string, number>> {
 /** A streak whose milestone at 1 gives `rewardId`: each member's first log earns one reward log. */
 async function earningStreak(rewardId: string): Promise<string> {
   const streak = await create('streak', { name: `S${++seq}` });
-  await create('milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'First', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId });
+  await create('milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'First',
+    description: 'd',
+    milestoneTargetValue: 1,
+    status: 'live',
+    rewardId,
+  });
   return streak.id;
 }
 
@@ -50,7 +58,13 @@ async function raceForRewards(streakId: string, count: number): Promise<any[]> {
   const tag = ++seq;
   const responses = await Promise.all(
     range(count).map((i) =>
-      acct.api.post('/schema/streak_log/record', { streakId, ownedBy: { externalId: `racer-${tag}-${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: `race-${tag}-${i}` }),
+      acct.api.post('/schema/streak_log/record', {
+        streakId,
+        ownedBy: { externalId: `racer-${tag}-${i}` },
+        activityId: 'visit',
+        activityAt: AT,
+        uniqueIdentifier: `race-${tag}-${i}`,
+      }),
     ),
   );
   for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -58,7 +72,10 @@ async function raceForRewards(streakId: string, count: number): Promise<any[]> {
 }
 
 async function issuedCoupons(rewardId: string): Promise<{ coupon_code: string; reward_log_id: string | null }[]> {
-  return app.db('coupon').where({ account_id: acct.accountId, reward_id: rewardId, is_coupon_issued: true }).select('coupon_code', 'reward_log_id');
+  return app
+    .db('coupon')
+    .where({ account_id: acct.accountId, reward_id: rewardId, is_coupon_issued: true })
+    .select('coupon_code', 'reward_log_id');
 }
 
 describe('concurrent logs', () => {
@@ -68,7 +85,11 @@ describe('concurrent logs', () => {
     const responses = await Promise.all(
       range(50).map((i) =>
         acct.api.post('/schema/streak_log/record', {
-          streakId: streak.id, ownedBy: { externalId: 'replayer', firstName: `Racer ${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: 'once',
+          streakId: streak.id,
+          ownedBy: { externalId: 'replayer', firstName: `Racer ${i}` },
+          activityId: 'visit',
+          activityAt: AT,
+          uniqueIdentifier: 'once',
         }),
       ),
     );
@@ -90,24 +111,51 @@ describe('concurrent logs', () => {
     expect(stored.firstName).toMatch(/^Racer \d+$/);
     // Unique per definition: the same identifier on another streak is a new log.
     const other = await create('streak', { name: 'Replay race 2' });
-    const elsewhere = await acct.api.post('/schema/streak_log/record', { streakId: other.id, ownedById: m.id, activityId: 'visit', activityAt: AT, uniqueIdentifier: 'once' });
+    const elsewhere = await acct.api.post('/schema/streak_log/record', {
+      streakId: other.id,
+      ownedById: m.id,
+      activityId: 'visit',
+      activityAt: AT,
+      uniqueIdentifier: 'once',
+    });
     expect(elsewhere.status).toBe(200);
   });
 
   it('100 sum logs at once on one challenge add up exactly, with exactly the right events', async () => {
-    const challenge = await create('challenge', { name: 'Sum race', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 5050 });
+    const challenge = await create('challenge', {
+      name: 'Sum race',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 5050,
+    });
     for (const target of [1000, 2000]) {
-      await create('milestone', { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: `M${target}`, description: 'd', milestoneTargetValue: target, status: 'live' });
+      await create('milestone', {
+        linkedSchemaSlug: 'challenge',
+        linkedSchemaRecordId: challenge.id,
+        name: `M${target}`,
+        description: 'd',
+        milestoneTargetValue: target,
+        status: 'live',
+      });
     }
     const m = await member('summer');
     const values = range(100).map((i) => i + 1);
     const responses = await Promise.all(
       values.map((activityValue) =>
-        acct.api.post('/schema/challenge_log/record', { challengeId: challenge.id, ownedById: m.id, activityId: 'buy', activityAt: AT, activityValue, uniqueIdentifier: `sum-${activityValue}` }),
+        acct.api.post('/schema/challenge_log/record', {
+          challengeId: challenge.id,
+          ownedById: m.id,
+          activityId: 'buy',
+          activityAt: AT,
+          activityValue,
+          uniqueIdentifier: `sum-${activityValue}`,
+        }),
       ),
     );
     for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const logs = responses.map((r) => r.body.data).sort((a, b) => a.challengeProgress.currentProgressValue - b.challengeProgress.currentProgressValue);
+    const logs = responses
+      .map((r) => r.body.data)
+      .sort((a, b) => a.challengeProgress.currentProgressValue - b.challengeProgress.currentProgressValue);
     // Serialised: each log saw exactly the total of the logs before it.
     let total = 0;
     for (const l of logs) {
@@ -123,14 +171,26 @@ describe('concurrent logs', () => {
     expect(progress.body.data).toHaveLength(1);
     expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 5050, challengeProgressStatus: 'completed' });
     // The 100th log completes; two logs cross a milestone each; the other 97 are progress.
-    expect(await eventCodes(m.id)).toEqual({ challenge_progress_in_progress: 97, challenge_progress_milestone_completed: 2, challenge_progress_completed: 1 });
+    expect(await eventCodes(m.id)).toEqual({
+      challenge_progress_in_progress: 97,
+      challenge_progress_milestone_completed: 2,
+      challenge_progress_completed: 1,
+    });
   });
 
   it('100 count logs at once on a daily streak in one day complete the period once', async () => {
     const streak = await create('streak', { name: 'Count race', aggregationTargetValue: 50 });
     const m = await member('counter');
     const responses = await Promise.all(
-      range(100).map((i) => acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: AT, uniqueIdentifier: `count-${i}` })),
+      range(100).map((i) =>
+        acct.api.post('/schema/streak_log/record', {
+          streakId: streak.id,
+          ownedById: m.id,
+          activityId: 'visit',
+          activityAt: AT,
+          uniqueIdentifier: `count-${i}`,
+        }),
+      ),
     );
     for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
     const periodValues = responses.map((r) => r.body.data.taskProgress.currentProgressValue).sort((a, b) => a - b);
@@ -140,7 +200,11 @@ describe('concurrent logs', () => {
 
     const progress = await acct.api.get('/schema/streak_progress/record', { filters: eq('ownedById', m.id) });
     expect(progress.body.data).toHaveLength(1);
-    expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 1, lastCompletedPeriodKey: '2026-12-10', taskProgress: { currentProgressValue: 100, taskProgressStatus: 'completed' } });
+    expect(progress.body.data[0]).toMatchObject({
+      currentProgressValue: 1,
+      lastCompletedPeriodKey: '2026-12-10',
+      taskProgress: { currentProgressValue: 100, taskProgressStatus: 'completed' },
+    });
     expect(await eventCodes(m.id)).toEqual({ streak_progress_non_milestone_completed: 1, streak_progress_in_progress: 99 });
   });
 });
@@ -150,7 +214,13 @@ describe('concurrent logs, continued', () => {
     const streak = await create('streak', { name: 'Newcomer race', aggregationTargetValue: 20 });
     const responses = await Promise.all(
       range(20).map((i) =>
-        acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'newcomer', firstName: `Try ${i}` }, activityId: 'visit', activityAt: AT, uniqueIdentifier: `new-${i}` }),
+        acct.api.post('/schema/streak_log/record', {
+          streakId: streak.id,
+          ownedBy: { externalId: 'newcomer', firstName: `Try ${i}` },
+          activityId: 'visit',
+          activityAt: AT,
+          uniqueIdentifier: `new-${i}`,
+        }),
       ),
     );
     for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -162,15 +232,29 @@ describe('concurrent logs, continued', () => {
   });
 
   it('30 mission logs at once over three tasks complete the mission once, with one reward log', async () => {
-    const reward = await create('reward', { name: 'Mission race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry' });
+    const reward = await create('reward', {
+      name: 'Mission race',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+    });
     const mission = await create('mission', {
-      name: 'Mission race', aggregationPeriod: 'weekly', rewardId: reward.id,
+      name: 'Mission race',
+      aggregationPeriod: 'weekly',
+      rewardId: reward.id,
       tasks: ['a', 'b', 'c'].map((activityId) => ({ name: activityId, activityId, targetValue: 5 })),
     });
     const m = await member('mission-racer');
     const responses = await Promise.all(
       range(30).map((i) =>
-        acct.api.post('/schema/mission_log/record', { missionId: mission.id, ownedById: m.id, activityId: ['a', 'b', 'c'][i % 3], activityAt: AT, uniqueIdentifier: `mission-${i}` }),
+        acct.api.post('/schema/mission_log/record', {
+          missionId: mission.id,
+          ownedById: m.id,
+          activityId: ['a', 'b', 'c'][i % 3],
+          activityAt: AT,
+          uniqueIdentifier: `mission-${i}`,
+        }),
       ),
     );
     for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -195,28 +279,71 @@ describe('concurrent logs, continued', () => {
     const streak = await create('streak', { name: 'Break race' });
     const members = await Promise.all(range(40).map((i) => member(`breaker-${i}`)));
     for (const m of members) {
-      const res = await acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z', uniqueIdentifier: `before-${m.id}` });
+      const res = await acct.api.post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedById: m.id,
+        activityId: 'visit',
+        activityAt: '2026-12-01T10:00:00Z',
+        uniqueIdentifier: `before-${m.id}`,
+      });
       expect(res.status).toBe(200);
     }
     // 2 December was missed: a log on the 5th breaks the run, and so does a sweep after the grace.
     const [responses] = await Promise.all([
-      Promise.all(members.map((m) => acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-05T10:00:00Z', uniqueIdentifier: `after-${m.id}` }))),
+      Promise.all(
+        members.map((m) =>
+          acct.api.post('/schema/streak_log/record', {
+            streakId: streak.id,
+            ownedById: m.id,
+            activityId: 'visit',
+            activityAt: '2026-12-05T10:00:00Z',
+            uniqueIdentifier: `after-${m.id}`,
+          }),
+        ),
+      ),
       ...range(3).map(() => runSweeps(app.running.services.records, new Date('2026-12-05T12:00:00Z'), 900)),
     ]);
     for (const res of responses) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.data.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1, streakStartedAt: '2026-12-05T10:00:00.000Z' });
+      expect(res.body.data.streakProgress).toMatchObject({
+        streakProgressStatus: 'in_progress',
+        currentProgressValue: 1,
+        streakStartedAt: '2026-12-05T10:00:00.000Z',
+      });
     }
-    const broken = await app.db('event_log').where({ account_id: acct.accountId, event_code: 'streak_progress_broken' }).whereIn('owned_by_id', members.map((m) => m.id)).count({ n: '*' });
+    const broken = await app
+      .db('event_log')
+      .where({ account_id: acct.accountId, event_code: 'streak_progress_broken' })
+      .whereIn(
+        'owned_by_id',
+        members.map((m) => m.id),
+      )
+      .count({ n: '*' });
     expect(broken).toEqual([{ n: members.length }]);
-    const statuses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streak.id }).select('streak_progress_status as status').count({ n: '*' }).groupBy('streak_progress_status').orderBy('status');
-    expect(statuses).toEqual([{ status: 'broken', n: members.length }, { status: 'in_progress', n: members.length }]);
+    const statuses = await app
+      .db('streak_progress')
+      .where({ account_id: acct.accountId, streak_id: streak.id })
+      .select('streak_progress_status as status')
+      .count({ n: '*' })
+      .groupBy('streak_progress_status')
+      .orderBy('status');
+    expect(statuses).toEqual([
+      { status: 'broken', n: members.length },
+      { status: 'in_progress', n: members.length },
+    ]);
   });
 });
 
 describe('concurrent coupon issuance', () => {
   it('200 members racing for 100 pool coupons: 100 distinct pool codes, 100 nulls, no coupon issued twice', async () => {
-    const reward = await create('reward', { name: 'Pool race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true });
+    const reward = await create('reward', {
+      name: 'Pool race',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+    });
     const pool = range(100).map((i) => `POOL-${String(i).padStart(3, '0')}`);
     await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: pool });
     const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
@@ -237,8 +364,15 @@ describe('concurrent coupon issuance', () => {
 
   it('200 members with auto-generation and an empty pool get 200 distinct generated codes', async () => {
     const reward = await create('reward', {
-      name: 'Generated race', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry',
-      handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'RACE', couponCodeLength: 6,
+      name: 'Generated race',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'RACE',
+      couponCodeLength: 6,
     });
     const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
     const codes = rewardLogs.map((l) => l.couponCode as string);
@@ -257,22 +391,51 @@ describe('rejected logs and the inline member', () => {
     const existing = await member('kept', { firstName: 'Kept', timezone: 'UTC' });
     const changed = { externalId: 'kept', firstName: 'Changed', timezone: 'Asia/Tokyo' };
     const body = { streakId: streak.id, activityId: 'visit', activityAt: AT };
-    expect((await acct.api.post('/schema/streak_log/record', { ...body, ownedById: existing.id, uniqueIdentifier: 'taken' })).status).toBe(200);
+    expect((await acct.api.post('/schema/streak_log/record', { ...body, ownedById: existing.id, uniqueIdentifier: 'taken' })).status).toBe(
+      200,
+    );
 
     const rejected = await Promise.all([
       // 409: a replay.
       acct.api.post('/schema/streak_log/record', { ...body, ownedBy: changed, uniqueIdentifier: 'taken' }),
       // 400: activityAt more than 5 minutes ahead of the service clock.
-      acct.api.post('/schema/streak_log/record', { ...body, ownedBy: changed, activityAt: '2026-12-31T00:06:00Z', uniqueIdentifier: 'future' }),
-      acct.api.post('/schema/streak_log/record', { ...body, ownedBy: { externalId: 'ghost-1' }, activityAt: '2026-12-31T00:06:00Z', uniqueIdentifier: 'ghost-1' }),
+      acct.api.post('/schema/streak_log/record', {
+        ...body,
+        ownedBy: changed,
+        activityAt: '2026-12-31T00:06:00Z',
+        uniqueIdentifier: 'future',
+      }),
+      acct.api.post('/schema/streak_log/record', {
+        ...body,
+        ownedBy: { externalId: 'ghost-1' },
+        activityAt: '2026-12-31T00:06:00Z',
+        uniqueIdentifier: 'ghost-1',
+      }),
       // 400: a sum log without its value.
-      acct.api.post('/schema/challenge_log/record', { challengeId: summed.id, ownedBy: changed, activityId: 'buy', activityAt: AT, uniqueIdentifier: 'no-value' }),
-      acct.api.post('/schema/challenge_log/record', { challengeId: summed.id, ownedBy: { externalId: 'ghost-2' }, activityId: 'buy', activityAt: AT, uniqueIdentifier: 'no-value-2' }),
+      acct.api.post('/schema/challenge_log/record', {
+        challengeId: summed.id,
+        ownedBy: changed,
+        activityId: 'buy',
+        activityAt: AT,
+        uniqueIdentifier: 'no-value',
+      }),
+      acct.api.post('/schema/challenge_log/record', {
+        challengeId: summed.id,
+        ownedBy: { externalId: 'ghost-2' },
+        activityId: 'buy',
+        activityAt: AT,
+        uniqueIdentifier: 'no-value-2',
+      }),
     ]);
     expect(rejected.map((r) => r.status)).toEqual([409, 400, 400, 400, 400]);
 
-    expect((await acct.api.get(`/schema/account_user/record/${existing.id}`)).body.data).toMatchObject({ firstName: 'Kept', timezone: 'UTC' });
-    const ghosts = await acct.api.get('/schema/account_user/record', { filters: { operator: 'or', conditions: [eq('externalId', 'ghost-1'), eq('externalId', 'ghost-2')] } });
+    expect((await acct.api.get(`/schema/account_user/record/${existing.id}`)).body.data).toMatchObject({
+      firstName: 'Kept',
+      timezone: 'UTC',
+    });
+    const ghosts = await acct.api.get('/schema/account_user/record', {
+      filters: { operator: 'or', conditions: [eq('externalId', 'ghost-1'), eq('externalId', 'ghost-2')] },
+    });
     expect(ghosts.body.data).toEqual([]);
   });
 });
@@ -281,21 +444,50 @@ describe('concurrent freezes', () => {
   const freezing = async (name: string, members: any[], firstDay: string, freezes: number) => {
     const streak = await create('streak', { name, maxFreezes: 3 });
     for (const m of members) {
-      const first = await acct.api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: m.id, activityId: 'visit', activityAt: firstDay, uniqueIdentifier: `first-${m.id}` });
+      const first = await acct.api.post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedById: m.id,
+        activityId: 'visit',
+        activityAt: firstDay,
+        uniqueIdentifier: `first-${m.id}`,
+      });
       expect(first.status).toBe(200);
-      expect((await acct.api.post(`/schema/streak_progress/record/${first.body.data.streakProgress.id}/action/grant_freezes`, { count: freezes })).status).toBe(200);
+      expect(
+        (
+          await acct.api.post(`/schema/streak_progress/record/${first.body.data.streakProgress.id}/action/grant_freezes`, {
+            count: freezes,
+          })
+        ).status,
+      ).toBe(200);
     }
     return streak.id as string;
   };
   const freezeEvents = async (members: any[], code: string) =>
-    app.db('event_log').where({ account_id: acct.accountId, event_code: code }).whereIn('owned_by_id', members.map((m) => m.id)).select('owned_by_id', 'payload');
+    app
+      .db('event_log')
+      .where({ account_id: acct.accountId, event_code: code })
+      .whereIn(
+        'owned_by_id',
+        members.map((m) => m.id),
+      )
+      .select('owned_by_id', 'payload');
 
   it('logs racing past a missed period spend one freeze, not one each', async () => {
     const members = await Promise.all(range(15).map((i) => member(`double-freezer-${i}`)));
     const streakId = await freezing('Freeze race', members, '2026-12-10T10:00:00Z', 2);
     // 11 December was missed: four logs on the 12th at once per member, each of which would freeze it.
     const responses = await Promise.all(
-      members.flatMap((m) => range(4).map((i) => acct.api.post('/schema/streak_log/record', { streakId, ownedById: m.id, activityId: 'visit', activityAt: `2026-12-12T1${i}:00:00Z`, uniqueIdentifier: `double-${m.id}-${i}` }))),
+      members.flatMap((m) =>
+        range(4).map((i) =>
+          acct.api.post('/schema/streak_log/record', {
+            streakId,
+            ownedById: m.id,
+            activityId: 'visit',
+            activityAt: `2026-12-12T1${i}:00:00Z`,
+            uniqueIdentifier: `double-${m.id}-${i}`,
+          }),
+        ),
+      ),
     );
     for (const res of responses) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -304,7 +496,13 @@ describe('concurrent freezes', () => {
     const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId });
     expect(rows).toHaveLength(members.length);
     for (const row of rows) {
-      expect(row).toMatchObject({ streak_progress_status: 'in_progress', current_progress_value: 2, freezes_available: 1, freezes_used: 1, frozen_period_keys: ['2026-12-11'] });
+      expect(row).toMatchObject({
+        streak_progress_status: 'in_progress',
+        current_progress_value: 2,
+        freezes_available: 1,
+        freezes_used: 1,
+        frozen_period_keys: ['2026-12-11'],
+      });
     }
     const used = await freezeEvents(members, 'streak_progress_freeze_used');
     expect(used).toHaveLength(members.length);
@@ -317,16 +515,33 @@ describe('concurrent freezes', () => {
     const streakId = await freezing('Freeze sweep race', members, '2026-12-20T10:00:00Z', 1);
     // 21 December was missed: a log on the 22nd freezes it, and so does a sweep after the grace.
     const [responses] = await Promise.all([
-      Promise.all(members.map((m) => acct.api.post('/schema/streak_log/record', { streakId, ownedById: m.id, activityId: 'visit', activityAt: '2026-12-22T10:00:00Z', uniqueIdentifier: `swept-${m.id}` }))),
+      Promise.all(
+        members.map((m) =>
+          acct.api.post('/schema/streak_log/record', {
+            streakId,
+            ownedById: m.id,
+            activityId: 'visit',
+            activityAt: '2026-12-22T10:00:00Z',
+            uniqueIdentifier: `swept-${m.id}`,
+          }),
+        ),
+      ),
       ...range(3).map(() => runSweeps(app.running.services.records, new Date('2026-12-22T12:00:00Z'), 900)),
     ]);
     for (const res of responses) {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.data.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 2, freezesAvailable: 0, freezesUsed: 1, frozenPeriodKeys: ['2026-12-21'] });
+      expect(res.body.data.streakProgress).toMatchObject({
+        streakProgressStatus: 'in_progress',
+        currentProgressValue: 2,
+        freezesAvailable: 0,
+        freezesUsed: 1,
+        frozenPeriodKeys: ['2026-12-21'],
+      });
     }
     const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId });
     expect(rows).toHaveLength(members.length);
-    for (const row of rows) expect(row).toMatchObject({ streak_progress_status: 'in_progress', freezes_used: 1, frozen_period_keys: ['2026-12-21'] });
+    for (const row of rows)
+      expect(row).toMatchObject({ streak_progress_status: 'in_progress', freezes_used: 1, frozen_period_keys: ['2026-12-21'] });
     expect(await freezeEvents(members, 'streak_progress_freeze_used')).toHaveLength(members.length);
     expect(await freezeEvents(members, 'streak_progress_broken')).toHaveLength(0);
   });
@@ -337,7 +552,9 @@ describe('concurrent freezes', () => {
     const progresses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId }).select('id');
     const [lowered, ...grants] = await Promise.all([
       acct.api.patch(`/schema/streak/record/${streakId}`, { maxFreezes: 1 }),
-      ...progresses.flatMap((p) => range(2).map(() => acct.api.post(`/schema/streak_progress/record/${p.id}/action/grant_freezes`, { count: 2 }))),
+      ...progresses.flatMap((p) =>
+        range(2).map(() => acct.api.post(`/schema/streak_progress/record/${p.id}/action/grant_freezes`, { count: 2 })),
+      ),
     ]);
     expect(lowered!.status).toBe(200);
     for (const res of grants) expect(res.status, JSON.stringify(res.body)).toBe(200);

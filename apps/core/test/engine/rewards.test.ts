@@ -19,7 +19,14 @@ let seq = 0;
 const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
 
 async function reward(body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post('/schema/reward/record', { name: `R${++seq}`, description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', ...body });
+  const res = await acct.api.post('/schema/reward/record', {
+    name: `R${++seq}`,
+    description: 'd',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    ...body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
@@ -27,7 +34,15 @@ async function reward(body: Record<string, unknown>): Promise<any> {
 /** A streak whose milestone at 1 gives `rewardId`: each new member's first log earns it once. */
 async function earningStreak(rewardId: string): Promise<string> {
   const streak = (await acct.api.post('/schema/streak/record', { name: `S${++seq}` })).body.data;
-  const m = await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'First', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId });
+  const m = await acct.api.post('/schema/milestone/record', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'First',
+    description: 'd',
+    milestoneTargetValue: 1,
+    status: 'live',
+    rewardId,
+  });
   expect(m.status, JSON.stringify(m.body)).toBe(200);
   return streak.id;
 }
@@ -35,7 +50,13 @@ async function earningStreak(rewardId: string): Promise<string> {
 /** Logs once for a new member and returns the reward log it earned, with the wall-clock bounds of the request. */
 async function earn(streakId: string, ownedBy: Record<string, unknown> = { externalId: `member-${++seq}` }) {
   const before = Date.now();
-  const res = await acct.api.post('/schema/streak_log/record', { streakId, ownedBy, activityId: 'visit', activityAt: ACTIVITY_AT, uniqueIdentifier: `r-${++seq}` });
+  const res = await acct.api.post('/schema/streak_log/record', {
+    streakId,
+    ownedBy,
+    activityId: 'visit',
+    activityAt: ACTIVITY_AT,
+    uniqueIdentifier: `r-${++seq}`,
+  });
   const after = Date.now();
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const rewardLog = res.body.data.achievedMilestoneRewardLog;
@@ -59,7 +80,9 @@ describe('coupon assignment', () => {
     const r = await reward({ handleCoupon: true, rewardExpiryType: 'relative', rewardExpiryInDays: 7 });
     // Oldest of all, but paused: never issued.
     expect((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'PAUSED-1', status: 'paused' })).status).toBe(200);
-    expect((await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['POOL-B', 'POOL-A'] })).body.data).toEqual({ imported: 2, duplicates: 0 });
+    expect(
+      (await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['POOL-B', 'POOL-A'] })).body.data,
+    ).toEqual({ imported: 2, duplicates: 0 });
     expect((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'POOL-0', status: 'live' })).status).toBe(200);
     const streakId = await earningStreak(r.id);
 
@@ -93,7 +116,11 @@ describe('coupon assignment', () => {
     expect(new Set(generated).size).toBe(3);
     // Generated codes are stored as issued coupons of the reward.
     const stored = (await couponsOf(r.id)).filter((c) => generated.includes(c.couponCode));
-    expect(stored.map((c) => [c.isCouponIssued, c.status])).toEqual([[true, 'live'], [true, 'live'], [true, 'live']]);
+    expect(stored.map((c) => [c.isCouponIssued, c.status])).toEqual([
+      [true, 'live'],
+      [true, 'live'],
+      [true, 'live'],
+    ]);
 
     // Without a prefix or a length: the random part alone, 10 characters.
     const plain = await reward({ handleCoupon: true, handleCouponAutoGeneration: true });
@@ -102,7 +129,10 @@ describe('coupon assignment', () => {
 
   it('sets expiry by the reward rule: relative, absolute, no_expiry', async () => {
     const cases = [
-      { rule: { rewardExpiryType: 'relative', rewardExpiryInDays: 30 }, expiry: (issued: number) => new Date(issued + 30 * DAY_MS).toISOString() },
+      {
+        rule: { rewardExpiryType: 'relative', rewardExpiryInDays: 30 },
+        expiry: (issued: number) => new Date(issued + 30 * DAY_MS).toISOString(),
+      },
       { rule: { rewardExpiryType: 'absolute', rewardExpiryAt: '2027-03-31T20:00:00Z' }, expiry: () => '2027-03-31T20:00:00.000Z' },
       { rule: { rewardExpiryType: 'no_expiry' }, expiry: () => null },
     ];
@@ -150,7 +180,11 @@ describe('client-stamped coupons (handleCoupon false)', () => {
     ]) {
       const again = await acct.api.patch(path, body);
       expect(again.status, JSON.stringify(body)).toBe(200);
-      expect(again.body.data).toMatchObject({ couponCode: 'SHOP-1', rewardIssuedAt: stamped.rewardIssuedAt, rewardExpiryAt: stamped.rewardExpiryAt });
+      expect(again.body.data).toMatchObject({
+        couponCode: 'SHOP-1',
+        rewardIssuedAt: stamped.rewardIssuedAt,
+        rewardExpiryAt: stamped.rewardExpiryAt,
+      });
     }
     for (const body of [
       { couponCode: 'SHOP-2' },
@@ -161,7 +195,11 @@ describe('client-stamped coupons (handleCoupon false)', () => {
       expect(conflict.status, JSON.stringify(body)).toBe(409);
       expect(conflict.body.error.code).toBe('conflict');
     }
-    expect((await acct.api.get(path)).body.data).toMatchObject({ couponCode: 'SHOP-1', rewardIssuedAt: stamped.rewardIssuedAt, rewardExpiryAt: stamped.rewardExpiryAt });
+    expect((await acct.api.get(path)).body.data).toMatchObject({
+      couponCode: 'SHOP-1',
+      rewardIssuedAt: stamped.rewardIssuedAt,
+      rewardExpiryAt: stamped.rewardExpiryAt,
+    });
   });
 
   it('takes sent times as given, and defaults the expiry from the reward rule and the issue time', async () => {
@@ -174,10 +212,13 @@ describe('client-stamped coupons (handleCoupon false)', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data;
     };
-    expect(await stamp(relative.id, { couponCode: 'A-1', rewardIssuedAt: '2026-11-05T08:00:00Z', rewardExpiryAt: '2026-12-01T00:00:00Z' }))
-      .toMatchObject({ rewardIssuedAt: '2026-11-05T08:00:00.000Z', rewardExpiryAt: '2026-12-01T00:00:00.000Z' });
-    expect(await stamp(relative.id, { couponCode: 'A-2', rewardIssuedAt: '2026-11-05T08:00:00Z' }))
-      .toMatchObject({ rewardIssuedAt: '2026-11-05T08:00:00.000Z', rewardExpiryAt: '2026-11-15T08:00:00.000Z' });
+    expect(
+      await stamp(relative.id, { couponCode: 'A-1', rewardIssuedAt: '2026-11-05T08:00:00Z', rewardExpiryAt: '2026-12-01T00:00:00Z' }),
+    ).toMatchObject({ rewardIssuedAt: '2026-11-05T08:00:00.000Z', rewardExpiryAt: '2026-12-01T00:00:00.000Z' });
+    expect(await stamp(relative.id, { couponCode: 'A-2', rewardIssuedAt: '2026-11-05T08:00:00Z' })).toMatchObject({
+      rewardIssuedAt: '2026-11-05T08:00:00.000Z',
+      rewardExpiryAt: '2026-11-15T08:00:00.000Z',
+    });
     expect(await stamp(absolute.id, { couponCode: 'A-3' })).toMatchObject({ rewardExpiryAt: '2027-06-30T00:00:00.000Z' });
     expect(await stamp(none.id, { couponCode: 'A-4' })).toMatchObject({ rewardExpiryAt: null });
   });
@@ -193,12 +234,19 @@ describe('client-stamped coupons (handleCoupon false)', () => {
 
 describe('rendered reward texts', () => {
   it('show the expiry date in the member language and time zone, and nothing when there is none', async () => {
-    const absolute = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, rewardExpiryType: 'absolute', rewardExpiryAt: '2027-03-31T20:00:00Z' });
+    const absolute = await reward({
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      rewardExpiryType: 'absolute',
+      rewardExpiryAt: '2027-03-31T20:00:00Z',
+    });
     const streakId = await earningStreak(absolute.id);
     // 20:00Z on 31 March is already 1 April in Tokyo.
     const en = await earn(streakId, { externalId: 'tokyo-en', timezone: 'Asia/Tokyo', languageCode: 'en' });
     expect(en.rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till April 1, 2027.');
-    expect((await acct.api.get(`/schema/reward_log/record/${en.rewardLog.id}`)).body.data.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till April 1, 2027.');
+    expect((await acct.api.get(`/schema/reward_log/record/${en.rewardLog.id}`)).body.data.eudRedeemInstructionMessage).toBe(
+      'Use the offer code at checkout, valid till April 1, 2027.',
+    );
     const de = await earn(streakId, { externalId: 'berlin-de', timezone: 'Europe/Berlin', languageCode: 'de' });
     const deRead = await acct.api.get(`/schema/reward_log/record/${de.rewardLog.id}`, { languageCode: 'de' });
     expect(deRead.body.data.eudRedeemInstructionMessage).toBe('Lösen Sie den Code an der Kasse ein, gültig bis 31. März 2027.');
@@ -207,7 +255,10 @@ describe('rendered reward texts', () => {
     expect((await earn(await earningStreak(never.id))).rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout.');
 
     const custom = await reward({
-      handleCoupon: true, handleCouponAutoGeneration: true, rewardExpiryType: 'absolute', rewardExpiryAt: '2027-03-31T20:00:00Z',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      rewardExpiryType: 'absolute',
+      rewardExpiryAt: '2027-03-31T20:00:00Z',
       eudRedeemInstructionMessage: 'Until {{$helpers.rewardValidTill}} ({{rewardValidTill}})',
     });
     const customLog = await earn(await earningStreak(custom.id), { externalId: 'custom-text', timezone: 'UTC' });
@@ -218,7 +269,10 @@ describe('rendered reward texts', () => {
     const r = await reward({ rewardExpiryType: 'relative', rewardExpiryInDays: 30 });
     const { rewardLog } = await earn(await earningStreak(r.id), { externalId: 'stamped-text', timezone: 'UTC' });
     expect(rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout.');
-    const stamped = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, { couponCode: 'LATE-1', rewardIssuedAt: '2026-11-05T08:00:00Z' });
+    const stamped = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, {
+      couponCode: 'LATE-1',
+      rewardIssuedAt: '2026-11-05T08:00:00Z',
+    });
     expect(stamped.body.data.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till December 5, 2026.');
   });
 });

@@ -28,9 +28,22 @@ async function eventsOf(memberId: string) {
 describe('scheduler sweeps', () => {
   it('warns once before a streak deadline, then breaks it after the grace', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'S', toBeBrokenWarningHours: 4 })).body.data;
-    await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M', description: 'd', milestoneTargetValue: 5, status: 'live' });
+    await acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'M',
+      description: 'd',
+      milestoneTargetValue: 5,
+      status: 'live',
+    });
     // Member in Tokyo: day 2026-12-01 there ends at 2026-12-01T15:00Z; the required day 12-02 ends 12-02T15:00Z.
-    const first = (await post('streak_log', { streakId: streak.id, ownedBy: { externalId: 'tokyo', timezone: 'Asia/Tokyo' }, activityAt: '2026-12-01T01:00:00Z' })).body.data;
+    const first = (
+      await post('streak_log', {
+        streakId: streak.id,
+        ownedBy: { externalId: 'tokyo', timezone: 'Asia/Tokyo' },
+        activityAt: '2026-12-01T01:00:00Z',
+      })
+    ).body.data;
     expect(first.streakProgress.streakToBeBrokenAt).toBe('2026-12-02T15:00:00.000Z');
     const member = first.ownedById;
 
@@ -41,7 +54,11 @@ describe('scheduler sweeps', () => {
     expect((await sweep('2026-12-02T15:15:00Z'))['streak breaks']).toBe(1);
 
     const events = await eventsOf(member);
-    expect(events.map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_to_be_broken', 'streak_progress_broken']);
+    expect(events.map((e) => e.eventCode)).toEqual([
+      'streak_progress_non_milestone_completed',
+      'streak_progress_to_be_broken',
+      'streak_progress_broken',
+    ]);
     const broken = events[2]!.payload.streakProgress;
     expect(broken).toMatchObject({ streakProgressStatus: 'broken', streakBrokenAt: '2026-12-02T15:00:00.000Z', currentProgressValue: 1 });
     expect(broken.streak).toMatchObject({ id: streak.id, name: 'S' });
@@ -52,10 +69,29 @@ describe('scheduler sweeps', () => {
   });
 
   it('warns and fails challenge windows', async () => {
-    const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', aggregationPeriod: 'weekly', aggregationMethod: 'sum', completionTargetValue: 100, toBeFailedWarningHours: 24 })).body.data;
-    const log = (await post('challenge_log', { challengeId: challenge.id, ownedBy: { externalId: 'paris' }, activityAt: '2026-12-01T10:00:00Z', activityValue: 40 })).body.data;
+    const challenge = (
+      await acct.api.post('/schema/challenge/record', {
+        name: 'C',
+        aggregationPeriod: 'weekly',
+        aggregationMethod: 'sum',
+        completionTargetValue: 100,
+        toBeFailedWarningHours: 24,
+      })
+    ).body.data;
+    const log = (
+      await post('challenge_log', {
+        challengeId: challenge.id,
+        ownedBy: { externalId: 'paris' },
+        activityAt: '2026-12-01T10:00:00Z',
+        activityValue: 40,
+      })
+    ).body.data;
     // The ISO week of 2026-12-01 ends Monday 2026-12-07 00:00 in Paris = 2026-12-06T23:00Z.
-    expect(log.challengeProgress).toMatchObject({ periodKey: '2026-W49', challengeToBeFailedAt: '2026-12-06T23:00:00.000Z', currentProgressValue: 40 });
+    expect(log.challengeProgress).toMatchObject({
+      periodKey: '2026-W49',
+      challengeToBeFailedAt: '2026-12-06T23:00:00.000Z',
+      currentProgressValue: 40,
+    });
     expect((await sweep('2026-12-05T23:00:00Z'))['challenge warnings']).toBe(1);
     expect((await sweep('2026-12-06T23:15:00Z'))['challenge failures']).toBe(1);
     const codes = (await eventsOf(log.ownedById)).map((e) => e.eventCode);
@@ -63,13 +99,33 @@ describe('scheduler sweeps', () => {
   });
 
   it('fails missions at the end of their window', async () => {
-    const mission = (await acct.api.post('/schema/mission/record', { name: 'M', aggregationPeriod: 'daily', tasks: [{ name: 'a', activityId: 'a', targetValue: 1 }, { name: 'b', activityId: 'b', targetValue: 1 }] })).body.data;
-    const log = (await post('mission_log', { missionId: mission.id, ownedBy: { externalId: 'missioner' }, activityId: 'a', activityAt: '2026-12-01T10:00:00Z' })).body.data;
+    const mission = (
+      await acct.api.post('/schema/mission/record', {
+        name: 'M',
+        aggregationPeriod: 'daily',
+        tasks: [
+          { name: 'a', activityId: 'a', targetValue: 1 },
+          { name: 'b', activityId: 'b', targetValue: 1 },
+        ],
+      })
+    ).body.data;
+    const log = (
+      await post('mission_log', {
+        missionId: mission.id,
+        ownedBy: { externalId: 'missioner' },
+        activityId: 'a',
+        activityAt: '2026-12-01T10:00:00Z',
+      })
+    ).body.data;
     expect(log.missionProgress.missionToBeFailedAt).toBe('2026-12-02T10:00:00.000Z');
     expect((await sweep('2026-12-02T10:10:00Z'))['mission failures']).toBe(0);
     expect((await sweep('2026-12-02T10:15:00Z'))['mission failures']).toBe(1);
     const progress = (await acct.api.get(`/schema/mission_progress/record/${log.missionProgress.id}`)).body.data;
-    expect(progress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2026-12-02T10:00:00.000Z', isMissionToBeFailedProcessed: true });
+    expect(progress).toMatchObject({
+      missionProgressStatus: 'failed',
+      missionFailedAt: '2026-12-02T10:00:00.000Z',
+      isMissionToBeFailedProcessed: true,
+    });
   });
 
   it('processes each due row once when several sweepers race', async () => {

@@ -13,7 +13,12 @@ afterAll(() => app.close());
 let seq = 0;
 const log = (streakId: string, externalId: string, activityAt: string, extra: Record<string, unknown> = {}) =>
   acct.api.post('/schema/streak_log/record', {
-    streakId, ownedBy: { externalId }, activityId: 'visit', activityAt, uniqueIdentifier: `u-${++seq}`, ...extra,
+    streakId,
+    ownedBy: { externalId },
+    activityId: 'visit',
+    activityAt,
+    uniqueIdentifier: `u-${++seq}`,
+    ...extra,
   });
 
 async function events(memberId: string) {
@@ -27,15 +32,38 @@ async function events(memberId: string) {
 
 describe('streak logs', () => {
   it('count consecutive days, achieve milestones with pooled coupons, complete, and restart', async () => {
-    const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily', completionTargetValue: 3, eudTitle: 'Come back daily' })).body.data;
-    const reward = (await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'relative', rewardExpiryInDays: 7, handleCoupon: true })).body.data;
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily', completionTargetValue: 3, eudTitle: 'Come back daily' }))
+      .body.data;
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'R',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 10,
+        rewardExpiryType: 'relative',
+        rewardExpiryInDays: 7,
+        handleCoupon: true,
+      })
+    ).body.data;
     await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: ['POOL-1', 'POOL-2'] });
-    await acct.api.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Two', description: 'd', milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+    await acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'Two',
+      description: 'd',
+      milestoneTargetValue: 2,
+      status: 'live',
+      rewardId: reward.id,
+    });
 
     const first = await log(streak.id, 'alice', '2026-11-20T10:00:00Z');
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const d1 = first.body.data;
-    expect(d1).toMatchObject({ isAggregated: true, periodKey: '2026-11-20', streakProgress: { currentProgressValue: 1, streakProgressStatus: 'in_progress', streakToBeBrokenAt: '2026-11-22T00:00:00.000Z' } });
+    expect(d1).toMatchObject({
+      isAggregated: true,
+      periodKey: '2026-11-20',
+      streakProgress: { currentProgressValue: 1, streakProgressStatus: 'in_progress', streakToBeBrokenAt: '2026-11-22T00:00:00.000Z' },
+    });
     expect(d1.taskProgress).toMatchObject({ periodKey: '2026-11-20', currentProgressValue: 1, taskProgressStatus: 'completed' });
     expect(d1.nextMilestone).toMatchObject({ milestoneTargetValue: 2 });
     expect(d1.achievedMilestone).toBeNull();
@@ -47,7 +75,11 @@ describe('streak logs', () => {
     const d2 = (await log(streak.id, 'alice', '2026-11-21T09:00:00Z')).body.data;
     expect(d2.streakProgress.currentProgressValue).toBe(2);
     expect(d2.achievedMilestone).toMatchObject({ milestoneTargetValue: 2 });
-    expect(d2.achievedMilestoneRewardLog).toMatchObject({ couponCode: 'POOL-1', rewardExpiryAt: expect.any(String), rewardIssuedAt: '2026-11-30T12:00:00.000Z' });
+    expect(d2.achievedMilestoneRewardLog).toMatchObject({
+      couponCode: 'POOL-1',
+      rewardExpiryAt: expect.any(String),
+      rewardIssuedAt: '2026-11-30T12:00:00.000Z',
+    });
 
     const d3 = (await log(streak.id, 'alice', '2026-11-22T09:00:00Z')).body.data;
     expect(d3.streakProgress).toMatchObject({ currentProgressValue: 3, streakProgressStatus: 'completed' });
@@ -75,7 +107,12 @@ describe('streak logs', () => {
     expect(gap.streakProgress.currentProgressValue).toBe(1);
     const late = (await log(streak.id, 'bob', '2026-11-22T10:00:00Z')).body.data;
     expect(late.isAggregated).toBe(false);
-    const progresses = (await acct.api.get('/schema/streak_progress/record', { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }], filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: gap.ownedById }] } })).body.data;
+    const progresses = (
+      await acct.api.get('/schema/streak_progress/record', {
+        sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: gap.ownedById }] },
+      })
+    ).body.data;
     expect(progresses.map((p: any) => [p.streakProgressStatus, p.currentProgressValue, p.streakBrokenAt])).toEqual([
       ['broken', 2, '2026-11-23T00:00:00.000Z'],
       ['in_progress', 1, null],
@@ -86,7 +123,13 @@ describe('streak logs', () => {
 
   it('refuses replays with the first log id', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily 3' })).body.data;
-    const body = { streakId: streak.id, ownedBy: { externalId: 'carol' }, activityId: 'visit', activityAt: '2026-11-20T10:00:00Z', uniqueIdentifier: 'same' };
+    const body = {
+      streakId: streak.id,
+      ownedBy: { externalId: 'carol' },
+      activityId: 'visit',
+      activityAt: '2026-11-20T10:00:00Z',
+      uniqueIdentifier: 'same',
+    };
     const first = await acct.api.post('/schema/streak_log/record', body);
     const replay = await acct.api.post('/schema/streak_log/record', body);
     expect(replay.status).toBe(409);

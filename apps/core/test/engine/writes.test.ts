@@ -16,14 +16,21 @@ beforeAll(async () => {
   acct = await app.createAccount({ timezone: 'UTC' });
   streakId = (await acct.api.post('/schema/streak/record', { name: 'Daily' })).body.data.id;
   const first = await acct.api.post('/schema/streak_log/record', {
-    streakId, ownedBy: { externalId: 'w' }, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'first',
+    streakId,
+    ownedBy: { externalId: 'w' },
+    activityId: 'visit',
+    activityAt: new Date().toISOString(),
+    uniqueIdentifier: 'first',
   });
   memberId = first.body.data.ownedById;
 });
 afterAll(() => app.close());
 
 async function readProgress(): Promise<Versioned<StreakProgressRow>> {
-  const found = await app.db.raw(`select ${versioned('sp')} as row from streak_progress sp where sp.account_id = ? and sp.owned_by_id = ?`, [acct.accountId, memberId]);
+  const found = await app.db.raw(
+    `select ${versioned('sp')} as row from streak_progress sp where sp.account_id = ? and sp.owned_by_id = ?`,
+    [acct.accountId, memberId],
+  );
   return rowFromJson<Versioned<StreakProgressRow>>(found.rows[0].row)!;
 }
 
@@ -31,9 +38,25 @@ function plannedWrites(progress: Versioned<StreakProgressRow>, uniqueIdentifier:
   const writes = new WriteSet(acct.accountId);
   writes.update('streak_progress', progress, { current_progress_value: progress.current_progress_value + 10, updated_at: new Date() });
   writes.insert<LogRow>('streak_log', [
-    { streak_id: streakId, owned_by_id: memberId, activity_id: 'visit', activity_at: new Date(), unique_identifier: uniqueIdentifier, status: 'live', is_aggregated: true },
+    {
+      streak_id: streakId,
+      owned_by_id: memberId,
+      activity_id: 'visit',
+      activity_at: new Date(),
+      unique_identifier: uniqueIdentifier,
+      status: 'live',
+      is_aggregated: true,
+    },
   ]);
-  writes.emit([{ code: 'streak_progress_in_progress', ownedById: memberId, linkedSchemaSlug: 'streak_progress', linkedSchemaRecordId: progress.id, payload: { n: 1 } }]);
+  writes.emit([
+    {
+      code: 'streak_progress_in_progress',
+      ownedById: memberId,
+      linkedSchemaSlug: 'streak_progress',
+      linkedSchemaRecordId: progress.id,
+      payload: { n: 1 },
+    },
+  ]);
   return writes;
 }
 
@@ -53,7 +76,10 @@ describe('the write set', () => {
     const events = await count('event_log', { account_id: acct.accountId });
     const writes = plannedWrites(progress, 'planned-stale');
     await app.db('streak_progress').where({ account_id: acct.accountId, id: progress.id }).update({ updated_at: new Date() });
-    const failure = await writes.write(app.db).then(() => undefined, (err: unknown) => err);
+    const failure = await writes.write(app.db).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(isChangedSinceRead(failure)).toBe(true);
     expect((await readProgress()).current_progress_value).toBe(progress.current_progress_value);
     expect(await count('streak_log', { account_id: acct.accountId, unique_identifier: 'planned-stale' })).toBe(0);
@@ -62,6 +88,12 @@ describe('the write set', () => {
 
   it('refuses a row read without its version', () => {
     const writes = new WriteSet(acct.accountId);
-    expect(() => writes.update<{ id: string; account_id: string; updated_at?: Date }>('streak_progress', { id: 'x', account_id: acct.accountId }, { updated_at: new Date() })).toThrow(/version/);
+    expect(() =>
+      writes.update<{ id: string; account_id: string; updated_at?: Date }>(
+        'streak_progress',
+        { id: 'x', account_id: acct.accountId },
+        { updated_at: new Date() },
+      ),
+    ).toThrow(/version/);
   });
 });

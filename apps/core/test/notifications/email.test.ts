@@ -52,7 +52,12 @@ async function startSmtp(): Promise<number> {
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
         PostalMime.parse(raw).then((mail) => {
-          inbox.push({ from: (session.envelope.mailFrom as { address: string }).address, to: session.envelope.rcptTo.map((r) => r.address), raw, mail });
+          inbox.push({
+            from: (session.envelope.mailFrom as { address: string }).address,
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            mail,
+          });
           cb();
         }, cb);
       });
@@ -107,26 +112,59 @@ beforeAll(async () => {
   acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });
 
   const reward = await create(acct, 'reward', {
-    name: 'Ten', description: '10% off', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'relative', rewardExpiryInDays: 30,
-    handleCoupon: true, handleCouponAutoGeneration: true,
+    name: 'Ten',
+    description: '10% off',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'relative',
+    rewardExpiryInDays: 30,
+    handleCoupon: true,
+    handleCouponAutoGeneration: true,
   });
   streak = await create(acct, 'streak', { name: 'Daily visit', status: 'live', completionTargetValue: 30, eudTitle: 'Visit streak' });
   await acct.api.patch(path('streak', streak.id), { eudTitle: 'Série de visites' }, undefined, { languageCode: 'fr' });
-  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Three', description: 'd', milestoneTargetValue: 3, status: 'live', rewardId: reward.id });
-  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Seven', description: 'd', milestoneTargetValue: 7, status: 'live' });
+  await create(acct, 'milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'Three',
+    description: 'd',
+    milestoneTargetValue: 3,
+    status: 'live',
+    rewardId: reward.id,
+  });
+  await create(acct, 'milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'Seven',
+    description: 'd',
+    milestoneTargetValue: 7,
+    status: 'live',
+  });
 
   const header = await create(acct, 'email_header', { name: 'H', htmlContent: '<div class="header">HEADER {{$organization.name}}</div>' });
-  await acct.api.patch(path('email_header', header.id), { htmlContent: '<div class="header">EN-TÊTE {{$organization.name}}</div>' }, undefined, { languageCode: 'fr' });
+  await acct.api.patch(
+    path('email_header', header.id),
+    { htmlContent: '<div class="header">EN-TÊTE {{$organization.name}}</div>' },
+    undefined,
+    { languageCode: 'fr' },
+  );
   const footer = await create(acct, 'email_footer', { name: 'F', htmlContent: '<div class="footer">FOOTER {{$account.name}}</div>' });
   await create(acct, 'email_theme', { name: 'Old', status: 'live', style: '.content { color: #000000; }' });
   await create(acct, 'email_theme', {
-    name: 'Brand', status: 'live',
-    style: '.content { color: #123456; } .cta-button-primary { background-color: #ff0066; } @media (max-width: 600px) { .content { padding: 8px; } }',
+    name: 'Brand',
+    status: 'live',
+    style:
+      '.content { color: #123456; } .cta-button-primary { background-color: #ff0066; } @media (max-width: 600px) { .content { padding: 8px; } }',
   });
   await create(acct, 'email_theme', { name: 'Draft', status: 'draft', style: '.content { color: #999999; }' });
   template = await create(acct, 'email_template', {
-    name: 'Streak update', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed', emailHeaderId: header.id, emailFooterId: footer.id,
-    subject: '{{$account.name}}: keep going, {{$account_user.firstName}}!', htmlContent: HTML('Hello', 'Unsubscribe'),
+    name: 'Streak update',
+    status: 'live',
+    sampleEventCode: 'streak_progress_non_milestone_completed',
+    emailHeaderId: header.id,
+    emailFooterId: footer.id,
+    subject: '{{$account.name}}: keep going, {{$account_user.firstName}}!',
+    htmlContent: HTML('Hello', 'Unsubscribe'),
   });
   await acct.api.patch(
     path('email_template', template.id),
@@ -136,8 +174,12 @@ beforeAll(async () => {
   );
   mailIntegration = await create(acct, 'service_email', { name: 'Shared', replyToEmailAddress: 'help@acme.test', status: 'live' });
   rule = await create(acct, 'notification', {
-    name: 'Streak mail', status: 'live', eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_milestone_completed'],
-    integrationProvider: 'service_email', integrationId: mailIntegration.id, templateId: template.id,
+    name: 'Streak mail',
+    status: 'live',
+    eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_milestone_completed'],
+    integrationProvider: 'service_email',
+    integrationId: mailIntegration.id,
+    templateId: template.id,
   });
 });
 
@@ -151,7 +193,13 @@ describe('email over SMTP', () => {
   let received: Received;
 
   it('renders every namespace, partials, escaping, the theme and the member language, and sends it', async () => {
-    zoe = await member('zoe', { firstName: 'Zoë <b>&</b>', lastName: 'Durand', email: 'zoe@example.net', languageCode: 'fr', timezone: 'Europe/Paris' });
+    zoe = await member('zoe', {
+      firstName: 'Zoë <b>&</b>',
+      lastName: 'Durand',
+      email: 'zoe@example.net',
+      languageCode: 'fr',
+      timezone: 'Europe/Paris',
+    });
     await logDay(zoe.id, '2026-12-08');
     const [event] = await logDay(zoe.id, '2026-12-09');
     expect(event.event_code).toBe('streak_progress_non_milestone_completed');
@@ -192,7 +240,10 @@ describe('email over SMTP', () => {
     // A text/plain alternative of the same content: text as a person reads it, links kept as "label [url]".
     expect(received.raw.toString()).toMatch(/^Content-Type: multipart\/alternative;/im);
     const href = /href="([^"]+)"/.exec(html)![1]!;
-    const lines = (mail.text as string).split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = (mail.text as string)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     expect(lines).toContain('Bonjour Zoë <b>&</b>');
     expect(lines).toContain('Acme Group / Acme Fitness / Durand / zoe@example.net / zoe');
     expect(lines).toContain('2 jour | 1 | 3 (1) | 3 (1) | 30 | 10 décembre 2026 à 23:59');
@@ -202,10 +253,21 @@ describe('email over SMTP', () => {
     expect(mail.text).not.toMatch(/<p|<div|style=|@media|&lt;|&amp;/);
 
     const log = await logRow(app, id);
-    expect(log).toMatchObject({ notification_log_status: 'sent', provider_message_id: mail.messageId, attempt_count: 1, error: null, lease_until: null });
+    expect(log).toMatchObject({
+      notification_log_status: 'sent',
+      provider_message_id: mail.messageId,
+      attempt_count: 1,
+      error: null,
+      lease_until: null,
+    });
     expect(log.sent_at).toEqual(NOW);
     const api = await acct.api.get(path('notification_log', id));
-    expect(api.body.data).toMatchObject({ notificationLogStatus: 'sent', channel: 'email', providerMessageId: mail.messageId, attemptCount: 1 });
+    expect(api.body.data).toMatchObject({
+      notificationLogStatus: 'sent',
+      channel: 'email',
+      providerMessageId: mail.messageId,
+      attemptCount: 1,
+    });
   });
 
   it('formats the reward expiry in the member language and time zone', async () => {
@@ -239,7 +301,11 @@ describe('email over SMTP', () => {
     inbox = [];
     await send(app);
     expect(inbox).toHaveLength(0);
-    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has unsubscribed from email messages.', attempt_count: 0 });
+    expect(await logRow(app, id)).toMatchObject({
+      notification_log_status: 'skipped',
+      error: 'The member has unsubscribed from email messages.',
+      attempt_count: 0,
+    });
   });
 
   it('shows the opt-outs to the member read-only; an API key clears one and mail flows again', async () => {
@@ -286,17 +352,28 @@ describe('email over SMTP', () => {
     expect(byId(mail.html as string, 'greeting')).toBe('Hello Sam');
     expect(mail.html).toContain('HEADER Acme Group');
     // ICU puts a narrow no-break space before the day period.
-    expect(byId(mail.html as string, 'helpers').replace(/\u202f/g, ' ')).toBe('2 day | 1 | 3 (1) | 3 (1) | 30 | December 10, 2026 at 11:59 PM');
+    expect(byId(mail.html as string, 'helpers').replace(/\u202f/g, ' ')).toBe(
+      '2 day | 1 | 3 (1) | 3 (1) | 30 | December 10, 2026 at 11:59 PM',
+    );
   });
 
   it('signs mail of a custom domain with its DKIM key and sends from its address', async () => {
     const custom = await create(acct, 'service_email', {
-      name: 'Custom', replyToEmailAddress: 'support@shop.example.com', status: 'live',
-      useGamopandaDomain: false, domain: 'shop.example.com', mailFrom: 'mail', senderEmailAddress: 'hello@shop.example.com',
+      name: 'Custom',
+      replyToEmailAddress: 'support@shop.example.com',
+      status: 'live',
+      useGamopandaDomain: false,
+      domain: 'shop.example.com',
+      mailFrom: 'mail',
+      senderEmailAddress: 'hello@shop.example.com',
     });
     const customRule = await create(acct, 'notification', {
-      name: 'Custom mail', status: 'live', eventCodes: ['streak_progress_non_milestone_completed'],
-      integrationProvider: 'service_email', integrationId: custom.id, templateId: template.id,
+      name: 'Custom mail',
+      status: 'live',
+      eventCodes: ['streak_progress_non_milestone_completed'],
+      integrationProvider: 'service_email',
+      integrationId: custom.id,
+      templateId: template.id,
     });
     const kim = await member('kim');
     await logDay(kim.id, '2026-12-08');
@@ -439,8 +516,12 @@ describe('render action', () => {
 
   it('has sample data for every event code', async () => {
     const probe = await create(acct, 'email_template', {
-      name: 'Probe', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: '{{$event_log.eventCode}}',
-      htmlContent: '<p id="h">{{$helpers.currentProgressValue}}|{{$helpers.remainingValue}}|{{$helpers.completionTargetValue}}|{{$helpers.periodText}}|{{$helpers.rewardValidTill}}</p>',
+      name: 'Probe',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_in_progress',
+      subject: '{{$event_log.eventCode}}',
+      htmlContent:
+        '<p id="h">{{$helpers.currentProgressValue}}|{{$helpers.remainingValue}}|{{$helpers.completionTargetValue}}|{{$helpers.periodText}}|{{$helpers.rewardValidTill}}</p>',
     });
     const rendered: Record<string, string> = {};
     for (const code of EVENT_CODES) {
@@ -461,11 +542,20 @@ describe('render action', () => {
   });
 
   it('answers 409 for a template that cannot render, 404 for another account', async () => {
-    const body = { name: 'Broken', status: 'draft', sampleEventCode: 'streak_progress_in_progress', subject: 'x', htmlContent: '<p>{{shout $account.name}}</p>' };
+    const body = {
+      name: 'Broken',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_in_progress',
+      subject: 'x',
+      htmlContent: '<p>{{shout $account.name}}</p>',
+    };
     expect((await acct.api.post(path('email_template'), body)).status).toBe(400);
     // Saved before templates were checked for helpers and partials.
     const broken = await create(acct, 'email_template', { ...body, htmlContent: '<p></p>' });
-    await app.db('email_template').where({ id: broken.id }).update({ html_content: { en: body.htmlContent } });
+    await app
+      .db('email_template')
+      .where({ id: broken.id })
+      .update({ html_content: { en: body.htmlContent } });
     const res = await acct.api.post(`${path('email_template', broken.id)}/action/render`);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toContain('shout');

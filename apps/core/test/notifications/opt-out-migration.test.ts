@@ -31,9 +31,15 @@ it('turns the single opt-out into one per channel: an opted-out member stays opt
   const channels = async (id: string) => (await db('account_user').where({ id }).first('unsubscribed_channels')).unsubscribed_channels;
   expect(await channels(out.id)).toEqual(['email', 'push', 'sms', 'chat']);
   expect(await channels(still.id)).toEqual([]);
-  await expect(db('account_user').where({ id: still.id }).update({ unsubscribed_channels: ['fax'] })).rejects.toThrow(/account_user_unsubscribed_channels_known/);
+  await expect(
+    db('account_user')
+      .where({ id: still.id })
+      .update({ unsubscribed_channels: ['fax'] }),
+  ).rejects.toThrow(/account_user_unsubscribed_channels_known/);
 
-  await db('account_user').where({ id: still.id }).update({ unsubscribed_channels: ['sms'] });
+  await db('account_user')
+    .where({ id: still.id })
+    .update({ unsubscribed_channels: ['sms'] });
   await channelOptOuts.down(db);
   const rows = await db('account_user').whereIn('id', [out.id, still.id]).select('id', 'unsubscribed_at');
   expect(rows.every((r: { unsubscribed_at: Date | null }) => r.unsubscribed_at instanceof Date)).toBe(true);

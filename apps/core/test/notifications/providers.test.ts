@@ -36,7 +36,8 @@ function xml(res: import('node:http').ServerResponse, status: number, body: stri
 
 async function answer(req: Captured, res: import('node:http').ServerResponse) {
   if (req.url === '/v2/email/outbound-emails') {
-    if (mode.ses === 'fail') return json(res, 500, { message: 'We encountered an internal error. Please try again.' }, { 'x-amzn-ErrorType': 'InternalFailure' });
+    if (mode.ses === 'fail')
+      return json(res, 500, { message: 'We encountered an internal error. Please try again.' }, { 'x-amzn-ErrorType': 'InternalFailure' });
     return json(res, 200, { MessageId: `ses-msg-${++counter}` });
   }
   if (req.url === '/token' || req.url === '/revoked-token') {
@@ -44,19 +45,30 @@ async function answer(req: Captured, res: import('node:http').ServerResponse) {
     return json(res, 200, { access_token: ACCESS_TOKEN, expires_in: 3600, token_type: 'Bearer' });
   }
   if (req.url.startsWith('/v1/projects/')) {
-    if (req.headers.authorization !== `Bearer ${ACCESS_TOKEN}`) return json(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Bad token' } });
+    if (req.headers.authorization !== `Bearer ${ACCESS_TOKEN}`)
+      return json(res, 401, { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Bad token' } });
     // A provider that echoes the request's credentials in its error: the sender must not store them.
-    if (mode.push === 'fail') return json(res, 500, { error: { code: 500, status: 'INTERNAL', message: `Backend failure for ${req.headers.authorization}` } });
+    if (mode.push === 'fail')
+      return json(res, 500, { error: { code: 500, status: 'INTERNAL', message: `Backend failure for ${req.headers.authorization}` } });
     const token = JSON.parse(req.body).message.token as string;
-    if (token === 'stale-token') return json(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.' } });
+    if (token === 'stale-token')
+      return json(res, 404, { error: { code: 404, status: 'NOT_FOUND', message: 'Requested entity was not found.' } });
     return json(res, 200, { name: `projects/demo-project/messages/${token}` });
   }
   if (req.url === '/v1/whatsapp/send') return json(res, 200, { messageId: `wa-msg-${++counter}` });
   if (req.url === '/' && form(req.body).Action === 'Publish') {
     if (awsCredential(req).startsWith('AKIABADKEY')) {
-      return xml(res, 403, `<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is invalid (${BAD_SMS_SECRET}).</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`);
+      return xml(
+        res,
+        403,
+        `<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>Sender</Type><Code>InvalidClientTokenId</Code><Message>The security token included in the request is invalid (${BAD_SMS_SECRET}).</Message></Error><RequestId>r-1</RequestId></ErrorResponse>`,
+      );
     }
-    return xml(res, 200, `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>sns-msg-${++counter}</MessageId></PublishResult><ResponseMetadata><RequestId>r-2</RequestId></ResponseMetadata></PublishResponse>`);
+    return xml(
+      res,
+      200,
+      `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>sns-msg-${++counter}</MessageId></PublishResult><ResponseMetadata><RequestId>r-2</RequestId></ResponseMetadata></PublishResponse>`,
+    );
   }
   json(res, 404, { message: `no route ${req.method} ${req.url}` });
 }
@@ -75,7 +87,14 @@ beforeAll(async () => {
   app.running.services.records.now = () => NOW;
   acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });
   streak = await create(acct, 'streak', { name: 'Daily visit', status: 'live', completionTargetValue: 30 });
-  await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Three', description: 'd', milestoneTargetValue: 3, status: 'live' });
+  await create(acct, 'milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'Three',
+    description: 'd',
+    milestoneTargetValue: 3,
+    status: 'live',
+  });
 });
 
 afterAll(async () => {
@@ -94,7 +113,12 @@ async function memberEvent(externalId: string, over: Record<string, unknown> = {
 
 async function rule(provider: string, integrationId: string, templateId: string) {
   return create(acct, 'notification', {
-    name: `${provider} rule`, status: 'live', eventCodes: ['streak_progress_non_milestone_completed'], integrationProvider: provider, integrationId, templateId,
+    name: `${provider} rule`,
+    status: 'live',
+    eventCodes: ['streak_progress_non_milestone_completed'],
+    integrationProvider: provider,
+    integrationId,
+    templateId,
   }) as Promise<{ id: string; integrationProvider: string }>;
 }
 
@@ -104,8 +128,11 @@ describe('email through SES v2', () => {
   beforeAll(async () => {
     const integration = await create(acct, 'service_email', { name: 'SES', replyToEmailAddress: 'help@acme.test', status: 'live' });
     const template = await create(acct, 'email_template', {
-      name: 'SES mail', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed',
-      subject: 'Keep going, {{$account_user.firstName}}', htmlContent: '<div class="content">{{$helpers.remainingValue}} {{$helpers.periodText}}s to go</div>',
+      name: 'SES mail',
+      status: 'live',
+      sampleEventCode: 'streak_progress_non_milestone_completed',
+      subject: 'Keep going, {{$account_user.firstName}}',
+      htmlContent: '<div class="content">{{$helpers.remainingValue}} {{$helpers.periodText}}s to go</div>',
     });
     sesRule = await rule('service_email', integration.id, template.id);
   });
@@ -120,7 +147,11 @@ describe('email through SES v2', () => {
     // Signed with the standard AWS environment's credentials.
     expect(awsCredential(request!)).toMatch(new RegExp(`^${ENV_KEY}/\\d{8}/us-east-1/ses/aws4_request$`));
     const body = JSON.parse(request!.body);
-    expect(body).toMatchObject({ FromEmailAddress: 'no-reply@mail.loyalty.test', Destination: { ToAddresses: ['ada@example.net'] }, ReplyToAddresses: ['help@acme.test'] });
+    expect(body).toMatchObject({
+      FromEmailAddress: 'no-reply@mail.loyalty.test',
+      Destination: { ToAddresses: ['ada@example.net'] },
+      ReplyToAddresses: ['help@acme.test'],
+    });
     const mail = await PostalMime.parse(Buffer.from(body.Content.Raw.Data, 'base64'));
     expect(mail.subject).toBe('Keep going, Ada');
     expect(mail.from).toEqual({ name: 'Acme Fitness', address: 'no-reply@mail.loyalty.test' });
@@ -159,17 +190,33 @@ describe('push through the HTTP v1 API', () => {
   let pushRule: { id: string; integrationProvider: string };
   let revokedRule: { id: string; integrationProvider: string };
   const serviceAccount = (key: ReturnType<typeof keyPair>, tokenPath: string) => ({
-    type: 'service_account', project_id: 'demo-project', private_key_id: 'kid-1', private_key: pem(key),
-    client_email: 'push@demo-project.iam.example.com', client_id: '1234567890', token_uri: `${provider.url}${tokenPath}`,
+    type: 'service_account',
+    project_id: 'demo-project',
+    private_key_id: 'kid-1',
+    private_key: pem(key),
+    client_email: 'push@demo-project.iam.example.com',
+    client_id: '1234567890',
+    token_uri: `${provider.url}${tokenPath}`,
   });
 
   beforeAll(async () => {
     const template = await create(acct, 'push_notification_template', {
-      name: 'Push', title: 'Hi {{$account_user.firstName}}', body: '{{$helpers.remainingValue}} more {{$helpers.periodText}}s to go & win',
-      imageUrl: 'https://cdn.example.com/streak.png', data: { streakId: '{{$event_log.payload.streakLog.streakId}}', kind: 'streak' },
+      name: 'Push',
+      title: 'Hi {{$account_user.firstName}}',
+      body: '{{$helpers.remainingValue}} more {{$helpers.periodText}}s to go & win',
+      imageUrl: 'https://cdn.example.com/streak.png',
+      data: { streakId: '{{$event_log.payload.streakLog.streakId}}', kind: 'streak' },
     });
-    const good = await create(acct, 'push_cloud_messaging', { name: 'Push', status: 'live', serviceAccountJSON: serviceAccount(GOOD_KEY, '/token') });
-    const revoked = await create(acct, 'push_cloud_messaging', { name: 'Revoked', status: 'live', serviceAccountJSON: serviceAccount(REVOKED_KEY, '/revoked-token') });
+    const good = await create(acct, 'push_cloud_messaging', {
+      name: 'Push',
+      status: 'live',
+      serviceAccountJSON: serviceAccount(GOOD_KEY, '/token'),
+    });
+    const revoked = await create(acct, 'push_cloud_messaging', {
+      name: 'Revoked',
+      status: 'live',
+      serviceAccountJSON: serviceAccount(REVOKED_KEY, '/revoked-token'),
+    });
     pushRule = await rule('push_cloud_messaging', good.id, template.id);
     revokedRule = await rule('push_cloud_messaging', revoked.id, template.id);
   });
@@ -185,20 +232,28 @@ describe('push through the HTTP v1 API', () => {
     expect(grant.grant_type).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
     const { payload, protectedHeader } = await jwtVerify(grant.assertion!, GOOD_KEY.publicKey, { audience: `${provider.url}/token` });
     expect(protectedHeader.alg).toBe('RS256');
-    expect(payload).toMatchObject({ iss: 'push@demo-project.iam.example.com', scope: 'https://www.googleapis.com/auth/firebase.messaging' });
+    expect(payload).toMatchObject({
+      iss: 'push@demo-project.iam.example.com',
+      scope: 'https://www.googleapis.com/auth/firebase.messaging',
+    });
 
     const sends = requestsTo('/v1/projects/');
     expect(sends.map((r) => r.url)).toEqual(['/v1/projects/demo-project/messages:send', '/v1/projects/demo-project/messages:send']);
     for (const r of sends) expect(r.headers.authorization).toBe(`Bearer ${ACCESS_TOKEN}`);
     const messages = sends.map((r) => JSON.parse(r.body).message).sort((a, b) => a.token.localeCompare(b.token));
-    expect(messages).toEqual(['device-a', 'device-b'].map((token) => ({
-      token,
-      notification: { title: 'Hi Ada', body: '2 more days to go & win', image: 'https://cdn.example.com/streak.png' },
-      data: { streakId: streak.id, kind: 'streak' },
-    })));
+    expect(messages).toEqual(
+      ['device-a', 'device-b'].map((token) => ({
+        token,
+        notification: { title: 'Hi Ada', body: '2 more days to go & win', image: 'https://cdn.example.com/streak.png' },
+        data: { streakId: streak.id, kind: 'streak' },
+      })),
+    );
     const log = await logRow(app, id);
     expect(log).toMatchObject({ notification_log_status: 'sent', channel: 'push' });
-    expect(log.provider_message_id.split(' ').sort()).toEqual(['projects/demo-project/messages/device-a', 'projects/demo-project/messages/device-b']);
+    expect(log.provider_message_id.split(' ').sort()).toEqual([
+      'projects/demo-project/messages/device-a',
+      'projects/demo-project/messages/device-b',
+    ]);
   });
 
   it('reuses the access token, and a stale device token does not fail the others', async () => {
@@ -206,7 +261,10 @@ describe('push through the HTTP v1 API', () => {
     const id = await queue(app, pushRule, event);
     await send(app);
     expect(requestsTo('/token')).toHaveLength(1);
-    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'sent', provider_message_id: 'projects/demo-project/messages/device-c' });
+    expect(await logRow(app, id)).toMatchObject({
+      notification_log_status: 'sent',
+      provider_message_id: 'projects/demo-project/messages/device-c',
+    });
   });
 
   it('fails on a refused grant at once; retries a 500 without storing the access token', async () => {
@@ -246,17 +304,42 @@ describe('SMS and chat through the cloud SDK', () => {
   let chatRule: { id: string; integrationProvider: string };
 
   beforeAll(async () => {
-    const smsTemplate = await create(acct, 'sms_template', { name: 'SMS', body: '{{$account.name}}: {{$account_user.firstName}}, {{$helpers.remainingValue}} {{$helpers.periodText}}s to go & win' });
-    const sms = await create(acct, 'cloud_sms', { name: 'SMS', status: 'live', accessKeyId: 'AKIAGOODKEY0001', secretAccessKey: SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
-    const badSms = await create(acct, 'cloud_sms', { name: 'Bad SMS', status: 'live', accessKeyId: 'AKIABADKEY0001', secretAccessKey: BAD_SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
+    const smsTemplate = await create(acct, 'sms_template', {
+      name: 'SMS',
+      body: '{{$account.name}}: {{$account_user.firstName}}, {{$helpers.remainingValue}} {{$helpers.periodText}}s to go & win',
+    });
+    const sms = await create(acct, 'cloud_sms', {
+      name: 'SMS',
+      status: 'live',
+      accessKeyId: 'AKIAGOODKEY0001',
+      secretAccessKey: SMS_SECRET,
+      region: 'eu-west-1',
+      senderId: 'AcmeFit',
+    });
+    const badSms = await create(acct, 'cloud_sms', {
+      name: 'Bad SMS',
+      status: 'live',
+      accessKeyId: 'AKIABADKEY0001',
+      secretAccessKey: BAD_SMS_SECRET,
+      region: 'eu-west-1',
+      senderId: 'AcmeFit',
+    });
     smsRule = await rule('cloud_sms', sms.id, smsTemplate.id);
     badSmsRule = await rule('cloud_sms', badSms.id, smsTemplate.id);
     const chatTemplate = await create(acct, 'chat_message_template', {
-      name: 'Chat', templateName: 'streak_reminder', templateLanguageCode: 'en_US', bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+      name: 'Chat',
+      templateName: 'streak_reminder',
+      templateLanguageCode: 'en_US',
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
     });
     const chat = await create(acct, 'cloud_chat', {
-      name: 'Chat', status: 'live', accessKeyId: 'AKIACHATKEY0001', secretAccessKey: CHAT_SECRET, region: 'us-east-1',
-      messagingBusinessAccountId: 'waba-1', messagingPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef',
+      name: 'Chat',
+      status: 'live',
+      accessKeyId: 'AKIACHATKEY0001',
+      secretAccessKey: CHAT_SECRET,
+      region: 'us-east-1',
+      messagingBusinessAccountId: 'waba-1',
+      messagingPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef',
     });
     chatRule = await rule('cloud_chat', chat.id, chatTemplate.id);
   });
@@ -305,7 +388,15 @@ describe('SMS and chat through the cloud SDK', () => {
       template: {
         name: 'streak_reminder',
         language: { code: 'en_US' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: '2' }] }],
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ada' },
+              { type: 'text', text: '2' },
+            ],
+          },
+        ],
       },
     });
     const log = await logRow(app, id);
@@ -317,19 +408,30 @@ describe('SMS and chat through the cloud SDK', () => {
     const event = await memberEvent('no-phone');
     const ids = [await queue(app, smsRule, event), await queue(app, chatRule, event)];
     await send(app);
-    for (const id of ids) expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no phone number.' });
+    for (const id of ids)
+      expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'skipped', error: 'The member has no phone number.' });
   });
 });
 
 describe('opt-outs per channel', () => {
-  it("an email link opts out of email only, an SMS link of SMS only, and a merchant can clear one", async () => {
+  it('an email link opts out of email only, an SMS link of SMS only, and a merchant can clear one', async () => {
     const emailTemplate = await create(acct, 'email_template', {
-      name: 'Opt-out mail', status: 'live', sampleEventCode: 'streak_progress_non_milestone_completed',
-      subject: 'Hi', htmlContent: '<p>Go on</p><a href="{{$helpers.unsubscribeUrl}}">Unsubscribe</a>',
+      name: 'Opt-out mail',
+      status: 'live',
+      sampleEventCode: 'streak_progress_non_milestone_completed',
+      subject: 'Hi',
+      htmlContent: '<p>Go on</p><a href="{{$helpers.unsubscribeUrl}}">Unsubscribe</a>',
     });
     const email = await create(acct, 'service_email', { name: 'Opt-out SES', replyToEmailAddress: 'help@acme.test', status: 'live' });
     const smsTemplate = await create(acct, 'sms_template', { name: 'Opt-out SMS', body: 'Go on. Stop: {{$helpers.unsubscribeUrl}}' });
-    const sms = await create(acct, 'cloud_sms', { name: 'Opt-out SMS', status: 'live', accessKeyId: 'AKIAGOODKEY0002', secretAccessKey: SMS_SECRET, region: 'eu-west-1', senderId: 'AcmeFit' });
+    const sms = await create(acct, 'cloud_sms', {
+      name: 'Opt-out SMS',
+      status: 'live',
+      accessKeyId: 'AKIAGOODKEY0002',
+      secretAccessKey: SMS_SECRET,
+      region: 'eu-west-1',
+      senderId: 'AcmeFit',
+    });
     const rules = [await rule('service_email', email.id, emailTemplate.id), await rule('cloud_sms', sms.id, smsTemplate.id)];
     const event = await memberEvent('opt-1', { email: 'opt@example.net', phoneNumber: '+14155550111' });
     const memberPath = `/schema/account_user/record/${event.owned_by_id}`;
@@ -338,10 +440,12 @@ describe('opt-outs per channel', () => {
     async function round() {
       const ids = [await queue(app, rules[0]!, event), await queue(app, rules[1]!, event)];
       await send(app);
-      return Promise.all(ids.map(async (id) => {
-        const log = await logRow(app, id);
-        return [log.notification_log_status, log.error];
-      }));
+      return Promise.all(
+        ids.map(async (id) => {
+          const log = await logRow(app, id);
+          return [log.notification_log_status, log.error];
+        }),
+      );
     }
     const lastSmsLink = () => {
       const publish = provider.requests.filter((r) => r.url === '/').at(-1)!;
@@ -353,23 +457,35 @@ describe('opt-outs per channel', () => {
       return /href="([^"]+)"/.exec(mail.html as string)![1]!;
     };
 
-    expect(await round()).toEqual([['sent', null], ['sent', null]]);
+    expect(await round()).toEqual([
+      ['sent', null],
+      ['sent', null],
+    ]);
     const emailLink = new URL(await lastEmailLink());
     const smsLink = new URL(lastSmsLink());
     expect(smsLink.pathname).not.toBe(emailLink.pathname);
 
     expect((await fetch(`${app.url}${emailLink.pathname}`)).status).toBe(200);
     expect((await acct.api.get(memberPath)).body.data.unsubscribedChannels).toEqual(['email']);
-    expect(await round()).toEqual([['skipped', 'The member has unsubscribed from email messages.'], ['sent', null]]);
+    expect(await round()).toEqual([
+      ['skipped', 'The member has unsubscribed from email messages.'],
+      ['sent', null],
+    ]);
 
     expect((await fetch(`${app.url}${smsLink.pathname}`, { method: 'POST' })).status).toBe(200);
     expect((await acct.api.get(memberPath)).body.data.unsubscribedChannels).toEqual(['email', 'sms']);
-    expect(await round()).toEqual([['skipped', 'The member has unsubscribed from email messages.'], ['skipped', 'The member has unsubscribed from sms messages.']]);
+    expect(await round()).toEqual([
+      ['skipped', 'The member has unsubscribed from email messages.'],
+      ['skipped', 'The member has unsubscribed from sms messages.'],
+    ]);
 
     // The member opts back in to email with the merchant.
     const cleared = await acct.api.patch(memberPath, { unsubscribedChannels: ['sms'] });
     expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
     expect(cleared.body.data.unsubscribedChannels).toEqual(['sms']);
-    expect(await round()).toEqual([['sent', null], ['skipped', 'The member has unsubscribed from sms messages.']]);
+    expect(await round()).toEqual([
+      ['sent', null],
+      ['skipped', 'The member has unsubscribed from sms messages.'],
+    ]);
   });
 });

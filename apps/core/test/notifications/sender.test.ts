@@ -31,12 +31,19 @@ beforeAll(async () => {
   acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });
   const integration = await create(acct, 'service_email', { name: 'Mail', replyToEmailAddress: 'help@acme.test', status: 'live' });
   const template = await create(acct, 'email_template', {
-    name: 'Progress', status: 'live', sampleEventCode: 'streak_progress_to_be_broken', subject: '{{$event_log.eventCode}} for {{$account_user.firstName}}',
+    name: 'Progress',
+    status: 'live',
+    sampleEventCode: 'streak_progress_to_be_broken',
+    subject: '{{$event_log.eventCode}} for {{$account_user.firstName}}',
     htmlContent:
       '<p id="h">{{$helpers.currentProgressValue}}|{{$helpers.remainingValue}}|{{$helpers.nextMilestoneRemainingValue}}|{{$helpers.completionTargetValue}}|{{$helpers.periodText}}|{{$helpers.formattedStreakToBeBrokenAt}}{{$helpers.formattedChallengeToBeFailedAt}}</p>',
   });
   rule = (await create(acct, 'notification', {
-    name: 'All progress', status: 'live', integrationProvider: 'service_email', integrationId: integration.id, templateId: template.id,
+    name: 'All progress',
+    status: 'live',
+    integrationProvider: 'service_email',
+    integrationId: integration.id,
+    templateId: template.id,
     eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_to_be_broken', 'challenge_progress_to_be_failed'],
   })) as typeof rule;
 });
@@ -73,8 +80,20 @@ describe('file transport and helpers from sweep payloads', () => {
 
   it('derives the streak helpers from a to_be_broken sweep payload', async () => {
     const streak = await create(acct, 'streak', { name: 'Daily', status: 'live', toBeBrokenWarningHours: 4, completionTargetValue: 20 });
-    await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Five', description: 'd', milestoneTargetValue: 5, status: 'live' });
-    const member = await create(acct, 'account_user', { externalId: 'tokyo', firstName: 'Yui', email: 'yui@example.net', timezone: 'Asia/Tokyo' });
+    await create(acct, 'milestone', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'Five',
+      description: 'd',
+      milestoneTargetValue: 5,
+      status: 'live',
+    });
+    const member = await create(acct, 'account_user', {
+      externalId: 'tokyo',
+      firstName: 'Yui',
+      email: 'yui@example.net',
+      timezone: 'Asia/Tokyo',
+    });
     // Tokyo: day 12-01 completed; 12-02 must be completed by 2026-12-02T15:00Z.
     await postLog(acct, 'streak_log', { streakId: streak.id, ownedById: member.id, activityAt: '2026-12-01T01:00:00Z' });
     expect((await sweep('2026-12-02T11:00:00Z'))['streak warnings']).toBe(1);
@@ -87,10 +106,28 @@ describe('file transport and helpers from sweep payloads', () => {
   });
 
   it('derives the challenge helpers from a to_be_failed sweep payload', async () => {
-    const challenge = await create(acct, 'challenge', { name: 'Spend', status: 'live', aggregationPeriod: 'weekly', aggregationMethod: 'sum', completionTargetValue: 100 });
-    await create(acct, 'milestone', { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: 'Half', description: 'd', milestoneTargetValue: 50, status: 'live' });
+    const challenge = await create(acct, 'challenge', {
+      name: 'Spend',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    await create(acct, 'milestone', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      name: 'Half',
+      description: 'd',
+      milestoneTargetValue: 50,
+      status: 'live',
+    });
     const member = await create(acct, 'account_user', { externalId: 'paris', firstName: 'Léa', email: 'lea@example.net' });
-    await postLog(acct, 'challenge_log', { challengeId: challenge.id, ownedById: member.id, activityAt: '2026-12-01T10:00:00Z', activityValue: 30.1 });
+    await postLog(acct, 'challenge_log', {
+      challengeId: challenge.id,
+      ownedById: member.id,
+      activityAt: '2026-12-01T10:00:00Z',
+      activityValue: 30.1,
+    });
     // The ISO week ends Monday 2026-12-07 00:00 in Paris (2026-12-06T23:00Z); the warning comes 24 hours before.
     expect((await sweep('2026-12-05T23:00:00Z'))['challenge warnings']).toBe(1);
     const warning = (await eventsOf(app, member.id)).find((e) => e.event_code === 'challenge_progress_to_be_failed')!;
@@ -106,7 +143,10 @@ describe('claiming', () => {
   async function pendingRows(count: number) {
     batch += 1;
     const member = await create(acct, 'account_user', { externalId: `batch-${batch}`, firstName: 'Bo', email: `bo${batch}@example.net` });
-    await postLog(acct, 'streak_log', { streakId: (await create(acct, 'streak', { name: `B${batch}`, status: 'live' })).id, ownedById: member.id });
+    await postLog(acct, 'streak_log', {
+      streakId: (await create(acct, 'streak', { name: `B${batch}`, status: 'live' })).id,
+      ownedById: member.id,
+    });
     const [event] = await eventsOf(app, member.id);
     const ids: string[] = [];
     for (let i = 0; i < count; i++) ids.push(await queue(app, rule, event));
@@ -125,7 +165,10 @@ describe('claiming', () => {
   it('leaves leased rows alone until the lease of a crashed worker runs out', async () => {
     const [id] = await pendingRows(1);
     // A worker claimed the row at NOW and died before recording anything.
-    await app.db('notification_log').where({ id }).update({ lease_until: at(5 * 60_000) });
+    await app
+      .db('notification_log')
+      .where({ id })
+      .update({ lease_until: at(5 * 60_000) });
     expect(await send(app, at(60_000))).toBe(0);
     expect(await send(app, at(5 * 60_000))).toBe(1);
     expect(await logRow(app, id!)).toMatchObject({ notification_log_status: 'sent', lease_until: null });
@@ -133,7 +176,10 @@ describe('claiming', () => {
 
   it('does not send rows that are not due yet', async () => {
     const [id] = await pendingRows(1);
-    await app.db('notification_log').where({ id }).update({ next_attempt_at: at(60_000) });
+    await app
+      .db('notification_log')
+      .where({ id })
+      .update({ next_attempt_at: at(60_000) });
     expect(await send(app)).toBe(0);
     expect(await send(app, at(60_000))).toBe(1);
   });
@@ -177,17 +223,59 @@ function sameShape(real: unknown, sample: unknown, where: string): void {
 describe('sample payloads', () => {
   it('have the shape of the payloads the engine writes', async () => {
     const reward = await create(acct, 'reward', {
-      name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'relative', rewardExpiryInDays: 30, handleCoupon: true, handleCouponAutoGeneration: true,
+      name: 'R',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
     });
-    const streak = await create(acct, 'streak', { name: 'Shape', status: 'live', aggregationPeriod: 'weekly', aggregationTargetValue: 2, completionTargetValue: 2 });
-    await create(acct, 'milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId: reward.id });
-    const challenge = await create(acct, 'challenge', { name: 'Shape', status: 'live', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100 });
-    await create(acct, 'milestone', { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: 'M', description: 'd', milestoneTargetValue: 50, status: 'live', rewardId: reward.id });
+    const streak = await create(acct, 'streak', {
+      name: 'Shape',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      aggregationTargetValue: 2,
+      completionTargetValue: 2,
+    });
+    await create(acct, 'milestone', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'M',
+      description: 'd',
+      milestoneTargetValue: 1,
+      status: 'live',
+      rewardId: reward.id,
+    });
+    const challenge = await create(acct, 'challenge', {
+      name: 'Shape',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    await create(acct, 'milestone', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      name: 'M',
+      description: 'd',
+      milestoneTargetValue: 50,
+      status: 'live',
+      rewardId: reward.id,
+    });
     const mission = await create(acct, 'mission', {
-      name: 'Shape', status: 'live', rewardId: reward.id, tasks: [{ name: 'a', activityId: 'a', targetValue: 1 }, { name: 'b', activityId: 'b', targetValue: 1 }],
+      name: 'Shape',
+      status: 'live',
+      rewardId: reward.id,
+      tasks: [
+        { name: 'a', activityId: 'a', targetValue: 1 },
+        { name: 'b', activityId: 'b', targetValue: 1 },
+      ],
     });
     const member = await create(acct, 'account_user', { externalId: 'shape', firstName: 'Kai' });
-    const log = (slug: 'streak_log' | 'challenge_log' | 'mission_log', body: Record<string, unknown>) => postLog(acct, slug, { ownedById: member.id, ...body });
+    const log = (slug: 'streak_log' | 'challenge_log' | 'mission_log', body: Record<string, unknown>) =>
+      postLog(acct, slug, { ownedById: member.id, ...body });
     await log('streak_log', { streakId: streak.id, activityAt: '2026-11-02T10:00:00Z' });
     await log('streak_log', { streakId: streak.id, activityAt: '2026-11-03T10:00:00Z' });
     await log('streak_log', { streakId: streak.id, activityAt: '2026-11-10T10:00:00Z' });
@@ -198,7 +286,20 @@ describe('sample payloads', () => {
     await log('mission_log', { missionId: mission.id, activityId: 'a', activityAt: '2026-12-01T10:00:00Z' });
     await log('mission_log', { missionId: mission.id, activityId: 'b', activityAt: '2026-12-01T11:00:00Z' });
     await log('streak_log', { streakId: streak.id, activityAt: '2026-12-01T10:00:00Z' });
-    await log('mission_log', { missionId: (await create(acct, 'mission', { name: 'Fail', status: 'live', tasks: [{ name: 'a', activityId: 'a', targetValue: 1 }, { name: 'b', activityId: 'b', targetValue: 1 }] })).id, activityId: 'a', activityAt: '2026-12-01T10:00:00Z' });
+    await log('mission_log', {
+      missionId: (
+        await create(acct, 'mission', {
+          name: 'Fail',
+          status: 'live',
+          tasks: [
+            { name: 'a', activityId: 'a', targetValue: 1 },
+            { name: 'b', activityId: 'b', targetValue: 1 },
+          ],
+        })
+      ).id,
+      activityId: 'a',
+      activityAt: '2026-12-01T10:00:00Z',
+    });
     // The new streak progress (week 49) is warned, then broken; the December challenge window likewise; the daily mission fails.
     await sweep('2026-12-06T20:00:00Z');
     await sweep('2026-12-31T00:00:00Z');
@@ -212,10 +313,22 @@ describe('sample payloads', () => {
       sameShape(e.payload, samplePayload(e.event_code as EventCode, NOW, 'en'), e.event_code);
     }
     // Every kind of payload is covered: log-driven and sweep-driven, for streaks, challenges and missions.
-    expect([...seen].sort()).toEqual(expect.arrayContaining([
-      'challenge_progress_completed', 'challenge_progress_failed', 'challenge_progress_in_progress', 'challenge_progress_milestone_completed',
-      'challenge_progress_to_be_failed', 'mission_progress_completed', 'mission_progress_failed', 'mission_progress_in_progress',
-      'streak_progress_broken', 'streak_progress_completed', 'streak_progress_in_progress', 'streak_progress_milestone_completed', 'streak_progress_to_be_broken',
-    ]));
+    expect([...seen].sort()).toEqual(
+      expect.arrayContaining([
+        'challenge_progress_completed',
+        'challenge_progress_failed',
+        'challenge_progress_in_progress',
+        'challenge_progress_milestone_completed',
+        'challenge_progress_to_be_failed',
+        'mission_progress_completed',
+        'mission_progress_failed',
+        'mission_progress_in_progress',
+        'streak_progress_broken',
+        'streak_progress_completed',
+        'streak_progress_in_progress',
+        'streak_progress_milestone_completed',
+        'streak_progress_to_be_broken',
+      ]),
+    );
   });
 });

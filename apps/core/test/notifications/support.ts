@@ -19,7 +19,12 @@ export async function create(acct: TestAccount, slug: string, body: Record<strin
 let seq = 0;
 /** Posts a log through the API (so its events are the engine's own) and returns the response. */
 export async function postLog(acct: TestAccount, slug: 'streak_log' | 'challenge_log' | 'mission_log', body: Record<string, unknown>) {
-  const res = await acct.api.post(path(slug), { activityId: 'visit', uniqueIdentifier: `n-${++seq}`, activityAt: at(-3_600_000).toISOString(), ...body });
+  const res = await acct.api.post(path(slug), {
+    activityId: 'visit',
+    uniqueIdentifier: `n-${++seq}`,
+    activityAt: at(-3_600_000).toISOString(),
+    ...body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Record<string, any>;
 }
@@ -33,7 +38,12 @@ export async function eventsOf(app: TestApp, memberId: string) {
  * What the dispatcher would write for a rule and an event: a pending notification_log row, due now.
  * Returns its id.
  */
-export async function queue(app: TestApp, rule: { id: string; integrationProvider: string }, event: Record<string, any>, dueAt = NOW): Promise<string> {
+export async function queue(
+  app: TestApp,
+  rule: { id: string; integrationProvider: string },
+  event: Record<string, any>,
+  dueAt = NOW,
+): Promise<string> {
   const channel = { service_email: 'email', push_cloud_messaging: 'push', cloud_sms: 'sms', cloud_chat: 'chat' }[rule.integrationProvider]!;
   const [row] = await app
     .db('notification_log')

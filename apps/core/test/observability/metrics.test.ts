@@ -56,13 +56,32 @@ async function create(slug: string, body: Record<string, unknown>) {
 
 /** A streak whose milestone at 1 issues `reward`, warning two days ahead so the first sweep warns every run. */
 async function earningStreak(name: string, reward: Record<string, unknown>) {
-  const rewardId = (await create('reward', { name, description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true, ...reward })).id;
+  const rewardId = (
+    await create('reward', {
+      name,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      ...reward,
+    })
+  ).id;
   const streak = await create('streak', { name, toBeBrokenWarningHours: 48 });
-  await create('milestone', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'First', description: 'd', milestoneTargetValue: 1, status: 'live', rewardId });
+  await create('milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'First',
+    description: 'd',
+    milestoneTargetValue: 1,
+    status: 'live',
+    rewardId,
+  });
   return { streakId: streak.id as string, rewardId: rewardId as string };
 }
 
-const count = (sql: string, bindings: string[] = []) => app.db.raw(sql, bindings).then((r: { rows: { n: number }[] }) => Number(r.rows[0]!.n));
+const count = (sql: string, bindings: string[] = []) =>
+  app.db.raw(sql, bindings).then((r: { rows: { n: number }[] }) => Number(r.rows[0]!.n));
 
 describe('metrics of a scripted run, scraped from the processes', () => {
   it('counts logs, retries, rewards, coupons, deliveries, notifications and sweeps exactly; gauges read the outbox, pool and queues', async () => {
@@ -70,16 +89,39 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     const pool = await earningStreak('Pool', {});
     await acct.api.post(`/schema/reward/record/${pool.rewardId}/action/import_coupons`, { couponCodes: ['POOL-1', 'POOL-2'] });
     const generated = await earningStreak('Generated', { handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-' });
-    const challenge = await create('challenge', { name: 'Monthly', aggregationPeriod: 'monthly', completionTargetValue: 1000, toBeFailedWarningHours: 0 });
+    const challenge = await create('challenge', {
+      name: 'Monthly',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 1000,
+      toBeFailedWarningHours: 0,
+    });
     await create('webhook', { name: 'ok', status: 'live', endpointUrl: `${ok.url}/hook`, eventCodes: [...EVENT_CODES] });
-    const down = await create('webhook', { name: 'down', status: 'live', endpointUrl: `${failing.url}/hook`, eventCodes: [...EVENT_CODES] });
+    const down = await create('webhook', {
+      name: 'down',
+      status: 'live',
+      endpointUrl: `${failing.url}/hook`,
+      eventCodes: [...EVENT_CODES],
+    });
     const integration = await create('service_email', { name: 'Mail', replyToEmailAddress: 'help@acme.test', status: 'live' });
-    const template = await create('email_template', { name: 'Warning', status: 'live', sampleEventCode: 'streak_progress_to_be_broken', subject: 'Keep going', htmlContent: '<p>{{$account_user.firstName}}</p>' });
+    const template = await create('email_template', {
+      name: 'Warning',
+      status: 'live',
+      sampleEventCode: 'streak_progress_to_be_broken',
+      subject: 'Keep going',
+      htmlContent: '<p>{{$account_user.firstName}}</p>',
+    });
     await create('notification', {
-      name: 'Warnings', status: 'live', integrationProvider: 'service_email', integrationId: integration.id, templateId: template.id, eventCodes: ['streak_progress_to_be_broken'],
+      name: 'Warnings',
+      status: 'live',
+      integrationProvider: 'service_email',
+      integrationId: integration.id,
+      templateId: template.id,
+      eventCodes: ['streak_progress_to_be_broken'],
     });
     const members = await Promise.all(
-      ['m1@example.net', 'm2@example.net', null, 'm4@example.net'].map(async (email, i) => (await create('account_user', { externalId: `m${i + 1}`, firstName: `M${i + 1}`, email })).id as string),
+      ['m1@example.net', 'm2@example.net', null, 'm4@example.net'].map(
+        async (email, i) => (await create('account_user', { externalId: `m${i + 1}`, firstName: `M${i + 1}`, email })).id as string,
+      ),
     );
     const [m1, m2, m3, m4] = members as [string, string, string, string];
 
@@ -87,7 +129,12 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     const at = new Date(Date.now() - 60_000).toISOString();
     const statuses: number[] = [];
     const log = async (slug: string, body: Record<string, unknown>) => {
-      const res = await client.post(`/schema/${slug}/record`, { activityId: 'visit', activityAt: at, uniqueIdentifier: randomUUID(), ...body });
+      const res = await client.post(`/schema/${slug}/record`, {
+        activityId: 'visit',
+        activityAt: at,
+        uniqueIdentifier: randomUUID(),
+        ...body,
+      });
       statuses.push(res.status);
       return res;
     };
@@ -117,7 +164,11 @@ describe('metrics of a scripted run, scraped from the processes', () => {
       const racing = log('challenge_log', { challengeId: challenge.id, ownedById: m2 });
       await until(
         async () =>
-          (await locker.query(`select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%challenge_progress%'`)).rowCount === 1,
+          (
+            await locker.query(
+              `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%challenge_progress%'`,
+            )
+          ).rowCount === 1,
         20_000,
         'the log waiting on the progress row',
       );
@@ -145,7 +196,11 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     expect(moved(apiBefore, apiAfter, 'loyalty_coupons_issued_total', { source: 'generated' })).toBe(1);
     expect(moved(apiBefore, apiAfter, 'loyalty_coupon_pool_empty_total')).toBe(1);
     const requests = (status: string) =>
-      moved(apiBefore, apiAfter, 'loyalty_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1.0/schema/:slug/record', status });
+      moved(apiBefore, apiAfter, 'loyalty_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/v1.0/schema/:slug/record',
+        status,
+      });
     expect(requests('200')).toBe(statuses.filter((s) => s === 200).length);
     expect(requests('409') + requests('400')).toBe(2);
     // No worker yet: every event waits in the outbox, and the API's gauges say how many.
@@ -166,7 +221,11 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     const health = await fetch(`${worker.metricsUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
-    await until(async () => (await count(`select count(*)::int as n from streak_progress where warned_to_be_broken_at is not null`)) === 4, 30_000, 'four streak warnings');
+    await until(
+      async () => (await count(`select count(*)::int as n from streak_progress where warned_to_be_broken_at is not null`)) === 4,
+      30_000,
+      'four streak warnings',
+    );
     await until(
       async () =>
         (await count(`select count(*)::int as n from event_log where dispatched_at is null`)) === 0 &&
@@ -182,10 +241,14 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     expect(delivered).toBe(exhausted);
     // Counters move just after the row is written: wait until every attempt is counted, then compare each.
     let w!: Scrape;
-    await until(async () => {
-      w = await scrape(worker!.metricsUrl);
-      return w.value('loyalty_webhook_deliveries_total') === delivered + 3 * exhausted && w.value('loyalty_notifications_total') === 4;
-    }, 20_000, 'every attempt counted');
+    await until(
+      async () => {
+        w = await scrape(worker!.metricsUrl);
+        return w.value('loyalty_webhook_deliveries_total') === delivered + 3 * exhausted && w.value('loyalty_notifications_total') === 4;
+      },
+      20_000,
+      'every attempt counted',
+    );
     expect(w.value('loyalty_webhook_deliveries_total', { status: 'processed', attempt: '1' })).toBe(delivered);
     expect(w.value('loyalty_webhook_deliveries_total', { status: 'errored', attempt: '1' })).toBe(exhausted);
     expect(w.value('loyalty_webhook_deliveries_total', { status: 'errored', attempt: '2' })).toBe(exhausted);

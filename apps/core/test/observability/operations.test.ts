@@ -17,7 +17,9 @@ import { Metrics } from '../../src/observability/metrics.js';
 const run = promisify(execFile);
 const docs = fileURLToPath(new URL('../../../../docs/operations/', import.meta.url));
 const alerts = readFileSync(join(docs, 'alerts.yml'), 'utf8');
-const dashboard = JSON.parse(readFileSync(join(docs, 'dashboard.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+const dashboard = JSON.parse(readFileSync(join(docs, 'dashboard.json'), 'utf8')) as {
+  panels: { title: string; targets?: { expr: string }[] }[];
+};
 const queries = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
 const scratch = mkdtempSync(join(tmpdir(), 'loyalty-ops-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -57,7 +59,9 @@ describe('docs/operations', () => {
   it("the dashboard's queries parse as PromQL", async () => {
     expect(queries.length).toBeGreaterThanOrEqual(20);
     // promtool parses expressions in rule files: each query becomes a recording rule.
-    const rules = queries.map((q, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(q.expr.replaceAll('$__rate_interval', '5m'))}`);
+    const rules = queries.map(
+      (q, i) => `      - record: dashboard:query_${i}\n        expr: ${JSON.stringify(q.expr.replaceAll('$__rate_interval', '5m'))}`,
+    );
     const file = join(scratch, 'dashboard-queries.yml');
     writeFileSync(file, `groups:\n  - name: dashboard\n    rules:\n${rules.join('\n')}\n`);
     const { stdout } = await run('promtool', ['check', 'rules', file]);

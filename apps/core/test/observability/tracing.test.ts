@@ -34,7 +34,15 @@ async function startCollector() {
         const service = rs.resource.attributes.find((a: { key: string }) => a.key === 'service.name')?.value.stringValue;
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            spans.push({ service, scope: ss.scope.name, name: s.name, kind: s.kind, traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined });
+            spans.push({
+              service,
+              scope: ss.scope.name,
+              name: s.name,
+              kind: s.kind,
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId || undefined,
+            });
           }
         }
       }
@@ -70,11 +78,22 @@ afterAll(async () => {
 
 describe('traces exported over OTLP', () => {
   it('puts a log request, its SQL and its webhook delivery in another process in one trace', async () => {
-    await acct.api.post('/schema/webhook/record', { name: 'all', status: 'live', endpointUrl: `${receiver.url}/hook`, eventCodes: ['streak_progress_non_milestone_completed'] });
+    await acct.api.post('/schema/webhook/record', {
+      name: 'all',
+      status: 'live',
+      endpointUrl: `${receiver.url}/hook`,
+      eventCodes: ['streak_progress_non_milestone_completed'],
+    });
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily' })).body.data;
     const member = (await acct.api.post('/schema/account_user/record', { externalId: 'traced' })).body.data;
     const api = new Client(processes[0]!.url, { 'x-api-key': acct.apiKey, 'x-api-secret': acct.apiSecret });
-    const res = await api.post('/schema/streak_log/record', { streakId: streak.id, ownedById: member.id, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier: 'traced-1' });
+    const res = await api.post('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedById: member.id,
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'traced-1',
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
 
     // Each process exports on its own schedule: wait for the last span of each side.
@@ -106,7 +125,9 @@ describe('traces exported over OTLP', () => {
     expect(ancestors(ingest).at(-1)).toBe(request);
     expect(ancestors(ingest).some((s) => s.scope === '@opentelemetry/instrumentation-koa')).toBe(true);
     // Its SQL: pg's query spans under the ingest span.
-    expect(trace.filter((s) => s.scope === '@opentelemetry/instrumentation-pg' && s.parentSpanId === ingest.spanId).length).toBeGreaterThanOrEqual(2);
+    expect(
+      trace.filter((s) => s.scope === '@opentelemetry/instrumentation-pg' && s.parentSpanId === ingest.spanId).length,
+    ).toBeGreaterThanOrEqual(2);
 
     // The event carries the ingest span's context, and the worker's delivery span continues from it.
     const [event] = await app.db('event_log').where({ owned_by_id: member.id }).select('trace_parent');
@@ -114,7 +135,11 @@ describe('traces exported over OTLP', () => {
     const delivery = collector.spans.find((s) => s.name === 'webhook delivery')!;
     expect(delivery).toMatchObject({ service: 'loyalty-worker', traceId: request.traceId, parentSpanId: ingest.spanId });
     // ... and so does the POST to the receiver, whose traceparent names the same trace.
-    expect(trace.some((s) => s.service === 'loyalty-worker' && s.scope === '@opentelemetry/instrumentation-http' && s.parentSpanId === delivery.spanId)).toBe(true);
+    expect(
+      trace.some(
+        (s) => s.service === 'loyalty-worker' && s.scope === '@opentelemetry/instrumentation-http' && s.parentSpanId === delivery.spanId,
+      ),
+    ).toBe(true);
     expect(receiver.received[0]!.headers.traceparent).toMatch(new RegExp(`^00-${request.traceId}-[0-9a-f]{16}-01$`));
   });
 });

@@ -61,9 +61,18 @@ describe('streak', () => {
 
   it('lists live milestones ascending and refuses to strand one', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 10 })).body.data;
-    for (const [target, status] of [[7, 'live'], [3, 'live'], [5, 'paused']] as const) {
+    for (const [target, status] of [
+      [7, 'live'],
+      [3, 'live'],
+      [5, 'paused'],
+    ] as const) {
       const m = await acct.api.post('/schema/milestone/record', {
-        linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: `M${target}`, description: 'd', milestoneTargetValue: target, status,
+        linkedSchemaSlug: 'streak',
+        linkedSchemaRecordId: streak.id,
+        name: `M${target}`,
+        description: 'd',
+        milestoneTargetValue: target,
+        status,
       });
       expect(m.status).toBe(200);
     }
@@ -80,13 +89,22 @@ describe('streak', () => {
   it('shows guests and end users a nested milestone as its id, target and EUD fields only (CONTRACT §5)', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 10 })).body.data;
     await acct.api.post('/schema/milestone/record', {
-      linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'M', description: 'd', milestoneTargetValue: 5, status: 'live', eudTitle: 'Halfway',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'M',
+      description: 'd',
+      milestoneTargetValue: 5,
+      status: 'live',
+      eudTitle: 'Halfway',
     });
     const token = (await acct.api.post('/enduser/token', { externalId: 'nested-milestone-reader' })).body.data.accessToken;
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     const member = app.anon.with({ 'x-account-id': acct.accountId, 'x-enduser-access-token': token });
     for (const reader of [guest, member]) {
-      const reads = [(await reader.get(`/schema/streak/record/${streak.id}`)).body.data, (await reader.get('/schema/streak/record')).body.data.find((d: any) => d.id === streak.id)];
+      const reads = [
+        (await reader.get(`/schema/streak/record/${streak.id}`)).body.data,
+        (await reader.get('/schema/streak/record')).body.data.find((d: any) => d.id === streak.id),
+      ];
       for (const read of reads) {
         expect(read.milestones).toHaveLength(1);
         const [nested] = read.milestones;
@@ -105,12 +123,24 @@ describe('challenge', () => {
   it('requires a completion target and ordered bounds', async () => {
     expect(detailOf((await acct.api.post('/schema/challenge/record', { name: 'C' })).body, 'completionTargetValue')?.code).toBe('required');
     const bad = await acct.api.post('/schema/challenge/record', {
-      name: 'C', completionTargetValue: 100, startAt: '2026-12-01T00:00:00Z', endAt: '2026-11-01T00:00:00Z',
+      name: 'C',
+      completionTargetValue: 100,
+      startAt: '2026-12-01T00:00:00Z',
+      endAt: '2026-11-01T00:00:00Z',
     });
     expect(detailOf(bad.body, 'endAt')?.code).toBe('invalid');
-    expect(detailOf((await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1, startAt: '2026-12-01' })).body, 'startAt')?.code).toBe('invalid_format');
+    expect(
+      detailOf(
+        (await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1, startAt: '2026-12-01' })).body,
+        'startAt',
+      )?.code,
+    ).toBe('invalid_format');
     const ok = await acct.api.post('/schema/challenge/record', {
-      name: 'Spend 100', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100, startAt: '2026-11-01T00:00:00+01:00',
+      name: 'Spend 100',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+      startAt: '2026-11-01T00:00:00+01:00',
     });
     expect(ok.body.data).toMatchObject({ toBeFailedWarningHours: 24, startAt: '2026-10-31T23:00:00.000Z', endAt: null });
   });
@@ -128,7 +158,10 @@ describe('mission', () => {
     expect(created.tasks[0]).toMatchObject({ activityId: 'purchase', aggregationMethod: 'count', targetValue: 2, eudTitle: 'Buy twice' });
     const [first, second] = created.tasks;
     const updated = await acct.api.patch(`/schema/mission/record/${created.id}`, {
-      tasks: [{ ...tasks[0], id: first.id, targetValue: 3, eudTitle: undefined }, { name: 'Share', activityId: 'share', targetValue: 1 }],
+      tasks: [
+        { ...tasks[0], id: first.id, targetValue: 3, eudTitle: undefined },
+        { name: 'Share', activityId: 'share', targetValue: 1 },
+      ],
     });
     expect(updated.status).toBe(200);
     expect(updated.body.data.tasks[0]).toMatchObject({ id: first.id, targetValue: 3, eudTitle: 'Buy twice' });
@@ -140,7 +173,17 @@ describe('mission', () => {
     [{ name: 'M', tasks: Array.from({ length: 21 }, (_, i) => ({ name: 't', activityId: `a${i}`, targetValue: 1 })) }, 'tasks', 'too_many'],
     [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 0 }] }, 'tasks[0].targetValue', 'too_small'],
     [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1, extra: true }] }, 'tasks[0].extra', 'unknown_field'],
-    [{ name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1 }, { name: 'u', activityId: 'a', targetValue: 1 }] }, 'tasks[1].activityId', 'invalid'],
+    [
+      {
+        name: 'M',
+        tasks: [
+          { name: 't', activityId: 'a', targetValue: 1 },
+          { name: 'u', activityId: 'a', targetValue: 1 },
+        ],
+      },
+      'tasks[1].activityId',
+      'invalid',
+    ],
     [{ name: 'M', tasks, rewardId: '7d419a6f-9c2a-41b9-82fb-a32ad64892a2' }, 'rewardId', 'not_found'],
   ])('refuses %j', async (body, field, code) => {
     const res = await acct.api.post('/schema/mission/record', body);
@@ -151,7 +194,12 @@ describe('mission', () => {
   it('refuses a task update that strands a milestone', async () => {
     const m = (await acct.api.post('/schema/mission/record', { name: 'M', tasks })).body.data;
     const ms = await acct.api.post('/schema/milestone/record', {
-      linkedSchemaSlug: 'mission', linkedSchemaRecordId: m.id, name: 'all', description: 'd', milestoneTargetValue: 2, status: 'live',
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: m.id,
+      name: 'all',
+      description: 'd',
+      milestoneTargetValue: 2,
+      status: 'live',
     });
     expect(ms.status).toBe(200);
     expect((await acct.api.patch(`/schema/mission/record/${m.id}`, { tasks: [tasks[0]] })).status).toBe(409);
@@ -162,8 +210,21 @@ describe('milestone', () => {
   it('checks its parent, reachability and uniqueness per parent', async () => {
     const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 50 })).body.data;
     const base = { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: 'Half', description: 'd', status: 'live' };
-    const reward = (await acct.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry' })).body.data;
-    const ok = await acct.api.post('/schema/milestone/record', { ...base, milestoneTargetValue: 25, rewardId: reward.id, eudTitle: 'Halfway' });
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'R',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 10,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
+    const ok = await acct.api.post('/schema/milestone/record', {
+      ...base,
+      milestoneTargetValue: 25,
+      rewardId: reward.id,
+      eudTitle: 'Halfway',
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.eudMilestoneRewardInstructionMessage).toBeNull();
     const dup = await acct.api.post('/schema/milestone/record', { ...base, milestoneTargetValue: 25 });

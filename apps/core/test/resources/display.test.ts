@@ -80,8 +80,19 @@ describe('floating_widget', () => {
       fontSize: 200,
       eudIcon: 'https://cdn.example.com/icon.png',
     });
-    expect(w).toMatchObject({ status: 'draft', alignment: 'top_left', alignmentPositionY: 2000, borderColor: 'rgba(1,2,3,0)', boxShadow: 'none', fontSize: 200 });
-    const patched = await acct.api.patch(`${WIDGET}/${w.id}`, { alignment: 'bottom_left', fontSize: 1, boxShadow: 'inset 0 0 0 1px var(--ring), 0 2px 4px hsla(0, 0%, 0%, 0.2)' });
+    expect(w).toMatchObject({
+      status: 'draft',
+      alignment: 'top_left',
+      alignmentPositionY: 2000,
+      borderColor: 'rgba(1,2,3,0)',
+      boxShadow: 'none',
+      fontSize: 200,
+    });
+    const patched = await acct.api.patch(`${WIDGET}/${w.id}`, {
+      alignment: 'bottom_left',
+      fontSize: 1,
+      boxShadow: 'inset 0 0 0 1px var(--ring), 0 2px 4px hsla(0, 0%, 0%, 0.2)',
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).toMatchObject({ alignment: 'bottom_left', fontSize: 1, alignmentPositionY: 2000 });
     expect((await acct.api.get(`${WIDGET}/${w.id}`)).body.data.alignment).toBe('bottom_left');
@@ -145,7 +156,11 @@ describe('floating_widget', () => {
       await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { eudIcon: bad }), 'eudIcon', 'invalid_format');
     }
     // The same builder serves the definitions' eudIcon.
-    await expectInvalid(acct.api.post('/schema/streak/record', { name: 'S', eudIcon: 'http://cdn.example.com/a.png' }), 'eudIcon', 'invalid_format');
+    await expectInvalid(
+      acct.api.post('/schema/streak/record', { name: 'S', eudIcon: 'http://cdn.example.com/a.png' }),
+      'eudIcon',
+      'invalid_format',
+    );
     const s = await create(acct.api, '/schema/streak/record', { name: 'S', eudIcon: upload });
     expect(s.eudIcon).toBe(upload);
   });
@@ -174,7 +189,11 @@ describe('floating_widget', () => {
     expect(await read('fr')).toBe('Prämien');
     expect(await read('en')).toBe('Rewards');
     // The limit applies per language.
-    await expectInvalid(acct.api.patch(`${WIDGET}/${id}`, { eudTitle: 'é'.repeat(49) }, {}, { languageCode: 'ja' }), 'eudTitle', 'too_long');
+    await expectInvalid(
+      acct.api.patch(`${WIDGET}/${id}`, { eudTitle: 'é'.repeat(49) }, {}, { languageCode: 'ja' }),
+      'eudTitle',
+      'too_long',
+    );
   });
 });
 
@@ -210,7 +229,11 @@ describe('theme', () => {
     await expectInvalid(post({ fontFamily: 'Arial; } body { display: none' }), 'fontFamily', 'invalid_format');
     await expectInvalid(post({ fontFamily: 'x'.repeat(257) }), 'fontFamily', 'too_long');
     await expectInvalid(post({ description: 'themes have none' }), 'description', 'unknown_field');
-    const ok = await create(acct.api, THEME, { name: 'Japanese', fontFamily: '"Hiragino Sans", メイリオ, sans-serif', primaryColor: 'rgba(0, 0, 0, .25)' });
+    const ok = await create(acct.api, THEME, {
+      name: 'Japanese',
+      fontFamily: '"Hiragino Sans", メイリオ, sans-serif',
+      primaryColor: 'rgba(0, 0, 0, .25)',
+    });
     expect(ok.fontFamily).toBe('"Hiragino Sans", メイリオ, sans-serif');
   });
 });
@@ -244,9 +267,15 @@ describe('template', () => {
   });
 
   it('keeps defaults in en when created in another language, and localises every text', async () => {
-    const t = await create(acct.api, TEMPLATE, { name: 'FR', loggedOutTitle: 'Rejoignez-nous', signUpUrl: '/fr/account/register' }, { languageCode: 'fr' });
+    const t = await create(
+      acct.api,
+      TEMPLATE,
+      { name: 'FR', loggedOutTitle: 'Rejoignez-nous', signUpUrl: '/fr/account/register' },
+      { languageCode: 'fr' },
+    );
     expect(t.loggedOutTitle).toBe('Rejoignez-nous');
-    const read = async (languageCode?: string) => (await acct.api.get(`${TEMPLATE}/${t.id}`, languageCode ? { languageCode } : undefined)).body.data;
+    const read = async (languageCode?: string) =>
+      (await acct.api.get(`${TEMPLATE}/${t.id}`, languageCode ? { languageCode } : undefined)).body.data;
     // en: the written fr text is not English, so en has only the defaults; es falls back to de (none), then en.
     expect((await read('en')).loggedOutTitle).toBe('Join our rewards program');
     expect((await read('es')).loggedOutTitle).toBe('Join our rewards program');
@@ -258,7 +287,10 @@ describe('template', () => {
     const texts = Object.keys(DEFAULTS).filter((k) => !k.endsWith('Url'));
     const fr = Object.fromEntries(texts.map((k) => [k, `fr ${k}`]));
     const de = Object.fromEntries(texts.map((k) => [k, `de ${k}`]));
-    expect((await acct.api.patch(`${TEMPLATE}/${t.id}`, { ...fr, logInUrl: 'https://shop.example/fr/login' }, {}, { languageCode: 'fr' })).status).toBe(200);
+    expect(
+      (await acct.api.patch(`${TEMPLATE}/${t.id}`, { ...fr, logInUrl: 'https://shop.example/fr/login' }, {}, { languageCode: 'fr' }))
+        .status,
+    ).toBe(200);
     expect(await read('fr')).toMatchObject({ ...fr, logInUrl: 'https://shop.example/fr/login' });
     expect(await read('es')).toMatchObject(Object.fromEntries(texts.map((k) => [k, DEFAULTS[k as keyof typeof DEFAULTS]])));
     await acct.api.patch(`${TEMPLATE}/${t.id}`, de);
@@ -280,7 +312,11 @@ describe('template', () => {
     }
     await expectInvalid(post({ logInUrl: `https://x.example/${'a'.repeat(2048)}` }), 'logInUrl', 'too_long');
     await expectInvalid(post({ theme: 'dark' }), 'theme', 'unknown_field');
-    const ok = await create(acct.api, TEMPLATE, { name: 'Links', signUpUrl: 'https://shop.example/register?ref=widget', logInUrl: '/account/login' });
+    const ok = await create(acct.api, TEMPLATE, {
+      name: 'Links',
+      signUpUrl: 'https://shop.example/register?ref=widget',
+      logInUrl: '/account/login',
+    });
     expect(ok).toMatchObject({ signUpUrl: 'https://shop.example/register?ref=widget', logInUrl: '/account/login' });
   });
 });
@@ -305,10 +341,16 @@ describe('end users and guests', () => {
       const seen = list.body.data[0];
       for (const key of r.secret) expect(seen).not.toHaveProperty(key);
       expect(seen[r.shown]).toBe(live[r.shown]);
-      expect(Object.keys(seen).sort()).toEqual(Object.keys(live).filter((k) => !r.secret.includes(k)).sort());
+      expect(Object.keys(seen).sort()).toEqual(
+        Object.keys(live)
+          .filter((k) => !r.secret.includes(k))
+          .sort(),
+      );
 
       // Private fields are unknown to guests' queries.
-      const byName = await guest(tenant.accountId).get(r.path, { filters: { operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'equals', fieldValue: 'live one' }] } });
+      const byName = await guest(tenant.accountId).get(r.path, {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'equals', fieldValue: 'live one' }] },
+      });
       expect(byName.status).toBe(400);
       expect(byName.body.error.code).toBe('invalid_query');
       expect((await guest(tenant.accountId).get(r.path, { fields: ['status'] })).status).toBe(400);

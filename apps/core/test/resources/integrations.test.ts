@@ -15,8 +15,14 @@ const pem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
 const KEY_1 = pem();
 const KEY_2 = pem();
 const serviceAccount = (over: Record<string, unknown> = {}) => ({
-  type: 'service_account', project_id: 'demo-project', private_key_id: 'kid-1', private_key: KEY_1,
-  client_email: 'push@demo-project.iam.example.com', client_id: '1234567890', token_uri: 'https://oauth2.example.com/token', ...over,
+  type: 'service_account',
+  project_id: 'demo-project',
+  private_key_id: 'kid-1',
+  private_key: KEY_1,
+  client_email: 'push@demo-project.iam.example.com',
+  client_id: '1234567890',
+  token_uri: 'https://oauth2.example.com/token',
+  ...over,
 });
 
 const path = (slug: string, id?: string) => `/schema/${slug}/record${id ? `/${id}` : ''}`;
@@ -24,10 +30,20 @@ const path = (slug: string, id?: string) => `/schema/${slug}/record${id ? `/${id
 const BODIES: Record<string, () => Record<string, unknown>> = {
   service_email: () => ({ name: 'Mail', replyToEmailAddress: 'help@shop.example' }),
   push_cloud_messaging: () => ({ name: 'Push', serviceAccountJSON: serviceAccount() }),
-  cloud_sms: () => ({ name: 'SMS', accessKeyId: 'AKIAEXAMPLE123456', secretAccessKey: 'sms-secret-value-0123456789', region: 'us-east-1', senderId: 'Shop' }),
+  cloud_sms: () => ({
+    name: 'SMS',
+    accessKeyId: 'AKIAEXAMPLE123456',
+    secretAccessKey: 'sms-secret-value-0123456789',
+    region: 'us-east-1',
+    senderId: 'Shop',
+  }),
   cloud_chat: () => ({
-    name: 'Chat', accessKeyId: 'AKIAEXAMPLE123456', secretAccessKey: 'chat-secret-value-0123456789', region: 'eu-west-1',
-    messagingBusinessAccountId: 'waba-1', messagingPhoneNumberId: 'phone-number-id-1',
+    name: 'Chat',
+    accessKeyId: 'AKIAEXAMPLE123456',
+    secretAccessKey: 'chat-secret-value-0123456789',
+    region: 'eu-west-1',
+    messagingBusinessAccountId: 'waba-1',
+    messagingPhoneNumberId: 'phone-number-id-1',
   }),
 };
 const CUSTOM = { useGamopandaDomain: false, domain: 'Shop.Example.com', mailFrom: 'mail', senderEmailAddress: 'hello@shop.example.com' };
@@ -67,7 +83,9 @@ describe('every integration', () => {
     expect(record).toMatchObject({ name: BODIES[slug]!().name, description: 'Main', status: 'draft' });
     const got = await acct.api.get(path(slug, record.id));
     expect(got.status).toBe(200);
-    const list = await acct.api.get(path(slug), { filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: record.id }] } });
+    const list = await acct.api.get(path(slug), {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: record.id }] },
+    });
     expect(list.body.data).toEqual([got.body.data]);
     const patched = await acct.api.patch(path(slug, record.id), { name: 'Renamed', status: 'live', description: null });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -106,9 +124,22 @@ describe('service_email', () => {
   it('uses the shared domain by default, with nothing to publish', async () => {
     const rec = await create('service_email');
     expect(rec).toEqual({
-      id: rec.id, name: 'Mail', description: null, useGamopandaDomain: true, replyToEmailAddress: 'help@shop.example', status: 'draft',
-      domain: null, mailFrom: null, senderEmailAddress: null, isVerified: false, isDomainVerified: false, isDkimVerified: false,
-      isMailFromVerified: false, dnsRecords: [], createdAt: rec.createdAt, updatedAt: rec.updatedAt,
+      id: rec.id,
+      name: 'Mail',
+      description: null,
+      useGamopandaDomain: true,
+      replyToEmailAddress: 'help@shop.example',
+      status: 'draft',
+      domain: null,
+      mailFrom: null,
+      senderEmailAddress: null,
+      isVerified: false,
+      isDomainVerified: false,
+      isDkimVerified: false,
+      isMailFromVerified: false,
+      dnsRecords: [],
+      createdAt: rec.createdAt,
+      updatedAt: rec.updatedAt,
     });
   });
 
@@ -129,25 +160,49 @@ describe('service_email', () => {
 
   it('requires domain, mailFrom and senderEmailAddress for a custom domain, the sender at that domain', async () => {
     const body = { ...BODIES.service_email!(), useGamopandaDomain: false };
-    expect(details(await acct.api.post(path('service_email'), body))).toEqual(['domain:required', 'mailFrom:required', 'senderEmailAddress:required']);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, senderEmailAddress: 'hello@elsewhere.example' }))).toEqual([
-      'senderEmailAddress:domain_mismatch',
+    expect(details(await acct.api.post(path('service_email'), body))).toEqual([
+      'domain:required',
+      'mailFrom:required',
+      'senderEmailAddress:required',
     ]);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, senderEmailAddress: 'hello@news.shop.example.com' }))).toEqual([
-      'senderEmailAddress:domain_mismatch',
+    expect(
+      details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, senderEmailAddress: 'hello@elsewhere.example' })),
+    ).toEqual(['senderEmailAddress:domain_mismatch']);
+    expect(
+      details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, senderEmailAddress: 'hello@news.shop.example.com' })),
+    ).toEqual(['senderEmailAddress:domain_mismatch']);
+    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, domain: 'not a domain' }))).toEqual([
+      'domain:invalid_format',
     ]);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, domain: 'not a domain' }))).toEqual(['domain:invalid_format']);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, domain: '-bad.example.com' }))).toEqual(['domain:invalid_format']);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, mailFrom: 'mail.shop.example.com' }))).toEqual(['mailFrom:invalid']);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, mailFrom: 'bounce_s' }))).toEqual(['mailFrom:invalid_format']);
-    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, domain: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}` }))).toContain(
-      'domain:too_long',
-    );
+    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, domain: '-bad.example.com' }))).toEqual([
+      'domain:invalid_format',
+    ]);
+    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, mailFrom: 'mail.shop.example.com' }))).toEqual([
+      'mailFrom:invalid',
+    ]);
+    expect(details(await acct.api.post(path('service_email'), { ...body, ...CUSTOM, mailFrom: 'bounce_s' }))).toEqual([
+      'mailFrom:invalid_format',
+    ]);
+    expect(
+      details(
+        await acct.api.post(path('service_email'), {
+          ...body,
+          ...CUSTOM,
+          domain: `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`,
+        }),
+      ),
+    ).toContain('domain:too_long');
   });
 
   it('publishes verification, DKIM, MAIL FROM MX and SPF records and seals the DKIM key', async () => {
     const rec = await create('service_email', CUSTOM);
-    expect(rec).toMatchObject({ useGamopandaDomain: false, domain: 'shop.example.com', mailFrom: 'mail', senderEmailAddress: 'hello@shop.example.com', isVerified: false });
+    expect(rec).toMatchObject({
+      useGamopandaDomain: false,
+      domain: 'shop.example.com',
+      mailFrom: 'mail',
+      senderEmailAddress: 'hello@shop.example.com',
+      isVerified: false,
+    });
     const [verification, dkim, mx, spf] = rec.dnsRecords;
     expect(rec.dnsRecords).toHaveLength(4);
     expect(verification).toMatchObject({ type: 'TXT', name: '_loyalty-verification.shop.example.com' });
@@ -177,11 +232,20 @@ describe('service_email', () => {
     expect(details(await acct.api.patch(path('service_email', id), { domain: 'other.example.com' }))).toEqual(['domain:not_editable']);
     expect(details(await acct.api.patch(path('service_email', id), { mailFrom: 'bounce' }))).toEqual(['mailFrom:not_editable']);
     expect(details(await acct.api.patch(path('service_email', id), { dnsRecords: [] }))).toEqual(['dnsRecords:read_only']);
-    expect(details(await acct.api.patch(path('service_email', id), { senderEmailAddress: 'a@other.example' }))).toEqual(['senderEmailAddress:domain_mismatch']);
+    expect(details(await acct.api.patch(path('service_email', id), { senderEmailAddress: 'a@other.example' }))).toEqual([
+      'senderEmailAddress:domain_mismatch',
+    ]);
     expect(details(await acct.api.patch(path('service_email', id), { senderEmailAddress: null }))).toEqual(['senderEmailAddress:required']);
-    const ok = await acct.api.patch(path('service_email', id), { senderEmailAddress: 'news@SHOP.example.com', replyToEmailAddress: 'care@shop.example.com' });
+    const ok = await acct.api.patch(path('service_email', id), {
+      senderEmailAddress: 'news@SHOP.example.com',
+      replyToEmailAddress: 'care@shop.example.com',
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
-    expect(ok.body.data).toMatchObject({ senderEmailAddress: 'news@SHOP.example.com', domain: 'shop.example.com', dnsRecords: rec.dnsRecords });
+    expect(ok.body.data).toMatchObject({
+      senderEmailAddress: 'news@SHOP.example.com',
+      domain: 'shop.example.com',
+      dnsRecords: rec.dnsRecords,
+    });
     const shared = await acct.api.patch(path('service_email', id), { useGamopandaDomain: true });
     expect(shared.body.data).toMatchObject({ useGamopandaDomain: true, domain: 'shop.example.com' });
     const back = await acct.api.patch(path('service_email', id), { useGamopandaDomain: false });
@@ -190,9 +254,9 @@ describe('service_email', () => {
 
   it('cannot switch a shared-domain record to a custom domain it never had', async () => {
     const rec = await create('service_email');
-    expect(details(await acct.api.patch(path('service_email', rec.id), { useGamopandaDomain: false, senderEmailAddress: 'a@b.example' }))).toEqual([
-      'useGamopandaDomain:not_editable',
-    ]);
+    expect(
+      details(await acct.api.patch(path('service_email', rec.id), { useGamopandaDomain: false, senderEmailAddress: 'a@b.example' })),
+    ).toEqual(['useGamopandaDomain:not_editable']);
   });
 
   it('verify_dns checks each published record', async () => {
@@ -202,7 +266,13 @@ describe('service_email', () => {
 
     const none = await acct.api.post(verifyPath);
     expect(none.status, JSON.stringify(none.body)).toBe(200);
-    expect(none.body.data).toMatchObject({ id: rec.id, isVerified: false, isDomainVerified: false, isDkimVerified: false, isMailFromVerified: false });
+    expect(none.body.data).toMatchObject({
+      id: rec.id,
+      isVerified: false,
+      isDomainVerified: false,
+      isDkimVerified: false,
+      isMailFromVerified: false,
+    });
 
     dns.zone.set(verification.name, { TXT: [['unrelated'], [verification.value]] });
     // Published as the 255-octet chunks a DNS host splits long TXT values into.
@@ -233,7 +303,10 @@ describe('push_cloud_messaging', () => {
   it('returns the service account on create only, extracts its ids and seals it', async () => {
     const rec = await create('push_cloud_messaging');
     expect(rec).toMatchObject({
-      serviceAccountJSON: serviceAccount(), projectId: 'demo-project', clientEmail: 'push@demo-project.iam.example.com', privateKeyId: 'kid-1',
+      serviceAccountJSON: serviceAccount(),
+      projectId: 'demo-project',
+      clientEmail: 'push@demo-project.iam.example.com',
+      privateKeyId: 'kid-1',
     });
     const got = (await acct.api.get(path('push_cloud_messaging', rec.id))).body.data;
     expect(got).not.toHaveProperty('serviceAccountJSON');
@@ -254,14 +327,21 @@ describe('push_cloud_messaging', () => {
   it('re-extracts the ids when the service account is replaced', async () => {
     const rec = await create('push_cloud_messaging');
     const patched = await acct.api.patch(path('push_cloud_messaging', rec.id), {
-      serviceAccountJSON: serviceAccount({ project_id: 'next-project', private_key_id: 'kid-2', private_key: KEY_2, client_email: 'push@next.example.com' }),
+      serviceAccountJSON: serviceAccount({
+        project_id: 'next-project',
+        private_key_id: 'kid-2',
+        private_key: KEY_2,
+        client_email: 'push@next.example.com',
+      }),
     });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).not.toHaveProperty('serviceAccountJSON');
     expect(patched.body.data).toMatchObject({ projectId: 'next-project', privateKeyId: 'kid-2', clientEmail: 'push@next.example.com' });
     const raw = await app.db('push_cloud_messaging').where({ id: rec.id }).first();
     expect(JSON.parse(box.open(raw.service_account_json_enc)).private_key).toBe(KEY_2);
-    expect(details(await acct.api.patch(path('push_cloud_messaging', rec.id), { serviceAccountJSON: null }))).toEqual(['serviceAccountJSON:required']);
+    expect(details(await acct.api.patch(path('push_cloud_messaging', rec.id), { serviceAccountJSON: null }))).toEqual([
+      'serviceAccountJSON:required',
+    ]);
   });
 
   it.each([

@@ -24,14 +24,28 @@ const member = (externalId: string, extra: Record<string, unknown> = {}, api: Cl
   ok<{ id: string }>(api.post('/schema/account_user/record', { externalId, ...extra })).then((m) => m.id);
 const definition = (slug: string, body: Record<string, unknown> = {}, api: Client = acct.api) =>
   ok<{ id: string }>(api.post(`/schema/${slug}/record`, { name: `${slug} ${++seq}`, ...body })).then((d) => d.id);
-const board = (body: Record<string, unknown>, api: Client = acct.api) => ok(api.post('/schema/leaderboard/record', { name: `Board ${++seq}`, ...body }));
+const board = (body: Record<string, unknown>, api: Client = acct.api) =>
+  ok(api.post('/schema/leaderboard/record', { name: `Board ${++seq}`, ...body }));
 const challengeLog = (challengeId: string, ownedById: string, extra: Record<string, unknown> = {}) =>
-  ok(acct.api.post('/schema/challenge_log/record', { challengeId, ownedById, activityId: 'a', uniqueIdentifier: uid(), activityAt: new Date().toISOString(), ...extra }));
-const standings = (id: string, query: Record<string, string> = {}, client: Client = acct.api) => client.get(`/schema/leaderboard/record/${id}/standings`, query);
+  ok(
+    acct.api.post('/schema/challenge_log/record', {
+      challengeId,
+      ownedById,
+      activityId: 'a',
+      uniqueIdentifier: uid(),
+      activityAt: new Date().toISOString(),
+      ...extra,
+    }),
+  );
+const standings = (id: string, query: Record<string, string> = {}, client: Client = acct.api) =>
+  client.get(`/schema/leaderboard/record/${id}/standings`, query);
 
 async function endUser(externalId: string, names: Record<string, string> = {}): Promise<{ client: Client; memberId: string }> {
   const minted = await ok(acct.api.post('/enduser/token', { externalId, ...names }));
-  return { client: app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId }), memberId: minted.memberId };
+  return {
+    client: app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId }),
+    memberId: minted.memberId,
+  };
 }
 
 /** Logs `count` count-method logs for the member, one after the other. */
@@ -44,7 +58,12 @@ describe('the leaderboard resource', () => {
     const streakId = await definition('streak');
     const missionId = await definition('mission', { tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] });
     const challengeId = await definition('challenge', { completionTargetValue: 100 });
-    expect(await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId })).toMatchObject({ rankBy: 'current_run', size: 10, displayName: 'first_name_initial', status: 'live' });
+    expect(await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId })).toMatchObject({
+      rankBy: 'current_run',
+      size: 10,
+      displayName: 'first_name_initial',
+      status: 'live',
+    });
     expect((await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId })).rankBy).toBe('window_progress');
     expect((await board({ linkedSchemaSlug: 'mission', linkedSchemaRecordId: missionId })).rankBy).toBe('completions');
     expect((await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, rankBy: 'longest_run', size: 100 })).size).toBe(100);
@@ -74,22 +93,45 @@ describe('the leaderboard resource', () => {
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
     // The other account's record is named like any unknown id: nothing tells that it exists.
-    const foreign = await acct.api.post('/schema/leaderboard/record', { name: 'Bad', linkedSchemaSlug: 'streak', linkedSchemaRecordId: foreignStreak });
-    const unknown = await acct.api.post('/schema/leaderboard/record', { name: 'Bad', linkedSchemaSlug: 'streak', linkedSchemaRecordId: '00000000-0000-4000-8000-000000000000' });
+    const foreign = await acct.api.post('/schema/leaderboard/record', {
+      name: 'Bad',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: foreignStreak,
+    });
+    const unknown = await acct.api.post('/schema/leaderboard/record', {
+      name: 'Bad',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: '00000000-0000-4000-8000-000000000000',
+    });
     expect(foreign.body.error.message).toBe(unknown.body.error.message);
     expect((await acct.api.get('/schema/leaderboard/record', { fetchTotalCount: 'true' })).body.paging.total).toBe(before);
 
     const made = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId });
-    for (const patch of [{ rankBy: 'completions' }, { linkedSchemaRecordId: foreignStreak }, { size: 101 }, { rankBy: null }, { linkedSchemaSlug: 'challenge' }]) {
+    for (const patch of [
+      { rankBy: 'completions' },
+      { linkedSchemaRecordId: foreignStreak },
+      { size: 101 },
+      { rankBy: null },
+      { linkedSchemaSlug: 'challenge' },
+    ]) {
       const res = await acct.api.patch(`/schema/leaderboard/record/${made.id}`, patch);
       expect(res.status, JSON.stringify(patch)).toBe(400);
     }
-    expect(await ok(acct.api.get(`/schema/leaderboard/record/${made.id}`))).toMatchObject({ rankBy: 'current_run', linkedSchemaRecordId: streakId, size: 10 });
+    expect(await ok(acct.api.get(`/schema/leaderboard/record/${made.id}`))).toMatchObject({
+      rankBy: 'current_run',
+      linkedSchemaRecordId: streakId,
+      size: 10,
+    });
   });
 
   it('end users and guests read live leaderboards, public fields only', async () => {
     const streakId = await definition('streak');
-    const live = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, description: 'secret', eudTitle: 'Top streaks' });
+    const live = await board({
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streakId,
+      description: 'secret',
+      eudTitle: 'Top streaks',
+    });
     const draft = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, status: 'draft' });
     const { client } = await endUser('reader');
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
@@ -103,7 +145,9 @@ describe('the leaderboard resource', () => {
       const listed = await ok<any[]>(c.get('/schema/leaderboard/record', { limit: '1000' }));
       expect(listed.map((b) => b.id)).toContain(live.id);
       expect(listed.map((b) => b.id)).not.toContain(draft.id);
-      expect((await c.post('/schema/leaderboard/record', { name: 'x', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId })).status).toBe(c === guest ? 401 : 403);
+      expect(
+        (await c.post('/schema/leaderboard/record', { name: 'x', linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId })).status,
+      ).toBe(c === guest ? 401 : 403);
     }
   });
 });
@@ -113,7 +157,8 @@ describe('standings', () => {
     const challengeId = await definition('challenge', { completionTargetValue: 100 });
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
     const ids: Record<string, string> = {};
-    for (const n of ['ann', 'bob', 'cat', 'dan', 'eve', 'fay']) ids[n] = await member(`${n}-${challengeId}`, { firstName: n[0]!.toUpperCase() + n.slice(1), lastName: 'smith' });
+    for (const n of ['ann', 'bob', 'cat', 'dan', 'eve', 'fay'])
+      ids[n] = await member(`${n}-${challengeId}`, { firstName: n[0]!.toUpperCase() + n.slice(1), lastName: 'smith' });
     await logTimes(challengeId, ids.cat!, 2);
     await logTimes(challengeId, ids.bob!, 2); // reaches 2 after cat
     await logTimes(challengeId, ids.ann!, 3);
@@ -136,7 +181,11 @@ describe('standings', () => {
     await ok(acct.api.patch(`/schema/account_user/record/${ids.eve}`, { status: 'live' }));
     const after = await ok(standings(lb.id, { limit: '3' }));
     expect(after.rankedCount).toBe(6);
-    expect(after.entries.map((e: any) => [e.rank, e.value])).toEqual([[1, 5], [2, 3], [3, 2]]);
+    expect(after.entries.map((e: any) => [e.rank, e.value])).toEqual([
+      [1, 5],
+      [2, 3],
+      [3, 2],
+    ]);
   });
 
   it('gives an end user its own rank; guests and API keys get null; API-key fields only for API keys', async () => {
@@ -196,7 +245,9 @@ describe('standings', () => {
     const m = await member(`period-${challengeId}`, { timezone: 'Europe/Paris' });
     await challengeLog(challengeId, m, { activityAt: '2026-01-15T12:00:00Z' });
     await challengeLog(challengeId, m);
-    const now = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' }).format(new Date()).slice(0, 7);
+    const now = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
+      .format(new Date())
+      .slice(0, 7);
     const current = await ok(standings(lb.id));
     expect(current.periodKey).toBe(now);
     expect(current.entries.map((e: any) => e.value)).toEqual([1]);
@@ -211,11 +262,22 @@ describe('standings', () => {
     const challengeId = await definition('challenge', { completionTargetValue: 100 });
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId, size: 10 });
     const streakBoard = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: await definition('streak') });
-    const missionBoard = await board({ linkedSchemaSlug: 'mission', linkedSchemaRecordId: await definition('mission', { tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] }) });
+    const missionBoard = await board({
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: await definition('mission', { tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] }),
+    });
     const bad: [string, Record<string, string>][] = [
-      [lb.id, { limit: '0' }], [lb.id, { limit: '11' }], [lb.id, { limit: 'x' }], [lb.id, { count: '0' }], [lb.id, { count: '11' }],
-      [lb.id, { periodKey: '2026-W01' }], [lb.id, { periodKey: '2026-13-01' }], [lb.id, { periodKey: 'x'.repeat(40) }], [lb.id, { languageCode: 'xx' }],
-      [streakBoard.id, { periodKey: '2026-01-01' }], [missionBoard.id, { periodKey: '2026-01-01' }],
+      [lb.id, { limit: '0' }],
+      [lb.id, { limit: '11' }],
+      [lb.id, { limit: 'x' }],
+      [lb.id, { count: '0' }],
+      [lb.id, { count: '11' }],
+      [lb.id, { periodKey: '2026-W01' }],
+      [lb.id, { periodKey: '2026-13-01' }],
+      [lb.id, { periodKey: 'x'.repeat(40) }],
+      [lb.id, { languageCode: 'xx' }],
+      [streakBoard.id, { periodKey: '2026-01-01' }],
+      [missionBoard.id, { periodKey: '2026-01-01' }],
     ];
     for (const [id, query] of bad) {
       const res = await standings(id, query);
@@ -249,7 +311,16 @@ describe('standings', () => {
     const current = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId });
     const longest = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, rankBy: 'longest_run' });
     const m = await member(`runner-${streakId}`, { timezone: 'UTC' });
-    const day = (d: string) => ok(acct.api.post('/schema/streak_log/record', { streakId, ownedById: m, activityId: 'a', uniqueIdentifier: uid(), activityAt: `${d}T10:00:00Z` }));
+    const day = (d: string) =>
+      ok(
+        acct.api.post('/schema/streak_log/record', {
+          streakId,
+          ownedById: m,
+          activityId: 'a',
+          uniqueIdentifier: uid(),
+          activityAt: `${d}T10:00:00Z`,
+        }),
+      );
     for (const d of ['2026-03-01', '2026-03-02', '2026-03-03']) await day(d);
     expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
     await day('2026-03-10'); // breaks the run and starts another at 1
@@ -263,7 +334,16 @@ describe('standings', () => {
 
     const missionId = await definition('mission', { isRepeatable: true, tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] });
     const completions = await board({ linkedSchemaSlug: 'mission', linkedSchemaRecordId: missionId });
-    for (let i = 0; i < 2; i++) await ok(acct.api.post('/schema/mission_log/record', { missionId, ownedById: m, activityId: 'x', uniqueIdentifier: uid(), activityAt: new Date().toISOString() }));
+    for (let i = 0; i < 2; i++)
+      await ok(
+        acct.api.post('/schema/mission_log/record', {
+          missionId,
+          ownedById: m,
+          activityId: 'x',
+          uniqueIdentifier: uid(),
+          activityAt: new Date().toISOString(),
+        }),
+      );
     expect((await ok(standings(completions.id))).entries.map((e: any) => e.value)).toEqual([2]);
   });
 
@@ -274,7 +354,10 @@ describe('standings', () => {
     await logTimes(challengeId, a, 2);
     await logTimes(challengeId, b, 1);
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
-    expect((await ok(standings(lb.id))).entries.map((e: any) => [e.rank, e.value, e.ownedById])).toEqual([[1, 2, a], [2, 1, b]]);
+    expect((await ok(standings(lb.id))).entries.map((e: any) => [e.rank, e.value, e.ownedById])).toEqual([
+      [1, 2, a],
+      [2, 1, b],
+    ]);
     expect((await acct.api.delete(`/schema/account_user/record/${a}`)).status).toBe(204);
     const left = await ok(standings(lb.id));
     expect(left.entries.map((e: any) => [e.rank, e.ownedById])).toEqual([[1, b]]);
@@ -304,7 +387,9 @@ describe('standings', () => {
          from challenge_progress p where p.account_id = ? and p.challenge_id = ? and p.current_progress_value > 0`,
       [acct.accountId, challengeId],
     );
-    const expected = new Map<string, { value: number; rank: number }>(brute.rows.map((r: any) => [r.owned_by_id, { value: r.value, rank: Number(r.rank) }]));
+    const expected = new Map<string, { value: number; rank: number }>(
+      brute.rows.map((r: any) => [r.owned_by_id, { value: r.value, rank: Number(r.rank) }]),
+    );
     const data = await ok(standings(lb.id, { limit: '100' }));
     expect(data.rankedCount).toBe(expected.size);
     for (const e of data.entries) expect({ value: e.value, rank: e.rank }).toEqual(expected.get(e.ownedById));
@@ -320,7 +405,9 @@ describe('standings', () => {
     expect(kept.rows).toEqual(counts.rows.map((r: any) => ({ bucket: r.bucket, n: r.n })));
     for (const m of members.slice(0, 6)) {
       const minted = await ok(acct.api.post('/enduser/token', { externalId: `race-${members.indexOf(m)}-${challengeId}` }));
-      const mine = await ok(standings(lb.id, {}, app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId })));
+      const mine = await ok(
+        standings(lb.id, {}, app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId })),
+      );
       expect(mine.caller).toEqual(expected.get(m) ?? null);
     }
   });

@@ -9,8 +9,12 @@ let member: Client;
 
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
 const serviceAccount = {
-  type: 'service_account', project_id: 'demo-project', private_key_id: 'kid-1', private_key: privateKey,
-  client_email: 'push@demo-project.iam.example.com', client_id: '1234567890',
+  type: 'service_account',
+  project_id: 'demo-project',
+  private_key_id: 'kid-1',
+  private_key: privateKey,
+  client_email: 'push@demo-project.iam.example.com',
+  client_id: '1234567890',
 };
 
 const path = (slug: string, id?: string) => `/schema/${slug}/record${id ? `/${id}` : ''}`;
@@ -18,21 +22,39 @@ const path = (slug: string, id?: string) => `/schema/${slug}/record${id ? `/${id
 /** A valid create body per resource of this file and the integrations notification rules need. */
 const BODIES: Record<string, () => Record<string, unknown>> = {
   email_template: () => ({
-    name: 'Streak done', status: 'live', sampleEventCode: 'streak_progress_completed',
-    subject: 'Well done {{$account_user.firstName}}', htmlContent: '{{>header}}<p>{{$helpers.currentProgressValue}} days</p>{{>footer}}',
+    name: 'Streak done',
+    status: 'live',
+    sampleEventCode: 'streak_progress_completed',
+    subject: 'Well done {{$account_user.firstName}}',
+    htmlContent: '{{>header}}<p>{{$helpers.currentProgressValue}} days</p>{{>footer}}',
   }),
   email_theme: () => ({ name: `Theme ${randomUUID()}`, status: 'live' }),
   email_header: () => ({ name: 'Header', htmlContent: '<h1>{{$account.name}}</h1>' }),
   email_footer: () => ({ name: 'Footer', htmlContent: '<p><a href="{{$helpers.unsubscribeUrl}}">Unsubscribe</a></p>' }),
   push_notification_template: () => ({ name: 'Push', title: 'Hi {{$account_user.firstName}}', body: '{{$helpers.remainingValue}} to go' }),
   sms_template: () => ({ name: 'SMS', body: '{{$account.name}}: {{$helpers.remainingValue}} to go' }),
-  chat_message_template: () => ({ name: 'Chat', templateName: 'streak_reminder', templateLanguageCode: 'en_US', bodyParameters: ['{{$account_user.firstName}}'] }),
+  chat_message_template: () => ({
+    name: 'Chat',
+    templateName: 'streak_reminder',
+    templateLanguageCode: 'en_US',
+    bodyParameters: ['{{$account_user.firstName}}'],
+  }),
   service_email: () => ({ name: 'Mail', replyToEmailAddress: 'help@shop.example' }),
   push_cloud_messaging: () => ({ name: 'Push', serviceAccountJSON: serviceAccount }),
-  cloud_sms: () => ({ name: 'SMS', accessKeyId: 'AKIAEXAMPLE123456', secretAccessKey: 'sms-secret', region: 'us-east-1', senderId: 'Shop' }),
+  cloud_sms: () => ({
+    name: 'SMS',
+    accessKeyId: 'AKIAEXAMPLE123456',
+    secretAccessKey: 'sms-secret',
+    region: 'us-east-1',
+    senderId: 'Shop',
+  }),
   cloud_chat: () => ({
-    name: 'Chat', accessKeyId: 'AKIAEXAMPLE123456', secretAccessKey: 'chat-secret', region: 'eu-west-1',
-    messagingBusinessAccountId: 'waba-1', messagingPhoneNumberId: 'phone-number-id-1',
+    name: 'Chat',
+    accessKeyId: 'AKIAEXAMPLE123456',
+    secretAccessKey: 'chat-secret',
+    region: 'eu-west-1',
+    messagingBusinessAccountId: 'waba-1',
+    messagingPhoneNumberId: 'phone-number-id-1',
   }),
 };
 
@@ -58,7 +80,12 @@ const PAIRS = [
 
 async function rule(provider: string, integrationId: string, templateId: string, over: Record<string, unknown> = {}) {
   return acct.api.post(path('notification'), {
-    name: 'Rule', eventCodes: ['streak_progress_completed'], integrationProvider: provider, integrationId, templateId, ...over,
+    name: 'Rule',
+    eventCodes: ['streak_progress_completed'],
+    integrationProvider: provider,
+    integrationId,
+    templateId,
+    ...over,
   });
 }
 
@@ -72,7 +99,16 @@ beforeAll(async () => {
 afterAll(() => app?.close());
 
 describe('every resource of the file', () => {
-  const slugs = ['notification', 'email_template', 'email_theme', 'email_header', 'email_footer', 'push_notification_template', 'sms_template', 'chat_message_template'];
+  const slugs = [
+    'notification',
+    'email_template',
+    'email_theme',
+    'email_header',
+    'email_footer',
+    'push_notification_template',
+    'sms_template',
+    'chat_message_template',
+  ];
 
   async function anyRecord(slug: string) {
     if (slug !== 'notification') return create(slug);
@@ -98,7 +134,9 @@ describe('every resource of the file', () => {
   it.each(slugs)('%s: create, get, list, update, delete', async (slug) => {
     const record = await anyRecord(slug);
     expect((await acct.api.get(path(slug, record.id))).body.data).toEqual(record);
-    const list = await acct.api.get(path(slug), { filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: record.id }] } });
+    const list = await acct.api.get(path(slug), {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'equals', fieldValue: record.id }] },
+    });
     expect(list.body.data).toEqual([record]);
     const patched = await acct.api.patch(path(slug, record.id), { name: 'Renamed', status: 'paused' });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -113,7 +151,10 @@ describe('every resource of the file', () => {
     expect(details(await acct.api.patch(path(slug, record.id), { name: '' }))).toEqual(['name:too_short']);
     expect(details(await acct.api.patch(path(slug, record.id), { name: 'n'.repeat(257) }))).toEqual(['name:too_long']);
     expect((await acct.api.patch(path(slug, record.id), { name: 'n'.repeat(256) })).status).toBe(200);
-    expect(details(await acct.api.patch(path(slug, record.id), { id: randomUUID(), colour: 'red' }))).toEqual(['id:read_only', 'colour:unknown_field']);
+    expect(details(await acct.api.patch(path(slug, record.id), { id: randomUUID(), colour: 'red' }))).toEqual([
+      'id:read_only',
+      'colour:unknown_field',
+    ]);
     expect(details(await acct.api.patch(path(slug, record.id), { status: 'archived' }))).toEqual(['status:invalid_enum']);
     expect(details(await acct.api.patch(path(slug, record.id), { status: null }))).toEqual(['status:required']);
   });
@@ -125,15 +166,24 @@ describe('email_template', () => {
     const footer = await create('email_footer');
     const t = await create('email_template', { description: 'Sent on completion', emailHeaderId: header.id, emailFooterId: footer.id });
     expect(t).toMatchObject({
-      name: 'Streak done', description: 'Sent on completion', status: 'live', emailHeaderId: header.id, emailFooterId: footer.id,
-      sampleEventCode: 'streak_progress_completed', subject: 'Well done {{$account_user.firstName}}',
+      name: 'Streak done',
+      description: 'Sent on completion',
+      status: 'live',
+      emailHeaderId: header.id,
+      emailFooterId: footer.id,
+      sampleEventCode: 'streak_progress_completed',
+      subject: 'Well done {{$account_user.firstName}}',
       htmlContent: '{{>header}}<p>{{$helpers.currentProgressValue}} days</p>{{>footer}}',
     });
   });
 
   it('requires its fields', async () => {
     expect(details(await acct.api.post(path('email_template'), {})).sort()).toEqual([
-      'htmlContent:required', 'name:required', 'sampleEventCode:required', 'status:required', 'subject:required',
+      'htmlContent:required',
+      'name:required',
+      'sampleEventCode:required',
+      'status:required',
+      'subject:required',
     ]);
   });
 
@@ -152,18 +202,28 @@ describe('email_template', () => {
 
   it('accepts a subject of 256 characters and every sample event code', async () => {
     expect((await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: 's'.repeat(256) })).status).toBe(200);
-    expect((await acct.api.post(path('email_template'), { ...BODIES.email_template!(), sampleEventCode: 'mission_progress_failed' })).status).toBe(200);
+    expect(
+      (await acct.api.post(path('email_template'), { ...BODIES.email_template!(), sampleEventCode: 'mission_progress_failed' })).status,
+    ).toBe(200);
   });
 
   it('refuses a header or footer of another account, or a footer as header', async () => {
     const foreign = await create('email_header', {}, other);
     const footer = await create('email_footer');
-    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), emailHeaderId: foreign.id }))).toEqual(['emailHeaderId:not_found']);
-    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), emailHeaderId: footer.id }))).toEqual(['emailHeaderId:not_found']);
+    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), emailHeaderId: foreign.id }))).toEqual([
+      'emailHeaderId:not_found',
+    ]);
+    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), emailHeaderId: footer.id }))).toEqual([
+      'emailHeaderId:not_found',
+    ]);
   });
 
   it('checks Handlebars syntax of subject and htmlContent, naming the field, line and column in words', async () => {
-    const res = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: 'Hi {{name', htmlContent: '<p>\n{{#if x}}\nopen\n' });
+    const res = await acct.api.post(path('email_template'), {
+      ...BODIES.email_template!(),
+      subject: 'Hi {{name',
+      htmlContent: '<p>\n{{#if x}}\nopen\n',
+    });
     expect(details(res)).toEqual(['subject:template_syntax', 'htmlContent:template_syntax']);
     expect(res.body.error.details.map((d: any) => [d.line, d.column, d.message])).toEqual([
       [1, 4, 'Line 1, column 4: This tag is never closed with }}.'],
@@ -171,20 +231,32 @@ describe('email_template', () => {
     ]);
     const mismatch = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: 'a\n{{#if x}}b{{/each}}' });
     expect(details(mismatch)).toEqual(['htmlContent:template_syntax']);
-    expect(mismatch.body.error.details[0]).toMatchObject({ line: 2, column: 1, message: 'Line 2, column 1: {{#if}} is closed by {{/each}}; close it with {{/if}}.' });
+    expect(mismatch.body.error.details[0]).toMatchObject({
+      line: 2,
+      column: 1,
+      message: 'Line 2, column 1: {{#if}} is closed by {{/each}}; close it with {{/if}}.',
+    });
     const stray = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: '<p>{{name}}}</p>' });
     expect(stray.body.error.details[0]).toMatchObject({ field: 'htmlContent', message: 'Line 1, column 10: Unexpected }}}; expected }}.' });
 
     const t = await create('email_template');
-    expect(details(await acct.api.patch(path('email_template', t.id), { htmlContent: '{{{raw}}' }))).toEqual(['htmlContent:template_syntax']);
-    expect(details(await acct.api.patch(path('email_template', t.id), { subject: '{{/if}}' }, {}, { languageCode: 'fr' }))).toEqual(['subject:template_syntax']);
-    const ok = await acct.api.patch(path('email_template', t.id), { htmlContent: '{{#each items}}{{this}}{{else}}none{{/each}} {{{raw}}}' });
+    expect(details(await acct.api.patch(path('email_template', t.id), { htmlContent: '{{{raw}}' }))).toEqual([
+      'htmlContent:template_syntax',
+    ]);
+    expect(details(await acct.api.patch(path('email_template', t.id), { subject: '{{/if}}' }, {}, { languageCode: 'fr' }))).toEqual([
+      'subject:template_syntax',
+    ]);
+    const ok = await acct.api.patch(path('email_template', t.id), {
+      htmlContent: '{{#each items}}{{this}}{{else}}none{{/each}} {{{raw}}}',
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
   it('refuses unknown partials and helpers at create and update, naming the field, the name and the line', async () => {
     const res = await acct.api.post(path('email_template'), {
-      ...BODIES.email_template!(), subject: 'Hi {{shout $account_user.firstName}}', htmlContent: '{{>header}}\n<p>\n  {{>nav}}</p>{{>footer}}',
+      ...BODIES.email_template!(),
+      subject: 'Hi {{shout $account_user.firstName}}',
+      htmlContent: '{{>header}}\n<p>\n  {{>nav}}</p>{{>footer}}',
     });
     expect(details(res)).toEqual(['subject:unknown_helper', 'htmlContent:unknown_partial']);
     expect(res.body.error.details).toMatchObject([
@@ -192,16 +264,26 @@ describe('email_template', () => {
       { line: 3, column: 3, message: 'Line 3, column 3: Unknown partial "nav"; the partials here are header, footer.' },
     ]);
     // Partials place the header and footer in the body only; a misused built-in helper fails as surely as an unknown one.
-    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: '{{>header}} news' }))).toEqual(['subject:unknown_partial']);
-    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: '{{#each}}x{{/each}}' }))).toEqual(['htmlContent:helper_usage']);
+    expect(details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), subject: '{{>header}} news' }))).toEqual([
+      'subject:unknown_partial',
+    ]);
+    expect(
+      details(await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent: '{{#each}}x{{/each}}' })),
+    ).toEqual(['htmlContent:helper_usage']);
 
     const t = await create('email_template');
-    const patched = await acct.api.patch(path('email_template', t.id), { htmlContent: '<p>{{#if a}}{{else}}{{shout b}}{{/if}}</p>' }, {}, { languageCode: 'fr' });
+    const patched = await acct.api.patch(
+      path('email_template', t.id),
+      { htmlContent: '<p>{{#if a}}{{else}}{{shout b}}{{/if}}</p>' },
+      {},
+      { languageCode: 'fr' },
+    );
     expect(details(patched)).toEqual(['htmlContent:unknown_helper']);
     expect((await acct.api.get(path('email_template', t.id), { languageCode: 'fr' })).body.data.htmlContent).toBe(t.htmlContent);
     // Inline partials, partial blocks (which have a fallback), sections and the built-in helpers render.
     const ok = await acct.api.patch(path('email_template', t.id), {
-      htmlContent: '{{#*inline "cta"}}<a>go</a>{{/inline}}{{>cta}}{{#> nav}}no nav{{/nav}}{{#$helpers}}{{remainingValue}}{{/$helpers}}{{lookup $account "name"}}{{#with $account}}{{name}}{{/with}}',
+      htmlContent:
+        '{{#*inline "cta"}}<a>go</a>{{/inline}}{{>cta}}{{#> nav}}no nav{{/nav}}{{#$helpers}}{{remainingValue}}{{/$helpers}}{{lookup $account "name"}}{{#with $account}}{{name}}{{/with}}',
     });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
@@ -212,7 +294,11 @@ describe('email_template', () => {
       ['email_footer', { htmlContent: '<p>{{upper $account.name}}</p>' }, 'htmlContent:unknown_helper'],
       ['push_notification_template', { title: '{{>header}}' }, 'title:unknown_partial'],
       ['sms_template', { body: '{{shout $account.name}}' }, 'body:unknown_helper'],
-      ['chat_message_template', { bodyParameters: ['{{$account.name}}', '{{format (upper $account.name)}}'] }, 'bodyParameters[1]:unknown_helper'],
+      [
+        'chat_message_template',
+        { bodyParameters: ['{{$account.name}}', '{{format (upper $account.name)}}'] },
+        'bodyParameters[1]:unknown_helper',
+      ],
     ];
     for (const [slug, over, expected] of cases) {
       expect(details(await acct.api.post(path(slug), { ...BODIES[slug]!(), ...over })), slug).toContain(expected);
@@ -223,11 +309,17 @@ describe('email_template', () => {
 
   it('stores subject and htmlContent per language', async () => {
     const t = await create('email_template');
-    const fr = await acct.api.patch(path('email_template', t.id), { subject: 'Bravo {{$account_user.firstName}}' }, {}, { languageCode: 'fr' });
+    const fr = await acct.api.patch(
+      path('email_template', t.id),
+      { subject: 'Bravo {{$account_user.firstName}}' },
+      {},
+      { languageCode: 'fr' },
+    );
     expect(fr.status, JSON.stringify(fr.body)).toBe(200);
     expect(fr.body.data.subject).toBe('Bravo {{$account_user.firstName}}');
     expect((await acct.api.get(path('email_template', t.id), { languageCode: 'fr' })).body.data).toMatchObject({
-      subject: 'Bravo {{$account_user.firstName}}', htmlContent: t.htmlContent,
+      subject: 'Bravo {{$account_user.firstName}}',
+      htmlContent: t.htmlContent,
     });
     expect((await acct.api.get(path('email_template', t.id))).body.data.subject).toBe(t.subject);
     expect((await acct.api.get(path('email_template', t.id), { languageCode: 'de' })).body.data.subject).toBe(t.subject);
@@ -272,7 +364,9 @@ describe('email_header and email_footer', () => {
     expect(rec.status).toBe('live');
     expect(details(await acct.api.post(path(slug), { name: 'x' }))).toEqual(['htmlContent:required']);
     expect(details(await acct.api.post(path(slug), { name: 'x', htmlContent: '{{#each}}' }))).toEqual(['htmlContent:template_syntax']);
-    expect(details(await acct.api.post(path(slug), { name: 'x', htmlContent: 'x', description: 'no such field' }))).toEqual(['description:unknown_field']);
+    expect(details(await acct.api.post(path(slug), { name: 'x', htmlContent: 'x', description: 'no such field' }))).toEqual([
+      'description:unknown_field',
+    ]);
     await acct.api.patch(path(slug, rec.id), { htmlContent: '<p>Hallo</p>' }, {}, { languageCode: 'de' });
     expect((await acct.api.get(path(slug, rec.id), { languageCode: 'de' })).body.data.htmlContent).toBe('<p>Hallo</p>');
     expect((await acct.api.get(path(slug, rec.id))).body.data.htmlContent).toBe(rec.htmlContent);
@@ -281,7 +375,10 @@ describe('email_header and email_footer', () => {
 
 describe('push_notification_template', () => {
   it('creates with image and data', async () => {
-    const t = await create('push_notification_template', { imageUrl: 'https://cdn.example.com/i.png', data: { screen: 'rewards', streakId: '{{x}}' } });
+    const t = await create('push_notification_template', {
+      imageUrl: 'https://cdn.example.com/i.png',
+      data: { screen: 'rewards', streakId: '{{x}}' },
+    });
     expect(t).toMatchObject({ status: 'live', imageUrl: 'https://cdn.example.com/i.png', data: { screen: 'rewards', streakId: '{{x}}' } });
   });
 
@@ -296,11 +393,16 @@ describe('push_notification_template', () => {
     [{ data: { n: 1 } }, 'data.n:invalid_type'],
     [{ data: ['x'] }, 'data:invalid_type'],
   ])('refuses %j', async (over, expected) => {
-    expect(details(await acct.api.post(path('push_notification_template'), { ...BODIES.push_notification_template!(), ...over }))).toEqual([expected]);
+    expect(details(await acct.api.post(path('push_notification_template'), { ...BODIES.push_notification_template!(), ...over }))).toEqual([
+      expected,
+    ]);
   });
 
   it('requires title and body', async () => {
-    expect(details(await acct.api.post(path('push_notification_template'), { name: 'x' })).sort()).toEqual(['body:required', 'title:required']);
+    expect(details(await acct.api.post(path('push_notification_template'), { name: 'x' })).sort()).toEqual([
+      'body:required',
+      'title:required',
+    ]);
   });
 });
 
@@ -320,9 +422,14 @@ describe('chat_message_template', () => {
     const t = await create('chat_message_template', { bodyParameters: undefined });
     expect(t.bodyParameters).toEqual([]);
     expect(t).toMatchObject({ templateName: 'streak_reminder', templateLanguageCode: 'en_US', status: 'live' });
-    const bad = await acct.api.post(path('chat_message_template'), { ...BODIES.chat_message_template!(), bodyParameters: ['{{ok}}', '{{bad'] });
+    const bad = await acct.api.post(path('chat_message_template'), {
+      ...BODIES.chat_message_template!(),
+      bodyParameters: ['{{ok}}', '{{bad'],
+    });
     expect(details(bad)).toEqual(['bodyParameters[1]:template_syntax']);
-    const patched = await acct.api.patch(path('chat_message_template', t.id), { bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'] });
+    const patched = await acct.api.patch(path('chat_message_template', t.id), {
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+    });
     expect(patched.body.data.bodyParameters).toEqual(['{{$account_user.firstName}}', '{{$helpers.remainingValue}}']);
   });
 
@@ -335,7 +442,9 @@ describe('chat_message_template', () => {
     [{ bodyParameters: null }, 'bodyParameters:required'],
     [{ templateName: undefined }, 'templateName:required'],
   ])('refuses %j', async (over, expected) => {
-    expect(details(await acct.api.post(path('chat_message_template'), { ...BODIES.chat_message_template!(), ...over }))).toEqual([expected]);
+    expect(details(await acct.api.post(path('chat_message_template'), { ...BODIES.chat_message_template!(), ...over }))).toEqual([
+      expected,
+    ]);
   });
 });
 
@@ -346,23 +455,32 @@ describe('notification rules', () => {
     const res = await rule(provider, integration.id, template.id, { description: 'Tell them' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({
-      name: 'Rule', description: 'Tell them', status: 'draft', eventCodes: ['streak_progress_completed'],
-      integrationProvider: provider, integrationId: integration.id, templateId: template.id,
+      name: 'Rule',
+      description: 'Tell them',
+      status: 'draft',
+      eventCodes: ['streak_progress_completed'],
+      integrationProvider: provider,
+      integrationId: integration.id,
+      templateId: template.id,
     });
   });
 
   it('requires its fields and checks enums and event codes', async () => {
     expect(details(await acct.api.post(path('notification'), {})).sort()).toEqual([
-      'eventCodes:required', 'integrationId:required', 'integrationProvider:required', 'name:required', 'templateId:required',
+      'eventCodes:required',
+      'integrationId:required',
+      'integrationProvider:required',
+      'name:required',
+      'templateId:required',
     ]);
     const sms = await create('cloud_sms');
     const tpl = await create('sms_template');
     expect(details(await rule('carrier_pigeon', sms.id, tpl.id))).toEqual(['integrationProvider:invalid_enum']);
     expect(details(await rule('cloud_sms', sms.id, tpl.id, { eventCodes: [] }))).toEqual(['eventCodes:too_few']);
     expect(details(await rule('cloud_sms', sms.id, tpl.id, { eventCodes: ['reward_issued'] }))).toEqual(['eventCodes[0]:invalid_enum']);
-    expect(details(await rule('cloud_sms', sms.id, tpl.id, { eventCodes: ['challenge_progress_failed', 'challenge_progress_failed'] }))).toEqual([
-      'eventCodes[1]:duplicate',
-    ]);
+    expect(
+      details(await rule('cloud_sms', sms.id, tpl.id, { eventCodes: ['challenge_progress_failed', 'challenge_progress_failed'] })),
+    ).toEqual(['eventCodes[1]:duplicate']);
     expect(details(await rule('cloud_sms', sms.id, tpl.id, { description: 'd'.repeat(1025) }))).toEqual(['description:too_long']);
     expect(details(await rule('cloud_sms', 'x', tpl.id))).toEqual(['integrationId:invalid_format']);
   });
@@ -434,7 +552,9 @@ describe('notification rules', () => {
       const pending = acct.api.patch(path('notification', r.id), { status: 'live' });
       // The rule's check waits for the integration's row lock (it reads the row FOR SHARE).
       for (let i = 0; i < 100; i++) {
-        const { rows } = await app.db.raw(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+        const { rows } = await app.db.raw(
+          `select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+        );
         if (rows[0].n > 0) break;
         await new Promise((ok) => setTimeout(ok, 20));
       }
@@ -453,12 +573,23 @@ describe('notification rules', () => {
     const emailTpl = await create('email_template');
     const r = (await rule('cloud_sms', sms.id, smsTpl.id)).body.data;
     expect(details(await acct.api.patch(path('notification', r.id), { integrationProvider: 'service_email' }))).toEqual([
-      'integrationId:not_found', 'templateId:not_found',
+      'integrationId:not_found',
+      'templateId:not_found',
     ]);
     expect(details(await acct.api.patch(path('notification', r.id), { templateId: emailTpl.id }))).toEqual(['templateId:not_found']);
-    const moved = await acct.api.patch(path('notification', r.id), { integrationProvider: 'service_email', integrationId: email.id, templateId: emailTpl.id, status: 'live' });
+    const moved = await acct.api.patch(path('notification', r.id), {
+      integrationProvider: 'service_email',
+      integrationId: email.id,
+      templateId: emailTpl.id,
+      status: 'live',
+    });
     expect(moved.status, JSON.stringify(moved.body)).toBe(200);
-    expect(moved.body.data).toMatchObject({ integrationProvider: 'service_email', integrationId: email.id, templateId: emailTpl.id, status: 'live' });
+    expect(moved.body.data).toMatchObject({
+      integrationProvider: 'service_email',
+      integrationId: email.id,
+      templateId: emailTpl.id,
+      status: 'live',
+    });
     expect(details(await acct.api.patch(path('notification', r.id), { eventCodes: [] }))).toEqual(['eventCodes:too_few']);
   });
 
@@ -491,25 +622,48 @@ describe('notification_log', () => {
   const LOGS = path('notification_log');
 
   async function seedLog(account: TestAccount, over: Record<string, unknown> = {}) {
-    const [log] = await app.db('notification_log')
+    const [log] = await app
+      .db('notification_log')
       .insert({ account_id: account.accountId, notification_id: randomUUID(), event_log_id: randomUUID(), channel: 'sms', ...over })
       .returning('*');
     return log;
   }
 
   it('lists and gets logs', async () => {
-    const sent = await seedLog(acct, { owned_by_id: randomUUID(), notification_log_status: 'sent', provider_message_id: 'msg-1', attempt_count: 1 });
-    const failed = await seedLog(acct, { notification_log_status: 'failed', error: 'provider said no', attempt_count: 3, channel: 'email' });
+    const sent = await seedLog(acct, {
+      owned_by_id: randomUUID(),
+      notification_log_status: 'sent',
+      provider_message_id: 'msg-1',
+      attempt_count: 1,
+    });
+    const failed = await seedLog(acct, {
+      notification_log_status: 'failed',
+      error: 'provider said no',
+      attempt_count: 3,
+      channel: 'email',
+    });
     const got = await acct.api.get(`${LOGS}/${sent.id}`);
     expect(got.status).toBe(200);
     expect(got.body.data).toEqual({
-      id: sent.id, notificationId: sent.notification_id, eventLogId: sent.event_log_id, ownedById: sent.owned_by_id, channel: 'sms',
-      notificationLogStatus: 'sent', providerMessageId: 'msg-1', error: null, attemptCount: 1,
-      createdAt: sent.created_at.toISOString(), updatedAt: sent.updated_at.toISOString(),
+      id: sent.id,
+      notificationId: sent.notification_id,
+      eventLogId: sent.event_log_id,
+      ownedById: sent.owned_by_id,
+      channel: 'sms',
+      notificationLogStatus: 'sent',
+      providerMessageId: 'msg-1',
+      error: null,
+      attemptCount: 1,
+      createdAt: sent.created_at.toISOString(),
+      updatedAt: sent.updated_at.toISOString(),
     });
-    const list = await acct.api.get(LOGS, { filters: { operator: 'and', conditions: [{ fieldSlug: 'notificationLogStatus', operator: 'equals', fieldValue: 'failed' }] } });
+    const list = await acct.api.get(LOGS, {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'notificationLogStatus', operator: 'equals', fieldValue: 'failed' }] },
+    });
     expect(list.body.data).toMatchObject([{ id: failed.id, error: 'provider said no', attemptCount: 3, channel: 'email' }]);
-    const bad = await acct.api.get(LOGS, { filters: { operator: 'and', conditions: [{ fieldSlug: 'notificationLogStatus', operator: 'equals', fieldValue: 'lost' }] } });
+    const bad = await acct.api.get(LOGS, {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'notificationLogStatus', operator: 'equals', fieldValue: 'lost' }] },
+    });
     expect(bad.status).toBe(400);
   });
 

@@ -11,12 +11,24 @@ afterAll(() => app.close());
 
 const detailOf = (body: any, field: string) => body.error.details.find((d: any) => d.field === field);
 const reward = (extra: Record<string, unknown> = {}) =>
-  acct.api.post('/schema/reward/record', { name: 'Ten off', description: '10%', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', ...extra });
+  acct.api.post('/schema/reward/record', {
+    name: 'Ten off',
+    description: '10%',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    ...extra,
+  });
 
 describe('reward', () => {
   it('applies defaults', async () => {
     const r = await reward();
-    expect(r.body.data).toMatchObject({ handleCoupon: false, handleCouponAutoGeneration: false, couponCodeLength: 10, couponCodePrefix: null });
+    expect(r.body.data).toMatchObject({
+      handleCoupon: false,
+      handleCouponAutoGeneration: false,
+      couponCodeLength: 10,
+      couponCodePrefix: null,
+    });
   });
 
   it('requires the expiry matching the expiry type, on create and on update', async () => {
@@ -26,7 +38,10 @@ describe('reward', () => {
     expect(ok.status).toBe(200);
     const toAbsolute = await acct.api.patch(`/schema/reward/record/${ok.body.data.id}`, { rewardExpiryType: 'absolute' });
     expect(detailOf(toAbsolute.body, 'rewardExpiryAt')?.code).toBe('required');
-    const done = await acct.api.patch(`/schema/reward/record/${ok.body.data.id}`, { rewardExpiryType: 'absolute', rewardExpiryAt: '2027-01-01T00:00:00Z' });
+    const done = await acct.api.patch(`/schema/reward/record/${ok.body.data.id}`, {
+      rewardExpiryType: 'absolute',
+      rewardExpiryAt: '2027-01-01T00:00:00Z',
+    });
     expect(done.body.data.rewardExpiryAt).toBe('2027-01-01T00:00:00.000Z');
   });
 
@@ -54,11 +69,23 @@ describe('coupon', () => {
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('conflict');
     const other = await app.createAccount();
-    const otherReward = (await other.api.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'fixed_amount', discountValue: 5, rewardExpiryType: 'no_expiry' })).body.data;
-    expect((await other.api.post('/schema/coupon/record', { rewardId: otherReward.id, couponCode: 'SAVE10', status: 'live' })).status).toBe(200);
+    const otherReward = (
+      await other.api.post('/schema/reward/record', {
+        name: 'R',
+        description: 'd',
+        discountType: 'fixed_amount',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
+    expect((await other.api.post('/schema/coupon/record', { rewardId: otherReward.id, couponCode: 'SAVE10', status: 'live' })).status).toBe(
+      200,
+    );
     const foreign = await acct.api.post('/schema/coupon/record', { rewardId: otherReward.id, couponCode: 'X', status: 'live' });
     expect(detailOf(foreign.body, 'rewardId')?.code).toBe('not_found');
-    expect(detailOf((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'Y' })).body, 'status')?.code).toBe('required');
+    expect(detailOf((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'Y' })).body, 'status')?.code).toBe(
+      'required',
+    );
   });
 
   it('imports JSON and CSV, counting duplicates and skipping blanks', async () => {
@@ -67,9 +94,15 @@ describe('coupon', () => {
     const json = await acct.api.post(path, { couponCodes: ['A1', ' A2 ', '', 'A1', 'A3'] });
     expect(json.status).toBe(200);
     expect(json.body.data).toEqual({ imported: 3, duplicates: 1 });
-    const csv = await acct.api.request('POST', path, { raw: 'A3\r\nB1\n\n  B2  \nB1\n', headers: { 'content-type': 'text/csv; charset=utf-8' } });
+    const csv = await acct.api.request('POST', path, {
+      raw: 'A3\r\nB1\n\n  B2  \nB1\n',
+      headers: { 'content-type': 'text/csv; charset=utf-8' },
+    });
     expect(csv.body.data).toEqual({ imported: 2, duplicates: 2 });
-    const listed = await acct.api.get('/schema/coupon/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: r.id }] }, fetchTotalCount: 'true' });
+    const listed = await acct.api.get('/schema/coupon/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: r.id }] },
+      fetchTotalCount: 'true',
+    });
     expect(listed.body.paging.total).toBe(5);
   });
 

@@ -44,7 +44,11 @@ function storedTypes(f: FieldDef): string[] {
 /** Optional alone but required with another field: a log names its member by id or inline. */
 const REQUIRED_ONE_OF = new Set(['streak_log.ownedById', 'challenge_log.ownedById', 'mission_log.ownedById']);
 
-const config = loadConfig({ DATABASE_URL: 'postgres://unused', LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'), PLATFORM_TOKEN: 'schema-agreement-token-0123456789' });
+const config = loadConfig({
+  DATABASE_URL: 'postgres://unused',
+  LOYALTY_MASTER_KEY: randomBytes(32).toString('base64'),
+  PLATFORM_TOKEN: 'schema-agreement-token-0123456789',
+});
 const resources = createResources(config);
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 const tables = new Map<string, Map<string, Column>>();
@@ -53,7 +57,13 @@ beforeAll(async () => {
   db = await createTestDatabase();
   const client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  const { rows } = await client.query<{ table_name: string; column_name: string; data_type: string; is_nullable: string; column_default: string | null }>(
+  const { rows } = await client.query<{
+    table_name: string;
+    column_name: string;
+    data_type: string;
+    is_nullable: string;
+    column_default: string | null;
+  }>(
     `select table_name, column_name, data_type, is_nullable, column_default from information_schema.columns where table_schema = 'public'`,
   );
   await client.end();
@@ -84,7 +94,8 @@ describe.each(resources.map((r) => [r.slug, r] as const))('%s', (_slug, resource
     // A field every record has (required, defaulted on create, or always set by the service) is
     // NOT NULL, so a row written around the API (migrations, hooks) cannot lack it, and its row
     // type is not nullable; an optional field must accept null.
-    if (f.required || f.alwaysSet || (f.default !== undefined && f.default !== null)) expect(column!.nullable, `${name} NOT NULL`).toBe(false);
+    if (f.required || f.alwaysSet || (f.default !== undefined && f.default !== null))
+      expect(column!.nullable, `${name} NOT NULL`).toBe(false);
     else if (!f.readOnly && !REQUIRED_ONE_OF.has(`${resource.slug}.${name}`)) expect(column!.nullable, `${name} nullable`).toBe(true);
   });
 });

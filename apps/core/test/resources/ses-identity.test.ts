@@ -15,7 +15,9 @@ beforeAll(async () => {
   ses = await startReceiver((req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.method === 'POST' && req.url === '/v2/email/identities') {
-      res.writeHead(200).end(JSON.stringify({ IdentityType: 'DOMAIN', VerifiedForSendingStatus: false, DkimAttributes: { Tokens: TOKENS } }));
+      res
+        .writeHead(200)
+        .end(JSON.stringify({ IdentityType: 'DOMAIN', VerifiedForSendingStatus: false, DkimAttributes: { Tokens: TOKENS } }));
     } else {
       res.writeHead(404).end(JSON.stringify({ message: 'unknown route' }));
     }
@@ -33,7 +35,12 @@ afterAll(async () => {
 describe('service_email on SES', () => {
   it('publishes the DKIM CNAMEs SES answered and verifies them', async () => {
     const created = await acct.api.post('/schema/service_email/record', {
-      name: 'Custom', useGamopandaDomain: false, domain: 'shop.example', mailFrom: 'mail', senderEmailAddress: 'hello@shop.example', replyToEmailAddress: 'help@shop.example',
+      name: 'Custom',
+      useGamopandaDomain: false,
+      domain: 'shop.example',
+      mailFrom: 'mail',
+      senderEmailAddress: 'hello@shop.example',
+      replyToEmailAddress: 'help@shop.example',
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const request = ses.received.find((r) => r.path === '/v2/email/identities')!;
@@ -55,13 +62,27 @@ describe('service_email on SES', () => {
     expect(partial.body.data).toMatchObject({ isDomainVerified: true, isDkimVerified: false, isVerified: false });
     dns.zone.set(`${TOKENS[2]}._domainkey.shop.example`, { CNAME: `${TOKENS[2]}.dkim.amazonses.com` });
     const complete = await acct.api.post(`/schema/service_email/record/${created.body.data.id}/action/verify_dns`);
-    expect(complete.body.data).toMatchObject({ isDomainVerified: true, isDkimVerified: true, isMailFromVerified: false, isVerified: false });
+    expect(complete.body.data).toMatchObject({
+      isDomainVerified: true,
+      isDkimVerified: true,
+      isMailFromVerified: false,
+      isVerified: false,
+    });
   });
 
   it('answers 502 naming the provider when SES refuses, and stores nothing', async () => {
-    ses.respond((_req, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ __type: 'BadRequestException', message: 'Domain not allowed' })));
+    ses.respond((_req, res) =>
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ __type: 'BadRequestException', message: 'Domain not allowed' })),
+    );
     const refused = await acct.api.post('/schema/service_email/record', {
-      name: 'Custom', useGamopandaDomain: false, domain: 'refused.example', mailFrom: 'mail', senderEmailAddress: 'hello@refused.example', replyToEmailAddress: 'help@refused.example',
+      name: 'Custom',
+      useGamopandaDomain: false,
+      domain: 'refused.example',
+      mailFrom: 'mail',
+      senderEmailAddress: 'hello@refused.example',
+      replyToEmailAddress: 'help@refused.example',
     });
     expect(refused.status).toBe(502);
     expect(refused.body.error.code).toBe('provider_error');

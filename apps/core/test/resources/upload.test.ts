@@ -61,8 +61,8 @@ function png(): Buffer {
 /** A 1×1 GIF89a with a two-colour palette. */
 const gif = () =>
   Buffer.from([
-    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff,
-    0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+    0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0x00, 0x00, 0xff, 0xff, 0xff, 0x2c, 0x00, 0x00,
+    0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
   ]);
 
 /** A baseline 1×1 greyscale JPEG (SOI, JFIF, quantisation and Huffman tables, one scan, EOI). */
@@ -107,7 +107,8 @@ function expectInert(svg: string) {
   const { window } = new JSDOM('');
   const doc = new window.DOMParser().parseFromString(svg, 'image/svg+xml');
   expect(doc.documentElement.localName).toBe('svg');
-  const external = (css: string) => /\\|@import/i.test(css) || [...css.matchAll(/url\s*\(\s*['"]?/gi)].some((m) => css[m.index + m[0].length] !== '#');
+  const external = (css: string) =>
+    /\\|@import/i.test(css) || [...css.matchAll(/url\s*\(\s*['"]?/gi)].some((m) => css[m.index + m[0].length] !== '#');
   const walker = doc.createTreeWalker(doc, window.NodeFilter.SHOW_ALL);
   for (let node: Node | null = walker.currentNode; node; node = walker.nextNode()) {
     expect(node.nodeType, 'processing instruction').not.toBe(window.Node.PROCESSING_INSTRUCTION_NODE);
@@ -173,17 +174,33 @@ describe('upload', () => {
 
   it('refuses what is not a PNG, JPEG, GIF or SVG', async () => {
     expectInvalidFile(await upload([file('just some text\n', 'notes.png', 'image/png')]), 'file', 'unsupported_type');
-    expectInvalidFile(await upload([file(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'), 'doc.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
-    expectInvalidFile(await upload([file('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body/></html>', 'a.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
+    expectInvalidFile(
+      await upload([file(Buffer.from('%PDF-1.4\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n'), 'doc.svg', 'image/svg+xml')]),
+      'file',
+      'unsupported_type',
+    );
+    expectInvalidFile(
+      await upload([file('<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><body/></html>', 'a.svg', 'image/svg+xml')]),
+      'file',
+      'unsupported_type',
+    );
     // An <svg> root outside the SVG namespace is not an SVG document.
     expectInvalidFile(await upload([file('<svg><circle r="1"/></svg>', 'a.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
     expectInvalidFile(await upload([file(`<svg xmlns="${SVG_NS}"><g></svg>`, 'broken.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
-    expectInvalidFile(await upload([file(Buffer.from([0xff, 0xfe, 0x3c, 0x00, 0x73, 0x00]), 'utf16.svg', 'image/svg+xml')]), 'file', 'unsupported_type');
+    expectInvalidFile(
+      await upload([file(Buffer.from([0xff, 0xfe, 0x3c, 0x00, 0x73, 0x00]), 'utf16.svg', 'image/svg+xml')]),
+      'file',
+      'unsupported_type',
+    );
     // Nesting and element counts are bounded before the XML parser runs (it slows down quadratically).
     const deep = (n: number) => `<svg xmlns="${SVG_NS}">${'<g>'.repeat(n)}${'</g>'.repeat(n)}</svg>`;
     expectInvalidFile(await upload([file(deep(14_000), 'deep.svg', 'image/svg+xml')]), 'file', 'too_complex');
     expectInvalidFile(await upload([file(deep(300), 'deep.svg', 'image/svg+xml')]), 'file', 'too_complex');
-    expectInvalidFile(await upload([file(`<svg xmlns="${SVG_NS}">${'<g/>'.repeat(4001)}</svg>`, 'wide.svg', 'image/svg+xml')]), 'file', 'too_complex');
+    expectInvalidFile(
+      await upload([file(`<svg xmlns="${SVG_NS}">${'<g/>'.repeat(4001)}</svg>`, 'wide.svg', 'image/svg+xml')]),
+      'file',
+      'too_complex',
+    );
     expect((await upload([file(deep(100), 'ok.svg', 'image/svg+xml')])).status).toBe(200);
     // A WebP is an image, but not one of the accepted kinds.
     const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([26, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(18)]);
@@ -271,7 +288,18 @@ describe('upload', () => {
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     const text = served.bytes.toString('utf8');
     expect(res.body.data.size).toBe(served.bytes.length);
-    for (const banned of [/<script/i, /foreignObject/i, /\son[a-z]+\s*=/i, /javascript:/i, /evil\.example/i, /xml-stylesheet/i, /@import/i, /<animate\b/i, /<set\b/i, /\\/]) {
+    for (const banned of [
+      /<script/i,
+      /foreignObject/i,
+      /\son[a-z]+\s*=/i,
+      /javascript:/i,
+      /evil\.example/i,
+      /xml-stylesheet/i,
+      /@import/i,
+      /<animate\b/i,
+      /<set\b/i,
+      /\\/,
+    ]) {
       expect(text, `${banned} in ${text}`).not.toMatch(banned);
     }
     expectInert(text);
@@ -290,9 +318,30 @@ describe('upload', () => {
 
   it('answers any bytes with an image or a 400, never anything else', async () => {
     const pieces = [
-      '<svg xmlns="http://www.w3.org/2000/svg">', '</svg>', '<script>', '<![CDATA[', ']]>', '<?xml-stylesheet href="x"?>',
-      '<use href="https://evil.example/a#b"/>', ' onload="x()"', '<style>', '</style>', 'url(', 'https://evil.example/p', ')',
-      '&amp;', '&bogus;', '<!--', '-->', '<foreignObject>', '\\', '"', "'", '<a xlink:href="javascript:x()">', '</a>', '\u0000',
+      '<svg xmlns="http://www.w3.org/2000/svg">',
+      '</svg>',
+      '<script>',
+      '<![CDATA[',
+      ']]>',
+      '<?xml-stylesheet href="x"?>',
+      '<use href="https://evil.example/a#b"/>',
+      ' onload="x()"',
+      '<style>',
+      '</style>',
+      'url(',
+      'https://evil.example/p',
+      ')',
+      '&amp;',
+      '&bogus;',
+      '<!--',
+      '-->',
+      '<foreignObject>',
+      '\\',
+      '"',
+      "'",
+      '<a xlink:href="javascript:x()">',
+      '</a>',
+      '\u0000',
     ];
     const soup = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((p) => p.join(''));
     await fc.assert(

@@ -89,12 +89,19 @@ describe('webhook CRUD', () => {
     });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).toMatchObject({
-      name: 'Changed', status: 'live', eventCodes: ['mission_progress_completed'], endpointUrl: 'http://hooks.public.test:8080/x', description: null,
+      name: 'Changed',
+      status: 'live',
+      eventCodes: ['mission_progress_completed'],
+      endpointUrl: 'http://hooks.public.test:8080/x',
+      description: null,
     });
     expect(patched.body.data.webhookSecret).toBe(body.data.webhookSecret);
 
     const filtered = await acct.api.get(BASE, {
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'eventCodes', operator: 'contains', fieldValue: 'mission_progress_completed' }] },
+      filters: {
+        operator: 'and',
+        conditions: [{ fieldSlug: 'eventCodes', operator: 'contains', fieldValue: 'mission_progress_completed' }],
+      },
     });
     expect(filtered.status).toBe(200);
     expect(filtered.body.data.map((h: { id: string }) => h.id)).toEqual([id]);
@@ -149,9 +156,9 @@ describe('webhook validation', () => {
     const { body } = await acct.api.post(BASE, valid());
     const id = body.data.id;
     expect(details(await acct.api.patch(`${BASE}/${id}`, { eventCodes: [] }))).toEqual(['eventCodes:too_few']);
-    expect(details(await acct.api.patch(`${BASE}/${id}`, { eventCodes: ['challenge_progress_failed', 'challenge_progress_failed'] }))).toEqual([
-      'eventCodes[1]:duplicate',
-    ]);
+    expect(
+      details(await acct.api.patch(`${BASE}/${id}`, { eventCodes: ['challenge_progress_failed', 'challenge_progress_failed'] })),
+    ).toEqual(['eventCodes[1]:duplicate']);
     expect(details(await acct.api.patch(`${BASE}/${id}`, { webhookSecret: 'x' }))).toEqual(['webhookSecret:read_only']);
     expect(details(await acct.api.patch(`${BASE}/${id}`, { endpointUrl: null }))).toEqual(['endpointUrl:required']);
     expect(details(await acct.api.patch(`${BASE}/${id}`, { color: 'red' }))).toEqual(['color:unknown_field']);
@@ -237,7 +244,9 @@ describe('webhook endpoint addresses', () => {
     expect(details(await acct.api.patch(`${BASE}/${body.data.id}`, { endpointUrl: 'https://hooks.private.test/x' }))).toEqual([
       'endpointUrl:private_address',
     ]);
-    expect(details(await acct.api.patch(`${BASE}/${body.data.id}`, { endpointUrl: 'http://[::1]:8080/' }))).toEqual(['endpointUrl:private_address']);
+    expect(details(await acct.api.patch(`${BASE}/${body.data.id}`, { endpointUrl: 'http://[::1]:8080/' }))).toEqual([
+      'endpointUrl:private_address',
+    ]);
     expect((await acct.api.get(`${BASE}/${body.data.id}`)).body.data.endpointUrl).toBe('https://hooks.public.test/x');
   });
 
@@ -321,13 +330,22 @@ describe('webhook_log', () => {
   const LOGS = '/schema/webhook_log/record';
 
   async function seedLog(account: TestAccount, webhookId: string, over: Record<string, unknown> = {}) {
-    const events = await app.db('event_log')
+    const events = await app
+      .db('event_log')
       .insert([
-        { account_id: account.accountId, event_code: 'streak_progress_completed', owned_by_id: randomUUID(), linked_schema_slug: 'streak_progress', linked_schema_record_id: randomUUID(), payload: { streakLog: { id: 'a' } } },
+        {
+          account_id: account.accountId,
+          event_code: 'streak_progress_completed',
+          owned_by_id: randomUUID(),
+          linked_schema_slug: 'streak_progress',
+          linked_schema_record_id: randomUUID(),
+          payload: { streakLog: { id: 'a' } },
+        },
         { account_id: account.accountId, event_code: 'streak_progress_milestone_completed', payload: {} },
       ])
       .returning('*');
-    const [log] = await app.db('webhook_log')
+    const [log] = await app
+      .db('webhook_log')
       .insert({ account_id: account.accountId, webhook_id: webhookId, event_log_ids: [events[1].id, events[0].id], ...over })
       .returning('*');
     return { log, events };
@@ -337,7 +355,12 @@ describe('webhook_log', () => {
     const hook = (await acct.api.post(BASE, valid())).body.data;
     const delivered = new Date('2026-11-21T10:00:00.000Z');
     const { log, events } = await seedLog(acct, hook.id, {
-      webhook_log_status: 'processed', retry_count: 2, last_retried_at: delivered, next_retry_at: null, last_response_status: 204, delivered_at: delivered,
+      webhook_log_status: 'processed',
+      retry_count: 2,
+      last_retried_at: delivered,
+      next_retry_at: null,
+      last_response_status: 204,
+      delivered_at: delivered,
     });
     const got = await acct.api.get(`${LOGS}/${log.id}`);
     expect(got.status, JSON.stringify(got.body)).toBe(200);
@@ -348,12 +371,22 @@ describe('webhook_log', () => {
       eventLogIds: [events[1].id, events[0].id],
       eventLogs: [
         {
-          id: events[1].id, eventCode: 'streak_progress_milestone_completed', ownedById: null, linkedSchemaSlug: null, linkedSchemaRecordId: null,
-          payload: {}, createdAt: events[1].created_at.toISOString(),
+          id: events[1].id,
+          eventCode: 'streak_progress_milestone_completed',
+          ownedById: null,
+          linkedSchemaSlug: null,
+          linkedSchemaRecordId: null,
+          payload: {},
+          createdAt: events[1].created_at.toISOString(),
         },
         {
-          id: events[0].id, eventCode: 'streak_progress_completed', ownedById: events[0].owned_by_id, linkedSchemaSlug: 'streak_progress',
-          linkedSchemaRecordId: events[0].linked_schema_record_id, payload: { streakLog: { id: 'a' } }, createdAt: events[0].created_at.toISOString(),
+          id: events[0].id,
+          eventCode: 'streak_progress_completed',
+          ownedById: events[0].owned_by_id,
+          linkedSchemaSlug: 'streak_progress',
+          linkedSchemaRecordId: events[0].linked_schema_record_id,
+          payload: { streakLog: { id: 'a' } },
+          createdAt: events[0].created_at.toISOString(),
         },
       ],
       webhookLogStatus: 'processed',
@@ -370,7 +403,13 @@ describe('webhook_log', () => {
 
     const pending = await seedLog(acct, hook.id);
     const list = await acct.api.get(LOGS, {
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'webhookLogStatus', operator: 'equals', fieldValue: 'pending' }, { fieldSlug: 'webhookId', operator: 'equals', fieldValue: hook.id }] },
+      filters: {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: 'webhookLogStatus', operator: 'equals', fieldValue: 'pending' },
+          { fieldSlug: 'webhookId', operator: 'equals', fieldValue: hook.id },
+        ],
+      },
       fetchTotalCount: true,
     });
     expect(list.status, JSON.stringify(list.body)).toBe(200);
@@ -412,6 +451,11 @@ describe('webhook_log', () => {
     expect(await app.db('webhook_log').where({ webhook_id: doomed.id })).toEqual([]);
     expect((await acct.api.get(`${LOGS}/${stays.log.id}`)).status).toBe(200);
     // History stays: the event logs themselves are not the webhook's.
-    expect(await app.db('event_log').whereIn('id', gone.events.map((e: { id: string }) => e.id))).toHaveLength(2);
+    expect(
+      await app.db('event_log').whereIn(
+        'id',
+        gone.events.map((e: { id: string }) => e.id),
+      ),
+    ).toHaveLength(2);
   });
 });

@@ -53,7 +53,10 @@ interface Attempt {
 
 describe('faults mid-load', () => {
   it('keeps acknowledged logs, leaves no half-written ones, and recovers from killed processes and a database restart', async () => {
-    const made = await provisionAccount(db, new SecretBox(Buffer.from(env.LOYALTY_MASTER_KEY!, 'base64')), { organizationName: 'Faults', accountName: 'Faults' });
+    const made = await provisionAccount(db, new SecretBox(Buffer.from(env.LOYALTY_MASTER_KEY!, 'base64')), {
+      organizationName: 'Faults',
+      accountName: 'Faults',
+    });
     const start = async (args: string[]) => {
       const p = await startProcessWith(env, args);
       processes.push(p);
@@ -65,7 +68,12 @@ describe('faults mid-load', () => {
     let worker = await start(['worker']);
     const admin = new Client(apiB.url, auth);
     const streak = (await admin.post('/schema/streak/record', { name: 'S' })).body.data;
-    await admin.post('/schema/webhook/record', { name: 'H', status: 'live', endpointUrl: `${receiver.url}/hook`, eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_in_progress'] });
+    await admin.post('/schema/webhook/record', {
+      name: 'H',
+      status: 'live',
+      endpointUrl: `${receiver.url}/hook`,
+      eventCodes: ['streak_progress_non_milestone_completed', 'streak_progress_in_progress'],
+    });
 
     const attempts: Attempt[] = [];
     const readiness: number[] = [];
@@ -79,7 +87,11 @@ describe('faults mid-load', () => {
         const uniqueIdentifier = `log-${n}`;
         try {
           const res = await targets[n % 2]!.post('/schema/streak_log/record', {
-            streakId: streak.id, ownedBy: { externalId: `m-${n % 300}` }, activityId: 'visit', activityAt: new Date().toISOString(), uniqueIdentifier,
+            streakId: streak.id,
+            ownedBy: { externalId: `m-${n % 300}` },
+            activityId: 'visit',
+            activityAt: new Date().toISOString(),
+            uniqueIdentifier,
           });
           attempts.push({ uniqueIdentifier, status: res.status });
         } catch {
@@ -102,7 +114,11 @@ describe('faults mid-load', () => {
     for (const api of [apiA, apiB]) readiness.push((await fetch(new URL('/readyz', api.url))).status);
     await new Promise((r) => setTimeout(r, 1500));
     await pg.start();
-    await until(async () => (await fetch(new URL('/readyz', apiA.url))).status === 200 && (await fetch(new URL('/readyz', apiB.url))).status === 200, 60_000, 'ready again');
+    await until(
+      async () => (await fetch(new URL('/readyz', apiA.url))).status === 200 && (await fetch(new URL('/readyz', apiB.url))).status === 200,
+      60_000,
+      'ready again',
+    );
     const acknowledgedBeforeEnd = acknowledged();
     await until(() => acknowledged() > acknowledgedBeforeEnd + 100, 60_000, 'load after the restart');
     stop = true;
@@ -114,8 +130,11 @@ describe('faults mid-load', () => {
     expect([...statuses].filter((s) => s !== 200 && s !== 503 && s !== 'no answer')).toEqual([]);
 
     // Acknowledged logs are all stored and aggregated; every stored log carries its events (all or nothing).
-    const stored = new Map((await db('streak_log').select('unique_identifier', 'id', 'is_aggregated')).map((r) => [r.unique_identifier as string, r]));
-    for (const a of attempts.filter((x) => x.status === 200)) expect(stored.get(a.uniqueIdentifier)?.is_aggregated, a.uniqueIdentifier).toBe(true);
+    const stored = new Map(
+      (await db('streak_log').select('unique_identifier', 'id', 'is_aggregated')).map((r) => [r.unique_identifier as string, r]),
+    );
+    for (const a of attempts.filter((x) => x.status === 200))
+      expect(stored.get(a.uniqueIdentifier)?.is_aggregated, a.uniqueIdentifier).toBe(true);
     const withEvents = await db.raw(`select count(distinct payload->'streakLog'->>'id') as n from event_log`);
     expect(Number(withEvents.rows[0].n)).toBe(stored.size);
     const recount = await db.raw(`
@@ -127,10 +146,40 @@ describe('faults mid-load', () => {
 
     // Every event reaches the receiver after the worker crash and the restart.
     const events = Number((await db('event_log').count({ n: '*' }))[0]!.n);
-    await until(async () => Number((await db('webhook_log').where({ webhook_log_status: 'processed' }).count({ n: '*' }))[0]!.n) === events, 150_000, 'all delivered').catch(async (e) => {
-      console.log('DIAG processes', JSON.stringify(processes.map((p) => ({ pid: p.child.pid, exit: p.child.exitCode, signal: p.child.signalCode }))));
-      console.log('DIAG activity', JSON.stringify((await db.raw(`select pid, application_name, state, wait_event_type, wait_event, left(query, 120) as query, now() - xact_start as xact_age from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`)).rows));
-      console.log('DIAG events', events, JSON.stringify(await db('webhook_log').select('webhook_log_status').count({ n: '*' }).groupBy('webhook_log_status')), JSON.stringify(await db('event_log').select(db.raw('dispatched_at is null as undispatched')).count({ n: '*' }).groupBy(db.raw('1'))), JSON.stringify(await db('webhook_log').whereNot('webhook_log_status', 'processed').select('last_error', 'lease_until', 'next_retry_at', 'retry_count').limit(3)), new Date().toISOString());
+    await until(
+      async () => Number((await db('webhook_log').where({ webhook_log_status: 'processed' }).count({ n: '*' }))[0]!.n) === events,
+      150_000,
+      'all delivered',
+    ).catch(async (e) => {
+      console.log(
+        'DIAG processes',
+        JSON.stringify(processes.map((p) => ({ pid: p.child.pid, exit: p.child.exitCode, signal: p.child.signalCode }))),
+      );
+      console.log(
+        'DIAG activity',
+        JSON.stringify(
+          (
+            await db.raw(
+              `select pid, application_name, state, wait_event_type, wait_event, left(query, 120) as query, now() - xact_start as xact_age from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`,
+            )
+          ).rows,
+        ),
+      );
+      console.log(
+        'DIAG events',
+        events,
+        JSON.stringify(await db('webhook_log').select('webhook_log_status').count({ n: '*' }).groupBy('webhook_log_status')),
+        JSON.stringify(
+          await db('event_log').select(db.raw('dispatched_at is null as undispatched')).count({ n: '*' }).groupBy(db.raw('1')),
+        ),
+        JSON.stringify(
+          await db('webhook_log')
+            .whereNot('webhook_log_status', 'processed')
+            .select('last_error', 'lease_until', 'next_retry_at', 'retry_count')
+            .limit(3),
+        ),
+        new Date().toISOString(),
+      );
       throw e;
     });
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(events);

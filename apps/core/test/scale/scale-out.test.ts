@@ -55,23 +55,56 @@ describe('scale-out on one database', () => {
     const apis = processes.filter((p) => p.url).map((p) => new Client(p.url, { 'x-api-key': acct.apiKey, 'x-api-secret': acct.apiSecret }));
     const admin = apis[0]!;
     await admin.post('/schema/webhook/record', {
-      name: 'all', status: 'live', endpointUrl: `${receiver.url}/hook`,
+      name: 'all',
+      status: 'live',
+      endpointUrl: `${receiver.url}/hook`,
       eventCodes: ['streak_progress_in_progress', 'streak_progress_non_milestone_completed', 'streak_progress_milestone_completed'],
     });
     const streak = (await admin.post('/schema/streak/record', { name: 'Daily' })).body.data;
-    const reward = (await admin.post('/schema/reward/record', { name: 'R', description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', handleCoupon: true })).body.data;
-    await admin.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: Array.from({ length: POOL }, (_, i) => `POOL-${i}`) });
-    await admin.post('/schema/milestone/record', { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streak.id, name: 'Two', description: 'd', milestoneTargetValue: 2, status: 'live', rewardId: reward.id });
+    const reward = (
+      await admin.post('/schema/reward/record', {
+        name: 'R',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 10,
+        rewardExpiryType: 'no_expiry',
+        handleCoupon: true,
+      })
+    ).body.data;
+    await admin.post(`/schema/reward/record/${reward.id}/action/import_coupons`, {
+      couponCodes: Array.from({ length: POOL }, (_, i) => `POOL-${i}`),
+    });
+    await admin.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'Two',
+      description: 'd',
+      milestoneTargetValue: 2,
+      status: 'live',
+      rewardId: reward.id,
+    });
 
     const day = 86_400_000;
     const yesterday = new Date(Date.now() - day).toISOString();
     const today = new Date().toISOString();
     const log = (i: number, at: string, uniqueIdentifier: string) => () =>
-      apis[i % apis.length]!.post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: `member-${i}` }, activityId: 'visit', activityAt: at, uniqueIdentifier });
-    const first = await inParallel(Array.from({ length: MEMBERS }, (_, i) => log(i, yesterday, `d1-${i}`)), CONCURRENCY);
+      apis[i % apis.length]!.post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedBy: { externalId: `member-${i}` },
+        activityId: 'visit',
+        activityAt: at,
+        uniqueIdentifier,
+      });
+    const first = await inParallel(
+      Array.from({ length: MEMBERS }, (_, i) => log(i, yesterday, `d1-${i}`)),
+      CONCURRENCY,
+    );
     // Day two, with replays of day-one logs racing through the other API process.
     const second = await inParallel(
-      [...Array.from({ length: MEMBERS }, (_, i) => log(i, today, `d2-${i}`)), ...Array.from({ length: REPLAYS }, (_, i) => log(i + 1, yesterday, `d1-${i}`))],
+      [
+        ...Array.from({ length: MEMBERS }, (_, i) => log(i, today, `d2-${i}`)),
+        ...Array.from({ length: REPLAYS }, (_, i) => log(i + 1, yesterday, `d1-${i}`)),
+      ],
       CONCURRENCY,
     );
     const statuses = [...first, ...second].map((r) => r.status);
@@ -79,7 +112,9 @@ describe('scale-out on one database', () => {
     expect(statuses.filter((s) => s === 409)).toHaveLength(REPLAYS);
 
     const db = app.db;
-    const [logs] = await db('streak_log').count({ n: '*' }).count({ aggregated: db.raw('case when is_aggregated then 1 end') });
+    const [logs] = await db('streak_log')
+      .count({ n: '*' })
+      .count({ aggregated: db.raw('case when is_aggregated then 1 end') });
     expect(logs).toEqual({ n: 2 * MEMBERS, aggregated: 2 * MEMBERS });
     // Every progress equals a recount of its member's aggregated logs (distinct completed days).
     const mismatched = await db.raw(`
@@ -105,7 +140,11 @@ describe('scale-out on one database', () => {
     // Every event delivered, none twice.
     const events = Number((await db('event_log').count({ n: '*' }))[0]!.n);
     expect(events).toBe(2 * MEMBERS);
-    await until(async () => (await db('webhook_log').where({ webhook_log_status: 'processed' }).count({ n: '*' }))[0]!.n === events, 90_000, 'all deliveries');
+    await until(
+      async () => (await db('webhook_log').where({ webhook_log_status: 'processed' }).count({ n: '*' }))[0]!.n === events,
+      90_000,
+      'all deliveries',
+    );
     const delivered = receiver.received.map((r) => r.headers['webhook-id'] as string);
     expect(new Set(delivered).size).toBe(events);
     // At least once: a second delivery is allowed only where the first attempt was recorded as

@@ -31,7 +31,8 @@ export async function startTestDns(): Promise<TestDns> {
       const base = { name: question.name, class: Packet.CLASS.IN, ttl: 1 };
       const answers: object[] = [];
       if (question.type === Packet.TYPE.A) answers.push(...(records.A ?? []).map((address) => ({ ...base, type: Packet.TYPE.A, address })));
-      if (question.type === Packet.TYPE.AAAA) answers.push(...(records.AAAA ?? []).map((address) => ({ ...base, type: Packet.TYPE.AAAA, address })));
+      if (question.type === Packet.TYPE.AAAA)
+        answers.push(...(records.AAAA ?? []).map((address) => ({ ...base, type: Packet.TYPE.AAAA, address })));
       if (question.type === Packet.TYPE.TXT) answers.push(...(records.TXT ?? []).map((data) => ({ ...base, type: Packet.TYPE.TXT, data })));
       if (question.type === Packet.TYPE.MX) answers.push(...(records.MX ?? []).map((mx) => ({ ...base, type: Packet.TYPE.MX, ...mx })));
       if (question.type === Packet.TYPE.CNAME && records.CNAME) answers.push({ ...base, type: Packet.TYPE.CNAME, domain: records.CNAME });

@@ -44,7 +44,10 @@ export default async function setup(project: TestProject) {
   project.provide('templateDatabase', template);
 
   return async () => {
-    const { rows } = await admin.query(`select datname from pg_database where datname like $1 or datname = $2`, [`${template}_%`, template]);
+    const { rows } = await admin.query(`select datname from pg_database where datname like $1 or datname = $2`, [
+      `${template}_%`,
+      template,
+    ]);
     for (const { datname } of rows as { datname: string }[]) {
       await admin.query(`drop database if exists "${datname}" with (force)`);
     }

@@ -79,7 +79,8 @@ export class Client {
       url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     }
     const headers: HeaderMap = { ...this.defaults, ...options.headers };
-    let body: string | Blob | undefined = typeof options.raw === 'string' || options.raw === undefined ? options.raw : new Blob([new Uint8Array(options.raw)]);
+    let body: string | Blob | undefined =
+      typeof options.raw === 'string' || options.raw === undefined ? options.raw : new Blob([new Uint8Array(options.raw)]);
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
@@ -157,7 +158,11 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     platform,
     async createAccount(input = {}) {
       counter += 1;
-      const res = await platform.post('/platform/accounts', { organizationName: `Org ${counter}`, accountName: `Account ${counter}`, ...input });
+      const res = await platform.post('/platform/accounts', {
+        organizationName: `Org ${counter}`,
+        accountName: `Account ${counter}`,
+        ...input,
+      });
       if (res.status !== 200) throw new Error(`account create failed: ${res.status} ${JSON.stringify(res.body)}`);
       const { organization, account, apiKey } = res.body.data;
       return {

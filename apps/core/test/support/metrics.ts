@@ -34,4 +34,5 @@ export async function scrape(baseUrl: string): Promise<Scrape> {
 }
 
 /** How much each listed counter moved between two scrapes. */
-export const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) => after.value(name, labels) - before.value(name, labels);
+export const moved = (before: Scrape, after: Scrape, name: string, labels: Record<string, string> = {}) =>
+  after.value(name, labels) - before.value(name, labels);

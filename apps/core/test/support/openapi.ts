@@ -67,14 +67,23 @@ class DocumentValidator {
     const ref = node.$ref as string | undefined;
     if (!ref) return undefined;
     const path = ref.replace(/^#/, '');
-    return { node: path.split('/').slice(1).reduce((n: Json, k) => n[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc), pointer: path };
+    return {
+      node: path
+        .split('/')
+        .slice(1)
+        .reduce((n: Json, k) => n[k.replace(/~1/g, '/').replace(/~0/g, '~')], this.doc),
+      pointer: path,
+    };
   }
 
   /** The problems with one response; empty when the document describes it exactly. */
   check(r: ResponseToCheck): string[] {
     // The router treats a trailing slash as absent, and so does the document's reader here.
-    const path = r.url.pathname.startsWith(`${this.prefix}/`) ? r.url.pathname.slice(this.prefix.length).replace(/(.)\/$/, '$1') : undefined;
-    if (path === undefined) return [`${r.url.pathname} is not under the API prefix ${this.prefix}: not an API operation (opt out with validate: false)`];
+    const path = r.url.pathname.startsWith(`${this.prefix}/`)
+      ? r.url.pathname.slice(this.prefix.length).replace(/(.)\/$/, '$1')
+      : undefined;
+    if (path === undefined)
+      return [`${r.url.pathname} is not under the API prefix ${this.prefix}: not an API operation (opt out with validate: false)`];
     const route = this.routes.find((x) => x.pattern.test(path));
     const method = r.method.toLowerCase();
     const errorPointer = (status: number) => `/components/responses/Error${status}`;
@@ -89,16 +98,27 @@ class DocumentValidator {
       const problems = this.checkResponse(r, this.doc.components.responses[`Error${r.status}`], errorPointer(r.status));
       if (r.status === 405) {
         const offered = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
-        const allow = (r.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter(Boolean);
-        if (allow.sort().join(',') !== offered.sort().join(',')) problems.push(`405 Allow "${r.headers.get('allow')}" is not the documented methods ${offered.join(', ')}`);
+        const allow = (r.headers.get('allow') ?? '')
+          .split(',')
+          .map((m) => m.trim())
+          .filter(Boolean);
+        if (allow.sort().join(',') !== offered.sort().join(','))
+          problems.push(`405 Allow "${r.headers.get('allow')}" is not the documented methods ${offered.join(', ')}`);
       }
       return problems;
     }
     const pointer = `/paths/${route.template.replace(/~/g, '~0').replace(/\//g, '~1')}/${method}/responses`;
     const responses = operation.responses as Json;
     const declared = responses[String(r.status)] ?? responses[`${String(r.status)[0]}XX`] ?? responses.default;
-    if (!declared) return [`${r.method} ${route.template} answered ${r.status}, which its responses (${Object.keys(responses).join(', ')}) do not declare`];
-    const key = responses[String(r.status)] ? String(r.status) : responses[`${String(r.status)[0]}XX`] ? `${String(r.status)[0]}XX` : 'default';
+    if (!declared)
+      return [
+        `${r.method} ${route.template} answered ${r.status}, which its responses (${Object.keys(responses).join(', ')}) do not declare`,
+      ];
+    const key = responses[String(r.status)]
+      ? String(r.status)
+      : responses[`${String(r.status)[0]}XX`]
+        ? `${String(r.status)[0]}XX`
+        : 'default';
     return this.checkResponse(r, declared, `${pointer}/${key}`).map((p) => `${r.method} ${route.template} ${r.status}: ${p}`);
   }
 
@@ -116,7 +136,8 @@ class DocumentValidator {
       }
       const schema = header.schema as Json | undefined;
       if (schema?.type === 'integer' && !/^\d+$/.test(value)) problems.push(`header ${name} "${value}" is not an integer`);
-      if (schema?.pattern && !new RegExp(schema.pattern, 'u').test(value)) problems.push(`header ${name} "${value}" does not match ${schema.pattern}`);
+      if (schema?.pattern && !new RegExp(schema.pattern, 'u').test(value))
+        problems.push(`header ${name} "${value}" does not match ${schema.pattern}`);
     }
     const content = response.content as Record<string, Json> | undefined;
     if (!content) {
@@ -124,12 +145,14 @@ class DocumentValidator {
       return problems;
     }
     const mediaType = (r.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-    if (!Object.hasOwn(content, mediaType)) return [...problems, `content type "${mediaType}" is not one of ${Object.keys(content).join(', ')}`];
+    if (!Object.hasOwn(content, mediaType))
+      return [...problems, `content type "${mediaType}" is not one of ${Object.keys(content).join(', ')}`];
     if (!content[mediaType]!.schema) return problems;
     if (mediaType !== 'application/json') return problems;
     const validate = this.schema(`${base}/content/${mediaType.replace(/\//g, '~1')}/schema`);
     if (!validate(r.body)) {
-      for (const e of validate.errors ?? []) problems.push(`body${e.instancePath} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
+      for (const e of validate.errors ?? [])
+        problems.push(`body${e.instancePath} ${e.message}${e.params ? ` ${JSON.stringify(e.params)}` : ''}`);
     }
     return problems;
   }
@@ -176,6 +199,8 @@ export async function assertDocumented(r: ResponseToCheck): Promise<void> {
   if (r.url.pathname === `${validator.prefix}/openapi.json`) return;
   const problems = validator.check(r);
   if (problems.length) {
-    throw new Error(`Response disagrees with the OpenAPI document (${r.method} ${r.url.pathname}${r.url.search.slice(0, 200)} → ${r.status}):\n  ${problems.slice(0, 20).join('\n  ')}\n  body: ${r.text.slice(0, 800)}`);
+    throw new Error(
+      `Response disagrees with the OpenAPI document (${r.method} ${r.url.pathname}${r.url.search.slice(0, 200)} → ${r.status}):\n  ${problems.slice(0, 20).join('\n  ')}\n  body: ${r.text.slice(0, 800)}`,
+    );
   }
 }

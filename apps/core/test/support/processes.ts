@@ -35,7 +35,14 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
 /** The same, for a database the test runs itself (fault tests own their server); `cli` picks the source or the built binary. */
 export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = CLI): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...(cli === CLI ? ['--import', 'tsx'] : []), cli, ...args], {
-    env: { ...process.env, PORT: '0', LOYALTY_WORKER_METRICS_PORT: '0', LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent', LOYALTY_RATE_LIMIT_PER_SECOND: '100000', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOYALTY_WORKER_METRICS_PORT: '0',
+      LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent',
+      LOYALTY_RATE_LIMIT_PER_SECOND: '100000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

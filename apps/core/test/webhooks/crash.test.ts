@@ -37,12 +37,19 @@ afterAll(async () => {
 describe('delivery across worker crashes', () => {
   it('delivers every event after a worker is killed mid-delivery, and two workers never overlap', async () => {
     await acct.api.post('/schema/webhook/record', {
-      name: 'crash', endpointUrl: `${receiver.url}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live',
+      name: 'crash',
+      endpointUrl: `${receiver.url}/hook`,
+      eventCodes: ['streak_progress_non_milestone_completed'],
+      status: 'live',
     });
     const streak = (await acct.api.post('/schema/streak/record', { name: 'S' })).body.data;
     for (let i = 0; i < EVENTS; i++) {
       const res = await acct.api.post('/schema/streak_log/record', {
-        streakId: streak.id, ownedBy: { externalId: `m${i}` }, activityId: 'v', activityAt: new Date().toISOString(), uniqueIdentifier: `u${i}`,
+        streakId: streak.id,
+        ownedBy: { externalId: `m${i}` },
+        activityId: 'v',
+        activityAt: new Date().toISOString(),
+        uniqueIdentifier: `u${i}`,
       });
       expect(res.status).toBe(200);
     }
@@ -55,10 +62,14 @@ describe('delivery across worker crashes', () => {
     expect(deliveredBeforeCrash).toBeLessThan(EVENTS);
 
     workers.push(await startProcess(app, ['worker'], WORKER_ENV), await startProcess(app, ['worker'], WORKER_ENV));
-    await until(async () => {
-      const [row] = await app.db('webhook_log').whereNot('webhook_log_status', 'processed').count({ n: '*' });
-      return Number(row!.n) === 0 && (await app.db('webhook_log').count({ n: '*' }))[0]!.n === EVENTS;
-    }, 60_000, 'every delivery processed');
+    await until(
+      async () => {
+        const [row] = await app.db('webhook_log').whereNot('webhook_log_status', 'processed').count({ n: '*' });
+        return Number(row!.n) === 0 && (await app.db('webhook_log').count({ n: '*' }))[0]!.n === EVENTS;
+      },
+      60_000,
+      'every delivery processed',
+    );
 
     const ids = new Set(receiver.received.map((r) => r.headers['webhook-id']));
     expect(ids.size).toBe(EVENTS);

@@ -18,7 +18,11 @@ const advance = (seconds: number) => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp({ LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true', LOYALTY_WEBHOOK_RETRY_SCHEDULE: '10,60', LOYALTY_WEBHOOK_TIMEOUT_MS: '500' });
+  app = await startTestApp({
+    LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOYALTY_WEBHOOK_RETRY_SCHEDULE: '10,60',
+    LOYALTY_WEBHOOK_TIMEOUT_MS: '500',
+  });
   acct = await app.createAccount();
   receiver = await startReceiver();
   const s = app.running.services;
@@ -40,19 +44,31 @@ beforeEach(async () => {
 let seq = 0;
 async function webhook(extra: Record<string, unknown> = {}) {
   const res = await acct.api.post('/schema/webhook/record', {
-    name: `hook ${++seq}`, endpointUrl: `${receiver.url}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live', ...extra,
+    name: `hook ${++seq}`,
+    endpointUrl: `${receiver.url}/hook`,
+    eventCodes: ['streak_progress_non_milestone_completed'],
+    status: 'live',
+    ...extra,
   });
   return res.body.data;
 }
 async function streakEvent() {
   const streak = (await acct.api.post('/schema/streak/record', { name: `S${++seq}` })).body.data;
   const log = await acct.api.post('/schema/streak_log/record', {
-    streakId: streak.id, ownedBy: { externalId: `m${seq}` }, activityId: 'v', activityAt: new Date(Date.now() - 60_000).toISOString(), uniqueIdentifier: `u${seq}`,
+    streakId: streak.id,
+    ownedBy: { externalId: `m${seq}` },
+    activityId: 'v',
+    activityAt: new Date(Date.now() - 60_000).toISOString(),
+    uniqueIdentifier: `u${seq}`,
   });
   return log.body.data;
 }
 const webhookLogs = async (webhookId: string) =>
-  (await acct.api.get('/schema/webhook_log/record', { filters: { operator: 'and', conditions: [{ fieldSlug: 'webhookId', operator: 'equals', fieldValue: webhookId }] } })).body.data;
+  (
+    await acct.api.get('/schema/webhook_log/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'webhookId', operator: 'equals', fieldValue: webhookId }] },
+    })
+  ).body.data;
 
 describe('webhook delivery', () => {
   it('posts the signed envelope once per matching live webhook and marks it processed', async () => {
@@ -73,7 +89,15 @@ describe('webhook delivery', () => {
       id: stored.id,
       accountId: acct.accountId,
       createdAt: stored.createdAt,
-      events: [{ id: stored.eventLogIds[0], eventCode: 'streak_progress_non_milestone_completed', createdAt: expect.any(String), ownedById: log.ownedById, payload: { streakLog: expect.objectContaining({ id: log.id }) } }],
+      events: [
+        {
+          id: stored.eventLogIds[0],
+          eventCode: 'streak_progress_non_milestone_completed',
+          createdAt: expect.any(String),
+          ownedById: log.ownedById,
+          payload: { streakLog: expect.objectContaining({ id: log.id }) },
+        },
+      ],
     });
     expect(headers['content-type']).toBe('application/json');
     expect(headers['x-service-signature']).toBe(createHmac('sha256', hook.webhookSecret).update(body).digest('hex'));
@@ -81,7 +105,14 @@ describe('webhook delivery', () => {
     const key = Buffer.from(hook.webhookSecret.slice('whsec_'.length), 'base64');
     const signed = `${stored.id}.${headers['webhook-timestamp']}.${body}`;
     expect(headers['webhook-signature']).toBe(`v1,${createHmac('sha256', key).update(signed).digest('base64')}`);
-    expect(stored).toMatchObject({ webhookLogStatus: 'processed', retryCount: 0, lastResponseStatus: 200, deliveredAt: clock.toISOString(), nextRetryAt: null, eventLogs: [expect.objectContaining({ eventCode: 'streak_progress_non_milestone_completed' })] });
+    expect(stored).toMatchObject({
+      webhookLogStatus: 'processed',
+      retryCount: 0,
+      lastResponseStatus: 200,
+      deliveredAt: clock.toISOString(),
+      nextRetryAt: null,
+      eventLogs: [expect.objectContaining({ eventCode: 'streak_progress_non_milestone_completed' })],
+    });
   });
 
   it('retries failures on the schedule until max_errored, and a later success is processed', async () => {
@@ -91,7 +122,13 @@ describe('webhook delivery', () => {
     await dispatchEvents(app.db);
     await deliverDueWebhooks(deps, now);
     let [log] = await webhookLogs(hook.id);
-    expect(log).toMatchObject({ webhookLogStatus: 'errored', retryCount: 1, lastResponseStatus: 500, lastError: 'HTTP 500', nextRetryAt: new Date(clock.getTime() + 10_000).toISOString() });
+    expect(log).toMatchObject({
+      webhookLogStatus: 'errored',
+      retryCount: 1,
+      lastResponseStatus: 500,
+      lastError: 'HTTP 500',
+      nextRetryAt: new Date(clock.getTime() + 10_000).toISOString(),
+    });
     advance(9);
     expect(await deliverDueWebhooks(deps, now)).toBe(0);
     advance(1);
@@ -140,7 +177,12 @@ describe('webhook delivery', () => {
   it.each([
     ['hangs', (_req: unknown, _res: unknown) => {}, /no answer within 500 ms/],
     ['resets', (req: { socket: { destroy(): void } }) => req.socket.destroy(), /connection failed/],
-    ['redirects', (_req: unknown, res: { writeHead(s: number, h: object): { end(): void } }) => res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(), /redirects are not followed/],
+    [
+      'redirects',
+      (_req: unknown, res: { writeHead(s: number, h: object): { end(): void } }) =>
+        res.writeHead(302, { location: 'http://127.0.0.1:1/elsewhere' }).end(),
+      /redirects are not followed/,
+    ],
   ])('treats a receiver that %s as a failure to retry', async (_name, behaviour, error) => {
     const hook = await webhook();
     receiver.respond(behaviour as never);
@@ -196,12 +238,21 @@ describe('webhook addresses at delivery', () => {
     const owner = await strict.createAccount();
     dns.zone.set('hooks.rebind.test', { A: ['93.184.216.34'] });
     const created = await owner.api.post('/schema/webhook/record', {
-      name: 'rebind', endpointUrl: `http://hooks.rebind.test:${receiver.port}/hook`, eventCodes: ['streak_progress_non_milestone_completed'], status: 'live',
+      name: 'rebind',
+      endpointUrl: `http://hooks.rebind.test:${receiver.port}/hook`,
+      eventCodes: ['streak_progress_non_milestone_completed'],
+      status: 'live',
     });
     expect(created.status).toBe(200);
     dns.zone.set('hooks.rebind.test', { A: ['127.0.0.1'] });
     const streak = (await owner.api.post('/schema/streak/record', { name: 'S' })).body.data;
-    await owner.api.post('/schema/streak_log/record', { streakId: streak.id, ownedBy: { externalId: 'x' }, activityId: 'v', activityAt: new Date().toISOString(), uniqueIdentifier: 'r1' });
+    await owner.api.post('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: 'x' },
+      activityId: 'v',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'r1',
+    });
     await dispatchEvents(strict.db);
     const s = strict.running.services;
     await deliverDueWebhooks({ db: s.db, box: s.box, config: s.config, resolver: createResolver([dns.server]) }, now);

@@ -34,11 +34,13 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
             </g>
           );
         })}
-        {[0, points.length - 1].filter((i, k, a) => points[i] && a.indexOf(i) === k).map((i) => (
-          <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
-            {points[i]!.label}
-          </text>
-        ))}
+        {[0, points.length - 1]
+          .filter((i, k, a) => points[i] && a.indexOf(i) === k)
+          .map((i) => (
+            <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
+              {points[i]!.label}
+            </text>
+          ))}
       </svg>
     </BlockStack>
   );

@@ -56,7 +56,13 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
             Issued: <b>{issued}</b>
           </Text>
         </InlineStack>
-        <DropZone accept=".csv,text/csv,text/plain" type="file" allowMultiple={false} label="Import codes from a CSV file (one code a line, no header)" onDropAccepted={(files) => files[0] && upload(files[0])}>
+        <DropZone
+          accept=".csv,text/csv,text/plain"
+          type="file"
+          allowMultiple={false}
+          label="Import codes from a CSV file (one code a line, no header)"
+          onDropAccepted={(files) => files[0] && upload(files[0])}
+        >
           <DropZone.FileUpload actionTitle="Choose CSV" actionHint="or drop it here" />
         </DropZone>
         {progress !== null ? <ProgressBar progress={progress} size="small" /> : null}

@@ -62,10 +62,22 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
             return <RowsField key={f.name} field={f} value={inputs[f.name] ?? ''} errors={shown} onChange={set(f.name)} />;
           }
           if (f.kind === 'boolean') {
-            return <Checkbox key={f.name} {...common} checked={inputs[f.name] === 'true'} onChange={(checked) => set(f.name)(String(checked))} />;
+            return (
+              <Checkbox key={f.name} {...common} checked={inputs[f.name] === 'true'} onChange={(checked) => set(f.name)(String(checked))} />
+            );
           }
           if (choices && (f.references || f.referencesBy)) {
-            return <PickField key={f.name} field={f} common={common} slug={referencedSlug(f, inputs)} choices={choices} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
+            return (
+              <PickField
+                key={f.name}
+                field={f}
+                common={common}
+                slug={referencedSlug(f, inputs)}
+                choices={choices}
+                value={inputs[f.name] ?? ''}
+                onChange={set(f.name)}
+              />
+            );
           }
           if (f.kind === 'select') {
             const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...(f.options ?? []).map((o) => ({ label: o, value: o }))];
@@ -100,10 +112,28 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
 }
 
 /** An id field as a choice among the records it may name; an id not among them still shows. */
-function PickField({ field, common, slug, choices, value, onChange }: { field: FieldSpec; common: { label: string; error?: string; helpText?: string }; slug: string | undefined; choices: Choices; value: string; onChange(value: string): void }) {
+function PickField({
+  field,
+  common,
+  slug,
+  choices,
+  value,
+  onChange,
+}: {
+  field: FieldSpec;
+  common: { label: string; error?: string; helpText?: string };
+  slug: string | undefined;
+  choices: Choices;
+  value: string;
+  onChange(value: string): void;
+}) {
   const listed = slug ? (choices[slug] ?? []) : [];
   const options = value && !listed.some((o) => o.value === value) ? [...listed, { label: value, value }] : listed;
-  const placeholder = !slug ? `Choose the ${field.referencesBy?.field ?? 'record'} first` : options.length ? 'Choose…' : `No ${slug.replace(/_/g, ' ')} records yet`;
+  const placeholder = !slug
+    ? `Choose the ${field.referencesBy?.field ?? 'record'} first`
+    : options.length
+      ? 'Choose…'
+      : `No ${slug.replace(/_/g, ' ')} records yet`;
   return (
     <Select
       {...common}
@@ -118,7 +148,17 @@ function PickField({ field, common, slug, choices, value, onChange }: { field: F
 }
 
 /** An array of objects (a mission's tasks): one row of inputs per item, with add and remove. */
-function RowsField({ field, value, errors, onChange }: { field: FieldSpec; value: string; errors: Record<string, string>; onChange(value: string): void }) {
+function RowsField({
+  field,
+  value,
+  errors,
+  onChange,
+}: {
+  field: FieldSpec;
+  value: string;
+  errors: Record<string, string>;
+  onChange(value: string): void;
+}) {
   const items = value ? (JSON.parse(value) as Record<string, string>[]) : [];
   const shownFields = field.itemFields!.filter((f) => f.name !== 'id');
   const update = (next: Record<string, string>[]) => onChange(next.length ? JSON.stringify(next) : '');
@@ -143,9 +183,25 @@ function RowsField({ field, value, errors, onChange }: { field: FieldSpec; value
                 const change = (v: string) => update(items.map((it, k) => (k === i ? { ...it, [f.name]: v } : it)));
                 const label = `${f.label}${f.required ? ' *' : ''}`;
                 return f.kind === 'select' ? (
-                  <Select key={f.name} label={label} options={(f.options ?? []).map((o) => ({ label: o, value: o }))} value={item[f.name] || f.options?.[0] || ''} onChange={change} error={error} />
+                  <Select
+                    key={f.name}
+                    label={label}
+                    options={(f.options ?? []).map((o) => ({ label: o, value: o }))}
+                    value={item[f.name] || f.options?.[0] || ''}
+                    onChange={change}
+                    error={error}
+                  />
                 ) : (
-                  <TextField key={f.name} label={label} autoComplete="off" type={f.kind === 'number' ? 'number' : 'text'} value={item[f.name] ?? ''} onChange={change} error={error} maxLength={f.maxLength} />
+                  <TextField
+                    key={f.name}
+                    label={label}
+                    autoComplete="off"
+                    type={f.kind === 'number' ? 'number' : 'text'}
+                    value={item[f.name] ?? ''}
+                    onChange={change}
+                    error={error}
+                    maxLength={f.maxLength}
+                  />
                 );
               })}
             </InlineGrid>

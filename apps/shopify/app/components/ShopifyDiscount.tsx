@@ -14,7 +14,8 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
     if (fetcher.state === 'idle' && !fetcher.data) fetcher.load(path);
   }, [fetcher, path]);
   const data = fetcher.data;
-  const send = (body: Record<string, unknown>) => fetcher.submit(body as never, { method: 'post', action: path, encType: 'application/json' });
+  const send = (body: Record<string, unknown>) =>
+    fetcher.submit(body as never, { method: 'post', action: path, encType: 'application/json' });
   return (
     <Card>
       <section aria-label="Shopify discount">
@@ -42,7 +43,11 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
                   f.rewardLogId,
                   f.customerGid.replace('gid://shopify/Customer/', ''),
                   f.reason,
-                  <Button key={f.rewardLogId} disabled={fetcher.state !== 'idle'} onClick={() => send({ intent: 'retry', rewardLogId: f.rewardLogId })}>
+                  <Button
+                    key={f.rewardLogId}
+                    disabled={fetcher.state !== 'idle'}
+                    onClick={() => send({ intent: 'retry', rewardLogId: f.rewardLogId })}
+                  >
                     Retry
                   </Button>,
                 ])}

@@ -17,8 +17,11 @@ export interface ShopInfo {
 }
 
 export async function fetchShop(admin: AdminGraphql): Promise<ShopInfo> {
-  const data = await run<{ shop: ShopInfo }>(admin, `#graphql
-    query LoyaltyShop { shop { id name ianaTimezone } }`);
+  const data = await run<{ shop: ShopInfo }>(
+    admin,
+    `#graphql
+    query LoyaltyShop { shop { id name ianaTimezone } }`,
+  );
   return data.shop;
 }
 
@@ -98,7 +101,10 @@ export interface BasicDiscountInput {
 }
 
 /** One code discount for one customer, usable once (CONTRACT §16). */
-export async function createBasicCodeDiscount(admin: AdminGraphql, input: BasicDiscountInput): Promise<{ id: string | null; userErrors: UserError[] }> {
+export async function createBasicCodeDiscount(
+  admin: AdminGraphql,
+  input: BasicDiscountInput,
+): Promise<{ id: string | null; userErrors: UserError[] }> {
   const value =
     input.discountType === 'percentage'
       ? { percentage: Math.min(input.discountValue, 100) / 100 }

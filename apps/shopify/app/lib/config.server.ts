@@ -34,15 +34,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const keyText = required('LOYALTY_SHOPIFY_ENCRYPTION_KEY');
   const encryptionKey = Buffer.from(keyText, 'base64');
   if (keyText && encryptionKey.length !== 32) problems.push('LOYALTY_SHOPIFY_ENCRYPTION_KEY must be 32 bytes, base64-encoded');
-  for (const [name, value] of [['SHOPIFY_APP_URL', appUrl], ['LOYALTY_CORE_URL', coreUrl], ['LOYALTY_CORE_PUBLIC_URL', corePublicUrl]] as const) {
+  for (const [name, value] of [
+    ['SHOPIFY_APP_URL', appUrl],
+    ['LOYALTY_CORE_URL', coreUrl],
+    ['LOYALTY_CORE_PUBLIC_URL', corePublicUrl],
+  ] as const) {
     if (value && !URL.canParse(value)) problems.push(`${name} must be an absolute URL`);
   }
   const eventsUrl = env.LOYALTY_EVENTS_URL?.trim() || `${appUrl.replace(/\/+$/, '')}/loyalty/events`;
   if (appUrl && !URL.canParse(eventsUrl)) problems.push('LOYALTY_EVENTS_URL must be an absolute URL');
   const retrySchedule = (env.LOYALTY_SHOPIFY_RETRY_SCHEDULE ?? '5,30,120,600,1800').split(',').map((s) => Number(s.trim()));
-  if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0)) problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
+  if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0))
+    problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-  const scopes = (env.SCOPES ?? 'read_customers,write_discounts').split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = (env.SCOPES ?? 'read_customers,write_discounts')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey, eventsUrl, retrySchedule };
 }
 

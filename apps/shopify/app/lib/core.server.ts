@@ -25,7 +25,12 @@ export function platformClient(coreUrl: string, platformToken: string) {
   const client = createLoyaltyClient(apiBase(coreUrl), {});
   const headers = { authorization: `Bearer ${platformToken}` };
   return {
-    async provision(body: { organizationName: string; accountName: string; timezone?: string; externalRef: string }): Promise<ProvisionedAccount> {
+    async provision(body: {
+      organizationName: string;
+      accountName: string;
+      timezone?: string;
+      externalRef: string;
+    }): Promise<ProvisionedAccount> {
       const { data, error, response } = await client.POST('/platform/accounts', { body, headers });
       if (!response.ok) throw new CoreError(response.status, error as { error?: ApiError } | undefined);
       return (data as unknown as { data: ProvisionedAccount }).data;

@@ -128,7 +128,9 @@ export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock(hashtext($1))', ['loyalty_shopify_migrations']);
-    await client.query('create table if not exists shopify_app_migrations (name text primary key, applied_at timestamptz not null default now())');
+    await client.query(
+      'create table if not exists shopify_app_migrations (name text primary key, applied_at timestamptz not null default now())',
+    );
     const { rows } = await client.query<{ name: string }>('select name from shopify_app_migrations');
     const applied = new Set(rows.map((r) => r.name));
     for (const migration of MIGRATIONS) {

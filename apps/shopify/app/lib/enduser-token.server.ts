@@ -13,7 +13,11 @@ export function tokenError(status: number, code: string, message: string): Respo
  * member Flow and the app proxy use). Both the app proxy and the customer account page answer with
  * it, so the two surfaces always reach the same member.
  */
-export async function mintEndUserToken(coreUrl: string, account: ShopAccount | null, externalId: string): Promise<{ accessToken: string; expiresAt: string } | Response> {
+export async function mintEndUserToken(
+  coreUrl: string,
+  account: ShopAccount | null,
+  externalId: string,
+): Promise<{ accessToken: string; expiresAt: string } | Response> {
   if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
   let result;
   try {

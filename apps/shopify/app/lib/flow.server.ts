@@ -50,7 +50,12 @@ const unavailable = (message: string) => new FlowAnswer(503, 'unavailable', mess
 function reply(answer: FlowAnswer): Response {
   const headers: Record<string, string> = {};
   if (answer.retryAfter) headers['retry-after'] = answer.retryAfter;
-  const error = { code: answer.code, message: answer.message, ...(answer.property ? { property: answer.property } : {}), ...(answer.details ? { details: answer.details } : {}) };
+  const error = {
+    code: answer.code,
+    message: answer.message,
+    ...(answer.property ? { property: answer.property } : {}),
+    ...(answer.details ? { details: answer.details } : {}),
+  };
   return Response.json({ error }, { status: answer.status, headers });
 }
 
@@ -131,14 +136,33 @@ class Properties {
 }
 
 /** Turns a non-success core answer into Flow's terms. */
-function coreAnswer(status: number, body: { error?: ApiError } | undefined, headers: Headers, fieldToProperty: Record<string, string>): FlowAnswer {
-  if (status === 429) return new FlowAnswer(429, 'rate_limited', 'The loyalty core is throttling; retry later.', undefined, undefined, headers.get('retry-after') ?? '1');
+function coreAnswer(
+  status: number,
+  body: { error?: ApiError } | undefined,
+  headers: Headers,
+  fieldToProperty: Record<string, string>,
+): FlowAnswer {
+  if (status === 429)
+    return new FlowAnswer(
+      429,
+      'rate_limited',
+      'The loyalty core is throttling; retry later.',
+      undefined,
+      undefined,
+      headers.get('retry-after') ?? '1',
+    );
   // Refused credentials and server errors can heal (re-install, restart); Flow should retry.
   if (status >= 500 || status === 401) return unavailable(`The loyalty core answered ${status}.`);
   const error = body?.error;
   const field = error?.details?.[0]?.field;
   const property = field ? (fieldToProperty[field] ?? fieldToProperty[field.split('.')[0]!]) : undefined;
-  return new FlowAnswer(status, error?.code ?? 'rejected', error?.message ?? `The loyalty core answered ${status}.`, property, error?.details);
+  return new FlowAnswer(
+    status,
+    error?.code ?? 'rejected',
+    error?.message ?? `The loyalty core answered ${status}.`,
+    property,
+    error?.details,
+  );
 }
 
 /** Calls the core; a refused connection or a time-out becomes 503. */
@@ -171,7 +195,8 @@ async function loadDefinition(api: AccountClient, kind: LogKind, id: string, pro
         ? api.GET('/schema/challenge/record/{id}', path)
         : api.GET('/schema/mission/record/{id}', path),
   );
-  if (result.response.status === 404) throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
+  if (result.response.status === 404)
+    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
   if (!result.data) throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {});
   return result.data.data;
 }
@@ -245,7 +270,10 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
       const existing = (error.details?.[0] as { existingRecordId?: string } | undefined)?.existingRecordId;
       return Response.json({ ok: true, replay: true, logId: existing ?? null });
     }
-    throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, { ...LOG_FIELDS, [`${kind}Id`]: idProperty });
+    throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {
+      ...LOG_FIELDS,
+      [`${kind}Id`]: idProperty,
+    });
   } catch (err) {
     if (err instanceof FlowAnswer) return reply(err);
     throw err;
@@ -269,9 +297,16 @@ export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Res
     );
     if (result.data) {
       const log = result.data.data;
-      return Response.json({ ok: true, rewardLogId: log.id, couponCode: log.couponCode, rewardIssuedAt: log.rewardIssuedAt, rewardExpiryAt: log.rewardExpiryAt });
+      return Response.json({
+        ok: true,
+        rewardLogId: log.id,
+        couponCode: log.couponCode,
+        rewardIssuedAt: log.rewardIssuedAt,
+        rewardExpiryAt: log.rewardExpiryAt,
+      });
     }
-    if (result.response.status === 404) throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's programme`, 'reward_log_id');
+    if (result.response.status === 404)
+      throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's programme`, 'reward_log_id');
     throw coreAnswer(result.response.status, result.error as { error?: ApiError }, result.response.headers, {
       couponCode: 'coupon_code',
       rewardIssuedAt: 'reward_issued_at',
@@ -304,30 +339,57 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     const client = await deps.pool.connect();
     try {
       await client.query('begin');
-      await client.query('insert into flow_action_runs (shop, run_key) values ($1, $2) on conflict do nothing', [ctx.session.shop, `grant-streak-freezes:${runKey}`]);
-      const { rows } = await client.query<{ answer: unknown }>('select answer from flow_action_runs where shop = $1 and run_key = $2 for update', [ctx.session.shop, `grant-streak-freezes:${runKey}`]);
+      await client.query('insert into flow_action_runs (shop, run_key) values ($1, $2) on conflict do nothing', [
+        ctx.session.shop,
+        `grant-streak-freezes:${runKey}`,
+      ]);
+      const { rows } = await client.query<{ answer: unknown }>(
+        'select answer from flow_action_runs where shop = $1 and run_key = $2 for update',
+        [ctx.session.shop, `grant-streak-freezes:${runKey}`],
+      );
       if (rows[0]?.answer) {
         await client.query('commit');
         return Response.json({ ...(rows[0].answer as object), replay: true });
       }
       const filters = (conditions: unknown[]) => JSON.stringify({ operator: 'and', conditions });
-      const members = await callCore(() => api.GET('/schema/account_user/record', { params: { query: { filters: filters([byField('externalId', customer)]), limit: 1 } as never } }));
+      const members = await callCore(() =>
+        api.GET('/schema/account_user/record', {
+          params: { query: { filters: filters([byField('externalId', customer)]), limit: 1 } as never },
+        }),
+      );
       if (!members.data) throw coreAnswer(members.response.status, members.error as { error?: ApiError }, members.response.headers, {});
       const member = (members.data as { data: { id: string }[] }).data[0];
       if (!member) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
       const runs = await callCore(() =>
         api.GET('/schema/streak_progress/record', {
-          params: { query: { filters: filters([byField('streakId', streakId), byField('ownedById', member.id), byField('streakProgressStatus', 'in_progress')]), limit: 1 } as never },
+          params: {
+            query: {
+              filters: filters([
+                byField('streakId', streakId),
+                byField('ownedById', member.id),
+                byField('streakProgressStatus', 'in_progress'),
+              ]),
+              limit: 1,
+            } as never,
+          },
         }),
       );
       if (!runs.data) throw coreAnswer(runs.response.status, runs.error as { error?: ApiError }, runs.response.headers, {});
       const progress = (runs.data as { data: { id: string }[] }).data[0];
-      if (!progress) throw new FlowAnswer(404, 'not_found', `streak_id: customer ${customer} has no streak ${streakId} in progress`, 'streak_id');
-      const granted = await callCore(() => api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }));
-      if (!granted.data) throw coreAnswer(granted.response.status, granted.error as { error?: ApiError }, granted.response.headers, { count: 'count' });
+      if (!progress)
+        throw new FlowAnswer(404, 'not_found', `streak_id: customer ${customer} has no streak ${streakId} in progress`, 'streak_id');
+      const granted = await callCore(() =>
+        api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }),
+      );
+      if (!granted.data)
+        throw coreAnswer(granted.response.status, granted.error as { error?: ApiError }, granted.response.headers, { count: 'count' });
       const data = granted.data.data as { id: string; freezesAvailable?: number | null };
       const answer = { ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null };
-      await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [ctx.session.shop, `grant-streak-freezes:${runKey}`, JSON.stringify(answer)]);
+      await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [
+        ctx.session.shop,
+        `grant-streak-freezes:${runKey}`,
+        JSON.stringify(answer),
+      ]);
       await client.query('commit');
       return Response.json(answer);
     } catch (err) {

@@ -10,7 +10,9 @@ function ensure(response: Response, error: unknown): void {
 
 /** The member with this externalId, or null. */
 export async function findMember(api: AccountClient, externalId: string): Promise<{ id: string } | null> {
-  const { data, error, response } = await api.GET('/schema/account_user/record', { params: { query: { filters: byExternalId(externalId), limit: 1 } } });
+  const { data, error, response } = await api.GET('/schema/account_user/record', {
+    params: { query: { filters: byExternalId(externalId), limit: 1 } },
+  });
   ensure(response, error);
   return data!.data[0] ?? null;
 }
@@ -19,17 +21,25 @@ export async function findMember(api: AccountClient, externalId: string): Promis
 export async function exportMember(api: AccountClient, externalId: string): Promise<Record<string, unknown> | null> {
   const member = await findMember(api, externalId);
   if (!member) return null;
-  const owned = { params: { query: { filters: JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: member.id }] }), limit: 1000 } } };
-  const [memberRecord, streakLogs, challengeLogs, missionLogs, streakProgress, challengeProgress, missionProgress, rewardLogs] = await Promise.all([
-    api.GET('/schema/account_user/record/{id}', { params: { path: { id: member.id } } }),
-    api.GET('/schema/streak_log/record', owned),
-    api.GET('/schema/challenge_log/record', owned),
-    api.GET('/schema/mission_log/record', owned),
-    api.GET('/schema/streak_progress/record', owned),
-    api.GET('/schema/challenge_progress/record', owned),
-    api.GET('/schema/mission_progress/record', owned),
-    api.GET('/schema/reward_log/record', owned),
-  ]);
+  const owned = {
+    params: {
+      query: {
+        filters: JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: member.id }] }),
+        limit: 1000,
+      },
+    },
+  };
+  const [memberRecord, streakLogs, challengeLogs, missionLogs, streakProgress, challengeProgress, missionProgress, rewardLogs] =
+    await Promise.all([
+      api.GET('/schema/account_user/record/{id}', { params: { path: { id: member.id } } }),
+      api.GET('/schema/streak_log/record', owned),
+      api.GET('/schema/challenge_log/record', owned),
+      api.GET('/schema/mission_log/record', owned),
+      api.GET('/schema/streak_progress/record', owned),
+      api.GET('/schema/challenge_progress/record', owned),
+      api.GET('/schema/mission_progress/record', owned),
+      api.GET('/schema/reward_log/record', owned),
+    ]);
   const parts = { memberRecord, streakLogs, challengeLogs, missionLogs, streakProgress, challengeProgress, missionProgress, rewardLogs };
   for (const part of Object.values(parts)) ensure(part.response, part.error);
   return {

@@ -33,7 +33,9 @@ export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: Admi
         await provisionShop({ ...deps, shops: store }, shop, admin);
         const account = (await store.findInstalled(shop))!;
         // Best effort at install: the admin's next opening repairs it.
-        await ensureCoreWebhook(deps, store, account).catch((err: Error) => console.error(`[loyalty] could not register the core webhook for ${shop}: ${err.message}`));
+        await ensureCoreWebhook(deps, store, account).catch((err: Error) =>
+          console.error(`[loyalty] could not register the core webhook for ${shop}: ${err.message}`),
+        );
         return account;
       });
     })().finally(() => inFlight.delete(shop));
@@ -48,7 +50,11 @@ export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: Admi
  * replaces, and writes the ids as shop metafields (merchant-visible `loyalty` and the app-owned
  * `$app:loyalty` copy that the theme app embed reads, with the core's URL).
  */
-export async function provisionShop(deps: Omit<ProvisionDeps, 'eventsUrl'>, shop: string, admin: AdminGraphql): Promise<{ accountId: string; organizationId: string }> {
+export async function provisionShop(
+  deps: Omit<ProvisionDeps, 'eventsUrl'>,
+  shop: string,
+  admin: AdminGraphql,
+): Promise<{ accountId: string; organizationId: string }> {
   const info = await fetchShop(admin);
   const provisioned = await platformClient(deps.coreUrl, deps.platformToken).provision({
     organizationName: info.name,
@@ -75,7 +81,9 @@ export async function provisionShop(deps: Omit<ProvisionDeps, 'eventsUrl'>, shop
   const ids = { account_id: account.accountId, organization_id: account.organizationId };
   // The app-owned copy also tells the theme app embed where the widget's core is.
   const owned = { ...ids, base_url: deps.corePublicUrl };
-  const field = (namespace: string) => ([key, value]: [string, string]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value });
+  const field =
+    (namespace: string) =>
+    ([key, value]: [string, string]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value });
   await setMetafields(admin, [...Object.entries(ids).map(field('loyalty')), ...Object.entries(owned).map(field('$app:loyalty'))]);
   return { accountId: account.accountId, organizationId: account.organizationId };
 }

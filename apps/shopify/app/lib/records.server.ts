@@ -14,7 +14,10 @@ type Result<T> = { ok: true; data: T; total?: number } | { ok: false; failure: C
 const collection = (slug: string) => `/schema/${slug}/record` as '/schema/streak/record';
 const item = (slug: string) => `/schema/${slug}/record/{id}` as '/schema/streak/record/{id}';
 
-async function settle<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>, pick: (data: any) => T): Promise<Result<T>> {
+async function settle<T>(
+  call: Promise<{ data?: unknown; error?: unknown; response: Response }>,
+  pick: (data: any) => T,
+): Promise<Result<T>> {
   const { data, error, response } = await call;
   if (!response.ok) return { ok: false, failure: coreFailure(response.status, error) };
   return { ok: true, data: pick(data), ...(typeof (data as any)?.paging?.total === 'number' ? { total: (data as any).paging.total } : {}) };
@@ -43,18 +46,25 @@ export function records(api: AccountClient, slug: string) {
     },
     async remove(id: string): Promise<Result<null>> {
       const { error, response } = await api.DELETE(item(slug), { params: { path: { id } } });
-      return response.ok || response.status === 404 ? { ok: true, data: null } : { ok: false, failure: coreFailure(response.status, error) };
+      return response.ok || response.status === 404
+        ? { ok: true, data: null }
+        : { ok: false, failure: coreFailure(response.status, error) };
     },
   };
 }
 
 /** `{"operator":"and","conditions":[…equals…]}` for one field. */
-export const whereEquals = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
+export const whereEquals = (fieldSlug: string, fieldValue: unknown) => ({
+  operator: 'and',
+  conditions: [{ fieldSlug, operator: 'equals', fieldValue }],
+});
 
 /** Records a form's id fields can pick, newest first, labelled by name. */
 export async function choicesFor(api: AccountClient, fields: FieldSpec[]): Promise<Choices> {
   const slugs = referencedSlugs(fields);
-  const lists = await Promise.all(slugs.map((slug) => records(api, slug).list({ limit: PICK_LIMIT, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })));
+  const lists = await Promise.all(
+    slugs.map((slug) => records(api, slug).list({ limit: PICK_LIMIT, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
+  );
   return Object.fromEntries(
     slugs.map((slug, i) => {
       const list = lists[i]!;

@@ -10,7 +10,13 @@ export interface ResourceInfo {
 
 const pascal = (slug: string) => slug.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
-const r = (slug: string, title: string, singular: string, section: ResourceInfo['section']): ResourceInfo => ({ slug, schema: pascal(slug), title, singular, section });
+const r = (slug: string, title: string, singular: string, section: ResourceInfo['section']): ResourceInfo => ({
+  slug,
+  schema: pascal(slug),
+  title,
+  singular,
+  section,
+});
 
 export const RESOURCES: ResourceInfo[] = [
   r('streak', 'Streaks', 'streak', 'programme'),

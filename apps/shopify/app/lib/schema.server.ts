@@ -26,5 +26,8 @@ export async function formFields(coreUrl: string, schema: string, mode: 'create'
   if (mode === 'create') return create;
   // An update takes the create fields, none of them required; what the create required stays non-blank.
   const requiredOnCreate = new Set(create.filter((f) => f.required).map((f) => f.name));
-  return fieldsOf(schemas[`${schema}Update`] ?? schemas[`${schema}Create`], false).map((f) => ({ ...f, required: requiredOnCreate.has(f.name) }));
+  return fieldsOf(schemas[`${schema}Update`] ?? schemas[`${schema}Create`], false).map((f) => ({
+    ...f,
+    required: requiredOnCreate.has(f.name),
+  }));
 }

@@ -47,7 +47,10 @@ const label = (name: string) =>
  * a merchant: the label and help the form shows instead.
  */
 const WORDING: Record<string, { label: string; help?: string }> = {
-  maxFreezes: { label: 'Freezes a member can hold', help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.' },
+  maxFreezes: {
+    label: 'Freezes a member can hold',
+    help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.',
+  },
   freezeEarnEveryPeriods: {
     label: 'Earn a freeze every … periods',
     help: 'A member earns a freeze each time their run reaches a multiple of this (never above the maximum). Leave blank to only grant freezes.',
@@ -59,7 +62,10 @@ const WORDING: Record<string, { label: string; help?: string }> = {
     help: 'Streaks: current_run (the run going now) or longest_run (the best run ever). Challenges: window_progress. Missions: completions. Blank: the first one.',
   },
   size: { label: 'Entries shown', help: 'How many members the standings list, 1 to 100.' },
-  displayName: { label: 'Member names', help: 'first_name_initial shows "Marie D."; anonymous shows "Member 4821", the same for a member every time.' },
+  displayName: {
+    label: 'Member names',
+    help: 'first_name_initial shows "Marie D."; anonymous shows "Member 4821", the same for a member every time.',
+  },
 };
 
 export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): FieldSpec[] {
@@ -70,7 +76,14 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
     const nullable = options.some((o) => o.type === 'null');
     const p = options.find((o) => o.type !== 'null') ?? {};
     let kind: FieldKind = 'json';
-    if (p.type === 'string') kind = p.enum ? 'select' : p.format === 'date-time' ? 'datetime' : (p.maxLength ?? 0) > 300 && p.format !== 'uri' ? 'textarea' : 'text';
+    if (p.type === 'string')
+      kind = p.enum
+        ? 'select'
+        : p.format === 'date-time'
+          ? 'datetime'
+          : (p.maxLength ?? 0) > 300 && p.format !== 'uri'
+            ? 'textarea'
+            : 'text';
     else if (p.type === 'integer' || p.type === 'number') kind = 'number';
     else if (p.type === 'boolean') kind = 'boolean';
     else if (p.type === 'array' && (p.items?.type === 'string' || p.items?.$ref)) kind = 'list';
@@ -90,7 +103,9 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
       ...(p.exclusiveMinimum !== undefined ? { exclusiveMin: p.exclusiveMinimum } : {}),
       ...(p.pattern && p.format !== 'date-time' && p.format !== 'uuid' && p.format !== 'email' ? { pattern: p.pattern } : {}),
       ...(p.enum ? { options: p.enum as string[] } : {}),
-      ...((WORDING[name]?.help ?? raw.description ?? p.description) ? { description: WORDING[name]?.help ?? raw.description ?? p.description } : {}),
+      ...((WORDING[name]?.help ?? raw.description ?? p.description)
+        ? { description: WORDING[name]?.help ?? raw.description ?? p.description }
+        : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
       ...(typeof raw['x-references'] === 'string' ? { references: raw['x-references'] } : {}),
       ...(raw['x-references-by'] ? { referencesBy: raw['x-references-by'] } : {}),
@@ -118,7 +133,9 @@ export function toInput(field: FieldSpec, value: unknown): string {
   if (value === null || value === undefined) return '';
   if (field.kind === 'list') return (value as string[]).join('\n');
   if (field.kind === 'rows') {
-    const items = (value as Record<string, unknown>[]).map((item) => Object.fromEntries(field.itemFields!.map((f) => [f.name, toInput(f, item[f.name] ?? f.defaultValue)])));
+    const items = (value as Record<string, unknown>[]).map((item) =>
+      Object.fromEntries(field.itemFields!.map((f) => [f.name, toInput(f, item[f.name] ?? f.defaultValue)])),
+    );
     return JSON.stringify(items);
   }
   if (field.kind === 'json') return JSON.stringify(value, null, 2);
@@ -132,7 +149,11 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * errors are keyed by field name. Blank optional fields are left out on create and cleared
  * (null) on update where the field takes null.
  */
-export function toBody(fields: FieldSpec[], inputs: Record<string, string>, mode: 'create' | 'update'): { body: Record<string, unknown>; errors: Record<string, string> } {
+export function toBody(
+  fields: FieldSpec[],
+  inputs: Record<string, string>,
+  mode: 'create' | 'update',
+): { body: Record<string, unknown>; errors: Record<string, string> } {
   const body: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
@@ -165,7 +186,10 @@ export function toBody(fields: FieldSpec[], inputs: Record<string, string>, mode
         break;
       }
       case 'list':
-        body[f.name] = text.split('\n').map((s) => s.trim()).filter(Boolean);
+        body[f.name] = text
+          .split('\n')
+          .map((s) => s.trim())
+          .filter(Boolean);
         break;
       case 'rows': {
         // The editor keeps each item as texts by field; each item is checked like a form of its own.
@@ -195,8 +219,10 @@ export function toBody(fields: FieldSpec[], inputs: Record<string, string>, mode
       default: {
         const value = text.trim();
         if (f.options && !f.options.includes(value)) errors[f.name] = `${f.label} must be one of ${f.options.join(', ')}.`;
-        else if (f.maxLength !== undefined && value.length > f.maxLength) errors[f.name] = `${f.label} must be at most ${f.maxLength} characters.`;
-        else if (f.minLength !== undefined && value.length < f.minLength) errors[f.name] = `${f.label} must be at least ${f.minLength} characters.`;
+        else if (f.maxLength !== undefined && value.length > f.maxLength)
+          errors[f.name] = `${f.label} must be at most ${f.maxLength} characters.`;
+        else if (f.minLength !== undefined && value.length < f.minLength)
+          errors[f.name] = `${f.label} must be at least ${f.minLength} characters.`;
         else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = `${f.label} has an invalid format.`;
         else if (f.uuid && !UUID.test(value)) errors[f.name] = `${f.label} must be an id (UUID).`;
         else body[f.name] = value;

@@ -49,7 +49,9 @@ export class ShopStore {
       await client.query('select pg_advisory_lock(hashtext($1))', [`loyalty_shopify_provision:${shop}`]);
       return await work(new ShopStore(client, this.key, this.ready));
     } finally {
-      await client.query('select pg_advisory_unlock(hashtext($1))', [`loyalty_shopify_provision:${shop}`]).catch((err: Error) => (unlocked = err));
+      await client
+        .query('select pg_advisory_unlock(hashtext($1))', [`loyalty_shopify_provision:${shop}`])
+        .catch((err: Error) => (unlocked = err));
       // A connection that may still hold the lock is closed rather than pooled, which releases it.
       client.release(unlocked);
     }
@@ -62,7 +64,9 @@ export class ShopStore {
     try {
       await client.query('begin');
       // The row lock orders concurrent re-provisionings of one shop, so each sees the key it replaces.
-      const { rows } = await client.query<{ api_key_id: string }>('select api_key_id from shops where shop = $1 for update', [account.shop]);
+      const { rows } = await client.query<{ api_key_id: string }>('select api_key_id from shops where shop = $1 for update', [
+        account.shop,
+      ]);
       await client.query(
         `insert into shops (shop, organization_id, account_id, api_key_id, api_key_encrypted, api_secret_encrypted)
          values ($1, $2, $3, $4, $5, $6)
@@ -106,7 +110,10 @@ export class ShopStore {
 
   private async load(shop: string, installedOnly: boolean): Promise<ShopAccount | null> {
     await this.ready;
-    const { rows } = await this.db.query<ShopRow>(`select * from shops where shop = $1${installedOnly ? ' and uninstalled_at is null' : ''}`, [shop]);
+    const { rows } = await this.db.query<ShopRow>(
+      `select * from shops where shop = $1${installedOnly ? ' and uninstalled_at is null' : ''}`,
+      [shop],
+    );
     const row = rows[0];
     if (!row) return null;
     return {
@@ -133,13 +140,19 @@ export class ShopStore {
 
   async saveCoreWebhook(shop: string, id: string, secret: string): Promise<void> {
     await this.ready;
-    await this.db.query('update shops set core_webhook_id = $2, core_webhook_secret_encrypted = $3, updated_at = now() where shop = $1', [shop, id, encrypt(this.key, secret, shop)]);
+    await this.db.query('update shops set core_webhook_id = $2, core_webhook_secret_encrypted = $3, updated_at = now() where shop = $1', [
+      shop,
+      id,
+      encrypt(this.key, secret, shop),
+    ]);
   }
 
   /** The installed shop whose loyalty account this is (a core delivery names only its account). */
   async shopOfAccount(accountId: string): Promise<string | null> {
     await this.ready;
-    const { rows } = await this.db.query<{ shop: string }>('select shop from shops where account_id = $1 and uninstalled_at is null', [accountId]);
+    const { rows } = await this.db.query<{ shop: string }>('select shop from shops where account_id = $1 and uninstalled_at is null', [
+      accountId,
+    ]);
     return rows[0]?.shop ?? null;
   }
 

@@ -34,13 +34,19 @@ export function previousKey(key: string): string {
  * The standings of one window (the current one without `periodKey`). A chosen window is read beside
  * the current one, whose key anchors the list of windows to choose from.
  */
-export async function readStandings(api: AccountClient, id: string, periodKey: string | null): Promise<{ ok: true; view: StandingsView } | { ok: false; failure: CoreFailure }> {
-  const read = (query: { periodKey?: string; limit?: number }) => api.GET('/schema/leaderboard/record/{id}/standings', { params: { path: { id }, query } });
+export async function readStandings(
+  api: AccountClient,
+  id: string,
+  periodKey: string | null,
+): Promise<{ ok: true; view: StandingsView } | { ok: false; failure: CoreFailure }> {
+  const read = (query: { periodKey?: string; limit?: number }) =>
+    api.GET('/schema/leaderboard/record/{id}/standings', { params: { path: { id }, query } });
   const [shown, current] = await Promise.all([read(periodKey ? { periodKey } : {}), periodKey ? read({ limit: 1 }) : undefined]);
   if (!shown.response.ok || !shown.data) return { ok: false, failure: coreFailure(shown.response.status, shown.error) };
   const { data } = shown.data;
   const windows: string[] = [];
-  for (let key = current?.data?.data.periodKey ?? data.periodKey; key && windows.length < WINDOWS; key = previousKey(key)) windows.push(key);
+  for (let key = current?.data?.data.periodKey ?? data.periodKey; key && windows.length < WINDOWS; key = previousKey(key))
+    windows.push(key);
   return {
     ok: true,
     view: {

@@ -84,7 +84,9 @@ function milestoneFields(log: Json): Json {
 export function issuedRewardLogs(eventCode: string, payload: Json): IssuedRewardLog[] {
   const log = obj(payload.streakLog ?? payload.challengeLog ?? payload.missionLog);
   if (!Object.keys(log).length || !/_(milestone_)?completed$/.test(eventCode)) return [];
-  const list = [...(Array.isArray(log.achievedMilestoneRewardLogs) ? log.achievedMilestoneRewardLogs : []), log.rewardLog].filter((r): r is IssuedRewardLog => !!r && typeof (r as Json).id === 'string');
+  const list = [...(Array.isArray(log.achievedMilestoneRewardLogs) ? log.achievedMilestoneRewardLogs : []), log.rewardLog].filter(
+    (r): r is IssuedRewardLog => !!r && typeof (r as Json).id === 'string',
+  );
   return [...new Map(list.map((r) => [r.id, r])).values()];
 }
 
@@ -134,7 +136,11 @@ export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRew
     case 'streak_progress_completed': {
       const streak = obj(streakLog.streak);
       const progress = obj(streakLog.streakProgress);
-      const common = { streak_id: text(streak.id ?? streakLog.streakId), streak_name: text(streak.name), current_run: num(progress.currentProgressValue) };
+      const common = {
+        streak_id: text(streak.id ?? streakLog.streakId),
+        streak_name: text(streak.name),
+        current_run: num(progress.currentProgressValue),
+      };
       if (eventCode === 'streak_progress_completed') add('loyalty-streak-completed', common);
       else add('loyalty-streak-milestone', { ...common, ...milestoneFields(streakLog) });
       break;
@@ -152,7 +158,11 @@ export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRew
     }
     case 'streak_progress_broken': {
       const streak = streakOf(streakProgress, payload.streak);
-      add('loyalty-streak-broken', { streak_id: text(streak.id ?? streakProgress.streakId), streak_name: text(streak.name), run_lost: num(streakProgress.currentProgressValue) });
+      add('loyalty-streak-broken', {
+        streak_id: text(streak.id ?? streakProgress.streakId),
+        streak_name: text(streak.name),
+        run_lost: num(streakProgress.currentProgressValue),
+      });
       break;
     }
     case 'streak_progress_freeze_used': {
@@ -169,15 +179,24 @@ export function triggersFor(eventCode: string, payload: Json, shopifyDiscountRew
     case 'challenge_progress_completed': {
       const challenge = obj(challengeLog.challenge);
       const progress = obj(challengeLog.challengeProgress);
-      const common = { challenge_id: text(challenge.id ?? challengeLog.challengeId), challenge_name: text(challenge.name), progress: num(progress.currentProgressValue) };
-      if (eventCode === 'challenge_progress_completed') add('loyalty-challenge-completed', { ...common, period_key: text(progress.periodKey) });
+      const common = {
+        challenge_id: text(challenge.id ?? challengeLog.challengeId),
+        challenge_name: text(challenge.name),
+        progress: num(progress.currentProgressValue),
+      };
+      if (eventCode === 'challenge_progress_completed')
+        add('loyalty-challenge-completed', { ...common, period_key: text(progress.periodKey) });
       else add('loyalty-challenge-milestone', { ...common, ...milestoneFields(challengeLog) });
       break;
     }
     case 'mission_progress_completed': {
       const mission = obj(missionLog.mission);
       const tasks = Array.isArray(mission.tasks) ? mission.tasks.length : 0;
-      add('loyalty-mission-completed', { mission_id: text(mission.id ?? missionLog.missionId), mission_name: text(mission.name), tasks_completed: tasks });
+      add('loyalty-mission-completed', {
+        mission_id: text(mission.id ?? missionLog.missionId),
+        mission_name: text(mission.name),
+        tasks_completed: tasks,
+      });
       break;
     }
   }

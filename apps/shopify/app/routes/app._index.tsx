@@ -12,7 +12,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const url = new URL(request.url);
   const from = url.searchParams.get('from') || undefined;
   const to = url.searchParams.get('to') || undefined;
-  const { data, error, response } = await api.GET('/analytics/summary', { params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } } });
+  const { data, error, response } = await api.GET('/analytics/summary', {
+    params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } },
+  });
   if (!data) return { summary: null, failure: coreFailure(response.status, error), from: from ?? '', to: to ?? '' };
   return { summary: data.data, failure: null, from: data.data.from, to: data.data.to };
 };
@@ -30,8 +32,24 @@ export default function Dashboard() {
           <Card>
             <Form method="get">
               <InlineStack gap="300" blockAlign="end">
-                <TextField label="From" name="from" type="date" autoComplete="off" value={range.from} onChange={(v) => setRange((r) => ({ ...r, from: v }))} error={failure?.fieldErrors.from} />
-                <TextField label="To" name="to" type="date" autoComplete="off" value={range.to} onChange={(v) => setRange((r) => ({ ...r, to: v }))} error={failure?.fieldErrors.to} />
+                <TextField
+                  label="From"
+                  name="from"
+                  type="date"
+                  autoComplete="off"
+                  value={range.from}
+                  onChange={(v) => setRange((r) => ({ ...r, from: v }))}
+                  error={failure?.fieldErrors.from}
+                />
+                <TextField
+                  label="To"
+                  name="to"
+                  type="date"
+                  autoComplete="off"
+                  value={range.to}
+                  onChange={(v) => setRange((r) => ({ ...r, to: v }))}
+                  error={failure?.fieldErrors.to}
+                />
                 <Button submit loading={navigation.state === 'loading'}>
                   Show
                 </Button>
@@ -73,12 +91,20 @@ export default function Dashboard() {
             </Layout.Section>
             <Layout.Section>
               <Card>
-                <ColumnChart title="Members active per day" color="#2563eb" points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))} />
+                <ColumnChart
+                  title="Members active per day"
+                  color="#2563eb"
+                  points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
+                />
               </Card>
             </Layout.Section>
             <Layout.Section>
               <Card>
-                <ColumnChart title="Rewards issued per day" color="#d97706" points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))} />
+                <ColumnChart
+                  title="Rewards issued per day"
+                  color="#d97706"
+                  points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))}
+                />
               </Card>
             </Layout.Section>
             <Layout.Section>
@@ -91,7 +117,8 @@ export default function Dashboard() {
                   })}
                 />
                 <Text as="p" tone="subdued">
-                  Overall: {percent(summary.completion.streak.rate)} streaks, {percent(summary.completion.challenge.rate)} challenges, {percent(summary.completion.mission.rate)} missions.
+                  Overall: {percent(summary.completion.streak.rate)} streaks, {percent(summary.completion.challenge.rate)} challenges,{' '}
+                  {percent(summary.completion.mission.rate)} missions.
                 </Text>
               </Card>
             </Layout.Section>

@@ -28,7 +28,10 @@ export default function DataRequests() {
   };
 
   return (
-    <Page title="Customer data requests" subtitle="What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them.">
+    <Page
+      title="Customer data requests"
+      subtitle="What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them."
+    >
       {failure ? <Banner tone="critical" title={failure} onDismiss={() => setFailure(null)} /> : null}
       <Card padding="0">
         {rows.length ? (
@@ -41,7 +44,11 @@ export default function DataRequests() {
                 {r.customerExternalId}
               </Link>,
               r.requestId,
-              <Link key={`download-${r.requestId}`} accessibilityLabel={`Download request ${r.requestId}`} onClick={() => void download(r.requestId)}>
+              <Link
+                key={`download-${r.requestId}`}
+                accessibilityLabel={`Download request ${r.requestId}`}
+                onClick={() => void download(r.requestId)}
+              >
                 Download
               </Link>,
             ])}

@@ -7,7 +7,18 @@ import { authenticateShop } from '../shopify.server';
 
 const GROUPS = [
   { title: 'Rules', slugs: ['notification'] },
-  { title: 'Templates', slugs: ['email_template', 'email_theme', 'email_header', 'email_footer', 'push_notification_template', 'sms_template', 'chat_message_template'] },
+  {
+    title: 'Templates',
+    slugs: [
+      'email_template',
+      'email_theme',
+      'email_header',
+      'email_footer',
+      'push_notification_template',
+      'sms_template',
+      'chat_message_template',
+    ],
+  },
   { title: 'Integrations', slugs: ['service_email', 'push_cloud_messaging', 'cloud_sms', 'cloud_chat'] },
 ];
 
@@ -16,7 +27,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api } = await authenticateShop(request);
   const slugs = GROUPS.flatMap((g) => g.slugs);
   const totals = await Promise.all(slugs.map((slug) => records(api, slug).list({ limit: 1, fetchTotalCount: true })));
-  const counts = Object.fromEntries(slugs.map((slug, i) => [slug, totals[i]!.ok ? (totals[i] as { total?: number }).total ?? 0 : null]));
+  const counts = Object.fromEntries(slugs.map((slug, i) => [slug, totals[i]!.ok ? ((totals[i] as { total?: number }).total ?? 0) : null]));
   return { counts };
 };
 

@@ -31,12 +31,19 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const id = record?.id;
   const milestones =
     id && DEFINITION_SLUGS.includes(info.slug)
-      ? await records(api, 'milestone').list({ filters: whereEquals('linkedSchemaRecordId', id), sortBy: [{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }] })
+      ? await records(api, 'milestone').list({
+          filters: whereEquals('linkedSchemaRecordId', id),
+          sortBy: [{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }],
+        })
       : null;
-  const milestoneFields = milestones ? (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId') : [];
+  const milestoneFields = milestones
+    ? (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId')
+    : [];
   const coupons = id && info.slug === 'reward' ? await couponCounts(api, id) : null;
-  const deliveries = id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
-  const standings = id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
+  const deliveries =
+    id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
+  const standings =
+    id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
   const choices = await choicesFor(api, [...fields, ...milestoneFields]);
   return {
     choices,
@@ -54,7 +61,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 async function couponCounts(api: Parameters<typeof records>[0], rewardId: string) {
   const count = async (issued: boolean) => {
     const result = await records(api, 'coupon').list({
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: rewardId }, { fieldSlug: 'isCouponIssued', operator: 'equals', fieldValue: issued }] },
+      filters: {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: 'rewardId', operator: 'equals', fieldValue: rewardId },
+          { fieldSlug: 'isCouponIssued', operator: 'equals', fieldValue: issued },
+        ],
+      },
       limit: 1,
       fetchTotalCount: true,
     });
@@ -64,7 +77,13 @@ async function couponCounts(api: Parameters<typeof records>[0], rewardId: string
   return { available, issued };
 }
 
-type Intent = { intent: 'save'; inputs: Record<string, string> } | { intent: 'delete' } | { intent: 'add-milestone'; inputs: Record<string, string> } | { intent: 'delete-milestone'; id: string } | { intent: 'rotate-secret' } | { intent: 'resend-delivery'; id: string };
+type Intent =
+  | { intent: 'save'; inputs: Record<string, string> }
+  | { intent: 'delete' }
+  | { intent: 'add-milestone'; inputs: Record<string, string> }
+  | { intent: 'delete-milestone'; id: string }
+  | { intent: 'rotate-secret' }
+  | { intent: 'resend-delivery'; id: string };
 
 type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' | 'delivery' };
 
@@ -73,7 +92,11 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const { api } = await authenticateShop(request);
   const isNew = params.id === 'new';
   const input = (await request.json()) as Intent;
-  const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({ ok: false, failure, scope });
+  const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({
+    ok: false,
+    failure,
+    scope,
+  });
   const invalid = (errors: Record<string, string>) => ({ status: 400, message: 'Some fields need attention.', fieldErrors: errors });
   switch (input.intent) {
     case 'save': {
@@ -91,7 +114,9 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       return redirect(`/app/r/${info.slug}`);
     }
     case 'add-milestone': {
-      const fields = (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId');
+      const fields = (await formFields(coreUrl, 'Milestone', 'create')).filter(
+        (f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId',
+      );
       const { body, errors } = toBody(fields, input.inputs, 'create');
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
       const created = await records(api, 'milestone').create({ ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: params.id });
@@ -102,13 +127,22 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       return removed.ok ? { ok: true, notice: 'Milestone deleted.' } : fail(removed.failure, 'milestone');
     }
     case 'rotate-secret': {
-      const { error, response } = await api.POST('/schema/webhook/record/{id}/action/rotate_secret', { params: { path: { id: params.id! } } });
-      if (!response.ok) return fail({ status: response.status, message: (error as { error?: { message?: string } })?.error?.message ?? 'Could not rotate the secret.', fieldErrors: {} });
+      const { error, response } = await api.POST('/schema/webhook/record/{id}/action/rotate_secret', {
+        params: { path: { id: params.id! } },
+      });
+      if (!response.ok)
+        return fail({
+          status: response.status,
+          message: (error as { error?: { message?: string } })?.error?.message ?? 'Could not rotate the secret.',
+          fieldErrors: {},
+        });
       return { ok: true, notice: 'Webhook secret rotated.' };
     }
     case 'resend-delivery': {
       // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
-      const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', { params: { path: { id: input.id } } });
+      const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', {
+        params: { path: { id: input.id } },
+      });
       if (!response.ok) return fail(coreFailure(response.status, error), 'delivery');
       return { ok: true, notice: `Delivery resent: ${data!.data.webhookLogStatus}.` };
     }
@@ -130,7 +164,9 @@ export default function RecordPage() {
     <Page
       title={name}
       backAction={{ url: `/app/r/${info.slug}` }}
-      titleMetadata={record?.status ? <Badge tone={record.status === 'live' ? 'success' : undefined}>{String(record.status)}</Badge> : undefined}
+      titleMetadata={
+        record?.status ? <Badge tone={record.status === 'live' ? 'success' : undefined}>{String(record.status)}</Badge> : undefined
+      }
       secondaryActions={record ? [{ content: 'Delete', destructive: true, onAction: () => send({ intent: 'delete' }) }] : []}
     >
       <Layout>
@@ -159,43 +195,43 @@ export default function RecordPage() {
           <Layout.Section>
             <Card>
               <section aria-label="Milestones">
-              <BlockStack gap="400">
-                <Text as="h2" variant="headingMd">
-                  Milestones
-                </Text>
-                {milestones.length ? (
-                  <DataTable
-                    columnContentTypes={['numeric', 'text', 'text', 'text']}
-                    headings={['Target', 'Name', 'Reward', '']}
-                    rows={milestones.map((m) => [
-                      String(m.milestoneTargetValue),
-                      String(m.name),
-                      m.rewardId ? <Link to={`/app/r/reward/${String(m.rewardId)}`}>reward</Link> : '—',
-                      <Button key={m.id} variant="plain" tone="critical" onClick={() => send({ intent: 'delete-milestone', id: m.id })}>
-                        Delete
-                      </Button>,
-                    ])}
-                  />
-                ) : (
-                  <Text as="p" tone="subdued">
-                    No milestones yet.
+                <BlockStack gap="400">
+                  <Text as="h2" variant="headingMd">
+                    Milestones
                   </Text>
-                )}
-                <Text as="h3" variant="headingSm">
-                  Add a milestone
-                </Text>
-                <RecordForm
-                  key={`milestones-${milestones.length}`}
-                  fields={milestoneFields}
-                  choices={choices}
-                  mode="create"
-                  errors={milestoneFailure?.fieldErrors}
-                  message={milestoneFailure?.message}
-                  submitting={busy}
-                  submitLabel="Add milestone"
-                  onSubmit={(inputs) => send({ intent: 'add-milestone', inputs })}
-                />
-              </BlockStack>
+                  {milestones.length ? (
+                    <DataTable
+                      columnContentTypes={['numeric', 'text', 'text', 'text']}
+                      headings={['Target', 'Name', 'Reward', '']}
+                      rows={milestones.map((m) => [
+                        String(m.milestoneTargetValue),
+                        String(m.name),
+                        m.rewardId ? <Link to={`/app/r/reward/${String(m.rewardId)}`}>reward</Link> : '—',
+                        <Button key={m.id} variant="plain" tone="critical" onClick={() => send({ intent: 'delete-milestone', id: m.id })}>
+                          Delete
+                        </Button>,
+                      ])}
+                    />
+                  ) : (
+                    <Text as="p" tone="subdued">
+                      No milestones yet.
+                    </Text>
+                  )}
+                  <Text as="h3" variant="headingSm">
+                    Add a milestone
+                  </Text>
+                  <RecordForm
+                    key={`milestones-${milestones.length}`}
+                    fields={milestoneFields}
+                    choices={choices}
+                    mode="create"
+                    errors={milestoneFailure?.fieldErrors}
+                    message={milestoneFailure?.message}
+                    submitting={busy}
+                    submitLabel="Add milestone"
+                    onSubmit={(inputs) => send({ intent: 'add-milestone', inputs })}
+                  />
+                </BlockStack>
               </section>
             </Card>
           </Layout.Section>
@@ -232,13 +268,23 @@ export default function RecordPage() {
                     headings={['Created', 'Status', 'Attempts', 'HTTP', 'Last error', '']}
                     rows={deliveries.map((d) => [
                       String(d.createdAt).slice(0, 19).replace('T', ' '),
-                      <Badge key={d.id} tone={d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'}>
+                      <Badge
+                        key={d.id}
+                        tone={
+                          d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'
+                        }
+                      >
                         {String(d.webhookLogStatus)}
                       </Badge>,
                       String(Number(d.retryCount ?? 0) + 1),
                       d.lastResponseStatus === null || d.lastResponseStatus === undefined ? '—' : String(d.lastResponseStatus),
                       String(d.lastError ?? ''),
-                      <Button key={`resend-${d.id}`} variant="plain" disabled={busy} onClick={() => send({ intent: 'resend-delivery', id: d.id })}>
+                      <Button
+                        key={`resend-${d.id}`}
+                        variant="plain"
+                        disabled={busy}
+                        onClick={() => send({ intent: 'resend-delivery', id: d.id })}
+                      >
                         Resend
                       </Button>,
                     ])}

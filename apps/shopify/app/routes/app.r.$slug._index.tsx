@@ -10,7 +10,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
   const { api } = await authenticateShop(request);
   const result = await records(api, info.slug).list({ limit: 100, fetchTotalCount: true });
-  return { info, rows: result.ok ? result.data : [], total: result.ok ? (result.total ?? 0) : 0, failure: result.ok ? null : result.failure };
+  return {
+    info,
+    rows: result.ok ? result.data : [],
+    total: result.ok ? (result.total ?? 0) : 0,
+    failure: result.ok ? null : result.failure,
+  };
 };
 
 const title = (row: Record<string, unknown>) => String(row.name ?? row.templateName ?? row.endpointUrl ?? row.id);
@@ -19,7 +24,11 @@ export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
   const newUrl = `/app/r/${info.slug}/new`;
   return (
-    <Page title={info.title} primaryAction={{ content: `New ${info.singular}`, url: newUrl }} backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}>
+    <Page
+      title={info.title}
+      primaryAction={{ content: `New ${info.singular}`, url: newUrl }}
+      backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
+    >
       {failure ? <Banner tone="critical" title={failure.message} /> : null}
       <Card padding="0">
         {rows.length ? (
@@ -31,7 +40,9 @@ export default function ResourceList() {
                 {title(row)}
               </Link>,
               row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{String(row.status)}</Badge> : '',
-              String(row.updatedAt ?? '').slice(0, 16).replace('T', ' '),
+              String(row.updatedAt ?? '')
+                .slice(0, 16)
+                .replace('T', ' '),
             ])}
             footerContent={`${rows.length} of ${total}`}
           />

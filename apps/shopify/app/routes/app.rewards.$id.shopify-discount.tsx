@@ -25,7 +25,10 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   if (input.intent === 'toggle') {
     if (input.enabled) {
       // The app issues the code, so the core must not hand out one of its own.
-      const { error, response } = await api.PATCH('/schema/reward/record/{id}', { params: { path: { id: rewardId } }, body: { handleCoupon: false } });
+      const { error, response } = await api.PATCH('/schema/reward/record/{id}', {
+        params: { path: { id: rewardId } },
+        body: { handleCoupon: false },
+      });
       if (!response.ok) return { ...(await state(session.shop, rewardId)), message: coreFailure(response.status, error).message };
     }
     await loop.setShopifyDiscount(session.shop, rewardId, input.enabled);

@@ -20,7 +20,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     baseUrl: corePublicUrl,
     lists: KINDS.map((k, i) => {
       const list = lists[i]!;
-      return { ...k, rows: list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [] };
+      return {
+        ...k,
+        rows: list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [],
+      };
     }),
   };
 };
@@ -86,7 +89,14 @@ export default function WidgetPage() {
                 </Button>
               </Box>
               {!complete ? <Banner tone="info" title="Create a floating widget, a theme and a template to preview the widget." /> : null}
-              {shown ? <iframe title="Widget preview" data-testid="widget-preview" srcDoc={previewDocument(baseUrl, shown)} style={{ width: '100%', height: 560, border: '1px solid #e1e3e5', borderRadius: 8 }} /> : null}
+              {shown ? (
+                <iframe
+                  title="Widget preview"
+                  data-testid="widget-preview"
+                  srcDoc={previewDocument(baseUrl, shown)}
+                  style={{ width: '100%', height: 560, border: '1px solid #e1e3e5', borderRadius: 8 }}
+                />
+              ) : null}
             </BlockStack>
           </Card>
         </Layout.Section>

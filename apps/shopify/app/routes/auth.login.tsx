@@ -16,7 +16,11 @@ export const action = async ({ request }: ActionFunctionArgs) => ({ errors: awai
 async function shopErrors(request: Request): Promise<{ shop?: string }> {
   // login() answers a redirect once the shop is valid, or the reasons it is not.
   const result = await login(request);
-  return { ...(result.shop ? { shop: result.shop === 'MISSING_SHOP' ? 'Enter your shop domain.' : 'Enter a valid shop domain, e.g. my-shop.myshopify.com.' } : {}) };
+  return {
+    ...(result.shop
+      ? { shop: result.shop === 'MISSING_SHOP' ? 'Enter your shop domain.' : 'Enter a valid shop domain, e.g. my-shop.myshopify.com.' }
+      : {}),
+  };
 }
 
 export default function Login() {
@@ -30,7 +34,15 @@ export default function Login() {
         <Card>
           <Form method="post">
             <FormLayout>
-              <TextField label="Shop domain" name="shop" helpText="my-shop.myshopify.com" value={shop} onChange={setShop} autoComplete="on" error={errors.shop} />
+              <TextField
+                label="Shop domain"
+                name="shop"
+                helpText="my-shop.myshopify.com"
+                value={shop}
+                onChange={setShop}
+                autoComplete="on"
+                error={errors.shop}
+              />
               <Button submit variant="primary">
                 Log in
               </Button>

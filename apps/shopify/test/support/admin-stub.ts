@@ -23,7 +23,10 @@ export interface AdminStub {
    * Answers queued per operation, taken one per call before the normal answer: `throttled` (Shopify's
    * 200 with a THROTTLED GraphQL error), an HTTP status, or userErrors.
    */
-  scripted: Map<string, ({ throttled: true } | { status: number } | { userErrors: { field: string[] | null; code?: string; message: string }[] })[]>;
+  scripted: Map<
+    string,
+    ({ throttled: true } | { status: number } | { userErrors: { field: string[] | null; code?: string; message: string }[] })[]
+  >;
   /** Awaited before a discountCodeBasicCreate is answered (after the discount exists), e.g. to kill the app. */
   beforeDiscountAnswer: (() => Promise<void>) | null;
   close(): Promise<void>;
@@ -69,20 +72,34 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         stub.tokenExchanges.push(body.requested_token_type ?? '');
         return send(200, { access_token: `shpat_stub_${stub.tokenExchanges.length}`, scope: 'read_customers' });
       }
-      if (!/^\/admin\/api\/[^/]+\/graphql\.json$/.test(req.url ?? '') || !req.headers['x-shopify-access-token']) return send(404, { errors: 'Not Found' });
+      if (!/^\/admin\/api\/[^/]+\/graphql\.json$/.test(req.url ?? '') || !req.headers['x-shopify-access-token'])
+        return send(404, { errors: 'Not Found' });
       const { query, variables = {} } = JSON.parse(raw) as { query: string; variables?: Record<string, unknown> };
       const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? 'anonymous';
       stub.requests.push({ operation, variables });
       const scripted = stub.scripted.get(operation)?.shift();
-      if (scripted && 'throttled' in scripted) return send(200, { errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }] });
+      if (scripted && 'throttled' in scripted)
+        return send(200, {
+          errors: [{ message: 'Throttled', extensions: { code: 'THROTTLED', documentation: 'https://shopify.dev/api/usage/rate-limits' } }],
+        });
       if (scripted && 'status' in scripted) return send(scripted.status, { errors: 'stubbed failure' });
-      if (operation === 'LoyaltyFlowTrigger') return send(200, { data: { flowTriggerReceive: { userErrors: scripted?.userErrors ?? [] } } });
+      if (operation === 'LoyaltyFlowTrigger')
+        return send(200, { data: { flowTriggerReceive: { userErrors: scripted?.userErrors ?? [] } } });
       if (operation === 'LoyaltyDiscountCreate') {
         const input = variables.basicCodeDiscount as Record<string, unknown>;
         const code = String(input.code);
         if (scripted) return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: scripted.userErrors } } });
         if (stub.discounts.has(code)) {
-          return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ['basicCodeDiscount', 'code'], code: 'TAKEN', message: 'Code must be unique. Please try a different code.' }] } } });
+          return send(200, {
+            data: {
+              discountCodeBasicCreate: {
+                codeDiscountNode: null,
+                userErrors: [
+                  { field: ['basicCodeDiscount', 'code'], code: 'TAKEN', message: 'Code must be unique. Please try a different code.' },
+                ],
+              },
+            },
+          });
         }
         const id = `gid://shopify/DiscountCodeNode/${stub.discounts.size + 1}`;
         stub.discounts.set(code, { id, input });
@@ -98,7 +115,9 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       if (operation === 'LoyaltyMetafields') {
         const list = variables.metafields as { ownerId: string; namespace: string; key: string; value: string }[];
         for (const m of list) stub.metafields.set(`${m.ownerId}|${m.namespace}|${m.key}`, m.value);
-        return send(200, { data: { metafieldsSet: { metafields: list.map((_, i) => ({ id: `gid://shopify/Metafield/${i + 1}` })), userErrors: [] } } });
+        return send(200, {
+          data: { metafieldsSet: { metafields: list.map((_, i) => ({ id: `gid://shopify/Metafield/${i + 1}` })), userErrors: [] } },
+        });
       }
       return send(200, { errors: [{ message: `the stub does not know ${operation}` }] });
     });

@@ -44,7 +44,9 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent });
   page.setDefaultTimeout(10_000);
   await page.route('https://cdn.shopify.com/**', (route) =>
-    route.request().url().includes('app-bridge') ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) }) : route.fulfill({ status: 404, body: '' }),
+    route.request().url().includes('app-bridge')
+      ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) })
+      : route.fulfill({ status: 404, body: '' }),
   );
   return {
     page,

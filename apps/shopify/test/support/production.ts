@@ -62,7 +62,9 @@ export async function startProduction(): Promise<Production> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('webhook-') || k === 'x-service-signature' || k === 'content-type')) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => k.startsWith('webhook-') || k === 'x-service-signature' || k === 'content-type'),
+      ) as Record<string, string>;
       const answer = await fetch(`${appUrl}${req.url}`, { method: 'POST', headers, body }).catch(() => null);
       deliveries.push({ headers, body, status: answer?.status ?? 0 });
       res.writeHead(answer?.status ?? 502, { 'content-type': 'application/json' });
@@ -110,7 +112,12 @@ export async function startProduction(): Promise<Production> {
     async send(request) {
       const target = new URL(request.url);
       const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.text();
-      return fetch(`${appUrl}${target.pathname}${target.search}`, { method: request.method, headers: request.headers, body, redirect: 'manual' });
+      return fetch(`${appUrl}${target.pathname}${target.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body,
+        redirect: 'manual',
+      });
     },
     async close() {
       await app.close();

@@ -20,7 +20,10 @@ async function freePort(): Promise<number> {
  * `env` adds to this process's environment (the app's configuration); the shop's Admin endpoints
  * are the stub at `adminStubOrigin`.
  */
-export async function serveBuild(adminStubOrigin: string, env: Record<string, string> = {}): Promise<{ url: string; close(): Promise<void>; kill(): Promise<void> }> {
+export async function serveBuild(
+  adminStubOrigin: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; close(): Promise<void>; kill(): Promise<void> }> {
   const entry = `${APP_DIR}build/server/index.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm --filter @loyalty/shopify exec remix vite:build\` first`);
   const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: { start: string } };

@@ -54,7 +54,11 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
     app,
     async install() {
       const { admin: client } = await app.unauthenticated.admin(TEST_SHOP);
-      return provisionShop({ coreUrl: core.url, corePublicUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops }, TEST_SHOP, client);
+      return provisionShop(
+        { coreUrl: core.url, corePublicUrl: core.url, platformToken: 'test-platform-token-0123456789', shops: app.shops },
+        TEST_SHOP,
+        client,
+      );
     },
     async close() {
       await app.closeConnections();
@@ -82,7 +86,11 @@ export async function call(handler: Handler, request: Request): Promise<Response
 let runs = 0;
 
 /** A Flow action request signed as Shopify Flow signs it (HMAC-SHA256 of the raw body). */
-export async function flowRequest(handle: string, properties: Record<string, unknown>, overrides: Record<string, unknown> = {}): Promise<Request> {
+export async function flowRequest(
+  handle: string,
+  properties: Record<string, unknown>,
+  overrides: Record<string, unknown> = {},
+): Promise<Request> {
   runs += 1;
   const body = {
     shop_id: 424242,
@@ -100,7 +108,11 @@ export async function flowRequest(handle: string, properties: Record<string, unk
 }
 
 /** A webhook delivery signed like Shopify's, with its topic headers. */
-export async function webhookRequest(topic: string, payload: Record<string, unknown>, webhookId = randomBytes(8).toString('hex')): Promise<Request> {
+export async function webhookRequest(
+  topic: string,
+  payload: Record<string, unknown>,
+  webhookId = randomBytes(8).toString('hex'),
+): Promise<Request> {
   return setUpValidRequest(
     {
       type: RequestType.Extension,

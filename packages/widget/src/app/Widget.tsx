@@ -63,7 +63,15 @@ const edges = (launcher: FloatingWidget) => launcher.alignment.split('_') as ['t
 
 function GiftIcon() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
       <path d="M20 12v9H4v-9M2 7h20v5H2zM12 21V7M12 7H7.5a2.5 2.5 0 1 1 0-5C11 2 12 7 12 7zM12 7h4.5a2.5 2.5 0 1 0 0-5C13 2 12 7 12 7z" />
     </svg>
   );
@@ -201,7 +209,12 @@ function Panel({ api, config, launcher, launcherHeight, template, label, t, onCl
 
   const onTabKey = (e: KeyboardEvent) => {
     const at = tabs.indexOf(tab);
-    const keys: Record<string, number> = { ArrowRight: (at + 1) % tabs.length, ArrowLeft: (at + tabs.length - 1) % tabs.length, Home: 0, End: tabs.length - 1 };
+    const keys: Record<string, number> = {
+      ArrowRight: (at + 1) % tabs.length,
+      ArrowLeft: (at + tabs.length - 1) % tabs.length,
+      Home: 0,
+      End: tabs.length - 1,
+    };
     const to = keys[e.key];
     if (to === undefined) return;
     e.preventDefault();

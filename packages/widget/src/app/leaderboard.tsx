@@ -2,7 +2,15 @@ import { type Board, boardTitle, fill, numberFormat, rankRows, type Standings, t
 
 export function TrophyIcon() {
   return (
-    <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+    <svg
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      stroke-width="2"
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
       <path d="M8 21h8M12 17v4M7 3h10v6a5 5 0 0 1-10 0zM7 5H4v2a4 4 0 0 0 3 4M17 5h3v2a4 4 0 0 1-3 4" />
     </svg>
   );
@@ -21,7 +29,19 @@ export function BoardPicker({ boards, picked, onPick, t }: { boards: Board[]; pi
 }
 
 /** The top entries, the member's own row marked, and their rank below when outside the top. */
-export function StandingsCard({ board, standings, t, lang, member }: { board: Board; standings: Standings; t: Strings; lang: string | undefined; member: boolean }) {
+export function StandingsCard({
+  board,
+  standings,
+  t,
+  lang,
+  member,
+}: {
+  board: Board;
+  standings: Standings;
+  t: Strings;
+  lang: string | undefined;
+  member: boolean;
+}) {
   const n = numberFormat(lang);
   const rows = rankRows(standings, t.you);
   return (

@@ -33,7 +33,13 @@ import { BoardPicker, StandingsCard } from './leaderboard.js';
 export type Tab = 'streaks' | 'challenges' | 'missions' | 'leaderboard' | 'rewards';
 
 /** The leaderboard tab shows only when a live leaderboard of a shown definition exists. */
-export const tabsFor = (boards: Board[]): Tab[] => ['streaks', 'challenges', 'missions', ...(boards.length ? (['leaderboard'] as const) : []), 'rewards'];
+export const tabsFor = (boards: Board[]): Tab[] => [
+  'streaks',
+  'challenges',
+  'missions',
+  ...(boards.length ? (['leaderboard'] as const) : []),
+  'rewards',
+];
 
 type TabData =
   | { tab: 'streaks'; defs: Definition[]; progress: StreakProgress[] }
@@ -48,15 +54,24 @@ async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<Ta
   if (tab === 'leaderboard') return { tab, board: board!, standings: await api.standings(board!.id) };
   const own = <T,>(slug: string, query: Record<string, unknown>) => (api.member ? api.list<T>(slug, query) : Promise.resolve([]));
   if (tab === 'streaks') {
-    const [defs, progress] = await Promise.all([api.list<Definition>('streak', OLDEST_FIRST), own<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS)]);
+    const [defs, progress] = await Promise.all([
+      api.list<Definition>('streak', OLDEST_FIRST),
+      own<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS),
+    ]);
     return { tab, defs, progress };
   }
   if (tab === 'challenges') {
-    const [defs, progress] = await Promise.all([api.list<Definition>('challenge', OLDEST_FIRST), own<ChallengeProgress>('challenge_progress', NEWEST_FIRST)]);
+    const [defs, progress] = await Promise.all([
+      api.list<Definition>('challenge', OLDEST_FIRST),
+      own<ChallengeProgress>('challenge_progress', NEWEST_FIRST),
+    ]);
     return { tab, defs, progress };
   }
   if (tab === 'missions') {
-    const [defs, progress] = await Promise.all([api.list<Definition>('mission', OLDEST_FIRST), own<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS)]);
+    const [defs, progress] = await Promise.all([
+      api.list<Definition>('mission', OLDEST_FIRST),
+      own<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS),
+    ]);
     return { tab, defs, progress };
   }
   return { tab, logs: await own<RewardLog>('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
@@ -124,16 +139,27 @@ export function TabContent({ tab, boards, ...props }: ViewProps & { tab: Tab; bo
 }
 
 function Content({ data, ...props }: ViewProps & { data: TabData | undefined }) {
-  if (!data) return <p class="lw-muted" role="status">{props.t.loading}</p>;
-  if (data.tab === 'leaderboard') return <StandingsCard board={data.board} standings={data.standings} t={props.t} lang={props.lang} member={props.api.member} />;
+  if (!data)
+    return (
+      <p class="lw-muted" role="status">
+        {props.t.loading}
+      </p>
+    );
+  if (data.tab === 'leaderboard')
+    return <StandingsCard board={data.board} standings={data.standings} t={props.t} lang={props.lang} member={props.api.member} />;
   if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
   if (!data.defs.length) return <p class="lw-muted">{props.t.empty}</p>;
   const now = Date.now();
   return (
     <ul class="lw-cards">
-      {data.tab === 'streaks' && data.defs.map((d) => <StreakCard key={d.id} def={d} progress={data.progress.find((p) => p.streakId === d.id)} now={now} {...props} />)}
-      {data.tab === 'challenges' && data.defs.map((d) => <ChallengeCard key={d.id} def={d} progress={currentChallenge(d, data.progress, now)} {...props} />)}
-      {data.tab === 'missions' && data.defs.map((d) => <MissionCard key={d.id} def={d} progress={currentMission(d, data.progress, now)} {...props} />)}
+      {data.tab === 'streaks' &&
+        data.defs.map((d) => (
+          <StreakCard key={d.id} def={d} progress={data.progress.find((p) => p.streakId === d.id)} now={now} {...props} />
+        ))}
+      {data.tab === 'challenges' &&
+        data.defs.map((d) => <ChallengeCard key={d.id} def={d} progress={currentChallenge(d, data.progress, now)} {...props} />)}
+      {data.tab === 'missions' &&
+        data.defs.map((d) => <MissionCard key={d.id} def={d} progress={currentMission(d, data.progress, now)} {...props} />)}
     </ul>
   );
 }
@@ -172,7 +198,19 @@ function Bar({ value, max, label, lang }: { value: number; max: number; label: s
 }
 
 /** Milestones with their targets; for a member, the reached ones and the next marked. */
-function Milestones({ list, value, t, lang, member }: { list: Milestone[]; value: number; t: Strings; lang: string | undefined; member: boolean }) {
+function Milestones({
+  list,
+  value,
+  t,
+  lang,
+  member,
+}: {
+  list: Milestone[];
+  value: number;
+  t: Strings;
+  lang: string | undefined;
+  member: boolean;
+}) {
   if (!list.length) return null;
   const n = numberFormat(lang);
   return (
@@ -197,7 +235,11 @@ function SnowIcon() {
   );
 }
 
-const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = { daily: { weekday: 'short' }, weekly: { day: 'numeric', month: 'short' }, monthly: { month: 'short' } };
+const SLOT_LABEL: Record<Period, Intl.DateTimeFormatOptions> = {
+  daily: { weekday: 'short' },
+  weekly: { day: 'numeric', month: 'short' },
+  monthly: { month: 'short' },
+};
 
 /** The run's latest periods: completed ones ticked, frozen ones with a snowflake, the next one open. */
 function Strip({ progress, period, t, lang }: { progress: StreakProgress; period: Period; t: Strings; lang: string | undefined }) {
@@ -216,7 +258,14 @@ function Strip({ progress, period, t, lang }: { progress: StreakProgress; period
   );
 }
 
-function StreakCard({ def, progress, now, t, lang, api }: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
+function StreakCard({
+  def,
+  progress,
+  now,
+  t,
+  lang,
+  api,
+}: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
   const view = streakView(def, progress, now);
   const live = progress && !view.completed && view.length > 0;
   return (
@@ -224,7 +273,9 @@ function StreakCard({ def, progress, now, t, lang, api }: ViewProps & { def: Def
       {api.member && (
         <>
           <div class="lw-row">
-            <p class="lw-big">{view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: numberFormat(lang).format(view.length) })}</p>
+            <p class="lw-big">
+              {view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: numberFormat(lang).format(view.length) })}
+            </p>
             {live && (def.maxFreezes ?? 0) > 0 && (
               <span class="lw-freezes" data-freezes>
                 <SnowIcon />

@@ -59,7 +59,12 @@ export async function startDemo(): Promise<Demo> {
   const creds = await ensureDemoAccount(app.running.services, app.url);
   const api = app.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
   const first = async (slug: string) => ((await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0] as { id: string }).id;
-  const ids = { accountId: creds.accountId, floatingWidgetId: await first('floating_widget'), themeId: await first('theme'), templateId: await first('template') };
+  const ids = {
+    accountId: creds.accountId,
+    floatingWidgetId: await first('floating_widget'),
+    themeId: await first('theme'),
+    templateId: await first('template'),
+  };
   const browser = await launchChromium();
   return {
     app,
@@ -94,6 +99,10 @@ export function widgetFocus(page: Page): Promise<{ launcher: boolean; inPanel: b
   return page.evaluate(() => {
     const active = document.querySelector('loyalty-widget')?.shadowRoot?.activeElement;
     if (!active) return null;
-    return { launcher: active.classList.contains('lw-launcher'), inPanel: Boolean(active.closest('[role="dialog"]')), text: active.textContent ?? '' };
+    return {
+      launcher: active.classList.contains('lw-launcher'),
+      inPanel: Boolean(active.closest('[role="dialog"]')),
+      text: active.textContent ?? '',
+    };
   });
 }

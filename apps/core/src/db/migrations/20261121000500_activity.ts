@@ -50,7 +50,9 @@ export async function up(db: Knex): Promise<void> {
      where streak_progress_status = 'in_progress'`,
   );
   // Sweeps scan due work across accounts by time, so these lead with the deadline, not account_id.
-  await db.raw(`create index streak_progress_due_idx on streak_progress (streak_to_be_broken_at) where streak_progress_status = 'in_progress'`);
+  await db.raw(
+    `create index streak_progress_due_idx on streak_progress (streak_to_be_broken_at) where streak_progress_status = 'in_progress'`,
+  );
 
   await db.schema.createTable('challenge_progress', (t) => {
     recordColumns(db, t);
@@ -87,8 +89,12 @@ export async function up(db: Knex): Promise<void> {
     `create unique index mission_progress_active_unique on mission_progress (account_id, unique_identifier)
      where mission_progress_status = 'in_progress'`,
   );
-  await db.raw(`create index mission_progress_due_idx on mission_progress (mission_to_be_failed_at) where mission_progress_status = 'in_progress'`);
-  await db.raw(`create index challenge_progress_due_idx on challenge_progress (challenge_to_be_failed_at) where challenge_progress_status = 'in_progress'`);
+  await db.raw(
+    `create index mission_progress_due_idx on mission_progress (mission_to_be_failed_at) where mission_progress_status = 'in_progress'`,
+  );
+  await db.raw(
+    `create index challenge_progress_due_idx on challenge_progress (challenge_to_be_failed_at) where challenge_progress_status = 'in_progress'`,
+  );
 
   await db.schema.createTable('task_progress', (t) => {
     recordColumns(db, t);

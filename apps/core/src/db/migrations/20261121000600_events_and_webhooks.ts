@@ -41,9 +41,7 @@ export async function up(db: Knex): Promise<void> {
     t.index(['account_id', 'webhook_id', 'created_at'], 'webhook_log_webhook_idx');
     createdIndex(t, 'webhook_log');
   });
-  await db.raw(
-    `create index webhook_log_due_idx on webhook_log (next_retry_at) where webhook_log_status in ('pending', 'errored')`,
-  );
+  await db.raw(`create index webhook_log_due_idx on webhook_log (next_retry_at) where webhook_log_status in ('pending', 'errored')`);
 }
 
 export async function down(db: Knex): Promise<void> {

@@ -137,9 +137,19 @@ export async function up(db: Knex): Promise<void> {
 
 export async function down(db: Knex): Promise<void> {
   for (const table of [
-    'notification_log', 'notification', 'cloud_chat', 'cloud_sms', 'push_cloud_messaging', 'service_email',
-    'chat_message_template', 'sms_template', 'push_notification_template', 'email_footer', 'email_header',
-    'email_theme', 'email_template',
+    'notification_log',
+    'notification',
+    'cloud_chat',
+    'cloud_sms',
+    'push_cloud_messaging',
+    'service_email',
+    'chat_message_template',
+    'sms_template',
+    'push_notification_template',
+    'email_footer',
+    'email_header',
+    'email_theme',
+    'email_template',
   ]) {
     await db.schema.dropTable(table);
   }

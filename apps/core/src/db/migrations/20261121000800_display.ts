@@ -27,8 +27,13 @@ export async function up(db: Knex): Promise<void> {
     t.text('name').notNullable();
     statusColumn(t, 'live');
     for (const c of [
-      'primary_color', 'primary_contrast_text_color', 'secondary_color', 'primary_text_color',
-      'secondary_text_color', 'background_color', 'font_family',
+      'primary_color',
+      'primary_contrast_text_color',
+      'secondary_color',
+      'primary_text_color',
+      'secondary_text_color',
+      'background_color',
+      'font_family',
     ]) {
       t.text(c).notNullable();
     }
@@ -41,9 +46,19 @@ export async function up(db: Knex): Promise<void> {
     t.text('name').notNullable();
     statusColumn(t, 'live');
     for (const c of [
-      'logged_in_title', 'logged_in_sub_title', 'logged_out_title', 'logged_out_sub_title', 'sign_up_button_text',
-      'sign_up_url', 'log_in_button_text', 'log_in_url', 'copied_message', 'streaks_tab_title',
-      'challenges_tab_title', 'missions_tab_title', 'rewards_tab_title',
+      'logged_in_title',
+      'logged_in_sub_title',
+      'logged_out_title',
+      'logged_out_sub_title',
+      'sign_up_button_text',
+      'sign_up_url',
+      'log_in_button_text',
+      'log_in_url',
+      'copied_message',
+      'streaks_tab_title',
+      'challenges_tab_title',
+      'missions_tab_title',
+      'rewards_tab_title',
     ]) {
       t.jsonb(c);
     }

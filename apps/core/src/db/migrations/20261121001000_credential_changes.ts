@@ -12,7 +12,9 @@ export async function up(db: Knex): Promise<void> {
       return null;
     end $$`);
   for (const table of ['apikey', 'account']) {
-    await db.raw(`create trigger ${table}_credentials_changed after update or delete on ${table} for each statement execute function loyalty_credentials_changed()`);
+    await db.raw(
+      `create trigger ${table}_credentials_changed after update or delete on ${table} for each statement execute function loyalty_credentials_changed()`,
+    );
   }
 }
 

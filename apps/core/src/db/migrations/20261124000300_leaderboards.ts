@@ -301,12 +301,23 @@ export async function up(db: Knex): Promise<void> {
       delete from leaderboard_count where account_id = p_account and definition_id = p_definition and rank_by = p_rank_by;
     end $$`);
 
-  const value = (status: string) => `(old.current_progress_value is distinct from new.current_progress_value or old.${status} is distinct from new.${status})`;
-  await db.raw(`create trigger streak_standings_insert after insert on streak_progress for each row execute function loyalty_streak_standings()`);
-  await db.raw(`create trigger streak_standings_update after update on streak_progress for each row when ${value('streak_progress_status')} execute function loyalty_streak_standings()`);
-  await db.raw(`create trigger challenge_standings_insert after insert on challenge_progress for each row execute function loyalty_challenge_standings()`);
-  await db.raw(`create trigger challenge_standings_update after update on challenge_progress for each row when (old.current_progress_value is distinct from new.current_progress_value) execute function loyalty_challenge_standings()`);
-  await db.raw(`create trigger mission_standings_insert after insert on mission_progress for each row when (new.mission_progress_status = 'completed') execute function loyalty_mission_standings()`);
+  const value = (status: string) =>
+    `(old.current_progress_value is distinct from new.current_progress_value or old.${status} is distinct from new.${status})`;
+  await db.raw(
+    `create trigger streak_standings_insert after insert on streak_progress for each row execute function loyalty_streak_standings()`,
+  );
+  await db.raw(
+    `create trigger streak_standings_update after update on streak_progress for each row when ${value('streak_progress_status')} execute function loyalty_streak_standings()`,
+  );
+  await db.raw(
+    `create trigger challenge_standings_insert after insert on challenge_progress for each row execute function loyalty_challenge_standings()`,
+  );
+  await db.raw(
+    `create trigger challenge_standings_update after update on challenge_progress for each row when (old.current_progress_value is distinct from new.current_progress_value) execute function loyalty_challenge_standings()`,
+  );
+  await db.raw(
+    `create trigger mission_standings_insert after insert on mission_progress for each row when (new.mission_progress_status = 'completed') execute function loyalty_mission_standings()`,
+  );
   await db.raw(`create trigger mission_standings_update after update on mission_progress for each row
     when (new.mission_progress_status = 'completed' and old.mission_progress_status is distinct from 'completed') execute function loyalty_mission_standings()`);
   for (const kind of ['streak', 'challenge', 'mission']) {

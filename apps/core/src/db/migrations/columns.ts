@@ -26,8 +26,7 @@ export function guestIdIndex(t: Knex.CreateTableBuilder, table: string): void {
   t.index(['id'], `${table}_guest_id_idx`);
 }
 
-export const statusColumn = (t: Knex.CreateTableBuilder, fallback: 'draft' | 'live') =>
-  t.text('status').notNullable().defaultTo(fallback);
+export const statusColumn = (t: Knex.CreateTableBuilder, fallback: 'draft' | 'live') => t.text('status').notNullable().defaultTo(fallback);
 
 /** The end-user texts every definition shows (streak, challenge, mission, milestone). */
 export function eud(t: Knex.CreateTableBuilder): void {

@@ -28,7 +28,8 @@ export function analyticsRoutes(router: Router, s: Services): void {
 
 function parseRange(query: Record<string, string | string[] | undefined>, timezone: string): { from: string; to: string } {
   const details: ErrorDetail[] = [];
-  for (const name of Object.keys(query)) if (!KNOWN_PARAMS.has(name)) details.push({ field: name, code: 'unknown', message: `Unknown query parameter "${name}".` });
+  for (const name of Object.keys(query))
+    if (!KNOWN_PARAMS.has(name)) details.push({ field: name, code: 'unknown', message: `Unknown query parameter "${name}".` });
   const read = (name: 'from' | 'to'): DateTime | undefined => {
     const raw = query[name];
     if (raw === undefined) return undefined;
@@ -45,8 +46,12 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
   if (details.length) throw invalidQuery('A query parameter is invalid.', details);
   const to = givenTo ?? (givenFrom ? givenFrom.plus({ days: DEFAULT_DAYS - 1 }) : DateTime.now().setZone(timezone).startOf('day'));
   const from = givenFrom ?? to.minus({ days: DEFAULT_DAYS - 1 });
-  if (from > to) throw invalidQuery('The range is empty.', [{ field: 'from', code: 'after_to', message: '"from" must not be after "to".' }]);
-  if (to.diff(from, 'days').days + 1 > MAX_DAYS) throw invalidQuery('The range is too long.', [{ field: 'to', code: 'too_long', message: `A summary covers at most ${MAX_DAYS} days.` }]);
+  if (from > to)
+    throw invalidQuery('The range is empty.', [{ field: 'from', code: 'after_to', message: '"from" must not be after "to".' }]);
+  if (to.diff(from, 'days').days + 1 > MAX_DAYS)
+    throw invalidQuery('The range is too long.', [
+      { field: 'to', code: 'too_long', message: `A summary covers at most ${MAX_DAYS} days.` },
+    ]);
   return { from: from.toISODate()!, to: to.toISODate()! };
 }
 
@@ -62,7 +67,10 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
   const bounds = { accountId, timezone, from, to };
   const window = `(:from::date)::timestamp at time zone :timezone and (:to::date + 1)::timestamp at time zone :timezone`;
   const logs = ['streak_log', 'challenge_log', 'mission_log']
-    .map((table) => `select owned_by_id, activity_at from ${table} where account_id = :accountId and activity_at >= ${window.replace(' and ', ' and activity_at < ')}`)
+    .map(
+      (table) =>
+        `select owned_by_id, activity_at from ${table} where account_id = :accountId and activity_at >= ${window.replace(' and ', ' and activity_at < ')}`,
+    )
     .join(' union all ');
   const days = await s.db.raw<{ rows: DayRow[] }>(
     `with logs as (${logs}),
@@ -113,9 +121,19 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
   };
 }
 
-const dayParam = (name: string, description: string) => ({ name, in: 'query', required: false, description, schema: { type: 'string', format: 'date' } });
+const dayParam = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  required: false,
+  description,
+  schema: { type: 'string', format: 'date' },
+});
 const count = { type: 'integer' };
-const rate = { type: 'object', properties: { started: count, completed: count, rate: { type: ['number', 'null'] } }, required: ['started', 'completed', 'rate'] };
+const rate = {
+  type: 'object',
+  properties: { started: count, completed: count, rate: { type: ['number', 'null'] } },
+  required: ['started', 'completed', 'rate'],
+};
 
 /** The route's entry in the OpenAPI document, so the typed client knows it. */
 export const analyticsPaths = {
@@ -129,7 +147,13 @@ export const analyticsPaths = {
       parameters: [
         dayParam('from', 'First day, inclusive (default: 29 days before `to`); not after `to`.'),
         dayParam('to', 'Last day, inclusive (default: today, or 29 days after `from`).'),
-        { name: 'languageCode', in: 'query', required: false, description: 'Accepted on every route; nothing here is localised.', schema: { type: 'string', enum: [...LANGUAGE_CODES] } },
+        {
+          name: 'languageCode',
+          in: 'query',
+          required: false,
+          description: 'Accepted on every route; nothing here is localised.',
+          schema: { type: 'string', enum: [...LANGUAGE_CODES] },
+        },
       ],
       responses: {
         200: {
@@ -147,12 +171,24 @@ export const analyticsPaths = {
                       from: { type: 'string', format: 'date' },
                       to: { type: 'string', format: 'date' },
                       timezone: { type: 'string' },
-                      totals: { type: 'object', properties: { activeMembers: count, logs: count, rewardsIssued: count }, required: ['activeMembers', 'logs', 'rewardsIssued'] },
+                      totals: {
+                        type: 'object',
+                        properties: { activeMembers: count, logs: count, rewardsIssued: count },
+                        required: ['activeMembers', 'logs', 'rewardsIssued'],
+                      },
                       days: {
                         type: 'array',
-                        items: { type: 'object', properties: { date: { type: 'string', format: 'date' }, logs: count, activeMembers: count, rewardsIssued: count }, required: ['date', 'logs', 'activeMembers', 'rewardsIssued'] },
+                        items: {
+                          type: 'object',
+                          properties: { date: { type: 'string', format: 'date' }, logs: count, activeMembers: count, rewardsIssued: count },
+                          required: ['date', 'logs', 'activeMembers', 'rewardsIssued'],
+                        },
                       },
-                      completion: { type: 'object', properties: { streak: rate, challenge: rate, mission: rate }, required: ['streak', 'challenge', 'mission'] },
+                      completion: {
+                        type: 'object',
+                        properties: { streak: rate, challenge: rate, mission: rate },
+                        required: ['streak', 'challenge', 'mission'],
+                      },
                     },
                   },
                 },

@@ -5,7 +5,15 @@ import type { Services } from '../../services.js';
 import { mintEndUserToken } from './enduser.js';
 
 const LANGUAGES: Record<string, string> = {
-  en: 'English', fr: 'Français', es: 'Español', de: 'Deutsch', it: 'Italiano', pt: 'Português', ja: '日本語', ko: '한국어', 'zh-CN': '简体中文',
+  en: 'English',
+  fr: 'Français',
+  es: 'Español',
+  de: 'Deutsch',
+  it: 'Italiano',
+  pt: 'Português',
+  ja: '日本語',
+  ko: '한국어',
+  'zh-CN': '简体中文',
 };
 
 const PRODUCTS = [
@@ -34,13 +42,12 @@ function page({ origin, mode, lang, widget, init }: PageInput): string {
     const q = new URLSearchParams({ mode, lang, ...changes });
     return `/demo?${q.toString()}`;
   };
-  const embed =
-    widget
-      ? `<!-- The widget, embedded as a merchant would: the stub queues init until the loader arrives. -->
+  const embed = widget
+    ? `<!-- The widget, embedded as a merchant would: the stub queues init until the loader arrives. -->
 <script>window.LoyaltyWidget=window.LoyaltyWidget||{q:[],init:function(){this.q.push(arguments)}};</script>
 <script src="${escapeHtml(origin)}/widget/loader.js" async></script>
 <script>LoyaltyWidget.init(${inlineJson(init)});</script>`
-      : '';
+    : '';
   return `<!doctype html>
 <html lang="${escapeHtml(lang)}">
 <head>
@@ -87,7 +94,8 @@ function page({ origin, mode, lang, widget, init }: PageInput): string {
 <main>
   <ul class="grid">
 ${PRODUCTS.map(
-  ([name, price, from, to]) => `    <li class="product"><div class="art" style="background:linear-gradient(135deg,${from},${to})"></div><div class="info"><h3>${name}</h3><span>€${price}</span><button type="button">Add to cart</button></div></li>`,
+  ([name, price, from, to]) =>
+    `    <li class="product"><div class="art" style="background:linear-gradient(135deg,${from},${to})"></div><div class="info"><h3>${name}</h3><span>€${price}</span><button type="button">Add to cart</button></div></li>`,
 ).join('\n')}
   </ul>
 </main>
@@ -113,12 +121,15 @@ export function demoRoutes(router: Router, s: Services): void {
     ctx.set('cache-control', 'no-store');
     const noDemo = () => {
       ctx.status = 404;
-      ctx.body = '<!doctype html><title>No demo</title><p>No demo account yet: start the service with <code>loyalty serve --demo</code> or run <code>loyalty seed-demo</code>.</p>';
+      ctx.body =
+        '<!doctype html><title>No demo</title><p>No demo account yet: start the service with <code>loyalty serve --demo</code> or run <code>loyalty seed-demo</code>.</p>';
     };
     const account = (await s.db('account').where({ external_ref: DEMO_REF }).first('id')) as { id: string } | undefined;
     if (!account) return noDemo();
     const newest = (table: string) =>
-      s.db(table).where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('id') as Promise<{ id: string } | undefined>;
+      s.db(table).where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('id') as Promise<
+        { id: string } | undefined
+      >;
     const [floatingWidget, theme, template] = await Promise.all([newest('floating_widget'), newest('theme'), newest('template')]);
     if (!floatingWidget || !theme || !template) return noDemo();
     // The page is served by this service, so its own origin is where the widget and the API are
@@ -133,9 +144,19 @@ export function demoRoutes(router: Router, s: Services): void {
       languageCode: lang,
     };
     if (mode === 'member') {
-      const key = await s.db('apikey').where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('api_key', 'api_secret_enc');
+      const key = await s
+        .db('apikey')
+        .where({ account_id: account.id, status: 'live' })
+        .orderBy('created_at', 'desc')
+        .first('api_key', 'api_secret_enc');
       if (key) {
-        const minted = await mintEndUserToken(s.db, account.id, { key: key.api_key as string, secret: s.box.open(key.api_secret_enc as string) }, DEMO_SHOPPER, 3600);
+        const minted = await mintEndUserToken(
+          s.db,
+          account.id,
+          { key: key.api_key as string, secret: s.box.open(key.api_secret_enc as string) },
+          DEMO_SHOPPER,
+          3600,
+        );
         init.accessToken = minted.accessToken;
       }
     }

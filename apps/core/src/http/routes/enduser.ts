@@ -63,7 +63,10 @@ export function enduserRoutes(router: Router, s: Services): void {
     const { json } = await readBody(ctx);
     const parsed = tokenRequest.safeParse(json ?? {});
     if (!parsed.success) {
-      throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })));
+      throw invalidInput(
+        'The body has invalid fields.',
+        issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })),
+      );
     }
     const { expiresInSeconds, ...user } = parsed.data;
     ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };
@@ -71,7 +74,13 @@ export function enduserRoutes(router: Router, s: Services): void {
 }
 
 /** Resolves the member and signs its token with an API key of the account (also used by the demo page). */
-export async function mintEndUserToken(db: Knex, accountId: string, apiKey: { key: string; secret: string }, user: UserData, expiresInSeconds = 1800) {
+export async function mintEndUserToken(
+  db: Knex,
+  accountId: string,
+  apiKey: { key: string; secret: string },
+  user: UserData,
+  expiresInSeconds = 1800,
+) {
   const memberId = await upsertMember(db, accountId, user);
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + expiresInSeconds;

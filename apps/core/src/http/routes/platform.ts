@@ -30,7 +30,11 @@ const provisioned = {
       type: 'object',
       required: ['organization', 'account', 'apiKey'],
       properties: {
-        organization: { type: 'object', required: ['id', 'name', 'createdAt', 'updatedAt'], properties: { id: uuid, name: { type: 'string' }, createdAt: time, updatedAt: time } },
+        organization: {
+          type: 'object',
+          required: ['id', 'name', 'createdAt', 'updatedAt'],
+          properties: { id: uuid, name: { type: 'string' }, createdAt: time, updatedAt: time },
+        },
         account: {
           type: 'object',
           required: ['id', 'organizationId', 'name', 'timezone', 'defaultLanguageCode', 'externalRef', 'createdAt', 'updatedAt'],
@@ -48,7 +52,13 @@ const provisioned = {
         apiKey: {
           type: 'object',
           required: ['id', 'name', 'apiKey', 'apiSecret', 'status'],
-          properties: { id: uuid, name: { type: 'string' }, apiKey: { type: 'string' }, apiSecret: { type: 'string' }, status: { const: 'live' } },
+          properties: {
+            id: uuid,
+            name: { type: 'string' },
+            apiKey: { type: 'string' },
+            apiSecret: { type: 'string' },
+            status: { const: 'live' },
+          },
         },
       },
     },
@@ -64,7 +74,10 @@ export const platformPaths = {
       summary: 'Create an organization, account and live API key (idempotent on externalRef)',
       security: platformSecurity,
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newAccount, 'input') } } },
-      responses: { 200: { description: 'Provisioned', content: { 'application/json': { schema: provisioned } } }, ...errorResponses(400, 401, 415) },
+      responses: {
+        200: { description: 'Provisioned', content: { 'application/json': { schema: provisioned } } },
+        ...errorResponses(400, 401, 415),
+      },
     },
   },
   '/platform/accounts/{id}': {

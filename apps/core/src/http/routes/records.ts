@@ -20,7 +20,10 @@ export const memberPaths = {
       security: security(['enduser']),
       parameters: [fieldsParam('AccountUser'), LANGUAGE],
       responses: {
-        200: { description: 'Success', content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') }, required: ['data'] } } } },
+        200: {
+          description: 'Success',
+          content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') }, required: ['data'] } } },
+        },
         // 400: a malformed end-user token, or API-key headers that are malformed, as on every route.
         ...errorResponses(400, 401, 403, 429),
       },
@@ -32,10 +35,12 @@ const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
 const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
 
 /** The flows the resource accepts for the operation a method names on a collection or a record. */
-const flowsFor = (ops: Record<string, Op>): FlowsOf => (ctx, method) => {
-  const op = Object.hasOwn(ops, method) ? ops[method] : undefined;
-  return op ? (ctx.state.resource as Resource).access[op] : undefined;
-};
+const flowsFor =
+  (ops: Record<string, Op>): FlowsOf =>
+  (ctx, method) => {
+    const op = Object.hasOwn(ops, method) ? ops[method] : undefined;
+    return op ? (ctx.state.resource as Resource).access[op] : undefined;
+  };
 
 function queryOf(ctx: Context): Record<string, string | string[] | undefined> {
   return ctx.query as Record<string, string | string[] | undefined>;
@@ -71,7 +76,8 @@ export function recordRoutes(router: Router, s: Services): void {
     const op = COLLECTION_OPS[ctx.method];
     if (op === 'list') {
       const identity = ctx.state.identity as Identity;
-      if (identity.flow === 'guest' && identity.guestAccount !== 'known') throw unauthenticated('x-account-id naming an account is required.');
+      if (identity.flow === 'guest' && identity.guestAccount !== 'known')
+        throw unauthenticated('x-account-id naming an account is required.');
       const { rc, q } = parse(s, ctx, resource, 'list');
       ctx.body = await s.records.list(resource, rc, q);
       return;
@@ -93,7 +99,8 @@ export function recordRoutes(router: Router, s: Services): void {
     const op = ITEM_OPS[ctx.method];
     const identity = ctx.state.identity as Identity;
     const { rc, q } = parse(s, ctx, resource, op === 'get' ? 'get' : 'other');
-    if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
+    if (identity.flow === 'guest' && identity.guestAccount === 'unknown')
+      throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
     const row = await s.records.findRow(resource, rc, ctx.params.id!);
     if (op === 'get') {
       rc.account ??= await loadAccount(s.db, row.account_id as string);
@@ -112,20 +119,27 @@ export function recordRoutes(router: Router, s: Services): void {
     const name = ctx.params.action!;
     const action = resource.actions && Object.hasOwn(resource.actions, name) ? resource.actions[name] : undefined;
     if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);
-    await auth(ctx, () => allowAction(ctx, async () => {
-      const { rc } = parse(s, ctx, resource, 'other');
-      await s.records.findRow(resource, rc, ctx.params.id!);
-      const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
-      const data = await s.records.write(resource, async (trx) => {
-        const row = await s.records.findRow(resource, rc, ctx.params.id!, trx, true);
-        return action.run({
-          trx, ctx: rc, row, body: body.json, rawBody: body.raw, contentType: body.mediaType,
-          toColumns: (values) => s.records.toColumns(resource, values, rc, row),
-          // Through the action's own transaction: it holds a connection, so the pool may have none to spare.
-          serialize: async (updated) => (await s.records.serialize(resource, [updated], rc, { db: trx }))[0]!,
+    await auth(ctx, () =>
+      allowAction(ctx, async () => {
+        const { rc } = parse(s, ctx, resource, 'other');
+        await s.records.findRow(resource, rc, ctx.params.id!);
+        const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
+        const data = await s.records.write(resource, async (trx) => {
+          const row = await s.records.findRow(resource, rc, ctx.params.id!, trx, true);
+          return action.run({
+            trx,
+            ctx: rc,
+            row,
+            body: body.json,
+            rawBody: body.raw,
+            contentType: body.mediaType,
+            toColumns: (values) => s.records.toColumns(resource, values, rc, row),
+            // Through the action's own transaction: it holds a connection, so the pool may have none to spare.
+            serialize: async (updated) => (await s.records.serialize(resource, [updated], rc, { db: trx }))[0]!,
+          });
         });
-      });
-      ctx.body = { data };
-    }));
+        ctx.body = { data };
+      }),
+    );
   });
 }

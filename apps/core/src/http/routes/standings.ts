@@ -39,7 +39,12 @@ function parseParams(query: Record<string, string | string[] | undefined>): Stan
     }
     if (name === 'limit') {
       if (/^\d{1,3}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= MAX_SIZE) params.limit = Number(raw);
-      else details.push({ field: 'limit', code: 'invalid', message: `"limit" must be an integer from 1 to the leaderboard's size (at most ${MAX_SIZE}).` });
+      else
+        details.push({
+          field: 'limit',
+          code: 'invalid',
+          message: `"limit" must be an integer from 1 to the leaderboard's size (at most ${MAX_SIZE}).`,
+        });
     } else if (name === 'languageCode') {
       const code = LANGUAGE_CODES.find((c) => c === raw);
       if (code) params.languageCode = code;
@@ -67,7 +72,10 @@ async function findBoard(s: Services, id: string, accountId: string | undefined,
     values: [id, accountId ?? null, live],
   });
   if (!row) return undefined;
-  const { aggregation_period: period, ...board } = row as Pick<LeaderboardRow, 'id' | 'account_id' | 'linked_schema_slug' | 'linked_schema_record_id' | 'rank_by' | 'size' | 'display_name'> & {
+  const { aggregation_period: period, ...board } = row as Pick<
+    LeaderboardRow,
+    'id' | 'account_id' | 'linked_schema_slug' | 'linked_schema_record_id' | 'rank_by' | 'size' | 'display_name'
+  > & {
     aggregation_period: Period | null;
   };
   return { board, definition: period ? { aggregation_period: period } : undefined };
@@ -100,10 +108,15 @@ export function standingsRoutes(router: Router, s: Services): void {
     }
     let window = '';
     if (!isWindowed(board.rank_by)) {
-      if (params.periodKey !== undefined) details.push({ field: 'periodKey', code: 'not_windowed', message: `A ${board.linked_schema_slug} leaderboard has no periods.` });
+      if (params.periodKey !== undefined)
+        details.push({ field: 'periodKey', code: 'not_windowed', message: `A ${board.linked_schema_slug} leaderboard has no periods.` });
     } else if (params.periodKey !== undefined) {
       if (definition && !isPeriodKey(params.periodKey, definition.aggregation_period)) {
-        details.push({ field: 'periodKey', code: 'invalid', message: `"periodKey" is not a ${definition.aggregation_period} period key of the challenge.` });
+        details.push({
+          field: 'periodKey',
+          code: 'invalid',
+          message: `"periodKey" is not a ${definition.aggregation_period} period key of the challenge.`,
+        });
       }
       window = params.periodKey;
     } else if (definition) {
@@ -174,10 +187,17 @@ export const standingsPaths = {
           name: 'periodKey',
           in: 'query',
           required: false,
-          description: "Challenges only: the window (2026-11-21, 2026-W47 or 2026-11); default the window containing now in the account's time zone.",
+          description:
+            "Challenges only: the window (2026-11-21, 2026-W47 or 2026-11); default the window containing now in the account's time zone.",
           schema: { type: 'string' },
         },
-        { name: 'limit', in: 'query', required: false, description: "Entries, 1 to the leaderboard's size (its default).", schema: { ...integer, minimum: 1, maximum: MAX_SIZE } },
+        {
+          name: 'limit',
+          in: 'query',
+          required: false,
+          description: "Entries, 1 to the leaderboard's size (its default).",
+          schema: { ...integer, minimum: 1, maximum: MAX_SIZE },
+        },
         { name: 'languageCode', in: 'query', required: false, schema: { type: 'string', enum: [...LANGUAGE_CODES] } },
       ],
       responses: {
@@ -197,7 +217,10 @@ export const standingsPaths = {
                       periodKey: { type: ['string', 'null'] },
                       entries: { type: 'array', items: entry },
                       caller: {
-                        oneOf: [{ type: 'null' }, { type: 'object', required: ['rank', 'value'], properties: { rank: integer, value: { type: 'number' } } }],
+                        oneOf: [
+                          { type: 'null' },
+                          { type: 'object', required: ['rank', 'value'], properties: { rank: integer, value: { type: 'number' } } },
+                        ],
                         description: "The end user's own standing; null for guests, API keys and members not ranked.",
                       },
                       rankedCount: integer,

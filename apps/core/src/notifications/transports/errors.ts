@@ -59,7 +59,11 @@ export function awsFailure(err: unknown): SendFailure {
   if (err instanceof SendFailure) return err;
   const e = err as SdkError;
   const status = e.$metadata?.httpStatusCode;
-  const retryable = e.$retryable !== undefined || e.$fault !== 'client' || (status !== undefined && retryableStatus(status)) || /throttl/i.test(e.name ?? '');
+  const retryable =
+    e.$retryable !== undefined ||
+    e.$fault !== 'client' ||
+    (status !== undefined && retryableStatus(status)) ||
+    /throttl/i.test(e.name ?? '');
   const head = status ? `${e.name ?? 'Error'} (HTTP ${status})` : (e.name ?? 'Error');
   return new SendFailure(`${head}: ${e.message ?? String(err)}`, !retryable);
 }

@@ -95,7 +95,10 @@ export class PushTransport {
     const names = results.filter((r): r is string => typeof r === 'string');
     if (names.length) return names.join(' ');
     const failures = results as SendFailure[];
-    throw new SendFailure(failures[0]!.message, failures.every((f) => f.permanent));
+    throw new SendFailure(
+      failures[0]!.message,
+      failures.every((f) => f.permanent),
+    );
   }
 
   private async sendOne(url: string, accessToken: string, token: string, m: PushMessage): Promise<string | SendFailure> {
