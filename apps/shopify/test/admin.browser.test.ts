@@ -285,15 +285,13 @@ describe('admin pages in Chromium', () => {
         created_at: stack.core.db.raw("now() - interval '1 minute'"),
       })
       .returning('id');
-    await stack.core
-      .db('webhook_log')
-      .insert({
-        account_id: accountId,
-        webhook_id: webhook.id,
-        event_log_ids: [],
-        webhook_log_status: 'pending',
-        lease_until: stack.core.db.raw("now() + interval '1 hour'"),
-      });
+    await stack.core.db('webhook_log').insert({
+      account_id: accountId,
+      webhook_id: webhook.id,
+      event_log_ids: [],
+      webhook_log_status: 'pending',
+      lease_until: stack.core.db.raw("now() + interval '1 hour'"),
+    });
     await browser.open(`/app/r/webhook/${webhook.id}`);
     const page = browser.page;
     await page.locator('tr', { hasText: 'max_errored' }).getByRole('button', { name: 'Resend' }).click();

@@ -66,18 +66,16 @@ beforeAll(async () => {
         current_period_key: '2026-11-21',
       })
       .returning('id');
-    await app
-      .db('task_progress')
-      .insert({
-        ...base,
-        owned_by_id: m.id,
-        linked_schema_slug: 'streak_progress',
-        linked_schema_record_id: progress.id,
-        period_key: '2026-11-21',
-        current_progress_value: 1,
-        target_value: 1,
-        task_progress_status: 'completed',
-      });
+    await app.db('task_progress').insert({
+      ...base,
+      owned_by_id: m.id,
+      linked_schema_slug: 'streak_progress',
+      linked_schema_record_id: progress.id,
+      period_key: '2026-11-21',
+      current_progress_value: 1,
+      target_value: 1,
+      task_progress_status: 'completed',
+    });
     await app.db('reward_log').insert({
       ...base,
       reward_id: rewardId,
@@ -89,28 +87,24 @@ beforeAll(async () => {
       reward_issued_at: new Date('2026-11-21T10:00:00Z'),
       reward_expiry_at: new Date('2026-12-21T03:00:00Z'),
     });
-    await app
-      .db('streak_log')
-      .insert({
-        ...base,
-        streak_id: streakId,
-        owned_by_id: m.id,
-        activity_id: 'visit',
-        activity_at: new Date(),
-        unique_identifier: `u-${m.id}`,
-        is_aggregated: true,
-        period_key: '2026-11-21',
-      });
-    await app
-      .db('event_log')
-      .insert({
-        ...base,
-        event_code: 'streak_progress_milestone_completed',
-        owned_by_id: m.id,
-        linked_schema_slug: 'streak_progress',
-        linked_schema_record_id: progress.id,
-        payload: JSON.stringify({ streakLog: { id: 'x' } }),
-      });
+    await app.db('streak_log').insert({
+      ...base,
+      streak_id: streakId,
+      owned_by_id: m.id,
+      activity_id: 'visit',
+      activity_at: new Date(),
+      unique_identifier: `u-${m.id}`,
+      is_aggregated: true,
+      period_key: '2026-11-21',
+    });
+    await app.db('event_log').insert({
+      ...base,
+      event_code: 'streak_progress_milestone_completed',
+      owned_by_id: m.id,
+      linked_schema_slug: 'streak_progress',
+      linked_schema_record_id: progress.id,
+      payload: JSON.stringify({ streakLog: { id: 'x' } }),
+    });
   }
 });
 afterAll(() => app.close());
