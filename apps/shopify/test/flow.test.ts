@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { call, flowRequest, type Stack, startStack, TEST_SHOP } from './support/stack';
+import { streakWithFirstDayReward } from './support/programs';
 
 let stack: Stack;
 let api: Client;
@@ -86,26 +87,7 @@ describe('install', () => {
 
 describe('execute-streak', () => {
   it('logs for the Flow customer, aggregates, issues the milestone reward, and counts a replay once', async () => {
-    const reward = await created('/schema/reward/record', {
-      name: 'Ten off',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: true,
-      handleCouponAutoGeneration: true,
-      couponCodePrefix: 'FLOW-',
-    });
-    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 5 });
-    await created('/schema/milestone/record', {
-      name: 'First day',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'FLOW-', completionTargetValue: 5 });
 
     const runId = 'run-streak-1';
     const first = await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: runId });

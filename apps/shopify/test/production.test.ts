@@ -5,6 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/stack';
+import { streakWithFirstDayReward } from './support/programs';
 
 /**
  * The app as deployed: its production build under its own `start` (remix-serve) and the core's
@@ -123,26 +124,7 @@ describe('install by id_token', () => {
 
 describe('Flow actions', () => {
   it('execute-streak logs, aggregates and issues the milestone reward; a replayed action_run_id counts once', async () => {
-    const reward = await created('/schema/reward/record', {
-      name: 'Ten off',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: true,
-      handleCouponAutoGeneration: true,
-      couponCodePrefix: 'FLOW-',
-    });
-    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 5 });
-    await created('/schema/milestone/record', {
-      name: 'First day',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'FLOW-', completionTargetValue: 5 });
 
     const first = await flow('execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: 'run-prod-1' });
     expect(first.status, JSON.stringify(first.body)).toBe(200);

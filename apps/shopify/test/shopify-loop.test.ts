@@ -5,6 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, SHOPIFY } from './support/stack';
+import { streakWithFirstDayReward } from './support/programs';
 
 /**
  * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
@@ -146,26 +147,7 @@ describe('Flow triggers', () => {
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {
-    const reward = await created('/schema/reward/record', {
-      name: 'Ten off',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: true,
-      handleCouponAutoGeneration: true,
-      couponCodePrefix: 'CORE-',
-    });
-    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 2 });
-    await created('/schema/milestone/record', {
-      name: 'First day',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'CORE-', completionTargetValue: 2 });
     const ownedBy = { externalId: CUSTOMER };
     await created('/schema/streak_log/record', {
       streakId: streak.id,

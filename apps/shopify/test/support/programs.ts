@@ -1,0 +1,33 @@
+/** Creates a record through the core's API and answers it (each suite has its own client). */
+export type Create = (path: string, body: unknown) => Promise<{ id: string } & Record<string, any>>;
+
+/**
+ * The program most Flow and trigger tests start from: a live streak whose first day is a
+ * milestone rewarding a generated 10 % coupon.
+ */
+export async function streakWithFirstDayReward(
+  created: Create,
+  { couponCodePrefix, completionTargetValue }: { couponCodePrefix: string; completionTargetValue: number },
+) {
+  const reward = await created('/schema/reward/record', {
+    name: 'Ten off',
+    description: 'd',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    handleCoupon: true,
+    handleCouponAutoGeneration: true,
+    couponCodePrefix,
+  });
+  const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue });
+  await created('/schema/milestone/record', {
+    name: 'First day',
+    description: 'd',
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    milestoneTargetValue: 1,
+    rewardId: reward.id,
+    status: 'live',
+  });
+  return { reward, streak };
+}
