@@ -4,6 +4,8 @@ import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page
 import { useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { coreFailure } from '../lib/admin.server';
+import { format } from '../i18n';
+import { useMessages } from '../i18n/context';
 import { authenticateShop } from '../shopify.server';
 
 /** Dashboard: the programme's numbers over a range, from the core's analytics summary. */
@@ -24,16 +26,17 @@ const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(
 export default function Dashboard() {
   const { summary, failure, from, to } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const { common, dashboard: m } = useMessages();
   const [range, setRange] = useState({ from, to });
   return (
-    <Page title="Loyalty dashboard">
+    <Page title={m.title}>
       <Layout>
         <Layout.Section>
           <Card>
             <Form method="get">
               <InlineStack gap="300" blockAlign="end">
                 <TextField
-                  label="From"
+                  label={common.from}
                   name="from"
                   type="date"
                   autoComplete="off"
@@ -42,7 +45,7 @@ export default function Dashboard() {
                   error={failure?.fieldErrors.from}
                 />
                 <TextField
-                  label="To"
+                  label={common.to}
                   name="to"
                   type="date"
                   autoComplete="off"
@@ -51,7 +54,7 @@ export default function Dashboard() {
                   error={failure?.fieldErrors.to}
                 />
                 <Button submit loading={navigation.state === 'loading'}>
-                  Show
+                  {common.show}
                 </Button>
               </InlineStack>
             </Form>
@@ -67,9 +70,9 @@ export default function Dashboard() {
             <Layout.Section>
               <InlineGrid columns={3} gap="400">
                 {[
-                  ['Members active', summary.totals.activeMembers],
-                  ['Logs', summary.totals.logs],
-                  ['Rewards issued', summary.totals.rewardsIssued],
+                  [m.membersActive, summary.totals.activeMembers],
+                  [m.logs, summary.totals.logs],
+                  [m.rewardsIssued, summary.totals.rewardsIssued],
                 ].map(([label, value]) => (
                   <Card key={label}>
                     <BlockStack gap="100">
@@ -86,13 +89,13 @@ export default function Dashboard() {
             </Layout.Section>
             <Layout.Section>
               <Card>
-                <ColumnChart title="Logs per day" points={summary.days.map((d) => ({ label: d.date, value: d.logs }))} />
+                <ColumnChart title={m.logsPerDay} points={summary.days.map((d) => ({ label: d.date, value: d.logs }))} />
               </Card>
             </Layout.Section>
             <Layout.Section>
               <Card>
                 <ColumnChart
-                  title="Members active per day"
+                  title={m.membersActivePerDay}
                   color="#2563eb"
                   points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
                 />
@@ -101,7 +104,7 @@ export default function Dashboard() {
             <Layout.Section>
               <Card>
                 <ColumnChart
-                  title="Rewards issued per day"
+                  title={m.rewardsIssuedPerDay}
                   color="#d97706"
                   points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))}
                 />
@@ -110,15 +113,22 @@ export default function Dashboard() {
             <Layout.Section>
               <Card>
                 <RateBars
-                  title={`Completion rates (progress started ${summary.from} – ${summary.to}, ${summary.timezone})`}
+                  title={format(m.completionRates, { from: summary.from, to: summary.to, timezone: summary.timezone })}
                   rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
                     const c = summary.completion[kind];
-                    return { label: `${kind[0]!.toUpperCase()}${kind.slice(1)}s`, rate: c.rate, detail: `${c.completed} of ${c.started}` };
+                    return {
+                      label: m.kinds[kind],
+                      rate: c.rate,
+                      detail: format(m.completedOf, { completed: c.completed, started: c.started }),
+                    };
                   })}
                 />
                 <Text as="p" tone="subdued">
-                  Overall: {percent(summary.completion.streak.rate)} streaks, {percent(summary.completion.challenge.rate)} challenges,{' '}
-                  {percent(summary.completion.mission.rate)} missions.
+                  {format(m.overall, {
+                    streak: percent(summary.completion.streak.rate),
+                    challenge: percent(summary.completion.challenge.rate),
+                    mission: percent(summary.completion.mission.rate),
+                  })}
                 </Text>
               </Card>
             </Layout.Section>

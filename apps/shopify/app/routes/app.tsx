@@ -1,38 +1,51 @@
 import type { HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
-import { Link, Outlet, useLoaderData, useRouteError } from '@remix-run/react';
+import { Link, Outlet, useLoaderData, useRouteError, type ShouldRevalidateFunction } from '@remix-run/react';
 import { NavMenu } from '@shopify/app-bridge-react';
+import polarisDe from '@shopify/polaris/locales/de.json';
+import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { AppProvider } from '@shopify/shopify-app-remix/react';
 import { boundary } from '@shopify/shopify-app-remix/server';
+import { adminLanguage, ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
+import { AdminLanguageProvider } from '../i18n/context';
 import { apiKey, authenticate } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
 
+const POLARIS_TRANSLATIONS: Record<AdminLanguage, typeof polarisEn> = { en: polarisEn, de: polarisDe };
+
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey };
+  return { apiKey, language: adminLanguage(request) };
 };
 
-/** The embedded admin: App Bridge navigation around every page under /app. */
+// Shopify names the merchant's language only on the admin's first load: keep it for the session's
+// in-app navigations instead of re-deriving it from URLs that no longer carry it.
+export const shouldRevalidate: ShouldRevalidateFunction = () => false;
+
+/** The embedded admin: App Bridge navigation around every page under /app, in the merchant's language. */
 export default function AdminLayout() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, language } = useLoaderData<typeof loader>();
+  const nav = ADMIN_MESSAGES[language].common.nav;
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey}>
-      <NavMenu>
-        <Link to="/app" rel="home">
-          Dashboard
-        </Link>
-        <Link to="/app/r/streak">Streaks</Link>
-        <Link to="/app/r/challenge">Challenges</Link>
-        <Link to="/app/r/mission">Missions</Link>
-        <Link to="/app/r/leaderboard">Leaderboards</Link>
-        <Link to="/app/r/reward">Rewards</Link>
-        <Link to="/app/widget">Widget</Link>
-        <Link to="/app/r/webhook">Webhooks</Link>
-        <Link to="/app/notifications">Notifications</Link>
-        <Link to="/app/data-requests">Data requests</Link>
-      </NavMenu>
-      <Outlet />
+    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={POLARIS_TRANSLATIONS[language]}>
+      <AdminLanguageProvider language={language}>
+        <NavMenu>
+          <Link to="/app" rel="home">
+            {nav.dashboard}
+          </Link>
+          <Link to="/app/r/streak">{nav.streaks}</Link>
+          <Link to="/app/r/challenge">{nav.challenges}</Link>
+          <Link to="/app/r/mission">{nav.missions}</Link>
+          <Link to="/app/r/leaderboard">{nav.leaderboards}</Link>
+          <Link to="/app/r/reward">{nav.rewards}</Link>
+          <Link to="/app/widget">{nav.widget}</Link>
+          <Link to="/app/r/webhook">{nav.webhooks}</Link>
+          <Link to="/app/notifications">{nav.notifications}</Link>
+          <Link to="/app/data-requests">{nav.dataRequests}</Link>
+        </NavMenu>
+        <Outlet />
+      </AdminLanguageProvider>
     </AppProvider>
   );
 }

@@ -1,0 +1,29 @@
+import type { Messages } from '../index';
+
+export const common: Messages['common'] = {
+  nav: {
+    dashboard: 'Übersicht',
+    streaks: 'Serien',
+    challenges: 'Challenges',
+    missions: 'Missionen',
+    leaderboards: 'Bestenlisten',
+    rewards: 'Prämien',
+    members: 'Mitglieder',
+    widget: 'Widget',
+    webhooks: 'Webhooks',
+    notifications: 'Benachrichtigungen',
+    dataRequests: 'Datenanfragen',
+  },
+  save: 'Speichern',
+  cancel: 'Abbrechen',
+  discard: 'Verwerfen',
+  delete: 'Löschen',
+  create: 'Erstellen',
+  saved: 'Gespeichert',
+  created: 'Erstellt',
+  deleted: 'Gelöscht',
+  show: 'Anzeigen',
+  from: 'Von',
+  to: 'Bis',
+  coreFailed: 'Der Loyalty-Dienst antwortete mit {status}.',
+};

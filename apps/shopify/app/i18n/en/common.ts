@@ -1,0 +1,28 @@
+/** Words every admin page uses: navigation, buttons, states. */
+export const common = {
+  nav: {
+    dashboard: 'Dashboard',
+    streaks: 'Streaks',
+    challenges: 'Challenges',
+    missions: 'Missions',
+    leaderboards: 'Leaderboards',
+    rewards: 'Rewards',
+    members: 'Members',
+    widget: 'Widget',
+    webhooks: 'Webhooks',
+    notifications: 'Notifications',
+    dataRequests: 'Data requests',
+  },
+  save: 'Save',
+  cancel: 'Cancel',
+  discard: 'Discard',
+  delete: 'Delete',
+  create: 'Create',
+  saved: 'Saved',
+  created: 'Created',
+  deleted: 'Deleted',
+  show: 'Show',
+  from: 'From',
+  to: 'To',
+  coreFailed: 'The loyalty service answered {status}.',
+};

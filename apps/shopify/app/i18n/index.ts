@@ -1,0 +1,35 @@
+import { de } from './de';
+import { en } from './en';
+
+/**
+ * The admin's texts, one folder per language and one file per page area. English is the reference:
+ * another language's files are typed by it, so a missing or extra text fails the typecheck.
+ */
+export type Messages = typeof en;
+
+export const ADMIN_MESSAGES = { en, de } satisfies Record<string, Messages>;
+
+export type AdminLanguage = keyof typeof ADMIN_MESSAGES;
+
+const isAdminLanguage = (code: string): code is AdminLanguage => Object.hasOwn(ADMIN_MESSAGES, code);
+
+/**
+ * The language the admin is shown in: Shopify's `locale` parameter on the embedded admin's first
+ * load (e.g. `de` or `de-DE`), else the browser's preference, else English.
+ */
+export function adminLanguage(request: Request): AdminLanguage {
+  const candidates = [
+    new URL(request.url).searchParams.get('locale') ?? '',
+    ...(request.headers.get('accept-language') ?? '').split(',').map((part) => part.split(';')[0]!.trim()),
+  ];
+  for (const candidate of candidates) {
+    const base = candidate.toLowerCase().split('-')[0]!;
+    if (isAdminLanguage(base)) return base;
+  }
+  return 'en';
+}
+
+/** Fills `{name}` placeholders; a placeholder without a value stays as written, so a gap shows. */
+export function format(text: string, values: Record<string, string | number>): string {
+  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+}
