@@ -137,3 +137,50 @@ describe('GET /analytics/summary', () => {
     expect(asMember.status).toBe(403);
   });
 });
+
+describe('GET /analytics/programs', () => {
+  const figures = (activeMembers: number, completions: number, rewardsIssued: number) => ({ activeMembers, completions, rewardsIssued });
+
+  it('per live definition: members active, completions and rewards in the range against the range of equal length before it', async () => {
+    await acct.api.post('/schema/streak/record', { name: 'Draft streak', status: 'draft' });
+    const res = await acct.api.get('/analytics/programs', { from: day2.toISODate()!, to: day2.toISODate()! });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({
+      from: day2.toISODate(),
+      to: day2.toISODate(),
+      previousFrom: day1.toISODate(),
+      previousTo: day1.toISODate(),
+    });
+    // Streaks first, then challenges; the draft streak is not a running program.
+    expect(data.programs.map((p: { kind: string; name: string }) => [p.kind, p.name])).toEqual([
+      ['streak', 'Visit'],
+      ['challenge', 'Spend'],
+    ]);
+    const [streak, challenge] = data.programs;
+    // Day 2: Ann's second day completes the streak (completion is dated by the log's activity); day 1: Ann and Bob.
+    expect(streak).toMatchObject({ aggregationPeriod: 'daily', current: figures(1, 1, 0), previous: figures(2, 0, 0) });
+    expect(streak.days).toEqual([{ date: day2.toISODate(), activeMembers: 1 }]);
+    expect(challenge).toMatchObject({ aggregationPeriod: 'monthly', current: figures(0, 0, 0), previous: figures(1, 0, 0) });
+  });
+
+  it('counts reward logs by when they were issued, per definition', async () => {
+    const today = DateTime.now().setZone(TZ);
+    const res = await acct.api.get('/analytics/programs', { from: today.minus({ days: 1 }).toISODate()!, to: today.toISODate()! });
+    const streak = res.body.data.programs.find((p: { name: string }) => p.name === 'Visit');
+    // The back-filled logs were sent today: both one-day milestone rewards are today's; the logs are from the previous range.
+    expect(streak.current).toEqual(figures(0, 0, 2));
+    expect(streak.previous).toEqual(figures(2, 1, 0));
+    expect(streak.days.map((d: { date: string }) => d.date)).toEqual([today.minus({ days: 1 }).toISODate(), today.toISODate()]);
+  });
+
+  it('is per account, checks its range like the summary, API keys only', async () => {
+    const other = await app.createAccount();
+    expect((await other.api.get('/analytics/programs')).body.data.programs).toEqual([]);
+    const bad = await acct.api.get('/analytics/programs', { from: '2026-05-02', to: '2026-05-01' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe('from');
+    expect((await app.anon.get('/analytics/programs')).status).toBe(401);
+    expect((await acct.api.post('/analytics/programs', {})).status).toBe(405);
+  });
+});

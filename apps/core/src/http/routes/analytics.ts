@@ -24,6 +24,11 @@ export function analyticsRoutes(router: Router, s: Services): void {
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await summarise(s, account.id, account.timezone, from, to) };
   });
+  router.all('/analytics/programs', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
+    const account = (ctx.state.identity as Identity).account!;
+    const { from, to } = parseRange(ctx.query, account.timezone);
+    ctx.body = { data: await programHealth(s, account.id, account.timezone, from, to) };
+  });
 }
 
 function parseRange(query: Record<string, string | string[] | undefined>, timezone: string): { from: string; to: string } {
@@ -121,6 +126,116 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
   };
 }
 
+type Kind = 'streak' | 'challenge' | 'mission';
+const KINDS: { kind: Kind; log: string; parent: string; progress: string; completedAt: string }[] = [
+  { kind: 'streak', log: 'streak_log', parent: 'streak_id', progress: 'streak_progress', completedAt: 'streak_completed_at' },
+  {
+    kind: 'challenge',
+    log: 'challenge_log',
+    parent: 'challenge_id',
+    progress: 'challenge_progress',
+    completedAt: 'challenge_completed_at',
+  },
+  { kind: 'mission', log: 'mission_log', parent: 'mission_id', progress: 'mission_progress', completedAt: 'mission_completed_at' },
+];
+
+interface Figures {
+  activeMembers: number;
+  completions: number;
+  rewardsIssued: number;
+}
+
+/**
+ * Per live definition, the range's figures and those of the range of equal length just before it:
+ * members active (distinct members with a log of it, as the summary counts them), completions (progresses
+ * completed in the range) and reward logs issued for it, plus its members active per day.
+ */
+async function programHealth(s: Services, accountId: string, timezone: string, from: string, to: string) {
+  const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days + 1;
+  const previousFrom = DateTime.fromISO(from).minus({ days }).toISODate()!;
+  const previousTo = DateTime.fromISO(from).minus({ days: 1 }).toISODate()!;
+  const bounds = { accountId, timezone, from, to, previousFrom };
+  // Local midnights as instants: the previous range's start, the current range's start, and its end.
+  const start = `(:previousFrom::date)::timestamp at time zone :timezone`;
+  const middle = `(:from::date)::timestamp at time zone :timezone`;
+  const end = `(:to::date + 1)::timestamp at time zone :timezone`;
+  const period = (column: string) => `case when ${column} >= ${middle} then 'current' else 'previous' end`;
+  const within = (column: string) => `${column} >= ${start} and ${column} < ${end}`;
+
+  const definitions = await s.db.raw<{ rows: { kind: Kind; id: string; name: string; aggregation_period: string }[] }>(
+    `select kind, id, name, aggregation_period from (${KINDS.map(
+      ({ kind }, i) =>
+        `select '${kind}' as kind, ${i} as position, id, name, aggregation_period, created_at from ${kind} where account_id = :accountId and status = 'live'`,
+    ).join(' union all ')}) d order by position, name, created_at`,
+    bounds,
+  );
+  const logs = KINDS.map(
+    ({ kind, log, parent }) =>
+      `select '${kind}' as kind, ${parent} as id, owned_by_id, activity_at from ${log} where account_id = :accountId and ${within('activity_at')}`,
+  ).join(' union all ');
+  const [active, perDay, completions, rewards] = await Promise.all([
+    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+      `with logs as (${logs}) select kind, id, ${period('activity_at')} as period, count(distinct owned_by_id)::int as n from logs group by 1, 2, 3`,
+      bounds,
+    ),
+    s.db.raw<{ rows: { kind: Kind; id: string; day: string; n: number }[] }>(
+      `with logs as (${logs})
+       select kind, id, to_char((activity_at at time zone :timezone)::date, 'YYYY-MM-DD') as day, count(distinct owned_by_id)::int as n
+       from logs where activity_at >= ${middle} group by 1, 2, 3`,
+      bounds,
+    ),
+    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+      KINDS.map(
+        ({ kind, parent, progress, completedAt }) =>
+          `select '${kind}' as kind, ${parent} as id, ${period(completedAt)} as period, count(*)::int as n
+           from ${progress} where account_id = :accountId and ${within(completedAt)} group by 1, 2, 3`,
+      ).join(' union all '),
+      bounds,
+    ),
+    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+      `select linked_schema_slug as kind, linked_schema_record_id as id, ${period('created_at')} as period, count(*)::int as n
+       from reward_log where account_id = :accountId and ${within('created_at')} group by 1, 2, 3`,
+      bounds,
+    ),
+  ]);
+  const key = (kind: string, id: string) => `${kind}:${id}`;
+  const figures = new Map<string, { current: Figures; previous: Figures }>();
+  const figuresOf = (kind: string, id: string) => {
+    let f = figures.get(key(kind, id));
+    if (!f) {
+      f = {
+        current: { activeMembers: 0, completions: 0, rewardsIssued: 0 },
+        previous: { activeMembers: 0, completions: 0, rewardsIssued: 0 },
+      };
+      figures.set(key(kind, id), f);
+    }
+    return f;
+  };
+  const add = (rows: { kind: string; id: string; period: string; n: number }[], field: keyof Figures) => {
+    for (const r of rows) figuresOf(r.kind, r.id)[r.period === 'current' ? 'current' : 'previous'][field] = r.n;
+  };
+  add(active.rows, 'activeMembers');
+  add(completions.rows, 'completions');
+  add(rewards.rows, 'rewardsIssued');
+  const daily = new Map(perDay.rows.map((r) => [`${key(r.kind, r.id)}:${r.day}`, r.n]));
+  const dates = Array.from({ length: days }, (_, i) => DateTime.fromISO(from).plus({ days: i }).toISODate()!);
+  return {
+    from,
+    to,
+    previousFrom,
+    previousTo,
+    timezone,
+    programs: definitions.rows.map((d) => ({
+      kind: d.kind,
+      id: d.id,
+      name: d.name,
+      aggregationPeriod: d.aggregation_period,
+      ...figuresOf(d.kind, d.id),
+      days: dates.map((date) => ({ date, activeMembers: daily.get(`${key(d.kind, d.id)}:${date}`) ?? 0 })),
+    })),
+  };
+}
+
 const dayParam = (name: string, description: string) => ({
   name,
   in: 'query',
@@ -135,7 +250,24 @@ const rate = {
   required: ['started', 'completed', 'rate'],
 };
 
-/** The route's entry in the OpenAPI document, so the typed client knows it. */
+const rangeParameters = [
+  dayParam('from', 'First day, inclusive (default: 29 days before `to`); not after `to`.'),
+  dayParam('to', 'Last day, inclusive (default: today, or 29 days after `from`).'),
+  {
+    name: 'languageCode',
+    in: 'query',
+    required: false,
+    description: 'Accepted on every route; nothing here is localised.',
+    schema: { type: 'string', enum: [...LANGUAGE_CODES] },
+  },
+];
+const figures = {
+  type: 'object',
+  properties: { activeMembers: count, completions: count, rewardsIssued: count },
+  required: ['activeMembers', 'completions', 'rewardsIssued'],
+};
+
+/** The routes' entries in the OpenAPI document, so the typed client knows them. */
 export const analyticsPaths = {
   '/analytics/summary': {
     get: {
@@ -144,17 +276,7 @@ export const analyticsPaths = {
       summary: "The programme's daily numbers and completion rates over a date range (account time zone)",
       description: `\`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
       security: [{ apiKey: [], apiSecret: [] }],
-      parameters: [
-        dayParam('from', 'First day, inclusive (default: 29 days before `to`); not after `to`.'),
-        dayParam('to', 'Last day, inclusive (default: today, or 29 days after `from`).'),
-        {
-          name: 'languageCode',
-          in: 'query',
-          required: false,
-          description: 'Accepted on every route; nothing here is localised.',
-          schema: { type: 'string', enum: [...LANGUAGE_CODES] },
-        },
-      ],
+      parameters: rangeParameters,
       responses: {
         200: {
           description: 'Summary',
@@ -188,6 +310,69 @@ export const analyticsPaths = {
                         type: 'object',
                         properties: { streak: rate, challenge: rate, mission: rate },
                         required: ['streak', 'challenge', 'mission'],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+        400: { $ref: '#/components/responses/Error400' },
+        401: { $ref: '#/components/responses/Error401' },
+        403: { $ref: '#/components/responses/Error403' },
+        429: { $ref: '#/components/responses/Error429' },
+      },
+    },
+  },
+  '/analytics/programs': {
+    get: {
+      tags: ['analytics'],
+      operationId: 'getAnalyticsPrograms',
+      summary: 'Per live streak, challenge and mission: members active, completions and rewards issued, against the previous range',
+      description: `The previous range has the same number of days and ends the day before \`from\`. Members active: distinct members with a log of the definition; completions: its progresses completed in the range; rewards issued: its reward logs created in the range; days: members active per day of the range. \`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
+      security: [{ apiKey: [], apiSecret: [] }],
+      parameters: rangeParameters,
+      responses: {
+        200: {
+          description: 'Program health',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['data'],
+                properties: {
+                  data: {
+                    type: 'object',
+                    required: ['from', 'to', 'previousFrom', 'previousTo', 'timezone', 'programs'],
+                    properties: {
+                      from: { type: 'string', format: 'date' },
+                      to: { type: 'string', format: 'date' },
+                      previousFrom: { type: 'string', format: 'date' },
+                      previousTo: { type: 'string', format: 'date' },
+                      timezone: { type: 'string' },
+                      programs: {
+                        type: 'array',
+                        items: {
+                          type: 'object',
+                          required: ['kind', 'id', 'name', 'aggregationPeriod', 'current', 'previous', 'days'],
+                          properties: {
+                            kind: { type: 'string', enum: ['streak', 'challenge', 'mission'] },
+                            id: { type: 'string', format: 'uuid' },
+                            name: { type: 'string' },
+                            aggregationPeriod: { type: 'string', enum: ['daily', 'weekly', 'monthly'] },
+                            current: figures,
+                            previous: figures,
+                            days: {
+                              type: 'array',
+                              items: {
+                                type: 'object',
+                                properties: { date: { type: 'string', format: 'date' }, activeMembers: count },
+                                required: ['date', 'activeMembers'],
+                              },
+                            },
+                          },
+                        },
                       },
                     },
                   },
