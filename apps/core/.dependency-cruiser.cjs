@@ -8,6 +8,7 @@ const LAYERS = [
   ['http', ['src/http/']],
   ['demo', ['src/demo.ts']],
   ['scheduler', ['src/scheduler/']],
+  ['retention', ['src/retention/']],
   ['services', ['src/services.ts']],
   ['tenancy', ['src/tenancy.ts']],
   ['resources', ['src/resources/']],

@@ -36,6 +36,15 @@ export interface Config {
   /** OTLP/HTTP base URL; traces are exported only when set, and the SDK is not loaded otherwise. */
   otlpEndpoint: string | undefined;
   otelServiceName: string | undefined;
+  /** How long delivered events and finished delivery logs are kept, in days (0: forever), and how often the workers prune. */
+  retention: RetentionSettings;
+}
+
+export interface RetentionSettings {
+  eventLogDays: number;
+  webhookLogDays: number;
+  notificationLogDays: number;
+  intervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -67,6 +76,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`${name} must be true or false, got "${raw}"`);
     return fallback;
   };
+  const days = (name: string, fallback: number): number => (env[name] === 'off' ? 0 : int(name, fallback));
   const url = (name: string): string | undefined => {
     const raw = env[name];
     if (!raw) return undefined;
@@ -105,6 +115,19 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`LOYALTY_EMAIL_TRANSPORT must be file, smtp or ses, got "${emailTransport}"`);
   }
 
+  const retention: RetentionSettings = {
+    eventLogDays: days('LOYALTY_RETENTION_EVENT_LOG_DAYS', 90),
+    webhookLogDays: days('LOYALTY_RETENTION_WEBHOOK_LOG_DAYS', 30),
+    notificationLogDays: days('LOYALTY_RETENTION_NOTIFICATION_LOG_DAYS', 90),
+    intervalMs: int('LOYALTY_RETENTION_INTERVAL_MS', 3_600_000, 1),
+  };
+  // A kept webhook log can be resent, and its body is its events: they must outlive it.
+  if (retention.eventLogDays && (!retention.webhookLogDays || retention.eventLogDays < retention.webhookLogDays)) {
+    problems.push(
+      'LOYALTY_RETENTION_EVENT_LOG_DAYS must be off (0) or at least LOYALTY_RETENTION_WEBHOOK_LOG_DAYS: a webhook log that is kept is resent with its events',
+    );
+  }
+
   const config: Config = {
     host,
     port,
@@ -138,6 +161,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort: int('LOYALTY_WORKER_METRICS_PORT', 9464),
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/$/, ''),
     otelServiceName: env.OTEL_SERVICE_NAME || undefined,
+    retention,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

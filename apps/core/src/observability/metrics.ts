@@ -64,6 +64,12 @@ const sweepItems = new Counter({
   labelNames: ['sweep'] as const,
   registers: [],
 });
+const retentionDeleted = new Counter({
+  name: 'loyalty_retention_deleted_total',
+  help: 'Rows deleted by the retention job because they outlived their table retention (event_log, webhook_log, notification_log)',
+  labelNames: ['table'] as const,
+  registers: [],
+});
 
 const WORK: Metric[] = [
   logs,
@@ -76,6 +82,7 @@ const WORK: Metric[] = [
   notifications,
   sweepDuration,
   sweepItems,
+  retentionDeleted,
 ];
 
 export type LogOutcome = 'aggregated' | 'not_aggregated' | 'duplicate' | 'refused';
@@ -100,6 +107,9 @@ export const count = {
     if (!counting) return;
     sweepDuration.observe(seconds);
     for (const [sweep, n] of Object.entries(items)) sweepItems.inc({ sweep }, n);
+  },
+  retention(table: string, deleted: number): void {
+    if (counting && deleted) retentionDeleted.inc({ table }, deleted);
   },
 };
 

@@ -5,6 +5,7 @@ import { createResolver } from '../webhooks/addresses.js';
 import { deliverDueWebhooks } from '../webhooks/delivery.js';
 import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
+import { scheduleRetention } from '../retention/job.js';
 import { dispatchEvents } from './dispatch.js';
 import { runSweeps } from './sweeps.js';
 
@@ -61,6 +62,7 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
   const timer = setInterval(request, s.config.schedulerIntervalMs);
   timer.unref();
   await request();
+  const retention = await scheduleRetention(boss, s);
 
   const wakeup = new Wakeup();
   const listener = listenForEvents(databaseUrl, wakeup, s.logger);
@@ -88,6 +90,7 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
     async stop() {
       stopping = true;
       clearInterval(timer);
+      retention.stop();
       wakeup.signal();
       await delivering;
       await listener.stop();
