@@ -1,5 +1,7 @@
 import type { Messages } from '../index';
 import { common } from './common';
 import { dashboard } from './dashboard';
+import { health } from './health';
+import { members } from './members';
 
-export const de: Messages = { common, dashboard };
+export const de: Messages = { common, dashboard, members, health };

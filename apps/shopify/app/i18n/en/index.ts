@@ -1,5 +1,7 @@
 import { common } from './common';
 import { dashboard } from './dashboard';
+import { health } from './health';
+import { members } from './members';
 
 /** Every admin text in English: the reference every other language is checked against. */
-export const en = { common, dashboard };
+export const en = { common, dashboard, members, health };

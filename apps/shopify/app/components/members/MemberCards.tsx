@@ -1,0 +1,272 @@
+import { useFetcher } from '@remix-run/react';
+import { useAppBridge } from '@shopify/app-bridge-react';
+import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
+import { type ReactNode, useEffect, useState } from 'react';
+import { format } from '../../i18n';
+import { useMessages } from '../../i18n/context';
+import type { ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../lib/members.server';
+
+/** What the member page's action answers for one row; the page words it in the merchant's language. */
+export type RowAnswer =
+  | { intent: 'grant'; ok: true; id: string; freezesAvailable: number }
+  | { intent: 'grant'; ok: false; id: string; message: string }
+  | { intent: 'resend'; ok: true; id: string; couponCode: string }
+  | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string };
+
+/** The toast for a success, or the error to show on its row. */
+function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
+  const { members: m } = useMessages();
+  if (!answer) return { toast: null, error: null };
+  if (answer.intent === 'grant')
+    return answer.ok
+      ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
+      : { toast: null, error: format(m.grantFailed, { message: answer.message }) };
+  return answer.ok
+    ? { toast: format(m.resent, { code: answer.couponCode }), error: null }
+    : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
+}
+
+const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
+
+function StatusBadge({ status }: { status: string }) {
+  const { members: m } = useMessages();
+  const tone =
+    status === 'in_progress'
+      ? 'info'
+      : status === 'completed'
+        ? 'success'
+        : status === 'broken' || status === 'failed'
+          ? 'critical'
+          : undefined;
+  return <Badge tone={tone}>{m.statuses[status] ?? status}</Badge>;
+}
+
+/** A card with a heading and an IndexTable, or an empty state that says how rows come to be. */
+function Section({
+  title,
+  empty,
+  count,
+  headings,
+  children,
+}: {
+  title: string;
+  empty: string;
+  count: number;
+  headings: string[];
+  children: ReactNode;
+}) {
+  return (
+    <Card padding="0">
+      <section aria-label={title}>
+        <BlockStack gap="200">
+          <div style={{ padding: 'var(--p-space-400) var(--p-space-400) 0' }}>
+            <Text as="h2" variant="headingMd">
+              {title}
+            </Text>
+          </div>
+          {count ? (
+            <IndexTable
+              resourceName={{ singular: title, plural: title }}
+              itemCount={count}
+              selectable={false}
+              headings={headings.map((h) => ({ title: h })) as [{ title: string }, ...{ title: string }[]]}
+            >
+              {children}
+            </IndexTable>
+          ) : (
+            <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
+              <Text as="p" tone="subdued">
+                {empty}
+              </Text>
+            </div>
+          )}
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+/** Shows the App Bridge toast for a fetcher's success; an error stays on its row. */
+function useToastFor(answer: RowAnswer | undefined): string | null {
+  const shopify = useAppBridge();
+  const { toast, error } = useAnswerText(answer);
+  useEffect(() => {
+    if (toast) shopify.toast.show(toast);
+    // Once per answer: the fetcher's data object is new with each submission, the text is not.
+  }, [answer]);
+  return error;
+}
+
+function GrantFreezes({ row }: { row: StreakRow }) {
+  const { members: m } = useMessages();
+  const fetcher = useFetcher<RowAnswer>();
+  const [count, setCount] = useState('1');
+  const error = useToastFor(fetcher.data);
+  if (row.status !== 'in_progress')
+    return (
+      <Text as="span" tone="subdued">
+        {m.onlyInProgress}
+      </Text>
+    );
+  const fieldId = `freezes-${row.id}`;
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="grant" />
+      <input type="hidden" name="progressId" value={row.id} />
+      <BlockStack gap="100">
+        <InlineStack gap="200" blockAlign="end" wrap={false}>
+          <div style={{ width: '5rem' }}>
+            <TextField
+              id={fieldId}
+              label={m.freezeCount}
+              labelHidden
+              name="count"
+              type="number"
+              autoComplete="off"
+              value={count}
+              onChange={setCount}
+            />
+          </div>
+          <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${m.grant}: ${row.streakName ?? row.streakId}`}>
+            {m.grant}
+          </Button>
+        </InlineStack>
+        {error ? <InlineError fieldID={fieldId} message={error} /> : null}
+      </BlockStack>
+    </fetcher.Form>
+  );
+}
+
+export function StreaksCard({ rows }: { rows: StreakRow[] }) {
+  const { members: m } = useMessages();
+  const c = m.streakColumns;
+  return (
+    <Section
+      title={m.streaks}
+      empty={m.emptyStreaks}
+      count={rows.length}
+      headings={[c.streak, c.status, c.run, c.freezes, c.breaksAt, c.grant]}
+    >
+      {rows.map((row, i) => (
+        <IndexTable.Row id={row.id} key={row.id} position={i}>
+          <IndexTable.Cell>{row.streakName ?? row.streakId}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <StatusBadge status={row.status} />
+          </IndexTable.Cell>
+          <IndexTable.Cell>{row.run}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <BlockStack gap="100">
+              <Text as="span" tone={row.maxFreezes ? undefined : 'subdued'}>
+                {row.maxFreezes
+                  ? format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: row.maxFreezes })
+                  : `${format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: 0 })} · ${m.freezesOff}`}
+              </Text>
+              {row.frozenPeriodKeys.length ? (
+                <Text as="span" tone="subdued">
+                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.join(', ') })}
+                </Text>
+              ) : null}
+            </BlockStack>
+          </IndexTable.Cell>
+          <IndexTable.Cell>{row.status === 'in_progress' ? when(row.breaksAt) : ''}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <GrantFreezes row={row} />
+          </IndexTable.Cell>
+        </IndexTable.Row>
+      ))}
+    </Section>
+  );
+}
+
+export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
+  const { members: m } = useMessages();
+  const c = m.challengeColumns;
+  return (
+    <Section title={m.challenges} empty={m.emptyChallenges} count={rows.length} headings={[c.challenge, c.window, c.status, c.progress]}>
+      {rows.map((row, i) => (
+        <IndexTable.Row id={row.id} key={row.id} position={i}>
+          <IndexTable.Cell>{row.challengeName ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.periodKey}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <StatusBadge status={row.status} />
+          </IndexTable.Cell>
+          <IndexTable.Cell>{row.target === null ? row.value : `${row.value} / ${row.target}`}</IndexTable.Cell>
+        </IndexTable.Row>
+      ))}
+    </Section>
+  );
+}
+
+export function MissionsCard({ rows }: { rows: MissionRow[] }) {
+  const { members: m } = useMessages();
+  const c = m.missionColumns;
+  return (
+    <Section title={m.missions} empty={m.emptyMissions} count={rows.length} headings={[c.mission, c.status, c.tasks, c.started]}>
+      {rows.map((row, i) => (
+        <IndexTable.Row id={row.id} key={row.id} position={i}>
+          <IndexTable.Cell>{row.missionName ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <StatusBadge status={row.status} />
+          </IndexTable.Cell>
+          <IndexTable.Cell>{`${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
+          <IndexTable.Cell>{when(row.startedAt)}</IndexTable.Cell>
+        </IndexTable.Row>
+      ))}
+    </Section>
+  );
+}
+
+function Resend({ row }: { row: RewardRow }) {
+  const { members: m } = useMessages();
+  const fetcher = useFetcher<RowAnswer>();
+  const error = useToastFor(fetcher.data);
+  if (!row.couponCode) return null;
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="resend" />
+      <input type="hidden" name="rewardLogId" value={row.id} />
+      <BlockStack gap="100">
+        <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${m.resend}: ${row.couponCode}`}>
+          {m.resend}
+        </Button>
+        {error ? <InlineError fieldID={`resend-${row.id}`} message={error} /> : null}
+      </BlockStack>
+    </fetcher.Form>
+  );
+}
+
+export function RewardsCard({ rows }: { rows: RewardRow[] }) {
+  const { members: m } = useMessages();
+  const c = m.rewardColumns;
+  return (
+    <Section
+      title={m.rewards}
+      empty={m.emptyRewards}
+      count={rows.length}
+      headings={[c.reward, c.from, c.code, c.issued, c.expires, c.resend]}
+    >
+      {rows.map((row, i) => (
+        <IndexTable.Row id={row.id} key={row.id} position={i}>
+          <IndexTable.Cell>{row.title ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>{m.sources[row.source] ?? row.source}</IndexTable.Cell>
+          <IndexTable.Cell>
+            {row.couponCode ? (
+              <Text as="span" fontWeight="semibold">
+                <code>{row.couponCode}</code>
+              </Text>
+            ) : (
+              <Text as="span" tone="subdued">
+                {m.noCode}
+              </Text>
+            )}
+          </IndexTable.Cell>
+          <IndexTable.Cell>{when(row.issuedAt ?? row.createdAt)}</IndexTable.Cell>
+          <IndexTable.Cell>{row.expiresAt ? when(row.expiresAt) : m.never}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <Resend row={row} />
+          </IndexTable.Cell>
+        </IndexTable.Row>
+      ))}
+    </Section>
+  );
+}

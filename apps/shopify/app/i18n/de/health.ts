@@ -1,0 +1,20 @@
+import type { Messages } from '../index';
+
+/** Programmzustand in der Übersicht: je laufendem Programm dieser Zeitraum gegen den davor. */
+export const health: Messages['health'] = {
+  title: 'Programmzustand',
+  period: '{from} – {to} gegenüber {previousFrom} – {previousTo} ({timezone})',
+  columns: { program: 'Programm', active: 'Aktive Mitglieder', completions: 'Abschlüsse', rewards: 'Ausgegebene Belohnungen' },
+  kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
+  periods: { daily: 'täglich', weekly: 'wöchentlich', monthly: 'monatlich' },
+  previous: 'Vorzeitraum: {value}',
+  up: 'plus {percent} %',
+  down: 'minus {percent} %',
+  same: 'unverändert',
+  new: 'neu',
+  activePerDay: '{name}: aktive Mitglieder pro Tag',
+  emptyTitle: 'Noch keine aktiven Programme',
+  emptyBody:
+    'Sobald eine Serie, Challenge oder Mission aktiv ist, siehst du hier, wie viele Mitglieder mitmachen, abschließen und Belohnungen erhalten.',
+  create: 'Serie anlegen',
+};

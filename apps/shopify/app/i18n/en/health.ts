@@ -1,0 +1,17 @@
+/** Program health on the dashboard: per running program, this period against the one before. */
+export const health = {
+  title: 'Program health',
+  period: '{from} – {to} against {previousFrom} – {previousTo} ({timezone})',
+  columns: { program: 'Program', active: 'Members active', completions: 'Completions', rewards: 'Rewards issued' },
+  kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' } as Record<string, string>,
+  periods: { daily: 'daily', weekly: 'weekly', monthly: 'monthly' } as Record<string, string>,
+  previous: 'previous period: {value}',
+  up: 'up {percent}%',
+  down: 'down {percent}%',
+  same: 'no change',
+  new: 'new',
+  activePerDay: '{name}: members active per day',
+  emptyTitle: 'No live programs yet',
+  emptyBody: 'Once a streak, challenge or mission is live, this shows how many members take part, complete it and earn rewards.',
+  create: 'Create a streak',
+};

@@ -1,0 +1,245 @@
+import type pg from 'pg';
+import { type AdminGraphql, flowTriggerReceive } from './admin-api.server';
+import { coreFailure, type CoreFailure } from './admin.server';
+import type { AccountClient } from './core.server';
+import { records, type RecordData, whereEquals } from './records.server';
+import { type IssuedRewardLog, rewardIssuedFields, shopifyCustomerId, triggerPayload } from './triggers.server';
+
+/** The members admin (issue #18 part 3): search, one member's progress and rewards, freezes, resending a code. */
+
+export const PAGE_SIZE = 50;
+/** Words of a search: each must match one of the fields; four fields a word keeps far below the core's 50 leaves. */
+const MAX_WORDS = 6;
+const SEARCHED_FIELDS = ['firstName', 'lastName', 'email', 'externalId'] as const;
+
+/**
+ * The core filter for a search text: every word is found (case-insensitive `contains`, CONTRACT §3)
+ * in the first name, last name, e-mail or external id, so "marie dup" finds Marie Dupont and
+ * "@example.com" everyone at that domain. Null for a blank text.
+ */
+export function memberSearchFilter(text: string) {
+  const words = text.trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+  if (!words.length) return null;
+  return {
+    operator: 'and',
+    conditions: words.map((word) => ({
+      operator: 'or',
+      conditions: SEARCHED_FIELDS.map((fieldSlug) => ({ fieldSlug, operator: 'contains', fieldValue: word })),
+    })),
+  };
+}
+
+export interface MemberRow {
+  id: string;
+  externalId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  status: string;
+  createdAt: string;
+  /** The member is a Shopify customer (externalId a Customer GID). */
+  customerId: number | null;
+}
+
+const memberRow = (r: RecordData): MemberRow => ({
+  id: r.id,
+  externalId: String(r.externalId ?? ''),
+  firstName: (r.firstName as string | null) ?? null,
+  lastName: (r.lastName as string | null) ?? null,
+  email: (r.email as string | null) ?? null,
+  status: String(r.status ?? ''),
+  createdAt: String(r.createdAt ?? ''),
+  customerId: shopifyCustomerId(r.externalId),
+});
+
+export async function searchMembers(api: AccountClient, text: string, page: number) {
+  const filters = memberSearchFilter(text);
+  const result = await records(api, 'account_user').list({
+    ...(filters ? { filters } : {}),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+    limit: PAGE_SIZE,
+    offset: page * PAGE_SIZE,
+    fetchTotalCount: true,
+  });
+  if (!result.ok) return { members: [], total: 0, failure: result.failure };
+  return { members: result.data.map(memberRow), total: result.total ?? 0, failure: null };
+}
+
+const name = (r: unknown) => String((r as { name?: unknown } | null)?.name ?? '') || null;
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+export interface StreakRow {
+  id: string;
+  streakId: string;
+  streakName: string | null;
+  status: string;
+  run: number;
+  freezesAvailable: number;
+  freezesUsed: number;
+  frozenPeriodKeys: string[];
+  maxFreezes: number;
+  breaksAt: string | null;
+  startedAt: string;
+}
+
+export interface ChallengeRow {
+  id: string;
+  challengeName: string | null;
+  periodKey: string;
+  status: string;
+  value: number;
+  target: number | null;
+}
+
+export interface MissionRow {
+  id: string;
+  missionName: string | null;
+  status: string;
+  tasksCompleted: number;
+  tasks: number;
+  startedAt: string;
+}
+
+export interface RewardRow {
+  id: string;
+  title: string | null;
+  source: string;
+  couponCode: string | null;
+  issuedAt: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface MemberDetail {
+  member: MemberRow;
+  streaks: StreakRow[];
+  challenges: ChallengeRow[];
+  missions: MissionRow[];
+  rewards: RewardRow[];
+}
+
+/** How many of each a member page lists, newest first; a member with more is far from the usual. */
+const DETAIL_LIMIT = 100;
+
+/** One member with their progress and reward logs; null when the core has no such member (404). */
+export async function memberDetail(api: AccountClient, id: string): Promise<{ detail: MemberDetail | null; failure: CoreFailure | null }> {
+  const member = await records(api, 'account_user').get(id);
+  if (!member.ok) return { detail: null, failure: member.failure.status === 404 ? null : member.failure };
+  const mine = { filters: whereEquals('ownedById', id), sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }], limit: DETAIL_LIMIT };
+  const [streaks, challenges, missions, rewards] = await Promise.all(
+    ['streak_progress', 'challenge_progress', 'mission_progress', 'reward_log'].map((slug) => records(api, slug).list(mine)),
+  );
+  for (const list of [streaks, challenges, missions, rewards]) if (!list!.ok) return { detail: null, failure: list!.failure };
+  const rows = (list: typeof streaks) => (list!.ok ? list!.data : []);
+  return {
+    failure: null,
+    detail: {
+      member: memberRow(member.data),
+      streaks: rows(streaks).map((p) => {
+        const streak = p.streak as Record<string, unknown> | null;
+        return {
+          id: p.id,
+          streakId: String(p.streakId),
+          streakName: name(streak),
+          status: String(p.streakProgressStatus),
+          run: num(p.currentProgressValue),
+          freezesAvailable: num(p.freezesAvailable),
+          freezesUsed: num(p.freezesUsed),
+          frozenPeriodKeys: (p.frozenPeriodKeys as string[] | null) ?? [],
+          maxFreezes: num(streak?.maxFreezes),
+          breaksAt: (p.streakToBeBrokenAt as string | null) ?? null,
+          startedAt: String(p.streakStartedAt ?? ''),
+        };
+      }),
+      challenges: rows(challenges).map((p) => {
+        const challenge = p.challenge as Record<string, unknown> | null;
+        return {
+          id: p.id,
+          challengeName: name(challenge),
+          periodKey: String(p.periodKey ?? ''),
+          status: String(p.challengeProgressStatus),
+          value: num(p.currentProgressValue),
+          target: typeof challenge?.completionTargetValue === 'number' ? challenge.completionTargetValue : null,
+        };
+      }),
+      missions: rows(missions).map((p) => {
+        const tasks = (p.taskProgresses as { taskProgressStatus?: string }[] | null) ?? [];
+        const mission = p.mission as Record<string, unknown> | null;
+        return {
+          id: p.id,
+          missionName: name(mission),
+          status: String(p.missionProgressStatus),
+          tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
+          tasks: Array.isArray(mission?.tasks) ? mission.tasks.length : tasks.length,
+          startedAt: String(p.missionStartedAt ?? ''),
+        };
+      }),
+      rewards: rows(rewards).map((r) => {
+        const reward = r.reward as Record<string, unknown> | null;
+        return {
+          id: r.id,
+          title: (r.eudRewardTitle as string | null) || name(reward),
+          source: String(r.linkedSchemaSlug ?? ''),
+          couponCode: (r.couponCode as string | null) ?? null,
+          issuedAt: (r.rewardIssuedAt as string | null) ?? null,
+          expiresAt: (r.rewardExpiryAt as string | null) ?? null,
+          createdAt: String(r.createdAt ?? ''),
+        };
+      }),
+    },
+  };
+}
+
+/** CONTRACT §14's grant: the core caps at the streak's maxFreezes and refuses what it must (409), in its own words. */
+export async function grantFreezes(
+  api: AccountClient,
+  progressId: string,
+  count: number,
+): Promise<{ ok: true; freezesAvailable: number } | { ok: false; failure: CoreFailure }> {
+  const { data, error, response } = await api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
+    params: { path: { id: progressId } },
+    body: { count },
+  });
+  if (!data) return { ok: false, failure: coreFailure(response.status, error) };
+  return { ok: true, freezesAvailable: num((data.data as { freezesAvailable?: unknown }).freezesAvailable) };
+}
+
+export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed';
+
+const REWARD_ISSUED = 'loyalty-reward-issued';
+
+/**
+ * Re-fires "Reward issued" (CONTRACT §16) for one reward log of the member, with the fields and
+ * payload the loop sends, so a workflow that e-mails the code sends it again. Like the loop, it sends
+ * only when the shop's Flow uses the trigger (as the lifecycle callback told) and only for Shopify
+ * customers; it is sent at once, so the merchant learns Shopify's answer.
+ */
+export async function resendRewardIssued(
+  deps: { pool: pg.Pool; api: AccountClient; admin: AdminGraphql; shop: string },
+  memberId: string,
+  rewardLogId: string,
+): Promise<{ ok: true; couponCode: string } | { ok: false; reason: ResendRefusal; message?: string }> {
+  const found = await records(deps.api, 'reward_log').get(rewardLogId);
+  // A reward log of another member is not this page's to resend.
+  if (!found.ok || found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
+  const log = found.data as unknown as IssuedRewardLog & { ownedBy?: { externalId?: unknown } | null };
+  const customerId = shopifyCustomerId(log.ownedBy?.externalId);
+  if (customerId === null) return { ok: false, reason: 'not_customer' };
+  if (!log.couponCode) return { ok: false, reason: 'no_code' };
+  const { rowCount } = await deps.pool.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [
+    deps.shop,
+    REWARD_ISSUED,
+  ]);
+  if (!rowCount) return { ok: false, reason: 'trigger_unused' };
+  try {
+    const userErrors = await flowTriggerReceive(
+      deps.admin,
+      REWARD_ISSUED,
+      triggerPayload(customerId, rewardIssuedFields(log, log.couponCode)),
+    );
+    if (userErrors.length) return { ok: false, reason: 'shopify_refused', message: userErrors.map((e) => e.message).join('; ') };
+  } catch (err) {
+    return { ok: false, reason: 'shopify_failed', message: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+  }
+  return { ok: true, couponCode: log.couponCode };
+}

@@ -1,0 +1,103 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { Badge, Banner, BlockStack, Card, InlineGrid, InlineStack, Layout, Page, Text } from '@shopify/polaris';
+import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
+import { fullName } from '../components/members/names';
+import { useMessages } from '../i18n/context';
+import { grantFreezes, memberDetail, resendRewardIssued } from '../lib/members.server';
+import { authenticateShop, pool } from '../shopify.server';
+
+/** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { api } = await authenticateShop(request);
+  return memberDetail(api, params.id!);
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
+  const { api, admin, session } = await authenticateShop(request);
+  const form = await request.formData();
+  const intent = form.get('intent');
+  if (intent === 'grant') {
+    const id = String(form.get('progressId') ?? '');
+    const raw = String(form.get('count') ?? '').trim();
+    // Sent as typed (a number when it reads as one), so the core's own check answers anything else.
+    const count = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
+    const result = await grantFreezes(api, id, count as number);
+    if (result.ok) return { intent, ok: true, id, freezesAvailable: result.freezesAvailable };
+    return { intent, ok: false, id, message: result.failure.fieldErrors.count ?? result.failure.message };
+  }
+  if (intent === 'resend') {
+    const id = String(form.get('rewardLogId') ?? '');
+    const result = await resendRewardIssued({ pool, api, admin, shop: session.shop }, params.id!, id);
+    if (result.ok) return { intent, ok: true, id, couponCode: result.couponCode };
+    return { intent, ok: false, id, reason: result.reason, message: result.message ?? '' };
+  }
+  throw new Response('Unknown intent', { status: 400 });
+};
+
+export default function Member() {
+  const { detail, failure } = useLoaderData<typeof loader>();
+  const { members: m } = useMessages();
+  if (!detail)
+    return (
+      <Page title={m.title} backAction={{ content: m.back, url: '/app/members' }}>
+        <Banner tone={failure ? 'critical' : 'warning'} title={failure?.message ?? m.notFound} />
+      </Page>
+    );
+  const { member } = detail;
+  return (
+    <Page
+      title={fullName(member) || member.email || member.externalId}
+      subtitle={member.email ?? undefined}
+      backAction={{ content: m.back, url: '/app/members' }}
+      titleMetadata={<Badge tone={member.status === 'live' ? 'success' : undefined}>{m.statuses[member.status] ?? member.status}</Badge>}
+    >
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {m.profile}
+              </Text>
+              <InlineGrid columns={3} gap="400">
+                <BlockStack gap="100">
+                  <Text as="p" tone="subdued">
+                    {m.columns.externalId}
+                  </Text>
+                  <InlineStack gap="200">
+                    <Text as="p">{member.externalId}</Text>
+                    {member.customerId !== null ? <Badge tone="info">{m.shopifyCustomer}</Badge> : null}
+                  </InlineStack>
+                </BlockStack>
+                <BlockStack gap="100">
+                  <Text as="p" tone="subdued">
+                    {m.columns.email}
+                  </Text>
+                  <Text as="p">{member.email ?? '—'}</Text>
+                </BlockStack>
+                <BlockStack gap="100">
+                  <Text as="p" tone="subdued">
+                    {m.columns.joined}
+                  </Text>
+                  <Text as="p">{member.createdAt.slice(0, 10)}</Text>
+                </BlockStack>
+              </InlineGrid>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <StreaksCard rows={detail.streaks} />
+        </Layout.Section>
+        <Layout.Section>
+          <ChallengesCard rows={detail.challenges} />
+        </Layout.Section>
+        <Layout.Section>
+          <MissionsCard rows={detail.missions} />
+        </Layout.Section>
+        <Layout.Section>
+          <RewardsCard rows={detail.rewards} />
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
