@@ -1,6 +1,8 @@
-// Builds dist/app-<hash>.js (the Preact app, an ES module) and dist/loader.js (framework-free, an
-// IIFE that knows the app's hashed name), fails when either is over its budget, and writes a
-// gzipped copy of each for the core to serve to browsers that accept it.
+// Builds dist/app-<hash>.js (the Preact panel app, an ES module) and dist/loader.js (framework-free,
+// an IIFE that draws the launcher and knows the app's hashed name), fails when either is over its
+// budget, and writes a gzipped copy of each for the core to serve to browsers that accept it. With
+// --bench it also builds bench/dist/loader-eager.js, the same loader importing and mounting the app
+// at once (as before the lazy launcher), which bench:widget measures beside the real one.
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,17 +41,21 @@ const appBuild = await build({
 });
 const appFile = [appBuild].flat()[0].output.find((o) => o.type === 'chunk' && o.isEntry).fileName;
 
-await build({
-  ...shared,
-  define: { ...shared.define, __APP_FILE__: JSON.stringify(`./${appFile}`) },
-  build: {
-    ...output,
-    rollupOptions: {
-      input: join(root, 'src/loader/index.ts'),
-      output: { format: 'iife', entryFileNames: 'loader.js' },
+const buildLoader = (dir, eager, fileName) =>
+  build({
+    ...shared,
+    define: { ...shared.define, __APP_FILE__: JSON.stringify(`./${appFile}`), __EAGER__: String(eager) },
+    build: {
+      ...output,
+      outDir: dir,
+      rollupOptions: {
+        input: join(root, 'src/loader/index.ts'),
+        output: { format: 'iife', entryFileNames: fileName },
+      },
     },
-  },
-});
+  });
+await buildLoader(outDir, false, 'loader.js');
+if (process.argv.includes('--bench')) await buildLoader(join(root, 'bench/dist'), true, 'loader-eager.js');
 
 const loaderBytes = statSync(join(outDir, 'loader.js')).size;
 const app = readFileSync(join(outDir, appFile));
@@ -66,6 +72,11 @@ console.log(
     `  (${appFile} is ${app.length} B minified)`,
   ].join('\n'),
 );
+// The loader runs in the host page's global scope: a bundler helper hoisted out of the IIFE would be a global of the page's.
+if (!readFileSync(join(outDir, 'loader.js'), 'utf8').startsWith('(function(){')) {
+  console.error('widget build: loader.js declares something outside its IIFE');
+  process.exit(1);
+}
 if (loaderBytes > LOADER_BUDGET_BYTES || appGzip > APP_BUDGET_GZIP_BYTES) {
   console.error('widget build: over budget');
   process.exit(1);

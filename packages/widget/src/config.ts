@@ -1,3 +1,5 @@
+import type { Display } from './display.js';
+
 /** What a merchant passes to `LoyaltyWidget.init` (CONTRACT §13). */
 export interface WidgetConfig {
   baseUrl: string;
@@ -10,9 +12,32 @@ export interface WidgetConfig {
   languageCode?: string;
 }
 
-/** The lazily loaded app module. */
+/** What the loader's queue starts once and then mounts for every valid `init`: the launcher. */
 export interface WidgetApp {
   mount(config: WidgetConfig): void;
+}
+
+/** What the loader hands the lazily loaded panel app: the launcher it drew and the records it read. */
+export interface Mounting {
+  config: WidgetConfig;
+  shadow: ShadowRoot;
+  /** `.lw-root`: carries the theme's custom properties and `lang`; the panel goes inside it. */
+  root: HTMLElement;
+  launcher: HTMLButtonElement;
+  display: Display;
+  /** Reads the display records again and redraws the launcher (the error state's retry). */
+  reload(): Promise<Display>;
+}
+
+/** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle. */
+export interface PanelApp {
+  mount(mounting: Mounting): PanelControl;
+}
+
+export interface PanelControl {
+  /** Opens the panel, or closes it (focus back on the launcher) when it is open. */
+  toggle(): void;
+  unmount(): void;
 }
 
 const REQUIRED = ['baseUrl', 'accountId', 'templateId', 'themeId', 'floatingWidgetId'] as const;

@@ -1,9 +1,14 @@
 import { Component, type ComponentChildren, render } from 'preact';
-import type { WidgetConfig } from '../config.js';
+import { Api, stringsFor } from '@loyalty/view-model';
+import type { Mounting, PanelControl } from '../config.js';
+import { launcherLabel } from '../display.js';
+import { Panel } from './panel.js';
 import css from './styles.css?inline';
-import { Widget } from './Widget.js';
 
-/** A rendering error removes the widget, never the host page. */
+/** Marks each opening on the page's performance timeline, once the panel is in the DOM (bench:widget reads it). */
+const MARK_PANEL = 'loyalty-widget:panel';
+
+/** A rendering error removes the panel, never the host page. */
 class Boundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
   override state = { failed: false };
   override componentDidCatch(err: unknown): void {
@@ -15,36 +20,69 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
   }
 }
 
-let mounted: { host: HTMLElement; root: HTMLElement } | undefined;
+/**
+ * Called by the loader on the first click of the launcher it drew (or at once in the benchmark's
+ * eager build): adds the panel's styles beside the launcher's, and opens and closes the panel.
+ */
+export function mount({ config, shadow, root, launcher, display: first, reload }: Mounting): PanelControl {
+  const style = document.createElement('style');
+  style.textContent = css;
+  shadow.insertBefore(style, root);
+  const slot = document.createElement('div');
+  root.append(slot);
+  const api = new Api(config);
+  const t = stringsFor(config.languageCode);
+  let display = first;
+  let open = false;
 
-function start(config: WidgetConfig): void {
-  try {
-    if (mounted) {
-      render(null, mounted.root);
-      mounted.host.remove();
-    }
-    // A custom element name: store rules aimed at div or span do not reach the host.
-    const host = document.createElement('loyalty-widget');
-    const shadow = host.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = css;
-    const root = document.createElement('div');
-    shadow.append(style, root);
-    document.body.append(host);
-    mounted = { host, root };
+  const draw = () => {
+    launcher.setAttribute('aria-expanded', String(open));
+    if (open) launcher.setAttribute('aria-controls', 'lw-panel');
+    else launcher.removeAttribute('aria-controls');
     render(
-      <Boundary>
-        <Widget config={config} />
-      </Boundary>,
-      root,
+      open ? (
+        <Boundary>
+          <Panel
+            api={api}
+            config={config}
+            launcher={display.launcher}
+            launcherHeight={launcher.offsetHeight}
+            template={display.failed ? undefined : display.template}
+            label={launcherLabel(display)}
+            t={t}
+            onClose={close}
+            onRetry={() => void reload().then((d) => ((display = d), draw()))}
+          />
+        </Boundary>
+      ) : null,
+      slot,
     );
-  } catch (err) {
-    console.warn('[LoyaltyWidget] could not mount:', err);
-  }
-}
+  };
+  const close = () => {
+    open = false;
+    draw();
+    launcher.focus();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (open && e.key === 'Escape') {
+      e.stopPropagation();
+      close();
+    }
+  };
+  root.addEventListener('keydown', onKeyDown);
 
-/** Called by the loader for every `init`: a later call replaces the widget. */
-export function mount(config: WidgetConfig): void {
-  if (document.body) start(config);
-  else document.addEventListener('DOMContentLoaded', () => start(config), { once: true });
+  return {
+    toggle() {
+      if (open) return close();
+      open = true;
+      draw();
+      performance.mark(MARK_PANEL);
+    },
+    unmount() {
+      root.removeEventListener('keydown', onKeyDown);
+      render(null, slot);
+      slot.remove();
+      style.remove();
+    },
+  };
 }

@@ -14,9 +14,9 @@ export type WidgetHost = { LoyaltyWidget?: Partial<LoyaltyWidgetGlobal> };
 const warn = (...args: unknown[]) => console.warn('[LoyaltyWidget]', ...args);
 
 /**
- * Replaces the stub with the real `init`, replays the calls the stub queued, and loads the app
- * once, on the first valid call. Nothing here throws into the host page: a bad call or a failed
- * load is a console warning, and a later call may try the load again.
+ * Replaces the stub with the real `init`, replays the calls the stub queued, and starts the widget
+ * (the loader's launcher, see index.ts) once, on the first valid call. Nothing here throws into the
+ * host page: a bad call or a failed start is a console warning, and a later call may try again.
  */
 export function installLoader(host: WidgetHost, loadApp: (config: WidgetConfig) => Promise<WidgetApp>): void {
   const existing = host.LoyaltyWidget;

@@ -1,0 +1,138 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { WidgetConfig } from '../config.js';
+import { type Api, type Board, type FloatingWidget, loadBoards, type Strings, type Template } from '@loyalty/view-model';
+import { edges } from '../display.js';
+import { TrophyIcon } from './leaderboard.js';
+import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
+
+const FOCUSABLE = 'a[href],button:not([disabled]),[tabindex]:not([tabindex="-1"])';
+
+/** Tab and Shift+Tab wrap inside the open panel. */
+function trapFocus(e: KeyboardEvent, panel: HTMLElement): void {
+  const items = Array.from(panel.querySelectorAll<HTMLElement>(FOCUSABLE));
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  const active = (panel.getRootNode() as ShadowRoot).activeElement;
+  if (e.shiftKey && active === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && active === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+interface PanelProps {
+  api: Api;
+  config: WidgetConfig;
+  launcher: FloatingWidget;
+  launcherHeight: number;
+  /** Undefined when a display record could not be read: the panel shows its error state. */
+  template: Template | undefined;
+  label: string;
+  t: Strings;
+  onClose: () => void;
+  onRetry: () => void;
+}
+
+export function Panel({ api, config, launcher, launcherHeight, template, label, t, onClose, onRetry }: PanelProps) {
+  const [tab, setTab] = useState<Tab>('streaks');
+  const [boards, setBoards] = useState<Board[]>([]);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
+
+  useEffect(() => {
+    const first = tabRefs.current[tab] ?? panelRef.current?.querySelector<HTMLElement>(FOCUSABLE);
+    first?.focus();
+    // Leaderboards are extra: when they cannot be read, the panel simply has no leaderboard tab.
+    if (template) loadBoards(api).then(setBoards, () => undefined);
+  }, []);
+  const tabs = tabsFor(boards);
+
+  const [vertical, horizontal] = edges(launcher);
+  const offset = launcher.alignmentPositionY + launcherHeight + 12;
+  const position = {
+    [vertical]: `${offset}px`,
+    [horizontal]: `${launcher.alignmentPositionX}px`,
+    width: `min(380px, calc(100vw - ${2 * launcher.alignmentPositionX}px))`,
+    maxHeight: `calc(100vh - ${offset + 16}px)`,
+  };
+  const title = (api.member ? template?.loggedInTitle : template?.loggedOutTitle) || label;
+  const subtitle = api.member ? template?.loggedInSubTitle : template?.loggedOutSubTitle;
+
+  const onTabKey = (e: KeyboardEvent) => {
+    const at = tabs.indexOf(tab);
+    const keys: Record<string, number> = {
+      ArrowRight: (at + 1) % tabs.length,
+      ArrowLeft: (at + tabs.length - 1) % tabs.length,
+      Home: 0,
+      End: tabs.length - 1,
+    };
+    const to = keys[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = tabs[to]!;
+    setTab(next);
+    tabRefs.current[next]?.focus();
+  };
+
+  return (
+    <div
+      id="lw-panel"
+      ref={panelRef}
+      class="lw-panel"
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="lw-title"
+      style={position}
+      onKeyDown={(e) => e.key === 'Tab' && panelRef.current && trapFocus(e, panelRef.current)}
+    >
+      <div class="lw-head">
+        <div>
+          <h2 id="lw-title">{title}</h2>
+          {subtitle && <p>{subtitle}</p>}
+        </div>
+        <button type="button" class="lw-close" aria-label={t.close} onClick={onClose}>
+          ×
+        </button>
+      </div>
+      {!template ? (
+        <div class="lw-body">
+          <ErrorState t={t} onRetry={onRetry} />
+        </div>
+      ) : (
+        <>
+          {!api.member && <AuthButtons template={template} />}
+          <div class="lw-tabs" role="tablist" aria-label={title}>
+            {tabs.map((id) => (
+              <button
+                key={id}
+                ref={(el) => {
+                  tabRefs.current[id] = el;
+                }}
+                type="button"
+                role="tab"
+                id={`lw-tab-${id}`}
+                aria-selected={id === tab}
+                aria-controls="lw-tabpanel"
+                class={id === 'leaderboard' ? 'lw-tab-icon' : undefined}
+                tabIndex={id === tab ? 0 : -1}
+                onClick={() => setTab(id)}
+                onKeyDown={onTabKey}
+                // A fifth text label does not fit the panel's width: the leaderboard tab is a trophy, named for screen readers.
+                aria-label={id === 'leaderboard' ? t.leaderboard : undefined}
+                title={id === 'leaderboard' ? t.leaderboard : undefined}
+              >
+                {id === 'leaderboard' ? <TrophyIcon /> : template[`${id}TabTitle`] || id}
+              </button>
+            ))}
+          </div>
+          <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
+            <TabContent tab={tab} boards={boards} api={api} t={t} template={template} lang={config.languageCode} />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

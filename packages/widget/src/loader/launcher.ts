@@ -1,0 +1,192 @@
+import type { Mounting, PanelApp, PanelControl, WidgetApp, WidgetConfig } from '../config.js';
+import { type Display, edges, launcherLabel, loadDisplay, themeProperties } from '../display.js';
+import css from './launcher.css?inline';
+
+export interface LauncherOptions {
+  /** Imports the panel app; called at most once at a time, again after a failure. */
+  importApp(config: WidgetConfig): Promise<PanelApp>;
+  /** Reads the display records (from the core's API unless a test gives its own). */
+  readDisplay?(config: WidgetConfig): Promise<Display>;
+  /** Import and mount the app at once, as the widget did before the lazy launcher: only the benchmark's comparison build sets it. */
+  eager?: boolean;
+}
+
+/** Marks on the page's performance timeline, for anyone measuring the widget (bench:widget reads them). */
+export const MARK_LAUNCHER = 'loyalty-widget:launcher';
+
+/** How long the app may wait for an idle moment after the page has loaded before it is imported anyway. */
+const IDLE_TIMEOUT_MS = 4000;
+
+const warn = (...args: unknown[]) => console.warn('[LoyaltyWidget]', ...args);
+
+function giftIcon(): SVGSVGElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  const attrs = {
+    viewBox: '0 0 24 24',
+    fill: 'none',
+    stroke: 'currentColor',
+    'stroke-width': '2',
+    'stroke-linecap': 'round',
+    'stroke-linejoin': 'round',
+    'aria-hidden': 'true',
+  };
+  for (const [k, v] of Object.entries(attrs)) svg.setAttribute(k, v);
+  const path = document.createElementNS(ns, 'path');
+  path.setAttribute(
+    'd',
+    'M20 12v9H4v-9M2 7h20v5H2zM12 21V7M12 7H7.5a2.5 2.5 0 1 1 0-5C11 2 12 7 12 7zM12 7h4.5a2.5 2.5 0 1 0 0-5C13 2 12 7 12 7z',
+  );
+  svg.append(path);
+  return svg;
+}
+
+/** The launcher's look from the floating widget, its name, and the theme's properties on the root. */
+function paint(root: HTMLElement, button: HTMLButtonElement, display: Display): void {
+  const { launcher } = display;
+  root.removeAttribute('style');
+  for (const [name, value] of Object.entries(themeProperties(display.theme))) root.style.setProperty(name, value);
+  const [vertical, horizontal] = edges(launcher);
+  button.removeAttribute('style');
+  const look: Record<string, string> = {
+    [vertical]: `${launcher.alignmentPositionY}px`,
+    [horizontal]: `${launcher.alignmentPositionX}px`,
+    background: launcher.backgroundColor,
+    color: launcher.textColor,
+    border: `${launcher.borderWidth}px solid ${launcher.borderColor}`,
+    'border-radius': `${launcher.borderRadius}px`,
+    'box-shadow': launcher.boxShadow,
+    'font-size': `${launcher.fontSize}px`,
+  };
+  for (const [name, value] of Object.entries(look)) button.style.setProperty(name, value);
+  if (launcher.eudTitle) button.removeAttribute('aria-label');
+  else button.setAttribute('aria-label', launcherLabel(display));
+  let icon: Element = giftIcon();
+  if (launcher.eudIcon) {
+    const img = document.createElement('img');
+    img.src = launcher.eudIcon;
+    img.alt = '';
+    icon = img;
+  }
+  const title = document.createElement('span');
+  title.textContent = launcher.eudTitle;
+  button.replaceChildren(icon, ...(launcher.eudTitle ? [title] : []));
+}
+
+/** Runs `then` once the page has loaded and the main thread is idle (or after IDLE_TIMEOUT_MS). */
+function whenPageIdle(then: () => void): void {
+  const idle = () =>
+    typeof requestIdleCallback === 'function' ? requestIdleCallback(then, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(then, 1);
+  if (document.readyState === 'complete') idle();
+  else window.addEventListener('load', idle, { once: true });
+}
+
+/**
+ * The launcher without the app: for every `init`, a `<loyalty-widget>` host with a shadow root,
+ * the display records read at once, and the launcher drawn in plain DOM as soon as they answer.
+ * The Preact panel app is imported on the first hover, focus or touch of the launcher, or when the
+ * page is idle, whichever comes first, and mounted on the first click, which it then opens.
+ */
+export function createLauncher({ importApp, readDisplay, eager = false }: LauncherOptions): WidgetApp {
+  let app: Promise<PanelApp> | undefined;
+  const loadApp = (config: WidgetConfig): Promise<PanelApp> => {
+    const loading = (app ??= importApp(config));
+    // A failed import is tried again on the next interaction.
+    loading.catch(() => {
+      if (app === loading) app = undefined;
+    });
+    return loading;
+  };
+  let current: { destroy(): void } | undefined;
+
+  const start = (config: WidgetConfig): void => {
+    current?.destroy();
+    const read = () => (readDisplay ?? loadDisplay)(config);
+    // The reads start before the body exists; nothing waits for them but the launcher.
+    const first = read();
+    if (eager) void loadApp(config).catch(() => undefined);
+
+    // A custom element name: store rules aimed at div or span do not reach the host.
+    const host = document.createElement('loyalty-widget');
+    const shadow = host.attachShadow({ mode: 'open' });
+    const style = document.createElement('style');
+    style.textContent = css;
+    const root = document.createElement('div');
+    root.className = 'lw-root';
+    if (config.languageCode) root.lang = config.languageCode;
+    shadow.append(style, root);
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'lw-launcher';
+    button.setAttribute('aria-haspopup', 'dialog');
+    button.setAttribute('aria-expanded', 'false');
+
+    let destroyed = false;
+    let display: Display | undefined;
+    let panel: PanelControl | undefined;
+    let opening = false;
+    const show = (d: Display) => {
+      if (destroyed) return;
+      display = d;
+      paint(root, button, d);
+    };
+    const mounting = (): Mounting => ({
+      config,
+      shadow,
+      root,
+      launcher: button,
+      display: display!,
+      reload: () => read().then((d) => (show(d), d)),
+    });
+    const mount = (m: PanelApp) => {
+      if (!destroyed) panel ??= m.mount(mounting());
+      return panel;
+    };
+    const prefetch = () => void loadApp(config).catch(() => undefined);
+
+    button.addEventListener('click', () => {
+      if (panel) return panel.toggle();
+      // Clicks while the app is on its way add nothing: the first one opens the panel.
+      if (opening) return;
+      opening = true;
+      loadApp(config)
+        .then((m) => mount(m)?.toggle())
+        .catch((err: unknown) => warn('could not open:', err))
+        .finally(() => (opening = false));
+    });
+    for (const type of ['pointerenter', 'focus', 'touchstart']) button.addEventListener(type, prefetch, { once: true, passive: true });
+
+    void first.then(
+      (d) => {
+        if (destroyed) return;
+        show(d);
+        root.prepend(button);
+        performance.mark(MARK_LAUNCHER);
+        if (eager) loadApp(config).then(mount, (err: unknown) => warn('could not start:', err));
+        else whenPageIdle(prefetch);
+      },
+      (err: unknown) => warn('could not start:', err),
+    );
+
+    const attach = () => !destroyed && document.body.append(host);
+    if (document.body) attach();
+    else document.addEventListener('DOMContentLoaded', attach, { once: true });
+    current = {
+      destroy() {
+        destroyed = true;
+        panel?.unmount();
+        host.remove();
+      },
+    };
+  };
+
+  return {
+    mount(config) {
+      try {
+        start(config);
+      } catch (err) {
+        warn('could not mount:', err);
+      }
+    },
+  };
+}

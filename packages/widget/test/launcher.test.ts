@@ -1,0 +1,159 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Mounting, PanelApp, WidgetConfig } from '../src/config.js';
+import { DEFAULT_LAUNCHER, type Display } from '../src/display.js';
+import { createLauncher } from '../src/loader/launcher.js';
+
+const config: WidgetConfig = { baseUrl: 'https://loyalty.test', accountId: 'a', templateId: 't', themeId: 'th', floatingWidgetId: 'f' };
+const display: Display = {
+  launcher: { ...DEFAULT_LAUNCHER, alignment: 'top_left', alignmentPositionX: 30, alignmentPositionY: 44, eudTitle: 'Perks' },
+  theme: undefined,
+  template: undefined,
+  failed: false,
+};
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const host = () => document.querySelectorAll('loyalty-widget');
+const button = () => document.querySelector('loyalty-widget')!.shadowRoot!.querySelector<HTMLButtonElement>('.lw-launcher');
+
+/** A panel app that records what the loader asks of it. */
+function fakeApp() {
+  const toggle = vi.fn();
+  const unmount = vi.fn();
+  const mounted: Mounting[] = [];
+  const app: PanelApp = {
+    mount(m) {
+      mounted.push(m);
+      return { toggle, unmount };
+    },
+  };
+  const importApp = vi.fn(async () => app);
+  return { importApp, toggle, unmount, mounted };
+}
+
+let idle: (() => void)[];
+beforeEach(() => {
+  idle = [];
+  // jsdom has no requestIdleCallback: the test decides when the page is idle.
+  vi.stubGlobal('requestIdleCallback', (run: () => void) => idle.push(run));
+});
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('the launcher', () => {
+  it('is drawn from the display records without the app, placed and named by the floating widget', async () => {
+    const { importApp } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    expect(host()).toHaveLength(1);
+    await settle();
+    const b = button()!;
+    expect(b.textContent).toBe('Perks');
+    expect(b.style.top).toBe('44px');
+    expect(b.style.left).toBe('30px');
+    expect(b.getAttribute('aria-expanded')).toBe('false');
+    expect(b.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(importApp).not.toHaveBeenCalled();
+  });
+
+  it('imports the app when the page is idle, and opens it on the first click', async () => {
+    const { importApp, toggle, mounted } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    expect(idle).toHaveLength(1);
+    idle[0]!();
+    await settle();
+    expect(importApp).toHaveBeenCalledTimes(1);
+    expect(mounted).toHaveLength(0);
+
+    button()!.click();
+    await settle();
+    expect(mounted).toHaveLength(1);
+    expect(mounted[0]!.launcher).toBe(button());
+    expect(mounted[0]!.display).toBe(display);
+    expect(toggle).toHaveBeenCalledTimes(1);
+    // Later clicks go straight to the panel.
+    button()!.click();
+    expect(toggle).toHaveBeenCalledTimes(2);
+    expect(importApp).toHaveBeenCalledTimes(1);
+  });
+
+  it('imports the app on the first hover or focus, before the page is idle', async () => {
+    const { importApp, mounted } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    button()!.dispatchEvent(new Event('focus'));
+    button()!.dispatchEvent(new Event('pointerenter'));
+    await settle();
+    expect(importApp).toHaveBeenCalledTimes(1);
+    expect(mounted).toHaveLength(0);
+  });
+
+  it('opens once for clicks made while the app is on its way', async () => {
+    const { importApp, toggle } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    button()!.click();
+    button()!.click();
+    button()!.click();
+    await settle();
+    expect(toggle).toHaveBeenCalledTimes(1);
+  });
+
+  it('warns when the app cannot be imported, and the next click tries again', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { importApp, toggle } = fakeApp();
+    importApp.mockRejectedValueOnce(new Error('network down'));
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    button()!.click();
+    await settle();
+    expect(warn).toHaveBeenCalledWith('[LoyaltyWidget]', 'could not open:', expect.any(Error));
+    button()!.click();
+    await settle();
+    expect(importApp).toHaveBeenCalledTimes(2);
+    expect(toggle).toHaveBeenCalledTimes(1);
+  });
+
+  it('replaces the widget on a later init: one host, the old panel unmounted, the app imported once', async () => {
+    const { importApp, unmount, mounted } = fakeApp();
+    const launcher = createLauncher({ importApp, readDisplay: async () => display });
+    launcher.mount(config);
+    await settle();
+    button()!.click();
+    await settle();
+    launcher.mount({ ...config, languageCode: 'fr' });
+    expect(unmount).toHaveBeenCalledTimes(1);
+    expect(host()).toHaveLength(1);
+    await settle();
+    expect(document.querySelector('loyalty-widget')!.shadowRoot!.querySelector('.lw-root')!.getAttribute('lang')).toBe('fr');
+    button()!.click();
+    await settle();
+    expect(mounted.map((m) => m.config.languageCode)).toEqual([undefined, 'fr']);
+    expect(importApp).toHaveBeenCalledTimes(1);
+  });
+
+  it('redraws the launcher when the panel reads the records again', async () => {
+    const { importApp, mounted } = fakeApp();
+    let read = 0;
+    const readDisplay = async () => (read++ ? { ...display, launcher: { ...display.launcher, eudTitle: 'Rewards club' } } : display);
+    createLauncher({ importApp, readDisplay }).mount(config);
+    await settle();
+    button()!.click();
+    await settle();
+    const again = await mounted[0]!.reload();
+    expect(again.launcher.eudTitle).toBe('Rewards club');
+    expect(button()!.textContent).toBe('Rewards club');
+  });
+
+  it('in the eager build, imports the app at once and mounts it when the launcher is drawn', async () => {
+    const { importApp, mounted, toggle } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display, eager: true }).mount(config);
+    expect(importApp).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(mounted).toHaveLength(1);
+    expect(toggle).not.toHaveBeenCalled();
+    expect(idle).toHaveLength(0);
+  });
+});
