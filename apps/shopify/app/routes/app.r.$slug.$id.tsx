@@ -4,6 +4,7 @@ import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
 import { ShopifyDiscount } from '../components/ShopifyDiscount';
+import { useMessages } from '../i18n/context';
 import { type CoreFailure, coreFailure } from '../lib/admin.server';
 import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
@@ -160,6 +161,9 @@ export default function RecordPage() {
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
   const deliveryFailure = result && !result.ok && result.scope === 'delivery' ? result.failure : undefined;
   const name = record ? String(record.name ?? record.templateName ?? record.id) : `New ${info.singular}`;
+  const { editor } = useMessages();
+  const editProgram =
+    record && DEFINITION_SLUGS.includes(info.slug) ? [{ content: editor.editProgram, url: `/app/programs/${info.slug}/${record.id}` }] : [];
   return (
     <Page
       title={name}
@@ -167,7 +171,10 @@ export default function RecordPage() {
       titleMetadata={
         record?.status ? <Badge tone={record.status === 'live' ? 'success' : undefined}>{String(record.status)}</Badge> : undefined
       }
-      secondaryActions={record ? [{ content: 'Delete', destructive: true, onAction: () => send({ intent: 'delete' }) }] : []}
+      secondaryActions={[
+        ...editProgram,
+        ...(record ? [{ content: 'Delete', destructive: true, onAction: () => send({ intent: 'delete' }) }] : []),
+      ]}
     >
       <Layout>
         {result?.ok ? (

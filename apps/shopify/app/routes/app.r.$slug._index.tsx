@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
+import { useMessages } from '../i18n/context';
 import { records } from '../lib/records.server';
-import { resource } from '../lib/resources';
+import { DEFINITION_SLUGS, resource } from '../lib/resources';
 import { authenticateShop } from '../shopify.server';
 
 /** Any resource's records, newest first, each linking to its page. */
@@ -22,19 +23,23 @@ const title = (row: Record<string, unknown>) => String(row.name ?? row.templateN
 
 export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
-  const newUrl = `/app/r/${info.slug}/new`;
+  const { editor } = useMessages();
+  // Streaks, challenges and missions are made in the program editor; this page stays their complete view.
+  const program = DEFINITION_SLUGS.includes(info.slug);
+  const newUrl = program ? `/app/programs/${info.slug}/new` : `/app/r/${info.slug}/new`;
   return (
     <Page
       title={info.title}
       primaryAction={{ content: `New ${info.singular}`, url: newUrl }}
+      secondaryActions={program ? [{ content: editor.allFields, url: `/app/r/${info.slug}/new` }] : []}
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
       {failure ? <Banner tone="critical" title={failure.message} /> : null}
       <Card padding="0">
         {rows.length ? (
           <DataTable
-            columnContentTypes={['text', 'text', 'text']}
-            headings={['Name', 'Status', 'Updated']}
+            columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
+            headings={program ? ['Name', 'Status', 'Updated', ''] : ['Name', 'Status', 'Updated']}
             rows={rows.map((row) => [
               <Link key={row.id} to={`/app/r/${info.slug}/${row.id}`}>
                 {title(row)}
@@ -43,6 +48,13 @@ export default function ResourceList() {
               String(row.updatedAt ?? '')
                 .slice(0, 16)
                 .replace('T', ' '),
+              ...(program
+                ? [
+                    <Link key={`edit-${row.id}`} to={`/app/programs/${info.slug}/${row.id}`}>
+                      {editor.editProgram}
+                    </Link>,
+                  ]
+                : []),
             ])}
             footerContent={`${rows.length} of ${total}`}
           />

@@ -1,0 +1,45 @@
+import { TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** An ISO datetime as the `datetime-local` input shows it, in the browser's time zone. */
+function toLocal(iso: string): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * A date and time in the merchant's browser time zone, held as an ISO datetime (what the core takes).
+ * It renders after hydration, since the server does not know the browser's time zone.
+ */
+export function DateTimeField({
+  label,
+  helpText,
+  value,
+  error,
+  onChange,
+}: {
+  label: string;
+  helpText?: string;
+  value: string;
+  error?: string;
+  onChange(iso: string): void;
+}) {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => setMounted(true), []);
+  return (
+    <TextField
+      label={label}
+      helpText={helpText}
+      type="datetime-local"
+      autoComplete="off"
+      value={mounted ? toLocal(value) : ''}
+      disabled={!mounted}
+      error={error}
+      onChange={(local) => onChange(local ? new Date(local).toISOString() : '')}
+    />
+  );
+}

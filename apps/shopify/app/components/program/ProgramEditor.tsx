@@ -1,0 +1,623 @@
+import { useFetcher, useNavigate } from '@remix-run/react';
+import { SaveBar, useAppBridge } from '@shopify/app-bridge-react';
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { useEffect, useRef, useState } from 'react';
+import {
+  blankMilestone,
+  blankTask,
+  checkProgram,
+  isDirty,
+  type MilestoneDraft,
+  type ProgramDraft,
+  type RewardSummary,
+  type Settings,
+  type TaskDraft,
+} from '../../lib/programs';
+import type { SaveOutcome } from '../../lib/programs.server';
+import { format } from '../../i18n';
+import { useAdminLanguage, useMessages } from '../../i18n/context';
+import { DateTimeField } from './DateTimeField';
+import { Milestones, usePeriods } from './Milestones';
+import { RewardFields } from './RewardFields';
+
+type Errors = Record<string, string | undefined>;
+
+export interface SaveAnswer {
+  outcome: SaveOutcome;
+  rewards: RewardSummary[];
+}
+
+const SAVE_BAR_ID = 'program-save-bar';
+
+/**
+ * A streak, challenge or mission with its milestones and their rewards, edited on one page and
+ * saved at once (contextual save bar, or the page's Save). The draft lives here until the core has
+ * it: a save the core refuses in part leaves the refused parts as entered, their errors on their fields.
+ */
+export function ProgramEditor({ initial, rewards: initialRewards }: { initial: ProgramDraft; rewards: RewardSummary[] }) {
+  const { editor: m } = useMessages();
+  const language = useAdminLanguage();
+  const fetcher = useFetcher<SaveAnswer>();
+  const navigate = useNavigate();
+  const shopify = useAppBridge();
+  const [draft, setDraft] = useState(initial);
+  const [baseline, setBaseline] = useState(initial);
+  const [rewards, setRewards] = useState(initialRewards);
+  const [errors, setErrors] = useState<Errors>({});
+  const [problems, setProblems] = useState<SaveOutcome['problems']>([]);
+  const [open, setOpen] = useState<string[]>([]);
+  const created = useRef(0);
+  const answered = useRef<SaveAnswer | null>(null);
+  const saving = fetcher.state !== 'idle';
+  const dirty = isDirty(draft, baseline);
+
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || fetcher.state !== 'idle' || answered.current === answer) return;
+    answered.current = answer;
+    const { outcome } = answer;
+    setRewards(answer.rewards);
+    setErrors(outcome.errors);
+    setProblems(outcome.problems);
+    const failed = outcome.problems.length > 0 || Object.keys(outcome.errors).length > 0;
+    // Fully saved: the page shows the program as the core now has it (milestones in target order).
+    if (outcome.saved) setBaseline(outcome.saved);
+    setDraft(failed || !outcome.saved ? outcome.draft : outcome.saved);
+    const troubled = outcome.draft.milestones.filter((ms) =>
+      Object.keys(outcome.errors).some((k) => k.startsWith(`milestones.${ms.key}.`)),
+    );
+    setOpen((was) => [
+      ...new Set([...was.filter((k) => outcome.draft.milestones.some((ms) => ms.key === k)), ...troubled.map((ms) => ms.key)]),
+    ]);
+    if (failed) return;
+    shopify.toast.show(initial.id ? m.saved : m.created);
+    if (!initial.id && outcome.draft.id) navigate(`/app/programs/${outcome.draft.kind}/${outcome.draft.id}`, { replace: true });
+  }, [fetcher.data, fetcher.state, initial.id, m, navigate, shopify]);
+
+  const update = (change: (next: ProgramDraft) => void, ...fields: string[]) => {
+    setDraft((prev) => {
+      const next = structuredClone(prev);
+      change(next);
+      return next;
+    });
+    if (fields.length)
+      setErrors((prev) =>
+        Object.fromEntries(Object.entries(prev).filter(([key]) => !fields.some((f) => key === f || key.startsWith(`${f}.`)))),
+      );
+  };
+  const setSetting =
+    <K extends keyof Settings>(key: K) =>
+    (value: Settings[K]) =>
+      update((d) => {
+        d.settings[key] = value;
+      }, `settings.${key}`);
+
+  const save = () => {
+    const found = checkProgram(draft, m.checks);
+    setProblems([]);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      const troubled = draft.milestones.filter((ms) => Object.keys(found).some((k) => k.startsWith(`milestones.${ms.key}.`)));
+      setOpen((was) => [...new Set([...was, ...troubled.map((ms) => ms.key)])]);
+      return;
+    }
+    fetcher.submit({ draft, language } as never, { method: 'post', encType: 'application/json' });
+  };
+  const discard = () => {
+    setDraft(baseline);
+    setErrors({});
+    setProblems([]);
+  };
+
+  const addMilestone = () => {
+    const key = `new-${Date.now()}-${++created.current}`;
+    update((d) => {
+      d.milestones.push(blankMilestone(key));
+    });
+    setOpen((was) => [...was, key]);
+  };
+
+  const local = Object.keys(errors).length > 0 && !problems.length;
+  const partNames = (scope: string) => {
+    if (scope.startsWith('milestones.')) {
+      const key = scope.split('.')[1];
+      const ms = draft.milestones.find((x) => x.key === key);
+      return format(m.result.part.milestone, { name: ms?.name || m.milestones.untitled });
+    }
+    return scope === 'completionReward' ? m.result.part.completionReward : m.result.part.settings;
+  };
+  const settingErrors = Object.entries(errors).filter(([k]) => k.startsWith('settings.'));
+  const shown = new Set(SHOWN_SETTINGS[draft.kind].map((f) => `settings.${f}`));
+  const unplaced = settingErrors.filter(([k]) => !shown.has(k) && !k.startsWith('settings.tasks.'));
+  const title = draft.settings.name || (baseline.id ? baseline.settings.name : m.newTitle[draft.kind]);
+  const problemKeys = new Set(
+    draft.milestones.filter((ms) => Object.keys(errors).some((k) => k.startsWith(`milestones.${ms.key}.`))).map((ms) => ms.key),
+  );
+
+  return (
+    <Page
+      title={title}
+      titleMetadata={<Badge tone={draft.settings.status === 'live' ? 'success' : undefined}>{m.status.badge[draft.settings.status]}</Badge>}
+      backAction={{ url: `/app/r/${draft.kind}` }}
+      primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
+      secondaryActions={draft.id ? [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] : []}
+    >
+      <SaveBar id={SAVE_BAR_ID} open={dirty}>
+        <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
+          {m.save}
+        </button>
+        <button onClick={discard} disabled={saving}>
+          {m.discard}
+        </button>
+      </SaveBar>
+      <Layout>
+        {local || problems.length ? (
+          <Layout.Section>
+            <Banner tone="critical" title={local ? m.result.checks : draft.id ? m.result.partial : m.result.failed}>
+              {problems.map((p, i) => (
+                <p key={i}>
+                  {partNames(p.scope)}: {p.message}
+                </p>
+              ))}
+              {unplaced.map(([k, message]) => (
+                <p key={k}>
+                  {k.slice('settings.'.length)}: {message}
+                </p>
+              ))}
+            </Banner>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Basics draft={draft} errors={errors} setSetting={setSetting} />
+            <Counting draft={draft} errors={errors} setSetting={setSetting} />
+            {draft.kind === 'streak' ? <Freezes draft={draft} errors={errors} setSetting={setSetting} /> : null}
+            {draft.kind === 'mission' ? (
+              <>
+                <Tasks
+                  tasks={draft.settings.tasks}
+                  errors={errors}
+                  onChange={(tasks, field) =>
+                    update((d) => {
+                      d.settings.tasks = tasks;
+                    }, field)
+                  }
+                  newKey={() => `new-${Date.now()}-${++created.current}`}
+                />
+                <Card>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {m.sections.completionReward}
+                    </Text>
+                    <RewardFields
+                      choice={draft.completionReward}
+                      rewards={rewards}
+                      errors={Object.fromEntries(
+                        Object.entries(errors)
+                          .filter(([k]) => k.startsWith('completionReward.'))
+                          .map(([k, v]) => [k.slice('completionReward.'.length), v]),
+                      )}
+                      onChange={(choice, field) =>
+                        update((d) => {
+                          d.completionReward = choice;
+                        }, `completionReward.${field}`)
+                      }
+                    />
+                  </BlockStack>
+                </Card>
+              </>
+            ) : null}
+            <Milestones
+              draft={draft}
+              rewards={rewards}
+              errors={errors}
+              open={open}
+              problemKeys={problemKeys}
+              onOpen={(key, isOpen) => setOpen((was) => (isOpen ? [...was, key] : was.filter((k) => k !== key)))}
+              onChange={(key, next: MilestoneDraft, field) =>
+                update((d) => {
+                  d.milestones = d.milestones.map((ms) => (ms.key === key ? next : ms));
+                }, `milestones.${key}.${field}`)
+              }
+              onAdd={addMilestone}
+              onRemove={(key) =>
+                update((d) => {
+                  d.milestones = d.milestones.filter((ms) => ms.key !== key);
+                }, `milestones.${key}`)
+              }
+            />
+            <ShopperTexts draft={draft} errors={errors} setSetting={setSetting} />
+          </BlockStack>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+/** The settings each kind's cards show (an error on any other field is listed in the banner). */
+const SHOWN_SETTINGS: Record<ProgramDraft['kind'], string[]> = {
+  streak: [
+    'name',
+    'description',
+    'status',
+    'aggregationPeriod',
+    'aggregationMethod',
+    'aggregationTargetValue',
+    'completionTargetValue',
+    'toBeBrokenWarningHours',
+    'maxFreezes',
+    'freezeEarnEveryPeriods',
+    'eudTitle',
+    'eudDescription',
+    'eudMilestoneAchievedMessage',
+    'eudCompletedMessage',
+  ],
+  challenge: [
+    'name',
+    'description',
+    'status',
+    'aggregationPeriod',
+    'aggregationMethod',
+    'completionTargetValue',
+    'startAt',
+    'endAt',
+    'toBeFailedWarningHours',
+    'eudTitle',
+    'eudDescription',
+    'eudMilestoneAchievedMessage',
+    'eudCompletedMessage',
+  ],
+  mission: [
+    'name',
+    'description',
+    'status',
+    'aggregationPeriod',
+    'isRepeatable',
+    'tasks',
+    'eudTitle',
+    'eudDescription',
+    'eudCompletedMessage',
+  ],
+};
+
+interface SectionProps {
+  draft: ProgramDraft;
+  errors: Errors;
+  setSetting: <K extends keyof Settings>(key: K) => (value: Settings[K]) => void;
+}
+
+function Basics({ draft, errors, setSetting }: SectionProps) {
+  const { editor: m } = useMessages();
+  const s = draft.settings;
+  return (
+    <Card>
+      <section aria-label={m.sections.basics}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {m.sections.basics}
+          </Text>
+          <InlineGrid columns={2} gap="300">
+            <TextField
+              label={m.name.label}
+              helpText={m.name.help}
+              autoComplete="off"
+              value={s.name}
+              onChange={setSetting('name')}
+              error={errors['settings.name']}
+              maxLength={256}
+            />
+            <Select
+              label={m.status.label}
+              options={(['draft', 'live', 'paused'] as const).map((value) => ({ label: m.status[value], value }))}
+              value={s.status}
+              onChange={(v) => setSetting('status')(v as Settings['status'])}
+              error={errors['settings.status']}
+            />
+          </InlineGrid>
+          <TextField
+            label={m.description.label}
+            helpText={m.description.help}
+            autoComplete="off"
+            value={s.description}
+            onChange={setSetting('description')}
+            error={errors['settings.description']}
+            maxLength={1024}
+          />
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+function Counting({ draft, errors, setSetting }: SectionProps) {
+  const { editor: m } = useMessages();
+  const periods = usePeriods();
+  const s = draft.settings;
+  const period = m.units[s.aggregationPeriod].one;
+  const amount = s.aggregationMethod === 'sum' ? m.method.sumSuffix : m.method.countSuffix;
+  const words = draft.kind === 'streak' ? m.streak : draft.kind === 'challenge' ? m.challenge : m.mission;
+  const method = (
+    <Select
+      label={m.method.label}
+      helpText={m.method.help}
+      options={[
+        { label: m.method.count, value: 'count' },
+        { label: m.method.sum, value: 'sum' },
+      ]}
+      value={s.aggregationMethod}
+      onChange={(v) => setSetting('aggregationMethod')(v as Settings['aggregationMethod'])}
+      error={errors['settings.aggregationMethod']}
+    />
+  );
+  const number = (key: keyof Settings, label: string, suffix: string | undefined, helpText: string) => (
+    <TextField
+      label={label}
+      type="number"
+      autoComplete="off"
+      value={s[key] as string}
+      onChange={(v) => setSetting(key)(v as never)}
+      suffix={suffix}
+      helpText={helpText}
+      error={errors[`settings.${key}`]}
+    />
+  );
+  return (
+    <Card>
+      <section aria-label={m.sections.counting}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {m.sections.counting}
+          </Text>
+          <InlineGrid columns={2} gap="300">
+            <Select
+              label={words.period.label}
+              helpText={format(words.period.help, { period })}
+              options={(['daily', 'weekly', 'monthly'] as const).map((value) => ({ label: words.period[value], value }))}
+              value={s.aggregationPeriod}
+              onChange={(v) => setSetting('aggregationPeriod')(v as Settings['aggregationPeriod'])}
+              error={errors['settings.aggregationPeriod']}
+            />
+            {draft.kind !== 'mission' ? method : null}
+            {draft.kind === 'streak' ? (
+              <>
+                {number(
+                  'aggregationTargetValue',
+                  format(m.streak.target.label, { period }),
+                  amount,
+                  format(m.streak.target.help, { period }),
+                )}
+                {number(
+                  'completionTargetValue',
+                  m.streak.length.label,
+                  format(m.streak.length.suffix, { periods: periods(draft) }),
+                  m.streak.length.help,
+                )}
+                {number(
+                  'toBeBrokenWarningHours',
+                  m.streak.warning.label,
+                  m.streak.warning.suffix,
+                  format(m.streak.warning.help, { hours: s.toBeBrokenWarningHours || '0' }),
+                )}
+              </>
+            ) : null}
+            {draft.kind === 'challenge' ? (
+              <>
+                {number('completionTargetValue', m.challenge.target.label, amount, format(m.challenge.target.help, { period }))}
+                {number(
+                  'toBeFailedWarningHours',
+                  m.challenge.warning.label,
+                  m.challenge.warning.suffix,
+                  format(m.challenge.warning.help, { hours: s.toBeFailedWarningHours || '0' }),
+                )}
+                <DateTimeField
+                  label={m.challenge.startAt.label}
+                  helpText={format(m.challenge.startAt.help, { timezone: browserTimeZone() })}
+                  value={s.startAt}
+                  onChange={setSetting('startAt')}
+                  error={errors['settings.startAt']}
+                />
+                <DateTimeField
+                  label={m.challenge.endAt.label}
+                  helpText={m.challenge.endAt.help}
+                  value={s.endAt}
+                  onChange={setSetting('endAt')}
+                  error={errors['settings.endAt']}
+                />
+              </>
+            ) : null}
+            {draft.kind === 'mission' ? (
+              <Checkbox
+                label={m.mission.repeatable.label}
+                checked={s.isRepeatable}
+                onChange={setSetting('isRepeatable')}
+                error={errors['settings.isRepeatable']}
+              />
+            ) : null}
+          </InlineGrid>
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+const browserTimeZone = () => (typeof Intl === 'undefined' ? '' : Intl.DateTimeFormat().resolvedOptions().timeZone);
+
+function Freezes({ draft, errors, setSetting }: SectionProps) {
+  const { editor: m } = useMessages();
+  const periods = usePeriods();
+  const s = draft.settings;
+  const period = m.units[s.aggregationPeriod].one;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {m.sections.freezes}
+        </Text>
+        <InlineGrid columns={2} gap="300">
+          <TextField
+            label={m.streak.maxFreezes.label}
+            helpText={format(m.streak.maxFreezes.help, { period })}
+            type="number"
+            autoComplete="off"
+            value={s.maxFreezes}
+            onChange={setSetting('maxFreezes')}
+            error={errors['settings.maxFreezes']}
+          />
+          <TextField
+            label={m.streak.earnEvery.label}
+            helpText={m.streak.earnEvery.help}
+            suffix={format(m.streak.earnEvery.suffix, { periods: periods(draft) })}
+            type="number"
+            autoComplete="off"
+            value={s.freezeEarnEveryPeriods}
+            onChange={setSetting('freezeEarnEveryPeriods')}
+            error={errors['settings.freezeEarnEveryPeriods']}
+          />
+        </InlineGrid>
+      </BlockStack>
+    </Card>
+  );
+}
+
+function Tasks({
+  tasks,
+  errors,
+  onChange,
+  newKey,
+}: {
+  tasks: TaskDraft[];
+  errors: Errors;
+  onChange(tasks: TaskDraft[], field: string): void;
+  newKey(): string;
+}) {
+  const { editor: m } = useMessages();
+  const t = m.mission.task;
+  return (
+    <Card>
+      <section aria-label={m.sections.tasks}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {m.sections.tasks}
+          </Text>
+          {errors['settings.tasks'] ? (
+            <Text as="p" tone="critical">
+              {errors['settings.tasks']}
+            </Text>
+          ) : null}
+          {tasks.length ? null : (
+            <Text as="p" tone="subdued">
+              {m.mission.tasksEmpty}
+            </Text>
+          )}
+          {tasks.map((task, i) => {
+            const set = (field: keyof TaskDraft) => (value: string) =>
+              onChange(
+                tasks.map((x, k) => (k === i ? { ...x, [field]: value } : x)),
+                `settings.tasks.${i}.${field}`,
+              );
+            const error = (field: string) => errors[`settings.tasks.${i}.${field}`];
+            return (
+              <Box key={task.key} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+                <BlockStack gap="200">
+                  <InlineGrid columns={4} gap="200">
+                    <TextField label={t.name} autoComplete="off" value={task.name} onChange={set('name')} error={error('name')} />
+                    <TextField
+                      label={t.activityId}
+                      helpText={t.activityHelp}
+                      autoComplete="off"
+                      value={task.activityId}
+                      onChange={set('activityId')}
+                      error={error('activityId')}
+                    />
+                    <Select
+                      label={m.method.label}
+                      options={[
+                        { label: m.method.count, value: 'count' },
+                        { label: m.method.sum, value: 'sum' },
+                      ]}
+                      value={task.aggregationMethod}
+                      onChange={set('aggregationMethod')}
+                      error={error('aggregationMethod')}
+                    />
+                    <TextField
+                      label={t.target}
+                      type="number"
+                      autoComplete="off"
+                      value={task.targetValue}
+                      onChange={set('targetValue')}
+                      error={error('targetValue')}
+                    />
+                  </InlineGrid>
+                  <InlineStack align="end">
+                    <Button
+                      variant="plain"
+                      tone="critical"
+                      onClick={() =>
+                        onChange(
+                          tasks.filter((_, k) => k !== i),
+                          'settings.tasks',
+                        )
+                      }
+                    >
+                      {t.remove}
+                    </Button>
+                  </InlineStack>
+                </BlockStack>
+              </Box>
+            );
+          })}
+          {tasks.length < 20 ? (
+            <InlineStack>
+              <Button onClick={() => onChange([...tasks, blankTask(newKey())], 'settings.tasks')}>{t.add}</Button>
+            </InlineStack>
+          ) : null}
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
+function ShopperTexts({ draft, errors, setSetting }: SectionProps) {
+  const { editor: m } = useMessages();
+  const s = draft.settings;
+  const text = (key: keyof Settings, label: string, maxLength: number, helpText?: string) => (
+    <TextField
+      label={label}
+      helpText={helpText}
+      autoComplete="off"
+      value={s[key] as string}
+      onChange={(v) => setSetting(key)(v as never)}
+      error={errors[`settings.${key}`]}
+      maxLength={maxLength}
+      multiline={maxLength > 48 ? 2 : undefined}
+    />
+  );
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <Text as="h2" variant="headingMd">
+          {m.sections.shopper}
+        </Text>
+        {text('eudTitle', m.shopper.title.label, 48, m.shopper.title.help)}
+        {text('eudDescription', m.shopper.description.label, 1024)}
+        {draft.kind !== 'mission' ? text('eudMilestoneAchievedMessage', m.shopper.milestoneMessage.label, 1024) : null}
+        {text('eudCompletedMessage', m.shopper.completedMessage.label, 1024)}
+      </BlockStack>
+    </Card>
+  );
+}

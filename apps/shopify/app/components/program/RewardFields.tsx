@@ -1,0 +1,155 @@
+import { Link } from '@remix-run/react';
+import { BlockStack, ChoiceList, InlineGrid, Select, TextField } from '@shopify/polaris';
+import type { NewReward, RewardChoice, RewardSummary } from '../../lib/programs';
+import { format } from '../../i18n';
+import { useMessages } from '../../i18n/context';
+import { DateTimeField } from './DateTimeField';
+
+/** A reward in a merchant's words: `{value} % off`, and whether the app issues it as a Shopify discount. */
+export function useRewardSummary() {
+  const { editor: m } = useMessages();
+  return (reward: RewardSummary | undefined) => {
+    if (!reward) return '';
+    const value = format(reward.discountType === 'percentage' ? m.reward.summary.percentage : m.reward.summary.fixed_amount, {
+      value: reward.discountValue,
+    });
+    return `${reward.name} · ${value}${reward.shopifyDiscount ? ` · ${m.reward.summary.shopify}` : ''}`;
+  };
+}
+
+/**
+ * A milestone's (or a mission's) reward: none, one of the account's rewards, or a new one created
+ * with the save — its discount, expiry, and how its codes are issued (a Shopify discount by default).
+ */
+export function RewardFields({
+  choice,
+  rewards,
+  errors,
+  onChange,
+}: {
+  choice: RewardChoice;
+  rewards: RewardSummary[];
+  /** This reward's errors by field (`rewardId`, `discountValue`, …). */
+  errors: Record<string, string | undefined>;
+  onChange(next: RewardChoice, field: string): void;
+}) {
+  const { editor: m } = useMessages();
+  const summary = useRewardSummary();
+  const r = choice.draft;
+  const set = <K extends keyof NewReward>(key: K, value: NewReward[K]) => onChange({ ...choice, draft: { ...r, [key]: value } }, key);
+  const chosen = rewards.find((x) => x.id === choice.rewardId);
+  return (
+    <BlockStack gap="300">
+      <ChoiceList
+        title={m.reward.label}
+        choices={[
+          { label: m.reward.none, value: 'none' },
+          { label: m.reward.existing, value: 'existing', disabled: !rewards.length },
+          { label: m.reward.new, value: 'new' },
+        ]}
+        selected={[choice.mode]}
+        onChange={([mode]) => onChange({ ...choice, mode: mode as RewardChoice['mode'] }, 'mode')}
+      />
+      {choice.mode === 'existing' ? (
+        <BlockStack gap="100">
+          <Select
+            label={m.reward.pick}
+            options={rewards.map((x) => ({ label: summary(x), value: x.id }))}
+            placeholder={m.reward.choose}
+            value={choice.rewardId}
+            onChange={(rewardId) => onChange({ ...choice, rewardId }, 'rewardId')}
+            error={errors.rewardId}
+          />
+          {chosen ? <Link to={`/app/r/reward/${chosen.id}`}>{chosen.name}</Link> : null}
+        </BlockStack>
+      ) : null}
+      {choice.mode === 'new' ? (
+        <BlockStack gap="300">
+          <InlineGrid columns={2} gap="300">
+            <TextField
+              label={m.reward.name.label}
+              helpText={m.reward.name.help}
+              autoComplete="off"
+              value={r.name}
+              onChange={(v) => set('name', v)}
+              error={errors.name}
+              maxLength={256}
+            />
+            <TextField
+              label={m.reward.title.label}
+              autoComplete="off"
+              value={r.eudTitle}
+              onChange={(v) => set('eudTitle', v)}
+              error={errors.eudTitle}
+              maxLength={48}
+            />
+            <Select
+              label={m.reward.type.label}
+              options={[
+                { label: m.reward.type.percentage, value: 'percentage' },
+                { label: m.reward.type.fixed_amount, value: 'fixed_amount' },
+              ]}
+              value={r.discountType}
+              onChange={(v) => set('discountType', v as NewReward['discountType'])}
+              error={errors.discountType}
+            />
+            <TextField
+              label={m.reward.value.label}
+              type="number"
+              autoComplete="off"
+              value={r.discountValue}
+              onChange={(v) => set('discountValue', v)}
+              suffix={r.discountType === 'percentage' ? m.reward.value.percentSuffix : m.reward.value.amountSuffix}
+              error={errors.discountValue}
+            />
+            <Select
+              label={m.reward.expiry.label}
+              options={(['no_expiry', 'relative', 'absolute'] as const).map((value) => ({ label: m.reward.expiry[value], value }))}
+              value={r.rewardExpiryType}
+              onChange={(v) => set('rewardExpiryType', v as NewReward['rewardExpiryType'])}
+              error={errors.rewardExpiryType}
+            />
+            {r.rewardExpiryType === 'relative' ? (
+              <TextField
+                label={m.reward.expiry.days}
+                type="number"
+                autoComplete="off"
+                value={r.rewardExpiryInDays}
+                onChange={(v) => set('rewardExpiryInDays', v)}
+                error={errors.rewardExpiryInDays}
+              />
+            ) : null}
+            {r.rewardExpiryType === 'absolute' ? (
+              <DateTimeField
+                label={m.reward.expiry.at}
+                value={r.rewardExpiryAt}
+                onChange={(v) => set('rewardExpiryAt', v)}
+                error={errors.rewardExpiryAt}
+              />
+            ) : null}
+          </InlineGrid>
+          <ChoiceList
+            title={m.reward.codes.label}
+            choices={[
+              { label: m.reward.codes.shopify, value: 'shopify', helpText: m.reward.codes.shopifyHelp },
+              { label: m.reward.codes.generated, value: 'generated', helpText: m.reward.codes.generatedHelp },
+              { label: m.reward.codes.pool, value: 'pool', helpText: m.reward.codes.poolHelp },
+            ]}
+            selected={[r.codes]}
+            onChange={([codes]) => set('codes', codes as NewReward['codes'])}
+          />
+          {r.codes === 'generated' ? (
+            <TextField
+              label={m.reward.codes.prefix}
+              autoComplete="off"
+              value={r.couponCodePrefix}
+              onChange={(v) => set('couponCodePrefix', v)}
+              error={errors.couponCodePrefix}
+              maxLength={16}
+            />
+          ) : null}
+        </BlockStack>
+      ) : null}
+    </BlockStack>
+  );
+}

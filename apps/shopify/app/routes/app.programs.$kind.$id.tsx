@@ -1,0 +1,41 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { useLoaderData } from '@remix-run/react';
+import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
+import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
+import { blankProgram, isProgramKind, type ProgramDraft, type ProgramKind } from '../lib/programs';
+import { listRewards, loadProgram, saveProgram } from '../lib/programs.server';
+import { authenticateShop, loop } from '../shopify.server';
+
+/** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
+function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
+  if (!isProgramKind(params.kind)) throw new Response(`No program editor for "${params.kind}".`, { status: 404 });
+  return params.kind;
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const kind = kindOf(params);
+  const { api, session } = await authenticateShop(request);
+  const [program, rewards] = await Promise.all([
+    params.id === 'new' ? { ok: true as const, draft: blankProgram(kind) } : loadProgram(api, kind, params.id!),
+    listRewards(api, loop, session.shop),
+  ]);
+  if (!program.ok) throw new Response(program.failure.message, { status: program.failure.status });
+  return { draft: program.draft, rewards };
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
+  const kind = kindOf(params);
+  const { api, session } = await authenticateShop(request);
+  const body = (await request.json()) as { draft: ProgramDraft; language?: string };
+  const language: AdminLanguage = body.language && Object.hasOwn(ADMIN_MESSAGES, body.language) ? (body.language as AdminLanguage) : 'en';
+  // The page's own kind, whatever the body says; the id is the body's, since a first save that the
+  // core refused in part has created the program while the page still shows "new".
+  const draft: ProgramDraft = { ...body.draft, kind, id: params.id === 'new' ? (body.draft.id ?? null) : params.id! };
+  const outcome = await saveProgram({ api, discounts: loop, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
+  return { outcome, rewards: await listRewards(api, loop, session.shop) };
+};
+
+export default function ProgramPage() {
+  const { draft, rewards } = useLoaderData<typeof loader>();
+  return <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} />;
+}
