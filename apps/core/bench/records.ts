@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, loadavg } from 'node:os';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
@@ -15,6 +16,9 @@ import {
   checkpoint,
   closedLoop,
   combine,
+  cpuPerRequest,
+  cpuTimes,
+  type CpuTimes,
   elapsedSeconds,
   formatTable,
   httpLoad,
@@ -24,24 +28,36 @@ import {
   type Summary,
   summarize,
 } from './lib.js';
+import { startBareHttpProcess } from './bare-http.js';
+import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
+import { API, getStatement, LIST_LAST_NAME, LIST_LIMIT, listStatement, type RecordsContext, type Statement } from './records-bare.js';
 
 /**
  * `pnpm bench:records`: the generic records API (list with filter and sort, get by id) over
- * 1,000,000 members, against the same SQL run directly with pg, measured in the same run.
+ * 1,000,000 members, against two baselines measured in the same run: a bare node:http server
+ * running the same SQL through pg in a process of its own (bare-http.ts, the limit of any Node
+ * service here), and the same SQL run directly with pg.
+ *
+ * After the measured windows, the service runs each scenario once more under `node --cpu-prof` and
+ * the result holds its top frames (profile.ts). BENCH_MEMBERS makes a smaller run (a tenth of them
+ * in the measured account); BENCH_CPU_PROF=0 skips the profile, BENCH_CPU_PROF=dir keeps the
+ * profiles in dir/<scenario>.
  */
 
-const MEMBERS = 1_000_000;
+const MEMBERS = positiveNumber('BENCH_MEMBERS', 1_000_000);
 const ACCOUNTS = 100;
-const TARGET_MEMBERS = 100_000;
+const TARGET_MEMBERS = Math.floor(MEMBERS / 10);
 const CONNECTIONS = 32;
 // createDb's default pool: the service and the baseline queue for connections alike.
 const POOL_SIZE = 10;
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION_SECONDS', 15);
+/** `BENCH_CPU_PROF=0` skips the profile; a folder keeps the .cpuprofile files there (else a temp folder, removed). */
+const PROFILE = process.env.BENCH_CPU_PROF !== '0';
+const PROFILE_DIR = PROFILE && process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
+const PROFILE_SECONDS = Math.min(5, DURATION_SECONDS);
+const PROFILE_TOP = 15;
 const WARMUP_SECONDS = Math.min(3, DURATION_SECONDS);
 const ROUNDS = 3;
-const LIST_LIMIT = 50;
-const LIST_LAST_NAME = 'Garcia';
-const API = '/api/v1.0/schema/account_user/record';
 const RESULTS_FILE = fileURLToPath(new URL('./results/records.json', import.meta.url));
 
 const FIRST_NAMES = [
@@ -96,28 +112,9 @@ function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
-  if (!(n > 0)) throw new Error(`${name} must be a positive number of seconds, got "${raw}"`);
+  if (!(n > 0)) throw new Error(`${name} must be a positive number, got "${raw}"`);
   return n;
 }
-
-interface Statement {
-  sql: string;
-  values: unknown[];
-}
-
-// Written out as RecordService builds them (checked against the service's own queries before measuring).
-const listStatement = (accountId: string): Statement => ({
-  sql:
-    'select "account_user".* from "account_user" where "account_user"."account_id" = $1' +
-    ' and (("account_user"."status" = $2) and ("account_user"."last_name" = $3))' +
-    ' order by "account_user"."created_at" DESC, "account_user"."id" desc limit $4',
-  values: [accountId, 'live', LIST_LAST_NAME, LIST_LIMIT + 1],
-});
-
-const getStatement = (accountId: string, id: string): Statement => ({
-  sql: 'select * from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3',
-  values: [accountId, id, 1],
-});
 
 // One statement: each account's members come from generate_series; offset 0 fences the subquery
 // so each random pick is evaluated once per row and the email agrees with the names.
@@ -210,35 +207,89 @@ async function checkSameQuery(
   }
 }
 
-interface Comparison {
-  api: Summary;
-  baseline: Summary;
-  ratio: { requestsPerSecond: number; p99: number };
+/** Fails unless the bare HTTP server answers what the statement returns. */
+async function checkSameAnswer(
+  pool: pg.Pool,
+  call: () => Promise<Response>,
+  expected: Statement,
+  idsOf: (body: { data: unknown }) => string[],
+  expectedIds: (rows: { id: string }[]) => string[],
+): Promise<void> {
+  const res = await call();
+  const body = (await res.json()) as { data: unknown };
+  const direct = await pool.query<{ id: string }>(expected.sql, expected.values);
+  if (res.status !== 200 || !isDeepStrictEqual(idsOf(body), expectedIds(direct.rows))) {
+    throw new Error(`the bare HTTP server and the baseline disagree (status ${res.status})`);
+  }
 }
 
-/** Both sides warmed up, then measured in alternating windows, so both see the same machine. */
-async function compare(
-  name: string,
-  api: (seconds: number) => Promise<LoadResult>,
-  baseline: (seconds: number) => Promise<LoadResult>,
-): Promise<Comparison> {
-  console.log(`${name}: API and baseline in ${ROUNDS} alternating windows ...`);
-  await api(WARMUP_SECONDS);
-  await baseline(WARMUP_SECONDS);
-  const windows: { api: LoadResult[]; baseline: LoadResult[] } = { api: [], baseline: [] };
+/** One side of a comparison: its load for a window, and the process whose CPU it spends (none for raw SQL). */
+interface Side {
+  run(seconds: number): Promise<LoadResult>;
+  pid?: number;
+}
+
+/** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+type SideName = 'api' | 'bareHttp' | 'rawSql';
+const SIDES: readonly SideName[] = ['api', 'bareHttp', 'rawSql'];
+const SIDE_LABELS: Record<SideName, string> = { api: 'API', bareHttp: 'bare HTTP (node:http + pg)', rawSql: 'raw SQL (pg)' };
+
+interface Ratio {
+  requestsPerSecond: number;
+  p99: number;
+}
+
+interface Comparison {
+  api: Summary;
+  bareHttp: Summary;
+  rawSql: Summary;
+  ratio: { apiOverBareHttp: Ratio; apiOverRawSql: Ratio; bareHttpOverRawSql: Ratio };
+  /** From /proc: `service` is the API's or the bare server's process; `loadGenerator` this one (autocannon, or pg for raw SQL). */
+  cpuMsPerRequest?: Record<SideName, CpuTimes>;
+  profile?: ProfileSummary;
+}
+
+const ratioOf = (a: Summary, b: Summary): Ratio => ({
+  requestsPerSecond: a.requestsPerSecond / b.requestsPerSecond,
+  p99: a.p99Ms / b.p99Ms,
+});
+
+/** Every side warmed up, then measured in alternating windows, so all see the same machine. */
+async function compare(name: string, sides: Record<SideName, Side>): Promise<Comparison> {
+  console.log(`${name}: API, bare HTTP and raw SQL in ${ROUNDS} alternating windows ...`);
+  for (const side of SIDES) await sides[side].run(WARMUP_SECONDS);
+  const windows: Record<SideName, LoadResult[]> = { api: [], bareHttp: [], rawSql: [] };
+  const cpu: Record<SideName, CpuTimes> = {
+    api: { service: 0, postgres: 0, loadGenerator: 0 },
+    bareHttp: { service: 0, postgres: 0, loadGenerator: 0 },
+    rawSql: { service: 0, postgres: 0, loadGenerator: 0 },
+  };
+  let cpuKnown = true;
   for (let round = 0; round < ROUNDS; round++) {
-    windows.api.push(await api(DURATION_SECONDS / ROUNDS));
-    windows.baseline.push(await baseline(DURATION_SECONDS / ROUNDS));
+    for (const side of SIDES) {
+      const pid = sides[side].pid ?? -1;
+      const before = cpuTimes(pid);
+      const result = await sides[side].run(DURATION_SECONDS / ROUNDS);
+      const used = cpuPerRequest(before, cpuTimes(pid), 1);
+      windows[side].push(result);
+      if (!used) cpuKnown = false;
+      else for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] += used[key];
+    }
   }
-  const apiSummary = summarize(combine(windows.api));
-  const baselineSummary = summarize(combine(windows.baseline));
+  const summaries = Object.fromEntries(SIDES.map((side) => [side, summarize(combine(windows[side]))])) as Record<SideName, Summary>;
+  for (const side of SIDES) {
+    for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] /= summaries[side].requests;
+  }
   return {
-    api: apiSummary,
-    baseline: baselineSummary,
+    ...summaries,
     ratio: {
-      requestsPerSecond: apiSummary.requestsPerSecond / baselineSummary.requestsPerSecond,
-      p99: apiSummary.p99Ms / baselineSummary.p99Ms,
+      apiOverBareHttp: ratioOf(summaries.api, summaries.bareHttp),
+      apiOverRawSql: ratioOf(summaries.api, summaries.rawSql),
+      bareHttpOverRawSql: ratioOf(summaries.bareHttp, summaries.rawSql),
     },
+    ...(cpuKnown ? { cpuMsPerRequest: cpu } : {}),
   };
 }
 
@@ -246,15 +297,27 @@ function report(comparisons: Record<string, Comparison>): string {
   const ms = (v: number) => v.toFixed(2);
   const rows: string[][] = [];
   for (const [name, c] of Object.entries(comparisons)) {
-    for (const [source, s] of [
-      ['API', c.api],
-      ['baseline (pg)', c.baseline],
-    ] as const) {
-      rows.push([`${name}  ${source}`, String(s.requests), s.requestsPerSecond.toFixed(0), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms)]);
+    for (const side of SIDES) {
+      const s = c[side];
+      const cpu = c.cpuMsPerRequest?.[side];
+      rows.push([
+        `${name}  ${SIDE_LABELS[side]}`,
+        String(s.requests),
+        s.requestsPerSecond.toFixed(0),
+        ms(s.p50Ms),
+        ms(s.p95Ms),
+        ms(s.p99Ms),
+        cpu ? `${cpu.service.toFixed(3)} / ${cpu.postgres.toFixed(3)} / ${cpu.loadGenerator.toFixed(3)}` : '',
+      ]);
     }
-    rows.push([`${name}  API / baseline`, '', `${c.ratio.requestsPerSecond.toFixed(2)}x`, '', '', `${c.ratio.p99.toFixed(2)}x`]);
+    for (const [label, r] of [
+      ['API / bare HTTP', c.ratio.apiOverBareHttp],
+      ['API / raw SQL', c.ratio.apiOverRawSql],
+    ] as const) {
+      rows.push([`${name}  ${label}`, '', `${r.requestsPerSecond.toFixed(2)}x`, '', '', `${r.p99.toFixed(2)}x`, '']);
+    }
   }
-  return formatTable(['scenario', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows);
+  return formatTable(['scenario', 'requests', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms/req: server / PostgreSQL / load gen.'], rows);
 }
 
 async function main(): Promise<void> {
@@ -288,7 +351,13 @@ async function main(): Promise<void> {
     });
     // In this process only to see the SQL it issues; the load goes to the service binary in a process of its own.
     const api = await startApi(config, db, pino({ level: 'silent' }));
-    let service: Awaited<ReturnType<typeof startServiceProcess>> | undefined;
+    const context: RecordsContext = { accountId: seeded.accountId };
+    const bare = await startBareHttpProcess({
+      routesModule: new URL('./records-bare.js', import.meta.url),
+      databaseUrl: database.url,
+      poolSize: POOL_SIZE,
+      context,
+    });
     try {
       const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret };
       const listQuery = new URLSearchParams({
@@ -307,53 +376,91 @@ async function main(): Promise<void> {
       const randomId = () => ids[Math.floor(Math.random() * ids.length)]!;
       const load = { connections: CONNECTIONS };
 
-      await checkSameQuery(
-        db,
-        pool,
-        () => fetch(`${api.url}${listPath}`, { headers }),
-        list,
-        (body) => (body.data as { id: string }[]).map((r) => r.id),
-        (rows) => rows.slice(0, LIST_LIMIT).map((r) => r.id),
-      );
+      const listIds = (body: { data: unknown }) => (body.data as { id: string }[]).map((r) => r.id);
+      const listRows = (rows: { id: string }[]) => rows.slice(0, LIST_LIMIT).map((r) => r.id);
+      const getIds = (body: { data: unknown }) => [(body.data as { id: string }).id];
+      const getRows = (rows: { id: string }[]) => rows.map((r) => r.id);
       const sampleId = ids[0]!;
+      await checkSameQuery(db, pool, () => fetch(`${api.url}${listPath}`, { headers }), list, listIds, listRows);
       await checkSameQuery(
         db,
         pool,
         () => fetch(`${api.url}${API}/${sampleId}`, { headers }),
         getStatement(seeded.accountId, sampleId),
-        (body) => [(body.data as { id: string }).id],
-        (rows) => rows.map((r) => r.id),
+        getIds,
+        getRows,
       );
+      await checkSameAnswer(pool, () => fetch(`${bare.url}${listPath}`), list, listIds, listRows);
+      await checkSameAnswer(pool, () => fetch(`${bare.url}${API}/${sampleId}`), getStatement(seeded.accountId, sampleId), getIds, getRows);
 
-      service = await startServiceProcess({
-        DATABASE_URL: database.url,
-        LOYALTY_MASTER_KEY: masterKey.toString('base64'),
-        LOYALTY_RATE_LIMIT_PER_SECOND: huge,
-      });
-      const url = service.url;
-      const comparisons = {
-        list: await compare(
-          'list',
-          (seconds) => httpLoad({ ...load, seconds, url, headers, path: () => listPath }),
-          (seconds) => closedLoop({ ...load, seconds }, () => pool.query(list.sql, list.values)),
-        ),
-        get: await compare(
-          'get',
-          (seconds) => httpLoad({ ...load, seconds, url, headers, path: () => `${API}/${randomId()}` }),
-          (seconds) =>
-            closedLoop({ ...load, seconds }, () => {
-              const get = getStatement(seeded.accountId, randomId());
-              return pool.query(get.sql, get.values);
-            }),
-        ),
+      const scenarios: Record<'list' | 'get', { path: () => string; sql: () => Promise<unknown> }> = {
+        list: { path: () => listPath, sql: () => pool.query(list.sql, list.values) },
+        get: {
+          path: () => `${API}/${randomId()}`,
+          sql: () => {
+            const get = getStatement(seeded.accountId, randomId());
+            return pool.query(get.sql, get.values);
+          },
+        },
       };
+      const startService = () =>
+        startServiceProcess({
+          DATABASE_URL: database.url,
+          LOYALTY_MASTER_KEY: masterKey.toString('base64'),
+          LOYALTY_RATE_LIMIT_PER_SECOND: huge,
+        });
+      const comparisons: Record<string, Comparison> = {};
+      for (const [name, scenario] of Object.entries(scenarios)) {
+        const service = await startService();
+        try {
+          comparisons[name] = await compare(name, {
+            api: { pid: service.pid, run: (seconds) => httpLoad({ ...load, seconds, url: service.url, headers, path: scenario.path }) },
+            bareHttp: { pid: bare.pid, run: (seconds) => httpLoad({ ...load, seconds, url: bare.url, headers, path: scenario.path }) },
+            rawSql: { run: (seconds) => closedLoop({ ...load, seconds }, scenario.sql) },
+          });
+        } finally {
+          await service.stop();
+        }
+      }
+      if (PROFILE) {
+        // After the measured windows, so the profiler's overhead is in no figure above.
+        const dir = PROFILE_DIR ?? (await mkdtemp(join(tmpdir(), 'loyalty-records-profile-')));
+        const serviceNodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS ?? '';
+        try {
+          for (const [name, scenario] of Object.entries(scenarios)) {
+            const profileDir = join(dir, name);
+            await rm(profileDir, { recursive: true, force: true });
+            // startServiceProcess puts BENCH_SERVICE_NODE_OPTIONS before the binary's path, where the profiler's flags go.
+            process.env.BENCH_SERVICE_NODE_OPTIONS = `${serviceNodeOptions} --cpu-prof --cpu-prof-dir=${profileDir}`.trim();
+            const service = await startService();
+            let window: [number, number];
+            try {
+              const run = (seconds: number) => httpLoad({ ...load, seconds, url: service.url, headers, path: scenario.path });
+              console.log(`${name}: profiling the service for ${PROFILE_SECONDS} s ...`);
+              await run(WARMUP_SECONDS);
+              const from = nowUs();
+              await run(PROFILE_SECONDS);
+              window = [from, nowUs()];
+            } finally {
+              await service.stop(); // the profile is written as the process exits
+              process.env.BENCH_SERVICE_NODE_OPTIONS = serviceNodeOptions;
+            }
+            comparisons[name]!.profile = await summarizeProfileDir(profileDir, PROFILE_TOP, [window]);
+          }
+        } finally {
+          if (!PROFILE_DIR) await rm(dir, { recursive: true, force: true });
+        }
+      }
 
       const loadAtEnd = loadavg()[0]!;
       console.log(
-        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE}; service in its own process;` +
+        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE}; service and bare HTTP server each in its own process;` +
           ` ${availableParallelism()} CPUs, 1-minute load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end\n`,
       );
       console.log(report(comparisons));
+      for (const [name, c] of Object.entries(comparisons)) {
+        if (c.profile) console.log(`\n${name}: the service's CPU profile\n${formatProfile(c.profile)}`);
+      }
       const version = await pool.query<{ server_version: string }>('show server_version');
       await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
       await writeFile(
@@ -383,7 +490,7 @@ async function main(): Promise<void> {
       );
       console.log(`\nwrote ${RESULTS_FILE}`);
     } finally {
-      await service?.stop();
+      await bare.stop();
       await api.close();
     }
   } finally {

@@ -34,13 +34,86 @@ const ranAt = (r: { generatedAt?: string; loadAverage?: { start: number; end: nu
 const sections: string[] = [];
 const records = read('apps/core/bench/results/records.json');
 if (records) {
+  type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
+  type Entry = { name: string; ms: number; share: number };
+  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
+  type Scenario = Record<'api' | 'bareHttp' | 'rawSql', Summary> & {
+    ratio: Record<'apiOverBareHttp' | 'apiOverRawSql', { requestsPerSecond: number; p99: number }>;
+    cpuMsPerRequest?: Record<'api' | 'bareHttp' | 'rawSql', Cpu>;
+    profile?: Profile;
+  };
+  const scenarios = records.scenarios as Record<string, Scenario>;
+  const sideRows = (name: string, c: Scenario) => [
+    ...(
+      [
+        ['API', 'api'],
+        ['bare HTTP', 'bareHttp'],
+        ['raw SQL', 'rawSql'],
+      ] as const
+    ).map(([label, side]) => {
+      const s = c[side];
+      const cpu = c.cpuMsPerRequest?.[side];
+      const cpuCell = !cpu
+        ? ''
+        : side === 'rawSql'
+          ? `pg ${cpu.loadGenerator.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}`
+          : `${side === 'api' ? 'service' : 'server'} ${cpu.service.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}`;
+      return row([`${name}: ${label}`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), cpuCell]);
+    }),
+    row([
+      `${name}: API / bare HTTP`,
+      `${c.ratio.apiOverBareHttp.requestsPerSecond.toFixed(2)}×`,
+      '',
+      '',
+      `${c.ratio.apiOverBareHttp.p99.toFixed(2)}×`,
+      '',
+    ]),
+    row([
+      `${name}: API / raw SQL`,
+      `${c.ratio.apiOverRawSql.requestsPerSecond.toFixed(2)}×`,
+      '',
+      '',
+      `${c.ratio.apiOverRawSql.p99.toFixed(2)}×`,
+      '',
+    ]),
+  ];
+  const entries = (list: Entry[], n: number) =>
+    list
+      .slice(0, n)
+      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
+      .join(', ');
+  const profileLines = (p: Profile) => [
+    `  - top functions (self time, share of busy time): ${entries(p.topFunctions, 8)}`,
+    `  - files and packages with what they call: ${entries(p.topFilesInclusive, 8)}`,
+  ];
+  // The profile of the request path before its optimisation (#17), measured once and kept in the repository.
+  const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/records-profile-before.json', root)), 'utf8')) as {
+    measured: string;
+    scenarios: Record<string, { cpuMsPerRequest: Cpu; profile: Profile }>;
+  };
   sections.push(
     '## Records API (`pnpm bench:records`)',
-    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Baseline: the same SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Two baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; and the SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
     '',
-    ...header('scenario'),
-    ...compare('list', records.scenarios.list.api, records.scenarios.list.baseline),
-    ...compare('get', records.scenarios.get.api, records.scenarios.get.baseline),
+    row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per request (/proc)']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+    ...Object.entries(scenarios).flatMap(([name, c]) => sideRows(name, c)),
+    '',
+    `Where the service's CPU goes (\`node --cpu-prof\`, the service under the same load for a few seconds after the measured windows; \`bench/profile.ts\`). Before the request path's optimisation (${before.measured}):`,
+    '',
+    ...Object.entries(before.scenarios).flatMap(([name, b]) => [
+      `- ${name}: service CPU ${b.cpuMsPerRequest.service.toFixed(3)} ms per request, busy ${b.profile.busyMs.toFixed(0)} ms of ${b.profile.sampledMs.toFixed(0)} ms sampled`,
+      ...profileLines(b.profile),
+    ]),
+    '',
+    'This run:',
+    '',
+    ...Object.entries(scenarios)
+      .filter(([, c]) => c.profile)
+      .flatMap(([name, c]) => [
+        `- ${name}: service CPU ${c.cpuMsPerRequest?.api.service.toFixed(3) ?? '?'} ms per request, busy ${c.profile!.busyMs.toFixed(0)} ms of ${c.profile!.sampledMs.toFixed(0)} ms sampled`,
+        ...profileLines(c.profile!),
+      ]),
     '',
   );
 }

@@ -1,0 +1,54 @@
+import type { BareRoute } from './bare-http.js';
+
+/** The SQL of `bench:records`, and the bare HTTP server's routes that run it (see bare-http.ts). */
+
+export const API = '/api/v1.0/schema/account_user/record';
+export const LIST_LIMIT = 50;
+export const LIST_LAST_NAME = 'Garcia';
+
+export interface Statement {
+  sql: string;
+  values: unknown[];
+}
+
+// Written out as RecordService builds them (checked against the service's own queries before measuring).
+export const listStatement = (accountId: string): Statement => ({
+  sql:
+    'select "account_user".* from "account_user" where "account_user"."account_id" = $1' +
+    ' and (("account_user"."status" = $2) and ("account_user"."last_name" = $3))' +
+    ' order by "account_user"."created_at" DESC, "account_user"."id" desc limit $4',
+  values: [accountId, 'live', LIST_LAST_NAME, LIST_LIMIT + 1],
+});
+
+export const getStatement = (accountId: string, id: string): Statement => ({
+  sql: 'select * from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3',
+  values: [accountId, id, 1],
+});
+
+/** The one account the benchmark reads; the service finds it from the API key, the bare server is told. */
+export interface RecordsContext {
+  accountId: string;
+}
+
+// The same paths as the API's, so one load generator setup serves both; the query string is not parsed
+// because the statement is fixed (the service's parsing of it is part of what the ratio measures).
+export const routes: BareRoute<RecordsContext>[] = [
+  {
+    method: 'GET',
+    path: API,
+    async handle(pool, { context }) {
+      const list = listStatement(context.accountId);
+      const { rows } = await pool.query(list.sql, list.values);
+      return { body: { data: rows.slice(0, LIST_LIMIT), hasMore: rows.length > LIST_LIMIT } };
+    },
+  },
+  {
+    method: 'GET',
+    path: `${API}/:id`,
+    async handle(pool, { context, params }) {
+      const get = getStatement(context.accountId, params.id!);
+      const { rows } = await pool.query(get.sql, get.values);
+      return rows[0] ? { body: { data: rows[0] } } : { status: 404, body: { error: 'not_found' } };
+    },
+  },
+];
