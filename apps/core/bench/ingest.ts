@@ -1,15 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SecretBox } from '../src/auth/crypto.js';
 import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
-import { periodKey } from '../src/engine/periods.js';
 import { provisionAccount } from '../src/tenancy.js';
+import { type BareProcess, startBareHttpProcess } from './bare-http.js';
+import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
+import { baselineLog, type IngestContext, PATH } from './ingest-bare.js';
 import {
   checkpoint,
   closedLoop,
@@ -26,11 +29,24 @@ import {
   type Summary,
   summarize,
 } from './lib.js';
+import {
+  describeTail,
+  mergeServiceTails,
+  mergeWaits,
+  sampleWaits,
+  scrape,
+  type ServiceTail,
+  serviceTail,
+  type WaitSamples,
+} from './tail.js';
 
 /**
  * bench:ingest — streak-log creation over HTTP (the full path: auth, validation, member, log,
- * progress, task progress, events, written together) against a baseline that performs the same
- * row writes with plain pg in one transaction per log, at the same concurrency, in the same run.
+ * progress, task progress, events, written together) against two baselines at the same
+ * concurrency, in the same run: the same row writes with plain pg in one transaction per log, and
+ * those writes behind a bare node:http server in its own process (the limit of any Node service
+ * here), hit by the same load generator. While each side runs, its PostgreSQL backends' wait
+ * events are sampled, and the service's pool waits and GC pauses are read from its /metrics.
  */
 const MEMBERS = 10_000;
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '32,128').split(',').map(Number);
@@ -42,9 +58,10 @@ const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.
 /** Observability's cost: `BENCH_OBSERVABILITY=0` skips it. Prometheus's default interval is 15 s; this scrapes more often. */
 const OBSERVABILITY = process.env.BENCH_OBSERVABILITY !== '0';
 const SCRAPE_SECONDS = 5;
-const PATH = '/api/v1.0/schema/streak_log/record';
 /** `BENCH_LEADERBOARD=1` ranks the streak on a live leaderboard, so each log that moves a run keeps its standing too. */
 const LEADERBOARD = process.env.BENCH_LEADERBOARD === '1';
+/** `BENCH_PROFILE=1` runs the service under `--cpu-prof` (which slows it) and prints and keeps its top frames. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 
 interface Seeded {
   accountId: string;
@@ -98,53 +115,6 @@ async function seed(url: string, box: SecretBox): Promise<Seeded> {
   }
 }
 
-/** The rows one aggregated log writes, as plain SQL in one transaction (no HTTP, no reads). */
-async function baselineLog(pool: pg.Pool, s: Seeded, memberId: string, payload: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    const at = new Date();
-    const day = periodKey(at, 'daily', 'UTC');
-    await client.query('begin');
-    const log = await client.query(
-      `insert into streak_log (account_id, streak_id, owned_by_id, activity_id, activity_at, unique_identifier, status, period_key)
-       values ($1, $2, $3, 'visit', $4, $5, 'live', $6) returning id`,
-      [s.accountId, s.streakId, memberId, at, randomUUID(), day],
-    );
-    const progress = await client.query(
-      `insert into streak_progress (account_id, streak_id, owned_by_id, unique_identifier, streak_started_at, current_period_key, streak_to_be_broken_at)
-       values ($1, $2, $3, $6, $4, $5, $4)
-       on conflict (account_id, unique_identifier) where streak_progress_status = 'in_progress'
-       do update set current_progress_value = streak_progress.current_progress_value, updated_at = now() returning id`,
-      [s.accountId, s.streakId, memberId, at, day, `${s.streakId}:${memberId}`],
-    );
-    const progressId = progress.rows[0].id as string;
-    const task = await client.query(
-      `update task_progress set current_progress_value = current_progress_value + 1, updated_at = now()
-       where account_id = $1 and linked_schema_record_id = $2 and period_key = $3`,
-      [s.accountId, progressId, day],
-    );
-    if (task.rowCount === 0) {
-      await client.query(
-        `insert into task_progress (account_id, owned_by_id, linked_schema_slug, linked_schema_record_id, period_key, current_progress_value, target_value)
-         values ($1, $2, 'streak_progress', $3, $4, 1, 1)`,
-        [s.accountId, memberId, progressId, day],
-      );
-    }
-    await client.query(`update streak_log set is_aggregated = true where account_id = $1 and id = $2`, [s.accountId, log.rows[0].id]);
-    await client.query(
-      `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload)
-       values ($1, 'streak_progress_in_progress', $2, 'streak_progress', $3, $4)`,
-      [s.accountId, memberId, progressId, payload],
-    );
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  } finally {
-    client.release();
-  }
-}
-
 /** The mean of the windows' CPU per log; undefined without /proc. */
 function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
   if (!windows.length || windows.some((w) => !w)) return undefined;
@@ -178,6 +148,36 @@ async function whileScraped<T>(url: string | undefined, run: () => Promise<T>): 
   }
 }
 
+/** The service's pool and the baselines' connections, told apart in pg_stat_activity. */
+const SERVICE_APPLICATION = 'loyalty';
+const BARE_APPLICATION = 'bench-bare-http';
+const BASELINE_APPLICATION = 'bench-baseline';
+
+type SideName = 'api' | 'bare' | 'baseline';
+
+interface Side {
+  name: SideName;
+  /** The process whose CPU the side's work costs (the baseline's pg client is this process). */
+  pid: number;
+  application: string;
+  load(seconds: number): Promise<LoadResult>;
+  metricsUrl?: string;
+}
+
+interface SideResult {
+  summary: Summary;
+  cpuMsPerLog?: CpuTimes;
+  tail: { waits: WaitSamples; service?: ServiceTail };
+}
+
+interface SideResults {
+  api: SideResult;
+  bare: SideResult;
+  baseline: SideResult;
+  /** Logs/s of the API over the pg baseline and over the bare HTTP server, and the bare server's over pg. */
+  ratios: { apiToSql: number; apiToBare: number; bareToSql: number };
+}
+
 interface ObservabilitySide {
   summary: Summary;
   serviceCpuMsPerLog?: number;
@@ -195,12 +195,19 @@ async function main(): Promise<void> {
   const masterKey = randomBytes(32);
   const seeded = await seed(database.url, new SecretBox(masterKey));
   const huge = String(1_000_000_000);
+  const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'ingest-profile-')) : undefined;
+  // Node takes --cpu-prof on its command line only; this process alone is profiled.
+  const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
+  if (profileDir) process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`;
   const service = await startServiceProcess({
     DATABASE_URL: database.url,
     LOYALTY_MASTER_KEY: masterKey.toString('base64'),
     LOYALTY_RATE_LIMIT_PER_SECOND: huge,
   });
-  const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE });
+  if (nodeOptions === undefined) delete process.env.BENCH_SERVICE_NODE_OPTIONS;
+  else process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
+  const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE, application_name: BASELINE_APPLICATION });
+  let bare: BareProcess | undefined;
   const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret, 'content-type': 'application/json' };
   const member = () => seeded.memberIds[Math.floor(Math.random() * seeded.memberIds.length)]!;
   const body = () =>
@@ -265,37 +272,76 @@ async function main(): Promise<void> {
     if (sample.status !== 200) throw new Error(`sample log failed: ${sample.status} ${await sample.text()}`);
     const payload = JSON.stringify({ streakLog: (await sample.json()).data });
 
-    const results: Record<string, { api: Summary; baseline: Summary; cpuMsPerLog?: { api: CpuTimes; baseline: CpuTimes } }> = {};
+    const context: IngestContext = { accountId: seeded.accountId, streakId: seeded.streakId, payload };
+    const bareUrl = new URL(database.url);
+    bareUrl.searchParams.set('application_name', BARE_APPLICATION);
+    const bareServer = await startBareHttpProcess({
+      routesModule: new URL('./ingest-bare.js', import.meta.url),
+      databaseUrl: bareUrl.toString(),
+      poolSize: POOL_SIZE,
+      context,
+    });
+    bare = bareServer;
+
+    const results: Record<string, SideResults> = {};
     for (const connections of CONCURRENCIES) {
-      const http = (seconds: number) =>
-        httpLoad({ url: service.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
-      const direct = (seconds: number) => closedLoop({ connections, seconds }, () => baselineLog(pool, seeded, member(), payload));
-      await http(WARMUP_SECONDS);
-      await direct(WARMUP_SECONDS);
+      const http = (url: string) => (seconds: number) =>
+        httpLoad({ url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+      const sides: Side[] = [
+        { name: 'api', pid: service.pid, application: SERVICE_APPLICATION, load: http(service.url), metricsUrl: service.url },
+        { name: 'bare', pid: bareServer.pid, application: BARE_APPLICATION, load: http(bareServer.url) },
+        {
+          name: 'baseline',
+          pid: process.pid,
+          application: BASELINE_APPLICATION,
+          load: (seconds) => closedLoop({ connections, seconds }, () => baselineLog(pool, context, member())),
+        },
+      ];
+      for (const side of sides) await side.load(WARMUP_SECONDS);
       // Statistics of tables that were empty at seeding, as autovacuum would gather them on a
       // running system: the service's prepared statements are planned again with them.
       await pool.query('analyze');
       await checkpoint(pool);
-      // Alternating windows: both sides see the same machine, whatever else it does meanwhile.
-      const api: LoadResult[] = [];
-      const baseline: LoadResult[] = [];
-      const cpu = { api: [] as (CpuTimes | undefined)[], baseline: [] as (CpuTimes | undefined)[] };
-      const measured = async (side: 'api' | 'baseline', into: LoadResult[], run: () => Promise<LoadResult>) => {
-        const before = cpuTimes(service.pid);
-        const result = await run();
-        into.push(result);
-        cpu[side].push(cpuPerRequest(before, cpuTimes(service.pid), result.latenciesMs.length));
-      };
+      // Alternating windows: every side sees the same machine, whatever else it does meanwhile.
+      const windows = new Map(
+        sides.map((side) => [
+          side.name,
+          { results: [] as LoadResult[], cpu: [] as (CpuTimes | undefined)[], waits: [] as WaitSamples[], service: [] as ServiceTail[] },
+        ]),
+      );
       for (let round = 0; round < ROUNDS; round++) {
-        await measured('api', api, () => http(DURATION_SECONDS / ROUNDS));
-        await measured('baseline', baseline, () => direct(DURATION_SECONDS / ROUNDS));
+        for (const side of sides) {
+          const window = windows.get(side.name)!;
+          const scraped = side.metricsUrl ? await scrape(side.metricsUrl) : undefined;
+          const sampler = sampleWaits(database.url, side.application);
+          const before = cpuTimes(side.pid);
+          const result = await side.load(DURATION_SECONDS / ROUNDS);
+          const after = cpuTimes(side.pid);
+          window.waits.push(await sampler.stop());
+          if (scraped) window.service.push(serviceTail(scraped, await scrape(side.metricsUrl!)));
+          window.results.push(result);
+          window.cpu.push(cpuPerRequest(before, after, result.latenciesMs.length));
+        }
       }
-      const cpuMsPerLog =
-        meanCpu(cpu.api) && meanCpu(cpu.baseline) ? { api: meanCpu(cpu.api)!, baseline: meanCpu(cpu.baseline)! } : undefined;
+      const side = (name: SideName): SideResult => {
+        const w = windows.get(name)!;
+        const cpu = meanCpu(w.cpu);
+        return {
+          summary: summarize(combine(w.results)),
+          ...(cpu ? { cpuMsPerLog: cpu } : {}),
+          tail: { waits: mergeWaits(w.waits), ...(w.service.length ? { service: mergeServiceTails(w.service) } : {}) },
+        };
+      };
+      const [api, bareSide, baseline] = [side('api'), side('bare'), side('baseline')];
       results[`c${connections}`] = {
-        api: summarize(combine(api)),
-        baseline: summarize(combine(baseline)),
-        ...(cpuMsPerLog ? { cpuMsPerLog } : {}),
+        api,
+        bare: bareSide,
+        baseline,
+        ratios: {
+          apiToSql: api.summary.requestsPerSecond / baseline.summary.requestsPerSecond,
+          apiToBare: api.summary.requestsPerSecond / bareSide.summary.requestsPerSecond,
+          bareToSql: bareSide.summary.requestsPerSecond / baseline.summary.requestsPerSecond,
+        },
       };
     }
     let observability: Record<string, ObservabilitySide> | undefined;
@@ -304,27 +350,36 @@ async function main(): Promise<void> {
     const loadAtEnd = loadavg()[0]!;
 
     const rows: string[][] = [];
-    for (const [key, { api, baseline }] of Object.entries(results)) {
-      rows.push(row(`${key} API`, api), row(`${key} baseline (pg)`, baseline));
-      rows.push([
-        `${key} API / baseline`,
-        '',
-        `${(api.requestsPerSecond / baseline.requestsPerSecond).toFixed(2)}x`,
-        '',
-        '',
-        `${(api.p99Ms / baseline.p99Ms).toFixed(2)}x`,
-      ]);
+    for (const [key, r] of Object.entries(results)) {
+      rows.push(row(`${key} API`, r.api.summary), row(`${key} bare HTTP`, r.bare.summary), row(`${key} baseline (pg)`, r.baseline.summary));
+      const ratio = (name: string, value: number, p99: number) => [name, '', `${value.toFixed(2)}x`, '', '', `${p99.toFixed(2)}x`];
+      rows.push(ratio(`${key} API / bare HTTP`, r.ratios.apiToBare, r.api.summary.p99Ms / r.bare.summary.p99Ms));
+      rows.push(ratio(`${key} API / baseline (pg)`, r.ratios.apiToSql, r.api.summary.p99Ms / r.baseline.summary.p99Ms));
     }
     console.log(
       `\n${MEMBERS} members${LEADERBOARD ? ', streak ranked on a live leaderboard' : ''}, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE} each side;` +
-        ` service in its own process; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
+        ` service and bare HTTP server each in its own process; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
     );
     console.log(formatTable(['scenario', 'logs', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms'], rows));
-    for (const [key, { cpuMsPerLog }] of Object.entries(results)) {
-      if (!cpuMsPerLog) continue;
-      const side = (c: CpuTimes) =>
-        `service ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`;
-      console.log(`${key} CPU ms per log: API: ${side(cpuMsPerLog.api)}; baseline: ${side(cpuMsPerLog.baseline)}`);
+    for (const [key, r] of Object.entries(results)) {
+      const cpu = (name: string, c: CpuTimes | undefined, process: string) =>
+        c
+          ? `${name}: ${process} ${c.service.toFixed(2)}, PostgreSQL ${c.postgres.toFixed(2)}, load generator ${c.loadGenerator.toFixed(2)}`
+          : undefined;
+      const line = [
+        cpu('API', r.api.cpuMsPerLog, 'service'),
+        cpu('bare HTTP', r.bare.cpuMsPerLog, 'server'),
+        cpu('baseline', r.baseline.cpuMsPerLog, 'pg client (this process)'),
+      ].filter(Boolean);
+      if (line.length) console.log(`${key} CPU ms per log: ${line.join('; ')}`);
+    }
+    for (const [key, r] of Object.entries(results)) {
+      const seconds = DURATION_SECONDS;
+      console.log(`\n${key} tail, API (p99 ${r.api.summary.p99Ms.toFixed(1)} ms): ${describeTail({ ...r.api.tail, seconds })}`);
+      console.log(`${key} tail, bare HTTP (p99 ${r.bare.summary.p99Ms.toFixed(1)} ms): ${describeTail({ ...r.bare.tail, seconds })}`);
+      console.log(
+        `${key} tail, baseline (p99 ${r.baseline.summary.p99Ms.toFixed(1)} ms): ${describeTail({ ...r.baseline.tail, seconds })}`,
+      );
     }
     if (observability) {
       const off = observability['metrics and tracing off']!.serviceCpuMsPerLog;
@@ -347,13 +402,22 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\n${logs.rows[0].n} logs stored, ${logs.rows[0].aggregated} aggregated`);
+    let profile: ProfileSummary | undefined;
+    if (profileDir) {
+      // The profile is written when the service exits.
+      await service.stop();
+      profile = await summarizeProfileDir(profileDir, 12);
+      await rm(profileDir, { recursive: true, force: true });
+      console.log(`\nThe service's CPU profile (all of the run):\n\n${formatProfile(profile)}`);
+    }
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, leaderboard: LEADERBOARD, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results, ...(observability ? { observability } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), node: process.version, cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, members: MEMBERS, leaderboard: LEADERBOARD, durationSeconds: DURATION_SECONDS, rounds: ROUNDS, poolSize: POOL_SIZE, results, ...(observability ? { observability } : {}), ...(profile ? { profile } : {}) }, null, 2)}\n`,
     );
     console.log(`wrote ${RESULTS_FILE}`);
   } finally {
+    await bare?.stop();
     await service.stop();
     pool.on('error', () => {});
     await pool.end();

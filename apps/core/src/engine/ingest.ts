@@ -3,6 +3,7 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { ApiError, duplicateUniqueIdentifier, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
+import { notifyEventsCommitted } from '../events/wakeup.js';
 import { count, IssueTally } from '../observability/metrics.js';
 import { inSpan } from '../observability/trace.js';
 import type { RequestContext } from '../records/context.js';
@@ -63,10 +64,11 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
   for (let attempt = 1; ; attempt++) {
     const issued = new IssueTally();
     try {
-      const response = locked
+      const { response, emitted } = locked
         ? await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now, issued))
         : await attemptLog(records, records.db, false, ctx, kind, values, now, issued);
       issued.commit();
+      if (emitted) notifyEventsCommitted(records.db);
       return response;
     } catch (err) {
       if (isDuplicateLog(err, kind))
@@ -95,7 +97,7 @@ async function attemptLog(
   values: Values,
   now: Date,
   issued: IssueTally,
-): Promise<Record<string, unknown>> {
+): Promise<{ response: Record<string, unknown>; emitted: boolean }> {
   const account = ctx.account!;
   const idField = `${kind}Id`;
   const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued };
@@ -184,7 +186,7 @@ async function attemptLog(
   for (const e of outcome.after) events.push(await aboutProgress(e));
   tx.writes.emit(events);
   await tx.writes.write(trx);
-  return response;
+  return { response, emitted: tx.writes.emitsEvents };
 }
 
 const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHALLENGE_STATE, mission: MISSION_STATE };

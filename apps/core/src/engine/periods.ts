@@ -62,8 +62,19 @@ export function periodBounds(key: string, period: Period, zone: string): { start
   return { start: new Date(found.start), end: new Date(found.end) };
 }
 
+/** Next keys by kind, zone and key: asked on every log, and computing one would evict periodKey's current period. */
+const nextKeys = new Map<string, string>();
+
 export function nextPeriodKey(key: string, period: Period, zone: string): string {
-  return periodKey(periodBounds(key, period, zone).end, period, zone);
+  const slot = `${period}|${zone}|${key}`;
+  let next = nextKeys.get(slot);
+  if (next === undefined) {
+    const end = periodBounds(key, period, zone).end;
+    next = computeKey(end, period, zone);
+    if (nextKeys.size >= BOUNDS_MAX) nextKeys.clear();
+    nextKeys.set(slot, next);
+  }
+  return next;
 }
 
 /** A mission window: 1 day, 7 days or 1 calendar month from the start, in the member's zone. */

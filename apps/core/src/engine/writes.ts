@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ident, run, type Sql, SqlBuilder } from '../db/prepared.js';
-import { eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import { eventsInsert, type NewEvent } from '../events/outbox.js';
 import type { Row } from '../records/resource.js';
 
 /**
@@ -74,9 +74,13 @@ export class WriteSet {
     return { ...row, ...patch };
   }
 
-  /** Events into the outbox, written with the change that caused them. */
+  /** Events into the outbox, written with the change that caused them; the caller wakes the workers once committed. */
   emit(events: NewEvent[]): void {
     this.events.push(...events);
+  }
+
+  get emitsEvents(): boolean {
+    return this.events.length > 0;
   }
 
   /** Writes everything, in one statement. */
@@ -112,8 +116,7 @@ export class WriteSet {
       ctes.push(`events as (${b.numbered(events.sql, events.bindings)})`);
     }
     const check = updates.length ? `loyalty_expect_unchanged((select count(*) from updated) = ${updates.length})` : 'true';
-    const notify = this.events.length ? `, ${b.numbered(NOTIFY_SQL, NOTIFY_BINDINGS)}` : '';
-    return b.sql(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written${notify}`);
+    return b.sql(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written`);
   }
 }
 
