@@ -4,6 +4,7 @@ import { config } from './lib/config.server';
 import { createPool, migrate } from './lib/db.server';
 import { accountClient } from './lib/core.server';
 import { ensureCoreWebhook, ShopifyLoop } from './lib/loop.server';
+import { OnboardingStore } from './lib/onboarding.server';
 import { ensureProvisioned, type ProvisionDeps } from './lib/provision.server';
 import { PgSessionStorage } from './lib/session-storage.server';
 import { type ShopAccount, ShopStore } from './lib/shops.server';
@@ -13,6 +14,7 @@ export const pool = createPool(config.databaseUrl);
 const migrated = migrate(pool);
 export const shops = new ShopStore(pool, config.encryptionKey, migrated);
 export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey, migrated);
+export const onboarding = new OnboardingStore(pool, migrated);
 const provisioning: ProvisionDeps = {
   coreUrl: config.coreUrl,
   corePublicUrl: config.corePublicUrl,

@@ -158,7 +158,14 @@ export class ShopStore {
 
   async remove(shop: string): Promise<void> {
     await this.ready;
-    for (const table of ['flow_trigger_usage', 'flow_trigger_outbox', 'shopify_discount_rewards', 'reward_discounts', 'flow_action_runs']) {
+    for (const table of [
+      'flow_trigger_usage',
+      'flow_trigger_outbox',
+      'shopify_discount_rewards',
+      'reward_discounts',
+      'flow_action_runs',
+      'onboarding_checklists',
+    ]) {
       await this.db.query(`delete from ${table} where shop = $1`, [shop]);
     }
     await this.db.query('delete from data_requests where shop = $1', [shop]);

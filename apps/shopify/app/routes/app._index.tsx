@@ -3,15 +3,16 @@ import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
+import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { coreFailure } from '../lib/admin.server';
+import type { AccountClient } from '../lib/core.server';
+import { checklist } from '../lib/onboarding.server';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { authenticateShop } from '../shopify.server';
+import { apiKey, authenticateShop, corePublicUrl, onboarding } from '../shopify.server';
 
-/** Dashboard: the programme's numbers over a range, from the core's analytics summary. */
-export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api } = await authenticateShop(request);
-  const url = new URL(request.url);
+/** The programme's numbers over the range the query asks for, from the core's analytics summary. */
+async function analytics(api: AccountClient, url: URL) {
   const from = url.searchParams.get('from') || undefined;
   const to = url.searchParams.get('to') || undefined;
   const { data, error, response } = await api.GET('/analytics/summary', {
@@ -19,18 +20,34 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   });
   if (!data) return { summary: null, failure: coreFailure(response.status, error), from: from ?? '', to: to ?? '' };
   return { summary: data.data, failure: null, from: data.data.from, to: data.data.to };
+}
+
+/**
+ * Dashboard: the first-run checklist (components/OnboardingChecklist.tsx) above the programme's
+ * numbers. Each part is loaded on its own, side by side, and spread into the page's data.
+ */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { api, admin, session, account } = await authenticateShop(request);
+  const [numbers, onboardingChecklist] = await Promise.all([
+    analytics(api, new URL(request.url)),
+    checklist({ api, admin, shop: session.shop, apiKey, accountId: account.accountId, store: onboarding }),
+  ]);
+  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: corePublicUrl };
 };
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
 export default function Dashboard() {
-  const { summary, failure, from, to } = useLoaderData<typeof loader>();
+  const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { common, dashboard: m } = useMessages();
   const [range, setRange] = useState({ from, to });
   return (
     <Page title={m.title}>
       <Layout>
+        <Layout.Section>
+          <OnboardingChecklist data={checklistData} baseUrl={widgetBaseUrl} />
+        </Layout.Section>
         <Layout.Section>
           <Card>
             <Form method="get">

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate) from
+ * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate, shopLocales, the main theme's settings_data.json) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
 export interface AdminStub {
@@ -29,8 +29,24 @@ export interface AdminStub {
   >;
   /** Awaited before a discountCodeBasicCreate is answered (after the discount exists), e.g. to kill the app. */
   beforeDiscountAnswer: (() => Promise<void>) | null;
+  /** The shop's locales (shopLocales), the primary one first by default. */
+  locales: { locale: string; primary: boolean }[];
+  /** The published theme (themes(roles: MAIN)) and its config/settings_data.json text; null: no main theme. */
+  mainTheme: { name: string; settingsData: string | null } | null;
   close(): Promise<void>;
 }
+
+/** A theme's settings_data.json as Shopify writes it (a comment block first), without app embeds. */
+export const PLAIN_SETTINGS_DATA = `/*
+ * ------------------------------------------------------------
+ * IMPORTANT: The contents of this file are auto-generated.
+ * ------------------------------------------------------------
+ */
+{
+  "current": { "colors_solid_button_labels": "#ffffff", "blocks": {} },
+  "presets": { "Default": { "colors_solid_button_labels": "#ffffff" } }
+}
+`;
 
 export const STUB_SHOP = { id: 'gid://shopify/Shop/424242', name: 'Test Shop', ianaTimezone: 'Europe/Paris' };
 
@@ -54,6 +70,8 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     discounts: new Map(),
     scripted: new Map(),
     beforeDiscountAnswer: null,
+    locales: [{ locale: 'en', primary: true }],
+    mainTheme: { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA },
   };
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -107,6 +125,14 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: { id }, userErrors: [] } } });
       }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
+      if (operation === 'LoyaltyShopLocales') return send(200, { data: { shopLocales: stub.locales } });
+      if (operation === 'LoyaltyMainTheme') {
+        const theme = stub.mainTheme;
+        const files = theme?.settingsData == null ? [] : [{ filename: 'config/settings_data.json', body: { content: theme.settingsData } }];
+        return send(200, {
+          data: { themes: { nodes: theme ? [{ name: theme.name, files: { nodes: files } }] : [] } },
+        });
+      }
       if (operation === 'LoyaltyCustomer') {
         const id = String(variables.id);
         const customer = stub.customers.get(id);

@@ -1,0 +1,398 @@
+import { Link, useFetcher, useRevalidator } from '@remix-run/react';
+import {
+  Badge,
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  InlineGrid,
+  InlineStack,
+  List,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { format } from '../i18n';
+import { useMessages } from '../i18n/context';
+import type { Checklist } from '../lib/onboarding.server';
+import { TEMPLATE_IDS, type TemplateId } from '../lib/templates/onboarding-programs';
+
+const ACTION = '/app/onboarding';
+const FLOW_ACTIONS = ['execute-streak', 'execute-challenge', 'execute-mission', 'grant-streak-freezes', 'stamp-coupon'];
+const FLOW_TRIGGERS = [
+  'loyalty-streak-milestone',
+  'loyalty-streak-completed',
+  'loyalty-streak-at-risk',
+  'loyalty-streak-broken',
+  'loyalty-streak-freeze-used',
+  'loyalty-challenge-milestone',
+  'loyalty-challenge-completed',
+  'loyalty-mission-completed',
+  'loyalty-reward-issued',
+];
+
+type Answer = {
+  intent?: string;
+  ok: boolean;
+  message?: string;
+  leftOver?: { name: string }[];
+  definition?: { slug: string; id: string; name: string };
+  name?: string;
+  accessToken?: string;
+  externalId?: string;
+};
+
+function useSend() {
+  const fetcher = useFetcher<Answer>();
+  const send = (body: Record<string, unknown>) =>
+    fetcher.submit(body as never, { method: 'post', action: ACTION, encType: 'application/json' });
+  return { fetcher, send, busy: fetcher.state !== 'idle' };
+}
+
+function StepHeader({ title, done }: { title: string; done: boolean }) {
+  const { onboarding: m } = useMessages();
+  return (
+    <InlineStack gap="200" blockAlign="center">
+      <Text as="h3" variant="headingMd">
+        {title}
+      </Text>
+      <Badge tone={done ? 'success' : undefined}>{done ? m.done : m.toDo}</Badge>
+    </InlineStack>
+  );
+}
+
+/** A document for the preview frame: the widget loader from the core, then init (guest, or member with a token). */
+function previewDocument(baseUrl: string, config: Record<string, string>): string {
+  const init = JSON.stringify({ baseUrl, ...config }).replace(/</g, '\\u003c');
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
+}
+
+function ProgramStep({ data }: { data: Checklist['program'] }) {
+  const { onboarding: o } = useMessages();
+  const m = o.steps.program;
+  const { fetcher, send, busy } = useSend();
+  const [chosen, setChosen] = useState<TemplateId | null>(null);
+  const [status, setStatus] = useState<'live' | 'draft'>('live');
+  const [discounts, setDiscounts] = useState(true);
+  const answer = fetcher.data;
+  return (
+    <BlockStack gap="300">
+      <StepHeader title={m.title} done={data.done} />
+      <Text as="p" tone="subdued">
+        {m.intro}
+      </Text>
+      <InlineGrid columns={{ xs: 1, md: 2, lg: 4 }} gap="300">
+        {TEMPLATE_IDS.map((id) => {
+          const t = m.templates[id];
+          return (
+            <Box key={id} padding="300" borderWidth="025" borderColor={chosen === id ? 'border-emphasis' : 'border'} borderRadius="200">
+              <section aria-label={t.title}>
+                <BlockStack gap="200">
+                  <Text as="h4" variant="headingSm">
+                    {t.title}
+                  </Text>
+                  <Text as="p" tone="subdued">
+                    {t.summary}
+                  </Text>
+                  <List>
+                    {t.creates.map((line) => (
+                      <List.Item key={line}>{line}</List.Item>
+                    ))}
+                  </List>
+                  <Button pressed={chosen === id} onClick={() => setChosen(id)} accessibilityLabel={`${m.choose}: ${t.title}`}>
+                    {chosen === id ? m.chosen : m.choose}
+                  </Button>
+                </BlockStack>
+              </section>
+            </Box>
+          );
+        })}
+      </InlineGrid>
+      {chosen ? (
+        <BlockStack gap="200">
+          <ChoiceList
+            title={m.status}
+            choices={[
+              { label: m.live, value: 'live' },
+              { label: m.draft, value: 'draft' },
+            ]}
+            selected={[status]}
+            onChange={(v) => setStatus(v[0] === 'draft' ? 'draft' : 'live')}
+          />
+          <Checkbox label={m.shopifyDiscounts} helpText={m.shopifyDiscountsHelp} checked={discounts} onChange={setDiscounts} />
+          <Text as="p" tone="subdued">
+            {m.language}
+          </Text>
+          <Box>
+            <Button
+              variant="primary"
+              loading={busy}
+              onClick={() => send({ intent: 'create', template: chosen, status, shopifyDiscounts: discounts })}
+            >
+              {m.create}
+            </Button>
+          </Box>
+        </BlockStack>
+      ) : null}
+      {answer?.intent === 'create' && answer.ok && answer.definition ? (
+        <Banner tone="success" title={format(m.created, { name: answer.definition.name, status: m.statuses[status] ?? status })}>
+          <Link to={`/app/r/${answer.definition.slug}/${answer.definition.id}`}>{m.open}</Link>
+        </Banner>
+      ) : null}
+      {answer?.intent === 'create' && !answer.ok ? (
+        <Banner tone="critical" title={format(m.failed, { message: answer.message ?? '' })}>
+          <p>{answer.leftOver?.length ? format(m.leftOver, { names: answer.leftOver.map((r) => r.name).join(', ') }) : m.nothingKept}</p>
+        </Banner>
+      ) : null}
+      {answer?.intent === 'launch' ? (
+        <Banner
+          tone={answer.ok ? 'success' : 'critical'}
+          title={answer.ok ? format(m.launched, { name: answer.name ?? '' }) : (answer.message ?? '')}
+        />
+      ) : null}
+      {data.programs.length ? (
+        <BlockStack gap="100">
+          <Text as="h4" variant="headingSm">
+            {m.yours}
+          </Text>
+          {data.programs.map((p) => (
+            <InlineStack key={p.id} gap="200" blockAlign="center">
+              <Link to={`/app/r/${p.slug}/${p.id}`}>{p.name}</Link>
+              <Text as="span" tone="subdued">
+                {m.kinds[p.slug]}
+              </Text>
+              <Badge tone={p.status === 'live' ? 'success' : undefined}>{m.statuses[p.status] ?? p.status}</Badge>
+              {p.status !== 'live' ? (
+                <Button size="slim" disabled={busy} onClick={() => send({ intent: 'launch', slug: p.slug, id: p.id })}>
+                  {m.goLive}
+                </Button>
+              ) : null}
+            </InlineStack>
+          ))}
+        </BlockStack>
+      ) : null}
+    </BlockStack>
+  );
+}
+
+function EmbedStep({ data }: { data: Checklist['embed'] }) {
+  const { onboarding: o } = useMessages();
+  const m = o.steps.embed;
+  const { fetcher, send, busy } = useSend();
+  const revalidator = useRevalidator();
+  const check = data.check;
+  const keys = ['templateId', 'themeId', 'floatingWidgetId'] as const;
+  const missing = keys.some((k) => !data.ids[k]);
+  return (
+    <BlockStack gap="300">
+      <StepHeader title={m.title} done={data.done} />
+      <Text as="p" tone="subdued">
+        {m.intro}
+      </Text>
+      <InlineGrid columns={{ xs: 1, md: 3 }} gap="300">
+        {keys.map((k) => (
+          <TextField key={k} label={m.ids[k]} value={data.ids[k] ?? ''} readOnly autoComplete="off" selectTextOnFocus />
+        ))}
+      </InlineGrid>
+      {missing ? (
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="p">{m.missingRecords}</Text>
+          <Button loading={busy} onClick={() => send({ intent: 'widget' })}>
+            {m.createRecords}
+          </Button>
+        </InlineStack>
+      ) : null}
+      {fetcher.data?.intent === 'widget' ? (
+        <Banner tone={fetcher.data.ok ? 'success' : 'critical'} title={fetcher.data.ok ? m.recordsCreated : (fetcher.data.message ?? '')} />
+      ) : null}
+      <div data-testid="embed-check">
+        {check.ok ? (
+          <Banner tone="success" title={format(m.ok, { theme: check.themeName })} />
+        ) : (
+          <Banner
+            tone="warning"
+            title={format(m.reasons[check.reason], {
+              theme: check.themeName ?? '',
+              fields: (check.fields ?? []).join(', '),
+              detail: check.detail ?? '',
+            })}
+          />
+        )}
+      </div>
+      <InlineStack gap="200">
+        <Button variant="primary" url={data.link} target="_top">
+          {m.openEditor}
+        </Button>
+        <Button loading={revalidator.state !== 'idle'} onClick={() => revalidator.revalidate()}>
+          {m.checkAgain}
+        </Button>
+      </InlineStack>
+    </BlockStack>
+  );
+}
+
+function MarkButton({ step, done }: { step: 'automate' | 'preview'; done: boolean }) {
+  const { onboarding: o } = useMessages();
+  const { send, busy } = useSend();
+  return (
+    <Box>
+      <Button loading={busy} onClick={() => send({ intent: 'mark', step, done: !done })}>
+        {done ? o.markUndone : o.markDone}
+      </Button>
+    </Box>
+  );
+}
+
+function AutomateStep({ done, challengeId }: { done: boolean; challengeId: string | null }) {
+  const { onboarding: o } = useMessages();
+  const m = o.steps.automate;
+  return (
+    <BlockStack gap="300">
+      <StepHeader title={m.title} done={done} />
+      <Text as="p" tone="subdued">
+        {m.intro}
+      </Text>
+      <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+        <BlockStack gap="100">
+          <Text as="h4" variant="headingSm">
+            {m.actions}
+          </Text>
+          <List>
+            {FLOW_ACTIONS.map((h) => (
+              <List.Item key={h}>{m.actionNames[h]}</List.Item>
+            ))}
+          </List>
+        </BlockStack>
+        <BlockStack gap="100">
+          <Text as="h4" variant="headingSm">
+            {m.triggers}
+          </Text>
+          <List>
+            {FLOW_TRIGGERS.map((h) => (
+              <List.Item key={h}>{m.triggerNames[h]}</List.Item>
+            ))}
+          </List>
+        </BlockStack>
+      </InlineGrid>
+      {[m.recipeOrder, m.recipeTag].map((recipe) => (
+        <BlockStack key={recipe.title} gap="100">
+          <Text as="h4" variant="headingSm">
+            {recipe.title}
+          </Text>
+          <List type="number">
+            {recipe.steps.map((line) => (
+              <List.Item key={line}>{format(line, { challengeId: challengeId ?? m.yourChallenge })}</List.Item>
+            ))}
+          </List>
+        </BlockStack>
+      ))}
+      <MarkButton step="automate" done={done} />
+    </BlockStack>
+  );
+}
+
+function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string; embed: Checklist['embed'] }) {
+  const { onboarding: o } = useMessages();
+  const m = o.steps.preview;
+  const token = useSend();
+  const [mode, setMode] = useState<'guest' | 'member' | null>(null);
+  const { templateId, themeId, floatingWidgetId } = embed.ids;
+  const ready = Boolean(templateId && themeId && floatingWidgetId);
+  const config = ready
+    ? { accountId: embed.accountId, templateId: templateId!, themeId: themeId!, floatingWidgetId: floatingWidgetId! }
+    : null;
+  const memberToken = token.fetcher.data?.intent === 'preview-token' ? token.fetcher.data.accessToken : undefined;
+  useEffect(() => {
+    if (mode === 'member' && !memberToken && token.fetcher.state === 'idle') token.send({ intent: 'preview-token' });
+  }, [mode, memberToken, token]);
+  const shown =
+    config && mode === 'guest' ? config : config && mode === 'member' && memberToken ? { ...config, accessToken: memberToken } : null;
+  return (
+    <BlockStack gap="300">
+      <StepHeader title={m.title} done={done} />
+      <Text as="p" tone="subdued">
+        {m.intro}
+      </Text>
+      {ready ? (
+        <InlineStack gap="200">
+          <Button pressed={mode === 'guest'} onClick={() => setMode('guest')}>
+            {m.guest}
+          </Button>
+          <Button pressed={mode === 'member'} onClick={() => setMode('member')}>
+            {m.member}
+          </Button>
+          <Link to="/app/widget">{m.more}</Link>
+        </InlineStack>
+      ) : (
+        <Text as="p">{m.needsIds}</Text>
+      )}
+      {mode === 'member' && token.fetcher.data?.externalId ? (
+        <Text as="p" tone="subdued">
+          {format(m.memberNote, { externalId: token.fetcher.data.externalId })}
+        </Text>
+      ) : null}
+      {shown ? (
+        <iframe
+          key={mode}
+          title={m.frameTitle}
+          data-testid={`onboarding-preview-${mode}`}
+          srcDoc={previewDocument(baseUrl, shown)}
+          style={{ width: '100%', height: 520, border: '1px solid #e1e3e5', borderRadius: 8 }}
+        />
+      ) : null}
+      <MarkButton step="preview" done={done} />
+    </BlockStack>
+  );
+}
+
+/**
+ * The dashboard's first-run checklist: four steps from a fresh install to a live, visible and
+ * automated program, shown until every step is done, then folded (the merchant can reopen it).
+ */
+export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUrl: string }) {
+  const { onboarding: m } = useMessages();
+  const { send, busy } = useSend();
+  const done = [data.program.done, data.embed.done, data.automate.done, data.preview.done].filter(Boolean).length;
+  const progress = { done, total: 4 };
+  const challengeId = data.program.programs.find((p) => p.slug === 'challenge')?.id ?? null;
+  if (!data.open) {
+    return (
+      <Card>
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="p">{format(m.folded, progress)}</Text>
+          <Button loading={busy} onClick={() => send({ intent: 'open', open: true })}>
+            {m.reopen}
+          </Button>
+        </InlineStack>
+      </Card>
+    );
+  }
+  return (
+    <Card>
+      <section aria-label={m.title}>
+        <BlockStack gap="500">
+          <InlineStack align="space-between" blockAlign="center">
+            <BlockStack gap="100">
+              <Text as="h2" variant="headingLg">
+                {m.title}
+              </Text>
+              <Text as="p" tone="subdued">
+                {format(m.progress, progress)}
+              </Text>
+            </BlockStack>
+            <Button variant="tertiary" loading={busy} onClick={() => send({ intent: 'open', open: false })}>
+              {m.hide}
+            </Button>
+          </InlineStack>
+          <ProgramStep data={data.program} />
+          <EmbedStep data={data.embed} />
+          <AutomateStep done={data.automate.done} challengeId={challengeId} />
+          <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} />
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}

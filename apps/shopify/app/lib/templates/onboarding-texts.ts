@@ -1,0 +1,419 @@
+/**
+ * The shopper-facing texts (eud* fields, and the record names that repeat them) of the onboarding's
+ * program templates, one set per widget language (CONTRACT §13: en es fr de zh-CN ja pt it ko).
+ * These are storefront data the templates write into the core, not admin texts: the merchant edits
+ * them afterwards like any record's. Titles are at most 48 characters (the core's eudTitle limit).
+ */
+export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const;
+export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+
+export interface StorefrontTexts {
+  launcher: string;
+  redeem: string;
+  daily: { title: string; description: string; completed: string; day3: string; day7: string; reward3: string; reward7: string };
+  weekly: { title: string; description: string; week4: string; week12: string; reward4: string; reward12: string };
+  spend: {
+    title: string;
+    description: string;
+    completed: string;
+    half: string;
+    full: string;
+    rewardHalf: string;
+    rewardFull: string;
+    leaderboard: string;
+    leaderboardDescription: string;
+  };
+  welcome: { title: string; description: string; completed: string; account: string; order: string; review: string; reward: string };
+}
+
+const en: StorefrontTexts = {
+  launcher: 'Rewards',
+  redeem: 'Enter this code at checkout.',
+  daily: {
+    title: 'Daily visit streak',
+    description: 'Visit us every day: 3 and 7 days in a row unlock rewards.',
+    completed: 'Seven days in a row. Well done!',
+    day3: '3 days in a row',
+    day7: '7 days in a row',
+    reward3: '10% off your next order',
+    reward7: '20% off your next order',
+  },
+  weekly: {
+    title: 'Weekly streak',
+    description: 'Visit at least once a week. Every 4 weeks earns a freeze that covers a missed week.',
+    week4: '4 weeks in a row',
+    week12: '12 weeks in a row',
+    reward4: '10% off your next order',
+    reward12: '25% off your next order',
+  },
+  spend: {
+    title: 'Monthly spend challenge',
+    description: 'Reach 200 in orders this month and unlock rewards on the way.',
+    completed: 'Challenge complete. Thank you!',
+    half: 'Halfway: 100 spent',
+    full: '200 spent this month',
+    rewardHalf: '5 off your next order',
+    rewardFull: '15 off your next order',
+    leaderboard: 'Top spenders this month',
+    leaderboardDescription: 'The shoppers who spent the most this month.',
+  },
+  welcome: {
+    title: 'Welcome mission',
+    description: 'Create an account, place your first order and write your first review.',
+    completed: 'Welcome aboard! Your reward is ready.',
+    account: 'Create an account',
+    order: 'Place your first order',
+    review: 'Write your first review',
+    reward: '15% welcome reward',
+  },
+};
+
+const es: StorefrontTexts = {
+  launcher: 'Recompensas',
+  redeem: 'Introduce este código al pagar.',
+  daily: {
+    title: 'Racha de visitas diarias',
+    description: 'Visítanos cada día: 3 y 7 días seguidos desbloquean recompensas.',
+    completed: 'Siete días seguidos. ¡Bien hecho!',
+    day3: '3 días seguidos',
+    day7: '7 días seguidos',
+    reward3: '10 % de descuento en tu próximo pedido',
+    reward7: '20 % de descuento en tu próximo pedido',
+  },
+  weekly: {
+    title: 'Racha semanal',
+    description: 'Visítanos al menos una vez por semana. Cada 4 semanas ganas una protección que cubre una semana perdida.',
+    week4: '4 semanas seguidas',
+    week12: '12 semanas seguidas',
+    reward4: '10 % de descuento en tu próximo pedido',
+    reward12: '25 % de descuento en tu próximo pedido',
+  },
+  spend: {
+    title: 'Reto de gasto mensual',
+    description: 'Alcanza 200 en pedidos este mes y desbloquea recompensas por el camino.',
+    completed: 'Reto completado. ¡Gracias!',
+    half: 'A mitad de camino: 100 gastados',
+    full: '200 gastados este mes',
+    rewardHalf: '5 de descuento en tu próximo pedido',
+    rewardFull: '15 de descuento en tu próximo pedido',
+    leaderboard: 'Quienes más gastan este mes',
+    leaderboardDescription: 'Los clientes que más han gastado este mes.',
+  },
+  welcome: {
+    title: 'Misión de bienvenida',
+    description: 'Crea una cuenta, haz tu primer pedido y escribe tu primera reseña.',
+    completed: '¡Bienvenido! Tu recompensa está lista.',
+    account: 'Crea una cuenta',
+    order: 'Haz tu primer pedido',
+    review: 'Escribe tu primera reseña',
+    reward: '15 % de bienvenida',
+  },
+};
+
+const fr: StorefrontTexts = {
+  launcher: 'Récompenses',
+  redeem: 'Saisissez ce code lors du paiement.',
+  daily: {
+    title: 'Série de visites quotidiennes',
+    description: 'Rendez-nous visite chaque jour : 3 et 7 jours d’affilée débloquent des récompenses.',
+    completed: 'Sept jours d’affilée. Bravo !',
+    day3: '3 jours d’affilée',
+    day7: '7 jours d’affilée',
+    reward3: '10 % sur votre prochaine commande',
+    reward7: '20 % sur votre prochaine commande',
+  },
+  weekly: {
+    title: 'Série hebdomadaire',
+    description: 'Venez au moins une fois par semaine. Toutes les 4 semaines, gagnez un joker qui couvre une semaine manquée.',
+    week4: '4 semaines d’affilée',
+    week12: '12 semaines d’affilée',
+    reward4: '10 % sur votre prochaine commande',
+    reward12: '25 % sur votre prochaine commande',
+  },
+  spend: {
+    title: 'Défi d’achats du mois',
+    description: 'Atteignez 200 de commandes ce mois-ci et débloquez des récompenses en chemin.',
+    completed: 'Défi réussi. Merci !',
+    half: 'À mi-chemin : 100 dépensés',
+    full: '200 dépensés ce mois-ci',
+    rewardHalf: '5 de remise sur votre prochaine commande',
+    rewardFull: '15 de remise sur votre prochaine commande',
+    leaderboard: 'Meilleurs clients du mois',
+    leaderboardDescription: 'Les clients qui ont le plus dépensé ce mois-ci.',
+  },
+  welcome: {
+    title: 'Mission de bienvenue',
+    description: 'Créez un compte, passez votre première commande et écrivez votre premier avis.',
+    completed: 'Bienvenue ! Votre récompense est prête.',
+    account: 'Créer un compte',
+    order: 'Passer votre première commande',
+    review: 'Écrire votre premier avis',
+    reward: '15 % de bienvenue',
+  },
+};
+
+const de: StorefrontTexts = {
+  launcher: 'Prämien',
+  redeem: 'Gib diesen Code an der Kasse ein.',
+  daily: {
+    title: 'Tägliche Besuchsserie',
+    description: 'Besuche uns jeden Tag: 3 und 7 Tage in Folge schalten Prämien frei.',
+    completed: 'Sieben Tage in Folge. Gut gemacht!',
+    day3: '3 Tage in Folge',
+    day7: '7 Tage in Folge',
+    reward3: '10 % Rabatt auf deine nächste Bestellung',
+    reward7: '20 % Rabatt auf deine nächste Bestellung',
+  },
+  weekly: {
+    title: 'Wöchentliche Serie',
+    description: 'Besuche uns mindestens einmal pro Woche. Alle 4 Wochen gibt es einen Joker, der eine verpasste Woche abdeckt.',
+    week4: '4 Wochen in Folge',
+    week12: '12 Wochen in Folge',
+    reward4: '10 % Rabatt auf deine nächste Bestellung',
+    reward12: '25 % Rabatt auf deine nächste Bestellung',
+  },
+  spend: {
+    title: 'Monatliche Einkaufs-Challenge',
+    description: 'Erreiche diesen Monat 200 an Bestellungen und sichere dir unterwegs Prämien.',
+    completed: 'Challenge geschafft. Danke!',
+    half: 'Halbzeit: 100 ausgegeben',
+    full: '200 in diesem Monat ausgegeben',
+    rewardHalf: '5 Rabatt auf deine nächste Bestellung',
+    rewardFull: '15 Rabatt auf deine nächste Bestellung',
+    leaderboard: 'Top-Kunden des Monats',
+    leaderboardDescription: 'Die Kundinnen und Kunden mit den höchsten Einkäufen in diesem Monat.',
+  },
+  welcome: {
+    title: 'Willkommensmission',
+    description: 'Lege ein Konto an, gib deine erste Bestellung auf und schreibe deine erste Bewertung.',
+    completed: 'Willkommen! Deine Prämie ist bereit.',
+    account: 'Konto anlegen',
+    order: 'Erste Bestellung aufgeben',
+    review: 'Erste Bewertung schreiben',
+    reward: '15 % Willkommensprämie',
+  },
+};
+
+const zhCN: StorefrontTexts = {
+  launcher: '奖励',
+  redeem: '结账时输入此代码。',
+  daily: {
+    title: '每日访问连续记录',
+    description: '每天来访：连续 3 天和 7 天即可解锁奖励。',
+    completed: '连续七天，太棒了！',
+    day3: '连续 3 天',
+    day7: '连续 7 天',
+    reward3: '下单立享九折',
+    reward7: '下单立享八折',
+  },
+  weekly: {
+    title: '每周连续记录',
+    description: '每周至少来访一次。每满 4 周可获得一次冻结，抵消错过的一周。',
+    week4: '连续 4 周',
+    week12: '连续 12 周',
+    reward4: '下单立享九折',
+    reward12: '下单立享七五折',
+  },
+  spend: {
+    title: '每月消费挑战',
+    description: '本月订单金额达到 200，沿途解锁奖励。',
+    completed: '挑战完成，感谢支持！',
+    half: '完成一半：已消费 100',
+    full: '本月已消费 200',
+    rewardHalf: '下次订单立减 5',
+    rewardFull: '下次订单立减 15',
+    leaderboard: '本月消费排行榜',
+    leaderboardDescription: '本月消费最多的顾客。',
+  },
+  welcome: {
+    title: '欢迎任务',
+    description: '创建账户、完成首笔订单并撰写第一条评价。',
+    completed: '欢迎加入！您的奖励已准备好。',
+    account: '创建账户',
+    order: '完成首笔订单',
+    review: '撰写第一条评价',
+    reward: '欢迎礼：八五折',
+  },
+};
+
+const ja: StorefrontTexts = {
+  launcher: '特典',
+  redeem: 'お会計時にこのコードを入力してください。',
+  daily: {
+    title: '毎日の来店ストリーク',
+    description: '毎日ご来店ください。3日連続と7日連続で特典がもらえます。',
+    completed: '7日連続達成、おめでとうございます！',
+    day3: '3日連続',
+    day7: '7日連続',
+    reward3: '次回のご注文が10%オフ',
+    reward7: '次回のご注文が20%オフ',
+  },
+  weekly: {
+    title: '毎週のストリーク',
+    description: '週に1回以上ご来店ください。4週ごとに、休んだ週をカバーするフリーズがもらえます。',
+    week4: '4週連続',
+    week12: '12週連続',
+    reward4: '次回のご注文が10%オフ',
+    reward12: '次回のご注文が25%オフ',
+  },
+  spend: {
+    title: '月間お買い物チャレンジ',
+    description: '今月のご注文合計200を目指し、途中で特典を獲得しましょう。',
+    completed: 'チャレンジ達成、ありがとうございます！',
+    half: '半分達成：100ご利用',
+    full: '今月200ご利用',
+    rewardHalf: '次回のご注文から5引き',
+    rewardFull: '次回のご注文から15引き',
+    leaderboard: '今月のお買い物ランキング',
+    leaderboardDescription: '今月最もお買い物されたお客様。',
+  },
+  welcome: {
+    title: 'ウェルカムミッション',
+    description: 'アカウントを作成し、初めてのご注文と初めてのレビューをお願いします。',
+    completed: 'ようこそ！特典の準備ができました。',
+    account: 'アカウントを作成',
+    order: '初めてのご注文',
+    review: '初めてのレビューを書く',
+    reward: 'ウェルカム特典15%オフ',
+  },
+};
+
+const pt: StorefrontTexts = {
+  launcher: 'Recompensas',
+  redeem: 'Insira este código no checkout.',
+  daily: {
+    title: 'Sequência de visitas diárias',
+    description: 'Visite-nos todos os dias: 3 e 7 dias seguidos desbloqueiam recompensas.',
+    completed: 'Sete dias seguidos. Muito bem!',
+    day3: '3 dias seguidos',
+    day7: '7 dias seguidos',
+    reward3: '10% de desconto no próximo pedido',
+    reward7: '20% de desconto no próximo pedido',
+  },
+  weekly: {
+    title: 'Sequência semanal',
+    description: 'Visite-nos pelo menos uma vez por semana. A cada 4 semanas ganha um congelamento que cobre uma semana perdida.',
+    week4: '4 semanas seguidas',
+    week12: '12 semanas seguidas',
+    reward4: '10% de desconto no próximo pedido',
+    reward12: '25% de desconto no próximo pedido',
+  },
+  spend: {
+    title: 'Desafio de compras do mês',
+    description: 'Alcance 200 em pedidos este mês e desbloqueie recompensas pelo caminho.',
+    completed: 'Desafio concluído. Obrigado!',
+    half: 'A meio caminho: 100 gastos',
+    full: '200 gastos este mês',
+    rewardHalf: '5 de desconto no próximo pedido',
+    rewardFull: '15 de desconto no próximo pedido',
+    leaderboard: 'Quem mais comprou este mês',
+    leaderboardDescription: 'Os clientes que mais gastaram este mês.',
+  },
+  welcome: {
+    title: 'Missão de boas-vindas',
+    description: 'Crie uma conta, faça o seu primeiro pedido e escreva a sua primeira avaliação.',
+    completed: 'Bem-vindo! A sua recompensa está pronta.',
+    account: 'Criar uma conta',
+    order: 'Fazer o primeiro pedido',
+    review: 'Escrever a primeira avaliação',
+    reward: '15% de boas-vindas',
+  },
+};
+
+const it: StorefrontTexts = {
+  launcher: 'Premi',
+  redeem: 'Inserisci questo codice al checkout.',
+  daily: {
+    title: 'Serie di visite giornaliere',
+    description: 'Vieni a trovarci ogni giorno: 3 e 7 giorni di fila sbloccano premi.',
+    completed: 'Sette giorni di fila. Complimenti!',
+    day3: '3 giorni di fila',
+    day7: '7 giorni di fila',
+    reward3: '10% di sconto sul prossimo ordine',
+    reward7: '20% di sconto sul prossimo ordine',
+  },
+  weekly: {
+    title: 'Serie settimanale',
+    description: 'Vieni almeno una volta a settimana. Ogni 4 settimane ottieni un jolly che copre una settimana persa.',
+    week4: '4 settimane di fila',
+    week12: '12 settimane di fila',
+    reward4: '10% di sconto sul prossimo ordine',
+    reward12: '25% di sconto sul prossimo ordine',
+  },
+  spend: {
+    title: 'Sfida di spesa mensile',
+    description: 'Raggiungi 200 di ordini questo mese e sblocca premi lungo il percorso.',
+    completed: 'Sfida completata. Grazie!',
+    half: 'A metà strada: 100 spesi',
+    full: '200 spesi questo mese',
+    rewardHalf: '5 di sconto sul prossimo ordine',
+    rewardFull: '15 di sconto sul prossimo ordine',
+    leaderboard: 'I migliori clienti del mese',
+    leaderboardDescription: 'I clienti che hanno speso di più questo mese.',
+  },
+  welcome: {
+    title: 'Missione di benvenuto',
+    description: 'Crea un account, fai il tuo primo ordine e scrivi la tua prima recensione.',
+    completed: 'Benvenuto! Il tuo premio è pronto.',
+    account: 'Crea un account',
+    order: 'Fai il primo ordine',
+    review: 'Scrivi la prima recensione',
+    reward: '15% di benvenuto',
+  },
+};
+
+const ko: StorefrontTexts = {
+  launcher: '리워드',
+  redeem: '결제 시 이 코드를 입력하세요.',
+  daily: {
+    title: '매일 방문 연속 기록',
+    description: '매일 방문하세요. 3일, 7일 연속 방문 시 리워드가 열립니다.',
+    completed: '7일 연속 달성, 축하합니다!',
+    day3: '3일 연속',
+    day7: '7일 연속',
+    reward3: '다음 주문 10% 할인',
+    reward7: '다음 주문 20% 할인',
+  },
+  weekly: {
+    title: '주간 연속 기록',
+    description: '매주 한 번 이상 방문하세요. 4주마다 놓친 한 주를 지켜 주는 프리즈를 받습니다.',
+    week4: '4주 연속',
+    week12: '12주 연속',
+    reward4: '다음 주문 10% 할인',
+    reward12: '다음 주문 25% 할인',
+  },
+  spend: {
+    title: '월간 구매 챌린지',
+    description: '이번 달 주문 금액 200을 달성하고 중간중간 리워드를 받으세요.',
+    completed: '챌린지 완료, 감사합니다!',
+    half: '절반 달성: 100 구매',
+    full: '이번 달 200 구매',
+    rewardHalf: '다음 주문 5 할인',
+    rewardFull: '다음 주문 15 할인',
+    leaderboard: '이번 달 구매 순위',
+    leaderboardDescription: '이번 달 가장 많이 구매한 고객입니다.',
+  },
+  welcome: {
+    title: '웰컴 미션',
+    description: '계정을 만들고, 첫 주문을 하고, 첫 리뷰를 작성하세요.',
+    completed: '환영합니다! 리워드가 준비되었습니다.',
+    account: '계정 만들기',
+    order: '첫 주문하기',
+    review: '첫 리뷰 작성하기',
+    reward: '웰컴 15% 할인',
+  },
+};
+
+export const STOREFRONT_TEXTS: Record<WidgetLanguage, StorefrontTexts> = { en, es, fr, de, 'zh-CN': zhCN, ja, pt, it, ko };
+
+/**
+ * The widget language for a Shopify locale (`de`, `pt-BR`, `zh-CN`): the exact tag, else its base
+ * language, else English. `zh-TW` stays English: the widget has simplified Chinese only.
+ */
+export function widgetLanguage(locale: string | null | undefined): WidgetLanguage {
+  if (!locale) return 'en';
+  const exact = WIDGET_LANGUAGES.find((l) => l.toLowerCase() === locale.toLowerCase());
+  if (exact) return exact;
+  const base = locale.split('-')[0]!.toLowerCase();
+  return WIDGET_LANGUAGES.find((l) => l === base) ?? 'en';
+}

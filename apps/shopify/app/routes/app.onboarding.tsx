@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { mintEndUserToken } from '../lib/enduser-token.server';
+import { createProgram, createWidgetRecords, type MarkableStep, PREVIEW_MEMBER, templateLanguage } from '../lib/onboarding.server';
+import { records } from '../lib/records.server';
+import { isTemplateId } from '../lib/templates/onboarding-programs';
+import { authenticateShop, coreUrl, loop, onboarding } from '../shopify.server';
+
+type Intent =
+  | { intent: 'create'; template: string; status: string; shopifyDiscounts: boolean }
+  | { intent: 'launch'; slug: string; id: string }
+  | { intent: 'widget' }
+  | { intent: 'mark'; step: string; done: boolean }
+  | { intent: 'open'; open: boolean }
+  | { intent: 'preview-token' };
+
+const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
+
+/** The checklist's writes (components/OnboardingChecklist.tsx), each answered as JSON. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session, admin, api, account } = await authenticateShop(request);
+  let input: Intent;
+  try {
+    input = (await request.json()) as Intent;
+  } catch {
+    return invalid('The body must be JSON.');
+  }
+  switch (input?.intent) {
+    case 'create': {
+      if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
+      if (input.status !== 'live' && input.status !== 'draft') return invalid('status must be live or draft.');
+      const result = await createProgram(
+        api,
+        {
+          template: input.template,
+          status: input.status,
+          shopifyDiscounts: input.shopifyDiscounts === true,
+          language: await templateLanguage(admin),
+        },
+        (rewardId, on) => loop.setShopifyDiscount(session.shop, rewardId, on),
+      );
+      return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
+    }
+    case 'launch': {
+      if (!['streak', 'challenge', 'mission'].includes(input.slug) || typeof input.id !== 'string') return invalid('Unknown program.');
+      const updated = await records(api, input.slug).update(input.id, { status: 'live' });
+      if (!updated.ok) return Response.json({ intent: 'launch', ok: false, ...updated.failure }, { status: updated.failure.status });
+      return Response.json({ intent: 'launch', ok: true, name: String(updated.data.name ?? '') });
+    }
+    case 'widget': {
+      const result = await createWidgetRecords(api, await templateLanguage(admin));
+      return Response.json({ intent: 'widget', ...result }, { status: result.ok ? 200 : 422 });
+    }
+    case 'mark': {
+      if (input.step !== 'automate' && input.step !== 'preview') return invalid('step must be automate or preview.');
+      await onboarding.mark(session.shop, input.step as MarkableStep, input.done === true);
+      return Response.json({ intent: 'mark', ok: true });
+    }
+    case 'open':
+      await onboarding.setOpen(session.shop, input.open === true);
+      return Response.json({ intent: 'open', ok: true });
+    case 'preview-token': {
+      const minted = await mintEndUserToken(coreUrl, account, PREVIEW_MEMBER);
+      if (minted instanceof Response) return minted;
+      return Response.json(
+        { intent: 'preview-token', ok: true, externalId: PREVIEW_MEMBER, ...minted },
+        { headers: { 'cache-control': 'no-store' } },
+      );
+    }
+    default:
+      return invalid('Unknown intent.');
+  }
+};

@@ -1,0 +1,306 @@
+import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { PLAIN_SETTINGS_DATA } from './support/admin-stub';
+import { type Production, startProduction } from './support/production';
+import { SHOPIFY } from './support/stack';
+
+/**
+ * The dashboard's first-run checklist through the production build (its own `start`) and the core's
+ * compiled `serve`, over HTTP: each program template creates what it says, in the shop's language;
+ * a failing last step leaves nothing behind; the theme embed check reads the main theme's settings.
+ */
+let prod: Production;
+let api: Client;
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+beforeAll(async () => {
+  prod = await startProduction();
+  const first = await dashboard();
+  expect(first.status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+}, 120_000);
+
+afterAll(() => prod?.close());
+
+/** The dashboard as the embedded admin loads it; its HTML carries the checklist. */
+async function dashboard(): Promise<Response> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL('/app', prod.url);
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('shop', TEST_SHOP);
+  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${TEST_SHOP_NAME}`).toString('base64'));
+  url.searchParams.set('id_token', token);
+  return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
+}
+
+/** The checklist's action as App Bridge's fetch sends it: JSON with the session token. */
+async function onboarding(body: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const res = await fetch(`${prod.url}/app/onboarding`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': BROWSER },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const where = (conditions: [string, unknown][]) => ({
+  filters: { operator: 'and', conditions: conditions.map(([fieldSlug, fieldValue]) => ({ fieldSlug, operator: 'equals', fieldValue })) },
+});
+
+async function list(slug: string, conditions: [string, unknown][] = [], query: Record<string, unknown> = {}): Promise<any[]> {
+  const res = await api.get(`/schema/${slug}/record`, { ...where(conditions), limit: 100, ...query });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function milestonesOf(definitionId: string) {
+  const found = await list('milestone', [['linkedSchemaRecordId', definitionId]]);
+  const rewards = new Map((await list('reward')).map((r) => [r.id, r]));
+  return found
+    .sort((a, b) => a.milestoneTargetValue - b.milestoneTargetValue)
+    .map((m) => ({ target: m.milestoneTargetValue, status: m.status, reward: rewards.get(m.rewardId) }));
+}
+
+const discountRewards = async () =>
+  new Set(
+    (
+      await prod.appPool.query<{ reward_id: string }>('select reward_id from shopify_discount_rewards where shop = $1', [TEST_SHOP])
+    ).rows.map((r) => r.reward_id),
+  );
+
+describe('program templates', () => {
+  it('daily visit streak: a live daily streak of 7 days with rewards at 3 and 7 days, codes from the core, and the widget records', async () => {
+    const res = await onboarding({ intent: 'create', template: 'daily-visit', status: 'live', shopifyDiscounts: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, language: 'en', definition: { slug: 'streak', name: 'Daily visit streak' } });
+    const streak = (await api.get(`/schema/streak/record/${res.body.definition.id}`)).body.data;
+    expect(streak).toMatchObject({
+      status: 'live',
+      aggregationPeriod: 'daily',
+      aggregationMethod: 'count',
+      aggregationTargetValue: 1,
+      completionTargetValue: 7,
+      eudTitle: 'Daily visit streak',
+    });
+    const milestones = await milestonesOf(streak.id);
+    expect(milestones.map((m) => [m.target, m.status, m.reward.discountType, m.reward.discountValue, m.reward.handleCoupon])).toEqual([
+      [3, 'live', 'percentage', 10, true],
+      [7, 'live', 'percentage', 20, true],
+    ]);
+    expect(milestones.every((m) => m.reward.handleCouponAutoGeneration && m.reward.rewardExpiryType === 'relative')).toBe(true);
+    // The widget needs a live launcher, theme and texts; the account had none.
+    for (const slug of ['floating_widget', 'theme', 'template']) expect(await list(slug, [['status', 'live']])).toHaveLength(1);
+    expect(await discountRewards()).toEqual(new Set());
+  });
+
+  it('weekly streak with freezes as a draft, its rewards issued as Shopify discounts; "Set live" launches it', async () => {
+    const res = await onboarding({ intent: 'create', template: 'weekly-freezes', status: 'draft', shopifyDiscounts: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const streak = (await api.get(`/schema/streak/record/${res.body.definition.id}`)).body.data;
+    expect(streak).toMatchObject({
+      status: 'draft',
+      aggregationPeriod: 'weekly',
+      completionTargetValue: null,
+      maxFreezes: 2,
+      freezeEarnEveryPeriods: 4,
+    });
+    const milestones = await milestonesOf(streak.id);
+    expect(milestones.map((m) => [m.target, m.reward.discountValue, m.reward.handleCoupon, m.reward.handleCouponAutoGeneration])).toEqual([
+      [4, 10, false, false],
+      [12, 25, false, false],
+    ]);
+    expect(await discountRewards()).toEqual(new Set(milestones.map((m) => m.reward.id)));
+    // Only one launcher, theme and template: the first template created them.
+    expect(await list('floating_widget')).toHaveLength(1);
+
+    const launched = await onboarding({ intent: 'launch', slug: 'streak', id: streak.id });
+    expect(launched.body).toMatchObject({ ok: true, name: 'Weekly streak' });
+    expect((await api.get(`/schema/streak/record/${streak.id}`)).body.data.status).toBe('live');
+  });
+
+  it('monthly spend challenge: amounts add up to 200 in a calendar month, rewards at 100 and 200, and its leaderboard', async () => {
+    const res = await onboarding({ intent: 'create', template: 'monthly-spend', status: 'live', shopifyDiscounts: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const challenge = (await api.get(`/schema/challenge/record/${res.body.definition.id}`)).body.data;
+    expect(challenge).toMatchObject({ status: 'live', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 200 });
+    const milestones = await milestonesOf(challenge.id);
+    expect(milestones.map((m) => [m.target, m.reward.discountType, m.reward.discountValue])).toEqual([
+      [100, 'fixed_amount', 5],
+      [200, 'fixed_amount', 15],
+    ]);
+    const boards = await list('leaderboard', [['linkedSchemaRecordId', challenge.id]]);
+    expect(boards).toEqual([
+      expect.objectContaining({
+        status: 'live',
+        linkedSchemaSlug: 'challenge',
+        rankBy: 'window_progress',
+        eudTitle: 'Top spenders this month',
+      }),
+    ]);
+    const standings = await api.get(`/schema/leaderboard/record/${boards[0].id}/standings`);
+    expect(standings.status).toBe(200);
+  });
+
+  it('welcome mission: create an account, first order, first review, and a reward for all three', async () => {
+    const res = await onboarding({ intent: 'create', template: 'welcome-mission', status: 'live', shopifyDiscounts: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const mission = (await api.get(`/schema/mission/record/${res.body.definition.id}`)).body.data;
+    expect(mission.tasks.map((t: any) => [t.activityId, t.eudTitle, t.targetValue])).toEqual([
+      ['account_created', 'Create an account', 1],
+      ['first_order', 'Place your first order', 1],
+      ['first_review', 'Write your first review', 1],
+    ]);
+    const reward = (await api.get(`/schema/reward/record/${mission.rewardId}`)).body.data;
+    expect(reward).toMatchObject({ discountType: 'percentage', discountValue: 15 });
+  });
+
+  it('refuses an unknown template or status with a 400 and creates nothing', async () => {
+    const before = (await list('streak')).length;
+    expect((await onboarding({ intent: 'create', template: 'nope', status: 'live' })).status).toBe(400);
+    expect((await onboarding({ intent: 'create', template: 'daily-visit', status: 'archived' })).status).toBe(400);
+    expect((await onboarding({ intent: 'dance' })).status).toBe(400);
+    expect(await list('streak')).toHaveLength(before);
+  });
+
+  it('a failing last step removes everything created before it and says why', async () => {
+    const before = {
+      streak: (await list('streak')).length,
+      reward: (await list('reward')).length,
+      milestone: (await list('milestone')).length,
+    };
+    // The app's own database refuses to record the Shopify discount rewards: the step after the core's.
+    await prod.appPool.query(`create function refuse_discounts() returns trigger language plpgsql as $$
+      begin raise exception 'discount settings are unavailable'; end $$`);
+    await prod.appPool.query(
+      'create trigger refuse_discounts before insert on shopify_discount_rewards for each row execute function refuse_discounts()',
+    );
+    try {
+      const res = await onboarding({ intent: 'create', template: 'daily-visit', status: 'live', shopifyDiscounts: true });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ ok: false, leftOver: [] });
+      expect(res.body.message).toContain('discount settings are unavailable');
+    } finally {
+      await prod.appPool.query('drop trigger refuse_discounts on shopify_discount_rewards; drop function refuse_discounts()');
+    }
+    expect({
+      streak: (await list('streak')).length,
+      reward: (await list('reward')).length,
+      milestone: (await list('milestone')).length,
+    }).toEqual(before);
+  });
+});
+
+describe('template texts in the shop primary language', () => {
+  it.each([
+    ['de', 'de', 'Tägliche Besuchsserie', '3 Tage in Folge'],
+    ['pt-BR', 'pt', 'Sequência de visitas diárias', '3 dias seguidos'],
+    ['zh-CN', 'zh-CN', '每日访问连续记录', '连续 3 天'],
+    ['nl', 'en', 'Daily visit streak', '3 days in a row'],
+    ['zh-TW', 'en', 'Daily visit streak', '3 days in a row'],
+  ])('primary locale %s: texts in %s, English for other languages', async (locale, language, title, milestone) => {
+    prod.admin.locales = [
+      { locale: 'en', primary: false },
+      { locale, primary: true },
+    ];
+    try {
+      const res = await onboarding({ intent: 'create', template: 'daily-visit', status: 'draft', shopifyDiscounts: false });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.language).toBe(language);
+      const id = res.body.definition.id;
+      const read = async (languageCode: string) => (await api.get(`/schema/streak/record/${id}`, { languageCode })).body.data;
+      expect((await read(language)).eudTitle).toBe(title);
+      expect((await read('en')).eudTitle).toBe('Daily visit streak');
+      // A shopper in a language the template was not written in reads the English text.
+      expect((await read('it')).eudTitle).toBe('Daily visit streak');
+      const [first] = await list('milestone', [['linkedSchemaRecordId', id]], {
+        languageCode: language,
+        sortBy: JSON.stringify([{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }]),
+      });
+      expect(first.eudTitle).toBe(milestone);
+    } finally {
+      prod.admin.locales = [{ locale: 'en', primary: true }];
+    }
+  });
+
+  it('a shop whose locales cannot be read gets English texts', async () => {
+    prod.admin.scripted.set('LoyaltyShopLocales', [{ status: 403 }]);
+    const res = await onboarding({ intent: 'create', template: 'welcome-mission', status: 'draft', shopifyDiscounts: false });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.language).toBe('en');
+  });
+});
+
+describe('the theme embed check', () => {
+  /** settings_data.json with the app's embed block (as the theme editor writes it) and the given settings. */
+  const withEmbed = (block: Record<string, unknown>, wrap: 'current' | 'preset' = 'current') => {
+    const blocks = {
+      '17418375123456789': {
+        type: 'shopify://apps/loyalty/blocks/loyalty-widget/0b4f6a1e-1234-4c1d-9a53-0f7c2b8e9d10',
+        ...block,
+      },
+      '99': { type: 'shopify://apps/another-app/blocks/chat/11111111-2222-3333-4444-555555555555', disabled: false, settings: {} },
+    };
+    const settings = { colors_solid_button_labels: '#ffffff', blocks };
+    const json = wrap === 'current' ? { current: settings, presets: {} } : { current: 'Sunrise', presets: { Sunrise: settings } };
+    return `/*\n * IMPORTANT: The contents of this file are auto-generated. {"current": "not this"}\n */\n${JSON.stringify(json, null, 2)}`;
+  };
+  let ids: { template_id: string; theme_id: string; floating_widget_id: string };
+
+  /** The dashboard's HTML, which renders the check's outcome in the checklist's second step. */
+  const checklistText = async () => {
+    const res = await dashboard();
+    expect(res.status).toBe(200);
+    return res.text();
+  };
+  const expectReason = async (reason: string) => {
+    const html = await checklistText();
+    expect(html).toContain(reason);
+    expect(html).not.toContain('with valid ids.');
+  };
+
+  beforeAll(async () => {
+    const [template] = await list('template', [['status', 'live']]);
+    const [theme] = await list('theme', [['status', 'live']]);
+    const [launcher] = await list('floating_widget', [['status', 'live']]);
+    ids = { template_id: template.id, theme_id: theme.id, floating_widget_id: launcher.id };
+  });
+
+  afterAll(() => {
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA };
+  });
+
+  it('embed on with valid ids: ticked', async () => {
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: withEmbed({ disabled: false, settings: ids }) };
+    expect(await checklistText()).toContain('The app embed is on in your live theme “Dawn” with valid ids.');
+    prod.admin.mainTheme = { name: 'Sense', settingsData: withEmbed({ settings: ids }, 'preset') };
+    expect(await checklistText()).toContain('The app embed is on in your live theme “Sense” with valid ids.');
+  });
+
+  it('each fault says what is wrong', async () => {
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA };
+    await expectReason('app embed is not in your live theme yet');
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: withEmbed({ disabled: true, settings: ids }) };
+    await expectReason('app embed is switched off in your live theme “Dawn”');
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: withEmbed({ settings: { ...ids, theme_id: ' ', floating_widget_id: '' } }) };
+    await expectReason('has no value for: theme_id, floating_widget_id.');
+    prod.admin.mainTheme = {
+      name: 'Dawn',
+      settingsData: withEmbed({ settings: { ...ids, template_id: '00000000-0000-4000-8000-000000000000', theme_id: 'abc' } }),
+    };
+    await expectReason('ids that are not records of your program: template_id, theme_id.');
+    const paused = (await api.post('/schema/theme/record', { name: 'Winter', status: 'paused' })).body.data;
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: withEmbed({ settings: { ...ids, theme_id: paused.id } }) };
+    await expectReason('points at records that are not live: theme_id.');
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: null };
+    await expectReason('app embed is not in your live theme yet');
+    prod.admin.mainTheme = { name: 'Dawn', settingsData: '/* unterminated { "current": ' };
+    await expectReason('Your live theme could not be read');
+    prod.admin.mainTheme = null;
+    await expectReason('Your store has no published theme.');
+    prod.admin.scripted.set('LoyaltyMainTheme', [{ status: 403 }]);
+    await expectReason('Your live theme could not be read');
+  });
+});
