@@ -37,6 +37,7 @@ export interface MemberRow {
   email: string | null;
   status: string;
   createdAt: string;
+  timezone: string | null;
   /** The member is a Shopify customer (externalId a Customer GID). */
   customerId: number | null;
 }
@@ -49,6 +50,7 @@ const memberRow = (r: RecordData): MemberRow => ({
   email: (r.email as string | null) ?? null,
   status: String(r.status ?? ''),
   createdAt: String(r.createdAt ?? ''),
+  timezone: (r.timezone as string | null) ?? null,
   customerId: shopifyCustomerId(r.externalId),
 });
 
@@ -65,6 +67,26 @@ export async function searchMembers(api: AccountClient, text: string, page: numb
   return { members: result.data.map(memberRow), total: result.total ?? 0, failure: null };
 }
 
+/**
+ * An instant as the member lives it, `YYYY-MM-DD HH:mm` in their time zone (the account's unless
+ * they have their own): deadlines such as "breaks unless active by" are the member's local midnights.
+ * Formatted here so the server's and the browser's renderings agree.
+ */
+function localTime(iso: unknown, timezone: string | null): string | null {
+  if (typeof iso !== 'string' || !iso) return null;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone ?? 'UTC',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}
+
 const name = (r: unknown) => String((r as { name?: unknown } | null)?.name ?? '') || null;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
@@ -78,6 +100,7 @@ export interface StreakRow {
   freezesUsed: number;
   frozenPeriodKeys: string[];
   maxFreezes: number;
+  /** Times below are local to the member (see localTime). */
   breaksAt: string | null;
   startedAt: string;
 }
@@ -105,9 +128,9 @@ export interface RewardRow {
   title: string | null;
   source: string;
   couponCode: string | null;
+  /** When the code was issued, else when the reward was earned (a code still to come). */
   issuedAt: string | null;
   expiresAt: string | null;
-  createdAt: string;
 }
 
 export interface MemberDetail {
@@ -121,8 +144,15 @@ export interface MemberDetail {
 /** How many of each a member page lists, newest first; a member with more is far from the usual. */
 const DETAIL_LIMIT = 100;
 
-/** One member with their progress and reward logs; null when the core has no such member (404). */
-export async function memberDetail(api: AccountClient, id: string): Promise<{ detail: MemberDetail | null; failure: CoreFailure | null }> {
+/**
+ * One member with their progress and reward logs; null when the core has no such member (404). A
+ * member without a time zone of their own lives in the account's, which is the shop's (set at install).
+ */
+export async function memberDetail(
+  api: AccountClient,
+  id: string,
+  shopTimezone: string | null,
+): Promise<{ detail: MemberDetail | null; failure: CoreFailure | null }> {
   const member = await records(api, 'account_user').get(id);
   if (!member.ok) return { detail: null, failure: member.failure.status === 404 ? null : member.failure };
   const mine = { filters: whereEquals('ownedById', id), sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }], limit: DETAIL_LIMIT };
@@ -131,10 +161,13 @@ export async function memberDetail(api: AccountClient, id: string): Promise<{ de
   );
   for (const list of [streaks, challenges, missions, rewards]) if (!list!.ok) return { detail: null, failure: list!.failure };
   const rows = (list: typeof streaks) => (list!.ok ? list!.data : []);
+  const own = memberRow(member.data);
+  const profile = { ...own, timezone: own.timezone ?? shopTimezone };
+  const at = (iso: unknown) => localTime(iso, profile.timezone);
   return {
     failure: null,
     detail: {
-      member: memberRow(member.data),
+      member: profile,
       streaks: rows(streaks).map((p) => {
         const streak = p.streak as Record<string, unknown> | null;
         return {
@@ -147,8 +180,8 @@ export async function memberDetail(api: AccountClient, id: string): Promise<{ de
           freezesUsed: num(p.freezesUsed),
           frozenPeriodKeys: (p.frozenPeriodKeys as string[] | null) ?? [],
           maxFreezes: num(streak?.maxFreezes),
-          breaksAt: (p.streakToBeBrokenAt as string | null) ?? null,
-          startedAt: String(p.streakStartedAt ?? ''),
+          breaksAt: at(p.streakToBeBrokenAt),
+          startedAt: at(p.streakStartedAt) ?? '',
         };
       }),
       challenges: rows(challenges).map((p) => {
@@ -171,19 +204,19 @@ export async function memberDetail(api: AccountClient, id: string): Promise<{ de
           status: String(p.missionProgressStatus),
           tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
           tasks: Array.isArray(mission?.tasks) ? mission.tasks.length : tasks.length,
-          startedAt: String(p.missionStartedAt ?? ''),
+          startedAt: at(p.missionStartedAt) ?? '',
         };
       }),
       rewards: rows(rewards).map((r) => {
         const reward = r.reward as Record<string, unknown> | null;
         return {
           id: r.id,
-          title: (r.eudRewardTitle as string | null) || name(reward),
+          // The merchant knows the reward by its name; a deleted reward leaves the member's text.
+          title: name(reward) ?? ((r.eudRewardTitle as string | null) || null),
           source: String(r.linkedSchemaSlug ?? ''),
           couponCode: (r.couponCode as string | null) ?? null,
-          issuedAt: (r.rewardIssuedAt as string | null) ?? null,
-          expiresAt: (r.rewardExpiryAt as string | null) ?? null,
-          createdAt: String(r.createdAt ?? ''),
+          issuedAt: at(r.rewardIssuedAt ?? r.createdAt),
+          expiresAt: at(r.rewardExpiryAt),
         };
       }),
     },

@@ -4,13 +4,16 @@ import { Badge, Banner, BlockStack, Card, InlineGrid, InlineStack, Layout, Page,
 import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
 import { fullName } from '../components/members/names';
 import { useMessages } from '../i18n/context';
+import { fetchShop } from '../lib/admin-api.server';
 import { grantFreezes, memberDetail, resendRewardIssued } from '../lib/members.server';
 import { authenticateShop, pool } from '../shopify.server';
 
 /** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { api } = await authenticateShop(request);
-  return memberDetail(api, params.id!);
+  const { api, admin } = await authenticateShop(request);
+  // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
+  const shop = await fetchShop(admin).catch(() => null);
+  return memberDetail(api, params.id!, shop?.ianaTimezone ?? null);
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
@@ -59,7 +62,7 @@ export default function Member() {
               <Text as="h2" variant="headingMd">
                 {m.profile}
               </Text>
-              <InlineGrid columns={3} gap="400">
+              <InlineGrid columns={{ xs: 1, md: 4 }} gap="400">
                 <BlockStack gap="100">
                   <Text as="p" tone="subdued">
                     {m.columns.externalId}
@@ -74,6 +77,12 @@ export default function Member() {
                     {m.columns.email}
                   </Text>
                   <Text as="p">{member.email ?? '—'}</Text>
+                </BlockStack>
+                <BlockStack gap="100">
+                  <Text as="p" tone="subdued">
+                    {m.timezone}
+                  </Text>
+                  <Text as="p">{member.timezone ?? '—'}</Text>
                 </BlockStack>
                 <BlockStack gap="100">
                   <Text as="p" tone="subdued">

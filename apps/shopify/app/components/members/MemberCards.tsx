@@ -26,8 +26,6 @@ function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; e
     : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
 }
 
-const when = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : '');
-
 function StatusBadge({ status }: { status: string }) {
   const { members: m } = useMessages();
   const tone =
@@ -131,7 +129,12 @@ function GrantFreezes({ row }: { row: StreakRow }) {
             {m.grant}
           </Button>
         </InlineStack>
-        {error ? <InlineError fieldID={fieldId} message={error} /> : null}
+        {error ? (
+          // Table cells do not wrap; the core's message may be a sentence.
+          <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
+            <InlineError fieldID={fieldId} message={error} />
+          </div>
+        ) : null}
       </BlockStack>
     </fetcher.Form>
   );
@@ -168,7 +171,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
               ) : null}
             </BlockStack>
           </IndexTable.Cell>
-          <IndexTable.Cell>{row.status === 'in_progress' ? when(row.breaksAt) : ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.status === 'in_progress' ? (row.breaksAt ?? '') : ''}</IndexTable.Cell>
           <IndexTable.Cell>
             <GrantFreezes row={row} />
           </IndexTable.Cell>
@@ -209,7 +212,7 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
             <StatusBadge status={row.status} />
           </IndexTable.Cell>
           <IndexTable.Cell>{`${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
-          <IndexTable.Cell>{when(row.startedAt)}</IndexTable.Cell>
+          <IndexTable.Cell>{row.startedAt}</IndexTable.Cell>
         </IndexTable.Row>
       ))}
     </Section>
@@ -229,7 +232,11 @@ function Resend({ row }: { row: RewardRow }) {
         <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${m.resend}: ${row.couponCode}`}>
           {m.resend}
         </Button>
-        {error ? <InlineError fieldID={`resend-${row.id}`} message={error} /> : null}
+        {error ? (
+          <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
+            <InlineError fieldID={`resend-${row.id}`} message={error} />
+          </div>
+        ) : null}
       </BlockStack>
     </fetcher.Form>
   );
@@ -260,8 +267,8 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
               </Text>
             )}
           </IndexTable.Cell>
-          <IndexTable.Cell>{when(row.issuedAt ?? row.createdAt)}</IndexTable.Cell>
-          <IndexTable.Cell>{row.expiresAt ? when(row.expiresAt) : m.never}</IndexTable.Cell>
+          <IndexTable.Cell>{row.issuedAt ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.expiresAt ?? m.never}</IndexTable.Cell>
           <IndexTable.Cell>
             <Resend row={row} />
           </IndexTable.Cell>

@@ -22,7 +22,6 @@ export const members: Messages['members'] = {
   back: 'Mitglieder',
   notFound: 'Dieses Mitglied gibt es nicht (mehr).',
   profile: 'Profil',
-  language: 'Sprache',
   timezone: 'Zeitzone',
   streaks: 'Serien',
   challenges: 'Challenges',

@@ -19,7 +19,6 @@ export const members = {
   back: 'Members',
   notFound: 'This member does not exist (any more).',
   profile: 'Profile',
-  language: 'Language',
   timezone: 'Time zone',
   streaks: 'Streaks',
   challenges: 'Challenges',

@@ -1,0 +1,277 @@
+import { RequestType, setUpValidRequest, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../core/test/support/harness';
+import { type AdminApp, startAdminApp } from './support/admin';
+import { SHOPIFY, TEST_SHOP } from './support/stack';
+
+/**
+ * The Members pages in Chromium (production build, real core, the Admin API stub): finding a member
+ * by e-mail and by name, their page, granting streak freezes with the core's refusals shown, and
+ * resending a reward's code through the Reward issued Flow trigger.
+ */
+let admin: AdminApp;
+let api: Client;
+let marie: { id: string };
+let code: string;
+let daily: { id: string };
+
+async function created(path: string, body: Record<string, unknown>) {
+  const res = await api.request('POST', path, { body, validate: false });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as { id: string } & Record<string, any>;
+}
+
+beforeAll(async () => {
+  admin = await startAdminApp(async (installed) => {
+    const account = (await installed.app.shops.find(TEST_SHOP))!;
+    api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    const reward = await created('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'WELCOME-',
+    });
+    daily = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', maxFreezes: 2 });
+    await created('/schema/milestone/record', {
+      name: 'First day',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: daily.id,
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+      status: 'live',
+    });
+    const weekly = await created('/schema/streak/record', { name: 'Weekly visit', status: 'live', aggregationPeriod: 'weekly' });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Monthly spend',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    const mission = await created('/schema/mission/record', {
+      name: 'Welcome mission',
+      status: 'live',
+      tasks: [
+        { name: 'Sign up', activityId: 'sign_up', aggregationMethod: 'count', targetValue: 1 },
+        { name: 'First order', activityId: 'order', aggregationMethod: 'count', targetValue: 1 },
+      ],
+    });
+    const members = {
+      marie: { externalId: 'gid://shopify/Customer/7001', firstName: 'Marie', lastName: 'Dupont', email: 'marie.dupont@example.com' },
+      bob: { externalId: 'gid://shopify/Customer/7002', firstName: 'Bob', lastName: 'Builder', email: 'bob@builder.test' },
+      curie: { externalId: 'crm-42', firstName: 'Marie', lastName: 'Curie', email: 'curie@lab.test' },
+    };
+    const now = DateTime.now().toUTC().toISO()!;
+    const visit = await created('/schema/streak_log/record', {
+      streakId: daily.id,
+      ownedBy: members.marie,
+      activityId: 'visit',
+      activityAt: now,
+      uniqueIdentifier: 'm1',
+    });
+    code = visit.achievedMilestoneRewardLog.couponCode;
+    marie = { id: visit.ownedById };
+    await created('/schema/streak_log/record', {
+      streakId: weekly.id,
+      ownedById: marie.id,
+      activityId: 'visit',
+      activityAt: now,
+      uniqueIdentifier: 'm2',
+    });
+    await created('/schema/challenge_log/record', {
+      challengeId: challenge.id,
+      ownedById: marie.id,
+      activityId: 'order',
+      activityAt: now,
+      activityValue: 40,
+      uniqueIdentifier: 'm3',
+    });
+    await created('/schema/mission_log/record', {
+      missionId: mission.id,
+      ownedById: marie.id,
+      activityId: 'sign_up',
+      activityAt: now,
+      uniqueIdentifier: 'm4',
+    });
+    for (const [i, member] of [members.bob, members.curie].entries())
+      await created('/schema/streak_log/record', {
+        streakId: daily.id,
+        ownedBy: member,
+        activityId: 'visit',
+        activityAt: now,
+        uniqueIdentifier: `o${i}`,
+      });
+  });
+}, 120_000);
+
+afterAll(() => admin?.close());
+
+const page = () => admin.browser.page;
+// A badge also says its tone to screen readers ("Info In progress"); rows are compared as seen.
+const rowsOf = async (region: string) =>
+  (await page().getByRole('region', { name: region }).locator('tbody tr').allInnerTexts()).map((r) =>
+    r
+      .replace(/\s+/g, ' ')
+      .replace(/\b(Info|Success|Critical) (?=In progress|Completed|Broken|Failed|Live)/g, '')
+      .trim(),
+  );
+const listedNames = async () => (await page().locator('.Polaris-IndexTable tbody tr').allInnerTexts()).map((r) => r.split('\t')[0]!.trim());
+
+/** Records the App Bridge toasts the page shows from now on. */
+async function recordToasts() {
+  await page().evaluate(() => {
+    const w = window as unknown as { toasts: string[]; shopify: { toast: { show(m: string): void } } };
+    w.toasts = [];
+    w.shopify.toast.show = (m: string) => void w.toasts.push(m);
+  });
+}
+const toasts = () => page().evaluate(() => (window as unknown as { toasts: string[] }).toasts);
+
+async function search(text: string) {
+  await page().getByLabel('Find a member').fill(text);
+  await page().getByRole('button', { name: 'Search' }).click();
+  await page().locator(`[data-results-for="${text}"]`).waitFor({ state: 'attached' });
+}
+
+/** Flow's lifecycle callback, signed as Flow signs it, to the served app: a workflow now uses `handle`. */
+async function flowUses(handle: string) {
+  const body = {
+    flow_trigger_definition_id: handle,
+    has_enabled_flow: true,
+    shop_id: 424242,
+    shopify_domain: TEST_SHOP,
+    timestamp: new Date().toISOString(),
+  };
+  const request = await setUpValidRequest(
+    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
+    new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
+  );
+  const res = await fetch(`${admin.server.url}/flow/trigger-lifecycle`, {
+    method: 'POST',
+    headers: request.headers,
+    body: await request.text(),
+  });
+  expect(res.status).toBe(200);
+}
+
+describe('members in Chromium', () => {
+  it('lists members newest first and finds one by e-mail, by name, by several words; a miss explains the search', async () => {
+    await admin.browser.open('/app/members');
+    expect(await listedNames()).toEqual(['Marie Curie', 'Bob Builder', 'Marie Dupont']);
+    expect(await page().locator('body').innerText()).toContain('3 of 3 members');
+    await admin.browser.shot('members');
+
+    await search('marie.dupont@example.com');
+    expect(await listedNames()).toEqual(['Marie Dupont']);
+    await search('BUILDER');
+    expect(await listedNames()).toEqual(['Bob Builder']);
+    await search('marie');
+    expect(await listedNames()).toEqual(['Marie Curie', 'Marie Dupont']);
+    await search('Marie Dupont');
+    expect(await listedNames()).toEqual(['Marie Dupont']);
+    await admin.browser.shot('members-search');
+
+    await search('nobody@nowhere');
+    const text = await page().locator('body').innerText();
+    expect(text).toContain('No member matches "nobody@nowhere"');
+    expect(text).toContain('every word must match');
+  });
+
+  it("a member's page: progress on every program, freezes, and reward logs with their codes", async () => {
+    await search('dupont');
+    await page().getByRole('link', { name: 'Marie Dupont' }).click();
+    await page().waitForURL(new RegExp(`/app/members/${marie.id}`));
+    await page().getByRole('region', { name: 'Rewards and codes' }).waitFor();
+    expect(await rowsOf('Streaks')).toEqual([
+      // The deadline is the member's local midnight (Europe/Paris, the shop's zone).
+      expect.stringMatching(
+        /^Weekly visit In progress 1 0 available, 0 used \(at most 0\) · off for this streak \d{4}-\d{2}-\d{2} 00:00 Freezes to grant Grant$/,
+      ),
+      expect.stringMatching(/^Daily visit In progress 1 0 available, 0 used \(at most 2\) \d{4}-\d{2}-\d{2} 00:00 Freezes to grant Grant$/),
+    ]);
+    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend \d{4}-\d{2} In progress 40 \/ 100$/)]);
+    expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Welcome mission In progress 1 \/ 2 /)]);
+    expect(code).toMatch(/^WELCOME-/);
+    expect(await rowsOf('Rewards and codes')).toEqual([expect.stringMatching(new RegExp(`^Ten off Streak ${code} .* Never Resend code$`))]);
+    await admin.browser.shot('member');
+  });
+
+  it("grants freezes up to the streak's maximum; the core's refusals show on the row", async () => {
+    await admin.browser.open(`/app/members/${marie.id}`);
+    await recordToasts();
+    const streaks = page().getByRole('region', { name: 'Streaks' });
+    const dailyRow = streaks.locator('tbody tr', { hasText: 'Daily visit' });
+    await dailyRow.getByLabel('Freezes to grant').fill('2');
+    await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
+    await dailyRow.getByText('2 available, 0 used (at most 2)').waitFor();
+    expect(await toasts()).toEqual(['Granted: 2 freezes available now.']);
+    const progress = await api.get('/schema/streak_progress/record', {
+      filters: {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: 'ownedById', operator: 'equals', fieldValue: marie.id },
+          { fieldSlug: 'streakId', operator: 'equals', fieldValue: daily.id },
+        ],
+      },
+    });
+    expect(progress.body.data[0].freezesAvailable).toBe(2);
+
+    // Over the core's limit of ten at once: its own words for the count.
+    await dailyRow.getByLabel('Freezes to grant').fill('11');
+    await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
+    await dailyRow.getByText('Could not grant freezes: An integer from 1 to 10.').waitFor();
+
+    const weeklyRow = streaks.locator('tbody tr', { hasText: 'Weekly visit' });
+    await weeklyRow.getByRole('button', { name: 'Grant: Weekly visit' }).click();
+    await weeklyRow.getByText('Could not grant freezes: Freezes are off for this streak (maxFreezes is 0).').waitFor();
+    expect(await toasts()).toHaveLength(1);
+    await admin.browser.shot('member-freezes');
+  });
+
+  it('resends a code by firing Reward issued again, once a Flow workflow uses the trigger', async () => {
+    await admin.browser.open(`/app/members/${marie.id}`);
+    await recordToasts();
+    const sent = () =>
+      admin.stack.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-reward-issued');
+    const rewardRow = page().getByRole('region', { name: 'Rewards and codes' }).locator('tbody tr', { hasText: code });
+    await rewardRow.getByRole('button', { name: `Resend code: ${code}` }).click();
+    await rewardRow.getByText(/No Flow workflow of your shop uses the "Reward issued" trigger/).waitFor();
+    expect(sent()).toEqual([]);
+
+    await flowUses('loyalty-reward-issued');
+    await rewardRow.getByRole('button', { name: `Resend code: ${code}` }).click();
+    await page().waitForFunction(() => (window as unknown as { toasts: string[] }).toasts.length === 1);
+    expect(await toasts()).toEqual([`Sent "Reward issued" to Flow again with code ${code}.`]);
+    expect(sent().map((r) => r.variables.payload)).toEqual([
+      {
+        customer_id: 7001,
+        reward_log_id: expect.any(String),
+        reward_title: expect.any(String),
+        discount_type: 'percentage',
+        discount_value: 10,
+        coupon_code: code,
+        expires_at: '',
+      },
+    ]);
+    await admin.browser.shot('member-resend');
+  });
+
+  it('a member who is not a Shopify customer has nothing to resend to Flow', async () => {
+    await admin.browser.open('/app/members?q=curie');
+    await page().getByRole('link', { name: 'Marie Curie' }).click();
+    const rewardRow = page().getByRole('region', { name: 'Rewards and codes' }).locator('tbody tr');
+    await rewardRow.getByRole('button', { name: /Resend code/ }).click();
+    await rewardRow.getByText(/not a Shopify customer/).waitFor();
+  });
+
+  it('an unknown member reads as gone, not as an error', async () => {
+    await admin.browser.open('/app/members/00000000-0000-4000-8000-000000000000');
+    expect(await page().locator('body').innerText()).toContain('This member does not exist (any more).');
+  });
+});
