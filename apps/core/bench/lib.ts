@@ -1,11 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { SecretBox } from '../src/auth/crypto.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { createDb } from '../src/db/knex.js';
+import { migrateLatest } from '../src/db/migrate.js';
+import { provisionAccount } from '../src/tenancy.js';
 
 /** Shared helpers for the benchmarks under bench/: a throwaway database, load loops, statistics, tables. */
 
@@ -275,5 +279,69 @@ export async function startServiceProcess(
       child.kill('SIGTERM');
       await exited;
     },
+  };
+}
+
+/** The route a streak log is created on, and the account bench:ingest-style loads write to. */
+export const STREAK_LOG_PATH = '/api/v1.0/schema/streak_log/record';
+
+export interface StreakAccount {
+  accountId: string;
+  apiKey: string;
+  apiSecret: string;
+  streakId: string;
+  memberIds: string[];
+}
+
+/**
+ * Migrates a bench database and provisions what a streak-log load needs: one account with a live
+ * API key, a daily count streak and `members` members (bench:ingest's shape).
+ */
+export async function seedStreakAccount(url: string, masterKey: Buffer, members: number): Promise<StreakAccount> {
+  const db = createDb(url, 2);
+  try {
+    await migrateLatest(db);
+    const made = await provisionAccount(db, new SecretBox(masterKey), { organizationName: 'Bench', accountName: 'Ingest' });
+    const accountId = made.account.id as string;
+    const [streak] = await db('streak')
+      .insert({
+        account_id: accountId,
+        name: 'Daily',
+        aggregation_period: 'daily',
+        aggregation_method: 'count',
+        aggregation_target_value: 1,
+        to_be_broken_warning_hours: 4,
+      })
+      .returning('id');
+    const rows = await db.raw(
+      `insert into account_user (account_id, external_id, first_name)
+       select ?, 'member-' || n, 'Member ' || n from generate_series(1, ?) as n returning id`,
+      [accountId, members],
+    );
+    await db.raw('analyze');
+    return {
+      accountId,
+      apiKey: made.apiKey.apiKey,
+      apiSecret: made.apiKey.apiSecret,
+      streakId: streak.id,
+      memberIds: rows.rows.map((r: { id: string }) => r.id),
+    };
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** A streak-log load's headers and a fresh body per request: a random member, now, a new unique identifier. */
+export function streakLogRequests(account: StreakAccount): { headers: Record<string, string>; body: () => string } {
+  return {
+    headers: { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret, 'content-type': 'application/json' },
+    body: () =>
+      JSON.stringify({
+        streakId: account.streakId,
+        ownedById: account.memberIds[Math.floor(Math.random() * account.memberIds.length)],
+        activityId: 'visit',
+        activityAt: new Date().toISOString(),
+        uniqueIdentifier: randomUUID(),
+      }),
   };
 }

@@ -204,6 +204,29 @@ if (standings) {
     '',
   );
 }
+const retention = read('apps/core/bench/results/retention.json');
+if (retention) {
+  const rows = retention.rows.toLocaleString('en');
+  const deleted = retention.sweep.deleted.event_log.toLocaleString('en');
+  sections.push(
+    '## Ingestion against a full database, and during a retention sweep (`pnpm bench:retention`)',
+    `Streak logs over HTTP (bench:ingest's load, ${retention.connections} connections) into a database holding ${rows} stored logs and ${rows} events (seeded over the last ${retention.spanDays} days: streak_log ${(retention.sizes.before.streak_log / 2 ** 20).toFixed(0)} MB, event_log ${(retention.sizes.before.event_log / 2 ** 20).toFixed(0)} MB with indexes), beside the same load into an empty database, each through its own service process, ${retention.durationSeconds} s per side in ${retention.rounds} alternating windows. Then the same while the retention job (batches of ${retention.sweep.batchSize}, ${retention.sweep.pauseMs} ms apart) deletes the ${deleted} events older than ${retention.eventRetentionDays} days: it took ${retention.sweep.seconds.toFixed(1)} s (${(retention.sweep.deleted.event_log / retention.sweep.seconds).toFixed(0)} rows/s), ${retention.sweep.rounds} window pairs ran during it. Target: the full database ingests at least 0.9× of the empty one. ${ranAt(retention)}`,
+    '',
+    ...header('scenario'),
+    ...(
+      [
+        ['empty database', retention.steady.empty],
+        [`${rows} logs + ${rows} events`, retention.steady.full],
+        ['empty database, windows during the sweep', retention.sweep.empty],
+        [`${rows} logs + events, retention sweep running`, retention.sweep.full],
+      ] as [string, Summary][]
+    ).map(([name, s]) => row([name, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms)])),
+    row(['full / empty', `${retention.steady.ratio.toFixed(2)}×`, '', '', '']),
+    row(['sweep running / empty, same windows', `${retention.sweep.ratio.toFixed(2)}×`, '', '', '']),
+    row(['sweep running / empty before the sweep', `${retention.sweep.ratioToSteadyEmpty.toFixed(2)}×`, '', '', '']),
+    '',
+  );
+}
 const widget = read('packages/widget/bench-results.json');
 if (widget) {
   type Median = { scriptBytes: number; scriptMs: number; styleLayoutMs: number; taskMs: number };
