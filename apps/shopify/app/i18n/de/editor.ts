@@ -132,7 +132,7 @@ export const editor: Messages['editor'] = {
     none: 'Keine Prämie',
     existing: 'Eine vorhandene Prämie',
     new: 'Neue Prämie erstellen',
-    pick: 'Prämie',
+    pick: 'Welche Prämie',
     choose: 'Prämie wählen',
     noneYet: 'Noch keine Prämien: erstellen Sie hier eine.',
     name: { label: 'Name der Prämie', help: 'Für Ihr Team; leer wird der Name des Meilensteins verwendet.' },

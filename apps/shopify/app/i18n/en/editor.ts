@@ -128,7 +128,7 @@ export const editor = {
     none: 'No reward',
     existing: 'A reward I already have',
     new: 'Create a new reward',
-    pick: 'Reward',
+    pick: 'Which reward',
     choose: 'Choose a reward',
     noneYet: 'No rewards yet: create one here.',
     name: { label: 'Reward name', help: "For your team; blank uses the milestone's name." },
