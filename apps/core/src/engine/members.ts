@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserData } from '../auth/authenticate.js';
+import { prepared } from '../db/prepared.js';
 import { type AccountUserRow, type InlineMember, memberHolds, memberToColumns } from '../schema/members.js';
 
 /** Creates the member an end-user token names on first sight and updates the names and email it sent. */
@@ -7,8 +8,13 @@ export async function upsertMember(db: Knex, accountId: string, user: UserData):
   const { externalId, ...fields } = user;
   const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const sent = memberToColumns(given);
-  const existing = await db<AccountUserRow>('account_user').where({ account_id: accountId, external_id: externalId }).first();
-  if (existing && memberHolds(existing, given)) return existing.id;
+  // Every end-user request passes here: a prepared read of just the columns it compares.
+  const existing = await prepared(
+    db<AccountUserRow>('account_user')
+      .where({ account_id: accountId, external_id: externalId })
+      .first(['id', ...Object.keys(sent)] as (keyof AccountUserRow)[]),
+  );
+  if (existing && memberHolds(existing as AccountUserRow, given)) return existing.id;
   const [row] = await db<AccountUserRow>('account_user')
     .insert({ account_id: accountId, external_id: externalId, ...sent })
     .onConflict(['account_id', 'external_id'])

@@ -71,4 +71,23 @@ describe('remembered API keys', () => {
     expect((await onSecond(wrong).get('/schema/streak/record')).status).toBe(401);
     expect((await onSecond(acct).get('/schema/streak/record')).status).toBe(200);
   });
+
+  it('stop end-user tokens they signed on another process once paused or deleted', async () => {
+    const acct = await app.createAccount();
+    const created = (await acct.api.post('/schema/apikey/record', { name: 'signer', status: 'live' })).body.data;
+    const signer = new Client(`${second.url}/api/v1.0`).with({ 'x-api-key': created.apiKey, 'x-api-secret': created.apiSecret });
+    const minted = (await signer.post('/enduser/token', { externalId: 'shopper-1' })).body.data;
+    const read = () =>
+      new Client(`${second.url}/api/v1.0`)
+        .with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId })
+        .get('/schema/account_user/me');
+    expect((await read()).status).toBe(200);
+
+    expect((await acct.api.patch(`/schema/apikey/record/${created.id}`, { status: 'paused' })).status).toBe(200);
+    expect(await eventually(read, 401)).toBe(401);
+    expect((await acct.api.patch(`/schema/apikey/record/${created.id}`, { status: 'live' })).status).toBe(200);
+    expect(await eventually(read, 200)).toBe(200);
+    expect((await acct.api.delete(`/schema/apikey/record/${created.id}`)).status).toBe(204);
+    expect(await eventually(read, 401)).toBe(401);
+  });
 });
