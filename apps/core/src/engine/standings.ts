@@ -76,43 +76,96 @@ export interface Standings {
   rankedCount: number;
 }
 
-export interface StandingsQuery {
-  accountId: string;
-  definitionId: string;
-  rankBy: RankBy;
-  /** The window, or '' when the ranking has none. */
-  periodKey: string;
-  limit: number;
+export interface BoardStandingsQuery {
+  leaderboardId: string;
+  /** The caller's account; undefined when the caller named none (a guest without one). */
+  accountId: string | undefined;
+  /** End users and guests: live leaderboards only. */
+  live: boolean;
   /** The end user whose own standing is wanted. */
-  memberId?: string;
+  memberId: string | undefined;
+  /** Entries wanted; the leaderboard's size when undefined. */
+  limit: number | undefined;
+  /** The window asked for (challenges). */
+  periodKey: string | undefined;
+  /** The current window of each period in the board's account's time zone, when known. */
+  windows: Readonly<Record<Period, string>> | undefined;
+}
+
+export interface BoardStandings {
+  board: {
+    account_id: string;
+    linked_schema_slug: LogKind;
+    linked_schema_record_id: string;
+    rank_by: RankBy;
+    size: number;
+    display_name: DisplayNameMode;
+  };
+  /** The definition's period; null once the definition is deleted. */
+  period: Period | null;
+  /** The window read ('' for rankings without one); undefined when none could be chosen. */
+  periodKey: string | undefined;
+  standings: Standings | undefined;
+}
+
+/** A leaderboard's current window of each period kind, in a time zone. */
+export function currentWindows(now: Date, zone: string): Record<Period, string> {
+  return { daily: periodKey(now, 'daily', zone), weekly: periodKey(now, 'weekly', zone), monthly: periodKey(now, 'monthly', zone) };
 }
 
 /**
- * Every log acknowledged before the call counts: the standings are written with the progress.
- * The statement is the database function `loyalty_standings` (migration
- * 20261124000300_leaderboards), whose plan is made once per connection: planning it would cost
- * as much as running it.
+ * The leaderboard as the caller may see it, and its standings, in one call to the database
+ * function `loyalty_leaderboard_standings` (migration 20261125000100), whose plans are made once
+ * per connection: planning the statement would cost as much as running it. Every log acknowledged
+ * before the call counts: the standings are written with the progress. Undefined when the caller
+ * may not see the leaderboard.
  */
-export async function readStandings(db: Knex, q: StandingsQuery): Promise<Standings> {
+export async function readBoardStandings(db: Knex, q: BoardStandingsQuery): Promise<BoardStandings | undefined> {
   const [row] = await run(db, {
-    text: 'select entries, ranked_count, caller_value, caller_rank from loyalty_standings($1, $2, $3, $4, $5, $6)',
-    values: [q.accountId, q.definitionId, q.rankBy, q.periodKey, q.memberId ?? null, q.limit],
+    text: `select account_id, linked_schema_slug, linked_schema_record_id, rank_by, size, display_name, aggregation_period, period_key,
+                  entries, ranked_count, caller_value, caller_rank
+             from loyalty_leaderboard_standings($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    values: [
+      q.leaderboardId,
+      q.accountId ?? null,
+      q.live,
+      q.memberId ?? null,
+      q.limit ?? null,
+      q.periodKey ?? null,
+      q.windows?.daily ?? null,
+      q.windows?.weekly ?? null,
+      q.windows?.monthly ?? null,
+    ],
   });
+  if (!row) return undefined;
   const {
+    aggregation_period: period,
+    period_key: window,
     entries,
     ranked_count: rankedCount,
     caller_value: callerValue,
     caller_rank: callerRank,
-  } = row as {
-    entries: StandingEntry[];
-    ranked_count: string;
+    ...board
+  } = row as BoardStandings['board'] & {
+    aggregation_period: Period | null;
+    period_key: string | null;
+    entries: StandingEntry[] | null;
+    ranked_count: string | null;
     caller_value: number | null;
     caller_rank: string | null;
   };
   return {
-    entries,
-    caller: callerValue !== null && callerRank !== null ? { rank: Number(callerRank), value: callerValue } : null,
-    rankedCount: Number(rankedCount),
+    board,
+    period,
+    periodKey: window ?? undefined,
+    standings:
+      entries === null
+        ? undefined
+        : {
+            entries,
+            caller: callerValue !== null && callerRank !== null ? { rank: Number(callerRank), value: callerValue } : null,
+            rankedCount: Number(rankedCount),
+          },
   };
 }
 

@@ -403,7 +403,19 @@ describe('standings', () => {
       [acct.accountId, challengeId],
     );
     expect(kept.rows).toEqual(counts.rows.map((r: any) => ({ bucket: r.bucket, n: r.n })));
-    for (const m of members.slice(0, 6)) {
+    const coarseCounts = await app.db.raw(
+      `select loyalty_rank_coarse(current_progress_value) as coarse, count(*)::int as n from challenge_progress
+        where account_id = ? and challenge_id = ? and current_progress_value > 0 group by 1 order by 1`,
+      [acct.accountId, challengeId],
+    );
+    const keptCoarse = await app.db.raw(
+      `select coarse, sum(n)::int as n from leaderboard_count_coarse where account_id = ? and definition_id = ? group by 1 having sum(n) <> 0 order by 1`,
+      [acct.accountId, challengeId],
+    );
+    expect(keptCoarse.rows).toEqual(coarseCounts.rows);
+    // Values from 1 to past 4096 spread the members over several coarse buckets: every rank is exact.
+    expect(new Set(coarseCounts.rows.map((r: any) => r.coarse)).size).toBeGreaterThan(2);
+    for (const m of members) {
       const minted = await ok(acct.api.post('/enduser/token', { externalId: `race-${members.indexOf(m)}-${challengeId}` }));
       const mine = await ok(
         standings(lb.id, {}, app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId })),

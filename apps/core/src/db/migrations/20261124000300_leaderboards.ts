@@ -84,54 +84,9 @@ export async function up(db: Knex): Promise<void> {
     begin
       if p_exclusive then perform pg_advisory_xact_lock(k); else perform pg_advisory_xact_lock_shared(k); end if;
     end $$`);
-  await db.raw(`
-    create function loyalty_count_add(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_value double precision, p_slot int, p_n int)
-    returns void language sql as $$
-      insert into leaderboard_count as c (account_id, definition_id, rank_by, period_key, bucket, slot, n)
-      values (p_account, p_definition, p_rank_by, p_period, loyalty_rank_bucket(p_value), p_slot, p_n)
-      on conflict (account_id, definition_id, rank_by, period_key, bucket, slot) do update set n = c.n + excluded.n
-    $$`);
+  await db.raw(COUNT_ADD);
   // p_mode: 'set' (the value), 'max' (the best so far), 'add' (adds p_value).
-  await db.raw(`
-    create function loyalty_standing_change(
-      p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid,
-      p_mode text, p_value double precision, p_at timestamptz) returns void
-    language plpgsql as $$
-    declare
-      old_value double precision;
-      new_value double precision;
-      shard int := get_byte(uuid_send(p_member), 15) & 3;
-    begin
-      perform loyalty_standings_lock(p_definition, p_rank_by, false);
-      if not exists (select 1 from leaderboard l
-                      where l.account_id = p_account and l.linked_schema_record_id = p_definition and l.rank_by = p_rank_by) then
-        return;
-      end if;
-      loop
-        select s.value into old_value from leaderboard_standing s
-         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by
-           and s.period_key = p_period and s.member_id = p_member
-           for update;
-        exit when found;
-        -- No standing yet: from nothing, every mode makes p_value.
-        new_value := p_value;
-        if new_value <= 0 then return; end if;
-        insert into leaderboard_standing (account_id, definition_id, rank_by, period_key, member_id, value, reached_at)
-        values (p_account, p_definition, p_rank_by, p_period, p_member, new_value, p_at)
-        on conflict do nothing;
-        if found then
-          perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, new_value, shard, 1);
-          return;
-        end if;
-      end loop;
-      new_value := case p_mode when 'set' then p_value when 'max' then greatest(old_value, p_value) else old_value + p_value end;
-      if new_value = old_value then return; end if;
-      update leaderboard_standing s set value = new_value, reached_at = p_at
-       where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by
-         and s.period_key = p_period and s.member_id = p_member;
-      if old_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 4 + shard, -1); end if;
-      if new_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, new_value, shard, 1); end if;
-    end $$`);
+  await db.raw(STANDING_CHANGE);
   // Progress rows are deleted only with their member (erasure): the member leaves the board.
   await db.raw(`
     create function loyalty_standing_remove(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid)
@@ -155,46 +110,7 @@ export async function up(db: Knex): Promise<void> {
    * bucket above it, minus members who are not live above it; the ranked count likewise. Its plan
    * is made once per connection (generic: every condition is an equality on an index's prefix).
    */
-  await db.raw(`
-    create function loyalty_standings(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid, p_limit int)
-    returns table (entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
-    language plpgsql stable
-    set plan_cache_mode = force_generic_plan
-    as $$
-    begin
-      return query
-      with me as (
-        select s.value from leaderboard_standing s
-          join account_user u on u.account_id = s.account_id and u.id = s.member_id and u.status = 'live'
-         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = p_member and s.value > 0),
-      absent as (
-        select s.value from account_user u
-          join leaderboard_standing s on s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = u.id
-         where u.account_id = p_account and u.status <> 'live' and s.value > 0),
-      top as (
-        select s.member_id, s.value, s.reached_at, u.external_id, u.first_name, u.last_name
-          from leaderboard_standing s
-          join account_user u on u.account_id = s.account_id and u.id = s.member_id
-         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and u.status = 'live'
-         order by s.value desc, s.reached_at, s.member_id
-         limit p_limit),
-      counted as (
-        select coalesce(sum(c.n), 0) as ranked,
-               coalesce(sum(c.n) filter (where c.bucket > (select loyalty_rank_bucket(me.value) from me)), 0) as above
-          from leaderboard_count c where c.account_id = p_account and c.definition_id = p_definition and c.rank_by = p_rank_by and c.period_key = p_period)
-      select
-        (select coalesce(json_agg(json_build_object('rank', t.rank, 'value', t.value, 'memberId', t.member_id, 'externalId', t.external_id,
-                                                    'firstName', t.first_name, 'lastName', t.last_name) order by t.value desc, t.reached_at, t.member_id), '[]'::json)
-           from (select top.*, rank() over (order by top.value desc) as rank from top) t),
-        ((select counted.ranked from counted) - (select count(*) from absent))::bigint,
-        (select me.value from me),
-        (select 1 + (select counted.above from counted)
-                + (select count(*) from leaderboard_standing s
-                    where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and s.value > me.value
-                      and s.value < loyalty_rank_bucket(me.value) + loyalty_rank_bucket_width(me.value))
-                - (select count(*) from absent a where a.value > me.value)
-           from me)::bigint;
-    end $$`);
+  await db.raw(STANDINGS);
 
   await db.raw(`
     create function loyalty_streak_standings() returns trigger language plpgsql as $$
@@ -325,6 +241,97 @@ export async function up(db: Knex): Promise<void> {
       for each statement execute function loyalty_erased_standings('${kind}_id')`);
   }
 }
+
+/** Kept by value: a later migration replaces them, and restores them when it is undone. */
+export const COUNT_ADD = `
+    create or replace function loyalty_count_add(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_value double precision, p_slot int, p_n int)
+    returns void language sql as $$
+      insert into leaderboard_count as c (account_id, definition_id, rank_by, period_key, bucket, slot, n)
+      values (p_account, p_definition, p_rank_by, p_period, loyalty_rank_bucket(p_value), p_slot, p_n)
+      on conflict (account_id, definition_id, rank_by, period_key, bucket, slot) do update set n = c.n + excluded.n
+    $$`;
+
+export const STANDING_CHANGE = `
+    create or replace function loyalty_standing_change(
+      p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid,
+      p_mode text, p_value double precision, p_at timestamptz) returns void
+    language plpgsql as $$
+    declare
+      old_value double precision;
+      new_value double precision;
+      shard int := get_byte(uuid_send(p_member), 15) & 3;
+    begin
+      perform loyalty_standings_lock(p_definition, p_rank_by, false);
+      if not exists (select 1 from leaderboard l
+                      where l.account_id = p_account and l.linked_schema_record_id = p_definition and l.rank_by = p_rank_by) then
+        return;
+      end if;
+      loop
+        select s.value into old_value from leaderboard_standing s
+         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by
+           and s.period_key = p_period and s.member_id = p_member
+           for update;
+        exit when found;
+        -- No standing yet: from nothing, every mode makes p_value.
+        new_value := p_value;
+        if new_value <= 0 then return; end if;
+        insert into leaderboard_standing (account_id, definition_id, rank_by, period_key, member_id, value, reached_at)
+        values (p_account, p_definition, p_rank_by, p_period, p_member, new_value, p_at)
+        on conflict do nothing;
+        if found then
+          perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, new_value, shard, 1);
+          return;
+        end if;
+      end loop;
+      new_value := case p_mode when 'set' then p_value when 'max' then greatest(old_value, p_value) else old_value + p_value end;
+      if new_value = old_value then return; end if;
+      update leaderboard_standing s set value = new_value, reached_at = p_at
+       where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by
+         and s.period_key = p_period and s.member_id = p_member;
+      if old_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, old_value, 4 + shard, -1); end if;
+      if new_value > 0 then perform loyalty_count_add(p_account, p_definition, p_rank_by, p_period, new_value, shard, 1); end if;
+    end $$`;
+
+export const STANDINGS = `
+    create or replace function loyalty_standings(p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid, p_limit int)
+    returns table (entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
+    language plpgsql stable
+    set plan_cache_mode = force_generic_plan
+    as $$
+    begin
+      return query
+      with me as (
+        select s.value from leaderboard_standing s
+          join account_user u on u.account_id = s.account_id and u.id = s.member_id and u.status = 'live'
+         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = p_member and s.value > 0),
+      absent as (
+        select s.value from account_user u
+          join leaderboard_standing s on s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.member_id = u.id
+         where u.account_id = p_account and u.status <> 'live' and s.value > 0),
+      top as (
+        select s.member_id, s.value, s.reached_at, u.external_id, u.first_name, u.last_name
+          from leaderboard_standing s
+          join account_user u on u.account_id = s.account_id and u.id = s.member_id
+         where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and u.status = 'live'
+         order by s.value desc, s.reached_at, s.member_id
+         limit p_limit),
+      counted as (
+        select coalesce(sum(c.n), 0) as ranked,
+               coalesce(sum(c.n) filter (where c.bucket > (select loyalty_rank_bucket(me.value) from me)), 0) as above
+          from leaderboard_count c where c.account_id = p_account and c.definition_id = p_definition and c.rank_by = p_rank_by and c.period_key = p_period)
+      select
+        (select coalesce(json_agg(json_build_object('rank', t.rank, 'value', t.value, 'memberId', t.member_id, 'externalId', t.external_id,
+                                                    'firstName', t.first_name, 'lastName', t.last_name) order by t.value desc, t.reached_at, t.member_id), '[]'::json)
+           from (select top.*, rank() over (order by top.value desc) as rank from top) t),
+        ((select counted.ranked from counted) - (select count(*) from absent))::bigint,
+        (select me.value from me),
+        (select 1 + (select counted.above from counted)
+                + (select count(*) from leaderboard_standing s
+                    where s.account_id = p_account and s.definition_id = p_definition and s.rank_by = p_rank_by and s.period_key = p_period and s.value > 0 and s.value > me.value
+                      and s.value < loyalty_rank_bucket(me.value) + loyalty_rank_bucket_width(me.value))
+                - (select count(*) from absent a where a.value > me.value)
+           from me)::bigint;
+    end $$`;
 
 export async function down(db: Knex): Promise<void> {
   for (const table of ['streak', 'challenge', 'mission']) {

@@ -1,15 +1,11 @@
 import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
-import { run } from '../../db/prepared.js';
-import type { Period } from '../../engine/periods.js';
-import { periodKey as windowOf } from '../../engine/periods.js';
-import { displayName, isPeriodKey, isWindowed, readStandings } from '../../engine/standings.js';
+import { currentWindows, displayName, isPeriodKey, isWindowed, readBoardStandings } from '../../engine/standings.js';
 import { type ErrorDetail, invalidQuery, notFound } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
 import { isPublicFlow } from '../../records/context.js';
 import { errorResponses, security } from '../../records/openapi.js';
-import type { LeaderboardRow } from '../../resources/leaderboard.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only, requestContext } from '../auth.js';
 
@@ -57,31 +53,6 @@ function parseParams(query: Record<string, string | string[] | undefined>): Stan
 }
 
 /**
- * The leaderboard in the caller's view, as the record service scopes a get (the caller's account
- * when known; live ones only for end users and guests), with its definition's period (undefined
- * once the definition is deleted). One prepared statement: the route is read often.
- */
-async function findBoard(s: Services, id: string, accountId: string | undefined, live: boolean) {
-  const [row] = await run(s.db, {
-    text: `select l.id, l.account_id, l.linked_schema_slug, l.linked_schema_record_id, l.rank_by, l.size, l.display_name,
-                  coalesce((select d.aggregation_period from streak d where l.linked_schema_slug = 'streak' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
-                           (select d.aggregation_period from challenge d where l.linked_schema_slug = 'challenge' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
-                           (select d.aggregation_period from mission d where l.linked_schema_slug = 'mission' and d.account_id = l.account_id and d.id = l.linked_schema_record_id)) as aggregation_period
-             from leaderboard l
-            where l.id = $1 and ($2::uuid is null or l.account_id = $2) and (not $3 or l.status = 'live')`,
-    values: [id, accountId ?? null, live],
-  });
-  if (!row) return undefined;
-  const { aggregation_period: period, ...board } = row as Pick<
-    LeaderboardRow,
-    'id' | 'account_id' | 'linked_schema_slug' | 'linked_schema_record_id' | 'rank_by' | 'size' | 'display_name'
-  > & {
-    aggregation_period: Period | null;
-  };
-  return { board, definition: period ? { aggregation_period: period } : undefined };
-}
-
-/**
  * `GET /schema/leaderboard/record/{id}/standings` (CONTRACT §15): the leaderboard's top entries,
  * the end user's own standing and how many members are ranked. End users and guests see live
  * leaderboards of definitions that exist; API keys see every leaderboard of their account, and
@@ -97,54 +68,56 @@ export function standingsRoutes(router: Router, s: Services): void {
     const rc = requestContext(ctx, params.languageCode);
     const missing = () => notFound(`No leaderboard record with id ${ctx.params.id}.`);
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw missing();
-    const found = UUID.test(ctx.params.id!) ? await findBoard(s, ctx.params.id!, rc.account?.id, isPublicFlow(rc)) : undefined;
+    if (!UUID.test(ctx.params.id!)) throw missing();
+    // As the database writes it: the anonymous names hash the canonical id.
+    const id = ctx.params.id!.toLowerCase();
+    const memberId = identity.flow === 'enduser' ? identity.memberId : undefined;
+    const query = {
+      leaderboardId: id,
+      accountId: rc.account?.id,
+      live: isPublicFlow(rc),
+      memberId,
+      limit: params.limit,
+      periodKey: params.periodKey,
+      windows: rc.account ? currentWindows(s.records.now(), rc.account.timezone) : undefined,
+    };
+    let found = await readBoardStandings(s.db, query);
     if (!found) throw missing();
-    const { board, definition } = found;
-    if (!definition && isPublicFlow(rc)) throw missing();
+    if (!found.period && isPublicFlow(rc)) throw missing();
+    if (!found.standings && found.period && !query.windows) {
+      // A guest that named no account: the default window is the board's account's.
+      const account = await loadAccount(s.db, found.board.account_id);
+      found = await readBoardStandings(s.db, { ...query, windows: currentWindows(s.records.now(), account?.timezone ?? 'UTC') });
+      if (!found) throw missing();
+    }
+    const { board, period } = found;
 
     const details: ErrorDetail[] = [];
     if (params.limit !== undefined && params.limit > board.size) {
       details.push({ field: 'limit', code: 'invalid', message: `"limit" must be at most the leaderboard's size, ${board.size}.` });
     }
-    let window = '';
     if (!isWindowed(board.rank_by)) {
       if (params.periodKey !== undefined)
         details.push({ field: 'periodKey', code: 'not_windowed', message: `A ${board.linked_schema_slug} leaderboard has no periods.` });
     } else if (params.periodKey !== undefined) {
-      if (definition && !isPeriodKey(params.periodKey, definition.aggregation_period)) {
-        details.push({
-          field: 'periodKey',
-          code: 'invalid',
-          message: `"periodKey" is not a ${definition.aggregation_period} period key of the challenge.`,
-        });
+      if (period && !isPeriodKey(params.periodKey, period)) {
+        details.push({ field: 'periodKey', code: 'invalid', message: `"periodKey" is not a ${period} period key of the challenge.` });
       }
-      window = params.periodKey;
-    } else if (definition) {
-      const account = rc.account ?? (await loadAccount(s.db, board.account_id));
-      window = windowOf(s.records.now(), definition.aggregation_period, account?.timezone ?? 'UTC');
-    } else {
+    } else if (!period) {
       details.push({ field: 'periodKey', code: 'required', message: 'The challenge was deleted: name the window.' });
     }
     if (details.length) throw invalidQuery('A query parameter is invalid.', details);
-
-    const memberId = identity.flow === 'enduser' ? identity.memberId : undefined;
-    const standings = await readStandings(s.db, {
-      accountId: board.account_id,
-      definitionId: board.linked_schema_record_id,
-      rankBy: board.rank_by,
-      periodKey: window,
-      limit: params.limit ?? board.size,
-      memberId,
-    });
+    // Every check passed, so a window was chosen and the standings were read.
+    const standings = found.standings!;
     const admin = identity.flow === 'apikey';
     ctx.body = {
       data: {
-        leaderboardId: board.id,
-        periodKey: isWindowed(board.rank_by) ? window : null,
+        leaderboardId: id,
+        periodKey: isWindowed(board.rank_by) ? found.periodKey : null,
         entries: standings.entries.map((e) => ({
           rank: e.rank,
           value: e.value,
-          displayName: displayName(board.display_name, nameKey, board.id, e),
+          displayName: displayName(board.display_name, nameKey, id, e),
           isCaller: memberId !== undefined && e.memberId === memberId,
           ...(admin ? { ownedById: e.memberId, externalId: e.externalId } : {}),
         })),
