@@ -4,8 +4,10 @@ import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page
 import { useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
+import { ProgramHealth } from '../components/ProgramHealth';
 import { coreFailure } from '../lib/admin.server';
 import type { AccountClient } from '../lib/core.server';
+import { loadProgramHealth } from '../lib/health.server';
 import { checklist } from '../lib/onboarding.server';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
@@ -28,17 +30,18 @@ async function analytics(api: AccountClient, url: URL) {
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session, account } = await authenticateShop(request);
-  const [numbers, onboardingChecklist] = await Promise.all([
+  const [numbers, onboardingChecklist, health] = await Promise.all([
     analytics(api, new URL(request.url)),
     checklist({ api, admin, shop: session.shop, apiKey, accountId: account.accountId, store: onboarding }),
+    loadProgramHealth(api, request),
   ]);
-  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: corePublicUrl };
+  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: corePublicUrl, health };
 };
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
 export default function Dashboard() {
-  const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl } = useLoaderData<typeof loader>();
+  const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl, health } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const { common, dashboard: m } = useMessages();
   const [range, setRange] = useState({ from, to });
@@ -151,6 +154,9 @@ export default function Dashboard() {
             </Layout.Section>
           </>
         ) : null}
+        <Layout.Section>
+          <ProgramHealth health={health.health} failure={health.failure} />
+        </Layout.Section>
       </Layout>
     </Page>
   );

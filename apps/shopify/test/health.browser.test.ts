@@ -1,0 +1,118 @@
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../core/test/support/harness';
+import { type AdminApp, startAdminApp } from './support/admin';
+import { TEST_SHOP } from './support/stack';
+
+/**
+ * Program health on the dashboard in Chromium (production build, real core): the figures of each live
+ * program in the dashboard's range against the seven days before, as the seeded history makes them.
+ */
+let admin: AdminApp;
+let api: Client;
+// The shop's zone (the Admin API stub's), which the account and its members live in.
+const today = DateTime.now().setZone('Europe/Paris').startOf('day');
+const day = (daysAgo: number) => today.minus({ days: daysAgo });
+
+async function created(path: string, body: Record<string, unknown>) {
+  const res = await api.request('POST', path, { body, validate: false });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data as { id: string } & Record<string, any>;
+}
+
+beforeAll(async () => {
+  admin = await startAdminApp(async (installed) => {
+    const account = (await installed.app.shops.find(TEST_SHOP))!;
+    api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    const reward = await created('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+    });
+    const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue: 2 });
+    await created('/schema/milestone/record', {
+      name: 'Two days',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      milestoneTargetValue: 2,
+      rewardId: reward.id,
+      status: 'live',
+    });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Monthly spend',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    await created('/schema/mission/record', {
+      name: 'Draft mission',
+      status: 'draft',
+      tasks: [{ name: 'Order', activityId: 'order', aggregationMethod: 'count', targetValue: 1 }],
+    });
+    let n = 0;
+    const log = (kind: 'streak' | 'challenge', member: string, daysAgo: number, activityValue?: number) =>
+      created(`/schema/${kind}_log/record`, {
+        [`${kind}Id`]: kind === 'streak' ? streak.id : challenge.id,
+        ownedBy: { externalId: member },
+        activityId: 'a',
+        activityAt: day(daysAgo).set({ hour: 9 }).toUTC().toISO(),
+        ...(activityValue ? { activityValue } : {}),
+        uniqueIdentifier: `h${++n}`,
+      });
+    // Previous week (8 to 14 days ago): Ann completes the streak; Dan completes the challenge, Eve takes part.
+    await log('streak', 'ann', 10);
+    await log('streak', 'ann', 9);
+    await log('challenge', 'dan', 8, 150);
+    await log('challenge', 'eve', 8, 10);
+    // This week (the last 7 days): Bob completes the streak, Cid visits once; Dan spends again.
+    await log('streak', 'bob', 2);
+    await log('streak', 'bob', 1);
+    await log('streak', 'cid', 1);
+    await log('challenge', 'dan', 3, 20);
+  });
+}, 120_000);
+
+afterAll(() => admin?.close());
+
+// A badge also says its tone to screen readers ("Success up 100%"); rows are compared as seen.
+const rows = async () =>
+  (await admin.browser.page.getByRole('region', { name: 'Program health' }).locator('tbody tr').allInnerTexts()).map((r) =>
+    r
+      .replace(/\s+/g, ' ')
+      .replace(/\b(Success|Critical) /g, '')
+      .trim(),
+  );
+
+describe('program health on the dashboard', () => {
+  it("each live program's members active, completions and rewards this week against the week before", async () => {
+    const from = day(6).toISODate()!;
+    const to = today.toISODate()!;
+    await admin.browser.open(`/app?from=${from}&to=${to}`);
+    const region = admin.browser.page.getByRole('region', { name: 'Program health' });
+    await region.waitFor();
+    expect(await region.innerText()).toContain(`${from} – ${to} against ${day(13).toISODate()} – ${day(7).toISODate()} (Europe/Paris)`);
+    // Rewards count when issued: both two-day rewards were issued while seeding, today.
+    expect(await rows()).toEqual([
+      'Daily visit Streak · daily 2 up 100% previous period: 1 1 no change previous period: 1 2 new previous period: 0',
+      'Monthly spend Challenge · monthly 1 down 50% previous period: 2 0 down 100% previous period: 1 0 no change previous period: 0',
+    ]);
+    const perDay = await region.locator('svg[aria-label="Daily visit: members active per day"] rect title').allTextContents();
+    expect(perDay).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).toISODate()}: ${{ 2: 1, 1: 2 }[ago] ?? 0}`));
+    await admin.browser.shot('program-health');
+  });
+
+  it('the previous period follows the range: one day against the day before', async () => {
+    const date = day(1).toISODate()!;
+    await admin.browser.open(`/app?from=${date}&to=${date}`);
+    await admin.browser.page.getByRole('region', { name: 'Program health' }).waitFor();
+    expect((await rows())[0]).toBe(
+      'Daily visit Streak · daily 2 up 100% previous period: 1 1 new previous period: 0 0 no change previous period: 0',
+    );
+  });
+});
