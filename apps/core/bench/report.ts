@@ -229,23 +229,59 @@ if (retention) {
 }
 const widget = read('packages/widget/bench-results.json');
 if (widget) {
-  type Median = { scriptBytes: number; scriptMs: number; styleLayoutMs: number; taskMs: number };
-  const pages = Object.entries(widget.results as Record<string, { median: Median }>);
-  const base = pages.find(([name]) => name.startsWith('without'))?.[1].median;
-  const delta = (v: number, b: number | undefined) => (b === undefined ? '' : ` (${v - b >= 0 ? '+' : ''}${(v - b).toFixed(1)})`);
+  type Median = Record<
+    'taskMs' | 'longTasks' | 'blockingMs' | 'scriptBytesAtLauncher' | 'scriptBytes' | 'launcherMs' | 'openMs',
+    number | null
+  >;
+  type Page = { median: Median; coldOpenMs: number | null; breakdown: Record<string, number> };
+  const pages = Object.entries(widget.results as Record<string, Page>);
+  const [baseName, base] = pages.find(([name]) => name.startsWith('without')) ?? [];
+  const value = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+  const delta = (v: number | null | undefined, b: number | null | undefined) =>
+    v === null || v === undefined || b === null || b === undefined ? '' : ` (${v - b >= 0 ? '+' : ''}${(v - b).toFixed(1)})`;
+  const kinds = base ? Object.keys(base.breakdown) : [];
+  const total = (p: Page) => Object.values(p.breakdown).reduce((a, b) => a + b, 0);
   sections.push(
     '## Widget (`pnpm bench:widget`)',
-    `The /demo storefront in Chromium ${widget.chromium}, first visits, median of ${widget.runs}; the baseline is the same page without the widget. Run ${widget.at}.`,
+    `The /demo storefront in Chromium ${widget.chromium}, first visits (a fresh context each), median of ${widget.runs}; the baseline is the same page without the widget. "eager (before)" is the loader built to import and mount the panel app at once, as the widget did before; "lazy" is the shipped loader, which draws the launcher itself and imports the app on the first hover, focus or touch of the launcher or when the page is idle. Measured until the launcher is drawn and the network is idle (the lazy build's idle import included): main-thread task time (CDP Performance.getMetrics, wall time), long tasks and the time they block over 50 ms, the widget's script bytes over the wire by the time the launcher was drawn and in all, when the launcher was drawn (from navigation start), and from the click's pointerdown to the panel in the page — after the load, and for a click the moment the launcher is drawn (cold). Run ${widget.at}.`,
     '',
-    row(['page', 'script bytes', 'script ms', 'style+layout ms', 'main-thread task ms']),
-    row(['---', '---:', '---:', '---:', '---:']),
-    ...pages.map(([name, { median: m }]) =>
+    row([
+      'page',
+      'main-thread task ms',
+      'long tasks',
+      'blocking ms',
+      'script bytes at launcher',
+      'script bytes',
+      'launcher drawn ms',
+      'click → panel ms',
+      'cold click → panel ms',
+    ]),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    ...pages.map(([name, { median: m, coldOpenMs }]) =>
       row([
         name,
-        String(m.scriptBytes),
-        `${ms(m.scriptMs)}${delta(m.scriptMs, base?.scriptMs)}`,
-        `${ms(m.styleLayoutMs)}${delta(m.styleLayoutMs, base?.styleLayoutMs)}`,
-        `${ms(m.taskMs)}${delta(m.taskMs, base?.taskMs)}`,
+        `${value(m.taskMs)}${name === baseName ? '' : delta(m.taskMs, base?.median.taskMs)}`,
+        value(m.longTasks, 0),
+        value(m.blockingMs),
+        value(m.scriptBytesAtLauncher, 0),
+        value(m.scriptBytes, 0),
+        value(m.launcherMs),
+        value(m.openMs),
+        value(coldOpenMs),
+      ]),
+    ),
+    '',
+    `Where the main thread's time goes: self thread (CPU) time of the trace's events by kind, median of ${widget.traceRuns} traced loads each, ms; in brackets what the widget adds to the page without it.`,
+    '',
+    row(['work', ...pages.map(([name]) => name)]),
+    row(['---', ...pages.map(() => '---:')]),
+    ...[...kinds, 'all'].map((kind) =>
+      row([
+        kind,
+        ...pages.map(([name, p]) => {
+          const of = (q: Page) => (kind === 'all' ? total(q) : q.breakdown[kind]!);
+          return `${value(of(p))}${name === baseName || !base ? '' : delta(of(p), of(base))}`;
+        }),
       ]),
     ),
     '',

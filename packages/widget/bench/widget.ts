@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import { gzipSync } from 'node:zlib';
+import type { Browser, Page } from 'playwright-core';
 import { formatTable, openBenchDatabase } from '../../../apps/core/bench/lib.js';
 import { loadConfig } from '../../../apps/core/src/config.js';
 import { createDb } from '../../../apps/core/src/db/knex.js';
@@ -13,57 +14,271 @@ import { startApi } from '../../../apps/core/src/server.js';
 import { launchChromium } from '../test/support/browser.js';
 
 /**
- * `pnpm bench:widget`: what the widget costs the storefront. The demo page is loaded in chromium,
- * each time in a fresh context (a first visit, nothing cached), without the widget and with it
- * (guest and signed in), until the widget's launcher shows and the network is idle. Counted: the
- * script bytes transferred (what came over the wire as Script resources) and the main-thread
- * time (CDP Performance.getMetrics: ScriptDuration, RecalcStyleDuration + LayoutDuration, and
- * TaskDuration, every main-thread task).
+ * `pnpm bench:widget`: what the widget costs the storefront on a guest's (and a member's) first
+ * visit, the lazy launcher beside the eager build (the app imported and mounted at once, as before
+ * the launcher was drawn without it) in the same run. The demo page is loaded in chromium, each
+ * time in a fresh context (nothing cached), without the widget and with each build, until the
+ * launcher is drawn and the network is idle. Counted per load: the main-thread time (CDP
+ * Performance.getMetrics), long tasks (PerformanceObserver), the widget's script bytes over the
+ * wire by the time the launcher was drawn and in all, and when the launcher was drawn; then a
+ * click on the launcher and the time until the panel is in the page. Separate loads click the
+ * launcher the moment it is drawn (the app not yet imported, the worst case of the lazy build),
+ * and a few traced loads split the main-thread time by kind of work (Chromium's trace).
  */
 
-const RUNS = 15;
+const RUNS = Number(process.env.BENCH_WIDGET_RUNS ?? 15);
+const TRACE_RUNS = Number(process.env.BENCH_WIDGET_TRACE_RUNS ?? 5);
 const RESULTS_FILE = fileURLToPath(new URL('../bench-results.json', import.meta.url));
+const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
+const EAGER_LOADER = fileURLToPath(new URL('dist/loader-eager.js', import.meta.url));
+/**
+ * The eager loader is served by the core itself, so that it comes gzipped and with its real
+ * headers: for the run it sits in dist/ under a name the core's widget route serves.
+ */
+const EAGER_FILE = 'app-bench-eager-loader.js';
+const MARK_LAUNCHER = 'loyalty-widget:launcher';
+const MARK_PANEL = 'loyalty-widget:panel';
 
-const VARIANTS = [
+type Build = 'eager' | 'lazy';
+interface Variant {
+  name: string;
+  query: string;
+  build?: Build;
+}
+const VARIANTS: Variant[] = [
   { name: 'without widget', query: 'widget=off' },
-  { name: 'widget, guest', query: 'mode=guest' },
-  { name: 'widget, member', query: 'mode=member' },
-] as const;
+  { name: 'guest, eager (before)', query: 'mode=guest', build: 'eager' },
+  { name: 'guest, lazy', query: 'mode=guest', build: 'lazy' },
+  { name: 'member, eager (before)', query: 'mode=member', build: 'eager' },
+  { name: 'member, lazy', query: 'mode=member', build: 'lazy' },
+];
 
 interface Sample {
-  scriptBytes: number;
-  scriptMs: number;
-  /** Style and layout: where the rest of the main-thread time goes. */
-  styleLayoutMs: number;
   taskMs: number;
+  scriptMs: number;
+  styleLayoutMs: number;
+  longTasks: number;
+  /** The part of each long task over 50 ms, summed (total blocking time). */
+  blockingMs: number;
+  /** The widget's script bytes over the wire before the launcher was drawn, and by the end of the load. */
+  scriptBytesAtLauncher: number;
+  scriptBytes: number;
+  /** From navigation start. */
+  launcherMs: number | null;
+  /** From the click's pointerdown to the panel in the page. */
+  openMs: number | null;
 }
 
-async function loadOnce(browser: Browser, url: string, widget: boolean): Promise<Sample> {
+/**
+ * Runs in the page before its scripts: long tasks, the click's time, the widget's marks reported to
+ * the bench through a CDP binding (waiting for them with Playwright would evaluate its own script
+ * in the page, main-thread work the page without the widget would not get), and for `cold` loads
+ * the click itself, the moment the launcher is drawn.
+ */
+function pageProbe(cold: boolean): void {
+  const w = window as unknown as { __bench: { long: number[]; clickAt?: number }; __benchMark?: (name: string) => void };
+  w.__bench = { long: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) w.__bench.long.push(e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  addEventListener('pointerdown', (e) => (w.__bench.clickAt = e.timeStamp), true);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      if (!e.name.startsWith('loyalty-widget:')) continue;
+      if (cold && e.name === 'loyalty-widget:launcher') {
+        const button = document.querySelector('loyalty-widget')?.shadowRoot?.querySelector<HTMLButtonElement>('.lw-launcher');
+        w.__bench.clickAt = performance.now();
+        button?.click();
+      }
+      w.__benchMark?.(e.name);
+    }
+  }).observe({ type: 'mark' });
+}
+
+interface PageReadout {
+  long: number[];
+  clickAt?: number;
+  launcherAt?: number;
+  panelAt?: number;
+  resources: { name: string; transferSize: number; responseEnd: number }[];
+}
+const readout = (page: Page): Promise<PageReadout> =>
+  page.evaluate(
+    // No named function inside: tsx would wrap it in a helper the page does not have.
+    ([launcherMark, panelMark]: [string, string]) => {
+      const w = window as unknown as { __bench: { long: number[]; clickAt?: number } };
+      return {
+        long: w.__bench.long,
+        clickAt: w.__bench.clickAt,
+        launcherAt: performance.getEntriesByName(launcherMark, 'mark')[0]?.startTime,
+        panelAt: performance.getEntriesByName(panelMark, 'mark')[0]?.startTime,
+        resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((r) => ({
+          name: r.name,
+          transferSize: r.transferSize,
+          responseEnd: r.responseEnd,
+        })),
+      };
+    },
+    [MARK_LAUNCHER, MARK_PANEL] as [string, string],
+  );
+
+/** A fresh context whose /widget/loader.js is the given build (both through the same interception, to treat them alike). */
+async function openPage(browser: Browser, variant: Variant, cold: boolean) {
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const seen = new Set<string>();
+  const waiting = new Map<string, () => void>();
+  cdp.on('Runtime.bindingCalled', (e) => {
+    if (e.name !== '__benchMark') return;
+    seen.add(e.payload);
+    waiting.get(e.payload)?.();
+  });
+  await cdp.send('Runtime.enable');
+  await cdp.send('Runtime.addBinding', { name: '__benchMark' });
+  const waitForMark = (name: string) => (seen.has(name) ? Promise.resolve() : new Promise<void>((resolve) => waiting.set(name, resolve)));
+  await page.addInitScript(pageProbe, cold);
+  if (variant.build) {
+    const build = variant.build;
+    await page.route('**/widget/loader.js', (route) =>
+      route.continue(
+        build === 'eager'
+          ? {
+              url: route
+                .request()
+                .url()
+                .replace(/loader\.js$/, EAGER_FILE),
+            }
+          : {},
+      ),
+    );
+  }
+  return { context, page, cdp, waitForMark };
+}
+
+async function loadOnce(browser: Browser, url: string, variant: Variant): Promise<Sample> {
+  const { context, page, cdp, waitForMark } = await openPage(browser, variant, false);
   try {
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('Network.enable');
     await cdp.send('Performance.enable');
-    const scripts = new Set<string>();
-    let scriptBytes = 0;
-    cdp.on('Network.responseReceived', (e) => {
-      if (e.type === 'Script') scripts.add(e.requestId);
-    });
-    cdp.on('Network.loadingFinished', (e) => {
-      if (scripts.has(e.requestId)) scriptBytes += e.encodedDataLength;
-    });
     await page.goto(url, { waitUntil: 'load' });
-    if (widget) await page.locator('loyalty-widget .lw-launcher').waitFor();
+    if (variant.build) await waitForMark(MARK_LAUNCHER);
     await page.waitForLoadState('networkidle');
     const { metrics } = await cdp.send('Performance.getMetrics');
     const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+    const before = await readout(page);
+    let openMs: number | null = null;
+    if (variant.build) {
+      await page.locator('loyalty-widget .lw-launcher').click();
+      await waitForMark(MARK_PANEL);
+      const after = await readout(page);
+      openMs = after.panelAt! - after.clickAt!;
+    }
+    const widgetScripts = before.resources.filter((r) => new URL(r.name).pathname.startsWith('/widget/'));
+    const launcherAt = before.launcherAt ?? null;
     return {
-      scriptBytes,
+      taskMs: metric('TaskDuration'),
       scriptMs: metric('ScriptDuration'),
       styleLayoutMs: metric('RecalcStyleDuration') + metric('LayoutDuration'),
-      taskMs: metric('TaskDuration'),
+      longTasks: before.long.length,
+      blockingMs: before.long.reduce((sum, d) => sum + Math.max(0, d - 50), 0),
+      scriptBytesAtLauncher: widgetScripts
+        .filter((r) => launcherAt !== null && r.responseEnd <= launcherAt)
+        .reduce((s, r) => s + r.transferSize, 0),
+      scriptBytes: widgetScripts.reduce((s, r) => s + r.transferSize, 0),
+      launcherMs: launcherAt,
+      openMs,
     };
+  } finally {
+    await context.close();
+  }
+}
+
+/** A click the moment the launcher is drawn: the time until the panel is in the page. */
+async function coldOpen(browser: Browser, url: string, variant: Variant): Promise<number> {
+  const { context, page, waitForMark } = await openPage(browser, variant, true);
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await waitForMark(MARK_PANEL);
+    const r = await readout(page);
+    return r.panelAt! - r.clickAt!;
+  } finally {
+    await context.close();
+  }
+}
+
+/** What the main thread did, by kind of work: the trace's events by name. */
+const KINDS: [string, RegExp][] = [
+  ['script compile', /^(v8\.compile|v8\.compileModule|V8\.CompileCode|v8\.produceCache|v8\.produceModuleCache|CacheScript)/],
+  [
+    'script run',
+    /^(EvaluateScript|v8\.evaluateModule|v8\.run|v8\.callFunction|FunctionCall|TimerFire|EventDispatch|FireIdleCallback|FireAnimationFrame|RunMicrotasks|v8\.callModuleMethod|XHRReadyStateChange|V8\.Execute)/,
+  ],
+  ['garbage collection', /(GC|BlinkGC|V8\.GC)/],
+  ['HTML parse', /^(ParseHTML|HTMLDocumentParser::|DecodedDataDocumentParser::)/],
+  ['navigation, document setup', /^(DocumentLoader::|CommitLoad|Document::|LocalWindowProxy::|Frame::|NavigationBodyLoader::)/],
+  ['style (recalc, CSS parse)', /^(UpdateLayoutTree|RecalculateStyles|ParseAuthorStyleSheet)$/],
+  ['layout', /^(Layout|UpdateLayerTree)$/],
+  [
+    'paint, composite',
+    /^(Paint|PrePaint|Layerize|Commit|UpdateLayer|CompositeLayers|PaintImage|Decode Image|ImageDecodeTask|ProxyMain::BeginMainFrame|Animation)/,
+  ],
+  ['network callbacks', /^Resource(SendRequest|ReceiveResponse|ReceivedData|Finish|ChangePriority)$/],
+];
+const OTHER = 'other (task scheduling, IPC)';
+const KIND_NAMES = [...KINDS.map(([k]) => k), OTHER];
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  ts: number;
+  dur?: number;
+  /** Thread (CPU) time: unlike dur, it does not grow while other processes hold the cores. */
+  tdur?: number;
+  pid: number;
+  tid: number;
+  args?: { name?: string; beginData?: { url?: string }; data?: { url?: string } };
+}
+
+/** Self thread time (ms) per kind on the page's main thread (the renderer thread that parsed the demo page). */
+function breakdown(events: TraceEvent[]): Record<string, number> {
+  const mainThreads = new Set(
+    events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`),
+  );
+  const parsed = events.find(
+    (e) => e.name === 'ParseHTML' && mainThreads.has(`${e.pid}:${e.tid}`) && e.args?.beginData?.url?.includes('/demo'),
+  );
+  const totals: Record<string, number> = Object.fromEntries(KIND_NAMES.map((k) => [k, 0]));
+  if (!parsed) return totals;
+  const own = events
+    .filter((e) => e.ph === 'X' && e.pid === parsed.pid && e.tid === parsed.tid && (e.dur ?? 0) > 0)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const stack: { end: number; child: number; event: TraceEvent }[] = [];
+  const settle = (frame: { end: number; child: number; event: TraceEvent }) => {
+    const self = (frame.event.tdur ?? frame.event.dur!) - frame.child;
+    const kind = KINDS.find(([, pattern]) => pattern.test(frame.event.name))?.[0] ?? OTHER;
+    totals[kind]! += Math.max(0, self) / 1000;
+  };
+  for (const event of own) {
+    while (stack.length && stack[stack.length - 1]!.end <= event.ts) settle(stack.pop()!);
+    const parent = stack[stack.length - 1];
+    if (parent) parent.child += event.tdur ?? event.dur!;
+    stack.push({ end: event.ts + event.dur!, child: 0, event });
+  }
+  while (stack.length) settle(stack.pop()!);
+  return totals;
+}
+
+async function tracedLoad(browser: Browser, url: string, variant: Variant): Promise<Record<string, number>> {
+  const { context, page, waitForMark } = await openPage(browser, variant, false);
+  try {
+    await browser.startTracing(page, {
+      categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'loading'],
+    });
+    await page.goto(url, { waitUntil: 'load' });
+    if (variant.build) await waitForMark(MARK_LAUNCHER);
+    await page.waitForLoadState('networkidle');
+    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
+    return breakdown(trace.traceEvents);
   } finally {
     await context.close();
   }
@@ -73,6 +288,10 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const medianOf = <T>(samples: T[], pick: (s: T) => number | null) => {
+  const values = samples.map(pick).filter((v): v is number => v !== null);
+  return values.length ? median(values) : null;
 };
 
 async function main(): Promise<void> {
@@ -92,47 +311,109 @@ async function main(): Promise<void> {
   const db = createDb(database.url);
   await migrateLatest(db);
   const api = await startApi(config, db, undefined, { demo: true });
+  const eagerPath = join(DIST, EAGER_FILE);
+  copyFileSync(EAGER_LOADER, eagerPath);
+  writeFileSync(`${eagerPath}.gz`, gzipSync(readFileSync(eagerPath), { level: 9 }));
   let browser: Browser | undefined;
   try {
     await ensureDemoAccount(api.services, api.url);
     browser = await launchChromium();
-    const results: Record<string, { median: Sample; samples: Sample[] }> = {};
+    type Result = {
+      median: Record<string, number | null>;
+      coldOpenMs: number | null;
+      breakdown: Record<string, number>;
+      samples: Sample[];
+    };
+    const results: Record<string, Result> = {};
     for (const variant of VARIANTS) {
       const url = `${api.url}/demo?${variant.query}`;
-      const widget = variant.query !== 'widget=off';
       // One unrecorded load warms the service and the browser.
-      await loadOnce(browser, url, widget);
+      await loadOnce(browser, url, variant);
       const samples: Sample[] = [];
-      for (let i = 0; i < RUNS; i++) samples.push(await loadOnce(browser, url, widget));
+      for (let i = 0; i < RUNS; i++) samples.push(await loadOnce(browser, url, variant));
+      const cold: number[] = [];
+      if (variant.build) for (let i = 0; i < RUNS; i++) cold.push(await coldOpen(browser, url, variant));
+      const traces: Record<string, number>[] = [];
+      for (let i = 0; i < TRACE_RUNS; i++) traces.push(await tracedLoad(browser, url, variant));
+      const keys = Object.keys(samples[0]!) as (keyof Sample)[];
       results[variant.name] = {
-        median: {
-          scriptBytes: median(samples.map((s) => s.scriptBytes)),
-          scriptMs: median(samples.map((s) => s.scriptMs)),
-          styleLayoutMs: median(samples.map((s) => s.styleLayoutMs)),
-          taskMs: median(samples.map((s) => s.taskMs)),
-        },
+        median: Object.fromEntries(keys.map((k) => [k, medianOf(samples, (s) => s[k])])),
+        coldOpenMs: cold.length ? median(cold) : null,
+        breakdown: Object.fromEntries(KIND_NAMES.map((k) => [k, traces.length ? median(traces.map((t) => t[k]!)) : 0])),
         samples,
       };
     }
 
-    const base = results[VARIANTS[0].name]!.median;
-    const rows = VARIANTS.map(({ name }) => {
-      const m = results[name]!.median;
-      const diff = (v: number, b: number, digits: number) => (name === VARIANTS[0].name ? '' : ` (+${(v - b).toFixed(digits)})`);
-      return [
-        name,
-        `${m.scriptBytes}${diff(m.scriptBytes, base.scriptBytes, 0)}`,
-        `${m.scriptMs.toFixed(1)}${diff(m.scriptMs, base.scriptMs, 1)}`,
-        `${m.styleLayoutMs.toFixed(1)}${diff(m.styleLayoutMs, base.styleLayoutMs, 1)}`,
-        `${m.taskMs.toFixed(1)}${diff(m.taskMs, base.taskMs, 1)}`,
-      ];
-    });
+    const base = results[VARIANTS[0]!.name]!;
+    const fixed = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
+    const added = (v: number | null | undefined, b: number | null | undefined) =>
+      v === null || v === undefined || b === null || b === undefined
+        ? fixed(v)
+        : `${fixed(v)} (${v - b >= 0 ? '+' : ''}${(v - b).toFixed(1)})`;
     const version = browser.version();
-    console.log(`bench:widget — /demo in chromium ${version}, median of ${RUNS} first visits each, ${availableParallelism()} cores\n`);
-    console.log(formatTable(['page', 'script bytes', 'script ms', 'style+layout ms', 'main-thread task ms'], rows));
+    console.log(
+      `bench:widget — /demo in chromium ${version}, median of ${RUNS} first visits each (${TRACE_RUNS} traced), ${availableParallelism()} cores\n`,
+    );
+    console.log(
+      formatTable(
+        [
+          'page',
+          'main-thread task ms',
+          'long tasks',
+          'blocking ms',
+          'script bytes at launcher',
+          'script bytes',
+          'launcher drawn ms',
+          'click → panel ms',
+          'cold click → panel ms',
+        ],
+        VARIANTS.map(({ name }) => {
+          const r = results[name]!;
+          const m = r.median;
+          return [
+            name,
+            added(m.taskMs, name === VARIANTS[0]!.name ? null : base.median.taskMs),
+            fixed(m.longTasks, 0),
+            fixed(m.blockingMs),
+            fixed(m.scriptBytesAtLauncher, 0),
+            fixed(m.scriptBytes, 0),
+            fixed(m.launcherMs),
+            fixed(m.openMs),
+            fixed(r.coldOpenMs),
+          ];
+        }),
+      ),
+    );
+    console.log(
+      `\nmain-thread CPU time by kind of work (median of ${TRACE_RUNS} traced loads, self thread time of the trace's events, ms; in brackets: added to the page without the widget)\n`,
+    );
+    console.log(
+      formatTable(
+        ['work', ...VARIANTS.map((v) => v.name)],
+        [...KIND_NAMES, 'all'].map((kind) => [
+          kind,
+          ...VARIANTS.map(({ name }, i) => {
+            const of = (r: Result) => (kind === 'all' ? Object.values(r.breakdown).reduce((a, b) => a + b, 0) : r.breakdown[kind]!);
+            return i === 0 ? fixed(of(base)) : added(of(results[name]!), of(base));
+          }),
+        ]),
+      ),
+    );
     writeFileSync(
       RESULTS_FILE,
-      `${JSON.stringify({ at: new Date().toISOString(), chromium: version, runs: RUNS, cores: availableParallelism(), database: database.description, results }, null, 2)}\n`,
+      `${JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          chromium: version,
+          runs: RUNS,
+          traceRuns: TRACE_RUNS,
+          cores: availableParallelism(),
+          database: database.description,
+          results,
+        },
+        null,
+        2,
+      )}\n`,
     );
     console.log(`\nwritten to ${RESULTS_FILE}`);
   } finally {
@@ -140,6 +421,7 @@ async function main(): Promise<void> {
     await api.close();
     await db.destroy();
     await database.close();
+    for (const file of readdirSync(DIST).filter((f) => f.startsWith(EAGER_FILE))) rmSync(join(DIST, file));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
