@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES } from '../app/i18n';
+import { type AccountClient, accountClient } from '../app/lib/core.server';
+import { blankMilestone, blankProgram, type ProgramDraft } from '../app/lib/programs';
+import { loadProgram, saveProgram } from '../app/lib/programs.server';
+import { type Stack, startStack, TEST_SHOP } from './support/stack';
+
+/**
+ * The program editor's save against the real core: the order of its calls (so a change the core
+ * would refuse midway goes through as a whole), and what comes back when part of it is refused.
+ */
+let stack: Stack;
+let api: AccountClient;
+
+beforeAll(async () => {
+  stack = await startStack();
+  await stack.install();
+  api = accountClient(stack.core.url, (await stack.app.shops.find(TEST_SHOP))!);
+});
+
+afterAll(() => stack?.close());
+
+const save = (draft: ProgramDraft) =>
+  saveProgram({ api, discounts: stack.app.loop, shop: TEST_SHOP, words: ADMIN_MESSAGES.en.editor.checks }, draft);
+
+const countRecords = async (slug: 'reward' | 'streak' | 'challenge') =>
+  (await api.GET(`/schema/${slug}/record` as '/schema/streak/record', { params: { query: { fetchTotalCount: true } } })).data!.paging
+    .total!;
+
+function streak(name: string, completion: string, targets: string[]): ProgramDraft {
+  const draft = blankProgram('streak');
+  draft.settings.name = name;
+  draft.settings.completionTargetValue = completion;
+  draft.milestones = targets.map((target, i) => ({ ...blankMilestone(`new-${i}`), name: `${target} days`, target }));
+  return draft;
+}
+
+describe('saving a program', () => {
+  it('lowers the completion target and the milestone at it in one save (the milestone first)', async () => {
+    const first = await save(streak('Lowered', '7', ['3', '7']));
+    expect(first.problems).toEqual([]);
+    const draft = structuredClone(first.draft);
+    draft.settings.completionTargetValue = '5';
+    draft.milestones[1]!.target = '5';
+    const second = await save(draft);
+    expect(second.problems).toEqual([]);
+    expect(second.saved!.settings.completionTargetValue).toBe('5');
+    expect(second.saved!.milestones.map((m) => m.target)).toEqual(['3', '5']);
+  });
+
+  it('raises the completion target and adds a milestone at the new target in one save (the definition first)', async () => {
+    const first = await save(streak('Raised', '5', ['5']));
+    const draft = structuredClone(first.draft);
+    draft.settings.completionTargetValue = '10';
+    draft.milestones.push({ ...blankMilestone('new-10'), name: 'Ten days', target: '10' });
+    const second = await save(draft);
+    expect(second.problems).toEqual([]);
+    expect(second.saved!.milestones.map((m) => m.target)).toEqual(['5', '10']);
+  });
+
+  it('a new program the core refuses: its errors by field in the core words, nothing created for its milestones, the input back as sent', async () => {
+    const rewardsBefore = await countRecords('reward');
+    const challengesBefore = await countRecords('challenge');
+    const draft = blankProgram('challenge');
+    draft.settings.name = 'Spend';
+    draft.settings.completionTargetValue = '0';
+    draft.milestones = [
+      {
+        ...blankMilestone('new-1'),
+        name: 'Half way',
+        target: '50',
+        reward: { mode: 'new', rewardId: '', draft: { ...blankMilestone('x').reward.draft, discountValue: '5' } },
+      },
+    ];
+    const outcome = await save(draft);
+    expect(outcome.saved).toBeNull();
+    expect(outcome.errors['settings.completionTargetValue']).toMatch(/greater than 0|> ?0|positive/i);
+    expect(outcome.problems.map((p) => p.scope)).toEqual(['settings', 'milestones.new-1']);
+    expect(outcome.draft).toEqual({ ...draft, id: null });
+    expect(await countRecords('reward')).toBe(rewardsBefore);
+    expect(await countRecords('challenge')).toBe(challengesBefore);
+  });
+
+  it('checks what a form can tell before the core sees anything', async () => {
+    const before = await countRecords('streak');
+    const draft = streak('', 'seven', ['x']);
+    const outcome = await save(draft);
+    expect(outcome.errors).toEqual({
+      'settings.name': 'Enter a value.',
+      'settings.completionTargetValue': 'Enter a number.',
+      'milestones.new-0.target': 'Enter a number.',
+    });
+    expect(await countRecords('streak')).toBe(before);
+  });
+
+  it('a milestone refused after its reward was created keeps that reward picked, and the Shopify discount setting is kept', async () => {
+    const first = await save(streak('With reward', '7', []));
+    const draft = structuredClone(first.draft);
+    draft.milestones = [
+      {
+        ...blankMilestone('new-9'),
+        name: 'Too far',
+        target: '9',
+        reward: { mode: 'new', rewardId: '', draft: { ...blankMilestone('x').reward.draft, name: 'Far reward', discountValue: '20' } },
+      },
+    ];
+    const outcome = await save(draft);
+    expect(outcome.errors).toEqual({ 'milestones.new-9.target': 'Must be at most 7, the completionTargetValue of the streak.' });
+    const kept = outcome.draft.milestones[0]!;
+    expect(kept).toMatchObject({ key: 'new-9', id: null, target: '9', reward: { mode: 'existing' } });
+    expect(await stack.app.loop.shopifyDiscountRewards(TEST_SHOP)).toContain(kept.reward.rewardId);
+    // The saved program is unchanged by the refused milestone.
+    const loaded = await loadProgram(api, 'streak', first.draft.id!);
+    expect(loaded.ok && loaded.draft.milestones).toEqual([]);
+  });
+});
