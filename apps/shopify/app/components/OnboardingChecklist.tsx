@@ -14,7 +14,7 @@ import {
   Text,
   TextField,
 } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import type { Checklist } from '../lib/onboarding.server';
@@ -52,6 +52,18 @@ function useSend() {
   return { fetcher, send, busy: fetcher.state !== 'idle' };
 }
 
+/** A step of the checklist: a region named by its title, with its done badge. */
+function Step({ title, done, children }: { title: string; done: boolean; children: ReactNode }) {
+  return (
+    <section aria-label={title}>
+      <BlockStack gap="300">
+        <StepHeader title={title} done={done} />
+        {children}
+      </BlockStack>
+    </section>
+  );
+}
+
 function StepHeader({ title, done }: { title: string; done: boolean }) {
   const { onboarding: m } = useMessages();
   return (
@@ -79,8 +91,7 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
   const [discounts, setDiscounts] = useState(true);
   const answer = fetcher.data;
   return (
-    <BlockStack gap="300">
-      <StepHeader title={m.title} done={data.done} />
+    <Step title={m.title} done={data.done}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -174,7 +185,7 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
           ))}
         </BlockStack>
       ) : null}
-    </BlockStack>
+    </Step>
   );
 }
 
@@ -187,8 +198,7 @@ function EmbedStep({ data }: { data: Checklist['embed'] }) {
   const keys = ['templateId', 'themeId', 'floatingWidgetId'] as const;
   const missing = keys.some((k) => !data.ids[k]);
   return (
-    <BlockStack gap="300">
-      <StepHeader title={m.title} done={data.done} />
+    <Step title={m.title} done={data.done}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -230,7 +240,7 @@ function EmbedStep({ data }: { data: Checklist['embed'] }) {
           {m.checkAgain}
         </Button>
       </InlineStack>
-    </BlockStack>
+    </Step>
   );
 }
 
@@ -250,8 +260,7 @@ function AutomateStep({ done, challengeId }: { done: boolean; challengeId: strin
   const { onboarding: o } = useMessages();
   const m = o.steps.automate;
   return (
-    <BlockStack gap="300">
-      <StepHeader title={m.title} done={done} />
+    <Step title={m.title} done={done}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -290,7 +299,7 @@ function AutomateStep({ done, challengeId }: { done: boolean; challengeId: strin
         </BlockStack>
       ))}
       <MarkButton step="automate" done={done} />
-    </BlockStack>
+    </Step>
   );
 }
 
@@ -311,8 +320,7 @@ function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string;
   const shown =
     config && mode === 'guest' ? config : config && mode === 'member' && memberToken ? { ...config, accessToken: memberToken } : null;
   return (
-    <BlockStack gap="300">
-      <StepHeader title={m.title} done={done} />
+    <Step title={m.title} done={done}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -344,7 +352,7 @@ function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string;
         />
       ) : null}
       <MarkButton step="preview" done={done} />
-    </BlockStack>
+    </Step>
   );
 }
 

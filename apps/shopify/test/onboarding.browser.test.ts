@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import type { Client } from '../../core/test/support/harness';
+import { type AdminApp, startAdminApp } from './support/admin';
+import { SHOPIFY, TEST_SHOP } from './support/stack';
+
+/**
+ * The dashboard's first-run checklist in Chromium, from a fresh install (no program, no widget
+ * records), served from the production build against the real core; the Admin API stub plays the
+ * shop's main theme. Screenshots land in test-artifacts/shopify/ (the README shows three of them).
+ */
+let admin: AdminApp;
+let api: Client;
+
+beforeAll(async () => {
+  admin = await startAdminApp(async (installed) => {
+    const account = (await installed.app.shops.find(TEST_SHOP))!;
+    api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+  });
+}, 120_000);
+
+afterAll(() => admin?.close());
+
+const live = (slug: string) =>
+  api.get(`/schema/${slug}/record`, {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator: 'equals', fieldValue: 'live' }] },
+  });
+
+describe('first-run checklist in Chromium', () => {
+  it('from the dashboard of a fresh install to a live program in at most five clicks', async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    let clicks = 0;
+    const click = async (target: Locator) => {
+      clicks++;
+      await target.click();
+    };
+    expect((await live('streak')).body.data).toEqual([]);
+
+    await browser.open('/app');
+    await page.getByRole('heading', { name: 'Launch your loyalty program' }).waitFor();
+    expect(await page.getByText('0 of 4 steps done').count()).toBe(1);
+    await browser.shot('onboarding-checklist');
+
+    await click(page.getByRole('button', { name: 'Choose: Daily visit streak' }));
+    await click(page.getByRole('button', { name: 'Create program' }));
+    await page.getByText('Created “Daily visit streak” (Live).').waitFor();
+    await page.getByText('1 of 4 steps done').waitFor();
+
+    expect(clicks).toBeLessThanOrEqual(5);
+    // The core has it, live, with its two milestones.
+    const streaks = (await live('streak')).body.data;
+    expect(streaks.map((s: { name: string }) => s.name)).toEqual(['Daily visit streak']);
+    expect(streaks[0].milestones.map((m: { milestoneTargetValue: number }) => m.milestoneTargetValue)).toEqual([3, 7]);
+    await browser.shot('onboarding-program-live');
+    console.log(`[onboarding] clicks from the first screen to a live program: ${clicks}`);
+  });
+
+  it('a template as a draft, then set live from the checklist; the Flow recipe names its challenge', async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    await browser.open('/app');
+    await page.getByRole('button', { name: 'Choose: Monthly spend challenge' }).click();
+    await page.getByText('As a draft: nothing changes on the store until you set it live').click();
+    await page.getByText('Issue rewards as Shopify discounts').click();
+    expect(await page.getByLabel('Issue rewards as Shopify discounts').isChecked()).toBe(false);
+    await page.getByRole('button', { name: 'Create program' }).click();
+    await page.getByText('Created “Monthly spend challenge” (Draft).').waitFor();
+    const [challenge] = (await api.get('/schema/challenge/record')).body.data;
+    expect(challenge).toMatchObject({ status: 'draft', aggregationMethod: 'sum', completionTargetValue: 200 });
+    await page.getByText(`Challenge ID: ${challenge.id}.`).waitFor();
+
+    await page.getByRole('button', { name: 'Set live' }).click();
+    await page.getByText('“Monthly spend challenge” is live.').waitFor();
+    expect((await api.get(`/schema/challenge/record/${challenge.id}`)).body.data.status).toBe('live');
+  });
+
+  it('show it on your store: the deep link, the three ids, and the embed check ticking once the theme has the embed on', async () => {
+    const { browser, stack } = admin;
+    const page = browser.page;
+    await browser.open('/app');
+    const editor = page.getByRole('link', { name: 'Open the theme editor' });
+    expect(await editor.getAttribute('href')).toBe(
+      `https://${TEST_SHOP}/admin/themes/current/editor?context=apps&activateAppId=${SHOPIFY.apiKey}/loyalty-widget`,
+    );
+    await page.getByText('app embed is not in your live theme yet').waitFor();
+    const ids = {
+      template_id: await page.getByLabel('Template ID').inputValue(),
+      theme_id: await page.getByLabel('Theme ID').inputValue(),
+      floating_widget_id: await page.getByLabel('Floating widget ID').inputValue(),
+    };
+    for (const [slug, id] of [
+      ['template', ids.template_id],
+      ['theme', ids.theme_id],
+      ['floating_widget', ids.floating_widget_id],
+    ]) {
+      expect((await api.get(`/schema/${slug}/record/${id}`)).body.data.status).toBe('live');
+    }
+
+    // The merchant switches the embed on in the theme editor and pastes the ids; the theme saves it.
+    stack.admin.mainTheme = {
+      name: 'Dawn',
+      settingsData: `/* auto-generated */\n${JSON.stringify({
+        current: {
+          blocks: { '1234567890': { type: 'shopify://apps/loyalty/blocks/loyalty-widget/abc', disabled: false, settings: ids } },
+        },
+      })}`,
+    };
+    await page.getByRole('button', { name: 'Check again' }).click();
+    await page.getByText('The app embed is on in your live theme “Dawn” with valid ids.').waitFor();
+    await page.getByText('2 of 4 steps done').waitFor();
+    await page.getByRole('heading', { name: '2. Show it on your store' }).scrollIntoViewIfNeeded();
+    await browser.shot('onboarding-embed-on');
+  });
+
+  it('see it as a shopper: the widget as a guest and as a member; marking the last steps folds the checklist', async () => {
+    const { browser, stack } = admin;
+    const page = browser.page;
+    await browser.open('/app');
+    const loaderServed = (await fetch(`${stack.core.url}/widget/loader.js`)).ok;
+    const mounted = (testId: string) =>
+      page.waitForFunction(
+        (id) => {
+          const doc = (document.querySelector(`[data-testid="${id}"]`) as HTMLIFrameElement | null)?.contentDocument;
+          return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
+        },
+        testId,
+        { timeout: 15_000 },
+      );
+    await page.getByRole('button', { name: 'Preview as guest' }).click();
+    await page.locator('[data-testid="onboarding-preview-guest"]').waitFor();
+    if (loaderServed) await mounted('onboarding-preview-guest');
+    await page.getByRole('button', { name: 'Preview as member' }).click();
+    await page.getByText('The member preview signs in a preview member (“loyalty-admin-preview”)').waitFor();
+    const member = page.locator('[data-testid="onboarding-preview-member"]');
+    await member.waitFor();
+    expect(await member.getAttribute('srcdoc')).toMatch(/"accessToken":"[^"]+"/);
+    if (loaderServed) await mounted('onboarding-preview-member');
+    await member.scrollIntoViewIfNeeded();
+    await browser.shot('onboarding-preview-member');
+
+    const automate = page.getByRole('region', { name: '3. Automate it' });
+    await automate.getByRole('button', { name: 'Mark as done' }).click();
+    await automate.getByRole('button', { name: 'Mark as not done' }).waitFor();
+    await page.getByText('3 of 4 steps done').waitFor();
+    // The last step done folds the checklist at once, and the next visit finds it folded; it can be reopened.
+    await page.getByRole('region', { name: '4. See it as a shopper' }).getByRole('button', { name: 'Mark as done' }).click();
+    await page.getByText('Setup checklist: 4 of 4 steps done.').waitFor();
+    await browser.open('/app');
+    await page.getByText('Setup checklist: 4 of 4 steps done.').waitFor();
+    expect(await page.getByRole('heading', { name: 'Launch your loyalty program' }).count()).toBe(0);
+    await browser.shot('onboarding-folded');
+    await page.getByRole('button', { name: 'Show setup checklist' }).click();
+    await page.getByRole('heading', { name: 'Launch your loyalty program' }).waitFor();
+    await page.getByRole('button', { name: 'Hide checklist' }).click();
+    await page.getByText('Setup checklist: 4 of 4 steps done.').waitFor();
+  });
+
+  it('in German when the merchant’s admin is German', async () => {
+    const { browser } = admin;
+    await browser.open('/app?locale=de');
+    await browser.page.getByRole('button', { name: 'Einrichtungs-Checkliste anzeigen' }).click();
+    await browser.page.getByRole('heading', { name: 'Starte dein Treueprogramm' }).waitFor();
+    await browser.page.getByText('Die App-Einbettung ist in deinem Live-Theme „Dawn“ mit gültigen IDs eingeschaltet.').waitFor();
+    await browser.shot('onboarding-de');
+  });
+});
