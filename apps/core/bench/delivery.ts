@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SecretBox } from '../src/auth/crypto.js';
@@ -10,6 +11,7 @@ import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { provisionAccount } from '../src/tenancy.js';
 import { closedLoop, elapsedSeconds, formatTable, openBenchDatabase, percentile, startServiceProcess } from './lib.js';
+import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
 
 /**
  * bench:delivery — 10,000 events through the outbox to a local receiver by real worker
@@ -20,6 +22,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const STREAM_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const STREAM_RATE = 100;
+/** `BENCH_PROFILE=1` runs the first worker under `--cpu-prof` (which slows it) and prints and keeps its top frames. */
+const PROFILE = process.env.BENCH_PROFILE === '1';
 const RESULTS_FILE = fileURLToPath(new URL('./results/delivery.json', import.meta.url));
 
 function summary(latencies: number[]) {
@@ -96,7 +100,17 @@ async function main(): Promise<void> {
       [accountId, sample.ownedById, sample.streakProgress.id, JSON.stringify({ streakLog: sample }), EVENTS],
     );
     const backlogStart = process.hrtime.bigint();
-    for (let i = 0; i < WORKERS; i++) services.push(await startServiceProcess(env, ['worker']));
+    const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'delivery-profile-')) : undefined;
+    const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
+    const workers = [];
+    for (let i = 0; i < WORKERS; i++) {
+      // Node takes --cpu-prof on its command line only; the first worker alone is profiled.
+      if (profileDir && i === 0) process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`;
+      workers.push(await startServiceProcess(env, ['worker']));
+      if (nodeOptions === undefined) delete process.env.BENCH_SERVICE_NODE_OPTIONS;
+      else process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
+    }
+    services.push(...workers);
     while (seen.size < EVENTS) await new Promise((r) => setTimeout(r, 20));
     const backlogSeconds = elapsedSeconds(backlogStart);
     const drained = { deliveries: seen.size, seconds: backlogSeconds, perSecond: seen.size / backlogSeconds };
@@ -145,6 +159,13 @@ async function main(): Promise<void> {
         }),
     );
     const baselinePerSecond = direct.latenciesMs.length / direct.seconds;
+    let profile: ProfileSummary | undefined;
+    if (profileDir) {
+      // The profile is written when the worker exits.
+      await workers[0]!.stop();
+      profile = await summarizeProfileDir(profileDir, 12);
+      await rm(profileDir, { recursive: true, force: true });
+    }
 
     const loadAtEnd = loadavg()[0]!;
     console.log(
@@ -168,10 +189,11 @@ async function main(): Promise<void> {
         ],
       ),
     );
+    if (profile) console.log(`\nThe first worker's CPU profile (backlog, stream and idle):\n\n${formatProfile(profile)}`);
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ generatedAt: new Date().toISOString(), cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, workers: WORKERS, events: EVENTS, drained, baselinePerSecond, stream: { ratePerSecond: STREAM_RATE, seconds: STREAM_SECONDS, ...stream } }, null, 2)}\n`,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, workers: WORKERS, events: EVENTS, drained, baselinePerSecond, stream: { ratePerSecond: STREAM_RATE, seconds: STREAM_SECONDS, ...stream }, ...(profile ? { profile } : {}) }, null, 2)}\n`,
     );
     console.log(`\nwrote ${RESULTS_FILE}`);
   } finally {

@@ -1,81 +1,73 @@
 import type { Knex } from 'knex';
-import type { EventCode } from '../events/codes.js';
-import { CHANNEL_OF_PROVIDER, type IntegrationProvider } from '../schema/notifications.js';
+import { rowsFromJson } from '../db/json.js';
+import { CHANNEL_OF_PROVIDER } from '../schema/notifications.js';
 import type { EventLogRow } from '../schema/progress.js';
-import type { WebhookRow } from '../schema/webhooks.js';
-
-/** The columns of a live notification rule that dispatch reads (rules' fields sit above the schema layer). */
-interface RuleColumns {
-  account_id: string;
-  id: string;
-  event_codes: EventCode[];
-  integration_provider: IntegrationProvider;
-}
-
-const chunk = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, i * size + size));
+import type { WebhookLogRow, WebhookRow } from '../schema/webhooks.js';
 
 /**
  * Fans new events out to deliveries: one webhook log per matching live webhook and one
  * notification log per matching live rule, and marks the events dispatched, all in one
- * transaction. SKIP LOCKED lets several workers dispatch at once without taking an event twice.
+ * statement. SKIP LOCKED lets several workers dispatch at once without taking an event twice.
  */
 export async function dispatchEvents(db: Knex, limit = 500): Promise<number> {
-  return db.transaction(async (trx) => {
-    const events = await trx<EventLogRow>('event_log')
-      .whereNull('dispatched_at')
-      .orderBy('created_at')
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .select('account_id', 'id', 'event_code', 'owned_by_id');
-    if (!events.length) return 0;
-    const accounts = [...new Set(events.map((e) => e.account_id))];
-    const webhooks = await trx<WebhookRow>('webhook')
-      .whereIn('account_id', accounts)
-      .where('status', 'live')
-      .select('account_id', 'id', 'event_codes');
-    const rules = await trx('notification')
-      .whereIn('account_id', accounts)
-      .where('status', 'live')
-      .select<RuleColumns[]>('account_id', 'id', 'event_codes', 'integration_provider');
-    const matches = (subscriber: Pick<RuleColumns, 'account_id' | 'event_codes'>, event: Pick<EventLogRow, 'account_id' | 'event_code'>) =>
-      subscriber.account_id === event.account_id && subscriber.event_codes.includes(event.event_code);
+  return (await dispatchAndLease(db, undefined, limit)).events;
+}
 
-    const webhookLogs = events.flatMap((e) =>
-      webhooks
-        .filter((w) => matches(w, e))
-        .map((w) => ({
-          account_id: e.account_id,
-          webhook_id: w.id,
-          event_log_ids: [e.id],
-          next_retry_at: trx.fn.now(),
-        })),
-    );
-    const notificationLogs = events.flatMap((e) =>
-      e.owned_by_id
-        ? rules
-            .filter((r) => matches(r, e))
-            .map((r) => ({
-              account_id: e.account_id,
-              notification_id: r.id,
-              event_log_id: e.id,
-              owned_by_id: e.owned_by_id,
-              channel: CHANNEL_OF_PROVIDER[r.integration_provider],
-            }))
-        : [],
-    );
-    for (const rows of chunk(webhookLogs, 1000)) await trx('webhook_log').insert(rows);
-    for (const rows of chunk(notificationLogs, 1000)) await trx('notification_log').insert(rows);
-    for (const part of chunk(events, 1000)) {
-      await trx('event_log')
-        .whereIn('account_id', [...new Set(part.map((e) => e.account_id))])
-        .whereIn(
-          'id',
-          part.map((e) => e.id),
-        )
-        .update({ dispatched_at: trx.fn.now() });
-    }
-    return events.length;
-  });
+export interface Dispatched {
+  /** Events dispatched. */
+  events: number;
+  /** With a lease: the webhook logs created, leased to the caller, with what delivering them needs. */
+  leased: WebhookLogRow[];
+  webhooks: WebhookRow[];
+  eventRows: EventLogRow[];
+}
+
+const DISPATCH = `
+  with due as (
+    select account_id, id, event_code, owned_by_id, created_at, payload, trace_parent from event_log
+     where dispatched_at is null order by created_at limit ? for update skip locked
+  ), marked as (
+    update event_log e set dispatched_at = now() from due where e.account_id = due.account_id and e.id = due.id
+  ), hooks as (
+    insert into webhook_log (account_id, webhook_id, event_log_ids, next_retry_at, lease_until)
+    select due.account_id, w.id, array[due.id], now(), ?::timestamptz
+      from due join webhook w on w.account_id = due.account_id and w.status = 'live' and due.event_code = any(w.event_codes)
+     order by due.created_at
+    returning *
+  ), notes as (
+    insert into notification_log (account_id, notification_id, event_log_id, owned_by_id, channel)
+    select due.account_id, r.id, due.id, due.owned_by_id, c.channel
+      from due join notification r on r.account_id = due.account_id and r.status = 'live' and due.event_code = any(r.event_codes)
+      join jsonb_each_text(?::jsonb) as c(provider, channel) on c.provider = r.integration_provider
+     where due.owned_by_id is not null
+  )
+  select (select count(*) from due)::int as events,
+         case when ?::boolean then (select coalesce(json_agg(h), '[]') from hooks h) end as leased,
+         case when ?::boolean then (select coalesce(json_agg(w), '[]') from webhook w
+           where (w.account_id, w.id) in (select account_id, webhook_id from hooks)) end as webhooks,
+         case when ?::boolean then (select coalesce(json_agg(due), '[]') from due
+           where due.id in (select unnest(event_log_ids) from hooks)) end as event_rows`;
+
+/**
+ * Dispatches as \`dispatchEvents\` does. With \`leaseUntil\`, the webhook logs it creates are
+ * already leased to the caller and come back with their webhooks and events, so a worker
+ * delivers them at once: no claim, no second read.
+ */
+export async function dispatchAndLease(db: Knex, leaseUntil: Date | undefined, limit = 500): Promise<Dispatched> {
+  const lease = leaseUntil !== undefined;
+  const result = await db.raw<{ rows: { events: number; leased: unknown; webhooks: unknown; event_rows: unknown }[] }>(DISPATCH, [
+    limit,
+    leaseUntil ?? null,
+    JSON.stringify(CHANNEL_OF_PROVIDER),
+    lease,
+    lease,
+    lease,
+  ]);
+  const row = result.rows[0]!;
+  return {
+    events: row.events,
+    leased: rowsFromJson<WebhookLogRow>(row.leased),
+    webhooks: rowsFromJson<WebhookRow>(row.webhooks),
+    eventRows: rowsFromJson<EventLogRow>(row.event_rows),
+  };
 }

@@ -2,11 +2,11 @@ import PgBoss from 'pg-boss';
 import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
-import { deliverDueWebhooks } from '../webhooks/delivery.js';
+import { deliverDueWebhooks, deliverLeased, leaseUntil } from '../webhooks/delivery.js';
 import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
-import { dispatchEvents } from './dispatch.js';
+import { dispatchAndLease } from './dispatch.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
@@ -68,10 +68,16 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
   const listener = listenForEvents(databaseUrl, wakeup, s.logger);
   const deliveries = { db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) };
   let stopping = false;
-  const round = async () =>
-    (await dispatchEvents(s.db)) +
-    (await deliverDueWebhooks(deliveries, s.records.now)) +
-    (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH));
+  // New events' deliveries go out straight from their dispatch, leased to this worker; the claim then takes retries and leftovers.
+  const round = async () => {
+    const dispatched = await dispatchAndLease(s.db, leaseUntil(s.config, s.records.now()));
+    return (
+      dispatched.events +
+      (await deliverLeased(deliveries, dispatched.leased, dispatched.webhooks, dispatched.eventRows, s.records.now)) +
+      (await deliverDueWebhooks(deliveries, s.records.now)) +
+      (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH))
+    );
+  };
   const deliver = async () => {
     while (!stopping) {
       let worked = 0;

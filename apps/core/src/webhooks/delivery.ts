@@ -19,6 +19,8 @@ export interface DeliveryDeps {
 
 /** How long a claimed delivery stays with its worker: the time-out plus room to record the result. */
 const leaseMs = (config: Config) => config.webhookTimeoutMs + 5_000;
+/** The lease a worker takes on deliveries it claims or dispatches to itself. */
+export const leaseUntil = (config: Config, now: Date): Date => new Date(now.getTime() + leaseMs(config));
 const PAUSED_RECHECK_MS = 60_000;
 
 /**
@@ -36,7 +38,7 @@ async function claim(deps: DeliveryDeps, now: Date, limit: number): Promise<Webh
          limit ?
          for update skip locked)
      returning *`,
-    [new Date(now.getTime() + leaseMs(deps.config)), now, now, limit],
+    [leaseUntil(deps.config, now), now, now, limit],
   );
   return result.rows;
 }
@@ -87,32 +89,36 @@ export function afterAttempt(
   };
 }
 
+/** What an attempt leaves a delivery as, to be recorded with the others of its batch. */
+interface Attempted {
+  log: WebhookLogRow;
+  after: Partial<WebhookLogRow>;
+  /** For the metrics: the attempt's number and the age of its oldest event; undefined when the webhook is paused. */
+  attempt?: number;
+  oldestEventAt?: number;
+}
+
 async function deliverOne(
   deps: DeliveryDeps,
   log: WebhookLogRow,
   webhook: WebhookRow | undefined,
+  secret: () => string,
   events: EventLogRow[],
   now: () => Date,
-): Promise<void> {
-  const where = { account_id: log.account_id, id: log.id };
+): Promise<Attempted> {
   if (!webhook || webhook.status !== 'live') {
     // A paused webhook receives nothing; its deliveries wait, uncounted, until it is live again.
-    await deps
-      .db('webhook_log')
-      .where(where)
-      .update({ lease_until: null, next_retry_at: new Date(now().getTime() + PAUSED_RECHECK_MS) });
-    return;
+    return { log, after: { lease_until: null, next_retry_at: new Date(now().getTime() + PAUSED_RECHECK_MS) } };
   }
   const attempt = log.retry_count + 1;
   const attributes = { 'loyalty.webhook_id': webhook.id, 'loyalty.webhook_log_id': log.id, 'loyalty.attempt': attempt };
   // The delivery joins the trace of the request that wrote its (first) event, across processes.
-  await inSpan(
+  return inSpan(
     'webhook delivery',
     attributes,
     async (span) => {
       const body = envelope(log, events);
-      const secret = deps.box.open(webhook.webhook_secret_enc);
-      const headers = signedHeaders(secret, log.id, Math.floor(now().getTime() / 1000), body);
+      const headers = signedHeaders(secret(), log.id, Math.floor(now().getTime() / 1000), body);
       let outcome: { status?: number; error?: string };
       try {
         const res = await postJson(webhook.endpoint_url, body, headers, {
@@ -128,15 +134,93 @@ async function deliverOne(
         outcome = { error: err instanceof DeliveryError ? err.message : 'delivery failed' };
       }
       const after = afterAttempt(log, outcome, now(), deps.config.webhookRetrySchedule);
-      await deps.db('webhook_log').where(where).update(after);
-      const status = after.webhook_log_status!;
-      span?.setAttribute('loyalty.webhook_log_status', status);
+      span?.setAttribute('loyalty.webhook_log_status', after.webhook_log_status!);
       // Lag on the wall clock: created_at is the database's clock, not the service's (tests move that).
-      const oldest = Math.min(...events.map((e) => e.created_at.getTime()));
-      count.webhookAttempt(status, attempt, status === 'processed' && events.length ? (Date.now() - oldest) / 1000 : undefined);
+      const oldestEventAt = events.length ? Math.min(...events.map((e) => e.created_at.getTime())) : undefined;
+      return { log, after, attempt, oldestEventAt };
     },
     contextOf(events[0]?.trace_parent),
   );
+}
+
+/**
+ * Records a batch's attempts in one statement. Its commit does not wait for the WAL flush: a
+ * result lost to a crash leaves the delivery leased, and it is delivered again under the same
+ * webhook-id once the lease runs out (CONTRACT §10 allows twice; receivers dedupe on it).
+ */
+async function record(db: Knex, attempted: Attempted[]): Promise<void> {
+  if (!attempted.length) return;
+  const rows = attempted.map(({ log, after }) => {
+    const row = { ...log, ...after };
+    return {
+      account_id: row.account_id,
+      id: row.id,
+      webhook_log_status: row.webhook_log_status,
+      retry_count: row.retry_count,
+      last_retried_at: row.last_retried_at,
+      next_retry_at: row.next_retry_at,
+      last_response_status: row.last_response_status,
+      last_error: row.last_error,
+      delivered_at: row.delivered_at,
+      lease_until: row.lease_until,
+      updated_at: row.updated_at,
+    };
+  });
+  await db.raw(
+    `with r as (
+       select * from jsonb_to_recordset(?::jsonb) as r(account_id uuid, id uuid, webhook_log_status text, retry_count int,
+         last_retried_at timestamptz, next_retry_at timestamptz, last_response_status int, last_error text,
+         delivered_at timestamptz, lease_until timestamptz, updated_at timestamptz)
+     ), u as (
+       update webhook_log w set webhook_log_status = r.webhook_log_status, retry_count = r.retry_count,
+              last_retried_at = r.last_retried_at, next_retry_at = r.next_retry_at, last_response_status = r.last_response_status,
+              last_error = r.last_error, delivered_at = r.delivered_at, lease_until = r.lease_until, updated_at = r.updated_at
+         from r where w.account_id = r.account_id and w.id = r.id
+       returning 1
+     )
+     select set_config('synchronous_commit', 'off', true), (select count(*) from u)`,
+    [JSON.stringify(rows)],
+  );
+}
+
+/**
+ * Delivers webhook logs this worker holds the lease of, \`width\` at a time, then records every
+ * outcome at once. Each webhook's secret is opened once per batch.
+ */
+export async function deliverLeased(
+  deps: DeliveryDeps,
+  logs: WebhookLogRow[],
+  webhooks: WebhookRow[],
+  events: EventLogRow[],
+  now: () => Date,
+  width = 32,
+): Promise<number> {
+  if (!logs.length) return 0;
+  const byId = new Map(webhooks.map((w) => [w.id, w]));
+  const eventsById = new Map(events.map((e) => [e.id, e]));
+  const secrets = new Map<string, string>();
+  const secretOf = (w: WebhookRow) => () => {
+    let secret = secrets.get(w.id);
+    if (secret === undefined) secrets.set(w.id, (secret = deps.box.open(w.webhook_secret_enc)));
+    return secret;
+  };
+  const attempted: Attempted[] = [];
+  await inPool(logs, width, async (log) => {
+    const webhook = byId.get(log.webhook_id);
+    const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is EventLogRow => !!e);
+    attempted.push(await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now));
+  });
+  await record(deps.db, attempted);
+  for (const { after, attempt, oldestEventAt } of attempted) {
+    if (attempt === undefined) continue;
+    const status = after.webhook_log_status!;
+    count.webhookAttempt(
+      status,
+      attempt,
+      status === 'processed' && oldestEventAt !== undefined ? (Date.now() - oldestEventAt) / 1000 : undefined,
+    );
+  }
+  return logs.length;
 }
 
 /** Delivers due webhook logs; returns how many were attempted. */
@@ -144,26 +228,11 @@ export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, li
   const logs = await claim(deps, now(), limit);
   if (!logs.length) return 0;
   const accounts = [...new Set(logs.map((l) => l.account_id))];
-  const webhooks = new Map(
-    (
-      await deps
-        .db<WebhookRow>('webhook')
-        .whereIn('account_id', accounts)
-        .whereIn('id', [...new Set(logs.map((l) => l.webhook_id))])
-    ).map((w) => [w.id, w]),
-  );
+  const webhooks = await deps
+    .db<WebhookRow>('webhook')
+    .whereIn('account_id', accounts)
+    .whereIn('id', [...new Set(logs.map((l) => l.webhook_id))]);
   const eventIds = [...new Set(logs.flatMap((l) => l.event_log_ids))];
-  const events = new Map(
-    (await deps.db<EventLogRow>('event_log').whereIn('account_id', accounts).whereIn('id', eventIds)).map((e) => [e.id, e]),
-  );
-  await inPool(logs, width, (log) =>
-    deliverOne(
-      deps,
-      log,
-      webhooks.get(log.webhook_id),
-      log.event_log_ids.map((id) => events.get(id)).filter((e): e is EventLogRow => !!e),
-      now,
-    ),
-  );
-  return logs.length;
+  const events = await deps.db<EventLogRow>('event_log').whereIn('account_id', accounts).whereIn('id', eventIds);
+  return deliverLeased(deps, logs, webhooks, events, now, width);
 }
