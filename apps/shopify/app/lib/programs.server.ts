@@ -126,6 +126,13 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     return created.data.id;
   };
 
+  // A PATCH carries only what changed, and nothing changed is no call at all.
+  const write = async (slug: string, id: string | null, values: Record<string, unknown>, previous: Record<string, unknown>) => {
+    if (!id) return records(api, slug).create(values);
+    const patch = changed(values, previous);
+    return Object.keys(patch).length ? records(api, slug).update(id, patch) : { ok: true as const, data: { id } };
+  };
+
   const plan = planMilestones(draft, before);
   const saveMilestone = async (m: MilestoneDraft) => {
     const scope = `milestones.${m.key}`;
@@ -138,8 +145,8 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     const values = milestoneValues(m, rewardId);
     const old = m.id ? before?.milestones.find((b) => b.id === m.id) : undefined;
     const result = old
-      ? await records(api, 'milestone').update(m.id!, changed(values, milestoneValues(old, old.reward.rewardId || null)))
-      : await records(api, 'milestone').create({ ...values, linkedSchemaSlug: draft.kind, linkedSchemaRecordId: draft.id });
+      ? await write('milestone', old.id, values, milestoneValues(old, old.reward.rewardId || null))
+      : await write('milestone', null, { ...values, linkedSchemaSlug: draft.kind, linkedSchemaRecordId: draft.id }, {});
     if (!result.ok) return refuse(scope, result.failure);
     m.id = result.data.id;
   };
@@ -162,11 +169,8 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
   } else {
     const values = definitionValues(draft, rewardId);
     const result = before
-      ? await records(api, draft.kind).update(
-          draft.id!,
-          changed(values, definitionValues(before, before.completionReward.rewardId || null)),
-        )
-      : await records(api, draft.kind).create(values);
+      ? await write(draft.kind, before.id, values, definitionValues(before, before.completionReward.rewardId || null))
+      : await write(draft.kind, null, values, {});
     if (result.ok) {
       draft.id = result.data.id;
       definitionSaved = true;

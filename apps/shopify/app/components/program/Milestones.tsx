@@ -161,7 +161,6 @@ function MilestoneForm({
   const error = (field: string) => errors[`${prefix}.${field}`];
   const set = (field: keyof MilestoneDraft) => (value: string) => onChange({ ...ms, [field]: value }, field);
   const target = m.milestones.target[draft.kind];
-  const unit = draft.settings.aggregationMethod === 'sum' ? m.method.sumSuffix : m.method.countSuffix;
   const rewardErrors = Object.fromEntries(
     Object.entries(errors)
       .filter(([key]) => key.startsWith(`${prefix}.reward.`))
@@ -188,7 +187,7 @@ function MilestoneForm({
             autoComplete="off"
             value={ms.target}
             onChange={set('target')}
-            suffix={format(target.suffix, { periods: periods(draft, Number(ms.target)), unit })}
+            suffix={format(target.suffix, { periods: periods(draft, Number(ms.target)) })}
             error={error('target')}
           />
           <TextField

@@ -141,9 +141,7 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
     }
     return scope === 'completionReward' ? m.result.part.completionReward : m.result.part.settings;
   };
-  const settingErrors = Object.entries(errors).filter(([k]) => k.startsWith('settings.'));
-  const shown = new Set(SHOWN_SETTINGS[draft.kind].map((f) => `settings.${f}`));
-  const unplaced = settingErrors.filter(([k]) => !shown.has(k) && !k.startsWith('settings.tasks.'));
+  const unplaced = Object.entries(errors).filter(([k]) => !placed(draft, k));
   const title = draft.settings.name || (baseline.id ? baseline.settings.name : m.newTitle[draft.kind]);
   const problemKeys = new Set(
     draft.milestones.filter((ms) => Object.keys(errors).some((k) => k.startsWith(`milestones.${ms.key}.`))).map((ms) => ms.key),
@@ -157,7 +155,7 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
       primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
       secondaryActions={draft.id ? [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] : []}
     >
-      <SaveBar id={SAVE_BAR_ID} open={dirty}>
+      <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
         <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
           {m.save}
         </button>
@@ -176,7 +174,7 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
               ))}
               {unplaced.map(([k, message]) => (
                 <p key={k}>
-                  {k.slice('settings.'.length)}: {message}
+                  {partNames(k)} ({k.split('.').pop()}): {message}
                 </p>
               ))}
             </Banner>
@@ -294,6 +292,28 @@ const SHOWN_SETTINGS: Record<ProgramDraft['kind'], string[]> = {
     'eudCompletedMessage',
   ],
 };
+
+const SHOWN_MILESTONE = ['name', 'target', 'eudTitle', 'status', 'description', 'rewardId'];
+const SHOWN_REWARD = [
+  'rewardId',
+  'name',
+  'eudTitle',
+  'discountType',
+  'discountValue',
+  'rewardExpiryType',
+  'rewardExpiryInDays',
+  'rewardExpiryAt',
+  'couponCodePrefix',
+];
+
+/** Whether an error's field is shown on this page (an error of any other field is listed in the banner, so none goes unseen). */
+function placed(draft: ProgramDraft, key: string): boolean {
+  const [scope, ...rest] = key.split('.');
+  if (scope === 'settings') return SHOWN_SETTINGS[draft.kind].includes(rest[0]!);
+  if (scope === 'completionReward') return SHOWN_REWARD.includes(rest[0]!);
+  if (scope !== 'milestones' || !draft.milestones.some((ms) => ms.key === rest[0])) return false;
+  return rest[1] === 'reward' ? SHOWN_REWARD.includes(rest[2]!) : SHOWN_MILESTONE.includes(rest[1]!);
+}
 
 interface SectionProps {
   draft: ProgramDraft;

@@ -118,7 +118,7 @@ export const editor: Messages['editor'] = {
     description: { label: 'Notizen', help: 'Optional; leer wird der Name verwendet.' },
     target: {
       streak: { label: 'Erreicht nach', suffix: '{periods} in Folge' },
-      challenge: { label: 'Erreicht bei', suffix: '{unit} in einem Fenster' },
+      challenge: { label: 'Erreicht bei', suffix: 'in einem Fenster' },
       mission: { label: 'Erreicht nach', suffix: 'erledigten Aufgaben' },
     },
     title: { label: 'Titel für Kunden' },

@@ -114,7 +114,7 @@ export const editor = {
     description: { label: 'Notes', help: 'Optional; the name serves when left blank.' },
     target: {
       streak: { label: 'Reached after', suffix: '{periods} in a row' },
-      challenge: { label: 'Reached at', suffix: '{unit} in a window' },
+      challenge: { label: 'Reached at', suffix: 'in a window' },
       mission: { label: 'Reached after', suffix: 'tasks done' },
     },
     title: { label: 'Title shoppers see' },
