@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
+import { ARTIFACTS } from './support/browser';
 import { SHOPIFY, TEST_SHOP } from './support/stack';
 
 /**
@@ -20,6 +21,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => admin?.close());
+
+/** The checklist card alone (the README shows these). */
+const card = (name: string) =>
+  admin.browser.page.getByRole('region', { name: 'Launch your loyalty program' }).screenshot({ path: `${ARTIFACTS}${name}.png` });
 
 const live = (slug: string) =>
   api.get(`/schema/${slug}/record`, {
@@ -43,6 +48,7 @@ describe('first-run checklist in Chromium', () => {
     await browser.shot('onboarding-checklist');
 
     await click(page.getByRole('button', { name: 'Choose: Daily visit streak' }));
+    await card('onboarding-card-choose');
     await click(page.getByRole('button', { name: 'Create program' }));
     await page.getByText('Created “Daily visit streak” (Live).').waitFor();
     await page.getByText('1 of 4 steps done').waitFor();
@@ -111,6 +117,7 @@ describe('first-run checklist in Chromium', () => {
     await page.getByText('2 of 4 steps done').waitFor();
     await page.getByRole('heading', { name: '2. Show it on your store' }).scrollIntoViewIfNeeded();
     await browser.shot('onboarding-embed-on');
+    await card('onboarding-card-embed');
   });
 
   it('see it as a shopper: the widget as a guest and as a member; marking the last steps folds the checklist', async () => {
@@ -127,17 +134,26 @@ describe('first-run checklist in Chromium', () => {
         testId,
         { timeout: 15_000 },
       );
+    /** Opens the widget in a preview frame as a shopper would: the panel lists the live programs. */
+    const opened = async (testId: string) => {
+      if (!loaderServed) return;
+      await mounted(testId);
+      const frame = page.frameLocator(`[data-testid="${testId}"]`);
+      await page.locator(`[data-testid="${testId}"]`).scrollIntoViewIfNeeded();
+      await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
+      await frame.getByText('Daily visit streak').first().waitFor({ timeout: 15_000 });
+    };
     await page.getByRole('button', { name: 'Preview as guest' }).click();
     await page.locator('[data-testid="onboarding-preview-guest"]').waitFor();
-    if (loaderServed) await mounted('onboarding-preview-guest');
+    await opened('onboarding-preview-guest');
     await page.getByRole('button', { name: 'Preview as member' }).click();
     await page.getByText('The member preview signs in a preview member (“loyalty-admin-preview”)').waitFor();
     const member = page.locator('[data-testid="onboarding-preview-member"]');
     await member.waitFor();
     expect(await member.getAttribute('srcdoc')).toMatch(/"accessToken":"[^"]+"/);
-    if (loaderServed) await mounted('onboarding-preview-member');
-    await member.scrollIntoViewIfNeeded();
+    await opened('onboarding-preview-member');
     await browser.shot('onboarding-preview-member');
+    await card('onboarding-card-preview');
 
     const automate = page.getByRole('region', { name: '3. Automate it' });
     await automate.getByRole('button', { name: 'Mark as done' }).click();
