@@ -79,6 +79,11 @@ describe('first-run checklist in Chromium', () => {
     await page.getByRole('button', { name: 'Set live' }).click();
     await page.getByText('“Monthly spend challenge” is live.').waitFor();
     expect((await api.get(`/schema/challenge/record/${challenge.id}`)).body.data.status).toBe('live');
+    // Its leaderboard, a draft with it, goes live with it.
+    const boards = await api.get('/schema/leaderboard/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: challenge.id }] },
+    });
+    expect(boards.body.data.map((b: { status: string }) => b.status)).toEqual(['live']);
   });
 
   it('show it on your store: the deep link, the three ids, and the embed check ticking once the theme has the embed on', async () => {

@@ -98,7 +98,7 @@ export type EmbedCheck =
   | { ok: true; themeName: string }
   | {
       ok: false;
-      reason: 'unreadable' | 'no_main_theme' | 'not_added' | 'disabled' | 'missing_ids' | 'unknown_ids' | 'not_live';
+      reason: 'unreadable' | 'no_main_theme' | 'not_added' | 'disabled' | 'missing_ids' | 'unknown_ids' | 'not_live' | 'core_unavailable';
       themeName?: string;
       /** The embed settings at fault (template_id, theme_id, floating_widget_id). */
       fields?: string[];
@@ -176,6 +176,8 @@ export async function checkThemeEmbed(admin: AdminGraphql, api: AccountClient): 
   const empty = keys.filter((k) => !values[k]);
   if (empty.length) return { ok: false, reason: 'missing_ids', themeName, fields: empty.map((k) => EMBED_SETTINGS[k]) };
   const found = await Promise.all(keys.map(async (k) => (UUID.test(values[k]) ? await records(api, EMBED_SLUGS[k]).get(values[k]) : null)));
+  const failed = found.find((f) => f && !f.ok && f.failure.status !== 404);
+  if (failed && !failed.ok) return { ok: false, reason: 'core_unavailable', themeName, detail: failed.failure.message };
   const unknown = keys.filter((_, i) => !found[i]?.ok);
   if (unknown.length) return { ok: false, reason: 'unknown_ids', themeName, fields: unknown.map((k) => EMBED_SETTINGS[k]) };
   const notLive = keys.filter((_, i) => (found[i] as { ok: true; data: { status?: unknown } }).data.status !== 'live');
@@ -350,6 +352,29 @@ function rewardBody(
     eudTitle: reward.title,
     eudRedeemInstructionMessage: redeem,
   };
+}
+
+/**
+ * Sets a draft (or paused) program live, and with it the leaderboards of it that are not live yet
+ * (a template created as a draft made its leaderboard a draft too).
+ */
+export async function launchProgram(
+  api: AccountClient,
+  slug: 'streak' | 'challenge' | 'mission',
+  id: string,
+): Promise<{ ok: true; name: string } | { ok: false; status: number; message: string }> {
+  const updated = await records(api, slug).update(id, { status: 'live' });
+  if (!updated.ok) return { ok: false, status: updated.failure.status, message: updated.failure.message };
+  const boards = await records(api, 'leaderboard').list({
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: id }] },
+    limit: 100,
+  });
+  if (!boards.ok) return { ok: false, status: boards.failure.status, message: boards.failure.message };
+  for (const board of boards.data.filter((b) => b.status !== 'live')) {
+    const done = await records(api, 'leaderboard').update(board.id, { status: 'live' });
+    if (!done.ok) return { ok: false, status: done.failure.status, message: done.failure.message };
+  }
+  return { ok: true, name: String(updated.data.name ?? '') };
 }
 
 // ---------------------------------------------------------------------------------------------

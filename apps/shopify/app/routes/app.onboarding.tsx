@@ -1,7 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { mintEndUserToken } from '../lib/enduser-token.server';
-import { createProgram, createWidgetRecords, type MarkableStep, PREVIEW_MEMBER, templateLanguage } from '../lib/onboarding.server';
-import { records } from '../lib/records.server';
+import {
+  createProgram,
+  createWidgetRecords,
+  launchProgram,
+  type MarkableStep,
+  PREVIEW_MEMBER,
+  templateLanguage,
+} from '../lib/onboarding.server';
 import { isTemplateId } from '../lib/templates/onboarding-programs';
 import { authenticateShop, coreUrl, loop, onboarding } from '../shopify.server';
 
@@ -41,10 +47,11 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
     }
     case 'launch': {
-      if (!['streak', 'challenge', 'mission'].includes(input.slug) || typeof input.id !== 'string') return invalid('Unknown program.');
-      const updated = await records(api, input.slug).update(input.id, { status: 'live' });
-      if (!updated.ok) return Response.json({ intent: 'launch', ok: false, ...updated.failure }, { status: updated.failure.status });
-      return Response.json({ intent: 'launch', ok: true, name: String(updated.data.name ?? '') });
+      const slug = input.slug;
+      if ((slug !== 'streak' && slug !== 'challenge' && slug !== 'mission') || typeof input.id !== 'string')
+        return invalid('Unknown program.');
+      const launched = await launchProgram(api, slug, input.id);
+      return Response.json({ intent: 'launch', ...launched }, { status: launched.ok ? 200 : launched.status });
     }
     case 'widget': {
       const result = await createWidgetRecords(api, await templateLanguage(admin));

@@ -87,6 +87,7 @@ export const onboarding: Messages['onboarding'] = {
         missing_ids: 'Der App-Einbettung in „{theme}“ fehlt ein Wert für: {fields}.',
         unknown_ids: 'Die App-Einbettung in „{theme}“ enthält IDs, die keine Einträge deines Programms sind: {fields}.',
         not_live: 'Die App-Einbettung in „{theme}“ verweist auf Einträge, die nicht live sind: {fields}.',
+        core_unavailable: 'Der Treue-Service konnte zu den IDs der Einbettung nicht befragt werden: {detail}',
       },
     },
     automate: {

@@ -82,6 +82,7 @@ export const onboarding = {
         missing_ids: 'The app embed in “{theme}” has no value for: {fields}.',
         unknown_ids: 'The app embed in “{theme}” has ids that are not records of your program: {fields}.',
         not_live: 'The app embed in “{theme}” points at records that are not live: {fields}.',
+        core_unavailable: 'The loyalty service could not be asked about the embed’s ids: {detail}',
       },
     },
     automate: {
