@@ -96,6 +96,15 @@ describe('program templates', () => {
     expect(await discountRewards()).toEqual(new Set());
   });
 
+  it('the checklist counts the live program as done however many drafts are newer', async () => {
+    for (let i = 0; i < 21; i++)
+      expect((await api.post('/schema/streak/record', { name: `Draft ${i}`, status: 'draft' })).status).toBe(200);
+    const html = await (await dashboard()).text();
+    expect(html).toContain('1 of 4 steps done');
+    for (const draft of await list('streak', [['status', 'draft']]))
+      expect((await api.delete(`/schema/streak/record/${draft.id}`)).status).toBe(204);
+  });
+
   it('weekly streak with freezes as a draft, its rewards issued as Shopify discounts; "Set live" launches it', async () => {
     const res = await onboarding({ intent: 'create', template: 'weekly-freezes', status: 'draft', shopifyDiscounts: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -515,18 +515,25 @@ export interface Checklist {
   open: boolean;
 }
 
-/** Streaks, challenges and missions of the account, live ones first (at most 20 of each kind). */
+/**
+ * The account's streaks, challenges and missions, live ones first: the newest 10 live and the newest
+ * 10 others of each kind, so that drafts, however many, never hide a live program.
+ */
 async function programs(api: AccountClient): Promise<ProgramSummary[]> {
   const kinds = ['streak', 'challenge', 'mission'] as const;
-  const lists = await Promise.all(
-    kinds.map((slug) => records(api, slug).list({ limit: 20, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
+  const newest = (slug: string, operator: 'equals' | 'not_equals') =>
+    records(api, slug).list({
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator, fieldValue: 'live' }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+      limit: 10,
+    });
+  const lists = await Promise.all(kinds.flatMap((slug) => [newest(slug, 'equals'), newest(slug, 'not_equals')]));
+  const summaries = kinds.flatMap((slug, k) =>
+    [lists[2 * k]!, lists[2 * k + 1]!].flatMap((list) =>
+      list.ok ? list.data.map((r) => ({ slug, id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [],
+    ),
   );
-  return kinds
-    .flatMap((slug, i) => {
-      const list = lists[i]!;
-      return list.ok ? list.data.map((r) => ({ slug, id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [];
-    })
-    .sort((a, b) => Number(b.status === 'live') - Number(a.status === 'live'));
+  return summaries.sort((a, b) => Number(b.status === 'live') - Number(a.status === 'live'));
 }
 
 export async function checklist(input: {
