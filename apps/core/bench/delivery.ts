@@ -10,7 +10,16 @@ import { SecretBox } from '../src/auth/crypto.js';
 import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { provisionAccount } from '../src/tenancy.js';
-import { closedLoop, elapsedSeconds, formatTable, openBenchDatabase, percentile, startServiceProcess } from './lib.js';
+import {
+  closedLoop,
+  cpuPerRequest,
+  cpuTimes,
+  elapsedSeconds,
+  formatTable,
+  openBenchDatabase,
+  percentile,
+  startServiceProcess,
+} from './lib.js';
 import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
 
 /**
@@ -22,8 +31,11 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const STREAM_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 10);
 const STREAM_RATE = 100;
-/** `BENCH_PROFILE=1` runs the first worker under `--cpu-prof` (which slows it) and prints and keeps its top frames. */
-const PROFILE = process.env.BENCH_PROFILE === '1';
+/** `BENCH_CPU_PROF=0` skips profiling one fresh worker draining a backlog of PROFILE_EVENTS after the measurements. */
+const PROFILE = process.env.BENCH_CPU_PROF !== '0';
+const PROFILE_EVENTS = Math.min(EVENTS, 5000);
+/** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 const RESULTS_FILE = fileURLToPath(new URL('./results/delivery.json', import.meta.url));
 
 function summary(latencies: number[]) {
@@ -94,26 +106,28 @@ async function main(): Promise<void> {
     });
 
     // Backlog: EVENTS events written at once (as a burst of logs would), then the workers start.
-    await pool.query(
-      `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload)
-       select $1, 'streak_progress_non_milestone_completed', $2, 'streak_progress', $3, $4 from generate_series(2, $5)`,
-      [accountId, sample.ownedById, sample.streakProgress.id, JSON.stringify({ streakLog: sample }), EVENTS],
-    );
+    const backlog = (events: number) =>
+      pool.query(
+        `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload)
+         select $1, 'streak_progress_non_milestone_completed', $2, 'streak_progress', $3, $4 from generate_series(1, $5)`,
+        [accountId, sample.ownedById, sample.streakProgress.id, JSON.stringify({ streakLog: sample }), events],
+      );
+    // The sample log's own event makes the first of EVENTS.
+    await backlog(EVENTS - 1);
     const backlogStart = process.hrtime.bigint();
-    const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'delivery-profile-')) : undefined;
-    const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
     const workers = [];
-    for (let i = 0; i < WORKERS; i++) {
-      // Node takes --cpu-prof on its command line only; the first worker alone is profiled.
-      if (profileDir && i === 0) process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`;
-      workers.push(await startServiceProcess(env, ['worker']));
-      if (nodeOptions === undefined) delete process.env.BENCH_SERVICE_NODE_OPTIONS;
-      else process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
-    }
+    for (let i = 0; i < WORKERS; i++) workers.push(await startServiceProcess(env, ['worker']));
     services.push(...workers);
+    const cpuBefore = workers.map((w) => cpuTimes(w.pid));
     while (seen.size < EVENTS) await new Promise((r) => setTimeout(r, 20));
     const backlogSeconds = elapsedSeconds(backlogStart);
+    const cpuAfter = workers.map((w) => cpuTimes(w.pid));
     const drained = { deliveries: seen.size, seconds: backlogSeconds, perSecond: seen.size / backlogSeconds };
+    // CPU per delivery while draining: the workers together, and PostgreSQL.
+    const perDelivery = workers.map((_, i) => cpuPerRequest(cpuBefore[i], cpuAfter[i], seen.size));
+    const cpuMsPerDelivery = perDelivery.every((c) => c)
+      ? { workers: perDelivery.reduce((sum, c) => sum + c!.service, 0), postgres: perDelivery[0]!.postgres }
+      : undefined;
     latencies.length = 0;
 
     // Steady stream: logs through the API at a fixed rate; latency from each event's createdAt.
@@ -160,13 +174,28 @@ async function main(): Promise<void> {
     );
     const baselinePerSecond = direct.latenciesMs.length / direct.seconds;
     let profile: ProfileSummary | undefined;
-    if (profileDir) {
-      // The profile is written when the worker exits.
-      await workers[0]!.stop();
-      profile = await summarizeProfileDir(profileDir, 12);
-      await rm(profileDir, { recursive: true, force: true });
+    if (PROFILE) {
+      // After the measurements, so the profiler's overhead is in no figure above: one fresh worker drains a backlog alone.
+      for (const w of workers) await w.stop();
+      const dir = await mkdtemp(join(tmpdir(), 'loyalty-delivery-profile-'));
+      const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS ?? '';
+      // startServiceProcess puts BENCH_SERVICE_NODE_OPTIONS before the binary's path, where the profiler's flags go.
+      process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+      const profiled = await startServiceProcess(env, ['worker']);
+      process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
+      let window: [number, number];
+      try {
+        const target = seen.size + PROFILE_EVENTS;
+        const from = nowUs();
+        await backlog(PROFILE_EVENTS);
+        while (seen.size < target) await new Promise((r) => setTimeout(r, 20));
+        window = [from, nowUs()];
+      } finally {
+        await profiled.stop(); // the profile is written as the process exits
+      }
+      profile = await summarizeProfileDir(dir, 12, [window]);
+      await rm(dir, { recursive: true, force: true });
     }
-
     const loadAtEnd = loadavg()[0]!;
     console.log(
       `\n${WORKERS} worker processes; ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadAtEnd.toFixed(2)}\n`,
@@ -189,11 +218,15 @@ async function main(): Promise<void> {
         ],
       ),
     );
-    if (profile) console.log(`\nThe first worker's CPU profile (backlog, stream and idle):\n\n${formatProfile(profile)}`);
+    if (cpuMsPerDelivery)
+      console.log(
+        `\nCPU ms per delivery draining the backlog: workers ${cpuMsPerDelivery.workers.toFixed(2)}, PostgreSQL ${cpuMsPerDelivery.postgres.toFixed(2)}`,
+      );
+    if (profile) console.log(`\nOne fresh worker's CPU profile draining ${PROFILE_EVENTS} events alone:\n\n${formatProfile(profile)}`);
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
-      `${JSON.stringify({ generatedAt: new Date().toISOString(), cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, workers: WORKERS, events: EVENTS, drained, baselinePerSecond, stream: { ratePerSecond: STREAM_RATE, seconds: STREAM_SECONDS, ...stream }, ...(profile ? { profile } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ generatedAt: new Date().toISOString(), cpus: availableParallelism(), loadAverage: { start: loadAtStart, end: loadAtEnd }, workers: WORKERS, events: EVENTS, drained, baselinePerSecond, stream: { ratePerSecond: STREAM_RATE, seconds: STREAM_SECONDS, ...stream }, ...(cpuMsPerDelivery ? { cpuMsPerDelivery } : {}), ...(profile ? { profile, profileEvents: PROFILE_EVENTS } : {}) }, null, 2)}\n`,
     );
     console.log(`\nwrote ${RESULTS_FILE}`);
   } finally {

@@ -60,8 +60,12 @@ const OBSERVABILITY = process.env.BENCH_OBSERVABILITY !== '0';
 const SCRAPE_SECONDS = 5;
 /** `BENCH_LEADERBOARD=1` ranks the streak on a live leaderboard, so each log that moves a run keeps its standing too. */
 const LEADERBOARD = process.env.BENCH_LEADERBOARD === '1';
-/** `BENCH_PROFILE=1` runs the service under `--cpu-prof` (which slows it) and prints and keeps its top frames. */
-const PROFILE = process.env.BENCH_PROFILE === '1';
+/** `BENCH_CPU_PROF=0` skips profiling a fresh service process under load after the measured windows. */
+const PROFILE = process.env.BENCH_CPU_PROF !== '0';
+const PROFILE_SECONDS = 5;
+const PROFILE_TOP = 12;
+/** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
 interface Seeded {
   accountId: string;
@@ -195,17 +199,12 @@ async function main(): Promise<void> {
   const masterKey = randomBytes(32);
   const seeded = await seed(database.url, new SecretBox(masterKey));
   const huge = String(1_000_000_000);
-  const profileDir = PROFILE ? await mkdtemp(join(tmpdir(), 'ingest-profile-')) : undefined;
-  // Node takes --cpu-prof on its command line only; this process alone is profiled.
-  const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS;
-  if (profileDir) process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`;
-  const service = await startServiceProcess({
+  const serviceEnv = {
     DATABASE_URL: database.url,
     LOYALTY_MASTER_KEY: masterKey.toString('base64'),
     LOYALTY_RATE_LIMIT_PER_SECOND: huge,
-  });
-  if (nodeOptions === undefined) delete process.env.BENCH_SERVICE_NODE_OPTIONS;
-  else process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
+  };
+  const service = await startServiceProcess(serviceEnv);
   const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE, application_name: BASELINE_APPLICATION });
   let bare: BareProcess | undefined;
   const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret, 'content-type': 'application/json' };
@@ -344,6 +343,33 @@ async function main(): Promise<void> {
         },
       };
     }
+    let profile: ProfileSummary | undefined;
+    if (PROFILE) {
+      // After the measured windows, so the profiler's overhead is in no figure above.
+      const dir = await mkdtemp(join(tmpdir(), 'loyalty-ingest-profile-'));
+      const nodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS ?? '';
+      // startServiceProcess puts BENCH_SERVICE_NODE_OPTIONS before the binary's path, where the profiler's flags go.
+      process.env.BENCH_SERVICE_NODE_OPTIONS = `${nodeOptions} --cpu-prof --cpu-prof-dir=${dir}`.trim();
+      const profiled = await startServiceProcess(serviceEnv);
+      process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
+      let window: [number, number];
+      try {
+        const connections = CONCURRENCIES[0]!;
+        const run = (seconds: number) =>
+          httpLoad({ url: profiled.url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
+        await run(WARMUP_SECONDS);
+        const from = nowUs();
+        await run(PROFILE_SECONDS);
+        window = [from, nowUs()];
+      } finally {
+        await profiled.stop(); // the profile is written as the process exits
+      }
+      profile = await summarizeProfileDir(dir, PROFILE_TOP, [window]);
+      await rm(dir, { recursive: true, force: true });
+      console.log(
+        `\nThe service's CPU profile, ${PROFILE_SECONDS} s at ${CONCURRENCIES[0]} connections in a fresh process:\n\n${formatProfile(profile)}`,
+      );
+    }
     let observability: Record<string, ObservabilitySide> | undefined;
     if (OBSERVABILITY) observability = await observabilityCost();
     const logs = await pool.query(`select count(*)::int as n, count(*) filter (where is_aggregated)::int as aggregated from streak_log`);
@@ -402,14 +428,6 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\n${logs.rows[0].n} logs stored, ${logs.rows[0].aggregated} aggregated`);
-    let profile: ProfileSummary | undefined;
-    if (profileDir) {
-      // The profile is written when the service exits.
-      await service.stop();
-      profile = await summarizeProfileDir(profileDir, 12);
-      await rm(profileDir, { recursive: true, force: true });
-      console.log(`\nThe service's CPU profile (all of the run):\n\n${formatProfile(profile)}`);
-    }
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
