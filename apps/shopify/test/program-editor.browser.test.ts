@@ -252,6 +252,36 @@ describe('the program editor', () => {
     expect(mission.status).toBe('draft');
   });
 
+  it("a challenge's campaign dates: the core's refusal of an end before the start shown on the end date", async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    await browser.open('/app/programs/challenge/new');
+    await page.getByRole('region', { name: 'Program' }).getByLabel('Name', { exact: true }).fill('Winter spend');
+    const counting = page.getByRole('region', { name: 'How progress counts' });
+    await counting.getByLabel('Window', { exact: true }).selectOption('monthly');
+    await counting.getByLabel('Counting').selectOption('Add up amounts');
+    await counting.getByLabel('Goal in each window').fill('200');
+    await counting.getByLabel('Campaign starts').fill('2026-12-20T00:00');
+    await counting.getByLabel('Campaign ends').fill('2026-12-01T00:00');
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    const end = counting.getByLabel('Campaign ends');
+    await counting.getByText('endAt must be after startAt.').waitFor();
+    expect(await end.getAttribute('aria-invalid')).toBe('true');
+    expect(await end.inputValue()).toBe('2026-12-01T00:00');
+    await browser.shot('program-editor-challenge-dates');
+
+    await end.fill('2027-01-31T23:59');
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await page.waitForURL(/\/app\/programs\/challenge\/[0-9a-f-]{36}/);
+    const id = /\/app\/programs\/challenge\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    const challenge = (await api.get(`/schema/challenge/record/${id}`)).body.data;
+    const local = (iso: string) => new Date(iso).getTime();
+    expect(challenge).toMatchObject({ aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 200 });
+    // The browser's local times, as the core stores them.
+    const zone = await page.evaluate(() => [new Date('2026-12-20T00:00').toISOString(), new Date('2027-01-31T23:59').toISOString()]);
+    expect([local(challenge.startAt), local(challenge.endAt)]).toEqual(zone.map(local));
+  });
+
   it('speaks German when Shopify says locale=de', async () => {
     const { browser } = admin;
     await browser.open('/app/programs/streak/new?locale=de');

@@ -25,6 +25,7 @@ import {
   type MilestoneDraft,
   type ProgramDraft,
   type RewardSummary,
+  SETTING_FIELDS,
   type Settings,
   type TaskDraft,
 } from '../../lib/programs';
@@ -248,50 +249,10 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
 }
 
 /** The settings each kind's cards show (an error on any other field is listed in the banner). */
-const SHOWN_SETTINGS: Record<ProgramDraft['kind'], string[]> = {
-  streak: [
-    'name',
-    'description',
-    'status',
-    'aggregationPeriod',
-    'aggregationMethod',
-    'aggregationTargetValue',
-    'completionTargetValue',
-    'toBeBrokenWarningHours',
-    'maxFreezes',
-    'freezeEarnEveryPeriods',
-    'eudTitle',
-    'eudDescription',
-    'eudMilestoneAchievedMessage',
-    'eudCompletedMessage',
-  ],
-  challenge: [
-    'name',
-    'description',
-    'status',
-    'aggregationPeriod',
-    'aggregationMethod',
-    'completionTargetValue',
-    'startAt',
-    'endAt',
-    'toBeFailedWarningHours',
-    'eudTitle',
-    'eudDescription',
-    'eudMilestoneAchievedMessage',
-    'eudCompletedMessage',
-  ],
-  mission: [
-    'name',
-    'description',
-    'status',
-    'aggregationPeriod',
-    'isRepeatable',
-    'tasks',
-    'eudTitle',
-    'eudDescription',
-    'eudCompletedMessage',
-  ],
-};
+const shownSettings = (kind: ProgramDraft['kind']): string[] => [
+  ...SETTING_FIELDS[kind],
+  ...(kind === 'mission' ? ['isRepeatable', 'tasks'] : []),
+];
 
 const SHOWN_MILESTONE = ['name', 'target', 'eudTitle', 'status', 'description', 'rewardId'];
 const SHOWN_REWARD = [
@@ -309,7 +270,7 @@ const SHOWN_REWARD = [
 /** Whether an error's field is shown on this page (an error of any other field is listed in the banner, so none goes unseen). */
 function placed(draft: ProgramDraft, key: string): boolean {
   const [scope, ...rest] = key.split('.');
-  if (scope === 'settings') return SHOWN_SETTINGS[draft.kind].includes(rest[0]!);
+  if (scope === 'settings') return shownSettings(draft.kind).includes(rest[0]!);
   if (scope === 'completionReward') return SHOWN_REWARD.includes(rest[0]!);
   if (scope !== 'milestones' || !draft.milestones.some((ms) => ms.key === rest[0])) return false;
   return rest[1] === 'reward' ? SHOWN_REWARD.includes(rest[2]!) : SHOWN_MILESTONE.includes(rest[1]!);
@@ -371,6 +332,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
   const period = m.units[s.aggregationPeriod].one;
   const amount = s.aggregationMethod === 'sum' ? m.method.sumSuffix : m.method.countSuffix;
   const words = draft.kind === 'streak' ? m.streak : draft.kind === 'challenge' ? m.challenge : m.mission;
+  const timezone = useBrowserTimeZone();
   const method = (
     <Select
       label={m.method.label}
@@ -446,7 +408,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
                 )}
                 <DateTimeField
                   label={m.challenge.startAt.label}
-                  helpText={format(m.challenge.startAt.help, { timezone: browserTimeZone() })}
+                  helpText={format(m.challenge.startAt.help, { timezone })}
                   value={s.startAt}
                   onChange={setSetting('startAt')}
                   error={errors['settings.startAt']}
@@ -475,7 +437,12 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
   );
 }
 
-const browserTimeZone = () => (typeof Intl === 'undefined' ? '' : Intl.DateTimeFormat().resolvedOptions().timeZone);
+/** The browser's time zone, known only after hydration (the server renders without it). */
+function useBrowserTimeZone(): string {
+  const [zone, setZone] = useState('');
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
+  return zone;
+}
 
 function Freezes({ draft, errors, setSetting }: SectionProps) {
   const { editor: m } = useMessages();
