@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { SHOPIFY } from './stack';
 
 export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/shopify/', import.meta.url));
@@ -27,6 +27,18 @@ function appBridgeStub(token: string): string {
   })();`;
 }
 
+// The library answers 410 to bots, and headless Chromium's own user agent reads as one.
+export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+/** Serves the App Bridge stand-in for `token` in place of Shopify's CDN script (anything else from the CDN: 404). */
+export async function stubAppBridge(target: Page | BrowserContext, token: string): Promise<void> {
+  await target.route('https://cdn.shopify.com/**', (route) =>
+    route.request().url().includes('app-bridge')
+      ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) })
+      : route.fulfill({ status: 404, body: '' }),
+  );
+}
+
 export interface AdminBrowser {
   page: Page;
   /** Opens an admin path as Shopify's admin would load it: embedded, with shop, host and id_token. */
@@ -39,15 +51,9 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
   const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-  // The library answers 410 to bots, and headless Chromium's own user agent reads as one.
-  const userAgent = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
   page.setDefaultTimeout(10_000);
-  await page.route('https://cdn.shopify.com/**', (route) =>
-    route.request().url().includes('app-bridge')
-      ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) })
-      : route.fulfill({ status: 404, body: '' }),
-  );
+  await stubAppBridge(page, token);
   return {
     page,
     async open(path) {
