@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { describeTail } from './tail.js';
 
 /**
  * Collects the benchmarks' JSON results into docs/benchmarks.md: each figure beside its baseline
@@ -119,26 +120,85 @@ if (records) {
 }
 const ingest = read('apps/core/bench/results/ingest.json');
 if (ingest) {
+  type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
+  type Side = { summary: Summary; cpuMsPerLog?: Cpu; tail: Omit<Parameters<typeof describeTail>[0], 'seconds'> };
+  type Result = Record<'api' | 'bare' | 'baseline', Side> & { ratios: Record<'apiToSql' | 'apiToBare' | 'bareToSql', number> };
+  type Entry = { name: string; share: number };
+  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
+  const results = ingest.results as Record<string, Result>;
+  const sideRow = (name: string, side: Side, process: string) =>
+    row([
+      name,
+      rate(side.summary.requestsPerSecond),
+      ms(side.summary.p50Ms),
+      ms(side.summary.p95Ms),
+      ms(side.summary.p99Ms),
+      side.cpuMsPerLog ? `${process} ${side.cpuMsPerLog.service.toFixed(2)}, PostgreSQL ${side.cpuMsPerLog.postgres.toFixed(2)}` : '',
+    ]);
+  const ratioRow = (name: string, ratio: number, p99: number) => row([name, `${ratio.toFixed(2)}×`, '', '', `${p99.toFixed(2)}×`, '']);
+  const top = (list: Entry[], n: number) =>
+    list
+      .slice(0, n)
+      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
+      .join(', ');
+  const profileLines = (p: Profile) => [
+    `  - top functions (self time, share of busy time): ${top(p.topFunctions, 8)}`,
+    `  - files and packages with what they call: ${top(p.topFilesInclusive, 8)}`,
+  ];
+  // The ingest path before its #17 changes (the NOTIFY in the write statement), measured once and kept in the repository.
+  const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/ingest-profile-before.json', root)), 'utf8')) as {
+    measured: string;
+    durationSeconds: number;
+    results: Record<string, Result>;
+    profile: Profile;
+  };
+  const seconds = ingest.durationSeconds as number;
   sections.push(
     '## Log ingestion (`pnpm bench:ingest`)',
-    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${ingest.durationSeconds} s per side in ${ingest.rounds} alternating windows. Baseline: the same row writes with plain \`pg\`, one transaction per log, same concurrency. ${ranAt(ingest)}`,
+    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${seconds} s per side in ${ingest.rounds} alternating windows. Two baselines perform the same row writes, one transaction per log, with the same pool size (${ingest.poolSize}) and concurrency: a bare \`node:http\` server in a process of its own (\`bench/ingest-bare.ts\` on \`bench/bare-http.ts\`), hit by the same load generator; and the writes straight through \`pg\`. ${ranAt(ingest)}`,
     '',
-    ...header('concurrency'),
-    ...Object.entries(ingest.results as Record<string, { api: Summary; baseline: Summary }>).flatMap(([c, r]) =>
-      compare(c.replace('c', ''), r.api, r.baseline),
+    row(['concurrency, side', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per log (/proc)']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+    ...Object.entries(results).flatMap(([c, r]) => {
+      const n = c.replace('c', '');
+      return [
+        sideRow(`${n}: API`, r.api, 'service'),
+        sideRow(`${n}: bare HTTP`, r.bare, 'server'),
+        sideRow(`${n}: raw SQL (pg)`, r.baseline, 'pg client'),
+        ratioRow(`${n}: API / bare HTTP`, r.ratios.apiToBare, r.api.summary.p99Ms / r.bare.summary.p99Ms),
+        ratioRow(`${n}: API / raw SQL`, r.ratios.apiToSql, r.api.summary.p99Ms / r.baseline.summary.p99Ms),
+      ];
+    }),
+    '',
+    "What the tail is made of, per side: what PostgreSQL's backends of that side waited on while a statement ran (`pg_stat_activity` sampled every 5 ms during the windows), and for the service its pool waits (`loyalty_db_pool_wait_seconds`) and GC pauses (`nodejs_gc_duration_seconds`), read from its /metrics before and after each window. With more requests in flight than pooled connections, waiting for the pool is where every side queues; what the statements then wait on is the difference.",
+    '',
+    ...Object.entries(results).flatMap(([c, r]) => [
+      `- ${c.replace('c', '')} connections, API (p99 ${ms(r.api.summary.p99Ms)} ms): ${describeTail({ ...r.api.tail, seconds })}`,
+      `- ${c.replace('c', '')} connections, bare HTTP (p99 ${ms(r.bare.summary.p99Ms)} ms): ${describeTail({ ...r.bare.tail, seconds })}`,
+      `- ${c.replace('c', '')} connections, raw SQL (p99 ${ms(r.baseline.summary.p99Ms)} ms): ${describeTail({ ...r.baseline.tail, seconds })}`,
+    ]),
+    '',
+    `Before the #17 changes, measured ${before.measured}, the write statement sent the outbox's NOTIFY: every such commit takes PostgreSQL's notify-queue lock and holds it through its WAL flush, so the logs committed one at a time:`,
+    '',
+    ...Object.entries(before.results).map(
+      ([c, r]) =>
+        `- ${c.replace('c', '')} connections, API ${rate(r.api.summary.requestsPerSecond)} logs/s, p99 ${ms(r.api.summary.p99Ms)} ms (${r.ratios.apiToBare.toFixed(2)}× of bare HTTP, ${r.ratios.apiToSql.toFixed(2)}× of raw SQL): ${describeTail({ ...r.api.tail, seconds: before.durationSeconds })}`,
     ),
     '',
-    ...Object.entries(
-      ingest.results as Record<
-        string,
-        { cpuMsPerLog?: Record<'api' | 'baseline', Record<'service' | 'postgres' | 'loadGenerator', number>> }
-      >,
-    )
-      .filter(([, r]) => r.cpuMsPerLog)
-      .map(
-        ([c, { cpuMsPerLog: cpu }]) =>
-          `CPU per log at concurrency ${c.replace('c', '')} (ms, from /proc): API — service ${cpu!.api.service.toFixed(2)}, PostgreSQL ${cpu!.api.postgres.toFixed(2)}, load generator ${cpu!.api.loadGenerator.toFixed(2)}; baseline — PostgreSQL ${cpu!.baseline.postgres.toFixed(2)}, its \`pg\` client ${cpu!.baseline.loadGenerator.toFixed(2)}.\n`,
-      ),
+    "Where the service's CPU goes (`node --cpu-prof`, a fresh service process under the same load for a few seconds after the measured windows; `bench/profile.ts`). Before:",
+    '',
+    `- busy ${before.profile.busyMs.toFixed(0)} ms of ${before.profile.sampledMs.toFixed(0)} ms sampled`,
+    ...profileLines(before.profile),
+    '',
+    ...(ingest.profile
+      ? [
+          'This run:',
+          '',
+          `- busy ${ingest.profile.busyMs.toFixed(0)} ms of ${ingest.profile.sampledMs.toFixed(0)} ms sampled`,
+          ...profileLines(ingest.profile as Profile),
+          '',
+        ]
+      : []),
   );
   const observability = ingest.observability as Record<string, { summary: Summary; serviceCpuMsPerLog?: number }> | undefined;
   if (observability) {
@@ -158,9 +218,33 @@ if (ingest) {
 }
 const delivery = read('apps/core/bench/results/delivery.json');
 if (delivery) {
+  type Entry = { name: string; share: number };
+  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
+  type Cpu = { workers: number; postgres: number };
+  const top = (list: Entry[], n: number) =>
+    list
+      .slice(0, n)
+      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
+      .join(', ');
+  const profileLines = (p: Profile) => [
+    `  - top functions (self time, share of busy time): ${top(p.topFunctions, 8)}`,
+    `  - files and packages with what they call: ${top(p.topFilesInclusive, 8)}`,
+  ];
+  const cpuText = (c: Cpu | undefined) =>
+    c ? `CPU per delivery: workers ${c.workers.toFixed(2)} ms, PostgreSQL ${c.postgres.toFixed(2)} ms` : '';
+  // The workers before their #17 changes, measured once and kept in the repository.
+  const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/delivery-profile-before.json', root)), 'utf8')) as {
+    measured: string;
+    drained: { perSecond: number };
+    baselinePerSecond: number;
+    stream: Summary;
+    cpuMsPerDelivery: Cpu;
+    profileEvents: number;
+    profile: Profile;
+  };
   sections.push(
     '## Delivery (`pnpm bench:delivery`)',
-    `${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes; baseline: the same POSTs sent straight to the receiver. ${ranAt(delivery)}`,
+    `${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes; baseline: the same POSTs sent straight to the receiver, in the same run. Then a steady stream of logs through the API, each event's latency from its creation to its arrival. ${ranAt(delivery)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms']),
     row(['---', '---:', '---:', '---:', '---:']),
@@ -175,6 +259,22 @@ if (delivery) {
       ms(delivery.stream.p99Ms),
     ]),
     '',
+    `Draining the backlog, from /proc: ${cpuText(delivery.cpuMsPerDelivery) || 'not measured'}. Before the #17 changes, measured ${before.measured}: backlog ${rate(before.drained.perSecond)}/s against ${rate(before.baselinePerSecond)} direct POSTs/s (${(before.drained.perSecond / before.baselinePerSecond).toFixed(2)}×), event → delivery p95 ${ms(before.stream.p95Ms)} ms, ${cpuText(before.cpuMsPerDelivery)}. A delivery then took a dispatch transaction of seven statements, a claim, two reads, and a recording update per delivery each waiting for its WAL flush; now new events are dispatched and leased to the worker by one statement that hands back what delivering them needs, and a batch's outcomes are recorded by one statement that does not wait for the flush.`,
+    '',
+    `Where a worker's CPU goes (\`node --cpu-prof\`, one fresh worker draining ${before.profileEvents} events alone after the measurements). Before:`,
+    '',
+    `- busy ${before.profile.busyMs.toFixed(0)} ms of ${before.profile.sampledMs.toFixed(0)} ms sampled`,
+    ...profileLines(before.profile),
+    '',
+    ...(delivery.profile
+      ? [
+          'This run:',
+          '',
+          `- busy ${delivery.profile.busyMs.toFixed(0)} ms of ${delivery.profile.sampledMs.toFixed(0)} ms sampled (${delivery.profileEvents} events)`,
+          ...profileLines(delivery.profile as Profile),
+          '',
+        ]
+      : []),
   );
 }
 const standings = read('apps/core/bench/results/standings.json');
