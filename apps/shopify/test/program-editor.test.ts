@@ -1,9 +1,10 @@
+import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
 import { type AccountClient, accountClient } from '../app/lib/core.server';
 import { blankMilestone, blankProgram, type ProgramDraft } from '../app/lib/programs';
 import { loadProgram, saveProgram } from '../app/lib/programs.server';
-import { type Stack, startStack, TEST_SHOP } from './support/stack';
+import { SHOPIFY, type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**
  * The program editor's save against the real core: the order of its calls (so a change the core
@@ -112,5 +113,28 @@ describe('saving a program', () => {
     // The saved program is unchanged by the refused milestone.
     const loaded = await loadProgram(api, 'streak', first.draft.id!);
     expect(loaded.ok && loaded.draft.milestones).toEqual([]);
+  });
+
+  it('the save route answers 400 to a body that is not a program draft, and saves one that is', async () => {
+    const route = await import('../app/routes/app.programs.$kind.$id');
+    const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+    const post = async (body: unknown) => {
+      const request = new Request(`${SHOPIFY.appUrl}/app/programs/streak/new`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      try {
+        return await route.action({ request, params: { kind: 'streak', id: 'new' }, context: {} });
+      } catch (thrown) {
+        if (thrown instanceof Response) return thrown;
+        throw thrown;
+      }
+    };
+    for (const body of [{}, { draft: { settings: {} } }, { draft: 'x' }]) expect(((await post(body)) as Response).status).toBe(400);
+    const answer = await post({ draft: streak('Through the route', '', []), language: 'de' });
+    expect(answer).toMatchObject({ outcome: { problems: [], saved: { settings: { name: 'Through the route' } } } });
+    const german = await post({ draft: streak('', '', []), language: 'de' });
+    expect(german).toMatchObject({ outcome: { errors: { 'settings.name': 'Bitte einen Wert eingeben.' } } });
   });
 });

@@ -26,11 +26,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
   const kind = kindOf(params);
   const { api, session } = await authenticateShop(request);
-  const body = (await request.json()) as { draft: ProgramDraft; language?: string };
-  const language: AdminLanguage = body.language && Object.hasOwn(ADMIN_MESSAGES, body.language) ? (body.language as AdminLanguage) : 'en';
+  const body = (await request.json().catch(() => null)) as { draft?: ProgramDraft; language?: string } | null;
+  const given = body?.draft;
+  if (!given?.settings || !given.completionReward || !Array.isArray(given.milestones) || !Array.isArray(given.settings.tasks))
+    throw new Response('The body must be {"draft": <the editor\'s program draft>}.', { status: 400 });
+  const asked = body?.language ?? '';
+  const language: AdminLanguage = Object.hasOwn(ADMIN_MESSAGES, asked) ? (asked as AdminLanguage) : 'en';
   // The page's own kind, whatever the body says; the id is the body's, since a first save that the
   // core refused in part has created the program while the page still shows "new".
-  const draft: ProgramDraft = { ...body.draft, kind, id: params.id === 'new' ? (body.draft.id ?? null) : params.id! };
+  const draft: ProgramDraft = { ...given, kind, id: params.id === 'new' ? (given.id ?? null) : params.id! };
   const outcome = await saveProgram({ api, discounts: loop, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
   return { outcome, rewards: await listRewards(api, loop, session.shop) };
 };

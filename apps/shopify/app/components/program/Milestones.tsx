@@ -203,6 +203,7 @@ function MilestoneForm({
             options={[
               { label: m.milestones.status.live, value: 'live' },
               { label: m.milestones.status.draft, value: 'draft' },
+              { label: m.status.badge.paused, value: 'paused' },
             ]}
             value={ms.status}
             onChange={set('status')}
