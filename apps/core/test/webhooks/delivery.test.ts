@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchEvents } from '../../src/scheduler/dispatch.js';
+import { dispatchAndLease, dispatchEvents } from '../../src/scheduler/dispatch.js';
 import { createResolver } from '../../src/webhooks/addresses.js';
-import { type DeliveryDeps, deliverDueWebhooks } from '../../src/webhooks/delivery.js';
+import { type DeliveryDeps, deliverDueWebhooks, deliverLeased, leaseUntil } from '../../src/webhooks/delivery.js';
 import { startTestDns, type TestDns } from '../support/dns.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { startReceiver } from '../support/receiver.js';
@@ -113,6 +113,37 @@ describe('webhook delivery', () => {
       nextRetryAt: null,
       eventLogs: [expect.objectContaining({ eventCode: 'streak_progress_non_milestone_completed' })],
     });
+  });
+
+  it('a worker dispatching with a lease gets the new deliveries, which no claim takes while the lease holds', async () => {
+    const hook = await webhook();
+    const log = await streakEvent();
+    const dispatched = await dispatchAndLease(app.db, leaseUntil(deps.config, now()));
+    expect(dispatched.leased).toEqual([expect.objectContaining({ webhook_id: hook.id, webhook_log_status: 'pending' })]);
+    expect(dispatched.webhooks.map((w) => w.id)).toEqual([hook.id]);
+    expect(dispatched.eventRows).toEqual([
+      expect.objectContaining({ id: dispatched.leased[0]!.event_log_ids[0], owned_by_id: log.ownedById }),
+    ]);
+    expect(await deliverDueWebhooks(deps, now)).toBe(0);
+    expect(await deliverLeased(deps, dispatched.leased, dispatched.webhooks, dispatched.eventRows, now)).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers['webhook-id']).toBe(dispatched.leased[0]!.id);
+    expect(JSON.parse(receiver.received[0]!.body).events[0].payload.streakLog.id).toBe(log.id);
+    const [stored] = await webhookLogs(hook.id);
+    expect(stored).toMatchObject({ id: dispatched.leased[0]!.id, webhookLogStatus: 'processed', lastResponseStatus: 200, retryCount: 0 });
+  });
+
+  it('delivers what a worker leased on dispatch and never sent once the lease runs out, under the same webhook-id', async () => {
+    const hook = await webhook();
+    await streakEvent();
+    // The worker dies between its dispatch and the POST.
+    const dispatched = await dispatchAndLease(app.db, leaseUntil(deps.config, now()));
+    expect(dispatched.leased).toHaveLength(1);
+    expect(await deliverDueWebhooks(deps, now)).toBe(0);
+    advance(deps.config.webhookTimeoutMs / 1000 + 6);
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([dispatched.leased[0]!.id]);
+    expect((await webhookLogs(hook.id))[0]).toMatchObject({ webhookLogStatus: 'processed' });
   });
 
   it('retries failures on the schedule until max_errored, and a later success is processed', async () => {
