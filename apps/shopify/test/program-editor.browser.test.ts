@@ -292,7 +292,7 @@ describe('the program editor', () => {
       'Neue Serie',
       'Beginnt jeden Tag neu',
       'Jeden Besuch zählen',
-      'Kunden 4 Stunden bevor die Serie reißt erinnern.',
+      'Kunden werden 4 Stunden, bevor die Serie reißt, erinnert.',
       'Meilenstein hinzufügen',
     ])
       expect(text).toContain(words);

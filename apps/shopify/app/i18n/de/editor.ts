@@ -46,7 +46,7 @@ export const editor: Messages['editor'] = {
       help: 'Was Kunden innerhalb eines Zeitraums ({period}) erreichen müssen, damit er zählt.',
     },
     length: { label: 'Abgeschlossen nach', suffix: '{periods} in Folge', help: 'Leer lassen für eine Serie ohne Ende.' },
-    warning: { label: 'Erinnerung', suffix: 'Stunden vorher', help: 'Kunden {hours} Stunden bevor die Serie reißt erinnern.' },
+    warning: { label: 'Erinnerung', suffix: 'Stunden vorher', help: 'Kunden werden {hours} Stunden, bevor die Serie reißt, erinnert.' },
     maxFreezes: {
       label: 'Joker, die Kunden halten können',
       help: 'Ein Joker deckt einen verpassten Zeitraum ({period}) ab, damit die Serie nicht reißt. 0 schaltet Joker aus.',
@@ -68,7 +68,7 @@ export const editor: Messages['editor'] = {
     target: { label: 'Ziel in jedem Fenster', help: 'Wer es erreicht, schließt die Challenge für diesen Zeitraum ({period}) ab.' },
     startAt: { label: 'Aktion beginnt', help: 'Optional. Aktivität davor zählt nicht. Ihre Zeitzone: {timezone}.' },
     endAt: { label: 'Aktion endet', help: 'Optional. Aktivität danach zählt nicht.' },
-    warning: { label: 'Erinnerung', suffix: 'Stunden vorher', help: 'Kunden {hours} Stunden vor dem Ende des Fensters erinnern.' },
+    warning: { label: 'Erinnerung', suffix: 'Stunden vorher', help: 'Kunden werden {hours} Stunden vor dem Ende des Fensters erinnert.' },
   },
   mission: {
     period: {
