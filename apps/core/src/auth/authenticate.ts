@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { invalidInput, unauthenticated } from '../errors.js';
 import { prepared } from '../db/prepared.js';
 import { type LanguageCode, UUID } from '../formats.js';
-import { type SecretBox, safeEqual } from './crypto.js';
+import { type SecretBox, safeEqualDigest, sha256 } from './crypto.js';
 
 export type Flow = 'apikey' | 'enduser' | 'guest';
 
@@ -80,7 +80,7 @@ const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
 /** How far the signer's clock may differ from ours, for `exp` and `iat` alike (CONTRACT §5). */
 const CLOCK_SKEW_SECONDS = 60;
 /** A fixed sealed value keeps the timing of an unknown key close to that of a wrong secret. */
-const DUMMY_SECRET = 'x'.repeat(64);
+const DUMMY_SECRET_DIGEST = sha256('x'.repeat(64));
 
 /** The channel on which changes to API keys and accounts are announced (see the migration). */
 export const CREDENTIALS_CHANNEL = 'loyalty_credentials';
@@ -102,6 +102,8 @@ interface CachedKey {
   id: string;
   status: string;
   secret: string;
+  /** The secret's sha256, so a request hashes only the secret it sent. */
+  secretDigest: Buffer;
   account: AccountInfo;
   until: number;
 }
@@ -152,7 +154,7 @@ export class Authenticator {
   private async apiKey(key: string | undefined, secret: string | undefined): Promise<Identity> {
     if (!key || !secret || key.length > 64) throw unauthenticated('Both x-api-key and x-api-secret are required.');
     const found = await this.findKey(key);
-    const matches = safeEqual(found?.secret ?? DUMMY_SECRET, secret);
+    const matches = safeEqualDigest(found?.secretDigest ?? DUMMY_SECRET_DIGEST, secret);
     if (!found || !matches || found.status !== 'live') throw unauthenticated('Invalid API credentials.');
     return {
       flow: 'apikey',
@@ -174,10 +176,12 @@ export class Authenticator {
     );
     // Unknown keys are not remembered: a caller could fill the cache with them.
     if (!row) return undefined;
+    const secret = this.box.open(row.api_secret_enc);
     const entry: CachedKey = {
       id: row.id,
       status: row.status,
-      secret: this.box.open(row.api_secret_enc),
+      secret,
+      secretDigest: sha256(secret),
       account: accountInfo(row),
       until: Date.now() + KEY_CACHE_MS,
     };

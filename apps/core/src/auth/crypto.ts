@@ -22,11 +22,16 @@ export class SecretBox {
   }
 }
 
+export const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
+
 /** Constant-time string equality; hashing first makes unequal lengths take the same time. */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+  return timingSafeEqual(sha256(a), sha256(b));
+}
+
+/** `safeEqual` against a digest kept from `sha256`, for a secret compared on every request. */
+export function safeEqualDigest(digest: Buffer, b: string): boolean {
+  return timingSafeEqual(digest, sha256(b));
 }
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
