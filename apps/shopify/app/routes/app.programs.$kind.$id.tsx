@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { useLoaderData } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
 import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
 import { blankProgram, isProgramKind, type ProgramDraft, type ProgramKind } from '../lib/programs';
@@ -38,6 +38,11 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   const outcome = await saveProgram({ api, discounts: loop, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
   return { outcome, rewards: await listRewards(api, loop, session.shop) };
 };
+
+// A save answers with the program as the core now has it, which the editor shows; reading it again
+// after every save would only repeat those calls.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
 
 export default function ProgramPage() {
   const { draft, rewards } = useLoaderData<typeof loader>();

@@ -62,6 +62,7 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
   const [errors, setErrors] = useState<Errors>({});
   const [problems, setProblems] = useState<SaveOutcome['problems']>([]);
   const [open, setOpen] = useState<string[]>([]);
+  const [createdUrl, setCreatedUrl] = useState<string | null>(null);
   const created = useRef(0);
   const answered = useRef<SaveAnswer | null>(null);
   const saving = fetcher.state !== 'idle';
@@ -87,8 +88,14 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
     ]);
     if (failed) return;
     shopify.toast.show(initial.id ? m.saved : m.created);
-    if (!initial.id && outcome.draft.id) navigate(`/app/programs/${outcome.draft.kind}/${outcome.draft.id}`, { replace: true });
-  }, [fetcher.data, fetcher.state, initial.id, m, navigate, shopify]);
+    if (!initial.id && outcome.draft.id) setCreatedUrl(`/app/programs/${outcome.draft.kind}/${outcome.draft.id}`);
+  }, [fetcher.data, fetcher.state, initial.id, m, shopify]);
+
+  // A new program, once saved, moves to its own address; after the save bar has gone, so that
+  // App Bridge does not hold the navigation for unsaved changes.
+  useEffect(() => {
+    if (createdUrl && !dirty) navigate(createdUrl, { replace: true });
+  }, [createdUrl, dirty, navigate]);
 
   const update = (change: (next: ProgramDraft) => void, ...fields: string[]) => {
     setDraft((prev) => {
