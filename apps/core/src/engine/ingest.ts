@@ -68,7 +68,7 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
         ? await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now, issued))
         : await attemptLog(records, records.db, false, ctx, kind, values, now, issued);
       issued.commit();
-      if (emitted) notifyEventsCommitted(records.db);
+      if (emitted) void notifyEventsCommitted(records.db);
       return response;
     } catch (err) {
       if (isDuplicateLog(err, kind))

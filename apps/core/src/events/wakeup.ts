@@ -46,35 +46,32 @@ export function listenForEvents(databaseUrl: string, wakeup: Wakeup, logger: Log
  * One coalescing sender per database handle. A NOTIFY inside the statement that writes a log's
  * events made every such commit take PostgreSQL's notify-queue lock and hold it through its WAL
  * flush, so concurrent logs committed one at a time (bench:ingest's tail). Sent after the commit
- * instead, at most one at a time (a commit during a send asks for one more), and with an
- * asynchronous commit: the events are already durable, and a wake-up lost to a crash only costs
- * the workers' poll interval.
+ * instead, one at a time: commits that come while a send waits to start share it, and a send
+ * always starts after the commits it answers. Its commit is asynchronous: the events are durable
+ * already, and a wake-up lost to a crash only costs the workers' poll interval.
  */
 class CommitNotifier {
-  private sending = false;
-  private again = false;
+  private tail: Promise<void> = Promise.resolve();
+  private waiting: Promise<void> | undefined;
 
   constructor(private readonly db: Knex) {}
 
-  notify(): void {
-    if (this.sending) {
-      this.again = true;
-      return;
+  notify(): Promise<void> {
+    if (!this.waiting) {
+      this.waiting = this.tail = this.tail.then(() => {
+        this.waiting = undefined;
+        return this.send();
+      });
     }
-    this.sending = true;
-    void this.send();
+    return this.waiting;
   }
 
   private async send(): Promise<void> {
-    do {
-      this.again = false;
-      try {
-        await run(this.db, NOTIFY);
-      } catch {
-        // Polling delivers what a missed wake-up would have (a database restart, a pool at its end).
-      }
-    } while (this.again);
-    this.sending = false;
+    try {
+      await run(this.db, NOTIFY);
+    } catch {
+      // Polling delivers what a missed wake-up would have (a database restart, a pool at its end).
+    }
   }
 }
 
@@ -84,9 +81,12 @@ const NOTIFY = {
 };
 const notifiers = new WeakMap<Knex, CommitNotifier>();
 
-/** Wakes idle delivery workers after a commit that wrote events; returns at once. */
-export function notifyEventsCommitted(db: Knex): void {
+/**
+ * Wakes idle delivery workers after a commit that wrote events. Callers need not wait: the
+ * promise settles (never rejects) once a NOTIFY sent after this call has committed.
+ */
+export function notifyEventsCommitted(db: Knex): Promise<void> {
   let notifier = notifiers.get(db);
   if (!notifier) notifiers.set(db, (notifier = new CommitNotifier(db)));
-  notifier.notify();
+  return notifier.notify();
 }

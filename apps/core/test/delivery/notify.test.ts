@@ -1,0 +1,48 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENTS_CHANNEL, notifyEventsCommitted } from '../../src/events/wakeup.js';
+import { startTestApp, type TestApp } from '../support/harness.js';
+
+/** The wake-up a log's commit sends to the workers: after the commit, one at a time, never skipped. */
+let app: TestApp;
+let listener: pg.Client;
+const received: string[] = [];
+
+beforeAll(async () => {
+  app = await startTestApp();
+  listener = new pg.Client({ connectionString: app.config.databaseUrl });
+  await listener.connect();
+  listener.on('notification', (n) => received.push(n.payload ?? ''));
+  await listener.query(`listen ${pg.escapeIdentifier(EVENTS_CHANNEL)}`);
+});
+afterAll(async () => {
+  await listener.end();
+  await app.close();
+});
+
+/** The wake-ups received so far: a marker sent last arrives after every NOTIFY committed before it. */
+async function wakeUps(marker: string): Promise<number> {
+  await app.db.raw('select pg_notify(?, ?)', [EVENTS_CHANNEL, marker]);
+  while (!received.includes(marker)) await new Promise((r) => setTimeout(r, 10));
+  const count = received.indexOf(marker);
+  received.splice(0, count + 1);
+  return count;
+}
+
+describe('notifyEventsCommitted', () => {
+  it('answers commits that come before its send starts with one NOTIFY', async () => {
+    await Promise.all(Array.from({ length: 50 }, () => notifyEventsCommitted(app.db)));
+    expect(await wakeUps('first')).toBe(1);
+  });
+
+  it('sends again for a commit that comes while a send is under way', async () => {
+    const first = notifyEventsCommitted(app.db);
+    // The first send has started by the time the event loop reaches its check phase.
+    await new Promise((r) => setImmediate(r));
+    const second = notifyEventsCommitted(app.db);
+    const third = notifyEventsCommitted(app.db);
+    expect(third).toBe(second);
+    await Promise.all([first, second]);
+    expect(await wakeUps('second')).toBe(2);
+  });
+});
