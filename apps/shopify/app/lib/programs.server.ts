@@ -6,7 +6,6 @@ import {
   type CheckWords,
   definitionValues,
   type MilestoneDraft,
-  milestoneFromRecord,
   milestoneValues,
   planMilestones,
   type ProgramDraft,
