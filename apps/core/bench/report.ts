@@ -333,7 +333,7 @@ if (widget) {
     'taskMs' | 'longTasks' | 'blockingMs' | 'scriptBytesAtLauncher' | 'scriptBytes' | 'launcherMs' | 'openMs',
     number | null
   >;
-  type Page = { median: Median; coldOpenMs: number | null; breakdown: Record<string, number> };
+  type Page = { median: Median; coldOpenMs: number | null; breakdown: Record<string, number>; traceWallMs?: number };
   const pages = Object.entries(widget.results as Record<string, Page>);
   const [baseName, base] = pages.find(([name]) => name.startsWith('without')) ?? [];
   const value = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '–' : v.toFixed(digits));
@@ -371,15 +371,15 @@ if (widget) {
       ]),
     ),
     '',
-    `Where the main thread's time goes: self thread (CPU) time of the trace's events by kind, median of ${widget.traceRuns} traced loads each, ms; in brackets what the widget adds to the page without it.`,
+    `Where the main thread's time goes: self thread (CPU) time of the trace's events by kind, median of ${widget.traceRuns} traced loads each, ms, and the wall time of the thread's tasks in the same trace (what CPU time does not explain was waiting, on the machine or on I/O); in brackets what the widget adds to the page without it.`,
     '',
     row(['work', ...pages.map(([name]) => name)]),
     row(['---', ...pages.map(() => '---:')]),
-    ...[...kinds, 'all'].map((kind) =>
+    ...[...kinds, 'all', 'all, wall time'].map((kind) =>
       row([
         kind,
         ...pages.map(([name, p]) => {
-          const of = (q: Page) => (kind === 'all' ? total(q) : q.breakdown[kind]!);
+          const of = (q: Page) => (kind === 'all, wall time' ? (q.traceWallMs ?? 0) : kind === 'all' ? total(q) : q.breakdown[kind]!);
           return `${value(of(p))}${name === baseName || !base ? '' : delta(of(p), of(base))}`;
         }),
       ]),

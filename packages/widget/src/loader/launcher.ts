@@ -73,10 +73,15 @@ function paint(root: HTMLElement, button: HTMLButtonElement, display: Display): 
   button.replaceChildren(icon, ...(launcher.eudTitle ? [title] : []));
 }
 
+/** Without requestIdleCallback (Safari): a second after the load event, when a page has usually settled. */
+const IDLE_FALLBACK_MS = 1000;
+
 /** Runs `then` once the page has loaded and the main thread is idle (or after IDLE_TIMEOUT_MS). */
 function whenPageIdle(then: () => void): void {
   const idle = () =>
-    typeof requestIdleCallback === 'function' ? requestIdleCallback(then, { timeout: IDLE_TIMEOUT_MS }) : setTimeout(then, 1);
+    typeof requestIdleCallback === 'function'
+      ? requestIdleCallback(then, { timeout: IDLE_TIMEOUT_MS })
+      : setTimeout(then, IDLE_FALLBACK_MS);
   if (document.readyState === 'complete') idle();
   else window.addEventListener('load', idle, { once: true });
 }
