@@ -140,10 +140,16 @@ async function measure(browser: Browser, appUrl: string, target: Target): Promis
     type Vitals = { lcp: number; shifts: { t: number; v: number }[]; inp: number };
     const read = () => page.evaluate(() => (window as unknown as { __flushVitals: () => Vitals }).__flushVitals());
     const loaded = await read();
+    // A merchant acts once the page has settled: the main thread idle, so hydration is done and a
+    // click is the app's own (before hydration the browser would submit or follow it as a new page).
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 10_000 })));
+    await page.evaluate(() => ((window as unknown as { __sameDocument: boolean }).__sameDocument = true));
     await target.interact(page);
     await page.waitForLoadState('networkidle');
     // Event Timing reports an interaction once the frame after it is painted.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))));
+    if (!(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)))
+      throw new Error(`${target.name}: the interaction loaded a new document, so its INP cannot be read`);
     const after = await read();
     return { lcpMs: loaded.lcp, cls: cls(after.shifts), inpMs: after.inp };
   } finally {
