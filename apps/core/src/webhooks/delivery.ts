@@ -208,7 +208,13 @@ export async function deliverLeased(
   await inPool(logs, width, async (log) => {
     const webhook = byId.get(log.webhook_id);
     const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is EventLogRow => !!e);
-    attempted.push(await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now));
+    try {
+      attempted.push(await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now));
+    } catch {
+      // Failing before the POST (a secret that does not open) is a failed attempt, so the rest of the batch is still recorded.
+      const after = afterAttempt(log, { error: 'delivery failed' }, now(), deps.config.webhookRetrySchedule);
+      attempted.push({ log, after, attempt: log.retry_count + 1 });
+    }
   });
   await record(deps.db, attempted);
   for (const { after, attempt, oldestEventAt } of attempted) {

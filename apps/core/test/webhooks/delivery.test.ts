@@ -146,6 +146,26 @@ describe('webhook delivery', () => {
     expect((await webhookLogs(hook.id))[0]).toMatchObject({ webhookLogStatus: 'processed' });
   });
 
+  it('counts a delivery that fails before its POST as a failed attempt and still records the rest of its batch', async () => {
+    const good = await webhook();
+    const broken = await webhook();
+    // A secret that no longer opens (sealed under another master key, say).
+    await app.db('webhook').where({ id: broken.id }).update({ webhook_secret_enc: 'not-a-sealed-secret' });
+    await streakEvent();
+    await dispatchEvents(app.db);
+    expect(await deliverDueWebhooks(deps, now)).toBe(2);
+    expect(receiver.received).toHaveLength(1);
+    expect((await webhookLogs(good.id))[0]).toMatchObject({ webhookLogStatus: 'processed' });
+    // Read from the table: the API cannot show a webhook whose secret does not open.
+    const failed = app.db('webhook_log').where({ webhook_id: broken.id });
+    expect(await failed.clone().select('webhook_log_status', 'retry_count', 'last_error')).toEqual([
+      { webhook_log_status: 'errored', retry_count: 1, last_error: 'delivery failed' },
+    ]);
+    // Out of the later tests' way: its retry would fall due when they move the clock.
+    await failed.clone().delete();
+    await app.db('webhook').where({ id: broken.id }).delete();
+  });
+
   it('retries failures on the schedule until max_errored, and a later success is processed', async () => {
     const hook = await webhook();
     receiver.respond((_req, res) => res.writeHead(500).end('boom'));
