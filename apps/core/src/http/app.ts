@@ -115,10 +115,13 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
-      s.logger.debug(
-        { requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(seconds * 1000) },
-        'request',
-      );
+      // Checked first: the line's fields would be gathered on every request, logged or not.
+      if (s.logger.isLevelEnabled('debug')) {
+        s.logger.debug(
+          { requestId, method: ctx.method, path: loggedPath(ctx), status: ctx.status, ms: Math.round(seconds * 1000) },
+          'request',
+        );
+      }
     }
   });
 

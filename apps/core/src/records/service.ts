@@ -215,7 +215,10 @@ export class RecordService implements Records {
     if (!q.sort.some((s) => s.field === 'id')) rowsQuery.orderBy(`${resource.table}.id`, q.sort.at(-1)?.order.toLowerCase() ?? 'asc');
     rowsQuery.offset(q.offset).limit(q.limit + 1);
     const native = rowsQuery.toSQL().toNative();
-    const [rows, totalRows] = await Promise.all([queryRows(this.db, native.sql, [...native.bindings]), totalQuery]);
+    const [rows, totalRows] = await Promise.all([
+      queryRows(this.db, native.sql, [...native.bindings], { isoTimestamps: !resource.load }),
+      totalQuery,
+    ]);
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
     const data = await this.serialize(resource, page, ctx, { fields: q.fields });
@@ -226,6 +229,25 @@ export class RecordService implements Records {
 
   /** Finds a record the caller may see, or answers 404 (also for other accounts and malformed ids). */
   async findRow(resource: Resource, ctx: RequestContext, id: string, trx: Knex = this.db, lock = false): Promise<Row> {
+    return this.selectRow(resource, ctx, id, trx, lock, false);
+  }
+
+  /**
+   * `findRow` for a row that is only serialised (a get): timestamps come as ISO strings, unless
+   * the resource's load hook, which may compute with them, is to see the row.
+   */
+  async readRow(resource: Resource, ctx: RequestContext, id: string): Promise<Row> {
+    return this.selectRow(resource, ctx, id, this.db, false, !resource.load);
+  }
+
+  private async selectRow(
+    resource: Resource,
+    ctx: RequestContext,
+    id: string,
+    trx: Knex,
+    lock: boolean,
+    isoTimestamps: boolean,
+  ): Promise<Row> {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
     // The SQL knex would build for `scope(...).where(id).first()`, written out: this is every get's query.
     const t = ident(resource.table);
@@ -240,7 +262,7 @@ export class RecordService implements Records {
     }
     param('id', id);
     const sql = `select * from ${t} where ${where.join(' and ')} limit $${values.push(1)}${lock ? ' for update' : ''}`;
-    const [row] = await queryRows(trx, sql, values);
+    const [row] = await queryRows(trx, sql, values, { isoTimestamps });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
   }

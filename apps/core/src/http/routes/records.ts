@@ -101,7 +101,8 @@ export function recordRoutes(router: Router, s: Services): void {
     const { rc, q } = parse(s, ctx, resource, op === 'get' ? 'get' : 'other');
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown')
       throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
-    const row = await s.records.findRow(resource, rc, ctx.params.id!);
+    const row =
+      op === 'get' ? await s.records.readRow(resource, rc, ctx.params.id!) : await s.records.findRow(resource, rc, ctx.params.id!);
     if (op === 'get') {
       rc.account ??= await loadAccount(s.db, row.account_id as string);
       ctx.body = { data: (await s.records.serialize(resource, [row], rc, { fields: q.fields }))[0] };
