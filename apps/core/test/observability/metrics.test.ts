@@ -162,11 +162,12 @@ describe('metrics of a scripted run, scraped from the processes', () => {
       await locker.query('begin');
       await locker.query('select 1 from challenge_progress where owned_by_id = $1 for update', [m2]);
       const racing = log('challenge_log', { challengeId: challenge.id, ownedById: m2 });
+      // Blocked by this lock, whatever statement text pg_stat_activity shows for the waiting backend.
       await until(
         async () =>
           (
             await locker.query(
-              `select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%challenge_progress%'`,
+              `select 1 from pg_stat_activity where datname = current_database() and pg_backend_pid() = any(pg_blocking_pids(pid))`,
             )
           ).rowCount === 1,
         20_000,
