@@ -367,7 +367,7 @@ describe('admin pages in Chromium', () => {
     await page.getByLabel('Integration Provider *').selectOption('cloud_sms');
     expect(await options('Template ID *')).toEqual(['Choose…', 'Day done text']);
     // No SMS integration yet: the form says so instead of asking for an id.
-    expect(await options('Integration ID *')).toEqual(['No cloud sms records yet']);
+    expect(await options('Integration ID *')).toEqual(['No SMS integrations yet']);
     await page.getByLabel('Integration Provider *').selectOption('service_email');
     expect(await options('Template ID *')).toEqual(['Choose…', 'Day done mail']);
     await page.getByLabel('Name *').fill('Daily mail');
@@ -392,5 +392,42 @@ describe('admin pages in Chromium', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.getByText('Enter a valid shop domain').waitFor();
     await browser.shot('login');
+  });
+
+  it('in German when Shopify says locale=de: the record pages, their checks and answers, the widget page and the login page', async () => {
+    const page = browser.page;
+    await browser.open('/app/r/streak?locale=de');
+    await page.getByRole('heading', { name: 'Serien' }).waitFor();
+    expect(await body()).toContain('Geändert');
+    // An in-app navigation keeps the language, and the action answers in it though its URL has no locale.
+    await page.getByRole('link', { name: 'Visits', exact: true }).click();
+    const milestones = page.getByRole('region', { name: 'Meilensteine' });
+    await milestones.waitFor();
+    await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
+    await milestones.getByText('Name ist erforderlich.').waitFor();
+    await milestones.getByLabel('Name *').fill('Ein Tag');
+    await milestones.getByLabel('Description *').fill('d');
+    await milestones.getByLabel('Milestone Target Value *').fill('1');
+    await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
+    await page.getByText('Meilenstein hinzugefügt.').waitFor();
+    await browser.shot('record-de');
+
+    await browser.open('/app/r/streak/new?locale=de');
+    await page.getByRole('heading', { name: 'Neue Serie' }).waitFor();
+    await page.getByLabel('Serien-Joker pro Mitglied').fill('-1');
+    await page.getByRole('button', { name: 'Serie erstellen' }).click();
+    await page.getByText('Name ist erforderlich.').waitFor();
+
+    await browser.open('/app/widget?locale=de');
+    await page.getByRole('heading', { name: 'Live-Vorschau' }).waitFor();
+    expect(await body()).toContain('Schwebende Widgets');
+    await page.getByRole('button', { name: 'Vorschau anzeigen' }).click();
+    await page.frameLocator('[data-testid="widget-preview"]').getByText('Shop-Vorschau (Gastansicht)').waitFor();
+    await browser.shot('widget-de');
+
+    await page.goto(`${server.url}/auth/login?locale=de`);
+    await page.getByLabel('Shop-Domain').fill('kein Shop');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await page.getByText('Geben Sie eine gültige Shop-Domain ein').waitFor();
   });
 });

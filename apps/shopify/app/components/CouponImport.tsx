@@ -1,6 +1,8 @@
 import { useRevalidator } from '@remix-run/react';
 import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import { useState } from 'react';
+import { format } from '../i18n';
+import { useMessages } from '../i18n/context';
 
 type Outcome = { imported: number; duplicates: number } | { error: string; details: string[] };
 
@@ -19,6 +21,7 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const revalidator = useRevalidator();
+  const m = useMessages().rewards.coupons;
 
   const upload = async (file: File) => {
     setOutcome(null);
@@ -34,11 +37,11 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
       try {
         setOutcome(JSON.parse(xhr.responseText) as Outcome);
       } catch {
-        setOutcome({ error: `The upload failed (${xhr.status}).`, details: [] });
+        setOutcome({ error: format(m.uploadFailed, { status: xhr.status }), details: [] });
       }
       revalidator.revalidate();
     };
-    xhr.onerror = () => setOutcome({ error: 'The upload could not be sent.', details: [] });
+    xhr.onerror = () => setOutcome({ error: m.notSent, details: [] });
     xhr.send(file);
   };
 
@@ -46,28 +49,28 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
     <Card>
       <BlockStack gap="400">
         <Text as="h2" variant="headingMd">
-          Coupon pool
+          {m.title}
         </Text>
         <InlineStack gap="600">
           <Text as="p">
-            Available: <b data-testid="coupons-available">{available}</b>
+            {m.available} <b data-testid="coupons-available">{available}</b>
           </Text>
           <Text as="p">
-            Issued: <b>{issued}</b>
+            {m.issued} <b>{issued}</b>
           </Text>
         </InlineStack>
         <DropZone
           accept=".csv,text/csv,text/plain"
           type="file"
           allowMultiple={false}
-          label="Import codes from a CSV file (one code a line, no header)"
+          label={m.dropLabel}
           onDropAccepted={(files) => files[0] && upload(files[0])}
         >
-          <DropZone.FileUpload actionTitle="Choose CSV" actionHint="or drop it here" />
+          <DropZone.FileUpload actionTitle={m.choose} actionHint={m.dropHint} />
         </DropZone>
         {progress !== null ? <ProgressBar progress={progress} size="small" /> : null}
         {outcome && 'imported' in outcome ? (
-          <Banner tone="success" title={`Imported ${outcome.imported} codes; ${outcome.duplicates} duplicates skipped.`} />
+          <Banner tone="success" title={format(m.imported, { imported: outcome.imported, duplicates: outcome.duplicates })} />
         ) : null}
         {outcome && 'error' in outcome ? (
           <Banner tone="critical" title={outcome.error}>

@@ -1,6 +1,8 @@
 import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
-import { useState } from 'react';
-import { type Choices, type FieldSpec, referencedSlug, toBody, toInput } from '../lib/schema';
+import { useMemo, useState } from 'react';
+import { format, type Messages } from '../i18n';
+import { useMessages } from '../i18n/context';
+import { type Choices, type FieldSpec, localize, referencedSlug, toBody, toInput } from '../lib/schema';
 
 export interface RecordFormProps {
   fields: FieldSpec[];
@@ -27,8 +29,24 @@ function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | nu
   );
 }
 
-/** A Polaris form for one record, built from the core's schema and checked before it is sent. */
-export function RecordForm({ fields, record, errors = {}, message, mode, submitting, submitLabel, choices, onSubmit }: RecordFormProps) {
+/**
+ * A Polaris form for one record, built from the core's schema and checked before it is sent, in the
+ * admin's language.
+ */
+export function RecordForm({
+  fields: schemaFields,
+  record,
+  errors = {},
+  message,
+  mode,
+  submitting,
+  submitLabel,
+  choices,
+  onSubmit,
+}: RecordFormProps) {
+  const messages = useMessages();
+  const m = messages.records.form;
+  const fields = useMemo(() => localize(schemaFields, messages), [schemaFields, messages]);
   const [inputs, setInputs] = useState(() => initialInputs(fields, record));
   const [local, setLocal] = useState<Record<string, string>>({});
   const shown = { ...errors, ...local };
@@ -39,7 +57,7 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
     setLocal(({ [name]: _gone, ...rest }) => rest);
   };
   const submit = () => {
-    const { errors: found } = toBody(fields, inputs, mode);
+    const { errors: found } = toBody(fields, inputs, mode, messages.records.checks);
     setLocal(found);
     if (!Object.keys(found).length) onSubmit(inputs);
   };
@@ -47,7 +65,7 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
   return (
     <BlockStack gap="400">
       {message || unplaced.length ? (
-        <Banner tone="critical" title={message ?? 'The loyalty service refused the change.'}>
+        <Banner tone="critical" title={message ?? m.refused}>
           {unplaced.map(([name, text]) => (
             <p key={name}>
               {name}: {text}
@@ -59,7 +77,7 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
         {fields.map((f) => {
           const common = { label: `${f.label}${f.required ? ' *' : ''}`, error: shown[f.name], helpText: f.description };
           if (f.kind === 'rows') {
-            return <RowsField key={f.name} field={f} value={inputs[f.name] ?? ''} errors={shown} onChange={set(f.name)} />;
+            return <RowsField key={f.name} field={f} value={inputs[f.name] ?? ''} errors={shown} words={m} onChange={set(f.name)} />;
           }
           if (f.kind === 'boolean') {
             return (
@@ -74,6 +92,8 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
                 common={common}
                 slug={referencedSlug(f, inputs)}
                 choices={choices}
+                words={m}
+                dependsOn={fields.find((x) => x.name === f.referencesBy?.field)?.label ?? f.referencesBy?.field ?? ''}
                 value={inputs[f.name] ?? ''}
                 onChange={set(f.name)}
               />
@@ -95,7 +115,7 @@ export function RecordForm({ fields, record, errors = {}, message, mode, submitt
               multiline={multiline}
               monospaced={f.kind === 'json'}
               type={f.kind === 'number' ? 'number' : 'text'}
-              placeholder={f.kind === 'datetime' ? 'YYYY-MM-DDTHH:MM:SSZ' : f.kind === 'list' ? 'One per line' : undefined}
+              placeholder={f.kind === 'datetime' ? 'YYYY-MM-DDTHH:MM:SSZ' : f.kind === 'list' ? m.onePerLine : undefined}
               maxLength={f.maxLength}
               showCharacterCount={f.maxLength !== undefined && f.maxLength <= 1024}
             />
@@ -117,23 +137,29 @@ function PickField({
   common,
   slug,
   choices,
+  words,
+  dependsOn,
   value,
   onChange,
 }: {
   field: FieldSpec;
   common: { label: string; error?: string; helpText?: string };
+  /** The label of the field whose value names the resource to pick from. */
+  dependsOn: string;
   slug: string | undefined;
   choices: Choices;
+  words: Messages['records']['form'];
   value: string;
   onChange(value: string): void;
 }) {
   const listed = slug ? (choices[slug] ?? []) : [];
   const options = value && !listed.some((o) => o.value === value) ? [...listed, { label: value, value }] : listed;
+  const resources = useMessages().records.resources as Record<string, { plural: string; singular: string } | undefined>;
   const placeholder = !slug
-    ? `Choose the ${field.referencesBy?.field ?? 'record'} first`
+    ? format(words.chooseFirst, { field: dependsOn })
     : options.length
-      ? 'Choose…'
-      : `No ${slug.replace(/_/g, ' ')} records yet`;
+      ? words.choose
+      : format(words.noRecords, { plural: resources[slug]?.plural ?? slug.replace(/_/g, ' ') });
   return (
     <Select
       {...common}
@@ -152,11 +178,13 @@ function RowsField({
   field,
   value,
   errors,
+  words,
   onChange,
 }: {
   field: FieldSpec;
   value: string;
   errors: Record<string, string>;
+  words: Messages['records']['form'];
   onChange(value: string): void;
 }) {
   const items = value ? (JSON.parse(value) as Record<string, string>[]) : [];
@@ -207,7 +235,7 @@ function RowsField({
             </InlineGrid>
             <InlineStack align="end">
               <Button variant="plain" tone="critical" onClick={() => update(items.filter((_, k) => k !== i))}>
-                Remove
+                {words.remove}
               </Button>
             </InlineStack>
           </BlockStack>
@@ -215,7 +243,9 @@ function RowsField({
       ))}
       {field.maxItems === undefined || items.length < field.maxItems ? (
         <InlineStack>
-          <Button onClick={() => update([...items, blank()])}>Add {field.label.toLowerCase().replace(/s$/, '')}</Button>
+          <Button onClick={() => update([...items, blank()])}>
+            {format(words.add, { item: field.label.toLowerCase().replace(/s$/, '') })}
+          </Button>
         </InlineStack>
       ) : null}
     </BlockStack>

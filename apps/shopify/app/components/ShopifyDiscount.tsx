@@ -1,6 +1,7 @@
 import { useFetcher } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, Checkbox, DataTable, Text } from '@shopify/polaris';
 import { useEffect } from 'react';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import type { loader } from '../routes/app.rewards.$id.shopify-discount';
 
 /**
@@ -14,19 +15,21 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
     if (fetcher.state === 'idle' && !fetcher.data) fetcher.load(path);
   }, [fetcher, path]);
   const data = fetcher.data;
+  const m = useMessages().rewards.discount;
+  const language = useAdminLanguage();
   const send = (body: Record<string, unknown>) =>
-    fetcher.submit(body as never, { method: 'post', action: path, encType: 'application/json' });
+    fetcher.submit({ ...body, language } as never, { method: 'post', action: path, encType: 'application/json' });
   return (
     <Card>
-      <section aria-label="Shopify discount">
+      <section aria-label={m.title}>
         <BlockStack gap="400">
           <Text as="h2" variant="headingMd">
-            Shopify discount
+            {m.title}
           </Text>
           {data?.message ? <Banner tone="info" title={data.message} /> : null}
           <Checkbox
-            label="Issue as a Shopify discount"
-            helpText="Each reward log gets its own code discount in Shopify: this reward's type and value, for that customer only, one use, ending at the reward's expiry. The loyalty service then hands out no code of its own."
+            label={m.toggle}
+            helpText={m.help}
             checked={data?.enabled ?? false}
             disabled={!data || fetcher.state !== 'idle'}
             onChange={(enabled) => send({ intent: 'toggle', enabled })}
@@ -34,11 +37,11 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
           {data?.failures.length ? (
             <BlockStack gap="200">
               <Text as="h3" variant="headingSm">
-                Discounts that could not be issued
+                {m.failures}
               </Text>
               <DataTable
                 columnContentTypes={['text', 'text', 'text', 'text']}
-                headings={['Reward log', 'Customer', 'Reason', '']}
+                headings={[m.columns.rewardLog, m.columns.customer, m.columns.reason, '']}
                 rows={data.failures.map((f) => [
                   f.rewardLogId,
                   f.customerGid.replace('gid://shopify/Customer/', ''),
@@ -48,7 +51,7 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
                     disabled={fetcher.state !== 'idle'}
                     onClick={() => send({ intent: 'retry', rewardLogId: f.rewardLogId })}
                   >
-                    Retry
+                    {m.retry}
                   </Button>,
                 ])}
               />

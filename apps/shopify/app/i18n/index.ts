@@ -33,3 +33,11 @@ export function adminLanguage(request: Request): AdminLanguage {
 export function format(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
+
+/**
+ * The language of an action's answer: the one the page says it shows (the layout keeps the first
+ * load's language, which later requests no longer carry), else the request's own.
+ */
+export function claimedLanguage(claimed: unknown, request: Request): AdminLanguage {
+  return typeof claimed === 'string' && isAdminLanguage(claimed) ? claimed : adminLanguage(request);
+}

@@ -1,46 +1,43 @@
+import type { Messages } from '../i18n/index';
+
+/** A resource the admin has pages for: each has its names in every language (i18n `records.resources`). */
+export type ResourceSlug = keyof Messages['records']['resources'];
+
 /** The core resources the admin edits, by section; the slug is the core's (CONTRACT §6). */
 export interface ResourceInfo {
-  slug: string;
+  slug: ResourceSlug;
   /** The OpenAPI schema name stem, e.g. `PushNotificationTemplate`. */
   schema: string;
-  title: string;
-  singular: string;
   section: 'programme' | 'rewards' | 'widget' | 'webhooks' | 'notifications';
 }
 
 const pascal = (slug: string) => slug.replace(/(^|_)(\w)/g, (_, __, c: string) => c.toUpperCase());
 
-const r = (slug: string, title: string, singular: string, section: ResourceInfo['section']): ResourceInfo => ({
-  slug,
-  schema: pascal(slug),
-  title,
-  singular,
-  section,
-});
+const r = (slug: ResourceSlug, section: ResourceInfo['section']): ResourceInfo => ({ slug, schema: pascal(slug), section });
 
 export const RESOURCES: ResourceInfo[] = [
-  r('streak', 'Streaks', 'streak', 'programme'),
-  r('challenge', 'Challenges', 'challenge', 'programme'),
-  r('mission', 'Missions', 'mission', 'programme'),
-  r('milestone', 'Milestones', 'milestone', 'programme'),
-  r('leaderboard', 'Leaderboards', 'leaderboard', 'programme'),
-  r('reward', 'Rewards', 'reward', 'rewards'),
-  r('floating_widget', 'Floating widgets', 'floating widget', 'widget'),
-  r('theme', 'Themes', 'theme', 'widget'),
-  r('template', 'Templates', 'template', 'widget'),
-  r('webhook', 'Webhooks', 'webhook', 'webhooks'),
-  r('notification', 'Notification rules', 'notification rule', 'notifications'),
-  r('email_template', 'Email templates', 'email template', 'notifications'),
-  r('email_theme', 'Email themes', 'email theme', 'notifications'),
-  r('email_header', 'Email headers', 'email header', 'notifications'),
-  r('email_footer', 'Email footers', 'email footer', 'notifications'),
-  r('push_notification_template', 'Push templates', 'push template', 'notifications'),
-  r('sms_template', 'SMS templates', 'SMS template', 'notifications'),
-  r('chat_message_template', 'Chat templates', 'chat template', 'notifications'),
-  r('service_email', 'Email integrations', 'email integration', 'notifications'),
-  r('push_cloud_messaging', 'Push integrations', 'push integration', 'notifications'),
-  r('cloud_sms', 'SMS integrations', 'SMS integration', 'notifications'),
-  r('cloud_chat', 'Chat integrations', 'chat integration', 'notifications'),
+  r('streak', 'programme'),
+  r('challenge', 'programme'),
+  r('mission', 'programme'),
+  r('milestone', 'programme'),
+  r('leaderboard', 'programme'),
+  r('reward', 'rewards'),
+  r('floating_widget', 'widget'),
+  r('theme', 'widget'),
+  r('template', 'widget'),
+  r('webhook', 'webhooks'),
+  r('notification', 'notifications'),
+  r('email_template', 'notifications'),
+  r('email_theme', 'notifications'),
+  r('email_header', 'notifications'),
+  r('email_footer', 'notifications'),
+  r('push_notification_template', 'notifications'),
+  r('sms_template', 'notifications'),
+  r('chat_message_template', 'notifications'),
+  r('service_email', 'notifications'),
+  r('push_cloud_messaging', 'notifications'),
+  r('cloud_sms', 'notifications'),
+  r('cloud_chat', 'notifications'),
 ];
 
 export function resource(slug: string | undefined): ResourceInfo {
@@ -49,4 +46,4 @@ export function resource(slug: string | undefined): ResourceInfo {
   return found;
 }
 
-export const DEFINITION_SLUGS = ['streak', 'challenge', 'mission'];
+export const DEFINITION_SLUGS: string[] = ['streak', 'challenge', 'mission'];

@@ -3,6 +3,9 @@
  * admin form offers exactly the writable fields and checks them as the core does: required,
  * lengths, enums, number bounds, patterns. Shared by the browser (before submit) and the server.
  */
+import { en } from '../i18n/en';
+import { format, type Messages } from '../i18n/index';
+
 export type FieldKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'datetime' | 'list' | 'rows' | 'json';
 
 export interface FieldSpec {
@@ -34,6 +37,9 @@ export interface FieldSpec {
 
 type Json = Record<string, any>;
 
+/** The form's own checks in one language (i18n `records.checks`). */
+export type Checks = Messages['records']['checks'];
+
 const label = (name: string) =>
   name
     .replace(/^eud(?=[A-Z])/, 'Display ')
@@ -42,34 +48,14 @@ const label = (name: string) =>
     .replace(/\bId\b/g, 'ID')
     .replace(/\bUrl\b/g, 'URL');
 
-/**
- * Where a field's name (and the core's description, written for developers) does not read well to
- * a merchant: the label and help the form shows instead.
- */
-const WORDING: Record<string, { label: string; help?: string }> = {
-  maxFreezes: {
-    label: 'Freezes a member can hold',
-    help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.',
-  },
-  freezeEarnEveryPeriods: {
-    label: 'Earn a freeze every … periods',
-    help: 'A member earns a freeze each time their run reaches a multiple of this (never above the maximum). Leave blank to only grant freezes.',
-  },
-  linkedSchemaSlug: { label: 'Programme type' },
-  linkedSchemaRecordId: { label: 'Programme', help: 'The streak, challenge or mission of that type, picked by name.' },
-  rankBy: {
-    label: 'Rank by',
-    help: 'Streaks: current_run (the run going now) or longest_run (the best run ever). Challenges: window_progress. Missions: completions. Blank: the first one.',
-  },
-  size: { label: 'Entries shown', help: 'How many members the standings list, 1 to 100.' },
-  displayName: {
-    label: 'Member names',
-    help: 'first_name_initial shows "Marie D."; anonymous shows "Member 4821", the same for a member every time.',
-  },
-};
+type Wording = Record<string, { label: string; help?: string } | undefined>;
+
+/** The merchant's label and help where the admin words a field itself (i18n `records.wording`). */
+const wordingOf = (messages: Messages) => messages.records.wording as Wording;
 
 export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): FieldSpec[] {
   if (!schema?.properties) return [];
+  const WORDING = wordingOf(en);
   const required = new Set<string>(schema.required ?? []);
   return Object.entries(schema.properties as Record<string, Json>).map(([name, raw]) => {
     const options = (raw.anyOf as Json[] | undefined) ?? [raw];
@@ -115,6 +101,19 @@ export function fieldsOf(schema: Json | undefined, requiredOverride?: boolean): 
   });
 }
 
+/** The fields with the admin's own labels and help in another language; derived labels stay English. */
+export function localize(fields: FieldSpec[], messages: Messages): FieldSpec[] {
+  const wording = wordingOf(messages);
+  return fields.map((f) => {
+    const words = wording[f.name];
+    return {
+      ...f,
+      ...(words ? { label: words.label, ...(words.help ? { description: words.help } : {}) } : {}),
+      ...(f.itemFields ? { itemFields: localize(f.itemFields, messages) } : {}),
+    };
+  });
+}
+
 /** Records a form may pick by id, by resource slug. */
 export type Choices = Record<string, { label: string; value: string }[]>;
 
@@ -153,35 +152,37 @@ export function toBody(
   fields: FieldSpec[],
   inputs: Record<string, string>,
   mode: 'create' | 'update',
+  checks: Checks = en.records.checks,
 ): { body: Record<string, unknown>; errors: Record<string, string> } {
   const body: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
     if (!(f.name in inputs)) continue;
     const text = inputs[f.name] ?? '';
+    const say = (check: string, values: Record<string, string | number> = {}) => format(check, { label: f.label, ...values });
     if (f.kind === 'boolean') {
       body[f.name] = text === 'true';
       continue;
     }
     if (text.trim() === '') {
-      if (f.required) errors[f.name] = `${f.label} is required.`;
+      if (f.required) errors[f.name] = say(checks.required);
       else if (mode === 'update' && f.nullable) body[f.name] = null;
       continue;
     }
     switch (f.kind) {
       case 'number': {
         const n = Number(text);
-        if (!Number.isFinite(n)) errors[f.name] = `${f.label} must be a number.`;
-        else if (f.integer && !Number.isInteger(n)) errors[f.name] = `${f.label} must be a whole number.`;
-        else if (f.min !== undefined && n < f.min) errors[f.name] = `${f.label} must be at least ${f.min}.`;
-        else if (f.exclusiveMin !== undefined && n <= f.exclusiveMin) errors[f.name] = `${f.label} must be greater than ${f.exclusiveMin}.`;
-        else if (f.max !== undefined && n > f.max) errors[f.name] = `${f.label} must be at most ${f.max}.`;
+        if (!Number.isFinite(n)) errors[f.name] = say(checks.number);
+        else if (f.integer && !Number.isInteger(n)) errors[f.name] = say(checks.whole);
+        else if (f.min !== undefined && n < f.min) errors[f.name] = say(checks.atLeast, { min: f.min });
+        else if (f.exclusiveMin !== undefined && n <= f.exclusiveMin) errors[f.name] = say(checks.greaterThan, { min: f.exclusiveMin });
+        else if (f.max !== undefined && n > f.max) errors[f.name] = say(checks.atMost, { max: f.max });
         else body[f.name] = n;
         break;
       }
       case 'datetime': {
         const d = new Date(text);
-        if (Number.isNaN(d.getTime())) errors[f.name] = `${f.label} must be a date and time.`;
+        if (Number.isNaN(d.getTime())) errors[f.name] = say(checks.dateTime);
         else body[f.name] = d.toISOString();
         break;
       }
@@ -197,13 +198,13 @@ export function toBody(
         try {
           items = JSON.parse(text) as Record<string, string>[];
         } catch {
-          errors[f.name] = `${f.label} could not be read.`;
+          errors[f.name] = say(checks.unreadable);
           break;
         }
-        if (f.minItems !== undefined && items.length < f.minItems) errors[f.name] = `${f.label} needs at least ${f.minItems}.`;
-        else if (f.maxItems !== undefined && items.length > f.maxItems) errors[f.name] = `${f.label} takes at most ${f.maxItems}.`;
+        if (f.minItems !== undefined && items.length < f.minItems) errors[f.name] = say(checks.minItems, { count: f.minItems });
+        else if (f.maxItems !== undefined && items.length > f.maxItems) errors[f.name] = say(checks.maxItems, { count: f.maxItems });
         body[f.name] = items.map((item, i) => {
-          const checked = toBody(f.itemFields!, item, 'create');
+          const checked = toBody(f.itemFields!, item, 'create', checks);
           for (const [name, message] of Object.entries(checked.errors)) errors[`${f.name}.${i}.${name}`] = message;
           return checked.body;
         });
@@ -213,18 +214,16 @@ export function toBody(
         try {
           body[f.name] = JSON.parse(text);
         } catch {
-          errors[f.name] = `${f.label} must be valid JSON.`;
+          errors[f.name] = say(checks.json);
         }
         break;
       default: {
         const value = text.trim();
-        if (f.options && !f.options.includes(value)) errors[f.name] = `${f.label} must be one of ${f.options.join(', ')}.`;
-        else if (f.maxLength !== undefined && value.length > f.maxLength)
-          errors[f.name] = `${f.label} must be at most ${f.maxLength} characters.`;
-        else if (f.minLength !== undefined && value.length < f.minLength)
-          errors[f.name] = `${f.label} must be at least ${f.minLength} characters.`;
-        else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = `${f.label} has an invalid format.`;
-        else if (f.uuid && !UUID.test(value)) errors[f.name] = `${f.label} must be an id (UUID).`;
+        if (f.options && !f.options.includes(value)) errors[f.name] = say(checks.oneOf, { options: f.options.join(', ') });
+        else if (f.maxLength !== undefined && value.length > f.maxLength) errors[f.name] = say(checks.maxLength, { max: f.maxLength });
+        else if (f.minLength !== undefined && value.length < f.minLength) errors[f.name] = say(checks.minLength, { min: f.minLength });
+        else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = say(checks.pattern);
+        else if (f.uuid && !UUID.test(value)) errors[f.name] = say(checks.uuid);
         else body[f.name] = value;
       }
     }

@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
+import { ADMIN_MESSAGES, adminLanguage } from '../i18n';
 import { authenticate, shops } from '../shopify.server';
 
 /** GET: one customers/data_request export of the signed-in shop, as a JSON file to hand to the customer. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const found = await shops.findDataRequest(session.shop, params.id!);
-  if (!found) throw new Response('No such data request.', { status: 404 });
+  if (!found) throw new Response(ADMIN_MESSAGES[adminLanguage(request)].dataRequests.notFound, { status: 404 });
   return new Response(JSON.stringify(found.data, null, 2), {
     headers: {
       'content-type': 'application/json; charset=utf-8',

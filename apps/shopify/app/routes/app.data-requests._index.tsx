@@ -2,6 +2,8 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { Banner, Card, DataTable, EmptyState, Link, Page } from '@shopify/polaris';
 import { useState } from 'react';
+import { format } from '../i18n';
+import { useMessages } from '../i18n/context';
 import { authenticate, shops } from '../shopify.server';
 
 /** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
@@ -14,13 +16,14 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function DataRequests() {
   const { rows } = useLoaderData<typeof loader>();
   const [failure, setFailure] = useState<string | null>(null);
+  const m = useMessages().dataRequests;
 
   // The file route needs the session token, which App Bridge only adds to fetch: a plain link
   // would land on the login page. So fetch the file and hand it to the browser as a download.
   const download = async (requestId: string) => {
     setFailure(null);
     const response = await fetch(`/app/data-requests/${encodeURIComponent(requestId)}`);
-    if (!response.ok) return setFailure(`The export of request ${requestId} could not be downloaded (${response.status}).`);
+    if (!response.ok) return setFailure(format(m.downloadFailed, { id: requestId, status: response.status }));
     const href = URL.createObjectURL(await response.blob());
     const a = Object.assign(document.createElement('a'), { href, download: `data-request-${requestId}.json` });
     a.click();
@@ -28,16 +31,13 @@ export default function DataRequests() {
   };
 
   return (
-    <Page
-      title="Customer data requests"
-      subtitle="What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them."
-    >
+    <Page title={m.title} subtitle={m.subtitle}>
       {failure ? <Banner tone="critical" title={failure} onDismiss={() => setFailure(null)} /> : null}
       <Card padding="0">
         {rows.length ? (
           <DataTable
             columnContentTypes={['text', 'text', 'text', 'text']}
-            headings={['Received at', 'Customer', 'Request', '']}
+            headings={[m.columns.receivedAt, m.columns.customer, m.columns.request, '']}
             rows={rows.map((r) => [
               `${r.receivedAt.slice(0, 16).replace('T', ' ')} UTC`,
               <Link key={r.requestId} url={`shopify://admin/customers/${r.customerExternalId.split('/').pop()}`} target="_top">
@@ -46,16 +46,16 @@ export default function DataRequests() {
               r.requestId,
               <Link
                 key={`download-${r.requestId}`}
-                accessibilityLabel={`Download request ${r.requestId}`}
+                accessibilityLabel={format(m.downloadLabel, { id: r.requestId })}
                 onClick={() => void download(r.requestId)}
               >
-                Download
+                {m.download}
               </Link>,
             ])}
           />
         ) : (
-          <EmptyState heading="No data requests yet" image="">
-            <p>When a customer asks for their data, Shopify tells the app and the export appears here.</p>
+          <EmptyState heading={m.empty} image="">
+            <p>{m.emptyHelp}</p>
           </EmptyState>
         )}
       </Card>

@@ -2,13 +2,14 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, InlineGrid, Page, Text } from '@shopify/polaris';
 import { records } from '../lib/records.server';
-import { RESOURCES } from '../lib/resources';
+import { useMessages } from '../i18n/context';
+import type { ResourceSlug } from '../lib/resources';
 import { authenticateShop } from '../shopify.server';
 
-const GROUPS = [
-  { title: 'Rules', slugs: ['notification'] },
+const GROUPS: { key: 'rules' | 'templates' | 'integrations'; slugs: ResourceSlug[] }[] = [
+  { key: 'rules', slugs: ['notification'] },
   {
-    title: 'Templates',
+    key: 'templates',
     slugs: [
       'email_template',
       'email_theme',
@@ -19,7 +20,7 @@ const GROUPS = [
       'chat_message_template',
     ],
   },
-  { title: 'Integrations', slugs: ['service_email', 'push_cloud_messaging', 'cloud_sms', 'cloud_chat'] },
+  { key: 'integrations', slugs: ['service_email', 'push_cloud_messaging', 'cloud_sms', 'cloud_chat'] },
 ];
 
 /** Notification rules, templates and integrations, with how many of each the programme has. */
@@ -33,18 +34,19 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function Notifications() {
   const { counts } = useLoaderData<typeof loader>();
+  const { notifications: m, records } = useMessages();
   return (
-    <Page title="Notifications">
+    <Page title={m.title}>
       <InlineGrid columns={3} gap="400">
         {GROUPS.map((g) => (
-          <Card key={g.title}>
+          <Card key={g.key}>
             <BlockStack gap="200">
               <Text as="h2" variant="headingMd">
-                {g.title}
+                {m.groups[g.key]}
               </Text>
               {g.slugs.map((slug) => (
                 <Link key={slug} to={`/app/r/${slug}`}>
-                  {RESOURCES.find((r) => r.slug === slug)!.title} ({counts[slug] ?? '?'})
+                  {records.resources[slug].title} ({counts[slug] ?? '?'})
                 </Link>
               ))}
             </BlockStack>

@@ -4,11 +4,12 @@ import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
 import { ShopifyDiscount } from '../components/ShopifyDiscount';
-import { useMessages } from '../i18n/context';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { type CoreFailure, coreFailure } from '../lib/admin.server';
 import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
-import { toBody } from '../lib/schema';
+import { localize, toBody } from '../lib/schema';
 import { formFields } from '../lib/schema.server';
 import { readStandings, type StandingsView } from '../lib/standings.server';
 import { authenticateShop, coreUrl } from '../shopify.server';
@@ -78,13 +79,15 @@ async function couponCounts(api: Parameters<typeof records>[0], rewardId: string
   return { available, issued };
 }
 
-type Intent =
+/** What the page asks, with the language it shows, for the answer's words. */
+type Intent = { language?: string } & (
   | { intent: 'save'; inputs: Record<string, string> }
   | { intent: 'delete' }
   | { intent: 'add-milestone'; inputs: Record<string, string> }
   | { intent: 'delete-milestone'; id: string }
   | { intent: 'rotate-secret' }
-  | { intent: 'resend-delivery'; id: string };
+  | { intent: 'resend-delivery'; id: string }
+);
 
 type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' | 'delivery' };
 
@@ -93,21 +96,23 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const { api } = await authenticateShop(request);
   const isNew = params.id === 'new';
   const input = (await request.json()) as Intent;
+  const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
+  const m = messages.records;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({
     ok: false,
     failure,
     scope,
   });
-  const invalid = (errors: Record<string, string>) => ({ status: 400, message: 'Some fields need attention.', fieldErrors: errors });
+  const invalid = (errors: Record<string, string>) => ({ status: 400, message: m.record.needsAttention, fieldErrors: errors });
   switch (input.intent) {
     case 'save': {
-      const fields = await formFields(coreUrl, info.schema, isNew ? 'create' : 'update');
-      const { body, errors } = toBody(fields, input.inputs, isNew ? 'create' : 'update');
+      const fields = localize(await formFields(coreUrl, info.schema, isNew ? 'create' : 'update'), messages);
+      const { body, errors } = toBody(fields, input.inputs, isNew ? 'create' : 'update', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors));
       const saved = isNew ? await records(api, info.slug).create(body) : await records(api, info.slug).update(params.id!, body);
       if (!saved.ok) return fail(saved.failure);
       if (isNew) return redirect(`/app/r/${info.slug}/${saved.data.id}`);
-      return { ok: true, notice: `Saved ${info.singular}.` };
+      return { ok: true, notice: format(m.record.saved, { singular: m.resources[info.slug].singular }) };
     }
     case 'delete': {
       const removed = await records(api, info.slug).remove(params.id!);
@@ -115,17 +120,20 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       return redirect(`/app/r/${info.slug}`);
     }
     case 'add-milestone': {
-      const fields = (await formFields(coreUrl, 'Milestone', 'create')).filter(
-        (f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId',
+      const fields = localize(
+        (await formFields(coreUrl, 'Milestone', 'create')).filter(
+          (f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId',
+        ),
+        messages,
       );
-      const { body, errors } = toBody(fields, input.inputs, 'create');
+      const { body, errors } = toBody(fields, input.inputs, 'create', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
       const created = await records(api, 'milestone').create({ ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: params.id });
-      return created.ok ? { ok: true, notice: 'Milestone added.' } : fail(created.failure, 'milestone');
+      return created.ok ? { ok: true, notice: m.milestones.added } : fail(created.failure, 'milestone');
     }
     case 'delete-milestone': {
       const removed = await records(api, 'milestone').remove(input.id);
-      return removed.ok ? { ok: true, notice: 'Milestone deleted.' } : fail(removed.failure, 'milestone');
+      return removed.ok ? { ok: true, notice: m.milestones.deleted } : fail(removed.failure, 'milestone');
     }
     case 'rotate-secret': {
       const { error, response } = await api.POST('/schema/webhook/record/{id}/action/rotate_secret', {
@@ -134,10 +142,10 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       if (!response.ok)
         return fail({
           status: response.status,
-          message: (error as { error?: { message?: string } })?.error?.message ?? 'Could not rotate the secret.',
+          message: (error as { error?: { message?: string } })?.error?.message ?? m.deliveries.rotateFailed,
           fieldErrors: {},
         });
-      return { ok: true, notice: 'Webhook secret rotated.' };
+      return { ok: true, notice: m.deliveries.rotated };
     }
     case 'resend-delivery': {
       // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
@@ -145,7 +153,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         params: { path: { id: input.id } },
       });
       if (!response.ok) return fail(coreFailure(response.status, error), 'delivery');
-      return { ok: true, notice: `Delivery resent: ${data!.data.webhookLogStatus}.` };
+      return { ok: true, notice: format(m.deliveries.resent, { status: String(data!.data.webhookLogStatus) }) };
     }
   }
 };
@@ -155,13 +163,15 @@ export default function RecordPage() {
   const result = useActionData<typeof action>() as ActionResult | undefined;
   const navigation = useNavigation();
   const submit = useSubmit();
-  const send = (payload: Intent) => submit(payload as never, { method: 'post', encType: 'application/json' });
+  const language = useAdminLanguage();
+  const send = (payload: Intent) => submit({ ...payload, language } as never, { method: 'post', encType: 'application/json' });
   const busy = navigation.state === 'submitting';
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
   const deliveryFailure = result && !result.ok && result.scope === 'delivery' ? result.failure : undefined;
-  const name = record ? String(record.name ?? record.templateName ?? record.id) : `New ${info.singular}`;
-  const { editor } = useMessages();
+  const { editor, common, records: m } = useMessages();
+  const names = m.resources[info.slug];
+  const name = record ? String(record.name ?? record.templateName ?? record.id) : names.new;
   const editProgram =
     record && DEFINITION_SLUGS.includes(info.slug) ? [{ content: editor.editProgram, url: `/app/programs/${info.slug}/${record.id}` }] : [];
   return (
@@ -169,11 +179,15 @@ export default function RecordPage() {
       title={name}
       backAction={{ url: `/app/r/${info.slug}` }}
       titleMetadata={
-        record?.status ? <Badge tone={record.status === 'live' ? 'success' : undefined}>{String(record.status)}</Badge> : undefined
+        record?.status ? (
+          <Badge tone={record.status === 'live' ? 'success' : undefined}>
+            {(editor.status.badge as Record<string, string | undefined>)[String(record.status)] ?? String(record.status)}
+          </Badge>
+        ) : undefined
       }
       secondaryActions={[
         ...editProgram,
-        ...(record ? [{ content: 'Delete', destructive: true, onAction: () => send({ intent: 'delete' }) }] : []),
+        ...(record ? [{ content: common.delete, destructive: true, onAction: () => send({ intent: 'delete' }) }] : []),
       ]}
     >
       <Layout>
@@ -193,7 +207,7 @@ export default function RecordPage() {
               errors={recordFailure?.fieldErrors}
               message={recordFailure?.message}
               submitting={busy}
-              submitLabel={record ? 'Save' : `Create ${info.singular}`}
+              submitLabel={record ? common.save : format(m.record.create, { singular: names.singular })}
               onSubmit={(inputs) => send({ intent: 'save', inputs })}
             />
           </Card>
@@ -201,31 +215,36 @@ export default function RecordPage() {
         {record && DEFINITION_SLUGS.includes(info.slug) ? (
           <Layout.Section>
             <Card>
-              <section aria-label="Milestones">
+              <section aria-label={m.milestones.title}>
                 <BlockStack gap="400">
                   <Text as="h2" variant="headingMd">
-                    Milestones
+                    {m.milestones.title}
                   </Text>
                   {milestones.length ? (
                     <DataTable
                       columnContentTypes={['numeric', 'text', 'text', 'text']}
-                      headings={['Target', 'Name', 'Reward', '']}
-                      rows={milestones.map((m) => [
-                        String(m.milestoneTargetValue),
-                        String(m.name),
-                        m.rewardId ? <Link to={`/app/r/reward/${String(m.rewardId)}`}>reward</Link> : '—',
-                        <Button key={m.id} variant="plain" tone="critical" onClick={() => send({ intent: 'delete-milestone', id: m.id })}>
-                          Delete
+                      headings={[m.milestones.columns.target, m.milestones.columns.name, m.milestones.columns.reward, '']}
+                      rows={milestones.map((row) => [
+                        String(row.milestoneTargetValue),
+                        String(row.name),
+                        row.rewardId ? <Link to={`/app/r/reward/${String(row.rewardId)}`}>{m.milestones.reward}</Link> : '—',
+                        <Button
+                          key={row.id}
+                          variant="plain"
+                          tone="critical"
+                          onClick={() => send({ intent: 'delete-milestone', id: row.id })}
+                        >
+                          {common.delete}
                         </Button>,
                       ])}
                     />
                   ) : (
                     <Text as="p" tone="subdued">
-                      No milestones yet.
+                      {m.milestones.empty}
                     </Text>
                   )}
                   <Text as="h3" variant="headingSm">
-                    Add a milestone
+                    {m.milestones.add}
                   </Text>
                   <RecordForm
                     key={`milestones-${milestones.length}`}
@@ -235,7 +254,7 @@ export default function RecordPage() {
                     errors={milestoneFailure?.fieldErrors}
                     message={milestoneFailure?.message}
                     submitting={busy}
-                    submitLabel="Add milestone"
+                    submitLabel={m.milestones.addButton}
                     onSubmit={(inputs) => send({ intent: 'add-milestone', inputs })}
                   />
                 </BlockStack>
@@ -264,15 +283,22 @@ export default function RecordPage() {
               <BlockStack gap="400">
                 <InlineStack align="space-between">
                   <Text as="h2" variant="headingMd">
-                    Deliveries
+                    {m.deliveries.title}
                   </Text>
-                  <Button onClick={() => send({ intent: 'rotate-secret' })}>Rotate secret</Button>
+                  <Button onClick={() => send({ intent: 'rotate-secret' })}>{m.deliveries.rotate}</Button>
                 </InlineStack>
                 {deliveryFailure ? <Banner tone="critical" title={deliveryFailure.message} /> : null}
                 {deliveries.length ? (
                   <DataTable
                     columnContentTypes={['text', 'text', 'numeric', 'numeric', 'text', 'text']}
-                    headings={['Created', 'Status', 'Attempts', 'HTTP', 'Last error', '']}
+                    headings={[
+                      m.deliveries.columns.created,
+                      m.deliveries.columns.status,
+                      m.deliveries.columns.attempts,
+                      m.deliveries.columns.http,
+                      m.deliveries.columns.lastError,
+                      '',
+                    ]}
                     rows={deliveries.map((d) => [
                       String(d.createdAt).slice(0, 19).replace('T', ' '),
                       <Badge
@@ -292,13 +318,13 @@ export default function RecordPage() {
                         disabled={busy}
                         onClick={() => send({ intent: 'resend-delivery', id: d.id })}
                       >
-                        Resend
+                        {m.deliveries.resend}
                       </Button>,
                     ])}
                   />
                 ) : (
                   <Text as="p" tone="subdued">
-                    No deliveries yet.
+                    {m.deliveries.empty}
                   </Text>
                 )}
               </BlockStack>
@@ -313,28 +339,34 @@ export default function RecordPage() {
 /** A leaderboard's top entries with each member's external id; a challenge board picks its window. */
 function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
   const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const m = useMessages().records.standings;
+  // The window being loaded stays picked: the select follows the loader's data, which would show the
+  // previous window until the navigation ends.
+  const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
+  const pending = asked && result.ok && result.view.windows.includes(asked) ? asked : null;
   if (!result.ok) {
     return (
       <Card>
-        <Banner tone="critical" title={`Standings: ${result.failure.message}`} />
+        <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
       </Card>
     );
   }
   const { view } = result;
   return (
     <Card>
-      <section aria-label="Standings">
+      <section aria-label={m.title}>
         <BlockStack gap="400">
           <InlineStack align="space-between" blockAlign="center">
             <Text as="h2" variant="headingMd">
-              Standings
+              {m.title}
             </Text>
             {view.periodKey ? (
               <Select
-                label="Window"
+                label={m.window}
                 labelInline
-                options={view.windows.map((key, at) => ({ label: at === 0 ? `${key} (current)` : key, value: key }))}
-                value={view.periodKey}
+                options={view.windows.map((key, at) => ({ label: at === 0 ? format(m.current, { key }) : key, value: key }))}
+                value={pending ?? view.periodKey}
                 onChange={(periodKey) => setSearchParams({ periodKey })}
               />
             ) : null}
@@ -342,13 +374,13 @@ function Standings({ result }: { result: { ok: true; view: StandingsView } | { o
           {view.entries.length ? (
             <DataTable
               columnContentTypes={['numeric', 'text', 'text', 'numeric']}
-              headings={['Rank', 'Display name', 'External ID', 'Value']}
+              headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
               rows={view.entries.map((e) => [String(e.rank), e.displayName, e.externalId, String(e.value)])}
-              footerContent={`${view.rankedCount} members ranked`}
+              footerContent={format(m.ranked, { count: view.rankedCount })}
             />
           ) : (
             <Text as="p" tone="subdued">
-              No one is ranked yet.
+              {m.empty}
             </Text>
           )}
         </BlockStack>

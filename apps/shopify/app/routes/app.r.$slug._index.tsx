@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
+import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { records } from '../lib/records.server';
 import { DEFINITION_SLUGS, resource } from '../lib/resources';
@@ -23,14 +24,17 @@ const title = (row: Record<string, unknown>) => String(row.name ?? row.templateN
 
 export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
-  const { editor } = useMessages();
+  const { editor, records: m } = useMessages();
+  const names = m.resources[info.slug];
+  // A record's status in the merchant's words where the admin has them (draft, live, paused).
+  const statusLabel = (status: unknown) => (editor.status.badge as Record<string, string | undefined>)[String(status)] ?? String(status);
   // Streaks, challenges and missions are made in the program editor; this page stays their complete view.
   const program = DEFINITION_SLUGS.includes(info.slug);
   const newUrl = program ? `/app/programs/${info.slug}/new` : `/app/r/${info.slug}/new`;
   return (
     <Page
-      title={info.title}
-      primaryAction={{ content: `New ${info.singular}`, url: newUrl }}
+      title={names.title}
+      primaryAction={{ content: names.new, url: newUrl }}
       secondaryActions={program ? [{ content: editor.allFields, url: `/app/r/${info.slug}/new` }] : []}
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
@@ -39,12 +43,12 @@ export default function ResourceList() {
         {rows.length ? (
           <DataTable
             columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
-            headings={program ? ['Name', 'Status', 'Updated', ''] : ['Name', 'Status', 'Updated']}
+            headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated, ...(program ? [''] : [])]}
             rows={rows.map((row) => [
               <Link key={row.id} to={`/app/r/${info.slug}/${row.id}`}>
                 {title(row)}
               </Link>,
-              row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{String(row.status)}</Badge> : '',
+              row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
               String(row.updatedAt ?? '')
                 .slice(0, 16)
                 .replace('T', ' '),
@@ -56,11 +60,11 @@ export default function ResourceList() {
                   ]
                 : []),
             ])}
-            footerContent={`${rows.length} of ${total}`}
+            footerContent={format(m.list.count, { shown: rows.length, total })}
           />
         ) : (
-          <EmptyState heading={`No ${info.title.toLowerCase()} yet`} action={{ content: `New ${info.singular}`, url: newUrl }} image="">
-            <p>Create the first one.</p>
+          <EmptyState heading={format(m.list.empty, { plural: names.plural })} action={{ content: names.new, url: newUrl }} image="">
+            <p>{m.list.emptyHelp}</p>
           </EmptyState>
         )}
       </Card>

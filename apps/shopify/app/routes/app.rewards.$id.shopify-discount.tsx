@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
 import { coreFailure } from '../lib/admin.server';
 import { authenticateShop, loop } from '../shopify.server';
 
@@ -15,12 +16,14 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   return { ...(await state(session.shop, params.id!)), message: null as string | null };
 };
 
-type Intent = { intent: 'toggle'; enabled: boolean } | { intent: 'retry'; rewardLogId: string };
+/** What the card asks, with the language it shows, for the answer's words. */
+type Intent = { language?: string } & ({ intent: 'toggle'; enabled: boolean } | { intent: 'retry'; rewardLogId: string });
 
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, api } = await authenticateShop(request);
   const rewardId = params.id!;
   const input = (await request.json()) as Intent;
+  const m = ADMIN_MESSAGES[claimedLanguage(input.language, request)].rewards.discount;
   let message: string | null = null;
   if (input.intent === 'toggle') {
     if (input.enabled) {
@@ -32,9 +35,9 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       if (!response.ok) return { ...(await state(session.shop, rewardId)), message: coreFailure(response.status, error).message };
     }
     await loop.setShopifyDiscount(session.shop, rewardId, input.enabled);
-    message = input.enabled ? 'Rewards will be issued as Shopify discounts.' : 'Rewards will no longer be issued as Shopify discounts.';
+    message = input.enabled ? m.enabled : m.disabled;
   } else {
-    message = (await loop.retryDiscount(session.shop, input.rewardLogId)) ? 'Retrying the discount.' : 'That discount is no longer failed.';
+    message = (await loop.retryDiscount(session.shop, input.rewardLogId)) ? m.retrying : m.notFailed;
   }
   return { ...(await state(session.shop, rewardId)), message };
 };

@@ -2,13 +2,14 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Banner, BlockStack, Box, Button, Card, InlineGrid, Layout, Page, Select, Text } from '@shopify/polaris';
 import { useState } from 'react';
+import { useMessages } from '../i18n/context';
 import { records } from '../lib/records.server';
 import { authenticateShop, corePublicUrl } from '../shopify.server';
 
 const KINDS = [
-  { slug: 'floating_widget', title: 'Floating widgets', key: 'floatingWidgetId' },
-  { slug: 'theme', title: 'Themes', key: 'themeId' },
-  { slug: 'template', title: 'Templates', key: 'templateId' },
+  { slug: 'floating_widget', key: 'floatingWidgetId' },
+  { slug: 'theme', key: 'themeId' },
+  { slug: 'template', key: 'templateId' },
 ] as const;
 
 /** The floating widget, theme and template records, and a live preview of the real widget with them. */
@@ -29,19 +30,22 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 };
 
 /** A document for the preview frame: the loader from the core, then init in guest mode. */
-function previewDocument(baseUrl: string, config: Record<string, string>): string {
+function previewDocument(baseUrl: string, config: Record<string, string>, note: string): string {
   const init = JSON.stringify({ baseUrl, ...config }).replace(/</g, '\\u003c');
-  return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><p style="padding:16px;color:#6b7280">Storefront preview (guest view)</p><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><p style="padding:16px;color:#6b7280">${escapeHtml(note)}</p><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
   const { accountId, baseUrl, lists } = useLoaderData<typeof loader>();
+  const { widget: m, records } = useMessages();
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
   const [choice, setChoice] = useState<Record<string, string>>(() => Object.fromEntries(lists.map((l) => [l.key, firstLive(l.rows)])));
   const [shown, setShown] = useState<Record<string, string> | null>(null);
   const complete = lists.every((l) => choice[l.key]);
   return (
-    <Page title="Widget">
+    <Page title={m.title}>
       <Layout>
         <Layout.Section>
           <InlineGrid columns={3} gap="400">
@@ -49,14 +53,14 @@ export default function WidgetPage() {
               <Card key={l.slug}>
                 <BlockStack gap="200">
                   <Text as="h2" variant="headingMd">
-                    {l.title}
+                    {records.resources[l.slug].title}
                   </Text>
                   {l.rows.map((r) => (
                     <Link key={r.id} to={`/app/r/${l.slug}/${r.id}`}>
                       {r.name} {r.status ? `(${r.status})` : ''}
                     </Link>
                   ))}
-                  <Button url={`/app/r/${l.slug}/new`}>New</Button>
+                  <Button url={`/app/r/${l.slug}/new`}>{m.new}</Button>
                 </BlockStack>
               </Card>
             ))}
@@ -66,16 +70,16 @@ export default function WidgetPage() {
           <Card>
             <BlockStack gap="400">
               <Text as="h2" variant="headingMd">
-                Live preview
+                {m.preview}
               </Text>
               <Text as="p" tone="subdued">
-                The storefront shows only live records. Use these ids in the theme editor's "Loyalty widget" app embed.
+                {m.previewHelp}
               </Text>
               <InlineGrid columns={3} gap="400">
                 {lists.map((l) => (
                   <Select
                     key={l.key}
-                    label={l.title}
+                    label={records.resources[l.slug].title}
                     options={[{ label: '—', value: '' }, ...l.rows.map((r) => ({ label: `${r.name} (${r.status})`, value: r.id }))]}
                     value={choice[l.key] ?? ''}
                     onChange={(v) => setChoice((c) => ({ ...c, [l.key]: v }))}
@@ -85,15 +89,15 @@ export default function WidgetPage() {
               </InlineGrid>
               <Box>
                 <Button variant="primary" disabled={!complete} onClick={() => setShown({ accountId, ...choice })}>
-                  Show preview
+                  {m.show}
                 </Button>
               </Box>
-              {!complete ? <Banner tone="info" title="Create a floating widget, a theme and a template to preview the widget." /> : null}
+              {!complete ? <Banner tone="info" title={m.incomplete} /> : null}
               {shown ? (
                 <iframe
-                  title="Widget preview"
+                  title={m.frameTitle}
                   data-testid="widget-preview"
-                  srcDoc={previewDocument(baseUrl, shown)}
+                  srcDoc={previewDocument(baseUrl, shown, m.frameNote)}
                   style={{ width: '100%', height: 560, border: '1px solid #e1e3e5', borderRadius: 8 }}
                 />
               ) : null}

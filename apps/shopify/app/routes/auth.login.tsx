@@ -1,26 +1,30 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AppProvider, Button, Card, FormLayout, Page, TextField } from '@shopify/polaris';
-import polarisTranslations from '@shopify/polaris/locales/en.json';
+import polarisDe from '@shopify/polaris/locales/de.json';
+import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { useState } from 'react';
+import { ADMIN_MESSAGES, adminLanguage, type AdminLanguage } from '../i18n';
 import { login } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
 
-/** Opening the app outside the Shopify admin: the merchant names the shop, then OAuth starts. */
-export const loader = async ({ request }: LoaderFunctionArgs) => ({ errors: await shopErrors(request) });
+const POLARIS_TRANSLATIONS: Record<AdminLanguage, typeof polarisEn> = { en: polarisEn, de: polarisDe };
+
+/**
+ * Opening the app outside the Shopify admin: the merchant names the shop, then OAuth starts. The
+ * page is outside the admin layout, so it takes its language from the request itself.
+ */
+export const loader = async ({ request }: LoaderFunctionArgs) => ({ language: adminLanguage(request), errors: await shopErrors(request) });
 
 export const action = async ({ request }: ActionFunctionArgs) => ({ errors: await shopErrors(request) });
 
 async function shopErrors(request: Request): Promise<{ shop?: string }> {
+  const m = ADMIN_MESSAGES[adminLanguage(request)].login;
   // login() answers a redirect once the shop is valid, or the reasons it is not.
   const result = await login(request);
-  return {
-    ...(result.shop
-      ? { shop: result.shop === 'MISSING_SHOP' ? 'Enter your shop domain.' : 'Enter a valid shop domain, e.g. my-shop.myshopify.com.' }
-      : {}),
-  };
+  return { ...(result.shop ? { shop: result.shop === 'MISSING_SHOP' ? m.missing : m.invalid } : {}) };
 }
 
 export default function Login() {
@@ -28,14 +32,15 @@ export default function Login() {
   const submitted = useActionData<typeof action>();
   const [shop, setShop] = useState('');
   const errors = submitted?.errors ?? loaded.errors;
+  const m = ADMIN_MESSAGES[loaded.language].login;
   return (
-    <AppProvider i18n={polarisTranslations}>
+    <AppProvider i18n={POLARIS_TRANSLATIONS[loaded.language]}>
       <Page narrowWidth>
         <Card>
           <Form method="post">
             <FormLayout>
               <TextField
-                label="Shop domain"
+                label={m.shop}
                 name="shop"
                 helpText="my-shop.myshopify.com"
                 value={shop}
@@ -44,7 +49,7 @@ export default function Login() {
                 error={errors.shop}
               />
               <Button submit variant="primary">
-                Log in
+                {m.submit}
               </Button>
             </FormLayout>
           </Form>

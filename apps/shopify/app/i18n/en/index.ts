@@ -1,9 +1,15 @@
 import { common } from './common';
 import { dashboard } from './dashboard';
+import { dataRequests } from './dataRequests';
 import { editor } from './editor';
 import { health } from './health';
+import { login } from './login';
 import { members } from './members';
+import { notifications } from './notifications';
 import { onboarding } from './onboarding';
+import { records } from './records';
+import { rewards } from './rewards';
+import { widget } from './widget';
 
 /** Every admin text in English: the reference every other language is checked against. */
-export const en = { common, dashboard, members, health, editor, onboarding };
+export const en = { common, dashboard, members, health, editor, onboarding, records, rewards, widget, notifications, dataRequests, login };

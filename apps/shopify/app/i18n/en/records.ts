@@ -1,0 +1,137 @@
+/** The generic record pages (every core resource's list and form), built from the core's schema. */
+export const records = {
+  /** Each resource's names: its page title, the plural and singular as they read mid-sentence, its "new" button. */
+  resources: {
+    streak: { title: 'Streaks', plural: 'streaks', singular: 'streak', new: 'New streak' },
+    challenge: { title: 'Challenges', plural: 'challenges', singular: 'challenge', new: 'New challenge' },
+    mission: { title: 'Missions', plural: 'missions', singular: 'mission', new: 'New mission' },
+    milestone: { title: 'Milestones', plural: 'milestones', singular: 'milestone', new: 'New milestone' },
+    leaderboard: { title: 'Leaderboards', plural: 'leaderboards', singular: 'leaderboard', new: 'New leaderboard' },
+    reward: { title: 'Rewards', plural: 'rewards', singular: 'reward', new: 'New reward' },
+    floating_widget: { title: 'Floating widgets', plural: 'floating widgets', singular: 'floating widget', new: 'New floating widget' },
+    theme: { title: 'Themes', plural: 'themes', singular: 'theme', new: 'New theme' },
+    template: { title: 'Templates', plural: 'templates', singular: 'template', new: 'New template' },
+    webhook: { title: 'Webhooks', plural: 'webhooks', singular: 'webhook', new: 'New webhook' },
+    notification: {
+      title: 'Notification rules',
+      plural: 'notification rules',
+      singular: 'notification rule',
+      new: 'New notification rule',
+    },
+    email_template: { title: 'Email templates', plural: 'email templates', singular: 'email template', new: 'New email template' },
+    email_theme: { title: 'Email themes', plural: 'email themes', singular: 'email theme', new: 'New email theme' },
+    email_header: { title: 'Email headers', plural: 'email headers', singular: 'email header', new: 'New email header' },
+    email_footer: { title: 'Email footers', plural: 'email footers', singular: 'email footer', new: 'New email footer' },
+    push_notification_template: { title: 'Push templates', plural: 'push templates', singular: 'push template', new: 'New push template' },
+    sms_template: { title: 'SMS templates', plural: 'SMS templates', singular: 'SMS template', new: 'New SMS template' },
+    chat_message_template: { title: 'Chat templates', plural: 'chat templates', singular: 'chat template', new: 'New chat template' },
+    service_email: {
+      title: 'Email integrations',
+      plural: 'email integrations',
+      singular: 'email integration',
+      new: 'New email integration',
+    },
+    push_cloud_messaging: {
+      title: 'Push integrations',
+      plural: 'push integrations',
+      singular: 'push integration',
+      new: 'New push integration',
+    },
+    cloud_sms: { title: 'SMS integrations', plural: 'SMS integrations', singular: 'SMS integration', new: 'New SMS integration' },
+    cloud_chat: { title: 'Chat integrations', plural: 'chat integrations', singular: 'chat integration', new: 'New chat integration' },
+  },
+  list: {
+    columns: { name: 'Name', status: 'Status', updated: 'Updated' },
+    count: '{shown} of {total}',
+    empty: 'No {plural} yet',
+    emptyHelp: 'Create the first one.',
+  },
+  record: {
+    create: 'Create {singular}',
+    saved: 'Saved {singular}.',
+    needsAttention: 'Some fields need attention.',
+  },
+  milestones: {
+    title: 'Milestones',
+    columns: { target: 'Target', name: 'Name', reward: 'Reward' },
+    reward: 'reward',
+    empty: 'No milestones yet.',
+    add: 'Add a milestone',
+    addButton: 'Add milestone',
+    added: 'Milestone added.',
+    deleted: 'Milestone deleted.',
+  },
+  deliveries: {
+    title: 'Deliveries',
+    rotate: 'Rotate secret',
+    rotated: 'Webhook secret rotated.',
+    rotateFailed: 'Could not rotate the secret.',
+    columns: { created: 'Created', status: 'Status', attempts: 'Attempts', http: 'HTTP', lastError: 'Last error' },
+    resend: 'Resend',
+    resent: 'Delivery resent: {status}.',
+    empty: 'No deliveries yet.',
+  },
+  standings: {
+    title: 'Standings',
+    failed: 'Standings: {message}',
+    window: 'Window',
+    current: '{key} (current)',
+    columns: { rank: 'Rank', displayName: 'Display name', externalId: 'External ID', value: 'Value' },
+    ranked: '{count} members ranked',
+    empty: 'No one is ranked yet.',
+  },
+  form: {
+    refused: 'The loyalty service refused the change.',
+    choose: 'Choose…',
+    chooseFirst: 'Choose the {field} first',
+    noRecords: 'No {plural} yet',
+    onePerLine: 'One per line',
+    remove: 'Remove',
+    add: 'Add {item}',
+  },
+  /** The form's own checks, as the core makes them; {label} is the field's label. */
+  checks: {
+    required: '{label} is required.',
+    number: '{label} must be a number.',
+    whole: '{label} must be a whole number.',
+    atLeast: '{label} must be at least {min}.',
+    greaterThan: '{label} must be greater than {min}.',
+    atMost: '{label} must be at most {max}.',
+    dateTime: '{label} must be a date and time.',
+    unreadable: '{label} could not be read.',
+    minItems: '{label} needs at least {count}.',
+    maxItems: '{label} takes at most {count}.',
+    json: '{label} must be valid JSON.',
+    oneOf: '{label} must be one of {options}.',
+    maxLength: '{label} must be at most {max} characters.',
+    minLength: '{label} must be at least {min} characters.',
+    pattern: '{label} has an invalid format.',
+    uuid: '{label} must be an id (UUID).',
+  },
+  /**
+   * Where a field's API name (and the core's description, written for developers) does not read well
+   * to a merchant: the label and help the form shows instead. Other fields keep labels derived from
+   * their API names, in English.
+   */
+  wording: {
+    maxFreezes: {
+      label: 'Freezes a member can hold',
+      help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.',
+    },
+    freezeEarnEveryPeriods: {
+      label: 'Earn a freeze every … periods',
+      help: 'A member earns a freeze each time their run reaches a multiple of this (never above the maximum). Leave blank to only grant freezes.',
+    },
+    linkedSchemaSlug: { label: 'Programme type' },
+    linkedSchemaRecordId: { label: 'Programme', help: 'The streak, challenge or mission of that type, picked by name.' },
+    rankBy: {
+      label: 'Rank by',
+      help: 'Streaks: current_run (the run going now) or longest_run (the best run ever). Challenges: window_progress. Missions: completions. Blank: the first one.',
+    },
+    size: { label: 'Entries shown', help: 'How many members the standings list, 1 to 100.' },
+    displayName: {
+      label: 'Member names',
+      help: 'first_name_initial shows "Marie D."; anonymous shows "Member 4821", the same for a member every time.',
+    },
+  },
+};
