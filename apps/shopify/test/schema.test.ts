@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, referencedSlug, referencedSlugs, toBody, toInput } from '../app/lib/schema';
+import { ADMIN_MESSAGES } from '../app/i18n';
+import { fieldsOf, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/lib/schema';
 
 // A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.
 const mission = {
@@ -59,6 +60,24 @@ describe('forms from the core schema', () => {
       aggregationTargetValue: 'Aggregation Target Value must be greater than 0.',
       completionTargetValue: 'Completion Target Value must be a whole number.',
       'tasks.0.activityId': 'Activity ID is required.',
+    });
+  });
+
+  it("checks in the admin's language, with the admin's own wording of a field there and derived labels kept", () => {
+    const german = localize(
+      fieldsOf({ properties: { ...mission.properties, maxFreezes: { type: 'integer', minimum: 0 } }, required: mission.required }),
+      ADMIN_MESSAGES.de,
+    );
+    const { errors } = toBody(
+      german,
+      { name: '', maxFreezes: '-1', tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]) },
+      'create',
+      ADMIN_MESSAGES.de.records.checks,
+    );
+    expect(errors).toEqual({
+      name: 'Name ist erforderlich.',
+      maxFreezes: 'Serien-Joker pro Mitglied muss mindestens 0 sein.',
+      'tasks.0.activityId': 'Activity ID ist erforderlich.',
     });
   });
 
