@@ -193,7 +193,9 @@ describe('admin pages in Chromium', () => {
     expect(windows[0]).toMatch(/^\d{4}-W\d{2} \(current\)$/);
     await window.selectOption(windows[1]!);
     await page.waitForURL(new RegExp(`periodKey=${windows[1]!}`));
-    expect(await window.inputValue()).toBe(windows[1]);
+    // Remix moves the URL before it renders the new loader data: wait for the page to settle.
+    await page.waitForLoadState('networkidle');
+    await expect.poll(() => window.inputValue()).toBe(windows[1]);
     expect(await page.getByRole('region', { name: 'Standings' }).innerText()).toContain('No one is ranked yet.');
   });
 
