@@ -29,8 +29,6 @@ const SAME_IN_GERMAN = new Set([
   'Mission',
   'Code',
   'Codes',
-  // The members pages keep "Freezes" as the German term ("Freezes schenken").
-  'Freezes',
 ]);
 
 /** Shopify Flow shows its actions and triggers by the names the app's extensions give them, in English. */

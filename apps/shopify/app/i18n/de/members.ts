@@ -1,6 +1,6 @@
 import type { Messages } from '../index';
 
-/** Die Mitgliederseiten: Suche, Fortschritt und Belohnungen eines Mitglieds, Freezes und Codes erneut senden. */
+/** Die Mitgliederseiten: Suche, Fortschritt und Belohnungen eines Mitglieds, Serien-Joker und Codes erneut senden. */
 export const members: Messages['members'] = {
   title: 'Mitglieder',
   searchLabel: 'Mitglied finden',
@@ -31,9 +31,9 @@ export const members: Messages['members'] = {
     streak: 'Serie',
     status: 'Status',
     run: 'Aktuelle Serie',
-    freezes: 'Freezes',
+    freezes: 'Serien-Joker',
     breaksAt: 'Reißt ohne Aktivität bis',
-    grant: 'Freezes schenken',
+    grant: 'Serien-Joker schenken',
   },
   challengeColumns: { challenge: 'Challenge', window: 'Zeitraum', status: 'Status', progress: 'Fortschritt' },
   missionColumns: { mission: 'Mission', status: 'Status', tasks: 'Erledigte Aufgaben', started: 'Begonnen' },
@@ -48,11 +48,11 @@ export const members: Messages['members'] = {
   freezes: '{available} verfügbar, {used} genutzt (höchstens {max})',
   freezesOff: 'für diese Serie aus',
   frozenPeriods: 'Eingefroren: {periods}',
-  freezeCount: 'Anzahl Freezes',
+  freezeCount: 'Anzahl Serien-Joker',
   grant: 'Schenken',
-  granted: 'Geschenkt: jetzt {available} Freezes verfügbar.',
-  grantFailed: 'Freezes konnten nicht geschenkt werden: {message}',
-  onlyInProgress: 'Nur eine laufende Serie kann Freezes bekommen.',
+  granted: 'Geschenkt: jetzt {available} Serien-Joker verfügbar.',
+  grantFailed: 'Serien-Joker konnten nicht geschenkt werden: {message}',
+  onlyInProgress: 'Nur eine laufende Serie kann Serien-Joker bekommen.',
   statuses: {
     in_progress: 'Läuft',
     completed: 'Abgeschlossen',
