@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,10 +6,6 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SecretBox } from '../src/auth/crypto.js';
-import { createDb } from '../src/db/knex.js';
-import { migrateLatest } from '../src/db/migrate.js';
-import { provisionAccount } from '../src/tenancy.js';
 import { type BareProcess, startBareHttpProcess } from './bare-http.js';
 import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
 import { baselineLog, type IngestContext, PATH } from './ingest-bare.js';
@@ -25,7 +21,9 @@ import {
   httpLoad,
   type LoadResult,
   openBenchDatabase,
+  seedStreakAccount,
   startServiceProcess,
+  streakLogRequests,
   type Summary,
   summarize,
 } from './lib.js';
@@ -66,58 +64,6 @@ const PROFILE_SECONDS = 5;
 const PROFILE_TOP = 12;
 /** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
-
-interface Seeded {
-  accountId: string;
-  apiKey: string;
-  apiSecret: string;
-  streakId: string;
-  memberIds: string[];
-}
-
-async function seed(url: string, box: SecretBox): Promise<Seeded> {
-  const db = createDb(url, 2);
-  try {
-    await migrateLatest(db);
-    const made = await provisionAccount(db, box, { organizationName: 'Bench', accountName: 'Ingest' });
-    const accountId = made.account.id as string;
-    const [streak] = await db('streak')
-      .insert({
-        account_id: accountId,
-        name: 'Daily',
-        aggregation_period: 'daily',
-        aggregation_method: 'count',
-        aggregation_target_value: 1,
-        to_be_broken_warning_hours: 4,
-      })
-      .returning('id');
-    if (LEADERBOARD) {
-      await db('leaderboard').insert({
-        account_id: accountId,
-        name: 'Top visitors',
-        linked_schema_slug: 'streak',
-        linked_schema_record_id: streak.id,
-        rank_by: 'current_run',
-      });
-    }
-    const members = await db.raw(
-      `insert into account_user (account_id, external_id, first_name)
-       select ?, 'member-' || n, 'Member ' || n from generate_series(1, ?) as n returning id`,
-      [accountId, MEMBERS],
-    );
-    // Statistics as a running system has them; without, the planner guesses on empty tables.
-    await db.raw('analyze');
-    return {
-      accountId,
-      apiKey: made.apiKey.apiKey,
-      apiSecret: made.apiKey.apiSecret,
-      streakId: streak.id,
-      memberIds: members.rows.map((r: { id: string }) => r.id),
-    };
-  } finally {
-    await db.destroy();
-  }
-}
 
 /** The mean of the windows' CPU per log; undefined without /proc. */
 function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
@@ -197,7 +143,7 @@ async function main(): Promise<void> {
   const database = await openBenchDatabase();
   console.log(`using ${database.description}`);
   const masterKey = randomBytes(32);
-  const seeded = await seed(database.url, new SecretBox(masterKey));
+  const seeded = await seedStreakAccount(database.url, masterKey, MEMBERS, { leaderboard: LEADERBOARD });
   const huge = String(1_000_000_000);
   const serviceEnv = {
     DATABASE_URL: database.url,
@@ -207,16 +153,8 @@ async function main(): Promise<void> {
   const service = await startServiceProcess(serviceEnv);
   const pool = new pg.Pool({ connectionString: database.url, max: POOL_SIZE, application_name: BASELINE_APPLICATION });
   let bare: BareProcess | undefined;
-  const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret, 'content-type': 'application/json' };
+  const { headers, body } = streakLogRequests(seeded);
   const member = () => seeded.memberIds[Math.floor(Math.random() * seeded.memberIds.length)]!;
-  const body = () =>
-    JSON.stringify({
-      streakId: seeded.streakId,
-      ownedById: member(),
-      activityId: 'visit',
-      activityAt: new Date().toISOString(),
-      uniqueIdentifier: randomUUID(),
-    });
   /**
    * The service's CPU per log with metrics and tracing off, with metrics on (the default, scraped),
    * and with tracing on as well (exporting to a local sink), each in its own process and measured

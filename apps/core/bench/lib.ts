@@ -295,9 +295,15 @@ export interface StreakAccount {
 
 /**
  * Migrates a bench database and provisions what a streak-log load needs: one account with a live
- * API key, a daily count streak and `members` members (bench:ingest's shape).
+ * API key, a daily count streak and `members` members (bench:ingest's shape); with `leaderboard`,
+ * the streak ranked on a live leaderboard, so each log that moves a run keeps its standing too.
  */
-export async function seedStreakAccount(url: string, masterKey: Buffer, members: number): Promise<StreakAccount> {
+export async function seedStreakAccount(
+  url: string,
+  masterKey: Buffer,
+  members: number,
+  options: { leaderboard?: boolean } = {},
+): Promise<StreakAccount> {
   const db = createDb(url, 2);
   try {
     await migrateLatest(db);
@@ -313,6 +319,15 @@ export async function seedStreakAccount(url: string, masterKey: Buffer, members:
         to_be_broken_warning_hours: 4,
       })
       .returning('id');
+    if (options.leaderboard) {
+      await db('leaderboard').insert({
+        account_id: accountId,
+        name: 'Top visitors',
+        linked_schema_slug: 'streak',
+        linked_schema_record_id: streak.id,
+        rank_by: 'current_run',
+      });
+    }
     const rows = await db.raw(
       `insert into account_user (account_id, external_id, first_name)
        select ?, 'member-' || n, 'Member ' || n from generate_series(1, ?) as n returning id`,
