@@ -17,17 +17,6 @@ type Summary = { requests?: number; requestsPerSecond: number; p50Ms: number; p9
 const ms = (v: number) => v.toFixed(1);
 const rate = (v: number) => v.toFixed(0);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
-const compare = (name: string, api: Summary, base: Summary) => [
-  row([`${name}: API`, rate(api.requestsPerSecond), ms(api.p50Ms), ms(api.p95Ms), ms(api.p99Ms)]),
-  row([`${name}: baseline`, rate(base.requestsPerSecond), ms(base.p50Ms), ms(base.p95Ms), ms(base.p99Ms)]),
-  row([
-    `${name}: API / baseline`,
-    `${(api.requestsPerSecond / base.requestsPerSecond).toFixed(2)}×`,
-    '',
-    '',
-    `${(api.p99Ms / base.p99Ms).toFixed(2)}×`,
-  ]),
-];
 const header = (first: string) => [row([first, 'per s', 'p50 ms', 'p95 ms', 'p99 ms']), row(['---', '---:', '---:', '---:', '---:'])];
 const ranAt = (r: { generatedAt?: string; loadAverage?: { start: number; end: number } }) =>
   `Run ${r.generatedAt ?? 'at an unknown time'}; 1-minute load average ${r.loadAverage?.start.toFixed(2) ?? '?'} → ${r.loadAverage?.end.toFixed(2) ?? '?'}.`;

@@ -161,7 +161,7 @@ describe('a retention run', () => {
   });
 
   it('deletes in bounded batches, oldest first, and the next run goes on where the last stopped', async () => {
-    const oldest = await events(a.accountId, 10, daysAgo(300));
+    await events(a.accountId, 10, daysAgo(300));
     const older = await events(a.accountId, 10, daysAgo(200));
     const old = await events(a.accountId, 5, daysAgo(100));
     const young = await events(a.accountId, 3, daysAgo(10));

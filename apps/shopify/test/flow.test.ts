@@ -87,7 +87,7 @@ describe('install', () => {
 
 describe('execute-streak', () => {
   it('logs for the Flow customer, aggregates, issues the milestone reward, and counts a replay once', async () => {
-    const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'FLOW-', completionTargetValue: 5 });
+    const { streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'FLOW-', completionTargetValue: 5 });
 
     const runId = 'run-streak-1';
     const first = await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: streak.id }, { action_run_id: runId });

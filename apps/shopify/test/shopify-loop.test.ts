@@ -147,7 +147,7 @@ describe('Flow triggers', () => {
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {
-    const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'CORE-', completionTargetValue: 2 });
+    const { streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'CORE-', completionTargetValue: 2 });
     const ownedBy = { externalId: CUSTOMER };
     await created('/schema/streak_log/record', {
       streakId: streak.id,

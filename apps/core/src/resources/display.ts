@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { writeLanguage } from '../records/context.js';
 import { columnOf, type FieldDef, field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
-import { ADMIN_PUBLIC_READ, description, eudIcon, eudTitle, name, requiredDescription } from './common.js';
+import { ADMIN_PUBLIC_READ, eudIcon, eudTitle, name, requiredDescription } from './common.js';
 
 /** Upper bound of every pixel offset and size: far beyond any screen, small enough to be a mistake. */
 const PX_MAX = 2000;

@@ -1,5 +1,4 @@
 import type { Knex } from 'knex';
-import { z } from 'zod';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { expiryFor } from '../engine/rewards.js';

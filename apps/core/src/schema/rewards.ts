@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field } from '../records/fields.js';
 import type { RowOfFields, ValuesOfFields } from '../records/rowTypes.js';
-import { anyObject, description, eudText, eudTitle, name, requiredDescription } from './common.js';
+import { anyObject, eudText, eudTitle, name, requiredDescription } from './common.js';
 
 export const rewardFields = {
   name: name(),
