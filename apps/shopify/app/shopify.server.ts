@@ -11,7 +11,7 @@ import { type ShopAccount, ShopStore } from './lib/shops.server';
 
 /** The app's own tables (sessions, shops and their credentials, encrypted), migrated once per process. */
 export const pool = createPool(config.databaseUrl);
-const migrated = migrate(pool);
+export const migrated = migrate(pool);
 export const shops = new ShopStore(pool, config.encryptionKey, migrated);
 export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey, migrated);
 export const onboarding = new OnboardingStore(pool, migrated);

@@ -56,6 +56,7 @@ export async function serveBuild(
     child.stderr!.on('data', read);
     void exited.then(() => reject(new Error(`the app's start script exited before it listened:\n${output}`)));
   });
+  await untilHealthy(`http://127.0.0.1:${port}/healthz`, () => output);
   return {
     url: `http://127.0.0.1:${port}`,
     async close() {
@@ -68,4 +69,18 @@ export async function serveBuild(
       await exited;
     },
   };
+}
+
+/** Listening is not ready: the app migrates its tables first, and says so on /healthz. */
+async function untilHealthy(url: string, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const status = await fetch(url).then(
+      (r) => r.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`the app did not become healthy (last status ${status}):\n${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
