@@ -68,7 +68,7 @@ const models: ResourceModel[] = [
       languageCode: oneOf(LANGS),
       pushDeviceTokens: { type: 'stringArray' },
       status: oneOf(STATUSES),
-      unsubscribedChannels: { type: 'stringArray' },
+      unsubscribedChannels: { type: 'stringArray', values: ['email', 'push', 'sms', 'chat'] },
     },
     selectOnly: [],
     records: [],
@@ -259,9 +259,11 @@ function instant(v: string): number | undefined {
 function scalarValid(f: FieldModel, v: unknown): boolean {
   switch (f.type) {
     case 'string':
-    case 'stringArray':
       // PostgreSQL text cannot hold NUL: such a value can match nothing, and is refused.
       return typeof v === 'string' && !v.includes('\u0000');
+    case 'stringArray':
+      // An array of a closed set (a member's unsubscribed channels) holds only its values.
+      return typeof v === 'string' && !v.includes('\u0000') && (!f.values || f.values.includes(v));
     case 'number':
       return typeof v === 'number' && Number.isFinite(v);
     case 'boolean':
