@@ -68,7 +68,7 @@ const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 /** The mean of the windows' CPU per log; undefined without /proc. */
 function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
   if (!windows.length || windows.some((w) => !w)) return undefined;
-  const mean = (key: keyof CpuTimes) => windows.reduce((sum, w) => sum + w![key], 0) / windows.length;
+  const mean = (key: 'service' | 'postgres' | 'loadGenerator') => windows.reduce((sum, w) => sum + w![key], 0) / windows.length;
   return { service: mean('service'), postgres: mean('postgres'), loadGenerator: mean('loadGenerator') };
 }
 

@@ -196,6 +196,8 @@ export interface CpuTimes {
   service: number;
   postgres: number;
   loadGenerator: number;
+  /** Each PostgreSQL process's time, so a backend that exits between two readings takes its time out of neither. */
+  postgresByPid?: Map<number, number>;
 }
 
 /** Linux's clock tick for /proc times (USER_HZ), 100 on every architecture it runs on. */
@@ -212,7 +214,7 @@ export function cpuTimes(servicePid: number): CpuTimes | undefined {
   } catch {
     return undefined;
   }
-  const times: CpuTimes = { service: 0, postgres: 0, loadGenerator: 0 };
+  const times: CpuTimes = { service: 0, postgres: 0, loadGenerator: 0, postgresByPid: new Map() };
   for (const pid of pids) {
     let stat: string;
     try {
@@ -226,7 +228,10 @@ export function cpuTimes(servicePid: number): CpuTimes | undefined {
     const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
     if (Number(pid) === servicePid) times.service += ms;
     else if (Number(pid) === process.pid) times.loadGenerator += ms;
-    else if (name === 'postgres') times.postgres += ms;
+    else if (name === 'postgres') {
+      times.postgres += ms;
+      times.postgresByPid!.set(Number(pid), ms);
+    }
   }
   return times;
 }
@@ -236,9 +241,20 @@ export function cpuPerRequest(before: CpuTimes | undefined, after: CpuTimes | un
   if (!before || !after || !requests) return undefined;
   return {
     service: (after.service - before.service) / requests,
-    postgres: (after.postgres - before.postgres) / requests,
+    postgres: postgresBetween(before, after) / requests,
     loadGenerator: (after.loadGenerator - before.loadGenerator) / requests,
   };
+}
+
+/**
+ * PostgreSQL's CPU between two readings, over the processes alive at the second: a backend that
+ * ended meanwhile (a closed connection) would otherwise take its whole life's time off the sum.
+ */
+function postgresBetween(before: CpuTimes, after: CpuTimes): number {
+  if (!before.postgresByPid || !after.postgresByPid) return after.postgres - before.postgres;
+  let sum = 0;
+  for (const [pid, ms] of after.postgresByPid) sum += ms - (before.postgresByPid.get(pid) ?? 0);
+  return sum;
 }
 
 export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
