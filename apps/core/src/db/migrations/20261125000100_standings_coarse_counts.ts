@@ -12,7 +12,8 @@ import { COUNT_ADD, STANDING_CHANGE, STANDINGS } from './20261124000300_leaderbo
  * within its own fine bucket: some hundred rows at most, wherever the member stands.
  *
  * `loyalty_leaderboard_standings` reads the leaderboard and its standings in one call, so the
- * route makes one round trip.
+ * route makes one round trip. Neither plans parallel workers: starting them costs far more than
+ * the sub-millisecond read (a generic plan knows neither the board's size nor the limit).
  */
 export async function up(db: Knex): Promise<void> {
   await db.raw(`
@@ -148,6 +149,7 @@ export async function up(db: Knex): Promise<void> {
     returns table (entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
     language plpgsql stable
     set plan_cache_mode = force_generic_plan
+    set max_parallel_workers_per_gather = 0
     as $$
     begin
       return query
@@ -204,6 +206,7 @@ export async function up(db: Knex): Promise<void> {
                    aggregation_period text, period_key text, entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
     language plpgsql stable
     set plan_cache_mode = force_generic_plan
+    set max_parallel_workers_per_gather = 0
     as $$
     declare
       b record;
