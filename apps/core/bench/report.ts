@@ -21,12 +21,23 @@ const header = (first: string) => [row([first, 'per s', 'p50 ms', 'p95 ms', 'p99
 const ranAt = (r: { generatedAt?: string; loadAverage?: { start: number; end: number } }) =>
   `Run ${r.generatedAt ?? 'at an unknown time'}; 1-minute load average ${r.loadAverage?.start.toFixed(2) ?? '?'} → ${r.loadAverage?.end.toFixed(2) ?? '?'}.`;
 
+/** A CPU profile's summary as bench/profile.ts writes it into a result. */
+type ProfileEntry = { name: string; share: number };
+type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: ProfileEntry[]; topFilesInclusive: ProfileEntry[] };
+const topEntries = (list: ProfileEntry[], n: number) =>
+  list
+    .slice(0, n)
+    .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
+    .join(', ');
+const profileLines = (p: Profile) => [
+  `  - top functions (self time, share of busy time): ${topEntries(p.topFunctions, 8)}`,
+  `  - files and packages with what they call: ${topEntries(p.topFilesInclusive, 8)}`,
+];
+
 const sections: string[] = [];
 const records = read('apps/core/bench/results/records.json');
 if (records) {
   type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
-  type Entry = { name: string; ms: number; share: number };
-  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
   type Scenario = Record<'api' | 'bareHttp' | 'rawSql', Summary> & {
     ratio: Record<'apiOverBareHttp' | 'apiOverRawSql', { requestsPerSecond: number; p99: number }>;
     cpuMsPerRequest?: Record<'api' | 'bareHttp' | 'rawSql', Cpu>;
@@ -67,15 +78,6 @@ if (records) {
       '',
     ]),
   ];
-  const entries = (list: Entry[], n: number) =>
-    list
-      .slice(0, n)
-      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
-      .join(', ');
-  const profileLines = (p: Profile) => [
-    `  - top functions (self time, share of busy time): ${entries(p.topFunctions, 8)}`,
-    `  - files and packages with what they call: ${entries(p.topFilesInclusive, 8)}`,
-  ];
   // The profile of the request path before its optimisation (#17), measured once and kept in the repository.
   const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/records-profile-before.json', root)), 'utf8')) as {
     measured: string;
@@ -112,8 +114,6 @@ if (ingest) {
   type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
   type Side = { summary: Summary; cpuMsPerLog?: Cpu; tail: Omit<Parameters<typeof describeTail>[0], 'seconds'> };
   type Result = Record<'api' | 'bare' | 'baseline', Side> & { ratios: Record<'apiToSql' | 'apiToBare' | 'bareToSql', number> };
-  type Entry = { name: string; share: number };
-  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
   const results = ingest.results as Record<string, Result>;
   const sideRow = (name: string, side: Side, process: string) =>
     row([
@@ -125,15 +125,6 @@ if (ingest) {
       side.cpuMsPerLog ? `${process} ${side.cpuMsPerLog.service.toFixed(2)}, PostgreSQL ${side.cpuMsPerLog.postgres.toFixed(2)}` : '',
     ]);
   const ratioRow = (name: string, ratio: number, p99: number) => row([name, `${ratio.toFixed(2)}×`, '', '', `${p99.toFixed(2)}×`, '']);
-  const top = (list: Entry[], n: number) =>
-    list
-      .slice(0, n)
-      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
-      .join(', ');
-  const profileLines = (p: Profile) => [
-    `  - top functions (self time, share of busy time): ${top(p.topFunctions, 8)}`,
-    `  - files and packages with what they call: ${top(p.topFilesInclusive, 8)}`,
-  ];
   // The ingest path before its #17 changes (the NOTIFY in the write statement), measured once and kept in the repository.
   const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/ingest-profile-before.json', root)), 'utf8')) as {
     measured: string;
@@ -207,18 +198,7 @@ if (ingest) {
 }
 const delivery = read('apps/core/bench/results/delivery.json');
 if (delivery) {
-  type Entry = { name: string; share: number };
-  type Profile = { busyMs: number; sampledMs: number; gcMs: number; topFunctions: Entry[]; topFilesInclusive: Entry[] };
   type Cpu = { workers: number; postgres: number };
-  const top = (list: Entry[], n: number) =>
-    list
-      .slice(0, n)
-      .map((e) => `\`${e.name}\` ${(e.share * 100).toFixed(1)} %`)
-      .join(', ');
-  const profileLines = (p: Profile) => [
-    `  - top functions (self time, share of busy time): ${top(p.topFunctions, 8)}`,
-    `  - files and packages with what they call: ${top(p.topFilesInclusive, 8)}`,
-  ];
   const cpuText = (c: Cpu | undefined) =>
     c ? `CPU per delivery: workers ${c.workers.toFixed(2)} ms, PostgreSQL ${c.postgres.toFixed(2)} ms` : '';
   // The workers before their #17 changes, measured once and kept in the repository.
