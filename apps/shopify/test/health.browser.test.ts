@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
+import { creatorFor } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { TEST_SHOP } from './support/stack';
 
@@ -14,11 +15,7 @@ let api: Client;
 const today = DateTime.now().setZone('Europe/Paris').startOf('day');
 const day = (daysAgo: number) => today.minus({ days: daysAgo });
 
-async function created(path: string, body: Record<string, unknown>) {
-  const res = await api.request('POST', path, { body, validate: false });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as { id: string } & Record<string, any>;
-}
+const created = creatorFor(() => api);
 
 beforeAll(async () => {
   admin = await startAdminApp(async (installed) => {

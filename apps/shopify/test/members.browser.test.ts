@@ -2,6 +2,7 @@ import { RequestType, setUpValidRequest, TEST_SHOP_NAME } from '@shopify/shopify
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
+import { creatorFor } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { SHOPIFY, TEST_SHOP } from './support/stack';
 
@@ -16,11 +17,7 @@ let marie: { id: string };
 let code: string;
 let daily: { id: string };
 
-async function created(path: string, body: Record<string, unknown>) {
-  const res = await api.request('POST', path, { body, validate: false });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data as { id: string } & Record<string, any>;
-}
+const created = creatorFor(() => api);
 
 beforeAll(async () => {
   admin = await startAdminApp(async (installed) => {

@@ -5,7 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, SHOPIFY } from './support/stack';
-import { streakWithFirstDayReward } from './support/programs';
+import { creatorFor, streakWithFirstDayReward } from './support/programs';
 
 /**
  * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
@@ -45,11 +45,7 @@ async function lifecycle(handle: string, enabled: boolean, timestamp = new Date(
 }
 
 // The OpenAPI document is being reworked beside this suite; what is checked here is the app's side.
-async function created(path: string, body: unknown): Promise<{ id: string } & Record<string, any>> {
-  const res = await api.request('POST', path, { body, validate: false });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
+const created = creatorFor(() => api);
 
 const triggers = (handle: string) =>
   prod.admin.requests
