@@ -7,12 +7,12 @@ export const EVENTS_CHANNEL = 'loyalty_events';
 
 /** A sleep that a signal can cut short: workers idle until new work or the poll interval. */
 export class Wakeup {
-  private wake: (() => void) | undefined;
+  private readonly waiters = new Set<() => void>();
   private pending = false;
 
   signal(): void {
-    this.pending = true;
-    this.wake?.();
+    if (!this.waiters.size) this.pending = true;
+    for (const wake of this.waiters) wake();
   }
 
   wait(ms: number): Promise<void> {
@@ -21,15 +21,13 @@ export class Wakeup {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
+      const done = () => {
         clearTimeout(timer);
-        self.wake = undefined;
-        self.pending = false;
+        this.waiters.delete(done);
         resolve();
-      }
-      this.wake = done;
+      };
+      const timer = setTimeout(done, ms);
+      this.waiters.add(done);
     });
   }
 }

@@ -3,6 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { KoaInstrumentation } from '@opentelemetry/instrumentation-koa';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { enableTracing } from './trace.js';
@@ -16,8 +17,8 @@ export interface Tracing {
 }
 
 /**
- * Starts the OpenTelemetry SDK: spans of HTTP requests (in and out), Koa middleware and pg
- * queries, exported as OTLP/HTTP JSON to `<endpoint>/v1/traces`. The CLI imports this module only
+ * Starts the OpenTelemetry SDK: spans of HTTP requests (in, and out through node:http and through
+ * undici, which posts webhooks), Koa middleware and pg queries, exported as OTLP/HTTP JSON to `<endpoint>/v1/traces`. The CLI imports this module only
  * when an endpoint is configured, so a process that does not trace never loads the SDK.
  */
 export function startTracing(options: { endpoint: string; serviceName: string }): Tracing {
@@ -33,6 +34,7 @@ export function startTracing(options: { endpoint: string; serviceName: string })
         // Outgoing calls only within a traced operation (a delivery), not as traces of their own.
         requireParentforOutgoingSpans: true,
       }),
+      new UndiciInstrumentation({ requireParentforSpans: true }),
       new KoaInstrumentation(),
       // Only queries inside a traced operation: not each idle poll of the workers or pg-boss.
       new PgInstrumentation({ requireParentSpan: true }),

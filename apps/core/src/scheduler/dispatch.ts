@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { rowsFromJson } from '../db/json.js';
 import { CHANNEL_OF_PROVIDER } from '../schema/notifications.js';
-import type { EventLogRow } from '../schema/progress.js';
 import type { WebhookLogRow, WebhookRow } from '../schema/webhooks.js';
+import { DELIVERY_EVENT_COLUMNS, type DeliveryEventRow } from '../webhooks/delivery.js';
 
 /**
  * Fans new events out to deliveries: one webhook log per matching live webhook and one
@@ -19,12 +19,12 @@ export interface Dispatched {
   /** With a lease: the webhook logs created, leased to the caller, with what delivering them needs. */
   leased: WebhookLogRow[];
   webhooks: WebhookRow[];
-  eventRows: EventLogRow[];
+  eventRows: DeliveryEventRow[];
 }
 
 const DISPATCH = `
   with due as (
-    select account_id, id, event_code, owned_by_id, created_at, payload, trace_parent from event_log
+    select ${DELIVERY_EVENT_COLUMNS} from event_log
      where dispatched_at is null order by created_at limit ? for update skip locked
   ), marked as (
     update event_log e set dispatched_at = now() from due where e.account_id = due.account_id and e.id = due.id
@@ -68,6 +68,6 @@ export async function dispatchAndLease(db: Knex, leaseUntil: Date | undefined, l
     events: row.events,
     leased: rowsFromJson<WebhookLogRow>(row.leased),
     webhooks: rowsFromJson<WebhookRow>(row.webhooks),
-    eventRows: rowsFromJson<EventLogRow>(row.event_rows),
+    eventRows: rowsFromJson<DeliveryEventRow>(row.event_rows),
   };
 }

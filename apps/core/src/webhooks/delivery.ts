@@ -43,19 +43,22 @@ async function claim(deps: DeliveryDeps, now: Date, limit: number): Promise<Webh
   return result.rows;
 }
 
-function envelope(log: WebhookLogRow, events: EventLogRow[]): string {
-  return JSON.stringify({
-    id: log.id,
-    accountId: log.account_id,
-    createdAt: log.created_at.toISOString(),
-    events: events.map((e) => ({
-      id: e.id,
-      eventCode: e.event_code,
-      createdAt: e.created_at.toISOString(),
-      ownedById: e.owned_by_id,
-      payload: e.payload,
-    })),
-  });
+/**
+ * An event as delivery reads it: its payload stays the JSON text PostgreSQL returns, spliced into
+ * the envelope as it is; parsing it only to serialise it again was a tenth of a worker's CPU.
+ */
+export type DeliveryEventRow = Pick<EventLogRow, 'account_id' | 'id' | 'event_code' | 'owned_by_id' | 'created_at' | 'trace_parent'> & {
+  payload_json: string;
+};
+
+/** The columns of a `DeliveryEventRow`, for statements that read events to deliver. */
+export const DELIVERY_EVENT_COLUMNS = 'account_id, id, event_code, owned_by_id, created_at, trace_parent, payload::text as payload_json';
+
+const eventJson = (e: DeliveryEventRow) =>
+  `{"id":"${e.id}","eventCode":${JSON.stringify(e.event_code)},"createdAt":"${e.created_at.toISOString()}","ownedById":${JSON.stringify(e.owned_by_id)},"payload":${e.payload_json}}`;
+
+function envelope(log: WebhookLogRow, events: DeliveryEventRow[]): string {
+  return `{"id":"${log.id}","accountId":"${log.account_id}","createdAt":"${log.created_at.toISOString()}","events":[${events.map(eventJson).join(',')}]}`;
 }
 
 /** The state after an attempt (CONTRACT §10): processed, or errored with the next retry, or max_errored. */
@@ -103,7 +106,7 @@ async function deliverOne(
   log: WebhookLogRow,
   webhook: WebhookRow | undefined,
   secret: () => string,
-  events: EventLogRow[],
+  events: DeliveryEventRow[],
   now: () => Date,
 ): Promise<Attempted> {
   if (!webhook || webhook.status !== 'live') {
@@ -117,7 +120,8 @@ async function deliverOne(
     'webhook delivery',
     attributes,
     async (span) => {
-      const body = envelope(log, events);
+      // Encoded once, for both signatures and the request.
+      const body = Buffer.from(envelope(log, events));
       const headers = signedHeaders(secret(), log.id, Math.floor(now().getTime() / 1000), body);
       let outcome: { status?: number; error?: string };
       try {
@@ -191,7 +195,7 @@ export async function deliverLeased(
   deps: DeliveryDeps,
   logs: WebhookLogRow[],
   webhooks: WebhookRow[],
-  events: EventLogRow[],
+  events: DeliveryEventRow[],
   now: () => Date,
   width = 32,
 ): Promise<number> {
@@ -207,7 +211,7 @@ export async function deliverLeased(
   const attempted: Attempted[] = [];
   await inPool(logs, width, async (log) => {
     const webhook = byId.get(log.webhook_id);
-    const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is EventLogRow => !!e);
+    const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is DeliveryEventRow => !!e);
     try {
       attempted.push(await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now));
     } catch {
@@ -239,6 +243,10 @@ export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, li
     .whereIn('account_id', accounts)
     .whereIn('id', [...new Set(logs.map((l) => l.webhook_id))]);
   const eventIds = [...new Set(logs.flatMap((l) => l.event_log_ids))];
-  const events = await deps.db<EventLogRow>('event_log').whereIn('account_id', accounts).whereIn('id', eventIds);
+  const events = await deps
+    .db('event_log')
+    .select<DeliveryEventRow[]>(deps.db.raw(DELIVERY_EVENT_COLUMNS))
+    .whereIn('account_id', accounts)
+    .whereIn('id', eventIds);
   return deliverLeased(deps, logs, webhooks, events, now, width);
 }

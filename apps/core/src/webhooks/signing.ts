@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /** `x-service-signature`: hex HMAC-SHA256 of the raw body, keyed with the secret string as returned (spec). */
-export function serviceSignature(secret: string, body: string): string {
+export function serviceSignature(secret: string, body: string | Buffer): string {
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
@@ -9,12 +9,12 @@ export function serviceSignature(secret: string, body: string): string {
  * Standard Webhooks `webhook-signature`: `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`,
  * keyed with the base64-decoded bytes after `whsec_`.
  */
-export function standardSignature(secret: string, id: string, timestamp: number, body: string): string {
+export function standardSignature(secret: string, id: string, timestamp: number, body: string | Buffer): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
 
-export function signedHeaders(secret: string, id: string, timestamp: number, body: string): Record<string, string> {
+export function signedHeaders(secret: string, id: string, timestamp: number, body: string | Buffer): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-service-signature': serviceSignature(secret, body),

@@ -137,7 +137,7 @@ describe('traces exported over OTLP', () => {
     // ... and so does the POST to the receiver, whose traceparent names the same trace.
     expect(
       trace.some(
-        (s) => s.service === 'loyalty-worker' && s.scope === '@opentelemetry/instrumentation-http' && s.parentSpanId === delivery.spanId,
+        (s) => s.service === 'loyalty-worker' && s.scope === '@opentelemetry/instrumentation-undici' && s.parentSpanId === delivery.spanId,
       ),
     ).toBe(true);
     expect(receiver.received[0]!.headers.traceparent).toMatch(new RegExp(`^00-${request.traceId}-[0-9a-f]{16}-01$`));
