@@ -213,7 +213,7 @@ if (delivery) {
   };
   sections.push(
     '## Delivery (`pnpm bench:delivery`)',
-    `${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes; baseline: the same POSTs sent straight to the receiver, in the same run. Then a steady stream of logs through the API, each event's latency from its creation to its arrival. ${ranAt(delivery)}`,
+    `${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes already running, timed from the commit of the backlog (with the outbox's wake-up) until its last delivery arrives; baseline: the same POSTs sent straight to the receiver, in the same run. Then a steady stream of logs through the API, each event's latency from its creation to its arrival. ${ranAt(delivery)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms']),
     row(['---', '---:', '---:', '---:', '---:']),
@@ -228,7 +228,7 @@ if (delivery) {
       ms(delivery.stream.p99Ms),
     ]),
     '',
-    `Draining the backlog, from /proc: ${cpuText(delivery.cpuMsPerDelivery) || 'not measured'}. Before the #17 changes, measured ${before.measured}: backlog ${rate(before.drained.perSecond)}/s against ${rate(before.baselinePerSecond)} direct POSTs/s (${(before.drained.perSecond / before.baselinePerSecond).toFixed(2)}×), event → delivery p95 ${ms(before.stream.p95Ms)} ms, ${cpuText(before.cpuMsPerDelivery)}. A delivery then took a dispatch transaction of seven statements, a claim, two reads, and a recording update per delivery each waiting for its WAL flush; now new events are dispatched and leased to the worker by one statement that hands back what delivering them needs, and a batch's outcomes are recorded by one statement that does not wait for the flush.`,
+    `Draining the backlog, from /proc: ${cpuText(delivery.cpuMsPerDelivery) || 'not measured'}. Before the #17 changes, measured ${before.measured}: backlog ${rate(before.drained.perSecond)}/s against ${rate(before.baselinePerSecond)} direct POSTs/s (${(before.drained.perSecond / before.baselinePerSecond).toFixed(2)}×), event → delivery p95 ${ms(before.stream.p95Ms)} ms, ${cpuText(before.cpuMsPerDelivery)}. A delivery then took a dispatch transaction of seven statements, a claim, two reads, and a recording update per delivery each waiting for its WAL flush; now new events are dispatched and leased to the worker by one statement that hands back what delivering them needs (payloads as PostgreSQL's JSON text, spliced into the envelope unparsed), a batch's outcomes are recorded by one statement that does not wait for the flush, each worker runs two delivery loops so one posts while the other waits on the database, and the POSTs go through undici with an emitter as the time-out's abort signal (an AbortSignal per delivery cost more CPU than node:http's whole exchange, and undici's exchange costs about half of node:http's).`,
     '',
     `Where a worker's CPU goes (\`node --cpu-prof\`, one fresh worker draining ${before.profileEvents} events alone after the measurements). Before:`,
     '',

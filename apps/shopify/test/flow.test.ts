@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { call, flowRequest, type Stack, startStack, TEST_SHOP } from './support/stack';
-import { streakWithFirstDayReward } from './support/programs';
+import { streakWithFirstDayReward, streakWithFirstDayStampedReward } from './support/programs';
 
 let stack: Stack;
 let api: Client;
@@ -232,24 +232,7 @@ describe('execute-mission', () => {
 
 describe('stamp-coupon', () => {
   it('stamps the code on a reward log the core left empty; a repeat is 200, a different code 409', async () => {
-    const reward = await created('/schema/reward/record', {
-      name: 'Manual',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 15,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: false,
-    });
-    const streak = await created('/schema/streak/record', { name: 'Stamped', status: 'live' });
-    await created('/schema/milestone/record', {
-      name: 'Day one',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const { reward, streak } = await streakWithFirstDayStampedReward(created);
     expect((await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);
     const log = (
       await api.get('/schema/reward_log/record', {

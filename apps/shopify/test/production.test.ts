@@ -5,7 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/stack';
-import { streakWithFirstDayReward } from './support/programs';
+import { streakWithFirstDayReward, streakWithFirstDayStampedReward } from './support/programs';
 
 /**
  * The app as deployed: its production build under its own `start` (remix-serve) and the core's
@@ -171,24 +171,7 @@ describe('Flow actions', () => {
   });
 
   it('stamp-coupon writes the code onto the reward log; a repeat is 200', async () => {
-    const reward = await created('/schema/reward/record', {
-      name: 'Manual',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 15,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: false,
-    });
-    const streak = await created('/schema/streak/record', { name: 'Stamped', status: 'live' });
-    await created('/schema/milestone/record', {
-      name: 'Day one',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const { reward, streak } = await streakWithFirstDayStampedReward(created);
     expect((await flow('execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);
     const log = (await api.get('/schema/reward_log/record', byField('rewardId', reward.id))).body.data[0];
     for (let i = 0; i < 2; i++) {

@@ -16,6 +16,21 @@ export const creatorFor =
     return res.body.data;
   };
 
+/** A live streak whose first day is a live milestone rewarding `reward`. */
+async function streakRewardingFirstDay(created: Create, reward: { id: string }, streakBody: Record<string, unknown>) {
+  const streak = await created('/schema/streak/record', { status: 'live', ...streakBody });
+  await created('/schema/milestone/record', {
+    name: 'First day',
+    description: 'd',
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    milestoneTargetValue: 1,
+    rewardId: reward.id,
+    status: 'live',
+  });
+  return streak;
+}
+
 /**
  * The program most Flow and trigger tests start from: a live streak whose first day is a
  * milestone rewarding a generated 10 % coupon.
@@ -34,15 +49,23 @@ export async function streakWithFirstDayReward(
     handleCouponAutoGeneration: true,
     couponCodePrefix,
   });
-  const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', completionTargetValue });
-  await created('/schema/milestone/record', {
-    name: 'First day',
+  const streak = await streakRewardingFirstDay(created, reward, { name: 'Daily visit', completionTargetValue });
+  return { reward, streak };
+}
+
+/**
+ * The stamp-coupon tests' program: the first day rewards 15 % with a code the core leaves empty,
+ * for the merchant's Flow to stamp.
+ */
+export async function streakWithFirstDayStampedReward(created: Create) {
+  const reward = await created('/schema/reward/record', {
+    name: 'Manual',
     description: 'd',
-    linkedSchemaSlug: 'streak',
-    linkedSchemaRecordId: streak.id,
-    milestoneTargetValue: 1,
-    rewardId: reward.id,
-    status: 'live',
+    discountType: 'percentage',
+    discountValue: 15,
+    rewardExpiryType: 'no_expiry',
+    handleCoupon: false,
   });
+  const streak = await streakRewardingFirstDay(created, reward, { name: 'Stamped' });
   return { reward, streak };
 }
