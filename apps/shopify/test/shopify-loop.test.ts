@@ -5,7 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, SHOPIFY } from './support/stack';
-import { creatorFor, streakWithFirstDayReward } from './support/programs';
+import { creatorFor, streakRewardingFirstDay, streakWithFirstDayReward } from './support/programs';
 
 /**
  * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
@@ -346,16 +346,7 @@ describe('Shopify discount codes', () => {
   /** A fresh one-period streak whose completion issues `reward` to the customer; returns its reward log once stamped or not. */
   async function earn(): Promise<string> {
     milestoneStreak += 1;
-    const streak = await created('/schema/streak/record', { name: `Discount ${milestoneStreak}`, status: 'live' });
-    await created('/schema/milestone/record', {
-      name: 'Day one',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: streak.id,
-      milestoneTargetValue: 1,
-      rewardId: reward.id,
-      status: 'live',
-    });
+    const streak = await streakRewardingFirstDay(created, reward, { name: `Discount ${milestoneStreak}` });
     const log = await created('/schema/streak_log/record', {
       streakId: streak.id,
       ownedBy: { externalId: CUSTOMER },

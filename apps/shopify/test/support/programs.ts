@@ -17,7 +17,7 @@ export const creatorFor =
   };
 
 /** A live streak whose first day is a live milestone rewarding `reward`. */
-async function streakRewardingFirstDay(created: Create, reward: { id: string }, streakBody: Record<string, unknown>) {
+export async function streakRewardingFirstDay(created: Create, reward: { id: string }, streakBody: Record<string, unknown>) {
   const streak = await created('/schema/streak/record', { status: 'live', ...streakBody });
   await created('/schema/milestone/record', {
     name: 'First day',
