@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENTS_CHANNEL, notifyEventsCommitted } from '../../src/events/wakeup.js';
+import { EVENTS_CHANNEL, notifyEventsCommitted, Wakeup } from '../../src/events/wakeup.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 
 /** The wake-up a log's commit sends to the workers: after the commit, one at a time, never skipped. */
@@ -44,5 +44,31 @@ describe('notifyEventsCommitted', () => {
     expect(third).toBe(second);
     await Promise.all([first, second]);
     expect(await wakeUps('second')).toBe(2);
+  });
+});
+
+describe('Wakeup', () => {
+  const POLL_MS = 60_000;
+  const settled = (p: Promise<void>) => Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), 20))]);
+
+  it('wakes every delivery loop that waits, and keeps a signal that came while none did for the next wait only', async () => {
+    const wakeup = new Wakeup();
+    const first = wakeup.wait(POLL_MS);
+    const second = wakeup.wait(POLL_MS);
+    expect(await settled(first)).toBe(false);
+    wakeup.signal();
+    expect(await settled(first)).toBe(true);
+    expect(await settled(second)).toBe(true);
+
+    wakeup.signal();
+    expect(await settled(wakeup.wait(POLL_MS))).toBe(true);
+    const idle = wakeup.wait(POLL_MS);
+    expect(await settled(idle)).toBe(false);
+    wakeup.signal();
+    await idle;
+  });
+
+  it('ends a wait at the poll interval without a signal', async () => {
+    expect(await settled(new Wakeup().wait(5))).toBe(true);
   });
 });

@@ -246,6 +246,28 @@ describe('webhook delivery', () => {
     expect(receiver.received).toHaveLength(1);
   });
 
+  it("reads past a receiver's long answer without keeping it, and fails one that drips its answer past the time-out", async () => {
+    const hook = await webhook();
+    receiver.respond((_req, res) => res.writeHead(200).end('x'.repeat(1024 * 1024)));
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    const [long] = await webhookLogs(hook.id);
+    expect(long).toMatchObject({ webhookLogStatus: 'processed', lastResponseStatus: 200 });
+
+    receiver.respond((_req, res) => {
+      res.writeHead(200);
+      const drip = setInterval(() => res.write('.'), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    const dripped = (await webhookLogs(hook.id)).find((l: { id: string }) => l.id !== long.id);
+    expect(dripped).toMatchObject({ webhookLogStatus: 'errored', lastResponseStatus: null });
+    expect(dripped.lastError).toMatch(/no answer within 500 ms/);
+  });
+
   it('signs with the rotated secret', async () => {
     const hook = await webhook();
     const rotated = (await acct.api.post(`/schema/webhook/record/${hook.id}/action/rotate_secret`)).body.data;
