@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -19,35 +19,29 @@ const post = (body: Record<string, unknown>) =>
 
 /** Posts a log that must be accepted and returns the create response's `data`. */
 async function log(body: Record<string, unknown>): Promise<any> {
-  const res = await post(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(post(body));
 }
 
 async function member(externalId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await acct.api.post('/schema/account_user/record', { externalId, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.id;
+  return (await accepted(acct.api.post('/schema/account_user/record', { externalId, ...extra }))).id;
 }
 
 async function challenge(body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post('/schema/challenge/record', { name: `C${++seq}`, ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(acct.api.post('/schema/challenge/record', { name: `C${++seq}`, ...body }));
 }
 
 async function milestone(challengeId: string, target: number, rewardId?: string): Promise<any> {
-  const res = await acct.api.post('/schema/milestone/record', {
-    linkedSchemaSlug: 'challenge',
-    linkedSchemaRecordId: challengeId,
-    name: `M${target}`,
-    description: 'd',
-    milestoneTargetValue: target,
-    status: 'live',
-    rewardId,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(
+    acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challengeId,
+      name: `M${target}`,
+      description: 'd',
+      milestoneTargetValue: target,
+      status: 'live',
+      rewardId,
+    }),
+  );
 }
 
 const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // Streak freezes (CONTRACT §14): earning, granting, spending by logs and by the scheduler.
 let app: TestApp;
@@ -17,27 +17,23 @@ let seq = 0;
 const sweep = (at: string) => runSweeps(app.running.services.records, new Date(at), GRACE);
 
 async function streak(body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post('/schema/streak/record', { name: `Freezes ${++seq}`, ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(acct.api.post('/schema/streak/record', { name: `Freezes ${++seq}`, ...body }));
 }
 
 async function member(extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await acct.api.post('/schema/account_user/record', { externalId: `freezer-${++seq}`, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.id;
+  return (await accepted(acct.api.post('/schema/account_user/record', { externalId: `freezer-${++seq}`, ...extra }))).id;
 }
 
 async function log(streakId: string, ownedById: string, activityAt: string): Promise<any> {
-  const res = await acct.api.post('/schema/streak_log/record', {
-    streakId,
-    ownedById,
-    activityId: 'visit',
-    activityAt,
-    uniqueIdentifier: `f-${++seq}`,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(
+    acct.api.post('/schema/streak_log/record', {
+      streakId,
+      ownedById,
+      activityId: 'visit',
+      activityAt,
+      uniqueIdentifier: `f-${++seq}`,
+    }),
+  );
 }
 
 const grant = (progressId: string, body: unknown) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type Client, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, type Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -15,21 +15,15 @@ let seq = 0;
 const post = (body: Record<string, unknown>) => acct.api.post('/schema/mission_log/record', { uniqueIdentifier: `m-${++seq}`, ...body });
 
 async function log(body: Record<string, unknown>): Promise<any> {
-  const res = await post(body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(post(body));
 }
 
 async function member(externalId: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await acct.api.post('/schema/account_user/record', { externalId, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.id;
+  return (await accepted(acct.api.post('/schema/account_user/record', { externalId, ...extra }))).id;
 }
 
 async function mission(body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post('/schema/mission/record', { name: `M${++seq}`, ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(acct.api.post('/schema/mission/record', { name: `M${++seq}`, ...body }));
 }
 
 const twoTasks = [
@@ -69,12 +63,12 @@ async function withEvents<T>(memberId: string, act: () => Promise<T>): Promise<{
 }
 
 async function progressesOf(memberId: string, missionId: string, client: Client = acct.api): Promise<any[]> {
-  const res = await client.get('/schema/mission_progress/record', {
-    filters: { operator: 'and', conditions: [eq('missionId', missionId), eq('ownedById', memberId)] },
-    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(
+    client.get('/schema/mission_progress/record', {
+      filters: { operator: 'and', conditions: [eq('missionId', missionId), eq('ownedById', memberId)] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    }),
+  );
 }
 
 describe('mission logs', () => {

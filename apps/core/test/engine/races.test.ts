@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // Every test fires its requests at once with Promise.all: the outcome must be decided by the
 // database (constraints, locks), never by a read-then-write in the service.
@@ -20,15 +20,11 @@ const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', condi
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 async function member(externalId: string, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await acct.api.post('/schema/account_user/record', { externalId, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(acct.api.post('/schema/account_user/record', { externalId, ...extra }));
 }
 
 async function create(slug: string, body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post(`/schema/${slug}/record`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(acct.api.post(`/schema/${slug}/record`, body));
 }
 
 async function eventCodes(memberId: string): Promise<Record<string, number>> {

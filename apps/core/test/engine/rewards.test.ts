@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // The service clock stays the real one here: issuance and the reward-log PATCH both stamp "now",
 // and the tests bound it by the wall-clock time around each request.
@@ -19,16 +19,16 @@ let seq = 0;
 const eq = (fieldSlug: string, fieldValue: unknown) => ({ operator: 'and', conditions: [{ fieldSlug, operator: 'equals', fieldValue }] });
 
 async function reward(body: Record<string, unknown>): Promise<any> {
-  const res = await acct.api.post('/schema/reward/record', {
-    name: `R${++seq}`,
-    description: 'd',
-    discountType: 'percentage',
-    discountValue: 10,
-    rewardExpiryType: 'no_expiry',
-    ...body,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
+  return accepted(
+    acct.api.post('/schema/reward/record', {
+      name: `R${++seq}`,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      ...body,
+    }),
+  );
 }
 
 /** A streak whose milestone at 1 gives `rewardId`: each new member's first log earns it once. */
@@ -208,9 +208,7 @@ describe('client-stamped coupons (handleCoupon false)', () => {
     const none = await reward({ rewardExpiryType: 'no_expiry' });
     const stamp = async (rewardId: string, body: Record<string, unknown>) => {
       const { rewardLog } = await earn(await earningStreak(rewardId));
-      const res = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, body);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      return res.body.data;
+      return accepted(acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, body));
     };
     expect(
       await stamp(relative.id, { couponCode: 'A-1', rewardIssuedAt: '2026-11-05T08:00:00Z', rewardExpiryAt: '2026-12-01T00:00:00Z' }),

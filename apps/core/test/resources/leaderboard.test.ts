@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, type Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -14,20 +14,14 @@ afterAll(() => app.close());
 let seq = 0;
 const uid = () => `u-${++seq}`;
 
-async function ok<T = any>(reply: Promise<{ status: number; body: any }>): Promise<T> {
-  const res = await reply;
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
 const member = (externalId: string, extra: Record<string, unknown> = {}, api: Client = acct.api) =>
-  ok<{ id: string }>(api.post('/schema/account_user/record', { externalId, ...extra })).then((m) => m.id);
+  accepted<{ id: string }>(api.post('/schema/account_user/record', { externalId, ...extra })).then((m) => m.id);
 const definition = (slug: string, body: Record<string, unknown> = {}, api: Client = acct.api) =>
-  ok<{ id: string }>(api.post(`/schema/${slug}/record`, { name: `${slug} ${++seq}`, ...body })).then((d) => d.id);
+  accepted<{ id: string }>(api.post(`/schema/${slug}/record`, { name: `${slug} ${++seq}`, ...body })).then((d) => d.id);
 const board = (body: Record<string, unknown>, api: Client = acct.api) =>
-  ok(api.post('/schema/leaderboard/record', { name: `Board ${++seq}`, ...body }));
+  accepted(api.post('/schema/leaderboard/record', { name: `Board ${++seq}`, ...body }));
 const challengeLog = (challengeId: string, ownedById: string, extra: Record<string, unknown> = {}) =>
-  ok(
+  accepted(
     acct.api.post('/schema/challenge_log/record', {
       challengeId,
       ownedById,
@@ -41,7 +35,7 @@ const standings = (id: string, query: Record<string, string> = {}, client: Clien
   client.get(`/schema/leaderboard/record/${id}/standings`, query);
 
 async function endUser(externalId: string, names: Record<string, string> = {}): Promise<{ client: Client; memberId: string }> {
-  const minted = await ok(acct.api.post('/enduser/token', { externalId, ...names }));
+  const minted = await accepted(acct.api.post('/enduser/token', { externalId, ...names }));
   return {
     client: app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId }),
     memberId: minted.memberId,
@@ -117,7 +111,7 @@ describe('the leaderboard resource', () => {
       const res = await acct.api.patch(`/schema/leaderboard/record/${made.id}`, patch);
       expect(res.status, JSON.stringify(patch)).toBe(400);
     }
-    expect(await ok(acct.api.get(`/schema/leaderboard/record/${made.id}`))).toMatchObject({
+    expect(await accepted(acct.api.get(`/schema/leaderboard/record/${made.id}`))).toMatchObject({
       rankBy: 'current_run',
       linkedSchemaRecordId: streakId,
       size: 10,
@@ -136,13 +130,13 @@ describe('the leaderboard resource', () => {
     const { client } = await endUser('reader');
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     for (const c of [client, guest]) {
-      const got = await ok(c.get(`/schema/leaderboard/record/${live.id}`));
+      const got = await accepted(c.get(`/schema/leaderboard/record/${live.id}`));
       expect(got).toMatchObject({ id: live.id, eudTitle: 'Top streaks', rankBy: 'current_run', size: 10, linkedSchemaSlug: 'streak' });
       expect(got).not.toHaveProperty('name');
       expect(got).not.toHaveProperty('description');
       expect(got).not.toHaveProperty('status');
       expect((await c.get(`/schema/leaderboard/record/${draft.id}`)).status).toBe(404);
-      const listed = await ok<any[]>(c.get('/schema/leaderboard/record', { limit: '1000' }));
+      const listed = await accepted<any[]>(c.get('/schema/leaderboard/record', { limit: '1000' }));
       expect(listed.map((b) => b.id)).toContain(live.id);
       expect(listed.map((b) => b.id)).not.toContain(draft.id);
       expect(
@@ -164,8 +158,8 @@ describe('standings', () => {
     await logTimes(challengeId, ids.ann!, 3);
     await logTimes(challengeId, ids.dan!, 1);
     await logTimes(challengeId, ids.eve!, 5);
-    await ok(acct.api.patch(`/schema/account_user/record/${ids.eve}`, { status: 'paused' }));
-    const data = await ok(standings(lb.id));
+    await accepted(acct.api.patch(`/schema/account_user/record/${ids.eve}`, { status: 'paused' }));
+    const data = await accepted(standings(lb.id));
     expect(data.rankedCount).toBe(4);
     expect(data.entries.map((e: any) => [e.rank, e.value, e.displayName, e.ownedById])).toEqual([
       [1, 3, 'Ann S.', ids.ann],
@@ -178,8 +172,8 @@ describe('standings', () => {
 
     // fay's first log counts at once (read-your-writes), and eve counts again when live.
     await challengeLog(challengeId, ids.fay!, { activityValue: undefined });
-    await ok(acct.api.patch(`/schema/account_user/record/${ids.eve}`, { status: 'live' }));
-    const after = await ok(standings(lb.id, { limit: '3' }));
+    await accepted(acct.api.patch(`/schema/account_user/record/${ids.eve}`, { status: 'live' }));
+    const after = await accepted(standings(lb.id, { limit: '3' }));
     expect(after.rankedCount).toBe(6);
     expect(after.entries.map((e: any) => [e.rank, e.value])).toEqual([
       [1, 5],
@@ -197,21 +191,21 @@ describe('standings', () => {
     await logTimes(challengeId, second, 3);
     const me = await endUser(`me-${challengeId}`, { firstName: 'Jo', lastName: 'Lee' });
     await logTimes(challengeId, me.memberId, 3);
-    const mine = await ok(standings(lb.id, {}, me.client));
+    const mine = await accepted(standings(lb.id, {}, me.client));
     expect(mine.caller).toEqual({ rank: 2, value: 3 });
     expect(mine.entries).toEqual([
       { rank: 1, value: 4, displayName: 'Marie D.', isCaller: false },
       { rank: 2, value: 3, displayName: 'Zoé É.', isCaller: false },
     ]);
     expect(mine.rankedCount).toBe(3);
-    const guest = await ok(standings(lb.id, {}, app.anon));
+    const guest = await accepted(standings(lb.id, {}, app.anon));
     expect(guest.caller).toBeNull();
     expect(guest.entries[0]).not.toHaveProperty('ownedById');
     expect(guest.entries[0]).not.toHaveProperty('externalId');
     const { client: unranked } = await endUser(`nobody-${challengeId}`);
-    expect((await ok(standings(lb.id, {}, unranked))).caller).toBeNull();
+    expect((await accepted(standings(lb.id, {}, unranked))).caller).toBeNull();
     await logTimes(challengeId, me.memberId, 2);
-    const first = await ok(standings(lb.id, { limit: '1' }, me.client));
+    const first = await accepted(standings(lb.id, { limit: '1' }, me.client));
     expect(first.caller).toEqual({ rank: 1, value: 5 });
     expect(first.entries).toEqual([{ rank: 1, value: 5, displayName: 'Jo L.', isCaller: true }]);
   });
@@ -225,12 +219,12 @@ describe('standings', () => {
     const mailOnly = await member(`mail-${challengeId}`, { email: 'secret.person@example.com', lastName: 'Hidden' });
     await logTimes(challengeId, plain, 2);
     await logTimes(challengeId, mailOnly, 1);
-    const names = (await ok(standings(named.id))).entries.map((e: any) => e.displayName);
+    const names = (await accepted(standings(named.id))).entries.map((e: any) => e.displayName);
     expect(names[0]).toBe('Madonna');
     expect(names[1]).toMatch(/^Member \d{4}$/);
-    const a1 = (await ok(standings(anon1.id))).entries.map((e: any) => e.displayName);
-    const again = (await ok(standings(anon1.id, {}, app.anon))).entries.map((e: any) => e.displayName);
-    const a2 = (await ok(standings(anon2.id))).entries.map((e: any) => e.displayName);
+    const a1 = (await accepted(standings(anon1.id))).entries.map((e: any) => e.displayName);
+    const again = (await accepted(standings(anon1.id, {}, app.anon))).entries.map((e: any) => e.displayName);
+    const a2 = (await accepted(standings(anon2.id))).entries.map((e: any) => e.displayName);
     expect(a1).toEqual(again);
     for (const n of [...a1, ...a2]) expect(n).toMatch(/^Member \d{4}$/);
     expect(a1).not.toEqual(a2);
@@ -248,14 +242,14 @@ describe('standings', () => {
     const now = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit' })
       .format(new Date())
       .slice(0, 7);
-    const current = await ok(standings(lb.id));
+    const current = await accepted(standings(lb.id));
     expect(current.periodKey).toBe(now);
     expect(current.entries.map((e: any) => e.value)).toEqual([1]);
-    const january = await ok(standings(lb.id, { periodKey: '2026-01' }));
+    const january = await accepted(standings(lb.id, { periodKey: '2026-01' }));
     expect(january).toMatchObject({ periodKey: '2026-01', rankedCount: 1 });
-    expect((await ok(standings(lb.id, { periodKey: '2025-02' }))).entries).toEqual([]);
+    expect((await accepted(standings(lb.id, { periodKey: '2025-02' }))).entries).toEqual([]);
     const streakBoard = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: await definition('streak') });
-    expect((await ok(standings(streakBoard.id))).periodKey).toBeNull();
+    expect((await accepted(standings(streakBoard.id))).periodKey).toBeNull();
   });
 
   it('answers 400 invalid_query for bad queries and 404 where the contract says', async () => {
@@ -285,7 +279,7 @@ describe('standings', () => {
       expect(res.body.error.code).toBe('invalid_query');
     }
     expect((await acct.api.get(`/schema/leaderboard/record/${lb.id}/standings?limit=1&limit=2`)).status).toBe(400);
-    expect((await ok(standings(lb.id, { limit: '10', languageCode: 'fr' }))).entries).toEqual([]);
+    expect((await accepted(standings(lb.id, { limit: '10', languageCode: 'fr' }))).entries).toEqual([]);
 
     const { client } = await endUser('checker');
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
@@ -312,7 +306,7 @@ describe('standings', () => {
     const longest = await board({ linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, rankBy: 'longest_run' });
     const m = await member(`runner-${streakId}`, { timezone: 'UTC' });
     const day = (d: string) =>
-      ok(
+      accepted(
         acct.api.post('/schema/streak_log/record', {
           streakId,
           ownedById: m,
@@ -322,20 +316,20 @@ describe('standings', () => {
         }),
       );
     for (const d of ['2026-03-01', '2026-03-02', '2026-03-03']) await day(d);
-    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    expect((await accepted(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
     await day('2026-03-10'); // breaks the run and starts another at 1
-    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([1]);
-    expect((await ok(standings(longest.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    expect((await accepted(standings(current.id))).entries.map((e: any) => e.value)).toEqual([1]);
+    expect((await accepted(standings(longest.id))).entries.map((e: any) => e.value)).toEqual([3]);
     // Ranked another way, a leaderboard's standings are built again; the other board keeps its own.
-    await ok(acct.api.patch(`/schema/leaderboard/record/${current.id}`, { rankBy: 'longest_run' }));
-    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    await accepted(acct.api.patch(`/schema/leaderboard/record/${current.id}`, { rankBy: 'longest_run' }));
+    expect((await accepted(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
     expect((await acct.api.delete(`/schema/leaderboard/record/${longest.id}`)).status).toBe(204);
-    expect((await ok(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    expect((await accepted(standings(current.id))).entries.map((e: any) => e.value)).toEqual([3]);
 
     const missionId = await definition('mission', { isRepeatable: true, tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] });
     const completions = await board({ linkedSchemaSlug: 'mission', linkedSchemaRecordId: missionId });
     for (let i = 0; i < 2; i++)
-      await ok(
+      await accepted(
         acct.api.post('/schema/mission_log/record', {
           missionId,
           ownedById: m,
@@ -344,7 +338,7 @@ describe('standings', () => {
           activityAt: new Date().toISOString(),
         }),
       );
-    expect((await ok(standings(completions.id))).entries.map((e: any) => e.value)).toEqual([2]);
+    expect((await accepted(standings(completions.id))).entries.map((e: any) => e.value)).toEqual([2]);
   });
 
   it('builds standings from earlier progress when a leaderboard is created, and drops erased members', async () => {
@@ -354,19 +348,19 @@ describe('standings', () => {
     await logTimes(challengeId, a, 2);
     await logTimes(challengeId, b, 1);
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
-    expect((await ok(standings(lb.id))).entries.map((e: any) => [e.rank, e.value, e.ownedById])).toEqual([
+    expect((await accepted(standings(lb.id))).entries.map((e: any) => [e.rank, e.value, e.ownedById])).toEqual([
       [1, 2, a],
       [2, 1, b],
     ]);
     expect((await acct.api.delete(`/schema/account_user/record/${a}`)).status).toBe(204);
-    const left = await ok(standings(lb.id));
+    const left = await accepted(standings(lb.id));
     expect(left.entries.map((e: any) => [e.rank, e.ownedById])).toEqual([[1, b]]);
     expect(left.rankedCount).toBe(1);
     // The last leaderboard of a ranking gone, a new one starts again from the progress.
     expect((await acct.api.delete(`/schema/leaderboard/record/${lb.id}`)).status).toBe(204);
     await logTimes(challengeId, b, 2);
     const again = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
-    expect((await ok(standings(again.id))).entries.map((e: any) => e.value)).toEqual([3]);
+    expect((await accepted(standings(again.id))).entries.map((e: any) => e.value)).toEqual([3]);
   });
 
   it('keeps ranks exact under racing logs (against a brute-force ranking)', async () => {
@@ -390,7 +384,7 @@ describe('standings', () => {
     const expected = new Map<string, { value: number; rank: number }>(
       brute.rows.map((r: any) => [r.owned_by_id, { value: r.value, rank: Number(r.rank) }]),
     );
-    const data = await ok(standings(lb.id, { limit: '100' }));
+    const data = await accepted(standings(lb.id, { limit: '100' }));
     expect(data.rankedCount).toBe(expected.size);
     for (const e of data.entries) expect({ value: e.value, rank: e.rank }).toEqual(expected.get(e.ownedById));
     const counts = await app.db.raw(
@@ -416,8 +410,8 @@ describe('standings', () => {
     // Values from 1 to past 4096 spread the members over several coarse buckets: every rank is exact.
     expect(new Set(coarseCounts.rows.map((r: any) => r.coarse)).size).toBeGreaterThan(2);
     for (const m of members) {
-      const minted = await ok(acct.api.post('/enduser/token', { externalId: `race-${members.indexOf(m)}-${challengeId}` }));
-      const mine = await ok(
+      const minted = await accepted(acct.api.post('/enduser/token', { externalId: `race-${members.indexOf(m)}-${challengeId}` }));
+      const mine = await accepted(
         standings(lb.id, {}, app.anon.with({ 'x-enduser-access-token': minted.accessToken, 'x-account-id': acct.accountId })),
       );
       expect(mine.caller).toEqual(expected.get(m) ?? null);

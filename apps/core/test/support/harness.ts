@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/knex.js';
 import type { AppOptions } from '../../src/http/app.js';
@@ -105,6 +105,13 @@ export class Client {
   delete<T = any>(path: string, headers?: HeaderMap) {
     return this.request<T>('DELETE', path, { headers });
   }
+}
+
+/** The `data` of an answer that must be 200; otherwise the test fails, showing the answer's body. */
+export async function accepted<T = any>(reply: Promise<Pick<Reply<{ data: T }>, 'status' | 'body'>>): Promise<T> {
+  const res = await reply;
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
 }
 
 export interface TestAccount {
