@@ -25,8 +25,8 @@ import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profi
 
 /**
  * bench:delivery — 10,000 events through the outbox to a local receiver by real worker
- * processes: deliveries/s draining a backlog committed while they run, and event-to-delivery latency under a steady stream
- * of logs. Baseline: the same signed-size POSTs sent straight to the receiver, no database.
+ * processes: deliveries/s draining a backlog committed while they run, and event-to-delivery
+ * latency under a steady stream of logs. Baseline: the same signed-size POSTs sent straight to the receiver, no database.
  */
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);

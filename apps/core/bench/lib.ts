@@ -196,8 +196,11 @@ export interface CpuTimes {
   service: number;
   postgres: number;
   loadGenerator: number;
-  /** Each PostgreSQL process's time, so a backend that exits between two readings takes its time out of neither. */
-  postgresByPid?: Map<number, number>;
+}
+
+/** A reading of CPU times; PostgreSQL's per process, so a backend that exits between two readings takes its time out of neither. */
+export interface CpuReading extends CpuTimes {
+  postgresByPid: Map<number, number>;
 }
 
 /** Linux's clock tick for /proc times (USER_HZ), 100 on every architecture it runs on. */
@@ -207,14 +210,14 @@ const TICKS_PER_SECOND = 100;
  * Reads CPU times from /proc, so a benchmark can say where a request's CPU goes; undefined where
  * /proc is missing. PostgreSQL is every process named `postgres`: the local or embedded server.
  */
-export function cpuTimes(servicePid: number): CpuTimes | undefined {
+export function cpuTimes(servicePid: number): CpuReading | undefined {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
   } catch {
     return undefined;
   }
-  const times: CpuTimes = { service: 0, postgres: 0, loadGenerator: 0, postgresByPid: new Map() };
+  const times: CpuReading = { service: 0, postgres: 0, loadGenerator: 0, postgresByPid: new Map() };
   for (const pid of pids) {
     let stat: string;
     try {
@@ -230,14 +233,14 @@ export function cpuTimes(servicePid: number): CpuTimes | undefined {
     else if (Number(pid) === process.pid) times.loadGenerator += ms;
     else if (name === 'postgres') {
       times.postgres += ms;
-      times.postgresByPid!.set(Number(pid), ms);
+      times.postgresByPid.set(Number(pid), ms);
     }
   }
   return times;
 }
 
 /** CPU per request between two readings. */
-export function cpuPerRequest(before: CpuTimes | undefined, after: CpuTimes | undefined, requests: number): CpuTimes | undefined {
+export function cpuPerRequest(before: CpuReading | undefined, after: CpuReading | undefined, requests: number): CpuTimes | undefined {
   if (!before || !after || !requests) return undefined;
   return {
     service: (after.service - before.service) / requests,
@@ -250,8 +253,7 @@ export function cpuPerRequest(before: CpuTimes | undefined, after: CpuTimes | un
  * PostgreSQL's CPU between two readings, over the processes alive at the second: a backend that
  * ended meanwhile (a closed connection) would otherwise take its whole life's time off the sum.
  */
-function postgresBetween(before: CpuTimes, after: CpuTimes): number {
-  if (!before.postgresByPid || !after.postgresByPid) return after.postgres - before.postgres;
+function postgresBetween(before: CpuReading, after: CpuReading): number {
   let sum = 0;
   for (const [pid, ms] of after.postgresByPid) sum += ms - (before.postgresByPid.get(pid) ?? 0);
   return sum;

@@ -18,8 +18,9 @@ export interface Tracing {
 
 /**
  * Starts the OpenTelemetry SDK: spans of HTTP requests (in, and out through node:http and through
- * undici, which posts webhooks), Koa middleware and pg queries, exported as OTLP/HTTP JSON to `<endpoint>/v1/traces`. The CLI imports this module only
- * when an endpoint is configured, so a process that does not trace never loads the SDK.
+ * undici, which posts webhooks), Koa middleware and pg queries, exported as OTLP/HTTP JSON to
+ * `<endpoint>/v1/traces`. The CLI imports this module only when an endpoint is configured, so a
+ * process that does not trace never loads the SDK.
  */
 export function startTracing(options: { endpoint: string; serviceName: string }): Tracing {
   const sdk = new NodeSDK({

@@ -76,6 +76,7 @@ export async function postJson(
   }
   // An emitter as the abort signal: an AbortSignal per delivery cost more CPU than the rest of the exchange.
   const abort = new EventEmitter();
+  const noAnswer = () => new DeliveryError(`no answer within ${options.timeoutMs} ms`);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -92,11 +93,11 @@ export async function postJson(
     });
     // The answer's body is read (and bounded) so the connection can be reused; its content is not kept.
     await res.body.dump({ limit: MAX_RESPONSE_BYTES }).catch(() => undefined);
-    if (timedOut) throw new DeliveryError(`no answer within ${options.timeoutMs} ms`);
+    if (timedOut) throw noAnswer();
     return { status: res.statusCode };
   } catch (err) {
     if (err instanceof DeliveryError) throw err;
-    if (timedOut) throw new DeliveryError(`no answer within ${options.timeoutMs} ms`);
+    if (timedOut) throw noAnswer();
     const cause = (err as { cause?: unknown }).cause;
     if (cause instanceof DeliveryError) throw cause;
     const code = (err as NodeJS.ErrnoException).code;
