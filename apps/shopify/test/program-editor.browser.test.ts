@@ -76,6 +76,8 @@ afterAll(() => admin?.close());
 
 const toasts = () => admin.browser.page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
 const saveBar = () => admin.browser.page.locator('ui-save-bar');
+/** App Bridge hides the bar on the render after the save's answer, a frame after its toast. */
+const saveBarHidden = () => admin.browser.page.locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
 let streakId: string;
 
 describe('the program editor', () => {
@@ -89,7 +91,7 @@ describe('the program editor', () => {
     const text = await page.locator('body').innerText();
     for (const words of ['Resets every day', 'Count each visit', 'Remind shoppers 4 hours before the streak breaks.', 'No milestones yet'])
       expect(text).toContain(words);
-    expect(await saveBar().getAttribute('data-showing')).toBeNull();
+    await saveBarHidden();
 
     const basics = page.getByRole('region', { name: 'Program' });
     await basics.getByLabel('Name', { exact: true }).fill('Daily visit');
@@ -125,7 +127,7 @@ describe('the program editor', () => {
     streakId = /\/app\/programs\/streak\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     await page.getByRole('cell', { name: 'A full week' }).waitFor();
     expect(await toasts()).toContain('Program created');
-    expect(await saveBar().getAttribute('data-showing')).toBeNull();
+    await saveBarHidden();
 
     const streak = (await api.get(`/schema/streak/record/${streakId}`)).body.data;
     expect(streak).toMatchObject({
@@ -171,7 +173,7 @@ describe('the program editor', () => {
       .click();
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await page.waitForFunction(() => (window as unknown as { __toasts: string[] }).__toasts.includes('Program saved'));
-    expect(await saveBar().getAttribute('data-showing')).toBeNull();
+    await saveBarHidden();
     expect((await api.get(`/schema/streak/record/${streakId}`)).body.data).toMatchObject({
       aggregationMethod: 'sum',
       aggregationTargetValue: 20,
