@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineGrid, InlineStack, Text } from '@shopify/polaris';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
@@ -40,9 +41,16 @@ function Trend({ program, figure }: { program: Program; figure: Figure }) {
 /**
  * The dashboard's program health: per live streak, challenge and mission, members active,
  * completions and rewards issued in the dashboard's range against the range before it, and each
- * program's members active per day. A bad range is left to the dashboard's own range form.
+ * program's members active per day. A bad range is left to the dashboard's own range form. Drawn
+ * again only when the loader answers (memo: the dashboard re-renders on every navigation state).
  */
-export function ProgramHealth({ health, failure }: { health: ProgramHealthData | null; failure: CoreFailure | null }) {
+export const ProgramHealth = memo(function ProgramHealth({
+  health,
+  failure,
+}: {
+  health: ProgramHealthData | null;
+  failure: CoreFailure | null;
+}) {
   const { health: h } = useMessages();
   if (failure?.status === 400) return null;
   return (
@@ -127,4 +135,4 @@ export function ProgramHealth({ health, failure }: { health: ProgramHealthData |
       </section>
     </Card>
   );
-}
+});

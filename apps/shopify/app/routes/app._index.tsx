@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { ProgramHealth } from '../components/ProgramHealth';
@@ -40,11 +40,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
+type Summary = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['summary']>;
+
 export default function Dashboard() {
   const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl, health } = useLoaderData<typeof loader>();
-  const navigation = useNavigation();
-  const { common, dashboard: m } = useMessages();
-  const [range, setRange] = useState({ from, to });
+  const { dashboard: m } = useMessages();
   return (
     <Page title={m.title}>
       <Layout>
@@ -52,108 +52,14 @@ export default function Dashboard() {
           <OnboardingChecklist data={checklistData} baseUrl={widgetBaseUrl} />
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <Form method="get">
-              <InlineStack gap="300" blockAlign="end">
-                <TextField
-                  label={common.from}
-                  name="from"
-                  type="date"
-                  autoComplete="off"
-                  value={range.from}
-                  onChange={(v) => setRange((r) => ({ ...r, from: v }))}
-                  error={failure?.fieldErrors.from}
-                />
-                <TextField
-                  label={common.to}
-                  name="to"
-                  type="date"
-                  autoComplete="off"
-                  value={range.to}
-                  onChange={(v) => setRange((r) => ({ ...r, to: v }))}
-                  error={failure?.fieldErrors.to}
-                />
-                <Button submit loading={navigation.state === 'loading'}>
-                  {common.show}
-                </Button>
-              </InlineStack>
-            </Form>
-          </Card>
+          <RangeForm from={from} to={to} fieldErrors={failure?.fieldErrors} />
         </Layout.Section>
         {failure ? (
           <Layout.Section>
             <Banner tone="critical" title={failure.message} />
           </Layout.Section>
         ) : null}
-        {summary ? (
-          <>
-            <Layout.Section>
-              <InlineGrid columns={3} gap="400">
-                {[
-                  [m.membersActive, summary.totals.activeMembers],
-                  [m.logs, summary.totals.logs],
-                  [m.rewardsIssued, summary.totals.rewardsIssued],
-                ].map(([label, value]) => (
-                  <Card key={label}>
-                    <BlockStack gap="100">
-                      <Text as="p" tone="subdued">
-                        {label}
-                      </Text>
-                      <Text as="p" variant="heading2xl">
-                        {value}
-                      </Text>
-                    </BlockStack>
-                  </Card>
-                ))}
-              </InlineGrid>
-            </Layout.Section>
-            <Layout.Section>
-              <Card>
-                <ColumnChart title={m.logsPerDay} points={summary.days.map((d) => ({ label: d.date, value: d.logs }))} />
-              </Card>
-            </Layout.Section>
-            <Layout.Section>
-              <Card>
-                <ColumnChart
-                  title={m.membersActivePerDay}
-                  color="#2563eb"
-                  points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
-                />
-              </Card>
-            </Layout.Section>
-            <Layout.Section>
-              <Card>
-                <ColumnChart
-                  title={m.rewardsIssuedPerDay}
-                  color="#d97706"
-                  points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))}
-                />
-              </Card>
-            </Layout.Section>
-            <Layout.Section>
-              <Card>
-                <RateBars
-                  title={format(m.completionRates, { from: summary.from, to: summary.to, timezone: summary.timezone })}
-                  rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
-                    const c = summary.completion[kind];
-                    return {
-                      label: m.kinds[kind],
-                      rate: c.rate,
-                      detail: format(m.completedOf, { completed: c.completed, started: c.started }),
-                    };
-                  })}
-                />
-                <Text as="p" tone="subdued">
-                  {format(m.overall, {
-                    streak: percent(summary.completion.streak.rate),
-                    challenge: percent(summary.completion.challenge.rate),
-                    mission: percent(summary.completion.mission.rate),
-                  })}
-                </Text>
-              </Card>
-            </Layout.Section>
-          </>
-        ) : null}
+        {summary ? <Numbers summary={summary} /> : null}
         <Layout.Section>
           <ProgramHealth health={health.health} failure={health.failure} />
         </Layout.Section>
@@ -161,3 +67,113 @@ export default function Dashboard() {
     </Page>
   );
 }
+
+/** The range: typing a date and the Show's loading state re-render this form alone, not the charts. */
+function RangeForm({ from, to, fieldErrors }: { from: string; to: string; fieldErrors: Record<string, string> | undefined }) {
+  const navigation = useNavigation();
+  const { common } = useMessages();
+  const [range, setRange] = useState({ from, to });
+  return (
+    <Card>
+      <Form method="get">
+        <InlineStack gap="300" blockAlign="end">
+          <TextField
+            label={common.from}
+            name="from"
+            type="date"
+            autoComplete="off"
+            value={range.from}
+            onChange={(v) => setRange((r) => ({ ...r, from: v }))}
+            error={fieldErrors?.from}
+          />
+          <TextField
+            label={common.to}
+            name="to"
+            type="date"
+            autoComplete="off"
+            value={range.to}
+            onChange={(v) => setRange((r) => ({ ...r, to: v }))}
+            error={fieldErrors?.to}
+          />
+          <Button submit loading={navigation.state === 'loading'}>
+            {common.show}
+          </Button>
+        </InlineStack>
+      </Form>
+    </Card>
+  );
+}
+
+/** The totals, charts and completion rates, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
+const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
+  const { dashboard: m } = useMessages();
+  return (
+    <>
+      <Layout.Section>
+        <InlineGrid columns={3} gap="400">
+          {[
+            [m.membersActive, summary.totals.activeMembers],
+            [m.logs, summary.totals.logs],
+            [m.rewardsIssued, summary.totals.rewardsIssued],
+          ].map(([label, value]) => (
+            <Card key={label}>
+              <BlockStack gap="100">
+                <Text as="p" tone="subdued">
+                  {label}
+                </Text>
+                <Text as="p" variant="heading2xl">
+                  {value}
+                </Text>
+              </BlockStack>
+            </Card>
+          ))}
+        </InlineGrid>
+      </Layout.Section>
+      <Layout.Section>
+        <Card>
+          <ColumnChart title={m.logsPerDay} points={summary.days.map((d) => ({ label: d.date, value: d.logs }))} />
+        </Card>
+      </Layout.Section>
+      <Layout.Section>
+        <Card>
+          <ColumnChart
+            title={m.membersActivePerDay}
+            color="#2563eb"
+            points={summary.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
+          />
+        </Card>
+      </Layout.Section>
+      <Layout.Section>
+        <Card>
+          <ColumnChart
+            title={m.rewardsIssuedPerDay}
+            color="#d97706"
+            points={summary.days.map((d) => ({ label: d.date, value: d.rewardsIssued }))}
+          />
+        </Card>
+      </Layout.Section>
+      <Layout.Section>
+        <Card>
+          <RateBars
+            title={format(m.completionRates, { from: summary.from, to: summary.to, timezone: summary.timezone })}
+            rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
+              const c = summary.completion[kind];
+              return {
+                label: m.kinds[kind],
+                rate: c.rate,
+                detail: format(m.completedOf, { completed: c.completed, started: c.started }),
+              };
+            })}
+          />
+          <Text as="p" tone="subdued">
+            {format(m.overall, {
+              streak: percent(summary.completion.streak.rate),
+              challenge: percent(summary.completion.challenge.rate),
+              mission: percent(summary.completion.mission.rate),
+            })}
+          </Text>
+        </Card>
+      </Layout.Section>
+    </>
+  );
+});

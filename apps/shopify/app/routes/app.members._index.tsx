@@ -14,7 +14,7 @@ import {
   Text,
   TextField,
 } from '@shopify/polaris';
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
@@ -30,106 +30,127 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { query, page, pageSize: PAGE_SIZE, ...(await searchMembers(api, query, page)) };
 };
 
+type MembersData = ReturnType<typeof useLoaderData<typeof loader>>;
+
 export default function Members() {
-  const { query, page, pageSize, members, total, failure } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { members: m } = useMessages();
+  return (
+    <Page title={m.title}>
+      <BlockStack gap="400">
+        <SearchForm query={data.query} />
+        {data.failure ? <Banner tone="critical" title={data.failure.message} /> : null}
+        <Results data={data} />
+      </BlockStack>
+    </Page>
+  );
+}
+
+/** The search: its keystrokes and the search's loading state re-render this form alone, not the rows. */
+function SearchForm({ query }: { query: string }) {
   const { members: m } = useMessages();
   const navigation = useNavigation();
-  const [params] = useSearchParams();
   const [text, setText] = useState(query);
+  return (
+    <Card>
+      <Form method="get">
+        <InlineStack gap="300" blockAlign="end">
+          <div style={{ flex: 1 }}>
+            <TextField
+              label={m.searchLabel}
+              name="q"
+              type="search"
+              autoComplete="off"
+              placeholder={m.searchPlaceholder}
+              value={text}
+              onChange={setText}
+            />
+          </div>
+          <Button submit variant="primary" loading={navigation.state === 'loading'}>
+            {m.search}
+          </Button>
+        </InlineStack>
+      </Form>
+    </Card>
+  );
+}
+
+/** The rows and the pages, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
+const Results = memo(function Results({ data }: { data: MembersData }) {
+  const { query, page, pageSize, members, total, failure } = data;
+  const { members: m } = useMessages();
+  const [params] = useSearchParams();
   const pageUrl = (p: number) => {
     const next = new URLSearchParams(params);
     next.set('page', String(p));
     return `?${next.toString()}`;
   };
   return (
-    <Page title={m.title}>
-      <BlockStack gap="400">
-        <Card>
-          <Form method="get">
-            <InlineStack gap="300" blockAlign="end">
-              <div style={{ flex: 1 }}>
-                <TextField
-                  label={m.searchLabel}
-                  name="q"
-                  type="search"
-                  autoComplete="off"
-                  placeholder={m.searchPlaceholder}
-                  value={text}
-                  onChange={setText}
-                />
-              </div>
-              <Button submit variant="primary" loading={navigation.state === 'loading'}>
-                {m.search}
-              </Button>
-            </InlineStack>
-          </Form>
-        </Card>
-        {failure ? <Banner tone="critical" title={failure.message} /> : null}
-        {/* Which search the rows answer, so a reader (and a test) can tell fresh rows from the previous search's. */}
-        <Card padding="0">
-          <div data-results-for={query} hidden />
-          {members.length ? (
-            <IndexTable
-              resourceName={m.resourceName}
-              itemCount={members.length}
-              selectable={false}
-              headings={[
-                { title: m.columns.name },
-                { title: m.columns.email },
-                { title: m.columns.externalId },
-                { title: m.columns.status },
-                { title: m.columns.joined },
-              ]}
-            >
-              {members.map((member, i) => (
-                <IndexTable.Row id={member.id} key={member.id} position={i}>
-                  <IndexTable.Cell>
-                    <Link to={`/app/members/${member.id}`} data-primary-link>
-                      <Text as="span" fontWeight="semibold">
-                        {fullName(member) || m.noName}
-                      </Text>
-                    </Link>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{member.email ?? ''}</IndexTable.Cell>
-                  <IndexTable.Cell>
-                    <InlineStack gap="200">
-                      <Text as="span">{member.externalId}</Text>
-                      {member.customerId !== null ? <Badge tone="info">{m.shopifyCustomer}</Badge> : null}
-                    </InlineStack>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>
-                    <Badge tone={member.status === 'live' ? 'success' : undefined}>{m.statuses[member.status] ?? member.status}</Badge>
-                  </IndexTable.Cell>
-                  <IndexTable.Cell>{member.createdAt.slice(0, 10)}</IndexTable.Cell>
-                </IndexTable.Row>
-              ))}
-            </IndexTable>
-          ) : query ? (
-            <EmptyState heading={format(m.noMatchTitle, { query })} image="">
-              <p>{m.noMatchBody}</p>
-            </EmptyState>
-          ) : failure ? null : (
-            <EmptyState heading={m.emptyTitle} image="">
-              <p>{m.emptyBody}</p>
-            </EmptyState>
-          )}
-        </Card>
-        {total > 0 ? (
-          <InlineStack align="space-between" blockAlign="center">
-            <Text as="p" tone="subdued">
-              {format(m.count, { shown: members.length, total })}
-            </Text>
-            <Pagination
-              hasPrevious={page > 0}
-              previousURL={pageUrl(page - 1)}
-              previousTooltip={m.previous}
-              hasNext={(page + 1) * pageSize < total}
-              nextURL={pageUrl(page + 1)}
-              nextTooltip={m.next}
-            />
-          </InlineStack>
-        ) : null}
-      </BlockStack>
-    </Page>
+    <>
+      {/* Which search the rows answer, so a reader (and a test) can tell fresh rows from the previous search's. */}
+      <Card padding="0">
+        <div data-results-for={query} hidden />
+        {members.length ? (
+          <IndexTable
+            resourceName={m.resourceName}
+            itemCount={members.length}
+            selectable={false}
+            headings={[
+              { title: m.columns.name },
+              { title: m.columns.email },
+              { title: m.columns.externalId },
+              { title: m.columns.status },
+              { title: m.columns.joined },
+            ]}
+          >
+            {members.map((member, i) => (
+              <IndexTable.Row id={member.id} key={member.id} position={i}>
+                <IndexTable.Cell>
+                  <Link to={`/app/members/${member.id}`} data-primary-link>
+                    <Text as="span" fontWeight="semibold">
+                      {fullName(member) || m.noName}
+                    </Text>
+                  </Link>
+                </IndexTable.Cell>
+                <IndexTable.Cell>{member.email ?? ''}</IndexTable.Cell>
+                <IndexTable.Cell>
+                  <InlineStack gap="200">
+                    <Text as="span">{member.externalId}</Text>
+                    {member.customerId !== null ? <Badge tone="info">{m.shopifyCustomer}</Badge> : null}
+                  </InlineStack>
+                </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Badge tone={member.status === 'live' ? 'success' : undefined}>{m.statuses[member.status] ?? member.status}</Badge>
+                </IndexTable.Cell>
+                <IndexTable.Cell>{member.createdAt.slice(0, 10)}</IndexTable.Cell>
+              </IndexTable.Row>
+            ))}
+          </IndexTable>
+        ) : query ? (
+          <EmptyState heading={format(m.noMatchTitle, { query })} image="">
+            <p>{m.noMatchBody}</p>
+          </EmptyState>
+        ) : failure ? null : (
+          <EmptyState heading={m.emptyTitle} image="">
+            <p>{m.emptyBody}</p>
+          </EmptyState>
+        )}
+      </Card>
+      {total > 0 ? (
+        <InlineStack align="space-between" blockAlign="center">
+          <Text as="p" tone="subdued">
+            {format(m.count, { shown: members.length, total })}
+          </Text>
+          <Pagination
+            hasPrevious={page > 0}
+            previousURL={pageUrl(page - 1)}
+            previousTooltip={m.previous}
+            hasNext={(page + 1) * pageSize < total}
+            nextURL={pageUrl(page + 1)}
+            nextTooltip={m.next}
+          />
+        </InlineStack>
+      ) : null}
+    </>
   );
-}
+});

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
+import { memo } from 'react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
@@ -26,11 +27,7 @@ export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
   const { editor, records: m } = useMessages();
   const names = m.resources[info.slug];
-  // A record's status in the merchant's words where the admin has them (draft, live, paused).
-  const statusLabel = (status: unknown) => (editor.status.badge as Record<string, string | undefined>)[String(status)] ?? String(status);
-  // Streaks, challenges and missions are made in the program editor; this page stays their complete view.
-  const program = DEFINITION_SLUGS.includes(info.slug);
-  const newUrl = program ? `/app/programs/${info.slug}/new` : `/app/r/${info.slug}/new`;
+  const { program, newUrl } = programOf(info);
   return (
     <Page
       title={names.title}
@@ -39,35 +36,55 @@ export default function ResourceList() {
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
       {failure ? <Banner tone="critical" title={failure.message} /> : null}
-      <Card padding="0">
-        {rows.length ? (
-          <DataTable
-            columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
-            headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated, ...(program ? [''] : [])]}
-            rows={rows.map((row) => [
-              <Link key={row.id} to={`/app/r/${info.slug}/${row.id}`}>
-                {title(row)}
-              </Link>,
-              row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
-              String(row.updatedAt ?? '')
-                .slice(0, 16)
-                .replace('T', ' '),
-              ...(program
-                ? [
-                    <Link key={`edit-${row.id}`} to={`/app/programs/${info.slug}/${row.id}`}>
-                      {editor.editProgram}
-                    </Link>,
-                  ]
-                : []),
-            ])}
-            footerContent={format(m.list.count, { shown: rows.length, total })}
-          />
-        ) : (
-          <EmptyState heading={format(m.list.empty, { plural: names.plural })} action={{ content: names.new, url: newUrl }} image="">
-            <p>{m.list.emptyHelp}</p>
-          </EmptyState>
-        )}
-      </Card>
+      <Records info={info} rows={rows} total={total} />
     </Page>
   );
 }
+
+type ListData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+/** Streaks, challenges and missions are made in the program editor; this page stays their complete view. */
+function programOf(info: ListData['info']) {
+  const program = DEFINITION_SLUGS.includes(info.slug);
+  return { program, newUrl: program ? `/app/programs/${info.slug}/new` : `/app/r/${info.slug}/new` };
+}
+
+/** The table, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
+const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'info' | 'rows' | 'total'>) {
+  const { editor, records: m } = useMessages();
+  const names = m.resources[info.slug];
+  const { program, newUrl } = programOf(info);
+  // A record's status in the merchant's words where the admin has them (draft, live, paused).
+  const statusLabel = (status: unknown) => (editor.status.badge as Record<string, string | undefined>)[String(status)] ?? String(status);
+  return (
+    <Card padding="0">
+      {rows.length ? (
+        <DataTable
+          columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
+          headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated, ...(program ? [''] : [])]}
+          rows={rows.map((row) => [
+            <Link key={row.id} to={`/app/r/${info.slug}/${row.id}`}>
+              {title(row)}
+            </Link>,
+            row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
+            String(row.updatedAt ?? '')
+              .slice(0, 16)
+              .replace('T', ' '),
+            ...(program
+              ? [
+                  <Link key={`edit-${row.id}`} to={`/app/programs/${info.slug}/${row.id}`}>
+                    {editor.editProgram}
+                  </Link>,
+                ]
+              : []),
+          ])}
+          footerContent={format(m.list.count, { shown: rows.length, total })}
+        />
+      ) : (
+        <EmptyState heading={format(m.list.empty, { plural: names.plural })} action={{ content: names.new, url: newUrl }} image="">
+          <p>{m.list.emptyHelp}</p>
+        </EmptyState>
+      )}
+    </Card>
+  );
+});
