@@ -17,7 +17,8 @@ import { launchChromium } from '../test/support/browser.js';
  * `pnpm bench:widget`: what the widget costs the storefront on a guest's (and a member's) first
  * visit, the lazy launcher beside the eager build (the app imported and mounted at once, as before
  * the launcher was drawn without it) in the same run. The demo page is loaded in chromium, each
- * time in a fresh context (nothing cached), without the widget and with each build, until the
+ * time in a fresh context (nothing cached), without the widget and with each build, the pages in
+ * turn (round by round, so that the machine's slower spells fall on all of them alike), until the
  * launcher is drawn and the network is idle. Counted per load: the main-thread time (CDP
  * Performance.getMetrics), long tasks (PerformanceObserver), the widget's script bytes over the
  * wire by the time the launcher was drawn and in all, and when the launcher was drawn; then a
@@ -330,23 +331,30 @@ async function main(): Promise<void> {
       samples: Sample[];
     };
     const results: Record<string, Result> = {};
+    const urlOf = (variant: Variant) => `${api.url}/demo?${variant.query}`;
+    // One unrecorded load of each warms the service and the browser.
+    for (const variant of VARIANTS) await loadOnce(browser, urlOf(variant), variant);
+    // Round by round, each page once: a slower spell of the machine falls on every page alike.
+    const samples = new Map<Variant, Sample[]>(VARIANTS.map((v) => [v, []]));
+    const cold = new Map<Variant, number[]>(VARIANTS.map((v) => [v, []]));
+    const traces = new Map<Variant, ReturnType<typeof breakdown>[]>(VARIANTS.map((v) => [v, []]));
+    for (let i = 0; i < RUNS; i++)
+      for (const variant of VARIANTS) samples.get(variant)!.push(await loadOnce(browser, urlOf(variant), variant));
+    for (let i = 0; i < RUNS; i++)
+      for (const variant of VARIANTS) if (variant.build) cold.get(variant)!.push(await coldOpen(browser, urlOf(variant), variant));
+    for (let i = 0; i < TRACE_RUNS; i++)
+      for (const variant of VARIANTS) traces.get(variant)!.push(await tracedLoad(browser, urlOf(variant), variant));
     for (const variant of VARIANTS) {
-      const url = `${api.url}/demo?${variant.query}`;
-      // One unrecorded load warms the service and the browser.
-      await loadOnce(browser, url, variant);
-      const samples: Sample[] = [];
-      for (let i = 0; i < RUNS; i++) samples.push(await loadOnce(browser, url, variant));
-      const cold: number[] = [];
-      if (variant.build) for (let i = 0; i < RUNS; i++) cold.push(await coldOpen(browser, url, variant));
-      const traces: ReturnType<typeof breakdown>[] = [];
-      for (let i = 0; i < TRACE_RUNS; i++) traces.push(await tracedLoad(browser, url, variant));
-      const keys = Object.keys(samples[0]!) as (keyof Sample)[];
+      const own = samples.get(variant)!;
+      const opened = cold.get(variant)!;
+      const traced = traces.get(variant)!;
+      const keys = Object.keys(own[0]!) as (keyof Sample)[];
       results[variant.name] = {
-        median: Object.fromEntries(keys.map((k) => [k, medianOf(samples, (s) => s[k])])),
-        coldOpenMs: cold.length ? median(cold) : null,
-        breakdown: Object.fromEntries(KIND_NAMES.map((k) => [k, traces.length ? median(traces.map((t) => t.kinds[k]!)) : 0])),
-        traceWallMs: traces.length ? median(traces.map((t) => t.wallMs)) : 0,
-        samples,
+        median: Object.fromEntries(keys.map((k) => [k, medianOf(own, (s) => s[k])])),
+        coldOpenMs: opened.length ? median(opened) : null,
+        breakdown: Object.fromEntries(KIND_NAMES.map((k) => [k, traced.length ? median(traced.map((t) => t.kinds[k]!)) : 0])),
+        traceWallMs: traced.length ? median(traced.map((t) => t.wallMs)) : 0,
+        samples: own,
       };
     }
 
