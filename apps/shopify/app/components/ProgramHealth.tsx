@@ -116,12 +116,14 @@ export const ProgramHealth = memo(function ProgramHealth({
               <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
                 <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
                   {health.programs.map((p) => (
-                    <ColumnChart
-                      key={p.id}
-                      title={format(h.activePerDay, { name: p.name })}
-                      color={p.kind === 'streak' ? '#7c3aed' : p.kind === 'challenge' ? '#2563eb' : '#059669'}
-                      points={p.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
-                    />
+                    // Below the fold with a live program each: laid out and painted once scrolled to.
+                    <div key={p.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 160px' }}>
+                      <ColumnChart
+                        title={format(h.activePerDay, { name: p.name })}
+                        color={p.kind === 'streak' ? '#7c3aed' : p.kind === 'challenge' ? '#2563eb' : '#059669'}
+                        points={p.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
+                      />
+                    </div>
                   ))}
                 </InlineGrid>
               </div>
