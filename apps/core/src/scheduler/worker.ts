@@ -91,7 +91,9 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
       } catch (err) {
         s.logger.error({ err }, 'delivery round failed');
       }
-      if (!worked) await wakeup.wait(pollMs);
+      // A loop busy when stop signalled finds no signal left for it (another loop took it), so it
+      // must not wait: the poll interval can be long.
+      if (!worked && !stopping) await wakeup.wait(pollMs);
     }
   };
   const delivering = Promise.all(Array.from({ length: DELIVERY_LANES }, deliver));

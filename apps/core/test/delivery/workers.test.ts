@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/scheduler/worker.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
@@ -75,5 +76,25 @@ describe('worker loop', () => {
     expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(1);
     const [sent] = (await acct.api.get('/schema/notification_log/record')).body.data;
     expect(sent).toMatchObject({ channel: 'email', notificationLogStatus: 'sent', ownedById: log.body.data.ownedById });
+  });
+
+  it('stops at once when its delivery loops are mid-round, not after their next poll interval', async () => {
+    const dispatching = () =>
+      app.db.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%dispatched_at is null%'`);
+    const blocker = new pg.Client({ connectionString: app.config.databaseUrl });
+    await blocker.connect();
+    try {
+      // A new worker's loops start with a round, held here by the lock: stop comes while they are mid-round.
+      await blocker.query('begin');
+      await blocker.query('lock table event_log in access exclusive mode');
+      const more = await startWorkers(app.running.services, app.config.databaseUrl!, { pollMs: 600_000 });
+      await until(async () => (await dispatching()).rows[0].n >= 2);
+      const stopped = more.stop();
+      await blocker.query('commit');
+      // Within the test's time-out, not the loops' ten-minute poll.
+      await stopped;
+    } finally {
+      await blocker.end();
+    }
   });
 });
