@@ -270,6 +270,12 @@ const listParams = (name: string) => [
 ];
 export const ID = param('id', { type: 'string', format: 'uuid' }, 'Record id.', 'path', true);
 
+/** A 200 answer in the contract's envelope: `{"data": …}`. */
+export const dataResponse = (description: string, data: Json) => ({
+  description,
+  content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data } } } },
+});
+
 function pathsOf(r: Resource): Record<string, Json> {
   const name = pascal(r.slug);
   const a = r.access;

@@ -5,6 +5,7 @@ import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
+import { dataResponse } from '../../records/openapi.js';
 
 /** The longest range one summary covers: a year of daily rows is what a dashboard chart can show. */
 const MAX_DAYS = 366;
@@ -278,46 +279,33 @@ export const analyticsPaths = {
       security: [{ apiKey: [], apiSecret: [] }],
       parameters: rangeParameters,
       responses: {
-        200: {
-          description: 'Summary',
-          content: {
-            'application/json': {
-              schema: {
+        200: dataResponse('Summary', {
+          type: 'object',
+          required: ['from', 'to', 'timezone', 'totals', 'days', 'completion'],
+          properties: {
+            from: { type: 'string', format: 'date' },
+            to: { type: 'string', format: 'date' },
+            timezone: { type: 'string' },
+            totals: {
+              type: 'object',
+              properties: { activeMembers: count, logs: count, rewardsIssued: count },
+              required: ['activeMembers', 'logs', 'rewardsIssued'],
+            },
+            days: {
+              type: 'array',
+              items: {
                 type: 'object',
-                required: ['data'],
-                properties: {
-                  data: {
-                    type: 'object',
-                    required: ['from', 'to', 'timezone', 'totals', 'days', 'completion'],
-                    properties: {
-                      from: { type: 'string', format: 'date' },
-                      to: { type: 'string', format: 'date' },
-                      timezone: { type: 'string' },
-                      totals: {
-                        type: 'object',
-                        properties: { activeMembers: count, logs: count, rewardsIssued: count },
-                        required: ['activeMembers', 'logs', 'rewardsIssued'],
-                      },
-                      days: {
-                        type: 'array',
-                        items: {
-                          type: 'object',
-                          properties: { date: { type: 'string', format: 'date' }, logs: count, activeMembers: count, rewardsIssued: count },
-                          required: ['date', 'logs', 'activeMembers', 'rewardsIssued'],
-                        },
-                      },
-                      completion: {
-                        type: 'object',
-                        properties: { streak: rate, challenge: rate, mission: rate },
-                        required: ['streak', 'challenge', 'mission'],
-                      },
-                    },
-                  },
-                },
+                properties: { date: { type: 'string', format: 'date' }, logs: count, activeMembers: count, rewardsIssued: count },
+                required: ['date', 'logs', 'activeMembers', 'rewardsIssued'],
               },
             },
+            completion: {
+              type: 'object',
+              properties: { streak: rate, challenge: rate, mission: rate },
+              required: ['streak', 'challenge', 'mission'],
+            },
           },
-        },
+        }),
         400: { $ref: '#/components/responses/Error400' },
         401: { $ref: '#/components/responses/Error401' },
         403: { $ref: '#/components/responses/Error403' },
@@ -334,53 +322,40 @@ export const analyticsPaths = {
       security: [{ apiKey: [], apiSecret: [] }],
       parameters: rangeParameters,
       responses: {
-        200: {
-          description: 'Program health',
-          content: {
-            'application/json': {
-              schema: {
+        200: dataResponse('Program health', {
+          type: 'object',
+          required: ['from', 'to', 'previousFrom', 'previousTo', 'timezone', 'programs'],
+          properties: {
+            from: { type: 'string', format: 'date' },
+            to: { type: 'string', format: 'date' },
+            previousFrom: { type: 'string', format: 'date' },
+            previousTo: { type: 'string', format: 'date' },
+            timezone: { type: 'string' },
+            programs: {
+              type: 'array',
+              items: {
                 type: 'object',
-                required: ['data'],
+                required: ['kind', 'id', 'name', 'aggregationPeriod', 'current', 'previous', 'days'],
                 properties: {
-                  data: {
-                    type: 'object',
-                    required: ['from', 'to', 'previousFrom', 'previousTo', 'timezone', 'programs'],
-                    properties: {
-                      from: { type: 'string', format: 'date' },
-                      to: { type: 'string', format: 'date' },
-                      previousFrom: { type: 'string', format: 'date' },
-                      previousTo: { type: 'string', format: 'date' },
-                      timezone: { type: 'string' },
-                      programs: {
-                        type: 'array',
-                        items: {
-                          type: 'object',
-                          required: ['kind', 'id', 'name', 'aggregationPeriod', 'current', 'previous', 'days'],
-                          properties: {
-                            kind: { type: 'string', enum: ['streak', 'challenge', 'mission'] },
-                            id: { type: 'string', format: 'uuid' },
-                            name: { type: 'string' },
-                            aggregationPeriod: { type: 'string', enum: ['daily', 'weekly', 'monthly'] },
-                            current: figures,
-                            previous: figures,
-                            days: {
-                              type: 'array',
-                              items: {
-                                type: 'object',
-                                properties: { date: { type: 'string', format: 'date' }, activeMembers: count },
-                                required: ['date', 'activeMembers'],
-                              },
-                            },
-                          },
-                        },
-                      },
+                  kind: { type: 'string', enum: ['streak', 'challenge', 'mission'] },
+                  id: { type: 'string', format: 'uuid' },
+                  name: { type: 'string' },
+                  aggregationPeriod: { type: 'string', enum: ['daily', 'weekly', 'monthly'] },
+                  current: figures,
+                  previous: figures,
+                  days: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: { date: { type: 'string', format: 'date' }, activeMembers: count },
+                      required: ['date', 'activeMembers'],
                     },
                   },
                 },
               },
             },
           },
-        },
+        }),
         400: { $ref: '#/components/responses/Error400' },
         401: { $ref: '#/components/responses/Error401' },
         403: { $ref: '#/components/responses/Error403' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Identity, type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
-import { errorResponses, jsonSchema, security } from '../../records/openapi.js';
+import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
@@ -27,29 +27,16 @@ export const enduserPaths = {
       security: security(['apikey']),
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(tokenRequest, 'input') } } },
       responses: {
-        200: {
-          description: 'Token',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['data'],
-                properties: {
-                  data: {
-                    type: 'object',
-                    required: ['accessToken', 'expiresAt', 'accountId', 'memberId'],
-                    properties: {
-                      accessToken: { type: 'string' },
-                      expiresAt: { type: 'string', format: 'date-time' },
-                      accountId: { type: 'string', format: 'uuid' },
-                      memberId: { type: 'string', format: 'uuid' },
-                    },
-                  },
-                },
-              },
-            },
+        200: dataResponse('Token', {
+          type: 'object',
+          required: ['accessToken', 'expiresAt', 'accountId', 'memberId'],
+          properties: {
+            accessToken: { type: 'string' },
+            expiresAt: { type: 'string', format: 'date-time' },
+            accountId: { type: 'string', format: 'uuid' },
+            memberId: { type: 'string', format: 'uuid' },
           },
-        },
+        }),
         ...errorResponses(400, 401, 403, 415, 429),
       },
     },

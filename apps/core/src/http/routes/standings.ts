@@ -5,7 +5,7 @@ import { currentWindows, displayName, isPeriodKey, isWindowed, readBoardStanding
 import { type ErrorDetail, invalidQuery, notFound } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
 import { isPublicFlow } from '../../records/context.js';
-import { errorResponses, security } from '../../records/openapi.js';
+import { dataResponse, errorResponses, security } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only, requestContext } from '../auth.js';
 
@@ -174,36 +174,23 @@ export const standingsPaths = {
         { name: 'languageCode', in: 'query', required: false, schema: { type: 'string', enum: [...LANGUAGE_CODES] } },
       ],
       responses: {
-        200: {
-          description: 'Standings',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['data'],
-                properties: {
-                  data: {
-                    type: 'object',
-                    required: ['leaderboardId', 'periodKey', 'entries', 'caller', 'rankedCount'],
-                    properties: {
-                      leaderboardId: { type: 'string', format: 'uuid' },
-                      periodKey: { type: ['string', 'null'] },
-                      entries: { type: 'array', items: entry },
-                      caller: {
-                        oneOf: [
-                          { type: 'null' },
-                          { type: 'object', required: ['rank', 'value'], properties: { rank: integer, value: { type: 'number' } } },
-                        ],
-                        description: "The end user's own standing; null for guests, API keys and members not ranked.",
-                      },
-                      rankedCount: integer,
-                    },
-                  },
-                },
-              },
+        200: dataResponse('Standings', {
+          type: 'object',
+          required: ['leaderboardId', 'periodKey', 'entries', 'caller', 'rankedCount'],
+          properties: {
+            leaderboardId: { type: 'string', format: 'uuid' },
+            periodKey: { type: ['string', 'null'] },
+            entries: { type: 'array', items: entry },
+            caller: {
+              oneOf: [
+                { type: 'null' },
+                { type: 'object', required: ['rank', 'value'], properties: { rank: integer, value: { type: 'number' } } },
+              ],
+              description: "The end user's own standing; null for guests, API keys and members not ranked.",
             },
+            rankedCount: integer,
           },
-        },
+        }),
         ...errorResponses(400, 401, 403, 404, 429),
       },
     },
