@@ -279,7 +279,6 @@ export const dataResponse = (description: string, data: Json) => ({
 function pathsOf(r: Resource): Record<string, Json> {
   const name = pascal(r.slug);
   const a = r.access;
-  const one = { type: 'object', properties: { data: ref(name) }, required: ['data'] };
   const ok = (schema: Json) => ({ description: 'Success', content: { 'application/json': { schema } } });
   const op = (o: Op, summary: string, extra: Json) => ({
     tags: [r.slug],
@@ -316,7 +315,7 @@ function pathsOf(r: Resource): Record<string, Json> {
           : { 'application/json': { schema: ref(`${name}Create`) } },
       },
       responses: {
-        200: ok({ type: 'object', properties: { data: created }, required: ['data'] }),
+        200: dataResponse('Success', created),
         ...errorResponses(400, 401, ...refused('create'), 409, 415, 429),
       },
     });
@@ -324,14 +323,14 @@ function pathsOf(r: Resource): Record<string, Json> {
   if (a.get) {
     item.get = op('get', `Get a ${r.slug} record`, {
       parameters: [ID, fieldsParam(name), LANGUAGE],
-      responses: { 200: ok(one), ...errorResponses(400, 401, ...refused('get'), 404, 429) },
+      responses: { 200: dataResponse('Success', ref(name)), ...errorResponses(400, 401, ...refused('get'), 404, 429) },
     });
   }
   if (a.update) {
     item.patch = op('update', `Update a ${r.slug} record`, {
       parameters: [ID, LANGUAGE],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`) } } },
-      responses: { 200: ok(one), ...errorResponses(400, 401, ...refused('update'), 404, 409, 415, 429) },
+      responses: { 200: dataResponse('Success', ref(name)), ...errorResponses(400, 401, ...refused('update'), 404, 409, 415, 429) },
     });
   }
   if (a.delete) {
@@ -357,11 +356,10 @@ function pathsOf(r: Resource): Record<string, Json> {
         parameters: [ID, LANGUAGE],
         requestBody: { required: false, content },
         responses: {
-          200: ok({
-            type: 'object',
-            properties: { data: typeof action.returns === 'string' ? ref(pascal(action.returns)) : jsonSchema(action.returns, 'output') },
-            required: ['data'],
-          }),
+          200: dataResponse(
+            'Success',
+            typeof action.returns === 'string' ? ref(pascal(action.returns)) : jsonSchema(action.returns, 'output'),
+          ),
           ...errorResponses(400, 401, 403, 404, 409, 415, 429),
         },
       },

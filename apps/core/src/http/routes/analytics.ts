@@ -3,9 +3,9 @@ import { DateTime } from 'luxon';
 import type { Identity } from '../../auth/authenticate.js';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
+import { dataResponse } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
-import { dataResponse } from '../../records/openapi.js';
 
 /** The longest range one summary covers: a year of daily rows is what a dashboard chart can show. */
 const MAX_DAYS = 366;

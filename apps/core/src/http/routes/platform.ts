@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { safeEqual } from '../../auth/crypto.js';
 import { invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
 import { isTimeZone, LANGUAGE_CODES } from '../../formats.js';
-import { errorResponses, ID, jsonSchema } from '../../records/openapi.js';
+import { dataResponse, errorResponses, ID, jsonSchema } from '../../records/openapi.js';
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
@@ -22,44 +22,39 @@ const platformSecurity = [{ platformToken: [] }];
 
 const uuid = { type: 'string', format: 'uuid' };
 const time = { type: 'string', format: 'date-time' };
+/** What provisioning answers inside the envelope. */
 const provisioned = {
   type: 'object',
-  required: ['data'],
+  required: ['organization', 'account', 'apiKey'],
   properties: {
-    data: {
+    organization: {
       type: 'object',
-      required: ['organization', 'account', 'apiKey'],
+      required: ['id', 'name', 'createdAt', 'updatedAt'],
+      properties: { id: uuid, name: { type: 'string' }, createdAt: time, updatedAt: time },
+    },
+    account: {
+      type: 'object',
+      required: ['id', 'organizationId', 'name', 'timezone', 'defaultLanguageCode', 'externalRef', 'createdAt', 'updatedAt'],
       properties: {
-        organization: {
-          type: 'object',
-          required: ['id', 'name', 'createdAt', 'updatedAt'],
-          properties: { id: uuid, name: { type: 'string' }, createdAt: time, updatedAt: time },
-        },
-        account: {
-          type: 'object',
-          required: ['id', 'organizationId', 'name', 'timezone', 'defaultLanguageCode', 'externalRef', 'createdAt', 'updatedAt'],
-          properties: {
-            id: uuid,
-            organizationId: uuid,
-            name: { type: 'string' },
-            timezone: { type: 'string' },
-            defaultLanguageCode: { type: 'string', enum: [...LANGUAGE_CODES] },
-            externalRef: { type: ['string', 'null'] },
-            createdAt: time,
-            updatedAt: time,
-          },
-        },
-        apiKey: {
-          type: 'object',
-          required: ['id', 'name', 'apiKey', 'apiSecret', 'status'],
-          properties: {
-            id: uuid,
-            name: { type: 'string' },
-            apiKey: { type: 'string' },
-            apiSecret: { type: 'string' },
-            status: { const: 'live' },
-          },
-        },
+        id: uuid,
+        organizationId: uuid,
+        name: { type: 'string' },
+        timezone: { type: 'string' },
+        defaultLanguageCode: { type: 'string', enum: [...LANGUAGE_CODES] },
+        externalRef: { type: ['string', 'null'] },
+        createdAt: time,
+        updatedAt: time,
+      },
+    },
+    apiKey: {
+      type: 'object',
+      required: ['id', 'name', 'apiKey', 'apiSecret', 'status'],
+      properties: {
+        id: uuid,
+        name: { type: 'string' },
+        apiKey: { type: 'string' },
+        apiSecret: { type: 'string' },
+        status: { const: 'live' },
       },
     },
   },
@@ -75,7 +70,7 @@ export const platformPaths = {
       security: platformSecurity,
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newAccount, 'input') } } },
       responses: {
-        200: { description: 'Provisioned', content: { 'application/json': { schema: provisioned } } },
+        200: dataResponse('Provisioned', provisioned),
         ...errorResponses(400, 401, 415),
       },
     },

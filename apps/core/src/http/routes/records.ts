@@ -3,7 +3,7 @@ import type { Context, Next } from 'koa';
 import { loadAccount, type Identity } from '../../auth/authenticate.js';
 import { invalidInput, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
-import { errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
+import { dataResponse, errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import type { Services } from '../../services.js';
@@ -20,10 +20,7 @@ export const memberPaths = {
       security: security(['enduser']),
       parameters: [fieldsParam('AccountUser'), LANGUAGE],
       responses: {
-        200: {
-          description: 'Success',
-          content: { 'application/json': { schema: { type: 'object', properties: { data: ref('AccountUser') }, required: ['data'] } } },
-        },
+        200: dataResponse('Success', ref('AccountUser')),
         // 400: a malformed end-user token, or API-key headers that are malformed, as on every route.
         ...errorResponses(400, 401, 403, 429),
       },
