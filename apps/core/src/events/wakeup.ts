@@ -9,13 +9,24 @@ export const EVENTS_CHANNEL = 'loyalty_events';
 export class Wakeup {
   private readonly waiters = new Set<() => void>();
   private pending = false;
+  private closed = false;
 
   signal(): void {
     if (!this.waiters.size) this.pending = true;
     for (const wake of this.waiters) wake();
   }
 
+  /**
+   * Ends every wait, now and later (the workers stopping): a loop that was busy when a plain
+   * signal came would find it taken by the others and sleep a whole poll interval.
+   */
+  close(): void {
+    this.closed = true;
+    this.signal();
+  }
+
   wait(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (this.pending) {
       this.pending = false;
       return Promise.resolve();

@@ -91,9 +91,7 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
       } catch (err) {
         s.logger.error({ err }, 'delivery round failed');
       }
-      // A loop busy when stop signalled finds no signal left for it (another loop took it), so it
-      // must not wait: the poll interval can be long.
-      if (!worked && !stopping) await wakeup.wait(pollMs);
+      if (!worked) await wakeup.wait(pollMs);
     }
   };
   const delivering = Promise.all(Array.from({ length: DELIVERY_LANES }, deliver));
@@ -104,7 +102,7 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
       stopping = true;
       clearInterval(timer);
       retention.stop();
-      wakeup.signal();
+      wakeup.close();
       await delivering;
       await listener.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

@@ -68,6 +68,15 @@ describe('Wakeup', () => {
     await idle;
   });
 
+  it('once closed, ends every wait, the waiting ones and any later one', async () => {
+    const wakeup = new Wakeup();
+    const waiting = wakeup.wait(POLL_MS);
+    wakeup.close();
+    expect(await settled(waiting)).toBe(true);
+    expect(await settled(wakeup.wait(POLL_MS))).toBe(true);
+    expect(await settled(wakeup.wait(POLL_MS))).toBe(true);
+  });
+
   it('ends a wait at the poll interval without a signal', async () => {
     expect(await settled(new Wakeup().wait(5))).toBe(true);
   });
