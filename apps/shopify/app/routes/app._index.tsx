@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, useLoaderData, useNavigation } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { memo, useState } from 'react';
@@ -40,7 +40,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
-type Summary = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['summary']>;
+type Summary = NonNullable<SerializeFrom<typeof loader>['summary']>;
 
 export default function Dashboard() {
   const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl, health } = useLoaderData<typeof loader>();

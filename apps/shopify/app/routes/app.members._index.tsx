@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
 import {
   Badge,
@@ -30,7 +30,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return { query, page, pageSize: PAGE_SIZE, ...(await searchMembers(api, query, page)) };
 };
 
-type MembersData = ReturnType<typeof useLoaderData<typeof loader>>;
+type MembersData = SerializeFrom<typeof loader>;
 
 export default function Members() {
   const data = useLoaderData<typeof loader>();

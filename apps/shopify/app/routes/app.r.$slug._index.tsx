@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { memo } from 'react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
@@ -41,7 +41,7 @@ export default function ResourceList() {
   );
 }
 
-type ListData = ReturnType<typeof useLoaderData<typeof loader>>;
+type ListData = SerializeFrom<typeof loader>;
 
 /** Streaks, challenges and missions are made in the program editor; this page stays their complete view. */
 function programOf(info: ListData['info']) {
