@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { samplePayload } from '../../core/src/notifications/samples';
-import { SUBSCRIBED_EVENT_CODES, shopifyCustomerId, triggersFor } from '../app/lib/triggers.server';
+import { SUBSCRIBED_EVENT_CODES, rewardExpiry, shopifyCustomerId, triggersFor } from '../app/lib/triggers.server';
 
 /**
  * The event → trigger mapping on the core's own sample payloads (the shapes the engine writes, one
@@ -67,5 +67,19 @@ describe('triggersFor', () => {
   it('only Shopify Customer GIDs are customers', () => {
     expect(shopifyCustomerId('gid://shopify/Customer/1001')).toBe(1001);
     for (const other of ['customer-10452', 'gid://shopify/Order/1', '1001', null]) expect(shopifyCustomerId(other)).toBeNull();
+  });
+
+  it('an unstamped reward log expires by its reward’s rule counted from its creation, the same instant on every call', () => {
+    const log = {
+      id: 'l',
+      rewardId: 'r',
+      couponCode: null,
+      rewardExpiryAt: null,
+      createdAt: '2026-03-10T12:00:00.123Z',
+      reward: { rewardExpiryType: 'relative', rewardExpiryInDays: 30 },
+    };
+    expect(rewardExpiry(log)).toBe('2026-04-09T12:00:00.123Z');
+    expect(rewardExpiry({ ...log, rewardIssuedAt: '2026-03-11T00:00:00.000Z' })).toBe('2026-04-10T00:00:00.000Z');
+    expect(rewardExpiry({ ...log, rewardExpiryAt: '2026-05-01T00:00:00.000Z' })).toBe('2026-05-01T00:00:00.000Z');
   });
 });

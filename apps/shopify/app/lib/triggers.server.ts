@@ -46,6 +46,7 @@ export interface IssuedRewardLog {
   couponCode: string | null;
   rewardExpiryAt: string | null;
   rewardIssuedAt?: string | null;
+  createdAt?: string;
   reward: {
     name?: string | null;
     eudTitle?: string | null;
@@ -92,14 +93,16 @@ export function issuedRewardLogs(eventCode: string, payload: Json): IssuedReward
 
 /**
  * When the reward log expires: as the core has it, else by the reward's rule from the issue time —
- * the core sets it only when a code is stamped, and the discount must end at the same moment.
+ * the core sets it only when a code is stamped, and the discount must end at the same moment. An
+ * unstamped log counts from its creation, so every caller (the discount, its stamp, the trigger)
+ * gets the same instant.
  */
 export function rewardExpiry(log: IssuedRewardLog): string | null {
   if (log.rewardExpiryAt) return log.rewardExpiryAt;
   const reward = log.reward ?? {};
   if (reward.rewardExpiryType === 'absolute') return reward.rewardExpiryAt ?? null;
   if (reward.rewardExpiryType === 'relative' && reward.rewardExpiryInDays) {
-    const issued = Date.parse(log.rewardIssuedAt ?? '') || Date.now();
+    const issued = Date.parse(log.rewardIssuedAt ?? log.createdAt ?? '') || Date.now();
     return new Date(issued + reward.rewardExpiryInDays * 86_400_000).toISOString();
   }
   return null;

@@ -65,10 +65,13 @@ export async function startProduction(): Promise<Production> {
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([k]) => k.startsWith('webhook-') || k === 'x-service-signature' || k === 'content-type'),
       ) as Record<string, string>;
-      const answer = await fetch(`${appUrl}${req.url}`, { method: 'POST', headers, body }).catch(() => null);
+      // The app may be killed mid-answer (after its status, before its body): that is no answer.
+      const answer = await fetch(`${appUrl}${req.url}`, { method: 'POST', headers, body })
+        .then(async (r) => ({ status: r.status, text: await r.text() }))
+        .catch(() => null);
       deliveries.push({ headers, body, status: answer?.status ?? 0 });
       res.writeHead(answer?.status ?? 502, { 'content-type': 'application/json' });
-      res.end(answer ? await answer.text() : '');
+      res.end(answer?.text ?? '');
     });
   });
   await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
