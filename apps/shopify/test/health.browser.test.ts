@@ -102,6 +102,12 @@ describe('program health on the dashboard', () => {
     const perDay = await region.locator('svg[aria-label="Daily visit: members active per day"] rect title').allTextContents();
     expect(perDay).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).toISODate()}: ${{ 2: 1, 1: 2 }[ago] ?? 0}`));
     await admin.browser.shot('program-health');
+    // One program's chart at a time, the busiest first; the merchant picks another.
+    expect(await region.locator('svg[role="img"]').count()).toBe(1);
+    await region.getByLabel('Members active per day of').selectOption({ label: 'Monthly spend' });
+    const spend = await region.locator('svg[aria-label="Monthly spend: members active per day"] rect title').allTextContents();
+    expect(spend).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).toISODate()}: ${ago === 3 ? 1 : 0}`));
+    expect(await region.locator('svg[role="img"]').count()).toBe(1);
   });
 
   it('the previous period follows the range: one day against the day before', async () => {

@@ -1,5 +1,5 @@
-import { memo } from 'react';
-import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineGrid, InlineStack, Text } from '@shopify/polaris';
+import { memo, useState } from 'react';
+import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Select, Text } from '@shopify/polaris';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import type { CoreFailure } from '../lib/admin.server';
@@ -39,10 +39,36 @@ function Trend({ program, figure }: { program: Program; figure: Figure }) {
 }
 
 /**
+ * One program's members active per day, the merchant choosing which: a chart for each of forty
+ * programs was most of the dashboard's page, and slowed its first paint. It starts on the program
+ * with the most members active.
+ */
+function DailyChart({ programs }: { programs: Program[] }) {
+  const { health: h } = useMessages();
+  const [chosen, choose] = useState<string | null>(null);
+  const busiest = programs.reduce((best, p) => (p.current.activeMembers > best.current.activeMembers ? p : best));
+  const shown = programs.find((p) => p.id === chosen) ?? busiest;
+  return (
+    <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
+      <BlockStack gap="300">
+        {programs.length > 1 ? (
+          <Select label={h.chartOf} options={programs.map((p) => ({ label: p.name, value: p.id }))} value={shown.id} onChange={choose} />
+        ) : null}
+        <ColumnChart
+          title={format(h.activePerDay, { name: shown.name })}
+          color={shown.kind === 'streak' ? '#7c3aed' : shown.kind === 'challenge' ? '#2563eb' : '#059669'}
+          points={shown.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
+        />
+      </BlockStack>
+    </div>
+  );
+}
+
+/**
  * The dashboard's program health: per live streak, challenge and mission, members active,
- * completions and rewards issued in the dashboard's range against the range before it, and each
- * program's members active per day. A bad range is left to the dashboard's own range form. Drawn
- * again only when the loader answers (memo: the dashboard re-renders on every navigation state).
+ * completions and rewards issued in the dashboard's range against the range before it, and the
+ * members active per day of one of them. A bad range is left to the dashboard's own range form.
+ * Drawn again only when the loader answers (memo: the dashboard re-renders on every navigation state).
  */
 export const ProgramHealth = memo(function ProgramHealth({
   health,
@@ -113,20 +139,7 @@ export const ProgramHealth = memo(function ProgramHealth({
                   </IndexTable.Row>
                 ))}
               </IndexTable>
-              <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
-                <InlineGrid columns={{ xs: 1, md: 2 }} gap="400">
-                  {health.programs.map((p) => (
-                    // Below the fold with a live program each: laid out and painted once scrolled to.
-                    <div key={p.id} style={{ contentVisibility: 'auto', containIntrinsicSize: 'auto 160px' }}>
-                      <ColumnChart
-                        title={format(h.activePerDay, { name: p.name })}
-                        color={p.kind === 'streak' ? '#7c3aed' : p.kind === 'challenge' ? '#2563eb' : '#059669'}
-                        points={p.days.map((d) => ({ label: d.date, value: d.activeMembers }))}
-                      />
-                    </div>
-                  ))}
-                </InlineGrid>
-              </div>
+              <DailyChart programs={health.programs} />
             </>
           ) : health ? (
             <EmptyState heading={h.emptyTitle} action={{ content: h.create, url: '/app/r/streak/new' }} image="">

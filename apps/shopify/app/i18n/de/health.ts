@@ -12,6 +12,7 @@ export const health: Messages['health'] = {
   down: 'minus {percent} %',
   same: 'unverändert',
   new: 'neu',
+  chartOf: 'Aktive Mitglieder pro Tag für',
   activePerDay: '{name}: aktive Mitglieder pro Tag',
   emptyTitle: 'Noch keine aktiven Programme',
   emptyBody:

@@ -10,6 +10,7 @@ export const health = {
   down: 'down {percent}%',
   same: 'no change',
   new: 'new',
+  chartOf: 'Members active per day of',
   activePerDay: '{name}: members active per day',
   emptyTitle: 'No live programs yet',
   emptyBody: 'Once a streak, challenge or mission is live, this shows how many members take part, complete it and earn rewards.',
