@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
@@ -264,6 +265,7 @@ const p75 = (values: number[]) =>
   );
 
 async function main() {
+  const loadAtStart = loadavg()[0]!;
   const coreDb = await openBenchDatabase();
   const appDb = await openBenchDatabase();
   const core = await startServiceProcess(
@@ -315,6 +317,7 @@ async function main() {
       `${JSON.stringify(
         {
           generatedAt: new Date().toISOString(),
+          loadAverage: { start: loadAtStart, end: loadavg()[0]! },
           chromium: browser.version(),
           runs: RUNS,
           members: MEMBERS,

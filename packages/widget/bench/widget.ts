@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -300,6 +300,7 @@ const medianOf = <T>(samples: T[], pick: (s: T) => number | null) => {
 };
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0]!;
   const database = await openBenchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-bench-widget-'));
   const config = loadConfig({
@@ -423,6 +424,7 @@ async function main(): Promise<void> {
       `${JSON.stringify(
         {
           at: new Date().toISOString(),
+          loadAverage: { start: loadAtStart, end: loadavg()[0]! },
           chromium: version,
           runs: RUNS,
           traceRuns: TRACE_RUNS,
