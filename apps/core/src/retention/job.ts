@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { ensureQueue } from '../scheduler/queue.js';
 import type { Services } from '../services.js';
 import { retentionDays, runRetention } from './retention.js';
 
@@ -9,10 +10,10 @@ const RETENTION_QUEUE = 'loyalty-retention';
  * `stately` queue keeps one waiting and one running across all workers, as for the sweeps. A run
  * that stops at its batch bound asks for the next one at once, so a backlog drains run after run.
  */
-export async function scheduleRetention(boss: PgBoss, s: Services): Promise<{ stop(): void }> {
+export async function scheduleRetention(boss: PgBoss, s: Services, expireInSeconds: number): Promise<{ stop(): void }> {
   const days = retentionDays(s.config.retention);
   if (!Object.values(days).some((d) => d > 0)) return { stop: () => undefined };
-  await boss.createQueue(RETENTION_QUEUE, { name: RETENTION_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 60 });
+  await ensureQueue(boss, { name: RETENTION_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 60, expireInSeconds });
   const singletonSeconds = Math.max(1, Math.floor(s.config.retention.intervalMs / 1000));
   const request = () =>
     boss

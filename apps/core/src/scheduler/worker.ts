@@ -7,6 +7,7 @@ import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
+import { ensureQueue } from './queue.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
@@ -24,6 +25,20 @@ const DELIVERY_LANES = 2;
  * leased, and comes back to a worker when the lease runs out.
  */
 const ROUND_DEADLINE_MS = 60_000;
+
+/**
+ * How long a job may stay active before pg-boss's upkeep fails it and it is retried, and how often
+ * that upkeep runs. A worker that died mid-sweep (or lost the database as it finished) leaves its
+ * job active, and a stately queue starts no other while one is: at pg-boss's default of 15 minutes,
+ * checked every 2, sweeps stopped that long after a crash. Sweeps and retention runs are safe side
+ * by side (SKIP LOCKED), so one that really runs longer costs only a second run beside it.
+ */
+export interface JobExpiry {
+  sweepSeconds: number;
+  retentionSeconds: number;
+  maintenanceSeconds: number;
+}
+const JOB_EXPIRY: JobExpiry = { sweepSeconds: 60, retentionSeconds: 600, maintenanceSeconds: 30 };
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -46,11 +61,21 @@ export interface Workers {
  * and delivery all lock rows with SKIP LOCKED or leases, so extra workers add capacity and never
  * double work.
  */
-export async function startWorkers(s: Services, databaseUrl: string, { pollMs = DELIVERY_POLL_MS } = {}): Promise<Workers> {
-  const boss = new PgBoss({ connectionString: databaseUrl, schema: 'pgboss', application_name: 'loyalty-worker', max: 4 });
+export async function startWorkers(
+  s: Services,
+  databaseUrl: string,
+  { pollMs = DELIVERY_POLL_MS, jobExpiry = JOB_EXPIRY }: { pollMs?: number; jobExpiry?: JobExpiry } = {},
+): Promise<Workers> {
+  const boss = new PgBoss({
+    connectionString: databaseUrl,
+    schema: 'pgboss',
+    application_name: 'loyalty-worker',
+    max: 4,
+    maintenanceIntervalSeconds: jobExpiry.maintenanceSeconds,
+  });
   boss.on('error', (err) => s.logger.error({ err }, 'job queue error'));
   await boss.start();
-  await boss.createQueue(SWEEP_QUEUE, { name: SWEEP_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 5 });
+  await ensureQueue(boss, { name: SWEEP_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 5, expireInSeconds: jobExpiry.sweepSeconds });
   s.metrics.watchQueues(boss, [SWEEP_QUEUE]);
   const sweep = async () => {
     const started = process.hrtime.bigint();
@@ -67,7 +92,7 @@ export async function startWorkers(s: Services, databaseUrl: string, { pollMs = 
   const timer = setInterval(request, s.config.schedulerIntervalMs);
   timer.unref();
   await request();
-  const retention = await scheduleRetention(boss, s);
+  const retention = await scheduleRetention(boss, s, jobExpiry.retentionSeconds);
 
   const wakeup = new Wakeup();
   const listener = listenForEvents(databaseUrl, wakeup, s.logger);

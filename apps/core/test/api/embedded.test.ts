@@ -146,15 +146,17 @@ describe('loyalty serve on its embedded PostgreSQL', () => {
     await until(() => ready(service!), 60_000, 'ready again after the postmaster was killed');
     expect(postmaster().pid).not.toBe(killed.pid);
     expect((await createStreak(service, 'After the crash')).status).toBe(200);
-    // The workers' job queue reconnected: a sweep requested after the crash has run.
+    // The workers' job queue reconnected: a sweep requested after the crash has run. A sweep the
+    // crash caught running stays active until its expiry (a minute) and pg-boss's next upkeep (half
+    // a minute) end it, and only then does the next one start (test/scale/abandoned-jobs.test.ts).
     await until(
       async () =>
         (await query(`select 1 from pgboss.job where name = 'loyalty-sweep' and state = 'completed' and created_on > $1`, [killedAt]))
           .length > 0,
-      30_000,
+      120_000,
       'a sweep completed after the crash',
     );
-  }, 150_000);
+  }, 240_000);
 
   it('starts again after the service itself was killed, stopping the PostgreSQL it left behind', async () => {
     const orphan = postmaster();
