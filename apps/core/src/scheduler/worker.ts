@@ -7,7 +7,7 @@ import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
-import { ensureQueue } from './queue.js';
+import { ensureQueue } from '../db/jobQueue.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
