@@ -279,7 +279,6 @@ export const dataResponse = (description: string, data: Json) => ({
 function pathsOf(r: Resource): Record<string, Json> {
   const name = pascal(r.slug);
   const a = r.access;
-  const ok = (schema: Json) => ({ description: 'Success', content: { 'application/json': { schema } } });
   const op = (o: Op, summary: string, extra: Json) => ({
     tags: [r.slug],
     operationId: `${o}${name}`,
@@ -295,11 +294,18 @@ function pathsOf(r: Resource): Record<string, Json> {
     collection.get = op('list', `List ${r.slug} records`, {
       parameters: listParams(name),
       responses: {
-        200: ok({
-          type: 'object',
-          properties: { data: { type: 'array', items: ref(name) }, paging: ref('Paging') },
-          required: ['data', 'paging'],
-        }),
+        200: {
+          description: 'Success',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { data: { type: 'array', items: ref(name) }, paging: ref('Paging') },
+                required: ['data', 'paging'],
+              },
+            },
+          },
+        },
         ...errorResponses(400, 401, ...refused('list'), 429),
       },
     });

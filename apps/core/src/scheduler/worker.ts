@@ -1,4 +1,5 @@
 import PgBoss from 'pg-boss';
+import { ensureQueue } from '../db/jobQueue.js';
 import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
@@ -7,7 +8,6 @@ import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
-import { ensureQueue } from '../db/jobQueue.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';

@@ -3,7 +3,7 @@ import { DateTime } from 'luxon';
 import type { Identity } from '../../auth/authenticate.js';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
-import { dataResponse } from '../../records/openapi.js';
+import { dataResponse, errorResponses } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
 
@@ -237,12 +237,13 @@ async function programHealth(s: Services, accountId: string, timezone: string, f
   };
 }
 
+const date = { type: 'string', format: 'date' };
 const dayParam = (name: string, description: string) => ({
   name,
   in: 'query',
   required: false,
   description,
-  schema: { type: 'string', format: 'date' },
+  schema: date,
 });
 const count = { type: 'integer' };
 const rate = {
@@ -283,8 +284,8 @@ export const analyticsPaths = {
           type: 'object',
           required: ['from', 'to', 'timezone', 'totals', 'days', 'completion'],
           properties: {
-            from: { type: 'string', format: 'date' },
-            to: { type: 'string', format: 'date' },
+            from: date,
+            to: date,
             timezone: { type: 'string' },
             totals: {
               type: 'object',
@@ -295,7 +296,7 @@ export const analyticsPaths = {
               type: 'array',
               items: {
                 type: 'object',
-                properties: { date: { type: 'string', format: 'date' }, logs: count, activeMembers: count, rewardsIssued: count },
+                properties: { date, logs: count, activeMembers: count, rewardsIssued: count },
                 required: ['date', 'logs', 'activeMembers', 'rewardsIssued'],
               },
             },
@@ -306,10 +307,7 @@ export const analyticsPaths = {
             },
           },
         }),
-        400: { $ref: '#/components/responses/Error400' },
-        401: { $ref: '#/components/responses/Error401' },
-        403: { $ref: '#/components/responses/Error403' },
-        429: { $ref: '#/components/responses/Error429' },
+        ...errorResponses(400, 401, 403, 429),
       },
     },
   },
@@ -326,10 +324,10 @@ export const analyticsPaths = {
           type: 'object',
           required: ['from', 'to', 'previousFrom', 'previousTo', 'timezone', 'programs'],
           properties: {
-            from: { type: 'string', format: 'date' },
-            to: { type: 'string', format: 'date' },
-            previousFrom: { type: 'string', format: 'date' },
-            previousTo: { type: 'string', format: 'date' },
+            from: date,
+            to: date,
+            previousFrom: date,
+            previousTo: date,
             timezone: { type: 'string' },
             programs: {
               type: 'array',
@@ -347,7 +345,7 @@ export const analyticsPaths = {
                     type: 'array',
                     items: {
                       type: 'object',
-                      properties: { date: { type: 'string', format: 'date' }, activeMembers: count },
+                      properties: { date, activeMembers: count },
                       required: ['date', 'activeMembers'],
                     },
                   },
@@ -356,10 +354,7 @@ export const analyticsPaths = {
             },
           },
         }),
-        400: { $ref: '#/components/responses/Error400' },
-        401: { $ref: '#/components/responses/Error401' },
-        403: { $ref: '#/components/responses/Error403' },
-        429: { $ref: '#/components/responses/Error429' },
+        ...errorResponses(400, 401, 403, 429),
       },
     },
   },
