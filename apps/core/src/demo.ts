@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readIfExists } from './config.js';
 import type { Services } from './services.js';
@@ -45,6 +45,8 @@ async function demoCredentials(s: Services): Promise<DemoCredentials> {
     apiKey: made.apiKey.apiKey,
     apiSecret: made.apiKey.apiSecret,
   };
+  // With DATABASE_URL set nothing else has made the data folder.
+  mkdirSync(s.config.dataDir, { recursive: true });
   writeFileSync(path, JSON.stringify(creds, null, 2), { mode: 0o600 });
   return creds;
 }

@@ -10,9 +10,11 @@ import { Client, startTestApp, type TestApp } from '../support/harness.js';
 
 /**
  * The demo storefront mints end-user tokens for the demo account: only `serve --demo` mounts it.
- * Both services run on one database that holds the demo account and its data.
+ * Both services run on one database that holds the demo account and its data. The data folder does
+ * not exist yet, as on a fresh checkout started with DATABASE_URL.
  */
-const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-demo-mode-'));
+const tempDir = mkdtempSync(join(tmpdir(), 'loyalty-demo-mode-'));
+const dataDir = join(tempDir, 'data');
 let production: TestApp;
 let demo: RunningApi;
 let demoDb: ReturnType<typeof createDb>;
@@ -27,7 +29,7 @@ afterAll(async () => {
   await demo?.close();
   await demoDb?.destroy();
   await production?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(tempDir, { recursive: true, force: true });
 });
 
 /** /demo is a page, not an API operation: the OpenAPI document leaves it out. */
