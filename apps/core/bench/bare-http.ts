@@ -2,6 +2,8 @@ import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import Router from '@koa/router';
+import Koa from 'koa';
 import pg from 'pg';
 
 /**
@@ -12,7 +14,14 @@ import pg from 'pg';
  *
  * A benchmark writes its route table in a module of its own (exporting `routes`) and starts the
  * server with `startBareHttpProcess`; the child process imports that module.
+ *
+ * With `framework: 'koa'` the same routes are served by Koa and @koa/router instead, and nothing
+ * else: the service's framework alone, so a benchmark can tell what the framework costs from what
+ * the service's own work on each request (authentication, rate limits, validation, metrics) does.
  */
+
+/** How the routes are served: node:http and a loop over the table, or Koa with @koa/router. */
+export type BareFramework = 'node' | 'koa';
 
 export interface BareRequest<Context = unknown> {
   method: string;
@@ -77,6 +86,57 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** The routes on node:http alone: a loop over the table, the body read and the answer sent by hand. */
+function nodeHandler<Context>(routes: readonly BareRoute<Context>[], pool: pg.Pool, context: Context) {
+  const compiled = compile(routes);
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const found = match(compiled, req.method ?? 'GET', path);
+    if (!found) return send(res, 404, { error: 'not_found' });
+    readBody(req)
+      .then((body) =>
+        found.route.handle(pool, {
+          method: req.method ?? 'GET',
+          path,
+          params: found.params,
+          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
+          headers: req.headers,
+          body,
+          context,
+        }),
+      )
+      .then(
+        (reply) => send(res, reply.status ?? 200, reply.body),
+        // The benchmark voids a run on any non-2xx, so a failing query cannot pass unnoticed.
+        (err: unknown) => send(res, 500, { error: (err as Error).message }),
+      );
+  };
+}
+
+/** The routes as one Koa application: each route one @koa/router layer, its answer Koa's JSON body. */
+function koaHandler<Context>(routes: readonly BareRoute<Context>[], pool: pg.Pool, context: Context) {
+  const router = new Router();
+  for (const route of routes) {
+    router.register(route.path, [route.method], async (ctx) => {
+      const reply = await route.handle(pool, {
+        method: ctx.method,
+        path: ctx.path,
+        params: ctx.params as Record<string, string>,
+        query: new URLSearchParams(ctx.querystring),
+        headers: ctx.headers,
+        body: await readBody(ctx.req),
+        context,
+      });
+      ctx.status = reply.status ?? 200;
+      ctx.body = reply.body;
+    });
+  }
+  // Koa answers a thrown error with 500 itself: the benchmark voids a run on any non-2xx.
+  return new Koa().use(router.routes()).callback();
+}
+
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
@@ -94,34 +154,13 @@ export async function serveBareHttp<Context>(options: {
   databaseUrl: string;
   poolSize: number;
   context: Context;
+  framework?: BareFramework;
   port?: number;
 }): Promise<BareServer> {
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize });
-  const compiled = compile(options.routes);
-  const server: Server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q === -1 ? url : url.slice(0, q);
-    const found = match(compiled, req.method ?? 'GET', path);
-    if (!found) return send(res, 404, { error: 'not_found' });
-    readBody(req)
-      .then((body) =>
-        found.route.handle(pool, {
-          method: req.method ?? 'GET',
-          path,
-          params: found.params,
-          query: new URLSearchParams(q === -1 ? '' : url.slice(q + 1)),
-          headers: req.headers,
-          body,
-          context: options.context,
-        }),
-      )
-      .then(
-        (reply) => send(res, reply.status ?? 200, reply.body),
-        // The benchmark voids a run on any non-2xx, so a failing query cannot pass unnoticed.
-        (err: unknown) => send(res, 500, { error: (err as Error).message }),
-      );
-  });
+  const handler =
+    options.framework === 'koa' ? koaHandler(options.routes, pool, options.context) : nodeHandler(options.routes, pool, options.context);
+  const server: Server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -150,6 +189,7 @@ export async function startBareHttpProcess<Context>(options: {
   databaseUrl: string;
   poolSize: number;
   context: Context;
+  framework?: BareFramework;
 }): Promise<BareProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: {
@@ -158,6 +198,7 @@ export async function startBareHttpProcess<Context>(options: {
       BARE_HTTP_DATABASE_URL: options.databaseUrl,
       BARE_HTTP_POOL_SIZE: String(options.poolSize),
       BARE_HTTP_CONTEXT: JSON.stringify(options.context),
+      BARE_HTTP_FRAMEWORK: options.framework ?? 'node',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -194,6 +235,7 @@ if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) 
     databaseUrl: env('BARE_HTTP_DATABASE_URL'),
     poolSize: Number(env('BARE_HTTP_POOL_SIZE')),
     context: JSON.parse(env('BARE_HTTP_CONTEXT')) as unknown,
+    framework: env('BARE_HTTP_FRAMEWORK') as BareFramework,
   });
   process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
   console.log(`bare HTTP server listening on ${server.url}`);

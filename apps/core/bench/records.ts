@@ -34,9 +34,10 @@ import { API, getStatement, LIST_LAST_NAME, LIST_LIMIT, listStatement, type Reco
 
 /**
  * `pnpm bench:records`: the generic records API (list with filter and sort, get by id) over
- * 1,000,000 members, against two baselines measured in the same run: a bare node:http server
- * running the same SQL through pg in a process of its own (bare-http.ts, the limit of any Node
- * service here), and the same SQL run directly with pg.
+ * 1,000,000 members, against baselines measured in the same run: a bare node:http server running
+ * the same SQL through pg in a process of its own (bare-http.ts, the limit of any Node service
+ * here), the same server's routes on Koa and @koa/router (what the service's framework alone
+ * costs), and the same SQL run directly with pg.
  *
  * After the measured windows, the service runs each scenario once more under `node --cpu-prof` and
  * the result holds its top frames (profile.ts). BENCH_MEMBERS makes a smaller run (a tenth of them
@@ -207,7 +208,7 @@ async function checkSameQuery(
   }
 }
 
-/** Fails unless the bare HTTP server answers what the statement returns. */
+/** Fails unless a baseline server (bare or Koa) answers what the statement returns. */
 async function checkSameAnswer(
   pool: pg.Pool,
   call: () => Promise<Response>,
@@ -219,7 +220,7 @@ async function checkSameAnswer(
   const body = (await res.json()) as { data: unknown };
   const direct = await pool.query<{ id: string }>(expected.sql, expected.values);
   if (res.status !== 200 || !isDeepStrictEqual(idsOf(body), expectedIds(direct.rows))) {
-    throw new Error(`the bare HTTP server and the baseline disagree (status ${res.status})`);
+    throw new Error(`a baseline server and the statement disagree (status ${res.status})`);
   }
 }
 
@@ -232,24 +233,26 @@ interface Side {
 /** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-type SideName = 'api' | 'bareHttp' | 'rawSql';
-const SIDES: readonly SideName[] = ['api', 'bareHttp', 'rawSql'];
-const SIDE_LABELS: Record<SideName, string> = { api: 'API', bareHttp: 'bare HTTP (node:http + pg)', rawSql: 'raw SQL (pg)' };
+type SideName = 'api' | 'koaHttp' | 'bareHttp' | 'rawSql';
+const SIDES: readonly SideName[] = ['api', 'koaHttp', 'bareHttp', 'rawSql'];
+const SIDE_LABELS: Record<SideName, string> = {
+  api: 'API',
+  koaHttp: 'Koa + @koa/router + pg',
+  bareHttp: 'bare HTTP (node:http + pg)',
+  rawSql: 'raw SQL (pg)',
+};
 
 interface Ratio {
   requestsPerSecond: number;
   p99: number;
 }
 
-interface Comparison {
-  api: Summary;
-  bareHttp: Summary;
-  rawSql: Summary;
-  ratio: { apiOverBareHttp: Ratio; apiOverRawSql: Ratio; bareHttpOverRawSql: Ratio };
+type Comparison = Record<SideName, Summary> & {
+  ratio: { apiOverBareHttp: Ratio; apiOverKoaHttp: Ratio; koaHttpOverBareHttp: Ratio; apiOverRawSql: Ratio; bareHttpOverRawSql: Ratio };
   /** From /proc: `service` is the API's or the bare server's process; `loadGenerator` this one (autocannon, or pg for raw SQL). */
   cpuMsPerRequest?: Record<SideName, CpuTimes>;
   profile?: ProfileSummary;
-}
+};
 
 const ratioOf = (a: Summary, b: Summary): Ratio => ({
   requestsPerSecond: a.requestsPerSecond / b.requestsPerSecond,
@@ -258,14 +261,11 @@ const ratioOf = (a: Summary, b: Summary): Ratio => ({
 
 /** Every side warmed up, then measured in alternating windows, so all see the same machine. */
 async function compare(name: string, sides: Record<SideName, Side>): Promise<Comparison> {
-  console.log(`${name}: API, bare HTTP and raw SQL in ${ROUNDS} alternating windows ...`);
+  console.log(`${name}: API, Koa, bare HTTP and raw SQL in ${ROUNDS} alternating windows ...`);
   for (const side of SIDES) await sides[side].run(WARMUP_SECONDS);
-  const windows: Record<SideName, LoadResult[]> = { api: [], bareHttp: [], rawSql: [] };
-  const cpu: Record<SideName, CpuTimes> = {
-    api: { service: 0, postgres: 0, loadGenerator: 0 },
-    bareHttp: { service: 0, postgres: 0, loadGenerator: 0 },
-    rawSql: { service: 0, postgres: 0, loadGenerator: 0 },
-  };
+  const bySide = <T>(make: () => T) => Object.fromEntries(SIDES.map((side) => [side, make()])) as Record<SideName, T>;
+  const windows = bySide<LoadResult[]>(() => []);
+  const cpu = bySide<CpuTimes>(() => ({ service: 0, postgres: 0, loadGenerator: 0 }));
   let cpuKnown = true;
   for (let round = 0; round < ROUNDS; round++) {
     for (const side of SIDES) {
@@ -286,6 +286,8 @@ async function compare(name: string, sides: Record<SideName, Side>): Promise<Com
     ...summaries,
     ratio: {
       apiOverBareHttp: ratioOf(summaries.api, summaries.bareHttp),
+      apiOverKoaHttp: ratioOf(summaries.api, summaries.koaHttp),
+      koaHttpOverBareHttp: ratioOf(summaries.koaHttp, summaries.bareHttp),
       apiOverRawSql: ratioOf(summaries.api, summaries.rawSql),
       bareHttpOverRawSql: ratioOf(summaries.bareHttp, summaries.rawSql),
     },
@@ -312,6 +314,8 @@ function report(comparisons: Record<string, Comparison>): string {
     }
     for (const [label, r] of [
       ['API / bare HTTP', c.ratio.apiOverBareHttp],
+      ['Koa / bare HTTP', c.ratio.koaHttpOverBareHttp],
+      ['API / Koa', c.ratio.apiOverKoaHttp],
       ['API / raw SQL', c.ratio.apiOverRawSql],
     ] as const) {
       rows.push([`${name}  ${label}`, '', `${r.requestsPerSecond.toFixed(2)}x`, '', '', `${r.p99.toFixed(2)}x`, '']);
@@ -352,12 +356,14 @@ async function main(): Promise<void> {
     // In this process only to see the SQL it issues; the load goes to the service binary in a process of its own.
     const api = await startApi(config, db, pino({ level: 'silent' }));
     const context: RecordsContext = { accountId: seeded.accountId };
-    const bare = await startBareHttpProcess({
+    const baseline = {
       routesModule: new URL('./records-bare.js', import.meta.url),
       databaseUrl: database.url,
       poolSize: POOL_SIZE,
       context,
-    });
+    };
+    const bare = await startBareHttpProcess(baseline);
+    const koa = await startBareHttpProcess({ ...baseline, framework: 'koa' });
     try {
       const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret };
       const listQuery = new URLSearchParams({
@@ -390,8 +396,16 @@ async function main(): Promise<void> {
         getIds,
         getRows,
       );
-      await checkSameAnswer(pool, () => fetch(`${bare.url}${listPath}`), list, listIds, listRows);
-      await checkSameAnswer(pool, () => fetch(`${bare.url}${API}/${sampleId}`), getStatement(seeded.accountId, sampleId), getIds, getRows);
+      for (const server of [bare, koa]) {
+        await checkSameAnswer(pool, () => fetch(`${server.url}${listPath}`), list, listIds, listRows);
+        await checkSameAnswer(
+          pool,
+          () => fetch(`${server.url}${API}/${sampleId}`),
+          getStatement(seeded.accountId, sampleId),
+          getIds,
+          getRows,
+        );
+      }
 
       const scenarios: Record<'list' | 'get', { path: () => string; sql: () => Promise<unknown> }> = {
         list: { path: () => listPath, sql: () => pool.query(list.sql, list.values) },
@@ -415,6 +429,7 @@ async function main(): Promise<void> {
         try {
           comparisons[name] = await compare(name, {
             api: { pid: service.pid, run: (seconds) => httpLoad({ ...load, seconds, url: service.url, headers, path: scenario.path }) },
+            koaHttp: { pid: koa.pid, run: (seconds) => httpLoad({ ...load, seconds, url: koa.url, headers, path: scenario.path }) },
             bareHttp: { pid: bare.pid, run: (seconds) => httpLoad({ ...load, seconds, url: bare.url, headers, path: scenario.path }) },
             rawSql: { run: (seconds) => closedLoop({ ...load, seconds }, scenario.sql) },
           });
@@ -454,7 +469,7 @@ async function main(): Promise<void> {
 
       const loadAtEnd = loadavg()[0]!;
       console.log(
-        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE}; service and bare HTTP server each in its own process;` +
+        `\n${CONNECTIONS} connections, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up, pool ${POOL_SIZE}; service, Koa and bare HTTP servers each in a process of its own;` +
           ` ${availableParallelism()} CPUs, 1-minute load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end\n`,
       );
       console.log(report(comparisons));
@@ -490,6 +505,7 @@ async function main(): Promise<void> {
       );
       console.log(`\nwrote ${RESULTS_FILE}`);
     } finally {
+      await koa.stop();
       await bare.stop();
       await api.close();
     }

@@ -38,9 +38,13 @@ const sections: string[] = [];
 const records = read('apps/core/bench/results/records.json');
 if (records) {
   type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
-  type Scenario = Record<'api' | 'bareHttp' | 'rawSql', Summary> & {
-    ratio: Record<'apiOverBareHttp' | 'apiOverRawSql', { requestsPerSecond: number; p99: number }>;
-    cpuMsPerRequest?: Record<'api' | 'bareHttp' | 'rawSql', Cpu>;
+  type Side = 'api' | 'koaHttp' | 'bareHttp' | 'rawSql';
+  type Scenario = Record<Side, Summary> & {
+    ratio: Record<
+      'apiOverBareHttp' | 'koaHttpOverBareHttp' | 'apiOverKoaHttp' | 'apiOverRawSql',
+      { requestsPerSecond: number; p99: number }
+    >;
+    cpuMsPerRequest?: Record<Side, Cpu>;
     profile?: Profile;
   };
   const scenarios = records.scenarios as Record<string, Scenario>;
@@ -48,6 +52,7 @@ if (records) {
     ...(
       [
         ['API', 'api'],
+        ['Koa', 'koaHttp'],
         ['bare HTTP', 'bareHttp'],
         ['raw SQL', 'rawSql'],
       ] as const
@@ -61,22 +66,14 @@ if (records) {
           : `${side === 'api' ? 'service' : 'server'} ${cpu.service.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}`;
       return row([`${name}: ${label}`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), cpuCell]);
     }),
-    row([
-      `${name}: API / bare HTTP`,
-      `${c.ratio.apiOverBareHttp.requestsPerSecond.toFixed(2)}×`,
-      '',
-      '',
-      `${c.ratio.apiOverBareHttp.p99.toFixed(2)}×`,
-      '',
-    ]),
-    row([
-      `${name}: API / raw SQL`,
-      `${c.ratio.apiOverRawSql.requestsPerSecond.toFixed(2)}×`,
-      '',
-      '',
-      `${c.ratio.apiOverRawSql.p99.toFixed(2)}×`,
-      '',
-    ]),
+    ...(
+      [
+        ['API / bare HTTP', c.ratio.apiOverBareHttp],
+        ['Koa / bare HTTP', c.ratio.koaHttpOverBareHttp],
+        ['API / Koa', c.ratio.apiOverKoaHttp],
+        ['API / raw SQL', c.ratio.apiOverRawSql],
+      ] as const
+    ).map(([label, r]) => row([`${name}: ${label}`, `${r.requestsPerSecond.toFixed(2)}×`, '', '', `${r.p99.toFixed(2)}×`, ''])),
   ];
   // The profile of the request path before its optimisation (#17), measured once and kept in the repository.
   const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/records-profile-before.json', root)), 'utf8')) as {
@@ -85,7 +82,7 @@ if (records) {
   };
   sections.push(
     '## Records API (`pnpm bench:records`)',
-    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Two baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; and the SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Three baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; the same routes on Koa and @koa/router and nothing else (the service's framework alone, so \`Koa / bare HTTP\` is what the framework costs and \`API / Koa\` what the service's own work on each request does: authentication, rate limits, request ids, metrics, validation, field filtering, serialisation); and the SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per request (/proc)']),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
