@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /** Every environment variable the service reads, parsed once at boot (ARCHITECTURE principle 7). */
 export interface Config {
@@ -168,6 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** Reads a file if it exists; used for keys kept in the embedded data dir. */
+/** Writes a file only its owner may read into the data folder, which it creates if missing. */
+export function writeDataFile(dataDir: string, file: string, text: string): void {
+  mkdirSync(resolve(dataDir), { recursive: true });
+  writeFileSync(resolve(dataDir, file), text, { mode: 0o600 });
+}
+
 export function readIfExists(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8').trim();

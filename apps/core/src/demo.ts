@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { readIfExists } from './config.js';
+import { readIfExists, writeDataFile } from './config.js';
 import type { Services } from './services.js';
 import { provisionAccount } from './tenancy.js';
 
@@ -45,9 +44,7 @@ async function demoCredentials(s: Services): Promise<DemoCredentials> {
     apiKey: made.apiKey.apiKey,
     apiSecret: made.apiKey.apiSecret,
   };
-  // With DATABASE_URL set nothing else has made the data folder.
-  mkdirSync(s.config.dataDir, { recursive: true });
-  writeFileSync(path, JSON.stringify(creds, null, 2), { mode: 0o600 });
+  writeDataFile(s.config.dataDir, DEMO_FILE, JSON.stringify(creds, null, 2));
   return creds;
 }
 

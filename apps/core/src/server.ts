@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { CREDENTIALS_CHANNEL } from './auth/authenticate.js';
-import { type Config, ConfigError, readIfExists } from './config.js';
+import { type Config, ConfigError, readIfExists, writeDataFile } from './config.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { createDb, type Db } from './db/knex.js';
 import { listen } from './db/listen.js';
@@ -18,12 +17,10 @@ export const PLATFORM_TOKEN_FILE = 'platform.token';
 
 /** A secret kept in the embedded data dir: read it, or generate it once (mode 600). */
 function dataDirSecret(config: Config, file: string, generate: () => string): string {
-  const path = resolve(config.dataDir, file);
-  const existing = readIfExists(path);
+  const existing = readIfExists(resolve(config.dataDir, file));
   if (existing) return existing;
-  mkdirSync(resolve(config.dataDir), { recursive: true });
   const value = generate();
-  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  writeDataFile(config.dataDir, file, `${value}\n`);
   return value;
 }
 
