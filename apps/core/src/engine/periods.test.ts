@@ -11,6 +11,7 @@ const ZONES = [
   'Pacific/Apia',
   'America/Sao_Paulo',
   'Asia/Tokyo',
+  'America/Havana',
 ];
 const PERIODS: Period[] = ['daily', 'weekly', 'monthly'];
 const instant = fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2060-12-31T00:00:00Z'), noInvalidDate: true });
@@ -91,6 +92,17 @@ describe('period keys', () => {
     expect(periodKey(eve, 'monthly', 'Asia/Tokyo')).toBe('2027-01');
     expect(periodKey(eve, 'daily', 'America/New_York')).toBe('2026-12-31');
     expect(nextPeriodKey('2026-12', 'monthly', 'UTC')).toBe('2027-01');
+    // Apia's day of its 2011 DST start lasted 23 h; its offset has since moved from -10 to +13, and a
+    // midnight placed from today's offset had put the next day's start an hour late (fast-check found it).
+    const apia = periodBounds('2011-09-24', 'daily', 'Pacific/Apia');
+    expect(apia).toEqual({ start: new Date('2011-09-24T11:00:00Z'), end: new Date('2011-09-25T10:00:00Z') });
+    expect(periodBounds(nextPeriodKey('2011-09-24', 'daily', 'Pacific/Apia'), 'daily', 'Pacific/Apia').start).toEqual(apia.end);
+    // Apia skipped 2011-12-30 when it crossed the date line: the 29th is followed by the 31st.
+    expect(nextPeriodKey('2011-12-29', 'daily', 'Pacific/Apia')).toBe('2011-12-31');
+    expect(periodBounds('2011-12-31', 'daily', 'Pacific/Apia').start).toEqual(periodBounds('2011-12-29', 'daily', 'Pacific/Apia').end);
+    // Havana fell back from 01:00 to 00:00 on 2026-11-01: November starts at the first of its two midnights.
+    expect(periodBounds('2026-11', 'monthly', 'America/Havana').start).toEqual(new Date('2026-11-01T04:00:00Z'));
+    expect(periodKey(new Date('2026-11-01T04:30:00Z'), 'monthly', 'America/Havana')).toBe('2026-11');
     // São Paulo skipped midnight on 2016-10-16: that day starts at 01:00, the next at 00:00.
     expect(periodBounds('2016-10-16', 'daily', 'America/Sao_Paulo')).toEqual({
       start: new Date('2016-10-16T03:00:00Z'),

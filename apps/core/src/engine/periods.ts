@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 export type Period = 'daily' | 'weekly' | 'monthly';
 
@@ -21,7 +21,7 @@ export function periodKey(at: Date, period: Period, zone: string): string {
 /** The latest period computed per kind and zone (a few thousand zones at most). */
 const lastPeriod = new Map<string, { key: string; start: number; end: number }>();
 /** Bounds of periods by kind, zone and key: fixed once the zone rules are loaded. */
-const bounds = new Map<string, { start: Date; end: Date }>();
+const bounds = new Map<string, { start: number; end: number }>();
 const BOUNDS_MAX = 10_000;
 
 function computeKey(at: Date, period: Period, zone: string): string {
@@ -31,34 +31,73 @@ function computeKey(at: Date, period: Period, zone: string): string {
   return dt.toFormat('yyyy-MM');
 }
 
-function startOf(key: string, period: Period, zone: string): DateTime {
-  if (period === 'daily') return DateTime.fromFormat(key, 'yyyy-MM-dd', { zone });
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** A period's first calendar day, as that date's UTC midnight (a date number, not an instant). */
+function firstDay(key: string, period: Period): number {
   if (period === 'weekly') {
-    const [weekYear, weekNumber] = key.split('-W').map(Number) as [number, number];
-    return DateTime.fromObject({ weekYear, weekNumber, weekday: 1 }, { zone });
+    // ISO week 1 is the week that holds January 4th.
+    const [weekYear, week] = key.split('-W').map(Number) as [number, number];
+    const jan4 = Date.UTC(weekYear, 0, 4);
+    return jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY_MS + (week - 1) * 7 * DAY_MS;
   }
-  return DateTime.fromFormat(key, 'yyyy-MM', { zone });
+  const [year, month, day = 1] = key.split('-').map(Number) as [number, number, number?];
+  return Date.UTC(year, month - 1, day);
 }
 
-const UNIT = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
+function nextFirstDay(day: number, period: Period): number {
+  if (period === 'daily') return day + DAY_MS;
+  if (period === 'weekly') return day + 7 * DAY_MS;
+  const d = new Date(day);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+}
 
-/** The instants a period covers: [start, end). Days across DST changes last 23 or 25 hours. */
+/** The local date at an instant, as a date number. */
+function localDay(t: number, zone: IANAZone): number {
+  const local = t + zone.offset(t) * 60_000;
+  return local - (((local % DAY_MS) + DAY_MS) % DAY_MS);
+}
+
+/**
+ * The first instant whose local date is `day` or later: midnight, or where the zone skipped
+ * midnight its first hour, or where midnight came twice (Havana falls back from 01:00 to 00:00)
+ * the first one, or where the zone skipped the whole day (Apia, 2011-12-30) the next day's start.
+ * Local dates never go back, only local times, so that instant is where the local date crosses
+ * `day`: midnight at the offset there is tried first, and where it is not the crossing, the
+ * crossing is searched for (offsets run from -12 to +14 hours, so the local date 16 hours before
+ * the date's UTC midnight is earlier and 13 hours after it is not). Placing midnight from an offset
+ * alone, as luxon does from the zone's offset today, put Apia's day after its 2011 DST start an hour
+ * late.
+ */
+function startOfDay(day: number, zone: IANAZone): number {
+  const crossesAt = (t: number) => localDay(t, zone) >= day && localDay(t - 1, zone) < day;
+  const midnight = day - zone.offset(day - zone.offset(day) * 60_000) * 60_000;
+  if (crossesAt(midnight)) return midnight;
+  let before = day - 16 * HOUR_MS;
+  let from = day + 13 * HOUR_MS;
+  while (from - before > 1) {
+    const mid = Math.floor((before + from) / 2);
+    if (localDay(mid, zone) >= day) from = mid;
+    else before = mid;
+  }
+  return from;
+}
+
+/**
+ * The instants a period covers: [start, end), each the first instant of its first local day.
+ * Days across DST changes last 23 or 25 hours.
+ */
 export function periodBounds(key: string, period: Period, zone: string): { start: Date; end: Date } {
   const slot = `${period}|${zone}|${key}`;
-  const known = bounds.get(slot);
-  if (known) return { start: new Date(known.start), end: new Date(known.end) };
-  const start = startOf(key, period, zone);
-  // startOf again: where midnight does not exist (DST at 00:00), the period starts at 01:00 and
-  // adding a day would carry that hour into the next period's start.
-  const found = {
-    start: start.toJSDate(),
-    end: start
-      .plus({ [UNIT[period]]: 1 })
-      .startOf(UNIT[period])
-      .toJSDate(),
-  };
-  if (bounds.size >= BOUNDS_MAX) bounds.clear();
-  bounds.set(slot, found);
+  let found = bounds.get(slot);
+  if (!found) {
+    const day = firstDay(key, period);
+    const tz = IANAZone.create(zone);
+    found = { start: startOfDay(day, tz), end: startOfDay(nextFirstDay(day, period), tz) };
+    if (bounds.size >= BOUNDS_MAX) bounds.clear();
+    bounds.set(slot, found);
+  }
   return { start: new Date(found.start), end: new Date(found.end) };
 }
 
