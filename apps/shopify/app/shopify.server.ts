@@ -45,6 +45,7 @@ export default shopify;
 /** Flow triggers and Shopify discounts from the core's events (CONTRACT §16), worked by every app process. */
 export const loop = new ShopifyLoop({
   pool,
+  ready: migrated,
   shops,
   coreUrl: config.coreUrl,
   eventsUrl: config.eventsUrl,

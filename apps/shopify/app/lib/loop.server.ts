@@ -24,6 +24,8 @@ import {
  */
 export interface LoopDeps {
   pool: pg.Pool;
+  /** Settles once the app's tables are migrated: a pass waits for it, as a fresh database has none yet. */
+  ready: Promise<void>;
   shops: ShopStore;
   coreUrl: string;
   eventsUrl: string;
@@ -279,6 +281,7 @@ export class ShopifyLoop {
       do {
         this.again = false;
         try {
+          await this.deps.ready;
           while ((await this.sendOneTrigger()) || (await this.issueOneDiscount()));
         } catch (err) {
           console.error(`[loyalty-loop] pass failed: ${reasonOf(err)}`);
