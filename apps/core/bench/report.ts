@@ -210,7 +210,7 @@ if (delivery) {
   };
   sections.push(
     '## Delivery (`pnpm bench:delivery`)',
-    `Backlogs of ${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes already running, each timed from the commit of the backlog (with the outbox's wake-up) until its last delivery arrives; baseline: the same POSTs sent straight to the receiver at 32 in flight; ${delivery.rounds} drains alternating with ${delivery.rounds} windows of direct POSTs in the same run (per round, backlog / direct POSTs per s: ${delivery.drained.rounds.map((r: number, i: number) => `${rate(r)} / ${rate(delivery.baselineRounds[i])}`).join(', ')}). Then a steady stream of logs through the API, each event's latency from its creation to its arrival. ${ranAt(delivery)}`,
+    `Backlogs of ${delivery.events} events through the outbox to a local receiver by ${delivery.workers} worker processes already running, each timed from the commit of the backlog (with the outbox's wake-up) until its last delivery arrives; baseline: the same POSTs sent straight to the receiver at 32 in flight; after a warm-up drain, ${delivery.rounds} drains alternating with ${delivery.rounds} windows of direct POSTs in the same run (per round, backlog / direct POSTs per s: ${delivery.drained.rounds.map((r: number, i: number) => `${rate(r)} / ${rate(delivery.baselineRounds[i])}`).join(', ')}). Then a steady stream of logs through the API, each event's latency from its creation to its arrival. ${ranAt(delivery)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms']),
     row(['---', '---:', '---:', '---:', '---:']),
