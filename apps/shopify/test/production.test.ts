@@ -64,6 +64,11 @@ describe('the production server', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({ status: 'ok' });
   });
+
+  it('starts its Flow and discount loop only once its tables exist: a fresh database logs no failed pass', async () => {
+    // Its first pass starts as the app's module loads, while the tables are being created.
+    expect(prod.appOutput()).not.toContain('[loyalty-loop] pass failed');
+  });
 });
 
 describe('install by id_token', () => {

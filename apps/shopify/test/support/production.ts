@@ -18,6 +18,8 @@ import { SHOPIFY } from './stack';
 export interface Production {
   /** The app's origin; requests go to it over HTTP. */
   url: string;
+  /** What the current app process has written to stdout and stderr so far. */
+  appOutput(): string;
   core: { url: string; platform: Client; process: ServiceProcess };
   admin: AdminStub;
   /** The app's tables, read as the app reads them (same encryption key). */
@@ -98,6 +100,7 @@ export async function startProduction(): Promise<Production> {
       return appUrl;
     },
     deliveries,
+    appOutput: () => app.output(),
     async killApp() {
       await app.kill();
     },

@@ -23,7 +23,7 @@ async function freePort(): Promise<number> {
 export async function serveBuild(
   adminStubOrigin: string,
   env: Record<string, string> = {},
-): Promise<{ url: string; close(): Promise<void>; kill(): Promise<void> }> {
+): Promise<{ url: string; output(): string; close(): Promise<void>; kill(): Promise<void> }> {
   const entry = `${APP_DIR}build/server/index.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm --filter @loyalty/shopify exec remix vite:build\` first`);
   const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: { start: string } };
@@ -59,6 +59,8 @@ export async function serveBuild(
   await untilHealthy(`http://127.0.0.1:${port}/healthz`, () => output);
   return {
     url: `http://127.0.0.1:${port}`,
+    /** What the process has written to stdout and stderr so far. */
+    output: () => output,
     async close() {
       if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
       await exited;
