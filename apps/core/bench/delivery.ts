@@ -127,6 +127,12 @@ async function main(): Promise<void> {
          select pg_notify($6, '')`,
         [accountId, sample.ownedById, sample.streakProgress.id, JSON.stringify({ streakLog: sample }), events, EVENTS_CHANNEL],
       );
+    /** Commits a backlog of `events` and waits until the receiver has had every one. */
+    const drain = async (events: number) => {
+      const target = seen.size + events;
+      await backlog(events);
+      while (seen.size < target) await new Promise((r) => setTimeout(r, 20));
+    };
     // Baseline: the same POSTs, sized like a delivery, straight to the receiver at 32 in flight.
     const body = JSON.stringify({
       id: randomUUID(),
@@ -159,20 +165,16 @@ async function main(): Promise<void> {
     while (seen.size < 1) await new Promise((r) => setTimeout(r, 5));
     // Warm-up, not counted: the first drain of fresh workers ran at about two thirds of the later ones'
     // pace (their code not yet compiled), and the direct client's first window likewise.
-    const warmTarget = seen.size + EVENTS;
-    await backlog(EVENTS);
-    while (seen.size < warmTarget) await new Promise((r) => setTimeout(r, 20));
+    await drain(EVENTS);
     await directWindow(1);
     const drainSeconds: number[] = [];
     const directs: LoadResult[] = [];
     // CPU per delivery while draining, each round's: the workers together, and PostgreSQL.
     const cpu: { workers: number; postgres: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      const target = seen.size + EVENTS;
       const backlogStart = process.hrtime.bigint();
       const cpuBefore = workers.map((w) => cpuTimes(w.pid));
-      await backlog(EVENTS);
-      while (seen.size < target) await new Promise((r) => setTimeout(r, 20));
+      await drain(EVENTS);
       drainSeconds.push(elapsedSeconds(backlogStart));
       const perWorker = workers.map((w, i) => cpuPerRequest(cpuBefore[i], cpuTimes(w.pid), EVENTS));
       if (perWorker.every((c) => c)) cpu.push({ workers: perWorker.reduce((t, c) => t + c!.service, 0), postgres: perWorker[0]!.postgres });
@@ -223,10 +225,8 @@ async function main(): Promise<void> {
       process.env.BENCH_SERVICE_NODE_OPTIONS = nodeOptions;
       let window: [number, number];
       try {
-        const target = seen.size + PROFILE_EVENTS;
         const from = nowUs();
-        await backlog(PROFILE_EVENTS);
-        while (seen.size < target) await new Promise((r) => setTimeout(r, 20));
+        await drain(PROFILE_EVENTS);
         window = [from, nowUs()];
       } finally {
         await profiled.stop(); // the profile is written as the process exits
