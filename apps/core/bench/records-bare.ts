@@ -20,14 +20,27 @@ export const listStatement = (accountId: string): Statement => ({
   values: [accountId, 'live', LIST_LAST_NAME, LIST_LIMIT + 1],
 });
 
-export const getStatement = (accountId: string, id: string): Statement => ({
-  sql: 'select * from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3',
+/** `columns`: the table's columns as the service names them (selectList). */
+export const getStatement = ({ accountId, columns }: RecordsContext, id: string): Statement => ({
+  sql: `select ${columns} from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3`,
   values: [accountId, id, 1],
 });
 
-/** The one account the benchmark reads; the service finds it from the API key, the bare server is told. */
+/** The columns `select *` returns, named, as the service's get names them. */
+export async function selectList(pool: { query(sql: string): Promise<{ fields: { name: string }[] }> }): Promise<string> {
+  const { fields } = await pool.query('select * from "account_user" limit 0');
+  return fields.map((f) => `"${f.name.replace(/"/g, '""')}"`).join(', ');
+}
+
+/**
+ * The one account the benchmark reads (the service finds it from the API key, the bare server is
+ * told), the get's select list, and whether the get is sent as a named prepared statement, as the
+ * service sends it, or unnamed.
+ */
 export interface RecordsContext {
   accountId: string;
+  columns: string;
+  prepareGet?: boolean;
 }
 
 // The same paths as the API's, so one load generator setup serves both; the query string is not parsed
@@ -46,8 +59,10 @@ export const routes: BareRoute<RecordsContext>[] = [
     method: 'GET',
     path: `${API}/:id`,
     async handle(pool, { context, params }) {
-      const get = getStatement(context.accountId, params.id!);
-      const { rows } = await pool.query(get.sql, get.values);
+      const get = getStatement(context, params.id!);
+      const { rows } = await (context.prepareGet
+        ? pool.query({ name: 'records_get', text: get.sql, values: get.values })
+        : pool.query(get.sql, get.values));
       return rows[0] ? { body: { data: rows[0] } } : { status: 404, body: { error: 'not_found' } };
     },
   },

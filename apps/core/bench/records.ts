@@ -30,14 +30,25 @@ import {
 } from './lib.js';
 import { startBareHttpProcess } from './bare-http.js';
 import { formatProfile, type ProfileSummary, summarizeProfileDir } from './profile.js';
-import { API, getStatement, LIST_LAST_NAME, LIST_LIMIT, listStatement, type RecordsContext, type Statement } from './records-bare.js';
+import {
+  API,
+  getStatement,
+  LIST_LAST_NAME,
+  LIST_LIMIT,
+  listStatement,
+  type RecordsContext,
+  selectList,
+  type Statement,
+} from './records-bare.js';
 
 /**
  * `pnpm bench:records`: the generic records API (list with filter and sort, get by id) over
  * 1,000,000 members, against baselines measured in the same run: a bare node:http server running
  * the same SQL through pg in a process of its own (bare-http.ts, the limit of any Node service
  * here), the same server's routes on Koa and @koa/router (what the service's framework alone
- * costs), and the same SQL run directly with pg.
+ * costs), and the same SQL run directly with pg. The service prepares the get (a named statement,
+ * planned once per connection) and the baselines send it unnamed, as the SQL alone says; one more
+ * bare server that prepares it too shows what that is worth.
  *
  * After the measured windows, the service runs each scenario once more under `node --cpu-prof` and
  * the result holds its top frames (profile.ts). BENCH_MEMBERS makes a smaller run (a tenth of them
@@ -233,24 +244,36 @@ interface Side {
 /** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-type SideName = 'api' | 'koaHttp' | 'bareHttp' | 'rawSql';
-const SIDES: readonly SideName[] = ['api', 'koaHttp', 'bareHttp', 'rawSql'];
+type SideName = 'api' | 'koaHttp' | 'bareHttp' | 'barePrepared' | 'rawSql';
+/** Every scenario's sides, in the order they are measured and reported. */
+const SIDES: readonly SideName[] = ['api', 'koaHttp', 'bareHttp', 'barePrepared', 'rawSql'];
 const SIDE_LABELS: Record<SideName, string> = {
   api: 'API',
   koaHttp: 'Koa + @koa/router + pg',
   bareHttp: 'bare HTTP (node:http + pg)',
+  barePrepared: 'bare HTTP, statement prepared',
   rawSql: 'raw SQL (pg)',
 };
+/** The sides every scenario has; `barePrepared` only where the service prepares the statement. */
+type CoreSide = Exclude<SideName, 'barePrepared'>;
 
 interface Ratio {
   requestsPerSecond: number;
   p99: number;
 }
 
-type Comparison = Record<SideName, Summary> & {
-  ratio: { apiOverBareHttp: Ratio; apiOverKoaHttp: Ratio; koaHttpOverBareHttp: Ratio; apiOverRawSql: Ratio; bareHttpOverRawSql: Ratio };
+type Comparison = Record<CoreSide, Summary> & {
+  barePrepared?: Summary;
+  ratio: {
+    apiOverBareHttp: Ratio;
+    apiOverKoaHttp: Ratio;
+    koaHttpOverBareHttp: Ratio;
+    apiOverRawSql: Ratio;
+    bareHttpOverRawSql: Ratio;
+    apiOverBarePrepared?: Ratio;
+  };
   /** From /proc: `service` is the API's or the bare server's process; `loadGenerator` this one (autocannon, or pg for raw SQL). */
-  cpuMsPerRequest?: Record<SideName, CpuTimes>;
+  cpuMsPerRequest?: Partial<Record<SideName, CpuTimes>>;
   profile?: ProfileSummary;
 };
 
@@ -260,27 +283,30 @@ const ratioOf = (a: Summary, b: Summary): Ratio => ({
 });
 
 /** Every side warmed up, then measured in alternating windows, so all see the same machine. */
-async function compare(name: string, sides: Record<SideName, Side>): Promise<Comparison> {
-  console.log(`${name}: API, Koa, bare HTTP and raw SQL in ${ROUNDS} alternating windows ...`);
-  for (const side of SIDES) await sides[side].run(WARMUP_SECONDS);
-  const bySide = <T>(make: () => T) => Object.fromEntries(SIDES.map((side) => [side, make()])) as Record<SideName, T>;
+async function compare(name: string, sides: Record<CoreSide, Side> & { barePrepared?: Side }): Promise<Comparison> {
+  const present = SIDES.filter((side) => sides[side]);
+  console.log(`${name}: ${present.map((side) => SIDE_LABELS[side]).join(', ')} in ${ROUNDS} alternating windows ...`);
+  for (const side of present) await sides[side]!.run(WARMUP_SECONDS);
+  const bySide = <T>(make: () => T) => Object.fromEntries(present.map((side) => [side, make()])) as Record<SideName, T>;
   const windows = bySide<LoadResult[]>(() => []);
   const cpu = bySide<CpuTimes>(() => ({ service: 0, postgres: 0, loadGenerator: 0 }));
   let cpuKnown = true;
   for (let round = 0; round < ROUNDS; round++) {
-    for (const side of SIDES) {
-      const pid = sides[side].pid ?? -1;
+    for (const side of present) {
+      const pid = sides[side]!.pid ?? -1;
       const before = cpuTimes(pid);
-      const result = await sides[side].run(DURATION_SECONDS / ROUNDS);
+      const result = await sides[side]!.run(DURATION_SECONDS / ROUNDS);
       const used = cpuPerRequest(before, cpuTimes(pid), 1);
       windows[side].push(result);
       if (!used) cpuKnown = false;
       else for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] += used[key];
     }
   }
-  const summaries = Object.fromEntries(SIDES.map((side) => [side, summarize(combine(windows[side]))])) as Record<SideName, Summary>;
-  for (const side of SIDES) {
-    for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] /= summaries[side].requests;
+  const summaries = Object.fromEntries(present.map((side) => [side, summarize(combine(windows[side]))])) as Record<CoreSide, Summary> & {
+    barePrepared?: Summary;
+  };
+  for (const side of present) {
+    for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] /= summaries[side]!.requests;
   }
   return {
     ...summaries,
@@ -290,6 +316,7 @@ async function compare(name: string, sides: Record<SideName, Side>): Promise<Com
       koaHttpOverBareHttp: ratioOf(summaries.koaHttp, summaries.bareHttp),
       apiOverRawSql: ratioOf(summaries.api, summaries.rawSql),
       bareHttpOverRawSql: ratioOf(summaries.bareHttp, summaries.rawSql),
+      ...(summaries.barePrepared ? { apiOverBarePrepared: ratioOf(summaries.api, summaries.barePrepared) } : {}),
     },
     ...(cpuKnown ? { cpuMsPerRequest: cpu } : {}),
   };
@@ -301,6 +328,7 @@ function report(comparisons: Record<string, Comparison>): string {
   for (const [name, c] of Object.entries(comparisons)) {
     for (const side of SIDES) {
       const s = c[side];
+      if (!s) continue;
       const cpu = c.cpuMsPerRequest?.[side];
       rows.push([
         `${name}  ${SIDE_LABELS[side]}`,
@@ -317,7 +345,9 @@ function report(comparisons: Record<string, Comparison>): string {
       ['Koa / bare HTTP', c.ratio.koaHttpOverBareHttp],
       ['API / Koa', c.ratio.apiOverKoaHttp],
       ['API / raw SQL', c.ratio.apiOverRawSql],
+      ['API / bare HTTP, prepared', c.ratio.apiOverBarePrepared],
     ] as const) {
+      if (!r) continue;
       rows.push([`${name}  ${label}`, '', `${r.requestsPerSecond.toFixed(2)}x`, '', '', `${r.p99.toFixed(2)}x`, '']);
     }
   }
@@ -355,7 +385,7 @@ async function main(): Promise<void> {
     });
     // In this process only to see the SQL it issues; the load goes to the service binary in a process of its own.
     const api = await startApi(config, db, pino({ level: 'silent' }));
-    const context: RecordsContext = { accountId: seeded.accountId };
+    const context: RecordsContext = { accountId: seeded.accountId, columns: await selectList(pool) };
     const baseline = {
       routesModule: new URL('./records-bare.js', import.meta.url),
       databaseUrl: database.url,
@@ -364,6 +394,7 @@ async function main(): Promise<void> {
     };
     const bare = await startBareHttpProcess(baseline);
     const koa = await startBareHttpProcess({ ...baseline, framework: 'koa' });
+    const barePrepared = await startBareHttpProcess({ ...baseline, context: { ...context, prepareGet: true } });
     try {
       const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret };
       const listQuery = new URLSearchParams({
@@ -392,27 +423,23 @@ async function main(): Promise<void> {
         db,
         pool,
         () => fetch(`${api.url}${API}/${sampleId}`, { headers }),
-        getStatement(seeded.accountId, sampleId),
+        getStatement(context, sampleId),
         getIds,
         getRows,
       );
-      for (const server of [bare, koa]) {
+      for (const server of [bare, koa, barePrepared]) {
         await checkSameAnswer(pool, () => fetch(`${server.url}${listPath}`), list, listIds, listRows);
-        await checkSameAnswer(
-          pool,
-          () => fetch(`${server.url}${API}/${sampleId}`),
-          getStatement(seeded.accountId, sampleId),
-          getIds,
-          getRows,
-        );
+        await checkSameAnswer(pool, () => fetch(`${server.url}${API}/${sampleId}`), getStatement(context, sampleId), getIds, getRows);
       }
 
-      const scenarios: Record<'list' | 'get', { path: () => string; sql: () => Promise<unknown> }> = {
-        list: { path: () => listPath, sql: () => pool.query(list.sql, list.values) },
+      // `prepared`: the service sends the scenario's statement prepared (records/direct.ts).
+      const scenarios: Record<'list' | 'get', { path: () => string; sql: () => Promise<unknown>; prepared: boolean }> = {
+        list: { path: () => listPath, sql: () => pool.query(list.sql, list.values), prepared: false },
         get: {
+          prepared: true,
           path: () => `${API}/${randomId()}`,
           sql: () => {
-            const get = getStatement(seeded.accountId, randomId());
+            const get = getStatement(context, randomId());
             return pool.query(get.sql, get.values);
           },
         },
@@ -432,6 +459,14 @@ async function main(): Promise<void> {
             koaHttp: { pid: koa.pid, run: (seconds) => httpLoad({ ...load, seconds, url: koa.url, headers, path: scenario.path }) },
             bareHttp: { pid: bare.pid, run: (seconds) => httpLoad({ ...load, seconds, url: bare.url, headers, path: scenario.path }) },
             rawSql: { run: (seconds) => closedLoop({ ...load, seconds }, scenario.sql) },
+            ...(scenario.prepared
+              ? {
+                  barePrepared: {
+                    pid: barePrepared.pid,
+                    run: (seconds: number) => httpLoad({ ...load, seconds, url: barePrepared.url, headers, path: scenario.path }),
+                  },
+                }
+              : {}),
           });
         } finally {
           await service.stop();
@@ -505,6 +540,7 @@ async function main(): Promise<void> {
       );
       console.log(`\nwrote ${RESULTS_FILE}`);
     } finally {
+      await barePrepared.stop();
       await koa.stop();
       await bare.stop();
       await api.close();

@@ -38,13 +38,12 @@ const sections: string[] = [];
 const records = read('apps/core/bench/results/records.json');
 if (records) {
   type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
-  type Side = 'api' | 'koaHttp' | 'bareHttp' | 'rawSql';
-  type Scenario = Record<Side, Summary> & {
-    ratio: Record<
-      'apiOverBareHttp' | 'koaHttpOverBareHttp' | 'apiOverKoaHttp' | 'apiOverRawSql',
-      { requestsPerSecond: number; p99: number }
-    >;
-    cpuMsPerRequest?: Record<Side, Cpu>;
+  type Side = 'api' | 'koaHttp' | 'bareHttp' | 'barePrepared' | 'rawSql';
+  type Ratio = { requestsPerSecond: number; p99: number };
+  // `barePrepared` only in a scenario whose statement the service prepares (and not in older results).
+  type Scenario = Partial<Record<Side, Summary>> & {
+    ratio: Record<'apiOverBareHttp' | 'koaHttpOverBareHttp' | 'apiOverKoaHttp' | 'apiOverRawSql', Ratio> & { apiOverBarePrepared?: Ratio };
+    cpuMsPerRequest?: Partial<Record<Side, Cpu>>;
     profile?: Profile;
   };
   const scenarios = records.scenarios as Record<string, Scenario>;
@@ -54,17 +53,19 @@ if (records) {
         ['API', 'api'],
         ['Koa', 'koaHttp'],
         ['bare HTTP', 'bareHttp'],
+        ['bare HTTP, prepared', 'barePrepared'],
         ['raw SQL', 'rawSql'],
       ] as const
-    ).map(([label, side]) => {
+    ).flatMap(([label, side]) => {
       const s = c[side];
+      if (!s) return [];
       const cpu = c.cpuMsPerRequest?.[side];
       const cpuCell = !cpu
         ? ''
         : side === 'rawSql'
           ? `pg ${cpu.loadGenerator.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}`
           : `${side === 'api' ? 'service' : 'server'} ${cpu.service.toFixed(3)}, PostgreSQL ${cpu.postgres.toFixed(3)}`;
-      return row([`${name}: ${label}`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), cpuCell]);
+      return [row([`${name}: ${label}`, rate(s.requestsPerSecond), ms(s.p50Ms), ms(s.p95Ms), ms(s.p99Ms), cpuCell])];
     }),
     ...(
       [
@@ -72,8 +73,11 @@ if (records) {
         ['Koa / bare HTTP', c.ratio.koaHttpOverBareHttp],
         ['API / Koa', c.ratio.apiOverKoaHttp],
         ['API / raw SQL', c.ratio.apiOverRawSql],
+        ['API / bare HTTP, prepared', c.ratio.apiOverBarePrepared],
       ] as const
-    ).map(([label, r]) => row([`${name}: ${label}`, `${r.requestsPerSecond.toFixed(2)}×`, '', '', `${r.p99.toFixed(2)}×`, ''])),
+    ).flatMap(([label, r]) =>
+      r ? [row([`${name}: ${label}`, `${r.requestsPerSecond.toFixed(2)}×`, '', '', `${r.p99.toFixed(2)}×`, ''])] : [],
+    ),
   ];
   // The profile of the request path before its optimisation (#17), measured once and kept in the repository.
   const before = JSON.parse(readFileSync(fileURLToPath(new URL('apps/core/bench/records-profile-before.json', root)), 'utf8')) as {
@@ -82,7 +86,7 @@ if (records) {
   };
   sections.push(
     '## Records API (`pnpm bench:records`)',
-    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Three baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; the same routes on Koa and @koa/router and nothing else (the service's framework alone, so \`Koa / bare HTTP\` is what the framework costs and \`API / Koa\` what the service's own work on each request does: authentication, rate limits, request ids, metrics, validation, field filtering, serialisation); and the SQL straight through \`pg\` at the same concurrency. ${ranAt(records)}`,
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows. Three baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; the same routes on Koa and @koa/router and nothing else (the service's framework alone, so \`Koa / bare HTTP\` is what the framework costs and \`API / Koa\` what the service's own work on each request does: authentication, rate limits, request ids, metrics, validation, field filtering, serialisation); and the SQL straight through \`pg\` at the same concurrency. The service sends the get as a named prepared statement (parsed and planned once per connection, \`src/records/direct.ts\`); the baselines send the same SQL unnamed, and one more bare server, \`bare HTTP, prepared\`, sends it prepared as the service does: \`API / bare HTTP, prepared\` is the get's ratio with the statement's cost the same on both sides. ${ranAt(records)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per request (/proc)']),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
@@ -100,7 +104,7 @@ if (records) {
     ...Object.entries(scenarios)
       .filter(([, c]) => c.profile)
       .flatMap(([name, c]) => [
-        `- ${name}: service CPU ${c.cpuMsPerRequest?.api.service.toFixed(3) ?? '?'} ms per request, busy ${c.profile!.busyMs.toFixed(0)} ms of ${c.profile!.sampledMs.toFixed(0)} ms sampled`,
+        `- ${name}: service CPU ${c.cpuMsPerRequest?.api?.service.toFixed(3) ?? '?'} ms per request, busy ${c.profile!.busyMs.toFixed(0)} ms of ${c.profile!.sampledMs.toFixed(0)} ms sampled`,
         ...profileLines(c.profile!),
       ]),
     '',

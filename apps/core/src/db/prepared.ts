@@ -13,7 +13,8 @@ import type { Knex } from 'knex';
 /** Names by SQL text: the hot path's statements are few and repeat. */
 const names = new Map<string, string>();
 
-function nameOf(sql: string): string {
+/** The statement's name on every connection: the same SQL text, the same name. */
+export function statementName(sql: string): string {
   let name = names.get(sql);
   if (!name) {
     name = `loyalty_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
@@ -24,7 +25,7 @@ function nameOf(sql: string): string {
 
 /** A knex query run as a named prepared statement. */
 export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(query: T): T {
-  const name = nameOf(query.toSQL().toNative().sql);
+  const name = statementName(query.toSQL().toNative().sql);
   return (query as unknown as { options(o: object): T }).options({ name });
 }
 
@@ -53,7 +54,7 @@ export async function run<R = Record<string, unknown>>(db: Knex, sql: Sql): Prom
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query<R>({ name: nameOf(sql.text), text: sql.text, values: sql.values })).rows;
+    return (await connection.query<R>({ name: statementName(sql.text), text: sql.text, values: sql.values })).rows;
   } finally {
     await client.releaseConnection(connection);
   }

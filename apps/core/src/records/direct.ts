@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
+import { statementName } from '../db/prepared.js';
 import type { Row } from '../db/rows.js';
 
 interface QueryConfig {
+  name?: string;
   text: string;
   values: unknown[];
   types?: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
@@ -43,21 +45,29 @@ export interface QueryOptions {
    * rows spent more CPU parsing dates and formatting them back than on anything else of the service's.
    */
   isoTimestamps?: boolean;
+  /**
+   * As a named prepared statement (db/prepared.ts), parsed and planned once per connection: for
+   * lookups by primary key that name their columns, where planning costs PostgreSQL more than
+   * executing.
+   */
+  prepare?: boolean;
 }
 
 /**
  * Runs `$n` SQL straight on a connection of knex's pool, or on the transaction's own connection
  * when `db` is one: for the read path of every API call, where knex's builder and runner cost the
  * service more CPU than the round trip to PostgreSQL. Listeners of knex's `query` event still see
- * the statement. Unnamed, unlike db/prepared.ts's `run`: records are read with `select *`, whose
- * prepared form would fail once a migration adds a column.
+ * the statement. Unnamed unless `prepare` is asked: a list's plan depends on its values.
  */
 export async function queryRows(db: Knex, text: string, values: unknown[], options: QueryOptions = {}): Promise<Row[]> {
   const client = db.client as PoolClient;
   client.emit('query', { sql: text, bindings: values });
+  const config: QueryConfig = { text, values };
+  if (options.prepare) config.name = statementName(text);
+  if (options.isoTimestamps) config.types = isoTypes;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query(options.isoTimestamps ? { text, values, types: isoTypes } : { text, values })).rows;
+    return (await connection.query(config)).rows;
   } finally {
     await client.releaseConnection(connection);
   }

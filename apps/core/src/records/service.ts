@@ -62,6 +62,8 @@ export class RecordService implements Records {
   /** The service's clock; tests replace it to drive time. */
   now: () => Date = () => new Date();
   private readonly writeListeners: ((slug: string) => void)[] = [];
+  /** Each table's columns as a select list, by table: read once, so that a get can be prepared. */
+  private readonly selectLists = new Map<string, string>();
 
   constructor(
     readonly db: Knex,
@@ -249,7 +251,8 @@ export class RecordService implements Records {
     isoTimestamps: boolean,
   ): Promise<Row> {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
-    // The SQL knex would build for `scope(...).where(id).first()`, written out: this is every get's query.
+    // The SQL knex would build for `scope(...).where(id).first()` with the columns named, written
+    // out: this is every get's query, prepared (a lookup by primary key, whose plan cannot go stale).
     const t = ident(resource.table);
     const values: unknown[] = [];
     const where: string[] = [];
@@ -261,10 +264,23 @@ export class RecordService implements Records {
       else param('owned_by_id', ctx.memberId);
     }
     param('id', id);
-    const sql = `select * from ${t} where ${where.join(' and ')} limit $${values.push(1)}${lock ? ' for update' : ''}`;
-    const [row] = await queryRows(trx, sql, values, { isoTimestamps });
+    const columns = this.selectLists.get(resource.table) ?? (await this.loadSelectList(trx, resource.table));
+    const sql = `select ${columns} from ${t} where ${where.join(' and ')} limit $${values.push(1)}${lock ? ' for update' : ''}`;
+    const [row] = await queryRows(trx, sql, values, { isoTimestamps, prepare: true });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
+  }
+
+  /**
+   * The columns `select *` returns, named: a prepared `select *` fails once a migration adds a
+   * column, a named list goes on returning what this process's code knows.
+   */
+  private async loadSelectList(db: Knex, table: string): Promise<string> {
+    // On the caller's connection: a transaction holding one must not wait for another.
+    const { fields } = (await db.raw('select * from ?? limit 0', [table])) as { fields: { name: string }[] };
+    const list = fields.map((f) => ident(f.name)).join(', ');
+    this.selectLists.set(table, list);
+    return list;
   }
 
   async serialize(
