@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** AES-256-GCM for secrets at rest: version byte, 12-byte IV, 16-byte tag, ciphertext, base64. */
 export class SecretBox {
@@ -22,7 +22,8 @@ export class SecretBox {
   }
 }
 
-export const sha256 = (value: string): Buffer => createHash('sha256').update(value).digest();
+// One-shot: no Hash object per call, on every API-key request.
+export const sha256 = (value: string): Buffer => hash('sha256', value, 'buffer');
 
 /** Constant-time string equality; hashing first makes unequal lengths take the same time. */
 export function safeEqual(a: string, b: string): boolean {

@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import { statementName } from '../db/prepared.js';
 import type { Row } from '../db/rows.js';
 
 interface QueryConfig {
@@ -46,24 +45,24 @@ export interface QueryOptions {
    */
   isoTimestamps?: boolean;
   /**
-   * As a named prepared statement (db/prepared.ts), parsed and planned once per connection: for
-   * lookups by primary key that name their columns, where planning costs PostgreSQL more than
-   * executing.
+   * As a prepared statement of this name (db/prepared.ts's statementName), parsed and planned once
+   * per connection: for lookups by primary key that name their columns, where planning costs
+   * PostgreSQL more than executing.
    */
-  prepare?: boolean;
+  name?: string;
 }
 
 /**
  * Runs `$n` SQL straight on a connection of knex's pool, or on the transaction's own connection
  * when `db` is one: for the read path of every API call, where knex's builder and runner cost the
  * service more CPU than the round trip to PostgreSQL. Listeners of knex's `query` event still see
- * the statement. Unnamed unless `prepare` is asked: a list's plan depends on its values.
+ * the statement. Unnamed unless `name` is given: a list's plan depends on its values.
  */
 export async function queryRows(db: Knex, text: string, values: unknown[], options: QueryOptions = {}): Promise<Row[]> {
   const client = db.client as PoolClient;
   client.emit('query', { sql: text, bindings: values });
   const config: QueryConfig = { text, values };
-  if (options.prepare) config.name = statementName(text);
+  if (options.name) config.name = options.name;
   if (options.isoTimestamps) config.types = isoTypes;
   const connection = await client.acquireConnection();
   try {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../auth/crypto.js';
 import { ApiError, conflict, type ErrorDetail, invalidInput, notFound } from '../errors.js';
-import { ident } from '../db/prepared.js';
+import { ident, statementName } from '../db/prepared.js';
 import { UUID } from '../formats.js';
 import { type RequestContext, resolveText, writeLanguage } from './context.js';
 import { columnOf, type FieldDef } from './fields.js';
@@ -58,12 +58,28 @@ const fieldViews = new WeakMap<Resource, FieldViews>();
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 /** The generic record service: SQL, localisation and access narrowing for every resource. */
+/** Which rows a get may see: any of the account's (an API key), live ones, ones no member owns, or the caller's own. */
+type RowScope = 'any' | 'live' | 'unowned' | 'own';
+
+/** What selectRow's statement depends on. */
+interface RowShape {
+  table: string;
+  account: boolean;
+  scope: RowScope;
+  lock: boolean;
+}
+
+interface RowStatement {
+  text: string;
+  name: string;
+}
+
 export class RecordService implements Records {
   /** The service's clock; tests replace it to drive time. */
   now: () => Date = () => new Date();
   private readonly writeListeners: ((slug: string) => void)[] = [];
-  /** Each table's columns as a select list, by table: read once, so that a get can be prepared. */
-  private readonly selectLists = new Map<string, string>();
+  /** selectRow's statements by shape, each built once. */
+  private readonly rowStatements = new Map<string, RowStatement>();
 
   constructor(
     readonly db: Knex,
@@ -251,36 +267,44 @@ export class RecordService implements Records {
     isoTimestamps: boolean,
   ): Promise<Row> {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
-    // The SQL knex would build for `scope(...).where(id).first()` with the columns named, written
-    // out: this is every get's query, prepared (a lookup by primary key, whose plan cannot go stale).
-    const t = ident(resource.table);
+    const scope: RowScope =
+      ctx.flow === 'apikey' ? 'any' : resource.publicScope !== 'own' ? 'live' : ctx.memberId === undefined ? 'unowned' : 'own';
     const values: unknown[] = [];
-    const where: string[] = [];
-    const param = (column: string, value: unknown) => where.push(`${t}.${ident(column)} = $${values.push(value)}`);
-    if (ctx.account) param('account_id', ctx.account.id);
-    if (ctx.flow !== 'apikey') {
-      if (resource.publicScope !== 'own') param('status', 'live');
-      else if (ctx.memberId === undefined) where.push(`${t}."owned_by_id" is null`);
-      else param('owned_by_id', ctx.memberId);
-    }
-    param('id', id);
-    const columns = this.selectLists.get(resource.table) ?? (await this.loadSelectList(trx, resource.table));
-    const sql = `select ${columns} from ${t} where ${where.join(' and ')} limit $${values.push(1)}${lock ? ' for update' : ''}`;
-    const [row] = await queryRows(trx, sql, values, { isoTimestamps, prepare: true });
+    if (ctx.account) values.push(ctx.account.id);
+    if (scope === 'live') values.push('live');
+    else if (scope === 'own') values.push(ctx.memberId);
+    values.push(id, 1);
+    const account = ctx.account !== undefined;
+    const key = `${resource.table} ${scope} ${account} ${lock}`;
+    const statement = this.rowStatements.get(key) ?? (await this.rowStatement(trx, key, { table: resource.table, account, scope, lock }));
+    const [row] = await queryRows(trx, statement.text, values, { isoTimestamps, name: statement.name });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
   }
 
   /**
-   * The columns `select *` returns, named: a prepared `select *` fails once a migration adds a
-   * column, a named list goes on returning what this process's code knows.
+   * The SQL knex would build for `scope(...).where(id).first()`, written out once per shape: every
+   * get's statement, prepared (a lookup by primary key, whose plan cannot go stale). It names the
+   * columns `select *` returns now: a prepared `select *` fails once a migration adds a column, a
+   * named list goes on returning what this process's code knows.
    */
-  private async loadSelectList(db: Knex, table: string): Promise<string> {
+  private async rowStatement(db: Knex, key: string, { table, account, scope, lock }: RowShape): Promise<RowStatement> {
+    const t = ident(table);
+    const where: string[] = [];
+    let n = 0;
+    const param = (column: string) => where.push(`${t}.${ident(column)} = $${++n}`);
+    if (account) param('account_id');
+    if (scope === 'live') param('status');
+    else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
+    else if (scope === 'own') param('owned_by_id');
+    param('id');
     // On the caller's connection: a transaction holding one must not wait for another.
     const { fields } = (await db.raw('select * from ?? limit 0', [table])) as { fields: { name: string }[] };
-    const list = fields.map((f) => ident(f.name)).join(', ');
-    this.selectLists.set(table, list);
-    return list;
+    const columns = fields.map((f) => ident(f.name)).join(', ');
+    const text = `select ${columns} from ${t} where ${where.join(' and ')} limit $${++n}${lock ? ' for update' : ''}`;
+    const statement = { text, name: statementName(text) };
+    this.rowStatements.set(key, statement);
+    return statement;
   }
 
   async serialize(
