@@ -136,7 +136,7 @@ if (ingest) {
   const seconds = ingest.durationSeconds as number;
   sections.push(
     '## Log ingestion (`pnpm bench:ingest`)',
-    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${seconds} s per side in ${ingest.rounds} alternating windows. Two baselines perform the same row writes, one transaction per log, with the same pool size (${ingest.poolSize}) and concurrency: a bare \`node:http\` server in a process of its own (\`bench/ingest-bare.ts\` on \`bench/bare-http.ts\`), hit by the same load generator; and the writes straight through \`pg\`. ${ranAt(ingest)}`,
+    `Streak logs over HTTP for ${ingest.members} members (auth, validation, member, log, progress, task progress, events: one read and one all-or-nothing write statement each), the service in its own process; ${seconds} s per side in ${ingest.rounds} alternating windows. Two baselines perform the same row writes, one transaction per log of unnamed statements (the service sends its two statements prepared), with the same pool size (${ingest.poolSize}) and concurrency: a bare \`node:http\` server in a process of its own (\`bench/ingest-bare.ts\` on \`bench/bare-http.ts\`), hit by the same load generator; and the writes straight through \`pg\`. ${ranAt(ingest)}`,
     '',
     row(['concurrency, side', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per log (/proc)']),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
