@@ -57,7 +57,6 @@ const fieldViews = new WeakMap<Resource, FieldViews>();
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
-/** The generic record service: SQL, localisation and access narrowing for every resource. */
 /** Which rows a get may see: any of the account's (an API key), live ones, ones no member owns, or the caller's own. */
 type RowScope = 'any' | 'live' | 'unowned' | 'own';
 
@@ -74,6 +73,7 @@ interface RowStatement {
   name: string;
 }
 
+/** The generic record service: SQL, localisation and access narrowing for every resource. */
 export class RecordService implements Records {
   /** The service's clock; tests replace it to drive time. */
   now: () => Date = () => new Date();
