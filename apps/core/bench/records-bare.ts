@@ -1,3 +1,4 @@
+import { ident } from '../src/db/prepared.js';
 import type { BareRoute } from './bare-http.js';
 
 /** The SQL of `bench:records`, and the bare HTTP server's routes that run it (see bare-http.ts). */
@@ -29,7 +30,7 @@ export const getStatement = ({ accountId, columns }: RecordsContext, id: string)
 /** The columns `select *` returns, named, as the service's get names them. */
 export async function selectList(pool: { query(sql: string): Promise<{ fields: { name: string }[] }> }): Promise<string> {
   const { fields } = await pool.query('select * from "account_user" limit 0');
-  return fields.map((f) => `"${f.name.replace(/"/g, '""')}"`).join(', ');
+  return fields.map((f) => ident(f.name)).join(', ');
 }
 
 /**

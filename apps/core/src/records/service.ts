@@ -269,6 +269,7 @@ export class RecordService implements Records {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
     const scope: RowScope =
       ctx.flow === 'apikey' ? 'any' : resource.publicScope !== 'own' ? 'live' : ctx.memberId === undefined ? 'unowned' : 'own';
+    // In the order rowStatement numbers its parameters.
     const values: unknown[] = [];
     if (ctx.account) values.push(ctx.account.id);
     if (scope === 'live') values.push('live');
