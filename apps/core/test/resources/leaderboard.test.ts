@@ -363,6 +363,44 @@ describe('standings', () => {
     expect((await accepted(standings(again.id))).entries.map((e: any) => e.value)).toEqual([3]);
   });
 
+  it('builds from earlier progress the standings its logs kept, for every way of ranking', async () => {
+    const streakId = await definition('streak');
+    const challengeId = await definition('challenge', { completionTargetValue: 100 });
+    const missionId = await definition('mission', { isRepeatable: true, tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] });
+    const boards = [
+      { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, rankBy: 'current_run' },
+      { linkedSchemaSlug: 'streak', linkedSchemaRecordId: streakId, rankBy: 'longest_run' },
+      { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId },
+      { linkedSchemaSlug: 'mission', linkedSchemaRecordId: missionId },
+    ];
+    const kept: { id: string }[] = [];
+    for (const body of boards) kept.push(await board(body));
+    const log = (slug: string, body: Record<string, unknown>) =>
+      accepted(acct.api.post(`/schema/${slug}_log/record`, { uniqueIdentifier: uid(), activityAt: new Date().toISOString(), ...body }));
+    // Members in an order of their own, so that none is ranked where it was created.
+    for (const [i, days] of [[3, 1], [1], [2, 2, 2], [5]].entries()) {
+      const m = await member(`rebuilt-${streakId}-${i}`, { timezone: 'UTC' });
+      let day = 1;
+      for (const run of days) {
+        for (let d = 0; d < run; d++, day++)
+          await log('streak', { streakId, ownedById: m, activityId: 'a', activityAt: `2026-04-${String(day).padStart(2, '0')}T10:00:00Z` });
+        day++; // a day without a log ends the run
+      }
+      for (let n = 0; n <= (i * 2) % 3; n++) await log('challenge', { challengeId, ownedById: m, activityId: 'a' });
+      for (let n = 0; n < i % 3; n++) await log('mission', { missionId, ownedById: m, activityId: 'x' });
+    }
+    const read = async (id: string) =>
+      (await accepted(standings(id))).entries.map((e: any) => [e.rank, e.value, e.ownedById, e.displayName]);
+    const byLogs = await Promise.all(kept.map((b) => read(b.id)));
+    expect(byLogs.map((entries) => entries.length)).toEqual([4, 4, 4, 2]);
+    // The last board of each ranking gone, the next one is built from the progress alone.
+    for (const b of kept) expect((await acct.api.delete(`/schema/leaderboard/record/${b.id}`)).status).toBe(204);
+    const rebuilt: { id: string }[] = [];
+    for (const body of boards) rebuilt.push(await board({ ...body, displayName: 'anonymous' }));
+    const names = (entries: unknown[][]) => entries.map(([rank, value, ownedById]) => [rank, value, ownedById]);
+    expect((await Promise.all(rebuilt.map((b) => read(b.id)))).map(names)).toEqual(byLogs.map(names));
+  });
+
   it('keeps ranks exact under racing logs (against a brute-force ranking)', async () => {
     const challengeId = await definition('challenge', { completionTargetValue: 1000, aggregationMethod: 'sum' });
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId, size: 100 });
