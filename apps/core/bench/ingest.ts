@@ -19,6 +19,7 @@ import {
   elapsedSeconds,
   formatTable,
   httpLoad,
+  inTurn,
   type LoadResult,
   openBenchDatabase,
   seedStreakAccount,
@@ -30,12 +31,16 @@ import {
 import {
   describeTail,
   mergeServiceTails,
+  mergeWal,
   mergeWaits,
+  readWal,
   sampleWaits,
   scrape,
   type ServiceTail,
   serviceTail,
   type WaitSamples,
+  type WalUsage,
+  walUsage,
 } from './tail.js';
 
 /**
@@ -50,6 +55,12 @@ const MEMBERS = 10_000;
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '32,128').split(',').map(Number);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const WARMUP_SECONDS = 3;
+/**
+ * Load on every side after the checkpoint, not measured: the first write to a page after a
+ * checkpoint puts the whole page in the WAL, and the side measured first would pay for the pages
+ * all sides share.
+ */
+const SETTLE_SECONDS = 1;
 const ROUNDS = 3;
 const POOL_SIZE = 10;
 const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.url));
@@ -117,7 +128,7 @@ interface Side {
 interface SideResult {
   summary: Summary;
   cpuMsPerLog?: CpuTimes;
-  tail: { waits: WaitSamples; service?: ServiceTail };
+  tail: { waits: WaitSamples; service?: ServiceTail; wal?: WalUsage };
 }
 
 interface SideResults {
@@ -179,10 +190,10 @@ async function main(): Promise<void> {
         httpLoad({ url, connections, seconds, headers, method: 'POST', path: () => PATH, body });
       for (const side of sides) await load(side.process.url, 2 * WARMUP_SECONDS);
       await checkpoint(pool);
+      for (const side of sides) await load(side.process.url, SETTLE_SECONDS);
       const windows = new Map(sides.map((side) => [side.name, { results: [] as LoadResult[], cpu: [] as (number | undefined)[] }]));
       for (let round = 0; round < ROUNDS; round++) {
-        // Each round starts with another side, so none always follows the same one.
-        for (const side of [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)]) {
+        for (const side of inTurn(sides, round)) {
           const before = cpuTimes(side.process.pid);
           const result = await whileScraped(side.scraped ? side.process.url : undefined, () =>
             load(side.process.url, DURATION_SECONDS / ROUNDS),
@@ -239,21 +250,30 @@ async function main(): Promise<void> {
       // running system: the service's prepared statements are planned again with them.
       await pool.query('analyze');
       await checkpoint(pool);
+      for (const side of sides) await side.load(SETTLE_SECONDS);
       // Alternating windows: every side sees the same machine, whatever else it does meanwhile.
       const windows = new Map(
         sides.map((side) => [
           side.name,
-          { results: [] as LoadResult[], cpu: [] as (CpuTimes | undefined)[], waits: [] as WaitSamples[], service: [] as ServiceTail[] },
+          {
+            results: [] as LoadResult[],
+            cpu: [] as (CpuTimes | undefined)[],
+            waits: [] as WaitSamples[],
+            service: [] as ServiceTail[],
+            wal: [] as (WalUsage | undefined)[],
+          },
         ]),
       );
       for (let round = 0; round < ROUNDS; round++) {
-        for (const side of sides) {
+        for (const side of inTurn(sides, round)) {
           const window = windows.get(side.name)!;
           const scraped = side.metricsUrl ? await scrape(side.metricsUrl) : undefined;
           const sampler = sampleWaits(database.url, side.application);
+          const walBefore = await readWal(pool);
           const before = cpuTimes(side.pid);
           const result = await side.load(DURATION_SECONDS / ROUNDS);
           const after = cpuTimes(side.pid);
+          window.wal.push(walUsage(walBefore, await readWal(pool), result.latenciesMs.length));
           window.waits.push(await sampler.stop());
           if (scraped) window.service.push(serviceTail(scraped, await scrape(side.metricsUrl!)));
           window.results.push(result);
@@ -263,10 +283,15 @@ async function main(): Promise<void> {
       const side = (name: SideName): SideResult => {
         const w = windows.get(name)!;
         const cpu = meanCpu(w.cpu);
+        const wal = mergeWal(w.wal);
         return {
           summary: summarize(combine(w.results)),
           ...(cpu ? { cpuMsPerLog: cpu } : {}),
-          tail: { waits: mergeWaits(w.waits), ...(w.service.length ? { service: mergeServiceTails(w.service) } : {}) },
+          tail: {
+            waits: mergeWaits(w.waits),
+            ...(w.service.length ? { service: mergeServiceTails(w.service) } : {}),
+            ...(wal ? { wal } : {}),
+          },
         };
       };
       const [api, bareSide, baseline] = [side('api'), side('bare'), side('baseline')];

@@ -78,6 +78,16 @@ export async function checkpoint(pool: pg.Pool): Promise<void> {
   }
 }
 
+/**
+ * The sides in the order of one round of alternating windows: each round starts with the next
+ * side, so that none always comes first, or always follows the same side (whose garbage, dirty
+ * pages and cooling caches it would inherit).
+ */
+export const inTurn = <T>(sides: readonly T[], round: number): T[] => {
+  const first = round % sides.length;
+  return [...sides.slice(first), ...sides.slice(0, first)];
+};
+
 export interface LoadOptions {
   connections: number;
   seconds: number;

@@ -22,6 +22,7 @@ import {
   elapsedSeconds,
   formatTable,
   httpLoad,
+  inTurn,
   type LoadResult,
   openBenchDatabase,
   startServiceProcess,
@@ -292,7 +293,7 @@ async function compare(name: string, sides: Record<CoreSide, Side> & { barePrepa
   const cpu = bySide<CpuTimes>(() => ({ service: 0, postgres: 0, loadGenerator: 0 }));
   let cpuKnown = true;
   for (let round = 0; round < ROUNDS; round++) {
-    for (const side of present) {
+    for (const side of inTurn(present, round)) {
       const pid = sides[side]!.pid ?? -1;
       const before = cpuTimes(pid);
       const result = await sides[side]!.run(DURATION_SECONDS / ROUNDS);

@@ -69,6 +69,53 @@ export function mergeWaits(all: WaitSamples[]): WaitSamples {
   return merged;
 }
 
+/** What PostgreSQL wrote to its WAL (`pg_stat_wal`, cluster-wide) while one side ran, and for how many requests. */
+export interface WalUsage {
+  requests: number;
+  records: number;
+  fullPageImages: number;
+  bytes: number;
+  /** WAL flushes to disk: a commit waits for one, and commits that wait together share it. */
+  syncs: number;
+}
+
+type WalReading = Omit<WalUsage, 'requests'>;
+
+/** pg_stat_wal's counters now; undefined before PostgreSQL 14, which has no such view. */
+export async function readWal(pool: pg.Pool): Promise<WalReading | undefined> {
+  try {
+    const { rows } = await pool.query<WalReading>(
+      `select wal_records::float8 as records, wal_fpi::float8 as "fullPageImages", wal_bytes::float8 as bytes, wal_sync::float8 as syncs from pg_stat_wal`,
+    );
+    return rows[0];
+  } catch {
+    return undefined;
+  }
+}
+
+export function walUsage(before: WalReading | undefined, after: WalReading | undefined, requests: number): WalUsage | undefined {
+  if (!before || !after) return undefined;
+  return {
+    requests,
+    records: after.records - before.records,
+    fullPageImages: after.fullPageImages - before.fullPageImages,
+    bytes: after.bytes - before.bytes,
+    syncs: after.syncs - before.syncs,
+  };
+}
+
+export function mergeWal(all: (WalUsage | undefined)[]): WalUsage | undefined {
+  if (!all.length || all.some((w) => !w)) return undefined;
+  const sum = (key: keyof WalUsage) => all.reduce((total, w) => total + w![key], 0);
+  return {
+    requests: sum('requests'),
+    records: sum('records'),
+    fullPageImages: sum('fullPageImages'),
+    bytes: sum('bytes'),
+    syncs: sum('syncs'),
+  };
+}
+
 /** Prometheus text: each sample line's value by its name and labels as written. */
 function parseMetrics(text: string): Map<string, number> {
   const values = new Map<string, number>();
@@ -145,8 +192,8 @@ export function topWaits(w: WaitSamples, minShare = 0.01): { wait: string; share
     .sort((a, b) => b.share - a.share);
 }
 
-/** One line for a report: what the backends waited on, pool waits and GC. */
-export function describeTail(tail: { waits: WaitSamples; service?: ServiceTail; seconds: number }): string {
+/** One line for a report: what the backends waited on, pool waits, GC and the WAL written. */
+export function describeTail(tail: { waits: WaitSamples; service?: ServiceTail; wal?: WalUsage; seconds: number }): string {
   const waits = topWaits(tail.waits)
     .map((e) => `${(e.share * 100).toFixed(0)} % ${e.wait === 'CPU' ? 'running (no wait)' : e.wait}`)
     .join(', ');
@@ -162,5 +209,12 @@ export function describeTail(tail: { waits: WaitSamples; service?: ServiceTail; 
     parts.push(
       `GC: ${s.gcPauses} pauses, ${s.gcTotalMs.toFixed(0)} ms in all (${((s.gcTotalMs / (tail.seconds * 1000)) * 100).toFixed(1)} % of the time), ${s.gcPausesOver10Ms} of 10 ms or more`,
     );
+  const wal = tail.wal;
+  if (wal && wal.requests) {
+    const per = (n: number) => n / wal.requests;
+    parts.push(
+      `WAL per request: ${per(wal.records).toFixed(1)} records, ${(per(wal.bytes) / 1024).toFixed(2)} KiB, ${per(wal.fullPageImages).toFixed(3)} full-page images; ${wal.syncs ? (wal.requests / wal.syncs).toFixed(2) : '–'} requests per WAL flush`,
+    );
+  }
   return parts.join('; ');
 }
