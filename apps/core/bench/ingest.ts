@@ -23,6 +23,7 @@ import {
   type LoadResult,
   openBenchDatabase,
   seedStreakAccount,
+  SETTLE_SECONDS,
   startServiceProcess,
   streakLogRequests,
   type Summary,
@@ -55,12 +56,6 @@ const MEMBERS = 10_000;
 const CONCURRENCIES = (process.env.BENCH_CONCURRENCIES ?? '32,128').split(',').map(Number);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const WARMUP_SECONDS = 3;
-/**
- * Load on every side after the checkpoint, not measured: the first write to a page after a
- * checkpoint puts the whole page in the WAL, and the side measured first would pay for the pages
- * all sides share.
- */
-const SETTLE_SECONDS = 1;
 const ROUNDS = 3;
 const POOL_SIZE = 10;
 const RESULTS_FILE = fileURLToPath(new URL('./results/ingest.json', import.meta.url));

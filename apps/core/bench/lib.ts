@@ -79,6 +79,13 @@ export async function checkpoint(pool: pg.Pool): Promise<void> {
 }
 
 /**
+ * How long every side writes, unmeasured, after the checkpoint: the first write to a page after a
+ * checkpoint puts the whole page in the WAL, and the side measured first would pay for the pages
+ * all sides share.
+ */
+export const SETTLE_SECONDS = 1;
+
+/**
  * The sides in the order of one round of alternating windows: each round starts with the next
  * side, so that none always comes first, or always follows the same side (whose garbage, dirty
  * pages and cooling caches it would inherit).

@@ -18,6 +18,7 @@ import {
   type LoadResult,
   openBenchDatabase,
   seedStreakAccount,
+  SETTLE_SECONDS,
   startServiceProcess,
   STREAK_LOG_PATH,
   streakLogRequests,
@@ -37,7 +38,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
 const MEMBERS = 10_000;
 const WARMUP_SECONDS = 3;
-const SETTLE_SECONDS = 1;
 const ROUNDS = 3;
 /** Seeded rows span this many days back, so with the default 90-day event retention half of the events have expired. */
 const SPAN_DAYS = 180;
@@ -156,7 +156,6 @@ async function main(): Promise<void> {
       await pool.query('analyze');
       await checkpoint(pool);
     }
-    // Each side's first writes to its pages after the checkpoint put whole pages in the WAL: not in a measured window.
     for (const side of ['empty', 'full'] as const) await load(side, SETTLE_SECONDS);
     const steady = await alternate();
 
