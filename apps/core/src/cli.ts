@@ -58,16 +58,22 @@ async function closeAll(started: Closer[]): Promise<void> {
 }
 
 /**
- * Runs a startup step; if it fails, what was started before is closed first: an embedded
- * PostgreSQL is a process of its own and would outlive this one.
+ * Starts a long-running role with SIGINT and SIGTERM handled from its first step. A signal during
+ * start-up waits for it to finish and then closes what it started: an embedded PostgreSQL is a
+ * process of its own and would outlive this one. A start-up that fails closes what it had started.
  */
-async function closingOnFailure<T>(started: Closer[], step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (err) {
-    await closeAll(started).catch(() => undefined);
-    throw err;
-  }
+async function startUntilSignal<T>(start: (started: Closer[]) => Promise<T>): Promise<T> {
+  const started: Closer[] = [];
+  const starting = (async () => {
+    try {
+      return await start(started);
+    } catch (err) {
+      await closeAll(started).catch(() => undefined);
+      throw err;
+    }
+  })();
+  onShutdown(() => starting.then(() => closeAll(started)));
+  return starting;
 }
 
 /**
@@ -100,28 +106,27 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   if (command === 'serve') {
     const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
-    const runtime = await openRuntime(config);
-    const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'api'))];
-    const { api, demo } = await closingOnFailure(started, async () => {
+    const { runtime, api, demo } = await startUntilSignal(async (started) => {
+      const runtime = await openRuntime(config);
+      started.push(runtime.close, ...(await traceIfConfigured(config, 'api')));
       const api = await startApi(runtime.config, runtime.db, undefined, { demo: values.demo });
       started.unshift(api.close);
       if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
-      return { api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };
+      return { runtime, api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };
     });
-    onShutdown(() => closeAll(started));
     console.log(banner(api.url, runtime, demo, process.stdout.isTTY === true));
     return -1;
   }
   if (command === 'worker') {
-    const runtime = await openRuntime(config);
-    const started: Closer[] = [runtime.close, ...(await traceIfConfigured(config, 'worker'))];
-    const services = createServices(runtime.config, runtime.db);
-    const endpoints = await closingOnFailure(started, () =>
-      serveEndpoints(services.metrics, config.host, config.workerMetricsPort, 'LOYALTY_WORKER_METRICS_PORT'),
-    );
-    started.unshift(endpoints.close);
-    started.unshift((await closingOnFailure(started, () => startWorkers(services, runtime.databaseUrl))).stop);
-    onShutdown(() => closeAll(started));
+    const endpoints = await startUntilSignal(async (started) => {
+      const runtime = await openRuntime(config);
+      started.push(runtime.close, ...(await traceIfConfigured(config, 'worker')));
+      const services = createServices(runtime.config, runtime.db);
+      const endpoints = await serveEndpoints(services.metrics, config.host, config.workerMetricsPort, 'LOYALTY_WORKER_METRICS_PORT');
+      started.unshift(endpoints.close);
+      started.unshift((await startWorkers(services, runtime.databaseUrl)).stop);
+      return endpoints;
+    });
     console.log(`Loyalty workers running; metrics on ${endpoints.url}/metrics`);
     return -1;
   }

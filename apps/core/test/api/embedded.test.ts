@@ -207,6 +207,18 @@ describe('loyalty serve on its embedded PostgreSQL', () => {
     }
   }, 120_000);
 
+  it('stops with its database on a SIGTERM that arrives during start-up, once its PostgreSQL is up', async () => {
+    const starting = spawnServe();
+    // The pid file names a live postmaster well before the API listens and the demo account exists.
+    await until(() => restartedPid() !== undefined && alive(restartedPid()!), 60_000, 'postmaster started');
+    const { pid } = postmaster();
+    expect(starting.stdout()).not.toContain('listening');
+    starting.child.kill('SIGTERM');
+    expect(await starting.exited).toBe(0);
+    expect(alive(pid)).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+  }, 90_000);
+
   it('says why when its database cannot start, and leaves no server running', async () => {
     const conf = join(dataDir, 'pg', 'postgresql.conf');
     const original = readFileSync(conf, 'utf8');
