@@ -20,22 +20,39 @@ interface PoolClient {
 }
 
 const TIMESTAMPTZ = 1184;
-/** PostgreSQL's text for a timestamptz in a UTC session, e.g. `2026-11-25 22:11:55.12+00`. */
-const UTC_TEXT = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?\+00$/;
+// text[]: pg-types names no array types, so the OIDs are plain numbers here.
+const TEXT_ARRAY: number = 1009;
+const SPACE = 32;
+const DASH = 45;
 
 /**
  * A timestamptz as the API shows it (`toISOString`'s form, milliseconds truncated as Date truncates
- * them), taken from the text without a Date in between; any other form (another session time zone,
- * a year past 9999, BC, infinity) goes through pg's own parser.
+ * them), taken from the text without a Date in between. PostgreSQL writes one in a UTC session as
+ * `2026-11-25 22:11:55.12+00`: 22 characters, or 24 to 29 with one to six fraction digits. Any
+ * other form (another session time zone, a year past 9999, BC, infinity) goes through pg's own
+ * parser. Positions are checked rather than matched with a regular expression: a match's array and
+ * groups were most of what a list's timestamps allocated.
  */
 function isoTimestamp(text: string): unknown {
-  const m = UTC_TEXT.exec(text);
-  if (!m) return pg.types.getTypeParser(TIMESTAMPTZ)(text);
-  return `${m[1]}T${m[2]}.${(m[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
+  const n = text.length;
+  if (n < 22 || n > 29 || n === 23 || text.charCodeAt(4) !== DASH || text.charCodeAt(10) !== SPACE || !text.endsWith('+00')) {
+    return pg.types.getTypeParser(TIMESTAMPTZ)(text);
+  }
+  const ms = n === 22 ? '000' : n >= 26 ? text.slice(20, 23) : text.slice(20, n - 3).padEnd(3, '0');
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${ms}Z`;
 }
 
+const parseTextArray = pg.types.getTypeParser(TEXT_ARRAY);
+
+/** Most members' text arrays (push tokens, unsubscribed channels) are empty: no array parser is made for those. */
+const textArray = (text: string): unknown => (text === '{}' ? [] : parseTextArray(text));
+
+const rowTypes: NonNullable<QueryConfig['types']> = {
+  getTypeParser: (oid, format) => (oid === TEXT_ARRAY ? textArray : pg.types.getTypeParser(oid, format as 'text')),
+};
+
 const isoTypes: NonNullable<QueryConfig['types']> = {
-  getTypeParser: (oid, format) => (oid === TIMESTAMPTZ ? isoTimestamp : pg.types.getTypeParser(oid, format as 'text')),
+  getTypeParser: (oid, format) => (oid === TIMESTAMPTZ ? isoTimestamp : rowTypes.getTypeParser(oid, format)),
 };
 
 export interface QueryOptions {
@@ -61,9 +78,8 @@ export interface QueryOptions {
 export async function queryRows(db: Knex, text: string, values: unknown[], options: QueryOptions = {}): Promise<Row[]> {
   const client = db.client as PoolClient;
   client.emit('query', { sql: text, bindings: values });
-  const config: QueryConfig = { text, values };
+  const config: QueryConfig = { text, values, types: options.isoTimestamps ? isoTypes : rowTypes };
   if (options.name) config.name = options.name;
-  if (options.isoTimestamps) config.types = isoTypes;
   const connection = await client.acquireConnection();
   try {
     return (await connection.query(config)).rows;

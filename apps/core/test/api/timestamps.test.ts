@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { queryRows } from '../../src/records/direct.js';
@@ -15,6 +16,7 @@ const VALUES = [
   '2024-02-29 00:00:00.000001+00',
   '0999-01-01 00:00:00.5+00',
   '12026-01-01 00:00:00+00',
+  '12026-01-01 00:00:00.5+00',
   '0044-03-15 12:00:00+00 BC',
 ];
 
@@ -52,6 +54,20 @@ describe('records read path timestamps', () => {
       expect(rows.map((r) => typeof r.at)).toEqual(VALUES.map((v) => (/^\d{4}-.*\+00$/.test(v) ? 'string' : 'object')));
       expect(rows[3]!.at).toBe('2026-11-25T22:11:55.123Z');
     });
+  });
+
+  it('read text arrays as pg reads them, the empty ones included', async () => {
+    const arrays = ['{}', '{a}', '{"",b}', '{NULL,"x,y","q\\"r"}', '{{a,b},{c,d}}'];
+    const arraySql = `select v::text[] as a from unnest($1::text[]) with ordinality as t(v, n) order by n`;
+    const rows = await queryRows(db, arraySql, [arrays]);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const byPg = await client.query<{ a: unknown }>(arraySql, [arrays]).finally(() => client.end());
+    expect(rows.map((r) => r.a)).toEqual(byPg.rows.map((r) => r.a));
+    expect(rows[0]!.a).toEqual([]);
+    // Each empty array is a value of its own: a caller may change it.
+    const [x, y] = await queryRows(db, `select '{}'::text[] as a union all select '{}'::text[]`, []);
+    expect(x!.a).not.toBe(y!.a);
   });
 
   it('fall back to pg parsing in a session of another time zone', async () => {
