@@ -4,7 +4,7 @@
  * Every source file must belong to a layer, so a new folder is placed here before it is used.
  */
 const LAYERS = [
-  ['entry', ['src/cli.ts', 'src/server.ts']],
+  ['entry', ['src/cli.ts', 'src/v8-flags.ts', 'src/server.ts']],
   ['http', ['src/http/']],
   ['demo', ['src/demo.ts']],
   ['scheduler', ['src/scheduler/']],

@@ -5,6 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Router from '@koa/router';
 import Koa from 'koa';
 import pg from 'pg';
+// The service binary's V8 settings, so that the comparison is between code and not between flags.
+import '../src/v8-flags.js';
 
 /**
  * The fair limit for an API benchmark: a bare `node:http` server in a process of its own that runs

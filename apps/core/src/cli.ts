@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import './v8-flags.js';
 import { resolve } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
