@@ -51,4 +51,19 @@ describe('/demo', () => {
     expect(member.status).toBe(200);
     expect(member.body).toContain('accessToken');
   });
+
+  it('asks to come back while serve --demo is still seeding the demo account, then serves it', async () => {
+    const starting = await startTestApp({ LOYALTY_DATA_DIR: join(tempDir, 'starting') }, { demo: true });
+    try {
+      const early = await page(starting.url, '/demo');
+      expect(early.status).toBe(503);
+      expect(early.headers.get('retry-after')).toBe('1');
+      expect(early.headers.get('content-type')).toContain('text/html');
+      expect(early.body).toContain('<meta http-equiv="refresh" content="1">');
+      await ensureDemoAccount(starting.running.services, starting.url);
+      expect((await page(starting.url, '/demo')).status).toBe(200);
+    } finally {
+      await starting.close();
+    }
+  });
 });

@@ -119,10 +119,13 @@ export function demoRoutes(router: Router, s: Services): void {
     ctx.type = 'text/html; charset=utf-8';
     // The page carries a fresh token in member mode.
     ctx.set('cache-control', 'no-store');
+    // `serve --demo` listens before it seeds the demo account (the seed goes through the API), so
+    // a visit in those seconds is told to come back rather than that there is no demo.
     const noDemo = () => {
-      ctx.status = 404;
+      ctx.status = 503;
+      ctx.set('retry-after', '1');
       ctx.body =
-        '<!doctype html><title>No demo</title><p>No demo account yet: start the service with <code>loyalty serve --demo</code> or run <code>loyalty seed-demo</code>.</p>';
+        '<!doctype html><meta http-equiv="refresh" content="1"><title>Preparing the demo</title><p>The demo account is being prepared as the service starts; this page reloads itself. If it stays, start the service with <code>loyalty serve --demo</code> again or run <code>loyalty seed-demo</code>.</p>';
     };
     const account = (await s.db('account').where({ external_ref: DEMO_REF }).first('id')) as { id: string } | undefined;
     if (!account) return noDemo();
