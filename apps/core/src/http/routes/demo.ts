@@ -121,20 +121,20 @@ export function demoRoutes(router: Router, s: Services): void {
     ctx.set('cache-control', 'no-store');
     // `serve --demo` listens before it seeds the demo account (the seed goes through the API), so
     // a visit in those seconds is told to come back rather than that there is no demo.
-    const noDemo = () => {
+    const notReadyYet = () => {
       ctx.status = 503;
       ctx.set('retry-after', '1');
       ctx.body =
         '<!doctype html><meta http-equiv="refresh" content="1"><title>Preparing the demo</title><p>The demo account is being prepared as the service starts; this page reloads itself. If it stays, start the service with <code>loyalty serve --demo</code> again or run <code>loyalty seed-demo</code>.</p>';
     };
     const account = (await s.db('account').where({ external_ref: DEMO_REF }).first('id')) as { id: string } | undefined;
-    if (!account) return noDemo();
+    if (!account) return notReadyYet();
     const newest = (table: string) =>
       s.db(table).where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('id') as Promise<
         { id: string } | undefined
       >;
     const [floatingWidget, theme, template] = await Promise.all([newest('floating_widget'), newest('theme'), newest('template')]);
-    if (!floatingWidget || !theme || !template) return noDemo();
+    if (!floatingWidget || !theme || !template) return notReadyYet();
     // The page is served by this service, so its own origin is where the widget and the API are
     // (not publicUrl, which names no port when the service listens on an ephemeral one).
     const origin = `${ctx.protocol}://${ctx.host}`;
