@@ -23,7 +23,18 @@ const LAYERS = [
   ['auth', ['src/auth/']],
   ['db', ['src/db/']],
   ['observability', ['src/observability/']],
-  ['base', ['src/config.ts', 'src/errors.ts', 'src/formats.ts', 'src/concurrency.ts', 'src/rateLimit.ts', 'src/rateLimit.test.ts']],
+  [
+    'base',
+    [
+      'src/config.ts',
+      'src/errors.ts',
+      'src/formats.ts',
+      'src/concurrency.ts',
+      'src/rateLimit.ts',
+      'src/rateLimit.test.ts',
+      'src/concurrency.test.ts',
+    ],
+  ],
 ];
 
 const escape = (p) => p.replace(/[.]/g, '\\.');

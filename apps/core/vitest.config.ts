@@ -1,12 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
+/** Files whose figures (a tenant's latency under another's burst) mean something only with no other file running beside them. */
+const ALONE = 'test/**/*.alone.test.ts';
+
 export default defineConfig({
   test: {
     globalSetup: ['./test/support/globalSetup.ts'],
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    setupFiles: ['./test/support/poolGuardCheck.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'suite', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: [ALONE] } },
+      // After the suite (a later group), one file at a time: the burst measures another tenant's p99.
+      { extends: true, test: { name: 'alone', include: [ALONE], sequence: { groupOrder: 1 }, fileParallelism: false } },
+    ],
   },
 });

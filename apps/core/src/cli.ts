@@ -112,8 +112,11 @@ async function main(argv: string[]): Promise<number> {
       started.push(runtime.close, ...(await traceIfConfigured(config, 'api')));
       const api = await startApi(runtime.config, runtime.db, undefined, { demo: values.demo });
       started.unshift(api.close);
+      // The demo's history is posted as back-dated logs: a sweep running between two of them would
+      // break the run the next one continues, so the workers start once it is seeded.
+      const demo = values.demo ? await ensureDemoAccount(api.services, api.url) : undefined;
       if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
-      return { runtime, api, demo: values.demo ? await ensureDemoAccount(api.services, api.url) : undefined };
+      return { runtime, api, demo };
     });
     console.log(banner(api.url, runtime, demo, process.stdout.isTTY === true));
     return -1;

@@ -19,6 +19,13 @@ export interface Config {
   rateLimitPerSecond: number;
   endUserRateLimitPerSecond: number;
   guestRateLimitPerSecond: number;
+  /** Connections of each process's PostgreSQL pool. */
+  dbPoolMax: number;
+  /**
+   * Requests of one account a process works on at once; the rest wait their turn in order, so
+   * that one tenant's burst leaves the pool's other connections to everyone else.
+   */
+  tenantConcurrency: number;
   emailTransport: 'file' | 'smtp' | 'ses';
   /** The shared pre-verified sending domain: integrations on it send from no-reply@ this domain. */
   emailSharedDomain: string;
@@ -92,6 +99,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const host = env.HOST || '127.0.0.1';
   const port = int('PORT', 4000);
+  const dbPoolMax = int('LOYALTY_DB_POOL_MAX', 10, 2);
   const databaseUrl = url('DATABASE_URL');
 
   let masterKey: Buffer | undefined;
@@ -145,6 +153,8 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerSecond: int('LOYALTY_RATE_LIMIT_PER_SECOND', 200, 1),
     endUserRateLimitPerSecond: int('LOYALTY_ENDUSER_RATE_LIMIT_PER_SECOND', 20, 1),
     guestRateLimitPerSecond: int('LOYALTY_GUEST_RATE_LIMIT_PER_SECOND', 20, 1),
+    dbPoolMax,
+    tenantConcurrency: int('LOYALTY_TENANT_CONCURRENCY', Math.max(1, Math.floor(dbPoolMax / 2)), 1),
     emailTransport,
     emailSharedDomain: env.LOYALTY_EMAIL_SHARED_DOMAIN || 'localhost',
     smtpUrl: url('LOYALTY_SMTP_URL'),

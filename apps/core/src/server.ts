@@ -52,7 +52,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
       generatedPlatformToken = true;
     }
   }
-  const db = createDb(url);
+  const db = createDb(url, config.dbPoolMax);
   try {
     await migrateLatest(db);
   } catch (err) {

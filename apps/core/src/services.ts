@@ -4,6 +4,7 @@ import { Histogram } from 'prom-client';
 import { Authenticator } from './auth/authenticate.js';
 import { SecretBox } from './auth/crypto.js';
 import type { Config } from './config.js';
+import { KeyedGate } from './concurrency.js';
 import { upsertMember } from './engine/members.js';
 import { Metrics } from './observability/metrics.js';
 import { TokenBuckets } from './rateLimit.js';
@@ -68,6 +69,8 @@ export interface Services {
   logger: Logger;
   metrics: Metrics;
   buckets: TokenBuckets;
+  /** Each account's requests in progress in this process (config.tenantConcurrency at most). */
+  tenants: KeyedGate;
 }
 
 interface TarnEvents {
@@ -122,5 +125,6 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
     logger: logger ?? createLogger(config.logLevel, configSecrets(config)),
     metrics,
     buckets: new TokenBuckets(),
+    tenants: new KeyedGate(config.tenantConcurrency),
   };
 }

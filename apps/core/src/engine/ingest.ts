@@ -104,6 +104,7 @@ async function attemptLog(
   const definitionId = values[idField] as string;
   const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as InlineMember) : undefined;
   const memberId = (inline?.id ?? values.ownedById) as string;
+  if (!locked) tx.writes.yieldTo(aggregationLock(kind, definitionId, memberId));
   const { found, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
   if (!found)
     throw invalidInput(`No ${kind} with this id.`, [
@@ -191,6 +192,9 @@ async function attemptLog(
 
 const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHALLENGE_STATE, mission: MISSION_STATE };
 
+/** The advisory lock under which one member's logs on one definition aggregate one at a time. */
+const aggregationLock = (kind: LogKind, definitionId: string, memberId: string) => `${kind}:${definitionId}:${memberId}`;
+
 /** The lookup statement of each kind, numbered once. */
 const LOOKUP = Object.fromEntries(
   (Object.keys(STATE) as LogKind[]).map((kind) => [
@@ -213,7 +217,10 @@ const LOOKUP = Object.fromEntries(
  */
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
   if (lock)
-    await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [`${kind}:${definitionId}:${memberId}`] });
+    await run(trx, {
+      text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+      values: [aggregationLock(kind, definitionId, memberId)],
+    });
   const values = [
     accountId,
     definitionId,

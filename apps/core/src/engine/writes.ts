@@ -38,7 +38,20 @@ export class WriteSet {
   /** When new rows are created: the wall clock, as a database default would have it. */
   readonly createdAt = new Date();
 
+  /** The advisory lock whose holder this set's write gives way to; see yieldTo. */
+  private yieldKey: string | undefined;
+
   constructor(private readonly accountId: string) {}
+
+  /**
+   * Makes the write fail as changed-since-read while a transaction holds the advisory lock on
+   * `key`. For writes that read without the lock: a locked attempt holds it from its reads to its
+   * commit, and an unlocked write slipping in between would make it lose its race again and again
+   * to a stream of newcomers.
+   */
+  yieldTo(key: string): void {
+    this.yieldKey = key;
+  }
 
   /**
    * New rows of one table, all with the same columns; id and timestamps are filled in unless given.
@@ -96,11 +109,14 @@ export class WriteSet {
   private statement(): Sql {
     const b = new SqlBuilder();
     const ctes: string[] = [];
+    // Taken for the statement's own transaction; false while a locked attempt holds it.
+    if (this.yieldKey) ctes.push(`gate as (select pg_try_advisory_xact_lock(hashtextextended(${b.param(this.yieldKey)}, 0)) as free)`);
+    const open = this.yieldKey ? ' and (select free from gate)' : '';
     const updates = [...this.updates.values()];
     updates.forEach((u, i) => {
       const set = Object.entries(u.patch).map(([column, value]) => `${ident(column)} = ${b.param(value)}`);
       ctes.push(
-        `u${i} as (update ${ident(u.table)} set ${set.join(', ')} where account_id = ${b.param(this.accountId)} and id = ${b.param(u.id)} and xmin = ${b.param(u.version)}::text::xid returning 1)`,
+        `u${i} as (update ${ident(u.table)} set ${set.join(', ')} where account_id = ${b.param(this.accountId)} and id = ${b.param(u.id)} and xmin = ${b.param(u.version)}::text::xid${open} returning 1)`,
       );
     });
     if (updates.length) ctes.push(`updated as (${updates.map((_, i) => `select 1 from u${i}`).join(' union all ')})`);
@@ -115,7 +131,12 @@ export class WriteSet {
       const events = eventsInsert(this.accountId, this.events);
       ctes.push(`events as (${b.numbered(events.sql, events.bindings)})`);
     }
-    const check = updates.length ? `loyalty_expect_unchanged((select count(*) from updated) = ${updates.length})` : 'true';
+    // A failed check rolls the whole statement back, inserts and events included.
+    const conditions = [
+      ...(updates.length ? [`(select count(*) from updated) = ${updates.length}`] : []),
+      ...(this.yieldKey ? ['(select free from gate)'] : []),
+    ];
+    const check = conditions.length ? `loyalty_expect_unchanged(${conditions.join(' and ')})` : 'true';
     return b.sql(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written`);
   }
 }

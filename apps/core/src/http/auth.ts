@@ -22,7 +22,9 @@ export function authenticate(s: Services) {
     if (identity.flow === 'apikey') charge(ctx, s, `key:${identity.apiKeyId}`, s.config.rateLimitPerSecond, 'apikey');
     else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
     else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
-    await next();
+    // An account's requests beyond its share wait here, before they ask the pool for a connection.
+    if (identity.account) await s.tenants.run(identity.account.id, next);
+    else await next();
   };
 }
 
@@ -58,7 +60,8 @@ export const only =
   (_ctx, asked) =>
     asked === method ? flows : undefined;
 
-function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
+/** Takes a token from the caller's bucket and announces what is left; an empty bucket answers 429. */
+export function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {
   const result = s.buckets.take(key, rate);
   ctx.set('x-ratelimit-limit', String(result.limit));
   ctx.set('x-ratelimit-remaining', String(result.remaining));

@@ -107,11 +107,12 @@ type Sending = Required<Loaded>;
 
 async function loadSending(db: Knex, accountId: string, rule: NotificationRow): Promise<Loaded> {
   const provider = rule.integration_provider;
-  const pair = <I, T>() =>
-    Promise.all([
-      db(provider).where({ account_id: accountId, id: rule.integration_id }).first<I | undefined>(),
-      db(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first<T | undefined>(),
-    ]);
+  // One query after the other, here and in load: a worker shares the pool with the API.
+  const pair = async <I, T>() =>
+    [
+      await db(provider).where({ account_id: accountId, id: rule.integration_id }).first<I | undefined>(),
+      await db(TEMPLATE_OF_PROVIDER[provider]).where({ account_id: accountId, id: rule.template_id }).first<T | undefined>(),
+    ] as const;
   switch (provider) {
     case 'service_email': {
       const [integration, template] = await pair<ServiceEmailRow, EmailTemplateRow>();
@@ -175,22 +176,22 @@ async function load(db: Knex, row: NotificationLogRow) {
   const provider = rule.integration_provider;
   if (CHANNEL_OF_PROVIDER[provider] !== row.channel)
     skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
-  const [event, member, loaded, tenancy] = await Promise.all([
-    db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first(),
-    row.owned_by_id ? db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first() : undefined,
-    loadSending(db, accountId, rule),
-    db('account')
-      .join('organization', 'organization.id', 'account.organization_id')
-      .where('account.id', accountId)
-      .first<(AccountColumns & { organization_name: string }) | undefined>([
-        'account.id as account_id',
-        'account.organization_id',
-        'account.name as account_name',
-        'account.timezone as account_timezone',
-        'account.default_language_code',
-        'organization.name as organization_name',
-      ]),
-  ]);
+  const event = await db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first();
+  const member = row.owned_by_id
+    ? await db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first()
+    : undefined;
+  const loaded = await loadSending(db, accountId, rule);
+  const tenancy = await db('account')
+    .join('organization', 'organization.id', 'account.organization_id')
+    .where('account.id', accountId)
+    .first<(AccountColumns & { organization_name: string }) | undefined>([
+      'account.id as account_id',
+      'account.organization_id',
+      'account.name as account_name',
+      'account.timezone as account_timezone',
+      'account.default_language_code',
+      'organization.name as organization_name',
+    ]);
   if (!event) skip('The event no longer exists.');
   if (!member) skip('The member no longer exists.');
   if (member.unsubscribed_channels.some((c) => c === row.channel)) skip(`The member has unsubscribed from ${row.channel} messages.`);

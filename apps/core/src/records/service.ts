@@ -66,6 +66,7 @@ interface RowShape {
   account: boolean;
   scope: RowScope;
   lock: boolean;
+  publicWhere: string | undefined;
 }
 
 interface RowStatement {
@@ -156,7 +157,10 @@ export class RecordService implements Records {
     if (ctx.account) qb.where(`${resource.table}.account_id`, ctx.account.id);
     if (ctx.flow !== 'apikey') {
       if (resource.publicScope === 'own') qb.where(`${resource.table}.owned_by_id`, ctx.memberId ?? null);
-      else qb.where(`${resource.table}.status`, 'live');
+      else {
+        qb.where(`${resource.table}.status`, 'live');
+        if (resource.publicWhere) qb.whereRaw(`(${resource.publicWhere})`);
+      }
     }
     return qb;
   }
@@ -233,10 +237,9 @@ export class RecordService implements Records {
     if (!q.sort.some((s) => s.field === 'id')) rowsQuery.orderBy(`${resource.table}.id`, q.sort.at(-1)?.order.toLowerCase() ?? 'asc');
     rowsQuery.offset(q.offset).limit(q.limit + 1);
     const native = rowsQuery.toSQL().toNative();
-    const [rows, totalRows] = await Promise.all([
-      queryRows(this.db, native.sql, [...native.bindings], { isoTimestamps: !resource.load }),
-      totalQuery,
-    ]);
+    // One after the other: a request holds at most one pooled connection at a time.
+    const rows = await queryRows(this.db, native.sql, [...native.bindings], { isoTimestamps: !resource.load });
+    const totalRows = totalQuery ? await totalQuery : undefined;
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
     const data = await this.serialize(resource, page, ctx, { fields: q.fields });
@@ -277,7 +280,9 @@ export class RecordService implements Records {
     values.push(id, 1);
     const account = ctx.account !== undefined;
     const key = `${resource.table} ${scope} ${account} ${lock}`;
-    const statement = this.rowStatements.get(key) ?? (await this.rowStatement(trx, key, { table: resource.table, account, scope, lock }));
+    const statement =
+      this.rowStatements.get(key) ??
+      (await this.rowStatement(trx, key, { table: resource.table, account, scope, lock, publicWhere: resource.publicWhere }));
     const [row] = await queryRows(trx, statement.text, values, { isoTimestamps, name: statement.name });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
@@ -289,14 +294,16 @@ export class RecordService implements Records {
    * columns `select *` returns now: a prepared `select *` fails once a migration adds a column, a
    * named list goes on returning what this process's code knows.
    */
-  private async rowStatement(db: Knex, key: string, { table, account, scope, lock }: RowShape): Promise<RowStatement> {
+  private async rowStatement(db: Knex, key: string, { table, account, scope, lock, publicWhere }: RowShape): Promise<RowStatement> {
     const t = ident(table);
     const where: string[] = [];
     let n = 0;
     const param = (column: string) => where.push(`${t}.${ident(column)} = $${++n}`);
     if (account) param('account_id');
-    if (scope === 'live') param('status');
-    else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
+    if (scope === 'live') {
+      param('status');
+      if (publicWhere) where.push(`(${publicWhere})`);
+    } else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
     else if (scope === 'own') param('owned_by_id');
     param('id');
     // On the caller's connection: a transaction holding one must not wait for another.
@@ -416,7 +423,7 @@ export class RecordService implements Records {
       await resource.beforeCreate?.({ trx, ctx, values, columns });
       const insert = { ...this.toColumns(resource, values, ctx), ...columns, account_id: ctx.account!.id };
       const [row] = (await trx(resource.table).insert(insert).returning('*')) as Row[];
-      const [data] = await this.serialize(resource, [row!], ctx, { reveal: values });
+      const [data] = await this.serialize(resource, [row!], ctx, { reveal: values, db: trx });
       return data;
     });
   }
@@ -443,7 +450,7 @@ export class RecordService implements Records {
             .returning('*')) as [Row];
         }
       }
-      const [data] = await this.serialize(resource, [row], ctx);
+      const [data] = await this.serialize(resource, [row], ctx, { db: trx });
       return data;
     });
   }

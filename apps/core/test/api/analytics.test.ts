@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -116,11 +116,24 @@ describe('GET /analytics/summary', () => {
     [{ from: '2026-05-02', to: '2026-05-01' }, 'from'],
     [{ from: '2024-01-01', to: '2026-01-01' }, 'to'],
     [{ since: '2026-01-01' }, 'since'],
-  ])('%j → 400 invalid_query naming %s', async (query, field) => {
-    const res = await acct.api.get('/analytics/summary', query);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('invalid_query');
-    expect(res.body.error.details[0].field).toBe(field);
+    [{ from: '0000-01-01' }, 'from'],
+    [{ from: '0001-01-01' }, 'from'],
+    [{ to: '1969-12-31' }, 'to'],
+  ])('%j → 400 invalid_query naming %s, on the summary and the programs alike', async (query, field) => {
+    for (const path of ['/analytics/summary', '/analytics/programs']) {
+      const res = await acct.api.get(path, query);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error.code).toBe('invalid_query');
+      expect(res.body.error.details[0].field).toBe(field);
+    }
+  });
+
+  it('takes the first and last days it allows, a range from the last day ending there', async () => {
+    for (const path of ['/analytics/summary', '/analytics/programs']) {
+      expect(await accepted(acct.api.get(path, { from: '9999-12-31' }))).toMatchObject({ from: '9999-12-31', to: '9999-12-31' });
+      expect(await accepted(acct.api.get(path, { from: '9999-12-01' }))).toMatchObject({ from: '9999-12-01', to: '9999-12-30' });
+      expect(await accepted(acct.api.get(path, { from: '1970-01-01', to: '1970-01-02' }))).toMatchObject({ from: '1970-01-01' });
+    }
   });
 
   it('is per account, API keys only, GET only', async () => {

@@ -9,6 +9,7 @@ import { API_PREFIX } from '../../src/http/prefix.js';
 import { apiDocument } from '../../src/http/routes/docs.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { assertDocumented, useDocument } from './openapi.js';
+import { guardPool, guardRequests } from './poolGuard.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789';
 
@@ -149,8 +150,10 @@ export async function startTestApp(env: Record<string, string> = {}, options: Ap
     LOYALTY_GUEST_RATE_LIMIT_PER_SECOND: '100000',
     ...env,
   });
-  const db = createDb(database.url);
+  const db = createDb(database.url, config.dbPoolMax);
+  guardPool(db);
   const running = await startApi(config, db, pino({ level: 'silent' }), options);
+  guardRequests(running.server);
   useDocument(running.url, apiDocument(running.services.registry, `${config.publicUrl}${API_PREFIX}`));
   const prefix = `${running.url}/api/v1.0`;
   const anon = new Client(prefix);

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import type { Identity } from '../../auth/authenticate.js';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
@@ -11,6 +12,12 @@ import { allow, authenticate, only } from '../auth.js';
 const MAX_DAYS = 366;
 const DEFAULT_DAYS = 30;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * The days a range may name: from the epoch, before which no account's data lies, to the last day
+ * with a four-digit year; a range that would run past it ends there.
+ */
+const FIRST_DAY = '1970-01-01';
+const LAST_DAY = '9999-12-31';
 const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
 
 /**
@@ -23,13 +30,21 @@ export function analyticsRoutes(router: Router, s: Services): void {
   router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = (ctx.state.identity as Identity).account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
-    ctx.body = { data: await summarise(s, account.id, account.timezone, from, to) };
+    ctx.body = { data: await snapshot(s, (db) => summarise(db, account.id, account.timezone, from, to)) };
   });
   router.all('/analytics/programs', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = (ctx.state.identity as Identity).account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
-    ctx.body = { data: await programHealth(s, account.id, account.timezone, from, to) };
+    ctx.body = { data: await snapshot(s, (db) => programHealth(db, account.id, account.timezone, from, to)) };
   });
+}
+
+/**
+ * Runs a report's queries on one connection, in one snapshot: its figures agree with each other,
+ * and the report holds one pooled connection, however many queries it runs at once.
+ */
+function snapshot<T>(s: Services, report: (db: Knex) => Promise<T>): Promise<T> {
+  return s.db.transaction(report, { isolationLevel: 'repeatable read', readOnly: true });
 }
 
 function parseRange(query: Record<string, string | string[] | undefined>, timezone: string): { from: string; to: string } {
@@ -45,12 +60,19 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
       details.push({ field: name, code: 'invalid', message: `"${name}" must be a date, YYYY-MM-DD.` });
       return undefined;
     }
+    if (value! < FIRST_DAY || value! > LAST_DAY) {
+      details.push({ field: name, code: 'out_of_range', message: `"${name}" must be a day from ${FIRST_DAY} to ${LAST_DAY}.` });
+      return undefined;
+    }
     return day;
   };
   const givenFrom = read('from');
   const givenTo = read('to');
   if (details.length) throw invalidQuery('A query parameter is invalid.', details);
-  const to = givenTo ?? (givenFrom ? givenFrom.plus({ days: DEFAULT_DAYS - 1 }) : DateTime.now().setZone(timezone).startOf('day'));
+  const lastDay = DateTime.fromISO(LAST_DAY, { zone: timezone });
+  const to =
+    givenTo ??
+    (givenFrom ? DateTime.min(givenFrom.plus({ days: DEFAULT_DAYS - 1 }), lastDay) : DateTime.now().setZone(timezone).startOf('day'));
   const from = givenFrom ?? to.minus({ days: DEFAULT_DAYS - 1 });
   if (from > to)
     throw invalidQuery('The range is empty.', [{ field: 'from', code: 'after_to', message: '"from" must not be after "to".' }]);
@@ -68,7 +90,7 @@ interface DayRow {
   rewards_issued: number;
 }
 
-async function summarise(s: Services, accountId: string, timezone: string, from: string, to: string) {
+async function summarise(db: Knex, accountId: string, timezone: string, from: string, to: string) {
   // Both ends are local dates; the bounds are the local midnights as instants.
   const bounds = { accountId, timezone, from, to };
   const window = `(:from::date)::timestamp at time zone :timezone and (:to::date + 1)::timestamp at time zone :timezone`;
@@ -78,7 +100,7 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
         `select owned_by_id, activity_at from ${table} where account_id = :accountId and activity_at >= ${window.replace(' and ', ' and activity_at < ')}`,
     )
     .join(' union all ');
-  const days = await s.db.raw<{ rows: DayRow[] }>(
+  const days = await db.raw<{ rows: DayRow[] }>(
     `with logs as (${logs}),
      per_day_logs as (
        select (activity_at at time zone :timezone)::date as day, count(*)::int as logs, count(distinct owned_by_id)::int as active_members
@@ -94,12 +116,12 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
      order by d.day`,
     bounds,
   );
-  const totals = await s.db.raw<{ rows: { active_members: number; logs: number }[] }>(
+  const totals = await db.raw<{ rows: { active_members: number; logs: number }[] }>(
     `with logs as (${logs}) select count(distinct owned_by_id)::int as active_members, count(*)::int as logs from logs`,
     bounds,
   );
   const completion = async (table: string, startedAt: string, status: string) => {
-    const { rows } = await s.db.raw<{ rows: { started: number; completed: number }[] }>(
+    const { rows } = await db.raw<{ rows: { started: number; completed: number }[] }>(
       `select count(*)::int as started, count(*) filter (where ${status} = 'completed')::int as completed
        from ${table} where account_id = :accountId and ${startedAt} >= ${window.replace(' and ', ` and ${startedAt} < `)}`,
       bounds,
@@ -107,11 +129,9 @@ async function summarise(s: Services, accountId: string, timezone: string, from:
     const { started, completed } = rows[0]!;
     return { started, completed, rate: started ? completed / started : null };
   };
-  const [streak, challenge, mission] = await Promise.all([
-    completion('streak_progress', 'streak_started_at', 'streak_progress_status'),
-    completion('challenge_progress', 'challenge_started_at', 'challenge_progress_status'),
-    completion('mission_progress', 'mission_started_at', 'mission_progress_status'),
-  ]);
+  const streak = await completion('streak_progress', 'streak_started_at', 'streak_progress_status');
+  const challenge = await completion('challenge_progress', 'challenge_started_at', 'challenge_progress_status');
+  const mission = await completion('mission_progress', 'mission_started_at', 'mission_progress_status');
   const perDay = days.rows.map((r) => ({ date: r.day, logs: r.logs, activeMembers: r.active_members, rewardsIssued: r.rewards_issued }));
   return {
     from,
@@ -151,7 +171,7 @@ interface Figures {
  * members active (distinct members with a log of it, as the summary counts them), completions (progresses
  * completed in the range) and reward logs issued for it, plus its members active per day.
  */
-async function programHealth(s: Services, accountId: string, timezone: string, from: string, to: string) {
+async function programHealth(db: Knex, accountId: string, timezone: string, from: string, to: string) {
   const days = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days + 1;
   const previousFrom = DateTime.fromISO(from).minus({ days }).toISODate()!;
   const previousTo = DateTime.fromISO(from).minus({ days: 1 }).toISODate()!;
@@ -163,7 +183,7 @@ async function programHealth(s: Services, accountId: string, timezone: string, f
   const period = (column: string) => `case when ${column} >= ${middle} then 'current' else 'previous' end`;
   const within = (column: string) => `${column} >= ${start} and ${column} < ${end}`;
 
-  const definitions = await s.db.raw<{ rows: { kind: Kind; id: string; name: string; aggregation_period: string }[] }>(
+  const definitions = await db.raw<{ rows: { kind: Kind; id: string; name: string; aggregation_period: string }[] }>(
     `select kind, id, name, aggregation_period from (${KINDS.map(
       ({ kind }, i) =>
         `select '${kind}' as kind, ${i} as position, id, name, aggregation_period, created_at from ${kind} where account_id = :accountId and status = 'live'`,
@@ -174,31 +194,29 @@ async function programHealth(s: Services, accountId: string, timezone: string, f
     ({ kind, log, parent }) =>
       `select '${kind}' as kind, ${parent} as id, owned_by_id, activity_at from ${log} where account_id = :accountId and ${within('activity_at')}`,
   ).join(' union all ');
-  const [active, perDay, completions, rewards] = await Promise.all([
-    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
-      `with logs as (${logs}) select kind, id, ${period('activity_at')} as period, count(distinct owned_by_id)::int as n from logs group by 1, 2, 3`,
-      bounds,
-    ),
-    s.db.raw<{ rows: { kind: Kind; id: string; day: string; n: number }[] }>(
-      `with logs as (${logs})
-       select kind, id, to_char((activity_at at time zone :timezone)::date, 'YYYY-MM-DD') as day, count(distinct owned_by_id)::int as n
-       from logs where activity_at >= ${middle} group by 1, 2, 3`,
-      bounds,
-    ),
-    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
-      KINDS.map(
-        ({ kind, parent, progress, completedAt }) =>
-          `select '${kind}' as kind, ${parent} as id, ${period(completedAt)} as period, count(*)::int as n
-           from ${progress} where account_id = :accountId and ${within(completedAt)} group by 1, 2, 3`,
-      ).join(' union all '),
-      bounds,
-    ),
-    s.db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
-      `select linked_schema_slug as kind, linked_schema_record_id as id, ${period('created_at')} as period, count(*)::int as n
-       from reward_log where account_id = :accountId and ${within('created_at')} group by 1, 2, 3`,
-      bounds,
-    ),
-  ]);
+  const active = await db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+    `with logs as (${logs}) select kind, id, ${period('activity_at')} as period, count(distinct owned_by_id)::int as n from logs group by 1, 2, 3`,
+    bounds,
+  );
+  const perDay = await db.raw<{ rows: { kind: Kind; id: string; day: string; n: number }[] }>(
+    `with logs as (${logs})
+     select kind, id, to_char((activity_at at time zone :timezone)::date, 'YYYY-MM-DD') as day, count(distinct owned_by_id)::int as n
+     from logs where activity_at >= ${middle} group by 1, 2, 3`,
+    bounds,
+  );
+  const completions = await db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+    KINDS.map(
+      ({ kind, parent, progress, completedAt }) =>
+        `select '${kind}' as kind, ${parent} as id, ${period(completedAt)} as period, count(*)::int as n
+         from ${progress} where account_id = :accountId and ${within(completedAt)} group by 1, 2, 3`,
+    ).join(' union all '),
+    bounds,
+  );
+  const rewards = await db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
+    `select linked_schema_slug as kind, linked_schema_record_id as id, ${period('created_at')} as period, count(*)::int as n
+     from reward_log where account_id = :accountId and ${within('created_at')} group by 1, 2, 3`,
+    bounds,
+  );
   const key = (kind: string, id: string) => `${kind}:${id}`;
   const figures = new Map<string, { current: Figures; previous: Figures }>();
   const figuresOf = (kind: string, id: string) => {
@@ -242,7 +260,7 @@ const dayParam = (name: string, description: string) => ({
   name,
   in: 'query',
   required: false,
-  description,
+  description: `${description} A day from ${FIRST_DAY} to ${LAST_DAY} (else 400 invalid_query).`,
   schema: date,
 });
 const count = { type: 'integer' };

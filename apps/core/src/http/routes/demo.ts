@@ -133,7 +133,10 @@ export function demoRoutes(router: Router, s: Services): void {
       s.db(table).where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('id') as Promise<
         { id: string } | undefined
       >;
-    const [floatingWidget, theme, template] = await Promise.all([newest('floating_widget'), newest('theme'), newest('template')]);
+    // One after the other: a request holds at most one pooled connection at a time.
+    const floatingWidget = await newest('floating_widget');
+    const theme = await newest('theme');
+    const template = await newest('template');
     if (!floatingWidget || !theme || !template) return notReadyYet();
     // The page is served by this service, so its own origin is where the widget and the API are
     // (not publicUrl, which names no port when the service listens on an ephemeral one).
