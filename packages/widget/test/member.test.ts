@@ -157,6 +157,43 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows names shoppers typed as the board cleans them: no e-mail, markup, bidi override or long name', async () => {
+    const board = (await demo.api.get('/schema/leaderboard/record')).body.data[0] as { id: string };
+    const standing = (await demo.api.get(`/schema/leaderboard/record/${board.id}/standings`)).body.data;
+    const others = (standing.entries as { ownedById: string; isCaller: boolean }[]).filter((e) => !e.isCaller).slice(0, 4);
+    const originals = await Promise.all(
+      others.map(async (e) => (await demo.api.get(`/schema/account_user/record/${e.ownedById}`)).body.data as Record<string, string>),
+    );
+    const typed = [
+      { firstName: 'chloe.l@example.com', lastName: 'Lopez' },
+      { firstName: '<img src=x onerror=alert(1)>', lastName: 'Lopez' },
+      { firstName: 'Ma\u202erie\u200f', lastName: '\u202eLopez' },
+      { firstName: 'W'.repeat(256), lastName: 'Lopez' },
+    ];
+    try {
+      for (const [i, e] of others.entries())
+        expect((await demo.api.patch(`/schema/account_user/record/${e.ownedById}`, typed[i])).status).toBe(200);
+      const { page, errors } = await demo.newPage();
+      await page.goto(`${demo.app.url}/demo?mode=member`);
+      await launcher(page).click();
+      await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
+      const names = tabPanel(page).locator('[data-standings] li:not([aria-current]):not(.lw-gap) > span:nth-child(2)');
+      await expect.poll(() => names.count()).toBeGreaterThan(4);
+      const shown = (await names.allTextContents()).slice(0, 4);
+      expect(shown.slice(0, 2)).toEqual([expect.stringMatching(/^Member \d{4}$/), expect.stringMatching(/^Member \d{4}$/)]);
+      expect(shown.slice(2)).toEqual(['Marie L.', `${'W'.repeat(19)}… L.`]);
+      expect(await tabPanel(page).textContent()).not.toMatch(/@|<img|\u202e/);
+      expect(await page.locator('img[src=x]').count()).toBe(0);
+      await screenshot(page, 'member-leaderboard-typed-names');
+      expect(errors).toEqual([]);
+    } finally {
+      for (const [i, e] of others.entries()) {
+        const { firstName, lastName } = originals[i]!;
+        await demo.api.patch(`/schema/account_user/record/${e.ownedById}`, { firstName, lastName });
+      }
+    }
+  });
+
   it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
     const count = async (slug: string) =>
       (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;

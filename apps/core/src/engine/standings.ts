@@ -179,9 +179,30 @@ export function anonymousName(key: Buffer, leaderboardId: string, memberId: stri
   return `Member ${1000 + (digest.readUInt32BE(0) % 9000)}`;
 }
 
+/** The longest first name a board shows, in characters; longer ones are cut with an ellipsis. */
+export const DISPLAY_NAME_MAX = 20;
+
 /**
- * "Marie D.": the first name and the last name's initial; a first name alone as it is; without a
- * first name, the anonymous label (never an id or an e-mail address).
+ * Control, format (bidi overrides, zero-width joiners), private-use and unassigned characters, and
+ * lone surrogates: none belongs in a name, and some would reorder or hide what a board shows.
+ */
+const INVISIBLE = /[\p{C}]/gu;
+
+/**
+ * What shoppers type into a name field and a public board must not show: an e-mail address, a
+ * link, a phone number, or markup.
+ */
+const CONTACT_OR_MARKUP = [/@/, /[<>]/, /:\/\/|www\.|[\p{L}\d-]\.\p{L}{2,}/iu, /(?:\d[\s().+-]*){6}/];
+
+/** A name as a public board may show it: one line of visible text, or empty. */
+function visibleName(name: string | null | undefined): string {
+  return (name ?? '').replace(INVISIBLE, '').replace(/\s+/gu, ' ').trim();
+}
+
+/**
+ * "Marie D.": the first name (cut at DISPLAY_NAME_MAX characters) and the last name's initial
+ * letter; a first name alone as it is. The anonymous label instead when there is no first name or
+ * it looks like contact details or markup: shoppers' own text reaches everyone who reads the board.
  */
 export function displayName(
   mode: DisplayNameMode,
@@ -189,8 +210,17 @@ export function displayName(
   leaderboardId: string,
   entry: Pick<StandingEntry, 'memberId' | 'firstName' | 'lastName'>,
 ): string {
-  const first = entry.firstName?.trim();
-  if (mode === 'anonymous' || !first) return anonymousName(key, leaderboardId, entry.memberId);
-  const initial = Array.from(entry.lastName?.trim() ?? '')[0];
-  return initial ? `${first} ${initial.toLocaleUpperCase()}.` : first;
+  const first = visibleName(entry.firstName);
+  if (mode === 'anonymous' || !first || CONTACT_OR_MARKUP.some((pattern) => pattern.test(first)))
+    return anonymousName(key, leaderboardId, entry.memberId);
+  const characters = Array.from(first);
+  const shown =
+    characters.length > DISPLAY_NAME_MAX
+      ? `${characters
+          .slice(0, DISPLAY_NAME_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : first;
+  const initial = Array.from(visibleName(entry.lastName)).find((c) => /\p{L}/u.test(c));
+  return initial ? `${shown} ${initial.toLocaleUpperCase()}.` : shown;
 }

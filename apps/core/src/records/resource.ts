@@ -77,6 +77,11 @@ export interface Resource {
    * `own` shows the member's records (by `owned_by_id`).
    */
   publicScope?: 'public' | 'own';
+  /**
+   * A further SQL condition (on the resource's table, without parameters) that a live record must
+   * meet for end users and guests to see it, as `publicScope: 'public'` narrows reads.
+   */
+  publicWhere?: string;
   /** Unique constraints whose violation is a field error rather than a plain conflict. */
   uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
   /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */

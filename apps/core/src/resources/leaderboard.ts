@@ -28,6 +28,12 @@ export const leaderboard = defineResource({
     'whoever reached the value first is listed first). Read the ranking at `/schema/leaderboard/record/{id}/standings`.',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',
+  // End users and guests see a board only while its definition is live (CONTRACT §15).
+  publicWhere: KINDS.map(
+    (kind) =>
+      `(leaderboard.linked_schema_slug = '${kind}' and exists (select 1 from ${kind} d where d.account_id = leaderboard.account_id ` +
+      `and d.id = leaderboard.linked_schema_record_id and d.status = 'live'))`,
+  ).join(' or '),
   rules: {
     description: "rankBy is one of the ranks of linkedSchemaSlug's kind (on update, the stored kind's).",
     create: Object.entries(RANKS_OF).map(([kind, ranks]) => ({

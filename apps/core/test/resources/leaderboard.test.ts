@@ -233,6 +233,30 @@ describe('standings', () => {
     for (const secret of [plain, mailOnly, 'secret', 'example', 'Hidden', 'mail-']) expect(text).not.toContain(secret);
   });
 
+  it('never shows shopper-typed contact details, markup, bidi overrides or long names to the public', async () => {
+    const challengeId = await definition('challenge', { completionTargetValue: 100 });
+    const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
+    const typed = [
+      { firstName: 'marie.dupont@example.com', lastName: 'Dupont' },
+      { firstName: 'https://cheap.example/deal' },
+      { firstName: '+1 (555) 010-9999' },
+      { firstName: '<img src=x onerror=alert(1)>' },
+      { firstName: 'N'.repeat(256), lastName: 'Long' },
+      { firstName: 'Ma\u202erie\u200f', lastName: '\u202eMallory' },
+    ];
+    // Fewer logs for each later name, so the entries come in the order above.
+    for (const [i, names] of typed.entries())
+      await logTimes(challengeId, await member(`typed-${i}-${challengeId}`, names), typed.length - i);
+    const { client } = await endUser(`typed-reader-${challengeId}`);
+    for (const c of [acct.api, client, app.anon.with({ 'x-account-id': acct.accountId })]) {
+      const shown = (await accepted(standings(lb.id, {}, c))).entries.map((e: { displayName: string }) => e.displayName);
+      expect(shown.slice(0, 4)).toEqual(shown.slice(0, 4).map(() => expect.stringMatching(/^Member \d{4}$/)));
+      expect(shown[4]).toBe(`${'N'.repeat(19)}… L.`);
+      expect(shown[5]).toBe('Marie M.');
+      expect(JSON.stringify(shown)).not.toMatch(/@|<|>|\u202e|555/);
+    }
+  });
+
   it("defaults periodKey to the window containing now in the account's zone, and takes another", async () => {
     const challengeId = await definition('challenge', { completionTargetValue: 100, aggregationPeriod: 'monthly' });
     const lb = await board({ linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challengeId });
@@ -298,6 +322,32 @@ describe('standings', () => {
     expect((await acct.api.delete(`/schema/challenge/record/${doomed}`)).status).toBe(204);
     for (const c of [client, guest]) expect((await standings(orphan.id, {}, c)).status).toBe(404);
     expect((await standings(orphan.id, { periodKey: '2026-01-01' })).status).toBe(200);
+  });
+
+  it('hides a board from end users and guests while its definition is not live, and shows it again when it is', async () => {
+    const { client } = await endUser('draft-reader');
+    const guest = app.anon.with({ 'x-account-id': acct.accountId });
+    for (const [slug, body] of [
+      ['streak', {}],
+      ['challenge', { completionTargetValue: 10 }],
+      ['mission', { tasks: [{ name: 't', activityId: 'x', targetValue: 1 }] }],
+    ] as const) {
+      const definitionId = await definition(slug, body);
+      const lb = await board({ linkedSchemaSlug: slug, linkedSchemaRecordId: definitionId });
+      const seen = async (c: Client) => ({
+        standings: (await standings(lb.id, {}, c)).status,
+        get: (await c.get(`/schema/leaderboard/record/${lb.id}`)).status,
+        listed: (await accepted<{ id: string }[]>(c.get('/schema/leaderboard/record', { limit: '1000' }))).some((b) => b.id === lb.id),
+      });
+      for (const status of ['draft', 'paused'] as const) {
+        await accepted(acct.api.patch(`/schema/${slug}/record/${definitionId}`, { status }));
+        for (const c of [client, guest]) expect(await seen(c), `${slug} ${status}`).toEqual({ standings: 404, get: 404, listed: false });
+        expect((await standings(lb.id)).status).toBe(200);
+        expect((await acct.api.get(`/schema/leaderboard/record/${lb.id}`)).status).toBe(200);
+      }
+      await accepted(acct.api.patch(`/schema/${slug}/record/${definitionId}`, { status: 'live' }));
+      for (const c of [client, guest]) expect(await seen(c), `${slug} live again`).toEqual({ standings: 200, get: 200, listed: true });
+    }
   });
 
   it('ranks streaks by current and longest run, missions by completions', async () => {

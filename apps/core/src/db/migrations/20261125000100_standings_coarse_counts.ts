@@ -15,6 +15,40 @@ import { COUNT_ADD, STANDING_CHANGE, STANDINGS } from './20261124000300_leaderbo
  * route makes one round trip. Neither plans parallel workers: starting them costs far more than
  * the sub-millisecond read (a generic plan knows neither the board's size nor the limit).
  */
+/** The board's read as this migration made it; a later migration that replaces it restores this on the way down. */
+export const LEADERBOARD_STANDINGS = `
+    create function loyalty_leaderboard_standings(
+      p_leaderboard uuid, p_account uuid, p_live boolean, p_member uuid, p_limit int,
+      p_period text, p_daily text, p_weekly text, p_monthly text)
+    returns table (account_id uuid, linked_schema_slug text, linked_schema_record_id uuid, rank_by text, size int, display_name text,
+                   aggregation_period text, period_key text, entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
+    language plpgsql stable
+    set plan_cache_mode = force_generic_plan
+    set max_parallel_workers_per_gather = 0
+    as $$
+    declare
+      b record;
+      w text;
+    begin
+      select l.account_id, l.linked_schema_slug, l.linked_schema_record_id, l.rank_by, l.size, l.display_name,
+             coalesce((select d.aggregation_period from streak d where l.linked_schema_slug = 'streak' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
+                      (select d.aggregation_period from challenge d where l.linked_schema_slug = 'challenge' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
+                      (select d.aggregation_period from mission d where l.linked_schema_slug = 'mission' and d.account_id = l.account_id and d.id = l.linked_schema_record_id)) as period
+        into b
+        from leaderboard l
+       where l.id = p_leaderboard and (p_account is null or l.account_id = p_account) and (not p_live or l.status = 'live');
+      if not found then return; end if;
+      w := case when b.rank_by <> 'window_progress' then ''
+                else coalesce(p_period, case b.period when 'daily' then p_daily when 'weekly' then p_weekly when 'monthly' then p_monthly end) end;
+      if w is null or (p_live and b.period is null) then
+        return query select b.account_id, b.linked_schema_slug, b.linked_schema_record_id, b.rank_by, b.size, b.display_name, b.period,
+                            null::text, null::json, null::bigint, null::double precision, null::bigint;
+        return;
+      end if;
+      return query select b.account_id, b.linked_schema_slug, b.linked_schema_record_id, b.rank_by, b.size, b.display_name, b.period, w, s.*
+        from loyalty_standings(b.account_id, b.linked_schema_record_id, b.rank_by, w, p_member, coalesce(p_limit, b.size)) s;
+    end $$`;
+
 export async function up(db: Knex): Promise<void> {
   await db.raw(`
     create table leaderboard_count_coarse (
@@ -198,38 +232,7 @@ export async function up(db: Knex): Promise<void> {
    * p_weekly and p_monthly (the caller's current windows in the account's time zone); without one
    * (the account was unknown, or the challenge is gone) the board comes back without standings.
    */
-  await db.raw(`
-    create function loyalty_leaderboard_standings(
-      p_leaderboard uuid, p_account uuid, p_live boolean, p_member uuid, p_limit int,
-      p_period text, p_daily text, p_weekly text, p_monthly text)
-    returns table (account_id uuid, linked_schema_slug text, linked_schema_record_id uuid, rank_by text, size int, display_name text,
-                   aggregation_period text, period_key text, entries json, ranked_count bigint, caller_value double precision, caller_rank bigint)
-    language plpgsql stable
-    set plan_cache_mode = force_generic_plan
-    set max_parallel_workers_per_gather = 0
-    as $$
-    declare
-      b record;
-      w text;
-    begin
-      select l.account_id, l.linked_schema_slug, l.linked_schema_record_id, l.rank_by, l.size, l.display_name,
-             coalesce((select d.aggregation_period from streak d where l.linked_schema_slug = 'streak' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
-                      (select d.aggregation_period from challenge d where l.linked_schema_slug = 'challenge' and d.account_id = l.account_id and d.id = l.linked_schema_record_id),
-                      (select d.aggregation_period from mission d where l.linked_schema_slug = 'mission' and d.account_id = l.account_id and d.id = l.linked_schema_record_id)) as period
-        into b
-        from leaderboard l
-       where l.id = p_leaderboard and (p_account is null or l.account_id = p_account) and (not p_live or l.status = 'live');
-      if not found then return; end if;
-      w := case when b.rank_by <> 'window_progress' then ''
-                else coalesce(p_period, case b.period when 'daily' then p_daily when 'weekly' then p_weekly when 'monthly' then p_monthly end) end;
-      if w is null or (p_live and b.period is null) then
-        return query select b.account_id, b.linked_schema_slug, b.linked_schema_record_id, b.rank_by, b.size, b.display_name, b.period,
-                            null::text, null::json, null::bigint, null::double precision, null::bigint;
-        return;
-      end if;
-      return query select b.account_id, b.linked_schema_slug, b.linked_schema_record_id, b.rank_by, b.size, b.display_name, b.period, w, s.*
-        from loyalty_standings(b.account_id, b.linked_schema_record_id, b.rank_by, w, p_member, coalesce(p_limit, b.size)) s;
-    end $$`);
+  await db.raw(LEADERBOARD_STANDINGS);
 }
 
 export async function down(db: Knex): Promise<void> {
