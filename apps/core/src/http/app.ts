@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
-import { ApiError, payloadTooLarge } from '../errors.js';
+import { ApiError, payloadTooLarge, rateLimited } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { checkUrl } from './limits.js';
@@ -102,16 +102,23 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
       ctx.set(apiError.headers);
       ctx.body = errorBody(apiError, requestId);
     } finally {
-      // Every API response carries the rate-limit headers (CONTRACT §12): the platform API counts
-      // at the API-key rate, other answers given before a caller was known (unknown paths) as a guest.
+      // Every API response carries the rate-limit headers (CONTRACT §12) and draws on a bucket.
+      // Answers given before a caller was known (unknown paths, oversized requests) count as a
+      // guest's, and an empty bucket turns a refusal into 429 as it would any other request; an
+      // outage's 503 stays what it is.
       if (ctx.path.startsWith(API_PREFIX) && !ctx.response.get('x-ratelimit-limit')) {
-        const platform = ctx.path.startsWith(`${API_PREFIX}/platform/`);
-        const bucket = platform
-          ? s.buckets.take(`platform:${ctx.ip}`, s.config.rateLimitPerSecond)
-          : s.buckets.take(`ip:${ctx.ip}`, s.config.guestRateLimitPerSecond);
+        const bucket = s.buckets.take(`ip:${ctx.ip}`, s.config.guestRateLimitPerSecond);
         ctx.set('x-ratelimit-limit', String(bucket.limit));
         ctx.set('x-ratelimit-remaining', String(bucket.remaining));
+        if (!bucket.allowed && ctx.status < 500) {
+          const refused = rateLimited(bucket.retryAfterSeconds);
+          s.metrics.rateLimited.inc({ flow: 'guest' });
+          ctx.status = refused.status;
+          ctx.set(refused.headers);
+          ctx.body = errorBody(refused, requestId);
+        }
       }
+      ctx.set('x-content-type-options', 'nosniff');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
       s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);

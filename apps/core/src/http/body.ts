@@ -46,7 +46,7 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   if ((mediaType === 'application/json' || mediaType.startsWith('text/')) && !isUtf8(raw)) {
     throw invalidInput('The body is not valid UTF-8.', [{ code: 'invalid_encoding', message: 'The body must be encoded as UTF-8.' }]);
   }
-  if (mediaType.startsWith('text/') && raw.includes(0)) throw nulRefused('body');
+  if (mediaType.startsWith('text/') && raw.includes(0)) throw unstorable('body', 'nul_character');
   if (mediaType !== 'application/json') return { raw, mediaType, json: undefined };
   let json: unknown;
   try {
@@ -54,33 +54,53 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   } catch (err) {
     throw invalidInput('The body is not valid JSON.', [{ code: 'invalid_json', message: (err as Error).message }]);
   }
-  const nul = nulPath(json, '');
-  if (nul !== undefined) throw nulRefused(nul || 'body');
+  const found = unstorablePath(json, '');
+  if (found) throw unstorable(found.path || 'body', found.flaw);
   return { raw, mediaType, json };
 }
 
-/** PostgreSQL text cannot hold NUL, so a string with one is refused here, naming where it is. */
-export const nulRefused = (field: string) =>
-  invalidInput(`"${field}" contains a NUL character, which is not allowed.`, [
-    { field, code: 'nul_character', message: 'NUL (U+0000) is not allowed in a string.' },
+type Flaw = 'nul_character' | 'lone_surrogate';
+
+const FLAW_MESSAGES: Record<Flaw, string> = {
+  nul_character: 'NUL (U+0000) is not allowed in a string.',
+  lone_surrogate: 'A lone surrogate (an escape \\ud800 to \\udfff without its pair) is not a character.',
+};
+
+/**
+ * What PostgreSQL text cannot store as sent: NUL, which it refuses, and a lone surrogate, which
+ * JSON's escapes allow and UTF-8 turns into U+FFFD. Refused here, naming where it is.
+ */
+function flawOf(text: string): Flaw | undefined {
+  if (text.includes('\0')) return 'nul_character';
+  if (/[\uD800-\uDFFF]/u.test(text)) return 'lone_surrogate';
+  return undefined;
+}
+
+const unstorable = (field: string, flaw: Flaw) =>
+  invalidInput(`"${field}" contains ${flaw === 'nul_character' ? 'a NUL character' : 'a lone surrogate'}, which is not allowed.`, [
+    { field, code: flaw, message: FLAW_MESSAGES[flaw] },
   ]);
 
-/** The path (as validation errors name fields: `a.b[0]`) of the first string or key holding NUL. */
-function nulPath(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+/** The path (as validation errors name fields: `a.b[0]`) of the first string or key with a flaw. */
+function unstorablePath(value: unknown, path: string): { path: string; flaw: Flaw } | undefined {
+  if (typeof value === 'string') {
+    const flaw = flawOf(value);
+    return flaw ? { path, flaw } : undefined;
+  }
   if (Array.isArray(value)) {
     for (const [i, item] of value.entries()) {
-      const found = nulPath(item, `${path}[${i}]`);
-      if (found !== undefined) return found;
+      const found = unstorablePath(item, `${path}[${i}]`);
+      if (found) return found;
     }
     return undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
   for (const [key, item] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    if (key.includes('\0')) return at;
-    const found = nulPath(item, at);
-    if (found !== undefined) return found;
+    const keyFlaw = flawOf(key);
+    if (keyFlaw) return { path: at, flaw: keyFlaw };
+    const found = unstorablePath(item, at);
+    if (found) return found;
   }
   return undefined;
 }

@@ -118,6 +118,14 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
 
 const ANY_CASE_UUID = UUID_TEXT.replaceAll('a-f', 'a-fA-F');
 
+/**
+ * A URL that every parser reads alike: no user information before the host (`http://a.example\\@b/`
+ * is host a.example to some parsers and b to others), no backslash (WHATWG reads it as a slash,
+ * others do not), no white space or control character.
+ */
+const UNAMBIGUOUS_REST = String.raw`[^\s\\/?#@]+(?:[/?#][^\s\\]*)?`;
+const UNAMBIGUOUS_URL = new RegExp(`^https?://${UNAMBIGUOUS_REST}$`);
+
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 
 /**
@@ -131,6 +139,7 @@ function imageUrl(publicUrl?: string) {
     z
       .url({ protocol: /^https?$/, message: 'Expected an upload URL of this service or an https URL', abort: true })
       .max(2048, { abort: true })
+      .regex(UNAMBIGUOUS_URL, { message: 'Expected a URL without user information, backslashes or white space', abort: true })
       .superRefine((v, check) => {
         const u = new URL(v);
         if (u.protocol === 'https:') return;
@@ -145,7 +154,10 @@ function imageUrl(publicUrl?: string) {
       })
       // The document states the same rule as a pattern (the refinement keeps the detail code).
       .meta({
-        pattern: base ? `^(https://|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID}$)` : '^https://',
+        format: 'uri',
+        pattern: base
+          ? `^(https://${UNAMBIGUOUS_REST}|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID})$`
+          : `^https://${UNAMBIGUOUS_REST}$`,
       })
   );
 }
@@ -183,8 +195,12 @@ export const field = {
       .url({
         protocol: options?.httpsOnly ? /^https$/ : /^https?$/,
         message: options?.httpsOnly ? 'Expected an https URL' : 'Expected an http or https URL',
+        abort: true,
       })
-      .max(options?.max ?? 2048);
+      .max(options?.max ?? 2048)
+      .regex(UNAMBIGUOUS_URL, 'Expected a URL without user information, backslashes or white space')
+      // The document keeps the URL's format beside the pattern; both hold.
+      .meta({ format: 'uri' });
     return def<string, string, O | undefined>('string', schema, options);
   },
   rgba<const O extends FieldOptions = {}>(options?: O) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -86,6 +86,27 @@ describe('envelopes and errors', () => {
     named(await acct.api.get('/schema/streak/record', { fields: '["na\u0000me"]' }), 'invalid_query', 'fields');
     const created = await acct.api.post('/schema/streak/record', { name: 'still works' });
     expect(created.status).toBe(200);
+  });
+
+  it('refuses a lone surrogate in any string or key of a body, rather than storing U+FFFD', async () => {
+    const before = (await acct.api.get('/schema/account_user/record', { fetchTotalCount: 'true' })).body.paging.total;
+    const cases: [Promise<{ status: number; body: any }>, string][] = [
+      [acct.api.post('/schema/streak/record', { name: 'a\ud800' }), 'name'],
+      [acct.api.post('/schema/account_user/record', { externalId: 'x', firstName: '\udfff' }), 'firstName'],
+      [
+        acct.api.post('/schema/mission/record', { name: 'm', tasks: [{ name: 't', activityId: 'a\udc00b', targetValue: 1 }] }),
+        'tasks[0].activityId',
+      ],
+      [acct.api.post('/schema/streak/record', { ['\ud83d']: 1 }), '\ud83d'],
+    ];
+    for (const [reply, field] of cases) {
+      const res = await reply;
+      expectErrorEnvelope(res.body, 400, 'invalid_input');
+      expect(res.body.error.details).toContainEqual(expect.objectContaining({ field, code: 'lone_surrogate' }));
+    }
+    expect((await acct.api.get('/schema/account_user/record', { fetchTotalCount: 'true' })).body.paging.total).toBe(before);
+    // A pair is one character, and is stored as sent.
+    expect((await accepted(acct.api.post('/schema/streak/record', { name: 'streak \ud83d\udd25' }))).name).toBe('streak 🔥');
   });
 
   it('refuses bodies by media type, syntax and size', async () => {

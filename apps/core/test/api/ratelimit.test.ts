@@ -71,7 +71,7 @@ describe('per API key', () => {
   let otherAccount: TestAccount;
 
   beforeAll(async () => {
-    // The platform API is not rate limited, so these cost no tokens.
+    // The platform API draws on a bucket of its own per address, so these cost the key's nothing.
     const externalRef = `rl-${randomUUID()}`;
     acct = await app().createAccount({ externalRef });
     const again = await app().platform.post('/platform/accounts', { organizationName: 'x', accountName: 'x', externalRef });
@@ -201,5 +201,37 @@ describe('per client address (guests and failed credentials)', () => {
     expectRateLimited(refused, GUEST_RATE);
     // The real key still works: its own bucket is full.
     expect((await acct.api.get('/schema/streak/record')).status).toBe(200);
+  });
+});
+
+describe('every route, whatever it answers', () => {
+  const app = useApp();
+
+  it('limits the platform API per address at the API-key rate, wrong tokens included', async () => {
+    const guessing = app().anon.with({ authorization: 'Bearer guess' });
+    const { allowed, refused } = await burst(() => guessing.delete(`/platform/accounts/${randomUUID()}`), API_RATE);
+    for (const res of allowed) {
+      expect(res.status).toBe(401);
+      expectLimitHeaders(res, API_RATE);
+    }
+    expectRateLimited(refused, API_RATE);
+    // The right token from the same address waits too: the bucket is the address's.
+    expectRateLimited(await app().platform.post('/platform/accounts', { organizationName: 'o', accountName: 'a' }), API_RATE);
+  });
+
+  it('limits answers to unknown paths per address at the guest rate', async () => {
+    await sleep(2100);
+    const { allowed, refused } = await burst(() => app().anon.request('GET', '/no/such/path', { validate: false }), GUEST_RATE);
+    for (const res of allowed) {
+      expect(res.status).toBe(404);
+      expectLimitHeaders(res, GUEST_RATE);
+    }
+    expectRateLimited(refused, GUEST_RATE);
+  });
+
+  it('marks every answer nosniff', async () => {
+    await sleep(2100);
+    for (const res of [await app().anon.get('/schema/streak/record'), await app().anon.request('GET', '/nope', { validate: false })])
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });

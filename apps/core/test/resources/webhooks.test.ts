@@ -130,6 +130,10 @@ describe('webhook validation', () => {
     [{ endpointUrl: `https://93.184.216.34/${'p'.repeat(2030)}` }, 'endpointUrl:too_long'],
     [{ endpointUrl: 'ftp://93.184.216.34/x' }, 'endpointUrl:invalid_format'],
     [{ endpointUrl: 'not a url' }, 'endpointUrl:invalid_format'],
+    // Read as host public.example by some parsers and 127.0.0.1 by others.
+    [{ endpointUrl: 'http://public.example\\@127.0.0.1/' }, 'endpointUrl:invalid_format'],
+    [{ endpointUrl: 'https://user:pass@93.184.216.34/x' }, 'endpointUrl:invalid_format'],
+    [{ endpointUrl: 'https://93.184.216.34\\x' }, 'endpointUrl:invalid_format'],
     [{ endpointUrl: 42 }, 'endpointUrl:invalid_type'],
     [{ eventCodes: [] }, 'eventCodes:too_few'],
     [{ eventCodes: ['streak_progress_completed', 'nope'] }, 'eventCodes[1]:invalid_enum'],

@@ -8,6 +8,7 @@ import { dataResponse, errorResponses, ID, jsonSchema } from '../../records/open
 import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
+import { charge } from '../auth.js';
 import { readBody } from '../body.js';
 
 const newAccount = z.strictObject({
@@ -71,7 +72,7 @@ export const platformPaths = {
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newAccount, 'input') } } },
       responses: {
         200: dataResponse('Provisioned', provisioned),
-        ...errorResponses(400, 401, 415),
+        ...errorResponses(400, 401, 415, 429),
       },
     },
   },
@@ -82,7 +83,7 @@ export const platformPaths = {
       summary: 'Erase an account and all its data',
       security: platformSecurity,
       parameters: [ID],
-      responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404) },
+      responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404, 429) },
     },
   },
 };
@@ -90,6 +91,8 @@ export const platformPaths = {
 /** The platform API (CONTRACT §4), for whoever holds LOYALTY_PLATFORM_TOKEN. */
 export function platformRoutes(router: Router, s: Services): void {
   const authorise = (ctx: Context) => {
+    // Before the token is compared: guesses cost tokens like any request.
+    charge(ctx, s, `platform:${ctx.ip}`, s.config.rateLimitPerSecond, 'platform');
     const token = s.config.platformToken;
     const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1];
     if (!token || !given || !safeEqual(given, token)) throw unauthenticated('A valid platform token is required.');
