@@ -6,6 +6,6 @@ import { setFlagsFromString } from 'node:v8';
  * scavenge, nearly all of them survived. A request's rows are short-lived, but a burst can make
  * them look long-lived, and the decision then sticks. Every row parsed afterwards was allocated as
  * old, its young strings were copied and promoted through the remembered set, and the list route
- * spent a third of its CPU in garbage collection (`bench:records`, see docs/benchmarks.md).
+ * spent a third of its CPU in garbage collection (`bench:records`, see docs/performance.md).
  */
 setFlagsFromString('--no-allocation-site-pretenuring');

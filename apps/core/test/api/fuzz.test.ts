@@ -174,7 +174,7 @@ const UNIQUE: Record<string, string[]> = {
 };
 
 /**
- * A body drawn from the document, completed with what only the descriptions (README, issue #21)
+ * A body drawn from the document, completed with what only the descriptions (docs/api.md, issue #21)
  * say: referenced ids name seeded records, unique fields are unique, and one line per cross-field rule.
  */
 function filled(
