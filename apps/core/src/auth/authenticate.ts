@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 import { invalidInput, unauthenticated } from '../errors.js';
 import { prepared } from '../db/prepared.js';
-import { type LanguageCode, UUID } from '../formats.js';
+import { EMAIL, type LanguageCode, UUID } from '../formats.js';
 import { type SecretBox, safeEqualDigest, sha256 } from './crypto.js';
 
 export type Flow = 'apikey' | 'enduser' | 'guest';
@@ -72,7 +72,7 @@ export const userData = z.object({
   externalId: z.string().min(1).max(256),
   firstName: z.string().max(256).optional(),
   lastName: z.string().max(256).optional(),
-  email: z.email().max(320).optional(),
+  email: z.email({ pattern: EMAIL }).max(320).optional(),
 });
 export type UserData = z.infer<typeof userData>;
 

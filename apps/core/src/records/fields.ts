@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Knex } from 'knex';
-import { isTimeZone, LANGUAGE_CODES, UUID_TEXT } from '../formats.js';
+import { EMAIL, isTimeZone, LANGUAGE_CODES, UUID_TEXT } from '../formats.js';
 import type { RequestContext } from './context.js';
 
 export const STATUSES = ['draft', 'live', 'paused'] as const;
@@ -188,7 +188,7 @@ export const field = {
     return def<string, string, O | undefined>('string', s, options);
   },
   email<const O extends FieldOptions = {}>(options?: O) {
-    return def<string, string, O | undefined>('string', z.email().max(320), options);
+    return def<string, string, O | undefined>('string', z.email({ pattern: EMAIL }).max(320), options);
   },
   url<const O extends FieldOptions & { max?: number; httpsOnly?: boolean } = {}>(options?: O) {
     const schema = z

@@ -1,5 +1,6 @@
 import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
+import { EMAIL } from '../formats.js';
 import { field } from '../records/fields.js';
 import type { RowOfFields } from '../records/rowTypes.js';
 import { description, name } from './common.js';
@@ -75,7 +76,7 @@ export const serviceAccount = z.looseObject({
     .max(16_384)
     .refine(isPrivateKeyPem, { message: 'Expected a PEM private key' })
     .meta({ pattern: '-----BEGIN [A-Z ]*PRIVATE KEY-----', description: 'A PEM private key (PKCS#8 or PKCS#1) that parses.' }),
-  client_email: z.email().max(320),
+  client_email: z.email({ pattern: EMAIL }).max(320),
   client_id: z.string().min(1).max(256),
   token_uri: z
     .url({ protocol: /^https?$/ })

@@ -119,6 +119,7 @@ describe('GET /analytics/summary', () => {
     [{ from: '0000-01-01' }, 'from'],
     [{ from: '0001-01-01' }, 'from'],
     [{ to: '1969-12-31' }, 'to'],
+    [{ languageCode: 'AAA' }, 'languageCode'],
   ])('%j → 400 invalid_query naming %s, on the summary and the programs alike', async (query, field) => {
     for (const path of ['/analytics/summary', '/analytics/programs']) {
       const res = await acct.api.get(path, query);

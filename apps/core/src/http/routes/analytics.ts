@@ -66,6 +66,9 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
     }
     return day;
   };
+  const language = query.languageCode;
+  if (language !== undefined && !LANGUAGE_CODES.some((code) => code === language))
+    details.push({ field: 'languageCode', code: 'invalid', message: `"languageCode" must be one of ${LANGUAGE_CODES.join(', ')}.` });
   const givenFrom = read('from');
   const givenTo = read('to');
   if (details.length) throw invalidQuery('A query parameter is invalid.', details);
