@@ -5,8 +5,8 @@
  */
 const LAYERS = [
   ['entry', ['src/cli.ts', 'src/v8-flags.ts', 'src/server.ts']],
+  ['demo', ['src/demo/']],
   ['http', ['src/http/']],
-  ['demo', ['src/demo.ts']],
   ['scheduler', ['src/scheduler/']],
   ['retention', ['src/retention/']],
   ['services', ['src/services.ts']],

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
-import { DEMO_FILE, type DemoCredentials, ensureDemoAccount } from './demo.js';
+import type { DemoCredentials } from './demo/seed.js';
 import { LANGUAGE_CODES, type LanguageCode } from './formats.js';
 import { API_PREFIX } from './http/prefix.js';
 import { apiDocument } from './http/routes/docs.js';
@@ -81,14 +81,21 @@ async function startUntilSignal<T>(start: (started: Closer[]) => Promise<T>): Pr
  * What `serve` prints once it listens. Credentials are shown to a terminal only, each once: output
  * that is kept (a service manager's journal, a log file) names the files that hold them instead.
  */
-function banner(url: string, runtime: Runtime, demo: DemoCredentials | undefined, terminal: boolean): string {
+/** What `serve --demo` shows of its demo account: the credentials and the data-dir file that keeps them. */
+interface DemoShown {
+  credentials: DemoCredentials;
+  file: string;
+}
+
+function banner(url: string, runtime: Runtime, shown: DemoShown | undefined, terminal: boolean): string {
   const base = `${url}${API_PREFIX}`;
   const lines = [`Loyalty service listening on ${base}`, `API reference: ${url}/docs`];
   if (runtime.generatedPlatformToken) {
     lines.push(`Platform token: ${terminal ? runtime.config.platformToken : `in ${resolve(runtime.config.dataDir, PLATFORM_TOKEN_FILE)}`}`);
   }
-  if (demo) {
-    const file = resolve(runtime.config.dataDir, DEMO_FILE);
+  if (shown) {
+    const demo = shown.credentials;
+    const file = resolve(runtime.config.dataDir, shown.file);
     lines.push(
       `Demo storefront: ${url}/demo`,
       `Demo account (kept in ${file}):`,
@@ -110,11 +117,13 @@ async function main(argv: string[]): Promise<number> {
     const { runtime, api, demo } = await startUntilSignal(async (started) => {
       const runtime = await openRuntime(config);
       started.push(runtime.close, ...(await traceIfConfigured(config, 'api')));
-      const api = await startApi(runtime.config, runtime.db, undefined, { demo: values.demo });
+      // The demo is no part of a production start: its code loads only with --demo.
+      const demoRole = values.demo ? await import('./demo/index.js') : undefined;
+      const api = await startApi(runtime.config, runtime.db, undefined, { extraRoutes: demoRole?.demoRoutes });
       started.unshift(api.close);
       // The demo's history is posted as back-dated logs: a sweep running between two of them would
       // break the run the next one continues, so the workers start once it is seeded.
-      const demo = values.demo ? await ensureDemoAccount(api.services, api.url) : undefined;
+      const demo = demoRole && { credentials: await demoRole.ensureDemoAccount(api.services, api.url), file: demoRole.DEMO_FILE };
       if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
       return { runtime, api, demo };
     });
@@ -198,8 +207,8 @@ async function main(argv: string[]): Promise<number> {
     // The demo data is posted through the API, served for the while on a loopback port of its own.
     const api = await startApi({ ...runtime.config, host: '127.0.0.1', port: 0 }, runtime.db);
     try {
-      const demo = await ensureDemoAccount(api.services, api.url);
-      console.log(JSON.stringify(demo));
+      const { ensureDemoAccount } = await import('./demo/index.js');
+      console.log(JSON.stringify(await ensureDemoAccount(api.services, api.url)));
     } finally {
       await api.close();
       await runtime.close();

@@ -12,7 +12,8 @@ export const UUID = new RegExp(`^${UUID_TEXT}$`, 'i');
  * domain labels that neither start nor end with a hyphen (RFC 1035, as JSON Schema's `email`
  * format has them; zod alone accepts `a@ab-.co`), ending in a top-level domain of letters.
  */
-export const EMAIL = /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+export const EMAIL =
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9_'+\-.]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
 
 export const LANGUAGE_CODES = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const;
 export type LanguageCode = (typeof LANGUAGE_CODES)[number];

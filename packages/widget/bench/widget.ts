@@ -9,7 +9,7 @@ import { formatTable, openBenchDatabase } from '../../../apps/core/bench/lib.js'
 import { loadConfig } from '../../../apps/core/src/config.js';
 import { createDb } from '../../../apps/core/src/db/knex.js';
 import { migrateLatest } from '../../../apps/core/src/db/migrate.js';
-import { ensureDemoAccount } from '../../../apps/core/src/demo.js';
+import { demoRoutes, ensureDemoAccount } from '../../../apps/core/src/demo/index.js';
 import { startApi } from '../../../apps/core/src/server.js';
 import { launchChromium } from '../test/support/browser.js';
 
@@ -316,7 +316,7 @@ async function main(): Promise<void> {
   });
   const db = createDb(database.url);
   await migrateLatest(db);
-  const api = await startApi(config, db, undefined, { demo: true });
+  const api = await startApi(config, db, undefined, { extraRoutes: demoRoutes });
   const eagerPath = join(DIST, EAGER_FILE);
   copyFileSync(EAGER_LOADER, eagerPath);
   writeFileSync(`${eagerPath}.gz`, gzipSync(readFileSync(eagerPath), { level: 9 }));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoAccount } from '../../../apps/core/src/demo.js';
+import { ensureDemoAccount } from '../../../apps/core/src/demo/index.js';
 import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
 
 let demo: Demo;

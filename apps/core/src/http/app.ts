@@ -7,7 +7,6 @@ import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { checkUrl } from './limits.js';
 import { API_PREFIX } from './prefix.js';
 import { analyticsRoutes } from './routes/analytics.js';
-import { demoRoutes } from './routes/demo.js';
 import { docsRoutes } from './routes/docs.js';
 import { enduserRoutes } from './routes/enduser.js';
 import { filesRoutes } from './routes/files.js';
@@ -76,8 +75,8 @@ function loggedPath(ctx: Context): string {
 }
 
 export interface AppOptions {
-  /** Mounts the demo storefront (`/demo`, which mints end-user tokens): `serve --demo` only. */
-  demo?: boolean;
+  /** Routes of a non-production role mounted beside the service's (the demo storefront of `serve --demo`). */
+  extraRoutes?: (router: Router, s: Services) => void;
 }
 
 export function createApp(s: Services, options: AppOptions = {}): Koa {
@@ -164,7 +163,7 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
   filesRoutes(root, s);
   unsubscribeRoutes(root, s);
   widgetRoutes(root);
-  if (options.demo) demoRoutes(root, s);
+  options.extraRoutes?.(root, s);
   const api = new Router({ prefix: API_PREFIX });
   platformRoutes(api, s);
   enduserRoutes(api, s);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoAccount } from '../../src/demo.js';
+import { demoRoutes, ensureDemoAccount } from '../../src/demo/index.js';
 import { createDb } from '../../src/db/knex.js';
 import { type RunningApi, startApi } from '../../src/server.js';
 import { Client, startTestApp, type TestApp } from '../support/harness.js';
@@ -23,7 +23,7 @@ beforeAll(async () => {
   production = await startTestApp({ LOYALTY_DATA_DIR: dataDir });
   await ensureDemoAccount(production.running.services, production.url);
   demoDb = createDb(production.config.databaseUrl!);
-  demo = await startApi(production.config, demoDb, pino({ level: 'silent' }), { demo: true });
+  demo = await startApi(production.config, demoDb, pino({ level: 'silent' }), { extraRoutes: demoRoutes });
 });
 afterAll(async () => {
   await demo?.close();
@@ -53,7 +53,7 @@ describe('/demo', () => {
   });
 
   it('asks to come back while serve --demo is still seeding the demo account, then serves it', async () => {
-    const starting = await startTestApp({ LOYALTY_DATA_DIR: join(tempDir, 'starting') }, { demo: true });
+    const starting = await startTestApp({ LOYALTY_DATA_DIR: join(tempDir, 'starting') }, { extraRoutes: demoRoutes });
     try {
       const early = await page(starting.url, '/demo');
       expect(early.status).toBe(503);

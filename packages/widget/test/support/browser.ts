@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { type DemoCredentials, ensureDemoAccount } from '../../../../apps/core/src/demo.js';
+import { type DemoCredentials, demoRoutes, ensureDemoAccount } from '../../../../apps/core/src/demo/index.js';
 import { type Client, startTestApp, type TestApp } from '../../../../apps/core/test/support/harness.js';
 
 /** Debian's chromium, installed by scripts/ensure-chromium.sh; Playwright downloads no browser. */
@@ -55,7 +55,7 @@ export interface Demo {
  */
 export async function startDemo(): Promise<Demo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-widget-demo-'));
-  const app = await startTestApp({ LOYALTY_DATA_DIR: dataDir }, { demo: true });
+  const app = await startTestApp({ LOYALTY_DATA_DIR: dataDir }, { extraRoutes: demoRoutes });
   const creds = await ensureDemoAccount(app.running.services, app.url);
   const api = app.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
   const first = async (slug: string) => ((await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0] as { id: string }).id;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
-import { readIfExists, writeDataFile } from './config.js';
-import type { Services } from './services.js';
-import { provisionAccount } from './tenancy.js';
+import { readIfExists, writeDataFile } from '../config.js';
+import type { Services } from '../services.js';
+import { provisionAccount } from '../tenancy.js';
 
 export interface DemoCredentials {
   organizationId: string;

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
-import { DEMO_REF, DEMO_SHOPPER } from '../../demo.js';
-import { LANGUAGE_CODES } from '../../formats.js';
-import type { Services } from '../../services.js';
-import { mintEndUserToken } from './enduser.js';
+import { DEMO_REF, DEMO_SHOPPER } from './seed.js';
+import { LANGUAGE_CODES } from '../formats.js';
+import type { Services } from '../services.js';
+import { mintEndUserToken } from '../http/routes/enduser.js';
 
 const LANGUAGES: Record<string, string> = {
   en: 'English',
