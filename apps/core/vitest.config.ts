@@ -5,8 +5,8 @@ const ALONE = 'test/**/*.alone.test.ts';
 
 export default defineConfig({
   test: {
-    globalSetup: ['./test/support/globalSetup.ts'],
-    setupFiles: ['./test/support/poolGuardCheck.ts'],
+    globalSetup: ['./test/support/global-setup.ts'],
+    setupFiles: ['./test/support/pool-guard-check.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // real core on a clone of its own and gives the app a database of its own.
 export default defineConfig({
   test: {
-    globalSetup: ['../core/test/support/globalSetup.ts'],
+    globalSetup: ['../core/test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

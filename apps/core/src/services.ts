@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { KeyedGate } from './concurrency.js';
 import { upsertMember } from './engine/members.js';
 import { Metrics } from './observability/metrics.js';
-import { TokenBuckets } from './rateLimit.js';
+import { TokenBuckets } from './rate-limit.js';
 import { Registry } from './records/registry.js';
 import { RecordService } from './records/service.js';
 import { createResources } from './resources/index.js';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { generateApiKeyPair } from './auth/apiKeys.js';
+import { generateApiKeyPair } from './auth/api-keys.js';
 import type { SecretBox } from './auth/crypto.js';
 import { type LanguageCode, UUID } from './formats.js';
 

@@ -4,7 +4,7 @@ import type { IssueTally } from '../observability/metrics.js';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
-import type { RecordColumns } from '../records/rowTypes.js';
+import type { RecordColumns } from '../records/row-types.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { RewardLogRow } from '../schema/rewards.js';

@@ -7,7 +7,7 @@ import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { Row } from '../records/resource.js';
-import type { LocalisedText } from '../records/rowTypes.js';
+import type { LocalisedText } from '../records/row-types.js';
 import { type AccountUserRow, memberFromRow } from '../schema/members.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';

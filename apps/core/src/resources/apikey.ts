@@ -1,4 +1,4 @@
-import { generateApiKeyPair } from '../auth/apiKeys.js';
+import { generateApiKeyPair } from '../auth/api-keys.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { ADMIN, description, name } from './common.js';

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { configureFields } from '../records/fields.js';
 import type { Resource } from '../records/resource.js';
-import * as accountUser from './account_user.js';
+import * as accountUser from './account-user.js';
 import * as activity from './activity.js';
 import * as apikey from './apikey.js';
 import * as definitions from './definitions.js';
@@ -9,7 +9,7 @@ import * as display from './display.js';
 import * as integrations from './integrations.js';
 import * as leaderboard from './leaderboard.js';
 import * as notifications from './notifications.js';
-import * as rewardLog from './reward_log.js';
+import * as rewardLog from './reward-log.js';
 import * as rewards from './rewards.js';
 import * as upload from './upload.js';
 import * as webhooks from './webhooks.js';

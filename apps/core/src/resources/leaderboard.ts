@@ -5,7 +5,7 @@ import type { LogKind } from '../engine/types.js';
 import { invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource, type Values } from '../records/resource.js';
-import type { RowOf } from '../records/rowTypes.js';
+import type { RowOf } from '../records/row-types.js';
 import { ADMIN_PUBLIC_READ, description, eudText, eudTitle, name } from './common.js';
 
 const KINDS = ['streak', 'challenge', 'mission'] as const satisfies readonly LogKind[];

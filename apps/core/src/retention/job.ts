@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { ensureQueue } from '../db/jobQueue.js';
+import { ensureQueue } from '../db/job-queue.js';
 import type { Services } from '../services.js';
 import { retentionDays, runRetention } from './retention.js';
 

@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import { ensureQueue } from '../db/jobQueue.js';
+import { ensureQueue } from '../db/job-queue.js';
 import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { isPublicFlow, type RequestContext, resolveText, writeLanguage } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX, field } from '../records/fields.js';
-import type { RowOfFields, ValuesOfFields } from '../records/rowTypes.js';
+import type { RowOfFields, ValuesOfFields } from '../records/row-types.js';
 import { description, eudIcon, eudText, eudTitle, name, requiredDescription } from './common.js';
 
 export const AGGREGATION_METHODS = ['count', 'sum'] as const;

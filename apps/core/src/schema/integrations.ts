@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { z } from 'zod';
 import { EMAIL } from '../formats.js';
 import { field } from '../records/fields.js';
-import type { RowOfFields } from '../records/rowTypes.js';
+import type { RowOfFields } from '../records/row-types.js';
 import { description, name } from './common.js';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { field } from '../records/fields.js';
 import type { Row } from '../records/resource.js';
-import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/rowTypes.js';
+import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/row-types.js';
 
 /** The channels notifications are sent on; a member opts out of each on its own. */
 export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
 import { field } from '../records/fields.js';
-import type { RowOfFields } from '../records/rowTypes.js';
+import type { RowOfFields } from '../records/row-types.js';
 import { description, name } from './common.js';
 import type { Channel } from './members.js';
 import { eventCodesField } from './webhooks.js';

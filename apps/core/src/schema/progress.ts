@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
 import { field } from '../records/fields.js';
 import { MAX_STREAK_PERIODS } from './definitions.js';
-import type { RowOfFields } from '../records/rowTypes.js';
+import type { RowOfFields } from '../records/row-types.js';
 import { anyObject, jsonObject } from './common.js';
 
 const objectList = z.array(jsonObject);

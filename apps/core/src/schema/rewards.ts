@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { field } from '../records/fields.js';
-import type { RowOfFields, ValuesOfFields } from '../records/rowTypes.js';
+import type { RowOfFields, ValuesOfFields } from '../records/row-types.js';
 import { anyObject, eudText, eudTitle, name, requiredDescription } from './common.js';
 
 export const rewardFields = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
 import { field } from '../records/fields.js';
-import type { RowOfFields } from '../records/rowTypes.js';
+import type { RowOfFields } from '../records/row-types.js';
 import { description, jsonObject, name } from './common.js';
 
 /** A non-empty list of distinct event codes (webhooks and notification rules subscribe with it). */

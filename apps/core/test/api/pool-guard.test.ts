@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Db } from '../../src/db/knex.js';
 import { queryRows } from '../../src/records/direct.js';
 import { createTestDatabase } from '../support/harness.js';
-import { asHolder, guardPool, poolViolations } from '../support/poolGuard.js';
+import { asHolder, guardPool, poolViolations } from '../support/pool-guard.js';
 
-/** The guard every suite runs under (test/support/poolGuard.ts) must itself catch what it is for. */
+/** The guard every suite runs under (test/support/pool-guard.ts) must itself catch what it is for. */
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let db: Db;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { API_PREFIX } from '../../src/http/prefix.js';
 import { apiDocument } from '../../src/http/routes/docs.js';
 import { startApi, type RunningApi } from '../../src/server.js';
 import { assertDocumented, useDocument } from './openapi.js';
-import { guardPool, guardRequests } from './poolGuard.js';
+import { guardPool, guardRequests } from './pool-guard.js';
 
 export const PLATFORM_TOKEN = 'test-platform-token-0123456789';
 

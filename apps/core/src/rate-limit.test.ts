@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenBuckets } from './rateLimit.js';
+import { TokenBuckets } from './rate-limit.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = 1_700_000_000_000) {

@@ -1,5 +1,5 @@
 import { afterAll, expect } from 'vitest';
-import { poolViolations } from './poolGuard.js';
+import { poolViolations } from './pool-guard.js';
 
 // Every test file, whatever it tests, also shows that no request waited on the pool while holding it.
 afterAll(() => {
