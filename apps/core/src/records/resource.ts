@@ -5,43 +5,59 @@ import type { ErrorDetail } from '../errors.js';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op, RequestContext } from './context.js';
 import type { Fields, LoadHook } from './fields.js';
+import type { CreateValuesOfFields, RowOfFields, ValuesOfFields } from './row-types.js';
 
 /** Field-name keyed values of one record, as validated from a body or read from a row. */
 export type Values = Record<string, unknown>;
 export type { Row };
 
-export interface WriteArgs {
+/**
+ * A resource's rows and values as its field definitions type them (records/row-types.ts), so
+ * hooks read columns and values the compiler checks; a row may hold internal columns besides its
+ * fields' (leases, key material), read as unknown. Plain records where the fields are not known
+ * (the generic engine, which serves every resource).
+ */
+export type RowFor<F extends Fields> = Fields extends F ? Row : RowOfFields<F> & Row;
+export type ValuesFor<F extends Fields> = Fields extends F ? Values : ValuesOfFields<F>;
+export type CreateValuesFor<F extends Fields> = Fields extends F ? Values : CreateValuesOfFields<F>;
+
+export interface WriteArgs<F extends Fields = Fields> {
   trx: Knex.Transaction;
   ctx: RequestContext;
   /** Validated body values plus defaults (create) or the patch (update); hooks may add generated values. */
-  values: Values;
+  values: ValuesFor<F>;
   /** Raw columns a hook wants written that are not fields (internal state, sealed material). */
   columns: Row;
   /** The stored row (update only). */
-  existing?: Row;
+  existing?: RowFor<F>;
 }
 
-export interface ActionArgs {
+/** A create's hook arguments: the body as validated for a create, its required and defaulted fields present. */
+export interface CreateArgs<F extends Fields = Fields> extends WriteArgs<F> {
+  values: CreateValuesFor<F>;
+}
+
+export interface ActionArgs<F extends Fields = Fields> {
   trx: Knex.Transaction;
   ctx: RequestContext;
-  row: Row;
+  row: RowFor<F>;
   body: unknown;
   rawBody: Buffer | undefined;
   contentType: string | undefined;
   /** Field values as this resource's columns (sealed, localised), as the generic update writes them. */
-  toColumns(values: Values): Row;
+  toColumns(values: ValuesFor<F>): Row;
   /** A row as a get by this caller returns it. */
   serialize(row: Row): Promise<Record<string, unknown>>;
 }
 
-export interface ActionDef {
+export interface ActionDef<F extends Fields = Fields> {
   /** Media types the action accepts for a non-empty body; JSON when absent. */
   accepts?: string[];
   maxBodyBytes?: number;
   /** The JSON body's shape, for the OpenAPI document (the action checks it itself); any object when absent. */
   body?: z.ZodType;
   /** Performs the action; its return value is sent as `data`. */
-  run(args: ActionArgs): Promise<unknown>;
+  run(args: ActionArgs<F>): Promise<unknown>;
   description: string;
   /** What `data` is, for the OpenAPI document: a resource's record (its slug) or a schema. */
   returns: string | z.ZodType;
@@ -65,11 +81,11 @@ export interface Records {
   storedFields(resource: Resource): readonly string[];
 }
 
-export interface Resource {
+export interface Resource<F extends Fields = Fields> {
   slug: string;
   table: string;
   description: string;
-  fields: Fields;
+  fields: F;
   /** Which flows may perform each operation; an absent operation is not offered (405). */
   access: Partial<Record<Op, Flow[]>>;
   /**
@@ -85,7 +101,7 @@ export interface Resource {
   /** Unique constraints whose violation is a field error rather than a plain conflict. */
   uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
   /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */
-  validate?(record: Values, op: 'create' | 'update'): ErrorDetail[];
+  validate?(record: ValuesFor<F>, op: 'create' | 'update'): ErrorDetail[];
   /**
    * `validate`'s rules for the OpenAPI document: what JSON Schema can say of a create body
    * (`if`/`then`, `oneOf`), and a description of them all, on create and update alike.
@@ -94,15 +110,15 @@ export interface Resource {
   /** Statuses a hook may answer besides the generic ones (a provider's 502), per operation, for the OpenAPI document. */
   answers?: Partial<Record<Op, number[]>>;
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */
-  precheck?(values: Values, op: 'create' | 'update'): Promise<void>;
-  beforeCreate?(args: WriteArgs): Promise<void>;
-  beforeUpdate?(args: WriteArgs): Promise<void>;
+  precheck?(values: ValuesFor<F>, op: 'create' | 'update'): Promise<void>;
+  beforeCreate?(args: CreateArgs<F>): Promise<void>;
+  beforeUpdate?(args: WriteArgs<F>): Promise<void>;
   /** Cascades and checks inside the delete transaction. */
-  beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: Row }): Promise<void>;
+  beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: RowFor<F> }): Promise<void>;
   /** Fills virtual fields on rows that are about to be serialised. */
   load?: LoadHook;
   /** Replaces the generic insert (log ingestion) after field validation; returns the `data` body. */
-  create?(args: { db: Knex; ctx: RequestContext; values: Values; records: Records }): Promise<unknown>;
+  create?(args: { db: Knex; ctx: RequestContext; values: CreateValuesFor<F>; records: Records }): Promise<unknown>;
   /**
    * Properties the `create` hook's answer adds to the record (a log's progress, milestones and
    * rewards), for the OpenAPI document: each a record of a resource, a list of them, or always null.
@@ -117,13 +133,21 @@ export interface Resource {
     run(args: { db: Knex; ctx: RequestContext; raw: Buffer; contentTypeHeader: string }): Promise<unknown>;
   };
   /** Replaces the generic update; returns the updated row. */
-  update?(args: WriteArgs & { body: Values }): Promise<Row>;
-  actions?: Record<string, ActionDef>;
+  update?(args: WriteArgs<F> & { body: Values }): Promise<Row>;
+  actions?: Record<string, ActionDef<F>>;
 }
 
-/** A resource whose fields keep their own types, from which `RowOf` and `ValuesOf` derive its rows and values. */
-export type ResourceOf<F extends Fields> = Omit<Resource, 'fields'> & { fields: F };
+/** A resource whose fields keep their own types, from which its rows, values and hooks' arguments derive. */
+export type ResourceOf<F extends Fields> = Resource<F>;
 
-export function defineResource<F extends Fields>(resource: ResourceOf<F>): ResourceOf<F> {
+/**
+ * A resource of any fields, where one is handed to the generic engine: its hooks' arguments are
+ * typed by its own fields, which the engine does not need to know (it passes rows and values through).
+ */
+// Type arguments of `any` relate both ways, which a hook's parameters (contravariant) need.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyResource = Resource<any>;
+
+export function defineResource<F extends Fields>(resource: Resource<F>): Resource<F> {
   return resource;
 }

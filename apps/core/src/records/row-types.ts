@@ -74,6 +74,20 @@ export type ValuesOfFields<F extends Fields> = {
   -readonly [K in Stored<F> & string]?: BodyValue<F[K]> | null;
 };
 
+/** Whether a validated create body always holds the field: required, or given a default. */
+type InCreate<F> = F extends { required: true }
+  ? true
+  : F extends { default: infer D }
+    ? [D] extends [null | undefined]
+      ? false
+      : true
+    : false;
+
+/** A create body's values as validated: required and defaulted fields present and not null. */
+export type CreateValuesOfFields<F extends Fields> = ValuesOfFields<F> & {
+  -readonly [K in Stored<F> & string as InCreate<F[K]> extends true ? K : never]-?: BodyValue<F[K]>;
+};
+
 export type RowOf<R extends { fields: Fields }> = RowOfFields<R['fields']>;
 export type ValuesOf<R extends { fields: Fields }> = ValuesOfFields<R['fields']>;
 

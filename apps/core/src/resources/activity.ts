@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { field, type LoadArgs } from '../records/fields.js';
-import { defineResource, type Resource } from '../records/resource.js';
+import { defineResource, type AnyResource } from '../records/resource.js';
 import { ingestLog } from '../engine/ingest.js';
 import { grantFreezes } from '../engine/streak.js';
 import { invalidInput } from '../errors.js';
@@ -41,7 +41,7 @@ const ownedByInput = z.strictObject({
   ),
 });
 
-function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', parent: LogKind): Resource {
+function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', parent: LogKind): AnyResource {
   const parentId = `${parent}Id`;
   return defineResource({
     slug,

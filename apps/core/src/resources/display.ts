@@ -165,12 +165,13 @@ export const template = defineResource({
   fields: templateFields,
   async beforeCreate({ ctx, values, columns }) {
     const lang = writeLanguage(ctx);
-    for (const [fieldName, fallback] of Object.entries(TEXT_DEFAULTS)) {
+    for (const fieldName of Object.keys(TEXT_DEFAULTS) as (keyof typeof TEXT_DEFAULTS)[]) {
+      const fallback = TEXT_DEFAULTS[fieldName];
       const value = values[fieldName];
       // An explicit null clears the text, defaults included.
       if (value === null) continue;
       const texts = typeof value === 'string' ? { en: fallback, [lang]: value } : { en: fallback };
-      columns[columnOf(fieldName, templateFields[fieldName as keyof typeof TEXT_DEFAULTS])] = JSON.stringify(texts);
+      columns[columnOf(fieldName, templateFields[fieldName])] = JSON.stringify(texts);
     }
   },
 });

@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { conflict, type ErrorDetail } from '../errors.js';
 import { deleteRulesUsing } from '../notifications/rules.js';
 import { sendingDomains } from '../notifications/sending-domains.js';
-import { defineResource, type Resource, type Row, type Values } from '../records/resource.js';
+import { defineResource, type AnyResource, type Row, type Values } from '../records/resource.js';
 import {
   cloudChatFields,
   cloudSmsFields,
@@ -45,13 +45,14 @@ function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail
 }
 
 /** The email integration; custom domains get a DKIM key sealed with the master key. */
-export function createServiceEmail(config: Config): Resource {
+export function createServiceEmail(config: Config): AnyResource {
   const domains = sendingDomains(config);
 
-  async function setUpCustomDomain(values: Values, columns: Row): Promise<void> {
-    const domain = (values.domain as string).toLowerCase();
-    const mailFrom = (values.mailFrom as string).toLowerCase();
-    Object.assign(values, { domain, mailFrom, dnsRecords: await domains.setUp(domain, mailFrom, columns) });
+  /** A custom domain's names as stored (lower case) and the DNS records to publish for it. */
+  async function setUpCustomDomain(domainGiven: string, mailFromGiven: string, columns: Row) {
+    const domain = domainGiven.toLowerCase();
+    const mailFrom = mailFromGiven.toLowerCase();
+    return { domain, mailFrom, dnsRecords: await domains.setUp(domain, mailFrom, columns) };
   }
 
   return defineResource({
@@ -79,14 +80,13 @@ export function createServiceEmail(config: Config): Resource {
       ],
     },
     async beforeCreate({ values, columns }) {
-      if (values.useGamopandaDomain === false) await setUpCustomDomain(values, columns);
+      // serviceEmailRules require both names for a custom domain.
+      if (values.useGamopandaDomain === false) Object.assign(values, await setUpCustomDomain(values.domain!, values.mailFrom!, columns));
     },
     async beforeUpdate({ values, columns, existing }) {
       // A record created on the shared domain with a domain given switches to it only now.
-      if (values.useGamopandaDomain === false && !existing!.dkim_selector) {
-        const merged: Values = { domain: existing!.domain, mailFrom: existing!.mail_from };
-        await setUpCustomDomain(merged, columns);
-        values.dnsRecords = merged.dnsRecords;
+      if (values.useGamopandaDomain === false && existing && !existing.dkim_selector) {
+        values.dnsRecords = (await setUpCustomDomain(existing.domain!, existing.mail_from!, columns)).dnsRecords;
       }
     },
     beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'service_email'),

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { DISPLAY_NAMES, dropStandings, keepStandings, RANK_BY, type RankBy, RANKS_OF } from '../engine/standings.js';
+import { DISPLAY_NAMES, dropStandings, keepStandings, RANK_BY, RANKS_OF } from '../engine/standings.js';
 import type { LogKind } from '../engine/types.js';
 import { invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
-import { defineResource, type Values } from '../records/resource.js';
+import { defineResource } from '../records/resource.js';
 import type { RowOf } from '../records/row-types.js';
 import { ADMIN_PUBLIC_READ, description, eudText, eudTitle, name } from './common.js';
 
@@ -77,43 +77,37 @@ export const leaderboard = defineResource({
     eudDescription: eudText(),
   },
   validate(record) {
-    const slug = record.linkedSchemaSlug as LogKind;
-    const rankBy = record.rankBy as RankBy | null | undefined;
+    const { linkedSchemaSlug: slug, rankBy } = record;
     if (rankBy === null)
       return [{ field: 'rankBy', code: 'not_nullable', message: '"rankBy" cannot be null; leave it out for the default.' }];
-    if (rankBy && !RANKS_OF[slug].includes(rankBy)) {
+    if (slug && rankBy && !RANKS_OF[slug].includes(rankBy)) {
       return [{ field: 'rankBy', code: 'invalid', message: `A ${slug} leaderboard ranks by ${RANKS_OF[slug].join(' or ')}.` }];
     }
     return [];
   },
   async beforeCreate({ trx, ctx, values, columns }) {
-    const slug = values.linkedSchemaSlug as LogKind;
-    const rankBy = (values.rankBy ??= RANKS_OF[slug][0]) as RankBy;
-    await checkDefinition(trx, ctx.account!.id, slug, values.linkedSchemaRecordId as string);
-    columns.id = randomUUID();
-    await keepStandings(trx, ctx.account!.id, values.linkedSchemaRecordId as string, rankBy, columns.id as string);
+    const slug = values.linkedSchemaSlug;
+    const rankBy = (values.rankBy ??= RANKS_OF[slug][0]!);
+    await checkDefinition(trx, ctx.account!.id, slug, values.linkedSchemaRecordId);
+    const id = randomUUID();
+    columns.id = id;
+    await keepStandings(trx, ctx.account!.id, values.linkedSchemaRecordId, rankBy, id);
   },
-  async beforeUpdate({ trx, ctx, values, existing }) {
-    const row = existing as LeaderboardRow;
-    const next = linkage(values, row);
+  async beforeUpdate({ trx, ctx, values, existing: row }) {
+    if (!row) return;
+    const next = {
+      slug: values.linkedSchemaSlug ?? row.linked_schema_slug,
+      definitionId: values.linkedSchemaRecordId ?? row.linked_schema_record_id,
+      rankBy: values.rankBy ?? row.rank_by,
+    };
     if (next.definitionId === row.linked_schema_record_id && next.rankBy === row.rank_by) return;
     await checkDefinition(trx, ctx.account!.id, next.slug, next.definitionId);
     await keepStandings(trx, row.account_id, next.definitionId, next.rankBy, row.id);
     await dropStandings(trx, row.account_id, row.linked_schema_record_id, row.rank_by, row.id);
   },
-  async beforeDelete({ trx, row }) {
-    const board = row as LeaderboardRow;
+  async beforeDelete({ trx, row: board }) {
     await dropStandings(trx, board.account_id, board.linked_schema_record_id, board.rank_by, board.id);
   },
 });
-
-/** What a PATCH leaves the leaderboard ranking (validate has checked that the rankBy fits). */
-function linkage(values: Values, row: LeaderboardRow): { slug: LogKind; definitionId: string; rankBy: RankBy } {
-  return {
-    slug: (values.linkedSchemaSlug as LogKind | undefined) ?? row.linked_schema_slug,
-    definitionId: (values.linkedSchemaRecordId as string | undefined) ?? row.linked_schema_record_id,
-    rankBy: (values.rankBy as RankBy | undefined) ?? row.rank_by,
-  };
-}
 
 export type LeaderboardRow = RowOf<typeof leaderboard>;

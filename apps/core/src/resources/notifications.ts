@@ -3,7 +3,7 @@ import { conflict } from '../errors.js';
 import { renderPreview } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { field } from '../records/fields.js';
-import { defineResource, type Resource } from '../records/resource.js';
+import { defineResource, type AnyResource } from '../records/resource.js';
 import {
   chatMessageTemplateFields,
   emailTemplateFields,
@@ -69,7 +69,7 @@ export const emailTheme = defineResource({
   },
 });
 
-function emailPart(slug: 'email_header' | 'email_footer', column: string): Resource {
+function emailPart(slug: 'email_header' | 'email_footer', column: string): AnyResource {
   return defineResource({
     slug,
     table: slug,

@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { LoadArgs } from '../records/fields.js';
-import { defineResource, type Resource, type Row } from '../records/resource.js';
+import { defineResource, type AnyResource, type Row } from '../records/resource.js';
 import { webhookFields, webhookLogFields } from '../schema/webhooks.js';
 import { createResolver, refusedAddressOf } from '../webhooks/addresses.js';
 import { ADMIN, ADMIN_READ, joinOne } from './common.js';
@@ -21,7 +21,7 @@ export function duplicateEventCodes(codes: unknown): ErrorDetail[] {
 export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Webhooks, with endpoint addresses checked against the configured DNS servers. */
-export function createWebhook(config: Config): Resource {
+export function createWebhook(config: Config): AnyResource {
   const resolver = createResolver(config.dnsServers);
 
   async function checkEndpoint(url: unknown): Promise<void> {
