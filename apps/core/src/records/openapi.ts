@@ -7,6 +7,7 @@ import type { FieldDef, ValueType } from './fields.js';
 import { LEAF_OPERATORS, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_IN_VALUES, MAX_SORT_KEYS, operatorAllowed } from './query.js';
 import type { Registry } from './registry.js';
 import type { Resource } from './resource.js';
+import { ruleSchemas } from './rules.js';
 
 type Json = Record<string, unknown>;
 
@@ -59,10 +60,15 @@ function schemasOf(r: Resource): Record<string, Json> {
   };
   const writable = fields.filter(([, f]) => !f.readOnly);
   const rules = r.rules ? { description: r.rules.description } : {};
+  const clauses = [
+    // A field a rule requires takes a value there, not null.
+    ...ruleSchemas(r.rules?.conditional ?? [], (name) => jsonSchema(r.fields[name]!.schema, 'input')),
+    ...(r.rules?.create ?? []),
+  ];
   const create: Json = {
     type: 'object',
     ...rules,
-    ...(r.rules?.create ? { allOf: r.rules.create } : {}),
+    ...(clauses.length ? { allOf: clauses } : {}),
     additionalProperties: false,
     properties: Object.fromEntries(writable.map(([n, f]) => [n, fieldSchema(f, 'input')])),
     required: writable.filter(([, f]) => f.required && f.default === undefined).map(([n]) => n),

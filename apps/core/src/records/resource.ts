@@ -5,6 +5,7 @@ import type { ErrorDetail } from '../errors.js';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op, RequestContext } from './context.js';
 import type { Fields, LoadHook } from './fields.js';
+import type { ConditionalRule } from './rules.js';
 import type { CreateValuesOfFields, RowOfFields, ValuesOfFields } from './row-types.js';
 
 /** Field-name keyed values of one record, as validated from a body or read from a row. */
@@ -106,7 +107,13 @@ export interface Resource<F extends Fields = Fields> {
    * `validate`'s rules for the OpenAPI document: what JSON Schema can say of a create body
    * (`if`/`then`, `oneOf`), and a description of them all, on create and update alike.
    */
-  rules?: { create?: Record<string, unknown>[]; description: string };
+  rules?: {
+    /** Rules over the record by another field's value, checked and documented from this one list. */
+    conditional?: readonly ConditionalRule<F>[];
+    /** Further create-body clauses the document states and `validate` checks. */
+    create?: Record<string, unknown>[];
+    description: string;
+  };
   /** Statuses a hook may answer besides the generic ones (a provider's 502), per operation, for the OpenAPI document. */
   answers?: Partial<Record<Op, number[]>>;
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */

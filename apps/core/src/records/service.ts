@@ -9,6 +9,7 @@ import { type FilterGroup, type FilterLeaf, type ListQuery, type QueryField, que
 import type { Registry } from './registry.js';
 import type { Records, Resource, Row, Values } from './resource.js';
 import { queryRows } from './direct.js';
+import { checkRules } from './rules.js';
 import { validateBody } from './validate.js';
 
 const SYSTEM_FIELDS: Record<string, { column: string; field: QueryField }> = {
@@ -408,7 +409,7 @@ export class RecordService implements Records {
   }
 
   private validateRecord(resource: Resource, record: Values, op: 'create' | 'update'): void {
-    const details = resource.validate?.(record, op) ?? [];
+    const details = [...checkRules(resource.rules?.conditional ?? [], record), ...(resource.validate?.(record, op) ?? [])];
     if (details.length) throw invalidInput('The body has invalid fields.', details);
   }
 

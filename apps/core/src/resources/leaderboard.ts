@@ -36,9 +36,13 @@ export const leaderboard = defineResource({
   ).join(' or '),
   rules: {
     description: "rankBy is one of the ranks of linkedSchemaSlug's kind (on update, the stored kind's).",
-    create: Object.entries(RANKS_OF).map(([kind, ranks]) => ({
-      if: { properties: { linkedSchemaSlug: { const: kind } }, required: ['linkedSchemaSlug'] },
-      then: { properties: { rankBy: { enum: ranks } } },
+    conditional: KINDS.map((kind) => ({
+      when: { field: 'linkedSchemaSlug' as const, equals: kind },
+      oneOf: {
+        field: 'rankBy' as const,
+        values: RANKS_OF[kind],
+        message: `A ${kind} leaderboard ranks by ${RANKS_OF[kind].join(' or ')}.`,
+      },
     })),
   },
   fields: {
@@ -77,12 +81,8 @@ export const leaderboard = defineResource({
     eudDescription: eudText(),
   },
   validate(record) {
-    const { linkedSchemaSlug: slug, rankBy } = record;
-    if (rankBy === null)
+    if (record.rankBy === null)
       return [{ field: 'rankBy', code: 'not_nullable', message: '"rankBy" cannot be null; leave it out for the default.' }];
-    if (slug && rankBy && !RANKS_OF[slug].includes(rankBy)) {
-      return [{ field: 'rankBy', code: 'invalid', message: `A ${slug} leaderboard ranks by ${RANKS_OF[slug].join(' or ')}.` }];
-    }
     return [];
   },
   async beforeCreate({ trx, ctx, values, columns }) {

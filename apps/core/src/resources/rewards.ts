@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ErrorDetail, invalidInput } from '../errors.js';
+import { invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { couponFields, rewardFields } from '../schema/rewards.js';
 import { ADMIN } from './common.js';
@@ -10,36 +10,17 @@ export const reward = defineResource({
   description: 'Rewards: discount definitions issued when milestones are achieved or missions completed.',
   access: ADMIN,
   fields: rewardFields,
-  validate(record) {
-    const details: ErrorDetail[] = [];
-    if (record.discountType === 'percentage' && typeof record.discountValue === 'number' && record.discountValue > 100) {
-      details.push({ field: 'discountValue', code: 'too_large', message: 'A percentage discount is at most 100.' });
-    }
-    if (record.rewardExpiryType === 'relative' && record.rewardExpiryInDays == null) {
-      details.push({ field: 'rewardExpiryInDays', code: 'required', message: 'Required when rewardExpiryType is relative.' });
-    }
-    if (record.rewardExpiryType === 'absolute' && record.rewardExpiryAt == null) {
-      details.push({ field: 'rewardExpiryAt', code: 'required', message: 'Required when rewardExpiryType is absolute.' });
-    }
-    return details;
-  },
   rules: {
     description:
       'A percentage discountValue is at most 100. rewardExpiryInDays is required when rewardExpiryType is relative, ' +
       'rewardExpiryAt when it is absolute (on update, as the record stands after the patch).',
-    create: [
+    conditional: [
       {
-        if: { properties: { discountType: { const: 'percentage' } }, required: ['discountType'] },
-        then: { properties: { discountValue: { maximum: 100 } } },
+        when: { field: 'discountType', equals: 'percentage' },
+        maximum: { field: 'discountValue', value: 100, message: 'A percentage discount is at most 100.' },
       },
-      {
-        if: { properties: { rewardExpiryType: { const: 'relative' } }, required: ['rewardExpiryType'] },
-        then: { required: ['rewardExpiryInDays'], properties: { rewardExpiryInDays: { type: 'number' } } },
-      },
-      {
-        if: { properties: { rewardExpiryType: { const: 'absolute' } }, required: ['rewardExpiryType'] },
-        then: { required: ['rewardExpiryAt'], properties: { rewardExpiryAt: { type: 'string' } } },
-      },
+      { when: { field: 'rewardExpiryType', equals: 'relative' }, require: ['rewardExpiryInDays'] },
+      { when: { field: 'rewardExpiryType', equals: 'absolute' }, require: ['rewardExpiryAt'] },
     ],
   },
   async beforeDelete({ trx, row }) {
