@@ -22,4 +22,4 @@ export function createLoyaltyClient(baseUrl: string, credentials: Credentials, f
   return createClient<paths>({ baseUrl, headers: credentialHeaders(credentials), fetch: fetchImpl });
 }
 
-export { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from './webhooks.js';
+export { verifyWebhook, WebhookVerificationError, type WebhookEnvelope, type WebhookEvent } from './webhooks.js';

@@ -1,12 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { components } from './generated/schema.js';
 
-/** The body of a loyalty webhook delivery (CONTRACT §10). */
-export interface WebhookEnvelope {
-  id: string;
-  accountId: string;
-  createdAt: string;
-  events: { id: string; eventCode: string; createdAt: string; ownedById: string | null; payload: Record<string, unknown> }[];
-}
+/** The body of a loyalty webhook delivery (CONTRACT §10), as the core's OpenAPI document describes it. */
+export type WebhookEnvelope = components['schemas']['WebhookDelivery'];
+/** One event of a delivery: its payload's type follows its `eventCode`. */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
 
 export class WebhookVerificationError extends Error {}
 

@@ -407,9 +407,15 @@ const errorSchema = {
 
 /**
  * The OpenAPI 3.1 document, generated from the resource definitions; `routes` are the entries of
- * the other routes, which the HTTP layer declares beside them.
+ * the other routes, which the HTTP layer declares beside them, and `outgoing` what the service
+ * sends (its webhooks and their schemas).
  */
-export function buildOpenApi(registry: Registry, serverUrl: string, routes: Record<string, Json>): Json {
+export function buildOpenApi(
+  registry: Registry,
+  serverUrl: string,
+  routes: Record<string, Json>,
+  outgoing: { webhooks: Json; schemas: Record<string, Json> } = { webhooks: {}, schemas: {} },
+): Json {
   const resources = registry.all();
   return {
     openapi: '3.1.0',
@@ -429,6 +435,7 @@ export function buildOpenApi(registry: Registry, serverUrl: string, routes: Reco
         ...routes,
       }),
     ),
+    webhooks: outgoing.webhooks,
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
@@ -452,6 +459,7 @@ export function buildOpenApi(registry: Registry, serverUrl: string, routes: Reco
         },
         EventCode: { type: 'string', enum: [...EVENT_CODES] },
         ...Object.assign({}, ...resources.map(schemasOf)),
+        ...outgoing.schemas,
       },
       headers: {
         RequestId: header("The caller's x-request-id when it sent a valid one, else a generated one.", { type: 'string', minLength: 1 }),

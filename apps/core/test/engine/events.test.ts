@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_CODES } from '../../src/events/codes.js';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { assertEventsDocumented } from '../support/fixtures.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
@@ -302,5 +304,12 @@ describe('the outbox', () => {
 
     expect(await allEventCount()).toBe(count);
     expect((await eventsOf(m)).map((e) => e.eventCode)).toEqual(['streak_progress_non_milestone_completed']);
+  });
+});
+
+describe('the payloads', () => {
+  it('are, for every code this file emitted, what the OpenAPI document says a delivery carries', async () => {
+    const codes = await assertEventsDocumented(app, acct.api);
+    expect([...codes].sort()).toEqual(EVENT_CODES.filter((c) => !c.includes('freeze')).sort());
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { assertEventsDocumented } from '../support/fixtures.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // Streak freezes (CONTRACT §14): earning, granting, spending by logs and by the scheduler.
@@ -357,5 +358,13 @@ describe('freezes and leaderboards', () => {
     expect(await values()).toEqual([[], [3]]);
     await log(s.id, m, '2027-01-16T10:00:00Z');
     expect(await values()).toEqual([[1], [3]]);
+  });
+});
+
+describe('the payloads', () => {
+  it('of freeze events are what the OpenAPI document says a delivery carries', async () => {
+    const codes = await assertEventsDocumented(app, acct.api);
+    expect(codes).toContain('streak_progress_freeze_used');
+    expect(codes).toContain('streak_progress_freeze_earned');
   });
 });

@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import type { Client, TestAccount, TestApp } from './harness.js';
+import { assertSchema } from './openapi.js';
 
 /**
  * One live record of every resource in an account, created through the API where the API
@@ -182,4 +183,16 @@ export async function seedEveryResource(app: TestApp, acct: TestAccount): Promis
     await created(api, 'cloud_chat', { name: 'C', ...cloud, messagingBusinessAccountId: 'waba-1', messagingPhoneNumberId: 'phone-1' }),
   );
   return ids;
+}
+
+/**
+ * Checks every event of the account against the document's `WebhookEvent`, as a delivery would
+ * carry it, and returns the codes seen, so that a suite shows which payloads it covered.
+ */
+export async function assertEventsDocumented(app: TestApp, api: Client): Promise<Set<string>> {
+  const res = await api.get('/schema/event_log/record', { limit: '1000' });
+  const events = res.body.data as { id: string; eventCode: string; createdAt: string; ownedById: string | null; payload: unknown }[];
+  for (const { id, eventCode, createdAt, ownedById, payload } of events)
+    await assertSchema(app.url, 'WebhookEvent', { id, eventCode, createdAt, ownedById, payload });
+  return new Set(events.map((e) => e.eventCode));
 }

@@ -122,6 +122,14 @@ class DocumentValidator {
     return this.checkResponse(r, declared, `${pointer}/${key}`).map((p) => `${r.method} ${route.template} ${r.status}: ${p}`);
   }
 
+  /** The problems with a value the service sends elsewhere (a webhook delivery), against a schema of the document. */
+  checkSchema(name: string, value: unknown): string[] {
+    const validate = this.schema(`/components/schemas/${name}`);
+    if (validate(value)) return [];
+    // A oneOf's failure lists every branch; the branch of the value's own code says what is wrong.
+    return (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message} ${JSON.stringify(e.params)} (${e.schemaPath})`);
+  }
+
   private checkResponse(r: ResponseToCheck, declared: Json, pointer: string): string[] {
     const resolved = this.resolve(declared);
     const response = resolved?.node ?? declared;
@@ -203,4 +211,13 @@ export async function assertDocumented(r: ResponseToCheck): Promise<void> {
       `Response disagrees with the OpenAPI document (${r.method} ${r.url.pathname}${r.url.search.slice(0, 200)} → ${r.status}):\n  ${problems.slice(0, 20).join('\n  ')}\n  body: ${r.text.slice(0, 800)}`,
     );
   }
+}
+
+/** Throws when a value the service at `origin` sends (a delivery, an event) is not what its document's schema `name` says. */
+export async function assertSchema(origin: string, name: string, value: unknown): Promise<void> {
+  const problems = (await validatorFor(origin, API_PREFIX)).checkSchema(name, value);
+  if (problems.length)
+    throw new Error(
+      `${name} disagrees with the OpenAPI document:\n  ${problems.slice(0, 20).join('\n  ')}\n  value: ${JSON.stringify(value).slice(0, 800)}`,
+    );
 }

@@ -5,6 +5,7 @@ import { createResolver } from '../../src/webhooks/addresses.js';
 import { type DeliveryDeps, deliverDueWebhooks, deliverLeased, leaseUntil } from '../../src/webhooks/delivery.js';
 import { startTestDns, type TestDns } from '../support/dns.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { assertSchema } from '../support/openapi.js';
 import { startReceiver } from '../support/receiver.js';
 
 let app: TestApp;
@@ -84,6 +85,7 @@ describe('webhook delivery', () => {
     const { headers, body, path } = receiver.received[0]!;
     expect(path).toBe('/hook');
     const parsed = JSON.parse(body);
+    await assertSchema(app.url, 'WebhookDelivery', parsed);
     const [stored] = await webhookLogs(hook.id);
     expect(parsed).toEqual({
       id: stored.id,

@@ -5,6 +5,7 @@ import type Router from '@koa/router';
 import { buildOpenApi } from '../../records/openapi.js';
 import type { Registry } from '../../records/registry.js';
 import type { Services } from '../../services.js';
+import { deliverySchemas, deliveryWebhooks } from '../../webhooks/document.js';
 import { API_PREFIX } from '../prefix.js';
 import { analyticsPaths } from './analytics.js';
 import { enduserPaths } from './enduser.js';
@@ -39,7 +40,12 @@ window.ui = SwaggerUIBundle({ url: spec, dom_id: '#reference', deepLinking: true
 
 /** The OpenAPI document: the resources' operations and every other route's entry. */
 export function apiDocument(registry: Registry, serverUrl: string) {
-  return buildOpenApi(registry, serverUrl, { ...memberPaths, ...enduserPaths, ...platformPaths, ...analyticsPaths, ...standingsPaths });
+  return buildOpenApi(
+    registry,
+    serverUrl,
+    { ...memberPaths, ...enduserPaths, ...platformPaths, ...analyticsPaths, ...standingsPaths },
+    { webhooks: deliveryWebhooks, schemas: deliverySchemas },
+  );
 }
 
 /** The OpenAPI document and a reference page whose assets this service serves itself (works offline). */
