@@ -124,7 +124,11 @@ export interface Resource<F extends Fields = Fields> {
   beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: RowFor<F> }): Promise<void>;
   /** Fills virtual fields on rows that are about to be serialised. */
   load?: LoadHook;
-  /** Replaces the generic insert (log ingestion) after field validation; returns the `data` body. */
+  /**
+   * Replaces the generic insert (log ingestion), after the generic checks (fields, rules,
+   * `validate`, `precheck`); returns the `data` body. Its unique violations are translated as the
+   * generic write's are.
+   */
   create?(args: { db: Knex; ctx: RequestContext; values: CreateValuesFor<F>; records: Records }): Promise<unknown>;
   /**
    * Properties the `create` hook's answer adds to the record (a log's progress, milestones and

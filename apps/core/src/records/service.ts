@@ -415,9 +415,17 @@ export class RecordService implements Records {
 
   async create(resource: Resource, ctx: RequestContext, body: unknown): Promise<unknown> {
     const values = validateBody(resource, body, 'create');
-    if (resource.create) return resource.create({ db: this.db, ctx, values, records: this });
     this.validateRecord(resource, values, 'create');
     await resource.precheck?.(values, 'create');
+    // A create hook (log ingestion) replaces the insert only: it runs its own transactions, and
+    // its constraint violations are translated like the generic write's.
+    if (resource.create) {
+      try {
+        return await resource.create({ db: this.db, ctx, values, records: this });
+      } catch (err) {
+        throw translateUniqueViolation(err, resource);
+      }
+    }
     return this.write(resource, async (trx) => {
       await this.checkReferences(trx, resource, ctx, values);
       const columns: Row = {};
