@@ -2,6 +2,10 @@ import type { Knex } from 'knex';
 import { generateApiKeyPair } from './auth/api-keys.js';
 import type { SecretBox } from './auth/crypto.js';
 import { type LanguageCode, UUID } from './formats.js';
+import type { RowOf } from './records/row-types.js';
+import type { apikey } from './resources/apikey.js';
+
+type ApikeyRow = RowOf<typeof apikey>;
 
 export interface NewAccount {
   organizationName: string;
@@ -11,21 +15,31 @@ export interface NewAccount {
   externalRef?: string;
 }
 
-export interface ProvisionedAccount {
-  organization: Record<string, unknown>;
-  account: Record<string, unknown>;
-  apiKey: { id: string; name: string; apiKey: string; apiSecret: string; status: 'live' };
+interface OrganizationRow {
+  id: string;
+  name: string;
+  created_at: Date;
+  updated_at: Date;
 }
 
-const iso = (d: unknown) => (d instanceof Date ? d.toISOString() : d);
+interface AccountRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  timezone: string;
+  default_language_code: LanguageCode;
+  external_ref: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
 
-function present(organization: Record<string, unknown>, account: Record<string, unknown>) {
+function present(organization: OrganizationRow, account: AccountRow) {
   return {
     organization: {
       id: organization.id,
       name: organization.name,
-      createdAt: iso(organization.created_at),
-      updatedAt: iso(organization.updated_at),
+      createdAt: organization.created_at.toISOString(),
+      updatedAt: organization.updated_at.toISOString(),
     },
     account: {
       id: account.id,
@@ -34,11 +48,15 @@ function present(organization: Record<string, unknown>, account: Record<string, 
       timezone: account.timezone,
       defaultLanguageCode: account.default_language_code,
       externalRef: account.external_ref,
-      createdAt: iso(account.created_at),
-      updatedAt: iso(account.updated_at),
+      createdAt: account.created_at.toISOString(),
+      updatedAt: account.updated_at.toISOString(),
     },
   };
 }
+
+export type ProvisionedAccount = ReturnType<typeof present> & {
+  apiKey: { id: string; name: string; apiKey: string; apiSecret: string; status: 'live' };
+};
 
 /**
  * Creates an organization, an account and a live API key. With an `externalRef` it is idempotent:
@@ -47,18 +65,19 @@ function present(organization: Record<string, unknown>, account: Record<string, 
  */
 export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccount): Promise<ProvisionedAccount> {
   return db.transaction(async (trx) => {
-    let account: Record<string, unknown> | undefined;
-    let organization: Record<string, unknown> | undefined;
+    let account: AccountRow | undefined;
+    let organization: OrganizationRow | undefined;
     if (input.externalRef) {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`account:${input.externalRef}`]);
-      account = await trx('account').where({ external_ref: input.externalRef }).first();
-      if (account) organization = await trx('organization').where({ id: account.organization_id }).first();
+      account = await trx<AccountRow>('account').where({ external_ref: input.externalRef }).first();
+      if (account) organization = await trx<OrganizationRow>('organization').where({ id: account.organization_id }).first();
     }
     if (!account || !organization) {
-      [organization] = await trx('organization').insert({ name: input.organizationName }).returning('*');
-      [account] = await trx('account')
+      const [made] = await trx<OrganizationRow>('organization').insert({ name: input.organizationName }).returning('*');
+      organization = made!;
+      [account] = await trx<AccountRow>('account')
         .insert({
-          organization_id: organization!.id,
+          organization_id: organization.id,
           name: input.accountName,
           timezone: input.timezone ?? 'UTC',
           default_language_code: input.defaultLanguageCode ?? 'en',
@@ -68,7 +87,7 @@ export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccou
     }
     const pair = generateApiKeyPair();
     const name = `platform-${new Date().toISOString()}-${pair.apiKey.slice(-6)}`;
-    const [key] = await trx('apikey')
+    const [key] = await trx<ApikeyRow>('apikey')
       .insert({
         account_id: account!.id,
         name,
@@ -80,7 +99,7 @@ export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccou
       .returning(['id']);
     return {
       ...present(organization!, account!),
-      apiKey: { id: key.id as string, name, apiKey: pair.apiKey, apiSecret: pair.apiSecret, status: 'live' as const },
+      apiKey: { id: key!.id, name, apiKey: pair.apiKey, apiSecret: pair.apiSecret, status: 'live' as const },
     };
   });
 }

@@ -39,8 +39,8 @@ async function demoCredentials(s: Services): Promise<DemoCredentials> {
   }
   const made = await provisionAccount(s.db, s.box, { organizationName: 'Demo Shop Inc.', accountName: 'Demo Shop', externalRef: DEMO_REF });
   const creds: DemoCredentials = {
-    organizationId: made.organization.id as string,
-    accountId: made.account.id as string,
+    organizationId: made.organization.id,
+    accountId: made.account.id,
     apiKey: made.apiKey.apiKey,
     apiSecret: made.apiKey.apiSecret,
   };
@@ -50,6 +50,8 @@ async function demoCredentials(s: Services): Promise<DemoCredentials> {
 
 type Body = Record<string, unknown>;
 type Texts = Record<string, unknown>;
+/** A record as the API answers it. */
+type Made = { id: string } & Body;
 
 /** The records API with the demo key, exactly as a merchant's backend would call it. */
 class DemoApi {
@@ -79,20 +81,21 @@ class DemoApi {
   }
 
   /** The first record whose fields equal these values, if any. */
-  async find(slug: string, values: Body): Promise<Body | undefined> {
+  async find(slug: string, values: Body): Promise<Made | undefined> {
     const conditions = Object.entries(values).map(([fieldSlug, fieldValue]) => ({ fieldSlug, operator: 'equals', fieldValue }));
     const found = await this.call('GET', `/schema/${slug}/record`, undefined, {
       filters: JSON.stringify({ operator: 'and', conditions }),
       limit: '1',
     });
-    return found.data[0] as Body | undefined;
+    const [first]: (Made | undefined)[] = found.data;
+    return first;
   }
 
   /** The record of this name, or a new one with the English texts, then the French ones. */
-  async ensure(slug: string, name: string, body: Body, fr: Texts | ((made: Body) => Texts) = {}): Promise<Body> {
+  async ensure(slug: string, name: string, body: Body, fr: Texts | ((made: Made) => Texts) = {}): Promise<Made> {
     const found = await this.find(slug, { name });
     if (found) return found;
-    const made = (await this.call('POST', `/schema/${slug}/record`, { name, ...body }, { languageCode: 'en' })).data as Body;
+    const made: Made = (await this.call('POST', `/schema/${slug}/record`, { name, ...body }, { languageCode: 'en' })).data;
     const texts = typeof fr === 'function' ? fr(made) : fr;
     if (Object.keys(texts).length) await this.call('PATCH', `/schema/${slug}/record/${made.id}`, texts, { languageCode: 'fr' });
     return made;
@@ -131,7 +134,7 @@ async function reward(
     { eudTitle: fr },
   );
   await api.call('POST', `/schema/reward/record/${made.id}/action/import_coupons`, { couponCodes: coupons(prefix) });
-  return made.id as string;
+  return made.id;
 }
 
 async function milestone(
@@ -293,8 +296,8 @@ async function seedDemo(api: DemoApi): Promise<void> {
     },
     { eudTitle: 'Visite quotidienne', eudDescription: 'Venez chaque jour : 3 jours de suite débloquent 10 %, une semaine complète 15 %.' },
   );
-  await milestone(api, 'streak', streak.id as string, 3, 'Three days in a row', 'Trois jours de suite', tenOff);
-  await milestone(api, 'streak', streak.id as string, 7, 'A full week', 'Une semaine complète', fifteenOff);
+  await milestone(api, 'streak', streak.id, 3, 'Three days in a row', 'Trois jours de suite', tenOff);
+  await milestone(api, 'streak', streak.id, 7, 'A full week', 'Une semaine complète', fifteenOff);
 
   const challenge = await api.ensure(
     'challenge',
@@ -309,8 +312,8 @@ async function seedDemo(api: DemoApi): Promise<void> {
     },
     { eudTitle: 'Acheteur de la semaine', eudDescription: 'Dépensez 200 € cette semaine. À mi-chemin, 5 € offerts.' },
   );
-  await milestone(api, 'challenge', challenge.id as string, 100, '€100 spent', '100 € dépensés', fiveOff);
-  await milestone(api, 'challenge', challenge.id as string, 200, '€200 spent', '200 € dépensés');
+  await milestone(api, 'challenge', challenge.id, 100, '€100 spent', '100 € dépensés', fiveOff);
+  await milestone(api, 'challenge', challenge.id, 200, '€200 spent', '200 € dépensés');
 
   const tasks = [
     { name: 'Create an account', activityId: 'sign_up', targetValue: 1, eudTitle: 'Create an account' },
@@ -348,7 +351,7 @@ async function seedDemo(api: DemoApi): Promise<void> {
       ),
     }),
   );
-  await milestone(api, 'mission', mission.id as string, 2, 'Two tasks done', 'Deux tâches terminées');
+  await milestone(api, 'mission', mission.id, 2, 'Two tasks done', 'Deux tâches terminées');
 
   await api.ensure(
     'floating_widget',
@@ -427,7 +430,7 @@ async function seedDemo(api: DemoApi): Promise<void> {
   };
   await visit(4);
   await visit(3);
-  await welcomeFreezes(api, streak.id as string, `demo-visit-${day(now - 4 * DAY_MS)}`);
+  await welcomeFreezes(api, streak.id, `demo-visit-${day(now - 4 * DAY_MS)}`);
   await visit(1);
   await visit(0);
   for (const [suffix, value] of [
@@ -450,5 +453,5 @@ async function seedDemo(api: DemoApi): Promise<void> {
       uniqueIdentifier: `demo-${activityId}-${day(now)}`,
     });
   }
-  await leaderboard(api, streak.id as string, now);
+  await leaderboard(api, streak.id, now);
 }

@@ -318,15 +318,19 @@ export function columnOf(name: string, f: FieldDef): string {
   return f.sealed ? `${snake}_enc` : snake;
 }
 
-export interface LoadArgs {
-  rows: Record<string, unknown>[];
+/** A stored row as a load hook sees it: every table's id and account, and its other columns. */
+export type LoadedRow = { id: string; account_id: string } & Record<string, unknown>;
+
+export interface LoadArgs<R extends LoadedRow = LoadedRow> {
+  /** The rows, typed by the resource's fields where its hook knows them; virtual fields are set on them. */
+  rows: R[];
   ctx: RequestContext;
   db: Knex;
   /** The virtual fields the response will contain; a hook loads only these. */
   wanted: Set<string>;
   /** Serialises joined records of another resource with the same caller's reductions. */
-  serializeJoined(slug: string, rows: Record<string, unknown>[]): Promise<Record<string, unknown>[]>;
+  serializeJoined(slug: string, rows: LoadedRow[]): Promise<Record<string, unknown>[]>;
 }
 
 /** Fills virtual fields, keyed by field name, on rows about to be serialised. */
-export type LoadHook = (args: LoadArgs) => Promise<void>;
+export type LoadHook<R extends LoadedRow = LoadedRow> = (args: LoadArgs<R>) => Promise<void>;

@@ -4,7 +4,7 @@ import type { Row } from '../db/rows.js';
 import type { ErrorDetail } from '../errors.js';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op, RequestContext } from './context.js';
-import type { Fields, LoadHook } from './fields.js';
+import type { Fields, LoadArgs, LoadedRow } from './fields.js';
 import type { ConditionalRule } from './rules.js';
 import type { CreateValuesOfFields, RowOfFields, ValuesOfFields } from './row-types.js';
 
@@ -123,7 +123,7 @@ export interface Resource<F extends Fields = Fields> {
   /** Cascades and checks inside the delete transaction. */
   beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: RowFor<F> }): Promise<void>;
   /** Fills virtual fields on rows that are about to be serialised. */
-  load?: LoadHook;
+  load?(args: LoadArgs<RowFor<F> & LoadedRow>): Promise<void>;
   /**
    * Replaces the generic insert (log ingestion), after the generic checks (fields, rules,
    * `validate`, `precheck`); returns the `data` body. Its unique violations are translated as the

@@ -4,7 +4,7 @@ import { ApiError, conflict, type ErrorDetail, invalidInput, notFound } from '..
 import { ident, statementName } from '../db/prepared.js';
 import { UUID } from '../formats.js';
 import { type RequestContext, resolveText, writeLanguage } from './context.js';
-import { columnOf, type FieldDef } from './fields.js';
+import { columnOf, type FieldDef, type LoadedRow } from './fields.js';
 import { type FilterGroup, type FilterLeaf, type ListQuery, type QueryField, queryFieldOf } from './query.js';
 import type { Registry } from './registry.js';
 import type { Records, Resource, Row, Values } from './resource.js';
@@ -327,7 +327,8 @@ export class RecordService implements Records {
     if (resource.load && wanted.size && rows.length) {
       const db = options.db ?? this.db;
       await resource.load({
-        rows,
+        // Every table's rows carry their id and account (migrations' common columns).
+        rows: rows as LoadedRow[],
         ctx,
         db,
         wanted,

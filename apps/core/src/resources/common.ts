@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op } from '../records/context.js';
+import type { LoadedRow } from '../records/fields.js';
 
 export { EVENT_CODES } from '../events/codes.js';
 
@@ -25,21 +26,24 @@ export const ADMIN_READ: Partial<Record<Op, Flow[]>> = { list: ['apikey'], get: 
 /* The field helpers every resource uses are declared with the stored fields, in schema/. */
 export { anyObject, description, eudIcon, eudText, eudTitle, jsonObject, name, requiredDescription } from '../schema/common.js';
 
-/** A joined record read through the caller's view of its resource (null once deleted). */
+/** A joined record read through the caller's view of its resource (null once deleted), from the rows' own accounts. */
 export async function joinOne(
-  rows: Record<string, unknown>[],
+  rows: LoadedRow[],
   idColumn: string,
   as: string,
   db: Knex,
   table: string,
-  accountId: (row: Record<string, unknown>) => string,
-  serialize: (rows: Record<string, unknown>[]) => Promise<Record<string, unknown>[]>,
+  serialize: (rows: LoadedRow[]) => Promise<Record<string, unknown>[]>,
 ): Promise<void> {
-  const ids = [...new Set(rows.map((r) => r[idColumn]).filter((v): v is string => typeof v === 'string'))];
+  const idOf = (row: LoadedRow) => (typeof row[idColumn] === 'string' ? row[idColumn] : undefined);
+  const ids = [...new Set(rows.map(idOf).filter((v) => v !== undefined))];
   if (!ids.length) return;
-  const accounts = [...new Set(rows.map(accountId))];
-  const found = await db(table).whereIn('account_id', accounts).whereIn('id', ids);
+  const accounts = [...new Set(rows.map((r) => r.account_id))];
+  const found = await db<LoadedRow>(table).whereIn('account_id', accounts).whereIn('id', ids);
   const serialized = await serialize(found);
-  const byId = new Map(serialized.map((r) => [r.id as string, r]));
-  for (const row of rows) row[as] = byId.get(row[idColumn] as string) ?? null;
+  const byId = new Map(serialized.map((r) => [r.id, r]));
+  for (const row of rows) {
+    const id = idOf(row);
+    row[as] = (id !== undefined && byId.get(id)) || null;
+  }
 }

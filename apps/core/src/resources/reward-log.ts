@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 import { type RequestContext, resolveText } from '../records/context.js';
-import type { LoadArgs } from '../records/fields.js';
+import type { LoadArgs, LoadedRow } from '../records/fields.js';
 import { expiryFor } from '../engine/rewards.js';
 import { conflict, invalidInput } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
-import { rewardLogFields } from '../schema/rewards.js';
+import type { MilestoneRow } from '../schema/definitions.js';
+import type { AccountUserRow } from '../schema/members.js';
+import { type RewardLogRow, rewardLogFields, type RewardRow } from '../schema/rewards.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { joinOwnerAnd } from './activity.js';
@@ -34,29 +36,35 @@ const DEFAULT_INSTRUCTION: Record<string, string> = {
   ko: '결제 시 쿠폰 코드를 사용하세요{{#if rewardValidTill}} ({{rewardValidTill}}까지 유효){{/if}}.',
 };
 
-async function byId(db: Knex, table: string, rows: Record<string, unknown>[], column: string) {
+/** The rows of `table` that the rows' `column` names, by id, from the rows' own accounts. */
+async function byId<T extends { id: string }>(
+  db: Knex,
+  table: string,
+  rows: RewardLogRow[],
+  column: 'reward_id' | 'milestone_id' | 'owned_by_id',
+) {
   const ids = [...new Set(rows.map((r) => r[column]).filter((v): v is string => typeof v === 'string'))];
-  if (!ids.length) return new Map<string, Record<string, unknown>>();
-  const found = await db(table)
-    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+  if (!ids.length) return new Map<string, T>();
+  const found: T[] = await db(table)
+    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id))])
     .whereIn('id', ids);
-  return new Map(found.map((r: Record<string, unknown>) => [r.id as string, r]));
+  return new Map(found.map((r) => [r.id, r]));
 }
 
 /** Renders eudRewardTitle and eudRedeemInstructionMessage: milestone texts first, then the reward's. */
-async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
+async function loadTexts({ rows, ctx, db, wanted }: LoadArgs<RewardLogRow & LoadedRow>): Promise<void> {
   if (!wanted.has('eudRewardTitle') && !wanted.has('eudRedeemInstructionMessage')) return;
   // Sequential: inside a transaction these share one connection.
-  const rewards = await byId(db, 'reward', rows, 'reward_id');
-  const milestones = await byId(db, 'milestone', rows, 'milestone_id');
-  const members = await byId(db, 'account_user', rows, 'owned_by_id');
+  const rewards = await byId<RewardRow>(db, 'reward', rows, 'reward_id');
+  const milestones = await byId<MilestoneRow>(db, 'milestone', rows, 'milestone_id');
+  const members = await byId<AccountUserRow>(db, 'account_user', rows, 'owned_by_id');
   for (const row of rows) {
-    const reward = rewards.get(row.reward_id as string);
-    const milestone = milestones.get(row.milestone_id as string);
-    const member = members.get(row.owned_by_id as string);
+    const reward = row.reward_id === null ? undefined : rewards.get(row.reward_id);
+    const milestone = row.milestone_id === null ? undefined : milestones.get(row.milestone_id);
+    const member = row.owned_by_id === null ? undefined : members.get(row.owned_by_id);
     const lang = textLanguage(ctx);
-    const locale = (member?.language_code as string | null) ?? ctx.account?.defaultLanguageCode ?? 'en';
-    const timeZone = (member?.timezone as string | null) ?? ctx.account?.timezone ?? 'UTC';
+    const locale = member?.language_code ?? ctx.account?.defaultLanguageCode ?? 'en';
+    const timeZone = member?.timezone ?? ctx.account?.timezone ?? 'UTC';
     const validTill = formatValidTill(row.reward_expiry_at, locale, timeZone);
     const data = { rewardValidTill: validTill, $helpers: { rewardValidTill: validTill } };
     const title =
@@ -78,31 +86,35 @@ async function loadTexts({ rows, ctx, db, wanted }: LoadArgs): Promise<void> {
  * The client's coupon for a reward that does not handle coupons (spec rule 3). A code is set
  * once: the same values again answer 200, so retries are safe; different values are 409.
  */
-async function stampCoupon({ trx, values, existing }: WriteArgs): Promise<Row> {
+async function stampCoupon({ trx, values, existing }: WriteArgs<typeof rewardLogFields>): Promise<Row> {
   const row = existing!;
   if (typeof values.couponCode !== 'string') {
     throw invalidInput('couponCode is required.', [{ field: 'couponCode', code: 'required', message: '"couponCode" is required.' }]);
   }
-  const sentTime = (key: string) => (values[key] == null ? undefined : new Date(values[key] as string));
+  const sentTime = (key: 'rewardIssuedAt' | 'rewardExpiryAt') => {
+    const sent = values[key];
+    return sent == null ? undefined : new Date(sent);
+  };
+  const sameTime = (key: 'rewardIssuedAt' | 'rewardExpiryAt', stored: Date | null) =>
+    sentTime(key) === undefined || sentTime(key)!.getTime() === stored?.getTime();
   if (row.coupon_code !== null) {
     const same =
       row.coupon_code === values.couponCode &&
-      (sentTime('rewardIssuedAt') === undefined ||
-        sentTime('rewardIssuedAt')!.getTime() === (row.reward_issued_at as Date | null)?.getTime()) &&
-      (sentTime('rewardExpiryAt') === undefined ||
-        sentTime('rewardExpiryAt')!.getTime() === (row.reward_expiry_at as Date | null)?.getTime());
+      sameTime('rewardIssuedAt', row.reward_issued_at) &&
+      sameTime('rewardExpiryAt', row.reward_expiry_at);
     if (same) return row;
     throw conflict('This reward log already has a coupon code.', [
       { field: 'couponCode', code: 'already_set', message: 'A coupon code was already stamped.' },
     ]);
   }
   const issuedAt = sentTime('rewardIssuedAt') ?? new Date();
-  const reward = await trx('reward').where({ account_id: row.account_id, id: row.reward_id }).first();
+  const reward =
+    row.reward_id === null ? undefined : await trx<RewardRow>('reward').where({ account_id: row.account_id, id: row.reward_id }).first();
   const expiry = values.rewardExpiryAt === undefined ? expiryFor(reward, issuedAt) : (sentTime('rewardExpiryAt') ?? null);
-  const [updated] = (await trx('reward_log')
+  const [updated] = await trx<Row>('reward_log')
     .where({ account_id: row.account_id, id: row.id })
     .update({ coupon_code: values.couponCode, reward_issued_at: issuedAt, reward_expiry_at: expiry, updated_at: trx.fn.now() })
-    .returning('*')) as Row[];
+    .returning('*');
   return updated!;
 }
 
@@ -117,12 +129,11 @@ export const rewardLog = defineResource({
   fields: rewardLogFields,
   update: stampCoupon,
   async load(args) {
-    const accountOf = (r: Record<string, unknown>) => r.account_id as string;
     await joinOwnerAnd()(args);
     if (args.wanted.has('reward'))
-      await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', accountOf, (f) => args.serializeJoined('reward', f));
+      await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', (f) => args.serializeJoined('reward', f));
     if (args.wanted.has('milestone'))
-      await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', accountOf, (f) => args.serializeJoined('milestone', f));
+      await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', (f) => args.serializeJoined('milestone', f));
     await loadTexts(args);
   },
 });

@@ -111,15 +111,7 @@ export const webhookLog = defineResource({
   fields: webhookLogFields,
   async load({ rows, db, wanted, serializeJoined }: LoadArgs) {
     if (wanted.has('webhook')) {
-      await joinOne(
-        rows,
-        'webhook_id',
-        'webhook',
-        db,
-        'webhook',
-        (r) => r.account_id as string,
-        (found) => serializeJoined('webhook', found),
-      );
+      await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (found) => serializeJoined('webhook', found));
     }
     if (wanted.has('eventLogs')) await joinEventLogs(db, rows);
   },
