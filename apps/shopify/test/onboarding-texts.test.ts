@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findEmbedBlock, parseThemeJson, themeEditorLink } from '../app/lib/onboarding.server';
-import { programPlan, TEMPLATE_IDS } from '../app/lib/templates/onboarding-programs';
-import { STOREFRONT_TEXTS, WIDGET_LANGUAGES, widgetLanguage } from '../app/lib/templates/onboarding-texts';
+import { programPlan, TEMPLATE_IDS } from '../app/admin/onboarding/program-templates';
+import { STOREFRONT_TEXTS, WIDGET_LANGUAGES, widgetLanguage } from '../app/admin/onboarding/storefront-texts';
+import { findEmbedBlock, parseThemeJson, themeEditorLink } from '../app/admin/onboarding/theme-embed.server';
 
 describe('template texts', () => {
   it('exist for every widget language, and every title fits the core’s 48 characters', () => {

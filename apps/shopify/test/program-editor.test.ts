@@ -1,9 +1,9 @@
 import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { type AccountClient, accountClient } from '../app/lib/core.server';
-import { blankMilestone, blankProgram, type ProgramDraft } from '../app/lib/programs';
-import { loadProgram, saveProgram } from '../app/lib/programs.server';
+import { blankMilestone, blankProgram, type ProgramDraft } from '../app/admin/program-draft';
+import { loadProgram, saveProgram } from '../app/admin/program-save.server';
+import { type AccountClient, accountClient } from '../app/core/client.server';
 import { SHOPIFY, type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { fieldsOf, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/lib/schema';
+import { fieldsOf, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/admin/form-fields';
 
 // A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.
 const mission = {

@@ -2,7 +2,7 @@ import { getJwt, RequestType, setUpValidRequest, TEST_SHOP, TEST_SHOP_NAME } fro
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { TRIGGER_HANDLES } from '../app/lib/triggers.server';
+import { TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, SHOPIFY } from './support/stack';
 import { creatorFor, streakRewardingFirstDay, streakWithFirstDayReward } from './support/programs';

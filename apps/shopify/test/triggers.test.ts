@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { samplePayload } from '../../core/src/notifications/samples';
-import { SUBSCRIBED_EVENT_CODES, rewardExpiry, shopifyCustomerId, triggersFor } from '../app/lib/triggers.server';
+import { SUBSCRIBED_EVENT_CODES } from '../app/core/event-subscription.server';
+import { rewardExpiry, triggersFor } from '../app/loop/triggers.server';
+import { shopifyCustomerId } from '../app/shopify/customer-ids.server';
 
 /**
  * The event → trigger mapping on the core's own sample payloads (the shapes the engine writes, one

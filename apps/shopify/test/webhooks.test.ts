@@ -5,7 +5,7 @@ import { call, flowRequest, type Stack, startStack, TEST_SHOP, webhookRequest } 
 let stack: Stack;
 let api: Client;
 type Route = { action: Parameters<typeof call>[0] };
-let routes: Record<'dataRequest' | 'redact' | 'shopRedact' | 'uninstalled' | 'streak', Route>;
+let routes: Record<'dataRequest' | 'redact' | 'shopRedact' | 'uninstalled' | 'scopesUpdate' | 'streak', Route>;
 let accountId: string;
 const CUSTOMER = 'gid://shopify/Customer/3003';
 
@@ -20,6 +20,7 @@ beforeAll(async () => {
     redact: await import('../app/routes/webhooks.customers.redact'),
     shopRedact: await import('../app/routes/webhooks.shop.redact'),
     uninstalled: await import('../app/routes/webhooks.app.uninstalled'),
+    scopesUpdate: await import('../app/routes/webhooks.app.scopes_update'),
     streak: await import('../app/routes/flow.execute-streak'),
   } as typeof routes;
   const streak = await api.post('/schema/streak/record', { name: 'Visits', status: 'live' });
@@ -71,6 +72,22 @@ describe('GDPR and lifecycle webhooks', () => {
       expect((await call(routes.redact.action, await webhookRequest('customers/redact', payload))).status).toBe(200);
     expect(await members()).toHaveLength(0);
     expect((await api.get('/schema/streak_log/record')).body.data).toHaveLength(0);
+  });
+
+  it("app/scopes_update brings the stored offline session's scope up to date", async () => {
+    const id = `offline_${TEST_SHOP}`;
+    expect((await stack.app.sessionStorage.loadSession(id))?.scope).toBe('read_customers');
+    const payload = {
+      id: 1,
+      previous: ['read_customers'],
+      current: ['read_customers', 'write_discounts'],
+      updated_at: new Date().toISOString(),
+    };
+    for (let i = 0; i < 2; i++)
+      expect((await call(routes.scopesUpdate.action, await webhookRequest('app/scopes_update', payload))).status).toBe(200);
+    const stored = await stack.app.sessionStorage.loadSession(id);
+    expect(stored?.scope).toBe('read_customers,write_discounts');
+    expect(stored?.accessToken).toBeTruthy();
   });
 
   it('app/uninstalled drops the sessions and keeps the account until shop/redact', async () => {

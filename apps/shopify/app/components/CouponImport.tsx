@@ -3,8 +3,18 @@ import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } fr
 import { useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
+import { objectOf } from '../json';
 
 type Outcome = { imported: number; duplicates: number } | { error: string; details: string[] };
+
+/** The import route's answer (app.coupons.$rewardId.tsx): the counts, or the core's error and its details. */
+function outcomeOf(body: unknown): Outcome {
+  const answer = objectOf(body);
+  if (typeof answer.imported === 'number' && typeof answer.duplicates === 'number')
+    return { imported: answer.imported, duplicates: answer.duplicates };
+  const details = Array.isArray(answer.details) ? answer.details.map(String) : [];
+  return { error: String(answer.error ?? ''), details };
+}
 
 declare global {
   interface Window {
@@ -35,7 +45,7 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
     xhr.onload = () => {
       setProgress(100);
       try {
-        setOutcome(JSON.parse(xhr.responseText) as Outcome);
+        setOutcome(outcomeOf(JSON.parse(xhr.responseText)));
       } catch {
         setOutcome({ error: format(m.uploadFailed, { status: xhr.status }), details: [] });
       }

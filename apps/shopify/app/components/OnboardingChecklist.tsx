@@ -15,24 +15,22 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { type ReactNode, useEffect, useState } from 'react';
-import { format } from '../i18n';
+import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
-import type { Checklist } from '../lib/onboarding.server';
-import { TEMPLATE_IDS, type TemplateId } from '../lib/templates/onboarding-programs';
+import type { Checklist } from '../admin/onboarding/checklist.server';
+import { TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
+import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../shopify/flow-extensions';
 
 const ACTION = '/app/onboarding';
-const FLOW_ACTIONS = ['execute-streak', 'execute-challenge', 'execute-mission', 'grant-streak-freezes', 'stamp-coupon'];
-const FLOW_TRIGGERS = [
-  'loyalty-streak-milestone',
-  'loyalty-streak-completed',
-  'loyalty-streak-at-risk',
-  'loyalty-streak-broken',
-  'loyalty-streak-freeze-used',
-  'loyalty-challenge-milestone',
-  'loyalty-challenge-completed',
-  'loyalty-mission-completed',
-  'loyalty-reward-issued',
-];
+
+/** What the checklist asks its route (app.onboarding.tsx). */
+type Intent =
+  | { intent: 'create'; template: TemplateId; status: 'live' | 'draft'; shopifyDiscounts: boolean }
+  | { intent: 'launch'; slug: string; id: string }
+  | { intent: 'widget' }
+  | { intent: 'mark'; step: 'automate' | 'preview'; done: boolean }
+  | { intent: 'open'; open: boolean }
+  | { intent: 'preview-token' };
 
 type Answer = {
   intent?: string;
@@ -47,8 +45,7 @@ type Answer = {
 
 function useSend() {
   const fetcher = useFetcher<Answer>();
-  const send = (body: Record<string, unknown>) =>
-    fetcher.submit(body as never, { method: 'post', action: ACTION, encType: 'application/json' });
+  const send = (body: Intent) => fetcher.submit(body, { method: 'post', action: ACTION, encType: 'application/json' });
   return { fetcher, send, busy: fetcher.state !== 'idle' };
 }
 
@@ -175,7 +172,7 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
               <Text as="span" tone="subdued">
                 {m.kinds[p.slug]}
               </Text>
-              <Badge tone={p.status === 'live' ? 'success' : undefined}>{m.statuses[p.status] ?? p.status}</Badge>
+              <Badge tone={p.status === 'live' ? 'success' : undefined}>{textFor(m.statuses, p.status) ?? p.status}</Badge>
               {p.status !== 'live' ? (
                 <Button size="slim" disabled={busy} onClick={() => send({ intent: 'launch', slug: p.slug, id: p.id })}>
                   {m.goLive}
@@ -270,7 +267,7 @@ function AutomateStep({ done, challengeId }: { done: boolean; challengeId: strin
             {m.actions}
           </Text>
           <List>
-            {FLOW_ACTIONS.map((h) => (
+            {FLOW_ACTION_HANDLES.map((h) => (
               <List.Item key={h}>{m.actionNames[h]}</List.Item>
             ))}
           </List>
@@ -280,7 +277,7 @@ function AutomateStep({ done, challengeId }: { done: boolean; challengeId: strin
             {m.triggers}
           </Text>
           <List>
-            {FLOW_TRIGGERS.map((h) => (
+            {TRIGGER_HANDLES.map((h) => (
               <List.Item key={h}>{m.triggerNames[h]}</List.Item>
             ))}
           </List>

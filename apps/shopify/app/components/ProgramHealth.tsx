@@ -1,9 +1,9 @@
 import { memo, useState } from 'react';
 import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Select, Text } from '@shopify/polaris';
-import { format } from '../i18n';
+import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
-import type { CoreFailure } from '../lib/admin.server';
-import type { ProgramHealthData } from '../lib/health.server';
+import type { CoreFailure } from '../core/failure';
+import type { ProgramHealthData } from '../admin/program-health.server';
 import { ColumnChart } from './Charts';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
@@ -123,7 +123,7 @@ export const ProgramHealth = memo(function ProgramHealth({
                           {p.name}
                         </Text>
                         <Text as="span" tone="subdued">
-                          {`${h.kinds[p.kind] ?? p.kind} · ${h.periods[p.aggregationPeriod] ?? p.aggregationPeriod}`}
+                          {`${textFor(h.kinds, p.kind) ?? p.kind} · ${textFor(h.periods, p.aggregationPeriod) ?? p.aggregationPeriod}`}
                         </Text>
                       </BlockStack>
                     </IndexTable.Cell>

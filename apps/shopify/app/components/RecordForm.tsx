@@ -2,7 +2,7 @@ import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, Inli
 import { useMemo, useState } from 'react';
 import { format, type Messages } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { type Choices, type FieldSpec, localize, referencedSlug, toBody, toInput } from '../lib/schema';
+import { type Choices, type FieldSpec, localize, referencedSlug, rowTexts, toBody, toInput } from '../admin/form-fields';
 
 export interface RecordFormProps {
   fields: FieldSpec[];
@@ -154,12 +154,12 @@ function PickField({
 }) {
   const listed = slug ? (choices[slug] ?? []) : [];
   const options = value && !listed.some((o) => o.value === value) ? [...listed, { label: value, value }] : listed;
-  const resources = useMessages().records.resources as Record<string, { plural: string; singular: string } | undefined>;
+  const resources = new Map(Object.entries(useMessages().records.resources));
   const placeholder = !slug
     ? format(words.chooseFirst, { field: dependsOn })
     : options.length
       ? words.choose
-      : format(words.noRecords, { plural: resources[slug]?.plural ?? slug.replace(/_/g, ' ') });
+      : format(words.noRecords, { plural: resources.get(slug)?.plural ?? slug.replace(/_/g, ' ') });
   return (
     <Select
       {...common}
@@ -187,7 +187,7 @@ function RowsField({
   words: Messages['records']['form'];
   onChange(value: string): void;
 }) {
-  const items = value ? (JSON.parse(value) as Record<string, string>[]) : [];
+  const items = value ? rowTexts(value) : [];
   const shownFields = field.itemFields!.filter((f) => f.name !== 'id');
   const update = (next: Record<string, string>[]) => onChange(next.length ? JSON.stringify(next) : '');
   const blank = () => Object.fromEntries(shownFields.map((f) => [f.name, toInput(f, f.defaultValue)]));

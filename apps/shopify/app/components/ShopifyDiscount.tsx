@@ -2,14 +2,22 @@ import { useFetcher } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, Checkbox, DataTable, Text } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { useAdminLanguage, useMessages } from '../i18n/context';
-import type { loader } from '../routes/app.rewards.$id.shopify-discount';
+import type { FailedDiscount } from '../loop/outbox.server';
+
+/** What the card's route (app.rewards.$id.shopify-discount.tsx) answers. */
+export interface ShopifyDiscountCard {
+  enabled: boolean;
+  failures: FailedDiscount[];
+  /** What the last change did, in the admin's words. */
+  message: string | null;
+}
 
 /**
  * The reward page's Shopify discount card: the "Issue as a Shopify discount" switch, and the reward
  * logs whose discount could not be created, each with its reason and a Retry button.
  */
 export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
-  const fetcher = useFetcher<typeof loader>();
+  const fetcher = useFetcher<ShopifyDiscountCard>();
   const path = `/app/rewards/${rewardId}/shopify-discount`;
   useEffect(() => {
     if (fetcher.state === 'idle' && !fetcher.data) fetcher.load(path);
@@ -17,8 +25,8 @@ export function ShopifyDiscount({ rewardId }: { rewardId: string }) {
   const data = fetcher.data;
   const m = useMessages().rewards.discount;
   const language = useAdminLanguage();
-  const send = (body: Record<string, unknown>) =>
-    fetcher.submit({ ...body, language } as never, { method: 'post', action: path, encType: 'application/json' });
+  const send = (body: { intent: 'toggle'; enabled: boolean } | { intent: 'retry'; rewardLogId: string }) =>
+    fetcher.submit({ ...body, language }, { method: 'post', action: path, encType: 'application/json' });
   return (
     <Card>
       <section aria-label={m.title}>

@@ -1,17 +1,15 @@
 import { de } from './de';
 import { en } from './en';
+import type { Messages } from './messages';
 
-/**
- * The admin's texts, one folder per language and one file per page area. English is the reference:
- * another language's files are typed by it, so a missing or extra text fails the typecheck.
- */
-export type Messages = typeof en;
+export type { Messages };
 
+/** The admin's texts, one folder per language and one file per page area (messages.ts types them by English). */
 export const ADMIN_MESSAGES = { en, de } satisfies Record<string, Messages>;
 
 export type AdminLanguage = keyof typeof ADMIN_MESSAGES;
 
-const isAdminLanguage = (code: string): code is AdminLanguage => Object.hasOwn(ADMIN_MESSAGES, code);
+export const isAdminLanguage = (code: string): code is AdminLanguage => Object.hasOwn(ADMIN_MESSAGES, code);
 
 /**
  * The language the admin is shown in: Shopify's `locale` parameter on the embedded admin's first
@@ -40,4 +38,9 @@ export function format(text: string, values: Record<string, string | number>): s
  */
 export function claimedLanguage(claimed: unknown, request: Request): AdminLanguage {
   return typeof claimed === 'string' && isAdminLanguage(claimed) ? claimed : adminLanguage(request);
+}
+
+/** The admin's words for a value the core names (a status, a kind), when it has them. */
+export function textFor(texts: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(texts, key) ? texts[key] : undefined;
 }

@@ -5,13 +5,15 @@ import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { ProgramHealth } from '../components/ProgramHealth';
-import { coreFailure } from '../lib/admin.server';
-import type { AccountClient } from '../lib/core.server';
-import { loadProgramHealth } from '../lib/health.server';
-import { checklist } from '../lib/onboarding.server';
+import { authenticateShop } from '../admin/authenticate.server';
+import { checklist } from '../admin/onboarding/checklist.server';
+import { loadProgramHealth } from '../admin/program-health.server';
+import { config } from '../config.server';
+import type { AccountClient } from '../core/client.server';
+import { coreFailure } from '../core/failure';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { apiKey, authenticateShop, corePublicUrl, onboarding } from '../shopify.server';
+import { checklistMarks } from '../storage/stores.server';
 
 /** The programme's numbers over the range the query asks for, from the core's analytics summary. */
 async function analytics(api: AccountClient, url: URL) {
@@ -32,10 +34,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session, account } = await authenticateShop(request);
   const [numbers, onboardingChecklist, health] = await Promise.all([
     analytics(api, new URL(request.url)),
-    checklist({ api, admin, shop: session.shop, apiKey, accountId: account.accountId, store: onboarding }),
+    checklist({ api, admin, shop: session.shop, apiKey: config.apiKey, accountId: account.accountId, marks: checklistMarks }),
     loadProgramHealth(api, request),
   ]);
-  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: corePublicUrl, health };
+  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: config.corePublicUrl, health };
 };
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);

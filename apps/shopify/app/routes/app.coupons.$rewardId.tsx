@@ -1,22 +1,23 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { coreFailure } from '../lib/admin.server';
-import { authenticateShop } from '../shopify.server';
+import { authenticateShop } from '../admin/authenticate.server';
+import { coreFailure } from '../core/failure';
 
 /** POST text/csv: imports the codes into the reward's pool through the core's import_coupons. */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { api } = await authenticateShop(request);
   const csv = await request.text();
   const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {
-    params: { path: { id: params.rewardId! } },
-    body: csv as never,
-    bodySerializer: (body: unknown) => body as string,
+    params: { path: { id: params.rewardId ?? '' } },
+    body: csv,
+    // The file goes as it came, not as JSON.
+    bodySerializer: (body) => body,
     headers: { 'content-type': 'text/csv' },
   });
-  if (!response.ok) {
+  if (!data) {
     const failure = coreFailure(response.status, error);
     const details = Object.entries(failure.fieldErrors).map(([field, message]) => `${field}: ${message}`);
     return Response.json({ error: failure.message, details }, { status: response.status });
   }
-  const { imported, duplicates } = data!.data;
+  const { imported, duplicates } = data.data;
   return Response.json({ imported, duplicates });
 };

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { ADMIN_MESSAGES, adminLanguage } from '../i18n';
-import { authenticate, shops } from '../shopify.server';
+import { authenticate } from '../shopify.server';
+import { shops } from '../storage/stores.server';
 
 /** GET: one customers/data_request export of the signed-in shop, as a JSON file to hand to the customer. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {

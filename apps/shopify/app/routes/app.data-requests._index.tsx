@@ -4,7 +4,8 @@ import { Banner, Card, DataTable, EmptyState, Link, Page } from '@shopify/polari
 import { useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { authenticate, shops } from '../shopify.server';
+import { authenticate } from '../shopify.server';
+import { shops } from '../storage/stores.server';
 
 /** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {

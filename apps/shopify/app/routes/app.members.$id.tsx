@@ -3,17 +3,19 @@ import { useLoaderData } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Card, InlineGrid, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
 import { fullName } from '../components/members/names';
+import { authenticateShop } from '../admin/authenticate.server';
+import { grantFreezes, memberDetail, resendRewardIssued } from '../admin/members.server';
+import { textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { fetchShop } from '../lib/admin-api.server';
-import { grantFreezes, memberDetail, resendRewardIssued } from '../lib/members.server';
-import { authenticateShop, pool } from '../shopify.server';
+import { outbox } from '../loop/outbox.server';
+import { fetchShop } from '../shopify/admin-api.server';
 
 /** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
   const shop = await fetchShop(admin).catch(() => null);
-  return memberDetail(api, params.id!, shop?.ianaTimezone ?? null);
+  return memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null);
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
@@ -22,16 +24,15 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
   const intent = form.get('intent');
   if (intent === 'grant') {
     const id = String(form.get('progressId') ?? '');
-    const raw = String(form.get('count') ?? '').trim();
-    // Sent as typed (a number when it reads as one), so the core's own check answers anything else.
-    const count = raw !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    const result = await grantFreezes(api, id, count as number);
+    // Sent as a number whatever was typed, so the core's own check answers anything it refuses.
+    const count = Number(String(form.get('count') ?? '').trim());
+    const result = await grantFreezes(api, id, count);
     if (result.ok) return { intent, ok: true, id, freezesAvailable: result.freezesAvailable };
     return { intent, ok: false, id, message: result.failure.fieldErrors.count ?? result.failure.message };
   }
   if (intent === 'resend') {
     const id = String(form.get('rewardLogId') ?? '');
-    const result = await resendRewardIssued({ pool, api, admin, shop: session.shop }, params.id!, id);
+    const result = await resendRewardIssued({ outbox, api, admin, shop: session.shop }, params.id ?? '', id);
     if (result.ok) return { intent, ok: true, id, couponCode: result.couponCode };
     return { intent, ok: false, id, reason: result.reason, message: result.message ?? '' };
   }
@@ -53,7 +54,9 @@ export default function Member() {
       title={fullName(member) || member.email || member.externalId}
       subtitle={member.email ?? undefined}
       backAction={{ content: m.back, url: '/app/members' }}
-      titleMetadata={<Badge tone={member.status === 'live' ? 'success' : undefined}>{m.statuses[member.status] ?? member.status}</Badge>}
+      titleMetadata={
+        <Badge tone={member.status === 'live' ? 'success' : undefined}>{textFor(m.statuses, member.status) ?? member.status}</Badge>
+      }
     >
       <Layout>
         <Layout.Section>

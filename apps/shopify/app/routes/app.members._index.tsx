@@ -15,11 +15,11 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { memo, useState } from 'react';
-import { format } from '../i18n';
+import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
-import { PAGE_SIZE, searchMembers } from '../lib/members.server';
-import { authenticateShop } from '../shopify.server';
+import { authenticateShop } from '../admin/authenticate.server';
+import { PAGE_SIZE, searchMembers } from '../admin/members.server';
 
 /** Members, newest first, or those matching a search by name, e-mail or customer id. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -120,7 +120,9 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
                   </InlineStack>
                 </IndexTable.Cell>
                 <IndexTable.Cell>
-                  <Badge tone={member.status === 'live' ? 'success' : undefined}>{m.statuses[member.status] ?? member.status}</Badge>
+                  <Badge tone={member.status === 'live' ? 'success' : undefined}>
+                    {textFor(m.statuses, member.status) ?? member.status}
+                  </Badge>
                 </IndexTable.Cell>
                 <IndexTable.Cell>{member.createdAt.slice(0, 10)}</IndexTable.Cell>
               </IndexTable.Row>

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, InlineGrid, Page, Text } from '@shopify/polaris';
-import { records } from '../lib/records.server';
+import { authenticateShop } from '../admin/authenticate.server';
+import type { ResourceSlug } from '../admin/resources';
+import { records } from '../core/records.server';
 import { useMessages } from '../i18n/context';
-import type { ResourceSlug } from '../lib/resources';
-import { authenticateShop } from '../shopify.server';
 
 const GROUPS: { key: 'rules' | 'templates' | 'integrations'; slugs: ResourceSlug[] }[] = [
   { key: 'rules', slugs: ['notification'] },
@@ -28,7 +28,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api } = await authenticateShop(request);
   const slugs = GROUPS.flatMap((g) => g.slugs);
   const totals = await Promise.all(slugs.map((slug) => records(api, slug).list({ limit: 1, fetchTotalCount: true })));
-  const counts = Object.fromEntries(slugs.map((slug, i) => [slug, totals[i]!.ok ? ((totals[i] as { total?: number }).total ?? 0) : null]));
+  const counts = Object.fromEntries(
+    slugs.map((slug, i) => {
+      const total = totals[i];
+      return [slug, total?.ok ? (total.total ?? 0) : null];
+    }),
+  );
   return { counts };
 };
 

@@ -1,36 +1,30 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { mintEndUserToken } from '../lib/enduser-token.server';
-import {
-  createProgram,
-  createWidgetRecords,
-  launchProgram,
-  type MarkableStep,
-  PREVIEW_MEMBER,
-  templateLanguage,
-} from '../lib/onboarding.server';
-import { isTemplateId } from '../lib/templates/onboarding-programs';
-import { authenticateShop, coreUrl, loop, onboarding } from '../shopify.server';
-
-type Intent =
-  | { intent: 'create'; template: string; status: string; shopifyDiscounts: boolean }
-  | { intent: 'launch'; slug: string; id: string }
-  | { intent: 'widget' }
-  | { intent: 'mark'; step: string; done: boolean }
-  | { intent: 'open'; open: boolean }
-  | { intent: 'preview-token' };
+import { authenticateShop } from '../admin/authenticate.server';
+import { PREVIEW_MEMBER } from '../admin/onboarding/checklist.server';
+import { createProgram, createWidgetRecords, launchProgram, templateLanguage } from '../admin/onboarding/create-program.server';
+import { isTemplateId } from '../admin/onboarding/program-templates';
+import { config } from '../config.server';
+import { mintEndUserToken } from '../core/enduser-token.server';
+import { type JsonObject, objectOf } from '../json';
+import { outbox } from '../loop/outbox.server';
+import { checklistMarks } from '../storage/stores.server';
 
 const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
 
-/** The checklist's writes (components/OnboardingChecklist.tsx), each answered as JSON. */
+/**
+ * The checklist's writes (components/OnboardingChecklist.tsx), each answered as JSON: `{intent:
+ * 'create', template, status, shopifyDiscounts}`, `{intent: 'launch', slug, id}`, `{intent: 'widget'}`,
+ * `{intent: 'mark', step, done}`, `{intent: 'open', open}` or `{intent: 'preview-token'}`.
+ */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, admin, api, account } = await authenticateShop(request);
-  let input: Intent;
+  let input: JsonObject;
   try {
-    input = (await request.json()) as Intent;
+    input = objectOf(await request.json());
   } catch {
     return invalid('The body must be JSON.');
   }
-  switch (input?.intent) {
+  switch (input.intent) {
     case 'create': {
       if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
       if (input.status !== 'live' && input.status !== 'draft') return invalid('status must be live or draft.');
@@ -42,7 +36,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
           shopifyDiscounts: input.shopifyDiscounts === true,
           language: await templateLanguage(admin),
         },
-        (rewardId, on) => loop.setShopifyDiscount(session.shop, rewardId, on),
+        (rewardId, on) => outbox.setShopifyDiscount(session.shop, rewardId, on),
       );
       return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
     }
@@ -59,14 +53,14 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     case 'mark': {
       if (input.step !== 'automate' && input.step !== 'preview') return invalid('step must be automate or preview.');
-      await onboarding.mark(session.shop, input.step as MarkableStep, input.done === true);
+      await checklistMarks.mark(session.shop, input.step, input.done === true);
       return Response.json({ intent: 'mark', ok: true });
     }
     case 'open':
-      await onboarding.setOpen(session.shop, input.open === true);
+      await checklistMarks.setOpen(session.shop, input.open === true);
       return Response.json({ intent: 'open', ok: true });
     case 'preview-token': {
-      const minted = await mintEndUserToken(coreUrl, account, PREVIEW_MEMBER);
+      const minted = await mintEndUserToken(config.coreUrl, account, PREVIEW_MEMBER);
       if (minted instanceof Response) return minted;
       return Response.json(
         { intent: 'preview-token', ok: true, externalId: PREVIEW_MEMBER, ...minted },

@@ -1,10 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { blankProgram, isProgramDraft, isProgramKind, type ProgramDraft, type ProgramKind } from '../admin/program-draft';
+import { listRewards, loadProgram, saveProgram } from '../admin/program-save.server';
 import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
-import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
-import { blankProgram, isProgramKind, type ProgramDraft, type ProgramKind } from '../lib/programs';
-import { listRewards, loadProgram, saveProgram } from '../lib/programs.server';
-import { authenticateShop, loop } from '../shopify.server';
+import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
+import { objectOf } from '../json';
+import { outbox } from '../loop/outbox.server';
 
 /** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
 function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
@@ -16,8 +18,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const kind = kindOf(params);
   const { api, session } = await authenticateShop(request);
   const [program, rewards] = await Promise.all([
-    params.id === 'new' ? { ok: true as const, draft: blankProgram(kind) } : loadProgram(api, kind, params.id!),
-    listRewards(api, loop, session.shop),
+    !params.id || params.id === 'new' ? { ok: true as const, draft: blankProgram(kind) } : loadProgram(api, kind, params.id),
+    listRewards(api, outbox, session.shop),
   ]);
   if (!program.ok) throw new Response(program.failure.message, { status: program.failure.status });
   return { draft: program.draft, rewards };
@@ -26,17 +28,15 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
   const kind = kindOf(params);
   const { api, session } = await authenticateShop(request);
-  const body = (await request.json().catch(() => null)) as { draft?: ProgramDraft; language?: string } | null;
-  const given = body?.draft;
-  if (!given?.settings || !given.completionReward || !Array.isArray(given.milestones) || !Array.isArray(given.settings.tasks))
-    throw new Response('The body must be {"draft": <the editor\'s program draft>}.', { status: 400 });
-  const asked = body?.language ?? '';
-  const language: AdminLanguage = Object.hasOwn(ADMIN_MESSAGES, asked) ? (asked as AdminLanguage) : 'en';
+  const body = objectOf(await request.json().catch(() => null));
+  const given = body.draft;
+  if (!isProgramDraft(given)) throw new Response('The body must be {"draft": <the editor\'s program draft>}.', { status: 400 });
+  const language = typeof body.language === 'string' && isAdminLanguage(body.language) ? body.language : 'en';
   // The page's own kind, whatever the body says; the id is the body's, since a first save that the
   // core refused in part has created the program while the page still shows "new".
-  const draft: ProgramDraft = { ...given, kind, id: params.id === 'new' ? (given.id ?? null) : params.id! };
-  const outcome = await saveProgram({ api, discounts: loop, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
-  return { outcome, rewards: await listRewards(api, loop, session.shop) };
+  const draft: ProgramDraft = { ...given, kind, id: !params.id || params.id === 'new' ? (given.id ?? null) : params.id };
+  const outcome = await saveProgram({ api, discounts: outbox, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
+  return { outcome, rewards: await listRewards(api, outbox, session.shop) };
 };
 
 // A save answers with the program as the core now has it, which the editor shows; reading it again

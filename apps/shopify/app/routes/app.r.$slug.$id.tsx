@@ -4,15 +4,17 @@ import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout
 import { CouponImport } from '../components/CouponImport';
 import { RecordForm } from '../components/RecordForm';
 import { ShopifyDiscount } from '../components/ShopifyDiscount';
-import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { authenticateShop } from '../admin/authenticate.server';
+import { localize, toBody } from '../admin/form-fields';
+import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
+import { DEFINITION_SLUGS, resource } from '../admin/resources';
+import { readStandings, type StandingsView } from '../admin/standings.server';
+import { config } from '../config.server';
+import { type CoreFailure, coreFailure } from '../core/failure';
+import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
-import { type CoreFailure, coreFailure } from '../lib/admin.server';
-import { choicesFor, type RecordData, records, whereEquals } from '../lib/records.server';
-import { DEFINITION_SLUGS, resource } from '../lib/resources';
-import { localize, toBody } from '../lib/schema';
-import { formFields } from '../lib/schema.server';
-import { readStandings, type StandingsView } from '../lib/standings.server';
-import { authenticateShop, coreUrl } from '../shopify.server';
+import { objectOf } from '../json';
 
 /**
  * One record of any resource: its form (create when the id is "new"), and what belongs to it —
@@ -22,11 +24,12 @@ import { authenticateShop, coreUrl } from '../shopify.server';
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
   const { api } = await authenticateShop(request);
-  const isNew = params.id === 'new';
-  const fields = await formFields(coreUrl, info.schema, isNew ? 'create' : 'update');
-  let record: RecordData | null = null;
-  if (!isNew) {
-    const found = await records(api, info.slug).get(params.id!);
+  const isNew = !params.id || params.id === 'new';
+  const fields = await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update');
+  // Any resource's record, as the generic page reads it: by field name.
+  let record: (Record<string, unknown> & { id: string }) | null = null;
+  if (params.id && !isNew) {
+    const found = await records(api, info.slug).get(params.id);
     if (!found.ok) throw new Response(found.failure.message, { status: found.failure.status });
     record = found.data;
   }
@@ -38,15 +41,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
           sortBy: [{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }],
         })
       : null;
-  const milestoneFields = milestones
-    ? (await formFields(coreUrl, 'Milestone', 'create')).filter((f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId')
-    : [];
+  const milestoneFields = milestones ? await milestoneFormFields(config.coreUrl) : [];
   const coupons = id && info.slug === 'reward' ? await couponCounts(api, id) : null;
   const deliveries =
     id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
   const standings =
     id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
-  const choices = await choicesFor(api, [...fields, ...milestoneFields]);
+  const choices = await choicesFor(api, config.coreUrl, [...fields, ...milestoneFields]);
   return {
     choices,
     info,
@@ -60,25 +61,6 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   };
 };
 
-async function couponCounts(api: Parameters<typeof records>[0], rewardId: string) {
-  const count = async (issued: boolean) => {
-    const result = await records(api, 'coupon').list({
-      filters: {
-        operator: 'and',
-        conditions: [
-          { fieldSlug: 'rewardId', operator: 'equals', fieldValue: rewardId },
-          { fieldSlug: 'isCouponIssued', operator: 'equals', fieldValue: issued },
-        ],
-      },
-      limit: 1,
-      fetchTotalCount: true,
-    });
-    return result.ok ? (result.total ?? 0) : 0;
-  };
-  const [available, issued] = await Promise.all([count(false), count(true)]);
-  return { available, issued };
-}
-
 /** What the page asks, with the language it shows, for the answer's words. */
 type Intent = { language?: string } & (
   | { intent: 'save'; inputs: Record<string, string> }
@@ -91,11 +73,16 @@ type Intent = { language?: string } & (
 
 type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFailure; scope: 'record' | 'milestone' | 'delivery' };
 
+/** A form's texts by field name; anything else the body holds is not the form's. */
+const textsOf = (value: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(objectOf(value)).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
   const info = resource(params.slug);
   const { api } = await authenticateShop(request);
-  const isNew = params.id === 'new';
-  const input = (await request.json()) as Intent;
+  const id = params.id ?? 'new';
+  const isNew = id === 'new';
+  const input = objectOf(await request.json());
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   const m = messages.records;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({
@@ -106,65 +93,58 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const invalid = (errors: Record<string, string>) => ({ status: 400, message: m.record.needsAttention, fieldErrors: errors });
   switch (input.intent) {
     case 'save': {
-      const fields = localize(await formFields(coreUrl, info.schema, isNew ? 'create' : 'update'), messages);
-      const { body, errors } = toBody(fields, input.inputs, isNew ? 'create' : 'update', m.checks);
+      const fields = localize(await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update'), messages);
+      const { body, errors } = toBody(fields, textsOf(input.inputs), isNew ? 'create' : 'update', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors));
-      const saved = isNew ? await records(api, info.slug).create(body) : await records(api, info.slug).update(params.id!, body);
+      const saved = isNew ? await createFromValues(api, info.slug, body) : await updateFromValues(api, info.slug, id, body);
       if (!saved.ok) return fail(saved.failure);
       if (isNew) return redirect(`/app/r/${info.slug}/${saved.data.id}`);
       return { ok: true, notice: format(m.record.saved, { singular: m.resources[info.slug].singular }) };
     }
     case 'delete': {
-      const removed = await records(api, info.slug).remove(params.id!);
+      const removed = await removeRecord(api, info.slug, id);
       if (!removed.ok) return fail(removed.failure);
       return redirect(`/app/r/${info.slug}`);
     }
     case 'add-milestone': {
-      const fields = localize(
-        (await formFields(coreUrl, 'Milestone', 'create')).filter(
-          (f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId',
-        ),
-        messages,
-      );
-      const { body, errors } = toBody(fields, input.inputs, 'create', m.checks);
+      const fields = localize(await milestoneFormFields(config.coreUrl), messages);
+      const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
-      const created = await records(api, 'milestone').create({ ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: params.id });
+      const created = await createFromValues(api, 'milestone', { ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: id });
       return created.ok ? { ok: true, notice: m.milestones.added } : fail(created.failure, 'milestone');
     }
     case 'delete-milestone': {
-      const removed = await records(api, 'milestone').remove(input.id);
+      const removed = await removeRecord(api, 'milestone', String(input.id));
       return removed.ok ? { ok: true, notice: m.milestones.deleted } : fail(removed.failure, 'milestone');
     }
     case 'rotate-secret': {
       const { error, response } = await api.POST('/schema/webhook/record/{id}/action/rotate_secret', {
-        params: { path: { id: params.id! } },
+        params: { path: { id } },
       });
       if (!response.ok)
-        return fail({
-          status: response.status,
-          message: (error as { error?: { message?: string } })?.error?.message ?? m.deliveries.rotateFailed,
-          fieldErrors: {},
-        });
+        return fail({ status: response.status, message: error?.error.message ?? m.deliveries.rotateFailed, fieldErrors: {} });
       return { ok: true, notice: m.deliveries.rotated };
     }
     case 'resend-delivery': {
       // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
       const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', {
-        params: { path: { id: input.id } },
+        params: { path: { id: String(input.id) } },
       });
-      if (!response.ok) return fail(coreFailure(response.status, error), 'delivery');
-      return { ok: true, notice: format(m.deliveries.resent, { status: String(data!.data.webhookLogStatus) }) };
+      if (!data) return fail(coreFailure(response.status, error), 'delivery');
+      return { ok: true, notice: format(m.deliveries.resent, { status: String(data.data.webhookLogStatus) }) };
     }
+    default:
+      throw new Response('Unknown intent', { status: 400 });
   }
 };
 
 export default function RecordPage() {
   const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>() as ActionResult | undefined;
+  const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
   const language = useAdminLanguage();
-  const send = (payload: Intent) => submit({ ...payload, language } as never, { method: 'post', encType: 'application/json' });
+  const send = (payload: Intent) => submit({ ...payload, language }, { method: 'post', encType: 'application/json' });
   const busy = navigation.state === 'submitting';
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
@@ -181,7 +161,7 @@ export default function RecordPage() {
       titleMetadata={
         record?.status ? (
           <Badge tone={record.status === 'live' ? 'success' : undefined}>
-            {(editor.status.badge as Record<string, string | undefined>)[String(record.status)] ?? String(record.status)}
+            {textFor(editor.status.badge, String(record.status)) ?? String(record.status)}
           </Badge>
         ) : undefined
       }

@@ -2,20 +2,22 @@ import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { memo } from 'react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
-import { format } from '../i18n';
+import { authenticateShop } from '../admin/authenticate.server';
+import { DEFINITION_SLUGS, resource } from '../admin/resources';
+import { records } from '../core/records.server';
+import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { records } from '../lib/records.server';
-import { DEFINITION_SLUGS, resource } from '../lib/resources';
-import { authenticateShop } from '../shopify.server';
 
 /** Any resource's records, newest first, each linking to its page. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
   const { api } = await authenticateShop(request);
   const result = await records(api, info.slug).list({ limit: 100, fetchTotalCount: true });
+  // Any resource's records, as the generic list reads them: by field name.
+  const rows: (Record<string, unknown> & { id: string })[] = result.ok ? result.data : [];
   return {
     info,
-    rows: result.ok ? result.data : [],
+    rows,
     total: result.ok ? (result.total ?? 0) : 0,
     failure: result.ok ? null : result.failure,
   };
@@ -55,7 +57,7 @@ const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'inf
   const names = m.resources[info.slug];
   const { program, newUrl } = programOf(info);
   // A record's status in the merchant's words where the admin has them (draft, live, paused).
-  const statusLabel = (status: unknown) => (editor.status.badge as Record<string, string | undefined>)[String(status)] ?? String(status);
+  const statusLabel = (status: unknown) => textFor(editor.status.badge, String(status)) ?? String(status);
   return (
     <Card padding="0">
       {rows.length ? (

@@ -1,43 +1,41 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { authenticateShop } from '../admin/authenticate.server';
+import type { ShopifyDiscountCard } from '../components/ShopifyDiscount';
+import { updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
-import { coreFailure } from '../lib/admin.server';
-import { authenticateShop, loop } from '../shopify.server';
+import { objectOf } from '../json';
+import { outbox } from '../loop/outbox.server';
 
 /**
  * A reward's "Issue as a Shopify discount" setting (kept in the app's database) and the reward logs
  * whose discount failed after the retries, for the reward page (components/ShopifyDiscount.tsx).
  */
-async function state(shop: string, rewardId: string) {
-  return { enabled: (await loop.shopifyDiscountRewards(shop)).has(rewardId), failures: await loop.failedDiscounts(shop, rewardId) };
+async function card(shop: string, rewardId: string, message: string | null): Promise<ShopifyDiscountCard> {
+  const [enabled, failures] = await Promise.all([outbox.shopifyDiscountRewards(shop), outbox.failedDiscounts(shop, rewardId)]);
+  return { enabled: enabled.has(rewardId), failures, message };
 }
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { session } = await authenticateShop(request);
-  return { ...(await state(session.shop, params.id!)), message: null as string | null };
+  return card(session.shop, params.id ?? '', null);
 };
 
-/** What the card asks, with the language it shows, for the answer's words. */
-type Intent = { language?: string } & ({ intent: 'toggle'; enabled: boolean } | { intent: 'retry'; rewardLogId: string });
-
+/** The card asks `{intent: 'toggle', enabled}` or `{intent: 'retry', rewardLogId}`, with the language it shows. */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { session, api } = await authenticateShop(request);
-  const rewardId = params.id!;
-  const input = (await request.json()) as Intent;
+  const rewardId = params.id ?? '';
+  const input = objectOf(await request.json());
   const m = ADMIN_MESSAGES[claimedLanguage(input.language, request)].rewards.discount;
-  let message: string | null = null;
   if (input.intent === 'toggle') {
-    if (input.enabled) {
+    const enabled = input.enabled === true;
+    if (enabled) {
       // The app issues the code, so the core must not hand out one of its own.
-      const { error, response } = await api.PATCH('/schema/reward/record/{id}', {
-        params: { path: { id: rewardId } },
-        body: { handleCoupon: false },
-      });
-      if (!response.ok) return { ...(await state(session.shop, rewardId)), message: coreFailure(response.status, error).message };
+      const updated = await updateRecord(api, 'reward', rewardId, { handleCoupon: false });
+      if (!updated.ok) return card(session.shop, rewardId, updated.failure.message);
     }
-    await loop.setShopifyDiscount(session.shop, rewardId, input.enabled);
-    message = input.enabled ? m.enabled : m.disabled;
-  } else {
-    message = (await loop.retryDiscount(session.shop, input.rewardLogId)) ? m.retrying : m.notFailed;
+    await outbox.setShopifyDiscount(session.shop, rewardId, enabled);
+    return card(session.shop, rewardId, enabled ? m.enabled : m.disabled);
   }
-  return { ...(await state(session.shop, rewardId)), message };
+  const retried = typeof input.rewardLogId === 'string' && (await outbox.retryDiscount(session.shop, input.rewardLogId));
+  return card(session.shop, rewardId, retried ? m.retrying : m.notFailed);
 };

@@ -6,9 +6,10 @@ import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { AppProvider } from '@shopify/shopify-app-remix/react';
 import { boundary } from '@shopify/shopify-app-remix/server';
+import { config } from '../config.server';
 import { adminLanguage, ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
 import { AdminLanguageProvider } from '../i18n/context';
-import { apiKey, authenticate } from '../shopify.server';
+import { authenticate } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
 
@@ -16,7 +17,7 @@ const POLARIS_TRANSLATIONS: Record<AdminLanguage, typeof polarisEn> = { en: pola
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey, language: adminLanguage(request) };
+  return { apiKey: config.apiKey, language: adminLanguage(request) };
 };
 
 // Shopify names the merchant's language only on the admin's first load: keep it for the session's

@@ -2,9 +2,10 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { Banner, BlockStack, Box, Button, Card, InlineGrid, Layout, Page, Select, Text } from '@shopify/polaris';
 import { useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { config } from '../config.server';
+import { records } from '../core/records.server';
 import { useMessages } from '../i18n/context';
-import { records } from '../lib/records.server';
-import { authenticateShop, corePublicUrl } from '../shopify.server';
 
 const KINDS = [
   { slug: 'floating_widget', key: 'floatingWidgetId' },
@@ -18,12 +19,12 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const lists = await Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 })));
   return {
     accountId: account.accountId,
-    baseUrl: corePublicUrl,
+    baseUrl: config.corePublicUrl,
     lists: KINDS.map((k, i) => {
-      const list = lists[i]!;
+      const list = lists[i];
       return {
         ...k,
-        rows: list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [],
+        rows: list?.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [],
       };
     }),
   };

@@ -1,7 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { customerGid } from '../lib/admin-api.server';
-import { mintEndUserToken, noStore, tokenError } from '../lib/enduser-token.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { authenticate } from '../shopify.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import { shops } from '../storage/stores.server';
 
 /**
  * App proxy GET /apps/loyalty/token: a short-lived end-user token for the signed-in shopper.
@@ -11,6 +13,6 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.public.appProxy(request);
   const customerId = new URL(request.url).searchParams.get('logged_in_customer_id');
   if (!customerId || !/^[1-9]\d*$/.test(customerId)) return tokenError(401, 'unauthenticated', 'Sign in to see your rewards.');
-  const minted = await mintEndUserToken(coreUrl, session ? await shops.find(session.shop) : null, customerGid(customerId));
+  const minted = await mintEndUserToken(config.coreUrl, session ? await shops.find(session.shop) : null, customerGid(customerId));
   return minted instanceof Response ? minted : Response.json(minted, { headers: noStore });
 };

@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { mintEndUserToken, noStore, tokenError } from '../lib/enduser-token.server';
-import { authenticate, corePublicUrl, coreUrl, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { authenticate } from '../shopify.server';
+import { shops } from '../storage/stores.server';
 
 const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/[1-9]\d*$/;
 
@@ -16,9 +18,10 @@ async function token(request: Request): Promise<Response> {
   const customer = sessionToken.sub;
   if (!customer || !CUSTOMER_GID.test(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const account = await shops.find(shopOf(sessionToken.dest));
-  const minted = await mintEndUserToken(coreUrl, account, customer);
+  const minted = await mintEndUserToken(config.coreUrl, account, customer);
   if (minted instanceof Response) return cors(minted);
-  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: corePublicUrl }, { headers: noStore }));
+  // Minted, so the shop has its account.
+  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl }, { headers: noStore }));
 }
 
 /** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */

@@ -1,9 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { executeLog } from '../lib/flow.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { authenticate } from '../shopify.server';
+import { executeLog } from '../shopify/flow-actions.server';
+import { shops } from '../storage/stores.server';
 
 /** Flow action "Execute streak" (extensions/flow-execute-streak): one streak log for the Flow customer. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, payload, admin } = await authenticate.flow(request);
-  return executeLog('streak', { session, payload, admin }, { coreUrl, shops });
+  return executeLog('streak', { session, payload, admin }, { coreUrl: config.coreUrl, shops });
 };

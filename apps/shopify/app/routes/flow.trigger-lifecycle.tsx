@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { authenticate, loop } from '../shopify.server';
-import { KNOWN_TRIGGERS } from '../lib/loop.server';
+import { outbox } from '../loop/outbox.server';
+import { authenticate } from '../shopify.server';
+import { isTriggerHandle } from '../shopify/flow-extensions';
+import { triggerUsage } from '../shopify/payloads.server';
 
 /**
  * Flow's trigger lifecycle callback (extensions/flow-trigger-lifecycle): after Shopify's HMAC
@@ -9,10 +11,7 @@ import { KNOWN_TRIGGERS } from '../lib/loop.server';
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, payload } = await authenticate.flow(request);
-  const body = payload as { flow_trigger_definition_id?: unknown; has_enabled_flow?: unknown; timestamp?: unknown };
-  const handle = typeof body.flow_trigger_definition_id === 'string' ? body.flow_trigger_definition_id : '';
-  const stamped = typeof body.timestamp === 'string' ? new Date(body.timestamp) : undefined;
-  const notifiedAt = stamped && !Number.isNaN(stamped.getTime()) ? stamped : new Date();
-  if (KNOWN_TRIGGERS.has(handle)) await loop.setTriggerUsage(session.shop, handle, body.has_enabled_flow === true, notifiedAt);
+  const usage = triggerUsage(payload);
+  if (isTriggerHandle(usage.handle)) await outbox.setTriggerUsage(session.shop, usage.handle, usage.enabled, usage.notifiedAt);
   return Response.json({ ok: true });
 };

@@ -1,15 +1,15 @@
-import { migrated, pool } from '../shopify.server';
+import { pendingMigrations } from '../storage/migrate.server';
+import { pool } from '../storage/pool.server';
 
 const noStore = { 'cache-control': 'no-store' };
 
 /**
- * GET /healthz for the load balancer or platform: 200 once the process's tables are migrated and
- * while its database answers, else 503.
+ * GET /healthz for the load balancer or platform: 200 while the app's database answers with every
+ * migration of this build applied (the `migrate` command runs before the server), else 503.
  */
 export const loader = async () => {
   try {
-    await migrated;
-    await pool.query('select 1');
+    if ((await pendingMigrations(pool())).length) throw new Error('migrations pending');
   } catch {
     return Response.json({ status: 'unavailable' }, { status: 503, headers: noStore });
   }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { loop } from '../shopify.server';
+import { outbox } from '../loop/outbox.server';
 
 /**
  * The core's webhook deliveries for the app's own subscription (CONTRACT §10, §16): verified with
@@ -7,5 +7,5 @@ import { loop } from '../shopify.server';
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return new Response(null, { status: 405 });
-  return loop.receive(request);
+  return outbox.receive(request);
 };

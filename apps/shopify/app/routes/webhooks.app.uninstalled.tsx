@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { authenticate, sessionStorage, shops } from '../shopify.server';
+import { authenticate } from '../shopify.server';
+import { sessionStorage, shops } from '../storage/stores.server';
 
 /**
  * app/uninstalled: the access tokens are dead, so the sessions go. The loyalty account stays until

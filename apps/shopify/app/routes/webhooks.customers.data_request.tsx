@@ -1,8 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { customerGid } from '../lib/admin-api.server';
-import { accountClient } from '../lib/core.server';
-import { exportMember } from '../lib/gdpr.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { accountClient } from '../core/client.server';
+import { exportMember } from '../core/member-data.server';
+import { authenticate } from '../shopify.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import { complianceCustomerId, dataRequestId } from '../shopify/payloads.server';
+import { shops } from '../storage/stores.server';
 
 /**
  * customers/data_request: exports what the core holds about the customer and keeps it for the
@@ -10,11 +13,11 @@ import { authenticate, coreUrl, shops } from '../shopify.server';
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticate.webhook(request);
-  const body = payload as { customer?: { id?: number }; data_request?: { id?: number } };
+  const customerId = complianceCustomerId(payload);
   const account = await shops.find(shop);
-  if (!account || !body.customer?.id) return new Response(null, { status: 200 });
-  const externalId = customerGid(body.customer.id);
-  const data = await exportMember(accountClient(coreUrl, account), externalId);
-  await shops.saveDataRequest(shop, String(body.data_request?.id ?? body.customer.id), externalId, data ?? { member: null });
+  if (!account || customerId === null) return new Response(null, { status: 200 });
+  const externalId = customerGid(customerId);
+  const data = await exportMember(accountClient(config.coreUrl, account), externalId);
+  await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, data ?? { member: null });
   return new Response(null, { status: 200 });
 };

@@ -1,14 +1,17 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { customerGid } from '../lib/admin-api.server';
-import { accountClient } from '../lib/core.server';
-import { eraseMember } from '../lib/gdpr.server';
-import { authenticate, coreUrl, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { accountClient } from '../core/client.server';
+import { eraseMember } from '../core/member-data.server';
+import { authenticate } from '../shopify.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import { complianceCustomerId } from '../shopify/payloads.server';
+import { shops } from '../storage/stores.server';
 
 /** customers/redact: erases the member (and its logs, progress and reward logs) in the core. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticate.webhook(request);
-  const customerId = (payload as { customer?: { id?: number } }).customer?.id;
+  const customerId = complianceCustomerId(payload);
   const account = await shops.find(shop);
-  if (account && customerId) await eraseMember(accountClient(coreUrl, account), customerGid(customerId));
+  if (account && customerId !== null) await eraseMember(accountClient(config.coreUrl, account), customerGid(customerId));
   return new Response(null, { status: 200 });
 };

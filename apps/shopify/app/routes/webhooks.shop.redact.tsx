@@ -1,12 +1,14 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { platformClient } from '../lib/core.server';
-import { authenticate, coreUrl, platformToken, sessionStorage, shops } from '../shopify.server';
+import { config } from '../config.server';
+import { platformClient } from '../core/client.server';
+import { authenticate } from '../shopify.server';
+import { sessionStorage, shops } from '../storage/stores.server';
 
 /** shop/redact (48 hours after uninstall): erases the account in the core and everything kept here. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop } = await authenticate.webhook(request);
   const account = await shops.find(shop);
-  if (account) await platformClient(coreUrl, platformToken).erase(account.accountId);
+  if (account) await platformClient(config.coreUrl, config.platformToken).erase(account.accountId);
   await shops.remove(shop);
   const sessions = await sessionStorage.findSessionsByShop(shop);
   if (sessions.length) await sessionStorage.deleteSessions(sessions.map((s) => s.id));

@@ -33,6 +33,8 @@ export interface AdminStub {
   locales: { locale: string; primary: boolean }[];
   /** The published theme (themes(roles: MAIN)) and its config/settings_data.json text; null: no main theme. */
   mainTheme: { name: string; settingsData: string | null } | null;
+  /** How long each GraphQL answer waits, so that concurrent callers overlap. */
+  delayMs: number;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     beforeDiscountAnswer: null,
     locales: [{ locale: 'en', primary: true }],
     mainTheme: { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA },
+    delayMs: 0,
   };
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -95,6 +98,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       const { query, variables = {} } = JSON.parse(raw) as { query: string; variables?: Record<string, unknown> };
       const operation = /(?:query|mutation)\s+(\w+)/.exec(query)?.[1] ?? 'anonymous';
       stub.requests.push({ operation, variables });
+      if (stub.delayMs) await new Promise((resolve) => setTimeout(resolve, stub.delayMs));
       const scripted = stub.scripted.get(operation)?.shift();
       if (scripted && 'throttled' in scripted)
         return send(200, {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { Client, createTestDatabase, PLATFORM_TOKEN } from '../../../core/test/support/harness';
 import { BUILT_CLI, type ServiceProcess, startProcessWith } from '../../../core/test/support/processes';
-import { ShopStore } from '../../app/lib/shops.server';
+import { ShopStore } from '../../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './admin-stub';
 import { serveBuild } from './serve';
 import { SHOPIFY } from './stack';
@@ -112,7 +112,7 @@ export async function startProduction(): Promise<Production> {
     },
     core: { url: coreOrigin, platform: new Client(core.url, { authorization: `Bearer ${PLATFORM_TOKEN}` }), process: core },
     admin,
-    shops: new ShopStore(appPool, encryptionKey, Promise.resolve()),
+    shops: new ShopStore(() => appPool, encryptionKey),
     appPool,
     serveAgain: () => serveBuild(admin.origin, appEnv),
     async send(request) {

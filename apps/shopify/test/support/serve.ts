@@ -15,8 +15,9 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * The production build (`remix vite:build`) under the app's own `start` script (remix-serve), run
- * as the package manager runs it: in the package, its binaries on PATH, in a process of its own.
+ * The production build (`remix vite:build`, and the commands beside it) under the app's own `start`
+ * script (the migrations, then remix-serve beside the worker role), run as the package manager runs
+ * it: in the package, its binaries on PATH, in a process group of its own.
  * `env` adds to this process's environment (the app's configuration); the shop's Admin endpoints
  * are the stub at `adminStubOrigin`.
  */
@@ -73,7 +74,7 @@ export async function serveBuild(
   };
 }
 
-/** Listening is not ready: the app migrates its tables first, and says so on /healthz. */
+/** Listening is not ready: /healthz says when the database answers with every migration applied. */
 async function untilHealthy(url: string, output: () => string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {

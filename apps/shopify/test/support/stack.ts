@@ -10,14 +10,26 @@ export { TEST_SHOP };
 /** The Shopify credentials the test helpers sign with, from the library's own test config. */
 export const SHOPIFY = testConfig();
 
+/** The app's server modules as a test file uses them, loaded in-process against the stack's databases. */
+export interface InProcessApp {
+  pool: import('pg').Pool;
+  shops: (typeof import('../../app/storage/stores.server'))['shops'];
+  sessionStorage: (typeof import('../../app/storage/stores.server'))['sessionStorage'];
+  /** The Shopify loop's outbox (trigger usage, Shopify discount rewards). */
+  loop: (typeof import('../../app/loop/outbox.server'))['outbox'];
+  unauthenticated: (typeof import('../../app/shopify.server'))['unauthenticated'];
+  closeConnections(): Promise<void>;
+}
+
 /**
  * Everything a test file needs: the real core on a database of its own, a database for the app's
- * tables, the Admin API stub, and the app's server modules loaded against them.
+ * tables (migrated, as the `migrate` command does), the Admin API stub, and the app's server
+ * modules loaded against them.
  */
 export interface Stack {
   core: TestApp;
   admin: AdminStub;
-  app: typeof import('../../app/shopify.server');
+  app: InProcessApp;
   /** Provisions TEST_SHOP as afterAuth does on install; returns the stored account. */
   install(): Promise<{ accountId: string; organizationId: string }>;
   close(): Promise<void>;
@@ -37,7 +49,22 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
     LOYALTY_PLATFORM_TOKEN: 'test-platform-token-0123456789',
     LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
-  const app = await import('../../app/shopify.server');
+  const [shopify, stores, storage, { outbox }, { migrate }] = await Promise.all([
+    import('../../app/shopify.server'),
+    import('../../app/storage/stores.server'),
+    import('../../app/storage/pool.server'),
+    import('../../app/loop/outbox.server'),
+    import('../../app/storage/migrate.server'),
+  ]);
+  await migrate(storage.pool());
+  const app: InProcessApp = {
+    pool: storage.pool(),
+    shops: stores.shops,
+    sessionStorage: stores.sessionStorage,
+    loop: outbox,
+    unauthenticated: shopify.unauthenticated,
+    closeConnections: storage.closePool,
+  };
   // The library's runtime seam for outgoing requests: Admin API calls for *.myshopify.com go to the
   // local stub server instead of Shopify; everything else is fetched as is.
   setAbstractFetchFunc(async (input, init) => {
@@ -47,7 +74,7 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
   });
   // The offline session's scopes match the app's, so the admin pages need no token exchange.
   await app.sessionStorage.storeSession(setUpValidSession({ shop: TEST_SHOP, scope: 'read_customers' }));
-  const { provisionShop } = await import('../../app/lib/provision.server');
+  const { provisionShop } = await import('../../app/shopify/install.server');
   return {
     core,
     admin,

@@ -2,9 +2,9 @@ import { useFetcher } from '@remix-run/react';
 import { useAppBridge } from '@shopify/app-bridge-react';
 import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
 import { type ReactNode, useEffect, useState } from 'react';
-import { format } from '../../i18n';
+import { format, textFor } from '../../i18n';
 import { useMessages } from '../../i18n/context';
-import type { ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../lib/members.server';
+import type { ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
 
 /** What the member page's action answers for one row; the page words it in the merchant's language. */
 export type RowAnswer =
@@ -36,7 +36,7 @@ function StatusBadge({ status }: { status: string }) {
         : status === 'broken' || status === 'failed'
           ? 'critical'
           : undefined;
-  return <Badge tone={tone}>{m.statuses[status] ?? status}</Badge>;
+  return <Badge tone={tone}>{textFor(m.statuses, status) ?? status}</Badge>;
 }
 
 /** A card with a heading and an IndexTable, or an empty state that says how rows come to be. */
@@ -50,7 +50,7 @@ function Section({
   title: string;
   empty: string;
   count: number;
-  headings: string[];
+  headings: [string, ...string[]];
   children: ReactNode;
 }) {
   return (
@@ -67,7 +67,7 @@ function Section({
               resourceName={{ singular: title, plural: title }}
               itemCount={count}
               selectable={false}
-              headings={headings.map((h) => ({ title: h })) as [{ title: string }, ...{ title: string }[]]}
+              headings={[{ title: headings[0] }, ...headings.slice(1).map((title) => ({ title }))]}
             >
               {children}
             </IndexTable>
@@ -255,7 +255,7 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
           <IndexTable.Cell>{row.title ?? ''}</IndexTable.Cell>
-          <IndexTable.Cell>{m.sources[row.source] ?? row.source}</IndexTable.Cell>
+          <IndexTable.Cell>{textFor(m.sources, row.source) ?? row.source}</IndexTable.Cell>
           <IndexTable.Cell>
             {row.couponCode ? (
               <Text as="span" fontWeight="semibold">

@@ -12,7 +12,7 @@ import {
   Text,
   TextField,
 } from '@shopify/polaris';
-import type { MilestoneDraft, ProgramDraft, RewardChoice, RewardSummary } from '../../lib/programs';
+import type { MilestoneDraft, ProgramDraft, RewardChoice, RewardSummary } from '../../admin/program-draft';
 import { format } from '../../i18n';
 import { useMessages } from '../../i18n/context';
 import { RewardFields, useRewardSummary } from './RewardFields';

@@ -22,14 +22,19 @@ import {
   blankTask,
   checkProgram,
   isDirty,
+  METHODS,
   type MilestoneDraft,
+  oneOf,
+  PERIODS,
   type ProgramDraft,
   type RewardSummary,
   SETTING_FIELDS,
   type Settings,
+  STATUSES,
   type TaskDraft,
-} from '../../lib/programs';
-import type { SaveOutcome } from '../../lib/programs.server';
+  type TextSettingKey,
+} from '../../admin/program-draft';
+import type { SaveOutcome } from '../../admin/program-save.server';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { DateTimeField } from './DateTimeField';
@@ -124,7 +129,7 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
       setOpen((was) => [...new Set([...was, ...troubled.map((ms) => ms.key)])]);
       return;
     }
-    fetcher.submit({ draft, language } as never, { method: 'post', encType: 'application/json' });
+    fetcher.submit({ draft, language }, { method: 'post', encType: 'application/json' });
   };
   const discard = () => {
     setDraft(baseline);
@@ -313,7 +318,7 @@ function Basics({ draft, errors, setSetting }: SectionProps) {
               label={m.status.label}
               options={(['draft', 'live', 'paused'] as const).map((value) => ({ label: m.status[value], value }))}
               value={s.status}
-              onChange={(v) => setSetting('status')(v as Settings['status'])}
+              onChange={(v) => setSetting('status')(oneOf(STATUSES, v, s.status))}
               error={errors['settings.status']}
             />
           </InlineGrid>
@@ -349,17 +354,17 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
         { label: m.method.sum, value: 'sum' },
       ]}
       value={s.aggregationMethod}
-      onChange={(v) => setSetting('aggregationMethod')(v as Settings['aggregationMethod'])}
+      onChange={(v) => setSetting('aggregationMethod')(oneOf(METHODS, v, s.aggregationMethod))}
       error={errors['settings.aggregationMethod']}
     />
   );
-  const number = (key: keyof Settings, label: string, suffix: string | undefined, helpText: string) => (
+  const number = (key: TextSettingKey, label: string, suffix: string | undefined, helpText: string) => (
     <TextField
       label={label}
       type="number"
       autoComplete="off"
-      value={s[key] as string}
-      onChange={(v) => setSetting(key)(v as never)}
+      value={s[key]}
+      onChange={setSetting(key)}
       suffix={suffix}
       helpText={helpText}
       error={errors[`settings.${key}`]}
@@ -378,7 +383,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
               helpText={format(words.period.help, { period })}
               options={(['daily', 'weekly', 'monthly'] as const).map((value) => ({ label: words.period[value], value }))}
               value={s.aggregationPeriod}
-              onChange={(v) => setSetting('aggregationPeriod')(v as Settings['aggregationPeriod'])}
+              onChange={(v) => setSetting('aggregationPeriod')(oneOf(PERIODS, v, s.aggregationPeriod))}
               error={errors['settings.aggregationPeriod']}
             />
             {draft.kind !== 'mission' ? method : null}
@@ -589,13 +594,13 @@ function Tasks({
 function ShopperTexts({ draft, errors, setSetting }: SectionProps) {
   const { editor: m } = useMessages();
   const s = draft.settings;
-  const text = (key: keyof Settings, label: string, maxLength: number, helpText?: string) => (
+  const text = (key: TextSettingKey, label: string, maxLength: number, helpText?: string) => (
     <TextField
       label={label}
       helpText={helpText}
       autoComplete="off"
-      value={s[key] as string}
-      onChange={(v) => setSetting(key)(v as never)}
+      value={s[key]}
+      onChange={setSetting(key)}
       error={errors[`settings.${key}`]}
       maxLength={maxLength}
       multiline={maxLength > 48 ? 2 : undefined}

@@ -1,6 +1,15 @@
 import { Link } from '@remix-run/react';
 import { BlockStack, ChoiceList, InlineGrid, Select, TextField } from '@shopify/polaris';
-import type { NewReward, RewardChoice, RewardSummary } from '../../lib/programs';
+import {
+  CODE_SOURCES,
+  DISCOUNT_TYPES,
+  EXPIRY_TYPES,
+  type NewReward,
+  oneOf,
+  REWARD_MODES,
+  type RewardChoice,
+  type RewardSummary,
+} from '../../admin/program-draft';
 import { format } from '../../i18n';
 import { useMessages } from '../../i18n/context';
 import { DateTimeField } from './DateTimeField';
@@ -48,7 +57,7 @@ export function RewardFields({
           { label: m.reward.new, value: 'new' },
         ]}
         selected={[choice.mode]}
-        onChange={([mode]) => onChange({ ...choice, mode: mode as RewardChoice['mode'] }, 'mode')}
+        onChange={([mode]) => onChange({ ...choice, mode: oneOf(REWARD_MODES, mode, choice.mode) }, 'mode')}
       />
       {choice.mode === 'existing' ? (
         <BlockStack gap="100">
@@ -90,7 +99,7 @@ export function RewardFields({
                 { label: m.reward.type.fixed_amount, value: 'fixed_amount' },
               ]}
               value={r.discountType}
-              onChange={(v) => set('discountType', v as NewReward['discountType'])}
+              onChange={(v) => set('discountType', oneOf(DISCOUNT_TYPES, v, r.discountType))}
               error={errors.discountType}
             />
             <TextField
@@ -106,7 +115,7 @@ export function RewardFields({
               label={m.reward.expiry.label}
               options={(['no_expiry', 'relative', 'absolute'] as const).map((value) => ({ label: m.reward.expiry[value], value }))}
               value={r.rewardExpiryType}
-              onChange={(v) => set('rewardExpiryType', v as NewReward['rewardExpiryType'])}
+              onChange={(v) => set('rewardExpiryType', oneOf(EXPIRY_TYPES, v, r.rewardExpiryType))}
               error={errors.rewardExpiryType}
             />
             {r.rewardExpiryType === 'relative' ? (
@@ -136,7 +145,7 @@ export function RewardFields({
               { label: m.reward.codes.pool, value: 'pool', helpText: m.reward.codes.poolHelp },
             ]}
             selected={[r.codes]}
-            onChange={([codes]) => set('codes', codes as NewReward['codes'])}
+            onChange={([codes]) => set('codes', oneOf(CODE_SOURCES, codes, r.codes))}
           />
           {r.codes === 'generated' ? (
             <TextField

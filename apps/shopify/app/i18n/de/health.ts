@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 
 /** Programmzustand in der Übersicht: je laufendem Programm dieser Zeitraum gegen den davor. */
 export const health: Messages['health'] = {

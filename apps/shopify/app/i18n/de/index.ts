@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 import { common } from './common';
 import { dashboard } from './dashboard';
 import { dataRequests } from './dataRequests';

@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 
 export const login: Messages['login'] = {
   shop: 'Shop-Domain',

@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 
 /** Die Mitgliederseiten: Suche, Fortschritt und Belohnungen eines Mitglieds, Serien-Joker und Codes erneut senden. */
 export const members: Messages['members'] = {

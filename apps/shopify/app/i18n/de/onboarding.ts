@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 
 export const onboarding: Messages['onboarding'] = {
   title: 'Starte dein Treueprogramm',

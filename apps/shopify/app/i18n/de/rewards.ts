@@ -1,4 +1,4 @@
-import type { Messages } from '../index';
+import type { Messages } from '../messages';
 
 export const rewards: Messages['rewards'] = {
   coupons: {

@@ -31,8 +31,8 @@ export const onboarding = {
       goLive: 'Set live',
       launched: '“{name}” is live.',
       yours: 'Your programs',
-      statuses: { live: 'Live', draft: 'Draft', paused: 'Paused' } as Record<string, string>,
-      kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' } as Record<string, string>,
+      statuses: { live: 'Live', draft: 'Draft', paused: 'Paused' },
+      kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' },
       templates: {
         'daily-visit': {
           title: 'Daily visit streak',
@@ -96,7 +96,7 @@ export const onboarding = {
         'execute-mission': 'Execute mission',
         'grant-streak-freezes': 'Grant streak freezes',
         'stamp-coupon': 'Stamp coupon',
-      } as Record<string, string>,
+      },
       triggerNames: {
         'loyalty-streak-milestone': 'Streak milestone reached',
         'loyalty-streak-completed': 'Streak completed',
@@ -107,7 +107,7 @@ export const onboarding = {
         'loyalty-challenge-completed': 'Challenge completed',
         'loyalty-mission-completed': 'Mission completed',
         'loyalty-reward-issued': 'Reward issued',
-      } as Record<string, string>,
+      },
       recipeOrder: {
         title: 'Recipe: Order paid → Execute challenge with the order total',
         steps: [

@@ -1,0 +1,72 @@
+/**
+ * The app's rooms as layers, top first. A module may import from its own layer and the layers below
+ * it, never from one above; no import cycle is allowed, type-only imports included. Every module of
+ * app/ must belong to a layer, so a new room is placed here before it is used.
+ *
+ * - entry: what runs — Remix's routes and entries, and the commands node runs (migrate, the worker).
+ * - components: React; they read the admin's shared models and the lists below, never a route.
+ * - admin: the admin pages' logic shared by routes (authenticateShop, editor, members, onboarding).
+ * - app: shopify.server.ts, the Shopify app's configuration (sessions, auth, provisioning on install).
+ * - loop: core events → Flow triggers and Shopify discounts: its outbox and what sends it. It is
+ *   handed its Admin API client (commands/worker), so it needs neither the Shopify app nor Remix.
+ * - shopify: what faces Shopify — the Admin API operations, Flow actions, install, webhook payloads.
+ * - core: talking to the loyalty core — the typed client, records per slug, the app's subscription.
+ * - storage: the app's own tables — pool, migrations, sessions, shops, checklist marks.
+ * - base: configuration, JSON narrowing, the admin's texts.
+ */
+const LAYERS = [
+  ['entry', ['app/routes/', 'app/root.tsx', 'app/entry.server.tsx', 'app/commands/']],
+  ['components', ['app/components/']],
+  ['admin', ['app/admin/']],
+  ['app', ['app/shopify.server.ts']],
+  ['loop', ['app/loop/']],
+  ['shopify', ['app/shopify/']],
+  ['core', ['app/core/']],
+  ['storage', ['app/storage/']],
+  ['base', ['app/config.server.ts', 'app/json.ts', 'app/i18n/']],
+];
+
+const escape = (p) => p.replace(/[.$]/g, '\\$&');
+const pattern = (paths) => `^(${paths.map((p) => (p.endsWith('/') ? escape(p) : `${escape(p)}$`)).join('|')})`;
+
+const upward = LAYERS.slice(1).map(([name, paths], i) => ({
+  name: `${name}-imports-upward`,
+  comment: `${name} may not import from a layer above it (${LAYERS.slice(0, i + 1)
+    .map(([n]) => n)
+    .join(', ')})`,
+  severity: 'error',
+  from: { path: pattern(paths) },
+  to: { path: pattern(LAYERS.slice(0, i + 1).flatMap(([, p]) => p)) },
+}));
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Cycles come from a constant or type in the wrong place: move it to the lowest layer that needs it.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'layer-unplaced',
+      comment: 'Every module of app/ has a place in LAYERS.',
+      severity: 'error',
+      from: { path: '^app/', pathNot: pattern(LAYERS.flatMap(([, p]) => p)) },
+      to: {},
+    },
+    {
+      name: 'components-import-routes',
+      comment: "A component takes what a route gives it; the route's data types live with the component or below.",
+      severity: 'error',
+      from: { path: '^app/components/' },
+      to: { path: '^app/routes/' },
+    },
+    ...upward,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+};

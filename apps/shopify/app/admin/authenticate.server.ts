@@ -1,0 +1,39 @@
+import { config } from '../config.server';
+import { accountClient } from '../core/client.server';
+import { ensureCoreWebhook } from '../core/event-subscription.server';
+import { authenticate, provisioning } from '../shopify.server';
+import { ensureProvisioned } from '../shopify/install.server';
+import type { ShopAccount } from '../storage/shops.server';
+import { shops } from '../storage/stores.server';
+
+const webhookCheckedAt = new Map<string, number>();
+
+/**
+ * Repairs the shop's core webhook when the admin opens (at most once a minute per shop and process);
+ * best effort, since the page works without it and the next opening tries again.
+ */
+async function repairCoreWebhook(account: ShopAccount): Promise<void> {
+  const last = webhookCheckedAt.get(account.shop);
+  if (last && Date.now() - last < 60_000) return;
+  webhookCheckedAt.set(account.shop, Date.now());
+  try {
+    await shops.exclusive(account.shop, (store) =>
+      ensureCoreWebhook({ coreUrl: config.coreUrl, eventsUrl: config.eventsUrl }, store, account),
+    );
+  } catch (err) {
+    webhookCheckedAt.delete(account.shop);
+    console.error(`[loyalty] could not register the core webhook for ${account.shop}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/**
+ * An admin page's start: Shopify's admin context and the shop's loyalty account and client. On the
+ * first load the page's loader runs beside the layout's, and may find the session stored while the
+ * install's afterAuth is still provisioning; it then waits for that provisioning (or does it).
+ */
+export async function authenticateShop(request: Request) {
+  const context = await authenticate.admin(request);
+  const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
+  await repairCoreWebhook(account);
+  return { ...context, account, api: accountClient(config.coreUrl, account) };
+}

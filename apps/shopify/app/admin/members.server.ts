@@ -1,0 +1,280 @@
+import type { AccountClient } from '../core/client.server';
+import { coreFailure, type CoreFailure } from '../core/failure';
+import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
+import { objectOf } from '../json';
+import type { Outbox } from '../loop/outbox.server';
+import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
+import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
+
+/** The members admin (issue #18 part 3): search, one member's progress and rewards, freezes, resending a code. */
+
+export const PAGE_SIZE = 50;
+/** Words of a search: each must match one of the fields; four fields a word keeps far below the core's 50 leaves. */
+const MAX_WORDS = 6;
+const SEARCHED_FIELDS = ['firstName', 'lastName', 'email', 'externalId'] as const;
+
+/**
+ * The core filter for a search text: every word is found (case-insensitive `contains`, CONTRACT §3)
+ * in the first name, last name, e-mail or external id, so "marie dup" finds Marie Dupont and
+ * "@example.com" everyone at that domain. Null for a blank text.
+ */
+export function memberSearchFilter(text: string): ComplexCondition | null {
+  const words = text.trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+  if (!words.length) return null;
+  return {
+    operator: 'and',
+    conditions: words.map((word) => ({
+      operator: 'or',
+      conditions: SEARCHED_FIELDS.map((fieldSlug) => ({ fieldSlug, operator: 'contains', fieldValue: word })),
+    })),
+  };
+}
+
+export interface MemberRow {
+  id: string;
+  externalId: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+  status: string;
+  createdAt: string;
+  timezone: string | null;
+  /** The member is a Shopify customer (externalId a Customer GID). */
+  customerId: number | null;
+}
+
+const memberRow = (r: RecordOf<'account_user'>): MemberRow => ({
+  id: r.id,
+  externalId: r.externalId ?? '',
+  firstName: r.firstName ?? null,
+  lastName: r.lastName ?? null,
+  email: r.email ?? null,
+  status: r.status ?? '',
+  createdAt: r.createdAt ?? '',
+  timezone: r.timezone ?? null,
+  customerId: shopifyCustomerId(r.externalId),
+});
+
+export async function searchMembers(api: AccountClient, text: string, page: number) {
+  const filters = memberSearchFilter(text);
+  const result = await records(api, 'account_user').list({
+    ...(filters ? { filters } : {}),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+    limit: PAGE_SIZE,
+    offset: page * PAGE_SIZE,
+    fetchTotalCount: true,
+  });
+  if (!result.ok) return { members: [], total: 0, failure: result.failure };
+  return { members: result.data.map(memberRow), total: result.total ?? 0, failure: null };
+}
+
+/**
+ * An instant as the member lives it, `YYYY-MM-DD HH:mm` in their time zone (the account's unless
+ * they have their own): deadlines such as "breaks unless active by" are the member's local midnights.
+ * Formatted here so the server's and the browser's renderings agree.
+ */
+function localTime(iso: unknown, timezone: string | null): string | null {
+  if (typeof iso !== 'string' || !iso) return null;
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone ?? 'UTC',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(new Date(iso));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}
+
+const name = (r: { name?: unknown }) => String(r.name ?? '') || null;
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+export interface StreakRow {
+  id: string;
+  streakId: string;
+  streakName: string | null;
+  status: string;
+  run: number;
+  freezesAvailable: number;
+  freezesUsed: number;
+  frozenPeriodKeys: string[];
+  maxFreezes: number;
+  /** Times below are local to the member (see localTime). */
+  breaksAt: string | null;
+  startedAt: string;
+}
+
+export interface ChallengeRow {
+  id: string;
+  challengeName: string | null;
+  periodKey: string;
+  status: string;
+  value: number;
+  target: number | null;
+}
+
+export interface MissionRow {
+  id: string;
+  missionName: string | null;
+  status: string;
+  tasksCompleted: number;
+  tasks: number;
+  startedAt: string;
+}
+
+export interface RewardRow {
+  id: string;
+  title: string | null;
+  source: string;
+  couponCode: string | null;
+  /** When the code was issued, else when the reward was earned (a code still to come). */
+  issuedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface MemberDetail {
+  member: MemberRow;
+  streaks: StreakRow[];
+  challenges: ChallengeRow[];
+  missions: MissionRow[];
+  rewards: RewardRow[];
+}
+
+/** How many of each a member page lists, newest first; a member with more is far from the usual. */
+const DETAIL_LIMIT = 100;
+
+/**
+ * One member with their progress and reward logs; null when the core has no such member (404). A
+ * member without a time zone of their own lives in the account's, which is the shop's (set at install).
+ */
+export async function memberDetail(
+  api: AccountClient,
+  id: string,
+  shopTimezone: string | null,
+): Promise<{ detail: MemberDetail | null; failure: CoreFailure | null }> {
+  const member = await records(api, 'account_user').get(id);
+  if (!member.ok) return { detail: null, failure: member.failure.status === 404 ? null : member.failure };
+  const mine: ListQuery = {
+    filters: whereEquals('ownedById', id),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+    limit: DETAIL_LIMIT,
+  };
+  const [streaks, challenges, missions, rewards] = await Promise.all([
+    records(api, 'streak_progress').list(mine),
+    records(api, 'challenge_progress').list(mine),
+    records(api, 'mission_progress').list(mine),
+    records(api, 'reward_log').list(mine),
+  ]);
+  for (const list of [streaks, challenges, missions, rewards]) if (!list.ok) return { detail: null, failure: list.failure };
+  const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
+  const own = memberRow(member.data);
+  const profile = { ...own, timezone: own.timezone ?? shopTimezone };
+  const at = (iso: unknown) => localTime(iso, profile.timezone);
+  return {
+    failure: null,
+    detail: {
+      member: profile,
+      streaks: rows(streaks).map((p) => {
+        const streak = objectOf(p.streak);
+        return {
+          id: p.id,
+          streakId: String(p.streakId),
+          streakName: name(streak),
+          status: String(p.streakProgressStatus),
+          run: num(p.currentProgressValue),
+          freezesAvailable: num(p.freezesAvailable),
+          freezesUsed: num(p.freezesUsed),
+          frozenPeriodKeys: p.frozenPeriodKeys ?? [],
+          maxFreezes: num(streak.maxFreezes),
+          breaksAt: at(p.streakToBeBrokenAt),
+          startedAt: at(p.streakStartedAt) ?? '',
+        };
+      }),
+      challenges: rows(challenges).map((p) => {
+        const challenge = objectOf(p.challenge);
+        return {
+          id: p.id,
+          challengeName: name(challenge),
+          periodKey: String(p.periodKey ?? ''),
+          status: String(p.challengeProgressStatus),
+          value: num(p.currentProgressValue),
+          target: typeof challenge.completionTargetValue === 'number' ? challenge.completionTargetValue : null,
+        };
+      }),
+      missions: rows(missions).map((p) => {
+        const tasks = p.taskProgresses ?? [];
+        const mission = objectOf(p.mission);
+        return {
+          id: p.id,
+          missionName: name(mission),
+          status: String(p.missionProgressStatus),
+          tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
+          tasks: Array.isArray(mission.tasks) ? mission.tasks.length : tasks.length,
+          startedAt: at(p.missionStartedAt) ?? '',
+        };
+      }),
+      rewards: rows(rewards).map((r) => {
+        return {
+          id: r.id,
+          // The merchant knows the reward by its name; a deleted reward leaves the member's text.
+          title: name(objectOf(r.reward)) ?? (r.eudRewardTitle || null),
+          source: String(r.linkedSchemaSlug ?? ''),
+          couponCode: r.couponCode ?? null,
+          issuedAt: at(r.rewardIssuedAt ?? r.createdAt),
+          expiresAt: at(r.rewardExpiryAt),
+        };
+      }),
+    },
+  };
+}
+
+/** CONTRACT §14's grant: the core caps at the streak's maxFreezes and refuses what it must (409), in its own words. */
+export async function grantFreezes(
+  api: AccountClient,
+  progressId: string,
+  count: number,
+): Promise<{ ok: true; freezesAvailable: number } | { ok: false; failure: CoreFailure }> {
+  const { data, error, response } = await api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
+    params: { path: { id: progressId } },
+    body: { count },
+  });
+  if (!data) return { ok: false, failure: coreFailure(response.status, error) };
+  return { ok: true, freezesAvailable: num(data.data.freezesAvailable) };
+}
+
+export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed';
+
+/**
+ * Re-fires "Reward issued" (CONTRACT §16) for one reward log of the member, with the fields and
+ * payload the loop sends, so a workflow that e-mails the code sends it again. Like the loop, it sends
+ * only when the shop's Flow uses the trigger (as the lifecycle callback told) and only for Shopify
+ * customers; it is sent at once, so the merchant learns Shopify's answer.
+ */
+export async function resendRewardIssued(
+  deps: { outbox: Outbox; api: AccountClient; admin: AdminGraphql; shop: string },
+  memberId: string,
+  rewardLogId: string,
+): Promise<{ ok: true; couponCode: string } | { ok: false; reason: ResendRefusal; message?: string }> {
+  const found = await records(deps.api, 'reward_log').get(rewardLogId);
+  // A reward log of another member is not this page's to resend.
+  if (!found.ok || found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
+  const log = issuedRewardLog(found.data);
+  const customerId = shopifyCustomerId(objectOf(found.data.ownedBy).externalId);
+  if (customerId === null) return { ok: false, reason: 'not_customer' };
+  if (!log?.couponCode) return { ok: false, reason: 'no_code' };
+  if (!(await deps.outbox.usesTrigger(deps.shop, 'loyalty-reward-issued'))) return { ok: false, reason: 'trigger_unused' };
+  try {
+    const userErrors = await flowTriggerReceive(
+      deps.admin,
+      'loyalty-reward-issued',
+      triggerPayload(customerId, rewardIssuedFields(log, log.couponCode)),
+    );
+    if (userErrors.length) return { ok: false, reason: 'shopify_refused', message: userErrors.map((e) => e.message).join('; ') };
+  } catch (err) {
+    return { ok: false, reason: 'shopify_failed', message: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+  }
+  return { ok: true, couponCode: log.couponCode };
+}

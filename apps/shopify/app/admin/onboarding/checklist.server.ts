@@ -1,0 +1,75 @@
+import type { AccountClient } from '../../core/client.server';
+import { records } from '../../core/records.server';
+import type { AdminGraphql } from '../../shopify/admin-api.server';
+import type { ChecklistMarksStore } from '../../storage/checklist-marks.server';
+import { checkThemeEmbed, type EmbedCheck, liveWidgetIds, themeEditorLink, type WidgetIds } from './theme-embed.server';
+
+/**
+ * The dashboard's first-run checklist (issue #18) as the dashboard shows it: a live program
+ * (create-program.server.ts), the theme app embed (theme-embed.server.ts), and the steps a merchant
+ * ticks (automate with Flow, preview as a shopper).
+ */
+
+/** The member the checklist's member preview signs in; no Shopify customer is behind it. */
+export const PREVIEW_MEMBER = 'loyalty-admin-preview';
+
+export interface ProgramSummary {
+  slug: 'streak' | 'challenge' | 'mission';
+  id: string;
+  name: string;
+  status: string;
+}
+
+export interface Checklist {
+  program: { done: boolean; programs: ProgramSummary[] };
+  embed: { done: boolean; check: EmbedCheck; link: string; accountId: string; ids: WidgetIds };
+  automate: { done: boolean };
+  preview: { done: boolean };
+  allDone: boolean;
+  open: boolean;
+}
+
+/**
+ * The account's streaks, challenges and missions, live ones first: the newest 10 live and the newest
+ * 10 others of each kind, so that drafts, however many, never hide a live program.
+ */
+async function programs(api: AccountClient): Promise<ProgramSummary[]> {
+  const newest = async (slug: ProgramSummary['slug'], operator: 'equals' | 'not_equals') => {
+    const list = await records(api, slug).list({
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator, fieldValue: 'live' }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+      limit: 10,
+    });
+    return list.ok ? list.data.map((r) => ({ slug, id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [];
+  };
+  const kinds = ['streak', 'challenge', 'mission'] as const;
+  const lists = await Promise.all(kinds.flatMap((slug) => [newest(slug, 'equals'), newest(slug, 'not_equals')]));
+  return lists.flat().sort((a, b) => Number(b.status === 'live') - Number(a.status === 'live'));
+}
+
+export async function checklist(input: {
+  api: AccountClient;
+  admin: AdminGraphql;
+  shop: string;
+  apiKey: string;
+  accountId: string;
+  marks: ChecklistMarksStore;
+}): Promise<Checklist> {
+  const [list, check, ids, marks] = await Promise.all([
+    programs(input.api),
+    checkThemeEmbed(input.admin, input.api),
+    liveWidgetIds(input.api),
+    input.marks.marks(input.shop),
+  ]);
+  const program = { done: list.some((p) => p.status === 'live'), programs: list };
+  const embed = { done: check.ok, check, link: themeEditorLink(input.shop, input.apiKey), accountId: input.accountId, ids };
+  const allDone = program.done && embed.done && marks.automate && marks.preview;
+  return {
+    program,
+    embed,
+    automate: { done: marks.automate },
+    preview: { done: marks.preview },
+    allDone,
+    open: marks.open ?? !allDone,
+  };
+}

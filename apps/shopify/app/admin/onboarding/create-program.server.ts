@@ -1,0 +1,265 @@
+import type { AccountClient } from '../../core/client.server';
+import type { CoreFailure } from '../../core/failure';
+import {
+  type Creatable,
+  createFromValues,
+  type LanguageCode,
+  records,
+  type Removable,
+  removeRecord,
+  type Updatable,
+  updateFromValues,
+  updateRecord,
+  whereEquals,
+} from '../../core/records.server';
+import { isJsonObject, objectOf } from '../../json';
+import { type AdminGraphql, primaryLocale } from '../../shopify/admin-api.server';
+import { programPlan, type ProgramPlan, REWARD_VALID_DAYS, type TemplateId } from './program-templates';
+import { STOREFRONT_TEXTS, widgetLanguage, type WidgetLanguage } from './storefront-texts';
+import { liveWidgetIds } from './theme-embed.server';
+
+/**
+ * The checklist's first step (issue #18): a program template created in one step — its rewards,
+ * definition, milestones and leaderboard, and the widget's records the app embed needs — and removed
+ * again when a later step fails; and a draft program set live.
+ */
+
+/** What a template creates: resources the app may create, patch (the English texts) and delete again. */
+type TemplateSlug = Creatable & Updatable & Removable;
+
+export interface CreatedRecord {
+  slug: TemplateSlug;
+  id: string;
+  name: string;
+}
+
+export type CreateResult =
+  | { ok: true; language: WidgetLanguage; definition: CreatedRecord; created: CreatedRecord[]; shopifyDiscountRewards: string[] }
+  | { ok: false; message: string; fieldErrors: Record<string, string>; leftOver: CreatedRecord[] };
+
+export interface CreateOptions {
+  template: TemplateId;
+  status: 'live' | 'draft';
+  shopifyDiscounts: boolean;
+  language: WidgetLanguage;
+}
+
+/**
+ * The template texts' language: the shop's primary locale where the widget has it, else English
+ * (also when the locale cannot be read, so a missing scope never blocks a launch).
+ */
+export async function templateLanguage(admin: AdminGraphql): Promise<WidgetLanguage> {
+  try {
+    return widgetLanguage(await primaryLocale(admin));
+  } catch {
+    return 'en';
+  }
+}
+
+class StepFailed extends Error {
+  constructor(
+    readonly failure: Pick<CoreFailure, 'message' | 'fieldErrors'>,
+    readonly what: string,
+  ) {
+    super(failure.message);
+  }
+}
+
+/** The localisable fields of a body: the eud* texts and a mission's task texts. */
+function localised(body: Record<string, unknown>, stored: Record<string, unknown>): Record<string, unknown> {
+  const texts: Record<string, unknown> = Object.fromEntries(Object.entries(body).filter(([k]) => k.startsWith('eud')));
+  const given = body.tasks;
+  if (Array.isArray(given) && Array.isArray(stored.tasks)) {
+    // Tasks keep their ids, so the texts merge into the stored ones per language.
+    texts.tasks = stored.tasks.filter(isJsonObject).map((t, i) => {
+      const { eudTitle, eudDescription, ...rest } = t;
+      const mine = objectOf(given[i]);
+      return { ...rest, eudTitle: mine.eudTitle ?? eudTitle, eudDescription: mine.eudDescription ?? eudDescription };
+    });
+  }
+  return texts;
+}
+
+type Post = (
+  slug: TemplateSlug,
+  body: Record<string, unknown>,
+  fallback: Record<string, unknown> | null,
+  what: string,
+) => Promise<{ id: string }>;
+
+/**
+ * Creates records one by one, each in `language` (the core's default when none) with its English
+ * texts patched in from `fallback`, and keeps what it created, to delete it again when a later step fails.
+ */
+function creator(api: AccountClient, language: LanguageCode | undefined) {
+  const created: CreatedRecord[] = [];
+  const post: Post = async (slug, body, fallback, what) => {
+    const made = await createFromValues(api, slug, body, language);
+    if (!made.ok) throw new StepFailed(made.failure, what);
+    const record = made.data;
+    created.push({ slug, id: record.id, name: String(body.name ?? slug) });
+    if (fallback) {
+      const texts = localised(fallback, record);
+      if (Object.keys(texts).length) {
+        const patched = await updateFromValues(api, slug, record.id, texts, 'en');
+        if (!patched.ok) throw new StepFailed(patched.failure, what);
+      }
+    }
+    return record;
+  };
+  /** Deletes what was created, newest first; answers what could not be deleted. */
+  const undo = async (): Promise<CreatedRecord[]> => {
+    const leftOver: CreatedRecord[] = [];
+    for (const record of [...created].reverse()) {
+      const removed = await removeRecord(api, record.slug, record.id).catch(() => ({ ok: false }));
+      if (!removed.ok) leftOver.push(record);
+    }
+    return leftOver;
+  };
+  return { created, post, undo };
+}
+
+const failureOf = (err: unknown): Pick<CoreFailure, 'message' | 'fieldErrors'> =>
+  err instanceof StepFailed ? err.failure : { message: err instanceof Error ? err.message : String(err), fieldErrors: {} };
+
+/**
+ * Creates everything a template promises, in its language (texts also in English, the fallback for
+ * shoppers in other languages), and the widget's launcher, theme and texts when the account has no
+ * live ones. All or nothing as the merchant sees it: when a step fails, what was created is deleted
+ * again (newest first) and the core's error is returned.
+ */
+export async function createProgram(
+  api: AccountClient,
+  options: CreateOptions,
+  markShopifyDiscount: (rewardId: string, on: boolean) => Promise<void>,
+): Promise<CreateResult> {
+  const plan = programPlan(options.template, STOREFRONT_TEXTS[options.language]);
+  const english = options.language === 'en' ? null : programPlan(options.template, STOREFRONT_TEXTS.en);
+  const { created, post, undo } = creator(api, options.language);
+  const marked: string[] = [];
+
+  try {
+    const rewardIds = new Map<string, string>();
+    for (const [i, reward] of plan.rewards.entries()) {
+      const body = rewardBody(reward, plan, options.shopifyDiscounts, STOREFRONT_TEXTS[options.language].redeem);
+      const fallback = english ? rewardBody(english.rewards[i]!, english, options.shopifyDiscounts, STOREFRONT_TEXTS.en.redeem) : null;
+      rewardIds.set(reward.key, (await post('reward', body, fallback, 'reward')).id);
+    }
+    const definitionBody = (p: ProgramPlan) => ({
+      ...p.definition,
+      status: options.status,
+      ...(p.completionRewardKey ? { rewardId: rewardIds.get(p.completionRewardKey) } : {}),
+    });
+    const definition = await post(plan.slug, definitionBody(plan), english ? definitionBody(english) : null, plan.slug);
+    for (const [i, milestone] of plan.milestones.entries()) {
+      const body = (m: typeof milestone) => ({
+        name: m.title,
+        description: m.title,
+        linkedSchemaSlug: plan.slug,
+        linkedSchemaRecordId: definition.id,
+        milestoneTargetValue: m.target,
+        status: 'live',
+        rewardId: rewardIds.get(m.rewardKey),
+        eudTitle: m.title,
+      });
+      await post('milestone', body(milestone), english ? body(english.milestones[i]!) : null, 'milestone');
+    }
+    if (plan.leaderboard) {
+      const body = (p: ProgramPlan) => ({
+        ...p.leaderboard,
+        status: options.status,
+        linkedSchemaSlug: plan.slug,
+        linkedSchemaRecordId: definition.id,
+      });
+      await post('leaderboard', body(plan), english ? body(english) : null, 'leaderboard');
+    }
+    await ensureWidgetRecords(api, options.language, post);
+    if (options.shopifyDiscounts) {
+      for (const id of rewardIds.values()) {
+        await markShopifyDiscount(id, true);
+        marked.push(id);
+      }
+    }
+    return {
+      ok: true,
+      language: options.language,
+      definition: { slug: plan.slug, id: definition.id, name: String(plan.definition.name) },
+      created,
+      shopifyDiscountRewards: marked,
+    };
+  } catch (err) {
+    const failure = failureOf(err);
+    for (const id of marked) await markShopifyDiscount(id, false).catch(() => undefined);
+    return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver: await undo() };
+  }
+}
+
+function rewardBody(
+  reward: ProgramPlan['rewards'][number],
+  plan: ProgramPlan,
+  shopifyDiscounts: boolean,
+  redeem: string,
+): Record<string, unknown> {
+  return {
+    name: reward.title,
+    description: `${String(plan.definition.name)}: ${reward.title}`,
+    discountType: reward.discountType,
+    discountValue: reward.discountValue,
+    rewardExpiryType: 'relative',
+    rewardExpiryInDays: REWARD_VALID_DAYS,
+    // A Shopify discount's code comes from the app (CONTRACT §16); otherwise the core generates one.
+    handleCoupon: !shopifyDiscounts,
+    handleCouponAutoGeneration: !shopifyDiscounts,
+    ...(shopifyDiscounts ? {} : { couponCodePrefix: reward.couponCodePrefix }),
+    eudTitle: reward.title,
+    eudRedeemInstructionMessage: redeem,
+  };
+}
+
+/**
+ * Sets a draft (or paused) program live, and with it the leaderboards of it that are not live yet
+ * (a template created as a draft made its leaderboard a draft too).
+ */
+export async function launchProgram(
+  api: AccountClient,
+  slug: 'streak' | 'challenge' | 'mission',
+  id: string,
+): Promise<{ ok: true; name: string } | { ok: false; status: number; message: string }> {
+  const updated = await updateRecord(api, slug, id, { status: 'live' });
+  if (!updated.ok) return { ok: false, status: updated.failure.status, message: updated.failure.message };
+  const boards = await records(api, 'leaderboard').list({ filters: whereEquals('linkedSchemaRecordId', id), limit: 100 });
+  if (!boards.ok) return { ok: false, status: boards.failure.status, message: boards.failure.message };
+  for (const board of boards.data.filter((b) => b.status !== 'live')) {
+    const done = await updateRecord(api, 'leaderboard', board.id, { status: 'live' });
+    if (!done.ok) return { ok: false, status: done.failure.status, message: done.failure.message };
+  }
+  return { ok: true, name: String(updated.data.name ?? '') };
+}
+
+/** Creates the launcher, theme and template the account lacks (live ones), with the core's defaults. */
+async function ensureWidgetRecords(api: AccountClient, language: WidgetLanguage, post: Post): Promise<void> {
+  const ids = await liveWidgetIds(api);
+  if (!ids.floatingWidgetId) {
+    const body = (lang: WidgetLanguage) => ({
+      name: 'Loyalty launcher',
+      description: 'The button that opens the loyalty widget.',
+      status: 'live',
+      eudTitle: STOREFRONT_TEXTS[lang].launcher,
+    });
+    await post('floating_widget', body(language), language === 'en' ? null : body('en'), 'floating_widget');
+  }
+  if (!ids.themeId) await post('theme', { name: 'Loyalty theme', status: 'live' }, null, 'theme');
+  if (!ids.templateId) await post('template', { name: 'Loyalty texts', status: 'live' }, null, 'template');
+}
+
+/** The widget records on their own (the "Show it on your store" step, for programs made by hand). */
+export async function createWidgetRecords(api: AccountClient, language: WidgetLanguage): Promise<CreateResult | { ok: true }> {
+  const { post, undo } = creator(api, undefined);
+  try {
+    await ensureWidgetRecords(api, language, post);
+    return { ok: true };
+  } catch (err) {
+    const failure = failureOf(err);
+    return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver: await undo() };
+  }
+}

@@ -1,0 +1,148 @@
+import type { StorefrontTexts } from './storefront-texts';
+
+/**
+ * The onboarding's ready-made programs: what each one creates in the core (a definition, its
+ * rewards, its milestones, optionally a leaderboard), with its texts from one language's set.
+ * Pure data, so a test can hold a template to what it promises.
+ */
+export const TEMPLATE_IDS = ['daily-visit', 'weekly-freezes', 'monthly-spend', 'welcome-mission'] as const;
+export type TemplateId = (typeof TEMPLATE_IDS)[number];
+export const isTemplateId = (value: unknown): value is TemplateId => TEMPLATE_IDS.some((id) => id === value);
+
+export interface RewardPlan {
+  key: string;
+  discountType: 'percentage' | 'fixed_amount';
+  discountValue: number;
+  /** For codes the core generates (when the merchant does not choose Shopify discounts). */
+  couponCodePrefix: string;
+  title: string;
+}
+
+export interface MilestonePlan {
+  target: number;
+  rewardKey: string;
+  title: string;
+}
+
+export interface ProgramPlan {
+  slug: 'streak' | 'challenge' | 'mission';
+  /** The definition's own fields, texts included; the status and the mission's rewardId are added on creation. */
+  definition: Record<string, unknown>;
+  /** A mission's reward for completing every task. */
+  completionRewardKey?: string;
+  rewards: RewardPlan[];
+  milestones: MilestonePlan[];
+  leaderboard?: Record<string, unknown>;
+}
+
+/** How long a reward's code stays valid after it is issued. */
+export const REWARD_VALID_DAYS = 30;
+/** The monthly spend challenge's target, in the shop's currency. */
+export const SPEND_TARGET = 200;
+
+export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
+  switch (id) {
+    case 'daily-visit':
+      return {
+        slug: 'streak',
+        definition: {
+          name: t.daily.title,
+          aggregationPeriod: 'daily',
+          aggregationMethod: 'count',
+          aggregationTargetValue: 1,
+          completionTargetValue: 7,
+          eudTitle: t.daily.title,
+          eudDescription: t.daily.description,
+          eudCompletedMessage: t.daily.completed,
+        },
+        rewards: [
+          { key: 'day3', discountType: 'percentage', discountValue: 10, couponCodePrefix: 'STREAK3-', title: t.daily.reward3 },
+          { key: 'day7', discountType: 'percentage', discountValue: 20, couponCodePrefix: 'STREAK7-', title: t.daily.reward7 },
+        ],
+        milestones: [
+          { target: 3, rewardKey: 'day3', title: t.daily.day3 },
+          { target: 7, rewardKey: 'day7', title: t.daily.day7 },
+        ],
+      };
+    case 'weekly-freezes':
+      return {
+        slug: 'streak',
+        definition: {
+          name: t.weekly.title,
+          aggregationPeriod: 'weekly',
+          aggregationMethod: 'count',
+          aggregationTargetValue: 1,
+          // Endless: the run goes on while the shopper keeps coming; freezes carry it over a missed week.
+          completionTargetValue: null,
+          maxFreezes: 2,
+          freezeEarnEveryPeriods: 4,
+          eudTitle: t.weekly.title,
+          eudDescription: t.weekly.description,
+        },
+        rewards: [
+          { key: 'week4', discountType: 'percentage', discountValue: 10, couponCodePrefix: 'WEEK4-', title: t.weekly.reward4 },
+          { key: 'week12', discountType: 'percentage', discountValue: 25, couponCodePrefix: 'WEEK12-', title: t.weekly.reward12 },
+        ],
+        milestones: [
+          { target: 4, rewardKey: 'week4', title: t.weekly.week4 },
+          { target: 12, rewardKey: 'week12', title: t.weekly.week12 },
+        ],
+      };
+    case 'monthly-spend':
+      return {
+        slug: 'challenge',
+        definition: {
+          name: t.spend.title,
+          aggregationPeriod: 'monthly',
+          aggregationMethod: 'sum',
+          completionTargetValue: SPEND_TARGET,
+          eudTitle: t.spend.title,
+          eudDescription: t.spend.description,
+          eudCompletedMessage: t.spend.completed,
+        },
+        rewards: [
+          { key: 'half', discountType: 'fixed_amount', discountValue: 5, couponCodePrefix: 'SPEND100-', title: t.spend.rewardHalf },
+          { key: 'full', discountType: 'fixed_amount', discountValue: 15, couponCodePrefix: 'SPEND200-', title: t.spend.rewardFull },
+        ],
+        milestones: [
+          { target: SPEND_TARGET / 2, rewardKey: 'half', title: t.spend.half },
+          { target: SPEND_TARGET, rewardKey: 'full', title: t.spend.full },
+        ],
+        leaderboard: {
+          name: t.spend.leaderboard,
+          rankBy: 'window_progress',
+          size: 10,
+          displayName: 'first_name_initial',
+          eudTitle: t.spend.leaderboard,
+          eudDescription: t.spend.leaderboardDescription,
+        },
+      };
+    case 'welcome-mission':
+      return {
+        slug: 'mission',
+        definition: {
+          name: t.welcome.title,
+          aggregationPeriod: 'monthly',
+          isRepeatable: false,
+          // The activity ids a Flow sends with "Execute mission" (customer created, order paid, review posted).
+          tasks: [
+            {
+              name: t.welcome.account,
+              activityId: 'account_created',
+              aggregationMethod: 'count',
+              targetValue: 1,
+              eudTitle: t.welcome.account,
+            },
+            { name: t.welcome.order, activityId: 'first_order', aggregationMethod: 'count', targetValue: 1, eudTitle: t.welcome.order },
+            { name: t.welcome.review, activityId: 'first_review', aggregationMethod: 'count', targetValue: 1, eudTitle: t.welcome.review },
+          ],
+          eudTitle: t.welcome.title,
+          eudDescription: t.welcome.description,
+          eudCompletedMessage: t.welcome.completed,
+        },
+        completionRewardKey: 'welcome',
+        rewards: [{ key: 'welcome', discountType: 'percentage', discountValue: 15, couponCodePrefix: 'WELCOME-', title: t.welcome.reward }],
+        milestones: [],
+      };
+  }
+}

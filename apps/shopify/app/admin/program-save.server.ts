@@ -1,0 +1,202 @@
+import type { AccountClient } from '../core/client.server';
+import type { CoreFailure } from '../core/failure';
+import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
+import {
+  changed,
+  checkProgram,
+  type CheckWords,
+  definitionValues,
+  type MilestoneDraft,
+  milestoneValues,
+  planMilestones,
+  type ProgramDraft,
+  programFromRecords,
+  type ProgramKind,
+  type RewardChoice,
+  type RewardSummary,
+  rewardValues,
+} from './program-draft';
+
+/** The core's name of a field where the editor's draft names it otherwise. */
+const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
+
+/** What the editor needs besides the shop's account client: the app's own "Issue as a Shopify discount" setting. */
+export interface ShopifyDiscounts {
+  shopifyDiscountRewards(shop: string): Promise<Set<string>>;
+  setShopifyDiscount(shop: string, rewardId: string, on: boolean): Promise<void>;
+}
+
+export type LoadResult = { ok: true; draft: ProgramDraft } | { ok: false; failure: CoreFailure };
+
+/** A definition with all its milestones (live, draft and paused; the definition's own list has only live ones). */
+export async function loadProgram(api: AccountClient, kind: ProgramKind, id: string): Promise<LoadResult> {
+  const [definition, milestones] = await Promise.all([
+    records(api, kind).get(id),
+    records(api, 'milestone').list({
+      filters: whereEquals('linkedSchemaRecordId', id),
+      sortBy: [{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }],
+      limit: 1000,
+    }),
+  ]);
+  if (!definition.ok) return definition;
+  if (!milestones.ok) return milestones;
+  return { ok: true, draft: programFromRecords(kind, definition.data, milestones.data) };
+}
+
+/** The account's rewards to pick from, newest first, with whether the app issues each as a Shopify discount. */
+export async function listRewards(api: AccountClient, discounts: ShopifyDiscounts, shop: string): Promise<RewardSummary[]> {
+  const [list, shopify] = await Promise.all([
+    records(api, 'reward').list({ limit: 1000, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] }),
+    discounts.shopifyDiscountRewards(shop),
+  ]);
+  if (!list.ok) return [];
+  return list.data.map((r) => ({
+    id: r.id,
+    name: String(r.name),
+    discountType: String(r.discountType),
+    discountValue: Number(r.discountValue),
+    shopifyDiscount: shopify.has(r.id),
+  }));
+}
+
+/** One part of a save that the core refused (or that was not tried because what it depends on was refused). */
+export interface SaveProblem {
+  /** `settings`, `completionReward` or `milestones.<key>`: where the editor shows it. */
+  scope: string;
+  message: string;
+}
+
+export interface SaveOutcome {
+  /** What the editor shows next: what was saved as the core now has it, and the rest as the merchant entered it. */
+  draft: ProgramDraft;
+  /** The program as the core holds it after the save (null while it does not exist). */
+  saved: ProgramDraft | null;
+  errors: Record<string, string>;
+  problems: SaveProblem[];
+}
+
+export interface SaveDeps {
+  api: AccountClient;
+  discounts: ShopifyDiscounts;
+  shop: string;
+  words: CheckWords & { notTried: string };
+}
+
+/**
+ * Saves a program draft through several core calls — the rewards created inline, the definition,
+ * the milestones removed, changed and added — each on its own: a refused call is reported on its
+ * fields and the rest still go ahead where they do not depend on it. Nothing the merchant entered
+ * is dropped: what failed comes back as entered, with the ids the parts that succeeded now have
+ * (a reward created before its milestone was refused is then picked, not created again).
+ */
+export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<SaveOutcome> {
+  const { api, words } = deps;
+  const draft: ProgramDraft = structuredClone(input);
+  const local = checkProgram(draft, words);
+  if (Object.keys(local).length) return { draft, saved: null, errors: local, problems: [] };
+  const errors: Record<string, string> = {};
+  const problems: SaveProblem[] = [];
+  const refuse = (scope: string, failure: CoreFailure) => {
+    problems.push({ scope, message: failure.message });
+    for (const [field, message] of Object.entries(failure.fieldErrors)) errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= message;
+  };
+
+  let before: ProgramDraft | null = null;
+  if (draft.id) {
+    const found = await loadProgram(api, draft.kind, draft.id);
+    if (!found.ok) {
+      refuse('settings', found.failure);
+      return { draft, saved: null, errors, problems };
+    }
+    before = found.draft;
+  }
+
+  // A reward the merchant creates inline exists before what refers to it.
+  const ensureReward = async (scope: string, choice: RewardChoice, fallbackName: string): Promise<string | null | false> => {
+    if (choice.mode === 'none') return null;
+    if (choice.mode === 'existing') return choice.rewardId;
+    const created = await createFromValues(api, 'reward', rewardValues(choice.draft, fallbackName));
+    if (!created.ok) {
+      refuse(scope, created.failure);
+      return false;
+    }
+    if (choice.draft.codes === 'shopify') await deps.discounts.setShopifyDiscount(deps.shop, created.data.id, true);
+    Object.assign(choice, { mode: 'existing', rewardId: created.data.id });
+    return created.data.id;
+  };
+
+  // A PATCH carries only what changed, and nothing changed is no call at all.
+  const write = async (
+    slug: ProgramKind | 'milestone',
+    id: string | null,
+    values: Record<string, unknown>,
+    previous: Record<string, unknown>,
+  ) => {
+    if (!id) return createFromValues(api, slug, values);
+    const patch = changed(values, previous);
+    return Object.keys(patch).length ? updateFromValues(api, slug, id, patch) : { ok: true as const, data: { id } };
+  };
+
+  const plan = planMilestones(draft, before);
+  const saveMilestone = async (m: MilestoneDraft) => {
+    const scope = `milestones.${m.key}`;
+    if (!draft.id) {
+      problems.push({ scope, message: words.notTried });
+      return;
+    }
+    const rewardId = await ensureReward(`${scope}.reward`, m.reward, m.name);
+    if (rewardId === false) return;
+    const values = milestoneValues(m, rewardId);
+    const old = m.id ? before?.milestones.find((b) => b.id === m.id) : undefined;
+    const result = old
+      ? await write('milestone', old.id, values, milestoneValues(old, old.reward.rewardId || null))
+      : await write('milestone', null, { ...values, linkedSchemaSlug: draft.kind, linkedSchemaRecordId: draft.id }, {});
+    if (!result.ok) return refuse(scope, result.failure);
+    m.id = result.data.id;
+  };
+
+  for (const id of plan.remove) {
+    const removed = await removeRecord(api, 'milestone', id);
+    if (!removed.ok) {
+      // Still there: the editor shows it again, with the reason.
+      const kept = before!.milestones.find((m) => m.id === id)!;
+      draft.milestones.push(kept);
+      refuse(`milestones.${kept.key}`, removed.failure);
+    }
+  }
+  for (const m of plan.before) await saveMilestone(m);
+
+  let definitionSaved = false;
+  const rewardId = draft.kind === 'mission' ? await ensureReward('completionReward', draft.completionReward, draft.settings.name) : null;
+  if (rewardId === false) {
+    problems.push({ scope: 'settings', message: words.notTried });
+  } else {
+    const values = definitionValues(draft, rewardId);
+    const result = before
+      ? await write(draft.kind, before.id, values, definitionValues(before, before.completionReward.rewardId || null))
+      : await write(draft.kind, null, values, {});
+    if (result.ok) {
+      draft.id = result.data.id;
+      definitionSaved = true;
+    } else refuse('settings', result.failure);
+  }
+  for (const m of plan.after) await saveMilestone(m);
+
+  if (!draft.id) return { draft, saved: null, errors, problems };
+  const after = await loadProgram(api, draft.kind, draft.id);
+  if (!after.ok) {
+    refuse('settings', after.failure);
+    return { draft, saved: null, errors, problems };
+  }
+  const saved = after.draft;
+  const savedById = new Map(saved.milestones.map((m) => [m.id!, m]));
+  const refused = (m: MilestoneDraft) => problems.some((p) => p.scope.startsWith(`milestones.${m.key}`));
+  // Parts saved (or left alone) read back as the core has them; the rest stay as the merchant entered them.
+  const next: ProgramDraft = {
+    ...draft,
+    settings: definitionSaved ? saved.settings : draft.settings,
+    completionReward: definitionSaved ? saved.completionReward : draft.completionReward,
+    milestones: draft.milestones.map((m) => (m.id && savedById.has(m.id) && !refused(m) ? savedById.get(m.id)! : m)),
+  };
+  return { draft: next, saved, errors, problems };
+}

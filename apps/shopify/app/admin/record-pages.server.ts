@@ -1,0 +1,72 @@
+import type { AccountClient } from '../core/client.server';
+import { type OpenApiDocument, openApiDocument } from '../core/openapi.server';
+import { records, type Slug } from '../core/records.server';
+import { type Choices, type FieldSpec, fieldsOf, referencedSlugs } from './form-fields';
+
+/**
+ * The server side of the generic record pages (app.r.$slug.*): their forms' fields from the core's
+ * own OpenAPI document, so a form follows the core's field rules whichever core version is deployed,
+ * and the records an id field may pick.
+ */
+
+/** The writable fields of a resource for a create or an update form. */
+export async function formFields(coreUrl: string, schema: string, mode: 'create' | 'update'): Promise<FieldSpec[]> {
+  const schemas = (await openApiDocument(coreUrl)).components?.schemas ?? {};
+  const create = fieldsOf(schemas[`${schema}Create`]);
+  if (mode === 'create') return create;
+  // An update takes the create fields, none of them required; what the create required stays non-blank.
+  const requiredOnCreate = new Set(create.filter((f) => f.required).map((f) => f.name));
+  return fieldsOf(schemas[`${schema}Update`] ?? schemas[`${schema}Create`], false).map((f) => ({
+    ...f,
+    required: requiredOnCreate.has(f.name),
+  }));
+}
+
+/** A milestone's fields as a definition's page adds one: the definition it belongs to is the page's. */
+export async function milestoneFormFields(coreUrl: string): Promise<FieldSpec[]> {
+  return (await formFields(coreUrl, 'Milestone', 'create')).filter(
+    (f) => f.name !== 'linkedSchemaSlug' && f.name !== 'linkedSchemaRecordId',
+  );
+}
+
+/** Whether the core lists records of `slug`, as its own document says. */
+const listable = (doc: OpenApiDocument, slug: string): slug is Slug => doc.paths?.[`/schema/${slug}/record`]?.get !== undefined;
+
+/** A pick list longer than this is not a list a merchant reads; an id beyond it still shows as set. */
+const PICK_LIMIT = 250;
+
+/** Records a form's id fields can pick, newest first, labelled by name. */
+export async function choicesFor(api: AccountClient, coreUrl: string, fields: FieldSpec[]): Promise<Choices> {
+  const doc = await openApiDocument(coreUrl);
+  const slugs = referencedSlugs(fields).filter((slug) => listable(doc, slug));
+  const lists = await Promise.all(
+    slugs.map((slug) => records(api, slug).list({ limit: PICK_LIMIT, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
+  );
+  return Object.fromEntries(
+    slugs.map((slug, i) => {
+      const list = lists[i];
+      const label = (r: Record<string, unknown> & { id: string }) => String(r.name ?? r.templateName ?? r.id);
+      return [slug, list?.ok ? list.data.map((r) => ({ label: label(r), value: r.id })) : []];
+    }),
+  );
+}
+
+/** How many codes of a reward's pool are still to issue, and how many are issued. */
+export async function couponCounts(api: AccountClient, rewardId: string): Promise<{ available: number; issued: number }> {
+  const count = async (issued: boolean) => {
+    const result = await records(api, 'coupon').list({
+      filters: {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: 'rewardId', operator: 'equals', fieldValue: rewardId },
+          { fieldSlug: 'isCouponIssued', operator: 'equals', fieldValue: issued },
+        ],
+      },
+      limit: 1,
+      fetchTotalCount: true,
+    });
+    return result.ok ? (result.total ?? 0) : 0;
+  };
+  const [available, issued] = await Promise.all([count(false), count(true)]);
+  return { available, issued };
+}

@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { config } from '../config.server';
+import { OutboxSender } from '../loop/sender.server';
+import { unauthenticated } from '../shopify.server';
+import { pendingMigrations } from '../storage/migrate.server';
+import { closePool, pool } from '../storage/pool.server';
+import { shops } from '../storage/stores.server';
+
+/**
+ * The worker role: `pnpm run start:worker` (node build/commands/worker.js), which `start` runs beside
+ * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts) until SIGTERM or
+ * SIGINT; any number may run on one database.
+ */
+async function main(): Promise<void> {
+  // A worker that starts while the release's `migrate` still runs waits for it, rather than failing
+  // its passes on tables that are not there yet.
+  for (let told = false; (await pendingMigrations(pool())).length; told = true) {
+    if (!told) console.log("[loyalty-loop] waiting for the app's migrations");
+    await sleep(500);
+  }
+  const sender = new OutboxSender({
+    pool: pool(),
+    databaseUrl: config.databaseUrl,
+    shops,
+    coreUrl: config.coreUrl,
+    retrySchedule: config.retrySchedule,
+    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
+  });
+  sender.start();
+  console.log('[loyalty-loop] worker started');
+  const stop = async () => {
+    await sender.stop();
+    await closePool();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop());
+  process.once('SIGINT', () => void stop());
+}
+
+main().catch((err: unknown) => {
+  console.error(`[loyalty-loop] worker failed to start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

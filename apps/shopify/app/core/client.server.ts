@@ -1,0 +1,44 @@
+import { createLoyaltyClient } from '@loyalty/client';
+import type { ShopAccount } from '../storage/shops.server';
+import type { CoreErrorBody } from './failure';
+
+/** The core's API prefix; every client the app makes talks to it. */
+export function apiBase(coreUrl: string): string {
+  return `${coreUrl}/api/v1.0`;
+}
+
+/** A typed client acting for one shop's account with the key the app keeps for it. */
+export function accountClient(coreUrl: string, account: Pick<ShopAccount, 'apiKey' | 'apiSecret'>) {
+  return createLoyaltyClient(apiBase(coreUrl), { apiKey: account.apiKey, apiSecret: account.apiSecret });
+}
+
+export type AccountClient = ReturnType<typeof accountClient>;
+
+/** A typed client for the platform API (CONTRACT §4), authenticated with the platform token. */
+export function platformClient(coreUrl: string, platformToken: string) {
+  const client = createLoyaltyClient(apiBase(coreUrl), {});
+  const headers = { authorization: `Bearer ${platformToken}` };
+  return {
+    /** Creates the shop's organization and account, or finds them again by `externalRef`, with a fresh API key. */
+    async provision(body: { organizationName: string; accountName: string; timezone?: string; externalRef: string }) {
+      const { data, error, response } = await client.POST('/platform/accounts', { body, headers });
+      if (!data) throw new CoreError(response.status, error);
+      return data.data;
+    },
+    /** Erases an account; an account already gone counts as erased. */
+    async erase(accountId: string): Promise<void> {
+      const { error, response } = await client.DELETE('/platform/accounts/{id}', { params: { path: { id: accountId } }, headers });
+      if (!response.ok && response.status !== 404) throw new CoreError(response.status, error);
+    },
+  };
+}
+
+/** A core answer that was not a success, with the core's error body when it sent one. */
+export class CoreError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body?: CoreErrorBody,
+  ) {
+    super(`loyalty core answered ${status}${body?.error?.code ? ` ${body.error.code}` : ''}`);
+  }
+}

@@ -1,0 +1,220 @@
+import { randomBytes } from 'node:crypto';
+import { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from '@loyalty/client';
+import type pg from 'pg';
+import { config } from '../config.server';
+import { accountClient } from '../core/client.server';
+import { objectOf } from '../json';
+import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
+import type { TriggerHandle } from '../shopify/flow-extensions';
+import { pool } from '../storage/pool.server';
+import type { ShopStore } from '../storage/shops.server';
+import { shops } from '../storage/stores.server';
+import { type IssuedRewardLog, issuedRewardLogs, rewardExpiry, rewardIssuedFields, triggerPayload, triggersFor } from './triggers.server';
+
+/**
+ * The Shopify loop's outbox (CONTRACT §16), as the web role sees it: the core's deliveries turned
+ * into rows in one transaction (unique per event, so a redelivery adds nothing), which Flow
+ * triggers each shop's workflows use, and which rewards are issued as Shopify discounts, with the
+ * ones that failed. The worker role sends the rows (sender.server.ts).
+ */
+
+/** The channel a committed row is announced on, so a sender sends it at once instead of at its next poll. */
+export const OUTBOX_CHANNEL = 'loyalty_shopify_outbox';
+
+/** A discount to create, as reserved with its reward log's row. */
+export interface DiscountSpec {
+  title: string;
+  discountType: 'percentage' | 'fixed_amount';
+  discountValue: number;
+  endsAt: string | null;
+  /** The Reward issued trigger's fields, sent once the code exists. */
+  triggerFields: Record<string, unknown>;
+}
+
+export interface FailedDiscount {
+  rewardLogId: string;
+  customerGid: string;
+  reason: string;
+  attempts: number;
+}
+
+export interface OutboxDeps {
+  pool: () => pg.Pool;
+  shops: ShopStore;
+  coreUrl: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A code nobody can guess, reserved for one reward log before Shopify is asked. */
+function discountCode(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  return `LOYALTY-${[...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+function discountSpec(log: IssuedRewardLog): DiscountSpec {
+  const reward = log.reward ?? {};
+  return {
+    title: `Loyalty reward: ${(reward.name ?? 'reward').slice(0, 200)}`,
+    discountType: reward.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage',
+    discountValue: Number(reward.discountValue ?? 0),
+    endsAt: rewardExpiry(log),
+    triggerFields: rewardIssuedFields(log, null),
+  };
+}
+
+export class Outbox {
+  constructor(private readonly deps: OutboxDeps) {}
+
+  /**
+   * Flow's lifecycle callback: whether the shop has an enabled workflow using `handle`. Flow's
+   * callbacks may arrive out of order: the newest notification wins (Shopify's docs), so an older
+   * "disabled" arriving late cannot switch off a trigger a later workflow enabled.
+   */
+  async setTriggerUsage(shop: string, handle: TriggerHandle, enabled: boolean, notifiedAt: Date): Promise<void> {
+    await this.deps.pool().query(
+      `insert into flow_trigger_usage (shop, handle, enabled, notified_at) values ($1, $2, $3, $4)
+       on conflict (shop, handle) do update set enabled = excluded.enabled, notified_at = excluded.notified_at
+       where flow_trigger_usage.notified_at < excluded.notified_at`,
+      [shop, handle, enabled, notifiedAt],
+    );
+  }
+
+  /** Whether the shop's Flow uses the trigger, as the lifecycle callback last told. */
+  async usesTrigger(shop: string, handle: TriggerHandle): Promise<boolean> {
+    const { rowCount } = await this.deps
+      .pool()
+      .query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [shop, handle]);
+    return (rowCount ?? 0) > 0;
+  }
+
+  async shopifyDiscountRewards(shop: string): Promise<Set<string>> {
+    const { rows } = await this.deps
+      .pool()
+      .query<{ reward_id: string }>('select reward_id from shopify_discount_rewards where shop = $1', [shop]);
+    return new Set(rows.map((r) => r.reward_id));
+  }
+
+  async setShopifyDiscount(shop: string, rewardId: string, on: boolean): Promise<void> {
+    if (on)
+      await this.deps
+        .pool()
+        .query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2) on conflict do nothing', [shop, rewardId]);
+    else await this.deps.pool().query('delete from shopify_discount_rewards where shop = $1 and reward_id = $2', [shop, rewardId]);
+  }
+
+  /** Reward logs of a reward still without a code after the retries, for the reward's admin page. */
+  async failedDiscounts(shop: string, rewardId: string): Promise<FailedDiscount[]> {
+    const { rows } = await this.deps.pool().query<{
+      reward_log_id: string;
+      customer_gid: string;
+      last_error: string | null;
+      attempts: number;
+    }>(`select reward_log_id, customer_gid, last_error, attempts from reward_discounts where shop = $1 and reward_id = $2 and status = 'failed' order by created_at`, [shop, rewardId]);
+    return rows.map((r) => ({
+      rewardLogId: r.reward_log_id,
+      customerGid: r.customer_gid,
+      reason: r.last_error ?? 'unknown',
+      attempts: r.attempts,
+    }));
+  }
+
+  /** The admin's Retry: the failed discount is due again with a fresh round of attempts. */
+  async retryDiscount(shop: string, rewardLogId: string): Promise<boolean> {
+    const client = await this.deps.pool().connect();
+    try {
+      await client.query('begin');
+      const { rowCount } = await client.query(
+        `update reward_discounts set status = 'pending', attempts = 0, next_attempt_at = now() where shop = $1 and reward_log_id = $2 and status = 'failed'`,
+        [shop, rewardLogId],
+      );
+      await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
+      await client.query('commit');
+      return (rowCount ?? 0) > 0;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * A core delivery: verified with the client's receiver (both signatures, timestamp tolerance),
+   * mapped to triggers and discounts, and queued durably before the 2xx. 401 for a bad signature,
+   * 503 when the core cannot be asked about the member (the core retries).
+   */
+  async receive(request: Request): Promise<Response> {
+    const raw = Buffer.from(await request.arrayBuffer());
+    let accountId: unknown;
+    try {
+      accountId = objectOf(JSON.parse(raw.toString('utf8'))).accountId;
+    } catch {
+      return Response.json({ error: 'body is not JSON' }, { status: 400 });
+    }
+    const { shops } = this.deps;
+    const shop = typeof accountId === 'string' && UUID.test(accountId) ? await shops.shopOfAccount(accountId) : null;
+    const hook = shop ? await shops.coreWebhook(shop) : null;
+    const account = shop ? await shops.findInstalled(shop) : null;
+    if (!shop || !hook || !account) return Response.json({ error: 'unknown account' }, { status: 401 });
+    let envelope: WebhookEnvelope;
+    try {
+      envelope = verifyWebhook({ secret: hook.secret, body: raw, headers: request.headers });
+    } catch (err) {
+      if (err instanceof WebhookVerificationError) return Response.json({ error: err.message }, { status: 401 });
+      throw err;
+    }
+    const api = accountClient(this.deps.coreUrl, account);
+    const discountRewards = await this.shopifyDiscountRewards(shop);
+    const { rows: usage } = await this.deps
+      .pool()
+      .query<{ handle: string }>('select handle from flow_trigger_usage where shop = $1 and enabled', [shop]);
+    const used = new Set(usage.map((u) => u.handle));
+    const triggerRows: [string, string, string, unknown][] = [];
+    const discountRows: [string, string, string, string, DiscountSpec][] = [];
+    for (const event of envelope.events) {
+      if (!event.ownedById) continue;
+      const member = await api.GET('/schema/account_user/record/{id}', { params: { path: { id: event.ownedById } } }).catch(() => null);
+      if (!member || (!member.data && member.response.status !== 404))
+        return Response.json({ error: 'the core did not answer the member lookup' }, { status: 503 });
+      const customerId = member.data ? shopifyCustomerId(member.data.data.externalId) : null;
+      // Members that are not Shopify customers (or erased since) fire nothing.
+      if (customerId === null) continue;
+      for (const send of triggersFor(event.eventCode, event.payload, discountRewards)) {
+        if (used.has(send.handle)) triggerRows.push([event.id, send.handle, send.subject, triggerPayload(customerId, send.fields)]);
+      }
+      for (const log of issuedRewardLogs(event.eventCode, event.payload)) {
+        if (discountRewards.has(log.rewardId) && !log.couponCode)
+          discountRows.push([log.id, log.rewardId, customerGid(customerId), discountCode(), discountSpec(log)]);
+      }
+    }
+    const client = await this.deps.pool().connect();
+    try {
+      await client.query('begin');
+      for (const [eventId, handle, subject, payload] of triggerRows) {
+        await client.query(
+          'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
+          [shop, eventId, handle, subject, JSON.stringify(payload)],
+        );
+      }
+      for (const [rewardLogId, rewardId, gid, code, spec] of discountRows) {
+        await client.query(
+          'insert into reward_discounts (shop, reward_log_id, reward_id, customer_gid, code, discount) values ($1, $2, $3, $4, $5, $6) on conflict do nothing',
+          [shop, rewardLogId, rewardId, gid, code, JSON.stringify(spec)],
+        );
+      }
+      // Delivered with the commit, to whichever sender listens.
+      if (triggerRows.length || discountRows.length) await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
+      await client.query('commit');
+    } catch (err) {
+      await client.query('rollback');
+      throw err;
+    } finally {
+      client.release();
+    }
+    return Response.json({ ok: true });
+  }
+}
+
+/** The outbox on the process's pool, for the routes. */
+export const outbox = new Outbox({ pool, shops, coreUrl: config.coreUrl });

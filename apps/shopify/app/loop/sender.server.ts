@@ -1,0 +1,279 @@
+import pg from 'pg';
+import { accountClient } from '../core/client.server';
+import { objectOf } from '../json';
+import { type AdminGraphql, createBasicCodeDiscount, flowTriggerReceive } from '../shopify/admin-api.server';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
+import type { ShopStore } from '../storage/shops.server';
+import { type DiscountSpec, OUTBOX_CHANNEL } from './outbox.server';
+import { triggerPayload } from './triggers.server';
+
+/**
+ * What the worker role runs (commands/worker.server.ts): sends the Shopify loop's outbox (CONTRACT
+ * §16) to Shopify — Flow triggers and code discounts — retrying what may heal and recording what
+ * will not. It wakes on the outbox's notifications and polls besides (retries come due, a
+ * notification may be missed). Any number of senders may run against one database: each row is
+ * claimed with SKIP LOCKED, so no two send it.
+ */
+export interface SenderDeps {
+  pool: pg.Pool;
+  /** For the connection the sender listens on, held apart from the pool. */
+  databaseUrl: string;
+  shops: ShopStore;
+  coreUrl: string;
+  /** Seconds before each further attempt at a row that failed and may succeed later. */
+  retrySchedule: number[];
+  /** The shop's Admin API client from its stored offline session. */
+  adminFor(shop: string): Promise<AdminGraphql>;
+}
+
+/** An Admin API failure that may heal: throttling (HTTP 429 or GraphQL THROTTLED), 5xx, or no answer. */
+function retryable(err: unknown): boolean {
+  const failure = objectOf(err);
+  const graphql = objectOf(objectOf(failure.body).errors).graphQLErrors;
+  if (Array.isArray(graphql) && graphql.length)
+    return graphql.some((g) => {
+      const code = objectOf(objectOf(g).extensions).code;
+      return code === 'THROTTLED' || code === 'INTERNAL_SERVER_ERROR';
+    });
+  const code = objectOf(failure.response).code;
+  if (typeof code === 'number') return code === 429 || code >= 500;
+  return true;
+}
+
+const reasonOf = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err));
+
+type TriggerRow = { id: string; shop: string; handle: string; payload: Record<string, unknown>; attempts: number };
+
+type DiscountRow = {
+  shop: string;
+  reward_log_id: string;
+  customer_gid: string;
+  code: string;
+  discount: DiscountSpec;
+  attempts: number;
+  discount_gid: string | null;
+  created_at: Date;
+};
+
+export class OutboxSender {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private listener: pg.Client | null = null;
+  private stopped = false;
+
+  constructor(private readonly deps: SenderDeps) {}
+
+  /** Listens for the outbox's notifications and polls every `intervalMs` until stopped. */
+  start(intervalMs = 1000): void {
+    this.timer = setInterval(() => {
+      void this.listen();
+      this.kick();
+    }, intervalMs);
+    void this.listen();
+    this.kick();
+  }
+
+  /** Stops listening and polling, and waits for the pass under way. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.idle();
+    const listener = this.listener;
+    this.listener = null;
+    await listener?.end().catch(() => undefined);
+  }
+
+  /** Starts a pass over due work now (or right after the current one). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          while ((await this.sendOneTrigger()) || (await this.issueOneDiscount()));
+        } catch (err) {
+          console.error(`[loyalty-loop] pass failed: ${reasonOf(err)}`);
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => (this.running = null));
+  }
+
+  /** Waits for the current pass. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Opens the listening connection when there is none; one that is lost is opened again at the next poll. */
+  private async listen(): Promise<void> {
+    if (this.listener || this.stopped) return;
+    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
+    this.listener = client;
+    const drop = () => {
+      if (this.listener !== client) return;
+      this.listener = null;
+      void client.end().catch(() => undefined);
+    };
+    // Without an error listener, a connection the server drops would end the process.
+    client.on('error', drop);
+    client.on('end', drop);
+    client.on('notification', () => this.kick());
+    try {
+      await client.connect();
+      await client.query(`listen ${OUTBOX_CHANNEL}`);
+    } catch {
+      drop();
+    }
+  }
+
+  private nextAttempt(attempts: number): Date | null {
+    const delay = this.deps.retrySchedule[attempts - 1];
+    return delay === undefined ? null : new Date(Date.now() + delay * 1000);
+  }
+
+  /**
+   * Claims one due row with FOR UPDATE SKIP LOCKED and keeps the transaction open while Shopify is
+   * asked: another sender skips it, and if this one dies the database drops the lock and the row is
+   * due again.
+   */
+  private async claim<Row extends pg.QueryResultRow>(
+    table: 'flow_trigger_outbox' | 'reward_discounts',
+    work: (row: Row, client: pg.PoolClient) => Promise<void>,
+  ): Promise<boolean> {
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<Row>(
+        `select * from ${table} where status = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 1 for update skip locked`,
+      );
+      const row = rows[0];
+      if (!row) {
+        await client.query('commit');
+        return false;
+      }
+      await work(row, client);
+      await client.query('commit');
+      return true;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private sendOneTrigger(): Promise<boolean> {
+    return this.claim<TriggerRow>('flow_trigger_outbox', async (row, client) => {
+      const attempts = row.attempts + 1;
+      let failure: { message: string; retry: boolean } | null = null;
+      try {
+        const userErrors = await flowTriggerReceive(await this.deps.adminFor(row.shop), row.handle, row.payload);
+        if (userErrors.length)
+          failure = { message: userErrors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; '), retry: false };
+      } catch (err) {
+        failure = { message: reasonOf(err), retry: retryable(err) };
+      }
+      if (!failure) {
+        await client.query(
+          `update flow_trigger_outbox set status = 'sent', attempts = $2, sent_at = now(), last_error = null where id = $1`,
+          [row.id, attempts],
+        );
+        return;
+      }
+      const next = failure.retry ? this.nextAttempt(attempts) : null;
+      if (!next)
+        console.error(`[loyalty-loop] Flow trigger ${row.handle} for ${row.shop} failed after ${attempts} attempt(s): ${failure.message}`);
+      await client.query(
+        `update flow_trigger_outbox set status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_error = $5 where id = $1`,
+        [row.id, next ? 'pending' : 'failed', attempts, next, failure.message],
+      );
+    });
+  }
+
+  /**
+   * One discount: create the reserved code at Shopify (a "code taken" answer on a retry means an
+   * earlier attempt created it, since the code is this reward log's alone), then stamp it on the
+   * reward log, then queue the Reward issued trigger — all before the row is marked done.
+   */
+  private issueOneDiscount(): Promise<boolean> {
+    return this.claim<DiscountRow>('reward_discounts', async (row, client) => {
+      const attempts = row.attempts + 1;
+      const fail = async (message: string, retry: boolean) => {
+        const next = retry ? this.nextAttempt(attempts) : null;
+        if (!next)
+          console.error(
+            `[loyalty-loop] discount for reward log ${row.reward_log_id} of ${row.shop} failed after ${attempts} attempt(s): ${message}`,
+          );
+        await client.query(
+          `update reward_discounts set status = $3, attempts = $4, next_attempt_at = coalesce($5, next_attempt_at), last_error = $6 where shop = $1 and reward_log_id = $2`,
+          [row.shop, row.reward_log_id, next ? 'pending' : 'failed', attempts, next, message],
+        );
+      };
+      let discountGid = row.discount_gid;
+      if (!discountGid) {
+        try {
+          const created = await createBasicCodeDiscount(await this.deps.adminFor(row.shop), {
+            title: row.discount.title,
+            code: row.code,
+            customerGid: row.customer_gid,
+            discountType: row.discount.discountType,
+            discountValue: row.discount.discountValue,
+            startsAt: row.created_at.toISOString(),
+            endsAt: row.discount.endsAt,
+          });
+          const taken = created.userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));
+          if (created.userErrors.length && !taken)
+            return fail(created.userErrors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; '), false);
+          discountGid = created.id ?? 'existing';
+          await client.query('update reward_discounts set discount_gid = $3 where shop = $1 and reward_log_id = $2', [
+            row.shop,
+            row.reward_log_id,
+            discountGid,
+          ]);
+        } catch (err) {
+          return fail(reasonOf(err), retryable(err));
+        }
+      }
+      const account = await this.deps.shops.findInstalled(row.shop);
+      if (!account) return fail('the shop is not installed', true);
+      const stamped = await accountClient(this.deps.coreUrl, account)
+        .PATCH('/schema/reward_log/record/{id}', {
+          params: { path: { id: row.reward_log_id } },
+          body: { couponCode: row.code, ...(row.discount.endsAt ? { rewardExpiryAt: row.discount.endsAt } : {}) },
+        })
+        .catch(() => null);
+      if (!stamped?.data) {
+        const status = stamped?.response.status;
+        return fail(
+          `stamping the code on the reward log: the core answered ${status ?? 'nothing'}`,
+          status === undefined || status >= 500 || status === 429 || status === 401,
+        );
+      }
+      await client.query(
+        `update reward_discounts set status = 'stamped', attempts = $3, stamped_at = now(), last_error = null where shop = $1 and reward_log_id = $2`,
+        [row.shop, row.reward_log_id, attempts],
+      );
+      const { rows: used } = await client.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [
+        row.shop,
+        'loyalty-reward-issued',
+      ]);
+      const customerId = shopifyCustomerId(row.customer_gid);
+      if (used.length && customerId !== null) {
+        await client.query(
+          `insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, 'loyalty-reward-issued', $3, $4) on conflict do nothing`,
+          [
+            row.shop,
+            `reward_log:${row.reward_log_id}`,
+            row.reward_log_id,
+            JSON.stringify(triggerPayload(customerId, { ...row.discount.triggerFields, coupon_code: row.code })),
+          ],
+        );
+        this.again = true;
+      }
+    });
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * A Shopify customer as a loyalty member: its GID is the member's `externalId`, the form Flow
+ * (`customer_id`) and the app proxy (`logged_in_customer_id`) both map to, so one shopper is one member.
+ */
+export function customerGid(numericId: string | number): string {
+  return `gid://shopify/Customer/${numericId}`;
+}
+
+/** The numeric customer id of a member whose externalId is a Shopify Customer GID; null for any other member. */
+export function shopifyCustomerId(externalId: unknown): number | null {
+  if (typeof externalId !== 'string') return null;
+  const m = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/.exec(externalId);
+  return m ? Number(m[1]) : null;
+}

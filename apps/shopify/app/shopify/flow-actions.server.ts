@@ -1,0 +1,391 @@
+import type pg from 'pg';
+import { type AccountClient, accountClient } from '../core/client.server';
+import type { CoreErrorBody } from '../core/failure';
+import { whereAll } from '../core/records.server';
+import { isJsonObject, type JsonObject } from '../json';
+import type { ShopStore } from '../storage/shops.server';
+import { type AdminGraphql, fetchCustomer } from './admin-api.server';
+import { customerGid } from './customer-ids.server';
+
+/**
+ * Flow action execution (CONTRACT §13). Flow retries 5xx and 429 and never retries 4xx, so every
+ * answer is chosen for that: bad input or unknown records are 4xx naming the property, anything
+ * that may succeed later (core down, throttled, shop still provisioning) is 503 or 429.
+ */
+export type LogKind = 'streak' | 'challenge' | 'mission';
+
+export interface FlowPayload {
+  shopify_domain?: unknown;
+  action_run_id?: unknown;
+  properties?: unknown;
+}
+
+export interface FlowDeps {
+  coreUrl: string;
+  shops: ShopStore;
+  /** The app's database, for actions whose replays the app deduplicates itself. */
+  pool?: pg.Pool;
+}
+
+export interface FlowContext {
+  session: { shop: string };
+  payload: FlowPayload;
+  admin: AdminGraphql;
+}
+
+/** An answer decided before or instead of the core's success. */
+class FlowAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly property?: string,
+    readonly details?: unknown,
+    readonly retryAfter?: string,
+  ) {
+    super(message);
+  }
+}
+
+const bad = (property: string, message: string) => new FlowAnswer(400, 'invalid_property', `${property}: ${message}`, property);
+const unavailable = (message: string) => new FlowAnswer(503, 'unavailable', message);
+
+function reply(answer: FlowAnswer): Response {
+  const headers: Record<string, string> = {};
+  if (answer.retryAfter) headers['retry-after'] = answer.retryAfter;
+  const error = {
+    code: answer.code,
+    message: answer.message,
+    ...(answer.property ? { property: answer.property } : {}),
+    ...(answer.details ? { details: answer.details } : {}),
+  };
+  return Response.json({ error }, { status: answer.status, headers });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Reads the Flow properties with the checks each field needs; absent optional fields are undefined. */
+class Properties {
+  constructor(private readonly values: JsonObject) {}
+
+  static of(payload: FlowPayload): Properties {
+    const p = payload.properties;
+    if (!isJsonObject(p)) throw bad('properties', 'must be an object');
+    return new Properties(p);
+  }
+
+  /** Flow sends unset optional fields as null or an empty string. */
+  private raw(name: string): unknown {
+    const v = this.values[name];
+    return v === null || v === '' ? undefined : v;
+  }
+
+  text(name: string, required: true, max?: number): string;
+  text(name: string, required: false, max?: number): string | undefined;
+  text(name: string, required: boolean, max = 256): string | undefined {
+    const v = this.raw(name);
+    if (v === undefined) {
+      if (required) throw bad(name, 'is required');
+      return undefined;
+    }
+    if (typeof v !== 'string') throw bad(name, 'must be a string');
+    const trimmed = v.trim();
+    if (!trimmed) throw bad(name, 'must not be blank');
+    if (trimmed.length > max) throw bad(name, `must be at most ${max} characters`);
+    return trimmed;
+  }
+
+  uuid(name: string): string {
+    const v = this.text(name, true);
+    if (!UUID.test(v)) throw bad(name, 'must be a UUID');
+    return v.toLowerCase();
+  }
+
+  positiveNumber(name: string): number | undefined {
+    const v = this.raw(name);
+    if (v === undefined) return undefined;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!Number.isFinite(n) || n <= 0) throw bad(name, 'must be a number greater than 0');
+    return n;
+  }
+
+  integer(name: string, min: number, max: number): number {
+    const v = this.raw(name);
+    if (v === undefined) throw bad(name, 'is required');
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    if (!Number.isInteger(n) || n < min || n > max) throw bad(name, `must be a whole number from ${min} to ${max}`);
+    return n;
+  }
+
+  dateTime(name: string): string | undefined {
+    const v = this.text(name, false, 64);
+    if (v === undefined) return undefined;
+    const date = new Date(v);
+    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw bad(name, 'must be an ISO 8601 date-time');
+    return date.toISOString();
+  }
+
+  /** Flow's customer reference: a numeric id (number or string), or the customer's GID. */
+  customer(name: string): string {
+    const v = this.raw(name);
+    if (v === undefined) throw bad(name, 'is required');
+    if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return customerGid(v);
+    if (typeof v === 'string') {
+      const m = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/.exec(v.trim());
+      if (m) return customerGid(m[1]!);
+    }
+    throw bad(name, 'must be a Shopify customer id');
+  }
+}
+
+/** Turns a non-success core answer into Flow's terms. */
+function coreAnswer(status: number, body: CoreErrorBody, headers: Headers, fieldToProperty: Record<string, string>): FlowAnswer {
+  if (status === 429)
+    return new FlowAnswer(
+      429,
+      'rate_limited',
+      'The loyalty core is throttling; retry later.',
+      undefined,
+      undefined,
+      headers.get('retry-after') ?? '1',
+    );
+  // Refused credentials and server errors can heal (re-install, restart); Flow should retry.
+  if (status >= 500 || status === 401) return unavailable(`The loyalty core answered ${status}.`);
+  const error = body?.error;
+  const field = error?.details?.[0]?.field;
+  const property = field ? (fieldToProperty[field] ?? fieldToProperty[field.split('.')[0]!]) : undefined;
+  return new FlowAnswer(
+    status,
+    error?.code ?? 'rejected',
+    error?.message ?? `The loyalty core answered ${status}.`,
+    property,
+    error?.details,
+  );
+}
+
+/** Calls the core; a refused connection or a time-out becomes 503. */
+async function callCore<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw unavailable('The loyalty core is unreachable.');
+  }
+}
+
+async function shopClient(deps: FlowDeps, shop: string): Promise<AccountClient> {
+  const account = await deps.shops.find(shop);
+  // Installed but not yet provisioned (afterAuth still running or failed): retrying can succeed.
+  if (!account) throw unavailable(`The shop ${shop} has no loyalty account yet.`);
+  return accountClient(deps.coreUrl, account);
+}
+
+interface Definition {
+  aggregationMethod?: string | null;
+  tasks?: { activityId?: string | null; aggregationMethod?: string | null }[] | null;
+}
+
+async function loadDefinition(api: AccountClient, kind: LogKind, id: string, property: string): Promise<Definition> {
+  const path = { params: { path: { id } } };
+  const result = await callCore(() => api.GET(`/schema/${kind}/record/{id}`, path));
+  if (result.response.status === 404)
+    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
+  if (!result.data) throw coreAnswer(result.response.status, result.error, result.response.headers, {});
+  return result.data.data;
+}
+
+const LOG_FIELDS: Record<string, string> = {
+  activityId: 'activity_id',
+  activityAt: 'activity_at',
+  activityValue: 'activity_value',
+  uniqueIdentifier: 'idempotency_key',
+  ownedBy: 'customer_id',
+};
+
+/** execute-streak / execute-challenge / execute-mission: one log for the Flow customer. */
+export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const idProperty = `${kind}_id`;
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const definitionId = props.uuid(idProperty);
+    const activityId = kind === 'mission' ? props.text('activity_id', true) : (props.text('activity_id', false) ?? 'shopify_flow');
+    const givenValue = props.positiveNumber('activity_value');
+    const activityAt = props.dateTime('activity_at') ?? new Date().toISOString();
+    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
+    const uniqueIdentifier = props.text('idempotency_key', false) ?? runId;
+    if (!uniqueIdentifier) throw bad('action_run_id', 'is required when no idempotency_key is given');
+
+    const api = await shopClient(deps, ctx.session.shop);
+    const definition = await loadDefinition(api, kind, definitionId, idProperty);
+    let method = definition.aggregationMethod;
+    if (kind === 'mission') {
+      const task = definition.tasks?.find((t) => t.activityId === activityId);
+      if (!task) throw bad('activity_id', `matches no task of mission ${definitionId}`);
+      method = task.aggregationMethod;
+    }
+    // Count definitions add 1 per log whatever is sent; sum definitions need the amount.
+    let activityValue = 1;
+    if (method === 'sum') {
+      if (givenValue === undefined) throw bad('activity_value', `is required for a sum ${kind}`);
+      activityValue = givenValue;
+    }
+
+    let found;
+    try {
+      found = await fetchCustomer(ctx.admin, customer);
+    } catch {
+      throw unavailable('The Shopify Admin API did not answer the customer lookup.');
+    }
+    if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
+    const ownedBy = {
+      externalId: customer,
+      ...(found.firstName ? { firstName: found.firstName } : {}),
+      ...(found.lastName ? { lastName: found.lastName } : {}),
+      ...(found.email ? { email: found.email } : {}),
+    };
+    const common = { ownedBy, activityId, activityAt, activityValue, uniqueIdentifier };
+    // Each kind's answer has its own type (its progress and definition); awaiting each makes their union.
+    const result = await callCore(async () =>
+      kind === 'streak'
+        ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
+        : kind === 'challenge'
+          ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
+          : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
+    );
+    if (result.data) {
+      const log = result.data.data;
+      return Response.json({ ok: true, logId: log.id, isAggregated: log.isAggregated ?? null });
+    }
+    const error = result.error?.error;
+    if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
+      // A replay of a run already counted: done, and nothing changed. The core names the log it kept.
+      const detail: unknown = error.details[0];
+      const existing = isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
+      return Response.json({ ok: true, replay: true, logId: existing });
+    }
+    throw coreAnswer(result.response.status, result.error, result.response.headers, {
+      ...LOG_FIELDS,
+      [`${kind}Id`]: idProperty,
+    });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+/** stamp-coupon: writes the merchant's code onto a reward log; a repeat with the same values is 200. */
+export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const rewardLogId = props.uuid('reward_log_id');
+    const couponCode = props.text('coupon_code', true);
+    const rewardIssuedAt = props.dateTime('reward_issued_at');
+    const rewardExpiryAt = props.dateTime('reward_expiry_at');
+    const api = await shopClient(deps, ctx.session.shop);
+    const result = await callCore(() =>
+      api.PATCH('/schema/reward_log/record/{id}', {
+        params: { path: { id: rewardLogId } },
+        body: { couponCode, ...(rewardIssuedAt ? { rewardIssuedAt } : {}), ...(rewardExpiryAt ? { rewardExpiryAt } : {}) },
+      }),
+    );
+    if (result.data) {
+      const log = result.data.data;
+      return Response.json({
+        ok: true,
+        rewardLogId: log.id,
+        couponCode: log.couponCode,
+        rewardIssuedAt: log.rewardIssuedAt,
+        rewardExpiryAt: log.rewardExpiryAt,
+      });
+    }
+    if (result.response.status === 404)
+      throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's programme`, 'reward_log_id');
+    throw coreAnswer(result.response.status, result.error, result.response.headers, {
+      couponCode: 'coupon_code',
+      rewardIssuedAt: 'reward_issued_at',
+      rewardExpiryAt: 'reward_expiry_at',
+    });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+/**
+ * grant-streak-freezes: CONTRACT §14's grant_freezes on the customer's in-progress run of the
+ * streak. The core's action is not idempotent, so the app keeps each run's answer (by idempotency
+ * key or action_run_id) and a retried run gets it again; the run's row is locked while the core is
+ * asked, so two deliveries of one run never both grant.
+ */
+export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { pool: pg.Pool }): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const streakId = props.uuid('streak_id');
+    const count = props.integer('count', 1, 10);
+    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
+    const runKey = props.text('idempotency_key', false) ?? runId;
+    if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const api = await shopClient(deps, ctx.session.shop);
+    const client = await deps.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query('insert into flow_action_runs (shop, run_key) values ($1, $2) on conflict do nothing', [
+        ctx.session.shop,
+        `grant-streak-freezes:${runKey}`,
+      ]);
+      const { rows } = await client.query<{ answer: unknown }>(
+        'select answer from flow_action_runs where shop = $1 and run_key = $2 for update',
+        [ctx.session.shop, `grant-streak-freezes:${runKey}`],
+      );
+      const kept = rows[0]?.answer;
+      if (isJsonObject(kept)) {
+        await client.query('commit');
+        return Response.json({ ...kept, replay: true });
+      }
+      const members = await callCore(() =>
+        api.GET('/schema/account_user/record', {
+          params: { query: { filters: JSON.stringify(whereAll({ externalId: customer })), limit: 1 } },
+        }),
+      );
+      if (!members.data) throw coreAnswer(members.response.status, members.error, members.response.headers, {});
+      const member = members.data.data[0];
+      if (!member) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
+      const runs = await callCore(() =>
+        api.GET('/schema/streak_progress/record', {
+          params: {
+            query: {
+              filters: JSON.stringify(whereAll({ streakId, ownedById: member.id, streakProgressStatus: 'in_progress' })),
+              limit: 1,
+            },
+          },
+        }),
+      );
+      if (!runs.data) throw coreAnswer(runs.response.status, runs.error, runs.response.headers, {});
+      const progress = runs.data.data[0];
+      if (!progress)
+        throw new FlowAnswer(404, 'not_found', `streak_id: customer ${customer} has no streak ${streakId} in progress`, 'streak_id');
+      const granted = await callCore(() =>
+        api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }),
+      );
+      if (!granted.data) throw coreAnswer(granted.response.status, granted.error, granted.response.headers, { count: 'count' });
+      const data = granted.data.data;
+      const answer = { ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null };
+      await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [
+        ctx.session.shop,
+        `grant-streak-freezes:${runKey}`,
+        JSON.stringify(answer),
+      ]);
+      await client.query('commit');
+      return Response.json(answer);
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}

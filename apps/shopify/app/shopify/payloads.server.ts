@@ -1,0 +1,44 @@
+import { objectOf } from '../json';
+
+/** What the app reads of the payloads Shopify sends it (webhooks and Flow's callbacks), once verified. */
+
+const numericId = (value: unknown): number | string | null =>
+  (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) || (typeof value === 'string' && /^[1-9]\d*$/.test(value))
+    ? value
+    : null;
+
+/** The customer of a customers/data_request or customers/redact webhook (`customer.id`); null when it names none. */
+export function complianceCustomerId(payload: unknown): number | string | null {
+  return numericId(objectOf(objectOf(payload).customer).id);
+}
+
+/** The id of a customers/data_request (`data_request.id`); null when it names none. */
+export function dataRequestId(payload: unknown): string | null {
+  const id = numericId(objectOf(objectOf(payload).data_request).id);
+  return id === null ? null : String(id);
+}
+
+export interface TriggerUsage {
+  handle: string;
+  /** The shop has an enabled workflow using the trigger. */
+  enabled: boolean;
+  /** When Flow says it noticed; the arrival time when it does not say. */
+  notifiedAt: Date;
+}
+
+/** Flow's trigger lifecycle callback (extensions/flow-trigger-lifecycle). */
+export function triggerUsage(payload: unknown): TriggerUsage {
+  const body = objectOf(payload);
+  const stamped = typeof body.timestamp === 'string' ? new Date(body.timestamp) : undefined;
+  return {
+    handle: typeof body.flow_trigger_definition_id === 'string' ? body.flow_trigger_definition_id : '',
+    enabled: body.has_enabled_flow === true,
+    notifiedAt: stamped && !Number.isNaN(stamped.getTime()) ? stamped : new Date(),
+  };
+}
+
+/** The scopes an app/scopes_update webhook says the app now has (`current`); null when it names none. */
+export function grantedScopes(payload: unknown): string[] | null {
+  const current = objectOf(payload).current;
+  return Array.isArray(current) && current.every((scope) => typeof scope === 'string') ? current : null;
+}

@@ -1,0 +1,26 @@
+import pg from 'pg';
+import { config } from '../config.server';
+
+/** A pool on the app's database; what a process keeps open is its business (see pool()). */
+export function createPool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  // An idle connection the server drops (restart, failover) must not crash the process; the pool
+  // replaces it on the next query.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+let current: pg.Pool | null = null;
+
+/** The process's pool on the app's database, created on first use: importing the app opens nothing. */
+export function pool(): pg.Pool {
+  current ??= createPool(config.databaseUrl);
+  return current;
+}
+
+/** Ends the process's pool (shutdown, and tests that load the app in-process); the next use opens a new one. */
+export async function closePool(): Promise<void> {
+  const open = current;
+  current = null;
+  await open?.end();
+}

@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { samplePayload } from '../../core/src/notifications/samples';
+import { SUBSCRIBED_EVENT_CODES } from '../app/core/event-subscription.server';
+import { triggersFor } from '../app/loop/triggers.server';
+import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
+
+/**
+ * The app's one list of Flow extensions (app/shopify/flow-extensions.ts) against what the repository
+ * ships in extensions/, and shopify.app.toml's webhook subscriptions against their handlers.
+ */
+const extensions = new URL('../../../extensions/', import.meta.url);
+const app = new URL('../', import.meta.url);
+
+const tomls = readdirSync(extensions, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(new URL(`${entry.name}/shopify.extension.toml`, extensions)))
+  .map((entry) => {
+    const text = readFileSync(new URL(`${entry.name}/shopify.extension.toml`, extensions), 'utf8');
+    const value = (key: string) => new RegExp(`^\\s*${key} = "([^"]*)"`, 'm').exec(text)?.[1];
+    return { folder: entry.name, type: value('type'), handle: value('handle'), text };
+  });
+
+describe('Flow extensions', () => {
+  it('the triggers the app sends are the flow_trigger extensions, each in extensions/<handle>/', () => {
+    const triggers = tomls.filter((t) => t.type === 'flow_trigger');
+    expect(triggers.map((t) => t.handle).sort()).toEqual([...TRIGGER_HANDLES].sort());
+    for (const t of triggers) expect(t.folder).toBe(t.handle);
+  });
+
+  it('the actions are the flow_action extensions, each in extensions/flow-<handle>/ calling its route', () => {
+    const actions = tomls.filter((t) => t.type === 'flow_action');
+    expect(actions.map((t) => t.handle).sort()).toEqual([...FLOW_ACTION_HANDLES].sort());
+    for (const a of actions) {
+      expect(a.folder).toBe(`flow-${a.handle}`);
+      expect(a.text).toMatch(new RegExp(`runtime_url = "[^"]*/flow/${a.handle}"`));
+      expect(existsSync(new URL(`app/routes/flow.${a.handle}.tsx`, app)), a.handle).toBe(true);
+    }
+  });
+
+  it('every field a trigger sends is declared by its extension, the customer as its customer_reference', () => {
+    const now = new Date('2026-03-10T12:00:00.000Z');
+    for (const code of SUBSCRIBED_EVENT_CODES) {
+      for (const send of triggersFor(code, samplePayload(code, now, 'en'), new Set())) {
+        const toml = tomls.find((t) => t.handle === send.handle)!;
+        expect(toml.text, send.handle).toContain('type = "customer_reference"');
+        for (const key of Object.keys(send.fields)) expect(toml.text, `${send.handle} ${key}`).toContain(`key = "${key}"`);
+      }
+    }
+  });
+});
+
+describe('shopify.app.toml', () => {
+  it('annotates each webhook subscription with its handler, the route for its uri', () => {
+    const text = readFileSync(new URL('shopify.app.toml', app), 'utf8');
+    const blocks = text.split('[[webhooks.subscriptions]]');
+    expect(blocks.length).toBeGreaterThan(1);
+    for (const [i, block] of blocks.slice(1).entries()) {
+      // The comment right above the block names its handler.
+      const handler = /# handler: (\S+)[^\n]*\n\s*$/.exec(blocks[i]!)?.[1];
+      const uri = /uri = "([^"]+)"/.exec(block)?.[1];
+      expect(handler && existsSync(new URL(handler, app)), `${uri}: ${handler}`).toBe(true);
+      expect(handler).toBe(`app/routes/${uri?.slice(1).replace(/\//g, '.')}.tsx`);
+    }
+    expect(text).toContain('topics = ["app/scopes_update"]');
+  });
+});
