@@ -1,13 +1,12 @@
-// Counts the type assertions in app/ on the syntax tree: `x as T` and `<T>x`, not `as const` (which
-// narrows a literal instead of overriding the checker). Prints each file's count and the total, and
-// apart from them the non-null assertions (`x!`). Usage: node scripts/count-casts.mjs [directory, default app]
+// Counts the type assertions in a source folder on the syntax tree: `x as T` and `<T>x`, not `as const`
+// (which narrows a literal instead of overriding the checker). Prints each file's count and the total,
+// and apart from them the non-null assertions (`x!`). Usage, from a package: node ../../scripts/count-casts.mjs <folder>
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const root = fileURLToPath(new URL('../', import.meta.url));
-const directory = resolve(root, process.argv[2] ?? 'app');
+const root = process.cwd();
+const directory = resolve(root, process.argv[2] ?? 'src');
 
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
