@@ -1,3 +1,5 @@
+const { layerRules } = require('../../scripts/layer-rules.cjs');
+
 /**
  * The core's layers, top first (README, "Layers"). A module may import from its own layer and the
  * layers below it, never from one above; no import cycle is allowed, type-only imports included.
@@ -37,37 +39,8 @@ const LAYERS = [
   ],
 ];
 
-const escape = (p) => p.replace(/[.]/g, '\\.');
-const pattern = (paths) => `^(${paths.map((p) => (p.endsWith('/') ? escape(p) : `${escape(p)}$`)).join('|')})`;
-
-const upward = LAYERS.slice(1).map(([name, paths], i) => ({
-  name: `${name}-imports-upward`,
-  comment: `${name} may not import from a layer above it (${LAYERS.slice(0, i + 1)
-    .map(([n]) => n)
-    .join(', ')})`,
-  severity: 'error',
-  from: { path: pattern(paths) },
-  to: { path: pattern(LAYERS.slice(0, i + 1).flatMap(([, p]) => p)) },
-}));
-
 module.exports = {
-  forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'Cycles come from a constant or type in the wrong place: move it to the lowest layer that needs it.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'layer-unplaced',
-      comment: 'Every source module has a place in LAYERS.',
-      severity: 'error',
-      from: { path: '^src/', pathNot: pattern(LAYERS.flatMap(([, p]) => p)) },
-      to: {},
-    },
-    ...upward,
-  ],
+  forbidden: [...layerRules(LAYERS, 'src/')],
   options: {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,

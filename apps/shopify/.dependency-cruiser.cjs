@@ -1,3 +1,5 @@
+const { layerRules } = require('../../scripts/layer-rules.cjs');
+
 /**
  * The app's rooms as layers, top first. A module may import from its own layer and the layers below
  * it, never from one above; no import cycle is allowed, type-only imports included. Every module of
@@ -26,35 +28,9 @@ const LAYERS = [
   ['base', ['app/config.server.ts', 'app/json.ts', 'app/i18n/']],
 ];
 
-const escape = (p) => p.replace(/[.$]/g, '\\$&');
-const pattern = (paths) => `^(${paths.map((p) => (p.endsWith('/') ? escape(p) : `${escape(p)}$`)).join('|')})`;
-
-const upward = LAYERS.slice(1).map(([name, paths], i) => ({
-  name: `${name}-imports-upward`,
-  comment: `${name} may not import from a layer above it (${LAYERS.slice(0, i + 1)
-    .map(([n]) => n)
-    .join(', ')})`,
-  severity: 'error',
-  from: { path: pattern(paths) },
-  to: { path: pattern(LAYERS.slice(0, i + 1).flatMap(([, p]) => p)) },
-}));
-
 module.exports = {
   forbidden: [
-    {
-      name: 'no-circular',
-      comment: 'Cycles come from a constant or type in the wrong place: move it to the lowest layer that needs it.',
-      severity: 'error',
-      from: {},
-      to: { circular: true },
-    },
-    {
-      name: 'layer-unplaced',
-      comment: 'Every module of app/ has a place in LAYERS.',
-      severity: 'error',
-      from: { path: '^app/', pathNot: pattern(LAYERS.flatMap(([, p]) => p)) },
-      to: {},
-    },
+    ...layerRules(LAYERS, 'app/'),
     {
       name: 'components-import-routes',
       comment: "A component takes what a route gives it; the route's data types live with the component or below.",
@@ -62,7 +38,6 @@ module.exports = {
       from: { path: '^app/components/' },
       to: { path: '^app/routes/' },
     },
-    ...upward,
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,7 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, Client, type Reply, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { SERVICE_ACCOUNT } from '../support/fixtures.js';
 import { startProcess } from '../support/processes.js';
 
 /**
@@ -17,7 +17,6 @@ let a: TestAccount;
 let b: TestAccount;
 const parents: Record<string, string> = {};
 
-const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 /** A create body and a patch for the i-th record of a resource in the burst. */
@@ -93,14 +92,7 @@ const PLANS: Record<string, Plan> = {
   push_cloud_messaging: {
     create: (i) => ({
       name: `Push ${i}`,
-      serviceAccountJSON: {
-        type: 'service_account',
-        project_id: 'p',
-        private_key_id: 'k',
-        private_key: privateKey,
-        client_email: 'svc@p.iam.example.com',
-        client_id: '1',
-      },
+      serviceAccountJSON: SERVICE_ACCOUNT,
     }),
     update: { description: 'updated' },
   },

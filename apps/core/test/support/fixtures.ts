@@ -9,6 +9,16 @@ import { assertSchema } from './openapi.js';
  */
 const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 
+/** A push integration's service account whose key parses (no provider is reached with it). */
+export const SERVICE_ACCOUNT = {
+  type: 'service_account',
+  project_id: 'p',
+  private_key_id: 'k',
+  private_key: privateKey,
+  client_email: 'svc@p.iam.example.com',
+  client_id: '1',
+};
+
 async function created(api: Client, slug: string, body: Record<string, unknown>): Promise<string> {
   const res = await api.post(`/schema/${slug}/record`, body);
   if (res.status !== 200) throw new Error(`${slug}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -166,14 +176,7 @@ export async function seedEveryResource(app: TestApp, acct: TestAccount): Promis
     'push_cloud_messaging',
     await created(api, 'push_cloud_messaging', {
       name: 'P',
-      serviceAccountJSON: {
-        type: 'service_account',
-        project_id: 'p',
-        private_key_id: 'k',
-        private_key: privateKey,
-        client_email: 'svc@p.iam.example.com',
-        client_id: '1',
-      },
+      serviceAccountJSON: SERVICE_ACCOUNT,
     }),
   );
   const cloud = { accessKeyId: 'AKIAEXAMPLE', secretAccessKey: 'secret/key+value', region: 'eu-west-1' };
