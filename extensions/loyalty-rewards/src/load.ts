@@ -36,13 +36,13 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
   const { accessToken, accountId, coreUrl } = (await res.json()) as { accessToken: string; accountId: string; coreUrl: string };
   const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
   const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards] = await Promise.all([
-    api.list<Definition>('streak', OLDEST_FIRST),
-    api.list<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS),
-    api.list<Definition>('challenge', OLDEST_FIRST),
-    api.list<ChallengeProgress>('challenge_progress', NEWEST_FIRST),
-    api.list<Definition>('mission', OLDEST_FIRST),
-    api.list<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS),
-    api.list<RewardLog>('reward_log', { ...NEWEST_FIRST, limit: 50 }),
+    api.list('streak', OLDEST_FIRST),
+    api.list('streak_progress', LIVE_STREAK_PROGRESS),
+    api.list('challenge', OLDEST_FIRST),
+    api.list('challenge_progress', NEWEST_FIRST),
+    api.list('mission', OLDEST_FIRST),
+    api.list('mission_progress', LIVE_MISSION_PROGRESS),
+    api.list('reward_log', { ...NEWEST_FIRST, limit: 50 }),
     loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
   ]);
   return { streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, boards, logs };

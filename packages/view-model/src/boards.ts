@@ -11,12 +11,12 @@ export interface Board extends Leaderboard {
  * list read, then one read per kind of definition ranked, never one per leaderboard.
  */
 export async function loadBoards(api: Api): Promise<Board[]> {
-  const boards = await api.list<Leaderboard>('leaderboard', OLDEST_FIRST);
+  const boards = await api.list('leaderboard', OLDEST_FIRST);
   const kinds = [...new Set(boards.map((b) => b.linkedSchemaSlug))];
   const defs = (
     await Promise.all(
       kinds.map((kind) =>
-        api.list<Definition>(kind, {
+        api.list(kind, {
           filters: whereIn(
             'id',
             boards.filter((b) => b.linkedSchemaSlug === kind).map((b) => b.linkedSchemaRecordId),

@@ -8,6 +8,7 @@ import {
   currentMission,
   dateFormat,
   type Definition,
+  type Faces,
   fill,
   keyStart,
   LIVE_MISSION_PROGRESS,
@@ -52,29 +53,21 @@ type TabData =
 async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<TabData> {
   // The leaderboard tab exists only when there is a board to show.
   if (tab === 'leaderboard') return { tab, board: board!, standings: await api.standings(board!.id) };
-  const own = <T,>(slug: string, query: Record<string, unknown>) => (api.member ? api.list<T>(slug, query) : Promise.resolve([]));
+  const own = <S extends keyof Faces>(slug: S, query: Record<string, unknown>) =>
+    api.member ? api.list(slug, query) : Promise.resolve<Faces[S][]>([]);
   if (tab === 'streaks') {
-    const [defs, progress] = await Promise.all([
-      api.list<Definition>('streak', OLDEST_FIRST),
-      own<StreakProgress>('streak_progress', LIVE_STREAK_PROGRESS),
-    ]);
+    const [defs, progress] = await Promise.all([api.list('streak', OLDEST_FIRST), own('streak_progress', LIVE_STREAK_PROGRESS)]);
     return { tab, defs, progress };
   }
   if (tab === 'challenges') {
-    const [defs, progress] = await Promise.all([
-      api.list<Definition>('challenge', OLDEST_FIRST),
-      own<ChallengeProgress>('challenge_progress', NEWEST_FIRST),
-    ]);
+    const [defs, progress] = await Promise.all([api.list('challenge', OLDEST_FIRST), own('challenge_progress', NEWEST_FIRST)]);
     return { tab, defs, progress };
   }
   if (tab === 'missions') {
-    const [defs, progress] = await Promise.all([
-      api.list<Definition>('mission', OLDEST_FIRST),
-      own<MissionProgress>('mission_progress', LIVE_MISSION_PROGRESS),
-    ]);
+    const [defs, progress] = await Promise.all([api.list('mission', OLDEST_FIRST), own('mission_progress', LIVE_MISSION_PROGRESS)]);
     return { tab, defs, progress };
   }
-  return { tab, logs: await own<RewardLog>('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
+  return { tab, logs: await own('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
 }
 
 export interface ViewProps {
