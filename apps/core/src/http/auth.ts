@@ -41,7 +41,7 @@ export type FlowsOf = (ctx: Context, method: string) => readonly Flow[] | undefi
  */
 export function allow(flowsOf: FlowsOf) {
   return async (ctx: Context, next: Next) => {
-    const identity = ctx.state.identity as Identity;
+    const identity = ctx.state.identity;
     const flows = flowsOf(ctx, ctx.method);
     if (identity.flow === 'guest' && !flows?.includes('guest')) throw unauthenticated('This operation needs credentials.');
     if (!flows)
@@ -72,13 +72,13 @@ export function charge(ctx: Context, s: Services, key: string, rate: number, flo
 }
 
 export function requestContext(ctx: Context, languageCode?: LanguageCode): RequestContext {
-  const identity = ctx.state.identity as Identity;
+  const identity = ctx.state.identity;
   return {
     flow: identity.flow,
     account: identity.account,
     memberId: identity.memberId,
     apiKeyId: identity.apiKeyId,
     languageCode,
-    requestId: ctx.state.requestId as string,
+    requestId: ctx.state.requestId,
   };
 }

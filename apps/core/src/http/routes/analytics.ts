@@ -1,7 +1,6 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
-import type { Identity } from '../../auth/authenticate.js';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
 import { dataResponse, errorResponses } from '../../records/openapi.js';
@@ -28,12 +27,12 @@ const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
  */
 export function analyticsRoutes(router: Router, s: Services): void {
   router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
-    const account = (ctx.state.identity as Identity).account!;
+    const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await snapshot(s, (db) => summarise(db, account.id, account.timezone, from, to)) };
   });
   router.all('/analytics/programs', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
-    const account = (ctx.state.identity as Identity).account!;
+    const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await snapshot(s, (db) => programHealth(db, account.id, account.timezone, from, to)) };
   });

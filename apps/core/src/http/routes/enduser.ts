@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { SignJWT } from 'jose';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { type Identity, type UserData, userData } from '../../auth/authenticate.js';
+import { type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
@@ -46,7 +46,7 @@ export const enduserPaths = {
 /** Mints an end-user token signed with the calling API key, exactly as a merchant backend would. */
 export function enduserRoutes(router: Router, s: Services): void {
   router.all('/enduser/token', authenticate(s), allow(only('POST', ['apikey'])), async (ctx) => {
-    const identity = ctx.state.identity as Identity;
+    const identity = ctx.state.identity;
     const { json } = await readBody(ctx);
     const parsed = tokenRequest.safeParse(json ?? {});
     if (!parsed.success) {

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { loadAccount, type Identity } from '../../auth/authenticate.js';
+import { loadAccount } from '../../auth/authenticate.js';
 import { invalidInput, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
 import { dataResponse, errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
@@ -36,7 +36,7 @@ const flowsFor =
   (ops: Record<string, Op>): FlowsOf =>
   (ctx, method) => {
     const op = Object.hasOwn(ops, method) ? ops[method] : undefined;
-    return op ? (ctx.state.resource as Resource).access[op] : undefined;
+    return op ? ctx.state.resource.access[op] : undefined;
   };
 
 function queryOf(ctx: Context): Record<string, string | string[] | undefined> {
@@ -62,17 +62,17 @@ export function recordRoutes(router: Router, s: Services): void {
 
   router.all('/schema/account_user/me', auth, allow(only('GET', ['enduser'])), async (ctx) => {
     const resource = s.registry.require('account_user');
-    const identity = ctx.state.identity as Identity;
+    const identity = ctx.state.identity;
     const { rc, q } = parse(s, ctx, resource, 'get');
     const row = await s.records.findRow(resource, { ...rc, flow: 'apikey' }, identity.memberId!);
     ctx.body = { data: (await s.records.serialize(resource, [row], { ...rc, flow: 'apikey' }, { fields: q.fields }))[0] };
   });
 
   router.all('/schema/:slug/record', resolve, auth, allow(flowsFor(COLLECTION_OPS)), async (ctx) => {
-    const resource = ctx.state.resource as Resource;
+    const resource = ctx.state.resource;
     const op = COLLECTION_OPS[ctx.method];
     if (op === 'list') {
-      const identity = ctx.state.identity as Identity;
+      const identity = ctx.state.identity;
       if (identity.flow === 'guest' && identity.guestAccount !== 'known')
         throw unauthenticated('x-account-id naming an account is required.');
       const { rc, q } = parse(s, ctx, resource, 'list');
@@ -92,9 +92,9 @@ export function recordRoutes(router: Router, s: Services): void {
   });
 
   router.all('/schema/:slug/record/:id', resolve, auth, allow(flowsFor(ITEM_OPS)), async (ctx) => {
-    const resource = ctx.state.resource as Resource;
+    const resource = ctx.state.resource;
     const op = ITEM_OPS[ctx.method];
-    const identity = ctx.state.identity as Identity;
+    const identity = ctx.state.identity;
     const { rc, q } = parse(s, ctx, resource, op === 'get' ? 'get' : 'other');
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown')
       throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
@@ -113,7 +113,7 @@ export function recordRoutes(router: Router, s: Services): void {
   });
 
   router.all('/schema/:slug/record/:id/action/:action', resolve, async (ctx) => {
-    const resource = ctx.state.resource as Resource;
+    const resource = ctx.state.resource;
     const name = ctx.params.action!;
     const action = resource.actions && Object.hasOwn(resource.actions, name) ? resource.actions[name] : undefined;
     if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
-import { loadAccount, type Identity } from '../../auth/authenticate.js';
+import { loadAccount } from '../../auth/authenticate.js';
 import { currentWindows, displayName, isPeriodKey, isWindowed, readBoardStandings } from '../../engine/standings.js';
 import { type ErrorDetail, invalidQuery, notFound } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
@@ -64,7 +64,7 @@ export function standingsRoutes(router: Router, s: Services): void {
   const nameKey = createHmac('sha256', s.config.masterKey).update('leaderboard display names').digest();
   router.all(PATH, authenticate(s), allow(only('GET', FLOWS)), async (ctx) => {
     const params = parseParams(ctx.query);
-    const identity = ctx.state.identity as Identity;
+    const identity = ctx.state.identity;
     const rc = requestContext(ctx, params.languageCode);
     const missing = () => notFound(`No leaderboard record with id ${ctx.params.id}.`);
     if (identity.flow === 'guest' && identity.guestAccount === 'unknown') throw missing();
