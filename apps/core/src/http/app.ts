@@ -16,6 +16,8 @@ import { recordRoutes } from './routes/records.js';
 import { standingsRoutes } from './routes/standings.js';
 import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { widgetRoutes } from './routes/widget.js';
+// ctx.state's types (a declaration merge), for every program that compiles this module.
+import type {} from './state.js';
 
 const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
 export const LARGE_BODY_BYTES = 4 * 1024 * 1024;

@@ -4,6 +4,8 @@ import { ApiError, forbidden, methodNotAllowed, rateLimited, unauthenticated } f
 import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
 import type { Services } from '../services.js';
+// ctx.state's types (a declaration merge), for every program that compiles this module.
+import type {} from './state.js';
 
 /**
  * Identifies the caller (401/400 on bad credentials), then charges its rate-limit bucket:
