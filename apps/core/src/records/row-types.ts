@@ -46,13 +46,10 @@ export type BodyValue<F> = F extends FieldDef<infer V> ? V : unknown;
  * Whether every record has a value: required, defaulted on create, or always set by the service
  * (the schema-agreement test holds such columns NOT NULL).
  */
-type AlwaysSet<F> = F extends { required: true } | { alwaysSet: true }
-  ? true
-  : F extends { default: infer D }
-    ? [D] extends [null | undefined]
-      ? false
-      : true
-    : false;
+type AlwaysSet<F> = F extends { required: true } | { alwaysSet: true } ? true : HasDefault<F>;
+
+/** Whether a field has a default that is a value (the service fills it in on create). */
+type HasDefault<F> = F extends { default: infer D } ? ([D] extends [null | undefined] ? false : true) : false;
 
 type Stored<F extends Fields> = { [K in keyof F]: F[K] extends { virtual: true } ? never : K }[keyof F];
 
@@ -75,13 +72,7 @@ export type ValuesOfFields<F extends Fields> = {
 };
 
 /** Whether a validated create body always holds the field: required, or given a default. */
-type InCreate<F> = F extends { required: true }
-  ? true
-  : F extends { default: infer D }
-    ? [D] extends [null | undefined]
-      ? false
-      : true
-    : false;
+type InCreate<F> = F extends { required: true } ? true : HasDefault<F>;
 
 /** A create body's values as validated: required and defaulted fields present and not null. */
 export type CreateValuesOfFields<F extends Fields> = ValuesOfFields<F> & {
