@@ -13,6 +13,8 @@ export interface Config {
   publicUrl: string;
   schedulerIntervalMs: number;
   lateLogGraceSeconds: number;
+  /** A reward hold's day, in seconds (CONTRACT §17). */
+  holdDaySeconds: number;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -147,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: (url('LOYALTY_PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/$/, ''),
     schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
     lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900),
+    holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1),
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: int('LOYALTY_WEBHOOK_TIMEOUT_MS', 15_000, 1),
     webhookAllowPrivate: bool('LOYALTY_WEBHOOK_ALLOW_PRIVATE', false),

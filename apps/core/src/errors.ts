@@ -38,6 +38,8 @@ export const duplicateUniqueIdentifier = make(
   'duplicate_unique_identifier',
   'A log with this uniqueIdentifier already exists; it was not aggregated again.',
 );
+export const nothingToReverse = make(409, 'nothing_to_reverse', 'Nothing of this log is left to reverse.');
+export const rewardLogNotIssued = make(409, 'reward_log_not_issued', 'This reward log is not issued: it is pending or revoked.');
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');
 export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsupported content type.');
 

@@ -107,7 +107,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
   if (!config.masterKey) throw new Error('master key not resolved');
   const box = new SecretBox(config.masterKey);
   const registry = new Registry(createResources(config));
-  const records = new RecordService(db, box, registry);
+  const records = new RecordService(db, box, registry, config.holdDaySeconds, config.lateLogGraceSeconds);
   const auth = new Authenticator(db, box, upsertMember);
   // Other processes learn of key changes by notification; this one drops its cache at once.
   records.onWrite((slug) => {

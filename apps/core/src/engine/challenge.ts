@@ -85,6 +85,8 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
     linkedSchemaRecordId: definition.id,
     ownedById: memberId,
     periodKey: window,
+    progressId: updated.id,
+    holdDays: definition.reward_hold_days,
   });
   const codes: EventCode[] = [];
   if (!wasCompleted) {

@@ -195,6 +195,11 @@ const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHA
 /** The advisory lock under which one member's logs on one definition aggregate one at a time. */
 const aggregationLock = (kind: LogKind, definitionId: string, memberId: string) => `${kind}:${definitionId}:${memberId}`;
 
+/** Takes, for the transaction, the lock under which one member's logs on one definition change one at a time. */
+export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: string, memberId: string): Promise<void> {
+  await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [aggregationLock(kind, definitionId, memberId)] });
+}
+
 /** The lookup statement of each kind, numbered once. */
 const LOOKUP = Object.fromEntries(
   (Object.keys(STATE) as LogKind[]).map((kind) => [
@@ -216,11 +221,7 @@ const LOOKUP = Object.fromEntries(
  * logs on one definition aggregate one at a time, so that its reads see every earlier log.
  */
 async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, lock: boolean) {
-  if (lock)
-    await run(trx, {
-      text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
-      values: [aggregationLock(kind, definitionId, memberId)],
-    });
+  if (lock) await lockAggregation(trx, kind, definitionId, memberId);
   const values = [
     accountId,
     definitionId,
@@ -268,7 +269,7 @@ async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionI
 }
 
 /** The log create response of CONTRACT §8, serialised inside the transaction from rows at hand. */
-async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
+export async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
   const { records, ctx, trx } = tx;
   const resource = (slug: string) => records.registry.require(slug);
   const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>

@@ -121,7 +121,14 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   );
 
   const achieved = crossed(milestones, before, after);
-  const base = { linkedSchemaSlug: 'mission', linkedSchemaRecordId: definition.id, ownedById: memberId, periodKey: null };
+  const base = {
+    linkedSchemaSlug: 'mission',
+    linkedSchemaRecordId: definition.id,
+    ownedById: memberId,
+    periodKey: null,
+    progressId: updated.id,
+    holdDays: definition.reward_hold_days,
+  };
   const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, base);
   const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null }) : null;
   const codes: EventCode[] = [];

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import { randomString } from '../auth/crypto.js';
 import { updateRow } from '../db/rows.js';
 import type { MilestoneRow } from '../schema/definitions.js';
@@ -19,8 +20,8 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
  * Takes the oldest unissued live coupon of the reward for one reward log. SKIP LOCKED lets
  * concurrent issuers pass each other, and the row lock means a coupon never goes to two logs.
  */
-async function takePooledCoupon(tx: Tx, reward: RewardRow, rewardLogId: string): Promise<string | null> {
-  const result = await tx.trx.raw<{ rows: Pick<CouponRow, 'coupon_code'>[] }>(
+async function takePooledCoupon(trx: Knex, reward: RewardRow, rewardLogId: string): Promise<string | null> {
+  const result = await trx.raw<{ rows: Pick<CouponRow, 'coupon_code'>[] }>(
     `update coupon set is_coupon_issued = true, reward_log_id = ?, updated_at = now()
       where (account_id, id) = (
         select account_id, id from coupon
@@ -35,11 +36,10 @@ async function takePooledCoupon(tx: Tx, reward: RewardRow, rewardLogId: string):
 }
 
 /** Generates `prefix + random` and stores it as an issued coupon; the unique index settles collisions. */
-async function generateCoupon(tx: Tx, reward: RewardRow, rewardLogId: string): Promise<string> {
+async function generateCoupon(trx: Knex, reward: RewardRow, rewardLogId: string): Promise<string> {
   for (;;) {
     const code = `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`;
-    const inserted = await tx
-      .trx<CouponRow>('coupon')
+    const inserted = await trx<CouponRow>('coupon')
       .insert({
         account_id: reward.account_id,
         reward_id: reward.id,
@@ -62,18 +62,52 @@ export interface RewardSource {
   linkedSchemaRecordId: string;
   ownedById: string;
   periodKey: string | null;
+  /** The progress whose milestone or completion this is; a recompute matches rewards to runs by it. */
+  progressId: string;
+  /** The definition's `rewardHoldDays`: with a hold the log is created pending (CONTRACT §17). */
+  holdDays: number;
 }
 
 /**
+ * Gives a reward log its code when its reward handles coupons: the pool's oldest, else a generated
+ * one, else none. Null when the reward does not handle coupons or no code could be had.
+ */
+export async function takeCode(tx: Pick<Tx, 'trx' | 'issued'>, reward: RewardRow, rewardLogId: string): Promise<string | null> {
+  if (!reward.handle_coupon) return null;
+  const pooled = await takePooledCoupon(tx.trx, reward, rewardLogId);
+  if (pooled) {
+    tx.issued.coupon('pool');
+    return pooled;
+  }
+  if (!reward.handle_coupon_auto_generation) {
+    tx.issued.emptyPool();
+    return null;
+  }
+  tx.issued.coupon('generated');
+  return generateCoupon(tx.trx, reward, rewardLogId);
+}
+
+/** What issuing sets on a reward log: its code, and the moments the code counts from. */
+export const issuedFields = (reward: RewardRow, code: string | null, now: Date): Partial<RewardLogRow> =>
+  code ? { coupon_code: code, reward_issued_at: now, reward_expiry_at: expiryFor(reward, now), updated_at: now } : {};
+
+/**
  * Creates the reward log for an achieved milestone or a completed mission, at once in the attempt's
- * transaction, with a coupon when the reward handles coupons. Null when there is no reward.
+ * transaction, with a coupon when the reward handles coupons; pending and without a code while the
+ * definition holds its rewards. Null when there is no reward. A recompute (`tx.replay`) only
+ * records what a replay achieves: the reconciliation decides which reward logs stand.
  */
 export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardLogRow | null> {
   if (!source.rewardId) return null;
+  if (tx.replay) {
+    tx.replay.push(source);
+    return null;
+  }
   // Coupons are taken from a pool row by row, which needs the attempt's own transaction.
   if (!tx.locked) throw new NeedsLock();
   const reward = await tx.trx<RewardRow>('reward').where({ account_id: tx.account.id, id: source.rewardId }).first();
   if (!reward) return null;
+  const held = source.holdDays > 0;
   const [log] = await tx
     .trx<RewardLogRow>('reward_log')
     .insert({
@@ -84,23 +118,14 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
       linked_schema_record_id: source.linkedSchemaRecordId,
       owned_by_id: source.ownedById,
       period_key: source.periodKey,
+      reward_log_status: held ? 'pending' : 'issued',
+      confirm_at: held ? new Date(tx.now.getTime() + source.holdDays * tx.records.holdDaySeconds * 1000) : null,
     })
     .returning('*');
   tx.issued.reward();
-  if (!reward.handle_coupon) return log!;
-  let code = await takePooledCoupon(tx, reward, log!.id);
-  if (code) tx.issued.coupon('pool');
-  else if (reward.handle_coupon_auto_generation) {
-    code = await generateCoupon(tx, reward, log!.id);
-    tx.issued.coupon('generated');
-  } else tx.issued.emptyPool();
-  if (!code) return log!;
-  return updateRow(tx.trx, 'reward_log', log!, {
-    coupon_code: code,
-    reward_issued_at: tx.now,
-    reward_expiry_at: expiryFor(reward, tx.now),
-    updated_at: tx.now,
-  });
+  if (held) return log!;
+  const code = await takeCode(tx, reward, log!.id);
+  return code ? updateRow(tx.trx, 'reward_log', log!, issuedFields(reward, code, tx.now)) : log!;
 }
 
 /** Reward logs for every achieved milestone that carries a reward. */

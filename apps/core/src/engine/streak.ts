@@ -93,6 +93,16 @@ export async function grantFreezes(
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
   const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).first('max_freezes');
   if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
+  // Kept so that a recompute after a reversal grants them again at the same point (CONTRACT §17).
+  await trx('freeze_grant').insert({
+    account_id: accountId,
+    streak_id: progress.streak_id,
+    owned_by_id: progress.owned_by_id,
+    streak_progress_id: progress.id,
+    count,
+    created_at: now,
+    updated_at: now,
+  });
   return updateRow(trx, 'streak_progress', progress, {
     freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count),
     updated_at: now,
@@ -207,6 +217,8 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     linkedSchemaRecordId: definition.id,
     ownedById: memberId,
     periodKey: logPeriod,
+    progressId: updated.id,
+    holdDays: definition.reward_hold_days,
   });
   const codes: EventCode[] = [];
   if (achieved.length) codes.push('streak_progress_milestone_completed');

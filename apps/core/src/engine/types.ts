@@ -8,6 +8,7 @@ import type { RecordColumns } from '../records/row-types.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { RewardLogRow } from '../schema/rewards.js';
+import type { RewardSource } from './rewards.js';
 import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
@@ -26,6 +27,8 @@ export interface Tx {
   locked: boolean;
   /** Rewards and coupons the attempt issued, counted if it commits. */
   issued: IssueTally;
+  /** Set by a recompute: rewards its replay achieves are recorded here instead of issued. */
+  replay?: RewardSource[];
 }
 
 /**

@@ -71,6 +71,12 @@ export class WriteSet {
     return rows as R[];
   }
 
+  /** The rows this set inserted into a table, in order, as updates left them (a recompute's replay reads them). */
+  insertedInto<R>(table: string): R[] {
+    // Rows of `table`, inserted as an R by the callers that named it.
+    return this.inserts.filter((i) => i.table === table).flatMap((i) => i.rows) as R[];
+  }
+
   /** A change to a row read with its version, or to a row inserted by this set. */
   update<R extends { id: string }>(table: string, row: Versioned<R>, patch: Partial<R>): R {
     const key = `${table}:${row.id}`;

@@ -1,4 +1,7 @@
-/** The spec's eleven event codes plus the mission and streak freeze codes the contract adds (CONTRACT §9, §14). */
+/**
+ * The spec's eleven event codes plus the mission, streak freeze and reversal codes the contract adds
+ * (CONTRACT §9, §14, §17), and `reward_log_issued`: a held reward log's code issued by the scheduler.
+ */
 export const EVENT_CODES = [
   'streak_progress_broken',
   'streak_progress_to_be_broken',
@@ -17,5 +20,9 @@ export const EVENT_CODES = [
   'mission_progress_failed',
   'streak_progress_freeze_used',
   'streak_progress_freeze_earned',
+  'streak_progress_reversed',
+  'challenge_progress_reversed',
+  'mission_progress_reversed',
+  'reward_log_issued',
 ] as const;
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -6,8 +6,9 @@ import type { Op } from './context.js';
 import type { FieldDef, ValueType } from './fields.js';
 import { LEAF_OPERATORS, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_IN_VALUES, MAX_SORT_KEYS, operatorAllowed } from './query.js';
 import type { Registry } from './registry.js';
-import type { Resource } from './resource.js';
+import type { Resource, Returned } from './resource.js';
 import { ruleSchemas } from './rules.js';
+import { isPlainObject } from './validate.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,7 +16,7 @@ const pascal = (slug: string) => slug.replace(/(^|_)([a-z])/g, (_, __, c: string
 
 /** A zod schema as JSON Schema: the one source of a body's validation and its documentation. */
 export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io }) as Json;
+  const out: Json = z.toJSONSchema(schema, { target: 'draft-2020-12', unrepresentable: 'any', io });
   delete out.$schema;
   return out;
 }
@@ -81,19 +82,17 @@ function schemasOf(r: Resource): Record<string, Json> {
   };
   const name = pascal(r.slug);
   const schemas: Record<string, Json> = { [name]: output, [`${name}Create`]: create, [`${name}Update`]: update, ...querySchemasOf(r) };
-  if (r.createReturns) {
-    const extra = Object.entries(r.createReturns).map(([key, x]) => {
-      const one = x.slug ? ref(pascal(x.slug)) : { type: 'null' };
-      return [key, x.many ? { type: 'array', items: one } : x.slug ? { anyOf: [one, { type: 'null' }] } : one];
-    });
-    schemas[`${name}Created`] = {
-      allOf: [ref(name)],
-      type: 'object',
-      properties: Object.fromEntries(extra),
-      required: extra.map(([key]) => key),
-    };
-  }
+  if (r.createReturns) schemas[`${name}Created`] = withReturned(name, r.createReturns);
   return schemas;
+}
+
+/** A resource's record with the records an answer adds beside it. */
+function withReturned(name: string, returned: Returned): Json {
+  const extra = Object.entries(returned).map(([key, x]) => {
+    const one = x.slug ? ref(pascal(x.slug)) : { type: 'null' };
+    return [key, x.many ? { type: 'array', items: one } : x.slug ? { anyOf: [one, { type: 'null' }] } : one];
+  });
+  return { allOf: [ref(name)], type: 'object', properties: Object.fromEntries(extra), required: extra.map(([key]) => key) };
 }
 
 /** What a filter value of each value type must be (PostgreSQL text holds no NUL). */
@@ -223,13 +222,21 @@ function errorResponse(status: number): Json {
   return { description: ERROR_DESCRIPTIONS[status], headers, content: { 'application/json': { schema: ref('Error') } } };
 }
 
+/** A part of the document that must be an object (an operation, its responses, a response), checked. */
+function objectAt(value: unknown, where: string): Json {
+  if (!isPlainObject(value)) throw new Error(`OpenAPI document: ${where} is not an object`);
+  return value;
+}
+
 /** Every operation's answers carry the request id and rate-limit headers, and may be any of `ANYWHERE`. */
 function withCommonAnswers(paths: Record<string, Json>): Record<string, Json> {
-  for (const item of Object.values(paths)) {
-    for (const op of Object.values(item) as Json[]) {
-      const responses = op.responses as Json;
-      for (const response of Object.values(responses) as Json[])
-        if (!response.$ref) response.headers = { ...HEADERS, ...(response.headers as Json | undefined) };
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(item)) {
+      const responses = objectAt(objectAt(op, `${method} ${path}`).responses, `${method} ${path} responses`);
+      for (const [status, answer] of Object.entries(responses)) {
+        const response = objectAt(answer, `${method} ${path} response ${status}`);
+        if (!response.$ref) response.headers = { ...HEADERS, ...objectAt(response.headers ?? {}, `${method} ${path} ${status} headers`) };
+      }
       Object.assign(responses, errorResponses(...ANYWHERE.filter((s) => !responses[s])));
     }
   }
@@ -370,7 +377,11 @@ function pathsOf(r: Resource): Record<string, Json> {
         responses: {
           200: dataResponse(
             'Success',
-            typeof action.returns === 'string' ? ref(pascal(action.returns)) : jsonSchema(action.returns, 'output'),
+            typeof action.returns !== 'string'
+              ? jsonSchema(action.returns, 'output')
+              : action.returnsAlso
+                ? withReturned(pascal(action.returns), action.returnsAlso)
+                : ref(pascal(action.returns)),
           ),
           ...errorResponses(400, 401, 403, 404, 409, 415, 429),
         },

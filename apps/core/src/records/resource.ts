@@ -41,6 +41,7 @@ export interface CreateArgs<F extends Fields = Fields> extends WriteArgs<F> {
 export interface ActionArgs<F extends Fields = Fields> {
   trx: Knex.Transaction;
   ctx: RequestContext;
+  records: Records;
   row: RowFor<F>;
   body: unknown;
   rawBody: Buffer | undefined;
@@ -50,6 +51,9 @@ export interface ActionArgs<F extends Fields = Fields> {
   /** A row as a get by this caller returns it. */
   serialize(row: Row): Promise<Record<string, unknown>>;
 }
+
+/** Records an answer adds beside its own: each a record of a resource, a list of them, or always null. */
+export type Returned = Record<string, { slug: string | null; many?: boolean }>;
 
 export interface ActionDef<F extends Fields = Fields> {
   /** Media types the action accepts for a non-empty body; JSON when absent. */
@@ -62,6 +66,8 @@ export interface ActionDef<F extends Fields = Fields> {
   description: string;
   /** What `data` is, for the OpenAPI document: a resource's record (its slug) or a schema. */
   returns: string | z.ZodType;
+  /** Properties the answer adds to the record `returns` names (a reversal's progress), as `createReturns` says them. */
+  returnsAlso?: Returned;
 }
 
 /**
@@ -70,6 +76,10 @@ export interface ActionDef<F extends Fields = Fields> {
  */
 export interface Records {
   readonly db: Knex;
+  /** The length of a hold's day in seconds (`LOYALTY_HOLD_DAY_SECONDS`; shortened in tests and demos). */
+  readonly holdDaySeconds: number;
+  /** How long after a deadline the scheduler settles it (`LOYALTY_LATE_LOG_GRACE_SECONDS`); a recompute settles alike. */
+  readonly lateLogGraceSeconds: number;
   readonly registry: { require(slug: string): Resource };
   now(): Date;
   serialize(
@@ -134,7 +144,7 @@ export interface Resource<F extends Fields = Fields> {
    * Properties the `create` hook's answer adds to the record (a log's progress, milestones and
    * rewards), for the OpenAPI document: each a record of a resource, a list of them, or always null.
    */
-  createReturns?: Record<string, { slug: string | null; many?: boolean }>;
+  createReturns?: Returned;
   /** Create from a non-JSON body (multipart uploads); replaces validation and the generic insert. */
   createRaw?: {
     accepts: string[];

@@ -87,6 +87,8 @@ export class RecordService implements Records {
     readonly db: Knex,
     readonly box: SecretBox,
     readonly registry: Registry,
+    readonly holdDaySeconds = 86_400,
+    readonly lateLogGraceSeconds = 900,
   ) {}
 
   private views(resource: Resource): FieldViews {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { field, type LoadArgs } from '../records/fields.js';
 import { defineResource, type AnyResource } from '../records/resource.js';
 import { ingestLog } from '../engine/ingest.js';
+import { reverseBody, reverseLog } from '../engine/reverse.js';
 import { grantFreezes } from '../engine/streak.js';
 import { invalidInput } from '../errors.js';
 import { MAX_FREEZES } from '../schema/definitions.js';
@@ -26,6 +27,25 @@ export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: 
       await joinOne(rows, definition.idColumn, definition.as, db, definition.slug, (found) => serializeJoined(definition.slug, found));
     }
   };
+}
+
+const reversalList = z.array(z.object({ id: z.uuid(), activityValue: z.number(), reason: z.string().nullable(), createdAt: z.string() }));
+
+/** Each log's reversals, oldest first. */
+async function loadReversals({ rows, db, wanted }: LoadArgs): Promise<void> {
+  if (!wanted.has('reversals') || !rows.length) return;
+  const found = await db('log_reversal')
+    .whereIn('account_id', [...new Set(rows.map((r) => String(r.account_id)))])
+    .whereIn(
+      'log_id',
+      rows.map((r) => String(r.id)),
+    )
+    .orderBy('created_at')
+    .select('log_id', 'id', 'activity_value', 'reason', 'created_at');
+  for (const row of rows)
+    row.reversals = found
+      .filter((r) => r.log_id === row.id)
+      .map((r) => ({ id: r.id, activityValue: r.activity_value, reason: r.reason, createdAt: new Date(r.created_at).toISOString() }));
 }
 
 /** The inline member of a log create: the writable member fields, `externalId` required. */
@@ -64,14 +84,34 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
       status: field.status({ default: 'live' }),
       isAggregated: field.boolean({ readOnly: true }),
       periodKey: field.string({ readOnly: true }),
+      reversedValue: field.number({ readOnly: true, alwaysSet: true, description: 'The value taken back by reversals (CONTRACT §17).' }),
+      reversals: field.virtual(reversalList, { description: 'The reversals of this log, oldest first.' }),
     },
     rules: {
       description: 'Send exactly one of ownedById and ownedBy (CONTRACT §8); activityAt at most 5 minutes in the future.',
       // Not both; "at least one" stays in the description, as a oneOf makes the typed client's body types unusable.
       create: [{ not: { required: ['ownedById', 'ownedBy'], properties: { ownedById: { type: 'string' }, ownedBy: { type: 'object' } } } }],
     },
-    load: joinOwnerAnd({ slug: parent, idColumn: `${parent}_id`, as: parent }),
+    async load(args) {
+      await joinOwnerAnd({ slug: parent, idColumn: `${parent}_id`, as: parent })(args);
+      await loadReversals(args);
+    },
     create: ({ ctx, values, records }) => ingestLog(records, ctx, parent, values),
+    actions: {
+      reverse: {
+        returns: slug,
+        returnsAlso: {
+          [`${parent}Progress`]: { slug: `${parent}_progress` },
+          taskProgress:
+            parent === 'mission' ? { slug: 'task_progress', many: true } : { slug: parent === 'streak' ? 'task_progress' : null },
+          nextMilestone: { slug: 'milestone' },
+          revokedRewardLogs: { slug: 'reward_log', many: true },
+        },
+        body: reverseBody,
+        description: `Takes back this log's value, whole (count) or in part (sum), and recomputes the member's ${parent} progress as if only what is left had been logged (CONTRACT §17). Answers the log with its reversals, \`${parent}Progress\`, \`taskProgress\`, \`nextMilestone\` and \`revokedRewardLogs\`. 409 nothing_to_reverse; 409 duplicate_unique_identifier on a replayed uniqueIdentifier.`,
+        run: ({ trx, ctx, records, row, body }) => reverseLog(records, trx, ctx, parent, row, body),
+      },
+    },
     createReturns: {
       [parent]: { slug: parent },
       [`${parent}Progress`]: { slug: `${parent}_progress` },

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { LoadArgs, LoadedRow } from '../records/fields.js';
 import { expiryFor } from '../engine/rewards.js';
-import { conflict, invalidInput } from '../errors.js';
+import { conflict, invalidInput, rewardLogNotIssued } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { AccountUserRow } from '../schema/members.js';
@@ -91,6 +91,11 @@ async function stampCoupon({ trx, values, existing }: WriteArgs<typeof rewardLog
   if (typeof values.couponCode !== 'string') {
     throw invalidInput('couponCode is required.', [{ field: 'couponCode', code: 'required', message: '"couponCode" is required.' }]);
   }
+  // A held log gets its code from the scheduler, a revoked one none (CONTRACT §17).
+  if (row.reward_log_status !== 'issued')
+    throw rewardLogNotIssued(`This reward log is ${row.reward_log_status}: only an issued one takes a code.`, [
+      { field: 'couponCode', code: row.reward_log_status, message: `The reward log is ${row.reward_log_status}.` },
+    ]);
   const sentTime = (key: 'rewardIssuedAt' | 'rewardExpiryAt') => {
     const sent = values[key];
     return sent == null ? undefined : new Date(sent);

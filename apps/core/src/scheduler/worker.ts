@@ -8,6 +8,7 @@ import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
+import { confirmHeldRewards } from './confirm.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
@@ -79,7 +80,9 @@ export async function startWorkers(
   s.metrics.watchQueues(boss, [SWEEP_QUEUE]);
   const sweep = async () => {
     const started = process.hrtime.bigint();
-    const done = await runSweeps(s.records, s.records.now(), s.config.lateLogGraceSeconds);
+    const now = s.records.now();
+    const done = await runSweeps(s.records, now, s.config.lateLogGraceSeconds);
+    done['reward confirmations'] = await confirmHeldRewards(s.records, now);
     count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
   };

@@ -14,6 +14,17 @@ export const MAX_FREEZES = 10;
 
 const milestoneList = z.array(z.record(z.string(), z.unknown()));
 
+/** The longest hold a definition may put on its rewards, in days (CONTRACT §17). */
+export const MAX_HOLD_DAYS = 90;
+const rewardHoldDays = () =>
+  field.integer({
+    min: 0,
+    max: MAX_HOLD_DAYS,
+    default: 0,
+    public: true,
+    description: 'Days a reward log stays pending before its code is issued (a return window); 0 issues at once (CONTRACT §17).',
+  });
+
 const commonEud = {
   eudTitle: eudTitle(),
   eudDescription: eudText(),
@@ -48,6 +59,7 @@ export const streakFields = {
     public: true,
     description: 'A progress earns a freeze each time its run reaches a multiple of this; null: freezes are only granted.',
   }),
+  rewardHoldDays: rewardHoldDays(),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
   milestones: field.virtual(milestoneList, { public: true, description: 'Live milestones, ascending target.' }),
@@ -63,6 +75,7 @@ export const challengeFields = {
   startAt: field.datetime({ public: true }),
   endAt: field.datetime({ public: true }),
   toBeFailedWarningHours: field.number({ min: 0, max: 8760, default: 24 }),
+  rewardHoldDays: rewardHoldDays(),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
   milestones: field.virtual(milestoneList, { public: true }),
@@ -169,6 +182,7 @@ export const missionFields = {
   }),
   rewardId: field.uuid({ references: 'reward', description: 'Reward for completing every task.' }),
   isRepeatable: field.boolean({ default: false, public: true }),
+  rewardHoldDays: rewardHoldDays(),
   tasks: { ...field.json(tasksSchema, { required: true, public: true }), codec: tasksCodec, outputSchema: tasksOutput },
   ...commonEud,
   milestones: field.virtual(milestoneList, { public: true }),

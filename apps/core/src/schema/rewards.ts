@@ -19,6 +19,8 @@ export const rewardFields = {
   eudRedeemInstructionMessage: eudText(),
 };
 
+export const REWARD_LOG_STATUSES = ['pending', 'issued', 'revoked'] as const;
+
 export const couponFields = {
   rewardId: field.uuid({ required: true, references: 'reward' }),
   couponCode: field.string({ required: true, min: 1, max: 256 }),
@@ -40,6 +42,14 @@ export const rewardLogFields = {
   rewardExpiryAt: field.datetime({ description: "PATCH default: from the reward's expiry rule." }),
   periodKey: field.string({ readOnly: true }),
   status: field.status({ readOnly: true, alwaysSet: true }),
+  rewardLogStatus: field.enum(REWARD_LOG_STATUSES, {
+    readOnly: true,
+    alwaysSet: true,
+    description: 'pending: held until confirmAt, no code yet; issued; revoked: a reversal took the milestone back (CONTRACT §17).',
+  }),
+  confirmAt: field.datetime({ readOnly: true, description: 'When a pending reward log is issued; null unless it was created pending.' }),
+  revokedAt: field.datetime({ readOnly: true }),
+  revokedReason: field.string({ readOnly: true, description: "The reversal's reason, or reversal without one." }),
   eudRewardTitle: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
   eudRedeemInstructionMessage: field.virtual(z.string().nullable(), { description: 'Rendered in languageCode.' }),
 };

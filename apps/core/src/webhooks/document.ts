@@ -27,6 +27,21 @@ const progressPayload = (kind: LogKind, extra: Record<string, Json> = {}): Json 
     ...extra,
   });
 
+/**
+ * A reversal that changed a progress (CONTRACT §17): the log with its reversals, the progress after,
+ * the record a split run came from, and the reward logs it revoked.
+ */
+const reversedPayload = (kind: LogKind): Json =>
+  object(
+    {
+      [`${kind}Log`]: ref(`${PASCAL[kind]}Log`),
+      [`${kind}Progress`]: ref(`${PASCAL[kind]}Progress`),
+      splitFromProgress: ref(`${PASCAL[kind]}Progress`),
+      revokedRewardLogs: { type: 'array', items: ref('RewardLog') },
+    },
+    [`${kind}Log`, `${kind}Progress`, 'revokedRewardLogs'],
+  );
+
 /** Each event code's payload; a code missing here fails to compile. */
 export const EVENT_PAYLOADS: Record<EventCode, Json> = {
   streak_progress_in_progress: logPayload('streak'),
@@ -46,6 +61,10 @@ export const EVENT_PAYLOADS: Record<EventCode, Json> = {
   mission_progress_milestone_completed: logPayload('mission'),
   mission_progress_completed: logPayload('mission'),
   mission_progress_failed: progressPayload('mission'),
+  streak_progress_reversed: reversedPayload('streak'),
+  challenge_progress_reversed: reversedPayload('challenge'),
+  mission_progress_reversed: reversedPayload('mission'),
+  reward_log_issued: object({ rewardLog: ref('RewardLog') }),
 };
 
 const uuid = { type: 'string', format: 'uuid' };

@@ -310,6 +310,8 @@ describe('the outbox', () => {
 describe('the payloads', () => {
   it('are, for every code this file emitted, what the OpenAPI document says a delivery carries', async () => {
     const codes = await assertEventsDocumented(app, acct.api);
-    expect([...codes].sort()).toEqual(EVENT_CODES.filter((c) => !c.includes('freeze')).sort());
+    // Freeze, reversal and hold codes are emitted and checked by their own files (freezes, reversals).
+    const elsewhere = (c: string) => c.includes('freeze') || c.includes('reversed') || c === 'reward_log_issued';
+    expect([...codes].sort()).toEqual(EVENT_CODES.filter((c) => !elsewhere(c)).sort());
   });
 });

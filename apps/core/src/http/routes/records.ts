@@ -39,13 +39,9 @@ const flowsFor =
     return op ? ctx.state.resource.access[op] : undefined;
   };
 
-function queryOf(ctx: Context): Record<string, string | string[] | undefined> {
-  return ctx.query as Record<string, string | string[] | undefined>;
-}
-
 function parse(s: Services, ctx: Context, resource: Resource, shape: QueryShape): { rc: RequestContext; q: ListQuery } {
   const rc = requestContext(ctx);
-  const q = parseQuery(shape, queryOf(ctx), s.records.queryFields(resource, rc), s.records.selectable(resource, rc));
+  const q = parseQuery(shape, ctx.query, s.records.queryFields(resource, rc), s.records.selectable(resource, rc));
   rc.languageCode = q.languageCode;
   return { rc, q };
 }
@@ -127,6 +123,7 @@ export function recordRoutes(router: Router, s: Services): void {
           return action.run({
             trx,
             ctx: rc,
+            records: s.records,
             row,
             body: body.json,
             rawBody: body.raw,

@@ -1,0 +1,613 @@
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
+import { emit } from '../events/outbox.js';
+import { IssueTally } from '../observability/metrics.js';
+import type { RequestContext } from '../records/context.js';
+import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
+import type { Records, Row } from '../records/resource.js';
+import { issueDetails } from '../records/validate.js';
+import type { ChallengeRow, MilestoneRow, MissionRow, StreakRow } from '../schema/definitions.js';
+import type { AccountUserRow } from '../schema/members.js';
+import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
+import type { RewardLogRow } from '../schema/rewards.js';
+import { aggregateChallenge, failedChallengePatch } from './challenge.js';
+import { lockAggregation } from './ingest.js';
+import { nextMilestone } from './milestones.js';
+import { aggregateMission, failedMissionPatch } from './mission.js';
+import { issueReward, type RewardSource } from './rewards.js';
+import { requiredPeriod, settleMissed } from './streak.js';
+import type { LogKind, LogRow, ProgressRow, Tx } from './types.js';
+import { aggregateStreak } from './streak.js';
+import { WriteSet } from './writes.js';
+
+/** A reversal's body (CONTRACT §17). */
+export const reverseBody = z.strictObject({
+  activityValue: z.number().gt(0).max(DEFAULT_NUMBER_MAX).optional(),
+  uniqueIdentifier: z.string().min(1).max(256).optional(),
+  reason: z.string().max(256).optional(),
+});
+
+/** A definition of any kind, as the recompute feeds it to its kind's aggregation. */
+type Definition = { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
+
+const PROGRESS_STATUS = {
+  streak: 'streak_progress_status',
+  challenge: 'challenge_progress_status',
+  mission: 'mission_progress_status',
+} as const;
+const STARTED_AT = { streak: 'streak_started_at', challenge: 'challenge_started_at', mission: 'mission_started_at' } as const;
+
+/** What a log adds to its progress: 1 for a count method, else its value; less what was reversed. */
+function remaining(definition: Definition, log: LogRow): { method: 'count' | 'sum'; left: number } {
+  const method =
+    definition.kind === 'mission'
+      ? (definition.row.tasks.find((t) => t.activityId === log.activity_id)?.aggregationMethod ?? 'count')
+      : definition.row.aggregation_method;
+  const whole = method === 'sum' ? Number(log.activity_value) : 1;
+  return { method, left: whole - Number(log.reversed_value) };
+}
+
+/**
+ * Takes back a log's value, whole or in part, and recomputes the member's progress on its
+ * definition as a replay of the surviving logs in activityAt order (CONTRACT §17): the progress
+ * records keep their ids where a run survives, reward logs of milestones no longer reached are
+ * revoked, and one `_reversed` event tells of the change. Runs in the action's transaction, under
+ * the lock that orders the member's logs on the definition, so it races nothing.
+ */
+export async function reverseLog(
+  records: Records,
+  trx: Knex.Transaction,
+  ctx: RequestContext,
+  kind: LogKind,
+  log: LogRow,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const parsed = reverseBody.safeParse(body ?? {});
+  if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
+  const { activityValue, uniqueIdentifier, reason } = parsed.data;
+  const account = ctx.account!;
+  const definitionId = String(log[`${kind}_id`]);
+  const memberId = log.owned_by_id as string;
+  await lockAggregation(trx, kind, definitionId, memberId);
+
+  if (uniqueIdentifier !== undefined) {
+    const existing = await trx('log_reversal')
+      .where({ account_id: account.id, log_kind: kind, definition_id: definitionId, unique_identifier: uniqueIdentifier })
+      .first('id');
+    if (existing)
+      throw duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
+        { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing.id },
+      ]);
+  }
+  const definition = await loadDefinition(trx, kind, account.id, definitionId);
+  if (!definition) throw conflict(`The ${kind} of this log is deleted: there is no progress left to change.`);
+  const { method, left } = remaining(definition, log);
+  if (method === 'count' && activityValue !== undefined && activityValue !== 1) {
+    throw invalidInput('A count log is reversed whole.', [
+      { field: 'activityValue', code: 'invalid', message: 'Omit activityValue, or send 1: a count log is reversed whole.' },
+    ]);
+  }
+  const taken = activityValue ?? left;
+  if (left <= 0 || taken > left)
+    throw nothingToReverse(left <= 0 ? 'Nothing of this log is left to reverse.' : `Only ${left} of this log is left to reverse.`, [
+      { field: 'activityValue', code: 'too_large', message: `At most ${Math.max(0, left)}.` },
+    ]);
+
+  const now = records.now();
+  await trx('log_reversal').insert({
+    account_id: account.id,
+    log_kind: kind,
+    definition_id: definitionId,
+    log_id: log.id,
+    owned_by_id: memberId,
+    activity_value: taken,
+    unique_identifier: uniqueIdentifier ?? null,
+    reason: reason ?? null,
+    created_at: now,
+    updated_at: now,
+  });
+  const [reversedLog] = await trx<LogRow>(`${kind}_log`)
+    .where({ account_id: account.id, id: log.id })
+    .update({ reversed_value: Number(log.reversed_value) + taken, updated_at: now })
+    .returning('*');
+
+  // A log that never counted changes no progress (CONTRACT §17).
+  const change = log.is_aggregated
+    ? await recompute(records, trx, ctx, definition, memberId, now, reason ?? 'reversal')
+    : await unchanged(trx, definition, account.id, memberId);
+  return respond(records, trx, ctx, kind, reversedLog!, definition, change);
+}
+
+async function loadDefinition(trx: Knex, kind: LogKind, accountId: string, id: string): Promise<Definition | undefined> {
+  if (kind === 'streak') {
+    const row = await trx<StreakRow>('streak').where({ account_id: accountId, id }).first();
+    return row && { kind, row };
+  }
+  if (kind === 'challenge') {
+    const row = await trx<ChallengeRow>('challenge').where({ account_id: accountId, id }).first();
+    return row && { kind, row };
+  }
+  const row = await trx<MissionRow>('mission').where({ account_id: accountId, id }).first();
+  return row && { kind, row };
+}
+
+/** What a reversal changed: the member's current progress after it, and what it took back. */
+interface Change {
+  progress: ProgressRow | null;
+  /** For a streak run a reversal split, the record it split from (it keeps its id and ends broken). */
+  splitFrom: ProgressRow | null;
+  tasks: TaskProgressRow[];
+  revoked: RewardLogRow[];
+  changed: boolean;
+}
+
+/** The member's progress on the definition as it stands: the run or window in progress, else the latest. */
+async function currentProgress(trx: Knex, definition: Definition, accountId: string, memberId: string) {
+  const { kind } = definition;
+  const rows = await trx<ProgressRow>(`${kind}_progress`)
+    .where({ account_id: accountId, [`${kind}_id`]: definition.row.id, owned_by_id: memberId })
+    .orderBy(kind === 'challenge' ? 'period_key' : STARTED_AT[kind], 'asc')
+    .orderBy('created_at', 'asc');
+  return pickCurrent(kind, rows);
+}
+
+function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null {
+  const status = PROGRESS_STATUS[kind];
+  return rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ?? rows.at(-1) ?? null;
+}
+
+async function unchanged(trx: Knex, definition: Definition, accountId: string, memberId: string): Promise<Change> {
+  const progress = await currentProgress(trx, definition, accountId, memberId);
+  const tasks = progress
+    ? await trx<TaskProgressRow>('task_progress').where({ account_id: accountId, linked_schema_record_id: progress.id })
+    : [];
+  return { progress, splitFrom: null, tasks, revoked: [], changed: false };
+}
+
+/** Column names per table, read once: a replayed row is compared and written column by column. */
+const columnCache = new Map<string, string[]>();
+async function columnsOf(trx: Knex, table: string): Promise<string[]> {
+  let columns = columnCache.get(table);
+  if (!columns) {
+    const result: { fields: { name: string }[] } = await trx.raw('select * from ?? limit 0', [table]);
+    columns = result.fields.map((f) => f.name);
+    columnCache.set(table, columns);
+  }
+  return columns;
+}
+
+/** A replayed row with every column, as the database would return it (absent columns are null). */
+function complete<R extends Row>(row: R, columns: string[]): R {
+  const out: Row = { ...row };
+  for (const c of columns) if (out[c] === undefined) out[c] = null;
+  // Every column of the row's table, so still an R.
+  return out as R;
+}
+
+const IGNORED = new Set(['id', 'account_id', 'created_at', 'updated_at', 'row_version']);
+const same = (a: unknown, b: unknown) =>
+  a instanceof Date || b instanceof Date
+    ? (a instanceof Date ? a.getTime() : a) === (b instanceof Date ? b.getTime() : b)
+    : JSON.stringify(a) === JSON.stringify(b);
+
+/** The columns of `next` that differ from `stored`. */
+function differences(stored: Row, next: Row, columns: string[]): Row {
+  const patch: Row = {};
+  for (const c of columns) if (!IGNORED.has(c) && !same(stored[c], next[c])) patch[c] = next[c];
+  return patch;
+}
+
+/**
+ * Replays the member's surviving logs on the definition through the same aggregation that
+ * ingests them, on rows held in memory, with the freeze grants at the points they were made;
+ * then settles what the scheduler would have, and writes the difference to the stored records.
+ */
+async function recompute(
+  records: Records,
+  trx: Knex.Transaction,
+  ctx: RequestContext,
+  definition: Definition,
+  memberId: string,
+  now: Date,
+  reason: string,
+): Promise<Change> {
+  const { kind } = definition;
+  const account = ctx.account!;
+  const progressTable = `${kind}_progress`;
+  const where = { account_id: account.id, [`${kind}_id`]: definition.row.id, owned_by_id: memberId };
+  const [member, milestones, logs, grants] = [
+    await trx<AccountUserRow>('account_user').where({ account_id: account.id, id: memberId }).first(),
+    await trx<MilestoneRow>('milestone')
+      .where({ account_id: account.id, linked_schema_record_id: definition.row.id, status: 'live' })
+      .orderBy('milestone_target_value'),
+    await trx<LogRow>(`${kind}_log`)
+      .where({ ...where, is_aggregated: true, status: 'live' })
+      .orderBy([{ column: 'activity_at' }, { column: 'created_at' }, { column: 'id' }]),
+    kind === 'streak'
+      ? await trx<{ created_at: Date; count: number }>('freeze_grant')
+          .where('account_id', account.id)
+          .where('streak_id', definition.row.id)
+          .where('owned_by_id', memberId)
+          .orderBy('created_at')
+      : [],
+  ];
+  const zone = member?.timezone ?? account.timezone ?? 'UTC';
+  const progressColumns = await columnsOf(trx, progressTable);
+  const taskColumns = await columnsOf(trx, 'task_progress');
+
+  const writes = new WriteSet(account.id);
+  const achieved: RewardSource[] = [];
+  const tx: Tx = { trx, ctx, records, account, now, writes, locked: true, issued: new IssueTally(), replay: achieved };
+  const runs = () => writes.insertedInto<ProgressRow>(progressTable).map((r) => complete(r, progressColumns));
+  const tasks = () => writes.insertedInto<TaskProgressRow>('task_progress').map((r) => complete(r, taskColumns));
+
+  // A grant counts from the moment it was made: after the logs that had arrived by then.
+  let nextGrant = 0;
+  const grantUpTo = (arrived: Date | null) => {
+    for (; nextGrant < grants.length && (arrived === null || grants[nextGrant]!.created_at <= arrived); nextGrant++) {
+      const run = runs().find((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
+      if (run && definition.kind === 'streak')
+        writes.update<StreakProgressRow>(progressTable, run, {
+          freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grants[nextGrant]!.count),
+        });
+    }
+  };
+  for (const log of logs) {
+    const { left } = remaining(definition, log);
+    if (left <= 0) continue;
+    grantUpTo(log.created_at);
+    const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
+    if (definition.kind === 'streak')
+      await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(runs(), tasks()) });
+    else if (definition.kind === 'challenge')
+      await aggregateChallenge(tx, { ...input, definition: definition.row, state: challengeState(runs() as ChallengeProgressRow[]) });
+    else
+      await aggregateMission(tx, {
+        ...input,
+        definition: definition.row,
+        activityId: log.activity_id as string,
+        state: missionState(runs() as MissionProgressRow[], tasks()),
+      });
+  }
+  grantUpTo(null);
+  settleDue(records, definition, writes, runs(), zone, now);
+
+  // Stored records, locked: a sweep that took one first finishes before the comparison.
+  const stored = await trx<ProgressRow>(progressTable)
+    .where(where)
+    .orderBy(kind === 'challenge' ? 'period_key' : STARTED_AT[kind], 'asc')
+    .orderBy('created_at', 'asc')
+    .forUpdate();
+  const storedTasks = stored.length
+    ? await trx<TaskProgressRow>('task_progress')
+        .where({ account_id: account.id })
+        .whereIn(
+          'linked_schema_record_id',
+          stored.map((r) => r.id),
+        )
+        .forUpdate()
+    : [];
+
+  const replayed = runs();
+  const ids = matchRuns(kind, stored, replayed);
+  const finalIds = new Set(ids.values());
+  const byId = new Map(stored.map((r) => [r.id, r]));
+  let changed = false;
+  const updates: { row: Row; patch: Row; leaves: boolean }[] = [];
+  const inserts: Row[] = [];
+  const status = PROGRESS_STATUS[kind];
+  for (const run of replayed) {
+    const id = ids.get(run.id)!;
+    const existing = byId.get(id);
+    const next: Row = { ...run, id };
+    if (!existing) {
+      inserts.push({ ...next, created_at: now, updated_at: now });
+      continue;
+    }
+    // Warnings already sent for a deadline are not sent again.
+    for (const c of ['warned_to_be_broken_at', 'is_warned']) if (c in existing) next[c] = (existing as Row)[c];
+    const patch = differences(existing, next, progressColumns);
+    if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: existing[status as keyof ProgressRow] === 'in_progress' });
+  }
+  // A record none of whose logs survives stays, at 0 (CONTRACT §17).
+  const replayedInProgress = replayed.some((r) => (r as Row)[status] === 'in_progress');
+  for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
+    const patch = emptied(kind, existing, replayedInProgress, now);
+    if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: true });
+  }
+  // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
+  updates.sort((a, b) => Number(b.leaves) - Number(a.leaves));
+  for (const u of updates) {
+    changed = true;
+    await trx(progressTable)
+      .where({ account_id: account.id, id: u.row.id })
+      .update({ ...u.patch, updated_at: now });
+  }
+  if (inserts.length) {
+    changed = true;
+    await trx(progressTable).insert(inserts);
+  }
+
+  changed = (await reconcileTasks(trx, kind, account.id, storedTasks, tasks(), ids, taskColumns, now)) || changed;
+  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, tasks(), reason);
+  if (revoked.length) changed = true;
+
+  const current = await currentProgress(trx, definition, account.id, memberId);
+  const currentTasks = current
+    ? await trx<TaskProgressRow>('task_progress')
+        .where({ account_id: account.id, linked_schema_record_id: current.id })
+        .orderBy('created_at')
+    : [];
+  // A split leaves the original record broken and the later periods in a new one.
+  const splitFrom = kind === 'streak' && current && !byId.has(current.id) ? (stored.at(-1) ?? null) : null;
+  const splitFromNow = splitFrom
+    ? ((await trx<ProgressRow>(progressTable).where({ account_id: account.id, id: splitFrom.id }).first()) ?? null)
+    : null;
+  return { progress: current, splitFrom: splitFromNow, tasks: currentTasks, revoked, changed };
+}
+
+/** The streak state the ingest's read would return, from the replay's rows. */
+function streakState(runs: ProgressRow[], tasks: TaskProgressRow[]) {
+  const all = runs as StreakProgressRow[];
+  const progress = all.find((r) => r.streak_progress_status === 'in_progress');
+  if (progress)
+    return {
+      progress,
+      task: tasks.find((t) => t.linked_schema_record_id === progress.id && t.period_key === progress.current_period_key) ?? null,
+    };
+  const latest = all.at(-1);
+  return latest ? { latest } : null;
+}
+
+/** The challenge windows the ingest's read would return: those in progress and the latest. */
+function challengeState(runs: ChallengeProgressRow[]) {
+  const latest = runs.reduce<string | null>((max, r) => (max === null || r.period_key > max ? r.period_key : max), null);
+  return [...runs]
+    .filter((r) => r.challenge_progress_status === 'in_progress' || r.period_key === latest)
+    .sort((a, b) => (a.period_key < b.period_key ? -1 : a.period_key > b.period_key ? 1 : 0));
+}
+
+/** The mission state the ingest's read would return, from the replay's rows. */
+function missionState(runs: MissionProgressRow[], tasks: TaskProgressRow[]) {
+  const progress = runs.find((r) => r.mission_progress_status === 'in_progress');
+  return {
+    run: progress ? { progress, tasks: tasks.filter((t) => t.linked_schema_record_id === progress.id) } : null,
+    completedOnce: runs.some((r) => r.mission_progress_status === 'completed'),
+    latest: runs.filter((r) => r.mission_progress_status !== 'in_progress').at(-1) ?? null,
+  };
+}
+
+/** Settles, on the replay, what the scheduler settles once the grace after a deadline has passed. */
+function settleDue(records: Records, definition: Definition, writes: WriteSet, runs: ProgressRow[], zone: string, now: Date) {
+  const cutoff = now.getTime() - records.lateLogGraceSeconds * 1000;
+  const table = `${definition.kind}_progress`;
+  for (const run of runs) {
+    if (definition.kind === 'streak') {
+      const row = run as StreakProgressRow;
+      if (row.streak_progress_status !== 'in_progress' || !row.streak_to_be_broken_at || row.streak_to_be_broken_at.getTime() > cutoff)
+        continue;
+      const due = requiredPeriod(row, definition.row.aggregation_period, zone);
+      const settled = settleMissed(row, definition.row, zone, now, (key, end) => key === due || end.getTime() <= cutoff);
+      if (settled) writes.update(table, row, settled.patch);
+    } else if (definition.kind === 'challenge') {
+      const row = run as ChallengeProgressRow;
+      if (
+        row.challenge_progress_status === 'in_progress' &&
+        row.challenge_to_be_failed_at &&
+        row.challenge_to_be_failed_at.getTime() <= cutoff
+      )
+        writes.update(table, row, failedChallengePatch(row, zone, definition.row.aggregation_period, now));
+    } else {
+      const row = run as MissionProgressRow;
+      if (row.mission_progress_status === 'in_progress' && row.mission_to_be_failed_at && row.mission_to_be_failed_at.getTime() <= cutoff)
+        writes.update(table, row, failedMissionPatch(row, now));
+    }
+  }
+}
+
+/**
+ * Which stored record each replayed run continues: a challenge's by its window; a streak's or a
+ * mission's run the stored record that was under way when the run started (the latest one
+ * started at or before it), unless an earlier run took it (a split: the later run is new).
+ */
+function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]): Map<string, string> {
+  const ids = new Map<string, string>();
+  const taken = new Set<string>();
+  for (const run of replayed) {
+    let match: ProgressRow | undefined;
+    if (kind === 'challenge')
+      match = stored.find((s) => (s as ChallengeProgressRow).period_key === (run as ChallengeProgressRow).period_key);
+    else {
+      const start = ((run as Row)[STARTED_AT[kind]] as Date).getTime();
+      match = stored.filter((s) => ((s as Row)[STARTED_AT[kind]] as Date).getTime() <= start).at(-1);
+    }
+    if (match && !taken.has(match.id)) {
+      taken.add(match.id);
+      ids.set(run.id, match.id);
+    } else ids.set(run.id, run.id);
+  }
+  return ids;
+}
+
+/** The change that leaves a record none of whose logs survives at 0. */
+function emptied(kind: LogKind, row: ProgressRow, anotherInProgress: boolean, now: Date): Row {
+  const r = row as Row;
+  const patch: Row = {};
+  if (Number(r.current_progress_value ?? 0) !== 0 && kind !== 'mission') patch.current_progress_value = 0;
+  if (kind === 'streak') {
+    if (r.last_completed_period_key !== null) patch.last_completed_period_key = null;
+    if (r.streak_progress_status === 'completed' || (r.streak_progress_status === 'in_progress' && anotherInProgress))
+      Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: now, streak_completed_at: null });
+  } else if (kind === 'challenge') {
+    if (r.challenge_progress_status === 'completed')
+      Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
+  } else if (r.mission_progress_status === 'completed' || (r.mission_progress_status === 'in_progress' && anotherInProgress)) {
+    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), { mission_completed_at: null });
+  }
+  return patch;
+}
+
+/**
+ * Writes the replay's task rows over the stored ones: a streak's by period (a period belongs to
+ * one run, so a split moves it to the new record), a mission's by run and task. Stored tasks the
+ * replay does not reach are left at 0. True when anything was written.
+ */
+async function reconcileTasks(
+  trx: Knex,
+  kind: LogKind,
+  accountId: string,
+  stored: TaskProgressRow[],
+  replayed: TaskProgressRow[],
+  ids: Map<string, string>,
+  columns: string[],
+  now: Date,
+): Promise<boolean> {
+  if (kind === 'challenge') return false;
+  const key = (t: TaskProgressRow, parent: string) => (kind === 'streak' ? String(t.period_key) : `${parent}/${String(t.task_id)}`);
+  const byKey = new Map(stored.map((t) => [key(t, t.linked_schema_record_id), t]));
+  const reached = new Set<string>();
+  const inserts: Row[] = [];
+  let written = false;
+  for (const task of replayed) {
+    const parent = ids.get(task.linked_schema_record_id)!;
+    const k = key(task, parent);
+    reached.add(k);
+    const existing = byKey.get(k);
+    const next: Row = { ...task, linked_schema_record_id: parent };
+    if (!existing) {
+      inserts.push({ ...next, created_at: task.created_at ?? now, updated_at: now });
+      continue;
+    }
+    const patch = differences(existing, next, columns);
+    if (Object.keys(patch).length) {
+      written = true;
+      await trx('task_progress')
+        .where({ account_id: accountId, id: existing.id })
+        .update({ ...patch, updated_at: now });
+    }
+  }
+  for (const task of stored) {
+    if (
+      reached.has(key(task, task.linked_schema_record_id)) ||
+      (task.current_progress_value === 0 && task.task_progress_status !== 'completed')
+    )
+      continue;
+    written = true;
+    await trx('task_progress')
+      .where({ account_id: accountId, id: task.id })
+      .update({ current_progress_value: 0, task_progress_status: 'in_progress', completed_at: null, updated_at: now });
+  }
+  if (inserts.length) {
+    written = true;
+    await trx('task_progress').insert(inserts);
+  }
+  return written;
+}
+
+/**
+ * Keeps the reward logs whose milestone the recomputed progress still reaches and revokes the
+ * others (a code stays on its record; a pooled coupon is not returned). A run a split made anew
+ * that reaches a milestone is given its own reward log, as a replay would.
+ */
+async function reconcileRewards(
+  tx: Tx,
+  definition: Definition,
+  memberId: string,
+  achieved: RewardSource[],
+  ids: Map<string, string>,
+  stored: ProgressRow[],
+  replayedTasks: TaskProgressRow[],
+  reason: string,
+): Promise<RewardLogRow[]> {
+  const { trx, account, now } = tx;
+  const logs = await trx<RewardLogRow>('reward_log')
+    .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
+    .whereNot('reward_log_status', 'revoked')
+    .orderBy('created_at')
+    .forUpdate();
+  const runOfPeriod = new Map(replayedTasks.map((t) => [String(t.period_key), ids.get(t.linked_schema_record_id)!]));
+  const storedIds = new Set(stored.map((r) => r.id));
+  const kept = new Set<string>();
+  const fresh: RewardSource[] = [];
+  for (const a of achieved) {
+    const run = ids.get(a.progressId)!;
+    const match = logs.find(
+      (l) =>
+        !kept.has(l.id) &&
+        l.milestone_id === a.milestoneId &&
+        (definition.kind === 'mission' ||
+          (definition.kind === 'challenge' ? l.period_key === a.periodKey : runOfPeriod.get(String(l.period_key)) === run)),
+    );
+    if (match) kept.add(match.id);
+    else if (!storedIds.has(run)) fresh.push({ ...a, progressId: run });
+  }
+  const revoked: RewardLogRow[] = [];
+  for (const l of logs.filter((l) => !kept.has(l.id))) {
+    const [row] = await trx<RewardLogRow>('reward_log')
+      .where({ account_id: account.id, id: l.id })
+      .update({ reward_log_status: 'revoked', revoked_at: now, revoked_reason: reason, updated_at: now })
+      .returning('*');
+    revoked.push(row!);
+  }
+  const issuing: Tx = { ...tx, replay: undefined };
+  for (const source of fresh) await issueReward(issuing, source);
+  issuing.issued.commit();
+  return revoked;
+}
+
+/** The reversal's answer (CONTRACT §17), and its event when it changed a progress. */
+async function respond(
+  records: Records,
+  trx: Knex.Transaction,
+  ctx: RequestContext,
+  kind: LogKind,
+  log: LogRow,
+  definition: Definition,
+  change: Change,
+): Promise<Record<string, unknown>> {
+  const resource = (slug: string) => records.registry.require(slug);
+  const one = async (slug: string, row: Row | null) =>
+    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx }))[0]! : null;
+  const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
+  const milestones = await trx<MilestoneRow>('milestone')
+    .where({ account_id: ctx.account!.id, linked_schema_record_id: definition.row.id, status: 'live' })
+    .orderBy('milestone_target_value');
+  const value = !change.progress
+    ? 0
+    : kind === 'mission'
+      ? change.tasks.filter((t) => t.task_progress_status === 'completed').length
+      : Number((change.progress as Row).current_progress_value);
+  const progress = await one(`${kind}_progress`, change.progress);
+  const taskObjects = await many('task_progress', change.tasks);
+  const revoked = await many('reward_log', change.revoked);
+  const logObject = (await records.serialize(resource(`${kind}_log`), [log], ctx, { db: trx }))[0]!;
+  const streakTask =
+    kind === 'streak' && change.progress
+      ? (taskObjects.find((t) => t.periodKey === (change.progress as StreakProgressRow).current_period_key) ?? null)
+      : null;
+  const data = {
+    ...logObject,
+    [`${kind}Progress`]: progress,
+    taskProgress: kind === 'mission' ? taskObjects : kind === 'streak' ? streakTask : null,
+    nextMilestone: await one('milestone', nextMilestone(milestones, value)),
+    revokedRewardLogs: revoked,
+  };
+  if (change.changed && change.progress) {
+    await emit(trx, ctx.account!.id, [
+      {
+        code: `${kind}_progress_reversed`,
+        ownedById: log.owned_by_id as string,
+        linkedSchemaSlug: `${kind}_progress`,
+        linkedSchemaRecordId: change.progress.id,
+        payload: {
+          [`${kind}Log`]: logObject,
+          [`${kind}Progress`]: progress,
+          ...(change.splitFrom ? { splitFromProgress: await one(`${kind}_progress`, change.splitFrom) } : {}),
+          revokedRewardLogs: revoked,
+        },
+      },
+    ]);
+  }
+  return data;
+}

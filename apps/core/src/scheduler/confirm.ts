@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
+import { issuedFields, takeCode } from '../engine/rewards.js';
+import { emit, type NewEvent } from '../events/outbox.js';
+import { IssueTally } from '../observability/metrics.js';
+import type { RequestContext } from '../records/context.js';
+import type { RecordService } from '../records/service.js';
+import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
+
+const BATCH = 500;
+
+/**
+ * Issues the held reward logs whose `confirmAt` has come (CONTRACT §17): each gets its code (pool
+ * or generated, as at creation without a hold), `rewardIssuedAt` and `rewardExpiryAt` from now,
+ * and one `reward_log_issued` event, in one transaction per batch. Rows are taken with FOR UPDATE
+ * SKIP LOCKED, so workers split them and each is issued once; a reversal that revoked a log first
+ * leaves it out, and one that comes after finds it issued. Answers how many were issued.
+ */
+export async function confirmHeldRewards(records: RecordService, now: Date): Promise<number> {
+  const accounts = new Map<string, AccountInfo | undefined>();
+  let total = 0;
+  for (;;) {
+    const issued = new IssueTally();
+    const processed = await records.db.transaction(async (trx) => {
+      const due = await trx<RewardLogRow>('reward_log')
+        .where('reward_log_status', 'pending')
+        .where('confirm_at', '<=', now)
+        .orderBy('confirm_at')
+        .limit(BATCH)
+        .forUpdate()
+        .skipLocked();
+      if (!due.length) return 0;
+      const rewards = await rewardsOf(trx, due);
+      const confirmed: RewardLogRow[] = [];
+      for (const log of due) {
+        const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
+        const code = reward ? await takeCode({ trx, issued }, reward, log.id) : null;
+        confirmed.push({ ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now });
+      }
+      await trx.raw(
+        `update reward_log r set reward_log_status = 'issued', coupon_code = v.coupon_code, reward_issued_at = v.reward_issued_at,
+                reward_expiry_at = v.reward_expiry_at, updated_at = v.updated_at
+           from json_populate_recordset(null::reward_log, ?::json) v
+          where r.account_id = v.account_id and r.id = v.id`,
+        [JSON.stringify(confirmed)],
+      );
+      for (const [accountId, logs] of groupBy(confirmed, (l) => l.account_id)) {
+        if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
+        const ctx: RequestContext = {
+          flow: 'apikey',
+          account: accounts.get(accountId)!,
+          languageCode: undefined,
+          requestId: 'sweep:confirm',
+        };
+        const serialized = await records.serialize(records.registry.require('reward_log'), logs, ctx, { db: trx });
+        const events: NewEvent[] = logs.map((l, i) => ({
+          code: 'reward_log_issued',
+          ownedById: l.owned_by_id,
+          linkedSchemaSlug: 'reward_log',
+          linkedSchemaRecordId: l.id,
+          payload: { rewardLog: serialized[i] },
+        }));
+        await emit(trx, accountId, events);
+      }
+      return due.length;
+    });
+    issued.commit();
+    total += processed;
+    if (processed < BATCH) return total;
+  }
+}
+
+async function rewardsOf(trx: Knex, logs: RewardLogRow[]): Promise<Map<string, RewardRow>> {
+  const pairs = [...new Set(logs.filter((l) => l.reward_id).map((l) => `${l.account_id}/${l.reward_id}`))].map((k) => k.split('/'));
+  const rows = pairs.length ? await trx<RewardRow>('reward').whereIn(['account_id', 'id'], pairs) : [];
+  return new Map(rows.map((r) => [`${r.account_id}/${r.id}`, r]));
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { confirmHeldRewards } from '../../src/scheduler/confirm.js';
+import { assertEventsDocumented } from '../support/fixtures.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+// Reversals and holds (CONTRACT §17), through the HTTP API.
+let app: TestApp;
+let acct: TestAccount;
+const NOW = new Date('2027-03-01T00:00:00Z');
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+});
+beforeEach(() => at(NOW));
+afterAll(() => app.close());
+const at = (time: string | Date) => {
+  const now = new Date(time);
+  app.running.services.records.now = () => now;
+};
+
+let seq = 0;
+const records = () => app.running.services.records;
+
+async function create(slug: string, body: Record<string, unknown>): Promise<any> {
+  return accepted(acct.api.post(`/schema/${slug}/record`, body));
+}
+const member = async () => (await create('account_user', { externalId: `rev-${++seq}` })).id as string;
+async function reward(extra: Record<string, unknown> = {}): Promise<any> {
+  return create('reward', {
+    name: `R${++seq}`,
+    description: 'd',
+    discountType: 'percentage',
+    discountValue: 10,
+    rewardExpiryType: 'relative',
+    rewardExpiryInDays: 30,
+    handleCoupon: true,
+    handleCouponAutoGeneration: true,
+    couponCodePrefix: 'REV',
+    ...extra,
+  });
+}
+async function milestone(slug: string, definitionId: string, target: number, rewardId: string | null): Promise<any> {
+  return create('milestone', {
+    linkedSchemaSlug: slug,
+    linkedSchemaRecordId: definitionId,
+    name: `M${++seq}`,
+    description: 'd',
+    status: 'live',
+    milestoneTargetValue: target,
+    rewardId,
+  });
+}
+async function log(kind: string, body: Record<string, unknown>): Promise<any> {
+  return create(`${kind}_log`, { activityId: 'order', uniqueIdentifier: `l-${++seq}`, ...body });
+}
+const reverse = (kind: string, id: string, body?: unknown) => acct.api.post(`/schema/${kind}_log/record/${id}/action/reverse`, body);
+const progressesOf = async (kind: string, memberId: string) =>
+  (
+    await acct.api.get(`/schema/${kind}_progress/record`, {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    })
+  ).body.data as any[];
+const rewardLogsOf = async (memberId: string) =>
+  (
+    await acct.api.get('/schema/reward_log/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    })
+  ).body.data as any[];
+const eventsOf = async (memberId: string) =>
+  (
+    await acct.api.get('/schema/event_log/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+      limit: '1000',
+    })
+  ).body.data as any[];
+
+describe('reversing streak logs', () => {
+  it('drops the latest period, splits a run at a period inside it, and revokes the milestone no longer reached', async () => {
+    // The clock on the run's last day: its required period is still open.
+    at('2027-02-05T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const r = await reward();
+    const m3 = await milestone('streak', s.id, 3, r.id);
+    const m = await member();
+    const logs = [];
+    for (let day = 1; day <= 5; day++) logs.push(await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T10:00:00Z` }));
+    const original = logs[4].streakProgress;
+    expect(original.currentProgressValue).toBe(5);
+    const [earned] = await rewardLogsOf(m);
+    expect(earned).toMatchObject({ milestoneId: m3.id, rewardLogStatus: 'issued', periodKey: '2027-02-03' });
+    expect(earned.couponCode).toMatch(/^REV/);
+
+    const latest = await accepted(reverse('streak', logs[4].id, { reason: 'refund' }));
+    expect(latest).toMatchObject({ reversedValue: 1, revokedRewardLogs: [] });
+    expect(latest.reversals).toEqual([expect.objectContaining({ activityValue: 1, reason: 'refund' })]);
+    expect(latest.streakProgress).toMatchObject({ id: original.id, currentProgressValue: 4, streakProgressStatus: 'in_progress' });
+
+    // Day 3 inside the run: the record keeps its id and ends broken at day 3's end; day 4 starts a new run.
+    const inside = await accepted(reverse('streak', logs[2].id, { uniqueIdentifier: 'refund:1', reason: 'refund' }));
+    expect(inside.revokedRewardLogs).toEqual([expect.objectContaining({ id: earned.id, rewardLogStatus: 'revoked', revokedReason: 'refund' })]);
+    expect(inside.streakProgress).toMatchObject({ currentProgressValue: 1, streakProgressStatus: 'in_progress', lastCompletedPeriodKey: '2027-02-04' });
+    expect(inside.streakProgress.id).not.toBe(original.id);
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((p) => [p.id === original.id, p.streakProgressStatus, p.currentProgressValue])).toEqual([
+      [true, 'broken', 2],
+      [false, 'in_progress', 1],
+    ]);
+    expect(runs[0].streakBrokenAt).toBe('2027-02-04T00:00:00.000Z');
+    const [revoked] = await rewardLogsOf(m);
+    // The code stays on the record.
+    expect(revoked).toMatchObject({ rewardLogStatus: 'revoked', couponCode: earned.couponCode });
+
+    const reversed = (await eventsOf(m)).filter((e) => e.eventCode === 'streak_progress_reversed');
+    expect(reversed).toHaveLength(2);
+    expect(reversed[1].payload).toMatchObject({
+      streakLog: { id: logs[2].id, reversedValue: 1 },
+      streakProgress: { id: inside.streakProgress.id },
+      splitFromProgress: { id: original.id, streakProgressStatus: 'broken' },
+      revokedRewardLogs: [{ id: earned.id }],
+    });
+    await assertEventsDocumented(app, acct.api);
+  });
+
+  it('answers 409 to a replayed uniqueIdentifier and to a log with nothing left, changing nothing', async () => {
+    at('2027-02-02T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const a = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T10:00:00Z' });
+    const b = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
+    const first = await accepted(reverse('streak', b.id, { uniqueIdentifier: 'refund:7' }));
+    const replay = await reverse('streak', a.id, { uniqueIdentifier: 'refund:7' });
+    expect(replay.status).toBe(409);
+    expect(replay.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: first.reversals[0].id }] });
+    const again = await reverse('streak', b.id);
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('nothing_to_reverse');
+    expect((await progressesOf('streak', m))[0].currentProgressValue).toBe(1);
+  });
+});
+
+describe('reversing challenge and mission logs', () => {
+  it('takes a sum log back in parts, each at most what remains; a count log only whole', async () => {
+    const c = await create('challenge', { name: `C${++seq}`, aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100 });
+    const r = await reward({ handleCoupon: false });
+    await milestone('challenge', c.id, 50, r.id);
+    const m = await member();
+    const l = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-10T10:00:00Z', activityValue: 120 });
+    expect(l.challengeProgress).toMatchObject({ currentProgressValue: 120, challengeProgressStatus: 'completed' });
+    const part = await accepted(reverse('challenge', l.id, { activityValue: 30 }));
+    expect(part.challengeProgress).toMatchObject({ currentProgressValue: 90, challengeProgressStatus: 'in_progress' });
+    expect(part.revokedRewardLogs).toEqual([]);
+    const tooMuch = await reverse('challenge', l.id, { activityValue: 91 });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.error.code).toBe('nothing_to_reverse');
+    const rest = await accepted(reverse('challenge', l.id, { activityValue: 50 }));
+    expect(rest.challengeProgress.currentProgressValue).toBe(40);
+    expect(rest.revokedRewardLogs).toHaveLength(1);
+    expect(rest.reversedValue).toBe(80);
+
+    const bad = await reverse('challenge', l.id, { activityValue: -1 });
+    expect(bad.status).toBe(400);
+    const unknown = await reverse('challenge', l.id, { amount: 1 });
+    expect(unknown.status).toBe(400);
+
+    const count = await create('challenge', { name: `C${++seq}`, completionTargetValue: 3 });
+    const cl = await log('challenge', { challengeId: count.id, ownedById: m, activityAt: '2027-02-10T10:00:00Z' });
+    const partial = await reverse('challenge', cl.id, { activityValue: 0.5 });
+    expect(partial.status).toBe(400);
+    expect((await accepted(reverse('challenge', cl.id, { activityValue: 1 }))).challengeProgress.currentProgressValue).toBe(0);
+  });
+
+  it("reopens a completed mission when a task's log is reversed and revokes its reward", async () => {
+    const r = await reward();
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'monthly',
+      rewardId: r.id,
+      tasks: [
+        { name: 'Sign up', activityId: 'account_created', targetValue: 1 },
+        { name: 'Order', activityId: 'first_order', targetValue: 1 },
+      ],
+    });
+    const m = await member();
+    await log('mission', { missionId: mission.id, ownedById: m, activityId: 'account_created', activityAt: '2027-02-10T10:00:00Z' });
+    const order = await log('mission', { missionId: mission.id, ownedById: m, activityId: 'first_order', activityAt: '2027-02-11T10:00:00Z' });
+    expect(order.missionProgress.missionProgressStatus).toBe('completed');
+    expect(order.rewardLog.couponCode).toMatch(/^REV/);
+    const back = await accepted(reverse('mission', order.id, { reason: 'cancelled' }));
+    expect(back.missionProgress).toMatchObject({ id: order.missionProgress.id, missionProgressStatus: 'in_progress', missionCompletedAt: null });
+    expect(back.taskProgress.map((t: any) => t.currentProgressValue)).toEqual([1, 0]);
+    expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ id: order.rewardLog.id, revokedReason: 'cancelled' })]);
+  });
+
+  it('reverses a log that never counted without changing any progress, and refuses logs of another account', async () => {
+    at('2027-02-02T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
+    const late = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T10:00:00Z' });
+    expect(late.isAggregated).toBe(false);
+    const back = await accepted(reverse('streak', late.id));
+    expect(back.reversedValue).toBe(1);
+    expect(back.streakProgress.currentProgressValue).toBe(1);
+    expect((await eventsOf(m)).some((e) => e.eventCode === 'streak_progress_reversed')).toBe(false);
+
+    const other = await app.createAccount({ timezone: 'UTC' });
+    const foreign = await other.api.post(`/schema/streak_log/record/${late.id}/action/reverse`, {});
+    expect(foreign.status).toBe(404);
+  });
+});
+
+describe('holds', () => {
+  it('creates the reward log pending without a code, refuses a PATCH, and issues it once at confirmAt', async () => {
+    const s = await create('streak', { name: `S${++seq}`, rewardHoldDays: 14 });
+    const r = await reward();
+    await milestone('streak', s.id, 1, r.id);
+    const m = await member();
+    const l = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-28T10:00:00Z' });
+    const held = l.achievedMilestoneRewardLog;
+    expect(held).toMatchObject({ rewardLogStatus: 'pending', couponCode: null, rewardIssuedAt: null, rewardExpiryAt: null });
+    expect(held.confirmAt).toBe(new Date(NOW.getTime() + 14 * 86_400_000).toISOString());
+    const patch = await acct.api.patch(`/schema/reward_log/record/${held.id}`, { couponCode: 'MINE' });
+    expect(patch.status).toBe(409);
+    expect(patch.body.error.code).toBe('reward_log_not_issued');
+
+    expect(await confirmHeldRewards(records(), new Date(NOW.getTime() + 13 * 86_400_000))).toBe(0);
+    const at = new Date(NOW.getTime() + 14 * 86_400_000);
+    const [a, b] = await Promise.all([confirmHeldRewards(records(), at), confirmHeldRewards(records(), at)]);
+    expect(a + b).toBeGreaterThanOrEqual(1);
+    const [issued] = await rewardLogsOf(m);
+    expect(issued).toMatchObject({ rewardLogStatus: 'issued', rewardIssuedAt: at.toISOString() });
+    expect(issued.couponCode).toMatch(/^REV/);
+    expect(issued.rewardExpiryAt).toBe(new Date(at.getTime() + 30 * 86_400_000).toISOString());
+    const events = (await eventsOf(m)).filter((e) => e.eventCode === 'reward_log_issued');
+    expect(events).toHaveLength(1);
+    expect(events[0].payload.rewardLog).toMatchObject({ id: held.id, couponCode: issued.couponCode });
+    await assertEventsDocumented(app, acct.api);
+  });
+
+  it('never issues a held reward log a reversal revoked first', async () => {
+    const c = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 30 });
+    const r = await reward();
+    await milestone('challenge', c.id, 1, r.id);
+    const m = await member();
+    const l = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-28T10:00:00Z' });
+    expect(l.achievedMilestoneRewardLog.rewardLogStatus).toBe('pending');
+    const back = await accepted(reverse('challenge', l.id, { reason: 'refund' }));
+    expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ rewardLogStatus: 'revoked', couponCode: null })]);
+    await confirmHeldRewards(records(), new Date(NOW.getTime() + 31 * 86_400_000));
+    const [log2] = await rewardLogsOf(m);
+    expect(log2).toMatchObject({ rewardLogStatus: 'revoked', couponCode: null });
+    expect((await eventsOf(m)).some((e) => e.eventCode === 'reward_log_issued')).toBe(false);
+  });
+
+  it('refuses a hold outside 0..90 days', async () => {
+    for (const rewardHoldDays of [-1, 91, 1.5]) {
+      const res = await acct.api.post('/schema/streak/record', { name: `S${++seq}`, rewardHoldDays });
+      expect(res.status).toBe(400);
+    }
+  });
+});
