@@ -197,7 +197,10 @@ const aggregationLock = (kind: LogKind, definitionId: string, memberId: string) 
 
 /** Takes, for the transaction, the lock under which one member's logs on one definition change one at a time. */
 export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: string, memberId: string): Promise<void> {
-  await run(trx, { text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [aggregationLock(kind, definitionId, memberId)] });
+  await run(trx, {
+    text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+    values: [aggregationLock(kind, definitionId, memberId)],
+  });
 }
 
 /** The lookup statement of each kind, numbered once. */

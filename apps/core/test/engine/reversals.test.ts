@@ -86,7 +86,8 @@ describe('reversing streak logs', () => {
     const m3 = await milestone('streak', s.id, 3, r.id);
     const m = await member();
     const logs = [];
-    for (let day = 1; day <= 5; day++) logs.push(await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T10:00:00Z` }));
+    for (let day = 1; day <= 5; day++)
+      logs.push(await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T10:00:00Z` }));
     const original = logs[4].streakProgress;
     expect(original.currentProgressValue).toBe(5);
     const [earned] = await rewardLogsOf(m);
@@ -100,8 +101,14 @@ describe('reversing streak logs', () => {
 
     // Day 3 inside the run: the record keeps its id and ends broken at day 3's end; day 4 starts a new run.
     const inside = await accepted(reverse('streak', logs[2].id, { uniqueIdentifier: 'refund:1', reason: 'refund' }));
-    expect(inside.revokedRewardLogs).toEqual([expect.objectContaining({ id: earned.id, rewardLogStatus: 'revoked', revokedReason: 'refund' })]);
-    expect(inside.streakProgress).toMatchObject({ currentProgressValue: 1, streakProgressStatus: 'in_progress', lastCompletedPeriodKey: '2027-02-04' });
+    expect(inside.revokedRewardLogs).toEqual([
+      expect.objectContaining({ id: earned.id, rewardLogStatus: 'revoked', revokedReason: 'refund' }),
+    ]);
+    expect(inside.streakProgress).toMatchObject({
+      currentProgressValue: 1,
+      streakProgressStatus: 'in_progress',
+      lastCompletedPeriodKey: '2027-02-04',
+    });
     expect(inside.streakProgress.id).not.toBe(original.id);
     const runs = await progressesOf('streak', m);
     expect(runs.map((p) => [p.id === original.id, p.streakProgressStatus, p.currentProgressValue])).toEqual([
@@ -133,7 +140,10 @@ describe('reversing streak logs', () => {
     const first = await accepted(reverse('streak', b.id, { uniqueIdentifier: 'refund:7' }));
     const replay = await reverse('streak', a.id, { uniqueIdentifier: 'refund:7' });
     expect(replay.status).toBe(409);
-    expect(replay.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: first.reversals[0].id }] });
+    expect(replay.body.error).toMatchObject({
+      code: 'duplicate_unique_identifier',
+      details: [{ existingRecordId: first.reversals[0].id }],
+    });
     const again = await reverse('streak', b.id);
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('nothing_to_reverse');
@@ -143,7 +153,12 @@ describe('reversing streak logs', () => {
 
 describe('reversing challenge and mission logs', () => {
   it('takes a sum log back in parts, each at most what remains; a count log only whole', async () => {
-    const c = await create('challenge', { name: `C${++seq}`, aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 100 });
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
     const r = await reward({ handleCoupon: false });
     await milestone('challenge', c.id, 50, r.id);
     const m = await member();
@@ -185,11 +200,20 @@ describe('reversing challenge and mission logs', () => {
     });
     const m = await member();
     await log('mission', { missionId: mission.id, ownedById: m, activityId: 'account_created', activityAt: '2027-02-10T10:00:00Z' });
-    const order = await log('mission', { missionId: mission.id, ownedById: m, activityId: 'first_order', activityAt: '2027-02-11T10:00:00Z' });
+    const order = await log('mission', {
+      missionId: mission.id,
+      ownedById: m,
+      activityId: 'first_order',
+      activityAt: '2027-02-11T10:00:00Z',
+    });
     expect(order.missionProgress.missionProgressStatus).toBe('completed');
     expect(order.rewardLog.couponCode).toMatch(/^REV/);
     const back = await accepted(reverse('mission', order.id, { reason: 'cancelled' }));
-    expect(back.missionProgress).toMatchObject({ id: order.missionProgress.id, missionProgressStatus: 'in_progress', missionCompletedAt: null });
+    expect(back.missionProgress).toMatchObject({
+      id: order.missionProgress.id,
+      missionProgressStatus: 'in_progress',
+      missionCompletedAt: null,
+    });
     expect(back.taskProgress.map((t: any) => t.currentProgressValue)).toEqual([1, 0]);
     expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ id: order.rewardLog.id, revokedReason: 'cancelled' })]);
   });

@@ -44,7 +44,9 @@ export async function up(db: Knex): Promise<void> {
 export async function down(db: Knex): Promise<void> {
   await db.raw('drop index reward_log_source_idx');
   await db.raw('drop index reward_log_confirm_idx');
-  await db.raw('alter table reward_log drop column reward_log_status, drop column confirm_at, drop column revoked_at, drop column revoked_reason');
+  await db.raw(
+    'alter table reward_log drop column reward_log_status, drop column confirm_at, drop column revoked_at, drop column revoked_reason',
+  );
   for (const definition of DEFINITIONS) await db.raw('alter table ?? drop column reward_hold_days', [definition]);
   await db.schema.dropTable('freeze_grant');
   await db.schema.dropTable('log_reversal');

@@ -1,0 +1,271 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+/*
+ * CONTRACT §17's invariant: after any sequence of logs, reversals, freeze grants and a scheduler
+ * run, every progress, the milestones reached and the reward logs standing are what a replay of
+ * the surviving logs gives. Each run sends random operations to one account through the HTTP API,
+ * then sends only what survived (each log with its value less what was reversed, the grants at
+ * the same points) to a fresh definition of a second account, runs the scheduler on both, and
+ * compares.
+ */
+let app: TestApp;
+let original: TestAccount;
+let replay: TestAccount;
+const GRACE = 900;
+const DAY = 86_400_000;
+const BASE = Date.parse('2027-01-04T00:00:00Z');
+beforeAll(async () => {
+  app = await startTestApp();
+  original = await app.createAccount({ timezone: 'UTC' });
+  replay = await app.createAccount({ timezone: 'UTC' });
+});
+afterAll(() => app.close());
+
+let seq = 0;
+type Kind = 'streak' | 'challenge' | 'mission';
+type Op =
+  { op: 'log'; gap: number; value: number; task: number } | { op: 'reverse'; pick: number; part: number } | { op: 'grant'; count: number };
+
+const ops = fc.array(
+  fc.oneof(
+    {
+      weight: 6,
+      arbitrary: fc.record({
+        op: fc.constant('log' as const),
+        gap: fc.integer({ min: 0, max: 2 }),
+        value: fc.integer({ min: 1, max: 9 }),
+        task: fc.nat(1),
+      }),
+    },
+    { weight: 3, arbitrary: fc.record({ op: fc.constant('reverse' as const), pick: fc.nat(), part: fc.integer({ min: 0, max: 2 }) }) },
+    { weight: 1, arbitrary: fc.record({ op: fc.constant('grant' as const), count: fc.integer({ min: 1, max: 2 }) }) },
+  ),
+  { minLength: 1, maxLength: 14 },
+);
+
+interface Setup {
+  kind: Kind;
+  definition: Record<string, unknown>;
+  milestones: number[];
+}
+
+const setups: Record<Kind, fc.Arbitrary<Setup>> = {
+  streak: fc.record({
+    kind: fc.constant('streak' as const),
+    definition: fc.record({
+      aggregationTargetValue: fc.constantFrom(1, 2),
+      maxFreezes: fc.integer({ min: 0, max: 2 }),
+      freezeEarnEveryPeriods: fc.constantFrom(null, 2),
+    }),
+    milestones: fc.constant([2, 4]),
+  }),
+  challenge: fc.record({
+    kind: fc.constant('challenge' as const),
+    definition: fc.record({
+      aggregationPeriod: fc.constantFrom('daily', 'weekly'),
+      aggregationMethod: fc.constant('sum'),
+      completionTargetValue: fc.constantFrom(10, 20),
+    }),
+    milestones: fc.constant([5, 10]),
+  }),
+  mission: fc.record({
+    kind: fc.constant('mission' as const),
+    definition: fc.record({ aggregationPeriod: fc.constantFrom('weekly', 'monthly'), isRepeatable: fc.boolean() }),
+    milestones: fc.constant([1, 2]),
+  }),
+};
+
+const TASKS = [
+  { name: 'Visit', activityId: 'visit', aggregationMethod: 'count', targetValue: 2 },
+  { name: 'Spend', activityId: 'spend', aggregationMethod: 'sum', targetValue: 10 },
+];
+
+async function define(acct: TestAccount, setup: Setup, rewardId: string): Promise<string> {
+  const extra = setup.kind === 'mission' ? { tasks: TASKS, rewardId } : {};
+  const d = await accepted(acct.api.post(`/schema/${setup.kind}/record`, { name: `P${++seq}`, ...setup.definition, ...extra }));
+  for (const target of setup.milestones)
+    await accepted(
+      acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: setup.kind,
+        linkedSchemaRecordId: d.id,
+        name: `M${target}`,
+        description: 'd',
+        status: 'live',
+        milestoneTargetValue: target,
+        rewardId,
+      }),
+    );
+  return d.id;
+}
+
+const rewardOf = async (acct: TestAccount) =>
+  (
+    await accepted(
+      acct.api.post('/schema/reward/record', {
+        name: `R${++seq}`,
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      }),
+    )
+  ).id as string;
+
+interface Sent {
+  id: string;
+  body: Record<string, unknown>;
+  left: number;
+  aggregated: boolean;
+}
+
+function logBody(setup: Setup, definitionId: string, memberId: string, at: number, op: Extract<Op, { op: 'log' }>) {
+  const body: Record<string, unknown> = {
+    [`${setup.kind}Id`]: definitionId,
+    ownedById: memberId,
+    activityId: 'visit',
+    activityAt: new Date(at).toISOString(),
+    uniqueIdentifier: `u-${++seq}`,
+  };
+  if (setup.kind === 'challenge') body.activityValue = op.value;
+  if (setup.kind === 'mission' && op.task === 1) Object.assign(body, { activityId: 'spend', activityValue: op.value });
+  return body;
+}
+
+const member = async (acct: TestAccount) =>
+  (await accepted(acct.api.post('/schema/account_user/record', { externalId: `p-${++seq}` }))).id as string;
+
+async function inProgress(acct: TestAccount, memberId: string): Promise<any | undefined> {
+  const res = await acct.api.get('/schema/streak_progress/record', {
+    filters: {
+      operator: 'and',
+      conditions: [
+        { fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId },
+        { fieldSlug: 'streakProgressStatus', operator: 'equals', fieldValue: 'in_progress' },
+      ],
+    },
+  });
+  return res.body.data[0];
+}
+
+const byOwner = (memberId: string) => ({
+  operator: 'and',
+  conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }],
+});
+
+/** What the invariant compares: each progress record's state, its tasks, and the reward logs standing per milestone. */
+async function list(acct: TestAccount, slug: string, query: Record<string, unknown>): Promise<any[]> {
+  const res = await acct.api.get(`/schema/${slug}/record`, query);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function state(acct: TestAccount, kind: Kind, memberId: string) {
+  const progresses = await list(acct, `${kind}_progress`, { filters: byOwner(memberId), limit: '500' });
+  const start = (p: any) => p.periodKey ?? p.streakStartedAt ?? p.missionStartedAt;
+  progresses.sort((a, b) => (start(a) < start(b) ? -1 : start(a) > start(b) ? 1 : 0));
+  const tasks = await list(acct, 'task_progress', { filters: byOwner(memberId), limit: '1000' });
+  const rewardLogs = await list(acct, 'reward_log', { filters: byOwner(memberId), limit: '500' });
+  const milestones = await list(acct, 'milestone', { limit: '500' });
+  const targetOf = new Map(milestones.map((m) => [m.id, m.milestoneTargetValue]));
+  return {
+    progresses: progresses
+      .map((p) => ({
+        status: p[`${kind}ProgressStatus`],
+        value: p.currentProgressValue ?? null,
+        periodKey: p.periodKey ?? null,
+        lastCompletedPeriodKey: p.lastCompletedPeriodKey ?? null,
+        frozen: p.frozenPeriodKeys ?? null,
+        freezes: kind === 'streak' ? [p.freezesAvailable, p.freezesUsed] : null,
+        brokenAt: p.streakBrokenAt ?? p.challengeFailedAt ?? p.missionFailedAt ?? null,
+        completedAt: p.streakCompletedAt ?? p.challengeCompletedAt ?? p.missionCompletedAt ?? null,
+        tasks: tasks
+          .filter((t) => t.linkedSchemaRecordId === p.id && t.currentProgressValue > 0)
+          .map((t) => [t.periodKey ?? null, t.currentProgressValue, t.taskProgressStatus])
+          .sort(),
+      }))
+      // A record all of whose logs were reversed stays, at 0: a replay never had it.
+      .filter((p) => (p.value ?? 0) !== 0 || p.tasks.length > 0),
+    standing: rewardLogs
+      .filter((r) => r.rewardLogStatus !== 'revoked')
+      .map((r) => (r.milestoneId ? `milestone ${targetOf.get(r.milestoneId)}` : 'mission'))
+      .sort(),
+  };
+}
+
+async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<void> {
+  const records = app.running.services.records;
+  let day = 0;
+  const logDays = sequence.filter((o) => o.op === 'log').reduce((sum, o) => sum + (o as { gap: number }).gap, 0);
+  const now = new Date(BASE + (logDays + settleDays) * DAY + 20 * 3600_000);
+  records.now = () => now;
+
+  const rewardA = await rewardOf(original);
+  const defA = await define(original, setup, rewardA);
+  const memberA = await member(original);
+  const sent: Sent[] = [];
+  const grantsAfter: { index: number; count: number }[] = [];
+  let minute = 0;
+  for (const o of sequence) {
+    if (o.op === 'log') {
+      day += o.gap;
+      const body = logBody(setup, defA, memberA, BASE + day * DAY + 8 * 3600_000 + ++minute * 60_000, o);
+      const created = await accepted(original.api.post(`/schema/${setup.kind}_log/record`, body));
+      sent.push({ id: created.id, body, left: (body.activityValue as number | undefined) ?? 1, aggregated: created.isAggregated });
+    } else if (o.op === 'reverse' && sent.length) {
+      const target = sent[o.pick % sent.length]!;
+      if (target.left <= 0) continue;
+      const sum = target.body.activityValue !== undefined;
+      const amount = sum && o.part > 0 ? Math.max(1, Math.floor((target.left * o.part) / 3)) : target.left;
+      const res = await original.api.post(
+        `/schema/${setup.kind}_log/record/${target.id}/action/reverse`,
+        sum ? { activityValue: amount } : {},
+      );
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      target.left -= amount;
+    } else if (o.op === 'grant' && setup.kind === 'streak' && setup.definition.maxFreezes) {
+      const run = await inProgress(original, memberA);
+      if (!run) continue;
+      await accepted(original.api.post(`/schema/streak_progress/record/${run.id}/action/grant_freezes`, { count: o.count }));
+      grantsAfter.push({ index: sent.length, count: o.count });
+    }
+  }
+
+  const rewardB = await rewardOf(replay);
+  const defB = await define(replay, setup, rewardB);
+  const memberB = await member(replay);
+  const grantAt = async (index: number) => {
+    for (const g of grantsAfter.filter((x) => x.index === index)) {
+      const run = await inProgress(replay, memberB);
+      if (run) await accepted(replay.api.post(`/schema/streak_progress/record/${run.id}/action/grant_freezes`, { count: g.count }));
+    }
+  };
+  await grantAt(0);
+  for (const [i, s] of sent.entries()) {
+    if (s.aggregated && s.left > 0) {
+      const body = { ...s.body, [`${setup.kind}Id`]: defB, ownedById: memberB, uniqueIdentifier: `r-${++seq}` };
+      if (body.activityValue !== undefined) body.activityValue = s.left;
+      await accepted(replay.api.post(`/schema/${setup.kind}_log/record`, body));
+    }
+    await grantAt(i + 1);
+  }
+
+  await runSweeps(records, now, GRACE);
+  const [a, b] = [await state(original, setup.kind, memberA), await state(replay, setup.kind, memberB)];
+  expect(a, JSON.stringify({ setup, sequence, settleDays })).toEqual(b);
+}
+
+describe('a reversal leaves every progress as a replay of the surviving logs gives it', () => {
+  for (const kind of ['streak', 'challenge', 'mission'] as const) {
+    it(`${kind}s`, async () => {
+      await fc.assert(
+        fc.asyncProperty(setups[kind], ops, fc.integer({ min: 0, max: 3 }), (setup, sequence, settleDays) =>
+          check(setup, sequence, settleDays),
+        ),
+        { numRuns: 25 },
+      );
+    }, 240_000);
+  }
+});
