@@ -5,7 +5,7 @@ import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { DemoCredentials } from './demo/seed.js';
-import { LANGUAGE_CODES, type LanguageCode } from './formats.js';
+import { LANGUAGE_CODES } from './formats.js';
 import { API_PREFIX } from './http/prefix.js';
 import { apiDocument } from './http/routes/docs.js';
 import { traceIfConfigured } from './observability/boot.js';
@@ -172,7 +172,8 @@ async function main(argv: string[]): Promise<number> {
       console.error(USAGE);
       return 2;
     }
-    if (values.language && !(LANGUAGE_CODES as readonly string[]).includes(values.language)) {
+    const language = LANGUAGE_CODES.find((code) => code === values.language);
+    if (values.language && !language) {
       console.error(`--language must be one of ${LANGUAGE_CODES.join(', ')}`);
       return 2;
     }
@@ -182,7 +183,7 @@ async function main(argv: string[]): Promise<number> {
         organizationName: values.organization,
         accountName: values.account,
         timezone: values.timezone,
-        defaultLanguageCode: values.language as LanguageCode | undefined,
+        defaultLanguageCode: language,
       });
       const out = {
         organizationId: made.organization.id,

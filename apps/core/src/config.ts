@@ -65,6 +65,8 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+const EMAIL_TRANSPORTS: readonly Config['emailTransport'][] = ['file', 'smtp', 'ses'];
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
 
@@ -121,9 +123,11 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push('LOYALTY_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative seconds');
   }
 
-  const emailTransport = (env.LOYALTY_EMAIL_TRANSPORT || (databaseUrl ? 'smtp' : 'file')) as Config['emailTransport'];
-  if (!['file', 'smtp', 'ses'].includes(emailTransport)) {
-    problems.push(`LOYALTY_EMAIL_TRANSPORT must be file, smtp or ses, got "${emailTransport}"`);
+  const defaultTransport = databaseUrl ? 'smtp' : 'file';
+  const transport = env.LOYALTY_EMAIL_TRANSPORT || defaultTransport;
+  const emailTransport = EMAIL_TRANSPORTS.find((t) => t === transport);
+  if (!emailTransport) {
+    problems.push(`LOYALTY_EMAIL_TRANSPORT must be file, smtp or ses, got "${transport}"`);
   }
 
   const retention: RetentionSettings = {
@@ -158,7 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
     guestRateLimitPerSecond: int('LOYALTY_GUEST_RATE_LIMIT_PER_SECOND', 20, 1),
     dbPoolMax,
     tenantConcurrency: int('LOYALTY_TENANT_CONCURRENCY', Math.max(1, Math.floor(dbPoolMax / 2)), 1),
-    emailTransport,
+    // An unknown transport is a problem, thrown below; the default only fills its place.
+    emailTransport: emailTransport ?? defaultTransport,
     emailSharedDomain: env.LOYALTY_EMAIL_SHARED_DOMAIN || 'localhost',
     smtpUrl: url('LOYALTY_SMTP_URL'),
     sesEndpoint: url('LOYALTY_SES_ENDPOINT'),

@@ -2,6 +2,7 @@ import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'no
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { invalidInput, unauthenticated } from '../errors.js';
+import { isPlainObject } from '../db/json.js';
 import { prepared } from '../db/prepared.js';
 import { EMAIL, type LanguageCode, UUID } from '../formats.js';
 import { type SecretBox, safeEqualDigest, sha256 } from './crypto.js';
@@ -247,7 +248,7 @@ export class Authenticator {
 function parseSegment(segment: string): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

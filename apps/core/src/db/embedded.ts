@@ -81,7 +81,7 @@ function alive(pid: number): boolean {
     return true;
   } catch (err) {
     // EPERM: it exists, as another user.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return err instanceof Error && 'code' in err && err.code === 'EPERM';
   }
 }
 

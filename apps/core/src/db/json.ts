@@ -1,5 +1,10 @@
 import type { Row } from './rows.js';
 
+/** A JSON object (not null, not an array), whose properties read as unknown. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
  * A row that PostgreSQL returned as JSON (row_to_json), with its timestamps back as Dates:
  * every timestamp column is named `*_at`. Lets one statement fetch several rows at once. The

@@ -24,9 +24,9 @@ export function statementName(sql: string): string {
 }
 
 /** A knex query run as a named prepared statement. */
-export function prepared<T extends Knex.QueryBuilder | Knex.Raw>(query: T): T {
+export function prepared<TRecord extends {}, TResult>(query: Knex.QueryBuilder<TRecord, TResult>): Knex.QueryBuilder<TRecord, TResult> {
   const name = statementName(query.toSQL().toNative().sql);
-  return (query as unknown as { options(o: object): T }).options({ name });
+  return query.options({ name });
 }
 
 /** SQL with `$n` placeholders and its values. */

@@ -1,6 +1,8 @@
 import type Router from '@koa/router';
 import { DEMO_REF, DEMO_SHOPPER } from './seed.js';
 import { LANGUAGE_CODES } from '../formats.js';
+import type { RecordColumns, RowOf } from '../records/row-types.js';
+import type { apikey } from '../resources/apikey.js';
 import type { Services } from '../services.js';
 import { mintEndUserToken } from '../http/routes/enduser.js';
 
@@ -114,7 +116,8 @@ ${embed}
 export function demoRoutes(router: Router, s: Services): void {
   router.get('/demo', async (ctx) => {
     const mode = ctx.query.mode === 'member' ? 'member' : 'guest';
-    const lang = (LANGUAGE_CODES as readonly string[]).includes(String(ctx.query.lang)) ? String(ctx.query.lang) : 'en';
+    const asked = String(ctx.query.lang);
+    const lang = LANGUAGE_CODES.find((code) => code === asked) ?? 'en';
     const widget = ctx.query.widget !== 'off';
     ctx.type = 'text/html; charset=utf-8';
     // The page carries a fresh token in member mode.
@@ -127,12 +130,14 @@ export function demoRoutes(router: Router, s: Services): void {
       ctx.body =
         '<!doctype html><meta http-equiv="refresh" content="1"><title>Preparing the demo</title><p>The demo account is being prepared as the service starts; this page reloads itself. If it stays, start the service with <code>loyalty serve --demo</code> again or run <code>loyalty seed-demo</code>.</p>';
     };
-    const account = (await s.db('account').where({ external_ref: DEMO_REF }).first('id')) as { id: string } | undefined;
+    const account = await s.db<{ id: string; external_ref: string | null }>('account').where({ external_ref: DEMO_REF }).first('id');
     if (!account) return notReadyYet();
     const newest = (table: string) =>
-      s.db(table).where({ account_id: account.id, status: 'live' }).orderBy('created_at', 'desc').first('id') as Promise<
-        { id: string } | undefined
-      >;
+      s
+        .db<RecordColumns & { status: string }>(table)
+        .where({ account_id: account.id, status: 'live' })
+        .orderBy('created_at', 'desc')
+        .first('id');
     // One after the other: a request holds at most one pooled connection at a time.
     const floatingWidget = await newest('floating_widget');
     const theme = await newest('theme');
@@ -151,7 +156,7 @@ export function demoRoutes(router: Router, s: Services): void {
     };
     if (mode === 'member') {
       const key = await s
-        .db('apikey')
+        .db<RowOf<typeof apikey>>('apikey')
         .where({ account_id: account.id, status: 'live' })
         .orderBy('created_at', 'desc')
         .first('api_key', 'api_secret_enc');
@@ -159,7 +164,7 @@ export function demoRoutes(router: Router, s: Services): void {
         const minted = await mintEndUserToken(
           s.db,
           account.id,
-          { key: key.api_key as string, secret: s.box.open(key.api_secret_enc as string) },
+          { key: key.api_key, secret: s.box.open(key.api_secret_enc) },
           DEMO_SHOPPER,
           3600,
         );

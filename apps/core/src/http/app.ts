@@ -42,14 +42,19 @@ const UNAVAILABLE_CODES = new Set([
   '40P01',
 ]);
 
+/** The `code` of a thrown value (pg's SQLSTATE, Node's system error code), which may be anything. */
+const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined);
+
 /** The database is down or restarting, or the request lost a race it may retry: it did nothing, and the caller should retry. */
 function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof err !== 'object' || err === null) return false;
+  const code = codeOf(err);
   return (
-    (typeof e.code === 'string' && UNAVAILABLE_CODES.has(e.code)) ||
-    e.name === 'KnexTimeoutError' ||
-    (typeof e.message === 'string' &&
-      /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(e.message))
+    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+    ('name' in err && err.name === 'KnexTimeoutError') ||
+    ('message' in err &&
+      typeof err.message === 'string' &&
+      /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(err.message))
   );
 }
 
@@ -60,7 +65,7 @@ function isUnavailable(err: unknown): boolean {
 function translateDatabaseError(err: unknown): ApiError | undefined {
   if (isUnavailable(err))
     return new ApiError(503, 'unavailable', 'The service is briefly unavailable; retry shortly.', [], { 'retry-after': '1' });
-  const code = (err as { code?: unknown }).code;
+  const code = codeOf(err);
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');
   if (code.startsWith('22')) return new ApiError(400, 'invalid_input', 'A value is out of the range this field accepts.');
@@ -70,9 +75,15 @@ function translateDatabaseError(err: unknown): ApiError | undefined {
   return undefined;
 }
 
+/** The route the router matched, which it records on the context; all of the service's routes are paths. */
+function matchedRoute(ctx: Context): string | undefined {
+  const route = '_matchedRoute' in ctx ? ctx._matchedRoute : undefined;
+  return typeof route === 'string' ? route : undefined;
+}
+
 /** The path as logged: a path that is a credential (an unsubscribe link's token) shows as its route. */
 function loggedPath(ctx: Context): string {
-  const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+  const route = matchedRoute(ctx);
   return route?.includes(':token') ? route : ctx.path;
 }
 
@@ -121,8 +132,8 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
       }
       ctx.set('x-content-type-options', 'nosniff');
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? 'unmatched';
-      s.metrics.httpDuration.observe({ method: ctx.method, route: String(route), status: String(ctx.status) }, seconds);
+      const route = matchedRoute(ctx) ?? 'unmatched';
+      s.metrics.httpDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
       // Checked first: the line's fields would be gathered on every request, logged or not.
       if (s.logger.isLevelEnabled('debug')) {
         s.logger.debug(

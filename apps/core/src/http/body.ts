@@ -37,8 +37,9 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   try {
     raw = await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
   } catch (err) {
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large') throw payloadTooLarge(`The body exceeds ${maxBytes} bytes.`);
+    // raw-body's errors say what went wrong in `type`.
+    if (err instanceof Error && 'type' in err && err.type === 'entity.too.large')
+      throw payloadTooLarge(`The body exceeds ${maxBytes} bytes.`);
     throw new ApiError(400, 'invalid_input', 'The request body could not be read.');
   }
   if (raw.length === 0) return { raw: undefined, mediaType, json: undefined };
@@ -52,7 +53,10 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   try {
     json = JSON.parse(raw.toString('utf8'));
   } catch (err) {
-    throw invalidInput('The body is not valid JSON.', [{ code: 'invalid_json', message: (err as Error).message }]);
+    // JSON.parse throws a SyntaxError, whose message says where.
+    throw invalidInput('The body is not valid JSON.', [
+      { code: 'invalid_json', message: err instanceof Error ? err.message : String(err) },
+    ]);
   }
   const found = unstorablePath(json, '');
   if (found) throw unstorable(found.path || 'body', found.flaw);

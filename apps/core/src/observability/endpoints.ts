@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../config.js';
 import type { Metrics } from './metrics.js';
 
@@ -36,7 +35,9 @@ export async function serveEndpoints(metrics: Metrics, host: string, port: numbe
       )
       .listen(port, host),
   );
-  const { port: bound } = server.address() as AddressInfo;
+  // A TCP server's address is an object once it listens (a string is a pipe's).
+  const address = server.address();
+  const bound = typeof address === 'object' && address ? address.port : port;
   return {
     url: `http://${host}:${bound}`,
     close: () =>

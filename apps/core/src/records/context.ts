@@ -1,4 +1,5 @@
 import type { AccountInfo, Flow } from '../auth/authenticate.js';
+import { isPlainObject } from '../db/json.js';
 import type { LanguageCode } from '../formats.js';
 
 export type Op = 'list' | 'get' | 'create' | 'update' | 'delete';
@@ -19,10 +20,10 @@ export const isPublicFlow = (ctx: Pick<RequestContext, 'flow'>) => ctx.flow !== 
 
 /** CONTRACT §7: the requested language, else the account default, else en, else null. */
 export function resolveText(map: unknown, ctx: Pick<RequestContext, 'account' | 'languageCode'>): string | null {
-  if (!map || typeof map !== 'object') return null;
-  const texts = map as Record<string, string | undefined>;
+  if (!isPlainObject(map)) return null;
   for (const lang of [ctx.languageCode, ctx.account?.defaultLanguageCode, 'en']) {
-    if (lang && typeof texts[lang] === 'string') return texts[lang]!;
+    const text = lang ? map[lang] : undefined;
+    if (typeof text === 'string') return text;
   }
   return null;
 }

@@ -6,7 +6,7 @@ interface QueryConfig {
   name?: string;
   text: string;
   values: unknown[];
-  types?: { getTypeParser(oid: number, format?: string): (value: string) => unknown };
+  types?: { getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown };
 }
 
 interface Connection {
@@ -48,7 +48,7 @@ const parseTextArray = pg.types.getTypeParser(TEXT_ARRAY);
 const textArray = (text: string): unknown => (text === '{}' ? [] : parseTextArray(text));
 
 const rowTypes: NonNullable<QueryConfig['types']> = {
-  getTypeParser: (oid, format) => (oid === TEXT_ARRAY ? textArray : pg.types.getTypeParser(oid, format as 'text')),
+  getTypeParser: (oid, format) => (oid === TEXT_ARRAY ? textArray : pg.types.getTypeParser(oid, format)),
 };
 
 const isoTypes: NonNullable<QueryConfig['types']> = {

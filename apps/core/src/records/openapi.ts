@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_CODES } from '../events/codes.js';
 import type { Flow } from '../auth/authenticate.js';
+import { isPlainObject } from '../db/json.js';
 import { LANGUAGE_CODES } from '../formats.js';
 import type { Op } from './context.js';
 import type { FieldDef, ValueType } from './fields.js';
@@ -8,7 +9,6 @@ import { LEAF_OPERATORS, MAX_FILTER_DEPTH, MAX_FILTER_LEAVES, MAX_IN_VALUES, MAX
 import type { Registry } from './registry.js';
 import type { Resource, Returned } from './resource.js';
 import { ruleSchemas } from './rules.js';
-import { isPlainObject } from './validate.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
+import { isPlainObject } from '../db/json.js';
 import { type ErrorDetail, invalidQuery } from '../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../formats.js';
 import type { FieldDef, ValueType } from './fields.js';
-import { isPlainObject } from './validate.js';
 
 export const LEAF_OPERATORS = [
   'equals',
@@ -85,16 +85,8 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}
 function instantOf(v: string): string | undefined {
   const m = ISO.exec(v);
   if (!m) return undefined;
-  const [y, mo, d, h, mi, s, oh, om] = [1, 2, 3, 4, 5, 6, 10, 11].map((i) => Number(m[i] ?? 0)) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
+  const part = (i: number) => Number(m[i] ?? 0);
+  const [y, mo, d, h, mi, s, oh, om] = [part(1), part(2), part(3), part(4), part(5), part(6), part(10), part(11)];
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, s, Number((m[7] ?? '').padEnd(3, '0').slice(0, 3)));
@@ -136,7 +128,7 @@ function isValidFor(f: QueryField, v: unknown): boolean {
 }
 
 /** A checked value as the SQL compares it: datetimes as their UTC instant. */
-const sqlValue = (f: QueryField, v: unknown): unknown => (f.valueType === 'datetime' ? instantOf(v as string) : v);
+const sqlValue = (f: QueryField, v: unknown): unknown => (f.valueType === 'datetime' && typeof v === 'string' ? instantOf(v) : v);
 
 const ORDERED: ValueType[] = ['string', 'number', 'datetime', 'uuid', 'enum'];
 
@@ -174,10 +166,8 @@ export function parseFilter(raw: unknown, fields: ReadonlyMap<string, QueryField
     const { fieldSlug, operator, fieldValue } = node;
     const f = typeof fieldSlug === 'string' ? fields.get(fieldSlug) : undefined;
     if (!f) throw fail('filters', `${where(path)}.fieldSlug: unknown or unfilterable field ${JSON.stringify(fieldSlug)}.`);
-    if (typeof operator !== 'string' || !(LEAF_OPERATORS as readonly string[]).includes(operator)) {
-      throw fail('filters', `${where(path)}.operator: unknown operator ${JSON.stringify(operator)}.`);
-    }
-    const op = operator as LeafOperator;
+    const op = LEAF_OPERATORS.find((o) => o === operator);
+    if (op === undefined) throw fail('filters', `${where(path)}.operator: unknown operator ${JSON.stringify(operator)}.`);
     if (!operatorAllowed(f, op)) throw fail('filters', `${where(path)}: operator "${op}" does not apply to "${f.name}".`);
     if (op === 'is_null' || op === 'is_not_null') {
       if (fieldValue !== undefined && fieldValue !== null && fieldValue !== true) {
@@ -238,10 +228,9 @@ export function parseQuery(
 
   const lang = single(query, 'languageCode');
   if (lang !== undefined) {
-    if (!(LANGUAGE_CODES as readonly string[]).includes(lang)) {
-      throw fail('languageCode', `"languageCode" must be one of ${LANGUAGE_CODES.join(', ')}.`);
-    }
-    result.languageCode = lang as LanguageCode;
+    const code = LANGUAGE_CODES.find((c) => c === lang);
+    if (code === undefined) throw fail('languageCode', `"languageCode" must be one of ${LANGUAGE_CODES.join(', ')}.`);
+    result.languageCode = code;
   }
 
   const rawFields = single(query, 'fields');

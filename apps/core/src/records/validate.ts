@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isPlainObject } from '../db/json.js';
 import { type ErrorDetail, invalidInput } from '../errors.js';
 import type { FieldDef } from './fields.js';
 import type { Resource, Values } from './resource.js';
@@ -43,10 +44,6 @@ export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
 }
 
 const SYSTEM_FIELDS = new Set(['id', 'createdAt', 'updatedAt']);
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function checkValue(name: string, f: FieldDef, value: unknown): ErrorDetail[] {
   const parsed = f.schema.safeParse(value);

@@ -4,17 +4,27 @@ import { isPublicFlow } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
 import { capFreezes } from '../engine/streak.js';
-import { challengeFields, milestoneFields, missionFields, type PARENTS, streakFields } from '../schema/definitions.js';
+import {
+  type ChallengeRow,
+  challengeFields,
+  type MilestoneRow,
+  milestoneFields,
+  type MissionRow,
+  missionFields,
+  type PARENTS,
+  type StreakRow,
+  streakFields,
+} from '../schema/definitions.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
 /** Live milestones of the loaded definitions, ascending by target. */
 async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
   if (!wanted.has('milestones')) return;
-  const found = await db('milestone')
-    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+  const found = await db<MilestoneRow>('milestone')
+    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id))])
     .whereIn(
       'linked_schema_record_id',
-      rows.map((r) => r.id as string),
+      rows.map((r) => r.id),
     )
     .where('status', 'live')
     .orderBy('milestone_target_value', 'asc');
@@ -74,7 +84,7 @@ export const challenge = defineResource({
   fields: challengeFields,
   validate(record) {
     const { startAt, endAt } = record;
-    if (startAt && endAt && new Date(startAt as string) >= new Date(endAt as string)) {
+    if (startAt && endAt && new Date(startAt) >= new Date(endAt)) {
       return [{ field: 'endAt', code: 'invalid', message: 'endAt must be after startAt.' }];
     }
     return [];
@@ -103,16 +113,22 @@ export const mission = defineResource({
 });
 
 /** A milestone must be reachable: at most the parent's completion target, or its number of tasks. */
-async function checkMilestone(trx: Knex, accountId: string, record: Record<string, unknown>): Promise<ErrorDetail[]> {
-  const slug = record.linkedSchemaSlug as (typeof PARENTS)[number];
-  const parent = await trx(slug).where({ account_id: accountId, id: record.linkedSchemaRecordId }).first();
-  if (!parent) {
-    return [
-      { field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${String(record.linkedSchemaRecordId)}.` },
-    ];
+async function checkMilestone(
+  trx: Knex,
+  accountId: string,
+  record: { linkedSchemaSlug: (typeof PARENTS)[number]; linkedSchemaRecordId: string; milestoneTargetValue: number },
+): Promise<ErrorDetail[]> {
+  const slug = record.linkedSchemaSlug;
+  const key = { account_id: accountId, id: record.linkedSchemaRecordId };
+  // A mission's milestones count its tasks; a streak's or challenge's, the completion target (null: endless).
+  const limit =
+    slug === 'mission'
+      ? (await trx<MissionRow>(slug).where(key).first())?.tasks.length
+      : (await trx<StreakRow | ChallengeRow>(slug).where(key).first())?.completion_target_value;
+  if (limit === undefined) {
+    return [{ field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${record.linkedSchemaRecordId}.` }];
   }
-  const target = record.milestoneTargetValue as number;
-  const limit = slug === 'mission' ? (parent.tasks as unknown[]).length : (parent.completion_target_value as number | null);
+  const target = record.milestoneTargetValue;
   if (limit !== null && target > limit) {
     const what = slug === 'mission' ? 'the number of tasks' : 'the completionTargetValue';
     return [{ field: 'milestoneTargetValue', code: 'unreachable', message: `Must be at most ${limit}, ${what} of the ${slug}.` }];
@@ -138,11 +154,13 @@ export const milestone = defineResource({
     if (details.length) throw invalidMilestone(details);
   },
   async beforeUpdate({ trx, ctx, values, existing }) {
-    if (!('milestoneTargetValue' in values)) return;
+    // Required: validation refuses a null, so a patch either leaves the target or sets a number.
+    const target = values.milestoneTargetValue;
+    if (target === undefined || target === null) return;
     const details = await checkMilestone(trx, ctx.account!.id, {
       linkedSchemaSlug: existing!.linked_schema_slug,
       linkedSchemaRecordId: existing!.linked_schema_record_id,
-      milestoneTargetValue: values.milestoneTargetValue,
+      milestoneTargetValue: target,
     });
     if (details.length) throw invalidMilestone(details);
   },

@@ -33,8 +33,10 @@ const MODULES: Record<string, unknown>[] = [
 const isResource = (value: unknown): value is Resource =>
   typeof value === 'object' &&
   value !== null &&
-  typeof (value as Resource).slug === 'string' &&
-  typeof (value as Resource).table === 'string';
+  'slug' in value &&
+  typeof value.slug === 'string' &&
+  'table' in value &&
+  typeof value.table === 'string';
 
 /** A definition that needs the service's settings is exported as `create<Name>(config)`. */
 const isFactory = (name: string, value: unknown): value is (config: Config) => Resource =>

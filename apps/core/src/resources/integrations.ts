@@ -1,17 +1,10 @@
-import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { conflict, type ErrorDetail } from '../errors.js';
 import { deleteRulesUsing } from '../notifications/rules.js';
 import { sendingDomains } from '../notifications/sending-domains.js';
 import { defineResource, type AnyResource, type Row, type Values } from '../records/resource.js';
-import {
-  cloudChatFields,
-  cloudSmsFields,
-  type DnsRecord,
-  pushCloudMessagingFields,
-  type serviceAccount,
-  serviceEmailFields,
-} from '../schema/integrations.js';
+import type { ValuesOfFields } from '../records/row-types.js';
+import { cloudChatFields, cloudSmsFields, type DnsRecord, pushCloudMessagingFields, serviceEmailFields } from '../schema/integrations.js';
 import { ADMIN } from './common.js';
 
 function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail[] {
@@ -99,10 +92,10 @@ export function createServiceEmail(config: Config): AnyResource {
             throw conflict('This integration uses the shared domain; there is nothing to verify.');
           if (row.is_verified) throw conflict('This domain is already verified.');
           const flags = await domains.verify(row.dns_records as DnsRecord[]);
-          const [updated] = (await trx('service_email')
+          const [updated] = await trx<Row>('service_email')
             .where({ account_id: row.account_id, id: row.id })
             .update({ ...toColumns(flags), updated_at: trx.fn.now() })
-            .returning('*')) as Row[];
+            .returning('*');
           return serialize(updated!);
         },
       },
@@ -111,8 +104,8 @@ export function createServiceEmail(config: Config): AnyResource {
 }
 
 /** projectId, clientEmail and privateKeyId follow the service account they come from. */
-function extractServiceAccount(values: Values): void {
-  const account = values.serviceAccountJSON as z.infer<typeof serviceAccount> | undefined;
+function extractServiceAccount(values: ValuesOfFields<typeof pushCloudMessagingFields>): void {
+  const account = values.serviceAccountJSON;
   if (!account) return;
   Object.assign(values, { projectId: account.project_id, clientEmail: account.client_email, privateKeyId: account.private_key_id });
 }

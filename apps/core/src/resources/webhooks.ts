@@ -3,9 +3,10 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
-import type { LoadArgs } from '../records/fields.js';
+import type { LoadedRow } from '../records/fields.js';
 import { defineResource, type AnyResource, type Row } from '../records/resource.js';
-import { webhookFields, webhookLogFields } from '../schema/webhooks.js';
+import type { EventLogRow } from '../schema/progress.js';
+import { webhookFields, type WebhookLogRow, webhookLogFields } from '../schema/webhooks.js';
 import { createResolver, refusedAddressOf } from '../webhooks/addresses.js';
 import { ADMIN, ADMIN_READ, joinOne } from './common.js';
 
@@ -59,10 +60,10 @@ export function createWebhook(config: Config): AnyResource {
         returns: 'webhook',
         description: 'Replaces the webhook secret; the response is the webhook with its new secret.',
         async run({ trx, row, toColumns, serialize }) {
-          const [updated] = (await trx('webhook')
+          const [updated] = await trx<Row>('webhook')
             .where({ account_id: row.account_id, id: row.id })
             .update({ ...toColumns({ webhookSecret: generateWebhookSecret() }), updated_at: trx.fn.now() })
-            .returning('*')) as Row[];
+            .returning('*');
           return serialize(updated!);
         },
       },
@@ -81,25 +82,23 @@ const EVENT_LOG_FIELDS = {
 } as const;
 
 /** The event logs a webhook log carries, in its `eventLogIds` order; erased ones are left out. */
-async function joinEventLogs(db: Knex, rows: Row[]): Promise<void> {
-  const ids = [...new Set(rows.flatMap((r) => (r.event_log_ids as string[] | null) ?? []))];
+async function joinEventLogs(db: Knex, rows: (LoadedRow & Pick<WebhookLogRow, 'event_log_ids'>)[]): Promise<void> {
+  const ids = [...new Set(rows.flatMap((r) => r.event_log_ids))];
   const found = ids.length
-    ? ((await db('event_log')
-        .whereIn('account_id', [...new Set(rows.map((r) => r.account_id as string))])
+    ? await db<EventLogRow>('event_log')
+        .whereIn('account_id', [...new Set(rows.map((r) => r.account_id))])
         .whereIn('id', ids)
-        .select('account_id', ...Object.values(EVENT_LOG_FIELDS))) as Row[])
+        .select('account_id', ...Object.values(EVENT_LOG_FIELDS))
     : [];
   const byKey = new Map(
     found.map((e) => {
       const plain = Object.fromEntries(Object.entries(EVENT_LOG_FIELDS).map(([key, column]) => [key, e[column] ?? null]));
-      plain.createdAt = (e.created_at as Date).toISOString();
-      return [`${e.account_id as string}/${e.id as string}`, plain];
+      plain.createdAt = e.created_at.toISOString();
+      return [`${e.account_id}/${e.id}`, plain];
     }),
   );
   for (const row of rows) {
-    row.eventLogs = ((row.event_log_ids as string[] | null) ?? [])
-      .map((id) => byKey.get(`${row.account_id as string}/${id}`))
-      .filter((e) => e !== undefined);
+    row.eventLogs = row.event_log_ids.map((id) => byKey.get(`${row.account_id}/${id}`)).filter((e) => e !== undefined);
   }
 }
 
@@ -109,7 +108,7 @@ export const webhookLog = defineResource({
   description: 'One delivery of events to a webhook, with its status and retries. Written by the service.',
   access: ADMIN_READ,
   fields: webhookLogFields,
-  async load({ rows, db, wanted, serializeJoined }: LoadArgs) {
+  async load({ rows, db, wanted, serializeJoined }) {
     if (wanted.has('webhook')) {
       await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (found) => serializeJoined('webhook', found));
     }
@@ -121,8 +120,8 @@ export const webhookLog = defineResource({
       description:
         'Delivers this log again: back to pending and due now, with a fresh retry count (after max_errored, or to replay a delivery). Receivers dedupe on webhook-id.',
       async run({ trx, row, serialize }) {
-        if (row.lease_until && (row.lease_until as Date) > new Date()) throw conflict('This delivery is being attempted right now.');
-        const [updated] = (await trx('webhook_log')
+        if (row.lease_until instanceof Date && row.lease_until > new Date()) throw conflict('This delivery is being attempted right now.');
+        const [updated] = await trx<Row>('webhook_log')
           .where({ account_id: row.account_id, id: row.id })
           .update({
             webhook_log_status: 'pending',
@@ -132,7 +131,7 @@ export const webhookLog = defineResource({
             last_error: null,
             updated_at: trx.fn.now(),
           })
-          .returning('*')) as Row[];
+          .returning('*');
         // Wakes idle workers, as new events do.
         await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);
         return serialize(updated!);

@@ -48,7 +48,7 @@ export function retentionDays(settings: RetentionSettings): Record<RetainedTable
  * another transaction holds (a resend, say) to a later run.
  */
 async function deleteBatch(db: Knex, table: RetainedTable, account: string, cutoff: Date, limit: number): Promise<number> {
-  const result = await db.raw(
+  const result = await db.raw<{ rowCount: number }>(
     `delete from ${table} where account_id = :account and id in (
        select id from ${table}
         where account_id = :account and created_at < :cutoff and ${FINISHED[table]}
@@ -57,7 +57,7 @@ async function deleteBatch(db: Knex, table: RetainedTable, account: string, cuto
         for update skip locked)`,
     { account, cutoff, limit },
   );
-  return (result as { rowCount: number }).rowCount;
+  return result.rowCount;
 }
 
 /**
@@ -75,7 +75,7 @@ export async function runRetention(
   const deleted: Record<RetainedTable, number> = { event_log: 0, webhook_log: 0, notification_log: 0 };
   const tables = RETAINED_TABLES.filter((t) => days[t] > 0);
   if (!tables.length) return { deleted, complete: true };
-  const accounts = (await db('account').orderBy('id').pluck('id')) as string[];
+  const accounts = await db<{ id: string }>('account').orderBy('id').pluck('id');
   let pending = accounts.flatMap((account) => tables.map((table) => ({ account, table })));
   let batches = 0;
   while (pending.length) {

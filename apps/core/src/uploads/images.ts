@@ -1,12 +1,15 @@
-import createDOMPurify, { type WindowLike } from 'dompurify';
+import createDOMPurify from 'dompurify';
 import { fileTypeFromBuffer } from 'file-type';
 import { JSDOM } from 'jsdom';
 import { invalidInput } from '../errors.js';
 import { fileError } from './multipart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** The types an upload is stored and served as. */
+export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/svg+xml'] as const;
+type ImageType = (typeof IMAGE_TYPES)[number];
 /** Raster types recognised by their magic bytes, and the type each is stored and served as. */
-const RASTER_TYPES: Record<string, string> = {
+const RASTER_TYPES: Record<string, ImageType> = {
   'image/png': 'image/png',
   'image/apng': 'image/png',
   'image/jpeg': 'image/jpeg',
@@ -72,7 +75,7 @@ function xmlShape(xml: string): { depth: number; elements: number } {
 /** One jsdom window and DOMPurify instance for the process; sanitising is synchronous. */
 function createSvgSanitizer(): (svg: string) => string | undefined {
   const { window } = new JSDOM('');
-  const purify = createDOMPurify(window as unknown as WindowLike);
+  const purify = createDOMPurify(window);
   purify.addHook('uponSanitizeAttribute', (_node, data) => {
     const name = data.attrName.toLowerCase();
     const isLink = name === 'href' || name.endsWith(':href');
@@ -109,7 +112,7 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
 let sanitizeSvg: ((svg: string) => string | undefined) | undefined;
 
 /** The stored bytes and type of an accepted image; the content decides, never the declared name or type. */
-export async function inspectImage(data: Buffer): Promise<{ contentType: string; bytes: Buffer }> {
+export async function inspectImage(data: Buffer): Promise<{ contentType: ImageType; bytes: Buffer }> {
   const detected = await fileTypeFromBuffer(data);
   const raster = detected && RASTER_TYPES[detected.mime];
   if (raster) return { contentType: raster, bytes: data };

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { optOut, readUnsubscribeToken } from '../../notifications/unsubscribe.js';
 import type { Services } from '../../services.js';
@@ -31,8 +32,9 @@ function page(ctx: Context, status: number, lang: string, { title, text }: { tit
  * List-Unsubscribe-Post header).
  */
 export function unsubscribeRoutes(router: Router, s: Services): void {
-  const handle = async (ctx: Context) => {
-    const who = readUnsubscribeToken(s.config.masterKey!, (ctx.params as { token: string }).token);
+  const handle = async (ctx: RouterContext) => {
+    // The route has the token, so it is never absent; '' would be refused as any malformed one is.
+    const who = readUnsubscribeToken(s.config.masterKey!, ctx.params.token ?? '');
     const lang = who && (await optOut(s.db, who));
     if (!lang) return page(ctx, 404, 'en', UNKNOWN);
     page(ctx, 200, lang in DONE ? lang : 'en', DONE[lang] ?? DONE.en!);
