@@ -46,3 +46,16 @@ export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsuppo
 export function rateLimited(retryAfterSeconds: number): ApiError {
   return new ApiError(429, 'rate_limited', 'Too many requests.', [], { 'retry-after': String(retryAfterSeconds) });
 }
+
+/** What PostgreSQL says of a failed statement: its SQLSTATE and, for a constraint, which one. */
+export interface DatabaseError {
+  code: string;
+  constraint?: string;
+}
+
+/** The error as PostgreSQL reported it, when it is one (node-postgres errors carry a string `code`). */
+export function databaseError(err: unknown): DatabaseError | undefined {
+  if (typeof err !== 'object' || err === null || !('code' in err) || typeof err.code !== 'string') return undefined;
+  const constraint = 'constraint' in err && typeof err.constraint === 'string' ? err.constraint : undefined;
+  return { code: err.code, constraint };
+}

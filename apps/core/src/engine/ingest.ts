@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { rowFromJson, rowsFromJson } from '../db/json.js';
+import { isPlainObject, rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
-import { ApiError, duplicateUniqueIdentifier, type ErrorDetail, invalidInput } from '../errors.js';
+import { ApiError, databaseError, duplicateUniqueIdentifier, type ErrorDetail, invalidInput } from '../errors.js';
 import type { NewEvent } from '../events/outbox.js';
 import { notifyEventsCommitted } from '../events/wakeup.js';
 import { count, IssueTally } from '../observability/metrics.js';
@@ -21,12 +21,43 @@ import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
-function checkShape(values: Values, now: Date): void {
+/** The fields of a log body the engine reads, narrowed: the generic validation checked them before. */
+interface LogInputValues {
+  definitionId: string;
+  ownedById: string | null;
+  ownedBy: InlineMember | null;
+  activityId: string;
+  activityAt: Date;
+  uniqueIdentifier: string;
+  activityValue: number | null;
+  status: string;
+}
+
+function logValues(kind: LogKind, values: Values): LogInputValues {
+  const text = (name: string): string => {
+    const v = values[name];
+    if (typeof v !== 'string') throw new Error(`${name} of a ${kind} log reached the engine unvalidated`);
+    return v;
+  };
+  const { ownedBy, activityValue, status } = values;
+  return {
+    definitionId: text(`${kind}Id`),
+    ownedById: values.ownedById == null ? null : text('ownedById'),
+    ownedBy: isPlainObject(ownedBy) && typeof ownedBy.externalId === 'string' ? { ...ownedBy, externalId: ownedBy.externalId } : null,
+    activityId: text('activityId'),
+    activityAt: new Date(text('activityAt')),
+    uniqueIdentifier: text('uniqueIdentifier'),
+    activityValue: typeof activityValue === 'number' ? activityValue : null,
+    status: typeof status === 'string' ? status : 'live',
+  };
+}
+
+function checkShape(values: LogInputValues, now: Date): void {
   const details: ErrorDetail[] = [];
-  if ((values.ownedById == null) === (values.ownedBy == null)) {
+  if ((values.ownedById === null) === (values.ownedBy === null)) {
     details.push({ field: 'ownedById', code: 'required', message: 'Send exactly one of ownedById and ownedBy.' });
   }
-  if (new Date(values.activityAt as string).getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
+  if (values.activityAt.getTime() > now.getTime() + FUTURE_TOLERANCE_MS) {
     details.push({ field: 'activityAt', code: 'in_future', message: 'activityAt may be at most 5 minutes in the future.' });
   }
   if (details.length) throw invalidInput('The log is invalid.', details);
@@ -56,11 +87,12 @@ export async function ingestLog(records: Records, ctx: RequestContext, kind: Log
   });
 }
 
-async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
+async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind, body: Values): Promise<Record<string, unknown>> {
   const now = records.now();
+  const values = logValues(kind, body);
   checkShape(values, now);
   // An inline member is upserted in the log's transaction, so a refused log leaves none behind.
-  let locked = values.ownedBy != null;
+  let locked = values.ownedBy !== null;
   for (let attempt = 1; ; attempt++) {
     const issued = new IssueTally();
     try {
@@ -71,8 +103,7 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
       if (emitted) void notifyEventsCommitted(records.db);
       return response;
     } catch (err) {
-      if (isDuplicateLog(err, kind))
-        throw await duplicate(records.db, kind, ctx.account!.id, values[`${kind}Id`] as string, values.uniqueIdentifier as string);
+      if (isDuplicateLog(err, kind)) throw await duplicate(records.db, kind, ctx.account!.id, values.definitionId, values.uniqueIdentifier);
       if (!(err instanceof NeedsLock || isLostRace(err)) || attempt > MAX_ATTEMPTS) throw err;
       if (!(err instanceof NeedsLock)) count.writeRetry(kind);
       locked = true;
@@ -81,12 +112,12 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
 }
 
 const isDuplicateLog = (err: unknown, kind: LogKind) => {
-  const e = err as { code?: string; constraint?: string } | null;
+  const e = databaseError(err);
   return e?.code === '23505' && e.constraint === `${kind}_log_unique_identifier_unique`;
 };
 
 /** A row read changed, or a concurrent attempt created the same progress first. */
-const isLostRace = (err: unknown) => isChangedSinceRead(err) || (err as { code?: string } | null)?.code === '23505';
+const isLostRace = (err: unknown) => isChangedSinceRead(err) || databaseError(err)?.code === '23505';
 
 async function attemptLog(
   records: Records,
@@ -94,16 +125,16 @@ async function attemptLog(
   locked: boolean,
   ctx: RequestContext,
   kind: LogKind,
-  values: Values,
+  values: LogInputValues,
   now: Date,
   issued: IssueTally,
 ): Promise<{ response: Record<string, unknown>; emitted: boolean }> {
   const account = ctx.account!;
   const idField = `${kind}Id`;
   const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued };
-  const definitionId = values[idField] as string;
-  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy as InlineMember) : undefined;
-  const memberId = (inline?.id ?? values.ownedById) as string;
+  const { definitionId, activityId, activityAt } = values;
+  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy) : undefined;
+  const memberId = inline?.id ?? values.ownedById!;
   if (!locked) tx.writes.yieldTo(aggregationLock(kind, definitionId, memberId));
   const { found, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
   if (!found)
@@ -115,7 +146,6 @@ async function attemptLog(
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` },
     ]);
   const definition = found.row;
-  const activityId = values.activityId as string;
   const task = found.kind === 'mission' ? found.row.tasks.find((t) => t.activityId === activityId) : undefined;
   const method = found.kind === 'mission' ? (task?.aggregationMethod ?? 'count') : found.row.aggregation_method;
   if (method === 'sum' && values.activityValue == null) {
@@ -125,10 +155,9 @@ async function attemptLog(
   }
 
   const zone = member.timezone ?? account.timezone ?? 'UTC';
-  const activityAt = new Date(values.activityAt as string);
-  const status = (values.status as string | undefined) ?? 'live';
+  const status = values.status;
   const live = status === 'live' && definition.status === 'live' && member.status === 'live';
-  const value = method === 'sum' ? (values.activityValue as number) : 1;
+  const value = method === 'sum' ? values.activityValue! : 1;
   const input = { memberId, activityAt, value, zone, milestones, state };
   let outcome: Outcome;
   if (!live) outcome = notAggregated();

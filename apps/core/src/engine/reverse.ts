@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { tableColumns } from '../db/table-columns.js';
 import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
 import { emit } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
@@ -15,9 +16,9 @@ import { aggregateChallenge, failedChallengePatch } from './challenge.js';
 import { lockAggregation } from './ingest.js';
 import { nextMilestone } from './milestones.js';
 import { aggregateMission, failedMissionPatch } from './mission.js';
-import { issueReward, type RewardSource } from './rewards.js';
+import { issueReward } from './rewards.js';
 import { requiredPeriod, settleMissed } from './streak.js';
-import type { LogKind, LogRow, ProgressRow, Tx } from './types.js';
+import type { LogKind, LogRow, ProgressRow, RewardSource, Tx } from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
 
@@ -165,18 +166,6 @@ async function unchanged(trx: Knex, definition: Definition, accountId: string, m
   return { progress, splitFrom: null, tasks, revoked: [], changed: false };
 }
 
-/** Column names per table, read once: a replayed row is compared and written column by column. */
-const columnCache = new Map<string, string[]>();
-async function columnsOf(trx: Knex, table: string): Promise<string[]> {
-  let columns = columnCache.get(table);
-  if (!columns) {
-    const result: { fields: { name: string }[] } = await trx.raw('select * from ?? limit 0', [table]);
-    columns = result.fields.map((f) => f.name);
-    columnCache.set(table, columns);
-  }
-  return columns;
-}
-
 /** A replayed row with every column, as the database would return it (absent columns are null). */
 function complete<R extends Row>(row: R, columns: string[]): R {
   const out: Row = { ...row };
@@ -233,8 +222,8 @@ async function recompute(
       : [],
   ];
   const zone = member?.timezone ?? account.timezone ?? 'UTC';
-  const progressColumns = await columnsOf(trx, progressTable);
-  const taskColumns = await columnsOf(trx, 'task_progress');
+  const progressColumns = await tableColumns(trx, progressTable);
+  const taskColumns = await tableColumns(trx, 'task_progress');
 
   const writes = new WriteSet(account.id);
   const achieved: RewardSource[] = [];
@@ -311,9 +300,8 @@ async function recompute(
     if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: existing[status as keyof ProgressRow] === 'in_progress' });
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
-  const replayedInProgress = replayed.some((r) => (r as Row)[status] === 'in_progress');
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
-    const patch = emptied(kind, existing, replayedInProgress, now);
+    const patch = emptied(kind, existing, now);
     if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: true });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
@@ -330,7 +318,7 @@ async function recompute(
   }
 
   changed = (await reconcileTasks(trx, kind, account.id, storedTasks, tasks(), ids, taskColumns, now)) || changed;
-  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, tasks(), reason);
+  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, tasks(), reason);
   if (revoked.length) changed = true;
 
   const current = await currentProgress(trx, definition, account.id, memberId);
@@ -430,20 +418,24 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
   return ids;
 }
 
-/** The change that leaves a record none of whose logs survives at 0. */
-function emptied(kind: LogKind, row: ProgressRow, anotherInProgress: boolean, now: Date): Row {
+/**
+ * The change that leaves a record none of whose logs survives at 0. A streak run or mission that
+ * was under way is closed too, so that the member's next log starts afresh, as it would in a
+ * replay that never had the record (a challenge window is keyed by its period and stays open).
+ */
+function emptied(kind: LogKind, row: ProgressRow, now: Date): Row {
   const r = row as Row;
   const patch: Row = {};
   if (Number(r.current_progress_value ?? 0) !== 0 && kind !== 'mission') patch.current_progress_value = 0;
   if (kind === 'streak') {
     if (r.last_completed_period_key !== null) patch.last_completed_period_key = null;
-    if (r.streak_progress_status === 'completed' || (r.streak_progress_status === 'in_progress' && anotherInProgress))
+    if (r.streak_progress_status !== 'broken')
       Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: now, streak_completed_at: null });
   } else if (kind === 'challenge') {
     if (r.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
-  } else if (r.mission_progress_status === 'completed' || (r.mission_progress_status === 'in_progress' && anotherInProgress)) {
-    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), { mission_completed_at: null });
+  } else if (r.mission_progress_status !== 'failed') {
+    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), { mission_failed_at: now, mission_completed_at: null });
   }
   return patch;
 }
@@ -517,6 +509,7 @@ async function reconcileRewards(
   achieved: RewardSource[],
   ids: Map<string, string>,
   stored: ProgressRow[],
+  replayedRuns: ProgressRow[],
   replayedTasks: TaskProgressRow[],
   reason: string,
 ): Promise<RewardLogRow[]> {
@@ -526,7 +519,16 @@ async function reconcileRewards(
     .whereNot('reward_log_status', 'revoked')
     .orderBy('created_at')
     .forUpdate();
-  const runOfPeriod = new Map(replayedTasks.map((t) => [String(t.period_key), ids.get(t.linked_schema_record_id)!]));
+  // A streak period belongs to the run whose periods, counted or frozen, span it.
+  const spans = replayedRuns.map((run) => {
+    const keys = [
+      ...replayedTasks.filter((t) => t.linked_schema_record_id === run.id).map((t) => String(t.period_key)),
+      ...((run as Partial<StreakProgressRow>).frozen_period_keys ?? []),
+    ].sort();
+    return { id: ids.get(run.id)!, first: keys[0], last: keys.at(-1) };
+  });
+  const runOfPeriod = (key: string | null) =>
+    spans.find((s) => key !== null && s.first !== undefined && s.first <= key && key <= s.last!)?.id;
   const storedIds = new Set(stored.map((r) => r.id));
   const kept = new Set<string>();
   const fresh: RewardSource[] = [];
@@ -537,7 +539,7 @@ async function reconcileRewards(
         !kept.has(l.id) &&
         l.milestone_id === a.milestoneId &&
         (definition.kind === 'mission' ||
-          (definition.kind === 'challenge' ? l.period_key === a.periodKey : runOfPeriod.get(String(l.period_key)) === run)),
+          (definition.kind === 'challenge' ? l.period_key === a.periodKey : runOfPeriod(l.period_key) === run)),
     );
     if (match) kept.add(match.id);
     else if (!storedIds.has(run)) fresh.push({ ...a, progressId: run });

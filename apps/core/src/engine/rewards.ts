@@ -3,7 +3,7 @@ import { randomString } from '../auth/crypto.js';
 import { updateRow } from '../db/rows.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { CouponRow, RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { NeedsLock, type Tx } from './types.js';
+import { NeedsLock, type RewardSource, type Tx } from './types.js';
 
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const DAY_MS = 86_400_000;
@@ -53,19 +53,6 @@ async function generateCoupon(trx: Knex, reward: RewardRow, rewardLogId: string)
       .returning('coupon_code');
     if (inserted.length) return code;
   }
-}
-
-export interface RewardSource {
-  rewardId: string | null;
-  milestoneId: string | null;
-  linkedSchemaSlug: string;
-  linkedSchemaRecordId: string;
-  ownedById: string;
-  periodKey: string | null;
-  /** The progress whose milestone or completion this is; a recompute matches rewards to runs by it. */
-  progressId: string;
-  /** The definition's `rewardHoldDays`: with a hold the log is created pending (CONTRACT §17). */
-  holdDays: number;
 }
 
 /**

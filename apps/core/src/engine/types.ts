@@ -8,10 +8,23 @@ import type { RecordColumns } from '../records/row-types.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { RewardLogRow } from '../schema/rewards.js';
-import type { RewardSource } from './rewards.js';
 import type { WriteSet } from './writes.js';
 
 export type LogKind = 'streak' | 'challenge' | 'mission';
+
+/** Where a reward log comes from: a milestone of a progress, or a mission's completion. */
+export interface RewardSource {
+  rewardId: string | null;
+  milestoneId: string | null;
+  linkedSchemaSlug: string;
+  linkedSchemaRecordId: string;
+  ownedById: string;
+  periodKey: string | null;
+  /** The progress whose milestone or completion this is; a recompute matches rewards to runs by it. */
+  progressId: string;
+  /** The definition's `rewardHoldDays`: with a hold the log is created pending (CONTRACT §17). */
+  holdDays: number;
+}
 
 /** Everything one attempt at aggregating a log works with. */
 export interface Tx {

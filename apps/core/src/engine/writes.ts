@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ident, run, type Sql, SqlBuilder } from '../db/prepared.js';
+import { databaseError } from '../errors.js';
 import { eventsInsert, type NewEvent } from '../events/outbox.js';
 import type { Row } from '../records/resource.js';
 
@@ -147,4 +148,4 @@ export class WriteSet {
   }
 }
 
-export const isChangedSinceRead = (err: unknown): boolean => (err as { code?: string } | null)?.code === CHANGED_SINCE_READ;
+export const isChangedSinceRead = (err: unknown): boolean => databaseError(err)?.code === CHANGED_SINCE_READ;

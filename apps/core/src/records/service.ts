@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { SecretBox } from '../auth/crypto.js';
-import { ApiError, conflict, type ErrorDetail, invalidInput, notFound } from '../errors.js';
+import { tableColumns } from '../db/table-columns.js';
+import { ApiError, conflict, databaseError, type ErrorDetail, invalidInput, notFound } from '../errors.js';
 import { ident, statementName } from '../db/prepared.js';
 import { UUID } from '../formats.js';
 import { type RequestContext, resolveText, writeLanguage } from './context.js';
@@ -235,7 +236,7 @@ export class RecordService implements Records {
     const rowsQuery = base.clone().select(`${resource.table}.*`);
     for (const s of q.sort) {
       const e = this.expr(resource, s.field, ctx).toSQL();
-      rowsQuery.orderByRaw(`${e.sql} ${s.order}`, e.bindings as Knex.RawBinding[]);
+      rowsQuery.orderByRaw(`${e.sql} ${s.order}`, [...e.bindings]);
     }
     if (!q.sort.some((s) => s.field === 'id')) rowsQuery.orderBy(`${resource.table}.id`, q.sort.at(-1)?.order.toLowerCase() ?? 'asc');
     rowsQuery.offset(q.offset).limit(q.limit + 1);
@@ -309,9 +310,7 @@ export class RecordService implements Records {
     } else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
     else if (scope === 'own') param('owned_by_id');
     param('id');
-    // On the caller's connection: a transaction holding one must not wait for another.
-    const { fields } = (await db.raw('select * from ?? limit 0', [table])) as { fields: { name: string }[] };
-    const columns = fields.map((f) => ident(f.name)).join(', ');
+    const columns = (await tableColumns(db, table)).map(ident).join(', ');
     const text = `select ${columns} from ${t} where ${where.join(' and ')} limit $${++n}${lock ? ' for update' : ''}`;
     const statement = { text, name: statementName(text) };
     this.rowStatements.set(key, statement);
@@ -496,8 +495,8 @@ export class RecordService implements Records {
 const E = Symbol('expression');
 
 export function translateUniqueViolation(err: unknown, resource: Resource): unknown {
-  const pgErr = err as { code?: string; constraint?: string };
-  if (err instanceof ApiError || pgErr.code !== '23505') return err;
+  const pgErr = databaseError(err);
+  if (err instanceof ApiError || pgErr?.code !== '23505') return err;
   const mapped = pgErr.constraint ? resource.uniqueErrors?.[pgErr.constraint] : undefined;
   if (!mapped) return conflict('A record with the same unique value already exists.');
   const detail = { field: mapped.field, code: 'duplicate', message: mapped.message };

@@ -38,7 +38,7 @@ export const accountUserFields = {
 export type AccountUserRow = RowOfFields<typeof accountUserFields>;
 export type AccountUserValues = ValuesOfFields<typeof accountUserFields>;
 /** A member as a log names it inline (`ownedBy`): by externalId, with any other member fields. */
-export type InlineMember = ValuesOfFields<typeof memberFields> & { externalId: string };
+export type InlineMember = Readonly<Record<string, unknown>> & { externalId: string };
 
 /** Member field → column, from the definition: the one mapping the engine, auth and notifications use. */
 export const MEMBER_COLUMNS = columnsOf(memberFields);
