@@ -11,6 +11,8 @@ const { layerRules } = require('../../scripts/layer-rules.cjs');
  * - app: shopify.server.ts, the Shopify app's configuration (sessions, auth, provisioning on install).
  * - loop: core events → Flow triggers and Shopify discounts: its outbox and what sends it. It is
  *   handed its Admin API client (commands/worker), so it needs neither the Shopify app nor Remix.
+ * - earning: the store's own activity → core logs (CONTRACT §17): Shopify's order and customer
+ *   webhooks as kept, the worker that earns and reverses from them, visits, earning rules' feeds.
  * - shopify: what faces Shopify — the Admin API operations, Flow actions, install, webhook payloads.
  * - core: talking to the loyalty core — the typed client, records per slug, the app's subscription.
  * - storage: the app's own tables — pool, migrations, sessions, shops, checklist marks.
@@ -22,6 +24,7 @@ const LAYERS = [
   ['admin', ['app/admin/']],
   ['app', ['app/shopify.server.ts']],
   ['loop', ['app/loop/']],
+  ['earning', ['app/earning/']],
   ['shopify', ['app/shopify/']],
   ['core', ['app/core/']],
   ['storage', ['app/storage/']],

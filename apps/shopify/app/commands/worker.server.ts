@@ -1,15 +1,17 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.server';
+import { EarningWorker } from '../earning/worker.server';
 import { OutboxSender } from '../loop/sender.server';
 import { unauthenticated } from '../shopify.server';
 import { pendingMigrations } from '../storage/migrate.server';
 import { closePool, pool } from '../storage/pool.server';
-import { shops } from '../storage/stores.server';
+import { earningRules, shops } from '../storage/stores.server';
 
 /**
  * The worker role: `pnpm run start:worker` (node build/commands/worker.js), which `start` runs beside
- * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts) until SIGTERM or
- * SIGINT; any number may run on one database.
+ * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts) and earns from the
+ * kept order and customer webhooks (CONTRACT §17) until SIGTERM or SIGINT; any number may run on one
+ * database.
  */
 async function main(): Promise<void> {
   // A worker that starts while the release's `migrate` still runs waits for it, rather than failing
@@ -18,18 +20,21 @@ async function main(): Promise<void> {
     if (!told) console.log("[loyalty-loop] waiting for the app's migrations");
     await sleep(500);
   }
-  const sender = new OutboxSender({
+  const common = {
     pool: pool(),
     databaseUrl: config.databaseUrl,
     shops,
     coreUrl: config.coreUrl,
     retrySchedule: config.retrySchedule,
-    adminFor: async (shop) => (await unauthenticated.admin(shop)).admin,
-  });
+    adminFor: async (shop: string) => (await unauthenticated.admin(shop)).admin,
+  };
+  const sender = new OutboxSender(common);
+  const earning = new EarningWorker({ ...common, rules: earningRules });
   sender.start();
+  earning.start();
   console.log('[loyalty-loop] worker started');
   const stop = async () => {
-    await sender.stop();
+    await Promise.all([sender.stop(), earning.stop()]);
     await closePool();
     process.exit(0);
   };

@@ -1,9 +1,10 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { accountClient } from '../core/client.server';
 import { objectOf } from '../json';
 import { type AdminGraphql, createBasicCodeDiscount, flowTriggerReceive } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
+import { WorkLoop } from '../storage/work-loop.server';
 import { type DiscountSpec, OUTBOX_CHANNEL } from './outbox.server';
 import { triggerPayload } from './triggers.server';
 
@@ -56,78 +57,35 @@ type DiscountRow = {
 };
 
 export class OutboxSender {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private listener: pg.Client | null = null;
-  private stopped = false;
+  private readonly loop: WorkLoop;
 
-  constructor(private readonly deps: SenderDeps) {}
+  constructor(private readonly deps: SenderDeps) {
+    this.loop = new WorkLoop({
+      databaseUrl: deps.databaseUrl,
+      channel: OUTBOX_CHANNEL,
+      name: 'loyalty-loop',
+      step: async () => (await this.sendOneTrigger()) || (await this.issueOneDiscount()),
+    });
+  }
 
   /** Listens for the outbox's notifications and polls every `intervalMs` until stopped. */
   start(intervalMs = 1000): void {
-    this.timer = setInterval(() => {
-      void this.listen();
-      this.kick();
-    }, intervalMs);
-    void this.listen();
-    this.kick();
+    this.loop.start(intervalMs);
   }
 
   /** Stops listening and polling, and waits for the pass under way. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.idle();
-    const listener = this.listener;
-    this.listener = null;
-    await listener?.end().catch(() => undefined);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Starts a pass over due work now (or right after the current one). */
   kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      do {
-        this.again = false;
-        try {
-          while ((await this.sendOneTrigger()) || (await this.issueOneDiscount()));
-        } catch (err) {
-          console.error(`[loyalty-loop] pass failed: ${reasonOf(err)}`);
-        }
-      } while (this.again && !this.stopped);
-    })().finally(() => (this.running = null));
+    this.loop.kick();
   }
 
   /** Waits for the current pass. */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
-  }
-
-  /** Opens the listening connection when there is none; one that is lost is opened again at the next poll. */
-  private async listen(): Promise<void> {
-    if (this.listener || this.stopped) return;
-    const client = new pg.Client({ connectionString: this.deps.databaseUrl });
-    this.listener = client;
-    const drop = () => {
-      if (this.listener !== client) return;
-      this.listener = null;
-      void client.end().catch(() => undefined);
-    };
-    // Without an error listener, a connection the server drops would end the process.
-    client.on('error', drop);
-    client.on('end', drop);
-    client.on('notification', () => this.kick());
-    try {
-      await client.connect();
-      await client.query(`listen ${OUTBOX_CHANNEL}`);
-    } catch {
-      drop();
-    }
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   private nextAttempt(attempts: number): Date | null {
@@ -272,7 +230,6 @@ export class OutboxSender {
             JSON.stringify(triggerPayload(customerId, { ...row.discount.triggerFields, coupon_code: row.code })),
           ],
         );
-        this.again = true;
       }
     });
   }

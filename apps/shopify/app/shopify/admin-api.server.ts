@@ -130,6 +130,73 @@ export async function createBasicCodeDiscount(
   return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
 }
 
+/** A code discount found by its code, with how often it was used. */
+export interface CodeDiscount {
+  id: string;
+  usageCount: number;
+  status: string | null;
+}
+
+/** The code discount with that code; null when the shop has none. */
+export async function codeDiscountByCode(admin: AdminGraphql, code: string): Promise<CodeDiscount | null> {
+  const data = await run<{
+    codeDiscountNodeByCode: { id: string; codeDiscount: { asyncUsageCount?: number; status?: string } | null } | null;
+  }>(
+    admin,
+    `#graphql
+    query LoyaltyDiscountByCode($code: String!) {
+      codeDiscountNodeByCode(code: $code) { id codeDiscount { ... on DiscountCodeBasic { asyncUsageCount status } } }
+    }`,
+    { code },
+  );
+  const node = data.codeDiscountNodeByCode;
+  if (!node) return null;
+  return { id: node.id, usageCount: node.codeDiscount?.asyncUsageCount ?? 0, status: node.codeDiscount?.status ?? null };
+}
+
+/** Ends a code discount now (a revoked reward's unused code); deactivating one already inactive changes nothing. */
+export async function deactivateCodeDiscount(admin: AdminGraphql, id: string): Promise<UserError[]> {
+  const data = await run<{ discountCodeDeactivate: { userErrors: UserError[] } }>(
+    admin,
+    `#graphql
+    mutation LoyaltyDiscountDeactivate($id: ID!) {
+      discountCodeDeactivate(id: $id) { codeDiscountNode { id } userErrors { field code message } }
+    }`,
+    { id },
+  );
+  return data.discountCodeDeactivate.userErrors;
+}
+
+export interface Collection {
+  id: string;
+  title: string;
+}
+
+/** The shop's collections by title (`read_products`), for a challenge's choice of products. */
+export async function shopCollections(admin: AdminGraphql): Promise<Collection[]> {
+  const data = await run<{ collections: { nodes: Collection[] } }>(
+    admin,
+    `#graphql
+    query LoyaltyCollections { collections(first: 250, sortKey: TITLE) { nodes { id title } } }`,
+  );
+  return data.collections.nodes;
+}
+
+/** The collections (GIDs) of each product (GIDs; `read_products`); a product the shop no longer has is in none. */
+export async function productCollections(admin: AdminGraphql, productGids: readonly string[]): Promise<Map<string, string[]>> {
+  const data = await run<{ nodes: ({ id?: string; collections?: { nodes: { id: string }[] } } | null)[] }>(
+    admin,
+    `#graphql
+    query LoyaltyProductCollections($ids: [ID!]!) {
+      nodes(ids: $ids) { ... on Product { id collections(first: 250) { nodes { id } } } }
+    }`,
+    { ids: productGids },
+  );
+  const found = new Map<string, string[]>();
+  for (const node of data.nodes) if (node?.id) found.set(node.id, node.collections?.nodes.map((c) => c.id) ?? []);
+  return found;
+}
+
 /** The shop's primary locale (`read_locales`); null when Shopify does not say. */
 export async function primaryLocale(admin: AdminGraphql): Promise<string | null> {
   const data = await run<{ shopLocales: { locale: string; primary: boolean }[] }>(

@@ -158,6 +158,13 @@ export class ShopStore {
       'reward_discounts',
       'flow_action_runs',
       'onboarding_checklists',
+      'shopify_webhooks',
+      'shopify_orders',
+      'shopify_order_logs',
+      'shopify_first_orders',
+      'earning_rules',
+      'storefront_visits',
+      'reward_log_revocations',
     ]) {
       await this.db().query(`delete from ${table} where shop = $1`, [shop]);
     }

@@ -1,5 +1,6 @@
 import { config } from '../config.server';
 import { ChecklistMarksStore } from './checklist-marks.server';
+import { EarningRulesStore } from './earning-rules.server';
 import { pool } from './pool.server';
 import { PgSessionStorage } from './sessions.server';
 import { ShopStore } from './shops.server';
@@ -12,3 +13,5 @@ export const shops = new ShopStore(pool, config.encryptionKey);
 /** Shopify's sessions for the Shopify app (shopify.server.ts), their access tokens encrypted. */
 export const sessionStorage = new PgSessionStorage(pool, config.encryptionKey);
 export const checklistMarks = new ChecklistMarksStore(pool);
+/** What feeds each streak and challenge by itself: paid orders or storefront visits. */
+export const earningRules = new EarningRulesStore(pool);

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate, shopLocales, the main theme's settings_data.json) from
+ * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
+ * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
 export interface AdminStub {
@@ -17,8 +18,12 @@ export interface AdminStub {
   tokenExchanges: string[];
   /** When set, every request answers this HTTP status. */
   failWith: number | null;
-  /** Code discounts created, by code (Shopify refuses a second discount with a code in use). */
-  discounts: Map<string, { id: string; input: Record<string, unknown> }>;
+  /** Code discounts created, by code (Shopify refuses a second discount with a code in use); `usageCount` as checkout would raise it. */
+  discounts: Map<string, { id: string; input: Record<string, unknown>; usageCount: number; active: boolean }>;
+  /** The shop's collections (collections query). */
+  collections: { id: string; title: string }[];
+  /** Each product's collections, by product GID (nodes query); a product not listed is in none. */
+  productCollections: Map<string, string[]>;
   /**
    * Answers queued per operation, taken one per call before the normal answer: `throttled` (Shopify's
    * 200 with a THROTTLED GraphQL error), an HTTP status, or userErrors.
@@ -70,6 +75,8 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     tokenExchanges: [],
     failWith: null,
     discounts: new Map(),
+    collections: [],
+    productCollections: new Map(),
     scripted: new Map(),
     beforeDiscountAnswer: null,
     locales: [{ locale: 'en', primary: true }],
@@ -124,9 +131,43 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
           });
         }
         const id = `gid://shopify/DiscountCodeNode/${stub.discounts.size + 1}`;
-        stub.discounts.set(code, { id, input });
+        stub.discounts.set(code, { id, input, usageCount: 0, active: true });
         await stub.beforeDiscountAnswer?.();
         return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: { id }, userErrors: [] } } });
+      }
+      if (operation === 'LoyaltyDiscountByCode') {
+        const found = stub.discounts.get(String(variables.code));
+        return send(200, {
+          data: {
+            codeDiscountNodeByCode: found
+              ? { id: found.id, codeDiscount: { asyncUsageCount: found.usageCount, status: found.active ? 'ACTIVE' : 'EXPIRED' } }
+              : null,
+          },
+        });
+      }
+      if (operation === 'LoyaltyDiscountDeactivate') {
+        const found = [...stub.discounts.values()].find((d) => d.id === variables.id);
+        if (found) found.active = false;
+        return send(200, {
+          data: {
+            discountCodeDeactivate: found
+              ? { codeDiscountNode: { id: found.id }, userErrors: scripted?.userErrors ?? [] }
+              : { codeDiscountNode: null, userErrors: [{ field: ['id'], code: 'INVALID', message: 'Discount does not exist' }] },
+          },
+        });
+      }
+      if (operation === 'LoyaltyCollections') return send(200, { data: { collections: { nodes: stub.collections } } });
+      if (operation === 'LoyaltyProductCollections') {
+        const ids = variables.ids as string[];
+        return send(200, {
+          data: {
+            nodes: ids.map((id) =>
+              stub.productCollections.has(id)
+                ? { id, collections: { nodes: stub.productCollections.get(id)!.map((c) => ({ id: c })) } }
+                : null,
+            ),
+          },
+        });
       }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
       if (operation === 'LoyaltyShopLocales') return send(200, { data: { shopLocales: stub.locales } });

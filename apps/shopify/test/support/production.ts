@@ -33,12 +33,60 @@ export interface Production {
   crashAndRestart(whileDown?: () => Promise<void>): Promise<void>;
   /** SIGKILLs the app process now. */
   killApp(): Promise<void>;
+  /**
+   * With `gateCore`: the app reaches the core through this gate, which can hold the app's requests
+   * that `match` until released (the core then answers whoever is still listening).
+   */
+  coreGate: CoreGate | null;
   /** Sends a request built for the app's public URL (as the test helpers build them) to the server. */
   send(request: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
-export async function startProduction(): Promise<Production> {
+export interface CoreGate {
+  hold(match: (method: string, path: string) => boolean): { arrived: Promise<void>; release(): void };
+}
+
+/** A forwarder in front of the core that holds the requests a test names, so the app can die while the core has not answered. */
+async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: string; close(): Promise<void> }> {
+  const holds: { match: (method: string, path: string) => boolean; arrive: () => void; released: Promise<void> }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const hold = holds.find((h) => h.match(req.method ?? 'GET', req.url ?? ''));
+      if (hold) {
+        holds.splice(holds.indexOf(hold), 1);
+        hold.arrive();
+        await hold.released;
+      }
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(
+          (e): e is [string, string] => typeof e[1] === 'string' && !['host', 'connection'].includes(e[0]),
+        ),
+      );
+      const body = chunks.length ? Buffer.concat(chunks) : undefined;
+      const answer = await fetch(`${coreOrigin}${req.url}`, { method: req.method, headers, body }).catch(() => null);
+      if (!answer) return res.writeHead(502).end();
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hold(match) {
+      let arrive!: () => void;
+      let release!: () => void;
+      const arrived = new Promise<void>((resolve) => (arrive = resolve));
+      holds.push({ match, arrive, released: new Promise<void>((resolve) => (release = resolve)) });
+      return { arrived, release };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function startProduction(options: { gateCore?: boolean } = {}): Promise<Production> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm --filter @loyalty/core run build\` first`);
   const coreDb = await createTestDatabase();
   const core = await startProcessWith(
@@ -54,6 +102,7 @@ export async function startProduction(): Promise<Production> {
     BUILT_CLI,
   );
   const coreOrigin = new URL(core.url).origin;
+  const gate = options.gateCore ? await startCoreGate(coreOrigin) : null;
   const admin = await startAdminStub(SHOPIFY.apiSecretKey);
   // The core delivers to this address, which forwards to whichever app process is current, so the
   // registered endpoint survives a restart on another port; it keeps what it forwarded.
@@ -86,7 +135,7 @@ export async function startProduction(): Promise<Production> {
     SHOPIFY_APP_URL: SHOPIFY.appUrl,
     SCOPES: 'read_customers',
     DATABASE_URL: appDb.url,
-    LOYALTY_CORE_URL: coreOrigin,
+    LOYALTY_CORE_URL: gate?.origin ?? coreOrigin,
     LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
     LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
     LOYALTY_EVENTS_URL: eventsUrl,
@@ -112,6 +161,7 @@ export async function startProduction(): Promise<Production> {
     },
     core: { url: coreOrigin, platform: new Client(core.url, { authorization: `Bearer ${PLATFORM_TOKEN}` }), process: core },
     admin,
+    coreGate: gate,
     shops: new ShopStore(() => appPool, encryptionKey),
     appPool,
     serveAgain: () => serveBuild(admin.origin, appEnv),
@@ -130,6 +180,7 @@ export async function startProduction(): Promise<Production> {
       await new Promise<void>((resolve) => forwarder.close(() => resolve()));
       await appPool.end();
       await admin.close();
+      await gate?.close();
       await core.kill();
       await appDb.drop();
       await coreDb.drop();

@@ -17,6 +17,8 @@ export interface InProcessApp {
   sessionStorage: (typeof import('../../app/storage/stores.server'))['sessionStorage'];
   /** The Shopify loop's outbox (trigger usage, Shopify discount rewards). */
   loop: (typeof import('../../app/loop/outbox.server'))['outbox'];
+  /** What feeds each streak and challenge by itself. */
+  earningRules: (typeof import('../../app/storage/stores.server'))['earningRules'];
   unauthenticated: (typeof import('../../app/shopify.server'))['unauthenticated'];
   closeConnections(): Promise<void>;
 }
@@ -62,6 +64,7 @@ export async function startStack(coreEnv: Record<string, string> = {}): Promise<
     shops: stores.shops,
     sessionStorage: stores.sessionStorage,
     loop: outbox,
+    earningRules: stores.earningRules,
     unauthenticated: shopify.unauthenticated,
     closeConnections: storage.closePool,
   };
@@ -153,8 +156,11 @@ export async function webhookRequest(
 }
 
 /** An app proxy request as the storefront forwards it: signed query with shop and timestamp. */
-export async function proxyRequest(path: string, query: Record<string, string>): Promise<Request> {
+export async function proxyRequest(path: string, query: Record<string, string>, method = 'GET'): Promise<Request> {
   const url = new URL(`${SHOPIFY.appUrl}${path}`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  return setUpValidRequest({ type: RequestType.Public, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey }, new Request(url));
+  return setUpValidRequest(
+    { type: RequestType.Public, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey },
+    new Request(url, { method }),
+  );
 }

@@ -1,0 +1,110 @@
+import { isJsonObject } from '../json';
+import { type AccountClient, CoreError } from './client.server';
+
+/**
+ * Writing and reversing activity logs (CONTRACT §8, §17) for what the store reports by itself:
+ * orders, refunds, cancellations, sign-ups and visits. A replay of a `uniqueIdentifier` is an
+ * answer like any other (the work was done before), so a job may run again after a crash.
+ */
+export type LogKind = 'streak' | 'challenge' | 'mission';
+
+export interface LogInput {
+  definitionId: string;
+  ownedBy: { externalId: string; firstName?: string; lastName?: string; email?: string };
+  activityId: string;
+  activityAt: string;
+  /** 1 for count definitions, which add 1 whatever is sent. */
+  activityValue: number;
+  uniqueIdentifier: string;
+}
+
+export type LogOutcome =
+  | { written: true; logId: string; rewardLogIds: string[] }
+  /** The uniqueIdentifier was logged before: `logId` is that log's. */
+  | { written: false; replay: true; logId: string | null }
+  /** The core refused it for good (a definition since deleted, a value it does not take): nothing to retry. */
+  | { written: false; replay: false; status: number; message: string };
+
+/** Whether a refused call may succeed later: the core unreachable (0), down, throttling, or not taking the key (a re-install heals it). */
+export const transient = (status: number) => status === 0 || status === 401 || status === 429 || status >= 500;
+
+/** A core call's promise, with no answer at all (refused connection, time-out) as status 0. */
+async function reach<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch {
+    throw new CoreError(0);
+  }
+}
+
+type ErrorBody = { error?: { code?: string; message?: string; details?: unknown[] } } | undefined;
+
+const existingId = (body: ErrorBody): string | null => {
+  const detail = body?.error?.details?.[0];
+  return isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
+};
+
+/** One log; a transient refusal throws CoreError (the job is retried), a lasting one is an outcome. */
+export async function writeLog(api: AccountClient, kind: LogKind, input: LogInput): Promise<LogOutcome> {
+  const { definitionId, ...common } = input;
+  const result = await reach(async () =>
+    kind === 'streak'
+      ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
+      : kind === 'challenge'
+        ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
+        : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
+  );
+  if (result.data) {
+    const log = result.data.data;
+    const rewardLogs = [...log.achievedMilestoneRewardLogs, ...(log.rewardLog ? [log.rewardLog] : [])];
+    return { written: true, logId: log.id, rewardLogIds: [...new Set(rewardLogs.map((r) => r.id))] };
+  }
+  const status = result.response.status;
+  const error: ErrorBody = result.error;
+  if (status === 409 && error?.error?.code === 'duplicate_unique_identifier')
+    return { written: false, replay: true, logId: existingId(error) };
+  if (transient(status)) throw new CoreError(status, result.error);
+  return { written: false, replay: false, status, message: error?.error?.message ?? `the core answered ${status}` };
+}
+
+export type ReverseOutcome =
+  | { reversed: true; reversedValue: number; revokedRewardLogIds: string[] }
+  /** The uniqueIdentifier was used by an earlier reversal: done before. */
+  | { reversed: false; replay: true }
+  /** Nothing of the log is left to take back (another reversal took it). */
+  | { reversed: false; replay: false; nothingLeft: true }
+  | { reversed: false; replay: false; nothingLeft: false; status: number; message: string };
+
+export interface ReverseInput {
+  /** Omitted: all that remains (count logs always). */
+  activityValue?: number;
+  uniqueIdentifier: string;
+  reason: string;
+}
+
+/** CONTRACT §17's reverse action on one log. */
+export async function reverseLog(api: AccountClient, kind: LogKind, logId: string, input: ReverseInput): Promise<ReverseOutcome> {
+  const request = { params: { path: { id: logId } }, body: input };
+  const result = await reach(async () =>
+    kind === 'streak'
+      ? await api.POST('/schema/streak_log/record/{id}/action/reverse', request)
+      : kind === 'challenge'
+        ? await api.POST('/schema/challenge_log/record/{id}/action/reverse', request)
+        : await api.POST('/schema/mission_log/record/{id}/action/reverse', request),
+  );
+  if (result.data) {
+    const log = result.data.data;
+    return {
+      reversed: true,
+      reversedValue: typeof log.reversedValue === 'number' ? log.reversedValue : 0,
+      revokedRewardLogIds: log.revokedRewardLogs.map((r) => r.id),
+    };
+  }
+  const status = result.response.status;
+  const error: ErrorBody = result.error;
+  const code = error?.error?.code;
+  if (status === 409 && code === 'duplicate_unique_identifier') return { reversed: false, replay: true };
+  if (status === 409 && code === 'nothing_to_reverse') return { reversed: false, replay: false, nothingLeft: true };
+  if (transient(status)) throw new CoreError(status, result.error);
+  return { reversed: false, replay: false, nothingLeft: false, status, message: error?.error?.message ?? `the core answered ${status}` };
+}

@@ -1,0 +1,394 @@
+import type pg from 'pg';
+import { type AccountClient, accountClient, CoreError } from '../core/client.server';
+import { type LogInput, type LogKind, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
+import { isJsonObject } from '../json';
+import type { AdminGraphql } from '../shopify/admin-api.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import {
+  cancelNotice,
+  createdCustomer,
+  type OrderCustomer,
+  type OrderLine,
+  type PaidOrder,
+  paidOrder,
+  refundNotice,
+} from '../shopify/order-payloads.server';
+import type { EarningRulesStore } from '../storage/earning-rules.server';
+import type { ShopStore } from '../storage/shops.server';
+import { WorkLoop } from '../storage/work-loop.server';
+import { collectionsOf } from './collections.server';
+import { orderFeeds, signUpFeeds } from './feeds.server';
+import { EARNING_CHANNEL } from './inbox.server';
+import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare } from './plan';
+
+/**
+ * The worker role's share of CONTRACT §17: the kept order and customer webhooks become logs and
+ * reversals in the core. One row at a time under FOR UPDATE SKIP LOCKED, its transaction open while
+ * the core is asked, so a process that dies mid-way leaves the row to the next one, which finds the
+ * logs already written (the core answers their uniqueIdentifier as a replay) and carries on. A refund
+ * or a cancellation waits for its order's logs; what a paid order, a refund and a cancellation do to
+ * one order is serialised on the order, so any arrival order ends in the same state.
+ */
+export interface EarningDeps {
+  pool: pg.Pool;
+  databaseUrl: string;
+  shops: ShopStore;
+  rules: EarningRulesStore;
+  coreUrl: string;
+  /** Seconds before each further attempt; the last one repeats for failures that may heal. */
+  retrySchedule: number[];
+  /** The shop's Admin API client from its offline session (collections of the products). */
+  adminFor(shop: string): Promise<AdminGraphql>;
+}
+
+/** A failure that heals by itself (Shopify throttling or down): the row is retried for as long as it takes. */
+class Transient extends Error {}
+
+type Outcome = { status: 'done' | 'waiting'; note?: string };
+
+interface WebhookRow {
+  id: string;
+  shop: string;
+  topic: string;
+  payload: unknown;
+  attempts: number;
+}
+
+interface OrderRow {
+  name: string;
+  status: 'earned' | 'skipped';
+  skip_reason: string | null;
+  lines: unknown;
+  refunded: unknown;
+}
+
+interface OrderLogRow {
+  kind: LogKind;
+  definition_id: string;
+  activity_id: string;
+  method: Method;
+  value_milli: string;
+  reversed_milli: string;
+  line_milli: unknown;
+  log_id: string;
+}
+
+const numbersOf = (value: unknown): Record<string, number> =>
+  isJsonObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number')) : {};
+
+const linesOf = (value: unknown): OrderLine[] =>
+  (Array.isArray(value) ? value.filter(isJsonObject) : []).flatMap((l) =>
+    typeof l.id === 'string' && typeof l.quantity === 'number' && typeof l.milli === 'number'
+      ? [{ id: l.id, productId: typeof l.productId === 'string' ? l.productId : null, quantity: l.quantity, milli: l.milli }]
+      : [],
+  );
+
+/** The member a customer is (CONTRACT §13), with what the webhook says of them. */
+const memberOf = (customer: OrderCustomer): LogInput['ownedBy'] => ({
+  externalId: customerGid(customer.id),
+  ...(customer.firstName ? { firstName: customer.firstName } : {}),
+  ...(customer.lastName ? { lastName: customer.lastName } : {}),
+  ...(customer.email ? { email: customer.email } : {}),
+});
+
+/** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
+const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
+
+export class EarningWorker {
+  private readonly loop: WorkLoop;
+
+  constructor(private readonly deps: EarningDeps) {
+    this.loop = new WorkLoop({
+      databaseUrl: deps.databaseUrl,
+      channel: EARNING_CHANNEL,
+      name: 'loyalty-earning',
+      step: () => this.workOne(),
+    });
+  }
+
+  start(intervalMs = 1000): void {
+    this.loop.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  private delay(attempts: number, forever: boolean): Date | null {
+    const schedule = this.deps.retrySchedule;
+    const seconds = schedule[attempts - 1] ?? (forever ? schedule[schedule.length - 1] : undefined);
+    return seconds === undefined ? null : new Date(Date.now() + seconds * 1000);
+  }
+
+  /** Claims one due row and works it off; false when none is due. */
+  private async workOne(): Promise<boolean> {
+    const client = await this.deps.pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<WebhookRow>(
+        `select id, shop, topic, payload, attempts from shopify_webhooks where status = 'pending' and next_attempt_at <= now()
+         order by next_attempt_at, id limit 1 for update skip locked`,
+      );
+      const row = rows[0];
+      if (!row) {
+        await client.query('commit');
+        return false;
+      }
+      await client.query('savepoint work');
+      try {
+        const outcome = await this.work(row, client);
+        await client.query(
+          `update shopify_webhooks set status = $2, attempts = attempts + 1, last_error = $3,
+             done_at = case when $2 = 'done' then now() end where id = $1`,
+          [row.id, outcome.status, outcome.note ?? null],
+        );
+      } catch (err) {
+        // What this attempt wrote goes; the core keeps what it answered, and says so when asked again.
+        await client.query('rollback to savepoint work');
+        const attempts = row.attempts + 1;
+        const forever = err instanceof Transient || (err instanceof CoreError && transient(err.status));
+        const next = this.delay(attempts, forever);
+        const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err);
+        if (!next) console.error(`[loyalty-earning] ${row.topic} for ${row.shop} failed after ${attempts} attempt(s): ${message}`);
+        await client.query(
+          `update shopify_webhooks set status = $2, attempts = $3, next_attempt_at = coalesce($4, next_attempt_at), last_error = $5 where id = $1`,
+          [row.id, next ? 'pending' : 'failed', attempts, next, message],
+        );
+      }
+      await client.query('commit');
+      return true;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async work(row: WebhookRow, client: pg.PoolClient): Promise<Outcome> {
+    const account = await this.deps.shops.findInstalled(row.shop);
+    switch (row.topic) {
+      case 'orders/paid':
+        return this.earnOrder(row, client, account && accountClient(this.deps.coreUrl, account));
+      case 'refunds/create':
+      case 'orders/cancelled':
+        return this.reverse(row, client, account && accountClient(this.deps.coreUrl, account));
+      case 'customers/create':
+        return this.earnSignUp(row, account && accountClient(this.deps.coreUrl, account));
+      default:
+        return { status: 'done', note: `unknown topic ${row.topic}` };
+    }
+  }
+
+  /** A paid order: one log per definition it feeds, then the order is earned and what waited for it is due. */
+  private async earnOrder(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
+    const order = paidOrder(row.payload);
+    if (!order) return { status: 'done', note: 'no order in the payload' };
+    const customer = order.customer;
+    if (order.test || !customer || !api) {
+      const skip = order.test ? 'test order' : !customer ? 'no customer' : 'shop not installed';
+      await this.settleOrder(client, row.shop, order, skip);
+      return { status: 'done', note: skip };
+    }
+    const feeds = await orderFeeds(api, await this.deps.rules.rules(row.shop));
+    const firstOrder =
+      feeds.some((f) => f.activityId === 'first_order') && (await this.claimFirstOrder(client, row.shop, customer.id, order.id));
+    let collections = new Map<string, string[]>();
+    if (feeds.some((f) => f.collectionIds.length)) {
+      try {
+        const products = order.lines.flatMap((l) => l.productId ?? []);
+        collections = await collectionsOf(row.shop, products, () => this.deps.adminFor(row.shop));
+      } catch (err) {
+        throw new Transient(`reading the products' collections: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const planned = planOrderLogs(order, feeds, { firstOrder, collectionsOf: (id) => collections.get(id) ?? [] });
+    const ownedBy = memberOf(customer);
+    for (const log of planned) {
+      const outcome = await writeLog(api, log.feed.kind, {
+        definitionId: log.feed.definitionId,
+        ownedBy,
+        activityId: log.feed.activityId,
+        activityAt: order.processedAt,
+        // A count log's value is 1 (planOrderLogs), so this is the log as the core will count it.
+        activityValue: log.valueMilli / ONE,
+        uniqueIdentifier: log.uniqueIdentifier,
+      });
+      await client.query(
+        `insert into shopify_order_logs (shop, order_id, kind, definition_id, activity_id, definition_name, method, value_milli,
+           line_milli, unique_identifier, log_id, refused, reward_log_ids)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+        [
+          row.shop,
+          order.id,
+          log.feed.kind,
+          log.feed.definitionId,
+          log.feed.activityId,
+          log.feed.name,
+          log.feed.method,
+          log.valueMilli,
+          JSON.stringify(log.lineMilli),
+          log.uniqueIdentifier,
+          outcome.written || outcome.replay ? outcome.logId : null,
+          !outcome.written && !outcome.replay ? `${outcome.status}: ${outcome.message}` : null,
+          JSON.stringify(outcome.written ? outcome.rewardLogIds : []),
+        ],
+      );
+    }
+    await this.settleOrder(client, row.shop, order, null);
+    return { status: 'done' };
+  }
+
+  /**
+   * Whether this is the customer's first paid order the app has seen: the first to claim it keeps it,
+   * so a redelivered or retried order stays first and a later one never is.
+   */
+  private async claimFirstOrder(client: pg.PoolClient, shop: string, customerId: string, orderId: string): Promise<boolean> {
+    await client.query('insert into shopify_first_orders (shop, customer_id, order_id) values ($1, $2, $3) on conflict do nothing', [
+      shop,
+      customerId,
+      orderId,
+    ]);
+    const { rows } = await client.query<{ order_id: string }>(
+      'select order_id from shopify_first_orders where shop = $1 and customer_id = $2',
+      [shop, customerId],
+    );
+    return rows[0]?.order_id === orderId;
+  }
+
+  /** Holds the order's lock to the end of the transaction: its paid order, refunds and cancellation take turns. */
+  private async lockOrder(client: pg.PoolClient, shop: string, orderId: string): Promise<void> {
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_order:${shop}:${orderId}`]);
+  }
+
+  /** Records the order as earned (or skipped, with why) and makes its waiting refunds and cancellation due. */
+  private async settleOrder(client: pg.PoolClient, shop: string, order: PaidOrder, skip: string | null): Promise<void> {
+    await this.lockOrder(client, shop, order.id);
+    const amount = order.lines.reduce((sum, l) => sum + l.milli, 0) / ONE;
+    await client.query(
+      `insert into shopify_orders (shop, order_id, customer_id, name, processed_at, amount, currency, lines, status, skip_reason)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        shop,
+        order.id,
+        order.customer?.id ?? null,
+        order.name,
+        order.processedAt,
+        amount,
+        order.currency,
+        JSON.stringify(order.lines),
+        skip ? 'skipped' : 'earned',
+        skip,
+      ],
+    );
+    const woken = await client.query(
+      `update shopify_webhooks set status = 'pending', next_attempt_at = now() where shop = $1 and order_id = $2 and status = 'waiting'`,
+      [shop, order.id],
+    );
+    if (woken.rowCount) await client.query('select pg_notify($1, $2)', [EARNING_CHANNEL, shop]);
+  }
+
+  /**
+   * A refund takes back its lines' share (count logs only once nothing of the order is left); a
+   * cancellation takes back what remains of every log. Either waits until its order is earned.
+   */
+  private async reverse(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
+    const refund = row.topic === 'refunds/create' ? refundNotice(row.payload) : null;
+    const cancel = row.topic === 'orders/cancelled' ? cancelNotice(row.payload) : null;
+    const orderId = refund?.orderId ?? cancel?.orderId;
+    if (!orderId) return { status: 'done', note: 'no order in the payload' };
+    await this.lockOrder(client, row.shop, orderId);
+    const { rows } = await client.query<OrderRow>(
+      'select name, status, skip_reason, lines, refunded from shopify_orders where shop = $1 and order_id = $2',
+      [row.shop, orderId],
+    );
+    const order = rows[0];
+    if (!order) return { status: 'waiting' };
+    if (order.status === 'skipped') return { status: 'done', note: `the order earned nothing (${order.skip_reason})` };
+    if (!api) return { status: 'done', note: 'shop not installed' };
+    const lines = linesOf(order.lines);
+    const before = numbersOf(order.refunded);
+    const after = refund ? refundedAfter(lines, before, refund) : before;
+    const { rows: logs } = await client.query<OrderLogRow>(
+      `select kind, definition_id, activity_id, method, value_milli, reversed_milli, line_milli, log_id
+       from shopify_order_logs where shop = $1 and order_id = $2 and log_id is not null`,
+      [row.shop, orderId],
+    );
+    for (const log of logs) {
+      const earned: EarnedLog = {
+        method: log.method,
+        valueMilli: Number(log.value_milli),
+        reversedMilli: Number(log.reversed_milli),
+        lineMilli: numbersOf(log.line_milli),
+      };
+      const remaining = earned.valueMilli - earned.reversedMilli;
+      const milli = refund ? refundShare(earned, lines, before, after) : remaining;
+      if (milli <= 0) continue;
+      const uniqueIdentifier = `${refund ? `refund:${refund.id}` : `cancel:${orderId}`}${suffixOf(log.activity_id)}`;
+      const outcome = await reverseLog(api, log.kind, log.log_id, {
+        // All that remains is asked for as such, so no rounding of the core's sums can make it "more than remains".
+        ...(earned.method === 'sum' && milli < remaining ? { activityValue: milli / ONE } : {}),
+        uniqueIdentifier,
+        reason: refund ? `refund ${refund.id} of order ${order.name}` : `order ${order.name} cancelled`,
+      });
+      await this.recordReversal(
+        client,
+        row.shop,
+        orderId,
+        log,
+        uniqueIdentifier,
+        outcome,
+        'nothingLeft' in outcome && outcome.nothingLeft ? remaining : milli,
+      );
+    }
+    await client.query(
+      'update shopify_orders set refunded = $3, cancelled_at = coalesce(cancelled_at, $4) where shop = $1 and order_id = $2',
+      [row.shop, orderId, JSON.stringify(after), cancel?.cancelledAt ?? null],
+    );
+    return { status: 'done' };
+  }
+
+  private async recordReversal(
+    client: pg.PoolClient,
+    shop: string,
+    orderId: string,
+    log: OrderLogRow,
+    uniqueIdentifier: string,
+    outcome: ReverseOutcome,
+    milli: number,
+  ): Promise<void> {
+    const refused = !outcome.reversed && !outcome.replay && !outcome.nothingLeft ? `${outcome.status}: ${outcome.message}` : null;
+    const entry = {
+      uniqueIdentifier,
+      milli: refused ? 0 : milli,
+      at: new Date().toISOString(),
+      revokedRewardLogIds: outcome.reversed ? outcome.revokedRewardLogIds : [],
+      ...(refused ? { refused } : {}),
+    };
+    await client.query(
+      `update shopify_order_logs set reversed_milli = least(value_milli, reversed_milli + $6), reversals = reversals || $7::jsonb
+       where shop = $1 and order_id = $2 and kind = $3 and definition_id = $4 and activity_id = $5`,
+      [shop, orderId, log.kind, log.definition_id, log.activity_id, entry.milli, JSON.stringify([entry])],
+    );
+  }
+
+  /** customers/create: the account_created task of every live mission that has one. */
+  private async earnSignUp(row: WebhookRow, api: AccountClient | null): Promise<Outcome> {
+    const customer = createdCustomer(row.payload);
+    if (!customer) return { status: 'done', note: 'no customer in the payload' };
+    if (!api) return { status: 'done', note: 'shop not installed' };
+    const refused: string[] = [];
+    for (const feed of await signUpFeeds(api)) {
+      const outcome = await writeLog(api, 'mission', {
+        definitionId: feed.definitionId,
+        ownedBy: memberOf(customer),
+        activityId: feed.activityId,
+        activityAt: customer.createdAt,
+        activityValue: 1,
+        uniqueIdentifier: `customer:${customer.id}`,
+      });
+      if (!outcome.written && !outcome.replay) refused.push(`${feed.name}: ${outcome.status} ${outcome.message}`);
+    }
+    return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
+  }
+}

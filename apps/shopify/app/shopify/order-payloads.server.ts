@@ -1,0 +1,147 @@
+import { isJsonObject, type JsonObject, objectOf } from '../json';
+
+/**
+ * What the app reads of Shopify's order, refund and customer webhooks (CONTRACT §17), in the shop's
+ * money. Amounts are kept in thousandths of the currency unit (integers), so that shares of a line
+ * add up exactly whatever the currency's decimals.
+ */
+
+export interface OrderLine {
+  id: string;
+  productId: string | null;
+  quantity: number;
+  /** What the line earns, in thousandths: its price times quantity after discounts, without tax; 0 for gift cards. */
+  milli: number;
+}
+
+export interface OrderCustomer {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+}
+
+export interface PaidOrder {
+  id: string;
+  name: string;
+  processedAt: string;
+  test: boolean;
+  customer: OrderCustomer | null;
+  /** The shop's currency, which every amount is in. */
+  currency: string | null;
+  lines: OrderLine[];
+}
+
+export interface RefundNotice {
+  id: string;
+  orderId: string;
+  lines: { lineItemId: string; quantity: number }[];
+}
+
+export interface CancelNotice {
+  orderId: string;
+  cancelledAt: string;
+}
+
+export interface CreatedCustomer extends OrderCustomer {
+  createdAt: string;
+}
+
+/** Shopify's ids arrive as JSON numbers (or numeric strings); kept as strings. */
+const idOf = (value: unknown): string | null =>
+  (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) || (typeof value === 'string' && /^[1-9]\d{0,19}$/.test(value))
+    ? String(value)
+    : null;
+
+const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
+
+const instant = (value: unknown): string | null => {
+  if (typeof value !== 'string') return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
+};
+
+/** An amount in thousandths; 0 when absent or not a number. */
+export const toMilli = (value: unknown): number => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? Math.round(n * 1000) : 0;
+};
+
+/** The shop-money amount of a `*_set` (what the shop receives, whatever currency the shopper paid in), else the plain field. */
+function shopMoney(set: unknown, plain: unknown): number {
+  const amount = objectOf(objectOf(set).shop_money).amount;
+  return amount === undefined ? toMilli(plain) : toMilli(amount);
+}
+
+const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
+
+function customerOf(value: unknown): OrderCustomer | null {
+  const c = objectOf(value);
+  const id = idOf(c.id);
+  if (!id) return null;
+  return { id, firstName: textOrNull(c.first_name), lastName: textOrNull(c.last_name), email: textOrNull(c.email) };
+}
+
+function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
+  const id = idOf(line.id);
+  const quantity = typeof line.quantity === 'number' && Number.isInteger(line.quantity) ? line.quantity : 0;
+  if (!id || quantity <= 0) return null;
+  const gross = shopMoney(line.price_set, line.price) * quantity;
+  // Every discount the line carries: its own and its part of order-wide discounts.
+  const discounts = list(line.discount_allocations).reduce((sum, d) => sum + shopMoney(d.amount_set, d.amount), 0);
+  // Prices include tax in such shops; the tax is not what the shopper paid for the product.
+  const tax = taxesIncluded ? list(line.tax_lines).reduce((sum, t) => sum + shopMoney(t.price_set, t.price), 0) : 0;
+  // A gift card is money kept for later, not a purchase: it earns when it is spent.
+  const milli = line.gift_card === true ? 0 : Math.max(0, gross - discounts - tax);
+  return { id, productId: idOf(line.product_id), quantity, milli };
+}
+
+/** orders/paid; null when the payload names no order. */
+export function paidOrder(payload: unknown): PaidOrder | null {
+  const o = objectOf(payload);
+  const id = idOf(o.id);
+  const processedAt = instant(o.processed_at) ?? instant(o.created_at);
+  if (!id || !processedAt) return null;
+  const taxesIncluded = o.taxes_included === true;
+  return {
+    id,
+    name: textOrNull(o.name) ?? `#${id}`,
+    processedAt,
+    test: o.test === true,
+    customer: customerOf(o.customer),
+    currency: textOrNull(objectOf(objectOf(o.total_price_set).shop_money).currency_code) ?? textOrNull(o.currency),
+    lines: list(o.line_items).flatMap((line) => lineOf(line, taxesIncluded) ?? []),
+  };
+}
+
+/** refunds/create; null when it names no refund or order. */
+export function refundNotice(payload: unknown): RefundNotice | null {
+  const r = objectOf(payload);
+  const id = idOf(r.id);
+  const orderId = idOf(r.order_id);
+  if (!id || !orderId) return null;
+  return {
+    id,
+    orderId,
+    lines: list(r.refund_line_items).flatMap((l) => {
+      const lineItemId = idOf(l.line_item_id) ?? idOf(objectOf(l.line_item).id);
+      const quantity = typeof l.quantity === 'number' && Number.isInteger(l.quantity) ? l.quantity : 0;
+      return lineItemId && quantity > 0 ? [{ lineItemId, quantity }] : [];
+    }),
+  };
+}
+
+/** orders/cancelled; null when it names no order. */
+export function cancelNotice(payload: unknown): CancelNotice | null {
+  const o = objectOf(payload);
+  const orderId = idOf(o.id);
+  if (!orderId) return null;
+  return { orderId, cancelledAt: instant(o.cancelled_at) ?? new Date().toISOString() };
+}
+
+/** customers/create; null when it names no customer. */
+export function createdCustomer(payload: unknown): CreatedCustomer | null {
+  const customer = customerOf(payload);
+  if (!customer) return null;
+  return { ...customer, createdAt: instant(objectOf(payload).created_at) ?? new Date().toISOString() };
+}

@@ -1,0 +1,274 @@
+import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { customerPayload, adminLoad, orderPayload, type OrderSpec, refundPayload } from './support/orders';
+import { type Production, startProduction } from './support/production';
+import { creatorFor } from './support/programs';
+import { flowRequest, webhookRequest } from './support/stack';
+
+/**
+ * CONTRACT §17 through what ships: Shopify's order and customer webhooks, signed by its test
+ * helpers, into the production build under its own `start`; the core's built binary behind a gate
+ * that can hold the app's calls; the Admin API stub answering the products' collections.
+ */
+let prod: Production;
+let api: Client;
+const created = creatorFor(() => api);
+
+const SHOES = 'gid://shopify/Collection/77';
+const SHOE = 10;
+const HAT = 20;
+const CUSTOMER = 501;
+
+type Def = { id: string };
+let streak: Def;
+let visits: Def;
+let spend: Def;
+let shoes: Def;
+let orders: Def;
+let draft: Def;
+let unruled: Def;
+let welcome: Def;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function deliver(topic: string, payload: Record<string, unknown>, webhookId?: string, server?: string) {
+  const request = await webhookRequest(topic, payload, webhookId);
+  const res = server
+    ? await fetch(`${server}/webhooks/${topic}`, { method: 'POST', headers: request.headers, body: await request.text() })
+    : await prod.send(request);
+  expect(res.status).toBe(200);
+}
+
+const webhookRow = async (subject: string) =>
+  (
+    await prod.appPool.query('select status, attempts, last_error from shopify_webhooks where shop = $1 and subject = $2', [
+      TEST_SHOP,
+      subject,
+    ])
+  ).rows[0] as { status: string; attempts: number; last_error: string | null } | undefined;
+
+/** Waits until the worker has worked off the webhook of `subject`; answers its row. */
+const worked = (subject: string) =>
+  until(`${subject} worked off`, async () => {
+    const row = await webhookRow(subject);
+    return row && row.status !== 'pending' ? row : undefined;
+  });
+
+const paid = async (id: number, spec: OrderSpec) => {
+  await deliver('orders/paid', orderPayload(id, spec));
+  return worked(`order:${id}`);
+};
+
+type Log = { id: string; activityValue: number; activityAt: string; activityId: string; reversedValue?: number; uniqueIdentifier: string };
+
+/** The logs of one definition whose uniqueIdentifier starts with `prefix`. */
+async function logs(kind: 'streak' | 'challenge' | 'mission', definition: Def, prefix: string): Promise<Log[]> {
+  const res = await api.request('GET', `/schema/${kind}_log/record`, {
+    query: {
+      filters: {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: `${kind}Id`, operator: 'equals', fieldValue: definition.id },
+          { fieldSlug: 'uniqueIdentifier', operator: 'contains', fieldValue: prefix },
+        ],
+      },
+      limit: 100,
+    },
+    validate: false,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return (res.body.data as Log[]).filter((l) => l.uniqueIdentifier.startsWith(prefix));
+}
+
+const rule = (kind: 'streak' | 'challenge', definition: Def, source: 'orders' | 'visits', collections: string[] = []) =>
+  prod.appPool.query('insert into earning_rules (shop, kind, definition_id, source, collection_ids) values ($1, $2, $3, $4, $5)', [
+    TEST_SHOP,
+    kind,
+    definition.id,
+    source,
+    JSON.stringify(collections),
+  ]);
+
+// 2 shoes at 25 with 5 off the line (45) and a hat at 30: 75 of products; shipping, taxes and the tip earn nothing.
+const SHOES_AND_HAT: OrderSpec = {
+  lines: [
+    { product: SHOE, quantity: 2, price: '25.00', discount: '5.00' },
+    { product: HAT, quantity: 1, price: '30.00' },
+  ],
+};
+
+beforeAll(async () => {
+  prod = await startProduction({ gateCore: true });
+  prod.admin.customers.set(`gid://shopify/Customer/${CUSTOMER}`, { firstName: 'Ada', lastName: 'Lovelace', email: 'c501@example.com' });
+  prod.admin.productCollections.set(`gid://shopify/Product/${SHOE}`, [SHOES, 'gid://shopify/Collection/1']);
+  prod.admin.productCollections.set(`gid://shopify/Product/${HAT}`, ['gid://shopify/Collection/1']);
+  expect((await adminLoad(prod.url, '/app')).status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+  const challenge = (name: string, method: 'count' | 'sum', status = 'live') =>
+    created('/schema/challenge/record', {
+      name,
+      status,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: method,
+      completionTargetValue: 1000,
+    });
+  streak = await created('/schema/streak/record', { name: 'Order days', status: 'live', aggregationPeriod: 'daily' });
+  visits = await created('/schema/streak/record', { name: 'Visit days', status: 'live', aggregationPeriod: 'daily' });
+  spend = await challenge('Spend', 'sum');
+  shoes = await challenge('Shoe spend', 'sum');
+  orders = await challenge('Orders', 'count');
+  draft = await challenge('Draft spend', 'sum', 'draft');
+  unruled = await challenge('Flow spend', 'sum');
+  welcome = await created('/schema/mission/record', {
+    name: 'Welcome',
+    status: 'live',
+    aggregationPeriod: 'monthly',
+    tasks: [
+      { name: 'Sign up', activityId: 'account_created', aggregationMethod: 'count', targetValue: 1 },
+      { name: 'First order', activityId: 'first_order', aggregationMethod: 'count', targetValue: 1 },
+      { name: 'Three orders', activityId: 'order_paid', aggregationMethod: 'count', targetValue: 3 },
+    ],
+  });
+  await rule('streak', streak, 'orders');
+  await rule('streak', visits, 'visits');
+  await rule('challenge', spend, 'orders');
+  await rule('challenge', shoes, 'orders', [SHOES]);
+  await rule('challenge', orders, 'orders');
+  await rule('challenge', draft, 'orders');
+}, 180_000);
+
+afterAll(() => prod?.close());
+
+describe('orders/paid', () => {
+  it('feeds every rule: a log per live definition it feeds, order:<id>, at the order’s processing time, product lines after discounts', async () => {
+    const processedAt = new Date(Date.now() - 3_600_000).toISOString();
+    expect(await paid(1, { ...SHOES_AND_HAT, processedAt })).toMatchObject({ status: 'done' });
+    const [streakLog] = await logs('streak', streak, 'order:1');
+    expect(streakLog).toMatchObject({ uniqueIdentifier: 'order:1', activityId: 'order_paid', activityValue: 1 });
+    expect(Date.parse(streakLog!.activityAt)).toBe(Date.parse(processedAt));
+    expect((await logs('challenge', spend, 'order:1')).map((l) => l.activityValue)).toEqual([75]);
+    expect((await logs('challenge', shoes, 'order:1')).map((l) => l.activityValue)).toEqual([45]);
+    expect((await logs('challenge', orders, 'order:1')).map((l) => l.activityValue)).toEqual([1]);
+    expect((await logs('mission', welcome, 'order:1')).map((l) => [l.uniqueIdentifier, l.activityId]).sort()).toEqual([
+      ['order:1', 'order_paid'],
+      ['order:1:first_order', 'first_order'],
+    ]);
+    for (const [kind, definition] of [
+      ['streak', visits],
+      ['challenge', draft],
+      ['challenge', unruled],
+    ] as const)
+      expect(await logs(kind, definition, 'order:1')).toEqual([]);
+    const member = (await api.get('/schema/account_user/record', { fields: ['externalId', 'firstName', 'email'] })).body.data;
+    expect(member).toEqual([expect.objectContaining({ externalId: `gid://shopify/Customer/${CUSTOMER}`, firstName: 'Ada' })]);
+  });
+
+  it('a later order of the customer is no first order; an order without products of the collections adds nothing to that challenge', async () => {
+    await paid(2, { lines: [{ product: HAT, quantity: 2, price: '10.00' }] });
+    expect((await logs('mission', welcome, 'order:2')).map((l) => l.uniqueIdentifier)).toEqual(['order:2']);
+    expect(await logs('challenge', shoes, 'order:2')).toEqual([]);
+    expect((await logs('challenge', spend, 'order:2')).map((l) => l.activityValue)).toEqual([20]);
+  });
+
+  it('a redelivery, another webhook id for the same order, a second app process and a Flow action for the same order add nothing', async () => {
+    const payload = orderPayload(3, SHOES_AND_HAT);
+    await deliver('orders/paid', payload, 'delivery-3');
+    await deliver('orders/paid', payload, 'delivery-3');
+    await deliver('orders/paid', payload, 'delivery-3-again');
+    const other = await prod.serveAgain();
+    try {
+      // Both processes get it at once, as when Shopify retries a delivery it thinks timed out.
+      await Promise.all([
+        deliver('orders/paid', payload, 'delivery-3-a', other.url),
+        deliver('orders/paid', payload, 'delivery-3-b', prod.url),
+      ]);
+      await worked('order:3');
+      const flow = await prod.send(
+        await flowRequest('execute-challenge', {
+          customer_id: CUSTOMER,
+          challenge_id: spend.id,
+          activity_value: 75,
+          idempotency_key: 'order:3',
+        }),
+      );
+      expect(await flow.json()).toMatchObject({ ok: true, replay: true });
+      // Let the second process's worker look too.
+      await new Promise((r) => setTimeout(r, 1500));
+    } finally {
+      await other.close();
+    }
+    const { rows } = await prod.appPool.query(`select count(*)::int as n from shopify_webhooks where subject = 'order:3'`);
+    expect(rows[0].n).toBe(1);
+    expect((await logs('challenge', spend, 'order:3')).map((l) => l.activityValue)).toEqual([75]);
+    expect(await logs('streak', streak, 'order:3')).toHaveLength(1);
+    expect(await logs('mission', welcome, 'order:3')).toHaveLength(1);
+  });
+
+  it('test orders and guest orders earn nothing', async () => {
+    expect(await paid(4, { ...SHOES_AND_HAT, test: true })).toMatchObject({ status: 'done', last_error: 'test order' });
+    expect(await paid(5, { ...SHOES_AND_HAT, customer: null })).toMatchObject({ status: 'done', last_error: 'no customer' });
+    for (const id of [4, 5]) {
+      expect(await logs('challenge', spend, `order:${id}`)).toEqual([]);
+      expect(await logs('streak', streak, `order:${id}`)).toEqual([]);
+    }
+    // Their refunds have nothing to take back, and are done.
+    await deliver('refunds/create', refundPayload(50, 5, [{ position: 1, quantity: 1 }]));
+    expect(await worked('refund:50')).toMatchObject({ status: 'done' });
+  });
+
+  it('an order in another currency earns the shop-money amounts', async () => {
+    await paid(6, {
+      presentmentCurrency: 'EUR',
+      customer: { id: 502 },
+      lines: [
+        { product: SHOE, quantity: 1, price: '40.00', presentmentPrice: '37.00' },
+        { product: HAT, quantity: 2, price: '12.50', presentmentPrice: '11.60' },
+      ],
+    });
+    expect((await logs('challenge', spend, 'order:6')).map((l) => l.activityValue)).toEqual([65]);
+    expect((await logs('challenge', shoes, 'order:6')).map((l) => l.activityValue)).toEqual([40]);
+  });
+});
+
+describe('customers/create', () => {
+  it('does the account_created task of the missions that have one, once', async () => {
+    await deliver('customers/create', customerPayload(503));
+    await deliver('customers/create', customerPayload(503));
+    await worked('customer:503');
+    expect((await logs('mission', welcome, 'customer:503')).map((l) => l.activityId)).toEqual(['account_created']);
+  });
+});
+
+describe('an app process killed after Shopify’s delivery was acknowledged', () => {
+  it('before the core answered: restarted, it loses nothing and writes nothing twice', async () => {
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.startsWith('/api/v1.0/schema/streak_log/record'));
+    await deliver('orders/paid', orderPayload(7, SHOES_AND_HAT));
+    await held.arrived;
+    await prod.killApp();
+    // The core answers now, to a process that is gone.
+    held.release();
+    await until('the held log written', async () => (await logs('streak', streak, 'order:7')).length > 0);
+    expect((await webhookRow('order:7'))?.status).toBe('pending');
+    await prod.crashAndRestart();
+    expect(await worked('order:7')).toMatchObject({ status: 'done' });
+    expect(await logs('streak', streak, 'order:7')).toHaveLength(1);
+    expect((await logs('challenge', spend, 'order:7')).map((l) => l.activityValue)).toEqual([75]);
+    expect(await logs('mission', welcome, 'order:7')).toHaveLength(1);
+    const { rows } = await prod.appPool.query(
+      `select kind, log_id from shopify_order_logs where shop = $1 and order_id = '7' order by kind, activity_id`,
+      [TEST_SHOP],
+    );
+    expect(rows.length).toBe(5);
+    for (const row of rows) expect(row.log_id).toEqual(expect.any(String));
+  }, 90_000);
+});
