@@ -16,6 +16,7 @@ import {
   type Period,
   rankRows,
   type RewardLog,
+  rewardView,
   type Standings,
   type StreakProgress,
   streakStrip,
@@ -254,29 +255,33 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
   );
 }
 
-/** A reward: its code with a copy button (Shopify's clipboard item does the copying), its expiry and how to redeem it. */
+/**
+ * A reward: its code with a copy button (Shopify's clipboard item does the copying), its expiry and
+ * how to redeem it; or when a held one comes, or that it was taken back.
+ */
 function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
   const clip = `code-${log.id}`;
+  const view = rewardView(log, ctx.t, ctx.lang);
   return (
     <s-stack gap="small-200" data-reward={log.id}>
       <s-heading>{log.eudRewardTitle}</s-heading>
-      {log.couponCode ? (
+      {view.kind === 'code' ? (
         <s-stack direction="inline" gap="small-200" alignItems="center">
-          <s-text type="strong">{log.couponCode}</s-text>
-          <s-clipboard-item id={clip} text={log.couponCode} />
+          <s-text type="strong">{view.code}</s-text>
+          <s-clipboard-item id={clip} text={view.code} />
           <s-button commandFor={clip} variant="secondary">
             {ctx.t.copy}
           </s-button>
         </s-stack>
       ) : (
-        <s-paragraph color="subdued">{ctx.t.pending}</s-paragraph>
+        <s-paragraph color="subdued">{view.text}</s-paragraph>
       )}
-      {log.rewardExpiryAt && (
+      {view.kind === 'code' && log.rewardExpiryAt && (
         <s-text color="subdued">
           {fill(ctx.w.validUntil, { date: dateFormat(ctx.lang, { dateStyle: 'long' }).format(new Date(log.rewardExpiryAt)) })}
         </s-text>
       )}
-      {log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
+      {view.kind === 'code' && log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
     </s-stack>
   );
 }

@@ -82,8 +82,14 @@ const streakProgress: StreakProgress = {
   frozenPeriodKeys: [day(-1)],
   taskProgress: { taskId: null, periodKey: day(0), currentProgressValue: 1, targetValue: 1, taskProgressStatus: 'completed' },
 };
-const log = (id: string, couponCode: string | null, rewardExpiryAt: string | null): RewardLog => ({
+const log = (
+  id: string,
+  couponCode: string | null,
+  rewardExpiryAt: string | null,
+  held: Pick<RewardLog, 'rewardLogStatus' | 'confirmAt'> = { rewardLogStatus: 'issued', confirmAt: null },
+): RewardLog => ({
   id,
+  ...held,
   couponCode,
   rewardIssuedAt: null,
   rewardExpiryAt,
@@ -132,7 +138,12 @@ const member: PageData = {
       },
     },
   ],
-  logs: [log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'), log('r2', null, null)],
+  logs: [
+    log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'),
+    log('r2', null, null),
+    log('r3', null, null, { rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z' }),
+    log('r4', 'GONE-5', null, { rewardLogStatus: 'revoked', confirmAt: null }),
+  ],
 };
 
 // Child elements (badges) read as separate words, as they render apart.
@@ -202,6 +213,12 @@ describe('the Rewards page', () => {
     const pending = page.querySelector('[data-reward="r2"]')!;
     expect(pending.querySelector('s-clipboard-item')).toBeNull();
     expect(text(pending.querySelector('s-paragraph'))).toBe('Your code is on its way.');
+    // A held reward says when it comes; a revoked one says it was taken back and shows no code.
+    const held = page.querySelector('[data-reward="r3"]')!;
+    expect(text(held.querySelector('s-paragraph'))).toBe('Yours on February 14, 2030, once the return window has passed.');
+    const revoked = page.querySelector('[data-reward="r4"]')!;
+    expect(revoked.querySelector('s-clipboard-item')).toBeNull();
+    expect(text(revoked.querySelector('s-paragraph'))).toBe('Taken back: the purchase that earned it was returned or cancelled.');
   });
 
   it("speaks the customer's language", async () => {

@@ -12,6 +12,10 @@ export interface Strings {
   reached: string;
   empty: string;
   pending: string;
+  /** `{date}`: when a held reward's code is issued (CONTRACT §17). */
+  heldUntil: string;
+  /** A reward a refund or cancellation took back. */
+  revoked: string;
   completed: string;
   /** `{n}`: consecutive periods. */
   inARow: string;
@@ -42,6 +46,8 @@ const en: Strings = {
   reached: 'Reached',
   empty: 'Nothing here yet.',
   pending: 'Your code is on its way.',
+  heldUntil: 'Yours on {date}, once the return window has passed.',
+  revoked: 'Taken back: the purchase that earned it was returned or cancelled.',
   completed: 'Completed',
   inARow: '{n} in a row',
   tasks: '{d} of {n} tasks done',
@@ -68,6 +74,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: 'Atteint',
     empty: "Rien pour l'instant.",
     pending: 'Votre code arrive bientôt.',
+    heldUntil: 'À vous le {date}, une fois le délai de retour écoulé.',
+    revoked: 'Annulée : l’achat qui l’a valu a été retourné ou annulé.',
     completed: 'Terminé',
     inARow: "{n} d'affilée",
     tasks: '{d} tâches sur {n} terminées',
@@ -91,6 +99,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: 'Conseguido',
     empty: 'Aún no hay nada.',
     pending: 'Tu código está en camino.',
+    heldUntil: 'Tuyo el {date}, cuando termine el plazo de devolución.',
+    revoked: 'Retirada: la compra que la otorgó se devolvió o se canceló.',
     completed: 'Completado',
     inARow: '{n} seguidos',
     tasks: '{d} de {n} tareas hechas',
@@ -114,6 +124,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: 'Erreicht',
     empty: 'Noch nichts hier.',
     pending: 'Ihr Code ist unterwegs.',
+    heldUntil: 'Ab {date} Ihrer, sobald die Rückgabefrist abgelaufen ist.',
+    revoked: 'Zurückgenommen: Der Kauf, für den Sie sie erhalten haben, wurde zurückgegeben oder storniert.',
     completed: 'Abgeschlossen',
     inARow: '{n} in Folge',
     tasks: '{d} von {n} Aufgaben erledigt',
@@ -137,6 +149,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: 'Raggiunto',
     empty: 'Ancora niente qui.',
     pending: 'Il tuo codice è in arrivo.',
+    heldUntil: 'Tuo dal {date}, trascorso il periodo di reso.',
+    revoked: 'Revocato: l’acquisto che l’ha fatto ottenere è stato reso o annullato.',
     completed: 'Completato',
     inARow: '{n} di fila',
     tasks: '{d} di {n} attività completate',
@@ -160,6 +174,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: 'Alcançado',
     empty: 'Ainda não há nada.',
     pending: 'O seu código está a caminho.',
+    heldUntil: 'Seu em {date}, depois do prazo de devolução.',
+    revoked: 'Cancelada: a compra que a gerou foi devolvida ou cancelada.',
     completed: 'Concluído',
     inARow: '{n} seguidos',
     tasks: '{d} de {n} tarefas concluídas',
@@ -183,6 +199,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: '達成',
     empty: 'まだありません。',
     pending: 'コードは準備中です。',
+    heldUntil: '返品期間が過ぎた{date}にお届けします。',
+    revoked: '取り消されました：対象のご購入が返品またはキャンセルされました。',
     completed: '完了',
     inARow: '{n}回連続',
     tasks: '{n}件中{d}件完了',
@@ -206,6 +224,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: '달성',
     empty: '아직 없습니다.',
     pending: '코드를 준비하고 있습니다.',
+    heldUntil: '반품 기간이 지난 {date}에 지급됩니다.',
+    revoked: '취소됨: 적립된 구매가 반품 또는 취소되었습니다.',
     completed: '완료',
     inARow: '{n}회 연속',
     tasks: '{n}개 중 {d}개 완료',
@@ -229,6 +249,8 @@ const LANGUAGES: Record<string, Strings> = {
     reached: '已达成',
     empty: '暂无内容。',
     pending: '您的代码即将发放。',
+    heldUntil: '반품 기간이 지난 {date}에 지급됩니다.',
+    revoked: '취소됨: 적립된 구매가 반품 또는 취소되었습니다.',
     completed: '已完成',
     inARow: '连续 {n} 次',
     tasks: '已完成 {d}/{n} 项任务',

@@ -126,6 +126,9 @@ export interface Standings {
 
 export interface RewardLog {
   id: string;
+  /** pending: held until confirmAt, no code yet; revoked: a refund or cancellation took it back (CONTRACT §17). */
+  rewardLogStatus: 'pending' | 'issued' | 'revoked';
+  confirmAt: string | null;
   couponCode: string | null;
   rewardIssuedAt: string | null;
   /** When the code stops working; null: it does not expire. */

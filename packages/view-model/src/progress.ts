@@ -1,4 +1,5 @@
-import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, StreakProgress, Task } from './model.js';
+import { dateFormat, fill, type Strings } from './i18n.js';
+import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, RewardLog, StreakProgress, Task } from './model.js';
 
 const DAY_MS = 86_400_000;
 
@@ -139,4 +140,18 @@ export function missionTasks(
     return { ...task, value: Math.min(p?.currentProgressValue ?? 0, task.targetValue), complete: p?.taskProgressStatus === 'completed' };
   });
   return { done: rows.filter((r) => r.complete).length, rows };
+}
+
+/** What a reward shows under its title: its code, when a held one comes, that it was taken back, or that it is on its way. */
+export type RewardView = { kind: 'code'; code: string } | { kind: 'note'; text: string; revoked: boolean };
+
+export function rewardView(log: RewardLog, t: Strings, lang: string | undefined): RewardView {
+  if (log.rewardLogStatus === 'revoked') return { kind: 'note', text: t.revoked, revoked: true };
+  if (log.rewardLogStatus === 'pending' && log.confirmAt)
+    return {
+      kind: 'note',
+      text: fill(t.heldUntil, { date: dateFormat(lang, { dateStyle: 'long' }).format(new Date(log.confirmAt)) }),
+      revoked: false,
+    };
+  return log.couponCode ? { kind: 'code', code: log.couponCode } : { kind: 'note', text: t.pending, revoked: false };
 }

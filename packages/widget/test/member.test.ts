@@ -254,4 +254,61 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       reward_log: 14,
     });
   });
+
+  it('shows a held reward with the day its code comes and a revoked one as taken back (CONTRACT §17)', async () => {
+    const shopper = (
+      await demo.api.get('/schema/streak_log/record', {
+        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
+        fields: ['ownedById'],
+        limit: 1,
+      })
+    ).body.data[0].ownedById as string;
+    const reward = (await demo.api.get('/schema/reward/record', { limit: 1 })).body.data[0].id as string;
+    const challenge = (
+      await demo.api.post('/schema/challenge/record', {
+        name: 'Held orders',
+        aggregationPeriod: 'monthly',
+        completionTargetValue: 2,
+        rewardHoldDays: 14,
+        eudTitle: 'Two orders',
+      })
+    ).body.data.id as string;
+    for (const target of [1, 2])
+      await demo.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'challenge',
+        linkedSchemaRecordId: challenge,
+        name: `Order ${target}`,
+        description: 'd',
+        status: 'live',
+        milestoneTargetValue: target,
+        rewardId: reward,
+      });
+    const order = async (n: number) =>
+      (
+        await demo.api.post('/schema/challenge_log/record', {
+          challengeId: challenge,
+          ownedById: shopper,
+          activityId: 'order',
+          activityAt: new Date().toISOString(),
+          uniqueIdentifier: `order:${n}`,
+        })
+      ).body.data;
+    const first = await order(1);
+    const confirmAt = first.achievedMilestoneRewardLog.confirmAt as string;
+    const second = await order(2);
+    expect((await demo.api.post(`/schema/challenge_log/record/${second.id}/action/reverse`, { reason: 'refund' })).status).toBe(200);
+
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
+    const date = new Intl.DateTimeFormat('en', { dateStyle: 'long' }).format(new Date(confirmAt));
+    await expect.poll(() => tabPanel(page).textContent()).toContain(`Yours on ${date}, once the return window has passed.`);
+    const revoked = tabPanel(page).locator('.lw-revoked');
+    expect(await revoked.count()).toBe(1);
+    expect(await revoked.textContent()).toContain('Taken back: the purchase that earned it was returned or cancelled.');
+    expect(await revoked.locator('code').count()).toBe(0);
+    await screenshot(page, 'member-rewards-held');
+    expect(errors).toEqual([]);
+  });
 });

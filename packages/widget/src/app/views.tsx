@@ -22,6 +22,7 @@ import {
   OLDEST_FIRST,
   type Period,
   type RewardLog,
+  rewardView,
   type Standings,
   type StreakProgress,
   streakStrip,
@@ -339,7 +340,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function Reward({ log, t, template }: { log: RewardLog; t: Strings; template: Template }) {
+function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -350,28 +351,29 @@ function Reward({ log, t, template }: { log: RewardLog; t: Strings; template: Te
   const copy = (code: string) => {
     copyText(code).then(setCopied, () => setCopied(false));
   };
+  const view = rewardView(log, t, lang);
   return (
-    <li class="lw-card">
+    <li class={view.kind === 'note' && view.revoked ? 'lw-card lw-revoked' : 'lw-card'}>
       <h3>{log.eudRewardTitle}</h3>
-      {log.couponCode ? (
+      {view.kind === 'code' ? (
         <div class="lw-code">
-          <code>{log.couponCode}</code>
-          <button type="button" class="lw-button" data-copy onClick={() => copy(log.couponCode!)}>
+          <code>{view.code}</code>
+          <button type="button" class="lw-button" data-copy onClick={() => copy(view.code)}>
             {copied ? copiedMessage : t.copy}
           </button>
         </div>
       ) : (
-        <p class="lw-muted">{t.pending}</p>
+        <p class="lw-muted">{view.text}</p>
       )}
       <span class="lw-sr" role="status">
         {copied ? copiedMessage : ''}
       </span>
-      {log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
+      {view.kind === 'code' && log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
     </li>
   );
 }
 
-function Rewards({ logs, t, template, api }: ViewProps & { logs: RewardLog[] }) {
+function Rewards({ logs, t, template, api, lang }: ViewProps & { logs: RewardLog[] }) {
   if (!api.member) {
     return (
       <div class="lw-cards">
@@ -384,7 +386,7 @@ function Rewards({ logs, t, template, api }: ViewProps & { logs: RewardLog[] }) 
   return (
     <ul class="lw-cards">
       {logs.map((log) => (
-        <Reward key={log.id} log={log} t={t} template={template} />
+        <Reward key={log.id} log={log} t={t} template={template} lang={lang} />
       ))}
     </ul>
   );
