@@ -3,22 +3,25 @@ import type { Knex } from 'knex';
 import juice from 'juice';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { Period } from '../engine/periods.js';
-import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText } from '../records/context.js';
-import type { Row } from '../records/resource.js';
-import type { LocalisedText } from '../records/row-types.js';
+import type { LocalisedText, RowOfFields } from '../records/row-types.js';
 import { type AccountUserRow, memberFromRow } from '../schema/members.js';
+import type { EmailTemplateRow } from '../schema/notifications.js';
+import type { eventLogFields } from '../schema/progress.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { sampleEvent, sampleMember } from './samples.js';
+
+/** An event_log row as templates see it: its fields' columns (the engine's dispatch bookkeeping aside). */
+export type EventInput = RowOfFields<typeof eventLogFields>;
 
 /** What a notification is rendered about: the tenancy, the member (an account_user row) and the event (an event_log row). */
 export interface RenderInput {
   organization: { id: string; name: string };
   account: AccountInfo;
   member: AccountUserRow;
-  event: Row;
+  event: EventInput;
   unsubscribeUrl: string;
 }
 
@@ -30,7 +33,8 @@ export interface Rendering {
 }
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): Json | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : undefined);
+const isJson = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Json | undefined => (isJson(v) ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 /** Sums of decimal activity values drift in binary (0.3 - 0.1); templates show what a person expects. */
 const tidy = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -54,8 +58,8 @@ interface Formatting {
 }
 
 function periodText(period: unknown, f: Formatting): string | undefined {
-  const words = PERIOD_WORDS[f.language] ?? PERIOD_WORDS.en!;
-  return typeof period === 'string' ? words[period as Period] : undefined;
+  const words: Readonly<Record<string, string>> = PERIOD_WORDS[f.language] ?? PERIOD_WORDS.en!;
+  return typeof period === 'string' ? words[period] : undefined;
 }
 
 /**
@@ -173,7 +177,7 @@ function rewardValidTill(payload: Json, f: Formatting): string | undefined {
   const expiry = [obj(log?.rewardLog), obj(log?.achievedMilestoneRewardLog)]
     .map((r) => r?.rewardExpiryAt)
     .find((v) => typeof v === 'string');
-  return expiry === undefined ? undefined : formatValidTill(new Date(expiry as string), f.language, f.timeZone) || undefined;
+  return expiry === undefined ? undefined : formatValidTill(new Date(expiry), f.language, f.timeZone) || undefined;
 }
 
 /** The `$helpers` of an event: the unsubscribe link, the reward expiry and the helpers of its kind. */
@@ -195,7 +199,7 @@ function memberVariables(m: AccountUserRow): Json {
   return { id: m.id, ...memberFromRow(m), status: m.status, createdAt: iso(m.created_at), updatedAt: iso(m.updated_at) };
 }
 
-function eventVariables(e: Row): Json {
+function eventVariables(e: EventInput): Json {
   return {
     id: e.id,
     eventCode: e.event_code,
@@ -221,7 +225,7 @@ export function buildContext(input: RenderInput): Rendering {
       $account: { id: account.id, name: account.name, timezone: account.timezone, defaultLanguageCode: account.defaultLanguageCode },
       $account_user: memberVariables(member),
       $event_log: eventVariables(event),
-      $helpers: helpersFor(event.event_code as string, payload, { language, timeZone }, input.unsubscribeUrl),
+      $helpers: helpersFor(event.event_code, payload, { language, timeZone }, input.unsubscribeUrl),
     },
   };
 }
@@ -305,7 +309,7 @@ async function themeCss(db: Knex, accountId: string): Promise<string> {
  * fails), values HTML-escaped except in `{{{triple}}}`, and the theme's CSS inlined into `style`
  * attributes (rules that cannot be inlined, such as media queries, stay in a `<style>` element).
  */
-export async function renderEmail(db: Knex, template: Row, rendering: Rendering, account: AccountInfo): Promise<EmailContent> {
+export async function renderEmail(db: Knex, template: EmailTemplateRow, rendering: Rendering, account: AccountInfo): Promise<EmailContent> {
   const { context, language } = rendering;
   // Sequential: the preview runs inside a transaction, whose queries share one connection.
   const header = await emailPart(db, 'email_header', account.id, template.email_header_id);
@@ -329,13 +333,13 @@ const PREVIEW_UNSUBSCRIBE_URL = '/u/preview';
  * `sampleEventCode` (samples.ts), the account's real organization, account, header, footer and theme,
  * in `languageCode` (else the account's default language).
  */
-export async function renderPreview(db: Knex, ctx: RequestContext, template: Row, now: Date): Promise<EmailContent> {
+export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<EmailContent> {
   const account = ctx.account!;
   // Every account belongs to an organization.
   const organization = await db('organization').where({ id: account.organizationId }).first<{ id: string; name: string }>('id', 'name');
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
-  const event = sampleEvent(account.id, member.id, template.sample_event_code as EventCode, now, language);
+  const event = sampleEvent(account.id, member.id, template.sample_event_code, now, language);
   const rendering = buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
   return renderEmail(db, template, rendering, account);
 }

@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import type { Row } from '../db/rows.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
-import type { Values } from '../records/resource.js';
 import { INTEGRATION_PROVIDERS, type IntegrationProvider, TEMPLATE_OF_PROVIDER } from '../schema/notifications.js';
 
 /** Deletes the notification rules that send with a deleted integration or template (CONTRACT "Deleting"). */
@@ -25,19 +24,26 @@ async function kindOf(trx: Knex, accountId: string, id: unknown, slugs: readonly
   return undefined;
 }
 
+interface IdAndStatus {
+  id: string;
+  status: string;
+}
+
+/** What the check reads of a rule: its provider and the records it references. */
+interface RuleReferences {
+  integrationProvider: IntegrationProvider;
+  integrationId: string;
+  templateId: string;
+}
+
 /**
  * The rule's integration and template must exist in the account and match the provider (400); a
  * rule that goes live needs both live (409), or every event it matches would be skipped. Both rows
  * are locked FOR SHARE until the rule is written, so neither can be deleted (which deletes the
  * rules that use it) or changed in between; pausing them later stays allowed.
  */
-interface IdAndStatus {
-  id: string;
-  status: string;
-}
-
-export async function checkRule(trx: Knex, accountId: string, rule: Values, goesLive: boolean): Promise<void> {
-  const provider = rule.integrationProvider as IntegrationProvider;
+export async function checkRule(trx: Knex, accountId: string, rule: RuleReferences, goesLive: boolean): Promise<void> {
+  const provider = rule.integrationProvider;
   const templateSlug = TEMPLATE_OF_PROVIDER[provider];
   // Sequential: inside a transaction both queries share one connection.
   const integration = await trx(provider)
@@ -57,8 +63,8 @@ export async function checkRule(trx: Knex, accountId: string, rule: Values, goes
       INTEGRATION_PROVIDERS.filter((p) => p !== provider),
     );
     const what = other
-      ? `${String(rule.integrationId)} is ${withArticle(other)} integration`
-      : `No ${provider} record with id ${String(rule.integrationId)}`;
+      ? `${rule.integrationId} is ${withArticle(other)} integration`
+      : `No ${provider} record with id ${rule.integrationId}`;
     missing.push({
       field: 'integrationId',
       code: 'not_found',
@@ -72,9 +78,7 @@ export async function checkRule(trx: Knex, accountId: string, rule: Values, goes
       rule.templateId,
       Object.values(TEMPLATE_OF_PROVIDER).filter((t) => t !== templateSlug),
     );
-    const what = other
-      ? `${String(rule.templateId)} is ${withArticle(other)}`
-      : `No ${templateSlug} record with id ${String(rule.templateId)}`;
+    const what = other ? `${rule.templateId} is ${withArticle(other)}` : `No ${templateSlug} record with id ${rule.templateId}`;
     missing.push({
       field: 'templateId',
       code: 'not_found',
@@ -88,11 +92,11 @@ export async function checkRule(trx: Knex, accountId: string, rule: Values, goes
     idle.push({
       field: 'integrationId',
       code: 'not_live',
-      message: `The ${provider} integration ${String(rule.integrationId)} is ${integration!.status}.`,
+      message: `The ${provider} integration ${rule.integrationId} is ${integration!.status}.`,
     });
   }
   if (template!.status !== 'live') {
-    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${String(rule.templateId)} is ${template!.status}.` });
+    idle.push({ field: 'templateId', code: 'not_live', message: `The ${templateSlug} ${rule.templateId} is ${template!.status}.` });
   }
   if (idle.length) {
     throw conflict(

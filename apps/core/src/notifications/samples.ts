@@ -1,8 +1,9 @@
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
-import type { Row } from '../records/resource.js';
+import type { RowOfFields } from '../records/row-types.js';
 import type { AccountUserRow } from '../schema/members.js';
+import type { eventLogFields } from '../schema/progress.js';
 import { SAMPLE_TEXTS, type SampleTexts } from './sample-texts.js';
 
 /**
@@ -36,6 +37,8 @@ const milestoneId = (n: number) => `5a3c1f0e-0000-4000-8000-0000000001${String(n
 const taskId = (n: number) => `5a3c1f0e-0000-4000-8000-0000000002${String(n).padStart(2, '0')}`;
 
 type Json = Record<string, unknown>;
+/** A milestone as payloads join it; its id, target and reward pick the achieved and next ones. */
+type Milestone = Json & { id: string; milestoneTargetValue: number; rewardId: string | null };
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -89,7 +92,7 @@ function milestone(
   name: string,
   title: string,
   rewardId: string | null,
-): Json {
+): Milestone {
   return {
     id: milestoneId(n),
     linkedSchemaSlug: parent,
@@ -198,7 +201,7 @@ function rewardLog(
   t: SampleTexts,
   now: Date,
   linked: { slug: string; id: string },
-  milestoneRow: Json | null,
+  milestoneRow: Milestone | null,
   periodKey: string | null,
 ): Json {
   const expiry = new Date(now.getTime() + 30 * DAY).toISOString();
@@ -223,7 +226,7 @@ function rewardLog(
       createdAt: '2026-01-10T08:00:00.000Z',
       updatedAt: '2026-01-10T08:00:00.000Z',
     },
-    milestoneId: (milestoneRow?.id as string | undefined) ?? null,
+    milestoneId: milestoneRow?.id ?? null,
     milestone: milestoneRow,
     linkedSchemaSlug: linked.slug,
     linkedSchemaRecordId: linked.id,
@@ -331,7 +334,7 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     createdAt: new Date(now.getTime() - 3 * DAY).toISOString(),
     updatedAt: now.toISOString(),
   };
-  const next = streakMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
+  const next = streakMilestones(t).find((m) => m.milestoneTargetValue > value) ?? null;
   const stored = { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' };
   const streakProgress = {
     ...progress,
@@ -388,7 +391,7 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
     challengeFailedAt: status === 'failed' ? windowEnd : null,
     challengeToBeFailedAt: windowEnd,
   };
-  const next = challengeMilestones(t).find((m) => (m.milestoneTargetValue as number) > value) ?? null;
+  const next = challengeMilestones(t).find((m) => m.milestoneTargetValue > value) ?? null;
   if (code === 'challenge_progress_to_be_failed' || code === 'challenge_progress_failed') {
     return {
       challengeProgress: {
@@ -402,9 +405,7 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const achieved =
     code === 'challenge_progress_in_progress'
       ? []
-      : challengeMilestones(t).filter(
-          (m) => value - spent < (m.milestoneTargetValue as number) && (m.milestoneTargetValue as number) <= value,
-        );
+      : challengeMilestones(t).filter((m) => value - spent < m.milestoneTargetValue && m.milestoneTargetValue <= value);
   const rewardLogs = achieved.filter((m) => m.rewardId).map((m) => rewardLog(t, now, { slug: 'challenge', id: ID.challenge }, m, month));
   return {
     challengeLog: logResponse('challenge', now, {
@@ -458,7 +459,7 @@ function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     missionToBeFailedAt: new Date(start.getTime() + 7 * DAY).toISOString(),
     taskProgresses,
   };
-  const next = missionMilestones(t).find((m) => (m.milestoneTargetValue as number) > done) ?? null;
+  const next = missionMilestones(t).find((m) => m.milestoneTargetValue > done) ?? null;
   if (code === 'mission_progress_failed') {
     return {
       missionProgress: {
@@ -493,7 +494,13 @@ export function samplePayload(code: EventCode, now: Date, language: LanguageCode
 }
 
 /** A sample event_log row for a code, about the sample member, its texts in the language. */
-export function sampleEvent(accountId: string, memberId: string, code: EventCode, now: Date, language: LanguageCode): Row {
+export function sampleEvent(
+  accountId: string,
+  memberId: string,
+  code: EventCode,
+  now: Date,
+  language: LanguageCode,
+): RowOfFields<typeof eventLogFields> {
   const kind = code.split('_')[0]!;
   const progressId = { streak: ID.streakProgress, challenge: ID.challengeProgress, mission: ID.missionProgress }[kind];
   return {
@@ -502,7 +509,7 @@ export function sampleEvent(accountId: string, memberId: string, code: EventCode
     event_code: code,
     owned_by_id: memberId,
     linked_schema_slug: `${kind}_progress`,
-    linked_schema_record_id: progressId,
+    linked_schema_record_id: progressId ?? null,
     payload: samplePayload(code, now, language),
     created_at: now,
     updated_at: now,

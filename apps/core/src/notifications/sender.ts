@@ -2,9 +2,9 @@ import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
-import type { Row } from '../records/resource.js';
 import type { CloudChatRow, CloudSmsRow, PushCloudMessagingRow, ServiceEmailRow } from '../schema/integrations.js';
 import type { AccountUserRow } from '../schema/members.js';
+import type { EventLogRow } from '../schema/progress.js';
 import {
   CHANNEL_OF_PROVIDER,
   type ChatMessageTemplateRow,
@@ -23,7 +23,7 @@ import { buildContext, type Rendering, renderEmail, renderText, textIn } from '.
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
 import { redact, SendFailure, SkipSend } from './transports/errors.js';
-import { PushTransport, type ServiceAccount } from './transports/push.js';
+import { parseServiceAccount, PushTransport } from './transports/push.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 /** Waits before each retry: 3 retries after the first attempt, then the log is `failed`. */
@@ -82,7 +82,7 @@ function skip(reason: string): never {
  */
 async function claim(db: Knex, now: Date, limit: number): Promise<NotificationLogRow[]> {
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
-  const { rows } = (await db.raw(
+  const { rows } = await db.raw<{ rows: NotificationLogRow[] }>(
     `update notification_log set lease_until = ?
       where (account_id, id) in (
         select account_id, id from notification_log
@@ -92,7 +92,7 @@ async function claim(db: Knex, now: Date, limit: number): Promise<NotificationLo
          for update skip locked)
       returning *`,
     [leaseUntil, now, now, limit],
-  )) as { rows: NotificationLogRow[] };
+  );
   return rows;
 }
 
@@ -176,7 +176,7 @@ async function load(db: Knex, row: NotificationLogRow) {
   const provider = rule.integration_provider;
   if (CHANNEL_OF_PROVIDER[provider] !== row.channel)
     skip(`The notification rule now sends on ${CHANNEL_OF_PROVIDER[provider]}, not ${row.channel}.`);
-  const event = await db<Row>('event_log').where({ account_id: accountId, id: row.event_log_id }).first();
+  const event = await db<EventLogRow>('event_log').where({ account_id: accountId, id: row.event_log_id }).first();
   const member = row.owned_by_id
     ? await db<AccountUserRow>('account_user').where({ account_id: accountId, id: row.owned_by_id }).first()
     : undefined;
@@ -241,7 +241,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     const { integration, template } = sending;
     const tokens = member.push_device_tokens;
     if (!tokens.length) skip('The member has no push device tokens.');
-    const serviceAccount = JSON.parse(s.box.open(integration.service_account_json_enc)) as ServiceAccount;
+    const serviceAccount = parseServiceAccount(s.box.open(integration.service_account_json_enc));
     secrets.push(serviceAccount.private_key, ...tokens);
     const data = template.data;
     return t.push.send(clientKey(integration), serviceAccount, tokens, {
@@ -286,7 +286,7 @@ async function deliver(s: SenderDeps, row: NotificationLogRow): Promise<Outcome>
     if (err instanceof SkipSend) return { status: 'skipped', reason: err.message };
     // A template that cannot render will not render on a retry either.
     if (err instanceof TemplateError) return { status: 'failure', error: `Template error: ${err.message}`, permanent: true };
-    const failure = err instanceof SendFailure ? err : new SendFailure((err as Error).message ?? String(err), false);
+    const failure = err instanceof SendFailure ? err : new SendFailure(err instanceof Error ? err.message : String(err), false);
     const smtpPassword = s.config.smtpUrl ? new URL(s.config.smtpUrl).password : '';
     const error = redact(failure.message, [smtpPassword, decodeURIComponent(smtpPassword), ...secrets]);
     return { status: 'failure', error, permanent: failure.permanent };
@@ -296,7 +296,7 @@ async function deliver(s: SenderDeps, row: NotificationLogRow): Promise<Outcome>
 /** Writes the outcome, only while the row is still this worker's (its lease unchanged). */
 async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: Date): Promise<void> {
   const attempts = row.attempt_count + 1;
-  let patch: Row;
+  let patch: Partial<NotificationLogRow>;
   if (outcome.status === 'sent') {
     patch = {
       notification_log_status: 'sent',
@@ -315,7 +315,7 @@ async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: 
   const recorded = await db('notification_log')
     .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until })
     .update({ ...patch, lease_until: null, updated_at: db.fn.now() });
-  if (recorded) count.notification(row.channel, (patch.notification_log_status as string | undefined) ?? 'retrying');
+  if (recorded) count.notification(row.channel, patch.notification_log_status ?? 'retrying');
 }
 
 /**

@@ -48,13 +48,13 @@ async function checkDnsRecords(records: DnsRecord[], resolver: Resolver) {
   const txt = (name: string) =>
     resolver.resolveTxt(name).then(
       (rs) => rs.map((chunks) => chunks.join('')),
-      () => [] as string[],
+      (): string[] => [],
     );
   const hasTxt = async (r: DnsRecord | undefined) => !!r && (await txt(r.name)).some((v) => squash(v) === squash(r.value));
   const verification = records.find((r) => r.type === 'TXT' && r.name.startsWith(VERIFICATION_PREFIX));
   const dkimRecords = records.filter((r) => r.name.includes('._domainkey.'));
   const cnameOk = async (r: DnsRecord) =>
-    (await resolver.resolveCname(r.name).catch(() => [] as string[])).some((v) => host(v) === host(r.value));
+    (await resolver.resolveCname(r.name).catch((): string[] => [])).some((v) => host(v) === host(r.value));
   const dkimOk = async () =>
     dkimRecords.length > 0 && (await Promise.all(dkimRecords.map((r) => (r.type === 'CNAME' ? cnameOk(r) : hasTxt(r))))).every(Boolean);
   const mx = records.find((r) => r.type === 'MX');
@@ -97,7 +97,7 @@ export function sendingDomains(config: Config) {
     try {
       tokens = (await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;
     } catch (err) {
-      if ((err as { name?: string }).name !== 'AlreadyExistsException') throw providerError(err);
+      if (!(err instanceof Error && err.name === 'AlreadyExistsException')) throw providerError(err);
       tokens = (
         await ses.send(new GetEmailIdentityCommand({ EmailIdentity: domain })).catch((e: unknown) => {
           throw providerError(e);

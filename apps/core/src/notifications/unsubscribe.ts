@@ -69,11 +69,13 @@ export function readUnsubscribeToken(masterKey: Buffer, token: string): Subscrib
  * member no longer exists.
  */
 export async function optOut(db: Knex, who: Subscriber): Promise<string | undefined> {
-  const member = (await db('account_user')
+  const member = await db('account_user')
     .join('account', 'account.id', 'account_user.account_id')
     .where({ 'account_user.account_id': who.accountId, 'account_user.id': who.memberId })
-    .first('account_user.language_code', 'account.default_language_code')) as
-    { language_code: string | null; default_language_code: string } | undefined;
+    .first<{ language_code: string | null; default_language_code: string } | undefined>(
+      'account_user.language_code',
+      'account.default_language_code',
+    );
   if (!member) return undefined;
   // One conditional statement: a repeated or concurrent click never lists the channel twice.
   await db('account_user')

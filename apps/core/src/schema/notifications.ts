@@ -6,15 +6,16 @@ import { description, name } from './common.js';
 import type { Channel } from './members.js';
 import { eventCodesField } from './webhooks.js';
 
+export const INTEGRATION_PROVIDERS = ['service_email', 'push_cloud_messaging', 'cloud_sms', 'cloud_chat'] as const;
+export type IntegrationProvider = (typeof INTEGRATION_PROVIDERS)[number];
+
 /** Each integration provider and the template resource its rules send (CONTRACT §6 notification). */
 export const TEMPLATE_OF_PROVIDER = {
   service_email: 'email_template',
   push_cloud_messaging: 'push_notification_template',
   cloud_sms: 'sms_template',
   cloud_chat: 'chat_message_template',
-} as const;
-export type IntegrationProvider = keyof typeof TEMPLATE_OF_PROVIDER;
-export const INTEGRATION_PROVIDERS = Object.keys(TEMPLATE_OF_PROVIDER) as [IntegrationProvider, ...IntegrationProvider[]];
+} as const satisfies Record<IntegrationProvider, string>;
 
 /** The channel each integration sends on, as notification logs record it. */
 export const CHANNEL_OF_PROVIDER: Record<IntegrationProvider, Channel> = {

@@ -49,7 +49,7 @@ export function render(source: string, data: Record<string, unknown>, options: R
   try {
     return compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
   } catch (err) {
-    throw new TemplateError((err as Error).message.split('\n')[0]);
+    throw new TemplateError((err instanceof Error ? err.message : String(err)).split('\n')[0]);
   }
 }
 
@@ -88,12 +88,21 @@ const TOKEN_TEXT: Readonly<Record<string, string>> = {
 const VALUE_TOKENS = new Set(['ID', 'STRING', 'NUMBER', 'BOOLEAN', 'UNDEFINED', 'NULL', 'DATA', 'OPEN_SEXPR']);
 const CLOSING_TOKENS = ['CLOSE', 'CLOSE_UNESCAPED', 'CLOSE_SEXPR', 'CLOSE_RAW_BLOCK'];
 
-interface Lexer {
-  yylloc: { first_line: number; first_column: number };
-  yytext: string;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/**
+ * The token the parser failed on, kept (its 1-based line, 0-based column and text) in the parser's
+ * lexer: parsing is synchronous. Handlebars' types leave the parser out, so its shape is checked.
+ */
+function failedToken(): { line: number; column: number; text: string } {
+  const parser: unknown = 'Parser' in Handlebars ? Handlebars.Parser : undefined;
+  const lexer = isObject(parser) ? parser.lexer : undefined;
+  const loc = isObject(lexer) ? lexer.yylloc : undefined;
+  if (!isObject(lexer) || !isObject(loc) || typeof loc.first_line !== 'number' || typeof loc.first_column !== 'number') {
+    throw new Error('The Handlebars parser keeps no position of its failure');
+  }
+  return { line: loc.first_line, column: loc.first_column, text: String(lexer.yytext) };
 }
-/** The parser keeps the position of the token it failed on in its lexer (parsing is synchronous). */
-const lexer = (Handlebars as unknown as { Parser: { lexer: Lexer } }).Parser.lexer;
 
 /** The offset of a 1-based line and 0-based column in the source. */
 function offsetOf(source: string, line: number, column: number): number {
@@ -121,16 +130,18 @@ function unclosedBlock(source: string): { name: string; offset: number } | undef
 }
 
 /** A parse failure as a person would describe it, at the place it happened. */
-function syntaxIssue(source: string, err: Error & { lineNumber?: number; column?: number }): TemplateIssue {
+function syntaxIssue(source: string, err: Error): TemplateIssue {
   const message = err.message;
-  // A block closed by another block's tag: Handlebars reports the opening block's position.
+  // A block closed by another block's tag: Handlebars' exception carries the opening block's position.
   const mismatch = /^(\S+) doesn't match (\S+)/.exec(message);
-  if (mismatch && err.lineNumber !== undefined) {
+  if (mismatch && 'lineNumber' in err && typeof err.lineNumber === 'number') {
     const [, open, close] = mismatch;
-    const at = positionOf(source, source.lastIndexOf('{{', offsetOf(source, err.lineNumber, err.column ?? 0)));
+    const column = 'column' in err && typeof err.column === 'number' ? err.column : 0;
+    const at = positionOf(source, source.lastIndexOf('{{', offsetOf(source, err.lineNumber, column)));
     return { code: 'template_syntax', ...at, reason: `{{#${open}}} is closed by {{/${close}}}; close it with {{/${open}}}.` };
   }
-  const { first_line: line, first_column: column } = lexer.yylloc;
+  const token = failedToken();
+  const { line, column } = token;
   const at = { line, column: column + 1 };
   const offset = offsetOf(source, line, column);
   const parse = /Expecting (.*), got '(\w+)'$/.exec(message);
@@ -155,7 +166,7 @@ function syntaxIssue(source: string, err: Error & { lineNumber?: number; column?
   if ((got === 'INVALID' || got === 'EOF') && tag >= 0 && !source.slice(tag).includes('}}')) {
     return { code: 'template_syntax', ...positionOf(source, tag), reason: 'This tag is never closed with }}.' };
   }
-  const found = got === 'INVALID' ? `"${/^\S{1,20}/.exec(source.slice(offset))?.[0] ?? lexer.yytext}"` : (TOKEN_TEXT[got] ?? got);
+  const found = got === 'INVALID' ? `"${/^\S{1,20}/.exec(source.slice(offset))?.[0] ?? token.text}"` : (TOKEN_TEXT[got] ?? got);
   // After a tag's contents, the closing delimiter is what was missing; elsewhere list what may come.
   const closing = expected.filter((t) => CLOSING_TOKENS.includes(t));
   const wanted = closing.length ? closing : expected;
@@ -166,8 +177,11 @@ function syntaxIssue(source: string, err: Error & { lineNumber?: number; column?
   return { code: 'template_syntax', ...at, reason: `Unexpected ${found}${hint}.` };
 }
 
-type Node = hbs.AST.Node & Record<string, unknown>;
 type Call = hbs.AST.MustacheStatement | hbs.AST.BlockStatement | hbs.AST.SubExpression;
+
+/** A call's name as written: a path's text, or a literal's value (`{{"name" x}}`, `{{true}}`). */
+const nameOf = (path: hbs.AST.PathExpression | hbs.AST.Literal): unknown => ('original' in path ? path.original : undefined);
+const isStringLiteral = (node: hbs.AST.Expression | undefined): node is hbs.AST.StringLiteral => node?.type === 'StringLiteral';
 
 const list = (names: readonly string[]) => (names.length ? names.join(', ') : 'none');
 
@@ -183,17 +197,17 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
   try {
     program = hbs.parse(source);
   } catch (err) {
-    return [syntaxIssue(source, err as Error)];
+    if (!(err instanceof Error)) throw err;
+    return [syntaxIssue(source, err)];
   }
   const issues: TemplateIssue[] = [];
   const inline = new Set<string>();
-  const usedPartials: { name: string | undefined; node: Node }[] = [];
+  const usedPartials: { name: string | undefined; node: hbs.AST.Node }[] = [];
   const at = (node: hbs.AST.Node) => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
 
   const call = (node: Call) => {
-    const path = node.path as hbs.AST.PathExpression | hbs.AST.StringLiteral;
-    const name = String(path.original);
-    const known = path.type === 'PathExpression' && HELPERS.includes(name);
+    const name = String(nameOf(node.path));
+    const known = node.path.type === 'PathExpression' && HELPERS.includes(name);
     if (!known) {
       // Without arguments a name is a variable (or a section), which renders empty when absent.
       if (node.type === 'SubExpression' || node.params.length > 0 || node.hash?.pairs.length) {
@@ -214,39 +228,45 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
     }
   };
 
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
-    if (!node || typeof node !== 'object' || !('type' in node)) return;
-    const n = node as Node;
-    switch (n.type) {
-      case 'MustacheStatement':
-      case 'BlockStatement':
-      case 'SubExpression':
-        call(n as unknown as Call);
-        break;
-      case 'Decorator':
-      case 'DecoratorBlock': {
-        const path = (n as unknown as hbs.AST.BlockStatement).path;
-        const name = (n as unknown as hbs.AST.BlockStatement).params[0];
-        if (path.original === 'inline' && name?.type === 'StringLiteral') inline.add((name as hbs.AST.StringLiteral).value);
-        else
-          issues.push({
-            code: 'unknown_helper',
-            ...at(n),
-            reason: `Unknown decorator "${path.original}"; only {{#*inline "name"}} is available.`,
-          });
-        break;
-      }
-      case 'PartialStatement': {
-        const name = (n as unknown as hbs.AST.PartialStatement).name as
-          hbs.AST.PathExpression | hbs.AST.SubExpression | hbs.AST.StringLiteral;
-        usedPartials.push({ name: name.type === 'SubExpression' ? undefined : name.original, node: n });
-        break;
-      }
-    }
-    for (const [key, value] of Object.entries(n)) if (key !== 'loc' && key !== 'path' && value && typeof value === 'object') walk(value);
+  const decorator = (node: hbs.AST.Decorator | hbs.AST.DecoratorBlock) => {
+    const name = node.params[0];
+    if (nameOf(node.path) === 'inline' && isStringLiteral(name)) inline.add(name.value);
+    else
+      issues.push({
+        code: 'unknown_helper',
+        ...at(node),
+        reason: `Unknown decorator "${nameOf(node.path)}"; only {{#*inline "name"}} is available.`,
+      });
   };
-  walk(program.body);
+
+  // Handlebars' visitor walks every statement and expression, dispatching on each node's type.
+  const check = new (class extends Handlebars.Visitor {
+    override MustacheStatement(node: hbs.AST.MustacheStatement) {
+      call(node);
+      super.MustacheStatement(node);
+    }
+    override BlockStatement(node: hbs.AST.BlockStatement) {
+      call(node);
+      super.BlockStatement(node);
+    }
+    override SubExpression(node: hbs.AST.SubExpression) {
+      call(node);
+      super.SubExpression(node);
+    }
+    override Decorator(node: hbs.AST.Decorator) {
+      decorator(node);
+      super.Decorator(node);
+    }
+    override DecoratorBlock(node: hbs.AST.DecoratorBlock) {
+      decorator(node);
+      super.DecoratorBlock(node);
+    }
+    override PartialStatement(node: hbs.AST.PartialStatement) {
+      usedPartials.push({ name: node.name.type === 'SubExpression' ? undefined : node.name.original, node });
+      super.PartialStatement(node);
+    }
+  })();
+  check.accept(program);
 
   for (const { name, node } of usedPartials) {
     if (name !== undefined && (partials.includes(name) || inline.has(name))) continue;

@@ -153,7 +153,9 @@ export function createResolver(servers: string[], options: { timeout?: number; t
   try {
     if (servers.length) resolver.setServers(servers);
   } catch (err) {
-    throw new Error(`Invalid DNS servers (LOYALTY_DNS_SERVERS) "${servers.join(',')}": ${(err as Error).message}`);
+    throw new Error(
+      `Invalid DNS servers (LOYALTY_DNS_SERVERS) "${servers.join(',')}": ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return resolver;
 }

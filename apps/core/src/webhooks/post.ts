@@ -49,13 +49,10 @@ function pinnedLookup(resolver: Resolver): LookupFunction {
         const refused = addresses.find((a) => classifyAddress(a) !== 'public');
         if (refused) return callback(new DeliveryError(`${hostname} resolves to a non-public address (${refused})`), '', 4);
         const address = addresses[0]!;
-        if (options.all)
-          return (callback as unknown as (e: null, list: { address: string; family: number }[]) => void)(null, [
-            { address, family: isIP(address) },
-          ]);
+        if (options.all) return callback(null, [{ address, family: isIP(address) }]);
         callback(null, address, isIP(address));
       },
-      (err: unknown) => callback(err as NodeJS.ErrnoException, '', 4),
+      (err: unknown) => callback(err instanceof Error ? err : new Error(String(err)), '', 4),
     );
   };
 }
@@ -98,9 +95,10 @@ export async function postJson(
   } catch (err) {
     if (err instanceof DeliveryError) throw err;
     if (timedOut) throw noAnswer();
-    const cause = (err as { cause?: unknown }).cause;
-    if (cause instanceof DeliveryError) throw cause;
-    const code = (err as NodeJS.ErrnoException).code;
+    if (!(err instanceof Error)) throw new DeliveryError('connection failed');
+    if (err.cause instanceof DeliveryError) throw err.cause;
+    // undici's and the socket's errors carry a code (UND_ERR_…, ECONNREFUSED).
+    const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
     throw new DeliveryError(code ? `${code}: connection failed` : 'connection failed');
   } finally {
     clearTimeout(timer);

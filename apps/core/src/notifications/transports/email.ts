@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import nodemailer, { type NodemailerError, type SendMailOptions, type Transporter } from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { awsFailure, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
 
@@ -47,8 +47,10 @@ function mailOptions(m: EmailMessage): SendMailOptions {
 /** Renders the complete MIME message (signed when the message has a DKIM key) without sending it. */
 const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 async function compose(m: EmailMessage): Promise<{ raw: Buffer; messageId: string }> {
-  const info = await composer.sendMail(mailOptions(m));
-  return { raw: info.message as Buffer, messageId: info.messageId };
+  const { message, messageId } = await composer.sendMail(mailOptions(m));
+  // `buffer: true` has the composer answer a Buffer, not a stream.
+  if (!Buffer.isBuffer(message)) throw new Error('The MIME composer answered a stream.');
+  return { raw: message, messageId };
 }
 
 /** Errors that carry no SMTP reply but would recur: refused or missing credentials, a malformed envelope, bad settings. */
@@ -59,10 +61,13 @@ const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'EENVELOPE', 'ECONFIG']);
  * without a reply the error code decides, and connection trouble is retried.
  */
 function smtpFailure(err: unknown): SendFailure {
-  const e = err as NodemailerError;
-  const permanent = e.permanent ?? PERMANENT_CODES.has(e.code ?? '');
-  const reply = e.response && !e.message.includes(e.response) ? ` (${e.response})` : '';
-  return new SendFailure(`SMTP ${e.code ?? 'error'}: ${e.message}${reply}`, permanent);
+  const e = err instanceof Error ? err : new Error(String(err));
+  // Nodemailer's errors add these to an Error (NodemailerError).
+  const code = 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+  const response = 'response' in e && typeof e.response === 'string' ? e.response : undefined;
+  const permanent = 'permanent' in e && typeof e.permanent === 'boolean' ? e.permanent : PERMANENT_CODES.has(code ?? '');
+  const reply = response && !e.message.includes(response) ? ` (${response})` : '';
+  return new SendFailure(`SMTP ${code ?? 'error'}: ${e.message}${reply}`, permanent);
 }
 
 function smtpTransport(config: Config): EmailTransport {
@@ -70,7 +75,7 @@ function smtpTransport(config: Config): EmailTransport {
     return { send: async () => Promise.reject(new SendFailure('LOYALTY_SMTP_URL is not set; no SMTP server to send through.', true)) };
   }
   // Time-outs bound a send so that its lease never runs out while it is still waiting; the URL's own parameters win.
-  const smtp: Transporter = nodemailer.createTransport({
+  const smtp = nodemailer.createTransport({
     url: config.smtpUrl,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
@@ -79,7 +84,7 @@ function smtpTransport(config: Config): EmailTransport {
   return {
     async send(m) {
       try {
-        return (await smtp.sendMail(mailOptions(m))).messageId as string;
+        return (await smtp.sendMail(mailOptions(m))).messageId;
       } catch (err) {
         throw smtpFailure(err);
       }

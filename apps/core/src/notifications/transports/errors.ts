@@ -43,27 +43,22 @@ export function redact(message: string, secrets: readonly (string | undefined)[]
   return out.length > MAX_ERROR_LENGTH ? `${out.slice(0, MAX_ERROR_LENGTH - 1)}…` : out;
 }
 
-interface SdkError {
-  name?: string;
-  message?: string;
-  $fault?: 'client' | 'server';
-  $retryable?: unknown;
-  $metadata?: { httpStatusCode?: number };
-}
-
 /** Whether an HTTP status is worth retrying: the provider's trouble or its rate limit, not the request's. */
 export const retryableStatus = (status: number) => status >= 500 || status === 429 || status === 408;
 
 /** An AWS SDK v3 error as a SendFailure: client faults (bad credentials, bad parameters) are permanent. */
 export function awsFailure(err: unknown): SendFailure {
   if (err instanceof SendFailure) return err;
-  const e = err as SdkError;
-  const status = e.$metadata?.httpStatusCode;
+  const e = err instanceof Error ? err : new Error(String(err));
+  // The SDK adds these to its errors (ServiceException), and its metadata to network errors too.
+  const fault = '$fault' in e ? e.$fault : undefined;
+  const metadata = '$metadata' in e && typeof e.$metadata === 'object' && e.$metadata !== null ? e.$metadata : {};
+  const status = 'httpStatusCode' in metadata && typeof metadata.httpStatusCode === 'number' ? metadata.httpStatusCode : undefined;
   const retryable =
-    e.$retryable !== undefined ||
-    e.$fault !== 'client' ||
+    ('$retryable' in e && e.$retryable !== undefined) ||
+    fault !== 'client' ||
     (status !== undefined && retryableStatus(status)) ||
-    /throttl/i.test(e.name ?? '');
-  const head = status ? `${e.name ?? 'Error'} (HTTP ${status})` : (e.name ?? 'Error');
-  return new SendFailure(`${head}: ${e.message ?? String(err)}`, !retryable);
+    /throttl/i.test(e.name);
+  const head = status ? `${e.name} (HTTP ${status})` : e.name;
+  return new SendFailure(`${head}: ${e.message}`, !retryable);
 }

@@ -1,14 +1,21 @@
 import { JWT } from 'google-auth-library';
+import { z } from 'zod';
 import { retryableStatus, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
 
-/** The parts of a push service account the sender uses (the integration's sealed serviceAccountJSON). */
-export interface ServiceAccount {
-  project_id: string;
-  private_key_id: string;
-  private_key: string;
-  client_email: string;
-  token_uri?: string;
-}
+/**
+ * The parts of a push service account the sender uses, read from the integration's sealed
+ * serviceAccountJSON (checked in full when it was written).
+ */
+const serviceAccount = z.object({
+  project_id: z.string(),
+  private_key_id: z.string(),
+  private_key: z.string(),
+  client_email: z.string(),
+  token_uri: z.string().optional(),
+});
+export type ServiceAccount = z.infer<typeof serviceAccount>;
+
+export const parseServiceAccount = (json: string): ServiceAccount => serviceAccount.parse(JSON.parse(json));
 
 export interface PushMessage {
   title: string;
@@ -46,18 +53,20 @@ function oauthClient(account: ServiceAccount): JWT {
   return jwt;
 }
 
-interface HttpError {
-  status?: number;
-  response?: { status?: number };
-  message?: string;
+/** The HTTP status of the auth library's failed request: its response's, else the error's own. */
+function httpStatus(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const response = 'response' in err && typeof err.response === 'object' && err.response !== null ? err.response : undefined;
+  if (response && 'status' in response && typeof response.status === 'number') return response.status;
+  return 'status' in err && typeof err.status === 'number' ? err.status : undefined;
 }
 
 /** A refused grant (bad key, unknown account) is permanent; an unreachable or failing token endpoint is not. */
 function tokenFailure(err: unknown): SendFailure {
-  const e = err as HttpError;
-  const status = e.response?.status ?? e.status;
+  const status = httpStatus(err);
   const permanent = status !== undefined && !retryableStatus(status);
-  return new SendFailure(`Push OAuth token${status ? ` (HTTP ${status})` : ''}: ${e.message ?? String(err)}`, permanent);
+  const message = err instanceof Error ? err.message : String(err);
+  return new SendFailure(`Push OAuth token${status ? ` (HTTP ${status})` : ''}: ${message}`, permanent);
 }
 
 /** The push provider's HTTP v1 API: one `messages:send` per device token of the member. */
@@ -94,7 +103,7 @@ export class PushTransport {
     const results = await Promise.all(tokens.map((token) => this.sendOne(url, accessToken, token, message)));
     const names = results.filter((r): r is string => typeof r === 'string');
     if (names.length) return names.join(' ');
-    const failures = results as SendFailure[];
+    const failures = results.filter((r) => r instanceof SendFailure);
     throw new SendFailure(
       failures[0]!.message,
       failures.every((f) => f.permanent),
@@ -115,18 +124,23 @@ export class PushTransport {
         redirect: 'error',
       });
     } catch (err) {
-      return new SendFailure(`Push messages:send: ${(err as Error).message}`, false);
+      return new SendFailure(`Push messages:send: ${err instanceof Error ? err.message : String(err)}`, false);
     }
     const text = await res.text().catch(() => '');
-    let parsed: { name?: unknown; error?: { status?: unknown; message?: unknown } } = {};
+    let parsed: unknown;
     try {
-      parsed = JSON.parse(text) as typeof parsed;
+      parsed = JSON.parse(text);
     } catch {
       // A body that is not JSON (a proxy's error page) is reported by status alone.
     }
-    if (res.ok && typeof parsed.name === 'string') return parsed.name;
+    const answer = typeof parsed === 'object' && parsed !== null ? parsed : {};
+    const name = 'name' in answer ? answer.name : undefined;
+    if (res.ok && typeof name === 'string') return name;
     if (res.ok) return new SendFailure('Push messages:send answered without a message name.', false);
-    const reason = [parsed.error?.status, parsed.error?.message].filter((v) => typeof v === 'string').join(': ') || res.statusText;
+    const error = 'error' in answer && typeof answer.error === 'object' && answer.error !== null ? answer.error : {};
+    const status = 'status' in error ? error.status : undefined;
+    const message = 'message' in error ? error.message : undefined;
+    const reason = [status, message].filter((v) => typeof v === 'string').join(': ') || res.statusText;
     return new SendFailure(`Push messages:send (HTTP ${res.status}): ${reason}`, !retryableStatus(res.status));
   }
 }
