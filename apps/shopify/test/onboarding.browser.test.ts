@@ -62,7 +62,7 @@ describe('first-run checklist in Chromium', () => {
     console.log(`[onboarding] clicks from the first screen to a live program: ${clicks}`);
   });
 
-  it('a template as a draft, then set live from the checklist; the Flow recipe names its challenge', async () => {
+  it('a template as a draft fed by orders, then set live from the checklist; the Automate step says orders already count', async () => {
     const { browser } = admin;
     const page = browser.page;
     await browser.open('/app');
@@ -74,7 +74,11 @@ describe('first-run checklist in Chromium', () => {
     await page.getByText('Created “Monthly spend challenge” (Draft).').waitFor();
     const [challenge] = (await api.get('/schema/challenge/record')).body.data;
     expect(challenge).toMatchObject({ status: 'draft', aggregationMethod: 'sum', completionTargetValue: 200 });
-    await page.getByText(`Challenge ID: ${challenge.id}.`).waitFor();
+    expect(await admin.stack.app.earningRules.rule(TEST_SHOP, challenge.id)).toMatchObject({ source: 'orders' });
+    await page
+      .getByRole('region', { name: '3. Automate it' })
+      .getByText('Paid orders, refunds, cancellations, sign-ups and visits already count')
+      .waitFor();
 
     await page.getByRole('button', { name: 'Set live' }).click();
     await page.getByText('“Monthly spend challenge” is live.').waitFor();

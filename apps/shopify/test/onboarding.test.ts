@@ -64,6 +64,15 @@ async function milestonesOf(definitionId: string) {
     .map((m) => ({ target: m.milestoneTargetValue, status: m.status, reward: rewards.get(m.rewardId) }));
 }
 
+/** The earning rule the app keeps for a definition (CONTRACT §17); undefined when none. */
+const ruleOf = async (definitionId: string) =>
+  (
+    await prod.appPool.query('select kind, source, collection_ids from earning_rules where shop = $1 and definition_id = $2', [
+      TEST_SHOP,
+      definitionId,
+    ])
+  ).rows[0];
+
 const discountRewards = async () =>
   new Set(
     (
@@ -72,7 +81,7 @@ const discountRewards = async () =>
   );
 
 describe('program templates', () => {
-  it('daily visit streak: a live daily streak of 7 days with rewards at 3 and 7 days, codes from the core, and the widget records', async () => {
+  it('daily visit streak: a live daily streak of 7 days fed by visits, rewards at 3 and 7 days, codes from the core, and the widget records', async () => {
     const res = await onboarding({ intent: 'create', template: 'daily-visit', status: 'live', shopifyDiscounts: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toMatchObject({ ok: true, language: 'en', definition: { slug: 'streak', name: 'Daily visit streak' } });
@@ -83,8 +92,10 @@ describe('program templates', () => {
       aggregationMethod: 'count',
       aggregationTargetValue: 1,
       completionTargetValue: 7,
+      rewardHoldDays: 0,
       eudTitle: 'Daily visit streak',
     });
+    expect(await ruleOf(streak.id)).toEqual({ kind: 'streak', source: 'visits', collection_ids: [] });
     const milestones = await milestonesOf(streak.id);
     expect(milestones.map((m) => [m.target, m.status, m.reward.discountType, m.reward.discountValue, m.reward.handleCoupon])).toEqual([
       [3, 'live', 'percentage', 10, true],
@@ -105,7 +116,7 @@ describe('program templates', () => {
       expect((await api.delete(`/schema/streak/record/${draft.id}`)).status).toBe(204);
   });
 
-  it('weekly streak with freezes as a draft, its rewards issued as Shopify discounts; "Set live" launches it', async () => {
+  it('weekly streak with freezes fed by orders, held 14 days, as a draft, its rewards issued as Shopify discounts; "Set live" launches it', async () => {
     const res = await onboarding({ intent: 'create', template: 'weekly-freezes', status: 'draft', shopifyDiscounts: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const streak = (await api.get(`/schema/streak/record/${res.body.definition.id}`)).body.data;
@@ -115,7 +126,9 @@ describe('program templates', () => {
       completionTargetValue: null,
       maxFreezes: 2,
       freezeEarnEveryPeriods: 4,
+      rewardHoldDays: 14,
     });
+    expect(await ruleOf(streak.id)).toEqual({ kind: 'streak', source: 'orders', collection_ids: [] });
     const milestones = await milestonesOf(streak.id);
     expect(milestones.map((m) => [m.target, m.reward.discountValue, m.reward.handleCoupon, m.reward.handleCouponAutoGeneration])).toEqual([
       [4, 10, false, false],
@@ -130,11 +143,18 @@ describe('program templates', () => {
     expect((await api.get(`/schema/streak/record/${streak.id}`)).body.data.status).toBe('live');
   });
 
-  it('monthly spend challenge: amounts add up to 200 in a calendar month, rewards at 100 and 200, and its leaderboard', async () => {
+  it('monthly spend challenge: order amounts add up to 200 in a calendar month, held 14 days, rewards at 100 and 200, and its leaderboard', async () => {
     const res = await onboarding({ intent: 'create', template: 'monthly-spend', status: 'live', shopifyDiscounts: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const challenge = (await api.get(`/schema/challenge/record/${res.body.definition.id}`)).body.data;
-    expect(challenge).toMatchObject({ status: 'live', aggregationPeriod: 'monthly', aggregationMethod: 'sum', completionTargetValue: 200 });
+    expect(challenge).toMatchObject({
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 200,
+      rewardHoldDays: 14,
+    });
+    expect(await ruleOf(challenge.id)).toEqual({ kind: 'challenge', source: 'orders', collection_ids: [] });
     const milestones = await milestonesOf(challenge.id);
     expect(milestones.map((m) => [m.target, m.reward.discountType, m.reward.discountValue])).toEqual([
       [100, 'fixed_amount', 5],
@@ -153,15 +173,15 @@ describe('program templates', () => {
     expect(standings.status).toBe(200);
   });
 
-  it('welcome mission: create an account, first order, first review, and a reward for all three', async () => {
+  it('welcome mission: an account and a first order, both built-in activities, held 14 days, and a reward for both', async () => {
     const res = await onboarding({ intent: 'create', template: 'welcome-mission', status: 'live', shopifyDiscounts: false });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const mission = (await api.get(`/schema/mission/record/${res.body.definition.id}`)).body.data;
     expect(mission.tasks.map((t: any) => [t.activityId, t.eudTitle, t.targetValue])).toEqual([
       ['account_created', 'Create an account', 1],
       ['first_order', 'Place your first order', 1],
-      ['first_review', 'Write your first review', 1],
     ]);
+    expect(mission.rewardHoldDays).toBe(14);
     const reward = (await api.get(`/schema/reward/record/${mission.rewardId}`)).body.data;
     expect(reward).toMatchObject({ discountType: 'percentage', discountValue: 15 });
   });
@@ -179,6 +199,8 @@ describe('program templates', () => {
       streak: (await list('streak')).length,
       reward: (await list('reward')).length,
       milestone: (await list('milestone')).length,
+
+      rules: (await prod.appPool.query('select count(*)::int as n from earning_rules')).rows[0].n,
     };
     // The app's own database refuses to record the Shopify discount rewards: the step after the core's.
     await prod.appPool.query(`create function refuse_discounts() returns trigger language plpgsql as $$
@@ -198,6 +220,7 @@ describe('program templates', () => {
       streak: (await list('streak')).length,
       reward: (await list('reward')).length,
       milestone: (await list('milestone')).length,
+      rules: (await prod.appPool.query('select count(*)::int as n from earning_rules')).rows[0].n,
     }).toEqual(before);
   });
 });

@@ -6,7 +6,8 @@ import { TEST_SHOP } from './support/stack';
 /**
  * The program editor in Chromium (production build, real core): a streak made on one page with two
  * milestones and a reward created inline, edited, a value only the core can refuse shown on its
- * field in the core's words with nothing entered lost, a mission's tasks, and the German texts.
+ * field in the core's words with nothing entered lost, a mission's tasks, what earns a challenge's
+ * progress and its hold, and the German texts.
  */
 let admin: AdminApp;
 let api: Client;
@@ -57,6 +58,10 @@ const APP_BRIDGE_UI = `(() => {
 
 beforeAll(async () => {
   admin = await startAdminApp(async (installed) => {
+    installed.admin.collections = [
+      { id: 'gid://shopify/Collection/78', title: 'Hats' },
+      { id: 'gid://shopify/Collection/77', title: 'Shoes' },
+    ];
     const account = (await installed.app.shops.find(TEST_SHOP))!;
     api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
     welcome = await created('/schema/reward/record', {
@@ -236,21 +241,24 @@ describe('the program editor', () => {
     await tasks.getByRole('button', { name: 'Add task' }).click();
     await tasks.getByRole('button', { name: 'Add task' }).click();
     await tasks.getByLabel('Task').nth(0).fill('First order');
-    await tasks.getByLabel('Activity').nth(0).fill('order');
+    await tasks.getByLabel('Activity', { exact: true }).nth(0).selectOption('Pays their first order');
+    await tasks.getByText('Counts by itself from your store.').waitFor();
     await tasks.getByLabel('Task').nth(1).fill('Second order');
-    await tasks.getByLabel('Activity').nth(1).fill('order');
+    await tasks.getByLabel('Activity', { exact: true }).nth(1).selectOption('Pays their first order');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await tasks.getByText('activityId must be unique in the mission.').waitFor();
-    expect(await tasks.getByLabel('Activity').nth(1).getAttribute('aria-invalid')).toBe('true');
+    expect(await tasks.getByLabel('Activity', { exact: true }).nth(1).getAttribute('aria-invalid')).toBe('true');
     expect(page.url()).toContain('/app/programs/mission/new');
     await browser.shot('program-editor-mission-refused');
 
-    await tasks.getByLabel('Activity').nth(1).fill('review');
+    // Something only Flow sends: its own activity id.
+    await tasks.getByLabel('Activity', { exact: true }).nth(1).selectOption('Something else (sent by Flow or the API)');
+    await tasks.getByLabel('Activity id').fill('first_review');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await page.waitForURL(/\/app\/programs\/mission\/[0-9a-f-]{36}/);
     const id = /\/app\/programs\/mission\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     const mission = (await api.get(`/schema/mission/record/${id}`)).body.data;
-    expect(mission.tasks.map((t: { activityId: string }) => t.activityId)).toEqual(['order', 'review']);
+    expect(mission.tasks.map((t: { activityId: string }) => t.activityId)).toEqual(['first_order', 'first_review']);
     expect(mission.status).toBe('draft');
   });
 
@@ -282,6 +290,37 @@ describe('the program editor', () => {
     // The browser's local times, as the core stores them.
     const zone = await page.evaluate(() => [new Date('2026-12-20T00:00').toISOString(), new Date('2027-01-31T23:59').toISOString()]);
     expect([local(challenge.startAt), local(challenge.endAt)]).toEqual(zone.map(local));
+  });
+
+  it('what earns progress: a challenge adding what paid orders spent on one collection’s products, its rewards held 14 days', async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    await browser.open('/app/programs/challenge/new');
+    await page.getByRole('region', { name: 'Program' }).getByLabel('Name', { exact: true }).fill('Shoe spend');
+    await page.getByRole('region', { name: 'How progress counts' }).getByLabel('Goal in each window').fill('300');
+    const earning = page.getByRole('region', { name: 'What earns progress' });
+    await earning.getByLabel('Counts by itself').selectOption('Add what the order paid for its products');
+    await earning.getByText('Product prices after discounts, in your store’s currency, without shipping, taxes and tips.').waitFor();
+    // The choice sets how the challenge counts.
+    expect(await page.getByRole('region', { name: 'How progress counts' }).getByLabel('Counting').inputValue()).toBe('sum');
+    await earning.getByLabel('Shoes').check();
+    await earning.getByLabel('Hold rewards').selectOption('Hold for 14 days');
+    await browser.shot('program-editor-earning');
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await page.waitForURL(/\/app\/programs\/challenge\/[0-9a-f-]{36}/);
+    const id = /\/app\/programs\/challenge\/([0-9a-f-]{36})/.exec(page.url())![1]!;
+    expect((await api.get(`/schema/challenge/record/${id}`)).body.data).toMatchObject({ aggregationMethod: 'sum', rewardHoldDays: 14 });
+    expect(await admin.stack.app.earningRules.rule(TEST_SHOP, id)).toMatchObject({
+      kind: 'challenge',
+      source: 'orders',
+      collectionIds: ['gid://shopify/Collection/77'],
+    });
+    // Read back as saved.
+    await browser.open(`/app/programs/challenge/${id}`);
+    const again = page.getByRole('region', { name: 'What earns progress' });
+    expect(await again.getByLabel('Shoes').isChecked()).toBe(true);
+    expect(await again.getByLabel('Hats').isChecked()).toBe(false);
+    expect(await again.getByLabel('Hold rewards').inputValue()).toBe('14');
   });
 
   it('speaks German when Shopify says locale=de', async () => {

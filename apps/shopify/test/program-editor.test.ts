@@ -22,7 +22,10 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 const save = (draft: ProgramDraft) =>
-  saveProgram({ api, discounts: stack.app.loop, shop: TEST_SHOP, words: ADMIN_MESSAGES.en.editor.checks }, draft);
+  saveProgram(
+    { api, discounts: stack.app.loop, rules: stack.app.earningRules, shop: TEST_SHOP, words: ADMIN_MESSAGES.en.editor.checks },
+    draft,
+  );
 
 const countRecords = async (slug: 'reward' | 'streak' | 'challenge') =>
   (await api.GET(`/schema/${slug}/record` as '/schema/streak/record', { params: { query: { fetchTotalCount: true } } })).data!.paging
@@ -111,8 +114,37 @@ describe('saving a program', () => {
     expect(kept).toMatchObject({ key: 'new-9', id: null, target: '9', reward: { mode: 'existing' } });
     expect(await stack.app.loop.shopifyDiscountRewards(TEST_SHOP)).toContain(kept.reward.rewardId);
     // The saved program is unchanged by the refused milestone.
-    const loaded = await loadProgram(api, 'streak', first.draft.id!);
+    const loaded = await loadProgram(api, 'streak', first.draft.id!, stack.app.earningRules, TEST_SHOP);
     expect(loaded.ok && loaded.draft.milestones).toEqual([]);
+  });
+
+  it('keeps the earning rule in the app and the hold in the core; read back, changed and removed', async () => {
+    const draft = blankProgram('challenge');
+    draft.settings.name = 'Shoe spend';
+    draft.settings.completionTargetValue = '100';
+    draft.settings.aggregationMethod = 'sum';
+    draft.settings.rewardHoldDays = '14';
+    draft.earning = { source: 'orders', collectionIds: ['gid://shopify/Collection/77'] };
+    const first = await save(draft);
+    expect(first.problems).toEqual([]);
+    expect(first.saved).toMatchObject({ earning: draft.earning, settings: { rewardHoldDays: '14' } });
+    const id = first.saved!.id!;
+    expect(await stack.app.earningRules.rule(TEST_SHOP, id)).toEqual({
+      kind: 'challenge',
+      definitionId: id,
+      source: 'orders',
+      collectionIds: ['gid://shopify/Collection/77'],
+    });
+    expect((await api.GET('/schema/challenge/record/{id}', { params: { path: { id } } })).data!.data.rewardHoldDays).toBe(14);
+    // Only the rule changes: no call to the core is needed for it, and it is kept all the same.
+    const second = await save({ ...first.saved!, earning: { source: 'orders', collectionIds: [] } });
+    expect(second.saved!.earning).toEqual({ source: 'orders', collectionIds: [] });
+    const third = await save({ ...second.saved!, earning: { source: 'none', collectionIds: [] } });
+    expect(third.saved!.earning.source).toBe('none');
+    expect(await stack.app.earningRules.rule(TEST_SHOP, id)).toBeNull();
+    // Visits feed streaks only: a challenge asked to count them keeps no rule.
+    const visits = await save({ ...third.saved!, earning: { source: 'visits', collectionIds: [] } });
+    expect(visits.saved!.earning.source).toBe('none');
   });
 
   it('the save route answers 400 to a body that is not a program draft, and saves one that is', async () => {

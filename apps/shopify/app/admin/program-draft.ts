@@ -29,6 +29,11 @@ export type CodeSource = (typeof CODE_SOURCES)[number];
 export const DISCOUNT_TYPES = ['percentage', 'fixed_amount'] as const;
 export const EXPIRY_TYPES = ['no_expiry', 'relative', 'absolute'] as const;
 export const REWARD_MODES = ['none', 'existing', 'new'] as const;
+/** What feeds a streak or challenge by itself (CONTRACT §17): nothing (Flow or the API), paid orders, visits (streaks). */
+export const EARNING_SOURCES = ['none', 'orders', 'visits'] as const;
+export type EarningSourceChoice = (typeof EARNING_SOURCES)[number];
+/** The holds the editor offers, in days; a definition holding another (set through the API) shows it too. */
+export const HOLD_DAYS = ['0', '14', '30'] as const;
 
 // Drafts are type aliases, not interfaces, so that they are JSON values the editor can submit as they are.
 export type NewReward = {
@@ -92,12 +97,22 @@ export type Settings = {
   eudDescription: string;
   eudMilestoneAchievedMessage: string;
   eudCompletedMessage: string;
+  /** Days a reward waits before it is issued, so a refund in that time can revoke it; '0': none. */
+  rewardHoldDays: string;
+};
+
+/** The definition's earning rule as the editor shows it (streaks and challenges; a mission's tasks name their activities). */
+export type EarningDraft = {
+  source: EarningSourceChoice;
+  /** A challenge fed by order amounts counts only products of these collections (GIDs); none: every product. */
+  collectionIds: string[];
 };
 
 export type ProgramDraft = {
   kind: ProgramKind;
   id: string | null;
   settings: Settings;
+  earning: EarningDraft;
   /** A mission's reward for finishing every task. */
   completionReward: RewardChoice;
   milestones: MilestoneDraft[];
@@ -130,6 +145,7 @@ export const SETTING_FIELDS: Record<ProgramKind, SettingKey[]> = {
     'toBeBrokenWarningHours',
     'maxFreezes',
     'freezeEarnEveryPeriods',
+    'rewardHoldDays',
     'eudTitle',
     'eudDescription',
     'eudMilestoneAchievedMessage',
@@ -145,12 +161,13 @@ export const SETTING_FIELDS: Record<ProgramKind, SettingKey[]> = {
     'startAt',
     'endAt',
     'toBeFailedWarningHours',
+    'rewardHoldDays',
     'eudTitle',
     'eudDescription',
     'eudMilestoneAchievedMessage',
     'eudCompletedMessage',
   ],
-  mission: ['name', 'description', 'status', 'aggregationPeriod', 'eudTitle', 'eudDescription', 'eudCompletedMessage'],
+  mission: ['name', 'description', 'status', 'aggregationPeriod', 'rewardHoldDays', 'eudTitle', 'eudDescription', 'eudCompletedMessage'],
 };
 
 const NUMBER_FIELDS = new Set<string>([
@@ -160,6 +177,7 @@ const NUMBER_FIELDS = new Set<string>([
   'toBeFailedWarningHours',
   'maxFreezes',
   'freezeEarnEveryPeriods',
+  'rewardHoldDays',
 ]);
 const ENUM_FIELDS = new Set<string>(['status', 'aggregationPeriod', 'aggregationMethod']);
 
@@ -204,6 +222,7 @@ export function blankSettings(kind: ProgramKind): Settings {
     eudDescription: '',
     eudMilestoneAchievedMessage: '',
     eudCompletedMessage: '',
+    rewardHoldDays: '0',
   };
 }
 
@@ -213,12 +232,15 @@ export function blankSettings(kind: ProgramKind): Settings {
  */
 export function isProgramDraft(value: unknown): value is ProgramDraft {
   if (!isJsonObject(value) || !isJsonObject(value.settings) || !isJsonObject(value.completionReward)) return false;
+  if (!isJsonObject(value.earning) || !Array.isArray(value.earning.collectionIds)) return false;
   return Array.isArray(value.milestones) && Array.isArray(value.settings.tasks);
 }
 
 export function blankProgram(kind: ProgramKind): ProgramDraft {
-  return { kind, id: null, settings: blankSettings(kind), completionReward: rewardChoice(null), milestones: [] };
+  return { kind, id: null, settings: blankSettings(kind), earning: noEarning(), completionReward: rewardChoice(null), milestones: [] };
 }
+
+export const noEarning = (): EarningDraft => ({ source: 'none', collectionIds: [] });
 
 export function blankMilestone(key: string): MilestoneDraft {
   return { key, id: null, name: '', description: '', target: '', status: 'live', eudTitle: '', reward: rewardChoice(null) };
@@ -242,11 +264,12 @@ export function milestoneFromRecord(record: Record<string, unknown>): MilestoneD
   };
 }
 
-/** The draft a definition and its milestones (ascending target) read as. */
+/** The draft a definition, its milestones (ascending target) and its earning rule read as. */
 export function programFromRecords(
   kind: ProgramKind,
   definition: Record<string, unknown>,
   milestones: Record<string, unknown>[],
+  rule: { source: string; collectionIds: string[] } | null,
 ): ProgramDraft {
   const settings = blankSettings(kind);
   for (const key of SETTING_FIELDS[kind]) {
@@ -272,6 +295,8 @@ export function programFromRecords(
     kind,
     id: String(definition.id),
     settings,
+    earning:
+      rule && kind !== 'mission' ? { source: oneOf(EARNING_SOURCES, rule.source, 'none'), collectionIds: rule.collectionIds } : noEarning(),
     completionReward: rewardChoice(kind === 'mission' ? definition.rewardId : null),
     milestones: milestones.map(milestoneFromRecord),
   };
@@ -327,6 +352,18 @@ function checkReward(prefix: string, choice: RewardChoice, errors: Record<string
 }
 
 const numberOrNull = (value: string) => (value.trim() ? Number(value) : null);
+
+/**
+ * The earning rule a draft saves in the app (null: nothing feeds it by itself). Visits feed streaks
+ * only, collections limit challenges only; a mission's tasks name their activities instead.
+ */
+export function earningRuleOf(
+  draft: ProgramDraft,
+): { kind: 'streak' | 'challenge'; source: 'orders' | 'visits'; collectionIds: string[] } | null {
+  const { source, collectionIds } = draft.earning;
+  if (draft.kind === 'mission' || source === 'none' || (source === 'visits' && draft.kind !== 'streak')) return null;
+  return { kind: draft.kind, source, collectionIds: draft.kind === 'challenge' && source === 'orders' ? collectionIds : [] };
+}
 const textOrNull = (value: string) => (value.trim() ? value : null);
 
 /** The definition's values as the core takes them (every shown field; `rewardId` is the mission's chosen reward). */

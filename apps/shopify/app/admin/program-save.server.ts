@@ -6,6 +6,7 @@ import {
   checkProgram,
   type CheckWords,
   definitionValues,
+  earningRuleOf,
   type MilestoneDraft,
   milestoneValues,
   planMilestones,
@@ -26,21 +27,38 @@ export interface ShopifyDiscounts {
   setShopifyDiscount(shop: string, rewardId: string, on: boolean): Promise<void>;
 }
 
+/** The app's earning rules (app/storage/earning-rules.server.ts), as the editor reads and writes them. */
+export interface EarningRules {
+  rule(shop: string, definitionId: string): Promise<{ source: string; collectionIds: string[] } | null>;
+  set(
+    shop: string,
+    definitionId: string,
+    rule: { kind: 'streak' | 'challenge'; source: 'orders' | 'visits'; collectionIds: string[] } | null,
+  ): Promise<void>;
+}
+
 export type LoadResult = { ok: true; draft: ProgramDraft } | { ok: false; failure: CoreFailure };
 
-/** A definition with all its milestones (live, draft and paused; the definition's own list has only live ones). */
-export async function loadProgram(api: AccountClient, kind: ProgramKind, id: string): Promise<LoadResult> {
-  const [definition, milestones] = await Promise.all([
+/** A definition with all its milestones (live, draft and paused; the definition's own list has only live ones) and its earning rule. */
+export async function loadProgram(
+  api: AccountClient,
+  kind: ProgramKind,
+  id: string,
+  rules: Pick<EarningRules, 'rule'>,
+  shop: string,
+): Promise<LoadResult> {
+  const [definition, milestones, rule] = await Promise.all([
     records(api, kind).get(id),
     records(api, 'milestone').list({
       filters: whereEquals('linkedSchemaRecordId', id),
       sortBy: [{ fieldSlug: 'milestoneTargetValue', order: 'ASC' }],
       limit: 1000,
     }),
+    rules.rule(shop, id),
   ]);
   if (!definition.ok) return definition;
   if (!milestones.ok) return milestones;
-  return { ok: true, draft: programFromRecords(kind, definition.data, milestones.data) };
+  return { ok: true, draft: programFromRecords(kind, definition.data, milestones.data, rule) };
 }
 
 /** The account's rewards to pick from, newest first, with whether the app issues each as a Shopify discount. */
@@ -78,6 +96,7 @@ export interface SaveOutcome {
 export interface SaveDeps {
   api: AccountClient;
   discounts: ShopifyDiscounts;
+  rules: EarningRules;
   shop: string;
   words: CheckWords & { notTried: string };
 }
@@ -103,7 +122,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
 
   let before: ProgramDraft | null = null;
   if (draft.id) {
-    const found = await loadProgram(api, draft.kind, draft.id);
+    const found = await loadProgram(api, draft.kind, draft.id, deps.rules, deps.shop);
     if (!found.ok) {
       refuse('settings', found.failure);
       return { draft, saved: null, errors, problems };
@@ -178,12 +197,14 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     if (result.ok) {
       draft.id = result.data.id;
       definitionSaved = true;
+      // The app's own part of the program: what feeds it by itself.
+      await deps.rules.set(deps.shop, draft.id, earningRuleOf(draft));
     } else refuse('settings', result.failure);
   }
   for (const m of plan.after) await saveMilestone(m);
 
   if (!draft.id) return { draft, saved: null, errors, problems };
-  const after = await loadProgram(api, draft.kind, draft.id);
+  const after = await loadProgram(api, draft.kind, draft.id, deps.rules, deps.shop);
   if (!after.ok) {
     refuse('settings', after.failure);
     return { draft, saved: null, errors, problems };
@@ -195,6 +216,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
   const next: ProgramDraft = {
     ...draft,
     settings: definitionSaved ? saved.settings : draft.settings,
+    earning: definitionSaved ? saved.earning : draft.earning,
     completionReward: definitionSaved ? saved.completionReward : draft.completionReward,
     milestones: draft.milestones.map((m) => (m.id && savedById.has(m.id) && !refused(m) ? savedById.get(m.id)! : m)),
   };

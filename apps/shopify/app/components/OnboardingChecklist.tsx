@@ -253,7 +253,7 @@ function MarkButton({ step, done }: { step: 'automate' | 'preview'; done: boolea
   );
 }
 
-function AutomateStep({ done, challengeId }: { done: boolean; challengeId: string | null }) {
+function AutomateStep({ done, missionId }: { done: boolean; missionId: string | null }) {
   const { onboarding: o } = useMessages();
   const m = o.steps.automate;
   return (
@@ -283,14 +283,14 @@ function AutomateStep({ done, challengeId }: { done: boolean; challengeId: strin
           </List>
         </BlockStack>
       </InlineGrid>
-      {[m.recipeOrder, m.recipeTag].map((recipe) => (
+      {[m.recipeOther, m.recipeTag].map((recipe) => (
         <BlockStack key={recipe.title} gap="100">
           <Text as="h4" variant="headingSm">
             {recipe.title}
           </Text>
           <List type="number">
             {recipe.steps.map((line) => (
-              <List.Item key={line}>{format(line, { challengeId: challengeId ?? m.yourChallenge })}</List.Item>
+              <List.Item key={line}>{format(line, { missionId: missionId ?? m.yourMission })}</List.Item>
             ))}
           </List>
         </BlockStack>
@@ -362,7 +362,7 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
   const { send, busy } = useSend();
   const done = [data.program.done, data.embed.done, data.automate.done, data.preview.done].filter(Boolean).length;
   const progress = { done, total: 4 };
-  const challengeId = data.program.programs.find((p) => p.slug === 'challenge')?.id ?? null;
+  const missionId = data.program.programs.find((p) => p.slug === 'mission')?.id ?? null;
   if (!data.open) {
     return (
       <Card>
@@ -394,7 +394,7 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
           </InlineStack>
           <ProgramStep data={data.program} />
           <EmbedStep data={data.embed} />
-          <AutomateStep done={data.automate.done} challengeId={challengeId} />
+          <AutomateStep done={data.automate.done} missionId={missionId} />
           <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} />
         </BlockStack>
       </section>

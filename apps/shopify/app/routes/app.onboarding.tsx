@@ -7,7 +7,7 @@ import { config } from '../config.server';
 import { mintEndUserToken } from '../core/enduser-token.server';
 import { type JsonObject, objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
-import { checklistMarks } from '../storage/stores.server';
+import { checklistMarks, earningRules } from '../storage/stores.server';
 
 const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
 
@@ -36,7 +36,10 @@ export const action = async ({ request }: ActionFunctionArgs) => {
           shopifyDiscounts: input.shopifyDiscounts === true,
           language: await templateLanguage(admin),
         },
-        (rewardId, on) => outbox.setShopifyDiscount(session.shop, rewardId, on),
+        {
+          markShopifyDiscount: (rewardId, on) => outbox.setShopifyDiscount(session.shop, rewardId, on),
+          setEarningRule: (definitionId, rule) => earningRules.set(session.shop, definitionId, rule),
+        },
       );
       return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
     }

@@ -7,6 +7,8 @@ import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEdi
 import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
 import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
+import { shopCollections } from '../shopify/admin-api.server';
+import { earningRules } from '../storage/stores.server';
 
 /** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
 function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
@@ -16,13 +18,17 @@ function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const kind = kindOf(params);
-  const { api, session } = await authenticateShop(request);
-  const [program, rewards] = await Promise.all([
-    !params.id || params.id === 'new' ? { ok: true as const, draft: blankProgram(kind) } : loadProgram(api, kind, params.id),
+  const { api, session, admin } = await authenticateShop(request);
+  const [program, rewards, collections] = await Promise.all([
+    !params.id || params.id === 'new'
+      ? { ok: true as const, draft: blankProgram(kind) }
+      : loadProgram(api, kind, params.id, earningRules, session.shop),
     listRewards(api, outbox, session.shop),
+    // A challenge may count only some collections; without read_products the choice is not offered.
+    kind === 'challenge' ? shopCollections(admin).catch(() => null) : [],
   ]);
   if (!program.ok) throw new Response(program.failure.message, { status: program.failure.status });
-  return { draft: program.draft, rewards };
+  return { draft: program.draft, rewards, collections };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
@@ -35,7 +41,10 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   // The page's own kind, whatever the body says; the id is the body's, since a first save that the
   // core refused in part has created the program while the page still shows "new".
   const draft: ProgramDraft = { ...given, kind, id: !params.id || params.id === 'new' ? (given.id ?? null) : params.id };
-  const outcome = await saveProgram({ api, discounts: outbox, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks }, draft);
+  const outcome = await saveProgram(
+    { api, discounts: outbox, rules: earningRules, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks },
+    draft,
+  );
   return { outcome, rewards: await listRewards(api, outbox, session.shop) };
 };
 
@@ -45,6 +54,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod === 'POST' ? false : defaultShouldRevalidate;
 
 export default function ProgramPage() {
-  const { draft, rewards } = useLoaderData<typeof loader>();
-  return <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} />;
+  const { draft, rewards, collections } = useLoaderData<typeof loader>();
+  return <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} collections={collections} />;
 }

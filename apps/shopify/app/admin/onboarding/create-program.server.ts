@@ -20,7 +20,7 @@ import { liveWidgetIds } from './theme-embed.server';
 
 /**
  * The checklist's first step (issue #18): a program template created in one step — its rewards,
- * definition, milestones and leaderboard, and the widget's records the app embed needs — and removed
+ * definition with its earning rule, milestones and leaderboard, and the widget's records the app embed needs — and removed
  * again when a later step fails; and a draft program set live.
  */
 
@@ -128,15 +128,22 @@ const failureOf = (err: unknown): Pick<CoreFailure, 'message' | 'fieldErrors'> =
  * live ones. All or nothing as the merchant sees it: when a step fails, what was created is deleted
  * again (newest first) and the core's error is returned.
  */
-export async function createProgram(
-  api: AccountClient,
-  options: CreateOptions,
-  markShopifyDiscount: (rewardId: string, on: boolean) => Promise<void>,
-): Promise<CreateResult> {
+/** What a template keeps in the app besides the core's records. */
+export interface TemplateAppSettings {
+  markShopifyDiscount(rewardId: string, on: boolean): Promise<void>;
+  /** The definition's earning rule (CONTRACT §17); null removes it. */
+  setEarningRule(
+    definitionId: string,
+    rule: { kind: 'streak' | 'challenge'; source: 'orders' | 'visits'; collectionIds: string[] } | null,
+  ): Promise<void>;
+}
+
+export async function createProgram(api: AccountClient, options: CreateOptions, app: TemplateAppSettings): Promise<CreateResult> {
   const plan = programPlan(options.template, STOREFRONT_TEXTS[options.language]);
   const english = options.language === 'en' ? null : programPlan(options.template, STOREFRONT_TEXTS.en);
   const { created, post, undo } = creator(api, options.language);
   const marked: string[] = [];
+  let ruled: string | null = null;
 
   try {
     const rewardIds = new Map<string, string>();
@@ -151,6 +158,11 @@ export async function createProgram(
       ...(p.completionRewardKey ? { rewardId: rewardIds.get(p.completionRewardKey) } : {}),
     });
     const definition = await post(plan.slug, definitionBody(plan), english ? definitionBody(english) : null, plan.slug);
+    // Every template earns by itself from the next order or visit, without Flow.
+    if (plan.earning && plan.slug !== 'mission') {
+      await app.setEarningRule(definition.id, { kind: plan.slug, source: plan.earning, collectionIds: [] });
+      ruled = definition.id;
+    }
     for (const [i, milestone] of plan.milestones.entries()) {
       const body = (m: typeof milestone) => ({
         name: m.title,
@@ -176,7 +188,7 @@ export async function createProgram(
     await ensureWidgetRecords(api, options.language, post);
     if (options.shopifyDiscounts) {
       for (const id of rewardIds.values()) {
-        await markShopifyDiscount(id, true);
+        await app.markShopifyDiscount(id, true);
         marked.push(id);
       }
     }
@@ -189,7 +201,8 @@ export async function createProgram(
     };
   } catch (err) {
     const failure = failureOf(err);
-    for (const id of marked) await markShopifyDiscount(id, false).catch(() => undefined);
+    for (const id of marked) await app.markShopifyDiscount(id, false).catch(() => undefined);
+    if (ruled) await app.setEarningRule(ruled, null).catch(() => undefined);
     return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver: await undo() };
   }
 }

@@ -28,6 +28,8 @@ export interface ProgramPlan {
   slug: 'streak' | 'challenge' | 'mission';
   /** The definition's own fields, texts included; the status and the mission's rewardId are added on creation. */
   definition: Record<string, unknown>;
+  /** What feeds a streak or challenge by itself (a mission's tasks name their built-in activities). */
+  earning?: 'orders' | 'visits';
   /** A mission's reward for completing every task. */
   completionRewardKey?: string;
   rewards: RewardPlan[];
@@ -37,6 +39,8 @@ export interface ProgramPlan {
 
 /** How long a reward's code stays valid after it is issued. */
 export const REWARD_VALID_DAYS = 30;
+/** Days a reward earned with orders waits before it is issued: the usual return window (CONTRACT §17). */
+export const ORDER_HOLD_DAYS = 14;
 /** The monthly spend challenge's target, in the shop's currency. */
 export const SPEND_TARGET = 200;
 
@@ -45,6 +49,7 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
     case 'daily-visit':
       return {
         slug: 'streak',
+        earning: 'visits',
         definition: {
           name: t.daily.title,
           aggregationPeriod: 'daily',
@@ -67,6 +72,7 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
     case 'weekly-freezes':
       return {
         slug: 'streak',
+        earning: 'orders',
         definition: {
           name: t.weekly.title,
           aggregationPeriod: 'weekly',
@@ -76,6 +82,7 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
           completionTargetValue: null,
           maxFreezes: 2,
           freezeEarnEveryPeriods: 4,
+          rewardHoldDays: ORDER_HOLD_DAYS,
           eudTitle: t.weekly.title,
           eudDescription: t.weekly.description,
         },
@@ -91,11 +98,13 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
     case 'monthly-spend':
       return {
         slug: 'challenge',
+        earning: 'orders',
         definition: {
           name: t.spend.title,
           aggregationPeriod: 'monthly',
           aggregationMethod: 'sum',
           completionTargetValue: SPEND_TARGET,
+          rewardHoldDays: ORDER_HOLD_DAYS,
           eudTitle: t.spend.title,
           eudDescription: t.spend.description,
           eudCompletedMessage: t.spend.completed,
@@ -124,7 +133,8 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
           name: t.welcome.title,
           aggregationPeriod: 'monthly',
           isRepeatable: false,
-          // The activity ids a Flow sends with "Execute mission" (customer created, order paid, review posted).
+          rewardHoldDays: ORDER_HOLD_DAYS,
+          // Built-in activities: the app's customers/create and orders/paid webhooks do them (CONTRACT §17).
           tasks: [
             {
               name: t.welcome.account,
@@ -134,7 +144,6 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
               eudTitle: t.welcome.account,
             },
             { name: t.welcome.order, activityId: 'first_order', aggregationMethod: 'count', targetValue: 1, eudTitle: t.welcome.order },
-            { name: t.welcome.review, activityId: 'first_review', aggregationMethod: 'count', targetValue: 1, eudTitle: t.welcome.review },
           ],
           eudTitle: t.welcome.title,
           eudDescription: t.welcome.description,

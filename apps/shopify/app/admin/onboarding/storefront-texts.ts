@@ -23,7 +23,7 @@ export interface StorefrontTexts {
     leaderboard: string;
     leaderboardDescription: string;
   };
-  welcome: { title: string; description: string; completed: string; account: string; order: string; review: string; reward: string };
+  welcome: { title: string; description: string; completed: string; account: string; order: string; reward: string };
 }
 
 const en: StorefrontTexts = {
@@ -40,7 +40,7 @@ const en: StorefrontTexts = {
   },
   weekly: {
     title: 'Weekly streak',
-    description: 'Visit at least once a week. Every 4 weeks earns a freeze that covers a missed week.',
+    description: 'Order at least once a week. Every 4 weeks earns a freeze that covers a missed week.',
     week4: '4 weeks in a row',
     week12: '12 weeks in a row',
     reward4: '10% off your next order',
@@ -59,11 +59,10 @@ const en: StorefrontTexts = {
   },
   welcome: {
     title: 'Welcome mission',
-    description: 'Create an account, place your first order and write your first review.',
+    description: 'Create an account and place your first order.',
     completed: 'Welcome aboard! Your reward is ready.',
     account: 'Create an account',
     order: 'Place your first order',
-    review: 'Write your first review',
     reward: '15% welcome reward',
   },
 };
@@ -82,7 +81,7 @@ const es: StorefrontTexts = {
   },
   weekly: {
     title: 'Racha semanal',
-    description: 'Visítanos al menos una vez por semana. Cada 4 semanas ganas una protección que cubre una semana perdida.',
+    description: 'Haz al menos un pedido por semana. Cada 4 semanas ganas una protección que cubre una semana perdida.',
     week4: '4 semanas seguidas',
     week12: '12 semanas seguidas',
     reward4: '10 % de descuento en tu próximo pedido',
@@ -101,11 +100,10 @@ const es: StorefrontTexts = {
   },
   welcome: {
     title: 'Misión de bienvenida',
-    description: 'Crea una cuenta, haz tu primer pedido y escribe tu primera reseña.',
+    description: 'Crea una cuenta y haz tu primer pedido.',
     completed: '¡Bienvenido! Tu recompensa está lista.',
     account: 'Crea una cuenta',
     order: 'Haz tu primer pedido',
-    review: 'Escribe tu primera reseña',
     reward: '15 % de bienvenida',
   },
 };
@@ -124,7 +122,7 @@ const fr: StorefrontTexts = {
   },
   weekly: {
     title: 'Série hebdomadaire',
-    description: 'Venez au moins une fois par semaine. Toutes les 4 semaines, gagnez un joker qui couvre une semaine manquée.',
+    description: 'Commandez au moins une fois par semaine. Toutes les 4 semaines, gagnez un joker qui couvre une semaine manquée.',
     week4: '4 semaines d’affilée',
     week12: '12 semaines d’affilée',
     reward4: '10 % sur votre prochaine commande',
@@ -143,11 +141,10 @@ const fr: StorefrontTexts = {
   },
   welcome: {
     title: 'Mission de bienvenue',
-    description: 'Créez un compte, passez votre première commande et écrivez votre premier avis.',
+    description: 'Créez un compte et passez votre première commande.',
     completed: 'Bienvenue ! Votre récompense est prête.',
     account: 'Créer un compte',
     order: 'Passer votre première commande',
-    review: 'Écrire votre premier avis',
     reward: '15 % de bienvenue',
   },
 };
@@ -166,7 +163,7 @@ const de: StorefrontTexts = {
   },
   weekly: {
     title: 'Wöchentliche Serie',
-    description: 'Besuche uns mindestens einmal pro Woche. Alle 4 Wochen gibt es einen Joker, der eine verpasste Woche abdeckt.',
+    description: 'Bestelle mindestens einmal pro Woche. Alle 4 Wochen gibt es einen Joker, der eine verpasste Woche abdeckt.',
     week4: '4 Wochen in Folge',
     week12: '12 Wochen in Folge',
     reward4: '10 % Rabatt auf deine nächste Bestellung',
@@ -185,11 +182,10 @@ const de: StorefrontTexts = {
   },
   welcome: {
     title: 'Willkommensmission',
-    description: 'Lege ein Konto an, gib deine erste Bestellung auf und schreibe deine erste Bewertung.',
+    description: 'Lege ein Konto an und gib deine erste Bestellung auf.',
     completed: 'Willkommen! Deine Prämie ist bereit.',
     account: 'Konto anlegen',
     order: 'Erste Bestellung aufgeben',
-    review: 'Erste Bewertung schreiben',
     reward: '15 % Willkommensprämie',
   },
 };
@@ -208,7 +204,7 @@ const zhCN: StorefrontTexts = {
   },
   weekly: {
     title: '每周连续记录',
-    description: '每周至少来访一次。每满 4 周可获得一次冻结，抵消错过的一周。',
+    description: '每周至少下单一次。每满 4 周可获得一次冻结，抵消错过的一周。',
     week4: '连续 4 周',
     week12: '连续 12 周',
     reward4: '下单立享九折',
@@ -227,11 +223,10 @@ const zhCN: StorefrontTexts = {
   },
   welcome: {
     title: '欢迎任务',
-    description: '创建账户、完成首笔订单并撰写第一条评价。',
+    description: '创建账户并完成首笔订单。',
     completed: '欢迎加入！您的奖励已准备好。',
     account: '创建账户',
     order: '完成首笔订单',
-    review: '撰写第一条评价',
     reward: '欢迎礼：八五折',
   },
 };
@@ -250,7 +245,7 @@ const ja: StorefrontTexts = {
   },
   weekly: {
     title: '毎週のストリーク',
-    description: '週に1回以上ご来店ください。4週ごとに、休んだ週をカバーするフリーズがもらえます。',
+    description: '週に1回以上ご注文ください。4週ごとに、休んだ週をカバーするフリーズがもらえます。',
     week4: '4週連続',
     week12: '12週連続',
     reward4: '次回のご注文が10%オフ',
@@ -269,11 +264,10 @@ const ja: StorefrontTexts = {
   },
   welcome: {
     title: 'ウェルカムミッション',
-    description: 'アカウントを作成し、初めてのご注文と初めてのレビューをお願いします。',
+    description: 'アカウントを作成して、初めてのご注文をお願いします。',
     completed: 'ようこそ！特典の準備ができました。',
     account: 'アカウントを作成',
     order: '初めてのご注文',
-    review: '初めてのレビューを書く',
     reward: 'ウェルカム特典15%オフ',
   },
 };
@@ -292,7 +286,7 @@ const pt: StorefrontTexts = {
   },
   weekly: {
     title: 'Sequência semanal',
-    description: 'Visite-nos pelo menos uma vez por semana. A cada 4 semanas ganha um congelamento que cobre uma semana perdida.',
+    description: 'Faça pelo menos um pedido por semana. A cada 4 semanas ganha um congelamento que cobre uma semana perdida.',
     week4: '4 semanas seguidas',
     week12: '12 semanas seguidas',
     reward4: '10% de desconto no próximo pedido',
@@ -311,11 +305,10 @@ const pt: StorefrontTexts = {
   },
   welcome: {
     title: 'Missão de boas-vindas',
-    description: 'Crie uma conta, faça o seu primeiro pedido e escreva a sua primeira avaliação.',
+    description: 'Crie uma conta e faça o seu primeiro pedido.',
     completed: 'Bem-vindo! A sua recompensa está pronta.',
     account: 'Criar uma conta',
     order: 'Fazer o primeiro pedido',
-    review: 'Escrever a primeira avaliação',
     reward: '15% de boas-vindas',
   },
 };
@@ -334,7 +327,7 @@ const it: StorefrontTexts = {
   },
   weekly: {
     title: 'Serie settimanale',
-    description: 'Vieni almeno una volta a settimana. Ogni 4 settimane ottieni un jolly che copre una settimana persa.',
+    description: 'Ordina almeno una volta a settimana. Ogni 4 settimane ottieni un jolly che copre una settimana persa.',
     week4: '4 settimane di fila',
     week12: '12 settimane di fila',
     reward4: '10% di sconto sul prossimo ordine',
@@ -353,11 +346,10 @@ const it: StorefrontTexts = {
   },
   welcome: {
     title: 'Missione di benvenuto',
-    description: 'Crea un account, fai il tuo primo ordine e scrivi la tua prima recensione.',
+    description: 'Crea un account e fai il tuo primo ordine.',
     completed: 'Benvenuto! Il tuo premio è pronto.',
     account: 'Crea un account',
     order: 'Fai il primo ordine',
-    review: 'Scrivi la prima recensione',
     reward: '15% di benvenuto',
   },
 };
@@ -376,7 +368,7 @@ const ko: StorefrontTexts = {
   },
   weekly: {
     title: '주간 연속 기록',
-    description: '매주 한 번 이상 방문하세요. 4주마다 놓친 한 주를 지켜 주는 프리즈를 받습니다.',
+    description: '매주 한 번 이상 주문하세요. 4주마다 놓친 한 주를 지켜 주는 프리즈를 받습니다.',
     week4: '4주 연속',
     week12: '12주 연속',
     reward4: '다음 주문 10% 할인',
@@ -395,11 +387,10 @@ const ko: StorefrontTexts = {
   },
   welcome: {
     title: '웰컴 미션',
-    description: '계정을 만들고, 첫 주문을 하고, 첫 리뷰를 작성하세요.',
+    description: '계정을 만들고 첫 주문을 하세요.',
     completed: '환영합니다! 리워드가 준비되었습니다.',
     account: '계정 만들기',
     order: '첫 주문하기',
-    review: '첫 리뷰 작성하기',
     reward: '웰컴 15% 할인',
   },
 };

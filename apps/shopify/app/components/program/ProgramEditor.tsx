@@ -8,6 +8,7 @@ import {
   Button,
   Card,
   Checkbox,
+  ChoiceList,
   InlineGrid,
   InlineStack,
   Layout,
@@ -21,6 +22,8 @@ import {
   blankMilestone,
   blankTask,
   checkProgram,
+  type EarningDraft,
+  HOLD_DAYS,
   isDirty,
   METHODS,
   type MilestoneDraft,
@@ -35,6 +38,7 @@ import {
   type TextSettingKey,
 } from '../../admin/program-draft';
 import type { SaveOutcome } from '../../admin/program-save.server';
+import { BUILT_IN_ACTIVITIES, isBuiltInActivity } from '../../earning/plan';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { DateTimeField } from './DateTimeField';
@@ -55,7 +59,22 @@ const SAVE_BAR_ID = 'program-save-bar';
  * saved at once (contextual save bar, or the page's Save). The draft lives here until the core has
  * it: a save the core refuses in part leaves the refused parts as entered, their errors on their fields.
  */
-export function ProgramEditor({ initial, rewards: initialRewards }: { initial: ProgramDraft; rewards: RewardSummary[] }) {
+/** A collection a challenge can be limited to. */
+export interface CollectionChoice {
+  id: string;
+  title: string;
+}
+
+export function ProgramEditor({
+  initial,
+  rewards: initialRewards,
+  collections,
+}: {
+  initial: ProgramDraft;
+  rewards: RewardSummary[];
+  /** The shop's collections; null when they could not be read. */
+  collections: CollectionChoice[] | null;
+}) {
   const { editor: m } = useMessages();
   const language = useAdminLanguage();
   const fetcher = useFetcher<SaveAnswer>();
@@ -197,6 +216,17 @@ export function ProgramEditor({ initial, rewards: initialRewards }: { initial: P
           <BlockStack gap="400">
             <Basics draft={draft} errors={errors} setSetting={setSetting} />
             <Counting draft={draft} errors={errors} setSetting={setSetting} />
+            <Earning
+              draft={draft}
+              errors={errors}
+              setSetting={setSetting}
+              collections={collections}
+              setEarning={(earning) =>
+                update((d) => {
+                  d.earning = earning;
+                }, 'earning')
+              }
+            />
             {draft.kind === 'streak' ? <Freezes draft={draft} errors={errors} setSetting={setSetting} /> : null}
             {draft.kind === 'mission' ? (
               <>
@@ -456,6 +486,106 @@ function useBrowserTimeZone(): string {
   return zone;
 }
 
+/**
+ * What feeds the program by itself (CONTRACT §17) in the merchant's words, and the hold on its
+ * rewards. A challenge's choice also sets how it counts: orders counted, or their amounts added.
+ */
+function Earning({
+  draft,
+  errors,
+  setSetting,
+  collections,
+  setEarning,
+}: SectionProps & { collections: CollectionChoice[] | null; setEarning(earning: EarningDraft): void }) {
+  const { editor: m } = useMessages();
+  const e = m.earning;
+  const s = draft.settings;
+  const { source, collectionIds } = draft.earning;
+  const period = m.units[s.aggregationPeriod].one;
+  const hold = s.rewardHoldDays.trim() || '0';
+  const holds = [...new Set<string>([...HOLD_DAYS, hold])]
+    .sort((a, b) => Number(a) - Number(b))
+    .map((days) => ({ label: days === '0' ? e.hold.none : format(e.hold.days, { days }), value: days }));
+  const challengeChoice = source === 'orders' ? `orders_${s.aggregationMethod}` : 'none';
+  return (
+    <Card>
+      <section aria-label={e.section}>
+        <BlockStack gap="300">
+          <Text as="h2" variant="headingMd">
+            {e.section}
+          </Text>
+          {draft.kind === 'streak' ? (
+            <Select
+              label={e.source.label}
+              options={[
+                { label: e.streak.none, value: 'none' },
+                { label: format(e.streak.orders, { period }), value: 'orders' },
+                { label: format(e.streak.visits, { period }), value: 'visits' },
+              ]}
+              value={source}
+              helpText={source === 'visits' ? e.streak.visitsHelp : source === 'orders' ? e.ordersHelp : undefined}
+              onChange={(v) => setEarning({ ...draft.earning, source: v === 'orders' || v === 'visits' ? v : 'none' })}
+            />
+          ) : null}
+          {draft.kind === 'challenge' ? (
+            <>
+              <Select
+                label={e.source.label}
+                options={[
+                  { label: e.challenge.none, value: 'none' },
+                  { label: e.challenge.orders_count, value: 'orders_count' },
+                  { label: e.challenge.orders_sum, value: 'orders_sum' },
+                ]}
+                value={challengeChoice}
+                helpText={
+                  source === 'orders' ? `${s.aggregationMethod === 'sum' ? `${e.challenge.sumHelp} ` : ''}${e.ordersHelp}` : undefined
+                }
+                onChange={(v) => {
+                  setEarning({ ...draft.earning, source: v === 'none' ? 'none' : 'orders' });
+                  if (v !== 'none') setSetting('aggregationMethod')(v === 'orders_sum' ? 'sum' : 'count');
+                }}
+              />
+              {source === 'orders' ? (
+                collections === null ? (
+                  <Text as="p" tone="subdued">
+                    {e.collections.unreadable}
+                  </Text>
+                ) : collections.length ? (
+                  <ChoiceList
+                    title={e.collections.label}
+                    allowMultiple
+                    choices={collections.map((c) => ({ label: c.title, value: c.id }))}
+                    selected={collectionIds}
+                    onChange={(selected) => setEarning({ ...draft.earning, collectionIds: selected })}
+                  />
+                ) : (
+                  <Text as="p" tone="subdued">
+                    {e.collections.none}
+                  </Text>
+                )
+              ) : null}
+              {source === 'orders' && collections?.length ? (
+                <Text as="p" tone="subdued">
+                  {e.collections.help}
+                </Text>
+              ) : null}
+            </>
+          ) : null}
+          {draft.kind === 'mission' ? <Text as="p">{e.mission}</Text> : null}
+          <Select
+            label={e.hold.label}
+            helpText={e.hold.help}
+            options={holds}
+            value={hold}
+            onChange={setSetting('rewardHoldDays')}
+            error={errors['settings.rewardHoldDays']}
+          />
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}
+
 function Freezes({ draft, errors, setSetting }: SectionProps) {
   const { editor: m } = useMessages();
   const periods = usePeriods();
@@ -535,14 +665,29 @@ function Tasks({
                 <BlockStack gap="200">
                   <InlineGrid columns={4} gap="200">
                     <TextField label={t.name} autoComplete="off" value={task.name} onChange={set('name')} error={error('name')} />
-                    <TextField
-                      label={t.activityId}
-                      helpText={t.activityHelp}
-                      autoComplete="off"
-                      value={task.activityId}
-                      onChange={set('activityId')}
-                      error={error('activityId')}
-                    />
+                    <BlockStack gap="100">
+                      <Select
+                        label={t.activityId}
+                        options={[
+                          ...BUILT_IN_ACTIVITIES.map((a) => ({ label: t.activities[a], value: a })),
+                          { label: t.activities.custom, value: 'custom' },
+                        ]}
+                        value={isBuiltInActivity(task.activityId) ? task.activityId : 'custom'}
+                        helpText={isBuiltInActivity(task.activityId) ? t.builtInHelp : undefined}
+                        onChange={(v) => set('activityId')(v === 'custom' ? '' : v)}
+                        error={isBuiltInActivity(task.activityId) ? error('activityId') : undefined}
+                      />
+                      {isBuiltInActivity(task.activityId) ? null : (
+                        <TextField
+                          label={t.customId}
+                          helpText={t.activityHelp}
+                          autoComplete="off"
+                          value={task.activityId}
+                          onChange={set('activityId')}
+                          error={error('activityId')}
+                        />
+                      )}
+                    </BlockStack>
                     <Select
                       label={m.method.label}
                       options={[

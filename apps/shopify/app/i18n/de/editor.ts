@@ -82,12 +82,52 @@ export const editor: Messages['editor'] = {
     task: {
       name: 'Aufgabe',
       activityId: 'Aktivität',
-      activityHelp: 'Was die Flow-Aktion „Execute mission“ oder die API sendet, z. B. first_order.',
+      activities: {
+        order_paid: 'Bezahlt eine Bestellung',
+        first_order: 'Bezahlt die erste Bestellung',
+        account_created: 'Legt ein Kundenkonto an',
+        custom: 'Etwas anderes (von Flow oder der API gesendet)',
+      },
+      builtInHelp: 'Zählt von selbst aus Ihrem Shop.',
+      customId: 'Aktivitäts-ID',
+      activityHelp: 'Was die Flow-Aktion „Execute mission“ oder die API sendet, z. B. first_review.',
       target: 'Benötigt',
       add: 'Aufgabe hinzufügen',
       remove: 'Entfernen',
     },
     tasksEmpty: 'Eine Mission braucht mindestens eine Aufgabe: zum Beispiel „Konto anlegen“, „Erste Bestellung“, „Bewertung schreiben“.',
+  },
+  earning: {
+    section: 'Womit Fortschritt entsteht',
+    source: { label: 'Zählt von selbst' },
+    streak: {
+      none: 'Nichts: nur Flow oder die API senden Aktivität',
+      orders: 'Jede bezahlte Bestellung zählt (je {period})',
+      visits: 'Ein Besuch im Shop zählt (je {period})',
+      visitsHelp: 'Einmal am Tag je Kundin oder Kunde, wenn sie angemeldet eine Seite Ihres Shops mit dem Widget öffnen.',
+    },
+    challenge: {
+      none: 'Nichts: nur Flow oder die API senden Aktivität',
+      orders_count: 'Bezahlte Bestellungen zählen',
+      orders_sum: 'Addieren, was die Bestellung für ihre Produkte gekostet hat',
+      sumHelp: 'Produktpreise nach Rabatten, in der Währung Ihres Shops, ohne Versand, Steuern und Trinkgeld.',
+    },
+    ordersHelp:
+      'Testbestellungen und Bestellungen ohne Kundenkonto bringen nichts. Erstattungen und Stornierungen nehmen zurück, was eine Bestellung gebracht hat.',
+    collections: {
+      label: 'Nur Produkte dieser Kollektionen',
+      help: 'Keine angehakt: jedes Produkt zählt.',
+      none: 'Ihr Shop hat keine Kollektionen.',
+      unreadable: 'Ihre Kollektionen konnten nicht gelesen werden; jedes Produkt zählt.',
+    },
+    mission:
+      'Aufgaben mit der Aktivität „Bezahlt eine Bestellung“, „Bezahlt die erste Bestellung“ oder „Legt ein Kundenkonto an“ zählen von selbst; Erstattungen und Stornierungen nehmen zurück, was eine Bestellung gebracht hat.',
+    hold: {
+      label: 'Prämien zurückhalten',
+      none: 'Nicht zurückhalten: Prämien sofort ausgeben',
+      days: '{days} Tage zurückhalten',
+      help: 'Eine zurückgehaltene Prämie wartet, bevor ihr Code ausgegeben wird; eine Erstattung oder Stornierung in dieser Zeit widerruft sie. 14 Tage decken die übliche Rückgabefrist.',
+    },
   },
   method: {
     label: 'Zählweise',

@@ -39,32 +39,36 @@ export const onboarding: Messages['onboarding'] = {
         'daily-visit': {
           title: 'Tägliche Besuchsserie',
           summary: 'Eine Woche lang jeden Tag wiederkommen.',
-          creates: ['Eine tägliche Serie über 7 Tage', 'Eine Prämie nach 3 Tagen (10 % Rabatt) und nach 7 Tagen (20 % Rabatt)'],
+          creates: [
+            'Eine tägliche Serie über 7 Tage',
+            'Ein Besuch angemeldeter Kundinnen und Kunden zählt von selbst, einmal am Tag',
+            'Eine Prämie nach 3 Tagen (10 % Rabatt) und nach 7 Tagen (20 % Rabatt)',
+          ],
         },
         'weekly-freezes': {
           title: 'Wöchentliche Serie mit Jokern',
-          summary: 'Ein Besuch pro Woche, so lange sie möchten.',
+          summary: 'Eine Bestellung pro Woche, so lange sie möchten.',
           creates: [
-            'Eine endlose wöchentliche Serie',
+            'Eine endlose wöchentliche Serie: jede bezahlte Bestellung zählt für ihre Woche',
             'Bis zu 2 Joker, einer alle 4 Wochen, jeder deckt eine verpasste Woche ab',
-            'Eine Prämie nach 4 Wochen (10 % Rabatt) und nach 12 Wochen (25 % Rabatt)',
+            'Eine Prämie nach 4 Wochen (10 % Rabatt) und nach 12 Wochen (25 % Rabatt), 14 Tage für Rücksendungen zurückgehalten',
           ],
         },
         'monthly-spend': {
           title: 'Monatliche Einkaufs-Challenge',
-          summary: 'Bestellsummen zählen je Kalendermonat zusammen.',
+          summary: 'Was bezahlte Bestellungen für Produkte ausgeben, zählt je Kalendermonat zusammen.',
           creates: [
-            'Eine monatliche Challenge, die Bestellbeträge bis 200 addiert',
-            'Eine Prämie bei 100 (5 Rabatt) und bei 200 (15 Rabatt)',
+            'Eine monatliche Challenge, die die Produktbeträge bezahlter Bestellungen bis 200 addiert; Erstattungen nehmen ihren Teil zurück',
+            'Eine Prämie bei 100 (5 Rabatt) und bei 200 (15 Rabatt), 14 Tage für Rücksendungen zurückgehalten',
             'Eine Bestenliste der Top-Kunden des Monats',
           ],
         },
         'welcome-mission': {
           title: 'Willkommensmission',
-          summary: 'Drei erste Schritte neuer Kundinnen und Kunden.',
+          summary: 'Die ersten zwei Schritte neuer Kundinnen und Kunden.',
           creates: [
-            'Aufgaben: Konto anlegen, erste Bestellung, erste Bewertung',
-            'Eine Willkommensprämie von 15 %, wenn alle drei erledigt sind',
+            'Aufgaben: Konto anlegen und eine erste Bestellung bezahlen, beide zählen von selbst',
+            'Eine Willkommensprämie von 15 %, wenn beide erledigt sind, 14 Tage für Rücksendungen zurückgehalten',
           ],
         },
       },
@@ -92,7 +96,8 @@ export const onboarding: Messages['onboarding'] = {
     },
     automate: {
       title: '3. Automatisieren',
-      intro: 'Shopify Flow verbindet deinen Shop mit dem Programm: Aktionen melden Aktivitäten, Trigger starten Workflows.',
+      intro:
+        'Bezahlte Bestellungen, Erstattungen, Stornierungen, Anmeldungen und Besuche zählen schon: Die Regeln jedes Programms, in seinem Editor, sagen, was es speist. Shopify Flow ist für alles andere da: Aktionen melden weitere Aktivitäten, Trigger starten Workflows.',
       actions: 'Flow-Aktionen (Aktivität melden)',
       triggers: 'Flow-Trigger (auf Fortschritt reagieren)',
       actionNames: {
@@ -113,14 +118,13 @@ export const onboarding: Messages['onboarding'] = {
         'loyalty-mission-completed': 'Mission completed',
         'loyalty-reward-issued': 'Reward issued',
       },
-      recipeOrder: {
-        title: 'Rezept: Bestellung bezahlt → Execute challenge mit der Bestellsumme',
+      recipeOther: {
+        title: 'Rezept: etwas anderes zählen, etwa eine erste Bewertung',
         steps: [
-          'Lege in Shopify Flow einen Workflow an und wähle den Trigger „Bestellung bezahlt“.',
-          'Füge die Aktion „Execute challenge“ (Loyalty) hinzu.',
-          'Kunde: der Kunde der Bestellung. Challenge ID: {challengeId}.',
-          'Activity value: {{order.currentTotalPriceSet.shopMoney.amount}}. Lass den Idempotency key leer: Jeder Lauf zählt einmal.',
-          'Schalte den Workflow ein. Jede bezahlte Bestellung zählt nun ihre Summe zur Monats-Challenge.',
+          'Füge im Editor deiner Mission eine Aufgabe mit der Aktivität „Etwas anderes“ und der Aktivitäts-ID first_review hinzu.',
+          'Lege in Shopify Flow einen Workflow mit dem Trigger an, den du zählen willst, etwa „Bewertung erstellt“ deiner Bewertungs-App.',
+          'Füge die Aktion „Execute mission“ (Loyalty) hinzu. Kunde: der Kunde des Triggers. Mission ID: {missionId}. Activity ID: first_review.',
+          'Schalte den Workflow ein. Ein Workflow, der Bestellungen meldet, braucht den Idempotency key order:{{order.legacyResourceId}}, damit eine Bestellung, die die App schon gezählt hat, nicht doppelt zählt.',
         ],
       },
       recipeTag: {
@@ -132,7 +136,7 @@ export const onboarding: Messages['onboarding'] = {
           'Schalte den Workflow ein. Nutze den Tag in Segmenten, E-Mail-Kampagnen oder Rabatten.',
         ],
       },
-      yourChallenge: 'die ID deiner Challenge (lege zuerst die monatliche Einkaufs-Challenge an)',
+      yourMission: 'die ID deiner Mission (lege zuerst die Willkommensmission an)',
     },
     preview: {
       title: '4. Als Kunde ansehen',

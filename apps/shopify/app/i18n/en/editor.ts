@@ -78,12 +78,51 @@ export const editor = {
     task: {
       name: 'Task',
       activityId: 'Activity',
-      activityHelp: 'What the Flow action "Execute mission" or the API sends, e.g. first_order.',
+      activities: {
+        order_paid: 'Pays an order',
+        first_order: 'Pays their first order',
+        account_created: 'Creates an account',
+        custom: 'Something else (sent by Flow or the API)',
+      },
+      builtInHelp: 'Counts by itself from your store.',
+      customId: 'Activity id',
+      activityHelp: 'What the Flow action "Execute mission" or the API sends, e.g. first_review.',
       target: 'Needed',
       add: 'Add task',
       remove: 'Remove',
     },
     tasksEmpty: 'A mission needs at least one task: for example "Create an account", "Place a first order", "Write a review".',
+  },
+  earning: {
+    section: 'What earns progress',
+    source: { label: 'Counts by itself' },
+    streak: {
+      none: 'Nothing: only Flow or the API send activity',
+      orders: 'Each paid order counts for its {period}',
+      visits: 'A visit to the store counts for its {period}',
+      visitsHelp: 'Once a day per shopper, when a signed-in shopper opens a page of your store with the widget on.',
+    },
+    challenge: {
+      none: 'Nothing: only Flow or the API send activity',
+      orders_count: 'Count paid orders',
+      orders_sum: 'Add what the order paid for its products',
+      sumHelp: 'Product prices after discounts, in your store’s currency, without shipping, taxes and tips.',
+    },
+    ordersHelp: 'Test orders and orders without a customer earn nothing. Refunds and cancellations take back what an order earned.',
+    collections: {
+      label: 'Only products of these collections',
+      help: 'None ticked: every product counts.',
+      none: 'Your store has no collections.',
+      unreadable: 'Your collections could not be read; every product counts.',
+    },
+    mission:
+      'Tasks whose activity is “Pays an order”, “Pays their first order” or “Creates an account” count by themselves; refunds and cancellations take back what an order earned.',
+    hold: {
+      label: 'Hold rewards',
+      none: 'No hold: issue rewards at once',
+      days: 'Hold for {days} days',
+      help: 'A held reward waits before its code is issued; a refund or cancellation in that time revokes it. 14 days covers the usual return window.',
+    },
   },
   method: {
     label: 'Counting',

@@ -37,30 +37,37 @@ export const onboarding = {
         'daily-visit': {
           title: 'Daily visit streak',
           summary: 'Shoppers come back every day for a week.',
-          creates: ['A daily streak of 7 days', 'A reward at 3 days (10% off) and at 7 days (20% off)'],
+          creates: [
+            'A daily streak of 7 days',
+            'A visit of a signed-in shopper counts by itself, once a day',
+            'A reward at 3 days (10% off) and at 7 days (20% off)',
+          ],
         },
         'weekly-freezes': {
           title: 'Weekly streak with freezes',
-          summary: 'One visit a week, for as long as they like.',
+          summary: 'One order a week, for as long as they like.',
           creates: [
-            'An endless weekly streak',
+            'An endless weekly streak: each paid order counts for its week',
             'Up to 2 freezes, one earned every 4 weeks, each covering a missed week',
-            'A reward at 4 weeks (10% off) and at 12 weeks (25% off)',
+            'A reward at 4 weeks (10% off) and at 12 weeks (25% off), held 14 days for returns',
           ],
         },
         'monthly-spend': {
           title: 'Monthly spend challenge',
-          summary: 'Order totals add up each calendar month.',
+          summary: 'What paid orders spend on products adds up each calendar month.',
           creates: [
-            'A monthly challenge adding up order amounts to 200',
-            'A reward at 100 (5 off) and at 200 (15 off)',
+            'A monthly challenge adding up paid orders’ product amounts to 200; refunds take theirs back',
+            'A reward at 100 (5 off) and at 200 (15 off), held 14 days for returns',
             'A leaderboard of the month’s top spenders',
           ],
         },
         'welcome-mission': {
           title: 'Welcome mission',
-          summary: 'Three first steps of a new customer.',
-          creates: ['Tasks: create an account, first order, first review', 'A 15% welcome reward when all three are done'],
+          summary: 'The first two steps of a new customer.',
+          creates: [
+            'Tasks: create an account and pay a first order, both counted by themselves',
+            'A 15% welcome reward when both are done, held 14 days for returns',
+          ],
         },
       },
     },
@@ -87,7 +94,8 @@ export const onboarding = {
     },
     automate: {
       title: '3. Automate it',
-      intro: 'Shopify Flow connects your store to the program: actions send shopper activity in, triggers start workflows.',
+      intro:
+        'Paid orders, refunds, cancellations, sign-ups and visits already count: each program’s earning rules, in its editor, say what feeds it. Shopify Flow is for everything else: actions send other activity in, triggers start workflows.',
       actions: 'Flow actions (send activity)',
       triggers: 'Flow triggers (react to progress)',
       actionNames: {
@@ -108,14 +116,13 @@ export const onboarding = {
         'loyalty-mission-completed': 'Mission completed',
         'loyalty-reward-issued': 'Reward issued',
       },
-      recipeOrder: {
-        title: 'Recipe: Order paid → Execute challenge with the order total',
+      recipeOther: {
+        title: 'Recipe: count something else, such as a first review',
         steps: [
-          'In Shopify Flow, create a workflow and pick the trigger “Order paid”.',
-          'Add the action “Execute challenge” (Loyalty).',
-          'Customer: the order’s customer. Challenge ID: {challengeId}.',
-          'Activity value: {{order.currentTotalPriceSet.shopMoney.amount}}. Leave the idempotency key empty: each run counts once.',
-          'Turn the workflow on. Each paid order now adds its total to the shopper’s monthly challenge.',
+          'In your mission’s editor, add a task with “Something else” as its activity and the activity id first_review.',
+          'In Shopify Flow, create a workflow with the trigger you want to count, such as your review app’s “Review created”.',
+          'Add the action “Execute mission” (Loyalty). Customer: the trigger’s customer. Mission ID: {missionId}. Activity ID: first_review.',
+          'Turn the workflow on. A workflow that sends orders needs the idempotency key order:{{order.legacyResourceId}}, so an order the app already counted does not count twice.',
         ],
       },
       recipeTag: {
@@ -127,7 +134,7 @@ export const onboarding = {
           'Turn the workflow on. Use the tag in segments, e-mail campaigns or discounts.',
         ],
       },
-      yourChallenge: 'your challenge’s id (create the monthly spend challenge first)',
+      yourMission: 'your mission’s id (create the welcome mission first)',
     },
     preview: {
       title: '4. See it as a shopper',
