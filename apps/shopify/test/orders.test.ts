@@ -4,7 +4,7 @@ import { Client } from '../../core/test/support/harness';
 import { customerPayload, adminLoad, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
-import { flowRequest, webhookRequest } from './support/stack';
+import { flowRequest, proxyRequest, webhookRequest } from './support/stack';
 
 /**
  * CONTRACT §17 through what ships: Shopify's order and customer webhooks, signed by its test
@@ -246,6 +246,30 @@ describe('customers/create', () => {
     await deliver('customers/create', customerPayload(503));
     await worked('customer:503');
     expect((await logs('mission', welcome, 'customer:503')).map((l) => l.activityId)).toEqual(['account_created']);
+  });
+});
+
+describe('visits through the app proxy', () => {
+  const visit = async (query: Record<string, string>) => prod.send(await proxyRequest('/apps/loyalty/visit', query, 'POST'));
+
+  it('count once a day per signed-in shopper, for the streaks fed by visits only', async () => {
+    const answers = await Promise.all([visit({ logged_in_customer_id: '601' }), visit({ logged_in_customer_id: '601' })]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200]);
+    const again = await visit({ logged_in_customer_id: '601' });
+    expect(await again.json()).toEqual({ counted: false, logs: 0 });
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris' }).format(new Date());
+    expect((await logs('streak', visits, 'visit:601:')).map((l) => [l.uniqueIdentifier, l.activityId])).toEqual([
+      [`visit:601:${day}`, 'store_visit'],
+    ]);
+    expect(await logs('streak', streak, 'visit:')).toEqual([]);
+  });
+
+  it('takes the customer from Shopify’s signature only: a guest is 401, a changed customer id 400', async () => {
+    expect((await visit({})).status).toBe(401);
+    const signed = new URL((await proxyRequest('/apps/loyalty/visit', { logged_in_customer_id: '602' }, 'POST')).url);
+    signed.searchParams.set('logged_in_customer_id', '603');
+    expect((await fetch(`${prod.url}${signed.pathname}${signed.search}`, { method: 'POST' })).status).toBe(400);
+    expect(await logs('streak', visits, 'visit:603:')).toEqual([]);
   });
 });
 

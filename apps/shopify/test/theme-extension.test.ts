@@ -31,6 +31,17 @@ describe('theme app extension', () => {
     expect(block).toContain("shop.metafields['$app:loyalty']");
   });
 
+  it('sends a signed-in customer’s visit of the day to the app proxy, once the page is idle, once a day per browser', () => {
+    const customerBranch = block.indexOf('if customer');
+    const guestBranch = block.indexOf('else %}', customerBranch);
+    const visit = block.indexOf("'/apps/loyalty/visit'");
+    expect(visit).toBeGreaterThan(block.indexOf('queue.init(config)', customerBranch));
+    expect(visit).toBeLessThan(guestBranch);
+    expect(block.slice(visit, guestBranch)).toMatch(/method: 'POST'/);
+    expect(block.slice(customerBranch, guestBranch)).toMatch(/requestIdleCallback/);
+    expect(block.slice(customerBranch, guestBranch)).toMatch(/localStorage\.getItem\(seen\) !== day/);
+  });
+
   it('ships the widget loader as its asset, within 10,000 bytes', () => {
     expect(block).toContain("'loyalty-loader.js' | asset_url");
     expect(statSync(new URL('assets/loyalty-loader.js', root)).size).toBeLessThanOrEqual(10_000);

@@ -1,0 +1,68 @@
+import type pg from 'pg';
+import { accountClient, CoreError } from '../core/client.server';
+import { transient, writeLog } from '../core/logs.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import type { EarningRulesStore } from '../storage/earning-rules.server';
+import type { ShopAccount } from '../storage/shops.server';
+import { visitFeeds } from './feeds.server';
+
+/**
+ * A storefront visit of a signed-in shopper (CONTRACT §17 Visits): at most one a day per member, as a
+ * log for each live streak whose earning rule is visits. The day is the shop's, which the member's
+ * periods follow unless they have a time zone of their own; the log's uniqueIdentifier names the
+ * customer and the day, so two visits at once still count once.
+ */
+export interface VisitDeps {
+  pool: () => pg.Pool;
+  rules: EarningRulesStore;
+  coreUrl: string;
+}
+
+/** The calendar day of `at` in `timezone`, `YYYY-MM-DD`. */
+export function dayIn(timezone: string, at = new Date()): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  } catch {
+    return at.toISOString().slice(0, 10);
+  }
+}
+
+export async function recordVisit(
+  deps: VisitDeps,
+  account: ShopAccount,
+  customerId: string,
+  timezone: string,
+): Promise<{ counted: boolean; logs: number } | { unavailable: true }> {
+  const day = dayIn(timezone);
+  const seen = await deps
+    .pool()
+    .query('select 1 from storefront_visits where shop = $1 and customer_id = $2 and day = $3', [account.shop, customerId, day]);
+  if (seen.rowCount) return { counted: false, logs: 0 };
+  const api = accountClient(deps.coreUrl, account);
+  let logs = 0;
+  try {
+    for (const feed of await visitFeeds(api, await deps.rules.rules(account.shop))) {
+      const outcome = await writeLog(api, 'streak', {
+        definitionId: feed.definitionId,
+        ownedBy: { externalId: customerGid(customerId) },
+        activityId: feed.activityId,
+        activityAt: new Date().toISOString(),
+        activityValue: 1,
+        uniqueIdentifier: `visit:${customerId}:${day}`,
+      });
+      if (outcome.written) logs += 1;
+    }
+  } catch (err) {
+    if (err instanceof CoreError && transient(err.status)) return { unavailable: true };
+    throw err;
+  }
+  // Kept once the logs are: a visit the core did not take is tried again at the next page.
+  await deps
+    .pool()
+    .query('insert into storefront_visits (shop, customer_id, day) values ($1, $2, $3) on conflict do nothing', [
+      account.shop,
+      customerId,
+      day,
+    ]);
+  return { counted: true, logs };
+}
