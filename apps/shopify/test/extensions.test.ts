@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { samplePayload } from '../../core/src/notifications/samples';
-import { SUBSCRIBED_EVENT_CODES } from '../app/core/event-subscription.server';
+import { TRIGGER_EVENT_CODES } from '../app/core/event-subscription.server';
 import { triggersFor } from '../app/loop/triggers.server';
 import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
 
@@ -39,7 +39,7 @@ describe('Flow extensions', () => {
 
   it('every field a trigger sends is declared by its extension, the customer as its customer_reference', () => {
     const now = new Date('2026-03-10T12:00:00.000Z');
-    for (const code of SUBSCRIBED_EVENT_CODES) {
+    for (const code of TRIGGER_EVENT_CODES) {
       for (const send of triggersFor(code, samplePayload(code, now, 'en'), new Set())) {
         const toml = tomls.find((t) => t.handle === send.handle)!;
         expect(toml.text, send.handle).toContain('type = "customer_reference"');

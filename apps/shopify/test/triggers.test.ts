@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { samplePayload } from '../../core/src/notifications/samples';
-import { SUBSCRIBED_EVENT_CODES } from '../app/core/event-subscription.server';
-import { rewardExpiry, triggersFor } from '../app/loop/triggers.server';
+import { TRIGGER_EVENT_CODES } from '../app/core/event-subscription.server';
+import { issuedRewardLogs, revokedRewardLogIds, rewardExpiry, triggersFor } from '../app/loop/triggers.server';
 import { shopifyCustomerId } from '../app/shopify/customer-ids.server';
 
 /**
@@ -10,7 +10,7 @@ import { shopifyCustomerId } from '../app/shopify/customer-ids.server';
  * freeze used. The log-driven ones are proven end to end in shopify-loop.test.ts.
  */
 const now = new Date('2026-03-10T12:00:00.000Z');
-const fire = (code: (typeof SUBSCRIBED_EVENT_CODES)[number]) => triggersFor(code, samplePayload(code, now, 'en'), new Set());
+const fire = (code: (typeof TRIGGER_EVENT_CODES)[number]) => triggersFor(code, samplePayload(code, now, 'en'), new Set());
 
 describe('triggersFor', () => {
   it('Streak at risk carries the streak, the run, when it breaks and the freezes that will cover it', () => {
@@ -45,7 +45,7 @@ describe('triggersFor', () => {
   });
 
   it('every subscribed code maps to its trigger; a reward issued with a milestone adds Reward issued, unless the app issues it as a Shopify discount', () => {
-    for (const code of SUBSCRIBED_EVENT_CODES) {
+    for (const code of TRIGGER_EVENT_CODES) {
       const handles = fire(code).map((t) => t.handle);
       if (code === 'mission_progress_milestone_completed') expect(handles.filter((h) => h !== 'loyalty-reward-issued')).toEqual([]);
       else expect(handles.length, code).toBeGreaterThan(0);
@@ -75,6 +75,7 @@ describe('triggersFor', () => {
     const log = {
       id: 'l',
       rewardId: 'r',
+      status: 'issued' as const,
       couponCode: null,
       rewardExpiryAt: null,
       createdAt: '2026-03-10T12:00:00.123Z',
@@ -83,5 +84,41 @@ describe('triggersFor', () => {
     expect(rewardExpiry(log)).toBe('2026-04-09T12:00:00.123Z');
     expect(rewardExpiry({ ...log, rewardIssuedAt: '2026-03-11T00:00:00.000Z' })).toBe('2026-04-10T00:00:00.000Z');
     expect(rewardExpiry({ ...log, rewardExpiryAt: '2026-05-01T00:00:00.000Z' })).toBe('2026-05-01T00:00:00.000Z');
+    // A held one counts from the day it was issued.
+    expect(rewardExpiry({ ...log, confirmAt: '2026-03-24T12:00:00.123Z' })).toBe('2026-04-23T12:00:00.123Z');
+  });
+});
+
+describe('holds and revocations (CONTRACT §17)', () => {
+  const payload = samplePayload('streak_progress_milestone_completed', now, 'en');
+  const log = (payload.streakLog as { achievedMilestoneRewardLogs: Record<string, unknown>[] }).achievedMilestoneRewardLogs[0]!;
+
+  it('a held reward log issues nothing with its milestone: no Reward issued, no discount, until the scheduler issues it', () => {
+    const held = {
+      ...payload,
+      streakLog: {
+        ...(payload.streakLog as object),
+        achievedMilestoneRewardLogs: [{ ...log, rewardLogStatus: 'pending', couponCode: null }],
+      },
+    };
+    expect(issuedRewardLogs('streak_progress_milestone_completed', held)).toEqual([]);
+    expect(triggersFor('streak_progress_milestone_completed', held, new Set()).map((t) => t.handle)).toEqual(['loyalty-streak-milestone']);
+    const issued = { rewardLog: { ...log, rewardLogStatus: 'issued', couponCode: 'LATER-1' } };
+    expect(issuedRewardLogs('reward_log_issued', issued).map((r) => r.id)).toEqual([log.id]);
+    expect(triggersFor('reward_log_issued', issued, new Set())).toEqual([
+      expect.objectContaining({
+        handle: 'loyalty-reward-issued',
+        subject: log.id,
+        fields: expect.objectContaining({ coupon_code: 'LATER-1' }),
+      }),
+    ]);
+    // Revoked before the scheduler came: nothing, ever.
+    expect(issuedRewardLogs('reward_log_issued', { rewardLog: { ...log, rewardLogStatus: 'revoked' } })).toEqual([]);
+  });
+
+  it('a reversal names the reward logs it revoked', () => {
+    const reversed = { streakLog: {}, streakProgress: {}, revokedRewardLogs: [{ ...log, rewardLogStatus: 'revoked' }] };
+    expect(revokedRewardLogIds('streak_progress_reversed', reversed)).toEqual([log.id]);
+    expect(revokedRewardLogIds('streak_progress_milestone_completed', reversed)).toEqual([]);
   });
 });

@@ -5,10 +5,12 @@ import { createRecord, type RecordOf, records, updateRecord, whereEquals } from 
 
 /**
  * The app's own webhook in each shop's account (CONTRACT §16): the core delivers the events the app
- * turns into Flow triggers and Shopify discounts (app/loop/) to the app's events URL, signed with a
- * secret the app keeps encrypted with the shop.
+ * turns into Flow triggers and Shopify discounts, and the revocations that end those discounts
+ * (app/loop/), to the app's events URL, signed with a secret the app keeps encrypted with the shop.
  */
-export const SUBSCRIBED_EVENT_CODES = [
+
+/** The codes whose progress or log fires a Flow trigger (and issues reward logs with milestones). */
+export const TRIGGER_EVENT_CODES = [
   'streak_progress_milestone_completed',
   'streak_progress_completed',
   'streak_progress_to_be_broken',
@@ -19,6 +21,16 @@ export const SUBSCRIBED_EVENT_CODES = [
   'mission_progress_milestone_completed',
   'mission_progress_completed',
 ] as const satisfies readonly components['schemas']['EventCode'][];
+
+/** CONTRACT §17: a held reward log issued by the scheduler, and the reversals that revoke reward logs. */
+export const HOLD_EVENT_CODES = [
+  'reward_log_issued',
+  'streak_progress_reversed',
+  'challenge_progress_reversed',
+  'mission_progress_reversed',
+] as const satisfies readonly components['schemas']['EventCode'][];
+
+export const SUBSCRIBED_EVENT_CODES = [...TRIGGER_EVENT_CODES, ...HOLD_EVENT_CODES];
 
 /**
  * Makes sure the shop's account has exactly one live webhook to the app for the codes it needs, and

@@ -9,13 +9,22 @@ import type { TriggerHandle } from '../shopify/flow-extensions';
 import { pool } from '../storage/pool.server';
 import type { ShopStore } from '../storage/shops.server';
 import { shops } from '../storage/stores.server';
-import { type IssuedRewardLog, issuedRewardLogs, rewardExpiry, rewardIssuedFields, triggerPayload, triggersFor } from './triggers.server';
+import {
+  type IssuedRewardLog,
+  issuedRewardLogs,
+  revokedRewardLogIds,
+  rewardExpiry,
+  rewardIssuedFields,
+  triggerPayload,
+  triggersFor,
+} from './triggers.server';
 
 /**
  * The Shopify loop's outbox (CONTRACT §16), as the web role sees it: the core's deliveries turned
  * into rows in one transaction (unique per event, so a redelivery adds nothing), which Flow
  * triggers each shop's workflows use, and which rewards are issued as Shopify discounts, with the
- * ones that failed. The worker role sends the rows (sender.server.ts).
+ * ones that failed; reward logs acted on only once issued, and revoked ones recorded so their
+ * discounts end (CONTRACT §17). The worker role sends the rows (sender.server.ts).
  */
 
 /** The channel a committed row is announced on, so a sender sends it at once instead of at its next poll. */
@@ -172,6 +181,7 @@ export class Outbox {
     const used = new Set(usage.map((u) => u.handle));
     const triggerRows: [string, string, string, unknown][] = [];
     const discountRows: [string, string, string, string, DiscountSpec][] = [];
+    const revoked = envelope.events.flatMap((event) => revokedRewardLogIds(event.eventCode, event.payload));
     for (const event of envelope.events) {
       if (!event.ownedById) continue;
       const member = await api.GET('/schema/account_user/record/{id}', { params: { path: { id: event.ownedById } } }).catch(() => null);
@@ -203,8 +213,16 @@ export class Outbox {
           [shop, rewardLogId, rewardId, gid, code, JSON.stringify(spec)],
         );
       }
+      // The sender ends their discounts (and creates none for one not created yet).
+      for (const rewardLogId of revoked) {
+        await client.query('insert into reward_log_revocations (shop, reward_log_id) values ($1, $2) on conflict do nothing', [
+          shop,
+          rewardLogId,
+        ]);
+      }
       // Delivered with the commit, to whichever sender listens.
-      if (triggerRows.length || discountRows.length) await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
+      if (triggerRows.length || discountRows.length || revoked.length)
+        await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
       await client.query('commit');
     } catch (err) {
       await client.query('rollback');

@@ -1,7 +1,13 @@
 import type pg from 'pg';
 import { accountClient } from '../core/client.server';
 import { objectOf } from '../json';
-import { type AdminGraphql, createBasicCodeDiscount, flowTriggerReceive } from '../shopify/admin-api.server';
+import {
+  type AdminGraphql,
+  codeDiscountByCode,
+  createBasicCodeDiscount,
+  deactivateCodeDiscount,
+  flowTriggerReceive,
+} from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -10,8 +16,8 @@ import { triggerPayload } from './triggers.server';
 
 /**
  * What the worker role runs (commands/worker.server.ts): sends the Shopify loop's outbox (CONTRACT
- * §16) to Shopify — Flow triggers and code discounts — retrying what may heal and recording what
- * will not. It wakes on the outbox's notifications and polls besides (retries come due, a
+ * §16) to Shopify — Flow triggers and code discounts, and the deactivation of revoked reward logs'
+ * discounts (§17) — retrying what may heal and recording what will not. It wakes on the outbox's notifications and polls besides (retries come due, a
  * notification may be missed). Any number of senders may run against one database: each row is
  * claimed with SKIP LOCKED, so no two send it.
  */
@@ -41,6 +47,12 @@ function retryable(err: unknown): boolean {
   return true;
 }
 
+/** The due rows of a table the sender works off, oldest due first, one at a time. */
+const due = (table: 'flow_trigger_outbox' | 'reward_discounts') =>
+  `select * from ${table} where status = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 1 for update skip locked`;
+
+const REVOKED = 'select 1 from reward_log_revocations where shop = $1 and reward_log_id = $2';
+
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err));
 
 type TriggerRow = { id: string; shop: string; handle: string; payload: Record<string, unknown>; attempts: number };
@@ -48,6 +60,7 @@ type TriggerRow = { id: string; shop: string; handle: string; payload: Record<st
 type DiscountRow = {
   shop: string;
   reward_log_id: string;
+  deactivation_attempts: number;
   customer_gid: string;
   code: string;
   discount: DiscountSpec;
@@ -64,7 +77,7 @@ export class OutboxSender {
       databaseUrl: deps.databaseUrl,
       channel: OUTBOX_CHANNEL,
       name: 'loyalty-loop',
-      step: async () => (await this.sendOneTrigger()) || (await this.issueOneDiscount()),
+      step: async () => (await this.sendOneTrigger()) || (await this.issueOneDiscount()) || (await this.deactivateOneDiscount()),
     });
   }
 
@@ -99,15 +112,13 @@ export class OutboxSender {
    * due again.
    */
   private async claim<Row extends pg.QueryResultRow>(
-    table: 'flow_trigger_outbox' | 'reward_discounts',
+    select: string,
     work: (row: Row, client: pg.PoolClient) => Promise<void>,
   ): Promise<boolean> {
     const client = await this.deps.pool.connect();
     try {
       await client.query('begin');
-      const { rows } = await client.query<Row>(
-        `select * from ${table} where status = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 1 for update skip locked`,
-      );
+      const { rows } = await client.query<Row>(select);
       const row = rows[0];
       if (!row) {
         await client.query('commit');
@@ -125,7 +136,7 @@ export class OutboxSender {
   }
 
   private sendOneTrigger(): Promise<boolean> {
-    return this.claim<TriggerRow>('flow_trigger_outbox', async (row, client) => {
+    return this.claim<TriggerRow>(due('flow_trigger_outbox'), async (row, client) => {
       const attempts = row.attempts + 1;
       let failure: { message: string; retry: boolean } | null = null;
       try {
@@ -158,8 +169,16 @@ export class OutboxSender {
    * reward log, then queue the Reward issued trigger — all before the row is marked done.
    */
   private issueOneDiscount(): Promise<boolean> {
-    return this.claim<DiscountRow>('reward_discounts', async (row, client) => {
+    return this.claim<DiscountRow>(due('reward_discounts'), async (row, client) => {
       const attempts = row.attempts + 1;
+      // Revoked before its code exists (CONTRACT §17): no discount is ever created for it.
+      if ((await client.query(REVOKED, [row.shop, row.reward_log_id])).rowCount && !row.discount_gid) {
+        await client.query(`update reward_discounts set status = 'revoked', last_error = null where shop = $1 and reward_log_id = $2`, [
+          row.shop,
+          row.reward_log_id,
+        ]);
+        return;
+      }
       const fail = async (message: string, retry: boolean) => {
         const next = retry ? this.nextAttempt(attempts) : null;
         if (!next)
@@ -206,6 +225,19 @@ export class OutboxSender {
         .catch(() => null);
       if (!stamped?.data) {
         const status = stamped?.response.status;
+        if (status === 409 && stamped?.error?.error?.code === 'reward_log_not_issued') {
+          // Revoked while its discount was being made: the discount is ended like any revoked one's.
+          await client.query('insert into reward_log_revocations (shop, reward_log_id) values ($1, $2) on conflict do nothing', [
+            row.shop,
+            row.reward_log_id,
+          ]);
+          await client.query(`update reward_discounts set status = 'revoked', attempts = $3 where shop = $1 and reward_log_id = $2`, [
+            row.shop,
+            row.reward_log_id,
+            attempts,
+          ]);
+          return;
+        }
         return fail(
           `stamping the code on the reward log: the core answered ${status ?? 'nothing'}`,
           status === undefined || status >= 500 || status === 429 || status === 401,
@@ -232,5 +264,50 @@ export class OutboxSender {
         );
       }
     });
+  }
+
+  /**
+   * One revoked reward log's discount (CONTRACT §17): found by its code; left as it is when it was
+   * used, else deactivated with `discountCodeDeactivate`. The row is locked while Shopify is asked,
+   * and one found already ended counts as deactivated, so a discount is deactivated once.
+   */
+  private deactivateOneDiscount(): Promise<boolean> {
+    return this.claim<DiscountRow>(
+      `select d.* from reward_log_revocations v
+         join reward_discounts d on d.shop = v.shop and d.reward_log_id = v.reward_log_id
+        where d.discount_gid is not null and d.deactivation is null and d.status <> 'pending' and d.next_attempt_at <= now()
+        order by v.created_at limit 1 for update of d skip locked`,
+      async (row, client) => {
+        const attempts = row.deactivation_attempts + 1;
+        const record = (deactivation: string, error: string | null = null) =>
+          client.query(
+            `update reward_discounts set deactivation = $3, deactivation_attempts = $4, deactivated_at = now(), last_error = coalesce($5, last_error)
+             where shop = $1 and reward_log_id = $2`,
+            [row.shop, row.reward_log_id, deactivation, attempts, error],
+          );
+        try {
+          const admin = await this.deps.adminFor(row.shop);
+          const found = await codeDiscountByCode(admin, row.code);
+          if (!found) return void (await record('not_found'));
+          if (found.usageCount > 0) return void (await record('used'));
+          if (found.status !== 'ACTIVE' && found.status !== 'SCHEDULED') return void (await record('deactivated'));
+          const userErrors = await deactivateCodeDiscount(admin, found.id);
+          if (userErrors.length) return void (await record('failed', userErrors.map((e) => e.message).join('; ')));
+          await record('deactivated');
+        } catch (err) {
+          const next = retryable(err) ? this.nextAttempt(attempts) : null;
+          if (!next) {
+            console.error(
+              `[loyalty-loop] deactivating the discount of revoked reward log ${row.reward_log_id} of ${row.shop}: ${reasonOf(err)}`,
+            );
+            return void (await record('failed', reasonOf(err)));
+          }
+          await client.query(
+            `update reward_discounts set deactivation_attempts = $3, next_attempt_at = $4, last_error = $5 where shop = $1 and reward_log_id = $2`,
+            [row.shop, row.reward_log_id, attempts, next, reasonOf(err)],
+          );
+        }
+      },
+    );
   }
 }

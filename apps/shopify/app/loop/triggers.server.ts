@@ -18,9 +18,13 @@ export interface TriggerSend {
 export interface IssuedRewardLog {
   id: string;
   rewardId: string;
+  /** CONTRACT §17: a held reward log is `pending` until the scheduler issues it; a reversal may revoke it. */
+  status: 'pending' | 'issued' | 'revoked';
   couponCode: string | null;
   rewardExpiryAt: string | null;
   rewardIssuedAt?: string | null;
+  /** When a held reward log is (or was) issued. */
+  confirmAt?: string | null;
   createdAt?: string;
   reward: {
     name?: string | null;
@@ -45,9 +49,12 @@ export function issuedRewardLog(value: unknown): IssuedRewardLog | null {
   return {
     id: value.id,
     rewardId: value.rewardId,
+    // Reward logs from before holds existed carry no status: they are issued.
+    status: value.rewardLogStatus === 'pending' || value.rewardLogStatus === 'revoked' ? value.rewardLogStatus : 'issued',
     couponCode: textOrNull(value.couponCode),
     rewardExpiryAt: textOrNull(value.rewardExpiryAt),
     rewardIssuedAt: textOrNull(value.rewardIssuedAt),
+    confirmAt: textOrNull(value.confirmAt),
     ...(typeof value.createdAt === 'string' ? { createdAt: value.createdAt } : {}),
     reward: reward && {
       name: textOrNull(reward.name),
@@ -75,28 +82,43 @@ function milestoneFields(log: JsonObject): JsonObject {
   return { milestone_name: text(achieved.name), milestone_target: num(achieved.milestoneTargetValue) };
 }
 
-/** The reward logs an event issued: the milestones' and, for a completion, the definition's own. */
+/**
+ * The reward logs an event issued: a milestone's or completion's own (the milestones' and, for a
+ * mission, the definition's) unless held, and a held one when the scheduler issues it
+ * (`reward_log_issued`). A pending reward log has no code yet and may still be revoked, so nothing
+ * acts on it (CONTRACT §17).
+ */
 export function issuedRewardLogs(eventCode: string, payload: JsonObject): IssuedRewardLog[] {
+  if (eventCode === 'reward_log_issued') {
+    const issued = issuedRewardLog(payload.rewardLog);
+    return issued?.status === 'issued' ? [issued] : [];
+  }
   const log = objectOf(payload.streakLog ?? payload.challengeLog ?? payload.missionLog);
   if (!Object.keys(log).length || !/_(milestone_)?completed$/.test(eventCode)) return [];
   const list = [...(Array.isArray(log.achievedMilestoneRewardLogs) ? log.achievedMilestoneRewardLogs : []), log.rewardLog].flatMap(
     (r) => issuedRewardLog(r) ?? [],
   );
-  return [...new Map(list.map((r) => [r.id, r])).values()];
+  return [...new Map(list.filter((r) => r.status === 'issued').map((r) => [r.id, r])).values()];
+}
+
+/** The reward logs a reversal revoked (`*_progress_reversed`), whose Shopify discounts must not stay usable. */
+export function revokedRewardLogIds(eventCode: string, payload: JsonObject): string[] {
+  if (!eventCode.endsWith('_progress_reversed') || !Array.isArray(payload.revokedRewardLogs)) return [];
+  return payload.revokedRewardLogs.flatMap((r) => issuedRewardLog(r)?.id ?? []);
 }
 
 /**
  * When the reward log expires: as the core has it, else by the reward's rule from the issue time —
  * the core sets it only when a code is stamped, and the discount must end at the same moment. An
- * unstamped log counts from its creation, so every caller (the discount, its stamp, the trigger)
- * gets the same instant.
+ * unstamped log counts from when it was issued (a held one from its confirmation, CONTRACT §17),
+ * so every caller (the discount, its stamp, the trigger) gets the same instant.
  */
 export function rewardExpiry(log: IssuedRewardLog): string | null {
   if (log.rewardExpiryAt) return log.rewardExpiryAt;
   const reward = log.reward ?? {};
   if (reward.rewardExpiryType === 'absolute') return reward.rewardExpiryAt ?? null;
   if (reward.rewardExpiryType === 'relative' && reward.rewardExpiryInDays) {
-    const issued = Date.parse(log.rewardIssuedAt ?? log.createdAt ?? '') || Date.now();
+    const issued = Date.parse(log.rewardIssuedAt ?? log.confirmAt ?? log.createdAt ?? '') || Date.now();
     return new Date(issued + reward.rewardExpiryInDays * 86_400_000).toISOString();
   }
   return null;

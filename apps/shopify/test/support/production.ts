@@ -86,7 +86,7 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
   };
 }
 
-export async function startProduction(options: { gateCore?: boolean } = {}): Promise<Production> {
+export async function startProduction(options: { gateCore?: boolean; coreEnv?: Record<string, string> } = {}): Promise<Production> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm --filter @loyalty/core run build\` first`);
   const coreDb = await createTestDatabase();
   const core = await startProcessWith(
@@ -97,6 +97,7 @@ export async function startProduction(options: { gateCore?: boolean } = {}): Pro
       // The app listens on loopback here, and a failed delivery is retried within the test.
       LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true',
       LOYALTY_WEBHOOK_RETRY_SCHEDULE: '1,1,2,2',
+      ...options.coreEnv,
     },
     ['serve'],
     BUILT_CLI,

@@ -11,5 +11,8 @@ export async function up(db: pg.ClientBase): Promise<void> {
     created_at timestamptz not null default now(),
     primary key (shop, reward_log_id)
   )`);
-  await db.query('alter table reward_discounts add column deactivation text, add column deactivated_at timestamptz');
+  // What became of a revoked reward log's discount: deactivated, found used (left), or not at Shopify.
+  await db.query(
+    'alter table reward_discounts add column deactivation text, add column deactivation_attempts integer not null default 0, add column deactivated_at timestamptz',
+  );
 }
