@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { overwriteRows } from '../db/rows.js';
 import { tableColumns } from '../db/table-columns.js';
 import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
 import { emit } from '../events/outbox.js';
@@ -16,6 +17,7 @@ import { aggregateChallenge, failedChallengePatch } from './challenge.js';
 import { lockAggregation } from './ingest.js';
 import { nextMilestone } from './milestones.js';
 import { aggregateMission, failedMissionPatch } from './mission.js';
+import { storedFields } from './payloads.js';
 import { issueReward } from './rewards.js';
 import { requiredPeriod, settleMissed } from './streak.js';
 import type { LogKind, LogRow, ProgressRow, RewardSource, Tx } from './types.js';
@@ -160,10 +162,15 @@ function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null 
 
 async function unchanged(trx: Knex, definition: Definition, accountId: string, memberId: string): Promise<Change> {
   const progress = await currentProgress(trx, definition, accountId, memberId);
-  const tasks = progress
-    ? await trx<TaskProgressRow>('task_progress').where({ account_id: accountId, linked_schema_record_id: progress.id })
-    : [];
-  return { progress, splitFrom: null, tasks, revoked: [], changed: false };
+  return { progress, splitFrom: null, tasks: await shownTasks(trx, accountId, progress), revoked: [], changed: false };
+}
+
+/** The tasks a reversal answers with: a mission's, in order; a streak's current period's only. */
+async function shownTasks(trx: Knex, accountId: string, progress: ProgressRow | null): Promise<TaskProgressRow[]> {
+  if (!progress || 'challenge_id' in progress) return [];
+  const query = trx<TaskProgressRow>('task_progress').where({ account_id: accountId, linked_schema_record_id: progress.id });
+  if ('streak_id' in progress) query.where('period_key', progress.current_period_key);
+  return query.orderBy('created_at');
 }
 
 /** A replayed row with every column, as the database would return it (absent columns are null). */
@@ -228,14 +235,18 @@ async function recompute(
   const writes = new WriteSet(account.id);
   const achieved: RewardSource[] = [];
   const tx: Tx = { trx, ctx, records, account, now, writes, locked: true, issued: new IssueTally(), replay: achieved };
-  const runs = () => writes.insertedInto<ProgressRow>(progressTable).map((r) => complete(r, progressColumns));
-  const tasks = () => writes.insertedInto<TaskProgressRow>('task_progress').map((r) => complete(r, taskColumns));
+  // The replay's rows as inserted (absent columns undefined); each is completed where it is read.
+  const rawRuns = () => writes.insertedInto<ProgressRow>(progressTable);
+  const rawTasks = () => writes.insertedInto<TaskProgressRow>('task_progress');
+  const fill: Fill = { run: (r) => complete(r, progressColumns), task: (t) => complete(t, taskColumns) };
+  const runs = () => rawRuns().map(fill.run);
+  const tasks = () => rawTasks().map(fill.task);
 
   // A grant counts from the moment it was made: after the logs that had arrived by then.
   let nextGrant = 0;
   const grantUpTo = (arrived: Date | null) => {
     for (; nextGrant < grants.length && (arrived === null || grants[nextGrant]!.created_at <= arrived); nextGrant++) {
-      const run = runs().find((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
+      const run = rawRuns().findLast((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
       if (run && definition.kind === 'streak')
         writes.update<StreakProgressRow>(progressTable, run, {
           freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grants[nextGrant]!.count),
@@ -248,15 +259,19 @@ async function recompute(
     grantUpTo(log.created_at);
     const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
     if (definition.kind === 'streak')
-      await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(runs(), tasks()) });
+      await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(rawRuns(), rawTasks(), fill) });
     else if (definition.kind === 'challenge')
-      await aggregateChallenge(tx, { ...input, definition: definition.row, state: challengeState(runs() as ChallengeProgressRow[]) });
+      await aggregateChallenge(tx, {
+        ...input,
+        definition: definition.row,
+        state: challengeState(rawRuns() as ChallengeProgressRow[], fill),
+      });
     else
       await aggregateMission(tx, {
         ...input,
         definition: definition.row,
         activityId: log.activity_id as string,
-        state: missionState(runs() as MissionProgressRow[], tasks()),
+        state: missionState(rawRuns() as readonly MissionProgressRow[], rawTasks(), fill),
       });
   }
   grantUpTo(null);
@@ -282,8 +297,7 @@ async function recompute(
   const ids = matchRuns(kind, stored, replayed);
   const finalIds = new Set(ids.values());
   const byId = new Map(stored.map((r) => [r.id, r]));
-  let changed = false;
-  const updates: { row: Row; patch: Row; leaves: boolean }[] = [];
+  const updates: { row: Row; leaves: boolean }[] = [];
   const inserts: Row[] = [];
   const status = PROGRESS_STATUS[kind];
   for (const run of replayed) {
@@ -296,37 +310,36 @@ async function recompute(
     }
     // Warnings already sent for a deadline are not sent again.
     for (const c of ['warned_to_be_broken_at', 'is_warned']) if (c in existing) next[c] = (existing as Row)[c];
-    const patch = differences(existing, next, progressColumns);
-    if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: existing[status as keyof ProgressRow] === 'in_progress' });
+    if (Object.keys(differences(existing, next, progressColumns)).length)
+      updates.push({ row: { ...next, updated_at: now }, leaves: existing[status as keyof ProgressRow] === 'in_progress' });
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
     const patch = emptied(kind, existing, now);
-    if (Object.keys(patch).length) updates.push({ row: existing, patch, leaves: true });
+    if (Object.keys(patch).length) updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: true });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
-  updates.sort((a, b) => Number(b.leaves) - Number(a.leaves));
-  for (const u of updates) {
-    changed = true;
-    await trx(progressTable)
-      .where({ account_id: account.id, id: u.row.id })
-      .update({ ...u.patch, updated_at: now });
-  }
-  if (inserts.length) {
-    changed = true;
-    await trx(progressTable).insert(inserts);
-  }
+  await overwriteRows(
+    trx,
+    progressTable,
+    updates.filter((u) => u.leaves).map((u) => u.row),
+    progressColumns,
+  );
+  await overwriteRows(
+    trx,
+    progressTable,
+    updates.filter((u) => !u.leaves).map((u) => u.row),
+    progressColumns,
+  );
+  if (inserts.length) await trx(progressTable).insert(inserts);
+  let changed = updates.length + inserts.length > 0;
 
-  changed = (await reconcileTasks(trx, kind, account.id, storedTasks, tasks(), ids, taskColumns, now)) || changed;
+  changed = (await reconcileTasks(trx, kind, storedTasks, tasks(), ids, taskColumns, now)) || changed;
   const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, tasks(), reason);
   if (revoked.length) changed = true;
 
   const current = await currentProgress(trx, definition, account.id, memberId);
-  const currentTasks = current
-    ? await trx<TaskProgressRow>('task_progress')
-        .where({ account_id: account.id, linked_schema_record_id: current.id })
-        .orderBy('created_at')
-    : [];
+  const currentTasks = await shownTasks(trx, account.id, current);
   // A split leaves the original record broken and the later periods in a new one.
   const splitFrom = kind === 'streak' && current && !byId.has(current.id) ? (stored.at(-1) ?? null) : null;
   const splitFromNow = splitFrom
@@ -335,34 +348,44 @@ async function recompute(
   return { progress: current, splitFrom: splitFromNow, tasks: currentTasks, revoked, changed };
 }
 
+/** Completes a replayed row with every column of its table, as a read from the database would. */
+interface Fill {
+  run<P extends ProgressRow>(row: P): P;
+  task(row: TaskProgressRow): TaskProgressRow;
+}
+
 /** The streak state the ingest's read would return, from the replay's rows. */
-function streakState(runs: ProgressRow[], tasks: TaskProgressRow[]) {
+function streakState(runs: readonly ProgressRow[], tasks: readonly TaskProgressRow[], fill: Fill) {
   const all = runs as StreakProgressRow[];
-  const progress = all.find((r) => r.streak_progress_status === 'in_progress');
-  if (progress)
-    return {
-      progress,
-      task: tasks.find((t) => t.linked_schema_record_id === progress.id && t.period_key === progress.current_period_key) ?? null,
-    };
+  // From the end: the run in progress and its latest period's task are the newest rows.
+  const progress = all.findLast((r) => r.streak_progress_status === 'in_progress');
+  if (progress) {
+    const task = tasks.findLast((t) => t.linked_schema_record_id === progress.id && t.period_key === progress.current_period_key);
+    return { progress: fill.run(progress), task: task ? fill.task(task) : null };
+  }
   const latest = all.at(-1);
-  return latest ? { latest } : null;
+  return latest ? { latest: fill.run(latest) } : null;
 }
 
 /** The challenge windows the ingest's read would return: those in progress and the latest. */
-function challengeState(runs: ChallengeProgressRow[]) {
+function challengeState(runs: readonly ChallengeProgressRow[], fill: Fill) {
   const latest = runs.reduce<string | null>((max, r) => (max === null || r.period_key > max ? r.period_key : max), null);
-  return [...runs]
+  return runs
     .filter((r) => r.challenge_progress_status === 'in_progress' || r.period_key === latest)
-    .sort((a, b) => (a.period_key < b.period_key ? -1 : a.period_key > b.period_key ? 1 : 0));
+    .sort((a, b) => (a.period_key < b.period_key ? -1 : a.period_key > b.period_key ? 1 : 0))
+    .map((r) => fill.run(r));
 }
 
 /** The mission state the ingest's read would return, from the replay's rows. */
-function missionState(runs: MissionProgressRow[], tasks: TaskProgressRow[]) {
+function missionState(runs: readonly MissionProgressRow[], tasks: readonly TaskProgressRow[], fill: Fill) {
   const progress = runs.find((r) => r.mission_progress_status === 'in_progress');
+  const latest = runs.filter((r) => r.mission_progress_status !== 'in_progress').at(-1);
   return {
-    run: progress ? { progress, tasks: tasks.filter((t) => t.linked_schema_record_id === progress.id) } : null,
+    run: progress
+      ? { progress: fill.run(progress), tasks: tasks.filter((t) => t.linked_schema_record_id === progress.id).map(fill.task) }
+      : null,
     completedOnce: runs.some((r) => r.mission_progress_status === 'completed'),
-    latest: runs.filter((r) => r.mission_progress_status !== 'in_progress').at(-1) ?? null,
+    latest: latest ? fill.run(latest) : null,
   };
 }
 
@@ -448,7 +471,6 @@ function emptied(kind: LogKind, row: ProgressRow, now: Date): Row {
 async function reconcileTasks(
   trx: Knex,
   kind: LogKind,
-  accountId: string,
   stored: TaskProgressRow[],
   replayed: TaskProgressRow[],
   ids: Map<string, string>,
@@ -460,24 +482,18 @@ async function reconcileTasks(
   const byKey = new Map(stored.map((t) => [key(t, t.linked_schema_record_id), t]));
   const reached = new Set<string>();
   const inserts: Row[] = [];
-  let written = false;
+  const updates: Row[] = [];
   for (const task of replayed) {
     const parent = ids.get(task.linked_schema_record_id)!;
     const k = key(task, parent);
     reached.add(k);
     const existing = byKey.get(k);
-    const next: Row = { ...task, linked_schema_record_id: parent };
     if (!existing) {
-      inserts.push({ ...next, created_at: task.created_at ?? now, updated_at: now });
+      inserts.push({ ...task, linked_schema_record_id: parent, created_at: task.created_at ?? now, updated_at: now });
       continue;
     }
-    const patch = differences(existing, next, columns);
-    if (Object.keys(patch).length) {
-      written = true;
-      await trx('task_progress')
-        .where({ account_id: accountId, id: existing.id })
-        .update({ ...patch, updated_at: now });
-    }
+    const next: Row = { ...task, id: existing.id, created_at: existing.created_at, linked_schema_record_id: parent };
+    if (Object.keys(differences(existing, next, columns)).length) updates.push({ ...next, updated_at: now });
   }
   for (const task of stored) {
     if (
@@ -485,16 +501,11 @@ async function reconcileTasks(
       (task.current_progress_value === 0 && task.task_progress_status !== 'completed')
     )
       continue;
-    written = true;
-    await trx('task_progress')
-      .where({ account_id: accountId, id: task.id })
-      .update({ current_progress_value: 0, task_progress_status: 'in_progress', completed_at: null, updated_at: now });
+    updates.push({ ...task, current_progress_value: 0, task_progress_status: 'in_progress', completed_at: null, updated_at: now });
   }
-  if (inserts.length) {
-    written = true;
-    await trx('task_progress').insert(inserts);
-  }
-  return written;
+  await overwriteRows(trx, 'task_progress', updates, columns);
+  if (inserts.length) await trx('task_progress').insert(inserts);
+  return updates.length + inserts.length > 0;
 }
 
 /**
@@ -569,8 +580,9 @@ async function respond(
   change: Change,
 ): Promise<Record<string, unknown>> {
   const resource = (slug: string) => records.registry.require(slug);
-  const one = async (slug: string, row: Row | null) =>
-    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx }))[0]! : null;
+  // Stored fields only where the answer does not join (the log's member and definition are the caller's own).
+  const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>
+    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields }))[0]! : null;
   const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
   const milestones = await trx<MilestoneRow>('milestone')
     .where({ account_id: ctx.account!.id, linked_schema_record_id: definition.row.id, status: 'live' })
@@ -580,10 +592,10 @@ async function respond(
     : kind === 'mission'
       ? change.tasks.filter((t) => t.task_progress_status === 'completed').length
       : Number((change.progress as Row).current_progress_value);
-  const progress = await one(`${kind}_progress`, change.progress);
+  const progress = await one(`${kind}_progress`, change.progress, storedFields(records, `${kind}_progress`));
   const taskObjects = await many('task_progress', change.tasks);
   const revoked = await many('reward_log', change.revoked);
-  const logObject = (await records.serialize(resource(`${kind}_log`), [log], ctx, { db: trx }))[0]!;
+  const logObject = (await one(`${kind}_log`, log, [...storedFields(records, `${kind}_log`), 'reversals']))!;
   const streakTask =
     kind === 'streak' && change.progress
       ? (taskObjects.find((t) => t.periodKey === (change.progress as StreakProgressRow).current_period_key) ?? null)
@@ -605,7 +617,9 @@ async function respond(
         payload: {
           [`${kind}Log`]: logObject,
           [`${kind}Progress`]: progress,
-          ...(change.splitFrom ? { splitFromProgress: await one(`${kind}_progress`, change.splitFrom) } : {}),
+          ...(change.splitFrom
+            ? { splitFromProgress: await one(`${kind}_progress`, change.splitFrom, storedFields(records, `${kind}_progress`)) }
+            : {}),
           revokedRewardLogs: revoked,
         },
       },

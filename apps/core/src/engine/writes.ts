@@ -33,6 +33,7 @@ interface PendingUpdate {
 export class WriteSet {
   private readonly inserts: { table: string; rows: Row[] }[] = [];
   private readonly inserted = new Map<string, Row>();
+  private readonly insertedByTable = new Map<string, Row[]>();
   private readonly updates = new Map<string, PendingUpdate>();
   private readonly events: NewEvent[] = [];
 
@@ -67,15 +68,18 @@ export class WriteSet {
       ...v,
     }));
     for (const row of rows) this.inserted.set(`${table}:${row.id}`, row);
+    const ofTable = this.insertedByTable.get(table);
+    if (ofTable) ofTable.push(...rows);
+    else this.insertedByTable.set(table, [...rows]);
     if (rows.length) this.inserts.push({ table, rows });
     // What the database will hold once written, as the row type reads it.
     return rows as R[];
   }
 
   /** The rows this set inserted into a table, in order, as updates left them (a recompute's replay reads them). */
-  insertedInto<R>(table: string): R[] {
+  insertedInto<R>(table: string): readonly R[] {
     // Rows of `table`, inserted as an R by the callers that named it.
-    return this.inserts.filter((i) => i.table === table).flatMap((i) => i.rows) as R[];
+    return (this.insertedByTable.get(table) ?? []) as R[];
   }
 
   /** A change to a row read with its version, or to a row inserted by this set. */

@@ -1,4 +1,5 @@
 import type { AccountInfo } from '../auth/authenticate.js';
+import { isPlainObject } from '../db/json.js';
 import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import type { RowOfFields } from '../records/row-types.js';
@@ -31,6 +32,7 @@ const ID = {
   missionLog: '5a3c1f0e-0000-4000-8000-000000000032',
   reward: '5a3c1f0e-0000-4000-8000-000000000040',
   rewardLog: '5a3c1f0e-0000-4000-8000-000000000041',
+  reversal: '5a3c1f0e-0000-4000-8000-000000000042',
   taskProgress: '5a3c1f0e-0000-4000-8000-000000000050',
 };
 const milestoneId = (n: number) => `5a3c1f0e-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`;
@@ -137,6 +139,7 @@ function streak(t: SampleTexts): Json {
     toBeBrokenWarningHours: 24,
     maxFreezes: 2,
     freezeEarnEveryPeriods: 4,
+    rewardHoldDays: 0,
     eudTitle: t.streakTitle,
     eudDescription: t.streakDescription,
     eudIcon: null,
@@ -158,6 +161,7 @@ function challenge(t: SampleTexts): Json {
     startAt: null,
     endAt: null,
     toBeFailedWarningHours: 24,
+    rewardHoldDays: 0,
     eudTitle: t.challengeTitle,
     eudDescription: t.challengeDescription,
     eudIcon: null,
@@ -188,6 +192,7 @@ function mission(t: SampleTexts): Json {
     aggregationPeriod: 'weekly',
     rewardId: ID.reward,
     isRepeatable: false,
+    rewardHoldDays: 0,
     tasks: tasks(t),
     eudTitle: t.missionTitle,
     eudDescription: t.missionDescription,
@@ -237,6 +242,10 @@ function rewardLog(
     rewardExpiryAt: expiry,
     periodKey,
     status: 'live',
+    rewardLogStatus: 'issued',
+    confirmAt: null,
+    revokedAt: null,
+    revokedReason: null,
     eudRewardTitle: t.rewardTitle,
     eudRedeemInstructionMessage: t.redeemInstruction,
     createdAt: now.toISOString(),
@@ -273,6 +282,7 @@ function logResponse(
     status: 'live',
     isAggregated: true,
     periodKey: parts.periodKey,
+    reversedValue: 0,
     [kind]: parts.definition,
     ownedBy: ownedBy(),
     [`${kind}Progress`]: parts.progress,
@@ -486,8 +496,52 @@ function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   };
 }
 
+/**
+ * A reversal's payload (CONTRACT §17): the log of an in-progress sample with its value taken back,
+ * the progress after, and the reward log the reversal revoked.
+ */
+function reversedPayload(t: SampleTexts, kind: 'streak' | 'challenge' | 'mission', now: Date): Json {
+  const sample = (kind === 'streak' ? streakPayload : kind === 'challenge' ? challengePayload : missionPayload)(
+    t,
+    `${kind}_progress_in_progress`,
+    now,
+  );
+  const { [`${kind}Progress`]: progress, ...created } = objectOf(sample[`${kind}Log`]);
+  const log = Object.fromEntries(Object.entries(created).filter(([key]) => !LOG_ADDITIONS.has(key) && key !== kind && key !== 'ownedBy'));
+  const value = typeof log.activityValue === 'number' ? log.activityValue : 1;
+  const reversal = { id: ID.reversal, activityValue: value, reason: 'refund', createdAt: now.toISOString() };
+  const revoked = {
+    ...rewardLog(t, now, { slug: kind, id: String(objectOf(created[kind]).id) }, null, null),
+    rewardLogStatus: 'revoked',
+    revokedAt: now.toISOString(),
+    revokedReason: 'refund',
+  };
+  return {
+    [`${kind}Log`]: { ...log, reversedValue: value, reversals: [reversal] },
+    [`${kind}Progress`]: progress,
+    revokedRewardLogs: [revoked],
+  };
+}
+
+const objectOf = (value: unknown): Json => (isPlainObject(value) ? value : {});
+
+/** What a log create response adds to the log itself (CONTRACT §8). */
+const LOG_ADDITIONS = new Set([
+  'taskProgress',
+  'achievedMilestone',
+  'achievedMilestones',
+  'nextMilestone',
+  'achievedMilestoneRewardLog',
+  'achievedMilestoneRewardLogs',
+  'rewardLog',
+]);
+
 export function samplePayload(code: EventCode, now: Date, language: LanguageCode): Json {
   const t = SAMPLE_TEXTS[language];
+  if (code === 'reward_log_issued') return { rewardLog: rewardLog(t, now, { slug: 'streak', id: ID.streak }, null, '2026-W03') };
+  if (code === 'streak_progress_reversed') return reversedPayload(t, 'streak', now);
+  if (code === 'challenge_progress_reversed') return reversedPayload(t, 'challenge', now);
+  if (code === 'mission_progress_reversed') return reversedPayload(t, 'mission', now);
   if (code.startsWith('streak_')) return streakPayload(t, code, now);
   if (code.startsWith('challenge_')) return challengePayload(t, code, now);
   return missionPayload(t, code, now);
@@ -503,13 +557,14 @@ export function sampleEvent(
 ): RowOfFields<typeof eventLogFields> {
   const kind = code.split('_')[0]!;
   const progressId = { streak: ID.streakProgress, challenge: ID.challengeProgress, mission: ID.missionProgress }[kind];
+  const issued = code === 'reward_log_issued';
   return {
     id: ID.event,
     account_id: accountId,
     event_code: code,
     owned_by_id: memberId,
-    linked_schema_slug: `${kind}_progress`,
-    linked_schema_record_id: progressId ?? null,
+    linked_schema_slug: issued ? 'reward_log' : `${kind}_progress`,
+    linked_schema_record_id: issued ? ID.rewardLog : (progressId ?? null),
     payload: samplePayload(code, now, language),
     created_at: now,
     updated_at: now,
