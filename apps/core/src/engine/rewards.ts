@@ -17,61 +17,75 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
 }
 
 /**
- * Takes the oldest unissued live coupon of the reward for one reward log. SKIP LOCKED lets
- * concurrent issuers pass each other, and the row lock means a coupon never goes to two logs.
+ * Takes the oldest unissued live coupons of the reward, one for each reward log, in order. SKIP
+ * LOCKED lets concurrent issuers pass each other, and the row lock means a coupon never goes to
+ * two logs. Answers each served log's code; logs left over found the pool empty.
  */
-async function takePooledCoupon(trx: Knex, reward: RewardRow, rewardLogId: string): Promise<string | null> {
-  const result = await trx.raw<{ rows: Pick<CouponRow, 'coupon_code'>[] }>(
-    `update coupon set is_coupon_issued = true, reward_log_id = ?, updated_at = now()
-      where (account_id, id) = (
-        select account_id, id from coupon
-         where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
-         order by issue_order
-         limit 1
-         for update skip locked)
-     returning coupon_code`,
-    [rewardLogId, reward.account_id, reward.id],
+async function takePooledCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
+  const result = await trx.raw<{ rows: { reward_log_id: string; coupon_code: string }[] }>(
+    `with free as (
+       select account_id, id, row_number() over (order by issue_order) as n
+         from (select account_id, id, issue_order from coupon
+                where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
+                order by issue_order
+                limit ?
+                for update skip locked) f),
+     wanted as (select log_id, n from unnest(?::uuid[]) with ordinality as w(log_id, n))
+     update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
+       from free join wanted using (n)
+      where c.account_id = free.account_id and c.id = free.id
+     returning c.reward_log_id, c.coupon_code`,
+    [reward.account_id, reward.id, rewardLogIds.length, [...rewardLogIds]],
   );
-  return result.rows[0]?.coupon_code ?? null;
+  return new Map(result.rows.map((r) => [r.reward_log_id, r.coupon_code]));
 }
 
-/** Generates `prefix + random` and stores it as an issued coupon; the unique index settles collisions. */
-async function generateCoupon(trx: Knex, reward: RewardRow, rewardLogId: string): Promise<string> {
-  for (;;) {
-    const code = `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`;
+/** Generates `prefix + random` for each reward log and stores them as issued coupons; the unique index settles collisions. */
+async function generateCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
+  const codes = new Map<string, string>();
+  for (let left = [...rewardLogIds]; left.length; left = left.filter((id) => !codes.has(id))) {
     const inserted = await trx<CouponRow>('coupon')
-      .insert({
-        account_id: reward.account_id,
-        reward_id: reward.id,
-        coupon_code: code,
-        is_coupon_issued: true,
-        status: 'live',
-        reward_log_id: rewardLogId,
-      })
+      .insert(
+        left.map((id) => ({
+          account_id: reward.account_id,
+          reward_id: reward.id,
+          coupon_code: `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`,
+          is_coupon_issued: true,
+          status: 'live',
+          reward_log_id: id,
+        })),
+      )
       .onConflict(['account_id', 'coupon_code'])
       .ignore()
-      .returning('coupon_code');
-    if (inserted.length) return code;
+      .returning(['reward_log_id', 'coupon_code']);
+    for (const row of inserted) if (row.reward_log_id) codes.set(row.reward_log_id, row.coupon_code);
   }
+  return codes;
 }
 
 /**
- * Gives a reward log its code when its reward handles coupons: the pool's oldest, else a generated
- * one, else none. Null when the reward does not handle coupons or no code could be had.
+ * Gives reward logs of one reward their codes when it handles coupons: the pool's oldest, else
+ * generated ones, else none. Answers the codes by reward log; a log without one got none.
  */
-export async function takeCode(tx: Pick<Tx, 'trx' | 'issued'>, reward: RewardRow, rewardLogId: string): Promise<string | null> {
-  if (!reward.handle_coupon) return null;
-  const pooled = await takePooledCoupon(tx.trx, reward, rewardLogId);
-  if (pooled) {
-    tx.issued.coupon('pool');
-    return pooled;
-  }
+export async function takeCodes(
+  tx: Pick<Tx, 'trx' | 'issued'>,
+  reward: RewardRow,
+  rewardLogIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (!reward.handle_coupon || !rewardLogIds.length) return new Map();
+  const codes = await takePooledCoupons(tx.trx, reward, rewardLogIds);
+  for (let i = 0; i < codes.size; i++) tx.issued.coupon('pool');
+  const left = rewardLogIds.filter((id) => !codes.has(id));
+  if (!left.length) return codes;
   if (!reward.handle_coupon_auto_generation) {
-    tx.issued.emptyPool();
-    return null;
+    for (let i = 0; i < left.length; i++) tx.issued.emptyPool();
+    return codes;
   }
-  tx.issued.coupon('generated');
-  return generateCoupon(tx.trx, reward, rewardLogId);
+  for (const [id, code] of await generateCoupons(tx.trx, reward, left)) {
+    codes.set(id, code);
+    tx.issued.coupon('generated');
+  }
+  return codes;
 }
 
 /** What issuing sets on a reward log: its code, and the moments the code counts from. */
@@ -111,7 +125,7 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
     .returning('*');
   tx.issued.reward();
   if (held) return log!;
-  const code = await takeCode(tx, reward, log!.id);
+  const code = (await takeCodes(tx, reward, [log!.id])).get(log!.id) ?? null;
   return code ? updateRow(tx.trx, 'reward_log', log!, issuedFields(reward, code, tx.now)) : log!;
 }
 

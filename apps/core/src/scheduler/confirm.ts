@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
-import { issuedFields, takeCode } from '../engine/rewards.js';
+import { issuedFields, takeCodes } from '../engine/rewards.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -31,12 +31,22 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
         .skipLocked();
       if (!due.length) return 0;
       const rewards = await rewardsOf(trx, due);
-      const confirmed: RewardLogRow[] = [];
-      for (const log of due) {
-        const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
-        const code = reward ? await takeCode({ trx, issued }, reward, log.id) : null;
-        confirmed.push({ ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now });
+      const codes = new Map<string, string>();
+      for (const [key, logs] of groupBy(due, (l) => `${l.account_id}/${l.reward_id}`)) {
+        const reward = rewards.get(key);
+        if (reward)
+          for (const [id, code] of await takeCodes(
+            { trx, issued },
+            reward,
+            logs.map((l) => l.id),
+          ))
+            codes.set(id, code);
       }
+      const confirmed = due.map((log): RewardLogRow => {
+        const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
+        const code = codes.get(log.id) ?? null;
+        return { ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now };
+      });
       await trx.raw(
         `update reward_log r set reward_log_status = 'issued', coupon_code = v.coupon_code, reward_issued_at = v.reward_issued_at,
                 reward_expiry_at = v.reward_expiry_at, updated_at = v.updated_at

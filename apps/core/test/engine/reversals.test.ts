@@ -279,6 +279,24 @@ describe('holds', () => {
     expect((await eventsOf(m)).some((e) => e.eventCode === 'reward_log_issued')).toBe(false);
   });
 
+  it('confirms held reward logs of a pooled reward in pool order, and leaves a log without a code when the pool runs dry', async () => {
+    const c = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 1 });
+    const r = await reward({ handleCouponAutoGeneration: false });
+    await accepted(acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['POOL-1', 'POOL-2', 'POOL-3'] }));
+    await milestone('challenge', c.id, 1, r.id);
+    const members = [];
+    for (let i = 0; i < 4; i++) {
+      const m = await member();
+      members.push(m);
+      await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-28T10:00:00Z' });
+    }
+    expect(await confirmHeldRewards(records(), new Date(NOW.getTime() + 86_400_000))).toBeGreaterThanOrEqual(4);
+    const codes = [];
+    for (const m of members) codes.push((await rewardLogsOf(m))[0]);
+    expect(codes.map((l) => l.rewardLogStatus)).toEqual(['issued', 'issued', 'issued', 'issued']);
+    expect(codes.map((l) => l.couponCode)).toEqual(['POOL-1', 'POOL-2', 'POOL-3', null]);
+  });
+
   it('refuses a hold outside 0..90 days', async () => {
     for (const rewardHoldDays of [-1, 91, 1.5]) {
       const res = await acct.api.post('/schema/streak/record', { name: `S${++seq}`, rewardHoldDays });
