@@ -4,18 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { creatorFor } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
-import { SHOPIFY, TEST_SHOP } from './support/stack';
+import { orderPayload, refundPayload } from './support/orders';
+import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
  * The Members pages in Chromium (production build, real core, the Admin API stub): finding a member
- * by e-mail and by name, their page, granting streak freezes with the core's refusals shown, and
- * resending a reward's code through the Reward issued Flow trigger.
+ * by e-mail and by name, their page, granting streak freezes with the core's refusals shown,
+ * resending a reward's code through the Reward issued Flow trigger, and what a customer's orders
+ * earned and what refunds took back.
  */
 let admin: AdminApp;
 let api: Client;
 let marie: { id: string };
 let code: string;
 let daily: { id: string };
+let orderSpend: { id: string };
 
 const created = creatorFor(() => api);
 
@@ -44,6 +47,25 @@ beforeAll(async () => {
       status: 'live',
     });
     const weekly = await created('/schema/streak/record', { name: 'Weekly visit', status: 'live', aggregationPeriod: 'weekly' });
+    // Fed by paid orders (CONTRACT §17): a reward at 50, held 14 days.
+    orderSpend = await created('/schema/challenge/record', {
+      name: 'Order spend',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 500,
+      rewardHoldDays: 14,
+    });
+    await created('/schema/milestone/record', {
+      name: 'Fifty',
+      description: 'd',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: orderSpend.id,
+      milestoneTargetValue: 50,
+      rewardId: reward.id,
+      status: 'live',
+    });
+    await installed.app.earningRules.set(TEST_SHOP, orderSpend.id, { kind: 'challenge', source: 'orders', collectionIds: [] });
     const challenge = await created('/schema/challenge/record', {
       name: 'Monthly spend',
       status: 'live',
@@ -195,7 +217,9 @@ describe('members in Chromium', () => {
     expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend \d{4}-\d{2} In progress 40 \/ 100$/)]);
     expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Welcome mission In progress 1 \/ 2 /)]);
     expect(code).toMatch(/^WELCOME-/);
-    expect(await rowsOf('Rewards and codes')).toEqual([expect.stringMatching(new RegExp(`^Ten off Streak ${code} .* Never Resend code$`))]);
+    expect(await rowsOf('Rewards and codes')).toEqual([
+      expect.stringMatching(new RegExp(`^Ten off Streak (Success )?Issued ${code} .* Never Resend code$`)),
+    ]);
     await admin.browser.shot('member');
   });
 
@@ -265,6 +289,61 @@ describe('members in Chromium', () => {
     const rewardRow = page().getByRole('region', { name: 'Rewards and codes' }).locator('tbody tr');
     await rewardRow.getByRole('button', { name: /Resend code/ }).click();
     await rewardRow.getByText(/not a Shopify customer/).waitFor();
+  });
+
+  it('a customer’s orders: what each earned, what a refund took back, the reward it revoked and the one held since', async () => {
+    const deliver = async (topic: string, payload: Record<string, unknown>, subject: string) => {
+      const request = await webhookRequest(topic, payload);
+      const res = await fetch(`${admin.server.url}/webhooks/${topic}`, {
+        method: 'POST',
+        headers: request.headers,
+        body: await request.text(),
+      });
+      expect(res.status).toBe(200);
+      const end = Date.now() + 20_000;
+      while (
+        (await admin.stack.app.pool.query('select 1 from shopify_webhooks where subject = $1 and status = $2', [subject, 'done']))
+          .rowCount !== 1
+      ) {
+        if (Date.now() > end) throw new Error(`${subject} not worked off`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    const marieBuys = { customer: { id: 7001, first_name: 'Marie', last_name: 'Dupont', email: 'marie.dupont@example.com' } };
+    // 2 shoes at 25 (5 off) and a hat at 30: 75 reaches the milestone at 50; the hat's refund takes 30 back, below it.
+    await deliver(
+      'orders/paid',
+      orderPayload(9001, {
+        ...marieBuys,
+        lines: [
+          { product: 10, quantity: 2, price: '25.00', discount: '5.00' },
+          { product: 20, quantity: 1, price: '30.00' },
+        ],
+      }),
+      'order:9001',
+    );
+    await deliver('refunds/create', refundPayload(91, 9001, [{ position: 2, quantity: 1 }]), 'refund:91');
+    await deliver('orders/paid', orderPayload(9002, { ...marieBuys, lines: [{ product: 20, quantity: 2, price: '40.00' }] }), 'order:9002');
+
+    await admin.browser.open(`/app/members/${marie.id}`);
+    const orders = page().getByRole('region', { name: 'Orders and what they earned' });
+    const first = orders.getByRole('region', { name: '#9001' });
+    await first.getByText('Partly refunded').waitFor();
+    const text = (region: typeof first) => region.innerText().then((t) => t.replace(/\s+/g, ' '));
+    expect(await text(first)).toMatch(/#9001 · \d{4}-\d{2}-\d{2} \d{2}:\d{2} · \$75\.00/);
+    expect(await text(first)).toContain('Order spend (Challenge): +75');
+    expect(await text(first)).toContain('−30 by a refund');
+    expect(await text(first)).toMatch(/Reward “Ten off”: .*Revoked: refund 91 of order #9001/);
+    const second = orders.getByRole('region', { name: '#9002' });
+    expect(await text(second)).toContain('Order spend (Challenge): +80');
+    expect(await text(second)).toMatch(/Reward “Ten off”: .*Held until \d{4}-\d{2}-\d{2}/);
+    expect(await rowsOf('Rewards and codes')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^Ten off Challenge .*Held until/),
+        expect.stringMatching(/^Ten off Challenge .*Revoked/),
+      ]),
+    );
+    await admin.browser.shot('member-orders');
   });
 
   it('an unknown member reads as gone, not as an error', async () => {

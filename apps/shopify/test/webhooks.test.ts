@@ -66,12 +66,22 @@ describe('GDPR and lifecycle webhooks', () => {
     expect(rows[0].export.streakProgress).toHaveLength(1);
   });
 
-  it('customers/redact erases the member in the core; a redelivery is still 200', async () => {
+  it('customers/redact erases the member in the core and the orders the app kept; a redelivery is still 200', async () => {
+    await stack.app.pool.query(
+      `insert into shopify_orders (shop, order_id, customer_id, name, processed_at, amount, lines, status) values ($1, '77', '3003', '#77', now(), 10, '[]', 'earned')`,
+      [TEST_SHOP],
+    );
+    await stack.app.pool.query(
+      `insert into shopify_webhooks (shop, webhook_id, topic, subject, order_id, payload) values ($1, 'w77', 'orders/paid', 'order:77', '77', $2)`,
+      [TEST_SHOP, JSON.stringify({ id: 77, customer: { id: 3003, email: 'grace@example.com' } })],
+    );
     const payload = { shop_domain: TEST_SHOP, customer: { id: 3003 }, orders_to_redact: [] };
     for (let i = 0; i < 2; i++)
       expect((await call(routes.redact.action, await webhookRequest('customers/redact', payload))).status).toBe(200);
     expect(await members()).toHaveLength(0);
     expect((await api.get('/schema/streak_log/record')).body.data).toHaveLength(0);
+    for (const table of ['shopify_orders', 'shopify_webhooks'])
+      expect((await stack.app.pool.query(`select 1 from ${table} where shop = $1`, [TEST_SHOP])).rowCount, table).toBe(0);
   });
 
   it("app/scopes_update brings the stored offline session's scope up to date", async () => {

@@ -2,6 +2,7 @@ import type { AccountClient } from '../core/client.server';
 import { coreFailure, type CoreFailure } from '../core/failure';
 import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
+import type { OrderEffect } from '../earning/ledger.server';
 import type { Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -133,7 +134,16 @@ export interface RewardRow {
   /** When the code was issued, else when the reward was earned (a code still to come). */
   issuedAt: string | null;
   expiresAt: string | null;
+  /** CONTRACT §17: held (`pending` until `confirmAt`), `issued`, or `revoked` by a reversal. */
+  status: 'pending' | 'issued' | 'revoked';
+  confirmAt: string | null;
+  revokedReason: string | null;
+  /** A revoked reward's Shopify discount: deactivated, found used (left), not at Shopify, or failed; null when none. */
+  discount: string | null;
 }
+
+/** An order as the member page shows it, its time local to the member. */
+export type OrderRow = OrderEffect;
 
 export interface MemberDetail {
   member: MemberRow;
@@ -141,6 +151,14 @@ export interface MemberDetail {
   challenges: ChallengeRow[];
   missions: MissionRow[];
   rewards: RewardRow[];
+  /** The customer's orders and what each earned, took back and rewarded (Shopify customers only). */
+  orders: OrderRow[];
+}
+
+/** What the member page reads from the app's own tables: a customer's orders and revoked discounts' fate. */
+export interface MemberLedger {
+  orders(customerId: string): Promise<OrderEffect[]>;
+  discountOutcomes(rewardLogIds: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** How many of each a member page lists, newest first; a member with more is far from the usual. */
@@ -154,6 +172,7 @@ export async function memberDetail(
   api: AccountClient,
   id: string,
   shopTimezone: string | null,
+  ledger: MemberLedger,
 ): Promise<{ detail: MemberDetail | null; failure: CoreFailure | null }> {
   const member = await records(api, 'account_user').get(id);
   if (!member.ok) return { detail: null, failure: member.failure.status === 404 ? null : member.failure };
@@ -171,6 +190,11 @@ export async function memberDetail(
   for (const list of [streaks, challenges, missions, rewards]) if (!list.ok) return { detail: null, failure: list.failure };
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
   const own = memberRow(member.data);
+  const revoked = rows(rewards).flatMap((r) => (r.rewardLogStatus === 'revoked' ? [r.id] : []));
+  const [orders, discounts] = await Promise.all([
+    own.customerId === null ? [] : ledger.orders(String(own.customerId)),
+    ledger.discountOutcomes(revoked),
+  ]);
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
   const at = (iso: unknown) => localTime(iso, profile.timezone);
   return {
@@ -225,8 +249,13 @@ export async function memberDetail(
           couponCode: r.couponCode ?? null,
           issuedAt: at(r.rewardIssuedAt ?? r.createdAt),
           expiresAt: at(r.rewardExpiryAt),
+          status: r.rewardLogStatus === 'pending' || r.rewardLogStatus === 'revoked' ? r.rewardLogStatus : 'issued',
+          confirmAt: at(r.confirmAt),
+          revokedReason: r.revokedReason ?? null,
+          discount: discounts.get(r.id) ?? null,
         };
       }),
+      orders: orders.map((o) => ({ ...o, processedAt: at(o.processedAt) ?? o.processedAt })),
     },
   };
 }

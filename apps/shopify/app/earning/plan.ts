@@ -1,3 +1,4 @@
+import { isJsonObject } from '../json';
 import type { OrderLine, PaidOrder, RefundNotice } from '../shopify/order-payloads.server';
 
 /**
@@ -115,3 +116,15 @@ export function refundShare(
   }
   return Math.min(share, remaining);
 }
+
+/** An order's lines as the app stored them (`shopify_orders.lines`). */
+export const storedLines = (value: unknown): OrderLine[] =>
+  (Array.isArray(value) ? value.filter(isJsonObject) : []).flatMap((l) =>
+    typeof l.id === 'string' && typeof l.quantity === 'number' && typeof l.milli === 'number'
+      ? [{ id: l.id, productId: typeof l.productId === 'string' ? l.productId : null, quantity: l.quantity, milli: l.milli }]
+      : [],
+  );
+
+/** Numbers by key as the app stored them (refunded quantities per line, a log's thousandths per line). */
+export const storedNumbers = (value: unknown): Record<string, number> =>
+  isJsonObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number')) : {};

@@ -1,14 +1,12 @@
 import type pg from 'pg';
 import { type AccountClient, accountClient, CoreError } from '../core/client.server';
 import { type LogInput, type LogKind, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
-import { isJsonObject } from '../json';
 import type { AdminGraphql } from '../shopify/admin-api.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import {
   cancelNotice,
   createdCustomer,
   type OrderCustomer,
-  type OrderLine,
   type PaidOrder,
   paidOrder,
   refundNotice,
@@ -19,7 +17,7 @@ import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
 import { orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL } from './inbox.server';
-import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare } from './plan';
+import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
 
 /**
  * The worker role's share of CONTRACT §17: the kept order and customer webhooks become logs and
@@ -72,16 +70,6 @@ interface OrderLogRow {
   line_milli: unknown;
   log_id: string;
 }
-
-const numbersOf = (value: unknown): Record<string, number> =>
-  isJsonObject(value) ? Object.fromEntries(Object.entries(value).filter((e): e is [string, number] => typeof e[1] === 'number')) : {};
-
-const linesOf = (value: unknown): OrderLine[] =>
-  (Array.isArray(value) ? value.filter(isJsonObject) : []).flatMap((l) =>
-    typeof l.id === 'string' && typeof l.quantity === 'number' && typeof l.milli === 'number'
-      ? [{ id: l.id, productId: typeof l.productId === 'string' ? l.productId : null, quantity: l.quantity, milli: l.milli }]
-      : [],
-  );
 
 /** The member a customer is (CONTRACT §13), with what the webhook says of them. */
 const memberOf = (customer: OrderCustomer): LogInput['ownedBy'] => ({
@@ -306,8 +294,8 @@ export class EarningWorker {
     if (!order) return { status: 'waiting' };
     if (order.status === 'skipped') return { status: 'done', note: `the order earned nothing (${order.skip_reason})` };
     if (!api) return { status: 'done', note: 'shop not installed' };
-    const lines = linesOf(order.lines);
-    const before = numbersOf(order.refunded);
+    const lines = storedLines(order.lines);
+    const before = storedNumbers(order.refunded);
     const after = refund ? refundedAfter(lines, before, refund) : before;
     const { rows: logs } = await client.query<OrderLogRow>(
       `select kind, definition_id, activity_id, method, value_milli, reversed_milli, line_milli, log_id
@@ -319,7 +307,7 @@ export class EarningWorker {
         method: log.method,
         valueMilli: Number(log.value_milli),
         reversedMilli: Number(log.reversed_milli),
-        lineMilli: numbersOf(log.line_milli),
+        lineMilli: storedNumbers(log.line_milli),
       };
       const remaining = earned.valueMilli - earned.reversedMilli;
       const milli = refund ? refundShare(earned, lines, before, after) : remaining;

@@ -128,6 +128,18 @@ export class Outbox {
     }));
   }
 
+  /** What became of revoked reward logs' Shopify discounts (deactivated, used, not_found, failed), by reward log. */
+  async discountOutcomes(shop: string, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
+    if (!rewardLogIds.length) return new Map();
+    const { rows } = await this.deps
+      .pool()
+      .query<{ reward_log_id: string; deactivation: string }>(
+        'select reward_log_id, deactivation from reward_discounts where shop = $1 and reward_log_id = any($2) and deactivation is not null',
+        [shop, rewardLogIds],
+      );
+    return new Map(rows.map((r) => [r.reward_log_id, r.deactivation]));
+  }
+
   /** The admin's Retry: the failed discount is due again with a fresh round of attempts. */
   async retryDiscount(shop: string, rewardLogId: string): Promise<boolean> {
     const client = await this.deps.pool().connect();

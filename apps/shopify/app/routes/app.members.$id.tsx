@@ -2,20 +2,26 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Card, InlineGrid, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
+import { OrdersCard } from '../components/members/OrdersCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
 import { grantFreezes, memberDetail, resendRewardIssued } from '../admin/members.server';
 import { textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { outbox } from '../loop/outbox.server';
+import { customerOrders } from '../earning/ledger.server';
 import { fetchShop } from '../shopify/admin-api.server';
+import { pool } from '../storage/pool.server';
 
 /** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { api, admin } = await authenticateShop(request);
+  const { api, admin, session } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
   const shop = await fetchShop(admin).catch(() => null);
-  return memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null);
+  return memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null, {
+    orders: (customerId) => customerOrders(pool(), session.shop, customerId),
+    discountOutcomes: (ids) => outbox.discountOutcomes(session.shop, ids),
+  });
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
@@ -97,6 +103,11 @@ export default function Member() {
             </BlockStack>
           </Card>
         </Layout.Section>
+        {member.customerId !== null ? (
+          <Layout.Section>
+            <OrdersCard orders={detail.orders} rewards={detail.rewards} />
+          </Layout.Section>
+        ) : null}
         <Layout.Section>
           <StreaksCard rows={detail.streaks} />
         </Layout.Section>

@@ -2,16 +2,19 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { eraseMember } from '../core/member-data.server';
+import { forgetCustomer } from '../earning/ledger.server';
 import { authenticate } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId } from '../shopify/payloads.server';
+import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 
-/** customers/redact: erases the member (and its logs, progress and reward logs) in the core. */
+/** customers/redact: erases the member (and its logs, progress and reward logs) in the core, and the customer's orders kept here. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticate.webhook(request);
   const customerId = complianceCustomerId(payload);
   const account = await shops.find(shop);
   if (account && customerId !== null) await eraseMember(accountClient(config.coreUrl, account), customerGid(customerId));
+  if (customerId !== null) await forgetCustomer(pool(), shop, String(customerId));
   return new Response(null, { status: 200 });
 };

@@ -242,6 +242,25 @@ function Resend({ row }: { row: RewardRow }) {
   );
 }
 
+/** Whether a reward is held, issued or revoked (CONTRACT §17), and what became of a revoked one's Shopify discount. */
+export function RewardStatus({ row }: { row: RewardRow }) {
+  const { members: m } = useMessages();
+  if (row.status === 'pending') return <Badge tone="attention">{format(m.rewardStatus.pending, { date: row.confirmAt ?? '' })}</Badge>;
+  if (row.status === 'issued') return <Badge tone="success">{m.rewardStatus.issued}</Badge>;
+  return (
+    <BlockStack gap="100">
+      <Badge tone="critical">{row.revokedReason ? format(m.revokedBecause, { reason: row.revokedReason }) : m.rewardStatus.revoked}</Badge>
+      {row.discount ? (
+        <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
+          <Text as="span" tone="subdued">
+            {textFor(m.discountOutcomes, row.discount) ?? row.discount}
+          </Text>
+        </div>
+      ) : null}
+    </BlockStack>
+  );
+}
+
 export function RewardsCard({ rows }: { rows: RewardRow[] }) {
   const { members: m } = useMessages();
   const c = m.rewardColumns;
@@ -250,12 +269,15 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
       title={m.rewards}
       empty={m.emptyRewards}
       count={rows.length}
-      headings={[c.reward, c.from, c.code, c.issued, c.expires, c.resend]}
+      headings={[c.reward, c.from, c.status, c.code, c.issued, c.expires, c.resend]}
     >
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
           <IndexTable.Cell>{row.title ?? ''}</IndexTable.Cell>
           <IndexTable.Cell>{textFor(m.sources, row.source) ?? row.source}</IndexTable.Cell>
+          <IndexTable.Cell>
+            <RewardStatus row={row} />
+          </IndexTable.Cell>
           <IndexTable.Cell>
             {row.couponCode ? (
               <Text as="span" fontWeight="semibold">

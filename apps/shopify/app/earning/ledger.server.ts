@@ -1,0 +1,151 @@
+import type pg from 'pg';
+import { isJsonObject } from '../json';
+import { nothingLeft, ONE, storedLines, storedNumbers } from './plan';
+
+/**
+ * What the app knows of a customer's orders (CONTRACT §17), for the member page: each order, what
+ * it earned in each program, what refunds and a cancellation took back, and the reward logs it
+ * earned. Amounts in the shop's currency.
+ */
+export type OrderState = 'earned' | 'partly_refunded' | 'refunded' | 'cancelled' | 'skipped';
+
+export interface OrderReversal {
+  /** `refund:<id>` or `cancel:<order id>` (a first-order log's with `:first_order`). */
+  uniqueIdentifier: string;
+  value: number;
+  at: string;
+  refused: string | null;
+}
+
+export interface OrderLogEffect {
+  kind: 'streak' | 'challenge' | 'mission';
+  definitionName: string;
+  activityId: string;
+  method: 'count' | 'sum';
+  value: number;
+  reversed: number;
+  reversals: OrderReversal[];
+  /** Why the core refused the log, if it did. */
+  refused: string | null;
+  rewardLogIds: string[];
+}
+
+export interface OrderEffect {
+  orderId: string;
+  name: string;
+  processedAt: string;
+  amount: number;
+  currency: string | null;
+  state: OrderState;
+  /** Why an order earned nothing: a test order, one without a customer, a shop not installed then. */
+  skipReason: string | null;
+  logs: OrderLogEffect[];
+}
+
+const reversalsOf = (value: unknown): OrderReversal[] =>
+  (Array.isArray(value) ? value.filter(isJsonObject) : []).map((r) => ({
+    uniqueIdentifier: String(r.uniqueIdentifier ?? ''),
+    value: typeof r.milli === 'number' ? r.milli / ONE : 0,
+    at: String(r.at ?? ''),
+    refused: typeof r.refused === 'string' ? r.refused : null,
+  }));
+
+/** The customer's latest orders the app received (newest first) with their effects. */
+export async function customerOrders(pool: pg.Pool, shop: string, customerId: string, limit = 20): Promise<OrderEffect[]> {
+  const { rows: orders } = await pool.query<{
+    order_id: string;
+    name: string;
+    processed_at: Date;
+    amount: string;
+    currency: string | null;
+    lines: unknown;
+    refunded: unknown;
+    cancelled_at: Date | null;
+    status: 'earned' | 'skipped';
+    skip_reason: string | null;
+  }>(
+    `select order_id, name, processed_at, amount, currency, lines, refunded, cancelled_at, status, skip_reason
+       from shopify_orders where shop = $1 and customer_id = $2 order by processed_at desc limit $3`,
+    [shop, customerId, limit],
+  );
+  if (!orders.length) return [];
+  const { rows: logs } = await pool.query<{
+    order_id: string;
+    kind: OrderLogEffect['kind'];
+    definition_name: string;
+    activity_id: string;
+    method: OrderLogEffect['method'];
+    value_milli: string;
+    reversed_milli: string;
+    reversals: unknown;
+    refused: string | null;
+    reward_log_ids: unknown;
+  }>(
+    `select order_id, kind, definition_name, activity_id, method, value_milli, reversed_milli, reversals, refused, reward_log_ids
+       from shopify_order_logs where shop = $1 and order_id = any($2) order by kind, definition_name, activity_id`,
+    [shop, orders.map((o) => o.order_id)],
+  );
+  return orders.map((o) => {
+    const lines = storedLines(o.lines);
+    const refunded = storedNumbers(o.refunded);
+    const state: OrderState =
+      o.status === 'skipped'
+        ? 'skipped'
+        : o.cancelled_at
+          ? 'cancelled'
+          : nothingLeft(lines, refunded)
+            ? 'refunded'
+            : Object.values(refunded).some((q) => q > 0)
+              ? 'partly_refunded'
+              : 'earned';
+    return {
+      orderId: o.order_id,
+      name: o.name,
+      processedAt: o.processed_at.toISOString(),
+      amount: Number(o.amount),
+      currency: o.currency,
+      state,
+      skipReason: o.skip_reason,
+      logs: logs
+        .filter((l) => l.order_id === o.order_id)
+        .map((l) => ({
+          kind: l.kind,
+          definitionName: l.definition_name,
+          activityId: l.activity_id,
+          method: l.method,
+          value: Number(l.value_milli) / ONE,
+          reversed: Number(l.reversed_milli) / ONE,
+          reversals: reversalsOf(l.reversals),
+          refused: l.refused,
+          rewardLogIds: Array.isArray(l.reward_log_ids) ? l.reward_log_ids.filter((id): id is string => typeof id === 'string') : [],
+        })),
+    };
+  });
+}
+
+/**
+ * customers/redact: what the app keeps of the customer goes (their orders and what they earned, the
+ * webhooks naming them, their first order and visits); the core erases the member itself.
+ */
+export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(
+      'delete from shopify_order_logs where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)',
+      [shop, customerId],
+    );
+    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits'])
+      await client.query(`delete from ${table} where shop = $1 and customer_id = $2`, [shop, customerId]);
+    await client.query(
+      `delete from shopify_webhooks where shop = $1 and (payload->'customer'->>'id' = $2 or (topic = 'customers/create' and payload->>'id' = $2))`,
+      [shop, customerId],
+    );
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
