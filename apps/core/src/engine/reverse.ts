@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
+import { rowFromJson, rowsFromJson } from '../db/json.js';
+import { ident, numbered, run } from '../db/prepared.js';
 import { overwriteRows } from '../db/rows.js';
 import { tableColumns } from '../db/table-columns.js';
 import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
@@ -9,12 +11,12 @@ import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
-import type { ChallengeRow, MilestoneRow, MissionRow, StreakRow } from '../schema/definitions.js';
+import type { MilestoneRow } from '../schema/definitions.js';
 import type { AccountUserRow } from '../schema/members.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { RewardLogRow } from '../schema/rewards.js';
 import { aggregateChallenge, failedChallengePatch } from './challenge.js';
-import { lockAggregation } from './ingest.js';
+import { type Definition, definitionOf, lockAggregation } from './ingest.js';
 import { nextMilestone } from './milestones.js';
 import { aggregateMission, failedMissionPatch } from './mission.js';
 import { storedFields } from './payloads.js';
@@ -30,9 +32,6 @@ export const reverseBody = z.strictObject({
   uniqueIdentifier: z.string().min(1).max(256).optional(),
   reason: z.string().max(256).optional(),
 });
-
-/** A definition of any kind, as the recompute feeds it to its kind's aggregation. */
-type Definition = { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
 
 const PROGRESS_STATUS = {
   streak: 'streak_progress_status',
@@ -74,16 +73,12 @@ export async function reverseLog(
   const memberId = log.owned_by_id as string;
   await lockAggregation(trx, kind, definitionId, memberId);
 
-  if (uniqueIdentifier !== undefined) {
-    const existing = await trx('log_reversal')
-      .where({ account_id: account.id, log_kind: kind, definition_id: definitionId, unique_identifier: uniqueIdentifier })
-      .first('id');
-    if (existing)
-      throw duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
-        { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: existing.id },
-      ]);
-  }
-  const definition = await loadDefinition(trx, kind, account.id, definitionId);
+  const found = await gather(trx, kind, account.id, definitionId, memberId, uniqueIdentifier ?? null);
+  if (found.duplicate)
+    throw duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
+      { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: found.duplicate },
+    ]);
+  const definition = found.definition;
   if (!definition) throw conflict(`The ${kind} of this log is deleted: there is no progress left to change.`);
   const { method, left } = remaining(definition, log);
   if (method === 'count' && activityValue !== undefined && activityValue !== 1) {
@@ -98,41 +93,109 @@ export async function reverseLog(
     ]);
 
   const now = records.now();
-  await trx('log_reversal').insert({
-    account_id: account.id,
-    log_kind: kind,
-    definition_id: definitionId,
-    log_id: log.id,
-    owned_by_id: memberId,
-    activity_value: taken,
-    unique_identifier: uniqueIdentifier ?? null,
-    reason: reason ?? null,
-    created_at: now,
-    updated_at: now,
+  const reversedValue = Number(log.reversed_value) + taken;
+  const [reversedLog] = await run<LogRow>(trx, {
+    text: WRITE_REVERSAL[kind]!,
+    values: [account.id, kind, definitionId, log.id, memberId, taken, uniqueIdentifier ?? null, reason ?? null, now, reversedValue],
   });
-  const [reversedLog] = await trx<LogRow>(`${kind}_log`)
-    .where({ account_id: account.id, id: log.id })
-    .update({ reversed_value: Number(log.reversed_value) + taken, updated_at: now })
-    .returning('*');
+  // The replay reads the log as this reversal leaves it.
+  const logs = found.logs.map((l) => (l.id === log.id ? { ...l, reversed_value: reversedValue } : l));
 
   // A log that never counted changes no progress (CONTRACT §17).
   const change = log.is_aggregated
-    ? await recompute(records, trx, ctx, definition, memberId, now, reason ?? 'reversal')
+    ? await recompute(records, trx, ctx, { ...found, definition, logs }, memberId, now, reason ?? 'reversal')
     : await unchanged(trx, definition, account.id, memberId);
-  return respond(records, trx, ctx, kind, reversedLog!, definition, change);
+  return respond(records, trx, ctx, kind, reversedLog!, found.milestones, change);
 }
 
-async function loadDefinition(trx: Knex, kind: LogKind, accountId: string, id: string): Promise<Definition | undefined> {
-  if (kind === 'streak') {
-    const row = await trx<StreakRow>('streak').where({ account_id: accountId, id }).first();
-    return row && { kind, row };
-  }
-  if (kind === 'challenge') {
-    const row = await trx<ChallengeRow>('challenge').where({ account_id: accountId, id }).first();
-    return row && { kind, row };
-  }
-  const row = await trx<MissionRow>('mission').where({ account_id: accountId, id }).first();
-  return row && { kind, row };
+/** What a reversal works with, read in one statement once the lock is held. */
+interface Gathered {
+  definition: Definition | undefined;
+  /** The reversal that already used the uniqueIdentifier. */
+  duplicate: string | null;
+  member: AccountUserRow | undefined;
+  /** Live milestones, ascending by target. */
+  milestones: MilestoneRow[];
+  /** The member's logs that counted, in activityAt order. */
+  logs: LogRow[];
+  /** Freeze grants of the member on the streak, oldest first. */
+  grants: { created_at: Date; count: number }[];
+}
+
+const GATHER = Object.fromEntries(
+  (['streak', 'challenge', 'mission'] as const).map((kind) => [
+    kind,
+    numbered(
+      `select
+         (select row_to_json(d) from ${ident(kind)} d where d.account_id = ? and d.id = ?) as definition,
+         (select r.id from log_reversal r
+           where r.account_id = ? and r.log_kind = ? and r.definition_id = ? and r.unique_identifier = ?) as duplicate,
+         (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
+         (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
+           where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
+         (select coalesce(json_agg(l order by l.activity_at, l.created_at, l.id), '[]'::json) from ${ident(`${kind}_log`)} l
+           where l.account_id = ? and l.${ident(`${kind}_id`)} = ? and l.owned_by_id = ? and l.is_aggregated and l.status = 'live') as logs,
+         (select coalesce(json_agg(g order by g.created_at), '[]'::json) from freeze_grant g
+           where g.account_id = ? and g.streak_id = ? and g.owned_by_id = ?) as grants`,
+    ),
+  ]),
+);
+
+/** The reversal and the log's new total, in one statement. */
+const WRITE_REVERSAL = Object.fromEntries(
+  (['streak', 'challenge', 'mission'] as const).map((kind) => [
+    kind,
+    `with reversal as (
+       insert into log_reversal (account_id, log_kind, definition_id, log_id, owned_by_id, activity_value, unique_identifier, reason, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9))
+     update ${ident(`${kind}_log`)} set reversed_value = $10, updated_at = $9 where account_id = $1 and id = $4 returning *`,
+  ]),
+);
+
+async function gather(
+  trx: Knex,
+  kind: LogKind,
+  accountId: string,
+  definitionId: string,
+  memberId: string,
+  uniqueIdentifier: string | null,
+): Promise<Gathered> {
+  const [row] = await run<{
+    definition: unknown;
+    duplicate: string | null;
+    member: unknown;
+    milestones: unknown;
+    logs: unknown;
+    grants: unknown;
+  }>(trx, {
+    text: GATHER[kind]!,
+    values: [
+      accountId,
+      definitionId,
+      accountId,
+      kind,
+      definitionId,
+      uniqueIdentifier,
+      accountId,
+      memberId,
+      accountId,
+      definitionId,
+      accountId,
+      definitionId,
+      memberId,
+      accountId,
+      definitionId,
+      memberId,
+    ],
+  });
+  return {
+    definition: definitionOf(kind, row!.definition),
+    duplicate: row!.duplicate,
+    member: rowFromJson<AccountUserRow>(row!.member),
+    milestones: rowsFromJson<MilestoneRow>(row!.milestones),
+    logs: rowsFromJson<LogRow>(row!.logs),
+    grants: rowsFromJson<{ created_at: Date; count: number }>(row!.grants),
+  };
 }
 
 /** What a reversal changed: the member's current progress after it, and what it took back. */
@@ -203,7 +266,7 @@ async function recompute(
   records: Records,
   trx: Knex.Transaction,
   ctx: RequestContext,
-  definition: Definition,
+  { definition, member, milestones, logs, grants }: Gathered & { definition: Definition },
   memberId: string,
   now: Date,
   reason: string,
@@ -212,22 +275,6 @@ async function recompute(
   const account = ctx.account!;
   const progressTable = `${kind}_progress`;
   const where = { account_id: account.id, [`${kind}_id`]: definition.row.id, owned_by_id: memberId };
-  const [member, milestones, logs, grants] = [
-    await trx<AccountUserRow>('account_user').where({ account_id: account.id, id: memberId }).first(),
-    await trx<MilestoneRow>('milestone')
-      .where({ account_id: account.id, linked_schema_record_id: definition.row.id, status: 'live' })
-      .orderBy('milestone_target_value'),
-    await trx<LogRow>(`${kind}_log`)
-      .where({ ...where, is_aggregated: true, status: 'live' })
-      .orderBy([{ column: 'activity_at' }, { column: 'created_at' }, { column: 'id' }]),
-    kind === 'streak'
-      ? await trx<{ created_at: Date; count: number }>('freeze_grant')
-          .where('account_id', account.id)
-          .where('streak_id', definition.row.id)
-          .where('owned_by_id', memberId)
-          .orderBy('created_at')
-      : [],
-  ];
   const zone = member?.timezone ?? account.timezone ?? 'UTC';
   const progressColumns = await tableColumns(trx, progressTable);
   const taskColumns = await tableColumns(trx, 'task_progress');
@@ -576,7 +623,7 @@ async function respond(
   ctx: RequestContext,
   kind: LogKind,
   log: LogRow,
-  definition: Definition,
+  milestones: MilestoneRow[],
   change: Change,
 ): Promise<Record<string, unknown>> {
   const resource = (slug: string) => records.registry.require(slug);
@@ -584,9 +631,6 @@ async function respond(
   const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>
     row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields }))[0]! : null;
   const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
-  const milestones = await trx<MilestoneRow>('milestone')
-    .where({ account_id: ctx.account!.id, linked_schema_record_id: definition.row.id, status: 'live' })
-    .orderBy('milestone_target_value');
   const value = !change.progress
     ? 0
     : kind === 'mission'
