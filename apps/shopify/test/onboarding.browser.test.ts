@@ -3,7 +3,8 @@ import type { Locator } from 'playwright-core';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { ARTIFACTS } from './support/browser';
-import { SHOPIFY, TEST_SHOP } from './support/stack';
+import { orderPayload } from './support/orders';
+import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
  * The dashboard's first-run checklist in Chromium, from a fresh install (no program, no widget
@@ -88,6 +89,42 @@ describe('first-run checklist in Chromium', () => {
       filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: challenge.id }] },
     });
     expect(boards.body.data.map((b: { status: string }) => b.status)).toEqual(['live']);
+  });
+
+  it('the first paid order then counts by itself, with no Flow step, and shows on the member page', async () => {
+    const { browser, stack } = admin;
+    const page = browser.page;
+    // Shopify's orders/paid, signed as Shopify signs it: two lines worth 120 of products.
+    const order = orderPayload(5001, {
+      customer: { id: 9901, first_name: 'Ines', last_name: 'Shopper', email: 'ines@example.com' },
+      lines: [
+        { product: 1, quantity: 2, price: '50.00' },
+        { product: 2, quantity: 1, price: '20.00' },
+      ],
+    });
+    const request = await webhookRequest('orders/paid', order);
+    const res = await fetch(`${admin.server.url}/webhooks/orders/paid`, {
+      method: 'POST',
+      headers: request.headers,
+      body: await request.text(),
+    });
+    expect(res.status).toBe(200);
+    for (let end = Date.now() + 20_000; ;) {
+      const { rowCount } = await stack.app.pool.query(`select 1 from shopify_webhooks where subject = 'order:5001' and status = 'done'`);
+      if (rowCount) break;
+      if (Date.now() > end) throw new Error('the order was not worked off');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await browser.open('/app/members?q=ines');
+    await page.getByRole('link', { name: 'Ines Shopper' }).click();
+    const first = page.getByRole('region', { name: 'Orders and what they earned' }).getByRole('region', { name: '#5001' });
+    await first.waitFor();
+    const text = (await first.innerText()).replace(/\s+/g, ' ');
+    expect(text).toMatch(/#5001 · .* · \$120\.00 (Success )?Earned/);
+    expect(text).toContain('Monthly spend challenge (Challenge): +120');
+    // The milestone at 100 was reached; its reward waits out the return window.
+    expect(text).toMatch(/Held until \d{4}-\d{2}-\d{2}/);
+    await browser.shot('onboarding-first-order');
   });
 
   it('show it on your store: the deep link, the three ids, and the embed check ticking once the theme has the embed on', async () => {
