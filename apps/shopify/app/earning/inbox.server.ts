@@ -11,7 +11,7 @@ import { cancelNotice, createdCustomer, paidOrder, refundNotice } from '../shopi
 /** The channel a kept webhook is announced on, so a worker takes it at once. */
 export const EARNING_CHANNEL = 'loyalty_shopify_earning';
 
-export const STORE_TOPICS = ['orders/paid', 'refunds/create', 'orders/cancelled', 'customers/create'] as const;
+const STORE_TOPICS = ['orders/paid', 'refunds/create', 'orders/cancelled', 'customers/create'] as const;
 export type StoreTopic = (typeof STORE_TOPICS)[number];
 
 interface Kept {

@@ -19,7 +19,7 @@ export interface VisitDeps {
 }
 
 /** The calendar day of `at` in `timezone`, `YYYY-MM-DD`. */
-export function dayIn(timezone: string, at = new Date()): string {
+function dayIn(timezone: string, at = new Date()): string {
   try {
     return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
   } catch {

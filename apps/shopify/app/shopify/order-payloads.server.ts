@@ -62,7 +62,7 @@ const instant = (value: unknown): string | null => {
 };
 
 /** An amount in thousandths; 0 when absent or not a number. */
-export const toMilli = (value: unknown): number => {
+const toMilli = (value: unknown): number => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : Number.NaN;
   return Number.isFinite(n) ? Math.round(n * 1000) : 0;
 };
