@@ -1,5 +1,4 @@
-import type { AccountClient } from '../core/client.server';
-import { CoreError } from '../core/client.server';
+import { type AccountClient, CoreError } from '../core/client.server';
 import { records, whereEquals } from '../core/records.server';
 import type { EarningRule, EarningSource } from '../storage/earning-rules.server';
 import { type Feed, isBuiltInActivity, type Method, VISIT_ACTIVITY } from './plan';
@@ -14,8 +13,11 @@ const methodOf = (value: unknown): Method => (value === 'sum' ? 'sum' : 'count')
 
 /** Every live record of a kind (a shop's programs are tens, not thousands). */
 async function live<S extends 'streak' | 'challenge' | 'mission'>(api: AccountClient, slug: S) {
-  const listed = await records(api, slug).list({ filters: whereEquals('status', 'live'), limit: 1000 });
-  if (!listed.ok) throw new CoreError(listed.failure.status);
+  // No answer at all is status 0: the job waits for the core like for any other outage.
+  const listed = await records(api, slug)
+    .list({ filters: whereEquals('status', 'live'), limit: 1000 })
+    .catch(() => null);
+  if (!listed?.ok) throw new CoreError(listed ? listed.failure.status : 0);
   return listed.data;
 }
 
