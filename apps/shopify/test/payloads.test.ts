@@ -53,9 +53,12 @@ describe("the core's reward logs", () => {
     ).toEqual({
       id: 'l',
       rewardId: 'r',
+      // Without a status it is one from before holds: issued.
+      status: 'issued',
       couponCode: 'CODE',
       rewardExpiryAt: null,
       rewardIssuedAt: null,
+      confirmAt: null,
       createdAt: '2026-03-10T12:00:00.000Z',
       reward: {
         name: 'Ten off',
@@ -67,6 +70,10 @@ describe("the core's reward logs", () => {
         rewardExpiryAt: null,
       },
       eudRewardTitle: null,
+    });
+    expect(issuedRewardLog({ id: 'l', rewardId: 'r', rewardLogStatus: 'pending', confirmAt: '2026-03-24T12:00:00.000Z' })).toMatchObject({
+      status: 'pending',
+      confirmAt: '2026-03-24T12:00:00.000Z',
     });
     for (const value of [null, 'l', { id: 'l' }, { rewardId: 'r' }]) expect(issuedRewardLog(value)).toBeNull();
   });
