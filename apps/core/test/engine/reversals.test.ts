@@ -175,8 +175,18 @@ describe('reversing challenge and mission logs', () => {
     expect(rest.revokedRewardLogs).toHaveLength(1);
     expect(rest.reversedValue).toBe(80);
 
-    const bad = await reverse('challenge', l.id, { activityValue: -1 });
-    expect(bad.status).toBe(400);
+    for (const body of [
+      { activityValue: -1 },
+      { activityValue: 0 },
+      { activityValue: 1e300 },
+      { activityValue: '5' },
+      { reason: 'x'.repeat(257) },
+      [],
+    ]) {
+      const bad = await reverse('challenge', l.id, body);
+      expect(bad.status, JSON.stringify(body)).toBe(400);
+      expect(bad.body.error.code).toBe('invalid_input');
+    }
     const unknown = await reverse('challenge', l.id, { amount: 1 });
     expect(unknown.status).toBe(400);
 
@@ -229,6 +239,15 @@ describe('reversing challenge and mission logs', () => {
     expect(back.reversedValue).toBe(1);
     expect(back.streakProgress.currentProgressValue).toBe(1);
     expect((await eventsOf(m)).some((e) => e.eventCode === 'streak_progress_reversed')).toBe(false);
+
+    // A log whose definition was deleted: nothing left to recompute, nothing changed.
+    const gone = await create('challenge', { name: `C${++seq}`, completionTargetValue: 5 });
+    const orphan = await log('challenge', { challengeId: gone.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
+    expect((await acct.api.delete(`/schema/challenge/record/${gone.id}`)).status).toBe(204);
+    const deleted = await reverse('challenge', orphan.id);
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.error.code).toBe('conflict');
+    expect((await acct.api.get(`/schema/challenge_log/record/${orphan.id}`)).body.data.reversedValue).toBe(0);
 
     const other = await app.createAccount({ timezone: 'UTC' });
     const foreign = await other.api.post(`/schema/streak_log/record/${late.id}/action/reverse`, {});
