@@ -382,6 +382,7 @@ async function recompute(
   let changed = updates.length + inserts.length > 0;
 
   changed = (await reconcileTasks(trx, kind, storedTasks, tasks(), ids, taskColumns, now)) || changed;
+  if (changed) await resetGrowthStandings(trx, kind, account.id, definition.row.id, memberId, now);
   const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, tasks(), reason);
   if (revoked.length) changed = true;
 
@@ -399,6 +400,35 @@ async function recompute(
 interface Fill {
   run<P extends ProgressRow>(row: P): P;
   task(row: TaskProgressRow): TaskProgressRow;
+}
+
+/**
+ * The standings the progress triggers keep by growth only (a streak's best run, a mission's
+ * completions), set from the member's records as the reversal left them, so leaderboards follow
+ * (CONTRACT §15, §17). The others follow the progress rows' own updates.
+ */
+async function resetGrowthStandings(trx: Knex, kind: LogKind, accountId: string, definitionId: string, memberId: string, now: Date) {
+  if (kind === 'challenge') return;
+  const [rankBy, value] =
+    kind === 'streak'
+      ? [
+          'longest_run',
+          `select coalesce(max(current_progress_value), 0) from streak_progress where account_id = ? and streak_id = ? and owned_by_id = ?`,
+        ]
+      : [
+          'completions',
+          `select count(*) from mission_progress where account_id = ? and mission_id = ? and owned_by_id = ? and mission_progress_status = 'completed'`,
+        ];
+  await trx.raw(`select loyalty_standing_change(?, ?, ?, '', ?, 'set', (${value}), ?)`, [
+    accountId,
+    definitionId,
+    rankBy,
+    memberId,
+    accountId,
+    definitionId,
+    memberId,
+    now,
+  ]);
 }
 
 /** The streak state the ingest's read would return, from the replay's rows. */

@@ -151,6 +151,55 @@ describe('reversing streak logs', () => {
   });
 });
 
+describe('leaderboards follow reversals', () => {
+  it("a streak's current and longest run, a challenge's window and a mission's completions drop with what was taken back", async () => {
+    at('2027-02-03T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'monthly',
+      isRepeatable: true,
+      tasks: [{ name: 'Order', activityId: 'order', targetValue: 1 }],
+    });
+    const boards = {
+      current: await create('leaderboard', { name: 'Now', linkedSchemaSlug: 'streak', linkedSchemaRecordId: s.id, rankBy: 'current_run' }),
+      longest: await create('leaderboard', { name: 'Best', linkedSchemaSlug: 'streak', linkedSchemaRecordId: s.id, rankBy: 'longest_run' }),
+      window: await create('leaderboard', { name: 'Month', linkedSchemaSlug: 'challenge', linkedSchemaRecordId: c.id }),
+      completions: await create('leaderboard', { name: 'Done', linkedSchemaSlug: 'mission', linkedSchemaRecordId: mission.id }),
+    };
+    const m = await member();
+    const days = [];
+    for (const d of [1, 2, 3]) days.push(await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${d}T10:00:00Z` }));
+    const spend = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z', activityValue: 40 });
+    const done = await log('mission', { missionId: mission.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
+    const value = async (board: { id: string }, periodKey?: string) =>
+      (await acct.api.get(`/schema/leaderboard/record/${board.id}/standings`, periodKey ? { periodKey } : {})).body.data.entries.find(
+        (e: { ownedById: string }) => e.ownedById === m,
+      )?.value ?? 0;
+    expect([
+      await value(boards.current),
+      await value(boards.longest),
+      await value(boards.window, '2027-02'),
+      await value(boards.completions),
+    ]).toEqual([3, 3, 40, 1]);
+    await accepted(reverse('streak', days[2].id));
+    await accepted(reverse('challenge', spend.id, { activityValue: 15 }));
+    await accepted(reverse('mission', done.id));
+    expect([
+      await value(boards.current),
+      await value(boards.longest),
+      await value(boards.window, '2027-02'),
+      await value(boards.completions),
+    ]).toEqual([2, 2, 25, 0]);
+  });
+});
+
 describe('reversing challenge and mission logs', () => {
   it('takes a sum log back in parts, each at most what remains; a count log only whole', async () => {
     const c = await create('challenge', {
