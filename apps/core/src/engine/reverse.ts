@@ -245,10 +245,11 @@ function complete<R extends Row>(row: R, columns: string[]): R {
 }
 
 const IGNORED = new Set(['id', 'account_id', 'created_at', 'updated_at', 'row_version']);
+/** Equal as stored: a column a replayed row leaves out is null. */
 const same = (a: unknown, b: unknown) =>
   a instanceof Date || b instanceof Date
     ? (a instanceof Date ? a.getTime() : a) === (b instanceof Date ? b.getTime() : b)
-    : JSON.stringify(a) === JSON.stringify(b);
+    : JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** The columns of `next` that differ from `stored`. */
 function differences(stored: Row, next: Row, columns: string[]): Row {
@@ -287,7 +288,6 @@ async function recompute(
   const rawTasks = () => writes.insertedInto<TaskProgressRow>('task_progress');
   const fill: Fill = { run: (r) => complete(r, progressColumns), task: (t) => complete(t, taskColumns) };
   const runs = () => rawRuns().map(fill.run);
-  const tasks = () => rawTasks().map(fill.task);
 
   // A grant counts from the moment it was made: after the logs that had arrived by then.
   let nextGrant = 0;
@@ -381,9 +381,9 @@ async function recompute(
   if (inserts.length) await trx(progressTable).insert(inserts);
   let changed = updates.length + inserts.length > 0;
 
-  changed = (await reconcileTasks(trx, kind, storedTasks, tasks(), ids, taskColumns, now)) || changed;
+  changed = (await reconcileTasks(trx, kind, storedTasks, rawTasks(), ids, taskColumns, now)) || changed;
   if (changed) await resetGrowthStandings(trx, kind, account.id, definition.row.id, memberId, now);
-  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, tasks(), reason);
+  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, rawTasks(), reason);
   if (revoked.length) changed = true;
 
   const current = await currentProgress(trx, definition, account.id, memberId);
@@ -549,7 +549,7 @@ async function reconcileTasks(
   trx: Knex,
   kind: LogKind,
   stored: TaskProgressRow[],
-  replayed: TaskProgressRow[],
+  replayed: readonly TaskProgressRow[],
   ids: Map<string, string>,
   columns: string[],
   now: Date,
@@ -598,7 +598,7 @@ async function reconcileRewards(
   ids: Map<string, string>,
   stored: ProgressRow[],
   replayedRuns: ProgressRow[],
-  replayedTasks: TaskProgressRow[],
+  replayedTasks: readonly TaskProgressRow[],
   reason: string,
 ): Promise<RewardLogRow[]> {
   const { trx, account, now } = tx;
