@@ -383,7 +383,14 @@ async function recompute(
 
   changed = (await reconcileTasks(trx, kind, storedTasks, rawTasks(), ids, taskColumns, now)) || changed;
   if (changed) await resetGrowthStandings(trx, kind, account.id, definition.row.id, memberId, now);
-  const revoked = await reconcileRewards(tx, definition, memberId, achieved, ids, stored, replayed, rawTasks(), reason);
+  const revoked = await reconcileRewards(
+    tx,
+    definition,
+    memberId,
+    milestones,
+    { achieved, ids, stored, runs: replayed, tasks: rawTasks() },
+    reason,
+  );
   if (revoked.length) changed = true;
 
   const current = await currentProgress(trx, definition, account.id, memberId);
@@ -394,6 +401,16 @@ async function recompute(
     ? ((await trx<ProgressRow>(progressTable).where({ account_id: account.id, id: splitFrom.id }).first()) ?? null)
     : null;
   return { progress: current, splitFrom: splitFromNow, tasks: currentTasks, revoked, changed };
+}
+
+/** What a replay produced, and which stored record each of its runs continues. */
+interface Replay {
+  achieved: RewardSource[];
+  /** Replayed run id → the stored record it continues, or itself when it is new. */
+  ids: Map<string, string>;
+  stored: ProgressRow[];
+  runs: ProgressRow[];
+  tasks: readonly TaskProgressRow[];
 }
 
 /** Completes a replayed row with every column of its table, as a read from the database would. */
@@ -594,19 +611,23 @@ async function reconcileRewards(
   tx: Tx,
   definition: Definition,
   memberId: string,
-  achieved: RewardSource[],
-  ids: Map<string, string>,
-  stored: ProgressRow[],
-  replayedRuns: ProgressRow[],
-  replayedTasks: readonly TaskProgressRow[],
+  milestones: MilestoneRow[],
+  replay: Replay,
   reason: string,
 ): Promise<RewardLogRow[]> {
   const { trx, account, now } = tx;
-  const logs = await trx<RewardLogRow>('reward_log')
-    .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
-    .whereNot('reward_log_status', 'revoked')
-    .orderBy('created_at')
-    .forUpdate();
+  const { achieved, ids, stored, runs: replayedRuns, tasks: replayedTasks } = replay;
+  // Only what the replay can reach again is judged: a reward of a milestone since paused or
+  // deleted, or of a mission that no longer gives one, stays as it is.
+  const judged = new Set(milestones.filter((m) => m.reward_id).map((m) => m.id));
+  const completionJudged = definition.kind === 'mission' && definition.row.reward_id !== null;
+  const logs = (
+    await trx<RewardLogRow>('reward_log')
+      .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
+      .whereNot('reward_log_status', 'revoked')
+      .orderBy('created_at')
+      .forUpdate()
+  ).filter((l) => (l.milestone_id === null ? completionJudged : judged.has(l.milestone_id)));
   // A streak period belongs to the run whose periods, counted or frozen, span it.
   const spans = replayedRuns.map((run) => {
     const keys = [

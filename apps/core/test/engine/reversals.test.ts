@@ -131,6 +131,20 @@ describe('reversing streak logs', () => {
     await assertEventsDocumented(app, acct.api);
   });
 
+  it('leaves alone the reward of a milestone since paused', async () => {
+    at('2027-02-03T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const r = await reward();
+    const m2 = await milestone('streak', s.id, 2, r.id);
+    const m = await member();
+    const logs = [];
+    for (const d of [1, 2, 3]) logs.push(await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${d}T10:00:00Z` }));
+    expect((await acct.api.patch(`/schema/milestone/record/${m2.id}`, { status: 'paused' })).status).toBe(200);
+    const back = await accepted(reverse('streak', logs[2].id));
+    expect(back.revokedRewardLogs).toEqual([]);
+    expect((await rewardLogsOf(m)).map((l) => l.rewardLogStatus)).toEqual(['issued']);
+  });
+
   it('answers 409 to a replayed uniqueIdentifier and to a log with nothing left, changing nothing', async () => {
     at('2027-02-02T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
