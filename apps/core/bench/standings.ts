@@ -7,7 +7,7 @@ import { SecretBox } from '../src/auth/crypto.js';
 import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
 import { periodKey } from '../src/engine/periods.js';
-import type { RankBy } from '../src/engine/standings.js';
+import { buildPendingStandings, type RankBy } from '../src/engine/standings.js';
 import type { Knex } from 'knex';
 import { provisionAccount } from '../src/tenancy.js';
 import {
@@ -184,7 +184,13 @@ async function main(): Promise<void> {
       });
       board.leaderboardId = made.id;
       const createSeconds = elapsedSeconds(creating);
-      console.log(`${board.kind} leaderboard created (standings of ${MEMBERS} members built) in ${createSeconds.toFixed(1)} s`);
+      // Above LOYALTY_STANDINGS_INLINE_MAX progress records the standings are built in the background, as a worker does.
+      const building = process.hrtime.bigint();
+      await buildPendingStandings(db);
+      const buildSeconds = elapsedSeconds(building);
+      console.log(
+        `${board.kind} leaderboard created in ${createSeconds.toFixed(2)} s; standings of ${MEMBERS} members built in the background in ${buildSeconds.toFixed(1)} s`,
+      );
       await db.raw('vacuum analyze leaderboard_standing, leaderboard_count');
 
       // Members by the progress itself (every member is live): the first, the median and the last.
@@ -257,7 +263,7 @@ async function main(): Promise<void> {
         members.bottom.member_id,
         10,
       ]);
-      results[board.kind] = { rankBy: board.rankBy, periodKey: board.periodKey || null, createSeconds, scenarios };
+      results[board.kind] = { rankBy: board.rankBy, periodKey: board.periodKey || null, createSeconds, buildSeconds, scenarios };
     }
   } finally {
     await db.destroy();

@@ -15,6 +15,8 @@ export interface Config {
   lateLogGraceSeconds: number;
   /** A reward hold's day, in seconds (CONTRACT §17). */
   holdDaySeconds: number;
+  /** Up to how many progress records a new leaderboard's standings are built in its request; above, in the background. */
+  standingsInlineMax: number;
   webhookRetrySchedule: number[];
   webhookTimeoutMs: number;
   webhookAllowPrivate: boolean;
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
     lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900),
     holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1),
+    standingsInlineMax: int('LOYALTY_STANDINGS_INLINE_MAX', 10_000),
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: int('LOYALTY_WEBHOOK_TIMEOUT_MS', 15_000, 1),
     webhookAllowPrivate: bool('LOYALTY_WEBHOOK_ALLOW_PRIVATE', false),

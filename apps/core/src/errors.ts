@@ -43,6 +43,11 @@ export const rewardLogNotIssued = make(409, 'reward_log_not_issued', 'This rewar
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');
 export const unsupportedMediaType = make(415, 'unsupported_media_type', 'Unsupported content type.');
 
+/** 503 with Retry-After: retryable, like 429; never a 500. */
+export function unavailable(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError(503, 'unavailable', message, [], { 'retry-after': String(retryAfterSeconds) });
+}
+
 export function rateLimited(retryAfterSeconds: number): ApiError {
   return new ApiError(429, 'rate_limited', 'Too many requests.', [], { 'retry-after': String(retryAfterSeconds) });
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Knex } from 'knex';
-import { run } from '../db/prepared.js';
+import { ident, run } from '../db/prepared.js';
 import type { Period } from './periods.js';
 import { periodBounds, periodKey } from './periods.js';
 import type { LogKind } from './types.js';
@@ -223,4 +223,80 @@ export function displayName(
       : first;
   const initial = Array.from(visibleName(entry.lastName)).find((c) => /\p{L}/u.test(c));
   return initial ? `${shown} ${initial.toLocaleUpperCase()}.` : shown;
+}
+
+/**
+ * Starts keeping a new board's standings (CONTRACT §15). When a ready board ranks the definition
+ * this way they are kept already; when none does and the definition has at most `inlineMax`
+ * progress records they are built now, in the request; otherwise the board is left to the
+ * background builder (`buildPendingStandings`), which a large definition needs: a build in the
+ * request held every log of the definition for as long as it took. Answers whether they are ready.
+ */
+export async function startStandings(
+  trx: Knex,
+  board: { accountId: string; slug: LogKind; definitionId: string; rankBy: RankBy; leaderboardId: string },
+  inlineMax: number,
+): Promise<boolean> {
+  const others = await trx<{ id: string; account_id: string; linked_schema_record_id: string; rank_by: RankBy; standings_ready: boolean }>(
+    'leaderboard',
+  )
+    .where({ account_id: board.accountId, linked_schema_record_id: board.definitionId, rank_by: board.rankBy })
+    .whereNot('id', board.leaderboardId)
+    .select('standings_ready');
+  if (others.some((o) => o.standings_ready)) return true;
+  if (others.length) return false;
+  const [{ n }] = await trx
+    .raw<{ rows: [{ n: number }] }>(
+      `select count(*)::int as n from (select 1 from ${ident(`${board.slug}_progress`)} where account_id = ? and ${ident(`${board.slug}_id`)} = ? limit ?) s`,
+      [board.accountId, board.definitionId, inlineMax + 1],
+    )
+    .then((r) => r.rows);
+  if (n > inlineMax) return false;
+  await keepStandings(trx, board.accountId, board.definitionId, board.rankBy, board.leaderboardId);
+  return true;
+}
+
+const BUILD_BATCH = 2_000;
+
+/**
+ * Builds the standings of boards created over large definitions, a batch of members per
+ * transaction under the standings' exclusive lock (a log of the definition waits for one batch at
+ * most), and marks each board ready with its last batch. Several processes may run it: a board is
+ * built by whoever holds its build lock, the others pass it by. Answers how many boards it readied.
+ */
+export async function buildPendingStandings(db: Knex, batch = BUILD_BATCH): Promise<number> {
+  const boards = await db<{ id: string; account_id: string; linked_schema_record_id: string; rank_by: RankBy }>('leaderboard')
+    .where('standings_ready', false)
+    .select('id', 'account_id', 'linked_schema_record_id', 'rank_by');
+  let readied = 0;
+  for (const board of boards) {
+    let after: string | null = null;
+    for (;;) {
+      const step = await db.transaction(async (trx): Promise<'more' | 'done' | 'skip'> => {
+        const lock = await trx.raw<{ rows: [{ mine: boolean }] }>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as mine', [
+          `loyalty_standings_build:${board.id}`,
+        ]);
+        if (!lock.rows[0].mine) return 'skip';
+        const building = await trx('leaderboard').where({ account_id: board.account_id, id: board.id, standings_ready: false }).first('id');
+        if (!building) return 'skip';
+        const { rows } = await trx.raw<{ rows: [{ last: string | null }] }>('select loyalty_standings_build_batch(?, ?, ?, ?, ?) as last', [
+          board.account_id,
+          board.linked_schema_record_id,
+          board.rank_by,
+          after,
+          batch,
+        ]);
+        after = rows[0].last;
+        if (after !== null) return 'more';
+        // Every board ranking the definition this way shares the standings just built.
+        await trx('leaderboard')
+          .where({ account_id: board.account_id, linked_schema_record_id: board.linked_schema_record_id, rank_by: board.rank_by })
+          .update({ standings_ready: true });
+        return 'done';
+      });
+      if (step === 'done') readied += 1;
+      if (step !== 'more') break;
+    }
+  }
+  return readied;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
-import { ApiError, payloadTooLarge, rateLimited } from '../errors.js';
+import { ApiError, payloadTooLarge, rateLimited, unavailable } from '../errors.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { checkUrl } from './limits.js';
@@ -63,8 +63,7 @@ function isUnavailable(err: unknown): boolean {
  * is 503 with Retry-After (retryable, like 429), never a 500.
  */
 function translateDatabaseError(err: unknown): ApiError | undefined {
-  if (isUnavailable(err))
-    return new ApiError(503, 'unavailable', 'The service is briefly unavailable; retry shortly.', [], { 'retry-after': '1' });
+  if (isUnavailable(err)) return unavailable('The service is briefly unavailable; retry shortly.', 1);
   const code = codeOf(err);
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');

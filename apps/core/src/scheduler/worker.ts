@@ -8,6 +8,7 @@ import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
+import { buildPendingStandings } from '../engine/standings.js';
 import { confirmHeldRewards } from './confirm.js';
 import { runSweeps } from './sweeps.js';
 
@@ -83,6 +84,7 @@ export async function startWorkers(
     const now = s.records.now();
     const done = await runSweeps(s.records, now, s.config.lateLogGraceSeconds);
     done['reward confirmations'] = await confirmHeldRewards(s.records, now);
+    done['standings built'] = await buildPendingStandings(s.db);
     count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
   };

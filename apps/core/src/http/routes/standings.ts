@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type Router from '@koa/router';
 import { loadAccount } from '../../auth/authenticate.js';
 import { currentWindows, displayName, isPeriodKey, isWindowed, readBoardStandings } from '../../engine/standings.js';
-import { type ErrorDetail, invalidQuery, notFound } from '../../errors.js';
+import { type ErrorDetail, invalidQuery, notFound, unavailable } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
 import { isPublicFlow } from '../../records/context.js';
 import { dataResponse, errorResponses, security } from '../../records/openapi.js';
@@ -91,6 +91,9 @@ export function standingsRoutes(router: Router, s: Services): void {
       if (!found) throw missing();
     }
     const { board, period } = found;
+    // A board over a large definition answers once the background has built its standings.
+    const ready = await s.db('leaderboard').where({ account_id: board.account_id, id }).first('standings_ready');
+    if (ready && !ready.standings_ready) throw unavailable("The leaderboard's standings are being built; retry shortly.", 5);
 
     const details: ErrorDetail[] = [];
     if (params.limit !== undefined && params.limit > board.size) {
