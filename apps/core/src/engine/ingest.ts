@@ -276,7 +276,8 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
 }
 
 /** A definition with its kind, so that each kind's aggregation receives its own row type. */
-export type Definition = { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
+export type Definition =
+  { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
 
 export function definitionOf(kind: LogKind, json: unknown): Definition | undefined {
   if (kind === 'streak') {
