@@ -21,7 +21,7 @@ import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundS
 
 /**
  * The worker role's share of CONTRACT §17: the kept order and customer webhooks become logs and
- * reversals in the core. One row at a time under FOR UPDATE SKIP LOCKED, its transaction open while
+ * reversals in the core. Rows under FOR UPDATE SKIP LOCKED, a few at once, each in a transaction open while
  * the core is asked, so a process that dies mid-way leaves the row to the next one, which finds the
  * logs already written (the core answers their uniqueIdentifier as a replay) and carries on. A refund
  * or a cancellation waits for its order's logs; what a paid order, a refund and a cancellation do to
@@ -79,6 +79,9 @@ const memberOf = (customer: OrderCustomer): LogInput['ownedBy'] => ({
   ...(customer.email ? { email: customer.email } : {}),
 });
 
+/** Rows worked at once by one worker process (its pool holds 5 connections). */
+const EARNING_LANES = 4;
+
 /** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
 const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
 
@@ -91,6 +94,10 @@ export class EarningWorker {
       channel: EARNING_CHANNEL,
       name: 'loyalty-earning',
       step: () => this.workOne(),
+      // Rows are claimed with SKIP LOCKED and an order's webhooks are serialised on the order, so
+      // several at once are safe; most of a row's time is the core's answers. One pooled
+      // connection stays for the loop's sender.
+      lanes: EARNING_LANES,
     });
   }
 

@@ -9,12 +9,18 @@ export interface WorkLoopOptions {
   name: string;
   /** Does one unit of due work; true when there was some (the pass goes on), false when nothing is due. */
   step(): Promise<boolean>;
+  /**
+   * Steps run at once in a pass (default 1). More than one needs a `step` that claims its unit
+   * with SKIP LOCKED, so lanes never take the same one; each lane holds a pooled connection.
+   */
+  lanes?: number;
 }
 
 /**
  * How a worker role works off a table: passes of `step` until nothing is due, started by the
  * table's notifications (a committed row is sent at once) and by a poll besides (retries come due,
- * a notification may be missed). One pass at a time per loop; a kick during a pass runs another.
+ * a notification may be missed). One pass at a time per loop, in `lanes` concurrent steps; a kick
+ * during a pass runs another.
  */
 export class WorkLoop {
   private running: Promise<void> | null = null;
@@ -56,7 +62,11 @@ export class WorkLoop {
       do {
         this.again = false;
         try {
-          while (await this.options.step());
+          await Promise.all(
+            Array.from({ length: this.options.lanes ?? 1 }, async () => {
+              while (await this.options.step());
+            }),
+          );
         } catch (err) {
           console.error(`[${this.options.name}] pass failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
         }
