@@ -146,8 +146,7 @@ async function attemptLog(
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` },
     ]);
   const definition = found.row;
-  const task = found.kind === 'mission' ? found.row.tasks.find((t) => t.activityId === activityId) : undefined;
-  const method = found.kind === 'mission' ? (task?.aggregationMethod ?? 'count') : found.row.aggregation_method;
+  const method = methodOf(found, activityId);
   if (method === 'sum' && values.activityValue == null) {
     throw invalidInput('activityValue is required for sum aggregation.', [
       { field: 'activityValue', code: 'required', message: 'Required when the aggregation method is sum.' },
@@ -278,6 +277,12 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
 /** A definition with its kind, so that each kind's aggregation receives its own row type. */
 export type Definition =
   { kind: 'streak'; row: StreakRow } | { kind: 'challenge'; row: ChallengeRow } | { kind: 'mission'; row: MissionRow };
+
+/** How a log of the definition counts: its aggregation method, a mission's by the log's task (none matching: count). */
+export function methodOf(definition: Definition, activityId: string): 'count' | 'sum' {
+  if (definition.kind !== 'mission') return definition.row.aggregation_method;
+  return definition.row.tasks.find((t) => t.activityId === activityId)?.aggregationMethod ?? 'count';
+}
 
 export function definitionOf(kind: LogKind, json: unknown): Definition | undefined {
   if (kind === 'streak') {

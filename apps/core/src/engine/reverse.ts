@@ -16,7 +16,7 @@ import type { AccountUserRow } from '../schema/members.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { RewardLogRow } from '../schema/rewards.js';
 import { aggregateChallenge, failedChallengePatch } from './challenge.js';
-import { type Definition, definitionOf, lockAggregation } from './ingest.js';
+import { type Definition, definitionOf, lockAggregation, methodOf } from './ingest.js';
 import { nextMilestone } from './milestones.js';
 import { aggregateMission, failedMissionPatch } from './mission.js';
 import { storedFields } from './payloads.js';
@@ -42,10 +42,7 @@ const STARTED_AT = { streak: 'streak_started_at', challenge: 'challenge_started_
 
 /** What a log adds to its progress: 1 for a count method, else its value; less what was reversed. */
 function remaining(definition: Definition, log: LogRow): { method: 'count' | 'sum'; left: number } {
-  const method =
-    definition.kind === 'mission'
-      ? (definition.row.tasks.find((t) => t.activityId === log.activity_id)?.aggregationMethod ?? 'count')
-      : definition.row.aggregation_method;
+  const method = methodOf(definition, String(log.activity_id));
   const whole = method === 'sum' ? Number(log.activity_value) : 1;
   return { method, left: whole - Number(log.reversed_value) };
 }

@@ -18,6 +18,17 @@ export interface LogInput {
   uniqueIdentifier: string;
 }
 
+/** A customer as a log names its member inline (CONTRACT §8, §13): by externalId, with the names and e-mail known. */
+export const memberOf = (
+  externalId: string,
+  person: { firstName?: string | null; lastName?: string | null; email?: string | null },
+): LogInput['ownedBy'] => ({
+  externalId,
+  ...(person.firstName ? { firstName: person.firstName } : {}),
+  ...(person.lastName ? { lastName: person.lastName } : {}),
+  ...(person.email ? { email: person.email } : {}),
+});
+
 export type LogOutcome =
   | { written: true; logId: string; rewardLogIds: string[] }
   /** The uniqueIdentifier was logged before: `logId` is that log's. */
@@ -44,16 +55,21 @@ const existingId = (body: ErrorBody): string | null => {
   return isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
 };
 
+/**
+ * The log create of a kind, its definition named by the kind's own id field. Each kind's answer
+ * has its own type (its progress and definition); awaiting each makes their union.
+ */
+export async function postLog(api: AccountClient, kind: LogKind, { definitionId, ...common }: LogInput) {
+  return kind === 'streak'
+    ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
+    : kind === 'challenge'
+      ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
+      : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } });
+}
+
 /** One log; a transient refusal throws CoreError (the job is retried), a lasting one is an outcome. */
 export async function writeLog(api: AccountClient, kind: LogKind, input: LogInput): Promise<LogOutcome> {
-  const { definitionId, ...common } = input;
-  const result = await reach(async () =>
-    kind === 'streak'
-      ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
-      : kind === 'challenge'
-        ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
-        : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
-  );
+  const result = await reach(() => postLog(api, kind, input));
   if (result.data) {
     const log = result.data.data;
     const rewardLogs = [...log.achievedMilestoneRewardLogs, ...(log.rewardLog ? [log.rewardLog] : [])];

@@ -1,16 +1,9 @@
 import type pg from 'pg';
 import { type AccountClient, accountClient, CoreError } from '../core/client.server';
-import { type LogInput, type LogKind, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
+import { type LogKind, memberOf, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
 import type { AdminGraphql } from '../shopify/admin-api.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import {
-  cancelNotice,
-  createdCustomer,
-  type OrderCustomer,
-  type PaidOrder,
-  paidOrder,
-  refundNotice,
-} from '../shopify/order-payloads.server';
+import { cancelNotice, createdCustomer, type PaidOrder, paidOrder, refundNotice } from '../shopify/order-payloads.server';
 import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -70,14 +63,6 @@ interface OrderLogRow {
   line_milli: unknown;
   log_id: string;
 }
-
-/** The member a customer is (CONTRACT §13), with what the webhook says of them. */
-const memberOf = (customer: OrderCustomer): LogInput['ownedBy'] => ({
-  externalId: customerGid(customer.id),
-  ...(customer.firstName ? { firstName: customer.firstName } : {}),
-  ...(customer.lastName ? { lastName: customer.lastName } : {}),
-  ...(customer.email ? { email: customer.email } : {}),
-});
 
 /** Rows worked at once by one worker process (its pool holds 5 connections). */
 const EARNING_LANES = 4;
@@ -198,7 +183,7 @@ export class EarningWorker {
       }
     }
     const planned = planOrderLogs(order, feeds, { firstOrder, collectionsOf: (id) => collections.get(id) ?? [] });
-    const ownedBy = memberOf(customer);
+    const ownedBy = memberOf(customerGid(customer.id), customer);
     for (const log of planned) {
       const outcome = await writeLog(api, log.feed.kind, {
         definitionId: log.feed.definitionId,
@@ -376,7 +361,7 @@ export class EarningWorker {
     for (const feed of await signUpFeeds(api)) {
       const outcome = await writeLog(api, 'mission', {
         definitionId: feed.definitionId,
-        ownedBy: memberOf(customer),
+        ownedBy: memberOf(customerGid(customer.id), customer),
         activityId: feed.activityId,
         activityAt: customer.createdAt,
         activityValue: 1,

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
 import type { CoreErrorBody } from '../core/failure';
+import { type LogKind, memberOf, postLog } from '../core/logs.server';
 import { whereAll } from '../core/records.server';
 import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
@@ -12,7 +13,6 @@ import { customerGid } from './customer-ids.server';
  * answer is chosen for that: bad input or unknown records are 4xx naming the property, anything
  * that may succeed later (core down, throttled, shop still provisioning) is 503 or 429.
  */
-export type LogKind = 'streak' | 'challenge' | 'mission';
 
 export interface FlowPayload {
   shopify_domain?: unknown;
@@ -237,20 +237,9 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
       throw unavailable('The Shopify Admin API did not answer the customer lookup.');
     }
     if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
-    const ownedBy = {
-      externalId: customer,
-      ...(found.firstName ? { firstName: found.firstName } : {}),
-      ...(found.lastName ? { lastName: found.lastName } : {}),
-      ...(found.email ? { email: found.email } : {}),
-    };
-    const common = { ownedBy, activityId, activityAt, activityValue, uniqueIdentifier };
-    // Each kind's answer has its own type (its progress and definition); awaiting each makes their union.
-    const result = await callCore(async () =>
-      kind === 'streak'
-        ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
-        : kind === 'challenge'
-          ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
-          : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } }),
+    const ownedBy = memberOf(customer, found);
+    const result = await callCore(() =>
+      postLog(api, kind, { definitionId, ownedBy, activityId, activityAt, activityValue, uniqueIdentifier }),
     );
     if (result.data) {
       const log = result.data.data;
