@@ -1,33 +1,75 @@
 import { type AccountClient, CoreError } from '../core/client.server';
-import { records, whereEquals } from '../core/records.server';
+import { type RecordOf, records, whereEquals } from '../core/records.server';
 import type { EarningRule, EarningSource } from '../storage/earning-rules.server';
 import { type Feed, isBuiltInActivity, type Method, VISIT_ACTIVITY } from './plan';
 
 /**
  * The live definitions the store's activity feeds: streaks and challenges by their earning rule
- * (app/storage/earning-rules.server.ts), mission tasks by their built-in activity. Read from the core
- * at each job, so a definition set live, paused or deleted counts from the next order on.
+ * (app/storage/earning-rules.server.ts), mission tasks by their built-in activity, read from the
+ * core (`Live`).
  */
 
 const methodOf = (value: unknown): Method => (value === 'sum' ? 'sum' : 'count');
 
-/** Every live record of a kind (a shop's programs are tens, not thousands). */
-async function live<S extends 'streak' | 'challenge' | 'mission'>(api: AccountClient, slug: S) {
-  // No answer at all is status 0: the job waits for the core like for any other outage.
-  const listed = await records(api, slug)
-    .list({ filters: whereEquals('status', 'live'), limit: 1000 })
-    .catch(() => null);
-  if (!listed?.ok) throw new CoreError(listed ? listed.failure.status : 0);
-  return listed.data;
+type DefinitionSlug = 'streak' | 'challenge' | 'mission';
+type LiveRecords<S extends DefinitionSlug> = RecordOf<S>[];
+
+/** A shop's live definitions of a kind, as the feeds read them. */
+export interface Live {
+  of<S extends DefinitionSlug>(slug: S): Promise<LiveRecords<S>>;
+}
+
+/** Every live record of a kind, asked of the core now (a shop's programs are tens, not thousands). */
+export function liveNow(api: AccountClient): Live {
+  return {
+    async of(slug) {
+      // No answer at all is status 0: the job waits for the core like for any other outage.
+      const listed = await records(api, slug)
+        .list({ filters: whereEquals('status', 'live'), limit: 1000 })
+        .catch(() => null);
+      if (!listed?.ok) throw new CoreError(listed ? listed.failure.status : 0);
+      return listed.data;
+    },
+  };
+}
+
+/**
+ * Live definitions remembered per shop for `freshMs`: the worker role asks the core once per shop
+ * and kind in that time instead of three times per order (bench:orders). A change of the shop's
+ * earning rules (a program made or edited in the admin) is read at once; any other change of a
+ * definition (created, set live, paused or deleted) counts from orders taken up to `freshMs`
+ * later. A failed read is not remembered.
+ */
+export class LiveMemo {
+  private readonly kept = new Map<string, { at: number; rules: string; records: Promise<unknown> }>();
+
+  constructor(private readonly freshMs: number) {}
+
+  for(shop: string, api: AccountClient, rules: readonly EarningRule[]): Live {
+    const now = liveNow(api);
+    const ruled = JSON.stringify(rules);
+    return {
+      of: <S extends DefinitionSlug>(slug: S): Promise<LiveRecords<S>> => {
+        const key = `${shop} ${slug}`;
+        const hit = this.kept.get(key);
+        // Stored by this method under this slug's key only.
+        if (hit && hit.rules === ruled && Date.now() - hit.at < this.freshMs) return hit.records as Promise<LiveRecords<S>>;
+        const records = now.of(slug);
+        this.kept.set(key, { at: Date.now(), rules: ruled, records });
+        records.catch(() => this.kept.delete(key));
+        return records;
+      },
+    };
+  }
 }
 
 /** Streaks and challenges whose rule is `source`, as feeds of `activityId`. */
-async function ruled(api: AccountClient, rules: readonly EarningRule[], source: EarningSource, activityId: string): Promise<Feed[]> {
+async function ruled(live: Live, rules: readonly EarningRule[], source: EarningSource, activityId: string): Promise<Feed[]> {
   const feeds: Feed[] = [];
   for (const kind of ['streak', 'challenge'] as const) {
     const mine = new Map(rules.filter((r) => r.kind === kind && r.source === source).map((r) => [r.definitionId, r]));
     if (!mine.size) continue;
-    for (const definition of await live(api, kind)) {
+    for (const definition of await live.of(kind)) {
       const rule = mine.get(definition.id);
       if (!rule) continue;
       feeds.push({
@@ -44,8 +86,8 @@ async function ruled(api: AccountClient, rules: readonly EarningRule[], source: 
 }
 
 /** Live missions' tasks whose activity is one of `activities`. */
-async function missionTasks(api: AccountClient, activities: readonly string[]): Promise<Feed[]> {
-  return (await live(api, 'mission')).flatMap((mission) =>
+async function missionTasks(live: Live, activities: readonly string[]): Promise<Feed[]> {
+  return (await live.of('mission')).flatMap((mission) =>
     (mission.tasks ?? []).flatMap((task) =>
       isBuiltInActivity(task.activityId) && activities.includes(task.activityId)
         ? [
@@ -64,16 +106,20 @@ async function missionTasks(api: AccountClient, activities: readonly string[]): 
 }
 
 /** What a paid order feeds. */
-export async function orderFeeds(api: AccountClient, rules: readonly EarningRule[]): Promise<Feed[]> {
-  return [...(await ruled(api, rules, 'orders', 'order_paid')), ...(await missionTasks(api, ['order_paid', 'first_order']))];
+export async function orderFeeds(live: Live, rules: readonly EarningRule[]): Promise<Feed[]> {
+  const [ruledFeeds, tasks] = await Promise.all([
+    ruled(live, rules, 'orders', 'order_paid'),
+    missionTasks(live, ['order_paid', 'first_order']),
+  ]);
+  return [...ruledFeeds, ...tasks];
 }
 
 /** What a new customer feeds. */
-export function signUpFeeds(api: AccountClient): Promise<Feed[]> {
-  return missionTasks(api, ['account_created']);
+export function signUpFeeds(live: Live): Promise<Feed[]> {
+  return missionTasks(live, ['account_created']);
 }
 
 /** What a storefront visit feeds. */
-export function visitFeeds(api: AccountClient, rules: readonly EarningRule[]): Promise<Feed[]> {
-  return ruled(api, rules, 'visits', VISIT_ACTIVITY);
+export function visitFeeds(live: Live, rules: readonly EarningRule[]): Promise<Feed[]> {
+  return ruled(live, rules, 'visits', VISIT_ACTIVITY);
 }

@@ -4,7 +4,7 @@ import { transient, writeLog } from '../core/logs.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopAccount } from '../storage/shops.server';
-import { visitFeeds } from './feeds.server';
+import { liveNow, visitFeeds } from './feeds.server';
 
 /**
  * A storefront visit of a signed-in shopper (CONTRACT §17 Visits): at most one a day per member, as a
@@ -41,7 +41,7 @@ export async function recordVisit(
   const api = accountClient(deps.coreUrl, account);
   let logs = 0;
   try {
-    for (const feed of await visitFeeds(api, await deps.rules.rules(account.shop))) {
+    for (const feed of await visitFeeds(liveNow(api), await deps.rules.rules(account.shop))) {
       const outcome = await writeLog(api, 'streak', {
         definitionId: feed.definitionId,
         ownedBy: { externalId: customerGid(customerId) },

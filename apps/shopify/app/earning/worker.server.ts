@@ -8,7 +8,7 @@ import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
-import { orderFeeds, signUpFeeds } from './feeds.server';
+import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL } from './inbox.server';
 import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
 
@@ -64,14 +64,18 @@ interface OrderLogRow {
   log_id: string;
 }
 
-/** Rows worked at once by one worker process (its pool holds 5 connections). */
-const EARNING_LANES = 4;
+/** Rows worked at once by one worker process (its pool holds 10 connections; the loop sender keeps one). */
+const EARNING_LANES = 8;
 
 /** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
 const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
 
+/** How long the worker trusts what it last read of a shop's live definitions. */
+const LIVE_FRESH_MS = 2000;
+
 export class EarningWorker {
   private readonly loop: WorkLoop;
+  private readonly live = new LiveMemo(LIVE_FRESH_MS);
 
   constructor(private readonly deps: EarningDeps) {
     this.loop = new WorkLoop({
@@ -170,7 +174,8 @@ export class EarningWorker {
       await this.settleOrder(client, row.shop, order, skip);
       return { status: 'done', note: skip };
     }
-    const feeds = await orderFeeds(api, await this.deps.rules.rules(row.shop));
+    const rules = await this.deps.rules.rules(row.shop);
+    const feeds = await orderFeeds(this.live.for(row.shop, api, rules), rules);
     const firstOrder =
       feeds.some((f) => f.activityId === 'first_order') && (await this.claimFirstOrder(client, row.shop, customer.id, order.id));
     let collections = new Map<string, string[]>();
@@ -184,16 +189,22 @@ export class EarningWorker {
     }
     const planned = planOrderLogs(order, feeds, { firstOrder, collectionsOf: (id) => collections.get(id) ?? [] });
     const ownedBy = memberOf(customerGid(customer.id), customer);
-    for (const log of planned) {
-      const outcome = await writeLog(api, log.feed.kind, {
-        definitionId: log.feed.definitionId,
-        ownedBy,
-        activityId: log.feed.activityId,
-        activityAt: order.processedAt,
-        // A count log's value is 1 (planOrderLogs), so this is the log as the core will count it.
-        activityValue: log.valueMilli / ONE,
-        uniqueIdentifier: log.uniqueIdentifier,
-      });
+    // Each log is its own definition or task, so they are sent at once; the core orders each member's logs per definition.
+    const outcomes = await Promise.all(
+      planned.map((log) =>
+        writeLog(api, log.feed.kind, {
+          definitionId: log.feed.definitionId,
+          ownedBy,
+          activityId: log.feed.activityId,
+          activityAt: order.processedAt,
+          // A count log's value is 1 (planOrderLogs), so this is the log as the core will count it.
+          activityValue: log.valueMilli / ONE,
+          uniqueIdentifier: log.uniqueIdentifier,
+        }),
+      ),
+    );
+    for (const [i, log] of planned.entries()) {
+      const outcome = outcomes[i]!;
       await client.query(
         `insert into shopify_order_logs (shop, order_id, kind, definition_id, activity_id, definition_name, method, value_milli,
            line_milli, unique_identifier, log_id, refused, reward_log_ids)
@@ -358,7 +369,7 @@ export class EarningWorker {
     if (!customer) return { status: 'done', note: 'no customer in the payload' };
     if (!api) return { status: 'done', note: 'shop not installed' };
     const refused: string[] = [];
-    for (const feed of await signUpFeeds(api)) {
+    for (const feed of await signUpFeeds(this.live.for(row.shop, api, await this.deps.rules.rules(row.shop)))) {
       const outcome = await writeLog(api, 'mission', {
         definitionId: feed.definitionId,
         ownedBy: memberOf(customerGid(customer.id), customer),

@@ -3,7 +3,7 @@ import { config } from '../config.server';
 
 /** A pool on the app's database; what a process keeps open is its business (see pool()). */
 export function createPool(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', () => undefined);
