@@ -2,18 +2,74 @@ import type Router from '@koa/router';
 import type { RouterContext } from '@koa/router';
 import type { Context } from 'koa';
 import { optOut, readUnsubscribeToken } from '../../notifications/unsubscribe.js';
+import type { Channel } from '../../schema/members.js';
 import type { Services } from '../../services.js';
 
-const DONE: Record<string, { title: string; text: string }> = {
-  en: { title: 'Unsubscribed', text: 'You will no longer receive these messages.' },
-  es: { title: 'Suscripción cancelada', text: 'Ya no recibirás estos mensajes.' },
-  fr: { title: 'Désabonnement confirmé', text: 'Vous ne recevrez plus ces messages.' },
-  de: { title: 'Abgemeldet', text: 'Sie erhalten diese Nachrichten nicht mehr.' },
-  'zh-CN': { title: '已退订', text: '您将不再收到这些消息。' },
-  ja: { title: '配信停止しました', text: '今後これらのメッセージは届きません。' },
-  pt: { title: 'Subscrição cancelada', text: 'Deixará de receber estas mensagens.' },
-  it: { title: 'Disiscrizione completata', text: 'Non riceverai più questi messaggi.' },
-  ko: { title: '수신 거부 완료', text: '더 이상 이 메시지를 받지 않습니다.' },
+/** The page names the channel that stopped: a member who left SMS must not read that e-mails stop. */
+const DONE: Record<string, { title: string } & Record<Channel, string>> = {
+  en: {
+    title: 'Unsubscribed',
+    email: 'You will no longer receive our emails.',
+    push: 'You will no longer receive our push notifications.',
+    sms: 'You will no longer receive our text messages.',
+    chat: 'You will no longer receive our chat messages.',
+  },
+  es: {
+    title: 'Suscripción cancelada',
+    email: 'Ya no recibirás nuestros correos electrónicos.',
+    push: 'Ya no recibirás nuestras notificaciones push.',
+    sms: 'Ya no recibirás nuestros SMS.',
+    chat: 'Ya no recibirás nuestros mensajes de chat.',
+  },
+  fr: {
+    title: 'Désabonnement confirmé',
+    email: 'Vous ne recevrez plus nos e-mails.',
+    push: 'Vous ne recevrez plus nos notifications push.',
+    sms: 'Vous ne recevrez plus nos SMS.',
+    chat: 'Vous ne recevrez plus nos messages de chat.',
+  },
+  de: {
+    title: 'Abgemeldet',
+    email: 'Sie erhalten keine E-Mails mehr von uns.',
+    push: 'Sie erhalten keine Push-Benachrichtigungen mehr von uns.',
+    sms: 'Sie erhalten keine SMS mehr von uns.',
+    chat: 'Sie erhalten keine Chat-Nachrichten mehr von uns.',
+  },
+  'zh-CN': {
+    title: '已退订',
+    email: '您将不再收到我们的电子邮件。',
+    push: '您将不再收到我们的推送通知。',
+    sms: '您将不再收到我们的短信。',
+    chat: '您将不再收到我们的聊天消息。',
+  },
+  ja: {
+    title: '配信停止しました',
+    email: '今後、メールは届きません。',
+    push: '今後、プッシュ通知は届きません。',
+    sms: '今後、SMSは届きません。',
+    chat: '今後、チャットメッセージは届きません。',
+  },
+  pt: {
+    title: 'Subscrição cancelada',
+    email: 'Deixará de receber os nossos e-mails.',
+    push: 'Deixará de receber as nossas notificações push.',
+    sms: 'Deixará de receber os nossos SMS.',
+    chat: 'Deixará de receber as nossas mensagens de chat.',
+  },
+  it: {
+    title: 'Disiscrizione completata',
+    email: 'Non riceverai più le nostre e-mail.',
+    push: 'Non riceverai più le nostre notifiche push.',
+    sms: 'Non riceverai più i nostri SMS.',
+    chat: 'Non riceverai più i nostri messaggi in chat.',
+  },
+  ko: {
+    title: '수신 거부 완료',
+    email: '더 이상 이메일을 받지 않습니다.',
+    push: '더 이상 푸시 알림을 받지 않습니다.',
+    sms: '더 이상 문자 메시지를 받지 않습니다.',
+    chat: '더 이상 채팅 메시지를 받지 않습니다.',
+  },
 };
 const UNKNOWN = { title: 'Link not valid', text: 'This unsubscribe link is not valid.' };
 
@@ -37,7 +93,9 @@ export function unsubscribeRoutes(router: Router, s: Services): void {
     const who = readUnsubscribeToken(s.config.masterKey!, ctx.params.token ?? '');
     const lang = who && (await optOut(s.db, who));
     if (!lang) return page(ctx, 404, 'en', UNKNOWN);
-    page(ctx, 200, lang in DONE ? lang : 'en', DONE[lang] ?? DONE.en!);
+    const known = lang in DONE ? lang : 'en';
+    const done = DONE[known]!;
+    page(ctx, 200, known, { title: done.title, text: done[who.channel] });
   };
   router.get('/u/:token', handle);
   router.post('/u/:token', handle);
