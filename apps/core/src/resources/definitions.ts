@@ -17,20 +17,32 @@ import {
 } from '../schema/definitions.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
-/** Live milestones of the loaded definitions, ascending by target. */
+/**
+ * Live milestones of the loaded definitions, ascending by target, each with its reward (null when it
+ * has none): the widget says what a milestone earns, and guests and members cannot read rewards.
+ */
 async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
   if (!wanted.has('milestones')) return;
+  const accounts = [...new Set(rows.map((r) => r.account_id))];
   const found = await db<MilestoneRow>('milestone')
-    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id))])
+    .whereIn('account_id', accounts)
     .whereIn(
       'linked_schema_record_id',
       rows.map((r) => r.id),
     )
     .where('status', 'live')
     .orderBy('milestone_target_value', 'asc');
-  const joined = await serializeJoined('milestone', found);
-  // Guests and end users see a nested milestone as its id, target and EUD fields (CONTRACT §5): no timestamps.
-  const serialized = isPublicFlow(ctx) ? joined.map(({ createdAt, updatedAt, ...shown }) => shown) : joined;
+  const rewardIds = [...new Set(found.flatMap((m) => (m.reward_id ? [m.reward_id] : [])))];
+  // Sequential: inside a transaction these share one connection.
+  const rewardRows = rewardIds.length ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds) : [];
+  // Guests and end users see nested records as their id and public fields (CONTRACT §5): no timestamps.
+  const shown = (joined: Record<string, unknown>[]) =>
+    isPublicFlow(ctx) ? joined.map(({ createdAt, updatedAt, ...rest }) => rest) : joined;
+  const rewards = shown(await serializeJoined('reward', rewardRows));
+  const serialized = shown(await serializeJoined('milestone', found)).map((m, i) => ({
+    ...m,
+    reward: rewards.find((r) => r.id === found[i]!.reward_id) ?? null,
+  }));
   for (const row of rows) {
     row.milestones = serialized.filter((_, i) => found[i]!.linked_schema_record_id === row.id);
   }

@@ -62,7 +62,11 @@ export const streakFields = {
   rewardHoldDays: rewardHoldDays(),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
-  milestones: field.virtual(milestoneList, { public: true, description: 'Live milestones, ascending target.' }),
+  milestones: field.virtual(milestoneList, {
+    public: true,
+    description:
+      "Live milestones, ascending target, each with `reward`: its reward's public fields (discountType, discountValue and the EUD texts), or null.",
+  }),
 };
 
 export const challengeFields = {

@@ -109,13 +109,53 @@ describe('streak', () => {
         expect(read.milestones).toHaveLength(1);
         const [nested] = read.milestones;
         expect(nested).toMatchObject({ milestoneTargetValue: 5, eudTitle: 'Halfway' });
-        expect(Object.keys(nested).filter((k) => k !== 'id' && k !== 'milestoneTargetValue' && !k.startsWith('eud'))).toEqual([]);
+        expect(Object.keys(nested).filter((k) => !['id', 'milestoneTargetValue', 'reward'].includes(k) && !k.startsWith('eud'))).toEqual(
+          [],
+        );
+        expect(nested.reward).toBeNull();
       }
     }
     // API keys still see the milestone in full.
     const full = (await acct.api.get(`/schema/streak/record/${streak.id}`)).body.data.milestones[0];
     expect(full).toMatchObject({ name: 'M', status: 'live' });
     expect(full.createdAt).toEqual(expect.any(String));
+  });
+
+  it("nests each milestone's reward as its public fields, in the read's language, so the widget can say what a milestone earns", async () => {
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'Ten off',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 10,
+        rewardExpiryType: 'no_expiry',
+        eudTitle: '10% off',
+      })
+    ).body.data;
+    await acct.api.patch(`/schema/reward/record/${reward.id}`, { eudTitle: '10 % de réduction' }, {}, { languageCode: 'fr' });
+    const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 10 })).body.data;
+    const milestone = await acct.api.post('/schema/milestone/record', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      name: 'M',
+      description: 'd',
+      milestoneTargetValue: 5,
+      status: 'live',
+      rewardId: reward.id,
+    });
+    expect(milestone.status).toBe(200);
+    const guest = app.anon.with({ 'x-account-id': acct.accountId });
+    const read = await guest.get(`/schema/challenge/record/${challenge.id}`, { languageCode: 'fr' });
+    expect(read.body.data.milestones[0].reward).toEqual({
+      id: reward.id,
+      discountType: 'percentage',
+      discountValue: 10,
+      eudTitle: '10 % de réduction',
+      eudRedeemInstructionMessage: null,
+    });
+    // A deleted reward leaves the milestone without one.
+    await acct.api.delete(`/schema/reward/record/${reward.id}`);
+    expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
   });
 });
 
