@@ -4,6 +4,7 @@ import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { ARTIFACTS } from './support/browser';
 import { orderPayload } from './support/orders';
+import { STUB_SHOP } from './support/admin-stub';
 import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
@@ -67,6 +68,9 @@ describe('first-run checklist in Chromium', () => {
     const { browser } = admin;
     const page = browser.page;
     await browser.open('/app');
+    // One step at a time: the program step is done, so the next one is open; the merchant opens it again.
+    expect(await page.getByRole('button', { name: 'Choose: Monthly spend challenge' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Show step: 1. Choose a program' }).click();
     await page.getByRole('button', { name: 'Choose: Monthly spend challenge' }).click();
     await page.getByText('As a draft: nothing changes on the store until you set it live').click();
     await page.getByText('Issue rewards as Shopify discounts').click();
@@ -76,11 +80,13 @@ describe('first-run checklist in Chromium', () => {
     const [challenge] = (await api.get('/schema/challenge/record')).body.data;
     expect(challenge).toMatchObject({ status: 'draft', aggregationMethod: 'sum', completionTargetValue: 200 });
     expect(await admin.stack.app.earningRules.rule(TEST_SHOP, challenge.id)).toMatchObject({ source: 'orders' });
+    await page.getByRole('button', { name: 'Show step: 3. Automate it' }).click();
     await page
       .getByRole('region', { name: '3. Automate it' })
       .getByText('Paid orders, refunds, cancellations, sign-ups and visits already count')
       .waitFor();
 
+    await page.getByRole('button', { name: 'Show step: 1. Choose a program' }).click();
     await page.getByRole('button', { name: 'Set live' }).click();
     await page.getByText('“Monthly spend challenge” is live.').waitFor();
     expect((await api.get(`/schema/challenge/record/${challenge.id}`)).body.data.status).toBe('live');
@@ -127,41 +133,64 @@ describe('first-run checklist in Chromium', () => {
     await browser.shot('onboarding-first-order');
   });
 
-  it('show it on your store: the deep link, the three ids, and the embed check ticking once the theme has the embed on', async () => {
+  it('from install to a visible widget by one switch: no id typed or shown, the step ticks itself when the merchant comes back', async () => {
     const { browser, stack } = admin;
     const page = browser.page;
-    await browser.open('/app');
-    const editor = page.getByRole('link', { name: 'Open the theme editor' });
-    expect(await editor.getAttribute('href')).toBe(
-      `https://${TEST_SHOP}/admin/themes/current/editor?context=apps&activateAppId=${SHOPIFY.apiKey}/loyalty-widget`,
+    const link = `https://${TEST_SHOP}/admin/themes/current/editor?context=apps&activateAppId=${SHOPIFY.apiKey}/loyalty-widget`;
+    // The theme editor, in the tab the button opens.
+    await page
+      .context()
+      .route(`https://${TEST_SHOP}/admin/**`, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Theme editor</title><button>Save</button>' }),
+      );
+    // The app wrote the ids of the records the first program brought into the metafields the embed reads.
+    const ids = await Promise.all(
+      ['template', 'theme', 'floating_widget'].map(async (slug) => (await live(slug)).body.data[0].id as string),
     );
-    await page.getByText('app embed is not in your live theme yet').waitFor();
-    const ids = {
-      template_id: await page.getByLabel('Template ID').inputValue(),
-      theme_id: await page.getByLabel('Theme ID').inputValue(),
-      floating_widget_id: await page.getByLabel('Floating widget ID').inputValue(),
-    };
-    for (const [slug, id] of [
-      ['template', ids.template_id],
-      ['theme', ids.theme_id],
-      ['floating_widget', ids.floating_widget_id],
-    ]) {
-      expect((await api.get(`/schema/${slug}/record/${id}`)).body.data.status).toBe('live');
-    }
+    expect(
+      ['template_id', 'theme_id', 'floating_widget_id'].map((key) => stack.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|${key}`)),
+    ).toEqual(ids);
 
-    // The merchant switches the embed on in the theme editor and pastes the ids; the theme saves it.
+    await browser.open('/app');
+    const step = page.getByRole('region', { name: '2. Show it on your store' });
+    await step.getByText('The widget is not on in your live theme yet.').waitFor();
+    await step.getByText('Then select Save in the theme editor.').waitFor();
+    expect(await step.getByRole('textbox').count()).toBe(0);
+    const visible = await page.locator('body').innerText();
+    for (const id of ids) expect(visible).not.toContain(id);
+    await card('onboarding-card-embed-todo');
+
+    const turnOn = step.getByRole('link', { name: 'Turn on the widget in the theme editor' });
+    expect(await turnOn.getAttribute('href')).toBe(link);
+    expect(await turnOn.getAttribute('target')).toBe('_blank');
+    const [editor] = await Promise.all([page.context().waitForEvent('page'), turnOn.click()]);
+    await editor.waitForLoadState();
+    expect(editor.url()).toBe(link);
+    // The admin's tab stayed where it was.
+    expect(new URL(page.url()).pathname).toBe('/app');
+
+    // The merchant saves in the theme editor: the live theme now has the embed on, with no settings.
     stack.admin.mainTheme = {
       name: 'Dawn',
       settingsData: `/* auto-generated */\n${JSON.stringify({
-        current: {
-          blocks: { '1234567890': { type: 'shopify://apps/loyalty/blocks/loyalty-widget/abc', disabled: false, settings: ids } },
-        },
+        current: { blocks: { '1234567890': { type: 'shopify://apps/loyalty/blocks/loyalty-widget/abc', disabled: false, settings: {} } } },
       })}`,
     };
-    await page.getByRole('button', { name: 'Check again' }).click();
-    await page.getByText('The app embed is on in your live theme “Dawn” with valid ids.').waitFor();
+    const checks = stack.admin.requests.filter((r) => r.operation === 'LoyaltyMainTheme').length;
+    await editor.close();
+    // The merchant's tab regains focus. Headless Chromium keeps every tab visible and focused, so the
+    // page is told as a browser tells it on a return: visibilitychange, then focus.
+    await page.evaluate(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    });
+    await step.getByText('The widget is on in your live theme “Dawn”.').waitFor();
     await page.getByText('2 of 4 steps done').waitFor();
-    await page.getByRole('heading', { name: '2. Show it on your store' }).scrollIntoViewIfNeeded();
+    expect(await step.getByText('Done', { exact: true }).count()).toBe(1);
+    expect(stack.admin.requests.filter((r) => r.operation === 'LoyaltyMainTheme').length).toBe(checks + 1);
+    // Done, the step folds to its outcome and the next one opens.
+    await page.getByRole('region', { name: '3. Automate it' }).getByRole('button', { name: 'Mark as done' }).waitFor();
+    expect(await step.getByRole('link', { name: 'Turn on the widget in the theme editor' }).count()).toBe(0);
     await browser.shot('onboarding-embed-on');
     await card('onboarding-card-embed');
   });
@@ -189,6 +218,7 @@ describe('first-run checklist in Chromium', () => {
       await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
       await frame.getByText('Daily visit streak').first().waitFor({ timeout: 15_000 });
     };
+    await page.getByRole('button', { name: 'Show step: 4. See it as a shopper' }).click();
     await page.getByRole('button', { name: 'Preview as guest' }).click();
     await page.locator('[data-testid="onboarding-preview-guest"]').waitFor();
     await opened('onboarding-preview-guest');
@@ -202,9 +232,11 @@ describe('first-run checklist in Chromium', () => {
     await card('onboarding-card-preview');
 
     const automate = page.getByRole('region', { name: '3. Automate it' });
+    await page.getByRole('button', { name: 'Show step: 3. Automate it' }).click();
     await automate.getByRole('button', { name: 'Mark as done' }).click();
-    await automate.getByRole('button', { name: 'Mark as not done' }).waitFor();
     await page.getByText('3 of 4 steps done').waitFor();
+    // Ticked, the step folds and the last one opens.
+    await automate.getByText('Done', { exact: true }).waitFor();
     // The last step done folds the checklist at once, and the next visit finds it folded; it can be reopened.
     await page.getByRole('region', { name: '4. See it as a shopper' }).getByRole('button', { name: 'Mark as done' }).click();
     await page.getByText('Setup checklist: 4 of 4 steps done.').waitFor();
@@ -223,7 +255,7 @@ describe('first-run checklist in Chromium', () => {
     await browser.open('/app?locale=de');
     await browser.page.getByRole('button', { name: 'Einrichtungs-Checkliste anzeigen' }).click();
     await browser.page.getByRole('heading', { name: 'Starte dein Treueprogramm' }).waitFor();
-    await browser.page.getByText('Die App-Einbettung ist in deinem Live-Theme „Dawn“ mit gültigen IDs eingeschaltet.').waitFor();
+    await browser.page.getByText('Das Widget ist in deinem Live-Theme „Dawn“ eingeschaltet.').waitFor();
     await browser.shot('onboarding-de');
   });
 });

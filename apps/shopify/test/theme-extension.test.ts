@@ -10,14 +10,42 @@ const schema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(block)![1]
 };
 
 describe('theme app extension', () => {
-  it('is an app embed on body named "Loyalty widget" with the three id settings', () => {
+  it('is an app embed on body named "Loyalty widget" with no settings: the merchant only switches it on', () => {
     expect(schema.name).toBe('Loyalty widget');
     expect(schema.target).toBe('body');
-    expect(schema.settings.map((s) => s.id)).toEqual(['template_id', 'theme_id', 'floating_widget_id']);
+    expect(schema.settings).toEqual([]);
+    expect(block).not.toContain('block.settings');
   });
 
-  it('renders nothing on the storefront until all three are set (they are required)', () => {
-    expect(block).toMatch(/if template_id == blank or theme_id == blank or floating_widget_id == blank/);
+  it('takes the account, the core URL and the three ids from the app-owned metafields the app writes', () => {
+    expect(block).toContain("assign loyalty = shop.metafields['$app:loyalty']");
+    for (const key of ['account_id', 'base_url', 'template_id', 'theme_id', 'floating_widget_id'])
+      expect(block).toContain(`assign ${key} = loyalty.${key}.value`);
+    for (const [option, value] of [
+      ['baseUrl', 'base_url'],
+      ['accountId', 'account_id'],
+      ['templateId', 'template_id'],
+      ['themeId', 'theme_id'],
+      ['floatingWidgetId', 'floating_widget_id'],
+    ])
+      expect(block).toContain(`${option}: {{ ${value} | json }},`);
+  });
+
+  it('renders nothing on the storefront until they are all there, and says what is missing in the theme editor', () => {
+    const account = /if account_id == blank or base_url == blank -%}([\s\S]*?){%- elsif/.exec(block)?.[1] ?? '';
+    const ids =
+      /elsif template_id == blank or theme_id == blank or floating_widget_id == blank -%}([\s\S]*?){%- else/.exec(block)?.[1] ?? '';
+    for (const [branch, key] of [
+      [account, 'missing_account'],
+      [ids, 'missing_widget'],
+    ]) {
+      expect(branch).toContain('if request.design_mode');
+      expect(branch).toContain(`'loyalty_widget.${key}' | t`);
+      expect(branch).not.toContain('<script');
+    }
+    const locale = JSON.parse(readFileSync(new URL('locales/en.default.json', root), 'utf8')) as { loyalty_widget: Record<string, string> };
+    const used = [...block.matchAll(/'loyalty_widget\.(\w+)' \| t/g)].map((m) => m[1]);
+    expect(Object.keys(locale.loyalty_widget).sort()).toEqual([...new Set(used)].sort());
   });
 
   it('passes the storefront locale and fetches the token from the app proxy only for a signed-in customer', () => {
@@ -28,7 +56,6 @@ describe('theme app extension', () => {
     expect(customerBranch).toBeGreaterThan(0);
     expect(tokenFetch).toBeGreaterThan(customerBranch);
     expect(tokenFetch).toBeLessThan(guestBranch);
-    expect(block).toContain("shop.metafields['$app:loyalty']");
   });
 
   it('sends a signed-in customer’s visit of the day to the app proxy, once the page is idle, once a day per browser', () => {

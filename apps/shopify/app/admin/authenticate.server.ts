@@ -5,6 +5,7 @@ import { authenticate, provisioning } from '../shopify.server';
 import { ensureProvisioned } from '../shopify/install.server';
 import type { ShopAccount } from '../storage/shops.server';
 import { shops } from '../storage/stores.server';
+import { repairWidgetMetafields } from './widget-metafields.server';
 
 const webhookCheckedAt = new Map<string, number>();
 
@@ -34,6 +35,7 @@ async function repairCoreWebhook(account: ShopAccount): Promise<void> {
 export async function authenticateShop(request: Request) {
   const context = await authenticate.admin(request);
   const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
-  await repairCoreWebhook(account);
-  return { ...context, account, api: accountClient(config.coreUrl, account) };
+  const api = accountClient(config.coreUrl, account);
+  await Promise.all([repairCoreWebhook(account), repairWidgetMetafields(account.shop, context.admin, api)]);
+  return { ...context, account, api };
 }

@@ -11,10 +11,10 @@ import {
   InlineGrid,
   InlineStack,
   List,
+  ProgressBar,
   Text,
-  TextField,
 } from '@shopify/polaris';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import type { Checklist } from '../admin/onboarding/checklist.server';
@@ -22,6 +22,7 @@ import { TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templ
 import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../shopify/flow-extensions';
 
 const ACTION = '/app/onboarding';
+const PROGRESS_ID = 'onboarding-progress';
 
 /** What the checklist asks its route (app.onboarding.tsx). */
 type Intent =
@@ -49,27 +50,41 @@ function useSend() {
   return { fetcher, send, busy: fetcher.state !== 'idle' };
 }
 
-/** A step of the checklist: a region named by its title, with its done badge. */
-function Step({ title, done, children }: { title: string; done: boolean; children: ReactNode }) {
+/** Which step is open: one at a time, so the merchant reads the step to do now. */
+type Expand = { open: boolean; onOpen: () => void };
+
+/**
+ * A step of the checklist: a region named by its title, with its done badge and its latest outcome
+ * (what the merchant just did, or what the step found), which stays in view when the step folds;
+ * only an open step shows its body.
+ */
+function Step({
+  title,
+  done,
+  open,
+  onOpen,
+  outcome,
+  children,
+}: { title: string; done: boolean; outcome?: ReactNode; children: ReactNode } & Expand) {
+  const { onboarding: m } = useMessages();
   return (
     <section aria-label={title}>
       <BlockStack gap="300">
-        <StepHeader title={title} done={done} />
-        {children}
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="h3" variant="headingMd">
+            {title}
+          </Text>
+          <Badge tone={done ? 'success' : undefined}>{done ? m.done : m.toDo}</Badge>
+          {open ? null : (
+            <Button variant="plain" disclosure="down" onClick={onOpen} accessibilityLabel={`${m.show}: ${title}`}>
+              {m.show}
+            </Button>
+          )}
+        </InlineStack>
+        {outcome}
+        {open ? children : null}
       </BlockStack>
     </section>
-  );
-}
-
-function StepHeader({ title, done }: { title: string; done: boolean }) {
-  const { onboarding: m } = useMessages();
-  return (
-    <InlineStack gap="200" blockAlign="center">
-      <Text as="h3" variant="headingMd">
-        {title}
-      </Text>
-      <Badge tone={done ? 'success' : undefined}>{done ? m.done : m.toDo}</Badge>
-    </InlineStack>
   );
 }
 
@@ -79,7 +94,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>): strin
   return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
 }
 
-function ProgramStep({ data }: { data: Checklist['program'] }) {
+function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expand) {
   const { onboarding: o } = useMessages();
   const m = o.steps.program;
   const { fetcher, send, busy } = useSend();
@@ -87,8 +102,28 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
   const [status, setStatus] = useState<'live' | 'draft'>('live');
   const [discounts, setDiscounts] = useState(true);
   const answer = fetcher.data;
+  const outcome = (
+    <>
+      {answer?.intent === 'create' && answer.ok && answer.definition ? (
+        <Banner tone="success" title={format(m.created, { name: answer.definition.name, status: m.statuses[status] ?? status })}>
+          <Link to={`/app/r/${answer.definition.slug}/${answer.definition.id}`}>{m.open}</Link>
+        </Banner>
+      ) : null}
+      {answer?.intent === 'create' && !answer.ok ? (
+        <Banner tone="critical" title={format(m.failed, { message: answer.message ?? '' })}>
+          <p>{answer.leftOver?.length ? format(m.leftOver, { names: answer.leftOver.map((r) => r.name).join(', ') }) : m.nothingKept}</p>
+        </Banner>
+      ) : null}
+      {answer?.intent === 'launch' ? (
+        <Banner
+          tone={answer.ok ? 'success' : 'critical'}
+          title={answer.ok ? format(m.launched, { name: answer.name ?? '' }) : (answer.message ?? '')}
+        />
+      ) : null}
+    </>
+  );
   return (
-    <Step title={m.title} done={data.done}>
+    <Step title={m.title} done={data.done} outcome={outcome} {...expand}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -145,22 +180,6 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
           </Box>
         </BlockStack>
       ) : null}
-      {answer?.intent === 'create' && answer.ok && answer.definition ? (
-        <Banner tone="success" title={format(m.created, { name: answer.definition.name, status: m.statuses[status] ?? status })}>
-          <Link to={`/app/r/${answer.definition.slug}/${answer.definition.id}`}>{m.open}</Link>
-        </Banner>
-      ) : null}
-      {answer?.intent === 'create' && !answer.ok ? (
-        <Banner tone="critical" title={format(m.failed, { message: answer.message ?? '' })}>
-          <p>{answer.leftOver?.length ? format(m.leftOver, { names: answer.leftOver.map((r) => r.name).join(', ') }) : m.nothingKept}</p>
-        </Banner>
-      ) : null}
-      {answer?.intent === 'launch' ? (
-        <Banner
-          tone={answer.ok ? 'success' : 'critical'}
-          title={answer.ok ? format(m.launched, { name: answer.name ?? '' }) : (answer.message ?? '')}
-        />
-      ) : null}
       {data.programs.length ? (
         <BlockStack gap="100">
           <Text as="h4" variant="headingSm">
@@ -186,32 +205,40 @@ function ProgramStep({ data }: { data: Checklist['program'] }) {
   );
 }
 
-function EmbedStep({ data }: { data: Checklist['embed'] }) {
+/**
+ * Coming back to the admin's tab (from the theme editor's) checks the theme again, so the step
+ * ticks itself once the merchant has saved there.
+ */
+function useRecheckOnReturn(active: boolean) {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    if (!active) return;
+    let last = 0;
+    const recheck = () => {
+      // Focus and visibilitychange both fire on one return: one check is enough.
+      if (document.visibilityState !== 'visible' || Date.now() - last < 1000) return;
+      last = Date.now();
+      revalidate.current();
+    };
+    window.addEventListener('focus', recheck);
+    document.addEventListener('visibilitychange', recheck);
+    return () => {
+      window.removeEventListener('focus', recheck);
+      document.removeEventListener('visibilitychange', recheck);
+    };
+  }, [active]);
+}
+
+function EmbedStep({ data, ...expand }: { data: Checklist['embed'] } & Expand) {
   const { onboarding: o } = useMessages();
   const m = o.steps.embed;
   const { fetcher, send, busy } = useSend();
-  const revalidator = useRevalidator();
+  useRecheckOnReturn(!data.done);
   const check = data.check;
-  const keys = ['templateId', 'themeId', 'floatingWidgetId'] as const;
-  const missing = keys.some((k) => !data.ids[k]);
-  return (
-    <Step title={m.title} done={data.done}>
-      <Text as="p" tone="subdued">
-        {m.intro}
-      </Text>
-      <InlineGrid columns={{ xs: 1, md: 3 }} gap="300">
-        {keys.map((k) => (
-          <TextField key={k} label={m.ids[k]} value={data.ids[k] ?? ''} readOnly autoComplete="off" selectTextOnFocus />
-        ))}
-      </InlineGrid>
-      {missing ? (
-        <InlineStack gap="200" blockAlign="center">
-          <Text as="p">{m.missingRecords}</Text>
-          <Button loading={busy} onClick={() => send({ intent: 'widget' })}>
-            {m.createRecords}
-          </Button>
-        </InlineStack>
-      ) : null}
+  const outcome = (
+    <>
       {fetcher.data?.intent === 'widget' ? (
         <Banner tone={fetcher.data.ok ? 'success' : 'critical'} title={fetcher.data.ok ? m.recordsCreated : (fetcher.data.message ?? '')} />
       ) : null}
@@ -219,24 +246,35 @@ function EmbedStep({ data }: { data: Checklist['embed'] }) {
         {check.ok ? (
           <Banner tone="success" title={format(m.ok, { theme: check.themeName })} />
         ) : (
-          <Banner
-            tone="warning"
-            title={format(m.reasons[check.reason], {
-              theme: check.themeName ?? '',
-              fields: (check.fields ?? []).join(', '),
-              detail: check.detail ?? '',
-            })}
-          />
+          <Banner tone="warning" title={format(m.reasons[check.reason], { theme: check.themeName ?? '', detail: check.detail ?? '' })} />
         )}
       </div>
-      <InlineStack gap="200">
-        <Button variant="primary" url={data.link} target="_top">
-          {m.openEditor}
-        </Button>
-        <Button loading={revalidator.state !== 'idle'} onClick={() => revalidator.revalidate()}>
-          {m.checkAgain}
-        </Button>
-      </InlineStack>
+    </>
+  );
+  return (
+    <Step title={m.title} done={data.done} outcome={outcome} {...expand}>
+      <Text as="p" tone="subdued">
+        {m.intro}
+      </Text>
+      {data.ready ? null : (
+        <InlineStack gap="200" blockAlign="center">
+          <Text as="p">{m.missingRecords}</Text>
+          <Button loading={busy} onClick={() => send({ intent: 'widget' })}>
+            {m.createRecords}
+          </Button>
+        </InlineStack>
+      )}
+      {data.done ? null : (
+        <BlockStack gap="200">
+          <Box>
+            {/* A new tab: the admin stays open here, and its check re-runs when the merchant comes back. */}
+            <Button variant="primary" url={data.link} target="_blank">
+              {m.openEditor}
+            </Button>
+          </Box>
+          <Text as="p">{m.then}</Text>
+        </BlockStack>
+      )}
     </Step>
   );
 }
@@ -253,11 +291,11 @@ function MarkButton({ step, done }: { step: 'automate' | 'preview'; done: boolea
   );
 }
 
-function AutomateStep({ done, missionId }: { done: boolean; missionId: string | null }) {
+function AutomateStep({ done, missionId, ...expand }: { done: boolean; missionId: string | null } & Expand) {
   const { onboarding: o } = useMessages();
   const m = o.steps.automate;
   return (
-    <Step title={m.title} done={done}>
+    <Step title={m.title} done={done} {...expand}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
@@ -300,14 +338,13 @@ function AutomateStep({ done, missionId }: { done: boolean; missionId: string | 
   );
 }
 
-function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string; embed: Checklist['embed'] }) {
+function PreviewStep({ done, baseUrl, embed, ...expand }: { done: boolean; baseUrl: string; embed: Checklist['embed'] } & Expand) {
   const { onboarding: o } = useMessages();
   const m = o.steps.preview;
   const token = useSend();
   const [mode, setMode] = useState<'guest' | 'member' | null>(null);
   const { templateId, themeId, floatingWidgetId } = embed.ids;
-  const ready = Boolean(templateId && themeId && floatingWidgetId);
-  const config = ready
+  const config = embed.ready
     ? { accountId: embed.accountId, templateId: templateId!, themeId: themeId!, floatingWidgetId: floatingWidgetId! }
     : null;
   const memberToken = token.fetcher.data?.intent === 'preview-token' ? token.fetcher.data.accessToken : undefined;
@@ -317,11 +354,11 @@ function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string;
   const shown =
     config && mode === 'guest' ? config : config && mode === 'member' && memberToken ? { ...config, accessToken: memberToken } : null;
   return (
-    <Step title={m.title} done={done}>
+    <Step title={m.title} done={done} {...expand}>
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
-      {ready ? (
+      {embed.ready ? (
         <InlineStack gap="200">
           <Button pressed={mode === 'guest'} onClick={() => setMode('guest')}>
             {m.guest}
@@ -360,9 +397,15 @@ function PreviewStep({ done, baseUrl, embed }: { done: boolean; baseUrl: string;
 export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUrl: string }) {
   const { onboarding: m } = useMessages();
   const { send, busy } = useSend();
-  const done = [data.program.done, data.embed.done, data.automate.done, data.preview.done].filter(Boolean).length;
-  const progress = { done, total: 4 };
+  const steps = [data.program.done, data.embed.done, data.automate.done, data.preview.done];
+  const done = steps.filter(Boolean).length;
+  const progress = { done, total: steps.length };
   const missionId = data.program.programs.find((p) => p.slug === 'mission')?.id ?? null;
+  // The first step not done is open, and the next one opens by itself when it is done.
+  const current = Math.max(steps.indexOf(false), 0);
+  const [chosen, setChosen] = useState(current);
+  useEffect(() => setChosen(current), [current]);
+  const expand = (i: number): Expand => ({ open: chosen === i, onOpen: () => setChosen(i) });
   if (!data.open) {
     return (
       <Card>
@@ -384,7 +427,7 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
               <Text as="h2" variant="headingLg">
                 {m.title}
               </Text>
-              <Text as="p" tone="subdued">
+              <Text as="p" tone="subdued" id={PROGRESS_ID}>
                 {format(m.progress, progress)}
               </Text>
             </BlockStack>
@@ -392,10 +435,11 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
               {m.hide}
             </Button>
           </InlineStack>
-          <ProgramStep data={data.program} />
-          <EmbedStep data={data.embed} />
-          <AutomateStep done={data.automate.done} missionId={missionId} />
-          <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} />
+          <ProgressBar progress={(100 * done) / progress.total} tone="success" size="small" ariaLabelledBy={PROGRESS_ID} />
+          <ProgramStep data={data.program} {...expand(0)} />
+          <EmbedStep data={data.embed} {...expand(1)} />
+          <AutomateStep done={data.automate.done} missionId={missionId} {...expand(2)} />
+          <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} {...expand(3)} />
         </BlockStack>
       </section>
     </Card>

@@ -3,6 +3,7 @@ import { authenticateShop } from '../admin/authenticate.server';
 import { PREVIEW_MEMBER } from '../admin/onboarding/checklist.server';
 import { createProgram, createWidgetRecords, launchProgram, templateLanguage } from '../admin/onboarding/create-program.server';
 import { isTemplateId } from '../admin/onboarding/program-templates';
+import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { mintEndUserToken } from '../core/enduser-token.server';
 import { type JsonObject, objectOf } from '../json';
@@ -41,6 +42,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
           setEarningRule: (definitionId, rule) => earningRules.set(session.shop, definitionId, rule),
         },
       );
+      // The first program brings the widget's records; a failed one takes them away again.
+      await syncWidgetMetafields(session.shop, admin, api);
       return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
     }
     case 'launch': {
@@ -52,6 +55,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     }
     case 'widget': {
       const result = await createWidgetRecords(api, await templateLanguage(admin));
+      await syncWidgetMetafields(session.shop, admin, api);
       return Response.json({ intent: 'widget', ...result }, { status: result.ok ? 200 : 422 });
     }
     case 'mark': {

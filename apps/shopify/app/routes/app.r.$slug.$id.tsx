@@ -9,12 +9,14 @@ import { localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
 import { DEFINITION_SLUGS, resource } from '../admin/resources';
 import { readStandings, type StandingsView } from '../admin/standings.server';
+import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { isWidgetSlug } from '../shopify/widget-metafields.server';
 
 /**
  * One record of any resource: its form (create when the id is "new"), and what belongs to it —
@@ -79,7 +81,9 @@ const textsOf = (value: unknown): Record<string, string> =>
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
   const info = resource(params.slug);
-  const { api } = await authenticateShop(request);
+  const { api, admin, session } = await authenticateShop(request);
+  // A launcher, theme or template saved or deleted may change which records the storefront embed shows.
+  const embedChanged = () => (isWidgetSlug(info.slug) ? syncWidgetMetafields(session.shop, admin, api) : undefined);
   const id = params.id ?? 'new';
   const isNew = id === 'new';
   const input = objectOf(await request.json());
@@ -98,12 +102,14 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       if (Object.keys(errors).length) return fail(invalid(errors));
       const saved = isNew ? await createFromValues(api, info.slug, body) : await updateFromValues(api, info.slug, id, body);
       if (!saved.ok) return fail(saved.failure);
+      await embedChanged();
       if (isNew) return redirect(`/app/r/${info.slug}/${saved.data.id}`);
       return { ok: true, notice: format(m.record.saved, { singular: m.resources[info.slug].singular }) };
     }
     case 'delete': {
       const removed = await removeRecord(api, info.slug, id);
       if (!removed.ok) return fail(removed.failure);
+      await embedChanged();
       return redirect(`/app/r/${info.slug}`);
     }
     case 'add-milestone': {

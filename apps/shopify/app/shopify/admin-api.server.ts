@@ -65,6 +65,21 @@ export async function setMetafields(admin: AdminGraphql, metafields: MetafieldIn
   if (errors.length) throw new Error(`metafieldsSet failed: ${errors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ')}`);
 }
 
+/** Deletes the owner's metafields by key; a key the owner has no metafield for is no error. */
+export async function deleteMetafields(admin: AdminGraphql, ownerId: string, namespace: string, keys: string[]): Promise<void> {
+  const data = await run<{ metafieldsDelete: { userErrors: { field: string[] | null; message: string }[] } }>(
+    admin,
+    `#graphql
+    mutation LoyaltyMetafieldsDelete($metafields: [MetafieldIdentifierInput!]!) {
+      metafieldsDelete(metafields: $metafields) { deletedMetafields { key } userErrors { field message } }
+    }`,
+    { metafields: keys.map((key) => ({ ownerId, namespace, key })) },
+  );
+  const errors = data.metafieldsDelete.userErrors;
+  if (errors.length)
+    throw new Error(`metafieldsDelete failed: ${errors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ')}`);
+}
+
 export interface UserError {
   field: string[] | null;
   code?: string | null;

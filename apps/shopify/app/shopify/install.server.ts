@@ -2,7 +2,8 @@ import { accountClient, platformClient } from '../core/client.server';
 import { ensureCoreWebhook } from '../core/event-subscription.server';
 import { removeRecord } from '../core/records.server';
 import type { ShopAccount, ShopStore } from '../storage/shops.server';
-import { type AdminGraphql, fetchShop, setMetafields } from './admin-api.server';
+import { type AdminGraphql, deleteMetafields, fetchShop, setMetafields } from './admin-api.server';
+import { APP_NAMESPACE, liveWidgetIds, widgetMetafields } from './widget-metafields.server';
 
 export interface ProvisionDeps {
   coreUrl: string;
@@ -49,7 +50,7 @@ export function ensureProvisioned(deps: ProvisionDeps, shop: string, admin: Admi
  * Provisions the shop's organization and account through the platform API, idempotent on the shop
  * domain (a reinstall finds them again), stores the fresh key encrypted, retires the key it
  * replaces, and writes the ids as shop metafields (merchant-visible `loyalty` and the app-owned
- * `$app:loyalty` copy that the theme app embed reads, with the core's URL).
+ * `$app:loyalty` copy that the theme app embed reads, with the core's URL and the widget's ids).
  */
 export async function provisionShop(
   deps: Omit<ProvisionDeps, 'eventsUrl'>,
@@ -78,11 +79,20 @@ export async function provisionShop(
     await removeRecord(accountClient(deps.coreUrl, account), 'apikey', replaced).catch(() => undefined);
   }
   const ids = { account_id: account.accountId, organization_id: account.organizationId };
-  // The app-owned copy also tells the theme app embed where the widget's core is.
+  // The app-owned copy also tells the theme app embed where the widget's core is, and which of the
+  // account's records it shows (a reinstall finds the account's records again). Those ids are not
+  // worth failing the install for: the admin's next opening writes them (admin/authenticate.server.ts).
   const owned = { ...ids, base_url: deps.corePublicUrl };
+  const live = await liveWidgetIds(accountClient(deps.coreUrl, account)).catch(() => null);
+  const widget = live ? widgetMetafields(info.id, live) : { set: [], absent: [] };
   const field =
     (namespace: string) =>
     ([key, value]: [string, string]) => ({ ownerId: info.id, namespace, key, type: 'single_line_text_field', value });
-  await setMetafields(admin, [...Object.entries(ids).map(field('loyalty')), ...Object.entries(owned).map(field('$app:loyalty'))]);
+  await setMetafields(admin, [
+    ...Object.entries(ids).map(field('loyalty')),
+    ...Object.entries(owned).map(field(APP_NAMESPACE)),
+    ...widget.set,
+  ]);
+  if (widget.absent.length) await deleteMetafields(admin, info.id, APP_NAMESPACE, widget.absent);
   return { accountId: account.accountId, organizationId: account.organizationId };
 }

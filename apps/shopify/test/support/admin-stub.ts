@@ -5,13 +5,14 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, customer, metafieldsSet, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
+ * operations (shop, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
 export interface AdminStub {
   origin: string;
   customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null }>;
+  /** The shop's metafields by `ownerId|namespace|key`, as metafieldsSet and metafieldsDelete left them. */
   metafields: Map<string, string>;
   requests: { operation: string; variables: Record<string, unknown> }[];
   /** The token exchanges it granted, by requested token type. */
@@ -56,6 +57,96 @@ export const PLAIN_SETTINGS_DATA = `/*
 `;
 
 export const STUB_SHOP = { id: 'gid://shopify/Shop/424242', name: 'Test Shop', ianaTimezone: 'Europe/Paris' };
+
+/**
+ * The input objects of metafieldsSet and metafieldsDelete as Shopify's Admin GraphQL reference
+ * documents them (2025-10): each field's GraphQL type; `!` is required.
+ */
+const METAFIELDS_SET_INPUT = {
+  ownerId: 'ID!',
+  namespace: 'String',
+  key: 'String!',
+  value: 'String!',
+  type: 'String',
+  compareDigest: 'String',
+};
+const METAFIELD_IDENTIFIER_INPUT = { ownerId: 'ID!', namespace: 'String!', key: 'String!' };
+
+/** The metafield types Shopify documents (list types are `list.` + a single type). */
+const METAFIELD_TYPES = new Set([
+  'boolean',
+  'collection_reference',
+  'color',
+  'customer_reference',
+  'date',
+  'date_time',
+  'dimension',
+  'file_reference',
+  'id',
+  'json',
+  'language',
+  'link',
+  'metaobject_reference',
+  'mixed_reference',
+  'money',
+  'multi_line_text_field',
+  'number_decimal',
+  'number_integer',
+  'page_reference',
+  'product_reference',
+  'product_taxonomy_value_reference',
+  'rating',
+  'rich_text_field',
+  'single_line_text_field',
+  'url',
+  'variant_reference',
+  'volume',
+  'weight',
+]);
+
+/** What GraphQL's variable coercion refuses (Shopify answers these as top-level errors, no data). */
+function inputErrors(list: Record<string, unknown>[], fields: Record<string, string>, name: string): string[] {
+  if (!Array.isArray(list)) return [`$metafields must be a list of ${name}`];
+  return list.flatMap((input, i) => [
+    ...Object.keys(input)
+      .filter((field) => !(field in fields))
+      .map(
+        (field) =>
+          `Variable $metafields of type [${name}!]! was provided invalid value for ${i}.${field} (Field is not defined on ${name})`,
+      ),
+    ...Object.entries(fields)
+      .filter(([field, type]) =>
+        type.endsWith('!') ? typeof input[field] !== 'string' : input[field] != null && typeof input[field] !== 'string',
+      )
+      .map(([field, type]) => `Variable $metafields of type [${name}!]! was provided invalid value for ${i}.${field} (Expected ${type})`),
+  ]);
+}
+
+/** The userErrors Shopify documents for metafieldsSet's rules on values (limits, key and namespace form, types). */
+function metafieldsSetErrors(list: Record<string, unknown>[]): { field: string[]; code: string; message: string }[] {
+  if (list.length > 25)
+    return [{ field: ['metafields'], code: 'LESS_THAN_OR_EQUAL_TO', message: 'Exceeded the maximum metafields input limit of 25.' }];
+  return list.flatMap((m, i) => {
+    const at = (field: string) => ['metafields', String(i), field];
+    const errors: { field: string[]; code: string; message: string }[] = [];
+    if (!/^gid:\/\/shopify\/\w+\/\d+$/.test(String(m.ownerId)))
+      errors.push({ field: at('ownerId'), code: 'INVALID', message: 'Owner does not exist.' });
+    if (!/^[\w-]{2,64}$/.test(String(m.key))) errors.push({ field: at('key'), code: 'INVALID', message: 'Key is invalid.' });
+    if (m.namespace != null && !/^(\$app(:[\w-]+)?|[\w-]{3,255})$/.test(String(m.namespace)))
+      errors.push({ field: at('namespace'), code: 'INVALID', message: 'Namespace is invalid.' });
+    if (String(m.value).trim() === '') errors.push({ field: at('value'), code: 'BLANK', message: "Value can't be blank." });
+    const type = String(m.type ?? '');
+    if (!METAFIELD_TYPES.has(type.replace(/^list\./, '')))
+      errors.push({
+        field: at('type'),
+        code: 'INVALID_TYPE',
+        message: 'Type must be one of the following: ' + [...METAFIELD_TYPES].join(', ') + '.',
+      });
+    if (type === 'single_line_text_field' && /\n/.test(String(m.value)))
+      errors.push({ field: at('value'), code: 'INVALID_VALUE', message: 'Value must be a single line text string.' });
+    return errors;
+  });
+}
 
 /** Whether `token` is a JWT signed (HS256) with `secret`, as Shopify checks an id_token. */
 function signedWith(token: string, secret: string): boolean {
@@ -184,11 +275,26 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         return send(200, { data: { customer: customer ? { id, ...customer } : null } });
       }
       if (operation === 'LoyaltyMetafields') {
-        const list = variables.metafields as { ownerId: string; namespace: string; key: string; value: string }[];
-        for (const m of list) stub.metafields.set(`${m.ownerId}|${m.namespace}|${m.key}`, m.value);
+        const list = variables.metafields as Record<string, unknown>[];
+        const invalid = inputErrors(list, METAFIELDS_SET_INPUT, 'MetafieldsSetInput');
+        if (invalid.length) return send(200, { errors: invalid.map((message) => ({ message })) });
+        const userErrors = metafieldsSetErrors(list);
+        if (userErrors.length) return send(200, { data: { metafieldsSet: { metafields: null, userErrors } } });
+        for (const m of list) stub.metafields.set(`${m.ownerId}|${m.namespace}|${m.key}`, String(m.value));
         return send(200, {
           data: { metafieldsSet: { metafields: list.map((_, i) => ({ id: `gid://shopify/Metafield/${i + 1}` })), userErrors: [] } },
         });
+      }
+      if (operation === 'LoyaltyMetafieldsDelete') {
+        const list = variables.metafields as Record<string, unknown>[];
+        const invalid = inputErrors(list, METAFIELD_IDENTIFIER_INPUT, 'MetafieldIdentifierInput');
+        if (invalid.length) return send(200, { errors: invalid.map((message) => ({ message })) });
+        // Shopify answers null in place of a metafield that was not there.
+        const deleted = list.map((m) => {
+          const key = `${m.ownerId}|${m.namespace}|${m.key}`;
+          return stub.metafields.delete(key) ? { ownerId: m.ownerId, namespace: m.namespace, key: m.key } : null;
+        });
+        return send(200, { data: { metafieldsDelete: { deletedMetafields: deleted, userErrors: [] } } });
       }
       return send(200, { errors: [{ message: `the stub does not know ${operation}` }] });
     });

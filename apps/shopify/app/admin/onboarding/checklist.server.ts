@@ -2,7 +2,8 @@ import type { AccountClient } from '../../core/client.server';
 import { records } from '../../core/records.server';
 import type { AdminGraphql } from '../../shopify/admin-api.server';
 import type { ChecklistMarksStore } from '../../storage/checklist-marks.server';
-import { checkThemeEmbed, type EmbedCheck, liveWidgetIds, themeEditorLink, type WidgetIds } from './theme-embed.server';
+import { liveWidgetIds, type WidgetIds } from '../../shopify/widget-metafields.server';
+import { checkThemeEmbed, type EmbedCheck, themeEditorLink } from './theme-embed.server';
 
 /**
  * The dashboard's first-run checklist (issue #18) as the dashboard shows it: a live program
@@ -22,7 +23,8 @@ export interface ProgramSummary {
 
 export interface Checklist {
   program: { done: boolean; programs: ProgramSummary[] };
-  embed: { done: boolean; check: EmbedCheck; link: string; accountId: string; ids: WidgetIds };
+  /** `ids` feed the member preview's frame; the merchant never sees them (the embed reads the metafields). */
+  embed: { done: boolean; check: EmbedCheck; link: string; accountId: string; ids: WidgetIds; ready: boolean };
   automate: { done: boolean };
   preview: { done: boolean };
   allDone: boolean;
@@ -57,12 +59,15 @@ export async function checklist(input: {
 }): Promise<Checklist> {
   const [list, check, ids, marks] = await Promise.all([
     programs(input.api),
-    checkThemeEmbed(input.admin, input.api),
-    liveWidgetIds(input.api),
+    checkThemeEmbed(input.admin),
+    // The dashboard still opens when the core cannot list them; the step then offers to create them.
+    liveWidgetIds(input.api).catch((): WidgetIds => ({ templateId: null, themeId: null, floatingWidgetId: null })),
     input.marks.marks(input.shop),
   ]);
   const program = { done: list.some((p) => p.status === 'live'), programs: list };
-  const embed = { done: check.ok, check, link: themeEditorLink(input.shop, input.apiKey), accountId: input.accountId, ids };
+  // The widget shows once the embed is on and the account has the records it displays.
+  const ready = Boolean(ids.templateId && ids.themeId && ids.floatingWidgetId);
+  const embed = { done: check.ok && ready, check, link: themeEditorLink(input.shop, input.apiKey), accountId: input.accountId, ids, ready };
   const allDone = program.done && embed.done && marks.automate && marks.preview;
   return {
     program,

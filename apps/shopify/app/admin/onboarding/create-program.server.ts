@@ -14,9 +14,9 @@ import {
 } from '../../core/records.server';
 import { isJsonObject, objectOf } from '../../json';
 import { type AdminGraphql, primaryLocale } from '../../shopify/admin-api.server';
+import { liveWidgetIds } from '../../shopify/widget-metafields.server';
 import { programPlan, type ProgramPlan, REWARD_VALID_DAYS, type TemplateId } from './program-templates';
 import { STOREFRONT_TEXTS, widgetLanguage, type WidgetLanguage } from './storefront-texts';
-import { liveWidgetIds } from './theme-embed.server';
 
 /**
  * The checklist's first step (issue #18): a program template created in one step — its rewards,

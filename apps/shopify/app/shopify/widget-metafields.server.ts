@@ -1,0 +1,65 @@
+import type { AccountClient } from '../core/client.server';
+import { records } from '../core/records.server';
+import { type AdminGraphql, deleteMetafields, fetchShop, type MetafieldInput, setMetafields } from './admin-api.server';
+
+/**
+ * The widget's display records as the theme app embed takes them (CONTRACT §13): the app writes
+ * their ids into its own `$app:loyalty` shop metafields, beside `account_id` and `base_url`, so the
+ * merchant only switches the embed on and never types an id.
+ */
+
+/** The app-owned namespace the embed reads (`shop.metafields['$app:loyalty']`). */
+export const APP_NAMESPACE = '$app:loyalty';
+
+/** Each id the embed takes: its key in the loaders, its metafield key, and the resource whose live record it is. */
+export const WIDGET_RECORDS = [
+  { key: 'templateId', metafield: 'template_id', slug: 'template' },
+  { key: 'themeId', metafield: 'theme_id', slug: 'theme' },
+  { key: 'floatingWidgetId', metafield: 'floating_widget_id', slug: 'floating_widget' },
+] as const;
+
+export type WidgetSlug = (typeof WIDGET_RECORDS)[number]['slug'];
+export type WidgetIds = { [K in (typeof WIDGET_RECORDS)[number]['key']]: string | null };
+
+/** Whether a change to records of `slug` can change what the embed takes. */
+export const isWidgetSlug = (slug: string): slug is WidgetSlug => WIDGET_RECORDS.some((r) => r.slug === slug);
+
+/** The oldest live launcher, theme and template of the account: the records the embed shows. */
+export async function liveWidgetIds(api: AccountClient): Promise<WidgetIds> {
+  const first = async (slug: WidgetSlug) => {
+    const list = await records(api, slug).list({
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator: 'equals', fieldValue: 'live' }] },
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+      limit: 1,
+    });
+    if (!list.ok) throw new Error(`the core did not list the live ${slug} records: ${list.failure.message}`);
+    return list.data[0]?.id ?? null;
+  };
+  const [templateId, themeId, floatingWidgetId] = await Promise.all(WIDGET_RECORDS.map((r) => first(r.slug)));
+  return { templateId: templateId ?? null, themeId: themeId ?? null, floatingWidgetId: floatingWidgetId ?? null };
+}
+
+/** The `$app:loyalty` metafields of the ids there are, and the keys of those there are not. */
+export function widgetMetafields(shopId: string, ids: WidgetIds): { set: MetafieldInput[]; absent: string[] } {
+  const set: MetafieldInput[] = [];
+  const absent: string[] = [];
+  for (const r of WIDGET_RECORDS) {
+    const value = ids[r.key];
+    if (value) set.push({ ownerId: shopId, namespace: APP_NAMESPACE, key: r.metafield, type: 'single_line_text_field', value });
+    else absent.push(r.metafield);
+  }
+  return { set, absent };
+}
+
+/**
+ * Writes the account's live widget ids to the app-owned metafields, and deletes those with no live
+ * record (Shopify refuses a blank value; a stale id would show a record the merchant took down), so
+ * that the embed shows what the admin shows. Idempotent: both mutations are upserts/deletes by key.
+ */
+export async function writeWidgetMetafields(admin: AdminGraphql, api: AccountClient): Promise<WidgetIds> {
+  const [shop, ids] = await Promise.all([fetchShop(admin), liveWidgetIds(api)]);
+  const { set, absent } = widgetMetafields(shop.id, ids);
+  if (set.length) await setMetafields(admin, set);
+  if (absent.length) await deleteMetafields(admin, shop.id, APP_NAMESPACE, absent);
+  return ids;
+}
