@@ -69,7 +69,7 @@ describe('the widget for a guest on /demo', () => {
     expect(
       await dialog(page)
         .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent)),
+        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
     ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Récompenses']);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
     await expect.poll(() => tabPanel(page).textContent()).toContain('Visite quotidienne');
@@ -97,8 +97,15 @@ describe('the widget for a guest on /demo', () => {
     expect(
       await dialog(page)
         .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.getAttribute('aria-label') ?? t.textContent)),
+        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
     ).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Rewards']);
+    // A text label, not an icon, named by its text; the five labels fit the row, none scrolled out of view.
+    expect(await tab.getAttribute('aria-label')).toBeNull();
+    const overflow = () =>
+      dialog(page)
+        .getByRole('tablist')
+        .evaluate((row) => row.scrollWidth - row.clientWidth);
+    expect(await overflow()).toBe(0);
     // One list of leaderboards, one read of the definitions they rank; no standings before the tab opens.
     expect(reads.filter((r) => r.includes('leaderboard'))).toEqual(['/api/v1.0/schema/leaderboard/record']);
 
@@ -117,6 +124,7 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     await dialog(page).getByRole('tab', { name: 'Classement' }).click();
     await expect.poll(() => tabPanel(page).getByRole('heading', { level: 3 }).textContent()).toBe('Meilleurs visiteurs');
+    expect(await overflow()).toBe(0);
     expect(await tabPanel(page).textContent()).toContain('30 classés');
     await screenshot(page, 'guest-leaderboard-fr');
     expect(errors).toEqual([]);

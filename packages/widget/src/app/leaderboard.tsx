@@ -1,21 +1,5 @@
 import { type Board, boardTitle, fill, numberFormat, rankRows, type Standings, type Strings } from '@loyalty/view-model';
 
-export function TrophyIcon() {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width="2"
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      aria-hidden="true"
-    >
-      <path d="M8 21h8M12 17v4M7 3h10v6a5 5 0 0 1-10 0zM7 5H4v2a4 4 0 0 0 3 4M17 5h3v2a4 4 0 0 1-3 4" />
-    </svg>
-  );
-}
-
 export function BoardPicker({ boards, picked, onPick, t }: { boards: Board[]; picked: number; onPick: (at: number) => void; t: Strings }) {
   return (
     <div class="lw-chips" role="group" aria-label={t.leaderboard}>

@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig } from '../config.js';
 import { type Api, type Board, type FloatingWidget, loadBoards, type Strings, type Template } from '@loyalty/view-model';
 import { edges } from '../display.js';
-import { TrophyIcon } from './leaderboard.js';
 import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
 
 const FOCUSABLE = 'a[href],button:not([disabled]),[tabindex]:not([tabindex="-1"])';
@@ -116,15 +115,11 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
                 id={`lw-tab-${id}`}
                 aria-selected={id === tab}
                 aria-controls="lw-tabpanel"
-                class={id === 'leaderboard' ? 'lw-tab-icon' : undefined}
                 tabIndex={id === tab ? 0 : -1}
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}
-                // A fifth text label does not fit the panel's width: the leaderboard tab is a trophy, named for screen readers.
-                aria-label={id === 'leaderboard' ? t.leaderboard : undefined}
-                title={id === 'leaderboard' ? t.leaderboard : undefined}
               >
-                {id === 'leaderboard' ? <TrophyIcon /> : template[`${id}TabTitle`] || id}
+                {id === 'leaderboard' ? t.leaderboard : template[`${id}TabTitle`] || id}
               </button>
             ))}
           </div>
