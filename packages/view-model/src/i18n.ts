@@ -34,6 +34,10 @@ export interface Strings {
   freezes: string;
   /** A period a freeze covered. */
   frozen: string;
+  /** `{v}`: a formatted percentage a milestone's reward takes off. */
+  percentOff: string;
+  /** The Rewards tab of a guest: the header above already has the sign-in buttons. */
+  signInForRewards: string;
 }
 
 const en: Strings = {
@@ -60,6 +64,8 @@ const en: Strings = {
   notRanked: 'You are not ranked yet.',
   freezes: 'Freezes: {n}',
   frozen: 'Frozen',
+  percentOff: '{v} off',
+  signInForRewards: 'Sign in to see the rewards you have earned.',
 };
 
 const LANGUAGES: Record<string, Strings> = {
@@ -88,6 +94,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: "Vous n'êtes pas encore classé.",
     freezes: 'Gels : {n}',
     frozen: 'Gelé',
+    percentOff: '{v} de réduction',
+    signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
   },
   es: {
     loading: 'Cargando…',
@@ -113,6 +121,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Aún no estás en la clasificación.',
     freezes: 'Congelaciones: {n}',
     frozen: 'Congelado',
+    percentOff: '{v} de descuento',
+    signInForRewards: 'Inicia sesión para ver las recompensas que has conseguido.',
   },
   de: {
     loading: 'Wird geladen…',
@@ -138,6 +148,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Sie sind noch nicht in der Wertung.',
     freezes: 'Serienschutz: {n}',
     frozen: 'Eingefroren',
+    percentOff: '{v} Rabatt',
+    signInForRewards: 'Melden Sie sich an, um Ihre Prämien zu sehen.',
   },
   it: {
     loading: 'Caricamento…',
@@ -163,6 +175,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Non sei ancora in classifica.',
     freezes: 'Congelamenti: {n}',
     frozen: 'Congelato',
+    percentOff: '{v} di sconto',
+    signInForRewards: 'Accedi per vedere i premi che hai ottenuto.',
   },
   pt: {
     loading: 'A carregar…',
@@ -188,6 +202,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Ainda não está classificado.',
     freezes: 'Congelamentos: {n}',
     frozen: 'Congelado',
+    percentOff: '{v} de desconto',
+    signInForRewards: 'Inicie sessão para ver as recompensas que ganhou.',
   },
   ja: {
     loading: '読み込み中…',
@@ -213,6 +229,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'まだランクインしていません。',
     freezes: 'フリーズ: {n}',
     frozen: 'フリーズ済み',
+    percentOff: '{v}オフ',
+    signInForRewards: 'ログインすると獲得したリワードが表示されます。',
   },
   ko: {
     loading: '불러오는 중…',
@@ -238,6 +256,8 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: '아직 순위에 없습니다.',
     freezes: '프리즈: {n}',
     frozen: '프리즈됨',
+    percentOff: '{v} 할인',
+    signInForRewards: '로그인하면 받은 리워드를 볼 수 있습니다.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -263,17 +283,19 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: '您尚未上榜。',
     freezes: '冻结卡：{n}',
     frozen: '已冻结',
+    percentOff: '{v} 折扣',
+    signInForRewards: '登录后即可查看您获得的奖励。',
   },
 };
 
 export const stringsFor = (languageCode: string | undefined): Strings => LANGUAGES[languageCode ?? 'en'] ?? en;
 
 /** Intl formats in the widget's language, or English where the browser does not know it. */
-export function numberFormat(lang: string | undefined): Intl.NumberFormat {
+export function numberFormat(lang: string | undefined, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
   try {
-    return new Intl.NumberFormat(lang);
+    return new Intl.NumberFormat(lang, options);
   } catch {
-    return new Intl.NumberFormat('en');
+    return new Intl.NumberFormat('en', options);
   }
 }
 

@@ -45,11 +45,22 @@ export interface Template {
   rewardsTabTitle: string | null;
 }
 
+/** A milestone's reward as definitions nest it: its public fields only. */
+export interface MilestoneReward {
+  discountType: 'percentage' | 'fixed_amount';
+  discountValue: number;
+  eudTitle: string | null;
+}
+
 export interface Milestone {
   id: string;
   milestoneTargetValue: number;
   eudTitle: string | null;
   eudDescription: string | null;
+  /** The merchant's name for what this milestone earns, before the reward's own. */
+  eudMilestoneRewardTitle?: string | null;
+  /** Optional: the customer account page's fixtures and older cores leave it out. */
+  reward?: MilestoneReward | null;
 }
 
 export interface Task {

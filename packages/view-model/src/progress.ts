@@ -1,4 +1,4 @@
-import { dateFormat, fill, type Strings } from './i18n.js';
+import { dateFormat, fill, numberFormat, type Strings } from './i18n.js';
 import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, RewardLog, StreakProgress, Task } from './model.js';
 
 const DAY_MS = 86_400_000;
@@ -127,6 +127,17 @@ export type MilestoneRow = Milestone & { reached: boolean; next: boolean };
 export function milestoneRows(milestones: Milestone[], value: number, member: boolean): MilestoneRow[] {
   const next = nextMilestone(milestones, value);
   return milestones.map((m) => ({ ...m, reached: member && m.milestoneTargetValue <= value, next: member && m === next }));
+}
+
+/**
+ * What a milestone earns, in words: a percentage formatted in the shopper's language; otherwise
+ * (a fixed amount, whose currency the payload does not carry) the reward's name; null without a reward.
+ */
+export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined): string | null {
+  const r = m.reward;
+  if (r?.discountType === 'percentage')
+    return fill(t.percentOff, { v: numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(r.discountValue / 100) });
+  return m.eudMilestoneRewardTitle || r?.eudTitle || null;
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */

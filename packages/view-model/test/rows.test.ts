@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rankRows } from '../src/boards.js';
 import type { Definition, Milestone } from '../src/model.js';
-import { milestoneRows, missionTasks } from '../src/progress.js';
+import { stringsFor } from '../src/i18n.js';
+import { milestoneEarns, milestoneRows, missionTasks } from '../src/progress.js';
 
 const entry = (rank: number, isCaller = false) => ({ rank, value: 100 - rank, displayName: `M${rank}`, isCaller });
 
@@ -25,6 +26,26 @@ describe('rankRows', () => {
 });
 
 const milestone = (id: string, target: number): Milestone => ({ id, milestoneTargetValue: target, eudTitle: id, eudDescription: null });
+
+describe('milestoneEarns', () => {
+  const reward = (discountType: 'percentage' | 'fixed_amount', discountValue: number) => ({
+    discountType,
+    discountValue,
+    eudTitle: 'Gift',
+  });
+  it("formats a percentage in the shopper's language, names any other reward, and says nothing without one", () => {
+    const earns = (m: Partial<Milestone>, lang: string) => milestoneEarns({ ...milestone('a', 3), ...m }, stringsFor(lang), lang);
+    expect(earns({ reward: reward('percentage', 10) }, 'en')).toBe('10% off');
+    expect(earns({ reward: reward('percentage', 12.5) }, 'fr')).toMatch(/^12,5\s% de réduction$/);
+    expect(earns({ reward: reward('percentage', 15) }, 'de')).toMatch(/^15\s% Rabatt$/);
+    // The payload carries no currency for a fixed amount: the milestone's reward title, else the reward's name.
+    expect(earns({ reward: reward('fixed_amount', 5), eudMilestoneRewardTitle: '€5 off' }, 'en')).toBe('€5 off');
+    expect(earns({ reward: reward('fixed_amount', 5) }, 'en')).toBe('Gift');
+    expect(earns({ reward: null, eudMilestoneRewardTitle: 'A tote bag' }, 'en')).toBe('A tote bag');
+    expect(earns({ reward: null }, 'en')).toBeNull();
+    expect(earns({}, 'en')).toBeNull();
+  });
+});
 
 describe('milestoneRows', () => {
   it('marks the reached ones and the next for a member, neither for a guest', () => {

@@ -29,8 +29,11 @@ describe('the widget for a guest on /demo', () => {
     await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
     const streaks = await tabPanel(page).textContent();
     expect(streaks).toContain('Visit every day: 3 days in a row unlock 10% off');
-    expect(streaks).toContain('Three days in a row');
-    expect(streaks).toContain('A full week');
+    // Each milestone says what it earns: a percentage reward formatted, a fixed amount by the reward's name.
+    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual([
+      '3Three days in a row10% off',
+      '7A full week15% off',
+    ]);
     // A guest has no progress: no run length, no progress bars.
     expect(await tabPanel(page).locator('.lw-big').count()).toBe(0);
     expect(await tabPanel(page).getByRole('progressbar').count()).toBe(0);
@@ -38,12 +41,20 @@ describe('the widget for a guest on /demo', () => {
 
     await dialog(page).getByRole('tab', { name: 'Challenges' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('Weekly shopper');
+    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual([
+      '100€100 spent€5 off your next order',
+      '200€200 spent',
+    ]);
     await dialog(page).getByRole('tab', { name: 'Missions' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('Getting started');
     expect(await tabPanel(page).textContent()).toContain('Write a product review');
     await screenshot(page, 'guest-missions');
+    // The Rewards tab does not repeat the header's sign-in buttons.
     await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
-    await expect.poll(() => tabPanel(page).getByRole('link', { name: 'Create account' }).count()).toBe(1);
+    await expect.poll(() => tabPanel(page).textContent()).toBe('Sign in to see the rewards you have earned.');
+    expect(await dialog(page).getByRole('link', { name: 'Create account' }).count()).toBe(1);
+    expect(await dialog(page).getByRole('link', { name: 'Log in' }).count()).toBe(1);
+    await screenshot(page, 'guest-rewards');
 
     const lists = reads.filter((r) => /\/record(\?|$)/.test(r.url));
     expect(lists.map((r) => new URL(r.url).pathname)).toEqual(
@@ -71,6 +82,8 @@ describe('the widget for a guest on /demo', () => {
         .getByRole('tab')
         .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
     ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Récompenses']);
+    // French percentages: a (narrow) no-break space before the sign.
+    await expect.poll(() => tabPanel(page).textContent()).toMatch(/Trois jours de suite10\s% de réduction/);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
     await expect.poll(() => tabPanel(page).textContent()).toContain('Visite quotidienne');
     expect(await dialog(page).getByRole('button', { name: 'Fermer' }).count()).toBe(1);

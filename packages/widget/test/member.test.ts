@@ -48,13 +48,16 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     expect(await today.getAttribute('aria-valuenow')).toBe('1');
     expect(await today.getAttribute('aria-valuemax')).toBe('1');
     const streakMilestones = tabPanel(page).locator('[data-milestones] li');
-    expect(await streakMilestones.allTextContents()).toEqual(['3Three days in a rowReached', '7A full weekNext']);
+    expect(await streakMilestones.allTextContents()).toEqual(['3Three days in a row10% offReached', '7A full week15% offNext']);
     await screenshot(page, 'member-streaks');
 
     await dialog(page).getByRole('tab', { name: 'Challenges' }).click();
     await expect.poll(() => tabPanel(page).getByRole('progressbar', { name: 'This week' }).getAttribute('aria-valuenow')).toBe('130');
     expect(await tabPanel(page).getByRole('progressbar').getAttribute('aria-valuemax')).toBe('200');
-    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual(['100€100 spentReached', '200€200 spentNext']);
+    expect(await tabPanel(page).locator('[data-milestones] li').allTextContents()).toEqual([
+      '100€100 spent€5 off your next orderReached',
+      '200€200 spentNext',
+    ]);
     await screenshot(page, 'member-challenges');
 
     await dialog(page).getByRole('tab', { name: 'Missions' }).click();
@@ -123,7 +126,10 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await screenshot(page, 'member-streaks-fr');
     await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('10 % sur votre prochaine commande');
-    expect(await tabPanel(page).textContent()).toContain("Utilisez le code promo lors du paiement, valable jusqu'au");
+    // The expiry in French too, whatever the member's own language: not "December 28, 2026".
+    expect(await tabPanel(page).textContent()).toMatch(
+      /Utilisez le code promo lors du paiement, valable jusqu'au \d{1,2} (janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre) \d{4}\./,
+    );
     expect(await tabPanel(page).getByRole('button', { name: 'Copier le code' }).count()).toBe(2);
     await screenshot(page, 'member-rewards-fr');
     expect(errors).toEqual([]);
@@ -309,6 +315,14 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     expect(await revoked.textContent()).toContain('Taken back: the purchase that earned it was returned or cancelled.');
     expect(await revoked.locator('code').count()).toBe(0);
     await screenshot(page, 'member-rewards-held');
+
+    // The held reward's day in the panel's language.
+    await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
+    const frDate = new Intl.DateTimeFormat('fr', { dateStyle: 'long' }).format(new Date(confirmAt));
+    expect(frDate).toMatch(/^\d{1,2} [a-zéû]+ \d{4}$/);
+    await expect.poll(() => tabPanel(page).textContent()).toContain(`À vous le ${frDate}, une fois le délai de retour écoulé.`);
     expect(errors).toEqual([]);
   });
 });

@@ -14,6 +14,7 @@ import {
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
   type Milestone,
+  milestoneEarns,
   milestoneRows,
   type MissionProgress,
   missionTasks,
@@ -191,7 +192,7 @@ function Bar({ value, max, label, lang }: { value: number; max: number; label: s
   );
 }
 
-/** Milestones with their targets; for a member, the reached ones and the next marked. */
+/** Milestones with their targets and what each earns; for a member, the reached ones and the next marked. */
 function Milestones({
   list,
   value,
@@ -209,14 +210,20 @@ function Milestones({
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
-      {milestoneRows(list, value, member).map((m) => (
-        <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
-          <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
-          <span>{m.eudTitle}</span>
-          {m.reached && <span class="lw-badge">{t.reached}</span>}
-          {m.next && <span class="lw-badge">{t.next}</span>}
-        </li>
-      ))}
+      {milestoneRows(list, value, member).map((m) => {
+        const earns = milestoneEarns(m, t, lang);
+        return (
+          <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
+            <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
+            <span>
+              {m.eudTitle}
+              {earns && <b class="lw-earns">{earns}</b>}
+            </span>
+            {m.reached && <span class="lw-badge">{t.reached}</span>}
+            {m.next && <span class="lw-badge">{t.next}</span>}
+          </li>
+        );
+      })}
     </ul>
   );
 }
@@ -374,14 +381,8 @@ function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; templa
 }
 
 function Rewards({ logs, t, template, api, lang }: ViewProps & { logs: RewardLog[] }) {
-  if (!api.member) {
-    return (
-      <div class="lw-cards">
-        {template.loggedOutSubTitle && <p class="lw-muted">{template.loggedOutSubTitle}</p>}
-        <AuthButtons template={template} />
-      </div>
-    );
-  }
+  // A guest has no rewards yet; the sign-in buttons are in the header above the tabs.
+  if (!api.member) return <p class="lw-muted">{t.signInForRewards}</p>;
   if (!logs.length) return <p class="lw-muted">{t.empty}</p>;
   return (
     <ul class="lw-cards">
