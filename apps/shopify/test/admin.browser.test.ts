@@ -311,11 +311,17 @@ describe('admin pages in Chromium', () => {
   });
 
   it('widget: floating widget, theme and template with a live preview of the real widget', async () => {
-    await created('/schema/floating_widget/record', { name: 'Corner', description: 'd', status: 'live' });
-    await created('/schema/theme/record', { name: 'Purple', status: 'live' });
-    await created('/schema/template/record', { name: 'Default', status: 'live' });
+    const records = [
+      await created('/schema/floating_widget/record', { name: 'Corner', description: 'd', status: 'live' }),
+      await created('/schema/theme/record', { name: 'Purple', status: 'live' }),
+      await created('/schema/template/record', { name: 'Default', status: 'live' }),
+    ];
     await browser.open('/app/widget');
     const page = browser.page;
+    // Each live record the storefront's embed shows is marked; no id is shown.
+    expect(await page.getByText('On your store', { exact: true }).count()).toBe(3);
+    const visible = await page.locator('body').innerText();
+    for (const record of records) expect(visible).not.toContain(record.id);
     await page.getByRole('button', { name: 'Show preview' }).click();
     const frame = page.frameLocator('[data-testid="widget-preview"]');
     await frame.getByText('Storefront preview (guest view)').waitFor();

@@ -1,10 +1,11 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
-import { Banner, BlockStack, Box, Button, Card, InlineGrid, Layout, Page, Select, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { config } from '../config.server';
 import { records } from '../core/records.server';
+import { liveWidgetIds } from '../shopify/widget-metafields.server';
 import { useMessages } from '../i18n/context';
 
 const KINDS = [
@@ -13,10 +14,17 @@ const KINDS = [
   { slug: 'template', key: 'templateId' },
 ] as const;
 
-/** The floating widget, theme and template records, and a live preview of the real widget with them. */
+/**
+ * The floating widget, theme and template records (marking those the storefront shows: the oldest
+ * live of each, which the app hands the theme embed), and a live preview of the real widget with them.
+ */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, account } = await authenticateShop(request);
-  const lists = await Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 })));
+  const [lists, onStore] = await Promise.all([
+    Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 }))),
+    // Which records the app gives the storefront's embed; the page still lists the records without it.
+    liveWidgetIds(api).catch(() => null),
+  ]);
   return {
     accountId: account.accountId,
     baseUrl: config.corePublicUrl,
@@ -24,6 +32,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       const list = lists[i];
       return {
         ...k,
+        onStore: onStore?.[k.key] ?? null,
         rows: list?.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [],
       };
     }),
@@ -57,9 +66,12 @@ export default function WidgetPage() {
                     {records.resources[l.slug].title}
                   </Text>
                   {l.rows.map((r) => (
-                    <Link key={r.id} to={`/app/r/${l.slug}/${r.id}`}>
-                      {r.name} {r.status ? `(${r.status})` : ''}
-                    </Link>
+                    <InlineStack key={r.id} gap="200" blockAlign="center">
+                      <Link to={`/app/r/${l.slug}/${r.id}`}>
+                        {r.name} {r.status ? `(${r.status})` : ''}
+                      </Link>
+                      {r.id === l.onStore ? <Badge tone="success">{m.onStore}</Badge> : null}
+                    </InlineStack>
                   ))}
                   <Button url={`/app/r/${l.slug}/new`}>{m.new}</Button>
                 </BlockStack>
@@ -84,7 +96,6 @@ export default function WidgetPage() {
                     options={[{ label: '—', value: '' }, ...l.rows.map((r) => ({ label: `${r.name} (${r.status})`, value: r.id }))]}
                     value={choice[l.key] ?? ''}
                     onChange={(v) => setChoice((c) => ({ ...c, [l.key]: v }))}
-                    helpText={choice[l.key] || undefined}
                   />
                 ))}
               </InlineGrid>

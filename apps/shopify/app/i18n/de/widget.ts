@@ -4,7 +4,9 @@ export const widget: Messages['widget'] = {
   title: 'Widget',
   new: 'Neu',
   preview: 'Live-Vorschau',
-  previewHelp: 'Der Shop zeigt nur Einträge, die live sind. Verwenden Sie diese IDs im App-Embed „Loyalty widget“ des Theme-Editors.',
+  previewHelp:
+    'Der Shop zeigt das älteste schwebende Widget, Design und die älteste Textvorlage, die live sind (markiert mit „Im Shop“): Die App gibt sie selbst an das App-Embed „Loyalty widget“ weiter. Hier können Sie jede Kombination als Vorschau sehen.',
+  onStore: 'Im Shop',
   show: 'Vorschau anzeigen',
   incomplete: 'Legen Sie ein schwebendes Widget, ein Design und eine Textvorlage an, um das Widget als Vorschau zu sehen.',
   frameTitle: 'Widget-Vorschau',
