@@ -59,6 +59,30 @@ describe('display configuration', () => {
     expect(errors).toEqual([]);
   });
 
+  it.each(['top_left', 'top_right'] as const)(
+    "keeps a %s launcher and its panel clear of the shop's header with a vertical offset",
+    async (alignment) => {
+      const { page, errors } = await demo.newPage();
+      await page.goto(`${demo.app.url}/demo`);
+      const header = (await page.locator('body > header').boundingBox())!;
+      const offset = Math.ceil(header.y + header.height) + 12;
+      const patched = await demo.api.patch(`/schema/floating_widget/record/${demo.ids.floatingWidgetId}`, {
+        alignment,
+        alignmentPositionX: 24,
+        alignmentPositionY: offset,
+      });
+      expect(patched.status).toBe(200);
+      await page.reload();
+      const box = (await launcher(page).boundingBox())!;
+      expect(box.y).toBeCloseTo(offset, 0);
+      await launcher(page).click();
+      const panel = (await dialog(page).boundingBox())!;
+      expect(panel.y).toBeGreaterThan(box.y + box.height);
+      await screenshot(page, `below-header-${alignment}`);
+      expect(errors).toEqual([]);
+    },
+  );
+
   it('styles the launcher from the floating widget: colours, border, radius, shadow, font size, title and icon', async () => {
     const star = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="gold"/></svg>';
     const look = {
