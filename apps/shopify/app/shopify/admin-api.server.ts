@@ -25,6 +25,16 @@ export async function fetchShop(admin: AdminGraphql): Promise<ShopInfo> {
   return data.shop;
 }
 
+/** The shop's GID alone: what a metafield write needs as its owner. */
+export async function fetchShopId(admin: AdminGraphql): Promise<string> {
+  const data = await run<{ shop: { id: string } }>(
+    admin,
+    `#graphql
+    query LoyaltyShopId { shop { id } }`,
+  );
+  return data.shop.id;
+}
+
 export interface CustomerInfo {
   id: string;
   firstName: string | null;

@@ -1,6 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import { records } from '../core/records.server';
-import { type AdminGraphql, deleteMetafields, fetchShop, type MetafieldInput, setMetafields } from './admin-api.server';
+import { type AdminGraphql, deleteMetafields, fetchShopId, type MetafieldInput, setMetafields } from './admin-api.server';
 
 /**
  * The widget's display records as the theme app embed takes them (CONTRACT §13): the app writes
@@ -57,9 +57,9 @@ export function widgetMetafields(shopId: string, ids: WidgetIds): { set: Metafie
  * that the embed shows what the admin shows. Idempotent: both mutations are upserts/deletes by key.
  */
 export async function writeWidgetMetafields(admin: AdminGraphql, api: AccountClient): Promise<WidgetIds> {
-  const [shop, ids] = await Promise.all([fetchShop(admin), liveWidgetIds(api)]);
-  const { set, absent } = widgetMetafields(shop.id, ids);
+  const [shopId, ids] = await Promise.all([fetchShopId(admin), liveWidgetIds(api)]);
+  const { set, absent } = widgetMetafields(shopId, ids);
   if (set.length) await setMetafields(admin, set);
-  if (absent.length) await deleteMetafields(admin, shop.id, APP_NAMESPACE, absent);
+  if (absent.length) await deleteMetafields(admin, shopId, APP_NAMESPACE, absent);
   return ids;
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
+ * operations (shop, the shop's id, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
@@ -261,6 +261,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         });
       }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
+      if (operation === 'LoyaltyShopId') return send(200, { data: { shop: { id: STUB_SHOP.id } } });
       if (operation === 'LoyaltyShopLocales') return send(200, { data: { shopLocales: stub.locales } });
       if (operation === 'LoyaltyMainTheme') {
         const theme = stub.mainTheme;
