@@ -38,7 +38,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   const { definition, memberId, activityAt, value, zone, milestones } = input;
   const startAt = definition.start_at;
   const endAt = definition.end_at;
-  if ((startAt && activityAt < startAt) || (endAt && activityAt >= endAt)) return notAggregated();
+  if ((startAt && activityAt < startAt) || (endAt && activityAt >= endAt)) return notAggregated('outside_window');
   const period = definition.aggregation_period;
   const window = periodKey(activityAt, period, zone);
   const where = { account_id: tx.account.id, challenge_id: definition.id, owned_by_id: memberId };
@@ -51,7 +51,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
       progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)),
     });
   }
-  if (rows.some((r) => r.period_key > window)) return notAggregated(closed);
+  if (rows.some((r) => r.period_key > window)) return notAggregated('period_closed', closed);
 
   let progress = rows.find((r) => r.period_key === window);
   if (!progress) {
@@ -67,7 +67,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
       },
     ]);
   }
-  if (progress!.challenge_progress_status === 'failed') return notAggregated(closed);
+  if (progress!.challenge_progress_status === 'failed') return notAggregated('period_closed', closed);
 
   const before = progress!.current_progress_value;
   const after = before + value;
@@ -96,6 +96,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   }
   return {
     aggregated: true,
+    reason: null,
     progress: updated,
     taskProgress: [],
     progressTasks: [],

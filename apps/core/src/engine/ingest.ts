@@ -16,7 +16,18 @@ import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { type LogKind, type LogRow, NeedsLock, notAggregated, type Outcome, type ProgressEvent, type StateRead, type Tx } from './types.js';
+import { isHeldOut } from './holdout.js';
+import {
+  type LogKind,
+  type LogRow,
+  NeedsLock,
+  notAggregated,
+  type NotAggregatedReason,
+  type Outcome,
+  type ProgressEvent,
+  type StateRead,
+  type Tx,
+} from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -155,11 +166,11 @@ async function attemptLog(
 
   const zone = member.timezone ?? account.timezone ?? 'UTC';
   const status = values.status;
-  const live = status === 'live' && definition.status === 'live' && member.status === 'live';
   const value = method === 'sum' ? values.activityValue! : 1;
   const input = { memberId, activityAt, value, zone, milestones, state };
   let outcome: Outcome;
-  if (!live) outcome = notAggregated();
+  const refused = refusal(status, definition, member);
+  if (refused) outcome = notAggregated(refused);
   else if (found.kind === 'streak') outcome = await aggregateStreak(tx, { ...input, definition: found.row });
   else if (found.kind === 'challenge') outcome = await aggregateChallenge(tx, { ...input, definition: found.row });
   else outcome = await aggregateMission(tx, { ...input, definition: found.row, activityId });
@@ -174,6 +185,7 @@ async function attemptLog(
       activity_value: values.activityValue ?? null,
       status,
       is_aggregated: outcome.aggregated,
+      not_aggregated_reason: outcome.reason,
       period_key: kind === 'mission' ? null : periodKey(activityAt, definition.aggregation_period, zone),
     },
   ]);
@@ -218,6 +230,19 @@ async function attemptLog(
   return { response, emitted: tx.writes.emitsEvents };
 }
 
+/** Why a log does not reach its definition's rules at all (CONTRACT §18), in the contract's order; null when it does. */
+function refusal(
+  status: string,
+  definition: { id: string; status: string; holdout_percent: number },
+  member: AccountUserRow,
+): NotAggregatedReason | null {
+  if (status !== 'live') return 'log_not_live';
+  if (definition.status !== 'live') return 'definition_not_live';
+  if (member.status !== 'live') return 'member_not_live';
+  if (isHeldOut(definition, member.external_id)) return 'holdout';
+  return null;
+}
+
 const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHALLENGE_STATE, mission: MISSION_STATE };
 
 /** The advisory lock under which one member's logs on one definition aggregate one at a time. */
@@ -231,6 +256,16 @@ export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: st
   });
 }
 
+/**
+ * The member's `heldOutOf` (CONTRACT §18), read with the lookup so that the log's answer does not
+ * ask for it again (the account_user load hook takes it from the row).
+ */
+const HELD_OUT_OF = `(select coalesce(json_agg(d.id), '[]'::json) from account_user u,
+    (select id, holdout_percent from streak where account_id = ? and holdout_percent > 0
+     union all select id, holdout_percent from challenge where account_id = ? and holdout_percent > 0
+     union all select id, holdout_percent from mission where account_id = ? and holdout_percent > 0) d
+   where u.account_id = ? and u.id = ? and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0)`;
+
 /** The lookup statement of each kind, numbered once. */
 const LOOKUP = Object.fromEntries(
   (Object.keys(STATE) as LogKind[]).map((kind) => [
@@ -241,6 +276,7 @@ const LOOKUP = Object.fromEntries(
          (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
            where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
          (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
+         ${HELD_OUT_OF} as held_out_of,
          ${STATE[kind].sql} as state`,
     ),
   ]),
@@ -260,19 +296,26 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
     definitionId,
     accountId,
     memberId,
+    accountId,
+    accountId,
+    accountId,
+    accountId,
+    memberId,
     ...STATE[kind].bindings(accountId, definitionId, memberId),
   ];
-  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; state: unknown }>(trx, {
+  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; held_out_of: string[]; state: unknown }>(trx, {
     text: LOOKUP[kind],
     values,
   });
   return {
     found: definitionOf(kind, row!.definition),
     milestones: rowsFromJson<MilestoneRow>(row!.milestones),
-    member: rowFromJson<AccountUserRow>(row!.member),
+    member: withHeldOutOf(rowFromJson<AccountUserRow>(row!.member), row!.held_out_of),
     state: row!.state,
   };
 }
+
+const withHeldOutOf = (member: AccountUserRow | undefined, heldOutOf: string[]) => member && { ...member, heldOutOf };
 
 /** A definition with its kind, so that each kind's aggregation receives its own row type. */
 export type Definition =

@@ -56,7 +56,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const { definition, memberId, activityAt, activityId, value, zone, milestones } = input;
   const tasks = definition.tasks;
   const task = tasks.find((t) => t.activityId === activityId);
-  if (!task) return notAggregated();
+  if (!task) return notAggregated('no_matching_task');
   const where = { account_id: tx.account.id, mission_id: definition.id, owned_by_id: memberId };
   const closed: ProgressEvent<MissionProgressRow>[] = [];
 
@@ -70,12 +70,12 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     });
     progress = undefined;
   }
-  if (progress && activityAt < progress.mission_started_at) return notAggregated();
+  if (progress && activityAt < progress.mission_started_at) return notAggregated('period_closed');
   if (!progress) {
-    if (state.completedOnce && !definition.is_repeatable) return notAggregated(closed);
+    if (state.completedOnce && !definition.is_repeatable) return notAggregated('mission_completed', closed);
     const latest = closed[0]?.progress ?? rowFromJson<MissionProgressRow>(state.latest);
     const latestEnd = latest?.mission_failed_at ?? latest?.mission_completed_at;
-    if (latestEnd && activityAt < latestEnd) return notAggregated(closed);
+    if (latestEnd && activityAt < latestEnd) return notAggregated('period_closed', closed);
     [progress] = tx.writes.insert<MissionProgressRow>('mission_progress', [
       {
         ...where,
@@ -137,6 +137,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   if (!codes.length) codes.push('mission_progress_in_progress');
   return {
     aggregated: true,
+    reason: null,
     progress: updated,
     taskProgress: [touched],
     progressTasks: taskRows,

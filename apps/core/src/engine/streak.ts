@@ -165,12 +165,19 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     const current = progress.current_period_key;
     const frozen = progress.frozen_period_keys.at(-1);
     // Before the latest period with a log, or in (or before) a frozen one: too late to count.
-    if ((current !== null && logPeriod < current) || (frozen !== undefined && logPeriod <= frozen)) return notAggregated(settledEvents);
+    if ((current !== null && logPeriod < current) || (frozen !== undefined && logPeriod <= frozen))
+      return notAggregated('period_closed', settledEvents);
   }
   if (!progress) {
     periodTask = undefined;
     const latest = settledEvents.at(-1)?.progress ?? rowFromJson<StreakProgressRow>(state?.latest);
-    if (latest && logPeriod <= closedUpTo(latest, period, zone)) return notAggregated(settledEvents);
+    if (latest && logPeriod <= closedUpTo(latest, period, zone))
+      return notAggregated(
+        latest.streak_progress_status === 'completed' && logPeriod === latest.last_completed_period_key
+          ? 'period_completed'
+          : 'period_closed',
+        settledEvents,
+      );
     [progress] = tx.writes.insert<StreakProgressRow>('streak_progress', [
       {
         ...where,
@@ -226,6 +233,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   if (!codes.length) codes.push(periodCompleted ? 'streak_progress_non_milestone_completed' : 'streak_progress_in_progress');
   return {
     aggregated: true,
+    reason: null,
     progress: updated,
     taskProgress: [task.row],
     progressTasks: [],

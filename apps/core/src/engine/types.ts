@@ -98,9 +98,25 @@ export interface ProgressEvent<P extends ProgressRow = ProgressRow> {
   extra?: Record<string, unknown>;
 }
 
+/** Why a log did not count (CONTRACT §18), in the order the first that applies is named. */
+export const NOT_AGGREGATED_REASONS = [
+  'log_not_live',
+  'definition_not_live',
+  'member_not_live',
+  'holdout',
+  'outside_window',
+  'period_closed',
+  'period_completed',
+  'no_matching_task',
+  'mission_completed',
+] as const;
+export type NotAggregatedReason = (typeof NOT_AGGREGATED_REASONS)[number];
+
 /** What aggregating one log did; the ingest pipeline turns it into the response and events. */
 export interface Outcome {
   aggregated: boolean;
+  /** Null when the log counted. */
+  reason: NotAggregatedReason | null;
   progress: ProgressRow | null;
   /** Streak: the touched period's task; mission: the touched tasks. */
   taskProgress: TaskProgressRow[];
@@ -119,8 +135,9 @@ export interface Outcome {
   after: ProgressEvent[];
 }
 
-export const notAggregated = (before: ProgressEvent[] = []): Outcome => ({
+export const notAggregated = (reason: NotAggregatedReason, before: ProgressEvent[] = []): Outcome => ({
   aggregated: false,
+  reason,
   progress: null,
   taskProgress: [],
   progressTasks: [],

@@ -109,6 +109,11 @@ export interface Resource<F extends Fields = Fields> {
    * meet for end users and guests to see it, as `publicScope: 'public'` narrows reads.
    */
   publicWhere?: string;
+  /**
+   * A further condition an end user's reads of live records meet, given the SQL placeholder that
+   * stands for the member's id (`?` or `$n`): a definition the member is held out of (CONTRACT §18).
+   */
+  memberWhere?(member: string): string;
   /** Unique constraints whose violation is a field error rather than a plain conflict. */
   uniqueErrors?: Record<string, { status: 400 | 409; field: string; message: string }>;
   /** Conditional rules over the whole record after the write (create: values; update: existing + patch). */

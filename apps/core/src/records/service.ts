@@ -69,6 +69,7 @@ interface RowShape {
   scope: RowScope;
   lock: boolean;
   publicWhere: string | undefined;
+  memberWhere: Resource['memberWhere'];
 }
 
 interface RowStatement {
@@ -164,6 +165,7 @@ export class RecordService implements Records {
       else {
         qb.where(`${resource.table}.status`, 'live');
         if (resource.publicWhere) qb.whereRaw(`(${resource.publicWhere})`);
+        if (resource.memberWhere && ctx.memberId !== undefined) qb.whereRaw(`(${resource.memberWhere('?')})`, [ctx.memberId]);
       }
     }
     return qb;
@@ -279,14 +281,24 @@ export class RecordService implements Records {
     // In the order rowStatement numbers its parameters.
     const values: unknown[] = [];
     if (ctx.account) values.push(ctx.account.id);
+    // A member's own narrowing of live records, as scope() applies it to lists.
+    const memberWhere = scope === 'live' && ctx.memberId !== undefined ? resource.memberWhere : undefined;
     if (scope === 'live') values.push('live');
     else if (scope === 'own') values.push(ctx.memberId);
+    if (memberWhere) values.push(ctx.memberId);
     values.push(id, 1);
     const account = ctx.account !== undefined;
-    const key = `${resource.table} ${scope} ${account} ${lock}`;
+    const key = `${resource.table} ${scope} ${account} ${lock} ${memberWhere !== undefined}`;
     const statement =
       this.rowStatements.get(key) ??
-      (await this.rowStatement(trx, key, { table: resource.table, account, scope, lock, publicWhere: resource.publicWhere }));
+      (await this.rowStatement(trx, key, {
+        table: resource.table,
+        account,
+        scope,
+        lock,
+        publicWhere: resource.publicWhere,
+        memberWhere,
+      }));
     const [row] = await queryRows(trx, statement.text, values, { isoTimestamps, name: statement.name });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
@@ -298,7 +310,11 @@ export class RecordService implements Records {
    * columns `select *` returns now: a prepared `select *` fails once a migration adds a column, a
    * named list goes on returning what this process's code knows.
    */
-  private async rowStatement(db: Knex, key: string, { table, account, scope, lock, publicWhere }: RowShape): Promise<RowStatement> {
+  private async rowStatement(
+    db: Knex,
+    key: string,
+    { table, account, scope, lock, publicWhere, memberWhere }: RowShape,
+  ): Promise<RowStatement> {
     const t = ident(table);
     const where: string[] = [];
     let n = 0;
@@ -307,6 +323,7 @@ export class RecordService implements Records {
     if (scope === 'live') {
       param('status');
       if (publicWhere) where.push(`(${publicWhere})`);
+      if (memberWhere) where.push(`(${memberWhere(`$${++n}`)})`);
     } else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
     else if (scope === 'own') param('owned_by_id');
     param('id');

@@ -1,4 +1,7 @@
+import { z } from 'zod';
+import { isHeldOut } from '../engine/holdout.js';
 import type { ErrorDetail } from '../errors.js';
+import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { accountUserFields } from '../schema/members.js';
 import { ADMIN } from './common.js';
@@ -15,7 +18,33 @@ export const accountUser = defineResource({
   table: 'account_user',
   description: 'Members: the shoppers who earn progress and rewards.',
   access: ADMIN,
-  fields: accountUserFields,
+  fields: {
+    ...accountUserFields,
+    heldOutOf: field.virtual(z.array(z.uuid()), {
+      description: 'The streaks, challenges and missions the member is held out of (CONTRACT §18): their logs there do not count.',
+    }),
+  },
+  async load({ rows, db, ctx, wanted }) {
+    // A log's answer brings its member's groups with it (engine/ingest.ts).
+    const missing = rows.filter((row) => row.heldOutOf === undefined);
+    if (!wanted.has('heldOutOf') || !missing.length) return;
+    // An account holds out of a few definitions at most; each member's group is computed here.
+    const holdouts = await db
+      .select('id', 'holdout_percent')
+      .from('streak')
+      .where({ account_id: ctx.account!.id })
+      .where('holdout_percent', '>', 0)
+      .unionAll((q) =>
+        q.select('id', 'holdout_percent').from('challenge').where({ account_id: ctx.account!.id }).where('holdout_percent', '>', 0),
+      )
+      .unionAll((q) =>
+        q.select('id', 'holdout_percent').from('mission').where({ account_id: ctx.account!.id }).where('holdout_percent', '>', 0),
+      );
+    for (const row of missing)
+      row.heldOutOf = holdouts
+        .filter((d: { id: string; holdout_percent: number }) => isHeldOut(d, row.external_id))
+        .map((d: { id: string }) => d.id);
+  },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
   uniqueErrors: {
     account_user_external_id_unique: { status: 409, field: 'externalId', message: 'A member with this externalId already exists.' },

@@ -6,7 +6,7 @@ import { reverseBody, reverseLog } from '../engine/reverse.js';
 import { grantFreezes } from '../engine/streak.js';
 import { invalidInput } from '../errors.js';
 import { MAX_FREEZES } from '../schema/definitions.js';
-import type { LogKind } from '../engine/types.js';
+import { type LogKind, NOT_AGGREGATED_REASONS } from '../engine/types.js';
 import { memberFields } from '../schema/members.js';
 import {
   challengeProgressFields,
@@ -83,6 +83,10 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
       activityValue: field.number({ gt: 0, description: 'Required (> 0) for sum aggregation; count logs add 1.' }),
       status: field.status({ default: 'live' }),
       isAggregated: field.boolean({ readOnly: true }),
+      notAggregatedReason: field.enum(NOT_AGGREGATED_REASONS, {
+        readOnly: true,
+        description: 'Why the log did not count, the first that applies (CONTRACT §18); null when it counted.',
+      }),
       periodKey: field.string({ readOnly: true }),
       reversedValue: field.number({ readOnly: true, alwaysSet: true, description: 'The value taken back by reversals (CONTRACT §17).' }),
       reversals: field.virtual(reversalList, { description: 'The reversals of this log, oldest first.' }),

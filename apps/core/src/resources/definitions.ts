@@ -69,9 +69,18 @@ function strandCheck(target: unknown, highest: number | undefined, what: string)
   }
 }
 
+/**
+ * An end user does not see a definition they are held out of (CONTRACT §18): the group by the
+ * database's own SHA-256 (`loyalty_holdout_position`, the same function as engine/holdout.ts).
+ */
+const notHeldOut = (table: string) => (member: string) =>
+  `not (${table}.holdout_percent > 0 and exists (select 1 from account_user u where u.account_id = ${table}.account_id ` +
+  `and u.id = ${member} and loyalty_holdout_position(${table}.id, u.external_id) < ${table}.holdout_percent / 100.0))`;
+
 export const streak = defineResource({
   slug: 'streak',
   table: 'streak',
+  memberWhere: notHeldOut('streak'),
   description: 'Streaks: a behaviour repeated in consecutive periods (day, week or month).',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',
@@ -90,6 +99,7 @@ export const streak = defineResource({
 export const challenge = defineResource({
   slug: 'challenge',
   table: 'challenge',
+  memberWhere: notHeldOut('challenge'),
   description: 'Challenges: a cumulative target within a calendar window.',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',
@@ -113,6 +123,7 @@ export const challenge = defineResource({
 export const mission = defineResource({
   slug: 'mission',
   table: 'mission',
+  memberWhere: notHeldOut('mission'),
   description: 'Missions: a set of tasks to finish within a window that starts with the first activity.',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',

@@ -16,6 +16,16 @@ const milestoneList = z.array(z.record(z.string(), z.unknown()));
 
 /** The longest hold a definition may put on its rewards, in days (CONTRACT §17). */
 export const MAX_HOLD_DAYS = 90;
+/** The largest share of members a definition may hold out (CONTRACT §18). */
+export const MAX_HOLDOUT_PERCENT = 50;
+const holdoutPercent = () =>
+  field.integer({
+    min: 0,
+    max: MAX_HOLDOUT_PERCENT,
+    default: 0,
+    description:
+      "Percent of members held out of the definition to measure what it changes: a member's group is the first 4 bytes of SHA-256 of `<definition id>:<externalId>` (CONTRACT §18).",
+  });
 const rewardHoldDays = () =>
   field.integer({
     min: 0,
@@ -60,6 +70,7 @@ export const streakFields = {
     description: 'A progress earns a freeze each time its run reaches a multiple of this; null: freezes are only granted.',
   }),
   rewardHoldDays: rewardHoldDays(),
+  holdoutPercent: holdoutPercent(),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
   milestones: field.virtual(milestoneList, {
@@ -80,6 +91,7 @@ export const challengeFields = {
   endAt: field.datetime({ public: true }),
   toBeFailedWarningHours: field.number({ min: 0, max: 8760, default: 24 }),
   rewardHoldDays: rewardHoldDays(),
+  holdoutPercent: holdoutPercent(),
   ...commonEud,
   eudMilestoneAchievedMessage: eudText(),
   milestones: field.virtual(milestoneList, { public: true }),
@@ -187,6 +199,7 @@ export const missionFields = {
   rewardId: field.uuid({ references: 'reward', description: 'Reward for completing every task.' }),
   isRepeatable: field.boolean({ default: false, public: true }),
   rewardHoldDays: rewardHoldDays(),
+  holdoutPercent: holdoutPercent(),
   tasks: { ...field.json(tasksSchema, { required: true, public: true }), codec: tasksCodec, outputSchema: tasksOutput },
   ...commonEud,
   milestones: field.virtual(milestoneList, { public: true }),

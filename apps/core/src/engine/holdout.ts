@@ -1,0 +1,15 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A member's place in a definition's holdout (CONTRACT §18): the first four bytes of SHA-256 of
+ * `<definition id>:<externalId>` as an unsigned big-endian integer over 2^32, so any client computes
+ * the same group, it never changes while the percent stays, and raising the percent only adds members.
+ */
+export function holdoutPosition(definitionId: string, externalId: string): number {
+  return createHash('sha256').update(`${definitionId}:${externalId}`, 'utf8').digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** Whether the member is held out of the definition. */
+export function isHeldOut(definition: { id: string; holdout_percent: number }, externalId: string): boolean {
+  return definition.holdout_percent > 0 && holdoutPosition(definition.id, externalId) < definition.holdout_percent / 100;
+}

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+
+// Holdouts and why a log did not count (CONTRACT §18), through the HTTP API.
+let app: TestApp;
+let acct: TestAccount;
+const NOW = new Date('2027-03-10T12:00:00Z');
+beforeAll(async () => {
+  app = await startTestApp();
+  acct = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+});
+beforeEach(() => at(NOW));
+afterAll(() => app.close());
+const at = (time: string | Date) => {
+  const now = new Date(time);
+  app.running.services.records.now = () => now;
+};
+
+let seq = 0;
+const create = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(acct.api.post(`/schema/${slug}/record`, body));
+const update = (slug: string, id: string, body: Record<string, unknown>): Promise<any> =>
+  accepted(acct.api.patch(`/schema/${slug}/record/${id}`, body));
+const log = (kind: string, body: Record<string, unknown>): Promise<any> =>
+  create(`${kind}_log`, { activityId: 'visit', activityAt: NOW.toISOString(), uniqueIdentifier: `h-${++seq}`, ...body });
+const member = async (externalId = `hold-${++seq}`) => (await create('account_user', { externalId })).id as string;
+
+/**
+ * The group as the contract defines it, computed here with WebCrypto rather than the service's
+ * node:crypto path: the first four bytes of SHA-256 of `<definition id>:<externalId>`, big-endian,
+ * over 2^32.
+ */
+async function position(definitionId: string, externalId: string): Promise<number> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${definitionId}:${externalId}`));
+  return new DataView(digest).getUint32(0, false) / 2 ** 32;
+}
+
+describe('holdouts', () => {
+  it('holds out exactly the members the published function names: their later logs do not count, progress they had stays, and API-key reads say so', async () => {
+    const streak = await create('streak', { name: 'Held', status: 'live', aggregationPeriod: 'daily', holdoutPercent: 0 });
+    expect(streak.holdoutPercent).toBe(0);
+    const externalIds = Array.from({ length: 80 }, (_, i) => `shopper-${i}`);
+    const ids = new Map<string, string>();
+    for (const externalId of externalIds) ids.set(externalId, await member(externalId));
+    // Before the holdout everyone counts.
+    for (const externalId of externalIds)
+      expect((await log('streak', { streakId: streak.id, ownedById: ids.get(externalId) })).isAggregated).toBe(true);
+
+    await update('streak', streak.id, { holdoutPercent: 30 });
+    const expected = new Set<string>();
+    for (const externalId of externalIds) if ((await position(streak.id, externalId)) < 0.3) expected.add(externalId);
+    // About 30 % of 80: a function that held out everyone or no one fails here.
+    expect(expected.size).toBeGreaterThan(10);
+    expect(expected.size).toBeLessThan(40);
+
+    at(new Date(NOW.getTime() + 86_400_000));
+    for (const externalId of externalIds) {
+      const answer = await log('streak', {
+        streakId: streak.id,
+        ownedById: ids.get(externalId),
+        activityAt: new Date(NOW.getTime() + 86_400_000).toISOString(),
+      });
+      const held = expected.has(externalId);
+      expect(answer.isAggregated, externalId).toBe(!held);
+      expect(answer.notAggregatedReason, externalId).toBe(held ? 'holdout' : null);
+      // The progress from before the holdout stays as it was; members in the program go on.
+      expect(answer.streakProgress?.currentProgressValue ?? 1, externalId).toBe(held ? 1 : 2);
+      const shown = await accepted(acct.api.get(`/schema/account_user/record/${ids.get(externalId)}`));
+      expect(shown.heldOutOf, externalId).toEqual(held ? [streak.id] : []);
+    }
+
+    // Raising the percent only adds members.
+    await update('streak', streak.id, { holdoutPercent: 50 });
+    const listed: any[] = await accepted(acct.api.get('/schema/account_user/record', { limit: 500 }));
+    const heldNow = new Set(listed.filter((m) => m.heldOutOf.includes(streak.id)).map((m) => m.externalId as string));
+    for (const externalId of expected) expect(heldNow.has(externalId)).toBe(true);
+    for (const externalId of externalIds) expect(heldNow.has(externalId)).toBe((await position(streak.id, externalId)) < 0.5);
+  }, 120_000);
+
+  it('hides the definition from a held-out end user (404, missing from lists); others and guests still see it', async () => {
+    const mission = await create('mission', {
+      name: 'Hidden for some',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      holdoutPercent: 50,
+      tasks: [{ name: 'Visit', activityId: 'visit', targetValue: 1 }],
+    });
+    const shoppers: { externalId: string; held: boolean }[] = [];
+    for (let i = 0; shoppers.filter((s) => s.held).length < 2 || shoppers.filter((s) => !s.held).length < 2; i++) {
+      const externalId = `eu-${i}`;
+      shoppers.push({ externalId, held: (await position(mission.id, externalId)) < 0.5 });
+    }
+    for (const { externalId, held } of shoppers) {
+      const token = (await accepted(acct.api.post('/enduser/token', { externalId }))).accessToken as string;
+      const user = app.anon.with({ 'x-enduser-access-token': token, 'x-account-id': acct.accountId });
+      const one = await user.get(`/schema/mission/record/${mission.id}`);
+      expect(one.status, externalId).toBe(held ? 404 : 200);
+      if (held) expect(one.body.error.code).toBe('not_found');
+      const listed: any[] = (await user.get('/schema/mission/record')).body.data;
+      expect(
+        listed.some((m) => m.id === mission.id),
+        externalId,
+      ).toBe(!held);
+    }
+    const guest = app.anon.with({ 'x-account-id': acct.accountId });
+    expect((await guest.get(`/schema/mission/record/${mission.id}`)).status).toBe(200);
+  });
+
+  it('refuses a percent outside 0..50 with the contract error, changing nothing', async () => {
+    const challenge = await create('challenge', { name: 'C', status: 'live', completionTargetValue: 10 });
+    for (const holdoutPercent of [-1, 51, 12.5, '10']) {
+      const res = await acct.api.patch(`/schema/challenge/record/${challenge.id}`, { holdoutPercent });
+      expect(res.status, JSON.stringify(holdoutPercent)).toBe(400);
+      expect(res.body.error.details[0].field).toBe('holdoutPercent');
+    }
+    expect((await accepted(acct.api.get(`/schema/challenge/record/${challenge.id}`))).holdoutPercent).toBe(0);
+  });
+});
+
+describe('notAggregatedReason', () => {
+  it('names the first reason that applies, for each of them', async () => {
+    const streak = await create('streak', { name: 'S', status: 'live', aggregationPeriod: 'daily', completionTargetValue: 2 });
+    const paused = await create('streak', { name: 'P', status: 'paused', aggregationPeriod: 'daily' });
+    const someone = await member();
+    const reason = async (kind: string, body: Record<string, unknown>) => {
+      const answer = await log(kind, { ownedById: someone, ...body });
+      return answer.isAggregated ? null : answer.notAggregatedReason;
+    };
+
+    expect(await reason('streak', { streakId: streak.id, status: 'paused' })).toBe('log_not_live');
+    // A paused log on a paused definition: the log's own status comes first.
+    expect(await reason('streak', { streakId: paused.id, status: 'paused' })).toBe('log_not_live');
+    expect(await reason('streak', { streakId: paused.id })).toBe('definition_not_live');
+    const resting = await member();
+    await update('account_user', resting, { status: 'paused' });
+    expect(await reason('streak', { streakId: streak.id, ownedById: resting })).toBe('member_not_live');
+
+    // Day 1 and day 2 complete the streak; a second log of day 2 is in the completed last period,
+    // one of day 1 before it.
+    expect(await reason('streak', { streakId: streak.id, activityAt: '2027-03-09T10:00:00Z' })).toBeNull();
+    expect(await reason('streak', { streakId: streak.id, activityAt: '2027-03-10T10:00:00Z' })).toBeNull();
+    expect(await reason('streak', { streakId: streak.id, activityAt: '2027-03-10T11:00:00Z' })).toBe('period_completed');
+    expect(await reason('streak', { streakId: streak.id, activityAt: '2027-03-09T11:00:00Z' })).toBe('period_closed');
+
+    const running = await create('streak', { name: 'R', status: 'live', aggregationPeriod: 'daily' });
+    expect(await reason('streak', { streakId: running.id, activityAt: '2027-03-10T10:00:00Z' })).toBeNull();
+    expect(await reason('streak', { streakId: running.id, activityAt: '2027-03-09T10:00:00Z' })).toBe('period_closed');
+
+    const windowed = await create('challenge', {
+      name: 'W',
+      status: 'live',
+      completionTargetValue: 5,
+      startAt: '2027-03-10T00:00:00Z',
+      endAt: '2027-03-20T00:00:00Z',
+    });
+    expect(await reason('challenge', { challengeId: windowed.id, activityAt: '2027-03-09T10:00:00Z' })).toBe('outside_window');
+    expect(await reason('challenge', { challengeId: windowed.id })).toBeNull();
+
+    const mission = await create('mission', {
+      name: 'M',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      tasks: [{ name: 'Visit', activityId: 'visit', targetValue: 1 }],
+    });
+    expect(await reason('mission', { missionId: mission.id, activityId: 'review' })).toBe('no_matching_task');
+    expect(await reason('mission', { missionId: mission.id, activityAt: '2027-03-10T11:00:00Z' })).toBeNull();
+    expect(await reason('mission', { missionId: mission.id })).toBe('mission_completed');
+
+    // Stored with the log, and read back as such.
+    const listed: any[] = await accepted(
+      acct.api.get('/schema/streak_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'streakId', operator: 'equals', fieldValue: paused.id }] },
+      }),
+    );
+    expect(listed.map((l) => l.notAggregatedReason).sort()).toEqual(['definition_not_live', 'log_not_live']);
+  });
+});
