@@ -18,8 +18,10 @@ import {
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
 /**
- * Live milestones of the loaded definitions, ascending by target, each with its reward (null when it
- * has none): the widget says what a milestone earns, and guests and members cannot read rewards.
+ * Live milestones of the loaded definitions, ascending by target. Guests and end users, who cannot
+ * read rewards, get each milestone's reward nested (its public fields; null without one), so the
+ * widget can say what a milestone earns. API-key reads and event payloads (built by the engine)
+ * keep the milestone alone, with its rewardId.
  */
 async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
   if (!wanted.has('milestones')) return;
@@ -32,17 +34,19 @@ async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadAr
     )
     .where('status', 'live')
     .orderBy('milestone_target_value', 'asc');
-  const rewardIds = [...new Set(found.flatMap((m) => (m.reward_id ? [m.reward_id] : [])))];
-  // Sequential: inside a transaction these share one connection.
-  const rewardRows = rewardIds.length ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds) : [];
-  // Guests and end users see nested records as their id and public fields (CONTRACT §5): no timestamps.
-  const shown = (joined: Record<string, unknown>[]) =>
-    isPublicFlow(ctx) ? joined.map(({ createdAt, updatedAt, ...rest }) => rest) : joined;
-  const rewards = shown(await serializeJoined('reward', rewardRows));
-  const serialized = shown(await serializeJoined('milestone', found)).map((m, i) => ({
-    ...m,
-    reward: rewards.find((r) => r.id === found[i]!.reward_id) ?? null,
-  }));
+  const joined = await serializeJoined('milestone', found);
+  let serialized = joined;
+  if (isPublicFlow(ctx)) {
+    const rewardIds = [...new Set(found.flatMap((m) => (m.reward_id ? [m.reward_id] : [])))];
+    // Sequential: inside a transaction these share one connection.
+    const rewardRows = rewardIds.length ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds) : [];
+    // Nested records show as their id and public fields (CONTRACT §5): no timestamps.
+    const rewards = (await serializeJoined('reward', rewardRows)).map(({ createdAt, updatedAt, ...shown }) => shown);
+    serialized = joined.map(({ createdAt, updatedAt, ...shown }, i) => ({
+      ...shown,
+      reward: rewards.find((r) => r.id === found[i]!.reward_id) ?? null,
+    }));
+  }
   for (const row of rows) {
     row.milestones = serialized.filter((_, i) => found[i]!.linked_schema_record_id === row.id);
   }

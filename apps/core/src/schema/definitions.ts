@@ -76,7 +76,7 @@ export const streakFields = {
   milestones: field.virtual(milestoneList, {
     public: true,
     description:
-      "Live milestones, ascending target, each with `reward`: its reward's public fields (discountType, discountValue and the EUD texts), or null.",
+      "Live milestones, ascending target; for guests and end users each with `reward`: its reward's public fields (discountType, discountValue, EUD texts), or null.",
   }),
 };
 

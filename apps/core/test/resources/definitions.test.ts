@@ -121,7 +121,7 @@ describe('streak', () => {
     expect(full.createdAt).toEqual(expect.any(String));
   });
 
-  it("nests each milestone's reward as its public fields, in the read's language, so the widget can say what a milestone earns", async () => {
+  it("nests each milestone's reward for guests and end users, its public fields in the read's language, so the widget can say what a milestone earns", async () => {
     const reward = (
       await acct.api.post('/schema/reward/record', {
         name: 'Ten off',
@@ -153,6 +153,10 @@ describe('streak', () => {
       eudTitle: '10 % de réduction',
       eudRedeemInstructionMessage: null,
     });
+    // API keys read rewards themselves: their milestones keep the rewardId alone, as in event payloads.
+    const full = (await acct.api.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0];
+    expect(full.rewardId).toBe(reward.id);
+    expect(full).not.toHaveProperty('reward');
     // A deleted reward leaves the milestone without one.
     await acct.api.delete(`/schema/reward/record/${reward.id}`);
     expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
