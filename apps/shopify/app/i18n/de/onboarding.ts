@@ -76,7 +76,8 @@ export const onboarding: Messages['onboarding'] = {
     },
     embed: {
       title: '2. Im Shop anzeigen',
-      intro: 'Schalte die App-Einbettung „Loyalty widget“ in deinem Live-Theme ein: Der Theme-Editor öffnet sich in einem neuen Tab, mit ihr eingeschaltet.',
+      intro:
+        'Schalte die App-Einbettung „Loyalty widget“ in deinem Live-Theme ein: Der Theme-Editor öffnet sich in einem neuen Tab, mit ihr eingeschaltet.',
       openEditor: 'Widget im Theme-Editor einschalten',
       then: 'Wähle dann im Theme-Editor Speichern. Dieser Schritt hakt sich selbst ab, wenn du zu diesem Tab zurückkehrst.',
       missingRecords: 'Das Widget braucht einen Live-Launcher, ein Theme und Texte.',
