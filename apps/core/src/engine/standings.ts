@@ -40,6 +40,21 @@ export async function keepStandings(
   leaderboardId: string,
 ): Promise<void> {
   await trx.raw('select loyalty_standings_rebuild(?, ?, ?, ?)', [accountId, definitionId, rankBy, leaderboardId]);
+  await unrankHeldOut(trx, accountId, definitionId, rankBy);
+}
+
+/** Takes the members held out of the definition off standings a build wrote (CONTRACT §18). */
+async function unrankHeldOut(trx: Knex, accountId: string, definitionId: string, rankBy: RankBy): Promise<void> {
+  await trx.raw('select loyalty_standings_unrank_held_out(?, ?, ?)', [accountId, definitionId, rankBy]);
+}
+
+/**
+ * Ranks a definition's boards afresh after its holdout changed: members newly held out leave them,
+ * members no longer held out come back with their progress. The background builder rebuilds them;
+ * reads answer 503 meanwhile, as for a new board.
+ */
+export async function rerankAfterHoldout(trx: Knex, accountId: string, definitionId: string): Promise<void> {
+  await trx('leaderboard').where({ account_id: accountId, linked_schema_record_id: definitionId }).update({ standings_ready: false });
 }
 
 /** Stops keeping them (and drops them) unless a leaderboard other than `leaderboardId` ranks so. */
@@ -288,6 +303,7 @@ export async function buildPendingStandings(db: Knex, batch = BUILD_BATCH): Prom
         ]);
         after = rows[0].last;
         if (after !== null) return 'more';
+        await unrankHeldOut(trx, board.account_id, board.linked_schema_record_id, board.rank_by);
         // Every board ranking the definition this way shares the standings just built.
         await trx('leaderboard')
           .where({ account_id: board.account_id, linked_schema_record_id: board.linked_schema_record_id, rank_by: board.rank_by })

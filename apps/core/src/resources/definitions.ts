@@ -4,6 +4,7 @@ import { isPublicFlow } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
 import { capFreezes } from '../engine/streak.js';
+import { rerankAfterHoldout } from '../engine/standings.js';
 import {
   type ChallengeRow,
   challengeFields,
@@ -81,6 +82,12 @@ const notHeldOut = (table: string) => (member: string) =>
   `not (${table}.holdout_percent > 0 and exists (select 1 from account_user u where u.account_id = ${table}.account_id ` +
   `and u.id = ${member} and loyalty_holdout_position(${table}.id, u.external_id) < ${table}.holdout_percent / 100.0))`;
 
+/** A new holdout share re-ranks the definition's leaderboards (CONTRACT §18). */
+async function rerankOnHoldout(trx: Knex, holdoutPercent: unknown, existing: { account_id: string; id: string; holdout_percent: number }) {
+  if (typeof holdoutPercent === 'number' && holdoutPercent !== existing.holdout_percent)
+    await rerankAfterHoldout(trx, existing.account_id, existing.id);
+}
+
 export const streak = defineResource({
   slug: 'streak',
   table: 'streak',
@@ -96,6 +103,7 @@ export const streak = defineResource({
     const maxFreezes = values.maxFreezes;
     if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes))
       await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
+    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });
@@ -120,6 +128,7 @@ export const challenge = defineResource({
   async beforeUpdate({ trx, values, existing }) {
     if ('completionTargetValue' in values)
       strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });
@@ -135,6 +144,7 @@ export const mission = defineResource({
   load: loadMilestones,
   async beforeUpdate({ trx, values, existing }) {
     if (Array.isArray(values.tasks)) strandCheck(values.tasks.length, await highestMilestone(trx, existing!), 'number of tasks');
+    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
   },
   beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
 });

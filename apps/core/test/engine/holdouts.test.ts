@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildPendingStandings } from '../../src/engine/standings.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // Holdouts and why a log did not count (CONTRACT §18), through the HTTP API.
@@ -104,6 +105,48 @@ describe('holdouts', () => {
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     expect((await guest.get(`/schema/mission/record/${mission.id}`)).status).toBe(200);
   });
+
+  it('leaderboards do not rank held-out members: a new percent re-ranks the boards in the background, and members come back when it drops', async () => {
+    const challenge = await create('challenge', { name: 'Ranked', status: 'live', aggregationMethod: 'sum', completionTargetValue: 1000 });
+    const board = await create('leaderboard', {
+      name: 'Top spenders',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      size: 100,
+    });
+    const externalIds = Array.from({ length: 24 }, (_, i) => `ranked-${i}`);
+    const ids = new Map<string, string>();
+    for (const [i, externalId] of externalIds.entries()) {
+      ids.set(externalId, await member(externalId));
+      await log('challenge', { challengeId: challenge.id, ownedById: ids.get(externalId), activityValue: 10 + i });
+    }
+    const ranked = async (): Promise<Record<string, number>> => {
+      const res = await acct.api.get(`/schema/leaderboard/record/${board.id}/standings`, { limit: '100' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return Object.fromEntries(res.body.data.entries.map((e: { ownedById: string; value: number }) => [e.ownedById, e.value]));
+    };
+    const everyone = Object.fromEntries(externalIds.map((x, i) => [ids.get(x)!, 10 + i]));
+    expect(await ranked()).toEqual(everyone);
+
+    await update('challenge', challenge.id, { holdoutPercent: 40 });
+    expect((await acct.api.get(`/schema/leaderboard/record/${board.id}/standings`)).status).toBe(503);
+    await buildPendingStandings(app.db);
+    const held = new Set<string>();
+    for (const externalId of externalIds) if ((await position(challenge.id, externalId)) < 0.4) held.add(ids.get(externalId)!);
+    expect(held.size).toBeGreaterThan(2);
+    const inProgram = Object.fromEntries(Object.entries(everyone).filter(([id]) => !held.has(id)));
+    expect(await ranked()).toEqual(inProgram);
+    // A held-out member's later log changes no standing; a member in the program's does.
+    const [heldOne] = [...held];
+    const [inOne] = Object.keys(inProgram);
+    await log('challenge', { challengeId: challenge.id, ownedById: heldOne, activityValue: 500 });
+    await log('challenge', { challengeId: challenge.id, ownedById: inOne, activityValue: 1 });
+    expect(await ranked()).toEqual({ ...inProgram, [inOne!]: inProgram[inOne!]! + 1 });
+
+    await update('challenge', challenge.id, { holdoutPercent: 0 });
+    await buildPendingStandings(app.db);
+    expect(await ranked()).toEqual({ ...everyone, [inOne!]: everyone[inOne!]! + 1 });
+  }, 120_000);
 
   it('refuses a percent outside 0..50 with the contract error, changing nothing', async () => {
     const challenge = await create('challenge', { name: 'C', status: 'live', completionTargetValue: 10 });
