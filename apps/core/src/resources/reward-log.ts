@@ -63,8 +63,7 @@ async function loadTexts({ rows, ctx, db, wanted }: LoadArgs<RewardLogRow & Load
     const milestone = row.milestone_id === null ? undefined : milestones.get(row.milestone_id);
     const member = row.owned_by_id === null ? undefined : members.get(row.owned_by_id);
     const lang = textLanguage(ctx);
-    // The date reads in the language the texts are read in: a French panel must not say "December 28".
-    const locale = ctx.languageCode ?? member?.language_code ?? ctx.account?.defaultLanguageCode ?? 'en';
+    const locale = member?.language_code ?? ctx.account?.defaultLanguageCode ?? 'en';
     const timeZone = member?.timezone ?? ctx.account?.timezone ?? 'UTC';
     const validTill = formatValidTill(row.reward_expiry_at, locale, timeZone);
     const data = { rewardValidTill: validTill, $helpers: { rewardValidTill: validTill } };

