@@ -6,17 +6,6 @@ import type { Knex } from 'knex';
  * standings it wrote, and a change of the percent rebuilds the definition's boards (engine/standings.ts).
  */
 export async function up(db: Knex): Promise<void> {
-  await db.raw(`
-    create function loyalty_held_out(p_account uuid, p_definition uuid, p_member uuid) returns boolean
-    language sql stable as $$
-      select exists (
-        select 1 from account_user u,
-          (select holdout_percent from streak where account_id = p_account and id = p_definition
-           union all select holdout_percent from challenge where account_id = p_account and id = p_definition
-           union all select holdout_percent from mission where account_id = p_account and id = p_definition) d
-         where d.holdout_percent > 0 and u.account_id = p_account and u.id = p_member
-           and loyalty_holdout_position(p_definition, u.external_id) < d.holdout_percent / 100.0)
-    $$`);
   await db.raw(`alter function loyalty_standing_change(uuid, uuid, text, text, uuid, text, double precision, timestamptz)
     rename to loyalty_standing_change_ranked`);
   await db.raw(`
@@ -24,8 +13,15 @@ export async function up(db: Knex): Promise<void> {
       p_account uuid, p_definition uuid, p_rank_by text, p_period text, p_member uuid,
       p_mode text, p_value double precision, p_at timestamptz) returns void
     language plpgsql as $$
+    declare
+      -- One key lookup: the way of ranking names the definition's kind.
+      pct int := case p_rank_by
+        when 'window_progress' then (select holdout_percent from challenge where account_id = p_account and id = p_definition)
+        when 'completions' then (select holdout_percent from mission where account_id = p_account and id = p_definition)
+        else (select holdout_percent from streak where account_id = p_account and id = p_definition) end;
     begin
-      if loyalty_held_out(p_account, p_definition, p_member) then
+      if pct > 0 and exists (select 1 from account_user u where u.account_id = p_account and u.id = p_member
+                               and loyalty_holdout_position(p_definition, u.external_id) < pct / 100.0) then
         perform loyalty_standing_change_ranked(p_account, p_definition, p_rank_by, p_period, p_member, 'set', 0, p_at);
       else
         perform loyalty_standing_change_ranked(p_account, p_definition, p_rank_by, p_period, p_member, p_mode, p_value, p_at);
@@ -54,5 +50,4 @@ export async function down(db: Knex): Promise<void> {
   await db.raw('drop function loyalty_standing_change(uuid, uuid, text, text, uuid, text, double precision, timestamptz)');
   await db.raw(`alter function loyalty_standing_change_ranked(uuid, uuid, text, text, uuid, text, double precision, timestamptz)
     rename to loyalty_standing_change`);
-  await db.raw('drop function loyalty_held_out(uuid, uuid, uuid)');
 }
