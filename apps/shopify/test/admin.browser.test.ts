@@ -296,10 +296,14 @@ describe('admin pages in Chromium', () => {
     });
     await browser.open(`/app/r/webhook/${webhook.id}`);
     const page = browser.page;
-    await page.locator('tr', { hasText: 'max_errored' }).getByRole('button', { name: 'Resend' }).click();
-    await page.getByText('Delivery resent: pending.').waitFor();
+    // Each delivery's status in words: the given-up one reads "Failed".
+    await page
+      .locator('tr', { hasText: /Failed(?!,)/ })
+      .getByRole('button', { name: 'Resend' })
+      .click();
+    await page.getByText('Delivery resent: Pending.').waitFor();
     // The list is reloaded: no delivery is given up on any more.
-    await page.waitForFunction(() => !document.body.innerText.includes('max_errored'));
+    await page.waitForFunction(() => !/Failed(?!,)/.test(document.querySelector('table')?.innerText ?? ''));
     const resent = await stack.core.db('webhook_log').where({ account_id: accountId, id: failed.id }).first();
     expect(resent).toMatchObject({ webhook_log_status: 'pending', retry_count: 0, last_error: null });
     await browser.shot('webhook-resent');
@@ -307,7 +311,7 @@ describe('admin pages in Chromium', () => {
     // The leased one (newest, so listed first): the core refuses, and its message is shown with the deliveries.
     await page.getByRole('button', { name: 'Resend' }).first().click();
     await page.getByText('This delivery is being attempted right now.').waitFor();
-    expect(await page.getByText('Delivery resent: pending.').count()).toBe(0);
+    expect(await page.getByText('Delivery resent: Pending.').count()).toBe(0);
   });
 
   it('widget: floating widget, theme and template with a live preview of the real widget', async () => {
@@ -373,15 +377,15 @@ describe('admin pages in Chromium', () => {
     const page = browser.page;
     const options = async (label: string) => (await page.getByLabel(label).locator('option').allInnerTexts()).map((t) => t.trim());
     await page.getByLabel('Integration Provider *').selectOption('cloud_sms');
-    expect(await options('Template ID *')).toEqual(['Choose…', 'Day done text']);
+    expect(await options('Template *')).toEqual(['Choose…', 'Day done text']);
     // No SMS integration yet: the form says so instead of asking for an id.
-    expect(await options('Integration ID *')).toEqual(['No SMS integrations yet']);
+    expect(await options('Integration *')).toEqual(['No SMS integrations yet']);
     await page.getByLabel('Integration Provider *').selectOption('service_email');
-    expect(await options('Template ID *')).toEqual(['Choose…', 'Day done mail']);
+    expect(await options('Template *')).toEqual(['Choose…', 'Day done mail']);
     await page.getByLabel('Name *').fill('Daily mail');
     await page.getByLabel('Event Codes *').fill('streak_progress_completed');
-    await page.getByLabel('Integration ID *').selectOption({ label: 'Shop mail' });
-    await page.getByLabel('Template ID *').selectOption({ label: 'Day done mail' });
+    await page.getByLabel('Integration *').selectOption({ label: 'Shop mail' });
+    await page.getByLabel('Template *').selectOption({ label: 'Day done mail' });
     await browser.shot('notification-rule-picks');
     await page.getByRole('button', { name: 'Create notification rule' }).click();
     await page.waitForURL(/\/app\/r\/notification\/[0-9a-f-]{36}/);
@@ -391,6 +395,24 @@ describe('admin pages in Chromium', () => {
       integrationId: mail.id,
       templateId: letter.id,
     });
+  });
+
+  it('a delete asks first: Cancel keeps the record, Delete in the dialog deletes it', async () => {
+    const text = await created('/schema/sms_template/record', { name: 'Old text', body: 'Bye' });
+    await browser.open(`/app/r/sms_template/${text.id}`);
+    const page = browser.page;
+    await page.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete Old text?' });
+    await dialog.getByText("This can't be undone.").waitFor();
+    await browser.shot('confirm-delete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect((await api.get(`/schema/sms_template/record/${text.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/app\/r\/sms_template(\?|$)/);
+    expect((await api.get(`/schema/sms_template/record/${text.id}`)).status).toBe(404);
   });
 
   it('login page: opening the app outside the admin asks for the shop domain', async () => {

@@ -101,9 +101,14 @@ describe('customer data requests in the admin', () => {
     await page.getByRole('button', { name: 'Download request 77' }).waitFor();
     const rows = await page.locator('table tbody tr').allInnerTexts();
     expect(rows).toHaveLength(2);
-    expect(rows[0]).toContain('gid://shopify/Customer/3004');
     expect(rows[0]).toContain('78');
-    expect(rows[1]).toContain(CUSTOMER);
+    // Each customer as a link to their page in the Shopify admin, not as a gid.
+    const customerLinks = page.locator('table tbody tr').getByRole('link', { name: 'Open in Shopify' });
+    expect(await customerLinks.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual([
+      'shopify:admin/customers/3004',
+      'shopify:admin/customers/3003',
+    ]);
+    expect(rows.join('\n')).not.toContain('gid://');
     expect(rows[1]).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     // Another shop's request is not listed.
     expect(rows.join('\n')).not.toContain('9001');

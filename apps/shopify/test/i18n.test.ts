@@ -29,6 +29,8 @@ const SAME_IN_GERMAN = new Set([
   'Mission',
   'Code',
   'Codes',
+  'Integration',
+  'Domain',
 ]);
 
 /** Shopify Flow shows its actions and triggers by the names the app's extensions give them, in English. */

@@ -117,6 +117,30 @@ export function localize(fields: FieldSpec[], messages: Messages): FieldSpec[] {
   });
 }
 
+/**
+ * The core's refusal in the form's words: the API field names its messages mention (`"rankBy"`,
+ * `completionTargetValue`) become the labels the form shows, and the values it names their words.
+ */
+export function inFormWords<F extends { message: string; fieldErrors: Record<string, string> }>(
+  failure: F,
+  fields: FieldSpec[],
+  values: Messages['records']['values'],
+): F {
+  const labels = new Map(
+    fields.flatMap((f) => [[f.name, f.label] as const, ...(f.itemFields ?? []).map((i) => [i.name, i.label] as const)]),
+  );
+  const say = (text: string) =>
+    text.replace(/"?\b([a-z]+(?:[A-Z][a-z0-9]*)+|[a-z0-9]+(?:_[a-z0-9]+)+)\b"?/g, (whole, word: string) => {
+      const label = labels.get(word) ?? (Object.hasOwn(values, word) ? values[word as keyof typeof values] : undefined);
+      return label ? `"${label}"` : whole;
+    });
+  return {
+    ...failure,
+    message: say(failure.message),
+    fieldErrors: Object.fromEntries(Object.entries(failure.fieldErrors).map(([field, message]) => [field, say(message)])),
+  };
+}
+
 /** Records a form may pick by id, by resource slug. */
 export type Choices = Record<string, { label: string; value: string }[]>;
 

@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
 /** What the admin shows of a leaderboard's standings (CONTRACT §15), with each entry's member. */
 export interface StandingsView {
@@ -7,7 +8,8 @@ export interface StandingsView {
   periodKey: string | null;
   /** The current window and the ones before it, newest first: the choice a challenge board offers. */
   windows: string[];
-  entries: { rank: number; value: number; displayName: string; externalId: string }[];
+  /** `customerId`: the Shopify customer behind the entry, else null (then `externalId` names the member). */
+  entries: { rank: number; value: number; displayName: string; externalId: string; customerId: number | null }[];
   rankedCount: number;
 }
 
@@ -52,7 +54,13 @@ export async function readStandings(
     view: {
       periodKey: data.periodKey,
       windows,
-      entries: data.entries.map((e) => ({ rank: e.rank, value: e.value, displayName: e.displayName, externalId: e.externalId ?? '' })),
+      entries: data.entries.map((e) => ({
+        rank: e.rank,
+        value: e.value,
+        displayName: e.displayName,
+        externalId: e.externalId ?? '',
+        customerId: shopifyCustomerId(e.externalId),
+      })),
       rankedCount: data.rankedCount,
     },
   };

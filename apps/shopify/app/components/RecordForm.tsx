@@ -1,6 +1,6 @@
 import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
-import { format, type Messages } from '../i18n';
+import { format, type Messages, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { type Choices, type FieldSpec, localize, referencedSlug, rowTexts, toBody, toInput } from '../admin/form-fields';
 
@@ -18,6 +18,10 @@ export interface RecordFormProps {
   /** Called with the field texts once they pass the same checks the core applies. */
   onSubmit(inputs: Record<string, string>): void;
 }
+
+/** A choice field's options in the merchant's words; a value the admin has no words for yet shows as the core names it. */
+const optionsOf = (field: FieldSpec, values: Messages['records']['values']) =>
+  (field.options ?? []).map((value) => ({ label: textFor(values, value) ?? value, value }));
 
 function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | null | undefined): Record<string, string> {
   return Object.fromEntries(
@@ -100,7 +104,7 @@ export function RecordForm({
             );
           }
           if (f.kind === 'select') {
-            const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...(f.options ?? []).map((o) => ({ label: o, value: o }))];
+            const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...optionsOf(f, messages.records.values)];
             return <Select key={f.name} {...common} options={options} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
           }
           const multiline = f.kind === 'textarea' || f.kind === 'json' || f.kind === 'list' ? 4 : undefined;
@@ -187,6 +191,7 @@ function RowsField({
   words: Messages['records']['form'];
   onChange(value: string): void;
 }) {
+  const { values } = useMessages().records;
   const items = value ? rowTexts(value) : [];
   const shownFields = field.itemFields!.filter((f) => f.name !== 'id');
   const update = (next: Record<string, string>[]) => onChange(next.length ? JSON.stringify(next) : '');
@@ -214,7 +219,7 @@ function RowsField({
                   <Select
                     key={f.name}
                     label={label}
-                    options={(f.options ?? []).map((o) => ({ label: o, value: o }))}
+                    options={optionsOf(f, values)}
                     value={item[f.name] || f.options?.[0] || ''}
                     onChange={change}
                     error={error}

@@ -4,14 +4,18 @@ import { Banner, Card, DataTable, EmptyState, Link, Page } from '@shopify/polari
 import { useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
+import { CustomerLink } from '../components/CustomerLink';
 import { authenticate } from '../shopify.server';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
 
 /** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.admin(request);
   const rows = await shops.listDataRequests(session.shop);
-  return { rows: rows.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })) };
+  return {
+    rows: rows.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString(), customerId: shopifyCustomerId(r.customerExternalId) })),
+  };
 };
 
 export default function DataRequests() {
@@ -41,9 +45,7 @@ export default function DataRequests() {
             headings={[m.columns.receivedAt, m.columns.customer, m.columns.request, '']}
             rows={rows.map((r) => [
               `${r.receivedAt.slice(0, 16).replace('T', ' ')} UTC`,
-              <Link key={r.requestId} url={`shopify://admin/customers/${r.customerExternalId.split('/').pop()}`} target="_top">
-                {r.customerExternalId}
-              </Link>,
+              <CustomerLink key={r.requestId} customerId={r.customerId} externalId={r.customerExternalId} label={m.customerLink} />,
               r.requestId,
               <Link
                 key={`download-${r.requestId}`}

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { Badge, Banner, BlockStack, Card, InlineGrid, InlineStack, Layout, Page, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from '@shopify/polaris';
 import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
+import { CustomerLink } from '../components/CustomerLink';
 import { OrdersCard } from '../components/members/OrdersCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -57,7 +58,7 @@ export default function Member() {
   const { member } = detail;
   return (
     <Page
-      title={fullName(member) || member.email || member.externalId}
+      title={fullName(member) || member.email || m.noName}
       subtitle={member.email ?? undefined}
       backAction={{ content: m.back, url: '/app/members' }}
       titleMetadata={
@@ -76,10 +77,7 @@ export default function Member() {
                   <Text as="p" tone="subdued">
                     {m.columns.externalId}
                   </Text>
-                  <InlineStack gap="200">
-                    <Text as="p">{member.externalId}</Text>
-                    {member.customerId !== null ? <Badge tone="info">{m.shopifyCustomer}</Badge> : null}
-                  </InlineStack>
+                  <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
                 </BlockStack>
                 <BlockStack gap="100">
                   <Text as="p" tone="subdued">

@@ -15,6 +15,7 @@ import {
   TextField,
 } from '@shopify/polaris';
 import { memo, useState } from 'react';
+import { CustomerLink } from '../components/CustomerLink';
 import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
@@ -114,10 +115,7 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
                 </IndexTable.Cell>
                 <IndexTable.Cell>{member.email ?? ''}</IndexTable.Cell>
                 <IndexTable.Cell>
-                  <InlineStack gap="200">
-                    <Text as="span">{member.externalId}</Text>
-                    {member.customerId !== null ? <Badge tone="info">{m.shopifyCustomer}</Badge> : null}
-                  </InlineStack>
+                  <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
                 </IndexTable.Cell>
                 <IndexTable.Cell>
                   <Badge tone={member.status === 'live' ? 'success' : undefined}>

@@ -1,11 +1,14 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
+import { useState } from 'react';
+import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
+import { CustomerLink } from '../components/CustomerLink';
 import { RecordForm } from '../components/RecordForm';
 import { ShopifyDiscount } from '../components/ShopifyDiscount';
 import { authenticateShop } from '../admin/authenticate.server';
-import { localize, toBody } from '../admin/form-fields';
+import { inFormWords, localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
 import { DEFINITION_SLUGS, resource } from '../admin/resources';
 import { readStandings, type StandingsView } from '../admin/standings.server';
@@ -101,7 +104,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       const { body, errors } = toBody(fields, textsOf(input.inputs), isNew ? 'create' : 'update', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors));
       const saved = isNew ? await createFromValues(api, info.slug, body) : await updateFromValues(api, info.slug, id, body);
-      if (!saved.ok) return fail(saved.failure);
+      if (!saved.ok) return fail(inFormWords(saved.failure, fields, m.values));
       await embedChanged();
       if (isNew) return redirect(`/app/r/${info.slug}/${saved.data.id}`);
       return { ok: true, notice: format(m.record.saved, { singular: m.resources[info.slug].singular }) };
@@ -117,7 +120,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
       const created = await createFromValues(api, 'milestone', { ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: id });
-      return created.ok ? { ok: true, notice: m.milestones.added } : fail(created.failure, 'milestone');
+      return created.ok ? { ok: true, notice: m.milestones.added } : fail(inFormWords(created.failure, fields, m.values), 'milestone');
     }
     case 'delete-milestone': {
       const removed = await removeRecord(api, 'milestone', String(input.id));
@@ -137,7 +140,12 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
         params: { path: { id: String(input.id) } },
       });
       if (!data) return fail(coreFailure(response.status, error), 'delivery');
-      return { ok: true, notice: format(m.deliveries.resent, { status: String(data.data.webhookLogStatus) }) };
+      return {
+        ok: true,
+        notice: format(m.deliveries.resent, {
+          status: textFor(m.values, String(data.data.webhookLogStatus)) ?? String(data.data.webhookLogStatus),
+        }),
+      };
     }
     default:
       throw new Response('Unknown intent', { status: 400 });
@@ -151,6 +159,8 @@ export default function RecordPage() {
   const submit = useSubmit();
   const language = useAdminLanguage();
   const send = (payload: Intent) => submit({ ...payload, language }, { method: 'post', encType: 'application/json' });
+  // The delete the merchant asked for, sent once they confirm it.
+  const [deleting, setDeleting] = useState<{ name: string; intent: Intent } | null>(null);
   const busy = navigation.state === 'submitting';
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
@@ -173,9 +183,12 @@ export default function RecordPage() {
       }
       secondaryActions={[
         ...editProgram,
-        ...(record ? [{ content: common.delete, destructive: true, onAction: () => send({ intent: 'delete' }) }] : []),
+        ...(record
+          ? [{ content: common.delete, destructive: true, onAction: () => setDeleting({ name, intent: { intent: 'delete' } }) }]
+          : []),
       ]}
     >
+      <ConfirmDelete name={deleting?.name ?? null} onConfirm={() => deleting && send(deleting.intent)} onClose={() => setDeleting(null)} />
       <Layout>
         {result?.ok ? (
           <Layout.Section>
@@ -218,7 +231,7 @@ export default function RecordPage() {
                           key={row.id}
                           variant="plain"
                           tone="critical"
-                          onClick={() => send({ intent: 'delete-milestone', id: row.id })}
+                          onClick={() => setDeleting({ name: String(row.name), intent: { intent: 'delete-milestone', id: row.id } })}
                         >
                           {common.delete}
                         </Button>,
@@ -293,7 +306,7 @@ export default function RecordPage() {
                           d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'
                         }
                       >
-                        {String(d.webhookLogStatus)}
+                        {textFor(m.values, String(d.webhookLogStatus)) ?? String(d.webhookLogStatus)}
                       </Badge>,
                       String(Number(d.retryCount ?? 0) + 1),
                       d.lastResponseStatus === null || d.lastResponseStatus === undefined ? '—' : String(d.lastResponseStatus),
@@ -322,7 +335,7 @@ export default function RecordPage() {
   );
 }
 
-/** A leaderboard's top entries with each member's external id; a challenge board picks its window. */
+/** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
 function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
@@ -361,7 +374,12 @@ function Standings({ result }: { result: { ok: true; view: StandingsView } | { o
             <DataTable
               columnContentTypes={['numeric', 'text', 'text', 'numeric']}
               headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
-              rows={view.entries.map((e) => [String(e.rank), e.displayName, e.externalId, String(e.value)])}
+              rows={view.entries.map((e) => [
+                String(e.rank),
+                e.displayName,
+                <CustomerLink key={e.rank} customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
+                String(e.value),
+              ])}
               footerContent={format(m.ranked, { count: view.rankedCount })}
             />
           ) : (

@@ -22,6 +22,10 @@ export const common: Messages['common'] = {
   saved: 'Gespeichert',
   created: 'Erstellt',
   deleted: 'Gelöscht',
+  confirmDelete: {
+    title: '{name} löschen?',
+    body: 'Das kannst du nicht rückgängig machen.',
+  },
   show: 'Anzeigen',
   from: 'Von',
   to: 'Bis',

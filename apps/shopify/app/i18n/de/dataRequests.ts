@@ -4,6 +4,7 @@ export const dataRequests: Messages['dataRequests'] = {
   title: 'Datenanfragen von Kunden',
   subtitle: 'Was das Treueprogramm über einen Kunden speichert, der Shopify nach seinen Daten gefragt hat. Senden Sie es ihm.',
   columns: { receivedAt: 'Eingegangen am', customer: 'Kunde', request: 'Anfrage' },
+  customerLink: 'In Shopify öffnen',
   download: 'Herunterladen',
   downloadLabel: 'Anfrage {id} herunterladen',
   downloadFailed: 'Der Export der Anfrage {id} konnte nicht heruntergeladen werden ({status}).',

@@ -21,6 +21,10 @@ export const common = {
   saved: 'Saved',
   created: 'Created',
   deleted: 'Deleted',
+  confirmDelete: {
+    title: 'Delete {name}?',
+    body: "This can't be undone.",
+  },
   show: 'Show',
   from: 'From',
   to: 'To',

@@ -3,6 +3,7 @@ export const dataRequests = {
   title: 'Customer data requests',
   subtitle: 'What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them.',
   columns: { receivedAt: 'Received at', customer: 'Customer', request: 'Request' },
+  customerLink: 'Open in Shopify',
   download: 'Download',
   downloadLabel: 'Download request {id}',
   downloadFailed: 'The export of request {id} could not be downloaded ({status}).',
