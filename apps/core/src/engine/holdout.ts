@@ -13,3 +13,8 @@ export function holdoutPosition(definitionId: string, externalId: string): numbe
 export function isHeldOut(definition: { id: string; holdout_percent: number }, externalId: string): boolean {
   return definition.holdout_percent > 0 && holdoutPosition(definition.id, externalId) < definition.holdout_percent / 100;
 }
+
+/** An account's definitions with a holdout (`id`, `holdout_percent`), one `?` for the account id per kind. */
+export const HOLDOUTS_SQL = ['streak', 'challenge', 'mission']
+  .map((table) => `select id, holdout_percent from ${table} where account_id = ? and holdout_percent > 0`)
+  .join(' union all ');

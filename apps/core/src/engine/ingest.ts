@@ -16,7 +16,7 @@ import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { isHeldOut } from './holdout.js';
+import { HOLDOUTS_SQL, isHeldOut } from './holdout.js';
 import {
   type LogKind,
   type LogRow,
@@ -260,10 +260,7 @@ export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: st
  * The member's `heldOutOf` (CONTRACT §18), read with the lookup so that the log's answer does not
  * ask for it again (the account_user load hook takes it from the row).
  */
-const HELD_OUT_OF = `(select coalesce(json_agg(d.id), '[]'::json) from account_user u,
-    (select id, holdout_percent from streak where account_id = ? and holdout_percent > 0
-     union all select id, holdout_percent from challenge where account_id = ? and holdout_percent > 0
-     union all select id, holdout_percent from mission where account_id = ? and holdout_percent > 0) d
+const HELD_OUT_OF = `(select coalesce(json_agg(d.id), '[]'::json) from account_user u, (${HOLDOUTS_SQL}) d
    where u.account_id = ? and u.id = ? and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0)`;
 
 /** The lookup statement of each kind, numbered once. */

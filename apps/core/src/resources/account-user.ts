@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHeldOut } from '../engine/holdout.js';
+import { HOLDOUTS_SQL, isHeldOut } from '../engine/holdout.js';
 import type { ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -29,21 +29,13 @@ export const accountUser = defineResource({
     const missing = rows.filter((row) => row.heldOutOf === undefined);
     if (!wanted.has('heldOutOf') || !missing.length) return;
     // An account holds out of a few definitions at most; each member's group is computed here.
-    const holdouts = await db
-      .select('id', 'holdout_percent')
-      .from('streak')
-      .where({ account_id: ctx.account!.id })
-      .where('holdout_percent', '>', 0)
-      .unionAll((q) =>
-        q.select('id', 'holdout_percent').from('challenge').where({ account_id: ctx.account!.id }).where('holdout_percent', '>', 0),
-      )
-      .unionAll((q) =>
-        q.select('id', 'holdout_percent').from('mission').where({ account_id: ctx.account!.id }).where('holdout_percent', '>', 0),
-      );
-    for (const row of missing)
-      row.heldOutOf = holdouts
-        .filter((d: { id: string; holdout_percent: number }) => isHeldOut(d, row.external_id))
-        .map((d: { id: string }) => d.id);
+    const accountId = ctx.account!.id;
+    const { rows: holdouts } = await db.raw<{ rows: { id: string; holdout_percent: number }[] }>(HOLDOUTS_SQL, [
+      accountId,
+      accountId,
+      accountId,
+    ]);
+    for (const row of missing) row.heldOutOf = holdouts.filter((d) => isHeldOut(d, row.external_id)).map((d) => d.id);
   },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
   uniqueErrors: {
