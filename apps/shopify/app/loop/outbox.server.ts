@@ -5,6 +5,7 @@ import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { objectOf } from '../json';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
+import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../rewards/issuing';
 import type { TriggerHandle } from '../shopify/flow-extensions';
 import { pool } from '../storage/pool.server';
 import type { ShopStore } from '../storage/shops.server';
@@ -30,7 +31,11 @@ import {
 /** The channel a committed row is announced on, so a sender sends it at once instead of at its next poll. */
 export const OUTBOX_CHANNEL = 'loyalty_shopify_outbox';
 
-/** A discount to create, as reserved with its reward log's row. */
+/**
+ * A discount or store credit to create, as reserved with its reward log's row: the reward's
+ * settings at that moment, so a later change in the editor does not alter it. Rows reserved
+ * before the editor had these settings carry only `discountType` and `discountValue`.
+ */
 export interface DiscountSpec {
   title: string;
   discountType: 'percentage' | 'fixed_amount';
@@ -38,6 +43,12 @@ export interface DiscountSpec {
   endsAt: string | null;
   /** The Reward issued trigger's fields, sent once the code exists. */
   triggerFields: Record<string, unknown>;
+  kind?: RewardKind;
+  minimum?: MinimumRequirement;
+  /** Collection GIDs; none: all products. */
+  collections?: string[];
+  combinesWith?: CombinesWith;
+  currencyCode?: string;
 }
 
 export interface FailedDiscount {
@@ -61,14 +72,26 @@ function discountCode(): string {
   return `LOYALTY-${[...randomBytes(10)].map((b) => alphabet[b % alphabet.length]).join('')}`;
 }
 
-function discountSpec(log: IssuedRewardLog): DiscountSpec {
+function discountSpec(log: IssuedRewardLog, issuing: IssuingSpec | undefined): DiscountSpec {
   const reward = log.reward ?? {};
+  const discountType = reward.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage';
+  const fields = rewardIssuedFields(log, null);
   return {
     title: `Loyalty reward: ${(reward.name ?? 'reward').slice(0, 200)}`,
-    discountType: reward.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage',
+    discountType,
     discountValue: Number(reward.discountValue ?? 0),
     endsAt: rewardExpiry(log),
-    triggerFields: rewardIssuedFields(log, null),
+    // Flow's Reward issued names free shipping and store credit, which the core's type cannot.
+    triggerFields: issuing ? { ...fields, discount_type: issuing.kind } : fields,
+    ...(issuing
+      ? {
+          kind: issuing.kind,
+          minimum: issuing.minimum,
+          collections: issuing.collections.map((c) => c.id),
+          combinesWith: issuing.combinesWith,
+          currencyCode: issuing.currencyCode,
+        }
+      : {}),
   };
 }
 
@@ -102,6 +125,30 @@ export class Outbox {
       .pool()
       .query<{ reward_id: string }>('select reward_id from shopify_discount_rewards where shop = $1', [shop]);
     return new Set(rows.map((r) => r.reward_id));
+  }
+
+  /** The editor's settings of the rewards the app issues, by reward. */
+  async issuingSpecs(shop: string): Promise<Map<string, IssuingSpec>> {
+    const { rows } = await this.deps
+      .pool()
+      .query<{ reward_id: string; spec: unknown }>('select reward_id, spec from reward_issuing where shop = $1', [shop]);
+    return new Map(
+      rows.flatMap((r) => {
+        const spec = issuingSpecOf(r.spec);
+        return spec ? [[r.reward_id, spec] as const] : [];
+      }),
+    );
+  }
+
+  /** Stores (or, with null, forgets) how the app issues the reward. */
+  async setIssuingSpec(shop: string, rewardId: string, spec: IssuingSpec | null): Promise<void> {
+    if (spec)
+      await this.deps.pool().query(
+        `insert into reward_issuing (shop, reward_id, spec) values ($1, $2, $3)
+         on conflict (shop, reward_id) do update set spec = excluded.spec, updated_at = now()`,
+        [shop, rewardId, JSON.stringify(spec)],
+      );
+    else await this.deps.pool().query('delete from reward_issuing where shop = $1 and reward_id = $2', [shop, rewardId]);
   }
 
   async setShopifyDiscount(shop: string, rewardId: string, on: boolean): Promise<void> {
@@ -186,7 +233,7 @@ export class Outbox {
       throw err;
     }
     const api = accountClient(this.deps.coreUrl, account);
-    const discountRewards = await this.shopifyDiscountRewards(shop);
+    const [discountRewards, issuing] = await Promise.all([this.shopifyDiscountRewards(shop), this.issuingSpecs(shop)]);
     const { rows: usage } = await this.deps
       .pool()
       .query<{ handle: string }>('select handle from flow_trigger_usage where shop = $1 and enabled', [shop]);
@@ -207,7 +254,7 @@ export class Outbox {
       }
       for (const log of issuedRewardLogs(event.eventCode, event.payload)) {
         if (discountRewards.has(log.rewardId) && !log.couponCode)
-          discountRows.push([log.id, log.rewardId, customerGid(customerId), discountCode(), discountSpec(log)]);
+          discountRows.push([log.id, log.rewardId, customerGid(customerId), discountCode(), discountSpec(log, issuing.get(log.rewardId))]);
       }
     }
     const client = await this.deps.pool().connect();

@@ -4,10 +4,14 @@ import { objectOf } from '../json';
 import {
   type AdminGraphql,
   codeDiscountByCode,
-  createBasicCodeDiscount,
+  createCodeDiscount,
+  creditStoreCredit,
   deactivateCodeDiscount,
   flowTriggerReceive,
+  recentStoreCredits,
+  type UserError,
 } from '../shopify/admin-api.server';
+import { storeCreditStamp } from '../rewards/issuing';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -66,8 +70,22 @@ type DiscountRow = {
   discount: DiscountSpec;
   attempts: number;
   discount_gid: string | null;
+  credit_transaction_gid: string | null;
   created_at: Date;
 };
+
+const describe = (errors: UserError[]) => errors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ');
+
+/** Whether a store credit transaction is the one a row asked for: same amount, currency and expiry (to the second). */
+const sameCredit = (
+  credit: { amount: string; currencyCode: string; expiresAt: string | null },
+  wanted: { amount: number; currencyCode: string; expiresAt: string | null },
+) =>
+  Number(credit.amount) === Number(wanted.amount.toFixed(2)) &&
+  credit.currencyCode === wanted.currencyCode &&
+  (credit.expiresAt === null || wanted.expiresAt === null
+    ? credit.expiresAt === wanted.expiresAt
+    : Math.floor(Date.parse(credit.expiresAt) / 1000) === Math.floor(Date.parse(wanted.expiresAt) / 1000));
 
 export class OutboxSender {
   private readonly loop: WorkLoop;
@@ -172,7 +190,7 @@ export class OutboxSender {
     return this.claim<DiscountRow>(due('reward_discounts'), async (row, client) => {
       const attempts = row.attempts + 1;
       // Revoked before its code exists (CONTRACT §17): no discount is ever created for it.
-      if ((await client.query(REVOKED, [row.shop, row.reward_log_id])).rowCount && !row.discount_gid) {
+      if ((await client.query(REVOKED, [row.shop, row.reward_log_id])).rowCount && !row.discount_gid && !row.credit_transaction_gid) {
         await client.query(`update reward_discounts set status = 'revoked', last_error = null where shop = $1 and reward_log_id = $2`, [
           row.shop,
           row.reward_log_id,
@@ -190,21 +208,33 @@ export class OutboxSender {
           [row.shop, row.reward_log_id, next ? 'pending' : 'failed', attempts, next, message],
         );
       };
-      let discountGid = row.discount_gid;
-      if (!discountGid) {
+      const spec = row.discount;
+      const storeCredit = spec.kind === 'store_credit';
+      if (storeCredit && !row.credit_transaction_gid) {
         try {
-          const created = await createBasicCodeDiscount(await this.deps.adminFor(row.shop), {
-            title: row.discount.title,
+          const credited = await this.creditOnce(row, client);
+          if (credited.userErrors.length) return fail(describe(credited.userErrors), false);
+        } catch (err) {
+          return fail(reasonOf(err), retryable(err));
+        }
+      }
+      let discountGid = row.discount_gid;
+      if (!storeCredit && !discountGid) {
+        try {
+          const created = await createCodeDiscount(await this.deps.adminFor(row.shop), {
+            title: spec.title,
             code: row.code,
             customerGid: row.customer_gid,
-            discountType: row.discount.discountType,
-            discountValue: row.discount.discountValue,
+            discountType: spec.kind === 'free_shipping' ? 'free_shipping' : spec.discountType,
+            discountValue: spec.discountValue,
             startsAt: row.created_at.toISOString(),
-            endsAt: row.discount.endsAt,
+            endsAt: spec.endsAt,
+            ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),
+            ...(spec.collections ? { collections: spec.collections } : {}),
+            ...(spec.combinesWith ? { combinesWith: spec.combinesWith } : {}),
           });
           const taken = created.userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));
-          if (created.userErrors.length && !taken)
-            return fail(created.userErrors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; '), false);
+          if (created.userErrors.length && !taken) return fail(describe(created.userErrors), false);
           discountGid = created.id ?? 'existing';
           await client.query('update reward_discounts set discount_gid = $3 where shop = $1 and reward_log_id = $2', [
             row.shop,
@@ -215,12 +245,13 @@ export class OutboxSender {
           return fail(reasonOf(err), retryable(err));
         }
       }
+      const stamp = storeCredit ? storeCreditStamp(spec.discountValue, spec.currencyCode ?? '') : row.code;
       const account = await this.deps.shops.findInstalled(row.shop);
       if (!account) return fail('the shop is not installed', true);
       const stamped = await accountClient(this.deps.coreUrl, account)
         .PATCH('/schema/reward_log/record/{id}', {
           params: { path: { id: row.reward_log_id } },
-          body: { couponCode: row.code, ...(row.discount.endsAt ? { rewardExpiryAt: row.discount.endsAt } : {}) },
+          body: { couponCode: stamp, ...(spec.endsAt ? { rewardExpiryAt: spec.endsAt } : {}) },
         })
         .catch(() => null);
       if (!stamped?.data) {
@@ -259,11 +290,60 @@ export class OutboxSender {
             row.shop,
             `reward_log:${row.reward_log_id}`,
             row.reward_log_id,
-            JSON.stringify(triggerPayload(customerId, { ...row.discount.triggerFields, coupon_code: row.code })),
+            JSON.stringify(triggerPayload(customerId, { ...spec.triggerFields, coupon_code: stamp })),
           ],
         );
       }
     });
+  }
+
+  /**
+   * Credits the row's store credit exactly once. The 2025-10 Admin API has no idempotency key for
+   * `storeCreditAccountCredit` (Shopify's `@idempotent` directive covers inventory and refund
+   * mutations only, from 2026-01), so an attempt is recorded and committed on its own before the
+   * mutation is sent, and a row with an earlier attempt first reconciles: the customer's credits
+   * made since the row was reserved with the same amount, currency and expiry, not already taken
+   * by another row, are this row's credit. The window that remains: a credit Shopify makes after
+   * the reconciling read (an interrupted request Shopify is still working on when the retry reads)
+   * is missed and credited again; and a credit of the same amount, currency and expiry that the
+   * merchant gives the same customer by hand between the interrupted attempt and the retry is
+   * taken for this one, so the reward is not credited. The transaction is recorded on the row,
+   * which the claim's transaction commits with the stamp.
+   */
+  private async creditOnce(row: DiscountRow, client: pg.PoolClient): Promise<{ userErrors: UserError[] }> {
+    const spec = row.discount;
+    const wanted = { amount: spec.discountValue, currencyCode: spec.currencyCode ?? '', expiresAt: spec.endsAt };
+    const admin = await this.deps.adminFor(row.shop);
+    const record = (id: string) =>
+      client.query('update reward_discounts set credit_transaction_gid = $3 where shop = $1 and reward_log_id = $2', [
+        row.shop,
+        row.reward_log_id,
+        id,
+      ]);
+    const { rowCount: tried } = await this.deps.pool.query('select 1 from store_credit_attempts where shop = $1 and reward_log_id = $2', [
+      row.shop,
+      row.reward_log_id,
+    ]);
+    if (tried) {
+      const { rows: taken } = await client.query<{ credit_transaction_gid: string }>(
+        'select credit_transaction_gid from reward_discounts where shop = $1 and customer_gid = $2 and credit_transaction_gid is not null',
+        [row.shop, row.customer_gid],
+      );
+      const claimed = new Set(taken.map((t) => t.credit_transaction_gid));
+      const since = row.created_at.getTime() - 60_000;
+      const found = (await recentStoreCredits(admin, row.customer_gid)).find(
+        (c) => !claimed.has(c.id) && Date.parse(c.createdAt) >= since && sameCredit(c, wanted),
+      );
+      if (found) {
+        await record(found.id);
+        return { userErrors: [] };
+      }
+    }
+    // Committed at once (outside the claim's transaction): it must survive this process.
+    await this.deps.pool.query('insert into store_credit_attempts (shop, reward_log_id) values ($1, $2)', [row.shop, row.reward_log_id]);
+    const credited = await creditStoreCredit(admin, { customerGid: row.customer_gid, ...wanted });
+    if (credited.id) await record(credited.id);
+    return { userErrors: credited.userErrors };
   }
 
   /**
@@ -275,7 +355,7 @@ export class OutboxSender {
     return this.claim<DiscountRow>(
       `select d.* from reward_log_revocations v
          join reward_discounts d on d.shop = v.shop and d.reward_log_id = v.reward_log_id
-        where d.discount_gid is not null and d.deactivation is null and d.status <> 'pending' and d.next_attempt_at <= now()
+        where d.discount_gid is not null and d.deactivation is null and coalesce(d.discount->>'kind', '') <> 'store_credit' and d.status <> 'pending' and d.next_attempt_at <= now()
         order by v.created_at limit 1 for update of d skip locked`,
       async (row, client) => {
         const attempts = row.deactivation_attempts + 1;

@@ -1,3 +1,5 @@
+import { type CombinesWith, type MinimumRequirement, NO_COMBINATIONS } from '../rewards/issuing';
+
 /** The few Admin GraphQL operations the app needs, over the admin context's `graphql`. */
 export interface AdminGraphql {
   graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
@@ -109,27 +111,72 @@ export async function flowTriggerReceive(admin: AdminGraphql, handle: string, pa
   return data.flowTriggerReceive.userErrors;
 }
 
-export interface BasicDiscountInput {
+export interface CodeDiscountInput {
   title: string;
   code: string;
   customerGid: string;
   /** `percentage` takes 0..100 (the reward's value); `fixed_amount` is in the shop's currency. */
-  discountType: 'percentage' | 'fixed_amount';
+  discountType: 'percentage' | 'fixed_amount' | 'free_shipping';
   discountValue: number;
   startsAt: string;
   endsAt: string | null;
+  minimum?: MinimumRequirement;
+  /** Collection GIDs the discount is limited to; none: all products. */
+  collections?: string[];
+  combinesWith?: CombinesWith;
 }
 
-/** One code discount for one customer, usable once (CONTRACT §16). */
-export async function createBasicCodeDiscount(
+/** DiscountMinimumRequirementInput, or null for none. */
+function minimumInput(minimum: MinimumRequirement | undefined) {
+  if (!minimum) return null;
+  return 'subtotal' in minimum
+    ? { subtotal: { greaterThanOrEqualToSubtotal: minimum.subtotal.toFixed(2) } }
+    : { quantity: { greaterThanOrEqualToQuantity: String(minimum.quantity) } };
+}
+
+/**
+ * One code discount for one customer, usable once (CONTRACT §16): an amount off (percentage or
+ * fixed, on all products or the chosen collections) with `discountCodeBasicCreate`, or free
+ * shipping with `discountCodeFreeShippingCreate`; with the minimum purchase and combinations the
+ * merchant set.
+ */
+export async function createCodeDiscount(
   admin: AdminGraphql,
-  input: BasicDiscountInput,
+  input: CodeDiscountInput,
 ): Promise<{ id: string | null; userErrors: UserError[] }> {
+  const common = {
+    title: input.title,
+    code: input.code,
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+    usageLimit: 1,
+    appliesOncePerCustomer: true,
+    context: { customers: { add: [input.customerGid] } },
+    combinesWith: input.combinesWith ?? NO_COMBINATIONS,
+    minimumRequirement: minimumInput(input.minimum),
+  };
+  type Created = { codeDiscountNode: { id: string } | null; userErrors: UserError[] };
+  if (input.discountType === 'free_shipping') {
+    const data = await run<{ discountCodeFreeShippingCreate: Created }>(
+      admin,
+      `#graphql
+      mutation LoyaltyFreeShippingCreate($freeShippingCodeDiscount: DiscountCodeFreeShippingInput!) {
+        discountCodeFreeShippingCreate(freeShippingCodeDiscount: $freeShippingCodeDiscount) {
+          codeDiscountNode { id }
+          userErrors { field code message }
+        }
+      }`,
+      { freeShippingCodeDiscount: { ...common, destination: { all: true } } },
+    );
+    const result = data.discountCodeFreeShippingCreate;
+    return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
+  }
   const value =
     input.discountType === 'percentage'
       ? { percentage: Math.min(input.discountValue, 100) / 100 }
       : { discountAmount: { amount: input.discountValue.toFixed(2), appliesOnEachItem: false } };
-  const data = await run<{ discountCodeBasicCreate: { codeDiscountNode: { id: string } | null; userErrors: UserError[] } }>(
+  const items = input.collections?.length ? { collections: { add: input.collections } } : { all: true };
+  const data = await run<{ discountCodeBasicCreate: Created }>(
     admin,
     `#graphql
     mutation LoyaltyDiscountCreate($basicCodeDiscount: DiscountCodeBasicInput!) {
@@ -138,21 +185,98 @@ export async function createBasicCodeDiscount(
         userErrors { field code message }
       }
     }`,
-    {
-      basicCodeDiscount: {
-        title: input.title,
-        code: input.code,
-        startsAt: input.startsAt,
-        endsAt: input.endsAt,
-        usageLimit: 1,
-        appliesOncePerCustomer: true,
-        context: { customers: { add: [input.customerGid] } },
-        customerGets: { value, items: { all: true } },
-      },
-    },
+    { basicCodeDiscount: { ...common, customerGets: { value, items } } },
   );
   const result = data.discountCodeBasicCreate;
   return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
+}
+
+/** The shop's currency (ISO 4217), in which fixed amounts, minimums and store credit are given. */
+export async function shopCurrency(admin: AdminGraphql): Promise<string> {
+  const data = await run<{ shop: { currencyCode: string } }>(
+    admin,
+    `#graphql
+    query LoyaltyShopCurrency { shop { currencyCode } }`,
+  );
+  return data.shop.currencyCode;
+}
+
+export interface StoreCredit {
+  id: string;
+  amount: string;
+  currencyCode: string;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/** Credits the customer's store credit account in `currencyCode` (Shopify opens one if the customer has none). */
+export async function creditStoreCredit(
+  admin: AdminGraphql,
+  input: { customerGid: string; amount: number; currencyCode: string; expiresAt: string | null },
+): Promise<{ id: string | null; userErrors: UserError[] }> {
+  const data = await run<{
+    storeCreditAccountCredit: { storeCreditAccountTransaction: { id: string } | null; userErrors: UserError[] };
+  }>(
+    admin,
+    `#graphql
+    mutation LoyaltyStoreCredit($id: ID!, $creditInput: StoreCreditAccountCreditInput!) {
+      storeCreditAccountCredit(id: $id, creditInput: $creditInput) {
+        storeCreditAccountTransaction { id }
+        userErrors { field code message }
+      }
+    }`,
+    {
+      id: input.customerGid,
+      creditInput: {
+        creditAmount: { amount: input.amount.toFixed(2), currencyCode: input.currencyCode },
+        ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+      },
+    },
+  );
+  const result = data.storeCreditAccountCredit;
+  return { id: result.storeCreditAccountTransaction?.id ?? null, userErrors: result.userErrors };
+}
+
+/** The customer's latest store credit credits (newest first, up to 50 per account), to find one an interrupted attempt made. */
+export async function recentStoreCredits(admin: AdminGraphql, customerGid: string): Promise<StoreCredit[]> {
+  type Money = { amount: string; currencyCode: string };
+  const data = await run<{
+    customer: {
+      storeCreditAccounts: {
+        nodes: { transactions: { nodes: { id?: string; amount?: Money; expiresAt?: string | null; createdAt?: string }[] } }[];
+      };
+    } | null;
+  }>(
+    admin,
+    `#graphql
+    query LoyaltyStoreCredits($id: ID!) {
+      customer(id: $id) {
+        storeCreditAccounts(first: 10) {
+          nodes {
+            transactions(first: 50, reverse: true) {
+              nodes { ... on StoreCreditAccountCreditTransaction { id amount { amount currencyCode } expiresAt createdAt } }
+            }
+          }
+        }
+      }
+    }`,
+    { id: customerGid },
+  );
+  return (data.customer?.storeCreditAccounts.nodes ?? []).flatMap((account) =>
+    account.transactions.nodes.flatMap((t) =>
+      t.id && t.amount && t.createdAt
+        ? [
+            {
+              id: t.id,
+              amount: t.amount.amount,
+              currencyCode: t.amount.currencyCode,
+              expiresAt: t.expiresAt ?? null,
+              createdAt: t.createdAt,
+            },
+          ]
+        : [],
+    ),
+  );
 }
 
 /** A code discount found by its code, with how often it was used. */
@@ -170,7 +294,13 @@ export async function codeDiscountByCode(admin: AdminGraphql, code: string): Pro
     admin,
     `#graphql
     query LoyaltyDiscountByCode($code: String!) {
-      codeDiscountNodeByCode(code: $code) { id codeDiscount { ... on DiscountCodeBasic { asyncUsageCount status } } }
+      codeDiscountNodeByCode(code: $code) {
+        id
+        codeDiscount {
+          ... on DiscountCodeBasic { asyncUsageCount status }
+          ... on DiscountCodeFreeShipping { asyncUsageCount status }
+        }
+      }
     }`,
     { code },
   );

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, the shop's id, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive, discountCodeBasicCreate, a discount by code and
+ * operations (shop, the shop's id and currency, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive,
+ * discountCodeBasicCreate, discountCodeFreeShippingCreate and storeCreditAccountCredit checked field by field against their
+ * documented input types, a customer's store credit transactions, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
@@ -35,6 +37,12 @@ export interface AdminStub {
   >;
   /** Awaited before a discountCodeBasicCreate is answered (after the discount exists), e.g. to kill the app. */
   beforeDiscountAnswer: (() => Promise<void>) | null;
+  /** The shop's currency (shop { currencyCode }). */
+  currencyCode: string;
+  /** Store credit credits made, by customer GID, oldest first, as storeCreditAccountCredit made them. */
+  storeCredits: Map<string, { id: string; amount: string; currencyCode: string; expiresAt: string | null; createdAt: string }[]>;
+  /** Awaited before a storeCreditAccountCredit is answered (after the credit exists), e.g. to kill the app. */
+  beforeCreditAnswer: (() => Promise<void>) | null;
   /** The shop's locales (shopLocales), the primary one first by default. */
   locales: { locale: string; primary: boolean }[];
   /** The published theme (themes(roles: MAIN)) and its config/settings_data.json text; null: no main theme. */
@@ -71,6 +79,132 @@ const METAFIELDS_SET_INPUT = {
   compareDigest: 'String',
 };
 const METAFIELD_IDENTIFIER_INPUT = { ownerId: 'ID!', namespace: 'String!', key: 'String!' };
+
+/**
+ * The input objects the discount and store credit mutations take, as Shopify's Admin GraphQL
+ * reference documents them (2025-10), field by field: each field's GraphQL type; `!` is required,
+ * `[T!]` a list. Deprecated fields (customerSelection) are left out: the app must not send them.
+ */
+const INPUT_TYPES: Record<string, Record<string, string>> = {
+  DiscountCodeBasicInput: {
+    appliesOncePerCustomer: 'Boolean',
+    code: 'String',
+    combinesWith: 'DiscountCombinesWithInput',
+    context: 'DiscountContextInput',
+    customerGets: 'DiscountCustomerGetsInput',
+    endsAt: 'DateTime',
+    minimumRequirement: 'DiscountMinimumRequirementInput',
+    recurringCycleLimit: 'Int',
+    startsAt: 'DateTime',
+    title: 'String',
+    usageLimit: 'Int',
+  },
+  DiscountCodeFreeShippingInput: {
+    appliesOncePerCustomer: 'Boolean',
+    appliesOnOneTimePurchase: 'Boolean',
+    appliesOnSubscription: 'Boolean',
+    code: 'String',
+    combinesWith: 'DiscountCombinesWithInput',
+    context: 'DiscountContextInput',
+    destination: 'DiscountShippingDestinationSelectionInput',
+    endsAt: 'DateTime',
+    maximumShippingPrice: 'Decimal',
+    minimumRequirement: 'DiscountMinimumRequirementInput',
+    recurringCycleLimit: 'Int',
+    startsAt: 'DateTime',
+    title: 'String',
+    usageLimit: 'Int',
+  },
+  DiscountCombinesWithInput: { orderDiscounts: 'Boolean', productDiscounts: 'Boolean', shippingDiscounts: 'Boolean' },
+  DiscountContextInput: {
+    all: 'DiscountBuyerSelection',
+    customers: 'DiscountCustomersInput',
+    customerSegments: 'DiscountCustomerSegmentsInput',
+  },
+  DiscountCustomersInput: { add: '[ID!]', remove: '[ID!]' },
+  DiscountCustomerSegmentsInput: { add: '[ID!]', remove: '[ID!]' },
+  DiscountCustomerGetsInput: {
+    appliesOnOneTimePurchase: 'Boolean',
+    appliesOnSubscription: 'Boolean',
+    items: 'DiscountItemsInput',
+    value: 'DiscountCustomerGetsValueInput',
+  },
+  DiscountCustomerGetsValueInput: {
+    discountAmount: 'DiscountAmountInput',
+    discountOnQuantity: 'DiscountOnQuantityInput',
+    percentage: 'Float',
+  },
+  DiscountAmountInput: { amount: 'Decimal', appliesOnEachItem: 'Boolean' },
+  DiscountOnQuantityInput: { effect: 'DiscountEffectInput', quantity: 'UnsignedInt64' },
+  DiscountEffectInput: { amount: 'Decimal', percentage: 'Float' },
+  DiscountItemsInput: { all: 'Boolean', collections: 'DiscountCollectionsInput', products: 'DiscountProductsInput' },
+  DiscountCollectionsInput: { add: '[ID!]', remove: '[ID!]' },
+  DiscountProductsInput: {
+    productsToAdd: '[ID!]',
+    productsToRemove: '[ID!]',
+    productVariantsToAdd: '[ID!]',
+    productVariantsToRemove: '[ID!]',
+  },
+  DiscountMinimumRequirementInput: { quantity: 'DiscountMinimumQuantityInput', subtotal: 'DiscountMinimumSubtotalInput' },
+  DiscountMinimumQuantityInput: { greaterThanOrEqualToQuantity: 'UnsignedInt64' },
+  DiscountMinimumSubtotalInput: { greaterThanOrEqualToSubtotal: 'Decimal' },
+  DiscountShippingDestinationSelectionInput: { all: 'Boolean', countries: 'DiscountCountriesInput' },
+  DiscountCountriesInput: { add: '[CountryCode!]', includeRestOfWorld: 'Boolean', remove: '[CountryCode!]' },
+  StoreCreditAccountCreditInput: { creditAmount: 'MoneyInput!', expiresAt: 'DateTime' },
+  MoneyInput: { amount: 'Decimal!', currencyCode: 'CurrencyCode!' },
+};
+
+/** Whether a value coerces to a GraphQL scalar or enum as Shopify's schema reads it. */
+const SCALARS: Record<string, (v: unknown) => boolean> = {
+  Boolean: (v) => typeof v === 'boolean',
+  String: (v) => typeof v === 'string',
+  ID: (v) => typeof v === 'string',
+  Int: (v) => Number.isInteger(v),
+  Float: (v) => typeof v === 'number' && Number.isFinite(v),
+  Decimal: (v) => (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) || (typeof v === 'number' && Number.isFinite(v)),
+  UnsignedInt64: (v) => (typeof v === 'string' && /^\d+$/.test(v)) || (Number.isInteger(v) && (v as number) >= 0),
+  DateTime: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-\d{2}-\d{2}T/.test(v),
+  CurrencyCode: (v) => typeof v === 'string' && /^[A-Z]{3}$/.test(v),
+  CountryCode: (v) => typeof v === 'string' && /^[A-Z]{2}$/.test(v),
+  DiscountBuyerSelection: (v) => v === 'ALL',
+};
+
+/** GraphQL's variable coercion of one input object, field by field and nested: what it refuses, as Shopify words it. */
+function inputObjectErrors(value: unknown, type: string, path: string, variable: string): string[] {
+  const fields = INPUT_TYPES[type]!;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return [`Variable $${variable} of type ${type}! was provided invalid value for ${path} (Expected a ${type} object)`];
+  const input = value as Record<string, unknown>;
+  const at = (field: string) => (path ? `${path}.${field}` : field);
+  return [
+    ...Object.keys(input)
+      .filter((field) => !(field in fields))
+      .map(
+        (field) => `Variable $${variable} of type ${type}! was provided invalid value for ${at(field)} (Field is not defined on ${type})`,
+      ),
+    ...Object.entries(fields).flatMap(([field, declared]) => {
+      const required = declared.endsWith('!');
+      const fieldType = declared.replace(/!$/, '');
+      const v = input[field];
+      if (v === undefined || v === null)
+        return required
+          ? [`Variable $${variable} of type ${type}! was provided invalid value for ${at(field)} (Expected value to not be null)`]
+          : [];
+      const list = /^\[(\w+)!\]$/.exec(fieldType);
+      const check = (item: unknown, where: string, t: string): string[] =>
+        t in INPUT_TYPES
+          ? inputObjectErrors(item, t, where, variable)
+          : SCALARS[t]!(item)
+            ? []
+            : [
+                `Variable $${variable} of type ${type}! was provided invalid value for ${where} (Could not coerce value ${JSON.stringify(item)} to ${t})`,
+              ];
+      if (list)
+        return Array.isArray(v) ? v.flatMap((item, i) => check(item, `${at(field)}.${i}`, list[1]!)) : check(v, at(field), list[1]!);
+      return check(v, at(field), fieldType);
+    }),
+  ];
+}
 
 /** The metafield types Shopify documents (list types are `list.` + a single type). */
 const METAFIELD_TYPES = new Set([
@@ -170,6 +304,9 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     productCollections: new Map(),
     scripted: new Map(),
     beforeDiscountAnswer: null,
+    currencyCode: 'EUR',
+    storeCredits: new Map(),
+    beforeCreditAnswer: null,
     locales: [{ locale: 'en', primary: true }],
     mainTheme: { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA },
     delayMs: 0,
@@ -205,18 +342,22 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       if (scripted && 'status' in scripted) return send(scripted.status, { errors: 'stubbed failure' });
       if (operation === 'LoyaltyFlowTrigger')
         return send(200, { data: { flowTriggerReceive: { userErrors: scripted?.userErrors ?? [] } } });
-      if (operation === 'LoyaltyDiscountCreate') {
-        const input = variables.basicCodeDiscount as Record<string, unknown>;
+      if (operation === 'LoyaltyDiscountCreate' || operation === 'LoyaltyFreeShippingCreate') {
+        const [variable, type, mutation] =
+          operation === 'LoyaltyDiscountCreate'
+            ? ['basicCodeDiscount', 'DiscountCodeBasicInput', 'discountCodeBasicCreate']
+            : ['freeShippingCodeDiscount', 'DiscountCodeFreeShippingInput', 'discountCodeFreeShippingCreate'];
+        const invalid = inputObjectErrors(variables[variable], type, '', variable);
+        if (invalid.length) return send(200, { errors: invalid.map((message) => ({ message })) });
+        const input = variables[variable] as Record<string, unknown>;
         const code = String(input.code);
-        if (scripted) return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: scripted.userErrors } } });
+        if (scripted) return send(200, { data: { [mutation]: { codeDiscountNode: null, userErrors: scripted.userErrors } } });
         if (stub.discounts.has(code)) {
           return send(200, {
             data: {
-              discountCodeBasicCreate: {
+              [mutation]: {
                 codeDiscountNode: null,
-                userErrors: [
-                  { field: ['basicCodeDiscount', 'code'], code: 'TAKEN', message: 'Code must be unique. Please try a different code.' },
-                ],
+                userErrors: [{ field: [variable, 'code'], code: 'TAKEN', message: 'Code must be unique. Please try a different code.' }],
               },
             },
           });
@@ -224,7 +365,73 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         const id = `gid://shopify/DiscountCodeNode/${stub.discounts.size + 1}`;
         stub.discounts.set(code, { id, input, usageCount: 0, active: true });
         await stub.beforeDiscountAnswer?.();
-        return send(200, { data: { discountCodeBasicCreate: { codeDiscountNode: { id }, userErrors: [] } } });
+        return send(200, { data: { [mutation]: { codeDiscountNode: { id }, userErrors: [] } } });
+      }
+      if (operation === 'LoyaltyStoreCredit') {
+        const invalid = [
+          ...(typeof variables.id === 'string' ? [] : ['Variable $id of type ID! was provided invalid value']),
+          ...inputObjectErrors(variables.creditInput, 'StoreCreditAccountCreditInput', '', 'creditInput'),
+        ];
+        if (invalid.length) return send(200, { errors: invalid.map((message) => ({ message })) });
+        const owner = String(variables.id);
+        const input = variables.creditInput as { creditAmount: { amount: string; currencyCode: string }; expiresAt?: string | null };
+        const userErrors = [
+          ...(Number(input.creditAmount.amount) <= 0
+            ? [
+                {
+                  field: ['creditInput', 'creditAmount', 'amount'],
+                  code: 'NEGATIVE_OR_ZERO_AMOUNT',
+                  message: 'A positive amount must be used to credit a store credit account.',
+                },
+              ]
+            : []),
+          ...(input.expiresAt && Date.parse(input.expiresAt) <= Date.now()
+            ? [{ field: ['creditInput', 'expiresAt'], code: 'EXPIRES_AT_IN_PAST', message: 'The expiry date must be in the future.' }]
+            : []),
+          ...(/^gid:\/\/shopify\/Customer\/\d+$/.test(owner)
+            ? []
+            : [{ field: ['id'], code: 'ACCOUNT_NOT_FOUND', message: 'Store credit account does not exist.' }]),
+          ...(scripted && 'userErrors' in scripted ? scripted.userErrors : []),
+        ];
+        if (userErrors.length)
+          return send(200, { data: { storeCreditAccountCredit: { storeCreditAccountTransaction: null, userErrors } } });
+        const credits = stub.storeCredits.get(owner) ?? [];
+        const credit = {
+          id: `gid://shopify/StoreCreditAccountCreditTransaction/${[...stub.storeCredits.values()].flat().length + 1}`,
+          amount: input.creditAmount.amount,
+          currencyCode: input.creditAmount.currencyCode,
+          expiresAt: input.expiresAt ?? null,
+          createdAt: new Date().toISOString(),
+        };
+        stub.storeCredits.set(owner, [...credits, credit]);
+        await stub.beforeCreditAnswer?.();
+        return send(200, { data: { storeCreditAccountCredit: { storeCreditAccountTransaction: { id: credit.id }, userErrors: [] } } });
+      }
+      if (operation === 'LoyaltyStoreCredits') {
+        const owner = String(variables.id);
+        const credits = [...(stub.storeCredits.get(owner) ?? [])].reverse().slice(0, 50);
+        const byCurrency = new Map<string, typeof credits>();
+        for (const c of credits) byCurrency.set(c.currencyCode, [...(byCurrency.get(c.currencyCode) ?? []), c]);
+        return send(200, {
+          data: {
+            customer: /^gid:\/\/shopify\/Customer\/\d+$/.test(owner)
+              ? {
+                  storeCreditAccounts: {
+                    nodes: [...byCurrency.values()].map((list) => ({
+                      transactions: {
+                        nodes: list.map((c) => ({
+                          id: c.id,
+                          amount: { amount: c.amount, currencyCode: c.currencyCode },
+                          expiresAt: c.expiresAt,
+                          createdAt: c.createdAt,
+                        })),
+                      },
+                    })),
+                  },
+                }
+              : null,
+          },
+        });
       }
       if (operation === 'LoyaltyDiscountByCode') {
         const found = stub.discounts.get(String(variables.code));
@@ -262,6 +469,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
       if (operation === 'LoyaltyShopId') return send(200, { data: { shop: { id: STUB_SHOP.id } } });
+      if (operation === 'LoyaltyShopCurrency') return send(200, { data: { shop: { currencyCode: stub.currencyCode } } });
       if (operation === 'LoyaltyShopLocales') return send(200, { data: { shopLocales: stub.locales } });
       if (operation === 'LoyaltyMainTheme') {
         const theme = stub.mainTheme;
