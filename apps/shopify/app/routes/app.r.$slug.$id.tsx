@@ -6,7 +6,6 @@ import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
 import { RecordForm } from '../components/RecordForm';
-import { ShopifyDiscount } from '../components/ShopifyDiscount';
 import { authenticateShop } from '../admin/authenticate.server';
 import { inFormWords, localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
@@ -226,7 +225,7 @@ export default function RecordPage() {
                       rows={milestones.map((row) => [
                         String(row.milestoneTargetValue),
                         String(row.name),
-                        row.rewardId ? <Link to={`/app/r/reward/${String(row.rewardId)}`}>{m.milestones.reward}</Link> : '—',
+                        row.rewardId ? <Link to={`/app/rewards/${String(row.rewardId)}`}>{m.milestones.reward}</Link> : '—',
                         <Button
                           key={row.id}
                           variant="plain"
@@ -269,11 +268,6 @@ export default function RecordPage() {
         {record && coupons ? (
           <Layout.Section>
             <CouponImport rewardId={record.id} available={coupons.available} issued={coupons.issued} />
-          </Layout.Section>
-        ) : null}
-        {record && info.slug === 'reward' ? (
-          <Layout.Section>
-            <ShopifyDiscount rewardId={record.id} />
           </Layout.Section>
         ) : null}
         {record && info.slug === 'webhook' ? (

@@ -29,12 +29,12 @@ export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
   const { editor, records: m } = useMessages();
   const names = m.resources[info.slug];
-  const { program, newUrl } = programOf(info);
+  const { editor: ownEditor, newUrl } = programOf(info);
   return (
     <Page
       title={names.title}
       primaryAction={{ content: names.new, url: newUrl }}
-      secondaryActions={program ? [{ content: editor.allFields, url: `/app/r/${info.slug}/new` }] : []}
+      secondaryActions={ownEditor ? [{ content: editor.allFields, url: `/app/r/${info.slug}/new` }] : []}
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
       {failure ? <Banner tone="critical" title={failure.message} /> : null}
@@ -45,17 +45,26 @@ export default function ResourceList() {
 
 type ListData = SerializeFrom<typeof loader>;
 
-/** Streaks, challenges and missions are made in the program editor; this page stays their complete view. */
+/**
+ * Streaks, challenges and missions are made in the program editor, rewards in the rewards editor;
+ * this page stays their complete view. `editUrl` is where a record's name leads.
+ */
 function programOf(info: ListData['info']) {
   const program = DEFINITION_SLUGS.includes(info.slug);
-  return { program, newUrl: program ? `/app/programs/${info.slug}/new` : `/app/r/${info.slug}/new` };
+  const reward = info.slug === 'reward';
+  return {
+    program,
+    newUrl: program ? `/app/programs/${info.slug}/new` : reward ? '/app/rewards/new' : `/app/r/${info.slug}/new`,
+    editUrl: (id: string) => (reward ? `/app/rewards/${id}` : `/app/r/${info.slug}/${id}`),
+    editor: program || reward,
+  };
 }
 
 /** The table, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
 const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'info' | 'rows' | 'total'>) {
   const { editor, records: m } = useMessages();
   const names = m.resources[info.slug];
-  const { program, newUrl } = programOf(info);
+  const { program, newUrl, editUrl } = programOf(info);
   // A record's status in the merchant's words where the admin has them (draft, live, paused).
   const statusLabel = (status: unknown) => textFor(editor.status.badge, String(status)) ?? String(status);
   return (
@@ -65,7 +74,7 @@ const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'inf
           columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
           headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated, ...(program ? [''] : [])]}
           rows={rows.map((row) => [
-            <Link key={row.id} to={`/app/r/${info.slug}/${row.id}`}>
+            <Link key={row.id} to={editUrl(row.id)}>
               {title(row)}
             </Link>,
             row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',

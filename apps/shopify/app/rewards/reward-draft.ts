@@ -1,0 +1,220 @@
+/**
+ * The rewards editor's draft: a reward in the merchant's words (what the customer gets, how codes
+ * are made, the minimum purchase, the products, combinations, expiry), how it becomes the core's
+ * reward body and the app's issuing settings, and how the core's refusals land on its fields.
+ */
+import { format } from '../i18n/index';
+import type { Messages } from '../i18n/messages';
+import { type CodeMaker, type IssuingSpec, type RewardKind } from './issuing';
+
+export const MINIMUMS = ['none', 'subtotal', 'quantity'] as const;
+export const EXPIRIES = ['never', 'days', 'date'] as const;
+
+// A type alias, so that the draft is a JSON value the editor submits as it is.
+export type RewardDraft = {
+  id: string | null;
+  name: string;
+  description: string;
+  title: string;
+  instructions: string;
+  kind: RewardKind;
+  value: string;
+  codes: CodeMaker;
+  prefix: string;
+  length: string;
+  minimum: (typeof MINIMUMS)[number];
+  minimumValue: string;
+  /** Collection GIDs; none: all products. */
+  collections: string[];
+  combinesOrder: boolean;
+  combinesProduct: boolean;
+  combinesShipping: boolean;
+  expiry: (typeof EXPIRIES)[number];
+  expiryDays: string;
+  /** YYYY-MM-DD: the reward ends at the end of that day (UTC). */
+  expiryDate: string;
+};
+
+export type DraftField = Exclude<keyof RewardDraft, 'id'>;
+
+export function blankReward(): RewardDraft {
+  return {
+    id: null,
+    name: '',
+    description: '',
+    title: '',
+    instructions: '',
+    kind: 'percentage',
+    value: '',
+    codes: 'shopify',
+    prefix: '',
+    length: '10',
+    minimum: 'none',
+    minimumValue: '',
+    collections: [],
+    combinesOrder: false,
+    combinesProduct: false,
+    combinesShipping: false,
+    expiry: 'never',
+    expiryDays: '',
+    expiryDate: '',
+  };
+}
+
+const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+
+/** The draft of a reward as the core has it, with the app's settings when the app issues it. */
+export function draftOf(record: Record<string, unknown> & { id: string }, issued: boolean, spec: IssuingSpec | null): RewardDraft {
+  const kind: RewardKind = spec?.kind ?? (record.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage');
+  const minimum = spec?.minimum;
+  return {
+    id: record.id,
+    name: str(record.name),
+    description: str(record.description),
+    title: str(record.eudTitle),
+    instructions: str(record.eudRedeemInstructionMessage),
+    kind,
+    value: kind === 'free_shipping' ? '' : str(record.discountValue),
+    codes: issued ? 'shopify' : record.handleCouponAutoGeneration ? 'generate' : 'upload',
+    prefix: str(record.couponCodePrefix),
+    length: str(record.couponCodeLength ?? 10),
+    minimum: minimum && 'subtotal' in minimum ? 'subtotal' : minimum && 'quantity' in minimum ? 'quantity' : 'none',
+    minimumValue: minimum ? String('subtotal' in minimum ? minimum.subtotal : minimum.quantity) : '',
+    collections: spec?.collections.map((c) => c.id) ?? [],
+    combinesOrder: spec?.combinesWith.orderDiscounts ?? false,
+    combinesProduct: spec?.combinesWith.productDiscounts ?? false,
+    combinesShipping: spec?.combinesWith.shippingDiscounts ?? false,
+    expiry: record.rewardExpiryType === 'relative' ? 'days' : record.rewardExpiryType === 'absolute' ? 'date' : 'never',
+    expiryDays: str(record.rewardExpiryInDays),
+    expiryDate: typeof record.rewardExpiryAt === 'string' ? record.rewardExpiryAt.slice(0, 10) : '',
+  };
+}
+
+/** Whether the app issues the reward itself (a Shopify discount or store credit) rather than the core's codes. */
+export const issuedByApp = (d: RewardDraft) => d.kind === 'free_shipping' || d.kind === 'store_credit' || d.codes === 'shopify';
+
+/** A number the merchant typed, or the text itself (so the core names what is wrong with it). */
+const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
+
+/** The core's reward body. Free shipping has no amount of its own (0); store credit's amount is its value. */
+export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: string }): Record<string, unknown> {
+  const generate = !issuedByApp(d) && d.codes === 'generate';
+  return {
+    name: d.name,
+    description: d.description.trim() ? d.description : d.name,
+    discountType: d.kind === 'percentage' ? 'percentage' : 'fixed_amount',
+    discountValue: d.kind === 'free_shipping' ? 0 : numberOr(d.value),
+    rewardExpiryType: d.expiry === 'days' ? 'relative' : d.expiry === 'date' ? 'absolute' : 'no_expiry',
+    ...(d.expiry === 'days' && d.expiryDays.trim() ? { rewardExpiryInDays: numberOr(d.expiryDays) } : {}),
+    ...(d.expiry === 'date' && d.expiryDate ? { rewardExpiryAt: `${d.expiryDate}T23:59:59.000Z` } : {}),
+    // The app issues Shopify discounts and store credit itself, so the core must not hand out a code.
+    handleCoupon: !issuedByApp(d),
+    handleCouponAutoGeneration: generate,
+    ...(generate ? { couponCodePrefix: d.prefix.trim(), couponCodeLength: numberOr(d.length) } : {}),
+    ...(d.title.trim() ? { eudTitle: d.title } : {}),
+    ...(d.instructions.trim()
+      ? { eudRedeemInstructionMessage: d.instructions }
+      : d.kind === 'store_credit' && !d.id
+        ? { eudRedeemInstructionMessage: texts.instructionsStoreCredit }
+        : {}),
+  };
+}
+
+/** The app's settings for a reward it issues; null when the core's codes issue it. */
+export function specOf(d: RewardDraft, currencyCode: string, collections: { id: string; title: string }[]): IssuingSpec | null {
+  if (!issuedByApp(d)) return null;
+  const value = Number(d.minimumValue);
+  const discount = d.kind !== 'store_credit';
+  return {
+    kind: d.kind,
+    minimum: !discount || d.minimum === 'none' ? null : d.minimum === 'subtotal' ? { subtotal: value } : { quantity: value },
+    collections: d.kind === 'percentage' || d.kind === 'fixed_amount' ? collections.filter((c) => d.collections.includes(c.id)) : [],
+    combinesWith: {
+      orderDiscounts: discount && d.combinesOrder,
+      productDiscounts: discount && d.combinesProduct,
+      shippingDiscounts: discount && d.combinesShipping,
+    },
+    currencyCode,
+  };
+}
+
+export type Words = Messages['rewards']['editor']['checks'];
+
+/** The app's own checks, before the core is asked: what the core cannot check (minimums, collections, a date). */
+export function checkDraft(d: RewardDraft, words: Words): Partial<Record<DraftField, string>> {
+  const errors: Partial<Record<DraftField, string>> = {};
+  if (issuedByApp(d) && d.kind !== 'store_credit' && d.minimum !== 'none') {
+    const n = Number(d.minimumValue);
+    if (!d.minimumValue.trim() || !Number.isFinite(n) || n <= 0) errors.minimumValue = words.positive;
+    else if (d.minimum === 'quantity' && !Number.isInteger(n)) errors.minimumValue = words.whole;
+  }
+  if (d.expiry === 'date' && d.expiryDate && !/^\d{4}-\d{2}-\d{2}$/.test(d.expiryDate)) errors.expiryDate = words.date;
+  return errors;
+}
+
+/** The core's field names on the editor's fields. */
+const FIELD_OF: Record<string, DraftField> = {
+  name: 'name',
+  description: 'description',
+  eudTitle: 'title',
+  eudRedeemInstructionMessage: 'instructions',
+  discountType: 'kind',
+  discountValue: 'value',
+  rewardExpiryType: 'expiry',
+  rewardExpiryInDays: 'expiryDays',
+  rewardExpiryAt: 'expiryDate',
+  handleCoupon: 'codes',
+  handleCouponAutoGeneration: 'codes',
+  couponCodePrefix: 'prefix',
+  couponCodeLength: 'length',
+};
+
+export interface CoreDetail {
+  field?: string | null;
+  code?: string | null;
+  message?: string | null;
+}
+
+/** The number a core message names ("Must be at most 16 characters.", "A percentage discount is at most 100."). */
+const bound = (message: string) => /(-?\d+(?:\.\d+)?)/.exec(message)?.[1] ?? '';
+
+/**
+ * The core's refusal of a reward (CONTRACT §2 details: field and code) in the merchant's words, on
+ * the editor's fields; a detail naming no field of the form goes to the page's banner (`form`).
+ */
+export function refusalsOnFields(details: CoreDetail[], words: Words): { fields: Partial<Record<DraftField, string>>; form: string[] } {
+  const fields: Partial<Record<DraftField, string>> = {};
+  const form: string[] = [];
+  for (const d of details) {
+    const field = d.field ? FIELD_OF[d.field] : undefined;
+    const message = d.message ?? '';
+    const text = (() => {
+      switch (d.code) {
+        case 'required':
+          return words.required;
+        case 'too_long':
+          return format(words.tooLong, { max: bound(message) });
+        case 'too_short':
+          return format(words.tooShort, { min: bound(message) });
+        case 'too_large':
+          return field === 'value' && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: bound(message) });
+        case 'too_small':
+          return /greater than/.test(message)
+            ? format(words.greaterThan, { min: bound(message) })
+            : format(words.tooSmall, { min: bound(message) });
+        case 'invalid_format':
+        case 'invalid':
+          return field === 'prefix' ? words.prefix : words.invalid;
+        case 'invalid_type':
+          return field === 'value' || field === 'expiryDays' || field === 'length' ? words.number : words.invalid;
+        case 'invalid_enum':
+          return words.choice;
+        default:
+          return null;
+      }
+    })();
+    if (field && text) fields[field] ??= text;
+    else form.push(words.unexpected);
+  }
+  return { fields, form: [...new Set(form)] };
+}

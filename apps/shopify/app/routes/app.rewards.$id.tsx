@@ -1,0 +1,577 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
+import { SaveBar, useAppBridge } from '@shopify/app-bridge-react';
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  DataTable,
+  InlineGrid,
+  Layout,
+  Page,
+  Text,
+  TextField,
+} from '@shopify/polaris';
+import { useEffect, useMemo, useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { couponCounts } from '../admin/record-pages.server';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { CouponImport } from '../components/CouponImport';
+import { CustomerLink } from '../components/CustomerLink';
+import { records, removeRecord } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+import { outbox } from '../loop/outbox.server';
+import { CODE_MAKERS, REWARD_KINDS } from '../rewards/issuing';
+import {
+  blankReward,
+  checkDraft,
+  type CoreDetail,
+  coreBody,
+  type DraftField,
+  draftOf,
+  EXPIRIES,
+  issuedByApp,
+  MINIMUMS,
+  refusalsOnFields,
+  type RewardDraft,
+  specOf,
+} from '../rewards/reward-draft';
+import { fetchCustomer, shopCollections, shopCurrency } from '../shopify/admin-api.server';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
+
+/**
+ * A reward in the merchant's words (`new` for a new one): what the customer gets (percentage,
+ * fixed amount, free shipping, store credit), how its codes are made (a Shopify discount, uploaded
+ * codes, generated codes), minimum purchase, collections, combinations and expiry; saved with the
+ * save bar, the core's refusals on their fields. The core keeps the reward; the app keeps what the
+ * core has no field for (reward_issuing) and issues Shopify discounts and store credit itself.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function rewardIdOf(params: LoaderFunctionArgs['params']): string | null {
+  if (!params.id || params.id === 'new') return null;
+  if (!UUID.test(params.id)) throw new Response('There is no such reward.', { status: 404 });
+  return params.id;
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const id = rewardIdOf(params);
+  const { api, admin, session } = await authenticateShop(request);
+  const [currencyCode, collections] = await Promise.all([
+    shopCurrency(admin),
+    // Without read_products (or when Shopify does not answer) the choice of collections is not offered.
+    shopCollections(admin).catch(() => null),
+  ]);
+  if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [] };
+  const found = await records(api, 'reward').get(id);
+  if (!found.ok)
+    throw new Response(found.failure.status === 404 ? 'There is no such reward.' : found.failure.message, { status: found.failure.status });
+  const [issued, specs, failed] = await Promise.all([
+    outbox.shopifyDiscountRewards(session.shop),
+    outbox.issuingSpecs(session.shop),
+    outbox.failedDiscounts(session.shop, id),
+  ]);
+  const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null);
+  const failures = await Promise.all(
+    failed.map(async (f) => {
+      const customer = await fetchCustomer(admin, f.customerGid).catch(() => null);
+      const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ') || customer?.email || null;
+      return { rewardLogId: f.rewardLogId, customerId: shopifyCustomerId(f.customerGid), name, reason: f.reason, attempts: f.attempts };
+    }),
+  );
+  const coupons = draft.codes === 'upload' && !issuedByApp(draft) ? await couponCounts(api, id) : null;
+  return { draft, currencyCode, collections, coupons, failures };
+};
+
+type SaveAnswer =
+  { ok: true; draft: RewardDraft; notice: string } | { ok: false; errors: Partial<Record<DraftField, string>>; form: string[] };
+
+const isDraft = (value: unknown): value is RewardDraft => {
+  const d = objectOf(value);
+  const blank = blankReward();
+  return (Object.keys(blank) as (keyof RewardDraft)[]).every((k) =>
+    k === 'id' ? d.id === null || typeof d.id === 'string' : k === 'collections' ? Array.isArray(d[k]) : typeof d[k] === typeof blank[k],
+  );
+};
+
+/** Asks `{intent: 'save', draft}`, `{intent: 'delete'}` or `{intent: 'retry', rewardLogId}`, with the language the page shows. */
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer | Response> => {
+  const id = rewardIdOf(params);
+  const { api, admin, session } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const m = ADMIN_MESSAGES[claimedLanguage(input.language, request)].rewards.editor;
+  if (input.intent === 'delete') {
+    if (!id) throw new Response('There is no such reward.', { status: 404 });
+    const removed = await removeRecord(api, 'reward', id);
+    if (!removed.ok && removed.failure.status !== 404) return { ok: false, errors: {}, form: [removed.failure.message] };
+    await Promise.all([outbox.setShopifyDiscount(session.shop, id, false), outbox.setIssuingSpec(session.shop, id, null)]);
+    return redirect('/app/r/reward');
+  }
+  if (input.intent === 'retry') {
+    const retried =
+      typeof input.rewardLogId === 'string' &&
+      UUID.test(input.rewardLogId) &&
+      (await outbox.retryDiscount(session.shop, input.rewardLogId));
+    return Response.json({ notice: retried ? m.retrying : m.notFailed });
+  }
+  if (input.intent !== 'save' || !isDraft(input.draft))
+    throw new Response('The body must be {"intent": "save", "draft": <the editor\'s reward>} or a delete or retry.', { status: 400 });
+  const draft: RewardDraft = {
+    ...input.draft,
+    id,
+    kind: REWARD_KINDS.includes(input.draft.kind) ? input.draft.kind : 'percentage',
+    codes: CODE_MAKERS.includes(input.draft.codes) ? input.draft.codes : 'shopify',
+    minimum: MINIMUMS.includes(input.draft.minimum) ? input.draft.minimum : 'none',
+    expiry: EXPIRIES.includes(input.draft.expiry) ? input.draft.expiry : 'never',
+    collections: input.draft.collections.filter((c): c is string => typeof c === 'string'),
+  };
+  const local = checkDraft(draft, m.checks);
+  if (Object.keys(local).length) return { ok: false, errors: local, form: [] };
+  const body = coreBody(draft, m);
+  const saved = id
+    ? await api.PATCH('/schema/reward/record/{id}', { params: { path: { id } }, body: body as never })
+    : await api.POST('/schema/reward/record', { body: body as never });
+  if (!saved.data) {
+    const details: CoreDetail[] = saved.error?.error?.details ?? [];
+    const refused = refusalsOnFields(details.length ? details : [{ code: null }], m.checks);
+    return { ok: false, errors: refused.fields, form: refused.form };
+  }
+  const rewardId = saved.data.data.id;
+  const [currencyCode, collections] = await Promise.all([shopCurrency(admin), shopCollections(admin).catch(() => [])]);
+  const spec = specOf(draft, currencyCode, collections);
+  await outbox.setIssuingSpec(session.shop, rewardId, spec);
+  await outbox.setShopifyDiscount(session.shop, rewardId, spec !== null);
+  const [issued, specs] = await Promise.all([outbox.shopifyDiscountRewards(session.shop), outbox.issuingSpecs(session.shop)]);
+  return {
+    ok: true,
+    draft: draftOf(saved.data.data, issued.has(rewardId), specs.get(rewardId) ?? null),
+    notice: id ? m.saved : m.created,
+  };
+};
+
+// A save answers with the reward as the core now has it; reading it again would repeat those calls.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, actionResult, defaultShouldRevalidate }) =>
+  formMethod === 'POST' && objectOf(actionResult).ok !== undefined ? false : defaultShouldRevalidate;
+
+const SAVE_BAR_ID = 'reward-save-bar';
+
+export default function RewardPage() {
+  const data = useLoaderData<typeof loader>();
+  return <RewardEditor key={data.draft.id ?? 'new'} {...data} />;
+}
+
+type Data = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures }: Data) {
+  const m = useMessages().rewards.editor;
+  const language = useAdminLanguage();
+  const shopify = useAppBridge();
+  const navigate = useNavigate();
+  const submit = useSubmit();
+  const fetcher = useFetcher<SaveAnswer>();
+  const retry = useFetcher<{ notice: string }>();
+  const [draft, setDraft] = useState(initial);
+  const [baseline, setBaseline] = useState(initial);
+  const [errors, setErrors] = useState<Partial<Record<DraftField, string>>>({});
+  const [form, setForm] = useState<string[]>([]);
+  const [deleting, setDeleting] = useState(false);
+  const [createdId, setCreatedId] = useState<string | null>(null);
+  const saving = fetcher.state !== 'idle';
+  const dirty = JSON.stringify(draft) !== JSON.stringify(baseline);
+  const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
+  const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
+  const currencyName = useMemo(
+    () => new Intl.DisplayNames([language], { type: 'currency' }).of(currencyCode) ?? currencyCode,
+    [language, currencyCode],
+  );
+
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer || fetcher.state !== 'idle') return;
+    if (!answer.ok) {
+      setErrors(answer.errors);
+      setForm(answer.form.length ? answer.form : [m.refused]);
+      return;
+    }
+    setErrors({});
+    setForm([]);
+    setBaseline(answer.draft);
+    setDraft(answer.draft);
+    shopify.toast.show(answer.notice);
+    if (!initial.id && answer.draft.id) setCreatedId(answer.draft.id);
+  }, [fetcher.data, fetcher.state, initial.id, m, shopify]);
+
+  // A new reward, once saved, moves to its own address after the save bar has gone.
+  useEffect(() => {
+    if (createdId && !dirty) navigate(`/app/rewards/${createdId}`, { replace: true });
+  }, [createdId, dirty, navigate]);
+
+  const set =
+    <K extends DraftField>(key: K) =>
+    (value: RewardDraft[K]) => {
+      setDraft((d) => ({ ...d, [key]: value }));
+      setErrors((e) => ({ ...e, [key]: undefined }));
+    };
+  const save = () => {
+    const found = checkDraft(draft, m.checks);
+    setErrors(found);
+    setForm(Object.keys(found).length ? [m.checksFailed] : []);
+    if (Object.keys(found).length) return;
+    fetcher.submit({ intent: 'save', draft, language }, { method: 'post', encType: 'application/json' });
+  };
+  const discard = () => {
+    setDraft(baseline);
+    setErrors({});
+    setForm([]);
+  };
+
+  const discount = draft.kind !== 'store_credit';
+  const byShopify = issuedByApp(draft);
+  const amountOff = draft.kind === 'percentage' || draft.kind === 'fixed_amount';
+  const valueText =
+    draft.kind === 'percentage'
+      ? draft.value
+      : Number.isFinite(Number(draft.value)) && draft.value
+        ? money.format(Number(draft.value))
+        : '';
+  const summary = [
+    format(m.summaryValue[draft.kind], { value: valueText || '…' }),
+    ...(byShopify && discount && draft.minimum !== 'none' && draft.minimumValue
+      ? [
+          format(m.summaryMinimum[draft.minimum], {
+            value: draft.minimum === 'subtotal' ? money.format(Number(draft.minimumValue) || 0) : draft.minimumValue,
+          }),
+        ]
+      : []),
+    ...(byShopify && amountOff && draft.collections.length ? [format(m.summaryCollections, { count: draft.collections.length })] : []),
+    format(m.summaryExpiry[draft.expiry], {
+      days: draft.expiryDays || '…',
+      date: /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate) ? day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) : '…',
+    }),
+  ].join(' · ');
+  const example = `${draft.prefix}${'X'.repeat(Math.min(Math.max(Number(draft.length) || 10, 6), 32))}`;
+
+  return (
+    <Page
+      title={baseline.name || m.newTitle}
+      backAction={{ content: m.back, url: '/app/r/reward' }}
+      primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
+      secondaryActions={draft.id ? [{ content: useMessages().common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
+    >
+      <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
+        <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
+          {m.save}
+        </button>
+        <button onClick={discard} disabled={saving}>
+          {m.discard}
+        </button>
+      </SaveBar>
+      <ConfirmDelete
+        name={deleting ? baseline.name : null}
+        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
+        onClose={() => setDeleting(false)}
+      />
+      <Layout>
+        {form.length ? (
+          <Layout.Section>
+            <Banner tone="critical" title={form[0]}>
+              {form.slice(1).map((f) => (
+                <p key={f}>{f}</p>
+              ))}
+            </Banner>
+          </Layout.Section>
+        ) : null}
+        <Layout.Section>
+          <BlockStack gap="400">
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {m.basics}
+                </Text>
+                <TextField
+                  label={m.name}
+                  helpText={m.nameHelp}
+                  value={draft.name}
+                  onChange={set('name')}
+                  error={errors.name}
+                  autoComplete="off"
+                />
+                <TextField
+                  label={m.description}
+                  value={draft.description}
+                  onChange={set('description')}
+                  error={errors.description}
+                  autoComplete="off"
+                />
+                <TextField
+                  label={m.title}
+                  helpText={m.titleHelp}
+                  value={draft.title}
+                  onChange={set('title')}
+                  error={errors.title}
+                  autoComplete="off"
+                />
+                <TextField
+                  label={m.instructions}
+                  helpText={m.instructionsHelp}
+                  value={draft.instructions}
+                  onChange={set('instructions')}
+                  error={errors.instructions}
+                  multiline={2}
+                  autoComplete="off"
+                />
+              </BlockStack>
+            </Card>
+            <Card>
+              <BlockStack gap="300">
+                <ChoiceList
+                  title={m.gets}
+                  choices={REWARD_KINDS.map((k) => ({
+                    label: m.kinds[k],
+                    value: k,
+                    helpText: format(m.kindHelp[k], { currency: currencyName }),
+                  }))}
+                  selected={[draft.kind]}
+                  onChange={([k]) => set('kind')((k as RewardDraft['kind']) ?? 'percentage')}
+                  error={errors.kind}
+                />
+                {draft.kind !== 'free_shipping' ? (
+                  <TextField
+                    label={draft.kind === 'percentage' ? m.percentage : m.amount}
+                    type="number"
+                    value={draft.value}
+                    onChange={set('value')}
+                    error={errors.value}
+                    suffix={draft.kind === 'percentage' ? '%' : currencyCode}
+                    autoComplete="off"
+                  />
+                ) : null}
+              </BlockStack>
+            </Card>
+            {discount ? (
+              <Card>
+                <BlockStack gap="300">
+                  <ChoiceList
+                    title={m.codes}
+                    choices={CODE_MAKERS.map((c) => ({
+                      label: m.codeMakers[c],
+                      value: c,
+                      helpText: m.codeHelp[c],
+                      disabled: c !== 'shopify' && draft.kind === 'free_shipping',
+                    }))}
+                    selected={[draft.kind === 'free_shipping' ? 'shopify' : draft.codes]}
+                    onChange={([c]) => set('codes')((c as RewardDraft['codes']) ?? 'shopify')}
+                    error={errors.codes}
+                  />
+                  {draft.kind === 'free_shipping' ? (
+                    <Text as="p" tone="subdued">
+                      {m.shopifyOnly}
+                    </Text>
+                  ) : null}
+                  {!byShopify && draft.codes === 'generate' ? (
+                    <InlineGrid columns={2} gap="300">
+                      <TextField
+                        label={m.prefix}
+                        helpText={m.prefixHelp}
+                        value={draft.prefix}
+                        onChange={set('prefix')}
+                        error={errors.prefix}
+                        autoComplete="off"
+                      />
+                      <TextField
+                        label={m.length}
+                        helpText={`${m.lengthHelp} ${format(m.example, { code: example })}`}
+                        type="number"
+                        value={draft.length}
+                        onChange={set('length')}
+                        error={errors.length}
+                        autoComplete="off"
+                      />
+                    </InlineGrid>
+                  ) : null}
+                </BlockStack>
+              </Card>
+            ) : null}
+            {byShopify && discount ? (
+              <Card>
+                <BlockStack gap="300">
+                  <ChoiceList
+                    title={m.minimum}
+                    choices={MINIMUMS.map((k) => ({ label: format(m.minimums[k], { currency: currencyName }), value: k }))}
+                    selected={[draft.minimum]}
+                    onChange={([k]) => set('minimum')((k as RewardDraft['minimum']) ?? 'none')}
+                  />
+                  {draft.minimum !== 'none' ? (
+                    <TextField
+                      label={draft.minimum === 'subtotal' ? m.minimumAmount : m.minimumQuantity}
+                      type="number"
+                      value={draft.minimumValue}
+                      onChange={set('minimumValue')}
+                      error={errors.minimumValue}
+                      suffix={draft.minimum === 'subtotal' ? currencyCode : undefined}
+                      autoComplete="off"
+                    />
+                  ) : null}
+                  {amountOff ? <Collections collections={collections} selected={draft.collections} onChange={set('collections')} /> : null}
+                  <BlockStack gap="100">
+                    <Text as="h3" variant="headingSm">
+                      {m.combines}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      {m.combinesHelp}
+                    </Text>
+                    <Checkbox label={m.combinesOrder} checked={draft.combinesOrder} onChange={set('combinesOrder')} />
+                    <Checkbox label={m.combinesProduct} checked={draft.combinesProduct} onChange={set('combinesProduct')} />
+                    <Checkbox label={m.combinesShipping} checked={draft.combinesShipping} onChange={set('combinesShipping')} />
+                  </BlockStack>
+                </BlockStack>
+              </Card>
+            ) : null}
+            <Card>
+              <BlockStack gap="300">
+                <ChoiceList
+                  title={m.expiry}
+                  choices={EXPIRIES.map((k) => ({ label: m.expiries[k], value: k }))}
+                  selected={[draft.expiry]}
+                  onChange={([k]) => set('expiry')((k as RewardDraft['expiry']) ?? 'never')}
+                  error={errors.expiry}
+                />
+                {draft.expiry === 'days' ? (
+                  <TextField
+                    label={m.days}
+                    type="number"
+                    value={draft.expiryDays}
+                    onChange={set('expiryDays')}
+                    error={errors.expiryDays}
+                    autoComplete="off"
+                  />
+                ) : null}
+                {draft.expiry === 'date' ? (
+                  <TextField
+                    label={m.date}
+                    type="date"
+                    value={draft.expiryDate}
+                    onChange={set('expiryDate')}
+                    error={errors.expiryDate}
+                    helpText={
+                      /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate)
+                        ? format(m.endsOn, { date: day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) })
+                        : undefined
+                    }
+                    autoComplete="off"
+                  />
+                ) : null}
+              </BlockStack>
+            </Card>
+            {draft.id && coupons && draft.codes === 'upload' && !byShopify ? (
+              <CouponImport rewardId={draft.id} available={coupons.available} issued={coupons.issued} />
+            ) : null}
+            {failures.length ? (
+              <Card>
+                <section aria-label={m.failures}>
+                  <BlockStack gap="300">
+                    <Text as="h2" variant="headingMd">
+                      {m.failures}
+                    </Text>
+                    <Text as="p" tone="subdued">
+                      {m.failuresHelp}
+                    </Text>
+                    {retry.data ? <Banner tone="info" title={retry.data.notice} /> : null}
+                    <DataTable
+                      columnContentTypes={['text', 'text', 'numeric', 'text']}
+                      headings={[m.columns.customer, m.columns.reason, m.columns.attempts, '']}
+                      rows={failures.map((f) => [
+                        <CustomerLink key={f.rewardLogId} customerId={f.customerId} externalId="" label={f.name ?? m.customer} />,
+                        f.reason,
+                        String(f.attempts),
+                        <Button
+                          key={`retry-${f.rewardLogId}`}
+                          disabled={retry.state !== 'idle'}
+                          onClick={() =>
+                            retry.submit(
+                              { intent: 'retry', rewardLogId: f.rewardLogId, language },
+                              { method: 'post', encType: 'application/json' },
+                            )
+                          }
+                        >
+                          {m.retry}
+                        </Button>,
+                      ])}
+                    />
+                  </BlockStack>
+                </section>
+              </Card>
+            ) : null}
+          </BlockStack>
+        </Layout.Section>
+        <Layout.Section variant="oneThird">
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {m.summary}
+              </Text>
+              <Text as="p" data-testid="reward-summary">
+                {summary}
+              </Text>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}
+
+/** All products, or chosen collections picked by title. */
+function Collections({
+  collections,
+  selected,
+  onChange,
+}: {
+  collections: { id: string; title: string }[] | null;
+  selected: string[];
+  onChange(ids: string[]): void;
+}) {
+  const m = useMessages().rewards.editor;
+  const [some, setSome] = useState(selected.length > 0);
+  if (!collections)
+    return (
+      <Text as="p" tone="subdued">
+        {m.collectionsUnavailable}
+      </Text>
+    );
+  return (
+    <BlockStack gap="200">
+      <ChoiceList
+        title={m.appliesTo}
+        choices={[
+          { label: m.allProducts, value: 'all' },
+          { label: m.someCollections, value: 'some', disabled: collections.length === 0 },
+        ]}
+        selected={[some ? 'some' : 'all']}
+        onChange={([v]) => {
+          setSome(v === 'some');
+          if (v !== 'some') onChange([]);
+        }}
+      />
+      {collections.length === 0 ? (
+        <Text as="p" tone="subdued">
+          {m.noCollections}
+        </Text>
+      ) : null}
+      {some ? (
+        <ChoiceList
+          title={m.collections}
+          allowMultiple
+          choices={collections.map((c) => ({ label: c.title, value: c.id }))}
+          selected={selected}
+          onChange={onChange}
+        />
+      ) : null}
+    </BlockStack>
+  );
+}
