@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { getJwt, RequestType, setUpValidRequest, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -445,6 +446,155 @@ describe('Shopify discount codes', () => {
     );
     expect(row.last_error).toBe('basicCodeDiscount.customerGets: Value is invalid');
     expect((await rewardLog(id)).couponCode).toBeNull();
+  });
+});
+
+describe('Store credit', () => {
+  let reward: { id: string };
+  let n = 0;
+  const credits = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyStoreCredit');
+  const creditsOf = (customer: string) => prod.admin.storeCredits.get(customer) ?? [];
+
+  /** A fresh streak whose first day issues the store credit reward to `customer`; returns the reward log. */
+  async function earn(customer = CUSTOMER): Promise<string> {
+    n += 1;
+    const streak = await streakRewardingFirstDay(created, reward, { name: `Credit ${n}` });
+    const log = await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: customer },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: `sc${n}`,
+    });
+    return log.achievedMilestoneRewardLog.id as string;
+  }
+  const stampOf = async (id: string) =>
+    (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+
+  beforeAll(async () => {
+    reward = await created('/schema/reward/record', {
+      name: 'Store credit',
+      description: 'd',
+      discountType: 'fixed_amount',
+      discountValue: 7.5,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 60,
+      handleCoupon: false,
+    });
+    // As the rewards editor saves a store credit reward (its browser test saves one through the page).
+    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, reward.id]);
+    await prod.appPool.query('insert into reward_issuing (shop, reward_id, spec) values ($1, $2, $3)', [
+      TEST_SHOP,
+      reward.id,
+      JSON.stringify({
+        kind: 'store_credit',
+        minimum: null,
+        collections: [],
+        combinesWith: { orderDiscounts: false, productDiscounts: false, shippingDiscounts: false },
+        currencyCode: 'EUR',
+      }),
+    ]);
+  });
+
+  it('credits the customer once in the shop’s currency with the reward’s expiry, and stamps the amount on the reward log', async () => {
+    const customer = 'gid://shopify/Customer/3001';
+    const id = await earn(customer);
+    const stamp = await until('the stamp', async () => (await stampOf(id)).couponCode);
+    const { rewardExpiryAt } = await stampOf(id);
+    expect(stamp).toBe('7.50 EUR');
+    expect(rewardExpiryAt).not.toBeNull();
+    const sent = credits().filter((c) => c.variables.id === customer);
+    expect(sent.map((c) => c.variables)).toEqual([
+      { id: customer, creditInput: { creditAmount: { amount: '7.50', currencyCode: 'EUR' }, expiresAt: rewardExpiryAt } },
+    ]);
+    expect(creditsOf(customer)).toHaveLength(1);
+  });
+
+  it('the core’s event delivered twice at once, with two app processes sending, credits once', async () => {
+    const customer = 'gid://shopify/Customer/3002';
+    const second = await prod.serveAgain();
+    prod.admin.delayMs = 150;
+    try {
+      const id = await earn(customer);
+      const delivery = await until('the delivery', () => prod.deliveries.find((d) => d.body.includes(id)));
+      const replay = (url: string) => fetch(`${url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+      expect((await Promise.all([replay(prod.url), replay(second.url), replay(prod.url)])).map((r) => r.status)).toEqual([200, 200, 200]);
+      await until('the stamp', async () => (await stampOf(id)).couponCode);
+      await settle();
+    } finally {
+      prod.admin.delayMs = 0;
+      await second.close();
+    }
+    expect(credits().filter((c) => c.variables.id === customer)).toHaveLength(1);
+    expect(creditsOf(customer)).toHaveLength(1);
+  });
+
+  it('a worker killed after Shopify credited but before the commit reconciles after restart: no second credit', async () => {
+    const customer = 'gid://shopify/Customer/3003';
+    let killed!: () => void;
+    const down = new Promise<void>((resolve) => (killed = resolve));
+    prod.admin.beforeCreditAnswer = async () => {
+      prod.admin.beforeCreditAnswer = null;
+      await prod.killApp();
+      killed();
+    };
+    const id = await earn(customer);
+    await down;
+    expect(creditsOf(customer)).toHaveLength(1);
+    expect((await stampOf(id)).couponCode).toBeNull();
+    await prod.crashAndRestart();
+    const stamp = await until('the stamp after restart', async () => (await stampOf(id)).couponCode, 40_000);
+    expect(stamp).toBe('7.50 EUR');
+    // The restarted worker read the customer's credits, found the one it made, and did not credit again.
+    expect(prod.admin.requests.some((r) => r.operation === 'LoyaltyStoreCredits' && r.variables.id === customer)).toBe(true);
+    expect(credits().filter((c) => c.variables.id === customer)).toHaveLength(1);
+    expect(creditsOf(customer)).toHaveLength(1);
+    const { rows } = await prod.appPool.query('select credit_transaction_gid, status from reward_discounts where reward_log_id = $1', [id]);
+    expect(rows).toEqual([{ credit_transaction_gid: creditsOf(customer)[0]!.id, status: 'stamped' }]);
+  }, 90_000);
+
+  it('an attempt that never reached Shopify is sent again after the reconciling read finds nothing', async () => {
+    const customer = 'gid://shopify/Customer/3004';
+    prod.admin.scripted.set('LoyaltyStoreCredit', [{ status: 502 }]);
+    const id = await earn(customer);
+    const stamp = await until('the stamp after the retry', async () => (await stampOf(id)).couponCode);
+    expect(stamp).toBe('7.50 EUR');
+    expect(credits().filter((c) => c.variables.id === customer)).toHaveLength(2);
+    expect(creditsOf(customer)).toHaveLength(1);
+  });
+
+  it('a reward log revoked before its credit is made credits nothing', async () => {
+    const customer = 'gid://shopify/Customer/3005';
+    const rewardLogId = randomUUID();
+    // The reversal's event recorded the revocation before the sender reached the reserved row.
+    await prod.appPool.query('insert into reward_log_revocations (shop, reward_log_id) values ($1, $2)', [TEST_SHOP, rewardLogId]);
+    await prod.appPool.query(
+      `insert into reward_discounts (shop, reward_log_id, reward_id, customer_gid, code, discount) values ($1, $2, $3, $4, $5, $6)`,
+      [
+        TEST_SHOP,
+        rewardLogId,
+        reward.id,
+        customer,
+        'LOYALTY-REVOKEDCREDIT',
+        JSON.stringify({
+          title: 'Loyalty reward: Store credit',
+          discountType: 'fixed_amount',
+          discountValue: 7.5,
+          endsAt: null,
+          triggerFields: {},
+          kind: 'store_credit',
+          currencyCode: 'EUR',
+        }),
+      ],
+    );
+    await prod.appPool.query("select pg_notify('loyalty_shopify_outbox', $1)", [TEST_SHOP]);
+    await until('the row revoked', async () =>
+      (await prod.appPool.query(`select status from reward_discounts where reward_log_id = $1`, [rewardLogId])).rows.find(
+        (r) => r.status === 'revoked',
+      ),
+    );
+    expect(credits().filter((c) => c.variables.id === customer)).toHaveLength(0);
+    expect(creditsOf(customer)).toHaveLength(0);
   });
 });
 
