@@ -175,9 +175,10 @@ beforeAll(async () => {
     for (const record of listed.body.data) {
       paths.push(`/app/r/${slug}/${record.id}`);
       if (['streak', 'challenge', 'mission'].includes(slug)) paths.push(`/app/programs/${slug}/${record.id}`);
+      if (slug === 'reward') paths.push(`/app/rewards/${record.id}`);
     }
   }
-  paths.push('/app/programs/streak/new', '/app/programs/challenge/new', '/app/programs/mission/new');
+  paths.push('/app/programs/streak/new', '/app/programs/challenge/new', '/app/programs/mission/new', '/app/rewards/new');
 }, 180_000);
 
 afterAll(() => admin?.close());

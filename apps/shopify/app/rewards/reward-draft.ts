@@ -195,7 +195,8 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
         case 'too_long':
           return format(words.tooLong, { max: bound(message) });
         case 'too_short':
-          return format(words.tooShort, { min: bound(message) });
+          // An empty text is "at least 1 character" to the core; to the merchant it is missing.
+          return bound(message) === '1' ? words.required : format(words.tooShort, { min: bound(message) });
         case 'too_large':
           return field === 'value' && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: bound(message) });
         case 'too_small':
@@ -210,7 +211,8 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
         case 'invalid_enum':
           return words.choice;
         default:
-          return null;
+          // Any other code (a control character, a read-only or unknown use of a field) on a field of the form.
+          return words.invalid;
       }
     })();
     if (field && text) fields[field] ??= text;

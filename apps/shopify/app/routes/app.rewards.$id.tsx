@@ -248,7 +248,15 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
           }),
         ]
       : []),
-    ...(byShopify && amountOff && draft.collections.length ? [format(m.summaryCollections, { count: draft.collections.length })] : []),
+    ...(byShopify && amountOff && draft.collections.length
+      ? [
+          format(m.summaryCollections, {
+            titles: new Intl.ListFormat(language, { type: 'conjunction' }).format(
+              (collections ?? []).filter((c) => draft.collections.includes(c.id)).map((c) => c.title),
+            ),
+          }),
+        ]
+      : []),
     format(m.summaryExpiry[draft.expiry], {
       days: draft.expiryDays || '…',
       date: /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate) ? day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) : '…',
@@ -515,9 +523,9 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
               <Text as="h2" variant="headingMd">
                 {m.summary}
               </Text>
-              <Text as="p" data-testid="reward-summary">
-                {summary}
-              </Text>
+              <div data-testid="reward-summary">
+                <Text as="p">{summary}</Text>
+              </div>
             </BlockStack>
           </Card>
         </Layout.Section>

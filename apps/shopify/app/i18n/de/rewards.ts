@@ -99,7 +99,7 @@ export const rewards: Messages['rewards'] = {
       store_credit: '{value} Shop-Guthaben',
     },
     summaryMinimum: { subtotal: 'ab einem Bestellwert von {value}', quantity: 'ab {value} Artikeln' },
-    summaryCollections: 'auf {count} Kollektionen',
+    summaryCollections: 'auf {titles}',
     summaryExpiry: { never: 'läuft nie ab', days: '{days} Tage gültig', date: 'gültig bis {date}' },
     pool: 'Hochgeladene Codes',
     failures: 'Prämien, die nicht ausgegeben werden konnten',

@@ -1,0 +1,155 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_MESSAGES } from '../app/i18n';
+import { blankReward, coreBody, type DraftField, refusalsOnFields, specOf } from '../app/rewards/reward-draft';
+
+/**
+ * The rewards editor's mapping of the core's refusals (CONTRACT §2: `details[]` with `field` and
+ * `code`) onto its fields, for every code the core's record validation can send, in English and
+ * German; and what a draft becomes for the core and for the app.
+ */
+const CORE_RECORDS = fileURLToPath(new URL('../../core/src/records/', import.meta.url));
+
+/** Every detail code the core's record layer writes (literal codes and the zod issues it names). */
+const coreCodes = [
+  ...new Set(
+    readdirSync(CORE_RECORDS)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+      .flatMap((f) => [...readFileSync(CORE_RECORDS + f, 'utf8').matchAll(/code: '([a-z_]+)'|'(too_[a-z]+)'/g)].map((m) => m[1] ?? m[2]!)),
+  ),
+].sort();
+
+/** The core's reward fields, each with the editor field it is shown on. */
+const FIELDS: [string, DraftField][] = [
+  ['name', 'name'],
+  ['description', 'description'],
+  ['eudTitle', 'title'],
+  ['eudRedeemInstructionMessage', 'instructions'],
+  ['discountType', 'kind'],
+  ['discountValue', 'value'],
+  ['rewardExpiryType', 'expiry'],
+  ['rewardExpiryInDays', 'expiryDays'],
+  ['rewardExpiryAt', 'expiryDate'],
+  ['handleCoupon', 'codes'],
+  ['handleCouponAutoGeneration', 'codes'],
+  ['couponCodePrefix', 'prefix'],
+  ['couponCodeLength', 'length'],
+];
+
+describe('the core’s refusals of a reward, on the editor’s fields', () => {
+  it('the core’s record layer sends the codes this test covers', () => {
+    expect(coreCodes).toEqual(
+      expect.arrayContaining([
+        'required',
+        'too_long',
+        'too_short',
+        'too_large',
+        'too_small',
+        'invalid_type',
+        'invalid_enum',
+        'invalid_format',
+        'invalid',
+      ]),
+    );
+  });
+
+  for (const language of ['en', 'de'] as const)
+    it(`every code on every field is shown on that field in words (${language})`, () => {
+      const words = ADMIN_MESSAGES[language].rewards.editor.checks;
+      const values = new Set(Object.values(words));
+      for (const code of coreCodes)
+        for (const [field, shown] of FIELDS) {
+          const { fields, form } = refusalsOnFields([{ field, code, message: 'Must be at most 16 characters.' }], words);
+          expect(form, `${code} on ${field}`).toEqual([]);
+          const text = fields[shown]!;
+          // In the admin's words: one of the language's texts, filled in, never the core's English or a field name.
+          expect(text, `${code} on ${field}`).toMatch(/\S/);
+          expect(text).not.toMatch(/\b[a-z]+[A-Z]\w*|\b[a-z]+_[a-z]+/);
+          expect(
+            values.has(text) || Object.values(words).some((w) => w.includes('{') && text.startsWith(w.split('{')[0]!)),
+            `${code}: ${text}`,
+          ).toBe(true);
+        }
+    });
+
+  it('the numbers the core names are kept, the rule on percentages and an empty name read as the merchant expects', () => {
+    const en = ADMIN_MESSAGES.en.rewards.editor.checks;
+    const de = ADMIN_MESSAGES.de.rewards.editor.checks;
+    const on = (code: string, field: string, message: string, words = en) => refusalsOnFields([{ field, code, message }], words).fields;
+    expect(on('too_long', 'couponCodePrefix', 'Must be at most 16 characters.')).toEqual({ prefix: 'Use at most 16 characters.' });
+    expect(on('too_small', 'rewardExpiryInDays', 'Must be greater than 0.')).toEqual({ expiryDays: 'Enter more than 0.' });
+    expect(on('too_small', 'couponCodeLength', 'Must be at least 6.', de)).toEqual({ length: 'Gib mindestens 6 ein.' });
+    expect(on('too_large', 'discountValue', 'A percentage discount is at most 100.', de)).toEqual({
+      value: 'Ein Prozentsatz ist höchstens 100.',
+    });
+    expect(on('too_short', 'name', 'Must be at least 1 characters.')).toEqual({ name: 'Fill this in.' });
+    expect(on('invalid_format', 'couponCodePrefix', 'Letters, digits, _ and - only')).toEqual({
+      prefix: 'Use letters, digits, _ and - only.',
+    });
+  });
+
+  it('a detail naming no field of the form, or a refusal without details, goes to the page’s banner', () => {
+    const en = ADMIN_MESSAGES.en.rewards.editor.checks;
+    expect(refusalsOnFields([{ field: 'ownedBy', code: 'unknown_field', message: 'Unknown field "ownedBy".' }], en)).toEqual({
+      fields: {},
+      form: [en.unexpected],
+    });
+    expect(refusalsOnFields([{ code: null }], en).form).toEqual([en.unexpected]);
+  });
+});
+
+describe('a draft for the core and for the app', () => {
+  const texts = { instructionsStoreCredit: 'Credited.' };
+  it('a Shopify discount: the core hands out no code; the app keeps kind, minimum, collections and combinations', () => {
+    const d = {
+      ...blankReward(),
+      name: 'Hats',
+      value: '10',
+      minimum: 'subtotal' as const,
+      minimumValue: '50',
+      collections: ['gid://shopify/Collection/78'],
+      combinesOrder: true,
+    };
+    expect(coreBody(d, texts)).toMatchObject({
+      discountType: 'percentage',
+      discountValue: 10,
+      handleCoupon: false,
+      handleCouponAutoGeneration: false,
+    });
+    expect(specOf(d, 'EUR', [{ id: 'gid://shopify/Collection/78', title: 'Hats' }])).toEqual({
+      kind: 'percentage',
+      minimum: { subtotal: 50 },
+      collections: [{ id: 'gid://shopify/Collection/78', title: 'Hats' }],
+      combinesWith: { orderDiscounts: true, productDiscounts: false, shippingDiscounts: false },
+      currencyCode: 'EUR',
+    });
+  });
+
+  it('uploaded and generated codes are the core’s: no settings in the app', () => {
+    const upload = { ...blankReward(), name: 'Pool', value: '5', kind: 'fixed_amount' as const, codes: 'upload' as const };
+    expect(coreBody(upload, texts)).toMatchObject({ handleCoupon: true, handleCouponAutoGeneration: false });
+    expect(specOf(upload, 'EUR', [])).toBeNull();
+    const generate = { ...upload, codes: 'generate' as const, prefix: 'GEN-', length: '8' };
+    expect(coreBody(generate, texts)).toMatchObject({ handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-', couponCodeLength: 8 });
+  });
+
+  it('store credit: a fixed amount in the core, the store credit instruction by default, no discount settings', () => {
+    const d = {
+      ...blankReward(),
+      name: 'Credit',
+      value: '12.5',
+      kind: 'store_credit' as const,
+      minimum: 'subtotal' as const,
+      minimumValue: '9',
+      combinesOrder: true,
+    };
+    expect(coreBody(d, texts)).toMatchObject({
+      discountType: 'fixed_amount',
+      discountValue: 12.5,
+      handleCoupon: false,
+      eudRedeemInstructionMessage: 'Credited.',
+    });
+    expect(specOf(d, 'EUR', [])).toMatchObject({ kind: 'store_credit', minimum: null, combinesWith: { orderDiscounts: false } });
+  });
+});

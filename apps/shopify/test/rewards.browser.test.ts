@@ -1,0 +1,480 @@
+import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { DateTime } from 'luxon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { type AdminBrowser, openAdmin, USER_AGENT } from './support/browser';
+import { type Production, startProduction } from './support/production';
+import { creatorFor, streakRewardingFirstDay } from './support/programs';
+import { SHOPIFY } from './support/stack';
+
+/**
+ * The rewards editor in Chromium against what ships (the app's production build with its worker,
+ * the core's built binary delivering its webhooks, the Admin API stub): each kind of reward made on
+ * the page, and the Admin API mutation each sends when a member earns it (checked by the stub
+ * against Shopify's documented input types); the core's refusals on their fields in English and
+ * German; the failed issues named by customer with a Retry; a delete after its confirmation.
+ */
+let prod: Production;
+let browser: AdminBrowser;
+let api: Client;
+const created = creatorFor(() => api);
+let earned = 0;
+
+const page = () => browser.page;
+const saveBar = () => page().locator('ui-save-bar');
+const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The error text Polaris ties to a field (its aria-describedby), or '' when it has none. */
+async function fieldError(label: string | RegExp): Promise<string> {
+  const field = page()
+    .getByLabel(label, { exact: typeof label === 'string' })
+    .first();
+  return field.evaluate((el) =>
+    (el.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .filter((id) => id.endsWith('Error'))
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
+}
+
+/** Saves the page with the save bar; a new reward moves to its own address. Returns the reward's id. */
+async function save(): Promise<string> {
+  await saveBar()
+    .getByRole('button', { name: /Save|Speichern/ })
+    .click();
+  await page().waitForURL(/\/app\/rewards\/[0-9a-f-]{36}/);
+  await page().locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
+  return /\/app\/rewards\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+}
+
+/** A member (a Shopify customer) reaches a milestone that rewards `rewardId`; answers the reward log's id. */
+async function earn(rewardId: string, customer: string): Promise<string> {
+  earned += 1;
+  const streak = await streakRewardingFirstDay(created, { id: rewardId }, { name: `Earns ${earned}` });
+  const log = await created('/schema/streak_log/record', {
+    streakId: streak.id,
+    ownedBy: { externalId: customer },
+    activityId: 'visit',
+    activityAt: DateTime.now().toUTC().toISO(),
+    uniqueIdentifier: `r${earned}`,
+  });
+  return log.achievedMilestoneRewardLog.id as string;
+}
+
+const rewardLog = async (id: string) => (await api.get(`/schema/reward_log/record/${id}`)).body.data as Record<string, any>;
+const sent = (operation: string) => prod.admin.requests.filter((r) => r.operation === operation);
+
+async function newReward(name: string) {
+  await browser.open('/app/rewards/new');
+  await page().getByLabel('Name', { exact: true }).fill(name);
+}
+
+beforeAll(async () => {
+  prod = await startProduction();
+  prod.admin.collections = [
+    { id: 'gid://shopify/Collection/78', title: 'Hats' },
+    { id: 'gid://shopify/Collection/77', title: 'Shoes' },
+  ];
+  browser = await openAdmin(prod.url);
+  await page().addInitScript(APP_BRIDGE_UI);
+  // Shopify's admin opening the app installs the shop (token exchange) and registers the core webhook.
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL('/app', prod.url);
+  for (const [k, v] of Object.entries({
+    embedded: '1',
+    shop: TEST_SHOP,
+    host: BASE64_HOST,
+    id_token: token,
+  }))
+    url.searchParams.set(k, v);
+  expect((await fetch(url, { headers: { 'user-agent': USER_AGENT } })).status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await prod?.close();
+});
+
+describe('the rewards editor creates each kind, and each sends its mutation when earned', () => {
+  it('percentage off on chosen collections, with a minimum purchase and combinations: discountCodeBasicCreate', async () => {
+    await newReward('Ten percent on hats');
+    await page().getByLabel('Percentage', { exact: true }).fill('10');
+    expect(await page().getByLabel('A Shopify discount').isChecked()).toBe(true);
+    await page()
+      .getByLabel(/Minimum purchase amount/)
+      .check({ force: true });
+    await page().getByLabel('Minimum amount').fill('50');
+    await page().getByLabel('Specific collections').check({ force: true });
+    await page().getByLabel('Hats').check({ force: true });
+    await page().getByLabel('Product discounts').check({ force: true });
+    await page().getByLabel('Shipping discounts').check({ force: true });
+    await page().getByLabel('Expires a number of days after it is earned').check({ force: true });
+    await page().getByLabel('Days', { exact: true }).fill('30');
+    expect(await page().getByTestId('reward-summary').innerText()).toBe(
+      '10% off · on orders of €50.00 or more · on Hats · valid for 30 days',
+    );
+    await browser.shot('reward-editor-percentage');
+    const id = await save();
+    expect(await toasts()).toContain('Reward created');
+    const reward = (await api.get(`/schema/reward/record/${id}`)).body.data;
+    expect(reward).toMatchObject({
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'relative',
+      rewardExpiryInDays: 30,
+      handleCoupon: false,
+    });
+
+    const customer = 'gid://shopify/Customer/4001';
+    const log = await earn(id, customer);
+    const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
+    const call = sent('LoyaltyDiscountCreate').find((c) => (c.variables.basicCodeDiscount as any).code === code)!;
+    expect(call.variables.basicCodeDiscount).toEqual({
+      title: 'Loyalty reward: Ten percent on hats',
+      code,
+      startsAt: expect.any(String),
+      endsAt: (await rewardLog(log)).rewardExpiryAt,
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+      context: { customers: { add: [customer] } },
+      combinesWith: { orderDiscounts: false, productDiscounts: true, shippingDiscounts: true },
+      minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: '50.00' } },
+      customerGets: { value: { percentage: 0.1 }, items: { collections: { add: ['gid://shopify/Collection/78'] } } },
+    });
+    // What was saved reads back in the editor.
+    await browser.open(`/app/rewards/${id}`);
+    expect(await page().getByLabel('Hats').isChecked()).toBe(true);
+    expect(await page().getByLabel('Minimum amount').inputValue()).toBe('50');
+  });
+
+  it('a fixed amount in the shop’s currency, on all products: discountCodeBasicCreate with the amount', async () => {
+    await newReward('Five euros off');
+    await page().getByLabel('Fixed amount off').check({ force: true });
+    await page().getByLabel('Amount', { exact: true }).fill('5');
+    expect(await page().getByTestId('reward-summary').innerText()).toBe('€5.00 off · never expires');
+    await browser.shot('reward-editor-fixed-amount');
+    const id = await save();
+    const customer = 'gid://shopify/Customer/4002';
+    const log = await earn(id, customer);
+    const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
+    const call = sent('LoyaltyDiscountCreate').find((c) => (c.variables.basicCodeDiscount as any).code === code)!;
+    expect(call.variables.basicCodeDiscount).toMatchObject({
+      endsAt: null,
+      combinesWith: { orderDiscounts: false, productDiscounts: false, shippingDiscounts: false },
+      minimumRequirement: null,
+      customerGets: { value: { discountAmount: { amount: '5.00', appliesOnEachItem: false } }, items: { all: true } },
+    });
+  });
+
+  it('free shipping with a minimum number of items: discountCodeFreeShippingCreate', async () => {
+    await newReward('Free shipping');
+    await page().getByLabel('Free shipping', { exact: true }).check({ force: true });
+    expect(await page().getByLabel('Codes you upload').isDisabled()).toBe(true);
+    await page().getByLabel('Minimum number of items').check({ force: true });
+    await page().getByLabel('Minimum items').fill('2');
+    await page().getByLabel('Order discounts').check({ force: true });
+    await browser.shot('reward-editor-free-shipping');
+    const id = await save();
+    const customer = 'gid://shopify/Customer/4003';
+    const log = await earn(id, customer);
+    const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
+    const call = sent('LoyaltyFreeShippingCreate').find((c) => (c.variables.freeShippingCodeDiscount as any).code === code)!;
+    expect(call.variables.freeShippingCodeDiscount).toMatchObject({
+      title: 'Loyalty reward: Free shipping',
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+      context: { customers: { add: [customer] } },
+      destination: { all: true },
+      combinesWith: { orderDiscounts: true, productDiscounts: false, shippingDiscounts: false },
+      minimumRequirement: { quantity: { greaterThanOrEqualToQuantity: '2' } },
+    });
+    expect(prod.admin.discounts.get(code)?.active).toBe(true);
+  });
+
+  it('codes you upload: the core hands out the next uploaded code, and no Shopify discount is made', async () => {
+    await newReward('Partner voucher');
+    await page().getByLabel('Fixed amount off').check({ force: true });
+    await page().getByLabel('Amount', { exact: true }).fill('15');
+    await page().getByLabel('Codes you upload').check({ force: true });
+    const id = await save();
+    await page().getByText('Coupon pool').waitFor();
+    await page()
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('PARTNER-1\nPARTNER-2\n') });
+    await page().getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
+    await browser.shot('reward-editor-uploaded-codes');
+    expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
+      handleCoupon: true,
+      handleCouponAutoGeneration: false,
+    });
+    const before = prod.admin.requests.length;
+    const log = await earn(id, 'gid://shopify/Customer/4004');
+    expect((await rewardLog(log)).couponCode).toBe('PARTNER-1');
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(
+      prod.admin.requests
+        .slice(before)
+        .filter((r) => /Discount|Shipping|StoreCredit/.test(r.operation) && r.operation !== 'LoyaltyStoreCredits'),
+    ).toEqual([]);
+  });
+
+  it('codes we generate, with a prefix and a length: the core makes the code, and no Shopify discount is made', async () => {
+    await newReward('Generated ten');
+    await page().getByLabel('Percentage', { exact: true }).fill('10');
+    await page().getByLabel('Codes we generate').check({ force: true });
+    await page().getByLabel('Code starts with').fill('GEN-');
+    await page().getByLabel('Random characters after it').fill('8');
+    await browser.shot('reward-editor-generated-codes');
+    const id = await save();
+    expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'GEN-',
+      couponCodeLength: 8,
+    });
+    const before = prod.admin.requests.length;
+    const log = await earn(id, 'gid://shopify/Customer/4005');
+    expect((await rewardLog(log)).couponCode).toMatch(/^GEN-[A-Z0-9]{8}$/);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(prod.admin.requests.slice(before).filter((r) => /DiscountCreate|FreeShipping|LoyaltyStoreCredit$/.test(r.operation))).toEqual(
+      [],
+    );
+  });
+
+  it('store credit in the shop’s currency with an expiry date: storeCreditAccountCredit, and the amount stamped', async () => {
+    await newReward('Credit for loyal customers');
+    await page().getByLabel('Store credit').check({ force: true });
+    await page().getByLabel('Amount', { exact: true }).fill('12.5');
+    await page().getByLabel('Expires on a date').check({ force: true });
+    const last = DateTime.now().plus({ months: 2 }).toISODate()!;
+    await page().getByLabel('Last day').fill(last);
+    await page()
+      .getByText(`Ends at the end of ${DateTime.fromISO(last).setLocale('en').toLocaleString(DateTime.DATE_FULL)}.`)
+      .waitFor();
+    await browser.shot('reward-editor-store-credit');
+    const id = await save();
+    expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
+      discountType: 'fixed_amount',
+      discountValue: 12.5,
+      handleCoupon: false,
+      rewardExpiryType: 'absolute',
+      rewardExpiryAt: `${last}T23:59:59.000Z`,
+    });
+    const customer = 'gid://shopify/Customer/4006';
+    const log = await earn(id, customer);
+    expect(await until('the stamp', async () => (await rewardLog(log)).couponCode)).toBe('12.50 EUR');
+    expect(sent('LoyaltyStoreCredit').map((c) => c.variables)).toEqual([
+      { id: customer, creditInput: { creditAmount: { amount: '12.50', currencyCode: 'EUR' }, expiresAt: `${last}T23:59:59.000Z` } },
+    ]);
+    expect(prod.admin.storeCredits.get(customer)).toHaveLength(1);
+  });
+
+  it('the editor in German', async () => {
+    await browser.open('/app/rewards/new?locale=de');
+    await page().getByText('Was der Kunde erhält').waitFor();
+    await page().getByLabel('Prozentsatz').fill('10');
+    await page()
+      .getByLabel(/Mindestbestellwert/)
+      .check({ force: true });
+    await page().getByLabel('Mindestbetrag').fill('50');
+    expect(await page().getByTestId('reward-summary').innerText()).toBe(
+      '10 % Rabatt · ab einem Bestellwert von 50,00\u00a0€ · läuft nie ab',
+    );
+    await browser.shot('reward-editor-de');
+    await page().getByLabel('Shop-Guthaben').check({ force: true });
+    await page().getByLabel('Läuft an einem Datum ab').check({ force: true });
+    await page().getByLabel('Letzter Tag').fill('2027-03-05');
+    await page().getByText('Endet am Ende des 5. März 2027.').waitFor();
+    await browser.shot('reward-editor-store-credit-de');
+  });
+});
+
+describe('the core’s refusals, on their fields in the merchant’s words', () => {
+  const cases = {
+    en: {
+      path: '/app/rewards/new',
+      name: 'Name',
+      title: 'Title customers see',
+      percentage: 'Percentage',
+      amount: 'Amount',
+      fixed: 'Fixed amount off',
+      generate: 'Codes we generate',
+      prefix: 'Code starts with',
+      length: 'Random characters after it',
+      days: 'Days',
+      byDays: 'Expires a number of days after it is earned',
+      byDate: 'Expires on a date',
+      date: 'Last day',
+      banner: 'The reward could not be saved. Check the fields marked below.',
+      words: {
+        required: 'Fill this in.',
+        percentage: 'A percentage is at most 100.',
+        tooLong48: 'Use at most 48 characters.',
+        tooLong256: 'Use at most 256 characters.',
+        tooLong16: 'Use at most 16 characters.',
+        prefix: 'Use letters, digits, _ and - only.',
+        atMost32: 'Enter at most 32.',
+        atLeast6: 'Enter at least 6.',
+        atLeast0: 'Enter at least 0.',
+        moreThan0: 'Enter more than 0.',
+        atMost36500: 'Enter at most 36500.',
+      },
+    },
+    de: {
+      path: '/app/rewards/new?locale=de',
+      name: 'Name',
+      title: 'Titel für Kunden',
+      percentage: 'Prozentsatz',
+      amount: 'Betrag',
+      fixed: 'Fester Betrag',
+      generate: 'Codes, die wir erzeugen',
+      prefix: 'Code beginnt mit',
+      length: 'Zufällige Zeichen danach',
+      days: 'Tage',
+      byDays: 'Läuft einige Tage nach dem Verdienen ab',
+      byDate: 'Läuft an einem Datum ab',
+      date: 'Letzter Tag',
+      banner: 'Die Prämie konnte nicht gespeichert werden. Prüfe die markierten Felder.',
+      words: {
+        required: 'Fülle dieses Feld aus.',
+        percentage: 'Ein Prozentsatz ist höchstens 100.',
+        tooLong48: 'Verwende höchstens 48 Zeichen.',
+        tooLong256: 'Verwende höchstens 256 Zeichen.',
+        tooLong16: 'Verwende höchstens 16 Zeichen.',
+        prefix: 'Verwende nur Buchstaben, Ziffern, _ und -.',
+        atMost32: 'Gib höchstens 32 ein.',
+        atLeast6: 'Gib mindestens 6 ein.',
+        atLeast0: 'Gib mindestens 0 ein.',
+        moreThan0: 'Gib mehr als 0 ein.',
+        atMost36500: 'Gib höchstens 36500 ein.',
+      },
+    },
+  } as const;
+
+  for (const [language, t] of Object.entries(cases))
+    it(`every refusal the form can meet, in ${language === 'en' ? 'English' : 'German'}`, async () => {
+      const trySave = async () => {
+        await saveBar()
+          .getByRole('button', { name: /Save|Speichern/ })
+          .click();
+        await page().getByText(t.banner).waitFor();
+      };
+      // Field checks: lengths, a percentage over 100, a value below 0 days.
+      await browser.open(t.path);
+      await page().getByLabel(t.name, { exact: true }).fill('x'.repeat(257));
+      await page().getByLabel(t.title, { exact: true }).fill('y'.repeat(49));
+      await page().getByLabel(t.percentage, { exact: true }).fill('150');
+      await page().getByLabel(t.byDays).check({ force: true });
+      await page().getByLabel(t.days, { exact: true }).fill('0');
+      await trySave();
+      expect(await fieldError(t.name)).toBe(t.words.tooLong256);
+      expect(await fieldError(t.title)).toBe(t.words.tooLong48);
+      expect(await fieldError(t.days)).toBe(t.words.moreThan0);
+      await browser.shot(`reward-editor-refused-${language}`);
+      // The rule over the record: a percentage is at most 100 (checked once the fields are valid).
+      await page().getByLabel(t.name, { exact: true }).fill('');
+      await page().getByLabel(t.title, { exact: true }).fill('');
+      await page().getByLabel(t.days, { exact: true }).fill('40000');
+      await trySave();
+      expect(await fieldError(t.name)).toBe(t.words.required);
+      expect(await fieldError(t.days)).toBe(t.words.atMost36500);
+      await page().getByLabel(t.name, { exact: true }).fill('Refused');
+      await page().getByLabel(t.days, { exact: true }).fill('');
+      await trySave();
+      expect(await fieldError(t.percentage)).toBe(t.words.percentage);
+      expect(await fieldError(t.days)).toBe(t.words.required);
+      // A negative amount; a date missing; generated codes' prefix and length.
+      await page().getByLabel(t.fixed).check({ force: true });
+      await page().getByLabel(t.amount, { exact: true }).fill('-1');
+      await page().getByLabel(t.byDate).check({ force: true });
+      await page().getByLabel(t.generate).check({ force: true });
+      await page().getByLabel(t.prefix).fill('NO SPACES');
+      await page().getByLabel(t.length).fill('40');
+      await trySave();
+      expect(await fieldError(t.amount)).toBe(t.words.atLeast0);
+      expect(await fieldError(t.prefix)).toBe(t.words.prefix);
+      expect(await fieldError(t.length)).toBe(t.words.atMost32);
+      await page().getByLabel(t.amount, { exact: true }).fill('5');
+      await page().getByLabel(t.prefix).fill('A'.repeat(17));
+      await page().getByLabel(t.length).fill('3');
+      await trySave();
+      expect(await fieldError(t.prefix)).toBe(t.words.tooLong16);
+      expect(await fieldError(t.length)).toBe(t.words.atLeast6);
+      // The expiry rule is checked once the fields are valid: a date is required for "on a date".
+      await page().getByLabel(t.prefix).fill('OK-');
+      await page().getByLabel(t.length).fill('8');
+      await trySave();
+      expect(await fieldError(t.date)).toBe(t.words.required);
+      // Nothing was created by the refused saves.
+      expect(page().url()).toContain('/app/rewards/new');
+    });
+});
+
+describe('failed issues and delete', () => {
+  it('a reward that could not be issued is listed by customer name with its reason; Retry issues it', async () => {
+    const customer = 'gid://shopify/Customer/4010';
+    prod.admin.customers.set(customer, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
+    await newReward('Retried');
+    await page().getByLabel('Percentage', { exact: true }).fill('20');
+    const id = await save();
+    prod.admin.scripted.set('LoyaltyDiscountCreate', [
+      { userErrors: [{ field: ['basicCodeDiscount', 'customerGets'], code: 'INVALID', message: 'Value is invalid' }] },
+    ]);
+    const log = await earn(id, customer);
+    await until(
+      'the failure',
+      async () =>
+        (await prod.appPool.query(`select 1 from reward_discounts where reward_log_id = $1 and status = 'failed'`, [log])).rowCount,
+    );
+    await browser.open(`/app/rewards/${id}`);
+    const failures = page().getByRole('region', { name: 'Rewards that could not be issued' });
+    await failures.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    expect(await failures.getByRole('link', { name: 'Grace Hopper' }).getAttribute('href')).toBe('shopify:admin/customers/4010');
+    await failures.getByText('basicCodeDiscount.customerGets: Value is invalid').waitFor();
+    await browser.shot('reward-editor-failed');
+    await failures.getByRole('button', { name: 'Retry' }).click();
+    await failures.getByText('Trying again.').waitFor();
+    expect(await until('the stamp', async () => (await rewardLog(log)).couponCode)).toMatch(/^LOYALTY-/);
+  });
+
+  it('delete asks first, then removes the reward and what the app kept for it', async () => {
+    await newReward('Short-lived');
+    await page().getByLabel('Store credit').check({ force: true });
+    await page().getByLabel('Amount', { exact: true }).fill('3');
+    const id = await save();
+    const deleteAction = page().getByRole('button', { name: 'Delete' }).first();
+    await deleteAction.click();
+    const dialog = page().getByRole('dialog');
+    await dialog.getByText('Delete Short-lived?').waitFor();
+    await browser.shot('reward-editor-delete');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api.get(`/schema/reward/record/${id}`)).status).toBe(200);
+    await deleteAction.click();
+    await page().getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page().waitForURL(/\/app\/r\/reward/);
+    expect((await api.get(`/schema/reward/record/${id}`)).status).toBe(404);
+    const { rowCount } = await prod.appPool.query('select 1 from reward_issuing where reward_id = $1', [id]);
+    expect(rowCount).toBe(0);
+  });
+
+  it('the reward list’s names open the editor', async () => {
+    await browser.open('/app/r/reward');
+    await page().getByRole('link', { name: 'Ten percent on hats' }).click();
+    await page().waitForURL(/\/app\/rewards\/[0-9a-f-]{36}/);
+    await page().getByText('What the customer gets').waitFor();
+  });
+});
