@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { blankReward, coreBody, type DraftField, refusalsOnFields, specOf } from '../app/rewards/reward-draft';
+import { blankReward, coreBody, type DraftField, refusalsOnFields, specOf } from '../app/admin/reward-draft';
 
 /**
  * The rewards editor's mapping of the core's refusals (CONTRACT §2: `details[]` with `field` and

@@ -5,7 +5,7 @@ import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { objectOf } from '../json';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
-import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../rewards/issuing';
+import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../shopify/reward-issuing';
 import type { TriggerHandle } from '../shopify/flow-extensions';
 import { pool } from '../storage/pool.server';
 import type { ShopStore } from '../storage/shops.server';

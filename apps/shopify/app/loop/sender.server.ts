@@ -11,7 +11,7 @@ import {
   recentStoreCredits,
   type UserError,
 } from '../shopify/admin-api.server';
-import { storeCreditStamp } from '../rewards/issuing';
+import { storeCreditStamp } from '../shopify/reward-issuing';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';

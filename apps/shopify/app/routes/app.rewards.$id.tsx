@@ -26,7 +26,7 @@ import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
-import { CODE_MAKERS, REWARD_KINDS } from '../rewards/issuing';
+import { CODE_MAKERS, REWARD_KINDS } from '../shopify/reward-issuing';
 import {
   blankReward,
   checkDraft,
@@ -40,7 +40,7 @@ import {
   refusalsOnFields,
   type RewardDraft,
   specOf,
-} from '../rewards/reward-draft';
+} from '../admin/reward-draft';
 import { fetchCustomer, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
@@ -288,9 +288,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
         {form.length ? (
           <Layout.Section>
             <Banner tone="critical" title={form[0]}>
-              {form.slice(1).map((f) => (
-                <p key={f}>{f}</p>
-              ))}
+              {form.length > 1 ? form.slice(1).map((f) => <p key={f}>{f}</p>) : undefined}
             </Banner>
           </Layout.Section>
         ) : null}

@@ -1,4 +1,4 @@
-import { type CombinesWith, type MinimumRequirement, NO_COMBINATIONS } from '../rewards/issuing';
+import { type CombinesWith, type MinimumRequirement, NO_COMBINATIONS } from './reward-issuing';
 
 /** The few Admin GraphQL operations the app needs, over the admin context's `graphql`. */
 export interface AdminGraphql {

@@ -5,7 +5,7 @@
  */
 import { format } from '../i18n/index';
 import type { Messages } from '../i18n/messages';
-import { type CodeMaker, type IssuingSpec, type RewardKind } from './issuing';
+import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
 
 export const MINIMUMS = ['none', 'subtotal', 'quantity'] as const;
 export const EXPIRIES = ['never', 'days', 'date'] as const;
