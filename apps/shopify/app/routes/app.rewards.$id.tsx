@@ -81,7 +81,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     failed.map(async (f) => {
       const customer = await fetchCustomer(admin, f.customerGid).catch(() => null);
       const name = [customer?.firstName, customer?.lastName].filter(Boolean).join(' ') || customer?.email || null;
-      return { rewardLogId: f.rewardLogId, customerId: shopifyCustomerId(f.customerGid), name, reason: f.reason, attempts: f.attempts };
+      // Shopify's words without the input path it names (`basicCodeDiscount.customerGets: …`), an API name to the merchant.
+      const reason = f.reason
+        .split('; ')
+        .map((r) => r.replace(/^[A-Za-z0-9]+(?:\.[A-Za-z0-9]+)*: /, ''))
+        .join('; ');
+      return { rewardLogId: f.rewardLogId, customerId: shopifyCustomerId(f.customerGid), name, reason, attempts: f.attempts };
     }),
   );
   const coupons = draft.codes === 'upload' && !issuedByApp(draft) ? await couponCounts(api, id) : null;
