@@ -1,14 +1,15 @@
 import type pg from 'pg';
 
+import { RETENTION_MONTHS } from './settings';
+
 /**
  * How long the order facts of CONTRACT §18 are kept: each shop sets it in months on the dashboard
  * (24 unless changed); the worker role drops older ones.
  */
-export const RETENTION_MONTHS = { min: 1, max: 120 } as const;
 
 export async function orderRetentionMonths(pool: pg.Pool, shop: string): Promise<number> {
   const { rows } = await pool.query<{ months: number }>('select order_retention_months as months from shops where shop = $1', [shop]);
-  return rows[0]?.months ?? 24;
+  return rows[0]?.months ?? RETENTION_MONTHS.default;
 }
 
 export async function setOrderRetentionMonths(pool: pg.Pool, shop: string, months: number): Promise<void> {
