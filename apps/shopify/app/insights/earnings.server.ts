@@ -227,6 +227,22 @@ export async function holdoutDefinitions(api: AccountClient): Promise<HoldoutDef
   return [...of('streak', streaks.data?.data), ...of('challenge', challenges.data?.data), ...of('mission', missions.data?.data)];
 }
 
+/**
+ * The figures of a range as the dashboard and its export show them: the codes the core issued since
+ * the last look are copied first, best effort (the figures still show without the newest).
+ */
+export async function currentEarnings(
+  pool: pg.Pool,
+  api: AccountClient,
+  shop: string,
+  range: { from: string; to: string; timezone: string },
+): Promise<Earnings> {
+  await syncProgramCodes(pool, api, shop).catch((err: unknown) =>
+    console.error(`[loyalty] could not copy the program's codes for ${shop}: ${err instanceof Error ? err.message : String(err)}`),
+  );
+  return loadEarnings(pool, shop, range, await holdoutDefinitions(api));
+}
+
 /** Pages of the core's reward logs copied per dashboard load, so a shop's first load stays quick; the rest follow on the next. */
 const CODE_PAGES = 10;
 const PAGE = 1000;

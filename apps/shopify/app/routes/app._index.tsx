@@ -14,7 +14,7 @@ import type { AccountClient } from '../core/client.server';
 import { coreFailure } from '../core/failure';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
-import { holdoutDefinitions, loadEarnings, syncProgramCodes } from '../insights/earnings.server';
+import { currentEarnings } from '../insights/earnings.server';
 import { orderRetentionMonths, setOrderRetentionMonths } from '../insights/retention.server';
 import { parseRetentionMonths, RETENTION_MONTHS } from '../insights/settings';
 import { pool } from '../storage/pool.server';
@@ -31,17 +31,10 @@ async function analytics(api: AccountClient, url: URL) {
   return { summary: data.data, failure: null, from: data.data.from, to: data.data.to };
 }
 
-/**
- * What the program earns over the core's range (its dates and the account's timezone): the codes
- * the core issued since the last look are copied first, best effort (the section still shows
- * without the newest), then the figures are read from the app's tables.
- */
+/** What the program earns over the core's range (its dates and the account's timezone), and the retention setting. */
 async function earnings(api: AccountClient, shop: string, range: { from: string; to: string; timezone: string }) {
-  await syncProgramCodes(pool(), api, shop).catch((err: unknown) =>
-    console.error(`[loyalty] could not copy the program's codes for ${shop}: ${err instanceof Error ? err.message : String(err)}`),
-  );
-  const [definitions, retentionMonths] = await Promise.all([holdoutDefinitions(api), orderRetentionMonths(pool(), shop)]);
-  return { earnings: await loadEarnings(pool(), shop, range, definitions), retentionMonths };
+  const [figures, retentionMonths] = await Promise.all([currentEarnings(pool(), api, shop, range), orderRetentionMonths(pool(), shop)]);
+  return { earnings: figures, retentionMonths };
 }
 
 /**

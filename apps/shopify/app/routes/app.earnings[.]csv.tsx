@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { authenticateShop } from '../admin/authenticate.server';
 import { coreFailure } from '../core/failure';
 import { figuresCsv } from '../insights/csv.server';
-import { holdoutDefinitions, loadEarnings } from '../insights/earnings.server';
+import { currentEarnings } from '../insights/earnings.server';
 import { pool } from '../storage/pool.server';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -31,7 +31,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     return new Response(`${failure.message}\n`, { status: response.status < 500 ? 400 : 502, headers: { 'content-type': 'text/plain' } });
   }
   const range = { from: data.data.from, to: data.data.to, timezone: data.data.timezone };
-  const earnings = await loadEarnings(pool(), session.shop, range, await holdoutDefinitions(api));
+  const earnings = await currentEarnings(pool(), api, session.shop, range);
   return new Response(figuresCsv(earnings), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
