@@ -72,17 +72,19 @@ const PER_CUSTOMER = `select customer_id, count(*) filter (where amount > refund
   from order_facts where shop = $1 and processed_at is not null and processed_at >= ${START} and processed_at < ${END}
   group by customer_id`;
 
-/** Every code the program issued: the core's reward logs' codes, and the app's discounts not stamped on them yet. */
-const ISSUED = `select code, min(issued_at) as issued_at from (
-    select code, issued_at from program_codes where shop = $1
-    union all select upper(code), created_at from reward_discounts where shop = $1
-  ) c group by code`;
+/**
+ * Whether a used code (`d->>'code'`, upper-cased) is one the program issued: a core reward log's code,
+ * or one of the app's discounts not stamped on its log yet (their codes are upper-case). Each a key
+ * lookup, so only the orders that used codes are looked at.
+ */
+const ISSUED_CODE = `(exists (select 1 from program_codes c where c.shop = $1 and c.code = d->>'code')
+  or exists (select 1 from reward_discounts r where r.shop = $1 and r.code = d->>'code'))`;
 
 /** Orders of the period that used an issued code, once each, with the discount those codes gave. */
 const CODED = `select f.order_id, f.processed_at, f.amount - f.refunded as net, sum(coalesce((d->>'amount')::numeric, 0)) as discount
   from order_facts f cross join lateral jsonb_array_elements(f.discount_codes) d
-  join issued i on i.code = d->>'code'
   where f.shop = $1 and f.discount_codes <> '[]' and f.processed_at >= ${START} and f.processed_at < ${END} and f.amount > f.refunded
+    and ${ISSUED_CODE}
   group by f.order_id, f.processed_at, f.amount, f.refunded`;
 
 const num = (value: string | number | null | undefined) => Number(value ?? 0);
@@ -99,15 +101,18 @@ async function periodFigures(pool: pg.Pool, shop: string, from: string, to: stri
       params,
     ),
     pool.query<{ orders: string; revenue: string | null; discount: string | null }>(
-      `with issued as (${ISSUED}), coded as (${CODED}) select count(*) as orders, sum(net) as revenue, sum(discount) as discount from coded`,
+      `with coded as (${CODED}) select count(*) as orders, sum(net) as revenue, sum(discount) as discount from coded`,
       params,
     ),
     pool.query<{ issued: string; used: string }>(
-      `with issued as (${ISSUED}), period as (select code from issued where issued_at >= ${START} and issued_at < ${END})
+      `with period as (
+         select code from program_codes where shop = $1 and issued_at >= ${START} and issued_at < ${END}
+         union select code from reward_discounts where shop = $1 and created_at >= ${START} and created_at < ${END}
+       )
        select (select count(*) from period) as issued,
-         (select count(distinct p.code) from period p
-            join order_facts f on f.shop = $1 and f.discount_codes <> '[]' and f.processed_at >= ${START} and f.amount > f.refunded
-              and f.discount_codes @> jsonb_build_array(jsonb_build_object('code', p.code))) as used`,
+         (select count(distinct d->>'code') from order_facts f cross join lateral jsonb_array_elements(f.discount_codes) d
+          where f.shop = $1 and f.discount_codes <> '[]' and f.processed_at >= ${START} and f.amount > f.refunded
+            and d->>'code' in (select code from period)) as used`,
       params,
     ),
   ]);
@@ -171,10 +176,10 @@ async function holdoutComparisons(
   });
 }
 
-/** The shop's currency, as its latest kept order names it. */
+/** The shop's currency, as a kept order names it (any one: every amount is in the shop's currency). */
 async function shopCurrency(pool: pg.Pool, shop: string): Promise<string | null> {
   const { rows } = await pool.query<{ currency: string }>(
-    'select currency from shopify_orders where shop = $1 and currency is not null order by processed_at desc limit 1',
+    'select currency from shopify_orders where shop = $1 and currency is not null limit 1',
     [shop],
   );
   return rows[0]?.currency ?? null;
@@ -193,11 +198,11 @@ export async function loadEarnings(
     periodFigures(pool, shop, from, to, timezone),
     periodFigures(pool, shop, before.from, before.to, timezone),
     pool.query<{ day: string; orders: string; revenue: string }>(
-      `with issued as (${ISSUED}), coded as (${CODED})
-       select to_char(g.day, 'YYYY-MM-DD') as day, count(c.order_id) as orders, coalesce(sum(c.net), 0) as revenue
-       from generate_series($2::date, $3::date, interval '1 day') g(day)
-       left join coded c on (c.processed_at at time zone $4)::date = g.day::date
-       group by g.day order by g.day`,
+      `with coded as (${CODED}),
+         per_day as (select (processed_at at time zone $4)::date as day, count(*) as orders, sum(net) as revenue from coded group by 1)
+       select to_char(g.day, 'YYYY-MM-DD') as day, coalesce(p.orders, 0) as orders, coalesce(p.revenue, 0) as revenue
+       from generate_series($2::date, $3::date, interval '1 day') g(day) left join per_day p on p.day = g.day::date
+       order by g.day`,
       [shop, from, to, timezone],
     ),
     holdoutComparisons(pool, shop, from, to, timezone, definitions),
