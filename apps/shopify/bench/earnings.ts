@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import type pg from 'pg';
 import { formatTable, openBenchDatabase, percentile } from '../../core/bench/lib.js';
 import { receiveStoreWebhook } from '../app/earning/inbox.server';
 import { type HoldoutDefinition, loadEarnings } from '../app/insights/earnings.server';
@@ -132,21 +132,20 @@ async function webhookCost(pool: pg.Pool): Promise<{ withFacts: number; without:
 
 async function main(): Promise<void> {
   const db = await openBenchDatabase();
-  const pool = new pg.Pool({ connectionString: db.url, max: 8 });
+  // The app's configuration, so its own pool (createPool, as the web role opens it) can be loaded.
+  Object.assign(process.env, {
+    DATABASE_URL: db.url,
+    SHOPIFY_API_KEY: 'bench',
+    SHOPIFY_API_SECRET: 'bench',
+    SHOPIFY_APP_URL: 'https://bench.example',
+    LOYALTY_CORE_URL: 'http://127.0.0.1:9',
+    LOYALTY_PLATFORM_TOKEN: 'bench',
+    LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  });
+  const { createPool } = await import('../app/storage/pool.server');
+  const pool = createPool(db.url);
   try {
-    execFileSync(process.execPath, [fileURLToPath(new URL('../build/commands/migrate.js', import.meta.url))], {
-      env: {
-        ...process.env,
-        DATABASE_URL: db.url,
-        SHOPIFY_API_KEY: 'bench',
-        SHOPIFY_API_SECRET: 'bench',
-        SHOPIFY_APP_URL: 'https://bench.example',
-        LOYALTY_CORE_URL: 'http://127.0.0.1:9',
-        LOYALTY_PLATFORM_TOKEN: 'bench',
-        LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      },
-      stdio: 'inherit',
-    });
+    execFileSync(process.execPath, [fileURLToPath(new URL('../build/commands/migrate.js', import.meta.url))], { stdio: 'inherit' });
     await seed(pool);
     const month = await section(pool, 30);
     const quarter = await section(pool, 90);
