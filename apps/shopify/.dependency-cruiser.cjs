@@ -11,6 +11,8 @@ const { layerRules } = require('../../scripts/layer-rules.cjs');
  * - app: shopify.server.ts, the Shopify app's configuration (sessions, auth, provisioning on install).
  * - loop: core events → Flow triggers and Shopify discounts: its outbox and what sends it. It is
  *   handed its Admin API client (commands/worker), so it needs neither the Shopify app nor Remix.
+ * - insights: what the program earns (CONTRACT §18): the figures from the order facts, the holdout
+ *   lift's statistics, the CSV exports, the order facts' retention.
  * - earning: the store's own activity → core logs (CONTRACT §17): Shopify's order and customer
  *   webhooks as kept, the worker that earns and reverses from them, visits, earning rules' feeds.
  * - shopify: what faces Shopify — the Admin API operations, Flow actions, install, webhook payloads.
@@ -24,6 +26,7 @@ const LAYERS = [
   ['admin', ['app/admin/']],
   ['app', ['app/shopify.server.ts']],
   ['loop', ['app/loop/']],
+  ['insights', ['app/insights/']],
   ['earning', ['app/earning/']],
   ['shopify', ['app/shopify/']],
   ['core', ['app/core/']],

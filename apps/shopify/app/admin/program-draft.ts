@@ -99,6 +99,8 @@ export type Settings = {
   eudCompletedMessage: string;
   /** Days a reward waits before it is issued, so a refund in that time can revoke it; '0': none. */
   rewardHoldDays: string;
+  /** The share of members held out of the program (CONTRACT §18), 0..50; '0': none. */
+  holdoutPercent: string;
 };
 
 /** The definition's earning rule as the editor shows it (streaks and challenges; a mission's tasks name their activities). */
@@ -146,6 +148,7 @@ export const SETTING_FIELDS: Record<ProgramKind, SettingKey[]> = {
     'maxFreezes',
     'freezeEarnEveryPeriods',
     'rewardHoldDays',
+    'holdoutPercent',
     'eudTitle',
     'eudDescription',
     'eudMilestoneAchievedMessage',
@@ -162,12 +165,23 @@ export const SETTING_FIELDS: Record<ProgramKind, SettingKey[]> = {
     'endAt',
     'toBeFailedWarningHours',
     'rewardHoldDays',
+    'holdoutPercent',
     'eudTitle',
     'eudDescription',
     'eudMilestoneAchievedMessage',
     'eudCompletedMessage',
   ],
-  mission: ['name', 'description', 'status', 'aggregationPeriod', 'rewardHoldDays', 'eudTitle', 'eudDescription', 'eudCompletedMessage'],
+  mission: [
+    'name',
+    'description',
+    'status',
+    'aggregationPeriod',
+    'rewardHoldDays',
+    'holdoutPercent',
+    'eudTitle',
+    'eudDescription',
+    'eudCompletedMessage',
+  ],
 };
 
 const NUMBER_FIELDS = new Set<string>([
@@ -178,6 +192,7 @@ const NUMBER_FIELDS = new Set<string>([
   'maxFreezes',
   'freezeEarnEveryPeriods',
   'rewardHoldDays',
+  'holdoutPercent',
 ]);
 const ENUM_FIELDS = new Set<string>(['status', 'aggregationPeriod', 'aggregationMethod']);
 
@@ -223,6 +238,7 @@ export function blankSettings(kind: ProgramKind): Settings {
     eudMilestoneAchievedMessage: '',
     eudCompletedMessage: '',
     rewardHoldDays: '0',
+    holdoutPercent: '0',
   };
 }
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.server';
 import { EarningWorker } from '../earning/worker.server';
+import { dropExpiredOrderFacts } from '../insights/retention.server';
 import { OutboxSender } from '../loop/sender.server';
 import { unauthenticated } from '../shopify.server';
 import { pendingMigrations } from '../storage/migrate.server';
@@ -13,6 +14,8 @@ import { earningRules, shops } from '../storage/stores.server';
  * kept order and customer webhooks (CONTRACT §17) until SIGTERM or SIGINT; any number may run on one
  * database.
  */
+const RETENTION_INTERVAL_MS = 3_600_000;
+
 async function main(): Promise<void> {
   // A worker that starts while the release's `migrate` still runs waits for it, rather than failing
   // its passes on tables that are not there yet.
@@ -32,8 +35,16 @@ async function main(): Promise<void> {
   const earning = new EarningWorker({ ...common, rules: earningRules });
   sender.start();
   earning.start();
+  // Order facts past a shop's retention go at start and every hour after (CONTRACT §18).
+  const prune = () =>
+    dropExpiredOrderFacts(pool()).catch((err: unknown) =>
+      console.error(`[loyalty-loop] dropping expired order facts failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  void prune();
+  const pruning = setInterval(() => void prune(), RETENTION_INTERVAL_MS);
   console.log('[loyalty-loop] worker started');
   const stop = async () => {
+    clearInterval(pruning);
     await Promise.all([sender.stop(), earning.stop()]);
     await closePool();
     process.exit(0);

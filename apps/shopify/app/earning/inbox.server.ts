@@ -17,27 +17,97 @@ export type StoreTopic = (typeof STORE_TOPICS)[number];
 interface Kept {
   subject: string;
   orderId: string | null;
+  facts: Facts | null;
 }
+
+/**
+ * What the webhook changes of the order's facts (CONTRACT §18), written in the statement that keeps
+ * it and only when it is kept, so a redelivery changes nothing: a customer's paid order (not a test)
+ * adds its row; a refund adds what it gave back, once per refund id; a cancellation takes back all.
+ */
+type Facts =
+  | { kind: 'order'; customerId: string; processedAt: string; amount: number; codes: { code: string; amount: number }[] }
+  | { kind: 'refund'; amount: number }
+  | { kind: 'cancel' };
 
 /** The subject a payload is kept under, and its order; null when it names nothing to work on. */
 function keep(topic: StoreTopic, payload: unknown): Kept | null {
   switch (topic) {
     case 'orders/paid': {
       const order = paidOrder(payload);
-      return order && { subject: `order:${order.id}`, orderId: order.id };
+      if (!order) return null;
+      const facts: Facts | null =
+        order.customer && !order.test
+          ? {
+              kind: 'order',
+              customerId: order.customer.id,
+              processedAt: order.processedAt,
+              amount: order.totalMilli / 1000,
+              codes: order.discountCodes.map((d) => ({ code: d.code, amount: d.milli / 1000 })),
+            }
+          : null;
+      return { subject: `order:${order.id}`, orderId: order.id, facts };
     }
     case 'refunds/create': {
       const refund = refundNotice(payload);
-      return refund && { subject: `refund:${refund.id}`, orderId: refund.orderId };
+      return (
+        refund && {
+          subject: `refund:${refund.id}`,
+          orderId: refund.orderId,
+          facts: { kind: 'refund', amount: Math.max(0, refund.milli) / 1000 },
+        }
+      );
     }
     case 'orders/cancelled': {
       const cancel = cancelNotice(payload);
-      return cancel && { subject: `cancel:${cancel.orderId}`, orderId: cancel.orderId };
+      return cancel && { subject: `cancel:${cancel.orderId}`, orderId: cancel.orderId, facts: { kind: 'cancel' } };
     }
     case 'customers/create': {
       const customer = createdCustomer(payload);
-      return customer && { subject: `customer:${customer.id}`, orderId: null };
+      return customer && { subject: `customer:${customer.id}`, orderId: null, facts: null };
     }
+  }
+}
+
+/**
+ * The facts' part of the keeping statement ($1 shop, $5 order id; its own parameters from $8). A
+ * refund before its order leaves a row with only what was refunded, which the order fills in; an
+ * order whose cancellation came first is all taken back.
+ */
+function factsStatement(facts: Facts | null): [string, unknown[]] {
+  switch (facts?.kind) {
+    case undefined:
+      return ['', []];
+    case 'order':
+      return [
+        `, facts as (
+           insert into order_facts (shop, order_id, customer_id, processed_at, amount, refunded, discount_codes)
+           select $1, $5, $8, $9::timestamptz, $10::numeric,
+             case when exists (select 1 from shopify_webhooks w where w.shop = $1 and w.subject = 'cancel:' || $5) then $10::numeric else 0 end,
+             $11::jsonb
+           from kept
+           on conflict (shop, order_id) do update set customer_id = excluded.customer_id, processed_at = excluded.processed_at,
+             amount = excluded.amount, refunded = least(excluded.amount, greatest(order_facts.refunded, excluded.refunded)),
+             discount_codes = excluded.discount_codes
+           where order_facts.processed_at is null
+         )`,
+        [facts.customerId, facts.processedAt, facts.amount, JSON.stringify(facts.codes)],
+      ];
+    case 'refund':
+      return [
+        `, facts as (
+           insert into order_facts (shop, order_id, refunded) select $1, $5, $8::numeric from kept
+           on conflict (shop, order_id) do update set
+             refunded = case when order_facts.amount is null then order_facts.refunded + excluded.refunded
+                        else least(order_facts.amount, order_facts.refunded + excluded.refunded) end
+         )`,
+        [facts.amount],
+      ];
+    case 'cancel':
+      return [
+        `, facts as (update order_facts set refunded = amount where shop = $1 and order_id = $5 and amount is not null and exists (select 1 from kept))`,
+        [],
+      ];
   }
 }
 
@@ -51,14 +121,25 @@ export async function receiveStoreWebhook(
     console.error(`[loyalty-earning] ${webhook.topic} ${webhook.webhookId} for ${webhook.shop} names nothing to earn from; ignored`);
     return new Response(null, { status: 200 });
   }
-  // The notification is sent when the statement commits, and only for a row it added.
+  // The notification is sent when the statement commits, and only for a row it added; the facts
+  // change in the same statement, only when the row was added.
+  const [sql, params] = factsStatement(kept.facts);
   await pool().query(
     `with kept as (
        insert into shopify_webhooks (shop, webhook_id, topic, subject, order_id, payload) values ($1, $2, $3, $4, $5, $6)
        on conflict do nothing returning shop
-     )
+     )${sql}
      select pg_notify($7, shop) from kept`,
-    [webhook.shop, webhook.webhookId, webhook.topic, kept.subject, kept.orderId, JSON.stringify(webhook.payload), EARNING_CHANNEL],
+    [
+      webhook.shop,
+      webhook.webhookId,
+      webhook.topic,
+      kept.subject,
+      kept.orderId,
+      JSON.stringify(webhook.payload),
+      EARNING_CHANNEL,
+      ...params,
+    ],
   );
   return new Response(null, { status: 200 });
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { isJsonObject } from '../json';
+import { customerGid } from '../shopify/customer-ids.server';
 import { nothingLeft, ONE, storedLines, storedNumbers } from './plan';
 
 /**
@@ -124,8 +125,9 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
 }
 
 /**
- * customers/redact: what the app keeps of the customer goes (their orders and what they earned, the
- * webhooks naming them, their first order and visits); the core erases the member itself.
+ * customers/redact: what the app keeps of the customer goes (their orders, their facts and what they
+ * earned, the webhooks naming them, their first order and visits, their membership, the discounts
+ * made and Flow triggers queued for them); the core erases the member itself.
  */
 export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
   const client = await pool.connect();
@@ -135,8 +137,10 @@ export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: st
       'delete from shopify_order_logs where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)',
       [shop, customerId],
     );
-    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits'])
+    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits', 'order_facts', 'program_members'])
       await client.query(`delete from ${table} where shop = $1 and customer_id = $2`, [shop, customerId]);
+    await client.query('delete from reward_discounts where shop = $1 and customer_gid = $2', [shop, customerGid(customerId)]);
+    await client.query(`delete from flow_trigger_outbox where shop = $1 and payload->>'customer_id' = $2`, [shop, customerId]);
     await client.query(
       `delete from shopify_webhooks where shop = $1 and (payload->'customer'->>'id' = $2 or (topic = 'customers/create' and payload->>'id' = $2))`,
       [shop, customerId],

@@ -226,6 +226,13 @@ export class EarningWorker {
         ],
       );
     }
+    // A customer the program earned a log for is one of its members (the dashboard's members against other customers).
+    if (outcomes.some((o) => o.written || o.replay))
+      await client.query(
+        `insert into program_members (shop, customer_id, joined_at) values ($1, $2, $3)
+         on conflict (shop, customer_id) do update set joined_at = least(program_members.joined_at, excluded.joined_at)`,
+        [row.shop, customer.id, order.processedAt],
+      );
     await this.settleOrder(client, row.shop, order, null);
     return { status: 'done' };
   }

@@ -1,8 +1,9 @@
-import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
-import { Form, useLoaderData, useNavigation } from '@remix-run/react';
+import type { ActionFunctionArgs, LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
+import { EarningsSection } from '../components/Earnings';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { ProgramHealth } from '../components/ProgramHealth';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -13,6 +14,10 @@ import type { AccountClient } from '../core/client.server';
 import { coreFailure } from '../core/failure';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
+import { currentEarnings } from '../insights/earnings.server';
+import { orderRetentionMonths, setOrderRetentionMonths } from '../insights/retention.server';
+import { parseRetentionMonths, RETENTION_MONTHS } from '../insights/settings';
+import { pool } from '../storage/pool.server';
 import { checklistMarks } from '../storage/stores.server';
 
 /** The programme's numbers over the range the query asks for, from the core's analytics summary. */
@@ -26,6 +31,12 @@ async function analytics(api: AccountClient, url: URL) {
   return { summary: data.data, failure: null, from: data.data.from, to: data.data.to };
 }
 
+/** What the program earns over the core's range (its dates and the account's timezone), and the retention setting. */
+async function earnings(api: AccountClient, shop: string, range: { from: string; to: string; timezone: string }) {
+  const [figures, retentionMonths] = await Promise.all([currentEarnings(pool(), api, shop, range), orderRetentionMonths(pool(), shop)]);
+  return { earnings: figures, retentionMonths };
+}
+
 /**
  * Dashboard: the first-run checklist (components/OnboardingChecklist.tsx) above the programme's
  * numbers. Each part is loaded on its own, side by side, and spread into the page's data.
@@ -33,11 +44,23 @@ async function analytics(api: AccountClient, url: URL) {
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session, account } = await authenticateShop(request);
   const [numbers, onboardingChecklist, health] = await Promise.all([
-    analytics(api, new URL(request.url)),
+    analytics(api, new URL(request.url)).then(async (n) => ({
+      ...n,
+      ...(n.summary ? await earnings(api, session.shop, n.summary) : { earnings: null, retentionMonths: null }),
+    })),
     checklist({ api, admin, shop: session.shop, apiKey: config.apiKey, accountId: account.accountId, marks: checklistMarks }),
     loadProgramHealth(api, request),
   ]);
   return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: config.corePublicUrl, health };
+};
+
+/** The retention of order figures; anything but a whole number of months in bounds is a 400 the form shows. */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticateShop(request);
+  const months = parseRetentionMonths((await request.formData()).get('retentionMonths'));
+  if (months === null) return Response.json({ retention: 'invalid' as const }, { status: 400 });
+  await setOrderRetentionMonths(pool(), session.shop, months);
+  return Response.json({ retention: 'saved' as const });
 };
 
 const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
@@ -45,7 +68,18 @@ const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(
 type Summary = NonNullable<SerializeFrom<typeof loader>['summary']>;
 
 export default function Dashboard() {
-  const { summary, failure, from, to, onboarding: checklistData, widgetBaseUrl, health } = useLoaderData<typeof loader>();
+  const {
+    summary,
+    failure,
+    from,
+    to,
+    onboarding: checklistData,
+    widgetBaseUrl,
+    health,
+    earnings,
+    retentionMonths,
+  } = useLoaderData<typeof loader>();
+  const saved = useActionData<{ retention: 'invalid' | 'saved' }>();
   const { dashboard: m } = useMessages();
   return (
     <Page title={m.title}>
@@ -60,6 +94,20 @@ export default function Dashboard() {
           <Layout.Section>
             <Banner tone="critical" title={failure.message} />
           </Layout.Section>
+        ) : null}
+        {summary && earnings && retentionMonths !== null ? (
+          <EarningsSection
+            earnings={earnings}
+            timezone={summary.timezone}
+            retentionMonths={retentionMonths}
+            retentionError={
+              saved?.retention === 'invalid'
+                ? format(m.earnings.retentionInvalid, { min: RETENTION_MONTHS.min, max: RETENTION_MONTHS.max })
+                : null
+            }
+            retentionSaved={saved?.retention === 'saved'}
+            exportQuery={new URLSearchParams({ from: summary.from, to: summary.to }).toString()}
+          />
         ) : null}
         {summary ? <Numbers summary={summary} /> : null}
         <Layout.Section>

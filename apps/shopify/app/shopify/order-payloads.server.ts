@@ -30,12 +30,18 @@ export interface PaidOrder {
   /** The shop's currency, which every amount is in. */
   currency: string | null;
   lines: OrderLine[];
+  /** What the customer paid in all (products, shipping, taxes, after discounts), in thousandths. */
+  totalMilli: number;
+  /** The discount codes used, upper-cased (Shopify's codes are case-insensitive), with what each took off in thousandths. */
+  discountCodes: { code: string; milli: number }[];
 }
 
 export interface RefundNotice {
   id: string;
   orderId: string;
   lines: { lineItemId: string; quantity: number }[];
+  /** What the refund gave back in thousandths: its lines with their tax, and refunded shipping and other adjustments. */
+  milli: number;
 }
 
 export interface CancelNotice {
@@ -111,6 +117,11 @@ export function paidOrder(payload: unknown): PaidOrder | null {
     customer: customerOf(o.customer),
     currency: textOrNull(objectOf(objectOf(o.total_price_set).shop_money).currency_code) ?? textOrNull(o.currency),
     lines: list(o.line_items).flatMap((line) => lineOf(line, taxesIncluded) ?? []),
+    totalMilli: shopMoney(o.total_price_set, o.total_price),
+    discountCodes: list(o.discount_codes).flatMap((d) => {
+      const code = textOrNull(d.code);
+      return code ? [{ code: code.trim().toUpperCase(), milli: toMilli(d.amount) }] : [];
+    }),
   };
 }
 
@@ -128,6 +139,13 @@ export function refundNotice(payload: unknown): RefundNotice | null {
       const quantity = typeof l.quantity === 'number' && Number.isInteger(l.quantity) ? l.quantity : 0;
       return lineItemId && quantity > 0 ? [{ lineItemId, quantity }] : [];
     }),
+    milli:
+      list(r.refund_line_items).reduce(
+        (sum, l) => sum + shopMoney(l.subtotal_set, l.subtotal) + shopMoney(l.total_tax_set, l.total_tax),
+        0,
+      ) -
+      // Adjustments that give money back (refunded shipping, a discrepancy) are negative amounts.
+      list(r.order_adjustments).reduce((sum, a) => sum + shopMoney(a.amount_set, a.amount) + shopMoney(a.tax_amount_set, a.tax_amount), 0),
   };
 }
 

@@ -165,6 +165,9 @@ export class ShopStore {
       'earning_rules',
       'storefront_visits',
       'reward_log_revocations',
+      'order_facts',
+      'program_members',
+      'program_codes',
     ]) {
       await this.db().query(`delete from ${table} where shop = $1`, [shop]);
     }

@@ -40,6 +40,10 @@ export interface OrderSpec {
   /** The shopper's currency (the shop's is USD). */
   presentmentCurrency?: string;
   processedAt?: string;
+  /** What the customer paid in all, in the shop's currency (default 999.00). */
+  total?: string;
+  /** The discount codes used, as Shopify lists them (amount in the shop's currency). */
+  discountCodes?: { code: string; amount: string }[];
 }
 
 const money = (shop: string, presentment: string, presentmentCurrency: string) => ({
@@ -68,7 +72,9 @@ export function orderPayload(id: number, spec: OrderSpec): Record<string, unknow
     taxes_included: false,
     financial_status: 'paid',
     total_tip_received: '3.00',
-    total_price_set: money('999.00', '999.00', currency),
+    total_price: spec.total ?? '999.00',
+    total_price_set: money(spec.total ?? '999.00', spec.total ?? '999.00', currency),
+    discount_codes: (spec.discountCodes ?? []).map((d) => ({ code: d.code, amount: d.amount, type: 'fixed_amount' })),
     customer: customer && {
       id: customer.id,
       email: customer.email ?? `c${customer.id}@example.com`,
@@ -94,8 +100,12 @@ export function orderPayload(id: number, spec: OrderSpec): Record<string, unknow
   };
 }
 
-/** refunds/create for some of an order's lines, by position from 1. */
-export function refundPayload(id: number, orderId: number, lines: { position: number; quantity: number }[]): Record<string, unknown> {
+/** refunds/create for some of an order's lines, by position from 1 (with what each gave back, in the shop's currency, when named). */
+export function refundPayload(
+  id: number,
+  orderId: number,
+  lines: { position: number; quantity: number; subtotal?: string }[],
+): Record<string, unknown> {
   return {
     id,
     order_id: orderId,
@@ -108,6 +118,14 @@ export function refundPayload(id: number, orderId: number, lines: { position: nu
       quantity: l.quantity,
       restock_type: 'return',
       line_item: { id: lineId(orderId, l.position) },
+      ...(l.subtotal
+        ? {
+            subtotal: l.subtotal,
+            subtotal_set: money(l.subtotal, l.subtotal, 'USD'),
+            total_tax: '0.00',
+            total_tax_set: money('0.00', '0.00', 'USD'),
+          }
+        : {}),
     })),
     transactions: [],
     order_adjustments: [],

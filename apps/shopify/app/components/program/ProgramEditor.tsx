@@ -580,6 +580,18 @@ function Earning({
             onChange={setSetting('rewardHoldDays')}
             error={errors['settings.rewardHoldDays']}
           />
+          <TextField
+            label={m.holdout.label}
+            type="number"
+            min={0}
+            max={50}
+            suffix="%"
+            autoComplete="off"
+            value={s.holdoutPercent}
+            onChange={setSetting('holdoutPercent')}
+            helpText={m.holdout.help}
+            error={errors['settings.holdoutPercent']}
+          />
         </BlockStack>
       </section>
     </Card>

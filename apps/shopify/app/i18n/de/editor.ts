@@ -129,6 +129,10 @@ export const editor: Messages['editor'] = {
       help: 'Eine zurückgehaltene Prämie wartet, bevor ihr Code ausgegeben wird; eine Erstattung oder Stornierung in dieser Zeit widerruft sie. 14 Tage decken die übliche Rückgabefrist.',
     },
   },
+  holdout: {
+    label: 'Mitglieder ausnehmen, um das Programm zu messen',
+    help: 'Dieser Anteil der Mitglieder (0 bis 50 %), zufällig gewählt, sieht das Programm nicht und bekommt nichts daraus; die Übersicht vergleicht, was sie ausgeben, mit den Mitgliedern im Programm. Es kostet, was die Ausgenommenen im Programm vielleicht mehr ausgegeben hätten, und zeigt dir, ob das Programm deine Kundschaft mehr ausgeben lässt. 10 % sind ein üblicher Anfang; 0: niemand wird ausgenommen.',
+  },
   method: {
     label: 'Zählweise',
     count: 'Jeden Besuch zählen',

@@ -124,6 +124,10 @@ export const editor = {
       help: 'A held reward waits before its code is issued; a refund or cancellation in that time revokes it. 14 days covers the usual return window.',
     },
   },
+  holdout: {
+    label: 'Hold members out to measure the program',
+    help: 'This share of members (0 to 50 %), picked at random, never sees the program and earns nothing from it; the dashboard compares what they spend with the members in it. It costs what the held-out members might have spent more in the program, and shows whether the program makes customers spend more. 10 % is a usual start; 0: nobody is held out.',
+  },
   method: {
     label: 'Counting',
     count: 'Count each visit',

@@ -1,0 +1,193 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { formatTable, openBenchDatabase, percentile } from '../../core/bench/lib.js';
+import { receiveStoreWebhook } from '../app/earning/inbox.server';
+import { type HoldoutDefinition, loadEarnings } from '../app/insights/earnings.server';
+import { orderPayload } from '../test/support/orders';
+
+/**
+ * `pnpm --filter @loyalty/shopify run bench:earnings` (issue 34): the dashboard's "What the program
+ * earns" over one shop of ORDERS orders and CUSTOMERS customers, and what keeping an order's facts
+ * adds to the orders webhook.
+ *
+ * The app's own migrations (its production build's `migrate`) on a bench database, seeded with
+ * generate_series: ORDERS order facts over two years (one in 20 with a program code, one in 50 with
+ * another app's, one in 33 half refunded), as many kept orders, CODES issued codes, half the
+ * customers members, two definitions with a holdout.
+ *
+ * - The section: the app's own `loadEarnings` (every query of the section, the period and the one
+ *   before it, the chart's days, both holdouts) for the default 30 days and for 90 days; p50/p95 over
+ *   RUNS runs each, target p95 <= 300 ms; then the plan of each of its queries, EXPLAIN (ANALYZE, BUFFERS).
+ * - The webhook: the web role's own `receiveStoreWebhook` with orders/paid payloads of the same
+ *   size, with facts (a customer's order) and without (the same order marked a test order, which
+ *   keeps the webhook row alone, as before order facts), alternating in blocks, in the same run;
+ *   the ratio of mean costs, target <= 1.05.
+ */
+
+const ORDERS = Number(process.env.BENCH_EARNINGS_ORDERS ?? 1_000_000);
+const CUSTOMERS = Number(process.env.BENCH_EARNINGS_CUSTOMERS ?? 200_000);
+const CODES = 50_000;
+const RUNS = Number(process.env.BENCH_EARNINGS_RUNS ?? 40);
+const WEBHOOKS = Number(process.env.BENCH_EARNINGS_WEBHOOKS ?? 4000);
+const SHOP = 'bench-shop.myshopify.com';
+const TIMEZONE = 'Europe/Berlin';
+const TARGETS = { sectionP95Ms: 300, webhookRatio: 1.05 };
+const RESULTS_FILE = fileURLToPath(new URL('results/earnings.json', import.meta.url));
+
+const DEFINITIONS: HoldoutDefinition[] = [
+  { kind: 'challenge', id: '3f0c6f8e-8a52-4c1e-9d4a-0c1f7a2b9e11', name: 'Monthly spend', percent: 10 },
+  { kind: 'streak', id: '7b1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f', name: 'Order weeks', percent: 20 },
+];
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+async function seed(pool: pg.Pool): Promise<void> {
+  const started = Date.now();
+  await pool.query(
+    `insert into order_facts (shop, order_id, customer_id, processed_at, amount, refunded, discount_codes)
+     select $1, g::text, (1 + (g::bigint * 7919) % $3)::text, now() - ((g::bigint * 104729) % (730 * 86400)) * interval '1 second',
+       a.amount, case when g % 33 = 0 then round(a.amount / 2, 2) else 0 end,
+       case when g % 20 = 0 then jsonb_build_array(jsonb_build_object('code', 'LOYAL' || (g / 20) % $4, 'amount', 5))
+            when g % 50 = 1 then '[{"code": "OTHERAPP10", "amount": 10}]'::jsonb else '[]'::jsonb end
+     from generate_series(1, $2) g, lateral (select round(20 + ((g::bigint * 31) % 18000) / 100.0, 2) as amount) a`,
+    [SHOP, ORDERS, CUSTOMERS, CODES],
+  );
+  await pool.query(
+    `insert into shopify_orders (shop, order_id, customer_id, name, processed_at, amount, currency, lines, status)
+     select shop, order_id, customer_id, '#' || order_id, processed_at, amount, 'EUR', '[]', 'earned' from order_facts where shop = $1`,
+    [SHOP],
+  );
+  await pool.query(
+    `insert into program_codes (shop, code, issued_at)
+     select $1, 'LOYAL' || i, now() - ((i::bigint * 7907) % (730 * 86400)) * interval '1 second' from generate_series(0, $2 - 1) i`,
+    [SHOP, CODES],
+  );
+  await pool.query(
+    `insert into program_members (shop, customer_id, joined_at)
+     select $1, i::text, now() - interval '800 days' from generate_series(1, $2) i where i % 2 = 0`,
+    [SHOP, CUSTOMERS],
+  );
+  await pool.query('vacuum analyze order_facts');
+  await pool.query('vacuum analyze shopify_orders');
+  await pool.query('vacuum analyze program_codes');
+  await pool.query('vacuum analyze program_members');
+  console.log(`seeded ${ORDERS} orders of ${CUSTOMERS} customers, ${CODES} codes in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** A pool whose queries are answered by their plans, to print each query of the section as it runs. */
+function explaining(pool: pg.Pool, plans: string[]): pg.Pool {
+  const query = async (text: string, values?: unknown[]) => {
+    const { rows } = await pool.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${text}`, values);
+    plans.push(`${text.replace(/\s+/g, ' ').trim()}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+    return { rows: [] };
+  };
+  return { query } as unknown as pg.Pool;
+}
+
+async function section(pool: pg.Pool, days: number): Promise<{ p50: number; p95: number; max: number }> {
+  const range = { from: day(-(days - 1)), to: day(0), timezone: TIMEZONE };
+  for (let i = 0; i < 3; i++) await loadEarnings(pool, SHOP, range, DEFINITIONS);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await loadEarnings(pool, SHOP, range, DEFINITIONS);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), max: times[times.length - 1]! };
+}
+
+/** Mean milliseconds of the web role's keeping statement, with and without the order's facts, alternating blocks of 100. */
+async function webhookCost(pool: pg.Pool): Promise<{ withFacts: number; without: number; ratio: number }> {
+  const sums = { withFacts: 0, without: 0 };
+  const counts = { withFacts: 0, without: 0 };
+  let id = 50_000_000;
+  const block = async (facts: boolean) => {
+    for (let i = 0; i < 100; i++) {
+      const orderId = ++id;
+      const payload = orderPayload(orderId, {
+        customer: { id: 1 + (orderId % CUSTOMERS) },
+        lines: [{ product: 1, quantity: 1, price: '25.00' }],
+        total: '32.00',
+        discountCodes: orderId % 20 === 0 ? [{ code: `LOYAL${orderId % CODES}`, amount: '5.00' }] : [],
+        test: !facts,
+      });
+      const t = performance.now();
+      await receiveStoreWebhook(() => pool, { shop: SHOP, topic: 'orders/paid', webhookId: `w${orderId}`, payload });
+      const key = facts ? 'withFacts' : 'without';
+      sums[key] += performance.now() - t;
+      counts[key] += 1;
+    }
+  };
+  for (let i = 0; i < 2; i++) await block(i % 2 === 0);
+  sums.withFacts = sums.without = counts.withFacts = counts.without = 0;
+  for (let i = 0; i < WEBHOOKS / 100; i++) await block(i % 2 === 0);
+  const withFacts = sums.withFacts / counts.withFacts;
+  const without = sums.without / counts.without;
+  return { withFacts, without, ratio: withFacts / without };
+}
+
+async function main(): Promise<void> {
+  const db = await openBenchDatabase();
+  // The app's configuration, so its own pool (createPool, as the web role opens it) can be loaded.
+  Object.assign(process.env, {
+    DATABASE_URL: db.url,
+    SHOPIFY_API_KEY: 'bench',
+    SHOPIFY_API_SECRET: 'bench',
+    SHOPIFY_APP_URL: 'https://bench.example',
+    LOYALTY_CORE_URL: 'http://127.0.0.1:9',
+    LOYALTY_PLATFORM_TOKEN: 'bench',
+    LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  });
+  const { createPool } = await import('../app/storage/pool.server');
+  const pool = createPool(db.url);
+  try {
+    execFileSync(process.execPath, [fileURLToPath(new URL('../build/commands/migrate.js', import.meta.url))], { stdio: 'inherit' });
+    await seed(pool);
+    const month = await section(pool, 30);
+    const quarter = await section(pool, 90);
+    const plans: string[] = [];
+    await loadEarnings(explaining(pool, plans), SHOP, { from: day(-29), to: day(0), timezone: TIMEZONE }, DEFINITIONS);
+    const webhook = await webhookCost(pool);
+    const ms = (n: number) => n.toFixed(1);
+    console.log(`\n## What the program earns: ${ORDERS} orders, ${CUSTOMERS} customers, ${CODES} codes, one shop (${db.description})\n`);
+    console.log(
+      formatTable(
+        ['period', 'runs', 'p50 ms', 'p95 ms', 'max ms', 'target p95'],
+        [
+          ['30 days (+ previous 30)', String(RUNS), ms(month.p50), ms(month.p95), ms(month.max), `<= ${TARGETS.sectionP95Ms}`],
+          ['90 days (+ previous 90)', String(RUNS), ms(quarter.p50), ms(quarter.p95), ms(quarter.max), `<= ${TARGETS.sectionP95Ms}`],
+        ],
+      ),
+    );
+    console.log(`\n## orders/paid keeping statement (${WEBHOOKS / 2} each, alternating blocks of 100)\n`);
+    console.log(
+      formatTable(
+        ['statement', 'mean ms'],
+        [
+          ['webhook row alone', webhook.without.toFixed(3)],
+          ['webhook row + order facts', webhook.withFacts.toFixed(3)],
+          ['ratio', `${webhook.ratio.toFixed(3)} (target <= ${TARGETS.webhookRatio})`],
+        ],
+      ),
+    );
+    console.log('\n## Query plans (30 days), EXPLAIN (ANALYZE, BUFFERS)\n');
+    for (const plan of plans) console.log(`${plan}\n`);
+    mkdirSync(fileURLToPath(new URL('results/', import.meta.url)), { recursive: true });
+    writeFileSync(
+      RESULTS_FILE,
+      `${JSON.stringify({ ranAt: new Date().toISOString(), orders: ORDERS, customers: CUSTOMERS, codes: CODES, targets: TARGETS, month, quarter, webhook, plans }, null, 2)}\n`,
+    );
+    console.log(`wrote ${RESULTS_FILE}`);
+    const ok = month.p95 <= TARGETS.sectionP95Ms && webhook.ratio <= TARGETS.webhookRatio;
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await pool.end();
+    await db.close();
+  }
+}
+
+await main();

@@ -1,0 +1,374 @@
+import { createHash } from 'node:crypto';
+import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { adminLoad, orderPayload, type OrderSpec, refundPayload } from './support/orders';
+import { type Production, startProduction } from './support/production';
+import { creatorFor, streakWithFirstDayReward } from './support/programs';
+import { SHOPIFY, webhookRequest } from './support/stack';
+
+/**
+ * CONTRACT §18's "what the program earns" through what ships: Shopify's order webhooks signed by its
+ * test helpers into the production build, the core's built binary issuing the program's codes, and
+ * the figures read back from the export the dashboard offers. The statistics are checked against a
+ * computation written here, without the app's code.
+ */
+let prod: Production;
+let api: Client;
+const created = creatorFor(() => api);
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, ms = 60_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function deliver(topic: string, payload: Record<string, unknown>, webhookId?: string) {
+  const res = await prod.send(await webhookRequest(topic, payload, webhookId));
+  expect(res.status).toBe(200);
+}
+
+const worked = (subject: string) =>
+  until(`${subject} worked off`, async () => {
+    const { rows } = await prod.appPool.query<{ status: string }>('select status from shopify_webhooks where shop = $1 and subject = $2', [
+      TEST_SHOP,
+      subject,
+    ]);
+    return rows[0] && rows[0].status !== 'pending' ? rows[0] : undefined;
+  });
+
+const ONE_LINE: OrderSpec['lines'] = [{ product: 1, quantity: 1, price: '10.00' }];
+
+/** The export's figures, by `<period>|<figure>`. */
+async function figures(): Promise<Map<string, string>> {
+  const res = await adminLoad(prod.url, '/app/earnings.csv');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+  expect(res.headers.get('content-disposition')).toMatch(
+    /^attachment; filename="program-earnings-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"$/,
+  );
+  const rows = (await res.text())
+    .trim()
+    .split('\r\n')
+    .map((line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(?:,|$)/g)].map((m) => m[1]!.replace(/^"|"$/g, '').replaceAll('""', '"')));
+  return new Map(rows.slice(1).map((r) => [`${r[0]}|${r[1]}`, r[2] ?? '']));
+}
+
+// The library answers 410 to bots; this is a browser's user agent.
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+
+/** The dashboard's retention form as the embedded admin posts it. */
+async function postRetention(months: string): Promise<Response> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const url = new URL('/app?index', prod.url);
+  url.searchParams.set('embedded', '1');
+  url.searchParams.set('shop', TEST_SHOP);
+  url.searchParams.set('id_token', token);
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Bearer ${token}`, 'user-agent': BROWSER },
+    body: new URLSearchParams({ retentionMonths: months }),
+    redirect: 'manual',
+  });
+}
+
+/** Every app table's rows that mention `needle` anywhere. */
+async function mentions(needle: string): Promise<string[]> {
+  const { rows: tables } = await prod.appPool.query<{ name: string }>(
+    "select tablename as name from pg_tables where schemaname = 'public' and tablename <> 'shopify_app_migrations'",
+  );
+  const found: string[] = [];
+  for (const { name } of tables) {
+    const { rows } = await prod.appPool.query<{ n: string }>(`select count(*) as n from ${name} t where t::text like $1`, [`%${needle}%`]);
+    if (Number(rows[0]!.n)) found.push(name);
+  }
+  return found;
+}
+
+beforeAll(async () => {
+  prod = await startProduction();
+  expect((await adminLoad(prod.url, '/app')).status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+}, 180_000);
+
+afterAll(() => prod?.close());
+
+describe('order facts and attribution', () => {
+  const CUSTOMER = 7350127;
+  const OTHER = 7350128;
+  let code = '';
+
+  beforeAll(async () => {
+    // A paid order's first day rewards a code the core generates: the program's own code.
+    const { streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'LOYAL', completionTargetValue: 100 });
+    await prod.appPool.query("insert into earning_rules (shop, kind, definition_id, source) values ($1, 'streak', $2, 'orders')", [
+      TEST_SHOP,
+      streak.id,
+    ]);
+    await deliver('orders/paid', orderPayload(9001, { customer: { id: CUSTOMER }, lines: ONE_LINE, total: '15.00' }));
+    await worked('order:9001');
+    code = await until('the reward log’s code', async () => {
+      const res = await api.get('/schema/reward_log/record', { fields: ['couponCode'] });
+      return (res.body.data as { couponCode: string | null }[]).find((r) => r.couponCode)?.couponCode;
+    });
+    await prod.appPool.query('delete from earning_rules where shop = $1', [TEST_SHOP]);
+  }, 120_000);
+
+  it('counts an order that used a program code once, whatever else it used; other apps’ codes and manual discounts are not the program’s', async () => {
+    const used = orderPayload(9002, {
+      customer: { id: CUSTOMER },
+      lines: ONE_LINE,
+      total: '80.00',
+      // Codes are case-insensitive at Shopify; the other app's code is not the program's.
+      discountCodes: [
+        { code: code.toLowerCase(), amount: '10.00' },
+        { code: 'OTHERAPP10', amount: '5.00' },
+      ],
+    });
+    await deliver('orders/paid', used, 'paid-9002');
+    await deliver('orders/paid', used, 'paid-9002');
+    await deliver('orders/paid', used, 'paid-9002-again');
+    await deliver(
+      'orders/paid',
+      orderPayload(9003, {
+        customer: { id: OTHER },
+        lines: ONE_LINE,
+        total: '50.00',
+        discountCodes: [{ code: 'OTHERAPP10', amount: '5.00' }],
+      }),
+    );
+    await deliver(
+      'orders/paid',
+      orderPayload(9004, {
+        customer: { id: OTHER },
+        lines: [{ product: 1, quantity: 1, price: '40.00', discount: '4.00' }],
+        total: '36.00',
+      }),
+    );
+    // A test order and an order without a customer keep nothing.
+    await deliver('orders/paid', orderPayload(9005, { customer: { id: OTHER }, lines: ONE_LINE, total: '70.00', test: true }));
+    await deliver('orders/paid', orderPayload(9006, { customer: null, lines: ONE_LINE, total: '70.00' }));
+    const { rows } = await prod.appPool.query(
+      'select order_id, customer_id, amount, refunded, discount_codes from order_facts where shop = $1 order by order_id',
+      [TEST_SHOP],
+    );
+    expect(rows).toEqual([
+      { order_id: '9001', customer_id: String(CUSTOMER), amount: 15, refunded: 0, discount_codes: [] },
+      {
+        order_id: '9002',
+        customer_id: String(CUSTOMER),
+        amount: 80,
+        refunded: 0,
+        discount_codes: [
+          { code, amount: 10 },
+          { code: 'OTHERAPP10', amount: 5 },
+        ],
+      },
+      { order_id: '9003', customer_id: String(OTHER), amount: 50, refunded: 0, discount_codes: [{ code: 'OTHERAPP10', amount: 5 }] },
+      { order_id: '9004', customer_id: String(OTHER), amount: 36, refunded: 0, discount_codes: [] },
+    ]);
+    const f = await figures();
+    expect(f.get('current|program_orders')).toBe('1');
+    expect(f.get('current|program_revenue')).toBe('80.00');
+    expect(f.get('current|discount_given')).toBe('10.00');
+    expect(f.get('current|codes_issued')).toBe('1');
+    expect(f.get('current|codes_used')).toBe('1');
+    expect(f.get('current|redemption_rate')).toBe('1.0000');
+    // The customer the program earned for is a member with two orders; the other customer is not.
+    expect(f.get('current|members_ordering')).toBe('1');
+    expect(f.get('current|members_repeat_rate')).toBe('1.0000');
+    expect(f.get('current|members_revenue_per_customer')).toBe('95.00');
+    expect(f.get('current|others_ordering')).toBe('1');
+    expect(f.get('current|others_revenue_per_customer')).toBe('86.00');
+  });
+
+  it('a refund takes its amount off once, whatever the redeliveries; a cancellation takes the order off', async () => {
+    const refund = refundPayload(77, 9002, [{ position: 1, quantity: 1, subtotal: '20.00' }]);
+    await deliver('refunds/create', refund, 'refund-77');
+    await deliver('refunds/create', refund, 'refund-77');
+    await deliver('refunds/create', refund, 'refund-77-again');
+    let f = await figures();
+    expect(f.get('current|program_revenue')).toBe('60.00');
+    expect(f.get('current|program_orders')).toBe('1');
+    await deliver('orders/cancelled', {
+      ...orderPayload(9002, { customer: { id: CUSTOMER }, lines: ONE_LINE }),
+      cancelled_at: new Date().toISOString(),
+    });
+    f = await figures();
+    expect(f.get('current|program_orders')).toBe('0');
+    expect(f.get('current|program_revenue')).toBe('0.00');
+    expect(f.get('current|codes_used')).toBe('0');
+    expect(f.get('current|members_repeat_rate')).toBe('0.0000');
+  });
+
+  it('a refund and a cancellation that arrive before their order end as if in order', async () => {
+    await deliver('refunds/create', refundPayload(78, 9010, [{ position: 1, quantity: 1, subtotal: '12.50' }]));
+    await deliver('orders/paid', orderPayload(9010, { customer: { id: OTHER }, lines: ONE_LINE, total: '30.00' }));
+    await deliver('orders/cancelled', {
+      ...orderPayload(9011, { customer: { id: OTHER }, lines: ONE_LINE }),
+      cancelled_at: new Date().toISOString(),
+    });
+    await deliver('orders/paid', orderPayload(9011, { customer: { id: OTHER }, lines: ONE_LINE, total: '30.00' }));
+    const { rows } = await prod.appPool.query(
+      'select order_id, amount, refunded from order_facts where shop = $1 and order_id in ($2, $3) order by order_id',
+      [TEST_SHOP, '9010', '9011'],
+    );
+    expect(rows).toEqual([
+      { order_id: '9010', amount: 30, refunded: 12.5 },
+      { order_id: '9011', amount: 30, refunded: 30 },
+    ]);
+  });
+
+  it('the retention setting refuses what is not 1 to 120 months in words, and the worker drops older orders', async () => {
+    for (const bad of ['0', '121', 'two', '1.5']) {
+      const res = await postRetention(bad);
+      expect(res.status, bad).toBe(400);
+    }
+    const old = new Date(Date.now() - 62 * 86_400_000).toISOString();
+    await deliver('orders/paid', orderPayload(9020, { customer: { id: OTHER }, lines: ONE_LINE, total: '30.00', processedAt: old }));
+    expect((await postRetention('1')).status).toBe(200);
+    expect((await prod.appPool.query('select order_retention_months from shops where shop = $1', [TEST_SHOP])).rows[0]).toEqual({
+      order_retention_months: 1,
+    });
+    // The worker drops expired facts when it starts (and every hour after).
+    await prod.crashAndRestart();
+    await until('the old order dropped', async () => {
+      const { rowCount } = await prod.appPool.query("select 1 from order_facts where shop = $1 and order_id = '9020'", [TEST_SHOP]);
+      return rowCount === 0;
+    });
+    expect(
+      (await prod.appPool.query("select count(*)::int as n from order_facts where shop = $1 and order_id in ('9001', '9004')", [TEST_SHOP]))
+        .rows[0],
+    ).toEqual({
+      n: 2,
+    });
+    expect((await postRetention('24')).status).toBe(200);
+  });
+
+  it('customers/redact leaves nothing of the customer in any app table', async () => {
+    expect(await mentions(String(CUSTOMER))).toContain('order_facts');
+    await deliver('customers/redact', {
+      shop_domain: TEST_SHOP,
+      customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },
+      orders_to_redact: [9001, 9002],
+    });
+    expect(await mentions(String(CUSTOMER))).toEqual([]);
+    expect(await mentions(`c${CUSTOMER}@example.com`)).toEqual([]);
+    // The other customer's facts stay.
+    expect(
+      (await prod.appPool.query('select count(*)::int as n from order_facts where customer_id = $1', [String(OTHER)])).rows[0],
+    ).toEqual({ n: 4 });
+  });
+});
+
+/** A seeded generator (mulberry32), so the synthetic shop is the same on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** §18's group, computed here from the published definition. */
+const heldOut = (definitionId: string, customer: number, percent: number) =>
+  createHash('sha256').update(`${definitionId}:gid://shopify/Customer/${customer}`, 'utf8').digest().readUInt32BE(0) / 2 ** 32 <
+  percent / 100;
+
+/** The relative lift and its 95 % interval by the delta method on the log ratio, written out here. */
+function independentLift(inside: number[], outside: number[]) {
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const variance = (xs: number[]) => {
+    const m = mean(xs);
+    return xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1);
+  };
+  const [mi, mo] = [mean(inside), mean(outside)];
+  const se = Math.sqrt(variance(inside) / (inside.length * mi * mi) + variance(outside) / (outside.length * mo * mo));
+  const r = mi / mo;
+  return { r: r - 1, low: r * Math.exp(-1.959963984540054 * se) - 1, high: r * Math.exp(1.959963984540054 * se) - 1, mi, mo };
+}
+
+describe('holdout lift (a synthetic shop)', () => {
+  const CUSTOMERS = 3000;
+  const FIRST = 200_000;
+  const TRUE_LIFT = 0.25;
+  const PERCENT = 20;
+
+  it('covers the true lift and excludes 0 where members spend more, covers 0 where the groups do not differ, and equals a computation written here', async () => {
+    const lifted = await created('/schema/challenge/record', {
+      name: 'Spend more',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 1000,
+      holdoutPercent: PERCENT,
+    });
+    const flat = await created('/schema/challenge/record', {
+      name: 'Does nothing',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'count',
+      completionTargetValue: 10,
+      holdoutPercent: PERCENT,
+    });
+    // Orders are drawn with the lift for the members in the first definition's program; the second's groups are independent of it.
+    const next = random(34);
+    const revenue = new Map<number, number>();
+    const orders: Record<string, unknown>[] = [];
+    let orderId = 500_000;
+    for (let i = 0; i < CUSTOMERS; i++) {
+      const customer = FIRST + i;
+      const count = 1 + (next() < 0.4 ? 1 : 0) + (next() < 0.2 ? 1 : 0);
+      for (let k = 0; k < count; k++) {
+        const cents = Math.round((20 + 80 * next()) * (heldOut(lifted.id, customer, PERCENT) ? 1 : 1 + TRUE_LIFT) * 100);
+        revenue.set(customer, (revenue.get(customer) ?? 0) + cents);
+        const processedAt = new Date(Date.now() - (1 + Math.floor(next() * 5 * 24)) * 3_600_000).toISOString();
+        orders.push(orderPayload(++orderId, { customer: { id: customer }, lines: ONE_LINE, total: (cents / 100).toFixed(2), processedAt }));
+      }
+    }
+    for (let i = 0; i < orders.length; i += 25) await Promise.all(orders.slice(i, i + 25).map((o) => deliver('orders/paid', o)));
+    const f = await figures();
+    // The customers of the first describe's orders are in the period too: they are counted as they are here.
+    const { rows: earlier } = await prod.appPool.query<{ customer_id: string; net: string }>(
+      'select customer_id, sum(amount - refunded) as net from order_facts where shop = $1 and customer_id::bigint not between $2 and $3 group by customer_id having count(*) filter (where amount > refunded) > 0',
+      [TEST_SHOP, FIRST, FIRST + CUSTOMERS - 1],
+    );
+    const net = new Map<number, number>([...revenue].map(([c, cents]) => [c, cents / 100]));
+    for (const r of earlier) net.set(Number(r.customer_id), Number(r.net));
+    for (const [definition, name] of [
+      [lifted, 'challenge "Spend more" (20%)'],
+      [flat, 'challenge "Does nothing" (20%)'],
+    ] as const) {
+      const inside = [...net].filter(([c]) => !heldOut(definition.id, c, PERCENT)).map(([, v]) => v);
+      const outside = [...net].filter(([c]) => heldOut(definition.id, c, PERCENT)).map(([, v]) => v);
+      const mine = independentLift(inside, outside);
+      const key = (figure: string) => f.get(`holdout ${name}|${figure}`);
+      expect(Number(key('in_ordering_customers'))).toBe(inside.length);
+      expect(Number(key('out_ordering_customers'))).toBe(outside.length);
+      expect(Number(key('in_revenue_per_customer'))).toBeCloseTo(mine.mi, 2);
+      expect(Number(key('out_revenue_per_customer'))).toBeCloseTo(mine.mo, 2);
+      expect(Number(key('relative_lift'))).toBeCloseTo(mine.r, 4);
+      expect(Number(key('relative_lift_95_low'))).toBeCloseTo(mine.low, 4);
+      expect(Number(key('relative_lift_95_high'))).toBeCloseTo(mine.high, 4);
+    }
+    const lift = (name: string) => ({
+      low: Number(f.get(`holdout challenge "${name}" (20%)|relative_lift_95_low`)),
+      high: Number(f.get(`holdout challenge "${name}" (20%)|relative_lift_95_high`)),
+    });
+    const first = lift('Spend more');
+    expect(first.low).toBeGreaterThan(0);
+    expect(first.low).toBeLessThan(TRUE_LIFT);
+    expect(first.high).toBeGreaterThan(TRUE_LIFT);
+    const second = lift('Does nothing');
+    expect(second.low).toBeLessThan(0);
+    expect(second.high).toBeGreaterThan(0);
+  }, 300_000);
+});
