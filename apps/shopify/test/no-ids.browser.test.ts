@@ -81,7 +81,8 @@ beforeAll(async () => {
     handleCouponAutoGeneration: true,
     couponCodePrefix: 'FIVE-',
   });
-  const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', maxFreezes: 2 });
+  // Held out of by 10 %: the dashboard's "What the program earns" compares its groups (CONTRACT §18).
+  const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', maxFreezes: 2, holdoutPercent: 10 });
   await created('/schema/milestone/record', {
     name: 'First day',
     description: 'd',
