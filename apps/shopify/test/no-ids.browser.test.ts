@@ -175,9 +175,11 @@ beforeAll(async () => {
     for (const record of listed.body.data) {
       paths.push(`/app/r/${slug}/${record.id}`);
       if (['streak', 'challenge', 'mission'].includes(slug)) paths.push(`/app/programs/${slug}/${record.id}`);
+      if (slug === 'leaderboard') paths.push(`/app/leaderboards/${record.id}`);
     }
   }
   paths.push('/app/programs/streak/new', '/app/programs/challenge/new', '/app/programs/mission/new');
+  paths.push('/app/leaderboards/new', '/app/help');
 }, 180_000);
 
 afterAll(() => admin?.close());

@@ -47,3 +47,20 @@ export function resource(slug: string | undefined): ResourceInfo {
 }
 
 export const DEFINITION_SLUGS: string[] = ['streak', 'challenge', 'mission'];
+
+/**
+ * The merchant-worded editor of a record, where its resource has one (`new` for a new record); the
+ * generic "All fields" page is then offered from that editor's Advanced menu only.
+ */
+export function editorUrl(slug: string, id: string): string | null {
+  if (DEFINITION_SLUGS.includes(slug)) return `/app/programs/${slug}/${id}`;
+  if (slug === 'leaderboard') return `/app/leaderboards/${id}`;
+  return null;
+}
+
+/** The help page's topic for a resource's pages. */
+export function helpTopicOf(info: ResourceInfo): keyof Messages['help']['topics'] {
+  if (info.slug === 'leaderboard') return 'leaderboards';
+  if (info.slug === 'email_template') return 'emails';
+  return info.section === 'programme' ? 'programs' : info.section;
+}

@@ -1,17 +1,17 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from '@remix-run/react';
-import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
+import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
+import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { ConfirmDelete } from '../components/ConfirmDelete';
+import { Standings } from '../components/Standings';
 import { CouponImport } from '../components/CouponImport';
-import { CustomerLink } from '../components/CustomerLink';
 import { RecordForm } from '../components/RecordForm';
 import { ShopifyDiscount } from '../components/ShopifyDiscount';
 import { authenticateShop } from '../admin/authenticate.server';
 import { inFormWords, localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
 import { DEFINITION_SLUGS, resource } from '../admin/resources';
-import { readStandings, type StandingsView } from '../admin/standings.server';
+import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
@@ -332,63 +332,5 @@ export default function RecordPage() {
         ) : null}
       </Layout>
     </Page>
-  );
-}
-
-/** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
-function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
-  const [, setSearchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const m = useMessages().records.standings;
-  // The window being loaded stays picked: the select follows the loader's data, which would show the
-  // previous window until the navigation ends.
-  const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
-  const pending = asked && result.ok && result.view.windows.includes(asked) ? asked : null;
-  if (!result.ok) {
-    return (
-      <Card>
-        <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
-      </Card>
-    );
-  }
-  const { view } = result;
-  return (
-    <Card>
-      <section aria-label={m.title}>
-        <BlockStack gap="400">
-          <InlineStack align="space-between" blockAlign="center">
-            <Text as="h2" variant="headingMd">
-              {m.title}
-            </Text>
-            {view.periodKey ? (
-              <Select
-                label={m.window}
-                labelInline
-                options={view.windows.map((key, at) => ({ label: at === 0 ? format(m.current, { key }) : key, value: key }))}
-                value={pending ?? view.periodKey}
-                onChange={(periodKey) => setSearchParams({ periodKey })}
-              />
-            ) : null}
-          </InlineStack>
-          {view.entries.length ? (
-            <DataTable
-              columnContentTypes={['numeric', 'text', 'text', 'numeric']}
-              headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
-              rows={view.entries.map((e) => [
-                String(e.rank),
-                e.displayName,
-                <CustomerLink key={e.rank} customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
-                String(e.value),
-              ])}
-              footerContent={format(m.ranked, { count: view.rankedCount })}
-            />
-          ) : (
-            <Text as="p" tone="subdued">
-              {m.empty}
-            </Text>
-          )}
-        </BlockStack>
-      </section>
-    </Card>
   );
 }
