@@ -14,6 +14,7 @@ let admin: AdminApp;
 let api: Client;
 const created = creatorFor(() => api);
 let streak: { id: string };
+let letter: { id: string };
 
 beforeAll(async () => {
   admin = await startAdminApp(async (installed) => {
@@ -21,6 +22,21 @@ beforeAll(async () => {
     api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
     streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live' });
     await created('/schema/challenge/record', { name: 'Spend 200', status: 'live', completionTargetValue: 200 });
+    await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
+    letter = await created('/schema/email_template/record', {
+      name: 'Milestone mail',
+      status: 'live',
+      sampleEventCode: 'streak_progress_milestone_completed',
+      subject: 'Well done {{$account_user.firstName}}: {{$event_log.payload.streakLog.streak.eudTitle}}',
+      htmlContent: '<p>Hello {{$account_user.firstName}}, one more {{$helpers.periodText}} to go.</p>',
+    });
+    await created('/schema/email_template/record', {
+      name: 'Paused mail',
+      status: 'paused',
+      sampleEventCode: 'streak_progress_completed',
+      subject: 'Done',
+      htmlContent: '<p>Done</p>',
+    });
   });
   await admin.browser.page.addInitScript(APP_BRIDGE_UI);
 }, 120_000);
@@ -107,5 +123,132 @@ describe('the leaderboard editor', () => {
     await page().waitForURL(new RegExp(`/app/r/leaderboard/${boardId}`));
     await browser.open('/app/r/streak');
     expect(await page().getByRole('link', { name: 'Daily visit' }).getAttribute('href')).toBe(`/app/programs/streak/${streak.id}`);
+  });
+});
+
+describe('the notification rule editor', () => {
+  let ruleId: string;
+  const subject = () => page().getByTestId('preview-subject').innerText();
+
+  it('creates a rule: moments picked from a list with a sentence each, channel, connection and message by name, a preview', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/notification');
+    await page().getByRole('link', { name: 'New notification rule' }).first().click();
+    await page().waitForURL(/\/app\/notifications\/rules\/new/);
+    await page().getByLabel('Name', { exact: true }).fill('Milestone mail rule');
+    await page().getByText('A member reaches a streak milestone.').waitFor();
+    await page().getByLabel('Streak: milestone reached').check();
+    await page().getByLabel('Status').selectOption('live');
+    expect(await page().getByLabel('Send as').locator('option').allInnerTexts()).toEqual([
+      'Email',
+      'Push notification',
+      'Text message (SMS)',
+      'Chat message',
+    ]);
+    await page().getByLabel('Send through').selectOption({ label: 'Shop mail' });
+    await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Milestone mail' });
+    await expect.poll(subject).toBe('Well done Alex: Weekly workout streak');
+    const body = page().frameLocator('[data-testid="email-preview"]');
+    await body.getByText('Hello Alex, one more week to go.').waitFor();
+    await browser.shot('rule-editor-new');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/notifications\/rules\/[0-9a-f-]{36}/);
+    ruleId = /rules\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    expect((await api.get(`/schema/notification/record/${ruleId}`)).body.data).toMatchObject({
+      name: 'Milestone mail rule',
+      status: 'live',
+      eventCodes: ['streak_progress_milestone_completed'],
+      integrationProvider: 'service_email',
+      templateId: letter.id,
+    });
+  });
+
+  it('previews in German, and shows a refusal on its field; then saves the change', async () => {
+    const { browser } = admin;
+    await browser.open(`/app/notifications/rules/${ruleId}?locale=de`);
+    await expect.poll(subject).toBe('Well done Alex: Wöchentliche Trainingsserie');
+    await page().frameLocator('[data-testid="email-preview"]').getByText('Hello Alex, one more Woche to go.').waitFor();
+    await page().getByText('Ein Mitglied erreicht einen Meilenstein einer Serie.').waitFor();
+    await browser.shot('rule-editor-de');
+    await page().getByLabel('Nachricht', { exact: true }).selectOption({ label: 'Paused mail' });
+    await save();
+    const refusal = 'Nachricht ist nicht aktiv. Aktiviere es zuerst oder speichere dies als Entwurf.';
+    await page().getByText(refusal).first().waitFor();
+    expect(await fieldError('Nachricht')).toBe(refusal);
+    await browser.shot('rule-editor-refusal-de');
+
+    await browser.open(`/app/notifications/rules/${ruleId}`);
+    await page().getByLabel('Streak: completed').check();
+    await save();
+    await saveBarHidden();
+    expect((await api.get(`/schema/notification/record/${ruleId}`)).body.data.eventCodes).toEqual([
+      'streak_progress_milestone_completed',
+      'streak_progress_completed',
+    ]);
+  });
+});
+
+describe('the email template editor', () => {
+  let templateId: string;
+  const preview = () => page().frameLocator('[data-testid="email-preview"]');
+
+  it('creates a template with a detail inserted from the list, and previews it as the core renders it', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/email_template');
+    await page().getByRole('link', { name: 'New email template' }).first().click();
+    await page().waitForURL(/\/app\/notifications\/emails\/new/);
+    await page().getByLabel('Name', { exact: true }).fill('Welcome mail');
+    await page().getByLabel('Subject').fill('Welcome to our rewards');
+    await page().getByLabel('Message', { exact: true }).fill('<p>Hi , thanks for joining.</p>');
+    // The detail goes where the cursor is: after "Hi".
+    await page()
+      .getByLabel('Message', { exact: true })
+      .evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(6, 6));
+    await page().getByRole('button', { name: 'Insert: The member’s first name' }).click();
+    expect(await page().getByLabel('Message', { exact: true }).inputValue()).toBe(
+      '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+    );
+    await page().getByText('Save the template to preview it.').waitFor();
+    await browser.shot('email-editor-new');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/notifications\/emails\/[0-9a-f-]{36}/);
+    templateId = /emails\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    await preview().getByText('Hi Alex, thanks for joining.').waitFor();
+    expect(await page().getByTestId('preview-subject').innerText()).toBe('Welcome to our rewards');
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({
+      name: 'Welcome mail',
+      subject: 'Welcome to our rewards',
+      htmlContent: '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+    });
+  });
+
+  it('a change shows in the preview once saved; a template the core refuses shows where, in words, in both languages', async () => {
+    const { browser } = admin;
+    await browser.open(`/app/notifications/emails/${templateId}`);
+    await page()
+      .getByLabel('Message', { exact: true })
+      .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
+    await save();
+    await saveBarHidden();
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await browser.shot('email-editor-preview');
+
+    await page().getByLabel('Message', { exact: true }).fill('<p>Hi</p>\n{{shout $account_user.firstName}}');
+    await save();
+    const refusal = 'Line 2, column 1 of Message: this detail does not exist. Use one from the list.';
+    await page().getByText(refusal).first().waitFor();
+    expect(await fieldError('Message')).toBe(refusal);
+    await browser.shot('email-editor-refusal');
+
+    await browser.open(`/app/notifications/emails/${templateId}?locale=de`);
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await page().getByLabel('Nachricht', { exact: true }).fill('{{#if}}x{{/if}}');
+    await save();
+    await expect.poll(() => fieldError('Nachricht')).toMatch(/^Zeile 1, Spalte 1 von Nachricht: /);
+    await browser.shot('email-editor-refusal-de');
   });
 });

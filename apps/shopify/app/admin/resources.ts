@@ -55,6 +55,8 @@ export const DEFINITION_SLUGS: string[] = ['streak', 'challenge', 'mission'];
 export function editorUrl(slug: string, id: string): string | null {
   if (DEFINITION_SLUGS.includes(slug)) return `/app/programs/${slug}/${id}`;
   if (slug === 'leaderboard') return `/app/leaderboards/${id}`;
+  if (slug === 'notification') return `/app/notifications/rules/${id}`;
+  if (slug === 'email_template') return `/app/notifications/emails/${id}`;
   return null;
 }
 

@@ -150,7 +150,6 @@ export const editors: Messages['editors'] = {
         firstName: 'Vorname des Mitglieds',
         lastName: 'Nachname des Mitglieds',
         shopName: 'Name deines Shops',
-        programName: 'Name deines Treueprogramms',
         current: 'Bisheriger Fortschritt des Mitglieds (z. B. 3)',
         target: 'Das Ziel (z. B. 12)',
         remaining: 'Wie viel bis zum nächsten Ziel fehlt',

@@ -123,7 +123,6 @@ export const editors = {
         firstName: 'The member’s first name',
         lastName: 'The member’s last name',
         shopName: 'Your shop’s name',
-        programName: 'Your loyalty program’s name',
         current: 'The member’s progress so far (e.g. 3)',
         target: 'The goal to reach (e.g. 12)',
         remaining: 'How much is left to the next goal',
