@@ -22,6 +22,9 @@ beforeAll(async () => {
     api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
     streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live' });
     await created('/schema/challenge/record', { name: 'Spend 200', status: 'live', completionTargetValue: 200 });
+    await created('/schema/theme/record', { name: 'Shop theme' });
+    await created('/schema/floating_widget/record', { name: 'Shop launcher', description: 'd', eudTitle: 'Rewards' });
+    await created('/schema/template/record', { name: 'Shop texts', loggedOutTitle: 'Join our club' });
     await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
     letter = await created('/schema/email_template/record', {
       name: 'Milestone mail',
@@ -250,5 +253,76 @@ describe('the email template editor', () => {
     await save();
     await expect.poll(() => fieldError('Nachricht')).toMatch(/^Zeile 1, Spalte 1 von Nachricht: /);
     await browser.shot('email-editor-refusal-de');
+  });
+});
+
+describe('the branding editor', () => {
+  /** The launcher the real widget drew in the preview: its label, its place and the theme's main colour. */
+  const launcher = () =>
+    page().evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('[data-testid="branding-preview"]');
+      const host = frame?.contentDocument?.querySelector('loyalty-widget');
+      const button = host?.shadowRoot?.querySelector<HTMLElement>('.lw-launcher');
+      const root = host?.shadowRoot?.querySelector<HTMLElement>('.lw-root');
+      if (!button || !root) return null;
+      return {
+        label: button.textContent?.trim(),
+        top: button.style.top,
+        left: button.style.left,
+        bottom: button.style.bottom,
+        primary: root.style.getPropertyValue('--lw-primary'),
+        panel: host!.shadowRoot!.textContent?.includes('Join our club') ?? false,
+      };
+    });
+
+  it("edits colours, the launcher's place and label, and texts, with the real widget previewing each change before the save", async () => {
+    const { browser } = admin;
+    await browser.open('/app/widget');
+    await page().getByRole('link', { name: 'Branding' }).first().click();
+    await page().waitForURL(/\/app\/widget\/branding/);
+    await expect
+      .poll(launcher, { timeout: 15_000 })
+      .toMatchObject({ label: 'Rewards', bottom: '20px', primary: 'rgba(124, 58, 237, 1)', panel: true });
+    expect(await page().getByLabel('Main colour', { exact: true }).inputValue()).toBe('#7c3aed');
+
+    await page().getByLabel('Position on the page').selectOption({ label: 'Top left' });
+    await page().getByLabel('Distance from the top or bottom').fill('90');
+    await page().getByLabel('Button label').fill('Rewards club');
+    await page().getByLabel('Main colour', { exact: true }).fill('#ff0000');
+    await page().getByLabel('Title for guests').fill('Welcome to the club');
+    await expect.poll(launcher, { timeout: 15_000 }).toMatchObject({
+      label: 'Rewards club',
+      top: '90px',
+      left: '20px',
+      primary: 'rgba(255, 0, 0, 1)',
+    });
+    await page().frameLocator('[data-testid="branding-preview"]').getByText('Welcome to the club').waitFor();
+    await browser.shot('branding-editor');
+    // Nothing is saved until the merchant saves.
+    const stored = async (slug: string) => (await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0];
+    expect((await stored('floating_widget')).alignment).toBe('bottom_right');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await saveBarHidden();
+    expect(await stored('floating_widget')).toMatchObject({ alignment: 'top_left', alignmentPositionY: 90, eudTitle: 'Rewards club' });
+    expect((await stored('theme')).primaryColor).toBe('rgba(255, 0, 0, 1)');
+    expect((await stored('template')).loggedOutTitle).toBe('Welcome to the club');
+  });
+
+  it('shows the core refusals on their fields in words, in English and German', async () => {
+    const { browser } = admin;
+    await browser.open('/app/widget/branding');
+    await page().getByLabel('Distance from the top or bottom').fill('5000');
+    await page().getByLabel('Main colour', { exact: true }).fill('very red');
+    await save();
+    await page().getByText('Distance from the top or bottom can be at most 2000.').first().waitFor();
+    expect(await fieldError('Distance from the top or bottom')).toBe('Distance from the top or bottom can be at most 2000.');
+    expect(await fieldError('Main colour')).toBe('Main colour must be a colour such as #7c3aed.');
+    await browser.shot('branding-editor-refusal');
+
+    await browser.open('/app/widget/branding?locale=de');
+    await page().getByLabel('Abstand nach oben oder unten').fill('5000');
+    await save();
+    await expect.poll(() => fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2000 sein.');
+    await browser.shot('branding-editor-de');
   });
 });

@@ -36,6 +36,8 @@ export function refusalInWords(
   words: Messages['editors']['refusals'],
   labels: Record<string, string>,
   fieldOf: (coreField: string) => string | undefined = (f) => f,
+  /** A form's own sentence for a field's wrong value (`invalid`, `invalid_format`), e.g. what a colour looks like. */
+  ownWords: Record<string, string> = {},
 ): Refusal {
   const fieldErrors: Record<string, string> = {};
   const unplaced: string[] = [];
@@ -49,7 +51,8 @@ export function refusalInWords(
       ...(typeof detail.line === 'number' ? { line: detail.line } : {}),
       ...(typeof detail.column === 'number' ? { column: detail.column } : {}),
     };
-    const text = format(words[isCode(words, detail.code) ? detail.code : 'unknown'], values);
+    const own = field && (detail.code === 'invalid' || detail.code === 'invalid_format') ? ownWords[field] : undefined;
+    const text = format(own ?? words[isCode(words, detail.code) ? detail.code : 'unknown'], values);
     if (field && label) fieldErrors[field] ??= text;
     else unplaced.push(text);
   }

@@ -57,6 +57,8 @@ export function editorUrl(slug: string, id: string): string | null {
   if (slug === 'leaderboard') return `/app/leaderboards/${id}`;
   if (slug === 'notification') return `/app/notifications/rules/${id}`;
   if (slug === 'email_template') return `/app/notifications/emails/${id}`;
+  // The branding editor edits an existing theme, launcher and template together.
+  if ((slug === 'theme' || slug === 'floating_widget' || slug === 'template') && id !== 'new') return `/app/widget/branding?${slug}=${id}`;
   return null;
 }
 

@@ -65,8 +65,9 @@ export function useEditorDraft<D>(initial: D, id: string | null, urlOf: (id: str
       setErrors(found);
       return Object.keys(found).length === 0;
     },
-    save() {
-      fetcher.submit({ intent: 'save', draft: draft as never, language }, { method: 'post', encType: 'application/json' });
+    /** Sends the draft, with what else the page's action needs to know (`extra`). */
+    save(extra: Record<string, string | Record<string, string>> = {}) {
+      fetcher.submit({ ...extra, intent: 'save', draft: draft as never, language }, { method: 'post', encType: 'application/json' });
     },
     discard() {
       setDraft(baseline);

@@ -184,6 +184,7 @@ export const editors: Messages['editors'] = {
       launcherText: 'Textfarbe der Schaltfläche',
       launcherBorder: 'Rahmenfarbe der Schaltfläche',
     },
+    colourRefused: '{label} muss eine Farbe wie #7c3aed sein.',
     colourHelp: 'Eine Farbe wie #7c3aed.',
     font: { label: 'Schriftart', help: 'Eine Schrift deines Shops, z. B. Georgia, serif.' },
     corners: { label: 'Eckenrundung', help: 'In Pixeln, ab 0 (eckig).' },

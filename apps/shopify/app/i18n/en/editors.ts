@@ -157,6 +157,7 @@ export const editors = {
       launcherText: 'Button text colour',
       launcherBorder: 'Button border colour',
     },
+    colourRefused: '{label} must be a colour such as #7c3aed.',
     colourHelp: 'A colour such as #7c3aed.',
     font: { label: 'Font', help: 'A font your store uses, e.g. Georgia, serif.' },
     corners: { label: 'Corner roundness', help: 'In pixels, from 0 (square) upward.' },
