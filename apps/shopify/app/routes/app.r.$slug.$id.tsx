@@ -10,7 +10,9 @@ import { ShopifyDiscount } from '../components/ShopifyDiscount';
 import { authenticateShop } from '../admin/authenticate.server';
 import { inFormWords, localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
-import { DEFINITION_SLUGS, resource } from '../admin/resources';
+import { DEFINITION_SLUGS, editorUrl, helpTopicOf, resource } from '../admin/resources';
+import { HelpFooter } from '../components/HelpFooter';
+import { LocalDate } from '../components/LocalDate';
 import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
@@ -165,11 +167,14 @@ export default function RecordPage() {
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
   const deliveryFailure = result && !result.ok && result.scope === 'delivery' ? result.failure : undefined;
-  const { editor, common, records: m } = useMessages();
+  const { editor, editors, common, records: m } = useMessages();
   const names = m.resources[info.slug];
   const name = record ? String(record.name ?? record.templateName ?? record.id) : names.new;
-  const editProgram =
-    record && DEFINITION_SLUGS.includes(info.slug) ? [{ content: editor.editProgram, url: `/app/programs/${info.slug}/${record.id}` }] : [];
+  // The record's editor in words, where its resource has one: this page is its "All fields" view.
+  const editorOf = record ? editorUrl(info.slug, record.id) : null;
+  const editProgram = editorOf
+    ? [{ content: DEFINITION_SLUGS.includes(info.slug) ? editor.editProgram : editors.frame.openEditor, url: editorOf }]
+    : [];
   return (
     <Page
       title={name}
@@ -199,6 +204,7 @@ export default function RecordPage() {
           <Card>
             <RecordForm
               key={String(record?.updatedAt ?? 'new')}
+              saveBarId="record-save-bar"
               fields={fields}
               choices={choices}
               record={record}
@@ -299,7 +305,7 @@ export default function RecordPage() {
                       '',
                     ]}
                     rows={deliveries.map((d) => [
-                      String(d.createdAt).slice(0, 19).replace('T', ' '),
+                      <LocalDate key={`at-${d.id}`} value={d.createdAt} />,
                       <Badge
                         key={d.id}
                         tone={
@@ -330,6 +336,9 @@ export default function RecordPage() {
             </Card>
           </Layout.Section>
         ) : null}
+        <Layout.Section>
+          <HelpFooter topic={helpTopicOf(info)} />
+        </Layout.Section>
       </Layout>
     </Page>
   );

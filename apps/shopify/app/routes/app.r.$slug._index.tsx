@@ -9,6 +9,7 @@ import { records } from '../core/records.server';
 import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { LocalDate } from '../components/LocalDate';
+import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 
 /** Any resource's records, newest first, each linking to its page. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -78,7 +79,11 @@ const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'inf
           footerContent={format(m.list.count, { shown: rows.length, total })}
         />
       ) : (
-        <EmptyState heading={format(m.list.empty, { plural: names.plural })} action={{ content: names.new, url: newUrl }} image="">
+        <EmptyState
+          heading={format(m.list.empty, { plural: names.plural })}
+          action={{ content: names.new, url: newUrl }}
+          image={EMPTY_STATE_IMAGE}
+        >
           <p>{m.list.emptyHelp}</p>
         </EmptyState>
       )}

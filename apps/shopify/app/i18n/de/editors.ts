@@ -7,6 +7,7 @@ export const editors: Messages['editors'] = {
     saved: 'Gespeichert',
     created: 'Erstellt',
     advanced: 'Erweitert',
+    openEditor: 'Editor öffnen',
     allFields: 'Alle Felder',
     refused: 'Einige Änderungen wurden nicht gespeichert. Prüfe die markierten Felder.',
   },
@@ -28,8 +29,8 @@ export const editors: Messages['editors'] = {
     rankBy: {
       label: 'Mitglieder reihen nach',
       options: {
-        current_run: 'Ihrer aktuellen Serie (wie viele Zeiträume gerade in Folge)',
-        longest_run: 'Ihrer besten Serie bisher',
+        current_run: 'ihrer aktuellen Serie (wie viele Zeiträume gerade in Folge)',
+        longest_run: 'ihrer besten Serie bisher',
         window_progress: 'Fortschritt im aktuellen Challenge-Zeitraum',
         completions: 'Wie oft sie die Mission abgeschlossen haben',
       },

@@ -6,6 +6,7 @@ export const editors = {
     saved: 'Saved',
     created: 'Created',
     advanced: 'Advanced',
+    openEditor: 'Open editor',
     allFields: 'All fields',
     refused: 'Some changes were not saved. Check the fields marked below.',
   },
