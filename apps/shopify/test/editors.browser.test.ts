@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
@@ -16,7 +19,11 @@ const created = creatorFor(() => api);
 let streak: { id: string };
 let letter: { id: string };
 
+/** The branding preview is the real widget, which the core serves from its build. */
+const WIDGET = fileURLToPath(new URL('../../../packages/widget/', import.meta.url));
+
 beforeAll(async () => {
+  if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
   admin = await startAdminApp(async (installed) => {
     const account = (await installed.app.shops.find(TEST_SHOP))!;
     api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
