@@ -424,40 +424,48 @@ describe('admin pages in Chromium', () => {
     await browser.shot('login');
   });
 
-  it('in German when Shopify says locale=de: the record pages, their checks and answers, the widget page and the login page', async () => {
-    const page = browser.page;
-    await browser.open('/app/r/streak?locale=de');
-    await page.getByRole('heading', { name: 'Serien' }).waitFor();
-    expect(await body()).toContain('Geändert');
-    // An in-app navigation keeps the language, and the action answers in it though its URL has no locale.
-    await page.getByRole('link', { name: 'Visits', exact: true }).click();
-    const milestones = page.getByRole('region', { name: 'Meilensteine' });
-    await milestones.waitFor();
-    await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
-    await milestones.getByText('Name ist erforderlich.').waitFor();
-    await milestones.getByLabel('Name *').fill('Ein Tag');
-    await milestones.getByLabel('Description *').fill('d');
-    await milestones.getByLabel('Milestone Target Value *').fill('1');
-    await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
-    await page.getByText('Meilenstein hinzugefügt.').waitFor();
-    await browser.shot('record-de');
+  it(
+    'in German when Shopify says locale=de: the record pages, their checks and answers, the widget page and the login page',
+    { timeout: 60_000 },
+    async () => {
+      const page = browser.page;
+      await browser.open('/app/r/streak?locale=de');
+      await page.getByRole('heading', { name: 'Serien' }).waitFor();
+      expect(await body()).toContain('Geändert');
+      // An in-app navigation keeps the language, and the action answers in it though its URL has no locale.
+      await page.getByRole('link', { name: 'Visits', exact: true }).click();
+      // The name opens the program editor; its generic page is one more in-app step away.
+      await page.waitForURL(/\/app\/programs\/streak\//);
+      await page.getByRole('button', { name: 'Erweitert' }).click();
+      await page.getByRole('link', { name: 'Alle Felder' }).click();
+      const milestones = page.getByRole('region', { name: 'Meilensteine' });
+      await milestones.waitFor();
+      await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
+      await milestones.getByText('Name ist erforderlich.').waitFor();
+      await milestones.getByLabel('Name *').fill('Ein Tag');
+      await milestones.getByLabel('Description *').fill('d');
+      await milestones.getByLabel('Milestone Target Value *').fill('1');
+      await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
+      await page.getByText('Meilenstein hinzugefügt.').waitFor();
+      await browser.shot('record-de');
 
-    await browser.open('/app/r/streak/new?locale=de');
-    await page.getByRole('heading', { name: 'Neue Serie' }).waitFor();
-    await page.getByLabel('Serien-Joker pro Mitglied').fill('-1');
-    await page.getByRole('button', { name: 'Serie erstellen' }).click();
-    await page.getByText('Name ist erforderlich.').waitFor();
+      await browser.open('/app/r/streak/new?locale=de');
+      await page.getByRole('heading', { name: 'Neue Serie' }).waitFor();
+      await page.getByLabel('Serien-Joker pro Mitglied').fill('-1');
+      await page.getByRole('button', { name: 'Serie erstellen' }).click();
+      await page.getByText('Name ist erforderlich.').waitFor();
 
-    await browser.open('/app/widget?locale=de');
-    await page.getByRole('heading', { name: 'Live-Vorschau' }).waitFor();
-    expect(await body()).toContain('Schwebende Widgets');
-    await page.getByRole('button', { name: 'Vorschau anzeigen' }).click();
-    await page.frameLocator('[data-testid="widget-preview"]').getByText('Shop-Vorschau (Gastansicht)').waitFor();
-    await browser.shot('widget-de');
+      await browser.open('/app/widget?locale=de');
+      await page.getByRole('heading', { name: 'Live-Vorschau' }).waitFor();
+      expect(await body()).toContain('Schwebende Widgets');
+      await page.getByRole('button', { name: 'Vorschau anzeigen' }).click();
+      await page.frameLocator('[data-testid="widget-preview"]').getByText('Shop-Vorschau (Gastansicht)').waitFor();
+      await browser.shot('widget-de');
 
-    await page.goto(`${server.url}/auth/login?locale=de`);
-    await page.getByLabel('Shop-Domain').fill('kein Shop');
-    await page.getByRole('button', { name: 'Anmelden' }).click();
-    await page.getByText('Geben Sie eine gültige Shop-Domain ein').waitFor();
-  });
+      await page.goto(`${server.url}/auth/login?locale=de`);
+      await page.getByLabel('Shop-Domain').fill('kein Shop');
+      await page.getByRole('button', { name: 'Anmelden' }).click();
+      await page.getByText('Gib eine gültige Shop-Domain ein').waitFor();
+    },
+  );
 });

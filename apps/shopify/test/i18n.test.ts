@@ -18,6 +18,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) 
  */
 const SAME_IN_GERMAN = new Set([
   'Widget',
+  'Branding',
   'Webhooks',
   'Webhook',
   'Challenges',

@@ -177,9 +177,14 @@ beforeAll(async () => {
       paths.push(`/app/r/${slug}/${record.id}`);
       if (['streak', 'challenge', 'mission'].includes(slug)) paths.push(`/app/programs/${slug}/${record.id}`);
       if (slug === 'reward') paths.push(`/app/rewards/${record.id}`);
+      if (slug === 'leaderboard') paths.push(`/app/leaderboards/${record.id}`);
+      if (slug === 'notification') paths.push(`/app/notifications/rules/${record.id}`);
+      if (slug === 'email_template') paths.push(`/app/notifications/emails/${record.id}`);
     }
   }
   paths.push('/app/programs/streak/new', '/app/programs/challenge/new', '/app/programs/mission/new', '/app/rewards/new');
+  paths.push('/app/leaderboards/new', '/app/help', '/app/widget/branding');
+  paths.push('/app/notifications/rules/new', '/app/notifications/emails/new');
 }, 180_000);
 
 afterAll(() => admin?.close());

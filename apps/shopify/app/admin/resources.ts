@@ -47,3 +47,25 @@ export function resource(slug: string | undefined): ResourceInfo {
 }
 
 export const DEFINITION_SLUGS: string[] = ['streak', 'challenge', 'mission'];
+
+/**
+ * The merchant-worded editor of a record, where its resource has one (`new` for a new record); the
+ * generic "All fields" page is then offered from that editor's Advanced menu only.
+ */
+export function editorUrl(slug: string, id: string): string | null {
+  if (DEFINITION_SLUGS.includes(slug)) return `/app/programs/${slug}/${id}`;
+  if (slug === 'reward') return `/app/rewards/${id}`;
+  if (slug === 'leaderboard') return `/app/leaderboards/${id}`;
+  if (slug === 'notification') return `/app/notifications/rules/${id}`;
+  if (slug === 'email_template') return `/app/notifications/emails/${id}`;
+  // The branding editor edits an existing theme, launcher and template together.
+  if ((slug === 'theme' || slug === 'floating_widget' || slug === 'template') && id !== 'new') return `/app/widget/branding?${slug}=${id}`;
+  return null;
+}
+
+/** The help page's topic for a resource's pages. */
+export function helpTopicOf(info: ResourceInfo): keyof Messages['help']['topics'] {
+  if (info.slug === 'leaderboard') return 'leaderboards';
+  if (info.slug === 'email_template') return 'emails';
+  return info.section === 'programme' ? 'programs' : info.section;
+}

@@ -5,6 +5,7 @@ import { useMessages } from '../i18n/context';
 import type { CoreFailure } from '../core/failure';
 import type { ProgramHealthData } from '../admin/program-health.server';
 import { ColumnChart } from './Charts';
+import { EMPTY_STATE_IMAGE } from './illustrations';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
 type Program = ProgramHealthData['programs'][number];
@@ -142,7 +143,7 @@ export const ProgramHealth = memo(function ProgramHealth({
               <DailyChart programs={health.programs} />
             </>
           ) : health ? (
-            <EmptyState heading={h.emptyTitle} action={{ content: h.create, url: '/app/r/streak/new' }} image="">
+            <EmptyState heading={h.emptyTitle} action={{ content: h.create, url: '/app/r/streak/new' }} image={EMPTY_STATE_IMAGE}>
               <p>{h.emptyBody}</p>
             </EmptyState>
           ) : null}

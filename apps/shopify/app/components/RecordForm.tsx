@@ -1,3 +1,4 @@
+import { SaveBar } from '@shopify/app-bridge-react';
 import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import { format, type Messages, textFor } from '../i18n';
@@ -17,11 +18,21 @@ export interface RecordFormProps {
   choices?: Choices;
   /** Called with the field texts once they pass the same checks the core applies. */
   onSubmit(inputs: Record<string, string>): void;
+  /** The page's main form: its changes show App Bridge's contextual save bar under this id. */
+  saveBarId?: string;
 }
 
 /** A choice field's options in the merchant's words; a value the admin has no words for yet shows as the core names it. */
 const optionsOf = (field: FieldSpec, values: Messages['records']['values']) =>
   (field.options ?? []).map((value) => ({ label: textFor(values, value) ?? value, value }));
+
+/** An instant as a `datetime-local` control shows it: the local date and time, to the minute. */
+function localDateTime(iso: string): string {
+  const at = new Date(iso);
+  if (!iso || Number.isNaN(at.getTime())) return '';
+  const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
 
 function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | null | undefined): Record<string, string> {
   return Object.fromEntries(
@@ -47,11 +58,15 @@ export function RecordForm({
   submitLabel,
   choices,
   onSubmit,
+  saveBarId,
 }: RecordFormProps) {
   const messages = useMessages();
   const m = messages.records.form;
   const fields = useMemo(() => localize(schemaFields, messages), [schemaFields, messages]);
   const [inputs, setInputs] = useState(() => initialInputs(fields, record));
+  // What was last sent (or loaded): the save bar shows while the inputs differ from it.
+  const [sent, setSent] = useState(inputs);
+  const dirty = saveBarId !== undefined && JSON.stringify(inputs) !== JSON.stringify(sent);
   const [local, setLocal] = useState<Record<string, string>>({});
   const shown = { ...errors, ...local };
   const set = (name: string) => (value: string) => {
@@ -63,11 +78,27 @@ export function RecordForm({
   const submit = () => {
     const { errors: found } = toBody(fields, inputs, mode, messages.records.checks);
     setLocal(found);
-    if (!Object.keys(found).length) onSubmit(inputs);
+    if (Object.keys(found).length) return;
+    setSent(inputs);
+    onSubmit(inputs);
+  };
+  const discard = () => {
+    setInputs(sent);
+    setLocal({});
   };
   const unplaced = Object.entries(errors).filter(([name]) => !fields.some((f) => f.name === name || name.startsWith(`${f.name}.`)));
   return (
     <BlockStack gap="400">
+      {saveBarId ? (
+        <SaveBar id={saveBarId} open={dirty} discardConfirmation>
+          <button {...{ variant: 'primary' }} onClick={submit} disabled={submitting}>
+            {submitLabel}
+          </button>
+          <button onClick={discard} disabled={submitting}>
+            {messages.common.discard}
+          </button>
+        </SaveBar>
+      ) : null}
       {message || unplaced.length ? (
         <Banner tone="critical" title={message ?? m.refused}>
           {unplaced.map(([name, text]) => (
@@ -107,6 +138,20 @@ export function RecordForm({
             const options = [...(f.required ? [] : [{ label: '—', value: '' }]), ...optionsOf(f, messages.records.values)];
             return <Select key={f.name} {...common} options={options} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
           }
+          if (f.kind === 'datetime') {
+            // A date and time picked in the browser's own control and time zone; the form keeps the instant.
+            return (
+              <TextField
+                key={f.name}
+                {...common}
+                autoComplete="off"
+                name={f.name}
+                type="datetime-local"
+                value={localDateTime(inputs[f.name] ?? '')}
+                onChange={(v) => set(f.name)(v ? new Date(v).toISOString() : '')}
+              />
+            );
+          }
           const multiline = f.kind === 'textarea' || f.kind === 'json' || f.kind === 'list' ? 4 : undefined;
           return (
             <TextField
@@ -119,7 +164,7 @@ export function RecordForm({
               multiline={multiline}
               monospaced={f.kind === 'json'}
               type={f.kind === 'number' ? 'number' : 'text'}
-              placeholder={f.kind === 'datetime' ? 'YYYY-MM-DDTHH:MM:SSZ' : f.kind === 'list' ? m.onePerLine : undefined}
+              placeholder={f.kind === 'list' ? m.onePerLine : undefined}
               maxLength={f.maxLength}
               showCharacterCount={f.maxLength !== undefined && f.maxLength <= 1024}
             />

@@ -5,6 +5,9 @@ export interface CoreFailure {
   status: number;
   message: string;
   fieldErrors: Record<string, string>;
+  /** The core's error code and details as it sent them, for pages that word each refusal themselves. */
+  code?: string;
+  details?: ApiError['details'];
 }
 
 /** The core's error body (CONTRACT §2), as the typed client gives it for a failed call. */
@@ -17,5 +20,10 @@ export function coreFailure(status: number, body: CoreErrorBody): CoreFailure {
     const field = d.field?.replace(/\[(\d+)\]/g, '.$1');
     if (field && !fieldErrors[field]) fieldErrors[field] = d.message;
   }
-  return { status, message: body?.error?.message ?? `The loyalty service answered ${status}.`, fieldErrors };
+  return {
+    status,
+    message: body?.error?.message ?? `The loyalty service answered ${status}.`,
+    fieldErrors,
+    ...(body?.error ? { code: body.error.code, details: body.error.details } : {}),
+  };
 }

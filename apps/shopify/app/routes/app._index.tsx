@@ -4,6 +4,7 @@ import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page
 import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { EarningsSection } from '../components/Earnings';
+import { HelpFooter } from '../components/HelpFooter';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { ProgramHealth } from '../components/ProgramHealth';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -114,6 +115,7 @@ export default function Dashboard() {
           <ProgramHealth health={health.health} failure={health.failure} />
         </Layout.Section>
       </Layout>
+      <HelpFooter topic="earnings" />
     </Page>
   );
 }

@@ -8,6 +8,9 @@ import { CustomerLink } from '../components/CustomerLink';
 import { authenticate } from '../shopify.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
+import { EMPTY_STATE_IMAGE } from '../components/illustrations';
+import { LocalDate } from '../components/LocalDate';
+import { HelpFooter } from '../components/HelpFooter';
 
 /** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -44,7 +47,7 @@ export default function DataRequests() {
             columnContentTypes={['text', 'text', 'text', 'text']}
             headings={[m.columns.receivedAt, m.columns.customer, m.columns.request, '']}
             rows={rows.map((r) => [
-              `${r.receivedAt.slice(0, 16).replace('T', ' ')} UTC`,
+              <LocalDate key={`at-${r.requestId}`} value={r.receivedAt} />,
               <CustomerLink key={r.requestId} customerId={r.customerId} externalId={r.customerExternalId} label={m.customerLink} />,
               r.requestId,
               <Link
@@ -57,11 +60,12 @@ export default function DataRequests() {
             ])}
           />
         ) : (
-          <EmptyState heading={m.empty} image="">
+          <EmptyState heading={m.empty} image={EMPTY_STATE_IMAGE}>
             <p>{m.emptyHelp}</p>
           </EmptyState>
         )}
       </Card>
+      <HelpFooter topic="dataRequests" />
     </Page>
   );
 }

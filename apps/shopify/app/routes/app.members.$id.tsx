@@ -13,6 +13,8 @@ import { outbox } from '../loop/outbox.server';
 import { customerOrders } from '../earning/ledger.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { pool } from '../storage/pool.server';
+import { LocalDate } from '../components/LocalDate';
+import { HelpFooter } from '../components/HelpFooter';
 
 /** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -95,7 +97,9 @@ export default function Member() {
                   <Text as="p" tone="subdued">
                     {m.columns.joined}
                   </Text>
-                  <Text as="p">{member.createdAt.slice(0, 10)}</Text>
+                  <Text as="p">
+                    <LocalDate value={member.createdAt} withTime={false} />
+                  </Text>
                 </BlockStack>
               </InlineGrid>
             </BlockStack>
@@ -119,6 +123,7 @@ export default function Member() {
           <RewardsCard rows={detail.rewards} />
         </Layout.Section>
       </Layout>
+      <HelpFooter topic="members" />
     </Page>
   );
 }

@@ -21,6 +21,9 @@ import { useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
 import { PAGE_SIZE, searchMembers } from '../admin/members.server';
+import { EMPTY_STATE_IMAGE } from '../components/illustrations';
+import { LocalDate } from '../components/LocalDate';
+import { HelpFooter } from '../components/HelpFooter';
 
 /** Members, newest first, or those matching a search by name, e-mail or customer id. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -43,6 +46,7 @@ export default function Members() {
         {data.failure ? <Banner tone="critical" title={data.failure.message} /> : null}
         <Results data={data} />
       </BlockStack>
+      <HelpFooter topic="members" />
     </Page>
   );
 }
@@ -122,16 +126,18 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
                     {textFor(m.statuses, member.status) ?? member.status}
                   </Badge>
                 </IndexTable.Cell>
-                <IndexTable.Cell>{member.createdAt.slice(0, 10)}</IndexTable.Cell>
+                <IndexTable.Cell>
+                  <LocalDate value={member.createdAt} withTime={false} />
+                </IndexTable.Cell>
               </IndexTable.Row>
             ))}
           </IndexTable>
         ) : query ? (
-          <EmptyState heading={format(m.noMatchTitle, { query })} image="">
+          <EmptyState heading={format(m.noMatchTitle, { query })} image={EMPTY_STATE_IMAGE}>
             <p>{m.noMatchBody}</p>
           </EmptyState>
         ) : failure ? null : (
-          <EmptyState heading={m.emptyTitle} image="">
+          <EmptyState heading={m.emptyTitle} image={EMPTY_STATE_IMAGE}>
             <p>{m.emptyBody}</p>
           </EmptyState>
         )}

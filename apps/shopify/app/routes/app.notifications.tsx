@@ -5,6 +5,7 @@ import { authenticateShop } from '../admin/authenticate.server';
 import type { ResourceSlug } from '../admin/resources';
 import { records } from '../core/records.server';
 import { useMessages } from '../i18n/context';
+import { HelpFooter } from '../components/HelpFooter';
 
 const GROUPS: { key: 'rules' | 'templates' | 'integrations'; slugs: ResourceSlug[] }[] = [
   { key: 'rules', slugs: ['notification'] },
@@ -58,6 +59,7 @@ export default function Notifications() {
           </Card>
         ))}
       </InlineGrid>
+      <HelpFooter topic="notifications" />
     </Page>
   );
 }

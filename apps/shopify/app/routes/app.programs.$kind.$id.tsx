@@ -3,6 +3,7 @@ import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { blankProgram, isProgramDraft, isProgramKind, type ProgramDraft, type ProgramKind } from '../admin/program-draft';
 import { listRewards, loadProgram, saveProgram } from '../admin/program-save.server';
+import { HelpFooter } from '../components/HelpFooter';
 import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
 import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
 import { objectOf } from '../json';
@@ -55,5 +56,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export default function ProgramPage() {
   const { draft, rewards, collections } = useLoaderData<typeof loader>();
-  return <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} collections={collections} />;
+  return (
+    <>
+      <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} collections={collections} />
+      <HelpFooter topic="programs" />
+    </>
+  );
 }

@@ -1,16 +1,18 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useNavigation, useSearchParams, useSubmit } from '@remix-run/react';
-import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Select, Text } from '@shopify/polaris';
+import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
+import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { ConfirmDelete } from '../components/ConfirmDelete';
+import { Standings } from '../components/Standings';
 import { CouponImport } from '../components/CouponImport';
-import { CustomerLink } from '../components/CustomerLink';
 import { RecordForm } from '../components/RecordForm';
 import { authenticateShop } from '../admin/authenticate.server';
 import { inFormWords, localize, toBody } from '../admin/form-fields';
 import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../admin/record-pages.server';
-import { DEFINITION_SLUGS, resource } from '../admin/resources';
-import { readStandings, type StandingsView } from '../admin/standings.server';
+import { DEFINITION_SLUGS, editorUrl, helpTopicOf, resource } from '../admin/resources';
+import { HelpFooter } from '../components/HelpFooter';
+import { LocalDate } from '../components/LocalDate';
+import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
@@ -164,11 +166,14 @@ export default function RecordPage() {
   const recordFailure = result && !result.ok && result.scope === 'record' ? result.failure : undefined;
   const milestoneFailure = result && !result.ok && result.scope === 'milestone' ? result.failure : undefined;
   const deliveryFailure = result && !result.ok && result.scope === 'delivery' ? result.failure : undefined;
-  const { editor, common, records: m } = useMessages();
+  const { editor, editors, common, records: m } = useMessages();
   const names = m.resources[info.slug];
   const name = record ? String(record.name ?? record.templateName ?? record.id) : names.new;
-  const editProgram =
-    record && DEFINITION_SLUGS.includes(info.slug) ? [{ content: editor.editProgram, url: `/app/programs/${info.slug}/${record.id}` }] : [];
+  // The record's editor in words, where its resource has one: this page is its "All fields" view.
+  const editorOf = record ? editorUrl(info.slug, record.id) : null;
+  const editProgram = editorOf
+    ? [{ content: DEFINITION_SLUGS.includes(info.slug) ? editor.editProgram : editors.frame.openEditor, url: editorOf }]
+    : [];
   return (
     <Page
       title={name}
@@ -198,6 +203,7 @@ export default function RecordPage() {
           <Card>
             <RecordForm
               key={String(record?.updatedAt ?? 'new')}
+              saveBarId="record-save-bar"
               fields={fields}
               choices={choices}
               record={record}
@@ -293,7 +299,7 @@ export default function RecordPage() {
                       '',
                     ]}
                     rows={deliveries.map((d) => [
-                      String(d.createdAt).slice(0, 19).replace('T', ' '),
+                      <LocalDate key={`at-${d.id}`} value={d.createdAt} />,
                       <Badge
                         key={d.id}
                         tone={
@@ -324,65 +330,10 @@ export default function RecordPage() {
             </Card>
           </Layout.Section>
         ) : null}
+        <Layout.Section>
+          <HelpFooter topic={helpTopicOf(info)} />
+        </Layout.Section>
       </Layout>
     </Page>
-  );
-}
-
-/** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
-function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
-  const [, setSearchParams] = useSearchParams();
-  const navigation = useNavigation();
-  const m = useMessages().records.standings;
-  // The window being loaded stays picked: the select follows the loader's data, which would show the
-  // previous window until the navigation ends.
-  const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
-  const pending = asked && result.ok && result.view.windows.includes(asked) ? asked : null;
-  if (!result.ok) {
-    return (
-      <Card>
-        <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
-      </Card>
-    );
-  }
-  const { view } = result;
-  return (
-    <Card>
-      <section aria-label={m.title}>
-        <BlockStack gap="400">
-          <InlineStack align="space-between" blockAlign="center">
-            <Text as="h2" variant="headingMd">
-              {m.title}
-            </Text>
-            {view.periodKey ? (
-              <Select
-                label={m.window}
-                labelInline
-                options={view.windows.map((key, at) => ({ label: at === 0 ? format(m.current, { key }) : key, value: key }))}
-                value={pending ?? view.periodKey}
-                onChange={(periodKey) => setSearchParams({ periodKey })}
-              />
-            ) : null}
-          </InlineStack>
-          {view.entries.length ? (
-            <DataTable
-              columnContentTypes={['numeric', 'text', 'text', 'numeric']}
-              headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
-              rows={view.entries.map((e) => [
-                String(e.rank),
-                e.displayName,
-                <CustomerLink key={e.rank} customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
-                String(e.value),
-              ])}
-              footerContent={format(m.ranked, { count: view.rankedCount })}
-            />
-          ) : (
-            <Text as="p" tone="subdued">
-              {m.empty}
-            </Text>
-          )}
-        </BlockStack>
-      </section>
-    </Card>
   );
 }

@@ -3,10 +3,13 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { memo } from 'react';
 import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
-import { DEFINITION_SLUGS, resource } from '../admin/resources';
+import { editorUrl, helpTopicOf, resource } from '../admin/resources';
+import { HelpFooter } from '../components/HelpFooter';
 import { records } from '../core/records.server';
 import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
+import { LocalDate } from '../components/LocalDate';
+import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 
 /** Any resource's records, newest first, each linking to its page. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -27,36 +30,29 @@ const title = (row: Record<string, unknown>) => String(row.name ?? row.templateN
 
 export default function ResourceList() {
   const { info, rows, total, failure } = useLoaderData<typeof loader>();
-  const { editor, records: m } = useMessages();
+  const { records: m } = useMessages();
   const names = m.resources[info.slug];
-  const { editor: ownEditor, newUrl } = programOf(info);
+  const { newUrl } = linksOf(info);
   return (
     <Page
       title={names.title}
       primaryAction={{ content: names.new, url: newUrl }}
-      secondaryActions={ownEditor ? [{ content: editor.allFields, url: `/app/r/${info.slug}/new` }] : []}
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
       {failure ? <Banner tone="critical" title={failure.message} /> : null}
       <Records info={info} rows={rows} total={total} />
+      <HelpFooter topic={helpTopicOf(info)} />
     </Page>
   );
 }
 
 type ListData = SerializeFrom<typeof loader>;
 
-/**
- * Streaks, challenges and missions are made in the program editor, rewards in the rewards editor;
- * this page stays their complete view. `editUrl` is where a record's name leads.
- */
-function programOf(info: ListData['info']) {
-  const program = DEFINITION_SLUGS.includes(info.slug);
-  const reward = info.slug === 'reward';
+/** Where a record opens, and where a new one is made: its editor where it has one, else the generic page. */
+function linksOf(info: ListData['info']) {
   return {
-    program,
-    newUrl: program ? `/app/programs/${info.slug}/new` : reward ? '/app/rewards/new' : `/app/r/${info.slug}/new`,
-    editUrl: (id: string) => (reward ? `/app/rewards/${id}` : `/app/r/${info.slug}/${id}`),
-    editor: program || reward,
+    open: (id: string) => editorUrl(info.slug, id) ?? `/app/r/${info.slug}/${id}`,
+    newUrl: editorUrl(info.slug, 'new') ?? `/app/r/${info.slug}/new`,
   };
 }
 
@@ -64,35 +60,30 @@ function programOf(info: ListData['info']) {
 const Records = memo(function Records({ info, rows, total }: Pick<ListData, 'info' | 'rows' | 'total'>) {
   const { editor, records: m } = useMessages();
   const names = m.resources[info.slug];
-  const { program, newUrl, editUrl } = programOf(info);
+  const { open, newUrl } = linksOf(info);
   // A record's status in the merchant's words where the admin has them (draft, live, paused).
   const statusLabel = (status: unknown) => textFor(editor.status.badge, String(status)) ?? String(status);
   return (
     <Card padding="0">
       {rows.length ? (
         <DataTable
-          columnContentTypes={program ? ['text', 'text', 'text', 'text'] : ['text', 'text', 'text']}
-          headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated, ...(program ? [''] : [])]}
+          columnContentTypes={['text', 'text', 'text']}
+          headings={[m.list.columns.name, m.list.columns.status, m.list.columns.updated]}
           rows={rows.map((row) => [
-            <Link key={row.id} to={editUrl(row.id)}>
+            <Link key={row.id} to={open(row.id)}>
               {title(row)}
             </Link>,
             row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
-            String(row.updatedAt ?? '')
-              .slice(0, 16)
-              .replace('T', ' '),
-            ...(program
-              ? [
-                  <Link key={`edit-${row.id}`} to={`/app/programs/${info.slug}/${row.id}`}>
-                    {editor.editProgram}
-                  </Link>,
-                ]
-              : []),
+            <LocalDate key={`updated-${row.id}`} value={row.updatedAt} />,
           ])}
           footerContent={format(m.list.count, { shown: rows.length, total })}
         />
       ) : (
-        <EmptyState heading={format(m.list.empty, { plural: names.plural })} action={{ content: names.new, url: newUrl }} image="">
+        <EmptyState
+          heading={format(m.list.empty, { plural: names.plural })}
+          action={{ content: names.new, url: newUrl }}
+          image={EMPTY_STATE_IMAGE}
+        >
           <p>{m.list.emptyHelp}</p>
         </EmptyState>
       )}

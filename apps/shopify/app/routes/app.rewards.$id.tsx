@@ -21,6 +21,7 @@ import { couponCounts } from '../admin/record-pages.server';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
+import { HelpFooter } from '../components/HelpFooter';
 import { records, removeRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
@@ -173,7 +174,8 @@ export default function RewardPage() {
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures }: Data) {
-  const m = useMessages().rewards.editor;
+  const messages = useMessages();
+  const m = messages.rewards.editor;
   const language = useAdminLanguage();
   const shopify = useAppBridge();
   const navigate = useNavigate();
@@ -274,7 +276,17 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       title={baseline.name || m.newTitle}
       backAction={{ content: m.back, url: '/app/r/reward' }}
       primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
-      secondaryActions={draft.id ? [{ content: useMessages().common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
+      secondaryActions={draft.id ? [{ content: messages.common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
+      actionGroups={
+        draft.id
+          ? [
+              {
+                title: messages.editors.frame.advanced,
+                actions: [{ content: messages.editors.frame.allFields, url: `/app/r/reward/${draft.id}` }],
+              },
+            ]
+          : []
+      }
     >
       <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
         <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
@@ -533,6 +545,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
           </Card>
         </Layout.Section>
       </Layout>
+      <HelpFooter topic="rewards" />
     </Page>
   );
 }

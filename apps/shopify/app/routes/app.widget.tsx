@@ -7,6 +7,9 @@ import { config } from '../config.server';
 import { records } from '../core/records.server';
 import { liveWidgetIds } from '../shopify/widget-metafields.server';
 import { useMessages } from '../i18n/context';
+import { textFor } from '../i18n';
+import { editorUrl } from '../admin/resources';
+import { HelpFooter } from '../components/HelpFooter';
 
 const KINDS = [
   { slug: 'floating_widget', key: 'floatingWidgetId' },
@@ -49,13 +52,14 @@ const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
 
 export default function WidgetPage() {
   const { accountId, baseUrl, lists } = useLoaderData<typeof loader>();
-  const { widget: m, records } = useMessages();
+  const { widget: m, records, editor, editors } = useMessages();
+  const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
   const [choice, setChoice] = useState<Record<string, string>>(() => Object.fromEntries(lists.map((l) => [l.key, firstLive(l.rows)])));
   const [shown, setShown] = useState<Record<string, string> | null>(null);
   const complete = lists.every((l) => choice[l.key]);
   return (
-    <Page title={m.title}>
+    <Page title={m.title} primaryAction={{ content: editors.branding.title, url: '/app/widget/branding' }}>
       <Layout>
         <Layout.Section>
           <InlineGrid columns={3} gap="400">
@@ -67,9 +71,8 @@ export default function WidgetPage() {
                   </Text>
                   {l.rows.map((r) => (
                     <InlineStack key={r.id} gap="200" blockAlign="center">
-                      <Link to={`/app/r/${l.slug}/${r.id}`}>
-                        {r.name} {r.status ? `(${r.status})` : ''}
-                      </Link>
+                      <Link to={editorUrl(l.slug, r.id) ?? `/app/r/${l.slug}/${r.id}`}>{r.name}</Link>
+                      {r.status ? <Badge tone={r.status === 'live' ? 'success' : undefined}>{statusLabel(r.status)}</Badge> : null}
                       {r.id === l.onStore ? <Badge tone="success">{m.onStore}</Badge> : null}
                     </InlineStack>
                   ))}
@@ -93,7 +96,10 @@ export default function WidgetPage() {
                   <Select
                     key={l.key}
                     label={records.resources[l.slug].title}
-                    options={[{ label: '—', value: '' }, ...l.rows.map((r) => ({ label: `${r.name} (${r.status})`, value: r.id }))]}
+                    options={[
+                      { label: '—', value: '' },
+                      ...l.rows.map((r) => ({ label: `${r.name} (${statusLabel(r.status)})`, value: r.id })),
+                    ]}
                     value={choice[l.key] ?? ''}
                     onChange={(v) => setChoice((c) => ({ ...c, [l.key]: v }))}
                   />
@@ -115,6 +121,9 @@ export default function WidgetPage() {
               ) : null}
             </BlockStack>
           </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <HelpFooter topic="widget" />
         </Layout.Section>
       </Layout>
     </Page>

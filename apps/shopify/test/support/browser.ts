@@ -9,7 +9,7 @@ export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/shopi
 /**
  * Stands in for the App Bridge script outside the Shopify admin frame: the session token that
  * App Bridge would hand out (signed like Shopify's), added to same-origin fetches as App Bridge
- * does, and the navigation element it defines, hidden.
+ * does, and the navigation and save bar elements it defines, hidden.
  */
 function appBridgeStub(token: string): string {
   return `(() => {
@@ -24,6 +24,13 @@ function appBridgeStub(token: string): string {
       return original(input, { ...init, headers });
     };
     customElements.define('ui-nav-menu', class extends HTMLElement { connectedCallback() { this.style.display = 'none'; } });
+    // App Bridge's contextual save bar, hidden (a test that shows it defines its own first).
+    if (!customElements.get('ui-save-bar'))
+      customElements.define('ui-save-bar', class extends HTMLElement {
+        connectedCallback() { this.style.display = 'none'; }
+        async show() {}
+        async hide() {}
+      });
   })();`;
 }
 

@@ -75,7 +75,7 @@ export function ProgramEditor({
   /** The shop's collections; null when they could not be read. */
   collections: CollectionChoice[] | null;
 }) {
-  const { editor: m } = useMessages();
+  const { editor: m, editors } = useMessages();
   const language = useAdminLanguage();
   const fetcher = useFetcher<SaveAnswer>();
   const navigate = useNavigate();
@@ -185,7 +185,9 @@ export function ProgramEditor({
       titleMetadata={<Badge tone={draft.settings.status === 'live' ? 'success' : undefined}>{m.status.badge[draft.settings.status]}</Badge>}
       backAction={{ url: `/app/r/${draft.kind}` }}
       primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
-      secondaryActions={draft.id ? [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] : []}
+      actionGroups={
+        draft.id ? [{ title: editors.frame.advanced, actions: [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] }] : []
+      }
     >
       <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
         <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>

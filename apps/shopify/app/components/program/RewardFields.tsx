@@ -69,7 +69,7 @@ export function RewardFields({
             onChange={(rewardId) => onChange({ ...choice, rewardId }, 'rewardId')}
             error={errors.rewardId}
           />
-          {chosen ? <Link to={`/app/r/reward/${chosen.id}`}>{chosen.name}</Link> : null}
+          {chosen ? <Link to={`/app/rewards/${chosen.id}`}>{chosen.name}</Link> : null}
         </BlockStack>
       ) : null}
       {choice.mode === 'new' ? (

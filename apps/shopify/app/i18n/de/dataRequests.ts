@@ -2,7 +2,7 @@ import type { Messages } from '../messages';
 
 export const dataRequests: Messages['dataRequests'] = {
   title: 'Datenanfragen von Kunden',
-  subtitle: 'Was das Treueprogramm über einen Kunden speichert, der Shopify nach seinen Daten gefragt hat. Senden Sie es ihm.',
+  subtitle: 'Was das Treueprogramm über einen Kunden speichert, der Shopify nach seinen Daten gefragt hat. Sende es ihm.',
   columns: { receivedAt: 'Eingegangen am', customer: 'Kunde', request: 'Anfrage' },
   customerLink: 'In Shopify öffnen',
   download: 'Herunterladen',

@@ -4,7 +4,7 @@ import type { Messages } from '../messages';
 export const health: Messages['health'] = {
   title: 'Programmzustand',
   period: '{from} – {to} gegenüber {previousFrom} – {previousTo} ({timezone})',
-  columns: { program: 'Programm', active: 'Aktive Mitglieder', completions: 'Abschlüsse', rewards: 'Ausgegebene Belohnungen' },
+  columns: { program: 'Programm', active: 'Aktive Mitglieder', completions: 'Abschlüsse', rewards: 'Ausgegebene Prämien' },
   kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
   periods: { daily: 'täglich', weekly: 'wöchentlich', monthly: 'monatlich' },
   previous: 'Vorzeitraum: {value}',
@@ -16,6 +16,6 @@ export const health: Messages['health'] = {
   activePerDay: '{name}: aktive Mitglieder pro Tag',
   emptyTitle: 'Noch keine aktiven Programme',
   emptyBody:
-    'Sobald eine Serie, Challenge oder Mission aktiv ist, siehst du hier, wie viele Mitglieder mitmachen, abschließen und Belohnungen erhalten.',
+    'Sobald eine Serie, Challenge oder Mission aktiv ist, siehst du hier, wie viele Mitglieder mitmachen, abschließen und Prämien erhalten.',
   create: 'Serie anlegen',
 };

@@ -3,7 +3,9 @@ import { common } from './common';
 import { dashboard } from './dashboard';
 import { dataRequests } from './dataRequests';
 import { editor } from './editor';
+import { editors } from './editors';
 import { health } from './health';
+import { help } from './help';
 import { login } from './login';
 import { members } from './members';
 import { notifications } from './notifications';
@@ -18,6 +20,8 @@ export const de: Messages = {
   members,
   health,
   editor,
+  editors,
+  help,
   onboarding,
   records,
   rewards,

@@ -1,6 +1,6 @@
 import type { Messages } from '../messages';
 
-/** Die Mitgliederseiten: Suche, Fortschritt und Belohnungen eines Mitglieds, Serien-Joker und Codes erneut senden. */
+/** Die Mitgliederseiten: Suche, Fortschritt und Prämien eines Mitglieds, Serien-Joker und Codes erneut senden. */
 export const members: Messages['members'] = {
   title: 'Mitglieder',
   searchLabel: 'Mitglied finden',
@@ -26,7 +26,7 @@ export const members: Messages['members'] = {
   streaks: 'Serien',
   challenges: 'Challenges',
   missions: 'Missionen',
-  rewards: 'Belohnungen und Codes',
+  rewards: 'Prämien und Codes',
   streakColumns: {
     streak: 'Serie',
     status: 'Status',
@@ -38,7 +38,7 @@ export const members: Messages['members'] = {
   challengeColumns: { challenge: 'Challenge', window: 'Zeitraum', status: 'Status', progress: 'Fortschritt' },
   missionColumns: { mission: 'Mission', status: 'Status', tasks: 'Erledigte Aufgaben', started: 'Begonnen' },
   rewardColumns: {
-    reward: 'Belohnung',
+    reward: 'Prämie',
     from: 'Verdient in',
     status: 'Status',
     code: 'Code',
@@ -74,7 +74,7 @@ export const members: Messages['members'] = {
   firstOrder: 'erste Bestellung',
   reversals: { refund: '−{value} durch eine Erstattung', cancel: '−{value} durch die Stornierung' },
   refused: 'Nicht gezählt: {message}',
-  orderReward: 'Belohnung „{title}“:',
+  orderReward: 'Prämie „{title}“:',
   freezes: '{available} verfügbar, {used} genutzt (höchstens {max})',
   freezesOff: 'für diese Serie aus',
   frozenPeriods: 'Eingefroren: {periods}',
@@ -99,9 +99,9 @@ export const members: Messages['members'] = {
   resent: '„Reward issued“ wurde mit dem Code {code} erneut an Flow gesendet.',
   resendFailed: 'Erneutes Senden fehlgeschlagen: {message}',
   resendRefusals: {
-    not_found: 'Dieses Belohnungsprotokoll gehört nicht zu diesem Mitglied.',
+    not_found: 'Diese vergebene Prämie gehört nicht zu diesem Mitglied.',
     not_customer: 'Dieses Mitglied ist kein Shopify-Kunde, daher hat Flow keinen Kunden, für den es senden könnte.',
-    no_code: 'Diese Belohnung hat noch keinen Code; es gibt nichts zu senden.',
+    no_code: 'Diese Prämie hat noch keinen Code; es gibt nichts zu senden.',
     trigger_unused: 'Kein Flow-Workflow deines Shops nutzt den Trigger „Reward issued“. Schalte zuerst einen in Shopify Flow ein.',
     shopify_refused: 'Shopify Flow hat abgelehnt: {message}',
     shopify_failed: 'Shopify hat nicht geantwortet: {message}',
@@ -109,5 +109,5 @@ export const members: Messages['members'] = {
   emptyStreaks: 'Noch keine Serien: Der erste Besuch oder die erste Bestellung, die eine Serie zählt, startet eine.',
   emptyChallenges: 'Noch keine Challenges: Eine Challenge beginnt mit der ersten Aktivität in ihrem Zeitraum.',
   emptyMissions: 'Noch keine Missionen: Eine Mission beginnt, wenn das Mitglied eine ihrer Aufgaben erledigt.',
-  emptyRewards: 'Noch keine Belohnungen: Belohnungen gibt es beim Erreichen eines Meilensteins oder Abschluss einer Mission.',
+  emptyRewards: 'Noch keine Prämien: Prämien gibt es beim Erreichen eines Meilensteins oder Abschluss einer Mission.',
 };

@@ -49,7 +49,7 @@ export const records: Messages['records'] = {
     columns: { name: 'Name', status: 'Status', updated: 'Geändert' },
     count: '{shown} von {total}',
     empty: 'Noch keine {plural}',
-    emptyHelp: 'Legen Sie den ersten Eintrag an.',
+    emptyHelp: 'Lege den ersten Eintrag an.',
   },
   record: {
     create: '{singular} erstellen',
@@ -89,7 +89,7 @@ export const records: Messages['records'] = {
   form: {
     refused: 'Der Loyalty-Dienst hat die Änderung abgelehnt.',
     choose: 'Auswählen…',
-    chooseFirst: 'Wählen Sie zuerst {field}',
+    chooseFirst: 'Wähle zuerst {field}',
     noRecords: 'Noch keine {plural}',
     onePerLine: 'Einer pro Zeile',
     remove: 'Entfernen',
@@ -137,8 +137,8 @@ export const records: Messages['records'] = {
       label: 'Kontrollgruppe in Prozent',
       help: 'Anteil der Mitglieder, die nicht an diesem Programm teilnehmen, damit du seine Wirkung messen kannst. Ein Mitglied bleibt immer in derselben Gruppe.',
     },
-    rewardExpiryInDays: { label: 'Läuft ab nach Tagen', help: 'Nötig, wenn die Belohnung eine Anzahl Tage nach der Ausgabe abläuft.' },
-    rewardExpiryAt: { label: 'Läuft ab am', help: 'Nötig, wenn die Belohnung an einem festen Datum abläuft.' },
+    rewardExpiryInDays: { label: 'Läuft ab nach Tagen', help: 'Nötig, wenn die Prämie eine Anzahl Tage nach der Ausgabe abläuft.' },
+    rewardExpiryAt: { label: 'Läuft ab am', help: 'Nötig, wenn die Prämie an einem festen Datum abläuft.' },
     useGamopandaDomain: {
       label: 'Gemeinsame Versanddomain nutzen',
       help: 'An: Mails gehen von der gemeinsamen, bereits verifizierten Domain aus. Aus: Gib deine eigene Domain, ihre MAIL-FROM-Subdomain und die Absenderadresse an.',
@@ -210,6 +210,6 @@ export const records: Messages['records'] = {
     mission_progress_completed: 'Mission abgeschlossen',
     mission_progress_failed: 'Mission verfehlt',
     mission_progress_reversed: 'Missionsfortschritt zurückgenommen',
-    reward_log_issued: 'Belohnung ausgegeben',
+    reward_log_issued: 'Prämie vergeben',
   },
 };

@@ -5,10 +5,10 @@ export const widget: Messages['widget'] = {
   new: 'Neu',
   preview: 'Live-Vorschau',
   previewHelp:
-    'Der Shop zeigt das älteste schwebende Widget, Design und die älteste Textvorlage, die live sind (markiert mit „Im Shop“): Die App gibt sie selbst an das App-Embed „Loyalty widget“ weiter. Hier können Sie jede Kombination als Vorschau sehen.',
+    'Der Shop zeigt das älteste schwebende Widget, Design und die älteste Textvorlage, die live sind (markiert mit „Im Shop“): Die App gibt sie selbst an das App-Embed „Loyalty widget“ weiter. Hier kannst du jede Kombination als Vorschau sehen.',
   onStore: 'Im Shop',
   show: 'Vorschau anzeigen',
-  incomplete: 'Legen Sie ein schwebendes Widget, ein Design und eine Textvorlage an, um das Widget als Vorschau zu sehen.',
+  incomplete: 'Lege ein schwebendes Widget, ein Design und eine Textvorlage an, um das Widget als Vorschau zu sehen.',
   frameTitle: 'Widget-Vorschau',
   frameNote: 'Shop-Vorschau (Gastansicht)',
 };

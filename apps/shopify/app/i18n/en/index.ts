@@ -2,7 +2,9 @@ import { common } from './common';
 import { dashboard } from './dashboard';
 import { dataRequests } from './dataRequests';
 import { editor } from './editor';
+import { editors } from './editors';
 import { health } from './health';
+import { help } from './help';
 import { login } from './login';
 import { members } from './members';
 import { notifications } from './notifications';
@@ -12,4 +14,19 @@ import { rewards } from './rewards';
 import { widget } from './widget';
 
 /** Every admin text in English: the reference every other language is checked against. */
-export const en = { common, dashboard, members, health, editor, onboarding, records, rewards, widget, notifications, dataRequests, login };
+export const en = {
+  common,
+  dashboard,
+  members,
+  health,
+  editor,
+  editors,
+  help,
+  onboarding,
+  records,
+  rewards,
+  widget,
+  notifications,
+  dataRequests,
+  login,
+};

@@ -1,0 +1,64 @@
+import { useNavigation, useSearchParams } from '@remix-run/react';
+import { Banner, BlockStack, Card, DataTable, InlineStack, Select, Text } from '@shopify/polaris';
+import type { StandingsView } from '../admin/standings.server';
+import { format } from '../i18n';
+import { useMessages } from '../i18n/context';
+import { CustomerLink } from './CustomerLink';
+
+/** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
+export function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
+  const [, setSearchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const m = useMessages().records.standings;
+  // The window being loaded stays picked: the select follows the loader's data, which would show the
+  // previous window until the navigation ends.
+  const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
+  const pending = asked && result.ok && result.view.windows.includes(asked) ? asked : null;
+  if (!result.ok) {
+    return (
+      <Card>
+        <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
+      </Card>
+    );
+  }
+  const { view } = result;
+  return (
+    <Card>
+      <section aria-label={m.title}>
+        <BlockStack gap="400">
+          <InlineStack align="space-between" blockAlign="center">
+            <Text as="h2" variant="headingMd">
+              {m.title}
+            </Text>
+            {view.periodKey ? (
+              <Select
+                label={m.window}
+                labelInline
+                options={view.windows.map((key, at) => ({ label: at === 0 ? format(m.current, { key }) : key, value: key }))}
+                value={pending ?? view.periodKey}
+                onChange={(periodKey) => setSearchParams({ periodKey })}
+              />
+            ) : null}
+          </InlineStack>
+          {view.entries.length ? (
+            <DataTable
+              columnContentTypes={['numeric', 'text', 'text', 'numeric']}
+              headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
+              rows={view.entries.map((e) => [
+                String(e.rank),
+                e.displayName,
+                <CustomerLink key={e.rank} customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
+                String(e.value),
+              ])}
+              footerContent={format(m.ranked, { count: view.rankedCount })}
+            />
+          ) : (
+            <Text as="p" tone="subdued">
+              {m.empty}
+            </Text>
+          )}
+        </BlockStack>
+      </section>
+    </Card>
+  );
+}

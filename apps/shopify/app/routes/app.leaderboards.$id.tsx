@@ -1,0 +1,302 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-run/react';
+import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { refusalInWords } from '../admin/refusals';
+import { readStandings } from '../admin/standings.server';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { EditorFrame } from '../components/EditorFrame';
+import { Standings } from '../components/Standings';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+
+/** A leaderboard in the merchant's words: which program, how members are ranked and named, what shoppers read. */
+
+const KINDS = ['streak', 'challenge', 'mission'] as const;
+type Kind = (typeof KINDS)[number];
+const isKind = (value: string): value is Kind => (KINDS as readonly string[]).includes(value);
+
+/** The ways each kind of program ranks, its default first (CONTRACT §15). */
+const RANKS_OF: Record<Kind, RankBy[]> = {
+  streak: ['current_run', 'longest_run'],
+  challenge: ['window_progress'],
+  mission: ['completions'],
+};
+type Board = RecordOf<'leaderboard'>;
+type RankBy = NonNullable<Board['rankBy']>;
+type DisplayName = NonNullable<Board['displayName']>;
+type Status = NonNullable<Board['status']>;
+
+export interface LeaderboardDraft {
+  name: string;
+  description: string;
+  status: Status;
+  /** `kind:id` of the ranked program. */
+  program: string;
+  rankBy: RankBy;
+  size: string;
+  displayName: DisplayName;
+  eudTitle: string;
+  eudDescription: string;
+}
+
+const draftOf = (board: Board | null): LeaderboardDraft => ({
+  name: board?.name ?? '',
+  description: board?.description ?? '',
+  status: board?.status ?? 'live',
+  program: board ? `${board.linkedSchemaSlug}:${board.linkedSchemaRecordId}` : '',
+  rankBy: board?.rankBy ?? 'current_run',
+  size: String(board?.size ?? 10),
+  displayName: board?.displayName ?? 'first_name_initial',
+  eudTitle: board?.eudTitle ?? '',
+  eudDescription: board?.eudDescription ?? '',
+});
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { api } = await authenticateShop(request);
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  const [board, ...programs] = await Promise.all([
+    id ? records(api, 'leaderboard').get(id) : null,
+    ...KINDS.map((kind) => records(api, kind).list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
+  ]);
+  if (board && !board.ok) throw new Response(board.failure.message, { status: board.failure.status });
+  const standings = board?.ok ? await readStandings(api, board.data.id, new URL(request.url).searchParams.get('periodKey')) : null;
+  return {
+    id,
+    draft: draftOf(board?.ok ? board.data : null),
+    programs: KINDS.flatMap((kind, i) => {
+      const list = programs[i];
+      return list?.ok ? list.data.map((p) => ({ kind, id: p.id, name: String(p.name) })) : [];
+    }),
+    standings,
+  };
+};
+
+/** The editor's field each core field is shown on. */
+const FIELD_OF: Record<string, keyof LeaderboardDraft> = { linkedSchemaSlug: 'program', linkedSchemaRecordId: 'program' };
+
+const labelsOf = (m: Messages['editors']): Record<keyof LeaderboardDraft, string> => ({
+  name: m.name.label,
+  description: m.description.label,
+  status: m.status.label,
+  program: m.leaderboard.program.label,
+  rankBy: m.leaderboard.rankBy.label,
+  size: m.leaderboard.size.label,
+  displayName: m.leaderboard.displayName.label,
+  eudTitle: m.leaderboard.shopperTitle.label,
+  eudDescription: m.leaderboard.shopperDescription.label,
+});
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<LeaderboardDraft> | Response> => {
+  const { api } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  if (input.intent === 'delete' && id) {
+    const removed = await removeRecord(api, 'leaderboard', id);
+    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    return redirect('/app/r/leaderboard');
+  }
+  const d = objectOf(input.draft);
+  if (input.intent !== 'save' || typeof d.program !== 'string')
+    throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
+  const [kind = '', programId = ''] = d.program.split(':');
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const optional = (key: string) => text(key).trim() || null;
+  const body = {
+    name: text('name').trim(),
+    description: optional('description'),
+    status: text('status') as Status,
+    ...(isKind(kind) ? { linkedSchemaSlug: kind, linkedSchemaRecordId: programId } : {}),
+    rankBy: text('rankBy') as RankBy,
+    size: Number(text('size')),
+    displayName: text('displayName') as DisplayName,
+    eudTitle: optional('eudTitle'),
+    eudDescription: optional('eudDescription'),
+  };
+  const saved = id
+    ? await updateRecord(api, 'leaderboard', id, body)
+    : await createRecord(api, 'leaderboard', {
+        ...body,
+        linkedSchemaSlug: isKind(kind) ? kind : 'streak',
+        linkedSchemaRecordId: programId,
+      });
+  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words), (f) => FIELD_OF[f] ?? f) };
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+};
+
+// A save answers with the board as the core now has it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+const urlOf = (id: string) => `/app/leaderboards/${id}`;
+
+export default function LeaderboardEditor() {
+  const { id, draft: initial, programs, standings } = useLoaderData<typeof loader>();
+  return <Editor key={id ?? 'new'} id={id} initial={initial} programs={programs} standings={standings} />;
+}
+
+function Editor({
+  id,
+  initial,
+  programs,
+  standings,
+}: {
+  id: string | null;
+  initial: LeaderboardDraft;
+  programs: { kind: Kind; id: string; name: string }[];
+  standings: ReturnType<typeof useLoaderData<typeof loader>>['standings'];
+}) {
+  const { editors: m } = useMessages();
+  const language = useAdminLanguage();
+  const submit = useSubmit();
+  const form = useEditorDraft(initial, id, urlOf);
+  const [deleting, setDeleting] = useState(false);
+  const { draft, errors } = form;
+  const labels = labelsOf(m);
+  const kind = draft.program.split(':')[0] ?? '';
+  const ranks = isKind(kind) ? RANKS_OF[kind] : [];
+  const save = () => {
+    const found: Record<string, string> = {};
+    if (!draft.name.trim()) found.name = format(m.refusals.required, { label: labels.name });
+    if (!draft.program) found.program = format(m.refusals.required, { label: labels.program });
+    if (form.check(found)) form.save();
+  };
+  const pickProgram = (value: string) => {
+    form.set('program', value);
+    const next = value.split(':')[0] ?? '';
+    if (isKind(next) && !RANKS_OF[next].includes(draft.rankBy)) form.set('rankBy', RANKS_OF[next][0]!);
+  };
+  const l = m.leaderboard;
+  return (
+    <EditorFrame
+      id="leaderboard-save-bar"
+      title={draft.name || initial.name || l.newTitle}
+      status={id ? initial.status : undefined}
+      backUrl="/app/r/leaderboard"
+      allFieldsUrl={id ? `/app/r/leaderboard/${id}` : undefined}
+      helpTopic="leaderboards"
+      dirty={form.dirty}
+      isNew={!id}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={save}
+      onDiscard={form.discard}
+      onDelete={id ? () => setDeleting(true) : undefined}
+    >
+      <ConfirmDelete
+        name={deleting ? initial.name : null}
+        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
+        onClose={() => setDeleting(false)}
+      />
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Card>
+            <FormLayout>
+              <TextField
+                label={labels.name}
+                helpText={m.name.help}
+                autoComplete="off"
+                value={draft.name}
+                onChange={(v) => form.set('name', v)}
+                error={errors.name}
+                maxLength={256}
+              />
+              <Select
+                label={labels.program}
+                helpText={l.program.help}
+                options={programs.map((p) => ({ label: `${p.name} (${l.kinds[p.kind]})`, value: `${p.kind}:${p.id}` }))}
+                placeholder={programs.length ? ' ' : l.program.none}
+                value={draft.program}
+                onChange={pickProgram}
+                error={errors.program}
+              />
+              <Select
+                label={labels.status}
+                helpText={m.status.help}
+                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
+                value={draft.status}
+                onChange={(v) => form.set('status', v as Status)}
+                error={errors.status}
+              />
+              <TextField
+                label={labels.description}
+                helpText={m.description.help}
+                autoComplete="off"
+                multiline={2}
+                value={draft.description}
+                onChange={(v) => form.set('description', v)}
+                error={errors.description}
+              />
+            </FormLayout>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {l.sections.ranking}
+              </Text>
+              <FormLayout>
+                <Select
+                  label={labels.rankBy}
+                  options={(ranks.length ? ranks : [draft.rankBy]).map((r) => ({ label: l.rankBy.options[r], value: r }))}
+                  value={draft.rankBy}
+                  onChange={(v) => form.set('rankBy', v as RankBy)}
+                  error={errors.rankBy}
+                />
+                <TextField
+                  label={labels.size}
+                  helpText={l.size.help}
+                  type="number"
+                  min={1}
+                  max={100}
+                  autoComplete="off"
+                  value={draft.size}
+                  onChange={(v) => form.set('size', v)}
+                  error={errors.size}
+                />
+                <Select
+                  label={labels.displayName}
+                  options={(['first_name_initial', 'anonymous'] as const).map((d) => ({ label: l.displayName.options[d], value: d }))}
+                  value={draft.displayName}
+                  onChange={(v) => form.set('displayName', v as DisplayName)}
+                  error={errors.displayName}
+                />
+              </FormLayout>
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {l.sections.shopper}
+              </Text>
+              <FormLayout>
+                <TextField
+                  label={labels.eudTitle}
+                  helpText={l.shopperTitle.help}
+                  autoComplete="off"
+                  value={draft.eudTitle}
+                  onChange={(v) => form.set('eudTitle', v)}
+                  error={errors.eudTitle}
+                />
+                <TextField
+                  label={labels.eudDescription}
+                  helpText={l.shopperDescription.help}
+                  autoComplete="off"
+                  multiline={2}
+                  value={draft.eudDescription}
+                  onChange={(v) => form.set('eudDescription', v)}
+                  error={errors.eudDescription}
+                />
+              </FormLayout>
+            </BlockStack>
+          </Card>
+          {standings ? <Standings result={standings} /> : null}
+        </BlockStack>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}

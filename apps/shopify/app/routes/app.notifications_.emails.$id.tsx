@@ -1,0 +1,295 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
+import { BlockStack, Button, Card, FormLayout, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
+import { EVENT_GROUPS, type EventCode, isEventCode } from '../admin/events';
+import { refusalInWords } from '../admin/refusals';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { EditorFrame } from '../components/EditorFrame';
+import { EmailPreview } from '../components/EmailPreview';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+
+/** An email template in the merchant's words: subject, message with the details it may insert, header and footer by name, the core's preview. */
+
+type Template = RecordOf<'email_template'>;
+type Status = NonNullable<Template['status']>;
+
+export interface EmailDraft {
+  name: string;
+  status: Status;
+  sampleEventCode: EventCode;
+  subject: string;
+  htmlContent: string;
+  emailHeaderId: string;
+  emailFooterId: string;
+}
+
+/** The details a message may insert (CONTRACT §11), each worded in i18n `editors.email.variables.list`. */
+const VARIABLES: { key: keyof Messages['editors']['email']['variables']['list']; text: string }[] = [
+  { key: 'firstName', text: '{{$account_user.firstName}}' },
+  { key: 'lastName', text: '{{$account_user.lastName}}' },
+  { key: 'shopName', text: '{{$account.name}}' },
+  { key: 'current', text: '{{$helpers.currentProgressValue}}' },
+  { key: 'target', text: '{{$helpers.completionTargetValue}}' },
+  { key: 'remaining', text: '{{$helpers.remainingValue}}' },
+  { key: 'period', text: '{{$helpers.periodText}}' },
+  { key: 'validTill', text: '{{$helpers.rewardValidTill}}' },
+  { key: 'unsubscribe', text: '{{$helpers.unsubscribeUrl}}' },
+  { key: 'header', text: '{{>header}}' },
+  { key: 'footer', text: '{{>footer}}' },
+];
+
+const draftOf = (t: Template | null): EmailDraft => ({
+  name: t?.name ?? '',
+  status: t?.status ?? 'live',
+  sampleEventCode: t && isEventCode(t.sampleEventCode) ? t.sampleEventCode : 'streak_progress_milestone_completed',
+  subject: t?.subject ?? '',
+  htmlContent: t?.htmlContent ?? '',
+  emailHeaderId: t?.emailHeaderId ?? '',
+  emailFooterId: t?.emailFooterId ?? '',
+});
+
+type Named = { id: string; name: string };
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { api } = await authenticateShop(request);
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  const query = { limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' as const }] };
+  const [template, headers, footers] = await Promise.all([
+    id ? records(api, 'email_template').get(id) : null,
+    records(api, 'email_header').list(query),
+    records(api, 'email_footer').list(query),
+  ]);
+  if (template && !template.ok) throw new Response(template.failure.message, { status: template.failure.status });
+  const named = (list: typeof headers): Named[] => (list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name) })) : []);
+  return { id, draft: draftOf(template?.ok ? template.data : null), headers: named(headers), footers: named(footers) };
+};
+
+const labelsOf = (m: Messages['editors']): Record<keyof EmailDraft, string> => ({
+  name: m.name.label,
+  status: m.status.label,
+  sampleEventCode: m.email.sample.label,
+  subject: m.email.subject.label,
+  htmlContent: m.email.body.label,
+  emailHeaderId: m.email.header.label,
+  emailFooterId: m.email.footer.label,
+});
+
+type PreviewAnswer = { preview: Preview };
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<EmailDraft> | PreviewAnswer | Response> => {
+  const { api } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const language = claimedLanguage(input.language, request);
+  const words = ADMIN_MESSAGES[language].editors;
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  if (input.intent === 'preview' && id) return { preview: await renderEmailPreview(api, id, language) };
+  if (input.intent === 'delete' && id) {
+    const removed = await removeRecord(api, 'email_template', id);
+    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    return redirect('/app/r/email_template');
+  }
+  const d = objectOf(input.draft);
+  if (input.intent !== 'save' || !isEventCode(d.sampleEventCode))
+    throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const body = {
+    name: text('name').trim(),
+    status: text('status') as Status,
+    sampleEventCode: d.sampleEventCode,
+    subject: text('subject'),
+    htmlContent: text('htmlContent'),
+    emailHeaderId: text('emailHeaderId') || null,
+    emailFooterId: text('emailFooterId') || null,
+  };
+  const saved = id ? await updateRecord(api, 'email_template', id, body) : await createRecord(api, 'email_template', body);
+  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words)) };
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+};
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+const urlOf = (id: string) => `/app/notifications/emails/${id}`;
+const BODY_ID = 'email-body';
+
+export default function EmailEditorPage() {
+  const { id, draft, headers, footers } = useLoaderData<typeof loader>();
+  return <EmailEditor key={id ?? 'new'} id={id} initial={draft} headers={headers} footers={footers} />;
+}
+
+function EmailEditor({ id, initial, headers, footers }: { id: string | null; initial: EmailDraft; headers: Named[]; footers: Named[] }) {
+  const { editors: m } = useMessages();
+  const language = useAdminLanguage();
+  const submit = useSubmit();
+  const form = useEditorDraft(initial, id, urlOf);
+  const previewer = useFetcher<PreviewAnswer>();
+  const [deleting, setDeleting] = useState(false);
+  const { draft, errors } = form;
+  const labels = labelsOf(m);
+  const e = m.email;
+
+  // The preview is the core's rendering of the saved template: asked on load and after each save.
+  const { submit: askPreview } = previewer;
+  const saved = form.answer?.ok ? form.answer : null;
+  useEffect(() => {
+    if (id) askPreview({ intent: 'preview', language }, { method: 'post', encType: 'application/json' });
+  }, [id, saved, language, askPreview]);
+
+  const insert = (text: string) => {
+    // At the cursor of the message, else at its end.
+    const area = document.getElementById(BODY_ID);
+    const at = area instanceof HTMLTextAreaElement ? area.selectionStart : draft.htmlContent.length;
+    form.set('htmlContent', draft.htmlContent.slice(0, at) + text + draft.htmlContent.slice(at));
+  };
+  const save = () => {
+    const found: Record<string, string> = {};
+    for (const key of ['name', 'subject', 'htmlContent'] as const)
+      if (!draft[key].trim()) found[key] = format(m.refusals.required, { label: labels[key] });
+    if (form.check(found)) form.save();
+  };
+  const pick = (list: Named[], none: string) => [{ label: none, value: '' }, ...list.map((x) => ({ label: x.name, value: x.id }))];
+
+  return (
+    <EditorFrame
+      id="email-save-bar"
+      title={draft.name || initial.name || e.newTitle}
+      status={id ? initial.status : undefined}
+      backUrl="/app/r/email_template"
+      allFieldsUrl={id ? `/app/r/email_template/${id}` : undefined}
+      helpTopic="emails"
+      dirty={form.dirty}
+      isNew={!id}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={save}
+      onDiscard={form.discard}
+      onDelete={id ? () => setDeleting(true) : undefined}
+    >
+      <ConfirmDelete
+        name={deleting ? initial.name : null}
+        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
+        onClose={() => setDeleting(false)}
+      />
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Card>
+            <FormLayout>
+              <TextField
+                label={labels.name}
+                helpText={m.name.help}
+                autoComplete="off"
+                value={draft.name}
+                onChange={(v) => form.set('name', v)}
+                error={errors.name}
+                maxLength={256}
+              />
+              <Select
+                label={labels.status}
+                helpText={m.status.help}
+                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
+                value={draft.status}
+                onChange={(v) => form.set('status', v as Status)}
+                error={errors.status}
+              />
+              <TextField
+                label={labels.subject}
+                autoComplete="off"
+                value={draft.subject}
+                onChange={(v) => form.set('subject', v)}
+                error={errors.subject}
+                maxLength={256}
+              />
+              <TextField
+                id={BODY_ID}
+                label={labels.htmlContent}
+                helpText={e.body.help}
+                autoComplete="off"
+                multiline={10}
+                monospaced
+                value={draft.htmlContent}
+                onChange={(v) => form.set('htmlContent', v)}
+                error={errors.htmlContent}
+              />
+              <FormLayout.Group>
+                <Select
+                  label={labels.emailHeaderId}
+                  helpText={e.header.help}
+                  options={pick(headers, e.header.none)}
+                  value={draft.emailHeaderId}
+                  onChange={(v) => form.set('emailHeaderId', v)}
+                  error={errors.emailHeaderId}
+                />
+                <Select
+                  label={labels.emailFooterId}
+                  helpText={e.footer.help}
+                  options={pick(footers, e.footer.none)}
+                  value={draft.emailFooterId}
+                  onChange={(v) => form.set('emailFooterId', v)}
+                  error={errors.emailFooterId}
+                />
+              </FormLayout.Group>
+              <Select
+                label={labels.sampleEventCode}
+                helpText={e.sample.help}
+                options={EVENT_GROUPS.map((g) => ({
+                  title: m.rule.events.groups[g.key],
+                  options: g.codes.map((code) => ({ label: m.events[code].name, value: code })),
+                }))}
+                value={draft.sampleEventCode}
+                onChange={(v) => isEventCode(v) && form.set('sampleEventCode', v)}
+                error={errors.sampleEventCode}
+              />
+            </FormLayout>
+          </Card>
+          <Card>
+            <section aria-label={e.variables.title}>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {e.variables.title}
+                </Text>
+                {VARIABLES.map((v) => (
+                  <InlineStack key={v.key} align="space-between" blockAlign="center">
+                    <Text as="span">{e.variables.list[v.key]}</Text>
+                    <Button
+                      size="slim"
+                      accessibilityLabel={`${e.variables.insert}: ${e.variables.list[v.key]}`}
+                      onClick={() => insert(v.text)}
+                    >
+                      {e.variables.insert}
+                    </Button>
+                  </InlineStack>
+                ))}
+              </BlockStack>
+            </section>
+          </Card>
+        </BlockStack>
+      </Layout.Section>
+      <Layout.Section variant="oneThird">
+        <Card>
+          <section aria-label={e.preview.title}>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {e.preview.title}
+              </Text>
+              <Text as="p" tone="subdued">
+                {e.preview.help}
+              </Text>
+              {!id ? (
+                <Text as="p">{e.preview.unsaved}</Text>
+              ) : previewer.data ? (
+                <EmailPreview preview={previewer.data.preview} words={{ ...e.preview, frame: e.preview.title }} />
+              ) : null}
+            </BlockStack>
+          </section>
+        </Card>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}

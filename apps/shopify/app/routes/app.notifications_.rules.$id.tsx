@@ -1,0 +1,299 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
+import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
+import { EVENT_GROUPS, isEventCode, type EventCode } from '../admin/events';
+import { refusalInWords } from '../admin/refusals';
+import { ConfirmDelete } from '../components/ConfirmDelete';
+import { EditorFrame } from '../components/EditorFrame';
+import { EmailPreview } from '../components/EmailPreview';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+
+/** A notification rule in the merchant's words: moments picked from a list, the channel, connection and message by name, and a preview. */
+
+type Rule = RecordOf<'notification'>;
+type Provider = NonNullable<Rule['integrationProvider']>;
+type Status = NonNullable<Rule['status']>;
+
+/** Each channel's connection resource and message resource (CONTRACT §6 notification). */
+const CHANNELS = {
+  service_email: { integration: 'service_email', template: 'email_template' },
+  push_cloud_messaging: { integration: 'push_cloud_messaging', template: 'push_notification_template' },
+  cloud_sms: { integration: 'cloud_sms', template: 'sms_template' },
+  cloud_chat: { integration: 'cloud_chat', template: 'chat_message_template' },
+} as const satisfies Record<Provider, { integration: string; template: string }>;
+const PROVIDERS = Object.keys(CHANNELS) as Provider[];
+const isProvider = (value: unknown): value is Provider => typeof value === 'string' && Object.hasOwn(CHANNELS, value);
+
+export interface RuleDraft {
+  name: string;
+  description: string;
+  status: Status;
+  eventCodes: EventCode[];
+  integrationProvider: Provider;
+  integrationId: string;
+  templateId: string;
+}
+
+const draftOf = (rule: Rule | null): RuleDraft => ({
+  name: rule?.name ?? '',
+  description: rule?.description ?? '',
+  status: rule?.status ?? 'draft',
+  eventCodes: (rule?.eventCodes ?? []).filter(isEventCode),
+  integrationProvider: rule?.integrationProvider ?? 'service_email',
+  integrationId: rule?.integrationId ?? '',
+  templateId: rule?.templateId ?? '',
+});
+
+type Named = { id: string; name: string };
+const named = (list: { ok: true; data: Record<string, unknown>[] } | { ok: false }): Named[] =>
+  list.ok ? list.data.map((r) => ({ id: String(r.id), name: String(r.name ?? r.templateName ?? '') })) : [];
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const { api } = await authenticateShop(request);
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  const query = { limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' as const }] };
+  const [rule, ...lists] = await Promise.all([
+    id ? records(api, 'notification').get(id) : null,
+    ...PROVIDERS.flatMap((p) => [records(api, CHANNELS[p].integration).list(query), records(api, CHANNELS[p].template).list(query)]),
+  ]);
+  if (rule && !rule.ok) throw new Response(rule.failure.message, { status: rule.failure.status });
+  const choices = Object.fromEntries(
+    PROVIDERS.map((p, i) => [p, { integrations: named(lists[2 * i]!), templates: named(lists[2 * i + 1]!) }]),
+  ) as Record<Provider, { integrations: Named[]; templates: Named[] }>;
+  return { id, draft: draftOf(rule?.ok ? rule.data : null), choices };
+};
+
+const FIELD_OF = (field: string): keyof RuleDraft | undefined =>
+  field.startsWith('eventCodes') ? 'eventCodes' : (field as keyof RuleDraft);
+
+const labelsOf = (m: Messages['editors']): Record<keyof RuleDraft, string> => ({
+  name: m.name.label,
+  description: m.description.label,
+  status: m.status.label,
+  eventCodes: m.rule.events.label,
+  integrationProvider: m.rule.channel.label,
+  integrationId: m.rule.integration.label,
+  templateId: m.rule.template.label,
+});
+
+type PreviewAnswer = { preview: Preview };
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<RuleDraft> | PreviewAnswer | Response> => {
+  const { api } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const language = claimedLanguage(input.language, request);
+  const words = ADMIN_MESSAGES[language].editors;
+  const id = params.id && params.id !== 'new' ? params.id : null;
+  if (input.intent === 'preview' && typeof input.templateId === 'string') {
+    return { preview: await renderEmailPreview(api, input.templateId, language) };
+  }
+  if (input.intent === 'delete' && id) {
+    const removed = await removeRecord(api, 'notification', id);
+    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    return redirect('/app/r/notification');
+  }
+  const d = objectOf(input.draft);
+  if (input.intent !== 'save' || !isProvider(d.integrationProvider) || !Array.isArray(d.eventCodes))
+    throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const body = {
+    name: text('name').trim(),
+    description: text('description').trim() || null,
+    status: text('status') as Status,
+    eventCodes: d.eventCodes.filter(isEventCode),
+    integrationProvider: d.integrationProvider,
+    integrationId: text('integrationId'),
+    templateId: text('templateId'),
+  };
+  const saved = id ? await updateRecord(api, 'notification', id, body) : await createRecord(api, 'notification', body);
+  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words), FIELD_OF) };
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+};
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+const urlOf = (id: string) => `/app/notifications/rules/${id}`;
+
+export default function RuleEditorPage() {
+  const { id, draft, choices } = useLoaderData<typeof loader>();
+  return <RuleEditor key={id ?? 'new'} id={id} initial={draft} choices={choices} />;
+}
+
+function RuleEditor({
+  id,
+  initial,
+  choices,
+}: {
+  id: string | null;
+  initial: RuleDraft;
+  choices: Record<Provider, { integrations: Named[]; templates: Named[] }>;
+}) {
+  const { editors: m } = useMessages();
+  const language = useAdminLanguage();
+  const submit = useSubmit();
+  const form = useEditorDraft(initial, id, urlOf);
+  const previewer = useFetcher<PreviewAnswer>();
+  const [deleting, setDeleting] = useState(false);
+  const { draft, errors } = form;
+  const labels = labelsOf(m);
+  const r = m.rule;
+  const channel = choices[draft.integrationProvider];
+  const isEmail = draft.integrationProvider === 'service_email';
+
+  // The preview follows the picked email message (and the language it is read in).
+  const { submit: askPreview } = previewer;
+  useEffect(() => {
+    if (isEmail && draft.templateId)
+      askPreview({ intent: 'preview', templateId: draft.templateId, language }, { method: 'post', encType: 'application/json' });
+  }, [isEmail, draft.templateId, language, askPreview]);
+
+  const save = () => {
+    const found: Record<string, string> = {};
+    const required = (key: keyof RuleDraft, empty: boolean) => {
+      if (empty) found[key] = format(m.refusals.required, { label: labels[key] });
+    };
+    required('name', !draft.name.trim());
+    required('eventCodes', !draft.eventCodes.length);
+    required('integrationId', !draft.integrationId);
+    required('templateId', !draft.templateId);
+    if (form.check(found)) form.save();
+  };
+  const pickChannel = (value: string) => {
+    if (!isProvider(value)) return;
+    form.set('integrationProvider', value);
+    form.set('integrationId', '');
+    form.set('templateId', '');
+  };
+  const options = (list: Named[], none: string) =>
+    list.length ? [{ label: '', value: '' }, ...list.map((x) => ({ label: x.name, value: x.id }))] : [{ label: none, value: '' }];
+
+  return (
+    <EditorFrame
+      id="rule-save-bar"
+      title={draft.name || initial.name || r.newTitle}
+      status={id ? initial.status : undefined}
+      backUrl="/app/r/notification"
+      allFieldsUrl={id ? `/app/r/notification/${id}` : undefined}
+      helpTopic="notifications"
+      dirty={form.dirty}
+      isNew={!id}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={save}
+      onDiscard={form.discard}
+      onDelete={id ? () => setDeleting(true) : undefined}
+    >
+      <ConfirmDelete
+        name={deleting ? initial.name : null}
+        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
+        onClose={() => setDeleting(false)}
+      />
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Card>
+            <FormLayout>
+              <TextField
+                label={labels.name}
+                helpText={m.name.help}
+                autoComplete="off"
+                value={draft.name}
+                onChange={(v) => form.set('name', v)}
+                error={errors.name}
+                maxLength={256}
+              />
+              <Select
+                label={labels.status}
+                helpText={m.status.help}
+                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
+                value={draft.status}
+                onChange={(v) => form.set('status', v as Status)}
+                error={errors.status}
+              />
+            </FormLayout>
+          </Card>
+          <Card>
+            <section aria-label={labels.eventCodes}>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {labels.eventCodes}
+                </Text>
+                <Text as="p" tone="subdued">
+                  {r.events.help}
+                </Text>
+                {EVENT_GROUPS.map((group) => (
+                  <ChoiceList
+                    key={group.key}
+                    title={r.events.groups[group.key]}
+                    allowMultiple
+                    choices={group.codes.map((code) => ({ label: m.events[code].name, value: code, helpText: m.events[code].when }))}
+                    selected={draft.eventCodes.filter((c) => group.codes.includes(c))}
+                    onChange={(picked) =>
+                      form.set('eventCodes', [...draft.eventCodes.filter((c) => !group.codes.includes(c)), ...picked.filter(isEventCode)])
+                    }
+                  />
+                ))}
+                {errors.eventCodes ? <InlineError message={errors.eventCodes} fieldID="eventCodes" /> : null}
+              </BlockStack>
+            </section>
+          </Card>
+          <Card>
+            <FormLayout>
+              <Select
+                label={labels.integrationProvider}
+                options={PROVIDERS.map((p) => ({ label: r.channel.options[p], value: p }))}
+                value={draft.integrationProvider}
+                onChange={pickChannel}
+                error={errors.integrationProvider}
+              />
+              <Select
+                label={labels.integrationId}
+                helpText={r.integration.help}
+                options={options(channel.integrations, r.integration.none)}
+                value={draft.integrationId}
+                onChange={(v) => form.set('integrationId', v)}
+                error={errors.integrationId}
+              />
+              <Select
+                label={labels.templateId}
+                helpText={r.template.help}
+                options={options(channel.templates, r.template.none)}
+                value={draft.templateId}
+                onChange={(v) => form.set('templateId', v)}
+                error={errors.templateId}
+              />
+            </FormLayout>
+          </Card>
+        </BlockStack>
+      </Layout.Section>
+      <Layout.Section variant="oneThird">
+        <Card>
+          <section aria-label={r.preview.title}>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {r.preview.title}
+              </Text>
+              <Text as="p" tone="subdued">
+                {r.preview.help}
+              </Text>
+              {!isEmail ? (
+                <Text as="p">{r.preview.notEmail}</Text>
+              ) : !draft.templateId ? (
+                <Text as="p">{r.preview.empty}</Text>
+              ) : previewer.data ? (
+                <EmailPreview preview={previewer.data.preview} words={{ ...r.preview, frame: r.preview.title }} />
+              ) : null}
+            </BlockStack>
+          </section>
+        </Card>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}

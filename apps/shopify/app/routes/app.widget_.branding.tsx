@@ -1,0 +1,323 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
+import { Banner, BlockStack, Card, FormLayout, Layout, Page, Select, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { authenticateShop } from '../admin/authenticate.server';
+import {
+  ALIGNMENTS,
+  type Alignment,
+  type BrandingDraft,
+  brandingDraft,
+  brandingValues,
+  isBrandingDraft,
+  LAUNCHER_COLOURS,
+  LAUNCHER_FIELDS,
+  TEXTS,
+  THEME_COLOURS,
+  toHex,
+} from '../admin/branding';
+import { refusalInWords } from '../admin/refusals';
+import { syncWidgetMetafields } from '../admin/widget-metafields.server';
+import { EditorFrame } from '../components/EditorFrame';
+import { HelpFooter } from '../components/HelpFooter';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { config } from '../config.server';
+import { records, updateFromValues } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, type Messages } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+import { liveWidgetIds } from '../shopify/widget-metafields.server';
+
+/**
+ * The widget's branding in the merchant's words: colours, the launcher's place, offsets and label,
+ * and the texts, on the records the storefront shows (or those `?theme=`, `?floating_widget=`,
+ * `?template=` name), with the real widget previewed as they are edited.
+ */
+
+const SLUGS = ['theme', 'floating_widget', 'template'] as const;
+type Ids = Record<(typeof SLUGS)[number], string>;
+
+async function idsOf(request: Request, api: Parameters<typeof liveWidgetIds>[0]): Promise<Partial<Ids>> {
+  const asked = new URL(request.url).searchParams;
+  const live = await liveWidgetIds(api);
+  const pick = (slug: keyof Ids, fallback: string | null) => asked.get(slug) ?? fallback ?? undefined;
+  return {
+    theme: pick('theme', live.themeId),
+    floating_widget: pick('floating_widget', live.floatingWidgetId),
+    template: pick('template', live.templateId),
+  };
+}
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { api, account } = await authenticateShop(request);
+  const ids = await idsOf(request, api);
+  if (!ids.theme || !ids.floating_widget || !ids.template) return { ready: false as const };
+  const [theme, launcher, template] = await Promise.all([
+    records(api, 'theme').get(ids.theme),
+    records(api, 'floating_widget').get(ids.floating_widget),
+    records(api, 'template').get(ids.template),
+  ]);
+  for (const found of [theme, launcher, template])
+    if (!found.ok) throw new Response(found.failure.message, { status: found.failure.status });
+  if (!theme.ok || !launcher.ok || !template.ok) return { ready: false as const };
+  return {
+    ready: true as const,
+    ids: { theme: theme.data.id, floating_widget: launcher.data.id, template: template.data.id },
+    draft: brandingDraft(theme.data, launcher.data, template.data),
+    names: { theme: theme.data.name, floating_widget: launcher.data.name, template: template.data.name },
+    accountId: account.accountId,
+    baseUrl: config.corePublicUrl,
+  };
+};
+
+const labelsOf = (m: Messages['editors']['branding']): Record<keyof BrandingDraft, string> => ({
+  ...m.colours,
+  ...m.texts,
+  fontFamily: m.font.label,
+  borderRadius: m.corners.label,
+  launcherTitle: m.launcher.label.label,
+  alignment: m.launcher.position.label,
+  offsetX: m.launcher.offsetX.label,
+  offsetY: m.launcher.offsetY.label,
+  launcherFontSize: m.launcher.fontSize.label,
+});
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<BrandingDraft>> => {
+  const { api, admin, session } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const ids = objectOf(input.ids);
+  if (input.intent !== 'save' || !isBrandingDraft(input.draft) || !SLUGS.every((s) => typeof ids[s] === 'string'))
+    throw new Response('The body must be {"intent": "save", "draft": {…}, "ids": {"theme", "floating_widget", "template"}}.', {
+      status: 400,
+    });
+  const values = brandingValues(input.draft);
+  const labels = labelsOf(words.branding);
+  const fieldErrors: Record<string, string> = {};
+  const messages: string[] = [];
+  const saved: Record<string, Record<string, unknown>> = {};
+  for (const slug of SLUGS) {
+    const result = await updateFromValues(api, slug, String(ids[slug]), values[slug]);
+    if (result.ok) {
+      saved[slug] = result.data;
+      continue;
+    }
+    const fieldOf = (f: string) => (slug === 'floating_widget' ? LAUNCHER_FIELDS[f] : f);
+    const colours = Object.fromEntries([...THEME_COLOURS, ...Object.keys(LAUNCHER_COLOURS)].map((k) => [k, words.branding.colourRefused]));
+    const refusal = refusalInWords(result.failure, words.refusals, labels, fieldOf, colours);
+    Object.assign(fieldErrors, refusal.fieldErrors);
+    messages.push(refusal.message);
+  }
+  if (messages.length) return { ok: false, refusal: { message: messages.join(' '), fieldErrors } };
+  // A record the storefront shows may now be another (e.g. one paused elsewhere since): the embed follows.
+  await syncWidgetMetafields(session.shop, admin, api);
+  return { ok: true, id: String(ids.theme), draft: brandingDraft(saved.theme!, saved.floating_widget!, saved.template!) };
+};
+
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+export default function BrandingPage() {
+  const data = useLoaderData<typeof loader>();
+  const { editors } = useMessages();
+  if (!data.ready) {
+    return (
+      <Page title={editors.branding.title} backAction={{ url: '/app/widget' }}>
+        <BlockStack gap="400">
+          <Banner tone="warning" title={editors.branding.missing} action={{ content: editors.branding.title, url: '/app' }} />
+          <HelpFooter topic="widget" />
+        </BlockStack>
+      </Page>
+    );
+  }
+  return <BrandingEditor key={JSON.stringify(data.ids)} {...data} />;
+}
+
+/**
+ * The preview frame's document: the real widget from the core, whose reads of the three records get
+ * the draft's values laid over the stored ones, opened as a guest would open it.
+ */
+function previewDocument(baseUrl: string, accountId: string, ids: Ids, draft: BrandingDraft, note: string, languageCode: string): string {
+  const init = { baseUrl, accountId, languageCode, templateId: ids.template, themeId: ids.theme, floatingWidgetId: ids.floating_widget };
+  const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+  const script = `(() => {
+  const ids = ${json(ids)};
+  const overlay = ${json(brandingValues(draft))};
+  const read = window.fetch.bind(window);
+  window.fetch = async (input, init) => {
+    const response = await read(input, init);
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const found = /\\/schema\\/(theme|floating_widget|template)\\/record\\/([^/]+)$/.exec(url.pathname);
+    if (!found || !response.ok || decodeURIComponent(found[2]) !== ids[found[1]]) return response;
+    const body = await response.json();
+    const values = Object.fromEntries(Object.entries(overlay[found[1]]).filter(([, v]) => v !== null && v !== ''));
+    return new Response(JSON.stringify({ ...body, data: { ...body.data, ...values } }), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  window.LoyaltyWidget = { q: [], init: function () { this.q.push(arguments); } };
+  LoyaltyWidget.init(${json(init)});
+  // Opened, so the texts and colours inside show too.
+  const open = setInterval(() => {
+    const button = [...document.body.children].map((el) => el.shadowRoot?.querySelector('.lw-launcher')).find(Boolean);
+    if (button) { clearInterval(open); button.click(); }
+  }, 100);
+})();`;
+  return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}header{height:64px;background:#1a1c1e;color:#fff;display:flex;align-items:center;padding:0 16px}</style></head><body><header>${escapeHtml(note)}</header><script>${script}</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** How long the preview waits after the last keystroke before it reloads the widget. */
+const PREVIEW_DELAY_MS = 400;
+
+function BrandingEditor({
+  ids,
+  draft: initial,
+  accountId,
+  baseUrl,
+}: {
+  ids: Ids;
+  draft: BrandingDraft;
+  accountId: string;
+  baseUrl: string;
+}) {
+  const { editors } = useMessages();
+  const m = editors.branding;
+  const language = useAdminLanguage();
+  const form = useEditorDraft(initial, ids.theme, () => '/app/widget/branding');
+  const { draft, errors } = form;
+  const labels = labelsOf(m);
+  const [shown, setShown] = useState(initial);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(draft), PREVIEW_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft]);
+
+  const text = (key: keyof BrandingDraft, help?: string, type: 'text' | 'number' = 'text') => (
+    <TextField
+      key={key}
+      label={labels[key]}
+      helpText={help}
+      type={type}
+      autoComplete="off"
+      value={draft[key]}
+      onChange={(v) => form.set(key, v)}
+      error={errors[key]}
+    />
+  );
+  const colour = (key: keyof BrandingDraft) => (
+    <TextField
+      key={key}
+      label={labels[key]}
+      helpText={m.colourHelp}
+      autoComplete="off"
+      value={draft[key]}
+      onChange={(v) => form.set(key, v)}
+      error={errors[key]}
+      connectedRight={
+        <input
+          type="color"
+          // The text field is the accessible control; the swatch is a mouse shortcut to the same value.
+          aria-hidden
+          tabIndex={-1}
+          value={/^#[0-9a-f]{6}$/i.test(toHex(draft[key])) ? toHex(draft[key]) : '#000000'}
+          onChange={(event) => form.set(key, event.target.value)}
+          style={{ width: 44, height: 36, border: 0, padding: 0, background: 'none' }}
+        />
+      }
+    />
+  );
+  return (
+    <EditorFrame
+      id="branding-save-bar"
+      title={m.title}
+      backUrl="/app/widget"
+      allFieldsUrl={`/app/r/theme/${ids.theme}`}
+      helpTopic="widget"
+      dirty={form.dirty}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={() => form.save({ ids })}
+      onDiscard={form.discard}
+    >
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Text as="p" tone="subdued">
+            {m.help}
+          </Text>
+          <Card>
+            <section aria-label={m.sections.colours}>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {m.sections.colours}
+                </Text>
+                <FormLayout>
+                  <FormLayout.Group>{THEME_COLOURS.slice(0, 3).map(colour)}</FormLayout.Group>
+                  <FormLayout.Group>{THEME_COLOURS.slice(3).map(colour)}</FormLayout.Group>
+                  <FormLayout.Group>
+                    {text('fontFamily', m.font.help)}
+                    {text('borderRadius', m.corners.help, 'number')}
+                  </FormLayout.Group>
+                </FormLayout>
+              </BlockStack>
+            </section>
+          </Card>
+          <Card>
+            <section aria-label={m.sections.launcher}>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {m.sections.launcher}
+                </Text>
+                <FormLayout>
+                  {text('launcherTitle', m.launcher.label.help)}
+                  <Select
+                    label={labels.alignment}
+                    options={ALIGNMENTS.map((a) => ({ label: m.launcher.position.options[a], value: a }))}
+                    value={draft.alignment}
+                    onChange={(v) => form.set('alignment', v as Alignment)}
+                    error={errors.alignment}
+                  />
+                  <FormLayout.Group>
+                    {text('offsetX', m.launcher.offsetX.help, 'number')}
+                    {text('offsetY', m.launcher.offsetY.help, 'number')}
+                    {text('launcherFontSize', m.launcher.fontSize.help, 'number')}
+                  </FormLayout.Group>
+                  <FormLayout.Group>{(Object.keys(LAUNCHER_COLOURS) as (keyof typeof LAUNCHER_COLOURS)[]).map(colour)}</FormLayout.Group>
+                </FormLayout>
+              </BlockStack>
+            </section>
+          </Card>
+          <Card>
+            <section aria-label={m.sections.texts}>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {m.sections.texts}
+                </Text>
+                <FormLayout>
+                  {[0, 2, 4, 6, 8].map((at) => (
+                    <FormLayout.Group key={at}>{TEXTS.slice(at, at + 2).map((key) => text(key))}</FormLayout.Group>
+                  ))}
+                </FormLayout>
+              </BlockStack>
+            </section>
+          </Card>
+        </BlockStack>
+      </Layout.Section>
+      <Layout.Section variant="oneThird">
+        <Card>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              {m.preview.title}
+            </Text>
+            <iframe
+              title={m.preview.frameTitle}
+              data-testid="branding-preview"
+              lang={language}
+              srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language)}
+              style={{ width: '100%', height: 640, border: '1px solid #e1e3e5', borderRadius: 8 }}
+            />
+          </BlockStack>
+        </Card>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}

@@ -1,0 +1,335 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../core/test/support/harness';
+import { type AdminApp, startAdminApp } from './support/admin';
+import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { creatorFor } from './support/programs';
+import { TEST_SHOP } from './support/stack';
+
+/**
+ * The merchant-worded editors in Chromium (production build, real core): each creates and changes
+ * its record, shows the core's refusals in words on their fields in English and German, and offers
+ * the generic "All fields" page only from its Advanced menu.
+ */
+let admin: AdminApp;
+let api: Client;
+const created = creatorFor(() => api);
+let streak: { id: string };
+let letter: { id: string };
+
+/** The branding preview is the real widget, which the core serves from its build. */
+const WIDGET = fileURLToPath(new URL('../../../packages/widget/', import.meta.url));
+
+beforeAll(async () => {
+  if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
+  admin = await startAdminApp(async (installed) => {
+    const account = (await installed.app.shops.find(TEST_SHOP))!;
+    api = installed.core.anon.with({ 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+    streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live' });
+    await created('/schema/challenge/record', { name: 'Spend 200', status: 'live', completionTargetValue: 200 });
+    await created('/schema/theme/record', { name: 'Shop theme' });
+    await created('/schema/floating_widget/record', { name: 'Shop launcher', description: 'd', eudTitle: 'Rewards' });
+    await created('/schema/template/record', { name: 'Shop texts', loggedOutTitle: 'Join our club' });
+    await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
+    letter = await created('/schema/email_template/record', {
+      name: 'Milestone mail',
+      status: 'live',
+      sampleEventCode: 'streak_progress_milestone_completed',
+      subject: 'Well done {{$account_user.firstName}}: {{$event_log.payload.streakLog.streak.eudTitle}}',
+      htmlContent: '<p>Hello {{$account_user.firstName}}, one more {{$helpers.periodText}} to go.</p>',
+    });
+    await created('/schema/email_template/record', {
+      name: 'Paused mail',
+      status: 'paused',
+      sampleEventCode: 'streak_progress_completed',
+      subject: 'Done',
+      htmlContent: '<p>Done</p>',
+    });
+  });
+  await admin.browser.page.addInitScript(APP_BRIDGE_UI);
+}, 120_000);
+
+afterAll(() => admin?.close());
+
+const page = () => admin.browser.page;
+const saveBar = () => page().locator('ui-save-bar');
+const saveBarHidden = () => page().locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
+const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+const save = () =>
+  page()
+    .getByRole('button', { name: /^(Save|Speichern)$/ })
+    .first()
+    .click();
+/** The error Polaris shows under a field, found by the field's label. */
+const fieldError = async (label: string) => {
+  const input = page().getByLabel(label, { exact: true });
+  const described = await input.getAttribute('aria-describedby');
+  const ids = (described ?? '').split(' ').filter((id) => id.endsWith('Error'));
+  return ids.length ? page().locator(`[id="${ids[0]}"]`).innerText() : '';
+};
+
+describe('the leaderboard editor', () => {
+  let boardId: string;
+
+  it('creates a board in words: which program, how members are ranked and named', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/leaderboard');
+    await page().getByRole('link', { name: 'New leaderboard' }).first().click();
+    await page().waitForURL(/\/app\/leaderboards\/new/);
+    await page().getByLabel('Name', { exact: true }).fill('Longest runs');
+    await page().getByLabel('Program').selectOption({ label: 'Daily visit (Streak)' });
+    const ranks = await page().getByLabel('Rank members by').locator('option').allInnerTexts();
+    expect(ranks).toEqual(['Their current run (how many periods in a row right now)', 'Their best run ever']);
+    await page().getByLabel('Rank members by').selectOption({ label: 'Their best run ever' });
+    await page().getByLabel('How members are named').selectOption({ label: 'Anonymous (“Member 4821”, always the same for a member)' });
+    await page().getByLabel('Title shoppers see').fill('Top visitors');
+    await browser.shot('leaderboard-editor-new');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/leaderboards\/[0-9a-f-]{36}/);
+    boardId = /\/app\/leaderboards\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    expect(await toasts()).toContain('Created');
+    const board = (await api.get(`/schema/leaderboard/record/${boardId}`)).body.data;
+    expect(board).toMatchObject({
+      name: 'Longest runs',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      rankBy: 'longest_run',
+      displayName: 'anonymous',
+      eudTitle: 'Top visitors',
+      size: 10,
+    });
+  });
+
+  it('shows the core refusal on its field in words, then saves the change', async () => {
+    const { browser } = admin;
+    await browser.open(`/app/leaderboards/${boardId}`);
+    await page().getByLabel('Members shown').fill('500');
+    await save();
+    await page().getByText('Members shown can be at most 100.').waitFor();
+    expect(await fieldError('Members shown')).toBe('Members shown can be at most 100.');
+    await browser.shot('leaderboard-editor-refusal');
+    await page().getByLabel('Members shown').fill('5');
+    await save();
+    await saveBarHidden();
+    expect((await api.get(`/schema/leaderboard/record/${boardId}`)).body.data.size).toBe(5);
+
+    await browser.open(`/app/leaderboards/${boardId}?locale=de`);
+    await page().getByLabel('Angezeigte Mitglieder').fill('0');
+    await save();
+    await page().getByText('Angezeigte Mitglieder muss mindestens 1 sein.').waitFor();
+    await browser.shot('leaderboard-editor-refusal-de');
+  });
+
+  it('the list opens the editor; the generic page is in the Advanced menu only', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/leaderboard');
+    expect(await page().getByRole('link', { name: 'Longest runs' }).getAttribute('href')).toBe(`/app/leaderboards/${boardId}`);
+    await page().getByRole('link', { name: 'Longest runs' }).click();
+    await page().waitForURL(/\/app\/leaderboards\//);
+    await page().getByRole('button', { name: 'Advanced' }).click();
+    await page().getByRole('link', { name: 'All fields' }).click();
+    await page().waitForURL(new RegExp(`/app/r/leaderboard/${boardId}`));
+    await browser.open('/app/r/streak');
+    expect(await page().getByRole('link', { name: 'Daily visit' }).getAttribute('href')).toBe(`/app/programs/streak/${streak.id}`);
+  });
+});
+
+describe('the notification rule editor', () => {
+  let ruleId: string;
+  const subject = () => page().getByTestId('preview-subject').innerText();
+
+  it('creates a rule: moments picked from a list with a sentence each, channel, connection and message by name, a preview', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/notification');
+    await page().getByRole('link', { name: 'New notification rule' }).first().click();
+    await page().waitForURL(/\/app\/notifications\/rules\/new/);
+    await page().getByLabel('Name', { exact: true }).fill('Milestone mail rule');
+    await page().getByText('A member reaches a streak milestone.').waitFor();
+    await page().getByLabel('Streak: milestone reached').check();
+    await page().getByLabel('Status').selectOption('live');
+    expect(await page().getByLabel('Send as').locator('option').allInnerTexts()).toEqual([
+      'Email',
+      'Push notification',
+      'Text message (SMS)',
+      'Chat message',
+    ]);
+    await page().getByLabel('Send through').selectOption({ label: 'Shop mail' });
+    await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Milestone mail' });
+    await expect.poll(subject).toBe('Well done Alex: Weekly workout streak');
+    const body = page().frameLocator('[data-testid="email-preview"]');
+    await body.getByText('Hello Alex, one more week to go.').waitFor();
+    await browser.shot('rule-editor-new');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/notifications\/rules\/[0-9a-f-]{36}/);
+    ruleId = /rules\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    expect((await api.get(`/schema/notification/record/${ruleId}`)).body.data).toMatchObject({
+      name: 'Milestone mail rule',
+      status: 'live',
+      eventCodes: ['streak_progress_milestone_completed'],
+      integrationProvider: 'service_email',
+      templateId: letter.id,
+    });
+  });
+
+  it('previews in German, and shows a refusal on its field; then saves the change', async () => {
+    const { browser } = admin;
+    await browser.open(`/app/notifications/rules/${ruleId}?locale=de`);
+    await expect.poll(subject).toBe('Well done Alex: Wöchentliche Trainingsserie');
+    await page().frameLocator('[data-testid="email-preview"]').getByText('Hello Alex, one more Woche to go.').waitFor();
+    await page().getByText('Ein Mitglied erreicht einen Meilenstein einer Serie.').waitFor();
+    await browser.shot('rule-editor-de');
+    await page().getByLabel('Nachricht', { exact: true }).selectOption({ label: 'Paused mail' });
+    await save();
+    const refusal = 'Nachricht ist nicht aktiv. Aktiviere es zuerst oder speichere dies als Entwurf.';
+    await page().getByText(refusal).first().waitFor();
+    expect(await fieldError('Nachricht')).toBe(refusal);
+    await browser.shot('rule-editor-refusal-de');
+
+    await browser.open(`/app/notifications/rules/${ruleId}`);
+    await page().getByLabel('Streak: completed').check();
+    await save();
+    await saveBarHidden();
+    expect((await api.get(`/schema/notification/record/${ruleId}`)).body.data.eventCodes).toEqual([
+      'streak_progress_milestone_completed',
+      'streak_progress_completed',
+    ]);
+  });
+});
+
+describe('the email template editor', () => {
+  let templateId: string;
+  const preview = () => page().frameLocator('[data-testid="email-preview"]');
+
+  it('creates a template with a detail inserted from the list, and previews it as the core renders it', async () => {
+    const { browser } = admin;
+    await browser.open('/app/r/email_template');
+    await page().getByRole('link', { name: 'New email template' }).first().click();
+    await page().waitForURL(/\/app\/notifications\/emails\/new/);
+    await page().getByLabel('Name', { exact: true }).fill('Welcome mail');
+    await page().getByLabel('Subject').fill('Welcome to our rewards');
+    await page().getByLabel('Message', { exact: true }).fill('<p>Hi , thanks for joining.</p>');
+    // The detail goes where the cursor is: after "Hi".
+    await page()
+      .getByLabel('Message', { exact: true })
+      .evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(6, 6));
+    await page().getByRole('button', { name: 'Insert: The member’s first name' }).click();
+    expect(await page().getByLabel('Message', { exact: true }).inputValue()).toBe(
+      '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+    );
+    await page().getByText('Save the template to preview it.').waitFor();
+    await browser.shot('email-editor-new');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/notifications\/emails\/[0-9a-f-]{36}/);
+    templateId = /emails\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    await preview().getByText('Hi Alex, thanks for joining.').waitFor();
+    expect(await page().getByTestId('preview-subject').innerText()).toBe('Welcome to our rewards');
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({
+      name: 'Welcome mail',
+      subject: 'Welcome to our rewards',
+      htmlContent: '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+    });
+  });
+
+  it('a change shows in the preview once saved; a template the core refuses shows where, in words, in both languages', async () => {
+    const { browser } = admin;
+    await browser.open(`/app/notifications/emails/${templateId}`);
+    await page()
+      .getByLabel('Message', { exact: true })
+      .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
+    await save();
+    await saveBarHidden();
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await browser.shot('email-editor-preview');
+
+    await page().getByLabel('Message', { exact: true }).fill('<p>Hi</p>\n{{shout $account_user.firstName}}');
+    await save();
+    const refusal = 'Line 2, column 1 of Message: this detail does not exist. Use one from the list.';
+    await page().getByText(refusal).first().waitFor();
+    expect(await fieldError('Message')).toBe(refusal);
+    await browser.shot('email-editor-refusal');
+
+    await browser.open(`/app/notifications/emails/${templateId}?locale=de`);
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await page().getByLabel('Nachricht', { exact: true }).fill('{{#if}}x{{/if}}');
+    await save();
+    await expect.poll(() => fieldError('Nachricht')).toMatch(/^Zeile 1, Spalte 1 von Nachricht: /);
+    await browser.shot('email-editor-refusal-de');
+  });
+});
+
+describe('the branding editor', () => {
+  /** The launcher the real widget drew in the preview: its label, its place and the theme's main colour. */
+  const launcher = () =>
+    page().evaluate(() => {
+      const frame = document.querySelector<HTMLIFrameElement>('[data-testid="branding-preview"]');
+      const host = frame?.contentDocument?.querySelector('loyalty-widget');
+      const button = host?.shadowRoot?.querySelector<HTMLElement>('.lw-launcher');
+      const root = host?.shadowRoot?.querySelector<HTMLElement>('.lw-root');
+      if (!button || !root) return null;
+      return {
+        label: button.textContent?.trim(),
+        top: button.style.top,
+        left: button.style.left,
+        bottom: button.style.bottom,
+        primary: root.style.getPropertyValue('--lw-primary'),
+        panel: host!.shadowRoot!.textContent?.includes('Join our club') ?? false,
+      };
+    });
+
+  it("edits colours, the launcher's place and label, and texts, with the real widget previewing each change before the save", async () => {
+    const { browser } = admin;
+    await browser.open('/app/widget');
+    await page().getByRole('link', { name: 'Branding' }).first().click();
+    await page().waitForURL(/\/app\/widget\/branding/);
+    await expect
+      .poll(launcher, { timeout: 15_000 })
+      .toMatchObject({ label: 'Rewards', bottom: '20px', primary: 'rgba(124, 58, 237, 1)', panel: true });
+    expect(await page().getByLabel('Main colour', { exact: true }).inputValue()).toBe('#7c3aed');
+
+    await page().getByLabel('Position on the page').selectOption({ label: 'Top left' });
+    await page().getByLabel('Distance from the top or bottom').fill('90');
+    await page().getByLabel('Button label').fill('Rewards club');
+    await page().getByLabel('Main colour', { exact: true }).fill('#ff0000');
+    await page().getByLabel('Title for guests').fill('Welcome to the club');
+    await expect.poll(launcher, { timeout: 15_000 }).toMatchObject({
+      label: 'Rewards club',
+      top: '90px',
+      left: '20px',
+      primary: 'rgba(255, 0, 0, 1)',
+    });
+    await page().frameLocator('[data-testid="branding-preview"]').getByText('Welcome to the club').waitFor();
+    await browser.shot('branding-editor');
+    // Nothing is saved until the merchant saves.
+    const stored = async (slug: string) => (await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0];
+    expect((await stored('floating_widget')).alignment).toBe('bottom_right');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await saveBarHidden();
+    expect(await stored('floating_widget')).toMatchObject({ alignment: 'top_left', alignmentPositionY: 90, eudTitle: 'Rewards club' });
+    expect((await stored('theme')).primaryColor).toBe('rgba(255, 0, 0, 1)');
+    expect((await stored('template')).loggedOutTitle).toBe('Welcome to the club');
+  });
+
+  it('shows the core refusals on their fields in words, in English and German', async () => {
+    const { browser } = admin;
+    await browser.open('/app/widget/branding');
+    await page().getByLabel('Distance from the top or bottom').fill('5000');
+    await page().getByLabel('Main colour', { exact: true }).fill('very red');
+    await save();
+    await page().getByText('Distance from the top or bottom can be at most 2000.').first().waitFor();
+    expect(await fieldError('Distance from the top or bottom')).toBe('Distance from the top or bottom can be at most 2000.');
+    expect(await fieldError('Main colour')).toBe('Main colour must be a colour such as #7c3aed.');
+    await browser.shot('branding-editor-refusal');
+
+    await browser.open('/app/widget/branding?locale=de');
+    await page().getByLabel('Abstand nach oben oder unten').fill('5000');
+    await save();
+    await expect.poll(() => fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2000 sein.');
+    await browser.shot('branding-editor-de');
+  });
+});
