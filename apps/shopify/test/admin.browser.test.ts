@@ -438,6 +438,8 @@ describe('admin pages in Chromium', () => {
       await page.waitForURL(/\/app\/programs\/streak\//);
       await page.getByRole('button', { name: 'Erweitert' }).click();
       await page.getByRole('link', { name: 'Alle Felder' }).click();
+      // The program editor has a Milestones region too: wait until the generic page replaced it.
+      await page.waitForURL(/\/app\/r\/streak\//);
       const milestones = page.getByRole('region', { name: 'Meilensteine' });
       await milestones.waitFor();
       await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
