@@ -1,7 +1,8 @@
 import { SaveBar } from '@shopify/app-bridge-react';
 import { Badge, Banner, Layout, Page } from '@shopify/polaris';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useMessages } from '../i18n/context';
+import { ConfirmDelete } from './ConfirmDelete';
 import { type HelpTopic, HelpFooter } from './HelpFooter';
 
 export interface EditorFrameProps {
@@ -20,16 +21,19 @@ export interface EditorFrameProps {
   refused?: string;
   onSave(): void;
   onDiscard(): void;
-  onDelete?: () => void;
+  /** A saved record: Delete is offered, and asks with the record's name before `onConfirm`. */
+  deletion?: { name: string; onConfirm(): void };
   children: ReactNode;
 }
 
 /**
  * A merchant-worded editor's page: Save as the primary action and in the contextual save bar while
- * there are changes, the Advanced menu with the generic page, a refusal banner and the help link.
+ * there are changes, the Advanced menu with the generic page, Delete behind a confirmation, a refusal
+ * banner and the help link.
  */
 export function EditorFrame(props: EditorFrameProps) {
   const { editors, editor, common } = useMessages();
+  const [deleting, setDeleting] = useState(false);
   const m = editors.frame;
   return (
     <Page
@@ -43,7 +47,7 @@ export function EditorFrame(props: EditorFrameProps) {
       }
       backAction={{ url: props.backUrl }}
       primaryAction={{ content: m.save, onAction: props.onSave, loading: props.saving, disabled: !props.dirty && !props.isNew }}
-      secondaryActions={props.onDelete ? [{ content: common.delete, destructive: true, onAction: props.onDelete }] : []}
+      secondaryActions={props.deletion ? [{ content: common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
       actionGroups={props.allFieldsUrl ? [{ title: m.advanced, actions: [{ content: m.allFields, url: props.allFieldsUrl }] }] : []}
     >
       <SaveBar id={props.id} open={props.dirty} discardConfirmation>
@@ -54,6 +58,13 @@ export function EditorFrame(props: EditorFrameProps) {
           {m.discard}
         </button>
       </SaveBar>
+      {props.deletion ? (
+        <ConfirmDelete
+          name={deleting ? props.deletion.name : null}
+          onConfirm={props.deletion.onConfirm}
+          onClose={() => setDeleting(false)}
+        />
+      ) : null}
       <Layout>
         {props.refused ? (
           <Layout.Section>

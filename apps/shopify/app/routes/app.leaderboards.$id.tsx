@@ -1,11 +1,9 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-run/react';
 import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
-import { useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { readStandings } from '../admin/standings.server';
-import { ConfirmDelete } from '../components/ConfirmDelete';
 import { EditorFrame } from '../components/EditorFrame';
 import { Standings } from '../components/Standings';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -155,7 +153,6 @@ function Editor({
   const language = useAdminLanguage();
   const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
-  const [deleting, setDeleting] = useState(false);
   const { draft, errors } = form;
   const labels = labelsOf(m);
   const kind = draft.program.split(':')[0] ?? '';
@@ -186,13 +183,12 @@ function Editor({
       refused={form.refused}
       onSave={save}
       onDiscard={form.discard}
-      onDelete={id ? () => setDeleting(true) : undefined}
+      deletion={
+        id
+          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
+          : undefined
+      }
     >
-      <ConfirmDelete
-        name={deleting ? initial.name : null}
-        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
-        onClose={() => setDeleting(false)}
-      />
       <Layout.Section>
         <BlockStack gap="400">
           <Card>

@@ -1,12 +1,11 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
 import { BlockStack, Button, Card, FormLayout, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
 import { EVENT_GROUPS, type EventCode, isEventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
-import { ConfirmDelete } from '../components/ConfirmDelete';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -130,7 +129,6 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
   const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const previewer = useFetcher<PreviewAnswer>();
-  const [deleting, setDeleting] = useState(false);
   const { draft, errors } = form;
   const labels = labelsOf(m);
   const e = m.email;
@@ -170,13 +168,12 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
       refused={form.refused}
       onSave={save}
       onDiscard={form.discard}
-      onDelete={id ? () => setDeleting(true) : undefined}
+      deletion={
+        id
+          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
+          : undefined
+      }
     >
-      <ConfirmDelete
-        name={deleting ? initial.name : null}
-        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
-        onClose={() => setDeleting(false)}
-      />
       <Layout.Section>
         <BlockStack gap="400">
           <Card>

@@ -1,12 +1,11 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
 import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, Text, TextField } from '@shopify/polaris';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
 import { EVENT_GROUPS, isEventCode, type EventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
-import { ConfirmDelete } from '../components/ConfirmDelete';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -141,7 +140,6 @@ function RuleEditor({
   const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const previewer = useFetcher<PreviewAnswer>();
-  const [deleting, setDeleting] = useState(false);
   const { draft, errors } = form;
   const labels = labelsOf(m);
   const r = m.rule;
@@ -189,13 +187,12 @@ function RuleEditor({
       refused={form.refused}
       onSave={save}
       onDiscard={form.discard}
-      onDelete={id ? () => setDeleting(true) : undefined}
+      deletion={
+        id
+          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
+          : undefined
+      }
     >
-      <ConfirmDelete
-        name={deleting ? initial.name : null}
-        onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
-        onClose={() => setDeleting(false)}
-      />
       <Layout.Section>
         <BlockStack gap="400">
           <Card>
