@@ -394,6 +394,42 @@ if (shopifyAdmin) {
   );
 }
 
+const earnings = read('apps/shopify/bench/results/earnings.json');
+if (earnings) {
+  type Section = { first: number; p50: number; p95: number; max: number };
+  type Webhook = { without: number; withFacts: number; ratio: number };
+  const { sectionP95Ms, webhookRatio } = earnings.targets as { sectionP95Ms: number; webhookRatio: number };
+  const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const section = (label: string, s: Section, target: boolean) =>
+    row([label, ms(s.first), ms(s.p50), ms(s.p95), ms(s.max), target ? `<= ${sectionP95Ms}: ${met(s.p95 <= sectionP95Ms)}` : '']);
+  const webhook = (label: string, w: Webhook, target: boolean) =>
+    row([
+      label,
+      w.without.toFixed(3),
+      w.withFacts.toFixed(3),
+      w.ratio.toFixed(3),
+      target ? `<= ${webhookRatio}: ${met(w.ratio <= webhookRatio)}` : '',
+    ]);
+  sections.push(
+    '## What the program earns (`pnpm --filter @loyalty/shopify run bench:earnings`)',
+    `The dashboard's section (the app's own \`loadEarnings\` on its own pool: both periods, the chart's days, two holdouts) over one shop of ${earnings.orders} order facts, ${earnings.customers} customers and ${earnings.codes} issued codes; and an orders/paid webhook with the order's facts against the same webhook without them (a test order), one at a time in alternating blocks. ${ranAt(earnings)}`,
+    '',
+    row(['period', 'first load ms', 'p50 ms', 'p95 ms', 'max ms', 'target']),
+    row(['---', '---:', '---:', '---:', '---:', '---']),
+    section('30 days, beside the 30 before', earnings.month as Section, true),
+    section('90 days, beside the 90 before', earnings.quarter as Section, false),
+    '',
+    row(['orders/paid', 'without facts ms', 'with facts ms', 'ratio', 'target']),
+    row(['---', '---:', '---:', '---:', '---']),
+    webhook('the request to the production web role', earnings.webhook as Webhook, true),
+    ...(earnings.statement ? [webhook('its keeping statement alone', earnings.statement as Webhook, false)] : []),
+    '',
+    'Query plans of the 30-day section, `EXPLAIN (ANALYZE, BUFFERS)`:',
+    '',
+    ...(earnings.plans as string[]).flatMap((plan) => ['```', plan, '```', '']),
+  );
+}
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
 const out = [
   '# Benchmarks',

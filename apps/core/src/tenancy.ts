@@ -84,6 +84,8 @@ export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccou
           external_ref: input.externalRef ?? null,
         })
         .returning('*');
+      // Every account has its points setting from its creation (CONTRACT §19), off until the merchant turns it on.
+      await trx('points_setting').insert({ account_id: account!.id });
     }
     const pair = generateApiKeyPair();
     const name = `platform-${new Date().toISOString()}-${pair.apiKey.slice(-6)}`;

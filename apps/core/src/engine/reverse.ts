@@ -20,9 +20,10 @@ import { type Definition, definitionOf, lockAggregation, methodOf } from './inge
 import { nextMilestone } from './milestones.js';
 import { aggregateMission, failedMissionPatch } from './mission.js';
 import { storedFields } from './payloads.js';
+import { isTransaction, reverseRewardLogPoints } from './points.js';
 import { issueReward } from './rewards.js';
 import { requiredPeriod, settleMissed } from './streak.js';
-import type { LogKind, LogRow, ProgressRow, RewardSource, Tx } from './types.js';
+import { type LogKind, type LogRow, NeedsLock, type ProgressRow, type RewardSource, type Tx } from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
 
@@ -650,14 +651,20 @@ async function reconcileRewards(
     if (match) kept.add(match.id);
     else if (!storedIds.has(run)) fresh.push({ ...a, progressId: run });
   }
+  const toRevoke = logs.filter((l) => !kept.has(l.id));
+  // What revoked logs earned in points goes back with them (CONTRACT §19), which needs the attempt's
+  // own transaction: asked for before anything is revoked, and only when something is.
+  const locked = isTransaction(trx) ? trx : null;
+  if (toRevoke.length && !locked) throw new NeedsLock();
   const revoked: RewardLogRow[] = [];
-  for (const l of logs.filter((l) => !kept.has(l.id))) {
+  for (const l of toRevoke) {
     const [row] = await trx<RewardLogRow>('reward_log')
       .where({ account_id: account.id, id: l.id })
       .update({ reward_log_status: 'revoked', revoked_at: now, revoked_reason: reason, updated_at: now })
       .returning('*');
     revoked.push(row!);
   }
+  if (locked) await reverseRewardLogPoints(locked, tx.records, tx.ctx, account.id, revoked);
   const issuing: Tx = { ...tx, replay: undefined };
   for (const source of fresh) await issueReward(issuing, source);
   issuing.issued.commit();

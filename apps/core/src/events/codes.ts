@@ -1,6 +1,7 @@
 /**
  * The spec's eleven event codes plus the mission, streak freeze and reversal codes the contract adds
- * (CONTRACT §9, §14, §17), and `reward_log_issued`: a held reward log's code issued by the scheduler.
+ * (CONTRACT §9, §14, §17), `reward_log_issued`: a held reward log's code issued by the scheduler (or a
+ * tier's entry reward), and the points and tier codes (§19).
  */
 export const EVENT_CODES = [
   'streak_progress_broken',
@@ -24,5 +25,9 @@ export const EVENT_CODES = [
   'challenge_progress_reversed',
   'mission_progress_reversed',
   'reward_log_issued',
+  'points_earned',
+  'points_redeemed',
+  'points_to_expire',
+  'tier_changed',
 ] as const;
 export type EventCode = (typeof EVENT_CODES)[number];

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import juice from 'juice';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { Period } from '../engine/periods.js';
+import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { LocalisedText, RowOfFields } from '../records/row-types.js';
@@ -329,17 +330,35 @@ export async function renderEmail(db: Knex, template: EmailTemplateRow, renderin
 const PREVIEW_UNSUBSCRIBE_URL = '/u/preview';
 
 /**
- * The `render` action of email templates: the template against built-in sample data for its
- * `sampleEventCode` (samples.ts), the account's real organization, account, header, footer and theme,
- * in `languageCode` (else the account's default language).
+ * The sample moment a template preview is rendered for: built-in sample data for `eventCode`
+ * (samples.ts) with the account's real organization and account, in `languageCode` (else the
+ * account's default language).
  */
-export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<EmailContent> {
+export async function sampleRendering(db: Knex, ctx: RequestContext, eventCode: EventCode, now: Date): Promise<Rendering> {
   const account = ctx.account!;
   // Every account belongs to an organization.
   const organization = await db('organization').where({ id: account.organizationId }).first<{ id: string; name: string }>('id', 'name');
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
-  const event = sampleEvent(account.id, member.id, template.sample_event_code, now, language);
-  const rendering = buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
-  return renderEmail(db, template, rendering, account);
+  const event = sampleEvent(account.id, member.id, eventCode, now, language);
+  return buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
+}
+
+/**
+ * The `render` action of email templates: the template against the sample moment of its
+ * `sampleEventCode`, with the account's header, footer and theme.
+ */
+export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<EmailContent> {
+  return renderEmail(db, template, await sampleRendering(db, ctx, template.sample_event_code, now), ctx.account!);
+}
+
+/**
+ * A push, SMS or chat template's texts for one moment, as the sender fills them in: `text` a
+ * localised field in the moment's language, `template` a plain one (a chat template's parameters).
+ */
+export function messageTexts(rendering: Rendering, account: AccountInfo) {
+  return {
+    text: (map: unknown) => renderText(textIn(map, rendering.language, account), rendering.context),
+    template: (source: string) => renderText(source, rendering.context),
+  };
 }

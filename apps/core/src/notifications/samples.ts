@@ -33,6 +33,9 @@ const ID = {
   reward: '5a3c1f0e-0000-4000-8000-000000000040',
   rewardLog: '5a3c1f0e-0000-4000-8000-000000000041',
   reversal: '5a3c1f0e-0000-4000-8000-000000000042',
+  pointEntry: '5a3c1f0e-0000-4000-8000-000000000043',
+  tierSilver: '5a3c1f0e-0000-4000-8000-000000000044',
+  tierGold: '5a3c1f0e-0000-4000-8000-000000000045',
   taskProgress: '5a3c1f0e-0000-4000-8000-000000000050',
 };
 const milestoneId = (n: number) => `5a3c1f0e-0000-4000-8000-0000000001${String(n).padStart(2, '0')}`;
@@ -43,6 +46,10 @@ type Json = Record<string, unknown>;
 type Milestone = Json & { id: string; milestoneTargetValue: number; rewardId: string | null };
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
+
+/** The sample member's points balance after the sample entry. */
+const SAMPLE_BALANCE = 250;
+const SAMPLE_REWARD_COST = 500;
 
 /** The sample member, in the preview's language and the account's time zone. */
 export function sampleMember(account: AccountInfo, languageCode: LanguageCode): AccountUserRow {
@@ -60,6 +67,9 @@ export function sampleMember(account: AccountInfo, languageCode: LanguageCode): 
     push_device_tokens: [],
     status: 'live',
     unsubscribed_channels: [],
+    points_balance: SAMPLE_BALANCE,
+    points_earned_in_tier_window: SAMPLE_BALANCE,
+    tier_id: ID.tierGold,
     created_at: created,
     updated_at: created,
   };
@@ -79,6 +89,9 @@ function ownedBy(): Json {
     pushDeviceTokens: [],
     status: 'live',
     unsubscribedChannels: [],
+    pointsBalance: SAMPLE_BALANCE,
+    pointsEarnedInTierWindow: SAMPLE_BALANCE,
+    tierId: ID.tierGold,
     heldOutOf: [],
     createdAt: '2026-01-15T09:30:00.000Z',
     updatedAt: '2026-01-15T09:30:00.000Z',
@@ -221,8 +234,12 @@ function rewardLog(
       id: ID.reward,
       name: '15% off',
       description: '15% off the next order',
+      status: 'live',
+      rewardKind: 'code',
       discountType: 'percentage',
       discountValue: 15,
+      pointsValue: null,
+      pointsCost: SAMPLE_REWARD_COST,
       rewardExpiryType: 'relative',
       rewardExpiryInDays: 30,
       rewardExpiryAt: null,
@@ -541,8 +558,50 @@ const LOG_ADDITIONS = new Set([
   'rewardLog',
 ]);
 
+/** A points event (CONTRACT §19): the entry and the member after it; a redemption's reward log too. */
+function pointsPayload(t: SampleTexts, code: 'points_earned' | 'points_redeemed', now: Date): Json {
+  const redeemed = code === 'points_redeemed';
+  const pointEntry = {
+    id: ID.pointEntry,
+    ownedById: ID.member,
+    points: redeemed ? -SAMPLE_REWARD_COST : 100,
+    reason: redeemed ? 'redeemed' : 'earned',
+    note: null,
+    uniqueIdentifier: null,
+    linkedSchemaSlug: 'reward_log',
+    linkedSchemaRecordId: ID.rewardLog,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  const payload: Json = { pointEntry, member: ownedBy() };
+  if (redeemed) payload.rewardLog = rewardLog(t, now, { slug: 'point_entry', id: ID.pointEntry }, null, null);
+  return payload;
+}
+
+/** A sample tier as payloads serialise it: Silver (the one before) or Gold (the member's now). */
+function sampleTier(gold: boolean, now: Date): Json {
+  return {
+    id: gold ? ID.tierGold : ID.tierSilver,
+    name: gold ? 'Gold' : 'Silver',
+    description: null,
+    status: 'live',
+    pointsThreshold: gold ? SAMPLE_BALANCE : 100,
+    earnMultiplier: gold ? 1.5 : 1.2,
+    entryRewardId: null,
+    eudTitle: gold ? 'Gold' : 'Silver',
+    eudDescription: null,
+    eudIcon: null,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+}
+
 export function samplePayload(code: EventCode, now: Date, language: LanguageCode): Json {
   const t = SAMPLE_TEXTS[language];
+  if (code === 'points_earned' || code === 'points_redeemed') return pointsPayload(t, code, now);
+  if (code === 'tier_changed') return { member: ownedBy(), tierBefore: sampleTier(false, now), tierAfter: sampleTier(true, now) };
+  if (code === 'points_to_expire')
+    return { member: ownedBy(), expiringPoints: SAMPLE_BALANCE, expiresAt: new Date(now.getTime() + 14 * DAY).toISOString() };
   if (code === 'reward_log_issued') return { rewardLog: rewardLog(t, now, { slug: 'streak', id: ID.streak }, null, '2026-W03') };
   if (code === 'streak_progress_reversed') return reversedPayload(t, 'streak', now);
   if (code === 'challenge_progress_reversed') return reversedPayload(t, 'challenge', now);
@@ -563,13 +622,16 @@ export function sampleEvent(
   const kind = code.split('_')[0]!;
   const progressId = { streak: ID.streakProgress, challenge: ID.challengeProgress, mission: ID.missionProgress }[kind];
   const issued = code === 'reward_log_issued';
+  const points = code === 'points_earned' || code === 'points_redeemed';
+  // A tier change and an expiry warning are about the member.
+  const member = code === 'tier_changed' || code === 'points_to_expire';
   return {
     id: ID.event,
     account_id: accountId,
     event_code: code,
     owned_by_id: memberId,
-    linked_schema_slug: issued ? 'reward_log' : `${kind}_progress`,
-    linked_schema_record_id: issued ? ID.rewardLog : (progressId ?? null),
+    linked_schema_slug: issued ? 'reward_log' : points ? 'point_entry' : member ? 'account_user' : `${kind}_progress`,
+    linked_schema_record_id: issued ? ID.rewardLog : points ? ID.pointEntry : member ? ID.member : (progressId ?? null),
     payload: samplePayload(code, now, language),
     created_at: now,
     updated_at: now,

@@ -19,7 +19,7 @@ import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
-import { buildContext, type Rendering, renderEmail, renderText, textIn } from './render.js';
+import { buildContext, messageTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
 import { redact, SendFailure, SkipSend } from './transports/errors.js';
@@ -213,7 +213,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     event,
     unsubscribeUrl: link,
   });
-  const text = (map: unknown) => renderText(textIn(map, rendering.language, account), rendering.context);
+  const { text, template: fill } = messageTexts(rendering, account);
   const t = transports(s);
 
   if (sending.provider === 'service_email') {
@@ -248,7 +248,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
       title: text(template.title),
       body: text(template.body),
       imageUrl: template.image_url ?? null,
-      data: data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, renderText(v, rendering.context)])),
+      data: data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, fill(v)])),
     });
   }
 
@@ -274,7 +274,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     to: phone,
     templateName: template.template_name,
     languageCode: template.template_language_code,
-    bodyParameters: template.body_parameters.map((p) => renderText(p, rendering.context)),
+    bodyParameters: template.body_parameters.map((p) => fill(p)),
   });
 }
 

@@ -371,7 +371,7 @@ function pathsOf(r: Resource): Record<string, Json> {
         tags: [r.slug],
         operationId: `${actionName.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())}${name}`,
         summary: action.description,
-        security: security(['apikey']),
+        security: security(action.flows ?? ['apikey']),
         parameters: [ID, LANGUAGE],
         requestBody: { required: false, content },
         responses: {

@@ -56,6 +56,16 @@ export interface ActionArgs<F extends Fields = Fields> {
 export type Returned = Record<string, { slug: string | null; many?: boolean }>;
 
 export interface ActionDef<F extends Fields = Fields> {
+  /**
+   * Who may perform it; API keys only when absent. An action open to end users finds its record in
+   * the caller's account whatever the resource shows them, and decides itself what they may do.
+   */
+  flows?: Flow[];
+  /**
+   * false: the action runs without the record's row lock (one that locks what it changes itself,
+   * such as a redemption under the member's lock, so redemptions of one reward do not queue).
+   */
+  locksRecord?: false;
   /** Media types the action accepts for a non-empty body; JSON when absent. */
   accepts?: string[];
   maxBodyBytes?: number;

@@ -53,6 +53,7 @@ export const accountUser = defineResource({
       'challenge_progress',
       'mission_progress',
       'reward_log',
+      'point_entry',
       'event_log',
       'notification_log',
     ]) {

@@ -19,10 +19,10 @@ import {
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
 /**
- * Live milestones of the loaded definitions, ascending by target. Guests and end users, who cannot
- * read rewards, get each milestone's reward nested (its public fields; null without one), so the
- * widget can say what a milestone earns. API-key reads and event payloads (built by the engine)
- * keep the milestone alone, with its rewardId.
+ * Live milestones of the loaded definitions, ascending by target. Guests and end users, who read
+ * only rewards with a points cost, get each milestone's reward nested (its public fields; null
+ * without one), so the widget can say what a milestone earns. API-key reads and event payloads
+ * (built by the engine) keep the milestone alone, with its rewardId.
  */
 async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
   if (!wanted.has('milestones')) return;

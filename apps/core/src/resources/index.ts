@@ -9,6 +9,7 @@ import * as display from './display.js';
 import * as integrations from './integrations.js';
 import * as leaderboard from './leaderboard.js';
 import * as notifications from './notifications.js';
+import * as points from './points.js';
 import * as rewardLog from './reward-log.js';
 import * as rewards from './rewards.js';
 import * as upload from './upload.js';
@@ -24,6 +25,7 @@ const MODULES: Record<string, unknown>[] = [
   integrations,
   leaderboard,
   notifications,
+  points,
   rewardLog,
   rewards,
   upload,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { conflict } from '../errors.js';
-import { renderPreview } from '../notifications/render.js';
+import { conflict, invalidInput } from '../errors.js';
+import { EVENT_CODES } from '../events/codes.js';
+import { messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
-import { field } from '../records/fields.js';
-import { defineResource, type AnyResource } from '../records/resource.js';
+import { field, type Fields } from '../records/fields.js';
+import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
 import {
   chatMessageTemplateFields,
   emailTemplateFields,
@@ -23,6 +24,16 @@ const handlebarsRule = (fields: string, partials: readonly string[] = []) =>
   `${partials.length ? partials.map((p) => `{{>${p}}}`).join(' or ') : 'none'} (or one defined inline), a call of an unknown helper, or a built-in block helper ` +
   'with the wrong number of arguments is 400 naming the field.';
 
+/** A preview's rendering; a template that cannot render (a missing partial, a helper's misuse) is 409. */
+async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
+  try {
+    return await render();
+  } catch (err) {
+    if (err instanceof TemplateError) throw conflict(`The template cannot be rendered: ${err.message}`);
+    throw err;
+  }
+}
+
 export const emailTemplate = defineResource({
   slug: 'email_template',
   table: 'email_template',
@@ -38,14 +49,7 @@ export const emailTemplate = defineResource({
       returns: z.object({ subject: z.string(), html: z.string(), text: z.string() }),
       description:
         'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text} (text: the plain-text part sent with the HTML).',
-      async run({ trx, ctx, row }) {
-        try {
-          return await renderPreview(trx, ctx, row, new Date());
-        } catch (err) {
-          if (err instanceof TemplateError) throw conflict(`The template cannot be rendered: ${err.message}`);
-          throw err;
-        }
-      },
+      run: ({ trx, ctx, row }) => renderedOrConflict(() => renderPreview(trx, ctx, row, new Date())),
     },
   },
 });
@@ -92,6 +96,33 @@ function emailPart(slug: 'email_header' | 'email_footer', column: string): AnyRe
 export const emailHeader = emailPart('email_header', 'email_header_id');
 export const emailFooter = emailPart('email_footer', 'email_footer_id');
 
+const renderBody = z.object({ eventCode: z.enum(EVENT_CODES) });
+
+/**
+ * The `render` action of push, SMS and chat templates: their texts filled in for the sample moment
+ * of `{"eventCode"}` (the event a rule sends them on), as the sender fills them in, in languageCode.
+ */
+function renderAction<F extends Fields, T>(
+  returns: z.ZodType<T>,
+  what: string,
+  texts: (fill: ReturnType<typeof messageTexts>, row: RowFor<F>) => T,
+): ActionDef<F> {
+  return {
+    returns,
+    body: renderBody,
+    description: `Renders ${what} against built-in sample data for {"eventCode"} (one of the event codes), in languageCode (else the account default), as a notification on that event would send it. 409 when a text cannot be rendered.`,
+    async run({ trx, ctx, row, body }) {
+      const parsed = renderBody.safeParse(body);
+      if (!parsed.success)
+        throw invalidInput('The body must be {"eventCode": <an event code>}.', [
+          { field: 'eventCode', code: 'invalid', message: 'One of the event codes.' },
+        ]);
+      const rendering = await sampleRendering(trx, ctx, parsed.data.eventCode, new Date());
+      return renderedOrConflict(() => texts(messageTexts(rendering, ctx.account!), row));
+    },
+  };
+}
+
 export const pushNotificationTemplate = defineResource({
   slug: 'push_notification_template',
   table: 'push_notification_template',
@@ -101,6 +132,16 @@ export const pushNotificationTemplate = defineResource({
   validate: (record) => templateErrors(record, ['title', 'body']),
   rules: { description: handlebarsRule('title and body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
+  actions: {
+    render: renderAction<typeof pushNotificationTemplateFields, { title: string; body: string }>(
+      z.object({ title: z.string(), body: z.string() }),
+      'the title and body',
+      ({ text }, row) => ({
+        title: text(row.title),
+        body: text(row.body),
+      }),
+    ),
+  },
 });
 
 export const smsTemplate = defineResource({
@@ -112,6 +153,11 @@ export const smsTemplate = defineResource({
   validate: (record) => templateErrors(record, ['body']),
   rules: { description: handlebarsRule('body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
+  actions: {
+    render: renderAction<typeof smsTemplateFields, { body: string }>(z.object({ body: z.string() }), 'the body', ({ text }, row) => ({
+      body: text(row.body),
+    })),
+  },
 });
 
 export const chatMessageTemplate = defineResource({
@@ -123,6 +169,13 @@ export const chatMessageTemplate = defineResource({
   validate: (record) => templateErrors(record, ['bodyParameters']),
   rules: { description: handlebarsRule('each of bodyParameters') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
+  actions: {
+    render: renderAction<typeof chatMessageTemplateFields, { templateName: string; bodyParameters: string[] }>(
+      z.object({ templateName: z.string(), bodyParameters: z.array(z.string()) }),
+      "the provider template's name and the values of its body parameters",
+      ({ template }, row) => ({ templateName: row.template_name, bodyParameters: row.body_parameters.map((p) => template(p)) }),
+    ),
+  },
 });
 
 export const notification = defineResource({

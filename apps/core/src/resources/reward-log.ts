@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type RequestContext, resolveText } from '../records/context.js';
 import type { LoadArgs, LoadedRow } from '../records/fields.js';
-import { expiryFor } from '../engine/rewards.js';
+import { expiryFor } from '../engine/codes.js';
 import { conflict, invalidInput, rewardLogNotIssued } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
 import type { MilestoneRow } from '../schema/definitions.js';

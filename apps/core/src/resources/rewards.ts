@@ -1,20 +1,42 @@
 import { z } from 'zod';
+import { redeemBody, redeemReward } from '../engine/redeem.js';
 import { invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { couponFields, rewardFields } from '../schema/rewards.js';
-import { ADMIN } from './common.js';
+import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
 export const reward = defineResource({
   slug: 'reward',
   table: 'reward',
-  description: 'Rewards: discount definitions issued when milestones are achieved or missions completed.',
-  access: ADMIN,
+  description:
+    'Rewards: discount definitions issued when milestones are achieved or missions completed. ' +
+    'End users and guests read the live ones with a pointsCost, while points are live, in their public fields: what the storefront offers for points.',
+  access: ADMIN_PUBLIC_READ,
+  publicScope: 'public',
+  // The storefront shows only what can be redeemed (CONTRACT §19): a reward without a cost is a
+  // milestone's, which definitions already nest, and nothing is redeemable while points are off.
+  publicWhere:
+    'reward.points_cost is not null and exists (select 1 from points_setting p ' +
+    "where p.account_id = reward.account_id and p.status = 'live')",
   fields: rewardFields,
   rules: {
     description:
+      'discountType and discountValue are required when rewardKind is code (the default), pointsValue when it is points. ' +
       'A percentage discountValue is at most 100. rewardExpiryInDays is required when rewardExpiryType is relative, ' +
       'rewardExpiryAt when it is absolute (on update, as the record stands after the patch).',
+    // rewardKind left out is code: the discount is then required too.
+    create: [
+      {
+        if: { not: { required: ['rewardKind'] } },
+        then: {
+          required: ['discountType', 'discountValue'],
+          properties: { discountType: { enum: ['percentage', 'fixed_amount'] }, discountValue: { type: 'number', minimum: 0 } },
+        },
+      },
+    ],
     conditional: [
+      { when: { field: 'rewardKind', equals: 'code' }, require: ['discountType', 'discountValue'] },
+      { when: { field: 'rewardKind', equals: 'points' }, require: ['pointsValue'] },
       {
         when: { field: 'discountType', equals: 'percentage' },
         maximum: { field: 'discountValue', value: 100, message: 'A percentage discount is at most 100.' },
@@ -30,6 +52,20 @@ export const reward = defineResource({
     await trx('mission').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
   },
   actions: {
+    redeem: {
+      flows: ['apikey', 'enduser'],
+      // The member's row lock decides racing redemptions; the reward is only read.
+      locksRecord: false,
+      body: redeemBody,
+      returns: z.object({
+        rewardLog: z.record(z.string(), z.unknown()).meta({ $ref: '#/components/schemas/RewardLog' }),
+        pointsBalance: z.number().int(),
+      }),
+      description:
+        'Redeems the reward for its pointsCost (CONTRACT §19): an end user for themselves, an API key with ownedById. ' +
+        'One redeemed point entry and one issued reward log, or nothing: 409 insufficient_points, not_redeemable, duplicate_unique_identifier.',
+      run: ({ trx, ctx, records, row, body }) => redeemReward(trx, records, ctx, row, body),
+    },
     import_coupons: {
       returns: z.object({ imported: z.number().int(), duplicates: z.number().int() }),
       description: 'Imports coupon codes into the reward\'s pool from {"couponCodes": [...]} or text/csv (one code a line).',

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
-import { issuedFields, takeCodes } from '../engine/rewards.js';
+import { earnForRewardLog } from '../engine/points.js';
+import { issuedFields, takeCodes } from '../engine/codes.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -71,6 +72,11 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
           payload: { rewardLog: serialized[i] },
         }));
         await emit(trx, accountId, events);
+        // A held points reward earns when it is issued, not while pending (CONTRACT §19).
+        for (const log of logs) {
+          const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
+          if (reward) await earnForRewardLog(trx, records, ctx, reward, log);
+        }
       }
       return due.length;
     });

@@ -10,6 +10,7 @@ import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
 import { buildPendingStandings } from '../engine/standings.js';
 import { confirmHeldRewards } from './confirm.js';
+import { runPointsDaily } from './points.js';
 import { runSweeps } from './sweeps.js';
 
 const SWEEP_QUEUE = 'loyalty-sweep';
@@ -85,6 +86,11 @@ export async function startWorkers(
     const done = await runSweeps(s.records, now, s.config.lateLogGraceSeconds);
     done['reward confirmations'] = await confirmHeldRewards(s.records, now);
     done['standings built'] = await buildPendingStandings(s.db);
+    const daily = await runPointsDaily(s.records, now);
+    done['points members passed'] = daily.members;
+    done['points tier changes'] = daily.tierChanges;
+    done['points expiry warnings'] = daily.warnings;
+    done['points expired'] = daily.expiries;
     count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
   };

@@ -33,6 +33,21 @@ export const accountUserFields = {
     // The resource refuses a repeated channel; the document says so.
     schema: z.array(z.enum(CHANNELS)).max(CHANNELS.length).meta({ uniqueItems: true }),
   },
+  pointsBalance: field.integer({
+    readOnly: true,
+    alwaysSet: true,
+    description: 'The sum of the member’s point entries; below 0 only through reversed entries (CONTRACT §19).',
+  }),
+  pointsEarnedInTierWindow: field.integer({
+    readOnly: true,
+    alwaysSet: true,
+    description: 'Earned points within the points setting’s tierWindowMonths, less the reversed ones taking them back.',
+  }),
+  tierId: field.uuid({
+    readOnly: true,
+    description:
+      'The highest live tier whose threshold pointsEarnedInTierWindow reaches: raised by entries, lowered only by the daily pass.',
+  }),
 };
 
 export type AccountUserRow = RowOfFields<typeof accountUserFields>;

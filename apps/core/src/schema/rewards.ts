@@ -3,11 +3,35 @@ import { field } from '../records/fields.js';
 import type { RowOfFields, ValuesOfFields } from '../records/row-types.js';
 import { anyObject, eudText, eudTitle, name, requiredDescription } from './common.js';
 
+export const REWARD_KINDS = ['code', 'points'] as const;
+/** The bound of a reward's points value and cost. */
+export const POINTS_MAX = 1_000_000;
+
 export const rewardFields = {
   name: name(),
   description: requiredDescription(),
-  discountType: field.enum(['percentage', 'fixed_amount'], { required: true, public: true }),
-  discountValue: field.number({ min: 0, required: true, public: true }),
+  status: field.status({ default: 'live', required: true, description: 'Only a live reward can be redeemed for points.' }),
+  rewardKind: field.enum(REWARD_KINDS, {
+    default: 'code',
+    required: true,
+    public: true,
+    description:
+      'code: a discount code (discountType and discountValue required); points: pointsValue points for the member (CONTRACT §19).',
+  }),
+  discountType: field.enum(['percentage', 'fixed_amount'], { public: true, description: 'Required when rewardKind is code.' }),
+  discountValue: field.number({ min: 0, public: true, description: 'Required when rewardKind is code.' }),
+  pointsValue: field.integer({
+    min: 1,
+    max: POINTS_MAX,
+    public: true,
+    description: 'The points a member earns; required when rewardKind is points.',
+  }),
+  pointsCost: field.integer({
+    min: 1,
+    max: POINTS_MAX,
+    public: true,
+    description: 'What redeeming it costs in points; null: it cannot be redeemed (CONTRACT §19).',
+  }),
   rewardExpiryType: field.enum(['no_expiry', 'relative', 'absolute'], { required: true }),
   rewardExpiryInDays: field.number({ gt: 0, max: 36500, description: 'Required when rewardExpiryType is relative.' }),
   rewardExpiryAt: field.datetime({ description: 'Required when rewardExpiryType is absolute.' }),

@@ -10,6 +10,8 @@ import type { LogKind } from '../engine/types.js';
 type Json = Record<string, unknown>;
 
 const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const uuid = { type: 'string', format: 'uuid' };
+const time = { type: 'string', format: 'date-time' };
 const nullable = (schema: Json): Json => ({ anyOf: [schema, { type: 'null' }] });
 const object = (properties: Record<string, Json>, required = Object.keys(properties)): Json => ({ type: 'object', required, properties });
 
@@ -65,10 +67,11 @@ export const EVENT_PAYLOADS: Record<EventCode, Json> = {
   challenge_progress_reversed: reversedPayload('challenge'),
   mission_progress_reversed: reversedPayload('mission'),
   reward_log_issued: object({ rewardLog: ref('RewardLog') }),
+  points_earned: object({ pointEntry: ref('PointEntry'), member: ref('AccountUser') }),
+  points_redeemed: object({ pointEntry: ref('PointEntry'), member: ref('AccountUser'), rewardLog: ref('RewardLog') }),
+  points_to_expire: object({ member: ref('AccountUser'), expiringPoints: { type: 'integer' }, expiresAt: time }),
+  tier_changed: object({ member: ref('AccountUser'), tierBefore: nullable(ref('Tier')), tierAfter: nullable(ref('Tier')) }),
 };
-
-const uuid = { type: 'string', format: 'uuid' };
-const time = { type: 'string', format: 'date-time' };
 
 /** The document's schemas of a delivery: `WebhookEvent` (one per code) and `WebhookDelivery`. */
 export const deliverySchemas: Record<string, Json> = {

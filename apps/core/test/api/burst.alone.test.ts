@@ -51,6 +51,7 @@ const PLANS: Record<string, Plan> = {
     update: { description: 'updated' },
   },
   coupon: { create: (i) => ({ rewardId: parents.reward, couponCode: `BURST-${i}`, status: 'live' }), update: { status: 'paused' } },
+  tier: { create: (i) => ({ name: `Tier ${i}`, pointsThreshold: i * 10, earnMultiplier: 1.5 }), update: { description: 'updated' } },
   leaderboard: {
     create: (i) => ({ name: `Board ${i}`, linkedSchemaSlug: 'streak', linkedSchemaRecordId: parents.streak }),
     update: { description: 'updated' },
@@ -169,7 +170,9 @@ describe(`a burst of ${BURST} concurrent writes, ten times the pool`, () => {
       .all()
       .filter((r) => !r.createRaw && ['create', 'update', 'delete'].some((op) => r.access[op as 'create']?.includes('apikey')))
       .map((r) => r.slug);
-    expect(writable.filter((slug) => !PLANS[slug] && !LOGS[slug] && slug !== 'reward_log')).toEqual([]);
+    // Like reward_log, the points setting (update only, one per account) and point entries (a member's ledger) are raced in test/engine/points.test.ts.
+    const elsewhere = new Set(['reward_log', 'points_setting', 'point_entry']);
+    expect(writable.filter((slug) => !PLANS[slug] && !LOGS[slug] && !elsewhere.has(slug))).toEqual([]);
   });
 
   it("answers every create, update and delete of every resource with 2xx, loses none, and keeps another tenant's reads fast", async () => {

@@ -69,6 +69,10 @@ const models: ResourceModel[] = [
       pushDeviceTokens: { type: 'stringArray' },
       status: oneOf(STATUSES),
       unsubscribedChannels: { type: 'stringArray', values: ['email', 'push', 'sms', 'chat'] },
+      // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
+      pointsBalance: num,
+      pointsEarnedInTierWindow: num,
+      tierId: text,
     },
     selectOnly: ['heldOutOf'],
     records: [],
@@ -81,6 +85,10 @@ const models: ResourceModel[] = [
       description: text,
       discountType: oneOf(['percentage', 'fixed_amount']),
       discountValue: num,
+      status: oneOf(STATUSES),
+      rewardKind: oneOf(['code', 'points']),
+      pointsValue: num,
+      pointsCost: num,
       rewardExpiryType: oneOf(['no_expiry', 'relative', 'absolute']),
       rewardExpiryInDays: num,
       rewardExpiryAt: datetime,
@@ -149,7 +157,8 @@ async function seed(slug: string, body: Json): Promise<Rec> {
   const res = await acct.api.post(`/schema/${slug}/record`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const { id, createdAt, updatedAt } = res.body.data;
-  const rec: Rec = { ...body, id, createdAt, updatedAt };
+  const balances = slug === 'account_user' ? { pointsBalance: 0, pointsEarnedInTierWindow: 0, tierId: null } : {};
+  const rec: Rec = { ...body, ...balances, id, createdAt, updatedAt };
   model(slug).records.push(rec);
   return rec;
 }
@@ -181,6 +190,10 @@ beforeAll(async () => {
         description: ['gift', 'promo', 'bonus'][i % 3],
         discountType: i % 2 ? 'percentage' : 'fixed_amount',
         discountValue: [5, 10, 10, 0, 2.5, 99, 5, 40][i],
+        status: STATUSES[i % 3],
+        rewardKind: 'code',
+        pointsValue: i % 4 === 2 ? 50 : null,
+        pointsCost: [null, 100, 500, 100][i % 4],
         rewardExpiryType: type,
         rewardExpiryInDays: type === 'relative' ? i + 1 : null,
         rewardExpiryAt: type === 'absolute' ? EXPIRY_AT[i % 4] : null,

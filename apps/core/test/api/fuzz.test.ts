@@ -215,9 +215,24 @@ function filled(
       milestoneTargetValue: 1000 + run,
     }))
       if (key in properties) out[key] = value;
+  // A tier's multiplier has one decimal, which the document says in words only.
+  if (slug === 'tier' && typeof out.earnMultiplier === 'number') out.earnMultiplier = Math.round(out.earnMultiplier * 10) / 10;
   // A leaderboard ranks by a rank of its kind (on update, the stored kind).
   if (slug === 'leaderboard' && whole().rankBy && !RANKS_OF[whole().linkedSchemaSlug as LogKind].includes(whole().rankBy as RankBy))
     out.rankBy = RANKS_OF[whole().linkedSchemaSlug as LogKind][0];
+  // A reward's kind (code unless named, CONTRACT §19) with what that kind needs: its discount, or its points (on update, as the record stands).
+  if (slug === 'reward') {
+    const kind = whole().rewardKind ?? 'code';
+    if (kind === 'code' && whole().discountType == null) out.discountType = 'fixed_amount';
+    if (kind === 'code' && whole().discountValue == null) out.discountValue = 5;
+    if (kind === 'points' && whole().pointsValue == null) out.pointsValue = 100;
+  }
+  // An adjustment that adds points: taking off more than the balance, or earning while points are off
+  // (the stored setting), is a conflict with what is stored.
+  if (slug === 'point_entry') {
+    if (typeof out.points === 'number' && out.points < 0) out.points = -out.points;
+    if (out.reason === 'earned') out.reason = 'adjusted';
+  }
   // A percentage discount at most 100 (on update, as the record stands).
   if (slug === 'reward' && whole().discountType === 'percentage' && Number(whole().discountValue) > 100) out.discountValue = 100;
   // A reward's expiry: the field its expiry type needs (on update, as the record stands).
@@ -255,6 +270,11 @@ const ERROR_CODES = new Set([
   'rate_limited',
   'unavailable',
   'provider_error',
+  // CONTRACT §17, §19 (the seeded points setting is live, so redemptions reach them).
+  'reward_log_not_issued',
+  'insufficient_points',
+  'not_redeemable',
+  'not_reversible',
 ]);
 
 /** Serialises query values as the client sends them: JSON parameters as JSON text, others as text. */

@@ -7,7 +7,7 @@ import { type ServiceProcess, startProcess, until } from '../support/processes.j
 let app: TestApp;
 let acct: TestAccount;
 const workers: ServiceProcess[] = [];
-const HELD = 20_000;
+const HELD = 5_000;
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: 'UTC' });

@@ -310,8 +310,9 @@ describe('the outbox', () => {
 describe('the payloads', () => {
   it('are, for every code this file emitted, what the OpenAPI document says a delivery carries', async () => {
     const codes = await assertEventsDocumented(app, acct.api);
-    // Freeze, reversal and hold codes are emitted and checked by their own files (freezes, reversals).
-    const elsewhere = (c: string) => c.includes('freeze') || c.includes('reversed') || c === 'reward_log_issued';
+    // Freeze, reversal, hold and points codes are emitted and checked by their own files (freezes, reversals, points and tiers).
+    const elsewhere = (c: string) =>
+      c.includes('freeze') || c.includes('reversed') || c === 'reward_log_issued' || c.startsWith('points_') || c === 'tier_changed';
     expect([...codes].sort()).toEqual(EVENT_CODES.filter((c) => !elsewhere(c)).sort());
   });
 });

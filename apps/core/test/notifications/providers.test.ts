@@ -489,3 +489,56 @@ describe('opt-outs per channel', () => {
     ]);
   });
 });
+
+describe('render action of push, SMS and chat templates', () => {
+  const render = (slug: string, id: string, body: unknown, languageCode?: string) =>
+    acct.api.request('POST', `/schema/${slug}/record/${id}/action/render`, { body, ...(languageCode ? { query: { languageCode } } : {}) });
+
+  it('fills the texts in for the sample moment of the event named, in the language asked', async () => {
+    const push = await create(acct, 'push_notification_template', {
+      name: 'Preview push',
+      title: 'Hi {{$account_user.firstName}}',
+      body: '{{$helpers.remainingValue}} more {{$helpers.periodText}}s to go',
+    });
+    const french = await acct.api.request('PATCH', `/schema/push_notification_template/record/${push.id}`, {
+      body: { title: 'Salut {{$account_user.firstName}}' },
+      query: { languageCode: 'fr' },
+    });
+    expect(french.status).toBe(200);
+    const sent = await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    expect(sent.body.data).toEqual({ title: 'Hi Alex', body: '3 more weeks to go' });
+    expect((await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' }, 'fr')).body.data.title).toBe(
+      'Salut Alex',
+    );
+
+    const sms = await create(acct, 'sms_template', {
+      name: 'Preview SMS',
+      body: 'Done: {{$helpers.currentProgressValue}}/{{$helpers.completionTargetValue}}',
+    });
+    expect((await render('sms_template', sms.id, { eventCode: 'challenge_progress_completed' })).body.data).toEqual({
+      body: 'Done: 210/200',
+    });
+
+    const chat = await create(acct, 'chat_message_template', {
+      name: 'Preview chat',
+      templateName: 'streak_reminder',
+      templateLanguageCode: 'en_US',
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+    });
+    expect((await render('chat_message_template', chat.id, { eventCode: 'streak_progress_in_progress' })).body.data).toEqual({
+      templateName: 'streak_reminder',
+      bodyParameters: ['Alex', '3'],
+    });
+  });
+
+  it('refuses a body without a known event code, and changes nothing', async () => {
+    const sms = await create(acct, 'sms_template', { name: 'Preview refusal', body: 'x' });
+    for (const body of [{}, { eventCode: 'nope' }, 'text', null]) {
+      const res = await render('sms_template', sms.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_input', details: [{ field: 'eventCode', code: 'invalid' }] });
+    }
+    expect((await acct.api.get(`/schema/sms_template/record/${sms.id}`)).body.data.body).toBe('x');
+  });
+});

@@ -152,8 +152,11 @@ describe('progress and reward reads', () => {
     const log = rewards.body.data[0];
     expect(log.reward).toEqual({
       id: rewardId,
+      rewardKind: 'code',
       discountType: 'percentage',
       discountValue: 15,
+      pointsValue: null,
+      pointsCost: null,
       eudTitle: '15% off',
       eudRedeemInstructionMessage: null,
       createdAt: expect.any(String),

@@ -148,8 +148,11 @@ describe('streak', () => {
     const read = await guest.get(`/schema/challenge/record/${challenge.id}`, { languageCode: 'fr' });
     expect(read.body.data.milestones[0].reward).toEqual({
       id: reward.id,
+      rewardKind: 'code',
       discountType: 'percentage',
       discountValue: 10,
+      pointsValue: null,
+      pointsCost: null,
       eudTitle: '10 % de réduction',
       eudRedeemInstructionMessage: null,
     });

@@ -54,6 +54,8 @@ export async function seedEveryResource(app: TestApp, acct: TestAccount): Promis
     discountType: 'percentage',
     discountValue: 5,
     rewardExpiryType: 'no_expiry',
+    // A cost, so that end users and guests may read it (CONTRACT §19).
+    pointsCost: 100,
   });
   put('reward', reward);
   put('coupon', await created(api, 'coupon', { rewardId: reward, couponCode: 'ISO-1', status: 'live' }));
@@ -108,6 +110,12 @@ export async function seedEveryResource(app: TestApp, acct: TestAccount): Promis
           .returning('id')
       )[0].id,
   );
+  const pointsSetting = (await api.get('/schema/points_setting/record')).body.data[0].id as string;
+  // Live, as the storefront reads it only then.
+  await api.patch(`/schema/points_setting/record/${pointsSetting}`, { status: 'live' });
+  put('points_setting', pointsSetting);
+  put('tier', await created(api, 'tier', { name: 'Gold', status: 'live', pointsThreshold: 1000, earnMultiplier: 1.5 }));
+  put('point_entry', await created(api, 'point_entry', { ownedById: ids.get('account_user'), points: 5, reason: 'adjusted' }));
   put('event_log', (await api.get('/schema/event_log/record', { limit: '1' })).body.data[0].id);
   put('floating_widget', await created(api, 'floating_widget', { name: 'W', description: 'd' }));
   put('theme', await created(api, 'theme', { name: 'T' }));

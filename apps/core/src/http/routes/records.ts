@@ -48,7 +48,6 @@ function parse(s: Services, ctx: Context, resource: Resource, shape: QueryShape)
 
 export function recordRoutes(router: Router, s: Services): void {
   const auth = authenticate(s);
-  const allowAction = allow(only('POST', ['apikey']));
   const resolve = async (ctx: Context, next: Next) => {
     const resource = s.registry.get(ctx.params.slug!);
     if (!resource) throw notFound(`No resource "${ctx.params.slug}".`);
@@ -114,12 +113,13 @@ export function recordRoutes(router: Router, s: Services): void {
     const action = resource.actions && Object.hasOwn(resource.actions, name) ? resource.actions[name] : undefined;
     if (!action) throw notFound(`No action "${ctx.params.action}" on ${resource.slug}.`);
     await auth(ctx, () =>
-      allowAction(ctx, async () => {
+      allow(only('POST', action.flows ?? ['apikey']))(ctx, async () => {
         const { rc } = parse(s, ctx, resource, 'other');
-        await s.records.findRow(resource, rc, ctx.params.id!);
+        const lookup: RequestContext = action.flows ? { ...rc, flow: 'apikey' } : rc;
+        await s.records.findRow(resource, lookup, ctx.params.id!);
         const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
         const data = await s.records.write(resource, async (trx) => {
-          const row = await s.records.findRow(resource, rc, ctx.params.id!, trx, true);
+          const row = await s.records.findRow(resource, lookup, ctx.params.id!, trx, action.locksRecord !== false);
           return action.run({
             trx,
             ctx: rc,

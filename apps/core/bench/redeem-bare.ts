@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { randomString } from '../src/auth/crypto.js';
+import type { BareRoute } from './bare-http.js';
+
+/** The statements of `bench:redeem`'s baseline, and the bare HTTP server's route that runs them (see bare-http.ts). */
+
+export const redeemPath = (rewardId: string) => `/api/v1.0/schema/reward/record/${rewardId}/action/redeem`;
+
+/** What the baseline knows without reading: the account, the reward and its cost, and the event payload to write. */
+export interface RedeemContext {
+  accountId: string;
+  rewardId: string;
+  pointsCost: number;
+  codeLength: number;
+  /** The `points_redeemed` event's payload, sized as the service writes it (read back from a sample redemption). */
+  payload: string;
+}
+
+const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/**
+ * One redemption as the service's statements run it (records' action path, engine/redeem.ts,
+ * engine/points.ts, engine/codes.ts, events/outbox.ts), as plain SQL in one transaction: the
+ * reward's row lock the action takes, points live, the member's row lock, the entry in a
+ * savepoint, the tier rule's read, the balance, the reward log, the pool (empty) then a generated
+ * code, the log's code, the reward joined for the answer, the event with its wake-up. No checks
+ * beyond the balance, no serialization, no validation.
+ */
+export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: string) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    const reward = await client.query(`select * from reward where account_id = $1 and status = $2 and id = $3 limit $4`, [
+      s.accountId,
+      'live',
+      s.rewardId,
+      1,
+    ]);
+    if (!reward.rows[0]) throw new Error('no reward');
+    await client.query(`select status from points_setting where account_id = $1 limit $2`, [s.accountId, 1]);
+    const member = await client.query<{ points_balance: number; points_earned_in_tier_window: number }>(
+      `select * from account_user where account_id = $1 and id = $2 limit $3 for update`,
+      [s.accountId, memberId, 1],
+    );
+    const m = member.rows[0];
+    if (!m) throw new Error('no member');
+    const rewardLogId = randomUUID();
+    await client.query('savepoint trx_sp');
+    const entry = await client.query<{ id: string; created_at: Date }>(
+      `insert into point_entry (account_id, owned_by_id, points, reason, note, unique_identifier, linked_schema_slug, linked_schema_record_id)
+       values ($1, $2, $3, 'redeemed', null, null, 'reward_log', $4) returning *`,
+      [s.accountId, memberId, -s.pointsCost, rewardLogId],
+    );
+    await client.query('release savepoint trx_sp');
+    const balance = Number(m.points_balance) - s.pointsCost;
+    if (balance < 0) throw new Error('insufficient points');
+    await client.query(
+      `select * from tier where account_id = $1 and status = $2 and points_threshold <= $3
+       order by points_threshold desc, created_at asc, id asc limit $4`,
+      [s.accountId, 'live', Number(m.points_earned_in_tier_window), 1],
+    );
+    await client.query(
+      `update account_user set points_balance = $1, points_earned_in_tier_window = $2, last_point_entry_at = $3, points_expiry_warned_for = null
+       where account_id = $4 and id = $5 returning *`,
+      [balance, Number(m.points_earned_in_tier_window), entry.rows[0]!.created_at, s.accountId, memberId],
+    );
+    await client.query(
+      `insert into reward_log (id, account_id, reward_id, milestone_id, linked_schema_slug, linked_schema_record_id, owned_by_id, period_key, reward_log_status)
+       values ($1, $2, $3, null, 'point_entry', $4, $5, null, 'issued') returning *`,
+      [rewardLogId, s.accountId, s.rewardId, entry.rows[0]!.id, memberId],
+    );
+    // The pool first (empty here, as the service finds it), then a generated code.
+    await client.query(
+      `with free as (
+         select account_id, id, row_number() over (order by issue_order) as n
+           from (select account_id, id, issue_order from coupon
+                  where account_id = $1 and reward_id = $2 and not is_coupon_issued and status = 'live'
+                  order by issue_order limit $3 for update skip locked) f),
+       wanted as (select log_id, n from unnest($4::uuid[]) with ordinality as w(log_id, n))
+       update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
+         from free join wanted using (n)
+        where c.account_id = free.account_id and c.id = free.id
+       returning c.reward_log_id, c.coupon_code`,
+      [s.accountId, s.rewardId, 1, [rewardLogId]],
+    );
+    const code = await client.query<{ coupon_code: string }>(
+      `insert into coupon (account_id, reward_id, coupon_code, is_coupon_issued, status, reward_log_id)
+       values ($1, $2, $3, true, 'live', $4) on conflict (account_id, coupon_code) do nothing returning reward_log_id, coupon_code`,
+      [s.accountId, s.rewardId, randomString(s.codeLength, CODE_ALPHABET), rewardLogId],
+    );
+    const now = new Date();
+    const log = await client.query(
+      `update reward_log set coupon_code = $1, reward_issued_at = $2, reward_expiry_at = null, updated_at = $3
+       where account_id = $4 and id = $5 returning *`,
+      [code.rows[0]?.coupon_code ?? null, now, now, s.accountId, rewardLogId],
+    );
+    // The reward joined onto the log in the answer.
+    await client.query(`select * from reward where account_id = $1 and id in ($2)`, [s.accountId, s.rewardId]);
+    await client.query(
+      `with inserted as (
+         insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
+         select $1::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, $2::text, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
+           from jsonb_to_recordset($3::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int))
+       select pg_notify($4, $5)`,
+      [
+        s.accountId,
+        null,
+        JSON.stringify([
+          {
+            code: 'points_redeemed',
+            owned_by_id: memberId,
+            slug: 'point_entry',
+            record_id: entry.rows[0]!.id,
+            payload: JSON.parse(s.payload),
+            ord: 0,
+          },
+        ]),
+        'loyalty_events',
+        '',
+      ],
+    );
+    await client.query('commit');
+    return { rewardLog: log.rows[0], pointsBalance: balance };
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+// The API's path and body, so one load generator setup serves both; the body is trusted as is.
+export const routes: BareRoute<RedeemContext>[] = [
+  {
+    method: 'POST',
+    path: '/api/v1.0/schema/reward/record/:id/action/redeem',
+    async handle(pool, { context, body }) {
+      const { ownedById } = body as { ownedById: string };
+      return { body: { data: await baselineRedeem(pool, context, ownedById) } };
+    },
+  },
+];

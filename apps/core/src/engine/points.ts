@@ -1,0 +1,431 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { overwriteRows, updateRow } from '../db/rows.js';
+import { z } from 'zod';
+import { databaseError, duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
+import { emit, type NewEvent } from '../events/outbox.js';
+import type { RequestContext } from '../records/context.js';
+import type { Records, Row } from '../records/resource.js';
+import { issueDetails } from '../records/validate.js';
+import type { AccountUserRow } from '../schema/members.js';
+import type { MemberPointsColumns, PointEntryRow, PointReason, PointsSettingRow, TierRow } from '../schema/points.js';
+import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
+import { issuedFields, takeCodes } from './codes.js';
+import { IssueTally } from '../observability/metrics.js';
+
+/** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
+export const isTransaction = (db: Knex): db is Knex.Transaction => db.isTransaction === true;
+
+export interface NewEntry {
+  ownedById: string;
+  points: number;
+  reason: PointReason;
+  note?: string | null;
+  uniqueIdentifier?: string | null;
+  linkedSchemaSlug?: string | null;
+  linkedSchemaRecordId?: string | null;
+}
+
+export type Tier = TierRow & Row;
+export type Member = AccountUserRow & MemberPointsColumns & Row;
+
+/** A member's move from one tier (null: none) to another (null: none, only by the daily pass). */
+export interface TierChange {
+  before: Tier | null;
+  after: Tier | null;
+}
+
+export interface Entered {
+  entry: PointEntryRow & Row;
+  member: Member;
+  tierChange: TierChange | null;
+}
+
+/** Whether the account has turned points on; an account without a setting row has not. */
+export async function pointsLive(db: Knex, accountId: string): Promise<boolean> {
+  const setting = await db<PointsSettingRow>('points_setting').where({ account_id: accountId }).first('status');
+  return setting?.status === 'live';
+}
+
+/** The member, locked for the rest of the transaction: every entry of one member waits for the one before it. */
+async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<Member | undefined> {
+  return trx<Member>('account_user').where({ account_id: accountId, id: memberId }).forUpdate().first();
+}
+
+/** The member's tier as stored, live or not (a paused tier multiplies nothing). */
+async function tierById(trx: Knex.Transaction, accountId: string, tierId: string | null): Promise<Tier | null> {
+  if (!tierId) return null;
+  return (await trx<Tier>('tier').where({ account_id: accountId, id: tierId }).first()) ?? null;
+}
+
+/** The account's live tiers, highest threshold first (the first created first among equals): the order the rule reads them in. */
+export const liveTiers = (db: Knex, accountId: string) =>
+  db<Tier>('tier')
+    .where({ account_id: accountId, status: 'live' })
+    .orderBy([{ column: 'points_threshold', order: 'desc' }, { column: 'created_at' }, { column: 'id' }]);
+
+/** The tier rule (CONTRACT §19): the highest live tier whose threshold `earnedInWindow` reaches; null when none does. */
+export const tierFor = (tiers: readonly Tier[], earnedInWindow: number): Tier | null =>
+  tiers.find((t) => t.points_threshold <= earnedInWindow) ?? null;
+
+async function tierReached(trx: Knex.Transaction, accountId: string, earnedInWindow: number): Promise<Tier | null> {
+  return (await liveTiers(trx, accountId).andWhere('points_threshold', '<=', earnedInWindow).first()) ?? null;
+}
+
+/** An earned entry times the tier's multiplier, rounded down (one decimal multipliers: no float drift below the integer). */
+const multiplied = (points: number, tier: Tier | null) =>
+  tier?.status === 'live' ? Math.floor(points * Number(tier.earn_multiplier) + 1e-9) : points;
+
+const UNIQUE_INDEX = 'point_entry_unique_identifier_unique';
+
+/** The entry, in a savepoint so that a replayed uniqueIdentifier can be answered from the same transaction. */
+async function insertEntry(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<PointEntryRow & Row> {
+  try {
+    return await trx.transaction(async (sp) => {
+      const [row] = await sp<PointEntryRow & Row>('point_entry')
+        .insert({
+          account_id: accountId,
+          owned_by_id: entry.ownedById,
+          points: entry.points,
+          reason: entry.reason,
+          note: entry.note ?? null,
+          unique_identifier: entry.uniqueIdentifier ?? null,
+          linked_schema_slug: entry.linkedSchemaSlug ?? null,
+          linked_schema_record_id: entry.linkedSchemaRecordId ?? null,
+        })
+        .returning('*');
+      return row!;
+    });
+  } catch (err) {
+    const pg = databaseError(err);
+    if (pg?.code !== '23505' || pg.constraint !== UNIQUE_INDEX) throw err;
+    const existing = await trx<PointEntryRow & Row>('point_entry')
+      .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
+      .first('id');
+    throw duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
+      { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId: existing?.id },
+    ]);
+  }
+}
+
+/**
+ * Writes one point entry and moves the member's balance with it, in the caller's transaction, under
+ * the member's row lock: so no two entries of a member decide on the same balance, and nothing but
+ * a `reversed` entry takes it below 0 (→ 409 `insufficient_points`). `pointsEarnedInTierWindow`
+ * moves with `earned` entries and the `reversed` ones taking them back. An `earned` entry is
+ * multiplied by the member's live tier. After every entry the tier rule is applied, upwards only
+ * (lowering is the daily pass's), which may reach a tier created since. An unknown member is 400.
+ * O(1) in the member's entries: what the daily pass needs is kept on the member's row.
+ */
+export async function addEntry(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<Entered> {
+  const member = await lockMember(trx, accountId, entry.ownedById);
+  if (!member)
+    throw invalidInput('The body references records that do not exist.', [
+      { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${entry.ownedById}.` },
+    ]);
+  const current = await tierById(trx, accountId, member.tier_id);
+  if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, current) };
+  const row = await insertEntry(trx, accountId, entry);
+  const balance = Number(member.points_balance) + entry.points;
+  if (balance < 0 && entry.reason !== 'reversed')
+    throw insufficientPoints(`The member has ${member.points_balance} points; this needs ${-entry.points}.`, [
+      {
+        field: 'points',
+        code: 'insufficient_points',
+        message: `The balance is ${member.points_balance}.`,
+        pointsBalance: member.points_balance,
+      },
+    ]);
+  const windowed = entry.reason === 'earned' || entry.reason === 'reversed';
+  const inWindow = Math.max(0, Number(member.points_earned_in_tier_window) + (windowed ? entry.points : 0));
+  const reached = await tierReached(trx, accountId, inWindow);
+  const tierChange =
+    reached && reached.id !== member.tier_id && (!current || reached.points_threshold > current.points_threshold)
+      ? { before: current, after: reached }
+      : null;
+  const updated = await updateRow<Member>(trx, 'account_user', member, {
+    points_balance: balance,
+    points_earned_in_tier_window: inWindow,
+    last_point_entry_at: row.created_at,
+    // A new inactivity period: its expiry is announced anew.
+    points_expiry_warned_for: null,
+    ...(windowed && !member.points_window_oldest_at ? { points_window_oldest_at: row.created_at } : {}),
+    ...(tierChange ? { tier_id: reached!.id } : {}),
+  });
+  return { entry: row, member: updated, tierChange };
+}
+
+/**
+ * One `expired` entry for each member's whole positive balance (CONTRACT §19), for members the
+ * caller has locked: what `addEntry` does for each, in two statements for the daily pass. An expired
+ * entry takes the balance to 0, never below, moves no window (so it reaches no tier) and has no
+ * event; like every entry it starts a new inactivity period.
+ */
+export async function expireBalances(trx: Knex.Transaction, accountId: string, memberIds: readonly string[], note: string): Promise<void> {
+  if (!memberIds.length) return;
+  await trx.raw(
+    `with e as (insert into point_entry (account_id, owned_by_id, points, reason, note)
+                select account_id, id, -points_balance, 'expired', ? from account_user
+                 where account_id = ? and id = any(?::uuid[]) and points_balance > 0
+                returning owned_by_id, points, created_at)
+     update account_user u set points_balance = u.points_balance + e.points, last_point_entry_at = e.created_at,
+            points_expiry_warned_for = null
+       from e where u.account_id = ? and u.id = e.owned_by_id`,
+    [note, accountId, [...memberIds], accountId],
+  );
+}
+
+/** Rows as an API key reads them, in stored fields (no joins), as event payloads carry them. */
+async function asAdmin(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  slug: string,
+  rows: readonly Row[],
+): Promise<Record<string, unknown>[]> {
+  if (!rows.length) return [];
+  const resource = records.registry.require(slug);
+  return records.serialize(resource, [...rows], { ...ctx, flow: 'apikey' }, { db: trx, fields: records.storedFields(resource) });
+}
+
+const EVENT_OF: Partial<Record<PointReason, NewEvent['code']>> = { earned: 'points_earned', redeemed: 'points_redeemed' };
+
+/**
+ * The entry's event (`points_earned`, `points_redeemed`; other reasons have none) and its tier
+ * change, in the entry's transaction. Every writer of entries calls it after `addEntry`.
+ */
+export async function emitEntryEvent(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  { entry, member, tierChange }: Entered,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const code = EVENT_OF[entry.reason];
+  if (code) {
+    const payload = {
+      pointEntry: (await asAdmin(trx, records, ctx, 'point_entry', [entry]))[0]!,
+      member: (await asAdmin(trx, records, ctx, 'account_user', [member]))[0]!,
+      ...extra,
+    };
+    await emit(trx, entry.account_id, [
+      { code, ownedById: entry.owned_by_id, linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: entry.id, payload },
+    ]);
+  }
+  if (tierChange) await changedTiers(trx, records, ctx, [{ member, change: tierChange }]);
+}
+
+export interface TierMove {
+  member: Member;
+  change: TierChange;
+}
+
+/**
+ * What follows members' tier changes, already written to their rows (one from an entry, a batch
+ * from the daily pass; one account's): `tier_changed` each, then the entry reward of the tier each
+ * landed in, once per member and tier ever (`tier_entry_reward`'s key decides, so coming back after
+ * a downgrade gives nothing again; a tier skipped gives nothing), issued as a milestone's is: its
+ * code by §8, or its points (which may lift the member further). Each is announced as
+ * `reward_log_issued`, on which the Shopify app makes its discount.
+ */
+export async function changedTiers(trx: Knex.Transaction, records: Records, ctx: RequestContext, moves: readonly TierMove[]) {
+  if (!moves.length) return;
+  const accountId = moves[0]!.member.account_id;
+  const members = await asAdmin(
+    trx,
+    records,
+    ctx,
+    'account_user',
+    moves.map((m) => m.member),
+  );
+  const tiers = [
+    ...new Map(moves.flatMap((m) => [m.change.before, m.change.after]).flatMap((t) => (t ? [[t.id, t] as const] : []))).values(),
+  ];
+  const shown = new Map((await asAdmin(trx, records, ctx, 'tier', tiers)).map((t, i) => [tiers[i]!.id, t]));
+  await emit(
+    trx,
+    accountId,
+    moves.map(({ member, change }, i) => ({
+      code: 'tier_changed',
+      ownedById: member.id,
+      linkedSchemaSlug: 'account_user',
+      linkedSchemaRecordId: member.id,
+      payload: {
+        member: members[i]!,
+        tierBefore: (change.before && shown.get(change.before.id)) ?? null,
+        tierAfter: (change.after && shown.get(change.after.id)) ?? null,
+      },
+    })),
+  );
+  for (const tier of tiers) {
+    const entering = moves.filter((m) => m.change.after?.id === tier.id).map((m) => m.member.id);
+    if (!entering.length || !tier.entry_reward_id) continue;
+    const reward = await trx<RewardRow & Row>('reward').where({ account_id: accountId, id: tier.entry_reward_id, status: 'live' }).first();
+    if (!reward) continue;
+    // The claims name their reward logs ahead, so the logs are written for the claimed alone.
+    const claimed: { member_id: string; reward_log_id: string }[] = await trx('tier_entry_reward')
+      .insert(entering.map((id) => ({ account_id: accountId, member_id: id, tier_id: tier.id, reward_log_id: randomUUID() })))
+      .onConflict(['account_id', 'member_id', 'tier_id'])
+      .ignore()
+      .returning(['member_id', 'reward_log_id']);
+    if (!claimed.length) continue;
+    const created: (RewardLogRow & Row)[] = await trx('reward_log')
+      .insert(
+        claimed.map((c) => ({
+          id: c.reward_log_id,
+          account_id: accountId,
+          reward_id: reward.id,
+          milestone_id: null,
+          linked_schema_slug: 'tier',
+          linked_schema_record_id: tier.id,
+          owned_by_id: c.member_id,
+          period_key: null,
+          reward_log_status: 'issued',
+        })),
+      )
+      .returning('*');
+    const issued = new IssueTally();
+    for (let i = 0; i < created.length; i++) issued.reward();
+    const logs = await issueNow({ trx, records, ctx, issued, now: records.now() }, reward, created);
+    // With their reward joined, as the scheduler's reward_log_issued carries it.
+    const serialized = await records.serialize(records.registry.require('reward_log'), logs, { ...ctx, flow: 'apikey' }, { db: trx });
+    await emit(
+      trx,
+      accountId,
+      logs.map((log, i) => ({
+        code: 'reward_log_issued',
+        ownedById: log.owned_by_id,
+        linkedSchemaSlug: 'reward_log',
+        linkedSchemaRecordId: log.id,
+        payload: { rewardLog: serialized[i]! },
+      })),
+    );
+    // Counted here: the caller's transaction commits as soon as it returns.
+    issued.commit();
+  }
+}
+
+/**
+ * What issuing reward logs of one reward does at once, wherever they are issued (a milestone, a
+ * mission, tiers' entry rewards): a points reward's `earned` entry each, or their codes by §8.
+ */
+export async function issueNow<L extends RewardLogRow & Row>(
+  tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date },
+  reward: RewardRow,
+  logs: readonly L[],
+): Promise<L[]> {
+  for (const log of logs) await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log);
+  const codes = await takeCodes(
+    tx,
+    reward,
+    logs.map((l) => l.id),
+  );
+  const withCodes = logs.map((l) => (codes.has(l.id) ? { ...l, ...issuedFields(reward, codes.get(l.id)!, tx.now) } : l));
+  const coded = withCodes.filter((l) => codes.has(l.id));
+  if (coded.length) await overwriteRows(tx.trx, 'reward_log', coded, Object.keys(coded[0]!));
+  return withCodes;
+}
+
+/**
+ * A points reward's `earned` entry for its reward log, once the log is issued (CONTRACT §19): at
+ * creation, or when a held one is confirmed. Nothing while points are not live.
+ */
+export async function earnForRewardLog(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  reward: RewardRow,
+  log: RewardLogRow,
+): Promise<void> {
+  if (reward.reward_kind !== 'points' || !reward.points_value || !(await pointsLive(trx, log.account_id))) return;
+  const entered = await addEntry(trx, log.account_id, {
+    ownedById: log.owned_by_id,
+    points: reward.points_value,
+    reason: 'earned',
+    linkedSchemaSlug: 'reward_log',
+    linkedSchemaRecordId: log.id,
+  });
+  await emitEntryEvent(trx, records, ctx, entered);
+}
+
+/**
+ * Takes back what revoked reward logs earned, with one `reversed` entry each, even below 0: the
+ * points may have been spent. A log that earned nothing (held, or points off) takes nothing back.
+ */
+export async function reverseRewardLogPoints(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  accountId: string,
+  revoked: readonly RewardLogRow[],
+): Promise<void> {
+  if (!revoked.length) return;
+  const earned = await trx<PointEntryRow & Row>('point_entry')
+    .where({ account_id: accountId, reason: 'earned', linked_schema_slug: 'reward_log' })
+    .whereIn(
+      'linked_schema_record_id',
+      revoked.map((l) => l.id),
+    )
+    .orderBy('created_at');
+  for (const e of earned) {
+    const entered = await addEntry(trx, accountId, {
+      ownedById: e.owned_by_id,
+      points: -e.points,
+      reason: 'reversed',
+      note: 'The reward log that earned these points was revoked.',
+      linkedSchemaSlug: 'reward_log',
+      linkedSchemaRecordId: e.linked_schema_record_id,
+    });
+    await emitEntryEvent(trx, records, ctx, entered);
+  }
+}
+
+export const reverseBody = z.strictObject({
+  points: z.number().int().min(1).max(1_000_000).optional().meta({ description: 'How many to take back; default: all that remains.' }),
+  note: z.string().max(256).optional(),
+  uniqueIdentifier: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier.' }),
+});
+
+/**
+ * Takes back up to what remains of an `earned` entry with one `reversed` entry linked to it, even
+ * below 0 (the points may have been spent): how the Shopify app takes back an order's points on a
+ * refund. The caller holds the entry's row lock, so racing reversals of one entry take turns and
+ * never take back more than it earned.
+ */
+export async function reverseEntry(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  earned: PointEntryRow & Row,
+  body: unknown,
+): Promise<{ pointEntry: Record<string, unknown>; pointsBalance: number }> {
+  const parsed = reverseBody.safeParse(body ?? {});
+  if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
+  if (earned.reason !== 'earned')
+    throw notReversible('Only earned entries are taken back.', [
+      { field: 'reason', code: 'not_reversible', message: `This entry is ${earned.reason}.` },
+    ]);
+  const [taken] = await trx('point_entry')
+    .where({ account_id: earned.account_id, reason: 'reversed', linked_schema_slug: 'point_entry', linked_schema_record_id: earned.id })
+    .sum<{ sum: number | null }[]>('points');
+  const remaining = earned.points + Number(taken?.sum ?? 0);
+  if (remaining <= 0)
+    throw notReversible('This entry was taken back in full.', [{ field: 'points', code: 'not_reversible', message: 'Nothing remains.' }]);
+  const entered = await addEntry(trx, earned.account_id, {
+    ownedById: earned.owned_by_id,
+    points: -Math.min(parsed.data.points ?? remaining, remaining),
+    reason: 'reversed',
+    note: parsed.data.note ?? null,
+    uniqueIdentifier: parsed.data.uniqueIdentifier ?? null,
+    linkedSchemaSlug: 'point_entry',
+    linkedSchemaRecordId: earned.id,
+  });
+  await emitEntryEvent(trx, records, ctx, entered);
+  const [pointEntry] = await records.serialize(records.registry.require('point_entry'), [entered.entry], ctx, { db: trx });
+  return { pointEntry: pointEntry!, pointsBalance: Number(entered.member.points_balance) };
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { z } from 'zod';
+import { updateRow } from '../db/rows.js';
+import { invalidInput, notRedeemable } from '../errors.js';
+import { IssueTally } from '../observability/metrics.js';
+import type { RequestContext } from '../records/context.js';
+import type { Records, Row } from '../records/resource.js';
+import { issueDetails } from '../records/validate.js';
+import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
+import { addEntry, emitEntryEvent, pointsLive } from './points.js';
+import { issuedFields, takeCodes } from './codes.js';
+
+export const redeemBody = z.strictObject({
+  ownedById: z
+    .uuid({ message: 'Expected a UUID' })
+    .optional()
+    .meta({ description: 'The member (API key only; an end user redeems for themselves).' }),
+  uniqueIdentifier: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier.' }),
+});
+
+/**
+ * Redeems a reward for points (CONTRACT §19): one `redeemed` entry of its cost and one issued reward
+ * log with its code by §8, in the caller's transaction (the reward read, not locked), or
+ * nothing at all. The member's row lock decides racing redemptions, so none overspends.
+ */
+export async function redeemReward(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  reward: RewardRow,
+  body: unknown,
+): Promise<{ rewardLog: Record<string, unknown>; pointsBalance: number }> {
+  const parsed = redeemBody.safeParse(body ?? {});
+  if (!parsed.success) throw invalidInput('The redemption is invalid.', issueDetails('', parsed.error));
+  const { ownedById, uniqueIdentifier } = parsed.data;
+  if (ctx.flow === 'enduser' && ownedById !== undefined)
+    throw invalidInput('An end user redeems for themselves.', [
+      { field: 'ownedById', code: 'not_allowed', message: 'Leave ownedById out: the token names the member.' },
+    ]);
+  const memberId = ctx.flow === 'enduser' ? ctx.memberId : ownedById;
+  if (memberId === undefined)
+    throw invalidInput('ownedById is required.', [{ field: 'ownedById', code: 'required', message: '"ownedById" is required.' }]);
+  const accountId = reward.account_id;
+  if (reward.points_cost === null || reward.reward_kind !== 'code')
+    throw notRedeemable('This reward has no points cost.', [{ field: 'pointsCost', code: 'not_redeemable', message: 'No points cost.' }]);
+  if (reward.status !== 'live')
+    throw notRedeemable('This reward is not live.', [
+      { field: 'status', code: 'not_redeemable', message: `The reward is ${reward.status}.` },
+    ]);
+  if (!(await pointsLive(trx, accountId)))
+    throw notRedeemable('Points are not live in this account.', [{ code: 'not_redeemable', message: 'The points setting is not live.' }]);
+  const rewardLogId = randomUUID();
+  const entered = await addEntry(trx, accountId, {
+    ownedById: memberId,
+    points: -reward.points_cost,
+    reason: 'redeemed',
+    uniqueIdentifier: uniqueIdentifier ?? null,
+    linkedSchemaSlug: 'reward_log',
+    linkedSchemaRecordId: rewardLogId,
+  });
+  const [created] = await trx<RewardLogRow & Row>('reward_log')
+    .insert({
+      id: rewardLogId,
+      account_id: accountId,
+      reward_id: reward.id,
+      milestone_id: null,
+      linked_schema_slug: 'point_entry',
+      linked_schema_record_id: entered.entry.id,
+      owned_by_id: memberId,
+      period_key: null,
+      reward_log_status: 'issued',
+    })
+    .returning('*');
+  const issued = new IssueTally();
+  issued.reward();
+  const now = records.now();
+  const code = (await takeCodes({ trx, issued }, reward, [rewardLogId])).get(rewardLogId) ?? null;
+  const log = code ? await updateRow(trx, 'reward_log', created!, issuedFields(reward, code, now)) : created!;
+  const rewardLogResource = records.registry.require('reward_log');
+  const [rewardLog] = await records.serialize(rewardLogResource, [log], ctx, { db: trx });
+  const [adminRewardLog] =
+    ctx.flow === 'apikey' ? [rewardLog] : await records.serialize(rewardLogResource, [log], { ...ctx, flow: 'apikey' }, { db: trx });
+  await emitEntryEvent(trx, records, ctx, entered, { rewardLog: adminRewardLog });
+  // Counted here: the action's transaction commits as soon as this returns.
+  issued.commit();
+  return { rewardLog: rewardLog!, pointsBalance: Number(entered.member.points_balance) };
+}

@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { addEntry, emitEntryEvent, pointsLive, reverseBody, reverseEntry } from '../engine/points.js';
+import { conflict, type ErrorDetail } from '../errors.js';
+import { defineResource } from '../records/resource.js';
+import { CLIENT_REASONS, pointEntryFields, pointsSettingFields, tierFields } from '../schema/points.js';
+import { ADMIN_PUBLIC_READ } from './common.js';
+
+export const pointsSetting = defineResource({
+  slug: 'points_setting',
+  table: 'points_setting',
+  description:
+    "The account's points program (CONTRACT §19): one record per account, made with the account; it is read and updated, never created or deleted. " +
+    'End users and guests read its public fields: whether points are live, what they are called, and how they are earned.',
+  access: { list: ['apikey', 'enduser', 'guest'], get: ['apikey', 'enduser', 'guest'], update: ['apikey'] },
+  publicScope: 'public',
+  fields: pointsSettingFields,
+  async beforeUpdate({ values, existing, columns }) {
+    // Every member's window sum is stale: the daily pass sums it again from the entries.
+    if (values.tierWindowMonths !== undefined && values.tierWindowMonths !== existing!.tier_window_months)
+      columns.tier_window_changed_at = new Date();
+  },
+});
+
+export const pointEntry = defineResource({
+  slug: 'point_entry',
+  table: 'point_entry',
+  description:
+    "Entries of members' points: each moves its member's pointsBalance in the same transaction. An API key creates earned and adjusted entries; end users read their own.",
+  access: { list: ['apikey', 'enduser'], get: ['apikey', 'enduser'], create: ['apikey'] },
+  publicScope: 'own',
+  fields: pointEntryFields,
+  answers: { create: [409] },
+  actions: {
+    reverse: {
+      flows: ['apikey'],
+      body: reverseBody,
+      returns: z.object({
+        pointEntry: z.record(z.string(), z.unknown()).meta({ $ref: '#/components/schemas/PointEntry' }),
+        pointsBalance: z.number().int(),
+      }),
+      description:
+        'Takes back up to what remains of an earned entry (default: all) with one reversed entry linked to it, even below 0 ' +
+        '(how a refund takes back an order’s points). 409 not_reversible when it is no earned entry or nothing remains; ' +
+        '409 duplicate_unique_identifier on a replay.',
+      run: ({ trx, ctx, records, row, body }) => reverseEntry(trx, records, ctx, row, body),
+    },
+  },
+  rules: {
+    description: 'An API key creates earned entries (positive points) and adjusted ones (either sign); points are never 0.',
+    create: [
+      { properties: { reason: { enum: [...CLIENT_REASONS] }, points: { not: { const: 0 } } } },
+      { if: { properties: { reason: { const: 'earned' } }, required: ['reason'] }, then: { properties: { points: { minimum: 1 } } } },
+    ],
+  },
+  validate(record, op) {
+    if (op !== 'create') return [];
+    const details: ErrorDetail[] = [];
+    if (record.points === 0) details.push({ field: 'points', code: 'invalid', message: 'Must not be 0.' });
+    if (record.reason == null || !CLIENT_REASONS.includes(record.reason))
+      details.push({ field: 'reason', code: 'invalid', message: `An API key creates ${CLIENT_REASONS.join(' and ')} entries only.` });
+    else if (record.reason === 'earned' && (record.points ?? 0) < 0)
+      details.push({ field: 'points', code: 'invalid', message: 'An earned entry is positive; take points back with adjusted.' });
+    return details;
+  },
+  async create({ db, ctx, values, records }) {
+    const accountId = ctx.account!.id;
+    return db.transaction(async (trx) => {
+      if (values.reason === 'earned' && !(await pointsLive(trx, accountId)))
+        throw conflict('Points are not live in this account: nothing earns.', [
+          { field: 'reason', code: 'points_not_live', message: 'The points setting is not live.' },
+        ]);
+      const entered = await addEntry(trx, accountId, values);
+      await emitEntryEvent(trx, records, ctx, entered);
+      const [data] = await records.serialize(records.registry.require('point_entry'), [entered.entry], ctx, { db: trx });
+      return data;
+    });
+  },
+});
+
+export const tier = defineResource({
+  slug: 'tier',
+  table: 'tier',
+  description:
+    'VIP tiers (CONTRACT §19): a member is in the highest live tier whose pointsThreshold their pointsEarnedInTierWindow reaches. ' +
+    'Entries raise it at once; the daily pass lowers it as the window slides and applies tiers created, changed or deleted since.',
+  access: ADMIN_PUBLIC_READ,
+  publicScope: 'public',
+  fields: tierFields,
+  validate(record) {
+    const m = record.earnMultiplier;
+    return typeof m === 'number' && Math.abs(m * 10 - Math.round(m * 10)) > 1e-9
+      ? [{ field: 'earnMultiplier', code: 'invalid', message: 'One decimal at most, e.g. 1.5.' }]
+      : [];
+  },
+  async beforeDelete({ trx, row }) {
+    // Members of a deleted tier are in none until the daily pass places them.
+    await trx('account_user').where({ account_id: row.account_id, tier_id: row.id }).update({ tier_id: null });
+  },
+});

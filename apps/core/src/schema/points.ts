@@ -1,0 +1,134 @@
+import { field } from '../records/fields.js';
+import type { RowOfFields } from '../records/row-types.js';
+import { description, eudIcon, eudText, eudTitle, name } from './common.js';
+import { POINTS_MAX } from './rewards.js';
+
+export const pointsSettingFields = {
+  status: field.status({
+    default: 'draft',
+    required: true,
+    public: true,
+    description: 'draft until the merchant turns points on; while not live nothing earns and nothing can be redeemed for points.',
+  }),
+  eudCurrencyName: field.string({ max: 48, localisable: true, public: true, description: 'What members call points, e.g. "Stars".' }),
+  expiryMonthsOfInactivity: field.integer({
+    min: 0,
+    max: 60,
+    default: 0,
+    required: true,
+    public: true,
+    description: 'Points expire after this many months without an entry; 0: never.',
+  }),
+  tierWindowMonths: field.integer({
+    min: 0,
+    max: 36,
+    default: 12,
+    required: true,
+    public: true,
+    description: 'The months pointsEarnedInTierWindow looks back; 0: lifetime.',
+  }),
+  pointsPerCurrencyUnit: field.number({
+    min: 0,
+    max: 10_000,
+    default: 0,
+    required: true,
+    public: true,
+    description:
+      'Points per unit of the shop’s currency a paid order’s products cost (the Shopify app earns them; refunds take their share back).',
+  }),
+  pointsPerOrder: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description: 'Points per paid order.',
+  }),
+  pointsOnSignUp: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description: 'Points once, when a customer creates an account.',
+  }),
+};
+
+export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;
+export type PointReason = (typeof POINT_REASONS)[number];
+/** The reasons an API key may write; the others are the service's own. */
+export const CLIENT_REASONS: readonly PointReason[] = ['earned', 'adjusted'];
+
+export const pointEntryFields = {
+  ownedById: field.uuid({ required: true, references: 'account_user', description: 'The member whose balance the entry changes.' }),
+  points: field.integer({
+    min: -POINTS_MAX,
+    max: POINTS_MAX,
+    required: true,
+    description: 'Signed, never 0: redeemed, expired and negative adjusted entries are negative.',
+  }),
+  reason: field.enum(POINT_REASONS, {
+    required: true,
+    description: 'An API key creates earned (positive) and adjusted (either sign) entries; the others are the service’s own.',
+  }),
+  note: field.string({ max: 256 }),
+  uniqueIdentifier: field.string({
+    min: 1,
+    max: 256,
+    description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier and changes nothing.',
+  }),
+  linkedSchemaSlug: field.string({ max: 64, description: 'What the entry came from: a log, a reward log, an order reference.' }),
+  linkedSchemaRecordId: field.string({ max: 256 }),
+};
+
+export const tierFields = {
+  name: name(),
+  description: description(),
+  status: field.status({
+    default: 'draft',
+    required: true,
+    description: 'Only live tiers hold members; end users and guests read live ones.',
+  }),
+  pointsThreshold: field.integer({
+    min: 0,
+    max: 1_000_000_000,
+    required: true,
+    public: true,
+    description: 'The pointsEarnedInTierWindow a member needs to be in this tier.',
+  }),
+  earnMultiplier: field.number({
+    min: 1,
+    max: 10,
+    default: 1,
+    required: true,
+    public: true,
+    description: 'Multiplies every earned entry of a member in this tier (rounded down); one decimal at most (1.5, not 1.25).',
+  }),
+  entryRewardId: field.uuid({
+    references: 'reward',
+    description: 'Issued once per member, ever, when they first enter this tier (not for a tier they skip).',
+  }),
+  eudTitle: eudTitle(),
+  eudDescription: eudText(),
+  eudIcon: eudIcon(),
+};
+
+export type PointsSettingRow = RowOfFields<typeof pointsSettingFields>;
+export type TierRow = RowOfFields<typeof tierFields>;
+export type PointEntryRow = RowOfFields<typeof pointEntryFields>;
+
+/** What points keep on each member's row beside its fields, for the daily pass (no sums over entries per entry). */
+export interface MemberPointsColumns {
+  last_point_entry_at: Date | null;
+  /** The oldest earned or reversed entry counted in pointsEarnedInTierWindow: the next to leave the window. */
+  points_window_oldest_at: Date | null;
+  /** When the daily pass last summed the window from the entries. */
+  points_window_at: Date | null;
+  /** The expiry announced by `points_to_expire` in the current inactivity period; a new entry clears it. */
+  points_expiry_warned_for: Date | null;
+}
+
+/** The setting's own columns for the daily pass. */
+export interface PointsSettingColumns {
+  tier_window_changed_at: Date | null;
+}
