@@ -6,9 +6,11 @@ import {
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
   loadBoards,
+  loadPoints,
   type MissionProgress,
   NEWEST_FIRST,
   OLDEST_FIRST,
+  type Points,
   type RewardLog,
   type Standings,
   type StreakProgress,
@@ -24,6 +26,10 @@ export interface PageData {
   missionProgress: MissionProgress[];
   boards: { board: Board; standings: Standings }[];
   logs: RewardLog[];
+  /** Null while the merchant has points off. */
+  points: Points | null;
+  /** The member's own calls: redeeming, and their record again when a redemption was refused. */
+  api: Pick<Api, 'redeem' | 'me'>;
 }
 
 /**
@@ -35,7 +41,7 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
   if (!res.ok) throw new Error(`${res.status} from the token route`);
   const { accessToken, accountId, coreUrl } = (await res.json()) as { accessToken: string; accountId: string; coreUrl: string };
   const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
-  const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards] = await Promise.all([
+  const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, points] = await Promise.all([
     api.list('streak', OLDEST_FIRST),
     api.list('streak_progress', LIVE_STREAK_PROGRESS),
     api.list('challenge', OLDEST_FIRST),
@@ -44,11 +50,13 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     api.list('mission_progress', LIVE_MISSION_PROGRESS),
     api.list('reward_log', { ...NEWEST_FIRST, limit: 50 }),
     loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
+    loadPoints(api),
   ]);
-  return { streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, boards, logs };
+  return { streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, boards, logs, points, api };
 }
 
-/** Whether the member has done anything yet: any progress, reward or rank. */
+/** Whether the member has done anything yet: any progress, reward, rank or points. */
 export const hasActivity = (d: PageData): boolean =>
   d.streakProgress.length + d.challengeProgress.length + d.missionProgress.length + d.logs.length > 0 ||
-  d.boards.some((b) => b.standings.caller);
+  d.boards.some((b) => b.standings.caller) ||
+  Boolean(d.points?.member?.pointsEarnedInTierWindow || d.points?.member?.pointsBalance);

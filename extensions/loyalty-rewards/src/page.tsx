@@ -8,13 +8,21 @@ import {
   type Definition,
   fill,
   keyStart,
+  type Member,
   type Milestone,
   milestoneRows,
   type MissionProgress,
   missionTasks,
   numberFormat,
   type Period,
+  type Points,
+  pointsName,
+  pointsText,
   rankRows,
+  type Reward,
+  rewardGives,
+  type RedeemOutcome,
+  redeemFor,
   type RewardLog,
   rewardView,
   type Standings,
@@ -22,6 +30,9 @@ import {
   streakStrip,
   streakView,
   type Strings,
+  tierView,
+  toNextTier,
+  waysToEarn,
 } from '@loyalty/view-model';
 import { useEffect, useState } from 'preact/hooks';
 import { hasActivity, type PageData } from './load.js';
@@ -75,6 +86,9 @@ function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
         <s-section heading={w.emptyTitle} data-empty>
           <s-paragraph>{w.emptyBody}</s-paragraph>
         </s-section>
+      )}
+      {data.points && (
+        <PointsSection points={data.points} defs={[...data.streaks, ...data.challenges, ...data.missions]} api={data.api} ctx={ctx} />
       )}
       {data.streaks.length > 0 && (
         <s-section heading={w.streaks} data-streaks>
@@ -283,5 +297,85 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
       )}
       {view.kind === 'code' && log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
     </s-stack>
+  );
+}
+
+/**
+ * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
+ * redeem with a Redeem button, and the ways to earn.
+ */
+function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Definition[]; api: PageData['api']; ctx: Ctx }) {
+  const { t, lang } = ctx;
+  const [member, setMember] = useState<Member | null>(points.member);
+  const [busy, setBusy] = useState<string>();
+  const [outcome, setOutcome] = useState<RedeemOutcome>();
+  const name = pointsName(points.setting, t);
+  const amount = (n: number) => pointsText(n, name, lang);
+  const tier = member && tierView(points.tiers, member);
+  const earn = waysToEarn(points.setting, defs, t, lang);
+
+  const redeem = (reward: Reward) => {
+    setBusy(reward.id);
+    setOutcome(undefined);
+    void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
+      if (pointsBalance !== undefined) setMember((m) => m && { ...m, pointsBalance });
+      setOutcome(outcome);
+      setBusy(undefined);
+      current?.then(setMember, () => undefined);
+    });
+  };
+
+  return (
+    <s-section heading={name} data-points>
+      <s-stack gap="base">
+        {member && (
+          <s-stack gap="small-200" data-balance>
+            <s-text type="strong">{amount(member.pointsBalance)}</s-text>
+            {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
+            {tier?.current?.eudDescription && <s-paragraph color="subdued">{tier.current.eudDescription}</s-paragraph>}
+            {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
+          </s-stack>
+        )}
+        {points.rewards.length > 0 && (
+          <s-stack gap="small-200" data-redeem>
+            <s-heading>{t.toRedeem}</s-heading>
+            {points.rewards.map((reward) => {
+              const short = member ? reward.pointsCost - member.pointsBalance : 0;
+              const shown = outcome?.id === reward.id ? outcome : undefined;
+              return (
+                <s-stack key={reward.id} gap="small-200" data-cost={reward.id}>
+                  <s-stack direction="inline" gap="small-200" alignItems="center">
+                    <s-text type="strong">{reward.eudTitle || rewardGives(reward, t, lang, name)}</s-text>
+                    <s-text>{amount(reward.pointsCost)}</s-text>
+                    <s-button disabled={busy !== undefined || short > 0} onClick={() => redeem(reward)}>
+                      {t.redeem}
+                    </s-button>
+                    {short > 0 && <s-text color="subdued">{fill(t.toGo, { n: amount(short) })}</s-text>}
+                  </s-stack>
+                  {shown && 'error' in shown && <s-banner tone="critical" heading={shown.error} />}
+                  {shown && 'log' in shown && (
+                    <s-banner tone="success" heading={t.redeemed}>
+                      <RewardItem log={shown.log} ctx={ctx} />
+                    </s-banner>
+                  )}
+                </s-stack>
+              );
+            })}
+          </s-stack>
+        )}
+        {earn.length > 0 && (
+          <s-stack gap="small-200" data-earn>
+            <s-heading>{t.waysToEarn}</s-heading>
+            <s-unordered-list>
+              {earn.map((row) => (
+                <s-list-item key={row.key}>
+                  {row.label} · {row.earns}
+                </s-list-item>
+              ))}
+            </s-unordered-list>
+          </s-stack>
+        )}
+      </s-stack>
+    </s-section>
   );
 }

@@ -1,4 +1,4 @@
-import type { Definition, RewardLog, StreakProgress } from '@loyalty/view-model';
+import { ApiError, type Definition, type Member, type Points, type RewardLog, type StreakProgress } from '@loyalty/view-model';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -144,6 +144,8 @@ const member: PageData = {
     log('r3', null, null, { rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z' }),
     log('r4', 'GONE-5', null, { rewardLogStatus: 'revoked', confirmAt: null }),
   ],
+  points: null,
+  api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
 };
 
 // Child elements (badges) read as separate words, as they render apart.
@@ -270,6 +272,115 @@ describe('the Rewards page', () => {
   });
 });
 
+const me = (pointsBalance: number): Member => ({ id: 'me', pointsBalance, pointsEarnedInTierWindow: 1200, tierId: 'gold' });
+const tierOf = (id: string, eudTitle: string, pointsThreshold: number) => ({
+  id,
+  pointsThreshold,
+  earnMultiplier: 1,
+  eudTitle,
+  eudDescription: `${eudTitle} members`,
+  eudIcon: null,
+});
+const reward = (id: string, pointsCost: number, eudTitle: string | null) => ({
+  id,
+  rewardKind: 'code' as const,
+  discountType: 'percentage' as const,
+  discountValue: 20,
+  pointsValue: null,
+  pointsCost,
+  eudTitle,
+  eudRedeemInstructionMessage: null,
+});
+const points: Points = {
+  setting: { id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 2, pointsPerOrder: 0, pointsOnSignUp: 100 },
+  rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
+  tiers: [tierOf('silver', 'Silver', 0), tierOf('gold', 'Gold', 500), tierOf('platinum', 'Platinum', 2000)],
+  member: me(1200),
+};
+const withPoints = (api: PageData['api']): PageData => ({
+  ...member,
+  streaks: [
+    {
+      ...streak,
+      milestones: [
+        {
+          ...milestone('m5', 5),
+          reward: { rewardKind: 'points', pointsValue: 50, discountType: null, discountValue: null, eudTitle: null },
+        },
+      ],
+    },
+  ],
+  points,
+  api,
+});
+// A bare custom element takes `disabled` as an attribute, as the host's s-button reads it.
+const disabled = (el: Element, reward: string) => el.querySelector(`[data-cost="${reward}"] s-button`)!.hasAttribute('disabled');
+const click = (el: Element) =>
+  act(async () => {
+    (el as HTMLElement).click();
+  });
+
+describe('the points section', () => {
+  it("shows the member's balance, tier and progress, the rewards to redeem and the ways to earn", async () => {
+    const page = await show(() => Promise.resolve(withPoints(member.api)));
+    const section = page.querySelector('[data-points]')!;
+    expect(section.getAttribute('heading')).toBe('Stars');
+    const balance = section.querySelector('[data-balance]')!;
+    expect(text(balance.querySelector('s-text[type="strong"]'))).toBe('1,200 Stars');
+    expect(text(balance.querySelector('[data-tier]'))).toBe('Gold');
+    expect(text(balance.querySelector('s-paragraph'))).toBe('Gold members');
+    expect(all(balance, 's-text')).toEqual(['1,200 Stars', '800 Stars to Platinum: 1,200 / 2,000']);
+    const bar = balance.querySelector('s-progress')!;
+    expect([bar.getAttribute('value'), bar.getAttribute('max')]).toEqual(['1200', '2000']);
+    expect(all(section, '[data-cost]')).toEqual(['€5 off 300 Stars Redeem', '20% off 2,000 Stars Redeem 800 Stars to go']);
+    expect(disabled(section, 'big')).toBe(true);
+    expect(disabled(section, 'five')).toBe(false);
+    expect(all(section, '[data-earn] s-list-item')).toEqual([
+      'For every 1 spent · +2 Stars',
+      'Creating an account · +100 Stars',
+      'Title s1 · Milestone 5 · +50 Stars',
+    ]);
+  });
+
+  it('redeems a reward: its code, the balance the core answers', async () => {
+    const redeem = vi.fn(async () => ({ rewardLog: log('new', 'STARS-1', null), pointsBalance: 900 }));
+    const page = await show(() => Promise.resolve(withPoints({ redeem, me: () => Promise.reject(new Error('unused')) })));
+    await click(page.querySelector('[data-cost="five"] s-button')!);
+    await vi.waitFor(() => expect(page.querySelector('[data-cost="five"] s-banner')).not.toBeNull());
+    expect(redeem).toHaveBeenCalledWith('five');
+    const banner = page.querySelector('[data-cost="five"] s-banner')!;
+    expect([banner.getAttribute('tone'), banner.getAttribute('heading')]).toEqual(['success', 'Redeemed!']);
+    expect(banner.querySelector('s-clipboard-item')!.getAttribute('text')).toBe('STARS-1');
+    expect(text(page.querySelector('[data-balance] s-text[type="strong"]'))).toBe('900 Stars');
+  });
+
+  it('says when the balance no longer covers a reward, and reads it again', async () => {
+    const api = {
+      redeem: vi.fn(() => Promise.reject(new ApiError(409, 'insufficient_points', 'reward/record/five/action/redeem'))),
+      me: vi.fn(async () => me(250)),
+    };
+    const page = await show(() => Promise.resolve(withPoints(api)), 'fr');
+    await click(page.querySelector('[data-cost="five"] s-button')!);
+    await vi.waitFor(() => expect(text(page.querySelector('[data-balance] s-text[type="strong"]'))).toBe('250 Stars'));
+    const banner = page.querySelector('[data-cost="five"] s-banner')!;
+    expect([banner.getAttribute('tone'), banner.getAttribute('heading')]).toEqual([
+      'critical',
+      'Pas assez de Stars pour cette récompense.',
+    ]);
+    expect(text(page.querySelector('[data-cost="five"] s-button'))).toBe('Échanger');
+    expect(disabled(page, 'five')).toBe(true);
+    expect(api.me).toHaveBeenCalledTimes(1);
+  });
+
+  it('counts a balance as activity', async () => {
+    const page = await show(() =>
+      Promise.resolve({ ...withPoints(member.api), streakProgress: [], challengeProgress: [], missionProgress: [], logs: [], boards: [] }),
+    );
+    expect(page.querySelector('[data-empty]')).toBeNull();
+    expect(page.querySelector('[data-rewards]')).not.toBeNull();
+  });
+});
+
 describe('loadPage', () => {
   it("trades the session token at the app, then reads the core as the member in the customer's language", async () => {
     const calls: { url: URL; headers: Record<string, string> }[] = [];
@@ -290,11 +401,21 @@ describe('loadPage', () => {
     expect(calls[0]!.url.href).toBe('https://app.example/customer-account/token');
     expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });
     const reads = calls.slice(1);
+    // Points are off (the setting reads as none): nothing more of them is read.
     expect(reads.map((c) => c.url.pathname).sort()).toEqual(
-      ['challenge', 'challenge_progress', 'leaderboard', 'mission', 'mission_progress', 'reward_log', 'streak', 'streak_progress'].map(
-        (s) => `/api/v1.0/schema/${s}/record`,
-      ),
+      [
+        'challenge',
+        'challenge_progress',
+        'leaderboard',
+        'mission',
+        'mission_progress',
+        'points_setting',
+        'reward_log',
+        'streak',
+        'streak_progress',
+      ].map((s) => `/api/v1.0/schema/${s}/record`),
     );
+    expect(data.points).toBeNull();
     for (const read of reads) {
       expect(read.url.origin).toBe('https://core.example');
       expect(read.url.searchParams.get('languageCode')).toBe('de');

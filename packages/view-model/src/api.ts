@@ -1,4 +1,17 @@
-import type { ChallengeProgress, Definition, Leaderboard, MissionProgress, RewardLog, Standings, StreakProgress } from './model.js';
+import type {
+  ChallengeProgress,
+  Definition,
+  Leaderboard,
+  Member,
+  MissionProgress,
+  PointsSetting,
+  Redemption,
+  Reward,
+  RewardLog,
+  Standings,
+  StreakProgress,
+  Tier,
+} from './model.js';
 
 /**
  * What the records the widget and the Rewards page list hold, by resource slug: the faces of
@@ -13,6 +26,9 @@ export interface Faces {
   mission_progress: MissionProgress;
   reward_log: RewardLog;
   leaderboard: Leaderboard;
+  points_setting: PointsSetting;
+  reward: Reward;
+  tier: Tier;
 }
 
 /** Where and as whom to read: the core's origin, the account, and the member's end-user token (absent: guest). */
@@ -35,14 +51,18 @@ export class Api {
     return Boolean(this.config.accessToken);
   }
 
-  private async call<T>(path: string, query: Record<string, unknown>): Promise<T> {
+  private async call<T>(path: string, query: Record<string, unknown>, method = 'GET'): Promise<T> {
     const url = new URL(`${this.config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     if (this.config.languageCode) url.searchParams.set('languageCode', this.config.languageCode);
     const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
     if (this.config.accessToken) headers['x-enduser-access-token'] = this.config.accessToken;
-    const res = await fetch(url, { headers, credentials: 'omit' });
-    if (!res.ok) throw new Error(`${res.status} from ${path}`);
+    const res = await fetch(url, { method, headers, credentials: 'omit' });
+    if (!res.ok) {
+      // The error's code says why a redemption was refused; a body that is not the core's has none.
+      const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
+      throw new ApiError(res.status, body?.error?.code, path);
+    }
     return ((await res.json()) as { data: T }).data;
   }
 
@@ -52,6 +72,27 @@ export class Api {
 
   standings(leaderboardId: string): Promise<Standings> {
     return this.call<Standings>(`leaderboard/record/${encodeURIComponent(leaderboardId)}/standings`, {});
+  }
+
+  /** The member's own record: their points balance and tier. */
+  me(): Promise<Member> {
+    return this.call<Member>('account_user/me', {});
+  }
+
+  /** Spends the member's points on a reward (CONTRACT §19); refused with 409 insufficient_points or not_redeemable. */
+  redeem(rewardId: string): Promise<Redemption> {
+    return this.call<Redemption>(`reward/record/${encodeURIComponent(rewardId)}/action/redeem`, {}, 'POST');
+  }
+}
+
+/** A refused call: its status and the core's error code. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    path: string,
+  ) {
+    super(`${status} from ${path}`);
   }
 }
 

@@ -38,6 +38,23 @@ export interface Strings {
   percentOff: string;
   /** The Rewards tab of a guest: the header above already has the sign-in buttons. */
   signInForRewards: string;
+  /** What points are called when the merchant has not named them (CONTRACT §19). */
+  points: string;
+  waysToEarn: string;
+  /** Points per unit of the shop's currency, whose name the storefront does not get. */
+  perSpend: string;
+  perOrder: string;
+  onSignUp: string;
+  toRedeem: string;
+  redeem: string;
+  /** `{n}`: the points a member still lacks for a reward, with their name. */
+  toGo: string;
+  /** `{name}`: what points are called. */
+  notEnough: string;
+  redeemed: string;
+  /** `{n}`: the points still to earn, with their name; `{tier}`: the next tier. */
+  toNextTier: string;
+  signInToRedeem: string;
 }
 
 const en: Strings = {
@@ -66,6 +83,18 @@ const en: Strings = {
   frozen: 'Frozen',
   percentOff: '{v} off',
   signInForRewards: 'Sign in to see the rewards you have earned.',
+  points: 'Points',
+  waysToEarn: 'Ways to earn',
+  perSpend: 'For every 1 spent',
+  perOrder: 'Every order',
+  onSignUp: 'Creating an account',
+  toRedeem: 'Rewards to redeem',
+  redeem: 'Redeem',
+  toGo: '{n} to go',
+  notEnough: 'Not enough {name} for this reward.',
+  redeemed: 'Redeemed!',
+  toNextTier: '{n} to {tier}',
+  signInToRedeem: 'Sign in to redeem.',
 };
 
 const LANGUAGES: Record<string, Strings> = {
@@ -96,6 +125,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'Gelé',
     percentOff: '{v} de réduction',
     signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
+    points: 'Points',
+    waysToEarn: 'Comment gagner',
+    perSpend: 'Pour chaque 1 dépensé',
+    perOrder: 'Chaque commande',
+    onSignUp: 'Création de compte',
+    toRedeem: 'Récompenses à échanger',
+    redeem: 'Échanger',
+    toGo: 'Encore {n}',
+    notEnough: 'Pas assez de {name} pour cette récompense.',
+    redeemed: 'Échangé !',
+    toNextTier: 'Encore {n} pour {tier}',
+    signInToRedeem: 'Connectez-vous pour échanger.',
   },
   es: {
     loading: 'Cargando…',
@@ -123,6 +164,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'Congelado',
     percentOff: '{v} de descuento',
     signInForRewards: 'Inicia sesión para ver las recompensas que has conseguido.',
+    points: 'Puntos',
+    waysToEarn: 'Cómo ganar',
+    perSpend: 'Por cada 1 gastado',
+    perOrder: 'Cada pedido',
+    onSignUp: 'Crear una cuenta',
+    toRedeem: 'Recompensas para canjear',
+    redeem: 'Canjear',
+    toGo: 'Faltan {n}',
+    notEnough: 'No tienes suficientes {name} para esta recompensa.',
+    redeemed: '¡Canjeado!',
+    toNextTier: 'Faltan {n} para {tier}',
+    signInToRedeem: 'Inicia sesión para canjear.',
   },
   de: {
     loading: 'Wird geladen…',
@@ -150,6 +203,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'Eingefroren',
     percentOff: '{v} Rabatt',
     signInForRewards: 'Melden Sie sich an, um Ihre Prämien zu sehen.',
+    points: 'Punkte',
+    waysToEarn: 'So sammeln Sie',
+    perSpend: 'Für jede ausgegebene 1',
+    perOrder: 'Jede Bestellung',
+    onSignUp: 'Kontoerstellung',
+    toRedeem: 'Prämien zum Einlösen',
+    redeem: 'Einlösen',
+    toGo: 'Noch {n}',
+    notEnough: 'Nicht genug {name} für diese Prämie.',
+    redeemed: 'Eingelöst!',
+    toNextTier: 'Noch {n} bis {tier}',
+    signInToRedeem: 'Melden Sie sich zum Einlösen an.',
   },
   it: {
     loading: 'Caricamento…',
@@ -177,6 +242,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'Congelato',
     percentOff: '{v} di sconto',
     signInForRewards: 'Accedi per vedere i premi che hai ottenuto.',
+    points: 'Punti',
+    waysToEarn: 'Come guadagnare',
+    perSpend: 'Per ogni 1 speso',
+    perOrder: 'Ogni ordine',
+    onSignUp: 'Creazione dell’account',
+    toRedeem: 'Premi da riscattare',
+    redeem: 'Riscatta',
+    toGo: 'Mancano {n}',
+    notEnough: 'Non hai abbastanza {name} per questo premio.',
+    redeemed: 'Riscattato!',
+    toNextTier: 'Mancano {n} per {tier}',
+    signInToRedeem: 'Accedi per riscattare.',
   },
   pt: {
     loading: 'A carregar…',
@@ -204,6 +281,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'Congelado',
     percentOff: '{v} de desconto',
     signInForRewards: 'Inicie sessão para ver as recompensas que ganhou.',
+    points: 'Pontos',
+    waysToEarn: 'Como ganhar',
+    perSpend: 'Por cada 1 gasto',
+    perOrder: 'Cada encomenda',
+    onSignUp: 'Criar uma conta',
+    toRedeem: 'Recompensas para trocar',
+    redeem: 'Trocar',
+    toGo: 'Faltam {n}',
+    notEnough: 'Não tem {name} suficientes para esta recompensa.',
+    redeemed: 'Trocado!',
+    toNextTier: 'Faltam {n} para {tier}',
+    signInToRedeem: 'Inicie sessão para trocar.',
   },
   ja: {
     loading: '読み込み中…',
@@ -231,6 +320,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: 'フリーズ済み',
     percentOff: '{v}オフ',
     signInForRewards: 'ログインすると獲得したリワードが表示されます。',
+    points: 'ポイント',
+    waysToEarn: '貯め方',
+    perSpend: 'ご利用額1につき',
+    perOrder: 'ご注文ごと',
+    onSignUp: 'アカウント作成',
+    toRedeem: '交換できるリワード',
+    redeem: '交換する',
+    toGo: 'あと{n}',
+    notEnough: 'このリワードに必要な{name}が足りません。',
+    redeemed: '交換しました',
+    toNextTier: '{tier}まであと{n}',
+    signInToRedeem: 'ログインすると交換できます。',
   },
   ko: {
     loading: '불러오는 중…',
@@ -258,6 +359,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: '프리즈됨',
     percentOff: '{v} 할인',
     signInForRewards: '로그인하면 받은 리워드를 볼 수 있습니다.',
+    points: '포인트',
+    waysToEarn: '적립 방법',
+    perSpend: '결제 금액 1당',
+    perOrder: '주문마다',
+    onSignUp: '계정 만들기',
+    toRedeem: '교환 가능한 리워드',
+    redeem: '교환하기',
+    toGo: '{n} 남음',
+    notEnough: '이 리워드에 필요한 {name}이(가) 부족합니다.',
+    redeemed: '교환 완료',
+    toNextTier: '{tier}까지 {n} 남음',
+    signInToRedeem: '로그인하면 교환할 수 있습니다.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -285,6 +398,18 @@ const LANGUAGES: Record<string, Strings> = {
     frozen: '已冻结',
     percentOff: '{v} 折扣',
     signInForRewards: '登录后即可查看您获得的奖励。',
+    points: '积分',
+    waysToEarn: '赚取方式',
+    perSpend: '每消费 1',
+    perOrder: '每笔订单',
+    onSignUp: '创建账户',
+    toRedeem: '可兑换的奖励',
+    redeem: '兑换',
+    toGo: '还差 {n}',
+    notEnough: '您的{name}不足，无法兑换此奖励。',
+    redeemed: '兑换成功',
+    toNextTier: '距离{tier}还差 {n}',
+    signInToRedeem: '登录后即可兑换。',
   },
 };
 

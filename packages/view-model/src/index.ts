@@ -3,3 +3,4 @@ export * from './boards.js';
 export * from './i18n.js';
 export * from './model.js';
 export * from './progress.js';
+export * from './points.js';

@@ -47,8 +47,12 @@ export interface Template {
 
 /** A milestone's reward as definitions nest it: its public fields only. */
 export interface MilestoneReward {
-  discountType: 'percentage' | 'fixed_amount';
-  discountValue: number;
+  /** Optional: cores before points (CONTRACT §19) leave it out, and every reward was a code. */
+  rewardKind?: 'code' | 'points';
+  discountType: 'percentage' | 'fixed_amount' | null;
+  discountValue: number | null;
+  /** The points a reward of kind points earns. */
+  pointsValue?: number | null;
   eudTitle: string | null;
 }
 
@@ -146,4 +150,50 @@ export interface RewardLog {
   rewardExpiryAt: string | null;
   eudRewardTitle: string | null;
   eudRedeemInstructionMessage: string | null;
+}
+
+/** The points program's public fields, which the storefront reads only while it is live (CONTRACT §19). */
+export interface PointsSetting {
+  id: string;
+  /** What the merchant calls points in the read's language; null: the interface's own word. */
+  eudCurrencyName: string | null;
+  pointsPerCurrencyUnit: number;
+  pointsPerOrder: number;
+  pointsOnSignUp: number;
+}
+
+/** A live reward with a points cost: what a member may redeem. */
+export interface Reward {
+  id: string;
+  rewardKind: 'code' | 'points';
+  discountType: 'percentage' | 'fixed_amount' | null;
+  discountValue: number | null;
+  pointsValue: number | null;
+  pointsCost: number;
+  eudTitle: string | null;
+  eudRedeemInstructionMessage: string | null;
+}
+
+/** A live tier: members whose points earned in the tier window reach its threshold are in it. */
+export interface Tier {
+  id: string;
+  pointsThreshold: number;
+  earnMultiplier: number;
+  eudTitle: string | null;
+  eudDescription: string | null;
+  eudIcon: string | null;
+}
+
+/** The member's own record (`account_user/me`): their balance and tier. */
+export interface Member {
+  id: string;
+  pointsBalance: number;
+  pointsEarnedInTierWindow: number;
+  tierId: string | null;
+}
+
+/** What a redemption answers: the reward log it issued and the balance after it. */
+export interface Redemption {
+  rewardLog: RewardLog;
+  pointsBalance: number;
 }

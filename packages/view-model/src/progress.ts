@@ -1,5 +1,15 @@
 import { dateFormat, fill, numberFormat, type Strings } from './i18n.js';
-import type { ChallengeProgress, Definition, Milestone, MissionProgress, Period, RewardLog, StreakProgress, Task } from './model.js';
+import type {
+  ChallengeProgress,
+  Definition,
+  Milestone,
+  MilestoneReward,
+  MissionProgress,
+  Period,
+  RewardLog,
+  StreakProgress,
+  Task,
+} from './model.js';
 
 const DAY_MS = 86_400_000;
 
@@ -129,15 +139,26 @@ export function milestoneRows(milestones: Milestone[], value: number, member: bo
   return milestones.map((m) => ({ ...m, reached: member && m.milestoneTargetValue <= value, next: member && m === next }));
 }
 
+/** An amount of points with their name: "1,250 Stars". */
+export const pointsText = (n: number, name: string, lang: string | undefined): string =>
+  `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${name}`;
+
 /**
- * What a milestone earns, in words: a percentage formatted in the shopper's language; otherwise
- * (a fixed amount, whose currency the payload does not carry) the reward's name; null without a reward.
+ * What a reward gives, in words: points with their name (`points`, the merchant's or the
+ * interface's), or a percentage formatted in the shopper's language; null for a fixed amount,
+ * whose currency the payload does not carry.
  */
-export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined): string | null {
-  const r = m.reward;
-  if (r?.discountType === 'percentage')
+export function rewardGives(r: MilestoneReward, t: Strings, lang: string | undefined, points = t.points): string | null {
+  if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(r.pointsValue, points, lang)}`;
+  if (r.discountType === 'percentage' && r.discountValue !== null)
     return fill(t.percentOff, { v: numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(r.discountValue / 100) });
-  return m.eudMilestoneRewardTitle || r?.eudTitle || null;
+  return null;
+}
+
+/** What a milestone earns, in words: what its reward gives, else the milestone's or the reward's name; null without a reward. */
+export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined, points = t.points): string | null {
+  const r = m.reward;
+  return (r && rewardGives(r, t, lang, points)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */

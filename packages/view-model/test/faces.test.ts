@@ -5,12 +5,18 @@ import type {
   Definition,
   FloatingWidget,
   Leaderboard,
+  Member,
+  MilestoneReward,
   MissionProgress,
+  PointsSetting,
+  Redemption,
+  Reward,
   RewardLog,
   Standings,
   StreakProgress,
   Template,
   Theme,
+  Tier,
 } from '../src/model.js';
 
 /**
@@ -30,6 +36,7 @@ type Agrees<Face, Doc> = {
 }[keyof Face];
 
 type StandingsDoc = paths['/schema/leaderboard/record/{id}/standings']['get']['responses'][200]['content']['application/json']['data'];
+type RedeemDoc = paths['/schema/reward/record/{id}/action/redeem']['post']['responses'][200]['content']['application/json']['data'];
 
 describe('the faces the widget and the Rewards page read', () => {
   it('name the fields of the records the core serves, with the types it serves', () => {
@@ -43,5 +50,11 @@ describe('the faces the widget and the Rewards page read', () => {
     expectTypeOf<Agrees<RewardLog, Schema<'RewardLog'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Leaderboard, Schema<'Leaderboard'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Standings, StandingsDoc>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<PointsSetting, Schema<'PointsSetting'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<Reward, Schema<'Reward'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<MilestoneReward, Schema<'Reward'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<Tier, Schema<'Tier'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<Member, Schema<'AccountUser'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<Redemption, RedeemDoc>>().toEqualTypeOf<true>();
   });
 });

@@ -3,7 +3,7 @@
 // budget, and writes a gzipped copy of each for the core to serve to browsers that accept it. With
 // --bench it also builds bench/dist/loader-eager.js, the same loader importing and mounting the app
 // at once (as before the lazy launcher), which bench:widget measures beside the real one.
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -14,17 +14,24 @@ const LOADER_BUDGET_BYTES = 10_000;
 const APP_BUDGET_GZIP_BYTES = 20 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outDir = join(root, 'dist');
+// The same build wherever it runs: Vite makes a development build when NODE_ENV says so (a test
+// runner sets it to "test"), whose app differs from the production one in content and hash.
+process.env.NODE_ENV = 'production';
+// Built beside dist/ and swapped in once it passes its checks: a core or test serving dist/ while
+// this runs (turbo runs two tasks at once) never finds it empty, and a failed build leaves it as it was.
+const dist = join(root, 'dist');
+const outDir = join(root, `dist.building-${process.pid}`);
 rmSync(outDir, { recursive: true, force: true });
 
 const shared = {
   root,
+  mode: 'production',
   configFile: false,
   logLevel: 'warn',
   esbuild: { jsx: 'automatic', jsxImportSource: 'preact', legalComments: 'none' },
   define: { 'process.env.NODE_ENV': '"production"' },
 };
-// Both builds write into one dist/, emptied once above.
+// Both builds write into one directory, emptied once above.
 const output = { outDir, emptyOutDir: false, target: 'es2020', modulePreload: false };
 
 const appBuild = await build({
@@ -75,9 +82,15 @@ console.log(
 // The loader runs in the host page's global scope: a bundler helper hoisted out of the IIFE would be a global of the page's.
 if (!readFileSync(join(outDir, 'loader.js'), 'utf8').startsWith('(function(){')) {
   console.error('widget build: loader.js declares something outside its IIFE');
+  rmSync(outDir, { recursive: true, force: true });
   process.exit(1);
 }
 if (loaderBytes > LOADER_BUDGET_BYTES || appGzip > APP_BUDGET_GZIP_BYTES) {
   console.error('widget build: over budget');
+  rmSync(outDir, { recursive: true, force: true });
   process.exit(1);
 }
+const previous = join(root, `dist.previous-${process.pid}`);
+if (existsSync(dist)) renameSync(dist, previous);
+renameSync(outDir, dist);
+rmSync(previous, { recursive: true, force: true });

@@ -1,6 +1,15 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig } from '../config.js';
-import { type Api, type Board, type FloatingWidget, loadBoards, type Strings, type Template } from '@loyalty/view-model';
+import {
+  type Api,
+  type Board,
+  type FloatingWidget,
+  loadBoards,
+  type PointsSetting,
+  pointsName,
+  type Strings,
+  type Template,
+} from '@loyalty/view-model';
 import { edges } from '../display.js';
 import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
 
@@ -38,6 +47,7 @@ interface PanelProps {
 export function Panel({ api, config, launcher, launcherHeight, template, label, t, onClose, onRetry }: PanelProps) {
   const [tab, setTab] = useState<Tab>('streaks');
   const [boards, setBoards] = useState<Board[]>([]);
+  const [points, setPoints] = useState<PointsSetting>();
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
@@ -46,8 +56,15 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     first?.focus();
     // Leaderboards are extra: when they cannot be read, the panel simply has no leaderboard tab.
     if (template) loadBoards(api).then(setBoards, () => undefined);
+    // Likewise points: no tab while they are off (the setting then reads as none) or cannot be read.
+    if (template)
+      api.list('points_setting').then(
+        ([live]) => setPoints(live),
+        () => undefined,
+      );
   }, []);
-  const tabs = tabsFor(boards);
+  const tabs = tabsFor(boards, Boolean(points));
+  const name = pointsName(points, t);
 
   const [vertical, horizontal] = edges(launcher);
   const offset = launcher.alignmentPositionY + launcherHeight + 12;
@@ -119,12 +136,12 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}
               >
-                {id === 'leaderboard' ? t.leaderboard : template[`${id}TabTitle`] || id}
+                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name : template[`${id}TabTitle`] || id}
               </button>
             ))}
           </div>
           <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
-            <TabContent tab={tab} boards={boards} api={api} t={t} template={template} lang={config.languageCode} />
+            <TabContent tab={tab} boards={boards} api={api} t={t} template={template} lang={config.languageCode} pointsName={name} />
           </div>
         </>
       )}

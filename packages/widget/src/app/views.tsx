@@ -13,6 +13,7 @@ import {
   keyStart,
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
+  loadPoints,
   type Milestone,
   milestoneEarns,
   milestoneRows,
@@ -22,6 +23,7 @@ import {
   numberFormat,
   OLDEST_FIRST,
   type Period,
+  type Points,
   type RewardLog,
   rewardView,
   type Standings,
@@ -32,15 +34,17 @@ import {
   type Template,
 } from '@loyalty/view-model';
 import { BoardPicker, StandingsCard } from './leaderboard.js';
+import { PointsTab } from './points.js';
 
-export type Tab = 'streaks' | 'challenges' | 'missions' | 'leaderboard' | 'rewards';
+export type Tab = 'streaks' | 'challenges' | 'missions' | 'leaderboard' | 'points' | 'rewards';
 
-/** The leaderboard tab shows only when a live leaderboard of a shown definition exists. */
-export const tabsFor = (boards: Board[]): Tab[] => [
+/** The leaderboard tab shows only when a live leaderboard of a shown definition exists, the points tab while points are live. */
+export const tabsFor = (boards: Board[], points: boolean): Tab[] => [
   'streaks',
   'challenges',
   'missions',
   ...(boards.length ? (['leaderboard'] as const) : []),
+  ...(points ? (['points'] as const) : []),
   'rewards',
 ];
 
@@ -49,6 +53,8 @@ type TabData =
   | { tab: 'challenges'; defs: Definition[]; progress: ChallengeProgress[] }
   | { tab: 'missions'; defs: Definition[]; progress: MissionProgress[] }
   | { tab: 'leaderboard'; board: Board; standings: Standings }
+  /** points: null once the merchant turned points off since the panel opened. */
+  | { tab: 'points'; points: Points | null; defs: Definition[] }
   | { tab: 'rewards'; logs: RewardLog[] };
 
 /** Definitions for everyone; the member's own progress and reward logs in member mode; the picked leaderboard's standings. */
@@ -69,6 +75,16 @@ async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<Ta
     const [defs, progress] = await Promise.all([api.list('mission', OLDEST_FIRST), own('mission_progress', LIVE_MISSION_PROGRESS)]);
     return { tab, defs, progress };
   }
+  if (tab === 'points') {
+    // Definitions too: their milestones that give points are ways to earn.
+    const [points, ...defs] = await Promise.all([
+      loadPoints(api),
+      api.list('streak', OLDEST_FIRST),
+      api.list('challenge', OLDEST_FIRST),
+      api.list('mission', OLDEST_FIRST),
+    ]);
+    return { tab, points, defs: defs.flat() };
+  }
   return { tab, logs: await own('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
 }
 
@@ -77,6 +93,8 @@ export interface ViewProps {
   t: Strings;
   template: Template;
   lang: string | undefined;
+  /** What points are called (the merchant's name, else the interface's word). */
+  pointsName: string;
 }
 
 export function ErrorState({ t, onRetry }: { t: Strings; onRetry: () => void }) {
@@ -143,6 +161,8 @@ function Content({ data, ...props }: ViewProps & { data: TabData | undefined }) 
   if (data.tab === 'leaderboard')
     return <StandingsCard board={data.board} standings={data.standings} t={props.t} lang={props.lang} member={props.api.member} />;
   if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
+  if (data.tab === 'points')
+    return data.points ? <PointsTab points={data.points} defs={data.defs} {...props} /> : <p class="lw-muted">{props.t.empty}</p>;
   if (!data.defs.length) return <p class="lw-muted">{props.t.empty}</p>;
   const now = Date.now();
   return (
@@ -174,7 +194,7 @@ function Card({ def, children }: { def: Definition; children?: ComponentChildren
   );
 }
 
-function Bar({ value, max, label, lang }: { value: number; max: number; label: string; lang: string | undefined }) {
+export function Bar({ value, max, label, lang }: { value: number; max: number; label: string; lang: string | undefined }) {
   const n = numberFormat(lang);
   const percent = max > 0 ? Math.min(100, (value / max) * 100) : 0;
   return (
@@ -199,19 +219,21 @@ function Milestones({
   t,
   lang,
   member,
+  pointsName,
 }: {
   list: Milestone[];
   value: number;
   t: Strings;
   lang: string | undefined;
   member: boolean;
+  pointsName: string;
 }) {
   if (!list.length) return null;
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
       {milestoneRows(list, value, member).map((m) => {
-        const earns = milestoneEarns(m, t, lang);
+        const earns = milestoneEarns(m, t, lang, pointsName);
         return (
           <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
             <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
@@ -266,6 +288,7 @@ function StreakCard({
   t,
   lang,
   api,
+  pointsName,
 }: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
   const view = streakView(def, progress, now);
   const live = progress && !view.completed && view.length > 0;
@@ -288,24 +311,31 @@ function StreakCard({
           {!view.completed && <Bar value={view.value} max={view.target} label={t[def.aggregationPeriod]} lang={lang} />}
         </>
       )}
-      <Milestones list={def.milestones} value={view.length} t={t} lang={lang} member={api.member} />
+      <Milestones list={def.milestones} value={view.length} t={t} lang={lang} member={api.member} pointsName={pointsName} />
     </Card>
   );
 }
 
-function ChallengeCard({ def, progress, t, lang, api }: ViewProps & { def: Definition; progress: ChallengeProgress | undefined }) {
+function ChallengeCard({
+  def,
+  progress,
+  t,
+  lang,
+  api,
+  pointsName,
+}: ViewProps & { def: Definition; progress: ChallengeProgress | undefined }) {
   const value = progress?.currentProgressValue ?? 0;
   const target = def.completionTargetValue ?? 0;
   return (
     <Card def={def}>
       {api.member && progress?.challengeProgressStatus === 'completed' && <p class="lw-big">{def.eudCompletedMessage || t.completed}</p>}
       {api.member && <Bar value={value} max={target} label={t[def.aggregationPeriod]} lang={lang} />}
-      <Milestones list={def.milestones} value={value} t={t} lang={lang} member={api.member} />
+      <Milestones list={def.milestones} value={value} t={t} lang={lang} member={api.member} pointsName={pointsName} />
     </Card>
   );
 }
 
-function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
+function MissionCard({ def, progress, t, lang, api, pointsName }: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
   const { done, rows } = missionTasks(def, progress);
   const n = numberFormat(lang);
   return (
@@ -325,7 +355,7 @@ function MissionCard({ def, progress, t, lang, api }: ViewProps & { def: Definit
           </li>
         ))}
       </ul>
-      <Milestones list={def.milestones} value={done} t={t} lang={lang} member={api.member} />
+      <Milestones list={def.milestones} value={done} t={t} lang={lang} member={api.member} pointsName={pointsName} />
     </Card>
   );
 }
@@ -347,7 +377,7 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
+export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;

@@ -1,0 +1,114 @@
+import { type Api, ApiError } from './api.js';
+import { fill, type Strings } from './i18n.js';
+import type { Definition, Member, PointsSetting, Reward, RewardLog, Tier } from './model.js';
+import { pointsText } from './progress.js';
+
+/** The points program as the storefront shows it (CONTRACT §19). */
+export interface Points {
+  setting: PointsSetting;
+  /** Cheapest first. */
+  rewards: Reward[];
+  /** Lowest threshold first. */
+  tiers: Tier[];
+  /** Null for a guest. */
+  member: Member | null;
+}
+
+const ascending = (fieldSlug: string) => ({ sortBy: [{ fieldSlug, order: 'ASC' }] });
+
+/** The live program, or null while the merchant has points off (the setting then reads as none). */
+export async function loadPoints(api: Api): Promise<Points | null> {
+  const [setting] = await api.list('points_setting');
+  if (!setting) return null;
+  const [rewards, tiers, member] = await Promise.all([
+    api.list('reward', ascending('pointsCost')),
+    api.list('tier', ascending('pointsThreshold')),
+    api.member ? api.me() : null,
+  ]);
+  return { setting, rewards, tiers, member };
+}
+
+/** The outcome of the last redemption, shown under its reward. */
+export type RedeemOutcome = { id: string; log: RewardLog } | { id: string; error: string };
+
+/**
+ * Redeems a reward for the member and says what came of it: the reward log and the balance after,
+ * or the refusal in words. When the balance was short, `current` reads the member again: it moved
+ * since it was read (an order refunded, another tab).
+ */
+export async function redeemFor(
+  api: Pick<Api, 'redeem' | 'me'>,
+  rewardId: string,
+  t: Strings,
+  name: string,
+): Promise<{ outcome: RedeemOutcome; pointsBalance?: number; current?: Promise<Member> }> {
+  try {
+    const { rewardLog, pointsBalance } = await api.redeem(rewardId);
+    return { outcome: { id: rewardId, log: rewardLog }, pointsBalance };
+  } catch (err) {
+    const short = err instanceof ApiError && err.code === 'insufficient_points';
+    return { outcome: { id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error }, ...(short ? { current: api.me() } : {}) };
+  }
+}
+
+/** What points are called: the merchant's name in the read's language, else the interface's word. */
+export const pointsName = (setting: PointsSetting | undefined, t: Strings): string => setting?.eudCurrencyName || t.points;
+
+/** A way to earn: what to do, and the points it earns. */
+export interface EarnRow {
+  key: string;
+  label: string;
+  earns: string;
+}
+
+/**
+ * The program's rates (the ones set above 0), then each live milestone whose reward is points,
+ * under its definition's title: all the storefront can tell of how points are earned.
+ */
+export function waysToEarn(setting: PointsSetting, defs: Definition[], t: Strings, lang: string | undefined): EarnRow[] {
+  const name = pointsName(setting, t);
+  const rates: [string, string, number][] = [
+    ['spend', t.perSpend, setting.pointsPerCurrencyUnit],
+    ['order', t.perOrder, setting.pointsPerOrder],
+    ['signup', t.onSignUp, setting.pointsOnSignUp],
+  ];
+  return [
+    ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: `+${pointsText(n, name, lang)}` })),
+    ...defs.flatMap((def) =>
+      def.milestones.flatMap(({ id, eudTitle, reward }) =>
+        reward?.rewardKind === 'points' && reward.pointsValue
+          ? [
+              {
+                key: id,
+                label: [def.eudTitle, eudTitle].filter(Boolean).join(' · '),
+                earns: `+${pointsText(reward.pointsValue, name, lang)}`,
+              },
+            ]
+          : [],
+      ),
+    ),
+  ];
+}
+
+/** The member's tier, the next one up, and how far they are from it. */
+export interface TierView {
+  current: Tier | undefined;
+  next: Tier | undefined;
+  earned: number;
+}
+
+/**
+ * The core keeps the member's tier (raised at once, lowered once a day); the next one is the
+ * first above both it and what the member has earned in the window.
+ */
+export function tierView(tiers: Tier[], member: Member): TierView {
+  const current = tiers.find((tier) => tier.id === member.tierId);
+  const earned = member.pointsEarnedInTierWindow;
+  const floor = Math.max(current?.pointsThreshold ?? -1, earned);
+  const next = tiers.find((tier) => tier.pointsThreshold > floor);
+  return { current, next, earned };
+}
+
+/** "350 Stars to Gold". */
+export const toNextTier = (view: TierView, name: string, t: Strings, lang: string | undefined): string =>
+  fill(t.toNextTier, { n: pointsText(view.next!.pointsThreshold - view.earned, name, lang), tier: view.next!.eudTitle ?? '' });

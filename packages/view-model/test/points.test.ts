@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Api, ApiError } from '../src/api.js';
+import { stringsFor } from '../src/i18n.js';
+import type { Definition, Member, PointsSetting, Tier } from '../src/model.js';
+import { loadPoints, pointsName, tierView, toNextTier, waysToEarn } from '../src/points.js';
+import { milestoneEarns, rewardGives } from '../src/progress.js';
+
+const t = stringsFor('en');
+const setting: PointsSetting = { id: 's', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1.5, pointsPerOrder: 0, pointsOnSignUp: 100 };
+const tier = (id: string, pointsThreshold: number): Tier => ({
+  id,
+  pointsThreshold,
+  earnMultiplier: 1,
+  eudTitle: id,
+  eudDescription: null,
+  eudIcon: null,
+});
+const tiers = [tier('Silver', 0), tier('Gold', 500), tier('Platinum', 2000)];
+const member = (pointsEarnedInTierWindow: number, tierId: string | null): Member => ({
+  id: 'm',
+  pointsBalance: 40,
+  pointsEarnedInTierWindow,
+  tierId,
+});
+
+describe('waysToEarn', () => {
+  it('lists the rates set above 0, then the milestones that earn points, in the merchant’s name for points', () => {
+    const streak: Definition = {
+      id: 'd',
+      eudTitle: 'Daily visit',
+      eudDescription: null,
+      eudIcon: null,
+      eudCompletedMessage: null,
+      aggregationPeriod: 'daily',
+      completionTargetValue: null,
+      milestones: [
+        {
+          id: 'm3',
+          milestoneTargetValue: 3,
+          eudTitle: 'Three days',
+          eudDescription: null,
+          reward: { rewardKind: 'points', pointsValue: 1500, discountType: null, discountValue: null, eudTitle: null },
+        },
+        {
+          id: 'm7',
+          milestoneTargetValue: 7,
+          eudTitle: 'A week',
+          eudDescription: null,
+          reward: { rewardKind: 'code', discountType: 'percentage', discountValue: 10, eudTitle: null },
+        },
+      ],
+    };
+    expect(waysToEarn(setting, [streak], t, 'en')).toEqual([
+      { key: 'spend', label: 'For every 1 spent', earns: '+1.5 Stars' },
+      { key: 'signup', label: 'Creating an account', earns: '+100 Stars' },
+      { key: 'm3', label: 'Daily visit · Three days', earns: '+1,500 Stars' },
+    ]);
+    expect(milestoneEarns(streak.milestones[0]!, t, 'de', 'Sterne')).toBe('+1.500 Sterne');
+    expect(milestoneEarns(streak.milestones[0]!, stringsFor('fr'), 'fr')).toBe('+1\u202f500 Points');
+    expect(pointsName({ ...setting, eudCurrencyName: null }, stringsFor('ja'))).toBe('ポイント');
+    // A reward to redeem without a title says what it gives, unless that is an amount of a currency the storefront does not know.
+    const fixed = { rewardKind: 'code', discountType: 'fixed_amount', discountValue: 5, pointsValue: null, eudTitle: null } as const;
+    expect(rewardGives({ ...fixed, discountType: 'percentage', discountValue: 20 }, t, 'en')).toBe('20% off');
+    expect(rewardGives(fixed, t, 'en')).toBeNull();
+  });
+});
+
+describe('tierView', () => {
+  it('takes the member’s tier from the core and the next one above it and what they earned', () => {
+    expect(tierView(tiers, member(120, 'Silver'))).toMatchObject({ current: { id: 'Silver' }, next: { id: 'Gold' }, earned: 120 });
+    expect(toNextTier(tierView(tiers, member(120, 'Silver')), 'Stars', t, 'en')).toBe('380 Stars to Gold');
+    // Not lowered yet (the daily pass does it): the next tier is still the one above.
+    expect(tierView(tiers, member(100, 'Gold')).next?.id).toBe('Platinum');
+    expect(tierView(tiers, member(2500, 'Platinum')).next).toBeUndefined();
+    expect(tierView(tiers.slice(1), member(20, null))).toMatchObject({ current: undefined, next: { id: 'Gold' } });
+  });
+});
+
+describe('loadPoints and redeem', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads nothing more while points are off, and the member’s own record only in member mode', async () => {
+    const paths: string[] = [];
+    vi.stubGlobal('fetch', async (input: URL) => {
+      paths.push(input.pathname.replace('/api/v1.0/schema/', ''));
+      return Response.json({ data: input.pathname.endsWith('/me') ? member(0, null) : [] });
+    });
+    expect(await loadPoints(new Api({ baseUrl: 'https://core.example', accountId: 'a' }))).toBeNull();
+    expect(paths).toEqual(['points_setting/record']);
+    paths.length = 0;
+    vi.stubGlobal('fetch', async (input: URL) => {
+      paths.push(input.pathname.replace('/api/v1.0/schema/', ''));
+      return Response.json({
+        data: input.pathname.includes('points_setting') ? [setting] : input.pathname.endsWith('/me') ? member(0, null) : [],
+      });
+    });
+    const guest = await loadPoints(new Api({ baseUrl: 'https://core.example', accountId: 'a' }));
+    expect(guest).toEqual({ setting, rewards: [], tiers: [], member: null });
+    expect(paths.sort()).toEqual(['points_setting/record', 'reward/record', 'tier/record']);
+    const signedIn = await loadPoints(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }));
+    expect(signedIn?.member).toEqual(member(0, null));
+  });
+
+  it('posts a redemption and rejects with the core’s error code', async () => {
+    const calls: { url: URL; method: string | undefined }[] = [];
+    vi.stubGlobal('fetch', async (url: URL, init?: RequestInit) => {
+      calls.push({ url, method: init?.method });
+      return Response.json({ error: { status: 409, code: 'insufficient_points', message: 'Not enough points.' } }, { status: 409 });
+    });
+    const api = new Api({ baseUrl: 'https://core.example/', accountId: 'a', accessToken: 'tok', languageCode: 'fr' });
+    const refused = await api.redeem('r1').catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 409, code: 'insufficient_points' });
+    expect(calls[0]!.method).toBe('POST');
+    expect(calls[0]!.url.href).toBe('https://core.example/api/v1.0/schema/reward/record/r1/action/redeem?languageCode=fr');
+  });
+});

@@ -1,0 +1,117 @@
+import { useState } from 'preact/hooks';
+import {
+  type Definition,
+  fill,
+  type Member,
+  type Points,
+  pointsText,
+  type Reward as RedeemableReward,
+  rewardGives,
+  type RedeemOutcome,
+  redeemFor,
+  tierView,
+  toNextTier,
+  waysToEarn,
+} from '@loyalty/view-model';
+import { Bar, Reward, type ViewProps } from './views.js';
+
+/**
+ * The points tab (CONTRACT §19): a member's balance, tier and progress to the next one, the rewards
+ * to redeem with a Redeem button, and the ways to earn; a guest sees the ways to earn and the costs.
+ */
+export function PointsTab({ points, defs, ...props }: ViewProps & { points: Points; defs: Definition[] }) {
+  const { api, t, lang, pointsName: name } = props;
+  const [member, setMember] = useState<Member | null>(points.member);
+  const [busy, setBusy] = useState<string>();
+  const [outcome, setOutcome] = useState<RedeemOutcome>();
+  const amount = (n: number) => pointsText(n, name, lang);
+  const tier = member && tierView(points.tiers, member);
+  const earn = waysToEarn(points.setting, defs, t, lang);
+
+  const redeem = (reward: RedeemableReward) => {
+    setBusy(reward.id);
+    setOutcome(undefined);
+    void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
+      if (pointsBalance !== undefined) setMember((m) => m && { ...m, pointsBalance });
+      setOutcome(outcome);
+      setBusy(undefined);
+      current?.then(setMember, () => undefined);
+    });
+  };
+
+  return (
+    <div class="lw-cards">
+      {member && (
+        <div class="lw-card" data-balance>
+          <p class="lw-big">{amount(member.pointsBalance)}</p>
+          {tier?.current?.eudTitle && <h3 data-tier>{tier.current.eudTitle}</h3>}
+          {tier?.current?.eudDescription && <p class="lw-muted">{tier.current.eudDescription}</p>}
+          {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} lang={lang} />}
+        </div>
+      )}
+      {points.rewards.length > 0 && (
+        <>
+          <h3>{t.toRedeem}</h3>
+          <ul class="lw-cards" data-redeem>
+            {points.rewards.map((reward) => {
+              const short = member ? reward.pointsCost - member.pointsBalance : 0;
+              // Untitled, a fixed amount says nothing (no currency reaches the widget): no empty heading then.
+              const title = reward.eudTitle || rewardGives(reward, t, lang, name);
+              const shown = outcome?.id === reward.id ? outcome : undefined;
+              return (
+                <li key={reward.id} class="lw-card">
+                  <div class="lw-row">
+                    {title && <h4>{title}</h4>}
+                    <b class="lw-earns">{amount(reward.pointsCost)}</b>
+                  </div>
+                  {member && (
+                    <div class="lw-row">
+                      <span class="lw-muted">{short > 0 && fill(t.toGo, { n: amount(short) })}</span>
+                      <button
+                        type="button"
+                        class="lw-button lw-redeem"
+                        disabled={busy !== undefined || short > 0}
+                        onClick={() => redeem(reward)}
+                      >
+                        {t.redeem}
+                      </button>
+                    </div>
+                  )}
+                  {shown && 'error' in shown && (
+                    <p class="lw-alert" role="alert">
+                      {shown.error}
+                    </p>
+                  )}
+                  {shown && 'log' in shown && (
+                    <>
+                      <p class="lw-badge" role="status">
+                        {t.redeemed}
+                      </p>
+                      <ul>
+                        <Reward log={shown.log} {...props} />
+                      </ul>
+                    </>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+          {!member && <p class="lw-muted">{t.signInToRedeem}</p>}
+        </>
+      )}
+      {earn.length > 0 && (
+        <>
+          <h3>{t.waysToEarn}</h3>
+          <ul class="lw-list" data-earn>
+            {earn.map((row) => (
+              <li key={row.key}>
+                <span>{row.label}</span>
+                <b class="lw-earns">{row.earns}</b>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
+  );
+}

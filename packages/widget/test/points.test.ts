@@ -1,0 +1,227 @@
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
+
+// The points tab (CONTRACT §19) on /demo, with the demo account's points turned on through the API.
+let demo: Demo;
+let shopper: string;
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's violations inside the widget (its open shadow root), by rule and the nodes that break it. */
+async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run(context: Element): Promise<{ passes: unknown[]; violations: { id: string; nodes: { html: string }[] }[] }> };
+    };
+    const result = await axe.run(document.querySelector('loyalty-widget')!);
+    // A context axe did not reach would pass nothing.
+    if (!result.passes.length) throw new Error('axe checked nothing in the widget');
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
+  });
+}
+
+async function create(slug: string, body: Record<string, unknown>): Promise<string> {
+  const res = await demo.api.post(`/schema/${slug}/record`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data.id as string;
+}
+async function patch(path: string, body: Record<string, unknown>, languageCode?: string): Promise<void> {
+  const res = await demo.api.patch(path, body, {}, languageCode ? { languageCode } : {});
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+const entry = (points: number, reason: string) => create('point_entry', { ownedById: shopper, points, reason });
+const balance = async () => (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.pointsBalance as number;
+
+/** A reward for points, with its title in English and French (none: the widget says what it gives). */
+async function reward(key: string, cost: number, titles: [string, string] | null, extra: Record<string, unknown>): Promise<void> {
+  const id = await create('reward', {
+    name: `Points: ${key}`,
+    description: 'Redeemed for points',
+    rewardExpiryType: 'no_expiry',
+    pointsCost: cost,
+    ...(titles && { eudTitle: titles[0] }),
+    ...extra,
+  });
+  if (titles) await patch(`/schema/reward/record/${id}`, { eudTitle: titles[1] }, 'fr');
+}
+
+beforeAll(async () => {
+  demo = await startDemo();
+  const [setting] = (await demo.api.get('/schema/points_setting/record')).body.data as { id: string }[];
+  await patch(`/schema/points_setting/record/${setting!.id}`, {
+    status: 'live',
+    eudCurrencyName: 'Stars',
+    pointsPerCurrencyUnit: 2,
+    pointsPerOrder: 10,
+    pointsOnSignUp: 100,
+  });
+  await patch(`/schema/points_setting/record/${setting!.id}`, { eudCurrencyName: 'Étoiles' }, 'fr');
+  const coupon = { discountType: 'fixed_amount', discountValue: 5, handleCoupon: true, handleCouponAutoGeneration: true };
+  await reward('five', 300, ['€5 off', '5 € de réduction'], { ...coupon, couponCodePrefix: 'STARS5' });
+  await reward('ten', 800, ['€10 off', '10 € de réduction'], { ...coupon, discountValue: 10, couponCodePrefix: 'STARS10' });
+  await reward('percent', 2000, null, { ...coupon, discountType: 'percentage', discountValue: 20 });
+  // A streak milestone that gives points is a way to earn them.
+  const streak = (await demo.api.get('/schema/streak/record')).body.data[0] as { id: string };
+  const bonus = await create('reward', {
+    name: 'Streak stars',
+    description: 'd',
+    rewardKind: 'points',
+    pointsValue: 50,
+    rewardExpiryType: 'no_expiry',
+  });
+  await create('milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'Five days',
+    description: 'd',
+    milestoneTargetValue: 5,
+    status: 'live',
+    rewardId: bonus,
+    eudTitle: 'Five days in a row',
+  });
+  for (const [name, pointsThreshold] of [
+    ['Silver', 0],
+    ['Gold', 500],
+    ['Platinum', 2000],
+  ] as const)
+    await create('tier', { name, status: 'live', pointsThreshold, earnMultiplier: 1, eudTitle: name, eudDescription: `${name} members` });
+  // The shopper of /demo?mode=member, whom the demo seeded.
+  shopper = (
+    await demo.api.get('/schema/streak_log/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'contains', fieldValue: 'demo-visit-' }] },
+      fields: ['ownedById'],
+      limit: 1,
+    })
+  ).body.data[0].ownedById as string;
+  await entry(1200, 'earned');
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+async function openPoints(page: Page, query: string, tab: string): Promise<void> {
+  await page.goto(`${demo.app.url}/demo${query}`);
+  await launcher(page).click();
+  await dialog(page).getByRole('tab', { name: tab }).click();
+  await tabPanel(page).locator('[data-earn]').waitFor();
+}
+const texts = (page: Page, selector: string) => tabPanel(page).locator(selector).allTextContents();
+// Each test loads the panel twice and runs axe on it; under CI's load that took 20 s of the default 30.
+const SLOW = { timeout: 60_000 };
+
+describe('the points tab for a guest', SLOW, () => {
+  it('shows the ways to earn and what rewards cost, without Redeem buttons, in English and French', async () => {
+    const { page, errors } = await demo.newPage();
+    await openPoints(page, '', 'Stars');
+    expect(await dialog(page).getByRole('tab').allTextContents()).toEqual([
+      'Streaks',
+      'Challenges',
+      'Missions',
+      'Leaderboard',
+      'Stars',
+      'Rewards',
+    ]);
+    expect(await texts(page, '[data-earn] li')).toEqual([
+      'For every 1 spent+2 Stars',
+      'Every order+10 Stars',
+      'Creating an account+100 Stars',
+      'Daily visit · Five days in a row+50 Stars',
+    ]);
+    // Cheapest first; a reward without a title says what it gives.
+    expect(await texts(page, '[data-redeem] > li')).toEqual(['€5 off300 Stars', '€10 off800 Stars', '20% off2,000 Stars']);
+    expect(await tabPanel(page).getByRole('button', { name: 'Redeem' }).count()).toBe(0);
+    expect(await tabPanel(page).locator('[data-balance]').count()).toBe(0);
+    expect(await tabPanel(page).textContent()).toContain('Sign in to redeem.');
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-guest');
+
+    // The milestone's points show on the streak's own tab too, in the merchant's name for them.
+    await dialog(page).getByRole('tab', { name: 'Streaks' }).click();
+    await expect.poll(() => texts(page, '[data-milestones] li')).toContain('5Five days in a row+50 Stars');
+
+    await openPoints(page, '?lang=fr', 'Étoiles');
+    expect(await tabPanel(page).getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Récompenses à échanger', 'Comment gagner']);
+    expect(await texts(page, '[data-earn] li')).toContain('Pour chaque 1 dépensé+2 Étoiles');
+    expect(await texts(page, '[data-redeem] > li')).toEqual([
+      '5 € de réduction300 Étoiles',
+      '10 € de réduction800 Étoiles',
+      // Spaced as Intl spaces French numbers.
+      `${new Intl.NumberFormat('fr', { style: 'percent' }).format(0.2)} de réduction${new Intl.NumberFormat('fr').format(2000)} Étoiles`,
+    ]);
+    expect(await tabPanel(page).textContent()).toContain('Connectez-vous pour échanger.');
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-guest-fr');
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('the points tab for a member', SLOW, () => {
+  it('shows the balance, the tier and the progress to the next one', async () => {
+    const { page, errors } = await demo.newPage();
+    await openPoints(page, '?mode=member', 'Stars');
+    const card = tabPanel(page).locator('[data-balance]');
+    expect(await card.locator('.lw-big').textContent()).toBe('1,200 Stars');
+    expect(await card.locator('[data-tier]').textContent()).toBe('Gold');
+    expect(await card.textContent()).toContain('Gold members');
+    const bar = card.getByRole('progressbar', { name: '800 Stars to Platinum' });
+    expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['1200', '2000']);
+    // What the balance does not cover says how much is missing, and cannot be pressed.
+    const percent = tabPanel(page).locator('[data-redeem] > li').nth(2);
+    expect(await percent.getByRole('button', { name: 'Redeem' }).isDisabled()).toBe(true);
+    expect(await percent.textContent()).toContain('800 Stars to go');
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-member');
+
+    await openPoints(page, '?mode=member&lang=fr', 'Étoiles');
+    expect(await card.locator('.lw-big').textContent()).toBe(`${new Intl.NumberFormat('fr').format(1200)} Étoiles`);
+    expect(await card.getByRole('progressbar').getAttribute('aria-label')).toBe('Encore 800 Étoiles pour Platinum');
+    expect(await tabPanel(page).getByRole('button', { name: 'Échanger' }).count()).toBe(3);
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-member-fr');
+    expect(errors).toEqual([]);
+  });
+
+  it('redeems a reward: the code with its copy button, the balance lowered', async () => {
+    const { page, errors } = await demo.newPage();
+    await openPoints(page, '?mode=member', 'Stars');
+    const five = tabPanel(page).locator('[data-redeem] > li').first();
+    await five.getByRole('button', { name: 'Redeem' }).click();
+    await expect.poll(() => five.getByRole('status').first().textContent()).toBe('Redeemed!');
+    expect(await five.locator('code').textContent()).toMatch(/^STARS5/);
+    expect(await five.getByRole('button', { name: 'Copy code' }).count()).toBe(1);
+    expect(await tabPanel(page).locator('[data-balance] .lw-big').textContent()).toBe('900 Stars');
+    expect(await balance()).toBe(900);
+    // Redeeming spends points; it does not lower the tier.
+    expect(await tabPanel(page).locator('[data-tier]').textContent()).toBe('Gold');
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-member-redeemed');
+
+    // The new reward is among the member's rewards.
+    await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
+    await expect.poll(() => tabPanel(page).textContent()).toMatch(/STARS5/);
+    expect(errors).toEqual([]);
+  });
+
+  it('says when the balance no longer covers a reward, and shows the balance as it is now', async () => {
+    const { page, errors } = await demo.newPage();
+    await openPoints(page, '?mode=member', 'Stars');
+    const ten = tabPanel(page).locator('[data-redeem] > li').nth(1);
+    const button = ten.getByRole('button', { name: 'Redeem' });
+    expect(await button.isDisabled()).toBe(false);
+    // Spent elsewhere after the tab was read.
+    await entry(-200, 'adjusted');
+    await button.click();
+    await expect.poll(() => ten.getByRole('alert').textContent()).toBe('Not enough Stars for this reward.');
+    await expect.poll(() => tabPanel(page).locator('[data-balance] .lw-big').textContent()).toBe('700 Stars');
+    expect(await button.isDisabled()).toBe(true);
+    expect(await ten.textContent()).toContain('100 Stars to go');
+    expect(await ten.locator('code').count()).toBe(0);
+    expect(await balance()).toBe(700);
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-member-insufficient');
+    expect(errors).toEqual([]);
+  });
+});
