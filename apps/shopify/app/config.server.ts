@@ -49,7 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (
     env.SCOPES ??
-    'read_customers,write_discounts,read_themes,read_locales,read_orders,read_products,read_store_credit_accounts,read_store_credit_account_transactions,write_store_credit_account_transactions'
+    'write_customers,write_discounts,read_themes,read_locales,read_orders,read_products,read_store_credit_accounts,read_store_credit_account_transactions,write_store_credit_account_transactions'
   )
     .split(',')
     .map((s) => s.trim())

@@ -8,7 +8,7 @@ import { formatTable, openBenchDatabase, percentile, startServiceProcess } from 
 import { startAdminStub } from '../test/support/admin-stub';
 import { stubAppBridge, USER_AGENT } from '../test/support/browser';
 import { serveBuild } from '../test/support/serve';
-import { SHOPIFY } from '../test/support/stack';
+import { appConfig, SHOPIFY } from '../test/support/stack';
 
 /**
  * `pnpm --filter @loyalty/shopify run bench:admin`: the admin's Core Web Vitals as Built for Shopify
@@ -273,16 +273,7 @@ async function main() {
     ['serve'],
   );
   const stub = await startAdminStub(SHOPIFY.apiSecretKey);
-  const app = await serveBuild(stub.origin, {
-    SHOPIFY_API_KEY: SHOPIFY.apiKey,
-    SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
-    SHOPIFY_APP_URL: SHOPIFY.appUrl,
-    SCOPES: 'read_customers',
-    DATABASE_URL: appDb.url,
-    LOYALTY_CORE_URL: core.url,
-    LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
-    LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  });
+  const app = await serveBuild(stub.origin, appConfig({ databaseUrl: appDb.url, coreUrl: core.url, platformToken: PLATFORM_TOKEN }));
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   try {
     const logs = await seed(core.url);

@@ -9,7 +9,7 @@ import { ShopStore } from '../app/storage/shops.server';
 import { startAdminStub } from '../test/support/admin-stub';
 import { adminLoad, orderPayload } from '../test/support/orders';
 import { serveBuild } from '../test/support/serve';
-import { SHOPIFY, webhookRequest } from '../test/support/stack';
+import { appConfig, SHOPIFY, webhookRequest } from '../test/support/stack';
 
 /**
  * `pnpm --filter @loyalty/shopify run bench:orders` (issue 32): paid orders through the app, as
@@ -83,16 +83,10 @@ async function main() {
     ['serve'],
   );
   const stub = await startAdminStub(SHOPIFY.apiSecretKey);
-  const app = await serveBuild(stub.origin, {
-    SHOPIFY_API_KEY: SHOPIFY.apiKey,
-    SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
-    SHOPIFY_APP_URL: SHOPIFY.appUrl,
-    SCOPES: 'read_customers',
-    DATABASE_URL: appDb.url,
-    LOYALTY_CORE_URL: core.url,
-    LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
-    LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
-  });
+  const app = await serveBuild(
+    stub.origin,
+    appConfig({ databaseUrl: appDb.url, coreUrl: core.url, platformToken: PLATFORM_TOKEN, encryptionKey }),
+  );
   const corePool = new pg.Pool({ connectionString: coreDb.url, max: 2 });
   const appPool = new pg.Pool({ connectionString: appDb.url, max: 2 });
   try {

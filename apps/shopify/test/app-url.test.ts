@@ -82,6 +82,7 @@ describe('set-app-url', () => {
       '',
     ]);
     expect(flows).toEqual([
+      'flow-adjust-points',
       'flow-execute-challenge',
       'flow-execute-mission',
       'flow-execute-streak',

@@ -6,6 +6,7 @@ import { adminLoad, orderPayload, type OrderSpec, refundPayload } from './suppor
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakWithFirstDayReward } from './support/programs';
 import { SHOPIFY, webhookRequest } from './support/stack';
+import { until } from './support/until';
 
 /**
  * CONTRACT §18's "what the program earns" through what ships: Shopify's order webhooks signed by its
@@ -17,29 +18,23 @@ let prod: Production;
 let api: Client;
 const created = creatorFor(() => api);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 async function deliver(topic: string, payload: Record<string, unknown>, webhookId?: string) {
   const res = await prod.send(await webhookRequest(topic, payload, webhookId));
   expect(res.status).toBe(200);
 }
 
 const worked = (subject: string) =>
-  until(`${subject} worked off`, async () => {
-    const { rows } = await prod.appPool.query<{ status: string }>('select status from shopify_webhooks where shop = $1 and subject = $2', [
-      TEST_SHOP,
-      subject,
-    ]);
-    return rows[0] && rows[0].status !== 'pending' ? rows[0] : undefined;
-  });
+  until(
+    `${subject} worked off`,
+    async () => {
+      const { rows } = await prod.appPool.query<{ status: string }>(
+        'select status from shopify_webhooks where shop = $1 and subject = $2',
+        [TEST_SHOP, subject],
+      );
+      return rows[0] && rows[0].status !== 'pending' ? rows[0] : undefined;
+    },
+    60_000,
+  );
 
 const ONE_LINE: OrderSpec['lines'] = [{ product: 1, quantity: 1, price: '10.00' }];
 
@@ -102,20 +97,28 @@ describe('order facts and attribution', () => {
   const CUSTOMER = 7350127;
   const OTHER = 7350128;
   let code = '';
+  let streakId = '';
+  const earnFromOrders = () =>
+    prod.appPool.query("insert into earning_rules (shop, kind, definition_id, source) values ($1, 'streak', $2, 'orders')", [
+      TEST_SHOP,
+      streakId,
+    ]);
 
   beforeAll(async () => {
     // A paid order's first day rewards a code the core generates: the program's own code.
     const { streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'LOYAL', completionTargetValue: 100 });
-    await prod.appPool.query("insert into earning_rules (shop, kind, definition_id, source) values ($1, 'streak', $2, 'orders')", [
-      TEST_SHOP,
-      streak.id,
-    ]);
+    streakId = streak.id;
+    await earnFromOrders();
     await deliver('orders/paid', orderPayload(9001, { customer: { id: CUSTOMER }, lines: ONE_LINE, total: '15.00' }));
     await worked('order:9001');
-    code = await until('the reward log’s code', async () => {
-      const res = await api.get('/schema/reward_log/record', { fields: ['couponCode'] });
-      return (res.body.data as { couponCode: string | null }[]).find((r) => r.couponCode)?.couponCode;
-    });
+    code = await until(
+      'the reward log’s code',
+      async () => {
+        const res = await api.get('/schema/reward_log/record', { fields: ['couponCode'] });
+        return (res.body.data as { couponCode: string | null }[]).find((r) => r.couponCode)?.couponCode;
+      },
+      60_000,
+    );
     await prod.appPool.query('delete from earning_rules where shop = $1', [TEST_SHOP]);
   }, 120_000);
 
@@ -237,10 +240,14 @@ describe('order facts and attribution', () => {
     });
     // The worker drops expired facts when it starts (and every hour after).
     await prod.crashAndRestart();
-    await until('the old order dropped', async () => {
-      const { rowCount } = await prod.appPool.query("select 1 from order_facts where shop = $1 and order_id = '9020'", [TEST_SHOP]);
-      return rowCount === 0;
-    });
+    await until(
+      'the old order dropped',
+      async () => {
+        const { rowCount } = await prod.appPool.query("select 1 from order_facts where shop = $1 and order_id = '9020'", [TEST_SHOP]);
+        return rowCount === 0;
+      },
+      60_000,
+    );
     expect(
       (await prod.appPool.query("select count(*)::int as n from order_facts where shop = $1 and order_id in ('9001', '9004')", [TEST_SHOP]))
         .rows[0],
@@ -263,6 +270,38 @@ describe('order facts and attribution', () => {
     expect(
       (await prod.appPool.query('select count(*)::int as n from order_facts where customer_id = $1', [String(OTHER)])).rows[0],
     ).toEqual({ n: 4 });
+  });
+
+  it('every order of a customer counts as a member’s from the first the program earned for, however the webhooks race', async () => {
+    const RACER = 7350300;
+    const before = await figures();
+    await earnFromOrders();
+    // Eight orders at once, the earliest sent last: the web role keeps their facts while the worker makes the member.
+    const start = Date.now();
+    const orders = Array.from({ length: 8 }, (_, i) => ({
+      id: 9100 + i,
+      processedAt: new Date(start - (10 - i) * 3_600_000).toISOString(),
+    }));
+    await Promise.all(
+      [...orders]
+        .reverse()
+        .map(({ id, processedAt }) =>
+          deliver('orders/paid', orderPayload(id, { customer: { id: RACER }, lines: ONE_LINE, total: '20.00', processedAt })),
+        ),
+    );
+    for (const { id } of orders) await worked(`order:${id}`);
+    await prod.appPool.query('delete from earning_rules where shop = $1', [TEST_SHOP]);
+    const { rows } = await prod.appPool.query<{ joined_at: Date; member_from: Date[] }>(
+      `select m.joined_at, array_agg(f.member_from) as member_from from program_members m
+       join order_facts f on f.shop = m.shop and f.customer_id = m.customer_id where m.shop = $1 and m.customer_id = $2 group by m.joined_at`,
+      [TEST_SHOP, String(RACER)],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.joined_at.toISOString()).toBe(orders[0]!.processedAt);
+    expect(rows[0]!.member_from.map((d) => d.toISOString())).toEqual(orders.map(() => orders[0]!.processedAt));
+    const after = await figures();
+    expect(Number(after.get('current|members_ordering'))).toBe(Number(before.get('current|members_ordering')) + 1);
+    expect(after.get('current|others_ordering')).toBe(before.get('current|others_ordering'));
   });
 });
 

@@ -6,7 +6,9 @@ import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { APP_BRIDGE_UI } from './support/app-bridge-ui';
 import { creatorFor } from './support/programs';
-import { TEST_SHOP } from './support/stack';
+import { orderPayload } from './support/orders';
+import { TEST_SHOP, webhookRequest } from './support/stack';
+import { until } from './support/until';
 
 /**
  * The merchant-worded editors in Chromium (production build, real core): each creates and changes
@@ -196,6 +198,50 @@ describe('the notification rule editor', () => {
       'streak_progress_completed',
     ]);
   });
+
+  it('previews a push, SMS or chat message as the core fills it in for the first picked moment, in the admin language', async () => {
+    const { browser } = admin;
+    await created('/schema/push_notification_template/record', {
+      name: 'Streak push',
+      title: 'Hi {{$account_user.firstName}}',
+      body: '{{$helpers.remainingValue}} to go this {{$helpers.periodText}}',
+    });
+    await created('/schema/sms_template/record', {
+      name: 'Streak SMS',
+      body: 'Done: {{$helpers.currentProgressValue}} of {{$helpers.completionTargetValue}}',
+    });
+    await created('/schema/chat_message_template/record', {
+      name: 'Streak chat',
+      templateName: 'streak_reminder',
+      templateLanguageCode: 'en_US',
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+    });
+    const preview = page().getByRole('region', { name: 'Message preview' });
+    const shown = () => preview.innerText().then((t) => t.replace(/\s+/g, ' ').trim());
+    await browser.open('/app/notifications/rules/new');
+    await page().getByLabel('Send as').selectOption({ label: 'Push notification' });
+    await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Streak push' });
+    await page().getByText('Pick a moment to preview the message for it.').waitFor();
+    await page().getByLabel('Streak: activity counted').check();
+    await page().getByText('As sent for “Streak: activity counted”:').waitFor();
+    await expect.poll(shown).toBe('Hi Alex 3 to go this week');
+    await browser.shot('rule-editor-push-preview');
+
+    await page().getByLabel('Send as').selectOption({ label: 'Text message (SMS)' });
+    await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Streak SMS' });
+    await expect.poll(shown).toBe('Done: 5 of 12');
+    await page().getByLabel('Send as').selectOption({ label: 'Chat message' });
+    await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Streak chat' });
+    await expect.poll(shown).toBe('Approved template: streak_reminder Value 1: Alex Value 2: 3');
+
+    await browser.open('/app/notifications/rules/new?locale=de');
+    await page().getByLabel('Senden als').selectOption({ label: 'Push-Mitteilung' });
+    await page().getByLabel('Nachricht', { exact: true }).selectOption({ label: 'Streak push' });
+    await page().getByLabel('Serie: Aktivität gezählt').check();
+    const vorschau = page().getByRole('region', { name: 'Nachrichtenvorschau' });
+    await expect.poll(() => vorschau.innerText().then((t) => t.replace(/\s+/g, ' ').trim())).toBe('Hi Alex 3 to go this Woche');
+    await browser.shot('rule-editor-push-preview-de');
+  });
 });
 
 describe('the email template editor', () => {
@@ -260,6 +306,48 @@ describe('the email template editor', () => {
     await save();
     await expect.poll(() => fieldError('Nachricht')).toMatch(/^Zeile 1, Spalte 1 von Nachricht: /);
     await browser.shot('email-editor-refusal-de');
+  });
+});
+
+describe('the points settings (CONTRACT §19)', () => {
+  it('turns points on with its rates and what shoppers call them, in English, and a shopper’s paid order earns them; the page reads in German', async () => {
+    const { browser } = admin;
+    const setting = async () => (await api.get('/schema/points_setting/record')).body.data[0];
+    expect((await setting()).status).toBe('draft');
+    await browser.open('/app/points');
+    await page().getByLabel('Points are on').check();
+    await page().getByLabel('Points per unit of your currency spent').fill('2');
+    await page().getByLabel('Points per order').fill('5');
+    await page().getByLabel('What shoppers call points').fill('Stars');
+    await save();
+    await saveBarHidden();
+    expect(await setting()).toMatchObject({ status: 'live', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 2, pointsPerOrder: 5 });
+    // The merchant's goal: a shopper's paid order (30 of products) earns 2 × 30 + 5 Stars.
+    const request = await webhookRequest(
+      'orders/paid',
+      orderPayload(7001, { customer: { id: 7001 }, lines: [{ product: 1, quantity: 1, price: '30.00' }] }),
+    );
+    const delivered = await fetch(`${admin.server.url}/webhooks/orders/paid`, {
+      method: 'POST',
+      headers: request.headers,
+      body: await request.text(),
+    });
+    expect(delivered.status).toBe(200);
+    const shopper = {
+      operator: 'and',
+      conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/7001' }],
+    };
+    const balance = async () => (await api.get('/schema/account_user/record', { filters: shopper })).body.data[0]?.pointsBalance;
+    await until('the order’s points', async () => (await balance()) === 65);
+    expect(await balance()).toBe(65);
+    await browser.shot('points-settings');
+    await browser.open('/app/points?locale=de');
+    expect(await page().getByLabel('Punkte sind eingeschaltet').isChecked()).toBe(true);
+    await page().getByLabel('Punkte sind eingeschaltet').uncheck();
+    await save();
+    await saveBarHidden();
+    expect((await setting()).status).toBe('draft');
+    await browser.shot('points-settings-de');
   });
 });
 
@@ -329,7 +417,8 @@ describe('the branding editor', () => {
     await browser.open('/app/widget/branding?locale=de');
     await page().getByLabel('Abstand nach oben oder unten').fill('5000');
     await save();
-    await expect.poll(() => fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2000 sein.');
+    await page().getByText('Abstand nach oben oder unten darf höchstens 2000 sein.').first().waitFor();
+    expect(await fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2000 sein.');
     await browser.shot('branding-editor-de');
   });
 });

@@ -1,4 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { Liquid } from 'liquidjs';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
@@ -50,6 +56,54 @@ async function live(slug: string): Promise<{ id: string }[]> {
   return res.body.data;
 }
 
+const THEME = fileURLToPath(new URL('../../../extensions/loyalty-theme/', import.meta.url));
+const WIDGET = fileURLToPath(new URL('../../../packages/widget/', import.meta.url));
+
+/**
+ * The embed block as a storefront renders it, with liquidjs (a Liquid engine written from Shopify's
+ * language) and the Shopify objects and filters the block uses: the app's metafields as the stub holds
+ * them, `request`, `customer`, `t` from the extension's locale file, `asset_url` to `assets`. The
+ * `{% schema %}` block is for the theme editor; Shopify renders it as nothing.
+ */
+async function renderEmbed(options: { designMode: boolean; assets: string }): Promise<string> {
+  const source = readFileSync(`${THEME}blocks/loyalty-widget.liquid`, 'utf8').replace(/{% schema %}[\s\S]*?{% endschema %}/, '');
+  const locale = JSON.parse(readFileSync(`${THEME}locales/en.default.json`, 'utf8')) as Record<string, Record<string, string>>;
+  const engine = new Liquid({ strictFilters: true });
+  engine.registerFilter('t', (key: string) => {
+    const [group, name] = key.split('.');
+    return locale[group!]?.[name!] ?? `translation missing: ${key}`;
+  });
+  engine.registerFilter('asset_url', (name: string) => `${options.assets}/${name}`);
+  const metafields = Object.fromEntries(
+    ['account_id', 'base_url', 'template_id', 'theme_id', 'floating_widget_id'].flatMap((key) => {
+      const value = owned(key);
+      return value === undefined ? [] : [[key, { value }]];
+    }),
+  );
+  return engine.parseAndRender(source, {
+    shop: { metafields: { '$app:loyalty': metafields } },
+    request: { design_mode: options.designMode, locale: { iso_code: 'en' } },
+  });
+}
+
+/** A storefront page with the rendered embed in its body, its assets served beside it; answers the page's origin. */
+async function storefront(body: () => Promise<string>): Promise<{ origin: string; server: Server }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/assets/loyalty-loader.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(readFileSync(`${THEME}assets/loyalty-loader.js`));
+      return;
+    }
+    void body().then((html) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>${html}</body></html>`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { origin: `http://127.0.0.1:${port}`, server };
+}
+
 /** What the app asked metafieldsSet, each input as Shopify's reference types it. */
 function expectDocumentedInputs() {
   const inputs = prod.admin.requests
@@ -82,6 +136,11 @@ describe('the embed reads its ids from the app-owned metafields', () => {
     expect(owned('base_url')).toBe(prod.core.url);
     expect(embedIds()).toEqual({ template: undefined, theme: undefined, floating_widget: undefined });
     expectDocumentedInputs();
+    // Rendered: the theme editor says what is missing; the storefront shows nothing.
+    expect(await renderEmbed({ designMode: true, assets: '' })).toContain(
+      'Loyalty widget: open the Loyalty app and finish “Show it on your store”',
+    );
+    expect((await renderEmbed({ designMode: false, assets: '' })).trim()).toBe('');
   });
 
   it('the first program creates the widget records and writes their ids', async () => {
@@ -92,6 +151,23 @@ describe('the embed reads its ids from the app-owned metafields', () => {
     const [launcher] = await live('floating_widget');
     expect(embedIds()).toEqual({ template: template!.id, theme: theme!.id, floating_widget: launcher!.id });
     expectDocumentedInputs();
+  });
+
+  it('rendered as the storefront renders the embed, it shows a guest the launcher, with no setting typed', async () => {
+    if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
+    const shop = await storefront(async () => renderEmbed({ designMode: false, assets: shop.origin + '/assets' }));
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(shop.origin);
+      const launcher = page.locator('loyalty-widget').locator('.lw-launcher');
+      await launcher.waitFor({ timeout: 15_000 });
+      await launcher.click();
+      await expect.poll(() => page.locator('loyalty-widget').locator('[role="dialog"]').count()).toBe(1);
+    } finally {
+      await browser.close();
+      shop.server.close();
+    }
   });
 
   it('a change in the admin moves them: another live theme, then the first one paused, then the launcher deleted', async () => {

@@ -93,7 +93,16 @@ describe('program health on the dashboard', () => {
     await admin.browser.open(`/app?from=${from}&to=${to}`);
     const region = admin.browser.page.getByRole('region', { name: 'Program health' });
     await region.waitFor();
-    expect(await region.innerText()).toContain(`${from} – ${to} against ${day(13).toISODate()} – ${day(7).toISODate()} (Europe/Paris)`);
+    // Ranges as English reads them: "Nov 22 – 28, 2026", "Oct 30 – Nov 5, 2026", "Dec 28, 2026 – Jan 3, 2027".
+    const range = (from: DateTime, to: DateTime) => {
+      const [a, b] = [from.setLocale('en'), to.setLocale('en')];
+      return a.year !== b.year
+        ? `${a.toFormat('LLL d, yyyy')}\\s–\\s${b.toFormat('LLL d, yyyy')}`
+        : a.month !== b.month
+          ? `${a.toFormat('LLL d')}\\s–\\s${b.toFormat('LLL d, yyyy')}`
+          : `${a.toFormat('LLL d')}\\s–\\s${b.toFormat('d, yyyy')}`;
+    };
+    expect(await region.innerText()).toMatch(new RegExp(`${range(day(6), today)} against ${range(day(13), day(7))} \\(Europe/Paris\\)`));
     // Rewards count when issued: both two-day rewards were issued while seeding, today.
     expect(await rows()).toEqual([
       'Daily visit Streak · daily 2 up 100% previous period: 1 1 no change previous period: 1 2 new previous period: 0',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { programPlan, TEMPLATE_IDS } from '../app/admin/onboarding/program-templates';
+import { isProgramTemplate, money, pointsPlan, programPlan, TEMPLATE_IDS } from '../app/admin/onboarding/program-templates';
 import { STOREFRONT_TEXTS, WIDGET_LANGUAGES, widgetLanguage } from '../app/admin/onboarding/storefront-texts';
 import { findEmbedBlock, parseThemeJson, themeEditorLink } from '../app/admin/onboarding/theme-embed.server';
 
@@ -7,7 +7,7 @@ describe('template texts', () => {
   it('exist for every widget language, and every title fits the core’s 48 characters', () => {
     expect(Object.keys(STOREFRONT_TEXTS).sort()).toEqual([...WIDGET_LANGUAGES].sort());
     for (const language of WIDGET_LANGUAGES) {
-      for (const id of TEMPLATE_IDS) {
+      for (const id of TEMPLATE_IDS.filter(isProgramTemplate)) {
         const plan = programPlan(id, STOREFRONT_TEXTS[language]);
         const titles = [
           plan.definition.eudTitle,
@@ -18,7 +18,40 @@ describe('template texts', () => {
         ].filter((t): t is string => typeof t === 'string');
         for (const title of titles) expect(title.length, `${language} ${id}: ${title}`).toBeLessThanOrEqual(48);
       }
+      // Points and tiers, in the currencies with the longest symbols a shop may have.
+      for (const currency of [null, 'EUR', 'CHF', 'BRL', 'KRW']) {
+        const plan = pointsPlan(STOREFRONT_TEXTS[language], language, currency);
+        const titles = [plan.name, plan.setting.eudCurrencyName, ...plan.rewards.map((r) => r.title), ...plan.tiers.map((t) => t.title)];
+        for (const title of titles) {
+          expect(title.trim(), `${language} points-tiers`).not.toBe('');
+          expect(title.length, `${language} points-tiers ${currency}: ${title}`).toBeLessThanOrEqual(48);
+        }
+        for (const tier of plan.tiers) expect(tier.description.length, `${language} ${tier.title}`).toBeLessThanOrEqual(1000);
+      }
     }
+  });
+
+  it('points and tiers: the rates, rewards with their costs and tiers it promises, in the shop’s currency', () => {
+    const plan = pointsPlan(STOREFRONT_TEXTS.en, 'en', 'EUR');
+    expect(plan.setting).toEqual({ pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100, eudCurrencyName: 'points' });
+    expect(plan.rewards.map((r) => [r.title, r.discountType, r.discountValue, r.pointsCost])).toEqual([
+      ['€5 off your next order', 'fixed_amount', 5, 500],
+      ['10% off your next order', 'percentage', 10, 1000],
+    ]);
+    expect(plan.tiers.map((t) => [t.title, t.pointsThreshold, t.earnMultiplier])).toEqual([
+      ['Silver', 500, 1.2],
+      ['Gold', 1500, 1.5],
+    ]);
+    // The core takes one decimal at most.
+    for (const t of plan.tiers) expect(Math.round(t.earnMultiplier * 10) / 10).toBe(t.earnMultiplier);
+    const de = pointsPlan(STOREFRONT_TEXTS.de, 'de', 'EUR');
+    expect([de.setting.eudCurrencyName, de.rewards[0]!.title, de.tiers[0]!.title]).toEqual([
+      'Punkte',
+      '5\u00a0€ Rabatt auf deine nächste Bestellung',
+      'Silber',
+    ]);
+    expect(pointsPlan(STOREFRONT_TEXTS.en, 'en', null).rewards[0]!.title).toBe('5 off your next order');
+    expect([money(5, 'en', 'USD'), money(5, 'ja', 'JPY'), money(5, 'en', 'NOT-A-CODE')]).toEqual(['$5', '￥5', '5']);
   });
 
   it('the shop locale picks the widget language: exact tag, else its base language, else English', () => {

@@ -186,6 +186,49 @@ describe('program templates', () => {
     expect(reward).toMatchObject({ discountType: 'percentage', discountValue: 15 });
   });
 
+  it('points and tiers: points live with their rates and name, rewards to redeem as Shopify discounts, Silver and Gold; launched twice, or twice at once, made once', async () => {
+    const pointsOf = async () => ({
+      setting: (await list('points_setting'))[0],
+      rewards: (await list('reward')).filter((r) => r.pointsCost != null).sort((a, b) => a.pointsCost - b.pointsCost),
+      tiers: (await list('tier')).sort((a, b) => a.pointsThreshold - b.pointsThreshold),
+    });
+    // The checklist's data (in the page for its client) lists points once they are live.
+    const listsPoints = async () => (await (await dashboard()).text()).includes('points_setting');
+    expect(await listsPoints()).toBe(false);
+    const res = await onboarding({ intent: 'create', template: 'points-tiers', status: 'live', shopifyDiscounts: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ ok: true, language: 'en', definition: { slug: 'points_setting', name: 'Points and tiers' } });
+    const first = await pointsOf();
+    expect(first.setting).toMatchObject({
+      status: 'live',
+      pointsPerCurrencyUnit: 1,
+      pointsPerOrder: 0,
+      pointsOnSignUp: 100,
+      eudCurrencyName: 'points',
+    });
+    // 5 off in the shop's currency (the Admin API stub's shop is in euros).
+    expect(first.rewards.map((r) => [r.pointsCost, r.discountType, r.discountValue, r.status, r.eudTitle, r.handleCoupon])).toEqual([
+      [500, 'fixed_amount', 5, 'live', '€5 off your next order', false],
+      [1000, 'percentage', 10, 'live', '10% off your next order', false],
+    ]);
+    for (const r of first.rewards) expect((await discountRewards()).has(r.id)).toBe(true);
+    expect(first.tiers.map((t) => [t.name, t.status, t.pointsThreshold, t.earnMultiplier, t.eudTitle, t.eudDescription])).toEqual([
+      ['Silver', 'live', 500, 1.2, 'Silver', 'Earn 20% more points on every purchase.'],
+      ['Gold', 'live', 1500, 1.5, 'Gold', 'Earn 50% more points on every purchase.'],
+    ]);
+    expect(await listsPoints()).toBe(true);
+
+    const again = await onboarding({ intent: 'create', template: 'points-tiers', status: 'live', shopifyDiscounts: true });
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.created).toEqual([]);
+    const racing = await Promise.all(
+      [1, 2].map(() => onboarding({ intent: 'create', template: 'points-tiers', status: 'live', shopifyDiscounts: true })),
+    );
+    for (const r of racing) expect([200, 409], JSON.stringify(r.body)).toContain(r.status);
+    const ids = (p: Awaited<ReturnType<typeof pointsOf>>) => ({ rewards: p.rewards.map((r) => r.id), tiers: p.tiers.map((t) => t.id) });
+    expect(ids(await pointsOf())).toEqual(ids(first));
+  });
+
   it('refuses an unknown template or status with a 400 and creates nothing', async () => {
     const before = (await list('streak')).length;
     expect((await onboarding({ intent: 'create', template: 'nope', status: 'live' })).status).toBe(400);

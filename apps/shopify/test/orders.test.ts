@@ -5,6 +5,7 @@ import { customerPayload, adminLoad, orderPayload, type OrderSpec, refundPayload
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
 import { flowRequest, proxyRequest, webhookRequest } from './support/stack';
+import { until } from './support/until';
 
 /**
  * CONTRACT §17 through what ships: Shopify's order and customer webhooks, signed by its test
@@ -29,16 +30,6 @@ let orders: Def;
 let draft: Def;
 let unruled: Def;
 let welcome: Def;
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function deliver(topic: string, payload: Record<string, unknown>, webhookId?: string, server?: string) {
   const request = await webhookRequest(topic, payload, webhookId);
@@ -418,8 +409,9 @@ describe('holds and Shopify discounts', () => {
     expect(sent.variables.payload).toMatchObject({ customer_id: 801, coupon_code: code });
   });
 
-  it('a held reward revoked by a refund before its day: never a discount, never a Reward issued', async () => {
-    const challenge = await heldSpend('Long hold', 6);
+  it('a held reward revoked by a refund before its day: never a discount, never a Reward issued', { timeout: 60_000 }, async () => {
+    // Days of a second each: long enough that the refund is worked off before it even under CI's load.
+    const challenge = await heldSpend('Long hold', 15);
     await paid(21, { ...SHOES_AND_HAT, customer: { id: 802 } });
     const [pending] = await rewardLogs(challenge, 802);
     expect(pending!.rewardLogStatus).toBe('pending');

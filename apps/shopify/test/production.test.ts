@@ -187,6 +187,34 @@ describe('Flow actions', () => {
     expect((await api.get(`/schema/reward_log/record/${log.id}`)).body.data.couponCode).toBe('SHOPIFY-15');
   });
 
+  it('adjust-points adds points for a customer new to the program (a member made from Shopify), once per run; takes off no more than the balance', async () => {
+    const NEWCOMER = 'gid://shopify/Customer/4004';
+    prod.admin.customers.set(NEWCOMER, { firstName: 'Katherine', lastName: 'Johnson', email: 'katherine@example.com' });
+    for (let i = 0; i < 2; i++) {
+      const added = await flow(
+        'adjust-points',
+        { customer_id: 4004, points: 250, note: 'Welcome gift' },
+        { action_run_id: 'run-points-1' },
+      );
+      expect(added.status, JSON.stringify(added.body)).toBe(200);
+      expect(added.body).toMatchObject({ ok: true, ...(i ? { replay: true } : {}) });
+    }
+    const member = async () => (await api.get('/schema/account_user/record', byField('externalId', NEWCOMER))).body.data[0];
+    expect(await member()).toMatchObject({ firstName: 'Katherine', email: 'katherine@example.com', pointsBalance: 250 });
+    const entries = await api.get('/schema/point_entry/record', byField('ownedById', (await member()).id));
+    expect(entries.body.data).toMatchObject([{ points: 250, reason: 'adjusted', note: 'Welcome gift' }]);
+
+    const over = await flow('adjust-points', { customer_id: 4004, points: -300 }, { action_run_id: 'run-points-2' });
+    expect(over.status, JSON.stringify(over.body)).toBe(409);
+    expect(over.body.error).toMatchObject({ code: 'insufficient_points', property: 'points' });
+    const zero = await flow('adjust-points', { customer_id: 4004, points: 0 }, { action_run_id: 'run-points-3' });
+    expect(zero.status).toBe(400);
+    expect(zero.body.error.property).toBe('points');
+    const taken = await flow('adjust-points', { customer_id: 4004, points: -50 }, { action_run_id: 'run-points-4' });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect((await member()).pointsBalance).toBe(200);
+  });
+
   it.each([
     { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
     { handle: 'execute-streak', properties: { streak_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'customer_id' },
@@ -318,6 +346,15 @@ describe('GDPR and lifecycle webhooks', () => {
     const { accountId } = (await prod.shops.find(TEST_SHOP))!;
     for (let i = 0; i < 2; i++) expect(await deliver('shop/redact', { shop_id: 424242, shop_domain: TEST_SHOP })).toBe(200);
     expect(await prod.shops.find(TEST_SHOP)).toBeNull();
+    // Every table that names a shop, today's and any added later, holds nothing of it.
+    const { rows: tables } = await prod.appPool.query<{ table_name: string }>(
+      "select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'shop'",
+    );
+    expect(tables.length).toBeGreaterThan(20);
+    for (const { table_name } of tables) {
+      const { rows } = await prod.appPool.query(`select 1 from ${table_name} where shop = $1 limit 1`, [TEST_SHOP]);
+      expect(rows, table_name).toEqual([]);
+    }
     expect((await api.get('/schema/streak/record')).status).toBe(401);
     expect((await prod.core.platform.delete(`/platform/accounts/${accountId}`)).status).toBe(404);
   });

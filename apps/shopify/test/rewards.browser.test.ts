@@ -7,6 +7,7 @@ import { type AdminBrowser, openAdmin, USER_AGENT } from './support/browser';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakRewardingFirstDay } from './support/programs';
 import { SHOPIFY } from './support/stack';
+import { until } from './support/until';
 
 /**
  * The rewards editor in Chromium against what ships (the app's production build with its worker,
@@ -24,16 +25,6 @@ let earned = 0;
 const page = () => browser.page;
 const saveBar = () => page().locator('ui-save-bar');
 const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false> | T | undefined | null | false, ms = 20_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** The error text Polaris ties to a field (its aria-describedby), or '' when it has none. */
 async function fieldError(label: string | RegExp): Promise<string> {
@@ -165,9 +156,12 @@ describe('the rewards editor creates each kind, and each sends its mutation when
     await newReward('Five euros off');
     await page().getByLabel('Fixed amount off').check({ force: true });
     await page().getByLabel('Amount', { exact: true }).fill('5');
-    expect(await page().getByTestId('reward-summary').innerText()).toBe('€5.00 off · never expires');
+    // Redeemable for points too (CONTRACT §19).
+    await page().getByLabel('Cost in points').fill('500');
+    expect(await page().getByTestId('reward-summary').innerText()).toBe('€5.00 off · never expires · costs 500 points');
     await browser.shot('reward-editor-fixed-amount');
     const id = await save();
+    expect((await api.get(`/schema/reward/record/${id}`)).body.data.pointsCost).toBe(500);
     const customer = 'gid://shopify/Customer/4002';
     const log = await earn(id, customer);
     const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
@@ -448,7 +442,9 @@ describe('failed issues and delete', () => {
     expect(await failures.innerText()).not.toContain('basicCodeDiscount');
     await browser.shot('reward-editor-failed');
     await failures.getByRole('button', { name: 'Retry' }).click();
-    await failures.getByText('Trying again.').waitFor();
+    await until('the notice', async () =>
+      (await page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts)).includes('Trying again.'),
+    );
     expect(await until('the stamp', async () => (await rewardLog(log)).couponCode)).toMatch(/^LOYALTY-/);
   });
 

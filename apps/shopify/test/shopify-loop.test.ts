@@ -7,6 +7,7 @@ import { TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
 import { type Production, startProduction } from './support/production';
 import { flowRequest, SHOPIFY } from './support/stack';
 import { creatorFor, streakRewardingFirstDay, streakWithFirstDayReward } from './support/programs';
+import { until } from './support/until';
 
 /**
  * CONTRACT §16 through what ships: the core's built binary delivering real webhooks to the app's
@@ -53,16 +54,6 @@ const triggers = (handle: string) =>
     .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === handle)
     .map((r) => r.variables.payload as Record<string, any>);
 const discountCalls = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyDiscountCreate');
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Lets in-flight deliveries and the app's outbox settle, then the counts are final. */
 const settle = () => new Promise((r) => setTimeout(r, 2500));
@@ -228,6 +219,24 @@ describe('Flow triggers', () => {
       { customer_id: 1001, challenge_id: challenge.id, challenge_name: 'Spend 100', progress: 110, period_key: expect.any(String) },
     ]);
     expect(triggers(UNUSED)).toEqual([]);
+  });
+
+  it('points earned: one flowTriggerReceive with the points, the balance after them and the note (CONTRACT §19)', async () => {
+    const setting = (await api.get('/schema/points_setting/record')).body.data[0];
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    const member = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/1002' });
+    await created('/schema/point_entry/record', {
+      ownedById: member.id,
+      points: 120,
+      reason: 'earned',
+      note: 'Birthday',
+      uniqueIdentifier: 'p1',
+    });
+    // An adjustment is not an earning: no trigger.
+    await created('/schema/point_entry/record', { ownedById: member.id, points: 5, reason: 'adjusted', uniqueIdentifier: 'p2' });
+    await until('points earned', () => triggers('loyalty-points-earned').length > 0);
+    await settle();
+    expect(triggers('loyalty-points-earned')).toEqual([{ customer_id: 1002, points: 120, points_balance: 120, note: 'Birthday' }]);
   });
 
   it('mission completed stays far under the 50 KB payload limit for a twenty-task mission with long names', async () => {

@@ -66,6 +66,63 @@ describe('triggersFor', () => {
     ]);
   });
 
+  it('Points earned carries the points, the balance after them and the note (CONTRACT §19)', () => {
+    const payload = samplePayload('points_earned', now, 'en');
+    const entry = payload.pointEntry as { points: number; note: string | null };
+    const member = payload.member as { pointsBalance: number };
+    expect(entry.points).toBeGreaterThan(0);
+    expect(triggersFor('points_earned', payload, new Set())).toEqual([
+      {
+        handle: 'loyalty-points-earned',
+        subject: '',
+        fields: { points: entry.points, points_balance: member.pointsBalance, note: entry.note ?? '' },
+      },
+    ]);
+  });
+
+  it('Tier changed names the tiers before and after, whether it went up, and the points in the window (CONTRACT §19)', () => {
+    const payload = samplePayload('tier_changed', now, 'en');
+    const after = payload.tierAfter as { name: string };
+    const member = payload.member as { pointsEarnedInTierWindow: number };
+    const [send] = triggersFor('tier_changed', payload, new Set());
+    expect(send).toEqual({
+      handle: 'loyalty-tier-changed',
+      subject: '',
+      fields: expect.objectContaining({ tier: after.name, points_in_window: member.pointsEarnedInTierWindow }),
+    });
+    const up = { ...payload, tierBefore: null, tierAfter: { name: 'Gold', pointsThreshold: 500 } };
+    expect(triggersFor('tier_changed', up, new Set())[0]!.fields).toMatchObject({ tier: 'Gold', previous_tier: '', upgraded: true });
+    const down = { ...payload, tierBefore: { name: 'Gold', pointsThreshold: 500 }, tierAfter: { name: 'Silver', pointsThreshold: 100 } };
+    expect(triggersFor('tier_changed', down, new Set())[0]!.fields).toMatchObject({
+      tier: 'Silver',
+      previous_tier: 'Gold',
+      upgraded: false,
+    });
+    const out = { ...payload, tierBefore: { name: 'Silver', pointsThreshold: 100 }, tierAfter: null };
+    expect(triggersFor('tier_changed', out, new Set())[0]!.fields).toMatchObject({ tier: '', previous_tier: 'Silver', upgraded: false });
+  });
+
+  it('Points expiring carries the points, when they expire and the balance', () => {
+    const payload = samplePayload('points_to_expire', now, 'en');
+    expect(triggersFor('points_to_expire', payload, new Set())).toEqual([
+      {
+        handle: 'loyalty-points-expiring',
+        subject: '',
+        fields: {
+          expiring_points: payload.expiringPoints,
+          expires_at: payload.expiresAt,
+          points_balance: (payload.member as { pointsBalance: number }).pointsBalance,
+        },
+      },
+    ]);
+  });
+
+  it('a reward bought with points is issued like one earned, so a Shopify discount reward gets its code', () => {
+    const payload = samplePayload('points_redeemed', now, 'en');
+    const log = payload.rewardLog as { id: string; rewardId: string };
+    expect(issuedRewardLogs('points_redeemed', payload).map((r) => r.id)).toEqual([log.id]);
+  });
+
   it('only Shopify Customer GIDs are customers', () => {
     expect(shopifyCustomerId('gid://shopify/Customer/1001')).toBe(1001);
     for (const other of ['customer-10452', 'gid://shopify/Order/1', '1001', null]) expect(shopifyCustomerId(other)).toBeNull();

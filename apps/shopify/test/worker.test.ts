@@ -12,7 +12,7 @@ import { migrate } from '../app/storage/migrate.server';
 import { PgSessionStorage } from '../app/storage/sessions.server';
 import { ShopStore } from '../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './support/admin-stub';
-import { SHOPIFY } from './support/stack';
+import { appConfig, SHOPIFY } from './support/stack';
 
 /**
  * The worker role on one database from several processes at once: the built command as `start`
@@ -27,16 +27,8 @@ let db: { url: string; drop(): Promise<void> };
 let pool: pg.Pool;
 let admin: AdminStub;
 const encryptionKey = randomBytes(32);
-const appEnv = () => ({
-  SHOPIFY_API_KEY: SHOPIFY.apiKey,
-  SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
-  SHOPIFY_APP_URL: SHOPIFY.appUrl,
-  SCOPES: 'read_customers',
-  DATABASE_URL: db.url,
-  LOYALTY_CORE_URL: 'http://127.0.0.1:9',
-  LOYALTY_PLATFORM_TOKEN: 'test-platform-token-0123456789',
-  LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
-});
+const appEnv = () =>
+  appConfig({ databaseUrl: db.url, coreUrl: 'http://127.0.0.1:9', platformToken: 'test-platform-token-0123456789', encryptionKey });
 
 beforeAll(async () => {
   db = await createTestDatabase({ empty: true });

@@ -1,3 +1,5 @@
+import { numberOr } from './numbers';
+
 /**
  * The branding editor's draft: the widget's theme, floating launcher and template (CONTRACT §6, §13)
  * as one set of merchant fields, and the record values they stand for. Shared by the page (the live
@@ -100,23 +102,21 @@ export function brandingDraft(theme: Stored, launcher: Stored, template: Stored)
 }
 
 /** A number field's text as the core takes it; what is not a number goes as typed, for the core to refuse in its words. */
-const numberOf = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
-
 /** The record values the draft stands for; a blank text is cleared, so the widget shows its default. */
 export function brandingValues(d: BrandingDraft) {
   return {
     theme: {
       ...Object.fromEntries(THEME_COLOURS.map((k) => [k, toRgba(d[k])])),
       fontFamily: d.fontFamily,
-      borderRadius: numberOf(d.borderRadius),
+      borderRadius: numberOr(d.borderRadius),
     },
     floating_widget: {
       ...Object.fromEntries(Object.entries(LAUNCHER_COLOURS).map(([k, f]) => [f, toRgba(d[k as LauncherColour])])),
       eudTitle: d.launcherTitle.trim() || null,
       alignment: d.alignment,
-      alignmentPositionX: numberOf(d.offsetX),
-      alignmentPositionY: numberOf(d.offsetY),
-      fontSize: numberOf(d.launcherFontSize),
+      alignmentPositionX: numberOr(d.offsetX),
+      alignmentPositionY: numberOr(d.offsetY),
+      fontSize: numberOr(d.launcherFontSize),
     },
     template: Object.fromEntries(TEXTS.map((k) => [k, d[k].trim() || null])),
   } satisfies Record<'theme' | 'floating_widget' | 'template', Record<string, unknown>>;

@@ -41,6 +41,7 @@ export const EVENT_GROUPS: { key: keyof Messages['editors']['rule']['events']['g
     ],
   },
   { key: 'reward', codes: ['reward_log_issued'] },
+  { key: 'points', codes: ['points_earned', 'points_redeemed', 'points_to_expire', 'tier_changed'] },
 ];
 
 export const EVENT_CODES: EventCode[] = EVENT_GROUPS.flatMap((g) => g.codes);

@@ -43,6 +43,8 @@ export interface MemberRow {
   timezone: string | null;
   /** The member is a Shopify customer (externalId a Customer GID). */
   customerId: number | null;
+  /** CONTRACT §19: the sum of the member's point entries. */
+  pointsBalance: number;
 }
 
 const memberRow = (r: RecordOf<'account_user'>): MemberRow => ({
@@ -55,6 +57,7 @@ const memberRow = (r: RecordOf<'account_user'>): MemberRow => ({
   createdAt: r.createdAt ?? '',
   timezone: r.timezone ?? null,
   customerId: shopifyCustomerId(r.externalId),
+  pointsBalance: r.pointsBalance ?? 0,
 });
 
 export async function searchMembers(api: AccountClient, text: string, page: number) {
@@ -70,24 +73,11 @@ export async function searchMembers(api: AccountClient, text: string, page: numb
   return { members: result.data.map(memberRow), total: result.total ?? 0, failure: null };
 }
 
-/**
- * An instant as the member lives it, `YYYY-MM-DD HH:mm` in their time zone (the account's unless
- * they have their own): deadlines such as "breaks unless active by" are the member's local midnights.
- * Formatted here so the server's and the browser's renderings agree.
- */
-function localTime(iso: unknown, timezone: string | null): string | null {
-  if (typeof iso !== 'string' || !iso) return null;
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: timezone ?? 'UTC',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(iso));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+/** An instant as ISO 8601, or null; the page reads it in the member's time zone (`member.timezone`). */
+function instant(value: unknown): string | null {
+  if (typeof value !== 'string' && !(value instanceof Date)) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
 }
 
 const name = (r: { name?: unknown }) => String(r.name ?? '') || null;
@@ -103,7 +93,7 @@ export interface StreakRow {
   freezesUsed: number;
   frozenPeriodKeys: string[];
   maxFreezes: number;
-  /** Times below are local to the member (see localTime). */
+  /** Instants below (ISO 8601) are read in the member's time zone. */
   breaksAt: string | null;
   startedAt: string;
 }
@@ -142,7 +132,15 @@ export interface RewardRow {
   discount: string | null;
 }
 
-/** An order as the member page shows it, its time local to the member. */
+export interface PointRow {
+  id: string;
+  points: number;
+  reason: 'earned' | 'redeemed' | 'reversed' | 'expired' | 'adjusted';
+  note: string | null;
+  createdAt: string;
+}
+
+/** An order as the member page shows it. */
 export type OrderRow = OrderEffect;
 
 export interface MemberDetail {
@@ -151,6 +149,8 @@ export interface MemberDetail {
   challenges: ChallengeRow[];
   missions: MissionRow[];
   rewards: RewardRow[];
+  /** The member's point entries, newest first. */
+  points: PointRow[];
   /** The customer's orders and what each earned, took back and rewarded (Shopify customers only). */
   orders: OrderRow[];
 }
@@ -181,13 +181,14 @@ export async function memberDetail(
     sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
     limit: DETAIL_LIMIT,
   };
-  const [streaks, challenges, missions, rewards] = await Promise.all([
+  const [streaks, challenges, missions, rewards, points] = await Promise.all([
     records(api, 'streak_progress').list(mine),
     records(api, 'challenge_progress').list(mine),
     records(api, 'mission_progress').list(mine),
     records(api, 'reward_log').list(mine),
+    records(api, 'point_entry').list(mine),
   ]);
-  for (const list of [streaks, challenges, missions, rewards]) if (!list.ok) return { detail: null, failure: list.failure };
+  for (const list of [streaks, challenges, missions, rewards, points]) if (!list.ok) return { detail: null, failure: list.failure };
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
   const own = memberRow(member.data);
   const revoked = rows(rewards).flatMap((r) => (r.rewardLogStatus === 'revoked' ? [r.id] : []));
@@ -196,7 +197,6 @@ export async function memberDetail(
     ledger.discountOutcomes(revoked),
   ]);
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
-  const at = (iso: unknown) => localTime(iso, profile.timezone);
   return {
     failure: null,
     detail: {
@@ -213,8 +213,8 @@ export async function memberDetail(
           freezesUsed: num(p.freezesUsed),
           frozenPeriodKeys: p.frozenPeriodKeys ?? [],
           maxFreezes: num(streak.maxFreezes),
-          breaksAt: at(p.streakToBeBrokenAt),
-          startedAt: at(p.streakStartedAt) ?? '',
+          breaksAt: instant(p.streakToBeBrokenAt),
+          startedAt: instant(p.streakStartedAt) ?? '',
         };
       }),
       challenges: rows(challenges).map((p) => {
@@ -237,7 +237,7 @@ export async function memberDetail(
           status: String(p.missionProgressStatus),
           tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
           tasks: Array.isArray(mission.tasks) ? mission.tasks.length : tasks.length,
-          startedAt: at(p.missionStartedAt) ?? '',
+          startedAt: instant(p.missionStartedAt) ?? '',
         };
       }),
       rewards: rows(rewards).map((r) => {
@@ -247,17 +247,58 @@ export async function memberDetail(
           title: name(objectOf(r.reward)) ?? (r.eudRewardTitle || null),
           source: String(r.linkedSchemaSlug ?? ''),
           couponCode: r.couponCode ?? null,
-          issuedAt: at(r.rewardIssuedAt ?? r.createdAt),
-          expiresAt: at(r.rewardExpiryAt),
+          issuedAt: instant(r.rewardIssuedAt ?? r.createdAt),
+          expiresAt: instant(r.rewardExpiryAt),
           status: r.rewardLogStatus === 'pending' || r.rewardLogStatus === 'revoked' ? r.rewardLogStatus : 'issued',
-          confirmAt: at(r.confirmAt),
+          confirmAt: instant(r.confirmAt),
           revokedReason: r.revokedReason ?? null,
           discount: discounts.get(r.id) ?? null,
         };
       }),
-      orders: orders.map((o) => ({ ...o, processedAt: at(o.processedAt) ?? o.processedAt })),
+      points: rows(points).map((e) => ({
+        id: e.id,
+        points: e.points ?? 0,
+        reason: e.reason ?? 'adjusted',
+        note: e.note ?? null,
+        createdAt: instant(e.createdAt) ?? '',
+      })),
+      orders,
     },
   };
+}
+
+export type AdjustRefusal = 'insufficient' | 'zero' | 'note' | 'other';
+
+/**
+ * An `adjusted` point entry from the member page (CONTRACT §19). `key` comes with the form, one per
+ * adjustment typed, so a form sent twice adjusts once: the second is the core's replay.
+ */
+export async function adjustMemberPoints(
+  api: AccountClient,
+  memberId: string,
+  input: { points: number; note: string; key: string },
+): Promise<{ ok: true; balance: number } | { ok: false; reason: AdjustRefusal; message: string }> {
+  if (!Number.isInteger(input.points) || input.points === 0) return { ok: false, reason: 'zero', message: '' };
+  const note = input.note.trim();
+  const { data, error, response } = await api.POST('/schema/point_entry/record', {
+    body: {
+      ownedById: memberId,
+      points: input.points,
+      reason: 'adjusted',
+      uniqueIdentifier: `admin:${input.key}`,
+      ...(note ? { note } : {}),
+    },
+  });
+  const code = error?.error?.code;
+  if (data || code === 'duplicate_unique_identifier') {
+    const member = await records(api, 'account_user').get(memberId);
+    return { ok: true, balance: member.ok ? (member.data.pointsBalance ?? 0) : 0 };
+  }
+  const failure = coreFailure(response.status, error);
+  if (code === 'insufficient_points') return { ok: false, reason: 'insufficient', message: failure.message };
+  if (failure.fieldErrors.note) return { ok: false, reason: 'note', message: failure.message };
+  if (failure.fieldErrors.points) return { ok: false, reason: 'zero', message: failure.message };
+  return { ok: false, reason: 'other', message: failure.message };
 }
 
 /** CONTRACT §14's grant: the core caps at the streak's maxFreezes and refuses what it must (409), in its own words. */

@@ -22,6 +22,7 @@ export const RESOURCES: ResourceInfo[] = [
   r('milestone', 'programme'),
   r('leaderboard', 'programme'),
   r('reward', 'rewards'),
+  r('tier', 'rewards'),
   r('floating_widget', 'widget'),
   r('theme', 'widget'),
   r('template', 'widget'),

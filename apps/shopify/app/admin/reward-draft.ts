@@ -6,6 +6,7 @@
 import { format } from '../i18n/index';
 import type { Messages } from '../i18n/messages';
 import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
+import { numberOr } from './numbers';
 
 export const MINIMUMS = ['none', 'subtotal', 'quantity'] as const;
 export const EXPIRIES = ['never', 'days', 'date'] as const;
@@ -33,6 +34,8 @@ export type RewardDraft = {
   expiryDays: string;
   /** YYYY-MM-DD: the reward ends at the end of that day (UTC). */
   expiryDate: string;
+  /** What redeeming it costs in points (CONTRACT §19); empty: it is only earned. */
+  pointsCost: string;
 };
 
 export type DraftField = Exclude<keyof RewardDraft, 'id'>;
@@ -58,6 +61,7 @@ export function blankReward(): RewardDraft {
     expiry: 'never',
     expiryDays: '',
     expiryDate: '',
+    pointsCost: '',
   };
 }
 
@@ -87,6 +91,7 @@ export function draftOf(record: Record<string, unknown> & { id: string }, issued
     expiry: record.rewardExpiryType === 'relative' ? 'days' : record.rewardExpiryType === 'absolute' ? 'date' : 'never',
     expiryDays: str(record.rewardExpiryInDays),
     expiryDate: typeof record.rewardExpiryAt === 'string' ? record.rewardExpiryAt.slice(0, 10) : '',
+    pointsCost: str(record.pointsCost),
   };
 }
 
@@ -94,8 +99,6 @@ export function draftOf(record: Record<string, unknown> & { id: string }, issued
 export const issuedByApp = (d: RewardDraft) => d.kind === 'free_shipping' || d.kind === 'store_credit' || d.codes === 'shopify';
 
 /** A number the merchant typed, or the text itself (so the core names what is wrong with it). */
-const numberOr = (text: string): number | string => (text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text);
-
 /** The core's reward body. Free shipping has no amount of its own (0); store credit's amount is its value. */
 export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: string }): Record<string, unknown> {
   const generate = !issuedByApp(d) && d.codes === 'generate';
@@ -111,6 +114,7 @@ export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: strin
     handleCoupon: !issuedByApp(d),
     handleCouponAutoGeneration: generate,
     ...(generate ? { couponCodePrefix: d.prefix.trim(), couponCodeLength: numberOr(d.length) } : {}),
+    pointsCost: d.pointsCost.trim() ? numberOr(d.pointsCost) : null,
     ...(d.title.trim() ? { eudTitle: d.title } : {}),
     ...(d.instructions.trim()
       ? { eudRedeemInstructionMessage: d.instructions }
@@ -167,6 +171,7 @@ const FIELD_OF: Record<string, DraftField> = {
   handleCouponAutoGeneration: 'codes',
   couponCodePrefix: 'prefix',
   couponCodeLength: 'length',
+  pointsCost: 'pointsCost',
 };
 
 export interface CoreDetail {
@@ -207,7 +212,7 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
         case 'invalid':
           return field === 'prefix' ? words.prefix : words.invalid;
         case 'invalid_type':
-          return field === 'value' || field === 'expiryDays' || field === 'length' ? words.number : words.invalid;
+          return field === 'value' || field === 'expiryDays' || field === 'length' || field === 'pointsCost' ? words.number : words.invalid;
         case 'invalid_enum':
           return words.choice;
         default:

@@ -7,6 +7,7 @@ import { MIN_GROUP } from '../insights/stats';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { ColumnChart } from './Charts';
+import { useDayRange } from './LocalDate';
 
 /**
  * The dashboard's "What the program earns" (CONTRACT §18): the period's money beside the previous
@@ -30,6 +31,7 @@ export function EarningsSection({
   exportQuery: string;
 }) {
   const { dashboard } = useMessages();
+  const days = useDayRange();
   const m = dashboard.earnings;
   const language = useAdminLanguage();
   const { current, previous } = earnings;
@@ -72,11 +74,9 @@ export function EarningsSection({
               </Text>
               <Text as="p" tone="subdued">
                 {format(m.period, {
-                  from: current.from,
-                  to: current.to,
+                  range: days(current.from, current.to),
                   timezone,
-                  previousFrom: previous.from,
-                  previousTo: previous.to,
+                  previous: days(previous.from, previous.to),
                 })}
               </Text>
             </BlockStack>
@@ -109,7 +109,7 @@ export function EarningsSection({
                   rows={[groupRow(m.members, current.members, previous.members), groupRow(m.others, current.others, previous.others)]}
                 />
                 <Text as="p" tone="subdued">
-                  {`${m.membersHelp} ${format(m.previous, { value: `(${previous.from} – ${previous.to})` })}`}
+                  {`${m.membersHelp} ${format(m.previous, { value: `(${days(previous.from, previous.to)})` })}`}
                 </Text>
               </BlockStack>
             </Card>

@@ -37,12 +37,16 @@ type Answer = {
   intent?: string;
   ok: boolean;
   message?: string;
+  busy?: boolean;
   leftOver?: { name: string }[];
   definition?: { slug: string; id: string; name: string };
   name?: string;
   accessToken?: string;
   externalId?: string;
 };
+
+/** Where a program opens: its editor, or the Points page for points and tiers. */
+const programUrl = (slug: string, id: string) => (slug === 'points_setting' ? '/app/points' : `/app/r/${slug}/${id}`);
 
 function useSend() {
   const fetcher = useFetcher<Answer>();
@@ -106,10 +110,11 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
     <>
       {answer?.intent === 'create' && answer.ok && answer.definition ? (
         <Banner tone="success" title={format(m.created, { name: answer.definition.name, status: m.statuses[status] ?? status })}>
-          <Link to={`/app/r/${answer.definition.slug}/${answer.definition.id}`}>{m.open}</Link>
+          <Link to={programUrl(answer.definition.slug, answer.definition.id)}>{m.open}</Link>
         </Banner>
       ) : null}
-      {answer?.intent === 'create' && !answer.ok ? (
+      {answer?.intent === 'create' && !answer.ok && answer.busy ? <Banner tone="warning" title={m.busy} /> : null}
+      {answer?.intent === 'create' && !answer.ok && !answer.busy ? (
         <Banner tone="critical" title={format(m.failed, { message: answer.message ?? '' })}>
           <p>{answer.leftOver?.length ? format(m.leftOver, { names: answer.leftOver.map((r) => r.name).join(', ') }) : m.nothingKept}</p>
         </Banner>
@@ -127,7 +132,7 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
       <Text as="p" tone="subdued">
         {m.intro}
       </Text>
-      <InlineGrid columns={{ xs: 1, md: 2, lg: 4 }} gap="300">
+      <InlineGrid columns={{ xs: 1, md: 2, lg: 3 }} gap="300">
         {TEMPLATE_IDS.map((id) => {
           const t = m.templates[id];
           return (
@@ -187,10 +192,12 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
           </Text>
           {data.programs.map((p) => (
             <InlineStack key={p.id} gap="200" blockAlign="center">
-              <Link to={`/app/r/${p.slug}/${p.id}`}>{p.name}</Link>
-              <Text as="span" tone="subdued">
-                {m.kinds[p.slug]}
-              </Text>
+              <Link to={programUrl(p.slug, p.id)}>{p.slug === 'points_setting' ? m.kinds.points_setting : p.name}</Link>
+              {p.slug === 'points_setting' ? null : (
+                <Text as="span" tone="subdued">
+                  {m.kinds[p.slug]}
+                </Text>
+              )}
               <Badge tone={p.status === 'live' ? 'success' : undefined}>{textFor(m.statuses, p.status) ?? p.status}</Badge>
               {p.status !== 'live' ? (
                 <Button size="slim" disabled={busy} onClick={() => send({ intent: 'launch', slug: p.slug, id: p.id })}>

@@ -5,6 +5,7 @@ import { useMessages } from '../i18n/context';
 import type { CoreFailure } from '../core/failure';
 import type { ProgramHealthData } from '../admin/program-health.server';
 import { ColumnChart } from './Charts';
+import { useDayRange } from './LocalDate';
 import { EMPTY_STATE_IMAGE } from './illustrations';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
@@ -79,6 +80,7 @@ export const ProgramHealth = memo(function ProgramHealth({
   failure: CoreFailure | null;
 }) {
   const { health: h } = useMessages();
+  const days = useDayRange();
   if (failure?.status === 400) return null;
   return (
     <Card padding="0">
@@ -92,10 +94,8 @@ export const ProgramHealth = memo(function ProgramHealth({
               {health ? (
                 <Text as="p" tone="subdued">
                   {format(h.period, {
-                    from: health.from,
-                    to: health.to,
-                    previousFrom: health.previousFrom,
-                    previousTo: health.previousTo,
+                    range: days(health.from, health.to),
+                    previous: days(health.previousFrom, health.previousTo),
                     timezone: health.timezone,
                   })}
                 </Text>

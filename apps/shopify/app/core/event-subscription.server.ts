@@ -9,7 +9,7 @@ import { createRecord, type RecordOf, records, updateRecord, whereEquals } from 
  * (app/loop/), to the app's events URL, signed with a secret the app keeps encrypted with the shop.
  */
 
-/** The codes whose progress or log fires a Flow trigger (and issues reward logs with milestones). */
+/** The codes whose progress, log or point entry fires a Flow trigger (and issues reward logs with milestones). */
 export const TRIGGER_EVENT_CODES = [
   'streak_progress_milestone_completed',
   'streak_progress_completed',
@@ -20,6 +20,10 @@ export const TRIGGER_EVENT_CODES = [
   'challenge_progress_completed',
   'mission_progress_milestone_completed',
   'mission_progress_completed',
+  'points_earned',
+  'points_redeemed',
+  'tier_changed',
+  'points_to_expire',
 ] as const satisfies readonly components['schemas']['EventCode'][];
 
 /** CONTRACT §17: a held reward log issued by the scheduler, and the reversals that revoke reward logs. */

@@ -2,6 +2,7 @@ import { type AccountClient, CoreError } from '../core/client.server';
 import { type RecordOf, records, whereEquals } from '../core/records.server';
 import type { EarningRule, EarningSource } from '../storage/earning-rules.server';
 import { type Feed, isBuiltInActivity, type Method, VISIT_ACTIVITY } from './plan';
+import { liveRates, type PointsRates } from './points.server';
 
 /**
  * The live definitions the store's activity feeds: streaks and challenges by their earning rule
@@ -34,32 +35,37 @@ export function liveNow(api: AccountClient): Live {
 }
 
 /**
- * Live definitions remembered per shop for `freshMs`: the worker role asks the core once per shop
- * and kind in that time instead of three times per order (bench:orders). A change of the shop's
- * earning rules (a program made or edited in the admin) is read at once; any other change of a
- * definition (created, set live, paused or deleted) counts from orders taken up to `freshMs`
- * later. A failed read is not remembered.
+ * A shop's live program remembered per shop for `freshMs`: its live definitions and its points
+ * rates. The worker role asks the core once per shop and kind in that time instead of three times
+ * per order (bench:orders). A change of the shop's earning rules (a program made or edited in the
+ * admin) is read at once; any other change of a definition (created, set live, paused or deleted)
+ * or of the rates counts from orders taken up to `freshMs` later. A failed read is not remembered.
  */
 export class LiveMemo {
-  private readonly kept = new Map<string, { at: number; rules: string; records: Promise<unknown> }>();
+  private readonly kept = new Map<string, { at: number; version: string; value: Promise<unknown> }>();
 
   constructor(private readonly freshMs: number) {}
+
+  /** What `read` answered under `key` within `freshMs` and the same `version`, else what it answers now. */
+  private remember<T>(key: string, version: string, read: () => Promise<T>): Promise<T> {
+    const hit = this.kept.get(key);
+    // Each key is stored by one caller with one type.
+    if (hit && hit.version === version && Date.now() - hit.at < this.freshMs) return hit.value as Promise<T>;
+    const value = read();
+    this.kept.set(key, { at: Date.now(), version, value });
+    value.catch(() => this.kept.delete(key));
+    return value;
+  }
 
   for(shop: string, api: AccountClient, rules: readonly EarningRule[]): Live {
     const now = liveNow(api);
     const ruled = JSON.stringify(rules);
-    return {
-      of: <S extends DefinitionSlug>(slug: S): Promise<LiveRecords<S>> => {
-        const key = `${shop} ${slug}`;
-        const hit = this.kept.get(key);
-        // Stored by this method under this slug's key only.
-        if (hit && hit.rules === ruled && Date.now() - hit.at < this.freshMs) return hit.records as Promise<LiveRecords<S>>;
-        const records = now.of(slug);
-        this.kept.set(key, { at: Date.now(), rules: ruled, records });
-        records.catch(() => this.kept.delete(key));
-        return records;
-      },
-    };
+    return { of: (slug) => this.remember(`${shop} ${slug}`, ruled, () => now.of(slug)) };
+  }
+
+  /** The shop's points rates while points are live (null while off). */
+  rates(shop: string, api: AccountClient): Promise<PointsRates | null> {
+    return this.remember(`${shop} points`, '', () => liveRates(api));
   }
 }
 

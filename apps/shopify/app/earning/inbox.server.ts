@@ -72,7 +72,8 @@ function keep(topic: StoreTopic, payload: unknown): Kept | null {
 /**
  * The facts' part of the keeping statement ($1 shop, $5 order id; its own parameters from $8). A
  * refund before its order leaves a row with only what was refunded, which the order fills in; an
- * order whose cancellation came first is all taken back.
+ * order whose cancellation came first is all taken back. An order's customer's membership as known
+ * now; the earning worker settles it under the customer's lock (EarningWorker.markMembership).
  */
 function factsStatement(facts: Facts | null): [string, unknown[]] {
   switch (facts?.kind) {
@@ -81,14 +82,14 @@ function factsStatement(facts: Facts | null): [string, unknown[]] {
     case 'order':
       return [
         `, facts as (
-           insert into order_facts (shop, order_id, customer_id, processed_at, amount, refunded, discount_codes)
+           insert into order_facts (shop, order_id, customer_id, processed_at, amount, refunded, discount_codes, member_from)
            select $1, $5, $8, $9::timestamptz, $10::numeric,
              case when exists (select 1 from shopify_webhooks w where w.shop = $1 and w.subject = 'cancel:' || $5) then $10::numeric else 0 end,
-             $11::jsonb
+             $11::jsonb, (select m.joined_at from program_members m where m.shop = $1 and m.customer_id = $8)
            from kept
            on conflict (shop, order_id) do update set customer_id = excluded.customer_id, processed_at = excluded.processed_at,
              amount = excluded.amount, refunded = least(excluded.amount, greatest(order_facts.refunded, excluded.refunded)),
-             discount_codes = excluded.discount_codes
+             discount_codes = excluded.discount_codes, member_from = excluded.member_from
            where order_facts.processed_at is null
          )`,
         [facts.customerId, facts.processedAt, facts.amount, JSON.stringify(facts.codes)],
@@ -122,15 +123,17 @@ export async function receiveStoreWebhook(
     return new Response(null, { status: 200 });
   }
   // The notification is sent when the statement commits, and only for a row it added; the facts
-  // change in the same statement, only when the row was added.
+  // change in the same statement, only when the row was added. Named, so each connection plans
+  // each of the four shapes once: planning the facts' part cost about as much as writing them.
   const [sql, params] = factsStatement(kept.facts);
-  await pool().query(
-    `with kept as (
+  await pool().query({
+    name: `keep-${kept.facts?.kind ?? 'webhook'}`,
+    text: `with kept as (
        insert into shopify_webhooks (shop, webhook_id, topic, subject, order_id, payload) values ($1, $2, $3, $4, $5, $6)
        on conflict do nothing returning shop
      )${sql}
      select pg_notify($7, shop) from kept`,
-    [
+    values: [
       webhook.shop,
       webhook.webhookId,
       webhook.topic,
@@ -140,6 +143,6 @@ export async function receiveStoreWebhook(
       EARNING_CHANNEL,
       ...params,
     ],
-  );
+  });
   return new Response(null, { status: 200 });
 }

@@ -11,6 +11,7 @@ import { collectionsOf } from './collections.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL } from './inbox.server';
 import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
+import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
 
 /**
  * The worker role's share of CONTRACT §17: the kept order and customer webhooks become logs and
@@ -171,6 +172,7 @@ export class EarningWorker {
     const customer = order.customer;
     if (order.test || !customer || !api) {
       const skip = order.test ? 'test order' : !customer ? 'no customer' : 'shop not installed';
+      if (customer && !order.test) await this.markMembership(client, row.shop, customer.id, null);
       await this.settleOrder(client, row.shop, order, skip);
       return { status: 'done', note: skip };
     }
@@ -226,15 +228,47 @@ export class EarningWorker {
         ],
       );
     }
-    // A customer the program earned a log for is one of its members (the dashboard's members against other customers).
-    if (outcomes.some((o) => o.written || o.replay))
-      await client.query(
-        `insert into program_members (shop, customer_id, joined_at) values ($1, $2, $3)
-         on conflict (shop, customer_id) do update set joined_at = least(program_members.joined_at, excluded.joined_at)`,
-        [row.shop, customer.id, order.processedAt],
-      );
+    const pointsEarned = await this.earnOrderPoints(client, row.shop, order, api, ownedBy);
+    // A customer the program earned for is one of its members (the dashboard's members against other customers).
+    const earned = pointsEarned || outcomes.some((o) => o.written || o.replay);
+    await this.markMembership(client, row.shop, customer.id, earned ? order.processedAt : null);
     await this.settleOrder(client, row.shop, order, null);
     return { status: 'done' };
+  }
+
+  /** The order's points (CONTRACT §19), when the shop's points are live and its rates give some; whether it earned any. */
+  private async earnOrderPoints(
+    client: pg.PoolClient,
+    shop: string,
+    order: PaidOrder,
+    api: AccountClient,
+    ownedBy: ReturnType<typeof memberOf>,
+  ): Promise<boolean> {
+    const rates = await this.live.rates(shop, api);
+    if (!rates) return false;
+    const { unit, order: perOrder } = orderPoints(rates, order.lines);
+    if (unit + perOrder <= 0) return false;
+    const outcome = await earnPoints(api, ownedBy, {
+      points: unit + perOrder,
+      uniqueIdentifier: `order:${order.id}`,
+      linkedSchemaSlug: 'shopify_order',
+      linkedSchemaRecordId: `gid://shopify/Order/${order.id}`,
+      note: order.name,
+    });
+    await client.query(
+      `insert into shopify_order_points (shop, order_id, entry_id, unit_points, order_points, points, refused)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        shop,
+        order.id,
+        outcome.earned ? outcome.entryId : null,
+        unit,
+        perOrder,
+        outcome.earned ? outcome.points : 0,
+        outcome.earned ? null : outcome.refused,
+      ],
+    );
+    return outcome.earned;
   }
 
   /**
@@ -252,6 +286,29 @@ export class EarningWorker {
       [shop, customerId],
     );
     return rows[0]?.order_id === orderId;
+  }
+
+  /**
+   * Makes the customer a member from `joinedAt` (when the program earned for them; the earliest such
+   * order counts), and copies their membership onto each of their order facts. Under the customer's
+   * lock, taken before either is read: the web role writes an order's facts with the membership it
+   * sees, which may miss a member still being made, and every order of a customer comes through here
+   * after its facts are written, so whichever of two orders takes the lock second finds the other's
+   * facts and membership.
+   */
+  private async markMembership(client: pg.PoolClient, shop: string, customerId: string, joinedAt: string | null): Promise<void> {
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_customer:${shop}:${customerId}`]);
+    if (joinedAt)
+      await client.query(
+        `insert into program_members (shop, customer_id, joined_at) values ($1, $2, $3)
+         on conflict (shop, customer_id) do update set joined_at = least(program_members.joined_at, excluded.joined_at)`,
+        [shop, customerId, joinedAt],
+      );
+    await client.query(
+      `update order_facts f set member_from = m.joined_at from program_members m
+       where m.shop = $1 and m.customer_id = $2 and f.shop = $1 and f.customer_id = $2 and f.member_from is distinct from m.joined_at`,
+      [shop, customerId],
+    );
   }
 
   /** Holds the order's lock to the end of the transaction: its paid order, refunds and cancellation take turns. */
@@ -339,11 +396,47 @@ export class EarningWorker {
         'nothingLeft' in outcome && outcome.nothingLeft ? remaining : milli,
       );
     }
+    await this.takeBackOrderPoints(client, row.shop, orderId, api, {
+      key: refund ? `refund:${refund.id}` : `cancel:${orderId}`,
+      note: refund ? `refund ${refund.id} of order ${order.name}` : `order ${order.name} cancelled`,
+      taken: (earned) => (refund ? pointsTakenBack(earned, lines, after) : earned.points),
+    });
     await client.query(
       'update shopify_orders set refunded = $3, cancelled_at = coalesce(cancelled_at, $4) where shop = $1 and order_id = $2',
       [row.shop, orderId, JSON.stringify(after), cancel?.cancelledAt ?? null],
     );
     return { status: 'done' };
+  }
+
+  /** Takes back what a refund or cancellation owes of the order's points: up to `taken` of them in all. */
+  private async takeBackOrderPoints(
+    client: pg.PoolClient,
+    shop: string,
+    orderId: string,
+    api: AccountClient,
+    by: { key: string; note: string; taken: (earned: EarnedPoints) => number },
+  ): Promise<void> {
+    const { rows } = await client.query<{ entry_id: string; unit_points: number; order_points: number; points: number; reversed: number }>(
+      `select entry_id, unit_points, order_points, points, reversed from shopify_order_points
+       where shop = $1 and order_id = $2 and entry_id is not null`,
+      [shop, orderId],
+    );
+    const earned = rows[0];
+    if (!earned) return;
+    const owed = by.taken({ points: earned.points, unit: earned.unit_points, order: earned.order_points }) - earned.reversed;
+    if (owed <= 0) return;
+    const uniqueIdentifier = `${by.key}:points`;
+    const outcome = await takeBackPoints(api, earned.entry_id, owed, uniqueIdentifier, by.note);
+    const entry = {
+      uniqueIdentifier,
+      points: outcome.taken,
+      at: new Date().toISOString(),
+      ...('refused' in outcome ? { refused: outcome.refused } : {}),
+    };
+    await client.query(
+      `update shopify_order_points set reversed = least(points, reversed + $3), reversals = reversals || $4::jsonb where shop = $1 and order_id = $2`,
+      [shop, orderId, outcome.taken, JSON.stringify([entry])],
+    );
   }
 
   private async recordReversal(
@@ -370,7 +463,7 @@ export class EarningWorker {
     );
   }
 
-  /** customers/create: the account_created task of every live mission that has one. */
+  /** customers/create: the account_created task of every live mission that has one, and the sign-up points. */
   private async earnSignUp(row: WebhookRow, api: AccountClient | null): Promise<Outcome> {
     const customer = createdCustomer(row.payload);
     if (!customer) return { status: 'done', note: 'no customer in the payload' };
@@ -386,6 +479,16 @@ export class EarningWorker {
         uniqueIdentifier: `customer:${customer.id}`,
       });
       if (!outcome.written && !outcome.replay) refused.push(`${feed.name}: ${outcome.status} ${outcome.message}`);
+    }
+    const rates = await this.live.rates(row.shop, api);
+    if (rates && rates.onSignUp > 0) {
+      const outcome = await earnPoints(api, memberOf(customerGid(customer.id), customer), {
+        points: rates.onSignUp,
+        uniqueIdentifier: `customer:${customer.id}:points`,
+        linkedSchemaSlug: 'shopify_customer',
+        linkedSchemaRecordId: customerGid(customer.id),
+      });
+      if (!outcome.earned) refused.push(`points: ${outcome.refused}`);
     }
     return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
   }

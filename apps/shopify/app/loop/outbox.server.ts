@@ -240,6 +240,7 @@ export class Outbox {
     const used = new Set(usage.map((u) => u.handle));
     const triggerRows: [string, string, string, unknown][] = [];
     const discountRows: [string, string, string, string, DiscountSpec][] = [];
+    const tierCustomers = new Set<string>();
     const revoked = envelope.events.flatMap((event) => revokedRewardLogIds(event.eventCode, event.payload));
     for (const event of envelope.events) {
       if (!event.ownedById) continue;
@@ -252,6 +253,7 @@ export class Outbox {
       for (const send of triggersFor(event.eventCode, event.payload, discountRewards)) {
         if (used.has(send.handle)) triggerRows.push([event.id, send.handle, send.subject, triggerPayload(customerId, send.fields)]);
       }
+      if (event.eventCode === 'tier_changed') tierCustomers.add(String(customerId));
       for (const log of issuedRewardLogs(event.eventCode, event.payload)) {
         if (discountRewards.has(log.rewardId) && !log.couponCode)
           discountRows.push([log.id, log.rewardId, customerGid(customerId), discountCode(), discountSpec(log, issuing.get(log.rewardId))]);
@@ -272,6 +274,14 @@ export class Outbox {
           [shop, rewardLogId, rewardId, gid, code, JSON.stringify(spec)],
         );
       }
+      // Synced again from the member's tier as the core has it then.
+      for (const customerId of tierCustomers) {
+        await client.query(
+          `insert into customer_tiers (shop, customer_id) values ($1, $2)
+           on conflict (shop, customer_id) do update set status = 'pending', attempts = 0, next_attempt_at = now(), last_error = null`,
+          [shop, customerId],
+        );
+      }
       // The sender ends their discounts (and creates none for one not created yet).
       for (const rewardLogId of revoked) {
         await client.query('insert into reward_log_revocations (shop, reward_log_id) values ($1, $2) on conflict do nothing', [
@@ -280,7 +290,7 @@ export class Outbox {
         ]);
       }
       // Delivered with the commit, to whichever sender listens.
-      if (triggerRows.length || discountRows.length || revoked.length)
+      if (triggerRows.length || discountRows.length || revoked.length || tierCustomers.size)
         await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
       await client.query('commit');
     } catch (err) {

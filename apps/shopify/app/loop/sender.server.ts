@@ -1,18 +1,22 @@
 import type pg from 'pg';
 import { accountClient } from '../core/client.server';
+import { records, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
 import {
   type AdminGraphql,
+  changeTags,
   codeDiscountByCode,
   createCodeDiscount,
   creditStoreCredit,
   deactivateCodeDiscount,
+  deleteMetafields,
   flowTriggerReceive,
   recentStoreCredits,
+  setMetafields,
   type UserError,
 } from '../shopify/admin-api.server';
 import { storeCreditStamp } from '../shopify/reward-issuing';
-import { shopifyCustomerId } from '../shopify/customer-ids.server';
+import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { type DiscountSpec, OUTBOX_CHANNEL } from './outbox.server';
@@ -52,12 +56,17 @@ function retryable(err: unknown): boolean {
 }
 
 /** The due rows of a table the sender works off, oldest due first, one at a time. */
-const due = (table: 'flow_trigger_outbox' | 'reward_discounts') =>
+const due = (table: 'flow_trigger_outbox' | 'reward_discounts' | 'customer_tiers') =>
   `select * from ${table} where status = 'pending' and next_attempt_at <= now() order by next_attempt_at limit 1 for update skip locked`;
 
 const REVOKED = 'select 1 from reward_log_revocations where shop = $1 and reward_log_id = $2';
 
 const reasonOf = (err: unknown) => (err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err));
+
+type TierRow = { shop: string; customer_id: string; synced_tag: string | null; attempts: number };
+
+/** The customer tag of a tier (CONTRACT §19): merchants segment on it; Shopify tags hold no commas. */
+export const tierTag = (name: string) => `Loyalty tier: ${name.replaceAll(',', ' ')}`.slice(0, 255);
 
 type TriggerRow = { id: string; shop: string; handle: string; payload: Record<string, unknown>; attempts: number };
 
@@ -95,7 +104,11 @@ export class OutboxSender {
       databaseUrl: deps.databaseUrl,
       channel: OUTBOX_CHANNEL,
       name: 'loyalty-loop',
-      step: async () => (await this.sendOneTrigger()) || (await this.issueOneDiscount()) || (await this.deactivateOneDiscount()),
+      step: async () =>
+        (await this.sendOneTrigger()) ||
+        (await this.issueOneDiscount()) ||
+        (await this.deactivateOneDiscount()) ||
+        (await this.syncOneTier()),
     });
   }
 
@@ -389,5 +402,55 @@ export class OutboxSender {
         }
       },
     );
+  }
+
+  /**
+   * One customer's tier onto their Shopify record, as the core has it now: the tag of the tier (the
+   * one set before removed) and the metafield `$app:loyalty.tier` (deleted when they are in no
+   * tier). Each call is idempotent, so a retry after a crash between them ends the same.
+   */
+  private syncOneTier(): Promise<boolean> {
+    return this.claim<TierRow>(due('customer_tiers'), async (row, client) => {
+      const attempts = row.attempts + 1;
+      const owner = customerGid(row.customer_id);
+      try {
+        const name = await this.tierName(row.shop, owner);
+        const tag = name ? tierTag(name) : null;
+        const admin = await this.deps.adminFor(row.shop);
+        await changeTags(admin, owner, tag ? [tag] : [], row.synced_tag && row.synced_tag !== tag ? [row.synced_tag] : []);
+        if (name)
+          await setMetafields(admin, [
+            { ownerId: owner, namespace: '$app:loyalty', key: 'tier', type: 'single_line_text_field', value: name },
+          ]);
+        else await deleteMetafields(admin, owner, '$app:loyalty', ['tier']);
+        await client.query(
+          `update customer_tiers set status = 'synced', attempts = $3, synced_tag = $4, last_error = null where shop = $1 and customer_id = $2`,
+          [row.shop, row.customer_id, attempts, tag],
+        );
+      } catch (err) {
+        const next = retryable(err) ? this.nextAttempt(attempts) : null;
+        if (!next) console.error(`[loyalty-loop] the tier of customer ${row.customer_id} of ${row.shop}: ${reasonOf(err)}`);
+        await client.query(
+          `update customer_tiers set status = $3, attempts = $4, next_attempt_at = coalesce($5, next_attempt_at), last_error = $6
+           where shop = $1 and customer_id = $2`,
+          [row.shop, row.customer_id, next ? 'pending' : 'failed', attempts, next, reasonOf(err)],
+        );
+      }
+    });
+  }
+
+  /** The name of the customer's tier in the core now; null when they are in none (or no member). */
+  private async tierName(shop: string, externalId: string): Promise<string | null> {
+    const account = await this.deps.shops.findInstalled(shop);
+    if (!account) throw new Error('the shop is not installed');
+    const api = accountClient(this.deps.coreUrl, account);
+    const members = await records(api, 'account_user').list({ filters: whereEquals('externalId', externalId), limit: 1 });
+    if (!members.ok) throw new Error(`the core answered ${members.failure.status} for the member`);
+    const tierId = members.data[0]?.tierId;
+    if (!tierId) return null;
+    const tier = await api.GET('/schema/tier/record/{id}', { params: { path: { id: tierId } } });
+    if (tier.response.status === 404) return null;
+    if (!tier.data) throw new Error(`the core answered ${tier.response.status} for the tier`);
+    return tier.data.data.name ?? null;
   }
 }

@@ -89,7 +89,8 @@ function milestoneFields(log: JsonObject): JsonObject {
  * acts on it (CONTRACT §17).
  */
 export function issuedRewardLogs(eventCode: string, payload: JsonObject): IssuedRewardLog[] {
-  if (eventCode === 'reward_log_issued') {
+  // A held reward log issued by the scheduler, or a reward bought with points (CONTRACT §19 redeem).
+  if (eventCode === 'reward_log_issued' || eventCode === 'points_redeemed') {
     const issued = issuedRewardLog(payload.rewardLog);
     return issued?.status === 'issued' ? [issued] : [];
   }
@@ -208,6 +209,34 @@ export function triggersFor(eventCode: string, payload: JsonObject, shopifyDisco
       else add('loyalty-challenge-milestone', { ...common, ...milestoneFields(challengeLog) });
       break;
     }
+    case 'points_earned': {
+      const entry = objectOf(payload.pointEntry);
+      add('loyalty-points-earned', {
+        points: num(entry.points),
+        points_balance: num(objectOf(payload.member).pointsBalance),
+        note: text(entry.note),
+      });
+      break;
+    }
+    case 'tier_changed': {
+      const before = objectOf(payload.tierBefore);
+      const after = objectOf(payload.tierAfter);
+      const threshold = (tier: JsonObject) => num(tier.pointsThreshold ?? -1);
+      add('loyalty-tier-changed', {
+        tier: text(after.name),
+        previous_tier: text(before.name),
+        upgraded: threshold(after) > threshold(before),
+        points_in_window: num(objectOf(payload.member).pointsEarnedInTierWindow),
+      });
+      break;
+    }
+    case 'points_to_expire':
+      add('loyalty-points-expiring', {
+        expiring_points: num(payload.expiringPoints),
+        expires_at: text(payload.expiresAt),
+        points_balance: num(objectOf(payload.member).pointsBalance),
+      });
+      break;
     case 'mission_progress_completed': {
       const mission = objectOf(missionLog.mission);
       const tasks = Array.isArray(mission.tasks) ? mission.tasks.length : 0;

@@ -4,19 +4,20 @@ import { Badge, Banner, BlockStack, Card, InlineGrid, Layout, Page, Text } from 
 import { ChallengesCard, MissionsCard, RewardsCard, type RowAnswer, StreaksCard } from '../components/members/MemberCards';
 import { CustomerLink } from '../components/CustomerLink';
 import { OrdersCard } from '../components/members/OrdersCard';
+import { PointsCard } from '../components/members/PointsCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
-import { grantFreezes, memberDetail, resendRewardIssued } from '../admin/members.server';
+import { adjustMemberPoints, grantFreezes, memberDetail, resendRewardIssued } from '../admin/members.server';
 import { textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { outbox } from '../loop/outbox.server';
 import { customerOrders } from '../earning/ledger.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { pool } from '../storage/pool.server';
-import { LocalDate } from '../components/LocalDate';
+import { DateTimeZone, LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 
-/** One member: profile, progress on every program, reward logs with codes; freezes and resending a code. */
+/** One member: profile, points, progress on every program, reward logs with codes; freezes, resending a code, adjusting points. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
@@ -45,6 +46,17 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
     if (result.ok) return { intent, ok: true, id, couponCode: result.couponCode };
     return { intent, ok: false, id, reason: result.reason, message: result.message ?? '' };
   }
+  if (intent === 'adjust') {
+    const id = params.id ?? '';
+    const result = await adjustMemberPoints(api, id, {
+      // A number whatever was typed (NaN for none), so the one check refuses what is not a whole number.
+      points: Number(String(form.get('points') ?? '').trim() || Number.NaN),
+      note: String(form.get('note') ?? ''),
+      key: String(form.get('key') ?? ''),
+    });
+    if (result.ok) return { intent, ok: true, id, balance: result.balance };
+    return { intent, ok: false, id, reason: result.reason, message: result.message };
+  }
   throw new Response('Unknown intent', { status: 400 });
 };
 
@@ -67,62 +79,67 @@ export default function Member() {
         <Badge tone={member.status === 'live' ? 'success' : undefined}>{textFor(m.statuses, member.status) ?? member.status}</Badge>
       }
     >
-      <Layout>
-        <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                {m.profile}
-              </Text>
-              <InlineGrid columns={{ xs: 1, md: 4 }} gap="400">
-                <BlockStack gap="100">
-                  <Text as="p" tone="subdued">
-                    {m.columns.externalId}
-                  </Text>
-                  <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
-                </BlockStack>
-                <BlockStack gap="100">
-                  <Text as="p" tone="subdued">
-                    {m.columns.email}
-                  </Text>
-                  <Text as="p">{member.email ?? '—'}</Text>
-                </BlockStack>
-                <BlockStack gap="100">
-                  <Text as="p" tone="subdued">
-                    {m.timezone}
-                  </Text>
-                  <Text as="p">{member.timezone ?? '—'}</Text>
-                </BlockStack>
-                <BlockStack gap="100">
-                  <Text as="p" tone="subdued">
-                    {m.columns.joined}
-                  </Text>
-                  <Text as="p">
-                    <LocalDate value={member.createdAt} withTime={false} />
-                  </Text>
-                </BlockStack>
-              </InlineGrid>
-            </BlockStack>
-          </Card>
-        </Layout.Section>
-        {member.customerId !== null ? (
+      <DateTimeZone.Provider value={member.timezone ?? null}>
+        <Layout>
           <Layout.Section>
-            <OrdersCard orders={detail.orders} rewards={detail.rewards} />
+            <Card>
+              <BlockStack gap="200">
+                <Text as="h2" variant="headingMd">
+                  {m.profile}
+                </Text>
+                <InlineGrid columns={{ xs: 1, md: 4 }} gap="400">
+                  <BlockStack gap="100">
+                    <Text as="p" tone="subdued">
+                      {m.columns.externalId}
+                    </Text>
+                    <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
+                  </BlockStack>
+                  <BlockStack gap="100">
+                    <Text as="p" tone="subdued">
+                      {m.columns.email}
+                    </Text>
+                    <Text as="p">{member.email ?? '—'}</Text>
+                  </BlockStack>
+                  <BlockStack gap="100">
+                    <Text as="p" tone="subdued">
+                      {m.timezone}
+                    </Text>
+                    <Text as="p">{member.timezone ?? '—'}</Text>
+                  </BlockStack>
+                  <BlockStack gap="100">
+                    <Text as="p" tone="subdued">
+                      {m.columns.joined}
+                    </Text>
+                    <Text as="p">
+                      <LocalDate value={member.createdAt} withTime={false} />
+                    </Text>
+                  </BlockStack>
+                </InlineGrid>
+              </BlockStack>
+            </Card>
           </Layout.Section>
-        ) : null}
-        <Layout.Section>
-          <StreaksCard rows={detail.streaks} />
-        </Layout.Section>
-        <Layout.Section>
-          <ChallengesCard rows={detail.challenges} />
-        </Layout.Section>
-        <Layout.Section>
-          <MissionsCard rows={detail.missions} />
-        </Layout.Section>
-        <Layout.Section>
-          <RewardsCard rows={detail.rewards} />
-        </Layout.Section>
-      </Layout>
+          <Layout.Section>
+            <PointsCard memberId={member.id} balance={member.pointsBalance} rows={detail.points} />
+          </Layout.Section>
+          {member.customerId !== null ? (
+            <Layout.Section>
+              <OrdersCard orders={detail.orders} rewards={detail.rewards} />
+            </Layout.Section>
+          ) : null}
+          <Layout.Section>
+            <StreaksCard rows={detail.streaks} />
+          </Layout.Section>
+          <Layout.Section>
+            <ChallengesCard rows={detail.challenges} />
+          </Layout.Section>
+          <Layout.Section>
+            <MissionsCard rows={detail.missions} />
+          </Layout.Section>
+          <Layout.Section>
+            <RewardsCard rows={detail.rewards} />
+          </Layout.Section>
+        </Layout>
+      </DateTimeZone.Provider>
       <HelpFooter topic="members" />
     </Page>
   );

@@ -4,10 +4,12 @@ import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, 
 import { useEffect } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
+import { type MessagePreview, renderMessagePreview } from '../admin/message-preview.server';
 import { EVENT_GROUPS, isEventCode, type EventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
+import { MessagePreview as MessagePreviewView } from '../components/MessagePreview';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
@@ -82,7 +84,7 @@ const labelsOf = (m: Messages['editors']): Record<keyof RuleDraft, string> => ({
   templateId: m.rule.template.label,
 });
 
-type PreviewAnswer = { preview: Preview };
+type PreviewAnswer = { preview: Preview } | { message: MessagePreview };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<RuleDraft> | PreviewAnswer | Response> => {
   const { api } = await authenticateShop(request);
@@ -91,7 +93,10 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;
   if (input.intent === 'preview' && typeof input.templateId === 'string') {
-    return { preview: await renderEmailPreview(api, input.templateId, language) };
+    if (!isProvider(input.provider) || input.provider === 'service_email')
+      return { preview: await renderEmailPreview(api, input.templateId, language) };
+    if (!isEventCode(input.eventCode)) throw new Response('A preview of a push, SMS or chat message names its eventCode.', { status: 400 });
+    return { message: await renderMessagePreview(api, CHANNELS[input.provider].template, input.templateId, input.eventCode, language) };
   }
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'notification', id);
@@ -146,12 +151,18 @@ function RuleEditor({
   const channel = choices[draft.integrationProvider];
   const isEmail = draft.integrationProvider === 'service_email';
 
-  // The preview follows the picked email message (and the language it is read in).
+  // The preview follows the picked message, and for push, SMS and chat the first picked moment (and
+  // the language it is read in): an email template has a sample moment of its own.
   const { submit: askPreview } = previewer;
+  const provider = draft.integrationProvider;
+  const previewEvent = isEmail ? null : (draft.eventCodes[0] ?? null);
   useEffect(() => {
-    if (isEmail && draft.templateId)
-      askPreview({ intent: 'preview', templateId: draft.templateId, language }, { method: 'post', encType: 'application/json' });
-  }, [isEmail, draft.templateId, language, askPreview]);
+    if (draft.templateId && (isEmail || previewEvent))
+      askPreview(
+        { intent: 'preview', provider, templateId: draft.templateId, eventCode: previewEvent, language },
+        { method: 'post', encType: 'application/json' },
+      );
+  }, [isEmail, provider, previewEvent, draft.templateId, language, askPreview]);
 
   const save = () => {
     const found: Record<string, string> = {};
@@ -280,17 +291,40 @@ function RuleEditor({
               <Text as="p" tone="subdued">
                 {r.preview.help}
               </Text>
-              {!isEmail ? (
-                <Text as="p">{r.preview.notEmail}</Text>
-              ) : !draft.templateId ? (
-                <Text as="p">{r.preview.empty}</Text>
-              ) : previewer.data ? (
-                <EmailPreview preview={previewer.data.preview} words={{ ...r.preview, frame: r.preview.title }} />
-              ) : null}
+              <RulePreview templateId={draft.templateId} isEmail={isEmail} event={previewEvent} answer={previewer.data} />
             </BlockStack>
           </section>
         </Card>
       </Layout.Section>
     </EditorFrame>
+  );
+}
+
+/** What the preview shows: a hint until a message (and for push, SMS and chat a moment) is picked, then the core's rendering. */
+function RulePreview({
+  templateId,
+  isEmail,
+  event,
+  answer,
+}: {
+  templateId: string;
+  isEmail: boolean;
+  event: EventCode | null;
+  answer: PreviewAnswer | undefined;
+}) {
+  const { editors: m } = useMessages();
+  const words = m.rule.preview;
+  if (!templateId) return <Text as="p">{words.empty}</Text>;
+  if (isEmail)
+    return answer && 'preview' in answer ? <EmailPreview preview={answer.preview} words={{ ...words, frame: words.title }} /> : null;
+  if (!event) return <Text as="p">{words.noEvent}</Text>;
+  if (!answer || !('message' in answer)) return null;
+  return (
+    <BlockStack gap="200">
+      <Text as="p" tone="subdued">
+        {format(words.forEvent, { event: m.events[event].name })}
+      </Text>
+      <MessagePreviewView preview={answer.message} words={{ ...words, region: words.message }} />
+    </BlockStack>
   );
 }

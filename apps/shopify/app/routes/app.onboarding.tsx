@@ -1,20 +1,33 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { authenticateShop } from '../admin/authenticate.server';
 import { PREVIEW_MEMBER } from '../admin/onboarding/checklist.server';
+import { createPointsProgram, launchPoints, POINTS_TEMPLATE, type TemplateMemory } from '../admin/onboarding/create-points.server';
 import { createProgram, createWidgetRecords, launchProgram, templateLanguage } from '../admin/onboarding/create-program.server';
-import { isTemplateId } from '../admin/onboarding/program-templates';
+import { isProgramTemplate, isTemplateId } from '../admin/onboarding/program-templates';
+import { STOREFRONT_TEXTS } from '../admin/onboarding/storefront-texts';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { mintEndUserToken } from '../core/enduser-token.server';
 import { type JsonObject, objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
-import { checklistMarks, earningRules } from '../storage/stores.server';
+import { shopCurrency } from '../shopify/admin-api.server';
+import { checklistMarks, earningRules, templateLaunches } from '../storage/stores.server';
+
+/** The points and tiers template's records for the shop, in the app's database. */
+const pointsMemory = (shop: string): TemplateMemory => ({
+  claim: () => templateLaunches.claim(shop, POINTS_TEMPLATE),
+  release: (claim) => templateLaunches.release(shop, POINTS_TEMPLATE, claim),
+  records: () => templateLaunches.records(shop, POINTS_TEMPLATE),
+  keep: (record) => templateLaunches.keep(shop, POINTS_TEMPLATE, record),
+  forget: (keys) => templateLaunches.forget(shop, POINTS_TEMPLATE, keys),
+});
 
 const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
 
 /**
  * The checklist's writes (components/OnboardingChecklist.tsx), each answered as JSON: `{intent:
- * 'create', template, status, shopifyDiscounts}`, `{intent: 'launch', slug, id}`, `{intent: 'widget'}`,
+ * 'create', template, status, shopifyDiscounts}`, `{intent: 'launch', slug, id}` (slug `points_setting`:
+ * points and tiers), `{intent: 'widget'}`,
  * `{intent: 'mark', step, done}`, `{intent: 'open', open}` or `{intent: 'preview-token'}`.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -29,25 +42,34 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     case 'create': {
       if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
       if (input.status !== 'live' && input.status !== 'draft') return invalid('status must be live or draft.');
-      const result = await createProgram(
-        api,
-        {
-          template: input.template,
-          status: input.status,
-          shopifyDiscounts: input.shopifyDiscounts === true,
-          language: await templateLanguage(admin),
-        },
-        {
-          markShopifyDiscount: (rewardId, on) => outbox.setShopifyDiscount(session.shop, rewardId, on),
-          setEarningRule: (definitionId, rule) => earningRules.set(session.shop, definitionId, rule),
-        },
-      );
+      const language = await templateLanguage(admin);
+      const markShopifyDiscount = (rewardId: string, on: boolean) => outbox.setShopifyDiscount(session.shop, rewardId, on);
+      const shopifyDiscounts = input.shopifyDiscounts === true;
+      const result = isProgramTemplate(input.template)
+        ? await createProgram(
+            api,
+            { template: input.template, status: input.status, shopifyDiscounts, language },
+            { markShopifyDiscount, setEarningRule: (definitionId, rule) => earningRules.set(session.shop, definitionId, rule) },
+          )
+        : await createPointsProgram(
+            api,
+            // The fixed amount reward's title names the shop's currency when it can be read.
+            { status: input.status, shopifyDiscounts, language, currency: await shopCurrency(admin).catch(() => null) },
+            { markShopifyDiscount },
+            pointsMemory(session.shop),
+          );
       // The first program brings the widget's records; a failed one takes them away again.
       await syncWidgetMetafields(session.shop, admin, api);
-      return Response.json({ intent: 'create', ...result }, { status: result.ok ? 200 : 422 });
+      const status = result.ok ? 200 : result.busy ? 409 : 422;
+      return Response.json({ intent: 'create', ...result }, { status });
     }
     case 'launch': {
       const slug = input.slug;
+      if (slug === 'points_setting') {
+        const name = STOREFRONT_TEXTS[await templateLanguage(admin)].points.title;
+        const launched = await launchPoints(api, pointsMemory(session.shop), name);
+        return Response.json({ intent: 'launch', ...launched }, { status: launched.ok ? 200 : launched.status });
+      }
       if ((slug !== 'streak' && slug !== 'challenge' && slug !== 'mission') || typeof input.id !== 'string')
         return invalid('Unknown program.');
       const launched = await launchProgram(api, slug, input.id);

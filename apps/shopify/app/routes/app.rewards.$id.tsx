@@ -192,6 +192,11 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const dirty = JSON.stringify(draft) !== JSON.stringify(baseline);
   const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
   const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
+  const number = useMemo(() => new Intl.NumberFormat(language), [language]);
+  // A toast, not a line in the list: a retry that succeeds at once empties the list as the page reloads.
+  useEffect(() => {
+    if (retry.data) shopify.toast.show(retry.data.notice);
+  }, [retry.data, shopify]);
   const currencyName = useMemo(
     () => new Intl.DisplayNames([language], { type: 'currency' }).of(currencyCode) ?? currencyCode,
     [language, currencyCode],
@@ -268,6 +273,9 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       days: draft.expiryDays || '…',
       date: /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate) ? day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) : '…',
     }),
+    ...(draft.pointsCost.trim()
+      ? [format(m.summaryCost, { points: Number.isFinite(Number(draft.pointsCost)) ? number.format(Number(draft.pointsCost)) : '…' })]
+      : []),
   ].join(' · ');
   const example = `${draft.prefix}${'X'.repeat(Math.min(Math.max(Number(draft.length) || 10, 6), 32))}`;
 
@@ -491,6 +499,23 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                 ) : null}
               </BlockStack>
             </Card>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {m.redeem}
+                </Text>
+                <TextField
+                  label={m.pointsCost}
+                  type="number"
+                  min={1}
+                  value={draft.pointsCost}
+                  onChange={set('pointsCost')}
+                  error={errors.pointsCost}
+                  helpText={m.pointsCostHelp}
+                  autoComplete="off"
+                />
+              </BlockStack>
+            </Card>
             {draft.id && coupons && draft.codes === 'upload' && !byShopify ? (
               <CouponImport rewardId={draft.id} available={coupons.available} issued={coupons.issued} />
             ) : null}
@@ -504,7 +529,6 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                     <Text as="p" tone="subdued">
                       {m.failuresHelp}
                     </Text>
-                    {retry.data ? <Banner tone="info" title={retry.data.notice} /> : null}
                     <DataTable
                       columnContentTypes={['text', 'text', 'numeric', 'text']}
                       headings={[m.columns.customer, m.columns.reason, m.columns.attempts, '']}

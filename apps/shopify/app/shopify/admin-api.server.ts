@@ -92,6 +92,33 @@ export async function deleteMetafields(admin: AdminGraphql, ownerId: string, nam
     throw new Error(`metafieldsDelete failed: ${errors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ')}`);
 }
 
+/** Adds and removes a customer's tags; adding a tag it has, or removing one it lacks, is no error. */
+export async function changeTags(admin: AdminGraphql, id: string, add: string[], remove: string[]): Promise<void> {
+  type Answer = { userErrors: { field: string[] | null; message: string }[] };
+  const check = (name: string, answer: Answer) => {
+    if (answer.userErrors.length)
+      throw new Error(`${name} failed: ${answer.userErrors.map((e) => `${(e.field ?? []).join('.')}: ${e.message}`).join('; ')}`);
+  };
+  if (remove.length) {
+    const data = await run<{ tagsRemove: Answer }>(
+      admin,
+      `#graphql
+      mutation LoyaltyTagsRemove($id: ID!, $tags: [String!]!) { tagsRemove(id: $id, tags: $tags) { userErrors { field message } } }`,
+      { id, tags: remove },
+    );
+    check('tagsRemove', data.tagsRemove);
+  }
+  if (add.length) {
+    const data = await run<{ tagsAdd: Answer }>(
+      admin,
+      `#graphql
+      mutation LoyaltyTagsAdd($id: ID!, $tags: [String!]!) { tagsAdd(id: $id, tags: $tags) { userErrors { field message } } }`,
+      { id, tags: add },
+    );
+    check('tagsAdd', data.tagsAdd);
+  }
+}
+
 export interface UserError {
   field: string[] | null;
   code?: string | null;

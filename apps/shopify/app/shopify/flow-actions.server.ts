@@ -332,19 +332,13 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
         await client.query('commit');
         return Response.json({ ...kept, replay: true });
       }
-      const members = await callCore(() =>
-        api.GET('/schema/account_user/record', {
-          params: { query: { filters: JSON.stringify(whereAll({ externalId: customer })), limit: 1 } },
-        }),
-      );
-      if (!members.data) throw coreAnswer(members.response.status, members.error, members.response.headers, {});
-      const member = members.data.data[0];
-      if (!member) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
+      const memberId = await findMember(api, customer);
+      if (!memberId) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
       const runs = await callCore(() =>
         api.GET('/schema/streak_progress/record', {
           params: {
             query: {
-              filters: JSON.stringify(whereAll({ streakId, ownedById: member.id, streakProgressStatus: 'in_progress' })),
+              filters: JSON.stringify(whereAll({ streakId, ownedById: memberId, streakProgressStatus: 'in_progress' })),
               limit: 1,
             },
           },
@@ -373,6 +367,74 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     } finally {
       client.release();
     }
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+/** The id of the customer's member (externalId the customer's GID), if the program has one. */
+async function findMember(api: AccountClient, customer: string): Promise<string | undefined> {
+  const members = await callCore(() =>
+    api.GET('/schema/account_user/record', {
+      params: { query: { filters: JSON.stringify(whereAll({ externalId: customer })), limit: 1 } },
+    }),
+  );
+  if (!members.data) throw coreAnswer(members.response.status, members.error, members.response.headers, {});
+  return members.data.data[0]?.id;
+}
+
+/**
+ * The customer's member, made from their Shopify record when the program has none yet (points can be
+ * the first thing a customer gets). A member made meanwhile by another run is read again.
+ */
+async function memberFor(api: AccountClient, admin: AdminGraphql, customer: string): Promise<string> {
+  const existing = await findMember(api, customer);
+  if (existing) return existing;
+  let found;
+  try {
+    found = await fetchCustomer(admin, customer);
+  } catch {
+    throw unavailable('The Shopify Admin API did not answer the customer lookup.');
+  }
+  if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
+  const made = await callCore(() => api.POST('/schema/account_user/record', { body: memberOf(customer, found) }));
+  if (made.data) return made.data.data.id;
+  const raced = made.response.status === 409 ? await findMember(api, customer) : undefined;
+  if (raced) return raced;
+  throw coreAnswer(made.response.status, made.error, made.response.headers, {});
+}
+
+/**
+ * adjust-points: an `adjusted` point entry (CONTRACT §19) for the customer, once per run: the run's
+ * key is the entry's uniqueIdentifier, so a retried run finds its entry and changes nothing. Taking
+ * off more than the balance is refused (409 insufficient_points), which Flow does not retry.
+ */
+export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const points = props.integer('points', -1_000_000, 1_000_000);
+    if (points === 0) throw bad('points', 'must not be 0');
+    const note = props.text('note', false);
+    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
+    const runKey = props.text('idempotency_key', false) ?? runId;
+    if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const api = await shopClient(deps, ctx.session.shop);
+    const ownedById = await memberFor(api, ctx.admin, customer);
+    const result = await callCore(() =>
+      api.POST('/schema/point_entry/record', {
+        body: { ownedById, points, reason: 'adjusted', ...(note ? { note } : {}), uniqueIdentifier: `flow:${runKey}` },
+      }),
+    );
+    if (result.data) return Response.json({ ok: true, pointEntryId: result.data.data.id });
+    const error = result.error?.error;
+    if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
+      const detail: unknown = error.details[0];
+      const existing = isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
+      return Response.json({ ok: true, replay: true, pointEntryId: existing });
+    }
+    throw coreAnswer(result.response.status, result.error, result.response.headers, { points: 'points', note: 'note' });
   } catch (err) {
     if (err instanceof FlowAnswer) return reply(err);
     throw err;

@@ -10,6 +10,7 @@ export const FLOW_ACTION_HANDLES = [
   'execute-mission',
   'grant-streak-freezes',
   'stamp-coupon',
+  'adjust-points',
 ] as const;
 
 /** Flow triggers: the app sends them with flowTriggerReceive (app/loop/); each from its extensions/<handle>/. */
@@ -23,6 +24,9 @@ export const TRIGGER_HANDLES = [
   'loyalty-challenge-completed',
   'loyalty-mission-completed',
   'loyalty-reward-issued',
+  'loyalty-points-earned',
+  'loyalty-tier-changed',
+  'loyalty-points-expiring',
 ] as const;
 export type TriggerHandle = (typeof TRIGGER_HANDLES)[number];
 

@@ -158,9 +158,13 @@ export class ShopStore {
       'reward_discounts',
       'flow_action_runs',
       'onboarding_checklists',
+      'template_launches',
+      'template_records',
       'shopify_webhooks',
       'shopify_orders',
       'shopify_order_logs',
+      'shopify_order_points',
+      'customer_tiers',
       'shopify_first_orders',
       'earning_rules',
       'storefront_visits',
@@ -168,6 +172,9 @@ export class ShopStore {
       'order_facts',
       'program_members',
       'program_codes',
+      'reward_issuing',
+      'store_credit_attempts',
+      'shopify_sessions',
     ]) {
       await this.db().query(`delete from ${table} where shop = $1`, [shop]);
     }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, the shop's id and currency, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, flowTriggerReceive,
+ * operations (shop, the shop's id and currency, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
  * discountCodeBasicCreate, discountCodeFreeShippingCreate and storeCreditAccountCredit checked field by field against their
  * documented input types, a customer's store credit transactions, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
@@ -16,6 +16,8 @@ export interface AdminStub {
   customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null }>;
   /** The shop's metafields by `ownerId|namespace|key`, as metafieldsSet and metafieldsDelete left them. */
   metafields: Map<string, string>;
+  /** Each owner's tags by GID, as tagsAdd and tagsRemove left them. */
+  tags: Map<string, Set<string>>;
   requests: { operation: string; variables: Record<string, unknown> }[];
   /** The token exchanges it granted, by requested token type. */
   tokenExchanges: string[];
@@ -296,6 +298,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
   const stub: Omit<AdminStub, 'origin' | 'close'> = {
     customers: new Map(),
     metafields: new Map(),
+    tags: new Map(),
     requests: [],
     tokenExchanges: [],
     failWith: null,
@@ -504,6 +507,23 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
           return stub.metafields.delete(key) ? { ownerId: m.ownerId, namespace: m.namespace, key: m.key } : null;
         });
         return send(200, { data: { metafieldsDelete: { deletedMetafields: deleted, userErrors: [] } } });
+      }
+      if (operation === 'LoyaltyTagsAdd' || operation === 'LoyaltyTagsRemove') {
+        const adding = operation === 'LoyaltyTagsAdd';
+        const id = String(variables.id);
+        const tags = variables.tags;
+        if (!Array.isArray(tags) || !tags.every((t) => typeof t === 'string'))
+          return send(200, { errors: [{ message: 'Variable $tags of type [String!]! was provided invalid value' }] });
+        const mutation = adding ? 'tagsAdd' : 'tagsRemove';
+        if (!/^gid:\/\/shopify\/Customer\/\d+$/.test(id))
+          return send(200, { data: { [mutation]: { node: null, userErrors: [{ field: ['id'], message: 'Resource not found' }] } } });
+        const held = stub.tags.get(id) ?? new Set<string>();
+        for (const tag of tags) {
+          if (adding) held.add(tag.trim());
+          else held.delete(tag.trim());
+        }
+        stub.tags.set(id, held);
+        return send(200, { data: { [mutation]: { node: { id }, userErrors: [] } } });
       }
       return send(200, { errors: [{ message: `the stub does not know ${operation}` }] });
     });

@@ -46,10 +46,15 @@ export async function stubAppBridge(target: Page | BrowserContext, token: string
   );
 }
 
-export interface AdminBrowser {
+/** A page of the admin's browser: opens an admin path as Shopify's admin would load it (embedded, with shop, host and id_token). */
+export interface AdminTab {
   page: Page;
-  /** Opens an admin path as Shopify's admin would load it: embedded, with shop, host and id_token. */
   open(path: string): Promise<void>;
+}
+
+export interface AdminBrowser extends AdminTab {
+  /** Another page of the same browser, for reading pages side by side. */
+  tab(): Promise<AdminTab & { close(): Promise<void> }>;
   shot(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -58,21 +63,33 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
   const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
-  page.setDefaultTimeout(10_000);
-  await stubAppBridge(page, token);
+  const newTab = async (): Promise<AdminTab> => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
+    page.setDefaultTimeout(10_000);
+    // A page's first load compiles its route chunks while CI runs other suites beside it.
+    page.setDefaultNavigationTimeout(30_000);
+    await stubAppBridge(page, token);
+    return {
+      page,
+      async open(path) {
+        const url = new URL(path, appUrl);
+        url.searchParams.set('embedded', '1');
+        url.searchParams.set('shop', TEST_SHOP);
+        url.searchParams.set('host', BASE64_HOST);
+        url.searchParams.set('id_token', token);
+        await page.goto(url.href, { waitUntil: 'networkidle' });
+      },
+    };
+  };
+  const main = await newTab();
   return {
-    page,
-    async open(path) {
-      const url = new URL(path, appUrl);
-      url.searchParams.set('embedded', '1');
-      url.searchParams.set('shop', TEST_SHOP);
-      url.searchParams.set('host', BASE64_HOST);
-      url.searchParams.set('id_token', token);
-      await page.goto(url.href, { waitUntil: 'networkidle' });
+    ...main,
+    async tab() {
+      const tab = await newTab();
+      return { ...tab, close: () => tab.page.close() };
     },
     async shot(name) {
-      await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+      await main.page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
     },
     close: () => browser.close(),
   };

@@ -8,7 +8,7 @@ import { BUILT_CLI, type ServiceProcess, startProcessWith } from '../../../core/
 import { ShopStore } from '../../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './admin-stub';
 import { serveBuild } from './serve';
-import { SHOPIFY } from './stack';
+import { appConfig, SHOPIFY } from './stack';
 
 /**
  * What ships, as it runs: the core's compiled binary (`dist/cli.js serve`) and the app's production
@@ -131,14 +131,7 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
   const appDb = await createTestDatabase({ empty: true });
   const encryptionKey = randomBytes(32);
   const appEnv = {
-    SHOPIFY_API_KEY: SHOPIFY.apiKey,
-    SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
-    SHOPIFY_APP_URL: SHOPIFY.appUrl,
-    SCOPES: 'read_customers',
-    DATABASE_URL: appDb.url,
-    LOYALTY_CORE_URL: gate?.origin ?? coreOrigin,
-    LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
-    LOYALTY_SHOPIFY_ENCRYPTION_KEY: encryptionKey.toString('base64'),
+    ...appConfig({ databaseUrl: appDb.url, coreUrl: gate?.origin ?? coreOrigin, platformToken: PLATFORM_TOKEN, encryptionKey }),
     LOYALTY_EVENTS_URL: eventsUrl,
     LOYALTY_SHOPIFY_RETRY_SCHEDULE: '0.2,0.2,0.2',
   };

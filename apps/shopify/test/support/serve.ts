@@ -19,17 +19,19 @@ async function freePort(): Promise<number> {
  * script (the migrations, then remix-serve beside the worker role), run as the package manager runs
  * it: in the package, its binaries on PATH, in a process group of its own.
  * `env` adds to this process's environment (the app's configuration); the shop's Admin endpoints
- * are the stub at `adminStubOrigin`.
+ * are the stub at `adminStubOrigin`. `script` names another of the package's scripts to run instead
+ * (`start:web`: the web role alone, on a database already migrated).
  */
 export async function serveBuild(
   adminStubOrigin: string,
   env: Record<string, string> = {},
+  script: 'start' | 'start:web' = 'start',
 ): Promise<{ url: string; output(): string; close(): Promise<void>; kill(): Promise<void> }> {
   const entry = `${APP_DIR}build/server/index.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm --filter @loyalty/shopify exec remix vite:build\` first`);
-  const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: Record<typeof script, string> };
   const port = await freePort();
-  const child = spawn('sh', ['-c', scripts.start], {
+  const child = spawn('sh', ['-c', scripts[script]], {
     cwd: APP_DIR,
     // Its own process group, so closing ends the server and not just the shell.
     detached: true,

@@ -37,20 +37,33 @@ export interface Stack {
   close(): Promise<void>;
 }
 
-export async function startStack(coreEnv: Record<string, string> = {}): Promise<Stack> {
-  const core = await startTestApp(coreEnv);
-  const admin = await startAdminStub();
-  const database = await createTestDatabase({ empty: true });
-  Object.assign(process.env, {
+/**
+ * The app's configuration as tests and benchmarks run it: Shopify's test app (the keys its test
+ * helpers sign with), the app's database, the core and its platform token, an encryption key.
+ */
+export function appConfig(options: {
+  databaseUrl: string;
+  coreUrl: string;
+  platformToken: string;
+  encryptionKey?: Buffer;
+}): Record<string, string> {
+  return {
     SHOPIFY_API_KEY: SHOPIFY.apiKey,
     SHOPIFY_API_SECRET: SHOPIFY.apiSecretKey,
     SHOPIFY_APP_URL: SHOPIFY.appUrl,
     SCOPES: 'read_customers',
-    DATABASE_URL: database.url,
-    LOYALTY_CORE_URL: core.url,
-    LOYALTY_PLATFORM_TOKEN: 'test-platform-token-0123456789',
-    LOYALTY_SHOPIFY_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  });
+    DATABASE_URL: options.databaseUrl,
+    LOYALTY_CORE_URL: options.coreUrl,
+    LOYALTY_PLATFORM_TOKEN: options.platformToken,
+    LOYALTY_SHOPIFY_ENCRYPTION_KEY: (options.encryptionKey ?? randomBytes(32)).toString('base64'),
+  };
+}
+
+export async function startStack(coreEnv: Record<string, string> = {}): Promise<Stack> {
+  const core = await startTestApp(coreEnv);
+  const admin = await startAdminStub();
+  const database = await createTestDatabase({ empty: true });
+  Object.assign(process.env, appConfig({ databaseUrl: database.url, coreUrl: core.url, platformToken: 'test-platform-token-0123456789' }));
   const [shopify, stores, storage, { outbox }, { migrate }] = await Promise.all([
     import('../../app/shopify.server'),
     import('../../app/storage/stores.server'),

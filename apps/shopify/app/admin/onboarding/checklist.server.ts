@@ -15,7 +15,8 @@ import { checkThemeEmbed, type EmbedCheck, themeEditorLink } from './theme-embed
 export const PREVIEW_MEMBER = 'loyalty-admin-preview';
 
 export interface ProgramSummary {
-  slug: 'streak' | 'challenge' | 'mission';
+  /** points_setting: the account's points, once they are live or have a way to earn. */
+  slug: 'streak' | 'challenge' | 'mission' | 'points_setting';
   id: string;
   name: string;
   status: string;
@@ -33,10 +34,10 @@ export interface Checklist {
 
 /**
  * The account's streaks, challenges and missions, live ones first: the newest 10 live and the newest
- * 10 others of each kind, so that drafts, however many, never hide a live program.
+ * 10 others of each kind, so that drafts, however many, never hide a live program; and its points.
  */
 async function programs(api: AccountClient): Promise<ProgramSummary[]> {
-  const newest = async (slug: ProgramSummary['slug'], operator: 'equals' | 'not_equals') => {
+  const newest = async (slug: Exclude<ProgramSummary['slug'], 'points_setting'>, operator: 'equals' | 'not_equals') => {
     const list = await records(api, slug).list({
       filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator, fieldValue: 'live' }] },
       sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
@@ -45,8 +46,18 @@ async function programs(api: AccountClient): Promise<ProgramSummary[]> {
     return list.ok ? list.data.map((r) => ({ slug, id: r.id, name: String(r.name ?? r.id), status: String(r.status ?? '') })) : [];
   };
   const kinds = ['streak', 'challenge', 'mission'] as const;
-  const lists = await Promise.all(kinds.flatMap((slug) => [newest(slug, 'equals'), newest(slug, 'not_equals')]));
+  const lists = await Promise.all([...kinds.flatMap((slug) => [newest(slug, 'equals'), newest(slug, 'not_equals')]), points(api)]);
   return lists.flat().sort((a, b) => Number(b.status === 'live') - Number(a.status === 'live'));
+}
+
+/** The account's points as a program: shown once live, or a draft with a way to earn (a template's draft). */
+async function points(api: AccountClient): Promise<ProgramSummary[]> {
+  const listed = await records(api, 'points_setting').list({ limit: 1 });
+  const setting = listed.ok ? listed.data[0] : undefined;
+  if (!setting) return [];
+  const earns = Boolean(setting.pointsPerCurrencyUnit || setting.pointsPerOrder || setting.pointsOnSignUp);
+  if (setting.status !== 'live' && !earns) return [];
+  return [{ slug: 'points_setting', id: setting.id, name: '', status: String(setting.status ?? '') }];
 }
 
 export async function checklist(input: {

@@ -15,7 +15,7 @@ import {
 import { isJsonObject, objectOf } from '../../json';
 import { type AdminGraphql, primaryLocale } from '../../shopify/admin-api.server';
 import { liveWidgetIds } from '../../shopify/widget-metafields.server';
-import { programPlan, type ProgramPlan, REWARD_VALID_DAYS, type TemplateId } from './program-templates';
+import { type ProgramTemplateId, programPlan, type ProgramPlan, REWARD_VALID_DAYS, type RewardPlan } from './program-templates';
 import { STOREFRONT_TEXTS, widgetLanguage, type WidgetLanguage } from './storefront-texts';
 
 /**
@@ -25,7 +25,7 @@ import { STOREFRONT_TEXTS, widgetLanguage, type WidgetLanguage } from './storefr
  */
 
 /** What a template creates: resources the app may create, patch (the English texts) and delete again. */
-type TemplateSlug = Creatable & Updatable & Removable;
+export type TemplateSlug = Creatable & Updatable & Removable;
 
 export interface CreatedRecord {
   slug: TemplateSlug;
@@ -34,11 +34,25 @@ export interface CreatedRecord {
 }
 
 export type CreateResult =
-  | { ok: true; language: WidgetLanguage; definition: CreatedRecord; created: CreatedRecord[]; shopifyDiscountRewards: string[] }
-  | { ok: false; message: string; fieldErrors: Record<string, string>; leftOver: CreatedRecord[] };
+  | {
+      ok: true;
+      language: WidgetLanguage;
+      /** What the merchant opens next: the program, or for points and tiers the points setting. */
+      definition: { slug: TemplateSlug | 'points_setting'; id: string; name: string };
+      created: CreatedRecord[];
+      shopifyDiscountRewards: string[];
+    }
+  | {
+      ok: false;
+      message: string;
+      fieldErrors: Record<string, string>;
+      leftOver: CreatedRecord[];
+      /** Another launch of the same template is running (points and tiers; nothing was done). */
+      busy?: boolean;
+    };
 
 export interface CreateOptions {
-  template: TemplateId;
+  template: ProgramTemplateId;
   status: 'live' | 'draft';
   shopifyDiscounts: boolean;
   language: WidgetLanguage;
@@ -56,7 +70,7 @@ export async function templateLanguage(admin: AdminGraphql): Promise<WidgetLangu
   }
 }
 
-class StepFailed extends Error {
+export class StepFailed extends Error {
   constructor(
     readonly failure: Pick<CoreFailure, 'message' | 'fieldErrors'>,
     readonly what: string,
@@ -80,7 +94,7 @@ function localised(body: Record<string, unknown>, stored: Record<string, unknown
   return texts;
 }
 
-type Post = (
+export type Post = (
   slug: TemplateSlug,
   body: Record<string, unknown>,
   fallback: Record<string, unknown> | null,
@@ -91,7 +105,7 @@ type Post = (
  * Creates records one by one, each in `language` (the core's default when none) with its English
  * texts patched in from `fallback`, and keeps what it created, to delete it again when a later step fails.
  */
-function creator(api: AccountClient, language: LanguageCode | undefined) {
+export function creator(api: AccountClient, language: LanguageCode | undefined) {
   const created: CreatedRecord[] = [];
   const post: Post = async (slug, body, fallback, what) => {
     const made = await createFromValues(api, slug, body, language);
@@ -119,7 +133,7 @@ function creator(api: AccountClient, language: LanguageCode | undefined) {
   return { created, post, undo };
 }
 
-const failureOf = (err: unknown): Pick<CoreFailure, 'message' | 'fieldErrors'> =>
+export const failureOf = (err: unknown): Pick<CoreFailure, 'message' | 'fieldErrors'> =>
   err instanceof StepFailed ? err.failure : { message: err instanceof Error ? err.message : String(err), fieldErrors: {} };
 
 /**
@@ -148,8 +162,11 @@ export async function createProgram(api: AccountClient, options: CreateOptions, 
   try {
     const rewardIds = new Map<string, string>();
     for (const [i, reward] of plan.rewards.entries()) {
-      const body = rewardBody(reward, plan, options.shopifyDiscounts, STOREFRONT_TEXTS[options.language].redeem);
-      const fallback = english ? rewardBody(english.rewards[i]!, english, options.shopifyDiscounts, STOREFRONT_TEXTS.en.redeem) : null;
+      const name = String(plan.definition.name);
+      const body = rewardBody(reward, name, options.shopifyDiscounts, STOREFRONT_TEXTS[options.language].redeem);
+      const fallback = english
+        ? rewardBody(english.rewards[i]!, String(english.definition.name), options.shopifyDiscounts, STOREFRONT_TEXTS.en.redeem)
+        : null;
       rewardIds.set(reward.key, (await post('reward', body, fallback, 'reward')).id);
     }
     const definitionBody = (p: ProgramPlan) => ({
@@ -207,15 +224,11 @@ export async function createProgram(api: AccountClient, options: CreateOptions, 
   }
 }
 
-function rewardBody(
-  reward: ProgramPlan['rewards'][number],
-  plan: ProgramPlan,
-  shopifyDiscounts: boolean,
-  redeem: string,
-): Record<string, unknown> {
+/** A template's reward; one with a cost in points can be redeemed for them (CONTRACT §19). */
+export function rewardBody(reward: RewardPlan, programName: string, shopifyDiscounts: boolean, redeem: string): Record<string, unknown> {
   return {
     name: reward.title,
-    description: `${String(plan.definition.name)}: ${reward.title}`,
+    description: `${programName}: ${reward.title}`,
     discountType: reward.discountType,
     discountValue: reward.discountValue,
     rewardExpiryType: 'relative',
@@ -224,6 +237,7 @@ function rewardBody(
     handleCoupon: !shopifyDiscounts,
     handleCouponAutoGeneration: !shopifyDiscounts,
     ...(shopifyDiscounts ? {} : { couponCodePrefix: reward.couponCodePrefix }),
+    ...(reward.pointsCost ? { pointsCost: reward.pointsCost } : {}),
     eudTitle: reward.title,
     eudRedeemInstructionMessage: redeem,
   };
@@ -250,7 +264,7 @@ export async function launchProgram(
 }
 
 /** Creates the launcher, theme and template the account lacks (live ones), with the core's defaults. */
-async function ensureWidgetRecords(api: AccountClient, language: WidgetLanguage, post: Post): Promise<void> {
+export async function ensureWidgetRecords(api: AccountClient, language: WidgetLanguage, post: Post): Promise<void> {
   const ids = await liveWidgetIds(api);
   if (!ids.floatingWidgetId) {
     const body = (lang: WidgetLanguage) => ({

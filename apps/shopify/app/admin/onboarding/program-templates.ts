@@ -2,12 +2,16 @@ import type { StorefrontTexts } from './storefront-texts';
 
 /**
  * The onboarding's ready-made programs: what each one creates in the core (a definition, its
- * rewards, its milestones, optionally a leaderboard), with its texts from one language's set.
+ * rewards, its milestones, optionally a leaderboard; or, for points and tiers, the account's points
+ * setting, rewards to redeem and tiers), with its texts from one language's set.
  * Pure data, so a test can hold a template to what it promises.
  */
-export const TEMPLATE_IDS = ['daily-visit', 'weekly-freezes', 'monthly-spend', 'welcome-mission'] as const;
+export const TEMPLATE_IDS = ['daily-visit', 'weekly-freezes', 'monthly-spend', 'welcome-mission', 'points-tiers'] as const;
 export type TemplateId = (typeof TEMPLATE_IDS)[number];
 export const isTemplateId = (value: unknown): value is TemplateId => TEMPLATE_IDS.some((id) => id === value);
+/** The templates that make a streak, challenge or mission (all but points and tiers). */
+export type ProgramTemplateId = Exclude<TemplateId, 'points-tiers'>;
+export const isProgramTemplate = (id: TemplateId): id is ProgramTemplateId => id !== 'points-tiers';
 
 export interface RewardPlan {
   key: string;
@@ -16,6 +20,8 @@ export interface RewardPlan {
   /** For codes the core generates (when the merchant does not choose Shopify discounts). */
   couponCodePrefix: string;
   title: string;
+  /** What redeeming it costs in points (CONTRACT §19); absent: it is earned, not redeemed. */
+  pointsCost?: number;
 }
 
 export interface MilestonePlan {
@@ -44,7 +50,7 @@ export const ORDER_HOLD_DAYS = 14;
 /** The monthly spend challenge's target, in the shop's currency. */
 export const SPEND_TARGET = 200;
 
-export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
+export function programPlan(id: ProgramTemplateId, t: StorefrontTexts): ProgramPlan {
   switch (id) {
     case 'daily-visit':
       return {
@@ -154,4 +160,75 @@ export function programPlan(id: TemplateId, t: StorefrontTexts): ProgramPlan {
         milestones: [],
       };
   }
+}
+
+export interface TierPlan {
+  key: string;
+  pointsThreshold: number;
+  /** One decimal at most (CONTRACT §19). */
+  earnMultiplier: number;
+  title: string;
+  description: string;
+}
+
+/** The points and tiers template: the account's points setting, rewards to redeem for points, tiers. */
+export interface PointsPlan {
+  /** The template's name as the merchant reads it (the setting itself has none). */
+  name: string;
+  /** The points setting's fields, the currency name localisable; its status is added on creation. */
+  setting: { pointsPerCurrencyUnit: number; pointsPerOrder: number; pointsOnSignUp: number; eudCurrencyName: string };
+  rewards: RewardPlan[];
+  tiers: TierPlan[];
+}
+
+export const POINTS_RATES = { pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100 } as const;
+
+/**
+ * An amount of the shop's currency as shoppers of `language` read it ("€5", "5 €"), whole units;
+ * the bare number when the currency is unknown.
+ */
+export function money(amount: number, language: string, currency: string | null): string {
+  if (!currency) return String(amount);
+  try {
+    return new Intl.NumberFormat(language, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 }).format(
+      amount,
+    );
+  } catch {
+    return String(amount);
+  }
+}
+
+/**
+ * Points and tiers in `t`'s language: 1 point per unit of the shop's currency spent and 100 on
+ * sign-up; 500 points buy a fixed amount off (in the shop's `currency`), 1000 points 10% off;
+ * Silver from 500 points earned in the tier window (×1.2), Gold from 1500 (×1.5).
+ */
+export function pointsPlan(t: StorefrontTexts, language: string, currency: string | null): PointsPlan {
+  const p = t.points;
+  return {
+    name: p.title,
+    setting: { ...POINTS_RATES, eudCurrencyName: p.currency },
+    rewards: [
+      {
+        key: 'fixed500',
+        discountType: 'fixed_amount',
+        discountValue: 5,
+        couponCodePrefix: 'PTS500-',
+        title: p.rewardFixed.replace('{amount}', money(5, language, currency)),
+        pointsCost: 500,
+      },
+      {
+        key: 'percent1000',
+        discountType: 'percentage',
+        discountValue: 10,
+        couponCodePrefix: 'PTS1000-',
+        title: p.rewardPercent,
+        pointsCost: 1000,
+      },
+    ],
+    tiers: [
+      { key: 'silver', pointsThreshold: 500, earnMultiplier: 1.2, title: p.silver, description: p.silverDescription },
+      { key: 'gold', pointsThreshold: 1500, earnMultiplier: 1.5, title: p.gold, description: p.goldDescription },
+    ],
+  };
 }

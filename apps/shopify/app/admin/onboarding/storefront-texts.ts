@@ -24,6 +24,17 @@ export interface StorefrontTexts {
     leaderboardDescription: string;
   };
   welcome: { title: string; description: string; completed: string; account: string; order: string; reward: string };
+  /** Points and tiers: `currency` is what shoppers call points; `rewardFixed` has the `{amount}` in the shop's currency. */
+  points: {
+    title: string;
+    currency: string;
+    rewardFixed: string;
+    rewardPercent: string;
+    silver: string;
+    silverDescription: string;
+    gold: string;
+    goldDescription: string;
+  };
 }
 
 const en: StorefrontTexts = {
@@ -64,6 +75,16 @@ const en: StorefrontTexts = {
     account: 'Create an account',
     order: 'Place your first order',
     reward: '15% welcome reward',
+  },
+  points: {
+    title: 'Points and tiers',
+    currency: 'points',
+    rewardFixed: '{amount} off your next order',
+    rewardPercent: '10% off your next order',
+    silver: 'Silver',
+    silverDescription: 'Earn 20% more points on every purchase.',
+    gold: 'Gold',
+    goldDescription: 'Earn 50% more points on every purchase.',
   },
 };
 
@@ -106,6 +127,16 @@ const es: StorefrontTexts = {
     order: 'Haz tu primer pedido',
     reward: '15 % de bienvenida',
   },
+  points: {
+    title: 'Puntos y niveles',
+    currency: 'puntos',
+    rewardFixed: '{amount} de descuento en tu próximo pedido',
+    rewardPercent: '10 % de descuento en tu próximo pedido',
+    silver: 'Plata',
+    silverDescription: 'Gana un 20 % más de puntos en cada compra.',
+    gold: 'Oro',
+    goldDescription: 'Gana un 50 % más de puntos en cada compra.',
+  },
 };
 
 const fr: StorefrontTexts = {
@@ -146,6 +177,16 @@ const fr: StorefrontTexts = {
     account: 'Créer un compte',
     order: 'Passer votre première commande',
     reward: '15 % de bienvenue',
+  },
+  points: {
+    title: 'Points et niveaux',
+    currency: 'points',
+    rewardFixed: '{amount} de remise sur votre prochaine commande',
+    rewardPercent: '10 % sur votre prochaine commande',
+    silver: 'Argent',
+    silverDescription: 'Gagnez 20 % de points en plus à chaque achat.',
+    gold: 'Or',
+    goldDescription: 'Gagnez 50 % de points en plus à chaque achat.',
   },
 };
 
@@ -188,6 +229,16 @@ const de: StorefrontTexts = {
     order: 'Erste Bestellung aufgeben',
     reward: '15 % Willkommensprämie',
   },
+  points: {
+    title: 'Punkte und Stufen',
+    currency: 'Punkte',
+    rewardFixed: '{amount} Rabatt auf deine nächste Bestellung',
+    rewardPercent: '10 % Rabatt auf deine nächste Bestellung',
+    silver: 'Silber',
+    silverDescription: 'Sammle bei jedem Einkauf 20 % mehr Punkte.',
+    gold: 'Gold',
+    goldDescription: 'Sammle bei jedem Einkauf 50 % mehr Punkte.',
+  },
 };
 
 const zhCN: StorefrontTexts = {
@@ -228,6 +279,16 @@ const zhCN: StorefrontTexts = {
     account: '创建账户',
     order: '完成首笔订单',
     reward: '欢迎礼：八五折',
+  },
+  points: {
+    title: '积分与会员等级',
+    currency: '积分',
+    rewardFixed: '下次订单立减 {amount}',
+    rewardPercent: '下单立享九折',
+    silver: '白银',
+    silverDescription: '每次购物多得 20% 积分。',
+    gold: '黄金',
+    goldDescription: '每次购物多得 50% 积分。',
   },
 };
 
@@ -270,6 +331,16 @@ const ja: StorefrontTexts = {
     order: '初めてのご注文',
     reward: 'ウェルカム特典15%オフ',
   },
+  points: {
+    title: 'ポイントと会員ランク',
+    currency: 'ポイント',
+    rewardFixed: '次回のご注文から{amount}引き',
+    rewardPercent: '次回のご注文が10%オフ',
+    silver: 'シルバー',
+    silverDescription: 'お買い物ごとにポイントが20%多く貯まります。',
+    gold: 'ゴールド',
+    goldDescription: 'お買い物ごとにポイントが50%多く貯まります。',
+  },
 };
 
 const pt: StorefrontTexts = {
@@ -310,6 +381,16 @@ const pt: StorefrontTexts = {
     account: 'Criar uma conta',
     order: 'Fazer o primeiro pedido',
     reward: '15% de boas-vindas',
+  },
+  points: {
+    title: 'Pontos e níveis',
+    currency: 'pontos',
+    rewardFixed: '{amount} de desconto no próximo pedido',
+    rewardPercent: '10% de desconto no próximo pedido',
+    silver: 'Prata',
+    silverDescription: 'Ganhe 20% mais pontos em cada compra.',
+    gold: 'Ouro',
+    goldDescription: 'Ganhe 50% mais pontos em cada compra.',
   },
 };
 
@@ -352,6 +433,16 @@ const it: StorefrontTexts = {
     order: 'Fai il primo ordine',
     reward: '15% di benvenuto',
   },
+  points: {
+    title: 'Punti e livelli',
+    currency: 'punti',
+    rewardFixed: '{amount} di sconto sul prossimo ordine',
+    rewardPercent: '10% di sconto sul prossimo ordine',
+    silver: 'Argento',
+    silverDescription: 'Guadagna il 20% di punti in più su ogni acquisto.',
+    gold: 'Oro',
+    goldDescription: 'Guadagna il 50% di punti in più su ogni acquisto.',
+  },
 };
 
 const ko: StorefrontTexts = {
@@ -392,6 +483,16 @@ const ko: StorefrontTexts = {
     account: '계정 만들기',
     order: '첫 주문하기',
     reward: '웰컴 15% 할인',
+  },
+  points: {
+    title: '포인트와 등급',
+    currency: '포인트',
+    rewardFixed: '다음 주문 {amount} 할인',
+    rewardPercent: '다음 주문 10% 할인',
+    silver: '실버',
+    silverDescription: '구매할 때마다 포인트를 20% 더 받으세요.',
+    gold: '골드',
+    goldDescription: '구매할 때마다 포인트를 50% 더 받으세요.',
   },
 };
 

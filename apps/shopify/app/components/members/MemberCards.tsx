@@ -4,19 +4,26 @@ import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, 
 import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useMessages } from '../../i18n/context';
-import type { ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
+import { useDateText } from '../LocalDate';
+import type { AdjustRefusal, ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
 
 /** What the member page's action answers for one row; the page words it in the merchant's language. */
 export type RowAnswer =
   | { intent: 'grant'; ok: true; id: string; freezesAvailable: number }
   | { intent: 'grant'; ok: false; id: string; message: string }
   | { intent: 'resend'; ok: true; id: string; couponCode: string }
-  | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string };
+  | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string }
+  | { intent: 'adjust'; ok: true; id: string; balance: number }
+  | { intent: 'adjust'; ok: false; id: string; reason: AdjustRefusal; message: string };
 
 /** The toast for a success, or the error to show on its row. */
 function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
   const { members: m } = useMessages();
   if (!answer) return { toast: null, error: null };
+  if (answer.intent === 'adjust')
+    return answer.ok
+      ? { toast: format(m.points.adjusted, { balance: answer.balance }), error: null }
+      : { toast: null, error: format(m.points.refusals[answer.reason], { message: answer.message }) };
   if (answer.intent === 'grant')
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
@@ -40,7 +47,7 @@ function StatusBadge({ status }: { status: string }) {
 }
 
 /** A card with a heading and an IndexTable, or an empty state that says how rows come to be. */
-function Section({
+export function Section({
   title,
   empty,
   count,
@@ -85,7 +92,7 @@ function Section({
 }
 
 /** Shows the App Bridge toast for a fetcher's success; an error stays on its row. */
-function useToastFor(answer: RowAnswer | undefined): string | null {
+export function useToastFor(answer: RowAnswer | undefined): string | null {
   const shopify = useAppBridge();
   const { toast, error } = useAnswerText(answer);
   useEffect(() => {
@@ -142,6 +149,7 @@ function GrantFreezes({ row }: { row: StreakRow }) {
 
 export function StreaksCard({ rows }: { rows: StreakRow[] }) {
   const { members: m } = useMessages();
+  const date = useDateText();
   const c = m.streakColumns;
   return (
     <Section
@@ -171,7 +179,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
               ) : null}
             </BlockStack>
           </IndexTable.Cell>
-          <IndexTable.Cell>{row.status === 'in_progress' ? (row.breaksAt ?? '') : ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.status === 'in_progress' && row.breaksAt ? date(row.breaksAt) : ''}</IndexTable.Cell>
           <IndexTable.Cell>
             <GrantFreezes row={row} />
           </IndexTable.Cell>
@@ -202,6 +210,7 @@ export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
 
 export function MissionsCard({ rows }: { rows: MissionRow[] }) {
   const { members: m } = useMessages();
+  const date = useDateText();
   const c = m.missionColumns;
   return (
     <Section title={m.missions} empty={m.emptyMissions} count={rows.length} headings={[c.mission, c.status, c.tasks, c.started]}>
@@ -212,7 +221,7 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
             <StatusBadge status={row.status} />
           </IndexTable.Cell>
           <IndexTable.Cell>{`${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
-          <IndexTable.Cell>{row.startedAt}</IndexTable.Cell>
+          <IndexTable.Cell>{date(row.startedAt)}</IndexTable.Cell>
         </IndexTable.Row>
       ))}
     </Section>
@@ -245,7 +254,8 @@ function Resend({ row }: { row: RewardRow }) {
 /** Whether a reward is held, issued or revoked (CONTRACT §17), and what became of a revoked one's Shopify discount. */
 export function RewardStatus({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
-  if (row.status === 'pending') return <Badge tone="attention">{format(m.rewardStatus.pending, { date: row.confirmAt ?? '' })}</Badge>;
+  const date = useDateText();
+  if (row.status === 'pending') return <Badge tone="attention">{format(m.rewardStatus.pending, { date: date(row.confirmAt) })}</Badge>;
   if (row.status === 'issued') return <Badge tone="success">{m.rewardStatus.issued}</Badge>;
   return (
     <BlockStack gap="100">
@@ -263,6 +273,7 @@ export function RewardStatus({ row }: { row: RewardRow }) {
 
 export function RewardsCard({ rows }: { rows: RewardRow[] }) {
   const { members: m } = useMessages();
+  const date = useDateText();
   const c = m.rewardColumns;
   return (
     <Section
@@ -289,8 +300,8 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
               </Text>
             )}
           </IndexTable.Cell>
-          <IndexTable.Cell>{row.issuedAt ?? ''}</IndexTable.Cell>
-          <IndexTable.Cell>{row.expiresAt ?? m.never}</IndexTable.Cell>
+          <IndexTable.Cell>{row.issuedAt ? date(row.issuedAt) : ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.expiresAt ? date(row.expiresAt) : m.never}</IndexTable.Cell>
           <IndexTable.Cell>
             <Resend row={row} />
           </IndexTable.Cell>

@@ -2,6 +2,7 @@ import { Badge, BlockStack, Box, Card, InlineStack, List, Text } from '@shopify/
 import type { OrderRow, RewardRow } from '../../admin/members.server';
 import { format, textFor } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
+import { useDateText } from '../LocalDate';
 import { RewardStatus } from './MemberCards';
 
 const STATE_TONES = {
@@ -19,6 +20,7 @@ const STATE_TONES = {
 export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: RewardRow[] }) {
   const { members: m } = useMessages();
   const language = useAdminLanguage();
+  const date = useDateText();
   const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const money = (amount: number, currency: string | null) =>
     currency ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount) : number.format(amount);
@@ -41,7 +43,7 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                 <BlockStack gap="200">
                   <InlineStack gap="200" blockAlign="center">
                     <Text as="h3" variant="headingSm">
-                      {format(m.order, { name: order.name, date: order.processedAt, amount: money(order.amount, order.currency) })}
+                      {format(m.order, { name: order.name, date: date(order.processedAt), amount: money(order.amount, order.currency) })}
                     </Text>
                     <Badge tone={STATE_TONES[order.state]}>{m.orderStates[order.state]}</Badge>
                   </InlineStack>

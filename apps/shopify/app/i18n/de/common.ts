@@ -9,6 +9,7 @@ export const common: Messages['common'] = {
     leaderboards: 'Bestenlisten',
     rewards: 'Prämien',
     members: 'Mitglieder',
+    points: 'Punkte',
     widget: 'Widget',
     webhooks: 'Webhooks',
     notifications: 'Benachrichtigungen',

@@ -14,7 +14,7 @@ export const dashboard: Messages['dashboard'] = {
   overall: 'Insgesamt: {streak} Serien, {challenge} Challenges, {mission} Missionen.',
   earnings: {
     section: 'Was das Programm einbringt',
-    period: '{from} – {to} ({timezone}), neben {previousFrom} – {previousTo}',
+    period: '{range} ({timezone}), neben {previous}',
     previous: 'Vorheriger Zeitraum: {value}',
     programRevenue: 'Umsatz aus Bestellungen mit einem Programm-Code',
     programOrders: '{count} Bestellungen haben einen Code des Programms genutzt.',

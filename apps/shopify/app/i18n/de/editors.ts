@@ -18,6 +18,24 @@ export const editors: Messages['editors'] = {
   },
   name: { label: 'Name', help: 'Diesen Namen siehst nur du.' },
   description: { label: 'Interne Notiz', help: 'Diese Notiz siehst nur du.' },
+  points: {
+    title: 'Punkte',
+    on: {
+      label: 'Punkte sind eingeschaltet',
+      help: 'Ausgeschaltet sammelt niemand Punkte und nichts kann mit Punkten eingelöst werden; Kontostände bleiben.',
+    },
+    currency: { label: 'Wie Kunden die Punkte nennen', help: 'Zum Beispiel „Sterne“. Leer: „Punkte“.' },
+    perUnit: {
+      label: 'Punkte pro ausgegebener Währungseinheit',
+      help: 'Für jeden {currency}, den die Produkte einer bezahlten Bestellung nach Rabatten kosten, ohne Versand und Steuern. Eine Erstattung nimmt ihren Anteil zurück.',
+    },
+    perOrder: {
+      label: 'Punkte pro Bestellung',
+      help: 'Für jede bezahlte Bestellung. Zurückgenommen, wenn die ganze Bestellung erstattet oder storniert wird.',
+    },
+    onSignUp: { label: 'Punkte für die Kontoeröffnung', help: 'Einmal, wenn ein Kunde in deinem Shop ein Konto anlegt.' },
+    sections: { program: 'Punkteprogramm', earning: 'Wie Kunden Punkte sammeln', shopper: 'Was Kunden sehen' },
+  },
   leaderboard: {
     newTitle: 'Neue Bestenliste',
     program: {
@@ -52,7 +70,7 @@ export const editors: Messages['editors'] = {
     events: {
       label: 'Wann senden',
       help: 'Wähle einen oder mehrere Momente. Das Mitglied bekommt die Nachricht jedes Mal, wenn einer eintritt.',
-      groups: { streak: 'Serien', challenge: 'Challenges', mission: 'Missionen', reward: 'Prämien' },
+      groups: { streak: 'Serien', challenge: 'Challenges', mission: 'Missionen', reward: 'Prämien', points: 'Punkte' },
     },
     channel: {
       label: 'Senden als',
@@ -65,7 +83,11 @@ export const editors: Messages['editors'] = {
       help: 'Vom Loyalty-Dienst mit Beispieldaten in deiner Sprache erstellt.',
       subject: 'Betreff',
       empty: 'Wähle eine Nachricht, um sie in der Vorschau zu sehen.',
-      notEmail: 'Eine Vorschau gibt es für E-Mail-Nachrichten.',
+      noEvent: 'Wähle einen Moment, um die Nachricht dafür in der Vorschau zu sehen.',
+      forEvent: 'So wird sie für „{event}“ gesendet:',
+      message: 'Nachrichtenvorschau',
+      chatTemplate: 'Freigegebene Vorlage: {name}',
+      chatValue: 'Wert {n}: {value}',
       failed: 'Die Vorschau konnte nicht erstellt werden: {message}',
     },
   },
@@ -133,6 +155,10 @@ export const editors: Messages['editors'] = {
       when: 'Fortschritt in einer Mission wurde zurückgenommen, z. B. nach einer Erstattung.',
     },
     reward_log_issued: { name: 'Prämie: vergeben', when: 'Ein Mitglied bekommt eine Prämie mit ihrem Code.' },
+    points_earned: { name: 'Punkte: gesammelt', when: 'Ein Mitglied sammelt Punkte, aus einer Prämie oder deinen Regeln.' },
+    points_redeemed: { name: 'Punkte: eingelöst', when: 'Ein Mitglied löst Punkte für eine Prämie ein.' },
+    points_to_expire: { name: 'Punkte: verfallen bald', when: '14 Tage bevor die Punkte eines inaktiven Mitglieds verfallen.' },
+    tier_changed: { name: 'Stufe: gewechselt', when: 'Ein Mitglied steigt in eine höhere Stufe auf oder fällt zurück.' },
   },
   email: {
     newTitle: 'Neue E-Mail-Vorlage',

@@ -3,7 +3,7 @@ import type { Messages } from '../messages';
 /** Programmzustand in der Übersicht: je laufendem Programm dieser Zeitraum gegen den davor. */
 export const health: Messages['health'] = {
   title: 'Programmzustand',
-  period: '{from} – {to} gegenüber {previousFrom} – {previousTo} ({timezone})',
+  period: '{range} gegenüber {previous} ({timezone})',
   columns: { program: 'Programm', active: 'Aktive Mitglieder', completions: 'Abschlüsse', rewards: 'Ausgegebene Prämien' },
   kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
   periods: { daily: 'täglich', weekly: 'wöchentlich', monthly: 'monatlich' },

@@ -30,12 +30,13 @@ export const onboarding: Messages['onboarding'] = {
       failed: 'Das Programm konnte nicht angelegt werden: {message}',
       nothingKept: 'Es wurde nichts behalten.',
       leftOver: 'Diese Einträge konnten nicht wieder entfernt werden: {names}.',
+      busy: 'Dieses Programm wird gerade schon angelegt. Warte einen Moment und sieh dann unten bei deinen Programmen nach.',
       open: 'Öffnen',
       goLive: 'Live schalten',
       launched: '„{name}“ ist live.',
       yours: 'Deine Programme',
       statuses: { live: 'Live', draft: 'Entwurf', paused: 'Pausiert' },
-      kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
+      kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission', points_setting: 'Punkte' },
       templates: {
         'daily-visit': {
           title: 'Tägliche Besuchsserie',
@@ -72,6 +73,15 @@ export const onboarding: Messages['onboarding'] = {
             'Eine Willkommensprämie von 15 %, wenn beide erledigt sind, 14 Tage für Rücksendungen zurückgehalten',
           ],
         },
+        'points-tiers': {
+          title: 'Punkte und Stufen',
+          summary: 'Kundinnen und Kunden sammeln mit jeder Bestellung Punkte und lösen sie gegen Prämien ein.',
+          creates: [
+            'Punkte an: 1 Punkt je Einheit deiner Währung, die für Produkte ausgegeben wird, 100 Punkte für die Anmeldung',
+            'Prämien zum Einlösen: 5 Rabatt für 500 Punkte, 10 % Rabatt für 1000 Punkte',
+            'Stufen nach den in 12 Monaten gesammelten Punkten: Silber ab 500 (1,2-fache Punkte), Gold ab 1500 (1,5-fache Punkte)',
+          ],
+        },
       },
     },
     embed: {
@@ -103,6 +113,7 @@ export const onboarding: Messages['onboarding'] = {
         'execute-mission': 'Execute mission',
         'grant-streak-freezes': 'Grant streak freezes',
         'stamp-coupon': 'Stamp coupon',
+        'adjust-points': 'Adjust points',
       },
       triggerNames: {
         'loyalty-streak-milestone': 'Streak milestone reached',
@@ -114,6 +125,9 @@ export const onboarding: Messages['onboarding'] = {
         'loyalty-challenge-completed': 'Challenge completed',
         'loyalty-mission-completed': 'Mission completed',
         'loyalty-reward-issued': 'Reward issued',
+        'loyalty-points-earned': 'Points earned',
+        'loyalty-tier-changed': 'Tier changed',
+        'loyalty-points-expiring': 'Points expiring',
       },
       recipeOther: {
         title: 'Rezept: etwas anderes zählen, etwa eine erste Bewertung',

@@ -8,6 +8,7 @@ export const records: Messages['records'] = {
     milestone: { title: 'Meilensteine', plural: 'Meilensteine', singular: 'Meilenstein', new: 'Neuer Meilenstein' },
     leaderboard: { title: 'Bestenlisten', plural: 'Bestenlisten', singular: 'Bestenliste', new: 'Neue Bestenliste' },
     reward: { title: 'Prämien', plural: 'Prämien', singular: 'Prämie', new: 'Neue Prämie' },
+    tier: { title: 'VIP-Stufen', plural: 'Stufen', singular: 'Stufe', new: 'Neue Stufe' },
     floating_widget: {
       title: 'Schwebende Widgets',
       plural: 'schwebenden Widgets',
@@ -137,6 +138,20 @@ export const records: Messages['records'] = {
       label: 'Kontrollgruppe in Prozent',
       help: 'Anteil der Mitglieder, die nicht an diesem Programm teilnehmen, damit du seine Wirkung messen kannst. Ein Mitglied bleibt immer in derselben Gruppe.',
     },
+    rewardKind: { label: 'Was der Kunde bekommt', help: 'Einen Rabattcode oder Punkte für seinen Kontostand.' },
+    discountType: { label: 'Rabattart', help: 'Nötig für einen Rabattcode.' },
+    discountValue: { label: 'Rabattwert', help: 'Nötig für einen Rabattcode: der Prozentsatz oder der Betrag.' },
+    pointsValue: { label: 'Vergebene Punkte', help: 'Nötig, wenn die Prämie Punkte gibt.' },
+    pointsCost: { label: 'Kosten in Punkten', help: 'Was das Einlösen kostet; leer: Sie kann nicht mit Punkten eingelöst werden.' },
+    pointsThreshold: {
+      label: 'Punkte bis zur Stufe',
+      help: 'Die Punkte, die ein Mitglied im Zeitraum der Stufen (12 Monate, wenn nicht geändert) sammeln muss, um in dieser Stufe zu sein.',
+    },
+    earnMultiplier: {
+      label: 'Punkte-Multiplikator',
+      help: 'Mitglieder dieser Stufe sammeln so viel mal die Punkte, z. B. 1,5; höchstens eine Nachkommastelle.',
+    },
+    entryRewardId: { label: 'Prämie beim Erreichen', help: 'Einmal, wenn ein Mitglied diese Stufe zum ersten Mal erreicht.' },
     rewardExpiryInDays: { label: 'Läuft ab nach Tagen', help: 'Nötig, wenn die Prämie eine Anzahl Tage nach der Ausgabe abläuft.' },
     rewardExpiryAt: { label: 'Läuft ab am', help: 'Nötig, wenn die Prämie an einem festen Datum abläuft.' },
     useGamopandaDomain: {
@@ -167,6 +182,7 @@ export const records: Messages['records'] = {
     streak: 'Serie',
     challenge: 'Challenge',
     mission: 'Mission',
+    code: 'Rabattcode',
     percentage: 'Prozent',
     fixed_amount: 'Fester Betrag',
     no_expiry: 'Kein Ablauf',
@@ -211,5 +227,9 @@ export const records: Messages['records'] = {
     mission_progress_failed: 'Mission verfehlt',
     mission_progress_reversed: 'Missionsfortschritt zurückgenommen',
     reward_log_issued: 'Prämie vergeben',
+    points_earned: 'Punkte gesammelt',
+    points_redeemed: 'Punkte eingelöst',
+    points_to_expire: 'Punkte verfallen bald',
+    tier_changed: 'Stufe gewechselt',
   },
 };

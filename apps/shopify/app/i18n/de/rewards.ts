@@ -91,6 +91,10 @@ export const rewards: Messages['rewards'] = {
     days: 'Tage',
     date: 'Letzter Tag',
     endsOn: 'Endet am Ende des {date}.',
+    redeem: 'Mit Punkten einlösen',
+    pointsCost: 'Kosten in Punkten',
+    pointsCostHelp: 'Kunden mit genug Punkten können sie im Widget einlösen. Leer lassen: Sie wird nur verdient.',
+    summaryCost: 'kostet {points} Punkte',
     summary: 'Übersicht',
     summaryValue: {
       percentage: '{value} % Rabatt',

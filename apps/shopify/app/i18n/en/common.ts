@@ -8,6 +8,7 @@ export const common = {
     leaderboards: 'Leaderboards',
     rewards: 'Rewards',
     members: 'Members',
+    points: 'Points',
     widget: 'Widget',
     webhooks: 'Webhooks',
     notifications: 'Notifications',

@@ -13,7 +13,7 @@ export const dashboard = {
   overall: 'Overall: {streak} streaks, {challenge} challenges, {mission} missions.',
   earnings: {
     section: 'What the program earns',
-    period: '{from} – {to} ({timezone}), beside {previousFrom} – {previousTo}',
+    period: '{range} ({timezone}), beside {previous}',
     previous: 'Previous period: {value}',
     programRevenue: 'Revenue from orders with a program code',
     programOrders: '{count} orders used a code the program issued.',

@@ -17,6 +17,18 @@ export const editors = {
   },
   name: { label: 'Name', help: 'Only you see this name.' },
   description: { label: 'Internal note', help: 'Only you see this note.' },
+  points: {
+    title: 'Points',
+    on: { label: 'Points are on', help: 'While off, nothing earns points and nothing can be redeemed for them; balances stay.' },
+    currency: { label: 'What shoppers call points', help: 'For example “Stars”. Empty: “points”.' },
+    perUnit: {
+      label: 'Points per unit of your currency spent',
+      help: 'For every {currency} a paid order’s products cost after discounts, without shipping and taxes. A refund takes its share back.',
+    },
+    perOrder: { label: 'Points per order', help: 'For every paid order. Taken back when the whole order is refunded or cancelled.' },
+    onSignUp: { label: 'Points for creating an account', help: 'Given once, when a shopper creates an account in your store.' },
+    sections: { program: 'Points program', earning: 'How shoppers earn points', shopper: 'What shoppers see' },
+  },
   leaderboard: {
     newTitle: 'New leaderboard',
     program: { label: 'Program', help: 'The streak, challenge or mission whose members are ranked.', none: 'Create a program first' },
@@ -47,7 +59,7 @@ export const editors = {
     events: {
       label: 'When to send',
       help: 'Pick one or more moments. The message is sent to the member each time one happens.',
-      groups: { streak: 'Streaks', challenge: 'Challenges', mission: 'Missions', reward: 'Rewards' },
+      groups: { streak: 'Streaks', challenge: 'Challenges', mission: 'Missions', reward: 'Rewards', points: 'Points' },
     },
     channel: {
       label: 'Send as',
@@ -65,7 +77,11 @@ export const editors = {
       help: 'Rendered by the loyalty service with sample data, in your language.',
       subject: 'Subject',
       empty: 'Pick a message to preview it.',
-      notEmail: 'A preview is shown for email messages.',
+      noEvent: 'Pick a moment to preview the message for it.',
+      forEvent: 'As sent for “{event}”:',
+      message: 'Message preview',
+      chatTemplate: 'Approved template: {name}',
+      chatValue: 'Value {n}: {value}',
       failed: 'The preview could not be rendered: {message}',
     },
   },
@@ -106,6 +122,10 @@ export const editors = {
     mission_progress_failed: { name: 'Mission: time ran out', when: 'A mission’s time ran out before the member finished it.' },
     mission_progress_reversed: { name: 'Mission: progress taken back', when: 'Progress on a mission was taken back, e.g. after a refund.' },
     reward_log_issued: { name: 'Reward: issued', when: 'A member receives a reward with its code.' },
+    points_earned: { name: 'Points: earned', when: 'A member earns points, from a reward or your rules.' },
+    points_redeemed: { name: 'Points: redeemed', when: 'A member spends points on a reward.' },
+    points_to_expire: { name: 'Points: expiring soon', when: '14 days before an inactive member’s points expire.' },
+    tier_changed: { name: 'Tier: changed', when: 'A member moves up to a higher tier or back down.' },
   },
   email: {
     newTitle: 'New email template',

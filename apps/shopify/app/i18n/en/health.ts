@@ -1,7 +1,7 @@
 /** Program health on the dashboard: per running program, this period against the one before. */
 export const health = {
   title: 'Program health',
-  period: '{from} – {to} against {previousFrom} – {previousTo} ({timezone})',
+  period: '{range} against {previous} ({timezone})',
   columns: { program: 'Program', active: 'Members active', completions: 'Completions', rewards: 'Rewards issued' },
   kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' },
   periods: { daily: 'daily', weekly: 'weekly', monthly: 'monthly' },

@@ -28,12 +28,13 @@ export const onboarding = {
       failed: 'The program could not be created: {message}',
       nothingKept: 'Nothing was kept.',
       leftOver: 'These records could not be removed again: {names}.',
+      busy: 'This program is being created already. Wait a moment, then look at your programs below.',
       open: 'Open',
       goLive: 'Set live',
       launched: '“{name}” is live.',
       yours: 'Your programs',
       statuses: { live: 'Live', draft: 'Draft', paused: 'Paused' },
-      kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' },
+      kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission', points_setting: 'Points' },
       templates: {
         'daily-visit': {
           title: 'Daily visit streak',
@@ -70,6 +71,15 @@ export const onboarding = {
             'A 15% welcome reward when both are done, held 14 days for returns',
           ],
         },
+        'points-tiers': {
+          title: 'Points and tiers',
+          summary: 'Shoppers collect points with every order and spend them on rewards.',
+          creates: [
+            'Points on: 1 point per unit of your currency spent on products, 100 points for signing up',
+            'Rewards to redeem: 5 off for 500 points, 10% off for 1000 points',
+            'Tiers by points earned in 12 months: Silver from 500 (1.2× points), Gold from 1500 (1.5× points)',
+          ],
+        },
       },
     },
     embed: {
@@ -100,6 +110,7 @@ export const onboarding = {
         'execute-mission': 'Execute mission',
         'grant-streak-freezes': 'Grant streak freezes',
         'stamp-coupon': 'Stamp coupon',
+        'adjust-points': 'Adjust points',
       },
       triggerNames: {
         'loyalty-streak-milestone': 'Streak milestone reached',
@@ -111,6 +122,9 @@ export const onboarding = {
         'loyalty-challenge-completed': 'Challenge completed',
         'loyalty-mission-completed': 'Mission completed',
         'loyalty-reward-issued': 'Reward issued',
+        'loyalty-points-earned': 'Points earned',
+        'loyalty-tier-changed': 'Tier changed',
+        'loyalty-points-expiring': 'Points expiring',
       },
       recipeOther: {
         title: 'Recipe: count something else, such as a first review',

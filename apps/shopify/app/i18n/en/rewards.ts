@@ -90,6 +90,10 @@ export const rewards = {
     days: 'Days',
     date: 'Last day',
     endsOn: 'Ends at the end of {date}.',
+    redeem: 'Redeem with points',
+    pointsCost: 'Cost in points',
+    pointsCostHelp: 'Customers with enough points can redeem it in the widget. Leave empty: it is only earned.',
+    summaryCost: 'costs {points} points',
     summary: 'Summary',
     summaryValue: {
       percentage: '{value}% off',

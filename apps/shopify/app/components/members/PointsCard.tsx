@@ -1,0 +1,90 @@
+import { useFetcher } from '@remix-run/react';
+import { BlockStack, Button, Card, IndexTable, InlineError, InlineGrid, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import type { PointRow } from '../../admin/members.server';
+import { useAdminLanguage, useMessages } from '../../i18n/context';
+import { useDateText } from '../LocalDate';
+import { type RowAnswer, Section, useToastFor } from './MemberCards';
+
+/** A new key for each adjustment typed: a form sent twice is one adjustment (the core answers the second as a replay). */
+const newKey = () => crypto.randomUUID();
+
+/** Adds points to or takes points from the member's balance, with a note (CONTRACT §19 `adjusted`). */
+function AdjustPoints({ memberId }: { memberId: string }) {
+  const { members: m } = useMessages();
+  const fetcher = useFetcher<RowAnswer>();
+  const [points, setPoints] = useState('');
+  const [note, setNote] = useState('');
+  const [key, setKey] = useState(newKey);
+  const error = useToastFor(fetcher.data);
+  useEffect(() => {
+    if (fetcher.data?.intent === 'adjust' && fetcher.data.ok) {
+      setPoints('');
+      setNote('');
+      setKey(newKey());
+    }
+  }, [fetcher.data]);
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="adjust" />
+      <input type="hidden" name="memberId" value={memberId} />
+      <input type="hidden" name="key" value={key} />
+      <BlockStack gap="200">
+        <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+          <TextField
+            id="adjust-points"
+            label={m.points.amount}
+            name="points"
+            type="number"
+            autoComplete="off"
+            value={points}
+            onChange={setPoints}
+            helpText={m.points.amountHelp}
+          />
+          <TextField label={m.points.note} name="note" autoComplete="off" value={note} onChange={setNote} helpText={m.points.noteHelp} />
+        </InlineGrid>
+        {error ? <InlineError fieldID="adjust-points" message={error} /> : null}
+        <div>
+          <Button submit loading={fetcher.state !== 'idle'}>
+            {m.points.adjust}
+          </Button>
+        </div>
+      </BlockStack>
+    </fetcher.Form>
+  );
+}
+
+export function PointsCard({ memberId, balance, rows }: { memberId: string; balance: number; rows: PointRow[] }) {
+  const { members: m } = useMessages();
+  const date = useDateText();
+  const language = useAdminLanguage();
+  const signed = new Intl.NumberFormat(language, { signDisplay: 'exceptZero' });
+  const c = m.points.columns;
+  return (
+    <BlockStack gap="400">
+      <Card>
+        <section aria-label={m.points.adjust}>
+          <BlockStack gap="300">
+            <Text as="h2" variant="headingMd">
+              {m.points.title}
+            </Text>
+            <Text as="p" variant="headingLg">
+              {`${m.points.balance}: ${new Intl.NumberFormat(language).format(balance)}`}
+            </Text>
+            <AdjustPoints memberId={memberId} />
+          </BlockStack>
+        </section>
+      </Card>
+      <Section title={m.points.history} empty={m.points.empty} count={rows.length} headings={[c.date, c.reason, c.points, c.note]}>
+        {rows.map((row, i) => (
+          <IndexTable.Row id={row.id} key={row.id} position={i}>
+            <IndexTable.Cell>{date(row.createdAt)}</IndexTable.Cell>
+            <IndexTable.Cell>{m.points.reasons[row.reason]}</IndexTable.Cell>
+            <IndexTable.Cell>{signed.format(row.points)}</IndexTable.Cell>
+            <IndexTable.Cell>{row.note ?? ''}</IndexTable.Cell>
+          </IndexTable.Row>
+        ))}
+      </Section>
+    </BlockStack>
+  );
+}

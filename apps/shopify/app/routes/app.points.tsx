@@ -1,0 +1,175 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
+import { BlockStack, Card, Checkbox, FormLayout, Layout, Text, TextField } from '@shopify/polaris';
+import { authenticateShop } from '../admin/authenticate.server';
+import { refusalInWords } from '../admin/refusals';
+import { EditorFrame } from '../components/EditorFrame';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { records, type RecordOf, updateFromValues } from '../core/records.server';
+import { numberOr } from '../admin/numbers';
+import { shopCurrency } from '../shopify/admin-api.server';
+import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+
+/**
+ * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
+ * orders and sign-ups earn (the earning worker applies these rates, the widget shows them), and
+ * what shoppers call points (saved in the shop's default language). Expiry and the tiers' window are
+ * left as the core has them until expiry and tiers run.
+ */
+
+type Setting = RecordOf<'points_setting'>;
+
+export interface PointsDraft {
+  on: boolean;
+  perUnit: string;
+  perOrder: string;
+  onSignUp: string;
+  currencyName: string;
+}
+
+const draftOf = (s: Setting): PointsDraft => ({
+  on: s.status === 'live',
+  perUnit: String(s.pointsPerCurrencyUnit ?? 0),
+  perOrder: String(s.pointsPerOrder ?? 0),
+  onSignUp: String(s.pointsOnSignUp ?? 0),
+  currencyName: s.eudCurrencyName ?? '',
+});
+
+/** The account's one setting: the core makes it with the account. */
+async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api']): Promise<Setting> {
+  const listed = await records(api, 'points_setting').list({ limit: 1 });
+  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  const setting = listed.data[0];
+  if (!setting) throw new Response('The account has no points setting.', { status: 404 });
+  return setting;
+}
+
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { api, admin } = await authenticateShop(request);
+  const [setting, currencyCode] = await Promise.all([theSetting(api), shopCurrency(admin)]);
+  return { id: setting.id, draft: draftOf(setting), currencyCode };
+};
+
+const FIELD_OF: Record<string, keyof PointsDraft> = {
+  status: 'on',
+  pointsPerCurrencyUnit: 'perUnit',
+  pointsPerOrder: 'perOrder',
+  pointsOnSignUp: 'onSignUp',
+  eudCurrencyName: 'currencyName',
+};
+
+const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, string> => ({
+  on: m.on.label,
+  perUnit: m.perUnit.label,
+  perOrder: m.perOrder.label,
+  onSignUp: m.onSignUp.label,
+  currencyName: m.currency.label,
+});
+
+export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
+  const { api } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const d = objectOf(input.draft);
+  if (input.intent !== 'save' || typeof d.on !== 'boolean')
+    throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const setting = await theSetting(api);
+  const saved = await updateFromValues(api, 'points_setting', setting.id, {
+    status: d.on ? 'live' : 'draft',
+    pointsPerCurrencyUnit: numberOr(text('perUnit')),
+    pointsPerOrder: numberOr(text('perOrder')),
+    pointsOnSignUp: numberOr(text('onSignUp')),
+    eudCurrencyName: text('currencyName').trim() || null,
+  });
+  if (!saved.ok)
+    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words.points), (f) => FIELD_OF[f] ?? f) };
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+};
+
+// A save answers with the setting as the core now has it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+const urlOf = () => '/app/points';
+
+/** The earning rates, each a number field. */
+const RATES = ['perUnit', 'perOrder', 'onSignUp'] as const;
+
+export default function PointsSettings() {
+  const { id, draft: initial, currencyCode } = useLoaderData<typeof loader>();
+  const { editors } = useMessages();
+  const m = editors.points;
+  const labels = labelsOf(m);
+  const form = useEditorDraft(initial, id, urlOf);
+  const { draft, errors } = form;
+  return (
+    <EditorFrame
+      id="points-save-bar"
+      title={m.title}
+      backUrl="/app"
+      helpTopic="programs"
+      dirty={form.dirty}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={() => form.save()}
+      onDiscard={form.discard}
+    >
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.program}
+              </Text>
+              <FormLayout>
+                <Checkbox label={labels.on} helpText={m.on.help} checked={draft.on} onChange={(v) => form.set('on', v)} error={errors.on} />
+              </FormLayout>
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.earning}
+              </Text>
+              <FormLayout>
+                {RATES.map((key) => (
+                  <TextField
+                    key={key}
+                    label={labels[key]}
+                    helpText={format(m[key].help, { currency: currencyCode })}
+                    type="number"
+                    min={0}
+                    step={key === 'perUnit' ? 0.01 : 1}
+                    autoComplete="off"
+                    value={draft[key]}
+                    onChange={(v) => form.set(key, v)}
+                    error={errors[key]}
+                  />
+                ))}
+              </FormLayout>
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.shopper}
+              </Text>
+              <TextField
+                label={labels.currencyName}
+                helpText={m.currency.help}
+                autoComplete="off"
+                maxLength={48}
+                value={draft.currencyName}
+                onChange={(v) => form.set('currencyName', v)}
+                error={errors.currencyName}
+              />
+            </BlockStack>
+          </Card>
+        </BlockStack>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}

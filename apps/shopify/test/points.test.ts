@@ -1,0 +1,227 @@
+import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
+import { type Production, startProduction } from './support/production';
+import { proxyRequest, webhookRequest } from './support/stack';
+import { until } from './support/until';
+
+/**
+ * CONTRACT §19's earning rules through what ships: Shopify's order, refund and customer webhooks,
+ * signed by its test helpers, into the production build; the points the earning worker writes, read
+ * back from the core's built binary.
+ */
+let prod: Production;
+let api: Client;
+
+async function deliver(topic: string, payload: Record<string, unknown>, webhookId?: string) {
+  const res = await prod.send(await webhookRequest(topic, payload, webhookId));
+  expect(res.status).toBe(200);
+}
+
+const worked = (subject: string) =>
+  until(`${subject} worked off`, async () => {
+    const { rows } = await prod.appPool.query<{ status: string; last_error: string | null }>(
+      'select status, last_error from shopify_webhooks where shop = $1 and subject = $2',
+      [TEST_SHOP, subject],
+    );
+    return rows[0] && rows[0].status !== 'pending' ? rows[0] : undefined;
+  });
+
+const paid = async (id: number, spec: OrderSpec) => {
+  await deliver('orders/paid', orderPayload(id, spec));
+  return worked(`order:${id}`);
+};
+
+const refund = async (id: number, order: number, lines: { position: number; quantity: number }[]) => {
+  await deliver('refunds/create', refundPayload(id, order, lines));
+  return worked(`refund:${id}`);
+};
+
+type Entry = { points: number; reason: string; note: string | null; uniqueIdentifier: string | null; linkedSchemaSlug: string | null };
+
+const where = (fieldSlug: string, fieldValue: unknown) => ({
+  operator: 'and',
+  conditions: [{ fieldSlug, operator: 'equals', fieldValue }],
+});
+
+async function memberOf(customer: number): Promise<{ id: string; pointsBalance: number } | undefined> {
+  return (await api.get('/schema/account_user/record', { filters: where('externalId', `gid://shopify/Customer/${customer}`) })).body
+    .data[0];
+}
+
+/** The point entries of the customer's member, oldest first, and their balance. */
+async function pointsOf(customer: number): Promise<{ entries: Entry[]; balance: number }> {
+  const member = await memberOf(customer);
+  if (!member) return { entries: [], balance: 0 };
+  const entries = await api.get('/schema/point_entry/record', {
+    filters: where('ownedById', member.id),
+    sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+    limit: 100,
+  });
+  return { entries: entries.body.data, balance: member.pointsBalance };
+}
+
+const sum = (entries: Entry[]) => entries.reduce((s, e) => s + e.points, 0);
+
+// 2 shoes at 25 with 5 off the line (45) and a hat at 30: 75 of products; shipping, taxes and the tip earn nothing.
+const SHOES_AND_HAT = (customer: number): OrderSpec => ({
+  customer: { id: customer },
+  lines: [
+    { product: 10, quantity: 2, price: '25.00', discount: '5.00' },
+    { product: 20, quantity: 1, price: '30.00' },
+  ],
+});
+
+let settingId: string;
+const rates = (values: Record<string, unknown>) => api.patch(`/schema/points_setting/record/${settingId}`, values);
+
+beforeAll(async () => {
+  prod = await startProduction({});
+  expect((await adminLoad(prod.url, '/app')).status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+  settingId = (await api.get('/schema/points_setting/record')).body.data[0].id;
+  const on = await rates({ status: 'live', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 50 });
+  expect(on.status, JSON.stringify(on.body)).toBe(200);
+}, 180_000);
+
+afterAll(() => prod?.close());
+
+describe('points from orders', () => {
+  it('a paid order earns its products’ amount times the rate plus the per-order points, once however often it is delivered', async () => {
+    await paid(1, SHOES_AND_HAT(801));
+    await deliver('orders/paid', orderPayload(1, SHOES_AND_HAT(801)), 'order-1-again');
+    await new Promise((r) => setTimeout(r, 1000));
+    const { entries, balance } = await pointsOf(801);
+    expect(entries).toEqual([
+      expect.objectContaining({ points: 80, reason: 'earned', note: '#1', uniqueIdentifier: 'order:1', linkedSchemaSlug: 'shopify_order' }),
+    ]);
+    expect(balance).toBe(80);
+  });
+
+  it('a partial refund takes back the refunded share of the spent part; the rest of the order takes back all, per-order points included', async () => {
+    await paid(2, SHOES_AND_HAT(802));
+    expect(await refund(20, 2, [{ position: 2, quantity: 1 }])).toMatchObject({ status: 'done' });
+    let { entries, balance } = await pointsOf(802);
+    // The hat: 30 of the 75 spent.
+    expect(entries.map((e) => [e.reason, e.points])).toEqual([
+      ['earned', 80],
+      ['reversed', -30],
+    ]);
+    expect(balance).toBe(50);
+    // The same refund again (another webhook id) takes nothing twice.
+    await deliver('refunds/create', refundPayload(20, 2, [{ position: 2, quantity: 1 }]), 'refund-20-again');
+    await refund(21, 2, [{ position: 1, quantity: 2 }]);
+    ({ entries, balance } = await pointsOf(802));
+    expect(entries.map((e) => [e.reason, e.points])).toEqual([
+      ['earned', 80],
+      ['reversed', -30],
+      ['reversed', -50],
+    ]);
+    expect(balance).toBe(0);
+  });
+
+  it('a cancellation takes back what remains, even points already spent (the balance goes below 0 only so)', async () => {
+    await paid(3, SHOES_AND_HAT(803));
+    const adjusted = await api.post('/schema/point_entry/record', {
+      ownedById: (await memberOf(803))!.id,
+      points: -60,
+      reason: 'adjusted',
+    });
+    expect(adjusted.status).toBe(200);
+    await refund(30, 3, [{ position: 1, quantity: 1 }]);
+    await deliver('orders/cancelled', { ...orderPayload(3, SHOES_AND_HAT(803)), cancelled_at: new Date().toISOString() });
+    expect(await worked('cancel:3')).toMatchObject({ status: 'done' });
+    const { entries, balance } = await pointsOf(803);
+    expect(entries.filter((e) => e.reason === 'reversed').map((e) => e.points)).toEqual([-22, -58]);
+    expect(balance).toBe(-60);
+    expect(sum(entries)).toBe(balance);
+  });
+
+  it('a new customer earns the sign-up points once', async () => {
+    await deliver('customers/create', customerPayload(804));
+    await deliver('customers/create', customerPayload(804), 'customer-804-again');
+    await worked('customer:804');
+    await new Promise((r) => setTimeout(r, 1000));
+    const { entries, balance } = await pointsOf(804);
+    expect(entries).toEqual([expect.objectContaining({ points: 50, reason: 'earned', uniqueIdentifier: 'customer:804:points' })]);
+    expect(balance).toBe(50);
+  });
+
+  it('while points are off, orders earn none', async () => {
+    expect((await rates({ status: 'draft' })).status).toBe(200);
+    // The worker trusts what it read of the rates for two seconds.
+    await new Promise((r) => setTimeout(r, 2500));
+    await paid(5, SHOES_AND_HAT(805));
+    expect((await pointsOf(805)).entries).toEqual([]);
+    expect((await rates({ status: 'live' })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2500));
+  });
+});
+
+describe('tiers', () => {
+  it('an order earns with the tier multiplier; entering a tier tags the customer and sets $app:loyalty.tier; a refund takes back what was multiplied', async () => {
+    const gold = await api.post('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 2 });
+    expect(gold.status, JSON.stringify(gold.body)).toBe(200);
+    const customer = 'gid://shopify/Customer/806';
+    await paid(61, SHOES_AND_HAT(806));
+    // 160 earned in the window: Gold from the second order on, so the third earns double.
+    await paid(62, SHOES_AND_HAT(806));
+    await paid(63, SHOES_AND_HAT(806));
+    let { entries, balance } = await pointsOf(806);
+    expect(entries.map((e) => e.points)).toEqual([80, 80, 160]);
+    expect(balance).toBe(320);
+    await until('the tier on the customer', async () => prod.admin.metafields.get(`${customer}|$app:loyalty|tier`) === 'Gold');
+    expect([...(prod.admin.tags.get(customer) ?? [])]).toEqual(['Loyalty tier: Gold']);
+    expect((await memberOf(806)) as unknown).toMatchObject({ tierId: gold.body.data.id });
+    await deliver('orders/cancelled', { ...orderPayload(63, SHOES_AND_HAT(806)), cancelled_at: new Date().toISOString() });
+    await worked('cancel:63');
+    ({ entries, balance } = await pointsOf(806));
+    expect(entries.at(-1)).toMatchObject({ reason: 'reversed', points: -160 });
+    expect(balance).toBe(160);
+  });
+});
+
+describe('redeeming', () => {
+  it('racing redemptions from the storefront spend only what the balance covers, each one Shopify discount stamped on its reward log', async () => {
+    const reward = await api.post('/schema/reward/record', {
+      name: 'Ten off',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: false,
+      pointsCost: 100,
+    });
+    expect(reward.status, JSON.stringify(reward.body)).toBe(200);
+    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, reward.body.data.id]);
+    await paid(71, SHOES_AND_HAT(807));
+    const topUp = await api.post('/schema/point_entry/record', { ownedById: (await memberOf(807))!.id, points: 220, reason: 'adjusted' });
+    expect(topUp.status).toBe(200);
+    // The shopper's token, as the theme embed gets it through the app proxy.
+    const proxied = await prod.send(
+      await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '807', path_prefix: '/apps/loyalty' }),
+    );
+    const { accessToken } = (await proxied.json()) as { accessToken: string };
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    const shopper = new Client(`${prod.core.url}/api/v1.0`, { 'x-enduser-access-token': accessToken, 'x-account-id': account.accountId });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => shopper.post(`/schema/reward/record/${reward.body.data.id}/action/redeem`, {})),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 409, 409, 409, 409, 409]);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.error.code === 'insufficient_points')).toBe(true);
+    expect((await pointsOf(807)).balance).toBe(0);
+    const logs = answers.filter((a) => a.status === 200).map((a) => a.body.data.rewardLog.id as string);
+    const codes = await until('every reward log stamped', async () => {
+      const stamped = await Promise.all(
+        logs.map(async (id) => (await api.get(`/schema/reward_log/record/${id}`)).body.data.couponCode as string | null),
+      );
+      return stamped.every(Boolean) ? stamped : null;
+    });
+    const mine = [...prod.admin.discounts.values()].filter(
+      (d) => (d.input.context as any).customers.add[0] === 'gid://shopify/Customer/807',
+    );
+    expect(mine.map((d) => d.input.code).sort()).toEqual([...codes].sort());
+  });
+});
