@@ -1,6 +1,12 @@
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from '@remix-run/react';
+import { useEffect } from 'react';
 
 export default function App() {
+  // Marks the page as interactive: before hydration a click on server-rendered markup does nothing, so
+  // browser tests (and anyone automating the admin) wait for this rather than guessing from the network.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <html lang="en">
       <head>

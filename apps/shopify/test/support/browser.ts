@@ -78,6 +78,8 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
         url.searchParams.set('host', BASE64_HOST);
         url.searchParams.set('id_token', token);
         await page.goto(url.href, { waitUntil: 'networkidle' });
+        // Server-rendered buttons ignore clicks until React has hydrated them.
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
       },
     };
   };
