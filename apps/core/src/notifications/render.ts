@@ -12,7 +12,7 @@ import type { EmailTemplateRow } from '../schema/notifications.js';
 import type { eventLogFields } from '../schema/progress.js';
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
-import { sampleEvent, sampleMember } from './samples.js';
+import { sampleEvent, sampleMember, sampleTier } from './samples.js';
 
 /** An event_log row as templates see it: its fields' columns (the engine's dispatch bookkeeping aside). */
 export type EventInput = RowOfFields<typeof eventLogFields>;
@@ -24,6 +24,24 @@ export interface RenderInput {
   member: AccountUserRow;
   event: EventInput;
   unsubscribeUrl: string;
+  points: PointsContext;
+}
+
+/** What a message says of points (CONTRACT §19), loaded with the member: the account's name for them and its tiers. */
+export interface PointsContext {
+  /** The points setting's `eudCurrencyName` (per language), null when the merchant named none. */
+  currencyName: unknown;
+  /** The account's tiers by id, by the API's names (messages read `name` and `eudTitle`): payloads carry them in one language only. */
+  tiers: ReadonlyMap<string, Json>;
+}
+
+/** The account's points setting and tiers, as a message needs them (an account has a handful of tiers). */
+export async function loadPointsContext(db: Knex, accountId: string): Promise<PointsContext> {
+  const [setting, tiers] = await Promise.all([
+    db('points_setting').where({ account_id: accountId }).first<{ eud_currency_name: unknown } | undefined>('eud_currency_name'),
+    db('tier').where({ account_id: accountId }).select<Json[]>('id', 'name', 'eud_title as eudTitle'),
+  ]);
+  return { currencyName: setting?.eud_currency_name ?? null, tiers: new Map(tiers.map((t) => [String(t.id), t])) };
 }
 
 export interface Rendering {
@@ -51,6 +69,19 @@ const PERIOD_WORDS: Record<string, Record<Period, string>> = {
   pt: { daily: 'dia', weekly: 'semana', monthly: 'mês' },
   it: { daily: 'giorno', weekly: 'settimana', monthly: 'mese' },
   ko: { daily: '일', weekly: '주', monthly: '월' },
+};
+
+/** What points are called where the merchant named them nothing. */
+const POINTS_WORDS: Record<LanguageCode, string> = {
+  en: 'points',
+  es: 'puntos',
+  fr: 'points',
+  de: 'Punkte',
+  'zh-CN': '积分',
+  ja: 'ポイント',
+  pt: 'pontos',
+  it: 'punti',
+  ko: '포인트',
 };
 
 interface Formatting {
@@ -181,8 +212,47 @@ function rewardValidTill(payload: Json, f: Formatting): string | undefined {
   return expiry === undefined ? undefined : formatValidTill(new Date(expiry), f.language, f.timeZone) || undefined;
 }
 
-/** The `$helpers` of an event: the unsubscribe link, the reward expiry and the helpers of its kind. */
-function helpersFor(code: string, payload: Json, f: Formatting, unsubscribeUrl: string): Json {
+/**
+ * Points helpers (CONTRACT §19), on every event, so any message can speak of them:
+ * - `pointsBalance` and `formattedPointsBalance` ("1,250 Stars": the number in the member's
+ *   language and the account's name for points, else the language's word): the balance the event
+ *   left (`member.pointsBalance` of points and tier events), else the member's now;
+ * - `tierName`: the member's tier's `eudTitle` in their language, else its name (absent without a tier);
+ * - `formattedPoints`: a `points_earned` or `points_redeemed` entry's points, without a sign;
+ * - `formattedExpiringPoints` and `formattedPointsExpireAt` (a long date) of `points_to_expire`;
+ * - `tierBeforeName` and `tierAfterName` of `tier_changed` (absent for no tier).
+ */
+function pointsHelpers(input: RenderInput, code: string, payload: Json, f: Formatting & { language: LanguageCode }): Json {
+  const { account, member, points } = input;
+  const word = textIn(points.currencyName, f.language, account) || POINTS_WORDS[f.language];
+  const amount = (n: number | undefined) => (n === undefined ? undefined : `${new Intl.NumberFormat(f.language).format(n)} ${word}`);
+  // The account's tier in the member's language; a payload's copy when the tier is gone.
+  const tierName = (tier: unknown) => {
+    const t = typeof tier === 'string' ? points.tiers.get(tier) : obj(tier) && (points.tiers.get(String(obj(tier)!.id)) ?? obj(tier));
+    if (!t) return undefined;
+    return textIn(t.eudTitle, f.language, account) || (typeof t.name === 'string' ? t.name : undefined);
+  };
+  const balance = num(obj(payload.member)?.pointsBalance) ?? member.points_balance;
+  const helpers: Json = { pointsBalance: balance, formattedPointsBalance: amount(balance), tierName: tierName(member.tier_id) };
+  if (code === 'points_earned' || code === 'points_redeemed') {
+    const entry = num(obj(payload.pointEntry)?.points);
+    helpers.formattedPoints = amount(entry === undefined ? undefined : Math.abs(entry));
+  }
+  if (code === 'points_to_expire') {
+    helpers.formattedExpiringPoints = amount(num(payload.expiringPoints));
+    const at = typeof payload.expiresAt === 'string' ? new Date(payload.expiresAt) : undefined;
+    helpers.formattedPointsExpireAt = at && formatValidTill(at, f.language, f.timeZone);
+  }
+  if (code === 'tier_changed') {
+    helpers.tierBeforeName = tierName(payload.tierBefore);
+    helpers.tierAfterName = tierName(payload.tierAfter);
+  }
+  return helpers;
+}
+
+/** The `$helpers` of an event: the unsubscribe link, the reward expiry, points and the helpers of its kind. */
+function helpersFor(input: RenderInput, payload: Json, f: Formatting & { language: LanguageCode }): Json {
+  const code = input.event.event_code;
   const kind = code.startsWith('streak_')
     ? streakHelpers
     : code.startsWith('challenge_')
@@ -190,14 +260,28 @@ function helpersFor(code: string, payload: Json, f: Formatting, unsubscribeUrl: 
       : code.startsWith('mission_')
         ? missionHelpers
         : undefined;
-  return { unsubscribeUrl, rewardValidTill: rewardValidTill(payload, f), ...kind?.(payload, f) };
+  return {
+    unsubscribeUrl: input.unsubscribeUrl,
+    rewardValidTill: rewardValidTill(payload, f),
+    ...pointsHelpers(input, code, payload, f),
+    ...kind?.(payload, f),
+  };
 }
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : (v ?? null));
 
 /** The member's fields as the API names them; device tokens and opt-outs stay out of messages. */
 function memberVariables(m: AccountUserRow): Json {
-  return { id: m.id, ...memberFromRow(m), status: m.status, createdAt: iso(m.created_at), updatedAt: iso(m.updated_at) };
+  return {
+    id: m.id,
+    ...memberFromRow(m),
+    status: m.status,
+    pointsBalance: m.points_balance,
+    pointsEarnedInTierWindow: m.points_earned_in_tier_window,
+    tierId: m.tier_id,
+    createdAt: iso(m.created_at),
+    updatedAt: iso(m.updated_at),
+  };
 }
 
 function eventVariables(e: EventInput): Json {
@@ -226,7 +310,7 @@ export function buildContext(input: RenderInput): Rendering {
       $account: { id: account.id, name: account.name, timezone: account.timezone, defaultLanguageCode: account.defaultLanguageCode },
       $account_user: memberVariables(member),
       $event_log: eventVariables(event),
-      $helpers: helpersFor(event.event_code, payload, { language, timeZone }, input.unsubscribeUrl),
+      $helpers: helpersFor(input, payload, { language, timeZone }),
     },
   };
 }
@@ -341,7 +425,11 @@ export async function sampleRendering(db: Knex, ctx: RequestContext, eventCode: 
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
   const event = sampleEvent(account.id, member.id, eventCode, now, language);
-  return buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL });
+  const { currencyName, tiers } = await loadPointsContext(db, account.id);
+  // The sample member is in the sample Gold tier; the account's own tiers are not the sample's.
+  const gold = sampleTier(true, now);
+  const points = { currencyName, tiers: new Map([...tiers, [String(gold.id), gold]]) };
+  return buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL, points });
 }
 
 /**

@@ -579,7 +579,7 @@ function pointsPayload(t: SampleTexts, code: 'points_earned' | 'points_redeemed'
 }
 
 /** A sample tier as payloads serialise it: Silver (the one before) or Gold (the member's now). */
-function sampleTier(gold: boolean, now: Date): Json {
+export function sampleTier(gold: boolean, now: Date): Json {
   return {
     id: gold ? ID.tierGold : ID.tierSilver,
     name: gold ? 'Gold' : 'Silver',

@@ -19,7 +19,7 @@ import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
-import { buildContext, messageTexts, type Rendering, renderEmail } from './render.js';
+import { buildContext, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
 import { redact, SendFailure, SkipSend } from './transports/errors.js';
@@ -195,7 +195,8 @@ async function load(db: Knex, row: NotificationLogRow) {
   if (!event) skip('The event no longer exists.');
   if (!member) skip('The member no longer exists.');
   if (member.unsubscribed_channels.some((c) => c === row.channel)) skip(`The member has unsubscribed from ${row.channel} messages.`);
-  return { sending: ready(loaded), event, member, tenancy: tenancy! };
+  const points = await loadPointsContext(db, accountId);
+  return { sending: ready(loaded), event, member, tenancy: tenancy!, points };
 }
 
 /** A credential's version for the transports' client caches: a changed secret gets a new client. */
@@ -203,7 +204,7 @@ const clientKey = (integration: { id: string; updated_at: Date }) => `${integrat
 
 /** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
 async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]): Promise<string> {
-  const { sending, event, member, tenancy } = await load(s.db, row);
+  const { sending, event, member, tenancy, points } = await load(s.db, row);
   const account = accountInfo(tenancy);
   const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id, CHANNEL_OF_PROVIDER[sending.provider]);
   const rendering: Rendering = buildContext({
@@ -212,6 +213,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     member,
     event,
     unsubscribeUrl: link,
+    points,
   });
   const { text, template: fill } = messageTexts(rendering, account);
   const t = transports(s);

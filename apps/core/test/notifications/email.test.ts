@@ -563,3 +563,82 @@ describe('render action', () => {
     expect((await other.api.post(`${path('email_template', template.id)}/action/render`)).status).toBe(404);
   });
 });
+
+describe('points and tiers in messages', () => {
+  const POINTS_HTML =
+    '<p id="tier">{{$helpers.tierBeforeName}} to {{$helpers.tierAfterName}}|{{$helpers.tierName}}</p>' +
+    '<p id="points">{{$helpers.formattedPoints}}|{{$helpers.formattedPointsBalance}}|{{$account_user.pointsBalance}}</p>' +
+    '<p id="expiry">{{$helpers.formattedExpiringPoints}}|{{$helpers.formattedPointsExpireAt}}</p>';
+  let pointsTemplate: Record<string, any>;
+
+  beforeAll(async () => {
+    const [setting] = (await acct.api.get(path('points_setting'))).body.data;
+    await acct.api.patch(path('points_setting', setting.id), { status: 'live', eudCurrencyName: 'Stars' });
+    await acct.api.patch(path('points_setting', setting.id), { eudCurrencyName: 'Sterne' }, undefined, { languageCode: 'de' });
+    await create(acct, 'tier', { name: 'Silver', status: 'live', pointsThreshold: 100, earnMultiplier: 1, eudTitle: 'Silver' });
+    const gold = await create(acct, 'tier', { name: 'Gold', status: 'live', pointsThreshold: 1000, earnMultiplier: 1, eudTitle: 'Gold' });
+    await acct.api.patch(path('tier', gold.id), { eudTitle: 'Goldstatus' }, undefined, { languageCode: 'de' });
+    pointsTemplate = await create(acct, 'email_template', {
+      name: 'Points',
+      status: 'live',
+      sampleEventCode: 'points_to_expire',
+      subject: '{{$helpers.formattedPointsBalance}}',
+      htmlContent: POINTS_HTML,
+    });
+  });
+
+  it('speak of the entry, the balance and the tier in the member’s language and the account’s name for points', async () => {
+    const pia = await member('pia', { languageCode: 'de', email: 'pia@example.net' });
+    const pointsRule = await create(acct, 'notification', {
+      name: 'Points mail',
+      status: 'live',
+      eventCodes: ['points_earned', 'tier_changed'],
+      integrationProvider: 'service_email',
+      integrationId: mailIntegration.id,
+      templateId: pointsTemplate.id,
+    });
+    // 1,234 earned at once: past Silver into Gold.
+    const entry = await acct.api.post(path('point_entry'), { ownedById: pia.id, points: 1234, reason: 'earned' });
+    expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+    const events = (await eventsOf(app, pia.id)).filter((e) => e.event_code === 'points_earned' || e.event_code === 'tier_changed');
+    expect(events.map((e) => e.event_code).sort()).toEqual(['points_earned', 'tier_changed']);
+    inbox = [];
+    for (const event of events) await queue(app, pointsRule as { id: string; integrationProvider: string }, event);
+    await send(app);
+    const mails = Object.fromEntries(
+      inbox
+        .filter((m) => m.to.includes('pia@example.net'))
+        .map((m) => [byId(m.mail.html!, 'tier').startsWith(' to Goldstatus') ? 'tier' : 'earned', m.mail]),
+    );
+    expect(mails.tier!.subject).toBe('1.234 Sterne');
+    expect(byId(mails.tier!.html!, 'tier')).toBe(' to Goldstatus|Goldstatus');
+    expect(byId(mails.earned!.html!, 'points')).toBe('1.234 Sterne|1.234 Sterne|1234');
+    expect(byId(mails.earned!.html!, 'tier')).toBe(' to |Goldstatus');
+  });
+
+  it('preview them with sample data: the expiry warning, in the account’s words for points', async () => {
+    const res = await acct.api.post(`${path('email_template', pointsTemplate.id)}/action/render`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.subject).toBe('250 Stars');
+    expect(byId(res.body.data.html, 'expiry')).toMatch(/^250 Stars\|[A-Z][a-z]+ \d+, \d{4}$/);
+    expect(byId(res.body.data.html, 'tier')).toBe(' to |Gold');
+    const de = await acct.api.request('POST', `${path('email_template', pointsTemplate.id)}/action/render`, {
+      query: { languageCode: 'de' },
+    });
+    expect(byId(de.body.data.html, 'expiry')).toMatch(/^250 Sterne\|\d+\. [A-Z][a-zä]+ \d{4}$/);
+  });
+
+  it('use the language’s word for points while the account names them nothing', async () => {
+    const other = await app.createAccount();
+    const probe = await create(other, 'email_template', {
+      name: 'Probe',
+      status: 'draft',
+      sampleEventCode: 'tier_changed',
+      subject: '{{$helpers.formattedPointsBalance}}',
+      htmlContent: POINTS_HTML,
+    });
+    const res = await other.api.request('POST', `${path('email_template', probe.id)}/action/render`, { query: { languageCode: 'de' } });
+    expect(res.body.data.subject).toBe('250 Punkte');
+    expect(byId(res.body.data.html, 'tier')).toBe('Silver to Gold|Gold');
+  });
+});

@@ -39,6 +39,8 @@ const VARIABLES: { key: keyof Messages['editors']['email']['variables']['list'];
   { key: 'remaining', text: '{{$helpers.remainingValue}}' },
   { key: 'period', text: '{{$helpers.periodText}}' },
   { key: 'validTill', text: '{{$helpers.rewardValidTill}}' },
+  { key: 'balance', text: '{{$helpers.formattedPointsBalance}}' },
+  { key: 'tier', text: '{{$helpers.tierName}}' },
   { key: 'unsubscribe', text: '{{$helpers.unsubscribeUrl}}' },
   { key: 'header', text: '{{>header}}' },
   { key: 'footer', text: '{{>footer}}' },

@@ -182,6 +182,8 @@ export const editors: Messages['editors'] = {
         remaining: 'Wie viel bis zum nächsten Ziel fehlt',
         period: 'Der Zeitraum in Worten („Woche“)',
         validTill: 'Bis wann die Prämie gilt',
+        balance: 'Punktestand des Mitglieds, mit deinem Namen für Punkte („1.250 Sterne“)',
+        tier: 'Stufe des Mitglieds („Gold“)',
         unsubscribe: 'Der Link, um diese E-Mails abzubestellen',
         header: 'Die oben gewählte Kopfzeile',
         footer: 'Die oben gewählte Fußzeile',

@@ -149,6 +149,8 @@ export const editors = {
         remaining: 'How much is left to the next goal',
         period: 'The period in words (“week”)',
         validTill: 'Until when the reward can be used',
+        balance: 'The member’s points balance, with your name for points (“1,250 Stars”)',
+        tier: 'The member’s tier (“Gold”)',
         unsubscribe: 'The link to stop these emails',
         header: 'The header chosen above',
         footer: 'The footer chosen above',
