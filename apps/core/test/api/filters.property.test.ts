@@ -72,7 +72,7 @@ const models: ResourceModel[] = [
       // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
       pointsBalance: num,
       pointsEarnedInTierWindow: num,
-      tierId: text,
+      tierId: uuid,
     },
     selectOnly: ['heldOutOf'],
     records: [],
