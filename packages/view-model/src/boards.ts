@@ -1,13 +1,14 @@
 import { type Api, OLDEST_FIRST, whereIn } from './api.js';
-import type { Definition, Leaderboard, Standings } from './model.js';
+import type { Definition, Leaderboard, PointsSetting, Standings } from './model.js';
 
-/** A leaderboard with the definition it ranks. */
+/** A leaderboard with the definition it ranks (a points board: the points setting). */
 export interface Board extends Leaderboard {
-  def: Definition;
+  def: Definition | PointsSetting;
 }
 
 /**
- * The live leaderboards whose definition is shown (a board of a draft definition is left out): one
+ * The live leaderboards whose definition is shown (a board of a draft definition, or by points while
+ * points are not live, is left out): one
  * list read, then one read per kind of definition ranked, never one per leaderboard.
  */
 export async function loadBoards(api: Api): Promise<Board[]> {
@@ -31,7 +32,17 @@ export async function loadBoards(api: Api): Promise<Board[]> {
   });
 }
 
-export const boardTitle = (board: Board): string | null => board.eudTitle || board.def.eudTitle;
+/** The board's own title, else its definition's, else (points boards) what the merchant calls points. */
+export const boardTitle = (board: Board): string | null =>
+  board.eudTitle || ('eudTitle' in board.def ? board.def.eudTitle : board.def.eudCurrencyName);
+
+/** The window a board ranks in, when it has one: a challenge's period, a calendar month for points. */
+export const boardWindow = (board: Board): Definition['aggregationPeriod'] | null =>
+  board.linkedSchemaSlug === 'points_setting'
+    ? 'monthly'
+    : board.linkedSchemaSlug === 'challenge' && 'aggregationPeriod' in board.def
+      ? board.def.aggregationPeriod
+      : null;
 
 /** A row of a leaderboard as shown: an entry, badged when it is the member's own among the top. */
 export type RankRow = Standings['entries'][number] & { badge: boolean };

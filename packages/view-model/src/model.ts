@@ -126,7 +126,7 @@ export interface MissionProgress {
 /** A live leaderboard (CONTRACT §15), public fields. */
 export interface Leaderboard {
   id: string;
-  linkedSchemaSlug: 'streak' | 'challenge' | 'mission';
+  linkedSchemaSlug: 'streak' | 'challenge' | 'mission' | 'points_setting';
   linkedSchemaRecordId: string;
   eudTitle: string | null;
   eudDescription: string | null;

@@ -6,6 +6,7 @@ import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './
 // The points tab (CONTRACT §19) on /demo, with the demo account's points turned on through the API.
 let demo: Demo;
 let shopper: string;
+let settingId: string;
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -51,6 +52,7 @@ async function reward(key: string, cost: number, titles: [string, string] | null
 beforeAll(async () => {
   demo = await startDemo();
   const [setting] = (await demo.api.get('/schema/points_setting/record')).body.data as { id: string }[];
+  settingId = setting!.id;
   await patch(`/schema/points_setting/record/${setting!.id}`, {
     status: 'live',
     eudCurrencyName: 'Stars',
@@ -223,5 +225,33 @@ describe('the points tab for a member', SLOW, () => {
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member-insufficient');
     expect(errors).toEqual([]);
+  });
+});
+
+describe('a leaderboard of points earned this month', SLOW, () => {
+  it('is a tab beside the program’s boards: what members earned, not what they hold, with the member’s own rank', async () => {
+    const board = await create('leaderboard', {
+      name: 'Top earners',
+      linkedSchemaSlug: 'points_setting',
+      linkedSchemaRecordId: settingId,
+      eudTitle: 'Top Stars',
+    });
+    try {
+      const { page, errors } = await demo.newPage();
+      await page.goto(`${demo.app.url}/demo?mode=member`);
+      await launcher(page).click();
+      await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
+      await tabPanel(page).getByRole('button', { name: 'Top Stars' }).click();
+      const card = tabPanel(page).locator('[data-standings]');
+      await expect.poll(() => card.locator('h3').textContent()).toBe('Top Stars');
+      expect(await card.locator('p.lw-muted').first().textContent()).toBe('This month');
+      // 1,200 earned; the redemption and the adjustment above spent points, they earned none.
+      expect(await card.locator('li').allTextContents()).toEqual(['1Alex M.You1,200']);
+      expect(await violations(page)).toEqual([]);
+      await screenshot(page, 'points-leaderboard');
+      expect(errors).toEqual([]);
+    } finally {
+      await demo.api.delete(`/schema/leaderboard/record/${board}`);
+    }
   });
 });

@@ -3,7 +3,6 @@ import type { Knex } from 'knex';
 import { ident, run } from '../db/prepared.js';
 import type { Period } from './periods.js';
 import { periodBounds, periodKey } from './periods.js';
-import type { LogKind } from './types.js';
 
 /*
  * Leaderboard standings (CONTRACT §15). The database keeps, per definition and way of ranking,
@@ -12,21 +11,26 @@ import type { LogKind } from './types.js';
  * one statement.
  */
 
-export const RANK_BY = ['current_run', 'longest_run', 'window_progress', 'completions'] as const;
+export const RANK_BY = ['current_run', 'longest_run', 'window_progress', 'completions', 'points'] as const;
 export type RankBy = (typeof RANK_BY)[number];
 
-/** The ways each kind of definition ranks, its default first. */
-export const RANKS_OF: Readonly<Record<LogKind, readonly RankBy[]>> = {
+/** What a board ranks: a definition's progress, or the points members earn (the account's points setting). */
+export const BOARD_KINDS = ['streak', 'challenge', 'mission', 'points_setting'] as const;
+export type BoardKind = (typeof BOARD_KINDS)[number];
+
+/** The ways each kind ranks, its default first. */
+export const RANKS_OF: Readonly<Record<BoardKind, readonly RankBy[]>> = {
   streak: ['current_run', 'longest_run'],
   challenge: ['window_progress'],
   mission: ['completions'],
+  points_setting: ['points'],
 };
 
 export const DISPLAY_NAMES = ['first_name_initial', 'anonymous'] as const;
 export type DisplayNameMode = (typeof DISPLAY_NAMES)[number];
 
-/** Ways of ranking that keep one standing per window. */
-export const isWindowed = (rankBy: RankBy) => rankBy === 'window_progress';
+/** Ways of ranking that keep one standing per window (a challenge's, or a calendar month for points). */
+export const isWindowed = (rankBy: RankBy) => rankBy === 'window_progress' || rankBy === 'points';
 
 /**
  * Starts keeping the standings of a definition ranked this way, from its progress so far, unless
@@ -110,7 +114,7 @@ export interface BoardStandingsQuery {
 export interface BoardStandings {
   board: {
     account_id: string;
-    linked_schema_slug: LogKind;
+    linked_schema_slug: BoardKind;
     linked_schema_record_id: string;
     rank_by: RankBy;
     size: number;
@@ -249,7 +253,7 @@ export function displayName(
  */
 export async function startStandings(
   trx: Knex,
-  board: { accountId: string; slug: LogKind; definitionId: string; rankBy: RankBy; leaderboardId: string },
+  board: { accountId: string; slug: BoardKind; definitionId: string; rankBy: RankBy; leaderboardId: string },
   inlineMax: number,
 ): Promise<boolean> {
   const others = await trx<{ id: string; account_id: string; linked_schema_record_id: string; rank_by: RankBy; standings_ready: boolean }>(
@@ -260,11 +264,16 @@ export async function startStandings(
     .select('standings_ready');
   if (others.some((o) => o.standings_ready)) return true;
   if (others.length) return false;
+  // Points boards build from the account's point entries, the others from the definition's progress.
+  const source =
+    board.slug === 'points_setting'
+      ? { sql: `select 1 from point_entry where account_id = ? limit ?`, values: [board.accountId] }
+      : {
+          sql: `select 1 from ${ident(`${board.slug}_progress`)} where account_id = ? and ${ident(`${board.slug}_id`)} = ? limit ?`,
+          values: [board.accountId, board.definitionId],
+        };
   const [{ n }] = await trx
-    .raw<{ rows: [{ n: number }] }>(
-      `select count(*)::int as n from (select 1 from ${ident(`${board.slug}_progress`)} where account_id = ? and ${ident(`${board.slug}_id`)} = ? limit ?) s`,
-      [board.accountId, board.definitionId, inlineMax + 1],
-    )
+    .raw<{ rows: [{ n: number }] }>(`select count(*)::int as n from (${source.sql}) s`, [...source.values, inlineMax + 1])
     .then((r) => r.rows);
   if (n > inlineMax) return false;
   await keepStandings(trx, board.accountId, board.definitionId, board.rankBy, board.leaderboardId);

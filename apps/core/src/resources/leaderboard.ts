@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
-import { DISPLAY_NAMES, dropStandings, RANK_BY, RANKS_OF, startStandings } from '../engine/standings.js';
-import type { LogKind } from '../engine/types.js';
+import { BOARD_KINDS, type BoardKind, DISPLAY_NAMES, dropStandings, RANK_BY, RANKS_OF, startStandings } from '../engine/standings.js';
 import { invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import type { RowOf } from '../records/row-types.js';
 import { ADMIN_PUBLIC_READ, description, eudText, eudTitle, name } from './common.js';
 
-const KINDS = ['streak', 'challenge', 'mission'] as const satisfies readonly LogKind[];
+const KINDS = BOARD_KINDS;
 
 /** The definition must be one of the account's, of the kind named: any other id is the same 400. */
-async function checkDefinition(trx: Knex, accountId: string, slug: LogKind, id: string): Promise<void> {
+async function checkDefinition(trx: Knex, accountId: string, slug: BoardKind, id: string): Promise<void> {
   const found = await trx(slug).where({ account_id: accountId, id }).first('id');
   if (!found) {
     throw invalidInput('The leaderboard names no definition of this account.', [
@@ -27,11 +26,12 @@ export const createLeaderboard = (config: Pick<Config, 'standingsInlineMax'>) =>
     slug: 'leaderboard',
     table: 'leaderboard',
     description:
-      "Leaderboards: a streak's, challenge's or mission's members ranked by value (higher first, equal values share a rank, " +
-      'whoever reached the value first is listed first). Read the ranking at `/schema/leaderboard/record/{id}/standings`.',
+      "Leaderboards: a streak's, challenge's or mission's members ranked by value, or members ranked by the points they earned in a " +
+      "month (linked to the account's points setting); higher first, equal values share a rank, whoever reached the value first is " +
+      'listed first. Read the ranking at `/schema/leaderboard/record/{id}/standings`.',
     access: ADMIN_PUBLIC_READ,
     publicScope: 'public',
-    // End users and guests see a board only while its definition is live (CONTRACT §15).
+    // End users and guests see a board only while its definition is live (CONTRACT §15), a points board while points are.
     publicWhere: KINDS.map(
       (kind) =>
         `(leaderboard.linked_schema_slug = '${kind}' and exists (select 1 from ${kind} d where d.account_id = leaderboard.account_id ` +
@@ -56,15 +56,19 @@ export const createLeaderboard = (config: Pick<Config, 'standingsInlineMax'>) =>
       linkedSchemaRecordId: field.uuid({
         required: true,
         public: true,
-        referencesBy: { field: 'linkedSchemaSlug', slugs: { streak: 'streak', challenge: 'challenge', mission: 'mission' } },
-        description: 'A definition of this account, of the kind linkedSchemaSlug names.',
+        referencesBy: {
+          field: 'linkedSchemaSlug',
+          slugs: { streak: 'streak', challenge: 'challenge', mission: 'mission', points_setting: 'points_setting' },
+        },
+        description: 'A definition of this account, of the kind linkedSchemaSlug names (points_setting: the account’s points setting).',
       }),
       rankBy: field.enum(RANK_BY, {
         alwaysSet: true,
         public: true,
         description:
           'streak: current_run (default: the in-progress run) or longest_run (the best run ever); challenge: window_progress ' +
-          '(default: the value in one window); mission: completions (default: completed progresses).',
+          '(default: the value in one window); mission: completions (default: completed progresses); points_setting: points ' +
+          '(earned less reversed points in a calendar month of the account’s time zone).',
       }),
       size: field.integer({
         min: 1,

@@ -1,4 +1,4 @@
-import { type Board, boardTitle, fill, numberFormat, rankRows, type Standings, type Strings } from '@loyalty/view-model';
+import { type Board, boardTitle, boardWindow, fill, numberFormat, rankRows, type Standings, type Strings } from '@loyalty/view-model';
 
 export function BoardPicker({ boards, picked, onPick, t }: { boards: Board[]; picked: number; onPick: (at: number) => void; t: Strings }) {
   return (
@@ -28,12 +28,13 @@ export function StandingsCard({
 }) {
   const n = numberFormat(lang);
   const rows = rankRows(standings, t.you);
+  const window = boardWindow(board);
   return (
     <div class="lw-card" data-standings>
       <div>
         <h3>{boardTitle(board)}</h3>
         {board.eudDescription && <p class="lw-muted">{board.eudDescription}</p>}
-        {board.linkedSchemaSlug === 'challenge' && <p class="lw-muted">{t[board.def.aggregationPeriod]}</p>}
+        {window && <p class="lw-muted">{t[window]}</p>}
       </div>
       {rows.length ? (
         <ol class="lw-list">

@@ -104,7 +104,8 @@ export function standingsRoutes(router: Router, s: Services): void {
         details.push({ field: 'periodKey', code: 'not_windowed', message: `A ${board.linked_schema_slug} leaderboard has no periods.` });
     } else if (params.periodKey !== undefined) {
       if (period && !isPeriodKey(params.periodKey, period)) {
-        details.push({ field: 'periodKey', code: 'invalid', message: `"periodKey" is not a ${period} period key of the challenge.` });
+        const of = board.rank_by === 'points' ? 'a points leaderboard (a calendar month, YYYY-MM)' : 'the challenge';
+        details.push({ field: 'periodKey', code: 'invalid', message: `"periodKey" is not a ${period} period key of ${of}.` });
       }
     } else if (!period) {
       details.push({ field: 'periodKey', code: 'required', message: 'The challenge was deleted: name the window.' });
@@ -154,8 +155,8 @@ export const standingsPaths = {
       summary: "A leaderboard's standings: top entries, the end user's own rank, how many are ranked",
       description:
         'Only live members with a value above 0 are ranked; higher values first, equal values share a rank and whoever reached ' +
-        'the value first is listed first. Every log acknowledged before the request counts. End users and guests see live ' +
-        'leaderboards of definitions that exist (else 404).',
+        'the value first is listed first. Every log and point entry acknowledged before the request counts. End users and guests ' +
+        'see live leaderboards of live definitions (points boards: while points are live; else 404).',
       security: security([...FLOWS]),
       parameters: [
         { name: 'id', in: 'path', required: true, description: 'Leaderboard id.', schema: { type: 'string', format: 'uuid' } },
@@ -164,7 +165,8 @@ export const standingsPaths = {
           in: 'query',
           required: false,
           description:
-            "Challenges only: the window (2026-11-21, 2026-W47 or 2026-11); default the window containing now in the account's time zone.",
+            "Challenges and points boards only: the window (a challenge's 2026-11-21, 2026-W47 or 2026-11; a points board's month, " +
+            "2026-11); default the window containing now in the account's time zone.",
           schema: { type: 'string' },
         },
         {
