@@ -349,6 +349,33 @@ describe('the points settings (CONTRACT §19)', () => {
     expect((await setting()).status).toBe('draft');
     await browser.shot('points-settings-de');
   });
+
+  it('ranks who earned the most this month on a leaderboard: the order’s 65 Stars lead it', async () => {
+    const { browser } = admin;
+    await browser.open('/app/leaderboards/new');
+    await page().getByLabel('Name', { exact: true }).fill('Top earners');
+    await page().getByLabel('Program').selectOption({ label: 'Points members earn, ranked each month' });
+    expect(await page().getByLabel('Rank members by').locator('option').allInnerTexts()).toEqual([
+      'Points earned in the month (refunds taken back, spending not)',
+    ]);
+    await page().getByLabel('Title shoppers see').fill('Top Stars');
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/leaderboards\/[0-9a-f-]{36}/);
+    const id = /\/app\/leaderboards\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+    const [points] = (await api.get('/schema/points_setting/record')).body.data;
+    expect((await api.get(`/schema/leaderboard/record/${id}`)).body.data).toMatchObject({
+      linkedSchemaSlug: 'points_setting',
+      linkedSchemaRecordId: points.id,
+      rankBy: 'points',
+      eudTitle: 'Top Stars',
+    });
+    // The editor shows this month's standings: the shopper whose order earned 65.
+    await browser.open(`/app/leaderboards/${id}`);
+    const standings = page().getByRole('region', { name: 'Standings' });
+    expect(await standings.getByRole('combobox', { name: 'Window' }).inputValue()).toMatch(/^\d{4}-\d{2}$/);
+    expect((await standings.locator('tbody tr').first().innerText()).split(/\s+/)).toContain('65');
+    await browser.shot('leaderboard-editor-points');
+  });
 });
 
 describe('the branding editor', () => {

@@ -14,7 +14,8 @@ import { objectOf } from '../json';
 
 /** A leaderboard in the merchant's words: which program, how members are ranked and named, what shoppers read. */
 
-const KINDS = ['streak', 'challenge', 'mission'] as const;
+/** Programs, and the points setting: a points board ranks what members earn in a month. */
+const KINDS = ['streak', 'challenge', 'mission', 'points_setting'] as const;
 type Kind = (typeof KINDS)[number];
 const isKind = (value: string): value is Kind => (KINDS as readonly string[]).includes(value);
 
@@ -23,6 +24,7 @@ const RANKS_OF: Record<Kind, RankBy[]> = {
   streak: ['current_run', 'longest_run'],
   challenge: ['window_progress'],
   mission: ['completions'],
+  points_setting: ['points'],
 };
 type Board = RecordOf<'leaderboard'>;
 type RankBy = NonNullable<Board['rankBy']>;
@@ -68,7 +70,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     draft: draftOf(board?.ok ? board.data : null),
     programs: KINDS.flatMap((kind, i) => {
       const list = programs[i];
-      return list?.ok ? list.data.map((p) => ({ kind, id: p.id, name: String(p.name) })) : [];
+      return list?.ok ? list.data.map((p) => ({ kind, id: p.id, name: 'name' in p ? String(p.name) : '' })) : [];
     }),
     standings,
   };
@@ -205,7 +207,10 @@ function Editor({
               <Select
                 label={labels.program}
                 helpText={l.program.help}
-                options={programs.map((p) => ({ label: `${p.name} (${l.kinds[p.kind]})`, value: `${p.kind}:${p.id}` }))}
+                options={programs.map((p) => ({
+                  label: p.kind === 'points_setting' ? l.program.points : `${p.name} (${l.kinds[p.kind]})`,
+                  value: `${p.kind}:${p.id}`,
+                }))}
                 placeholder={programs.length ? ' ' : l.program.none}
                 value={draft.program}
                 onChange={pickProgram}

@@ -40,10 +40,11 @@ export const editors: Messages['editors'] = {
     newTitle: 'Neue Bestenliste',
     program: {
       label: 'Programm',
-      help: 'Die Serie, Challenge oder Mission, deren Mitglieder gereiht werden.',
+      help: 'Die Serie, Challenge oder Mission, deren Mitglieder gereiht werden, oder die Punkte, die Mitglieder sammeln.',
       none: 'Erstelle zuerst ein Programm',
+      points: 'Gesammelte Punkte, jeden Monat neu gereiht',
     },
-    kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
+    kinds: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission', points_setting: 'Punkte' },
     rankBy: {
       label: 'Mitglieder reihen nach',
       options: {
@@ -51,6 +52,7 @@ export const editors: Messages['editors'] = {
         longest_run: 'ihrer besten Serie bisher',
         window_progress: 'Fortschritt im aktuellen Challenge-Zeitraum',
         completions: 'Wie oft sie die Mission abgeschlossen haben',
+        points: 'Im Monat gesammelten Punkten (Erstattungen abgezogen, Einlösungen nicht)',
       },
     },
     size: { label: 'Angezeigte Mitglieder', help: 'Wie viele Mitglieder die Bestenliste zeigt, von 1 bis 100.' },

@@ -31,8 +31,13 @@ export const editors = {
   },
   leaderboard: {
     newTitle: 'New leaderboard',
-    program: { label: 'Program', help: 'The streak, challenge or mission whose members are ranked.', none: 'Create a program first' },
-    kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' },
+    program: {
+      label: 'Program',
+      help: 'The streak, challenge or mission whose members are ranked, or the points members earn.',
+      none: 'Create a program first',
+      points: 'Points members earn, ranked each month',
+    },
+    kinds: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission', points_setting: 'Points' },
     rankBy: {
       label: 'Rank members by',
       options: {
@@ -40,6 +45,7 @@ export const editors = {
         longest_run: 'Their best run ever',
         window_progress: 'Progress in the current challenge period',
         completions: 'How many times they completed the mission',
+        points: 'Points earned in the month (refunds taken back, spending not)',
       },
     },
     size: { label: 'Members shown', help: 'How many members the leaderboard lists, from 1 to 100.' },
