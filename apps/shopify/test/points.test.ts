@@ -1,9 +1,10 @@
 import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
-import { proxyRequest, webhookRequest } from './support/stack';
+import { flowLifecycleRequest, proxyRequest, webhookRequest } from './support/stack';
 import { until } from './support/until';
 
 /**
@@ -77,7 +78,8 @@ let settingId: string;
 const rates = (values: Record<string, unknown>) => api.patch(`/schema/points_setting/record/${settingId}`, values);
 
 beforeAll(async () => {
-  prod = await startProduction({});
+  // The core's scheduler runs its daily points pass within half a second of a new day.
+  prod = await startProduction({ coreEnv: { LOYALTY_SCHEDULER_INTERVAL_MS: '500' } });
   expect((await adminLoad(prod.url, '/app')).status).toBe(200);
   const account = (await prod.shops.find(TEST_SHOP))!;
   api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
@@ -180,6 +182,58 @@ describe('tiers', () => {
     ({ entries, balance } = await pointsOf(806));
     expect(entries.at(-1)).toMatchObject({ reason: 'reversed', points: -160 });
     expect(balance).toBe(160);
+  });
+});
+
+describe('the daily pass, through what ships', () => {
+  const triggers = (handle: string, customer: number) =>
+    prod.admin.requests
+      .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === handle)
+      .map((r) => r.variables.payload as Record<string, unknown>)
+      .filter((p) => p.customer_id === customer);
+
+  it('a tier lost as the rules change fires Tier changed once and takes the tag and metafield off; points about to expire fire Points expiring', async () => {
+    // The shop's Flow uses both triggers, as its lifecycle callbacks tell the app.
+    for (const handle of ['loyalty-tier-changed', 'loyalty-points-expiring'])
+      expect((await prod.send(await flowLifecycleRequest(handle, true))).status).toBe(200);
+    const customer = 'gid://shopify/Customer/808';
+    const platinum = await api.post('/schema/tier/record', { name: 'Platinum', status: 'live', pointsThreshold: 150, earnMultiplier: 1 });
+    expect(platinum.status, JSON.stringify(platinum.body)).toBe(200);
+    await paid(81, SHOES_AND_HAT(808));
+    await paid(82, SHOES_AND_HAT(808));
+    await until('Platinum on the customer', async () => prod.admin.metafields.get(`${customer}|$app:loyalty|tier`) === 'Platinum');
+    await until('Tier changed (up)', async () => triggers('loyalty-tier-changed', 808).length === 1);
+    expect(triggers('loyalty-tier-changed', 808)[0]).toMatchObject({ tier: 'Platinum', previous_tier: '', upgraded: true });
+
+    // The merchant raises every tier beyond the member's 160 and makes points expire after a month without an entry.
+    for (const tier of (await api.get('/schema/tier/record')).body.data)
+      expect((await api.patch(`/schema/tier/record/${tier.id}`, { pointsThreshold: 1000 + tier.pointsThreshold })).status).toBe(200);
+    expect((await rates({ expiryMonthsOfInactivity: 1 })).status).toBe(200);
+    // The next day, the member's last entry 20 days old: as if the days had passed.
+    const core = new pg.Client({ connectionString: prod.coreDatabaseUrl });
+    await core.connect();
+    try {
+      const member = (await memberOf(808))!;
+      await core.query(`update account_user set last_point_entry_at = now() - interval '20 days', points_passed_on = null where id = $1`, [
+        member.id,
+      ]);
+      await core.query('update points_setting set daily_pass_on = null where id = $1', [settingId]);
+    } finally {
+      await core.end();
+    }
+
+    await until('Tier changed (down)', async () => triggers('loyalty-tier-changed', 808).length === 2);
+    expect(triggers('loyalty-tier-changed', 808)[1]).toMatchObject({ tier: '', previous_tier: 'Platinum', upgraded: false });
+    await until('the tier off the customer', async () => !prod.admin.metafields.has(`${customer}|$app:loyalty|tier`));
+    expect([...(prod.admin.tags.get(customer) ?? [])]).toEqual([]);
+    await until('Points expiring', async () => triggers('loyalty-points-expiring', 808).length === 1);
+    const [expiring] = triggers('loyalty-points-expiring', 808);
+    expect(expiring).toMatchObject({ expiring_points: 160, points_balance: 160 });
+    expect(Date.parse(String(expiring!.expires_at)) - Date.now()).toBeGreaterThan(9 * 86_400_000);
+    // Fired once each, however often the scheduler looks again the same day.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(triggers('loyalty-tier-changed', 808)).toHaveLength(2);
+    expect(triggers('loyalty-points-expiring', 808)).toHaveLength(1);
   });
 });
 

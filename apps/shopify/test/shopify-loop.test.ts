@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { getJwt, RequestType, setUpValidRequest, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
 import { type Production, startProduction } from './support/production';
-import { flowRequest, SHOPIFY } from './support/stack';
+import { flowLifecycleRequest, flowRequest, SHOPIFY } from './support/stack';
 import { creatorFor, streakRewardingFirstDay, streakWithFirstDayReward } from './support/programs';
 import { until } from './support/until';
 
@@ -32,18 +32,7 @@ async function adminLoad(path: string): Promise<Response> {
 }
 
 async function lifecycle(handle: string, enabled: boolean, timestamp = new Date()): Promise<number> {
-  const body = {
-    flow_trigger_definition_id: handle,
-    has_enabled_flow: enabled,
-    shop_id: 424242,
-    shopify_domain: TEST_SHOP,
-    timestamp: timestamp.toISOString(),
-  };
-  const request = await setUpValidRequest(
-    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
-    new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
-  );
-  return (await prod.send(request)).status;
+  return (await prod.send(await flowLifecycleRequest(handle, enabled, timestamp))).status;
 }
 
 // The OpenAPI document is being reworked beside this suite; what is checked here is the app's side.

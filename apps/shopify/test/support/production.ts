@@ -21,6 +21,8 @@ export interface Production {
   /** What the current app process has written to stdout and stderr so far. */
   appOutput(): string;
   core: { url: string; platform: Client; process: ServiceProcess };
+  /** The core's own database, where a test moves a member's time along as days passing would. */
+  coreDatabaseUrl: string;
   admin: AdminStub;
   /** The app's tables, read as the app reads them (same encryption key). */
   shops: ShopStore;
@@ -154,6 +156,7 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
       appUrl = app.url;
     },
     core: { url: coreOrigin, platform: new Client(core.url, { authorization: `Bearer ${PLATFORM_TOKEN}` }), process: core },
+    coreDatabaseUrl: coreDb.url,
     admin,
     coreGate: gate,
     shops: new ShopStore(() => appPool, encryptionKey),

@@ -151,6 +151,21 @@ export async function flowRequest(
 }
 
 /** A webhook delivery signed like Shopify's, with its topic headers. */
+/** Flow's trigger lifecycle callback, signed as Shopify signs it: whether the shop has an enabled workflow using `handle`. */
+export function flowLifecycleRequest(handle: string, enabled: boolean, timestamp = new Date()): Promise<Request> {
+  const body = {
+    flow_trigger_definition_id: handle,
+    has_enabled_flow: enabled,
+    shop_id: 424242,
+    shopify_domain: TEST_SHOP,
+    timestamp: timestamp.toISOString(),
+  };
+  return setUpValidRequest(
+    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
+    new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
+  );
+}
+
 export async function webhookRequest(
   topic: string,
   payload: Record<string, unknown>,
