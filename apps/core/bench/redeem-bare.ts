@@ -22,8 +22,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /**
  * One redemption as the service's statements run it (records' action path, engine/redeem.ts,
  * engine/points.ts, engine/codes.ts, events/outbox.ts), as plain SQL in one transaction: the
- * reward's row lock the action takes, points live, the member's row lock, the entry in a
- * savepoint, the tier rule's read, the balance, the reward log, the pool (empty) then a generated
+ * reward's read, points live, the member's row lock, the entry (a replayed identifier inserting
+ * nothing), the tier rule's read, the balance, the reward log, the pool (empty) then a generated
  * code, the log's code, the reward joined for the answer, the event with its wake-up. No checks
  * beyond the balance, no serialization, no validation.
  */
@@ -46,13 +46,12 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
     const m = member.rows[0];
     if (!m) throw new Error('no member');
     const rewardLogId = randomUUID();
-    await client.query('savepoint trx_sp');
     const entry = await client.query<{ id: string; created_at: Date }>(
       `insert into point_entry (account_id, owned_by_id, points, reason, note, unique_identifier, linked_schema_slug, linked_schema_record_id)
-       values ($1, $2, $3, 'redeemed', null, null, 'reward_log', $4) returning *`,
+       values ($1, $2, $3, 'redeemed', null, null, 'reward_log', $4)
+       on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning *`,
       [s.accountId, memberId, -s.pointsCost, rewardLogId],
     );
-    await client.query('release savepoint trx_sp');
     const balance = Number(m.points_balance) - s.pointsCost;
     if (balance < 0) throw new Error('insufficient points');
     await client.query(

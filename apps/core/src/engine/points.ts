@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { overwriteRows, updateRow } from '../db/rows.js';
 import { z } from 'zod';
-import { databaseError, duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
+import { duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
@@ -76,36 +76,33 @@ async function tierReached(trx: Knex.Transaction, accountId: string, earnedInWin
 const multiplied = (points: number, tier: Tier | null) =>
   tier?.status === 'live' ? Math.floor(points * Number(tier.earn_multiplier) + 1e-9) : points;
 
-const UNIQUE_INDEX = 'point_entry_unique_identifier_unique';
-
-/** The entry, in a savepoint so that a replayed uniqueIdentifier can be answered from the same transaction. */
+/**
+ * The entry. A replayed uniqueIdentifier inserts nothing (ON CONFLICT on the partial unique index,
+ * which waits for a racing insert of the same identifier to commit or roll back) and is answered
+ * from the same transaction: no savepoint, two round trips fewer per entry.
+ */
 async function insertEntry(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<PointEntryRow & Row> {
-  try {
-    return await trx.transaction(async (sp) => {
-      const [row] = await sp<PointEntryRow & Row>('point_entry')
-        .insert({
-          account_id: accountId,
-          owned_by_id: entry.ownedById,
-          points: entry.points,
-          reason: entry.reason,
-          note: entry.note ?? null,
-          unique_identifier: entry.uniqueIdentifier ?? null,
-          linked_schema_slug: entry.linkedSchemaSlug ?? null,
-          linked_schema_record_id: entry.linkedSchemaRecordId ?? null,
-        })
-        .returning('*');
-      return row!;
-    });
-  } catch (err) {
-    const pg = databaseError(err);
-    if (pg?.code !== '23505' || pg.constraint !== UNIQUE_INDEX) throw err;
-    const existing = await trx<PointEntryRow & Row>('point_entry')
-      .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
-      .first('id');
-    throw duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
-      { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId: existing?.id },
-    ]);
-  }
+  const [row] = await trx<PointEntryRow & Row>('point_entry')
+    .insert({
+      account_id: accountId,
+      owned_by_id: entry.ownedById,
+      points: entry.points,
+      reason: entry.reason,
+      note: entry.note ?? null,
+      unique_identifier: entry.uniqueIdentifier ?? null,
+      linked_schema_slug: entry.linkedSchemaSlug ?? null,
+      linked_schema_record_id: entry.linkedSchemaRecordId ?? null,
+    })
+    .onConflict(trx.raw('(account_id, unique_identifier) where unique_identifier is not null'))
+    .ignore()
+    .returning('*');
+  if (row) return row;
+  const existing = await trx<PointEntryRow & Row>('point_entry')
+    .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
+    .first('id');
+  throw duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
+    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId: existing?.id },
+  ]);
 }
 
 /**
