@@ -5,6 +5,7 @@ import { updateRow } from '../db/rows.js';
 import { invalidInput, notRedeemable } from '../errors.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
+import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
@@ -83,9 +84,14 @@ export async function redeemReward(
   const code = (await takeCodes({ trx, issued }, reward, [rewardLogId])).get(rewardLogId) ?? null;
   const log = code ? await updateRow(trx, 'reward_log', created!, issuedFields(reward, code, now)) : created!;
   const rewardLogResource = records.registry.require('reward_log');
-  const [rewardLog] = await records.serialize(rewardLogResource, [log], ctx, { db: trx });
+  // The answer and the event name the reward and the member this transaction already holds.
+  const known = new Map<string, LoadedRow[]>([
+    ['reward', [reward as RewardRow & LoadedRow]],
+    ['account_user', [entered.member as typeof entered.member & LoadedRow]],
+  ]);
+  const [rewardLog] = await records.serialize(rewardLogResource, [log], ctx, { db: trx, known });
   const [adminRewardLog] =
-    ctx.flow === 'apikey' ? [rewardLog] : await records.serialize(rewardLogResource, [log], { ...ctx, flow: 'apikey' }, { db: trx });
+    ctx.flow === 'apikey' ? [rewardLog] : await records.serialize(rewardLogResource, [log], { ...ctx, flow: 'apikey' }, { db: trx, known });
   await emitEntryEvent(trx, records, ctx, entered, { rewardLog: adminRewardLog });
   // Counted here: the action's transaction commits as soon as this returns.
   issued.commit();

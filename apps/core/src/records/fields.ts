@@ -321,6 +321,9 @@ export function columnOf(name: string, f: FieldDef): string {
 /** A stored row as a load hook sees it: every table's id and account, and its other columns. */
 export type LoadedRow = { id: string; account_id: string } & Record<string, unknown>;
 
+/** Rows a caller already holds, by table: load hooks take them instead of reading them again. */
+export type KnownRows = ReadonlyMap<string, readonly LoadedRow[]>;
+
 export interface LoadArgs<R extends LoadedRow = LoadedRow> {
   /** The rows, typed by the resource's fields where its hook knows them; virtual fields are set on them. */
   rows: R[];
@@ -330,6 +333,8 @@ export interface LoadArgs<R extends LoadedRow = LoadedRow> {
   wanted: Set<string>;
   /** Serialises joined records of another resource with the same caller's reductions. */
   serializeJoined(slug: string, rows: LoadedRow[]): Promise<Record<string, unknown>[]>;
+  /** Rows the caller holds (read them with `readRows`, resources/common.ts). */
+  known: KnownRows;
 }
 
 /** Fills virtual fields, keyed by field name, on rows about to be serialised. */

@@ -4,7 +4,7 @@ import type { Row } from '../db/rows.js';
 import type { ErrorDetail } from '../errors.js';
 import type { Flow } from '../auth/authenticate.js';
 import type { Op, RequestContext } from './context.js';
-import type { Fields, LoadArgs, LoadedRow } from './fields.js';
+import type { Fields, KnownRows, LoadArgs, LoadedRow } from './fields.js';
 import type { ConditionalRule } from './rules.js';
 import type { CreateValuesOfFields, RowOfFields, ValuesOfFields } from './row-types.js';
 
@@ -96,7 +96,7 @@ export interface Records {
     resource: Resource,
     rows: Row[],
     ctx: RequestContext,
-    options?: { fields?: readonly string[]; db?: Knex },
+    options?: { fields?: readonly string[]; db?: Knex; known?: KnownRows },
   ): Promise<Record<string, unknown>[]>;
   /** Fields that are stored columns (no joins), for responses built from rows at hand. */
   storedFields(resource: Resource): readonly string[];

@@ -5,7 +5,7 @@ import { ApiError, conflict, databaseError, type ErrorDetail, invalidInput, notF
 import { ident, statementName } from '../db/prepared.js';
 import { UUID } from '../formats.js';
 import { type RequestContext, resolveText, writeLanguage } from './context.js';
-import { columnOf, type FieldDef, type LoadedRow } from './fields.js';
+import { columnOf, type FieldDef, type KnownRows, type LoadedRow } from './fields.js';
 import { type FilterGroup, type FilterLeaf, type ListQuery, type QueryField, queryFieldOf } from './query.js';
 import type { Registry } from './registry.js';
 import type { Records, Resource, Row, Values } from './resource.js';
@@ -30,7 +30,11 @@ interface SerializeOptions {
   db?: Knex;
   /** Plain values of reveal-once fields, present only when answering the create. */
   reveal?: Values;
+  /** Rows the caller holds (the transaction's own writes): joins take them instead of reading them again. */
+  known?: KnownRows;
 }
+
+const NONE_KNOWN: KnownRows = new Map();
 
 /** What one kind of caller sees of a resource: its fields, and those it may query and select. */
 interface FieldView {
@@ -344,13 +348,15 @@ export class RecordService implements Records {
     const wanted = new Set(visible.filter(([, f]) => f.virtual).map(([n]) => n));
     if (resource.load && wanted.size && rows.length) {
       const db = options.db ?? this.db;
+      const known = options.known ?? NONE_KNOWN;
       await resource.load({
         // Every table's rows carry their id and account (migrations' common columns).
         rows: rows as LoadedRow[],
         ctx,
         db,
         wanted,
-        serializeJoined: (slug, joined) => this.serialize(this.registry.require(slug), joined, ctx, { db }),
+        serializeJoined: (slug, joined) => this.serialize(this.registry.require(slug), joined, ctx, { db, known }),
+        known,
       });
     }
     const keep = (name: string) => !options.fields || name === 'id' || options.fields.includes(name);

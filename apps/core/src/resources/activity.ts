@@ -19,12 +19,20 @@ import { ADMIN_READ, anyObject, OWN_READ, joinOne } from './common.js';
 
 /** Joins the member (`ownedBy`) and a definition on rows that carry their ids. */
 export function joinOwnerAnd(definition?: { slug: string; idColumn: string; as: string }) {
-  return async ({ rows, db, wanted, serializeJoined }: LoadArgs): Promise<void> => {
+  return async ({ rows, db, wanted, serializeJoined, known }: LoadArgs): Promise<void> => {
     if (wanted.has('ownedBy')) {
-      await joinOne(rows, 'owned_by_id', 'ownedBy', db, 'account_user', (found) => serializeJoined('account_user', found));
+      await joinOne(rows, 'owned_by_id', 'ownedBy', db, 'account_user', (found) => serializeJoined('account_user', found), known);
     }
     if (definition && wanted.has(definition.as)) {
-      await joinOne(rows, definition.idColumn, definition.as, db, definition.slug, (found) => serializeJoined(definition.slug, found));
+      await joinOne(
+        rows,
+        definition.idColumn,
+        definition.as,
+        db,
+        definition.slug,
+        (found) => serializeJoined(definition.slug, found),
+        known,
+      );
     }
   };
 }

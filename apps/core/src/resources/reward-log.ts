@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { type RequestContext, resolveText } from '../records/context.js';
-import type { LoadArgs, LoadedRow } from '../records/fields.js';
+import type { KnownRows, LoadArgs, LoadedRow } from '../records/fields.js';
 import { expiryFor } from '../engine/codes.js';
 import { conflict, invalidInput, rewardLogNotIssued } from '../errors.js';
 import { defineResource, type Row, type WriteArgs } from '../records/resource.js';
@@ -10,7 +10,7 @@ import { type RewardLogRow, rewardLogFields, type RewardRow } from '../schema/re
 import { formatValidTill } from '../templates/format.js';
 import { render } from '../templates/render.js';
 import { joinOwnerAnd } from './activity.js';
-import { OWN_READ, joinOne } from './common.js';
+import { joinOne, OWN_READ, readRows } from './common.js';
 
 /** Default texts per language; the "valid till" clause shows only when the reward expires. */
 const DEFAULT_TITLE: Record<string, string> = {
@@ -37,27 +37,26 @@ const DEFAULT_INSTRUCTION: Record<string, string> = {
 };
 
 /** The rows of `table` that the rows' `column` names, by id, from the rows' own accounts. */
-async function byId<T extends { id: string }>(
+async function byId<T extends LoadedRow>(
   db: Knex,
   table: string,
   rows: RewardLogRow[],
   column: 'reward_id' | 'milestone_id' | 'owned_by_id',
+  known: KnownRows,
 ) {
   const ids = [...new Set(rows.map((r) => r[column]).filter((v): v is string => typeof v === 'string'))];
   if (!ids.length) return new Map<string, T>();
-  const found: T[] = await db(table)
-    .whereIn('account_id', [...new Set(rows.map((r) => r.account_id))])
-    .whereIn('id', ids);
+  const found = await readRows<T>(db, table, [...new Set(rows.map((r) => r.account_id))], ids, known);
   return new Map(found.map((r) => [r.id, r]));
 }
 
 /** Renders eudRewardTitle and eudRedeemInstructionMessage: milestone texts first, then the reward's. */
-async function loadTexts({ rows, ctx, db, wanted }: LoadArgs<RewardLogRow & LoadedRow>): Promise<void> {
+async function loadTexts({ rows, ctx, db, wanted, known }: LoadArgs<RewardLogRow & LoadedRow>): Promise<void> {
   if (!wanted.has('eudRewardTitle') && !wanted.has('eudRedeemInstructionMessage')) return;
   // Sequential: inside a transaction these share one connection.
-  const rewards = await byId<RewardRow>(db, 'reward', rows, 'reward_id');
-  const milestones = await byId<MilestoneRow>(db, 'milestone', rows, 'milestone_id');
-  const members = await byId<AccountUserRow>(db, 'account_user', rows, 'owned_by_id');
+  const rewards = await byId<RewardRow & LoadedRow>(db, 'reward', rows, 'reward_id', known);
+  const milestones = await byId<MilestoneRow & LoadedRow>(db, 'milestone', rows, 'milestone_id', known);
+  const members = await byId<AccountUserRow & LoadedRow>(db, 'account_user', rows, 'owned_by_id', known);
   for (const row of rows) {
     const reward = row.reward_id === null ? undefined : rewards.get(row.reward_id);
     const milestone = row.milestone_id === null ? undefined : milestones.get(row.milestone_id);
@@ -136,9 +135,9 @@ export const rewardLog = defineResource({
   async load(args) {
     await joinOwnerAnd()(args);
     if (args.wanted.has('reward'))
-      await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', (f) => args.serializeJoined('reward', f));
+      await joinOne(args.rows, 'reward_id', 'reward', args.db, 'reward', (f) => args.serializeJoined('reward', f), args.known);
     if (args.wanted.has('milestone'))
-      await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', (f) => args.serializeJoined('milestone', f));
+      await joinOne(args.rows, 'milestone_id', 'milestone', args.db, 'milestone', (f) => args.serializeJoined('milestone', f), args.known);
     await loadTexts(args);
   },
 });

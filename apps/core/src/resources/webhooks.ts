@@ -108,9 +108,9 @@ export const webhookLog = defineResource({
   description: 'One delivery of events to a webhook, with its status and retries. Written by the service.',
   access: ADMIN_READ,
   fields: webhookLogFields,
-  async load({ rows, db, wanted, serializeJoined }) {
+  async load({ rows, db, wanted, serializeJoined, known }) {
     if (wanted.has('webhook')) {
-      await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (found) => serializeJoined('webhook', found));
+      await joinOne(rows, 'webhook_id', 'webhook', db, 'webhook', (found) => serializeJoined('webhook', found), known);
     }
     if (wanted.has('eventLogs')) await joinEventLogs(db, rows);
   },
