@@ -63,7 +63,8 @@ export interface ActionDef<F extends Fields = Fields> {
   flows?: Flow[];
   /**
    * false: the action runs without the record's row lock (one that locks what it changes itself,
-   * such as a redemption under the member's lock, so redemptions of one reward do not queue).
+   * such as a redemption under the member's lock, so redemptions of one reward do not queue), on
+   * the record as read before its transaction.
    */
   locksRecord?: false;
   /** Media types the action accepts for a non-empty body; JSON when absent. */

@@ -116,10 +116,12 @@ export function recordRoutes(router: Router, s: Services): void {
       allow(only('POST', action.flows ?? ['apikey']))(ctx, async () => {
         const { rc } = parse(s, ctx, resource, 'other');
         const lookup: RequestContext = action.flows ? { ...rc, flow: 'apikey' } : rc;
-        await s.records.findRow(resource, lookup, ctx.params.id!);
+        // Read before the body, so that a missing record is 404 whatever was sent.
+        const found = await s.records.findRow(resource, lookup, ctx.params.id!);
         const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
         const data = await s.records.write(resource, async (trx) => {
-          const row = await s.records.findRow(resource, lookup, ctx.params.id!, trx, action.locksRecord !== false);
+          // An action that does not lock its record acts on the read above: an unlocked read here would see no more.
+          const row = action.locksRecord === false ? found : await s.records.findRow(resource, lookup, ctx.params.id!, trx, true);
           return action.run({
             trx,
             ctx: rc,
