@@ -103,6 +103,9 @@ beforeAll(async () => {
     rankBy: 'current_run',
     displayName: 'first_name_initial',
   });
+  // A board by points, whose generic page picks the points setting, a record without a name.
+  const [points] = (await api.get('/schema/points_setting/record')).body.data;
+  await created('/schema/leaderboard/record', { name: 'Top earners', linkedSchemaSlug: 'points_setting', linkedSchemaRecordId: points.id });
   const mail = await created('/schema/service_email/record', { name: 'Shop mail', replyToEmailAddress: 'help@shop.test', status: 'live' });
   const letter = await created('/schema/email_template/record', {
     name: 'Day done mail',

@@ -35,8 +35,16 @@ const listable = (doc: OpenApiDocument, slug: string): slug is Slug => doc.paths
 /** A pick list longer than this is not a list a merchant reads; an id beyond it still shows as set. */
 const PICK_LIMIT = 250;
 
-/** Records a form's id fields can pick, newest first, labelled by name. */
-export async function choicesFor(api: AccountClient, coreUrl: string, fields: FieldSpec[]): Promise<Choices> {
+/**
+ * Records a form's id fields can pick, newest first, labelled by name; a record without one (the
+ * account's points setting) by `unnamed`, the admin's word for its kind, never by its id.
+ */
+export async function choicesFor(
+  api: AccountClient,
+  coreUrl: string,
+  fields: FieldSpec[],
+  unnamed: (slug: string) => string,
+): Promise<Choices> {
   const doc = await openApiDocument(coreUrl);
   const slugs = referencedSlugs(fields).filter((slug) => listable(doc, slug));
   const lists = await Promise.all(
@@ -45,7 +53,7 @@ export async function choicesFor(api: AccountClient, coreUrl: string, fields: Fi
   return Object.fromEntries(
     slugs.map((slug, i) => {
       const list = lists[i];
-      const label = (r: Record<string, unknown> & { id: string }) => String(r.name ?? r.templateName ?? r.id);
+      const label = (r: Record<string, unknown>) => String(r.name ?? r.templateName ?? r.endpointUrl ?? unnamed(slug));
       return [slug, list?.ok ? list.data.map((r) => ({ label: label(r), value: r.id })) : []];
     }),
   );

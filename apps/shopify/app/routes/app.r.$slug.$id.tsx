@@ -17,7 +17,7 @@ import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
-import { ADMIN_MESSAGES, claimedLanguage, format, textFor } from '../i18n';
+import { ADMIN_MESSAGES, adminLanguage, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { isWidgetSlug } from '../shopify/widget-metafields.server';
@@ -53,7 +53,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
   const standings =
     id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
-  const choices = await choicesFor(api, config.coreUrl, [...fields, ...milestoneFields]);
+  const values = ADMIN_MESSAGES[adminLanguage(request)].records.values;
+  const choices = await choicesFor(api, config.coreUrl, [...fields, ...milestoneFields], (slug) => textFor(values, slug) ?? slug);
   return {
     choices,
     info,

@@ -127,7 +127,7 @@ export const records: Messages['records'] = {
     linkedSchemaRecordId: { label: 'Programm', help: 'Die Serie, Challenge oder Mission dieser Art, nach Namen gewählt.' },
     rankBy: {
       label: 'Rang nach',
-      help: 'Serien: die laufende Serie oder die längste Serie (die beste bisher). Challenges: Fortschritt im Zeitraum. Missionen: Abschlüsse. Leer: der erste Wert.',
+      help: 'Serien: die laufende Serie oder die längste Serie (die beste bisher). Challenges: Fortschritt im Zeitraum. Missionen: Abschlüsse. Punkte: im Monat gesammelte Punkte. Leer: der erste Wert.',
     },
     size: { label: 'Angezeigte Einträge', help: 'Wie viele Mitglieder die Rangliste zeigt, 1 bis 100.' },
     displayName: {
@@ -192,6 +192,8 @@ export const records: Messages['records'] = {
     longest_run: 'Längste Serie',
     window_progress: 'Fortschritt im Zeitraum',
     completions: 'Abschlüsse',
+    points_setting: 'Punkte',
+    points: 'Im Monat gesammelte Punkte',
     first_name_initial: 'Vorname und Initiale',
     anonymous: 'Anonym',
     bottom_right: 'Unten rechts',

@@ -128,7 +128,7 @@ export const records = {
     linkedSchemaRecordId: { label: 'Programme', help: 'The streak, challenge or mission of that type, picked by name.' },
     rankBy: {
       label: 'Rank by',
-      help: 'Streaks: the current run (the run going now) or the longest run (the best run ever). Challenges: progress in the window. Missions: completions. Blank: the first one.',
+      help: 'Streaks: the current run (the run going now) or the longest run (the best run ever). Challenges: progress in the window. Missions: completions. Points: points earned in the month. Blank: the first one.',
     },
     size: { label: 'Entries shown', help: 'How many members the standings list, 1 to 100.' },
     displayName: {
@@ -194,6 +194,8 @@ export const records = {
     longest_run: 'Longest run',
     window_progress: 'Progress in the window',
     completions: 'Completions',
+    points_setting: 'Points',
+    points: 'Points earned in the month',
     first_name_initial: 'First name and initial',
     anonymous: 'Anonymous',
     bottom_right: 'Bottom right',
