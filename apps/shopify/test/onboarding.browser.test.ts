@@ -5,6 +5,7 @@ import { type AdminApp, startAdminApp } from './support/admin';
 import { ARTIFACTS } from './support/browser';
 import { orderPayload } from './support/orders';
 import { STUB_SHOP } from './support/admin-stub';
+import { until } from './support/until';
 import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
@@ -257,5 +258,52 @@ describe('first-run checklist in Chromium', () => {
     await browser.page.getByRole('heading', { name: 'Starte dein Treueprogramm' }).waitFor();
     await browser.page.getByText('Das Widget ist in deinem Live-Theme „Dawn“ eingeschaltet.').waitFor();
     await browser.shot('onboarding-de');
+  });
+
+  it('Points and tiers from the checklist in two clicks; the shopper’s next paid order earns its points', async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    await browser.open('/app');
+    const show = page.getByRole('button', { name: 'Show setup checklist' });
+    if (await show.count()) await show.click();
+    // Done before (the whole file), the first step is folded; alone, it is open.
+    const choose = page.getByRole('button', { name: 'Choose: Points and tiers' });
+    if (!(await choose.count())) await page.getByRole('button', { name: 'Show step: 1. Choose a program' }).click();
+    await choose.click();
+    await page.getByRole('button', { name: 'Create program' }).click();
+    await page.getByText(/^Created “.+” \(Live\)\.$/).waitFor();
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    expect(setting).toMatchObject({ status: 'live', pointsPerCurrencyUnit: 1, pointsOnSignUp: 100 });
+    const tiers = (await api.get('/schema/tier/record')).body.data as { pointsThreshold: number; earnMultiplier: number }[];
+    expect(tiers.map((t) => [t.pointsThreshold, t.earnMultiplier]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [500, 1.2],
+      [1500, 1.5],
+    ]);
+    await browser.shot('onboarding-points-tiers');
+
+    // The merchant's goal: Ines pays her next order (80 of products) and holds 80 points.
+    const order = orderPayload(5002, {
+      customer: { id: 9901, first_name: 'Ines', last_name: 'Shopper', email: 'ines@example.com' },
+      lines: [{ product: 1, quantity: 2, price: '40.00' }],
+    });
+    const request = await webhookRequest('orders/paid', order);
+    const res = await fetch(`${admin.server.url}/webhooks/orders/paid`, {
+      method: 'POST',
+      headers: request.headers,
+      body: await request.text(),
+    });
+    expect(res.status).toBe(200);
+    const ines = {
+      operator: 'and',
+      conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/9901' }],
+    };
+    await until(
+      'the order’s points',
+      async () => (await api.get('/schema/account_user/record', { filters: ines })).body.data[0]?.pointsBalance === 80,
+    );
+    await browser.open('/app/members?q=ines');
+    await page.getByRole('link', { name: 'Ines Shopper' }).click();
+    await page.getByText('Balance: 80', { exact: true }).waitFor();
+    await browser.shot('onboarding-points-order');
   });
 });

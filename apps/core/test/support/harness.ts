@@ -41,6 +41,13 @@ export async function createTestDatabase({ empty = false } = {}): Promise<{ url:
     async drop() {
       const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
+      // A pool's end() resolves before its sockets close: a forced drop at once would terminate those
+      // sessions, and their clients report it as an uncaught error. Let closing sessions finish first.
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
