@@ -304,6 +304,9 @@ describe('first-run checklist in Chromium', () => {
     await browser.open('/app/members?q=ines');
     await page.getByRole('link', { name: 'Ines Shopper' }).click();
     await page.getByText('Balance: 80', { exact: true }).waitFor();
+    // The order says what it earned in points too (a points-only program counts nothing else).
+    const card = page.getByRole('region', { name: 'Orders and what they earned' }).getByRole('region', { name: '#5002' });
+    expect((await card.innerText()).replace(/\s+/g, ' ')).toContain('Points: +80');
     await browser.shot('onboarding-points-order');
   });
 });

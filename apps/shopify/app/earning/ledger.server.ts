@@ -41,6 +41,8 @@ export interface OrderEffect {
   /** Why an order earned nothing: a test order, one without a customer, a shop not installed then. */
   skipReason: string | null;
   logs: OrderLogEffect[];
+  /** The points the order earned (CONTRACT §19, after the tier's multiplier) and what refunds took back; null: none asked. */
+  points: { earned: number; reversed: number; refused: string | null } | null;
 }
 
 const reversalsOf = (value: unknown): OrderReversal[] =>
@@ -86,6 +88,11 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
        from shopify_order_logs where shop = $1 and order_id = any($2) order by kind, definition_name, activity_id`,
     [shop, orders.map((o) => o.order_id)],
   );
+  const { rows: points } = await pool.query<{ order_id: string; points: number; reversed: number; refused: string | null }>(
+    `select order_id, points, reversed, refused from shopify_order_points where shop = $1 and order_id = any($2)`,
+    [shop, orders.map((o) => o.order_id)],
+  );
+  const pointsOf = new Map(points.map((p) => [p.order_id, { earned: p.points, reversed: p.reversed, refused: p.refused }]));
   return orders.map((o) => {
     const lines = storedLines(o.lines);
     const refunded = storedNumbers(o.refunded);
@@ -107,6 +114,7 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
       currency: o.currency,
       state,
       skipReason: o.skip_reason,
+      points: pointsOf.get(o.order_id) ?? null,
       logs: logs
         .filter((l) => l.order_id === o.order_id)
         .map((l) => ({
@@ -133,10 +141,11 @@ export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: st
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query(
-      'delete from shopify_order_logs where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)',
-      [shop, customerId],
-    );
+    for (const table of ['shopify_order_logs', 'shopify_order_points'])
+      await client.query(
+        `delete from ${table} where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)`,
+        [shop, customerId],
+      );
     for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits', 'order_facts', 'program_members'])
       await client.query(`delete from ${table} where shop = $1 and customer_id = $2`, [shop, customerId]);
     await client.query('delete from reward_discounts where shop = $1 and customer_gid = $2', [shop, customerGid(customerId)]);

@@ -51,8 +51,25 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                     <Text as="p" tone="subdued">
                       {textFor(m.skipReasons, order.skipReason) ?? order.skipReason}
                     </Text>
-                  ) : order.logs.length ? (
+                  ) : order.logs.length || order.points ? (
                     <List>
+                      {order.points ? (
+                        <List.Item>
+                          <BlockStack gap="100">
+                            <Text as="span">{format(m.orderPoints, { value: number.format(order.points.earned) })}</Text>
+                            {order.points.refused ? (
+                              <Text as="span" tone="critical">
+                                {format(m.refused, { message: order.points.refused })}
+                              </Text>
+                            ) : null}
+                            {order.points.reversed > 0 ? (
+                              <Text as="span" tone="subdued">
+                                {format(m.orderPointsTakenBack, { value: number.format(order.points.reversed) })}
+                              </Text>
+                            ) : null}
+                          </BlockStack>
+                        </List.Item>
+                      ) : null}
                       {order.logs.map((log) => (
                         <List.Item key={`${log.kind}:${log.definitionName}:${log.activityId}`}>
                           <BlockStack gap="100">

@@ -71,6 +71,8 @@ export const members: Messages['members'] = {
   },
   nothingFed: 'Kein Programm hat diese Bestellung gezählt.',
   earned: '{program} ({kind}): +{value}',
+  orderPoints: 'Punkte: +{value}',
+  orderPointsTakenBack: '−{value} durch Erstattungen oder die Stornierung zurückgenommen',
   firstOrder: 'erste Bestellung',
   reversals: { refund: '−{value} durch eine Erstattung', cancel: '−{value} durch die Stornierung' },
   refused: 'Nicht gezählt: {message}',

@@ -64,6 +64,8 @@ export const members = {
   skipReasons: { 'test order': 'A test order earns nothing.', 'shop not installed': 'The app was not installed when it was paid.' },
   nothingFed: 'No program counted this order.',
   earned: '{program} ({kind}): +{value}',
+  orderPoints: 'Points: +{value}',
+  orderPointsTakenBack: '−{value} taken back by refunds or the cancellation',
   firstOrder: 'first order',
   reversals: { refund: '−{value} by a refund', cancel: '−{value} by the cancellation' },
   refused: 'Not counted: {message}',
