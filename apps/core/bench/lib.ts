@@ -276,6 +276,13 @@ function postgresBetween(before: CpuReading, after: CpuReading): number {
   return sum;
 }
 
+/** The mean of windows' CPU per request; undefined when any window could not be read. */
+export function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
+  if (!windows.length || windows.some((w) => !w)) return undefined;
+  const mean = (key: keyof CpuTimes) => windows.reduce((sum, w) => sum + w![key], 0) / windows.length;
+  return { service: mean('service'), postgres: mean('postgres'), loadGenerator: mean('loadGenerator') };
+}
+
 export const elapsedSeconds = (since: bigint): number => Number(process.hrtime.bigint() - since) / 1e9;
 
 /**

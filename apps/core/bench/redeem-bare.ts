@@ -22,8 +22,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /**
  * One redemption as the service's statements run it (records' action path, engine/redeem.ts,
  * engine/points.ts, engine/codes.ts, events/outbox.ts), as plain SQL in one transaction: the
- * reward's read, points live, the member's row lock, the entry (a replayed identifier inserting
- * nothing), the tier rule's read, the balance, the reward log, the pool (empty) then a generated
+ * reward's read, the member's row lock with points live and the tiers, the entry and the balance
+ * in one statement (a replayed identifier inserting nothing), the reward log, the pool (empty) then a generated
  * code, the log's code, the reward joined for the answer, the event with its wake-up. No checks
  * beyond the balance, no serialization, no validation.
  */
@@ -38,36 +38,37 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
       1,
     ]);
     if (!reward.rows[0]) throw new Error('no reward');
-    await client.query(`select status from points_setting where account_id = $1 limit $2`, [s.accountId, 1]);
+    const tier = `jsonb_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
     const member = await client.query<{ points_balance: number; points_earned_in_tier_window: number }>(
-      `select * from account_user where account_id = $1 and id = $2 limit $3 for update`,
+      `select u.*, (select s.status = 'live' from points_setting s where s.account_id = u.account_id) as live,
+              (select ${tier} from tier t where t.account_id = u.account_id and t.id = u.tier_id) as tier_now,
+              (select coalesce(jsonb_agg(${tier} order by t.points_threshold desc, t.created_at, t.id), '[]')
+                 from tier t where t.account_id = u.account_id and t.status = 'live') as tiers
+         from account_user u where u.account_id = $1 and u.id = $2 limit $3 for update of u`,
       [s.accountId, memberId, 1],
     );
     const m = member.rows[0];
     if (!m) throw new Error('no member');
     const rewardLogId = randomUUID();
-    const entry = await client.query<{ id: string; created_at: Date }>(
-      `insert into point_entry (account_id, owned_by_id, points, reason, note, unique_identifier, linked_schema_slug, linked_schema_record_id)
-       values ($1, $2, $3, 'redeemed', null, null, 'reward_log', $4)
-       on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning *`,
-      [s.accountId, memberId, -s.pointsCost, rewardLogId],
-    );
     const balance = Number(m.points_balance) - s.pointsCost;
     if (balance < 0) throw new Error('insufficient points');
+    const entryId = randomUUID();
+    const now = new Date();
     await client.query(
-      `select * from tier where account_id = $1 and status = $2 and points_threshold <= $3
-       order by points_threshold desc, created_at asc, id asc limit $4`,
-      [s.accountId, 'live', Number(m.points_earned_in_tier_window), 1],
-    );
-    await client.query(
-      `update account_user set points_balance = $1, points_earned_in_tier_window = $2, last_point_entry_at = $3, points_expiry_warned_for = null
-       where account_id = $4 and id = $5 returning *`,
-      [balance, Number(m.points_earned_in_tier_window), entry.rows[0]!.created_at, s.accountId, memberId],
+      `with e as (
+         insert into point_entry (id, account_id, owned_by_id, points, reason, note, unique_identifier, linked_schema_slug, linked_schema_record_id, created_at, updated_at)
+         values ($1, $2, $3, $4, 'redeemed', null, null, 'reward_log', $5, $6, $6)
+         on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
+       ), m as (
+         update account_user set points_balance = $7, points_earned_in_tier_window = $8, last_point_entry_at = $6, points_expiry_warned_for = null
+          where account_id = $2 and id = $3 and exists (select 1 from e) returning 1
+       ) select 1 from e`,
+      [entryId, s.accountId, memberId, -s.pointsCost, rewardLogId, now, balance, Number(m.points_earned_in_tier_window)],
     );
     await client.query(
       `insert into reward_log (id, account_id, reward_id, milestone_id, linked_schema_slug, linked_schema_record_id, owned_by_id, period_key, reward_log_status)
        values ($1, $2, $3, null, 'point_entry', $4, $5, null, 'issued') returning *`,
-      [rewardLogId, s.accountId, s.rewardId, entry.rows[0]!.id, memberId],
+      [rewardLogId, s.accountId, s.rewardId, entryId, memberId],
     );
     // The pool first (empty here, as the service finds it), then a generated code.
     await client.query(
@@ -88,7 +89,6 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
        values ($1, $2, $3, true, 'live', $4) on conflict (account_id, coupon_code) do nothing returning reward_log_id, coupon_code`,
       [s.accountId, s.rewardId, randomString(s.codeLength, CODE_ALPHABET), rewardLogId],
     );
-    const now = new Date();
     const log = await client.query(
       `update reward_log set coupon_code = $1, reward_issued_at = $2, reward_expiry_at = null, updated_at = $3
        where account_id = $4 and id = $5 returning *`,
@@ -110,7 +110,7 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
             code: 'points_redeemed',
             owned_by_id: memberId,
             slug: 'point_entry',
-            record_id: entry.rows[0]!.id,
+            record_id: entryId,
             payload: JSON.parse(s.payload),
             ord: 0,
           },

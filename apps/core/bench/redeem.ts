@@ -15,6 +15,7 @@ import {
   httpLoad,
   inTurn,
   type LoadResult,
+  meanCpu,
   openBenchDatabase,
   seedStreakAccount,
   SETTLE_SECONDS,
@@ -47,12 +48,6 @@ const RESULTS_FILE = fileURLToPath(new URL('./results/redeem.json', import.meta.
 interface SideResult {
   summary: Summary;
   cpuMsPerRedemption?: CpuTimes;
-}
-
-function meanCpu(windows: (CpuTimes | undefined)[]): CpuTimes | undefined {
-  if (!windows.length || windows.some((w) => !w)) return undefined;
-  const mean = (key: keyof CpuTimes) => windows.reduce((sum, w) => sum + w![key], 0) / windows.length;
-  return { service: mean('service'), postgres: mean('postgres'), loadGenerator: mean('loadGenerator') };
 }
 
 const started = process.hrtime.bigint();

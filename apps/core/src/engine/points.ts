@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import { overwriteRows, updateRow } from '../db/rows.js';
+import { overwriteRows } from '../db/rows.js';
+import { ident, run, SqlBuilder } from '../db/prepared.js';
 import { z } from 'zod';
 import { duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
-import { emit, type NewEvent } from '../events/outbox.js';
+import { emit, eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
@@ -47,17 +48,6 @@ export async function pointsLive(db: Knex, accountId: string): Promise<boolean> 
   return setting?.status === 'live';
 }
 
-/** The member, locked for the rest of the transaction: every entry of one member waits for the one before it. */
-async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<Member | undefined> {
-  return trx<Member>('account_user').where({ account_id: accountId, id: memberId }).forUpdate().first();
-}
-
-/** The member's tier as stored, live or not (a paused tier multiplies nothing). */
-async function tierById(trx: Knex.Transaction, accountId: string, tierId: string | null): Promise<Tier | null> {
-  if (!tierId) return null;
-  return (await trx<Tier>('tier').where({ account_id: accountId, id: tierId }).first()) ?? null;
-}
-
 /** The account's live tiers, highest threshold first (the first created first among equals): the order the rule reads them in. */
 export const liveTiers = (db: Knex, accountId: string) =>
   db<Tier>('tier')
@@ -65,44 +55,64 @@ export const liveTiers = (db: Knex, accountId: string) =>
     .orderBy([{ column: 'points_threshold', order: 'desc' }, { column: 'created_at' }, { column: 'id' }]);
 
 /** The tier rule (CONTRACT §19): the highest live tier whose threshold `earnedInWindow` reaches; null when none does. */
-export const tierFor = (tiers: readonly Tier[], earnedInWindow: number): Tier | null =>
+export const tierFor = <T extends Pick<Tier, 'points_threshold'>>(tiers: readonly T[], earnedInWindow: number): T | null =>
   tiers.find((t) => t.points_threshold <= earnedInWindow) ?? null;
 
-async function tierReached(trx: Knex.Transaction, accountId: string, earnedInWindow: number): Promise<Tier | null> {
-  return (await liveTiers(trx, accountId).andWhere('points_threshold', '<=', earnedInWindow).first()) ?? null;
-}
+/** A tier as the entry's read carries it (JSON): what the rule and the multiplier need. */
+type TierFacts = Pick<Tier, 'id' | 'status' | 'points_threshold' | 'earn_multiplier'>;
 
 /** An earned entry times the tier's multiplier, rounded down (one decimal multipliers: no float drift below the integer). */
-const multiplied = (points: number, tier: Tier | null) =>
+const multiplied = (points: number, tier: TierFacts | null) =>
   tier?.status === 'live' ? Math.floor(points * Number(tier.earn_multiplier) + 1e-9) : points;
 
+const TIER_FACTS = `jsonb_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
+
 /**
- * The entry. A replayed uniqueIdentifier inserts nothing (ON CONFLICT on the partial unique index,
- * which waits for a racing insert of the same identifier to commit or roll back) and is answered
- * from the same transaction: no savepoint, two round trips fewer per entry.
+ * The member, locked for the rest of the transaction (every entry of one member waits for the one
+ * before it), with what deciding the entry needs, in one round trip: whether points are live, the
+ * member's tier as stored (live or not: a paused tier multiplies nothing) and the live tiers.
  */
-async function insertEntry(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<PointEntryRow & Row> {
-  const [row] = await trx<PointEntryRow & Row>('point_entry')
-    .insert({
-      account_id: accountId,
-      owned_by_id: entry.ownedById,
-      points: entry.points,
-      reason: entry.reason,
-      note: entry.note ?? null,
-      unique_identifier: entry.uniqueIdentifier ?? null,
-      linked_schema_slug: entry.linkedSchemaSlug ?? null,
-      linked_schema_record_id: entry.linkedSchemaRecordId ?? null,
-    })
-    .onConflict(trx.raw('(account_id, unique_identifier) where unique_identifier is not null'))
-    .ignore()
-    .returning('*');
-  if (row) return row;
-  const existing = await trx<PointEntryRow & Row>('point_entry')
-    .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
-    .first('id');
-  throw duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
-    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId: existing?.id },
-  ]);
+async function lockMember(
+  trx: Knex.Transaction,
+  accountId: string,
+  memberId: string,
+): Promise<{ member: Member; live: boolean; current: TierFacts | null; tiers: TierFacts[] } | undefined> {
+  const row = await trx('account_user as u')
+    .select(
+      'u.*',
+      trx.raw(`(select s.status = 'live' from points_setting s where s.account_id = u.account_id) as entry_points_live`),
+      trx.raw(`(select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id) as entry_tier_now`),
+      trx.raw(
+        `(select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
+            from tier t where t.account_id = u.account_id and t.status = 'live') as entry_tiers_live`,
+      ),
+    )
+    .where({ 'u.account_id': accountId, 'u.id': memberId })
+    .forUpdate('u')
+    .first();
+  if (!row) return undefined;
+  const { entry_points_live: live, entry_tier_now: current, entry_tiers_live: tiers, ...member } = row;
+  return { member: member as Member, live: live === true, current: current ?? null, tiers };
+}
+
+/** Tiers by id, whole, for a tier change's event and entry reward (rare: the entry's read carries only their facts). */
+async function tiersById(trx: Knex.Transaction, accountId: string, ids: string[]): Promise<Map<string, Tier>> {
+  const rows = await trx<Tier>('tier').where({ account_id: accountId }).whereIn('id', ids);
+  return new Map(rows.map((t) => [t.id, t]));
+}
+
+/** Who writes an entry, so its event is written as an API key reads it. */
+export interface Announce {
+  records: Records;
+  ctx: RequestContext;
+}
+
+/** Whether an entry may be written while points are not live, or what happens when they are not. */
+export type WhenNotLive = 'write' | 'skip' | (() => Error);
+
+interface EntryOptions {
+  whenNotLive?: WhenNotLive;
+  announce?: Announce;
 }
 
 /**
@@ -113,18 +123,48 @@ async function insertEntry(trx: Knex.Transaction, accountId: string, entry: NewE
  * multiplied by the member's live tier. After every entry the tier rule is applied, upwards only
  * (lowering is the daily pass's), which may reach a tier created since. An unknown member is 400.
  * O(1) in the member's entries: what the daily pass needs is kept on the member's row.
+ *
+ * Two round trips: the member's locked read, then one statement that inserts the entry, updates
+ * the member and, when `announce` is given, writes the entry's event (a tier change follows in its
+ * own statements). A replayed uniqueIdentifier inserts nothing (ON CONFLICT on the partial unique
+ * index, which waits for a racing insert of the same identifier) and changes nothing: 409.
+ * `whenNotLive` 'skip' writes nothing (null) while points are not live; a function names the error.
  */
-export async function addEntry(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<Entered> {
-  const member = await lockMember(trx, accountId, entry.ownedById);
-  if (!member)
+export async function addEntry(
+  trx: Knex.Transaction,
+  accountId: string,
+  entry: NewEntry,
+  options: EntryOptions & { whenNotLive: 'skip' },
+): Promise<Entered | null>;
+export async function addEntry(
+  trx: Knex.Transaction,
+  accountId: string,
+  entry: NewEntry,
+  options?: EntryOptions & { whenNotLive?: Exclude<WhenNotLive, 'skip'> },
+): Promise<Entered>;
+export async function addEntry(
+  trx: Knex.Transaction,
+  accountId: string,
+  entry: NewEntry,
+  options: EntryOptions = {},
+): Promise<Entered | null> {
+  const read = await lockMember(trx, accountId, entry.ownedById);
+  if (!read)
     throw invalidInput('The body references records that do not exist.', [
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${entry.ownedById}.` },
     ]);
-  const current = await tierById(trx, accountId, member.tier_id);
+  const { member, current, tiers } = read;
+  const whenNotLive = options.whenNotLive ?? 'write';
+  if (!read.live && whenNotLive !== 'write') {
+    if (whenNotLive === 'skip') return null;
+    throw whenNotLive();
+  }
   if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, current) };
-  const row = await insertEntry(trx, accountId, entry);
   const balance = Number(member.points_balance) + entry.points;
-  if (balance < 0 && entry.reason !== 'reversed')
+  if (balance < 0 && entry.reason !== 'reversed') {
+    // A replay is told it is one, whatever the balance is now.
+    const existing = entry.uniqueIdentifier ? await entryWith(trx, accountId, entry.uniqueIdentifier) : undefined;
+    if (existing) throw replayed(existing);
     throw insufficientPoints(`The member has ${member.points_balance} points; this needs ${-entry.points}.`, [
       {
         field: 'points',
@@ -133,24 +173,82 @@ export async function addEntry(trx: Knex.Transaction, accountId: string, entry: 
         pointsBalance: member.points_balance,
       },
     ]);
+  }
   const windowed = entry.reason === 'earned' || entry.reason === 'reversed';
   const inWindow = Math.max(0, Number(member.points_earned_in_tier_window) + (windowed ? entry.points : 0));
-  const reached = await tierReached(trx, accountId, inWindow);
-  const tierChange =
-    reached && reached.id !== member.tier_id && (!current || reached.points_threshold > current.points_threshold)
-      ? { before: current, after: reached }
-      : null;
-  const updated = await updateRow<Member>(trx, 'account_user', member, {
+  const reached = tierFor(tiers, inWindow);
+  const rises = reached && reached.id !== member.tier_id && (!current || reached.points_threshold > current.points_threshold);
+  // The database's clock would be the transaction's start: the entry is as new as the member's write says it is.
+  const now = new Date();
+  const row: PointEntryRow & Row = {
+    id: randomUUID(),
+    account_id: accountId,
+    owned_by_id: entry.ownedById,
+    points: entry.points,
+    reason: entry.reason,
+    note: entry.note ?? null,
+    unique_identifier: entry.uniqueIdentifier ?? null,
+    linked_schema_slug: entry.linkedSchemaSlug ?? null,
+    linked_schema_record_id: entry.linkedSchemaRecordId ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+  const updated: Member = {
+    ...member,
     points_balance: balance,
     points_earned_in_tier_window: inWindow,
-    last_point_entry_at: row.created_at,
+    last_point_entry_at: now,
     // A new inactivity period: its expiry is announced anew.
     points_expiry_warned_for: null,
-    ...(windowed && !member.points_window_oldest_at ? { points_window_oldest_at: row.created_at } : {}),
-    ...(tierChange ? { tier_id: reached!.id } : {}),
-  });
-  return { entry: row, member: updated, tierChange };
+    points_window_oldest_at: windowed && !member.points_window_oldest_at ? now : member.points_window_oldest_at,
+    tier_id: rises ? reached.id : member.tier_id,
+  };
+  let tierChange: TierChange | null = null;
+  if (rises) {
+    const whole = await tiersById(trx, accountId, [reached.id, ...(current ? [current.id] : [])]);
+    tierChange = { before: current ? whole.get(current.id)! : null, after: whole.get(reached.id)! };
+  }
+  const entered: Entered = { entry: row, member: updated, tierChange };
+  const event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
+  if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry.uniqueIdentifier!));
+  if (options.announce && tierChange)
+    await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }]);
+  return entered;
 }
+
+/** The entry, the member's new balance, window and tier, and the entry's event: one statement. False when a replay inserted nothing. */
+async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, event: NewEvent | null): Promise<boolean> {
+  const b = new SqlBuilder();
+  const columns = Object.keys(entry);
+  const values = columns.map((c) => b.param(entry[c as keyof typeof entry]));
+  let sql = `with e as (
+      insert into point_entry (${columns.map(ident).join(', ')}) values (${values.join(', ')})
+      on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
+    ), m as (
+      update account_user set points_balance = ${b.param(member.points_balance)}, points_earned_in_tier_window = ${b.param(member.points_earned_in_tier_window)},
+        last_point_entry_at = ${b.param(member.last_point_entry_at)}, points_expiry_warned_for = null,
+        points_window_oldest_at = ${b.param(member.points_window_oldest_at)}, tier_id = ${b.param(member.tier_id)}
+      where account_id = ${b.param(member.account_id)} and id = ${b.param(member.id)} and exists (select 1 from e) returning 1
+    )`;
+  if (event) {
+    const insert = eventsInsert(entry.account_id, [event]);
+    sql += `, ev as (${b.numbered(insert.sql, insert.bindings)} where exists (select 1 from e))
+      select ${b.numbered(NOTIFY_SQL, NOTIFY_BINDINGS)} as woken from e`;
+  } else sql += ' select 1 as written from e';
+  return (await run(trx, b.sql(sql))).length > 0;
+}
+
+/** The entry holding a uniqueIdentifier, if any. */
+async function entryWith(trx: Knex.Transaction, accountId: string, uniqueIdentifier: string): Promise<string | undefined> {
+  return (await trx<PointEntryRow & Row>('point_entry').where({ account_id: accountId, unique_identifier: uniqueIdentifier }).first('id'))
+    ?.id;
+}
+
+/** 409 for a replayed uniqueIdentifier, naming the entry that has it. */
+const replayed = (existingRecordId: string | undefined) =>
+  duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
+    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId },
+  ]);
 
 /**
  * One `expired` entry for each member's whole positive balance (CONTRACT §19), for members the
@@ -187,29 +285,36 @@ async function asAdmin(
 
 const EVENT_OF: Partial<Record<PointReason, NewEvent['code']>> = { earned: 'points_earned', redeemed: 'points_redeemed' };
 
+/** The entry's event (`points_earned`, `points_redeemed`; other reasons have none), as an API key reads its entry and member. */
+async function entryEvent(
+  trx: Knex.Transaction,
+  { records, ctx }: Announce,
+  { entry, member }: Entered,
+  extra: Record<string, unknown> = {},
+): Promise<NewEvent | null> {
+  const code = EVENT_OF[entry.reason];
+  if (!code) return null;
+  const payload = {
+    pointEntry: (await asAdmin(trx, records, ctx, 'point_entry', [entry]))[0]!,
+    member: (await asAdmin(trx, records, ctx, 'account_user', [member]))[0]!,
+    ...extra,
+  };
+  return { code, ownedById: entry.owned_by_id, linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: entry.id, payload };
+}
+
 /**
- * The entry's event (`points_earned`, `points_redeemed`; other reasons have none) and its tier
- * change, in the entry's transaction. Every writer of entries calls it after `addEntry`.
+ * The event and tier change of an entry written without `announce`, in the entry's transaction:
+ * for a writer whose event names what it made after the entry (a redemption's reward log).
  */
 export async function emitEntryEvent(
   trx: Knex.Transaction,
-  records: Records,
-  ctx: RequestContext,
-  { entry, member, tierChange }: Entered,
+  announce: Announce,
+  entered: Entered,
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  const code = EVENT_OF[entry.reason];
-  if (code) {
-    const payload = {
-      pointEntry: (await asAdmin(trx, records, ctx, 'point_entry', [entry]))[0]!,
-      member: (await asAdmin(trx, records, ctx, 'account_user', [member]))[0]!,
-      ...extra,
-    };
-    await emit(trx, entry.account_id, [
-      { code, ownedById: entry.owned_by_id, linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: entry.id, payload },
-    ]);
-  }
-  if (tierChange) await changedTiers(trx, records, ctx, [{ member, change: tierChange }]);
+  const event = await entryEvent(trx, announce, entered, extra);
+  if (event) await emit(trx, entered.entry.account_id, [event]);
+  if (entered.tierChange) await changedTiers(trx, announce.records, announce.ctx, [{ member: entered.member, change: entered.tierChange }]);
 }
 
 export interface TierMove {
@@ -334,15 +439,19 @@ export async function earnForRewardLog(
   reward: RewardRow,
   log: RewardLogRow,
 ): Promise<void> {
-  if (reward.reward_kind !== 'points' || !reward.points_value || !(await pointsLive(trx, log.account_id))) return;
-  const entered = await addEntry(trx, log.account_id, {
-    ownedById: log.owned_by_id,
-    points: reward.points_value,
-    reason: 'earned',
-    linkedSchemaSlug: 'reward_log',
-    linkedSchemaRecordId: log.id,
-  });
-  await emitEntryEvent(trx, records, ctx, entered);
+  if (reward.reward_kind !== 'points' || !reward.points_value) return;
+  await addEntry(
+    trx,
+    log.account_id,
+    {
+      ownedById: log.owned_by_id,
+      points: reward.points_value,
+      reason: 'earned',
+      linkedSchemaSlug: 'reward_log',
+      linkedSchemaRecordId: log.id,
+    },
+    { whenNotLive: 'skip', announce: { records, ctx } },
+  );
 }
 
 /**
@@ -365,15 +474,19 @@ export async function reverseRewardLogPoints(
     )
     .orderBy('created_at');
   for (const e of earned) {
-    const entered = await addEntry(trx, accountId, {
-      ownedById: e.owned_by_id,
-      points: -e.points,
-      reason: 'reversed',
-      note: 'The reward log that earned these points was revoked.',
-      linkedSchemaSlug: 'reward_log',
-      linkedSchemaRecordId: e.linked_schema_record_id,
-    });
-    await emitEntryEvent(trx, records, ctx, entered);
+    await addEntry(
+      trx,
+      accountId,
+      {
+        ownedById: e.owned_by_id,
+        points: -e.points,
+        reason: 'reversed',
+        note: 'The reward log that earned these points was revoked.',
+        linkedSchemaSlug: 'reward_log',
+        linkedSchemaRecordId: e.linked_schema_record_id,
+      },
+      { announce: { records, ctx } },
+    );
   }
 }
 
@@ -413,16 +526,20 @@ export async function reverseEntry(
   const remaining = earned.points + Number(taken?.sum ?? 0);
   if (remaining <= 0)
     throw notReversible('This entry was taken back in full.', [{ field: 'points', code: 'not_reversible', message: 'Nothing remains.' }]);
-  const entered = await addEntry(trx, earned.account_id, {
-    ownedById: earned.owned_by_id,
-    points: -Math.min(parsed.data.points ?? remaining, remaining),
-    reason: 'reversed',
-    note: parsed.data.note ?? null,
-    uniqueIdentifier: parsed.data.uniqueIdentifier ?? null,
-    linkedSchemaSlug: 'point_entry',
-    linkedSchemaRecordId: earned.id,
-  });
-  await emitEntryEvent(trx, records, ctx, entered);
+  const entered = await addEntry(
+    trx,
+    earned.account_id,
+    {
+      ownedById: earned.owned_by_id,
+      points: -Math.min(parsed.data.points ?? remaining, remaining),
+      reason: 'reversed',
+      note: parsed.data.note ?? null,
+      uniqueIdentifier: parsed.data.uniqueIdentifier ?? null,
+      linkedSchemaSlug: 'point_entry',
+      linkedSchemaRecordId: earned.id,
+    },
+    { announce: { records, ctx } },
+  );
   const [pointEntry] = await records.serialize(records.registry.require('point_entry'), [entered.entry], ctx, { db: trx });
   return { pointEntry: pointEntry!, pointsBalance: Number(entered.member.points_balance) };
 }

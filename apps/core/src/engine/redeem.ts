@@ -9,7 +9,7 @@ import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { addEntry, emitEntryEvent, pointsLive } from './points.js';
+import { addEntry, emitEntryEvent } from './points.js';
 import { issuedFields, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
@@ -54,17 +54,23 @@ export async function redeemReward(
     throw notRedeemable('This reward is not live.', [
       { field: 'status', code: 'not_redeemable', message: `The reward is ${reward.status}.` },
     ]);
-  if (!(await pointsLive(trx, accountId)))
-    throw notRedeemable('Points are not live in this account.', [{ code: 'not_redeemable', message: 'The points setting is not live.' }]);
   const rewardLogId = randomUUID();
-  const entered = await addEntry(trx, accountId, {
-    ownedById: memberId,
-    points: -reward.points_cost,
-    reason: 'redeemed',
-    uniqueIdentifier: uniqueIdentifier ?? null,
-    linkedSchemaSlug: 'reward_log',
-    linkedSchemaRecordId: rewardLogId,
-  });
+  const entered = await addEntry(
+    trx,
+    accountId,
+    {
+      ownedById: memberId,
+      points: -reward.points_cost,
+      reason: 'redeemed',
+      uniqueIdentifier: uniqueIdentifier ?? null,
+      linkedSchemaSlug: 'reward_log',
+      linkedSchemaRecordId: rewardLogId,
+    },
+    {
+      whenNotLive: () =>
+        notRedeemable('Points are not live in this account.', [{ code: 'not_redeemable', message: 'The points setting is not live.' }]),
+    },
+  );
   const [created] = await trx<RewardLogRow & Row>('reward_log')
     .insert({
       id: rewardLogId,
@@ -92,7 +98,7 @@ export async function redeemReward(
   const [rewardLog] = await records.serialize(rewardLogResource, [log], ctx, { db: trx, known });
   const [adminRewardLog] =
     ctx.flow === 'apikey' ? [rewardLog] : await records.serialize(rewardLogResource, [log], { ...ctx, flow: 'apikey' }, { db: trx, known });
-  await emitEntryEvent(trx, records, ctx, entered, { rewardLog: adminRewardLog });
+  await emitEntryEvent(trx, { records, ctx }, entered, { rewardLog: adminRewardLog });
   // Counted here: the action's transaction commits as soon as this returns.
   issued.commit();
   return { rewardLog: rewardLog!, pointsBalance: Number(entered.member.points_balance) };

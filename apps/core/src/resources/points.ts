@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { addEntry, emitEntryEvent, pointsLive, reverseBody, reverseEntry } from '../engine/points.js';
+import { addEntry, reverseBody, reverseEntry } from '../engine/points.js';
 import { conflict, type ErrorDetail } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { CLIENT_REASONS, pointEntryFields, pointsSettingFields, tierFields } from '../schema/points.js';
@@ -65,12 +65,14 @@ export const pointEntry = defineResource({
   async create({ db, ctx, values, records }) {
     const accountId = ctx.account!.id;
     return db.transaction(async (trx) => {
-      if (values.reason === 'earned' && !(await pointsLive(trx, accountId)))
-        throw conflict('Points are not live in this account: nothing earns.', [
+      const notLive = () =>
+        conflict('Points are not live in this account: nothing earns.', [
           { field: 'reason', code: 'points_not_live', message: 'The points setting is not live.' },
         ]);
-      const entered = await addEntry(trx, accountId, values);
-      await emitEntryEvent(trx, records, ctx, entered);
+      const entered = await addEntry(trx, accountId, values, {
+        ...(values.reason === 'earned' ? { whenNotLive: notLive } : {}),
+        announce: { records, ctx },
+      });
       const [data] = await records.serialize(records.registry.require('point_entry'), [entered.entry], ctx, { db: trx });
       return data;
     });

@@ -234,6 +234,12 @@ describe('point_entry', () => {
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(7).fill(409)]);
     expect(await balanceOf(other)).toBe(7);
+    // A replayed deduction is a replay even when the balance no longer covers it.
+    const deduction = await accepted(entry({ ownedById: other, points: -5, reason: 'adjusted', uniqueIdentifier: `d-${++seq}` }));
+    const again = await entry({ ownedById: other, points: -5, reason: 'adjusted', uniqueIdentifier: deduction.uniqueIdentifier });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: deduction.id }] });
+    expect(await balanceOf(other)).toBe(2);
   });
 
   it('earns nothing while points are not live', async () => {
