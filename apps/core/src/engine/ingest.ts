@@ -18,6 +18,7 @@ import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
 import { HOLDOUTS_SQL, isHeldOut } from './holdout.js';
 import {
+  HeldRows,
   type LogKind,
   type LogRow,
   NeedsLock,
@@ -142,7 +143,7 @@ async function attemptLog(
 ): Promise<{ response: Record<string, unknown>; emitted: boolean }> {
   const account = ctx.account!;
   const idField = `${kind}Id`;
-  const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued };
+  const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued, held: new HeldRows() };
   const { definitionId, activityId, activityAt } = values;
   const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy) : undefined;
   const memberId = inline?.id ?? values.ownedById!;
@@ -156,6 +157,8 @@ async function attemptLog(
     throw invalidInput('No member with this id.', [
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${memberId}.` },
     ]);
+  tx.held!.add('milestone', milestones);
+  tx.held!.add('account_user', [member]);
   const definition = found.row;
   const method = methodOf(found, activityId);
   if (method === 'sum' && values.activityValue == null) {
@@ -350,9 +353,10 @@ async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionI
 export async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
   const { records, ctx, trx } = tx;
   const resource = (slug: string) => records.registry.require(slug);
+  const known = tx.held?.known;
   const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>
-    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields }))[0]! : null;
-  const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
+    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields, known }))[0]! : null;
+  const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx, known }) : []);
 
   const milestoneObjects = await many('milestone', milestones);
   const definitionObject = { ...(await one(kind, definition, storedFields(records, kind))), milestones: milestoneObjects };

@@ -12,6 +12,7 @@ import type { AccountUserRow } from '../schema/members.js';
 import type { MemberPointsColumns, PointEntryRow, PointReason, PointsSettingRow, TierRow } from '../schema/points.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
+import type { HeldRows } from './types.js';
 import { IssueTally } from '../observability/metrics.js';
 
 /** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
@@ -412,11 +413,14 @@ export async function changedTiers(trx: Knex.Transaction, records: Records, ctx:
  * mission, tiers' entry rewards): a points reward's `earned` entry each, or their codes by §8.
  */
 export async function issueNow<L extends RewardLogRow & Row>(
-  tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date },
+  tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date; held?: HeldRows },
   reward: RewardRow,
   logs: readonly L[],
 ): Promise<L[]> {
-  for (const log of logs) await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log);
+  for (const log of logs) {
+    const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log);
+    if (entered) tx.held?.add('account_user', [entered.member]);
+  }
   const codes = await takeCodes(
     tx,
     reward,
@@ -438,9 +442,9 @@ export async function earnForRewardLog(
   ctx: RequestContext,
   reward: RewardRow,
   log: RewardLogRow,
-): Promise<void> {
-  if (reward.reward_kind !== 'points' || !reward.points_value) return;
-  await addEntry(
+): Promise<Entered | null> {
+  if (reward.reward_kind !== 'points' || !reward.points_value) return null;
+  return addEntry(
     trx,
     log.account_id,
     {

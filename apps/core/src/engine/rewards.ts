@@ -1,4 +1,5 @@
 import type { MilestoneRow } from '../schema/definitions.js';
+import type { Row } from '../records/resource.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { isTransaction, issueNow } from './points.js';
 import { NeedsLock, type RewardSource, type Tx } from './types.js';
@@ -20,6 +21,7 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
   const trx = tx.trx;
   const reward = await tx.trx<RewardRow>('reward').where({ account_id: tx.account.id, id: source.rewardId }).first();
   if (!reward) return null;
+  tx.held?.add('reward', [reward as RewardRow & Row]);
   const held = source.holdDays > 0;
   const [log] = await tx
     .trx<RewardLogRow>('reward_log')

@@ -3,6 +3,7 @@ import type { EventCode } from '../events/codes.js';
 import type { IssueTally } from '../observability/metrics.js';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { RequestContext } from '../records/context.js';
+import type { KnownRows, LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import type { RecordColumns } from '../records/row-types.js';
 import type { MilestoneRow } from '../schema/definitions.js';
@@ -26,6 +27,25 @@ export interface RewardSource {
   holdDays: number;
 }
 
+/**
+ * Rows an attempt holds (read or written), by table, the latest of a row winning: its answer and
+ * events serialize their joins from these instead of reading them again.
+ */
+export class HeldRows {
+  private readonly tables = new Map<string, Map<string, LoadedRow>>();
+
+  add(table: string, rows: readonly Row[]): void {
+    let held = this.tables.get(table);
+    if (!held) this.tables.set(table, (held = new Map()));
+    // Merged: a row written since keeps what only its earlier read carried (a member's heldOutOf).
+    for (const row of rows as readonly LoadedRow[]) held.set(row.id, { ...held.get(row.id), ...row });
+  }
+
+  get known(): KnownRows {
+    return new Map([...this.tables].map(([table, rows]) => [table, [...rows.values()]]));
+  }
+}
+
 /** Everything one attempt at aggregating a log works with. */
 export interface Tx {
   /** Where reads go: the pool, or the transaction of a locked attempt. */
@@ -42,6 +62,7 @@ export interface Tx {
   issued: IssueTally;
   /** Set by a recompute: rewards its replay achieves are recorded here instead of issued. */
   replay?: RewardSource[];
+  held?: HeldRows;
 }
 
 /**
