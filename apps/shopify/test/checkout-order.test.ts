@@ -1,7 +1,7 @@
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { adminLoad, orderPayload, type OrderSpec } from './support/orders';
+import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
 import { SHOPIFY, webhookRequest } from './support/stack';
@@ -60,16 +60,20 @@ interface Answer {
   coreUrl: string;
 }
 
-async function paid(id: number, spec: OrderSpec): Promise<void> {
-  expect((await prod.send(await webhookRequest('orders/paid', orderPayload(id, spec)))).status).toBe(200);
-  await until(`order ${id} worked off`, async () => {
+/** Delivers a webhook as Shopify does and waits for the worker to be done with its subject. */
+async function delivered(topic: string, payload: Record<string, unknown>, subject: string): Promise<void> {
+  expect((await prod.send(await webhookRequest(topic, payload))).status).toBe(200);
+  await until(`${subject} worked off`, async () => {
     const { rows } = await prod.appPool.query<{ status: string }>('select status from shopify_webhooks where shop = $1 and subject = $2', [
       TEST_SHOP,
-      `order:${id}`,
+      subject,
     ]);
     return rows[0]?.status === 'done';
   });
 }
+
+const paid = (id: number, spec: OrderSpec, email?: string) =>
+  delivered('orders/paid', { ...orderPayload(id, spec), ...(email ? { email } : {}) }, `order:${id}`);
 
 // 2 shoes at 25 with 5 off the line (45) and a hat at 30: 75 of products, 80 points with the 5 per order.
 const SHOES_AND_HAT = (id: number | null): OrderSpec => ({
@@ -189,6 +193,24 @@ describe('GET /checkout/order', () => {
       expect(JSON.parse(text)).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
       expect(text).not.toContain('accessToken');
     }
+  });
+
+  it("counts a guest's recent order for the account its shopper then creates with the same e-mail, its refund taken back after", async () => {
+    await paid(3, SHOES_AND_HAT(null), 'shopper@example.com');
+    // The hat (30 of the 75 spent) comes back while the order is still a guest's: nothing to take back yet.
+    await delivered('refunds/create', refundPayload(30, 3, [{ position: 2, quantity: 1 }]), 'refund:30');
+    expect((await ask(await sessionToken({ sub: undefined }), 'gid://shopify/OrderIdentity/3')).status).toBe(401);
+
+    await delivered('customers/create', { ...customerPayload(903), email: 'Shopper@Example.com' }, 'customer:903');
+    const answer = await until('the adopted order earned', async () => {
+      const res = await ask(await forCustomer(903), 'gid://shopify/OrderIdentity/3');
+      const body = (await res.json()) as Answer;
+      return res.status === 200 && body.order?.points?.reversed ? body.order : undefined;
+    });
+    expect(answer).toMatchObject({ name: '#3', state: 'partly_refunded', points: { earned: 80, reversed: 30 } });
+    expect(answer.counted).toEqual([{ kind: 'streak', definitionId: streak.id, value: 1, reversed: 0 }]);
+    // Another guest's order, with another e-mail, stays theirs.
+    expect((await ask(await forCustomer(903), 'gid://shopify/Order/2')).status).toBe(404);
   });
 
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {

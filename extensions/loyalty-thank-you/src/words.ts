@@ -31,7 +31,7 @@ const WORDS: Record<string, Words> = {
     later: 'What this order earned will show here shortly.',
     returned: 'This order was returned or cancelled, so what it earned was taken back.',
     guestTitle: 'Earn rewards when you shop',
-    guestBody: 'Create an account with the email you used for this order to collect points and rewards on your next orders.',
+    guestBody: 'Create an account with the email you used for this order within 30 days: this order counts, and so do your next ones.',
     createAccount: 'Create an account',
   },
   fr: {
@@ -45,7 +45,8 @@ const WORDS: Record<string, Words> = {
     later: 'Ce que cette commande vous a rapporté apparaîtra ici sous peu.',
     returned: 'Cette commande a été retournée ou annulée : ce qu’elle vous avait rapporté a été repris.',
     guestTitle: 'Gagnez des récompenses à chaque achat',
-    guestBody: 'Créez un compte avec l’e-mail utilisé pour cette commande pour cumuler points et récompenses sur vos prochaines commandes.',
+    guestBody:
+      'Créez un compte avec l’e-mail utilisé pour cette commande dans les 30 jours : cette commande comptera, tout comme les suivantes.',
     createAccount: 'Créer un compte',
   },
   es: {
@@ -59,7 +60,8 @@ const WORDS: Record<string, Words> = {
     later: 'Lo que te ha dado este pedido aparecerá aquí en breve.',
     returned: 'Este pedido se devolvió o se canceló, así que lo que te dio se ha retirado.',
     guestTitle: 'Gana recompensas con tus compras',
-    guestBody: 'Crea una cuenta con el correo que usaste en este pedido para acumular puntos y recompensas en tus próximos pedidos.',
+    guestBody:
+      'Crea una cuenta con el correo que usaste en este pedido en los próximos 30 días: este pedido contará, y también los siguientes.',
     createAccount: 'Crear una cuenta',
   },
   de: {
@@ -74,7 +76,7 @@ const WORDS: Record<string, Words> = {
     returned: 'Diese Bestellung wurde zurückgegeben oder storniert, daher wurde zurückgenommen, was sie eingebracht hat.',
     guestTitle: 'Prämien bei jedem Einkauf',
     guestBody:
-      'Erstellen Sie ein Konto mit der E-Mail-Adresse dieser Bestellung, um bei Ihren nächsten Bestellungen Punkte und Prämien zu sammeln.',
+      'Erstellen Sie innerhalb von 30 Tagen ein Konto mit der E-Mail-Adresse dieser Bestellung: Diese Bestellung zählt dann mit, ebenso Ihre nächsten.',
     createAccount: 'Konto erstellen',
   },
   it: {
@@ -88,7 +90,7 @@ const WORDS: Record<string, Words> = {
     later: 'Quello che hai guadagnato con questo ordine apparirà qui a breve.',
     returned: 'Questo ordine è stato reso o annullato, quindi quanto aveva fatto guadagnare è stato ripreso.',
     guestTitle: 'Guadagna premi con i tuoi acquisti',
-    guestBody: "Crea un account con l'e-mail usata per questo ordine per accumulare punti e premi sui tuoi prossimi ordini.",
+    guestBody: "Crea un account entro 30 giorni con l'e-mail usata per questo ordine: questo ordine conterà, e così i prossimi.",
     createAccount: 'Crea un account',
   },
   pt: {
@@ -102,7 +104,7 @@ const WORDS: Record<string, Words> = {
     later: 'O que esta encomenda lhe deu aparecerá aqui em breve.',
     returned: 'Esta encomenda foi devolvida ou cancelada, por isso o que lhe deu foi retirado.',
     guestTitle: 'Ganhe recompensas nas suas compras',
-    guestBody: 'Crie uma conta com o e-mail que usou nesta encomenda para acumular pontos e recompensas nas próximas encomendas.',
+    guestBody: 'Crie uma conta nos próximos 30 dias com o e-mail que usou nesta encomenda: esta encomenda conta, tal como as seguintes.',
     createAccount: 'Criar uma conta',
   },
   ja: {
@@ -116,7 +118,8 @@ const WORDS: Record<string, Words> = {
     later: 'このご注文で獲得した内容はまもなくここに表示されます。',
     returned: 'このご注文は返品またはキャンセルされたため、獲得した内容は取り消されました。',
     guestTitle: 'お買い物でリワードを獲得',
-    guestBody: 'このご注文で使用したメールアドレスでアカウントを作成すると、次回以降のご注文でポイントとリワードが貯まります。',
+    guestBody:
+      '30日以内にこのご注文のメールアドレスでアカウントを作成すると、このご注文も次回以降のご注文もポイントとリワードの対象になります。',
     createAccount: 'アカウントを作成',
   },
   ko: {
@@ -130,7 +133,7 @@ const WORDS: Record<string, Words> = {
     later: '이 주문으로 적립된 내역이 곧 여기에 표시됩니다.',
     returned: '이 주문은 반품 또는 취소되어 적립된 내역이 회수되었습니다.',
     guestTitle: '쇼핑하고 리워드를 받으세요',
-    guestBody: '이 주문에 사용한 이메일로 계정을 만들면 다음 주문부터 포인트와 리워드가 적립됩니다.',
+    guestBody: '30일 이내에 이 주문에 사용한 이메일로 계정을 만들면 이 주문과 다음 주문 모두 포인트와 리워드에 반영됩니다.',
     createAccount: '계정 만들기',
   },
   'zh-CN': {
@@ -144,7 +147,7 @@ const WORDS: Record<string, Words> = {
     later: '此订单获得的奖励稍后会显示在这里。',
     returned: '此订单已退货或取消，其获得的奖励已被扣回。',
     guestTitle: '购物即可赢取奖励',
-    guestBody: '使用此订单的邮箱创建账户，之后的订单即可累积积分和奖励。',
+    guestBody: '在 30 天内使用此订单的邮箱创建账户，此订单及之后的订单都会计入积分和奖励。',
     createAccount: '创建账户',
   },
 };

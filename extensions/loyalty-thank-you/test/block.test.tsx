@@ -225,14 +225,16 @@ describe('the order block, for a member', () => {
 
 describe('the order block, for a guest', () => {
   it('invites the shopper to create an account, in their language', async () => {
-    for (const [lang, title, button] of [
-      ['en', 'Earn rewards when you shop', 'Create an account'],
-      ['ja', 'お買い物でリワードを獲得', 'アカウントを作成'],
+    for (const [lang, title, button, promise] of [
+      ['en', 'Earn rewards when you shop', 'Create an account', 'within 30 days: this order counts'],
+      ['ja', 'お買い物でリワードを獲得', 'アカウントを作成', '30日以内'],
     ]) {
       const calls = network([{ status: 401, code: 'no_customer' }]);
       await show(lang!);
       const invitation = document.body.querySelector('[data-guest]')!;
       expect(invitation.getAttribute('heading')).toBe(title);
+      // The app counts a guest's order of the last 30 days for the account made with its e-mail.
+      expect(text(invitation.querySelector('s-paragraph'))).toContain(promise);
       const link = invitation.querySelector('s-button')!;
       expect(text(link)).toBe(button);
       expect(link.getAttribute('href')).toBe('https://shop.example/account');
