@@ -29,11 +29,12 @@ const flowFiles = readdirSync(join(root, 'extensions'))
   .filter((dir) => dir.startsWith('flow-'))
   .sort()
   .map((dir) => join(root, 'extensions', dir, 'shopify.extension.toml'));
-// The Rewards page calls the app's token route from the customer's browser, so it carries the URL in its code.
-const rewardsFile = join(root, 'extensions/loyalty-rewards/src/app-url.ts');
-const texts = new Map(
-  [appFile, ...flowFiles, ...(existsSync(rewardsFile) ? [rewardsFile] : [])].map((file) => [file, readFileSync(file, 'utf8')]),
-);
+// The Rewards page and the thank-you/order status block call the app's routes from the shopper's
+// browser, so they carry the URL in their code.
+const extensionFiles = ['loyalty-rewards', 'loyalty-thank-you']
+  .map((dir) => join(root, 'extensions', dir, 'src/app-url.ts'))
+  .filter((file) => existsSync(file));
+const texts = new Map([appFile, ...flowFiles, ...extensionFiles].map((file) => [file, readFileSync(file, 'utf8')]));
 
 const current = /^application_url\s*=\s*"([^"]+)"/m.exec(texts.get(appFile))?.[1]?.replace(/\/+$/, '');
 if (!current) fail(1, `${appFile} has no application_url to take the current base from`);

@@ -13,8 +13,9 @@ const flows = readdirSync(join(repo, 'extensions'))
   .filter((d) => d.startsWith('flow-'))
   .sort();
 const extension = (dir: string) => `extensions/${dir}/shopify.extension.toml`;
-const REWARDS = 'extensions/loyalty-rewards/src/app-url.ts';
-const FILES = [APP, ...flows.map(extension), REWARDS];
+// The UI extensions that call the app from the shopper's browser carry its URL in their code.
+const APP_URL_FILES = ['loyalty-rewards', 'loyalty-thank-you'].map((dir) => `extensions/${dir}/src/app-url.ts`);
+const FILES = [APP, ...flows.map(extension), ...APP_URL_FILES];
 
 const roots: string[] = [];
 afterEach(() => {
@@ -27,7 +28,7 @@ function copyRepo() {
   mkdirSync(join(root, 'apps/shopify'), { recursive: true });
   cpSync(join(repo, APP), join(root, APP));
   for (const dir of flows) cpSync(join(repo, 'extensions', dir), join(root, 'extensions', dir), { recursive: true });
-  cpSync(join(repo, REWARDS), join(root, REWARDS));
+  for (const file of APP_URL_FILES) cpSync(join(repo, file), join(root, file));
   return root;
 }
 
@@ -57,7 +58,8 @@ function urls(files: Record<string, string>) {
     const key = dir === 'flow-trigger-lifecycle' ? 'url' : 'runtime_url';
     out[`${dir} ${key}`] = JSON.parse(value(files[extension(dir)]!, key)) as string;
   }
-  out['loyalty-rewards APP_URL'] = JSON.parse(/^export const APP_URL = (".*");$/m.exec(files[REWARDS]!)![1]!) as string;
+  for (const file of APP_URL_FILES)
+    out[`${file.split('/')[1]} APP_URL`] = JSON.parse(/^export const APP_URL = (".*");$/m.exec(files[file]!)![1]!) as string;
   return out;
 }
 
@@ -70,7 +72,7 @@ const swapped = (files: Record<string, string>, from: string, to: string) =>
   );
 
 describe('set-app-url', () => {
-  it('puts the new base on every app, Flow and Rewards page URL, keeps their paths and leaves every other byte', () => {
+  it('puts the new base on every app, Flow and UI extension URL, keeps their paths and leaves every other byte', () => {
     const root = copyRepo();
     const before = snapshot(root);
     const oldBase = urls(before).application_url!.replace(/\/+$/, '');
@@ -79,6 +81,7 @@ describe('set-app-url', () => {
       '/apps/loyalty',
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
+      '',
       '',
     ]);
     expect(flows).toEqual([

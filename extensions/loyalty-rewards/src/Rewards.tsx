@@ -1,9 +1,9 @@
 import '@shopify/ui-extensions/preact';
+import { pageLanguage } from '@loyalty/view-model';
 import { render } from 'preact';
 import { APP_URL } from './app-url.js';
 import { loadPage } from './load.js';
 import { RewardsPage } from './page.js';
-import { pageLanguage } from './words.js';
 
 // Shopify runs the module's default export with the target's API as the global `shopify`.
 export default async () => {

@@ -116,11 +116,4 @@ const WORDS: Record<string, Words> = {
   },
 };
 
-/** The customer's language as the page speaks it: the exact tag, else its base language (any Chinese reads zh-CN), else English. */
-export function pageLanguage(isoCode: string): string {
-  if (WORDS[isoCode]) return isoCode;
-  const base = isoCode.split('-')[0] ?? '';
-  return WORDS[base] ? base : isoCode.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
-}
-
 export const wordsFor = (lang: string): { t: Strings; w: Words } => ({ t: stringsFor(lang), w: WORDS[lang] ?? WORDS.en! });

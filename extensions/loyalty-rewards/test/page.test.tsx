@@ -1,10 +1,17 @@
-import { ApiError, type Definition, type Member, type Points, type RewardLog, type StreakProgress } from '@loyalty/view-model';
+import {
+  ApiError,
+  type Definition,
+  type Member,
+  pageLanguage,
+  type Points,
+  type RewardLog,
+  type StreakProgress,
+} from '@loyalty/view-model';
 import { render } from 'preact';
 import { act } from 'preact/test-utils';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPage, type PageData } from '../src/load.js';
 import { RewardsPage } from '../src/page.js';
-import { pageLanguage } from '../src/words.js';
 
 // The host registers Polaris web components as custom elements; here each is a bare one, so the
 // tree Preact builds (tags, attributes, text) is what the assertions read.

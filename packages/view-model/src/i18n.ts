@@ -415,6 +415,17 @@ const LANGUAGES: Record<string, Strings> = {
 
 export const stringsFor = (languageCode: string | undefined): Strings => LANGUAGES[languageCode ?? 'en'] ?? en;
 
+/**
+ * A Shopify page's language (`localization.language.isoCode`) as the interface speaks it: the
+ * exact tag, else its base language (any Chinese reads zh-CN), else English. The UI extensions'
+ * own words come in the same nine languages.
+ */
+export function pageLanguage(isoCode: string): string {
+  if (LANGUAGES[isoCode]) return isoCode;
+  const base = isoCode.split('-')[0] ?? '';
+  return LANGUAGES[base] ? base : isoCode.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
 /** Intl formats in the widget's language, or English where the browser does not know it. */
 export function numberFormat(lang: string | undefined, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
   try {

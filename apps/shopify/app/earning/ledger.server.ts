@@ -20,6 +20,7 @@ export interface OrderReversal {
 
 export interface OrderLogEffect {
   kind: 'streak' | 'challenge' | 'mission';
+  definitionId: string;
   definitionName: string;
   activityId: string;
   method: 'count' | 'sum';
@@ -33,6 +34,8 @@ export interface OrderLogEffect {
 
 export interface OrderEffect {
   orderId: string;
+  /** The numeric Shopify customer id; null for a guest's order. */
+  customerId: string | null;
   name: string;
   processedAt: string;
   amount: number;
@@ -54,9 +57,30 @@ const reversalsOf = (value: unknown): OrderReversal[] =>
   }));
 
 /** The customer's latest orders the app received (newest first) with their effects. */
-export async function customerOrders(pool: pg.Pool, shop: string, customerId: string, limit = 20): Promise<OrderEffect[]> {
+export function customerOrders(pool: pg.Pool, shop: string, customerId: string, limit = 20): Promise<OrderEffect[]> {
+  return orderEffects(pool, 'shop = $1 and customer_id = $2 order by processed_at desc limit $3', [shop, customerId, limit]);
+}
+
+/**
+ * One order as its customer may see it (the thank-you and order status pages): its effects;
+ * `unknown` while the app has not received it; `other` when it is another customer's or a guest's.
+ */
+export async function customerOrder(
+  pool: pg.Pool,
+  shop: string,
+  customerId: string,
+  orderId: string,
+): Promise<OrderEffect | 'unknown' | 'other'> {
+  const [order] = await orderEffects(pool, 'shop = $1 and order_id = $2', [shop, orderId]);
+  return !order ? 'unknown' : order.customerId === customerId ? order : 'other';
+}
+
+/** The orders `where` picks (its first parameter is the shop) with what each earned and gave back. */
+async function orderEffects(pool: pg.Pool, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
+  const shop = params[0];
   const { rows: orders } = await pool.query<{
     order_id: string;
+    customer_id: string | null;
     name: string;
     processed_at: Date;
     amount: string;
@@ -67,14 +91,15 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
     status: 'earned' | 'skipped';
     skip_reason: string | null;
   }>(
-    `select order_id, name, processed_at, amount, currency, lines, refunded, cancelled_at, status, skip_reason
-       from shopify_orders where shop = $1 and customer_id = $2 order by processed_at desc limit $3`,
-    [shop, customerId, limit],
+    `select order_id, customer_id, name, processed_at, amount, currency, lines, refunded, cancelled_at, status, skip_reason
+       from shopify_orders where ${where}`,
+    params,
   );
   if (!orders.length) return [];
   const { rows: logs } = await pool.query<{
     order_id: string;
     kind: OrderLogEffect['kind'];
+    definition_id: string;
     definition_name: string;
     activity_id: string;
     method: OrderLogEffect['method'];
@@ -84,7 +109,7 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
     refused: string | null;
     reward_log_ids: unknown;
   }>(
-    `select order_id, kind, definition_name, activity_id, method, value_milli, reversed_milli, reversals, refused, reward_log_ids
+    `select order_id, kind, definition_id, definition_name, activity_id, method, value_milli, reversed_milli, reversals, refused, reward_log_ids
        from shopify_order_logs where shop = $1 and order_id = any($2) order by kind, definition_name, activity_id`,
     [shop, orders.map((o) => o.order_id)],
   );
@@ -108,6 +133,7 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
               : 'earned';
     return {
       orderId: o.order_id,
+      customerId: o.customer_id,
       name: o.name,
       processedAt: o.processed_at.toISOString(),
       amount: Number(o.amount),
@@ -119,6 +145,7 @@ export async function customerOrders(pool: pg.Pool, shop: string, customerId: st
         .filter((l) => l.order_id === o.order_id)
         .map((l) => ({
           kind: l.kind,
+          definitionId: l.definition_id,
           definitionName: l.definition_name,
           activityId: l.activity_id,
           method: l.method,

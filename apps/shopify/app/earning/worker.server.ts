@@ -3,7 +3,14 @@ import { type AccountClient, accountClient, CoreError } from '../core/client.ser
 import { type LogKind, memberOf, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
 import type { AdminGraphql } from '../shopify/admin-api.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { cancelNotice, createdCustomer, type PaidOrder, paidOrder, refundNotice } from '../shopify/order-payloads.server';
+import {
+  cancelNotice,
+  type CreatedCustomer,
+  createdCustomer,
+  type PaidOrder,
+  paidOrder,
+  refundNotice,
+} from '../shopify/order-payloads.server';
 import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -73,6 +80,9 @@ const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first
 
 /** How long the worker trusts what it last read of a shop's live definitions. */
 const LIVE_FRESH_MS = 2000;
+
+/** How recent a guest's order must be to count for the account its shopper creates. */
+const GUEST_ORDER_DAYS = 30;
 
 export class EarningWorker {
   private readonly loop: WorkLoop;
@@ -159,7 +169,7 @@ export class EarningWorker {
       case 'orders/cancelled':
         return this.reverse(row, client, account && accountClient(this.deps.coreUrl, account));
       case 'customers/create':
-        return this.earnSignUp(row, account && accountClient(this.deps.coreUrl, account));
+        return this.earnSignUp(row, client, account && accountClient(this.deps.coreUrl, account));
       default:
         return { status: 'done', note: `unknown topic ${row.topic}` };
     }
@@ -464,10 +474,11 @@ export class EarningWorker {
   }
 
   /** customers/create: the account_created task of every live mission that has one, and the sign-up points. */
-  private async earnSignUp(row: WebhookRow, api: AccountClient | null): Promise<Outcome> {
+  private async earnSignUp(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
     const customer = createdCustomer(row.payload);
     if (!customer) return { status: 'done', note: 'no customer in the payload' };
     if (!api) return { status: 'done', note: 'shop not installed' };
+    await this.adoptGuestOrders(client, row.shop, customer);
     const refused: string[] = [];
     for (const feed of await signUpFeeds(this.live.for(row.shop, api, await this.deps.rules.rules(row.shop)))) {
       const outcome = await writeLog(api, 'mission', {
@@ -491,5 +502,39 @@ export class EarningWorker {
       if (!outcome.earned) refused.push(`points: ${outcome.refused}`);
     }
     return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
+  }
+
+  /**
+   * The shop's guest orders of the last GUEST_ORDER_DAYS paid with the new customer's e-mail become
+   * theirs, as the thank-you page promises a guest who creates an account: each order's kept
+   * webhook gets the customer and is worked off again (so it earns like any order of theirs), and
+   * its refunds and cancellation, done while it earned nothing, wait for it to take back their share.
+   */
+  private async adoptGuestOrders(client: pg.PoolClient, shop: string, customer: CreatedCustomer): Promise<void> {
+    if (!customer.email) return;
+    const { rows } = await client.query<{ order_id: string }>(
+      `select o.order_id from shopify_orders o join shopify_webhooks w
+         on w.shop = o.shop and w.topic = 'orders/paid' and w.subject = 'order:' || o.order_id
+       where o.shop = $1 and o.customer_id is null and o.status = 'skipped' and o.skip_reason = 'no customer'
+         and o.processed_at > now() - make_interval(days => $3) and lower(w.payload->>'email') = lower($2)`,
+      [shop, customer.email, GUEST_ORDER_DAYS],
+    );
+    if (!rows.length) return;
+    const ids = rows.map((r) => r.order_id);
+    for (const id of ids) await this.lockOrder(client, shop, id);
+    const onOrder = { id: customer.id, email: customer.email, first_name: customer.firstName, last_name: customer.lastName };
+    await client.query("delete from shopify_orders where shop = $1 and order_id = any($2) and status = 'skipped'", [shop, ids]);
+    await client.query(
+      `update shopify_webhooks set payload = jsonb_set(payload, '{customer}', $3::jsonb), status = 'pending', attempts = 0,
+         next_attempt_at = now(), last_error = null, done_at = null
+       where shop = $1 and topic = 'orders/paid' and subject = any($2)`,
+      [shop, ids.map((id) => `order:${id}`), JSON.stringify(onOrder)],
+    );
+    await client.query(
+      `update shopify_webhooks set status = 'waiting', done_at = null
+       where shop = $1 and order_id = any($2) and topic in ('refunds/create', 'orders/cancelled')`,
+      [shop, ids],
+    );
+    await client.query('select pg_notify($1, $2)', [EARNING_CHANNEL, shop]);
   }
 }

@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticate } from '../shopify.server';
 import { shops } from '../storage/stores.server';
-
-const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/[1-9]\d*$/;
 
 /**
  * GET /customer-account/token: the customer account "Rewards" page sends its session token
@@ -16,17 +15,12 @@ const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/[1-9]\d*$/;
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticate.public.customerAccount(request);
   const customer = sessionToken.sub;
-  if (!customer || !CUSTOMER_GID.test(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
-  const account = await shops.find(shopOf(sessionToken.dest));
+  if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
+  const account = await shops.find(shopOfDest(sessionToken.dest));
   const minted = await mintEndUserToken(config.coreUrl, account, customer);
   if (minted instanceof Response) return cors(minted);
   // Minted, so the shop has its account.
   return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl }, { headers: noStore }));
-}
-
-/** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */
-function shopOf(dest: string): string {
-  return dest.replace(/^https:\/\//, '').replace(/\/.*$/, '');
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);

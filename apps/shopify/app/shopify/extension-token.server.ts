@@ -1,0 +1,13 @@
+/** What UI extension session tokens (customer account, thank-you and order status pages) say, read the same way by each route. */
+
+/** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */
+export function shopOfDest(dest: string): string {
+  return dest.replace(/^https:\/\//, '').replace(/\/.*$/, '');
+}
+
+const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/([1-9]\d*)$/;
+
+/** The signed-in customer's numeric id from `sub`; null for a guest (Shopify then sets no `sub`) or anything that is not a customer. */
+export function customerOfSub(sub: string | undefined): string | null {
+  return CUSTOMER_GID.exec(sub ?? '')?.[1] ?? null;
+}

@@ -1,0 +1,193 @@
+import {
+  currentChallenge,
+  currentMission,
+  fill,
+  missionTasks,
+  numberFormat,
+  type Points,
+  pointsName,
+  pointsText,
+  type RewardLog,
+  rewardView,
+  streakView,
+  type Strings,
+  tierView,
+  toNextTier,
+} from '@loyalty/view-model';
+import { useEffect, useState } from 'preact/hooks';
+import type { Counted, OrderData, OrderFacts, OrderView } from './load.js';
+import { type Words, wordsFor } from './words.js';
+
+interface Ctx {
+  t: Strings;
+  w: Words;
+  lang: string;
+  n: Intl.NumberFormat;
+}
+
+/** How often, and how many times, the block asks again while the order's webhook has not reached the app. */
+export const WAIT_MS = 3000;
+export const WAIT_TRIES = 10;
+
+/**
+ * The block on the thank-you and order status pages: what this order earned, an invitation for a
+ * guest, or a note while the order is on its way to the app. A failed load shows nothing: a buyer
+ * who has just paid should not meet an error about a loyalty program.
+ */
+export function OrderBlock({ load, lang, accountUrl }: { load: () => Promise<OrderView>; lang: string; accountUrl: string | undefined }) {
+  const [view, setView] = useState<OrderView | 'loading' | 'failed'>('loading');
+  const [tries, setTries] = useState(0);
+  useEffect(() => {
+    let current = true;
+    load().then(
+      (v) => current && setView(v),
+      () => current && setView('failed'),
+    );
+    return () => {
+      current = false;
+    };
+  }, [tries]);
+  useEffect(() => {
+    if (typeof view !== 'object' || view.kind !== 'waiting' || tries + 1 >= WAIT_TRIES) return;
+    const timer = setTimeout(() => setTries((n) => n + 1), WAIT_MS);
+    return () => clearTimeout(timer);
+  }, [view, tries]);
+
+  const ctx: Ctx = { ...wordsFor(lang), lang, n: numberFormat(lang) };
+  if (view === 'failed') return null;
+  if (view === 'loading') return <s-spinner accessibilityLabel={ctx.t.loading} />;
+  if (view.kind === 'guest') return <Invitation accountUrl={accountUrl} ctx={ctx} />;
+  if (view.kind === 'waiting')
+    return (
+      <s-section heading={ctx.w.title} data-waiting>
+        <s-paragraph color="subdued">{tries + 1 >= WAIT_TRIES ? ctx.w.later : ctx.w.waiting}</s-paragraph>
+      </s-section>
+    );
+  // A test order earns nothing, and there is nothing to say about it.
+  if (view.data.order.state === 'skipped') return null;
+  return <Earned data={view.data} ctx={ctx} />;
+}
+
+function Invitation({ accountUrl, ctx }: { accountUrl: string | undefined; ctx: Ctx }) {
+  return (
+    <s-section heading={ctx.w.guestTitle} data-guest>
+      <s-stack gap="base">
+        <s-paragraph>{ctx.w.guestBody}</s-paragraph>
+        {accountUrl && <s-button href={accountUrl}>{ctx.w.createAccount}</s-button>}
+      </s-stack>
+    </s-section>
+  );
+}
+
+function Earned({ data, ctx }: { data: OrderData; ctx: Ctx }) {
+  const { order, counted, rewards, points } = data;
+  const returned = order.state === 'refunded' || order.state === 'cancelled';
+  return (
+    <s-section heading={ctx.w.title} data-order={order.name}>
+      <s-stack gap="base">
+        {returned && <s-paragraph data-returned>{ctx.w.returned}</s-paragraph>}
+        {points && <PointsPart order={order} points={points} ctx={ctx} />}
+        {!returned && counted.length > 0 && (
+          <s-stack gap="small-200" data-counted>
+            <s-heading>{ctx.w.counted}</s-heading>
+            {counted.map((c) => (
+              <CountedItem key={c.def.id} item={c} ctx={ctx} />
+            ))}
+          </s-stack>
+        )}
+        {rewards.length > 0 && (
+          <s-stack gap="small-200" data-rewards>
+            <s-heading>{ctx.w.rewards}</s-heading>
+            {rewards.map((log) => (
+              <RewardItem key={log.id} log={log} ctx={ctx} />
+            ))}
+          </s-stack>
+        )}
+      </s-stack>
+    </s-section>
+  );
+}
+
+function Bar({ value, max, label, ctx }: { value: number; max: number; label: string; ctx: Ctx }) {
+  return (
+    <s-stack gap="small-300">
+      <s-text>
+        {label}: {ctx.n.format(value)} / {ctx.n.format(max)}
+      </s-text>
+      <s-progress value={Math.min(value, max)} max={max} accessibilityLabel={label} />
+    </s-stack>
+  );
+}
+
+/** What the order earned in points (after the tier's multiplier), what was taken back, the balance and the way to the next tier. */
+function PointsPart({ order, points, ctx }: { order: OrderFacts; points: Points; ctx: Ctx }) {
+  const { t, w, lang } = ctx;
+  const name = pointsName(points.setting, t);
+  const amount = (n: number) => pointsText(n, name, lang);
+  const member = points.member;
+  const tier = member && tierView(points.tiers, member);
+  return (
+    <s-stack gap="small-200" data-points>
+      {order.points && order.points.earned > 0 && (
+        <s-text type="strong" data-earned>
+          {fill(w.earned, { n: amount(order.points.earned) })}
+        </s-text>
+      )}
+      {order.points && order.points.reversed > 0 && (
+        <s-text color="subdued" data-taken-back>
+          {fill(w.takenBack, { n: amount(order.points.reversed) })}
+        </s-text>
+      )}
+      {member && <s-text data-balance>{fill(w.balance, { n: amount(member.pointsBalance) })}</s-text>}
+      {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
+      {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
+    </s-stack>
+  );
+}
+
+/** A program the order counted for and where the member stands on it now: the run, the window's total, the tasks done. */
+function CountedItem({ item, ctx }: { item: Counted; ctx: Ctx }) {
+  const { t, n } = ctx;
+  const { def } = item;
+  const now = Date.now();
+  let body;
+  if (item.kind === 'streak') {
+    const view = streakView(def, item.progress, now);
+    body = <s-text>{view.completed ? def.eudCompletedMessage || t.completed : fill(t.inARow, { n: n.format(view.length) })}</s-text>;
+  } else if (item.kind === 'challenge') {
+    const progress = currentChallenge(def, item.progress, now);
+    body =
+      progress?.challengeProgressStatus === 'completed' ? (
+        <s-text>{def.eudCompletedMessage || t.completed}</s-text>
+      ) : (
+        <Bar value={progress?.currentProgressValue ?? 0} max={def.completionTargetValue ?? 0} label={t[def.aggregationPeriod]} ctx={ctx} />
+      );
+  } else {
+    const progress = currentMission(def, item.progress, now);
+    const { done, rows } = missionTasks(def, progress);
+    body = (
+      <s-text>
+        {progress?.missionProgressStatus === 'completed'
+          ? def.eudCompletedMessage || t.completed
+          : fill(t.tasks, { d: n.format(done), n: n.format(rows.length) })}
+      </s-text>
+    );
+  }
+  return (
+    <s-stack gap="small-100" data-counted-for={def.id}>
+      <s-text type="strong">{def.eudTitle}</s-text>
+      {body}
+    </s-stack>
+  );
+}
+
+/** A reward the order earned: when a held one comes, its code once issued, or that it was taken back. */
+function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
+  const view = rewardView(log, ctx.t, ctx.lang);
+  return (
+    <s-stack gap="small-100" data-reward={log.id} data-status={log.rewardLogStatus}>
+      <s-text type="strong">{log.eudRewardTitle}</s-text>
+      <s-text color={view.kind === 'code' ? 'base' : 'subdued'}>{view.kind === 'code' ? view.code : view.text}</s-text>
+    </s-stack>
+  );
+}
