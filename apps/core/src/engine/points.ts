@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { overwriteRows } from '../db/rows.js';
-import { ident, run, SqlBuilder } from '../db/prepared.js';
+import { rowFromJson } from '../db/json.js';
+import { ident, numbered, run, SqlBuilder } from '../db/prepared.js';
 import { z } from 'zod';
 import { duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
 import { emit, eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
@@ -68,32 +69,41 @@ const multiplied = (points: number, tier: TierFacts | null) =>
 
 const TIER_FACTS = `jsonb_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
 
+/** What deciding an entry needs: the member, locked, whether points are live, its tier as stored and the live tiers. */
+export interface EntryRead {
+  member: Member;
+  live: boolean;
+  /** The member's tier as stored, live or not (a paused tier multiplies nothing). */
+  current: TierFacts | null;
+  /** Highest threshold first (the first created first among equals): the order the rule reads them in. */
+  tiers: TierFacts[];
+}
+
 /**
- * The member, locked for the rest of the transaction (every entry of one member waits for the one
- * before it), with what deciding the entry needs, in one round trip: whether points are live, the
- * member's tier as stored (live or not: a paused tier multiplies nothing) and the live tiers.
+ * The entry's read of a member as one JSON value, locking the member for the rest of the
+ * transaction (every entry of one member waits for the one before it). Its `?` placeholders are
+ * the account and the member; `condition` may hold another SQL condition on the outer query, so a
+ * larger statement reads and locks the member only when it needs to.
  */
-async function lockMember(
-  trx: Knex.Transaction,
-  accountId: string,
-  memberId: string,
-): Promise<{ member: Member; live: boolean; current: TierFacts | null; tiers: TierFacts[] } | undefined> {
-  const row = await trx('account_user as u')
-    .select(
-      'u.*',
-      trx.raw(`(select s.status = 'live' from points_setting s where s.account_id = u.account_id) as entry_points_live`),
-      trx.raw(`(select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id) as entry_tier_now`),
-      trx.raw(
-        `(select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
-            from tier t where t.account_id = u.account_id and t.status = 'live') as entry_tiers_live`,
-      ),
-    )
-    .where({ 'u.account_id': accountId, 'u.id': memberId })
-    .forUpdate('u')
-    .first();
-  if (!row) return undefined;
-  const { entry_points_live: live, entry_tier_now: current, entry_tiers_live: tiers, ...member } = row;
-  return { member: member as Member, live: live === true, current: current ?? null, tiers };
+export const entryReadSql = (condition = 'true') =>
+  `(select json_build_object(
+      'member', row_to_json(u),
+      'live', (select s.status = 'live' from points_setting s where s.account_id = u.account_id),
+      'current', (select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id),
+      'tiers', (select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
+                  from tier t where t.account_id = u.account_id and t.status = 'live'))
+     from account_user u where u.account_id = ? and u.id = ? and ${condition} for update of u)`;
+
+/** The read from `entryReadSql`'s JSON; undefined when the member does not exist. */
+export function entryRead(json: unknown): EntryRead | undefined {
+  if (!json || typeof json !== 'object') return undefined;
+  const read = json as { member: unknown; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
+  return { member: rowFromJson<Member>(read.member)!, live: read.live === true, current: read.current, tiers: read.tiers };
+}
+
+async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
+  const [row] = await run<{ read: unknown }>(trx, { text: numbered(`select ${entryReadSql()} as read`), values: [accountId, memberId] });
+  return entryRead(row?.read);
 }
 
 /** Tiers by id, whole, for a tier change's event and entry reward (rare: the entry's read carries only their facts). */
@@ -114,6 +124,8 @@ export type WhenNotLive = 'write' | 'skip' | (() => Error);
 interface EntryOptions {
   whenNotLive?: WhenNotLive;
   announce?: Announce;
+  /** The member's read, when the caller's statement already took it (`entryReadSql`). */
+  read?: EntryRead;
 }
 
 /**
@@ -149,7 +161,7 @@ export async function addEntry(
   entry: NewEntry,
   options: EntryOptions = {},
 ): Promise<Entered | null> {
-  const read = await lockMember(trx, accountId, entry.ownedById);
+  const read = options.read ?? (await lockMember(trx, accountId, entry.ownedById));
   if (!read)
     throw invalidInput('The body references records that do not exist.', [
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${entry.ownedById}.` },
@@ -416,9 +428,10 @@ export async function issueNow<L extends RewardLogRow & Row>(
   tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date; held?: HeldRows },
   reward: RewardRow,
   logs: readonly L[],
+  read?: EntryRead,
 ): Promise<L[]> {
   for (const log of logs) {
-    const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log);
+    const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log, logs.length === 1 ? read : undefined);
     if (entered) tx.held?.add('account_user', [entered.member]);
   }
   const codes = await takeCodes(
@@ -442,6 +455,7 @@ export async function earnForRewardLog(
   ctx: RequestContext,
   reward: RewardRow,
   log: RewardLogRow,
+  read?: EntryRead,
 ): Promise<Entered | null> {
   if (reward.reward_kind !== 'points' || !reward.points_value) return null;
   return addEntry(
@@ -454,7 +468,7 @@ export async function earnForRewardLog(
       linkedSchemaSlug: 'reward_log',
       linkedSchemaRecordId: log.id,
     },
-    { whenNotLive: 'skip', announce: { records, ctx } },
+    { whenNotLive: 'skip', announce: { records, ctx }, ...(read ? { read } : {}) },
   );
 }
 

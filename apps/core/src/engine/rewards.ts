@@ -1,7 +1,7 @@
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { Row } from '../records/resource.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { isTransaction, issueNow } from './points.js';
+import { entryRead, entryReadSql, isTransaction, issueNow } from './points.js';
 import { NeedsLock, type RewardSource, type Tx } from './types.js';
 
 /**
@@ -19,10 +19,17 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
   // Coupons are taken from a pool row by row, and points entered, which needs the attempt's own transaction.
   if (!tx.locked || !isTransaction(tx.trx)) throw new NeedsLock();
   const trx = tx.trx;
-  const reward = await tx.trx<RewardRow>('reward').where({ account_id: tx.account.id, id: source.rewardId }).first();
-  if (!reward) return null;
-  tx.held?.add('reward', [reward as RewardRow & Row]);
   const held = source.holdDays > 0;
+  // A points reward issued now enters points for the member: its lock and read come with the reward's.
+  const {
+    rows: [found],
+  } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown })[] }>(
+    `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'")} as entry_read`} from reward r where r.account_id = ? and r.id = ?`,
+    [...(held ? [] : [tx.account.id, source.ownedById]), tx.account.id, source.rewardId],
+  );
+  if (!found) return null;
+  const { entry_read: read, ...reward } = found;
+  tx.held?.add('reward', [reward]);
   const [log] = await tx
     .trx<RewardLogRow>('reward_log')
     .insert({
@@ -39,7 +46,7 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
     .returning('*');
   tx.issued.reward();
   if (held) return log!;
-  return (await issueNow({ ...tx, trx }, reward, [log!]))[0]!;
+  return (await issueNow({ ...tx, trx }, reward, [log!], entryRead(read)))[0]!;
 }
 
 /** Reward logs for every achieved milestone that carries a reward. */
