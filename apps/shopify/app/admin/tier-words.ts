@@ -1,4 +1,48 @@
+import type { CoreFailure } from '../core/failure';
 import { format, type Messages } from '../i18n';
+import { type Refusal, refusalInWords } from './refusals';
+
+/** The tier editor's form (CONTRACT §19 `tier`), as the merchant types it. */
+export interface TierDraft {
+  name: string;
+  status: 'live' | 'draft' | 'paused';
+  threshold: string;
+  multiplier: string;
+  /** The reward's id, or '' for none. */
+  entryReward: string;
+  description: string;
+}
+
+/** The editor's field each core field of a tier is shown on; the name is also the name shoppers see. */
+const FIELD_OF: Record<string, keyof TierDraft> = {
+  name: 'name',
+  status: 'status',
+  pointsThreshold: 'threshold',
+  earnMultiplier: 'multiplier',
+  entryRewardId: 'entryReward',
+  eudTitle: 'name',
+  eudDescription: 'description',
+};
+
+/** The editor's labels, with the shop's name for points (`points`). */
+export function tierLabels(messages: Messages, points: string): Record<keyof TierDraft, string> {
+  const m = messages.tiers.editor;
+  return {
+    name: m.name.label,
+    status: messages.editors.status.label,
+    threshold: capitalised(format(m.threshold.label, { points })),
+    multiplier: m.multiplier.label,
+    entryReward: m.entryReward.label,
+    description: m.description.label,
+  };
+}
+
+/** The core's refusal of a tier on the editor's fields; its `invalid` multiplier is the one-decimal rule, said as such. */
+export function tierRefusal(failure: CoreFailure, messages: Messages, points: string): Refusal {
+  return refusalInWords(failure, messages.editors.refusals, tierLabels(messages, points), (f) => FIELD_OF[f], {
+    multiplier: messages.tiers.editor.multiplier.oneDecimal,
+  });
+}
 
 /** A tier's threshold and multiplier in the merchant's words, with the shop's name for points. */
 export function tierWords(

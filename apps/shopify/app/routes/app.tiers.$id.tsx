@@ -3,13 +3,12 @@ import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-
 import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { numberOr } from '../admin/numbers';
-import { refusalInWords } from '../admin/refusals';
-import { capitalised, pointsName, tierWords, tooManyDecimals } from '../admin/tier-words';
+import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
 import { pointsContext, rewardNames } from '../admin/tiers.server';
 import { EditorFrame } from '../components/EditorFrame';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
-import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 
@@ -22,16 +21,6 @@ import { objectOf } from '../json';
 
 type Tier = RecordOf<'tier'>;
 type Status = NonNullable<Tier['status']>;
-
-export interface TierDraft {
-  name: string;
-  status: Status;
-  threshold: string;
-  multiplier: string;
-  /** The reward's id, or '' for none. */
-  entryReward: string;
-  description: string;
-}
 
 const draftOf = (tier: Tier | null): TierDraft => ({
   name: tier?.name ?? '',
@@ -57,27 +46,6 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (tier && !tier.ok)
     throw new Response(tier.failure.status === 404 ? 'There is no such tier.' : tier.failure.message, { status: tier.failure.status });
   return { id, draft: draftOf(tier?.ok ? tier.data : null), currencyName: points.currencyName, rewards };
-};
-
-/** The editor's field each core field is shown on. */
-const FIELD_OF: Record<string, keyof TierDraft> = {
-  pointsThreshold: 'threshold',
-  earnMultiplier: 'multiplier',
-  entryRewardId: 'entryReward',
-  eudTitle: 'name',
-  eudDescription: 'description',
-};
-
-const labelsOf = (messages: Messages, points: string): Record<keyof TierDraft, string> => {
-  const m = messages.tiers.editor;
-  return {
-    name: m.name.label,
-    status: messages.editors.status.label,
-    threshold: capitalised(format(m.threshold.label, { points })),
-    multiplier: m.multiplier.label,
-    entryReward: m.entryReward.label,
-    description: m.description.label,
-  };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<TierDraft> | Response> => {
@@ -107,10 +75,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   const saved = id ? await updateRecord(api, 'tier', id, body) : await createRecord(api, 'tier', body);
   if (!saved.ok) {
     const points = pointsName(messages.tiers, (await pointsContext(api)).currencyName);
-    const labels = labelsOf(messages, points);
-    // The core's `invalid` on the multiplier is its one-decimal rule: said as such.
-    const own = { multiplier: messages.tiers.editor.multiplier.oneDecimal };
-    return { ok: false, refusal: refusalInWords(saved.failure, messages.editors.refusals, labels, (f) => FIELD_OF[f] ?? f, own) };
+    return { ok: false, refusal: tierRefusal(saved.failure, messages, points) };
   }
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
@@ -134,7 +99,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
   const form = useEditorDraft(initial, id, urlOf);
   const { draft, errors } = form;
   const points = pointsName(messages.tiers, currencyName);
-  const labels = labelsOf(messages, points);
+  const labels = tierLabels(messages, points);
   const words = tierWords(messages.tiers, language, points, draft);
   const save = () => {
     const found: Record<string, string> = {};
