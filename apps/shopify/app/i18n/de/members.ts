@@ -116,6 +116,8 @@ export const members: Messages['members'] = {
     title: 'Punkte',
     history: 'Punkteverlauf',
     balance: 'Kontostand',
+    tier: 'VIP-Stufe',
+    noTier: 'noch keine',
     empty: 'Noch keine Punkte: Punkte kommen aus Prämien mit Punkten, deinen Regeln zum Sammeln und Anpassungen hier.',
     columns: { date: 'Datum', reason: 'Grund', points: 'Punkte', note: 'Notiz' },
     reasons: { earned: 'Gesammelt', redeemed: 'Eingelöst', reversed: 'Zurückgenommen', expired: 'Verfallen', adjusted: 'Angepasst' },

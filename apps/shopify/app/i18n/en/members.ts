@@ -109,6 +109,8 @@ export const members = {
     title: 'Points',
     history: 'Points history',
     balance: 'Balance',
+    tier: 'VIP tier',
+    noTier: 'none yet',
     empty: 'No points yet: points come from rewards of points, your earning rules and adjustments here.',
     columns: { date: 'Date', reason: 'Why', points: 'Points', note: 'Note' },
     reasons: { earned: 'Earned', redeemed: 'Redeemed', reversed: 'Taken back', expired: 'Expired', adjusted: 'Adjusted' },
