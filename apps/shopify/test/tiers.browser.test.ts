@@ -143,10 +143,11 @@ describe('the VIP tiers editor', () => {
     await save();
     await page().getByText('Stars bis zur Stufe darf höchstens 1000000000 sein.').waitFor();
     expect(await fieldError('Stars bis zur Stufe')).toBe('Stars bis zur Stufe darf höchstens 1000000000 sein.');
+    await browser.shot('tier-editor-refusal-de');
     await page().getByLabel('Punkte-Multiplikator').fill('1.25');
     await save();
     expect(await fieldError('Punkte-Multiplikator')).toBe('Punkte-Multiplikator darf höchstens eine Nachkommastelle haben, z. B. 1,5.');
-    await browser.shot('tier-editor-refusal-de');
+    await browser.shot('tier-editor-multiplier-de');
     await page().getByLabel('Punkte-Multiplikator').fill('2.5');
     await page().getByLabel('Stars bis zur Stufe').fill('1500');
     await save();
@@ -223,6 +224,9 @@ describe('the VIP tiers editor', () => {
     await page().getByText('Balance: 120', { exact: true }).waitFor();
     await page().getByText('VIP tier: Silver').waitFor();
     expect(await page().getByRole('link', { name: 'Silver' }).getAttribute('href')).toBe(`/app/tiers/${tierIds.silver}`);
+    // The entry reward says where it was earned in words, never the core's slug.
+    const rewards = page().getByRole('region', { name: 'Rewards and codes' });
+    expect((await rewards.innerText()).replace(/\s+/g, ' ')).toMatch(/Silver welcome gift VIP tier (Success )?Issued SILVER/);
     await browser.shot('tier-member');
   });
 });

@@ -51,7 +51,8 @@ export function tierWords(
   points: string,
   tier: { threshold: number | string; multiplier: number | string },
 ) {
-  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 1 });
+  // Two decimals, so a multiplier typed as 1.25 reads as typed (the editor refuses it) rather than rounded.
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const shown = (value: number | string) => (value !== '' && Number.isFinite(Number(value)) ? number.format(Number(value)) : '…');
   return {
     from: format(m.list.from, { threshold: shown(tier.threshold), points }),

@@ -94,7 +94,7 @@ export const members: Messages['members'] = {
     draft: 'Entwurf',
     paused: 'Pausiert',
   },
-  sources: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission' },
+  sources: { streak: 'Serie', challenge: 'Challenge', mission: 'Mission', tier: 'VIP-Stufe' },
   noCode: 'Noch kein Code',
   never: 'Nie',
   resend: 'Code erneut senden',

@@ -87,7 +87,7 @@ export const members = {
     draft: 'Draft',
     paused: 'Paused',
   },
-  sources: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission' },
+  sources: { streak: 'Streak', challenge: 'Challenge', mission: 'Mission', tier: 'VIP tier' },
   noCode: 'No code yet',
   never: 'Never',
   resend: 'Resend code',
