@@ -11,7 +11,7 @@ import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
 /**
  * "A merchant never sees an id": every admin page (app/routes/app.*, lists and records, the generic
  * "All fields" pages included) of a shop with a program from a template, members with orders,
- * rewards, a leaderboard, notification rules and a data request, read in Chromium as the merchant
+ * rewards, tiers, a leaderboard, notification rules and a data request, read in Chromium as the merchant
  * sees it (`innerText`, what was typed into inputs left aside), in English and German: no UUID, no
  * Shopify gid, no API field name and no snake_case enum value.
  */
@@ -84,6 +84,9 @@ beforeAll(async () => {
     handleCouponAutoGeneration: true,
     couponCodePrefix: 'FIVE-',
   });
+  // A tier gives a reward on entering: the tiers page and editor name it.
+  const [tier] = (await api.get('/schema/tier/record')).body.data;
+  expect((await api.patch(`/schema/tier/record/${tier.id}`, { entryRewardId: reward.id })).status).toBe(200);
   // Held out of by 10 %: the dashboard's "What the program earns" compares its groups (CONTRACT §18).
   const streak = await created('/schema/streak/record', { name: 'Daily visit', status: 'live', maxFreezes: 2, holdoutPercent: 10 });
   await created('/schema/milestone/record', {
@@ -184,12 +187,13 @@ beforeAll(async () => {
       if (['streak', 'challenge', 'mission'].includes(slug)) paths.push(`/app/programs/${slug}/${record.id}`);
       if (slug === 'reward') paths.push(`/app/rewards/${record.id}`);
       if (slug === 'leaderboard') paths.push(`/app/leaderboards/${record.id}`);
+      if (slug === 'tier') paths.push(`/app/tiers/${record.id}`);
       if (slug === 'notification') paths.push(`/app/notifications/rules/${record.id}`);
       if (slug === 'email_template') paths.push(`/app/notifications/emails/${record.id}`);
     }
   }
   paths.push('/app/programs/streak/new', '/app/programs/challenge/new', '/app/programs/mission/new', '/app/rewards/new');
-  paths.push('/app/leaderboards/new', '/app/help', '/app/widget/branding', '/app/points');
+  paths.push('/app/leaderboards/new', '/app/help', '/app/widget/branding', '/app/points', '/app/tiers', '/app/tiers/new');
   paths.push('/app/notifications/rules/new', '/app/notifications/emails/new');
 }, 180_000);
 

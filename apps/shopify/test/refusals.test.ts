@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { refusalInWords } from '../app/admin/refusals';
+import { tierLabels, tierRefusal } from '../app/admin/tier-words';
 import { coreFailure } from '../app/core/failure';
 import { ADMIN_MESSAGES } from '../app/i18n';
 import { type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**
- * Every refusal the core sends for the leaderboard, notification rule, email template and branding
- * forms, provoked on the real core, in the merchant's words on the field it concerns, in English
+ * Every refusal the core sends for the leaderboard, notification rule, email template, branding and
+ * tier forms, provoked on the real core, in the merchant's words on the field it concerns, in English
  * and German; and every code the mapping words is one of them.
  */
 let stack: Stack;
@@ -58,6 +59,25 @@ const rule = () => ({
   templateId: pausedLetterId,
 });
 
+const tier = () => ({ name: 'Gold', status: 'live', pointsThreshold: 500, earnMultiplier: 1.5 });
+
+/** What the tier editor sends wrong, the core's code and field, and the editor's field it shows on. */
+const TIER_CASES: { change: Record<string, unknown>; code: string; field: string; on: string }[] = [
+  { change: { name: undefined }, code: 'required', field: 'name', on: 'name' },
+  { change: { pointsThreshold: undefined }, code: 'required', field: 'pointsThreshold', on: 'threshold' },
+  { change: { eudTitle: 'x'.repeat(60) }, code: 'too_long', field: 'eudTitle', on: 'name' },
+  { change: { pointsThreshold: -1 }, code: 'too_small', field: 'pointsThreshold', on: 'threshold' },
+  { change: { pointsThreshold: 2_000_000_000 }, code: 'too_large', field: 'pointsThreshold', on: 'threshold' },
+  { change: { pointsThreshold: 2.5 }, code: 'invalid_type', field: 'pointsThreshold', on: 'threshold' },
+  { change: { earnMultiplier: 0.5 }, code: 'too_small', field: 'earnMultiplier', on: 'multiplier' },
+  { change: { earnMultiplier: 11 }, code: 'too_large', field: 'earnMultiplier', on: 'multiplier' },
+  { change: { earnMultiplier: 1.25 }, code: 'invalid', field: 'earnMultiplier', on: 'multiplier' },
+  { change: { status: 'archived' }, code: 'invalid_enum', field: 'status', on: 'status' },
+  { change: { entryRewardId: RANDOM_ID }, code: 'not_found', field: 'entryRewardId', on: 'entryReward' },
+  { change: { entryRewardId: 'gold' }, code: 'invalid_format', field: 'entryRewardId', on: 'entryReward' },
+  { change: { eudDescription: 'x'.repeat(2000) }, code: 'too_long', field: 'eudDescription', on: 'description' },
+];
+
 /** A body the core refuses, the code it answers with, and the form field that code belongs on (null: the form has none). */
 const CASES: { slug: string; body: () => Record<string, unknown>; code: string; field: string | null }[] = [
   { slug: 'leaderboard', body: () => ({ ...board(), name: undefined }), code: 'required', field: 'name' },
@@ -93,6 +113,7 @@ const CASES: { slug: string; body: () => Record<string, unknown>; code: string; 
   { slug: 'theme', body: () => ({ name: 'Theme', fontFamily: 'Arial; color: red' }), code: 'invalid_format', field: 'fontFamily' },
   { slug: 'theme', body: () => ({ name: 'Theme', primaryColor: 'red' }), code: 'invalid', field: 'primaryColor' },
   { slug: 'template', body: () => ({ name: 'Texts', signUpUrl: 'javascript:alert(1)' }), code: 'invalid', field: 'signUpUrl' },
+  ...TIER_CASES.map((c) => ({ slug: 'tier', body: () => ({ ...tier(), ...c.change }), code: c.code, field: c.field })),
 ];
 
 /** The fallbacks: a code the admin has no sentence for, a 409 without details, a refusal with none on a field. */
@@ -132,4 +153,26 @@ describe("the core's refusals in the merchant's words", () => {
     for (const language of ['en', 'de'] as const)
       expect(Object.keys(ADMIN_MESSAGES[language].editors.refusals).sort()).toEqual([...seen, ...FALLBACKS].sort());
   });
+});
+
+describe("a tier's refusals on the tier editor's fields", () => {
+  for (const c of TIER_CASES)
+    it(`${c.code} on ${c.field} shows on ${c.on}`, async () => {
+      const res = await api.request('POST', '/schema/tier/record', { body: { ...tier(), ...c.change }, validate: false });
+      const failure = coreFailure(res.status, res.body);
+      const detail = failure.details?.find((d) => d.code === c.code && d.field === c.field);
+      expect(detail, JSON.stringify(res.body)).toBeDefined();
+      for (const language of ['en', 'de'] as const) {
+        const messages = ADMIN_MESSAGES[language];
+        const points = language === 'de' ? 'Sterne' : 'stars';
+        const refusal = tierRefusal({ ...failure, details: [detail!] }, messages, points);
+        const sentence =
+          c.code === 'invalid' ? messages.tiers.editor.multiplier.oneDecimal : messages.editors.refusals[c.code as 'required'];
+        const pattern = sentence
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\{(label|max|min)\}/g, (_, name) => (name === 'label' ? tierLabels(messages, points)[c.on as 'name'] : '\\d+'));
+        expect(refusal.fieldErrors[c.on], `${language}: ${JSON.stringify(refusal)}`).toMatch(new RegExp(`^${pattern}$`));
+        expect(refusal.fieldErrors[c.on]).not.toMatch(/[a-z]+[A-Z]\w*|_[a-z]/);
+      }
+    });
 });

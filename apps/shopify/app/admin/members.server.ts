@@ -153,6 +153,8 @@ export interface MemberDetail {
   points: PointRow[];
   /** The customer's orders and what each earned, took back and rewarded (Shopify customers only). */
   orders: OrderRow[];
+  /** The member's VIP tier (CONTRACT §19 `tierId`), by name; null when in none. */
+  tier: { id: string; name: string } | null;
 }
 
 /** What the member page reads from the app's own tables: a customer's orders and revoked discounts' fate. */
@@ -192,9 +194,11 @@ export async function memberDetail(
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
   const own = memberRow(member.data);
   const revoked = rows(rewards).flatMap((r) => (r.rewardLogStatus === 'revoked' ? [r.id] : []));
-  const [orders, discounts] = await Promise.all([
+  const tierId = member.data.tierId;
+  const [orders, discounts, tier] = await Promise.all([
     own.customerId === null ? [] : ledger.orders(String(own.customerId)),
     ledger.discountOutcomes(revoked),
+    tierId ? records(api, 'tier').get(tierId) : null,
   ]);
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
   return {
@@ -255,6 +259,7 @@ export async function memberDetail(
           discount: discounts.get(r.id) ?? null,
         };
       }),
+      tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
       points: rows(points).map((e) => ({
         id: e.id,
         points: e.points ?? 0,

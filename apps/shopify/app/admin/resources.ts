@@ -57,6 +57,7 @@ export function editorUrl(slug: string, id: string): string | null {
   if (DEFINITION_SLUGS.includes(slug)) return `/app/programs/${slug}/${id}`;
   if (slug === 'reward') return `/app/rewards/${id}`;
   if (slug === 'leaderboard') return `/app/leaderboards/${id}`;
+  if (slug === 'tier') return `/app/tiers/${id}`;
   if (slug === 'notification') return `/app/notifications/rules/${id}`;
   if (slug === 'email_template') return `/app/notifications/emails/${id}`;
   // The branding editor edits an existing theme, launcher and template together.

@@ -110,7 +110,10 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
     <>
       {answer?.intent === 'create' && answer.ok && answer.definition ? (
         <Banner tone="success" title={format(m.created, { name: answer.definition.name, status: m.statuses[status] ?? status })}>
-          <Link to={programUrl(answer.definition.slug, answer.definition.id)}>{m.open}</Link>
+          <InlineStack gap="300">
+            <Link to={programUrl(answer.definition.slug, answer.definition.id)}>{m.open}</Link>
+            {answer.definition.slug === 'points_setting' ? <Link to="/app/tiers">{m.openTiers}</Link> : null}
+          </InlineStack>
         </Banner>
       ) : null}
       {answer?.intent === 'create' && !answer.ok && answer.busy ? <Banner tone="warning" title={m.busy} /> : null}
@@ -193,7 +196,9 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
           {data.programs.map((p) => (
             <InlineStack key={p.id} gap="200" blockAlign="center">
               <Link to={programUrl(p.slug, p.id)}>{p.slug === 'points_setting' ? m.kinds.points_setting : p.name}</Link>
-              {p.slug === 'points_setting' ? null : (
+              {p.slug === 'points_setting' ? (
+                <Link to="/app/tiers">{m.openTiers}</Link>
+              ) : (
                 <Text as="span" tone="subdued">
                   {m.kinds[p.slug]}
                 </Text>

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
+import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, Checkbox, FormLayout, Layout, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
@@ -100,7 +100,7 @@ const RATES = ['perUnit', 'perOrder', 'onSignUp'] as const;
 
 export default function PointsSettings() {
   const { id, draft: initial, currencyCode } = useLoaderData<typeof loader>();
-  const { editors } = useMessages();
+  const { editors, tiers } = useMessages();
   const m = editors.points;
   const labels = labelsOf(m);
   const form = useEditorDraft(initial, id, urlOf);
@@ -166,6 +166,15 @@ export default function PointsSettings() {
                 onChange={(v) => form.set('currencyName', v)}
                 error={errors.currencyName}
               />
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {tiers.onPointsPage.title}
+              </Text>
+              <Text as="p">{tiers.onPointsPage.body}</Text>
+              <Link to="/app/tiers">{tiers.onPointsPage.action}</Link>
             </BlockStack>
           </Card>
         </BlockStack>

@@ -42,6 +42,7 @@ export default function AdminLayout() {
           <Link to="/app/r/reward">{nav.rewards}</Link>
           <Link to="/app/members">{nav.members}</Link>
           <Link to="/app/points">{nav.points}</Link>
+          <Link to="/app/tiers">{nav.tiers}</Link>
           <Link to="/app/widget">{nav.widget}</Link>
           <Link to="/app/r/webhook">{nav.webhooks}</Link>
           <Link to="/app/notifications">{nav.notifications}</Link>

@@ -1,4 +1,4 @@
-import { useFetcher } from '@remix-run/react';
+import { Link, useFetcher } from '@remix-run/react';
 import { BlockStack, Button, Card, IndexTable, InlineError, InlineGrid, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import type { PointRow } from '../../admin/members.server';
@@ -54,7 +54,17 @@ function AdjustPoints({ memberId }: { memberId: string }) {
   );
 }
 
-export function PointsCard({ memberId, balance, rows }: { memberId: string; balance: number; rows: PointRow[] }) {
+export function PointsCard({
+  memberId,
+  balance,
+  tier,
+  rows,
+}: {
+  memberId: string;
+  balance: number;
+  tier: { id: string; name: string } | null;
+  rows: PointRow[];
+}) {
   const { members: m } = useMessages();
   const date = useDateText();
   const language = useAdminLanguage();
@@ -70,6 +80,9 @@ export function PointsCard({ memberId, balance, rows }: { memberId: string; bala
             </Text>
             <Text as="p" variant="headingLg">
               {`${m.points.balance}: ${new Intl.NumberFormat(language).format(balance)}`}
+            </Text>
+            <Text as="p">
+              {m.points.tier}: {tier ? <Link to={`/app/tiers/${tier.id}`}>{tier.name}</Link> : m.points.noTier}
             </Text>
             <AdjustPoints memberId={memberId} />
           </BlockStack>

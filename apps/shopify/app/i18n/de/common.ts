@@ -10,6 +10,7 @@ export const common: Messages['common'] = {
     rewards: 'Prämien',
     members: 'Mitglieder',
     points: 'Punkte',
+    tiers: 'VIP-Stufen',
     widget: 'Widget',
     webhooks: 'Webhooks',
     notifications: 'Benachrichtigungen',

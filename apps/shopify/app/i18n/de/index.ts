@@ -12,6 +12,7 @@ import { notifications } from './notifications';
 import { onboarding } from './onboarding';
 import { records } from './records';
 import { rewards } from './rewards';
+import { tiers } from './tiers';
 import { widget } from './widget';
 
 export const de: Messages = {
@@ -25,6 +26,7 @@ export const de: Messages = {
   onboarding,
   records,
   rewards,
+  tiers,
   widget,
   notifications,
   dataRequests,

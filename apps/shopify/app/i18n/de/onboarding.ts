@@ -32,6 +32,7 @@ export const onboarding: Messages['onboarding'] = {
       leftOver: 'Diese Einträge konnten nicht wieder entfernt werden: {names}.',
       busy: 'Dieses Programm wird gerade schon angelegt. Warte einen Moment und sieh dann unten bei deinen Programmen nach.',
       open: 'Öffnen',
+      openTiers: 'VIP-Stufen öffnen',
       goLive: 'Live schalten',
       launched: '„{name}“ ist live.',
       yours: 'Deine Programme',

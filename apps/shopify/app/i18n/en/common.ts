@@ -9,6 +9,7 @@ export const common = {
     rewards: 'Rewards',
     members: 'Members',
     points: 'Points',
+    tiers: 'VIP tiers',
     widget: 'Widget',
     webhooks: 'Webhooks',
     notifications: 'Notifications',

@@ -11,6 +11,7 @@ import { notifications } from './notifications';
 import { onboarding } from './onboarding';
 import { records } from './records';
 import { rewards } from './rewards';
+import { tiers } from './tiers';
 import { widget } from './widget';
 
 /** Every admin text in English: the reference every other language is checked against. */
@@ -25,6 +26,7 @@ export const en = {
   onboarding,
   records,
   rewards,
+  tiers,
   widget,
   notifications,
   dataRequests,

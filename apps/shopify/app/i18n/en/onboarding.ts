@@ -30,6 +30,7 @@ export const onboarding = {
       leftOver: 'These records could not be removed again: {names}.',
       busy: 'This program is being created already. Wait a moment, then look at your programs below.',
       open: 'Open',
+      openTiers: 'Open VIP tiers',
       goLive: 'Set live',
       launched: '“{name}” is live.',
       yours: 'Your programs',

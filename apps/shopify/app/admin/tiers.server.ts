@@ -1,0 +1,29 @@
+import type { AccountClient } from '../core/client.server';
+import { records } from '../core/records.server';
+
+/** What the tier pages read of the account's points setting (CONTRACT §19), one per account. */
+export interface PointsContext {
+  /** The shop's name for points in its default language; null when it has none. */
+  currencyName: string | null;
+  /** Months of earned points a tier counts; 0 counts them all. */
+  windowMonths: number;
+  on: boolean;
+}
+
+export async function pointsContext(api: AccountClient): Promise<PointsContext> {
+  const listed = await records(api, 'points_setting').list({ limit: 1 });
+  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  const setting = listed.data[0];
+  return {
+    currencyName: setting?.eudCurrencyName?.trim() || null,
+    windowMonths: setting?.tierWindowMonths ?? 12,
+    on: setting?.status === 'live',
+  };
+}
+
+/** The rewards a tier may give on entering, by name, newest first. */
+export async function rewardNames(api: AccountClient): Promise<{ id: string; name: string }[]> {
+  const listed = await records(api, 'reward').list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] });
+  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  return listed.data.map((r) => ({ id: r.id, name: r.name ?? '' }));
+}

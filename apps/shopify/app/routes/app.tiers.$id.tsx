@@ -1,0 +1,229 @@
+import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
+import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-run/react';
+import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { authenticateShop } from '../admin/authenticate.server';
+import { numberOr } from '../admin/numbers';
+import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
+import { pointsContext, rewardNames } from '../admin/tiers.server';
+import { EditorFrame } from '../components/EditorFrame';
+import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
+import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+
+/**
+ * A VIP tier in the merchant's words (CONTRACT §19 `tier`; `new` for a new one): its name, the points
+ * that reach it, the multiplier of what its members earn, the reward on reaching it (picked by name)
+ * and what shoppers read. The name is also the name shoppers see (`eudTitle`, in the shop's default
+ * language), as in the loyalty apps merchants know, where a tier has one name.
+ */
+
+type Tier = RecordOf<'tier'>;
+type Status = NonNullable<Tier['status']>;
+
+const draftOf = (tier: Tier | null): TierDraft => ({
+  name: tier?.name ?? '',
+  status: tier?.status ?? 'live',
+  threshold: tier ? String(tier.pointsThreshold) : '',
+  multiplier: String(tier?.earnMultiplier ?? 1),
+  entryReward: tier?.entryRewardId ?? '',
+  description: tier?.eudDescription ?? '',
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function tierIdOf(params: LoaderFunctionArgs['params']): string | null {
+  if (!params.id || params.id === 'new') return null;
+  if (!UUID.test(params.id)) throw new Response('There is no such tier.', { status: 404 });
+  return params.id;
+}
+
+export const loader = async ({ request, params }: LoaderFunctionArgs) => {
+  const id = tierIdOf(params);
+  const { api } = await authenticateShop(request);
+  const [tier, points, rewards] = await Promise.all([id ? records(api, 'tier').get(id) : null, pointsContext(api), rewardNames(api)]);
+  if (tier && !tier.ok)
+    throw new Response(tier.failure.status === 404 ? 'There is no such tier.' : tier.failure.message, { status: tier.failure.status });
+  return { id, draft: draftOf(tier?.ok ? tier.data : null), currencyName: points.currencyName, rewards };
+};
+
+export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<TierDraft> | Response> => {
+  const id = tierIdOf(params);
+  const { api } = await authenticateShop(request);
+  const input = objectOf(await request.json().catch(() => null));
+  const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
+  if (input.intent === 'delete' && id) {
+    const removed = await removeRecord(api, 'tier', id);
+    if (!removed.ok && removed.failure.status !== 404) throw new Response(removed.failure.message, { status: removed.failure.status });
+    return redirect('/app/tiers');
+  }
+  const d = objectOf(input.draft);
+  if (input.intent !== 'save' || typeof d.name !== 'string')
+    throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
+  const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const name = text('name').trim();
+  const body = {
+    name,
+    status: text('status') as Status,
+    pointsThreshold: numberOr(text('threshold')) as number,
+    earnMultiplier: numberOr(text('multiplier')) as number,
+    entryRewardId: text('entryReward') || null,
+    eudTitle: name || null,
+    eudDescription: text('description').trim() || null,
+  };
+  const saved = id ? await updateRecord(api, 'tier', id, body) : await createRecord(api, 'tier', body);
+  if (!saved.ok) {
+    const points = pointsName(messages.tiers, (await pointsContext(api)).currencyName);
+    return { ok: false, refusal: tierRefusal(saved.failure, messages, points) };
+  }
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+};
+
+// A save answers with the tier as the core now has it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, defaultShouldRevalidate }) =>
+  formMethod === 'POST' ? false : defaultShouldRevalidate;
+
+const urlOf = (id: string) => `/app/tiers/${id}`;
+
+export default function TierPage() {
+  const data = useLoaderData<typeof loader>();
+  return <TierEditor key={data.id ?? 'new'} {...data} />;
+}
+
+function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<typeof useLoaderData<typeof loader>>) {
+  const messages = useMessages();
+  const m = messages.tiers.editor;
+  const language = useAdminLanguage();
+  const submit = useSubmit();
+  const form = useEditorDraft(initial, id, urlOf);
+  const { draft, errors } = form;
+  const points = pointsName(messages.tiers, currencyName);
+  const labels = tierLabels(messages, points);
+  const words = tierWords(messages.tiers, language, points, draft);
+  const save = () => {
+    const found: Record<string, string> = {};
+    const required = messages.editors.refusals.required;
+    if (!draft.name.trim()) found.name = format(required, { label: labels.name });
+    if (!draft.threshold.trim()) found.threshold = format(required, { label: labels.threshold });
+    if (tooManyDecimals(draft.multiplier)) found.multiplier = format(m.multiplier.oneDecimal, { label: labels.multiplier });
+    if (form.check(found)) form.save();
+  };
+  return (
+    <EditorFrame
+      id="tier-save-bar"
+      title={draft.name || initial.name || m.newTitle}
+      status={id ? initial.status : undefined}
+      backUrl="/app/tiers"
+      allFieldsUrl={id ? `/app/r/tier/${id}` : undefined}
+      helpTopic="rewards"
+      dirty={form.dirty}
+      isNew={!id}
+      saving={form.saving}
+      refused={form.refused}
+      onSave={save}
+      onDiscard={form.discard}
+      deletion={
+        id
+          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
+          : undefined
+      }
+    >
+      <Layout.Section>
+        <BlockStack gap="400">
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.tier}
+              </Text>
+              <FormLayout>
+                <TextField
+                  label={labels.name}
+                  helpText={m.name.help}
+                  autoComplete="off"
+                  value={draft.name}
+                  onChange={(v) => form.set('name', v)}
+                  error={errors.name}
+                  maxLength={48}
+                />
+                <TextField
+                  label={labels.threshold}
+                  helpText={format(m.threshold.help, { points })}
+                  type="number"
+                  min={0}
+                  step={1}
+                  autoComplete="off"
+                  value={draft.threshold}
+                  onChange={(v) => form.set('threshold', v)}
+                  error={errors.threshold}
+                />
+                <Select
+                  label={labels.status}
+                  helpText={m.status.help}
+                  options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: messages.editors.status.options[s], value: s }))}
+                  value={draft.status}
+                  onChange={(v) => form.set('status', v as Status)}
+                  error={errors.status}
+                />
+              </FormLayout>
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.perks}
+              </Text>
+              <FormLayout>
+                <TextField
+                  label={labels.multiplier}
+                  helpText={format(m.multiplier.help, { points })}
+                  type="number"
+                  min={1}
+                  max={10}
+                  step={0.1}
+                  autoComplete="off"
+                  value={draft.multiplier}
+                  onChange={(v) => form.set('multiplier', v)}
+                  error={errors.multiplier}
+                />
+                <Select
+                  label={labels.entryReward}
+                  helpText={m.entryReward.help}
+                  options={[
+                    { label: m.entryReward.none, value: '' },
+                    ...rewards.map((r) => ({ label: r.name, value: r.id })),
+                    ...(draft.entryReward && !rewards.some((r) => r.id === draft.entryReward)
+                      ? [{ label: messages.tiers.list.goneReward, value: draft.entryReward }]
+                      : []),
+                  ]}
+                  value={draft.entryReward}
+                  onChange={(v) => form.set('entryReward', v)}
+                  error={errors.entryReward}
+                />
+              </FormLayout>
+              <Text as="p" tone="subdued">
+                {words.from} · {words.earns}
+              </Text>
+            </BlockStack>
+          </Card>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {m.sections.shopper}
+              </Text>
+              <TextField
+                label={labels.description}
+                helpText={m.description.help}
+                autoComplete="off"
+                multiline={2}
+                value={draft.description}
+                onChange={(v) => form.set('description', v)}
+                error={errors.description}
+              />
+            </BlockStack>
+          </Card>
+        </BlockStack>
+      </Layout.Section>
+    </EditorFrame>
+  );
+}
