@@ -13,6 +13,7 @@ import type { AccountUserRow } from '../schema/members.js';
 import type { MemberPointsColumns, PointEntryRow, PointReason, PointsSettingRow, TierRow } from '../schema/points.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
+import { HOLDOUTS_SQL } from './holdout.js';
 import type { HeldRows } from './types.js';
 import { IssueTally } from '../observability/metrics.js';
 
@@ -81,28 +82,38 @@ export interface EntryRead {
 
 /**
  * The entry's read of a member as one JSON value, locking the member for the rest of the
- * transaction (every entry of one member waits for the one before it). Its `?` placeholders are
- * the account and the member; `condition` may hold another SQL condition on the outer query, so a
- * larger statement reads and locks the member only when it needs to.
+ * transaction (every entry of one member waits for the one before it), with the member's
+ * `heldOutOf` (§18), so an answer naming the member reads nothing more. Its placeholders take
+ * `entryReadParams`; `condition` may hold another SQL condition on the outer query, so a larger
+ * statement reads and locks the member only when it needs to.
  */
 export const entryReadSql = (condition = 'true') =>
   `(select json_build_object(
       'member', row_to_json(u),
+      'held_out_of', (select coalesce(json_agg(d.id), '[]') from (${HOLDOUTS_SQL}) d
+                       where loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0),
       'live', (select s.status = 'live' from points_setting s where s.account_id = u.account_id),
       'current', (select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id),
       'tiers', (select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
                   from tier t where t.account_id = u.account_id and t.status = 'live'))
      from account_user u where u.account_id = ? and u.id = ? and ${condition} for update of u)`;
 
+/** The values of `entryReadSql`'s placeholders, in order. */
+export const entryReadParams = (accountId: string, memberId: string) => [accountId, accountId, accountId, accountId, memberId];
+
 /** The read from `entryReadSql`'s JSON; undefined when the member does not exist. */
 export function entryRead(json: unknown): EntryRead | undefined {
   if (!json || typeof json !== 'object') return undefined;
-  const read = json as { member: unknown; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
-  return { member: rowFromJson<Member>(read.member)!, live: read.live === true, current: read.current, tiers: read.tiers };
+  const read = json as { member: unknown; held_out_of: string[]; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
+  const member = { ...rowFromJson<Member>(read.member)!, heldOutOf: read.held_out_of };
+  return { member, live: read.live === true, current: read.current, tiers: read.tiers };
 }
 
 async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
-  const [row] = await run<{ read: unknown }>(trx, { text: numbered(`select ${entryReadSql()} as read`), values: [accountId, memberId] });
+  const [row] = await run<{ read: unknown }>(trx, {
+    text: numbered(`select ${entryReadSql()} as read`),
+    values: entryReadParams(accountId, memberId),
+  });
   return entryRead(row?.read);
 }
 

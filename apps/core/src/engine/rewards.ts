@@ -1,7 +1,7 @@
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { Row } from '../records/resource.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { entryRead, entryReadSql, isTransaction, issueNow } from './points.js';
+import { entryRead, entryReadParams, entryReadSql, isTransaction, issueNow } from './points.js';
 import { NeedsLock, type RewardSource, type Tx } from './types.js';
 
 /**
@@ -25,7 +25,7 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
     rows: [found],
   } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown })[] }>(
     `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'")} as entry_read`} from reward r where r.account_id = ? and r.id = ?`,
-    [...(held ? [] : [tx.account.id, source.ownedById]), tx.account.id, source.rewardId],
+    [...(held ? [] : entryReadParams(tx.account.id, source.ownedById)), tx.account.id, source.rewardId],
   );
   if (!found) return null;
   const { entry_read: read, ...reward } = found;
