@@ -278,18 +278,41 @@ describe('the email template editor', () => {
     });
   });
 
-  it('a change shows in the preview once saved; a template the core refuses shows where, in words, in both languages', async () => {
+  it('the preview follows the draft as it is typed, before any save; a template the core refuses shows where, in words, in both languages', async () => {
     const { browser } = admin;
     await browser.open(`/app/notifications/emails/${templateId}`);
+    await preview().getByText('Hi Alex, thanks for joining.').waitFor();
     await page()
       .getByLabel('Message', { exact: true })
       .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
-    await save();
-    await saveBarHidden();
+    await page().getByLabel('Subject').fill('Almost there, {{$account_user.firstName}}');
     await preview()
       .getByText(/^Hello Alex, \d+ to go\.$/)
       .waitFor();
+    await expect.poll(() => page().getByTestId('preview-subject').innerText()).toBe('Almost there, Alex');
+    // Nothing was saved: the preview rendered the draft.
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({ subject: 'Welcome to our rewards' });
+    // Mid-typing, a block not closed yet is said in words above the last rendering that could be made.
+    await page().getByLabel('Message', { exact: true }).press('End');
+    await page().getByLabel('Message', { exact: true }).pressSequentially('{{#if $account.name}}');
+    await page()
+      .getByText(/^The preview could not be rendered: Line 1, column \d+ of Message: /)
+      .waitFor();
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await page()
+      .getByLabel('Message', { exact: true })
+      .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
+    await page()
+      .getByText(/^The preview could not be rendered/)
+      .waitFor({ state: 'detached' });
     await browser.shot('email-editor-preview');
+    await save();
+    await saveBarHidden();
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({
+      subject: 'Almost there, {{$account_user.firstName}}',
+    });
 
     await page().getByLabel('Message', { exact: true }).fill('<p>Hi</p>\n{{shout $account_user.firstName}}');
     await save();

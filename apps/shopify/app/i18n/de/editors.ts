@@ -193,7 +193,7 @@ export const editors: Messages['editors'] = {
     },
     preview: {
       title: 'Vorschau',
-      help: 'Vom Loyalty-Dienst mit Beispieldaten in deiner Sprache erstellt. Sie zeigt die gespeicherte Vorlage: Speichere, um deine Änderungen zu sehen.',
+      help: 'Vom Loyalty-Dienst mit Beispieldaten in deiner Sprache erstellt. Sie folgt deinen Änderungen beim Tippen; gespeichert wird erst, wenn du speicherst.',
       unsaved: 'Speichere die Vorlage, um sie in der Vorschau zu sehen.',
       subject: 'Betreff',
       failed: 'Die Vorschau konnte nicht erstellt werden: {message}',

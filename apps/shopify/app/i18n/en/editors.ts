@@ -164,7 +164,7 @@ export const editors = {
     },
     preview: {
       title: 'Preview',
-      help: 'Rendered by the loyalty service with sample data in your language. It shows the saved template: save to see your changes.',
+      help: 'Rendered by the loyalty service with sample data in your language. It follows your changes as you type; nothing is saved until you save.',
       unsaved: 'Save the template to preview it.',
       subject: 'Subject',
       failed: 'The preview could not be rendered: {message}',
