@@ -216,7 +216,7 @@ describe('members in Chromium', () => {
         /^Daily visit In progress 1 0 available, 0 used \(at most 2\) [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes to grant Grant$/,
       ),
     ]);
-    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend \d{4}-\d{2} In progress 40 \/ 100$/)]);
+    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend [A-Z][a-z]+ \d{4} In progress 40 \/ 100$/)]);
     expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Welcome mission In progress 1 \/ 2 /)]);
     expect(code).toMatch(/^WELCOME-/);
     expect(await rowsOf('Rewards and codes')).toEqual([

@@ -4,7 +4,7 @@ import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, 
 import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useMessages } from '../../i18n/context';
-import { useDateText } from '../LocalDate';
+import { useDateText, usePeriodText } from '../LocalDate';
 import type { AdjustRefusal, ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
 
 /** What the member page's action answers for one row; the page words it in the merchant's language. */
@@ -150,6 +150,7 @@ function GrantFreezes({ row }: { row: StreakRow }) {
 export function StreaksCard({ rows }: { rows: StreakRow[] }) {
   const { members: m } = useMessages();
   const date = useDateText();
+  const period = usePeriodText();
   const c = m.streakColumns;
   return (
     <Section
@@ -174,7 +175,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
               </Text>
               {row.frozenPeriodKeys.length ? (
                 <Text as="span" tone="subdued">
-                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.join(', ') })}
+                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.map(period).join(', ') })}
                 </Text>
               ) : null}
             </BlockStack>
@@ -191,13 +192,14 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
 
 export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
   const { members: m } = useMessages();
+  const period = usePeriodText();
   const c = m.challengeColumns;
   return (
     <Section title={m.challenges} empty={m.emptyChallenges} count={rows.length} headings={[c.challenge, c.window, c.status, c.progress]}>
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
           <IndexTable.Cell>{row.challengeName ?? ''}</IndexTable.Cell>
-          <IndexTable.Cell>{row.periodKey}</IndexTable.Cell>
+          <IndexTable.Cell>{period(row.periodKey)}</IndexTable.Cell>
           <IndexTable.Cell>
             <StatusBadge status={row.status} />
           </IndexTable.Cell>
