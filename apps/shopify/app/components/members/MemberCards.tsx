@@ -5,12 +5,20 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useMessages } from '../../i18n/context';
 import { useDateText, usePeriodText } from '../LocalDate';
-import type { AdjustRefusal, ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
+import type {
+  AdjustRefusal,
+  ChallengeRow,
+  GrantRefusal,
+  MissionRow,
+  ResendRefusal,
+  RewardRow,
+  StreakRow,
+} from '../../admin/members.server';
 
 /** What the member page's action answers for one row; the page words it in the merchant's language. */
 export type RowAnswer =
   | { intent: 'grant'; ok: true; id: string; freezesAvailable: number }
-  | { intent: 'grant'; ok: false; id: string; message: string }
+  | { intent: 'grant'; ok: false; id: string; reason: GrantRefusal; message: string }
   | { intent: 'resend'; ok: true; id: string; couponCode: string }
   | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string }
   | { intent: 'adjust'; ok: true; id: string; balance: number }
@@ -27,7 +35,7 @@ function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; e
   if (answer.intent === 'grant')
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
-      : { toast: null, error: format(m.grantFailed, { message: answer.message }) };
+      : { toast: null, error: format(m.grantFailed, { message: format(m.grantRefusals[answer.reason], { message: answer.message }) }) };
   return answer.ok
     ? { toast: format(m.resent, { code: answer.couponCode }), error: null }
     : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
