@@ -189,13 +189,16 @@ describe('admin pages in Chromium', () => {
     await browser.open(`/app/r/leaderboard/${board.id}`);
     const window = page.getByRole('region', { name: 'Standings' }).getByLabel('Window');
     const windows = await window.locator('option').allInnerTexts();
+    const keys = await window.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     expect(windows).toHaveLength(8);
-    expect(windows[0]).toMatch(/^\d{4}-W\d{2} \(current\)$/);
-    await window.selectOption(windows[1]!);
-    await page.waitForURL(new RegExp(`periodKey=${windows[1]!}`));
+    expect(keys[0]).toMatch(/^\d{4}-W\d{2}$/);
+    // A week in words, its Monday to Sunday ("Nov 23 – 29, 2026"), not its key.
+    expect(windows[0]).toMatch(/^[A-Z][a-z]{2} \d{1,2}(, \d{4})?\s–\s([A-Z][a-z]{2} )?\d{1,2}, \d{4} \(current\)$/);
+    await window.selectOption(keys[1]!);
+    await page.waitForURL(new RegExp(`periodKey=${keys[1]!}`));
     // Remix moves the URL before it renders the new loader data: wait for the page to settle.
     await page.waitForLoadState('networkidle');
-    await expect.poll(() => window.inputValue()).toBe(windows[1]);
+    await expect.poll(() => window.inputValue()).toBe(keys[1]);
     expect(await page.getByRole('region', { name: 'Standings' }).innerText()).toContain('No one is ranked yet.');
   });
 

@@ -278,18 +278,41 @@ describe('the email template editor', () => {
     });
   });
 
-  it('a change shows in the preview once saved; a template the core refuses shows where, in words, in both languages', async () => {
+  it('the preview follows the draft as it is typed, before any save; a template the core refuses shows where, in words, in both languages', async () => {
     const { browser } = admin;
     await browser.open(`/app/notifications/emails/${templateId}`);
+    await preview().getByText('Hi Alex, thanks for joining.').waitFor();
     await page()
       .getByLabel('Message', { exact: true })
       .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
-    await save();
-    await saveBarHidden();
+    await page().getByLabel('Subject').fill('Almost there, {{$account_user.firstName}}');
     await preview()
       .getByText(/^Hello Alex, \d+ to go\.$/)
       .waitFor();
+    await expect.poll(() => page().getByTestId('preview-subject').innerText()).toBe('Almost there, Alex');
+    // Nothing was saved: the preview rendered the draft.
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({ subject: 'Welcome to our rewards' });
+    // Mid-typing, a block not closed yet is said in words above the last rendering that could be made.
+    await page().getByLabel('Message', { exact: true }).press('End');
+    await page().getByLabel('Message', { exact: true }).pressSequentially('{{#if $account.name}}');
+    await page()
+      .getByText(/^The preview could not be rendered: Line 1, column \d+ of Message: /)
+      .waitFor();
+    await preview()
+      .getByText(/^Hello Alex, \d+ to go\.$/)
+      .waitFor();
+    await page()
+      .getByLabel('Message', { exact: true })
+      .fill('<p>Hello {{$account_user.firstName}}, {{$helpers.remainingValue}} to go.</p>');
+    await page()
+      .getByText(/^The preview could not be rendered/)
+      .waitFor({ state: 'detached' });
     await browser.shot('email-editor-preview');
+    await save();
+    await saveBarHidden();
+    expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({
+      subject: 'Almost there, {{$account_user.firstName}}',
+    });
 
     await page().getByLabel('Message', { exact: true }).fill('<p>Hi</p>\n{{shout $account_user.firstName}}');
     await save();
@@ -428,6 +451,51 @@ describe('the branding editor', () => {
     expect(await stored('floating_widget')).toMatchObject({ alignment: 'top_left', alignmentPositionY: 90, eudTitle: 'Rewards club' });
     expect((await stored('theme')).primaryColor).toBe('rgba(255, 0, 0, 1)');
     expect((await stored('template')).loggedOutTitle).toBe('Welcome to the club');
+  });
+
+  it('edits the texts per language of the shop: German beside English, a text left as it reads following the default language', async () => {
+    const { browser } = admin;
+    admin.stack.admin.locales = [
+      { locale: 'en', primary: true },
+      { locale: 'de', primary: false },
+    ];
+    try {
+      await browser.open('/app/widget/branding');
+      const language = page().getByLabel('Language', { exact: true });
+      expect(await language.locator('option').allInnerTexts()).toEqual(['English (default)', 'German']);
+      await language.selectOption('de');
+      await page().waitForURL(/language=de/);
+      // German has no text of its own yet: it reads the default language's.
+      await expect.poll(() => page().getByLabel('Title for guests').inputValue()).toBe('Welcome to the club');
+      await page().getByLabel('Title for guests').fill('Willkommen im Club');
+      await page().getByLabel('Button label').fill('Prämien');
+      await page().frameLocator('[data-testid="branding-preview"]').getByText('Willkommen im Club').waitFor();
+      await expect.poll(launcher, { timeout: 15_000 }).toMatchObject({ label: 'Prämien' });
+      // Another language is another page of texts: saved or discarded first.
+      expect(await language.isDisabled()).toBe(true);
+      await browser.shot('branding-editor-language');
+      await saveBar().getByRole('button', { name: 'Save' }).click();
+      await saveBarHidden();
+
+      const read = async (slug: string, languageCode: string) =>
+        (await api.get(`/schema/${slug}/record`, { limit: 1, languageCode })).body.data[0];
+      expect((await read('template', 'de')).loggedOutTitle).toBe('Willkommen im Club');
+      expect((await read('floating_widget', 'de')).eudTitle).toBe('Prämien');
+      expect((await read('template', 'en')).loggedOutTitle).toBe('Welcome to the club');
+      expect((await read('floating_widget', 'en')).eudTitle).toBe('Rewards club');
+      // The German texts left as they read were not copied: they follow the default language's.
+      const template = await read('template', 'en');
+      expect((await api.patch(`/schema/template/record/${template.id}`, { loggedInTitle: 'Your club' })).status).toBe(200);
+      expect((await read('template', 'de')).loggedInTitle).toBe('Your club');
+
+      await browser.open('/app/widget/branding?language=de');
+      expect(await page().getByLabel('Title for guests').inputValue()).toBe('Willkommen im Club');
+      await page().getByLabel('Language', { exact: true }).selectOption('en');
+      await page().waitForURL(/language=en/);
+      await expect.poll(() => page().getByLabel('Title for guests').inputValue()).toBe('Welcome to the club');
+    } finally {
+      admin.stack.admin.locales = [{ locale: 'en', primary: true }];
+    }
   });
 
   it('shows the core refusals on their fields in words, in English and German', async () => {

@@ -216,7 +216,7 @@ describe('members in Chromium', () => {
         /^Daily visit In progress 1 0 available, 0 used \(at most 2\) [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes to grant Grant$/,
       ),
     ]);
-    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend \d{4}-\d{2} In progress 40 \/ 100$/)]);
+    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend [A-Z][a-z]+ \d{4} In progress 40 \/ 100$/)]);
     expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Welcome mission In progress 1 \/ 2 /)]);
     expect(code).toMatch(/^WELCOME-/);
     expect(await rowsOf('Rewards and codes')).toEqual([
@@ -225,7 +225,7 @@ describe('members in Chromium', () => {
     await admin.browser.shot('member');
   });
 
-  it("grants freezes up to the streak's maximum; the core's refusals show on the row", async () => {
+  it("grants freezes up to the streak's maximum; the core's refusals show on the row in words", async () => {
     await admin.browser.open(`/app/members/${marie.id}`);
     await recordToasts();
     const streaks = page().getByRole('region', { name: 'Streaks' });
@@ -245,14 +245,14 @@ describe('members in Chromium', () => {
     });
     expect(progress.body.data[0].freezesAvailable).toBe(2);
 
-    // Over the core's limit of ten at once: its own words for the count.
+    // Over the core's limit of ten at once.
     await dailyRow.getByLabel('Freezes to grant').fill('11');
     await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
-    await dailyRow.getByText('Could not grant freezes: An integer from 1 to 10.').waitFor();
+    await dailyRow.getByText('Could not grant freezes: Enter a whole number from 1 to 10.').waitFor();
 
     const weeklyRow = streaks.locator('tbody tr', { hasText: 'Weekly visit' });
     await weeklyRow.getByRole('button', { name: 'Grant: Weekly visit' }).click();
-    await weeklyRow.getByText('Could not grant freezes: Freezes are off for this streak (maxFreezes is 0).').waitFor();
+    await weeklyRow.getByText('Could not grant freezes: Freezes are off for this streak. Turn them on in the program editor.').waitFor();
     expect(await toasts()).toHaveLength(1);
     await admin.browser.shot('member-freezes');
   });

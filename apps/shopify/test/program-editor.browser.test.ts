@@ -103,7 +103,7 @@ describe('the program editor', () => {
     form = page.getByRole('region', { name: 'Milestone: A full week' });
     await form.getByLabel('Reached after').fill('7');
     await form.getByText('A reward I already have').click();
-    await form.getByLabel('Which reward').selectOption({ label: 'Welcome gift · 5 off' });
+    await form.getByLabel('Which reward').selectOption({ label: 'Welcome gift · €5.00 off' });
     await browser.shot('program-editor-new-streak');
 
     await saveBar().getByRole('button', { name: 'Save' }).click();
@@ -134,8 +134,46 @@ describe('the program editor', () => {
     const { rows } = await admin.stack.app.pool.query('select reward_id from shopify_discount_rewards where shop = $1', [TEST_SHOP]);
     expect(rows.map((r) => r.reward_id)).toEqual([thanks!.id]);
     const table = await page.locator('.Polaris-IndexTable table').innerText();
-    expect(table).toMatch(/3 days\s+Three days\s+Three-day thanks · 10 % off · Shopify discount/);
+    expect(table).toMatch(/3 days\s+Three days\s+Three-day thanks · 10% off · Shopify discount/);
     await browser.shot('program-editor-streak');
+  });
+
+  it("opens the inline reward in the rewards editor with a discount's defaults, which are changed there and kept", async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    const [thanks] = await rewardsNamed('Three-day thanks');
+    await browser.open(`/app/programs/streak/${streakId}`);
+    await page
+      .getByRole('row', { name: /Three days/ })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    await page.getByRole('region', { name: 'Milestone: Three days' }).getByRole('link', { name: 'Three-day thanks' }).click();
+    await page.waitForURL(new RegExp(`/app/rewards/${thanks!.id}`));
+    // Shopify's own defaults for a new discount: all products, no minimum, combined with nothing.
+    expect(await page.getByLabel('A Shopify discount').isChecked()).toBe(true);
+    expect(await page.getByLabel('No minimum').isChecked()).toBe(true);
+    expect(await page.getByLabel('All products').isChecked()).toBe(true);
+    for (const label of ['Order discounts', 'Product discounts', 'Shipping discounts'])
+      expect(await page.getByLabel(label).isChecked(), label).toBe(false);
+    expect(await page.getByTestId('reward-summary').innerText()).toMatch(/^10% off · /);
+    await page.getByLabel(/Minimum purchase amount/).check({ force: true });
+    await page.getByLabel('Minimum amount').fill('30');
+    await page.getByLabel('Order discounts').check({ force: true });
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await saveBarHidden();
+    const { rows } = await admin.stack.app.pool.query('select spec from reward_issuing where shop = $1 and reward_id = $2', [
+      TEST_SHOP,
+      thanks!.id,
+    ]);
+    expect(rows[0]?.spec).toEqual({
+      kind: 'percentage',
+      minimum: { subtotal: 30 },
+      collections: [],
+      combinesWith: { orderDiscounts: true, productDiscounts: false, shippingDiscounts: false },
+      currencyCode: 'EUR',
+    });
+    await browser.open(`/app/programs/streak/${streakId}`);
+    expect(await page.locator('.Polaris-IndexTable table').innerText()).toMatch(/Three-day thanks · 10% off · Shopify discount/);
   });
 
   it('edits it: a setting, a milestone changed and one removed, saved from the page', async () => {

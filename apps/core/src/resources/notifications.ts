@@ -8,6 +8,7 @@ import { type ActionDef, type AnyResource, defineResource, type RowFor } from '.
 import {
   chatMessageTemplateFields,
   emailTemplateFields,
+  type EmailTemplateRow,
   notificationFields,
   notificationLogFields,
   pushNotificationTemplateFields,
@@ -34,6 +35,41 @@ async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What the email template's `render` action may be sent: an unsaved draft rendered in place of the
+ * stored values, so an editor's preview follows the merchant's typing. Its texts are the preview
+ * language's; an id naming no header or footer of the account places none.
+ */
+const emailDraft = z.strictObject({
+  subject: z.string().max(256).optional(),
+  htmlContent: z.string().optional(),
+  emailHeaderId: z.uuid().nullable().optional(),
+  emailFooterId: z.uuid().nullable().optional(),
+  sampleEventCode: z.enum(EVENT_CODES).optional(),
+});
+
+/** The stored template with the draft laid over it, the draft's texts as the preview language's. */
+function draftedTemplate(row: EmailTemplateRow, body: unknown, language: string): EmailTemplateRow {
+  if (body === undefined) return row;
+  const parsed = emailDraft.safeParse(body);
+  if (!parsed.success)
+    throw invalidInput(
+      'The body must be empty or a draft of subject, htmlContent, emailHeaderId, emailFooterId and sampleEventCode.',
+      parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), code: 'invalid', message: issue.message })),
+    );
+  const draft = parsed.data;
+  const errors = [...templateErrors(draft, ['subject']), ...templateErrors(draft, ['htmlContent'], EMAIL_PARTIALS)];
+  if (errors.length) throw invalidInput('The draft is not a template that can be rendered.', errors);
+  return {
+    ...row,
+    ...(draft.subject !== undefined ? { subject: { [language]: draft.subject } } : {}),
+    ...(draft.htmlContent !== undefined ? { html_content: { [language]: draft.htmlContent } } : {}),
+    ...(draft.emailHeaderId !== undefined ? { email_header_id: draft.emailHeaderId } : {}),
+    ...(draft.emailFooterId !== undefined ? { email_footer_id: draft.emailFooterId } : {}),
+    ...(draft.sampleEventCode !== undefined ? { sample_event_code: draft.sampleEventCode } : {}),
+  };
+}
+
 export const emailTemplate = defineResource({
   slug: 'email_template',
   table: 'email_template',
@@ -46,10 +82,16 @@ export const emailTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'email_template'),
   actions: {
     render: {
+      // It only reads: previews asked as an editor types must not queue behind each other or a save.
+      locksRecord: false,
+      body: emailDraft,
       returns: z.object({ subject: z.string(), html: z.string(), text: z.string() }),
       description:
-        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text} (text: the plain-text part sent with the HTML).',
-      run: ({ trx, ctx, row }) => renderedOrConflict(() => renderPreview(trx, ctx, row, new Date())),
+        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text} (text: the plain-text part sent with the HTML). An optional body renders an unsaved draft instead of the stored values it names (subject and htmlContent as the languageCode texts); a draft that is not valid Handlebars is 400 naming the field, as a write would be.',
+      run: ({ trx, ctx, row, body }) => {
+        const shown = draftedTemplate(row, body, ctx.languageCode ?? ctx.account!.defaultLanguageCode);
+        return renderedOrConflict(() => renderPreview(trx, ctx, shown, new Date()));
+      },
     },
   },
 });

@@ -514,6 +514,40 @@ describe('render action', () => {
     expect(byId(fr.body.data.html, 'event')).toBe('streak_progress_non_milestone_completed / Série d’entraînements hebdomadaires');
   });
 
+  it('renders an unsaved draft in place of the stored values, leaving the template as it was', async () => {
+    const render = (body: unknown, languageCode?: string) =>
+      acct.api.request('POST', `${path('email_template', template.id)}/action/render`, {
+        body,
+        ...(languageCode ? { query: { languageCode } } : {}),
+      });
+    const drafted = await render({
+      subject: 'Nearly there, {{$account_user.firstName}}',
+      htmlContent: '{{>header}}<p id="draft">{{$helpers.remainingValue}} to go</p>',
+      emailFooterId: null,
+      sampleEventCode: 'challenge_progress_in_progress',
+    });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    expect(drafted.body.data.subject).toBe('Nearly there, Alex');
+    expect(byId(drafted.body.data.html, 'draft')).toBe('135 to go');
+    expect(drafted.body.data.html).toContain('HEADER Acme Group');
+    expect(drafted.body.data.html).not.toContain('FOOTER');
+    // The draft's texts are the preview language's; what it leaves out is the stored template's, in that language.
+    const fr = await render({ htmlContent: '<p id="draft">brouillon</p>' }, 'fr');
+    expect(fr.body.data.subject).toBe('Acme Fitness : continuez, Alex !');
+    expect(byId(fr.body.data.html, 'draft')).toBe('brouillon');
+    expect((await acct.api.get(path('email_template', template.id))).body.data).toMatchObject({
+      sampleEventCode: 'streak_progress_non_milestone_completed',
+      htmlContent: HTML('Hello', 'Unsubscribe'),
+    });
+
+    const unclosed = await render({ htmlContent: '<p>{{#if $account.name}}open</p>' });
+    expect(unclosed.status).toBe(400);
+    expect(unclosed.body.error.details[0]).toMatchObject({ field: 'htmlContent' });
+    const unknown = await render({ htmlContent: '<p></p>', name: 'x' });
+    expect(unknown.status).toBe(400);
+    expect((await render({ emailHeaderId: 'header' })).body.error.details[0]).toMatchObject({ field: 'emailHeaderId', code: 'invalid' });
+  });
+
   it('has sample data for every event code', async () => {
     const probe = await create(acct, 'email_template', {
       name: 'Probe',

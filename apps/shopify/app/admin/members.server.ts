@@ -320,6 +320,19 @@ export async function grantFreezes(
   return { ok: true, freezesAvailable: num(data.data.freezesAvailable) };
 }
 
+export type GrantRefusal = 'count' | 'not_running' | 'off' | 'other';
+
+/**
+ * Which of §14's refusals of a grant the core's answer is, so the page words it: its 400 names the
+ * count; its two 409s (the run is over, freezes are off for the streak) differ by the run's state.
+ */
+export async function grantRefusal(api: AccountClient, progressId: string, failure: CoreFailure): Promise<GrantRefusal> {
+  if (failure.status === 400 && failure.fieldErrors.count) return 'count';
+  if (failure.status !== 409) return 'other';
+  const progress = await records(api, 'streak_progress').get(progressId);
+  return progress.ok && progress.data.streakProgressStatus !== 'in_progress' ? 'not_running' : 'off';
+}
+
 export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed';
 
 /**

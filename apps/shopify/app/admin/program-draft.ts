@@ -6,6 +6,7 @@
  * `milestones.<key>.<field>` and `milestones.<key>.reward.<field>`.
  */
 import { isJsonObject } from '../json';
+import type { RewardKind } from '../shopify/reward-issuing';
 
 export const PROGRAM_KINDS = ['streak', 'challenge', 'mission'] as const;
 export type ProgramKind = (typeof PROGRAM_KINDS)[number];
@@ -124,7 +125,8 @@ export type ProgramDraft = {
 export type RewardSummary = {
   id: string;
   name: string;
-  discountType: string;
+  /** What the customer gets: the rewards editor's choice when it was made there, else the core's discount type. */
+  kind: RewardKind;
   discountValue: number;
   shopifyDiscount: boolean;
 };

@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import type { CoreFailure } from '../core/failure';
+import type { IssuingSpec } from '../shopify/reward-issuing';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
 import {
   changed,
@@ -24,6 +25,8 @@ const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
 /** What the editor needs besides the shop's account client: the app's own "Issue as a Shopify discount" setting. */
 export interface ShopifyDiscounts {
   shopifyDiscountRewards(shop: string): Promise<Set<string>>;
+  /** The rewards editor's settings of the rewards the app issues (free shipping and store credit among them). */
+  issuingSpecs(shop: string): Promise<Map<string, Pick<IssuingSpec, 'kind'>>>;
   setShopifyDiscount(shop: string, rewardId: string, on: boolean): Promise<void>;
 }
 
@@ -63,15 +66,16 @@ export async function loadProgram(
 
 /** The account's rewards to pick from, newest first, with whether the app issues each as a Shopify discount. */
 export async function listRewards(api: AccountClient, discounts: ShopifyDiscounts, shop: string): Promise<RewardSummary[]> {
-  const [list, shopify] = await Promise.all([
+  const [list, shopify, specs] = await Promise.all([
     records(api, 'reward').list({ limit: 1000, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] }),
     discounts.shopifyDiscountRewards(shop),
+    discounts.issuingSpecs(shop),
   ]);
   if (!list.ok) return [];
   return list.data.map((r) => ({
     id: r.id,
     name: String(r.name),
-    discountType: String(r.discountType),
+    kind: specs.get(r.id)?.kind ?? (r.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage'),
     discountValue: Number(r.discountValue),
     shopifyDiscount: shopify.has(r.id),
   }));

@@ -1,6 +1,8 @@
 import { BlockStack, Text } from '@shopify/polaris';
+import { usePeriodText } from './LocalDate';
 
 export interface Point {
+  /** A day's key (`2026-11-21`) or another period key, shown in the admin's language; any other text as it is. */
   label: string;
   value: number;
 }
@@ -12,6 +14,7 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
   const max = Math.max(1, ...points.map((p) => p.value));
   const slot = width / Math.max(points.length, 1);
   const bar = Math.max(2, slot * 0.7);
+  const period = usePeriodText();
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">
@@ -24,7 +27,7 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
           return (
             <g key={p.label}>
               <rect x={i * slot + (slot - bar) / 2} y={height - h} width={bar} height={h} fill={color} rx="2">
-                <title>{`${p.label}: ${p.value}`}</title>
+                <title>{`${period(p.label)}: ${p.value}`}</title>
               </rect>
               {points.length <= 31 && p.value > 0 ? (
                 <text x={i * slot + slot / 2} y={height - h - 4} fontSize="10" textAnchor="middle" fill="#374151">
@@ -38,7 +41,7 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
           .filter((i, k, a) => points[i] && a.indexOf(i) === k)
           .map((i) => (
             <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
-              {points[i]!.label}
+              {period(points[i]!.label)}
             </text>
           ))}
       </svg>

@@ -43,3 +43,33 @@ export function useDayRange(): (from: string, to: string) => string {
     return Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) ? `${from} – ${to}` : formatter.formatRange(a, b);
   };
 }
+
+/** Monday of ISO week `week` of `year`, at 00:00 UTC: week 1 is the week with 4 January in it. */
+function isoWeekMonday(year: number, week: number): Date {
+  const jan4 = Date.UTC(year, 0, 4);
+  const weekday = (new Date(jan4).getUTCDay() + 6) % 7;
+  return new Date(jan4 + ((week - 1) * 7 - weekday) * 86_400_000);
+}
+
+/**
+ * A period key of the core (CONTRACT §8: a day `2026-11-21`, an ISO week `2026-W47`, a month
+ * `2026-11`) in the admin's language: the day, the week's Monday to Sunday, the month and year.
+ * What is none of those reads as it is.
+ */
+export function usePeriodText(): (key: string) => string {
+  const language = useAdminLanguage();
+  const day = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
+  const month = new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  return (key) => {
+    const d = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
+    if (d) return day.format(new Date(Date.UTC(Number(d[1]), Number(d[2]) - 1, Number(d[3]))));
+    const w = /^(\d{4})-W(\d{2})$/.exec(key);
+    if (w) {
+      const monday = isoWeekMonday(Number(w[1]), Number(w[2]));
+      return day.formatRange(monday, new Date(monday.getTime() + 6 * 86_400_000));
+    }
+    const m = /^(\d{4})-(\d{2})$/.exec(key);
+    if (m) return month.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));
+    return key;
+  };
+}

@@ -4,12 +4,14 @@ import type { StandingsView } from '../admin/standings.server';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { CustomerLink } from './CustomerLink';
+import { usePeriodText } from './LocalDate';
 
 /** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
 export function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const m = useMessages().records.standings;
+  const period = usePeriodText();
   // The window being loaded stays picked: the select follows the loader's data, which would show the
   // previous window until the navigation ends.
   const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
@@ -34,7 +36,10 @@ export function Standings({ result }: { result: { ok: true; view: StandingsView 
               <Select
                 label={m.window}
                 labelInline
-                options={view.windows.map((key, at) => ({ label: at === 0 ? format(m.current, { key }) : key, value: key }))}
+                options={view.windows.map((key, at) => ({
+                  label: at === 0 ? format(m.current, { key: period(key) }) : period(key),
+                  value: key,
+                }))}
                 value={pending ?? view.periodKey}
                 onChange={(periodKey) => setSearchParams({ periodKey })}
               />

@@ -5,6 +5,7 @@ import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { EarningsSection } from '../components/Earnings';
 import { HelpFooter } from '../components/HelpFooter';
+import { useDayRange } from '../components/LocalDate';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { ProgramHealth } from '../components/ProgramHealth';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -159,6 +160,7 @@ function RangeForm({ from, to, fieldErrors }: { from: string; to: string; fieldE
 /** The totals, charts and completion rates, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
 const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
   const { dashboard: m } = useMessages();
+  const days = useDayRange();
   return (
     <>
       <Layout.Section>
@@ -207,7 +209,7 @@ const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
       <Layout.Section>
         <Card>
           <RateBars
-            title={format(m.completionRates, { from: summary.from, to: summary.to, timezone: summary.timezone })}
+            title={format(m.completionRates, { range: days(summary.from, summary.to), timezone: summary.timezone })}
             rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
               const c = summary.completion[kind];
               return {

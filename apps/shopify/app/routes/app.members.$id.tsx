@@ -7,7 +7,7 @@ import { OrdersCard } from '../components/members/OrdersCard';
 import { PointsCard } from '../components/members/PointsCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
-import { adjustMemberPoints, grantFreezes, memberDetail, resendRewardIssued } from '../admin/members.server';
+import { adjustMemberPoints, grantFreezes, grantRefusal, memberDetail, resendRewardIssued } from '../admin/members.server';
 import { textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { outbox } from '../loop/outbox.server';
@@ -38,7 +38,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
     const count = Number(String(form.get('count') ?? '').trim());
     const result = await grantFreezes(api, id, count);
     if (result.ok) return { intent, ok: true, id, freezesAvailable: result.freezesAvailable };
-    return { intent, ok: false, id, message: result.failure.fieldErrors.count ?? result.failure.message };
+    return { intent, ok: false, id, reason: await grantRefusal(api, id, result.failure), message: result.failure.message };
   }
   if (intent === 'resend') {
     const id = String(form.get('rewardLogId') ?? '');

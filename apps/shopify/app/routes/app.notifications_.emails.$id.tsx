@@ -1,11 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
-import { BlockStack, Button, Card, FormLayout, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
-import { useEffect } from 'react';
+import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
-import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
+import { type EmailPreview as Preview, type EmailPreviewDraft, renderEmailPreview } from '../admin/email-preview.server';
 import { EVENT_GROUPS, type EventCode, isEventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
+import type { CoreFailure } from '../core/failure';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -84,13 +85,48 @@ const labelsOf = (m: Messages['editors']): Record<keyof EmailDraft, string> => (
 
 type PreviewAnswer = { preview: Preview };
 
+/** The part of the draft the preview renders, as the core's `render` action takes it. */
+const previewDraftOf = (d: EmailDraft): EmailPreviewDraft => ({
+  subject: d.subject,
+  htmlContent: d.htmlContent,
+  emailHeaderId: d.emailHeaderId || null,
+  emailFooterId: d.emailFooterId || null,
+  sampleEventCode: d.sampleEventCode,
+});
+
+/** A preview draft the page sent, or null when it is not one. */
+function sentPreviewDraft(value: unknown): EmailPreviewDraft | null {
+  const d = objectOf(value);
+  const id = (v: unknown) => (v === null || typeof v === 'string' ? v || null : undefined);
+  const [header, footer] = [id(d.emailHeaderId), id(d.emailFooterId)];
+  if (typeof d.subject !== 'string' || typeof d.htmlContent !== 'string' || !isEventCode(d.sampleEventCode)) return null;
+  if (header === undefined || footer === undefined) return null;
+  return {
+    subject: d.subject,
+    htmlContent: d.htmlContent,
+    emailHeaderId: header,
+    emailFooterId: footer,
+    sampleEventCode: d.sampleEventCode,
+  };
+}
+
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<EmailDraft> | PreviewAnswer | Response> => {
   const { api } = await authenticateShop(request);
   const input = objectOf(await request.json().catch(() => null));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;
-  if (input.intent === 'preview' && id) return { preview: await renderEmailPreview(api, id, language) };
+  if (input.intent === 'preview' && id) {
+    const draft = sentPreviewDraft(input.draft);
+    if (!draft) throw new Response('The body must be {"intent": "preview", "draft": {…}}.', { status: 400 });
+    // A draft that cannot render yet (typing is under way) is said as a save's refusal would be.
+    const inWords = (failure: CoreFailure) => {
+      const refusal = refusalInWords(failure, words.refusals, labelsOf(words));
+      const texts = Object.values(refusal.fieldErrors);
+      return texts.length ? texts.join(' ') : refusal.message;
+    };
+    return { preview: await renderEmailPreview(api, id, language, draft, inWords) };
+  }
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'email_template', id);
     if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
@@ -118,6 +154,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod === 'POST' ? false : defaultShouldRevalidate;
 
 const urlOf = (id: string) => `/app/notifications/emails/${id}`;
+/** How long the preview waits after the last keystroke before it asks the core again. */
+const PREVIEW_DELAY_MS = 400;
 const BODY_ID = 'email-body';
 
 export default function EmailEditorPage() {
@@ -135,12 +173,24 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
   const labels = labelsOf(m);
   const e = m.email;
 
-  // The preview is the core's rendering of the saved template: asked on load and after each save.
+  // The preview is the core's rendering of the draft as it stands, asked once typing pauses; a
+  // newer ask cancels one still under way (the fetcher's own rule).
   const { submit: askPreview } = previewer;
-  const saved = form.answer?.ok ? form.answer : null;
+  const shownDraft = JSON.stringify(previewDraftOf(draft));
   useEffect(() => {
-    if (id) askPreview({ intent: 'preview', language }, { method: 'post', encType: 'application/json' });
-  }, [id, saved, language, askPreview]);
+    if (!id) return;
+    const timer = setTimeout(
+      () => askPreview({ intent: 'preview', language, draft: JSON.parse(shownDraft) }, { method: 'post', encType: 'application/json' }),
+      PREVIEW_DELAY_MS,
+    );
+    return () => clearTimeout(timer);
+  }, [id, shownDraft, language, askPreview]);
+  // What cannot render yet (an unclosed tag mid-typing) is said above the last rendering that could.
+  const [rendered, setRendered] = useState<Extract<Preview, { ok: true }> | null>(null);
+  const latest = previewer.data?.preview;
+  useEffect(() => {
+    if (latest?.ok) setRendered(latest);
+  }, [latest]);
 
   const insert = (text: string) => {
     // At the cursor of the message, else at its end.
@@ -282,9 +332,12 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
               </Text>
               {!id ? (
                 <Text as="p">{e.preview.unsaved}</Text>
-              ) : previewer.data ? (
-                <EmailPreview preview={previewer.data.preview} words={{ ...e.preview, frame: e.preview.title }} />
-              ) : null}
+              ) : (
+                <>
+                  {latest?.ok === false ? <Banner tone="warning" title={format(e.preview.failed, { message: latest.message })} /> : null}
+                  {rendered ? <EmailPreview preview={rendered} words={{ ...e.preview, frame: e.preview.title }} /> : null}
+                </>
+              )}
             </BlockStack>
           </section>
         </Card>

@@ -8,7 +8,7 @@ import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEdi
 import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
 import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
-import { shopCollections } from '../shopify/admin-api.server';
+import { shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { earningRules } from '../storage/stores.server';
 
 /** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
@@ -20,16 +20,18 @@ function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const kind = kindOf(params);
   const { api, session, admin } = await authenticateShop(request);
-  const [program, rewards, collections] = await Promise.all([
+  const [program, rewards, collections, currencyCode] = await Promise.all([
     !params.id || params.id === 'new'
       ? { ok: true as const, draft: blankProgram(kind) }
       : loadProgram(api, kind, params.id, earningRules, session.shop),
     listRewards(api, outbox, session.shop),
     // A challenge may count only some collections; without read_products the choice is not offered.
     kind === 'challenge' ? shopCollections(admin).catch(() => null) : [],
+    // Amounts read in the shop's currency; without Shopify's answer they read as plain numbers.
+    shopCurrency(admin).catch(() => null),
   ]);
   if (!program.ok) throw new Response(program.failure.message, { status: program.failure.status });
-  return { draft: program.draft, rewards, collections };
+  return { draft: program.draft, rewards, collections, currencyCode };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
@@ -55,10 +57,16 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
   formMethod === 'POST' ? false : defaultShouldRevalidate;
 
 export default function ProgramPage() {
-  const { draft, rewards, collections } = useLoaderData<typeof loader>();
+  const { draft, rewards, collections, currencyCode } = useLoaderData<typeof loader>();
   return (
     <>
-      <ProgramEditor key={`${draft.kind}:${draft.id ?? 'new'}`} initial={draft} rewards={rewards} collections={collections} />
+      <ProgramEditor
+        key={`${draft.kind}:${draft.id ?? 'new'}`}
+        initial={draft}
+        rewards={rewards}
+        collections={collections}
+        currencyCode={currencyCode}
+      />
       <HelpFooter topic="programs" />
     </>
   );

@@ -4,13 +4,21 @@ import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, 
 import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useMessages } from '../../i18n/context';
-import { useDateText } from '../LocalDate';
-import type { AdjustRefusal, ChallengeRow, MissionRow, ResendRefusal, RewardRow, StreakRow } from '../../admin/members.server';
+import { useDateText, usePeriodText } from '../LocalDate';
+import type {
+  AdjustRefusal,
+  ChallengeRow,
+  GrantRefusal,
+  MissionRow,
+  ResendRefusal,
+  RewardRow,
+  StreakRow,
+} from '../../admin/members.server';
 
 /** What the member page's action answers for one row; the page words it in the merchant's language. */
 export type RowAnswer =
   | { intent: 'grant'; ok: true; id: string; freezesAvailable: number }
-  | { intent: 'grant'; ok: false; id: string; message: string }
+  | { intent: 'grant'; ok: false; id: string; reason: GrantRefusal; message: string }
   | { intent: 'resend'; ok: true; id: string; couponCode: string }
   | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string }
   | { intent: 'adjust'; ok: true; id: string; balance: number }
@@ -27,7 +35,7 @@ function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; e
   if (answer.intent === 'grant')
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
-      : { toast: null, error: format(m.grantFailed, { message: answer.message }) };
+      : { toast: null, error: format(m.grantFailed, { message: format(m.grantRefusals[answer.reason], { message: answer.message }) }) };
   return answer.ok
     ? { toast: format(m.resent, { code: answer.couponCode }), error: null }
     : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
@@ -150,6 +158,7 @@ function GrantFreezes({ row }: { row: StreakRow }) {
 export function StreaksCard({ rows }: { rows: StreakRow[] }) {
   const { members: m } = useMessages();
   const date = useDateText();
+  const period = usePeriodText();
   const c = m.streakColumns;
   return (
     <Section
@@ -174,7 +183,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
               </Text>
               {row.frozenPeriodKeys.length ? (
                 <Text as="span" tone="subdued">
-                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.join(', ') })}
+                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.map(period).join(', ') })}
                 </Text>
               ) : null}
             </BlockStack>
@@ -191,13 +200,14 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
 
 export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
   const { members: m } = useMessages();
+  const period = usePeriodText();
   const c = m.challengeColumns;
   return (
     <Section title={m.challenges} empty={m.emptyChallenges} count={rows.length} headings={[c.challenge, c.window, c.status, c.progress]}>
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
           <IndexTable.Cell>{row.challengeName ?? ''}</IndexTable.Cell>
-          <IndexTable.Cell>{row.periodKey}</IndexTable.Cell>
+          <IndexTable.Cell>{period(row.periodKey)}</IndexTable.Cell>
           <IndexTable.Cell>
             <StatusBadge status={row.status} />
           </IndexTable.Cell>

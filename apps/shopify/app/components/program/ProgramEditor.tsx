@@ -43,7 +43,7 @@ import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { DateTimeField } from './DateTimeField';
 import { Milestones, usePeriods } from './Milestones';
-import { RewardFields } from './RewardFields';
+import { RewardFields, ShopCurrency } from './RewardFields';
 
 type Errors = Record<string, string | undefined>;
 
@@ -69,9 +69,12 @@ export function ProgramEditor({
   initial,
   rewards: initialRewards,
   collections,
+  currencyCode,
 }: {
   initial: ProgramDraft;
   rewards: RewardSummary[];
+  /** The shop's currency, which fixed amounts are in; null when Shopify did not say. */
+  currencyCode: string | null;
   /** The shop's collections; null when they could not be read. */
   collections: CollectionChoice[] | null;
 }) {
@@ -180,115 +183,119 @@ export function ProgramEditor({
   );
 
   return (
-    <Page
-      title={title}
-      titleMetadata={<Badge tone={draft.settings.status === 'live' ? 'success' : undefined}>{m.status.badge[draft.settings.status]}</Badge>}
-      backAction={{ url: `/app/r/${draft.kind}` }}
-      primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
-      actionGroups={
-        draft.id ? [{ title: editors.frame.advanced, actions: [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] }] : []
-      }
-    >
-      <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
-        <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
-          {m.save}
-        </button>
-        <button onClick={discard} disabled={saving}>
-          {m.discard}
-        </button>
-      </SaveBar>
-      <Layout>
-        {local || problems.length ? (
+    <ShopCurrency.Provider value={currencyCode}>
+      <Page
+        title={title}
+        titleMetadata={
+          <Badge tone={draft.settings.status === 'live' ? 'success' : undefined}>{m.status.badge[draft.settings.status]}</Badge>
+        }
+        backAction={{ url: `/app/r/${draft.kind}` }}
+        primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
+        actionGroups={
+          draft.id ? [{ title: editors.frame.advanced, actions: [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] }] : []
+        }
+      >
+        <SaveBar id={SAVE_BAR_ID} open={dirty} discardConfirmation>
+          <button {...{ variant: 'primary' }} onClick={save} disabled={saving}>
+            {m.save}
+          </button>
+          <button onClick={discard} disabled={saving}>
+            {m.discard}
+          </button>
+        </SaveBar>
+        <Layout>
+          {local || problems.length ? (
+            <Layout.Section>
+              <Banner tone="critical" title={local ? m.result.checks : draft.id ? m.result.partial : m.result.failed}>
+                {problems.map((p, i) => (
+                  <p key={i}>
+                    {partNames(p.scope)}: {p.message}
+                  </p>
+                ))}
+                {unplaced.map(([k, message]) => (
+                  <p key={k}>
+                    {partNames(k)} ({k.split('.').pop()}): {message}
+                  </p>
+                ))}
+              </Banner>
+            </Layout.Section>
+          ) : null}
           <Layout.Section>
-            <Banner tone="critical" title={local ? m.result.checks : draft.id ? m.result.partial : m.result.failed}>
-              {problems.map((p, i) => (
-                <p key={i}>
-                  {partNames(p.scope)}: {p.message}
-                </p>
-              ))}
-              {unplaced.map(([k, message]) => (
-                <p key={k}>
-                  {partNames(k)} ({k.split('.').pop()}): {message}
-                </p>
-              ))}
-            </Banner>
+            <BlockStack gap="400">
+              <Basics draft={draft} errors={errors} setSetting={setSetting} />
+              <Counting draft={draft} errors={errors} setSetting={setSetting} />
+              <Earning
+                draft={draft}
+                errors={errors}
+                setSetting={setSetting}
+                collections={collections}
+                setEarning={(earning) =>
+                  update((d) => {
+                    d.earning = earning;
+                  }, 'earning')
+                }
+              />
+              {draft.kind === 'streak' ? <Freezes draft={draft} errors={errors} setSetting={setSetting} /> : null}
+              {draft.kind === 'mission' ? (
+                <>
+                  <Tasks
+                    tasks={draft.settings.tasks}
+                    errors={errors}
+                    onChange={(tasks, field) =>
+                      update((d) => {
+                        d.settings.tasks = tasks;
+                      }, field)
+                    }
+                    newKey={() => `new-${Date.now()}-${++created.current}`}
+                  />
+                  <Card>
+                    <BlockStack gap="300">
+                      <Text as="h2" variant="headingMd">
+                        {m.sections.completionReward}
+                      </Text>
+                      <RewardFields
+                        choice={draft.completionReward}
+                        rewards={rewards}
+                        errors={Object.fromEntries(
+                          Object.entries(errors)
+                            .filter(([k]) => k.startsWith('completionReward.'))
+                            .map(([k, v]) => [k.slice('completionReward.'.length), v]),
+                        )}
+                        onChange={(choice, field) =>
+                          update((d) => {
+                            d.completionReward = choice;
+                          }, `completionReward.${field}`)
+                        }
+                      />
+                    </BlockStack>
+                  </Card>
+                </>
+              ) : null}
+              <Milestones
+                draft={draft}
+                rewards={rewards}
+                errors={errors}
+                open={open}
+                problemKeys={problemKeys}
+                onOpen={(key, isOpen) => setOpen((was) => (isOpen ? [...was, key] : was.filter((k) => k !== key)))}
+                onChange={(key, next: MilestoneDraft, field) =>
+                  update((d) => {
+                    d.milestones = d.milestones.map((ms) => (ms.key === key ? next : ms));
+                  }, `milestones.${key}.${field}`)
+                }
+                onAdd={addMilestone}
+                onRemove={(key) =>
+                  update((d) => {
+                    d.milestones = d.milestones.filter((ms) => ms.key !== key);
+                  }, `milestones.${key}`)
+                }
+              />
+              <ShopperTexts draft={draft} errors={errors} setSetting={setSetting} />
+            </BlockStack>
           </Layout.Section>
-        ) : null}
-        <Layout.Section>
-          <BlockStack gap="400">
-            <Basics draft={draft} errors={errors} setSetting={setSetting} />
-            <Counting draft={draft} errors={errors} setSetting={setSetting} />
-            <Earning
-              draft={draft}
-              errors={errors}
-              setSetting={setSetting}
-              collections={collections}
-              setEarning={(earning) =>
-                update((d) => {
-                  d.earning = earning;
-                }, 'earning')
-              }
-            />
-            {draft.kind === 'streak' ? <Freezes draft={draft} errors={errors} setSetting={setSetting} /> : null}
-            {draft.kind === 'mission' ? (
-              <>
-                <Tasks
-                  tasks={draft.settings.tasks}
-                  errors={errors}
-                  onChange={(tasks, field) =>
-                    update((d) => {
-                      d.settings.tasks = tasks;
-                    }, field)
-                  }
-                  newKey={() => `new-${Date.now()}-${++created.current}`}
-                />
-                <Card>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {m.sections.completionReward}
-                    </Text>
-                    <RewardFields
-                      choice={draft.completionReward}
-                      rewards={rewards}
-                      errors={Object.fromEntries(
-                        Object.entries(errors)
-                          .filter(([k]) => k.startsWith('completionReward.'))
-                          .map(([k, v]) => [k.slice('completionReward.'.length), v]),
-                      )}
-                      onChange={(choice, field) =>
-                        update((d) => {
-                          d.completionReward = choice;
-                        }, `completionReward.${field}`)
-                      }
-                    />
-                  </BlockStack>
-                </Card>
-              </>
-            ) : null}
-            <Milestones
-              draft={draft}
-              rewards={rewards}
-              errors={errors}
-              open={open}
-              problemKeys={problemKeys}
-              onOpen={(key, isOpen) => setOpen((was) => (isOpen ? [...was, key] : was.filter((k) => k !== key)))}
-              onChange={(key, next: MilestoneDraft, field) =>
-                update((d) => {
-                  d.milestones = d.milestones.map((ms) => (ms.key === key ? next : ms));
-                }, `milestones.${key}.${field}`)
-              }
-              onAdd={addMilestone}
-              onRemove={(key) =>
-                update((d) => {
-                  d.milestones = d.milestones.filter((ms) => ms.key !== key);
-                }, `milestones.${key}`)
-              }
-            />
-            <ShopperTexts draft={draft} errors={errors} setSetting={setSetting} />
-          </BlockStack>
-        </Layout.Section>
-      </Layout>
-    </Page>
+        </Layout>
+      </Page>
+    </ShopCurrency.Provider>
   );
 }
 

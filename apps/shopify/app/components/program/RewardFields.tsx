@@ -1,4 +1,5 @@
 import { Link } from '@remix-run/react';
+import { createContext, useContext } from 'react';
 import { BlockStack, ChoiceList, InlineGrid, Select, TextField } from '@shopify/polaris';
 import {
   CODE_SOURCES,
@@ -11,18 +12,30 @@ import {
   type RewardSummary,
 } from '../../admin/program-draft';
 import { format } from '../../i18n';
-import { useMessages } from '../../i18n/context';
+import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { DateTimeField } from './DateTimeField';
 
-/** A reward in a merchant's words: `{value} % off`, and whether the app issues it as a Shopify discount. */
+/** The shop's currency (`shop { currencyCode }`), which fixed amounts and store credit are in; null when unknown. */
+export const ShopCurrency = createContext<string | null>(null);
+
+/**
+ * A reward in a merchant's words: `10 % off`, `€5.00 off`, free shipping or store credit (amounts
+ * in the shop's currency with `Intl`), and whether the app issues it as a Shopify discount.
+ */
 export function useRewardSummary() {
   const { editor: m } = useMessages();
+  const language = useAdminLanguage();
+  const currency = useContext(ShopCurrency);
   return (reward: RewardSummary | undefined) => {
     if (!reward) return '';
-    const value = format(reward.discountType === 'percentage' ? m.reward.summary.percentage : m.reward.summary.fixed_amount, {
-      value: reward.discountValue,
+    const amount = currency
+      ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(reward.discountValue)
+      : new Intl.NumberFormat(language).format(reward.discountValue);
+    const value = format(m.reward.summary[reward.kind], {
+      value: reward.kind === 'percentage' ? new Intl.NumberFormat(language).format(reward.discountValue) : amount,
     });
-    return `${reward.name} · ${value}${reward.shopifyDiscount ? ` · ${m.reward.summary.shopify}` : ''}`;
+    const shopify = reward.shopifyDiscount && reward.kind !== 'store_credit' ? ` · ${m.reward.summary.shopify}` : '';
+    return `${reward.name} · ${value}${shopify}`;
   };
 }
 
@@ -44,6 +57,7 @@ export function RewardFields({
 }) {
   const { editor: m } = useMessages();
   const summary = useRewardSummary();
+  const currency = useContext(ShopCurrency);
   const r = choice.draft;
   const set = <K extends keyof NewReward>(key: K, value: NewReward[K]) => onChange({ ...choice, draft: { ...r, [key]: value } }, key);
   const chosen = rewards.find((x) => x.id === choice.rewardId);
@@ -108,7 +122,7 @@ export function RewardFields({
               autoComplete="off"
               value={r.discountValue}
               onChange={(v) => set('discountValue', v)}
-              suffix={r.discountType === 'percentage' ? m.reward.value.percentSuffix : m.reward.value.amountSuffix}
+              suffix={r.discountType === 'percentage' ? m.reward.value.percentSuffix : (currency ?? m.reward.value.amountSuffix)}
               error={errors.discountValue}
             />
             <Select

@@ -202,7 +202,14 @@ export const editor: Messages['editor'] = {
       prefix: 'Code-Präfix',
     },
     title: { label: 'Titel für Kunden' },
-    summary: { percentage: '{value} % Rabatt', fixed_amount: '{value} Rabatt', shopify: 'Shopify-Rabatt', unsaved: 'neu' },
+    summary: {
+      percentage: '{value} % Rabatt',
+      fixed_amount: '{value} Rabatt',
+      free_shipping: 'Kostenloser Versand',
+      store_credit: '{value} Shop-Guthaben',
+      shopify: 'Shopify-Rabatt',
+      unsaved: 'neu',
+    },
   },
   checks: {
     required: 'Bitte einen Wert eingeben.',

@@ -84,6 +84,12 @@ export const members: Messages['members'] = {
   grant: 'Schenken',
   granted: 'Geschenkt: jetzt {available} Serien-Joker verfügbar.',
   grantFailed: 'Serien-Joker konnten nicht geschenkt werden: {message}',
+  grantRefusals: {
+    count: 'Gib eine ganze Zahl von 1 bis 10 ein.',
+    not_running: 'Diese Serie ist für das Mitglied beendet.',
+    off: 'Serien-Joker sind für diese Serie aus. Schalte sie im Editor des Programms ein.',
+    other: '{message}',
+  },
   onlyInProgress: 'Nur eine laufende Serie kann Serien-Joker bekommen.',
   statuses: {
     in_progress: 'Läuft',

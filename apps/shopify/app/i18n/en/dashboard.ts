@@ -7,7 +7,7 @@ export const dashboard = {
   logsPerDay: 'Logs per day',
   membersActivePerDay: 'Members active per day',
   rewardsIssuedPerDay: 'Rewards issued per day',
-  completionRates: 'Completion rates (progress started {from} – {to}, {timezone})',
+  completionRates: 'Completion rates (progress started {range}, {timezone})',
   kinds: { streak: 'Streaks', challenge: 'Challenges', mission: 'Missions' },
   completedOf: '{completed} of {started}',
   overall: 'Overall: {streak} streaks, {challenge} challenges, {mission} missions.',

@@ -196,7 +196,14 @@ export const editor = {
       prefix: 'Code prefix',
     },
     title: { label: 'Title shoppers see' },
-    summary: { percentage: '{value} % off', fixed_amount: '{value} off', shopify: 'Shopify discount', unsaved: 'new' },
+    summary: {
+      percentage: '{value}% off',
+      fixed_amount: '{value} off',
+      free_shipping: 'Free shipping',
+      store_credit: '{value} store credit',
+      shopify: 'Shopify discount',
+      unsaved: 'new',
+    },
   },
   checks: {
     required: 'Enter a value.',

@@ -77,6 +77,12 @@ export const members = {
   grant: 'Grant',
   granted: 'Granted: {available} freezes available now.',
   grantFailed: 'Could not grant freezes: {message}',
+  grantRefusals: {
+    count: 'Enter a whole number from 1 to 10.',
+    not_running: 'This streak has ended for the member.',
+    off: 'Freezes are off for this streak. Turn them on in the program editor.',
+    other: '{message}',
+  },
   onlyInProgress: 'Only a running streak can get freezes.',
   statuses: {
     in_progress: 'In progress',
