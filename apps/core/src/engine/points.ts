@@ -15,6 +15,7 @@ import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
 import { HOLDOUTS_SQL } from './holdout.js';
 import type { HeldRows } from './types.js';
+import type { WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
 
 /** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
@@ -127,6 +128,12 @@ async function tiersById(trx: Knex.Transaction, accountId: string, ids: string[]
 export interface Announce {
   records: Records;
   ctx: RequestContext;
+  /**
+   * Takes the entry's event into the caller's own statement (an ingestion's write set), which
+   * wakes delivery after its commit: a wake-up inside the transaction would make every commit
+   * with one wait for the others' (PostgreSQL serializes the commits of notifying transactions).
+   */
+  outbox?: Pick<WriteSet, 'emit'>;
 }
 
 /** Whether an entry may be written while points are not live, or what happens when they are not. */
@@ -233,7 +240,11 @@ export async function addEntry(
     tierChange = { before: current ? whole.get(current.id)! : null, after: whole.get(reached.id)! };
   }
   const entered: Entered = { entry: row, member: updated, tierChange };
-  const event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
+  let event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
+  if (event && options.announce?.outbox) {
+    options.announce.outbox.emit([event]);
+    event = null;
+  }
   if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry.uniqueIdentifier!));
   if (options.announce && tierChange)
     await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }]);
@@ -436,13 +447,16 @@ export async function changedTiers(trx: Knex.Transaction, records: Records, ctx:
  * mission, tiers' entry rewards): a points reward's `earned` entry each, or their codes by §8.
  */
 export async function issueNow<L extends RewardLogRow & Row>(
-  tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date; held?: HeldRows },
+  tx: { trx: Knex.Transaction; records: Records; ctx: RequestContext; issued: IssueTally; now: Date; held?: HeldRows; writes?: WriteSet },
   reward: RewardRow,
   logs: readonly L[],
   read?: EntryRead,
 ): Promise<L[]> {
   for (const log of logs) {
-    const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log, logs.length === 1 ? read : undefined);
+    const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log, {
+      ...(read && logs.length === 1 ? { read } : {}),
+      ...(tx.writes ? { outbox: tx.writes } : {}),
+    });
     if (entered) tx.held?.add('account_user', [entered.member]);
   }
   const codes = await takeCodes(
@@ -466,7 +480,7 @@ export async function earnForRewardLog(
   ctx: RequestContext,
   reward: RewardRow,
   log: RewardLogRow,
-  read?: EntryRead,
+  { read, outbox }: { read?: EntryRead; outbox?: Announce['outbox'] } = {},
 ): Promise<Entered | null> {
   if (reward.reward_kind !== 'points' || !reward.points_value) return null;
   return addEntry(
@@ -479,7 +493,7 @@ export async function earnForRewardLog(
       linkedSchemaSlug: 'reward_log',
       linkedSchemaRecordId: log.id,
     },
-    { whenNotLive: 'skip', announce: { records, ctx }, ...(read ? { read } : {}) },
+    { whenNotLive: 'skip', announce: { records, ctx, ...(outbox ? { outbox } : {}) }, ...(read ? { read } : {}) },
   );
 }
 
