@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { randomString } from '../src/auth/crypto.js';
 import type { BareRoute } from './bare-http.js';
+import { numbered } from '../src/db/prepared.js';
+import { entryReadParams, entryReadSql } from '../src/engine/points.js';
 
 /** The statements of `bench:redeem`'s baseline, and the bare HTTP server's route that runs them (see bare-http.ts). */
 
@@ -22,7 +24,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 /**
  * One redemption as the service's statements run it (records' action path, engine/redeem.ts,
  * engine/points.ts, engine/codes.ts, events/outbox.ts), as plain SQL in one transaction: the
- * reward's read, the member's row lock with points live and the tiers, the entry and the balance
+ * reward's read, the member's row lock with points live, the tiers and its holdouts (the service's
+ * own SQL text), the entry and the balance
  * in one statement (a replayed identifier inserting nothing), the reward log, the pool (empty) then a generated
  * code, the log's code, the reward joined for the answer, the event with its wake-up. No checks
  * beyond the balance, no serialization, no validation.
@@ -31,31 +34,28 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const reward = await client.query(`select * from reward where account_id = $1 and status = $2 and id = $3 limit $4`, [
-      s.accountId,
-      'live',
-      s.rewardId,
-      1,
-    ]);
+    // The statements the service prepares (the record's read, the entry's read and write) are named here too.
+    const reward = await client.query({
+      name: 'bare-reward',
+      text: `select * from reward where account_id = $1 and status = $2 and id = $3 limit $4`,
+      values: [s.accountId, 'live', s.rewardId, 1],
+    });
     if (!reward.rows[0]) throw new Error('no reward');
-    const tier = `jsonb_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
-    const member = await client.query<{ points_balance: number; points_earned_in_tier_window: number }>(
-      `select u.*, (select s.status = 'live' from points_setting s where s.account_id = u.account_id) as live,
-              (select ${tier} from tier t where t.account_id = u.account_id and t.id = u.tier_id) as tier_now,
-              (select coalesce(jsonb_agg(${tier} order by t.points_threshold desc, t.created_at, t.id), '[]')
-                 from tier t where t.account_id = u.account_id and t.status = 'live') as tiers
-         from account_user u where u.account_id = $1 and u.id = $2 limit $3 for update of u`,
-      [s.accountId, memberId, 1],
-    );
-    const m = member.rows[0];
+    const member = await client.query<{ read: { member: { points_balance: number; points_earned_in_tier_window: number } } }>({
+      name: 'bare-entry-read',
+      text: numbered(`select ${entryReadSql()} as read`),
+      values: entryReadParams(s.accountId, memberId),
+    });
+    const m = member.rows[0]?.read.member;
     if (!m) throw new Error('no member');
     const rewardLogId = randomUUID();
     const balance = Number(m.points_balance) - s.pointsCost;
     if (balance < 0) throw new Error('insufficient points');
     const entryId = randomUUID();
     const now = new Date();
-    await client.query(
-      `with e as (
+    await client.query({
+      name: 'bare-entry-write',
+      text: `with e as (
          insert into point_entry (id, account_id, owned_by_id, points, reason, note, unique_identifier, linked_schema_slug, linked_schema_record_id, created_at, updated_at)
          values ($1, $2, $3, $4, 'redeemed', null, null, 'reward_log', $5, $6, $6)
          on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
@@ -63,8 +63,8 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
          update account_user set points_balance = $7, points_earned_in_tier_window = $8, last_point_entry_at = $6, points_expiry_warned_for = null
           where account_id = $2 and id = $3 and exists (select 1 from e) returning 1
        ) select 1 from e`,
-      [entryId, s.accountId, memberId, -s.pointsCost, rewardLogId, now, balance, Number(m.points_earned_in_tier_window)],
-    );
+      values: [entryId, s.accountId, memberId, -s.pointsCost, rewardLogId, now, balance, Number(m.points_earned_in_tier_window)],
+    });
     await client.query(
       `insert into reward_log (id, account_id, reward_id, milestone_id, linked_schema_slug, linked_schema_record_id, owned_by_id, period_key, reward_log_status)
        values ($1, $2, $3, null, 'point_entry', $4, $5, null, 'issued') returning *`,
