@@ -3,7 +3,7 @@ import { conflict, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
 import { messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
-import { field, type Fields } from '../records/fields.js';
+import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
 import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
 import {
   chatMessageTemplateFields,
@@ -42,7 +42,8 @@ async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
  */
 const emailDraft = z.strictObject({
   subject: z.string().max(256).optional(),
-  htmlContent: z.string().optional(),
+  // The stored field's bound: a draft is no longer than what a save would take.
+  htmlContent: z.string().max(DEFAULT_STRING_MAX).optional(),
   emailHeaderId: z.uuid().nullable().optional(),
   emailFooterId: z.uuid().nullable().optional(),
   sampleEventCode: z.enum(EVENT_CODES).optional(),
