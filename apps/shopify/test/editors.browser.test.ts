@@ -453,51 +453,6 @@ describe('the branding editor', () => {
     expect((await stored('template')).loggedOutTitle).toBe('Welcome to the club');
   });
 
-  it('edits the texts per language of the shop: German beside English, a text left as it reads following the default language', async () => {
-    const { browser } = admin;
-    admin.stack.admin.locales = [
-      { locale: 'en', primary: true },
-      { locale: 'de', primary: false },
-    ];
-    try {
-      await browser.open('/app/widget/branding');
-      const language = page().getByLabel('Language', { exact: true });
-      expect(await language.locator('option').allInnerTexts()).toEqual(['English (default)', 'German']);
-      await language.selectOption('de');
-      await page().waitForURL(/language=de/);
-      // German has no text of its own yet: it reads the default language's.
-      await expect.poll(() => page().getByLabel('Title for guests').inputValue()).toBe('Welcome to the club');
-      await page().getByLabel('Title for guests').fill('Willkommen im Club');
-      await page().getByLabel('Button label').fill('Prämien');
-      await page().frameLocator('[data-testid="branding-preview"]').getByText('Willkommen im Club').waitFor();
-      await expect.poll(launcher, { timeout: 15_000 }).toMatchObject({ label: 'Prämien' });
-      // Another language is another page of texts: saved or discarded first.
-      expect(await language.isDisabled()).toBe(true);
-      await browser.shot('branding-editor-language');
-      await saveBar().getByRole('button', { name: 'Save' }).click();
-      await saveBarHidden();
-
-      const read = async (slug: string, languageCode: string) =>
-        (await api.get(`/schema/${slug}/record`, { limit: 1, languageCode })).body.data[0];
-      expect((await read('template', 'de')).loggedOutTitle).toBe('Willkommen im Club');
-      expect((await read('floating_widget', 'de')).eudTitle).toBe('Prämien');
-      expect((await read('template', 'en')).loggedOutTitle).toBe('Welcome to the club');
-      expect((await read('floating_widget', 'en')).eudTitle).toBe('Rewards club');
-      // The German texts left as they read were not copied: they follow the default language's.
-      const template = await read('template', 'en');
-      expect((await api.patch(`/schema/template/record/${template.id}`, { loggedInTitle: 'Your club' })).status).toBe(200);
-      expect((await read('template', 'de')).loggedInTitle).toBe('Your club');
-
-      await browser.open('/app/widget/branding?language=de');
-      expect(await page().getByLabel('Title for guests').inputValue()).toBe('Willkommen im Club');
-      await page().getByLabel('Language', { exact: true }).selectOption('en');
-      await page().waitForURL(/language=en/);
-      await expect.poll(() => page().getByLabel('Title for guests').inputValue()).toBe('Welcome to the club');
-    } finally {
-      admin.stack.admin.locales = [{ locale: 'en', primary: true }];
-    }
-  });
-
   it('shows the core refusals on their fields in words, in English and German', async () => {
     const { browser } = admin;
     await browser.open('/app/widget/branding');
