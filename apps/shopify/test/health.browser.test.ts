@@ -109,13 +109,16 @@ describe('program health on the dashboard', () => {
       'Monthly spend Challenge · monthly 1 down 50% previous period: 2 0 down 100% previous period: 1 0 no change previous period: 0',
     ]);
     const perDay = await region.locator('svg[aria-label="Daily visit: members active per day"] rect title').allTextContents();
-    expect(perDay).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).toISODate()}: ${{ 2: 1, 1: 2 }[ago] ?? 0}`));
+    // Days as English reads them (Intl's medium date: "Nov 23, 2026").
+    expect(perDay).toEqual(
+      [6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).setLocale('en').toFormat('LLL d, yyyy')}: ${{ 2: 1, 1: 2 }[ago] ?? 0}`),
+    );
     await admin.browser.shot('program-health');
     // One program's chart at a time, the busiest first; the merchant picks another.
     expect(await region.locator('svg[role="img"]').count()).toBe(1);
     await region.getByLabel('Members active per day of').selectOption({ label: 'Monthly spend' });
     const spend = await region.locator('svg[aria-label="Monthly spend: members active per day"] rect title').allTextContents();
-    expect(spend).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).toISODate()}: ${ago === 3 ? 1 : 0}`));
+    expect(spend).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => `${day(ago).setLocale('en').toFormat('LLL d, yyyy')}: ${ago === 3 ? 1 : 0}`));
     expect(await region.locator('svg[role="img"]').count()).toBe(1);
   });
 
