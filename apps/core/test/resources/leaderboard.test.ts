@@ -253,7 +253,8 @@ describe('standings', () => {
       expect(shown.slice(0, 4)).toEqual(shown.slice(0, 4).map(() => expect.stringMatching(/^Member \d{4}$/)));
       expect(shown[4]).toBe(`${'N'.repeat(19)}… L.`);
       expect(shown[5]).toBe('Marie M.');
-      expect(JSON.stringify(shown)).not.toMatch(/@|<|>|\u202e|555/);
+      // The phone number by its own digits: a generated "Member 5558" holds 555 too.
+      expect(JSON.stringify(shown)).not.toMatch(/@|<|>|\u202e|010-9999/);
     }
   });
 
