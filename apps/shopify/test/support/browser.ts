@@ -78,8 +78,9 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
         url.searchParams.set('host', BASE64_HOST);
         url.searchParams.set('id_token', token);
         await page.goto(url.href, { waitUntil: 'networkidle' });
-        // Server-rendered buttons ignore clicks until React has hydrated them.
-        await page.locator('html[data-hydrated]').waitFor({ state: 'attached' });
+        // Server-rendered buttons ignore clicks until React has hydrated them; hydrating is part of
+        // the page's load, so it gets the navigation's time (four tabs beside other suites need it).
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 30_000 });
       },
     };
   };
