@@ -130,8 +130,8 @@ describe('the VIP tiers editor', () => {
 
     await browser.open('/app/tiers');
     expect(oneLine(await ladder())).toEqual([
-      expect.stringMatching(/^1\. Silver .*Live From 100 Stars · earns 1\.5× Stars Reward on reaching it: Silver welcome gift$/),
-      expect.stringMatching(/^2\. Gold .*Live From 1,000 Stars · earns 2× Stars Reward on reaching it: Gold welcome gift$/),
+      expect.stringMatching(/^1\. Silver .*Live From 100 Stars · earns 1\.5× Stars 0 members Reward on reaching it: Silver welcome gift$/),
+      expect.stringMatching(/^2\. Gold .*Live From 1,000 Stars · earns 2× Stars 0 members Reward on reaching it: Gold welcome gift$/),
     ]);
     await browser.shot('tiers-ladder');
   });
@@ -157,8 +157,10 @@ describe('the VIP tiers editor', () => {
     await browser.open('/app/tiers?locale=de');
     // The shop calls its points Stars in every language of the admin.
     expect(oneLine(await page().getByRole('list', { name: 'VIP-Stufen' }).getByRole('listitem').allInnerTexts())).toEqual([
-      expect.stringMatching(/^1\. Silver .*Live Ab 100 Stars · sammelt 1,5× Stars Prämie beim Erreichen: Silver welcome gift$/),
-      expect.stringMatching(/^2\. Gold .*Live Ab 1\.500 Stars · sammelt 2,5× Stars Prämie beim Erreichen: Gold welcome gift$/),
+      expect.stringMatching(
+        /^1\. Silver .*Live Ab 100 Stars · sammelt 1,5× Stars 0 Mitglieder Prämie beim Erreichen: Silver welcome gift$/,
+      ),
+      expect.stringMatching(/^2\. Gold .*Live Ab 1\.500 Stars · sammelt 2,5× Stars 0 Mitglieder Prämie beim Erreichen: Gold welcome gift$/),
     ]);
     await browser.shot('tiers-ladder-de');
   });
@@ -228,5 +230,12 @@ describe('the VIP tiers editor', () => {
     const rewards = page().getByRole('region', { name: 'Rewards and codes' });
     expect((await rewards.innerText()).replace(/\s+/g, ' ')).toMatch(/Silver welcome gift VIP tier (Success )?Issued SILVER/);
     await browser.shot('tier-member');
+
+    // The ladder counts her in Silver.
+    await browser.open('/app/tiers');
+    expect(oneLine(await ladder())).toEqual([
+      expect.stringMatching(/^1\. Silver .* 1 member Reward on reaching it/),
+      expect.stringMatching(/^2\. Gold .* 0 members Reward on reaching it/),
+    ]);
   });
 });

@@ -570,6 +570,20 @@ describe('tiers', () => {
     expect(await balanceIn(a, m)).toBe(100 + 80 + 40);
   });
 
+  it('counts a tier’s members with a filter on tierId, as the admin’s ladder does', async () => {
+    const a = await program();
+    const silver = await create(a.api, 'tier', { name: 'Silver', status: 'live', pointsThreshold: 10 });
+    const gold = await create(a.api, 'tier', { name: 'Gold', status: 'live', pointsThreshold: 100 });
+    const earned = [5, 20, 30, 150];
+    for (const points of earned) await accepted(entry({ ownedById: await member(a.api), points, reason: 'earned' }, a.api));
+    const count = async (tierId: string) => {
+      const res = await a.api.get('/schema/account_user/record', { filters: eq('tierId', tierId), limit: '1', fetchTotalCount: 'true' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.paging.total;
+    };
+    expect([await count(silver.id), await count(gold.id)]).toEqual([2, 1]);
+  });
+
   it('deleting a tier leaves its members in none', async () => {
     const a = await program();
     const t = await create(a.api, 'tier', { name: 'Silver', status: 'live', pointsThreshold: 10 });

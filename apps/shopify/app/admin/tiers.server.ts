@@ -1,5 +1,5 @@
 import type { AccountClient } from '../core/client.server';
-import { records } from '../core/records.server';
+import { records, whereEquals } from '../core/records.server';
 
 /** What the tier pages read of the account's points setting (CONTRACT §19), one per account. */
 export interface PointsContext {
@@ -26,4 +26,16 @@ export async function rewardNames(api: AccountClient): Promise<{ id: string; nam
   const listed = await records(api, 'reward').list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] });
   if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
   return listed.data.map((r) => ({ id: r.id, name: r.name ?? '' }));
+}
+
+/** How many members each tier holds, by tier id: one count per tier, each on the core's index of members by tier. */
+export async function membersPerTier(api: AccountClient, tierIds: readonly string[]): Promise<Map<string, number>> {
+  const counted = await Promise.all(
+    tierIds.map(async (id) => {
+      const listed = await records(api, 'account_user').list({ filters: whereEquals('tierId', id), limit: 1, fetchTotalCount: true });
+      if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+      return [id, listed.total ?? 0] as const;
+    }),
+  );
+  return new Map(counted);
 }

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from '@remix-run/react';
 import { Badge, Banner, BlockStack, Card, EmptyState, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { pointsName, tierWords } from '../admin/tier-words';
-import { pointsContext, rewardNames } from '../admin/tiers.server';
+import { membersPerTier, pointsContext, rewardNames } from '../admin/tiers.server';
 import { HelpFooter } from '../components/HelpFooter';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 import { records } from '../core/records.server';
@@ -13,8 +13,7 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 /**
  * The VIP tiers as a ladder (CONTRACT §19): every tier, live or not, from the lowest threshold up,
  * each with what reaching it takes, what its members earn and the reward on reaching it, in words
- * and with the shop's name for points. How many members each tier holds is not shown: the core
- * keeps no index on a member's tier, so counting would read every member of the shop.
+ * and with the shop's name for points, and how many members it holds now.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api } = await authenticateShop(request);
@@ -25,6 +24,10 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   ]);
   if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
   const rewardName = new Map(rewards.map((r) => [r.id, r.name]));
+  const members = await membersPerTier(
+    api,
+    listed.data.map((t) => t.id),
+  );
   return {
     points,
     tiers: listed.data.map((t) => ({
@@ -34,6 +37,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
       threshold: t.pointsThreshold ?? 0,
       multiplier: t.earnMultiplier ?? 1,
       entryReward: t.entryRewardId ? (rewardName.get(t.entryRewardId) ?? null) : undefined,
+      members: members.get(t.id) ?? 0,
     })),
   };
 };
@@ -99,6 +103,11 @@ export default function TierLadder() {
                         </InlineStack>
                         <Text as="p">
                           {words.from} · {words.earns}
+                        </Text>
+                        <Text as="p" data-members>
+                          {format(t.members === 1 ? m.list.members.one : m.list.members.other, {
+                            count: new Intl.NumberFormat(language).format(t.members),
+                          })}
                         </Text>
                         <Text as="p" tone="subdued">
                           {t.entryReward === undefined

@@ -18,6 +18,7 @@ export const tiers: Messages['tiers'] = {
     earns: 'sammelt {multiplier}× {points}',
     earnsUsual: 'sammelt die üblichen {points}',
     entryReward: 'Prämie beim Erreichen: {reward}',
+    members: { one: '{count} Mitglied', other: '{count} Mitglieder' },
     noEntryReward: 'Keine Prämie beim Erreichen',
     goneReward: 'eine Prämie, die es nicht mehr gibt',
     allRecords: 'Alle Stufen als Einträge',

@@ -18,6 +18,7 @@ export const tiers = {
     earns: 'earns {multiplier}× {points}',
     earnsUsual: 'earns the usual {points}',
     entryReward: 'Reward on reaching it: {reward}',
+    members: { one: '{count} member', other: '{count} members' },
     noEntryReward: 'No reward on reaching it',
     goneReward: 'a reward that no longer exists',
     allRecords: 'All tiers as records',
