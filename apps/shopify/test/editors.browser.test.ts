@@ -453,6 +453,61 @@ describe('the branding editor', () => {
     expect((await stored('template')).loggedOutTitle).toBe('Welcome to the club');
   });
 
+  describe('per language of the shop', () => {
+    beforeAll(() => {
+      admin.stack.admin.locales = [
+        { locale: 'en', primary: true },
+        { locale: 'de', primary: false },
+      ];
+    });
+    afterAll(() => {
+      admin.stack.admin.locales = [{ locale: 'en', primary: true }];
+    });
+    // Each language is a page of its own, loaded again with the shop's locales: seconds apiece under CI's load.
+    const reload = { timeout: 20_000 };
+    const guestTitle = () => page().getByLabel('Title for guests').inputValue();
+    const read = async (slug: string, languageCode: string) =>
+      (await api.get(`/schema/${slug}/record`, { limit: 1, languageCode })).body.data[0];
+
+    it('edits German beside English, with the preview in German', async () => {
+      const { browser } = admin;
+      await browser.open('/app/widget/branding');
+      const language = page().getByLabel('Language', { exact: true });
+      expect(await language.locator('option').allInnerTexts()).toEqual(['English (default)', 'German']);
+      await language.selectOption('de');
+      await page().waitForURL(/language=de/);
+      // German has no text of its own yet: it reads the default language's.
+      await expect.poll(guestTitle, reload).toBe('Welcome to the club');
+      await page().getByLabel('Title for guests').fill('Willkommen im Club');
+      await page().getByLabel('Button label').fill('Prämien');
+      await page().frameLocator('[data-testid="branding-preview"]').getByText('Willkommen im Club').waitFor(reload);
+      await expect.poll(launcher, reload).toMatchObject({ label: 'Prämien' });
+      // Another language is another page of texts: saved or discarded first.
+      expect(await language.isDisabled()).toBe(true);
+      await browser.shot('branding-editor-language');
+      await saveBar().getByRole('button', { name: 'Save' }).click();
+      await saveBarHidden();
+
+      expect((await read('template', 'de')).loggedOutTitle).toBe('Willkommen im Club');
+      expect((await read('floating_widget', 'de')).eudTitle).toBe('Prämien');
+      expect((await read('template', 'en')).loggedOutTitle).toBe('Welcome to the club');
+      expect((await read('floating_widget', 'en')).eudTitle).toBe('Rewards club');
+    }, 120_000);
+
+    it('leaves a text that reads as the default language’s unwritten, so it keeps following it', async () => {
+      const { browser } = admin;
+      const template = await read('template', 'en');
+      expect((await api.patch(`/schema/template/record/${template.id}`, { loggedInTitle: 'Your club' })).status).toBe(200);
+      expect((await read('template', 'de')).loggedInTitle).toBe('Your club');
+
+      await browser.open('/app/widget/branding?language=de');
+      expect(await guestTitle()).toBe('Willkommen im Club');
+      await page().getByLabel('Language', { exact: true }).selectOption('en');
+      await page().waitForURL(/language=en/);
+      await expect.poll(guestTitle, reload).toBe('Welcome to the club');
+    }, 120_000);
+  });
+
   it('shows the core refusals on their fields in words, in English and German', async () => {
     const { browser } = admin;
     await browser.open('/app/widget/branding');

@@ -85,7 +85,8 @@ async function settle<T>(call: Promise<Answer<T>>): Promise<Result<T>> {
 
 export interface Records<S extends Slug> {
   list(query?: ListQuery): Promise<Result<RecordOf<S>[]>>;
-  get(id: string): Promise<Result<RecordOf<S>>>;
+  /** With `languageCode`, localisable fields read in it (else the account default's, else English: CONTRACT §7). */
+  get(id: string, languageCode?: LanguageCode): Promise<Result<RecordOf<S>>>;
 }
 
 export function records<S extends Slug>(api: AccountClient, slug: S): Records<S>;
@@ -101,8 +102,8 @@ export function records(api: AccountClient, slug: Slug): Records<Slug> {
       };
       return settle(api.GET(`/schema/${slug}/record`, { params: { query: params } }));
     },
-    get(id) {
-      return settle(api.GET(`/schema/${slug}/record/{id}`, { params: { path: { id } } }));
+    get(id, languageCode) {
+      return settle(api.GET(`/schema/${slug}/record/{id}`, { params: { path: { id }, query: languageCode ? { languageCode } : {} } }));
     },
   };
 }

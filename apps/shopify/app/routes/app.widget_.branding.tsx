@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useLoaderData, useSearchParams } from '@remix-run/react';
 import { Banner, BlockStack, Card, FormLayout, Layout, Page, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -16,6 +16,7 @@ import {
   THEME_COLOURS,
   toHex,
 } from '../admin/branding';
+import { WIDGET_LANGUAGES, type WidgetLanguage, widgetLanguage } from '../admin/onboarding/storefront-texts';
 import { refusalInWords } from '../admin/refusals';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { EditorFrame } from '../components/EditorFrame';
@@ -23,15 +24,17 @@ import { HelpFooter } from '../components/HelpFooter';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { config } from '../config.server';
 import { records, updateFromValues } from '../core/records.server';
-import { ADMIN_MESSAGES, claimedLanguage, type Messages } from '../i18n';
+import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { type AdminGraphql, publishedLocales } from '../shopify/admin-api.server';
 import { liveWidgetIds } from '../shopify/widget-metafields.server';
 
 /**
  * The widget's branding in the merchant's words: colours, the launcher's place, offsets and label,
  * and the texts, on the records the storefront shows (or those `?theme=`, `?floating_widget=`,
- * `?template=` name), with the real widget previewed as they are edited.
+ * `?template=` name), with the real widget previewed as they are edited. The texts and the
+ * launcher's label are edited per language (`?language=`, CONTRACT §7).
  */
 
 const SLUGS = ['theme', 'floating_widget', 'template'] as const;
@@ -48,14 +51,27 @@ async function idsOf(request: Request, api: Parameters<typeof liveWidgetIds>[0])
   };
 }
 
+/**
+ * The languages the texts are edited in: those of the shop's published locales the widget speaks,
+ * the shop's default first, and English, which shoppers of every other language read.
+ */
+async function textLanguages(admin: AdminGraphql): Promise<WidgetLanguage[]> {
+  const locales = await publishedLocales(admin).catch(() => []);
+  return [...new Set<WidgetLanguage>([...locales.map(widgetLanguage), 'en'])];
+}
+
+const isWidgetLanguage = (value: unknown): value is WidgetLanguage => WIDGET_LANGUAGES.some((l) => l === value);
+
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api, account } = await authenticateShop(request);
-  const ids = await idsOf(request, api);
+  const { api, account, admin } = await authenticateShop(request);
+  const [ids, languages] = await Promise.all([idsOf(request, api), textLanguages(admin)]);
   if (!ids.theme || !ids.floating_widget || !ids.template) return { ready: false as const };
+  const asked = new URL(request.url).searchParams.get('language');
+  const language = languages.find((l) => l === asked) ?? languages[0]!;
   const [theme, launcher, template] = await Promise.all([
     records(api, 'theme').get(ids.theme),
-    records(api, 'floating_widget').get(ids.floating_widget),
-    records(api, 'template').get(ids.template),
+    records(api, 'floating_widget').get(ids.floating_widget, language),
+    records(api, 'template').get(ids.template, language),
   ]);
   for (const found of [theme, launcher, template])
     if (!found.ok) throw new Response(found.failure.message, { status: found.failure.status });
@@ -67,6 +83,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     names: { theme: theme.data.name, floating_widget: launcher.data.name, template: template.data.name },
     accountId: account.accountId,
     baseUrl: config.corePublicUrl,
+    language,
+    languages,
   };
 };
 
@@ -87,17 +105,40 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
   const input = objectOf(await request.json().catch(() => null));
   const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
   const ids = objectOf(input.ids);
-  if (input.intent !== 'save' || !isBrandingDraft(input.draft) || !SLUGS.every((s) => typeof ids[s] === 'string'))
-    throw new Response('The body must be {"intent": "save", "draft": {…}, "ids": {"theme", "floating_widget", "template"}}.', {
-      status: 400,
-    });
+  const textLanguage = input.textLanguage;
+  if (
+    input.intent !== 'save' ||
+    !isBrandingDraft(input.draft) ||
+    !SLUGS.every((s) => typeof ids[s] === 'string') ||
+    !isWidgetLanguage(textLanguage)
+  )
+    throw new Response(
+      'The body must be {"intent": "save", "draft": {…}, "ids": {"theme", "floating_widget", "template"}, "textLanguage": <a widget language>}.',
+      { status: 400 },
+    );
   const values = brandingValues(input.draft);
+  // A text left as it reads in this language is not written, so a language without its own text
+  // keeps following the default language's instead of holding a copy of it.
+  const [launcherNow, templateNow] = await Promise.all([
+    records(api, 'floating_widget').get(String(ids.floating_widget), textLanguage),
+    records(api, 'template').get(String(ids.template), textLanguage),
+  ]);
+  const unchanged = (now: typeof launcherNow | typeof templateNow, key: string, value: unknown) =>
+    now.ok && ((now.data as Record<string, unknown>)[key] ?? null) === value;
+  if (unchanged(launcherNow, 'eudTitle', values.floating_widget.eudTitle))
+    delete (values.floating_widget as Record<string, unknown>).eudTitle;
+  for (const [key, value] of Object.entries(values.template)) if (unchanged(templateNow, key, value)) delete values.template[key];
   const labels = labelsOf(words.branding);
   const fieldErrors: Record<string, string> = {};
   const messages: string[] = [];
   const saved: Record<string, Record<string, unknown>> = {};
   for (const slug of SLUGS) {
-    const result = await updateFromValues(api, slug, String(ids[slug]), values[slug]);
+    if (slug === 'template' && !Object.keys(values.template).length && templateNow.ok) {
+      saved.template = templateNow.data;
+      continue;
+    }
+    // Only the launcher's label and the texts are localisable; the language leaves the rest as they are.
+    const result = await updateFromValues(api, slug, String(ids[slug]), values[slug], slug === 'theme' ? undefined : textLanguage);
     if (result.ok) {
       saved[slug] = result.data;
       continue;
@@ -130,7 +171,7 @@ export default function BrandingPage() {
       </Page>
     );
   }
-  return <BrandingEditor key={JSON.stringify(data.ids)} {...data} />;
+  return <BrandingEditor key={`${JSON.stringify(data.ids)}:${data.language}`} {...data} />;
 }
 
 /**
@@ -174,15 +215,22 @@ function BrandingEditor({
   draft: initial,
   accountId,
   baseUrl,
+  language,
+  languages,
 }: {
   ids: Ids;
   draft: BrandingDraft;
   accountId: string;
   baseUrl: string;
+  /** The language the texts are edited in, and the ones to choose from (the shop's default first). */
+  language: WidgetLanguage;
+  languages: WidgetLanguage[];
 }) {
   const { editors } = useMessages();
   const m = editors.branding;
-  const language = useAdminLanguage();
+  const adminLanguage = useAdminLanguage();
+  const [, setSearchParams] = useSearchParams();
+  const languageName = new Intl.DisplayNames([adminLanguage], { type: 'language' });
   const form = useEditorDraft(initial, ids.theme, () => '/app/widget/branding');
   const { draft, errors } = form;
   const labels = labelsOf(m);
@@ -236,7 +284,7 @@ function BrandingEditor({
       dirty={form.dirty}
       saving={form.saving}
       refused={form.refused}
-      onSave={() => form.save({ ids })}
+      onSave={() => form.save({ ids, textLanguage: language })}
       onDiscard={form.discard}
     >
       <Layout.Section>
@@ -244,6 +292,25 @@ function BrandingEditor({
           <Text as="p" tone="subdued">
             {m.help}
           </Text>
+          <Card>
+            <Select
+              label={m.language.label}
+              helpText={form.dirty ? m.language.dirty : m.language.help}
+              options={languages.map((l, at) => {
+                const name = languageName.of(l) ?? l;
+                return { label: at === 0 ? format(m.language.primary, { name }) : name, value: l };
+              })}
+              value={language}
+              // Another language is another page of texts: what is typed here is saved or discarded first.
+              disabled={form.dirty}
+              onChange={(next) =>
+                setSearchParams((params) => {
+                  params.set('language', next);
+                  return params;
+                })
+              }
+            />
+          </Card>
           <Card>
             <section aria-label={m.sections.colours}>
               <BlockStack gap="300">

@@ -379,6 +379,16 @@ export async function productCollections(admin: AdminGraphql, productGids: reado
   return found;
 }
 
+/** The shop's published locales (`read_locales`), the primary one first. */
+export async function publishedLocales(admin: AdminGraphql): Promise<string[]> {
+  const data = await run<{ shopLocales: { locale: string; primary: boolean }[] }>(
+    admin,
+    `#graphql
+    query LoyaltyPublishedLocales { shopLocales(published: true) { locale primary } }`,
+  );
+  return [...data.shopLocales].sort((a, b) => Number(b.primary) - Number(a.primary)).map((l) => l.locale);
+}
+
 /** The shop's primary locale (`read_locales`); null when Shopify does not say. */
 export async function primaryLocale(admin: AdminGraphql): Promise<string | null> {
   const data = await run<{ shopLocales: { locale: string; primary: boolean }[] }>(

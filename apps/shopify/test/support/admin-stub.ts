@@ -474,6 +474,8 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
       if (operation === 'LoyaltyShopId') return send(200, { data: { shop: { id: STUB_SHOP.id } } });
       if (operation === 'LoyaltyShopCurrency') return send(200, { data: { shop: { currencyCode: stub.currencyCode } } });
       if (operation === 'LoyaltyShopLocales') return send(200, { data: { shopLocales: stub.locales } });
+      // The stub's locales are all published.
+      if (operation === 'LoyaltyPublishedLocales') return send(200, { data: { shopLocales: stub.locales } });
       if (operation === 'LoyaltyMainTheme') {
         const theme = stub.mainTheme;
         const files = theme?.settingsData == null ? [] : [{ filename: 'config/settings_data.json', body: { content: theme.settingsData } }];

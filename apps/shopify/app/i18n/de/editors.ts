@@ -204,6 +204,12 @@ export const editors: Messages['editors'] = {
     help: 'So sieht das Loyalty-Widget in deinem Shop aus. Die Vorschau zeigt das echte Widget mit deinen Änderungen, bevor du speicherst.',
     missing: 'Die Einträge deines Widgets fehlen. Erstelle sie in der Einrichtungsanleitung.',
     sections: { colours: 'Farben', launcher: 'Startschaltfläche', texts: 'Texte' },
+    language: {
+      label: 'Sprache',
+      help: 'Die Texte und die Beschriftung der Schaltfläche werden pro Sprache gespeichert. Kunden lesen die ihrer Sprache; ein unveränderter Text folgt deiner Standardsprache.',
+      dirty: 'Speichere oder verwirf deine Änderungen, um die Sprache zu wechseln.',
+      primary: '{name} (Standard)',
+    },
     colours: {
       primaryColor: 'Hauptfarbe',
       primaryContrastTextColor: 'Text auf der Hauptfarbe',

@@ -175,6 +175,12 @@ export const editors = {
     help: 'How the loyalty widget looks on your store. The preview shows the real widget with your changes before you save.',
     missing: 'Your widget’s records are missing. Create them in the setup guide.',
     sections: { colours: 'Colours', launcher: 'Launcher button', texts: 'Texts' },
+    language: {
+      label: 'Language',
+      help: 'The texts and the button’s label are kept per language. Shoppers read their language’s; a text left as it is follows your default language.',
+      dirty: 'Save or discard your changes to switch language.',
+      primary: '{name} (default)',
+    },
     colours: {
       primaryColor: 'Main colour',
       primaryContrastTextColor: 'Text on the main colour',
