@@ -371,6 +371,19 @@ if (rewards) {
   );
 }
 
+const pos = read('extensions/loyalty-pos/dist/size.json');
+if (pos) {
+  sections.push(
+    '## POS extension (`pnpm --filter @loyalty/pos-rewards build`)',
+    `The block and the modal's one module compiled as Shopify CLI compiles it (esbuild ${pos.esbuild}, minified ES module, Preact and Shopify's packages bundled). Shopify refuses a UI extension bundle over ${pos.limit} B. Built ${pos.at}.`,
+    '',
+    row(['bundle', 'minified bytes', 'gzipped bytes', 'of the limit']),
+    row(['---', '---:', '---:', '---:']),
+    row(['dist/pos-rewards.js', String(pos.bytes), String(pos.gzipped), `${((pos.bytes / pos.limit) * 100).toFixed(0)} %`]),
+    '',
+  );
+}
+
 const shopifyAdmin = read('apps/shopify/bench/results/admin.json');
 if (shopifyAdmin) {
   type Vitals = { lcpMs: number; cls: number; inpMs: number };

@@ -29,9 +29,10 @@ const flowFiles = readdirSync(join(root, 'extensions'))
   .filter((dir) => dir.startsWith('flow-'))
   .sort()
   .map((dir) => join(root, 'extensions', dir, 'shopify.extension.toml'));
-// The Rewards page and the thank-you/order status block call the app's routes from the shopper's
-// browser, so they carry the URL in their code.
-const extensionFiles = ['loyalty-rewards', 'loyalty-thank-you']
+// The UI extensions call the app's routes from the shopper's browser or the POS device, so each
+// carries the URL in its code, in its src/app-url.ts.
+const extensionFiles = readdirSync(join(root, 'extensions'))
+  .sort()
   .map((dir) => join(root, 'extensions', dir, 'src/app-url.ts'))
   .filter((file) => existsSync(file));
 const texts = new Map([appFile, ...flowFiles, ...extensionFiles].map((file) => [file, readFileSync(file, 'utf8')]));

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,8 +13,11 @@ const flows = readdirSync(join(repo, 'extensions'))
   .filter((d) => d.startsWith('flow-'))
   .sort();
 const extension = (dir: string) => `extensions/${dir}/shopify.extension.toml`;
-// The UI extensions that call the app from the shopper's browser carry its URL in their code.
-const APP_URL_FILES = ['loyalty-rewards', 'loyalty-thank-you'].map((dir) => `extensions/${dir}/src/app-url.ts`);
+// The UI extensions that call the app from the shopper's browser or the POS device carry its URL in their code.
+const APP_URL_FILES = readdirSync(join(repo, 'extensions'))
+  .sort()
+  .map((dir) => `extensions/${dir}/src/app-url.ts`)
+  .filter((file) => existsSync(join(repo, file)));
 const FILES = [APP, ...flows.map(extension), ...APP_URL_FILES];
 
 const roots: string[] = [];
@@ -81,9 +84,9 @@ describe('set-app-url', () => {
       '/apps/loyalty',
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
-      '',
-      '',
+      ...APP_URL_FILES.map(() => ''),
     ]);
+    expect(APP_URL_FILES.map((file) => file.split('/')[1])).toEqual(['loyalty-pos', 'loyalty-rewards', 'loyalty-thank-you']);
     expect(flows).toEqual([
       'flow-adjust-points',
       'flow-execute-challenge',

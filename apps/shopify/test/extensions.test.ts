@@ -64,3 +64,27 @@ describe('shopify.app.toml', () => {
     expect(text).toContain('topics = ["app/scopes_update"]');
   });
 });
+
+describe('UI extensions', () => {
+  it('each is a workspace package on API 2026-01 whose targets the installed @shopify/ui-extensions knows, each module there', () => {
+    const workspace = readFileSync(new URL('../../pnpm-workspace.yaml', app), 'utf8');
+    const ui = tomls.filter((t) => t.type === 'ui_extension');
+    expect(ui.map((t) => t.folder)).toEqual(expect.arrayContaining(['loyalty-pos', 'loyalty-rewards', 'loyalty-thank-you']));
+    for (const t of ui) {
+      expect(t.text, t.folder).toMatch(/^api_version = "2026-01"$/m);
+      expect(workspace, t.folder).toContain(`- extensions/${t.folder}\n`);
+      // What the package builds against: every surface's list of targets.
+      const surfaces = new URL(`${t.folder}/node_modules/@shopify/ui-extensions/build/ts/surfaces/`, extensions);
+      const known = readdirSync(surfaces, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => readFileSync(new URL(`${entry.name}/extension-targets.d.ts`, surfaces), 'utf8'))
+        .join('\n');
+      const targets = [...t.text.matchAll(/^target = "([^"]+)"\nmodule = "\.\/([^"]+)"$/gm)];
+      expect(targets.length, t.folder).toBeGreaterThan(0);
+      for (const [, target, module] of targets) {
+        expect(known, `${t.folder} ${target}`).toContain(`'${target}': RenderExtension<`);
+        expect(existsSync(new URL(`${t.folder}/${module}`, extensions)), `${t.folder} ${module}`).toBe(true);
+      }
+    }
+  });
+});

@@ -1,0 +1,38 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { config } from '../config.server';
+import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { customerGid } from '../shopify/customer-ids.server';
+import { shopOfDest } from '../shopify/extension-token.server';
+import { authenticate } from '../shopify.server';
+import { shops } from '../storage/stores.server';
+
+// POS hands the extension the customer's numeric id; the gid form is taken too.
+const CUSTOMER = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/;
+// A POS session token's `sub` is the numeric id of the user signed into POS. Customer account and
+// checkout tokens are signed with the same secret but name a customer gid (or nobody).
+const STAFF_USER = /^[1-9]\d{0,19}$/;
+
+/**
+ * GET /pos/customer?customer=<id>: the POS extension on a customer's details sends its session
+ * token and the customer POS shows, and gets an end-user token for that customer's member plus
+ * where to read the core. The library checks the token's HS256 signature with the app's secret and
+ * its exp/nbf (401) and answers the CORS preflight. The staff member acts for the shop, so any
+ * customer of it may be read; the shop is the token's `dest`, so another shop's token only ever
+ * reaches that shop's members.
+ */
+async function customerToken(request: Request): Promise<Response> {
+  const { sessionToken, cors } = await authenticate.public.pos(request);
+  if (!STAFF_USER.test(sessionToken.sub ?? ''))
+    return cors(tokenError(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
+  const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
+  if (!customer) return cors(tokenError(400, 'bad_customer', 'customer must be a customer id or gid.'));
+  const account = await shops.find(shopOfDest(sessionToken.dest));
+  const minted = await mintEndUserToken(config.coreUrl, account, customerGid(customer));
+  if (minted instanceof Response) return cors(minted);
+  // Minted, so the shop has its account.
+  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl }, { headers: noStore }));
+}
+
+export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);
+// Remix sends OPTIONS (the extension's CORS preflight) to the action.
+export const action = ({ request }: ActionFunctionArgs) => customerToken(request);
