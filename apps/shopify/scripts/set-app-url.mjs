@@ -1,6 +1,6 @@
 // Sets the app's public base URL wherever Shopify needs it absolute: shopify.app.toml
 // (application_url, the auth redirects, the app proxy, any absolute webhook uri), the Flow
-// action extensions' runtime_url and the customer account Rewards page's APP_URL. Each URL keeps its path; only the base it shares with
+// action extensions' runtime_url and the UI extensions' APP_URL (Rewards page, order and checkout blocks). Each URL keeps its path; only the base it shares with
 // application_url changes, so the script can run again with another URL. Every file is checked
 // before any is written: a refusal (exit 2 for the argument, 1 for a file) changes nothing.
 // Usage: node scripts/set-app-url.mjs https://loyalty.example.net[/prefix] [--root <repo root>]
@@ -29,9 +29,9 @@ const flowFiles = readdirSync(join(root, 'extensions'))
   .filter((dir) => dir.startsWith('flow-'))
   .sort()
   .map((dir) => join(root, 'extensions', dir, 'shopify.extension.toml'));
-// The Rewards page and the thank-you/order status block call the app's routes from the shopper's
-// browser, so they carry the URL in their code.
-const extensionFiles = ['loyalty-rewards', 'loyalty-thank-you']
+// The Rewards page, the thank-you/order status block and the checkout rewards block call the app's
+// routes from the shopper's browser, so they carry the URL in their code.
+const extensionFiles = ['loyalty-rewards', 'loyalty-thank-you', 'loyalty-checkout-rewards']
   .map((dir) => join(root, 'extensions', dir, 'src/app-url.ts'))
   .filter((file) => existsSync(file));
 const texts = new Map([appFile, ...flowFiles, ...extensionFiles].map((file) => [file, readFileSync(file, 'utf8')]));

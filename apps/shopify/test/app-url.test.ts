@@ -14,7 +14,7 @@ const flows = readdirSync(join(repo, 'extensions'))
   .sort();
 const extension = (dir: string) => `extensions/${dir}/shopify.extension.toml`;
 // The UI extensions that call the app from the shopper's browser carry its URL in their code.
-const APP_URL_FILES = ['loyalty-rewards', 'loyalty-thank-you'].map((dir) => `extensions/${dir}/src/app-url.ts`);
+const APP_URL_FILES = ['loyalty-rewards', 'loyalty-thank-you', 'loyalty-checkout-rewards'].map((dir) => `extensions/${dir}/src/app-url.ts`);
 const FILES = [APP, ...flows.map(extension), ...APP_URL_FILES];
 
 const roots: string[] = [];
@@ -81,8 +81,7 @@ describe('set-app-url', () => {
       '/apps/loyalty',
       '/auth/callback',
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
-      '',
-      '',
+      ...APP_URL_FILES.map(() => ''),
     ]);
     expect(flows).toEqual([
       'flow-adjust-points',
