@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { codesUsedBy } from '../earning/ledger.server';
+import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticate } from '../shopify.server';
 import { pool } from '../storage/pool.server';
@@ -21,7 +22,7 @@ async function member(request: Request): Promise<Response> {
   if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in to use your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const [account, usedCodes] = await Promise.all([shops.find(shop), codesUsedBy(pool(), shop, customer)]);
-  return cors(await endUserAnswer(config, account, sessionToken.sub!, { usedCodes }));
+  return cors(await endUserAnswer(config, account, customerGid(customer), { usedCodes }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => member(request);
