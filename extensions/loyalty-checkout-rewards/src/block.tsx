@@ -102,9 +102,10 @@ function Rewards({ data, checkout, customerId, lang }: { data: MemberData; check
 
   const applyCode = (log: RewardLog) => once(log.id, () => apply(log, log.couponCode!));
 
-  const redeem = (reward: Reward) =>
+  // Offered only once the checkout has its token: without it, no key would make a retry safe.
+  const redeem = (reward: Reward, token: string) =>
     once(reward.id, async () => {
-      const outcome = await redeemOnce(data.api, reward.id, redemptionKey(checkoutToken!, customerId, reward.id));
+      const outcome = await redeemOnce(data.api, reward.id, redemptionKey(token, customerId, reward.id));
       if (outcome.kind === 'short') {
         // The balance moved since it was read (another tab, a refund): the row says how much is missing now.
         const now = await data.api.me().catch(() => null);
@@ -157,7 +158,9 @@ function Rewards({ data, checkout, customerId, lang }: { data: MemberData; check
                   <s-button
                     disabled={!canUpdate || !checkoutToken || busy !== undefined}
                     loading={busy === reward.id}
-                    onClick={() => void redeem(reward)}
+                    onClick={() => {
+                      if (checkoutToken) void redeem(reward, checkoutToken);
+                    }}
                   >
                     {fill(w.redeemApply, { n: amount(reward.pointsCost) })}
                   </s-button>

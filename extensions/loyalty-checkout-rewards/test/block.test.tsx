@@ -316,6 +316,22 @@ describe('the checkout rewards block', () => {
     expect(text($('[data-redeem="other"]'))).toBe('Reward other You need 200 Stars more for this reward.');
   });
 
+  it('offers redemption once the checkout has its token, which keys it', async () => {
+    const { redeems } = network({ rewards: [reward('cheap', 500)] });
+    const host = checkout();
+    const token = signal<string | undefined>(undefined);
+    await show({ ...host.api, checkoutToken: token });
+    const redeem = button('[data-redeem="cheap"]');
+    expect(redeem.hasAttribute('disabled')).toBe(true);
+    await click(redeem);
+    expect(redeems()).toEqual([]);
+    await act(async () => token.set(TOKEN));
+    expect(redeem.hasAttribute('disabled')).toBe(false);
+    await click(redeem);
+    await vi.waitFor(() => expect(host.changes).toEqual([{ type: 'addDiscountCode', code: 'CODE-1' }]));
+    expect(redeems().map((c) => c.body)).toEqual([{ uniqueIdentifier: key('cheap') }]);
+  });
+
   it('turns a second click away while the first redemption runs: one redeem request', async () => {
     const { state, redeems } = network({ balance: 2000, rewards: [reward('cheap', 500)] });
     await show(checkout().api);
