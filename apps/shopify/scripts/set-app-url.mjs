@@ -1,6 +1,6 @@
 // Sets the app's public base URL wherever Shopify needs it absolute: shopify.app.toml
 // (application_url, the auth redirects, the app proxy, any absolute webhook uri), the Flow
-// action extensions' runtime_url and the customer account Rewards page's APP_URL. Each URL keeps its path; only the base it shares with
+// action extensions' runtime_url and the UI extensions' APP_URL (Rewards page, order and checkout blocks). Each URL keeps its path; only the base it shares with
 // application_url changes, so the script can run again with another URL. Every file is checked
 // before any is written: a refusal (exit 2 for the argument, 1 for a file) changes nothing.
 // Usage: node scripts/set-app-url.mjs https://loyalty.example.net[/prefix] [--root <repo root>]

@@ -49,6 +49,42 @@ describe('Flow extensions', () => {
   });
 });
 
+describe('UI extensions', () => {
+  const ui = tomls.filter((t) => t.type === 'ui_extension');
+  const workspace = readFileSync(new URL('../../pnpm-workspace.yaml', app), 'utf8');
+
+  it('each is a workspace package whose build bundles its targets’ module, for targets its @shopify/ui-extensions knows', () => {
+    expect(ui.map((t) => t.folder).sort()).toEqual(['loyalty-checkout-rewards', 'loyalty-rewards', 'loyalty-thank-you']);
+    for (const { folder, text } of ui) {
+      expect(workspace, folder).toContain(`  - extensions/${folder}\n`);
+      expect(text, folder).toContain('api_version = "2026-01"');
+      expect(text, folder).toContain('network_access = true');
+      const build = readFileSync(new URL(`${folder}/scripts/build.mjs`, extensions), 'utf8');
+      const targets = [...text.matchAll(/target = "([^"]+)"\nmodule = "\.\/([^"]+)"/g)];
+      expect(targets.length, folder).toBeGreaterThan(0);
+      for (const [, target, module] of targets) {
+        expect(build, `${folder} ${module}`).toContain(`'${module}'`);
+        const surface = target!.startsWith('purchase.') ? 'checkout' : 'customer-account';
+        const types = new URL(
+          `${folder}/node_modules/@shopify/ui-extensions/build/ts/surfaces/${surface}/targets/${target}.d.ts`,
+          extensions,
+        );
+        expect(existsSync(types), `${folder} ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it("each calls a route of the app, which answers the extension's CORS preflight", () => {
+    for (const { folder } of ui) {
+      const load = readFileSync(new URL(`${folder}/src/load.ts`, extensions), 'utf8');
+      const path = /fetch\(`\$\{appUrl\}\/([^`?]+)/.exec(load)?.[1];
+      const route = new URL(`app/routes/${path?.replace(/\//g, '.')}.tsx`, app);
+      expect(existsSync(route), `${folder}: ${path}`).toBe(true);
+      expect(readFileSync(route, 'utf8'), folder).toContain('export const action');
+    }
+  });
+});
+
 describe('shopify.app.toml', () => {
   it('annotates each webhook subscription with its handler, the route for its uri', () => {
     const text = readFileSync(new URL('shopify.app.toml', app), 'utf8');

@@ -4,6 +4,7 @@ import type {
   Leaderboard,
   Member,
   MissionProgress,
+  PointEntry,
   PointsSetting,
   Redemption,
   Reward,
@@ -27,6 +28,7 @@ export interface Faces {
   reward_log: RewardLog;
   leaderboard: Leaderboard;
   points_setting: PointsSetting;
+  point_entry: PointEntry;
   reward: Reward;
   tier: Tier;
 }
@@ -51,13 +53,14 @@ export class Api {
     return Boolean(this.config.accessToken);
   }
 
-  private async call<T>(path: string, query: Record<string, unknown>, method = 'GET'): Promise<T> {
+  private async call<T>(path: string, query: Record<string, unknown>, method = 'GET', body?: object): Promise<T> {
     const url = new URL(`${this.config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     if (this.config.languageCode) url.searchParams.set('languageCode', this.config.languageCode);
     const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
     if (this.config.accessToken) headers['x-enduser-access-token'] = this.config.accessToken;
-    const res = await fetch(url, { method, headers, credentials: 'omit' });
+    if (body) headers['content-type'] = 'application/json';
+    const res = await fetch(url, { method, headers, credentials: 'omit', ...(body ? { body: JSON.stringify(body) } : {}) });
     if (!res.ok) {
       // The error's code says why a redemption was refused; a body that is not the core's has none.
       const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;
@@ -79,9 +82,14 @@ export class Api {
     return this.call<Member>('account_user/me', {});
   }
 
-  /** Spends the member's points on a reward (CONTRACT §19); refused with 409 insufficient_points or not_redeemable. */
-  redeem(rewardId: string): Promise<Redemption> {
-    return this.call<Redemption>(`reward/record/${encodeURIComponent(rewardId)}/action/redeem`, {}, 'POST');
+  /**
+   * Spends the member's points on a reward (CONTRACT §19); refused with 409 insufficient_points or
+   * not_redeemable. With a `uniqueIdentifier`, a replay (a retry, a second click) is 409
+   * duplicate_unique_identifier and spends nothing.
+   */
+  redeem(rewardId: string, uniqueIdentifier?: string): Promise<Redemption> {
+    const path = `reward/record/${encodeURIComponent(rewardId)}/action/redeem`;
+    return this.call<Redemption>(path, {}, 'POST', uniqueIdentifier === undefined ? undefined : { uniqueIdentifier });
   }
 }
 
@@ -99,6 +107,10 @@ export class ApiError extends Error {
 export const whereIn = (field: string, values: string[]) => ({
   operator: 'and',
   conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }],
+});
+export const whereEquals = (field: string, value: string) => ({
+  operator: 'and',
+  conditions: [{ fieldSlug: field, operator: 'equals', fieldValue: value }],
 });
 export const OLDEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }] };
 export const NEWEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] };

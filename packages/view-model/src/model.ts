@@ -192,6 +192,16 @@ export interface Member {
   tierId: string | null;
 }
 
+/** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */
+export interface PointEntry {
+  id: string;
+  points: number;
+  reason: 'earned' | 'redeemed' | 'reversed' | 'expired' | 'adjusted';
+  uniqueIdentifier: string | null;
+  linkedSchemaSlug: string | null;
+  linkedSchemaRecordId: string | null;
+}
+
 /** What a redemption answers: the reward log it issued and the balance after it. */
 export interface Redemption {
   rewardLog: RewardLog;

@@ -8,6 +8,7 @@ import type {
   Member,
   MilestoneReward,
   MissionProgress,
+  PointEntry,
   PointsSetting,
   Redemption,
   Reward,
@@ -51,6 +52,7 @@ describe('the faces the widget and the Rewards page read', () => {
     expectTypeOf<Agrees<Leaderboard, Schema<'Leaderboard'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Standings, StandingsDoc>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<PointsSetting, Schema<'PointsSetting'>>>().toEqualTypeOf<true>();
+    expectTypeOf<Agrees<PointEntry, Schema<'PointEntry'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Reward, Schema<'Reward'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<MilestoneReward, Schema<'Reward'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Tier, Schema<'Tier'>>>().toEqualTypeOf<true>();

@@ -114,4 +114,20 @@ describe('loadPoints and redeem', () => {
     expect(calls[0]!.method).toBe('POST');
     expect(calls[0]!.url.href).toBe('https://core.example/api/v1.0/schema/reward/record/r1/action/redeem?languageCode=fr');
   });
+
+  it('sends a uniqueIdentifier as the JSON body when given, and no body without one', async () => {
+    const sent: { body: unknown; type: string | undefined }[] = [];
+    vi.stubGlobal('fetch', async (_url: URL, init: RequestInit) => {
+      const headers = init.headers as Record<string, string>;
+      sent.push({ body: init.body, type: headers['content-type'] });
+      return Response.json({ data: { rewardLog: { id: 'l1' }, pointsBalance: 10 } });
+    });
+    const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
+    expect(await api.redeem('r1', 'checkout:t:r1')).toEqual({ rewardLog: { id: 'l1' }, pointsBalance: 10 });
+    await api.redeem('r1');
+    expect(sent).toEqual([
+      { body: '{"uniqueIdentifier":"checkout:t:r1"}', type: 'application/json' },
+      { body: undefined, type: undefined },
+    ]);
+  });
 });

@@ -29,3 +29,21 @@ export async function mintEndUserToken(
   const { accessToken, expiresAt } = result.data.data;
   return { accessToken, expiresAt };
 }
+
+/**
+ * What the customer account page and the checkout get for a signed-in customer: their end-user
+ * token, the shop's account and where the shopper's browser reads the core (`corePublicUrl`), plus
+ * what a route adds (`extra`); or the refusal (app not set up, core unreachable). One body for both
+ * routes, so the two surfaces always answer alike.
+ */
+export async function endUserAnswer(
+  core: { coreUrl: string; corePublicUrl: string },
+  account: ShopAccount | null,
+  externalId: string,
+  extra: Record<string, unknown> = {},
+): Promise<Response> {
+  const minted = await mintEndUserToken(core.coreUrl, account, externalId);
+  if (minted instanceof Response) return minted;
+  // Minted, so the shop has its account.
+  return Response.json({ ...minted, accountId: account!.accountId, coreUrl: core.corePublicUrl, ...extra }, { headers: noStore });
+}

@@ -160,6 +160,19 @@ async function orderEffects(pool: pg.Pool, where: string, params: [string, ...un
 }
 
 /**
+ * The discount codes the customer's paid orders used (upper-cased, as the order facts keep them,
+ * CONTRACT §18): the checkout's rewards block offers none of them again.
+ */
+export async function codesUsedBy(pool: pg.Pool, shop: string, customerId: string): Promise<string[]> {
+  const { rows } = await pool.query<{ code: string }>(
+    `select distinct d->>'code' as code from order_facts f cross join lateral jsonb_array_elements(f.discount_codes) d
+      where f.shop = $1 and f.customer_id = $2 order by 1`,
+    [shop, customerId],
+  );
+  return rows.map((r) => r.code);
+}
+
+/**
  * customers/redact: what the app keeps of the customer goes (their orders, their facts and what they
  * earned, the webhooks naming them, their first order and visits, their membership, the discounts
  * made and Flow triggers queued for them); the core erases the member itself.

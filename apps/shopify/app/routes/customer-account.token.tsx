@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticate } from '../shopify.server';
 import { shops } from '../storage/stores.server';
@@ -16,11 +16,7 @@ async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticate.public.customerAccount(request);
   const customer = sessionToken.sub;
   if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
-  const account = await shops.find(shopOfDest(sessionToken.dest));
-  const minted = await mintEndUserToken(config.coreUrl, account, customer);
-  if (minted instanceof Response) return cors(minted);
-  // Minted, so the shop has its account.
-  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl }, { headers: noStore }));
+  return cors(await endUserAnswer(config, await shops.find(shopOfDest(sessionToken.dest)), customer));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);

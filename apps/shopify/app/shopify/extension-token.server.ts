@@ -1,4 +1,4 @@
-/** What UI extension session tokens (customer account, thank-you and order status pages) say, read the same way by each route. */
+/** What UI extension session tokens (customer account, checkout, thank-you and order status pages) say, read the same way by each route. */
 
 /** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */
 export function shopOfDest(dest: string): string {
