@@ -358,28 +358,33 @@ if (widget) {
   );
 }
 
-const rewards = read('extensions/loyalty-rewards/dist/size.json');
-if (rewards) {
+// Each UI extension's build leaves its bundle's size beside it; one row each, as Shopify limits each alike.
+const extensions = [
+  ['loyalty-rewards', 'customer-account-rewards', 'customer account Rewards page'],
+  ['loyalty-thank-you', 'checkout-order-rewards', 'thank-you and order status block'],
+  ['loyalty-checkout-rewards', 'checkout-rewards', 'checkout steps block (Plus)'],
+  ['loyalty-pos', 'pos-rewards', 'POS block and modal'],
+].flatMap(([dir, pkg, what]) => {
+  const size = read(`extensions/${dir}/dist/size.json`);
+  return size ? [{ dir, pkg, what, size }] : [];
+});
+if (extensions.length) {
+  const first = extensions[0]!.size;
   sections.push(
-    '## Customer account Rewards page (`pnpm --filter @loyalty/customer-account-rewards build`)',
-    `The extension compiled as Shopify CLI compiles it (esbuild ${rewards.esbuild}, minified ES module, Preact and Shopify's packages bundled). Shopify refuses a UI extension bundle over ${rewards.limit} B. Built ${rewards.at}.`,
+    '## UI extensions (`pnpm build:extensions`)',
+    `Each compiled as Shopify CLI compiles it (esbuild ${first.esbuild}, one minified ES module, Preact and Shopify's packages bundled). Shopify refuses a UI extension bundle over ${first.limit} B, and each build fails above it.`,
     '',
-    row(['bundle', 'minified bytes', 'gzipped bytes', 'of the limit']),
-    row(['---', '---:', '---:', '---:']),
-    row(['dist/rewards.js', String(rewards.bytes), String(rewards.gzipped), `${((rewards.bytes / rewards.limit) * 100).toFixed(0)} %`]),
-    '',
-  );
-}
-
-const pos = read('extensions/loyalty-pos/dist/size.json');
-if (pos) {
-  sections.push(
-    '## POS extension (`pnpm --filter @loyalty/pos-rewards build`)',
-    `The block and the modal's one module compiled as Shopify CLI compiles it (esbuild ${pos.esbuild}, minified ES module, Preact and Shopify's packages bundled). Shopify refuses a UI extension bundle over ${pos.limit} B. Built ${pos.at}.`,
-    '',
-    row(['bundle', 'minified bytes', 'gzipped bytes', 'of the limit']),
-    row(['---', '---:', '---:', '---:']),
-    row(['dist/pos-rewards.js', String(pos.bytes), String(pos.gzipped), `${((pos.bytes / pos.limit) * 100).toFixed(0)} %`]),
+    row(['extension', 'built', 'minified bytes', 'gzipped bytes', 'of the limit']),
+    row(['---', '---', '---:', '---:', '---:']),
+    ...extensions.map(({ dir, pkg, what, size }) =>
+      row([
+        `${what} (\`${dir}\`, \`@loyalty/${pkg}\`)`,
+        String(size.at),
+        String(size.bytes),
+        String(size.gzipped),
+        `${((size.bytes / size.limit) * 100).toFixed(0)} %`,
+      ]),
+    ),
     '',
   );
 }
