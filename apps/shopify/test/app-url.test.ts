@@ -86,7 +86,12 @@ describe('set-app-url', () => {
       ...flows.map((dir) => `/flow/${dir.slice('flow-'.length)}`),
       ...APP_URL_FILES.map(() => ''),
     ]);
-    expect(APP_URL_FILES.map((file) => file.split('/')[1])).toEqual(['loyalty-pos', 'loyalty-rewards', 'loyalty-thank-you']);
+    expect(APP_URL_FILES.map((file) => file.split('/')[1])).toEqual([
+      'loyalty-checkout-rewards',
+      'loyalty-pos',
+      'loyalty-rewards',
+      'loyalty-thank-you',
+    ]);
     expect(flows).toEqual([
       'flow-adjust-points',
       'flow-execute-challenge',
