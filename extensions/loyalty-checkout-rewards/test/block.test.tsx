@@ -8,12 +8,11 @@ import { type Checkout, CheckoutRewards, type Signal } from '../src/block.js';
 import { loadMember } from '../src/load.js';
 import { POLL_MS, POLL_TRIES } from '../src/redeem.js';
 import { LANGUAGES, wordsFor } from '../src/words.js';
+import { defineBareElements, text } from '../../test-support/dom.js';
 
-// The host registers Polaris web components as custom elements; here each is a bare one, so the
-// tree Preact builds (tags, attributes, text) is what the assertions read.
 const TAGS = ['section', 'stack', 'paragraph', 'text', 'badge', 'button'];
 beforeAll(() => {
-  for (const tag of TAGS) customElements.define(`s-${tag}`, class extends HTMLElement {});
+  defineBareElements(TAGS);
 });
 
 afterEach(() => {
@@ -23,15 +22,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-// Child elements read as separate words, as they render apart.
-const words = (node: Node): string =>
-  node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `;
-const text = (el: object | null) =>
-  el
-    ? words(el as Node)
-        .replace(/\s+/g, ' ')
-        .trim()
-    : undefined;
 const $ = (selector: string) => document.body.querySelector(selector);
 const button = (selector: string) => $(`${selector} s-button`) as HTMLElement;
 

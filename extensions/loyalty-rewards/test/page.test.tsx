@@ -12,9 +12,8 @@ import { act } from 'preact/test-utils';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadPage, type PageData } from '../src/load.js';
 import { RewardsPage } from '../src/page.js';
+import { defineBareElements, text } from '../../test-support/dom.js';
 
-// The host registers Polaris web components as custom elements; here each is a bare one, so the
-// tree Preact builds (tags, attributes, text) is what the assertions read.
 const TAGS = [
   'page',
   'section',
@@ -32,7 +31,7 @@ const TAGS = [
   'spinner',
 ];
 beforeAll(() => {
-  for (const tag of TAGS) customElements.define(`s-${tag}`, class extends HTMLElement {});
+  defineBareElements(TAGS);
 });
 
 let root: HTMLElement;
@@ -155,16 +154,6 @@ const member: PageData = {
   api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
 };
 
-// Child elements (badges) read as separate words, as they render apart.
-const words = (node: Node): string =>
-  node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `;
-// Polaris element types are not DOM `Element`s to TypeScript; in jsdom they are.
-const text = (el: object | null) =>
-  el
-    ? words(el as Node)
-        .replace(/\s+/g, ' ')
-        .trim()
-    : undefined;
 const all = (el: Element, selector: string) => [...el.querySelectorAll(selector)].map(text);
 
 describe('the Rewards page', () => {

@@ -6,12 +6,11 @@ import { APP_URL } from '../src/app-url.js';
 import { OrderBlock, WAIT_MS } from '../src/block.js';
 import { loadOrder, type OrderFacts } from '../src/load.js';
 import { LANGUAGES, wordsFor } from '../src/words.js';
+import { defineBareElements, text } from '../../test-support/dom.js';
 
-// The host registers Polaris web components as custom elements; here each is a bare one, so the
-// tree Preact builds (tags, attributes, text) is what the assertions read.
 const TAGS = ['section', 'stack', 'heading', 'paragraph', 'text', 'badge', 'progress', 'button', 'spinner'];
 beforeAll(() => {
-  for (const tag of TAGS) customElements.define(`s-${tag}`, class extends HTMLElement {});
+  defineBareElements(TAGS);
 });
 
 afterEach(() => {
@@ -20,15 +19,6 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-// Child elements read as separate words, as they render apart.
-const words = (node: Node): string =>
-  node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : ` ${[...node.childNodes].map(words).join('')} `;
-const text = (el: object | null) =>
-  el
-    ? words(el as Node)
-        .replace(/\s+/g, ' ')
-        .trim()
-    : undefined;
 const all = (selector: string) => [...document.body.querySelectorAll(selector)].map(text);
 
 const APP = 'https://app.example';
