@@ -1,10 +1,11 @@
-import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
+import { extensionToken, fromExtension, type TokenOptions } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
-import { SHOPIFY, webhookRequest } from './support/stack';
+import { webhookRequest } from './support/stack';
 import { until } from './support/until';
 
 /**
@@ -16,34 +17,19 @@ import { until } from './support/until';
 let prod: Production;
 let api: Client;
 const created = creatorFor(() => api);
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
-// Checkout UI extensions run in a web worker on Shopify's CDN.
-const ORIGIN = 'https://extensions.shopifycdn.com';
 const OTHER_SHOP_NAME = 'other-shop';
 const customer = (id: number) => `gid://shopify/Customer/${id}`;
 
 /** A session token as `shopify.sessionToken.get()` hands the block: no `sid`, and `sub` only for a signed-in buyer. */
-async function sessionToken(
-  overrides: Record<string, unknown>,
-  { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {},
-): Promise<string> {
-  const { token } = await getJwt(shopName, SHOPIFY.apiKey, secret, {
-    iss: undefined,
-    sid: undefined,
-    dest: `${shopName}.myshopify.com`,
-    ...overrides,
-  });
-  return token;
-}
+const sessionToken = (claims: Record<string, unknown>, { shopName = TEST_SHOP_NAME, secret }: TokenOptions = {}) =>
+  extensionToken({ iss: undefined, sid: undefined, dest: `${shopName}.myshopify.com`, ...claims }, { shopName, secret });
 
-const forCustomer = (id: number, options?: Parameters<typeof sessionToken>[1]) => sessionToken({ sub: customer(id) }, options);
+const forCustomer = (id: number, options?: TokenOptions) => sessionToken({ sub: customer(id) }, options);
 
 function ask(token: string | null, order: string | null, method = 'GET'): Promise<Response> {
-  const headers: Record<string, string> = { origin: ORIGIN, 'user-agent': BROWSER };
-  if (token) headers.authorization = `Bearer ${token}`;
   const url = new URL('/checkout/order', prod.url);
   if (order) url.searchParams.set('order', order);
-  return fetch(url, { method, headers });
+  return fromExtension(url, token, method);
 }
 
 interface Answer {
@@ -89,13 +75,7 @@ let streak: { id: string };
 beforeAll(async () => {
   prod = await startProduction();
   expect((await adminLoad(prod.url, '/app')).status).toBe(200);
-  const { token } = await getJwt(OTHER_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
-  const other = new URL('/app', prod.url);
-  other.searchParams.set('embedded', '1');
-  other.searchParams.set('shop', `${OTHER_SHOP_NAME}.myshopify.com`);
-  other.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${OTHER_SHOP_NAME}`).toString('base64'));
-  other.searchParams.set('id_token', token);
-  expect((await fetch(other, { headers: { 'user-agent': BROWSER }, redirect: 'manual' })).status).toBe(200);
+  expect((await adminLoad(prod.url, '/app', OTHER_SHOP_NAME)).status).toBe(200);
 
   const account = (await prod.shops.find(TEST_SHOP))!;
   api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });

@@ -1,45 +1,28 @@
-import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
+import { extensionToken, fromExtension, type TokenOptions } from './support/extensions';
+import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
-import { SHOPIFY } from './support/stack';
 
 /**
  * The customer account "Rewards" page's token route, through the production build: session tokens
  * signed as Shopify signs them (HS256 with the app's secret, `dest` = shop, `sub` = customer gid).
  */
 let prod: Production;
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
-// Customer account UI extensions run in a web worker on Shopify's CDN.
-const ORIGIN = 'https://extensions.shopifycdn.com';
 const CUSTOMER = 'gid://shopify/Customer/2002';
 const OTHER_SHOP_NAME = 'other-shop';
 
 async function install(shopName: string): Promise<void> {
-  const { token } = await getJwt(shopName, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
-  const url = new URL('/app', prod.url);
-  url.searchParams.set('embedded', '1');
-  url.searchParams.set('shop', `${shopName}.myshopify.com`);
-  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${shopName}`).toString('base64'));
-  url.searchParams.set('id_token', token);
-  const res = await fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
+  const res = await adminLoad(prod.url, '/app', shopName);
   expect(res.status, await res.text().then((t) => t.slice(0, 300))).toBe(200);
 }
 
 /** A customer account session token: what `shopify.sessionToken.get()` hands the extension. */
-async function sessionToken(
-  overrides: Record<string, unknown> = {},
-  { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {},
-): Promise<string> {
-  const { token } = await getJwt(shopName, SHOPIFY.apiKey, secret, { sub: CUSTOMER, iss: undefined, sid: undefined, ...overrides });
-  return token;
-}
+const sessionToken = (claims: Record<string, unknown> = {}, options?: TokenOptions) =>
+  extensionToken({ sub: CUSTOMER, iss: undefined, sid: undefined, ...claims }, options);
 
-function ask(token: string | null, method = 'GET'): Promise<Response> {
-  const headers: Record<string, string> = { origin: ORIGIN, 'user-agent': BROWSER };
-  if (token) headers.authorization = `Bearer ${token}`;
-  return fetch(`${prod.url}/customer-account/token`, { method, headers });
-}
+const ask = (token: string | null, method = 'GET') => fromExtension(`${prod.url}/customer-account/token`, token, method);
 
 async function me(accessToken: string, accountId: string) {
   return new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, {

@@ -1,11 +1,12 @@
-import { getJwt, TEST_SHOP, TEST_SHOP_NAME, USER_ID } from '@shopify/shopify-api/test-helpers';
+import { TEST_SHOP, TEST_SHOP_NAME, USER_ID } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { Core, type IdStore, Redeemer, withCode } from '../../../extensions/loyalty-pos/src/load';
-import { customerPayload, orderPayload, type OrderSpec } from './support/orders';
+import { extensionToken, fromExtension, type TokenOptions } from './support/extensions';
+import { adminLoad, customerPayload, orderPayload, type OrderSpec } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
-import { SHOPIFY, webhookRequest } from './support/stack';
+import { webhookRequest } from './support/stack';
 import { until } from './support/until';
 
 /**
@@ -18,39 +19,23 @@ import { until } from './support/until';
 let prod: Production;
 let api: Client;
 const created = creatorFor(() => api);
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
-// POS UI extensions run in a web view of the POS app, on Shopify's CDN.
-const ORIGIN = 'https://extensions.shopifycdn.com';
 const OTHER_SHOP_NAME = 'other-shop';
 const customerGid = (id: number) => `gid://shopify/Customer/${id}`;
 
 async function install(shopName: string): Promise<void> {
-  const { token } = await getJwt(shopName, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
-  const url = new URL('/app', prod.url);
-  url.searchParams.set('embedded', '1');
-  url.searchParams.set('shop', `${shopName}.myshopify.com`);
-  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${shopName}`).toString('base64'));
-  url.searchParams.set('id_token', token);
-  expect((await fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' })).status).toBe(200);
+  expect((await adminLoad(prod.url, '/app', shopName)).status).toBe(200);
 }
 
 /**
  * A POS session token, as `shopify.session.getSessionToken()` hands the extension: the user's
  * token (iss the shop's admin, `dest` the shop with its scheme, `sub` the user's numeric id).
  */
-async function posToken(
-  overrides: Record<string, unknown> = {},
-  { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {},
-): Promise<string> {
-  return (await getJwt(shopName, SHOPIFY.apiKey, secret, overrides)).token;
-}
+const posToken = (claims: Record<string, unknown> = {}, options?: TokenOptions) => extensionToken(claims, options);
 
 function ask(token: string | null, customer: string | null, method = 'GET'): Promise<Response> {
-  const headers: Record<string, string> = { origin: ORIGIN, 'user-agent': BROWSER };
-  if (token) headers.authorization = `Bearer ${token}`;
   const url = new URL('/pos/customer', prod.url);
   if (customer !== null) url.searchParams.set('customer', customer);
-  return fetch(url, { method, headers });
+  return fromExtension(url, token, method);
 }
 
 type Access = { accessToken: string; expiresAt: string; accountId: string; coreUrl: string };

@@ -1,4 +1,4 @@
-import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { SHOPIFY } from './stack';
 
 /**
@@ -8,15 +8,15 @@ import { SHOPIFY } from './stack';
  */
 
 // The library answers 410 to bots; this is a browser's user agent.
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+export const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
-/** An admin page as Shopify's admin opens it in the iframe: embedded, with shop, host and a fresh id_token. */
-export async function adminLoad(server: string, path: string): Promise<Response> {
-  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+/** An admin page as Shopify's admin opens it in the iframe: embedded, with shop, host and a fresh id_token; the first installs the app. */
+export async function adminLoad(server: string, path: string, shopName = TEST_SHOP_NAME): Promise<Response> {
+  const { token } = await getJwt(shopName, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
   const url = new URL(path, server);
   url.searchParams.set('embedded', '1');
-  url.searchParams.set('shop', TEST_SHOP);
-  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${TEST_SHOP_NAME}`).toString('base64'));
+  url.searchParams.set('shop', `${shopName}.myshopify.com`);
+  url.searchParams.set('host', Buffer.from(`admin.shopify.com/store/${shopName}`).toString('base64'));
   url.searchParams.set('id_token', token);
   return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
 }

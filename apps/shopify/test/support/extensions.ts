@@ -1,0 +1,28 @@
+import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
+import { BROWSER } from './orders';
+import { SHOPIFY } from './stack';
+
+/**
+ * What a UI extension's request to the app carries: the session token Shopify signs for it (HS256
+ * with the app's secret, `dest` the shop) and the origin of the worker or web view it runs in.
+ */
+
+/** Checkout, customer account and POS UI extensions all run on Shopify's CDN. */
+export const EXTENSION_ORIGIN = 'https://extensions.shopifycdn.com';
+
+/** A session token as Shopify signs it for a shop (or with another secret, a forgery): `claims` over the test helpers' defaults. */
+export async function extensionToken(
+  claims: Record<string, unknown>,
+  { shopName = TEST_SHOP_NAME, secret = SHOPIFY.apiSecretKey as string } = {},
+): Promise<string> {
+  return (await getJwt(shopName, SHOPIFY.apiKey, secret, claims)).token;
+}
+
+export type TokenOptions = Parameters<typeof extensionToken>[1];
+
+/** A request as the extension's `fetch` sends it: from its origin, in a browser, with its token when it has one. */
+export function fromExtension(url: URL | string, token: string | null, method = 'GET'): Promise<Response> {
+  const headers: Record<string, string> = { origin: EXTENSION_ORIGIN, 'user-agent': BROWSER };
+  if (token) headers.authorization = `Bearer ${token}`;
+  return fetch(url, { method, headers });
+}
