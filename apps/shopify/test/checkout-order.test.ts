@@ -1,7 +1,7 @@
 import { TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { extensionToken, fromExtension, type TokenOptions } from './support/extensions';
+import { extensionToken, fromExtension, refusedTokens, type TokenOptions } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
@@ -194,19 +194,9 @@ describe('GET /checkout/order', () => {
   });
 
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
-    const valid = await forCustomer(901);
-    const [header, payload, signature] = valid.split('.');
-    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
-    const otherCustomer = Buffer.from(JSON.stringify({ ...claims, sub: customer(902) })).toString('base64url');
-    const now = Date.now() / 1000;
-    const refused = [
-      null,
-      'not-a-jwt',
-      await forCustomer(901, { secret: 'another-apps-secret' }),
-      `${header}.${otherCustomer}.${signature}`,
-      await sessionToken({ sub: customer(901), exp: now - 60, nbf: now - 3600, iat: now - 3600 }),
-      await sessionToken({ sub: customer(901), nbf: now + 3600 }),
-    ];
+    const refused = await refusedTokens((claims, options) => sessionToken({ sub: customer(901), ...claims }, options), {
+      sub: customer(902),
+    });
     for (const token of refused) {
       const res = await ask(token, 'gid://shopify/Order/1');
       expect(res.status, String(token)).toBe(401);

@@ -2,7 +2,7 @@ import { TEST_SHOP, TEST_SHOP_NAME, USER_ID } from '@shopify/shopify-api/test-he
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { Core, type IdStore, Redeemer, withCode } from '../../../extensions/loyalty-pos/src/load';
-import { extensionToken, fromExtension, type TokenOptions } from './support/extensions';
+import { extensionToken, fromExtension, refusedTokens, type TokenOptions } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
@@ -180,20 +180,7 @@ describe('GET /pos/customer', () => {
   });
 
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
-    const valid = await posToken();
-    const [header, payload, signature] = valid.split('.');
-    const otherShop = Buffer.from(
-      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), dest: `https://${OTHER_SHOP_NAME}.myshopify.com` }),
-    ).toString('base64url');
-    const now = Date.now() / 1000;
-    for (const token of [
-      null,
-      'not-a-jwt',
-      await posToken({}, { secret: 'another-apps-secret' }),
-      `${header}.${otherShop}.${signature}`,
-      await posToken({ exp: now - 60, nbf: now - 3600, iat: now - 3600 }),
-      await posToken({ nbf: now + 3600 }),
-    ]) {
+    for (const token of await refusedTokens(posToken, { dest: `https://${OTHER_SHOP_NAME}.myshopify.com` })) {
       const res = await ask(token, '4001');
       expect(res.status, String(token)).toBe(401);
       expect(await res.text()).not.toContain('accessToken');

@@ -26,3 +26,25 @@ export function fromExtension(url: URL | string, token: string | null, method = 
   if (token) headers.authorization = `Bearer ${token}`;
   return fetch(url, { method, headers });
 }
+
+type Sign = (claims: Record<string, unknown>, options?: TokenOptions) => Promise<string>;
+
+/**
+ * The tokens an extension's route must refuse, made as the test signs a valid one (`sign`): none,
+ * not a JWT, another app's secret, a valid one whose claims were changed after signing (`tamper`),
+ * an expired one and one not yet valid.
+ */
+export async function refusedTokens(sign: Sign, tamper: Record<string, unknown>): Promise<(string | null)[]> {
+  const [header, payload, signature] = (await sign({})).split('.');
+  const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+  const tampered = Buffer.from(JSON.stringify({ ...claims, ...tamper })).toString('base64url');
+  const now = Date.now() / 1000;
+  return [
+    null,
+    'not-a-jwt',
+    await sign({}, { secret: 'another-apps-secret' }),
+    `${header}.${tampered}.${signature}`,
+    await sign({ exp: now - 60, nbf: now - 3600, iat: now - 3600 }),
+    await sign({ nbf: now + 3600 }),
+  ];
+}
