@@ -12,6 +12,8 @@ export interface Config {
   platformToken: string | undefined;
   publicUrl: string;
   schedulerIntervalMs: number;
+  /** How long a sweep may stay active before another worker may start one: after a worker dies mid-sweep, sweeps resume within this and its upkeep. */
+  sweepExpirySeconds: number;
   lateLogGraceSeconds: number;
   /** A reward hold's day, in seconds (CONTRACT §17). */
   holdDaySeconds: number;
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     platformToken: env.LOYALTY_PLATFORM_TOKEN || undefined,
     publicUrl: (url('LOYALTY_PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/$/, ''),
     schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
+    sweepExpirySeconds: int('LOYALTY_SWEEP_EXPIRY_SECONDS', 60, 1),
     lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900),
     holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1),
     standingsInlineMax: int('LOYALTY_STANDINGS_INLINE_MAX', 10_000),

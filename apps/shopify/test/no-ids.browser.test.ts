@@ -12,8 +12,8 @@ import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
  * "A merchant never sees an id": every admin page (app/routes/app.*, lists and records, the generic
  * "All fields" pages included) of a shop with a program from a template, members with orders,
  * rewards, tiers, a leaderboard, notification rules and a data request, read in Chromium as the merchant
- * sees it (`innerText`, what was typed into inputs left aside), in English and German: no UUID, no
- * Shopify gid, no API field name, no snake_case enum value and no ISO date or period key.
+ * sees it (`innerText`, what was typed into inputs left aside), in English and German (one record of
+ * each page): no UUID, no Shopify gid, no API field name, no snake_case enum value and no ISO date or period key.
  */
 let admin: AdminApp;
 let api: Client;
@@ -217,7 +217,9 @@ describe('a merchant never sees an id', () => {
     it(`no id, gid or API word on any admin page (${locale})`, { timeout: 600_000 }, async () => {
       expect(paths.length).toBeGreaterThan(40);
       const found: Record<string, string[]> = {};
-      const queue = [...paths];
+      // English reads every record; German one record of each page, as what it adds is the words of
+      // the pages (a record's own data reads the same in either language).
+      const queue = locale === 'en' ? [...paths] : [...new Map(paths.map((path) => [path.replace(UUID, ':id'), path])).values()];
       const tabs = await Promise.all(Array.from({ length: TABS }, () => admin.browser.tab()));
       await Promise.all(
         tabs.map(async (tab) => {

@@ -41,7 +41,12 @@ export interface JobExpiry {
   retentionSeconds: number;
   maintenanceSeconds: number;
 }
-const JOB_EXPIRY: JobExpiry = { sweepSeconds: 60, retentionSeconds: 600, maintenanceSeconds: 30 };
+/** A sweep's expiry from the configuration, its upkeep at half of it (at most every 30 s). */
+const expiryFor = (sweepSeconds: number): JobExpiry => ({
+  sweepSeconds,
+  retentionSeconds: 600,
+  maintenanceSeconds: Math.min(30, Math.max(1, Math.ceil(sweepSeconds / 2))),
+});
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -67,7 +72,7 @@ export interface Workers {
 export async function startWorkers(
   s: Services,
   databaseUrl: string,
-  { pollMs = DELIVERY_POLL_MS, jobExpiry = JOB_EXPIRY }: { pollMs?: number; jobExpiry?: JobExpiry } = {},
+  { pollMs = DELIVERY_POLL_MS, jobExpiry = expiryFor(s.config.sweepExpirySeconds) }: { pollMs?: number; jobExpiry?: JobExpiry } = {},
 ): Promise<Workers> {
   const boss = new PgBoss({
     connectionString: databaseUrl,

@@ -8,6 +8,8 @@ let app: TestApp;
 let acct: TestAccount;
 const workers: ServiceProcess[] = [];
 const HELD = 5_000;
+/** Workers sweeping every 100 ms, whose sweeps expire after 5 s: the killed worker's sweep stops the next one that long, not the default minute. */
+const WORKER_ENV = { LOYALTY_SCHEDULER_INTERVAL_MS: '100', LOYALTY_SWEEP_EXPIRY_SECONDS: '5' };
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: 'UTC' });
@@ -64,7 +66,7 @@ describe('the confirm pass killed mid-way', () => {
       [acct.accountId, reward.id, streak.id, member.id, HELD],
     );
 
-    const first = await startProcess(app, ['worker'], { LOYALTY_SCHEDULER_INTERVAL_MS: '100' });
+    const first = await startProcess(app, ['worker'], WORKER_ENV);
     workers.push(first);
     await until(async () => (await tally(reward.id)).issued > 0, 60_000, 'a first batch issued');
     await first.kill('SIGKILL');
@@ -73,7 +75,7 @@ describe('the confirm pass killed mid-way', () => {
     expect(cut.strays).toBe(0);
     expect(cut.pending).toBeGreaterThan(0);
 
-    const second = await startProcess(app, ['worker'], { LOYALTY_SCHEDULER_INTERVAL_MS: '100' });
+    const second = await startProcess(app, ['worker'], WORKER_ENV);
     workers.push(second);
     await until(async () => (await tally(reward.id)).pending === 0, 120_000, 'every held reward log issued');
     expect(await tally(reward.id)).toEqual({ issued: HELD, pending: 0, torn: 0, strays: 0 });
