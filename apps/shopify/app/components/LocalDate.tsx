@@ -32,6 +32,13 @@ export function LocalDate({ value, withTime = true }: { value: unknown; withTime
 }
 
 /**
+ * `formatRange` as every browser hydrates it: ICU versions join a range with thin spaces (Node's)
+ * or plain ones (Chromium's), and a text that differs from the server's makes React throw the
+ * server's page away and draw it again.
+ */
+const rangeText = (formatter: Intl.DateTimeFormat, a: Date, b: Date) => formatter.formatRange(a, b).replace(/[\u2009\u202f]/g, ' ');
+
+/**
  * A range of calendar days (`YYYY-MM-DD`, in the account's time zone) in the admin's language, as
  * `Intl` joins two dates ("Oct 30 – Nov 28, 2026", "30.10.–28.11.2026").
  */
@@ -40,7 +47,7 @@ export function useDayRange(): (from: string, to: string) => string {
   const formatter = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone: 'UTC' });
   return (from, to) => {
     const [a, b] = [new Date(`${from.slice(0, 10)}T00:00:00Z`), new Date(`${to.slice(0, 10)}T00:00:00Z`)];
-    return Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) ? `${from} – ${to}` : formatter.formatRange(a, b);
+    return Number.isNaN(a.getTime()) || Number.isNaN(b.getTime()) ? `${from} – ${to}` : rangeText(formatter, a, b);
   };
 }
 
@@ -66,7 +73,7 @@ export function usePeriodText(): (key: string) => string {
     const w = /^(\d{4})-W(\d{2})$/.exec(key);
     if (w) {
       const monday = isoWeekMonday(Number(w[1]), Number(w[2]));
-      return day.formatRange(monday, new Date(monday.getTime() + 6 * 86_400_000));
+      return rangeText(day, monday, new Date(monday.getTime() + 6 * 86_400_000));
     }
     const m = /^(\d{4})-(\d{2})$/.exec(key);
     if (m) return month.format(new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)));

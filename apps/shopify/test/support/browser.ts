@@ -50,7 +50,12 @@ export async function stubAppBridge(target: Page | BrowserContext, token: string
 export interface AdminTab {
   page: Page;
   open(path: string): Promise<void>;
+  /** React's hydration errors since the last `open`: the server's page thrown away and drawn again. */
+  hydrationErrors: string[];
 }
+
+/** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
+const HYDRATION_ERROR = /Minified React error #4(?:18|23|25)|[Hh]ydrat(?:ion|ing) failed|did not match/;
 
 export interface AdminBrowser extends AdminTab {
   /** Another page of the same browser, for reading pages side by side. */
@@ -69,9 +74,15 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
     // A page's first load compiles its route chunks while CI runs other suites beside it.
     page.setDefaultNavigationTimeout(30_000);
     await stubAppBridge(page, token);
+    const hydrationErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && HYDRATION_ERROR.test(message.text())) hydrationErrors.push(message.text());
+    });
     return {
       page,
+      hydrationErrors,
       async open(path) {
+        hydrationErrors.length = 0;
         const url = new URL(path, appUrl);
         url.searchParams.set('embedded', '1');
         url.searchParams.set('shop', TEST_SHOP);
