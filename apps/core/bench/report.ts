@@ -415,7 +415,7 @@ if (shopifyAdmin) {
 const earnings = read('apps/shopify/bench/results/earnings.json');
 if (earnings) {
   type Section = { first: number; p50: number; p95: number; max: number };
-  type Webhook = { without: number; withFacts: number; ratio: number };
+  type Webhook = { without: number; withFacts: number; ratio: number; meanRatio?: number };
   const { sectionP95Ms, webhookRatio } = earnings.targets as { sectionP95Ms: number; webhookRatio: number };
   const met = (ok: boolean) => (ok ? 'met' : '**missed**');
   const section = (label: string, s: Section, target: boolean) =>
@@ -426,21 +426,23 @@ if (earnings) {
       w.without.toFixed(3),
       w.withFacts.toFixed(3),
       w.ratio.toFixed(3),
+      w.meanRatio?.toFixed(3) ?? '',
       target ? `<= ${webhookRatio}: ${met(w.ratio <= webhookRatio)}` : '',
     ]);
   sections.push(
     '## What the program earns (`pnpm --filter @loyalty/shopify run bench:earnings`)',
-    `The dashboard's section (the app's own \`loadEarnings\` on its own pool: both periods, the chart's days, two holdouts) over one shop of ${earnings.orders} order facts, ${earnings.customers} customers and ${earnings.codes} issued codes; and an orders/paid webhook with the order's facts against the same webhook without them (a test order), one at a time in alternating blocks. ${ranAt(earnings)}`,
+    `The dashboard's section (the app's own \`loadEarnings\` on its own pool: both periods, the chart's days, two holdouts) over one shop of ${earnings.orders} order facts, ${earnings.customers} customers and ${earnings.codes} issued codes; and an orders/paid webhook with the order's facts against the same webhook without them (a test order), one at a time, interleaved request by request (with, without, without, with), each side's mean without its slowest and fastest 1 % (the plain means' ratio beside it); and the same request with test orders on both sides (A/A), whose ratio is the method's own. ${ranAt(earnings)}`,
     '',
     row(['period', 'first load ms', 'p50 ms', 'p95 ms', 'max ms', 'target']),
     row(['---', '---:', '---:', '---:', '---:', '---']),
     section('30 days, beside the 30 before', earnings.month as Section, true),
     section('90 days, beside the 90 before', earnings.quarter as Section, false),
     '',
-    row(['orders/paid', 'without facts ms', 'with facts ms', 'ratio', 'target']),
-    row(['---', '---:', '---:', '---:', '---']),
+    row(['orders/paid', 'without facts ms', 'with facts ms', 'ratio', 'plain means', 'target']),
+    row(['---', '---:', '---:', '---:', '---:', '---']),
     webhook('the request to the production web role', earnings.webhook as Webhook, true),
     ...(earnings.statement ? [webhook('its keeping statement alone', earnings.statement as Webhook, false)] : []),
+    ...(earnings.control ? [webhook('the request, test orders on both sides (A/A)', earnings.control as Webhook, false)] : []),
     '',
     'Query plans of the 30-day section, `EXPLAIN (ANALYZE, BUFFERS)`:',
     '',
