@@ -134,8 +134,7 @@ const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.le
 
 /**
  * The mean without the slowest and fastest 1 %: a collection pause or a checkpoint's write of tens of
- * milliseconds moves a plain mean of 2,000 requests by a percent or more, and lands on either side
- * (test orders on both sides read 1.036, 1.050, 1.040 and 1.020 as plain means).
+ * milliseconds moves a plain mean of 2,000 requests by a percent or more, on either side.
  */
 function trimmedMean(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -147,10 +146,10 @@ function trimmedMean(values: number[]): number {
 type Prepare = (payload: Record<string, unknown>, webhookId: string) => Promise<() => Promise<void>>;
 
 /**
- * Which side each request of four is on: with the facts, without, without, with (ABBA). In blocks of
- * 100, the facts' first in each pair, test orders on both sides read 1.036 and then, ordered ABBA,
- * 1.050: whatever recurs in time (a collection, a timer, a checkpoint's writes) fell on one side's
- * blocks. Request by request it falls on both alike.
+ * Which side each request of four is on: with the facts, without, without, with. In blocks of 100,
+ * whatever recurs in time (a collection, a timer, a checkpoint's writes) fell on one side's blocks
+ * (test orders on both sides read up to 1.050, docs/performance.md); request by request it falls on
+ * both alike.
  */
 const SIDES = [true, false, false, true];
 

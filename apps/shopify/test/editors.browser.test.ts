@@ -501,7 +501,7 @@ describe('the branding editor', () => {
       expect((await read('template', 'de')).loggedInTitle).toBe('Your club');
 
       await browser.open('/app/widget/branding?language=de');
-      expect(await guestTitle()).toBe('Willkommen im Club');
+      await expect.poll(guestTitle, reload).toBe('Willkommen im Club');
       await page().getByLabel('Language', { exact: true }).selectOption('en');
       await page().waitForURL(/language=en/);
       await expect.poll(guestTitle, reload).toBe('Welcome to the club');

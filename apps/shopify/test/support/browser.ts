@@ -49,9 +49,8 @@ export async function stubAppBridge(target: Page | BrowserContext, token: string
 /** A page of the admin's browser: opens an admin path as Shopify's admin would load it (embedded, with shop, host and id_token). */
 export interface AdminTab {
   page: Page;
+  /** Loads the path and waits for React to hydrate it; a page React could not hydrate (it threw the server's page away and drew it again) fails. */
   open(path: string): Promise<void>;
-  /** React's hydration errors since the last `open`: the server's page thrown away and drawn again. */
-  hydrationErrors: string[];
 }
 
 /** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
@@ -80,7 +79,6 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
     });
     return {
       page,
-      hydrationErrors,
       async open(path) {
         hydrationErrors.length = 0;
         const url = new URL(path, appUrl);
@@ -92,6 +90,7 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
         // Server-rendered buttons ignore clicks until React has hydrated them; hydrating is part of
         // the page's load, so it gets the navigation's time (four tabs beside other suites need it).
         await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 30_000 });
+        if (hydrationErrors.length) throw new Error(`${path} did not hydrate: ${hydrationErrors[0]!.slice(0, 200)}`);
       },
     };
   };
