@@ -38,7 +38,7 @@ export const MISSION_STATE: StateRead = {
                                    where c.account_id = ? and c.owned_by_id = ? and c.mission_id = ? and c.mission_progress_status = 'completed'),
           'latest', (select to_jsonb(l) from mission_progress l
                       where l.account_id = ? and l.owned_by_id = ? and l.mission_id = ? and l.mission_progress_status <> 'in_progress'
-                      order by l.created_at desc limit 1))`,
+                      order by l.mission_started_at desc, l.created_at desc limit 1))`,
   bindings: (accountId, definitionId, memberId) => [
     accountId,
     runIdentifier(definitionId, memberId),

@@ -117,7 +117,7 @@ interface Gathered {
   /** The member's logs that counted, in activityAt order. */
   logs: LogRow[];
   /** Freeze grants of the member on the streak, oldest first. */
-  grants: { created_at: Date; count: number }[];
+  grants: { created_at: Date; count: number; streak_progress_id: string }[];
 }
 
 const GATHER = Object.fromEntries(
@@ -192,7 +192,7 @@ async function gather(
     member: rowFromJson<AccountUserRow>(row!.member),
     milestones: rowsFromJson<MilestoneRow>(row!.milestones),
     logs: rowsFromJson<LogRow>(row!.logs),
-    grants: rowsFromJson<{ created_at: Date; count: number }>(row!.grants),
+    grants: rowsFromJson<{ created_at: Date; count: number; streak_progress_id: string }>(row!.grants),
   };
 }
 
@@ -287,15 +287,25 @@ async function recompute(
   const fill: Fill = { run: (r) => complete(r, progressColumns), task: (t) => complete(t, taskColumns) };
   const runs = () => rawRuns().map(fill.run);
 
-  // A grant counts from the moment it was made: after the logs that had arrived by then.
+  // Stored records, locked: a sweep that took one first finishes before the comparison.
+  const stored = await trx<ProgressRow>(progressTable)
+    .where(where)
+    .orderBy(kind === 'challenge' ? 'period_key' : STARTED_AT[kind], 'asc')
+    .orderBy('created_at', 'asc')
+    .forUpdate();
+
+  // A grant counts from the moment it was made, after the logs that had arrived by then, for the
+  // run it was made to: a replayed run that started before that run (the scheduler had closed it
+  // by then) gets none.
   let nextGrant = 0;
   const grantUpTo = (arrived: Date | null) => {
     for (; nextGrant < grants.length && (arrived === null || grants[nextGrant]!.created_at <= arrived); nextGrant++) {
+      const grant = grants[nextGrant]!;
       const run = rawRuns().findLast((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
-      if (run && definition.kind === 'streak')
-        writes.update<StreakProgressRow>(progressTable, run, {
-          freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grants[nextGrant]!.count),
-        });
+      if (!run || definition.kind !== 'streak' || continuedBy(kind, stored, run)?.id !== grant.streak_progress_id) continue;
+      writes.update<StreakProgressRow>(progressTable, run, {
+        freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grant.count),
+      });
     }
   };
   for (const log of logs) {
@@ -321,13 +331,6 @@ async function recompute(
   }
   grantUpTo(null);
   settleDue(records, definition, writes, runs(), zone, now);
-
-  // Stored records, locked: a sweep that took one first finishes before the comparison.
-  const stored = await trx<ProgressRow>(progressTable)
-    .where(where)
-    .orderBy(kind === 'challenge' ? 'period_key' : STARTED_AT[kind], 'asc')
-    .orderBy('created_at', 'asc')
-    .forUpdate();
   const storedTasks = stored.length
     ? await trx<TaskProgressRow>('task_progress')
         .where({ account_id: account.id })
@@ -449,11 +452,11 @@ async function resetGrowthStandings(trx: Knex, kind: LogKind, accountId: string,
 /** The streak state the ingest's read would return, from the replay's rows. */
 function streakState(runs: readonly ProgressRow[], tasks: readonly TaskProgressRow[], fill: Fill) {
   const all = runs as StreakProgressRow[];
-  // From the end: the run in progress and its latest period's task are the newest rows.
+  // From the end: the run in progress is the newest row; a replay leaves no task after its latest period.
   const progress = all.findLast((r) => r.streak_progress_status === 'in_progress');
   if (progress) {
     const task = tasks.findLast((t) => t.linked_schema_record_id === progress.id && t.period_key === progress.current_period_key);
-    return { progress: fill.run(progress), task: task ? fill.task(task) : null };
+    return { progress: fill.run(progress), tasks: task ? [fill.task(task)] : [] };
   }
   const latest = all.at(-1);
   return latest ? { latest: fill.run(latest) } : null;
@@ -509,6 +512,13 @@ function settleDue(records: Records, definition: Definition, writes: WriteSet, r
   }
 }
 
+/** The stored record a replayed run continues: a challenge's window, or the latest run started at or before it. */
+function continuedBy(kind: LogKind, stored: readonly ProgressRow[], run: ProgressRow): ProgressRow | undefined {
+  if (kind === 'challenge') return stored.find((s) => (s as ChallengeProgressRow).period_key === (run as ChallengeProgressRow).period_key);
+  const start = ((run as Row)[STARTED_AT[kind]] as Date).getTime();
+  return stored.filter((s) => ((s as Row)[STARTED_AT[kind]] as Date).getTime() <= start).at(-1);
+}
+
 /**
  * Which stored record each replayed run continues: a challenge's by its window; a streak's or a
  * mission's run the stored record that was under way when the run started (the latest one
@@ -518,13 +528,7 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
   const ids = new Map<string, string>();
   const taken = new Set<string>();
   for (const run of replayed) {
-    let match: ProgressRow | undefined;
-    if (kind === 'challenge')
-      match = stored.find((s) => (s as ChallengeProgressRow).period_key === (run as ChallengeProgressRow).period_key);
-    else {
-      const start = ((run as Row)[STARTED_AT[kind]] as Date).getTime();
-      match = stored.filter((s) => ((s as Row)[STARTED_AT[kind]] as Date).getTime() <= start).at(-1);
-    }
+    const match = continuedBy(kind, stored, run);
     if (match && !taken.has(match.id)) {
       taken.add(match.id);
       ids.set(run.id, match.id);

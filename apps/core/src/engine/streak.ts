@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { rowFromJson } from '../db/json.js';
+import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { updateRow } from '../db/rows.js';
 import { conflict } from '../errors.js';
 import type { StreakRow } from '../schema/definitions.js';
@@ -122,20 +122,20 @@ export async function capFreezes(trx: Knex.Transaction, accountId: string, strea
 }
 
 /**
- * The member's in-progress run on the streak with the task of its latest period or, when there
- * is none, the latest closed run (a log in a period it covered does not count).
+ * The member's in-progress run on the streak with its tasks from its latest period on or, when there
+ * is none, the closed run that started last (a log in a period it covered does not count).
  */
 export const STREAK_STATE: StateRead = {
   sql: `coalesce(
-          (select jsonb_build_object('progress', ${versioned('sp')}, 'task',
-              (select ${versioned('t')} from task_progress t
-                where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key = sp.current_period_key))
+          (select jsonb_build_object('progress', ${versioned('sp')}, 'tasks',
+              (select coalesce(jsonb_agg(${versioned('t')}), '[]'::jsonb) from task_progress t
+                where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key >= sp.current_period_key))
              from streak_progress sp
             where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress'),
           (select jsonb_build_object('latest', to_jsonb(l))
              from streak_progress l
             where l.account_id = ? and l.owned_by_id = ? and l.streak_id = ? and l.streak_progress_status <> 'in_progress'
-            order by l.created_at desc limit 1))`,
+            order by l.streak_started_at desc, l.created_at desc limit 1))`,
   bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId), accountId, memberId, definitionId],
 };
 
@@ -147,11 +147,11 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   const where = { account_id: tx.account.id, streak_id: definition.id, owned_by_id: memberId };
   const settledEvents: ProgressEvent<StreakProgressRow>[] = [];
 
-  const state = input.state as { progress?: unknown; task?: unknown; latest?: unknown } | null;
+  const state = input.state as { progress?: unknown; tasks?: unknown; latest?: unknown } | null;
   let progress = rowFromJson<Versioned<StreakProgressRow>>(state?.progress);
-  // The run's latest task: the log's period is that one, a later one (new) or an earlier one (late).
-  let periodTask = rowFromJson<Versioned<TaskProgressRow>>(state?.task);
-  if (periodTask?.period_key !== logPeriod) periodTask = undefined;
+  // The run's tasks from its latest period with a log on: that period's, and those a reversal
+  // left at 0 after it (CONTRACT §17), which a log in their period takes up again.
+  let periodTask = rowsFromJson<Versioned<TaskProgressRow>>(state?.tasks).find((t) => t.period_key === logPeriod);
   if (progress) {
     // A log for a later period than the required one settles the periods missed before it.
     const settled = settleMissed(progress, definition, zone, tx.now, (key) => key < logPeriod);

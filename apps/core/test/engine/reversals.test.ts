@@ -131,6 +131,29 @@ describe('reversing streak logs', () => {
     await assertEventsDocumented(app, acct.api);
   });
 
+  it('closes to a late log the periods of a run a split left behind, though the split wrote its earlier part last', async () => {
+    // The clock a day after the logs, with the scheduler not yet run: the reversal settles what is due.
+    at('2027-01-07T20:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, aggregationTargetValue: 2 });
+    const m = await member();
+    const day = (d: number, minute: number) =>
+      log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-01-0${d}T08:${minute}:00Z` });
+    const first = await day(4, 10);
+    await day(4, 11);
+    await day(5, 12);
+    await day(6, 13);
+    await accepted(reverse('streak', first.id));
+    // Days 4, 5 and 6 are each a run of their own now, the one of day 6 broken at its end.
+    const late = await day(6, 14);
+    expect(late).toMatchObject({ isAggregated: false, notAggregatedReason: 'period_closed' });
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((r) => [r.streakProgressStatus, r.streakBrokenAt])).toEqual([
+      ['broken', '2027-01-05T00:00:00.000Z'],
+      ['broken', '2027-01-07T00:00:00.000Z'],
+      ['broken', '2027-01-06T00:00:00.000Z'],
+    ]);
+  });
+
   it('leaves alone the reward of a milestone since paused', async () => {
     at('2027-02-03T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
