@@ -193,7 +193,8 @@ export async function startBareHttpProcess<Context>(options: {
   context: Context;
   framework?: BareFramework;
 }): Promise<BareProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+  const nodeOptions = process.env.BENCH_BARE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeOptions, '--import', 'tsx', fileURLToPath(import.meta.url)], {
     env: {
       ...process.env,
       BARE_HTTP_ROUTES: options.routesModule.href,

@@ -3,7 +3,9 @@ import type pg from 'pg';
 import { randomString } from '../src/auth/crypto.js';
 import type { BareRoute } from './bare-http.js';
 import { numbered } from '../src/db/prepared.js';
+import { GENERATED_INSERT } from '../src/engine/codes.js';
 import { entryReadParams, entryReadSql } from '../src/engine/points.js';
+import { REDEEMED_LOG_INSERT } from '../src/engine/redeem.js';
 
 /** The statements of `bench:redeem`'s baseline, and the bare HTTP server's route that runs them (see bare-http.ts). */
 
@@ -25,10 +27,10 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
  * One redemption as the service's statements run it (records' action path, engine/redeem.ts,
  * engine/points.ts, engine/codes.ts, events/outbox.ts), as plain SQL in one transaction: the
  * reward's read, the member's row lock with points live, the tiers and its holdouts (the service's
- * own SQL text), the entry and the balance
- * in one statement (a replayed identifier inserting nothing), the reward log, the pool (empty) then a generated
- * code, the log's code, the reward joined for the answer, the event with its wake-up. No checks
- * beyond the balance, no serialization, no validation.
+ * own SQL text), the entry and the balance in one statement (a replayed identifier inserting
+ * nothing), the pool (empty) then a generated code, the reward log with its code, the event with
+ * its wake-up (the answer's reward is the one read first, as the service's is). No checks beyond the
+ * balance, no serialization, no validation.
  */
 export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: string) {
   const client = await pool.connect();
@@ -65,11 +67,6 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
        ) select 1 from e`,
       values: [entryId, s.accountId, memberId, -s.pointsCost, rewardLogId, now, balance, Number(m.points_earned_in_tier_window)],
     });
-    await client.query(
-      `insert into reward_log (id, account_id, reward_id, milestone_id, linked_schema_slug, linked_schema_record_id, owned_by_id, period_key, reward_log_status)
-       values ($1, $2, $3, null, 'point_entry', $4, $5, null, 'issued') returning *`,
-      [rewardLogId, s.accountId, s.rewardId, entryId, memberId],
-    );
     // The pool first (empty here, as the service finds it), then a generated code.
     await client.query(
       `with free as (
@@ -84,18 +81,22 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
        returning c.reward_log_id, c.coupon_code`,
       [s.accountId, s.rewardId, 1, [rewardLogId]],
     );
-    const code = await client.query<{ coupon_code: string }>(
-      `insert into coupon (account_id, reward_id, coupon_code, is_coupon_issued, status, reward_log_id)
-       values ($1, $2, $3, true, 'live', $4) on conflict (account_id, coupon_code) do nothing returning reward_log_id, coupon_code`,
-      [s.accountId, s.rewardId, randomString(s.codeLength, CODE_ALPHABET), rewardLogId],
-    );
-    const log = await client.query(
-      `update reward_log set coupon_code = $1, reward_issued_at = $2, reward_expiry_at = null, updated_at = $3
-       where account_id = $4 and id = $5 returning *`,
-      [code.rows[0]?.coupon_code ?? null, now, now, s.accountId, rewardLogId],
-    );
-    // The reward joined onto the log in the answer.
-    await client.query(`select * from reward where account_id = $1 and id in ($2)`, [s.accountId, s.rewardId]);
+    const code = await client.query<{ coupon_code: string }>(GENERATED_INSERT, [
+      s.accountId,
+      s.rewardId,
+      [randomString(s.codeLength, CODE_ALPHABET)],
+      [rewardLogId],
+    ]);
+    const log = await client.query(REDEEMED_LOG_INSERT, [
+      rewardLogId,
+      s.accountId,
+      s.rewardId,
+      entryId,
+      memberId,
+      code.rows[0]?.coupon_code ?? null,
+      now,
+      null,
+    ]);
     await client.query(
       `with inserted as (
          insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)

@@ -36,7 +36,7 @@ export interface Sql {
 }
 
 interface Connection {
-  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  query<R>(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
 }
 
 interface PoolClient {
@@ -50,11 +50,23 @@ interface PoolClient {
  * formatting and runner cost the service more CPU than PostgreSQL spends on the statements. `R`
  * is the row type the statement selects, as pg's own `query<R>` takes it.
  */
-export async function run<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[]> {
+export function run<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[]> {
+  return onConnection<R>(db, { name: statementName(sql.text), text: sql.text, values: sql.values });
+}
+
+/**
+ * Runs SQL as `run` does, without naming it: parsed and planned each time, for what must not be
+ * prepared (`returning *`, whose columns a migration may change, or a plan that depends on the data).
+ */
+export function runOnce<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[]> {
+  return onConnection<R>(db, { text: sql.text, values: sql.values });
+}
+
+async function onConnection<R>(db: Knex, config: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query<R>({ name: statementName(sql.text), text: sql.text, values: sql.values })).rows;
+    return (await connection.query<R>(config)).rows;
   } finally {
     await client.releaseConnection(connection);
   }

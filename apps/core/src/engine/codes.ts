@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { randomString } from '../auth/crypto.js';
-import type { CouponRow, RewardLogRow, RewardRow } from '../schema/rewards.js';
+import { numbered, runOnce } from '../db/prepared.js';
+import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import type { Tx } from './types.js';
 
 /**
@@ -25,8 +26,8 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
  * two logs. Answers each served log's code; logs left over found the pool empty.
  */
 async function takePooledCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
-  const result = await trx.raw<{ rows: { reward_log_id: string; coupon_code: string }[] }>(
-    `with free as (
+  const rows = await runOnce<{ reward_log_id: string; coupon_code: string }>(trx, {
+    text: numbered(`with free as (
        select account_id, id, row_number() over (order by issue_order) as n
          from (select account_id, id, issue_order from coupon
                 where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
@@ -37,30 +38,30 @@ async function takePooledCoupons(trx: Knex, reward: RewardRow, rewardLogIds: rea
      update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
        from free join wanted using (n)
       where c.account_id = free.account_id and c.id = free.id
-     returning c.reward_log_id, c.coupon_code`,
-    [reward.account_id, reward.id, rewardLogIds.length, [...rewardLogIds]],
-  );
-  return new Map(result.rows.map((r) => [r.reward_log_id, r.coupon_code]));
+     returning c.reward_log_id, c.coupon_code`),
+    values: [reward.account_id, reward.id, rewardLogIds.length, [...rewardLogIds]],
+  });
+  return new Map(rows.map((r) => [r.reward_log_id, r.coupon_code]));
 }
+
+/** Generated codes, one for each reward log: `$3` the codes, `$4` the logs, in the same order. */
+export const GENERATED_INSERT = `insert into coupon (account_id, reward_id, coupon_code, is_coupon_issued, status, reward_log_id)
+  select $1, $2, g.code, true, 'live', g.log_id from unnest($3::text[], $4::uuid[]) as g(code, log_id)
+  on conflict (account_id, coupon_code) do nothing returning reward_log_id, coupon_code`;
 
 /** Generates `prefix + random` for each reward log and stores them as issued coupons; the unique index settles collisions. */
 async function generateCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
   const codes = new Map<string, string>();
   for (let left = [...rewardLogIds]; left.length; left = left.filter((id) => !codes.has(id))) {
-    const inserted = await trx<CouponRow>('coupon')
-      .insert(
-        left.map((id) => ({
-          account_id: reward.account_id,
-          reward_id: reward.id,
-          coupon_code: `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`,
-          is_coupon_issued: true,
-          status: 'live',
-          reward_log_id: id,
-        })),
-      )
-      .onConflict(['account_id', 'coupon_code'])
-      .ignore()
-      .returning(['reward_log_id', 'coupon_code']);
+    const inserted = await runOnce<{ reward_log_id: string; coupon_code: string }>(trx, {
+      text: GENERATED_INSERT,
+      values: [
+        reward.account_id,
+        reward.id,
+        left.map(() => `${reward.coupon_code_prefix ?? ''}${randomString(reward.coupon_code_length, CODE_ALPHABET)}`),
+        left,
+      ],
+    });
     for (const row of inserted) if (row.reward_log_id) codes.set(row.reward_log_id, row.coupon_code);
   }
   return codes;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { updateRow } from '../db/rows.js';
+import { runOnce } from '../db/prepared.js';
 import { invalidInput, notRedeemable } from '../errors.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -10,7 +10,7 @@ import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { addEntry, emitEntryEvent } from './points.js';
-import { issuedFields, takeCodes } from './codes.js';
+import { expiryFor, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
   ownedById: z
@@ -24,6 +24,11 @@ export const redeemBody = z.strictObject({
     .optional()
     .meta({ description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier.' }),
 });
+
+/** The redemption's reward log, written once with its code (`$6`..`$8` null without one). */
+export const REDEEMED_LOG_INSERT = `insert into reward_log (id, account_id, reward_id, milestone_id, linked_schema_slug, linked_schema_record_id,
+    owned_by_id, period_key, reward_log_status, coupon_code, reward_issued_at, reward_expiry_at)
+  values ($1, $2, $3, null, 'point_entry', $4, $5, null, 'issued', $6, $7, $8) returning *`;
 
 /**
  * Redeems a reward for points (CONTRACT §19): one `redeemed` entry of its cost and one issued reward
@@ -71,33 +76,27 @@ export async function redeemReward(
         notRedeemable('Points are not live in this account.', [{ code: 'not_redeemable', message: 'The points setting is not live.' }]),
     },
   );
-  const [created] = await trx<RewardLogRow & Row>('reward_log')
-    .insert({
-      id: rewardLogId,
-      account_id: accountId,
-      reward_id: reward.id,
-      milestone_id: null,
-      linked_schema_slug: 'point_entry',
-      linked_schema_record_id: entered.entry.id,
-      owned_by_id: memberId,
-      period_key: null,
-      reward_log_status: 'issued',
-    })
-    .returning('*');
   const issued = new IssueTally();
   issued.reward();
   const now = records.now();
+  // The code first (a coupon names its log without a foreign key), so the log is written once, with it.
   const code = (await takeCodes({ trx, issued }, reward, [rewardLogId])).get(rewardLogId) ?? null;
-  const log = code ? await updateRow(trx, 'reward_log', created!, issuedFields(reward, code, now)) : created!;
+  const issuedAt = code ? now : null;
+  const [log] = await runOnce<RewardLogRow & Row>(trx, {
+    text: REDEEMED_LOG_INSERT,
+    values: [rewardLogId, accountId, reward.id, entered.entry.id, memberId, code, issuedAt, code ? expiryFor(reward, now) : null],
+  });
   const rewardLogResource = records.registry.require('reward_log');
   // The answer and the event name the reward and the member this transaction already holds.
   const known = new Map<string, LoadedRow[]>([
     ['reward', [reward as RewardRow & LoadedRow]],
     ['account_user', [entered.member as typeof entered.member & LoadedRow]],
   ]);
-  const [rewardLog] = await records.serialize(rewardLogResource, [log], ctx, { db: trx, known });
+  const [rewardLog] = await records.serialize(rewardLogResource, [log!], ctx, { db: trx, known });
   const [adminRewardLog] =
-    ctx.flow === 'apikey' ? [rewardLog] : await records.serialize(rewardLogResource, [log], { ...ctx, flow: 'apikey' }, { db: trx, known });
+    ctx.flow === 'apikey'
+      ? [rewardLog]
+      : await records.serialize(rewardLogResource, [log!], { ...ctx, flow: 'apikey' }, { db: trx, known });
   await emitEntryEvent(trx, { records, ctx }, entered, { rewardLog: adminRewardLog });
   // Counted here: the action's transaction commits as soon as this returns.
   issued.commit();

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { numbered, runOnce } from '../db/prepared.js';
 import { currentTraceParent } from '../observability/trace.js';
 import type { EventCode } from './codes.js';
 import { EVENTS_CHANNEL } from './wakeup.js';
@@ -45,5 +46,8 @@ export const NOTIFY_BINDINGS: Knex.RawBinding[] = [EVENTS_CHANNEL, ''];
 export async function emit(trx: Knex.Transaction, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
   const insert = eventsInsert(accountId, events);
-  await trx.raw(`with inserted as (${insert.sql}) select ${NOTIFY_SQL}`, [...insert.bindings, ...NOTIFY_BINDINGS]);
+  await runOnce(trx, {
+    text: numbered(`with inserted as (${insert.sql}) select ${NOTIFY_SQL}`),
+    values: [...insert.bindings, ...NOTIFY_BINDINGS],
+  });
 }
