@@ -32,13 +32,14 @@ import {
  * two is what earning the entry adds. Two more sides give the context: the log alone (no
  * milestone) and a milestone with a generated code. Every log is its member's first on its
  * streak, so each one reaches its milestone (day 1 of a daily streak). All four sides run against
- * the one service binary at c32, in alternating windows of one run; cost is measured as
- * throughput and as CPU per log (service and PostgreSQL).
+ * the one service binary at c32, in alternating windows of one run (two full turns, each side
+ * first twice); cost is measured as throughput and as CPU per log (service and PostgreSQL). A fifth
+ * side, the baseline again on a streak of its own, is the A/A control: what the method reads where
+ * there is no difference.
  */
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 40_000);
 const CONNECTIONS = 32;
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 15);
-const ROUNDS = 3;
 const WARMUP_SECONDS = 2;
 const POINTS = 10;
 const TARGET_EXTRA = 0.1;
@@ -100,12 +101,17 @@ const sides = [
   { name: 'milestone, reward without a code', ...(await streakWith('Reward log', { coded: false, kind: 'code' })) },
   { name: 'milestone, generated code', ...(await streakWith('Coded', { coded: true, kind: 'code' })) },
   { name: 'milestone, points reward', ...(await streakWith('Points', { coded: false, kind: 'points', points: POINTS })) },
+  // The baseline again on a streak of its own: its ratio to the baseline is the method's own noise (an A/A control).
+  { name: 'milestone, reward without a code, again', ...(await streakWith('Reward log again', { coded: false, kind: 'code' })) },
 ];
 // BENCH_ONLY=<part of a side's name> runs that side alone, e.g. under BENCH_SERVICE_NODE_OPTIONS=--cpu-prof.
 const only = process.env.BENCH_ONLY;
 const measured = only ? sides.filter((s) => s.name.includes(only)) : sides;
 const BASELINE = sides[1]!.name;
 const POINTS_SIDE = sides[3]!.name;
+const CONTROL = sides[4]!.name;
+// Two full turns: each side starts a round twice and follows every other side.
+const rounds = 2 * measured.length;
 await pool.query('analyze');
 
 const service = await startServiceProcess({
@@ -153,10 +159,10 @@ try {
   await checkpoint(pool);
   for (const side of measured) await load(side, SETTLE_SECONDS);
   const windows = new Map(measured.map((s) => [s.name, { results: [] as LoadResult[], cpu: [] as (CpuTimes | undefined)[] }]));
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const side of inTurn(measured, round)) {
       const before = cpuTimes(service.pid);
-      const result = await load(side, DURATION_SECONDS / ROUNDS);
+      const result = await load(side, DURATION_SECONDS / rounds);
       windows.get(side.name)!.results.push(result);
       windows.get(side.name)!.cpu.push(cpuPerRequest(before, cpuTimes(service.pid), result.latenciesMs.length));
     }
@@ -184,7 +190,7 @@ try {
     throw new Error(`points side inconsistent: ${JSON.stringify(c)}`);
 
   console.log(
-    `\nc${CONNECTIONS}, ${DURATION_SECONDS} s per side in ${ROUNDS} alternating windows after ${WARMUP_SECONDS} s warm-up; every log its member's first;` +
+    `\nc${CONNECTIONS}, ${DURATION_SECONDS} s per side in ${rounds} alternating windows after ${WARMUP_SECONDS} s warm-up; every log its member's first;` +
       ` ${availableParallelism()} CPUs, load average ${loadAtStart.toFixed(2)} → ${loadavg()[0]!.toFixed(2)}\n`,
   );
   console.log(
@@ -208,6 +214,7 @@ try {
     const base = results.get(BASELINE)!;
     const points = results.get(POINTS_SIDE)!;
     const throughputExtra = base.summary.requestsPerSecond / points.summary.requestsPerSecond - 1;
+    const controlExtra = base.summary.requestsPerSecond / results.get(CONTROL)!.summary.requestsPerSecond - 1;
     const cpuOf = (r: SideResult) => (r.cpuMsPerLog ? r.cpuMsPerLog.service + r.cpuMsPerLog.postgres : undefined);
     const baseCpu = cpuOf(base);
     const pointsCpu = cpuOf(points);
@@ -219,6 +226,7 @@ try {
       `\nearning the entry adds ${pct(throughputExtra)} to a log's cost at c${CONNECTIONS} (time per log, points reward against a reward without a code)` +
         `${cpuExtra === undefined ? '' : ` and ${pct(cpuExtra)} of CPU per log`}: ${met ? 'met' : 'MISSED'} (target <= ${pct(TARGET_EXTRA)})`,
     );
+    console.log(`the A/A control (the baseline against itself on a second streak) reads ${pct(controlExtra)}`);
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
@@ -231,6 +239,7 @@ try {
           sides: Object.fromEntries(results),
           throughputExtra,
           cpuExtra,
+          controlExtra,
           target: TARGET_EXTRA,
           met,
         },

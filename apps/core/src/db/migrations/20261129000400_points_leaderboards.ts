@@ -1,5 +1,18 @@
 import type { Knex } from 'knex';
 
+/** The trigger function as this migration made it (a later one's `down` puts it back). */
+export const POINTS_STANDINGS = `function loyalty_points_standings() returns trigger language plpgsql as $$
+    declare
+      setting uuid;
+    begin
+      if new.reason not in ('earned', 'reversed') then return null; end if;
+      select id into setting from points_setting where account_id = new.account_id;
+      if setting is null then return null; end if;
+      perform loyalty_standing_change(new.account_id, setting, 'points', loyalty_points_month(new.account_id, new.created_at),
+                                      new.owned_by_id, 'add', new.points, new.created_at);
+      return null;
+    end $$`;
+
 /**
  * Leaderboards that rank members by the points they earned in a calendar month of the account's
  * time zone (`rankBy: points` over the account's points setting: issue 35's boards by points
@@ -62,18 +75,7 @@ export async function up(db: Knex): Promise<void> {
     language sql stable as $$
       select to_char(p_at at time zone coalesce((select timezone from account where id = p_account), 'UTC'), 'YYYY-MM')
     $$`);
-  await db.raw(`
-    create function loyalty_points_standings() returns trigger language plpgsql as $$
-    declare
-      setting uuid;
-    begin
-      if new.reason not in ('earned', 'reversed') then return null; end if;
-      select id into setting from points_setting where account_id = new.account_id;
-      if setting is null then return null; end if;
-      perform loyalty_standing_change(new.account_id, setting, 'points', loyalty_points_month(new.account_id, new.created_at),
-                                      new.owned_by_id, 'add', new.points, new.created_at);
-      return null;
-    end $$`);
+  await db.raw(`create ${POINTS_STANDINGS}`);
   await db.raw('create trigger point_entry_standings after insert on point_entry for each row execute function loyalty_points_standings()');
   // Erasure deletes a member's entries: they leave the boards, one standing per month.
   await db.raw(`
