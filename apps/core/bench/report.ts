@@ -441,7 +441,10 @@ if (earnings) {
     row(['orders/paid', 'without facts ms', 'with facts ms', 'ratio', 'plain means', 'target']),
     row(['---', '---:', '---:', '---:', '---:', '---']),
     webhook('the request to the production web role', earnings.webhook as Webhook, true),
-    ...(earnings.statement ? [webhook('its keeping statement alone', earnings.statement as Webhook, false)] : []),
+    ...(earnings.statement ? [webhook('its keeping statement alone, right after the seed', earnings.statement as Webhook, false)] : []),
+    ...(earnings.statementAfter
+      ? [webhook('its keeping statement alone, after the requests', earnings.statementAfter as Webhook, false)]
+      : []),
     ...(earnings.control ? [webhook('the request, test orders on both sides (A/A)', earnings.control as Webhook, false)] : []),
     '',
     'Query plans of the 30-day section, `EXPLAIN (ANALYZE, BUFFERS)`:',
