@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { randomString } from '../src/auth/crypto.js';
 import type { BareRoute } from './bare-http.js';
 import { numbered } from '../src/db/prepared.js';
-import { GENERATED_INSERT } from '../src/engine/codes.js';
+import { GENERATED_INSERT, POOLED_UPDATE } from '../src/engine/codes.js';
 import { entryReadParams, entryReadSql } from '../src/engine/points.js';
 import { REDEEMED_LOG_INSERT } from '../src/engine/redeem.js';
 
@@ -68,19 +68,7 @@ export async function baselineRedeem(pool: pg.Pool, s: RedeemContext, memberId: 
       values: [entryId, s.accountId, memberId, -s.pointsCost, rewardLogId, now, balance, Number(m.points_earned_in_tier_window)],
     });
     // The pool first (empty here, as the service finds it), then a generated code.
-    await client.query(
-      `with free as (
-         select account_id, id, row_number() over (order by issue_order) as n
-           from (select account_id, id, issue_order from coupon
-                  where account_id = $1 and reward_id = $2 and not is_coupon_issued and status = 'live'
-                  order by issue_order limit $3 for update skip locked) f),
-       wanted as (select log_id, n from unnest($4::uuid[]) with ordinality as w(log_id, n))
-       update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
-         from free join wanted using (n)
-        where c.account_id = free.account_id and c.id = free.id
-       returning c.reward_log_id, c.coupon_code`,
-      [s.accountId, s.rewardId, 1, [rewardLogId]],
-    );
+    await client.query(POOLED_UPDATE, [s.accountId, s.rewardId, 1, [rewardLogId]]);
     const code = await client.query<{ coupon_code: string }>(GENERATED_INSERT, [
       s.accountId,
       s.rewardId,

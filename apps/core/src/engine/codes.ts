@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { randomString } from '../auth/crypto.js';
-import { numbered, runOnce } from '../db/prepared.js';
+import { runOnce } from '../db/prepared.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import type { Tx } from './types.js';
 
@@ -20,6 +20,20 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
   return null;
 }
 
+/** The pool's oldest unissued live coupons for the reward logs `$4`, at most `$3`, in order. */
+export const POOLED_UPDATE = `with free as (
+       select account_id, id, row_number() over (order by issue_order) as n
+         from (select account_id, id, issue_order from coupon
+                where account_id = $1 and reward_id = $2 and not is_coupon_issued and status = 'live'
+                order by issue_order
+                limit $3
+                for update skip locked) f),
+     wanted as (select log_id, n from unnest($4::uuid[]) with ordinality as w(log_id, n))
+     update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
+       from free join wanted using (n)
+      where c.account_id = free.account_id and c.id = free.id
+     returning c.reward_log_id, c.coupon_code`;
+
 /**
  * Takes the oldest unissued live coupons of the reward, one for each reward log, in order. SKIP
  * LOCKED lets concurrent issuers pass each other, and the row lock means a coupon never goes to
@@ -27,18 +41,7 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
  */
 async function takePooledCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
   const rows = await runOnce<{ reward_log_id: string; coupon_code: string }>(trx, {
-    text: numbered(`with free as (
-       select account_id, id, row_number() over (order by issue_order) as n
-         from (select account_id, id, issue_order from coupon
-                where account_id = ? and reward_id = ? and not is_coupon_issued and status = 'live'
-                order by issue_order
-                limit ?
-                for update skip locked) f),
-     wanted as (select log_id, n from unnest(?::uuid[]) with ordinality as w(log_id, n))
-     update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
-       from free join wanted using (n)
-      where c.account_id = free.account_id and c.id = free.id
-     returning c.reward_log_id, c.coupon_code`),
+    text: POOLED_UPDATE,
     values: [reward.account_id, reward.id, rewardLogIds.length, [...rewardLogIds]],
   });
   return new Map(rows.map((r) => [r.reward_log_id, r.coupon_code]));

@@ -10,7 +10,7 @@ import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { addEntry, emitEntryEvent } from './points.js';
-import { expiryFor, takeCodes } from './codes.js';
+import { issuedFields, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
   ownedById: z
@@ -81,10 +81,19 @@ export async function redeemReward(
   const now = records.now();
   // The code first (a coupon names its log without a foreign key), so the log is written once, with it.
   const code = (await takeCodes({ trx, issued }, reward, [rewardLogId])).get(rewardLogId) ?? null;
-  const issuedAt = code ? now : null;
+  const issuedWith = issuedFields(reward, code, now);
   const [log] = await runOnce<RewardLogRow & Row>(trx, {
     text: REDEEMED_LOG_INSERT,
-    values: [rewardLogId, accountId, reward.id, entered.entry.id, memberId, code, issuedAt, code ? expiryFor(reward, now) : null],
+    values: [
+      rewardLogId,
+      accountId,
+      reward.id,
+      entered.entry.id,
+      memberId,
+      issuedWith.coupon_code ?? null,
+      issuedWith.reward_issued_at ?? null,
+      issuedWith.reward_expiry_at ?? null,
+    ],
   });
   const rewardLogResource = records.registry.require('reward_log');
   // The answer and the event name the reward and the member this transaction already holds.

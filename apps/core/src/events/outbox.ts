@@ -27,13 +27,12 @@ export function eventsInsert(accountId: string, events: NewEvent[]): { sql: stri
     payload: e.payload,
     ord,
   }));
-  return {
-    sql: `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
-          select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, ?::text, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
-            from jsonb_to_recordset(?::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int)`,
-    bindings: [accountId, currentTraceParent(), JSON.stringify(rows)],
-  };
+  return { sql: EVENTS_INSERT_SQL, bindings: [accountId, currentTraceParent(), JSON.stringify(rows)] };
 }
+
+const EVENTS_INSERT_SQL = `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
+          select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, ?::text, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
+            from jsonb_to_recordset(?::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int)`;
 
 /** Wakes idle delivery workers (see events/wakeup.ts); PostgreSQL delivers it only on commit. */
 export const NOTIFY_SQL = 'pg_notify(?, ?)';
@@ -46,8 +45,8 @@ export const NOTIFY_BINDINGS: Knex.RawBinding[] = [EVENTS_CHANNEL, ''];
 export async function emit(trx: Knex.Transaction, accountId: string, events: NewEvent[]): Promise<void> {
   if (!events.length) return;
   const insert = eventsInsert(accountId, events);
-  await runOnce(trx, {
-    text: numbered(`with inserted as (${insert.sql}) select ${NOTIFY_SQL}`),
-    values: [...insert.bindings, ...NOTIFY_BINDINGS],
-  });
+  await runOnce(trx, { text: EMIT_SQL, values: [...insert.bindings, ...NOTIFY_BINDINGS] });
 }
+
+// The same text for any events: numbered once.
+const EMIT_SQL = numbered(`with inserted as (${EVENTS_INSERT_SQL}) select ${NOTIFY_SQL}`);
