@@ -4,6 +4,7 @@ import type { SecretBox } from './auth/crypto.js';
 import { type LanguageCode, UUID } from './formats.js';
 import type { RowOf } from './records/row-types.js';
 import type { apikey } from './resources/apikey.js';
+import { transaction } from './db/transaction.js';
 
 type ApikeyRow = RowOf<typeof apikey>;
 
@@ -64,7 +65,7 @@ export type ProvisionedAccount = ReturnType<typeof present> & {
  * lock on the reference serialises concurrent installs of one shop.
  */
 export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccount): Promise<ProvisionedAccount> {
-  return db.transaction(async (trx) => {
+  return transaction(db, async (trx) => {
     let account: AccountRow | undefined;
     let organization: OrganizationRow | undefined;
     if (input.externalRef) {
@@ -112,7 +113,7 @@ export async function deleteAccount(db: Knex, id: string): Promise<boolean> {
   if (!UUID.test(id)) return false;
   const organizationId = (await db('account').where({ id }).first('organization_id'))?.organization_id;
   if (!organizationId) return false;
-  await db.transaction(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx('account').where({ id }).delete();
     const others = await trx('account').where({ organization_id: organizationId }).first('id');
     if (!others) await trx('organization').where({ id: organizationId }).delete();

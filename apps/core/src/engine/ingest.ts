@@ -30,6 +30,7 @@ import {
   type Tx,
 } from './types.js';
 import { isChangedSinceRead, WriteSet } from './writes.js';
+import { transaction } from '../db/transaction.js';
 
 const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
@@ -109,7 +110,7 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
     const issued = new IssueTally();
     try {
       const { response, emitted } = locked
-        ? await records.db.transaction((trx) => attemptLog(records, trx, true, ctx, kind, values, now, issued))
+        ? await transaction(records.db, (trx) => attemptLog(records, trx, true, ctx, kind, values, now, issued))
         : await attemptLog(records, records.db, false, ctx, kind, values, now, issued);
       issued.commit();
       if (emitted) void notifyEventsCommitted(records.db);

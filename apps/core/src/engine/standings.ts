@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { ident, run } from '../db/prepared.js';
 import type { Period } from './periods.js';
 import { periodBounds, periodKey } from './periods.js';
+import { transaction } from '../db/transaction.js';
 
 /*
  * Leaderboard standings (CONTRACT §15). The database keeps, per definition and way of ranking,
@@ -296,7 +297,7 @@ export async function buildPendingStandings(db: Knex, batch = BUILD_BATCH): Prom
   for (const board of boards) {
     let after: string | null = null;
     for (;;) {
-      const step = await db.transaction(async (trx): Promise<'more' | 'done' | 'skip'> => {
+      const step = await transaction(db, async (trx): Promise<'more' | 'done' | 'skip'> => {
         const lock = await trx.raw<{ rows: [{ mine: boolean }] }>('select pg_try_advisory_xact_lock(hashtextextended(?, 0)) as mine', [
           `loyalty_standings_build:${board.id}`,
         ]);

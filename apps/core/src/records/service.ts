@@ -12,6 +12,7 @@ import type { Records, Resource, Row, Values } from './resource.js';
 import { queryRows } from './direct.js';
 import { checkRules } from './rules.js';
 import { validateBody } from './validate.js';
+import { transaction } from '../db/transaction.js';
 
 const SYSTEM_FIELDS: Record<string, { column: string; field: QueryField }> = {
   id: { column: 'id', field: { name: 'id', valueType: 'uuid' } },
@@ -501,7 +502,7 @@ export class RecordService implements Records {
   async write<T>(resource: Resource, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     let result: T;
     try {
-      result = await this.db.transaction(work);
+      result = await transaction(this.db, work);
     } catch (err) {
       throw translateUniqueViolation(err, resource);
     }

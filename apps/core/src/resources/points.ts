@@ -4,6 +4,7 @@ import { conflict, type ErrorDetail } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { CLIENT_REASONS, pointEntryFields, pointsSettingFields, tierFields } from '../schema/points.js';
 import { ADMIN_PUBLIC_READ } from './common.js';
+import { transaction } from '../db/transaction.js';
 
 export const pointsSetting = defineResource({
   slug: 'points_setting',
@@ -64,7 +65,7 @@ export const pointEntry = defineResource({
   },
   async create({ db, ctx, values, records }) {
     const accountId = ctx.account!.id;
-    return db.transaction(async (trx) => {
+    return transaction(db, async (trx) => {
       const notLive = () =>
         conflict('Points are not live in this account: nothing earns.', [
           { field: 'reason', code: 'points_not_live', message: 'The points setting is not live.' },

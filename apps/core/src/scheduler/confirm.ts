@@ -7,6 +7,7 @@ import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
+import { transaction } from '../db/transaction.js';
 
 const BATCH = 500;
 
@@ -22,7 +23,7 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
   let total = 0;
   for (;;) {
     const issued = new IssueTally();
-    const processed = await records.db.transaction(async (trx) => {
+    const processed = await transaction(records.db, async (trx) => {
       const due = await trx<RewardLogRow>('reward_log')
         .where('reward_log_status', 'pending')
         .where('confirm_at', '<=', now)

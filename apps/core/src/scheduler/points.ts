@@ -5,6 +5,7 @@ import { emit } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
 import type { PointsSettingColumns, PointsSettingRow } from '../schema/points.js';
+import { transaction } from '../db/transaction.js';
 
 const BATCH = 1000;
 /** A sweep gives the pass this long, then leaves the rest to the next one: a sweep job expires after a minute. */
@@ -120,7 +121,7 @@ async function passAccount(records: RecordService, setting: Setting, now: Date, 
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     if (Date.now() > deadline) return false;
-    const last = await records.db.transaction(async (trx) => {
+    const last = await transaction(records.db, async (trx) => {
       const rows: Member[] = await withWork(trx<Member>('account_user'), scope, now, today)
         .andWhere('id', '>', after)
         .orderBy('id')

@@ -12,6 +12,7 @@ import { emit } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from '../schema/progress.js';
+import { transaction } from '../db/transaction.js';
 
 const BATCH = 200;
 
@@ -134,7 +135,7 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
   for (const sweep of SWEEPS) {
     let total = 0;
     for (;;) {
-      const processed = await records.db.transaction(async (trx) => {
+      const processed = await transaction(records.db, async (trx) => {
         const rows = (await sweep
           .due(trx, now, graceSeconds)
           .limit(BATCH)

@@ -6,6 +6,7 @@ import { LANGUAGE_CODES } from '../../formats.js';
 import { dataResponse, errorResponses } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
+import { transaction } from '../../db/transaction.js';
 
 /** The longest range one summary covers: a year of daily rows is what a dashboard chart can show. */
 const MAX_DAYS = 366;
@@ -43,7 +44,7 @@ export function analyticsRoutes(router: Router, s: Services): void {
  * and the report holds one pooled connection, however many queries it runs at once.
  */
 function snapshot<T>(s: Services, report: (db: Knex) => Promise<T>): Promise<T> {
-  return s.db.transaction(report, { isolationLevel: 'repeatable read', readOnly: true });
+  return transaction(s.db, report, { isolationLevel: 'repeatable read', readOnly: true });
 }
 
 function parseRange(query: Record<string, string | string[] | undefined>, timezone: string): { from: string; to: string } {
