@@ -15,7 +15,7 @@ import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
 import { HOLDOUTS_SQL } from './holdout.js';
 import type { HeldRows } from './types.js';
-import type { WriteSet } from './writes.js';
+import { versioned, type WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
 
 /** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
@@ -81,18 +81,21 @@ export interface EntryRead {
   tiers: TierFacts[];
 }
 
+const HELD_OUT_OF = `
+      'held_out_of', (select coalesce(json_agg(d.id), '[]') from (${HOLDOUTS_SQL}) d
+                       where loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0),`;
+
 /**
  * The entry's read of a member as one JSON value, locking the member for the rest of the
  * transaction (every entry of one member waits for the one before it), with the member's
- * `heldOutOf` (§18), so an answer naming the member reads nothing more. Its placeholders take
- * `entryReadParams`; `condition` may hold another SQL condition on the outer query, so a larger
- * statement reads and locks the member only when it needs to.
+ * `heldOutOf` (§18) unless the caller has it already, so an answer naming the member reads nothing
+ * more. Its placeholders take `entryReadParams` of the same `heldOutOf`; `condition` may hold
+ * another SQL condition on the outer query, so a larger statement reads and locks the member only
+ * when it needs to.
  */
-export const entryReadSql = (condition = 'true') =>
+export const entryReadSql = (condition = 'true', heldOutOf = true) =>
   `(select json_build_object(
-      'member', row_to_json(u),
-      'held_out_of', (select coalesce(json_agg(d.id), '[]') from (${HOLDOUTS_SQL}) d
-                       where loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0),
+      'member', ${versioned('u')},${heldOutOf ? HELD_OUT_OF : ''}
       'live', (select s.status = 'live' from points_setting s where s.account_id = u.account_id),
       'current', (select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id),
       'tiers', (select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
@@ -100,13 +103,17 @@ export const entryReadSql = (condition = 'true') =>
      from account_user u where u.account_id = ? and u.id = ? and ${condition} for update of u)`;
 
 /** The values of `entryReadSql`'s placeholders, in order. */
-export const entryReadParams = (accountId: string, memberId: string) => [accountId, accountId, accountId, accountId, memberId];
+export const entryReadParams = (accountId: string, memberId: string, heldOutOf = true) => [
+  ...(heldOutOf ? [accountId, accountId, accountId] : []),
+  accountId,
+  memberId,
+];
 
 /** The read from `entryReadSql`'s JSON; undefined when the member does not exist. */
 export function entryRead(json: unknown): EntryRead | undefined {
   if (!json || typeof json !== 'object') return undefined;
-  const read = json as { member: unknown; held_out_of: string[]; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
-  const member = { ...rowFromJson<Member>(read.member)!, heldOutOf: read.held_out_of };
+  const read = json as { member: unknown; held_out_of?: string[]; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
+  const member = { ...rowFromJson<Member>(read.member)!, ...(read.held_out_of ? { heldOutOf: read.held_out_of } : {}) };
   return { member, live: read.live === true, current: read.current, tiers: read.tiers };
 }
 
@@ -128,12 +135,6 @@ async function tiersById(trx: Knex.Transaction, accountId: string, ids: string[]
 export interface Announce {
   records: Records;
   ctx: RequestContext;
-  /**
-   * Takes the entry's event into the caller's own statement (an ingestion's write set), which
-   * wakes delivery after its commit: a wake-up inside the transaction would make every commit
-   * with one wait for the others' (PostgreSQL serializes the commits of notifying transactions).
-   */
-  outbox?: Pick<WriteSet, 'emit'>;
 }
 
 /** Whether an entry may be written while points are not live, or what happens when they are not. */
@@ -144,6 +145,15 @@ interface EntryOptions {
   announce?: Announce;
   /** The member's read, when the caller's statement already took it (`entryReadSql`). */
   read?: EntryRead;
+  /**
+   * The caller's write set (a log's aggregation), written by one statement at its end: the entry,
+   * the member's row and the entry's event go into it instead of a statement of their own, and
+   * delivery is woken after the commit (a wake-up inside the transaction would make every commit
+   * with one wait for the others'). The read's row lock keeps the member as read until then; a
+   * later entry of the member in the same set starts from what the set will write. Not for an
+   * entry with a uniqueIdentifier, whose replay needs a statement of its own to answer 409.
+   */
+  writes?: WriteSet;
 }
 
 /**
@@ -184,7 +194,8 @@ export async function addEntry(
     throw invalidInput('The body references records that do not exist.', [
       { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${entry.ownedById}.` },
     ]);
-  const { member, current, tiers } = read;
+  const { current, tiers } = read;
+  const member = options.writes ? options.writes.current('account_user', read.member) : read.member;
   const whenNotLive = options.whenNotLive ?? 'write';
   if (!read.live && whenNotLive !== 'write') {
     if (whenNotLive === 'skip') return null;
@@ -240,29 +251,40 @@ export async function addEntry(
     tierChange = { before: current ? whole.get(current.id)! : null, after: whole.get(reached.id)! };
   }
   const entered: Entered = { entry: row, member: updated, tierChange };
-  let event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
-  if (event && options.announce?.outbox) {
-    options.announce.outbox.emit([event]);
-    event = null;
-  }
-  if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry.uniqueIdentifier!));
+  const event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
+  const { writes } = options;
+  if (writes) {
+    if (row.unique_identifier !== null) throw new Error('An entry with a uniqueIdentifier is written by a statement of its own.');
+    writes.insert('point_entry', [row]);
+    writes.update<Member>('account_user', member, memberPatch(updated));
+    if (event) writes.emit([event]);
+  } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry.uniqueIdentifier!));
   if (options.announce && tierChange)
-    await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }]);
+    await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }], writes);
   return entered;
 }
+
+/** What an entry changes on its member's row. */
+const memberPatch = (member: Member): Partial<Member> => ({
+  points_balance: member.points_balance,
+  points_earned_in_tier_window: member.points_earned_in_tier_window,
+  last_point_entry_at: member.last_point_entry_at,
+  points_expiry_warned_for: null,
+  points_window_oldest_at: member.points_window_oldest_at,
+  tier_id: member.tier_id,
+});
 
 /** The entry, the member's new balance, window and tier, and the entry's event: one statement. False when a replay inserted nothing. */
 async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, event: NewEvent | null): Promise<boolean> {
   const b = new SqlBuilder();
   const columns = Object.keys(entry);
   const values = columns.map((c) => b.param(entry[c as keyof typeof entry]));
+  const set = Object.entries(memberPatch(member)).map(([column, value]) => `${ident(column)} = ${b.param(value)}`);
   let sql = `with e as (
       insert into point_entry (${columns.map(ident).join(', ')}) values (${values.join(', ')})
       on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
     ), m as (
-      update account_user set points_balance = ${b.param(member.points_balance)}, points_earned_in_tier_window = ${b.param(member.points_earned_in_tier_window)},
-        last_point_entry_at = ${b.param(member.last_point_entry_at)}, points_expiry_warned_for = null,
-        points_window_oldest_at = ${b.param(member.points_window_oldest_at)}, tier_id = ${b.param(member.tier_id)}
+      update account_user set ${set.join(', ')}
       where account_id = ${b.param(member.account_id)} and id = ${b.param(member.id)} and exists (select 1 from e) returning 1
     )`;
   if (event) {
@@ -365,7 +387,13 @@ export interface TierMove {
  * code by §8, or its points (which may lift the member further). Each is announced as
  * `reward_log_issued`, on which the Shopify app makes its discount.
  */
-export async function changedTiers(trx: Knex.Transaction, records: Records, ctx: RequestContext, moves: readonly TierMove[]) {
+export async function changedTiers(
+  trx: Knex.Transaction,
+  records: Records,
+  ctx: RequestContext,
+  moves: readonly TierMove[],
+  writes?: WriteSet,
+) {
   if (!moves.length) return;
   const accountId = moves[0]!.member.account_id;
   const members = await asAdmin(
@@ -423,7 +451,8 @@ export async function changedTiers(trx: Knex.Transaction, records: Records, ctx:
       .returning('*');
     const issued = new IssueTally();
     for (let i = 0; i < created.length; i++) issued.reward();
-    const logs = await issueNow({ trx, records, ctx, issued, now: records.now() }, reward, created);
+    // Entry rewards' points go where the entry that lifted the members went.
+    const logs = await issueNow({ trx, records, ctx, issued, now: records.now(), ...(writes ? { writes } : {}) }, reward, created);
     // With their reward joined, as the scheduler's reward_log_issued carries it.
     const serialized = await records.serialize(records.registry.require('reward_log'), logs, { ...ctx, flow: 'apikey' }, { db: trx });
     await emit(
@@ -455,7 +484,7 @@ export async function issueNow<L extends RewardLogRow & Row>(
   for (const log of logs) {
     const entered = await earnForRewardLog(tx.trx, tx.records, tx.ctx, reward, log, {
       ...(read && logs.length === 1 ? { read } : {}),
-      ...(tx.writes ? { outbox: tx.writes } : {}),
+      ...(tx.writes ? { writes: tx.writes } : {}),
     });
     if (entered) tx.held?.add('account_user', [entered.member]);
   }
@@ -480,7 +509,7 @@ export async function earnForRewardLog(
   ctx: RequestContext,
   reward: RewardRow,
   log: RewardLogRow,
-  { read, outbox }: { read?: EntryRead; outbox?: Announce['outbox'] } = {},
+  { read, writes }: Pick<EntryOptions, 'read' | 'writes'> = {},
 ): Promise<Entered | null> {
   if (reward.reward_kind !== 'points' || !reward.points_value) return null;
   return addEntry(
@@ -493,7 +522,7 @@ export async function earnForRewardLog(
       linkedSchemaSlug: 'reward_log',
       linkedSchemaRecordId: log.id,
     },
-    { whenNotLive: 'skip', announce: { records, ctx, ...(outbox ? { outbox } : {}) }, ...(read ? { read } : {}) },
+    { whenNotLive: 'skip', announce: { records, ctx }, ...(read ? { read } : {}), ...(writes ? { writes } : {}) },
   );
 }
 

@@ -5,7 +5,7 @@ import { ident, numbered, run } from '../db/prepared.js';
 import { overwriteRows } from '../db/rows.js';
 import { tableColumns } from '../db/table-columns.js';
 import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
-import { emit } from '../events/outbox.js';
+import { emit, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
@@ -669,8 +669,12 @@ async function reconcileRewards(
     revoked.push(row!);
   }
   if (locked) await reverseRewardLogPoints(locked, tx.records, tx.ctx, account.id, revoked);
-  const issuing: Tx = { ...tx, replay: undefined };
+  // The replay's set is a scratch copy, never written: what issuing adds to a set (points entries and their events) is written here.
+  const issuing: Tx = { ...tx, replay: undefined, writes: new WriteSet(account.id) };
   for (const source of fresh) await issueReward(issuing, source);
+  await issuing.writes.write(trx);
+  // Wakes idle workers at the commit, as the reversal's own events do.
+  if (issuing.writes.emitsEvents) await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);
   issuing.issued.commit();
   return revoked;
 }

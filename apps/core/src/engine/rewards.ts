@@ -20,12 +20,14 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
   if (!tx.locked || !isTransaction(tx.trx)) throw new NeedsLock();
   const trx = tx.trx;
   const held = source.holdDays > 0;
-  // A points reward issued now enters points for the member: its lock and read come with the reward's.
+  // A points reward issued now enters points for the member: its lock and read come with the reward's
+  // (without the member's heldOutOf when the attempt's own read has it).
+  const heldOutOf = !tx.held?.has('account_user', source.ownedById);
   const {
     rows: [found],
   } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown })[] }>(
-    `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'")} as entry_read`} from reward r where r.account_id = ? and r.id = ?`,
-    [...(held ? [] : entryReadParams(tx.account.id, source.ownedById)), tx.account.id, source.rewardId],
+    `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'", heldOutOf)} as entry_read`} from reward r where r.account_id = ? and r.id = ?`,
+    [...(held ? [] : entryReadParams(tx.account.id, source.ownedById, heldOutOf)), tx.account.id, source.rewardId],
   );
   if (!found) return null;
   const { entry_read: read, ...reward } = found;

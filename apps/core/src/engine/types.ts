@@ -41,6 +41,10 @@ export class HeldRows {
     for (const row of rows as readonly LoadedRow[]) held.set(row.id, { ...held.get(row.id), ...row });
   }
 
+  has(table: string, id: string): boolean {
+    return this.tables.get(table)?.has(id) ?? false;
+  }
+
   get known(): KnownRows {
     return new Map([...this.tables].map(([table, rows]) => [table, [...rows.values()]]));
   }

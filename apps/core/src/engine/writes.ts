@@ -98,6 +98,12 @@ export class WriteSet {
     return { ...row, ...patch };
   }
 
+  /** A row read before this set changed it, as the set will write it. */
+  current<R extends { id: string }>(table: string, row: R): R {
+    const pending = this.updates.get(`${table}:${row.id}`);
+    return pending ? { ...row, ...pending.patch } : row;
+  }
+
   /** Events into the outbox, written with the change that caused them; the caller wakes the workers once committed. */
   emit(events: NewEvent[]): void {
     this.events.push(...events);

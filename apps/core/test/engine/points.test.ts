@@ -192,6 +192,88 @@ describe('points rewards', () => {
     expect(log).toMatchObject({ notAggregatedReason: 'holdout', achievedMilestoneRewardLog: null });
     expect((await memberOf(log.ownedById)).pointsBalance).toBe(0);
   });
+
+  it('earns every points reward one log reaches, and the entry reward of the tier they lift the member into, each from the balance the one before left', async () => {
+    // An account of its own: its tier is the only one.
+    const own = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+    const make = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(own.api.post(`/schema/${slug}/record`, body));
+    const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
+    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    const points = (pointsValue: number) =>
+      make('reward', { name: `P${++seq}`, description: 'd', rewardKind: 'points', pointsValue, rewardExpiryType: 'no_expiry' });
+    const gift = await points(5);
+    const silver = await make('tier', { name: 'Silver', status: 'live', pointsThreshold: 60, entryRewardId: gift.id });
+    // A mission whose completion gives 30 points and whose first completion is a milestone giving 50.
+    const mission = await make('mission', {
+      name: `Mi${++seq}`,
+      status: 'live',
+      rewardId: (await points(30)).id,
+      tasks: [{ name: 't', activityId: 'buy', targetValue: 1 }],
+    });
+    await make('milestone', {
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: mission.id,
+      name: `M${++seq}`,
+      description: 'd',
+      status: 'live',
+      milestoneTargetValue: 1,
+      rewardId: (await points(50)).id,
+    });
+    const log = await make('mission_log', {
+      missionId: mission.id,
+      ownedBy: { externalId: `multi-${++seq}` },
+      activityId: 'buy',
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    const m = log.ownedById;
+    const entries = (await accepted(own.api.get('/schema/point_entry/record', { filters: eq('ownedById', m), limit: '100' }))) as any[];
+    expect(entries.map((e) => e.points).sort((a, b) => a - b)).toEqual([5, 30, 50]);
+    expect(await accepted(own.api.get(`/schema/account_user/record/${m}`))).toMatchObject({
+      pointsBalance: 85,
+      pointsEarnedInTierWindow: 85,
+      tierId: silver.id,
+    });
+    const events = (await accepted(own.api.get('/schema/event_log/record', { filters: eq('ownedById', m), limit: '100' }))) as any[];
+    const earned = events.filter((e) => e.eventCode === 'points_earned');
+    // Whichever reward came first, each entry's member is the balance after it.
+    expect([
+      [30, 80, 85],
+      [50, 80, 85],
+    ]).toContainEqual(earned.map((e) => e.payload.member.pointsBalance).sort((a, b) => a - b));
+    expect(events.filter((e) => e.eventCode === 'tier_changed')).toHaveLength(1);
+  });
+
+  it('earns the points of a milestone a reversal reaches again on the run it split off, with points_earned', async () => {
+    const r = await pointsReward(10);
+    const streak = await create('streak', { name: `S${++seq}`, status: 'live' });
+    await milestone('streak', streak.id, r.id);
+    const externalId = `split-${++seq}`;
+    const logs = [];
+    for (const day of [3, 2, 1])
+      logs.push(
+        await create('streak_log', {
+          streakId: streak.id,
+          ownedBy: { externalId },
+          activityId: 'visit',
+          activityAt: new Date(NOW.getTime() - day * DAY).toISOString(),
+          uniqueIdentifier: `l-${++seq}`,
+        }),
+      );
+    const m = logs[0].ownedById;
+    expect((await memberOf(m)).pointsBalance).toBe(10);
+    // The middle day taken back: the first day's run keeps its reward, the last day starts a run that reaches the milestone again.
+    const reversal = await accepted(reverse('streak', logs[1].id));
+    expect(reversal.revokedRewardLogs).toEqual([]);
+    expect(await rewardLogsOf(m)).toHaveLength(2);
+    expect(await memberOf(m)).toMatchObject({ pointsBalance: 20, pointsEarnedInTierWindow: 20 });
+    expect((await entriesOf(m)).map((e) => [e.reason, e.points])).toEqual([
+      ['earned', 10],
+      ['earned', 10],
+    ]);
+    const earned = (await eventsOf(m)).filter((e) => e.eventCode === 'points_earned');
+    expect(earned.map((e) => e.payload.member.pointsBalance).sort((a, b) => a - b)).toEqual([10, 20]);
+  });
 });
 
 describe('racing redemptions', () => {
