@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { overwriteRows } from '../db/rows.js';
 import { rowFromJson } from '../db/json.js';
-import { ident, numbered, run, SqlBuilder } from '../db/prepared.js';
+import { ident, numbered, run } from '../db/prepared.js';
 import { z } from 'zod';
 import { duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversible } from '../errors.js';
-import { emit, eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import { emit, EVENTS_INSERT_SQL, eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
@@ -117,9 +117,11 @@ export function entryRead(json: unknown): EntryRead | undefined {
   return { member, live: read.live === true, current: read.current, tiers: read.tiers };
 }
 
+const LOCK_MEMBER_SQL = numbered(`select ${entryReadSql()} as read`);
+
 async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
   const [row] = await run<{ read: unknown }>(trx, {
-    text: numbered(`select ${entryReadSql()} as read`),
+    text: LOCK_MEMBER_SQL,
     values: entryReadParams(accountId, memberId),
   });
   return entryRead(row?.read);
@@ -264,35 +266,60 @@ export async function addEntry(
   return entered;
 }
 
-/** What an entry changes on its member's row. */
-const memberPatch = (member: Member): Partial<Member> => ({
-  points_balance: member.points_balance,
-  points_earned_in_tier_window: member.points_earned_in_tier_window,
-  last_point_entry_at: member.last_point_entry_at,
-  points_expiry_warned_for: null,
-  points_window_oldest_at: member.points_window_oldest_at,
-  tier_id: member.tier_id,
-});
+/** An entry's columns, as `addEntry` makes its row. */
+const ENTRY_COLUMNS = [
+  'id',
+  'account_id',
+  'owned_by_id',
+  'points',
+  'reason',
+  'note',
+  'unique_identifier',
+  'linked_schema_slug',
+  'linked_schema_record_id',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof (PointEntryRow & Row))[];
 
-/** The entry, the member's new balance, window and tier, and the entry's event: one statement. False when a replay inserted nothing. */
-async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, event: NewEvent | null): Promise<boolean> {
-  const b = new SqlBuilder();
-  const columns = Object.keys(entry);
-  const values = columns.map((c) => b.param(entry[c as keyof typeof entry]));
-  const set = Object.entries(memberPatch(member)).map(([column, value]) => `${ident(column)} = ${b.param(value)}`);
-  let sql = `with e as (
-      insert into point_entry (${columns.map(ident).join(', ')}) values (${values.join(', ')})
+/** What an entry changes on its member's row. */
+const MEMBER_COLUMNS = [
+  'points_balance',
+  'points_earned_in_tier_window',
+  'last_point_entry_at',
+  'points_expiry_warned_for',
+  'points_window_oldest_at',
+  'tier_id',
+] as const satisfies readonly (keyof Member)[];
+
+const memberPatch = (member: Member): Partial<Member> => Object.fromEntries(MEMBER_COLUMNS.map((c) => [c, member[c]]));
+
+/**
+ * The entry, the member's new balance, window and tier, and the entry's event (`withEvent`): one
+ * statement, its text made once. A replayed uniqueIdentifier inserts nothing, and no row comes back.
+ */
+const WRITE_ENTRY_SQL = (() => {
+  let n = 0;
+  const next = () => `$${++n}`;
+  const base = `with e as (
+      insert into point_entry (${ENTRY_COLUMNS.map(ident).join(', ')}) values (${ENTRY_COLUMNS.map(next).join(', ')})
       on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
     ), m as (
-      update account_user set ${set.join(', ')}
-      where account_id = ${b.param(member.account_id)} and id = ${b.param(member.id)} and exists (select 1 from e) returning 1
+      update account_user set ${MEMBER_COLUMNS.map((c) => `${ident(c)} = ${next()}`).join(', ')}
+      where account_id = ${next()} and id = ${next()} and exists (select 1 from e) returning 1
     )`;
-  if (event) {
-    const insert = eventsInsert(entry.account_id, [event]);
-    sql += `, ev as (${b.numbered(insert.sql, insert.bindings)} where exists (select 1 from e))
-      select ${b.numbered(NOTIFY_SQL, NOTIFY_BINDINGS)} as woken from e`;
-  } else sql += ' select 1 as written from e';
-  return (await run(trx, b.sql(sql))).length > 0;
+  const event = numbered(EVENTS_INSERT_SQL, n);
+  const notify = numbered(NOTIFY_SQL, n + EVENTS_INSERT_SQL.split('?').length - 1);
+  return {
+    plain: `${base} select 1 as written from e`,
+    withEvent: `${base}, ev as (${event} where exists (select 1 from e)) select ${notify} as woken from e`,
+  };
+})();
+
+/** Writes an entry by WRITE_ENTRY_SQL. False when a replay inserted nothing. */
+async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, event: NewEvent | null): Promise<boolean> {
+  const values: unknown[] = [...ENTRY_COLUMNS.map((c) => entry[c]), ...MEMBER_COLUMNS.map((c) => member[c]), member.account_id, member.id];
+  if (event) values.push(...eventsInsert(entry.account_id, [event]).bindings, ...NOTIFY_BINDINGS);
+  return (await run(trx, { text: event ? WRITE_ENTRY_SQL.withEvent : WRITE_ENTRY_SQL.plain, values })).length > 0;
 }
 
 /** The entry holding a uniqueIdentifier, if any. */

@@ -30,7 +30,8 @@ export function eventsInsert(accountId: string, events: NewEvent[]): { sql: stri
   return { sql: EVENTS_INSERT_SQL, bindings: [accountId, currentTraceParent(), JSON.stringify(rows)] };
 }
 
-const EVENTS_INSERT_SQL = `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
+/** The text of `eventsInsert`, its three placeholders knex-style (`?`). */
+export const EVENTS_INSERT_SQL = `insert into event_log (account_id, event_code, owned_by_id, linked_schema_slug, linked_schema_record_id, payload, trace_parent, created_at, updated_at)
           select ?::uuid, e.code, e.owned_by_id, e.slug, e.record_id, e.payload, ?::text, clock_timestamp() + make_interval(secs => e.ord / 1000.0), clock_timestamp()
             from jsonb_to_recordset(?::jsonb) as e(code text, owned_by_id uuid, slug text, record_id uuid, payload jsonb, ord int)`;
 
