@@ -36,7 +36,8 @@ export interface Sql {
 }
 
 interface Connection {
-  query<R>(config: { name?: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  query<R>(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: R[] }>;
+  query<R>(text: string, values: unknown[]): Promise<{ rows: R[] }>;
 }
 
 interface PoolClient {
@@ -51,7 +52,7 @@ interface PoolClient {
  * is the row type the statement selects, as pg's own `query<R>` takes it.
  */
 export function run<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[]> {
-  return onConnection<R>(db, { name: statementName(sql.text), text: sql.text, values: sql.values });
+  return onConnection<R>(db, sql, statementName(sql.text));
 }
 
 /**
@@ -59,14 +60,16 @@ export function run<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[
  * prepared (`returning *`, whose columns a migration may change, or a plan that depends on the data).
  */
 export function runOnce<R = Record<string, unknown>>(db: Knex, sql: Sql): Promise<R[]> {
-  return onConnection<R>(db, { text: sql.text, values: sql.values });
+  return onConnection<R>(db, sql);
 }
 
-async function onConnection<R>(db: Knex, config: { name?: string; text: string; values: unknown[] }): Promise<R[]> {
+async function onConnection<R>(db: Knex, { text, values }: Sql, name?: string): Promise<R[]> {
   const client = db.client as PoolClient;
   const connection = await client.acquireConnection();
   try {
-    return (await connection.query<R>(config)).rows;
+    // Unnamed as text and values: pg copies a query object property by property first.
+    const result = name ? await connection.query<R>({ name, text, values }) : await connection.query<R>(text, values);
+    return result.rows;
   } finally {
     await client.releaseConnection(connection);
   }
