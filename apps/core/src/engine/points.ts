@@ -15,7 +15,7 @@ import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
 import { HOLDOUTS_SQL } from './holdout.js';
 import type { HeldRows } from './types.js';
-import { versioned, type WriteSet } from './writes.js';
+import { withVersion, type WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
 
 /** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
@@ -69,7 +69,7 @@ type TierFacts = Pick<Tier, 'id' | 'status' | 'points_threshold' | 'earn_multipl
 const multiplied = (points: number, tier: TierFacts | null) =>
   tier?.status === 'live' ? Math.floor(points * Number(tier.earn_multiplier) + 1e-9) : points;
 
-const TIER_FACTS = `jsonb_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
+const TIER_FACTS = `json_build_object('id', t.id, 'status', t.status, 'points_threshold', t.points_threshold, 'earn_multiplier', t.earn_multiplier)`;
 
 /** What deciding an entry needs: the member, locked, whether points are live, its tier as stored and the live tiers. */
 export interface EntryRead {
@@ -95,11 +95,10 @@ const HELD_OUT_OF = `
  */
 export const entryReadSql = (condition = 'true', heldOutOf = true) =>
   `(select json_build_object(
-      'member', ${versioned('u')},${heldOutOf ? HELD_OUT_OF : ''}
+      'member', row_to_json(u), 'version', u.xmin::text,${heldOutOf ? HELD_OUT_OF : ''}
       'live', (select s.status = 'live' from points_setting s where s.account_id = u.account_id),
-      'current', (select ${TIER_FACTS} from tier t where t.account_id = u.account_id and t.id = u.tier_id),
-      'tiers', (select coalesce(jsonb_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
-                  from tier t where t.account_id = u.account_id and t.status = 'live'))
+      'tiers', (select coalesce(json_agg(${TIER_FACTS} order by t.points_threshold desc, t.created_at, t.id), '[]')
+                  from tier t where t.account_id = u.account_id and (t.status = 'live' or t.id = u.tier_id)))
      from account_user u where u.account_id = ? and u.id = ? and ${condition} for update of u)`;
 
 /** The values of `entryReadSql`'s placeholders, in order. */
@@ -112,9 +111,14 @@ export const entryReadParams = (accountId: string, memberId: string, heldOutOf =
 /** The read from `entryReadSql`'s JSON; undefined when the member does not exist. */
 export function entryRead(json: unknown): EntryRead | undefined {
   if (!json || typeof json !== 'object') return undefined;
-  const read = json as { member: unknown; held_out_of?: string[]; live: boolean | null; current: TierFacts | null; tiers: TierFacts[] };
-  const member = { ...rowFromJson<Member>(read.member)!, ...(read.held_out_of ? { heldOutOf: read.held_out_of } : {}) };
-  return { member, live: read.live === true, current: read.current, tiers: read.tiers };
+  const read = json as { member: unknown; version: string; held_out_of?: string[]; live: boolean | null; tiers: TierFacts[] };
+  const member = withVersion(
+    { ...rowFromJson<Member>(read.member)!, ...(read.held_out_of ? { heldOutOf: read.held_out_of } : {}) },
+    read.version,
+  );
+  // The live tiers, and the member's own tier whatever its status.
+  const current = read.tiers.find((t) => t.id === member.tier_id) ?? null;
+  return { member, live: read.live === true, current, tiers: read.tiers.filter((t) => t.status === 'live') };
 }
 
 const LOCK_MEMBER_SQL = numbered(`select ${entryReadSql()} as read`);

@@ -13,6 +13,8 @@ const VERSION = 'row_version';
 /** A row as `versioned` reads it, or as this set inserted it (no version: it is not written yet). */
 export type Versioned<R> = R & { [VERSION]?: string };
 export const versioned = (alias: string) => `to_jsonb(${alias}) || jsonb_build_object('${VERSION}', ${alias}.xmin::text)`;
+/** The version of a row read as JSON without it (`alias.xmin::text` read beside it), put on the row. */
+export const withVersion = <R>(row: R, version: string): Versioned<R> => ({ ...row, [VERSION]: version });
 
 /** SQLSTATE of the statement that found a row changed since it was read: retry from the reads. */
 const CHANGED_SINCE_READ = '40001';

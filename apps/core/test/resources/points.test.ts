@@ -545,6 +545,10 @@ describe('tiers', () => {
     });
     expect((await events(a, 'reward_log_issued')).map((e) => e.payload.rewardLog.id)).toEqual([logs[0].id]);
     expect(silver.id).not.toBe(gold.id);
+    // The member's tier taken out of the program: it multiplies nothing, and the member stays in it until the daily pass.
+    await accepted(a.api.patch(`/schema/tier/record/${gold.id}`, { status: 'draft' }));
+    expect((await accepted(entry({ ownedById: m, points: 15, reason: 'earned' }, a.api))).points).toBe(15);
+    expect(await tierOf(a, m)).toBe(gold.id);
     await assertEventsDocumented(app, a.api);
   });
 
