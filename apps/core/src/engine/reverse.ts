@@ -106,6 +106,15 @@ export async function reverseLog(
   return respond(records, trx, ctx, kind, reversedLog!, found.milestones, change);
 }
 
+/** A freeze grant: ordered among logs by `created_at` (the wall clock), settled against at `granted_at` (the scheduler's). */
+interface Grant {
+  id: string;
+  created_at: Date;
+  granted_at: Date;
+  count: number;
+  streak_progress_id: string;
+}
+
 /** What a reversal works with, read in one statement once the lock is held. */
 interface Gathered {
   definition: Definition | undefined;
@@ -117,7 +126,7 @@ interface Gathered {
   /** The member's logs that counted, in activityAt order. */
   logs: LogRow[];
   /** Freeze grants of the member on the streak, oldest first. */
-  grants: { created_at: Date; count: number; streak_progress_id: string }[];
+  grants: Grant[];
 }
 
 const GATHER = Object.fromEntries(
@@ -192,7 +201,7 @@ async function gather(
     member: rowFromJson<AccountUserRow>(row!.member),
     milestones: rowsFromJson<MilestoneRow>(row!.milestones),
     logs: rowsFromJson<LogRow>(row!.logs),
-    grants: rowsFromJson<{ created_at: Date; count: number; streak_progress_id: string }>(row!.grants),
+    grants: rowsFromJson<Grant>(row!.grants),
   };
 }
 
@@ -294,18 +303,24 @@ async function recompute(
     .orderBy('created_at', 'asc')
     .forUpdate();
 
-  // A grant counts from the moment it was made, after the logs that had arrived by then, for the
-  // run it was made to: a replayed run that started before that run (the scheduler had closed it
-  // by then) gets none.
+  // A grant counts from the moment it was made, after the logs that had arrived by then and what
+  // the scheduler had settled by then, for the run it was made to: a replayed run that started
+  // before that run (the scheduler had closed it by then), or that the replay breaks before the
+  // grant was made (its missing period was a reversed log's), gets none.
   let nextGrant = 0;
+  /** Each grant given, by the replayed run it went to. */
+  const given = new Map<Grant, string>();
   const grantUpTo = (arrived: Date | null) => {
     for (; nextGrant < grants.length && (arrived === null || grants[nextGrant]!.created_at <= arrived); nextGrant++) {
       const grant = grants[nextGrant]!;
+      if (definition.kind !== 'streak') continue;
+      settleDue(records, definition, writes, runs(), zone, grant.granted_at);
       const run = rawRuns().findLast((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
-      if (!run || definition.kind !== 'streak' || continuedBy(kind, stored, run)?.id !== grant.streak_progress_id) continue;
+      if (!run || continuedBy(kind, stored, run)?.id !== grant.streak_progress_id) continue;
       writes.update<StreakProgressRow>(progressTable, run, {
         freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grant.count),
       });
+      given.set(grant, run.id);
     }
   };
   for (const log of logs) {
@@ -344,6 +359,13 @@ async function recompute(
   const replayed = runs();
   const ids = matchRuns(kind, stored, replayed);
   const finalIds = new Set(ids.values());
+  // A grant stays with the run it went to, whose record may now be a new one (a split), so that a
+  // later recompute finds it there.
+  for (const [grant, runId] of given) {
+    const recordId = ids.get(runId)!;
+    if (recordId !== grant.streak_progress_id)
+      await trx('freeze_grant').where({ account_id: account.id, id: grant.id }).update({ streak_progress_id: recordId });
+  }
   const byId = new Map(stored.map((r) => [r.id, r]));
   const updates: { row: Row; leaves: boolean }[] = [];
   const inserts: Row[] = [];

@@ -79,6 +79,7 @@ export function settleMissed(
 
 /**
  * Adds granted freezes to an in-progress progress, up to its streak's `maxFreezes` (CONTRACT §14).
+ * `now` is the wall clock the grant is ordered by among logs, `grantedAt` the scheduler's.
  * The caller holds the progress row's lock, which an update lowering `maxFreezes` waits for (see
  * `capFreezes`), so the cap read here is never one that update has replaced.
  */
@@ -88,6 +89,7 @@ export async function grantFreezes(
   progressId: string,
   count: number,
   now: Date,
+  grantedAt: Date,
 ): Promise<StreakProgressRow> {
   const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
@@ -100,6 +102,7 @@ export async function grantFreezes(
     owned_by_id: progress.owned_by_id,
     streak_progress_id: progress.id,
     count,
+    granted_at: grantedAt,
     created_at: now,
     updated_at: now,
   });

@@ -179,14 +179,14 @@ export const streakProgress = defineResource({
       returns: 'streak_progress',
       body: grantBody,
       description: `Grants {"count": 1..${MAX_FREEZES}} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0.`,
-      async run({ trx, ctx, row, body, serialize }) {
+      async run({ trx, ctx, records, row, body, serialize }) {
         const parsed = grantBody.safeParse(body);
         if (!parsed.success) {
           throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, [
             { field: 'count', code: 'invalid', message: `An integer from 1 to ${MAX_FREEZES}.` },
           ]);
         }
-        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date()));
+        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date(), records.now()));
       },
     },
   },

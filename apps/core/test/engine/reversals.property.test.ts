@@ -280,6 +280,10 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(1, 0), [log(0), log(1), reverse(1), log(0), log(0)], 0],
     // A grant to a run the scheduler opened after breaking the earlier one does not go back to it.
     [streak(2, 1), [log(0), log(1), { op: 'grant', count: 1 }, reverse(1)], 0],
+    // A grant that went to a run a split made new stays with it in the next recompute.
+    [streak(2, 1), [log(0), log(0), log(1), { op: 'grant', count: 1 }, reverse(1), reverse(0)], 0],
+    // A grant to a run whose missing period was a reversed log's: the replay broke the run before the grant was made.
+    [streak(1, 1), [log(0), log(1), log(1), reverse(2), { op: 'grant', count: 1 }, reverse(1), log(0)], 0],
   ],
 };
 
