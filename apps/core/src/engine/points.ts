@@ -18,7 +18,7 @@ import type { HeldRows } from './types.js';
 import { withVersion, type WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
 
-/** Point entries are written only in a transaction: a replay is answered from a savepoint of it. */
+/** Point entries are written only in a transaction, which holds the member's row lock from the entry's read to its commit. */
 export const isTransaction = (db: Knex): db is Knex.Transaction => db.isTransaction === true;
 
 export interface NewEntry {

@@ -5,7 +5,7 @@ import { ident, numbered, run } from '../db/prepared.js';
 import { overwriteRows } from '../db/rows.js';
 import { tableColumns } from '../db/table-columns.js';
 import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
-import { emit, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import { emit, wakeAtCommit } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
@@ -696,7 +696,7 @@ async function reconcileRewards(
   for (const source of fresh) await issueReward(issuing, source);
   await issuing.writes.write(trx);
   // Wakes idle workers at the commit, as the reversal's own events do.
-  if (issuing.writes.emitsEvents) await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);
+  if (issuing.writes.emitsEvents) await wakeAtCommit(trx);
   issuing.issued.commit();
   return revoked;
 }

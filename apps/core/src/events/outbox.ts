@@ -49,5 +49,12 @@ export async function emit(trx: Knex.Transaction, accountId: string, events: New
   await runOnce(trx, { text: EMIT_SQL, values: [...insert.bindings, ...NOTIFY_BINDINGS] });
 }
 
+/** Wakes idle delivery workers once the caller's transaction commits, for events it wrote without `emit`. */
+export async function wakeAtCommit(trx: Knex): Promise<void> {
+  await runOnce(trx, { text: WAKE_SQL, values: NOTIFY_BINDINGS });
+}
+
+const WAKE_SQL = numbered(`select ${NOTIFY_SQL}`);
+
 // The same text for any events: numbered once.
 const EMIT_SQL = numbered(`with inserted as (${EVENTS_INSERT_SQL}) select ${NOTIFY_SQL}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
-import { NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
+import { wakeAtCommit } from '../events/outbox.js';
 import type { LoadedRow } from '../records/fields.js';
 import { defineResource, type AnyResource, type Row } from '../records/resource.js';
 import type { EventLogRow } from '../schema/progress.js';
@@ -133,7 +133,7 @@ export const webhookLog = defineResource({
           })
           .returning('*');
         // Wakes idle workers, as new events do.
-        await trx.raw(`select ${NOTIFY_SQL}`, NOTIFY_BINDINGS);
+        await wakeAtCommit(trx);
         return serialize(updated!);
       },
     },
