@@ -75,10 +75,29 @@ export async function customerOrder(
   return !order ? 'unknown' : order.customerId === customerId ? order : 'other';
 }
 
-/** The orders `where` picks (its first parameter is the shop) with what each earned and gave back. */
+/**
+ * The orders `where` picks (its first parameter is the shop) with what each earned and gave back,
+ * read in one snapshot: a refund's worker writes the order's refunded lines and its points taken
+ * back in one transaction, and separate reads could see one without the other.
+ */
 async function orderEffects(pool: pg.Pool, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin transaction isolation level repeatable read read only');
+    const effects = await readOrderEffects(client, where, params);
+    await client.query('commit');
+    return effects;
+  } catch (err) {
+    await client.query('rollback').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+async function readOrderEffects(db: pg.PoolClient, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
   const shop = params[0];
-  const { rows: orders } = await pool.query<{
+  const { rows: orders } = await db.query<{
     order_id: string;
     customer_id: string | null;
     name: string;
@@ -96,7 +115,7 @@ async function orderEffects(pool: pg.Pool, where: string, params: [string, ...un
     params,
   );
   if (!orders.length) return [];
-  const { rows: logs } = await pool.query<{
+  const { rows: logs } = await db.query<{
     order_id: string;
     kind: OrderLogEffect['kind'];
     definition_id: string;
@@ -113,7 +132,7 @@ async function orderEffects(pool: pg.Pool, where: string, params: [string, ...un
        from shopify_order_logs where shop = $1 and order_id = any($2) order by kind, definition_name, activity_id`,
     [shop, orders.map((o) => o.order_id)],
   );
-  const { rows: points } = await pool.query<{ order_id: string; points: number; reversed: number; refused: string | null }>(
+  const { rows: points } = await db.query<{ order_id: string; points: number; reversed: number; refused: string | null }>(
     `select order_id, points, reversed, refused from shopify_order_points where shop = $1 and order_id = any($2)`,
     [shop, orders.map((o) => o.order_id)],
   );
