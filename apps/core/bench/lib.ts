@@ -78,6 +78,12 @@ export async function checkpoint(pool: pg.Pool): Promise<void> {
   }
 }
 
+/** The server's current WAL position, in bytes; read around a window for the WAL it wrote. */
+export async function walPosition(pool: pg.Pool): Promise<bigint> {
+  const { rows } = await pool.query<{ at: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as at`);
+  return BigInt(rows[0]!.at);
+}
+
 /**
  * How long every side writes, unmeasured, after the checkpoint: the first write to a page after a
  * checkpoint puts the whole page in the WAL, and the side measured first would pay for the pages

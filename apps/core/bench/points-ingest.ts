@@ -21,6 +21,7 @@ import {
   STREAK_LOG_PATH,
   type Summary,
   summarize,
+  walPosition,
 } from './lib.js';
 
 /**
@@ -141,6 +142,8 @@ function body(side: (typeof sides)[number]): () => string {
 interface SideResult {
   summary: Summary;
   cpuMsPerLog?: CpuTimes;
+  /** WAL the server wrote per log in the side's windows (with whatever else ran then: autovacuum, a checkpoint's page images). */
+  walBytesPerLog: number;
 }
 
 try {
@@ -158,20 +161,30 @@ try {
   await pool.query('analyze');
   await checkpoint(pool);
   for (const side of measured) await load(side, SETTLE_SECONDS);
-  const windows = new Map(measured.map((s) => [s.name, { results: [] as LoadResult[], cpu: [] as (CpuTimes | undefined)[] }]));
+  const windows = new Map(
+    measured.map((s) => [s.name, { results: [] as LoadResult[], cpu: [] as (CpuTimes | undefined)[], wal: 0n, logs: 0 }]),
+  );
   for (let round = 0; round < rounds; round++) {
     for (const side of inTurn(measured, round)) {
+      const w = windows.get(side.name)!;
+      const walBefore = await walPosition(pool);
       const before = cpuTimes(service.pid);
       const result = await load(side, DURATION_SECONDS / rounds);
-      windows.get(side.name)!.results.push(result);
-      windows.get(side.name)!.cpu.push(cpuPerRequest(before, cpuTimes(service.pid), result.latenciesMs.length));
+      w.cpu.push(cpuPerRequest(before, cpuTimes(service.pid), result.latenciesMs.length));
+      w.wal += (await walPosition(pool)) - walBefore;
+      w.logs += result.latenciesMs.length;
+      w.results.push(result);
     }
   }
   const results = new Map<string, SideResult>();
   for (const side of measured) {
     const w = windows.get(side.name)!;
     const cpu = meanCpu(w.cpu);
-    results.set(side.name, { summary: summarize(combine(w.results)), ...(cpu ? { cpuMsPerLog: cpu } : {}) });
+    results.set(side.name, {
+      summary: summarize(combine(w.results)),
+      ...(cpu ? { cpuMsPerLog: cpu } : {}),
+      walBytesPerLog: Number(w.wal) / Math.max(1, w.logs),
+    });
   }
 
   // Every log of a milestone side reached its milestone and got its reward log; every points log its entry, at the tier's multiplier.
@@ -195,7 +208,7 @@ try {
   );
   console.log(
     formatTable(
-      ['side', 'logs', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms each: service / PostgreSQL'],
+      ['side', 'logs', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms each: service / PostgreSQL', 'WAL bytes each'],
       measured.map(({ name }) => {
         const r = results.get(name)!;
         return [
@@ -206,6 +219,7 @@ try {
           r.summary.p95Ms.toFixed(2),
           r.summary.p99Ms.toFixed(2),
           r.cpuMsPerLog ? `${r.cpuMsPerLog.service.toFixed(2)} / ${r.cpuMsPerLog.postgres.toFixed(2)}` : '',
+          r.walBytesPerLog.toFixed(0),
         ];
       }),
     ),
