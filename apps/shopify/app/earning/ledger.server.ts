@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { isJsonObject } from '../json';
 import { customerGid } from '../shopify/customer-ids.server';
+import { inTransaction } from '../storage/transaction.server';
 import { nothingLeft, ONE, storedLines, storedNumbers } from './plan';
 
 /**
@@ -80,19 +81,12 @@ export async function customerOrder(
  * read in one snapshot: a refund's worker writes the order's refunded lines and its points taken
  * back in one transaction, and separate reads could see one without the other.
  */
-async function orderEffects(pool: pg.Pool, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin transaction isolation level repeatable read read only');
-    const effects = await readOrderEffects(client, where, params);
-    await client.query('commit');
-    return effects;
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+function orderEffects(pool: pg.Pool, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
+  return inTransaction(
+    pool,
+    (client) => readOrderEffects(client, where, params),
+    'begin transaction isolation level repeatable read read only',
+  );
 }
 
 async function readOrderEffects(db: pg.PoolClient, where: string, params: [string, ...unknown[]]): Promise<OrderEffect[]> {
@@ -196,10 +190,8 @@ export async function codesUsedBy(pool: pg.Pool, shop: string, customerId: strin
  * earned, the webhooks naming them, their first order and visits, their membership, the discounts
  * made and Flow triggers queued for them); the core erases the member itself.
  */
-export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
+  return inTransaction(pool, async (client) => {
     for (const table of ['shopify_order_logs', 'shopify_order_points'])
       await client.query(
         `delete from ${table} where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)`,
@@ -213,11 +205,5 @@ export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: st
       `delete from shopify_webhooks where shop = $1 and (payload->'customer'->>'id' = $2 or (topic = 'customers/create' and payload->>'id' = $2))`,
       [shop, customerId],
     );
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+  });
 }

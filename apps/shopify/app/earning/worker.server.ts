@@ -19,6 +19,7 @@ import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL } from './inbox.server';
 import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
+import { inTransaction } from '../storage/transaction.server';
 
 /**
  * The worker role's share of CONTRACT §17: the kept order and customer webhooks become logs and
@@ -116,19 +117,14 @@ export class EarningWorker {
   }
 
   /** Claims one due row and works it off; false when none is due. */
-  private async workOne(): Promise<boolean> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('begin');
+  private workOne(): Promise<boolean> {
+    return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<WebhookRow>(
         `select id, shop, topic, payload, attempts from shopify_webhooks where status = 'pending' and next_attempt_at <= now()
          order by next_attempt_at, id limit 1 for update skip locked`,
       );
       const row = rows[0];
-      if (!row) {
-        await client.query('commit');
-        return false;
-      }
+      if (!row) return false;
       await client.query('savepoint work');
       try {
         const outcome = await this.work(row, client);
@@ -150,14 +146,8 @@ export class EarningWorker {
           [row.id, next ? 'pending' : 'failed', attempts, next, message],
         );
       }
-      await client.query('commit');
       return true;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private async work(row: WebhookRow, client: pg.PoolClient): Promise<Outcome> {

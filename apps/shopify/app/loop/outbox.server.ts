@@ -9,6 +9,7 @@ import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequire
 import type { TriggerHandle } from '../shopify/flow-extensions';
 import { pool } from '../storage/pool.server';
 import type { ShopStore } from '../storage/shops.server';
+import { inTransaction } from '../storage/transaction.server';
 import { shops } from '../storage/stores.server';
 import {
   type IssuedRewardLog,
@@ -188,23 +189,15 @@ export class Outbox {
   }
 
   /** The admin's Retry: the failed discount is due again with a fresh round of attempts. */
-  async retryDiscount(shop: string, rewardLogId: string): Promise<boolean> {
-    const client = await this.deps.pool().connect();
-    try {
-      await client.query('begin');
+  retryDiscount(shop: string, rewardLogId: string): Promise<boolean> {
+    return inTransaction(this.deps.pool(), async (client) => {
       const { rowCount } = await client.query(
         `update reward_discounts set status = 'pending', attempts = 0, next_attempt_at = now() where shop = $1 and reward_log_id = $2 and status = 'failed'`,
         [shop, rewardLogId],
       );
       await client.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
-      await client.query('commit');
       return (rowCount ?? 0) > 0;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**

@@ -21,6 +21,7 @@ import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { type DiscountSpec, OUTBOX_CHANNEL } from './outbox.server';
 import { triggerPayload } from './triggers.server';
+import { inTransaction } from '../storage/transaction.server';
 
 /**
  * What the worker role runs (commands/worker.server.ts): sends the Shopify loop's outbox (CONTRACT
@@ -142,28 +143,14 @@ export class OutboxSender {
    * asked: another sender skips it, and if this one dies the database drops the lock and the row is
    * due again.
    */
-  private async claim<Row extends pg.QueryResultRow>(
-    select: string,
-    work: (row: Row, client: pg.PoolClient) => Promise<void>,
-  ): Promise<boolean> {
-    const client = await this.deps.pool.connect();
-    try {
-      await client.query('begin');
+  private claim<Row extends pg.QueryResultRow>(select: string, work: (row: Row, client: pg.PoolClient) => Promise<void>): Promise<boolean> {
+    return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<Row>(select);
       const row = rows[0];
-      if (!row) {
-        await client.query('commit');
-        return false;
-      }
+      if (!row) return false;
       await work(row, client);
-      await client.query('commit');
       return true;
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   private sendOneTrigger(): Promise<boolean> {
