@@ -426,8 +426,12 @@ describe('standings', () => {
     ];
     const kept: { id: string }[] = [];
     for (const body of boards) kept.push(await board(body));
+    // The members' days are UTC days, the board's default window the account's (Paris) day: the challenge board is asked for the logs' own.
+    const at = new Date();
+    const windowOf = (b: (typeof boards)[number]): Record<string, string> =>
+      b.linkedSchemaSlug === 'challenge' ? { periodKey: at.toISOString().slice(0, 10) } : {};
     const log = (slug: string, body: Record<string, unknown>) =>
-      accepted(acct.api.post(`/schema/${slug}_log/record`, { uniqueIdentifier: uid(), activityAt: new Date().toISOString(), ...body }));
+      accepted(acct.api.post(`/schema/${slug}_log/record`, { uniqueIdentifier: uid(), activityAt: at.toISOString(), ...body }));
     // Members in an order of their own, so that none is ranked where it was created.
     for (const [i, days] of [[3, 1], [1], [2, 2, 2], [5]].entries()) {
       const m = await member(`rebuilt-${streakId}-${i}`, { timezone: 'UTC' });
@@ -440,16 +444,16 @@ describe('standings', () => {
       for (let n = 0; n <= (i * 2) % 3; n++) await log('challenge', { challengeId, ownedById: m, activityId: 'a' });
       for (let n = 0; n < i % 3; n++) await log('mission', { missionId, ownedById: m, activityId: 'x' });
     }
-    const read = async (id: string) =>
-      (await accepted(standings(id))).entries.map((e: any) => [e.rank, e.value, e.ownedById, e.displayName]);
-    const byLogs = await Promise.all(kept.map((b) => read(b.id)));
+    const read = async (id: string, query: Record<string, string>) =>
+      (await accepted(standings(id, query))).entries.map((e: any) => [e.rank, e.value, e.ownedById, e.displayName]);
+    const byLogs = await Promise.all(kept.map((b, i) => read(b.id, windowOf(boards[i]!))));
     expect(byLogs.map((entries) => entries.length)).toEqual([4, 4, 4, 2]);
     // The last board of each ranking gone, the next one is built from the progress alone.
     for (const b of kept) expect((await acct.api.delete(`/schema/leaderboard/record/${b.id}`)).status).toBe(204);
     const rebuilt: { id: string }[] = [];
     for (const body of boards) rebuilt.push(await board({ ...body, displayName: 'anonymous' }));
     const names = (entries: unknown[][]) => entries.map(([rank, value, ownedById]) => [rank, value, ownedById]);
-    expect((await Promise.all(rebuilt.map((b) => read(b.id)))).map(names)).toEqual(byLogs.map(names));
+    expect((await Promise.all(rebuilt.map((b, i) => read(b.id, windowOf(boards[i]!))))).map(names)).toEqual(byLogs.map(names));
   });
 
   it('keeps ranks exact under racing logs (against a brute-force ranking)', async () => {
