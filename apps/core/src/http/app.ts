@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { ApiError, payloadTooLarge, rateLimited, unavailable } from '../errors.js';
+import { requestSpans } from '../observability/trace.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { checkUrl } from './limits.js';
@@ -94,6 +95,7 @@ export interface AppOptions {
 export function createApp(s: Services, options: AppOptions = {}): Koa {
   const app = new Koa({ proxy: s.config.trustProxy });
 
+  app.use(requestSpans(matchedRoute));
   app.use(async (ctx: Context, next: Next) => {
     const given = ctx.get('x-request-id');
     const requestId = /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();

@@ -4,7 +4,7 @@ import type { SecretBox } from '../auth/crypto.js';
 import { inPool } from '../concurrency.js';
 import type { Config } from '../config.js';
 import { count } from '../observability/metrics.js';
-import { contextOf, inSpan } from '../observability/trace.js';
+import { contextOf, currentTraceParent, inSpan } from '../observability/trace.js';
 import type { EventLogRow } from '../schema/progress.js';
 import type { WebhookLogRow, WebhookRow } from '../schema/webhooks.js';
 import { DeliveryError, postJson } from './post.js';
@@ -123,6 +123,10 @@ async function deliverOne(
       // Encoded once, for both signatures and the request.
       const body = Buffer.from(envelope(log, events));
       const headers = signedHeaders(secret(), log.id, Math.floor(now().getTime() / 1000), body);
+      // A recorded delivery's POST gets its traceparent from the undici instrumentation; one whose
+      // trace was left out still tells the receiver so, as W3C propagation does.
+      const leftOut = span ? null : currentTraceParent();
+      if (leftOut) headers.traceparent = leftOut;
       let outcome: { status?: number; error?: string };
       try {
         const res = await postJson(webhook.endpoint_url, body, headers, {
