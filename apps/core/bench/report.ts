@@ -185,7 +185,7 @@ if (ingest) {
   if (observability) {
     const off = observability['metrics and tracing off']?.serviceCpuMsPerLog;
     sections.push(
-      `Observability's cost (three fresh service processes in rotating alternating windows; metrics scraped every 5 s, traces exported to a local OTLP sink): ${Object.entries(
+      `Observability's cost (three fresh service processes per configuration, all in rotating alternating windows; metrics scraped every 5 s, traces exported to a local OTLP sink at the default sampling): ${Object.entries(
         observability,
       )
         .map(([name, side]) => {
