@@ -1,6 +1,29 @@
 import type { Knex } from 'knex';
 import { createdIndex, guestIdIndex, recordColumns, statusColumn } from './columns.js';
 
+/** The progress tables' trigger functions as this migration made them (a later one's `down` puts them back). */
+export const STREAK_STANDINGS = `function loyalty_streak_standings() returns trigger language plpgsql as $$
+    begin
+      -- current_run: the in-progress run's value; a run that closes leaves the board.
+      if new.streak_progress_status = 'in_progress' then
+        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
+      elsif tg_op = 'UPDATE' and old.streak_progress_status = 'in_progress' then
+        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', 0, new.updated_at);
+      end if;
+      perform loyalty_standing_change(new.account_id, new.streak_id, 'longest_run', '', new.owned_by_id, 'max', new.current_progress_value, new.updated_at);
+      return null;
+    end $$`;
+export const CHALLENGE_STANDINGS = `function loyalty_challenge_standings() returns trigger language plpgsql as $$
+    begin
+      perform loyalty_standing_change(new.account_id, new.challenge_id, 'window_progress', new.period_key, new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
+      return null;
+    end $$`;
+export const MISSION_STANDINGS = `function loyalty_mission_standings() returns trigger language plpgsql as $$
+    begin
+      perform loyalty_standing_change(new.account_id, new.mission_id, 'completions', '', new.owned_by_id, 'add', 1, new.updated_at);
+      return null;
+    end $$`;
+
 /**
  * Leaderboards (CONTRACT §15) and what ranks them fast at a million members.
  *
@@ -112,30 +135,9 @@ export async function up(db: Knex): Promise<void> {
    */
   await db.raw(STANDINGS);
 
-  await db.raw(`
-    create function loyalty_streak_standings() returns trigger language plpgsql as $$
-    begin
-      -- current_run: the in-progress run's value; a run that closes leaves the board.
-      if new.streak_progress_status = 'in_progress' then
-        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
-      elsif tg_op = 'UPDATE' and old.streak_progress_status = 'in_progress' then
-        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', 0, new.updated_at);
-      end if;
-      perform loyalty_standing_change(new.account_id, new.streak_id, 'longest_run', '', new.owned_by_id, 'max', new.current_progress_value, new.updated_at);
-      return null;
-    end $$`);
-  await db.raw(`
-    create function loyalty_challenge_standings() returns trigger language plpgsql as $$
-    begin
-      perform loyalty_standing_change(new.account_id, new.challenge_id, 'window_progress', new.period_key, new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
-      return null;
-    end $$`);
-  await db.raw(`
-    create function loyalty_mission_standings() returns trigger language plpgsql as $$
-    begin
-      perform loyalty_standing_change(new.account_id, new.mission_id, 'completions', '', new.owned_by_id, 'add', 1, new.updated_at);
-      return null;
-    end $$`);
+  await db.raw(`create ${STREAK_STANDINGS}`);
+  await db.raw(`create ${CHALLENGE_STANDINGS}`);
+  await db.raw(`create ${MISSION_STANDINGS}`);
   // Erasure deletes a member's progress a table at a time: boards in order, one decrement each.
   await db.raw(`
     create function loyalty_erased_standings() returns trigger language plpgsql as $$
