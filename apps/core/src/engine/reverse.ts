@@ -411,7 +411,7 @@ async function recompute(
     definition,
     memberId,
     milestones,
-    { achieved, ids, stored, runs: replayed, tasks: rawTasks() },
+    { achieved, ids, stored, storedTasks, runs: replayed, tasks: rawTasks() },
     reason,
   );
   if (revoked.length) changed = true;
@@ -432,6 +432,8 @@ interface Replay {
   /** Replayed run id → the stored record it continues, or itself when it is new. */
   ids: Map<string, string>;
   stored: ProgressRow[];
+  /** The stored records' tasks as they were before the recompute. */
+  storedTasks: readonly TaskProgressRow[];
   runs: ProgressRow[];
   tasks: readonly TaskProgressRow[];
 }
@@ -626,6 +628,18 @@ async function reconcileTasks(
   return updates.length + inserts.length > 0;
 }
 
+/** Which of `runs` (by `idOf`) spans a streak period with its tasks' periods and its frozen ones. */
+function runOfPeriod(runs: readonly ProgressRow[], tasks: readonly TaskProgressRow[], idOf: (run: ProgressRow) => string) {
+  const spans = runs.map((run) => {
+    const keys = [
+      ...tasks.filter((t) => t.linked_schema_record_id === run.id).map((t) => String(t.period_key)),
+      ...((run as Partial<StreakProgressRow>).frozen_period_keys ?? []),
+    ].sort();
+    return { id: idOf(run), first: keys[0], last: keys.at(-1) };
+  });
+  return (key: string | null) => spans.find((s) => key !== null && s.first !== undefined && s.first <= key && key <= s.last!)?.id;
+}
+
 /**
  * Keeps the reward logs whose milestone the recomputed progress still reaches and revokes the
  * others (a code stays on its record; a pooled coupon is not returned). A run a split made anew
@@ -640,7 +654,7 @@ async function reconcileRewards(
   reason: string,
 ): Promise<RewardLogRow[]> {
   const { trx, account, now } = tx;
-  const { achieved, ids, stored, runs: replayedRuns, tasks: replayedTasks } = replay;
+  const { achieved, ids, stored, storedTasks, runs: replayedRuns, tasks: replayedTasks } = replay;
   // Only what the replay can reach again is judged: a reward of a milestone since paused or
   // deleted, or of a mission that no longer gives one, stays as it is.
   const judged = new Set(milestones.filter((m) => m.reward_id).map((m) => m.id));
@@ -652,16 +666,11 @@ async function reconcileRewards(
       .orderBy('created_at')
       .forUpdate()
   ).filter((l) => (l.milestone_id === null ? completionJudged : judged.has(l.milestone_id)));
-  // A streak period belongs to the run whose periods, counted or frozen, span it.
-  const spans = replayedRuns.map((run) => {
-    const keys = [
-      ...replayedTasks.filter((t) => t.linked_schema_record_id === run.id).map((t) => String(t.period_key)),
-      ...((run as Partial<StreakProgressRow>).frozen_period_keys ?? []),
-    ].sort();
-    return { id: ids.get(run.id)!, first: keys[0], last: keys.at(-1) };
-  });
-  const runOfPeriod = (key: string | null) =>
-    spans.find((s) => key !== null && s.first !== undefined && s.first <= key && key <= s.last!)?.id;
+  // A streak period belongs to the run whose periods, counted or frozen, span it: a reward log to
+  // the replayed run spanning the period it was issued in, or, when the reversal took that period
+  // from every run, to the stored record that spanned it, as the replayed run continuing it.
+  const inReplay = runOfPeriod(replayedRuns, replayedTasks, (run) => ids.get(run.id)!);
+  const inStored = runOfPeriod(stored, storedTasks, (run) => run.id);
   const storedIds = new Set(stored.map((r) => r.id));
   const kept = new Set<string>();
   const fresh: RewardSource[] = [];
@@ -672,7 +681,7 @@ async function reconcileRewards(
         !kept.has(l.id) &&
         l.milestone_id === a.milestoneId &&
         (definition.kind === 'mission' ||
-          (definition.kind === 'challenge' ? l.period_key === a.periodKey : runOfPeriod(l.period_key) === run)),
+          (definition.kind === 'challenge' ? l.period_key === a.periodKey : (inReplay(l.period_key) ?? inStored(l.period_key)) === run)),
     );
     if (match) kept.add(match.id);
     else if (!storedIds.has(run)) fresh.push({ ...a, progressId: run });
