@@ -9,52 +9,32 @@ import { CHALLENGE_STANDINGS, MISSION_STANDINGS, STREAK_STANDINGS } from './2026
  * before the check, as in every standing change, so a board being built either sees this write or
  * waits for it.
  */
+const TRIGGERS = [
+  { body: STREAK_STANDINGS, definition: 'streak_id', rankBy: ['current_run', 'longest_run'] },
+  { body: CHALLENGE_STANDINGS, definition: 'challenge_id', rankBy: ['window_progress'] },
+  { body: MISSION_STANDINGS, definition: 'mission_id', rankBy: ['completions'] },
+];
+
+/** The trigger function `body` with the locks and the check for a board before what it did. */
+function guarded(body: string, definition: string, rankBy: string[]): string {
+  const locks = rankBy.map((r) => `perform loyalty_standings_lock(new.${definition}, '${r}', false);`).join('\n      ');
+  return body.replace(
+    /\bbegin\n/,
+    `begin
+      ${locks}
+      if not exists (select 1 from leaderboard l
+                      where l.account_id = new.account_id and l.linked_schema_record_id = new.${definition}
+                        and l.rank_by in (${rankBy.map((r) => `'${r}'`).join(', ')})) then
+        return null;
+      end if;
+`,
+  );
+}
+
 export async function up(db: Knex): Promise<void> {
-  await db.raw(`
-    create or replace function loyalty_streak_standings() returns trigger language plpgsql as $$
-    begin
-      perform loyalty_standings_lock(new.streak_id, 'current_run', false);
-      perform loyalty_standings_lock(new.streak_id, 'longest_run', false);
-      if not exists (select 1 from leaderboard l
-                      where l.account_id = new.account_id and l.linked_schema_record_id = new.streak_id
-                        and l.rank_by in ('current_run', 'longest_run')) then
-        return null;
-      end if;
-      -- current_run: the in-progress run's value; a run that closes leaves the board.
-      if new.streak_progress_status = 'in_progress' then
-        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
-      elsif tg_op = 'UPDATE' and old.streak_progress_status = 'in_progress' then
-        perform loyalty_standing_change(new.account_id, new.streak_id, 'current_run', '', new.owned_by_id, 'set', 0, new.updated_at);
-      end if;
-      perform loyalty_standing_change(new.account_id, new.streak_id, 'longest_run', '', new.owned_by_id, 'max', new.current_progress_value, new.updated_at);
-      return null;
-    end $$`);
-  await db.raw(`
-    create or replace function loyalty_challenge_standings() returns trigger language plpgsql as $$
-    begin
-      perform loyalty_standings_lock(new.challenge_id, 'window_progress', false);
-      if not exists (select 1 from leaderboard l
-                      where l.account_id = new.account_id and l.linked_schema_record_id = new.challenge_id
-                        and l.rank_by = 'window_progress') then
-        return null;
-      end if;
-      perform loyalty_standing_change(new.account_id, new.challenge_id, 'window_progress', new.period_key, new.owned_by_id, 'set', new.current_progress_value, new.updated_at);
-      return null;
-    end $$`);
-  await db.raw(`
-    create or replace function loyalty_mission_standings() returns trigger language plpgsql as $$
-    begin
-      perform loyalty_standings_lock(new.mission_id, 'completions', false);
-      if not exists (select 1 from leaderboard l
-                      where l.account_id = new.account_id and l.linked_schema_record_id = new.mission_id
-                        and l.rank_by = 'completions') then
-        return null;
-      end if;
-      perform loyalty_standing_change(new.account_id, new.mission_id, 'completions', '', new.owned_by_id, 'add', 1, new.updated_at);
-      return null;
-    end $$`);
+  for (const { body, definition, rankBy } of TRIGGERS) await db.raw(`create or replace ${guarded(body, definition, rankBy)}`);
 }
 
 export async function down(db: Knex): Promise<void> {
-  for (const body of [STREAK_STANDINGS, CHALLENGE_STANDINGS, MISSION_STANDINGS]) await db.raw(`create or replace ${body}`);
+  for (const { body } of TRIGGERS) await db.raw(`create or replace ${body}`);
 }
