@@ -476,6 +476,9 @@ describe('the branding editor', () => {
       expect(await language.locator('option').allInnerTexts()).toEqual(['English (default)', 'German']);
       await language.selectOption('de');
       await page().waitForURL(/language=de/);
+      // The URL can change before React mounts the German editor (a transition); typed into the
+      // English one, the texts would be lost with it. The German editor's preview says its language.
+      await page().locator('[data-testid="branding-preview"][lang="de"]').waitFor(reload);
       // German has no text of its own yet: it reads the default language's.
       await expect.poll(guestTitle, reload).toBe('Welcome to the club');
       await page().getByLabel('Title for guests').fill('Willkommen im Club');
