@@ -1,4 +1,5 @@
 import { ident } from '../src/db/prepared.js';
+import { heldOutOfSql, holdoutsSql, isHeldOut } from '../src/engine/holdout.js';
 import type { BareRoute } from './bare-http.js';
 
 /** The SQL of `bench:records`, and the bare HTTP server's routes that run it (see bare-http.ts). */
@@ -21,9 +22,14 @@ export const listStatement = (accountId: string): Statement => ({
   values: [accountId, 'live', LIST_LAST_NAME, LIST_LIMIT + 1],
 });
 
-/** `columns`: the table's columns as the service names them (selectList). */
+/** A member's `heldOutOf` (CONTRACT §18): a list reads the account's holdouts once for its page. */
+export const holdoutsStatement = (accountId: string): Statement => ({ sql: holdoutsSql('$1'), values: [accountId] });
+
+/** `columns`: the table's columns as the service names them (selectList); a get reads `heldOutOf` with them. */
 export const getStatement = ({ accountId, columns }: RecordsContext, id: string): Statement => ({
-  sql: `select ${columns} from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3`,
+  sql:
+    `select ${columns}, ${heldOutOfSql('"account_user".account_id', '"account_user".external_id')} as "heldOutOf"` +
+    ` from "account_user" where "account_user"."account_id" = $1 and "account_user"."id" = $2 limit $3`,
   values: [accountId, id, 1],
 });
 
@@ -53,7 +59,11 @@ export const routes: BareRoute<RecordsContext>[] = [
     async handle(pool, { context }) {
       const list = listStatement(context.accountId);
       const { rows } = await pool.query(list.sql, list.values);
-      return { body: { data: rows.slice(0, LIST_LIMIT), hasMore: rows.length > LIST_LIMIT } };
+      const page = rows.slice(0, LIST_LIMIT);
+      const holdouts = holdoutsStatement(context.accountId);
+      const { rows: held } = await pool.query({ name: 'records_holdouts', text: holdouts.sql, values: holdouts.values });
+      const data = page.map((row) => ({ ...row, heldOutOf: held.filter((d) => isHeldOut(d, row.external_id)).map((d) => d.id) }));
+      return { body: { data, hasMore: rows.length > LIST_LIMIT } };
     },
   },
   {

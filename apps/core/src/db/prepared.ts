@@ -43,6 +43,7 @@ interface Connection {
 interface PoolClient {
   acquireConnection(): Promise<Connection>;
   releaseConnection(connection: Connection): Promise<void>;
+  emit(event: 'query', query: { sql: string; bindings: unknown[] }): boolean;
 }
 
 /**
@@ -65,6 +66,8 @@ export function runOnce<R = Record<string, unknown>>(db: Knex, sql: Sql): Promis
 
 async function onConnection<R>(db: Knex, { text, values }: Sql, name?: string): Promise<R[]> {
   const client = db.client as PoolClient;
+  // As knex's own runner does: its `query` listeners see every statement.
+  client.emit('query', { sql: text, bindings: values });
   const connection = await client.acquireConnection();
   try {
     // Unnamed as text and values: pg copies a query object property by property first.

@@ -14,7 +14,16 @@ export function isHeldOut(definition: { id: string; holdout_percent: number }, e
   return definition.holdout_percent > 0 && holdoutPosition(definition.id, externalId) < definition.holdout_percent / 100;
 }
 
-/** An account's definitions with a holdout (`id`, `holdout_percent`), one `?` for the account id per kind. */
-export const HOLDOUTS_SQL = ['streak', 'challenge', 'mission']
-  .map((table) => `select id, holdout_percent from ${table} where account_id = ? and holdout_percent > 0`)
-  .join(' union all ');
+/** An account's definitions with a holdout (`id`, `holdout_percent`), the account id's SQL once per kind. */
+export const holdoutsSql = (accountId: string) =>
+  ['streak', 'challenge', 'mission']
+    .map((table) => `select id, holdout_percent from ${table} where account_id = ${accountId} and holdout_percent > 0`)
+    .join(' union all ');
+
+/**
+ * The ids of the definitions a member is held out of, as a JSON array, `isHeldOut` in SQL: given
+ * the SQL of the account's id (placed once per kind) and of the member's externalId.
+ */
+export const heldOutOfSql = (accountId: string, externalId: string) =>
+  `(select coalesce(json_agg(d.id), '[]'::json) from (${holdoutsSql(accountId)}) d ` +
+  `where loyalty_holdout_position(d.id, ${externalId}) < d.holdout_percent / 100.0)`;

@@ -16,7 +16,7 @@ import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
 import { aggregateStreak, STREAK_STATE } from './streak.js';
-import { HOLDOUTS_SQL, isHeldOut } from './holdout.js';
+import { heldOutOfSql, isHeldOut } from './holdout.js';
 import {
   HeldRows,
   type LogKind,
@@ -264,8 +264,7 @@ export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: st
  * The member's `heldOutOf` (CONTRACT §18), read with the lookup so that the log's answer does not
  * ask for it again (the account_user load hook takes it from the row).
  */
-const HELD_OUT_OF = `(select coalesce(json_agg(d.id), '[]'::json) from account_user u, (${HOLDOUTS_SQL}) d
-   where u.account_id = ? and u.id = ? and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0)`;
+const HELD_OUT_OF = `(select ${heldOutOfSql('?', 'u.external_id')} from account_user u where u.account_id = ? and u.id = ?)`;
 
 /** The lookup statement of each kind, numbered once. */
 const LOOKUP = Object.fromEntries(

@@ -13,7 +13,7 @@ import type { AccountUserRow } from '../schema/members.js';
 import type { MemberPointsColumns, PointEntryRow, PointReason, PointsSettingRow, TierRow } from '../schema/points.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { issuedFields, takeCodes } from './codes.js';
-import { HOLDOUTS_SQL } from './holdout.js';
+import { heldOutOfSql } from './holdout.js';
 import type { HeldRows } from './types.js';
 import { withVersion, type WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
@@ -82,8 +82,7 @@ export interface EntryRead {
 }
 
 const HELD_OUT_OF = `
-      'held_out_of', (select coalesce(json_agg(d.id), '[]') from (${HOLDOUTS_SQL}) d
-                       where loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0),`;
+      'held_out_of', ${heldOutOfSql('?', 'u.external_id')},`;
 
 /**
  * The entry's read of a member as one JSON value, locking the member for the rest of the

@@ -151,6 +151,12 @@ export interface Resource<F extends Fields = Fields> {
   /** Fills virtual fields on rows that are about to be serialised. */
   load?(args: LoadArgs<RowFor<F> & LoadedRow>): Promise<void>;
   /**
+   * Virtual fields a get computes in its own statement, as SQL over the row (`t`, its quoted
+   * table) without parameters: a get then needs no second statement from `load`, which leaves
+   * rows that already hold a field as they are.
+   */
+  readColumns?: Record<string, (t: string) => string>;
+  /**
    * Replaces the generic insert (log ingestion), after the generic checks (fields, rules,
    * `validate`, `precheck`); returns the `data` body. Its unique violations are translated as the
    * generic write's are.

@@ -75,6 +75,7 @@ interface RowShape {
   lock: boolean;
   publicWhere: string | undefined;
   memberWhere: Resource['memberWhere'];
+  readColumns: Resource['readColumns'];
 }
 
 interface RowStatement {
@@ -261,15 +262,16 @@ export class RecordService implements Records {
 
   /** Finds a record the caller may see, or answers 404 (also for other accounts and malformed ids). */
   async findRow(resource: Resource, ctx: RequestContext, id: string, trx: Knex = this.db, lock = false): Promise<Row> {
-    return this.selectRow(resource, ctx, id, trx, lock, false);
+    return this.selectRow(resource, ctx, id, trx, lock, false, false);
   }
 
   /**
    * `findRow` for a row that is only serialised (a get): timestamps come as ISO strings, unless
-   * the resource's load hook, which may compute with them, is to see the row.
+   * the resource's load hook, which may compute with them, is to see the row; with the resource's
+   * `readColumns`.
    */
   async readRow(resource: Resource, ctx: RequestContext, id: string): Promise<Row> {
-    return this.selectRow(resource, ctx, id, this.db, false, !resource.load);
+    return this.selectRow(resource, ctx, id, this.db, false, !resource.load, true);
   }
 
   private async selectRow(
@@ -279,6 +281,7 @@ export class RecordService implements Records {
     trx: Knex,
     lock: boolean,
     isoTimestamps: boolean,
+    read: boolean,
   ): Promise<Row> {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
     const scope: RowScope =
@@ -293,7 +296,9 @@ export class RecordService implements Records {
     if (memberWhere) values.push(ctx.memberId);
     values.push(id, 1);
     const account = ctx.account !== undefined;
-    const key = `${resource.table} ${scope} ${account} ${lock} ${memberWhere !== undefined}`;
+    // A row read for an update stays the table's columns alone.
+    const readColumns = read ? resource.readColumns : undefined;
+    const key = `${resource.table} ${scope} ${account} ${lock} ${memberWhere !== undefined} ${readColumns !== undefined}`;
     const statement =
       this.rowStatements.get(key) ??
       (await this.rowStatement(trx, key, {
@@ -303,6 +308,7 @@ export class RecordService implements Records {
         lock,
         publicWhere: resource.publicWhere,
         memberWhere,
+        readColumns,
       }));
     const [row] = await queryRows(trx, statement.text, values, { isoTimestamps, name: statement.name });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
@@ -318,7 +324,7 @@ export class RecordService implements Records {
   private async rowStatement(
     db: Knex,
     key: string,
-    { table, account, scope, lock, publicWhere, memberWhere }: RowShape,
+    { table, account, scope, lock, publicWhere, memberWhere, readColumns }: RowShape,
   ): Promise<RowStatement> {
     const t = ident(table);
     const where: string[] = [];
@@ -332,7 +338,10 @@ export class RecordService implements Records {
     } else if (scope === 'unowned') where.push(`${t}."owned_by_id" is null`);
     else if (scope === 'own') param('owned_by_id');
     param('id');
-    const columns = (await tableColumns(db, table)).map(ident).join(', ');
+    const columns = [
+      ...(await tableColumns(db, table)).map(ident),
+      ...Object.entries(readColumns ?? {}).map(([name, sql]) => `${sql(t)} as ${ident(name)}`),
+    ].join(', ');
     const text = `select ${columns} from ${t} where ${where.join(' and ')} limit $${++n}${lock ? ' for update' : ''}`;
     const statement = { text, name: statementName(text) };
     this.rowStatements.set(key, statement);

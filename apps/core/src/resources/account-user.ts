@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { HOLDOUTS_SQL, isHeldOut } from '../engine/holdout.js';
+import { run } from '../db/prepared.js';
+import { heldOutOfSql, holdoutsSql, isHeldOut } from '../engine/holdout.js';
 import type { ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -13,6 +14,9 @@ function duplicateChannels(channels: unknown): ErrorDetail[] {
   );
 }
 
+/** Prepared: every read of a member runs it, and parsing and planning it cost PostgreSQL more than running it. */
+const HOLDOUTS = holdoutsSql('$1');
+
 export const accountUser = defineResource({
   slug: 'account_user',
   table: 'account_user',
@@ -24,17 +28,15 @@ export const accountUser = defineResource({
       description: 'The streaks, challenges and missions the member is held out of (CONTRACT §18): their logs there do not count.',
     }),
   },
+  // A get reads the member's groups with the member.
+  readColumns: { heldOutOf: (t) => heldOutOfSql(`${t}.account_id`, `${t}.external_id`) },
   async load({ rows, db, ctx, wanted }) {
-    // A log's answer brings its member's groups with it (engine/ingest.ts).
+    // A log's answer and a get bring their member's groups with them (engine/ingest.ts, readColumns).
     const missing = rows.filter((row) => row.heldOutOf === undefined);
     if (!wanted.has('heldOutOf') || !missing.length) return;
     // An account holds out of a few definitions at most; each member's group is computed here.
     const accountId = ctx.account!.id;
-    const { rows: holdouts } = await db.raw<{ rows: { id: string; holdout_percent: number }[] }>(HOLDOUTS_SQL, [
-      accountId,
-      accountId,
-      accountId,
-    ]);
+    const holdouts = await run<{ id: string; holdout_percent: number }>(db, { text: HOLDOUTS, values: [accountId] });
     for (const row of missing) row.heldOutOf = holdouts.filter((d) => isHeldOut(d, row.external_id)).map((d) => d.id);
   },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
