@@ -59,6 +59,22 @@ describe('a record get', () => {
     }
   });
 
+  it("is one statement, the member's holdout groups read with the row", async () => {
+    const get = () => accepted(account.api.get(`/schema/account_user/record/${memberId}`));
+    // The first get has read the API key and the table's columns, which the service keeps.
+    await get();
+    const issued: string[] = [];
+    const listener = (query: { sql: string }) => issued.push(query.sql);
+    app.db.on('query', listener);
+    try {
+      expect(await get()).toMatchObject({ id: memberId, heldOutOf: [] });
+    } finally {
+      app.db.off('query', listener);
+    }
+    expect(issued).toHaveLength(1);
+    expect(issued[0]).toMatch(/ as "heldOutOf" from "account_user" where /);
+  });
+
   it('answers the same after a column is added to its table while the service runs', async () => {
     const before = await accepted(account.api.get(`/schema/account_user/record/${memberId}`));
     await app.db.raw('alter table account_user add column added_while_serving text');
