@@ -41,13 +41,28 @@ function under(parent: Context, span: Span): Context {
   return span.isRecording() ? trace.setSpan(parent, span) : trace.deleteSpan(parent).setValue(UNSAMPLED, span.spanContext());
 }
 
-/** Runs `work` in a span (a child of the active one, or of `parent`), ended when it settles; errors are recorded on it. */
-export async function inSpan<T>(name: string, attributes: SpanAttributes, work: (span?: Span) => Promise<T>, parent?: Context): Promise<T> {
+export interface SpanOptions {
+  /** The span's parent instead of the active one. */
+  parent?: Context;
+  /** Internal unless said. */
+  kind?: SpanKind;
+}
+
+/**
+ * Runs `work` in a span (a child of the active one, or of `parent`), ended when it settles; errors
+ * are recorded on it. `work` gets the span only when it records.
+ */
+export async function inSpan<T>(
+  name: string,
+  attributes: SpanAttributes,
+  work: (span?: Span) => Promise<T>,
+  { parent, kind }: SpanOptions = {},
+): Promise<T> {
   if (!enabled) return work();
   const from = parent ?? context.active();
   // Within a trace left out: nothing to record, and the context already says so.
   if (from.getValue(UNSAMPLED)) return work();
-  const span = tracer().startSpan(name, { attributes }, from);
+  const span = tracer().startSpan(name, { attributes, kind }, from);
   const active = under(from, span);
   if (!span.isRecording()) return context.with(active, work);
   return context.with(active, async () => {
@@ -71,29 +86,33 @@ const UNTRACED_PATHS = new Set(['/metrics', '/healthz', '/readyz']);
  * the route it matched (`routeOf`, read once the request is answered) and carrying its status.
  */
 export function requestSpans(routeOf: (ctx: KoaContext) => string | undefined) {
-  return async (ctx: KoaContext, next: Next): Promise<void> => {
+  return (ctx: KoaContext, next: Next): Promise<void> => {
     if (!enabled || UNTRACED_PATHS.has(ctx.path)) return next();
+    const attributes = { 'http.request.method': ctx.method, 'url.path': ctx.path };
     const parent = propagation.extract(ROOT_CONTEXT, ctx.headers);
-    const span = tracer().startSpan(
+    return inSpan(
       ctx.method,
-      { kind: SpanKind.SERVER, attributes: { 'http.request.method': ctx.method, 'url.path': ctx.path } },
-      parent,
+      attributes,
+      async (span) => {
+        try {
+          await next();
+        } finally {
+          if (span) describeAnswer(span, ctx, routeOf(ctx));
+        }
+      },
+      { parent, kind: SpanKind.SERVER },
     );
-    const active = under(parent, span);
-    if (!span.isRecording()) return context.with(active, next);
-    try {
-      await context.with(active, next);
-    } finally {
-      const route = routeOf(ctx);
-      if (route) {
-        span.updateName(`${ctx.method} ${route}`);
-        span.setAttribute('http.route', route);
-      }
-      span.setAttribute('http.response.status_code', ctx.status);
-      if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    }
   };
+}
+
+/** A request's span once it is answered: named by its route, with its status. */
+function describeAnswer(span: Span, ctx: KoaContext, route: string | undefined): void {
+  if (route) {
+    span.updateName(`${ctx.method} ${route}`);
+    span.setAttribute('http.route', route);
+  }
+  span.setAttribute('http.response.status_code', ctx.status);
+  if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
 }
 
 /** The span context of the active trace: its recording span's, or the one a left-out trace keeps. */

@@ -147,7 +147,7 @@ async function deliverOne(
       const oldestEventAt = events.length ? Math.min(...events.map((e) => e.created_at.getTime())) : undefined;
       return { log, after, attempt, oldestEventAt };
     },
-    contextOf(events[0]?.trace_parent),
+    { parent: contextOf(events[0]?.trace_parent) },
   );
 }
 
