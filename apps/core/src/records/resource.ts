@@ -151,6 +151,11 @@ export interface Resource<F extends Fields = Fields> {
   /** Fills virtual fields on rows that are about to be serialised. */
   load?(args: LoadArgs<RowFor<F> & LoadedRow>): Promise<void>;
   /**
+   * `load` takes no timestamp of its rows as a Date, so reads may give them as the API's ISO
+   * strings, which cost far less to read than Dates (otherwise a resource with `load` gets Dates).
+   */
+  loadTakesIsoTimestamps?: boolean;
+  /**
    * Virtual fields a get computes in its own statement, as SQL over the row (`t`, its quoted
    * table) without parameters: a get then needs no second statement from `load`, which leaves
    * rows that already hold a field as they are.

@@ -64,6 +64,9 @@ const fieldViews = new WeakMap<Resource, FieldViews>();
 
 const iso = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
+/** Whether rows only read to be serialised may hold their timestamps as ISO strings: no `load` hook wants Dates. */
+const isoRows = (resource: Resource) => !resource.load || resource.loadTakesIsoTimestamps === true;
+
 /** Which rows a get may see: any of the account's (an API key), live ones, ones no member owns, or the caller's own. */
 type RowScope = 'any' | 'live' | 'unowned' | 'own';
 
@@ -250,7 +253,7 @@ export class RecordService implements Records {
     rowsQuery.offset(q.offset).limit(q.limit + 1);
     const native = rowsQuery.toSQL().toNative();
     // One after the other: a request holds at most one pooled connection at a time.
-    const rows = await queryRows(this.db, native.sql, [...native.bindings], { isoTimestamps: !resource.load });
+    const rows = await queryRows(this.db, native.sql, [...native.bindings], { isoTimestamps: isoRows(resource) });
     const totalRows = totalQuery ? await totalQuery : undefined;
     const hasMore = rows.length > q.limit;
     const page = hasMore ? rows.slice(0, q.limit) : rows;
@@ -266,12 +269,11 @@ export class RecordService implements Records {
   }
 
   /**
-   * `findRow` for a row that is only serialised (a get): timestamps come as ISO strings, unless
-   * the resource's load hook, which may compute with them, is to see the row; with the resource's
-   * `readColumns`.
+   * `findRow` for a row that is only serialised (a get): timestamps come as ISO strings unless
+   * the resource's load hook may compute with them (`isoRows`); with the resource's `readColumns`.
    */
   async readRow(resource: Resource, ctx: RequestContext, id: string): Promise<Row> {
-    return this.selectRow(resource, ctx, id, this.db, false, !resource.load, true);
+    return this.selectRow(resource, ctx, id, this.db, false, isoRows(resource), true);
   }
 
   private async selectRow(

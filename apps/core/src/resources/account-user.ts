@@ -30,6 +30,8 @@ export const accountUser = defineResource({
   },
   // A get reads the member's groups with the member.
   readColumns: { heldOutOf: (t) => heldOutOfSql(`${t}.account_id`, `${t}.external_id`) },
+  // The groups need only the member's externalId.
+  loadTakesIsoTimestamps: true,
   async load({ rows, db, ctx, wanted }) {
     // A log's answer and a get bring their member's groups with them (engine/ingest.ts, readColumns).
     const missing = rows.filter((row) => row.heldOutOf === undefined);
