@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConsoleMessage, Frame, Response } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { APP_BRIDGE_UI } from './support/app-bridge-ui';
@@ -457,14 +458,39 @@ describe('the branding editor', () => {
   // 20 s, while the same steps in English, and every local run, passed; the cause is not found yet.
   // A retry starts the case afresh (nothing of a failed attempt is saved).
   describe('per language of the shop', { retry: 2 }, () => {
+    // What the preview met, printed when a case fails, to find the cause above: refused requests,
+    // the widget's warnings, and each time the preview's document was replaced.
+    let seen: string[] = [];
+    const onResponse = (r: Response) => void (r.status() >= 400 && seen.push(`${r.status()} ${r.url()}`));
+    const onConsole = (m: ConsoleMessage) => void (m.text().includes('[LoyaltyWidget]') && seen.push(`console: ${m.text()}`));
+    const onNavigated = (f: Frame) => void (f !== page().mainFrame() && seen.push(`preview replaced at ${new Date().toISOString()}`));
+    const previewText = async () => {
+      try {
+        const frame = await (await page().locator('[data-testid="branding-preview"]').elementHandle({ timeout: 2_000 }))?.contentFrame();
+        const text = await frame?.evaluate(
+          () => document.querySelector('loyalty-widget')?.shadowRoot?.querySelector('.lw-root')?.textContent ?? 'no widget',
+        );
+        return (text ?? 'no frame').slice(0, 600);
+      } catch (err) {
+        return `unread: ${String(err)}`;
+      }
+    };
     beforeAll(() => {
       admin.stack.admin.locales = [
         { locale: 'en', primary: true },
         { locale: 'de', primary: false },
       ];
+      page().on('response', onResponse).on('console', onConsole).on('framenavigated', onNavigated);
     });
     afterAll(() => {
       admin.stack.admin.locales = [{ locale: 'en', primary: true }];
+      page().off('response', onResponse).off('console', onConsole).off('framenavigated', onNavigated);
+    });
+    beforeEach(() => {
+      seen = [];
+      onTestFailed(async () => {
+        console.log(`what the preview met:\n${[...seen, `its widget's text at the end: ${await previewText()}`].join('\n')}`);
+      });
     });
     // Each language is a page of its own, loaded again with the shop's locales: seconds apiece under CI's load.
     const reload = { timeout: 20_000 };
