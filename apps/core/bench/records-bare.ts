@@ -1,5 +1,5 @@
 import { ident } from '../src/db/prepared.js';
-import { heldOutOfSql, holdoutsSql, isHeldOut } from '../src/engine/holdout.js';
+import { heldOutOf, heldOutOfSql, holdoutsSql } from '../src/engine/holdout.js';
 import type { BareRoute } from './bare-http.js';
 
 /** The SQL of `bench:records`, and the bare HTTP server's routes that run it (see bare-http.ts). */
@@ -62,7 +62,7 @@ export const routes: BareRoute<RecordsContext>[] = [
       const page = rows.slice(0, LIST_LIMIT);
       const holdouts = holdoutsStatement(context.accountId);
       const { rows: held } = await pool.query({ name: 'records_holdouts', text: holdouts.sql, values: holdouts.values });
-      const data = page.map((row) => ({ ...row, heldOutOf: held.filter((d) => isHeldOut(d, row.external_id)).map((d) => d.id) }));
+      const data = page.map((row) => ({ ...row, heldOutOf: heldOutOf(held, row.external_id) }));
       return { body: { data, hasMore: rows.length > LIST_LIMIT } };
     },
   },

@@ -461,9 +461,15 @@ describe('the branding editor', () => {
     // What the preview met, printed when a case fails, to find the cause above: refused requests,
     // the widget's warnings, and each time the preview's document was replaced.
     let seen: string[] = [];
-    const onResponse = (r: Response) => void (r.status() >= 400 && seen.push(`${r.status()} ${r.url()}`));
-    const onConsole = (m: ConsoleMessage) => void (m.text().includes('[LoyaltyWidget]') && seen.push(`console: ${m.text()}`));
-    const onNavigated = (f: Frame) => void (f !== page().mainFrame() && seen.push(`preview replaced at ${new Date().toISOString()}`));
+    const onResponse = (r: Response) => {
+      if (r.status() >= 400) seen.push(`${r.status()} ${r.url()}`);
+    };
+    const onConsole = (m: ConsoleMessage) => {
+      if (m.text().includes('[LoyaltyWidget]')) seen.push(`console: ${m.text()}`);
+    };
+    const onNavigated = (f: Frame) => {
+      if (f !== page().mainFrame()) seen.push(`preview replaced at ${new Date().toISOString()}`);
+    };
     const previewText = async () => {
       try {
         const frame = await (await page().locator('[data-testid="branding-preview"]').elementHandle({ timeout: 2_000 }))?.contentFrame();

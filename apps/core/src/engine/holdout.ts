@@ -14,6 +14,10 @@ export function isHeldOut(definition: { id: string; holdout_percent: number }, e
   return definition.holdout_percent > 0 && holdoutPosition(definition.id, externalId) < definition.holdout_percent / 100;
 }
 
+/** The ids of `holdouts` (an account's definitions with a holdout) the member is held out of. */
+export const heldOutOf = (holdouts: readonly { id: string; holdout_percent: number }[], externalId: string): string[] =>
+  holdouts.filter((d) => isHeldOut(d, externalId)).map((d) => d.id);
+
 /** An account's definitions with a holdout (`id`, `holdout_percent`), the account id's SQL once per kind. */
 export const holdoutsSql = (accountId: string) =>
   ['streak', 'challenge', 'mission']

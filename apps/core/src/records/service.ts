@@ -265,7 +265,7 @@ export class RecordService implements Records {
 
   /** Finds a record the caller may see, or answers 404 (also for other accounts and malformed ids). */
   async findRow(resource: Resource, ctx: RequestContext, id: string, trx: Knex = this.db, lock = false): Promise<Row> {
-    return this.selectRow(resource, ctx, id, trx, lock, false, false);
+    return this.selectRow(resource, ctx, id, trx, lock, false);
   }
 
   /**
@@ -273,18 +273,11 @@ export class RecordService implements Records {
    * the resource's load hook may compute with them (`isoRows`); with the resource's `readColumns`.
    */
   async readRow(resource: Resource, ctx: RequestContext, id: string): Promise<Row> {
-    return this.selectRow(resource, ctx, id, this.db, false, isoRows(resource), true);
+    return this.selectRow(resource, ctx, id, this.db, false, true);
   }
 
-  private async selectRow(
-    resource: Resource,
-    ctx: RequestContext,
-    id: string,
-    trx: Knex,
-    lock: boolean,
-    isoTimestamps: boolean,
-    read: boolean,
-  ): Promise<Row> {
+  /** `read`: the row is only serialised (`readRow`), so it may take ISO timestamps and its resource's `readColumns`. */
+  private async selectRow(resource: Resource, ctx: RequestContext, id: string, trx: Knex, lock: boolean, read: boolean): Promise<Row> {
     if (!UUID.test(id)) throw notFound(`No ${resource.slug} record with id ${id}.`);
     const scope: RowScope =
       ctx.flow === 'apikey' ? 'any' : resource.publicScope !== 'own' ? 'live' : ctx.memberId === undefined ? 'unowned' : 'own';
@@ -312,7 +305,7 @@ export class RecordService implements Records {
         memberWhere,
         readColumns,
       }));
-    const [row] = await queryRows(trx, statement.text, values, { isoTimestamps, name: statement.name });
+    const [row] = await queryRows(trx, statement.text, values, { isoTimestamps: read && isoRows(resource), name: statement.name });
     if (!row) throw notFound(`No ${resource.slug} record with id ${id}.`);
     return row;
   }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { run } from '../db/prepared.js';
-import { heldOutOfSql, holdoutsSql, isHeldOut } from '../engine/holdout.js';
+import { heldOutOf, heldOutOfSql, holdoutsSql } from '../engine/holdout.js';
 import type { ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -14,7 +14,7 @@ function duplicateChannels(channels: unknown): ErrorDetail[] {
   );
 }
 
-/** Prepared: every read of a member runs it, and parsing and planning it cost PostgreSQL more than running it. */
+/** Prepared: every page of members runs it, and parsing and planning it cost PostgreSQL more than running it. */
 const HOLDOUTS = holdoutsSql('$1');
 
 export const accountUser = defineResource({
@@ -39,7 +39,7 @@ export const accountUser = defineResource({
     // An account holds out of a few definitions at most; each member's group is computed here.
     const accountId = ctx.account!.id;
     const holdouts = await run<{ id: string; holdout_percent: number }>(db, { text: HOLDOUTS, values: [accountId] });
-    for (const row of missing) row.heldOutOf = holdouts.filter((d) => isHeldOut(d, row.external_id)).map((d) => d.id);
+    for (const row of missing) row.heldOutOf = heldOutOf(holdouts, row.external_id);
   },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
   uniqueErrors: {

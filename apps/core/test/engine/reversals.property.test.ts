@@ -284,6 +284,7 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(2, 1), [log(0), log(0), log(1), { op: 'grant', count: 1 }, reverse(1), reverse(0)], 0],
     // A grant to a run whose missing period was a reversed log's: the replay broke the run before the grant was made.
     [streak(1, 1), [log(0), log(1), log(1), reverse(2), { op: 'grant', count: 1 }, reverse(1), log(0)], 0],
+    // A reward issued in a period the reversals took from every run: it stays with the run continuing the record that spanned it.
     [streak(1, 0), [log(0), log(0), log(2), log(1), log(1), log(0), log(0), log(1), reverse(2), reverse(3), log(0)], 0],
   ],
 };
