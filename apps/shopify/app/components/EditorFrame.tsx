@@ -1,28 +1,43 @@
+import { useSubmit } from '@remix-run/react';
 import { SaveBar } from '@shopify/app-bridge-react';
 import { Badge, Banner, Layout, Page } from '@shopify/polaris';
 import { type ReactNode, useState } from 'react';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { ConfirmDelete } from './ConfirmDelete';
 import { type HelpTopic, HelpFooter } from './HelpFooter';
+
+/** What the frame shows of an editor's draft (`useEditorDraft`). */
+export interface EditorState {
+  dirty: boolean;
+  saving: boolean;
+  /** The core's refusal in words, when the last save failed. */
+  refused?: string;
+  discard(): void;
+}
+
+/** The record an editor of one record edits; its id is null until it is created. */
+export interface EditedRecord {
+  slug: string;
+  id: string | null;
+  name: string;
+  status: string;
+}
 
 export interface EditorFrameProps {
   id: string;
   title: string;
-  status?: string;
   backUrl: string;
-  /** The record's generic "All fields" page: offered in the Advanced menu only. */
+  /**
+   * A record's editor: its status badge, Save before anything changed while it is new, its generic
+   * "All fields" page in the Advanced menu, and Delete (asking with its name; the route's action
+   * takes `{ intent: 'delete', language }`) once it is saved.
+   */
+  record?: EditedRecord;
+  /** The generic "All fields" page of an editor that is not a record's. */
   allFieldsUrl?: string;
   helpTopic: HelpTopic;
-  dirty: boolean;
-  /** A record not created yet: Save is offered before anything changed. */
-  isNew?: boolean;
-  saving: boolean;
-  /** The core's refusal in words, when the last save failed. */
-  refused?: string;
+  form: EditorState;
   onSave(): void;
-  onDiscard(): void;
-  /** A saved record: Delete is offered, and asks with the record's name before `onConfirm`. */
-  deletion?: { name: string; onConfirm(): void };
   children: ReactNode;
 }
 
@@ -33,42 +48,47 @@ export interface EditorFrameProps {
  */
 export function EditorFrame(props: EditorFrameProps) {
   const { editors, editor, common } = useMessages();
+  const submit = useSubmit();
+  const language = useAdminLanguage();
   const [deleting, setDeleting] = useState(false);
+  const { record, form } = props;
+  const saved = record?.id ? record : null;
+  const allFieldsUrl = saved ? `/app/r/${saved.slug}/${saved.id}` : props.allFieldsUrl;
   const m = editors.frame;
   return (
     <Page
       title={props.title}
       titleMetadata={
-        props.status ? (
-          <Badge tone={props.status === 'live' ? 'success' : undefined}>
-            {editor.status.badge[props.status as keyof typeof editor.status.badge] ?? props.status}
+        saved ? (
+          <Badge tone={saved.status === 'live' ? 'success' : undefined}>
+            {editor.status.badge[saved.status as keyof typeof editor.status.badge] ?? saved.status}
           </Badge>
         ) : undefined
       }
       backAction={{ url: props.backUrl }}
-      primaryAction={{ content: m.save, onAction: props.onSave, loading: props.saving, disabled: !props.dirty && !props.isNew }}
-      secondaryActions={props.deletion ? [{ content: common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
-      actionGroups={props.allFieldsUrl ? [{ title: m.advanced, actions: [{ content: m.allFields, url: props.allFieldsUrl }] }] : []}
+      primaryAction={{ content: m.save, onAction: props.onSave, loading: form.saving, disabled: !form.dirty && !(record && !saved) }}
+      secondaryActions={saved ? [{ content: common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
+      actionGroups={allFieldsUrl ? [{ title: m.advanced, actions: [{ content: m.allFields, url: allFieldsUrl }] }] : []}
     >
-      <SaveBar id={props.id} open={props.dirty} discardConfirmation>
-        <button {...{ variant: 'primary' }} onClick={props.onSave} disabled={props.saving}>
+      <SaveBar id={props.id} open={form.dirty} discardConfirmation>
+        <button {...{ variant: 'primary' }} onClick={props.onSave} disabled={form.saving}>
           {m.save}
         </button>
-        <button onClick={props.onDiscard} disabled={props.saving}>
+        <button onClick={form.discard} disabled={form.saving}>
           {m.discard}
         </button>
       </SaveBar>
-      {props.deletion ? (
+      {saved ? (
         <ConfirmDelete
-          name={deleting ? props.deletion.name : null}
-          onConfirm={props.deletion.onConfirm}
+          name={deleting ? saved.name : null}
+          onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
           onClose={() => setDeleting(false)}
         />
       ) : null}
       <Layout>
-        {props.refused ? (
+        {form.refused ? (
           <Layout.Section>
-            <Banner tone="critical" title={props.refused} />
+            <Banner tone="critical" title={form.refused} />
           </Layout.Section>
         ) : null}
         {props.children}

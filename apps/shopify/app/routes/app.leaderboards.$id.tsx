@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
@@ -9,7 +9,7 @@ import { Standings } from '../components/Standings';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
-import { useAdminLanguage, useMessages } from '../i18n/context';
+import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 
 /** A leaderboard in the merchant's words: which program, how members are ranked and named, what shoppers read. */
@@ -152,8 +152,6 @@ function Editor({
   standings: ReturnType<typeof useLoaderData<typeof loader>>['standings'];
 }) {
   const { editors: m } = useMessages();
-  const language = useAdminLanguage();
-  const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const { draft, errors } = form;
   const labels = labelsOf(m);
@@ -175,21 +173,11 @@ function Editor({
     <EditorFrame
       id="leaderboard-save-bar"
       title={draft.name || initial.name || l.newTitle}
-      status={id ? initial.status : undefined}
       backUrl="/app/r/leaderboard"
-      allFieldsUrl={id ? `/app/r/leaderboard/${id}` : undefined}
+      record={{ slug: 'leaderboard', id, name: initial.name, status: initial.status }}
       helpTopic="leaderboards"
-      dirty={form.dirty}
-      isNew={!id}
-      saving={form.saving}
-      refused={form.refused}
+      form={form}
       onSave={save}
-      onDiscard={form.discard}
-      deletion={
-        id
-          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
-          : undefined
-      }
     >
       <Layout.Section>
         <BlockStack gap="400">

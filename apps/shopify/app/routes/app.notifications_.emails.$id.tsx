@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useFetcher, useLoaderData } from '@remix-run/react';
 import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -166,7 +166,6 @@ export default function EmailEditorPage() {
 function EmailEditor({ id, initial, headers, footers }: { id: string | null; initial: EmailDraft; headers: Named[]; footers: Named[] }) {
   const { editors: m } = useMessages();
   const language = useAdminLanguage();
-  const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const previewer = useFetcher<PreviewAnswer>();
   const { draft, errors } = form;
@@ -210,21 +209,11 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
     <EditorFrame
       id="email-save-bar"
       title={draft.name || initial.name || e.newTitle}
-      status={id ? initial.status : undefined}
       backUrl="/app/r/email_template"
-      allFieldsUrl={id ? `/app/r/email_template/${id}` : undefined}
+      record={{ slug: 'email_template', id, name: initial.name, status: initial.status }}
       helpTopic="emails"
-      dirty={form.dirty}
-      isNew={!id}
-      saving={form.saving}
-      refused={form.refused}
+      form={form}
       onSave={save}
-      onDiscard={form.discard}
-      deletion={
-        id
-          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
-          : undefined
-      }
     >
       <Layout.Section>
         <BlockStack gap="400">

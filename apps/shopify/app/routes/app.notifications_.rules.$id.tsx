@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useSubmit } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useFetcher, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -142,7 +142,6 @@ function RuleEditor({
 }) {
   const { editors: m } = useMessages();
   const language = useAdminLanguage();
-  const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const previewer = useFetcher<PreviewAnswer>();
   const { draft, errors } = form;
@@ -188,21 +187,11 @@ function RuleEditor({
     <EditorFrame
       id="rule-save-bar"
       title={draft.name || initial.name || r.newTitle}
-      status={id ? initial.status : undefined}
       backUrl="/app/r/notification"
-      allFieldsUrl={id ? `/app/r/notification/${id}` : undefined}
+      record={{ slug: 'notification', id, name: initial.name, status: initial.status }}
       helpTopic="notifications"
-      dirty={form.dirty}
-      isNew={!id}
-      saving={form.saving}
-      refused={form.refused}
+      form={form}
       onSave={save}
-      onDiscard={form.discard}
-      deletion={
-        id
-          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
-          : undefined
-      }
     >
       <Layout.Section>
         <BlockStack gap="400">

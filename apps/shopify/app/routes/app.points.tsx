@@ -106,17 +106,7 @@ export default function PointsSettings() {
   const form = useEditorDraft(initial, id, urlOf);
   const { draft, errors } = form;
   return (
-    <EditorFrame
-      id="points-save-bar"
-      title={m.title}
-      backUrl="/app"
-      helpTopic="programs"
-      dirty={form.dirty}
-      saving={form.saving}
-      refused={form.refused}
-      onSave={() => form.save()}
-      onDiscard={form.discard}
-    >
+    <EditorFrame id="points-save-bar" title={m.title} backUrl="/app" helpTopic="programs" form={form} onSave={() => form.save()}>
       <Layout.Section>
         <BlockStack gap="400">
           <Card>

@@ -1,5 +1,5 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
-import { type ShouldRevalidateFunction, useLoaderData, useSubmit } from '@remix-run/react';
+import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { numberOr } from '../admin/numbers';
@@ -95,7 +95,6 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
   const messages = useMessages();
   const m = messages.tiers.editor;
   const language = useAdminLanguage();
-  const submit = useSubmit();
   const form = useEditorDraft(initial, id, urlOf);
   const { draft, errors } = form;
   const points = pointsName(messages.tiers, currencyName);
@@ -113,21 +112,11 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
     <EditorFrame
       id="tier-save-bar"
       title={draft.name || initial.name || m.newTitle}
-      status={id ? initial.status : undefined}
       backUrl="/app/tiers"
-      allFieldsUrl={id ? `/app/r/tier/${id}` : undefined}
+      record={{ slug: 'tier', id, name: initial.name, status: initial.status }}
       helpTopic="rewards"
-      dirty={form.dirty}
-      isNew={!id}
-      saving={form.saving}
-      refused={form.refused}
+      form={form}
       onSave={save}
-      onDiscard={form.discard}
-      deletion={
-        id
-          ? { name: initial.name, onConfirm: () => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' }) }
-          : undefined
-      }
     >
       <Layout.Section>
         <BlockStack gap="400">

@@ -281,11 +281,8 @@ function BrandingEditor({
       backUrl="/app/widget"
       allFieldsUrl={`/app/r/theme/${ids.theme}`}
       helpTopic="widget"
-      dirty={form.dirty}
-      saving={form.saving}
-      refused={form.refused}
+      form={form}
       onSave={() => form.save({ ids, textLanguage: language })}
-      onDiscard={form.discard}
     >
       <Layout.Section>
         <BlockStack gap="400">
