@@ -83,8 +83,9 @@ const MAX_ATTEMPTS = 8;
  * Creates a streak, challenge or mission log and aggregates it (CONTRACT §8): the log, the member
  * upsert, the progress change, reward logs and event logs commit together. The first attempt reads
  * without locks and writes everything in one statement that fails if a row it read has changed
- * since; a log that lost such a race, issues a reward or names its member inline is aggregated in
- * a transaction holding the member's lock on the definition.
+ * since. A log that issues a reward goes on from its reads in a transaction holding the member's
+ * lock on the definition; one that lost a race or names its member inline is aggregated in such a
+ * transaction from the start.
  */
 export async function ingestLog(records: Records, ctx: RequestContext, kind: LogKind, values: Values): Promise<Record<string, unknown>> {
   return inSpan(`ingest ${kind}_log`, { 'loyalty.account_id': ctx.account!.id }, async () => {
@@ -117,8 +118,8 @@ async function aggregateLog(records: Records, ctx: RequestContext, kind: LogKind
       return response;
     } catch (err) {
       if (isDuplicateLog(err, kind)) throw await duplicate(records.db, kind, ctx.account!.id, values.definitionId, values.uniqueIdentifier);
-      if (!(err instanceof NeedsLock || isLostRace(err)) || attempt > MAX_ATTEMPTS) throw err;
-      if (!(err instanceof NeedsLock)) count.writeRetry(kind);
+      if (!isLostRace(err) || attempt > MAX_ATTEMPTS) throw err;
+      count.writeRetry(kind);
       locked = true;
     }
   }
@@ -132,6 +133,16 @@ const isDuplicateLog = (err: unknown, kind: LogKind) => {
 /** A row read changed, or a concurrent attempt created the same progress first. */
 const isLostRace = (err: unknown) => isChangedSinceRead(err) || databaseError(err)?.code === '23505';
 
+/** An attempt's outcome: the answer, and whether it wrote events (the workers are woken once it commits). */
+type Attempt = { response: Record<string, unknown>; emitted: boolean };
+
+/**
+ * One attempt at a log. A locked one runs in the caller's transaction and reads under the lock. An
+ * optimistic one reads without it and writes in one statement; when it reaches a reward, which
+ * takes coupons and enters points in a transaction, it goes on from what it read in a transaction
+ * under the lock instead of starting over: the write still fails as changed since read (and the
+ * log is attempted again, locked throughout) when a row it read changed before the lock was taken.
+ */
 async function attemptLog(
   records: Records,
   trx: Knex,
@@ -141,18 +152,49 @@ async function attemptLog(
   values: LogInputValues,
   now: Date,
   issued: IssueTally,
-): Promise<{ response: Record<string, unknown>; emitted: boolean }> {
+): Promise<Attempt> {
+  const accountId = ctx.account!.id;
+  const inline = values.ownedBy ? await upsertInlineMember(trx, accountId, values.ownedBy) : undefined;
+  const memberId = inline?.id ?? values.ownedById!;
+  const read = await lookup(trx, kind, accountId, values.definitionId, memberId, locked);
+  const decideIn = (db: Knex, underLock: boolean) =>
+    decideLog({ records, trx: db, locked: underLock, ctx, kind, values, now, issued, memberId }, parseLookup(kind, read));
+  if (locked) return decideIn(trx, true);
+  try {
+    return await decideIn(trx, false);
+  } catch (err) {
+    if (!(err instanceof NeedsLock)) throw err;
+  }
+  return transaction(records.db, async (t) => {
+    await lockAggregation(t, kind, values.definitionId, memberId);
+    return decideIn(t, true);
+  });
+}
+
+interface DecideArgs {
+  records: Records;
+  trx: Knex;
+  locked: boolean;
+  ctx: RequestContext;
+  kind: LogKind;
+  values: LogInputValues;
+  now: Date;
+  issued: IssueTally;
+  memberId: string;
+}
+
+/** What a log does with what the lookup read: its aggregation, answer, events and write. */
+async function decideLog(
+  { records, trx, locked, ctx, kind, values, now, issued, memberId }: DecideArgs,
+  { found, milestones, member, state }: ReturnType<typeof parseLookup>,
+): Promise<Attempt> {
   const account = ctx.account!;
-  const idField = `${kind}Id`;
   const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued, held: new HeldRows() };
   const { definitionId, activityId, activityAt } = values;
-  const inline = values.ownedBy ? await upsertInlineMember(trx, account.id, values.ownedBy) : undefined;
-  const memberId = inline?.id ?? values.ownedById!;
   if (!locked) tx.writes.yieldTo(aggregationLock(kind, definitionId, memberId));
-  const { found, milestones, member, state } = await lookup(trx, kind, account.id, definitionId, memberId, locked);
   if (!found)
     throw invalidInput(`No ${kind} with this id.`, [
-      { field: idField, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` },
+      { field: `${kind}Id`, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` },
     ]);
   if (!member)
     throw invalidInput('No member with this id.', [
@@ -303,15 +345,25 @@ async function lookup(trx: Knex, kind: LogKind, accountId: string, definitionId:
     memberId,
     ...STATE[kind].bindings(accountId, definitionId, memberId),
   ];
-  const [row] = await run<{ definition: unknown; milestones: unknown; member: unknown; held_out_of: string[]; state: unknown }>(trx, {
-    text: LOOKUP[kind],
-    values,
-  });
+  const [row] = await run<LookupRow>(trx, { text: LOOKUP[kind], values });
+  return row!;
+}
+
+interface LookupRow {
+  definition: unknown;
+  milestones: unknown;
+  member: unknown;
+  held_out_of: string[];
+  state: unknown;
+}
+
+/** The lookup's rows, made anew for each use: an aggregation may change those it is given (the state's, it copies as it reads them). */
+function parseLookup(kind: LogKind, row: LookupRow) {
   return {
-    found: definitionOf(kind, row!.definition),
-    milestones: rowsFromJson<MilestoneRow>(row!.milestones),
-    member: withHeldOutOf(rowFromJson<AccountUserRow>(row!.member), row!.held_out_of),
-    state: row!.state,
+    found: definitionOf(kind, row.definition),
+    milestones: rowsFromJson<MilestoneRow>(row.milestones),
+    member: withHeldOutOf(rowFromJson<AccountUserRow>(row.member), row.held_out_of),
+    state: row.state,
   };
 }
 

@@ -70,12 +70,16 @@ export interface Tx {
 }
 
 /**
- * Thrown by an attempt that must write before it ends (a reward takes a coupon from a pool): the
- * log is aggregated again in a transaction under the member's lock.
+ * Thrown by an optimistic attempt that must write before it ends (a reward takes a coupon from a
+ * pool): the attempt goes on in a transaction under the member's lock (engine/ingest.ts).
  */
 export class NeedsLock extends Error {
   constructor() {
+    // A signal the attempt catches, never reported: a stack trace would only cost its capture.
+    const { stackTraceLimit } = Error;
+    Error.stackTraceLimit = 0;
     super('this log must be aggregated under the lock');
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 

@@ -67,6 +67,46 @@ async function raceForRewards(streakId: string, count: number): Promise<any[]> {
   return responses.map((res) => res.body.data.achievedMilestoneRewardLog);
 }
 
+/** A monthly sum challenge to 5050 (1 + 2 + … + 100) with milestones at 1000 and 2000, giving `rewardId` when set. */
+async function sumChallenge(name: string, rewardId?: string): Promise<any> {
+  const challenge = await create('challenge', {
+    name,
+    aggregationPeriod: 'monthly',
+    aggregationMethod: 'sum',
+    completionTargetValue: 5050,
+  });
+  for (const target of [1000, 2000]) {
+    await create('milestone', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      name: `M${target}`,
+      description: 'd',
+      milestoneTargetValue: target,
+      status: 'live',
+      ...(rewardId ? { rewardId } : {}),
+    });
+  }
+  return challenge;
+}
+
+/** 100 logs of the values 1 to 100 at once; each answered 200. */
+async function sumRace(challengeId: string, memberId: string): Promise<{ body: any }[]> {
+  const responses = await Promise.all(
+    range(100).map((i) =>
+      acct.api.post('/schema/challenge_log/record', {
+        challengeId,
+        ownedById: memberId,
+        activityId: 'buy',
+        activityAt: AT,
+        activityValue: i + 1,
+        uniqueIdentifier: `${challengeId}-${i + 1}`,
+      }),
+    ),
+  );
+  for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return responses;
+}
+
 async function issuedCoupons(rewardId: string): Promise<{ coupon_code: string; reward_log_id: string | null }[]> {
   return app
     .db('coupon')
@@ -118,37 +158,9 @@ describe('concurrent logs', () => {
   });
 
   it('100 sum logs at once on one challenge add up exactly, with exactly the right events', async () => {
-    const challenge = await create('challenge', {
-      name: 'Sum race',
-      aggregationPeriod: 'monthly',
-      aggregationMethod: 'sum',
-      completionTargetValue: 5050,
-    });
-    for (const target of [1000, 2000]) {
-      await create('milestone', {
-        linkedSchemaSlug: 'challenge',
-        linkedSchemaRecordId: challenge.id,
-        name: `M${target}`,
-        description: 'd',
-        milestoneTargetValue: target,
-        status: 'live',
-      });
-    }
+    const challenge = await sumChallenge('Sum race');
     const m = await member('summer');
-    const values = range(100).map((i) => i + 1);
-    const responses = await Promise.all(
-      values.map((activityValue) =>
-        acct.api.post('/schema/challenge_log/record', {
-          challengeId: challenge.id,
-          ownedById: m.id,
-          activityId: 'buy',
-          activityAt: AT,
-          activityValue,
-          uniqueIdentifier: `sum-${activityValue}`,
-        }),
-      ),
-    );
-    for (const res of responses) expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const responses = await sumRace(challenge.id, m.id);
     const logs = responses
       .map((r) => r.body.data)
       .sort((a, b) => a.challengeProgress.currentProgressValue - b.challengeProgress.currentProgressValue);
@@ -172,6 +184,34 @@ describe('concurrent logs', () => {
       challenge_progress_milestone_completed: 2,
       challenge_progress_completed: 1,
     });
+  });
+
+  // A log reaching a reward goes on under the lock from what it read without it: racing logs change
+  // that progress meanwhile, so this is where its write must find the change and start again.
+  it('100 sum logs at once past two rewarded milestones issue each reward once, to the log that crossed it', async () => {
+    const reward = await create('reward', {
+      name: 'Sum race reward',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+    });
+    const challenge = await sumChallenge('Rewarded sum race', reward.id);
+    const m = await member('rewarded-summer');
+    const responses = await sumRace(challenge.id, m.id);
+    const crossing = responses.map((r) => r.body.data).filter((l) => l.achievedMilestones.length > 0);
+    expect(crossing).toHaveLength(2);
+    for (const l of crossing) {
+      const target = l.achievedMilestones[0].milestoneTargetValue;
+      const after = l.challengeProgress.currentProgressValue;
+      expect(after - l.activityValue).toBeLessThan(target);
+      expect(after).toBeGreaterThanOrEqual(target);
+      expect(l.achievedMilestoneRewardLog).toMatchObject({ rewardId: reward.id, ownedById: m.id });
+    }
+    const rewardLogs = await acct.api.get('/schema/reward_log/record', { filters: eq('ownedById', m.id) });
+    expect(rewardLogs.body.data.map((l: any) => l.id).sort()).toEqual(crossing.map((l) => l.achievedMilestoneRewardLog.id).sort());
+    const progress = await acct.api.get('/schema/challenge_progress/record', { filters: eq('ownedById', m.id) });
+    expect(progress.body.data[0]).toMatchObject({ currentProgressValue: 5050, challengeProgressStatus: 'completed' });
   });
 
   it('100 count logs at once on a daily streak in one day complete the period once', async () => {

@@ -75,6 +75,34 @@ async function couponsOf(rewardId: string): Promise<any[]> {
   return res.body.data;
 }
 
+describe('a log of a known member that reaches a reward', () => {
+  it('reads once: it goes on under the lock from what it read instead of reading again', async () => {
+    const r = await reward({});
+    const streakId = await earningStreak(r.id);
+    const member = await accepted(acct.api.post('/schema/account_user/record', { externalId: `member-${++seq}` }));
+    const issued: string[] = [];
+    const listener = (query: { sql: string }) => issued.push(query.sql);
+    app.db.on('query', listener);
+    let res;
+    try {
+      res = await acct.api.post('/schema/streak_log/record', {
+        streakId,
+        ownedById: member.id,
+        activityId: 'visit',
+        activityAt: ACTIVITY_AT,
+        uniqueIdentifier: `r-${++seq}`,
+      });
+    } finally {
+      app.db.off('query', listener);
+    }
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.achievedMilestoneRewardLog).toMatchObject({ rewardId: r.id, ownedById: member.id });
+    // The lookup reads the definition, its milestones, the member and the progress in one statement.
+    expect(issued.filter((sql) => sql.includes(' as milestones,'))).toHaveLength(1);
+    expect(issued.filter((sql) => sql.includes('pg_advisory_xact_lock('))).toHaveLength(1);
+  });
+});
+
 describe('coupon assignment', () => {
   it('issues the oldest live unissued pool coupon, then leaves the code null when the pool is empty', async () => {
     const r = await reward({ handleCoupon: true, rewardExpiryType: 'relative', rewardExpiryInDays: 7 });
