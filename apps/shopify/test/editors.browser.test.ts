@@ -459,7 +459,9 @@ describe('the branding editor', () => {
   // A retry starts the case afresh (nothing of a failed attempt is saved).
   describe('per language of the shop', { retry: 2 }, () => {
     // What the preview met, printed when a case fails, to find the cause above: refused requests,
-    // the widget's warnings, and each time the preview's document was replaced.
+    // the widget's warnings, each time the preview's document or the page's address changed, and
+    // the fields as they ended. A CI run of 2026-11-30 printed a preview showing the label typed
+    // second but not the title typed first, with nothing refused.
     let seen: string[] = [];
     const onResponse = (r: Response) => {
       if (r.status() >= 400) seen.push(`${r.status()} ${r.url()}`);
@@ -467,8 +469,14 @@ describe('the branding editor', () => {
     const onConsole = (m: ConsoleMessage) => {
       if (m.text().includes('[LoyaltyWidget]')) seen.push(`console: ${m.text()}`);
     };
-    const onNavigated = (f: Frame) => {
-      if (f !== page().mainFrame()) seen.push(`preview replaced at ${new Date().toISOString()}`);
+    // The page's own address is followed too (history navigations): a change of language there
+    // remounts the editor, and a remount between two fills would lose the first.
+    const onNavigated = (f: Frame) =>
+      seen.push(`${f === page().mainFrame() ? `page at ${shown(f.url())}` : 'preview replaced'} at ${new Date().toISOString()}`);
+    // The page's path and language: its other parameters are the session's.
+    const shown = (url: string) => {
+      const { pathname, searchParams } = new URL(url);
+      return `${pathname} language=${searchParams.get('language') ?? '(none)'}`;
     };
     const previewText = async () => {
       try {
@@ -495,7 +503,14 @@ describe('the branding editor', () => {
     beforeEach(() => {
       seen = [];
       onTestFailed(async () => {
-        console.log(`what the preview met:\n${[...seen, `its widget's text at the end: ${await previewText()}`].join('\n')}`);
+        const fields = await Promise.all(
+          ['Title for guests', 'Button label'].map(
+            async (label) => `${label}: ${await page().getByLabel(label).inputValue({ timeout: 2_000 }).catch(String)}`,
+          ),
+        );
+        console.log(
+          `what the preview met:\n${[...seen, `the fields at the end: ${fields.join('; ')}`, `its widget's text at the end: ${await previewText()}`].join('\n')}`,
+        );
       });
     });
     // Each language is a page of its own, loaded again with the shop's locales: seconds apiece under CI's load.
