@@ -194,6 +194,10 @@ function previewDocument(baseUrl: string, accountId: string, ids: Ids, draft: Br
     const values = Object.fromEntries(Object.entries(overlay[found[1]]).filter(([, v]) => v !== null && v !== ''));
     return new Response(JSON.stringify({ ...body, data: { ...body.data, ...values } }), { status: 200, headers: { 'content-type': 'application/json' } });
   };
+  // The widget moves the focus into its panel when it opens; here that would take it from the
+  // field the merchant is typing in each time the preview reloads. It may once they work inside.
+  const focus = HTMLElement.prototype.focus;
+  HTMLElement.prototype.focus = function (options) { if (document.hasFocus()) focus.call(this, options); };
   window.LoyaltyWidget = { q: [], init: function () { this.q.push(arguments); } };
   LoyaltyWidget.init(${json(init)});
   // Opened, so the texts and colours inside show too.
