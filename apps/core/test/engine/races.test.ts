@@ -67,6 +67,10 @@ async function raceForRewards(streakId: string, count: number): Promise<any[]> {
   return responses.map((res) => res.body.data.achievedMilestoneRewardLog);
 }
 
+/** A 10 % reward without an expiry, with `extra` fields. */
+const createReward = (name: string, extra: Record<string, unknown> = {}) =>
+  create('reward', { name, description: 'd', discountType: 'percentage', discountValue: 10, rewardExpiryType: 'no_expiry', ...extra });
+
 /** A monthly sum challenge to 5050 (1 + 2 + … + 100) with milestones at 1000 and 2000, giving `rewardId` when set. */
 async function sumChallenge(name: string, rewardId?: string): Promise<any> {
   const challenge = await create('challenge', {
@@ -189,13 +193,7 @@ describe('concurrent logs', () => {
   // A log reaching a reward goes on under the lock from what it read without it: racing logs change
   // that progress meanwhile, so this is where its write must find the change and start again.
   it('100 sum logs at once past two rewarded milestones issue each reward once, to the log that crossed it', async () => {
-    const reward = await create('reward', {
-      name: 'Sum race reward',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-    });
+    const reward = await createReward('Sum race reward');
     const challenge = await sumChallenge('Rewarded sum race', reward.id);
     const m = await member('rewarded-summer');
     const responses = await sumRace(challenge.id, m.id);
@@ -268,13 +266,7 @@ describe('concurrent logs, continued', () => {
   });
 
   it('30 mission logs at once over three tasks complete the mission once, with one reward log', async () => {
-    const reward = await create('reward', {
-      name: 'Mission race',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-    });
+    const reward = await createReward('Mission race');
     const mission = await create('mission', {
       name: 'Mission race',
       aggregationPeriod: 'weekly',
@@ -372,14 +364,7 @@ describe('concurrent logs, continued', () => {
 
 describe('concurrent coupon issuance', () => {
   it('200 members racing for 100 pool coupons: 100 distinct pool codes, 100 nulls, no coupon issued twice', async () => {
-    const reward = await create('reward', {
-      name: 'Pool race',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: true,
-    });
+    const reward = await createReward('Pool race', { handleCoupon: true });
     const pool = range(100).map((i) => `POOL-${String(i).padStart(3, '0')}`);
     await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: pool });
     const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
@@ -399,12 +384,7 @@ describe('concurrent coupon issuance', () => {
   });
 
   it('200 members with auto-generation and an empty pool get 200 distinct generated codes', async () => {
-    const reward = await create('reward', {
-      name: 'Generated race',
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
+    const reward = await createReward('Generated race', {
       handleCoupon: true,
       handleCouponAutoGeneration: true,
       couponCodePrefix: 'RACE',

@@ -53,6 +53,8 @@ export function EditorFrame(props: EditorFrameProps) {
   const [deleting, setDeleting] = useState(false);
   const { record, form } = props;
   const saved = record?.id ? record : null;
+  // A record not created yet: Save is offered before anything changed.
+  const isNew = record !== undefined && !saved;
   const allFieldsUrl = saved ? `/app/r/${saved.slug}/${saved.id}` : props.allFieldsUrl;
   const m = editors.frame;
   return (
@@ -66,7 +68,7 @@ export function EditorFrame(props: EditorFrameProps) {
         ) : undefined
       }
       backAction={{ url: props.backUrl }}
-      primaryAction={{ content: m.save, onAction: props.onSave, loading: form.saving, disabled: !form.dirty && !(record && !saved) }}
+      primaryAction={{ content: m.save, onAction: props.onSave, loading: form.saving, disabled: !form.dirty && !isNew }}
       secondaryActions={saved ? [{ content: common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
       actionGroups={allFieldsUrl ? [{ title: m.advanced, actions: [{ content: m.allFields, url: allFieldsUrl }] }] : []}
     >
