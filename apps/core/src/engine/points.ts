@@ -570,6 +570,7 @@ export async function reverseRewardLogPoints(
   if (!revoked.length) return;
   const earned = await trx<PointEntryRow & Row>('point_entry')
     .where({ account_id: accountId, reason: 'earned', linked_schema_slug: 'reward_log' })
+    .whereIn('owned_by_id', [...new Set(revoked.map((l) => l.owned_by_id))])
     .whereIn(
       'linked_schema_record_id',
       revoked.map((l) => l.id),
@@ -623,7 +624,13 @@ export async function reverseEntry(
       { field: 'reason', code: 'not_reversible', message: `This entry is ${earned.reason}.` },
     ]);
   const [taken] = await trx('point_entry')
-    .where({ account_id: earned.account_id, reason: 'reversed', linked_schema_slug: 'point_entry', linked_schema_record_id: earned.id })
+    .where({
+      account_id: earned.account_id,
+      owned_by_id: earned.owned_by_id,
+      reason: 'reversed',
+      linked_schema_slug: 'point_entry',
+      linked_schema_record_id: earned.id,
+    })
     .sum<{ sum: number | null }[]>('points');
   const remaining = earned.points + Number(taken?.sum ?? 0);
   if (remaining <= 0)
