@@ -1,11 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
-import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Card, FormLayout, Layout, Select, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { readStandings } from '../admin/standings.server';
 import { EditorFrame } from '../components/EditorFrame';
 import { Standings } from '../components/Standings';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
@@ -223,66 +224,56 @@ function Editor({
               />
             </FormLayout>
           </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {l.sections.ranking}
-              </Text>
-              <FormLayout>
-                <Select
-                  label={labels.rankBy}
-                  options={(ranks.length ? ranks : [draft.rankBy]).map((r) => ({ label: l.rankBy.options[r], value: r }))}
-                  value={draft.rankBy}
-                  onChange={(v) => form.set('rankBy', v as RankBy)}
-                  error={errors.rankBy}
-                />
-                <TextField
-                  label={labels.size}
-                  helpText={l.size.help}
-                  type="number"
-                  min={1}
-                  max={100}
-                  autoComplete="off"
-                  value={draft.size}
-                  onChange={(v) => form.set('size', v)}
-                  error={errors.size}
-                />
-                <Select
-                  label={labels.displayName}
-                  options={(['first_name_initial', 'anonymous'] as const).map((d) => ({ label: l.displayName.options[d], value: d }))}
-                  value={draft.displayName}
-                  onChange={(v) => form.set('displayName', v as DisplayName)}
-                  error={errors.displayName}
-                />
-              </FormLayout>
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {l.sections.shopper}
-              </Text>
-              <FormLayout>
-                <TextField
-                  label={labels.eudTitle}
-                  helpText={l.shopperTitle.help}
-                  autoComplete="off"
-                  value={draft.eudTitle}
-                  onChange={(v) => form.set('eudTitle', v)}
-                  error={errors.eudTitle}
-                />
-                <TextField
-                  label={labels.eudDescription}
-                  helpText={l.shopperDescription.help}
-                  autoComplete="off"
-                  multiline={2}
-                  value={draft.eudDescription}
-                  onChange={(v) => form.set('eudDescription', v)}
-                  error={errors.eudDescription}
-                />
-              </FormLayout>
-            </BlockStack>
-          </Card>
+          <TitledCard title={l.sections.ranking}>
+            <FormLayout>
+              <Select
+                label={labels.rankBy}
+                options={(ranks.length ? ranks : [draft.rankBy]).map((r) => ({ label: l.rankBy.options[r], value: r }))}
+                value={draft.rankBy}
+                onChange={(v) => form.set('rankBy', v as RankBy)}
+                error={errors.rankBy}
+              />
+              <TextField
+                label={labels.size}
+                helpText={l.size.help}
+                type="number"
+                min={1}
+                max={100}
+                autoComplete="off"
+                value={draft.size}
+                onChange={(v) => form.set('size', v)}
+                error={errors.size}
+              />
+              <Select
+                label={labels.displayName}
+                options={(['first_name_initial', 'anonymous'] as const).map((d) => ({ label: l.displayName.options[d], value: d }))}
+                value={draft.displayName}
+                onChange={(v) => form.set('displayName', v as DisplayName)}
+                error={errors.displayName}
+              />
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={l.sections.shopper}>
+            <FormLayout>
+              <TextField
+                label={labels.eudTitle}
+                helpText={l.shopperTitle.help}
+                autoComplete="off"
+                value={draft.eudTitle}
+                onChange={(v) => form.set('eudTitle', v)}
+                error={errors.eudTitle}
+              />
+              <TextField
+                label={labels.eudDescription}
+                helpText={l.shopperDescription.help}
+                autoComplete="off"
+                multiline={2}
+                value={draft.eudDescription}
+                onChange={(v) => form.set('eudDescription', v)}
+                error={errors.eudDescription}
+              />
+            </FormLayout>
+          </TitledCard>
           {standings ? <Standings result={standings} /> : null}
         </BlockStack>
       </Layout.Section>

@@ -9,6 +9,7 @@ import { refusalInWords } from '../admin/refusals';
 import type { CoreFailure } from '../core/failure';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
@@ -310,26 +311,19 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
         </BlockStack>
       </Layout.Section>
       <Layout.Section variant="oneThird">
-        <Card>
-          <section aria-label={e.preview.title}>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {e.preview.title}
-              </Text>
-              <Text as="p" tone="subdued">
-                {e.preview.help}
-              </Text>
-              {!id ? (
-                <Text as="p">{e.preview.unsaved}</Text>
-              ) : (
-                <>
-                  {latest?.ok === false ? <Banner tone="warning" title={format(e.preview.failed, { message: latest.message })} /> : null}
-                  {rendered ? <EmailPreview preview={rendered} words={{ ...e.preview, frame: e.preview.title }} /> : null}
-                </>
-              )}
-            </BlockStack>
-          </section>
-        </Card>
+        <TitledCard title={e.preview.title} region>
+          <Text as="p" tone="subdued">
+            {e.preview.help}
+          </Text>
+          {!id ? (
+            <Text as="p">{e.preview.unsaved}</Text>
+          ) : (
+            <>
+              {latest?.ok === false ? <Banner tone="warning" title={format(e.preview.failed, { message: latest.message })} /> : null}
+              {rendered ? <EmailPreview preview={rendered} words={{ ...e.preview, frame: e.preview.title }} /> : null}
+            </>
+          )}
+        </TitledCard>
       </Layout.Section>
     </EditorFrame>
   );

@@ -10,6 +10,7 @@ import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
 import { EmailPreview } from '../components/EmailPreview';
 import { MessagePreview as MessagePreviewView } from '../components/MessagePreview';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
@@ -216,31 +217,24 @@ function RuleEditor({
               />
             </FormLayout>
           </Card>
-          <Card>
-            <section aria-label={labels.eventCodes}>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {labels.eventCodes}
-                </Text>
-                <Text as="p" tone="subdued">
-                  {r.events.help}
-                </Text>
-                {EVENT_GROUPS.map((group) => (
-                  <ChoiceList
-                    key={group.key}
-                    title={r.events.groups[group.key]}
-                    allowMultiple
-                    choices={group.codes.map((code) => ({ label: m.events[code].name, value: code, helpText: m.events[code].when }))}
-                    selected={draft.eventCodes.filter((c) => group.codes.includes(c))}
-                    onChange={(picked) =>
-                      form.set('eventCodes', [...draft.eventCodes.filter((c) => !group.codes.includes(c)), ...picked.filter(isEventCode)])
-                    }
-                  />
-                ))}
-                {errors.eventCodes ? <InlineError message={errors.eventCodes} fieldID="eventCodes" /> : null}
-              </BlockStack>
-            </section>
-          </Card>
+          <TitledCard title={labels.eventCodes} region>
+            <Text as="p" tone="subdued">
+              {r.events.help}
+            </Text>
+            {EVENT_GROUPS.map((group) => (
+              <ChoiceList
+                key={group.key}
+                title={r.events.groups[group.key]}
+                allowMultiple
+                choices={group.codes.map((code) => ({ label: m.events[code].name, value: code, helpText: m.events[code].when }))}
+                selected={draft.eventCodes.filter((c) => group.codes.includes(c))}
+                onChange={(picked) =>
+                  form.set('eventCodes', [...draft.eventCodes.filter((c) => !group.codes.includes(c)), ...picked.filter(isEventCode)])
+                }
+              />
+            ))}
+            {errors.eventCodes ? <InlineError message={errors.eventCodes} fieldID="eventCodes" /> : null}
+          </TitledCard>
           <Card>
             <FormLayout>
               <Select
@@ -271,19 +265,12 @@ function RuleEditor({
         </BlockStack>
       </Layout.Section>
       <Layout.Section variant="oneThird">
-        <Card>
-          <section aria-label={r.preview.title}>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {r.preview.title}
-              </Text>
-              <Text as="p" tone="subdued">
-                {r.preview.help}
-              </Text>
-              <RulePreview templateId={draft.templateId} isEmail={isEmail} event={previewEvent} answer={previewer.data} />
-            </BlockStack>
-          </section>
-        </Card>
+        <TitledCard title={r.preview.title} region>
+          <Text as="p" tone="subdued">
+            {r.preview.help}
+          </Text>
+          <RulePreview templateId={draft.templateId} isEmail={isEmail} event={previewEvent} answer={previewer.data} />
+        </TitledCard>
       </Layout.Section>
     </EditorFrame>
   );

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
-import { BlockStack, Card, Checkbox, FormLayout, Layout, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Checkbox, FormLayout, Layout, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { records, type RecordOf, updateFromValues } from '../core/records.server';
 import { numberOr } from '../admin/numbers';
@@ -109,64 +110,44 @@ export default function PointsSettings() {
     <EditorFrame id="points-save-bar" title={m.title} backUrl="/app" helpTopic="programs" form={form} onSave={() => form.save()}>
       <Layout.Section>
         <BlockStack gap="400">
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.program}
-              </Text>
-              <FormLayout>
-                <Checkbox label={labels.on} helpText={m.on.help} checked={draft.on} onChange={(v) => form.set('on', v)} error={errors.on} />
-              </FormLayout>
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.earning}
-              </Text>
-              <FormLayout>
-                {RATES.map((key) => (
-                  <TextField
-                    key={key}
-                    label={labels[key]}
-                    helpText={format(m[key].help, { currency: currencyCode })}
-                    type="number"
-                    min={0}
-                    step={key === 'perUnit' ? 0.01 : 1}
-                    autoComplete="off"
-                    value={draft[key]}
-                    onChange={(v) => form.set(key, v)}
-                    error={errors[key]}
-                  />
-                ))}
-              </FormLayout>
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.shopper}
-              </Text>
-              <TextField
-                label={labels.currencyName}
-                helpText={m.currency.help}
-                autoComplete="off"
-                maxLength={48}
-                value={draft.currencyName}
-                onChange={(v) => form.set('currencyName', v)}
-                error={errors.currencyName}
-              />
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {tiers.onPointsPage.title}
-              </Text>
-              <Text as="p">{tiers.onPointsPage.body}</Text>
-              <Link to="/app/tiers">{tiers.onPointsPage.action}</Link>
-            </BlockStack>
-          </Card>
+          <TitledCard title={m.sections.program}>
+            <FormLayout>
+              <Checkbox label={labels.on} helpText={m.on.help} checked={draft.on} onChange={(v) => form.set('on', v)} error={errors.on} />
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.earning}>
+            <FormLayout>
+              {RATES.map((key) => (
+                <TextField
+                  key={key}
+                  label={labels[key]}
+                  helpText={format(m[key].help, { currency: currencyCode })}
+                  type="number"
+                  min={0}
+                  step={key === 'perUnit' ? 0.01 : 1}
+                  autoComplete="off"
+                  value={draft[key]}
+                  onChange={(v) => form.set(key, v)}
+                  error={errors[key]}
+                />
+              ))}
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.shopper}>
+            <TextField
+              label={labels.currencyName}
+              helpText={m.currency.help}
+              autoComplete="off"
+              maxLength={48}
+              value={draft.currencyName}
+              onChange={(v) => form.set('currencyName', v)}
+              error={errors.currencyName}
+            />
+          </TitledCard>
+          <TitledCard title={tiers.onPointsPage.title}>
+            <Text as="p">{tiers.onPointsPage.body}</Text>
+            <Link to="/app/tiers">{tiers.onPointsPage.action}</Link>
+          </TitledCard>
         </BlockStack>
       </Layout.Section>
     </EditorFrame>

@@ -22,6 +22,7 @@ import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
 import { HelpFooter } from '../components/HelpFooter';
+import { TitledCard } from '../components/TitledCard';
 import { records, removeRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
@@ -319,45 +320,40 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
         ) : null}
         <Layout.Section>
           <BlockStack gap="400">
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {m.basics}
-                </Text>
-                <TextField
-                  label={m.name}
-                  helpText={m.nameHelp}
-                  value={draft.name}
-                  onChange={set('name')}
-                  error={errors.name}
-                  autoComplete="off"
-                />
-                <TextField
-                  label={m.description}
-                  value={draft.description}
-                  onChange={set('description')}
-                  error={errors.description}
-                  autoComplete="off"
-                />
-                <TextField
-                  label={m.title}
-                  helpText={m.titleHelp}
-                  value={draft.title}
-                  onChange={set('title')}
-                  error={errors.title}
-                  autoComplete="off"
-                />
-                <TextField
-                  label={m.instructions}
-                  helpText={m.instructionsHelp}
-                  value={draft.instructions}
-                  onChange={set('instructions')}
-                  error={errors.instructions}
-                  multiline={2}
-                  autoComplete="off"
-                />
-              </BlockStack>
-            </Card>
+            <TitledCard title={m.basics}>
+              <TextField
+                label={m.name}
+                helpText={m.nameHelp}
+                value={draft.name}
+                onChange={set('name')}
+                error={errors.name}
+                autoComplete="off"
+              />
+              <TextField
+                label={m.description}
+                value={draft.description}
+                onChange={set('description')}
+                error={errors.description}
+                autoComplete="off"
+              />
+              <TextField
+                label={m.title}
+                helpText={m.titleHelp}
+                value={draft.title}
+                onChange={set('title')}
+                error={errors.title}
+                autoComplete="off"
+              />
+              <TextField
+                label={m.instructions}
+                helpText={m.instructionsHelp}
+                value={draft.instructions}
+                onChange={set('instructions')}
+                error={errors.instructions}
+                multiline={2}
+                autoComplete="off"
+              />
+            </TitledCard>
             <Card>
               <BlockStack gap="300">
                 <ChoiceList
@@ -499,60 +495,48 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                 ) : null}
               </BlockStack>
             </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {m.redeem}
-                </Text>
-                <TextField
-                  label={m.pointsCost}
-                  type="number"
-                  min={1}
-                  value={draft.pointsCost}
-                  onChange={set('pointsCost')}
-                  error={errors.pointsCost}
-                  helpText={m.pointsCostHelp}
-                  autoComplete="off"
-                />
-              </BlockStack>
-            </Card>
+            <TitledCard title={m.redeem}>
+              <TextField
+                label={m.pointsCost}
+                type="number"
+                min={1}
+                value={draft.pointsCost}
+                onChange={set('pointsCost')}
+                error={errors.pointsCost}
+                helpText={m.pointsCostHelp}
+                autoComplete="off"
+              />
+            </TitledCard>
             {draft.id && coupons && draft.codes === 'upload' && !byShopify ? (
               <CouponImport rewardId={draft.id} available={coupons.available} issued={coupons.issued} />
             ) : null}
             {failures.length ? (
-              <Card>
-                <section aria-label={m.failures}>
-                  <BlockStack gap="300">
-                    <Text as="h2" variant="headingMd">
-                      {m.failures}
-                    </Text>
-                    <Text as="p" tone="subdued">
-                      {m.failuresHelp}
-                    </Text>
-                    <DataTable
-                      columnContentTypes={['text', 'text', 'numeric', 'text']}
-                      headings={[m.columns.customer, m.columns.reason, m.columns.attempts, '']}
-                      rows={failures.map((f) => [
-                        <CustomerLink key={f.rewardLogId} customerId={f.customerId} externalId="" label={f.name ?? m.customer} />,
-                        f.reason,
-                        String(f.attempts),
-                        <Button
-                          key={`retry-${f.rewardLogId}`}
-                          disabled={retry.state !== 'idle'}
-                          onClick={() =>
-                            retry.submit(
-                              { intent: 'retry', rewardLogId: f.rewardLogId, language },
-                              { method: 'post', encType: 'application/json' },
-                            )
-                          }
-                        >
-                          {m.retry}
-                        </Button>,
-                      ])}
-                    />
-                  </BlockStack>
-                </section>
-              </Card>
+              <TitledCard title={m.failures} region>
+                <Text as="p" tone="subdued">
+                  {m.failuresHelp}
+                </Text>
+                <DataTable
+                  columnContentTypes={['text', 'text', 'numeric', 'text']}
+                  headings={[m.columns.customer, m.columns.reason, m.columns.attempts, '']}
+                  rows={failures.map((f) => [
+                    <CustomerLink key={f.rewardLogId} customerId={f.customerId} externalId="" label={f.name ?? m.customer} />,
+                    f.reason,
+                    String(f.attempts),
+                    <Button
+                      key={`retry-${f.rewardLogId}`}
+                      disabled={retry.state !== 'idle'}
+                      onClick={() =>
+                        retry.submit(
+                          { intent: 'retry', rewardLogId: f.rewardLogId, language },
+                          { method: 'post', encType: 'application/json' },
+                        )
+                      }
+                    >
+                      {m.retry}
+                    </Button>,
+                  ])}
+                />
+              </TitledCard>
             ) : null}
           </BlockStack>
         </Layout.Section>

@@ -1,11 +1,12 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
-import { BlockStack, Card, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { numberOr } from '../admin/numbers';
 import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
 import { pointsContext, rewardNames } from '../admin/tiers.server';
 import { EditorFrame } from '../components/EditorFrame';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
@@ -120,97 +121,82 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
     >
       <Layout.Section>
         <BlockStack gap="400">
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.tier}
-              </Text>
-              <FormLayout>
-                <TextField
-                  label={labels.name}
-                  helpText={m.name.help}
-                  autoComplete="off"
-                  value={draft.name}
-                  onChange={(v) => form.set('name', v)}
-                  error={errors.name}
-                  maxLength={48}
-                />
-                <TextField
-                  label={labels.threshold}
-                  helpText={format(m.threshold.help, { points })}
-                  type="number"
-                  min={0}
-                  step={1}
-                  autoComplete="off"
-                  value={draft.threshold}
-                  onChange={(v) => form.set('threshold', v)}
-                  error={errors.threshold}
-                />
-                <Select
-                  label={labels.status}
-                  helpText={m.status.help}
-                  options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: messages.editors.status.options[s], value: s }))}
-                  value={draft.status}
-                  onChange={(v) => form.set('status', v as Status)}
-                  error={errors.status}
-                />
-              </FormLayout>
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.perks}
-              </Text>
-              <FormLayout>
-                <TextField
-                  label={labels.multiplier}
-                  helpText={format(m.multiplier.help, { points })}
-                  type="number"
-                  min={1}
-                  max={10}
-                  step={0.1}
-                  autoComplete="off"
-                  value={draft.multiplier}
-                  onChange={(v) => form.set('multiplier', v)}
-                  error={errors.multiplier}
-                />
-                <Select
-                  label={labels.entryReward}
-                  helpText={m.entryReward.help}
-                  options={[
-                    { label: m.entryReward.none, value: '' },
-                    ...rewards.map((r) => ({ label: r.name, value: r.id })),
-                    ...(draft.entryReward && !rewards.some((r) => r.id === draft.entryReward)
-                      ? [{ label: messages.tiers.list.goneReward, value: draft.entryReward }]
-                      : []),
-                  ]}
-                  value={draft.entryReward}
-                  onChange={(v) => form.set('entryReward', v)}
-                  error={errors.entryReward}
-                />
-              </FormLayout>
-              <Text as="p" tone="subdued">
-                {words.from} · {words.earns}
-              </Text>
-            </BlockStack>
-          </Card>
-          <Card>
-            <BlockStack gap="300">
-              <Text as="h2" variant="headingMd">
-                {m.sections.shopper}
-              </Text>
+          <TitledCard title={m.sections.tier}>
+            <FormLayout>
               <TextField
-                label={labels.description}
-                helpText={m.description.help}
+                label={labels.name}
+                helpText={m.name.help}
                 autoComplete="off"
-                multiline={2}
-                value={draft.description}
-                onChange={(v) => form.set('description', v)}
-                error={errors.description}
+                value={draft.name}
+                onChange={(v) => form.set('name', v)}
+                error={errors.name}
+                maxLength={48}
               />
-            </BlockStack>
-          </Card>
+              <TextField
+                label={labels.threshold}
+                helpText={format(m.threshold.help, { points })}
+                type="number"
+                min={0}
+                step={1}
+                autoComplete="off"
+                value={draft.threshold}
+                onChange={(v) => form.set('threshold', v)}
+                error={errors.threshold}
+              />
+              <Select
+                label={labels.status}
+                helpText={m.status.help}
+                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: messages.editors.status.options[s], value: s }))}
+                value={draft.status}
+                onChange={(v) => form.set('status', v as Status)}
+                error={errors.status}
+              />
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.perks}>
+            <FormLayout>
+              <TextField
+                label={labels.multiplier}
+                helpText={format(m.multiplier.help, { points })}
+                type="number"
+                min={1}
+                max={10}
+                step={0.1}
+                autoComplete="off"
+                value={draft.multiplier}
+                onChange={(v) => form.set('multiplier', v)}
+                error={errors.multiplier}
+              />
+              <Select
+                label={labels.entryReward}
+                helpText={m.entryReward.help}
+                options={[
+                  { label: m.entryReward.none, value: '' },
+                  ...rewards.map((r) => ({ label: r.name, value: r.id })),
+                  ...(draft.entryReward && !rewards.some((r) => r.id === draft.entryReward)
+                    ? [{ label: messages.tiers.list.goneReward, value: draft.entryReward }]
+                    : []),
+                ]}
+                value={draft.entryReward}
+                onChange={(v) => form.set('entryReward', v)}
+                error={errors.entryReward}
+              />
+            </FormLayout>
+            <Text as="p" tone="subdued">
+              {words.from} · {words.earns}
+            </Text>
+          </TitledCard>
+          <TitledCard title={m.sections.shopper}>
+            <TextField
+              label={labels.description}
+              helpText={m.description.help}
+              autoComplete="off"
+              multiline={2}
+              value={draft.description}
+              onChange={(v) => form.set('description', v)}
+              error={errors.description}
+            />
+          </TitledCard>
         </BlockStack>
       </Layout.Section>
     </EditorFrame>

@@ -21,6 +21,7 @@ import { refusalInWords } from '../admin/refusals';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { EditorFrame } from '../components/EditorFrame';
 import { HelpFooter } from '../components/HelpFooter';
+import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { config } from '../config.server';
 import { records, updateFromValues } from '../core/records.server';
@@ -312,79 +313,53 @@ function BrandingEditor({
               }
             />
           </Card>
-          <Card>
-            <section aria-label={m.sections.colours}>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {m.sections.colours}
-                </Text>
-                <FormLayout>
-                  <FormLayout.Group>{THEME_COLOURS.slice(0, 3).map(colour)}</FormLayout.Group>
-                  <FormLayout.Group>{THEME_COLOURS.slice(3).map(colour)}</FormLayout.Group>
-                  <FormLayout.Group>
-                    {text('fontFamily', m.font.help)}
-                    {text('borderRadius', m.corners.help, 'number')}
-                  </FormLayout.Group>
-                </FormLayout>
-              </BlockStack>
-            </section>
-          </Card>
-          <Card>
-            <section aria-label={m.sections.launcher}>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {m.sections.launcher}
-                </Text>
-                <FormLayout>
-                  {text('launcherTitle', m.launcher.label.help)}
-                  <Select
-                    label={labels.alignment}
-                    options={ALIGNMENTS.map((a) => ({ label: m.launcher.position.options[a], value: a }))}
-                    value={draft.alignment}
-                    onChange={(v) => form.set('alignment', v as Alignment)}
-                    error={errors.alignment}
-                  />
-                  <FormLayout.Group>
-                    {text('offsetX', m.launcher.offsetX.help, 'number')}
-                    {text('offsetY', m.launcher.offsetY.help, 'number')}
-                    {text('launcherFontSize', m.launcher.fontSize.help, 'number')}
-                  </FormLayout.Group>
-                  <FormLayout.Group>{(Object.keys(LAUNCHER_COLOURS) as (keyof typeof LAUNCHER_COLOURS)[]).map(colour)}</FormLayout.Group>
-                </FormLayout>
-              </BlockStack>
-            </section>
-          </Card>
-          <Card>
-            <section aria-label={m.sections.texts}>
-              <BlockStack gap="300">
-                <Text as="h2" variant="headingMd">
-                  {m.sections.texts}
-                </Text>
-                <FormLayout>
-                  {[0, 2, 4, 6, 8].map((at) => (
-                    <FormLayout.Group key={at}>{TEXTS.slice(at, at + 2).map((key) => text(key))}</FormLayout.Group>
-                  ))}
-                </FormLayout>
-              </BlockStack>
-            </section>
-          </Card>
+          <TitledCard title={m.sections.colours} region>
+            <FormLayout>
+              <FormLayout.Group>{THEME_COLOURS.slice(0, 3).map(colour)}</FormLayout.Group>
+              <FormLayout.Group>{THEME_COLOURS.slice(3).map(colour)}</FormLayout.Group>
+              <FormLayout.Group>
+                {text('fontFamily', m.font.help)}
+                {text('borderRadius', m.corners.help, 'number')}
+              </FormLayout.Group>
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.launcher} region>
+            <FormLayout>
+              {text('launcherTitle', m.launcher.label.help)}
+              <Select
+                label={labels.alignment}
+                options={ALIGNMENTS.map((a) => ({ label: m.launcher.position.options[a], value: a }))}
+                value={draft.alignment}
+                onChange={(v) => form.set('alignment', v as Alignment)}
+                error={errors.alignment}
+              />
+              <FormLayout.Group>
+                {text('offsetX', m.launcher.offsetX.help, 'number')}
+                {text('offsetY', m.launcher.offsetY.help, 'number')}
+                {text('launcherFontSize', m.launcher.fontSize.help, 'number')}
+              </FormLayout.Group>
+              <FormLayout.Group>{(Object.keys(LAUNCHER_COLOURS) as (keyof typeof LAUNCHER_COLOURS)[]).map(colour)}</FormLayout.Group>
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.texts} region>
+            <FormLayout>
+              {[0, 2, 4, 6, 8].map((at) => (
+                <FormLayout.Group key={at}>{TEXTS.slice(at, at + 2).map((key) => text(key))}</FormLayout.Group>
+              ))}
+            </FormLayout>
+          </TitledCard>
         </BlockStack>
       </Layout.Section>
       <Layout.Section variant="oneThird">
-        <Card>
-          <BlockStack gap="300">
-            <Text as="h2" variant="headingMd">
-              {m.preview.title}
-            </Text>
-            <iframe
-              title={m.preview.frameTitle}
-              data-testid="branding-preview"
-              lang={language}
-              srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language)}
-              style={{ width: '100%', height: 640, border: '1px solid #e1e3e5', borderRadius: 8 }}
-            />
-          </BlockStack>
-        </Card>
+        <TitledCard title={m.preview.title}>
+          <iframe
+            title={m.preview.frameTitle}
+            data-testid="branding-preview"
+            lang={language}
+            srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language)}
+            style={{ width: '100%', height: 640, border: '1px solid #e1e3e5', borderRadius: 8 }}
+          />
+        </TitledCard>
       </Layout.Section>
     </EditorFrame>
   );

@@ -1,8 +1,9 @@
-import { Badge, BlockStack, Box, Card, InlineStack, List, Text } from '@shopify/polaris';
+import { Badge, BlockStack, Box, InlineStack, List, Text } from '@shopify/polaris';
 import type { OrderRow, RewardRow } from '../../admin/members.server';
 import { format, textFor } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
+import { TitledCard } from '../TitledCard';
 import { RewardStatus } from './MemberCards';
 
 const STATE_TONES = {
@@ -26,100 +27,93 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
     currency ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount) : number.format(amount);
   const rewardsById = new Map(rewards.map((r) => [r.id, r]));
   return (
-    <Card>
-      <section aria-label={m.orders}>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {m.orders}
-          </Text>
-          {orders.length ? null : (
-            <Text as="p" tone="subdued">
-              {m.emptyOrders}
-            </Text>
-          )}
-          {orders.map((order) => (
-            <Box key={order.orderId} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-              <section aria-label={order.name}>
-                <BlockStack gap="200">
-                  <InlineStack gap="200" blockAlign="center">
-                    <Text as="h3" variant="headingSm">
-                      {format(m.order, { name: order.name, date: date(order.processedAt), amount: money(order.amount, order.currency) })}
-                    </Text>
-                    <Badge tone={STATE_TONES[order.state]}>{m.orderStates[order.state]}</Badge>
-                  </InlineStack>
-                  {order.skipReason ? (
-                    <Text as="p" tone="subdued">
-                      {textFor(m.skipReasons, order.skipReason) ?? order.skipReason}
-                    </Text>
-                  ) : order.logs.length || order.points ? (
-                    <List>
-                      {order.points ? (
-                        <List.Item>
-                          <BlockStack gap="100">
-                            <Text as="span">{format(m.orderPoints, { value: number.format(order.points.earned) })}</Text>
-                            {order.points.refused ? (
-                              <Text as="span" tone="critical">
-                                {format(m.refused, { message: order.points.refused })}
-                              </Text>
-                            ) : null}
-                            {order.points.reversed > 0 ? (
-                              <Text as="span" tone="subdued">
-                                {format(m.orderPointsTakenBack, { value: number.format(order.points.reversed) })}
-                              </Text>
-                            ) : null}
-                          </BlockStack>
-                        </List.Item>
-                      ) : null}
-                      {order.logs.map((log) => (
-                        <List.Item key={`${log.kind}:${log.definitionName}:${log.activityId}`}>
-                          <BlockStack gap="100">
-                            <Text as="span">
-                              {format(m.earned, {
-                                program: log.definitionName,
-                                kind: `${textFor(m.sources, log.kind) ?? log.kind}${log.activityId === 'first_order' ? `, ${m.firstOrder}` : ''}`,
-                                value: number.format(log.value),
+    <TitledCard title={m.orders} region>
+      {orders.length ? null : (
+        <Text as="p" tone="subdued">
+          {m.emptyOrders}
+        </Text>
+      )}
+      {orders.map((order) => (
+        <Box key={order.orderId} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+          <section aria-label={order.name}>
+            <BlockStack gap="200">
+              <InlineStack gap="200" blockAlign="center">
+                <Text as="h3" variant="headingSm">
+                  {format(m.order, { name: order.name, date: date(order.processedAt), amount: money(order.amount, order.currency) })}
+                </Text>
+                <Badge tone={STATE_TONES[order.state]}>{m.orderStates[order.state]}</Badge>
+              </InlineStack>
+              {order.skipReason ? (
+                <Text as="p" tone="subdued">
+                  {textFor(m.skipReasons, order.skipReason) ?? order.skipReason}
+                </Text>
+              ) : order.logs.length || order.points ? (
+                <List>
+                  {order.points ? (
+                    <List.Item>
+                      <BlockStack gap="100">
+                        <Text as="span">{format(m.orderPoints, { value: number.format(order.points.earned) })}</Text>
+                        {order.points.refused ? (
+                          <Text as="span" tone="critical">
+                            {format(m.refused, { message: order.points.refused })}
+                          </Text>
+                        ) : null}
+                        {order.points.reversed > 0 ? (
+                          <Text as="span" tone="subdued">
+                            {format(m.orderPointsTakenBack, { value: number.format(order.points.reversed) })}
+                          </Text>
+                        ) : null}
+                      </BlockStack>
+                    </List.Item>
+                  ) : null}
+                  {order.logs.map((log) => (
+                    <List.Item key={`${log.kind}:${log.definitionName}:${log.activityId}`}>
+                      <BlockStack gap="100">
+                        <Text as="span">
+                          {format(m.earned, {
+                            program: log.definitionName,
+                            kind: `${textFor(m.sources, log.kind) ?? log.kind}${log.activityId === 'first_order' ? `, ${m.firstOrder}` : ''}`,
+                            value: number.format(log.value),
+                          })}
+                        </Text>
+                        {log.refused ? (
+                          <Text as="span" tone="critical">
+                            {format(m.refused, { message: log.refused })}
+                          </Text>
+                        ) : null}
+                        {log.reversals
+                          .filter((r) => r.value > 0)
+                          .map((r) => (
+                            <Text as="span" tone="subdued" key={r.uniqueIdentifier}>
+                              {format(r.uniqueIdentifier.startsWith('cancel:') ? m.reversals.cancel : m.reversals.refund, {
+                                value: number.format(r.value),
                               })}
                             </Text>
-                            {log.refused ? (
-                              <Text as="span" tone="critical">
-                                {format(m.refused, { message: log.refused })}
-                              </Text>
-                            ) : null}
-                            {log.reversals
-                              .filter((r) => r.value > 0)
-                              .map((r) => (
-                                <Text as="span" tone="subdued" key={r.uniqueIdentifier}>
-                                  {format(r.uniqueIdentifier.startsWith('cancel:') ? m.reversals.cancel : m.reversals.refund, {
-                                    value: number.format(r.value),
-                                  })}
-                                </Text>
-                              ))}
-                            {log.rewardLogIds.flatMap((id) => {
-                              const reward = rewardsById.get(id);
-                              return reward ? (
-                                <InlineStack key={id} gap="200" blockAlign="center">
-                                  <Text as="span">{format(m.orderReward, { title: reward.title ?? '' })}</Text>
-                                  <RewardStatus row={reward} />
-                                </InlineStack>
-                              ) : (
-                                []
-                              );
-                            })}
-                          </BlockStack>
-                        </List.Item>
-                      ))}
-                    </List>
-                  ) : (
-                    <Text as="p" tone="subdued">
-                      {m.nothingFed}
-                    </Text>
-                  )}
-                </BlockStack>
-              </section>
-            </Box>
-          ))}
-        </BlockStack>
-      </section>
-    </Card>
+                          ))}
+                        {log.rewardLogIds.flatMap((id) => {
+                          const reward = rewardsById.get(id);
+                          return reward ? (
+                            <InlineStack key={id} gap="200" blockAlign="center">
+                              <Text as="span">{format(m.orderReward, { title: reward.title ?? '' })}</Text>
+                              <RewardStatus row={reward} />
+                            </InlineStack>
+                          ) : (
+                            []
+                          );
+                        })}
+                      </BlockStack>
+                    </List.Item>
+                  ))}
+                </List>
+              ) : (
+                <Text as="p" tone="subdued">
+                  {m.nothingFed}
+                </Text>
+              )}
+            </BlockStack>
+          </section>
+        </Box>
+      ))}
+    </TitledCard>
   );
 }

@@ -6,7 +6,6 @@ import {
   BlockStack,
   Box,
   Button,
-  Card,
   Checkbox,
   ChoiceList,
   InlineGrid,
@@ -41,6 +40,7 @@ import type { SaveOutcome } from '../../admin/program-save.server';
 import { BUILT_IN_ACTIVITIES, isBuiltInActivity } from '../../earning/plan';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
+import { TitledCard } from '../TitledCard';
 import { DateTimeField } from './DateTimeField';
 import { Milestones, usePeriods } from './Milestones';
 import { RewardFields, ShopCurrency } from './RewardFields';
@@ -248,27 +248,22 @@ export function ProgramEditor({
                     }
                     newKey={() => `new-${Date.now()}-${++created.current}`}
                   />
-                  <Card>
-                    <BlockStack gap="300">
-                      <Text as="h2" variant="headingMd">
-                        {m.sections.completionReward}
-                      </Text>
-                      <RewardFields
-                        choice={draft.completionReward}
-                        rewards={rewards}
-                        errors={Object.fromEntries(
-                          Object.entries(errors)
-                            .filter(([k]) => k.startsWith('completionReward.'))
-                            .map(([k, v]) => [k.slice('completionReward.'.length), v]),
-                        )}
-                        onChange={(choice, field) =>
-                          update((d) => {
-                            d.completionReward = choice;
-                          }, `completionReward.${field}`)
-                        }
-                      />
-                    </BlockStack>
-                  </Card>
+                  <TitledCard title={m.sections.completionReward}>
+                    <RewardFields
+                      choice={draft.completionReward}
+                      rewards={rewards}
+                      errors={Object.fromEntries(
+                        Object.entries(errors)
+                          .filter(([k]) => k.startsWith('completionReward.'))
+                          .map(([k, v]) => [k.slice('completionReward.'.length), v]),
+                      )}
+                      onChange={(choice, field) =>
+                        update((d) => {
+                          d.completionReward = choice;
+                        }, `completionReward.${field}`)
+                      }
+                    />
+                  </TitledCard>
                 </>
               ) : null}
               <Milestones
@@ -337,42 +332,35 @@ function Basics({ draft, errors, setSetting }: SectionProps) {
   const { editor: m } = useMessages();
   const s = draft.settings;
   return (
-    <Card>
-      <section aria-label={m.sections.basics}>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {m.sections.basics}
-          </Text>
-          <InlineGrid columns={2} gap="300">
-            <TextField
-              label={m.name.label}
-              helpText={m.name.help}
-              autoComplete="off"
-              value={s.name}
-              onChange={setSetting('name')}
-              error={errors['settings.name']}
-              maxLength={256}
-            />
-            <Select
-              label={m.status.label}
-              options={(['draft', 'live', 'paused'] as const).map((value) => ({ label: m.status[value], value }))}
-              value={s.status}
-              onChange={(v) => setSetting('status')(oneOf(STATUSES, v, s.status))}
-              error={errors['settings.status']}
-            />
-          </InlineGrid>
-          <TextField
-            label={m.description.label}
-            helpText={m.description.help}
-            autoComplete="off"
-            value={s.description}
-            onChange={setSetting('description')}
-            error={errors['settings.description']}
-            maxLength={1024}
-          />
-        </BlockStack>
-      </section>
-    </Card>
+    <TitledCard title={m.sections.basics} region>
+      <InlineGrid columns={2} gap="300">
+        <TextField
+          label={m.name.label}
+          helpText={m.name.help}
+          autoComplete="off"
+          value={s.name}
+          onChange={setSetting('name')}
+          error={errors['settings.name']}
+          maxLength={256}
+        />
+        <Select
+          label={m.status.label}
+          options={(['draft', 'live', 'paused'] as const).map((value) => ({ label: m.status[value], value }))}
+          value={s.status}
+          onChange={(v) => setSetting('status')(oneOf(STATUSES, v, s.status))}
+          error={errors['settings.status']}
+        />
+      </InlineGrid>
+      <TextField
+        label={m.description.label}
+        helpText={m.description.help}
+        autoComplete="off"
+        value={s.description}
+        onChange={setSetting('description')}
+        error={errors['settings.description']}
+        maxLength={1024}
+      />
+    </TitledCard>
   );
 }
 
@@ -410,81 +398,69 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
     />
   );
   return (
-    <Card>
-      <section aria-label={m.sections.counting}>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {m.sections.counting}
-          </Text>
-          <InlineGrid columns={2} gap="300">
-            <Select
-              label={words.period.label}
-              helpText={format(words.period.help, { period })}
-              options={(['daily', 'weekly', 'monthly'] as const).map((value) => ({ label: words.period[value], value }))}
-              value={s.aggregationPeriod}
-              onChange={(v) => setSetting('aggregationPeriod')(oneOf(PERIODS, v, s.aggregationPeriod))}
-              error={errors['settings.aggregationPeriod']}
+    <TitledCard title={m.sections.counting} region>
+      <InlineGrid columns={2} gap="300">
+        <Select
+          label={words.period.label}
+          helpText={format(words.period.help, { period })}
+          options={(['daily', 'weekly', 'monthly'] as const).map((value) => ({ label: words.period[value], value }))}
+          value={s.aggregationPeriod}
+          onChange={(v) => setSetting('aggregationPeriod')(oneOf(PERIODS, v, s.aggregationPeriod))}
+          error={errors['settings.aggregationPeriod']}
+        />
+        {draft.kind !== 'mission' ? method : null}
+        {draft.kind === 'streak' ? (
+          <>
+            {number('aggregationTargetValue', format(m.streak.target.label, { period }), amount, format(m.streak.target.help, { period }))}
+            {number(
+              'completionTargetValue',
+              m.streak.length.label,
+              format(m.streak.length.suffix, { periods: periods(draft) }),
+              m.streak.length.help,
+            )}
+            {number(
+              'toBeBrokenWarningHours',
+              m.streak.warning.label,
+              m.streak.warning.suffix,
+              format(m.streak.warning.help, { hours: s.toBeBrokenWarningHours || '0' }),
+            )}
+          </>
+        ) : null}
+        {draft.kind === 'challenge' ? (
+          <>
+            {number('completionTargetValue', m.challenge.target.label, amount, format(m.challenge.target.help, { period }))}
+            {number(
+              'toBeFailedWarningHours',
+              m.challenge.warning.label,
+              m.challenge.warning.suffix,
+              format(m.challenge.warning.help, { hours: s.toBeFailedWarningHours || '0' }),
+            )}
+            <DateTimeField
+              label={m.challenge.startAt.label}
+              helpText={format(m.challenge.startAt.help, { timezone })}
+              value={s.startAt}
+              onChange={setSetting('startAt')}
+              error={errors['settings.startAt']}
             />
-            {draft.kind !== 'mission' ? method : null}
-            {draft.kind === 'streak' ? (
-              <>
-                {number(
-                  'aggregationTargetValue',
-                  format(m.streak.target.label, { period }),
-                  amount,
-                  format(m.streak.target.help, { period }),
-                )}
-                {number(
-                  'completionTargetValue',
-                  m.streak.length.label,
-                  format(m.streak.length.suffix, { periods: periods(draft) }),
-                  m.streak.length.help,
-                )}
-                {number(
-                  'toBeBrokenWarningHours',
-                  m.streak.warning.label,
-                  m.streak.warning.suffix,
-                  format(m.streak.warning.help, { hours: s.toBeBrokenWarningHours || '0' }),
-                )}
-              </>
-            ) : null}
-            {draft.kind === 'challenge' ? (
-              <>
-                {number('completionTargetValue', m.challenge.target.label, amount, format(m.challenge.target.help, { period }))}
-                {number(
-                  'toBeFailedWarningHours',
-                  m.challenge.warning.label,
-                  m.challenge.warning.suffix,
-                  format(m.challenge.warning.help, { hours: s.toBeFailedWarningHours || '0' }),
-                )}
-                <DateTimeField
-                  label={m.challenge.startAt.label}
-                  helpText={format(m.challenge.startAt.help, { timezone })}
-                  value={s.startAt}
-                  onChange={setSetting('startAt')}
-                  error={errors['settings.startAt']}
-                />
-                <DateTimeField
-                  label={m.challenge.endAt.label}
-                  helpText={m.challenge.endAt.help}
-                  value={s.endAt}
-                  onChange={setSetting('endAt')}
-                  error={errors['settings.endAt']}
-                />
-              </>
-            ) : null}
-            {draft.kind === 'mission' ? (
-              <Checkbox
-                label={m.mission.repeatable.label}
-                checked={s.isRepeatable}
-                onChange={setSetting('isRepeatable')}
-                error={errors['settings.isRepeatable']}
-              />
-            ) : null}
-          </InlineGrid>
-        </BlockStack>
-      </section>
-    </Card>
+            <DateTimeField
+              label={m.challenge.endAt.label}
+              helpText={m.challenge.endAt.help}
+              value={s.endAt}
+              onChange={setSetting('endAt')}
+              error={errors['settings.endAt']}
+            />
+          </>
+        ) : null}
+        {draft.kind === 'mission' ? (
+          <Checkbox
+            label={m.mission.repeatable.label}
+            checked={s.isRepeatable}
+            onChange={setSetting('isRepeatable')}
+            error={errors['settings.isRepeatable']}
+          />
+        ) : null}
+      </InlineGrid>
+    </TitledCard>
   );
 }
 
@@ -517,93 +493,84 @@ function Earning({
     .map((days) => ({ label: days === '0' ? e.hold.none : format(e.hold.days, { days }), value: days }));
   const challengeChoice = source === 'orders' ? `orders_${s.aggregationMethod}` : 'none';
   return (
-    <Card>
-      <section aria-label={e.section}>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {e.section}
-          </Text>
-          {draft.kind === 'streak' ? (
-            <Select
-              label={e.source.label}
-              options={[
-                { label: e.streak.none, value: 'none' },
-                { label: format(e.streak.orders, { period }), value: 'orders' },
-                { label: format(e.streak.visits, { period }), value: 'visits' },
-              ]}
-              value={source}
-              helpText={source === 'visits' ? e.streak.visitsHelp : source === 'orders' ? e.ordersHelp : undefined}
-              onChange={(v) => setEarning({ ...draft.earning, source: v === 'orders' || v === 'visits' ? v : 'none' })}
-            />
-          ) : null}
-          {draft.kind === 'challenge' ? (
-            <>
-              <Select
-                label={e.source.label}
-                options={[
-                  { label: e.challenge.none, value: 'none' },
-                  { label: e.challenge.orders_count, value: 'orders_count' },
-                  { label: e.challenge.orders_sum, value: 'orders_sum' },
-                ]}
-                value={challengeChoice}
-                helpText={
-                  source === 'orders' ? `${s.aggregationMethod === 'sum' ? `${e.challenge.sumHelp} ` : ''}${e.ordersHelp}` : undefined
-                }
-                onChange={(v) => {
-                  setEarning({ ...draft.earning, source: v === 'none' ? 'none' : 'orders' });
-                  if (v !== 'none') setSetting('aggregationMethod')(v === 'orders_sum' ? 'sum' : 'count');
-                }}
-              />
-              {source === 'orders' ? (
-                collections === null ? (
-                  <Text as="p" tone="subdued">
-                    {e.collections.unreadable}
-                  </Text>
-                ) : collections.length ? (
-                  <ChoiceList
-                    title={e.collections.label}
-                    allowMultiple
-                    choices={collections.map((c) => ({ label: c.title, value: c.id }))}
-                    selected={collectionIds}
-                    onChange={(selected) => setEarning({ ...draft.earning, collectionIds: selected })}
-                  />
-                ) : (
-                  <Text as="p" tone="subdued">
-                    {e.collections.none}
-                  </Text>
-                )
-              ) : null}
-              {source === 'orders' && collections?.length ? (
-                <Text as="p" tone="subdued">
-                  {e.collections.help}
-                </Text>
-              ) : null}
-            </>
-          ) : null}
-          {draft.kind === 'mission' ? <Text as="p">{e.mission}</Text> : null}
+    <TitledCard title={e.section} region>
+      {draft.kind === 'streak' ? (
+        <Select
+          label={e.source.label}
+          options={[
+            { label: e.streak.none, value: 'none' },
+            { label: format(e.streak.orders, { period }), value: 'orders' },
+            { label: format(e.streak.visits, { period }), value: 'visits' },
+          ]}
+          value={source}
+          helpText={source === 'visits' ? e.streak.visitsHelp : source === 'orders' ? e.ordersHelp : undefined}
+          onChange={(v) => setEarning({ ...draft.earning, source: v === 'orders' || v === 'visits' ? v : 'none' })}
+        />
+      ) : null}
+      {draft.kind === 'challenge' ? (
+        <>
           <Select
-            label={e.hold.label}
-            helpText={e.hold.help}
-            options={holds}
-            value={hold}
-            onChange={setSetting('rewardHoldDays')}
-            error={errors['settings.rewardHoldDays']}
+            label={e.source.label}
+            options={[
+              { label: e.challenge.none, value: 'none' },
+              { label: e.challenge.orders_count, value: 'orders_count' },
+              { label: e.challenge.orders_sum, value: 'orders_sum' },
+            ]}
+            value={challengeChoice}
+            helpText={source === 'orders' ? `${s.aggregationMethod === 'sum' ? `${e.challenge.sumHelp} ` : ''}${e.ordersHelp}` : undefined}
+            onChange={(v) => {
+              setEarning({ ...draft.earning, source: v === 'none' ? 'none' : 'orders' });
+              if (v !== 'none') setSetting('aggregationMethod')(v === 'orders_sum' ? 'sum' : 'count');
+            }}
           />
-          <TextField
-            label={m.holdout.label}
-            type="number"
-            min={0}
-            max={50}
-            suffix="%"
-            autoComplete="off"
-            value={s.holdoutPercent}
-            onChange={setSetting('holdoutPercent')}
-            helpText={m.holdout.help}
-            error={errors['settings.holdoutPercent']}
-          />
-        </BlockStack>
-      </section>
-    </Card>
+          {source === 'orders' ? (
+            collections === null ? (
+              <Text as="p" tone="subdued">
+                {e.collections.unreadable}
+              </Text>
+            ) : collections.length ? (
+              <ChoiceList
+                title={e.collections.label}
+                allowMultiple
+                choices={collections.map((c) => ({ label: c.title, value: c.id }))}
+                selected={collectionIds}
+                onChange={(selected) => setEarning({ ...draft.earning, collectionIds: selected })}
+              />
+            ) : (
+              <Text as="p" tone="subdued">
+                {e.collections.none}
+              </Text>
+            )
+          ) : null}
+          {source === 'orders' && collections?.length ? (
+            <Text as="p" tone="subdued">
+              {e.collections.help}
+            </Text>
+          ) : null}
+        </>
+      ) : null}
+      {draft.kind === 'mission' ? <Text as="p">{e.mission}</Text> : null}
+      <Select
+        label={e.hold.label}
+        helpText={e.hold.help}
+        options={holds}
+        value={hold}
+        onChange={setSetting('rewardHoldDays')}
+        error={errors['settings.rewardHoldDays']}
+      />
+      <TextField
+        label={m.holdout.label}
+        type="number"
+        min={0}
+        max={50}
+        suffix="%"
+        autoComplete="off"
+        value={s.holdoutPercent}
+        onChange={setSetting('holdoutPercent')}
+        helpText={m.holdout.help}
+        error={errors['settings.holdoutPercent']}
+      />
+    </TitledCard>
   );
 }
 
@@ -613,34 +580,29 @@ function Freezes({ draft, errors, setSetting }: SectionProps) {
   const s = draft.settings;
   const period = m.units[s.aggregationPeriod].one;
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {m.sections.freezes}
-        </Text>
-        <InlineGrid columns={2} gap="300">
-          <TextField
-            label={m.streak.maxFreezes.label}
-            helpText={format(m.streak.maxFreezes.help, { period })}
-            type="number"
-            autoComplete="off"
-            value={s.maxFreezes}
-            onChange={setSetting('maxFreezes')}
-            error={errors['settings.maxFreezes']}
-          />
-          <TextField
-            label={m.streak.earnEvery.label}
-            helpText={m.streak.earnEvery.help}
-            suffix={format(m.streak.earnEvery.suffix, { periods: periods(draft) })}
-            type="number"
-            autoComplete="off"
-            value={s.freezeEarnEveryPeriods}
-            onChange={setSetting('freezeEarnEveryPeriods')}
-            error={errors['settings.freezeEarnEveryPeriods']}
-          />
-        </InlineGrid>
-      </BlockStack>
-    </Card>
+    <TitledCard title={m.sections.freezes}>
+      <InlineGrid columns={2} gap="300">
+        <TextField
+          label={m.streak.maxFreezes.label}
+          helpText={format(m.streak.maxFreezes.help, { period })}
+          type="number"
+          autoComplete="off"
+          value={s.maxFreezes}
+          onChange={setSetting('maxFreezes')}
+          error={errors['settings.maxFreezes']}
+        />
+        <TextField
+          label={m.streak.earnEvery.label}
+          helpText={m.streak.earnEvery.help}
+          suffix={format(m.streak.earnEvery.suffix, { periods: periods(draft) })}
+          type="number"
+          autoComplete="off"
+          value={s.freezeEarnEveryPeriods}
+          onChange={setSetting('freezeEarnEveryPeriods')}
+          error={errors['settings.freezeEarnEveryPeriods']}
+        />
+      </InlineGrid>
+    </TitledCard>
   );
 }
 
@@ -658,102 +620,95 @@ function Tasks({
   const { editor: m } = useMessages();
   const t = m.mission.task;
   return (
-    <Card>
-      <section aria-label={m.sections.tasks}>
-        <BlockStack gap="300">
-          <Text as="h2" variant="headingMd">
-            {m.sections.tasks}
-          </Text>
-          {errors['settings.tasks'] ? (
-            <Text as="p" tone="critical">
-              {errors['settings.tasks']}
-            </Text>
-          ) : null}
-          {tasks.length ? null : (
-            <Text as="p" tone="subdued">
-              {m.mission.tasksEmpty}
-            </Text>
-          )}
-          {tasks.map((task, i) => {
-            const set = (field: keyof TaskDraft) => (value: string) =>
-              onChange(
-                tasks.map((x, k) => (k === i ? { ...x, [field]: value } : x)),
-                `settings.tasks.${i}.${field}`,
-              );
-            const error = (field: string) => errors[`settings.tasks.${i}.${field}`];
-            return (
-              <Box key={task.key} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
-                <BlockStack gap="200">
-                  <InlineGrid columns={4} gap="200">
-                    <TextField label={t.name} autoComplete="off" value={task.name} onChange={set('name')} error={error('name')} />
-                    <BlockStack gap="100">
-                      <Select
-                        label={t.activityId}
-                        options={[
-                          ...BUILT_IN_ACTIVITIES.map((a) => ({ label: t.activities[a], value: a })),
-                          { label: t.activities.custom, value: 'custom' },
-                        ]}
-                        value={isBuiltInActivity(task.activityId) ? task.activityId : 'custom'}
-                        helpText={isBuiltInActivity(task.activityId) ? t.builtInHelp : undefined}
-                        onChange={(v) => set('activityId')(v === 'custom' ? '' : v)}
-                        error={isBuiltInActivity(task.activityId) ? error('activityId') : undefined}
-                      />
-                      {isBuiltInActivity(task.activityId) ? null : (
-                        <TextField
-                          label={t.customId}
-                          helpText={t.activityHelp}
-                          autoComplete="off"
-                          value={task.activityId}
-                          onChange={set('activityId')}
-                          error={error('activityId')}
-                        />
-                      )}
-                    </BlockStack>
-                    <Select
-                      label={m.method.label}
-                      options={[
-                        { label: m.method.count, value: 'count' },
-                        { label: m.method.sum, value: 'sum' },
-                      ]}
-                      value={task.aggregationMethod}
-                      onChange={set('aggregationMethod')}
-                      error={error('aggregationMethod')}
-                    />
+    <TitledCard title={m.sections.tasks} region>
+      {errors['settings.tasks'] ? (
+        <Text as="p" tone="critical">
+          {errors['settings.tasks']}
+        </Text>
+      ) : null}
+      {tasks.length ? null : (
+        <Text as="p" tone="subdued">
+          {m.mission.tasksEmpty}
+        </Text>
+      )}
+      {tasks.map((task, i) => {
+        const set = (field: keyof TaskDraft) => (value: string) =>
+          onChange(
+            tasks.map((x, k) => (k === i ? { ...x, [field]: value } : x)),
+            `settings.tasks.${i}.${field}`,
+          );
+        const error = (field: string) => errors[`settings.tasks.${i}.${field}`];
+        return (
+          <Box key={task.key} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
+            <BlockStack gap="200">
+              <InlineGrid columns={4} gap="200">
+                <TextField label={t.name} autoComplete="off" value={task.name} onChange={set('name')} error={error('name')} />
+                <BlockStack gap="100">
+                  <Select
+                    label={t.activityId}
+                    options={[
+                      ...BUILT_IN_ACTIVITIES.map((a) => ({ label: t.activities[a], value: a })),
+                      { label: t.activities.custom, value: 'custom' },
+                    ]}
+                    value={isBuiltInActivity(task.activityId) ? task.activityId : 'custom'}
+                    helpText={isBuiltInActivity(task.activityId) ? t.builtInHelp : undefined}
+                    onChange={(v) => set('activityId')(v === 'custom' ? '' : v)}
+                    error={isBuiltInActivity(task.activityId) ? error('activityId') : undefined}
+                  />
+                  {isBuiltInActivity(task.activityId) ? null : (
                     <TextField
-                      label={t.target}
-                      type="number"
+                      label={t.customId}
+                      helpText={t.activityHelp}
                       autoComplete="off"
-                      value={task.targetValue}
-                      onChange={set('targetValue')}
-                      error={error('targetValue')}
+                      value={task.activityId}
+                      onChange={set('activityId')}
+                      error={error('activityId')}
                     />
-                  </InlineGrid>
-                  <InlineStack align="end">
-                    <Button
-                      variant="plain"
-                      tone="critical"
-                      onClick={() =>
-                        onChange(
-                          tasks.filter((_, k) => k !== i),
-                          'settings.tasks',
-                        )
-                      }
-                    >
-                      {t.remove}
-                    </Button>
-                  </InlineStack>
+                  )}
                 </BlockStack>
-              </Box>
-            );
-          })}
-          {tasks.length < 20 ? (
-            <InlineStack>
-              <Button onClick={() => onChange([...tasks, blankTask(newKey())], 'settings.tasks')}>{t.add}</Button>
-            </InlineStack>
-          ) : null}
-        </BlockStack>
-      </section>
-    </Card>
+                <Select
+                  label={m.method.label}
+                  options={[
+                    { label: m.method.count, value: 'count' },
+                    { label: m.method.sum, value: 'sum' },
+                  ]}
+                  value={task.aggregationMethod}
+                  onChange={set('aggregationMethod')}
+                  error={error('aggregationMethod')}
+                />
+                <TextField
+                  label={t.target}
+                  type="number"
+                  autoComplete="off"
+                  value={task.targetValue}
+                  onChange={set('targetValue')}
+                  error={error('targetValue')}
+                />
+              </InlineGrid>
+              <InlineStack align="end">
+                <Button
+                  variant="plain"
+                  tone="critical"
+                  onClick={() =>
+                    onChange(
+                      tasks.filter((_, k) => k !== i),
+                      'settings.tasks',
+                    )
+                  }
+                >
+                  {t.remove}
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          </Box>
+        );
+      })}
+      {tasks.length < 20 ? (
+        <InlineStack>
+          <Button onClick={() => onChange([...tasks, blankTask(newKey())], 'settings.tasks')}>{t.add}</Button>
+        </InlineStack>
+      ) : null}
+    </TitledCard>
   );
 }
 
@@ -773,16 +728,11 @@ function ShopperTexts({ draft, errors, setSetting }: SectionProps) {
     />
   );
   return (
-    <Card>
-      <BlockStack gap="300">
-        <Text as="h2" variant="headingMd">
-          {m.sections.shopper}
-        </Text>
-        {text('eudTitle', m.shopper.title.label, 48, m.shopper.title.help)}
-        {text('eudDescription', m.shopper.description.label, 1024)}
-        {draft.kind !== 'mission' ? text('eudMilestoneAchievedMessage', m.shopper.milestoneMessage.label, 1024) : null}
-        {text('eudCompletedMessage', m.shopper.completedMessage.label, 1024)}
-      </BlockStack>
-    </Card>
+    <TitledCard title={m.sections.shopper}>
+      {text('eudTitle', m.shopper.title.label, 48, m.shopper.title.help)}
+      {text('eudDescription', m.shopper.description.label, 1024)}
+      {draft.kind !== 'mission' ? text('eudMilestoneAchievedMessage', m.shopper.milestoneMessage.label, 1024) : null}
+      {text('eudCompletedMessage', m.shopper.completedMessage.label, 1024)}
+    </TitledCard>
   );
 }
