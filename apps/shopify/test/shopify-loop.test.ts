@@ -49,6 +49,23 @@ const settle = () => new Promise((r) => setTimeout(r, 2500));
 
 const at = (daysAgo: number) => DateTime.now().minus({ days: daysAgo }).toUTC().toISO();
 
+/** A fresh streak named `name` whose first day issues `reward` to `customer`; returns the reward log that customer's first log achieved. */
+async function earnOnNewStreak(reward: { id: string }, name: string, customer = CUSTOMER): Promise<string> {
+  const streak = await streakRewardingFirstDay(created, reward, { name });
+  const log = await created('/schema/streak_log/record', {
+    streakId: streak.id,
+    ownedBy: { externalId: customer },
+    activityId: 'visit',
+    activityAt: at(0),
+    uniqueIdentifier: name,
+  });
+  return log.achievedMilestoneRewardLog.id as string;
+}
+
+/** A reward log's Shopify stamp, as the core reads it. */
+const stampOf = async (id: string) =>
+  (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+
 beforeAll(async () => {
   prod = await startProduction();
   prod.admin.customers.set(CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
@@ -341,22 +358,7 @@ describe('Flow triggers', () => {
 describe('Shopify discount codes', () => {
   let reward: { id: string };
   let milestoneStreak = 0;
-
-  /** A fresh one-period streak whose completion issues `reward` to the customer; returns its reward log once stamped or not. */
-  async function earn(): Promise<string> {
-    milestoneStreak += 1;
-    const streak = await streakRewardingFirstDay(created, reward, { name: `Discount ${milestoneStreak}` });
-    const log = await created('/schema/streak_log/record', {
-      streakId: streak.id,
-      ownedBy: { externalId: CUSTOMER },
-      activityId: 'visit',
-      activityAt: at(0),
-      uniqueIdentifier: `d${milestoneStreak}`,
-    });
-    return log.achievedMilestoneRewardLog.id as string;
-  }
-  const rewardLog = async (id: string) =>
-    (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+  const earn = () => earnOnNewStreak(reward, `Discount ${++milestoneStreak}`);
 
   beforeAll(async () => {
     reward = await created('/schema/reward/record', {
@@ -373,8 +375,8 @@ describe('Shopify discount codes', () => {
 
   it('creates one code discount for the customer, stamps it on the reward log, and sends Reward issued with that code', async () => {
     const id = await earn();
-    const stamped = (await until('the stamp', async () => (await rewardLog(id)).couponCode))!;
-    const { rewardExpiryAt } = await rewardLog(id);
+    const stamped = (await until('the stamp', async () => (await stampOf(id)).couponCode))!;
+    const { rewardExpiryAt } = await stampOf(id);
     const discount = prod.admin.discounts.get(stamped)!;
     expect(discount.input).toMatchObject({
       code: stamped,
@@ -403,7 +405,7 @@ describe('Shopify discount codes', () => {
     const delivery = await until('the delivery', () => prod.deliveries.find((d) => d.body.includes(id)));
     const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
     expect((await Promise.all([replay(), replay()])).map((r) => r.status)).toEqual([200, 200]);
-    const code = await until('the stamp', async () => (await rewardLog(id)).couponCode);
+    const code = await until('the stamp', async () => (await stampOf(id)).couponCode);
     await settle();
     expect(discountCalls().filter((c) => (c.variables.basicCodeDiscount as any).code === code)).toHaveLength(1);
     expect(
@@ -422,9 +424,9 @@ describe('Shopify discount codes', () => {
     const id = await earn();
     await down;
     const [made] = [...prod.admin.discounts.values()].slice(-1);
-    expect((await rewardLog(id)).couponCode).toBeNull();
+    expect((await stampOf(id)).couponCode).toBeNull();
     await prod.crashAndRestart();
-    const code = await until('the stamp after restart', async () => (await rewardLog(id)).couponCode, 40_000);
+    const code = await until('the stamp after restart', async () => (await stampOf(id)).couponCode, 40_000);
     expect(code).toBe(made!.input.code);
     const calls = discountCalls().filter((c) => (c.variables.basicCodeDiscount as any).code === code);
     // The second call met "code taken": the discount exists once.
@@ -443,7 +445,7 @@ describe('Shopify discount codes', () => {
       ),
     );
     expect(row.last_error).toBe('basicCodeDiscount.customerGets: Value is invalid');
-    expect((await rewardLog(id)).couponCode).toBeNull();
+    expect((await stampOf(id)).couponCode).toBeNull();
   });
 });
 
@@ -453,21 +455,7 @@ describe('Store credit', () => {
   const credits = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyStoreCredit');
   const creditsOf = (customer: string) => prod.admin.storeCredits.get(customer) ?? [];
 
-  /** A fresh streak whose first day issues the store credit reward to `customer`; returns the reward log. */
-  async function earn(customer = CUSTOMER): Promise<string> {
-    n += 1;
-    const streak = await streakRewardingFirstDay(created, reward, { name: `Credit ${n}` });
-    const log = await created('/schema/streak_log/record', {
-      streakId: streak.id,
-      ownedBy: { externalId: customer },
-      activityId: 'visit',
-      activityAt: at(0),
-      uniqueIdentifier: `sc${n}`,
-    });
-    return log.achievedMilestoneRewardLog.id as string;
-  }
-  const stampOf = async (id: string) =>
-    (await api.get(`/schema/reward_log/record/${id}`)).body.data as { couponCode: string | null; rewardExpiryAt: string | null };
+  const earn = (customer = CUSTOMER) => earnOnNewStreak(reward, `Credit ${++n}`, customer);
 
   beforeAll(async () => {
     reward = await created('/schema/reward/record', {
