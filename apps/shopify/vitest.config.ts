@@ -6,8 +6,8 @@ export default defineConfig({
   test: {
     globalSetup: ['../core/test/support/global-setup.ts'],
     include: ['test/**/*.test.ts'],
-    // Above the browser tests' 30 s navigation timeout: a page's first load under CI's load fails as a navigation, not a silent test timeout.
-    testTimeout: 60_000,
+    // Above the browser tests' 60 s page load: a page's first load under CI's load fails as a load, not a silent test timeout.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,

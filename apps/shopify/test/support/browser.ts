@@ -54,6 +54,9 @@ export interface AdminTab {
 }
 
 /** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
+/** One page load's time, navigation and hydration together. */
+const LOAD_TIMEOUT = 60_000;
+
 const HYDRATION_ERROR = /Minified React error #4(?:18|23|25)|[Hh]ydrat(?:ion|ing) failed|did not match/;
 
 export interface AdminBrowser extends AdminTab {
@@ -70,8 +73,9 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   const newTab = async (): Promise<AdminTab> => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
     page.setDefaultTimeout(10_000);
-    // A page's first load compiles its route chunks while CI runs other suites beside it.
-    page.setDefaultNavigationTimeout(30_000);
+    // A page's first load compiles its route chunks while CI runs other suites beside it, and a CI
+    // host can run at half its usual speed: a load got 30 s and once needed more.
+    page.setDefaultNavigationTimeout(LOAD_TIMEOUT);
     await stubAppBridge(page, token);
     const hydrationErrors: string[] = [];
     page.on('console', (message) => {
@@ -86,10 +90,11 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
         url.searchParams.set('shop', TEST_SHOP);
         url.searchParams.set('host', BASE64_HOST);
         url.searchParams.set('id_token', token);
+        const deadline = Date.now() + LOAD_TIMEOUT;
         await page.goto(url.href, { waitUntil: 'networkidle' });
         // Server-rendered buttons ignore clicks until React has hydrated them; hydrating is part of
-        // the page's load, so it gets the navigation's time (four tabs beside other suites need it).
-        await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 30_000 });
+        // the page's load, so it gets what is left of the load's time.
+        await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: Math.max(5_000, deadline - Date.now()) });
         if (hydrationErrors.length) throw new Error(`${path} did not hydrate: ${hydrationErrors[0]!.slice(0, 200)}`);
       },
     };
