@@ -5,6 +5,7 @@ import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { readStandings } from '../admin/standings.server';
 import { EditorFrame } from '../components/EditorFrame';
+import { NameField, StatusSelect } from '../components/RecordFields';
 import { Standings } from '../components/Standings';
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -184,14 +185,12 @@ function Editor({
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <TextField
+              <NameField
                 label={labels.name}
                 helpText={m.name.help}
-                autoComplete="off"
                 value={draft.name}
                 onChange={(v) => form.set('name', v)}
                 error={errors.name}
-                maxLength={256}
               />
               <Select
                 label={labels.program}
@@ -205,12 +204,11 @@ function Editor({
                 onChange={pickProgram}
                 error={errors.program}
               />
-              <Select
+              <StatusSelect
                 label={labels.status}
                 helpText={m.status.help}
-                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
                 value={draft.status}
-                onChange={(v) => form.set('status', v as Status)}
+                onChange={(v) => form.set('status', v)}
                 error={errors.status}
               />
               <TextField

@@ -8,6 +8,7 @@ import { EVENT_GROUPS, type EventCode, isEventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
 import type { CoreFailure } from '../core/failure';
 import { EditorFrame } from '../components/EditorFrame';
+import { NameField, StatusSelect } from '../components/RecordFields';
 import { EmailPreview } from '../components/EmailPreview';
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
@@ -220,21 +221,18 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <TextField
+              <NameField
                 label={labels.name}
                 helpText={m.name.help}
-                autoComplete="off"
                 value={draft.name}
                 onChange={(v) => form.set('name', v)}
                 error={errors.name}
-                maxLength={256}
               />
-              <Select
+              <StatusSelect
                 label={labels.status}
                 helpText={m.status.help}
-                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
                 value={draft.status}
-                onChange={(v) => form.set('status', v as Status)}
+                onChange={(v) => form.set('status', v)}
                 error={errors.status}
               />
               <TextField

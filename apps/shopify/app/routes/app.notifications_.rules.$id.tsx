@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData } from '@remix-run/react';
-import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Card, ChoiceList, FormLayout, InlineError, Layout, Select, Text } from '@shopify/polaris';
 import { useEffect } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { type EmailPreview as Preview, renderEmailPreview } from '../admin/email-preview.server';
@@ -8,6 +8,7 @@ import { type MessagePreview, renderMessagePreview } from '../admin/message-prev
 import { EVENT_GROUPS, isEventCode, type EventCode } from '../admin/events';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
+import { NameField, StatusSelect } from '../components/RecordFields';
 import { EmailPreview } from '../components/EmailPreview';
 import { MessagePreview as MessagePreviewView } from '../components/MessagePreview';
 import { TitledCard } from '../components/TitledCard';
@@ -198,21 +199,18 @@ function RuleEditor({
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <TextField
+              <NameField
                 label={labels.name}
                 helpText={m.name.help}
-                autoComplete="off"
                 value={draft.name}
                 onChange={(v) => form.set('name', v)}
                 error={errors.name}
-                maxLength={256}
               />
-              <Select
+              <StatusSelect
                 label={labels.status}
                 helpText={m.status.help}
-                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: m.status.options[s], value: s }))}
                 value={draft.status}
-                onChange={(v) => form.set('status', v as Status)}
+                onChange={(v) => form.set('status', v)}
                 error={errors.status}
               />
             </FormLayout>

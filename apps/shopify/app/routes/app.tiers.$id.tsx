@@ -6,6 +6,7 @@ import { numberOr } from '../admin/numbers';
 import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
 import { pointsContext, rewardNames } from '../admin/tiers.server';
 import { EditorFrame } from '../components/EditorFrame';
+import { NameField, StatusSelect } from '../components/RecordFields';
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
@@ -123,10 +124,9 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
         <BlockStack gap="400">
           <TitledCard title={m.sections.tier}>
             <FormLayout>
-              <TextField
+              <NameField
                 label={labels.name}
                 helpText={m.name.help}
-                autoComplete="off"
                 value={draft.name}
                 onChange={(v) => form.set('name', v)}
                 error={errors.name}
@@ -143,12 +143,11 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
                 onChange={(v) => form.set('threshold', v)}
                 error={errors.threshold}
               />
-              <Select
+              <StatusSelect
                 label={labels.status}
                 helpText={m.status.help}
-                options={(['live', 'draft', 'paused'] as const).map((s) => ({ label: messages.editors.status.options[s], value: s }))}
                 value={draft.status}
-                onChange={(v) => form.set('status', v as Status)}
+                onChange={(v) => form.set('status', v)}
                 error={errors.status}
               />
             </FormLayout>

@@ -12,6 +12,7 @@ import {
   Text,
   TextField,
 } from '@shopify/polaris';
+import { NameField } from '../RecordFields';
 import type { MilestoneDraft, ProgramDraft, RewardChoice, RewardSummary } from '../../admin/program-draft';
 import { format } from '../../i18n';
 import { useMessages } from '../../i18n/context';
@@ -173,14 +174,7 @@ function MilestoneForm({
           {format(m.milestones.card, { name: ms.name || m.milestones.untitled })}
         </Text>
         <InlineGrid columns={2} gap="300">
-          <TextField
-            label={m.milestones.name}
-            autoComplete="off"
-            value={ms.name}
-            onChange={set('name')}
-            error={error('name')}
-            maxLength={256}
-          />
+          <NameField label={m.milestones.name} value={ms.name} onChange={set('name')} error={error('name')} />
           <TextField
             label={target.label}
             type="number"

@@ -41,6 +41,7 @@ import { BUILT_IN_ACTIVITIES, isBuiltInActivity } from '../../earning/plan';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { TitledCard } from '../TitledCard';
+import { NameField } from '../RecordFields';
 import { DateTimeField } from './DateTimeField';
 import { Milestones, usePeriods } from './Milestones';
 import { RewardFields, ShopCurrency } from './RewardFields';
@@ -334,14 +335,12 @@ function Basics({ draft, errors, setSetting }: SectionProps) {
   return (
     <TitledCard title={m.sections.basics} region>
       <InlineGrid columns={2} gap="300">
-        <TextField
+        <NameField
           label={m.name.label}
           helpText={m.name.help}
-          autoComplete="off"
           value={s.name}
           onChange={setSetting('name')}
           error={errors['settings.name']}
-          maxLength={256}
         />
         <Select
           label={m.status.label}

@@ -1,6 +1,7 @@
 import { Link } from '@remix-run/react';
 import { createContext, useContext } from 'react';
 import { BlockStack, ChoiceList, InlineGrid, Select, TextField } from '@shopify/polaris';
+import { NameField } from '../RecordFields';
 import {
   CODE_SOURCES,
   DISCOUNT_TYPES,
@@ -89,14 +90,12 @@ export function RewardFields({
       {choice.mode === 'new' ? (
         <BlockStack gap="300">
           <InlineGrid columns={2} gap="300">
-            <TextField
+            <NameField
               label={m.reward.name.label}
               helpText={m.reward.name.help}
-              autoComplete="off"
               value={r.name}
               onChange={(v) => set('name', v)}
               error={errors.name}
-              maxLength={256}
             />
             <TextField
               label={m.reward.title.label}
