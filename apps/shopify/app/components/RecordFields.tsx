@@ -2,7 +2,7 @@ import { Select, TextField } from '@shopify/polaris';
 import { useMessages } from '../i18n/context';
 
 /** A record's status in the core: only live records show to shoppers or send messages. */
-export type RecordStatus = 'live' | 'draft' | 'paused';
+type RecordStatus = 'live' | 'draft' | 'paused';
 const STATUSES: readonly RecordStatus[] = ['live', 'draft', 'paused'];
 
 interface FieldProps<V> {

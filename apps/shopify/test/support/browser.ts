@@ -53,10 +53,10 @@ export interface AdminTab {
   open(path: string): Promise<void>;
 }
 
-/** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
 /** One page load's time, navigation and hydration together. */
 const LOAD_TIMEOUT = 60_000;
 
+/** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
 const HYDRATION_ERROR = /Minified React error #4(?:18|23|25)|[Hh]ydrat(?:ion|ing) failed|did not match/;
 
 export interface AdminBrowser extends AdminTab {
