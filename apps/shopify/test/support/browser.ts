@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { SHOPIFY } from './stack';
 
 export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/shopify/', import.meta.url));
@@ -55,6 +55,8 @@ export interface AdminTab {
 
 /** One page load's time, navigation and hydration together. */
 const LOAD_TIMEOUT = 60_000;
+/** How long the network stays idle before a page counts as loaded (Playwright's networkidle). */
+const QUIET_MS = 500;
 
 /** React's production errors for a server page that does not match its first render (#418, #423, #425), and their development texts. */
 const HYDRATION_ERROR = /Minified React error #4(?:18|23|25)|[Hh]ydrat(?:ion|ing) failed|did not match/;
@@ -78,6 +80,31 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
     page.setDefaultNavigationTimeout(LOAD_TIMEOUT);
     await stubAppBridge(page, token);
     const hydrationErrors: string[] = [];
+    // The page's requests, counted here rather than by Playwright's networkidle: that waits for
+    // every frame to report its own, and the branding preview's srcdoc frame sometimes never does
+    // on a slow host (nothing in flight, and still no event, until the load timed out).
+    const inFlight = new Set<Request>();
+    let lastActivity = Date.now();
+    page.on('request', (request) => {
+      inFlight.add(request);
+      lastActivity = Date.now();
+    });
+    const settled = (request: Request) => {
+      inFlight.delete(request);
+      lastActivity = Date.now();
+    };
+    page.on('requestfinished', settled);
+    page.on('requestfailed', settled);
+    /** Waits until no request has been in flight for QUIET_MS, as networkidle means. */
+    const networkQuiet = async (deadline: number) => {
+      while (inFlight.size || Date.now() - lastActivity < QUIET_MS) {
+        if (Date.now() > deadline) {
+          const pending = [...inFlight].map((request) => `${request.method()} ${request.url().slice(0, 160)}`);
+          throw new Error(`the network did not go quiet within ${LOAD_TIMEOUT} ms; still loading: ${pending.join(', ') || 'nothing'}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
     page.on('console', (message) => {
       if (message.type() === 'error' && HYDRATION_ERROR.test(message.text())) hydrationErrors.push(message.text());
     });
@@ -91,10 +118,11 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
         url.searchParams.set('host', BASE64_HOST);
         url.searchParams.set('id_token', token);
         const deadline = Date.now() + LOAD_TIMEOUT;
-        await page.goto(url.href, { waitUntil: 'networkidle' });
+        await page.goto(url.href, { waitUntil: 'commit' });
         // Server-rendered buttons ignore clicks until React has hydrated them; hydrating is part of
         // the page's load, so it gets what is left of the load's time.
         await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: Math.max(5_000, deadline - Date.now()) });
+        await networkQuiet(deadline);
         if (hydrationErrors.length) throw new Error(`${path} did not hydrate: ${hydrationErrors[0]!.slice(0, 200)}`);
       },
     };
