@@ -48,6 +48,11 @@ export function useEditorDraft<D>(initial: D, id: string | null, urlOf: (id: str
     if (createdUrl && !dirty) navigate(createdUrl, { replace: true });
   }, [createdUrl, dirty, navigate]);
 
+  const set = <K extends keyof D>(key: K, value: D[K]) => {
+    setDraft((prev) => ({ ...prev, [key]: value }));
+    setErrors(({ [key as string]: _gone, ...rest }) => rest);
+  };
+
   return {
     draft,
     dirty,
@@ -56,9 +61,10 @@ export function useEditorDraft<D>(initial: D, id: string | null, urlOf: (id: str
     refused,
     /** The record's answer data, for pages that show more than the draft (a preview). */
     answer: fetcher.data,
-    set<K extends keyof D>(key: K, value: D[K]) {
-      setDraft((prev) => ({ ...prev, [key]: value }));
-      setErrors(({ [key as string]: _gone, ...rest }) => rest);
+    set,
+    /** A field's value, its change and its error from the last refusal, for a Polaris field to spread. */
+    field<K extends keyof D & string>(key: K) {
+      return { value: draft[key], onChange: (value: D[K]) => set(key, value), error: errors[key] };
     },
     /** Shows the editor's own checks on their fields; true when there were none. */
     check(found: Record<string, string>) {

@@ -185,13 +185,7 @@ function Editor({
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <NameField
-                label={labels.name}
-                helpText={m.name.help}
-                value={draft.name}
-                onChange={(v) => form.set('name', v)}
-                error={errors.name}
-              />
+              <NameField label={labels.name} helpText={m.name.help} {...form.field('name')} />
               <Select
                 label={labels.program}
                 helpText={l.program.help}
@@ -204,21 +198,13 @@ function Editor({
                 onChange={pickProgram}
                 error={errors.program}
               />
-              <StatusSelect
-                label={labels.status}
-                helpText={m.status.help}
-                value={draft.status}
-                onChange={(v) => form.set('status', v)}
-                error={errors.status}
-              />
+              <StatusSelect label={labels.status} helpText={m.status.help} {...form.field('status')} />
               <TextField
                 label={labels.description}
                 helpText={m.description.help}
                 autoComplete="off"
                 multiline={2}
-                value={draft.description}
-                onChange={(v) => form.set('description', v)}
-                error={errors.description}
+                {...form.field('description')}
               />
             </FormLayout>
           </Card>
@@ -227,9 +213,7 @@ function Editor({
               <Select
                 label={labels.rankBy}
                 options={(ranks.length ? ranks : [draft.rankBy]).map((r) => ({ label: l.rankBy.options[r], value: r }))}
-                value={draft.rankBy}
-                onChange={(v) => form.set('rankBy', v as RankBy)}
-                error={errors.rankBy}
+                {...form.field('rankBy')}
               />
               <TextField
                 label={labels.size}
@@ -238,37 +222,24 @@ function Editor({
                 min={1}
                 max={100}
                 autoComplete="off"
-                value={draft.size}
-                onChange={(v) => form.set('size', v)}
-                error={errors.size}
+                {...form.field('size')}
               />
               <Select
                 label={labels.displayName}
                 options={(['first_name_initial', 'anonymous'] as const).map((d) => ({ label: l.displayName.options[d], value: d }))}
-                value={draft.displayName}
-                onChange={(v) => form.set('displayName', v as DisplayName)}
-                error={errors.displayName}
+                {...form.field('displayName')}
               />
             </FormLayout>
           </TitledCard>
           <TitledCard title={l.sections.shopper}>
             <FormLayout>
-              <TextField
-                label={labels.eudTitle}
-                helpText={l.shopperTitle.help}
-                autoComplete="off"
-                value={draft.eudTitle}
-                onChange={(v) => form.set('eudTitle', v)}
-                error={errors.eudTitle}
-              />
+              <TextField label={labels.eudTitle} helpText={l.shopperTitle.help} autoComplete="off" {...form.field('eudTitle')} />
               <TextField
                 label={labels.eudDescription}
                 helpText={l.shopperDescription.help}
                 autoComplete="off"
                 multiline={2}
-                value={draft.eudDescription}
-                onChange={(v) => form.set('eudDescription', v)}
-                error={errors.eudDescription}
+                {...form.field('eudDescription')}
               />
             </FormLayout>
           </TitledCard>

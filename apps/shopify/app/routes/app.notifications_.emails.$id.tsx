@@ -221,28 +221,9 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <NameField
-                label={labels.name}
-                helpText={m.name.help}
-                value={draft.name}
-                onChange={(v) => form.set('name', v)}
-                error={errors.name}
-              />
-              <StatusSelect
-                label={labels.status}
-                helpText={m.status.help}
-                value={draft.status}
-                onChange={(v) => form.set('status', v)}
-                error={errors.status}
-              />
-              <TextField
-                label={labels.subject}
-                autoComplete="off"
-                value={draft.subject}
-                onChange={(v) => form.set('subject', v)}
-                error={errors.subject}
-                maxLength={256}
-              />
+              <NameField label={labels.name} helpText={m.name.help} {...form.field('name')} />
+              <StatusSelect label={labels.status} helpText={m.status.help} {...form.field('status')} />
+              <TextField label={labels.subject} autoComplete="off" {...form.field('subject')} maxLength={256} />
               <TextField
                 id={BODY_ID}
                 label={labels.htmlContent}
@@ -250,26 +231,20 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
                 autoComplete="off"
                 multiline={10}
                 monospaced
-                value={draft.htmlContent}
-                onChange={(v) => form.set('htmlContent', v)}
-                error={errors.htmlContent}
+                {...form.field('htmlContent')}
               />
               <FormLayout.Group>
                 <Select
                   label={labels.emailHeaderId}
                   helpText={e.header.help}
                   options={pick(headers, e.header.none)}
-                  value={draft.emailHeaderId}
-                  onChange={(v) => form.set('emailHeaderId', v)}
-                  error={errors.emailHeaderId}
+                  {...form.field('emailHeaderId')}
                 />
                 <Select
                   label={labels.emailFooterId}
                   helpText={e.footer.help}
                   options={pick(footers, e.footer.none)}
-                  value={draft.emailFooterId}
-                  onChange={(v) => form.set('emailFooterId', v)}
-                  error={errors.emailFooterId}
+                  {...form.field('emailFooterId')}
                 />
               </FormLayout.Group>
               <Select

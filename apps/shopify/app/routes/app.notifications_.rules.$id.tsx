@@ -199,20 +199,8 @@ function RuleEditor({
         <BlockStack gap="400">
           <Card>
             <FormLayout>
-              <NameField
-                label={labels.name}
-                helpText={m.name.help}
-                value={draft.name}
-                onChange={(v) => form.set('name', v)}
-                error={errors.name}
-              />
-              <StatusSelect
-                label={labels.status}
-                helpText={m.status.help}
-                value={draft.status}
-                onChange={(v) => form.set('status', v)}
-                error={errors.status}
-              />
+              <NameField label={labels.name} helpText={m.name.help} {...form.field('name')} />
+              <StatusSelect label={labels.status} helpText={m.status.help} {...form.field('status')} />
             </FormLayout>
           </Card>
           <TitledCard title={labels.eventCodes} region>
@@ -246,17 +234,13 @@ function RuleEditor({
                 label={labels.integrationId}
                 helpText={r.integration.help}
                 options={options(channel.integrations, r.integration.none)}
-                value={draft.integrationId}
-                onChange={(v) => form.set('integrationId', v)}
-                error={errors.integrationId}
+                {...form.field('integrationId')}
               />
               <Select
                 label={labels.templateId}
                 helpText={r.template.help}
                 options={options(channel.templates, r.template.none)}
-                value={draft.templateId}
-                onChange={(v) => form.set('templateId', v)}
-                error={errors.templateId}
+                {...form.field('templateId')}
               />
             </FormLayout>
           </Card>

@@ -126,9 +126,7 @@ export default function PointsSettings() {
                   min={0}
                   step={key === 'perUnit' ? 0.01 : 1}
                   autoComplete="off"
-                  value={draft[key]}
-                  onChange={(v) => form.set(key, v)}
-                  error={errors[key]}
+                  {...form.field(key)}
                 />
               ))}
             </FormLayout>
@@ -139,9 +137,7 @@ export default function PointsSettings() {
               helpText={m.currency.help}
               autoComplete="off"
               maxLength={48}
-              value={draft.currencyName}
-              onChange={(v) => form.set('currencyName', v)}
-              error={errors.currencyName}
+              {...form.field('currencyName')}
             />
           </TitledCard>
           <TitledCard title={tiers.onPointsPage.title}>

@@ -98,7 +98,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
   const m = messages.tiers.editor;
   const language = useAdminLanguage();
   const form = useEditorDraft(initial, id, urlOf);
-  const { draft, errors } = form;
+  const { draft } = form;
   const points = pointsName(messages.tiers, currencyName);
   const labels = tierLabels(messages, points);
   const words = tierWords(messages.tiers, language, points, draft);
@@ -124,14 +124,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
         <BlockStack gap="400">
           <TitledCard title={m.sections.tier}>
             <FormLayout>
-              <NameField
-                label={labels.name}
-                helpText={m.name.help}
-                value={draft.name}
-                onChange={(v) => form.set('name', v)}
-                error={errors.name}
-                maxLength={48}
-              />
+              <NameField label={labels.name} helpText={m.name.help} {...form.field('name')} maxLength={48} />
               <TextField
                 label={labels.threshold}
                 helpText={format(m.threshold.help, { points })}
@@ -139,17 +132,9 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
                 min={0}
                 step={1}
                 autoComplete="off"
-                value={draft.threshold}
-                onChange={(v) => form.set('threshold', v)}
-                error={errors.threshold}
+                {...form.field('threshold')}
               />
-              <StatusSelect
-                label={labels.status}
-                helpText={m.status.help}
-                value={draft.status}
-                onChange={(v) => form.set('status', v)}
-                error={errors.status}
-              />
+              <StatusSelect label={labels.status} helpText={m.status.help} {...form.field('status')} />
             </FormLayout>
           </TitledCard>
           <TitledCard title={m.sections.perks}>
@@ -162,9 +147,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
                 max={10}
                 step={0.1}
                 autoComplete="off"
-                value={draft.multiplier}
-                onChange={(v) => form.set('multiplier', v)}
-                error={errors.multiplier}
+                {...form.field('multiplier')}
               />
               <Select
                 label={labels.entryReward}
@@ -176,9 +159,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
                     ? [{ label: messages.tiers.list.goneReward, value: draft.entryReward }]
                     : []),
                 ]}
-                value={draft.entryReward}
-                onChange={(v) => form.set('entryReward', v)}
-                error={errors.entryReward}
+                {...form.field('entryReward')}
               />
             </FormLayout>
             <Text as="p" tone="subdued">
@@ -191,9 +172,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
               helpText={m.description.help}
               autoComplete="off"
               multiline={2}
-              value={draft.description}
-              onChange={(v) => form.set('description', v)}
-              error={errors.description}
+              {...form.field('description')}
             />
           </TitledCard>
         </BlockStack>

@@ -5,7 +5,6 @@ import { useEffect, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import {
   ALIGNMENTS,
-  type Alignment,
   type BrandingDraft,
   brandingDraft,
   brandingValues,
@@ -237,7 +236,7 @@ function BrandingEditor({
   const [, setSearchParams] = useSearchParams();
   const languageName = new Intl.DisplayNames([adminLanguage], { type: 'language' });
   const form = useEditorDraft(initial, ids.theme, () => '/app/widget/branding');
-  const { draft, errors } = form;
+  const { draft } = form;
   const labels = labelsOf(m);
   const [shown, setShown] = useState(initial);
   useEffect(() => {
@@ -246,16 +245,7 @@ function BrandingEditor({
   }, [draft]);
 
   const text = (key: keyof BrandingDraft, help?: string, type: 'text' | 'number' = 'text') => (
-    <TextField
-      key={key}
-      label={labels[key]}
-      helpText={help}
-      type={type}
-      autoComplete="off"
-      value={draft[key]}
-      onChange={(v) => form.set(key, v)}
-      error={errors[key]}
-    />
+    <TextField key={key} label={labels[key]} helpText={help} type={type} autoComplete="off" {...form.field(key)} />
   );
   const colour = (key: keyof BrandingDraft) => (
     <TextField
@@ -263,9 +253,7 @@ function BrandingEditor({
       label={labels[key]}
       helpText={m.colourHelp}
       autoComplete="off"
-      value={draft[key]}
-      onChange={(v) => form.set(key, v)}
-      error={errors[key]}
+      {...form.field(key)}
       connectedRight={
         <input
           type="color"
@@ -329,9 +317,7 @@ function BrandingEditor({
               <Select
                 label={labels.alignment}
                 options={ALIGNMENTS.map((a) => ({ label: m.launcher.position.options[a], value: a }))}
-                value={draft.alignment}
-                onChange={(v) => form.set('alignment', v as Alignment)}
-                error={errors.alignment}
+                {...form.field('alignment')}
               />
               <FormLayout.Group>
                 {text('offsetX', m.launcher.offsetX.help, 'number')}
