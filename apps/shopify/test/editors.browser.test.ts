@@ -5,7 +5,7 @@ import type { ConsoleMessage, Frame, Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
-import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { APP_BRIDGE_UI, editorUi } from './support/app-bridge-ui';
 import { creatorFor } from './support/programs';
 import { orderPayload } from './support/orders';
 import { TEST_SHOP, webhookRequest } from './support/stack';
@@ -57,21 +57,7 @@ beforeAll(async () => {
 afterAll(() => admin?.close());
 
 const page = () => admin.browser.page;
-const saveBar = () => page().locator('ui-save-bar');
-const saveBarHidden = () => page().locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
-const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-const save = () =>
-  page()
-    .getByRole('button', { name: /^(Save|Speichern)$/ })
-    .first()
-    .click();
-/** The error Polaris shows under a field, found by the field's label. */
-const fieldError = async (label: string) => {
-  const input = page().getByLabel(label, { exact: true });
-  const described = await input.getAttribute('aria-describedby');
-  const ids = (described ?? '').split(' ').filter((id) => id.endsWith('Error'));
-  return ids.length ? page().locator(`[id="${ids[0]}"]`).innerText() : '';
-};
+const { saveBar, saveBarHidden, toasts, save, fieldError } = editorUi(page);
 
 describe('the leaderboard editor', () => {
   let boardId: string;

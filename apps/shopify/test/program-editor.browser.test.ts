@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
-import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { APP_BRIDGE_UI, editorUi } from './support/app-bridge-ui';
 import { TEST_SHOP } from './support/stack';
 
 /**
@@ -58,10 +58,7 @@ beforeAll(async () => {
 
 afterAll(() => admin?.close());
 
-const toasts = () => admin.browser.page.evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-const saveBar = () => admin.browser.page.locator('ui-save-bar');
-/** App Bridge hides the bar on the render after the save's answer, a frame after its toast. */
-const saveBarHidden = () => admin.browser.page.locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
+const { toasts, saveBar, saveBarHidden } = editorUi(() => admin.browser.page);
 let streakId: string;
 
 describe('the program editor', () => {

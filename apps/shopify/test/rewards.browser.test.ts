@@ -2,7 +2,7 @@ import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { APP_BRIDGE_UI, editorUi } from './support/app-bridge-ui';
 import { type AdminBrowser, openAdmin, USER_AGENT } from './support/browser';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakRewardingFirstDay } from './support/programs';
@@ -23,8 +23,7 @@ const created = creatorFor(() => api);
 let earned = 0;
 
 const page = () => browser.page;
-const saveBar = () => page().locator('ui-save-bar');
-const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
+const { saveBar, toasts } = editorUi(page);
 
 /** The error text Polaris ties to a field (its aria-describedby), or '' when it has none. */
 async function fieldError(label: string | RegExp): Promise<string> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
-import { APP_BRIDGE_UI } from './support/app-bridge-ui';
+import { APP_BRIDGE_UI, editorUi } from './support/app-bridge-ui';
 import { orderPayload } from './support/orders';
 import { creatorFor } from './support/programs';
 import { TEST_SHOP, webhookRequest } from './support/stack';
@@ -51,21 +51,7 @@ beforeAll(async () => {
 afterAll(() => admin?.close());
 
 const page = () => admin.browser.page;
-const saveBar = () => page().locator('ui-save-bar');
-const saveBarHidden = () => page().locator('ui-save-bar:not([data-showing])').waitFor({ state: 'attached' });
-const toasts = () => page().evaluate(() => (window as unknown as { __toasts: string[] }).__toasts);
-const save = () =>
-  page()
-    .getByRole('button', { name: /^(Save|Speichern)$/ })
-    .first()
-    .click();
-/** The error Polaris shows under a field, found by the field's label. */
-const fieldError = async (label: string) => {
-  const input = page().getByLabel(label, { exact: true });
-  const described = await input.getAttribute('aria-describedby');
-  const ids = (described ?? '').split(' ').filter((id) => id.endsWith('Error'));
-  return ids.length ? page().locator(`[id="${ids[0]}"]`).innerText() : '';
-};
+const { saveBar, saveBarHidden, toasts, save, fieldError } = editorUi(page);
 /** Saves a new tier with the save bar; it moves to its own address. Answers its id. */
 async function saveNew(): Promise<string> {
   await saveBar().getByRole('button', { name: 'Save' }).click();
