@@ -162,12 +162,20 @@ interface Postmaster {
   log: string[];
 }
 
+/**
+ * Under a burst of writes, a commit waits up to 1 ms for others to share its WAL flush; only while
+ * at least `commit_siblings` (5) other transactions are open, so a lone commit never waits, and each
+ * still returns only once its own WAL is on disk. bench:ingest at c32, on a server set the same
+ * way: the API's p99 81–105 ms against 115–121 ms without it (docs/performance.md, round three).
+ */
+const SERVER_SETTINGS = ['-c', 'commit_delay=1000'];
+
 /** Runs the server binary and resolves once it accepts connections; rejects with its log if it exits first. */
 async function spawnPostmaster(dir: string, port: number): Promise<Postmaster> {
   const { postgres } = (await import(pathToFileURL(platformPackage()).href)) as { postgres: string };
   // A process group of its own: Ctrl-C in a terminal reaches only the service, which stops the
   // API and workers before the database, not all of them at once.
-  const child = spawn(postgres, ['-D', dir, '-p', String(port)], {
+  const child = spawn(postgres, ['-D', dir, '-p', String(port), ...SERVER_SETTINGS], {
     ...postgresUserIds(),
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],

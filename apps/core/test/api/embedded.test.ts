@@ -156,6 +156,8 @@ describe('loyalty serve on its embedded PostgreSQL', () => {
     // moment: ready counts once a new postmaster has written its pid file.
     await until(async () => restartedPid() !== killed.pid && (await ready(service!)), 60_000, 'ready again on a new postmaster');
     expect((await createStreak(service, 'After the crash')).status).toBe(200);
+    // The server started again with the service's settings, not PostgreSQL's defaults.
+    expect(await query<{ commit_delay: string }>('show commit_delay')).toEqual([{ commit_delay: '1000' }]);
     // The workers' job queue reconnected: a sweep requested after the crash has run. A sweep the
     // crash caught running stays active until its expiry (a minute) and pg-boss's next upkeep (half
     // a minute) end it, and only then does the next one start (test/scale/abandoned-jobs.test.ts).
