@@ -448,7 +448,11 @@ describe('holds and Shopify discounts', () => {
     );
     await until('the discount deactivated', async () => (await discountRow(log!.id))?.deactivation === 'deactivated');
     expect(discount.active).toBe(false);
-    const delivery = prod.deliveries.find((d) => d.body.includes('challenge_progress_reversed') && d.body.includes(log!.id))!;
+    // The forwarder records a delivery once the app has answered it, which may be after the worker
+    // has already acted on it.
+    const delivery = await until('the reversal delivered', () =>
+      prod.deliveries.find((d) => d.body.includes('challenge_progress_reversed') && d.body.includes(log!.id)),
+    );
     const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
     expect((await Promise.all([replay(), replay()])).map((r) => r.status)).toEqual([200, 200]);
     await new Promise((r) => setTimeout(r, 1500));

@@ -281,7 +281,9 @@ describe('Flow triggers', () => {
   it('a redelivered event (same webhook-id, delivered twice at once) fires nothing twice; a forged one is refused', async () => {
     await settle();
     const before = prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length;
-    const delivery = prod.deliveries.find((d) => d.body.includes('streak_progress_completed'))!;
+    const delivery = await until('the completion delivered', () =>
+      prod.deliveries.find((d) => d.body.includes('streak_progress_completed')),
+    );
     const replay = () => fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: delivery.headers, body: delivery.body });
     const answers = await Promise.all([replay(), replay()]);
     expect(answers.map((a) => a.status)).toEqual([200, 200]);
