@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
@@ -102,7 +103,7 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
           const pending = [...inFlight].map((request) => `${request.method()} ${request.url().slice(0, 160)}`);
           throw new Error(`the network did not go quiet within ${LOAD_TIMEOUT} ms; still loading: ${pending.join(', ') || 'nothing'}`);
         }
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
     };
     page.on('console', (message) => {
