@@ -5,6 +5,7 @@ import { Authenticator } from './auth/authenticate.js';
 import { SecretBox } from './auth/crypto.js';
 import type { Config } from './config.js';
 import { KeyedGate } from './concurrency.js';
+import type { ConnectionPool } from './db/pool.js';
 import { upsertMember } from './engine/members.js';
 import { Metrics } from './observability/metrics.js';
 import { TokenBuckets } from './rate-limit.js';
@@ -73,17 +74,12 @@ export interface Services {
   tenants: KeyedGate;
 }
 
-interface TarnEvents {
-  on(event: 'acquireRequest', listener: (eventId: number) => void): void;
-  on(event: 'acquireSuccess' | 'acquireFail', listener: (eventId: number) => void): void;
-}
-
 /**
  * How long each query waited for a connection of the pool: a log's latency tail is partly its
  * wait for one of a few connections (bench:ingest reads this to break the tail down).
  */
 function watchPoolWaits(db: Knex, metrics: Metrics): void {
-  const pool = (db.client as { pool?: TarnEvents }).pool;
+  const pool = (db.client as { pool?: ConnectionPool }).pool;
   if (!metrics.enabled || !pool) return;
   const waits = new Histogram({
     name: 'loyalty_db_pool_wait_seconds',
@@ -91,16 +87,7 @@ function watchPoolWaits(db: Knex, metrics: Metrics): void {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
     registers: [metrics.registry],
   });
-  const asked = new Map<number, bigint>();
-  pool.on('acquireRequest', (id) => asked.set(id, process.hrtime.bigint()));
-  const done = (id: number) => {
-    const at = asked.get(id);
-    if (at === undefined) return;
-    asked.delete(id);
-    waits.observe(Number(process.hrtime.bigint() - at) / 1e9);
-  };
-  pool.on('acquireSuccess', done);
-  pool.on('acquireFail', done);
+  pool.onAcquired = (seconds) => waits.observe(seconds);
 }
 
 export function createServices(config: Config, db: Knex, logger?: Logger): Services {

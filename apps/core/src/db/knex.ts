@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { ConnectionPool, type PooledConnection } from './pool.js';
 
 // numeric and bigint arrive as strings by default; every value we store fits a double.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
@@ -7,12 +8,35 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Db = Knex;
 
+/** The parts of knex's client that take connections from its pool and end it. */
+interface PoolUser {
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<void>;
+  destroy(callback?: unknown): Promise<void>;
+}
+
+const released = Promise.resolve();
+
 export function createDb(connectionString: string, poolMax = 10): Db {
-  return knexFactory({
-    client: 'pg',
+  const pool = new ConnectionPool(
     // A query on a connection the server dropped without a word (a restart) fails instead of hanging.
-    connection: { connectionString, application_name: 'loyalty', query_timeout: 60_000, keepAlive: true },
-    pool: { min: 0, max: poolMax },
-    acquireConnectionTimeout: 10_000,
-  });
+    { connectionString, application_name: 'loyalty', query_timeout: 60_000, keepAlive: true },
+    { max: poolMax, acquireTimeoutMs: 10_000 },
+  );
+  const db = knexFactory({ client: 'pg', connectionPool: pool });
+  const client = db.client as PoolUser;
+  // knex's own turn around the pool (an async wrapper each way) costs every statement more
+  // promises than the pool itself; the pool's errors need no translation.
+  client.acquireConnection = () => pool.acquire().promise;
+  client.releaseConnection = (connection) => {
+    pool.release(connection);
+    return released;
+  };
+  // knex ends only a pool it made itself; this one ends with the instance.
+  const destroyClient = client.destroy.bind(client);
+  client.destroy = async (callback) => {
+    await pool.destroy();
+    return destroyClient(callback);
+  };
+  return db;
 }

@@ -74,7 +74,7 @@ async function onConnection<R>(db: Knex, { text, values }: Sql, name?: string): 
     const result = name ? await connection.query<R>({ name, text, values }) : await connection.query<R>(text, values);
     return result.rows;
   } finally {
-    await client.releaseConnection(connection);
+    void client.releaseConnection(connection);
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
+import { PoolTimeoutError } from '../db/pool.js';
 import { ApiError, payloadTooLarge, rateLimited, unavailable } from '../errors.js';
 import { requestSpans } from '../observability/trace.js';
 import type { Services } from '../services.js';
@@ -52,7 +53,7 @@ function isUnavailable(err: unknown): boolean {
   const code = codeOf(err);
   return (
     (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
-    ('name' in err && err.name === 'KnexTimeoutError') ||
+    err instanceof PoolTimeoutError ||
     ('message' in err &&
       typeof err.message === 'string' &&
       /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(err.message))

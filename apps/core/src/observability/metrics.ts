@@ -180,7 +180,8 @@ function probeDatabase(db: Knex): Promise<Probe | undefined> {
   );
 }
 
-interface TarnPool {
+/** What the database pool tells of itself (db/pool.ts). */
+interface PoolCounts {
   max: number;
   numUsed(): number;
   numFree(): number;
@@ -229,8 +230,8 @@ export class Metrics {
   private watchDatabase(db: Knex): void {
     const registers = [this.registry];
     // Read before the probe below takes a connection, so the pool is seen as the service left it.
-    const pool = () => (db.client as { pool?: TarnPool }).pool;
-    const poolGauge = (name: string, help: string, read: (p: TarnPool) => number) =>
+    const pool = () => (db.client as { pool?: PoolCounts }).pool;
+    const poolGauge = (name: string, help: string, read: (p: PoolCounts) => number) =>
       new Gauge({
         name,
         help,

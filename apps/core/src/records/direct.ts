@@ -84,6 +84,6 @@ export async function queryRows(db: Knex, text: string, values: unknown[], optio
   try {
     return (await connection.query(config)).rows;
   } finally {
-    await client.releaseConnection(connection);
+    void client.releaseConnection(connection);
   }
 }
