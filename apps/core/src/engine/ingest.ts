@@ -404,32 +404,66 @@ async function duplicate(db: Knex, kind: LogKind, accountId: string, definitionI
 /** The log create response of CONTRACT §8, serialised inside the transaction from rows at hand. */
 export async function buildResponse(tx: Tx, kind: LogKind, log: Row, definition: Row, member: Row, milestones: Row[], outcome: Outcome) {
   const { records, ctx, trx } = tx;
-  const resource = (slug: string) => records.registry.require(slug);
   const known = tx.held?.known;
-  const one = async (slug: string, row: Row | null, fields?: readonly string[]) =>
-    row ? (await records.serialize(resource(slug), [row], ctx, { db: trx, fields, known }))[0]! : null;
-  const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx, known }) : []);
-
-  const milestoneObjects = await many('milestone', milestones);
-  const definitionObject = { ...(await one(kind, definition, storedFields(records, kind))), milestones: milestoneObjects };
+  const stored = (slug: string) => storedFields(records, slug);
   const progressSlug = `${kind}_progress`;
-  const progress = await one(progressSlug, outcome.progress, storedFields(records, progressSlug));
-  // A mission's tasks as this log leaves them: they are not written yet, so not read back.
-  if (progress && kind === 'mission') progress.taskProgresses = await many('task_progress', outcome.progressTasks);
-  const achieved = await many('milestone', outcome.achieved);
-  const rewardLogs = await many('reward_log', outcome.milestoneRewardLogs);
-  const taskProgress = await many('task_progress', outcome.taskProgress);
+  const part =
+    (slug: string, rows: (Row | null)[], fields?: readonly string[]): Part =>
+    () => {
+      const present = rows.filter((row): row is Row => row !== null);
+      return present.length ? records.serializeSoon(records.registry.require(slug), present, ctx, { db: trx, fields, known }) : [];
+    };
+  const [
+    milestoneObjects,
+    [definitionObject],
+    [progress],
+    progressTasks,
+    achieved,
+    rewardLogs,
+    taskProgress,
+    [logObject],
+    [ownedBy],
+    [next],
+    [rewardLog],
+  ] = await inTurn([
+    part('milestone', milestones),
+    part(kind, [definition], stored(kind)),
+    part(progressSlug, [outcome.progress], stored(progressSlug)),
+    // A mission's tasks as this log leaves them: they are not written yet, so not read back.
+    part('task_progress', kind === 'mission' && outcome.progress ? outcome.progressTasks : []),
+    part('milestone', outcome.achieved),
+    part('reward_log', outcome.milestoneRewardLogs),
+    part('task_progress', outcome.taskProgress),
+    part(`${kind}_log`, [log], stored(`${kind}_log`)),
+    part('account_user', [member]),
+    part('milestone', [outcome.nextMilestone]),
+    part('reward_log', [outcome.rewardLog]),
+  ]);
+  if (progress && kind === 'mission') progress.taskProgresses = progressTasks;
   return {
-    ...(await one(`${kind}_log`, log, storedFields(records, `${kind}_log`))),
-    [kind]: definitionObject,
-    ownedBy: await one('account_user', member),
-    [`${kind}Progress`]: progress,
+    ...logObject,
+    [kind]: { ...definitionObject, milestones: milestoneObjects },
+    ownedBy: ownedBy ?? null,
+    [`${kind}Progress`]: progress ?? null,
     taskProgress: kind === 'mission' ? taskProgress : kind === 'streak' ? (taskProgress[0] ?? null) : null,
     achievedMilestone: achieved.at(-1) ?? null,
     achievedMilestones: achieved,
-    nextMilestone: await one('milestone', outcome.nextMilestone),
+    nextMilestone: next ?? null,
     achievedMilestoneRewardLog: rewardLogs.at(-1) ?? null,
     achievedMilestoneRewardLogs: rewardLogs,
-    rewardLog: await one('reward_log', outcome.rewardLog),
+    rewardLog: rewardLog ?? null,
   };
+}
+
+type Objects = Record<string, unknown>[];
+type Part = () => Objects | Promise<Objects>;
+
+/** Serializes the parts one after the other (a load may read on the transaction's one connection), awaiting only those that load. */
+async function inTurn<T extends Part[]>(parts: [...T]): Promise<{ [K in keyof T]: Objects }> {
+  const done: Objects[] = [];
+  for (const part of parts) {
+    const objects = part();
+    done.push(objects instanceof Promise ? await objects : objects);
+  }
+  return done as { [K in keyof T]: Objects };
 }

@@ -99,6 +99,13 @@ export interface Records {
     ctx: RequestContext,
     options?: { fields?: readonly string[]; db?: Knex; known?: KnownRows },
   ): Promise<Record<string, unknown>[]>;
+  /** `serialize`, answering at once when nothing has to be loaded first. */
+  serializeSoon(
+    resource: Resource,
+    rows: Row[],
+    ctx: RequestContext,
+    options?: { fields?: readonly string[]; db?: Knex; known?: KnownRows },
+  ): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
   /** Fields that are stored columns (no joins), for responses built from rows at hand. */
   storedFields(resource: Resource): readonly string[];
 }
