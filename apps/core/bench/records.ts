@@ -50,7 +50,8 @@ import {
  * here), the same server's routes on Koa and @koa/router (what the service's framework alone
  * costs), and the same SQL run directly with pg. The service prepares the get (a named statement,
  * planned once per connection) and the baselines send it unnamed, as the SQL alone says; one more
- * bare server that prepares it too shows what that is worth.
+ * bare server that prepares it too shows what that is worth, and the Koa routes preparing it show
+ * the most a service on Koa could reach against it.
  *
  * After the measured windows, the service runs each scenario once more under `node --cpu-prof` and
  * the result holds its top frames (profile.ts). BENCH_MEMBERS makes a smaller run (a tenth of them
@@ -251,38 +252,42 @@ interface Side {
 /** Microseconds of the monotonic clock, the clock of a CPU profile's timestamps. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-type SideName = 'api' | 'koaHttp' | 'bareHttp' | 'barePrepared' | 'rawSql';
+type SideName = 'api' | 'koaHttp' | 'bareHttp' | 'koaPrepared' | 'barePrepared' | 'rawSql';
 /** Every scenario's sides, in the order they are measured and reported. */
-const SIDES: readonly SideName[] = ['api', 'koaHttp', 'bareHttp', 'barePrepared', 'rawSql'];
+const SIDES: readonly SideName[] = ['api', 'koaHttp', 'bareHttp', 'koaPrepared', 'barePrepared', 'rawSql'];
 const SIDE_LABELS: Record<SideName, string> = {
   api: 'API',
   koaHttp: 'Koa + @koa/router + pg',
   bareHttp: 'bare HTTP (node:http + pg)',
+  koaPrepared: 'Koa + @koa/router + pg, statement prepared',
   barePrepared: 'bare HTTP, statement prepared',
   rawSql: 'raw SQL (pg)',
 };
-/** The sides every scenario has; `barePrepared` only where the service prepares the statement. */
-type CoreSide = Exclude<SideName, 'barePrepared'>;
+/** The sides every scenario has; the prepared ones only where the service prepares the statement. */
+type PreparedSide = 'koaPrepared' | 'barePrepared';
+type CoreSide = Exclude<SideName, PreparedSide>;
 
 interface Ratio {
   requestsPerSecond: number;
   p99: number;
 }
 
-type Comparison = Record<CoreSide, Summary> & {
-  barePrepared?: Summary;
-  ratio: {
-    apiOverBareHttp: Ratio;
-    apiOverKoaHttp: Ratio;
-    koaHttpOverBareHttp: Ratio;
-    apiOverRawSql: Ratio;
-    bareHttpOverRawSql: Ratio;
-    apiOverBarePrepared?: Ratio;
+type Comparison = Record<CoreSide, Summary> &
+  Partial<Record<PreparedSide, Summary>> & {
+    ratio: {
+      apiOverBareHttp: Ratio;
+      apiOverKoaHttp: Ratio;
+      koaHttpOverBareHttp: Ratio;
+      apiOverRawSql: Ratio;
+      bareHttpOverRawSql: Ratio;
+      apiOverBarePrepared?: Ratio;
+      /** What Koa and its router alone cost against the same statement prepared: the ceiling of any service on them. */
+      koaPreparedOverBarePrepared?: Ratio;
+    };
+    /** From /proc: `service` is the API's or the bare server's process; `loadGenerator` this one (autocannon, or pg for raw SQL). */
+    cpuMsPerRequest?: Partial<Record<SideName, CpuTimes>>;
+    profile?: ProfileSummary;
   };
-  /** From /proc: `service` is the API's or the bare server's process; `loadGenerator` this one (autocannon, or pg for raw SQL). */
-  cpuMsPerRequest?: Partial<Record<SideName, CpuTimes>>;
-  profile?: ProfileSummary;
-};
 
 const ratioOf = (a: Summary, b: Summary): Ratio => ({
   requestsPerSecond: a.requestsPerSecond / b.requestsPerSecond,
@@ -290,7 +295,7 @@ const ratioOf = (a: Summary, b: Summary): Ratio => ({
 });
 
 /** Every side warmed up, then measured in alternating windows, so all see the same machine. */
-async function compare(name: string, sides: Record<CoreSide, Side> & { barePrepared?: Side }): Promise<Comparison> {
+async function compare(name: string, sides: Record<CoreSide, Side> & Partial<Record<PreparedSide, Side>>): Promise<Comparison> {
   const present = SIDES.filter((side) => sides[side]);
   console.log(`${name}: ${present.map((side) => SIDE_LABELS[side]).join(', ')} in ${ROUNDS} alternating windows ...`);
   for (const side of present) await sides[side]!.run(WARMUP_SECONDS);
@@ -309,9 +314,8 @@ async function compare(name: string, sides: Record<CoreSide, Side> & { barePrepa
       else for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] += used[key];
     }
   }
-  const summaries = Object.fromEntries(present.map((side) => [side, summarize(combine(windows[side]))])) as Record<CoreSide, Summary> & {
-    barePrepared?: Summary;
-  };
+  const summaries = Object.fromEntries(present.map((side) => [side, summarize(combine(windows[side]))])) as Record<CoreSide, Summary> &
+    Partial<Record<PreparedSide, Summary>>;
   for (const side of present) {
     for (const key of ['service', 'postgres', 'loadGenerator'] as const) cpu[side][key] /= summaries[side]!.requests;
   }
@@ -324,6 +328,9 @@ async function compare(name: string, sides: Record<CoreSide, Side> & { barePrepa
       apiOverRawSql: ratioOf(summaries.api, summaries.rawSql),
       bareHttpOverRawSql: ratioOf(summaries.bareHttp, summaries.rawSql),
       ...(summaries.barePrepared ? { apiOverBarePrepared: ratioOf(summaries.api, summaries.barePrepared) } : {}),
+      ...(summaries.koaPrepared && summaries.barePrepared
+        ? { koaPreparedOverBarePrepared: ratioOf(summaries.koaPrepared, summaries.barePrepared) }
+        : {}),
     },
     ...(cpuKnown ? { cpuMsPerRequest: cpu } : {}),
   };
@@ -353,6 +360,7 @@ function report(comparisons: Record<string, Comparison>): string {
       ['API / Koa', c.ratio.apiOverKoaHttp],
       ['API / raw SQL', c.ratio.apiOverRawSql],
       ['API / bare HTTP, prepared', c.ratio.apiOverBarePrepared],
+      ['Koa / bare HTTP, both prepared', c.ratio.koaPreparedOverBarePrepared],
     ] as const) {
       if (!r) continue;
       rows.push([`${name}  ${label}`, '', `${r.requestsPerSecond.toFixed(2)}x`, '', '', `${r.p99.toFixed(2)}x`, '']);
@@ -403,6 +411,7 @@ async function main(): Promise<void> {
     const bare = await startBareHttpProcess(baseline);
     const koa = await startBareHttpProcess({ ...baseline, framework: 'koa' });
     const barePrepared = await startBareHttpProcess({ ...baseline, context: { ...context, prepareGet: true } });
+    const koaPrepared = await startBareHttpProcess({ ...baseline, framework: 'koa', context: { ...context, prepareGet: true } });
     try {
       const headers = { 'x-api-key': seeded.apiKey, 'x-api-secret': seeded.apiSecret };
       const listQuery = new URLSearchParams({
@@ -435,7 +444,7 @@ async function main(): Promise<void> {
         getIds,
         getRows,
       );
-      for (const server of [bare, koa, barePrepared]) {
+      for (const server of [bare, koa, barePrepared, koaPrepared]) {
         await checkSameAnswer(pool, () => fetch(`${server.url}${listPath}`), list, listIds, listRows);
         await checkSameAnswer(pool, () => fetch(`${server.url}${API}/${sampleId}`), getStatement(context, sampleId), getIds, getRows);
       }
@@ -479,6 +488,10 @@ async function main(): Promise<void> {
                   barePrepared: {
                     pid: barePrepared.pid,
                     run: (seconds: number) => httpLoad({ ...load, seconds, url: barePrepared.url, headers, path: scenario.path }),
+                  },
+                  koaPrepared: {
+                    pid: koaPrepared.pid,
+                    run: (seconds: number) => httpLoad({ ...load, seconds, url: koaPrepared.url, headers, path: scenario.path }),
                   },
                 }
               : {}),
@@ -555,6 +568,7 @@ async function main(): Promise<void> {
       );
       console.log(`\nwrote ${RESULTS_FILE}`);
     } finally {
+      await koaPrepared.stop();
       await barePrepared.stop();
       await koa.stop();
       await bare.stop();

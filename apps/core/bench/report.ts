@@ -38,11 +38,14 @@ const sections: string[] = [];
 const records = read('apps/core/bench/results/records.json');
 if (records) {
   type Cpu = Record<'service' | 'postgres' | 'loadGenerator', number>;
-  type Side = 'api' | 'koaHttp' | 'bareHttp' | 'barePrepared' | 'rawSql';
+  type Side = 'api' | 'koaHttp' | 'bareHttp' | 'koaPrepared' | 'barePrepared' | 'rawSql';
   type Ratio = { requestsPerSecond: number; p99: number };
-  // `barePrepared` only in a scenario whose statement the service prepares (and not in older results).
+  // The prepared sides only in a scenario whose statement the service prepares (and not in older results).
   type Scenario = Partial<Record<Side, Summary>> & {
-    ratio: Record<'apiOverBareHttp' | 'koaHttpOverBareHttp' | 'apiOverKoaHttp' | 'apiOverRawSql', Ratio> & { apiOverBarePrepared?: Ratio };
+    ratio: Record<'apiOverBareHttp' | 'koaHttpOverBareHttp' | 'apiOverKoaHttp' | 'apiOverRawSql', Ratio> & {
+      apiOverBarePrepared?: Ratio;
+      koaPreparedOverBarePrepared?: Ratio;
+    };
     cpuMsPerRequest?: Partial<Record<Side, Cpu>>;
     profile?: Profile;
   };
@@ -53,6 +56,7 @@ if (records) {
         ['API', 'api'],
         ['Koa', 'koaHttp'],
         ['bare HTTP', 'bareHttp'],
+        ['Koa, prepared', 'koaPrepared'],
         ['bare HTTP, prepared', 'barePrepared'],
         ['raw SQL', 'rawSql'],
       ] as const
@@ -74,6 +78,7 @@ if (records) {
         ['API / Koa', c.ratio.apiOverKoaHttp],
         ['API / raw SQL', c.ratio.apiOverRawSql],
         ['API / bare HTTP, prepared', c.ratio.apiOverBarePrepared],
+        ['Koa / bare HTTP, both prepared', c.ratio.koaPreparedOverBarePrepared],
       ] as const
     ).flatMap(([label, r]) =>
       r ? [row([`${name}: ${label}`, `${r.requestsPerSecond.toFixed(2)}×`, '', '', `${r.p99.toFixed(2)}×`, ''])] : [],
@@ -86,7 +91,7 @@ if (records) {
   };
   sections.push(
     '## Records API (`pnpm bench:records`)',
-    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows, each round starting with the next side. Three baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; the same routes on Koa and @koa/router and nothing else (the service's framework alone, so \`Koa / bare HTTP\` is what the framework costs and \`API / Koa\` what the service's own work on each request does: authentication, rate limits, request ids, metrics, validation, field filtering, serialisation); and the SQL straight through \`pg\` at the same concurrency. The service sends the get as a named prepared statement (parsed and planned once per connection, \`src/records/direct.ts\`); the baselines send the same SQL unnamed, and one more bare server, \`bare HTTP, prepared\`, sends it prepared as the service does: \`API / bare HTTP, prepared\` is the get's ratio with the statement's cost the same on both sides. ${ranAt(records)}`,
+    `List with a filter and a sort over ${records.targetAccountMembers} members of one account (${records.members} across ${records.accounts} accounts), and get by id; ${records.connections} connections, the service in its own process, ${records.durationSeconds} s per side in ${records.rounds} alternating windows, each round starting with the next side. Three baselines run the same SQL with the same pool size (${records.poolSize}): a bare \`node:http\` server in a process of its own (\`bench/bare-http.ts\`: no framework, auth, validation or logging; the same load generator), the limit of any Node service here; the same routes on Koa and @koa/router and nothing else (the service's framework alone, so \`Koa / bare HTTP\` is what the framework costs and \`API / Koa\` what the service's own work on each request does: authentication, rate limits, request ids, metrics, validation, field filtering, serialisation); and the SQL straight through \`pg\` at the same concurrency. The service sends the get as a named prepared statement (parsed and planned once per connection, \`src/records/direct.ts\`); the baselines send the same SQL unnamed, and one more bare server, \`bare HTTP, prepared\`, sends it prepared as the service does: \`API / bare HTTP, prepared\` is the get's ratio with the statement's cost the same on both sides. \`Koa, prepared\` serves the same prepared statement on Koa and @koa/router alone: \`Koa / bare HTTP, both prepared\` is the most any service on that framework could reach. ${ranAt(records)}`,
     '',
     row(['scenario', 'per s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per request (/proc)']),
     row(['---', '---:', '---:', '---:', '---:', '---:']),
