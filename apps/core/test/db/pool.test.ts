@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../src/db/knex.js';
-import { ConnectionPool, type PooledConnection, PoolTimeoutError } from '../../src/db/pool.js';
+import { ConnectionPool, type PooledConnection, type PoolOptions, PoolTimeoutError } from '../../src/db/pool.js';
 import { createTestDatabase } from '../support/harness.js';
 
 /** The connection pool under knex: bounded, first come first served, rid of broken connections. */
@@ -18,6 +18,16 @@ const settings = () => ({ connectionString: database.url, application_name: 'poo
 const pidOf = async (connection: PooledConnection) =>
   (await connection.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
 
+/** Runs `use` on a pool of the test database with these options, and ends the pool afterwards. */
+async function withPool(options: PoolOptions, use: (pool: ConnectionPool) => Promise<void>): Promise<void> {
+  const pool = new ConnectionPool(settings(), options);
+  try {
+    await use(pool);
+  } finally {
+    await pool.destroy();
+  }
+}
+
 /** Answers when `check` holds, polling (the pool learns of a dropped connection by an event). */
 async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -28,11 +38,10 @@ async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
 }
 
 describe('ConnectionPool', () => {
-  it('opens at most `max` connections, and a waiter gets the next one given back, in order of asking', async () => {
-    const waits: number[] = [];
-    const pool = new ConnectionPool(settings(), { max: 2, acquireTimeoutMs: 5_000 });
-    pool.onAcquired = (seconds) => waits.push(seconds);
-    try {
+  it('opens at most `max` connections, and a waiter gets the next one given back, in order of asking', () =>
+    withPool({ max: 2, acquireTimeoutMs: 5_000 }, async (pool) => {
+      const waits: number[] = [];
+      pool.onAcquired = (seconds) => waits.push(seconds);
       const a = await pool.acquire().promise;
       const b = await pool.acquire().promise;
       expect(a).not.toBe(b);
@@ -54,27 +63,19 @@ describe('ConnectionPool', () => {
       expect(waits.filter((s) => s >= 0.04)).toHaveLength(2);
       // A free connection is the one given back last: the warmest.
       expect(await pool.acquire().promise).toBe(b);
-    } finally {
-      await pool.destroy();
-    }
-  });
+    }));
 
-  it('fails a wait that outlasts the timeout with PoolTimeoutError, and forgets the waiter', async () => {
-    const pool = new ConnectionPool(settings(), { max: 1, acquireTimeoutMs: 100 });
-    try {
+  it('fails a wait that outlasts the timeout with PoolTimeoutError, and forgets the waiter', () =>
+    withPool({ max: 1, acquireTimeoutMs: 100 }, async (pool) => {
       const held = await pool.acquire().promise;
       await expect(pool.acquire().promise).rejects.toBeInstanceOf(PoolTimeoutError);
       expect(pool.numPendingAcquires()).toBe(0);
       pool.release(held);
       expect(await pool.acquire().promise).toBe(held);
-    } finally {
-      await pool.destroy();
-    }
-  });
+    }));
 
-  it('closes a connection given back as broken, and opens another for the next', async () => {
-    const pool = new ConnectionPool(settings(), { max: 1, acquireTimeoutMs: 5_000 });
-    try {
+  it('closes a connection given back as broken, and opens another for the next', () =>
+    withPool({ max: 1, acquireTimeoutMs: 5_000 }, async (pool) => {
       const first = await pool.acquire().promise;
       const firstPid = await pidOf(first);
       const waiter = pool.acquire().promise;
@@ -84,10 +85,7 @@ describe('ConnectionPool', () => {
       expect(second).not.toBe(first);
       expect(await pidOf(second)).not.toBe(firstPid);
       pool.release(second);
-    } finally {
-      await pool.destroy();
-    }
-  });
+    }));
 
   it('drops an idle connection the server ends, and hands out a working one', async () => {
     const pool = new ConnectionPool(settings(), { max: 2, acquireTimeoutMs: 5_000 });
@@ -109,18 +107,14 @@ describe('ConnectionPool', () => {
     }
   });
 
-  it('closes connections idle longer than the idle timeout', async () => {
-    const pool = new ConnectionPool(settings(), { max: 2, acquireTimeoutMs: 5_000, idleTimeoutMs: 200 });
-    try {
+  it('closes connections idle longer than the idle timeout', () =>
+    withPool({ max: 2, acquireTimeoutMs: 5_000, idleTimeoutMs: 200 }, async (pool) => {
       const connection = await pool.acquire().promise;
       pool.release(connection);
       expect(pool.numFree()).toBe(1);
       await until(() => pool.numFree() === 0);
       expect(pool.numUsed()).toBe(0);
-    } finally {
-      await pool.destroy();
-    }
-  });
+    }));
 
   it('rejects the waiter a connection failed to open for, and tries again for the next', async () => {
     // A server that accepts and hangs up: every connection attempt fails.
