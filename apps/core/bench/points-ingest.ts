@@ -39,7 +39,8 @@ import {
  * there is no difference.
  */
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 80_000);
-const CONNECTIONS = 32;
+// BENCH_CONNECTIONS=2 measures the entry with the server short of saturation (docs/performance.md).
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 // 45 s per side: with 15, runs of the same code read 11-19 % (windows of 1.5 s); with 45, 12.2-12.9 %.
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 45);
 const WARMUP_SECONDS = 2;
