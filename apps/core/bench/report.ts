@@ -660,7 +660,7 @@ if (orders) {
   );
   sections.push(
     '## Orders through the Shopify app (`pnpm bench:orders`)',
-    `Paid orders as Shopify sends them (\`orders/paid\` webhooks signed by \`@shopify/shopify-api/test-helpers\`) to the app's production build under its \`start\` script, against the core's built binary; each order of one of ${orders.members} members feeds a daily streak and a monthly sum challenge. The baseline, in alternating windows of the same run (${orders.rounds} × ${orders.windowSeconds} s, ${orders.connections} connections): the same two logs per order POSTed straight to the core. Logs per second through the app are counted until the backlog has drained. ${ranAt(orders)}`,
+    `Paid orders as Shopify sends them (\`orders/paid\` webhooks signed by \`@shopify/shopify-api/test-helpers\`) to the app's production build under its \`start\` script, against the core's built binary; each order of one of ${orders.members} members feeds a daily streak and a monthly sum challenge. The baseline, in alternating windows of the same run (${orders.rounds} × ${orders.windowSeconds} s, ${orders.connections} connections): the same two logs per order POSTed straight to the core. Logs per second through the app are counted until the backlog has drained. ${ranAt({ generatedAt: orders.generatedAt, loadAverage: { start: orders.loadAverage.start[0], end: orders.loadAverage.end[0] } })}`,
     '',
     ...header('orders/paid webhooks'),
     row(['answered 200', rate(webhook.requestsPerSecond), ms(webhook.p50Ms), ms(webhook.p95Ms), ms(webhook.p99Ms)]),
