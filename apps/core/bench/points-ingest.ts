@@ -141,6 +141,32 @@ function body(side: (typeof sides)[number]): () => string {
   };
 }
 
+/** How one reading varies from turn to turn: each turn's reading, and the 95 % bootstrap interval of their mean. */
+interface Spread {
+  turns: number[];
+  median: number;
+  interval: [number, number];
+}
+
+/**
+ * The turns' spread. The interval resamples the turns with a fixed seed (so a rerun of the report
+ * on the same JSON prints the same), 10,000 times: whether a reading misses its target by more than
+ * the turns scatter.
+ */
+function spread(turns: number[]): Spread {
+  const sorted = [...turns].sort((a, b) => a - b);
+  const middle = (sorted.length - 1) / 2;
+  const median = (sorted[Math.floor(middle)]! + sorted[Math.ceil(middle)]!) / 2;
+  let seed = 1;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const means = Array.from({ length: 10_000 }, () => {
+    let sum = 0;
+    for (let i = 0; i < turns.length; i++) sum += turns[Math.floor(random() * turns.length)]!;
+    return sum / turns.length;
+  }).sort((a, b) => a - b);
+  return { turns, median, interval: [means[250]!, means[9749]!] };
+}
+
 interface SideResult {
   summary: Summary;
   cpuMsPerLog?: CpuTimes;
@@ -231,6 +257,10 @@ try {
     const points = results.get(POINTS_SIDE)!;
     const throughputExtra = base.summary.requestsPerSecond / points.summary.requestsPerSecond - 1;
     const controlExtra = base.summary.requestsPerSecond / results.get(CONTROL)!.summary.requestsPerSecond - 1;
+    // A turn's reading: the two sides' windows of one round, which are equally long, so their logs' ratio.
+    const turnsAgainst = (side: string) =>
+      windows.get(BASELINE)!.results.map((b, round) => b.latenciesMs.length / windows.get(side)!.results[round]!.latenciesMs.length - 1);
+    const perTurn = { extra: spread(turnsAgainst(POINTS_SIDE)), control: spread(turnsAgainst(CONTROL)) };
     const cpuOf = (r: SideResult) => (r.cpuMsPerLog ? r.cpuMsPerLog.service + r.cpuMsPerLog.postgres : undefined);
     const baseCpu = cpuOf(base);
     const pointsCpu = cpuOf(points);
@@ -243,6 +273,12 @@ try {
         `${cpuExtra === undefined ? '' : ` and ${pct(cpuExtra)} of CPU per log`}: ${met ? 'met' : 'MISSED'} (target <= ${pct(TARGET_EXTRA)})`,
     );
     console.log(`the A/A control (the baseline against itself on a second streak) reads ${pct(controlExtra)}`);
+    const range = ({ turns }: Spread) => `${pct(Math.min(...turns))} to ${pct(Math.max(...turns))}`;
+    console.log(
+      `per turn (${rounds}): the entry ${range(perTurn.extra)}, median ${pct(perTurn.extra.median)}, the mean's 95 % interval ` +
+        `${pct(perTurn.extra.interval[0])} to ${pct(perTurn.extra.interval[1])}; the A/A control ${range(perTurn.control)}, ` +
+        `its mean's interval ${pct(perTurn.control.interval[0])} to ${pct(perTurn.control.interval[1])}`,
+    );
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(
       RESULTS_FILE,
@@ -256,6 +292,7 @@ try {
           throughputExtra,
           cpuExtra,
           controlExtra,
+          perTurn,
           target: TARGET_EXTRA,
           met,
         },

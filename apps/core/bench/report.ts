@@ -436,6 +436,13 @@ if (pointsIngest) {
   type Side = { summary: Summary; cpuMsPerLog?: Record<'service' | 'postgres', number>; walBytesPerLog: number };
   const pct = (v: number) => `${v >= 0 ? '+' : ''}${(v * 100).toFixed(1)} %`;
   const extra = pointsIngest.throughputExtra as number;
+  type Spread = { turns: number[]; median: number; interval: [number, number] };
+  const span = (from: number, to: number) => `${pct(from)} to ${pct(to)}`;
+  // Runs before the turns were kept have none.
+  const turnsSentence = (perTurn?: { extra: Spread; control: Spread }) =>
+    perTurn
+      ? ` Turn by turn (${perTurn.extra.turns.length} windows a side) the entry read ${span(Math.min(...perTurn.extra.turns), Math.max(...perTurn.extra.turns))} (median ${pct(perTurn.extra.median)}; the mean's 95 % bootstrap interval ${span(...perTurn.extra.interval)}), the A/A control ${span(Math.min(...perTurn.control.turns), Math.max(...perTurn.control.turns))} (its mean's interval ${span(...perTurn.control.interval)}).`
+      : '';
   target(
     35,
     "a log whose milestone earns points, added to a log's cost",
@@ -446,7 +453,7 @@ if (pointsIngest) {
   );
   sections.push(
     '## Points earned by a log (`pnpm bench:points-ingest`)',
-    `Streak logs at ${pointsIngest.connections} connections, each its member's first on its streak, so each reaches a milestone; the sides alternate in windows of one run, ${pointsIngest.seconds} s each. The baseline is a milestone whose reward issues a reward log alone; the points side's reward is of kind \`points\`, so its log also writes the member's \`earned\` entry, balance, window and tier, and \`points_earned\`. The baseline again on a streak of its own is the A/A control. Earning the entry adds ${pct(extra)} to a log's time${pointsIngest.cpuExtra === undefined ? '' : ` and ${pct(pointsIngest.cpuExtra)} to its CPU`}; the A/A control reads ${pct(pointsIngest.controlExtra)}. ${ranAt(pointsIngest)}`,
+    `Streak logs at ${pointsIngest.connections} connections, each its member's first on its streak, so each reaches a milestone; the sides alternate in windows of one run, ${pointsIngest.seconds} s each. The baseline is a milestone whose reward issues a reward log alone; the points side's reward is of kind \`points\`, so its log also writes the member's \`earned\` entry, balance, window and tier, and \`points_earned\`. The baseline again on a streak of its own is the A/A control. Earning the entry adds ${pct(extra)} to a log's time${pointsIngest.cpuExtra === undefined ? '' : ` and ${pct(pointsIngest.cpuExtra)} to its CPU`}; the A/A control reads ${pct(pointsIngest.controlExtra)}.${turnsSentence(pointsIngest.perTurn)} ${ranAt(pointsIngest)}`,
     '',
     row(['side', 'logs/s', 'p50 ms', 'p95 ms', 'p99 ms', 'CPU ms per log: service / PostgreSQL', 'WAL bytes per log']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
