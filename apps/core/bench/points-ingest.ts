@@ -149,22 +149,23 @@ interface Spread {
 }
 
 /**
- * The turns' spread. The interval resamples the turns with a fixed seed (so a rerun of the report
- * on the same JSON prints the same), 10,000 times: whether a reading misses its target by more than
- * the turns scatter.
+ * The turns' spread. The interval resamples the turns RESAMPLES times with a fixed seed (so a
+ * rerun prints the same for the same turns): whether a reading misses its target by more than the
+ * turns scatter.
  */
+const RESAMPLES = 10_000;
 function spread(turns: number[]): Spread {
   const sorted = [...turns].sort((a, b) => a - b);
   const middle = (sorted.length - 1) / 2;
   const median = (sorted[Math.floor(middle)]! + sorted[Math.ceil(middle)]!) / 2;
   let seed = 1;
   const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
-  const means = Array.from({ length: 10_000 }, () => {
+  const means = Array.from({ length: RESAMPLES }, () => {
     let sum = 0;
     for (let i = 0; i < turns.length; i++) sum += turns[Math.floor(random() * turns.length)]!;
     return sum / turns.length;
   }).sort((a, b) => a - b);
-  return { turns, median, interval: [means[250]!, means[9749]!] };
+  return { turns, median, interval: [means[Math.floor(RESAMPLES * 0.025)]!, means[Math.ceil(RESAMPLES * 0.975) - 1]!] };
 }
 
 interface SideResult {
@@ -273,11 +274,11 @@ try {
         `${cpuExtra === undefined ? '' : ` and ${pct(cpuExtra)} of CPU per log`}: ${met ? 'met' : 'MISSED'} (target <= ${pct(TARGET_EXTRA)})`,
     );
     console.log(`the A/A control (the baseline against itself on a second streak) reads ${pct(controlExtra)}`);
-    const range = ({ turns }: Spread) => `${pct(Math.min(...turns))} to ${pct(Math.max(...turns))}`;
+    const between = (from: number, to: number) => `${pct(from)} to ${pct(to)}`;
+    const range = ({ turns }: Spread) => between(Math.min(...turns), Math.max(...turns));
     console.log(
       `per turn (${rounds}): the entry ${range(perTurn.extra)}, median ${pct(perTurn.extra.median)}, the mean's 95 % interval ` +
-        `${pct(perTurn.extra.interval[0])} to ${pct(perTurn.extra.interval[1])}; the A/A control ${range(perTurn.control)}, ` +
-        `its mean's interval ${pct(perTurn.control.interval[0])} to ${pct(perTurn.control.interval[1])}`,
+        `${between(...perTurn.extra.interval)}; the A/A control ${range(perTurn.control)}, its mean's interval ${between(...perTurn.control.interval)}`,
     );
     await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
     await writeFile(

@@ -438,10 +438,11 @@ if (pointsIngest) {
   const extra = pointsIngest.throughputExtra as number;
   type Spread = { turns: number[]; median: number; interval: [number, number] };
   const span = (from: number, to: number) => `${pct(from)} to ${pct(to)}`;
+  const range = (turns: number[]) => span(Math.min(...turns), Math.max(...turns));
   // Runs before the turns were kept have none.
   const turnsSentence = (perTurn?: { extra: Spread; control: Spread }) =>
     perTurn
-      ? ` Turn by turn (${perTurn.extra.turns.length} windows a side) the entry read ${span(Math.min(...perTurn.extra.turns), Math.max(...perTurn.extra.turns))} (median ${pct(perTurn.extra.median)}; the mean's 95 % bootstrap interval ${span(...perTurn.extra.interval)}), the A/A control ${span(Math.min(...perTurn.control.turns), Math.max(...perTurn.control.turns))} (its mean's interval ${span(...perTurn.control.interval)}).`
+      ? ` Turn by turn (${perTurn.extra.turns.length} windows a side) the entry read ${range(perTurn.extra.turns)} (median ${pct(perTurn.extra.median)}; the mean's 95 % bootstrap interval ${span(...perTurn.extra.interval)}), the A/A control ${range(perTurn.control.turns)} (its mean's interval ${span(...perTurn.control.interval)}).`
       : '';
   target(
     35,
