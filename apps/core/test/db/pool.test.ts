@@ -58,9 +58,9 @@ describe('ConnectionPool', () => {
       pool.release(a);
       pool.release(b);
       expect({ used: pool.numUsed(), free: pool.numFree(), waiting: pool.numPendingAcquires() }).toEqual({ used: 0, free: 2, waiting: 0 });
-      // The two who waited were told how long (about 50 ms); the others got a connection at once.
+      // The two who waited were told how long (about 50 ms); the first two's figures are the time to connect.
       expect(waits).toHaveLength(4);
-      expect(waits.filter((s) => s >= 0.04)).toHaveLength(2);
+      expect(waits.slice(2).every((s) => s >= 0.04)).toBe(true);
       // A free connection is the one given back last: the warmest.
       expect(await pool.acquire().promise).toBe(b);
     }));
