@@ -129,9 +129,9 @@ async function measure(browser: Browser, appUrl: string, target: Target): Promis
   const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
   try {
-    await stubAppBridge(context, token);
     await context.addInitScript({ content: VITALS_PROBE });
     const page = await context.newPage();
+    await stubAppBridge(page, token);
     page.setDefaultTimeout(60_000);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });

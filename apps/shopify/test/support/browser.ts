@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { BASE64_HOST, getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
-import { type Browser, type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
+import { type Browser, chromium, type Page, type Request } from 'playwright-core';
 import { SHOPIFY } from './stack';
 
 export const ARTIFACTS = fileURLToPath(new URL('../../../../test-artifacts/shopify/', import.meta.url));
@@ -38,13 +38,28 @@ function appBridgeStub(token: string): string {
 // The library answers 410 to bots, and headless Chromium's own user agent reads as one.
 export const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
-/** Serves the App Bridge stand-in for `token` in place of Shopify's CDN script (anything else from the CDN: 404). */
-export async function stubAppBridge(target: Page | BrowserContext, token: string): Promise<void> {
-  await target.route('https://cdn.shopify.com/**', (route) =>
-    route.request().url().includes('app-bridge')
-      ? route.fulfill({ contentType: 'text/javascript', body: appBridgeStub(token) })
-      : route.fulfill({ status: 404, body: '' }),
-  );
+/**
+ * Serves the App Bridge stand-in for `token` in place of Shopify's CDN script (anything else from the
+ * CDN: 404). Through Chromium's own request interception for the CDN alone rather than Playwright's
+ * `route`, which turns the HTTP cache off: every page would fetch the app's scripts again, where a
+ * merchant's browser has them cached.
+ */
+export async function stubAppBridge(page: Page, token: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const script = Buffer.from(appBridgeStub(token)).toString('base64');
+  cdp.on('Fetch.requestPaused', (paused) => {
+    const bridge = paused.request.url.includes('app-bridge');
+    cdp
+      .send('Fetch.fulfillRequest', {
+        requestId: paused.requestId,
+        responseCode: bridge ? 200 : 404,
+        responseHeaders: [{ name: 'content-type', value: bridge ? 'text/javascript' : 'text/plain' }],
+        body: bridge ? script : '',
+      })
+      // The page navigated away or closed meanwhile: nothing is waiting for the answer.
+      .catch(() => undefined);
+  });
+  await cdp.send('Fetch.enable', { patterns: [{ urlPattern: 'https://cdn.shopify.com/*' }] });
 }
 
 /** A page of the admin's browser: opens an admin path as Shopify's admin would load it (embedded, with shop, host and id_token). */
