@@ -12,6 +12,9 @@ import { type AppOptions, createApp } from './http/app.js';
 import { createHttpServer } from './http/limits.js';
 import { createLogger, createServices, type Services } from './services.js';
 
+/** How long a closing API lets its in-flight requests finish before it cuts what is still open. */
+const CLOSE_GRACE_MS = 5_000;
+
 /** The generated platform token, in the embedded data dir. */
 export const PLATFORM_TOKEN_FILE = 'platform.token';
 
@@ -107,7 +110,13 @@ export async function startApi(config: Config, db: Db, logger?: Logger, options:
     server,
     url: `http://${config.host}:${port}`,
     async close() {
-      await new Promise<void>((ok) => server.close(() => ok()));
+      const closed = new Promise<void>((ok) => server.close(() => ok()));
+      // A connection whose client stopped mid-request (a body refused before it was all sent) counts
+      // as busy until the keep-alive timeout: after the in-flight requests' grace it is cut, so a
+      // shutdown never waits 65 s on it.
+      const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
       await credentials?.stop();
     },
   };

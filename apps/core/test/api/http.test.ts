@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
@@ -230,5 +231,23 @@ describe('operations endpoints', () => {
       expect(asset.startsWith('/')).toBe(true);
       expect((await fetch(`${app.url}${asset}`)).status, asset).toBe(200);
     }
+  });
+});
+
+describe('closing', () => {
+  it('finishes within its grace when a client stopped sending a body halfway, rather than at the keep-alive timeout', async () => {
+    const own = await startTestApp();
+    const { hostname, port } = new URL(own.url);
+    const socket = connect(Number(port), hostname);
+    await new Promise<void>((ok) => socket.once('connect', ok));
+    socket.write(
+      `POST /api/v1.0/schema/streak/record HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"na`,
+    );
+    await new Promise((ok) => setTimeout(ok, 100));
+    const started = Date.now();
+    await own.close();
+    // The test's own 30 s timeout is what fails a close that waits out the 65 s keep-alive timeout.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    socket.destroy();
   });
 });
