@@ -8,6 +8,7 @@ import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
+import { HEADLESS_SHELL } from './support/browser';
 import { type Production, startProduction } from './support/production';
 import { SHOPIFY, webhookRequest } from './support/stack';
 
@@ -156,7 +157,7 @@ describe('the embed reads its ids from the app-owned metafields', () => {
   it('rendered as the storefront renders the embed, it shows a guest the launcher, with no setting typed', async () => {
     if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
     const shop = await storefront(async () => renderEmbed({ designMode: false, assets: shop.origin + '/assets' }));
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    const browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();
       await page.goto(shop.origin);

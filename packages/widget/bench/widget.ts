@@ -11,7 +11,7 @@ import { createDb } from '../../../apps/core/src/db/knex.js';
 import { migrateLatest } from '../../../apps/core/src/db/migrate.js';
 import { demoRoutes, ensureDemoAccount } from '../../../apps/core/src/demo/index.js';
 import { startApi } from '../../../apps/core/src/server.js';
-import { launchChromium } from '../test/support/browser.js';
+import { CHROMIUM, launchChromium } from '../test/support/browser.js';
 
 /**
  * `pnpm bench:widget`: what the widget costs the storefront on a guest's (and a member's) first
@@ -323,7 +323,7 @@ async function main(): Promise<void> {
   let browser: Browser | undefined;
   try {
     await ensureDemoAccount(api.services, api.url);
-    browser = await launchChromium();
+    browser = await launchChromium(CHROMIUM);
     type Result = {
       median: Record<string, number | null>;
       coldOpenMs: number | null;
