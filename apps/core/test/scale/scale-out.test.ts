@@ -7,10 +7,10 @@ import { startReceiver } from '../support/receiver.js';
  * Two API processes and two workers on one database under concurrent load, with a webhook
  * subscribed: afterwards every number must add up exactly (ARCHITECTURE, "Scale beyond one machine").
  */
-const MEMBERS = 1500;
+const MEMBERS = 600;
 const DELIVERED = ['streak_progress_in_progress', 'streak_progress_non_milestone_completed', 'streak_progress_milestone_completed'];
-const POOL = 1000;
-const REPLAYS = 200;
+const POOL = 400;
+const REPLAYS = 100;
 const CONCURRENCY = 32;
 
 let app: TestApp;
