@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Files share a worker's loaded modules, as the core's own suite does: each file starts its own core.
+    isolate: false,
     maxWorkers: 2,
   },
 });
