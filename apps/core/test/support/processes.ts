@@ -1,10 +1,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestApp } from './harness.js';
 
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+const CLI = join(SRC, 'cli.ts');
 /** The compiled binary as deployed (`pnpm --filter @loyalty/core run build` makes it). */
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/**
+ * The binary a test runs: the compiled one when it was built after the last change to src/ (CI
+ * builds it before the suite), else the source through tsx, which costs each process start twice
+ * the CPU. A stale build never runs.
+ */
+const defaultCli = (() => {
+  let chosen: string | undefined;
+  const newestSource = (dir: string): number =>
+    Math.max(
+      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+        e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+      ),
+    );
+  return () => (chosen ??= existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs > newestSource(SRC) ? BUILT_CLI : CLI);
+})();
 
 export interface ServiceProcess {
   child: ChildProcess;
@@ -33,7 +52,7 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
 }
 
 /** The same, for a database the test runs itself (fault tests own their server); `cli` picks the source or the built binary. */
-export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = CLI): Promise<ServiceProcess> {
+export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = defaultCli()): Promise<ServiceProcess> {
   const child = spawn(process.execPath, [...(cli === CLI ? ['--import', 'tsx'] : []), cli, ...args], {
     env: {
       ...process.env,
