@@ -4,10 +4,8 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+import { cliArgs } from '../support/processes.js';
 
 let blocker: Server;
 let port: number;
@@ -30,7 +28,7 @@ afterAll(async () => {
 describe('loyalty serve', () => {
   it('that cannot listen says why, exits 1 and stops the embedded PostgreSQL it started', async () => {
     const { DATABASE_URL: _external, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--no-workers'], {
+    const child = spawn(process.execPath, [...cliArgs(), 'serve', '--no-workers'], {
       env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOYALTY_DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

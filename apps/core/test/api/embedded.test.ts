@@ -3,17 +3,15 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../support/processes.js';
+import { cliArgs, until } from '../support/processes.js';
 
 /**
  * `loyalty serve` on its embedded PostgreSQL, as the README's first command runs it (no
  * DATABASE_URL, no supervisor): it survives the death of its database and of itself. One data dir
  * serves the whole file, in order, so the cluster is initialised once.
  */
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 let dataDir: string;
 let pidFile: string;
@@ -30,7 +28,7 @@ interface Served {
 /** `loyalty serve --demo` with DATABASE_URL removed: the embedded PostgreSQL in dataDir. */
 function spawnServe(): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<number | null> } {
   const { DATABASE_URL: _external, ...env } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--demo'], {
+  const child = spawn(process.execPath, [...cliArgs(), 'serve', '--demo'], {
     env: { ...env, HOST: '127.0.0.1', PORT: '0', LOYALTY_DATA_DIR: dataDir, LOG_LEVEL: 'silent', LOYALTY_SCHEDULER_INTERVAL_MS: '500' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -2,15 +2,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliArgs } from '../support/processes.js';
 
 /**
  * `serve --demo` as a newcomer runs it (embedded PostgreSQL, generated platform token), with every
  * request logged: the demo API secret and the platform token never reach the service's output
  * when it is kept (a pipe, as a service manager or a log file has it), and reach a terminal once.
  */
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
 let dataDir: string;
 const { DATABASE_URL: _external, ...baseEnv } = process.env;
@@ -113,7 +112,7 @@ const structured = (output: string) => output.split(/\r?\n/).filter((line) => li
 
 describe('secrets in the service output', () => {
   it('never appear when the output is kept; the banner names the files that hold them', async () => {
-    const served = await serve(process.execPath, ['--import', 'tsx', CLI, 'serve', '--demo', '--no-workers']);
+    const served = await serve(process.execPath, [...cliArgs(), 'serve', '--demo', '--no-workers']);
     try {
       const s = await secrets();
       await useSecrets(`${served.url}`, s);
@@ -130,7 +129,7 @@ describe('secrets in the service output', () => {
   }, 180_000);
 
   it('reach a terminal once each, in the banner, and never a log line', async () => {
-    const command = [process.execPath, '--import', 'tsx', CLI, 'serve', '--demo', '--no-workers'].map((a) => `'${a}'`).join(' ');
+    const command = [process.execPath, ...cliArgs(), 'serve', '--demo', '--no-workers'].map((a) => `'${a}'`).join(' ');
     // `script` gives the service a pseudo-terminal, as a newcomer's shell would.
     const served = await serve('script', ['-q', '-f', '-e', '-c', command, '/dev/null'], { detached: true });
     try {

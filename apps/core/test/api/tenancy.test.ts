@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type Reply, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { cliArgs } from '../support/processes.js';
 
 const run = promisify(execFile);
 const CORE_DIR = fileURLToPath(new URL('../..', import.meta.url));
@@ -315,9 +316,7 @@ describe('CLI', () => {
     const { stdout } = await run(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        'src/cli.ts',
+        ...cliArgs(),
         'account',
         'create',
         '--organization',

@@ -25,6 +25,9 @@ const defaultCli = (() => {
   return () => (chosen ??= existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs > newestSource(SRC) ? BUILT_CLI : CLI);
 })();
 
+/** Node's arguments that run the CLI (`cli`, or the one a test runs by default), before the CLI's own. */
+export const cliArgs = (cli: string = defaultCli()): string[] => (cli === CLI ? ['--import', 'tsx', cli] : [cli]);
+
 export interface ServiceProcess {
   child: ChildProcess;
   /** The API base URL (with /api/v1.0) for `serve`; empty for `worker`. */
@@ -53,7 +56,7 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
 
 /** The same, for a database the test runs itself (fault tests own their server); `cli` picks the source or the built binary. */
 export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = defaultCli()): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [...(cli === CLI ? ['--import', 'tsx'] : []), cli, ...args], {
+  const child = spawn(process.execPath, [...cliArgs(cli), ...args], {
     env: {
       ...process.env,
       PORT: '0',
