@@ -21,6 +21,11 @@ const notAnImage = () =>
     fileError('unsupported_type', 'Expected a PNG, JPEG, GIF or SVG image (checked by content).'),
   ]);
 
+const unsafeSvg = () =>
+  invalidInput('The SVG cannot be made safe to show.', [
+    fileError('unsafe_svg', 'Its text holds markup that a browser could read as elements; export the image again from an editor.'),
+  ]);
+
 /** True when CSS (a style sheet, a style attribute or any presentation attribute) could load something. */
 function loadsExternal(css: string): boolean {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
@@ -98,12 +103,19 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
     const sections: Node[] = [];
     while (cdata.nextNode()) sections.push(cdata.currentNode);
     for (const node of sections) node.parentNode?.replaceChild(doc.createTextNode(node.nodeValue ?? ''), node);
-    purify.sanitize(root, {
-      IN_PLACE: true,
-      USE_PROFILES: { svg: true, svgFilters: true },
-      ADD_TAGS: ['use'],
-      FORBID_TAGS: ['script', 'foreignObject'],
-    });
+    try {
+      purify.sanitize(root, {
+        IN_PLACE: true,
+        USE_PROFILES: { svg: true, svgFilters: true },
+        ADD_TAGS: ['use'],
+        FORBID_TAGS: ['script', 'foreignObject'],
+      });
+    } catch (err) {
+      // DOMPurify refuses (a TypeError) when the root itself must go: markup hidden in its text
+      // (a CDATA section kept as text beside a comment reads as mutation XSS). Nothing of it is kept.
+      if (err instanceof TypeError) throw unsafeSvg();
+      throw err;
+    }
     // Only the root element is kept: processing instructions (xml-stylesheet) and the doctype go.
     return serializer.serializeToString(root);
   };

@@ -365,6 +365,15 @@ describe('upload', () => {
     );
   });
 
+  it('refuses an SVG whose root DOMPurify would have to remove, and stores nothing', async () => {
+    // Found by the property below: a CDATA section holding markup, beside a comment.
+    const hidden = `<svg xmlns="${SVG_NS}"><![CDATA[<svg xmlns="${SVG_NS}">]]><!----></svg>`;
+    const stored = async () => Number((await app.db('upload').count({ n: '*' }))[0]!.n);
+    const before = await stored();
+    expectInvalidFile(await upload([file(hidden, 'hidden.svg', 'image/svg+xml')]), 'file', 'unsafe_svg');
+    expect(await stored()).toBe(before);
+  });
+
   it('does not expand entities declared in a doctype', async () => {
     const lol = `<!DOCTYPE svg [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><svg xmlns="${SVG_NS}"><text>&c;</text></svg>`;
     const res = await upload([file(lol, 'lol.svg', 'image/svg+xml')]);
