@@ -9,21 +9,19 @@ const CLI = join(SRC, 'cli.ts');
 /** The compiled binary as deployed (`pnpm --filter @loyalty/core run build` makes it). */
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
+let chosenCli: string | undefined;
+const newestIn = (dir: string): number =>
+  Math.max(
+    ...readdirSync(dir, { withFileTypes: true }).map((e) =>
+      e.isDirectory() ? newestIn(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
+    ),
+  );
 /**
  * The binary a test runs: the compiled one when it was built after the last change to src/ (CI
  * builds it before the suite), else the source through tsx, which costs each process start twice
  * the CPU. A stale build never runs.
  */
-const defaultCli = (() => {
-  let chosen: string | undefined;
-  const newestSource = (dir: string): number =>
-    Math.max(
-      ...readdirSync(dir, { withFileTypes: true }).map((e) =>
-        e.isDirectory() ? newestSource(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs,
-      ),
-    );
-  return () => (chosen ??= existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs > newestSource(SRC) ? BUILT_CLI : CLI);
-})();
+const defaultCli = (): string => (chosenCli ??= existsSync(BUILT_CLI) && statSync(BUILT_CLI).mtimeMs > newestIn(SRC) ? BUILT_CLI : CLI);
 
 /** Node's arguments that run the CLI (`cli`, or the one a test runs by default), before the CLI's own. */
 export const cliArgs = (cli: string = defaultCli()): string[] => (cli === CLI ? ['--import', 'tsx', cli] : [cli]);
