@@ -4,18 +4,22 @@ import { type ErrorDetail, invalidInput } from '../errors.js';
 import type { FieldDef } from './fields.js';
 import type { Resource, Values } from './resource.js';
 
-/** Renders a zod issue path as `tasks[0].name`. */
+/** Renders a zod issue path as `tasks[0].name`; from base '' a top-level key is named as it is (`ownedById`). */
 export function pathOf(base: string, path: readonly PropertyKey[]): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : `${acc}.${String(p)}`), base);
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), base);
 }
 
-/** Maps zod's issues to the contract's detail entries with stable codes. */
+/**
+ * Maps zod's issues to the contract's detail entries with stable codes. An issue of the whole body
+ * (base '' and an empty path) names no field, as the record endpoints' do.
+ */
 export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
   // A value of the wrong type gets that one detail; zod may add checks that make no sense for it.
   const wrongType = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => pathOf(base, i.path)));
   const issues = error.issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(pathOf(base, i.path)));
   return issues.flatMap((issue): ErrorDetail | ErrorDetail[] => {
-    const field = pathOf(base, issue.path);
+    const path = pathOf(base, issue.path);
+    const field = path || undefined;
     switch (issue.code) {
       case 'too_big': {
         const code = issue.origin === 'string' ? 'too_long' : issue.origin === 'array' ? 'too_many' : 'too_large';
@@ -36,7 +40,7 @@ export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
         return { field, code: 'invalid_format', message: issue.message };
       case 'unrecognized_keys':
         // One entry per key, so that each unknown field is named in `field` (CONTRACT §2).
-        return issue.keys.map((key) => ({ field: pathOf(field, [key]), code: 'unknown_field', message: `Unknown field "${key}".` }));
+        return issue.keys.map((key) => ({ field: pathOf(path, [key]), code: 'unknown_field', message: `Unknown field "${key}".` }));
       default:
         return { field, code: 'invalid', message: issue.message };
     }

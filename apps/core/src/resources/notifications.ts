@@ -5,6 +5,7 @@ import { messageTexts, renderPreview, sampleRendering } from '../notifications/r
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
 import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
+import { issueDetails } from '../records/validate.js';
 import {
   chatMessageTemplateFields,
   emailTemplateFields,
@@ -56,7 +57,7 @@ function draftedTemplate(row: EmailTemplateRow, body: unknown, language: string)
   if (!parsed.success)
     throw invalidInput(
       'The body must be empty or a draft of subject, htmlContent, emailHeaderId, emailFooterId and sampleEventCode.',
-      parsed.error.issues.map((issue) => ({ field: issue.path.map(String).join('.'), code: 'invalid', message: issue.message })),
+      issueDetails('', parsed.error),
     );
   const draft = parsed.data;
   const errors = [...templateErrors(draft, ['subject']), ...templateErrors(draft, ['htmlContent'], EMAIL_PARTIALS)];

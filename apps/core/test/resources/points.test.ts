@@ -386,6 +386,11 @@ describe('redeem', () => {
     await expectRefused(redeem((await reward({ pointsCost: 151 })).id, { ownedById: m }), 409, 'insufficient_points');
     await expectRefused(redeem(r.id, {}), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: m, extra: 1 }), 400, 'invalid_input');
+    // Fields are named as the record endpoints name them; a body that is no object names none.
+    const fieldsOf = async (res: Promise<any>) => (await res).body.error.details.map((d: { field?: string }) => d.field);
+    expect(await fieldsOf(redeem(r.id, { ownedById: 'nope' }))).toEqual(['ownedById']);
+    expect(await fieldsOf(redeem(r.id, { ownedById: m, extra: 1 }))).toEqual(['extra']);
+    expect(await fieldsOf(redeem(r.id, [1]))).toEqual([undefined]);
     await expectRefused(redeem(r.id, { ownedById: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: m }, me.client), 400, 'invalid_input');
     await expectRefused(redeem('00000000-0000-4000-8000-000000000000', { ownedById: m }), 404, 'not_found');
@@ -448,6 +453,7 @@ describe('reverse', () => {
       expect(res.status, JSON.stringify(res.body)).toBe(status);
       expect(res.body.error.code).toBe(code);
     }
+    expect((await reverse(earned.id, { points: 1.5 })).body.error.details.map((d: { field: string }) => d.field)).toEqual(['points']);
     expect(await stateOf(m)).toEqual(before);
   });
 

@@ -50,10 +50,7 @@ export function enduserRoutes(router: Router, s: Services): void {
     const { json } = await readBody(ctx);
     const parsed = tokenRequest.safeParse(json ?? {});
     if (!parsed.success) {
-      throw invalidInput(
-        'The body has invalid fields.',
-        issueDetails('', parsed.error).map((d) => ({ ...d, field: d.field?.replace(/^\./, '') })),
-      );
+      throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     }
     const { expiresInSeconds, ...user } = parsed.data;
     ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };

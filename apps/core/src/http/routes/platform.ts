@@ -103,7 +103,7 @@ export function platformRoutes(router: Router, s: Services): void {
     if (ctx.method !== 'POST') throw methodNotAllowed(['POST']);
     const { json } = await readBody(ctx);
     const parsed = newAccount.safeParse(json ?? {});
-    if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error).map(stripDot));
+    if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     ctx.body = { data: await provisionAccount(s.db, s.box, parsed.data) };
   });
 
@@ -116,5 +116,3 @@ export function platformRoutes(router: Router, s: Services): void {
     ctx.status = 204;
   });
 }
-
-const stripDot = <T extends { field?: string }>(d: T): T => ({ ...d, field: d.field?.replace(/^\./, '') || undefined });
