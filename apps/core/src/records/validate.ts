@@ -14,11 +14,18 @@ export function pathOf(base: string, path: readonly PropertyKey[]): string {
  * (base '' and an empty path) names no field, as the record endpoints' do.
  */
 export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
+  const located = error.issues.map((issue) => ({ issue, path: pathOf(base, issue.path) }));
   // A value of the wrong type gets that one detail; zod may add checks that make no sense for it.
-  const wrongType = new Set(error.issues.filter((i) => i.code === 'invalid_type').map((i) => pathOf(base, i.path)));
-  const issues = error.issues.filter((i) => i.code === 'invalid_type' || !wrongType.has(pathOf(base, i.path)));
-  return issues.flatMap((issue): ErrorDetail | ErrorDetail[] => {
-    const path = pathOf(base, issue.path);
+  const wrongType = new Set(located.filter(({ issue }) => issue.code === 'invalid_type').map(({ path }) => path));
+  // Of the bounds a value breaks (an integer's safe range and the field's own), the tightest is the one to name.
+  const tightest = new Map<string, number>();
+  for (const { issue, path } of located)
+    if (issue.code === 'too_big') tightest.set(path, Math.min(Number(issue.maximum), tightest.get(path) ?? Infinity));
+  const named = located.filter(
+    ({ issue, path }) =>
+      issue.code === 'invalid_type' || (!wrongType.has(path) && (issue.code !== 'too_big' || Number(issue.maximum) === tightest.get(path))),
+  );
+  return named.flatMap(({ issue, path }): ErrorDetail | ErrorDetail[] => {
     const field = path || undefined;
     switch (issue.code) {
       case 'too_big': {

@@ -175,6 +175,11 @@ describe('point_entry', () => {
       expect(res.body.error.code).toBe('invalid_input');
       expect(detailOf(res.body, field), JSON.stringify(res.body)).toBeDefined();
     }
+    // A number past both the safe integers and the field's bound is told the field's bound alone.
+    const huge = await entry({ ownedById: m, points: 1e300, reason: 'earned' });
+    expect(huge.body.error.details).toEqual([
+      expect.objectContaining({ field: 'points', code: 'too_large', message: 'Must be at most 1000000.' }),
+    ]);
     const unknown = await entry({ ownedById: '00000000-0000-4000-8000-000000000000', points: 10, reason: 'earned' });
     expect(unknown.status).toBe(400);
     expect(detailOf(unknown.body, 'ownedById')?.code).toBe('not_found');
