@@ -76,12 +76,12 @@ describe('the widget for a guest on /demo', () => {
     await expect.poll(() => launcher(page).textContent()).toContain('Récompenses');
     await launcher(page).click();
     await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Rejoignez Demo Shop Rewards');
-    await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(5);
+    await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
     expect(
       await dialog(page)
         .getByRole('tab')
         .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Récompenses']);
+    ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Étoiles', 'Récompenses']);
     // French percentages: a (narrow) no-break space before the sign.
     await expect.poll(() => tabPanel(page).textContent()).toMatch(/Trois jours de suite10\s% de réduction/);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
@@ -111,14 +111,19 @@ describe('the widget for a guest on /demo', () => {
       await dialog(page)
         .getByRole('tab')
         .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Rewards']);
-    // A text label, not an icon, named by its text; the five labels fit the row, none scrolled out of view.
+    ).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards']);
+    // A text label, not an icon, named by its text; the six labels sit in two rows of three, none scrolled out of view.
     expect(await tab.getAttribute('aria-label')).toBeNull();
     const overflow = () =>
       dialog(page)
         .getByRole('tablist')
         .evaluate((row) => row.scrollWidth - row.clientWidth);
     expect(await overflow()).toBe(0);
+    const rowsOfTabs = await dialog(page)
+      .getByRole('tab')
+      .evaluateAll((tabs) => tabs.map((t) => Math.round(t.getBoundingClientRect().top)));
+    expect(new Set(rowsOfTabs.slice(0, 3)).size + new Set(rowsOfTabs.slice(3)).size).toBe(2);
+    expect(rowsOfTabs[3]).toBeGreaterThan(rowsOfTabs[0]!);
     // One list of leaderboards, one read of the definitions they rank; no standings before the tab opens.
     expect(reads.filter((r) => r.includes('leaderboard'))).toEqual(['/api/v1.0/schema/leaderboard/record']);
 

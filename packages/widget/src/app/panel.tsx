@@ -120,7 +120,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
       ) : (
         <>
           {!api.member && <AuthButtons template={template} />}
-          <div class="lw-tabs" role="tablist" aria-label={title}>
+          <div class={tabs.length > 5 ? 'lw-tabs lw-six' : 'lw-tabs'} role="tablist" aria-label={title}>
             {tabs.map((id) => (
               <button
                 key={id}
