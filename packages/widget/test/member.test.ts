@@ -198,7 +198,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     }
   });
 
-  it('seeds the demo idempotently: a second run the same day adds no records, logs or rewards', async () => {
+  it('seeds the demo idempotently: a second run the same day adds no records, logs, rewards or points', async () => {
     const count = async (slug: string) =>
       (await demo.api.get(`/schema/${slug}/record`, { fetchTotalCount: true, limit: 1 })).body.paging.total as number;
     const slugs = [
@@ -216,6 +216,8 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       'challenge_log',
       'mission_log',
       'reward_log',
+      'tier',
+      'point_entry',
     ];
     const shopper = (
       await demo.api.get('/schema/streak_log/record', {
@@ -250,12 +252,16 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       challenge: 1,
       mission: 1,
       milestone: 5,
-      reward: 4,
+      // Four for milestones and the mission, three to redeem for Stars.
+      reward: 7,
       coupon: 100,
       leaderboard: 1,
       // The shopper's 4 visits and the 82 of the 29 other members; their runs earned 8 + 4 streak rewards.
       streak_log: 86,
       reward_log: 14,
+      tier: 3,
+      // The shopper's Stars for signing up and for each of today's two orders.
+      point_entry: 3,
     });
   });
 

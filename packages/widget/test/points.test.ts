@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
 
-// The points tab (CONTRACT §19) on /demo, with the demo account's points turned on through the API.
+// The points tab (CONTRACT §19) on /demo, with the points, tiers and rewards the demo seeds.
 let demo: Demo;
 let shopper: string;
 let settingId: string;
@@ -29,42 +29,16 @@ async function create(slug: string, body: Record<string, unknown>): Promise<stri
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data.id as string;
 }
-async function patch(path: string, body: Record<string, unknown>, languageCode?: string): Promise<void> {
-  const res = await demo.api.patch(path, body, {}, languageCode ? { languageCode } : {});
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
 const entry = (points: number, reason: string) => create('point_entry', { ownedById: shopper, points, reason });
 const balance = async () => (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.pointsBalance as number;
 
-/** A reward for points, with its title in English and French (none: the widget says what it gives). */
-async function reward(key: string, cost: number, titles: [string, string] | null, extra: Record<string, unknown>): Promise<void> {
-  const id = await create('reward', {
-    name: `Points: ${key}`,
-    description: 'Redeemed for points',
-    rewardExpiryType: 'no_expiry',
-    pointsCost: cost,
-    ...(titles && { eudTitle: titles[0] }),
-    ...extra,
-  });
-  if (titles) await patch(`/schema/reward/record/${id}`, { eudTitle: titles[1] }, 'fr');
-}
-
 beforeAll(async () => {
+  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up),
+  // Silver, Gold and Platinum tiers, €5 off for 300 Stars, €10 off for 800, 20% off for 2,000 (no
+  // title: the widget says what it gives), and the shopper's 380 Stars for signing up and two orders.
   demo = await startDemo();
   const [setting] = (await demo.api.get('/schema/points_setting/record')).body.data as { id: string }[];
   settingId = setting!.id;
-  await patch(`/schema/points_setting/record/${setting!.id}`, {
-    status: 'live',
-    eudCurrencyName: 'Stars',
-    pointsPerCurrencyUnit: 2,
-    pointsPerOrder: 10,
-    pointsOnSignUp: 100,
-  });
-  await patch(`/schema/points_setting/record/${setting!.id}`, { eudCurrencyName: 'Étoiles' }, 'fr');
-  const coupon = { discountType: 'fixed_amount', discountValue: 5, handleCoupon: true, handleCouponAutoGeneration: true };
-  await reward('five', 300, ['€5 off', '5 € de réduction'], { ...coupon, couponCodePrefix: 'STARS5' });
-  await reward('ten', 800, ['€10 off', '10 € de réduction'], { ...coupon, discountValue: 10, couponCodePrefix: 'STARS10' });
-  await reward('percent', 2000, null, { ...coupon, discountType: 'percentage', discountValue: 20 });
   // A streak milestone that gives points is a way to earn them.
   const streak = (await demo.api.get('/schema/streak/record')).body.data[0] as { id: string };
   const bonus = await create('reward', {
@@ -84,12 +58,6 @@ beforeAll(async () => {
     rewardId: bonus,
     eudTitle: 'Five days in a row',
   });
-  for (const [name, pointsThreshold] of [
-    ['Silver', 0],
-    ['Gold', 500],
-    ['Platinum', 2000],
-  ] as const)
-    await create('tier', { name, status: 'live', pointsThreshold, earnMultiplier: 1, eudTitle: name, eudDescription: `${name} members` });
   // The shopper of /demo?mode=member, whom the demo seeded.
   shopper = (
     await demo.api.get('/schema/streak_log/record', {
@@ -98,7 +66,9 @@ beforeAll(async () => {
       limit: 1,
     })
   ).body.data[0].ownedById as string;
-  await entry(1200, 'earned');
+  expect(await balance()).toBe(380);
+  // Into Gold (500), 800 short of Platinum (2,000); earned in Silver, so not multiplied.
+  await entry(820, 'earned');
 });
 afterAll(async () => {
   await demo?.close();
@@ -167,7 +137,7 @@ describe('the points tab for a member', SLOW, () => {
     const card = tabPanel(page).locator('[data-balance]');
     expect(await card.locator('.lw-big').textContent()).toBe('1,200 Stars');
     expect(await card.locator('[data-tier]').textContent()).toBe('Gold');
-    expect(await card.textContent()).toContain('Gold members');
+    expect(await card.textContent()).toContain('1.5× Stars on everything you earn');
     const bar = card.getByRole('progressbar', { name: '800 Stars to Platinum' });
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['1200', '2000']);
     // What the balance does not cover says how much is missing, and cannot be pressed.

@@ -244,11 +244,73 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
   }
 }
 
+/** Tiers by the points earned in the window: their names, thresholds and multipliers, in English and French. */
+const TIERS: [name: string, threshold: number, multiplier: number, en: string, fr: string][] = [
+  ['Silver', 0, 1, 'Welcome to the club', 'Bienvenue au club'],
+  ['Gold', 500, 1.5, '1.5× Stars on everything you earn', '1,5× Étoiles sur tout ce que vous gagnez'],
+  ['Platinum', 2000, 2, 'Double Stars on everything you earn', 'Étoiles doublées sur tout ce que vous gagnez'],
+];
+
+/**
+ * Points (CONTRACT §19) as a shop runs them: "Stars" earned by spending (2 a unit of currency, 10 an
+ * order) and on sign-up, three tiers, and three coupons to redeem. The merchant's backend earns the
+ * Stars by the rules, as the Shopify app does for a shop: the shopper's sign-up and each of today's
+ * orders (the challenge's logs `orders`) give an `earned` entry whose uniqueIdentifier makes a second
+ * run change nothing.
+ */
+async function points(api: DemoApi, shopper: string, orders: [suffix: string, value: number][], today: string): Promise<void> {
+  const setting: Made = (await api.call('GET', '/schema/points_setting/record')).data[0];
+  const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
+  await api.call(
+    'PATCH',
+    `/schema/points_setting/record/${setting.id}`,
+    { status: 'live', eudCurrencyName: 'Stars', ...rules },
+    { languageCode: 'en' },
+  );
+  await api.call('PATCH', `/schema/points_setting/record/${setting.id}`, { eudCurrencyName: 'Étoiles' }, { languageCode: 'fr' });
+  for (const [name, pointsThreshold, earnMultiplier, en, fr] of TIERS)
+    await api.ensure(
+      'tier',
+      `Demo ${name}`,
+      { status: 'live', pointsThreshold, earnMultiplier, eudTitle: name, eudDescription: en },
+      { eudTitle: name, eudDescription: fr },
+    );
+  // The third has no title: the widget says what it gives, in the shopper's language.
+  for (const [cost, discountType, discountValue, prefix, titles] of [
+    [300, 'fixed_amount', 5, 'STARS5', ['€5 off', '5 € de réduction']],
+    [800, 'fixed_amount', 10, 'STARS10', ['€10 off', '10 € de réduction']],
+    [2000, 'percentage', 20, 'STARS20', null],
+  ] as const)
+    await api.ensure(
+      'reward',
+      `Demo ${prefix} for ${cost} Stars`,
+      {
+        description: `Redeemed for ${cost} Stars`,
+        discountType,
+        discountValue,
+        pointsCost: cost,
+        rewardExpiryType: 'relative',
+        rewardExpiryInDays: 30,
+        handleCoupon: true,
+        handleCouponAutoGeneration: true,
+        couponCodePrefix: prefix,
+        ...(titles && { eudTitle: titles[0] }),
+      },
+      titles ? { eudTitle: titles[1] } : {},
+    );
+  const earn = (points: number, uniqueIdentifier: string, note: string) =>
+    api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
+  await earn(rules.pointsOnSignUp, 'demo-points-sign-up', 'Creating an account');
+  for (const [suffix, value] of orders)
+    await earn(value * rules.pointsPerCurrencyUnit + rules.pointsPerOrder, `demo-points-order-${today}-${suffix}`, `Order of ${value}`);
+}
+
 /**
  * The demo data: a daily streak, a weekly challenge and a mission with milestones and coupon
  * rewards, the launcher, theme and template (English and French), the demo shopper's progress:
  * four daily visits in a row with a missed day covered by a freeze, two orders this week, two of
- * three mission tasks, and a leaderboard of the streak's runs with 29 other members. Records are found by name and logs by their unique
+ * three mission tasks, a leaderboard of the streak's runs with 29 other members, and points with
+ * tiers: the shopper's Stars for signing up and for today's orders. Records are found by name and logs by their unique
  * identifiers, so a second run the same day changes nothing; a run on a later day adds that day's
  * activity, keeping the demo current.
  */
@@ -433,10 +495,11 @@ async function seedDemo(api: DemoApi): Promise<void> {
   await welcomeFreezes(api, streak.id, `demo-visit-${day(now - 4 * DAY_MS)}`);
   await visit(1);
   await visit(0);
-  for (const [suffix, value] of [
+  const orders: [string, number][] = [
     ['a', 60],
     ['b', 70],
-  ] as const) {
+  ];
+  for (const [suffix, value] of orders) {
     await api.log('challenge', {
       challengeId: challenge.id,
       activityId: 'order',
@@ -454,4 +517,6 @@ async function seedDemo(api: DemoApi): Promise<void> {
     });
   }
   await leaderboard(api, streak.id, now);
+  const shopper = await api.find('account_user', { externalId: DEMO_SHOPPER.externalId });
+  await points(api, shopper!.id, orders, day(now));
 }
