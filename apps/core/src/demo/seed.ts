@@ -251,6 +251,15 @@ const TIERS: [name: string, threshold: number, multiplier: number, en: string, f
   ['Platinum', 2000, 2, 'Double Stars on everything you earn', 'Étoiles doublées sur tout ce que vous gagnez'],
 ];
 
+/** The points setting as the API answers it, in the fields the demo reads. */
+type PointsSetting = Made & {
+  status: string;
+  eudCurrencyName: unknown;
+  pointsPerCurrencyUnit: number;
+  pointsPerOrder: number;
+  pointsOnSignUp: number;
+};
+
 /**
  * Points (CONTRACT §19) as a shop runs them: "Stars" earned by spending (2 a unit of currency, 10 an
  * order) and on sign-up, three tiers, and three coupons to redeem. The merchant's backend earns the
@@ -259,15 +268,14 @@ const TIERS: [name: string, threshold: number, multiplier: number, en: string, f
  * run change nothing.
  */
 async function points(api: DemoApi, shopper: string, orders: [suffix: string, value: number][], today: string): Promise<void> {
-  const setting: Made = (await api.call('GET', '/schema/points_setting/record')).data[0];
-  const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
-  await api.call(
-    'PATCH',
-    `/schema/points_setting/record/${setting.id}`,
-    { status: 'live', eudCurrencyName: 'Stars', ...rules },
-    { languageCode: 'en' },
-  );
-  await api.call('PATCH', `/schema/points_setting/record/${setting.id}`, { eudCurrencyName: 'Étoiles' }, { languageCode: 'fr' });
+  let setting: PointsSetting = (await api.call('GET', '/schema/points_setting/record')).data[0];
+  // Set up once, as the account was made: what someone trying the demo changes there, a restart keeps.
+  if (setting.status === 'draft' && setting.eudCurrencyName === null) {
+    const path = `/schema/points_setting/record/${setting.id}`;
+    const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
+    setting = (await api.call('PATCH', path, { status: 'live', eudCurrencyName: 'Stars', ...rules }, { languageCode: 'en' })).data;
+    await api.call('PATCH', path, { eudCurrencyName: 'Étoiles' }, { languageCode: 'fr' });
+  }
   for (const [name, pointsThreshold, earnMultiplier, en, fr] of TIERS)
     await api.ensure(
       'tier',
@@ -298,11 +306,14 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
       },
       titles ? { eudTitle: titles[1] } : {},
     );
+  // Earned by the setting's rates as they are now, and only while points are live: nothing earns otherwise.
+  if (setting.status !== 'live') return;
+  const { pointsPerCurrencyUnit, pointsPerOrder, pointsOnSignUp } = setting;
   const earn = (points: number, uniqueIdentifier: string, note: string) =>
-    api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
-  await earn(rules.pointsOnSignUp, 'demo-points-sign-up', 'Creating an account');
+    points > 0 && api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
+  await earn(pointsOnSignUp, 'demo-points-sign-up', 'Creating an account');
   for (const [suffix, value] of orders)
-    await earn(value * rules.pointsPerCurrencyUnit + rules.pointsPerOrder, `demo-points-order-${today}-${suffix}`, `Order of ${value}`);
+    await earn(Math.floor(value * pointsPerCurrencyUnit) + pointsPerOrder, `demo-points-order-${today}-${suffix}`, `Order of ${value}`);
 }
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoRoutes, ensureDemoAccount } from '../../src/demo/index.js';
+import { type DemoCredentials, demoRoutes, ensureDemoAccount } from '../../src/demo/index.js';
 import { createDb } from '../../src/db/knex.js';
 import { type RunningApi, startApi } from '../../src/server.js';
 import { Client, startTestApp, type TestApp } from '../support/harness.js';
@@ -19,9 +19,11 @@ let production: TestApp;
 let demo: RunningApi;
 let demoDb: ReturnType<typeof createDb>;
 
+let creds: DemoCredentials;
+
 beforeAll(async () => {
   production = await startTestApp({ LOYALTY_DATA_DIR: dataDir });
-  await ensureDemoAccount(production.running.services, production.url);
+  creds = await ensureDemoAccount(production.running.services, production.url);
   demoDb = createDb(production.config.databaseUrl!);
   demo = await startApi(production.config, demoDb, pino({ level: 'silent' }), { extraRoutes: demoRoutes });
 });
@@ -65,5 +67,24 @@ describe('/demo', () => {
     } finally {
       await starting.close();
     }
+  });
+});
+
+describe('the demo data', () => {
+  it('keeps what was changed in the points setting when seeded again, and earns nothing while points are off', async () => {
+    const api = production.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    expect(setting).toMatchObject({ status: 'live', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 2 });
+    const entries = async () => (await api.get('/schema/point_entry/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
+    expect(await entries()).toBe(3);
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'draft', pointsPerCurrencyUnit: 5 })).status).toBe(
+      200,
+    );
+    await ensureDemoAccount(production.running.services, production.url);
+    expect((await api.get(`/schema/points_setting/record/${setting.id}`)).body.data).toMatchObject({
+      status: 'draft',
+      pointsPerCurrencyUnit: 5,
+    });
+    expect(await entries()).toBe(3);
   });
 });
