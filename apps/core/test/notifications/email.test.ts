@@ -545,7 +545,12 @@ describe('render action', () => {
     expect(unclosed.body.error.details[0]).toMatchObject({ field: 'htmlContent' });
     const unknown = await render({ htmlContent: '<p></p>', name: 'x' });
     expect(unknown.status).toBe(400);
-    expect((await render({ emailHeaderId: 'header' })).body.error.details[0]).toMatchObject({ field: 'emailHeaderId', code: 'invalid' });
+    expect(unknown.body.error.details).toEqual([expect.objectContaining({ field: 'name', code: 'unknown_field' })]);
+    // The codes the record endpoints give the same fields.
+    expect((await render({ emailHeaderId: 'header' })).body.error.details[0]).toMatchObject({
+      field: 'emailHeaderId',
+      code: 'invalid_format',
+    });
   });
 
   it('has sample data for every event code', async () => {
