@@ -83,7 +83,7 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
     expect(on('too_large', 'discountValue', 'A percentage discount is at most 100.', de)).toEqual({
       value: 'Ein Prozentsatz ist höchstens 100.',
     });
-    expect(on('too_short', 'name', 'Must be at least 1 characters.')).toEqual({ name: 'Fill this in.' });
+    expect(on('too_short', 'name', 'Must be at least 1 character.')).toEqual({ name: 'Fill this in.' });
     expect(on('invalid_format', 'couponCodePrefix', 'Letters, digits, _ and - only')).toEqual({
       prefix: 'Use letters, digits, _ and - only.',
     });

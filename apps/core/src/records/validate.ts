@@ -9,6 +9,12 @@ export function pathOf(base: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), base);
 }
 
+/** What a length bound counts, singular for 1: "at least 1 item", "at most 256 characters". */
+function unitOf(origin: string, bound: number | bigint): string {
+  const noun = origin === 'string' ? 'character' : origin === 'array' ? 'item' : '';
+  return noun && ` ${noun}${Number(bound) === 1 ? '' : 's'}`;
+}
+
 /**
  * Maps zod's issues to the contract's detail entries with stable codes. An issue of the whole body
  * (base '' and an empty path) names no field, as the record endpoints' do.
@@ -30,14 +36,12 @@ export function issueDetails(base: string, error: z.ZodError): ErrorDetail[] {
     switch (issue.code) {
       case 'too_big': {
         const code = issue.origin === 'string' ? 'too_long' : issue.origin === 'array' ? 'too_many' : 'too_large';
-        const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
-        return { field, code, message: `Must be at most ${String(issue.maximum)}${unit}.` };
+        return { field, code, message: `Must be at most ${String(issue.maximum)}${unitOf(issue.origin, issue.maximum)}.` };
       }
       case 'too_small': {
         const code = issue.origin === 'string' ? 'too_short' : issue.origin === 'array' ? 'too_few' : 'too_small';
-        const unit = issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : '';
         const bound = issue.inclusive === false ? 'greater than' : 'at least';
-        return { field, code, message: `Must be ${bound} ${String(issue.minimum)}${unit}.` };
+        return { field, code, message: `Must be ${bound} ${String(issue.minimum)}${unitOf(issue.origin, issue.minimum)}.` };
       }
       case 'invalid_type':
         return { field, code: 'invalid_type', message: `Expected ${issue.expected}.` };

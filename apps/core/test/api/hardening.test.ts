@@ -195,6 +195,15 @@ describe('upper bounds of numbers and strings', () => {
     );
   });
 
+  it('counts a bound in words, singular for one', async () => {
+    const messageOf = async (res: Promise<any>) => (await res).body.error.details[0].message;
+    expect(
+      await messageOf(owner.api.post('/schema/webhook/record', { name: 'W', endpointUrl: 'https://example.com/h', eventCodes: [] })),
+    ).toBe('Must be at least 1 item.');
+    expect(await messageOf(owner.api.post('/schema/streak/record', { name: '' }))).toBe('Must be at least 1 character.');
+    expect(await messageOf(owner.api.post('/schema/streak/record', { name: 'x'.repeat(257) }))).toBe('Must be at most 256 characters.');
+  });
+
   it('shows a maximum for every number and string a client writes, in the OpenAPI document', async () => {
     const doc = (await app.anon.get('/openapi.json')).body;
     const unbounded: string[] = [];
