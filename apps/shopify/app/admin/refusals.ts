@@ -6,6 +6,7 @@
  */
 import type { CoreFailure } from '../core/failure';
 import { format, type Messages } from '../i18n';
+import { numberIn } from './numbers';
 
 export type RefusalCode = keyof Messages['editors']['refusals'];
 
@@ -22,7 +23,7 @@ const isCode = (words: Messages['editors']['refusals'], code: string): code is R
 
 /** The numbers a core message names: "Must be at most 256 characters." → max 256. */
 function bounds(message: string): Record<string, string> {
-  const number = /(-?\d+(?:\.\d+)?)/.exec(message)?.[1] ?? '';
+  const number = numberIn(message);
   const position = /Line (\d+), column (\d+)/i.exec(message);
   return { max: number, min: number, line: position?.[1] ?? '', column: position?.[2] ?? '' };
 }

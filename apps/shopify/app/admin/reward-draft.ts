@@ -6,7 +6,7 @@
 import { format } from '../i18n/index';
 import type { Messages } from '../i18n/messages';
 import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
-import { numberOr } from './numbers';
+import { numberIn, numberOr } from './numbers';
 
 export const MINIMUMS = ['none', 'subtotal', 'quantity'] as const;
 export const EXPIRIES = ['never', 'days', 'date'] as const;
@@ -180,9 +180,6 @@ export interface CoreDetail {
   message?: string | null;
 }
 
-/** The number a core message names ("Must be at most 16 characters.", "A percentage discount is at most 100."). */
-const bound = (message: string) => /(-?\d+(?:\.\d+)?)/.exec(message)?.[1] ?? '';
-
 /**
  * The core's refusal of a reward (CONTRACT §2 details: field and code) in the merchant's words, on
  * the editor's fields; a detail naming no field of the form goes to the page's banner (`form`).
@@ -198,16 +195,16 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
         case 'required':
           return words.required;
         case 'too_long':
-          return format(words.tooLong, { max: bound(message) });
+          return format(words.tooLong, { max: numberIn(message) });
         case 'too_short':
           // An empty text is "at least 1 character" to the core; to the merchant it is missing.
-          return bound(message) === '1' ? words.required : format(words.tooShort, { min: bound(message) });
+          return numberIn(message) === '1' ? words.required : format(words.tooShort, { min: numberIn(message) });
         case 'too_large':
-          return field === 'value' && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: bound(message) });
+          return field === 'value' && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: numberIn(message) });
         case 'too_small':
           return /greater than/.test(message)
-            ? format(words.greaterThan, { min: bound(message) })
-            : format(words.tooSmall, { min: bound(message) });
+            ? format(words.greaterThan, { min: numberIn(message) })
+            : format(words.tooSmall, { min: numberIn(message) });
         case 'invalid_format':
         case 'invalid':
           return field === 'prefix' ? words.prefix : words.invalid;
