@@ -98,12 +98,16 @@ export interface TierView {
 }
 
 /**
- * The core keeps the member's tier (raised at once, lowered once a day); the next one is the
- * first above both it and what the member has earned in the window.
+ * The core keeps the member's tier (raised with their next entry, lowered once a day); until then a
+ * member is shown in the highest tier the window reaches when it is above the kept one, as the rule
+ * puts them there (a new member in a tier from 0, a tier made since their last entry). The next one
+ * is the first above both it and what the member has earned in the window.
  */
 export function tierView(tiers: Tier[], member: Member): TierView {
-  const current = tiers.find((tier) => tier.id === member.tierId);
   const earned = member.pointsEarnedInTierWindow;
+  const kept = tiers.find((tier) => tier.id === member.tierId);
+  const reached = tiers.findLast((tier) => tier.pointsThreshold <= earned);
+  const current = reached && (!kept || reached.pointsThreshold > kept.pointsThreshold) ? reached : kept;
   const floor = Math.max(current?.pointsThreshold ?? -1, earned);
   const next = tiers.find((tier) => tier.pointsThreshold > floor);
   return { current, next, earned };

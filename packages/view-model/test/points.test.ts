@@ -74,6 +74,11 @@ describe('tierView', () => {
     expect(tierView(tiers, member(2500, 'Platinum')).next).toBeUndefined();
     expect(tierView(tiers.slice(1), member(20, null))).toMatchObject({ current: undefined, next: { id: 'Gold' } });
   });
+
+  it('shows a member the core has not placed yet in the tier the window reaches: a new member in a tier from 0, a tier made since', () => {
+    expect(tierView(tiers, member(0, null))).toMatchObject({ current: { id: 'Silver' }, next: { id: 'Gold' } });
+    expect(tierView(tiers, member(600, 'Silver'))).toMatchObject({ current: { id: 'Gold' }, next: { id: 'Platinum' } });
+  });
 });
 
 describe('loadPoints and redeem', () => {
