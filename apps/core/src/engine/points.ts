@@ -8,7 +8,7 @@ import { duplicateUniqueIdentifier, insufficientPoints, invalidInput, notReversi
 import { emit, EVENTS_INSERT_SQL, eventsInsert, type NewEvent, NOTIFY_BINDINGS, NOTIFY_SQL } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records, Row } from '../records/resource.js';
-import { issueDetails } from '../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { AccountUserRow } from '../schema/members.js';
 import type { MemberPointsColumns, PointEntryRow, PointReason, PointsSettingRow, TierRow } from '../schema/points.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
@@ -617,7 +617,7 @@ export async function reverseEntry(
   earned: PointEntryRow & Row,
   body: unknown,
 ): Promise<{ pointEntry: Record<string, unknown>; pointsBalance: number }> {
-  const parsed = reverseBody.safeParse(body ?? {});
+  const parsed = reverseBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
   if (earned.reason !== 'earned')
     throw notReversible('Only earned entries are taken back.', [

@@ -7,7 +7,7 @@ import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
-import { issueDetails } from '../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { addEntry, emitEntryEvent } from './points.js';
 import { issuedFields, takeCodes } from './codes.js';
@@ -42,7 +42,7 @@ export async function redeemReward(
   reward: RewardRow,
   body: unknown,
 ): Promise<{ rewardLog: Record<string, unknown>; pointsBalance: number }> {
-  const parsed = redeemBody.safeParse(body ?? {});
+  const parsed = redeemBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The redemption is invalid.', issueDetails('', parsed.error));
   const { ownedById, uniqueIdentifier } = parsed.data;
   if (ctx.flow === 'enduser' && ownedById !== undefined)

@@ -10,7 +10,7 @@ import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
-import { issueDetails } from '../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { AccountUserRow } from '../schema/members.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
@@ -63,7 +63,7 @@ export async function reverseLog(
   log: LogRow,
   body: unknown,
 ): Promise<Record<string, unknown>> {
-  const parsed = reverseBody.safeParse(body ?? {});
+  const parsed = reverseBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
   const { activityValue, uniqueIdentifier, reason } = parsed.data;
   const account = ctx.account!;

@@ -9,6 +9,9 @@ export function pathOf(base: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), base);
 }
 
+/** A request without a body is one with an empty object; a JSON `null` is a body, and not an object (400). */
+export const bodyOrEmpty = (body: unknown): unknown => (body === undefined ? {} : body);
+
 /** What a length bound counts, singular for 1: "at least 1 item", "at most 256 characters". */
 function unitOf(origin: string, bound: number | bigint): string {
   const noun = origin === 'string' ? 'character' : origin === 'array' ? 'item' : '';

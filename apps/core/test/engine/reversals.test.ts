@@ -256,6 +256,9 @@ describe('reversing challenge and mission logs', () => {
     const tooMuch = await reverse('challenge', l.id, { activityValue: 91 });
     expect(tooMuch.status).toBe(409);
     expect(tooMuch.body.error.code).toBe('nothing_to_reverse');
+    // No body takes back all that remains; a JSON null is a body that is not an object, and takes back nothing.
+    const nullBody = await reverse('challenge', l.id, null);
+    expect([nullBody.status, nullBody.body.error.code]).toEqual([400, 'invalid_input']);
     const rest = await accepted(reverse('challenge', l.id, { activityValue: 50 }));
     expect(rest.challengeProgress.currentProgressValue).toBe(40);
     expect(rest.revokedRewardLogs).toHaveLength(1);

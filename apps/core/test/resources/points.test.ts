@@ -396,6 +396,7 @@ describe('redeem', () => {
     expect(await fieldsOf(redeem(r.id, { ownedById: 'nope' }))).toEqual(['ownedById']);
     expect(await fieldsOf(redeem(r.id, { ownedById: m, extra: 1 }))).toEqual(['extra']);
     expect(await fieldsOf(redeem(r.id, [1]))).toEqual([undefined]);
+    await expectRefused(redeem(r.id, null), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: m }, me.client), 400, 'invalid_input');
     await expectRefused(redeem('00000000-0000-4000-8000-000000000000', { ownedById: m }), 404, 'not_found');
@@ -452,6 +453,8 @@ describe('reverse', () => {
       [await reverse(earned.id, { points: 0 }), 400, 'invalid_input'],
       [await reverse(earned.id, { points: 1.5 }), 400, 'invalid_input'],
       [await reverse(earned.id, { extra: true }), 400, 'invalid_input'],
+      // A JSON null is not an empty body: it reverses nothing.
+      [await reverse(earned.id, null), 400, 'invalid_input'],
       [await reverse(earned.id, {}, client), 403, 'forbidden'],
       [await reverse(earned.id, {}, other.api), 404, 'not_found'],
     ] as const) {

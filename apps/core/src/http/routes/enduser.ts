@@ -6,7 +6,7 @@ import { type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
-import { issueDetails } from '../../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
 import { readBody } from '../body.js';
@@ -48,7 +48,7 @@ export function enduserRoutes(router: Router, s: Services): void {
   router.all('/enduser/token', authenticate(s), allow(only('POST', ['apikey'])), async (ctx) => {
     const identity = ctx.state.identity;
     const { json } = await readBody(ctx);
-    const parsed = tokenRequest.safeParse(json ?? {});
+    const parsed = tokenRequest.safeParse(bodyOrEmpty(json));
     if (!parsed.success) {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     }

@@ -5,7 +5,7 @@ import { safeEqual } from '../../auth/crypto.js';
 import { invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
 import { isTimeZone, LANGUAGE_CODES } from '../../formats.js';
 import { dataResponse, errorResponses, ID, jsonSchema } from '../../records/openapi.js';
-import { issueDetails } from '../../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
 import { charge } from '../auth.js';
@@ -102,7 +102,7 @@ export function platformRoutes(router: Router, s: Services): void {
     authorise(ctx);
     if (ctx.method !== 'POST') throw methodNotAllowed(['POST']);
     const { json } = await readBody(ctx);
-    const parsed = newAccount.safeParse(json ?? {});
+    const parsed = newAccount.safeParse(bodyOrEmpty(json));
     if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     ctx.body = { data: await provisionAccount(s.db, s.box, parsed.data) };
   });
