@@ -309,8 +309,11 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
   // Earned by the setting's rates as they are now, and only while points are live: nothing earns otherwise.
   if (setting.status !== 'live') return;
   const { pointsPerCurrencyUnit, pointsPerOrder, pointsOnSignUp } = setting;
-  const earn = (points: number, uniqueIdentifier: string, note: string) =>
-    points > 0 && api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
+  const earn = async (points: number, uniqueIdentifier: string, note: string) => {
+    // A rate set to 0 earns nothing, and an entry is never 0.
+    if (points > 0)
+      await api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
+  };
   await earn(pointsOnSignUp, 'demo-points-sign-up', 'Creating an account');
   for (const [suffix, value] of orders)
     await earn(Math.floor(value * pointsPerCurrencyUnit) + pointsPerOrder, `demo-points-order-${today}-${suffix}`, `Order of ${value}`);
