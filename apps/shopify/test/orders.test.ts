@@ -206,6 +206,23 @@ describe('orders/paid', () => {
     expect(await logs('mission', welcome, 'order:3')).toHaveLength(1);
   });
 
+  it('the member takes the language the customer ordered in with the order’s logs; one the core lacks leaves it', async () => {
+    await paid(24, { customer: { id: 524 }, locale: 'de-CH', lines: [{ product: HAT, quantity: 1, price: '10.00' }] });
+    const member = async () =>
+      (
+        await api.get('/schema/account_user/record', {
+          filters: {
+            operator: 'and',
+            conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/524' }],
+          },
+        })
+      ).body.data[0];
+    expect(await member()).toMatchObject({ languageCode: 'de' });
+    await paid(25, { customer: { id: 524 }, locale: 'zh-TW', lines: [{ product: HAT, quantity: 1, price: '10.00' }] });
+    expect((await logs('challenge', orders, 'order:25')).length).toBe(1);
+    expect(await member()).toMatchObject({ languageCode: 'de' });
+  });
+
   it('test orders and guest orders earn nothing', async () => {
     expect(await paid(4, { ...SHOES_AND_HAT, test: true })).toMatchObject({ status: 'done', last_error: 'test order' });
     expect(await paid(5, { ...SHOES_AND_HAT, customer: null })).toMatchObject({ status: 'done', last_error: 'no customer' });

@@ -46,7 +46,7 @@ const where = (fieldSlug: string, fieldValue: unknown) => ({
   conditions: [{ fieldSlug, operator: 'equals', fieldValue }],
 });
 
-async function memberOf(customer: number): Promise<{ id: string; pointsBalance: number } | undefined> {
+async function memberOf(customer: number): Promise<{ id: string; pointsBalance: number; languageCode: string | null } | undefined> {
   return (await api.get('/schema/account_user/record', { filters: where('externalId', `gid://shopify/Customer/${customer}`) })).body
     .data[0];
 }
@@ -149,6 +149,15 @@ describe('points from orders', () => {
     const { entries, balance } = await pointsOf(804);
     expect(entries).toEqual([expect.objectContaining({ points: 50, reason: 'earned', uniqueIdentifier: 'customer:804:points' })]);
     expect(balance).toBe(50);
+  });
+
+  it('the member speaks the language the customer orders in: made in it, changed by an order in another, kept by one the core lacks', async () => {
+    await paid(91, { ...SHOES_AND_HAT(809), locale: 'fr-CA' });
+    expect(await memberOf(809)).toMatchObject({ languageCode: 'fr', pointsBalance: 80 });
+    await paid(92, { ...SHOES_AND_HAT(809), locale: 'pt-BR' });
+    expect(await memberOf(809)).toMatchObject({ languageCode: 'pt', pointsBalance: 160 });
+    await paid(93, { ...SHOES_AND_HAT(809), locale: 'nl' });
+    expect(await memberOf(809)).toMatchObject({ languageCode: 'pt', pointsBalance: 240 });
   });
 
   it('while points are off, orders earn none', async () => {

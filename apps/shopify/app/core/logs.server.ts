@@ -1,5 +1,6 @@
 import { isJsonObject } from '../json';
 import { type AccountClient, CoreError } from './client.server';
+import type { CoreLanguage } from './languages';
 
 /**
  * Writing and reversing activity logs (CONTRACT §8, §17) for what the store reports by itself:
@@ -10,7 +11,7 @@ export type LogKind = 'streak' | 'challenge' | 'mission';
 
 export interface LogInput {
   definitionId: string;
-  ownedBy: { externalId: string; firstName?: string; lastName?: string; email?: string };
+  ownedBy: { externalId: string; firstName?: string; lastName?: string; email?: string; languageCode?: CoreLanguage };
   activityId: string;
   activityAt: string;
   /** 1 for count definitions, which add 1 whatever is sent. */
@@ -18,15 +19,20 @@ export interface LogInput {
   uniqueIdentifier: string;
 }
 
-/** A customer as a log names its member inline (CONTRACT §8, §13): by externalId, with the names and e-mail known. */
+/**
+ * A customer as a log names its member inline (CONTRACT §8, §13): by externalId, with the names,
+ * e-mail and language known. The language is the one they last ordered in, so that their
+ * notifications and their rewards' dates follow it (CONTRACT §11); unknown, it stays as it is.
+ */
 export const memberOf = (
   externalId: string,
-  person: { firstName?: string | null; lastName?: string | null; email?: string | null },
+  person: { firstName?: string | null; lastName?: string | null; email?: string | null; languageCode?: CoreLanguage | null },
 ): LogInput['ownedBy'] => ({
   externalId,
   ...(person.firstName ? { firstName: person.firstName } : {}),
   ...(person.lastName ? { lastName: person.lastName } : {}),
   ...(person.email ? { email: person.email } : {}),
+  ...(person.languageCode ? { languageCode: person.languageCode } : {}),
 });
 
 export type LogOutcome =

@@ -11,7 +11,7 @@ function dataOf<T>(answer: { data?: { data: T }; error?: CoreErrorBody; response
 }
 
 /** The member with this externalId, or null. */
-export async function findMember(api: AccountClient, externalId: string): Promise<{ id: string } | null> {
+export async function findMember(api: AccountClient, externalId: string): Promise<{ id: string; languageCode?: string | null } | null> {
   const members = dataOf(
     await api.GET('/schema/account_user/record', {
       params: { query: { filters: JSON.stringify(whereEquals('externalId', externalId)), limit: 1 } },

@@ -55,12 +55,27 @@ export function pointsTakenBack(earned: EarnedPoints, lines: readonly OrderLine[
   return Math.floor(((earned.points * earned.unit) / base) * (refundedMilli / total) + 1e-9);
 }
 
-/** The customer's member, made from what the webhook says of them when the program has none yet. */
+/**
+ * The customer's member, made from what the webhook says of them when the program has none yet;
+ * one there already takes the language the webhook names, as a log's inline member would.
+ */
 async function memberId(api: AccountClient, ownedBy: LogInput['ownedBy']): Promise<string> {
   const found = await findMember(api, ownedBy.externalId).catch(() => {
     throw new CoreError(0);
   });
-  if (found) return found.id;
+  if (found) {
+    const { languageCode } = ownedBy;
+    if (languageCode && found.languageCode !== languageCode) {
+      const patched = await api
+        .PATCH('/schema/account_user/record/{id}', { params: { path: { id: found.id } }, body: { languageCode } })
+        .catch(() => {
+          throw new CoreError(0);
+        });
+      // The points matter more than the language: only a refusal that may pass retries the job.
+      if (!patched.data && transient(patched.response.status)) throw new CoreError(patched.response.status, patched.error);
+    }
+    return found.id;
+  }
   const made = await api.POST('/schema/account_user/record', { body: ownedBy }).catch(() => {
     throw new CoreError(0);
   });

@@ -1,3 +1,4 @@
+import { type CoreLanguage, coreLanguage } from '../core/languages';
 import { isJsonObject, type JsonObject, objectOf } from '../json';
 
 /**
@@ -19,6 +20,8 @@ export interface OrderCustomer {
   firstName: string | null;
   lastName: string | null;
   email: string | null;
+  /** The language the customer placed the order in (the order's `customer_locale`), where the core has it. */
+  languageCode: CoreLanguage | null;
 }
 
 export interface PaidOrder {
@@ -81,11 +84,17 @@ function shopMoney(set: unknown, plain: unknown): number {
 
 const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 
-function customerOf(value: unknown): OrderCustomer | null {
+function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
   const c = objectOf(value);
   const id = idOf(c.id);
   if (!id) return null;
-  return { id, firstName: textOrNull(c.first_name), lastName: textOrNull(c.last_name), email: textOrNull(c.email) };
+  return {
+    id,
+    firstName: textOrNull(c.first_name),
+    lastName: textOrNull(c.last_name),
+    email: textOrNull(c.email),
+    languageCode: coreLanguage(textOrNull(locale)),
+  };
 }
 
 function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
@@ -114,7 +123,7 @@ export function paidOrder(payload: unknown): PaidOrder | null {
     name: textOrNull(o.name) ?? `#${id}`,
     processedAt,
     test: o.test === true,
-    customer: customerOf(o.customer),
+    customer: customerOf(o.customer, o.customer_locale),
     currency: textOrNull(objectOf(objectOf(o.total_price_set).shop_money).currency_code) ?? textOrNull(o.currency),
     lines: list(o.line_items).flatMap((line) => lineOf(line, taxesIncluded) ?? []),
     totalMilli: shopMoney(o.total_price_set, o.total_price),

@@ -44,6 +44,8 @@ export interface OrderSpec {
   total?: string;
   /** The discount codes used, as Shopify lists them (amount in the shop's currency). */
   discountCodes?: { code: string; amount: string }[];
+  /** The storefront locale the order was placed in (`customer_locale`), when the test names one. */
+  locale?: string;
 }
 
 const money = (shop: string, presentment: string, presentmentCurrency: string) => ({
@@ -75,6 +77,7 @@ export function orderPayload(id: number, spec: OrderSpec): Record<string, unknow
     total_price: spec.total ?? '999.00',
     total_price_set: money(spec.total ?? '999.00', spec.total ?? '999.00', currency),
     discount_codes: (spec.discountCodes ?? []).map((d) => ({ code: d.code, amount: d.amount, type: 'fixed_amount' })),
+    ...(spec.locale ? { customer_locale: spec.locale } : {}),
     customer: customer && {
       id: customer.id,
       email: customer.email ?? `c${customer.id}@example.com`,

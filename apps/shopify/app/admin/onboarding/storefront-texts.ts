@@ -1,11 +1,13 @@
+import { CORE_LANGUAGES, type CoreLanguage, coreLanguage } from '../../core/languages';
+
 /**
  * The shopper-facing texts (eud* fields, and the record names that repeat them) of the onboarding's
  * program templates, one set per widget language (CONTRACT §13: en es fr de zh-CN ja pt it ko).
  * These are storefront data the templates write into the core, not admin texts: the merchant edits
  * them afterwards like any record's. Titles are at most 48 characters (the core's eudTitle limit).
  */
-export const WIDGET_LANGUAGES = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const;
-export type WidgetLanguage = (typeof WIDGET_LANGUAGES)[number];
+export const WIDGET_LANGUAGES = CORE_LANGUAGES;
+export type WidgetLanguage = CoreLanguage;
 
 export interface StorefrontTexts {
   launcher: string;
@@ -498,14 +500,5 @@ const ko: StorefrontTexts = {
 
 export const STOREFRONT_TEXTS: Record<WidgetLanguage, StorefrontTexts> = { en, es, fr, de, 'zh-CN': zhCN, ja, pt, it, ko };
 
-/**
- * The widget language for a Shopify locale (`de`, `pt-BR`, `zh-CN`): the exact tag, else its base
- * language, else English. `zh-TW` stays English: the widget has simplified Chinese only.
- */
-export function widgetLanguage(locale: string | null | undefined): WidgetLanguage {
-  if (!locale) return 'en';
-  const exact = WIDGET_LANGUAGES.find((l) => l.toLowerCase() === locale.toLowerCase());
-  if (exact) return exact;
-  const base = locale.split('-')[0]!.toLowerCase();
-  return WIDGET_LANGUAGES.find((l) => l === base) ?? 'en';
-}
+/** The widget language for a Shopify locale: the core's language for it, else English. */
+export const widgetLanguage = (locale: string | null | undefined): WidgetLanguage => coreLanguage(locale) ?? 'en';
