@@ -89,10 +89,15 @@ describe('the widget for a guest on /demo', () => {
     expect(await dialog(page).getByRole('button', { name: 'Fermer' }).count()).toBe(1);
     await screenshot(page, 'guest-fr');
 
-    // A language without template texts falls back as the API does; the interface words are German.
+    // The demo shop writes its texts in every language the widget speaks: German reads German throughout.
     await page.goto(`${demo.app.url}/demo?lang=de`);
     await launcher(page).click();
-    await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Täglicher Besuch');
+    expect(
+      await dialog(page)
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
+    ).toEqual(['Serien', 'Challenges', 'Missionen', 'Bestenliste', 'Sterne', 'Prämien']);
     expect(await dialog(page).getByRole('button', { name: 'Schließen' }).count()).toBe(1);
     expect(errors).toEqual([]);
   });

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { readIfExists, writeDataFile } from '../config.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../formats.js';
 import type { Services } from '../services.js';
 import { provisionAccount } from '../tenancy.js';
+import { DEMO_TEXTS, type DemoTexts } from './texts.js';
 
 export interface DemoCredentials {
   organizationId: string;
@@ -50,6 +52,8 @@ async function demoCredentials(s: Services): Promise<DemoCredentials> {
 
 type Body = Record<string, unknown>;
 type Texts = Record<string, unknown>;
+/** A record's localisable fields in one language; `made` is the record as created, absent while it is being created. */
+type Translated = (t: DemoTexts, lang: LanguageCode, made: Made | undefined) => Texts;
 /** A record as the API answers it. */
 type Made = { id: string } & Body;
 
@@ -91,13 +95,20 @@ class DemoApi {
     return first;
   }
 
-  /** The record of this name, or a new one with the English texts, then the French ones. */
-  async ensure(slug: string, name: string, body: Body, fr: Texts | ((made: Made) => Texts) = {}): Promise<Made> {
+  /**
+   * The record of this name, or a new one with `texts` of English, then each other language's
+   * (`texts` of that language's DemoTexts, which may name the record made).
+   */
+  async ensure(slug: string, name: string, body: Body, texts: Translated = () => ({})): Promise<Made> {
     const found = await this.find(slug, { name });
     if (found) return found;
-    const made: Made = (await this.call('POST', `/schema/${slug}/record`, { name, ...body }, { languageCode: 'en' })).data;
-    const texts = typeof fr === 'function' ? fr(made) : fr;
-    if (Object.keys(texts).length) await this.call('PATCH', `/schema/${slug}/record/${made.id}`, texts, { languageCode: 'fr' });
+    const made: Made = (
+      await this.call('POST', `/schema/${slug}/record`, { name, ...body, ...texts(DEMO_TEXTS.en, 'en', undefined) }, { languageCode: 'en' })
+    ).data;
+    for (const lang of LANGUAGE_CODES) {
+      const translated = lang === 'en' ? {} : texts(DEMO_TEXTS[lang], lang, made);
+      if (Object.keys(translated).length) await this.call('PATCH', `/schema/${slug}/record/${made.id}`, translated, { languageCode: lang });
+    }
     return made;
   }
 
@@ -116,8 +127,7 @@ async function reward(
   discountType: string,
   discountValue: number,
   prefix: string,
-  en: string,
-  fr: string,
+  title: keyof DemoTexts['rewards'],
 ): Promise<string> {
   const made = await api.ensure(
     'reward',
@@ -129,9 +139,8 @@ async function reward(
       rewardExpiryType: 'relative',
       rewardExpiryInDays: 30,
       handleCoupon: true,
-      eudTitle: en,
     },
-    { eudTitle: fr },
+    (t) => ({ eudTitle: t.rewards[title] }),
   );
   await api.call('POST', `/schema/reward/record/${made.id}/action/import_coupons`, { couponCodes: coupons(prefix) });
   return made.id;
@@ -142,23 +151,21 @@ async function milestone(
   parent: 'streak' | 'challenge' | 'mission',
   parentId: string,
   target: number,
-  en: string,
-  fr: string,
+  title: (t: DemoTexts) => string,
   rewardId?: string,
 ) {
   await api.ensure(
     'milestone',
     `Demo ${parent} milestone ${target}`,
     {
-      description: en,
+      description: title(DEMO_TEXTS.en),
       linkedSchemaSlug: parent,
       linkedSchemaRecordId: parentId,
       milestoneTargetValue: target,
       status: 'live',
       rewardId: rewardId ?? null,
-      eudTitle: en,
     },
-    { eudTitle: fr },
+    (t) => ({ eudTitle: title(t) }),
   );
 }
 
@@ -223,10 +230,8 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
       description: 'Current daily visit runs.',
       linkedSchemaSlug: 'streak',
       linkedSchemaRecordId: streakId,
-      eudTitle: 'Top visitors',
-      eudDescription: 'The longest daily visit runs going right now.',
     },
-    { eudTitle: 'Meilleurs visiteurs', eudDescription: 'Les plus longues séries de visites en cours.' },
+    (t) => ({ eudTitle: t.leaderboard.title, eudDescription: t.leaderboard.description }),
   );
   for (const [firstName, lastName, run, endsAgo] of RIVALS) {
     const externalId = `demo-${firstName}-${lastName}`
@@ -244,11 +249,11 @@ async function leaderboard(api: DemoApi, streakId: string, now: number): Promise
   }
 }
 
-/** Tiers by the points earned in the window: their names, thresholds and multipliers, in English and French. */
-const TIERS: [name: string, threshold: number, multiplier: number, en: string, fr: string][] = [
-  ['Silver', 0, 1, 'Welcome to the club', 'Bienvenue au club'],
-  ['Gold', 500, 1.5, '1.5× Stars on everything you earn', '1,5× Étoiles sur tout ce que vous gagnez'],
-  ['Platinum', 2000, 2, 'Double Stars on everything you earn', 'Étoiles doublées sur tout ce que vous gagnez'],
+/** Tiers by the points earned in the window: their names (the same in every language), thresholds and multipliers. */
+const TIERS: [name: string, threshold: number, multiplier: number][] = [
+  ['Silver', 0, 1],
+  ['Gold', 500, 1.5],
+  ['Platinum', 2000, 2],
 ];
 
 /** The points setting as the API answers it, in the fields the demo reads. */
@@ -273,20 +278,20 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
   if (setting.status === 'draft' && setting.eudCurrencyName === null) {
     const path = `/schema/points_setting/record/${setting.id}`;
     const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
-    setting = (await api.call('PATCH', path, { status: 'live', eudCurrencyName: 'Stars', ...rules }, { languageCode: 'en' })).data;
-    await api.call('PATCH', path, { eudCurrencyName: 'Étoiles' }, { languageCode: 'fr' });
+    setting = (await api.call('PATCH', path, { status: 'live', eudCurrencyName: DEMO_TEXTS.en.currency, ...rules }, { languageCode: 'en' }))
+      .data;
+    for (const lang of LANGUAGE_CODES)
+      if (lang !== 'en') await api.call('PATCH', path, { eudCurrencyName: DEMO_TEXTS[lang].currency }, { languageCode: lang });
   }
-  for (const [name, pointsThreshold, earnMultiplier, en, fr] of TIERS)
-    await api.ensure(
-      'tier',
-      `Demo ${name}`,
-      { status: 'live', pointsThreshold, earnMultiplier, eudTitle: name, eudDescription: en },
-      { eudTitle: name, eudDescription: fr },
-    );
+  for (const [i, [name, pointsThreshold, earnMultiplier]] of TIERS.entries())
+    await api.ensure('tier', `Demo ${name}`, { status: 'live', pointsThreshold, earnMultiplier }, (t) => ({
+      eudTitle: name,
+      eudDescription: t.tiers[i],
+    }));
   // The third has no title: the widget says what it gives, in the shopper's language.
-  for (const [cost, discountType, discountValue, prefix, titles] of [
-    [300, 'fixed_amount', 5, 'STARS5', ['€5 off', '5 € de réduction']],
-    [800, 'fixed_amount', 10, 'STARS10', ['€10 off', '10 € de réduction']],
+  for (const [cost, discountType, discountValue, prefix, title] of [
+    [300, 'fixed_amount', 5, 'STARS5', 'starsFive'],
+    [800, 'fixed_amount', 10, 'STARS10', 'starsTen'],
     [2000, 'percentage', 20, 'STARS20', null],
   ] as const)
     await api.ensure(
@@ -302,9 +307,8 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
         handleCoupon: true,
         handleCouponAutoGeneration: true,
         couponCodePrefix: prefix,
-        ...(titles && { eudTitle: titles[0] }),
       },
-      titles ? { eudTitle: titles[1] } : {},
+      (t) => (title ? { eudTitle: t.rewards[title] } : {}),
     );
   // Earned by the setting's rates as they are now, and only while points are live: nothing earns otherwise.
   if (setting.status !== 'live') return;
@@ -321,7 +325,7 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
 
 /**
  * The demo data: a daily streak, a weekly challenge and a mission with milestones and coupon
- * rewards, the launcher, theme and template (English and French), the demo shopper's progress:
+ * rewards, the launcher, theme and template (in each of the nine languages), the demo shopper's progress:
  * four daily visits in a row with a missed day covered by a freeze, two orders this week, two of
  * three mission tasks, a leaderboard of the streak's runs with 29 other members, and points with
  * tiers: the shopper's Stars for signing up and for today's orders. Records are found by name and logs by their unique
@@ -329,34 +333,10 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
  * activity, keeping the demo current.
  */
 async function seedDemo(api: DemoApi): Promise<void> {
-  const tenOff = await reward(
-    api,
-    'Demo 10% off',
-    'percentage',
-    10,
-    'STREAK10',
-    '10% off your next order',
-    '10 % sur votre prochaine commande',
-  );
-  const fifteenOff = await reward(
-    api,
-    'Demo 15% off',
-    'percentage',
-    15,
-    'STREAK15',
-    '15% off your next order',
-    '15 % sur votre prochaine commande',
-  );
-  const fiveOff = await reward(api, 'Demo 5 off', 'fixed_amount', 5, 'SHOP5', '€5 off your next order', '5 € sur votre prochaine commande');
-  const welcome = await reward(
-    api,
-    'Demo welcome gift',
-    'percentage',
-    20,
-    'WELCOME20',
-    'Welcome gift: 20% off',
-    'Cadeau de bienvenue : 20 %',
-  );
+  const tenOff = await reward(api, 'Demo 10% off', 'percentage', 10, 'STREAK10', 'tenOff');
+  const fifteenOff = await reward(api, 'Demo 15% off', 'percentage', 15, 'STREAK15', 'fifteenOff');
+  const fiveOff = await reward(api, 'Demo 5 off', 'fixed_amount', 5, 'SHOP5', 'fiveOff');
+  const welcome = await reward(api, 'Demo welcome gift', 'percentage', 20, 'WELCOME20', 'welcome');
 
   const streak = await api.ensure(
     'streak',
@@ -367,13 +347,11 @@ async function seedDemo(api: DemoApi): Promise<void> {
       completionTargetValue: 30,
       maxFreezes: 2,
       freezeEarnEveryPeriods: 7,
-      eudTitle: 'Daily visit',
-      eudDescription: 'Visit every day: 3 days in a row unlock 10% off, a full week 15% off.',
     },
-    { eudTitle: 'Visite quotidienne', eudDescription: 'Venez chaque jour : 3 jours de suite débloquent 10 %, une semaine complète 15 %.' },
+    (t) => ({ eudTitle: t.streak.title, eudDescription: t.streak.description }),
   );
-  await milestone(api, 'streak', streak.id, 3, 'Three days in a row', 'Trois jours de suite', tenOff);
-  await milestone(api, 'streak', streak.id, 7, 'A full week', 'Une semaine complète', fifteenOff);
+  await milestone(api, 'streak', streak.id, 3, (t) => t.streak.milestones[0], tenOff);
+  await milestone(api, 'streak', streak.id, 7, (t) => t.streak.milestones[1], fifteenOff);
 
   const challenge = await api.ensure(
     'challenge',
@@ -383,58 +361,42 @@ async function seedDemo(api: DemoApi): Promise<void> {
       aggregationPeriod: 'weekly',
       aggregationMethod: 'sum',
       completionTargetValue: 200,
-      eudTitle: 'Weekly shopper',
-      eudDescription: 'Spend €200 this week. Halfway there earns €5 off.',
     },
-    { eudTitle: 'Acheteur de la semaine', eudDescription: 'Dépensez 200 € cette semaine. À mi-chemin, 5 € offerts.' },
+    (t) => ({ eudTitle: t.challenge.title, eudDescription: t.challenge.description }),
   );
-  await milestone(api, 'challenge', challenge.id, 100, '€100 spent', '100 € dépensés', fiveOff);
-  await milestone(api, 'challenge', challenge.id, 200, '€200 spent', '200 € dépensés');
+  await milestone(api, 'challenge', challenge.id, 100, (t) => t.challenge.milestones[0], fiveOff);
+  await milestone(api, 'challenge', challenge.id, 200, (t) => t.challenge.milestones[1]);
 
-  const tasks = [
-    { name: 'Create an account', activityId: 'sign_up', targetValue: 1, eudTitle: 'Create an account' },
-    { name: 'Write a review', activityId: 'review', targetValue: 1, eudTitle: 'Write a product review' },
-    { name: 'Refer a friend', activityId: 'referral', targetValue: 1, eudTitle: 'Refer a friend' },
+  type Task = { id?: string; name: string; activityId: keyof DemoTexts['mission']['tasks']; targetValue: number };
+  const tasks: Task[] = [
+    { name: 'Create an account', activityId: 'sign_up', targetValue: 1 },
+    { name: 'Write a review', activityId: 'review', targetValue: 1 },
+    { name: 'Refer a friend', activityId: 'referral', targetValue: 1 },
   ];
-  const taskTitlesFr: Record<string, string> = {
-    sign_up: 'Créer un compte',
-    review: 'Écrire un avis produit',
-    referral: 'Parrainer un ami',
-  };
   const mission = await api.ensure(
     'mission',
     'Demo getting started',
-    {
-      description: 'Onboarding tasks within a week.',
-      aggregationPeriod: 'weekly',
-      rewardId: welcome,
-      tasks,
-      eudTitle: 'Getting started',
-      eudDescription: 'Finish all three within a week for a welcome gift.',
-    },
-    (made) => ({
-      eudTitle: 'Premiers pas',
-      eudDescription: 'Terminez les trois en une semaine pour un cadeau de bienvenue.',
-      // Task texts are per language: the French ones go to the same task ids.
-      tasks: (made.tasks as { id: string; name: string; activityId: string; targetValue: number }[]).map(
-        ({ id, name, activityId, targetValue }) => ({
-          id,
-          name,
-          activityId,
-          targetValue,
-          eudTitle: taskTitlesFr[activityId],
-        }),
-      ),
+    { description: 'Onboarding tasks within a week.', aggregationPeriod: 'weekly', rewardId: welcome },
+    (t, _lang, made) => ({
+      eudTitle: t.mission.title,
+      eudDescription: t.mission.description,
+      // Task texts are per language: the other languages' go to the task ids the create made.
+      tasks: ((made?.tasks as Task[] | undefined) ?? tasks).map(({ id, name, activityId, targetValue }) => ({
+        ...(id && { id }),
+        name,
+        activityId,
+        targetValue,
+        eudTitle: t.mission.tasks[activityId],
+      })),
     }),
   );
-  await milestone(api, 'mission', mission.id, 2, 'Two tasks done', 'Deux tâches terminées');
+  await milestone(api, 'mission', mission.id, 2, (t) => t.mission.milestone);
 
   await api.ensure(
     'floating_widget',
     'Demo launcher',
     {
       description: 'The launcher of the demo storefront.',
-      eudTitle: 'Rewards',
       alignment: 'bottom_right',
       alignmentPositionX: 24,
       alignmentPositionY: 24,
@@ -445,7 +407,7 @@ async function seedDemo(api: DemoApi): Promise<void> {
       borderRadius: 999,
       fontSize: 16,
     },
-    { eudTitle: 'Récompenses' },
+    (t) => ({ eudTitle: t.launcher }),
   );
   await api.ensure('theme', 'Demo theme', {
     primaryColor: 'rgba(91, 33, 182, 1)',
@@ -456,40 +418,11 @@ async function seedDemo(api: DemoApi): Promise<void> {
     backgroundColor: 'rgba(255, 255, 255, 1)',
     borderRadius: 14,
   });
-  await api.ensure(
-    'template',
-    'Demo template',
-    {
-      loggedInTitle: 'Your Demo Shop rewards',
-      loggedInSubTitle: 'Keep your streak going to unlock coupons.',
-      loggedOutTitle: 'Join Demo Shop Rewards',
-      loggedOutSubTitle: 'Earn coupons for visiting, shopping and writing reviews.',
-      signUpButtonText: 'Create account',
-      signUpUrl: '/demo?mode=member',
-      logInButtonText: 'Log in',
-      logInUrl: '/demo?mode=member',
-      copiedMessage: 'Copied!',
-      streaksTabTitle: 'Streaks',
-      challengesTabTitle: 'Challenges',
-      missionsTabTitle: 'Missions',
-      rewardsTabTitle: 'Rewards',
-    },
-    {
-      loggedInTitle: 'Vos récompenses Demo Shop',
-      loggedInSubTitle: 'Gardez votre série pour débloquer des coupons.',
-      loggedOutTitle: 'Rejoignez Demo Shop Rewards',
-      loggedOutSubTitle: 'Gagnez des coupons en visitant, en achetant et en laissant des avis.',
-      signUpButtonText: 'Créer un compte',
-      signUpUrl: '/demo?mode=member&lang=fr',
-      logInButtonText: 'Se connecter',
-      logInUrl: '/demo?mode=member&lang=fr',
-      copiedMessage: 'Copié !',
-      streaksTabTitle: 'Séries',
-      challengesTabTitle: 'Défis',
-      missionsTabTitle: 'Missions',
-      rewardsTabTitle: 'Récompenses',
-    },
-  );
+  await api.ensure('template', 'Demo template', {}, (t, lang) => {
+    // Signing up or in keeps the storefront's language.
+    const member = lang === 'en' ? '/demo?mode=member' : `/demo?mode=member&lang=${lang}`;
+    return { ...t.template, signUpUrl: member, logInUrl: member };
+  });
 
   // The shopper's activity: today's at this very moment, so that it counts for today and this week.
   // Visits on four of the last five days: the shop's two welcome freezes cover the missed one.

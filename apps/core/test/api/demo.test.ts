@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoCredentials, demoRoutes, ensureDemoAccount } from '../../src/demo/index.js';
+import { DEMO_TEXTS } from '../../src/demo/texts.js';
+import { LANGUAGE_CODES } from '../../src/formats.js';
 import { createDb } from '../../src/db/knex.js';
 import { type RunningApi, startApi } from '../../src/server.js';
 import { Client, startTestApp, type TestApp } from '../support/harness.js';
@@ -71,6 +73,32 @@ describe('/demo', () => {
 });
 
 describe('the demo data', () => {
+  it('reads in each of the nine languages: the widget’s records, the definitions, tasks, milestones, rewards, tiers and the currency', async () => {
+    const api = production.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
+    for (const languageCode of LANGUAGE_CODES) {
+      const t = DEMO_TEXTS[languageCode];
+      const list = async (slug: string) => (await api.get(`/schema/${slug}/record`, { languageCode, limit: 100 })).body.data;
+      const titles = async (slug: string) => (await list(slug)).map((r: { eudTitle: string }) => r.eudTitle).sort();
+      const [template] = await list('template');
+      const member = languageCode === 'en' ? '/demo?mode=member' : `/demo?mode=member&lang=${languageCode}`;
+      expect(template, languageCode).toMatchObject({ ...t.template, signUpUrl: member, logInUrl: member });
+      expect((await list('floating_widget'))[0].eudTitle).toBe(t.launcher);
+      expect((await list('streak'))[0]).toMatchObject({ eudTitle: t.streak.title, eudDescription: t.streak.description });
+      expect((await list('challenge'))[0]).toMatchObject({ eudTitle: t.challenge.title, eudDescription: t.challenge.description });
+      const [mission] = await list('mission');
+      expect(mission).toMatchObject({ eudTitle: t.mission.title, eudDescription: t.mission.description });
+      expect(mission.tasks.map((task: { activityId: 'sign_up' | 'review' | 'referral'; eudTitle: string }) => task.eudTitle)).toEqual(
+        mission.tasks.map((task: { activityId: 'sign_up' | 'review' | 'referral' }) => t.mission.tasks[task.activityId]),
+      );
+      expect(await titles('milestone')).toEqual([...t.streak.milestones, ...t.challenge.milestones, t.mission.milestone].sort());
+      const { starsFive, starsTen, ...coupons } = t.rewards;
+      expect((await titles('reward')).filter(Boolean)).toEqual([...Object.values(coupons), starsFive, starsTen].sort());
+      expect((await list('tier')).map((tier: { eudDescription: string }) => tier.eudDescription).sort()).toEqual([...t.tiers].sort());
+      expect((await list('leaderboard'))[0]).toMatchObject({ eudTitle: t.leaderboard.title, eudDescription: t.leaderboard.description });
+      expect((await list('points_setting'))[0].eudCurrencyName).toBe(t.currency);
+    }
+  });
+
   it('keeps what was changed in the points setting when seeded again, and earns nothing while points are off', async () => {
     const api = production.anon.with({ 'x-api-key': creds.apiKey, 'x-api-secret': creds.apiSecret });
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
