@@ -18,6 +18,12 @@ describe('template texts', () => {
         ].filter((t): t is string => typeof t === 'string');
         for (const title of titles) expect(title.length, `${language} ${id}: ${title}`).toBeLessThanOrEqual(48);
       }
+      // The widget template's texts, within the core's limits (tabs 48, buttons and the copied message 64).
+      const { streaksTabTitle, challengesTabTitle, missionsTabTitle, rewardsTabTitle, signUpButtonText, logInButtonText, copiedMessage } =
+        STOREFRONT_TEXTS[language].template;
+      for (const tab of [streaksTabTitle, challengesTabTitle, missionsTabTitle, rewardsTabTitle])
+        expect(tab.length).toBeLessThanOrEqual(48);
+      for (const text of [signUpButtonText, logInButtonText, copiedMessage]) expect(text.length).toBeLessThanOrEqual(64);
       // Points and tiers, in the currencies with the longest symbols a shop may have.
       for (const currency of [null, 'EUR', 'CHF', 'BRL', 'KRW']) {
         const plan = pointsPlan(STOREFRONT_TEXTS[language], language, currency);

@@ -300,6 +300,35 @@ describe('template texts in the shop primary language', () => {
     }
   });
 
+  it('a German shop without widget records gets them in German: the launcher, and the template’s texts and tab titles', async () => {
+    // As in a shop that has none live: the earlier programs' widget records set aside.
+    for (const slug of ['floating_widget', 'template'])
+      for (const record of await list(slug, [['status', 'live']]))
+        expect((await api.patch(`/schema/${slug}/record/${record.id}`, { status: 'draft' })).status).toBe(200);
+    prod.admin.locales = [
+      { locale: 'en', primary: false },
+      { locale: 'de', primary: true },
+    ];
+    try {
+      const res = await onboarding({ intent: 'create', template: 'daily-visit', status: 'draft', shopifyDiscounts: false });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      const live = async (slug: string, languageCode: string) => list(slug, [['status', 'live']], { languageCode });
+      expect(await live('template', 'de')).toEqual([
+        expect.objectContaining({
+          loggedOutTitle: 'Mach mit bei unserem Prämienprogramm',
+          signUpButtonText: 'Registrieren',
+          streaksTabTitle: 'Serien',
+        }),
+      ]);
+      expect((await live('floating_widget', 'de'))[0].eudTitle).toBe('Prämien');
+      // English readers keep English texts.
+      expect((await live('template', 'en'))[0]).toMatchObject({ loggedOutTitle: 'Join our rewards program', streaksTabTitle: 'Streaks' });
+      expect((await live('floating_widget', 'en'))[0].eudTitle).toBe('Rewards');
+    } finally {
+      prod.admin.locales = [{ locale: 'en', primary: true }];
+    }
+  });
+
   it('a shop whose locales cannot be read gets English texts', async () => {
     prod.admin.scripted.set('LoyaltyShopLocales', [{ status: 403 }]);
     const res = await onboarding({ intent: 'create', template: 'welcome-mission', status: 'draft', shopifyDiscounts: false });

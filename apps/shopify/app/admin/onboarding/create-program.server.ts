@@ -263,7 +263,10 @@ export async function launchProgram(
   return { ok: true, name: String(updated.data.name ?? '') };
 }
 
-/** Creates the launcher, theme and template the account lacks (live ones), with the core's defaults. */
+/**
+ * Creates the launcher, theme and template the account lacks (live ones): the launcher's label and
+ * the template's texts in `language`, the shop's (the core keeps English defaults beside them).
+ */
 export async function ensureWidgetRecords(api: AccountClient, language: WidgetLanguage, post: Post): Promise<void> {
   const ids = await liveWidgetIds(api);
   if (!ids.floatingWidgetId) {
@@ -276,12 +279,15 @@ export async function ensureWidgetRecords(api: AccountClient, language: WidgetLa
     await post('floating_widget', body(language), language === 'en' ? null : body('en'), 'floating_widget');
   }
   if (!ids.themeId) await post('theme', { name: 'Loyalty theme', status: 'live' }, null, 'theme');
-  if (!ids.templateId) await post('template', { name: 'Loyalty texts', status: 'live' }, null, 'template');
+  if (!ids.templateId)
+    await post('template', { name: 'Loyalty texts', status: 'live', ...STOREFRONT_TEXTS[language].template }, null, 'template');
 }
 
 /** The widget records on their own (the "Show it on your store" step, for programs made by hand). */
 export async function createWidgetRecords(api: AccountClient, language: WidgetLanguage): Promise<CreateResult | { ok: true }> {
-  const { post, undo } = creator(api, undefined);
+  // Written in the shop's language, as the programs are: in the account's default (English), the
+  // launcher's English label patched in after it would replace the shop's.
+  const { post, undo } = creator(api, language);
   try {
     await ensureWidgetRecords(api, language, post);
     return { ok: true };

@@ -9,8 +9,24 @@ import { CORE_LANGUAGES, type CoreLanguage, coreLanguage } from '../../core/lang
 export const WIDGET_LANGUAGES = CORE_LANGUAGES;
 export type WidgetLanguage = CoreLanguage;
 
+/** The widget template's texts (CONTRACT §6 `template`), written in the shop's language when the app makes the template. */
+export interface WidgetTemplateTexts {
+  loggedInTitle: string;
+  loggedInSubTitle: string;
+  loggedOutTitle: string;
+  loggedOutSubTitle: string;
+  signUpButtonText: string;
+  logInButtonText: string;
+  copiedMessage: string;
+  streaksTabTitle: string;
+  challengesTabTitle: string;
+  missionsTabTitle: string;
+  rewardsTabTitle: string;
+}
+
 export interface StorefrontTexts {
   launcher: string;
+  template: WidgetTemplateTexts;
   redeem: string;
   daily: { title: string; description: string; completed: string; day3: string; day7: string; reward3: string; reward7: string };
   weekly: { title: string; description: string; week4: string; week12: string; reward4: string; reward12: string };
@@ -41,6 +57,19 @@ export interface StorefrontTexts {
 
 const en: StorefrontTexts = {
   launcher: 'Rewards',
+  template: {
+    loggedInTitle: 'Your rewards',
+    loggedInSubTitle: 'Keep going to unlock your next reward.',
+    loggedOutTitle: 'Join our rewards program',
+    loggedOutSubTitle: 'Sign up or log in to earn rewards for what you already do.',
+    signUpButtonText: 'Sign up',
+    logInButtonText: 'Log in',
+    copiedMessage: 'Copied!',
+    streaksTabTitle: 'Streaks',
+    challengesTabTitle: 'Challenges',
+    missionsTabTitle: 'Missions',
+    rewardsTabTitle: 'Rewards',
+  },
   redeem: 'Enter this code at checkout.',
   daily: {
     title: 'Daily visit streak',
@@ -92,6 +121,19 @@ const en: StorefrontTexts = {
 
 const es: StorefrontTexts = {
   launcher: 'Recompensas',
+  template: {
+    loggedInTitle: 'Tus recompensas',
+    loggedInSubTitle: 'Sigue así para desbloquear tu próxima recompensa.',
+    loggedOutTitle: 'Únete a nuestro programa de recompensas',
+    loggedOutSubTitle: 'Regístrate o inicia sesión para ganar recompensas por lo que ya haces.',
+    signUpButtonText: 'Regístrate',
+    logInButtonText: 'Inicia sesión',
+    copiedMessage: '¡Copiado!',
+    streaksTabTitle: 'Rachas',
+    challengesTabTitle: 'Retos',
+    missionsTabTitle: 'Misiones',
+    rewardsTabTitle: 'Recompensas',
+  },
   redeem: 'Introduce este código al pagar.',
   daily: {
     title: 'Racha de visitas diarias',
@@ -143,6 +185,19 @@ const es: StorefrontTexts = {
 
 const fr: StorefrontTexts = {
   launcher: 'Récompenses',
+  template: {
+    loggedInTitle: 'Vos récompenses',
+    loggedInSubTitle: 'Continuez pour débloquer votre prochaine récompense.',
+    loggedOutTitle: 'Rejoignez notre programme de fidélité',
+    loggedOutSubTitle: 'Inscrivez-vous ou connectez-vous pour être récompensé de ce que vous faites déjà.',
+    signUpButtonText: 'S’inscrire',
+    logInButtonText: 'Se connecter',
+    copiedMessage: 'Copié !',
+    streaksTabTitle: 'Séries',
+    challengesTabTitle: 'Défis',
+    missionsTabTitle: 'Missions',
+    rewardsTabTitle: 'Récompenses',
+  },
   redeem: 'Saisissez ce code lors du paiement.',
   daily: {
     title: 'Série de visites quotidiennes',
@@ -194,6 +249,19 @@ const fr: StorefrontTexts = {
 
 const de: StorefrontTexts = {
   launcher: 'Prämien',
+  template: {
+    loggedInTitle: 'Deine Prämien',
+    loggedInSubTitle: 'Bleib dran und schalte deine nächste Prämie frei.',
+    loggedOutTitle: 'Mach mit bei unserem Prämienprogramm',
+    loggedOutSubTitle: 'Registriere dich oder melde dich an und sammle Prämien für das, was du ohnehin tust.',
+    signUpButtonText: 'Registrieren',
+    logInButtonText: 'Anmelden',
+    copiedMessage: 'Kopiert!',
+    streaksTabTitle: 'Serien',
+    challengesTabTitle: 'Challenges',
+    missionsTabTitle: 'Missionen',
+    rewardsTabTitle: 'Prämien',
+  },
   redeem: 'Gib diesen Code an der Kasse ein.',
   daily: {
     title: 'Tägliche Besuchsserie',
@@ -245,6 +313,19 @@ const de: StorefrontTexts = {
 
 const zhCN: StorefrontTexts = {
   launcher: '奖励',
+  template: {
+    loggedInTitle: '您的奖励',
+    loggedInSubTitle: '继续加油，解锁下一个奖励。',
+    loggedOutTitle: '加入我们的奖励计划',
+    loggedOutSubTitle: '注册或登录，日常购物即可赢取奖励。',
+    signUpButtonText: '注册',
+    logInButtonText: '登录',
+    copiedMessage: '已复制！',
+    streaksTabTitle: '连续记录',
+    challengesTabTitle: '挑战',
+    missionsTabTitle: '任务',
+    rewardsTabTitle: '奖励',
+  },
   redeem: '结账时输入此代码。',
   daily: {
     title: '每日访问连续记录',
@@ -296,6 +377,19 @@ const zhCN: StorefrontTexts = {
 
 const ja: StorefrontTexts = {
   launcher: '特典',
+  template: {
+    loggedInTitle: 'あなたの特典',
+    loggedInSubTitle: 'この調子で次の特典を獲得しましょう。',
+    loggedOutTitle: '特典プログラムに参加',
+    loggedOutSubTitle: '新規登録またはログインして、いつものお買い物で特典を獲得しましょう。',
+    signUpButtonText: '新規登録',
+    logInButtonText: 'ログイン',
+    copiedMessage: 'コピーしました！',
+    streaksTabTitle: '連続記録',
+    challengesTabTitle: 'チャレンジ',
+    missionsTabTitle: 'ミッション',
+    rewardsTabTitle: '特典',
+  },
   redeem: 'お会計時にこのコードを入力してください。',
   daily: {
     title: '毎日の来店ストリーク',
@@ -347,6 +441,19 @@ const ja: StorefrontTexts = {
 
 const pt: StorefrontTexts = {
   launcher: 'Recompensas',
+  template: {
+    loggedInTitle: 'As suas recompensas',
+    loggedInSubTitle: 'Continue para desbloquear a próxima recompensa.',
+    loggedOutTitle: 'Junte-se ao nosso programa de recompensas',
+    loggedOutSubTitle: 'Registe-se ou inicie sessão para ganhar recompensas pelo que já faz.',
+    signUpButtonText: 'Registar',
+    logInButtonText: 'Iniciar sessão',
+    copiedMessage: 'Copiado!',
+    streaksTabTitle: 'Séries',
+    challengesTabTitle: 'Desafios',
+    missionsTabTitle: 'Missões',
+    rewardsTabTitle: 'Recompensas',
+  },
   redeem: 'Insira este código no checkout.',
   daily: {
     title: 'Sequência de visitas diárias',
@@ -398,6 +505,19 @@ const pt: StorefrontTexts = {
 
 const it: StorefrontTexts = {
   launcher: 'Premi',
+  template: {
+    loggedInTitle: 'I tuoi premi',
+    loggedInSubTitle: 'Continua così per sbloccare il prossimo premio.',
+    loggedOutTitle: 'Unisciti al nostro programma fedeltà',
+    loggedOutSubTitle: 'Registrati o accedi per ottenere premi per ciò che fai già.',
+    signUpButtonText: 'Registrati',
+    logInButtonText: 'Accedi',
+    copiedMessage: 'Copiato!',
+    streaksTabTitle: 'Serie',
+    challengesTabTitle: 'Sfide',
+    missionsTabTitle: 'Missioni',
+    rewardsTabTitle: 'Premi',
+  },
   redeem: 'Inserisci questo codice al checkout.',
   daily: {
     title: 'Serie di visite giornaliere',
@@ -449,6 +569,19 @@ const it: StorefrontTexts = {
 
 const ko: StorefrontTexts = {
   launcher: '리워드',
+  template: {
+    loggedInTitle: '나의 리워드',
+    loggedInSubTitle: '계속해서 다음 리워드를 받으세요.',
+    loggedOutTitle: '리워드 프로그램 가입',
+    loggedOutSubTitle: '가입하거나 로그인하고 평소처럼 쇼핑하며 리워드를 받으세요.',
+    signUpButtonText: '가입하기',
+    logInButtonText: '로그인',
+    copiedMessage: '복사됨!',
+    streaksTabTitle: '연속 기록',
+    challengesTabTitle: '챌린지',
+    missionsTabTitle: '미션',
+    rewardsTabTitle: '리워드',
+  },
   redeem: '결제 시 이 코드를 입력하세요.',
   daily: {
     title: '매일 방문 연속 기록',
