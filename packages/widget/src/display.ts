@@ -73,5 +73,6 @@ export function themeProperties(theme: Theme | undefined): Record<string, string
 
 export const edges = (launcher: FloatingWidget) => launcher.alignment.split('_') as ['top' | 'bottom', 'left' | 'right'];
 
-/** The launcher's accessible name when it shows no title of its own. */
-export const launcherLabel = (display: Display) => display.launcher.eudTitle || display.template?.rewardsTabTitle || 'Rewards';
+/** The launcher's accessible name when it shows no title of its own; `fallback` when no text names it (the loader has no words but English). */
+export const launcherLabel = (display: Display, fallback = 'Rewards') =>
+  display.launcher.eudTitle || display.template?.rewardsTabTitle || fallback;

@@ -83,6 +83,27 @@ describe('display configuration', () => {
     },
   );
 
+  it('names the tabs in the shopper’s language when the template has no titles in any language', async () => {
+    const made = await demo.api.post('/schema/template/record', {
+      name: 'Template without tab titles',
+      streaksTabTitle: null,
+      challengesTabTitle: null,
+      missionsTabTitle: null,
+      rewardsTabTitle: null,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const { page, errors } = await demo.newPage();
+    await merchantPage(page, { ...demo.ids, templateId: made.body.data.id, baseUrl: demo.app.url, languageCode: 'it' });
+    await launcher(page).click();
+    await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
+    expect(
+      await dialog(page)
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
+    ).toEqual(['Serie', 'Sfide', 'Missioni', 'Classifica', 'Stelle', 'Premi']);
+    expect(errors).toEqual([]);
+  });
+
   it('styles the launcher from the floating widget: colours, border, radius, shadow, font size, title and icon', async () => {
     const star = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="5" fill="gold"/></svg>';
     const look = {

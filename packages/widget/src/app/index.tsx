@@ -48,7 +48,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload }
             launcher={display.launcher}
             launcherHeight={launcher.offsetHeight}
             template={display.failed ? undefined : display.template}
-            label={launcherLabel(display)}
+            label={launcherLabel(display, t.rewards)}
             t={t}
             onClose={close}
             onRetry={() => void reload().then((d) => ((display = d), draw()))}

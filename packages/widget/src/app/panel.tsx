@@ -136,7 +136,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}
               >
-                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name : template[`${id}TabTitle`] || id}
+                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name : template[`${id}TabTitle`] || t[id]}
               </button>
             ))}
           </div>
