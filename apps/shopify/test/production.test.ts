@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import pg from 'pg';
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
@@ -93,8 +94,13 @@ describe('install by id_token', () => {
     expect(prod.admin.metafields.get(`${STUB_SHOP.id}|$app:loyalty|base_url`)).toBe(prod.core.url);
   });
 
-  it("two app processes racing on a shop's first load provision it once", async () => {
+  it("two app processes racing on a shop's first load provision it once, its account in the shop's language", async () => {
     const second = await prod.serveAgain();
+    // This shop sells in German first (fr-CA beside it); the one before it, in English.
+    prod.admin.locales = [
+      { locale: 'de', primary: true },
+      { locale: 'fr-CA', primary: false },
+    ];
     try {
       const shopName = 'second-shop';
       const provisioned = asked('LoyaltyShop');
@@ -111,7 +117,19 @@ describe('install by id_token', () => {
         { fetchTotalCount: true },
       );
       expect(keys.body.paging.total).toBe(1);
+      const core = new pg.Client({ connectionString: prod.coreDatabaseUrl });
+      await core.connect();
+      try {
+        const languages = await core.query<{ external_ref: string; default_language_code: string }>(
+          'select external_ref, default_language_code from account where external_ref = any($1) order by external_ref',
+          [[TEST_SHOP, `${shopName}.myshopify.com`]],
+        );
+        expect(languages.rows.map((r) => r.default_language_code)).toEqual(['de', 'en']);
+      } finally {
+        await core.end();
+      }
     } finally {
+      prod.admin.locales = [{ locale: 'en', primary: true }];
       await second.close();
     }
   });

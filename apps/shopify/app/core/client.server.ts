@@ -1,4 +1,4 @@
-import { createLoyaltyClient } from '@loyalty/client';
+import { createLoyaltyClient, type paths } from '@loyalty/client';
 import type { ShopAccount } from '../storage/shops.server';
 import type { CoreErrorBody } from './failure';
 
@@ -14,13 +14,16 @@ export function accountClient(coreUrl: string, account: Pick<ShopAccount, 'apiKe
 
 export type AccountClient = ReturnType<typeof accountClient>;
 
+/** A new account as the platform API takes it (CONTRACT §4). */
+type NewAccount = NonNullable<paths['/platform/accounts']['post']['requestBody']>['content']['application/json'];
+
 /** A typed client for the platform API (CONTRACT §4), authenticated with the platform token. */
 export function platformClient(coreUrl: string, platformToken: string) {
   const client = createLoyaltyClient(apiBase(coreUrl), {});
   const headers = { authorization: `Bearer ${platformToken}` };
   return {
     /** Creates the shop's organization and account, or finds them again by `externalRef`, with a fresh API key. */
-    async provision(body: { organizationName: string; accountName: string; timezone?: string; externalRef: string }) {
+    async provision(body: NewAccount & { externalRef: string }) {
       const { data, error, response } = await client.POST('/platform/accounts', { body, headers });
       if (!data) throw new CoreError(response.status, error);
       return data.data;

@@ -1,8 +1,9 @@
 import { accountClient, platformClient } from '../core/client.server';
 import { ensureCoreWebhook } from '../core/event-subscription.server';
+import { coreLanguage } from '../core/languages';
 import { removeRecord } from '../core/records.server';
 import type { ShopAccount, ShopStore } from '../storage/shops.server';
-import { type AdminGraphql, deleteMetafields, fetchShop, setMetafields } from './admin-api.server';
+import { type AdminGraphql, deleteMetafields, fetchShop, primaryLocale, setMetafields } from './admin-api.server';
 import { APP_NAMESPACE, liveWidgetIds, widgetMetafields } from './widget-metafields.server';
 
 export interface ProvisionDeps {
@@ -57,11 +58,15 @@ export async function provisionShop(
   shop: string,
   admin: AdminGraphql,
 ): Promise<{ accountId: string; organizationId: string }> {
-  const info = await fetchShop(admin);
+  // The shop's language is the account's default: what members without one of their own read and
+  // are written to in, and what the admin's editors edit. A locale that cannot be read leaves English.
+  const [info, locale] = await Promise.all([fetchShop(admin), primaryLocale(admin).catch(() => null)]);
+  const language = coreLanguage(locale);
   const provisioned = await platformClient(deps.coreUrl, deps.platformToken).provision({
     organizationName: info.name,
     accountName: info.name,
     ...(info.ianaTimezone ? { timezone: info.ianaTimezone } : {}),
+    ...(language ? { defaultLanguageCode: language } : {}),
     externalRef: shop,
   });
   const account = {
