@@ -23,7 +23,7 @@ const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like
 
 beforeAll(async () => {
   prod = await startProduction();
-  prod.admin.customers.set(FLOW_CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+  prod.admin.customers.set(FLOW_CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'fr-CA' });
   prod.admin.customers.set(GDPR_CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
 }, 120_000);
 
@@ -153,7 +153,8 @@ describe('Flow actions', () => {
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expect(first.body).toMatchObject({ ok: true, isAggregated: true });
     const member = (await api.get('/schema/account_user/record', byField('externalId', FLOW_CUSTOMER))).body.data[0];
-    expect(member).toMatchObject({ firstName: 'Ada', email: 'ada@example.com' });
+    // The language Shopify keeps for the customer, as the core has it.
+    expect(member).toMatchObject({ firstName: 'Ada', email: 'ada@example.com', languageCode: 'fr' });
     const rewards = (await api.get('/schema/reward_log/record', byField('rewardId', reward.id))).body.data;
     expect(rewards).toHaveLength(1);
     expect(rewards[0].couponCode).toMatch(/^FLOW-/);
@@ -207,7 +208,7 @@ describe('Flow actions', () => {
 
   it('adjust-points adds points for a customer new to the program (a member made from Shopify), once per run; takes off no more than the balance', async () => {
     const NEWCOMER = 'gid://shopify/Customer/4004';
-    prod.admin.customers.set(NEWCOMER, { firstName: 'Katherine', lastName: 'Johnson', email: 'katherine@example.com' });
+    prod.admin.customers.set(NEWCOMER, { firstName: 'Katherine', lastName: 'Johnson', email: 'katherine@example.com', locale: 'pt-BR' });
     for (let i = 0; i < 2; i++) {
       const added = await flow(
         'adjust-points',
@@ -218,7 +219,12 @@ describe('Flow actions', () => {
       expect(added.body).toMatchObject({ ok: true, ...(i ? { replay: true } : {}) });
     }
     const member = async () => (await api.get('/schema/account_user/record', byField('externalId', NEWCOMER))).body.data[0];
-    expect(await member()).toMatchObject({ firstName: 'Katherine', email: 'katherine@example.com', pointsBalance: 250 });
+    expect(await member()).toMatchObject({
+      firstName: 'Katherine',
+      email: 'katherine@example.com',
+      languageCode: 'pt',
+      pointsBalance: 250,
+    });
     const entries = await api.get('/schema/point_entry/record', byField('ownedById', (await member()).id));
     expect(entries.body.data).toMatchObject([{ points: 250, reason: 'adjusted', note: 'Welcome gift' }]);
 

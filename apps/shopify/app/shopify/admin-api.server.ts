@@ -42,6 +42,8 @@ export interface CustomerInfo {
   firstName: string | null;
   lastName: string | null;
   email: string | null;
+  /** The language the customer uses the store in (`en`, `fr-CA`), as Shopify keeps it. */
+  locale?: string | null;
 }
 
 /** The customer, or null when the shop has none with that id. */
@@ -49,7 +51,7 @@ export async function fetchCustomer(admin: AdminGraphql, customerGid: string): P
   const data = await run<{ customer: CustomerInfo | null }>(
     admin,
     `#graphql
-    query LoyaltyCustomer($id: ID!) { customer(id: $id) { id firstName lastName email } }`,
+    query LoyaltyCustomer($id: ID!) { customer(id: $id) { id firstName lastName email locale } }`,
     { id: customerGid },
   );
   return data.customer;

@@ -1,11 +1,12 @@
 import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
+import { coreLanguage } from '../core/languages';
 import type { CoreErrorBody } from '../core/failure';
 import { type LogKind, memberOf, postLog } from '../core/logs.server';
 import { whereAll } from '../core/records.server';
 import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
-import { type AdminGraphql, fetchCustomer } from './admin-api.server';
+import { type AdminGraphql, type CustomerInfo, fetchCustomer } from './admin-api.server';
 import { customerGid } from './customer-ids.server';
 
 /**
@@ -237,7 +238,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
       throw unavailable('The Shopify Admin API did not answer the customer lookup.');
     }
     if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
-    const ownedBy = memberOf(customer, found);
+    const ownedBy = memberOfCustomer(customer, found);
     const result = await callCore(() =>
       postLog(api, kind, { definitionId, ownedBy, activityId, activityAt, activityValue, uniqueIdentifier }),
     );
@@ -373,6 +374,10 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
   }
 }
 
+/** The customer's member as a log or a create names it: names, e-mail and the language they use the store in. */
+const memberOfCustomer = (customer: string, found: CustomerInfo) =>
+  memberOf(customer, { ...found, languageCode: coreLanguage(found.locale) });
+
 /** The id of the customer's member (externalId the customer's GID), if the program has one. */
 async function findMember(api: AccountClient, customer: string): Promise<string | undefined> {
   const members = await callCore(() =>
@@ -398,7 +403,7 @@ async function memberFor(api: AccountClient, admin: AdminGraphql, customer: stri
     throw unavailable('The Shopify Admin API did not answer the customer lookup.');
   }
   if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
-  const made = await callCore(() => api.POST('/schema/account_user/record', { body: memberOf(customer, found) }));
+  const made = await callCore(() => api.POST('/schema/account_user/record', { body: memberOfCustomer(customer, found) }));
   if (made.data) return made.data.data.id;
   const raced = made.response.status === 409 ? await findMember(api, customer) : undefined;
   if (raced) return raced;

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
  */
 export interface AdminStub {
   origin: string;
-  customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null }>;
+  customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null; locale?: string }>;
   /** The shop's metafields by `ownerId|namespace|key`, as metafieldsSet and metafieldsDelete left them. */
   metafields: Map<string, string>;
   /** Each owner's tags by GID, as tagsAdd and tagsRemove left them. */
