@@ -82,7 +82,7 @@ async function renderEmbed(options: { designMode: boolean; assets: string }): Pr
     }),
   );
   return engine.parseAndRender(source, {
-    shop: { metafields: { '$app:loyalty': metafields } },
+    shop: { metafields: { '$app:loyalty': metafields }, currency: 'EUR' },
     request: { design_mode: options.designMode, locale: { iso_code: 'en' } },
   });
 }

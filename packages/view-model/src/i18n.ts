@@ -46,7 +46,7 @@ export interface Strings {
   /** What points are called when the merchant has not named them (CONTRACT §19). */
   points: string;
   waysToEarn: string;
-  /** Points per unit of the shop's currency, whose name the storefront does not get. */
+  /** Points per unit of the shop's currency: `{amount}` is one unit of it (`€1`), or `1` where the storefront does not say which. */
   perSpend: string;
   perOrder: string;
   onSignUp: string;
@@ -94,7 +94,7 @@ const en: Strings = {
   signInForRewards: 'Sign in to see the rewards you have earned.',
   points: 'Points',
   waysToEarn: 'Ways to earn',
-  perSpend: 'For every 1 spent',
+  perSpend: 'For every {amount} spent',
   perOrder: 'Every order',
   onSignUp: 'Creating an account',
   toRedeem: 'Rewards to redeem',
@@ -140,7 +140,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
     points: 'Points',
     waysToEarn: 'Comment gagner',
-    perSpend: 'Pour chaque 1 dépensé',
+    perSpend: 'Pour chaque {amount} dépensé',
     perOrder: 'Chaque commande',
     onSignUp: 'Création de compte',
     toRedeem: 'Récompenses à échanger',
@@ -183,7 +183,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'Inicia sesión para ver las recompensas que has conseguido.',
     points: 'Puntos',
     waysToEarn: 'Cómo ganar',
-    perSpend: 'Por cada 1 gastado',
+    perSpend: 'Por cada {amount} gastado',
     perOrder: 'Cada pedido',
     onSignUp: 'Crear una cuenta',
     toRedeem: 'Recompensas para canjear',
@@ -226,7 +226,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'Melden Sie sich an, um Ihre Prämien zu sehen.',
     points: 'Punkte',
     waysToEarn: 'So sammeln Sie',
-    perSpend: 'Für jede ausgegebene 1',
+    perSpend: 'Pro {amount} Einkaufswert',
     perOrder: 'Jede Bestellung',
     onSignUp: 'Kontoerstellung',
     toRedeem: 'Prämien zum Einlösen',
@@ -269,7 +269,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'Accedi per vedere i premi che hai ottenuto.',
     points: 'Punti',
     waysToEarn: 'Come guadagnare',
-    perSpend: 'Per ogni 1 speso',
+    perSpend: 'Per ogni {amount} speso',
     perOrder: 'Ogni ordine',
     onSignUp: 'Creazione dell’account',
     toRedeem: 'Premi da riscattare',
@@ -312,7 +312,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'Inicie sessão para ver as recompensas que ganhou.',
     points: 'Pontos',
     waysToEarn: 'Como ganhar',
-    perSpend: 'Por cada 1 gasto',
+    perSpend: 'Por cada {amount} gasto',
     perOrder: 'Cada encomenda',
     onSignUp: 'Criar uma conta',
     toRedeem: 'Recompensas para trocar',
@@ -355,7 +355,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: 'ログインすると獲得したリワードが表示されます。',
     points: 'ポイント',
     waysToEarn: '貯め方',
-    perSpend: 'ご利用額1につき',
+    perSpend: 'ご利用額{amount}につき',
     perOrder: 'ご注文ごと',
     onSignUp: 'アカウント作成',
     toRedeem: '交換できるリワード',
@@ -398,7 +398,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: '로그인하면 받은 리워드를 볼 수 있습니다.',
     points: '포인트',
     waysToEarn: '적립 방법',
-    perSpend: '결제 금액 1당',
+    perSpend: '결제 금액 {amount}당',
     perOrder: '주문마다',
     onSignUp: '계정 만들기',
     toRedeem: '교환 가능한 리워드',
@@ -441,7 +441,7 @@ const LANGUAGES: Record<string, Strings> = {
     signInForRewards: '登录后即可查看您获得的奖励。',
     points: '积分',
     waysToEarn: '赚取方式',
-    perSpend: '每消费 1',
+    perSpend: '每消费 {amount}',
     perOrder: '每笔订单',
     onSignUp: '创建账户',
     toRedeem: '可兑换的奖励',

@@ -55,6 +55,11 @@ describe('waysToEarn', () => {
       { key: 'signup', label: 'Creating an account', earns: '+100 Stars' },
       { key: 'm3', label: 'Daily visit · Three days', earns: '+1,500 Stars' },
     ]);
+    // With the shop's currency, one unit of it as the shopper's language writes it; a code Intl does not know is left out.
+    expect(waysToEarn(setting, [], t, 'en', 'EUR')[0]!.label).toBe('For every €1 spent');
+    expect(waysToEarn(setting, [], stringsFor('de'), 'de', 'EUR')[0]!.label).toBe('Pro 1 € Einkaufswert');
+    expect(waysToEarn(setting, [], stringsFor('ja'), 'ja', 'JPY')[0]!.label).toBe('ご利用額￥1につき');
+    expect(waysToEarn(setting, [], t, 'en', 'NOT-A-CODE')[0]!.label).toBe('For every 1 spent');
     expect(milestoneEarns(streak.milestones[0]!, t, 'de', 'Sterne')).toBe('+1.500 Sterne');
     expect(milestoneEarns(streak.milestones[0]!, stringsFor('fr'), 'fr')).toBe('+1\u202f500 Points');
     expect(pointsName({ ...setting, eudCurrencyName: null }, stringsFor('ja'))).toBe('ポイント');

@@ -10,6 +10,8 @@ export interface WidgetConfig {
   /** An end-user token: member mode. Absent: guest mode. */
   accessToken?: string;
   languageCode?: string;
+  /** The shop's currency (ISO 4217, `EUR`): "2 points for every €1 spent" rather than "for every 1". */
+  currency?: string;
 }
 
 /** What the loader's queue starts once and then mounts for every valid `init`: the launcher. */
@@ -41,7 +43,7 @@ export interface PanelControl {
 }
 
 const REQUIRED = ['baseUrl', 'accountId', 'templateId', 'themeId', 'floatingWidgetId'] as const;
-const OPTIONAL = ['accessToken', 'languageCode'] as const;
+const OPTIONAL = ['accessToken', 'languageCode', 'currency'] as const;
 
 export function isWidgetConfig(value: unknown): value is WidgetConfig {
   if (!value || typeof value !== 'object') return false;

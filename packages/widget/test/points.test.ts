@@ -97,7 +97,8 @@ describe('the points tab for a guest', SLOW, () => {
       'Rewards',
     ]);
     expect(await texts(page, '[data-earn] li')).toEqual([
-      'For every 1 spent+2 Stars',
+      // The demo page passes the shop's currency, as the theme embed does.
+      'For every €1 spent+2 Stars',
       'Every order+10 Stars',
       'Creating an account+100 Stars',
       'Daily visit · Five days in a row+50 Stars',
@@ -116,7 +117,9 @@ describe('the points tab for a guest', SLOW, () => {
 
     await openPoints(page, '?lang=fr', 'Étoiles');
     expect(await tabPanel(page).getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Récompenses à échanger', 'Comment gagner']);
-    expect(await texts(page, '[data-earn] li')).toContain('Pour chaque 1 dépensé+2 Étoiles');
+    expect(await texts(page, '[data-earn] li')).toContain(
+      `Pour chaque ${new Intl.NumberFormat('fr', { style: 'currency', currency: 'EUR', maximumFractionDigits: 0 }).format(1)} dépensé+2 Étoiles`,
+    );
     expect(await texts(page, '[data-redeem] > li')).toEqual([
       '5 € de réduction300 Étoiles',
       '10 € de réduction800 Étoiles',

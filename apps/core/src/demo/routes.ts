@@ -153,6 +153,8 @@ export function demoRoutes(router: Router, s: Services): void {
       themeId: theme.id,
       floatingWidgetId: floatingWidget.id,
       languageCode: lang,
+      // The demo shop sells in euros: "2 Stars for every €1 spent".
+      currency: 'EUR',
     };
     if (mode === 'member') {
       const key = await s

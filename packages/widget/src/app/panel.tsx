@@ -141,7 +141,16 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
             ))}
           </div>
           <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
-            <TabContent tab={tab} boards={boards} api={api} t={t} template={template} lang={config.languageCode} pointsName={name} />
+            <TabContent
+              tab={tab}
+              boards={boards}
+              api={api}
+              t={t}
+              template={template}
+              lang={config.languageCode}
+              currency={config.currency}
+              pointsName={name}
+            />
           </div>
         </>
       )}

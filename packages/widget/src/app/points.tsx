@@ -20,13 +20,13 @@ import { Bar, Reward, type ViewProps } from './views.js';
  * to redeem with a Redeem button, and the ways to earn; a guest sees the ways to earn and the costs.
  */
 export function PointsTab({ points, defs, ...props }: ViewProps & { points: Points; defs: Definition[] }) {
-  const { api, t, lang, pointsName: name } = props;
+  const { api, t, lang, currency, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<RedeemOutcome>();
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
-  const earn = waysToEarn(points.setting, defs, t, lang);
+  const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
   const redeem = (reward: RedeemableReward) => {
     setBusy(reward.id);

@@ -93,6 +93,8 @@ export interface ViewProps {
   t: Strings;
   template: Template;
   lang: string | undefined;
+  /** The shop's currency (ISO 4217), when the page says it: the unit points are earned per. */
+  currency: string | undefined;
   /** What points are called (the merchant's name, else the interface's word). */
   pointsName: string;
 }
