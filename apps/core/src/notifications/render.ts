@@ -37,10 +37,11 @@ export interface PointsContext {
 
 /** The account's points setting and tiers, as a message needs them (an account has a handful of tiers). */
 export async function loadPointsContext(db: Knex, accountId: string): Promise<PointsContext> {
-  const [setting, tiers] = await Promise.all([
-    db('points_setting').where({ account_id: accountId }).first<{ eud_currency_name: unknown } | undefined>('eud_currency_name'),
-    db('tier').where({ account_id: accountId }).select<Json[]>('id', 'name', 'eud_title as eudTitle'),
-  ]);
+  // One after the other: in a transaction both share its connection, and outside one a caller holds at most one.
+  const setting = await db('points_setting')
+    .where({ account_id: accountId })
+    .first<{ eud_currency_name: unknown } | undefined>('eud_currency_name');
+  const tiers = await db('tier').where({ account_id: accountId }).select<Json[]>('id', 'name', 'eud_title as eudTitle');
   return { currencyName: setting?.eud_currency_name ?? null, tiers: new Map(tiers.map((t) => [String(t.id), t])) };
 }
 

@@ -8,7 +8,7 @@ import type { Period } from '../engine/periods.js';
 import { requiredPeriod, settleMissed } from '../engine/streak.js';
 import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
-import { emit } from '../events/outbox.js';
+import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from '../schema/progress.js';
@@ -149,19 +149,17 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
           const zone = row.member_timezone ?? account.timezone;
           const { patch, events } = sweep.settle(row, zone, now, graceSeconds);
           await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, patch);
-          await emit(
-            trx,
-            accountId,
-            await Promise.all(
-              events.map(async (e) => ({
-                code: e.code,
-                ownedById: row.owned_by_id,
-                linkedSchemaSlug: `${sweep.kind}_progress`,
-                linkedSchemaRecordId: row.id,
-                payload: await progressEventPayload(records, trx, ctx, sweep.kind, e),
-              })),
-            ),
-          );
+          // Payloads one after the other: they read on the transaction's one connection.
+          const emitted: NewEvent[] = [];
+          for (const e of events)
+            emitted.push({
+              code: e.code,
+              ownedById: row.owned_by_id,
+              linkedSchemaSlug: `${sweep.kind}_progress`,
+              linkedSchemaRecordId: row.id,
+              payload: await progressEventPayload(records, trx, ctx, sweep.kind, e),
+            });
+          await emit(trx, accountId, emitted);
         }
         return rows.length;
       });
