@@ -445,7 +445,7 @@ describe('the checkout rewards block', () => {
   it('speaks the checkout’s language', async () => {
     network({ balance: 600, logs: [log('l1', 'WELCOME10')], rewards: [reward('cheap', 500), reward('x', 700)] });
     await show(checkout({ canUpdate: false }).api, 'de');
-    expect($('[data-checkout-rewards]')!.getAttribute('heading')).toBe('Ihre Prämien');
+    expect($('[data-checkout-rewards]')!.getAttribute('heading')).toBe('Deine Prämien');
     expect(text($('[data-code="l1"] s-button'))).toBe('Anwenden');
     expect(text($('[data-redeem="cheap"] s-button'))).toBe('500 Stars einlösen und anwenden');
     expect(text($('[data-not-allowed]'))).toBe('In diesem Checkout können keine Rabattcodes hinzugefügt werden.');

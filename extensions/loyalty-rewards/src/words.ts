@@ -54,9 +54,9 @@ const WORDS: Record<string, Words> = {
     challenges: 'Challenges',
     missions: 'Missionen',
     leaderboards: 'Bestenlisten',
-    rewards: 'Ihre Prämien',
+    rewards: 'Deine Prämien',
     emptyTitle: 'Noch keine Aktivität',
-    emptyBody: 'Ihre Serien, Challenges und Prämien erscheinen hier, sobald Sie einkaufen. Das können Sie sich verdienen.',
+    emptyBody: 'Deine Serien, Challenges und Prämien erscheinen hier, sobald du einkaufst. Das kannst du dir verdienen.',
     validUntil: 'Gültig bis {date}',
   },
   it: {

@@ -65,18 +65,18 @@ const WORDS: Record<string, Words> = {
     createAccount: 'Crear una cuenta',
   },
   de: {
-    title: 'Ihre Prämien für diese Bestellung',
-    earned: 'Diese Bestellung hat Ihnen {n} eingebracht.',
+    title: 'Deine Prämien für diese Bestellung',
+    earned: 'Diese Bestellung hat dir {n} eingebracht.',
     takenBack: '{n} durch eine Erstattung oder Stornierung zurückgenommen.',
-    balance: 'Ihr Guthaben: {n}',
+    balance: 'Dein Guthaben: {n}',
     counted: 'Diese Bestellung zählte für',
-    rewards: 'Ihre verdienten Prämien',
+    rewards: 'Deine verdienten Prämien',
     waiting: 'Wir rechnen zusammen, was diese Bestellung eingebracht hat …',
     later: 'Was diese Bestellung eingebracht hat, erscheint hier in Kürze.',
     returned: 'Diese Bestellung wurde zurückgegeben oder storniert, daher wurde zurückgenommen, was sie eingebracht hat.',
     guestTitle: 'Prämien bei jedem Einkauf',
     guestBody:
-      'Erstellen Sie innerhalb von 30 Tagen ein Konto mit der E-Mail-Adresse dieser Bestellung: Diese Bestellung zählt dann mit, ebenso Ihre nächsten.',
+      'Erstelle innerhalb von 30 Tagen ein Konto mit der E-Mail-Adresse dieser Bestellung: Diese Bestellung zählt dann mit, ebenso deine nächsten.',
     createAccount: 'Konto erstellen',
   },
   it: {

@@ -174,9 +174,9 @@ describe('the order block, for a member', () => {
   it('speaks German', async () => {
     network([ORDER]);
     await show('de');
-    expect(document.body.querySelector('[data-order]')!.getAttribute('heading')).toBe('Ihre Prämien für diese Bestellung');
-    expect(text(document.body.querySelector('[data-earned]'))).toBe('Diese Bestellung hat Ihnen 160 Stars eingebracht.');
-    expect(text(document.body.querySelector('[data-balance]'))).toBe('Ihr Guthaben: 240 Stars');
+    expect(document.body.querySelector('[data-order]')!.getAttribute('heading')).toBe('Deine Prämien für diese Bestellung');
+    expect(text(document.body.querySelector('[data-earned]'))).toBe('Diese Bestellung hat dir 160 Stars eingebracht.');
+    expect(text(document.body.querySelector('[data-balance]'))).toBe('Dein Guthaben: 240 Stars');
     expect(all('[data-counted-for]')[0]).toBe('Title s1 3 in Folge');
     expect(all('[data-reward]')[0]).toContain('14. Februar 2030');
   });

@@ -164,35 +164,35 @@ const es: DemoTexts = {
 
 const de: DemoTexts = {
   rewards: {
-    tenOff: '10 % Rabatt auf Ihre nächste Bestellung',
-    fifteenOff: '15 % Rabatt auf Ihre nächste Bestellung',
-    fiveOff: '5 € Rabatt auf Ihre nächste Bestellung',
+    tenOff: '10 % Rabatt auf deine nächste Bestellung',
+    fifteenOff: '15 % Rabatt auf deine nächste Bestellung',
+    fiveOff: '5 € Rabatt auf deine nächste Bestellung',
     welcome: 'Willkommensgeschenk: 20 % Rabatt',
     starsFive: '5 € Rabatt',
     starsTen: '10 € Rabatt',
   },
   streak: {
     title: 'Täglicher Besuch',
-    description: 'Besuchen Sie uns jeden Tag: 3 Tage in Folge bringen 10 %, eine ganze Woche 15 %.',
+    description: 'Besuche uns jeden Tag: 3 Tage in Folge bringen 10 %, eine ganze Woche 15 %.',
     milestones: ['Drei Tage in Folge', 'Eine ganze Woche'],
   },
   challenge: {
     title: 'Einkauf der Woche',
-    description: 'Kaufen Sie diese Woche für 200 € ein. Auf halbem Weg gibt es 5 € Rabatt.',
+    description: 'Kauf diese Woche für 200 € ein. Auf halbem Weg gibt es 5 € Rabatt.',
     milestones: ['100 € ausgegeben', '200 € ausgegeben'],
   },
   mission: {
     title: 'Erste Schritte',
-    description: 'Erledigen Sie alle drei innerhalb einer Woche für ein Willkommensgeschenk.',
+    description: 'Erledige alle drei innerhalb einer Woche für ein Willkommensgeschenk.',
     tasks: { sign_up: 'Konto erstellen', review: 'Produktbewertung schreiben', referral: 'Freund empfehlen' },
     milestone: 'Zwei Aufgaben erledigt',
   },
   launcher: 'Prämien',
   template: {
-    loggedInTitle: 'Ihre Demo Shop Prämien',
-    loggedInSubTitle: 'Bleiben Sie dran und schalten Sie Gutscheine frei.',
+    loggedInTitle: 'Deine Demo Shop Prämien',
+    loggedInSubTitle: 'Bleib dran und schalte Gutscheine frei.',
     loggedOutTitle: 'Willkommen bei Demo Shop Rewards',
-    loggedOutSubTitle: 'Sammeln Sie Gutscheine fürs Vorbeischauen, Einkaufen und Bewerten.',
+    loggedOutSubTitle: 'Sammle Gutscheine fürs Vorbeischauen, Einkaufen und Bewerten.',
     signUpButtonText: 'Konto erstellen',
     logInButtonText: 'Anmelden',
     copiedMessage: 'Kopiert!',
@@ -203,7 +203,7 @@ const de: DemoTexts = {
   },
   leaderboard: { title: 'Treueste Besucher', description: 'Die längsten Besuchsserien, die gerade laufen.' },
   currency: 'Sterne',
-  tiers: ['Willkommen im Club', '1,5× Sterne auf alles, was Sie sammeln', 'Doppelte Sterne auf alles, was Sie sammeln'],
+  tiers: ['Willkommen im Club', '1,5× Sterne auf alles, was du sammelst', 'Doppelte Sterne auf alles, was du sammelst'],
 };
 
 const it: DemoTexts = {

@@ -29,7 +29,7 @@ describe('the unsubscribe page', () => {
     ['fr', 'push', 'Vous ne recevrez plus nos notifications push.'],
     ['fr', 'sms', 'Vous ne recevrez plus nos SMS.'],
     ['fr', 'chat', 'Vous ne recevrez plus nos messages de chat.'],
-    ['de', 'email', 'Sie erhalten keine E-Mails mehr von uns.'],
+    ['de', 'email', 'Du erhältst keine E-Mails mehr von uns.'],
     ['ja', 'sms', '今後、SMSは届きません。'],
     [null, 'push', 'You will no longer receive our push notifications.'],
   ] as const)("in the member's language (%s) names the channel that stopped (%s)", async (languageCode, channel, text) => {

@@ -30,10 +30,10 @@ const DONE: Record<string, { title: string } & Record<Channel, string>> = {
   },
   de: {
     title: 'Abgemeldet',
-    email: 'Sie erhalten keine E-Mails mehr von uns.',
-    push: 'Sie erhalten keine Push-Benachrichtigungen mehr von uns.',
-    sms: 'Sie erhalten keine SMS mehr von uns.',
-    chat: 'Sie erhalten keine Chat-Nachrichten mehr von uns.',
+    email: 'Du erhältst keine E-Mails mehr von uns.',
+    push: 'Du erhältst keine Push-Benachrichtigungen mehr von uns.',
+    sms: 'Du erhältst keine SMS mehr von uns.',
+    chat: 'Du erhältst keine Chat-Nachrichten mehr von uns.',
   },
   'zh-CN': {
     title: '已退订',
