@@ -42,11 +42,13 @@ afterAll(() => prod?.close());
 describe('GET /customer-account/token', () => {
   it("answers the signed-in customer's end-user token, the same member as the app proxy, with CORS for the extension", async () => {
     const res = await ask(await sessionToken());
-    const body = (await res.json()) as { accessToken: string; expiresAt: string; accountId: string; coreUrl: string };
+    const body = (await res.json()) as { accessToken: string; expiresAt: string; accountId: string; coreUrl: string; currency: string };
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'expiresAt']);
+    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt']);
+    // The shop's currency as provisioning read it: the page's earning rate names it.
+    expect(body.currency).toBe(prod.admin.currencyCode);
     const account = (await prod.shops.find(TEST_SHOP))!;
     expect(body.accountId).toBe(account.accountId);
     const ttl = new Date(body.expiresAt).getTime() - Date.now();
@@ -55,6 +57,16 @@ describe('GET /customer-account/token', () => {
     const member = await me(body.accessToken, account.accountId);
     expect(member.status).toBe(200);
     expect(member.body.data.externalId).toBe(CUSTOMER);
+  });
+
+  it("names no currency until the app knows it, and learns it when the shop's admin next opens", async () => {
+    const shop = `${OTHER_SHOP_NAME}.myshopify.com`;
+    await prod.appPool.query('update shops set currency_code = null where shop = $1', [shop]);
+    const before = (await (await ask(await sessionToken({}, { shopName: OTHER_SHOP_NAME }))).json()) as { currency: string | null };
+    expect(before.currency).toBeNull();
+    await install(OTHER_SHOP_NAME);
+    const after = (await (await ask(await sessionToken({}, { shopName: OTHER_SHOP_NAME }))).json()) as { currency: string | null };
+    expect(after.currency).toBe(prod.admin.currencyCode);
   });
 
   it('takes the shop from a dest given without its scheme too', async () => {

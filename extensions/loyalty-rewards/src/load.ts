@@ -28,6 +28,8 @@ export interface PageData {
   logs: RewardLog[];
   /** Null while the merchant has points off. */
   points: Points | null;
+  /** The shop's currency (ISO 4217), which its points are earned per unit of; absent when the app does not know it. */
+  currency?: string;
   /** The member's own calls: redeeming, and their record again when a redemption was refused. */
   api: Pick<Api, 'redeem' | 'me'>;
 }
@@ -39,7 +41,12 @@ export interface PageData {
 export async function loadPage(appUrl: string, sessionToken: () => Promise<string>, languageCode: string): Promise<PageData> {
   const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
   if (!res.ok) throw new Error(`${res.status} from the token route`);
-  const { accessToken, accountId, coreUrl } = (await res.json()) as { accessToken: string; accountId: string; coreUrl: string };
+  const { accessToken, accountId, coreUrl, currency } = (await res.json()) as {
+    accessToken: string;
+    accountId: string;
+    coreUrl: string;
+    currency?: string | null;
+  };
   const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
   const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, points] = await Promise.all([
     api.list('streak', OLDEST_FIRST),
@@ -52,7 +59,19 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
     loadPoints(api),
   ]);
-  return { streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, boards, logs, points, api };
+  return {
+    streaks,
+    streakProgress,
+    challenges,
+    challengeProgress,
+    missions,
+    missionProgress,
+    boards,
+    logs,
+    points,
+    ...(currency ? { currency } : {}),
+    api,
+  };
 }
 
 /** Whether the member has done anything yet: any progress, reward, rank or points. */

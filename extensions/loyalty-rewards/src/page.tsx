@@ -88,7 +88,13 @@ function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
         </s-section>
       )}
       {data.points && (
-        <PointsSection points={data.points} defs={[...data.streaks, ...data.challenges, ...data.missions]} api={data.api} ctx={ctx} />
+        <PointsSection
+          points={data.points}
+          defs={[...data.streaks, ...data.challenges, ...data.missions]}
+          currency={data.currency}
+          api={data.api}
+          ctx={ctx}
+        />
       )}
       {data.streaks.length > 0 && (
         <s-section heading={w.streaks} data-streaks>
@@ -304,7 +310,19 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
  * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
  * redeem with a Redeem button, and the ways to earn.
  */
-function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Definition[]; api: PageData['api']; ctx: Ctx }) {
+function PointsSection({
+  points,
+  defs,
+  currency,
+  api,
+  ctx,
+}: {
+  points: Points;
+  defs: Definition[];
+  currency: string | undefined;
+  api: PageData['api'];
+  ctx: Ctx;
+}) {
   const { t, lang } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
   const [busy, setBusy] = useState<string>();
@@ -312,7 +330,7 @@ function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Defin
   const name = pointsName(points.setting, t);
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
-  const earn = waysToEarn(points.setting, defs, t, lang);
+  const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
   const redeem = (reward: Reward) => {
     setBusy(reward.id);

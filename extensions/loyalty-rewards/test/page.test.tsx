@@ -338,6 +338,11 @@ describe('the points section', () => {
     ]);
   });
 
+  it("names the shop's currency in the earning rate, as the customer's language writes it", async () => {
+    const page = await show(() => Promise.resolve({ ...withPoints(member.api), currency: 'EUR' }), 'de');
+    expect(all(page, '[data-earn] s-list-item')[0]).toBe('Pro 1 € Einkaufswert · +2 Stars');
+  });
+
   it('redeems a reward: its code, the balance the core answers', async () => {
     const redeem = vi.fn(async () => ({ rewardLog: log('new', 'STARS-1', null), pointsBalance: 900 }));
     const page = await show(() => Promise.resolve(withPoints({ redeem, me: () => Promise.reject(new Error('unused')) })));
@@ -389,11 +394,13 @@ describe('loadPage', () => {
           expiresAt: '2030-01-01T00:00:00Z',
           accountId: 'acc',
           coreUrl: 'https://core.example',
+          currency: 'CHF',
         });
       return Response.json({ data: [] });
     });
     const data = await loadPage('https://app.example', async () => 'session', 'de');
     expect(data.logs).toEqual([]);
+    expect(data.currency).toBe('CHF');
     expect(calls[0]!.url.href).toBe('https://app.example/customer-account/token');
     expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });
     const reads = calls.slice(1);
@@ -417,6 +424,21 @@ describe('loadPage', () => {
       expect(read.url.searchParams.get('languageCode')).toBe('de');
       expect(read.headers).toEqual({ 'x-account-id': 'acc', 'x-enduser-access-token': 'end-user' });
     }
+  });
+
+  it('leaves the currency out when the app does not know it', async () => {
+    vi.stubGlobal('fetch', async (input: string | URL) =>
+      new URL(input).pathname === '/customer-account/token'
+        ? Response.json({
+            accessToken: 'end-user',
+            expiresAt: '2030-01-01T00:00:00Z',
+            accountId: 'acc',
+            coreUrl: 'https://core.example',
+            currency: null,
+          })
+        : Response.json({ data: [] }),
+    );
+    expect(await loadPage('https://app.example', async () => 'session', 'en')).not.toHaveProperty('currency');
   });
 
   it('rejects when the app refuses the session token', async () => {

@@ -2,6 +2,7 @@ import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { ensureCoreWebhook } from '../core/event-subscription.server';
 import { authenticate, provisioning } from '../shopify.server';
+import { type AdminGraphql, shopCurrency } from '../shopify/admin-api.server';
 import { ensureProvisioned } from '../shopify/install.server';
 import type { ShopAccount } from '../storage/shops.server';
 import { shops } from '../storage/stores.server';
@@ -28,6 +29,19 @@ async function repairCoreWebhook(account: ShopAccount): Promise<void> {
 }
 
 /**
+ * Records the shop's currency where provisioning could not read it, or provisioned it before the
+ * app kept it; best effort, since only the customer account page's earning rate names it.
+ */
+async function repairCurrency(account: ShopAccount, admin: AdminGraphql): Promise<void> {
+  if (account.currencyCode) return;
+  try {
+    await shops.saveCurrency(account.shop, await shopCurrency(admin));
+  } catch {
+    // The next opening tries again.
+  }
+}
+
+/**
  * An admin page's start: Shopify's admin context and the shop's loyalty account and client. On the
  * first load the page's loader runs beside the layout's, and may find the session stored while the
  * install's afterAuth is still provisioning; it then waits for that provisioning (or does it).
@@ -36,6 +50,10 @@ export async function authenticateShop(request: Request) {
   const context = await authenticate.admin(request);
   const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
   const api = accountClient(config.coreUrl, account);
-  await Promise.all([repairCoreWebhook(account), repairWidgetMetafields(account.shop, context.admin, api)]);
+  await Promise.all([
+    repairCoreWebhook(account),
+    repairWidgetMetafields(account.shop, context.admin, api),
+    repairCurrency(account, context.admin),
+  ]);
   return { ...context, account, api };
 }

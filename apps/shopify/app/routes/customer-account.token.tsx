@@ -10,13 +10,16 @@ import { shops } from '../storage/stores.server';
  * (Authorization: Bearer) and gets an end-user token for that customer, plus where to read the core.
  * The library checks the token's HS256 signature with the app's secret and its exp/nbf (401 when
  * wrong) and answers the CORS preflight; the shop is the token's `dest` and the customer its `sub`,
- * so a customer can only ever get their own member of the shop that signed them in.
+ * so a customer can only ever get their own member of the shop that signed them in. The answer also
+ * names the shop's currency (null until the app knows it), which the page's earning rate shows and
+ * no customer account API gives it.
  */
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticate.public.customerAccount(request);
   const customer = sessionToken.sub;
   if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
-  return cors(await endUserAnswer(config, await shops.find(shopOfDest(sessionToken.dest)), customer));
+  const account = await shops.find(shopOfDest(sessionToken.dest));
+  return cors(await endUserAnswer(config, account, customer, { currency: account?.currencyCode ?? null }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);

@@ -9,6 +9,8 @@ export interface ShopAccount {
   apiKeyId: string;
   apiKey: string;
   apiSecret: string;
+  /** The shop's currency (ISO 4217) as Shopify last reported it; null until it has. */
+  currencyCode: string | null;
 }
 
 /** A customers/data_request the app answered: the customer and when Shopify sent it. */
@@ -25,6 +27,7 @@ interface ShopRow {
   api_key_id: string;
   api_key_encrypted: string;
   api_secret_encrypted: string;
+  currency_code: string | null;
 }
 
 export class ShopStore {
@@ -67,11 +70,12 @@ export class ShopStore {
         account.shop,
       ]);
       await client.query(
-        `insert into shops (shop, organization_id, account_id, api_key_id, api_key_encrypted, api_secret_encrypted)
-         values ($1, $2, $3, $4, $5, $6)
+        `insert into shops (shop, organization_id, account_id, api_key_id, api_key_encrypted, api_secret_encrypted, currency_code)
+         values ($1, $2, $3, $4, $5, $6, $7)
          on conflict (shop) do update set organization_id = excluded.organization_id, account_id = excluded.account_id,
            api_key_id = excluded.api_key_id, api_key_encrypted = excluded.api_key_encrypted,
-           api_secret_encrypted = excluded.api_secret_encrypted, uninstalled_at = null, updated_at = now()`,
+           api_secret_encrypted = excluded.api_secret_encrypted, currency_code = excluded.currency_code,
+           uninstalled_at = null, updated_at = now()`,
         [
           account.shop,
           account.organizationId,
@@ -79,6 +83,7 @@ export class ShopStore {
           account.apiKeyId,
           encrypt(this.key, account.apiKey, account.shop),
           encrypt(this.key, account.apiSecret, account.shop),
+          account.currencyCode,
         ],
       );
       await client.query('commit');
@@ -101,6 +106,11 @@ export class ShopStore {
     return this.load(shop, true);
   }
 
+  /** Records the shop's currency for a shop provisioned before the app kept it. */
+  async saveCurrency(shop: string, currencyCode: string): Promise<void> {
+    await this.db().query('update shops set currency_code = $2, updated_at = now() where shop = $1', [shop, currencyCode]);
+  }
+
   /** app/uninstalled: the account stays (until shop/redact), but a reinstall provisions it again. */
   async markUninstalled(shop: string): Promise<void> {
     await this.db().query('update shops set uninstalled_at = now() where shop = $1', [shop]);
@@ -120,6 +130,7 @@ export class ShopStore {
       apiKeyId: row.api_key_id,
       apiKey: decrypt(this.key, row.api_key_encrypted, row.shop),
       apiSecret: decrypt(this.key, row.api_secret_encrypted, row.shop),
+      currencyCode: row.currency_code,
     };
   }
 
