@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { endsWithTests } from './children.js';
 import type { TestApp } from './harness.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
@@ -65,6 +66,7 @@ export async function startProcessWith(env: Record<string, string>, args: string
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  endsWithTests(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let metricsUrl = '';
   const url = await new Promise<string>((resolve, reject) => {

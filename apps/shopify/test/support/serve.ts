@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { endsWithTests } from '../../../core/test/support/children';
 
 const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const ROUTE_ADMIN_API = new URL('./admin-api-route.mjs', import.meta.url).href;
@@ -46,6 +47,13 @@ export async function serveBuild(
       PATH: `${APP_DIR}node_modules/.bin:${process.env.PATH}`,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  endsWithTests(child, () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group has ended.
+    }
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
