@@ -12,8 +12,8 @@ import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
  * "A merchant never sees an id": every admin page (app/routes/app.*, lists and records, the generic
  * "All fields" pages included) of a shop with a program from a template, members with orders,
  * rewards, tiers, a leaderboard, notification rules and a data request, read in Chromium as the merchant
- * sees it (`innerText`, what was typed into inputs left aside), in English and German (one record of
- * each page): no UUID, no Shopify gid, no API field name, no snake_case enum value and no ISO date or period key.
+ * sees it (`innerText`, what was typed into inputs left aside), in English (a record of each shape)
+ * and German (one record of each page): no UUID, no Shopify gid, no API field name, no snake_case enum value and no ISO date or period key.
  */
 let admin: AdminApp;
 let api: Client;
@@ -37,6 +37,9 @@ function apiVocabulary(node: unknown, into = new Set<string>()): Set<string> {
   // Plain words ("daily", "live", "name") read as English; only the API's compound words give it away.
   return new Set([...into].filter((w) => /^[a-z]+(?:[A-Z][a-z0-9]*)+$/.test(w) || /^[a-z0-9]+(?:_[a-z0-9]+)+$/.test(w)));
 }
+
+/** A value a page shows: not null, not empty. */
+const filled = (value: unknown) => value !== null && value !== undefined && value !== '' && !(Array.isArray(value) && value.length === 0);
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const GID = /gid:\/\/shopify\/\S*/;
@@ -184,7 +187,16 @@ beforeAll(async () => {
     paths.push(`/app/r/${slug}`, `/app/r/${slug}/new`);
     const listed = await api.get(`/schema/${slug}/record`, { limit: 100 });
     expect(listed.status, slug).toBe(200);
-    for (const record of listed.body.data) {
+    // Records with the same fields filled show the same labels and the same kinds of value: the pages
+    // of one of each are read (the others only add the time of loading them).
+    const shapes = new Set<string>();
+    for (const record of listed.body.data as Record<string, unknown>[]) {
+      const shape = Object.keys(record)
+        .filter((field) => filled(record[field]))
+        .sort()
+        .join();
+      if (shapes.has(shape)) continue;
+      shapes.add(shape);
       paths.push(`/app/r/${slug}/${record.id}`);
       if (['streak', 'challenge', 'mission'].includes(slug)) paths.push(`/app/programs/${slug}/${record.id}`);
       if (slug === 'reward') paths.push(`/app/rewards/${record.id}`);
@@ -217,7 +229,7 @@ describe('a merchant never sees an id, on pages that hydrate', () => {
     it(`no id, gid or API word on any admin page (${locale})`, { timeout: 600_000 }, async () => {
       expect(paths.length).toBeGreaterThan(40);
       const found: Record<string, string[]> = {};
-      // English reads every record; German one record of each page, as what it adds is the words of
+      // English reads a record of each shape; German one record of each page, as what it adds is the words of
       // the pages (a record's own data reads the same in either language).
       const queue = locale === 'en' ? [...paths] : [...new Map(paths.map((path) => [path.replace(UUID, ':id'), path])).values()];
       const tabs = await Promise.all(Array.from({ length: TABS }, () => admin.browser.tab()));
