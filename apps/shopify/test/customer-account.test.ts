@@ -69,6 +69,19 @@ describe('GET /customer-account/token', () => {
     expect(after.currency).toBe(prod.admin.currencyCode);
   });
 
+  it("follows a change of the shop's currency at the admin's first opening in a process", async () => {
+    const was = prod.admin.currencyCode;
+    prod.admin.currencyCode = 'CHF';
+    try {
+      await prod.crashAndRestart();
+      await install(OTHER_SHOP_NAME);
+      const body = (await (await ask(await sessionToken({}, { shopName: OTHER_SHOP_NAME }))).json()) as { currency: string | null };
+      expect(body.currency).toBe('CHF');
+    } finally {
+      prod.admin.currencyCode = was;
+    }
+  });
+
   it('takes the shop from a dest given without its scheme too', async () => {
     const res = await ask(await sessionToken({ dest: TEST_SHOP }));
     const body = (await res.json()) as { accountId: string };

@@ -28,16 +28,22 @@ async function repairCoreWebhook(account: ShopAccount): Promise<void> {
   }
 }
 
+const currencyCheckedAt = new Map<string, number>();
+
 /**
- * Records the shop's currency where provisioning could not read it, or provisioned it before the
- * app kept it; best effort, since only the customer account page's earning rate names it.
+ * Keeps the shop's currency as Shopify reports it: provisioning records it, and the admin's openings
+ * fill it in for a shop provisioned before the app kept it and follow a change (read at most once an
+ * hour per shop and process). Best effort, since only the customer account page's earning rate names it.
  */
-async function repairCurrency(account: ShopAccount, admin: AdminGraphql): Promise<void> {
-  if (account.currencyCode) return;
+async function refreshCurrency(account: ShopAccount, admin: AdminGraphql): Promise<void> {
+  const last = currencyCheckedAt.get(account.shop);
+  if (account.currencyCode && last && Date.now() - last < 3_600_000) return;
+  currencyCheckedAt.set(account.shop, Date.now());
   try {
-    await shops.saveCurrency(account.shop, await shopCurrency(admin));
+    const currency = await shopCurrency(admin);
+    if (currency !== account.currencyCode) await shops.saveCurrency(account.shop, currency);
   } catch {
-    // The next opening tries again.
+    currencyCheckedAt.delete(account.shop);
   }
 }
 
@@ -53,7 +59,7 @@ export async function authenticateShop(request: Request) {
   await Promise.all([
     repairCoreWebhook(account),
     repairWidgetMetafields(account.shop, context.admin, api),
-    repairCurrency(account, context.admin),
+    refreshCurrency(account, context.admin),
   ]);
   return { ...context, account, api };
 }
