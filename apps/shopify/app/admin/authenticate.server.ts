@@ -31,9 +31,9 @@ async function repairCoreWebhook(account: ShopAccount): Promise<void> {
 const currencyCheckedAt = new Map<string, number>();
 
 /**
- * Keeps the shop's currency as Shopify reports it: provisioning records it, and the admin's openings
- * fill it in for a shop provisioned before the app kept it and follow a change (read at most once an
- * hour per shop and process). Best effort, since only the customer account page's earning rate names it.
+ * Keeps the shop's currency as Shopify reports it, read at the admin's openings (at most once an hour
+ * per shop and process, so a change is followed); the install's first opening fills it in. Best
+ * effort, since only the customer account page's earning rate names it.
  */
 async function refreshCurrency(account: ShopAccount, admin: AdminGraphql): Promise<void> {
   const last = currencyCheckedAt.get(account.shop);

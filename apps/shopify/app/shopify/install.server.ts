@@ -3,7 +3,7 @@ import { ensureCoreWebhook } from '../core/event-subscription.server';
 import { coreLanguage } from '../core/languages';
 import { removeRecord } from '../core/records.server';
 import type { ShopAccount, ShopStore } from '../storage/shops.server';
-import { type AdminGraphql, deleteMetafields, fetchShop, primaryLocale, setMetafields, shopCurrency } from './admin-api.server';
+import { type AdminGraphql, deleteMetafields, fetchShop, primaryLocale, setMetafields } from './admin-api.server';
 import { APP_NAMESPACE, liveWidgetIds, widgetMetafields } from './widget-metafields.server';
 
 export interface ProvisionDeps {
@@ -60,11 +60,7 @@ export async function provisionShop(
 ): Promise<{ accountId: string; organizationId: string }> {
   // The shop's language is the account's default: what members without one of their own read and
   // are written to in, and what the admin's editors edit. A locale that cannot be read leaves English.
-  const [info, locale, currencyCode] = await Promise.all([
-    fetchShop(admin),
-    primaryLocale(admin).catch(() => null),
-    shopCurrency(admin).catch(() => null),
-  ]);
+  const [info, locale] = await Promise.all([fetchShop(admin), primaryLocale(admin).catch(() => null)]);
   const language = coreLanguage(locale);
   const provisioned = await platformClient(deps.coreUrl, deps.platformToken).provision({
     organizationName: info.name,
@@ -80,7 +76,6 @@ export async function provisionShop(
     apiKeyId: provisioned.apiKey.id,
     apiKey: provisioned.apiKey.apiKey,
     apiSecret: provisioned.apiKey.apiSecret,
-    currencyCode,
   };
   const replaced = await deps.shops.save(account);
   if (replaced) {

@@ -9,7 +9,7 @@ export interface ShopAccount {
   apiKeyId: string;
   apiKey: string;
   apiSecret: string;
-  /** The shop's currency (ISO 4217) as Shopify last reported it; null until it has. */
+  /** The shop's currency (ISO 4217) as the admin's openings last read it (saveCurrency); null until one has. */
   currencyCode: string | null;
 }
 
@@ -60,7 +60,7 @@ export class ShopStore {
   }
 
   /** Stores the shop's credentials (and marks it installed); returns the API key id they replace, if any. */
-  async save(account: ShopAccount): Promise<string | null> {
+  async save(account: Omit<ShopAccount, 'currencyCode'>): Promise<string | null> {
     const db = this.db();
     const client = db instanceof pg.Pool ? await db.connect() : db;
     try {
@@ -70,12 +70,11 @@ export class ShopStore {
         account.shop,
       ]);
       await client.query(
-        `insert into shops (shop, organization_id, account_id, api_key_id, api_key_encrypted, api_secret_encrypted, currency_code)
-         values ($1, $2, $3, $4, $5, $6, $7)
+        `insert into shops (shop, organization_id, account_id, api_key_id, api_key_encrypted, api_secret_encrypted)
+         values ($1, $2, $3, $4, $5, $6)
          on conflict (shop) do update set organization_id = excluded.organization_id, account_id = excluded.account_id,
            api_key_id = excluded.api_key_id, api_key_encrypted = excluded.api_key_encrypted,
-           api_secret_encrypted = excluded.api_secret_encrypted, currency_code = excluded.currency_code,
-           uninstalled_at = null, updated_at = now()`,
+           api_secret_encrypted = excluded.api_secret_encrypted, uninstalled_at = null, updated_at = now()`,
         [
           account.shop,
           account.organizationId,
@@ -83,7 +82,6 @@ export class ShopStore {
           account.apiKeyId,
           encrypt(this.key, account.apiKey, account.shop),
           encrypt(this.key, account.apiSecret, account.shop),
-          account.currencyCode,
         ],
       );
       await client.query('commit');
@@ -106,7 +104,7 @@ export class ShopStore {
     return this.load(shop, true);
   }
 
-  /** Records the shop's currency for a shop provisioned before the app kept it. */
+  /** Records the shop's currency as Shopify reports it. */
   async saveCurrency(shop: string, currencyCode: string): Promise<void> {
     await this.db().query('update shops set currency_code = $2, updated_at = now() where shop = $1', [shop, currencyCode]);
   }
