@@ -39,8 +39,8 @@ export interface Strings {
   freezes: string;
   /** A period a freeze covered. */
   frozen: string;
-  /** `{v}`: a formatted percentage a milestone's reward takes off. */
-  percentOff: string;
+  /** `{v}`: what a reward takes off, a formatted percentage or amount of the shop's currency. */
+  off: string;
   /** The Rewards tab of a guest: the header above already has the sign-in buttons. */
   signInForRewards: string;
   /** What points are called when the merchant has not named them (CONTRACT §19). */
@@ -90,7 +90,7 @@ const en: Strings = {
   notRanked: 'You are not ranked yet.',
   freezes: 'Freezes: {n}',
   frozen: 'Frozen',
-  percentOff: '{v} off',
+  off: '{v} off',
   signInForRewards: 'Sign in to see the rewards you have earned.',
   points: 'Points',
   waysToEarn: 'Ways to earn',
@@ -136,7 +136,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: "Vous n'êtes pas encore classé.",
     freezes: 'Gels : {n}',
     frozen: 'Gelé',
-    percentOff: '{v} de réduction',
+    off: '{v} de réduction',
     signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
     points: 'Points',
     waysToEarn: 'Comment gagner',
@@ -179,7 +179,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Aún no estás en la clasificación.',
     freezes: 'Congelaciones: {n}',
     frozen: 'Congelado',
-    percentOff: '{v} de descuento',
+    off: '{v} de descuento',
     signInForRewards: 'Inicia sesión para ver las recompensas que has conseguido.',
     points: 'Puntos',
     waysToEarn: 'Cómo ganar',
@@ -222,7 +222,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Du bist noch nicht in der Wertung.',
     freezes: 'Serienschutz: {n}',
     frozen: 'Eingefroren',
-    percentOff: '{v} Rabatt',
+    off: '{v} Rabatt',
     signInForRewards: 'Melde dich an, um deine Prämien zu sehen.',
     points: 'Punkte',
     waysToEarn: 'So sammelst du',
@@ -265,7 +265,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Non sei ancora in classifica.',
     freezes: 'Congelamenti: {n}',
     frozen: 'Congelato',
-    percentOff: '{v} di sconto',
+    off: '{v} di sconto',
     signInForRewards: 'Accedi per vedere i premi che hai ottenuto.',
     points: 'Punti',
     waysToEarn: 'Come guadagnare',
@@ -308,7 +308,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'Ainda não está classificado.',
     freezes: 'Congelamentos: {n}',
     frozen: 'Congelado',
-    percentOff: '{v} de desconto',
+    off: '{v} de desconto',
     signInForRewards: 'Inicie sessão para ver as recompensas que ganhou.',
     points: 'Pontos',
     waysToEarn: 'Como ganhar',
@@ -351,7 +351,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: 'まだランクインしていません。',
     freezes: 'フリーズ: {n}',
     frozen: 'フリーズ済み',
-    percentOff: '{v}オフ',
+    off: '{v}オフ',
     signInForRewards: 'ログインすると獲得したリワードが表示されます。',
     points: 'ポイント',
     waysToEarn: '貯め方',
@@ -394,7 +394,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: '아직 순위에 없습니다.',
     freezes: '프리즈: {n}',
     frozen: '프리즈됨',
-    percentOff: '{v} 할인',
+    off: '{v} 할인',
     signInForRewards: '로그인하면 받은 리워드를 볼 수 있습니다.',
     points: '포인트',
     waysToEarn: '적립 방법',
@@ -437,7 +437,7 @@ const LANGUAGES: Record<string, Strings> = {
     notRanked: '您尚未上榜。',
     freezes: '冻结卡：{n}',
     frozen: '已冻结',
-    percentOff: '{v} 折扣',
+    off: '{v} 折扣',
     signInForRewards: '登录后即可查看您获得的奖励。',
     points: '积分',
     waysToEarn: '赚取方式',
@@ -473,6 +473,20 @@ export function numberFormat(lang: string | undefined, options?: Intl.NumberForm
     return new Intl.NumberFormat(lang, options);
   } catch {
     return new Intl.NumberFormat('en', options);
+  }
+}
+
+/**
+ * An amount of the shop's currency as the shopper's language writes it (`€5`, `5 €`, `€7.50`), without
+ * cents when it is whole; null without a currency or for a code Intl does not know.
+ */
+export function moneyText(amount: number, currency: string | undefined, lang: string | undefined): string | null {
+  if (!currency) return null;
+  const whole = Number.isInteger(amount) ? { minimumFractionDigits: 0, maximumFractionDigits: 0 } : {};
+  try {
+    return numberFormat(lang, { style: 'currency', currency, ...whole }).format(amount);
+  } catch {
+    return null;
   }
 }
 

@@ -1,5 +1,5 @@
 import { type Api, ApiError } from './api.js';
-import { fill, numberFormat, type Strings } from './i18n.js';
+import { fill, moneyText, type Strings } from './i18n.js';
 import type { Definition, Member, PointsSetting, Reward, RewardLog, Tier } from './model.js';
 import { pointsText } from './progress.js';
 
@@ -54,16 +54,6 @@ export async function redeemFor(
 /** What points are called: the merchant's name in the read's language, else the interface's word. */
 export const pointsName = (setting: PointsSetting | undefined, t: Strings): string => setting?.eudCurrencyName || t.points;
 
-/** One unit of the shop's currency as the shopper's language writes it (`€1`, `1 €`); `1` for none or a code Intl does not know. */
-function oneUnitOf(currency: string | undefined, lang: string | undefined): string {
-  if (!currency) return '1';
-  try {
-    return numberFormat(lang, { style: 'currency', currency, minimumFractionDigits: 0, maximumFractionDigits: 0 }).format(1);
-  } catch {
-    return '1';
-  }
-}
-
 /** A way to earn: what to do, and the points it earns. */
 export interface EarnRow {
   key: string;
@@ -78,7 +68,7 @@ export interface EarnRow {
 export function waysToEarn(setting: PointsSetting, defs: Definition[], t: Strings, lang: string | undefined, currency?: string): EarnRow[] {
   const name = pointsName(setting, t);
   const rates: [string, string, number][] = [
-    ['spend', fill(t.perSpend, { amount: oneUnitOf(currency, lang) }), setting.pointsPerCurrencyUnit],
+    ['spend', fill(t.perSpend, { amount: moneyText(1, currency, lang) ?? '1' }), setting.pointsPerCurrencyUnit],
     ['order', t.perOrder, setting.pointsPerOrder],
     ['signup', t.onSignUp, setting.pointsOnSignUp],
   ];

@@ -1,4 +1,4 @@
-import { dateFormat, fill, numberFormat, type Strings } from './i18n.js';
+import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type {
   ChallengeProgress,
   Definition,
@@ -145,20 +145,23 @@ export const pointsText = (n: number, name: string, lang: string | undefined): s
 
 /**
  * What a reward gives, in words: points with their name (`points`, the merchant's or the
- * interface's), or a percentage formatted in the shopper's language; null for a fixed amount,
- * whose currency the payload does not carry.
+ * interface's), or what it takes off in the shopper's language; null for a fixed amount when the
+ * storefront does not say the shop's currency.
  */
-export function rewardGives(r: MilestoneReward, t: Strings, lang: string | undefined, points = t.points): string | null {
+export function rewardGives(r: MilestoneReward, t: Strings, lang: string | undefined, points = t.points, currency?: string): string | null {
   if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(r.pointsValue, points, lang)}`;
-  if (r.discountType === 'percentage' && r.discountValue !== null)
-    return fill(t.percentOff, { v: numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(r.discountValue / 100) });
-  return null;
+  if (r.discountValue === null) return null;
+  const off =
+    r.discountType === 'percentage'
+      ? numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(r.discountValue / 100)
+      : r.discountType === 'fixed_amount' && moneyText(r.discountValue, currency, lang);
+  return off ? fill(t.off, { v: off }) : null;
 }
 
 /** What a milestone earns, in words: what its reward gives, else the milestone's or the reward's name; null without a reward. */
-export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined, points = t.points): string | null {
+export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined, points = t.points, currency?: string): string | null {
   const r = m.reward;
-  return (r && rewardGives(r, t, lang, points)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
+  return (r && rewardGives(r, t, lang, points, currency)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */

@@ -67,6 +67,13 @@ describe('waysToEarn', () => {
     const fixed = { rewardKind: 'code', discountType: 'fixed_amount', discountValue: 5, pointsValue: null, eudTitle: null } as const;
     expect(rewardGives({ ...fixed, discountType: 'percentage', discountValue: 20 }, t, 'en')).toBe('20% off');
     expect(rewardGives(fixed, t, 'en')).toBeNull();
+    expect(rewardGives(fixed, t, 'en', t.points, 'NOT-A-CODE')).toBeNull();
+    // An amount of the shop's currency as the shopper's language writes it, with cents only when it has some.
+    expect(rewardGives(fixed, t, 'en', t.points, 'EUR')).toBe('€5 off');
+    expect(rewardGives(fixed, stringsFor('de'), 'de', t.points, 'EUR')).toBe('5\u00a0€ Rabatt');
+    expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', t.points, 'EUR')).toBe('7,50\u00a0€ de réduction');
+    expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', t.points, 'JPY')).toBe('￥500オフ');
+    expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', 'Stars', 'USD')).toBe('$5 off');
   });
 });
 

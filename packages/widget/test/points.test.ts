@@ -58,6 +58,25 @@ beforeAll(async () => {
     rewardId: bonus,
     eudTitle: 'Five days in a row',
   });
+  // A fixed amount says how much in the shop's currency, which the page names, rather than the milestone's reward title.
+  const fiver = await create('reward', {
+    name: 'Fiver',
+    description: 'd',
+    discountType: 'fixed_amount',
+    discountValue: 5,
+    rewardExpiryType: 'no_expiry',
+  });
+  await create('milestone', {
+    linkedSchemaSlug: 'streak',
+    linkedSchemaRecordId: streak.id,
+    name: 'Ten days',
+    description: 'd',
+    milestoneTargetValue: 10,
+    status: 'live',
+    rewardId: fiver,
+    eudTitle: 'Ten days in a row',
+    eudMilestoneRewardTitle: 'A treat',
+  });
   // The shopper of /demo?mode=member, whom the demo seeded.
   shopper = (
     await demo.api.get('/schema/streak_log/record', {
@@ -114,6 +133,7 @@ describe('the points tab for a guest', SLOW, () => {
     // The milestone's points show on the streak's own tab too, in the merchant's name for them.
     await dialog(page).getByRole('tab', { name: 'Streaks' }).click();
     await expect.poll(() => texts(page, '[data-milestones] li')).toContain('5Five days in a row+50 Stars');
+    expect(await texts(page, '[data-milestones] li')).toContain('10Ten days in a row€5 off');
 
     await openPoints(page, '?lang=fr', 'Étoiles');
     expect(await tabPanel(page).getByRole('heading', { level: 3 }).allTextContents()).toEqual(['Récompenses à échanger', 'Comment gagner']);
@@ -129,6 +149,8 @@ describe('the points tab for a guest', SLOW, () => {
     expect(await tabPanel(page).textContent()).toContain('Connectez-vous pour échanger.');
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-guest-fr');
+    await dialog(page).getByRole('tab', { name: 'Séries' }).click();
+    await expect.poll(() => texts(page, '[data-milestones] li')).toContain('10Ten days in a row5\u00a0€ de réduction');
     expect(errors).toEqual([]);
   });
 });

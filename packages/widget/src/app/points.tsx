@@ -55,8 +55,8 @@ export function PointsTab({ points, defs, ...props }: ViewProps & { points: Poin
           <ul class="lw-cards" data-redeem>
             {points.rewards.map((reward) => {
               const short = member ? reward.pointsCost - member.pointsBalance : 0;
-              // Untitled, a fixed amount says nothing (no currency reaches the widget): no empty heading then.
-              const title = reward.eudTitle || rewardGives(reward, t, lang, name);
+              // Untitled, a fixed amount says nothing when the page names no currency: no empty heading then.
+              const title = reward.eudTitle || rewardGives(reward, t, lang, name, currency);
               const shown = outcome?.id === reward.id ? outcome : undefined;
               return (
                 <li key={reward.id} class="lw-card">

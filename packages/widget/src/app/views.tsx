@@ -93,7 +93,7 @@ export interface ViewProps {
   t: Strings;
   template: Template;
   lang: string | undefined;
-  /** The shop's currency (ISO 4217), when the page says it: the unit points are earned per. */
+  /** The shop's currency (ISO 4217), when the page says it: what points are earned per and fixed amounts are in. */
   currency: string | undefined;
   /** What points are called (the merchant's name, else the interface's word). */
   pointsName: string;
@@ -215,27 +215,14 @@ export function Bar({ value, max, label, lang }: { value: number; max: number; l
 }
 
 /** Milestones with their targets and what each earns; for a member, the reached ones and the next marked. */
-function Milestones({
-  list,
-  value,
-  t,
-  lang,
-  member,
-  pointsName,
-}: {
-  list: Milestone[];
-  value: number;
-  t: Strings;
-  lang: string | undefined;
-  member: boolean;
-  pointsName: string;
-}) {
+function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ctx: ViewProps }) {
+  const { t, lang, api, pointsName, currency } = ctx;
   if (!list.length) return null;
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
-      {milestoneRows(list, value, member).map((m) => {
-        const earns = milestoneEarns(m, t, lang, pointsName);
+      {milestoneRows(list, value, api.member).map((m) => {
+        const earns = milestoneEarns(m, t, lang, pointsName, currency);
         return (
           <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
             <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
@@ -283,15 +270,8 @@ function Strip({ progress, period, t, lang }: { progress: StreakProgress; period
   );
 }
 
-function StreakCard({
-  def,
-  progress,
-  now,
-  t,
-  lang,
-  api,
-  pointsName,
-}: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
+function StreakCard(props: ViewProps & { def: Definition; progress: StreakProgress | undefined; now: number }) {
+  const { def, progress, now, t, lang, api } = props;
   const view = streakView(def, progress, now);
   const live = progress && !view.completed && view.length > 0;
   return (
@@ -313,31 +293,26 @@ function StreakCard({
           {!view.completed && <Bar value={view.value} max={view.target} label={t[def.aggregationPeriod]} lang={lang} />}
         </>
       )}
-      <Milestones list={def.milestones} value={view.length} t={t} lang={lang} member={api.member} pointsName={pointsName} />
+      <Milestones list={def.milestones} value={view.length} ctx={props} />
     </Card>
   );
 }
 
-function ChallengeCard({
-  def,
-  progress,
-  t,
-  lang,
-  api,
-  pointsName,
-}: ViewProps & { def: Definition; progress: ChallengeProgress | undefined }) {
+function ChallengeCard(props: ViewProps & { def: Definition; progress: ChallengeProgress | undefined }) {
+  const { def, progress, t, lang, api } = props;
   const value = progress?.currentProgressValue ?? 0;
   const target = def.completionTargetValue ?? 0;
   return (
     <Card def={def}>
       {api.member && progress?.challengeProgressStatus === 'completed' && <p class="lw-big">{def.eudCompletedMessage || t.completed}</p>}
       {api.member && <Bar value={value} max={target} label={t[def.aggregationPeriod]} lang={lang} />}
-      <Milestones list={def.milestones} value={value} t={t} lang={lang} member={api.member} pointsName={pointsName} />
+      <Milestones list={def.milestones} value={value} ctx={props} />
     </Card>
   );
 }
 
-function MissionCard({ def, progress, t, lang, api, pointsName }: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
+function MissionCard(props: ViewProps & { def: Definition; progress: MissionProgress | undefined }) {
+  const { def, progress, t, lang, api } = props;
   const { done, rows } = missionTasks(def, progress);
   const n = numberFormat(lang);
   return (
@@ -357,7 +332,7 @@ function MissionCard({ def, progress, t, lang, api, pointsName }: ViewProps & { 
           </li>
         ))}
       </ul>
-      <Milestones list={def.milestones} value={done} t={t} lang={lang} member={api.member} pointsName={pointsName} />
+      <Milestones list={def.milestones} value={done} ctx={props} />
     </Card>
   );
 }
