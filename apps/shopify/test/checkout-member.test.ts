@@ -37,6 +37,7 @@ interface Answer {
   accountId: string;
   coreUrl: string;
   usedCodes: string[];
+  currency: string | null;
 }
 
 const asMember = (body: Answer) => ({ 'x-enduser-access-token': body.accessToken, 'x-account-id': body.accountId });
@@ -69,8 +70,10 @@ describe('GET /checkout/member', () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'expiresAt', 'usedCodes']);
+    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt', 'usedCodes']);
     expect(body.usedCodes).toEqual([]);
+    // The shop's currency, which the block writes a reward's fixed amount in.
+    expect(body.currency).toBe(prod.admin.currencyCode);
     expect(body.accountId).toBe((await prod.shops.find(TEST_SHOP))!.accountId);
     const ttl = Date.parse(body.expiresAt) - Date.now();
     expect(ttl).toBeGreaterThan(0);

@@ -47,7 +47,7 @@ describe('GET /customer-account/token', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt']);
-    // The shop's currency as provisioning read it: the page's earning rate names it.
+    // The shop's currency as the admin's first opening read it: the page's earning rate names it.
     expect(body.currency).toBe(prod.admin.currencyCode);
     const account = (await prod.shops.find(TEST_SHOP))!;
     expect(body.accountId).toBe(account.accountId);

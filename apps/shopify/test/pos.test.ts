@@ -38,7 +38,7 @@ function ask(token: string | null, customer: string | null, method = 'GET'): Pro
   return fromExtension(url, token, method);
 }
 
-type Access = { accessToken: string; expiresAt: string; accountId: string; coreUrl: string };
+type Access = { accessToken: string; expiresAt: string; accountId: string; coreUrl: string; currency: string | null };
 
 const me = (access: { accessToken: string }, accountId: string) =>
   new Client(`${prod.core.url}/api/v1.0`).get('/schema/account_user/me', undefined, {
@@ -161,7 +161,9 @@ describe('GET /pos/customer', () => {
       expect(res.status, JSON.stringify(body)).toBe(200);
       expect(res.headers.get('cache-control')).toBe('no-store');
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
-      expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'expiresAt']);
+      expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt']);
+      // The shop's currency, which the extension writes a reward's fixed amount in.
+      expect(body.currency).toBe(prod.admin.currencyCode);
       const account = (await prod.shops.find(TEST_SHOP))!;
       expect(body.accountId).toBe(account.accountId);
       expect(body.coreUrl).toBe(prod.core.url);

@@ -10,6 +10,8 @@ export interface MemberData {
   points: Points | null;
   /** The rewards the member has the points for now, cheapest first. */
   redeemable: Reward[];
+  /** The shop's currency (ISO 4217), which a reward's fixed amount is in; absent when the app does not know it. */
+  currency?: string;
 }
 
 /**
@@ -30,7 +32,13 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
     if (body?.error?.code === 'no_customer') return null;
   }
   if (!res.ok) throw new Error(`${res.status} from the member route`);
-  const answer = (await res.json()) as { accessToken: string; accountId: string; coreUrl: string; usedCodes: string[] };
+  const answer = (await res.json()) as {
+    accessToken: string;
+    accountId: string;
+    coreUrl: string;
+    usedCodes: string[];
+    currency?: string | null;
+  };
   const api = new Api({ baseUrl: answer.coreUrl, accountId: answer.accountId, accessToken: answer.accessToken, languageCode });
   const [logs, points] = await Promise.all([
     api.list('reward_log', { ...NEWEST_FIRST, filters: whereIn('rewardLogStatus', ['issued']) }),
@@ -48,5 +56,5 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   const balance = points?.member?.pointsBalance ?? 0;
   // The core redeems rewards of kind code only; a points reward is earned, never bought.
   const redeemable = (points?.rewards ?? []).filter((r) => r.rewardKind === 'code' && r.pointsCost <= balance);
-  return { api, codes, points, redeemable };
+  return { api, codes, points, redeemable, ...(answer.currency ? { currency: answer.currency } : {}) };
 }

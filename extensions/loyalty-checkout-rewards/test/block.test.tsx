@@ -105,6 +105,7 @@ function network(core: Partial<Core> = {}, app: { status: number; code?: string 
         accountId: 'acc',
         coreUrl: CORE,
         usedCodes: ['USED9'],
+        currency: 'EUR',
       });
     }
     const path = url.pathname.replace('/api/v1.0/schema/', '');
@@ -237,7 +238,12 @@ describe('the checkout rewards block', () => {
         log('credit', '7.50 EUR'),
         log('spent', 'used9'),
       ],
-      rewards: [reward('cheap', 500), reward('dear', 5000), reward('points', 100, { rewardKind: 'points' })],
+      rewards: [
+        reward('fiver', 400, { discountType: 'fixed_amount', discountValue: 5, eudTitle: null }),
+        reward('cheap', 500),
+        reward('dear', 5000),
+        reward('points', 100, { rewardKind: 'points' }),
+      ],
     });
     await show(checkout({ applied: ['spring5'] }).api);
     const block = $('[data-checkout-rewards]')!;
@@ -247,9 +253,12 @@ describe('the checkout rewards block', () => {
     expect(text($('[data-code="l2"]'))).toBe('Title l2 SPRING5 Applied');
     expect(text($('[data-code="l3"]'))).toBe('Title l3 Your code is being prepared. It will be here in a moment.');
     // Expired codes, codes an order used (the app's usedCodes, upper-cased) and store credit (credited at payment,
-    // not a code) are not offered; nor what 600 Stars do not buy.
+    // not a code) are not offered; nor what 600 Stars do not buy. An untitled fixed amount is in the shop's currency, which the app names.
     expect([...document.body.querySelectorAll('[data-code]')].map((e) => e.getAttribute('data-code'))).toEqual(['l1', 'l2', 'l3']);
-    expect([...document.body.querySelectorAll('[data-redeem]')].map((e) => text(e))).toEqual(['Reward cheap Redeem 500 Stars and apply']);
+    expect([...document.body.querySelectorAll('[data-redeem]')].map((e) => text(e))).toEqual([
+      '€5 off Redeem 400 Stars and apply',
+      'Reward cheap Redeem 500 Stars and apply',
+    ]);
 
     // The app is asked with the session token; the core as the member, in the checkout's language.
     expect(calls[0]!.url.href).toBe(`${APP}/checkout/member`);

@@ -17,6 +17,8 @@ export interface Access {
   accessToken: string;
   accountId: string;
   coreUrl: string;
+  /** The shop's currency, null while the app does not know it. */
+  currency?: string | null;
 }
 
 /** Everything the block and the modal show of the customer. */
@@ -30,6 +32,8 @@ export interface CustomerData {
   /** Null while the merchant has points off. */
   points: Points | null;
   core: Core;
+  /** The shop's currency (ISO 4217), which a reward's fixed amount is in; absent when the app does not know it. */
+  currency?: string;
 }
 
 /** The staff member's POS account has no permission for the app: POS gives no session token. */
@@ -49,7 +53,8 @@ export async function loadCustomer(
   if (!token) throw new NoAccess();
   const res = await fetch(`${appUrl}/pos/customer?customer=${customerId}`, { headers: { authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${res.status} from the POS route`);
-  const core = new Core((await res.json()) as Access, languageCode);
+  const access = (await res.json()) as Access;
+  const core = new Core(access, languageCode);
   const [streaks, streakProgress, challenges, challengeProgress, logs, points] = await Promise.all([
     core.api.list('streak', OLDEST_FIRST),
     core.api.list('streak_progress', LIVE_STREAK_PROGRESS),
@@ -58,7 +63,16 @@ export async function loadCustomer(
     core.api.list('reward_log', { ...NEWEST_FIRST, limit: 20 }),
     loadPoints(core.api),
   ]);
-  return { streaks, streakProgress, challenges, challengeProgress, logs, points, core };
+  return {
+    streaks,
+    streakProgress,
+    challenges,
+    challengeProgress,
+    logs,
+    points,
+    core,
+    ...(access.currency ? { currency: access.currency } : {}),
+  };
 }
 
 /** Whether the customer has done anything in the program yet: any progress, reward or points. */

@@ -73,11 +73,16 @@ const tier = (id: string, eudTitle: string, pointsThreshold: number) => ({
   eudDescription: null,
   eudIcon: null,
 });
-const reward = (id: string, eudTitle: string, pointsCost: number) => ({
+const PERCENT = { discountType: 'percentage', discountValue: 10 };
+const reward = (
+  id: string,
+  eudTitle: string | null,
+  pointsCost: number,
+  off: { discountType: string; discountValue: number } = PERCENT,
+) => ({
   id,
   rewardKind: 'code',
-  discountType: 'percentage',
-  discountValue: 10,
+  ...off,
   pointsValue: null,
   pointsCost,
   eudTitle,
@@ -133,7 +138,13 @@ function network(member: Partial<Member> = {}) {
     if (url.pathname === '/pos/customer' && state.appDown)
       return Response.json({ error: { code: 'unavailable', message: 'The loyalty service is unreachable.' } }, { status: 503 });
     if (url.pathname === '/pos/customer')
-      return Response.json({ accessToken: 'end-user', expiresAt: '2030-01-01T00:00:00Z', accountId: 'acc', coreUrl: CORE });
+      return Response.json({
+        accessToken: 'end-user',
+        expiresAt: '2030-01-01T00:00:00Z',
+        accountId: 'acc',
+        coreUrl: CORE,
+        currency: 'EUR',
+      });
     const path = url.pathname.replace('/api/v1.0/schema/', '');
     const refuse = (code: string) => Response.json({ error: { status: 409, code, message: 'refused', details: [] } }, { status: 409 });
     const redeem = /^reward\/record\/([^/]+)\/action\/redeem$/.exec(path);
@@ -200,7 +211,12 @@ function network(member: Partial<Member> = {}) {
       'points_setting/record': state.points
         ? [{ id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 0 }]
         : [],
-      'reward/record': [reward('five', 'Five off', 100), reward('big', 'Big one', 1000), reward('gone', 'Retired', 50)],
+      // Untitled, a fixed amount says what it takes off in the shop's currency, which the app names.
+      'reward/record': [
+        reward('five', null, 100, { discountType: 'fixed_amount', discountValue: 5 }),
+        reward('big', 'Big one', 1000),
+        reward('gone', 'Retired', 50),
+      ],
       'tier/record': [tier('silver', 'Silver', 0), tier('gold', 'Gold', 100), tier('platinum', 'Platinum', 2000)],
     };
     return Response.json({ data: lists[path] ?? [] });
@@ -325,7 +341,7 @@ describe('the modal: redeeming for the cart', () => {
     const { apply, storage } = await showModal('en');
     expect(one('s-page')!.getAttribute('heading')).toBe('Redeem rewards');
     expect(all('[data-reward]')).toEqual([
-      'Five off 100 Stars Redeem',
+      '€5 off 100 Stars Redeem',
       'Big one 1,000 Stars Redeem 760 Stars to go',
       'Retired 50 Stars Redeem',
     ]);

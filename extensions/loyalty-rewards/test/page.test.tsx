@@ -338,9 +338,13 @@ describe('the points section', () => {
     ]);
   });
 
-  it("names the shop's currency in the earning rate, as the customer's language writes it", async () => {
-    const page = await show(() => Promise.resolve({ ...withPoints(member.api), currency: 'EUR' }), 'de');
+  it("names the shop's currency in the earning rate and fixed amounts, as the customer's language writes them", async () => {
+    const fiver = { ...reward('fiver', 500, null), discountType: 'fixed_amount' as const, discountValue: 5 };
+    const withFiver = { ...withPoints(member.api), points: { ...points, rewards: [...points.rewards, fiver] }, currency: 'EUR' };
+    const page = await show(() => Promise.resolve(withFiver), 'de');
     expect(all(page, '[data-earn] s-list-item')[0]).toBe('Pro 1 € Einkaufswert · +2 Stars');
+    // An untitled fixed amount says how much of it the reward takes off.
+    expect(all(page, '[data-cost="fiver"] s-text')[0]).toBe('5 € Rabatt');
   });
 
   it('redeems a reward: its code, the balance the core answers', async () => {

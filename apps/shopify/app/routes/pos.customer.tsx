@@ -15,7 +15,7 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
 /**
  * GET /pos/customer?customer=<id>: the POS extension on a customer's details sends its session
  * token and the customer POS shows, and gets an end-user token for that customer's member plus
- * where to read the core. The library checks the token's HS256 signature with the app's secret and
+ * where to read the core and the shop's currency (null while the app does not know it). The library checks the token's HS256 signature with the app's secret and
  * its exp/nbf (401) and answers the CORS preflight. The staff member acts for the shop, so any
  * customer of it may be read; the shop is the token's `dest`, so another shop's token only ever
  * reaches that shop's members.
@@ -30,7 +30,8 @@ async function customerToken(request: Request): Promise<Response> {
   const minted = await mintEndUserToken(config.coreUrl, account, customerGid(customer));
   if (minted instanceof Response) return cors(minted);
   // Minted, so the shop has its account.
-  return cors(Response.json({ ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl }, { headers: noStore }));
+  const body = { ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl, currency: account!.currencyCode ?? null };
+  return cors(Response.json(body, { headers: noStore }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);
