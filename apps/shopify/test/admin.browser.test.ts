@@ -323,6 +323,29 @@ describe('admin pages in Chromium', () => {
       await created('/schema/theme/record', { name: 'Purple', status: 'live' }),
       await created('/schema/template/record', { name: 'Default', status: 'live' }),
     ];
+    // A fixed amount, which the storefront writes in the shop's currency (the embed passes it): so does the preview.
+    const visits = (
+      await api.get('/schema/streak/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'equals', fieldValue: 'Visits' }] },
+      })
+    ).body.data[0];
+    const fiver = await created('/schema/reward/record', {
+      name: 'Fiver',
+      description: 'd',
+      discountType: 'fixed_amount',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
+    await created('/schema/milestone/record', {
+      name: 'Three days',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: visits.id,
+      milestoneTargetValue: 3,
+      status: 'live',
+      rewardId: fiver.id,
+      eudTitle: 'Three days',
+    });
     await browser.open('/app/widget');
     const page = browser.page;
     // Each live record the storefront's embed shows is marked; no id is shown.
@@ -332,22 +355,23 @@ describe('admin pages in Chromium', () => {
     await page.getByRole('button', { name: 'Show preview' }).click();
     const frame = page.frameLocator('[data-testid="widget-preview"]');
     await frame.getByText('Storefront preview (guest view)').waitFor();
-    const loaderServed = (await fetch(`${stack.core.url}/widget/loader.js`)).ok;
-    if (loaderServed) {
-      // The widget mounts its shadow host into the preview document.
-      await page.waitForFunction(
-        () => {
-          const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
-          return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
-        },
-        undefined,
-        { timeout: 15_000 },
-      );
-      // Open it, as a shopper would: the panel shows the template's guest texts.
-      await page.locator('[data-testid="widget-preview"]').scrollIntoViewIfNeeded();
-      await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
-      await page.waitForTimeout(1000);
-    }
+    // The widget mounts its shadow host into the preview document.
+    await page.waitForFunction(
+      () => {
+        const doc = (document.querySelector('[data-testid="widget-preview"]') as HTMLIFrameElement | null)?.contentDocument;
+        return !!doc && [...doc.body.children].some((el) => el.shadowRoot);
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
+    // Open it, as a shopper would: the panel shows the live streak's milestones, the fixed amount in the shop's currency.
+    await page.locator('[data-testid="widget-preview"]').scrollIntoViewIfNeeded();
+    await frame.getByRole('button', { name: 'Rewards' }).click({ force: true });
+    const milestones = frame.locator('[data-milestones] li');
+    await milestones.first().waitFor({ timeout: 15_000 });
+    expect(await milestones.allTextContents()).toContain(
+      `3Three days${new Intl.NumberFormat('en', { style: 'currency', currency: stack.admin.currencyCode, maximumFractionDigits: 0 }).format(5)} off`,
+    );
     await browser.shot('widget-preview');
   });
 

@@ -32,18 +32,21 @@ const currencyCheckedAt = new Map<string, number>();
 
 /**
  * Keeps the shop's currency as Shopify reports it, read at the admin's openings (at most once an hour
- * per shop and process, so a change is followed); the install's first opening fills it in. Best
- * effort, since only the customer account page's earning rate names it.
+ * per shop and process, so a change is followed); the install's first opening fills it in. Answers
+ * the currency as it now stands. Best effort: where it is unknown, storefront surfaces write
+ * amounts without it.
  */
-async function refreshCurrency(account: ShopAccount, admin: AdminGraphql): Promise<void> {
+async function refreshCurrency(account: ShopAccount, admin: AdminGraphql): Promise<string | null> {
   const last = currencyCheckedAt.get(account.shop);
-  if (account.currencyCode && last && Date.now() - last < 3_600_000) return;
+  if (account.currencyCode && last && Date.now() - last < 3_600_000) return account.currencyCode;
   currencyCheckedAt.set(account.shop, Date.now());
   try {
     const currency = await shopCurrency(admin);
     if (currency !== account.currencyCode) await shops.saveCurrency(account.shop, currency);
+    return currency;
   } catch {
     currencyCheckedAt.delete(account.shop);
+    return account.currencyCode;
   }
 }
 
@@ -56,10 +59,10 @@ export async function authenticateShop(request: Request) {
   const context = await authenticate.admin(request);
   const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
   const api = accountClient(config.coreUrl, account);
-  await Promise.all([
+  const [, , currencyCode] = await Promise.all([
     repairCoreWebhook(account),
     repairWidgetMetafields(account.shop, context.admin, api),
     refreshCurrency(account, context.admin),
   ]);
-  return { ...context, account, api };
+  return { ...context, account: { ...account, currencyCode }, api };
 }

@@ -31,6 +31,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   return {
     accountId: account.accountId,
     baseUrl: config.corePublicUrl,
+    // The preview gets what the theme embed gives the storefront: the shop's currency too.
+    currency: account.currencyCode,
     lists: KINDS.map((k, i) => {
       const list = lists[i];
       return {
@@ -51,7 +53,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>, note: 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
-  const { accountId, baseUrl, lists } = useLoaderData<typeof loader>();
+  const { accountId, baseUrl, currency, lists } = useLoaderData<typeof loader>();
   const { widget: m, records, editor, editors } = useMessages();
   const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
@@ -106,7 +108,11 @@ export default function WidgetPage() {
                 ))}
               </InlineGrid>
               <Box>
-                <Button variant="primary" disabled={!complete} onClick={() => setShown({ accountId, ...choice })}>
+                <Button
+                  variant="primary"
+                  disabled={!complete}
+                  onClick={() => setShown({ accountId, ...choice, ...(currency ? { currency } : {}) })}
+                >
                   {m.show}
                 </Button>
               </Box>

@@ -83,6 +83,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     names: { theme: theme.data.name, floating_widget: launcher.data.name, template: template.data.name },
     accountId: account.accountId,
     baseUrl: config.corePublicUrl,
+    // The preview gets what the theme embed gives the storefront: the shop's currency too.
+    currency: account.currencyCode,
     language,
     languages,
   };
@@ -178,8 +180,24 @@ export default function BrandingPage() {
  * The preview frame's document: the real widget from the core, whose reads of the three records get
  * the draft's values laid over the stored ones, opened as a guest would open it.
  */
-function previewDocument(baseUrl: string, accountId: string, ids: Ids, draft: BrandingDraft, note: string, languageCode: string): string {
-  const init = { baseUrl, accountId, languageCode, templateId: ids.template, themeId: ids.theme, floatingWidgetId: ids.floating_widget };
+function previewDocument(
+  baseUrl: string,
+  accountId: string,
+  ids: Ids,
+  draft: BrandingDraft,
+  note: string,
+  languageCode: string,
+  currency: string | null,
+): string {
+  const init = {
+    baseUrl,
+    accountId,
+    languageCode,
+    templateId: ids.template,
+    themeId: ids.theme,
+    floatingWidgetId: ids.floating_widget,
+    ...(currency ? { currency } : {}),
+  };
   const json = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
   const script = `(() => {
   const ids = ${json(ids)};
@@ -219,6 +237,7 @@ function BrandingEditor({
   draft: initial,
   accountId,
   baseUrl,
+  currency,
   language,
   languages,
 }: {
@@ -226,6 +245,7 @@ function BrandingEditor({
   draft: BrandingDraft;
   accountId: string;
   baseUrl: string;
+  currency: string | null;
   /** The language the texts are edited in, and the ones to choose from (the shop's default first). */
   language: WidgetLanguage;
   languages: WidgetLanguage[];
@@ -342,7 +362,7 @@ function BrandingEditor({
             title={m.preview.frameTitle}
             data-testid="branding-preview"
             lang={language}
-            srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language)}
+            srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language, currency)}
             style={{ width: '100%', height: 640, border: '1px solid #e1e3e5', borderRadius: 8 }}
           />
         </TitledCard>
