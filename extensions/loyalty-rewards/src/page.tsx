@@ -10,6 +10,7 @@ import {
   keyStart,
   type Member,
   type Milestone,
+  milestoneEarns,
   milestoneRows,
   type MissionProgress,
   missionTasks,
@@ -43,6 +44,9 @@ interface Ctx {
   w: Words;
   lang: string;
   n: Intl.NumberFormat;
+  /** What points are called, and the shop's currency: known once the page's data is. */
+  points?: string;
+  currency?: string;
 }
 
 /** The Rewards page: loading, the member's page (or the quiet first-visit page), or an error with retry. */
@@ -76,7 +80,8 @@ export function RewardsPage({ load, lang }: { load: () => Promise<PageData>; lan
   );
 }
 
-function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
+function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
+  const ctx: Ctx = { ...base, points: pointsName(data.points?.setting, base.t), currency: data.currency };
   const now = Date.now();
   const active = hasActivity(data);
   const { w } = ctx;
@@ -88,13 +93,7 @@ function Content({ data, ctx }: { data: PageData; ctx: Ctx }) {
         </s-section>
       )}
       {data.points && (
-        <PointsSection
-          points={data.points}
-          defs={[...data.streaks, ...data.challenges, ...data.missions]}
-          currency={data.currency}
-          api={data.api}
-          ctx={ctx}
-        />
+        <PointsSection points={data.points} defs={[...data.streaks, ...data.challenges, ...data.missions]} api={data.api} ctx={ctx} />
       )}
       {data.streaks.length > 0 && (
         <s-section heading={w.streaks} data-streaks>
@@ -163,7 +162,9 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
     <s-unordered-list data-milestones>
       {milestoneRows(list, value, true).map((m) => (
         <s-list-item key={m.id}>
-          {ctx.n.format(m.milestoneTargetValue)} · {m.eudTitle}
+          {[ctx.n.format(m.milestoneTargetValue), m.eudTitle, milestoneEarns(m, ctx.t, ctx.lang, ctx.points, ctx.currency)]
+            .filter(Boolean)
+            .join(' · ')}
           {m.reached && <s-badge>{ctx.t.reached}</s-badge>}
           {m.next && <s-badge tone="neutral">{ctx.t.next}</s-badge>}
         </s-list-item>
@@ -310,20 +311,8 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
  * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
  * redeem with a Redeem button, and the ways to earn.
  */
-function PointsSection({
-  points,
-  defs,
-  currency,
-  api,
-  ctx,
-}: {
-  points: Points;
-  defs: Definition[];
-  currency: string | undefined;
-  api: PageData['api'];
-  ctx: Ctx;
-}) {
-  const { t, lang } = ctx;
+function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Definition[]; api: PageData['api']; ctx: Ctx }) {
+  const { t, lang, currency } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<RedeemOutcome>();

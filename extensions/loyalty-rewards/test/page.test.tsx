@@ -71,7 +71,12 @@ const def = (id: string, extra: Partial<Definition>): Definition => ({
   ...extra,
 });
 
-const streak = def('s1', { aggregationTargetValue: 1, maxFreezes: 2, milestones: [milestone('m3', 3), milestone('m7', 7)] });
+const tenOff = { rewardKind: 'code', discountType: 'percentage', discountValue: 10, pointsValue: null, eudTitle: null } as const;
+const streak = def('s1', {
+  aggregationTargetValue: 1,
+  maxFreezes: 2,
+  milestones: [milestone('m3', 3), { ...milestone('m7', 7), reward: tenOff }],
+});
 const challenge = def('c1', { aggregationPeriod: 'weekly', completionTargetValue: 10, milestones: [milestone('m5', 5)] });
 const mission = def('n1', {
   tasks: [
@@ -181,7 +186,8 @@ describe('the Rewards page', () => {
       [day(0), 'done'],
       [day(1), 'next'],
     ]);
-    expect(all(s, '[data-milestones] s-list-item')).toEqual(['3 · Milestone 3 Reached', '7 · Milestone 7 Next']);
+    // What a milestone earns, as the widget says it.
+    expect(all(s, '[data-milestones] s-list-item')).toEqual(['3 · Milestone 3 Reached', '7 · Milestone 7 · 10% off Next']);
 
     const c = page.querySelector('[data-challenge="c1"]')!;
     expect(text(c.querySelector('s-text'))).toBe('This week: 6 / 10');
@@ -331,6 +337,7 @@ describe('the points section', () => {
     expect(all(section, '[data-cost]')).toEqual(['€5 off 300 Stars Redeem', '20% off 2,000 Stars Redeem 800 Stars to go']);
     expect(disabled(section, 'big')).toBe(true);
     expect(disabled(section, 'five')).toBe(false);
+    expect(all(page, '[data-milestones] s-list-item')[0]).toBe('5 · Milestone 5 · +50 Stars Next');
     expect(all(section, '[data-earn] s-list-item')).toEqual([
       'For every 1 spent · +2 Stars',
       'Creating an account · +100 Stars',
@@ -340,11 +347,17 @@ describe('the points section', () => {
 
   it("names the shop's currency in the earning rate and fixed amounts, as the customer's language writes them", async () => {
     const fiver = { ...reward('fiver', 500, null), discountType: 'fixed_amount' as const, discountValue: 5 };
-    const withFiver = { ...withPoints(member.api), points: { ...points, rewards: [...points.rewards, fiver] }, currency: 'EUR' };
+    const withFiver: PageData = {
+      ...withPoints(member.api),
+      streaks: [{ ...streak, milestones: [{ ...milestone('m9', 9), reward: fiver }] }],
+      points: { ...points, rewards: [...points.rewards, fiver] },
+      currency: 'EUR',
+    };
     const page = await show(() => Promise.resolve(withFiver), 'de');
     expect(all(page, '[data-earn] s-list-item')[0]).toBe('Pro 1 € Einkaufswert · +2 Stars');
-    // An untitled fixed amount says how much of it the reward takes off.
+    // An untitled fixed amount says how much of it the reward takes off, to redeem and on a milestone.
     expect(all(page, '[data-cost="fiver"] s-text')[0]).toBe('5 € Rabatt');
+    expect(all(page, '[data-milestones] s-list-item')[0]).toBe('9 · Milestone 9 · 5 € Rabatt Nächstes');
   });
 
   it('redeems a reward: its code, the balance the core answers', async () => {
