@@ -11,10 +11,10 @@ import { shops } from '../storage/stores.server';
 /**
  * GET /checkout/member: the checkout's rewards block (Plus shops' checkout steps) sends its session
  * token and gets an end-user token for the signed-in buyer, to list their codes and redeem points
- * in the core as that member, the codes their paid orders already used (`usedCodes`), which
- * the block does not offer again, and the shop's currency (null while the app does not know it),
- * which a reward's fixed amount is in. The library checks the token's signature with the app's secret and
- * its exp/nbf (401) and answers the CORS preflight; the shop is `dest`, the customer `sub`. A
+ * in the core as that member, the codes their paid orders already used (`usedCodes`), which the
+ * block does not offer again, and the shop's currency (null while the app does not know it), which
+ * a reward's fixed amount is in. The library checks the token's signature with the app's secret
+ * and its exp/nbf (401) and answers the CORS preflight; the shop is `dest`, the customer `sub`. A
  * guest's token has no `sub`: 401 `no_customer`, on which the block shows nothing.
  */
 async function member(request: Request): Promise<Response> {

@@ -15,8 +15,9 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
 /**
  * GET /pos/customer?customer=<id>: the POS extension on a customer's details sends its session
  * token and the customer POS shows, and gets an end-user token for that customer's member plus
- * where to read the core and the shop's currency (null while the app does not know it). The library checks the token's HS256 signature with the app's secret and
- * its exp/nbf (401) and answers the CORS preflight. The staff member acts for the shop, so any
+ * where to read the core and the shop's currency (null while the app does not know it). The
+ * library checks the token's HS256 signature with the app's secret and its exp/nbf (401) and
+ * answers the CORS preflight. The staff member acts for the shop, so any
  * customer of it may be read; the shop is the token's `dest`, so another shop's token only ever
  * reaches that shop's members.
  */
