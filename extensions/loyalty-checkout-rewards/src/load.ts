@@ -1,4 +1,4 @@
-import { Api, loadPoints, NEWEST_FIRST, type Points, type Reward, type RewardLog, whereIn } from '@loyalty/view-model';
+import { Api, gavePoints, loadPoints, NEWEST_FIRST, type Points, type Reward, type RewardLog, whereIn } from '@loyalty/view-model';
 
 /** The signed-in buyer's rewards as the block offers them. */
 export interface MemberData {
@@ -45,10 +45,11 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
     loadPoints(api),
   ]);
   const now = Date.now();
-  // A code one of the buyer's orders used is spent; an expired one would be refused.
+  // A code one of the buyer's orders used is spent; an expired one would be refused; points are no code at all.
   const used = new Set(answer.usedCodes);
   const codes = logs.filter(
     (log) =>
+      !gavePoints(log) &&
       !isStoreCredit(log.couponCode) &&
       !used.has(log.couponCode?.toUpperCase() ?? '') &&
       !(log.rewardExpiryAt && Date.parse(log.rewardExpiryAt) <= now),

@@ -237,6 +237,7 @@ describe('the checkout rewards block', () => {
         log('old', 'EXPIRED', { rewardExpiryAt: '2020-01-01T00:00:00.000Z' }),
         log('credit', '7.50 EUR'),
         log('spent', 'used9'),
+        log('stars', null, { reward: { rewardKind: 'points' } }),
       ],
       rewards: [
         reward('fiver', 400, { discountType: 'fixed_amount', discountValue: 5, eudTitle: null }),
@@ -252,8 +253,8 @@ describe('the checkout rewards block', () => {
     // Codes are case-insensitive: the checkout's "spring5" is this code.
     expect(text($('[data-code="l2"]'))).toBe('Title l2 SPRING5 Applied');
     expect(text($('[data-code="l3"]'))).toBe('Title l3 Your code is being prepared. It will be here in a moment.');
-    // Expired codes, codes an order used (the app's usedCodes, upper-cased) and store credit (credited at payment,
-    // not a code) are not offered; nor what 600 Stars do not buy. An untitled fixed amount is in the shop's currency, which the app names.
+    // Expired codes, codes an order used (the app's usedCodes, upper-cased), store credit (credited at payment,
+    // not a code) and a reward that gave points (no code either) are not offered; nor what 600 Stars do not buy. An untitled fixed amount is in the shop's currency, which the app names.
     expect([...document.body.querySelectorAll('[data-code]')].map((e) => e.getAttribute('data-code'))).toEqual(['l1', 'l2', 'l3']);
     expect([...document.body.querySelectorAll('[data-redeem]')].map((e) => text(e))).toEqual([
       '€5 off Redeem 400 Stars and apply',

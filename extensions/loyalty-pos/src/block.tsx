@@ -1,6 +1,7 @@
 import {
   currentChallenge,
   fill,
+  gavePoints,
   numberFormat,
   pointsName,
   pointsText,
@@ -84,10 +85,13 @@ export function CustomerBlock({ load, lang, open }: { load: () => Promise<Custom
   );
 }
 
+/** The customer's codes: what a revoked reward or one that gave points does not leave them. */
+const codesOf = (logs: RewardLog[]) => logs.filter((log) => log.rewardLogStatus !== 'revoked' && !gavePoints(log));
+
 function Summary({ data, ctx }: { data: CustomerData; ctx: Ctx }) {
   const { t, w, n } = ctx;
   const now = Date.now();
-  const codes = data.logs.filter((log) => log.rewardLogStatus !== 'revoked');
+  const codes = codesOf(data.logs);
   return (
     <>
       {!isMember(data) && <s-text data-not-member>{w.notMember}</s-text>}
@@ -268,7 +272,7 @@ function Redeeming({
       return log.couponCode ? toCart(log.couponCode) : { tone: 'info', text: w.waiting };
     });
 
-  const codes = logs.filter((log) => log.rewardLogStatus !== 'revoked');
+  const codes = codesOf(logs);
   return (
     <>
       {notice && <s-banner tone={notice.tone} heading={notice.text} data-notice={notice.tone} />}

@@ -119,6 +119,7 @@ function network(member: Partial<Member> = {}) {
       log('held', { rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z', rewardIssuedAt: null, eudRewardTitle: 'Ten off' }),
       log('old', { couponCode: 'TY-OLD', eudRewardTitle: 'Welcome' }),
       log('gone', { rewardLogStatus: 'revoked', couponCode: 'TY-GONE' }),
+      log('stars', { reward: { rewardKind: 'points' }, eudRewardTitle: 'Bonus Stars' }),
     ],
     points: true,
     stampAfter: {},
@@ -283,7 +284,7 @@ describe('the block on the customer’s details', () => {
     expect(text(one('[data-next-tier]'))).toBe('1,760 Stars to Platinum');
     expect(all('[data-streak]')).toEqual(['Order days · 3 in a row']);
     expect(all('[data-challenge]')).toEqual(['Spend · This month: 75 / 1,000']);
-    // A revoked reward is no code to offer; a held one says when it comes.
+    // A revoked reward is no code to offer, nor one that gave points; a held one says when it comes.
     expect(all('[data-code]')).toEqual(['Ten off · Yours on February 14, 2030, once the return window has passed.', 'Welcome · TY-OLD']);
     expect(one('[data-not-member]')).toBeNull();
 
@@ -441,7 +442,7 @@ describe('the modal: redeeming for the cart', () => {
   it('applies an issued code to the cart with one tap', async () => {
     network();
     const { apply } = await showModal('en');
-    // A held reward has no code yet, a revoked one is gone: only the issued code can be applied.
+    // A held reward has no code yet, a revoked one is gone, one that gave points never had one: only the issued code can be applied.
     expect(all('[data-code]')).toEqual([
       'Ten off Yours on February 14, 2030, once the return window has passed.',
       'Welcome TY-OLD Apply to cart',

@@ -154,6 +154,7 @@ const member: PageData = {
     log('r2', null, null),
     log('r3', null, null, { rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z' }),
     log('r4', 'GONE-5', null, { rewardLogStatus: 'revoked', confirmAt: null }),
+    { ...log('r5', null, null), reward: { rewardKind: 'points' } },
   ],
   points: null,
   api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
@@ -223,6 +224,8 @@ describe('the Rewards page', () => {
     const revoked = page.querySelector('[data-reward="r4"]')!;
     expect(revoked.querySelector('s-clipboard-item')).toBeNull();
     expect(text(revoked.querySelector('s-paragraph'))).toBe('Taken back: the purchase that earned it was returned or cancelled.');
+    // A reward of points has no code coming: its points are on the balance.
+    expect(text(page.querySelector('[data-reward="r5"] s-paragraph'))).toBe('Added to your balance.');
   });
 
   it("speaks the customer's language", async () => {

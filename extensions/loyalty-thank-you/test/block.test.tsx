@@ -64,6 +64,15 @@ const held: RewardLog = {
   eudRewardTitle: 'Ten off',
   eudRedeemInstructionMessage: null,
 };
+// A milestone whose reward gave points: no code comes for it.
+const stars: RewardLog = {
+  ...held,
+  id: 'r2',
+  rewardLogStatus: 'issued',
+  confirmAt: null,
+  eudRewardTitle: 'Bonus Stars',
+  reward: { rewardKind: 'points' },
+};
 const tier = (id: string, eudTitle: string, pointsThreshold: number, earnMultiplier: number) => ({
   id,
   pointsThreshold,
@@ -80,7 +89,7 @@ const ORDER: OrderFacts = {
     { kind: 'streak', definitionId: 's1', value: 1, reversed: 0 },
     { kind: 'challenge', definitionId: 'c1', value: 75, reversed: 0 },
   ],
-  rewardLogIds: ['r1'],
+  rewardLogIds: ['r1', 'r2'],
 };
 
 type Call = { url: URL; headers: Record<string, string> };
@@ -115,7 +124,7 @@ function network(orders: (OrderFacts | null | { status: number; code?: string })
         },
       ],
       mission_progress: [],
-      reward_log: [held],
+      reward_log: [held, stars],
       points_setting: [{ id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 0 }],
       reward: [],
       tier: [tier('silver', 'Silver', 0, 1), tier('gold', 'Gold', 100, 2), tier('platinum', 'Platinum', 2000, 3)],
@@ -151,7 +160,10 @@ describe('the order block, for a member', () => {
     expect(all('[data-points] s-stack s-text')).toEqual(['1,760 Stars to Platinum: 240 / 2,000']);
     expect(all('[data-counted-for]')).toEqual(['Title s1 3 in a row', 'Title c1 This month: 75 / 1,000']);
     expect(text(section.querySelector('[data-counted] s-heading'))).toBe('This order counted for');
-    expect(all('[data-reward]')).toEqual(['Ten off Yours on February 14, 2030, once the return window has passed.']);
+    expect(all('[data-reward]')).toEqual([
+      'Ten off Yours on February 14, 2030, once the return window has passed.',
+      'Bonus Stars Added to your balance.',
+    ]);
     expect(section.querySelector('[data-reward]')!.getAttribute('data-status')).toBe('pending');
 
     // The app is asked about the page's order with the session token; the core as the member, in the page's language.

@@ -60,6 +60,8 @@ export interface Strings {
   /** `{n}`: the points still to earn, with their name; `{tier}`: the next tier. */
   toNextTier: string;
   signInToRedeem: string;
+  /** A reward that gave points: they went to the balance (its amount may be the tier's multiple). */
+  credited: string;
 }
 
 const en: Strings = {
@@ -104,6 +106,7 @@ const en: Strings = {
   redeemed: 'Redeemed!',
   toNextTier: '{n} to {tier}',
   signInToRedeem: 'Sign in to redeem.',
+  credited: 'Added to your balance.',
 };
 
 const LANGUAGES: Record<string, Strings> = {
@@ -150,6 +153,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: 'Échangé !',
     toNextTier: 'Encore {n} pour {tier}',
     signInToRedeem: 'Connectez-vous pour échanger.',
+    credited: 'Ajouté à votre solde.',
   },
   es: {
     loading: 'Cargando…',
@@ -193,6 +197,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: '¡Canjeado!',
     toNextTier: 'Faltan {n} para {tier}',
     signInToRedeem: 'Inicia sesión para canjear.',
+    credited: 'Añadido a tu saldo.',
   },
   de: {
     loading: 'Wird geladen…',
@@ -236,6 +241,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: 'Eingelöst!',
     toNextTier: 'Noch {n} bis {tier}',
     signInToRedeem: 'Melde dich zum Einlösen an.',
+    credited: 'Deinem Guthaben gutgeschrieben.',
   },
   it: {
     loading: 'Caricamento…',
@@ -279,6 +285,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: 'Riscattato!',
     toNextTier: 'Mancano {n} per {tier}',
     signInToRedeem: 'Accedi per riscattare.',
+    credited: 'Aggiunto al tuo saldo.',
   },
   pt: {
     loading: 'A carregar…',
@@ -322,6 +329,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: 'Trocado!',
     toNextTier: 'Faltam {n} para {tier}',
     signInToRedeem: 'Inicie sessão para trocar.',
+    credited: 'Adicionado ao seu saldo.',
   },
   ja: {
     loading: '読み込み中…',
@@ -365,6 +373,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: '交換しました',
     toNextTier: '{tier}まであと{n}',
     signInToRedeem: 'ログインすると交換できます。',
+    credited: '残高に加算されました。',
   },
   ko: {
     loading: '불러오는 중…',
@@ -408,6 +417,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: '교환 완료',
     toNextTier: '{tier}까지 {n} 남음',
     signInToRedeem: '로그인하면 교환할 수 있습니다.',
+    credited: '잔액에 적립되었습니다.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -451,6 +461,7 @@ const LANGUAGES: Record<string, Strings> = {
     redeemed: '兑换成功',
     toNextTier: '距离{tier}还差 {n}',
     signInToRedeem: '登录后即可兑换。',
+    credited: '已计入您的余额。',
   },
 };
 

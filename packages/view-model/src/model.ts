@@ -150,6 +150,8 @@ export interface RewardLog {
   rewardExpiryAt: string | null;
   eudRewardTitle: string | null;
   eudRedeemInstructionMessage: string | null;
+  /** The reward it issued, nested (its public fields): one of kind `points` gave points, not a code. */
+  reward?: Pick<MilestoneReward, 'rewardKind'> | null;
 }
 
 /** The points program's public fields, which the storefront reads only while it is live (CONTRACT §19). */

@@ -177,7 +177,13 @@ export function missionTasks(
   return { done: rows.filter((r) => r.complete).length, rows };
 }
 
-/** What a reward shows under its title: its code, when a held one comes, that it was taken back, or that it is on its way. */
+/** Whether a reward log gave points (CONTRACT §19) rather than a code to use. */
+export const gavePoints = (log: RewardLog): boolean => log.reward?.rewardKind === 'points';
+
+/**
+ * What a reward shows under its title: its code, when a held one comes, that it was taken back,
+ * that its points went to the balance, or that its code is on its way.
+ */
 export type RewardView = { kind: 'code'; code: string } | { kind: 'note'; text: string; revoked: boolean };
 
 export function rewardView(log: RewardLog, t: Strings, lang: string | undefined): RewardView {
@@ -188,5 +194,6 @@ export function rewardView(log: RewardLog, t: Strings, lang: string | undefined)
       text: fill(t.heldUntil, { date: dateFormat(lang, { dateStyle: 'long' }).format(new Date(log.confirmAt)) }),
       revoked: false,
     };
+  if (gavePoints(log)) return { kind: 'note', text: t.credited, revoked: false };
   return log.couponCode ? { kind: 'code', code: log.couponCode } : { kind: 'note', text: t.pending, revoked: false };
 }

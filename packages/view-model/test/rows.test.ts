@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rankRows } from '../src/boards.js';
-import type { Definition, Milestone } from '../src/model.js';
+import type { Definition, Milestone, RewardLog } from '../src/model.js';
 import { stringsFor } from '../src/i18n.js';
-import { milestoneEarns, milestoneRows, missionTasks } from '../src/progress.js';
+import { milestoneEarns, milestoneRows, missionTasks, rewardView } from '../src/progress.js';
 
 const entry = (rank: number, isCaller = false) => ({ rank, value: 100 - rank, displayName: `M${rank}`, isCaller });
 
@@ -87,5 +87,44 @@ describe('missionTasks', () => {
       ['t2', 1, false],
     ]);
     expect(missionTasks(def, undefined).rows.map((r) => r.value)).toEqual([0, 0]);
+  });
+});
+
+describe('rewardView', () => {
+  const log = (extra: Partial<RewardLog>): RewardLog => ({
+    id: 'l',
+    rewardLogStatus: 'issued',
+    confirmAt: null,
+    couponCode: null,
+    rewardIssuedAt: null,
+    rewardExpiryAt: null,
+    eudRewardTitle: 'Five days',
+    eudRedeemInstructionMessage: null,
+    ...extra,
+  });
+  const t = stringsFor('en');
+
+  it('shows a code, or that it is on its way', () => {
+    expect(rewardView(log({ couponCode: 'SAVE10', reward: { rewardKind: 'code' } }), t, 'en')).toEqual({ kind: 'code', code: 'SAVE10' });
+    expect(rewardView(log({}), t, 'en')).toEqual({ kind: 'note', text: 'Your code is on its way.', revoked: false });
+  });
+
+  it('says a reward of points went to the balance rather than promising a code', () => {
+    expect(rewardView(log({ reward: { rewardKind: 'points' } }), t, 'en')).toEqual({
+      kind: 'note',
+      text: 'Added to your balance.',
+      revoked: false,
+    });
+    expect(rewardView(log({ reward: { rewardKind: 'points' } }), stringsFor('de'), 'de')).toMatchObject({
+      text: 'Deinem Guthaben gutgeschrieben.',
+    });
+    // Held and revoked ones say so, whatever they give.
+    const held = rewardView(
+      log({ reward: { rewardKind: 'points' }, rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z' }),
+      t,
+      'en',
+    );
+    expect(held).toMatchObject({ kind: 'note', text: expect.stringContaining('February 14, 2030') });
+    expect(rewardView(log({ reward: { rewardKind: 'points' }, rewardLogStatus: 'revoked' }), t, 'en')).toMatchObject({ revoked: true });
   });
 });

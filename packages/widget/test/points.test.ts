@@ -250,3 +250,46 @@ describe('a leaderboard of points earned this month', SLOW, () => {
     }
   });
 });
+
+describe('a reward of points in the member’s rewards', SLOW, () => {
+  it('says its points went to the balance instead of promising a code', async () => {
+    const challenge = (await demo.api.get('/schema/challenge/record')).body.data[0] as { id: string };
+    const stars = await create('reward', {
+      name: 'Challenge stars',
+      description: 'd',
+      rewardKind: 'points',
+      pointsValue: 40,
+      rewardExpiryType: 'no_expiry',
+    });
+    await create('milestone', {
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      name: 'Halfway and more',
+      description: 'd',
+      milestoneTargetValue: 150,
+      status: 'live',
+      rewardId: stars,
+      eudTitle: 'Halfway and more',
+      eudMilestoneRewardTitle: 'Bonus Stars',
+    });
+    // The demo shopper has spent 130 this week: 30 more reach the milestone.
+    const { externalId } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as { externalId: string };
+    await create('challenge_log', {
+      challengeId: challenge.id,
+      ownedBy: { externalId },
+      activityId: 'order',
+      activityAt: new Date().toISOString(),
+      activityValue: 30,
+      uniqueIdentifier: 'widget-test-points-reward',
+    });
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
+    const card = tabPanel(page).locator('li.lw-card', { hasText: 'Bonus Stars' });
+    await expect.poll(() => card.locator('p.lw-muted').textContent()).toBe('Added to your balance.');
+    expect(await card.locator('code').count()).toBe(0);
+    expect(await violations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
