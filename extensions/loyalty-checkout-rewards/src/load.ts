@@ -1,4 +1,14 @@
-import { Api, gavePoints, loadPoints, NEWEST_FIRST, type Points, type Reward, type RewardLog, whereIn } from '@loyalty/view-model';
+import {
+  Api,
+  gavePoints,
+  loadPoints,
+  NEWEST_FIRST,
+  type Points,
+  type Reward,
+  type RewardLog,
+  storeCredit,
+  whereIn,
+} from '@loyalty/view-model';
 
 /** The signed-in buyer's rewards as the block offers them. */
 export interface MemberData {
@@ -13,12 +23,6 @@ export interface MemberData {
   /** The shop's currency (ISO 4217), which a reward's fixed amount is in; absent when the app does not know it. */
   currency?: string;
 }
-
-/**
- * What the app stamps on a store credit's reward log (`storeCreditStamp` in apps/shopify: "7.50
- * EUR"): credited to the customer's account, which checkout offers at payment, never a code to apply.
- */
-export const isStoreCredit = (stamp: string | null): boolean => stamp !== null && /^\d+\.\d{2} [A-Z]{3}$/.test(stamp);
 
 /**
  * Asks the app for the member's end-user token (and the codes their orders used) with the
@@ -50,7 +54,7 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   const codes = logs.filter(
     (log) =>
       !gavePoints(log) &&
-      !isStoreCredit(log.couponCode) &&
+      !storeCredit(log) &&
       !used.has(log.couponCode?.toUpperCase() ?? '') &&
       !(log.rewardExpiryAt && Date.parse(log.rewardExpiryAt) <= now),
   );

@@ -1,5 +1,4 @@
-import { type Api, ApiError, type RewardLog, whereEquals, whereIn } from '@loyalty/view-model';
-import { isStoreCredit } from './load.js';
+import { type Api, ApiError, type RewardLog, storeCredit, whereEquals, whereIn } from '@loyalty/view-model';
 
 /** How often, and how many times, a redemption's reward log is read again while the app makes its Shopify discount (§16). */
 export const POLL_MS = 1500;
@@ -65,6 +64,6 @@ export async function redeemOnce(api: Pick<Api, 'redeem' | 'list'>, rewardId: st
   }
   const balance = pointsBalance === undefined ? {} : { pointsBalance };
   if (!log.couponCode) return { kind: 'preparing', log, ...balance };
-  if (isStoreCredit(log.couponCode)) return { kind: 'credit', log, ...balance };
+  if (storeCredit(log)) return { kind: 'credit', log, ...balance };
   return { kind: 'code', log, code: log.couponCode, ...balance };
 }

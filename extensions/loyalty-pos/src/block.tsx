@@ -9,6 +9,7 @@ import {
   rewardGives,
   type RewardLog,
   rewardView,
+  storeCredit,
   streakView,
   type Strings,
   tierView,
@@ -85,8 +86,8 @@ export function CustomerBlock({ load, lang, open }: { load: () => Promise<Custom
   );
 }
 
-/** The customer's codes: what a revoked reward or one that gave points does not leave them. */
-const codesOf = (logs: RewardLog[]) => logs.filter((log) => log.rewardLogStatus !== 'revoked' && !gavePoints(log));
+/** The customer's codes: not what was revoked, nor what gave points or store credit (at checkout by itself). */
+const codesOf = (logs: RewardLog[]) => logs.filter((log) => log.rewardLogStatus !== 'revoked' && !gavePoints(log) && !storeCredit(log));
 
 function Summary({ data, ctx }: { data: CustomerData; ctx: Ctx }) {
   const { t, w, n } = ctx;
@@ -145,7 +146,7 @@ function Summary({ data, ctx }: { data: CustomerData; ctx: Ctx }) {
 
 const codeText = (log: RewardLog, ctx: Ctx) => {
   const view = rewardView(log, ctx.t, ctx.lang);
-  return view.kind === 'code' ? view.code : view.text;
+  return view.kind === 'code' ? view.code : view.kind === 'note' ? view.text : view.amount;
 };
 
 /** The balance with the points' name, the tier and how far the next one is. */
@@ -269,6 +270,8 @@ function Redeeming({
       else setBalance(outcome.pointsBalance);
       const log = await withCode(data.core, outcome.log);
       setLogs((list) => [log, ...list.filter((l) => l.id !== log.id)]);
+      // Store credit is the customer's to pay with, not a code for the cart.
+      if (storeCredit(log)) return { tone: 'success', text: fill(w.credited, { amount: codeText(log, ctx) }) };
       return log.couponCode ? toCart(log.couponCode) : { tone: 'info', text: w.waiting };
     });
 

@@ -27,6 +27,8 @@ export interface Words {
   /** `{code}`: the code POS refused. */
   notApplied: string;
   waiting: string;
+  /** `{amount}`: store credit a redemption gave the customer, which POS takes as payment. */
+  credited: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -48,6 +50,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Code {code} applied to the cart.',
     notApplied: 'The cart didn’t take code {code}.',
     waiting: 'The code is on its way: it will show under Codes in a moment.',
+    credited: '{amount} added to the customer’s store credit, to pay with at checkout.',
   },
   fr: {
     title: 'Fidélité',
@@ -67,6 +70,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Code {code} appliqué au panier.',
     notApplied: 'Le panier n’a pas accepté le code {code}.',
     waiting: 'Le code arrive : il apparaîtra sous Codes promo dans un instant.',
+    credited: '{amount} ajoutés au crédit boutique du client, utilisable au paiement.',
   },
   es: {
     title: 'Fidelidad',
@@ -86,6 +90,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Código {code} aplicado al carrito.',
     notApplied: 'El carrito no aceptó el código {code}.',
     waiting: 'El código está en camino: aparecerá en Códigos en un momento.',
+    credited: '{amount} añadidos al crédito de tienda del cliente, para pagar en caja.',
   },
   de: {
     title: 'Treueprogramm',
@@ -105,6 +110,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Code {code} auf den Warenkorb angewendet.',
     notApplied: 'Der Warenkorb hat den Code {code} nicht angenommen.',
     waiting: 'Der Code ist unterwegs und erscheint gleich unter Rabattcodes.',
+    credited: '{amount} dem Guthaben des Kundenkontos gutgeschrieben, einlösbar beim Bezahlen.',
   },
   it: {
     title: 'Fedeltà',
@@ -124,6 +130,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Codice {code} applicato al carrello.',
     notApplied: 'Il carrello non ha accettato il codice {code}.',
     waiting: 'Il codice è in arrivo: comparirà tra un attimo sotto Codici.',
+    credited: '{amount} aggiunti al credito negozio del cliente, da usare al pagamento.',
   },
   pt: {
     title: 'Fidelidade',
@@ -143,6 +150,7 @@ const WORDS: Record<string, Words> = {
     applied: 'Código {code} aplicado ao carrinho.',
     notApplied: 'O carrinho não aceitou o código {code}.',
     waiting: 'O código está a caminho: aparecerá em Códigos em instantes.',
+    credited: '{amount} adicionados ao crédito na loja do cliente, para pagar no checkout.',
   },
   ja: {
     title: 'ロイヤルティ',
@@ -162,6 +170,7 @@ const WORDS: Record<string, Words> = {
     applied: 'コード {code} をカートに適用しました。',
     notApplied: 'カートはコード {code} を受け付けませんでした。',
     waiting: 'コードを発行中です。まもなく「コード」に表示されます。',
+    credited: '{amount}をお客様のストアクレジットに追加しました。お支払い時に使えます。',
   },
   ko: {
     title: '로열티',
@@ -181,6 +190,7 @@ const WORDS: Record<string, Words> = {
     applied: '코드 {code}를 장바구니에 적용했습니다.',
     notApplied: '장바구니가 코드 {code}를 받지 않았습니다.',
     waiting: '코드를 발급 중입니다. 곧 코드 아래에 표시됩니다.',
+    credited: '{amount}이(가) 고객의 스토어 크레딧에 추가되었습니다. 결제 시 사용할 수 있습니다.',
   },
   'zh-CN': {
     title: '会员忠诚度',
@@ -200,6 +210,7 @@ const WORDS: Record<string, Words> = {
     applied: '优惠码 {code} 已应用到购物车。',
     notApplied: '购物车未接受优惠码 {code}。',
     waiting: '优惠码正在生成，稍后将显示在“优惠码”下。',
+    credited: '已将{amount}添加到顾客的商店余额，结账时可用。',
   },
 };
 

@@ -99,6 +99,8 @@ interface Member {
   points: boolean;
   /** Rewards whose codes the app stamps (Shopify discounts): a redemption's log has none until read this many times. */
   stampAfter: Record<string, number>;
+  /** Of those, the ones the app issues as store credit: it stamps the credit's amount and currency. */
+  credits: string[];
   /** The answer to the next redemption is lost on its way back (it is made all the same). */
   loseNextAnswer: boolean;
   /** The app answers 503, as when it cannot reach the core. */
@@ -123,6 +125,7 @@ function network(member: Partial<Member> = {}) {
     ],
     points: true,
     stampAfter: {},
+    credits: [],
     loseNextAnswer: false,
     appDown: false,
     ...member,
@@ -196,7 +199,8 @@ function network(member: Partial<Member> = {}) {
       reads.set(id, times);
       // The app stamps the Shopify discount's code on the log a moment after the redemption.
       const rewardId = found?.eudRewardTitle?.replace('Redeemed ', '') ?? '';
-      if (found && !found.couponCode && times >= (state.stampAfter[rewardId] ?? 0)) found.couponCode = `SHOP-${id}`;
+      if (found && !found.couponCode && times >= (state.stampAfter[rewardId] ?? 0))
+        found.couponCode = state.credits.includes(rewardId) ? '7.50 EUR' : `SHOP-${id}`;
       return Response.json({ data: found ? [found] : [] });
     }
     if (path === 'account_user/me')
@@ -411,6 +415,20 @@ describe('the modal: redeeming for the cart', () => {
     await tap('[data-reward="five"]');
     await vi.waitFor(() => expect(apply).toHaveBeenCalledOnce(), { timeout: 5000 });
     expect(apply.mock.calls[0]).toEqual(['SHOP-r1']);
+  });
+
+  it('a reward issued as store credit: says it was credited and puts nothing on the cart, nor among the codes', async () => {
+    network({ stampAfter: { five: 1 }, credits: ['five'] });
+    const { apply } = await showModal('en');
+    await tap('[data-reward="five"]');
+    // The app stamps the credit a moment after the redemption: the modal reads the log again until it has.
+    await vi.waitFor(() => expect(one('[data-notice]')).not.toBeNull(), { timeout: 5000 });
+    expect(one('[data-notice]')!.getAttribute('heading')).toBe('€7.50 added to the customer’s store credit, to pay with at checkout.');
+    expect(apply).not.toHaveBeenCalled();
+    expect(all('[data-code]')).toEqual([
+      'Ten off Yours on February 14, 2030, once the return window has passed.',
+      'Welcome TY-OLD Apply to cart',
+    ]);
   });
 
   it('says why when it cannot: not enough points, not redeemable, the cart refusing a code, points off', async () => {

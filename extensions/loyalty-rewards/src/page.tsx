@@ -294,15 +294,17 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
             {ctx.t.copy}
           </s-button>
         </s-stack>
+      ) : view.kind === 'credit' ? (
+        <s-text type="strong">{view.amount}</s-text>
       ) : (
         <s-paragraph color="subdued">{view.text}</s-paragraph>
       )}
-      {view.kind === 'code' && log.rewardExpiryAt && (
+      {view.kind !== 'note' && log.rewardExpiryAt && (
         <s-text color="subdued">
           {fill(ctx.w.validUntil, { date: dateFormat(ctx.lang, { dateStyle: 'long' }).format(new Date(log.rewardExpiryAt)) })}
         </s-text>
       )}
-      {view.kind === 'code' && log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
+      {view.kind !== 'note' && log.eudRedeemInstructionMessage && <s-paragraph>{log.eudRedeemInstructionMessage}</s-paragraph>}
     </s-stack>
   );
 }

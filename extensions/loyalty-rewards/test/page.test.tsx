@@ -155,6 +155,7 @@ const member: PageData = {
     log('r3', null, null, { rewardLogStatus: 'pending', confirmAt: '2030-02-14T12:00:00.000Z' }),
     log('r4', 'GONE-5', null, { rewardLogStatus: 'revoked', confirmAt: null }),
     { ...log('r5', null, null), reward: { rewardKind: 'points' } },
+    { ...log('r6', '7.50 EUR', null), eudRedeemInstructionMessage: 'Credited to your account: use it at checkout.' },
   ],
   points: null,
   api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
@@ -226,6 +227,11 @@ describe('the Rewards page', () => {
     expect(text(revoked.querySelector('s-paragraph'))).toBe('Taken back: the purchase that earned it was returned or cancelled.');
     // A reward of points has no code coming: its points are on the balance.
     expect(text(page.querySelector('[data-reward="r5"] s-paragraph'))).toBe('Added to your balance.');
+    // Store credit (the app stamps its amount as the code) is an amount with its instruction, nothing to copy.
+    const credit = page.querySelector('[data-reward="r6"]')!;
+    expect(credit.querySelector('s-clipboard-item')).toBeNull();
+    expect(text(credit.querySelector('s-text[type="strong"]'))).toBe('€7.50');
+    expect(text(credit.querySelector('s-paragraph'))).toBe('Credited to your account: use it at checkout.');
   });
 
   it("speaks the customer's language", async () => {

@@ -181,13 +181,15 @@ function CountedItem({ item, ctx }: { item: Counted; ctx: Ctx }) {
   );
 }
 
-/** A reward the order earned: when a held one comes, its code once issued, or that it was taken back. */
+/** A reward the order earned: when a held one comes, its code or store credit once issued, or that it was taken back. */
 function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
   const view = rewardView(log, ctx.t, ctx.lang);
   return (
     <s-stack gap="small-100" data-reward={log.id} data-status={log.rewardLogStatus}>
       <s-text type="strong">{log.eudRewardTitle}</s-text>
-      <s-text color={view.kind === 'code' ? 'base' : 'subdued'}>{view.kind === 'code' ? view.code : view.text}</s-text>
+      <s-text color={view.kind === 'note' ? 'subdued' : 'base'}>
+        {view.kind === 'code' ? view.code : view.kind === 'credit' ? view.amount : view.text}
+      </s-text>
     </s-stack>
   );
 }

@@ -89,7 +89,7 @@ const ORDER: OrderFacts = {
     { kind: 'streak', definitionId: 's1', value: 1, reversed: 0 },
     { kind: 'challenge', definitionId: 'c1', value: 75, reversed: 0 },
   ],
-  rewardLogIds: ['r1', 'r2'],
+  rewardLogIds: ['r1', 'r2', 'r3'],
 };
 
 type Call = { url: URL; headers: Record<string, string> };
@@ -124,7 +124,11 @@ function network(orders: (OrderFacts | null | { status: number; code?: string })
         },
       ],
       mission_progress: [],
-      reward_log: [held, stars],
+      reward_log: [
+        held,
+        stars,
+        { ...stars, id: 'r3', eudRewardTitle: 'Store credit', reward: { rewardKind: 'code' }, couponCode: '7.50 EUR' },
+      ],
       points_setting: [{ id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 0 }],
       reward: [],
       tier: [tier('silver', 'Silver', 0, 1), tier('gold', 'Gold', 100, 2), tier('platinum', 'Platinum', 2000, 3)],
@@ -163,6 +167,7 @@ describe('the order block, for a member', () => {
     expect(all('[data-reward]')).toEqual([
       'Ten off Yours on February 14, 2030, once the return window has passed.',
       'Bonus Stars Added to your balance.',
+      'Store credit €7.50',
     ]);
     expect(section.querySelector('[data-reward]')!.getAttribute('data-status')).toBe('pending');
 

@@ -181,10 +181,20 @@ export function missionTasks(
 export const gavePoints = (log: RewardLog): boolean => log.reward?.rewardKind === 'points';
 
 /**
- * What a reward shows under its title: its code, when a held one comes, that it was taken back,
- * that its points went to the balance, or that its code is on its way.
+ * The store credit a reward log stands for: the Shopify app stamps a credit's amount and currency on
+ * it as its code ("7.50 EUR"), credited to the customer's account and never a code to apply.
  */
-export type RewardView = { kind: 'code'; code: string } | { kind: 'note'; text: string; revoked: boolean };
+export function storeCredit(log: RewardLog): { amount: number; currency: string } | null {
+  const stamp = /^(\d+\.\d{2}) ([A-Z]{3})$/.exec(log.couponCode ?? '');
+  return stamp ? { amount: Number(stamp[1]), currency: stamp[2]! } : null;
+}
+
+/**
+ * What a reward shows under its title: its code, the store credit it gave, when a held one comes,
+ * that it was taken back, that its points went to the balance, or that its code is on its way.
+ */
+export type RewardView =
+  { kind: 'code'; code: string } | { kind: 'credit'; amount: string } | { kind: 'note'; text: string; revoked: boolean };
 
 export function rewardView(log: RewardLog, t: Strings, lang: string | undefined): RewardView {
   if (log.rewardLogStatus === 'revoked') return { kind: 'note', text: t.revoked, revoked: true };
@@ -195,5 +205,7 @@ export function rewardView(log: RewardLog, t: Strings, lang: string | undefined)
       revoked: false,
     };
   if (gavePoints(log)) return { kind: 'note', text: t.credited, revoked: false };
+  const credit = storeCredit(log);
+  if (credit) return { kind: 'credit', amount: moneyText(credit.amount, credit.currency, lang) ?? log.couponCode! };
   return log.couponCode ? { kind: 'code', code: log.couponCode } : { kind: 'note', text: t.pending, revoked: false };
 }

@@ -109,6 +109,13 @@ describe('rewardView', () => {
     expect(rewardView(log({}), t, 'en')).toEqual({ kind: 'note', text: 'Your code is on its way.', revoked: false });
   });
 
+  it('shows store credit (the app stamps its amount and currency as the code) as an amount, not a code to copy', () => {
+    expect(rewardView(log({ couponCode: '7.50 EUR' }), t, 'en')).toEqual({ kind: 'credit', amount: '€7.50' });
+    expect(rewardView(log({ couponCode: '7.50 EUR' }), stringsFor('de'), 'de')).toEqual({ kind: 'credit', amount: '7,50\u00a0€' });
+    // A code that only looks like an amount is still a code.
+    expect(rewardView(log({ couponCode: '7.50EUR' }), t, 'en')).toEqual({ kind: 'code', code: '7.50EUR' });
+  });
+
   it('says a reward of points went to the balance rather than promising a code', () => {
     expect(rewardView(log({ reward: { rewardKind: 'points' } }), t, 'en')).toEqual({
       kind: 'note',

@@ -251,9 +251,21 @@ describe('a leaderboard of points earned this month', SLOW, () => {
   });
 });
 
-describe('a reward of points in the member’s rewards', SLOW, () => {
-  it('says its points went to the balance instead of promising a code', async () => {
+describe('rewards that are no code in the member’s rewards', SLOW, () => {
+  it('say points went to the balance, and show store credit as its amount, instead of promising or offering a code', async () => {
     const challenge = (await demo.api.get('/schema/challenge/record')).body.data[0] as { id: string };
+    const milestoneFor = (rewardId: string, target: number, eudTitle: string) =>
+      create('milestone', {
+        linkedSchemaSlug: 'challenge',
+        linkedSchemaRecordId: challenge.id,
+        name: eudTitle,
+        description: 'd',
+        milestoneTargetValue: target,
+        status: 'live',
+        rewardId,
+        eudTitle,
+        eudMilestoneRewardTitle: eudTitle,
+      });
     const stars = await create('reward', {
       name: 'Challenge stars',
       description: 'd',
@@ -261,18 +273,18 @@ describe('a reward of points in the member’s rewards', SLOW, () => {
       pointsValue: 40,
       rewardExpiryType: 'no_expiry',
     });
-    await create('milestone', {
-      linkedSchemaSlug: 'challenge',
-      linkedSchemaRecordId: challenge.id,
-      name: 'Halfway and more',
+    await milestoneFor(stars, 150, 'Bonus Stars');
+    // Store credit as the Shopify app issues it: a reward without a code of the core's, whose log the app stamps.
+    const credit = await create('reward', {
+      name: 'Store credit',
       description: 'd',
-      milestoneTargetValue: 150,
-      status: 'live',
-      rewardId: stars,
-      eudTitle: 'Halfway and more',
-      eudMilestoneRewardTitle: 'Bonus Stars',
+      discountType: 'fixed_amount',
+      discountValue: 7.5,
+      rewardExpiryType: 'no_expiry',
+      eudRedeemInstructionMessage: 'Credited to your account: use it at checkout.',
     });
-    // The demo shopper has spent 130 this week: 30 more reach the milestone.
+    await milestoneFor(credit, 155, 'Store credit');
+    // The demo shopper has spent 130 this week: 30 more reach both milestones.
     const { externalId } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as { externalId: string };
     await create('challenge_log', {
       challengeId: challenge.id,
@@ -280,16 +292,28 @@ describe('a reward of points in the member’s rewards', SLOW, () => {
       activityId: 'order',
       activityAt: new Date().toISOString(),
       activityValue: 30,
-      uniqueIdentifier: 'widget-test-points-reward',
+      uniqueIdentifier: 'widget-test-rewards-without-codes',
     });
+    const creditLog = (
+      await demo.api.get('/schema/reward_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: credit }] },
+      })
+    ).body.data[0] as { id: string };
+    const stamped = await demo.api.patch(`/schema/reward_log/record/${creditLog.id}`, { couponCode: '7.50 EUR' });
+    expect(stamped.status, JSON.stringify(stamped.body)).toBe(200);
+
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member`);
     await launcher(page).click();
     await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
-    const card = tabPanel(page).locator('li.lw-card', { hasText: 'Bonus Stars' });
-    await expect.poll(() => card.locator('p.lw-muted').textContent()).toBe('Added to your balance.');
-    expect(await card.locator('code').count()).toBe(0);
+    const points = tabPanel(page).locator('li.lw-card', { hasText: 'Bonus Stars' });
+    await expect.poll(() => points.locator('p.lw-muted').textContent()).toBe('Added to your balance.');
+    const stored = tabPanel(page).locator('li.lw-card', { hasText: 'Store credit' });
+    expect(await stored.locator('.lw-big').textContent()).toBe('€7.50');
+    expect(await stored.locator('p.lw-muted').textContent()).toBe('Credited to your account: use it at checkout.');
+    for (const card of [points, stored]) expect(await card.getByRole('button', { name: 'Copy code' }).count()).toBe(0);
     expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'rewards-without-codes');
     expect(errors).toEqual([]);
   });
 });

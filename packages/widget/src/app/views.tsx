@@ -376,13 +376,15 @@ export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings;
             {copied ? copiedMessage : t.copy}
           </button>
         </div>
+      ) : view.kind === 'credit' ? (
+        <p class="lw-big">{view.amount}</p>
       ) : (
         <p class="lw-muted">{view.text}</p>
       )}
       <span class="lw-sr" role="status">
         {copied ? copiedMessage : ''}
       </span>
-      {view.kind === 'code' && log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
+      {view.kind !== 'note' && log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
     </li>
   );
 }
