@@ -1,8 +1,9 @@
 import { TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { isStoreCredit, loadMember } from '../../../extensions/loyalty-checkout-rewards/src/load';
+import { loadMember } from '../../../extensions/loyalty-checkout-rewards/src/load';
 import { redeemOnce, redemptionKey } from '../../../extensions/loyalty-checkout-rewards/src/redeem';
+import { type RewardLog, storeCredit } from '../../../packages/view-model/src/index';
 import { storeCreditStamp } from '../app/shopify/reward-issuing';
 import { extensionToken, fromExtension, refusedTokens, type TokenOptions } from './support/extensions';
 import { adminLoad, BROWSER, orderPayload } from './support/orders';
@@ -243,8 +244,18 @@ describe('a redemption at checkout', () => {
     expect(await rewardLogsOf(memberId)).toHaveLength(1);
   });
 
-  it('knows the store credit stamp the app writes, which it never offers as a code', () => {
-    expect(isStoreCredit(storeCreditStamp(7.5, 'EUR'))).toBe(true);
-    expect(isStoreCredit('PTS7XK2Q9')).toBe(false);
+  it('knows the store credit stamp the app writes, which the storefront never offers as a code', () => {
+    const stamped = (couponCode: string): RewardLog => ({
+      id: 'log',
+      rewardLogStatus: 'issued',
+      confirmAt: null,
+      couponCode,
+      rewardIssuedAt: null,
+      rewardExpiryAt: null,
+      eudRewardTitle: null,
+      eudRedeemInstructionMessage: null,
+    });
+    expect(storeCredit(stamped(storeCreditStamp(7.5, 'EUR')))).toEqual({ amount: 7.5, currency: 'EUR' });
+    expect(storeCredit(stamped('PTS7XK2Q9'))).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import {
   Api,
+  expired,
   gavePoints,
   loadPoints,
   NEWEST_FIRST,
@@ -52,11 +53,7 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   // A code one of the buyer's orders used is spent; an expired one would be refused; points are no code at all.
   const used = new Set(answer.usedCodes);
   const codes = logs.filter(
-    (log) =>
-      !gavePoints(log) &&
-      !storeCredit(log) &&
-      !used.has(log.couponCode?.toUpperCase() ?? '') &&
-      !(log.rewardExpiryAt && Date.parse(log.rewardExpiryAt) <= now),
+    (log) => !gavePoints(log) && !storeCredit(log) && !used.has(log.couponCode?.toUpperCase() ?? '') && !expired(log, now),
   );
   const balance = points?.member?.pointsBalance ?? 0;
   // The core redeems rewards of kind code only; a points reward is earned, never bought.

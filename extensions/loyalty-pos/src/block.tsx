@@ -1,5 +1,6 @@
 import {
   currentChallenge,
+  expired,
   fill,
   gavePoints,
   numberFormat,
@@ -86,8 +87,9 @@ export function CustomerBlock({ load, lang, open }: { load: () => Promise<Custom
   );
 }
 
-/** The customer's codes: not what was revoked, nor what gave points or store credit (at checkout by itself). */
-const codesOf = (logs: RewardLog[]) => logs.filter((log) => log.rewardLogStatus !== 'revoked' && !gavePoints(log) && !storeCredit(log));
+/** The customer's codes: not what was revoked or has expired, nor what gave points or store credit (at checkout by itself). */
+const codesOf = (logs: RewardLog[]) =>
+  logs.filter((log) => log.rewardLogStatus !== 'revoked' && !expired(log) && !gavePoints(log) && !storeCredit(log));
 
 function Summary({ data, ctx }: { data: CustomerData; ctx: Ctx }) {
   const { t, w, n } = ctx;

@@ -122,6 +122,7 @@ function network(member: Partial<Member> = {}) {
       log('old', { couponCode: 'TY-OLD', eudRewardTitle: 'Welcome' }),
       log('gone', { rewardLogStatus: 'revoked', couponCode: 'TY-GONE' }),
       log('stars', { reward: { rewardKind: 'points' }, eudRewardTitle: 'Bonus Stars' }),
+      log('late', { couponCode: 'TY-LATE', rewardExpiryAt: new Date(now - DAY_MS).toISOString(), eudRewardTitle: 'Expired' }),
     ],
     points: true,
     stampAfter: {},
@@ -288,7 +289,7 @@ describe('the block on the customer’s details', () => {
     expect(text(one('[data-next-tier]'))).toBe('1,760 Stars to Platinum');
     expect(all('[data-streak]')).toEqual(['Order days · 3 in a row']);
     expect(all('[data-challenge]')).toEqual(['Spend · This month: 75 / 1,000']);
-    // A revoked reward is no code to offer, nor one that gave points; a held one says when it comes.
+    // A revoked or expired reward is no code to offer, nor one that gave points; a held one says when it comes.
     expect(all('[data-code]')).toEqual(['Ten off · Yours on February 14, 2030, once the return window has passed.', 'Welcome · TY-OLD']);
     expect(one('[data-not-member]')).toBeNull();
 
@@ -460,7 +461,7 @@ describe('the modal: redeeming for the cart', () => {
   it('applies an issued code to the cart with one tap', async () => {
     network();
     const { apply } = await showModal('en');
-    // A held reward has no code yet, a revoked one is gone, one that gave points never had one: only the issued code can be applied.
+    // A held reward has no code yet, a revoked or expired one is gone, one that gave points never had one: only the issued code can be applied.
     expect(all('[data-code]')).toEqual([
       'Ten off Yours on February 14, 2030, once the return window has passed.',
       'Welcome TY-OLD Apply to cart',

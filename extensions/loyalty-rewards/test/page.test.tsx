@@ -156,6 +156,7 @@ const member: PageData = {
     log('r4', 'GONE-5', null, { rewardLogStatus: 'revoked', confirmAt: null }),
     { ...log('r5', null, null), reward: { rewardKind: 'points' } },
     { ...log('r6', '7.50 EUR', null), eudRedeemInstructionMessage: 'Credited to your account: use it at checkout.' },
+    log('r7', 'LATE-5', '2020-01-31T12:00:00.000Z'),
   ],
   points: null,
   api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
@@ -232,6 +233,10 @@ describe('the Rewards page', () => {
     expect(credit.querySelector('s-clipboard-item')).toBeNull();
     expect(text(credit.querySelector('s-text[type="strong"]'))).toBe('€7.50');
     expect(text(credit.querySelector('s-paragraph'))).toBe('Credited to your account: use it at checkout.');
+    // An expired code says when it stopped working, and is nothing to copy.
+    const late = page.querySelector('[data-reward="r7"]')!;
+    expect(late.querySelector('s-clipboard-item')).toBeNull();
+    expect(all(late, 's-paragraph')).toEqual(['Expired on January 31, 2020.']);
   });
 
   it("speaks the customer's language", async () => {

@@ -62,6 +62,8 @@ export interface Strings {
   signInToRedeem: string;
   /** A reward that gave points: they went to the balance (its amount may be the tier's multiple). */
   credited: string;
+  /** `{date}`: when a code or credit stopped working. */
+  expired: string;
 }
 
 const en: Strings = {
@@ -107,6 +109,7 @@ const en: Strings = {
   toNextTier: '{n} to {tier}',
   signInToRedeem: 'Sign in to redeem.',
   credited: 'Added to your balance.',
+  expired: 'Expired on {date}.',
 };
 
 const LANGUAGES: Record<string, Strings> = {
@@ -154,6 +157,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: 'Encore {n} pour {tier}',
     signInToRedeem: 'Connectez-vous pour échanger.',
     credited: 'Ajouté à votre solde.',
+    expired: 'Expiré le {date}.',
   },
   es: {
     loading: 'Cargando…',
@@ -198,6 +202,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: 'Faltan {n} para {tier}',
     signInToRedeem: 'Inicia sesión para canjear.',
     credited: 'Añadido a tu saldo.',
+    expired: 'Caducó el {date}.',
   },
   de: {
     loading: 'Wird geladen…',
@@ -242,6 +247,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: 'Noch {n} bis {tier}',
     signInToRedeem: 'Melde dich zum Einlösen an.',
     credited: 'Deinem Guthaben gutgeschrieben.',
+    expired: 'Abgelaufen am {date}.',
   },
   it: {
     loading: 'Caricamento…',
@@ -286,6 +292,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: 'Mancano {n} per {tier}',
     signInToRedeem: 'Accedi per riscattare.',
     credited: 'Aggiunto al tuo saldo.',
+    expired: 'Scaduto il {date}.',
   },
   pt: {
     loading: 'A carregar…',
@@ -330,6 +337,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: 'Faltam {n} para {tier}',
     signInToRedeem: 'Inicie sessão para trocar.',
     credited: 'Adicionado ao seu saldo.',
+    expired: 'Expirou em {date}.',
   },
   ja: {
     loading: '読み込み中…',
@@ -374,6 +382,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: '{tier}まであと{n}',
     signInToRedeem: 'ログインすると交換できます。',
     credited: '残高に加算されました。',
+    expired: '{date}に有効期限が切れました。',
   },
   ko: {
     loading: '불러오는 중…',
@@ -418,6 +427,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: '{tier}까지 {n} 남음',
     signInToRedeem: '로그인하면 교환할 수 있습니다.',
     credited: '잔액에 적립되었습니다.',
+    expired: '{date}에 만료되었습니다.',
   },
   'zh-CN': {
     loading: '加载中…',
@@ -462,6 +472,7 @@ const LANGUAGES: Record<string, Strings> = {
     toNextTier: '距离{tier}还差 {n}',
     signInToRedeem: '登录后即可兑换。',
     credited: '已计入您的余额。',
+    expired: '已于{date}过期。',
   },
 };
 

@@ -189,23 +189,25 @@ export function storeCredit(log: RewardLog): { amount: number; currency: string 
   return stamp ? { amount: Number(stamp[1]), currency: stamp[2]! } : null;
 }
 
+/** Whether a reward log's code or credit has stopped working by `now`. */
+export const expired = (log: RewardLog, now = Date.now()): boolean => log.rewardExpiryAt !== null && Date.parse(log.rewardExpiryAt) <= now;
+
 /**
  * What a reward shows under its title: its code, the store credit it gave, when a held one comes,
- * that it was taken back, that its points went to the balance, or that its code is on its way.
+ * that it was taken back or has expired (`gone`: shown as no longer there), that its points went
+ * to the balance, or that its code is on its way.
  */
 export type RewardView =
-  { kind: 'code'; code: string } | { kind: 'credit'; amount: string } | { kind: 'note'; text: string; revoked: boolean };
+  { kind: 'code'; code: string } | { kind: 'credit'; amount: string } | { kind: 'note'; text: string; gone: boolean };
 
-export function rewardView(log: RewardLog, t: Strings, lang: string | undefined): RewardView {
-  if (log.rewardLogStatus === 'revoked') return { kind: 'note', text: t.revoked, revoked: true };
+export function rewardView(log: RewardLog, t: Strings, lang: string | undefined, now = Date.now()): RewardView {
+  const long = (iso: string) => dateFormat(lang, { dateStyle: 'long' }).format(new Date(iso));
+  if (log.rewardLogStatus === 'revoked') return { kind: 'note', text: t.revoked, gone: true };
   if (log.rewardLogStatus === 'pending' && log.confirmAt)
-    return {
-      kind: 'note',
-      text: fill(t.heldUntil, { date: dateFormat(lang, { dateStyle: 'long' }).format(new Date(log.confirmAt)) }),
-      revoked: false,
-    };
-  if (gavePoints(log)) return { kind: 'note', text: t.credited, revoked: false };
+    return { kind: 'note', text: fill(t.heldUntil, { date: long(log.confirmAt) }), gone: false };
+  if (gavePoints(log)) return { kind: 'note', text: t.credited, gone: false };
+  if (log.couponCode && expired(log, now)) return { kind: 'note', text: fill(t.expired, { date: long(log.rewardExpiryAt!) }), gone: true };
   const credit = storeCredit(log);
   if (credit) return { kind: 'credit', amount: moneyText(credit.amount, credit.currency, lang) ?? log.couponCode! };
-  return log.couponCode ? { kind: 'code', code: log.couponCode } : { kind: 'note', text: t.pending, revoked: false };
+  return log.couponCode ? { kind: 'code', code: log.couponCode } : { kind: 'note', text: t.pending, gone: false };
 }

@@ -106,7 +106,7 @@ describe('rewardView', () => {
 
   it('shows a code, or that it is on its way', () => {
     expect(rewardView(log({ couponCode: 'SAVE10', reward: { rewardKind: 'code' } }), t, 'en')).toEqual({ kind: 'code', code: 'SAVE10' });
-    expect(rewardView(log({}), t, 'en')).toEqual({ kind: 'note', text: 'Your code is on its way.', revoked: false });
+    expect(rewardView(log({}), t, 'en')).toEqual({ kind: 'note', text: 'Your code is on its way.', gone: false });
   });
 
   it('shows store credit (the app stamps its amount and currency as the code) as an amount, not a code to copy', () => {
@@ -116,11 +116,26 @@ describe('rewardView', () => {
     expect(rewardView(log({ couponCode: '7.50EUR' }), t, 'en')).toEqual({ kind: 'code', code: '7.50EUR' });
   });
 
+  it('says when a code or a credit expired, instead of offering it', () => {
+    const past = { rewardExpiryAt: '2020-01-31T12:00:00.000Z' };
+    expect(rewardView(log({ couponCode: 'SAVE10', ...past }), t, 'en')).toEqual({
+      kind: 'note',
+      text: 'Expired on January 31, 2020.',
+      gone: true,
+    });
+    expect(rewardView(log({ couponCode: '7.50 EUR', ...past }), stringsFor('fr'), 'fr')).toMatchObject({
+      text: 'Expiré le 31 janvier 2020.',
+    });
+    // Until then it is the code, however close the date.
+    const now = Date.parse('2020-01-31T11:59:59.000Z');
+    expect(rewardView(log({ couponCode: 'SAVE10', ...past }), t, 'en', now)).toEqual({ kind: 'code', code: 'SAVE10' });
+  });
+
   it('says a reward of points went to the balance rather than promising a code', () => {
     expect(rewardView(log({ reward: { rewardKind: 'points' } }), t, 'en')).toEqual({
       kind: 'note',
       text: 'Added to your balance.',
-      revoked: false,
+      gone: false,
     });
     expect(rewardView(log({ reward: { rewardKind: 'points' } }), stringsFor('de'), 'de')).toMatchObject({
       text: 'Deinem Guthaben gutgeschrieben.',
@@ -132,6 +147,6 @@ describe('rewardView', () => {
       'en',
     );
     expect(held).toMatchObject({ kind: 'note', text: expect.stringContaining('February 14, 2030') });
-    expect(rewardView(log({ reward: { rewardKind: 'points' }, rewardLogStatus: 'revoked' }), t, 'en')).toMatchObject({ revoked: true });
+    expect(rewardView(log({ reward: { rewardKind: 'points' }, rewardLogStatus: 'revoked' }), t, 'en')).toMatchObject({ gone: true });
   });
 });

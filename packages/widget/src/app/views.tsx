@@ -367,7 +367,7 @@ export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings;
   };
   const view = rewardView(log, t, lang);
   return (
-    <li class={view.kind === 'note' && view.revoked ? 'lw-card lw-revoked' : 'lw-card'}>
+    <li class={view.kind === 'note' && view.gone ? 'lw-card lw-revoked' : 'lw-card'}>
       <h3>{log.eudRewardTitle}</h3>
       {view.kind === 'code' ? (
         <div class="lw-code">
