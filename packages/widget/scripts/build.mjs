@@ -3,7 +3,7 @@
 // budget, and writes a gzipped copy of each for the core to serve to browsers that accept it. With
 // --bench it also builds bench/dist/loader-eager.js, the same loader importing and mounting the app
 // at once (as before the lazy launcher), which bench:widget measures beside the real one.
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -34,24 +34,46 @@ const shared = {
 // Both builds write into one directory, emptied once above.
 const output = { outDir, emptyOutDir: false, target: 'es2020', modulePreload: false };
 
+// The interface's words in each language but English (which the app carries) are chunks of their
+// own, `app-<language>-<hash>.js`: a shopper downloads one language, not nine.
+const languagesDir = join(root, '../view-model/src/languages');
+const languages = readdirSync(languagesDir).map((f) => f.replace(/\.ts$/, ''));
 const appBuild = await build({
   ...shared,
   build: {
     ...output,
     rollupOptions: {
-      input: join(root, 'src/app/index.tsx'),
-      // An app build drops entry exports by default; the loader calls mount().
+      input: {
+        app: join(root, 'src/app/index.tsx'),
+        ...Object.fromEntries(languages.map((l) => [`app-${l}`, join(languagesDir, `${l}.ts`)])),
+      },
+      // An app build drops entry exports by default; the loader calls mount() and reads each language's default.
       preserveEntrySignatures: 'strict',
-      output: { format: 'es', entryFileNames: 'app-[hash].js' },
+      output: { format: 'es', entryFileNames: '[name]-[hash].js', chunkFileNames: 'app-chunk-[hash].js' },
     },
   },
 });
-const appFile = [appBuild].flat()[0].output.find((o) => o.type === 'chunk' && o.isEntry).fileName;
+const entries = [appBuild].flat()[0].output.filter((o) => o.type === 'chunk' && o.isEntry);
+const appFile = entries.find((o) => o.name === 'app').fileName;
+const languageFiles = Object.fromEntries(
+  entries.filter((o) => o.name !== 'app').map((o) => [o.name.slice('app-'.length), `./${o.fileName}`]),
+);
+const chunks = [appBuild].flat()[0].output.filter((o) => o.type === 'chunk' && !o.isEntry);
+if (chunks.length) {
+  // A chunk the languages shared with the app would be one more request before the panel opens.
+  console.error(`widget build: unexpected shared chunks ${chunks.map((c) => c.fileName).join(', ')}`);
+  process.exit(1);
+}
 
 const buildLoader = (dir, eager, fileName) =>
   build({
     ...shared,
-    define: { ...shared.define, __APP_FILE__: JSON.stringify(`./${appFile}`), __EAGER__: String(eager) },
+    define: {
+      ...shared.define,
+      __APP_FILE__: JSON.stringify(`./${appFile}`),
+      __LANGUAGE_FILES__: JSON.stringify(languageFiles),
+      __EAGER__: String(eager),
+    },
     build: {
       ...output,
       outDir: dir,
@@ -67,7 +89,8 @@ if (process.argv.includes('--bench')) await buildLoader(join(root, 'bench/dist')
 const loaderBytes = statSync(join(outDir, 'loader.js')).size;
 const app = readFileSync(join(outDir, appFile));
 const appGzip = gzipSync(app, { level: 9 }).length;
-for (const file of ['loader.js', appFile])
+const languageGzip = Object.values(languageFiles).map((f) => gzipSync(readFileSync(join(outDir, f)), { level: 9 }).length);
+for (const file of ['loader.js', appFile, ...Object.values(languageFiles)])
   writeFileSync(join(outDir, `${file}.gz`), gzipSync(readFileSync(join(outDir, file)), { level: 9 }));
 const line = (name, value, budget, unit) =>
   `  ${name.padEnd(22)} ${String(value).padStart(7)} B ${unit.padEnd(8)} budget ${budget} B ${value > budget ? 'OVER' : 'ok'}`;
@@ -77,6 +100,7 @@ console.log(
     line('loader.js', loaderBytes, LOADER_BUDGET_BYTES, 'minified'),
     line(appFile, appGzip, APP_BUDGET_GZIP_BYTES, 'gzipped'),
     `  (${appFile} is ${app.length} B minified)`,
+    `  ${Object.keys(languageFiles).length} languages besides English, one loaded beside the app: ${Math.min(...languageGzip)}–${Math.max(...languageGzip)} B gzipped`,
   ].join('\n'),
 );
 // The loader runs in the host page's global scope: a bundler helper hoisted out of the IIFE would be a global of the page's.

@@ -1,3 +1,4 @@
+import type { Strings } from '@loyalty/view-model';
 import type { Display } from './display.js';
 
 /** What a merchant passes to `LoyaltyWidget.init` (CONTRACT §13). */
@@ -29,6 +30,8 @@ export interface Mounting {
   display: Display;
   /** Reads the display records again and redraws the launcher (the error state's retry). */
   reload(): Promise<Display>;
+  /** The interface's words in `languageCode`, loaded beside the app; absent: English, which the app carries. */
+  words?: Strings;
 }
 
 /** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle. */

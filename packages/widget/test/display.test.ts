@@ -255,7 +255,7 @@ describe('failures stay inside the widget', () => {
 });
 
 describe('served assets', () => {
-  it('serves the loader briefly cached and the hashed app cached for good, gzipped when accepted, without auth', async () => {
+  it('serves the loader briefly cached and the hashed app and languages cached for good, gzipped when accepted, without auth', async () => {
     const loader = await fetch(`${demo.app.url}/widget/loader.js`, { headers: { 'accept-encoding': 'identity' } });
     expect(loader.status).toBe(200);
     expect(loader.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
@@ -263,15 +263,37 @@ describe('served assets', () => {
     expect(loader.headers.get('content-encoding')).toBeNull();
     const source = await loader.text();
     expect(Buffer.byteLength(source)).toBeLessThanOrEqual(10_000);
-    const appFile = /\.\/(app-[\w-]+\.js)/.exec(source)![1]!;
-    const app = await fetch(`${demo.app.url}/widget/${appFile}`, { headers: { 'accept-encoding': 'gzip, br' } });
-    expect(app.status).toBe(200);
-    expect(app.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
-    expect(app.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect(app.headers.get('content-encoding')).toBe('gzip');
-    expect(app.headers.get('vary')).toBe('accept-encoding');
-    expect(Number(app.headers.get('content-length'))).toBeLessThanOrEqual(20 * 1024);
-    expect(await app.text()).toContain('mount');
+    // The app and, beside it, each language's words but English's: one of those a shopper loads.
+    const files = [...source.matchAll(/\.\/(app-[\w-]+\.js)/g)].map((m) => m[1]!);
+    expect(files).toHaveLength(9);
+    const served = await Promise.all(
+      files.map(async (file) => {
+        const res = await fetch(`${demo.app.url}/widget/${file}`, { headers: { 'accept-encoding': 'gzip, br' } });
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toBe('application/javascript; charset=utf-8');
+        expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+        expect(res.headers.get('content-encoding')).toBe('gzip');
+        expect(res.headers.get('vary')).toBe('accept-encoding');
+        return { file, bytes: Number(res.headers.get('content-length')), text: await res.text() };
+      }),
+    );
+    const [app, ...others] = [...served].sort((a, b) => Number(b.text.includes(' as mount}')) - Number(a.text.includes(' as mount}')));
+    expect(app!.text).toContain(' as mount}');
+    expect(app!.bytes).toBeLessThanOrEqual(20 * 1024);
+    for (const words of others) {
+      expect(words.text).toContain(' as default}');
+      expect(words.bytes).toBeLessThanOrEqual(1024);
+    }
+    expect(others.map((w) => /^app-([\w-]+)-[\w-]{8}\.js$/.exec(w.file)?.[1]).sort()).toEqual([
+      'de',
+      'es',
+      'fr',
+      'it',
+      'ja',
+      'ko',
+      'pt',
+      'zh-CN',
+    ]);
     for (const path of ['/widget/app-nothere.js', '/widget/..%2Fpackage.json', '/widget/index.html']) {
       expect((await fetch(`${demo.app.url}${path}`)).status).toBe(404);
     }

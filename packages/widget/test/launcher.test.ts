@@ -116,7 +116,7 @@ describe('the launcher', () => {
     expect(toggle).toHaveBeenCalledTimes(1);
   });
 
-  it('replaces the widget on a later init: one host, the old panel unmounted, the app imported once', async () => {
+  it('replaces the widget on a later init: one host, the old panel unmounted, the app imported once per language', async () => {
     const { importApp, unmount, mounted } = fakeApp();
     const launcher = createLauncher({ importApp, readDisplay: async () => display });
     launcher.mount(config);
@@ -131,7 +131,15 @@ describe('the launcher', () => {
     button()!.click();
     await settle();
     expect(mounted.map((m) => m.config.languageCode)).toEqual([undefined, 'fr']);
-    expect(importApp).toHaveBeenCalledTimes(1);
+    // French needs its words, which come with the import.
+    expect(importApp).toHaveBeenCalledTimes(2);
+    // Back in a language already imported: nothing more to import.
+    launcher.mount(config);
+    await settle();
+    button()!.click();
+    await settle();
+    expect(mounted.map((m) => m.config.languageCode)).toEqual([undefined, 'fr', undefined]);
+    expect(importApp).toHaveBeenCalledTimes(2);
   });
 
   it('redraws the launcher when the panel reads the records again', async () => {

@@ -1,5 +1,5 @@
 import { Component, type ComponentChildren, render } from 'preact';
-import { Api, stringsFor } from '@loyalty/view-model';
+import { Api, en } from '@loyalty/view-model';
 import type { Mounting, PanelControl } from '../config.js';
 import { launcherLabel } from '../display.js';
 import { Panel } from './panel.js';
@@ -24,14 +24,14 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
  * Called by the loader on the first click of the launcher it drew (or at once in the benchmark's
  * eager build): adds the panel's styles beside the launcher's, and opens and closes the panel.
  */
-export function mount({ config, shadow, root, launcher, display: first, reload }: Mounting): PanelControl {
+export function mount({ config, shadow, root, launcher, display: first, reload, words }: Mounting): PanelControl {
   const style = document.createElement('style');
   style.textContent = css;
   shadow.insertBefore(style, root);
   const slot = document.createElement('div');
   root.append(slot);
   const api = new Api(config);
-  const t = stringsFor(config.languageCode);
+  const t = words ?? en;
   let display = first;
   let open = false;
 

@@ -3,7 +3,7 @@ import { type Display, edges, launcherLabel, loadDisplay, themeProperties } from
 import css from './launcher.css?inline';
 
 export interface LauncherOptions {
-  /** Imports the panel app; called at most once at a time, again after a failure. */
+  /** Imports the panel app with the words of the config's language; called at most once at a time per language, again after a failure. */
   importApp(config: WidgetConfig): Promise<PanelApp>;
   /** Reads the display records (from the core's API unless a test gives its own). */
   readDisplay?(config: WidgetConfig): Promise<Display>;
@@ -93,12 +93,15 @@ function whenPageIdle(then: () => void): void {
  * page is idle, whichever comes first, and mounted on the first click, which it then opens.
  */
 export function createLauncher({ importApp, readDisplay, eager = false }: LauncherOptions): WidgetApp {
-  let app: Promise<PanelApp> | undefined;
+  // By language: an init in another language needs its words (the app itself the browser imports once).
+  const apps = new Map<string, Promise<PanelApp>>();
   const loadApp = (config: WidgetConfig): Promise<PanelApp> => {
-    const loading = (app ??= importApp(config));
+    const language = config.languageCode ?? '';
+    const loading = apps.get(language) ?? importApp(config);
+    apps.set(language, loading);
     // A failed import is tried again on the next interaction.
     loading.catch(() => {
-      if (app === loading) app = undefined;
+      if (apps.get(language) === loading) apps.delete(language);
     });
     return loading;
   };
