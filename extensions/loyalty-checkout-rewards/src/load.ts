@@ -1,15 +1,4 @@
-import {
-  Api,
-  expired,
-  gavePoints,
-  loadPoints,
-  NEWEST_FIRST,
-  type Points,
-  type Reward,
-  type RewardLog,
-  storeCredit,
-  whereIn,
-} from '@loyalty/view-model';
+import { Api, loadPoints, NEWEST_FIRST, offersCode, type Points, type Reward, type RewardLog, whereIn } from '@loyalty/view-model';
 
 /** The signed-in buyer's rewards as the block offers them. */
 export interface MemberData {
@@ -52,9 +41,7 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   const now = Date.now();
   // A code one of the buyer's orders used is spent; an expired one would be refused; points are no code at all.
   const used = new Set(answer.usedCodes);
-  const codes = logs.filter(
-    (log) => !gavePoints(log) && !storeCredit(log) && !used.has(log.couponCode?.toUpperCase() ?? '') && !expired(log, now),
-  );
+  const codes = logs.filter((log) => offersCode(log, now) && !used.has(log.couponCode?.toUpperCase() ?? ''));
   const balance = points?.member?.pointsBalance ?? 0;
   // The core redeems rewards of kind code only; a points reward is earned, never bought.
   const redeemable = (points?.rewards ?? []).filter((r) => r.rewardKind === 'code' && r.pointsCost <= balance);

@@ -1,9 +1,8 @@
 import {
   currentChallenge,
-  expired,
   fill,
-  gavePoints,
   numberFormat,
+  offersCode,
   pointsName,
   pointsText,
   type Reward,
@@ -87,14 +86,10 @@ export function CustomerBlock({ load, lang, open }: { load: () => Promise<Custom
   );
 }
 
-/** The customer's codes: not what was revoked or has expired, nor what gave points or store credit (at checkout by itself). */
-const codesOf = (logs: RewardLog[]) =>
-  logs.filter((log) => log.rewardLogStatus !== 'revoked' && !expired(log) && !gavePoints(log) && !storeCredit(log));
-
 function Summary({ data, ctx }: { data: CustomerData; ctx: Ctx }) {
   const { t, w, n } = ctx;
   const now = Date.now();
-  const codes = codesOf(data.logs);
+  const codes = data.logs.filter((log) => offersCode(log));
   return (
     <>
       {!isMember(data) && <s-text data-not-member>{w.notMember}</s-text>}
@@ -277,7 +272,7 @@ function Redeeming({
       return log.couponCode ? toCart(log.couponCode) : { tone: 'info', text: w.waiting };
     });
 
-  const codes = codesOf(logs);
+  const codes = logs.filter((log) => offersCode(log));
   return (
     <>
       {notice && <s-banner tone={notice.tone} heading={notice.text} data-notice={notice.tone} />}

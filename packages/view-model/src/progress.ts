@@ -193,6 +193,13 @@ export function storeCredit(log: RewardLog): { amount: number; currency: string 
 export const expired = (log: RewardLog, now = Date.now()): boolean => log.rewardExpiryAt !== null && Date.parse(log.rewardExpiryAt) <= now;
 
 /**
+ * Whether a reward log is, or will be, a code to apply: not taken back or expired, nor points or
+ * store credit, which need no code (checkout and POS list these as the customer's codes).
+ */
+export const offersCode = (log: RewardLog, now = Date.now()): boolean =>
+  log.rewardLogStatus !== 'revoked' && !expired(log, now) && !gavePoints(log) && !storeCredit(log);
+
+/**
  * What a reward shows under its title: its code, the store credit it gave, when a held one comes,
  * that it was taken back or has expired (`gone`: shown as no longer there), that its points went
  * to the balance, or that its code is on its way.

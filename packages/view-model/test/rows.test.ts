@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rankRows } from '../src/boards.js';
 import type { Definition, Milestone, RewardLog } from '../src/model.js';
 import { stringsFor } from '../src/i18n.js';
-import { milestoneEarns, milestoneRows, missionTasks, rewardView } from '../src/progress.js';
+import { milestoneEarns, milestoneRows, missionTasks, offersCode, rewardView } from '../src/progress.js';
 
 const entry = (rank: number, isCaller = false) => ({ rank, value: 100 - rank, displayName: `M${rank}`, isCaller });
 
@@ -129,6 +129,17 @@ describe('rewardView', () => {
     // Until then it is the code, however close the date.
     const now = Date.parse('2020-01-31T11:59:59.000Z');
     expect(rewardView(log({ couponCode: 'SAVE10', ...past }), t, 'en', now)).toEqual({ kind: 'code', code: 'SAVE10' });
+  });
+
+  it('offers as codes only what is or will be one: not revoked, expired, points or store credit', () => {
+    expect([log({ couponCode: 'SAVE10' }), log({})].map((l) => offersCode(l))).toEqual([true, true]);
+    const none = [
+      log({ couponCode: 'GONE', rewardLogStatus: 'revoked' }),
+      log({ couponCode: 'LATE', rewardExpiryAt: '2020-01-31T12:00:00.000Z' }),
+      log({ reward: { rewardKind: 'points' } }),
+      log({ couponCode: '7.50 EUR' }),
+    ];
+    expect(none.map((l) => offersCode(l))).toEqual([false, false, false, false]);
   });
 
   it('says a reward of points went to the balance rather than promising a code', () => {

@@ -31,10 +31,11 @@ export async function mintEndUserToken(
 }
 
 /**
- * What the customer account page and the checkout get for a signed-in customer: their end-user
- * token, the shop's account and where the shopper's browser reads the core (`corePublicUrl`), plus
- * what a route adds (`extra`); or the refusal (app not set up, core unreachable). One body for both
- * routes, so the two surfaces always answer alike.
+ * What the customer account page, the checkout and POS get for a customer: their end-user token,
+ * the shop's account, where the browser reads the core (`corePublicUrl`) and the shop's currency
+ * (null until the admin's first opening reads it; fixed amounts and the earning rate are in it),
+ * plus what a route adds (`extra`); or the refusal (app not set up, core unreachable). One body for
+ * every such route, so the surfaces always answer alike.
  */
 export async function endUserAnswer(
   core: { coreUrl: string; corePublicUrl: string },
@@ -45,5 +46,9 @@ export async function endUserAnswer(
   const minted = await mintEndUserToken(core.coreUrl, account, externalId);
   if (minted instanceof Response) return minted;
   // Minted, so the shop has its account.
-  return Response.json({ ...minted, accountId: account!.accountId, coreUrl: core.corePublicUrl, ...extra }, { headers: noStore });
+  const { accountId, currencyCode } = account!;
+  return Response.json(
+    { ...minted, accountId, coreUrl: core.corePublicUrl, currency: currencyCode ?? null, ...extra },
+    { headers: noStore },
+  );
 }

@@ -19,7 +19,7 @@ async function token(request: Request): Promise<Response> {
   const customer = sessionToken.sub;
   if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const account = await shops.find(shopOfDest(sessionToken.dest));
-  return cors(await endUserAnswer(config, account, customer, { currency: account?.currencyCode ?? null }));
+  return cors(await endUserAnswer(config, account, customer));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);

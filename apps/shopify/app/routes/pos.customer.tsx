@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { shopOfDest } from '../shopify/extension-token.server';
 import { authenticate } from '../shopify.server';
@@ -28,11 +28,7 @@ async function customerToken(request: Request): Promise<Response> {
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
   if (!customer) return cors(tokenError(400, 'bad_customer', 'customer must be a customer id or gid.'));
   const account = await shops.find(shopOfDest(sessionToken.dest));
-  const minted = await mintEndUserToken(config.coreUrl, account, customerGid(customer));
-  if (minted instanceof Response) return cors(minted);
-  // Minted, so the shop has its account.
-  const body = { ...minted, accountId: account!.accountId, coreUrl: config.corePublicUrl, currency: account!.currencyCode ?? null };
-  return cors(Response.json(body, { headers: noStore }));
+  return cors(await endUserAnswer(config, account, customerGid(customer)));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);
