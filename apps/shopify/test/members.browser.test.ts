@@ -1,11 +1,10 @@
-import { RequestType, setUpValidRequest, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { creatorFor } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { orderPayload, refundPayload } from './support/orders';
-import { SHOPIFY, TEST_SHOP, webhookRequest } from './support/stack';
+import { flowLifecycleRequest, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
  * The Members pages in Chromium (production build, real core, the Admin API stub): finding a member
@@ -118,6 +117,33 @@ beforeAll(async () => {
       activityAt: now,
       uniqueIdentifier: 'm4',
     });
+    // Bob also earns points from a milestone (CONTRACT §19), which the page shows as points, not as a code.
+    const setting = (await api.get('/schema/points_setting/record')).body.data[0];
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    const points = await created('/schema/reward/record', {
+      name: 'Twenty-five points',
+      description: 'd',
+      rewardKind: 'points',
+      pointsValue: 25,
+      rewardExpiryType: 'no_expiry',
+    });
+    const reviews = await created('/schema/streak/record', { name: 'Reviews', status: 'live' });
+    await created('/schema/milestone/record', {
+      name: 'First review',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: reviews.id,
+      milestoneTargetValue: 1,
+      rewardId: points.id,
+      status: 'live',
+    });
+    await created('/schema/streak_log/record', {
+      streakId: reviews.id,
+      ownedBy: members.bob,
+      activityId: 'review',
+      activityAt: now,
+      uniqueIdentifier: 'b1',
+    });
     for (const [i, member] of [members.bob, members.curie].entries())
       await created('/schema/streak_log/record', {
         streakId: daily.id,
@@ -160,17 +186,7 @@ async function search(text: string) {
 
 /** Flow's lifecycle callback, signed as Flow signs it, to the served app: a workflow now uses `handle`. */
 async function flowUses(handle: string) {
-  const body = {
-    flow_trigger_definition_id: handle,
-    has_enabled_flow: true,
-    shop_id: 424242,
-    shopify_domain: TEST_SHOP,
-    timestamp: new Date().toISOString(),
-  };
-  const request = await setUpValidRequest(
-    { type: RequestType.Extension, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey, body },
-    new Request(`${SHOPIFY.appUrl}/flow/trigger-lifecycle`, { method: 'POST' }),
-  );
+  const request = await flowLifecycleRequest(handle, true);
   const res = await fetch(`${admin.server.url}/flow/trigger-lifecycle`, {
     method: 'POST',
     headers: request.headers,
@@ -309,6 +325,17 @@ describe('members in Chromium', () => {
       },
     ]);
     await admin.browser.shot('member-resend');
+  });
+
+  it('a reward of points says what it added to the balance, and has no code to resend', async () => {
+    await admin.browser.open('/app/members?q=builder');
+    await page().getByRole('link', { name: 'Bob Builder' }).click();
+    await page().getByRole('region', { name: 'Rewards and codes' }).waitFor();
+    expect(await rowsOf('Rewards and codes')).toEqual([
+      expect.stringMatching(/^Ten off Streak (Success )?Issued WELCOME-\S+ .* Never Resend code$/),
+      expect.stringMatching(/^Twenty-five points Streak (Success )?Issued 25 points added to the balance .* Never$/),
+    ]);
+    await page().getByRole('region', { name: 'Adjust points' }).getByText('Balance: 25').waitFor();
   });
 
   it('a member who is not a Shopify customer has nothing to resend to Flow', async () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { blankReward, coreBody, type DraftField, refusalsOnFields, specOf } from '../app/admin/reward-draft';
+import { blankReward, coreBody, type DraftField, draftOf, refusalsOnFields, specOf } from '../app/admin/reward-draft';
 
 /**
  * The rewards editor's mapping of the core's refusals (CONTRACT §2: `details[]` with `field` and
@@ -111,7 +111,7 @@ describe('a draft for the core and for the app', () => {
       collections: ['gid://shopify/Collection/78'],
       combinesOrder: true,
     };
-    expect(coreBody(d, texts)).toMatchObject({
+    expect(coreBody(d, texts, null)).toMatchObject({
       discountType: 'percentage',
       discountValue: 10,
       handleCoupon: false,
@@ -128,10 +128,14 @@ describe('a draft for the core and for the app', () => {
 
   it('uploaded and generated codes are the core’s: no settings in the app', () => {
     const upload = { ...blankReward(), name: 'Pool', value: '5', kind: 'fixed_amount' as const, codes: 'upload' as const };
-    expect(coreBody(upload, texts)).toMatchObject({ handleCoupon: true, handleCouponAutoGeneration: false });
+    expect(coreBody(upload, texts, null)).toMatchObject({ handleCoupon: true, handleCouponAutoGeneration: false });
     expect(specOf(upload, 'EUR', [])).toBeNull();
     const generate = { ...upload, codes: 'generate' as const, prefix: 'GEN-', length: '8' };
-    expect(coreBody(generate, texts)).toMatchObject({ handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-', couponCodeLength: 8 });
+    expect(coreBody(generate, texts, null)).toMatchObject({
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'GEN-',
+      couponCodeLength: 8,
+    });
   });
 
   it('store credit: a fixed amount in the core, the store credit instruction by default, no discount settings', () => {
@@ -144,12 +148,29 @@ describe('a draft for the core and for the app', () => {
       minimumValue: '9',
       combinesOrder: true,
     };
-    expect(coreBody(d, texts)).toMatchObject({
+    expect(coreBody(d, texts, null)).toMatchObject({
       discountType: 'fixed_amount',
       discountValue: 12.5,
       handleCoupon: false,
       eudRedeemInstructionMessage: 'Credited.',
     });
     expect(specOf(d, 'EUR', [])).toMatchObject({ kind: 'store_credit', minimum: null, combinesWith: { orderDiscounts: false } });
+  });
+
+  it('a last day ends at midnight where the shop is, and reads back as the same day', () => {
+    const d = { ...blankReward(), name: 'Winter', value: '10', expiry: 'date' as const, expiryDate: '2027-01-31' };
+    const cases = [
+      ['America/New_York', '2027-02-01T04:59:59.000Z'],
+      ['Europe/Paris', '2027-01-31T22:59:59.000Z'],
+      ['Pacific/Auckland', '2027-01-31T10:59:59.000Z'],
+      // A shop whose zone Shopify leaves out, or names one no one knows, lives in UTC.
+      [null, '2027-01-31T23:59:59.000Z'],
+      ['Mars/Olympus_Mons', '2027-01-31T23:59:59.000Z'],
+    ] as const;
+    for (const [zone, end] of cases) {
+      const body = coreBody(d, texts, zone);
+      expect(body.rewardExpiryAt, String(zone)).toBe(end);
+      expect(draftOf({ id: 'r1', ...body }, false, null, zone).expiryDate, String(zone)).toBe('2027-01-31');
+    }
   });
 });

@@ -6,7 +6,8 @@ import { APP_BRIDGE_UI, editorUi } from './support/app-bridge-ui';
 import { type AdminBrowser, openAdmin, USER_AGENT } from './support/browser';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakRewardingFirstDay } from './support/programs';
-import { SHOPIFY } from './support/stack';
+import { flowLifecycleRequest, SHOPIFY } from './support/stack';
+import { STUB_SHOP } from './support/admin-stub';
 import { until } from './support/until';
 
 /**
@@ -260,20 +261,50 @@ describe('the rewards editor creates each kind, and each sends its mutation when
       .waitFor();
     await browser.shot('reward-editor-store-credit');
     const id = await save();
+    // The last day is the shop's (the stub's shop is in Europe/Paris): the credit ends at its midnight there.
+    const end = DateTime.fromISO(last, { zone: STUB_SHOP.ianaTimezone }).set({ hour: 23, minute: 59, second: 59 }).toUTC().toISO();
+    expect(await page().getByLabel('Last day').inputValue()).toBe(last);
     expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
       discountType: 'fixed_amount',
       discountValue: 12.5,
       handleCoupon: false,
       rewardExpiryType: 'absolute',
-      rewardExpiryAt: `${last}T23:59:59.000Z`,
+      rewardExpiryAt: end,
     });
     const customer = 'gid://shopify/Customer/4006';
     const log = await earn(id, customer);
     expect(await until('the stamp', async () => (await rewardLog(log)).couponCode)).toBe('12.50 EUR');
     expect(sent('LoyaltyStoreCredit').map((c) => c.variables)).toEqual([
-      { id: customer, creditInput: { creditAmount: { amount: '12.50', currencyCode: 'EUR' }, expiresAt: `${last}T23:59:59.000Z` } },
+      { id: customer, creditInput: { creditAmount: { amount: '12.50', currencyCode: 'EUR' }, expiresAt: end } },
     ]);
     expect(prod.admin.storeCredits.get(customer)).toHaveLength(1);
+
+    // The member page shows the credit for what it is, not as a code, and resends Reward issued as the loop sends it.
+    expect((await prod.send(await flowLifecycleRequest('loyalty-reward-issued', true))).status).toBe(200);
+    await browser.open(`/app/members/${(await rewardLog(log)).ownedById}`);
+    const row = page().getByRole('region', { name: 'Rewards and codes' }).locator('tbody tr', { hasText: 'Credit for loyal customers' });
+    await row.getByText('Store credit of €12.50').waitFor();
+    await row.getByText(`${DateTime.fromISO(last).setLocale('en').toFormat('LLL d, yyyy')}, 11:59`).waitFor();
+    expect(await row.locator('code').count()).toBe(0);
+    const before = sent('LoyaltyFlowTrigger').length;
+    await row.getByRole('button', { name: 'Resend: Store credit of €12.50' }).click();
+    await until('the toast', async () => (await toasts()).includes('Sent "Reward issued" to Flow again for the store credit of €12.50.'));
+    expect(
+      sent('LoyaltyFlowTrigger')
+        .slice(before)
+        .map((r) => r.variables),
+    ).toEqual([
+      {
+        handle: 'loyalty-reward-issued',
+        payload: expect.objectContaining({
+          customer_id: 4006,
+          discount_type: 'store_credit',
+          discount_value: 12.5,
+          coupon_code: '12.50 EUR',
+        }),
+      },
+    ]);
+    await browser.shot('member-store-credit');
   });
 
   it('the editor in German', async () => {

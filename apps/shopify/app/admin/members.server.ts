@@ -3,7 +3,7 @@ import { coreFailure, type CoreFailure } from '../core/failure';
 import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
-import type { Outbox } from '../loop/outbox.server';
+import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
@@ -120,7 +120,12 @@ export interface RewardRow {
   id: string;
   title: string | null;
   source: string;
+  /** The code to apply; null for store credit, points and a code still to come. */
   couponCode: string | null;
+  /** Store credit the reward credited to the customer's account (CONTRACT §16), in its currency. */
+  storeCredit: { amount: number; currency: string } | null;
+  /** Points the reward added to the balance (a reward of kind `points`, CONTRACT §19). */
+  points: number | null;
   /** When the code was issued, else when the reward was earned (a code still to come). */
   issuedAt: string | null;
   expiresAt: string | null;
@@ -157,10 +162,10 @@ export interface MemberDetail {
   tier: { id: string; name: string } | null;
 }
 
-/** What the member page reads from the app's own tables: a customer's orders and revoked discounts' fate. */
+/** What the member page reads from the app's own tables: a customer's orders, and what the app made at Shopify for reward logs. */
 export interface MemberLedger {
   orders(customerId: string): Promise<OrderEffect[]>;
-  discountOutcomes(rewardLogIds: readonly string[]): Promise<Map<string, string>>;
+  issuedAtShopify(rewardLogIds: readonly string[]): Promise<Map<string, IssuedAtShopify>>;
 }
 
 /** How many of each a member page lists, newest first; a member with more is far from the usual. */
@@ -193,14 +198,21 @@ export async function memberDetail(
   for (const list of [streaks, challenges, missions, rewards, points]) if (!list.ok) return { detail: null, failure: list.failure };
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
   const own = memberRow(member.data);
-  const revoked = rows(rewards).flatMap((r) => (r.rewardLogStatus === 'revoked' ? [r.id] : []));
   const tierId = member.data.tierId;
-  const [orders, discounts, tier] = await Promise.all([
+  const [orders, atShopify, tier] = await Promise.all([
     own.customerId === null ? [] : ledger.orders(String(own.customerId)),
-    ledger.discountOutcomes(revoked),
+    ledger.issuedAtShopify(rows(rewards).map((r) => r.id)),
     tierId ? records(api, 'tier').get(tierId) : null,
   ]);
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
+  // What a points reward added: its entry (with the tier's multiplier), else its value (held, or older than the entries read).
+  const earnedBy = new Map(
+    rows(points).flatMap((e) => (e.reason === 'earned' && e.linkedSchemaSlug === 'reward_log' ? [[e.linkedSchemaRecordId, e.points]] : [])),
+  );
+  const pointsOf = (rewardLogId: string, reward: Record<string, unknown>): number | null =>
+    reward.rewardKind === 'points'
+      ? (earnedBy.get(rewardLogId) ?? (typeof reward.pointsValue === 'number' ? reward.pointsValue : null))
+      : null;
   return {
     failure: null,
     detail: {
@@ -245,18 +257,23 @@ export async function memberDetail(
         };
       }),
       rewards: rows(rewards).map((r) => {
+        const reward = objectOf(r.reward);
+        const made = atShopify.get(r.id);
         return {
           id: r.id,
           // The merchant knows the reward by its name; a deleted reward leaves the member's text.
-          title: name(objectOf(r.reward)) ?? (r.eudRewardTitle || null),
+          title: name(reward) ?? (r.eudRewardTitle || null),
           source: String(r.linkedSchemaSlug ?? ''),
-          couponCode: r.couponCode ?? null,
+          // A store credit's stamp (its amount) is not a code: the credit is shown for what it is.
+          couponCode: made?.storeCredit ? null : (r.couponCode ?? null),
+          storeCredit: made?.storeCredit ?? null,
+          points: pointsOf(r.id, reward),
           issuedAt: instant(r.rewardIssuedAt ?? r.createdAt),
           expiresAt: instant(r.rewardExpiryAt),
           status: r.rewardLogStatus === 'pending' || r.rewardLogStatus === 'revoked' ? r.rewardLogStatus : 'issued',
           confirmAt: instant(r.confirmAt),
           revokedReason: r.revokedReason ?? null,
-          discount: discounts.get(r.id) ?? null,
+          discount: r.rewardLogStatus === 'revoked' ? (made?.deactivation ?? null) : null,
         };
       }),
       tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
@@ -345,7 +362,9 @@ export async function resendRewardIssued(
   deps: { outbox: Outbox; api: AccountClient; admin: AdminGraphql; shop: string },
   memberId: string,
   rewardLogId: string,
-): Promise<{ ok: true; couponCode: string } | { ok: false; reason: ResendRefusal; message?: string }> {
+): Promise<
+  { ok: true; couponCode: string; storeCredit: IssuedAtShopify['storeCredit'] } | { ok: false; reason: ResendRefusal; message?: string }
+> {
   const found = await records(deps.api, 'reward_log').get(rewardLogId);
   // A reward log of another member is not this page's to resend.
   if (!found.ok || found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
@@ -354,15 +373,18 @@ export async function resendRewardIssued(
   if (customerId === null) return { ok: false, reason: 'not_customer' };
   if (!log?.couponCode) return { ok: false, reason: 'no_code' };
   if (!(await deps.outbox.usesTrigger(deps.shop, 'loyalty-reward-issued'))) return { ok: false, reason: 'trigger_unused' };
+  // As the loop sent it: a Shopify discount's or store credit's fields name their kind.
+  const made = (await deps.outbox.issuedAtShopify(deps.shop, [log.id])).get(log.id);
+  const fields = made?.triggerFields ?? rewardIssuedFields(log, null);
   try {
     const userErrors = await flowTriggerReceive(
       deps.admin,
       'loyalty-reward-issued',
-      triggerPayload(customerId, rewardIssuedFields(log, log.couponCode)),
+      triggerPayload(customerId, { ...fields, coupon_code: log.couponCode }),
     );
     if (userErrors.length) return { ok: false, reason: 'shopify_refused', message: userErrors.map((e) => e.message).join('; ') };
   } catch (err) {
     return { ok: false, reason: 'shopify_failed', message: err instanceof Error ? err.message.split('\n')[0] : String(err) };
   }
-  return { ok: true, couponCode: log.couponCode };
+  return { ok: true, couponCode: log.couponCode, storeCredit: made?.storeCredit ?? null };
 }

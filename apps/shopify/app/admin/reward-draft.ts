@@ -3,6 +3,7 @@
  * are made, the minimum purchase, the products, combinations, expiry), how it becomes the core's
  * reward body and the app's issuing settings, and how the core's refusals land on its fields.
  */
+import { DateTime, IANAZone } from 'luxon';
 import { format } from '../i18n/index';
 import type { Messages } from '../i18n/messages';
 import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
@@ -32,7 +33,7 @@ export type RewardDraft = {
   combinesShipping: boolean;
   expiry: (typeof EXPIRIES)[number];
   expiryDays: string;
-  /** YYYY-MM-DD: the reward ends at the end of that day (UTC). */
+  /** YYYY-MM-DD: the reward ends at the end of that day in the shop's time zone. */
   expiryDate: string;
   /** What redeeming it costs in points (CONTRACT §19); empty: it is only earned. */
   pointsCost: string;
@@ -67,8 +68,26 @@ export function blankReward(): RewardDraft {
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-/** The draft of a reward as the core has it, with the app's settings when the app issues it. */
-export function draftOf(record: Record<string, unknown> & { id: string }, issued: boolean, spec: IssuingSpec | null): RewardDraft {
+/** The shop's time zone as Shopify names it, or UTC when it names none luxon knows. */
+const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
+
+/** The last second of a day (YYYY-MM-DD) in the shop's time zone: when a reward with that last day ends. */
+export function endOfDay(day: string, timezone: string | null): string {
+  const end = DateTime.fromISO(day, { zone: zoneOf(timezone) }).set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
+  return end.isValid ? end.toUTC().toISO()! : day;
+}
+
+/** The day (YYYY-MM-DD) an instant falls on in the shop's time zone: a reward's last day. */
+const dayOf = (instant: string, timezone: string | null): string =>
+  DateTime.fromISO(instant, { zone: zoneOf(timezone) }).toISODate() ?? instant.slice(0, 10);
+
+/** The draft of a reward as the core has it, with the app's settings when the app issues it; days are the shop's. */
+export function draftOf(
+  record: Record<string, unknown> & { id: string },
+  issued: boolean,
+  spec: IssuingSpec | null,
+  timezone: string | null,
+): RewardDraft {
   const kind: RewardKind = spec?.kind ?? (record.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage');
   const minimum = spec?.minimum;
   return {
@@ -90,7 +109,7 @@ export function draftOf(record: Record<string, unknown> & { id: string }, issued
     combinesShipping: spec?.combinesWith.shippingDiscounts ?? false,
     expiry: record.rewardExpiryType === 'relative' ? 'days' : record.rewardExpiryType === 'absolute' ? 'date' : 'never',
     expiryDays: str(record.rewardExpiryInDays),
-    expiryDate: typeof record.rewardExpiryAt === 'string' ? record.rewardExpiryAt.slice(0, 10) : '',
+    expiryDate: typeof record.rewardExpiryAt === 'string' ? dayOf(record.rewardExpiryAt, timezone) : '',
     pointsCost: str(record.pointsCost),
   };
 }
@@ -98,9 +117,11 @@ export function draftOf(record: Record<string, unknown> & { id: string }, issued
 /** Whether the app issues the reward itself (a Shopify discount or store credit) rather than the core's codes. */
 export const issuedByApp = (d: RewardDraft) => d.kind === 'free_shipping' || d.kind === 'store_credit' || d.codes === 'shopify';
 
-/** A number the merchant typed, or the text itself (so the core names what is wrong with it). */
-/** The core's reward body. Free shipping has no amount of its own (0); store credit's amount is its value. */
-export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: string }): Record<string, unknown> {
+/**
+ * The core's reward body. Free shipping has no amount of its own (0); store credit's amount is its
+ * value; a last day ends at its end in the shop's time zone, as the merchant means it.
+ */
+export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: string }, timezone: string | null): Record<string, unknown> {
   const generate = !issuedByApp(d) && d.codes === 'generate';
   return {
     name: d.name,
@@ -109,7 +130,7 @@ export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: strin
     discountValue: d.kind === 'free_shipping' ? 0 : numberOr(d.value),
     rewardExpiryType: d.expiry === 'days' ? 'relative' : d.expiry === 'date' ? 'absolute' : 'no_expiry',
     ...(d.expiry === 'days' && d.expiryDays.trim() ? { rewardExpiryInDays: numberOr(d.expiryDays) } : {}),
-    ...(d.expiry === 'date' && d.expiryDate ? { rewardExpiryAt: `${d.expiryDate}T23:59:59.000Z` } : {}),
+    ...(d.expiry === 'date' && d.expiryDate ? { rewardExpiryAt: endOfDay(d.expiryDate, timezone) } : {}),
     // The app issues Shopify discounts and store credit itself, so the core must not hand out a code.
     handleCoupon: !issuedByApp(d),
     handleCouponAutoGeneration: generate,

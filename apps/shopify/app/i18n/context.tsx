@@ -15,3 +15,12 @@ export function useMessages(): Messages {
 export function useAdminLanguage(): AdminLanguage {
   return useContext(LanguageContext);
 }
+
+/** Money in the admin's language: in its currency when known, else as a plain number. */
+export function useMoneyText(): (amount: number, currency: string | null) => string {
+  const language = useAdminLanguage();
+  return (amount, currency) =>
+    currency
+      ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount)
+      : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(amount);
+}

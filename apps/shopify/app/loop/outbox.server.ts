@@ -3,7 +3,7 @@ import { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from '@
 import type pg from 'pg';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
-import { objectOf } from '../json';
+import { type JsonObject, objectOf } from '../json';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
 import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../shopify/reward-issuing';
 import type { TriggerHandle } from '../shopify/flow-extensions';
@@ -50,6 +50,16 @@ export interface DiscountSpec {
   collections?: string[];
   combinesWith?: CombinesWith;
   currencyCode?: string;
+}
+
+/** What the app made at Shopify for one reward log, as the member page shows it. */
+export interface IssuedAtShopify {
+  /** A revoked reward log's discount: deactivated, used, not_found or failed; null while not revoked. */
+  deactivation: string | null;
+  /** The store credit the reward log stands for, credited to the customer's account; null for a discount. */
+  storeCredit: { amount: number; currency: string } | null;
+  /** The Reward issued fields the loop sends (they name free shipping and store credit, which the core's reward cannot). */
+  triggerFields: JsonObject;
 }
 
 export interface FailedDiscount {
@@ -176,16 +186,29 @@ export class Outbox {
     }));
   }
 
-  /** What became of revoked reward logs' Shopify discounts (deactivated, used, not_found, failed), by reward log. */
-  async discountOutcomes(shop: string, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
+  /**
+   * What the app makes at Shopify for reward logs, by reward log: a store credit's amount and
+   * currency, what became of a revoked one's discount, and the fields of its Reward issued.
+   */
+  async issuedAtShopify(shop: string, rewardLogIds: readonly string[]): Promise<Map<string, IssuedAtShopify>> {
     if (!rewardLogIds.length) return new Map();
     const { rows } = await this.deps
       .pool()
-      .query<{ reward_log_id: string; deactivation: string }>(
-        'select reward_log_id, deactivation from reward_discounts where shop = $1 and reward_log_id = any($2) and deactivation is not null',
+      .query<{ reward_log_id: string; deactivation: string | null; discount: DiscountSpec }>(
+        'select reward_log_id, deactivation, discount from reward_discounts where shop = $1 and reward_log_id = any($2)',
         [shop, rewardLogIds],
       );
-    return new Map(rows.map((r) => [r.reward_log_id, r.deactivation]));
+    return new Map(
+      rows.map((r) => [
+        r.reward_log_id,
+        {
+          deactivation: r.deactivation,
+          storeCredit:
+            r.discount.kind === 'store_credit' ? { amount: r.discount.discountValue, currency: r.discount.currencyCode ?? '' } : null,
+          triggerFields: r.discount.triggerFields,
+        },
+      ]),
+    );
   }
 
   /** The admin's Retry: the failed discount is due again with a fresh round of attempts. */

@@ -24,7 +24,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const shop = await fetchShop(admin).catch(() => null);
   return memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null, {
     orders: (customerId) => customerOrders(pool(), session.shop, customerId),
-    discountOutcomes: (ids) => outbox.discountOutcomes(session.shop, ids),
+    issuedAtShopify: (ids) => outbox.issuedAtShopify(session.shop, ids),
   });
 };
 
@@ -43,7 +43,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
   if (intent === 'resend') {
     const id = String(form.get('rewardLogId') ?? '');
     const result = await resendRewardIssued({ outbox, api, admin, shop: session.shop }, params.id ?? '', id);
-    if (result.ok) return { intent, ok: true, id, couponCode: result.couponCode };
+    if (result.ok) return { intent, ok: true, id, couponCode: result.couponCode, storeCredit: result.storeCredit };
     return { intent, ok: false, id, reason: result.reason, message: result.message ?? '' };
   }
   if (intent === 'adjust') {

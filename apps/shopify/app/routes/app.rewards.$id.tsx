@@ -43,7 +43,7 @@ import {
   type RewardDraft,
   specOf,
 } from '../admin/reward-draft';
-import { fetchCustomer, shopCollections, shopCurrency } from '../shopify/admin-api.server';
+import { fetchCustomer, fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
 /**
@@ -64,10 +64,11 @@ function rewardIdOf(params: LoaderFunctionArgs['params']): string | null {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const id = rewardIdOf(params);
   const { api, admin, session } = await authenticateShop(request);
-  const [currencyCode, collections] = await Promise.all([
+  const [currencyCode, collections, shop] = await Promise.all([
     shopCurrency(admin),
     // Without read_products (or when Shopify does not answer) the choice of collections is not offered.
     shopCollections(admin).catch(() => null),
+    fetchShop(admin),
   ]);
   if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [] };
   const found = await records(api, 'reward').get(id);
@@ -78,7 +79,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     outbox.issuingSpecs(session.shop),
     outbox.failedDiscounts(session.shop, id),
   ]);
-  const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null);
+  const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null, shop.ianaTimezone);
   const failures = await Promise.all(
     failed.map(async (f) => {
       const customer = await fetchCustomer(admin, f.customerGid).catch(() => null);
@@ -139,7 +140,9 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   };
   const local = checkDraft(draft, m.checks);
   if (Object.keys(local).length) return { ok: false, errors: local, form: [] };
-  const body = coreBody(draft, m);
+  // A last day is the shop's day: it ends at midnight where the shop is.
+  const { ianaTimezone: timezone } = await fetchShop(admin);
+  const body = coreBody(draft, m, timezone);
   const saved = id
     ? await api.PATCH('/schema/reward/record/{id}', { params: { path: { id } }, body: body as never })
     : await api.POST('/schema/reward/record', { body: body as never });
@@ -156,7 +159,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   const [issued, specs] = await Promise.all([outbox.shopifyDiscountRewards(session.shop), outbox.issuingSpecs(session.shop)]);
   return {
     ok: true,
-    draft: draftOf(saved.data.data, issued.has(rewardId), specs.get(rewardId) ?? null),
+    draft: draftOf(saved.data.data, issued.has(rewardId), specs.get(rewardId) ?? null, timezone),
     notice: id ? m.saved : m.created,
   };
 };

@@ -150,7 +150,6 @@ export async function flowRequest(
   );
 }
 
-/** A webhook delivery signed like Shopify's, with its topic headers. */
 /** Flow's trigger lifecycle callback, signed as Shopify signs it: whether the shop has an enabled workflow using `handle`. */
 export function flowLifecycleRequest(handle: string, enabled: boolean, timestamp = new Date()): Promise<Request> {
   const body = {
@@ -166,6 +165,7 @@ export function flowLifecycleRequest(handle: string, enabled: boolean, timestamp
   );
 }
 
+/** A webhook delivery signed like Shopify's, with its topic headers. */
 export async function webhookRequest(
   topic: string,
   payload: Record<string, unknown>,

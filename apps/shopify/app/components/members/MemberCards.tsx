@@ -3,7 +3,7 @@ import { useAppBridge } from '@shopify/app-bridge-react';
 import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
 import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
-import { useMessages } from '../../i18n/context';
+import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
 import { useDateText, usePeriodText } from '../LocalDate';
 import type {
   AdjustRefusal,
@@ -19,7 +19,7 @@ import type {
 export type RowAnswer =
   | { intent: 'grant'; ok: true; id: string; freezesAvailable: number }
   | { intent: 'grant'; ok: false; id: string; reason: GrantRefusal; message: string }
-  | { intent: 'resend'; ok: true; id: string; couponCode: string }
+  | { intent: 'resend'; ok: true; id: string; couponCode: string; storeCredit: { amount: number; currency: string } | null }
   | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string }
   | { intent: 'adjust'; ok: true; id: string; balance: number }
   | { intent: 'adjust'; ok: false; id: string; reason: AdjustRefusal; message: string };
@@ -27,6 +27,7 @@ export type RowAnswer =
 /** The toast for a success, or the error to show on its row. */
 function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
   const { members: m } = useMessages();
+  const money = useMoneyText();
   if (!answer) return { toast: null, error: null };
   if (answer.intent === 'adjust')
     return answer.ok
@@ -36,6 +37,8 @@ function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; e
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
       : { toast: null, error: format(m.grantFailed, { message: format(m.grantRefusals[answer.reason], { message: answer.message }) }) };
+  if (answer.ok && answer.storeCredit)
+    return { toast: format(m.resentCredit, { amount: money(answer.storeCredit.amount, answer.storeCredit.currency) }), error: null };
   return answer.ok
     ? { toast: format(m.resent, { code: answer.couponCode }), error: null }
     : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
@@ -238,18 +241,43 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
   );
 }
 
+/** What a reward gave, as the Code column says it: its code, the store credit, the points, or that its code is to come. */
+function Gave({ row }: { row: RewardRow }) {
+  const { members: m } = useMessages();
+  const money = useMoneyText();
+  const number = new Intl.NumberFormat(useAdminLanguage());
+  if (row.couponCode)
+    return (
+      <Text as="span" fontWeight="semibold">
+        <code>{row.couponCode}</code>
+      </Text>
+    );
+  if (row.storeCredit)
+    return <Text as="span">{format(m.storeCredit, { amount: money(row.storeCredit.amount, row.storeCredit.currency) })}</Text>;
+  if (row.points !== null) return <Text as="span">{format(m.pointsCredited, { points: number.format(row.points) })}</Text>;
+  return (
+    <Text as="span" tone="subdued">
+      {m.noCode}
+    </Text>
+  );
+}
+
 function Resend({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
+  const money = useMoneyText();
   const fetcher = useFetcher<RowAnswer>();
   const error = useToastFor(fetcher.data);
-  if (!row.couponCode) return null;
+  const what =
+    row.couponCode ?? (row.storeCredit && format(m.storeCredit, { amount: money(row.storeCredit.amount, row.storeCredit.currency) }));
+  if (!what) return null;
+  const label = row.couponCode ? m.resend : m.rewardColumns.resend;
   return (
     <fetcher.Form method="post">
       <input type="hidden" name="intent" value="resend" />
       <input type="hidden" name="rewardLogId" value={row.id} />
       <BlockStack gap="100">
-        <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${m.resend}: ${row.couponCode}`}>
-          {m.resend}
+        <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${label}: ${what}`}>
+          {label}
         </Button>
         {error ? (
           <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
@@ -300,15 +328,7 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
             <RewardStatus row={row} />
           </IndexTable.Cell>
           <IndexTable.Cell>
-            {row.couponCode ? (
-              <Text as="span" fontWeight="semibold">
-                <code>{row.couponCode}</code>
-              </Text>
-            ) : (
-              <Text as="span" tone="subdued">
-                {m.noCode}
-              </Text>
-            )}
+            <Gave row={row} />
           </IndexTable.Cell>
           <IndexTable.Cell>{row.issuedAt ? date(row.issuedAt) : ''}</IndexTable.Cell>
           <IndexTable.Cell>{row.expiresAt ? date(row.expiresAt) : m.never}</IndexTable.Cell>

@@ -1,7 +1,7 @@
 import { Badge, BlockStack, Box, InlineStack, List, Text } from '@shopify/polaris';
 import type { OrderRow, RewardRow } from '../../admin/members.server';
 import { format, textFor } from '../../i18n';
-import { useAdminLanguage, useMessages } from '../../i18n/context';
+import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
 import { TitledCard } from '../TitledCard';
 import { RewardStatus } from './MemberCards';
@@ -23,8 +23,7 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
   const language = useAdminLanguage();
   const date = useDateText();
   const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
-  const money = (amount: number, currency: string | null) =>
-    currency ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount) : number.format(amount);
+  const money = useMoneyText();
   const rewardsById = new Map(rewards.map((r) => [r.id, r]));
   return (
     <TitledCard title={m.orders} region>

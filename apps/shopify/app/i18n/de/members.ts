@@ -105,6 +105,9 @@ export const members: Messages['members'] = {
   never: 'Nie',
   resend: 'Code erneut senden',
   resent: '„Reward issued“ wurde mit dem Code {code} erneut an Flow gesendet.',
+  storeCredit: 'Shop-Guthaben von {amount}',
+  pointsCredited: '{points} Punkte dem Punktestand gutgeschrieben',
+  resentCredit: '„Reward issued“ wurde für das Shop-Guthaben von {amount} erneut an Flow gesendet.',
   resendFailed: 'Erneutes Senden fehlgeschlagen: {message}',
   resendRefusals: {
     not_found: 'Diese vergebene Prämie gehört nicht zu diesem Mitglied.',

@@ -98,6 +98,9 @@ export const members = {
   never: 'Never',
   resend: 'Resend code',
   resent: 'Sent "Reward issued" to Flow again with code {code}.',
+  storeCredit: 'Store credit of {amount}',
+  pointsCredited: '{points} points added to the balance',
+  resentCredit: 'Sent "Reward issued" to Flow again for the store credit of {amount}.',
   resendFailed: 'Could not resend: {message}',
   resendRefusals: {
     not_found: "This reward log is not one of this member's.",
