@@ -172,5 +172,9 @@ describe('a draft for the core and for the app', () => {
       expect(body.rewardExpiryAt, String(zone)).toBe(end);
       expect(draftOf({ id: 'r1', ...body }, false, null, zone).expiryDate, String(zone)).toBe('2027-01-31');
     }
+    // A last day saved before, as the end of the UTC day, still reads as the day the merchant chose.
+    const before = { id: 'r1', rewardExpiryType: 'absolute', rewardExpiryAt: '2027-01-31T23:59:59.000Z' };
+    for (const zone of ['Europe/Paris', 'Pacific/Auckland', 'America/New_York'])
+      expect(draftOf(before, false, null, zone).expiryDate).toBe('2027-01-31');
   });
 });

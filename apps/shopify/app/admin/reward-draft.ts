@@ -77,9 +77,17 @@ export function endOfDay(day: string, timezone: string | null): string {
   return end.isValid ? end.toUTC().toISO()! : day;
 }
 
-/** The day (YYYY-MM-DD) an instant falls on in the shop's time zone: a reward's last day. */
-const dayOf = (instant: string, timezone: string | null): string =>
-  DateTime.fromISO(instant, { zone: zoneOf(timezone) }).toISODate() ?? instant.slice(0, 10);
+/**
+ * A reward's last day (YYYY-MM-DD): the day its end falls on in the shop's time zone. The editor
+ * once saved the end of the day in UTC; an end at 23:59:59 UTC is the end of that UTC day in every
+ * zone where it could be new (those at UTC+0), so it reads as that day and a save keeps it.
+ */
+function dayOf(instant: string, timezone: string | null): string {
+  const end = DateTime.fromISO(instant, { zone: 'UTC' });
+  if (!end.isValid) return instant.slice(0, 10);
+  if (end.hour === 23 && end.minute === 59 && end.second === 59) return end.toISODate()!;
+  return end.setZone(zoneOf(timezone)).toISODate()!;
+}
 
 /** The draft of a reward as the core has it, with the app's settings when the app issues it; days are the shop's. */
 export function draftOf(
