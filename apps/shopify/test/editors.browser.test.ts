@@ -350,6 +350,14 @@ describe('the points settings (CONTRACT §19)', () => {
     const balance = async () => (await api.get('/schema/account_user/record', { filters: shopper })).body.data[0]?.pointsBalance;
     await until('the order’s points', async () => (await balance()) === 65);
     expect(await balance()).toBe(65);
+    // The shopper's page says where the points came from: the order, by its name.
+    const member = (await api.get('/schema/account_user/record', { filters: shopper })).body.data[0];
+    await browser.open(`/app/members/${member.id}`);
+    const history = page().getByRole('region', { name: 'Points history' });
+    await history.locator('tbody tr').first().waitFor();
+    expect((await history.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim())).toEqual([
+      expect.stringMatching(/ Earned Order #7001 \+65$/),
+    ]);
     await browser.shot('points-settings');
     await browser.open('/app/points?locale=de');
     expect(await page().getByLabel('Punkte sind eingeschaltet').isChecked()).toBe(true);

@@ -117,9 +117,10 @@ beforeAll(async () => {
       activityAt: now,
       uniqueIdentifier: 'm4',
     });
-    // Bob also earns points from a milestone (CONTRACT §19), which the page shows as points, not as a code.
+    // Bob also earns points from a milestone (CONTRACT §19), which the page shows as points, not as a code;
+    // orders earn a point per unit spent, which a refund takes back.
     const setting = (await api.get('/schema/points_setting/record')).body.data[0];
-    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live', pointsPerCurrencyUnit: 1 })).status).toBe(200);
     const points = await created('/schema/reward/record', {
       name: 'Twenty-five points',
       description: 'd',
@@ -336,6 +337,7 @@ describe('members in Chromium', () => {
       expect.stringMatching(/^Twenty-five points Streak (Success )?Issued 25 points added to the balance .* Never$/),
     ]);
     await page().getByRole('region', { name: 'Adjust points' }).getByText('Balance: 25').waitFor();
+    expect(await rowsOf('Points history')).toEqual([expect.stringMatching(/ Earned Twenty-five points \+25$/)]);
   });
 
   it('a member who is not a Shopify customer has nothing to resend to Flow', async () => {
@@ -396,6 +398,14 @@ describe('members in Chromium', () => {
       expect.arrayContaining([
         expect.stringMatching(/^Ten off Challenge .*Held until/),
         expect.stringMatching(/^Ten off Challenge .*Revoked/),
+      ]),
+    );
+    // The points history names the order each entry came from, and what the refund's entry took back from.
+    expect(await rowsOf('Points history')).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/ Earned Order #9001 \+\d+$/),
+        expect.stringMatching(/ Taken back Order #9001 [−-]\d+ refund 91 of order #9001$/),
+        expect.stringMatching(/ Earned Order #9002 \+\d+$/),
       ]),
     );
     await admin.browser.shot('member-orders');

@@ -141,8 +141,40 @@ export interface PointRow {
   id: string;
   points: number;
   reason: 'earned' | 'redeemed' | 'reversed' | 'expired' | 'adjusted';
+  /** What the entry came from, in the merchant's terms; a reversal names what it took back from. */
+  from: PointSource | null;
+  /** The entry's note, unless it only repeats the order it came from. */
   note: string | null;
   createdAt: string;
+}
+
+/** An order (by its name, e.g. "#1001"), signing up, or a reward (earned, bought or taken back) by its title. */
+export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; title: string | null };
+
+type EntryLink = { linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null; note?: string | null };
+
+/**
+ * Where each of a member's point entries came from: the app's order and sign-up entries (their
+ * links, CONTRACT §19, and an order's name as the note), a reward log's reward, and for an entry
+ * taking back another (linked to it), that entry's source.
+ */
+/** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
+const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
+  name(objectOf(log.reward)) ?? (log.eudRewardTitle || null);
+
+function pointSources<E extends EntryLink & { id: string }>(entries: E[], rewardTitles: Map<string, string | null>) {
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const direct = (e: EntryLink): PointSource | null => {
+    if (e.linkedSchemaSlug === 'shopify_order') return { kind: 'order', name: e.note ?? '' };
+    if (e.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
+    if (e.linkedSchemaSlug === 'reward_log' && e.linkedSchemaRecordId)
+      return { kind: 'reward', title: rewardTitles.get(e.linkedSchemaRecordId) ?? null };
+    return null;
+  };
+  return (e: E): PointSource | null => {
+    const taken = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : undefined;
+    return direct(taken ?? e);
+  };
 }
 
 /** An order as the member page shows it. */
@@ -205,6 +237,7 @@ export async function memberDetail(
     tierId ? records(api, 'tier').get(tierId) : null,
   ]);
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
+  const sourceOf = pointSources(rows(points), new Map(rows(rewards).map((r) => [r.id, rewardTitle(r)])));
   // What a points reward added: its entry (with the tier's multiplier), else its value (held, or older than the entries read).
   const earnedBy = new Map(
     rows(points).flatMap((e) => (e.reason === 'earned' && e.linkedSchemaSlug === 'reward_log' ? [[e.linkedSchemaRecordId, e.points]] : [])),
@@ -261,8 +294,7 @@ export async function memberDetail(
         const made = atShopify.get(r.id);
         return {
           id: r.id,
-          // The merchant knows the reward by its name; a deleted reward leaves the member's text.
-          title: name(reward) ?? (r.eudRewardTitle || null),
+          title: rewardTitle(r),
           source: String(r.linkedSchemaSlug ?? ''),
           // A store credit's stamp (its amount) is not a code: the credit is shown for what it is.
           couponCode: made?.storeCredit ? null : (r.couponCode ?? null),
@@ -277,13 +309,17 @@ export async function memberDetail(
         };
       }),
       tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
-      points: rows(points).map((e) => ({
-        id: e.id,
-        points: e.points ?? 0,
-        reason: e.reason ?? 'adjusted',
-        note: e.note ?? null,
-        createdAt: instant(e.createdAt) ?? '',
-      })),
+      points: rows(points).map((e) => {
+        const from = sourceOf(e);
+        return {
+          id: e.id,
+          points: e.points ?? 0,
+          reason: e.reason ?? 'adjusted',
+          from,
+          note: from?.kind === 'order' && from.name === e.note ? null : (e.note ?? null),
+          createdAt: instant(e.createdAt) ?? '',
+        };
+      }),
       orders,
     },
   };

@@ -1,7 +1,8 @@
 import { Link, useFetcher } from '@remix-run/react';
 import { BlockStack, Button, Card, IndexTable, InlineError, InlineGrid, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
-import type { PointRow } from '../../admin/members.server';
+import type { PointRow, PointSource } from '../../admin/members.server';
+import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
 import { type RowAnswer, Section, useToastFor } from './MemberCards';
@@ -69,6 +70,14 @@ export function PointsCard({
   const date = useDateText();
   const language = useAdminLanguage();
   const signed = new Intl.NumberFormat(language, { signDisplay: 'exceptZero' });
+  const sourceText = (from: PointSource | null) =>
+    !from
+      ? ''
+      : from.kind === 'order'
+        ? format(m.points.from.order, { name: from.name })
+        : from.kind === 'signUp'
+          ? m.points.from.signUp
+          : (from.title ?? m.points.from.reward);
   const c = m.points.columns;
   return (
     <BlockStack gap="400">
@@ -88,11 +97,12 @@ export function PointsCard({
           </BlockStack>
         </section>
       </Card>
-      <Section title={m.points.history} empty={m.points.empty} count={rows.length} headings={[c.date, c.reason, c.points, c.note]}>
+      <Section title={m.points.history} empty={m.points.empty} count={rows.length} headings={[c.date, c.reason, c.from, c.points, c.note]}>
         {rows.map((row, i) => (
           <IndexTable.Row id={row.id} key={row.id} position={i}>
             <IndexTable.Cell>{date(row.createdAt)}</IndexTable.Cell>
             <IndexTable.Cell>{m.points.reasons[row.reason]}</IndexTable.Cell>
+            <IndexTable.Cell>{sourceText(row.from)}</IndexTable.Cell>
             <IndexTable.Cell>{signed.format(row.points)}</IndexTable.Cell>
             <IndexTable.Cell>{row.note ?? ''}</IndexTable.Cell>
           </IndexTable.Row>
