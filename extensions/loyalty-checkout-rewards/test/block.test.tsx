@@ -125,6 +125,8 @@ function network(core: Partial<Core> = {}, app: { status: number; code?: string 
         points: -bought.pointsCost,
         reason: 'redeemed',
         uniqueIdentifier,
+        note: null,
+        createdAt: new Date().toISOString(),
         linkedSchemaSlug: 'reward_log',
         linkedSchemaRecordId: made.id,
       });
@@ -358,6 +360,8 @@ describe('the checkout rewards block', () => {
           points: -500,
           reason: 'redeemed',
           uniqueIdentifier: key('cheap'),
+          note: null,
+          createdAt: new Date().toISOString(),
           linkedSchemaSlug: 'reward_log',
           linkedSchemaRecordId: 'log-0',
         },

@@ -16,7 +16,10 @@ import {
   missionTasks,
   numberFormat,
   type Period,
+  type PointEntry,
   type Points,
+  loadPointHistory,
+  pointHistory,
   pointsName,
   pointsText,
   rankRows,
@@ -93,7 +96,14 @@ function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
         </s-section>
       )}
       {data.points && (
-        <PointsSection points={data.points} defs={[...data.streaks, ...data.challenges, ...data.missions]} api={data.api} ctx={ctx} />
+        <PointsSection
+          points={data.points}
+          defs={[...data.streaks, ...data.challenges, ...data.missions]}
+          history={data.history}
+          logs={data.logs}
+          api={data.api}
+          ctx={ctx}
+        />
       )}
       {data.streaks.length > 0 && (
         <s-section heading={w.streaks} data-streaks>
@@ -311,11 +321,29 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
 
 /**
  * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
- * redeem with a Redeem button, and the ways to earn.
+ * redeem with a Redeem button, the ways to earn, and the history of their entries (read again after
+ * a redemption, which adds one).
  */
-function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Definition[]; api: PageData['api']; ctx: Ctx }) {
-  const { t, lang, currency } = ctx;
+function PointsSection({
+  points,
+  defs,
+  history: loaded,
+  logs: loadedLogs,
+  api,
+  ctx,
+}: {
+  points: Points;
+  defs: Definition[];
+  history: PointEntry[];
+  logs: RewardLog[];
+  api: PageData['api'];
+  ctx: Ctx;
+}) {
+  const { t, w, lang, currency } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
+  const [history, setHistory] = useState(loaded);
+  // A redemption's reward log names the entry that bought it.
+  const [logs, setLogs] = useState(loadedLogs);
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<RedeemOutcome>();
   const name = pointsName(points.setting, t);
@@ -331,6 +359,10 @@ function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Defin
       setOutcome(outcome);
       setBusy(undefined);
       current?.then(setMember, () => undefined);
+      if ('log' in outcome) {
+        setLogs((list) => [outcome.log, ...list]);
+        loadPointHistory(api).then(setHistory, () => undefined);
+      }
     });
   };
 
@@ -379,6 +411,18 @@ function PointsSection({ points, defs, api, ctx }: { points: Points; defs: Defin
               {earn.map((row) => (
                 <s-list-item key={row.key}>
                   {row.label} · {row.earns}
+                </s-list-item>
+              ))}
+            </s-unordered-list>
+          </s-stack>
+        )}
+        {history.length > 0 && (
+          <s-stack gap="small-200" data-history>
+            <s-heading>{w.history}</s-heading>
+            <s-unordered-list>
+              {pointHistory(history, logs, w.entries, t, name, lang).map((row) => (
+                <s-list-item key={row.key}>
+                  {row.date} · {row.what} · {row.points}
                 </s-list-item>
               ))}
             </s-unordered-list>

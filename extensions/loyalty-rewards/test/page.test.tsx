@@ -3,6 +3,7 @@ import {
   type Definition,
   type Member,
   pageLanguage,
+  type PointEntry,
   type Points,
   type RewardLog,
   type StreakProgress,
@@ -159,7 +160,12 @@ const member: PageData = {
     log('r7', 'LATE-5', '2020-01-31T12:00:00.000Z'),
   ],
   points: null,
-  api: { redeem: () => Promise.reject(new Error('not here')), me: () => Promise.reject(new Error('not here')) },
+  history: [],
+  api: {
+    redeem: () => Promise.reject(new Error('not here')),
+    me: () => Promise.reject(new Error('not here')),
+    list: () => Promise.reject(new Error('not here')),
+  },
 };
 
 const all = (el: Element, selector: string) => [...el.querySelectorAll(selector)].map(text);
@@ -313,7 +319,37 @@ const points: Points = {
   tiers: [tierOf('silver', 'Silver', 0), tierOf('gold', 'Gold', 500), tierOf('platinum', 'Platinum', 2000)],
   member: me(1200),
 };
-const withPoints = (api: PageData['api']): PageData => ({
+const entry = (
+  id: string,
+  points: number,
+  reason: PointEntry['reason'],
+  link: [string, string] | null,
+  note: string | null = null,
+): PointEntry => ({
+  id,
+  points,
+  reason,
+  uniqueIdentifier: null,
+  linkedSchemaSlug: link?.[0] ?? null,
+  linkedSchemaRecordId: link?.[1] ?? null,
+  note,
+  createdAt: '2030-01-15T12:00:00.000Z',
+});
+/** One entry of each kind and source, newest first, as the core lists them. */
+const history: PointEntry[] = [
+  entry('e1', 65, 'earned', ['shopify_order', 'gid://shopify/Order/1001'], '#1001'),
+  entry('e2', -30, 'reversed', ['point_entry', 'e1'], 'refund 91 of order #1001'),
+  entry('e3', 100, 'earned', ['shopify_customer', 'gid://shopify/Customer/7']),
+  entry('e4', 50, 'earned', ['reward_log', 'r5']),
+  entry('e5', -300, 'redeemed', ['reward_log', 'r1']),
+  entry('e6', 150, 'adjusted', null, 'Sorry for the late parcel'),
+  entry('e7', -20, 'adjusted', null),
+  entry('e8', -40, 'expired', ['account_user', 'u1']),
+  entry('e9', -50, 'reversed', ['reward_log', 'r4'], 'The reward log that earned these points was revoked.'),
+  entry('e10', 10, 'earned', null),
+  entry('e11', -5, 'reversed', ['point_entry', 'older']),
+];
+const withPoints = (api: Partial<PageData['api']>): PageData => ({
   ...member,
   streaks: [
     {
@@ -327,7 +363,8 @@ const withPoints = (api: PageData['api']): PageData => ({
     },
   ],
   points,
-  api,
+  history,
+  api: { ...member.api, ...api },
 });
 // A bare custom element takes `disabled` as an attribute, as the host's s-button reads it.
 const disabled = (el: Element, reward: string) => el.querySelector(`[data-cost="${reward}"] s-button`)!.hasAttribute('disabled');
@@ -359,6 +396,35 @@ describe('the points section', () => {
     ]);
   });
 
+  it('lists what each entry came from, never an id or a reason code, in the customer’s language', async () => {
+    const page = await show(() => Promise.resolve(withPoints(member.api)));
+    const section = page.querySelector('[data-history]')!;
+    expect(text(section.querySelector('s-heading'))).toBe('History');
+    expect(all(section, 's-list-item')).toEqual([
+      'Jan 15, 2030 · Order #1001 · +65 Stars',
+      'Jan 15, 2030 · Taken back: Order #1001 · −30 Stars',
+      'Jan 15, 2030 · Creating an account · +100 Stars',
+      'Jan 15, 2030 · Reward r5 · +50 Stars',
+      'Jan 15, 2030 · Redeemed: Reward r1 · −300 Stars',
+      'Jan 15, 2030 · Sorry for the late parcel · +150 Stars',
+      'Jan 15, 2030 · Adjusted by the shop · −20 Stars',
+      'Jan 15, 2030 · Expired · −40 Stars',
+      'Jan 15, 2030 · Taken back: Reward r4 · −50 Stars',
+      'Jan 15, 2030 · Earned · +10 Stars',
+      'Jan 15, 2030 · Taken back · −5 Stars',
+    ]);
+    const german = await show(() => Promise.resolve(withPoints(member.api)), 'de');
+    expect(all(german.querySelector('[data-history]')!, 's-list-item').slice(0, 2)).toEqual([
+      '15.01.2030 · Bestellung #1001 · +65 Stars',
+      '15.01.2030 · Zurückgenommen: Bestellung #1001 · −30 Stars',
+    ]);
+  });
+
+  it('leaves the history out while the member has no entries', async () => {
+    const page = await show(() => Promise.resolve({ ...withPoints(member.api), history: [] }));
+    expect(page.querySelector('[data-history]')).toBeNull();
+  });
+
   it("names the shop's currency in the earning rate and fixed amounts, as the customer's language writes them", async () => {
     const fiver = { ...reward('fiver', 500, null), discountType: 'fixed_amount' as const, discountValue: 5 };
     const withFiver: PageData = {
@@ -374,9 +440,10 @@ describe('the points section', () => {
     expect(all(page, '[data-milestones] s-list-item')[0]).toBe('9 · Milestone 9 · 5 € Rabatt Nächstes');
   });
 
-  it('redeems a reward: its code, the balance the core answers', async () => {
+  it('redeems a reward: its code, the balance the core answers, and the entry it added to the history', async () => {
     const redeem = vi.fn(async () => ({ rewardLog: log('new', 'STARS-1', null), pointsBalance: 900 }));
-    const page = await show(() => Promise.resolve(withPoints({ redeem, me: () => Promise.reject(new Error('unused')) })));
+    const list = vi.fn(async () => [entry('e0', -300, 'redeemed', ['reward_log', 'new']), ...history]);
+    const page = await show(() => Promise.resolve(withPoints({ redeem, list: list as never })));
     await click(page.querySelector('[data-cost="five"] s-button')!);
     await vi.waitFor(() => expect(page.querySelector('[data-cost="five"] s-banner')).not.toBeNull());
     expect(redeem).toHaveBeenCalledWith('five');
@@ -384,6 +451,8 @@ describe('the points section', () => {
     expect([banner.getAttribute('tone'), banner.getAttribute('heading')]).toEqual(['success', 'Redeemed!']);
     expect(banner.querySelector('s-clipboard-item')!.getAttribute('text')).toBe('STARS-1');
     expect(text(page.querySelector('[data-balance] s-text[type="strong"]'))).toBe('900 Stars');
+    await vi.waitFor(() => expect(all(page, '[data-history] s-list-item')[0]).toBe('Jan 15, 2030 · Redeemed: Reward new · −300 Stars'));
+    expect(list).toHaveBeenCalledWith('point_entry', { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }], limit: 20 });
   });
 
   it('says when the balance no longer covers a reward, and reads it again', async () => {
@@ -413,20 +482,23 @@ describe('the points section', () => {
   });
 });
 
+/** The app's token route's answer, with the shop's currency as given (absent: left out). */
+const tokenAnswer = (currency?: string | null) =>
+  Response.json({
+    accessToken: 'end-user',
+    expiresAt: '2030-01-01T00:00:00Z',
+    accountId: 'acc',
+    coreUrl: 'https://core.example',
+    ...(currency === undefined ? {} : { currency }),
+  });
+
 describe('loadPage', () => {
   it("trades the session token at the app, then reads the core as the member in the customer's language", async () => {
     const calls: { url: URL; headers: Record<string, string> }[] = [];
     vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
       const url = new URL(input);
       calls.push({ url, headers: (init?.headers ?? {}) as Record<string, string> });
-      if (url.pathname === '/customer-account/token')
-        return Response.json({
-          accessToken: 'end-user',
-          expiresAt: '2030-01-01T00:00:00Z',
-          accountId: 'acc',
-          coreUrl: 'https://core.example',
-          currency: 'CHF',
-        });
+      if (url.pathname === '/customer-account/token') return tokenAnswer('CHF');
       return Response.json({ data: [] });
     });
     const data = await loadPage('https://app.example', async () => 'session', 'de');
@@ -457,17 +529,32 @@ describe('loadPage', () => {
     }
   });
 
+  it('reads the member’s newest point entries once points are live, after their record', async () => {
+    const entries: URL[] = [];
+    vi.stubGlobal('fetch', async (input: string | URL) => {
+      const url = new URL(input);
+      if (url.pathname === '/customer-account/token') return tokenAnswer();
+      if (url.pathname.endsWith('/points_setting/record')) return Response.json({ data: [points.setting] });
+      if (url.pathname.endsWith('/account_user/me')) return Response.json({ data: me(10) });
+      if (url.pathname.endsWith('/point_entry/record')) {
+        entries.push(url);
+        return Response.json({ data: history });
+      }
+      return Response.json({ data: [] });
+    });
+    const data = await loadPage('https://app.example', async () => 'session', 'en');
+    expect(data.history).toEqual(history);
+    expect(entries).toHaveLength(1);
+    expect(Object.fromEntries(entries[0]!.searchParams)).toEqual({
+      limit: '20',
+      sortBy: JSON.stringify([{ fieldSlug: 'createdAt', order: 'DESC' }]),
+      languageCode: 'en',
+    });
+  });
+
   it('leaves the currency out when the app does not know it', async () => {
     vi.stubGlobal('fetch', async (input: string | URL) =>
-      new URL(input).pathname === '/customer-account/token'
-        ? Response.json({
-            accessToken: 'end-user',
-            expiresAt: '2030-01-01T00:00:00Z',
-            accountId: 'acc',
-            coreUrl: 'https://core.example',
-            currency: null,
-          })
-        : Response.json({ data: [] }),
+      new URL(input).pathname === '/customer-account/token' ? tokenAnswer(null) : Response.json({ data: [] }),
     );
     expect(await loadPage('https://app.example', async () => 'session', 'en')).not.toHaveProperty('currency');
   });

@@ -202,6 +202,9 @@ export interface PointEntry {
   uniqueIdentifier: string | null;
   linkedSchemaSlug: string | null;
   linkedSchemaRecordId: string | null;
+  /** The shop's note (an adjustment's reason; the order's name on an order's entry). */
+  note: string | null;
+  createdAt: string;
 }
 
 /** What a redemption answers: the reward log it issued and the balance after it. */

@@ -1,6 +1,6 @@
-import { type Api, ApiError } from './api.js';
-import { fill, moneyText, type Strings } from './i18n.js';
-import type { Definition, Member, PointsSetting, Reward, RewardLog, Tier } from './model.js';
+import { type Api, ApiError, NEWEST_FIRST } from './api.js';
+import { dateFormat, fill, moneyText, type Strings } from './i18n.js';
+import type { Definition, Member, PointEntry, PointsSetting, Reward, RewardLog, Tier } from './model.js';
 import { pointsText } from './progress.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
@@ -116,3 +116,81 @@ export function tierView(tiers: Tier[], member: Member): TierView {
 /** "350 Stars to Gold". */
 export const toNextTier = (view: TierView, name: string, t: Strings, lang: string | undefined): string =>
   fill(t.toNextTier, { n: pointsText(view.next!.pointsThreshold - view.earned, name, lang), tier: view.next!.eudTitle ?? '' });
+
+/** A member's newest point entries, as many as a history shows. */
+export const loadPointHistory = (api: Pick<Api, 'list'>): Promise<PointEntry[]> => api.list('point_entry', { ...NEWEST_FIRST, limit: 20 });
+
+/** The words of a points history; each page that shows one has its own (the widget shows none). */
+export interface HistoryWords {
+  /** Points earned from something the history cannot name. */
+  earned: string;
+  /** `{name}`: the order's name ("#1001"). */
+  order: string;
+  /** `{title}`: the reward bought. */
+  redeemed: string;
+  /** `{what}`: what the taken-back points came from. */
+  takenBack: string;
+  /** Points taken back from something the history cannot name. */
+  takenBackPlain: string;
+  expired: string;
+  /** An adjustment by the shop without a note. */
+  adjusted: string;
+}
+
+/** One line of the history: when, what, and the points with their sign and name. */
+export interface HistoryRow {
+  key: string;
+  date: string;
+  what: string;
+  points: string;
+}
+
+/**
+ * A member's point entries, newest first, in words: an order's entry by the order's name (the
+ * Shopify app links it `shopify_order` and notes the name), signing up, a reward by its title (from
+ * the reward logs read beside them), a taking back by what it took back from when that entry is
+ * among them, an adjustment by the shop's note. Never an id or a reason code.
+ */
+export function pointHistory(
+  entries: PointEntry[],
+  logs: RewardLog[],
+  w: HistoryWords,
+  t: Strings,
+  name: string,
+  lang: string | undefined,
+): HistoryRow[] {
+  const titles = new Map(logs.map((log) => [log.id, log.eudRewardTitle]));
+  const byId = new Map(entries.map((e) => [e.id, e]));
+  const source = (e: PointEntry): string | null => {
+    if (e.linkedSchemaSlug === 'shopify_order' && e.note) return fill(w.order, { name: e.note });
+    if (e.linkedSchemaSlug === 'shopify_customer') return t.onSignUp;
+    if (e.linkedSchemaSlug === 'reward_log' && e.linkedSchemaRecordId) return titles.get(e.linkedSchemaRecordId) ?? null;
+    return null;
+  };
+  const what = (e: PointEntry): string => {
+    switch (e.reason) {
+      case 'earned':
+        return source(e) ?? e.note ?? w.earned;
+      case 'redeemed': {
+        const title = source(e);
+        return title ? fill(w.redeemed, { title }) : t.redeemed;
+      }
+      case 'reversed': {
+        const taken = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
+        const from = taken && source(taken);
+        return from ? fill(w.takenBack, { what: from }) : w.takenBackPlain;
+      }
+      case 'expired':
+        return w.expired;
+      default:
+        return e.note ?? w.adjusted;
+    }
+  };
+  const day = dateFormat(lang, { dateStyle: 'medium' });
+  return entries.map((e) => ({
+    key: e.id,
+    date: day.format(new Date(e.createdAt)),
+    what: what(e),
+    points: `${e.points > 0 ? '+' : '−'}${pointsText(Math.abs(e.points), name, lang)}`,
+  }));
+}

@@ -276,6 +276,19 @@ describe('point_entry', () => {
     expect((await me.client.get(`/schema/point_entry/record/${theirs.id}`)).status).toBe(404);
     expect((await me.client.post('/schema/point_entry/record', { ownedById: me.memberId, points: 5, reason: 'earned' })).status).toBe(403);
     expect((await accepted(me.client.get('/schema/account_user/me'))).pointsBalance).toBe(10);
+    // The customer account page's history: newest first, with where each came from and the shop's note.
+    const noted = await accepted(entry({ ownedById: me.memberId, points: 5, reason: 'adjusted', note: 'Sorry for the wait' }));
+    const history = await accepted(
+      me.client.get('/schema/point_entry/record', { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }], limit: 20 }),
+    );
+    expect(history.map((e: any) => e.id)).toEqual([noted.id, mine.id]);
+    expect(history[0]).toMatchObject({
+      points: 5,
+      reason: 'adjusted',
+      note: 'Sorry for the wait',
+      linkedSchemaSlug: null,
+      createdAt: expect.any(String),
+    });
 
     const other = await app.createAccount();
     expect((await other.api.get(`/schema/point_entry/record/${mine.id}`)).status).toBe(404);
