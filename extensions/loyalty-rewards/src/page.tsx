@@ -339,7 +339,7 @@ function PointsSection({
   api: PageData['api'];
   ctx: Ctx;
 }) {
-  const { t, w, lang, currency } = ctx;
+  const { t, lang, currency } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
   const [history, setHistory] = useState(loaded);
   // A redemption's reward log names the entry that bought it.
@@ -418,9 +418,9 @@ function PointsSection({
         )}
         {history.length > 0 && (
           <s-stack gap="small-200" data-history>
-            <s-heading>{w.history}</s-heading>
+            <s-heading>{t.history}</s-heading>
             <s-unordered-list>
-              {pointHistory(history, logs, w.entries, t, name, lang).map((row) => (
+              {pointHistory(history, logs, t, name, lang).map((row) => (
                 <s-list-item key={row.key}>
                   {row.date} · {row.what} · {row.points}
                 </s-list-item>

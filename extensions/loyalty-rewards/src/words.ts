@@ -1,4 +1,4 @@
-import { type HistoryWords, stringsFor, type Strings } from '@loyalty/view-model';
+import { stringsFor, type Strings } from '@loyalty/view-model';
 
 /** The page's own words; the rest (retry, copy, reached, …) are the widget's, from the view model. */
 export interface Words {
@@ -12,9 +12,6 @@ export interface Words {
   emptyBody: string;
   /** `{date}`: when the code stops working. */
   validUntil: string;
-  /** The heading of the member's point entries, and their words. */
-  history: string;
-  entries: HistoryWords;
 }
 
 const WORDS: Record<string, Words> = {
@@ -28,16 +25,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'No activity yet',
     emptyBody: 'Your streaks, challenges and rewards show here once you start shopping. Here is what you can earn.',
     validUntil: 'Valid until {date}',
-    history: 'History',
-    entries: {
-      earned: 'Earned',
-      order: 'Order {name}',
-      redeemed: 'Redeemed: {title}',
-      takenBack: 'Taken back: {what}',
-      takenBackPlain: 'Taken back',
-      expired: 'Expired',
-      adjusted: 'Adjusted by the shop',
-    },
   },
   fr: {
     title: 'Récompenses',
@@ -49,16 +36,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Aucune activité pour le moment',
     emptyBody: 'Vos séries, défis et récompenses apparaîtront ici dès vos premiers achats. Voici ce que vous pouvez gagner.',
     validUntil: "Valable jusqu'au {date}",
-    history: 'Historique',
-    entries: {
-      earned: 'Gagnés',
-      order: 'Commande {name}',
-      redeemed: 'Échangés\u00a0: {title}',
-      takenBack: 'Repris\u00a0: {what}',
-      takenBackPlain: 'Repris',
-      expired: 'Expirés',
-      adjusted: 'Ajustés par la boutique',
-    },
   },
   es: {
     title: 'Recompensas',
@@ -70,16 +47,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Aún no hay actividad',
     emptyBody: 'Tus rachas, retos y recompensas aparecerán aquí cuando empieces a comprar. Esto es lo que puedes ganar.',
     validUntil: 'Válido hasta el {date}',
-    history: 'Historial',
-    entries: {
-      earned: 'Ganados',
-      order: 'Pedido {name}',
-      redeemed: 'Canjeados: {title}',
-      takenBack: 'Retirados: {what}',
-      takenBackPlain: 'Retirados',
-      expired: 'Caducados',
-      adjusted: 'Ajustados por la tienda',
-    },
   },
   de: {
     title: 'Prämien',
@@ -91,16 +58,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Noch keine Aktivität',
     emptyBody: 'Deine Serien, Challenges und Prämien erscheinen hier, sobald du einkaufst. Das kannst du dir verdienen.',
     validUntil: 'Gültig bis {date}',
-    history: 'Verlauf',
-    entries: {
-      earned: 'Gesammelt',
-      order: 'Bestellung {name}',
-      redeemed: 'Eingelöst: {title}',
-      takenBack: 'Zurückgenommen: {what}',
-      takenBackPlain: 'Zurückgenommen',
-      expired: 'Verfallen',
-      adjusted: 'Vom Shop angepasst',
-    },
   },
   it: {
     title: 'Premi',
@@ -112,16 +69,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Ancora nessuna attività',
     emptyBody: 'Le tue serie, sfide e premi appariranno qui quando inizierai ad acquistare. Ecco cosa puoi ottenere.',
     validUntil: 'Valido fino al {date}',
-    history: 'Cronologia',
-    entries: {
-      earned: 'Guadagnati',
-      order: 'Ordine {name}',
-      redeemed: 'Riscattati: {title}',
-      takenBack: 'Ritirati: {what}',
-      takenBackPlain: 'Ritirati',
-      expired: 'Scaduti',
-      adjusted: 'Modificati dal negozio',
-    },
   },
   pt: {
     title: 'Recompensas',
@@ -133,16 +80,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Ainda sem atividade',
     emptyBody: 'As suas sequências, desafios e recompensas aparecem aqui quando começar a comprar. Eis o que pode ganhar.',
     validUntil: 'Válido até {date}',
-    history: 'Histórico',
-    entries: {
-      earned: 'Ganhos',
-      order: 'Pedido {name}',
-      redeemed: 'Resgatados: {title}',
-      takenBack: 'Retirados: {what}',
-      takenBackPlain: 'Retirados',
-      expired: 'Expirados',
-      adjusted: 'Ajustados pela loja',
-    },
   },
   ja: {
     title: 'リワード',
@@ -154,16 +91,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'まだアクティビティはありません',
     emptyBody: 'お買い物を始めると、連続記録・チャレンジ・リワードがここに表示されます。獲得できる特典はこちらです。',
     validUntil: '{date}まで有効',
-    history: '履歴',
-    entries: {
-      earned: '獲得',
-      order: '注文 {name}',
-      redeemed: '交換: {title}',
-      takenBack: '取り消し: {what}',
-      takenBackPlain: '取り消し',
-      expired: '期限切れ',
-      adjusted: 'ショップによる調整',
-    },
   },
   ko: {
     title: '리워드',
@@ -175,16 +102,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: '아직 활동이 없습니다',
     emptyBody: '쇼핑을 시작하면 연속 기록, 챌린지, 리워드가 여기에 표시됩니다. 받을 수 있는 혜택은 다음과 같습니다.',
     validUntil: '{date}까지 유효',
-    history: '내역',
-    entries: {
-      earned: '적립',
-      order: '주문 {name}',
-      redeemed: '교환: {title}',
-      takenBack: '회수: {what}',
-      takenBackPlain: '회수',
-      expired: '만료',
-      adjusted: '상점에서 조정',
-    },
   },
   'zh-CN': {
     title: '奖励',
@@ -196,16 +113,6 @@ const WORDS: Record<string, Words> = {
     emptyTitle: '暂无活动',
     emptyBody: '开始购物后，您的连续记录、挑战和奖励会显示在这里。以下是您可以获得的奖励。',
     validUntil: '有效期至 {date}',
-    history: '记录',
-    entries: {
-      earned: '获得',
-      order: '订单 {name}',
-      redeemed: '已兑换：{title}',
-      takenBack: '已收回：{what}',
-      takenBackPlain: '已收回',
-      expired: '已过期',
-      adjusted: '店铺调整',
-    },
   },
 };
 

@@ -73,6 +73,21 @@ export interface Strings {
   credited: string;
   /** `{date}`: when a code or credit stopped working. */
   expired: string;
+  /** The heading of a member's point entries (the customer account page's and the widget's history). */
+  history: string;
+  /** Points earned from something the history cannot name. */
+  historyEarned: string;
+  /** `{name}`: the order's name ("#1001"). */
+  historyOrder: string;
+  /** `{title}`: the reward bought. */
+  historyRedeemed: string;
+  /** `{what}`: what the taken-back points came from. */
+  historyTakenBack: string;
+  /** Points taken back from something the history cannot name. */
+  historyTakenBackPlain: string;
+  historyExpired: string;
+  /** An adjustment by the shop without a note. */
+  historyAdjusted: string;
 }
 
 /** English: the words of every language the interface does not speak, and the widget's own (the others are chunks of their own, `languages/`). */
@@ -120,6 +135,14 @@ export const en: Strings = {
   signInToRedeem: 'Sign in to redeem.',
   credited: 'Added to your balance.',
   expired: 'Expired on {date}.',
+  history: 'History',
+  historyEarned: 'Earned',
+  historyOrder: 'Order {name}',
+  historyRedeemed: 'Redeemed: {title}',
+  historyTakenBack: 'Taken back: {what}',
+  historyTakenBackPlain: 'Taken back',
+  historyExpired: 'Expired',
+  historyAdjusted: 'Adjusted by the shop',
 };
 
 const LANGUAGES: Record<string, Strings> = { en, fr, es, de, it, pt, ja, ko, 'zh-CN': zhCN };

@@ -120,29 +120,14 @@ export const toNextTier = (view: TierView, name: string, t: Strings, lang: strin
 /** A member's newest point entries, as many as a history shows. */
 export const loadPointHistory = (api: Pick<Api, 'list'>): Promise<PointEntry[]> => api.list('point_entry', { ...NEWEST_FIRST, limit: 20 });
 
-/** The words of a points history; each page that shows one has its own (the widget shows none). */
-export interface HistoryWords {
-  /** Points earned from something the history cannot name. */
-  earned: string;
-  /** `{name}`: the order's name ("#1001"). */
-  order: string;
-  /** `{title}`: the reward bought. */
-  redeemed: string;
-  /** `{what}`: what the taken-back points came from. */
-  takenBack: string;
-  /** Points taken back from something the history cannot name. */
-  takenBackPlain: string;
-  expired: string;
-  /** An adjustment by the shop without a note. */
-  adjusted: string;
-}
-
 /** One line of the history: when, what, and the points with their sign and name. */
 export interface HistoryRow {
   key: string;
   date: string;
   what: string;
   points: string;
+  /** Whether the entry added points (shown as a gain) rather than took them. */
+  gained: boolean;
 }
 
 /**
@@ -151,18 +136,11 @@ export interface HistoryRow {
  * the reward logs read beside them), a taking back by what it took back from when that entry is
  * among them, an adjustment by the shop's note. Never an id or a reason code.
  */
-export function pointHistory(
-  entries: PointEntry[],
-  logs: RewardLog[],
-  w: HistoryWords,
-  t: Strings,
-  name: string,
-  lang: string | undefined,
-): HistoryRow[] {
+export function pointHistory(entries: PointEntry[], logs: RewardLog[], t: Strings, name: string, lang: string | undefined): HistoryRow[] {
   const titles = new Map(logs.map((log) => [log.id, log.eudRewardTitle]));
   const byId = new Map(entries.map((e) => [e.id, e]));
   const source = (e: PointEntry): string | null => {
-    if (e.linkedSchemaSlug === 'shopify_order' && e.note) return fill(w.order, { name: e.note });
+    if (e.linkedSchemaSlug === 'shopify_order' && e.note) return fill(t.historyOrder, { name: e.note });
     if (e.linkedSchemaSlug === 'shopify_customer') return t.onSignUp;
     if (e.linkedSchemaSlug === 'reward_log' && e.linkedSchemaRecordId) return titles.get(e.linkedSchemaRecordId) ?? null;
     return null;
@@ -170,20 +148,20 @@ export function pointHistory(
   const what = (e: PointEntry): string => {
     switch (e.reason) {
       case 'earned':
-        return source(e) ?? e.note ?? w.earned;
+        return source(e) ?? e.note ?? t.historyEarned;
       case 'redeemed': {
         const title = source(e);
-        return title ? fill(w.redeemed, { title }) : t.redeemed;
+        return title ? fill(t.historyRedeemed, { title }) : t.redeemed;
       }
       case 'reversed': {
         const taken = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
         const from = taken && source(taken);
-        return from ? fill(w.takenBack, { what: from }) : w.takenBackPlain;
+        return from ? fill(t.historyTakenBack, { what: from }) : t.historyTakenBackPlain;
       }
       case 'expired':
-        return w.expired;
+        return t.historyExpired;
       default:
-        return e.note ?? w.adjusted;
+        return e.note ?? t.historyAdjusted;
     }
   };
   const day = dateFormat(lang, { dateStyle: 'medium' });
@@ -192,5 +170,6 @@ export function pointHistory(
     date: day.format(new Date(e.createdAt)),
     what: what(e),
     points: `${e.points > 0 ? '+' : '−'}${pointsText(Math.abs(e.points), name, lang)}`,
+    gained: e.points > 0,
   }));
 }

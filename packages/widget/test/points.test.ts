@@ -99,6 +99,11 @@ async function openPoints(page: Page, query: string, tab: string): Promise<void>
   await dialog(page).getByRole('tab', { name: tab }).click();
   await tabPanel(page).locator('[data-earn]').waitFor();
 }
+/** The history's rows as the member reads them: date, what, points. */
+const historyRows = (page: Page) =>
+  tabPanel(page)
+    .locator('[data-history] li')
+    .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent).join(' | ')));
 const texts = (page: Page, selector: string) => tabPanel(page).locator(selector).allTextContents();
 // Each test loads the panel twice and runs axe on it; under CI's load that took 20 s of the default 30.
 const SLOW = { timeout: 60_000 };
@@ -169,13 +174,24 @@ describe('the points tab for a member', SLOW, () => {
     const percent = tabPanel(page).locator('[data-redeem] > li').nth(2);
     expect(await percent.getByRole('button', { name: 'Redeem' }).isDisabled()).toBe(true);
     expect(await percent.textContent()).toContain('800 Stars to go');
+    // Where the balance came from, newest first: what each entry came from, never an id or a reason code.
+    expect(await historyRows(page)).toEqual([
+      expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \| Earned \| \+820 Stars$/),
+      expect.stringMatching(/ \| Order of 70 \| \+150 Stars$/),
+      expect.stringMatching(/ \| Order of 60 \| \+130 Stars$/),
+      expect.stringMatching(/ \| Creating an account \| \+100 Stars$/),
+    ]);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member');
+    await tabPanel(page).locator('[data-history]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-history');
 
     await openPoints(page, '?mode=member&lang=fr', 'Étoiles');
     expect(await card.locator('.lw-big').textContent()).toBe(`${new Intl.NumberFormat('fr').format(1200)} Étoiles`);
     expect(await card.getByRole('progressbar').getAttribute('aria-label')).toBe('Encore 800 Étoiles pour Platinum');
     expect(await tabPanel(page).getByRole('button', { name: 'Échanger' }).count()).toBe(3);
+    expect(await tabPanel(page).locator('h3', { hasText: 'Historique' }).count()).toBe(1);
+    expect((await historyRows(page))[0]).toMatch(/ \| Gagnés \| \+820 Étoiles$/);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member-fr');
     expect(errors).toEqual([]);
@@ -191,8 +207,9 @@ describe('the points tab for a member', SLOW, () => {
     expect(await five.getByRole('button', { name: 'Copy code' }).count()).toBe(1);
     expect(await tabPanel(page).locator('[data-balance] .lw-big').textContent()).toBe('900 Stars');
     expect(await balance()).toBe(900);
-    // Redeeming spends points; it does not lower the tier.
+    // Redeeming spends points; it does not lower the tier. The history names what the points bought.
     expect(await tabPanel(page).locator('[data-tier]').textContent()).toBe('Gold');
+    await expect.poll(async () => (await historyRows(page))[0]).toMatch(/ \| Redeemed: €5 off \| −300 Stars$/);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member-redeemed');
 

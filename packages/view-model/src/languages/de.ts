@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'Melde dich zum Einlösen an.',
   credited: 'Deinem Guthaben gutgeschrieben.',
   expired: 'Abgelaufen am {date}.',
+  history: 'Verlauf',
+  historyEarned: 'Gesammelt',
+  historyOrder: 'Bestellung {name}',
+  historyRedeemed: 'Eingelöst: {title}',
+  historyTakenBack: 'Zurückgenommen: {what}',
+  historyTakenBackPlain: 'Zurückgenommen',
+  historyExpired: 'Verfallen',
+  historyAdjusted: 'Vom Shop angepasst',
 };
 
 export default words;

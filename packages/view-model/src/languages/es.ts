@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'Inicia sesión para canjear.',
   credited: 'Añadido a tu saldo.',
   expired: 'Caducó el {date}.',
+  history: 'Historial',
+  historyEarned: 'Ganados',
+  historyOrder: 'Pedido {name}',
+  historyRedeemed: 'Canjeados: {title}',
+  historyTakenBack: 'Retirados: {what}',
+  historyTakenBackPlain: 'Retirados',
+  historyExpired: 'Caducados',
+  historyAdjusted: 'Ajustados por la tienda',
 };
 
 export default words;

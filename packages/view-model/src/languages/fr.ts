@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'Connectez-vous pour échanger.',
   credited: 'Ajouté à votre solde.',
   expired: 'Expiré le {date}.',
+  history: 'Historique',
+  historyEarned: 'Gagnés',
+  historyOrder: 'Commande {name}',
+  historyRedeemed: 'Échangés : {title}',
+  historyTakenBack: 'Repris : {what}',
+  historyTakenBackPlain: 'Repris',
+  historyExpired: 'Expirés',
+  historyAdjusted: 'Ajustés par la boutique',
 };
 
 export default words;

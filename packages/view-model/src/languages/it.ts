@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'Accedi per riscattare.',
   credited: 'Aggiunto al tuo saldo.',
   expired: 'Scaduto il {date}.',
+  history: 'Cronologia',
+  historyEarned: 'Guadagnati',
+  historyOrder: 'Ordine {name}',
+  historyRedeemed: 'Riscattati: {title}',
+  historyTakenBack: 'Ritirati: {what}',
+  historyTakenBackPlain: 'Ritirati',
+  historyExpired: 'Scaduti',
+  historyAdjusted: 'Modificati dal negozio',
 };
 
 export default words;

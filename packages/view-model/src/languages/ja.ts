@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'ログインすると交換できます。',
   credited: '残高に加算されました。',
   expired: '{date}に有効期限が切れました。',
+  history: '履歴',
+  historyEarned: '獲得',
+  historyOrder: '注文 {name}',
+  historyRedeemed: '交換: {title}',
+  historyTakenBack: '取り消し: {what}',
+  historyTakenBackPlain: '取り消し',
+  historyExpired: '期限切れ',
+  historyAdjusted: 'ショップが調整',
 };
 
 export default words;

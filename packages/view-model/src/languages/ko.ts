@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: '로그인하면 교환할 수 있습니다.',
   credited: '잔액에 적립되었습니다.',
   expired: '{date}에 만료되었습니다.',
+  history: '내역',
+  historyEarned: '적립',
+  historyOrder: '주문 {name}',
+  historyRedeemed: '교환: {title}',
+  historyTakenBack: '회수: {what}',
+  historyTakenBackPlain: '회수',
+  historyExpired: '만료',
+  historyAdjusted: '상점에서 조정',
 };
 
 export default words;

@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: 'Inicie sessão para trocar.',
   credited: 'Adicionado ao seu saldo.',
   expired: 'Expirou em {date}.',
+  history: 'Histórico',
+  historyEarned: 'Ganhos',
+  historyOrder: 'Pedido {name}',
+  historyRedeemed: 'Resgatados: {title}',
+  historyTakenBack: 'Retirados: {what}',
+  historyTakenBackPlain: 'Retirados',
+  historyExpired: 'Expirados',
+  historyAdjusted: 'Ajustados pela loja',
 };
 
 export default words;

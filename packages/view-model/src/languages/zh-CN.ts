@@ -44,6 +44,14 @@ const words: Strings = {
   signInToRedeem: '登录后即可兑换。',
   credited: '已计入您的余额。',
   expired: '已于{date}过期。',
+  history: '记录',
+  historyEarned: '获得',
+  historyOrder: '订单 {name}',
+  historyRedeemed: '已兑换：{title}',
+  historyTakenBack: '已收回：{what}',
+  historyTakenBackPlain: '已收回',
+  historyExpired: '已过期',
+  historyAdjusted: '店铺调整',
 };
 
 export default words;

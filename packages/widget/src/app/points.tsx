@@ -2,13 +2,17 @@ import { useState } from 'preact/hooks';
 import {
   type Definition,
   fill,
+  loadPointHistory,
   type Member,
+  type PointEntry,
+  pointHistory,
   type Points,
   pointsText,
   type Reward as RedeemableReward,
   rewardGives,
   type RedeemOutcome,
   redeemFor,
+  type RewardLog,
   tierView,
   toNextTier,
   waysToEarn,
@@ -17,11 +21,21 @@ import { Bar, Reward, type ViewProps } from './views.js';
 
 /**
  * The points tab (CONTRACT §19): a member's balance, tier and progress to the next one, the rewards
- * to redeem with a Redeem button, and the ways to earn; a guest sees the ways to earn and the costs.
+ * to redeem with a Redeem button, the ways to earn and their history (read again after a
+ * redemption, which adds to it); a guest sees the ways to earn and the costs.
  */
-export function PointsTab({ points, defs, ...props }: ViewProps & { points: Points; defs: Definition[] }) {
+export function PointsTab({
+  points,
+  defs,
+  history: loaded,
+  logs: loadedLogs,
+  ...props
+}: ViewProps & { points: Points; defs: Definition[]; history: PointEntry[]; logs: RewardLog[] }) {
   const { api, t, lang, currency, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
+  const [history, setHistory] = useState(loaded);
+  // A redemption's reward log names the entry that bought it.
+  const [logs, setLogs] = useState(loadedLogs);
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<RedeemOutcome>();
   const amount = (n: number) => pointsText(n, name, lang);
@@ -36,6 +50,10 @@ export function PointsTab({ points, defs, ...props }: ViewProps & { points: Poin
       setOutcome(outcome);
       setBusy(undefined);
       current?.then(setMember, () => undefined);
+      if ('log' in outcome) {
+        setLogs((list) => [outcome.log, ...list]);
+        loadPointHistory(api).then(setHistory, () => undefined);
+      }
     });
   };
 
@@ -107,6 +125,20 @@ export function PointsTab({ points, defs, ...props }: ViewProps & { points: Poin
               <li key={row.key}>
                 <span>{row.label}</span>
                 <b class="lw-earns">{row.earns}</b>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {history.length > 0 && (
+        <>
+          <h3>{t.history}</h3>
+          <ul class="lw-list" data-history>
+            {pointHistory(history, logs, t, name, lang).map((row) => (
+              <li key={row.key}>
+                <span class="lw-muted">{row.date}</span>
+                <span>{row.what}</span>
+                <b class={row.gained ? 'lw-earns' : undefined}>{row.points}</b>
               </li>
             ))}
           </ul>

@@ -13,6 +13,7 @@ import {
   keyStart,
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
+  loadPointHistory,
   loadPoints,
   type Milestone,
   milestoneEarns,
@@ -23,6 +24,7 @@ import {
   numberFormat,
   OLDEST_FIRST,
   type Period,
+  type PointEntry,
   type Points,
   type RewardLog,
   rewardView,
@@ -54,7 +56,7 @@ type TabData =
   | { tab: 'missions'; defs: Definition[]; progress: MissionProgress[] }
   | { tab: 'leaderboard'; board: Board; standings: Standings }
   /** points: null once the merchant turned points off since the panel opened. */
-  | { tab: 'points'; points: Points | null; defs: Definition[] }
+  | { tab: 'points'; points: Points | null; defs: Definition[]; history: PointEntry[]; logs: RewardLog[] }
   | { tab: 'rewards'; logs: RewardLog[] };
 
 /** Definitions for everyone; the member's own progress and reward logs in member mode; the picked leaderboard's standings. */
@@ -76,14 +78,16 @@ async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<Ta
     return { tab, defs, progress };
   }
   if (tab === 'points') {
-    // Definitions too: their milestones that give points are ways to earn.
-    const [points, ...defs] = await Promise.all([
+    // Definitions too: their milestones that give points are ways to earn. A member's entries, with the reward logs that name them.
+    const [points, history, logs, ...defs] = await Promise.all([
       loadPoints(api),
+      api.member ? loadPointHistory(api) : [],
+      own('reward_log', { ...NEWEST_FIRST, limit: 50 }),
       api.list('streak', OLDEST_FIRST),
       api.list('challenge', OLDEST_FIRST),
       api.list('mission', OLDEST_FIRST),
     ]);
-    return { tab, points, defs: defs.flat() };
+    return { tab, points, defs: defs.flat(), history, logs };
   }
   return { tab, logs: await own('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
 }
@@ -164,7 +168,11 @@ function Content({ data, ...props }: ViewProps & { data: TabData | undefined }) 
     return <StandingsCard board={data.board} standings={data.standings} t={props.t} lang={props.lang} member={props.api.member} />;
   if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
   if (data.tab === 'points')
-    return data.points ? <PointsTab points={data.points} defs={data.defs} {...props} /> : <p class="lw-muted">{props.t.empty}</p>;
+    return data.points ? (
+      <PointsTab points={data.points} defs={data.defs} history={data.history} logs={data.logs} {...props} />
+    ) : (
+      <p class="lw-muted">{props.t.empty}</p>
+    );
   if (!data.defs.length) return <p class="lw-muted">{props.t.empty}</p>;
   const now = Date.now();
   return (
