@@ -345,7 +345,13 @@ const history: PointEntry[] = [
   entry('e6', 150, 'adjusted', null, 'Sorry for the late parcel'),
   entry('e7', -20, 'adjusted', null),
   entry('e8', -40, 'expired', ['account_user', 'u1']),
-  entry('e9', -50, 'reversed', ['reward_log', 'r4'], 'The reward log that earned these points was revoked.'),
+  entry(
+    'e9',
+    -50,
+    'reversed',
+    ['reward_log', 'r4'],
+    'The reward that earned these points was taken back: its purchase was returned or cancelled.',
+  ),
   entry('e10', 10, 'earned', null),
   entry('e11', -5, 'reversed', ['point_entry', 'older']),
 ];

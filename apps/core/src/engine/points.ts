@@ -584,7 +584,7 @@ export async function reverseRewardLogPoints(
         ownedById: e.owned_by_id,
         points: -e.points,
         reason: 'reversed',
-        note: 'The reward log that earned these points was revoked.',
+        note: 'The reward that earned these points was taken back: its purchase was returned or cancelled.',
         linkedSchemaSlug: 'reward_log',
         linkedSchemaRecordId: e.linked_schema_record_id,
       },
