@@ -153,15 +153,15 @@ export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } |
 
 type EntryLink = { linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null; note?: string | null };
 
+/** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
+const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
+  name(objectOf(log.reward)) ?? (log.eudRewardTitle || null);
+
 /**
  * Where each of a member's point entries came from: the app's order and sign-up entries (their
  * links, CONTRACT §19, and an order's name as the note), a reward log's reward, and for an entry
  * taking back another (linked to it), that entry's source.
  */
-/** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
-const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
-  name(objectOf(log.reward)) ?? (log.eudRewardTitle || null);
-
 function pointSources<E extends EntryLink & { id: string }>(entries: E[], rewardTitles: Map<string, string | null>) {
   const byId = new Map(entries.map((e) => [e.id, e]));
   const direct = (e: EntryLink): PointSource | null => {
