@@ -296,9 +296,9 @@ export async function memberDetail(
           id: r.id,
           title: rewardTitle(r),
           source: String(r.linkedSchemaSlug ?? ''),
-          // A store credit's stamp (its amount) is not a code: the credit is shown for what it is.
+          // A store credit's stamp (its amount) is not a code: the credit is shown for what it is, once credited (stamped).
           couponCode: made?.storeCredit ? null : (r.couponCode ?? null),
-          storeCredit: made?.storeCredit ?? null,
+          storeCredit: made?.storeCredit && r.couponCode ? made.storeCredit : null,
           points: pointsOf(r.id, reward),
           issuedAt: instant(r.rewardIssuedAt ?? r.createdAt),
           expiresAt: instant(r.rewardExpiryAt),
