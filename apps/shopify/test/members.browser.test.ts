@@ -145,6 +145,24 @@ beforeAll(async () => {
       activityAt: now,
       uniqueIdentifier: 'b1',
     });
+    // The same points held out a return window (CONTRACT §17): not on the balance yet.
+    const heldReviews = await created('/schema/streak/record', { name: 'Held reviews', status: 'live', rewardHoldDays: 14 });
+    await created('/schema/milestone/record', {
+      name: 'First held review',
+      description: 'd',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: heldReviews.id,
+      milestoneTargetValue: 1,
+      rewardId: points.id,
+      status: 'live',
+    });
+    await created('/schema/streak_log/record', {
+      streakId: heldReviews.id,
+      ownedBy: members.bob,
+      activityId: 'review',
+      activityAt: now,
+      uniqueIdentifier: 'b2',
+    });
     for (const [i, member] of [members.bob, members.curie].entries())
       await created('/schema/streak_log/record', {
         streakId: daily.id,
@@ -334,6 +352,7 @@ describe('members in Chromium', () => {
     await page().getByRole('region', { name: 'Rewards and codes' }).waitFor();
     expect(await rowsOf('Rewards and codes')).toEqual([
       expect.stringMatching(/^Ten off Streak (Success )?Issued WELCOME-\S+ .* Never Resend code$/),
+      expect.stringMatching(/^Twenty-five points Streak (Attention )?Held until .* 25 points, added when it is issued .* Never$/),
       expect.stringMatching(/^Twenty-five points Streak (Success )?Issued 25 points added to the balance .* Never$/),
     ]);
     await page().getByRole('region', { name: 'Adjust points' }).getByText('Balance: 25').waitFor();

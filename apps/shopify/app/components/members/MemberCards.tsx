@@ -254,7 +254,11 @@ function Gave({ row }: { row: RewardRow }) {
     );
   if (row.storeCredit)
     return <Text as="span">{format(m.storeCredit, { amount: money(row.storeCredit.amount, row.storeCredit.currency) })}</Text>;
-  if (row.points !== null) return <Text as="span">{format(m.pointsCredited, { points: number.format(row.points) })}</Text>;
+  if (row.points !== null) {
+    // Held points are not on the balance yet; a revoked reward's were taken back off it.
+    const words = row.status === 'pending' ? m.pointsHeld : row.status === 'revoked' ? m.pointsTakenBack : m.pointsCredited;
+    return <Text as="span">{format(words, { points: number.format(row.points) })}</Text>;
+  }
   return (
     <Text as="span" tone="subdued">
       {m.noCode}

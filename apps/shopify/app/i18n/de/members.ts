@@ -107,6 +107,8 @@ export const members: Messages['members'] = {
   resent: '„Reward issued“ wurde mit dem Code {code} erneut an Flow gesendet.',
   storeCredit: 'Shop-Guthaben von {amount}',
   pointsCredited: '{points} Punkte dem Punktestand gutgeschrieben',
+  pointsHeld: '{points} Punkte, gutgeschrieben sobald ausgegeben',
+  pointsTakenBack: '{points} Punkte, vom Punktestand zurückgenommen',
   resentCredit: '„Reward issued“ wurde für das Shop-Guthaben von {amount} erneut an Flow gesendet.',
   resendFailed: 'Erneutes Senden fehlgeschlagen: {message}',
   resendRefusals: {

@@ -100,6 +100,8 @@ export const members = {
   resent: 'Sent "Reward issued" to Flow again with code {code}.',
   storeCredit: 'Store credit of {amount}',
   pointsCredited: '{points} points added to the balance',
+  pointsHeld: '{points} points, added when it is issued',
+  pointsTakenBack: '{points} points, taken back off the balance',
   resentCredit: 'Sent "Reward issued" to Flow again for the store credit of {amount}.',
   resendFailed: 'Could not resend: {message}',
   resendRefusals: {
