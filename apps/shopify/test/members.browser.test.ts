@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
-import { creatorFor } from './support/programs';
+import { creatorFor, streakRewardingFirstDay } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { orderPayload, refundPayload } from './support/orders';
 import { flowLifecycleRequest, TEST_SHOP, webhookRequest } from './support/stack';
@@ -128,41 +128,15 @@ beforeAll(async () => {
       pointsValue: 25,
       rewardExpiryType: 'no_expiry',
     });
-    const reviews = await created('/schema/streak/record', { name: 'Reviews', status: 'live' });
-    await created('/schema/milestone/record', {
-      name: 'First review',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: reviews.id,
-      milestoneTargetValue: 1,
-      rewardId: points.id,
-      status: 'live',
-    });
-    await created('/schema/streak_log/record', {
-      streakId: reviews.id,
-      ownedBy: members.bob,
-      activityId: 'review',
-      activityAt: now,
-      uniqueIdentifier: 'b1',
-    });
-    // The same points held out a return window (CONTRACT §17): not on the balance yet.
-    const heldReviews = await created('/schema/streak/record', { name: 'Held reviews', status: 'live', rewardHoldDays: 14 });
-    await created('/schema/milestone/record', {
-      name: 'First held review',
-      description: 'd',
-      linkedSchemaSlug: 'streak',
-      linkedSchemaRecordId: heldReviews.id,
-      milestoneTargetValue: 1,
-      rewardId: points.id,
-      status: 'live',
-    });
-    await created('/schema/streak_log/record', {
-      streakId: heldReviews.id,
-      ownedBy: members.bob,
-      activityId: 'review',
-      activityAt: now,
-      uniqueIdentifier: 'b2',
-    });
+    // The same points, once at once and once held out a return window (CONTRACT §17): not on the balance yet.
+    for (const [i, streakBody] of [{ name: 'Reviews' }, { name: 'Held reviews', rewardHoldDays: 14 }].entries())
+      await created('/schema/streak_log/record', {
+        streakId: (await streakRewardingFirstDay(created, points, streakBody)).id,
+        ownedBy: members.bob,
+        activityId: 'review',
+        activityAt: now,
+        uniqueIdentifier: `b${i + 1}`,
+      });
     for (const [i, member] of [members.bob, members.curie].entries())
       await created('/schema/streak_log/record', {
         streakId: daily.id,

@@ -6,12 +6,10 @@ import {
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
   loadBoards,
-  loadPointHistory,
   loadPoints,
   type MissionProgress,
   NEWEST_FIRST,
   OLDEST_FIRST,
-  type PointEntry,
   type Points,
   type RewardLog,
   type Standings,
@@ -28,10 +26,8 @@ export interface PageData {
   missionProgress: MissionProgress[];
   boards: { board: Board; standings: Standings }[];
   logs: RewardLog[];
-  /** Null while the merchant has points off. */
+  /** Null while the merchant has points off; with the member's history while on. */
   points: Points | null;
-  /** The member's newest point entries; none while points are off. */
-  history: PointEntry[];
   /** The shop's currency (ISO 4217), which its points are earned per unit of; absent when the app does not know it. */
   currency?: string;
   /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one. */
@@ -52,18 +48,17 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     currency?: string | null;
   };
   const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
-  const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, [points, history]] =
-    await Promise.all([
-      api.list('streak', OLDEST_FIRST),
-      api.list('streak_progress', LIVE_STREAK_PROGRESS),
-      api.list('challenge', OLDEST_FIRST),
-      api.list('challenge_progress', NEWEST_FIRST),
-      api.list('mission', OLDEST_FIRST),
-      api.list('mission_progress', LIVE_MISSION_PROGRESS),
-      api.list('reward_log', { ...NEWEST_FIRST, limit: 50 }),
-      loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
-      loadPoints(api).then(async (read) => [read, read?.member ? await loadPointHistory(api) : []] as const),
-    ]);
+  const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, points] = await Promise.all([
+    api.list('streak', OLDEST_FIRST),
+    api.list('streak_progress', LIVE_STREAK_PROGRESS),
+    api.list('challenge', OLDEST_FIRST),
+    api.list('challenge_progress', NEWEST_FIRST),
+    api.list('mission', OLDEST_FIRST),
+    api.list('mission_progress', LIVE_MISSION_PROGRESS),
+    api.list('reward_log', { ...NEWEST_FIRST, limit: 50 }),
+    loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
+    loadPoints(api, { history: true }),
+  ]);
   return {
     streaks,
     streakProgress,
@@ -74,7 +69,6 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     boards,
     logs,
     points,
-    history,
     ...(currency ? { currency } : {}),
     api,
   };

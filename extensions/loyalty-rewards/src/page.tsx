@@ -16,7 +16,6 @@ import {
   missionTasks,
   numberFormat,
   type Period,
-  type PointEntry,
   type Points,
   loadPointHistory,
   pointHistory,
@@ -99,7 +98,6 @@ function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
         <PointsSection
           points={data.points}
           defs={[...data.streaks, ...data.challenges, ...data.missions]}
-          history={data.history}
           logs={data.logs}
           api={data.api}
           ctx={ctx}
@@ -327,21 +325,19 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
 function PointsSection({
   points,
   defs,
-  history: loaded,
   logs: loadedLogs,
   api,
   ctx,
 }: {
   points: Points;
   defs: Definition[];
-  history: PointEntry[];
   logs: RewardLog[];
   api: PageData['api'];
   ctx: Ctx;
 }) {
   const { t, lang, currency } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
-  const [history, setHistory] = useState(loaded);
+  const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
   const [logs, setLogs] = useState(loadedLogs);
   const [busy, setBusy] = useState<string>();

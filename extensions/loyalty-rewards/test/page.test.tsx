@@ -160,7 +160,6 @@ const member: PageData = {
     log('r7', 'LATE-5', '2020-01-31T12:00:00.000Z'),
   ],
   points: null,
-  history: [],
   api: {
     redeem: () => Promise.reject(new Error('not here')),
     me: () => Promise.reject(new Error('not here')),
@@ -368,8 +367,7 @@ const withPoints = (api: Partial<PageData['api']>): PageData => ({
       ],
     },
   ],
-  points,
-  history,
+  points: { ...points, history },
   api: { ...member.api, ...api },
 });
 // A bare custom element takes `disabled` as an attribute, as the host's s-button reads it.
@@ -427,7 +425,7 @@ describe('the points section', () => {
   });
 
   it('leaves the history out while the member has no entries', async () => {
-    const page = await show(() => Promise.resolve({ ...withPoints(member.api), history: [] }));
+    const page = await show(() => Promise.resolve({ ...withPoints(member.api), points: { ...points, history: [] } }));
     expect(page.querySelector('[data-history]')).toBeNull();
   });
 
@@ -535,7 +533,7 @@ describe('loadPage', () => {
     }
   });
 
-  it('reads the member’s newest point entries once points are live, after their record', async () => {
+  it('reads the member’s newest point entries once points are live, beside their record', async () => {
     const entries: URL[] = [];
     vi.stubGlobal('fetch', async (input: string | URL) => {
       const url = new URL(input);
@@ -549,7 +547,7 @@ describe('loadPage', () => {
       return Response.json({ data: [] });
     });
     const data = await loadPage('https://app.example', async () => 'session', 'en');
-    expect(data.history).toEqual(history);
+    expect(data.points?.history).toEqual(history);
     expect(entries).toHaveLength(1);
     expect(Object.fromEntries(entries[0]!.searchParams)).toEqual({
       limit: '20',

@@ -12,20 +12,26 @@ export interface Points {
   tiers: Tier[];
   /** Null for a guest. */
   member: Member | null;
+  /** The member's newest entries, newest first, when the read asked for them (their history). */
+  history?: PointEntry[];
 }
 
 const ascending = (fieldSlug: string) => ({ sortBy: [{ fieldSlug, order: 'ASC' }] });
 
-/** The live program, or null while the merchant has points off (the setting then reads as none). */
-export async function loadPoints(api: Api): Promise<Points | null> {
+/**
+ * The live program, or null while the merchant has points off (the setting then reads as none);
+ * with `history`, a member's newest entries too, read beside their record.
+ */
+export async function loadPoints(api: Api, { history = false } = {}): Promise<Points | null> {
   const [setting] = await api.list('points_setting');
   if (!setting) return null;
-  const [rewards, tiers, member] = await Promise.all([
+  const [rewards, tiers, member, entries] = await Promise.all([
     api.list('reward', ascending('pointsCost')),
     api.list('tier', ascending('pointsThreshold')),
     api.member ? api.me() : null,
+    history && api.member ? loadPointHistory(api) : undefined,
   ]);
-  return { setting, rewards, tiers, member };
+  return { setting, rewards, tiers, member, ...(entries ? { history: entries } : {}) };
 }
 
 /** The outcome of the last redemption, shown under its reward. */

@@ -5,7 +5,7 @@ import type { Earnings, GroupFigures, HoldoutComparison } from '../insights/earn
 import { RETENTION_MONTHS } from '../insights/settings';
 import { MIN_GROUP } from '../insights/stats';
 import { format } from '../i18n';
-import { useAdminLanguage, useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages, useMoneyText } from '../i18n/context';
 import { ColumnChart } from './Charts';
 import { useDayRange } from './LocalDate';
 
@@ -35,10 +35,8 @@ export function EarningsSection({
   const m = dashboard.earnings;
   const language = useAdminLanguage();
   const { current, previous } = earnings;
-  const money = (amount: number) =>
-    earnings.currency
-      ? new Intl.NumberFormat(language, { style: 'currency', currency: earnings.currency }).format(amount)
-      : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(amount);
+  const moneyText = useMoneyText();
+  const money = (amount: number) => moneyText(amount, earnings.currency);
   const percent = (rate: number | null) =>
     rate === null ? '—' : new Intl.NumberFormat(language, { style: 'percent', maximumFractionDigits: 1 }).format(rate);
   const rate = (part: number, whole: number) => (whole ? part / whole : null);

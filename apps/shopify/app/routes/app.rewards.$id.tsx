@@ -64,20 +64,21 @@ function rewardIdOf(params: LoaderFunctionArgs['params']): string | null {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const id = rewardIdOf(params);
   const { api, admin, session } = await authenticateShop(request);
-  const [currencyCode, collections, shop] = await Promise.all([
+  const [currencyCode, collections] = await Promise.all([
     shopCurrency(admin),
     // Without read_products (or when Shopify does not answer) the choice of collections is not offered.
     shopCollections(admin).catch(() => null),
-    fetchShop(admin),
   ]);
   if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [] };
   const found = await records(api, 'reward').get(id);
   if (!found.ok)
     throw new Response(found.failure.status === 404 ? 'There is no such reward.' : found.failure.message, { status: found.failure.status });
-  const [issued, specs, failed] = await Promise.all([
+  const [issued, specs, failed, shop] = await Promise.all([
     outbox.shopifyDiscountRewards(session.shop),
     outbox.issuingSpecs(session.shop),
     outbox.failedDiscounts(session.shop, id),
+    // A last day is the shop's day.
+    fetchShop(admin),
   ]);
   const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null, shop.ianaTimezone);
   const failures = await Promise.all(

@@ -4,7 +4,6 @@ import {
   fill,
   loadPointHistory,
   type Member,
-  type PointEntry,
   pointHistory,
   type Points,
   pointsText,
@@ -27,13 +26,12 @@ import { Bar, Reward, type ViewProps } from './views.js';
 export function PointsTab({
   points,
   defs,
-  history: loaded,
   logs: loadedLogs,
   ...props
-}: ViewProps & { points: Points; defs: Definition[]; history: PointEntry[]; logs: RewardLog[] }) {
+}: ViewProps & { points: Points; defs: Definition[]; logs: RewardLog[] }) {
   const { api, t, lang, currency, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
-  const [history, setHistory] = useState(loaded);
+  const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
   const [logs, setLogs] = useState(loadedLogs);
   const [busy, setBusy] = useState<string>();

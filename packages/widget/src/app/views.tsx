@@ -13,7 +13,6 @@ import {
   keyStart,
   LIVE_MISSION_PROGRESS,
   LIVE_STREAK_PROGRESS,
-  loadPointHistory,
   loadPoints,
   type Milestone,
   milestoneEarns,
@@ -24,7 +23,6 @@ import {
   numberFormat,
   OLDEST_FIRST,
   type Period,
-  type PointEntry,
   type Points,
   type RewardLog,
   rewardView,
@@ -56,7 +54,7 @@ type TabData =
   | { tab: 'missions'; defs: Definition[]; progress: MissionProgress[] }
   | { tab: 'leaderboard'; board: Board; standings: Standings }
   /** points: null once the merchant turned points off since the panel opened. */
-  | { tab: 'points'; points: Points | null; defs: Definition[]; history: PointEntry[]; logs: RewardLog[] }
+  | { tab: 'points'; points: Points | null; defs: Definition[]; logs: RewardLog[] }
   | { tab: 'rewards'; logs: RewardLog[] };
 
 /** Definitions for everyone; the member's own progress and reward logs in member mode; the picked leaderboard's standings. */
@@ -78,16 +76,15 @@ async function loadTab(api: Api, tab: Tab, board: Board | undefined): Promise<Ta
     return { tab, defs, progress };
   }
   if (tab === 'points') {
-    // Definitions too: their milestones that give points are ways to earn. A member's entries, with the reward logs that name them.
-    const [points, history, logs, ...defs] = await Promise.all([
-      loadPoints(api),
-      api.member ? loadPointHistory(api) : [],
+    // Definitions too: their milestones that give points are ways to earn. A member's history, with the reward logs that name its entries.
+    const [points, logs, ...defs] = await Promise.all([
+      loadPoints(api, { history: true }),
       own('reward_log', { ...NEWEST_FIRST, limit: 50 }),
       api.list('streak', OLDEST_FIRST),
       api.list('challenge', OLDEST_FIRST),
       api.list('mission', OLDEST_FIRST),
     ]);
-    return { tab, points, defs: defs.flat(), history, logs };
+    return { tab, points, defs: defs.flat(), logs };
   }
   return { tab, logs: await own('reward_log', { ...NEWEST_FIRST, limit: 50 }) };
 }
@@ -169,7 +166,7 @@ function Content({ data, ...props }: ViewProps & { data: TabData | undefined }) 
   if (data.tab === 'rewards') return <Rewards logs={data.logs} {...props} />;
   if (data.tab === 'points')
     return data.points ? (
-      <PointsTab points={data.points} defs={data.defs} history={data.history} logs={data.logs} {...props} />
+      <PointsTab points={data.points} defs={data.defs} logs={data.logs} {...props} />
     ) : (
       <p class="lw-muted">{props.t.empty}</p>
     );

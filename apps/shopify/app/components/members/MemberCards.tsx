@@ -241,10 +241,17 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
   );
 }
 
+/** "Store credit of €12.50", in the admin's language. */
+function useStoreCreditText(): (credit: { amount: number; currency: string }) => string {
+  const { members: m } = useMessages();
+  const money = useMoneyText();
+  return (credit) => format(m.storeCredit, { amount: money(credit.amount, credit.currency) });
+}
+
 /** What a reward gave, as the Code column says it: its code, the store credit, the points, or that its code is to come. */
 function Gave({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
-  const money = useMoneyText();
+  const creditText = useStoreCreditText();
   const number = new Intl.NumberFormat(useAdminLanguage());
   if (row.couponCode)
     return (
@@ -252,8 +259,7 @@ function Gave({ row }: { row: RewardRow }) {
         <code>{row.couponCode}</code>
       </Text>
     );
-  if (row.storeCredit)
-    return <Text as="span">{format(m.storeCredit, { amount: money(row.storeCredit.amount, row.storeCredit.currency) })}</Text>;
+  if (row.storeCredit) return <Text as="span">{creditText(row.storeCredit)}</Text>;
   if (row.points !== null) {
     // Held points are not on the balance yet; a revoked reward's were taken back off it.
     const words = row.status === 'pending' ? m.pointsHeld : row.status === 'revoked' ? m.pointsTakenBack : m.pointsCredited;
@@ -268,11 +274,10 @@ function Gave({ row }: { row: RewardRow }) {
 
 function Resend({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
-  const money = useMoneyText();
+  const creditText = useStoreCreditText();
   const fetcher = useFetcher<RowAnswer>();
   const error = useToastFor(fetcher.data);
-  const what =
-    row.couponCode ?? (row.storeCredit && format(m.storeCredit, { amount: money(row.storeCredit.amount, row.storeCredit.currency) }));
+  const what = row.couponCode ?? (row.storeCredit && creditText(row.storeCredit));
   if (!what) return null;
   const label = row.couponCode ? m.resend : m.rewardColumns.resend;
   return (
