@@ -359,6 +359,18 @@ describe('the points settings (CONTRACT §19)', () => {
       expect.stringMatching(/ Earned Order #7001 \+65$/),
     ]);
     await browser.shot('points-settings');
+    // The dashboard counts them: earned in the range, and held now.
+    const figures = async (locale: string, section: string) => {
+      await browser.open(`/app?locale=${locale}`);
+      const region = page().getByRole('region', { name: section });
+      await region.waitFor();
+      return (await region.innerText()).replace(/\s+/g, ' ');
+    };
+    const english = await figures('en', 'Points');
+    expect(english).toContain('Points earned 65 Taken back after refunds and cancellations: 0. Adjusted by hand: 0.');
+    expect(english).toContain('Points redeemed 0 0% of the points earned in the period.');
+    expect(english).toContain('Points members hold now 65 Members holding points: 1. Expired in the period: 0.');
+    await browser.shot('dashboard-points');
     await browser.open('/app/points?locale=de');
     expect(await page().getByLabel('Punkte sind eingeschaltet').isChecked()).toBe(true);
     await page().getByLabel('Punkte sind eingeschaltet').uncheck();
@@ -366,6 +378,8 @@ describe('the points settings (CONTRACT §19)', () => {
     await saveBarHidden();
     expect((await setting()).status).toBe('draft');
     await browser.shot('points-settings-de');
+    // Turned off, the dashboard still shows what members hold.
+    expect(await figures('de', 'Punkte')).toContain('Punkte, die Mitglieder jetzt halten 65 Mitglieder mit Punkten: 1.');
   });
 
   it('ranks who earned the most this month on a leaderboard: the order’s 65 Stars lead it', async () => {

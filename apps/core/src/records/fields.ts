@@ -4,6 +4,7 @@ import { EMAIL, isTimeZone, LANGUAGE_CODES, UUID_TEXT } from '../formats.js';
 import type { RequestContext } from './context.js';
 
 export const STATUSES = ['draft', 'live', 'paused'] as const;
+export type Status = (typeof STATUSES)[number];
 
 /** How a stored field can be filtered and sorted. */
 export type ValueType = 'string' | 'number' | 'boolean' | 'datetime' | 'uuid' | 'enum' | 'stringArray' | 'opaque';

@@ -9,19 +9,20 @@ const TZ = 'America/New_York';
 const day1 = DateTime.now().setZone(TZ).minus({ days: 3 }).startOf('day');
 const day2 = day1.plus({ days: 1 });
 const at = (d: DateTime, hour: number) => d.set({ hour }).toUTC().toISO()!;
+const tenOff = (name: string) => ({
+  name,
+  description: 'd',
+  discountType: 'percentage',
+  discountValue: 10,
+  rewardExpiryType: 'no_expiry',
+  handleCoupon: true,
+  handleCouponAutoGeneration: true,
+});
 
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: TZ });
-  const reward = await acct.api.post('/schema/reward/record', {
-    name: 'R',
-    description: 'd',
-    discountType: 'percentage',
-    discountValue: 10,
-    rewardExpiryType: 'no_expiry',
-    handleCoupon: true,
-    handleCouponAutoGeneration: true,
-  });
+  const reward = await acct.api.post('/schema/reward/record', tenOff('R'));
   const streak = (await acct.api.post('/schema/streak/record', { name: 'Visit', status: 'live', completionTargetValue: 2 })).body.data;
   await acct.api.post('/schema/milestone/record', {
     name: 'M',
@@ -85,8 +86,8 @@ describe('GET /analytics/summary', () => {
     expect(data).toMatchObject({ from: day1.toISODate(), to: day2.toISODate(), timezone: TZ });
     // 23:00 in New York is the next day in UTC: it still counts on day 1.
     expect(data.days).toEqual([
-      { date: day1.toISODate(), logs: 3, activeMembers: 2, rewardsIssued: expect.any(Number) },
-      { date: day2.toISODate(), logs: 1, activeMembers: 1, rewardsIssued: expect.any(Number) },
+      { date: day1.toISODate(), logs: 3, activeMembers: 2, rewardsIssued: expect.any(Number), pointsEarned: 0, pointsRedeemed: 0 },
+      { date: day2.toISODate(), logs: 1, activeMembers: 1, rewardsIssued: expect.any(Number), pointsEarned: 0, pointsRedeemed: 0 },
     ]);
     expect(data.totals).toMatchObject({ activeMembers: 2, logs: 4 });
     expect(data.completion.streak).toEqual({ started: 2, completed: 1, rate: 0.5 });
@@ -149,6 +150,63 @@ describe('GET /analytics/summary', () => {
       'x-account-id': acct.accountId,
     });
     expect(asMember.status).toBe(403);
+  });
+});
+
+describe('GET /analytics/summary: points', () => {
+  it("sums the range's entries by reason and per day, and what members hold now whatever the range", async () => {
+    const shop = await app.createAccount({ timezone: TZ });
+    const setting = (await shop.api.get('/schema/points_setting/record')).body.data[0];
+    await accepted(shop.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    const member = async (externalId: string) =>
+      (await accepted(shop.api.post('/schema/account_user/record', { externalId }))).id as string;
+    const [ann, bob, cy] = [await member('ann'), await member('bob'), await member('cy')];
+    const entry = (ownedById: string, points: number, reason: string) =>
+      accepted(shop.api.post('/schema/point_entry/record', { ownedById, points, reason }));
+    await entry(ann, 100, 'earned');
+    await entry(bob, 50, 'earned');
+    await entry(bob, -20, 'adjusted');
+    await entry(cy, 5, 'adjusted');
+    await entry(cy, -5, 'adjusted');
+    const reward = await accepted(shop.api.post('/schema/reward/record', { ...tenOff('Ten off'), pointsCost: 60, status: 'live' }));
+    await accepted(shop.api.post(`/schema/reward/record/${reward.id}/action/redeem`, { ownedById: ann }));
+
+    const today = DateTime.now().setZone(TZ).toISODate()!;
+    const summary = await accepted(shop.api.get('/analytics/summary', { from: day1.toISODate()!, to: today }));
+    // Ann holds 40 and Bob 30; Cy's adjustments cancel out, so Cy holds none and is not counted.
+    expect(summary.points).toEqual({
+      status: 'live',
+      earned: 150,
+      redeemed: 60,
+      reversed: 0,
+      expired: 0,
+      adjusted: -20,
+      outstanding: 70,
+      membersWithPoints: 2,
+    });
+    expect(summary.days.at(-1)).toMatchObject({ date: today, pointsEarned: 150, pointsRedeemed: 60 });
+    expect(summary.days[0]).toMatchObject({ pointsEarned: 0, pointsRedeemed: 0 });
+
+    // A range before the entries: nothing earned in it, the balances held now all the same.
+    const before = await accepted(shop.api.get('/analytics/summary', { from: day1.toISODate()!, to: day2.toISODate()! }));
+    expect(before.points).toEqual({
+      status: 'live',
+      earned: 0,
+      redeemed: 0,
+      reversed: 0,
+      expired: 0,
+      adjusted: 0,
+      outstanding: 70,
+      membersWithPoints: 2,
+    });
+
+    // Another account's summary knows nothing of these points.
+    expect((await accepted(acct.api.get('/analytics/summary', { from: day1.toISODate()!, to: today }))).points).toMatchObject({
+      status: 'draft',
+      earned: 0,
+      outstanding: 0,
+      membersWithPoints: 0,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from '@remix-run/react';
-import { Banner, BlockStack, Button, Card, DataTable, InlineGrid, InlineStack, Layout, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, DataTable, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import type { Earnings, GroupFigures, HoldoutComparison } from '../insights/earnings.server';
 import { RETENTION_MONTHS } from '../insights/settings';
@@ -7,6 +7,7 @@ import { MIN_GROUP } from '../insights/stats';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages, useMoneyText } from '../i18n/context';
 import { ColumnChart } from './Charts';
+import { FigureCard, FiguresSection } from './Figures';
 import { useDayRange } from './LocalDate';
 
 /**
@@ -62,92 +63,69 @@ export function EarningsSection({
     `${now.customers ? money(now.revenue / now.customers) : '—'} (${before.customers ? money(before.revenue / before.customers) : '—'})`,
   ];
   return (
-    <>
-      <Layout.Section>
-        <section aria-label={m.section}>
-          <BlockStack gap="400">
-            <BlockStack gap="100">
-              <Text as="h2" variant="headingLg">
-                {m.section}
-              </Text>
-              <Text as="p" tone="subdued">
-                {format(m.period, {
-                  range: days(current.from, current.to),
-                  timezone,
-                  previous: days(previous.from, previous.to),
-                })}
-              </Text>
-            </BlockStack>
-            <InlineGrid columns={3} gap="400">
-              {tiles.map(([label, value, detail, before]) => (
-                <Card key={label}>
-                  <BlockStack gap="100">
-                    <Text as="p" tone="subdued">
-                      {label}
-                    </Text>
-                    <Text as="p" variant="heading2xl">
-                      {value}
-                    </Text>
-                    <Text as="p">{detail}</Text>
-                    <Text as="p" tone="subdued">
-                      {format(m.previous, { value: before })}
-                    </Text>
-                  </BlockStack>
-                </Card>
-              ))}
-            </InlineGrid>
-            <Card>
-              <BlockStack gap="200">
-                <Text as="h3" variant="headingSm">
-                  {m.customers}
-                </Text>
-                <DataTable
-                  columnContentTypes={['text', 'numeric', 'numeric', 'numeric']}
-                  headings={[m.group, m.ordering, m.repeatRate, m.revenuePerCustomer]}
-                  rows={[groupRow(m.members, current.members, previous.members), groupRow(m.others, current.others, previous.others)]}
-                />
-                <Text as="p" tone="subdued">
-                  {`${m.membersHelp} ${format(m.previous, { value: `(${days(previous.from, previous.to)})` })}`}
-                </Text>
-              </BlockStack>
-            </Card>
-            <Card>
-              <ColumnChart
-                title={m.perDay}
-                color="#059669"
-                points={earnings.days.map((d) => ({ label: d.date, value: Math.round(d.programRevenue) }))}
-              />
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <Text as="h3" variant="headingSm">
-                  {m.holdouts}
-                </Text>
-                {earnings.holdouts.length ? (
-                  earnings.holdouts.map((h) => <Holdout key={`${h.kind}:${h.name}`} holdout={h} money={money} />)
-                ) : (
-                  <Text as="p">{m.noHoldouts}</Text>
-                )}
-                {earnings.holdouts.length ? (
-                  <Text as="p" tone="subdued">
-                    {m.method}
-                  </Text>
-                ) : null}
-              </BlockStack>
-            </Card>
-            <Card>
-              <BlockStack gap="300">
-                <InlineStack gap="300">
-                  <Download path={`/app/earnings.csv?${exportQuery}`} label={m.exportFigures} />
-                  <Download path="/app/members.csv" label={m.exportMembers} />
-                </InlineStack>
-                <Retention months={retentionMonths} error={retentionError} saved={retentionSaved} />
-              </BlockStack>
-            </Card>
-          </BlockStack>
-        </section>
-      </Layout.Section>
-    </>
+    <FiguresSection
+      title={m.section}
+      period={format(m.period, { range: days(current.from, current.to), timezone, previous: days(previous.from, previous.to) })}
+    >
+      <InlineGrid columns={3} gap="400">
+        {tiles.map(([label, value, detail, before]) => (
+          <FigureCard key={label} label={label} value={value}>
+            <Text as="p">{detail}</Text>
+            <Text as="p" tone="subdued">
+              {format(m.previous, { value: before })}
+            </Text>
+          </FigureCard>
+        ))}
+      </InlineGrid>
+      <Card>
+        <BlockStack gap="200">
+          <Text as="h3" variant="headingSm">
+            {m.customers}
+          </Text>
+          <DataTable
+            columnContentTypes={['text', 'numeric', 'numeric', 'numeric']}
+            headings={[m.group, m.ordering, m.repeatRate, m.revenuePerCustomer]}
+            rows={[groupRow(m.members, current.members, previous.members), groupRow(m.others, current.others, previous.others)]}
+          />
+          <Text as="p" tone="subdued">
+            {`${m.membersHelp} ${format(m.previous, { value: `(${days(previous.from, previous.to)})` })}`}
+          </Text>
+        </BlockStack>
+      </Card>
+      <Card>
+        <ColumnChart
+          title={m.perDay}
+          color="#059669"
+          points={earnings.days.map((d) => ({ label: d.date, value: Math.round(d.programRevenue) }))}
+        />
+      </Card>
+      <Card>
+        <BlockStack gap="300">
+          <Text as="h3" variant="headingSm">
+            {m.holdouts}
+          </Text>
+          {earnings.holdouts.length ? (
+            earnings.holdouts.map((h) => <Holdout key={`${h.kind}:${h.name}`} holdout={h} money={money} />)
+          ) : (
+            <Text as="p">{m.noHoldouts}</Text>
+          )}
+          {earnings.holdouts.length ? (
+            <Text as="p" tone="subdued">
+              {m.method}
+            </Text>
+          ) : null}
+        </BlockStack>
+      </Card>
+      <Card>
+        <BlockStack gap="300">
+          <InlineStack gap="300">
+            <Download path={`/app/earnings.csv?${exportQuery}`} label={m.exportFigures} />
+            <Download path="/app/members.csv" label={m.exportMembers} />
+          </InlineStack>
+          <Retention months={retentionMonths} error={retentionError} saved={retentionSaved} />
+        </BlockStack>
+      </Card>
+    </FiguresSection>
   );
 }
 

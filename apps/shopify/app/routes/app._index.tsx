@@ -1,12 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
+import { Banner, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { EarningsSection } from '../components/Earnings';
+import { FigureCard } from '../components/Figures';
 import { HelpFooter } from '../components/HelpFooter';
 import { useDayRange } from '../components/LocalDate';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
+import { PointsFigures } from '../components/PointsFigures';
 import { ProgramHealth } from '../components/ProgramHealth';
 import { authenticateShop } from '../admin/authenticate.server';
 import { checklist } from '../admin/onboarding/checklist.server';
@@ -111,6 +113,7 @@ export default function Dashboard() {
             exportQuery={new URLSearchParams({ from: summary.from, to: summary.to }).toString()}
           />
         ) : null}
+        {summary ? <PointsFigures summary={summary} /> : null}
         {summary ? <Numbers summary={summary} /> : null}
         <Layout.Section>
           <ProgramHealth health={health.health} failure={health.failure} />
@@ -165,22 +168,9 @@ const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
     <>
       <Layout.Section>
         <InlineGrid columns={3} gap="400">
-          {[
-            [m.membersActive, summary.totals.activeMembers],
-            [m.logs, summary.totals.logs],
-            [m.rewardsIssued, summary.totals.rewardsIssued],
-          ].map(([label, value]) => (
-            <Card key={label}>
-              <BlockStack gap="100">
-                <Text as="p" tone="subdued">
-                  {label}
-                </Text>
-                <Text as="p" variant="heading2xl">
-                  {value}
-                </Text>
-              </BlockStack>
-            </Card>
-          ))}
+          <FigureCard label={m.membersActive} value={summary.totals.activeMembers} />
+          <FigureCard label={m.logs} value={summary.totals.logs} />
+          <FigureCard label={m.rewardsIssued} value={summary.totals.rewardsIssued} />
         </InlineGrid>
       </Layout.Section>
       <Layout.Section>

@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
+import { type Status, STATUSES } from '../../records/fields.js';
+import type { PointReason } from '../../schema/points.js';
 import { dataResponse, errorResponses } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
@@ -23,8 +25,9 @@ const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
 /**
  * `GET /analytics/summary?from=YYYY-MM-DD&to=YYYY-MM-DD` (API-key flow): the programme's numbers
  * per day of the account's time zone, both ends inclusive (default: the last 30 days) — members
- * active (distinct members with a log), logs, reward logs issued, and per definition kind the
- * progresses started in the range with how many of them completed. Feeds the Shopify admin dashboard.
+ * active (distinct members with a log), logs, reward logs issued, points earned and redeemed; per
+ * definition kind the progresses started in the range with how many of them completed; the range's
+ * points by reason and the points members hold now. Feeds the Shopify admin dashboard.
  */
 export function analyticsRoutes(router: Router, s: Services): void {
   router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
@@ -132,10 +135,41 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
     const { started, completed } = rows[0]!;
     return { started, completed, rate: started ? completed / started : null };
   };
+  const entries = await db.raw<{ rows: { day: string; reason: PointReason; points: number }[] }>(
+    `select to_char((created_at at time zone :timezone)::date, 'YYYY-MM-DD') as day, reason, sum(points)::float8 as points
+     from point_entry where account_id = :accountId and created_at >= ${window.replace(' and ', ' and created_at < ')} group by 1, 2`,
+    bounds,
+  );
+  // What members hold now, whatever the range: the points the shop still owes them.
+  const held = await db.raw<{ rows: { status: Status; outstanding: number; members: number }[] }>(
+    `select (select status from points_setting where account_id = :accountId) as status,
+            coalesce(sum(points_balance), 0)::float8 as outstanding, count(*)::int as members
+     from account_user where account_id = :accountId and points_balance > 0`,
+    bounds,
+  );
   const streak = await completion('streak_progress', 'streak_started_at', 'streak_progress_status');
   const challenge = await completion('challenge_progress', 'challenge_started_at', 'challenge_progress_status');
   const mission = await completion('mission_progress', 'mission_started_at', 'mission_progress_status');
-  const perDay = days.rows.map((r) => ({ date: r.day, logs: r.logs, activeMembers: r.active_members, rewardsIssued: r.rewards_issued }));
+  // Points by reason as magnitudes (what was taken off for redeemed, reversed, expired), adjustments as their signed sum.
+  const points = { earned: 0, redeemed: 0, reversed: 0, expired: 0, adjusted: 0 };
+  const pointsPerDay = new Map<string, { earned: number; redeemed: number }>();
+  for (const { day, reason, points: sum } of entries.rows) {
+    const amount = reason === 'adjusted' ? sum : Math.abs(sum);
+    points[reason] += amount;
+    if (reason === 'earned' || reason === 'redeemed') {
+      const d = pointsPerDay.get(day) ?? { earned: 0, redeemed: 0 };
+      d[reason] = amount;
+      pointsPerDay.set(day, d);
+    }
+  }
+  const perDay = days.rows.map((r) => ({
+    date: r.day,
+    logs: r.logs,
+    activeMembers: r.active_members,
+    rewardsIssued: r.rewards_issued,
+    pointsEarned: pointsPerDay.get(r.day)?.earned ?? 0,
+    pointsRedeemed: pointsPerDay.get(r.day)?.redeemed ?? 0,
+  }));
   return {
     from,
     to,
@@ -147,6 +181,7 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
     },
     days: perDay,
     completion: { streak, challenge, mission },
+    points: { status: held.rows[0]!.status, ...points, outstanding: held.rows[0]!.outstanding, membersWithPoints: held.rows[0]!.members },
   };
 }
 
@@ -303,7 +338,7 @@ export const analyticsPaths = {
       responses: {
         200: dataResponse('Summary', {
           type: 'object',
-          required: ['from', 'to', 'timezone', 'totals', 'days', 'completion'],
+          required: ['from', 'to', 'timezone', 'totals', 'days', 'completion', 'points'],
           properties: {
             from: date,
             to: date,
@@ -317,14 +352,30 @@ export const analyticsPaths = {
               type: 'array',
               items: {
                 type: 'object',
-                properties: { date, logs: count, activeMembers: count, rewardsIssued: count },
-                required: ['date', 'logs', 'activeMembers', 'rewardsIssued'],
+                properties: { date, logs: count, activeMembers: count, rewardsIssued: count, pointsEarned: count, pointsRedeemed: count },
+                required: ['date', 'logs', 'activeMembers', 'rewardsIssued', 'pointsEarned', 'pointsRedeemed'],
               },
             },
             completion: {
               type: 'object',
               properties: { streak: rate, challenge: rate, mission: rate },
               required: ['streak', 'challenge', 'mission'],
+            },
+            points: {
+              type: 'object',
+              description:
+                'Points entries created in the range by reason: earned, then redeemed, reversed and expired as the points they took off, and adjusted as their signed sum. `outstanding`: the positive balances members hold now, whatever the range, and `membersWithPoints` how many members hold them.',
+              properties: {
+                status: { type: 'string', enum: [...STATUSES], description: "The points setting's status." },
+                earned: count,
+                redeemed: count,
+                reversed: count,
+                expired: count,
+                adjusted: count,
+                outstanding: count,
+                membersWithPoints: count,
+              },
+              required: ['status', 'earned', 'redeemed', 'reversed', 'expired', 'adjusted', 'outstanding', 'membersWithPoints'],
             },
           },
         }),

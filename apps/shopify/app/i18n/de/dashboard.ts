@@ -12,6 +12,18 @@ export const dashboard: Messages['dashboard'] = {
   kinds: { streak: 'Serien', challenge: 'Challenges', mission: 'Missionen' },
   completedOf: '{completed} von {started}',
   overall: 'Insgesamt: {streak} Serien, {challenge} Challenges, {mission} Missionen.',
+  points: {
+    section: 'Punkte',
+    period: '{range} ({timezone})',
+    earned: 'Gesammelte Punkte',
+    earnedDetail: 'Nach Erstattungen und Stornierungen zurückgenommen: {reversed}. Von Hand angepasst: {adjusted}.',
+    redeemed: 'Eingelöste Punkte',
+    redeemedDetail: '{share} der im Zeitraum gesammelten Punkte.',
+    held: 'Punkte, die Mitglieder jetzt halten',
+    heldDetail: 'Mitglieder mit Punkten: {members}. Im Zeitraum verfallen: {expired}.',
+    earnedPerDay: 'Gesammelte Punkte pro Tag',
+    redeemedPerDay: 'Eingelöste Punkte pro Tag',
+  },
   earnings: {
     section: 'Was das Programm einbringt',
     period: '{range} ({timezone}), neben {previous}',

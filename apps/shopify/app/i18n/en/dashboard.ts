@@ -11,6 +11,18 @@ export const dashboard = {
   kinds: { streak: 'Streaks', challenge: 'Challenges', mission: 'Missions' },
   completedOf: '{completed} of {started}',
   overall: 'Overall: {streak} streaks, {challenge} challenges, {mission} missions.',
+  points: {
+    section: 'Points',
+    period: '{range} ({timezone})',
+    earned: 'Points earned',
+    earnedDetail: 'Taken back after refunds and cancellations: {reversed}. Adjusted by hand: {adjusted}.',
+    redeemed: 'Points redeemed',
+    redeemedDetail: '{share} of the points earned in the period.',
+    held: 'Points members hold now',
+    heldDetail: 'Members holding points: {members}. Expired in the period: {expired}.',
+    earnedPerDay: 'Points earned per day',
+    redeemedPerDay: 'Points redeemed per day',
+  },
   earnings: {
     section: 'What the program earns',
     period: '{range} ({timezone}), beside {previous}',
