@@ -417,3 +417,26 @@ describe('holdout lift (a synthetic shop)', () => {
     within(lift('Does nothing'), 0);
   }, 300_000);
 });
+
+describe('the export’s points (CONTRACT §19)', () => {
+  it('adds the range’s points by reason and what members hold now', async () => {
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    const member = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7359001' });
+    for (const [points, reason] of [
+      [120, 'earned'],
+      [-30, 'adjusted'],
+    ] as const)
+      expect((await api.post('/schema/point_entry/record', { ownedById: member.id, points, reason })).status).toBe(200);
+    const f = await figures();
+    expect(
+      [
+        'current|points_earned',
+        'current|points_redeemed',
+        'current|points_adjusted',
+        'now|points_outstanding',
+        'now|members_with_points',
+      ].map((key) => f.get(key)),
+    ).toEqual(['120', '0', '-30', '90', '1']);
+  });
+});

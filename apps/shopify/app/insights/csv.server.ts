@@ -3,6 +3,7 @@ import type { AccountClient } from '../core/client.server';
 import { CoreError } from '../core/client.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { Earnings, PeriodFigures } from './earnings.server';
+import type { PointsFigures } from './points';
 
 /**
  * The dashboard's CSV exports (CONTRACT §18): the period's figures beside the previous period's,
@@ -40,8 +41,8 @@ function periodRows(label: string, p: PeriodFigures): (string | number | null)[]
   ];
 }
 
-/** The figures as rows of period, figure, value; then each holdout's groups and lift. */
-export function figuresCsv(earnings: Earnings): string {
+/** The figures as rows of period, figure, value; then the points, and each holdout's groups and lift. */
+export function figuresCsv(earnings: Earnings, points: PointsFigures): string {
   const { current, previous } = earnings;
   const rows: (string | number | null)[][] = [
     ['period', 'figure', 'value'],
@@ -52,6 +53,13 @@ export function figuresCsv(earnings: Earnings): string {
     ['current', 'currency', earnings.currency],
     ...periodRows('current', current),
     ...periodRows('previous', previous),
+    ['current', 'points_earned', points.earned],
+    ['current', 'points_redeemed', points.redeemed],
+    ['current', 'points_reversed', points.reversed],
+    ['current', 'points_expired', points.expired],
+    ['current', 'points_adjusted', points.adjusted],
+    ['now', 'points_outstanding', points.outstanding],
+    ['now', 'members_with_points', points.membersWithPoints],
   ];
   for (const h of earnings.holdouts) {
     const name = `holdout ${h.kind} "${h.name}" (${h.percent}%)`;

@@ -8,7 +8,7 @@ import { FigureCard } from '../components/Figures';
 import { HelpFooter } from '../components/HelpFooter';
 import { useDayRange } from '../components/LocalDate';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
-import { PointsFigures } from '../components/PointsFigures';
+import { PointsSection } from '../components/PointsSection';
 import { ProgramHealth } from '../components/ProgramHealth';
 import { authenticateShop } from '../admin/authenticate.server';
 import { checklist } from '../admin/onboarding/checklist.server';
@@ -113,7 +113,7 @@ export default function Dashboard() {
             exportQuery={new URLSearchParams({ from: summary.from, to: summary.to }).toString()}
           />
         ) : null}
-        {summary ? <PointsFigures summary={summary} /> : null}
+        {summary ? <PointsSection summary={summary} /> : null}
         {summary ? <Numbers summary={summary} /> : null}
         <Layout.Section>
           <ProgramHealth health={health.health} failure={health.failure} />

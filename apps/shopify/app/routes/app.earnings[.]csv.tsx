@@ -8,7 +8,7 @@ import { pool } from '../storage/pool.server';
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * The dashboard's "What the program earns" figures as CSV (CONTRACT §18), for the range the query
+ * The dashboard's "What the program earns" figures and its points as CSV (CONTRACT §18, §19), for the range the query
  * names (`from`, `to`; the core's default range without them) in the account's timezone.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -32,7 +32,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   }
   const range = { from: data.data.from, to: data.data.to, timezone: data.data.timezone };
   const earnings = await currentEarnings(pool(), api, session.shop, range);
-  return new Response(figuresCsv(earnings), {
+  return new Response(figuresCsv(earnings, data.data.points), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'content-disposition': `attachment; filename="program-earnings-${range.from}-${range.to}.csv"`,

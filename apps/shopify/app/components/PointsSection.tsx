@@ -1,24 +1,16 @@
 import { Card, InlineGrid, Text } from '@shopify/polaris';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
+import type { PointsFigures } from '../insights/points';
 import { ColumnChart } from './Charts';
 import { FigureCard, FiguresSection } from './Figures';
 import { useDayRange } from './LocalDate';
 
-export interface PointsFiguresData {
+export interface PointsSectionData {
   from: string;
   to: string;
   timezone: string;
-  points: {
-    status: string;
-    earned: number;
-    redeemed: number;
-    reversed: number;
-    expired: number;
-    adjusted: number;
-    outstanding: number;
-    membersWithPoints: number;
-  };
+  points: PointsFigures;
   days: { date: string; pointsEarned: number; pointsRedeemed: number }[];
 }
 
@@ -27,7 +19,7 @@ export interface PointsFiguresData {
  * the range, what refunds took back, and what they hold now (the points the shop still owes), with
  * both per day. Shown once points are live, and after, while there are figures to show.
  */
-export function PointsFigures({ summary }: { summary: PointsFiguresData }) {
+export function PointsSection({ summary }: { summary: PointsSectionData }) {
   const { dashboard } = useMessages();
   const m = dashboard.points;
   const days = useDayRange();
