@@ -383,7 +383,7 @@ describe('members in Chromium', () => {
     expect(await text(first)).toMatch(/#9001 · [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M · \$75\.00/);
     expect(await text(first)).toContain('Order spend (Challenge): +75');
     expect(await text(first)).toContain('−30 by a refund');
-    expect(await text(first)).toMatch(/Reward “Ten off”: .*Revoked: refund 91 of order #9001/);
+    expect(await text(first)).toMatch(/Reward “Ten off”: .*Revoked: a refund of order #9001/);
     const second = orders.getByRole('region', { name: '#9002' });
     expect(await text(second)).toContain('Order spend (Challenge): +80');
     expect(await text(second)).toMatch(/Reward “Ten off”: .*Held until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
@@ -397,11 +397,19 @@ describe('members in Chromium', () => {
     expect(await rowsOf('Points history')).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/ Earned Order #9001 \+\d+$/),
-        expect.stringMatching(/ Taken back Order #9001 [−-]\d+ refund 91 of order #9001$/),
+        expect.stringMatching(/ Taken back Order #9001 [−-]\d+ A refund$/),
         expect.stringMatching(/ Earned Order #9002 \+\d+$/),
       ]),
     );
     await admin.browser.shot('member-orders');
+    // In German: the app's own words on what was taken back, without the refund's id.
+    await admin.browser.open(`/app/members/${marie.id}?locale=de`);
+    const ordersDe = page().getByRole('region', { name: 'Bestellungen und was sie gebracht haben' });
+    await ordersDe.getByRole('region', { name: '#9001' }).waitFor();
+    expect(await text(ordersDe.getByRole('region', { name: '#9001' }))).toContain('Widerrufen: Erstattung zu Bestellung #9001');
+    expect(await rowsOf('Punkteverlauf')).toEqual(
+      expect.arrayContaining([expect.stringMatching(/ Bestellung #9001 [−-]\d+ Eine Erstattung$/)]),
+    );
   });
 
   it('an unknown member reads as gone, not as an error', async () => {

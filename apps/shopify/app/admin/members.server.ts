@@ -3,6 +3,7 @@ import { coreFailure, type CoreFailure } from '../core/failure';
 import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
+import { readTakenBack, type TakenBack } from '../earning/taken-back';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -132,7 +133,7 @@ export interface RewardRow {
   /** CONTRACT §17: held (`pending` until `confirmAt`), `issued`, or `revoked` by a reversal. */
   status: 'pending' | 'issued' | 'revoked';
   confirmAt: string | null;
-  revokedReason: string | null;
+  revokedReason: Note | null;
   /** A revoked reward's Shopify discount: deactivated, found used (left), not at Shopify, or failed; null when none. */
   discount: string | null;
 }
@@ -143,10 +144,28 @@ export interface PointRow {
   reason: 'earned' | 'redeemed' | 'reversed' | 'expired' | 'adjusted';
   /** What the entry came from, in the merchant's terms; a reversal names what it took back from. */
   from: PointSource | null;
-  /** The entry's note, unless it only repeats the order it came from. */
-  note: string | null;
+  /** The entry's note, unless it only repeats the order it came from or the service wrote it (the reason and source say it). */
+  note: Note | null;
   createdAt: string;
 }
+
+/**
+ * A text beside a record: the app's own words on an order taken back, read so the admin says them in
+ * its language (without the order where the row names it already); any other as written.
+ */
+export type Note = { kind: TakenBack['kind']; order: string | null } | { kind: 'text'; text: string };
+
+const noteOf = (text: string | null | undefined): Note | null => (text ? (readTakenBack(text) ?? { kind: 'text', text }) : null);
+
+const withoutOrder = (note: Note | null, from: PointSource | null): Note | null =>
+  note && note.kind !== 'text' && from?.kind === 'order' && from.name === note.order ? { ...note, order: null } : note;
+
+/**
+ * Whether an entry's note adds nothing to its reason and source: an order's name on its own entry,
+ * and the service's own English on an expiry and on taking back a revoked reward's points.
+ */
+const saysNothingMore = (e: { reason?: string | null; note?: string | null }, from: PointSource | null): boolean =>
+  e.reason === 'expired' || (e.reason === 'reversed' && from?.kind === 'reward') || (from?.kind === 'order' && from.name === e.note);
 
 /** An order (by its name, e.g. "#1001"), signing up, or a reward (earned, bought or taken back) by its title. */
 export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; title: string | null };
@@ -304,7 +323,7 @@ export async function memberDetail(
           expiresAt: instant(r.rewardExpiryAt),
           status: r.rewardLogStatus === 'pending' || r.rewardLogStatus === 'revoked' ? r.rewardLogStatus : 'issued',
           confirmAt: instant(r.confirmAt),
-          revokedReason: r.revokedReason ?? null,
+          revokedReason: noteOf(r.revokedReason),
           discount: r.rewardLogStatus === 'revoked' ? (made?.deactivation ?? null) : null,
         };
       }),
@@ -316,7 +335,7 @@ export async function memberDetail(
           points: e.points ?? 0,
           reason: e.reason ?? 'adjusted',
           from,
-          note: from?.kind === 'order' && from.name === e.note ? null : (e.note ?? null),
+          note: saysNothingMore(e, from) ? null : withoutOrder(noteOf(e.note), from),
           createdAt: instant(e.createdAt) ?? '',
         };
       }),

@@ -19,6 +19,7 @@ import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL } from './inbox.server';
 import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
+import { takenBackText } from './taken-back';
 import { inTransaction } from '../storage/transaction.server';
 
 /**
@@ -384,7 +385,7 @@ export class EarningWorker {
         // All that remains is asked for as such, so no rounding of the core's sums can make it "more than remains".
         ...(earned.method === 'sum' && milli < remaining ? { activityValue: milli / ONE } : {}),
         uniqueIdentifier,
-        reason: refund ? `refund ${refund.id} of order ${order.name}` : `order ${order.name} cancelled`,
+        reason: takenBackText(refund ? refund.id : null, order.name),
       });
       await this.recordReversal(
         client,
@@ -398,7 +399,7 @@ export class EarningWorker {
     }
     await this.takeBackOrderPoints(client, row.shop, orderId, api, {
       key: refund ? `refund:${refund.id}` : `cancel:${orderId}`,
-      note: refund ? `refund ${refund.id} of order ${order.name}` : `order ${order.name} cancelled`,
+      note: takenBackText(refund ? refund.id : null, order.name),
       taken: (earned) => (refund ? pointsTakenBack(earned, lines, after) : earned.points),
     });
     await client.query(

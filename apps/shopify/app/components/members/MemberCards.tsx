@@ -10,6 +10,7 @@ import type {
   ChallengeRow,
   GrantRefusal,
   MissionRow,
+  Note,
   ResendRefusal,
   RewardRow,
   StreakRow,
@@ -241,6 +242,16 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
   );
 }
 
+/** A note in the admin's language where the app wrote it ("a refund of order #1001", "A refund" where the row names the order), else as written. */
+export function useNoteText(): (note: Note | null) => string {
+  const { members: m } = useMessages();
+  return (note) => {
+    if (note === null) return '';
+    if (note.kind === 'text') return note.text;
+    return note.order === null ? m.takenBackOfIt[note.kind] : format(m.takenBack[note.kind], { order: note.order });
+  };
+}
+
 /** "Store credit of €12.50", in the admin's language. */
 function useStoreCreditText(): (credit: { amount: number; currency: string }) => string {
   const { members: m } = useMessages();
@@ -301,12 +312,15 @@ function Resend({ row }: { row: RewardRow }) {
 /** Whether a reward is held, issued or revoked (CONTRACT §17), and what became of a revoked one's Shopify discount. */
 export function RewardStatus({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
+  const noteText = useNoteText();
   const date = useDateText();
   if (row.status === 'pending') return <Badge tone="attention">{format(m.rewardStatus.pending, { date: date(row.confirmAt) })}</Badge>;
   if (row.status === 'issued') return <Badge tone="success">{m.rewardStatus.issued}</Badge>;
   return (
     <BlockStack gap="100">
-      <Badge tone="critical">{row.revokedReason ? format(m.revokedBecause, { reason: row.revokedReason }) : m.rewardStatus.revoked}</Badge>
+      <Badge tone="critical">
+        {row.revokedReason ? format(m.revokedBecause, { reason: noteText(row.revokedReason) }) : m.rewardStatus.revoked}
+      </Badge>
       {row.discount ? (
         <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
           <Text as="span" tone="subdued">

@@ -5,7 +5,7 @@ import type { PointRow, PointSource } from '../../admin/members.server';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
-import { type RowAnswer, Section, useToastFor } from './MemberCards';
+import { type RowAnswer, Section, useNoteText, useToastFor } from './MemberCards';
 
 /** A new key for each adjustment typed: a form sent twice is one adjustment (the core answers the second as a replay). */
 const newKey = () => crypto.randomUUID();
@@ -70,6 +70,7 @@ export function PointsCard({
   const date = useDateText();
   const language = useAdminLanguage();
   const signed = new Intl.NumberFormat(language, { signDisplay: 'exceptZero' });
+  const noteText = useNoteText();
   const sourceText = (from: PointSource | null) =>
     !from
       ? ''
@@ -104,7 +105,7 @@ export function PointsCard({
             <IndexTable.Cell>{m.points.reasons[row.reason]}</IndexTable.Cell>
             <IndexTable.Cell>{sourceText(row.from)}</IndexTable.Cell>
             <IndexTable.Cell>{signed.format(row.points)}</IndexTable.Cell>
-            <IndexTable.Cell>{row.note ?? ''}</IndexTable.Cell>
+            <IndexTable.Cell>{noteText(row.note)}</IndexTable.Cell>
           </IndexTable.Row>
         ))}
       </Section>

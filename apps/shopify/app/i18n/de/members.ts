@@ -48,6 +48,8 @@ export const members: Messages['members'] = {
   },
   rewardStatus: { pending: 'Zurückgehalten bis {date}', issued: 'Ausgegeben', revoked: 'Widerrufen' },
   revokedBecause: 'Widerrufen: {reason}',
+  takenBack: { refund: 'Erstattung zu Bestellung {order}', cancellation: 'Bestellung {order} storniert' },
+  takenBackOfIt: { refund: 'Eine Erstattung', cancellation: 'Die Stornierung' },
   discountOutcomes: {
     deactivated: 'Der Shopify-Rabatt wurde deaktiviert.',
     used: 'Der Shopify-Rabatt war schon eingelöst und bleibt, wie er ist.',

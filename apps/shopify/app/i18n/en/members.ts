@@ -45,6 +45,8 @@ export const members = {
   },
   rewardStatus: { pending: 'Held until {date}', issued: 'Issued', revoked: 'Revoked' },
   revokedBecause: 'Revoked: {reason}',
+  takenBack: { refund: 'a refund of order {order}', cancellation: 'order {order} cancelled' },
+  takenBackOfIt: { refund: 'A refund', cancellation: 'The cancellation' },
   discountOutcomes: {
     deactivated: 'Its Shopify discount was deactivated.',
     used: 'Its Shopify discount was already used, so it was left as it is.',
