@@ -418,16 +418,28 @@ describe('holdout lift (a synthetic shop)', () => {
   }, 300_000);
 });
 
-describe('the export’s points (CONTRACT §19)', () => {
-  it('adds the range’s points by reason and what members hold now', async () => {
+describe('the exports’ points and tiers (CONTRACT §19)', () => {
+  const SHOPPER = 7359001;
+  beforeAll(async () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
-    const member = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7359001' });
+    await created('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 1 });
+    const member = await created('/schema/account_user/record', { externalId: `gid://shopify/Customer/${SHOPPER}` });
     for (const [points, reason] of [
       [120, 'earned'],
       [-30, 'adjusted'],
     ] as const)
       expect((await api.post('/schema/point_entry/record', { ownedById: member.id, points, reason })).status).toBe(200);
+    // Enough members for the members export to take three pages of 200 (500 in one page's filters made URLs the core refuses).
+    for (let i = 0; i < 520; i += 40)
+      await Promise.all(
+        Array.from({ length: 40 }, (_, k) =>
+          created('/schema/account_user/record', { externalId: `gid://shopify/Customer/${7360000 + i + k}` }),
+        ),
+      );
+  }, 120_000);
+
+  it('the figures add the range’s points by reason and what members hold now', async () => {
     const f = await figures();
     expect(
       [
@@ -438,5 +450,38 @@ describe('the export’s points (CONTRACT §19)', () => {
         'now|members_with_points',
       ].map((key) => f.get(key)),
     ).toEqual(['120', '0', '-30', '90', '1']);
+  });
+
+  it('the members export lists every member, a page of the core’s at a time, with their orders, points and tier by name', async () => {
+    const res = await adminLoad(prod.url, '/app/members.csv');
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = body
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const column = (row: string[], name: string) => row[header!.indexOf(name)];
+    expect(header!.slice(-6)).toEqual([
+      'orders',
+      'order_total',
+      'refunded_total',
+      'points_balance',
+      'points_earned_in_tier_window',
+      'tier',
+    ]);
+    const total = (await api.get('/schema/account_user/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
+    expect(total).toBeGreaterThan(500);
+    expect(rows).toHaveLength(total);
+    expect(new Set(rows.map((r) => column(r, 'external_id'))).size).toBe(total);
+    const shopper = rows.find((r) => column(r, 'shopify_customer_id') === String(SHOPPER))!;
+    expect(['points_balance', 'points_earned_in_tier_window', 'tier'].map((name) => column(shopper, name))).toEqual(['90', '120', 'Gold']);
+    // An ordering customer's totals are the app's order facts.
+    const { rows: facts } = await prod.appPool.query<{ customer_id: string; orders: string; total: string }>(
+      'select customer_id, count(*)::text as orders, sum(amount)::numeric(12, 2)::text as total from order_facts where shop = $1 and processed_at is not null group by 1 order by 2 desc limit 1',
+      [TEST_SHOP],
+    );
+    const buyer = rows.find((r) => column(r, 'shopify_customer_id') === facts[0]!.customer_id)!;
+    expect([column(buyer, 'orders'), column(buyer, 'order_total'), column(buyer, 'tier')]).toEqual([facts[0]!.orders, facts[0]!.total, '']);
   });
 });

@@ -7,7 +7,7 @@ import type { PointsFigures } from './points';
 
 /**
  * The dashboard's CSV exports (CONTRACT §18): the period's figures beside the previous period's,
- * and every member with their progress, rewards and order totals, streamed a page of the core's
+ * and every member with their progress, rewards, order totals, points and tier, streamed a page of the core's
  * members at a time so a large shop's export never sits in memory whole.
  */
 
@@ -76,7 +76,8 @@ export function figuresCsv(earnings: Earnings, points: PointsFigures): string {
   return rows.map(csvLine).join('');
 }
 
-const MEMBER_PAGE = 500;
+/** Members per page: their ids go into the page's list filters, and 200 of them keep each URL well inside the core's 16 KB. */
+const MEMBER_PAGE = 200;
 
 const MEMBER_HEADER = [
   'shopify_customer_id',
@@ -93,6 +94,9 @@ const MEMBER_HEADER = [
   'orders',
   'order_total',
   'refunded_total',
+  'points_balance',
+  'points_earned_in_tier_window',
+  'tier',
 ];
 
 type Owned = { ownedById?: string | null };
@@ -118,6 +122,15 @@ const countBy = <T extends Owned>(rows: T[], keep: (row: T) => boolean) => {
   return counts;
 };
 
+/** The names of a page's members' tiers (a handful per account, so one read). */
+async function tierNamesOf(api: AccountClient, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const filters = JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'in', fieldValue: ids }] });
+  const { data, error, response } = await api.GET('/schema/tier/record', { params: { query: { filters, limit: ids.length } } });
+  if (!data) throw new CoreError(response.status, error);
+  return new Map(data.data.map((tier) => [tier.id, tier.name ?? '']));
+}
+
 /** One page of members as CSV lines, and whether more follow. */
 async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offset: number): Promise<{ text: string; more: boolean }> {
   const { data, error, response } = await api.GET('/schema/account_user/record', {
@@ -127,11 +140,13 @@ async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offse
   const members = data.data;
   if (!members.length) return { text: '', more: false };
   const ids = members.map((m) => m.id);
-  const [streaks, challenges, missions, rewards] = await Promise.all([
+  const tierIds = [...new Set(members.flatMap((m) => (m.tierId ? [m.tierId] : [])))];
+  const [streaks, challenges, missions, rewards, tierNames] = await Promise.all([
     ownedBy((query) => api.GET('/schema/streak_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/challenge_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/mission_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/reward_log/record', { params: { query } }), ids),
+    tierNamesOf(api, tierIds),
   ]);
   const customers = members.map((m) => shopifyCustomerId(m.externalId));
   const { rows: totals } = await pool.query<{ customer_id: string; orders: string; total: string; refunded: string }>(
@@ -172,6 +187,9 @@ async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offse
         t ? Number(t.orders) : 0,
         t ? Number(t.total).toFixed(2) : '0.00',
         t ? Number(t.refunded).toFixed(2) : '0.00',
+        m.pointsBalance ?? 0,
+        m.pointsEarnedInTierWindow ?? 0,
+        m.tierId ? (tierNames.get(m.tierId) ?? null) : null,
       ]);
     })
     .join('');
@@ -189,7 +207,11 @@ export function membersCsv(api: AccountClient, pool: pg.Pool, shop: string): Rea
     },
     async pull(controller) {
       if (!more) return controller.close();
-      const page = await memberPage(api, pool, shop, offset);
+      // The answer has begun: a failure can only cut the download short, so it is said here.
+      const page = await memberPage(api, pool, shop, offset).catch((err: unknown) => {
+        console.error(`[loyalty] the members export of ${shop} failed at member ${offset}:`, err instanceof Error ? err.message : err);
+        throw err;
+      });
       offset += MEMBER_PAGE;
       more = page.more;
       if (page.text) controller.enqueue(encoder.encode(page.text));
