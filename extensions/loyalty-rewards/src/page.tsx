@@ -19,6 +19,7 @@ import {
   type Points,
   loadPointHistory,
   pointHistory,
+  pointsExpiry,
   pointsName,
   pointsText,
   rankRows,
@@ -36,6 +37,7 @@ import {
   tierView,
   toNextTier,
   waysToEarn,
+  withRedemption,
 } from '@loyalty/view-model';
 import { useEffect, useState } from 'preact/hooks';
 import { hasActivity, type PageData } from './load.js';
@@ -345,13 +347,14 @@ function PointsSection({
   const name = pointsName(points.setting, t);
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
+  const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
   const redeem = (reward: Reward) => {
     setBusy(reward.id);
     setOutcome(undefined);
     void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
-      if (pointsBalance !== undefined) setMember((m) => m && { ...m, pointsBalance });
+      if (pointsBalance !== undefined) setMember((m) => m && withRedemption(m, pointsBalance));
       setOutcome(outcome);
       setBusy(undefined);
       current?.then(setMember, () => undefined);
@@ -371,6 +374,11 @@ function PointsSection({
             {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
             {tier?.current?.eudDescription && <s-paragraph color="subdued">{tier.current.eudDescription}</s-paragraph>}
             {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
+            {expiry && (
+              <s-paragraph color="subdued" data-expiry>
+                {expiry}
+              </s-paragraph>
+            )}
           </s-stack>
         )}
         {points.rewards.length > 0 && (

@@ -293,7 +293,13 @@ describe('the Rewards page', () => {
   });
 });
 
-const me = (pointsBalance: number): Member => ({ id: 'me', pointsBalance, pointsEarnedInTierWindow: 1200, tierId: 'gold' });
+const me = (pointsBalance: number): Member => ({
+  id: 'me',
+  pointsBalance,
+  pointsEarnedInTierWindow: 1200,
+  tierId: 'gold',
+  lastPointEntryAt: '2030-01-15T10:00:00.000Z',
+});
 const tierOf = (id: string, eudTitle: string, pointsThreshold: number) => ({
   id,
   pointsThreshold,
@@ -313,7 +319,14 @@ const reward = (id: string, pointsCost: number, eudTitle: string | null) => ({
   eudRedeemInstructionMessage: null,
 });
 const points: Points = {
-  setting: { id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 2, pointsPerOrder: 0, pointsOnSignUp: 100 },
+  setting: {
+    id: 'ps',
+    eudCurrencyName: 'Stars',
+    pointsPerCurrencyUnit: 2,
+    pointsPerOrder: 0,
+    pointsOnSignUp: 100,
+    expiryMonthsOfInactivity: 0,
+  },
   rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
   tiers: [tierOf('silver', 'Silver', 0), tierOf('gold', 'Gold', 500), tierOf('platinum', 'Platinum', 2000)],
   member: me(1200),
@@ -422,6 +435,33 @@ describe('the points section', () => {
       '15.01.2030 · Bestellung #1001 · +65 Stars',
       '15.01.2030 · Zurückgenommen: Bestellung #1001 · −30 Stars',
     ]);
+  });
+
+  it('says when the balance expires without an entry before it, and moves the date with a redemption', async () => {
+    const expiring = { ...points, setting: { ...points.setting, expiryMonthsOfInactivity: 12 } };
+    const redeem = vi.fn(async () => ({ rewardLog: log('new', 'STARS-1', null), pointsBalance: 900 }));
+    const page = await show(() => Promise.resolve({ ...withPoints({ redeem }), points: expiring }));
+    expect(text(page.querySelector('[data-balance] [data-expiry]'))).toBe(
+      'Your 1,200 Stars expire on Jan 15, 2031 unless you earn or redeem some before then.',
+    );
+    await click(page.querySelector('[data-cost="five"] s-button')!);
+    const inAYear = new Date();
+    inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
+    const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(inAYear);
+    await vi.waitFor(() =>
+      expect(text(page.querySelector('[data-balance] [data-expiry]'))).toBe(
+        `Your 900 Stars expire on ${day} unless you earn or redeem some before then.`,
+      ),
+    );
+    const german = await show(() => Promise.resolve({ ...withPoints(member.api), points: expiring }), 'de');
+    expect(text(german.querySelector('[data-expiry]'))).toBe(
+      'Deine 1.200 Stars verfallen am 15.01.2031, wenn du bis dahin keine sammelst oder einlöst.',
+    );
+  });
+
+  it('says nothing of expiry where points never expire', async () => {
+    const page = await show(() => Promise.resolve(withPoints(member.api)));
+    expect(page.querySelector('[data-expiry]')).toBeNull();
   });
 
   it('leaves the history out while the member has no entries', async () => {

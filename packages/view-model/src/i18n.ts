@@ -88,6 +88,8 @@ export interface Strings {
   historyExpired: string;
   /** An adjustment by the shop without a note. */
   historyAdjusted: string;
+  /** `{points}`: the member's balance with its name; `{date}`: when it expires without an entry before (CONTRACT §19). */
+  expiresOn: string;
 }
 
 /** English: the words of every language the interface does not speak, and the widget's own (the others are chunks of their own, `languages/`). */
@@ -143,6 +145,7 @@ export const en: Strings = {
   historyTakenBackPlain: 'Taken back',
   historyExpired: 'Expired',
   historyAdjusted: 'Adjusted by the shop',
+  expiresOn: 'Your {points} expire on {date} unless you earn or redeem some before then.',
 };
 
 const LANGUAGES: Record<string, Strings> = { en, fr, es, de, it, pt, ja, ko, 'zh-CN': zhCN };

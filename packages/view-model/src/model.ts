@@ -162,6 +162,8 @@ export interface PointsSetting {
   pointsPerCurrencyUnit: number;
   pointsPerOrder: number;
   pointsOnSignUp: number;
+  /** Months without an entry after which a member's points expire; 0: never. */
+  expiryMonthsOfInactivity: number;
 }
 
 /** A live reward with a points cost: what a member may redeem. */
@@ -192,6 +194,8 @@ export interface Member {
   pointsBalance: number;
   pointsEarnedInTierWindow: number;
   tierId: string | null;
+  /** When the member's newest point entry was made; null before their first. */
+  lastPointEntryAt: string | null;
 }
 
 /** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */

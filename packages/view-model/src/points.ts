@@ -57,6 +57,13 @@ export async function redeemFor(
   }
 }
 
+/** The member after a redemption: its balance as the core answered, and the redemption as their newest entry (it moves their points' expiry). */
+export const withRedemption = (member: Member, pointsBalance: number): Member => ({
+  ...member,
+  pointsBalance,
+  lastPointEntryAt: new Date().toISOString(),
+});
+
 /** What points are called: the merchant's name in the read's language, else the interface's word. */
 export const pointsName = (setting: PointsSetting | undefined, t: Strings): string => setting?.eudCurrencyName || t.points;
 
@@ -117,6 +124,28 @@ export function tierView(tiers: Tier[], member: Member): TierView {
   const floor = Math.max(current?.pointsThreshold ?? -1, earned);
   const next = tiers.find((tier) => tier.pointsThreshold > floor);
   return { current, next, earned };
+}
+
+/** `at` plus calendar months in UTC, the day kept within the month (Jan 31 + 1 month: Feb 28), as the core counts them. */
+function plusMonths(at: Date, months: number): Date {
+  const d = new Date(at);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  return d;
+}
+
+/**
+ * "Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then": the member's
+ * newest entry plus the setting's months of inactivity (CONTRACT §19; the core's daily pass carries
+ * it out that day, or later if it warned late). Null when points never expire or the member holds none.
+ */
+export function pointsExpiry(setting: PointsSetting, member: Member, t: Strings, name: string, lang: string | undefined): string | null {
+  const months = setting.expiryMonthsOfInactivity;
+  if (!months || member.pointsBalance <= 0 || !member.lastPointEntryAt) return null;
+  const date = dateFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(plusMonths(new Date(member.lastPointEntryAt), months));
+  return fill(t.expiresOn, { points: pointsText(member.pointsBalance, name, lang), date });
 }
 
 /** "350 Stars to Gold". */

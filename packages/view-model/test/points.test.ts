@@ -2,11 +2,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Api, ApiError } from '../src/api.js';
 import { stringsFor } from '../src/i18n.js';
 import type { Definition, Member, PointsSetting, Tier } from '../src/model.js';
-import { loadPoints, pointsName, tierView, toNextTier, waysToEarn } from '../src/points.js';
+import { loadPoints, pointsExpiry, pointsName, tierView, toNextTier, waysToEarn } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
 const t = stringsFor('en');
-const setting: PointsSetting = { id: 's', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1.5, pointsPerOrder: 0, pointsOnSignUp: 100 };
+const setting: PointsSetting = {
+  id: 's',
+  eudCurrencyName: 'Stars',
+  pointsPerCurrencyUnit: 1.5,
+  pointsPerOrder: 0,
+  pointsOnSignUp: 100,
+  expiryMonthsOfInactivity: 0,
+};
 const tier = (id: string, pointsThreshold: number): Tier => ({
   id,
   pointsThreshold,
@@ -21,6 +28,7 @@ const member = (pointsEarnedInTierWindow: number, tierId: string | null): Member
   pointsBalance: 40,
   pointsEarnedInTierWindow,
   tierId,
+  lastPointEntryAt: null,
 });
 
 describe('waysToEarn', () => {
@@ -146,5 +154,37 @@ describe('loadPoints and redeem', () => {
       { body: '{"uniqueIdentifier":"checkout:t:r1"}', type: 'application/json' },
       { body: undefined, type: undefined },
     ]);
+  });
+});
+
+describe('pointsExpiry', () => {
+  const expiring = { ...setting, expiryMonthsOfInactivity: 12 };
+  const holding = (pointsBalance: number, lastPointEntryAt: string | null): Member => ({
+    ...member(0, null),
+    pointsBalance,
+    lastPointEntryAt,
+  });
+
+  it('says when the balance expires: the newest entry plus the months, in calendar months as the core counts them', () => {
+    expect(pointsExpiry(expiring, holding(250, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBe(
+      'Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then.',
+    );
+    // January 31st and one month: the last day of February, in a leap year too.
+    const monthly = { ...setting, expiryMonthsOfInactivity: 1 };
+    expect(pointsExpiry(monthly, holding(5, '2027-01-31T23:30:00.000Z'), t, 'Stars', 'en')).toContain('Feb 28, 2027');
+    expect(pointsExpiry(monthly, holding(5, '2028-01-31T08:00:00.000Z'), t, 'Stars', 'en')).toContain('Feb 29, 2028');
+  });
+
+  it('speaks the shopper’s language', () => {
+    expect(pointsExpiry(expiring, holding(1250, '2026-03-03T10:00:00.000Z'), stringsFor('de'), 'Sterne', 'de')).toBe(
+      'Deine 1.250 Sterne verfallen am 03.03.2027, wenn du bis dahin keine sammelst oder einlöst.',
+    );
+  });
+
+  it('says nothing when points never expire, the member holds none, or has no entry yet', () => {
+    expect(pointsExpiry(setting, holding(250, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(0, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(-20, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(250, null), t, 'Stars', 'en')).toBeNull();
   });
 });

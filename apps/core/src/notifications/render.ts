@@ -279,6 +279,7 @@ function memberVariables(m: AccountUserRow): Json {
     status: m.status,
     pointsBalance: m.points_balance,
     pointsEarnedInTierWindow: m.points_earned_in_tier_window,
+    lastPointEntryAt: iso(m.last_point_entry_at),
     tierId: m.tier_id,
     createdAt: iso(m.created_at),
     updatedAt: iso(m.updated_at),

@@ -26,7 +26,7 @@ export interface DailyPass {
   complete: boolean;
 }
 
-/** `at` plus calendar months in UTC, the day kept within the month (Jan 31 + 1 month: Feb 28), as luxon counts; luxon per member cost more than the rest of the pass. */
+/** `at` plus calendar months in UTC, the day kept within the month (Jan 31 + 1 month: Feb 28), as luxon counts; luxon per member cost more than the rest of the pass. The storefront's `pointsExpiry` (view model) counts the same way. */
 function plusMonths(at: Date, months: number): Date {
   const d = new Date(at);
   const day = d.getUTCDate();

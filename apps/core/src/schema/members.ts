@@ -43,6 +43,11 @@ export const accountUserFields = {
     alwaysSet: true,
     description: 'Earned points within the points setting’s tierWindowMonths, less the reversed ones taking them back.',
   }),
+  lastPointEntryAt: field.datetime({
+    readOnly: true,
+    description:
+      'When the member’s newest point entry was made: their points expire expiryMonthsOfInactivity calendar months after it, at the daily pass (CONTRACT §19).',
+  }),
   tierId: field.uuid({
     readOnly: true,
     description:

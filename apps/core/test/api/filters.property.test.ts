@@ -72,6 +72,7 @@ const models: ResourceModel[] = [
       // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
       pointsBalance: num,
       pointsEarnedInTierWindow: num,
+      lastPointEntryAt: datetime,
       tierId: uuid,
     },
     selectOnly: ['heldOutOf'],
@@ -157,7 +158,7 @@ async function seed(slug: string, body: Json): Promise<Rec> {
   const res = await acct.api.post(`/schema/${slug}/record`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const { id, createdAt, updatedAt } = res.body.data;
-  const balances = slug === 'account_user' ? { pointsBalance: 0, pointsEarnedInTierWindow: 0, tierId: null } : {};
+  const balances = slug === 'account_user' ? { pointsBalance: 0, pointsEarnedInTierWindow: 0, lastPointEntryAt: null, tierId: null } : {};
   const rec: Rec = { ...body, ...balances, id, createdAt, updatedAt };
   model(slug).records.push(rec);
   return rec;

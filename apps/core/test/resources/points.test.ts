@@ -201,11 +201,14 @@ describe('point_entry', () => {
       linkedSchemaSlug: 'order',
       linkedSchemaRecordId: 'order-1',
     });
+    expect((await accepted(acct.api.get(`/schema/account_user/record/${m}`))).lastPointEntryAt).toBe(earned.createdAt);
     await accepted(entry({ ownedById: m, points: -20, reason: 'adjusted' }));
-    await accepted(entry({ ownedById: m, points: 5, reason: 'adjusted' }));
+    const last = await accepted(entry({ ownedById: m, points: 5, reason: 'adjusted' }));
+    // The newest entry's time, from which the member's points expire (read-only, as the balance).
     expect(await accepted(acct.api.get(`/schema/account_user/record/${m}`))).toMatchObject({
       pointsBalance: 105,
       pointsEarnedInTierWindow: 120,
+      lastPointEntryAt: last.createdAt,
     });
     const before = await stateOf(m);
     const over = await entry({ ownedById: m, points: -106, reason: 'adjusted' });
@@ -275,7 +278,7 @@ describe('point_entry', () => {
     expect((await me.client.get(`/schema/point_entry/record/${mine.id}`)).status).toBe(200);
     expect((await me.client.get(`/schema/point_entry/record/${theirs.id}`)).status).toBe(404);
     expect((await me.client.post('/schema/point_entry/record', { ownedById: me.memberId, points: 5, reason: 'earned' })).status).toBe(403);
-    expect((await accepted(me.client.get('/schema/account_user/me'))).pointsBalance).toBe(10);
+    expect(await accepted(me.client.get('/schema/account_user/me'))).toMatchObject({ pointsBalance: 10, lastPointEntryAt: mine.createdAt });
     // The customer account page's history: newest first, with where each came from and the shop's note.
     const noted = await accepted(entry({ ownedById: me.memberId, points: 5, reason: 'adjusted', note: 'Sorry for the wait' }));
     const history = await accepted(

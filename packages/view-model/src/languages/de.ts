@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Zurückgenommen',
   historyExpired: 'Verfallen',
   historyAdjusted: 'Vom Shop angepasst',
+  expiresOn: 'Deine {points} verfallen am {date}, wenn du bis dahin keine sammelst oder einlöst.',
 };
 
 export default words;

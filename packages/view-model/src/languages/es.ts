@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Retirados',
   historyExpired: 'Caducados',
   historyAdjusted: 'Ajustados por la tienda',
+  expiresOn: 'Tus {points} caducan el {date}, salvo que ganes o canjees alguno antes.',
 };
 
 export default words;

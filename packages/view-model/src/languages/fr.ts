@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Repris',
   historyExpired: 'Expirés',
   historyAdjusted: 'Ajustés par la boutique',
+  expiresOn: 'Vos {points} expirent le {date}, sauf si vous en gagnez ou en échangez d’ici là.',
 };
 
 export default words;

@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Ritirati',
   historyExpired: 'Scaduti',
   historyAdjusted: 'Modificati dal negozio',
+  expiresOn: 'I tuoi {points} scadono il {date}, a meno che tu non ne guadagni o riscatti prima.',
 };
 
 export default words;

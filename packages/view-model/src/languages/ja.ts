@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: '取り消し',
   historyExpired: '期限切れ',
   historyAdjusted: 'ショップが調整',
+  expiresOn: '{date}までに獲得も交換もない場合、{points}は失効します。',
 };
 
 export default words;

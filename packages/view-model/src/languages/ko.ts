@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: '회수',
   historyExpired: '만료',
   historyAdjusted: '상점에서 조정',
+  expiresOn: '{date}까지 적립하거나 교환하지 않으면 {points}이(가) 소멸됩니다.',
 };
 
 export default words;

@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Retirados',
   historyExpired: 'Expirados',
   historyAdjusted: 'Ajustados pela loja',
+  expiresOn: 'Os seus {points} expiram a {date}, a menos que ganhe ou troque algum antes disso.',
 };
 
 export default words;

@@ -52,6 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: '已收回',
   historyExpired: '已过期',
   historyAdjusted: '店铺调整',
+  expiresOn: '如果在{date}之前没有获得或兑换，您的{points}将会过期。',
 };
 
 export default words;

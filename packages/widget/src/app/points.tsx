@@ -5,6 +5,7 @@ import {
   loadPointHistory,
   type Member,
   pointHistory,
+  pointsExpiry,
   type Points,
   pointsText,
   type Reward as RedeemableReward,
@@ -15,6 +16,7 @@ import {
   tierView,
   toNextTier,
   waysToEarn,
+  withRedemption,
 } from '@loyalty/view-model';
 import { Bar, Reward, type ViewProps } from './views.js';
 
@@ -38,13 +40,14 @@ export function PointsTab({
   const [outcome, setOutcome] = useState<RedeemOutcome>();
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
+  const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
   const redeem = (reward: RedeemableReward) => {
     setBusy(reward.id);
     setOutcome(undefined);
     void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
-      if (pointsBalance !== undefined) setMember((m) => m && { ...m, pointsBalance });
+      if (pointsBalance !== undefined) setMember((m) => m && withRedemption(m, pointsBalance));
       setOutcome(outcome);
       setBusy(undefined);
       current?.then(setMember, () => undefined);
@@ -63,6 +66,11 @@ export function PointsTab({
           {tier?.current?.eudTitle && <h3 data-tier>{tier.current.eudTitle}</h3>}
           {tier?.current?.eudDescription && <p class="lw-muted">{tier.current.eudDescription}</p>}
           {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} lang={lang} />}
+          {expiry && (
+            <p class="lw-muted" data-expiry>
+              {expiry}
+            </p>
+          )}
         </div>
       )}
       {points.rewards.length > 0 && (
