@@ -329,9 +329,24 @@ describe('the points settings (CONTRACT §19)', () => {
     await page().getByLabel('Points per unit of your currency spent').fill('2');
     await page().getByLabel('Points per order').fill('5');
     await page().getByLabel('What shoppers call points').fill('Stars');
+    // How long points last: past the core's bound, the refusal in words on its field; then a year, and six months for tiers.
+    const expiry = 'Months without earning or spending before points expire';
+    await page().getByLabel(expiry).fill('61');
+    await save();
+    await expect.poll(() => fieldError(expiry)).toBe(`${expiry} can be at most 60.`);
+    expect((await setting()).status).toBe('draft');
+    await page().getByLabel(expiry).fill('12');
+    await page().getByLabel('Months of points that count towards VIP tiers').fill('6');
     await save();
     await saveBarHidden();
-    expect(await setting()).toMatchObject({ status: 'live', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 2, pointsPerOrder: 5 });
+    expect(await setting()).toMatchObject({
+      status: 'live',
+      eudCurrencyName: 'Stars',
+      pointsPerCurrencyUnit: 2,
+      pointsPerOrder: 5,
+      expiryMonthsOfInactivity: 12,
+      tierWindowMonths: 6,
+    });
     // The merchant's goal: a shopper's paid order (30 of products) earns 2 × 30 + 5 Stars.
     const request = await webhookRequest(
       'orders/paid',

@@ -15,9 +15,9 @@ import { objectOf } from '../json';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
- * orders and sign-ups earn (the earning worker applies these rates, the widget shows them), and
- * what shoppers call points (saved in the shop's default language). Expiry and the tiers' window are
- * left as the core has them until expiry and tiers run.
+ * orders and sign-ups earn (the earning worker applies these rates, the widget shows them), how
+ * long points last (months of inactivity before they expire, months that count towards tiers: the
+ * core's daily pass applies both), and what shoppers call points (saved in the shop's default language).
  */
 
 type Setting = RecordOf<'points_setting'>;
@@ -27,6 +27,8 @@ export interface PointsDraft {
   perUnit: string;
   perOrder: string;
   onSignUp: string;
+  expiryMonths: string;
+  tierWindowMonths: string;
   currencyName: string;
 }
 
@@ -35,6 +37,8 @@ const draftOf = (s: Setting): PointsDraft => ({
   perUnit: String(s.pointsPerCurrencyUnit ?? 0),
   perOrder: String(s.pointsPerOrder ?? 0),
   onSignUp: String(s.pointsOnSignUp ?? 0),
+  expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
+  tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
 });
 
@@ -58,6 +62,8 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsPerCurrencyUnit: 'perUnit',
   pointsPerOrder: 'perOrder',
   pointsOnSignUp: 'onSignUp',
+  expiryMonthsOfInactivity: 'expiryMonths',
+  tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
 };
 
@@ -66,6 +72,8 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   perUnit: m.perUnit.label,
   perOrder: m.perOrder.label,
   onSignUp: m.onSignUp.label,
+  expiryMonths: m.expiry.label,
+  tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
 });
 
@@ -83,6 +91,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsPerCurrencyUnit: numberOr(text('perUnit')),
     pointsPerOrder: numberOr(text('perOrder')),
     pointsOnSignUp: numberOr(text('onSignUp')),
+    expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
+    tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
   });
   if (!saved.ok)
@@ -98,6 +108,11 @@ const urlOf = () => '/app/points';
 
 /** The earning rates, each a number field. */
 const RATES = ['perUnit', 'perOrder', 'onSignUp'] as const;
+/** How long points last, in whole months up to the core's bounds, each with its help. */
+const KEEPING = [
+  ['expiryMonths', 'expiry', 60],
+  ['tierWindowMonths', 'tierWindow', 36],
+] as const;
 
 export default function PointsSettings() {
   const { id, draft: initial, currencyCode } = useLoaderData<typeof loader>();
@@ -125,6 +140,23 @@ export default function PointsSettings() {
                   type="number"
                   min={0}
                   step={key === 'perUnit' ? 0.01 : 1}
+                  autoComplete="off"
+                  {...form.field(key)}
+                />
+              ))}
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.keeping}>
+            <FormLayout>
+              {KEEPING.map(([key, words, max]) => (
+                <TextField
+                  key={key}
+                  label={labels[key]}
+                  helpText={m[words].help}
+                  type="number"
+                  min={0}
+                  max={max}
+                  step={1}
                   autoComplete="off"
                   {...form.field(key)}
                 />

@@ -20,6 +20,14 @@ export const editors: Messages['editors'] = {
   description: { label: 'Interne Notiz', help: 'Diese Notiz siehst nur du.' },
   points: {
     title: 'Punkte',
+    expiry: {
+      label: 'Monate ohne Sammeln oder Einlösen, bis Punkte verfallen',
+      help: 'Der ganze Punktestand verfällt nach so vielen Monaten, in denen weder Punkte gesammelt noch eingelöst wurden; 14 Tage vorher kommt eine E-Mail, und die Prämienseite zeigt das Datum. 0: Punkte verfallen nie. Höchstens 60.',
+    },
+    tierWindow: {
+      label: 'Monate, deren Punkte für VIP-Stufen zählen',
+      help: 'Die Stufe folgt den Punkten, die in so vielen Monaten gesammelt wurden (Erstattungen abgezogen, Einlösen nicht). 0: alle je gesammelten Punkte. Höchstens 36.',
+    },
     on: {
       label: 'Punkte sind eingeschaltet',
       help: 'Ausgeschaltet sammelt niemand Punkte und nichts kann mit Punkten eingelöst werden; Kontostände bleiben.',
@@ -34,7 +42,12 @@ export const editors: Messages['editors'] = {
       help: 'Für jede bezahlte Bestellung. Zurückgenommen, wenn die ganze Bestellung erstattet oder storniert wird.',
     },
     onSignUp: { label: 'Punkte für die Kontoeröffnung', help: 'Einmal, wenn ein Kunde in deinem Shop ein Konto anlegt.' },
-    sections: { program: 'Punkteprogramm', earning: 'Wie Kunden Punkte sammeln', shopper: 'Was Kunden sehen' },
+    sections: {
+      program: 'Punkteprogramm',
+      earning: 'Wie Kunden Punkte sammeln',
+      keeping: 'Wie lange Punkte gelten',
+      shopper: 'Was Kunden sehen',
+    },
   },
   leaderboard: {
     newTitle: 'Neue Bestenliste',

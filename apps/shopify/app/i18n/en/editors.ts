@@ -27,7 +27,20 @@ export const editors = {
     },
     perOrder: { label: 'Points per order', help: 'For every paid order. Taken back when the whole order is refunded or cancelled.' },
     onSignUp: { label: 'Points for creating an account', help: 'Given once, when a shopper creates an account in your store.' },
-    sections: { program: 'Points program', earning: 'How shoppers earn points', shopper: 'What shoppers see' },
+    expiry: {
+      label: 'Months without earning or spending before points expire',
+      help: 'A shopper’s whole balance expires after this many months with no points earned or spent; they are emailed 14 days before, and their rewards page shows the date. 0: points never expire. At most 60.',
+    },
+    tierWindow: {
+      label: 'Months of points that count towards VIP tiers',
+      help: 'A shopper’s tier follows the points they earned in this many months (refunds taken back, spending not). 0: all their points ever. At most 36.',
+    },
+    sections: {
+      program: 'Points program',
+      earning: 'How shoppers earn points',
+      keeping: 'How long points last',
+      shopper: 'What shoppers see',
+    },
   },
   leaderboard: {
     newTitle: 'New leaderboard',
