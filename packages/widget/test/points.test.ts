@@ -181,22 +181,22 @@ describe('the points tab for a member', SLOW, () => {
       expect.stringMatching(/ \| Order of 60 \| \+130 Stars$/),
       expect.stringMatching(/ \| Creating an account \| \+100 Stars$/),
     ]);
-    // Points that never expire say nothing of it; once they expire after a year without an entry, the date shows.
-    expect(await card.locator('[data-expiry]').count()).toBe(0);
-    await demo.api.patch(`/schema/points_setting/record/${settingId}`, { expiryMonthsOfInactivity: 12 });
+    // The demo's Stars expire after a year without an entry: the date shows; points that never expire say nothing of it.
+    const { lastPointEntryAt } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as { lastPointEntryAt: string };
+    const inAYear = new Date(lastPointEntryAt);
+    inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
+    const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(inAYear);
+    expect(await card.locator('[data-expiry]').textContent()).toBe(
+      `Your 1,200 Stars expire on ${day} unless you earn or redeem some before then.`,
+    );
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'points-member');
+    await demo.api.patch(`/schema/points_setting/record/${settingId}`, { expiryMonthsOfInactivity: 0 });
     try {
-      const { lastPointEntryAt } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as { lastPointEntryAt: string };
-      const inAYear = new Date(lastPointEntryAt);
-      inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
-      const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(inAYear);
       await openPoints(page, '?mode=member', 'Stars');
-      expect(await card.locator('[data-expiry]').textContent()).toBe(
-        `Your 1,200 Stars expire on ${day} unless you earn or redeem some before then.`,
-      );
-      expect(await violations(page)).toEqual([]);
-      await screenshot(page, 'points-member');
+      expect(await card.locator('[data-expiry]').count()).toBe(0);
     } finally {
-      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { expiryMonthsOfInactivity: 0 });
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { expiryMonthsOfInactivity: 12 });
     }
     await tabPanel(page).locator('[data-history]').scrollIntoViewIfNeeded();
     await screenshot(page, 'points-member-history');

@@ -277,7 +277,8 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
   // Set up once, as the account was made: what someone trying the demo changes there, a restart keeps.
   if (setting.status === 'draft' && setting.eudCurrencyName === null) {
     const path = `/schema/points_setting/record/${setting.id}`;
-    const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
+    // Stars expire after a year without earning or spending, as most shops run them: the widget shows the date.
+    const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100, expiryMonthsOfInactivity: 12 };
     setting = (await api.call('PATCH', path, { status: 'live', eudCurrencyName: DEMO_TEXTS.en.currency, ...rules }, { languageCode: 'en' }))
       .data;
     for (const lang of LANGUAGE_CODES)
