@@ -412,6 +412,25 @@ describe('members in Chromium', () => {
     );
   });
 
+  it('says when a member’s points expire where they do, as their rewards page does', async () => {
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    const { pointsBalance, lastPointEntryAt } = (await api.get(`/schema/account_user/record/${marie.id}`)).body.data;
+    expect(pointsBalance).toBeGreaterThan(0);
+    const card = () => page().getByRole('region', { name: 'Adjust points' });
+    await admin.browser.open(`/app/members/${marie.id}`);
+    expect(await card().innerText()).not.toContain('expire');
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { expiryMonthsOfInactivity: 12 })).status).toBe(200);
+    try {
+      await admin.browser.open(`/app/members/${marie.id}`);
+      const year = new Date(lastPointEntryAt).getUTCFullYear() + 1;
+      expect(await card().innerText()).toMatch(
+        new RegExp(`They expire on [A-Z][a-z]{2} \\d{1,2}, ${year} unless the member earns or redeems some before then\\.`),
+      );
+    } finally {
+      await api.patch(`/schema/points_setting/record/${setting.id}`, { expiryMonthsOfInactivity: 0 });
+    }
+  });
+
   it('an unknown member reads as gone, not as an error', async () => {
     await admin.browser.open('/app/members/00000000-0000-4000-8000-000000000000');
     expect(await page().locator('body').innerText()).toContain('This member does not exist (any more).');

@@ -137,15 +137,24 @@ function plusMonths(at: Date, months: number): Date {
 }
 
 /**
- * "Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then": the member's
- * newest entry plus the setting's months of inactivity (CONTRACT §19; the core's daily pass carries
- * it out that day, or later if it warned late). Null when points never expire or the member holds none.
+ * "Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then" (the core's
+ * daily pass carries it out that day, or later if it warned late); null as `pointsExpireAt` is.
  */
 export function pointsExpiry(setting: PointsSetting, member: Member, t: Strings, name: string, lang: string | undefined): string | null {
-  const months = setting.expiryMonthsOfInactivity;
-  if (!months || member.pointsBalance <= 0 || !member.lastPointEntryAt) return null;
-  const date = dateFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(plusMonths(new Date(member.lastPointEntryAt), months));
+  const at = pointsExpireAt(setting.expiryMonthsOfInactivity, member);
+  if (!at) return null;
+  const date = dateFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
   return fill(t.expiresOn, { points: pointsText(member.pointsBalance, name, lang), date });
+}
+
+/**
+ * When a member's points expire without an entry before (CONTRACT §19): their newest entry plus
+ * `months` of inactivity, in calendar months; null when points never expire (0), or the member holds
+ * none or has no entry yet. The admin's member page says it too.
+ */
+export function pointsExpireAt(months: number, member: Pick<Member, 'pointsBalance' | 'lastPointEntryAt'>): Date | null {
+  if (!months || member.pointsBalance <= 0 || !member.lastPointEntryAt) return null;
+  return plusMonths(new Date(member.lastPointEntryAt), months);
 }
 
 /** "350 Stars to Gold". */

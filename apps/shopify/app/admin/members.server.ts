@@ -4,6 +4,7 @@ import { type ComplexCondition, type ListQuery, type RecordOf, records, type Res
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, type TakenBack } from '../earning/taken-back';
+import { pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -196,6 +197,17 @@ function pointSources<E extends EntryLink & { id: string }>(entries: E[], reward
   };
 }
 
+/** When the member's points expire, by the rule the storefront shows (the view model's); none when the setting cannot be read. */
+function expiryOf(settings: Result<RecordOf<'points_setting'>[]>, member: RecordOf<'account_user'>): string | null {
+  const months = settings.ok ? (settings.data[0]?.expiryMonthsOfInactivity ?? 0) : 0;
+  return (
+    pointsExpireAt(months, {
+      pointsBalance: member.pointsBalance ?? 0,
+      lastPointEntryAt: member.lastPointEntryAt ?? null,
+    })?.toISOString() ?? null
+  );
+}
+
 /** An order as the member page shows it. */
 export type OrderRow = OrderEffect;
 
@@ -211,6 +223,8 @@ export interface MemberDetail {
   orders: OrderRow[];
   /** The member's VIP tier (CONTRACT §19 `tierId`), by name; null when in none. */
   tier: { id: string; name: string } | null;
+  /** When the member's points expire without an entry before (as their rewards page says); null when they do not. */
+  pointsExpireAt: string | null;
 }
 
 /** What the member page reads from the app's own tables: a customer's orders, and what the app made at Shopify for reward logs. */
@@ -239,12 +253,13 @@ export async function memberDetail(
     sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
     limit: DETAIL_LIMIT,
   };
-  const [streaks, challenges, missions, rewards, points] = await Promise.all([
+  const [streaks, challenges, missions, rewards, points, settings] = await Promise.all([
     records(api, 'streak_progress').list(mine),
     records(api, 'challenge_progress').list(mine),
     records(api, 'mission_progress').list(mine),
     records(api, 'reward_log').list(mine),
     records(api, 'point_entry').list(mine),
+    records(api, 'points_setting').list({ limit: 1 }),
   ]);
   for (const list of [streaks, challenges, missions, rewards, points]) if (!list.ok) return { detail: null, failure: list.failure };
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
@@ -328,6 +343,7 @@ export async function memberDetail(
         };
       }),
       tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
+      pointsExpireAt: expiryOf(settings, member.data),
       points: rows(points).map((e) => {
         const from = sourceOf(e);
         return {

@@ -119,7 +119,13 @@ export default function Member() {
             </Card>
           </Layout.Section>
           <Layout.Section>
-            <PointsCard memberId={member.id} balance={member.pointsBalance} tier={detail.tier} rows={detail.points} />
+            <PointsCard
+              memberId={member.id}
+              balance={member.pointsBalance}
+              expiresAt={detail.pointsExpireAt}
+              tier={detail.tier}
+              rows={detail.points}
+            />
           </Layout.Section>
           {member.customerId !== null ? (
             <Layout.Section>

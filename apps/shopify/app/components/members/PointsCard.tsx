@@ -58,11 +58,13 @@ function AdjustPoints({ memberId }: { memberId: string }) {
 export function PointsCard({
   memberId,
   balance,
+  expiresAt,
   tier,
   rows,
 }: {
   memberId: string;
   balance: number;
+  expiresAt: string | null;
   tier: { id: string; name: string } | null;
   rows: PointRow[];
 }) {
@@ -91,6 +93,7 @@ export function PointsCard({
             <Text as="p" variant="headingLg">
               {`${m.points.balance}: ${new Intl.NumberFormat(language).format(balance)}`}
             </Text>
+            {expiresAt ? <Text as="p">{format(m.points.expires, { date: date(expiresAt, false) })}</Text> : null}
             <Text as="p">
               {m.points.tier}: {tier ? <Link to={`/app/tiers/${tier.id}`}>{tier.name}</Link> : m.points.noTier}
             </Text>

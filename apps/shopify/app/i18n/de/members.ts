@@ -130,6 +130,7 @@ export const members: Messages['members'] = {
     history: 'Punkteverlauf',
     balance: 'Kontostand',
     tier: 'VIP-Stufe',
+    expires: 'Sie verfallen am {date}, wenn das Mitglied bis dahin keine sammelt oder einlöst.',
     noTier: 'noch keine',
     empty: 'Noch keine Punkte: Punkte kommen aus Prämien mit Punkten, deinen Regeln zum Sammeln und Anpassungen hier.',
     columns: { date: 'Datum', reason: 'Grund', from: 'Herkunft', points: 'Punkte', note: 'Notiz' },

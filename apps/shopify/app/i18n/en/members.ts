@@ -124,6 +124,7 @@ export const members = {
     balance: 'Balance',
     tier: 'VIP tier',
     noTier: 'none yet',
+    expires: 'They expire on {date} unless the member earns or redeems some before then.',
     empty: 'No points yet: points come from rewards of points, your earning rules and adjustments here.',
     columns: { date: 'Date', reason: 'Why', from: 'From', points: 'Points', note: 'Note' },
     from: { order: 'Order {name}', signUp: 'Signing up', reward: 'A reward' },
