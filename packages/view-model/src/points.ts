@@ -174,20 +174,45 @@ export interface HistoryRow {
   gained: boolean;
 }
 
+/** What an entry's links say it came from: an order by its name, signing up, or a reward log. */
+export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; logId: string };
+
+/** An entry's links, as any reader of entries has them (the core's list answers, the app's typed client). */
+export interface EntryLinks {
+  linkedSchemaSlug?: string | null;
+  linkedSchemaRecordId?: string | null;
+  note?: string | null;
+}
+
 /**
- * A member's point entries, newest first, in words: an order's entry by the order's name (the
- * Shopify app links it `shopify_order` and notes the name), signing up, a reward by its title (from
- * the reward logs read beside them), a taking back by what it took back from when that entry is
- * among them, an adjustment by the shop's note. Never an id or a reason code.
+ * Where an entry came from, by the links the Shopify app and the core write (CONTRACT §19): the app
+ * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`;
+ * the core links a reward's `reward_log`. An entry taking back another (linked `point_entry`) came
+ * from what that one came from, when it is among `byId`. The admin's member page reads them too.
+ */
+export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>): PointSource | null {
+  const from = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
+  if (!from) return null;
+  if (from.linkedSchemaSlug === 'shopify_order' && from.note) return { kind: 'order', name: from.note };
+  if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
+  if (from.linkedSchemaSlug === 'reward_log' && from.linkedSchemaRecordId) return { kind: 'reward', logId: from.linkedSchemaRecordId };
+  return null;
+}
+
+/**
+ * A member's point entries, newest first, in words: what each came from (`pointSource`; a reward by
+ * its title, from the reward logs read beside them), an adjustment by the shop's note. Never an id
+ * or a reason code.
  */
 export function pointHistory(entries: PointEntry[], logs: RewardLog[], t: Strings, name: string, lang: string | undefined): HistoryRow[] {
   const titles = new Map(logs.map((log) => [log.id, log.eudRewardTitle]));
   const byId = new Map(entries.map((e) => [e.id, e]));
   const source = (e: PointEntry): string | null => {
-    if (e.linkedSchemaSlug === 'shopify_order' && e.note) return fill(t.historyOrder, { name: e.note });
-    if (e.linkedSchemaSlug === 'shopify_customer') return t.onSignUp;
-    if (e.linkedSchemaSlug === 'reward_log' && e.linkedSchemaRecordId) return titles.get(e.linkedSchemaRecordId) ?? null;
-    return null;
+    const from = pointSource(e, byId);
+    if (!from) return null;
+    if (from.kind === 'order') return fill(t.historyOrder, { name: from.name });
+    if (from.kind === 'signUp') return t.onSignUp;
+    return titles.get(from.logId) ?? null;
   };
   const what = (e: PointEntry): string => {
     switch (e.reason) {
@@ -198,8 +223,7 @@ export function pointHistory(entries: PointEntry[], logs: RewardLog[], t: String
         return title ? fill(t.historyRedeemed, { title }) : t.redeemed;
       }
       case 'reversed': {
-        const taken = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
-        const from = taken && source(taken);
+        const from = source(e);
         return from ? fill(t.historyTakenBack, { what: from }) : t.historyTakenBackPlain;
       }
       case 'expired':

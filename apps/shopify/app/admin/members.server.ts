@@ -4,7 +4,7 @@ import { type ComplexCondition, type ListQuery, type RecordOf, records, type Res
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, type TakenBack } from '../earning/taken-back';
-import { pointsExpireAt } from '@loyalty/view-model';
+import { type EntryLinks, pointSource, pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -171,29 +171,20 @@ const saysNothingMore = (e: { reason?: string | null; note?: string | null }, fr
 /** An order (by its name, e.g. "#1001"), signing up, or a reward (earned, bought or taken back) by its title. */
 export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; title: string | null };
 
-type EntryLink = { linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null; note?: string | null };
-
 /** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
 const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
   name(objectOf(log.reward)) ?? (log.eudRewardTitle || null);
 
 /**
- * Where each of a member's point entries came from: the app's order and sign-up entries (their
- * links, CONTRACT §19, and an order's name as the note), a reward log's reward, and for an entry
- * taking back another (linked to it), that entry's source.
+ * Where each of a member's point entries came from, read as the storefront reads it (the view
+ * model's `pointSource`: the app's order and sign-up links, a reward log, what a taking back took
+ * back from), with a reward by its title.
  */
-function pointSources<E extends EntryLink & { id: string }>(entries: E[], rewardTitles: Map<string, string | null>) {
+function pointSources(entries: (EntryLinks & { id: string })[], rewardTitles: Map<string, string | null>) {
   const byId = new Map(entries.map((e) => [e.id, e]));
-  const direct = (e: EntryLink): PointSource | null => {
-    if (e.linkedSchemaSlug === 'shopify_order') return { kind: 'order', name: e.note ?? '' };
-    if (e.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
-    if (e.linkedSchemaSlug === 'reward_log' && e.linkedSchemaRecordId)
-      return { kind: 'reward', title: rewardTitles.get(e.linkedSchemaRecordId) ?? null };
-    return null;
-  };
-  return (e: E): PointSource | null => {
-    const taken = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : undefined;
-    return direct(taken ?? e);
+  return (e: EntryLinks): PointSource | null => {
+    const from = pointSource(e, byId);
+    return from?.kind === 'reward' ? { kind: 'reward', title: rewardTitles.get(from.logId) ?? null } : from;
   };
 }
 
