@@ -1,25 +1,17 @@
 import { Card, InlineGrid, Text } from '@shopify/polaris';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
-import type { PointsFigures } from '../insights/points';
+import type { AnalyticsSummary } from '../insights/points';
 import { ColumnChart } from './Charts';
 import { FigureCard, FiguresSection } from './Figures';
 import { useDayRange } from './LocalDate';
-
-export interface PointsSectionData {
-  from: string;
-  to: string;
-  timezone: string;
-  points: PointsFigures;
-  days: { date: string; pointsEarned: number; pointsRedeemed: number }[];
-}
 
 /**
  * The dashboard's points (CONTRACT §19) from the core's summary: what members earned and redeemed in
  * the range, what refunds took back, and what they hold now (the points the shop still owes), with
  * both per day. Shown once points are live, and after, while there are figures to show.
  */
-export function PointsSection({ summary }: { summary: PointsSectionData }) {
+export function PointsSection({ summary }: { summary: AnalyticsSummary }) {
   const { dashboard } = useMessages();
   const m = dashboard.points;
   const days = useDayRange();

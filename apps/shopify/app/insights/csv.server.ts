@@ -122,17 +122,25 @@ const countBy = <T extends Owned>(rows: T[], keep: (row: T) => boolean) => {
   return counts;
 };
 
-/** The names of a page's members' tiers (a handful per account, so one read). */
-async function tierNamesOf(api: AccountClient, ids: string[]): Promise<Map<string, string>> {
-  if (!ids.length) return new Map();
-  const filters = JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'in', fieldValue: ids }] });
-  const { data, error, response } = await api.GET('/schema/tier/record', { params: { query: { filters, limit: ids.length } } });
-  if (!data) throw new CoreError(response.status, error);
-  return new Map(data.data.map((tier) => [tier.id, tier.name ?? '']));
+/** The account's tiers by id, their names (a handful per account: read once per export). */
+async function tierNames(api: AccountClient): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (let offset = 0; ; offset += 1000) {
+    const { data, error, response } = await api.GET('/schema/tier/record', { params: { query: { limit: 1000, offset } } });
+    if (!data) throw new CoreError(response.status, error);
+    for (const tier of data.data) names.set(tier.id, tier.name ?? '');
+    if (!data.paging.hasMore) return names;
+  }
 }
 
 /** One page of members as CSV lines, and whether more follow. */
-async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offset: number): Promise<{ text: string; more: boolean }> {
+async function memberPage(
+  api: AccountClient,
+  pool: pg.Pool,
+  shop: string,
+  offset: number,
+  tiers: Promise<Map<string, string>>,
+): Promise<{ text: string; more: boolean }> {
   const { data, error, response } = await api.GET('/schema/account_user/record', {
     params: { query: { limit: MEMBER_PAGE, offset, sortBy: JSON.stringify([{ fieldSlug: 'createdAt', order: 'ASC' }]) } },
   });
@@ -140,13 +148,12 @@ async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offse
   const members = data.data;
   if (!members.length) return { text: '', more: false };
   const ids = members.map((m) => m.id);
-  const tierIds = [...new Set(members.flatMap((m) => (m.tierId ? [m.tierId] : [])))];
-  const [streaks, challenges, missions, rewards, tierNames] = await Promise.all([
+  const [streaks, challenges, missions, rewards, tierNameOf] = await Promise.all([
     ownedBy((query) => api.GET('/schema/streak_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/challenge_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/mission_progress/record', { params: { query } }), ids),
     ownedBy((query) => api.GET('/schema/reward_log/record', { params: { query } }), ids),
-    tierNamesOf(api, tierIds),
+    tiers,
   ]);
   const customers = members.map((m) => shopifyCustomerId(m.externalId));
   const { rows: totals } = await pool.query<{ customer_id: string; orders: string; total: string; refunded: string }>(
@@ -189,7 +196,7 @@ async function memberPage(api: AccountClient, pool: pg.Pool, shop: string, offse
         t ? Number(t.refunded).toFixed(2) : '0.00',
         m.pointsBalance ?? 0,
         m.pointsEarnedInTierWindow ?? 0,
-        m.tierId ? (tierNames.get(m.tierId) ?? null) : null,
+        m.tierId ? (tierNameOf.get(m.tierId) ?? null) : null,
       ]);
     })
     .join('');
@@ -201,6 +208,7 @@ export function membersCsv(api: AccountClient, pool: pg.Pool, shop: string): Rea
   const encoder = new TextEncoder();
   let offset = 0;
   let more = true;
+  let tiers: Promise<Map<string, string>> | undefined;
   return new ReadableStream({
     start(controller) {
       controller.enqueue(encoder.encode(csvLine(MEMBER_HEADER)));
@@ -208,7 +216,8 @@ export function membersCsv(api: AccountClient, pool: pg.Pool, shop: string): Rea
     async pull(controller) {
       if (!more) return controller.close();
       // The answer has begun: a failure can only cut the download short, so it is said here.
-      const page = await memberPage(api, pool, shop, offset).catch((err: unknown) => {
+      tiers ??= tierNames(api);
+      const page = await memberPage(api, pool, shop, offset, tiers).catch((err: unknown) => {
         console.error(`[loyalty] the members export of ${shop} failed at member ${offset}:`, err instanceof Error ? err.message : err);
         throw err;
       });
