@@ -17,7 +17,6 @@ import {
   numberFormat,
   type Period,
   type Points,
-  loadPointHistory,
   pointHistory,
   pointsExpiry,
   pointsName,
@@ -26,7 +25,7 @@ import {
   type Reward,
   rewardGives,
   type RedeemOutcome,
-  redeemFor,
+  redeemInto,
   type RewardLog,
   rewardView,
   type Standings,
@@ -37,7 +36,6 @@ import {
   tierView,
   toNextTier,
   waysToEarn,
-  withRedemption,
 } from '@loyalty/view-model';
 import { useEffect, useState } from 'preact/hooks';
 import { hasActivity, type PageData } from './load.js';
@@ -350,20 +348,7 @@ function PointsSection({
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
-  const redeem = (reward: Reward) => {
-    setBusy(reward.id);
-    setOutcome(undefined);
-    void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
-      if (pointsBalance !== undefined) setMember((m) => m && withRedemption(m, pointsBalance));
-      setOutcome(outcome);
-      setBusy(undefined);
-      current?.then(setMember, () => undefined);
-      if ('log' in outcome) {
-        setLogs((list) => [outcome.log, ...list]);
-        loadPointHistory(api).then(setHistory, () => undefined);
-      }
-    });
-  };
+  const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
   return (
     <s-section heading={name} data-points>

@@ -1,6 +1,6 @@
 import { type Api, ApiError, NEWEST_FIRST } from './api.js';
 import { dateFormat, fill, moneyText, type Strings } from './i18n.js';
-import type { Definition, Member, PointEntry, PointsSetting, Reward, RewardLog, Tier } from './model.js';
+import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
 import { pointsText } from './progress.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
@@ -37,32 +37,51 @@ export async function loadPoints(api: Api, { history = false } = {}): Promise<Po
 /** The outcome of the last redemption, shown under its reward. */
 export type RedeemOutcome = { id: string; log: RewardLog } | { id: string; error: string };
 
+/** Sets one piece of a view's state, as a Preact state hook's setter does. */
+type Setter<T> = (next: T | ((current: T) => T)) => void;
+
+/** The state of a view that a redemption changes. */
+export interface RedeemView {
+  setBusy: Setter<string | undefined>;
+  setOutcome: Setter<RedeemOutcome | undefined>;
+  setMember: Setter<Member | null>;
+  setLogs: Setter<RewardLog[]>;
+  setHistory: Setter<PointEntry[]>;
+}
+
 /**
- * Redeems a reward for the member and says what came of it: the reward log and the balance after,
- * or the refusal in words. When the balance was short, `current` reads the member again: it moved
- * since it was read (an order refunded, another tab).
+ * Redeems a reward for the member and shows what came of it: the reward busy while it runs, then
+ * the reward log (first among the member's, its entry read again with their history) and the
+ * balance after, or the refusal in words. The redemption is the member's newest entry, so it moves
+ * their points' expiry. When the balance was short, the member is read again: it moved since it
+ * was read (an order refunded, another tab).
  */
-export async function redeemFor(
-  api: Pick<Api, 'redeem' | 'me'>,
+export async function redeemInto(
+  api: Pick<Api, 'redeem' | 'me' | 'list'>,
   rewardId: string,
   t: Strings,
   name: string,
-): Promise<{ outcome: RedeemOutcome; pointsBalance?: number; current?: Promise<Member> }> {
+  view: RedeemView,
+): Promise<void> {
+  view.setBusy(rewardId);
+  view.setOutcome(undefined);
+  let answer: Redemption;
   try {
-    const { rewardLog, pointsBalance } = await api.redeem(rewardId);
-    return { outcome: { id: rewardId, log: rewardLog }, pointsBalance };
+    answer = await api.redeem(rewardId);
   } catch (err) {
     const short = err instanceof ApiError && err.code === 'insufficient_points';
-    return { outcome: { id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error }, ...(short ? { current: api.me() } : {}) };
+    view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error });
+    if (short) api.me().then(view.setMember, () => undefined);
+    return;
+  } finally {
+    view.setBusy(undefined);
   }
+  const { rewardLog, pointsBalance } = answer;
+  view.setMember((m) => m && { ...m, pointsBalance, lastPointEntryAt: new Date().toISOString() });
+  view.setOutcome({ id: rewardId, log: rewardLog });
+  view.setLogs((list) => [rewardLog, ...list]);
+  loadPointHistory(api).then(view.setHistory, () => undefined);
 }
-
-/** The member after a redemption: its balance as the core answered, and the redemption as their newest entry (it moves their points' expiry). */
-export const withRedemption = (member: Member, pointsBalance: number): Member => ({
-  ...member,
-  pointsBalance,
-  lastPointEntryAt: new Date().toISOString(),
-});
 
 /** What points are called: the merchant's name in the read's language, else the interface's word. */
 export const pointsName = (setting: PointsSetting | undefined, t: Strings): string => setting?.eudCurrencyName || t.points;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Api, ApiError } from '../src/api.js';
 import { stringsFor } from '../src/i18n.js';
-import type { Definition, Member, PointsSetting, Tier } from '../src/model.js';
-import { loadPoints, pointsExpiry, pointsName, tierView, toNextTier, waysToEarn } from '../src/points.js';
+import type { Definition, Member, PointEntry, PointsSetting, RewardLog, Tier } from '../src/model.js';
+import { loadPoints, pointsExpiry, pointsName, type RedeemOutcome, redeemInto, tierView, toNextTier, waysToEarn } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
 const t = stringsFor('en');
@@ -154,6 +154,70 @@ describe('loadPoints and redeem', () => {
       { body: '{"uniqueIdentifier":"checkout:t:r1"}', type: 'application/json' },
       { body: undefined, type: undefined },
     ]);
+  });
+});
+
+describe('redeemInto', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  /** One piece of a view's state as a Preact state hook keeps it, with every value it went through. */
+  function piece<T>(start: T) {
+    const values = [start];
+    const set = (next: T | ((current: T) => T)) => void values.push(next instanceof Function ? next(values.at(-1)!) : next);
+    return { values, set, now: () => values.at(-1)! };
+  }
+  function view(start: Member) {
+    const busy = piece<string | undefined>(undefined);
+    const outcome = piece<RedeemOutcome | undefined>(undefined);
+    const owner = piece<Member | null>(start);
+    const logs = piece<RewardLog[]>([]);
+    const history = piece<PointEntry[]>([]);
+    const setters = { setBusy: busy.set, setOutcome: outcome.set, setMember: owner.set, setLogs: logs.set, setHistory: history.set };
+    return { busy, outcome, owner, logs, history, setters };
+  }
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('shows the reward log first among the member’s, the balance after, and their history read again', async () => {
+    const log = { id: 'l1' } as RewardLog;
+    const entry = { id: 'e1', points: -40, reason: 'redeemed' } as PointEntry;
+    vi.stubGlobal('fetch', async (url: URL) =>
+      Response.json({ data: url.pathname.endsWith('/action/redeem') ? { rewardLog: log, pointsBalance: 0 } : [entry] }),
+    );
+    const v = view(member(0, null));
+    const before = Date.now();
+    await redeemInto(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }), 'r1', t, 'Stars', v.setters);
+    await settled();
+    expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
+    expect(v.outcome.values).toEqual([undefined, undefined, { id: 'r1', log }]);
+    expect(v.owner.now()?.pointsBalance).toBe(0);
+    // The redemption is the member's newest entry: their points' expiry counts from it.
+    expect(Date.parse(v.owner.now()!.lastPointEntryAt!)).toBeGreaterThanOrEqual(before);
+    expect(v.logs.now()).toEqual([log]);
+    expect(v.history.now()).toEqual([entry]);
+  });
+
+  it('says a short balance in the points’ name and reads the member again; any other refusal in general words', async () => {
+    const current = { ...member(0, null), pointsBalance: 5 };
+    vi.stubGlobal('fetch', async (url: URL) =>
+      url.pathname.endsWith('/me')
+        ? Response.json({ data: current })
+        : Response.json({ error: { status: 409, code: 'insufficient_points', message: 'Not enough points.' } }, { status: 409 }),
+    );
+    const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
+    const v = view(member(0, null));
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await settled();
+    expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
+    expect(v.outcome.now()).toEqual({ id: 'r1', error: 'Not enough Stars for this reward.' });
+    expect(v.owner.now()).toEqual(current);
+    expect(v.logs.now()).toEqual([]);
+
+    vi.stubGlobal('fetch', async () => Response.json({ error: { status: 409, code: 'not_redeemable', message: 'No.' } }, { status: 409 }));
+    const other = view(member(0, null));
+    await redeemInto(api, 'r2', t, 'Stars', other.setters);
+    await settled();
+    expect(other.outcome.now()).toEqual({ id: 'r2', error: t.error });
+    expect(other.owner.values).toEqual([member(0, null)]);
   });
 });
 

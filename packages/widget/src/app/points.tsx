@@ -2,7 +2,6 @@ import { useState } from 'preact/hooks';
 import {
   type Definition,
   fill,
-  loadPointHistory,
   type Member,
   pointHistory,
   pointsExpiry,
@@ -11,12 +10,11 @@ import {
   type Reward as RedeemableReward,
   rewardGives,
   type RedeemOutcome,
-  redeemFor,
+  redeemInto,
   type RewardLog,
   tierView,
   toNextTier,
   waysToEarn,
-  withRedemption,
 } from '@loyalty/view-model';
 import { Bar, Reward, type ViewProps } from './views.js';
 
@@ -43,20 +41,8 @@ export function PointsTab({
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency);
 
-  const redeem = (reward: RedeemableReward) => {
-    setBusy(reward.id);
-    setOutcome(undefined);
-    void redeemFor(api, reward.id, t, name).then(({ outcome, pointsBalance, current }) => {
-      if (pointsBalance !== undefined) setMember((m) => m && withRedemption(m, pointsBalance));
-      setOutcome(outcome);
-      setBusy(undefined);
-      current?.then(setMember, () => undefined);
-      if ('log' in outcome) {
-        setLogs((list) => [outcome.log, ...list]);
-        loadPointHistory(api).then(setHistory, () => undefined);
-      }
-    });
-  };
+  const redeem = (reward: RedeemableReward) =>
+    void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
   return (
     <div class="lw-cards">
