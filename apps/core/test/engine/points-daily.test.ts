@@ -182,6 +182,30 @@ describe('expiry', () => {
     await assertEventsDocumented(app, a.api);
   });
 
+  it('counts the months on the calendar, the day kept within the month, as the storefront shows the date', async () => {
+    const a = await program({ expiryMonthsOfInactivity: 1 });
+    // The view model's pointsExpireAt (packages/view-model) says Feb 28 and Feb 29 for these two.
+    // Moments after today, which the service's own scheduler may have passed already.
+    for (const [last, warnedOn, expires] of [
+      ['2027-01-31T23:30:00.000Z', '2027-02-14T23:30:00.000Z', '2027-02-28T23:30:00.000Z'],
+      ['2028-01-31T08:00:00.000Z', '2028-02-15T08:00:00.000Z', '2028-02-29T08:00:00.000Z'],
+    ]) {
+      const m = await member(a);
+      const e = await earn(a, m, 20);
+      await app
+        .db('point_entry')
+        .where({ id: e.id })
+        .update({ created_at: new Date(last!) });
+      await app
+        .db('account_user')
+        .where({ id: m })
+        .update({ points_window_oldest_at: new Date(last!), last_point_entry_at: new Date(last!) });
+      await pass(new Date(warnedOn!));
+      const [warning] = await eventsOf(a, 'points_to_expire', m);
+      expect(warning.payload.expiresAt).toBe(expires);
+    }
+  });
+
   it('starts a new period with every entry, and never expires while expiry is 0 or points are off', async () => {
     const a = await program({ expiryMonthsOfInactivity: 1 });
     const m = await member(a);
