@@ -385,6 +385,11 @@ describe('the points settings (CONTRACT §19)', () => {
     expect(english).toContain('Points earned 65 Taken back after refunds and cancellations: 0. Adjusted by hand: 0.');
     expect(english).toContain('Points redeemed 0 0% of the points earned in the period.');
     expect(english).toContain('Points members hold now 65 Members holding points: 1. Expired in the period: 0.');
+    // A day's chart of the order's points; nothing redeemed yet says so rather than drawing an empty chart.
+    expect(await page().locator('svg[aria-label="Points earned per day"] rect title').allTextContents()).toContainEqual(
+      expect.stringMatching(/: 65$/),
+    );
+    expect(english).toContain('Points redeemed per day None in this period.');
     await browser.shot('dashboard-points');
     await browser.open('/app/points?locale=de');
     expect(await page().getByLabel('Punkte sind eingeschaltet').isChecked()).toBe(true);
@@ -394,7 +399,9 @@ describe('the points settings (CONTRACT §19)', () => {
     expect((await setting()).status).toBe('draft');
     await browser.shot('points-settings-de');
     // Turned off, the dashboard still shows what members hold.
-    expect(await figures('de', 'Punkte')).toContain('Punkte, die Mitglieder jetzt halten 65 Mitglieder mit Punkten: 1.');
+    const german = await figures('de', 'Punkte');
+    expect(german).toContain('Punkte, die Mitglieder jetzt halten 65 Mitglieder mit Punkten: 1.');
+    expect(german).toContain('Keine in diesem Zeitraum.');
   });
 
   it('ranks who earned the most this month on a leaderboard: the order’s 65 Stars lead it', async () => {

@@ -1,4 +1,5 @@
 import { BlockStack, Text } from '@shopify/polaris';
+import { useMessages } from '../i18n/context';
 import { usePeriodText } from './LocalDate';
 
 export interface Point {
@@ -7,7 +8,7 @@ export interface Point {
   value: number;
 }
 
-/** A plain SVG column chart: enough for daily counts, no charting dependency. */
+/** A plain SVG column chart: enough for daily counts, no charting dependency. A period of zeros says so in words: an empty chart reads as one that failed to load. */
 export function ColumnChart({ title, points, color = '#7c3aed' }: { title: string; points: Point[]; color?: string }) {
   const width = 640;
   const height = 120;
@@ -15,36 +16,43 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
   const slot = width / Math.max(points.length, 1);
   const bar = Math.max(2, slot * 0.7);
   const period = usePeriodText();
+  const none = useMessages().dashboard.noneInPeriod;
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">
         {title}
       </Text>
-      <svg viewBox={`0 0 ${width} ${height + 24}`} width="100%" role="img" aria-label={title}>
-        <line x1="0" y1={height} x2={width} y2={height} stroke="#d1d5db" />
-        {points.map((p, i) => {
-          const h = (p.value / max) * (height - 16);
-          return (
-            <g key={p.label}>
-              <rect x={i * slot + (slot - bar) / 2} y={height - h} width={bar} height={h} fill={color} rx="2">
-                <title>{`${period(p.label)}: ${p.value}`}</title>
-              </rect>
-              {points.length <= 31 && p.value > 0 ? (
-                <text x={i * slot + slot / 2} y={height - h - 4} fontSize="10" textAnchor="middle" fill="#374151">
-                  {p.value}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-        {[0, points.length - 1]
-          .filter((i, k, a) => points[i] && a.indexOf(i) === k)
-          .map((i) => (
-            <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
-              {period(points[i]!.label)}
-            </text>
-          ))}
-      </svg>
+      {points.every((p) => p.value === 0) ? (
+        <Text as="p" tone="subdued">
+          {none}
+        </Text>
+      ) : (
+        <svg viewBox={`0 0 ${width} ${height + 24}`} width="100%" role="img" aria-label={title}>
+          <line x1="0" y1={height} x2={width} y2={height} stroke="#d1d5db" />
+          {points.map((p, i) => {
+            const h = (p.value / max) * (height - 16);
+            return (
+              <g key={p.label}>
+                <rect x={i * slot + (slot - bar) / 2} y={height - h} width={bar} height={h} fill={color} rx="2">
+                  <title>{`${period(p.label)}: ${p.value}`}</title>
+                </rect>
+                {points.length <= 31 && p.value > 0 ? (
+                  <text x={i * slot + slot / 2} y={height - h - 4} fontSize="10" textAnchor="middle" fill="#374151">
+                    {p.value}
+                  </text>
+                ) : null}
+              </g>
+            );
+          })}
+          {[0, points.length - 1]
+            .filter((i, k, a) => points[i] && a.indexOf(i) === k)
+            .map((i) => (
+              <text key={i} x={i * slot + slot / 2} y={height + 16} fontSize="11" textAnchor={i === 0 ? 'start' : 'end'} fill="#6b7280">
+                {period(points[i]!.label)}
+              </text>
+            ))}
+        </svg>
+      )}
     </BlockStack>
   );
 }

@@ -8,6 +8,7 @@ export const dashboard: Messages['dashboard'] = {
   logsPerDay: 'Aktivitäten pro Tag',
   membersActivePerDay: 'Aktive Mitglieder pro Tag',
   rewardsIssuedPerDay: 'Ausgegebene Prämien pro Tag',
+  noneInPeriod: 'Keine in diesem Zeitraum.',
   completionRates: 'Abschlussquoten (begonnen {range}, {timezone})',
   kinds: { streak: 'Serien', challenge: 'Challenges', mission: 'Missionen' },
   completedOf: '{completed} von {started}',

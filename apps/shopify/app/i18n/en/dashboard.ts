@@ -7,6 +7,7 @@ export const dashboard = {
   logsPerDay: 'Logs per day',
   membersActivePerDay: 'Members active per day',
   rewardsIssuedPerDay: 'Rewards issued per day',
+  noneInPeriod: 'None in this period.',
   completionRates: 'Completion rates (progress started {range}, {timezone})',
   kinds: { streak: 'Streaks', challenge: 'Challenges', mission: 'Missions' },
   completedOf: '{completed} of {started}',
