@@ -192,9 +192,10 @@ describe('execute-mission', () => {
     expect(noTask.status).toBe(400);
     expect(noTask.body.error.property).toBe('activity_id');
 
+    // By its name, as the admin shows it (case and surrounding spaces aside): what a merchant types in Flow.
     const buy = await flow('mission', 'execute-mission', {
       customer_id: 1001,
-      mission_id: mission.id,
+      mission_id: ' welcome ',
       activity_id: 'purchase',
       activity_value: 99,
     });
@@ -261,6 +262,16 @@ describe('bad input', () => {
   let streakId: string;
   beforeAll(async () => {
     streakId = (await created('/schema/streak/record', { name: 'Guarded', status: 'live' })).id;
+    await created('/schema/streak/record', { name: 'Twin', status: 'live' });
+    await created('/schema/streak/record', { name: 'twin', status: 'live' });
+  });
+
+  it('takes a name that only paused streaks share to mean the live one of that name', async () => {
+    const live = await created('/schema/streak/record', { name: 'Seasonal', status: 'live' });
+    await created('/schema/streak/record', { name: 'Seasonal', status: 'draft' });
+    const res = await flow('streak', 'execute-streak', { customer_id: 1001, streak_id: 'SEASONAL' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((await api.get(`/schema/streak_log/record/${res.body.logId}`)).body.data.streakId).toBe(live.id);
   });
 
   it.each([
@@ -268,7 +279,14 @@ describe('bad input', () => {
     { name: 'customer_id wrong type', properties: { customer_id: true, streak_id: 'S' }, status: 400, property: 'customer_id' },
     { name: 'streak_id missing', properties: { customer_id: 1001 }, status: 400, property: 'streak_id' },
     { name: 'streak_id wrong type', properties: { customer_id: 1001, streak_id: 12 }, status: 400, property: 'streak_id' },
-    { name: 'streak_id not a UUID', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
+    { name: 'streak_id naming no streak', properties: { customer_id: 1001, streak_id: 'Guard' }, status: 404, property: 'streak_id' },
+    { name: 'streak_id naming two live streaks', properties: { customer_id: 1001, streak_id: 'twin' }, status: 400, property: 'streak_id' },
+    {
+      name: 'streak_id over 256 characters',
+      properties: { customer_id: 1001, streak_id: 'x'.repeat(257) },
+      status: 400,
+      property: 'streak_id',
+    },
     {
       name: 'activity_value not a number',
       properties: { customer_id: 1001, streak_id: 'S', activity_value: 'lots' },

@@ -86,6 +86,9 @@ describe('first-run checklist in Chromium', () => {
       .getByRole('region', { name: '3. Automate it' })
       .getByText('Paid orders, refunds, cancellations, sign-ups and visits already count')
       .waitFor();
+    // Flow's actions take a program by name, so the recipe names the mission, never its id.
+    const recipe = page.getByRole('region', { name: '3. Automate it' });
+    expect(await recipe.innerText()).toContain('Mission: your mission’s name (create the welcome mission first).');
 
     await page.getByRole('button', { name: 'Show step: 1. Choose a program' }).click();
     await page.getByRole('button', { name: 'Set live' }).click();
@@ -96,6 +99,20 @@ describe('first-run checklist in Chromium', () => {
       filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: challenge.id }] },
     });
     expect(boards.body.data.map((b: { status: string }) => b.status)).toEqual(['live']);
+
+    const mission = (
+      await api.post('/schema/mission/record', {
+        name: 'Review quest',
+        status: 'draft',
+        aggregationPeriod: 'weekly',
+        tasks: [{ name: 'Review', activityId: 'first_review', aggregationMethod: 'count', targetValue: 1 }],
+      })
+    ).body.data;
+    await browser.open('/app');
+    await page.getByRole('button', { name: 'Show step: 3. Automate it' }).click();
+    await recipe.getByText('Mission: Review quest. Activity ID: first_review.', { exact: false }).waitFor();
+    expect(await recipe.innerText()).not.toContain(mission.id);
+    expect((await api.delete(`/schema/mission/record/${mission.id}`)).status).toBe(204);
   });
 
   it('the first paid order then counts by itself, with no Flow step, and shows on the member page', async () => {

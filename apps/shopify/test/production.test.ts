@@ -179,14 +179,14 @@ describe('Flow actions', () => {
     expect((await api.get(`/schema/challenge_log/record/${res.body.logId}`)).body.data.activityValue).toBe(42.5);
   });
 
-  it('execute-mission logs against the task named by activity_id', async () => {
+  it('execute-mission logs against the task named by activity_id, the mission given by its name', async () => {
     const mission = await created('/schema/mission/record', {
       name: 'Welcome',
       status: 'live',
       aggregationPeriod: 'weekly',
       tasks: [{ name: 'Buy', activityId: 'purchase', aggregationMethod: 'count', targetValue: 2 }],
     });
-    const res = await flow('execute-mission', { customer_id: 1001, mission_id: mission.id, activity_id: 'purchase' });
+    const res = await flow('execute-mission', { customer_id: 1001, mission_id: 'Welcome', activity_id: 'purchase' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await api.get(`/schema/mission_log/record/${res.body.logId}`)).body.data).toMatchObject({
       missionId: mission.id,
@@ -240,7 +240,8 @@ describe('Flow actions', () => {
   });
 
   it.each([
-    { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'abc' }, status: 400, property: 'streak_id' },
+    { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'No such streak' }, status: 404, property: 'streak_id' },
+    { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'x'.repeat(257) }, status: 400, property: 'streak_id' },
     { handle: 'execute-streak', properties: { streak_id: '00000000-0000-4000-8000-000000000000' }, status: 400, property: 'customer_id' },
     {
       handle: 'execute-challenge',

@@ -614,7 +614,8 @@ describe('Flow action grant-streak-freezes', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     expect([a.body, b.body]).toContainEqual(expect.objectContaining({ ok: true, replay: true, freezesAvailable: 2 }));
     expect((await progressOf(streak.id)).freezesAvailable).toBe(2);
-    const again = await flow({ customer_id: 1001, streak_id: streak.id, count: '1' }, 'grant-run-2');
+    // The streak by its name, as a merchant types it in Flow.
+    const again = await flow({ customer_id: 1001, streak_id: 'frozen', count: '1' }, 'grant-run-2');
     expect(again).toMatchObject({ status: 200, body: { ok: true, freezesAvailable: 3 } });
   });
 
@@ -623,6 +624,16 @@ describe('Flow action grant-streak-freezes', () => {
     expect(await flow({ customer_id: 1001, streak_id: idle.id, count: 1 })).toMatchObject({
       status: 404,
       body: { error: { property: 'streak_id' } },
+    });
+    expect(await flow({ customer_id: 1001, streak_id: 'Idle', count: 1 }, 'grant-by-name')).toMatchObject({
+      status: 404,
+      body: {
+        error: { property: 'streak_id', message: 'streak_id: customer gid://shopify/Customer/1001 has no streak “Idle” in progress' },
+      },
+    });
+    expect(await flow({ customer_id: 1001, streak_id: 'Never made', count: 1 }, 'grant-unknown')).toMatchObject({
+      status: 404,
+      body: { error: { property: 'streak_id', message: "streak_id: no streak named “Never made” in this shop's programme" } },
     });
     const off = await created('/schema/streak/record', { name: 'No freezes', status: 'live' });
     await created('/schema/streak_log/record', {

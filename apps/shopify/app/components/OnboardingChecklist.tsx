@@ -303,7 +303,7 @@ function MarkButton({ step, done }: { step: 'automate' | 'preview'; done: boolea
   );
 }
 
-function AutomateStep({ done, missionId, ...expand }: { done: boolean; missionId: string | null } & Expand) {
+function AutomateStep({ done, mission, ...expand }: { done: boolean; mission: string | null } & Expand) {
   const { onboarding: o } = useMessages();
   const m = o.steps.automate;
   return (
@@ -340,7 +340,7 @@ function AutomateStep({ done, missionId, ...expand }: { done: boolean; missionId
           </Text>
           <List type="number">
             {recipe.steps.map((line) => (
-              <List.Item key={line}>{format(line, { missionId: missionId ?? m.yourMission })}</List.Item>
+              <List.Item key={line}>{format(line, { mission: mission ?? m.yourMission })}</List.Item>
             ))}
           </List>
         </BlockStack>
@@ -412,7 +412,8 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
   const steps = [data.program.done, data.embed.done, data.automate.done, data.preview.done];
   const done = steps.filter(Boolean).length;
   const progress = { done, total: steps.length };
-  const missionId = data.program.programs.find((p) => p.slug === 'mission')?.id ?? null;
+  // Flow's actions take a program by its name: the recipe names the shop's mission, never its id.
+  const mission = data.program.programs.find((p) => p.slug === 'mission')?.name ?? null;
   // The first step not done is open, and the next one opens by itself when it is done.
   const current = Math.max(steps.indexOf(false), 0);
   const [chosen, setChosen] = useState(current);
@@ -450,7 +451,7 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
           <ProgressBar progress={(100 * done) / progress.total} tone="success" size="small" ariaLabelledBy={PROGRESS_ID} />
           <ProgramStep data={data.program} {...expand(0)} />
           <EmbedStep data={data.embed} {...expand(1)} />
-          <AutomateStep done={data.automate.done} missionId={missionId} {...expand(2)} />
+          <AutomateStep done={data.automate.done} mission={mission} {...expand(2)} />
           <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} {...expand(3)} />
         </BlockStack>
       </section>

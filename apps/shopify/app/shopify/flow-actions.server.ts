@@ -102,6 +102,12 @@ class Properties {
     return v.toLowerCase();
   }
 
+  /** A definition as a step names it: by its id, or by its name as the loyalty admin shows it. */
+  reference(name: string): Reference {
+    const v = this.text(name, true);
+    return UUID.test(v) ? { id: v.toLowerCase() } : { name: v };
+  }
+
   positiveNumber(name: string): number | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
@@ -180,6 +186,32 @@ async function shopClient(deps: FlowDeps, shop: string): Promise<AccountClient> 
   return accountClient(deps.coreUrl, account);
 }
 
+type Reference = { id: string } | { name: string };
+
+/**
+ * The id of the streak, challenge or mission a step names: an id as it is; a name (case aside) the
+ * one so named, a live one before the others, so that a merchant types what the admin shows rather
+ * than copies an id. No such name, or one that several share, is a 4xx saying so.
+ */
+async function definitionId(api: AccountClient, kind: LogKind, ref: Reference, property: string): Promise<string> {
+  if ('id' in ref) return ref.id;
+  const filters = { operator: 'and', conditions: [{ fieldSlug: 'name', operator: 'contains', fieldValue: ref.name }] };
+  const query = { filters: JSON.stringify(filters), fields: JSON.stringify(['name', 'status']), limit: 1000 };
+  const result = await callCore(() => api.GET(`/schema/${kind}/record`, { params: { query } }));
+  if (!result.data) throw coreAnswer(result.response.status, result.error, result.response.headers, {});
+  const wanted = ref.name.toLocaleLowerCase();
+  const named = result.data.data.filter((d: { name?: string | null }) => d.name?.trim().toLocaleLowerCase() === wanted);
+  const live = named.filter((d: { status?: string | null }) => d.status === 'live');
+  const candidates = live.length ? live : named;
+  if (candidates.length === 1) return candidates[0]!.id;
+  if (!candidates.length)
+    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} named “${ref.name}” in this shop's programme`, property);
+  throw bad(
+    property,
+    `${candidates.length} ${live.length ? 'live ' : ''}${kind}s are named “${ref.name}”: rename all but one in the loyalty admin, or give the id`,
+  );
+}
+
 interface Definition {
   aggregationMethod?: string | null;
   tasks?: { activityId?: string | null; aggregationMethod?: string | null }[] | null;
@@ -208,7 +240,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     const idProperty = `${kind}_id`;
     const props = Properties.of(ctx.payload);
     const customer = props.customer('customer_id');
-    const definitionId = props.uuid(idProperty);
+    const reference = props.reference(idProperty);
     const activityId = kind === 'mission' ? props.text('activity_id', true) : (props.text('activity_id', false) ?? 'shopify_flow');
     const givenValue = props.positiveNumber('activity_value');
     const activityAt = props.dateTime('activity_at') ?? new Date().toISOString();
@@ -217,11 +249,12 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     if (!uniqueIdentifier) throw bad('action_run_id', 'is required when no idempotency_key is given');
 
     const api = await shopClient(deps, ctx.session.shop);
-    const definition = await loadDefinition(api, kind, definitionId, idProperty);
+    const id = await definitionId(api, kind, reference, idProperty);
+    const definition = await loadDefinition(api, kind, id, idProperty);
     let method = definition.aggregationMethod;
     if (kind === 'mission') {
       const task = definition.tasks?.find((t) => t.activityId === activityId);
-      if (!task) throw bad('activity_id', `matches no task of mission ${definitionId}`);
+      if (!task) throw bad('activity_id', `matches no task of mission ${'name' in reference ? `“${reference.name}”` : id}`);
       method = task.aggregationMethod;
     }
     // Count definitions add 1 per log whatever is sent; sum definitions need the amount.
@@ -240,7 +273,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
     const ownedBy = memberOfCustomer(customer, found);
     const result = await callCore(() =>
-      postLog(api, kind, { definitionId, ownedBy, activityId, activityAt, activityValue, uniqueIdentifier }),
+      postLog(api, kind, { definitionId: id, ownedBy, activityId, activityAt, activityValue, uniqueIdentifier }),
     );
     if (result.data) {
       const log = result.data.data;
@@ -311,7 +344,7 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
   try {
     const props = Properties.of(ctx.payload);
     const customer = props.customer('customer_id');
-    const streakId = props.uuid('streak_id');
+    const streak = props.reference('streak_id');
     const count = props.integer('count', 1, 10);
     const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
     const runKey = props.text('idempotency_key', false) ?? runId;
@@ -333,6 +366,8 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
         await client.query('commit');
         return Response.json({ ...kept, replay: true });
       }
+      // Read after a kept answer: a replay answers as the run did, even if the streak was renamed since.
+      const streakId = await definitionId(api, 'streak', streak, 'streak_id');
       const memberId = await findMember(api, customer);
       if (!memberId) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
       const runs = await callCore(() =>
@@ -348,7 +383,12 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
       if (!runs.data) throw coreAnswer(runs.response.status, runs.error, runs.response.headers, {});
       const progress = runs.data.data[0];
       if (!progress)
-        throw new FlowAnswer(404, 'not_found', `streak_id: customer ${customer} has no streak ${streakId} in progress`, 'streak_id');
+        throw new FlowAnswer(
+          404,
+          'not_found',
+          `streak_id: customer ${customer} has no streak ${'name' in streak ? `“${streak.name}”` : streakId} in progress`,
+          'streak_id',
+        );
       const granted = await callCore(() =>
         api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }),
       );

@@ -135,7 +135,7 @@ export const onboarding: Messages['onboarding'] = {
         steps: [
           'Füge im Editor deiner Mission eine Aufgabe mit der Aktivität „Etwas anderes“ und der Aktivitäts-ID first_review hinzu.',
           'Lege in Shopify Flow einen Workflow mit dem Trigger an, den du zählen willst, etwa „Bewertung erstellt“ deiner Bewertungs-App.',
-          'Füge die Aktion „Execute mission“ (Loyalty) hinzu. Kunde: der Kunde des Triggers. Mission ID: {missionId}. Activity ID: first_review.',
+          'Füge die Aktion „Execute mission“ (Loyalty) hinzu. Kunde: der Kunde des Triggers. Mission: {mission}. Activity ID: first_review.',
           'Schalte den Workflow ein. Ein Workflow, der Bestellungen meldet, braucht den Idempotency key order:{{order.legacyResourceId}}, damit eine Bestellung, die die App schon gezählt hat, nicht doppelt zählt.',
         ],
       },
@@ -148,7 +148,7 @@ export const onboarding: Messages['onboarding'] = {
           'Schalte den Workflow ein. Nutze den Tag in Segmenten, E-Mail-Kampagnen oder Rabatten.',
         ],
       },
-      yourMission: 'die ID deiner Mission (lege zuerst die Willkommensmission an)',
+      yourMission: 'der Name deiner Mission (lege zuerst die Willkommensmission an)',
     },
     preview: {
       title: '4. Als Kunde ansehen',

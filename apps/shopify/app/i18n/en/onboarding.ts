@@ -132,7 +132,7 @@ export const onboarding = {
         steps: [
           'In your mission’s editor, add a task with “Something else” as its activity and the activity id first_review.',
           'In Shopify Flow, create a workflow with the trigger you want to count, such as your review app’s “Review created”.',
-          'Add the action “Execute mission” (Loyalty). Customer: the trigger’s customer. Mission ID: {missionId}. Activity ID: first_review.',
+          'Add the action “Execute mission” (Loyalty). Customer: the trigger’s customer. Mission: {mission}. Activity ID: first_review.',
           'Turn the workflow on. A workflow that sends orders needs the idempotency key order:{{order.legacyResourceId}}, so an order the app already counted does not count twice.',
         ],
       },
@@ -145,7 +145,7 @@ export const onboarding = {
           'Turn the workflow on. Use the tag in segments, e-mail campaigns or discounts.',
         ],
       },
-      yourMission: 'your mission’s id (create the welcome mission first)',
+      yourMission: 'your mission’s name (create the welcome mission first)',
     },
     preview: {
       title: '4. See it as a shopper',
