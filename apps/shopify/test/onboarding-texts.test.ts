@@ -7,8 +7,10 @@ describe('template texts', () => {
   it('exist for every widget language, and every title fits the core’s 48 characters', () => {
     expect(Object.keys(STOREFRONT_TEXTS).sort()).toEqual([...WIDGET_LANGUAGES].sort());
     for (const language of WIDGET_LANGUAGES) {
-      for (const id of TEMPLATE_IDS.filter(isProgramTemplate)) {
-        const plan = programPlan(id, STOREFRONT_TEXTS[language]);
+      for (const [id, currency] of TEMPLATE_IDS.filter(isProgramTemplate).flatMap((id) =>
+        [null, 'EUR', 'CHF', 'BRL', 'KRW'].map((c) => [id, c] as const),
+      )) {
+        const plan = programPlan(id, STOREFRONT_TEXTS[language], language, currency);
         const titles = [
           plan.definition.eudTitle,
           ...plan.rewards.map((r) => r.title),
@@ -16,7 +18,11 @@ describe('template texts', () => {
           ...((plan.definition.tasks as { eudTitle: string }[] | undefined) ?? []).map((t) => t.eudTitle),
           plan.leaderboard?.eudTitle,
         ].filter((t): t is string => typeof t === 'string');
-        for (const title of titles) expect(title.length, `${language} ${id}: ${title}`).toBeLessThanOrEqual(48);
+        for (const title of titles) {
+          expect(title.length, `${language} ${id} ${currency}: ${title}`).toBeLessThanOrEqual(48);
+          expect(title, `${language} ${id}: a placeholder left`).not.toMatch(/[{}]/);
+        }
+        expect(String(plan.definition.eudDescription)).not.toMatch(/[{}]/);
       }
       // The widget template's texts, within the core's limits (tabs 48, buttons and the copied message 64).
       const { streaksTabTitle, challengesTabTitle, missionsTabTitle, rewardsTabTitle, signUpButtonText, logInButtonText, copiedMessage } =
@@ -58,6 +64,23 @@ describe('template texts', () => {
     ]);
     expect(pointsPlan(STOREFRONT_TEXTS.en, 'en', null).rewards[0]!.title).toBe('5 off your next order');
     expect([money(5, 'en', 'USD'), money(5, 'ja', 'JPY'), money(5, 'en', 'NOT-A-CODE')]).toEqual(['$5', '￥5', '5']);
+  });
+
+  it('the monthly spend challenge names its amounts in the shop’s currency, as shoppers of the language read it', () => {
+    const plan = programPlan('monthly-spend', STOREFRONT_TEXTS.en, 'en', 'USD');
+    expect(plan.definition.eudDescription).toBe('Reach $200 in orders this month and unlock rewards on the way.');
+    expect(plan.milestones.map((m) => m.title)).toEqual(['Halfway: $100 spent', '$200 spent this month']);
+    expect(plan.rewards.map((r) => [r.title, r.discountValue])).toEqual([
+      ['$5 off your next order', 5],
+      ['$15 off your next order', 15],
+    ]);
+    const de = programPlan('monthly-spend', STOREFRONT_TEXTS.de, 'de', 'EUR');
+    expect([de.milestones[0]!.title, de.rewards[1]!.title]).toEqual([
+      'Halbzeit: 100\u00a0€ ausgegeben',
+      '15\u00a0€ Rabatt auf deine nächste Bestellung',
+    ]);
+    // Unknown, the currency goes unnamed rather than wrong.
+    expect(programPlan('monthly-spend', STOREFRONT_TEXTS.en, 'en', null).rewards[0]!.title).toBe('5 off your next order');
   });
 
   it('the shop locale picks the widget language: exact tag, else its base language, else English', () => {

@@ -160,6 +160,13 @@ describe('program templates', () => {
       [100, 'fixed_amount', 5],
       [200, 'fixed_amount', 15],
     ]);
+    // What shoppers read names the amounts in the shop's currency (the stub's EUR).
+    expect(challenge.eudDescription).toBe('Reach €200 in orders this month and unlock rewards on the way.');
+    expect(milestones.map((m) => m.reward.eudTitle)).toEqual(['€5 off your next order', '€15 off your next order']);
+    expect((await list('milestone', [['linkedSchemaRecordId', challenge.id]])).map((m) => m.eudTitle).sort()).toEqual([
+      'Halfway: €100 spent',
+      '€200 spent this month',
+    ]);
     const boards = await list('leaderboard', [['linkedSchemaRecordId', challenge.id]]);
     expect(boards).toEqual([
       expect.objectContaining({

@@ -43,18 +43,19 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
       if (input.status !== 'live' && input.status !== 'draft') return invalid('status must be live or draft.');
       const language = await templateLanguage(admin);
+      // Amounts of money in the texts name the shop's currency when it can be read.
+      const currency = await shopCurrency(admin).catch(() => null);
       const markShopifyDiscount = (rewardId: string, on: boolean) => outbox.setShopifyDiscount(session.shop, rewardId, on);
       const shopifyDiscounts = input.shopifyDiscounts === true;
       const result = isProgramTemplate(input.template)
         ? await createProgram(
             api,
-            { template: input.template, status: input.status, shopifyDiscounts, language },
+            { template: input.template, status: input.status, shopifyDiscounts, language, currency },
             { markShopifyDiscount, setEarningRule: (definitionId, rule) => earningRules.set(session.shop, definitionId, rule) },
           )
         : await createPointsProgram(
             api,
-            // The fixed amount reward's title names the shop's currency when it can be read.
-            { status: input.status, shopifyDiscounts, language, currency: await shopCurrency(admin).catch(() => null) },
+            { status: input.status, shopifyDiscounts, language, currency },
             { markShopifyDiscount },
             pointsMemory(session.shop),
           );

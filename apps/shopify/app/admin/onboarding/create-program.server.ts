@@ -56,6 +56,8 @@ export interface CreateOptions {
   status: 'live' | 'draft';
   shopifyDiscounts: boolean;
   language: WidgetLanguage;
+  /** The shop's currency (ISO 4217), in which the texts name amounts of money; null when unknown. */
+  currency: string | null;
 }
 
 /**
@@ -153,8 +155,8 @@ export interface TemplateAppSettings {
 }
 
 export async function createProgram(api: AccountClient, options: CreateOptions, app: TemplateAppSettings): Promise<CreateResult> {
-  const plan = programPlan(options.template, STOREFRONT_TEXTS[options.language]);
-  const english = options.language === 'en' ? null : programPlan(options.template, STOREFRONT_TEXTS.en);
+  const plan = programPlan(options.template, STOREFRONT_TEXTS[options.language], options.language, options.currency);
+  const english = options.language === 'en' ? null : programPlan(options.template, STOREFRONT_TEXTS.en, 'en', options.currency);
   const { created, post, undo } = creator(api, options.language);
   const marked: string[] = [];
   let ruled: string | null = null;

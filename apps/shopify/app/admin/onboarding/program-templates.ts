@@ -50,7 +50,13 @@ export const ORDER_HOLD_DAYS = 14;
 /** The monthly spend challenge's target, in the shop's currency. */
 export const SPEND_TARGET = 200;
 
-export function programPlan(id: ProgramTemplateId, t: StorefrontTexts): ProgramPlan {
+/**
+ * A template's records in `t`'s language; amounts of money (the spend challenge's target and its
+ * fixed rewards) in the shop's `currency` as shoppers of `language` read them.
+ */
+export function programPlan(id: ProgramTemplateId, t: StorefrontTexts, language: string, currency: string | null): ProgramPlan {
+  const amount = (n: number) => money(n, language, currency);
+  const spent = (text: string) => text.replace('{target}', amount(SPEND_TARGET)).replace('{half}', amount(SPEND_TARGET / 2));
   switch (id) {
     case 'daily-visit':
       return {
@@ -112,16 +118,28 @@ export function programPlan(id: ProgramTemplateId, t: StorefrontTexts): ProgramP
           completionTargetValue: SPEND_TARGET,
           rewardHoldDays: ORDER_HOLD_DAYS,
           eudTitle: t.spend.title,
-          eudDescription: t.spend.description,
+          eudDescription: spent(t.spend.description),
           eudCompletedMessage: t.spend.completed,
         },
         rewards: [
-          { key: 'half', discountType: 'fixed_amount', discountValue: 5, couponCodePrefix: 'SPEND100-', title: t.spend.rewardHalf },
-          { key: 'full', discountType: 'fixed_amount', discountValue: 15, couponCodePrefix: 'SPEND200-', title: t.spend.rewardFull },
+          {
+            key: 'half',
+            discountType: 'fixed_amount',
+            discountValue: 5,
+            couponCodePrefix: 'SPEND100-',
+            title: t.spend.reward.replace('{amount}', amount(5)),
+          },
+          {
+            key: 'full',
+            discountType: 'fixed_amount',
+            discountValue: 15,
+            couponCodePrefix: 'SPEND200-',
+            title: t.spend.reward.replace('{amount}', amount(15)),
+          },
         ],
         milestones: [
-          { target: SPEND_TARGET / 2, rewardKey: 'half', title: t.spend.half },
-          { target: SPEND_TARGET, rewardKey: 'full', title: t.spend.full },
+          { target: SPEND_TARGET / 2, rewardKey: 'half', title: spent(t.spend.half) },
+          { target: SPEND_TARGET, rewardKey: 'full', title: spent(t.spend.full) },
         ],
         leaderboard: {
           name: t.spend.leaderboard,

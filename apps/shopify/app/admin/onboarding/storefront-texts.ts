@@ -30,14 +30,15 @@ export interface StorefrontTexts {
   redeem: string;
   daily: { title: string; description: string; completed: string; day3: string; day7: string; reward3: string; reward7: string };
   weekly: { title: string; description: string; week4: string; week12: string; reward4: string; reward12: string };
+  /** The monthly spend challenge: `{target}` and `{half}` are its amounts in the shop's currency. */
   spend: {
     title: string;
     description: string;
     completed: string;
     half: string;
     full: string;
-    rewardHalf: string;
-    rewardFull: string;
+    /** A fixed `{amount}` off, in the shop's currency. */
+    reward: string;
     leaderboard: string;
     leaderboardDescription: string;
   };
@@ -90,12 +91,11 @@ const en: StorefrontTexts = {
   },
   spend: {
     title: 'Monthly spend challenge',
-    description: 'Reach 200 in orders this month and unlock rewards on the way.',
+    description: 'Reach {target} in orders this month and unlock rewards on the way.',
     completed: 'Challenge complete. Thank you!',
-    half: 'Halfway: 100 spent',
-    full: '200 spent this month',
-    rewardHalf: '5 off your next order',
-    rewardFull: '15 off your next order',
+    half: 'Halfway: {half} spent',
+    full: '{target} spent this month',
+    reward: '{amount} off your next order',
     leaderboard: 'Top spenders this month',
     leaderboardDescription: 'The shoppers who spent the most this month.',
   },
@@ -154,12 +154,11 @@ const es: StorefrontTexts = {
   },
   spend: {
     title: 'Reto de gasto mensual',
-    description: 'Alcanza 200 en pedidos este mes y desbloquea recompensas por el camino.',
+    description: 'Alcanza {target} en pedidos este mes y desbloquea recompensas por el camino.',
     completed: 'Reto completado. ¡Gracias!',
-    half: 'A mitad de camino: 100 gastados',
-    full: '200 gastados este mes',
-    rewardHalf: '5 de descuento en tu próximo pedido',
-    rewardFull: '15 de descuento en tu próximo pedido',
+    half: 'A mitad de camino: {half} gastados',
+    full: '{target} gastados este mes',
+    reward: '{amount} de descuento en tu próximo pedido',
     leaderboard: 'Quienes más gastan este mes',
     leaderboardDescription: 'Los clientes que más han gastado este mes.',
   },
@@ -218,12 +217,11 @@ const fr: StorefrontTexts = {
   },
   spend: {
     title: 'Défi d’achats du mois',
-    description: 'Atteignez 200 de commandes ce mois-ci et débloquez des récompenses en chemin.',
+    description: 'Atteignez {target} de commandes ce mois-ci et débloquez des récompenses en chemin.',
     completed: 'Défi réussi. Merci !',
-    half: 'À mi-chemin : 100 dépensés',
-    full: '200 dépensés ce mois-ci',
-    rewardHalf: '5 de remise sur votre prochaine commande',
-    rewardFull: '15 de remise sur votre prochaine commande',
+    half: 'À mi-chemin : {half} dépensés',
+    full: '{target} dépensés ce mois-ci',
+    reward: '{amount} de remise sur votre prochaine commande',
     leaderboard: 'Meilleurs clients du mois',
     leaderboardDescription: 'Les clients qui ont le plus dépensé ce mois-ci.',
   },
@@ -282,12 +280,11 @@ const de: StorefrontTexts = {
   },
   spend: {
     title: 'Monatliche Einkaufs-Challenge',
-    description: 'Erreiche diesen Monat 200 an Bestellungen und sichere dir unterwegs Prämien.',
+    description: 'Erreiche diesen Monat {target} an Bestellungen und sichere dir unterwegs Prämien.',
     completed: 'Challenge geschafft. Danke!',
-    half: 'Halbzeit: 100 ausgegeben',
-    full: '200 in diesem Monat ausgegeben',
-    rewardHalf: '5 Rabatt auf deine nächste Bestellung',
-    rewardFull: '15 Rabatt auf deine nächste Bestellung',
+    half: 'Halbzeit: {half} ausgegeben',
+    full: '{target} in diesem Monat ausgegeben',
+    reward: '{amount} Rabatt auf deine nächste Bestellung',
     leaderboard: 'Top-Kunden des Monats',
     leaderboardDescription: 'Die Kundinnen und Kunden mit den höchsten Einkäufen in diesem Monat.',
   },
@@ -346,12 +343,11 @@ const zhCN: StorefrontTexts = {
   },
   spend: {
     title: '每月消费挑战',
-    description: '本月订单金额达到 200，沿途解锁奖励。',
+    description: '本月订单金额达到 {target}，沿途解锁奖励。',
     completed: '挑战完成，感谢支持！',
-    half: '完成一半：已消费 100',
-    full: '本月已消费 200',
-    rewardHalf: '下次订单立减 5',
-    rewardFull: '下次订单立减 15',
+    half: '完成一半：已消费 {half}',
+    full: '本月已消费 {target}',
+    reward: '下次订单立减 {amount}',
     leaderboard: '本月消费排行榜',
     leaderboardDescription: '本月消费最多的顾客。',
   },
@@ -410,12 +406,11 @@ const ja: StorefrontTexts = {
   },
   spend: {
     title: '月間お買い物チャレンジ',
-    description: '今月のご注文合計200を目指し、途中で特典を獲得しましょう。',
+    description: '今月のご注文合計{target}を目指し、途中で特典を獲得しましょう。',
     completed: 'チャレンジ達成、ありがとうございます！',
-    half: '半分達成：100ご利用',
-    full: '今月200ご利用',
-    rewardHalf: '次回のご注文から5引き',
-    rewardFull: '次回のご注文から15引き',
+    half: '半分達成：{half}ご利用',
+    full: '今月{target}ご利用',
+    reward: '次回のご注文から{amount}引き',
     leaderboard: '今月のお買い物ランキング',
     leaderboardDescription: '今月最もお買い物されたお客様。',
   },
@@ -474,12 +469,11 @@ const pt: StorefrontTexts = {
   },
   spend: {
     title: 'Desafio de compras do mês',
-    description: 'Alcance 200 em pedidos este mês e desbloqueie recompensas pelo caminho.',
+    description: 'Alcance {target} em pedidos este mês e desbloqueie recompensas pelo caminho.',
     completed: 'Desafio concluído. Obrigado!',
-    half: 'A meio caminho: 100 gastos',
-    full: '200 gastos este mês',
-    rewardHalf: '5 de desconto no próximo pedido',
-    rewardFull: '15 de desconto no próximo pedido',
+    half: 'A meio caminho: {half} gastos',
+    full: '{target} gastos este mês',
+    reward: '{amount} de desconto no próximo pedido',
     leaderboard: 'Quem mais comprou este mês',
     leaderboardDescription: 'Os clientes que mais gastaram este mês.',
   },
@@ -538,12 +532,11 @@ const it: StorefrontTexts = {
   },
   spend: {
     title: 'Sfida di spesa mensile',
-    description: 'Raggiungi 200 di ordini questo mese e sblocca premi lungo il percorso.',
+    description: 'Raggiungi {target} di ordini questo mese e sblocca premi lungo il percorso.',
     completed: 'Sfida completata. Grazie!',
-    half: 'A metà strada: 100 spesi',
-    full: '200 spesi questo mese',
-    rewardHalf: '5 di sconto sul prossimo ordine',
-    rewardFull: '15 di sconto sul prossimo ordine',
+    half: 'A metà strada: {half} spesi',
+    full: '{target} spesi questo mese',
+    reward: '{amount} di sconto sul prossimo ordine',
     leaderboard: 'I migliori clienti del mese',
     leaderboardDescription: 'I clienti che hanno speso di più questo mese.',
   },
@@ -602,12 +595,11 @@ const ko: StorefrontTexts = {
   },
   spend: {
     title: '월간 구매 챌린지',
-    description: '이번 달 주문 금액 200을 달성하고 중간중간 리워드를 받으세요.',
+    description: '이번 달 주문 금액 {target}을 달성하고 중간중간 리워드를 받으세요.',
     completed: '챌린지 완료, 감사합니다!',
-    half: '절반 달성: 100 구매',
-    full: '이번 달 200 구매',
-    rewardHalf: '다음 주문 5 할인',
-    rewardFull: '다음 주문 15 할인',
+    half: '절반 달성: {half} 구매',
+    full: '이번 달 {target} 구매',
+    reward: '다음 주문 {amount} 할인',
     leaderboard: '이번 달 구매 순위',
     leaderboardDescription: '이번 달 가장 많이 구매한 고객입니다.',
   },
