@@ -365,6 +365,9 @@ export class EarningWorker {
     const lines = storedLines(order.lines);
     const before = storedNumbers(order.refunded);
     const after = refund ? refundedAfter(lines, before, refund) : before;
+    // What the reversals and the points taken back are keyed and noted by: the refund, or the cancellation.
+    const key = refund ? `refund:${refund.id}` : `cancel:${orderId}`;
+    const why = takenBackText(refund ? refund.id : null, order.name);
     const { rows: logs } = await client.query<OrderLogRow>(
       `select kind, definition_id, activity_id, method, value_milli, reversed_milli, line_milli, log_id
        from shopify_order_logs where shop = $1 and order_id = $2 and log_id is not null`,
@@ -380,12 +383,12 @@ export class EarningWorker {
       const remaining = earned.valueMilli - earned.reversedMilli;
       const milli = refund ? refundShare(earned, lines, before, after) : remaining;
       if (milli <= 0) continue;
-      const uniqueIdentifier = `${refund ? `refund:${refund.id}` : `cancel:${orderId}`}${suffixOf(log.activity_id)}`;
+      const uniqueIdentifier = `${key}${suffixOf(log.activity_id)}`;
       const outcome = await reverseLog(api, log.kind, log.log_id, {
         // All that remains is asked for as such, so no rounding of the core's sums can make it "more than remains".
         ...(earned.method === 'sum' && milli < remaining ? { activityValue: milli / ONE } : {}),
         uniqueIdentifier,
-        reason: takenBackText(refund ? refund.id : null, order.name),
+        reason: why,
       });
       await this.recordReversal(
         client,
@@ -398,8 +401,8 @@ export class EarningWorker {
       );
     }
     await this.takeBackOrderPoints(client, row.shop, orderId, api, {
-      key: refund ? `refund:${refund.id}` : `cancel:${orderId}`,
-      note: takenBackText(refund ? refund.id : null, order.name),
+      key,
+      note: why,
       taken: (earned) => (refund ? pointsTakenBack(earned, lines, after) : earned.points),
     });
     await client.query(
