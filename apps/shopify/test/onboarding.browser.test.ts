@@ -72,6 +72,11 @@ describe('first-run checklist in Chromium', () => {
     // One step at a time: the program step is done, so the next one is open; the merchant opens it again.
     expect(await page.getByRole('button', { name: 'Choose: Monthly spend challenge' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Show step: 1. Choose a program' }).click();
+    // The cards name the templates' amounts in the shop's currency, as the records will.
+    expect(await page.getByRole('region', { name: 'Monthly spend challenge' }).innerText()).toContain(
+      'A reward at €100 (€5 off) and at €200 (€15 off), held 14 days for returns',
+    );
+    expect(await page.getByRole('region', { name: 'Points and tiers' }).innerText()).toContain('Rewards to redeem: €5 off for 500 points');
     await page.getByRole('button', { name: 'Choose: Monthly spend challenge' }).click();
     await page.getByText('As a draft: nothing changes on the store until you set it live').click();
     await page.getByText('Issue rewards as Shopify discounts').click();
@@ -274,6 +279,9 @@ describe('first-run checklist in Chromium', () => {
     await browser.page.getByRole('button', { name: 'Einrichtungs-Checkliste anzeigen' }).click();
     await browser.page.getByRole('heading', { name: 'Starte dein Treueprogramm' }).waitFor();
     await browser.page.getByText('Das Widget ist in deinem Live-Theme „Dawn“ eingeschaltet.').waitFor();
+    // With every step done, the first is the open one. German puts the euro sign after the amount, behind a no-break space.
+    const card = await browser.page.getByRole('region', { name: 'Monatliche Einkaufs-Challenge' }).innerText();
+    expect(card.replace(/\u00a0/g, ' ')).toContain('Eine Prämie bei 100 € (5 € Rabatt) und bei 200 € (15 € Rabatt)');
     await browser.shot('onboarding-de');
   });
 

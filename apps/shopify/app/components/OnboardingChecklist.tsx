@@ -16,9 +16,9 @@ import {
 } from '@shopify/polaris';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { format, textFor } from '../i18n';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import type { Checklist } from '../admin/onboarding/checklist.server';
-import { TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
+import { cardAmounts, TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
 import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../shopify/flow-extensions';
 
 const ACTION = '/app/onboarding';
@@ -98,8 +98,9 @@ function previewDocument(baseUrl: string, config: Record<string, string>): strin
   return `<!doctype html><html><head><meta charset="utf-8"><style>body{font-family:system-ui;margin:0;min-height:100vh;background:#f6f6f7}</style></head><body><script>window.LoyaltyWidget={q:[],init:function(){this.q.push(arguments)}};LoyaltyWidget.init(${init});</script><script src="${baseUrl}/widget/loader.js" async></script></body></html>`;
 }
 
-function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expand) {
+function ProgramStep({ data, currency, ...expand }: { data: Checklist['program']; currency: string | null } & Expand) {
   const { onboarding: o } = useMessages();
+  const amounts = cardAmounts(useAdminLanguage(), currency);
   const m = o.steps.program;
   const { fetcher, send, busy } = useSend();
   const [chosen, setChosen] = useState<TemplateId | null>(null);
@@ -150,7 +151,7 @@ function ProgramStep({ data, ...expand }: { data: Checklist['program'] } & Expan
                   </Text>
                   <List>
                     {t.creates.map((line) => (
-                      <List.Item key={line}>{line}</List.Item>
+                      <List.Item key={line}>{format(line, amounts)}</List.Item>
                     ))}
                   </List>
                   <Button pressed={chosen === id} onClick={() => setChosen(id)} accessibilityLabel={`${m.choose}: ${t.title}`}>
@@ -406,7 +407,8 @@ function PreviewStep({ done, baseUrl, embed, ...expand }: { done: boolean; baseU
  * The dashboard's first-run checklist: four steps from a fresh install to a live, visible and
  * automated program, shown until every step is done, then folded (the merchant can reopen it).
  */
-export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUrl: string }) {
+/** `currency`: the shop's, which the templates' amounts are named in (bare numbers when unknown). */
+export function OnboardingChecklist({ data, baseUrl, currency }: { data: Checklist; baseUrl: string; currency: string | null }) {
   const { onboarding: m } = useMessages();
   const { send, busy } = useSend();
   const steps = [data.program.done, data.embed.done, data.automate.done, data.preview.done];
@@ -449,7 +451,7 @@ export function OnboardingChecklist({ data, baseUrl }: { data: Checklist; baseUr
             </Button>
           </InlineStack>
           <ProgressBar progress={(100 * done) / progress.total} tone="success" size="small" ariaLabelledBy={PROGRESS_ID} />
-          <ProgramStep data={data.program} {...expand(0)} />
+          <ProgramStep data={data.program} currency={currency} {...expand(0)} />
           <EmbedStep data={data.embed} {...expand(1)} />
           <AutomateStep done={data.automate.done} mission={mission} {...expand(2)} />
           <PreviewStep done={data.preview.done} baseUrl={baseUrl} embed={data.embed} {...expand(3)} />

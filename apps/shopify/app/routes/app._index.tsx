@@ -55,7 +55,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     checklist({ api, admin, shop: session.shop, apiKey: config.apiKey, accountId: account.accountId, marks: checklistMarks }),
     loadProgramHealth(api, request),
   ]);
-  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: config.corePublicUrl, health };
+  return { ...numbers, onboarding: onboardingChecklist, widgetBaseUrl: config.corePublicUrl, health, currency: account.currencyCode };
 };
 
 /** The retention of order figures; anything but a whole number of months in bounds is a 400 the form shows. */
@@ -82,6 +82,7 @@ export default function Dashboard() {
     health,
     earnings,
     retentionMonths,
+    currency,
   } = useLoaderData<typeof loader>();
   const saved = useActionData<{ retention: 'invalid' | 'saved' }>();
   const { dashboard: m } = useMessages();
@@ -89,7 +90,7 @@ export default function Dashboard() {
     <Page title={m.title}>
       <Layout>
         <Layout.Section>
-          <OnboardingChecklist data={checklistData} baseUrl={widgetBaseUrl} />
+          <OnboardingChecklist data={checklistData} baseUrl={widgetBaseUrl} currency={currency} />
         </Layout.Section>
         <Layout.Section>
           <RangeForm from={from} to={to} fieldErrors={failure?.fieldErrors} />

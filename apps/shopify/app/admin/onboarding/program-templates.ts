@@ -49,6 +49,25 @@ export const REWARD_VALID_DAYS = 30;
 export const ORDER_HOLD_DAYS = 14;
 /** The monthly spend challenge's target, in the shop's currency. */
 export const SPEND_TARGET = 200;
+/** What the spend challenge's rewards take off at half and at the full target, in the shop's currency. */
+export const SPEND_REWARDS_OFF = { half: 5, full: 15 } as const;
+/** What the points template's fixed reward takes off, in the shop's currency. */
+export const POINTS_FIXED_OFF = 5;
+
+/**
+ * The templates' amounts of money as the onboarding's cards name them (`{target}`, `{half}`,
+ * `{halfOff}`, `{fullOff}`, `{pointsOff}`), so the cards say what the records will hold.
+ */
+export function cardAmounts(language: string, currency: string | null): Record<string, string> {
+  const amount = (n: number) => money(n, language, currency);
+  return {
+    target: amount(SPEND_TARGET),
+    half: amount(SPEND_TARGET / 2),
+    halfOff: amount(SPEND_REWARDS_OFF.half),
+    fullOff: amount(SPEND_REWARDS_OFF.full),
+    pointsOff: amount(POINTS_FIXED_OFF),
+  };
+}
 
 /**
  * A template's records in `t`'s language; amounts of money (the spend challenge's target and its
@@ -125,16 +144,16 @@ export function programPlan(id: ProgramTemplateId, t: StorefrontTexts, language:
           {
             key: 'half',
             discountType: 'fixed_amount',
-            discountValue: 5,
+            discountValue: SPEND_REWARDS_OFF.half,
             couponCodePrefix: 'SPEND100-',
-            title: t.spend.reward.replace('{amount}', amount(5)),
+            title: t.spend.reward.replace('{amount}', amount(SPEND_REWARDS_OFF.half)),
           },
           {
             key: 'full',
             discountType: 'fixed_amount',
-            discountValue: 15,
+            discountValue: SPEND_REWARDS_OFF.full,
             couponCodePrefix: 'SPEND200-',
-            title: t.spend.reward.replace('{amount}', amount(15)),
+            title: t.spend.reward.replace('{amount}', amount(SPEND_REWARDS_OFF.full)),
           },
         ],
         milestones: [
@@ -230,9 +249,9 @@ export function pointsPlan(t: StorefrontTexts, language: string, currency: strin
       {
         key: 'fixed500',
         discountType: 'fixed_amount',
-        discountValue: 5,
+        discountValue: POINTS_FIXED_OFF,
         couponCodePrefix: 'PTS500-',
-        title: p.rewardFixed.replace('{amount}', money(5, language, currency)),
+        title: p.rewardFixed.replace('{amount}', money(POINTS_FIXED_OFF, language, currency)),
         pointsCost: 500,
       },
       {

@@ -61,8 +61,8 @@ export const onboarding: Messages['onboarding'] = {
           title: 'Monatliche Einkaufs-Challenge',
           summary: 'Was bezahlte Bestellungen für Produkte ausgeben, zählt je Kalendermonat zusammen.',
           creates: [
-            'Eine monatliche Challenge, die die Produktbeträge bezahlter Bestellungen bis 200 addiert; Erstattungen nehmen ihren Teil zurück',
-            'Eine Prämie bei 100 (5 Rabatt) und bei 200 (15 Rabatt), 14 Tage für Rücksendungen zurückgehalten',
+            'Eine monatliche Challenge, die die Produktbeträge bezahlter Bestellungen bis {target} addiert; Erstattungen nehmen ihren Teil zurück',
+            'Eine Prämie bei {half} ({halfOff} Rabatt) und bei {target} ({fullOff} Rabatt), 14 Tage für Rücksendungen zurückgehalten',
             'Eine Bestenliste der Top-Kunden des Monats',
           ],
         },
@@ -79,7 +79,7 @@ export const onboarding: Messages['onboarding'] = {
           summary: 'Kundinnen und Kunden sammeln mit jeder Bestellung Punkte und lösen sie gegen Prämien ein.',
           creates: [
             'Punkte an: 1 Punkt je Einheit deiner Währung, die für Produkte ausgegeben wird, 100 Punkte für die Anmeldung',
-            'Prämien zum Einlösen: 5 Rabatt für 500 Punkte, 10 % Rabatt für 1000 Punkte',
+            'Prämien zum Einlösen: {pointsOff} Rabatt für 500 Punkte, 10 % Rabatt für 1000 Punkte',
             'Stufen nach den in 12 Monaten gesammelten Punkten: Silber ab 500 (1,2-fache Punkte), Gold ab 1500 (1,5-fache Punkte)',
           ],
         },

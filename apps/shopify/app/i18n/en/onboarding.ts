@@ -59,8 +59,8 @@ export const onboarding = {
           title: 'Monthly spend challenge',
           summary: 'What paid orders spend on products adds up each calendar month.',
           creates: [
-            'A monthly challenge adding up paid orders’ product amounts to 200; refunds take theirs back',
-            'A reward at 100 (5 off) and at 200 (15 off), held 14 days for returns',
+            'A monthly challenge adding up paid orders’ product amounts to {target}; refunds take theirs back',
+            'A reward at {half} ({halfOff} off) and at {target} ({fullOff} off), held 14 days for returns',
             'A leaderboard of the month’s top spenders',
           ],
         },
@@ -77,7 +77,7 @@ export const onboarding = {
           summary: 'Shoppers collect points with every order and spend them on rewards.',
           creates: [
             'Points on: 1 point per unit of your currency spent on products, 100 points for signing up',
-            'Rewards to redeem: 5 off for 500 points, 10% off for 1000 points',
+            'Rewards to redeem: {pointsOff} off for 500 points, 10% off for 1000 points',
             'Tiers by points earned in 12 months: Silver from 500 (1.2× points), Gold from 1500 (1.5× points)',
           ],
         },
