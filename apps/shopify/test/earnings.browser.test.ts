@@ -48,13 +48,16 @@ describe('What the program earns', () => {
       .getByText(/Not enough orders yet: each group needs at least 30 ordering customers \(0 in the program, 0 held out so far\)/)
       .waitFor();
     await earns.getByText('Redemption rate').waitFor();
+    // Before the first order, money is already in the shop's currency (Shopify's, read by the admin).
+    await earns.getByText('€0.00').first().waitFor();
     await earns.scrollIntoViewIfNeeded();
     await admin.browser.shot('earnings-empty');
     await admin.browser.open('/app?locale=de');
     const de = section('Was das Programm einbringt');
     await de.waitFor();
     await de.getByText(/Noch nicht genug Bestellungen/).waitFor();
-    // German money and percentages: "1.234,50 $", "12 %" (a no-break space before the sign).
+    // German money and percentages: "1.234,50 €", "12 %" (a no-break space before the sign).
+    await de.getByText(/^0,00\s€$/).first().waitFor();
     await admin.browser.shot('earnings-empty-de');
   });
 
@@ -89,7 +92,7 @@ describe('What the program earns', () => {
     await earns
       .getByText(/^Members in the program spent \d+% more per customer \(between \d+% and \d+%\) than the 20% held out\.$/)
       .waitFor();
-    await earns.getByText(/ordering customers in the program spent \$[\d.,]+ each/).waitFor();
+    await earns.getByText(/ordering customers in the program spent €[\d.,]+ each/).waitFor();
     await admin.browser.shot('earnings');
     await admin.browser.open('/app?locale=de');
     const de = section('Was das Programm einbringt');
@@ -100,7 +103,7 @@ describe('What the program earns', () => {
       )
       .waitFor();
     await de
-      .getByText(/je [\d.,]+\s\$/)
+      .getByText(/je [\d.,]+\s€/)
       .first()
       .waitFor();
     await admin.browser.shot('earnings-de');

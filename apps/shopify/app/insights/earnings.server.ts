@@ -243,11 +243,16 @@ async function shopCurrency(pool: pg.Pool, shop: string): Promise<string | null>
   return rows[0]?.currency ?? null;
 }
 
+/**
+ * `knownCurrency`: the shop's currency as the admin last read it from Shopify; without it, a kept
+ * order's names it (none before the first order).
+ */
 export async function loadEarnings(
   pool: pg.Pool,
   shop: string,
   period: { from: string; to: string; timezone: string },
   definitions: HoldoutDefinition[],
+  knownCurrency: string | null = null,
 ): Promise<Earnings> {
   const { from, to, timezone } = period;
   const before = previousPeriod(from, to);
@@ -260,7 +265,7 @@ export async function loadEarnings(
     const previousCustomers = await periodCustomers(pool, shop, { ...before, timezone }, []);
     const coded = await codedDays(pool, bounds);
     const codes = await codeUse(pool, bounds);
-    return { previousCustomers, coded, codes, currency: await shopCurrency(pool, shop) };
+    return { previousCustomers, coded, codes, currency: knownCurrency ?? (await shopCurrency(pool, shop)) };
   };
   const [chosenCustomers, { previousCustomers, coded, codes, currency }] = await Promise.all([
     periodCustomers(pool, shop, period, definitions),
@@ -314,19 +319,21 @@ export async function holdoutDefinitions(api: AccountClient): Promise<HoldoutDef
 }
 
 /**
- * The figures of a range as the dashboard and its export show them: the codes the core issued since
- * the last look are copied first, best effort (the figures still show without the newest).
+ * The figures of a range as the dashboard and its export show them, in the shop's `currency`: the
+ * codes the core issued since the last look are copied first, best effort (the figures still show
+ * without the newest).
  */
 export async function currentEarnings(
   pool: pg.Pool,
   api: AccountClient,
   shop: string,
   range: { from: string; to: string; timezone: string },
+  currency: string | null,
 ): Promise<Earnings> {
   await syncProgramCodes(pool, api, shop).catch((err: unknown) =>
     console.error(`[loyalty] could not copy the program's codes for ${shop}: ${err instanceof Error ? err.message : String(err)}`),
   );
-  return loadEarnings(pool, shop, range, await holdoutDefinitions(api));
+  return loadEarnings(pool, shop, range, await holdoutDefinitions(api), currency);
 }
 
 /** Pages of the core's reward logs copied per dashboard load, so a shop's first load stays quick; the rest follow on the next. */

@@ -36,8 +36,11 @@ async function analytics(api: AccountClient, url: URL) {
 }
 
 /** What the program earns over the core's range (its dates and the account's timezone), and the retention setting. */
-async function earnings(api: AccountClient, shop: string, range: { from: string; to: string; timezone: string }) {
-  const [figures, retentionMonths] = await Promise.all([currentEarnings(pool(), api, shop, range), orderRetentionMonths(pool(), shop)]);
+async function earnings(api: AccountClient, shop: string, range: { from: string; to: string; timezone: string }, currency: string | null) {
+  const [figures, retentionMonths] = await Promise.all([
+    currentEarnings(pool(), api, shop, range, currency),
+    orderRetentionMonths(pool(), shop),
+  ]);
   return { earnings: figures, retentionMonths };
 }
 
@@ -50,7 +53,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const [numbers, onboardingChecklist, health] = await Promise.all([
     analytics(api, new URL(request.url)).then(async (n) => ({
       ...n,
-      ...(n.summary ? await earnings(api, session.shop, n.summary) : { earnings: null, retentionMonths: null }),
+      ...(n.summary ? await earnings(api, session.shop, n.summary, account.currencyCode) : { earnings: null, retentionMonths: null }),
     })),
     checklist({ api, admin, shop: session.shop, apiKey: config.apiKey, accountId: account.accountId, marks: checklistMarks }),
     loadProgramHealth(api, request),

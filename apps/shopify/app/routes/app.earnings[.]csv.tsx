@@ -12,7 +12,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * names (`from`, `to`; the core's default range without them) in the account's timezone.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api, session } = await authenticateShop(request);
+  const { api, session, account } = await authenticateShop(request);
   const url = new URL(request.url);
   const from = url.searchParams.get('from') || undefined;
   const to = url.searchParams.get('to') || undefined;
@@ -31,7 +31,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     return new Response(`${failure.message}\n`, { status: response.status < 500 ? 400 : 502, headers: { 'content-type': 'text/plain' } });
   }
   const range = { from: data.data.from, to: data.data.to, timezone: data.data.timezone };
-  const earnings = await currentEarnings(pool(), api, session.shop, range);
+  const earnings = await currentEarnings(pool(), api, session.shop, range, account.currencyCode);
   return new Response(figuresCsv(earnings, data.data.points), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
