@@ -89,6 +89,22 @@ describe('envelopes and errors', () => {
     expect(created.status).toBe(200);
   });
 
+  it('refuses a body nested deeper than any resource needs with a 400, not a stack overflow', async () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    for (const path of ['/schema/streak/record', '/enduser/token']) {
+      const res = await acct.api.request('POST', path, { raw: nested(10_000), headers: { 'content-type': 'application/json' } });
+      expectErrorEnvelope(res.body, 400, 'invalid_input');
+      expect(res.body.error.details).toContainEqual(expect.objectContaining({ code: 'too_deep' }));
+    }
+    // Within the limit, the body reaches validation, which names what is wrong with it.
+    const shallow = await acct.api.request('POST', '/schema/streak/record', {
+      raw: nested(64),
+      headers: { 'content-type': 'application/json' },
+    });
+    expectErrorEnvelope(shallow.body, 400, 'invalid_input');
+    expect(shallow.body.error.details).not.toContainEqual(expect.objectContaining({ code: 'too_deep' }));
+  });
+
   it('refuses a lone surrogate in any string or key of a body, rather than storing U+FFFD', async () => {
     const before = (await acct.api.get('/schema/account_user/record', { fetchTotalCount: 'true' })).body.paging.total;
     const cases: [Promise<{ status: number; body: any }>, string][] = [
