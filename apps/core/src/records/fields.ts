@@ -31,6 +31,8 @@ export interface FieldOptions {
   localisable?: boolean;
   /** Readable by end users and guests. */
   public?: boolean;
+  /** Read by API keys only: an end user reading their own record (`/schema/account_user/me`) does not see it. */
+  staffOnly?: boolean;
   /** Column name; defaults to the snake_case of the field name. */
   column?: string;
   /** A record of this resource in the same account; an unknown id is 400. */

@@ -24,8 +24,10 @@ export const accountUser = defineResource({
   access: ADMIN,
   fields: {
     ...accountUserFields,
+    // Only API keys see it (§18): held-out definitions are 404 to the member, and so are their ids.
     heldOutOf: field.virtual(z.array(z.uuid()), {
       description: 'The streaks, challenges and missions the member is held out of (CONTRACT §18): their logs there do not count.',
+      staffOnly: true,
     }),
   },
   // A get reads the member's groups with the member.

@@ -78,7 +78,7 @@ describe('holdouts', () => {
     for (const externalId of externalIds) expect(heldNow.has(externalId)).toBe((await position(streak.id, externalId)) < 0.5);
   }, 120_000);
 
-  it('hides the definition from a held-out end user (404, missing from lists); others and guests still see it', async () => {
+  it('hides the definition from a held-out end user (404, missing from lists, not named on their own record); others and guests still see it', async () => {
     const mission = await create('mission', {
       name: 'Hidden for some',
       status: 'live',
@@ -102,6 +102,19 @@ describe('holdouts', () => {
         listed.some((m) => m.id === mission.id),
         externalId,
       ).toBe(!held);
+      // Nor does the member's own record name it; an API key's read does.
+      const me = (await user.get('/schema/account_user/me')).body.data;
+      expect(me.externalId).toBe(externalId);
+      expect(me).not.toHaveProperty('heldOutOf');
+      expect(me).toHaveProperty('createdAt');
+      expect(me).toHaveProperty('pointsBalance');
+      expect((await user.get('/schema/account_user/me', { fields: '["pointsBalance"]' })).body.data).toEqual({
+        id: me.id,
+        pointsBalance: 0,
+      });
+      expect((await user.get('/schema/account_user/me', { fields: '["heldOutOf"]' })).status).toBe(400);
+      const staff = (await acct.api.get(`/schema/account_user/record/${me.id}`)).body.data;
+      expect(staff.heldOutOf.includes(mission.id), externalId).toBe(held);
     }
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     expect((await guest.get(`/schema/mission/record/${mission.id}`)).status).toBe(200);

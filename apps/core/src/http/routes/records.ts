@@ -57,10 +57,14 @@ export function recordRoutes(router: Router, s: Services): void {
 
   router.all('/schema/account_user/me', auth, allow(only('GET', ['enduser'])), async (ctx) => {
     const resource = s.registry.require('account_user');
-    const identity = ctx.state.identity;
-    const { rc, q } = parse(s, ctx, resource, 'get');
-    const row = await s.records.findRow(resource, { ...rc, flow: 'apikey' }, identity.memberId!);
-    ctx.body = { data: (await s.records.serialize(resource, [row], { ...rc, flow: 'apikey' }, { fields: q.fields }))[0] };
+    // The member's own record as an API key reads it, less what only staff see (§18's heldOutOf).
+    const own: RequestContext = { ...requestContext(ctx), flow: 'apikey' };
+    const staff = new Set(s.records.visibleFields(resource, own).flatMap(([name, f]) => (f.staffOnly ? [name] : [])));
+    const selectable = new Set([...s.records.selectable(resource, own)].filter((name) => !staff.has(name)));
+    const q = parseQuery('get', ctx.query, s.records.queryFields(resource, own), selectable);
+    own.languageCode = q.languageCode;
+    const row = await s.records.findRow(resource, own, ctx.state.identity.memberId!);
+    ctx.body = { data: (await s.records.serialize(resource, [row], own, { fields: q.fields ?? [...selectable] }))[0] };
   });
 
   router.all('/schema/:slug/record', resolve, auth, allow(flowsFor(COLLECTION_OPS)), async (ctx) => {
