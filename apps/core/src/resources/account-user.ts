@@ -54,6 +54,9 @@ export const accountUser = defineResource({
       'streak_log',
       'challenge_log',
       'mission_log',
+      // A reversal belongs to its log: its uniqueIdentifier is freed with the log's.
+      'log_reversal',
+      'freeze_grant',
       'task_progress',
       'streak_progress',
       'challenge_progress',
