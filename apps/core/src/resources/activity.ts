@@ -5,6 +5,7 @@ import { ingestLog } from '../engine/ingest.js';
 import { reverseBody, reverseLog } from '../engine/reverse.js';
 import { grantFreezes } from '../engine/streak.js';
 import { invalidInput } from '../errors.js';
+import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import { MAX_FREEZES } from '../schema/definitions.js';
 import { type LogKind, NOT_AGGREGATED_REASONS } from '../engine/types.js';
 import { memberFields } from '../schema/members.js';
@@ -180,12 +181,8 @@ export const streakProgress = defineResource({
       body: grantBody,
       description: `Grants {"count": 1..${MAX_FREEZES}} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0.`,
       async run({ trx, ctx, records, row, body, serialize }) {
-        const parsed = grantBody.safeParse(body);
-        if (!parsed.success) {
-          throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, [
-            { field: 'count', code: 'invalid', message: `An integer from 1 to ${MAX_FREEZES}.` },
-          ]);
-        }
+        const parsed = grantBody.safeParse(bodyOrEmpty(body));
+        if (!parsed.success) throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, issueDetails('', parsed.error));
         return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date(), records.now()));
       },
     },

@@ -5,7 +5,7 @@ import { messageTexts, renderPreview, sampleRendering } from '../notifications/r
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
 import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
-import { issueDetails } from '../records/validate.js';
+import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import {
   chatMessageTemplateFields,
   emailTemplateFields,
@@ -140,7 +140,7 @@ function emailPart(slug: 'email_header' | 'email_footer', column: string): AnyRe
 export const emailHeader = emailPart('email_header', 'email_header_id');
 export const emailFooter = emailPart('email_footer', 'email_footer_id');
 
-const renderBody = z.object({ eventCode: z.enum(EVENT_CODES) });
+const renderBody = z.strictObject({ eventCode: z.enum(EVENT_CODES) });
 
 /**
  * The `render` action of push, SMS and chat templates: their texts filled in for the sample moment
@@ -156,11 +156,8 @@ function renderAction<F extends Fields, T>(
     body: renderBody,
     description: `Renders ${what} against built-in sample data for {"eventCode"} (one of the event codes), in languageCode (else the account default), as a notification on that event would send it. 409 when a text cannot be rendered.`,
     async run({ trx, ctx, row, body }) {
-      const parsed = renderBody.safeParse(body);
-      if (!parsed.success)
-        throw invalidInput('The body must be {"eventCode": <an event code>}.', [
-          { field: 'eventCode', code: 'invalid', message: 'One of the event codes.' },
-        ]);
+      const parsed = renderBody.safeParse(bodyOrEmpty(body));
+      if (!parsed.success) throw invalidInput('The body must be {"eventCode": <an event code>}.', issueDetails('', parsed.error));
       const rendering = await sampleRendering(trx, ctx, parsed.data.eventCode, new Date());
       return renderedOrConflict(() => texts(messageTexts(rendering, ctx.account!), row));
     },

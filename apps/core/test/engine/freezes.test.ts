@@ -90,6 +90,11 @@ describe('granting freezes', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('invalid_input');
     }
+    // Each problem named where it is (CONTRACT §2).
+    expect((await grant(id, { count: 1, extra: true })).body.error.details).toEqual([
+      expect.objectContaining({ field: 'extra', code: 'unknown_field' }),
+    ]);
+    expect((await grant(id, { count: 11 })).body.error.details).toEqual([expect.objectContaining({ field: 'count', code: 'too_large' })]);
 
     const off = await streak({});
     const offProgress = (await log(off.id, m, '2027-01-01T10:00:00Z')).streakProgress.id;

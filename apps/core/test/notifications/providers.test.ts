@@ -532,12 +532,19 @@ describe('render action of push, SMS and chat templates', () => {
     });
   });
 
-  it('refuses a body without a known event code, and changes nothing', async () => {
+  it('refuses a body without a known event code or with other fields, naming each, and changes nothing', async () => {
     const sms = await create(acct, 'sms_template', { name: 'Preview refusal', body: 'x' });
-    for (const body of [{}, { eventCode: 'nope' }, 'text', null]) {
+    const refusals: [unknown, { field?: string; code: string }[]][] = [
+      [{}, [{ field: 'eventCode', code: 'invalid_enum' }]],
+      [{ eventCode: 'nope' }, [{ field: 'eventCode', code: 'invalid_enum' }]],
+      [{ eventCode: 'challenge_progress_completed', zz: 1 }, [{ field: 'zz', code: 'unknown_field' }]],
+      ['text', [{ code: 'invalid_type' }]],
+      [null, [{ code: 'invalid_type' }]],
+    ];
+    for (const [body, details] of refusals) {
       const res = await render('sms_template', sms.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_input', details: [{ field: 'eventCode', code: 'invalid' }] });
+      expect(res.body.error).toMatchObject({ code: 'invalid_input', details });
     }
     expect((await acct.api.get(`/schema/sms_template/record/${sms.id}`)).body.data.body).toBe('x');
   });

@@ -294,6 +294,19 @@ describe('rotate_secret', () => {
     expect(JSON.stringify(raw)).not.toContain(rotated.body.data.webhookSecret.slice(6));
   });
 
+  it('takes no body fields: each one sent is named, and the secret stays', async () => {
+    const { body } = await acct.api.post(BASE, valid());
+    const refused = await acct.api.post(`${BASE}/${body.data.id}/action/rotate_secret`, { bogus: 1, secret: 'mine' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.map((d: { field: string; code: string }) => [d.field, d.code])).toEqual([
+      ['bogus', 'unknown_field'],
+      ['secret', 'unknown_field'],
+    ]);
+    expect((await acct.api.post(`${BASE}/${body.data.id}/action/rotate_secret`, 5)).status).toBe(400);
+    expect((await acct.api.get(`${BASE}/${body.data.id}`)).body.data.webhookSecret).toBe(body.data.webhookSecret);
+    expect((await acct.api.post(`${BASE}/${body.data.id}/action/rotate_secret`, {})).status).toBe(200);
+  });
+
   it('is 404 for another account, an unknown id or an unknown action, 405 for GET and 403 for an end user', async () => {
     const { body } = await acct.api.post(BASE, valid());
     const id = body.data.id;

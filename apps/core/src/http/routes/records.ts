@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { z } from 'zod';
 import type { Context, Next } from 'koa';
 import { loadAccount } from '../../auth/authenticate.js';
 import { invalidInput, notFound, unauthenticated } from '../../errors.js';
@@ -6,6 +7,7 @@ import type { Op, RequestContext } from '../../records/context.js';
 import { dataResponse, errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
+import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
 import { readBody } from '../body.js';
@@ -27,6 +29,8 @@ export const memberPaths = {
     },
   },
 };
+
+const NO_BODY = z.strictObject({});
 
 const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
 const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
@@ -123,6 +127,11 @@ export function recordRoutes(router: Router, s: Services): void {
         // Read before the body, so that a missing record is 404 whatever was sent.
         const found = await s.records.findRow(resource, lookup, ctx.params.id!);
         const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
+        // An action without a body shape takes none: an empty object at most, each other field named (CONTRACT §2).
+        if (!action.body && !action.accepts && body.json !== undefined) {
+          const parsed = NO_BODY.safeParse(body.json);
+          if (!parsed.success) throw invalidInput('This action takes no body fields.', issueDetails('', parsed.error));
+        }
         const data = await s.records.write(resource, async (trx) => {
           // An action that does not lock its record acts on the read above: an unlocked read here would see no more.
           const row = action.locksRecord === false ? found : await s.records.findRow(resource, lookup, ctx.params.id!, trx, true);
