@@ -62,7 +62,8 @@ async function loadTexts({ rows, ctx, db, wanted, known }: LoadArgs<RewardLogRow
     const milestone = row.milestone_id === null ? undefined : milestones.get(row.milestone_id);
     const member = row.owned_by_id === null ? undefined : members.get(row.owned_by_id);
     const lang = textLanguage(ctx);
-    const locale = member?.language_code ?? ctx.account?.defaultLanguageCode ?? 'en';
+    // The member's language (CONTRACT §6); one without their own reads the date in the text's language.
+    const locale = member?.language_code ?? lang;
     const timeZone = member?.timezone ?? ctx.account?.timezone ?? 'UTC';
     const validTill = formatValidTill(row.reward_expiry_at, locale, timeZone);
     const data = { rewardValidTill: validTill, $helpers: { rewardValidTill: validTill } };

@@ -276,6 +276,10 @@ describe('rendered reward texts', () => {
     const de = await earn(streakId, { externalId: 'berlin-de', timezone: 'Europe/Berlin', languageCode: 'de' });
     const deRead = await acct.api.get(`/schema/reward_log/record/${de.rewardLog.id}`, { languageCode: 'de' });
     expect(deRead.body.data.eudRedeemInstructionMessage).toBe('Löse den Code an der Kasse ein, gültig bis 31. März 2027.');
+    // A member without a language of their own reads the date in the language the text is read in.
+    const unset = await earn(streakId, { externalId: 'berlin-unset', timezone: 'Europe/Berlin' });
+    const unsetRead = await acct.api.get(`/schema/reward_log/record/${unset.rewardLog.id}`, { languageCode: 'de' });
+    expect(unsetRead.body.data.eudRedeemInstructionMessage).toBe('Löse den Code an der Kasse ein, gültig bis 31. März 2027.');
 
     const never = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, rewardExpiryType: 'no_expiry' });
     expect((await earn(await earningStreak(never.id))).rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout.');
