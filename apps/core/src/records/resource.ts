@@ -91,7 +91,7 @@ export interface Records {
   readonly holdDaySeconds: number;
   /** How long after a deadline the scheduler settles it (`LOYALTY_LATE_LOG_GRACE_SECONDS`); a recompute settles alike. */
   readonly lateLogGraceSeconds: number;
-  readonly registry: { require(slug: string): Resource };
+  readonly registry: { require(slug: string): Resource; get(slug: string): Resource | undefined };
   now(): Date;
   serialize(
     resource: Resource,

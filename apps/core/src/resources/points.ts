@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { addEntry, reverseBody, reverseEntry } from '../engine/points.js';
-import { conflict, type ErrorDetail } from '../errors.js';
+import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { CLIENT_REASONS, pointEntryFields, pointsSettingFields, tierFields } from '../schema/points.js';
 import { ADMIN_PUBLIC_READ } from './common.js';
 import { transaction } from '../db/transaction.js';
+
+const UUID = z.uuid();
 
 export const pointsSetting = defineResource({
   slug: 'points_setting',
@@ -66,6 +68,20 @@ export const pointEntry = defineResource({
   async create({ db, ctx, values, records }) {
     const accountId = ctx.account!.id;
     return transaction(db, async (trx) => {
+      // A link to one of the service's resources names a record of this account (CONTRACT §3); any
+      // other slug is the client's own reference (an order), which the service cannot check.
+      const linked = values.linkedSchemaSlug ? records.registry.get(values.linkedSchemaSlug) : undefined;
+      if (linked) {
+        const id = values.linkedSchemaRecordId;
+        const found =
+          typeof id === 'string' &&
+          UUID.safeParse(id).success &&
+          (await trx(linked.table).where({ account_id: accountId, id }).first('id'));
+        if (!found)
+          throw invalidInput(`No ${linked.slug} with this linkedSchemaRecordId in the account.`, [
+            { field: 'linkedSchemaRecordId', code: 'not_found', message: `The id of a ${linked.slug} of this account.` },
+          ]);
+      }
       const notLive = () =>
         conflict('Points are not live in this account: nothing earns.', [
           { field: 'reason', code: 'points_not_live', message: 'The points setting is not live.' },

@@ -184,7 +184,27 @@ describe('point_entry', () => {
     expect(unknown.status).toBe(400);
     expect(detailOf(unknown.body, 'ownedById')?.code).toBe('not_found');
     expect((await entry({ points: 10, reason: 'earned' })).status).toBe(400);
+    // A link to one of the service's records names one of this account's; another slug is the client's own reference.
+    const elsewhere = await member((await app.createAccount()).api);
+    // Unknown, not an id, a record of another resource, another account's record.
+    for (const linkedSchemaRecordId of ['00000000-0000-4000-8000-000000000000', 'not-a-uuid', m, elsewhere]) {
+      const slug = linkedSchemaRecordId === elsewhere ? 'account_user' : 'streak_log';
+      const dangling = await entry({ ownedById: m, points: 10, reason: 'adjusted', linkedSchemaSlug: slug, linkedSchemaRecordId });
+      expect(dangling.status, linkedSchemaRecordId).toBe(400);
+      expect(detailOf(dangling.body, 'linkedSchemaRecordId')?.code).toBe('not_found');
+    }
     expect(await stateOf(m)).toEqual(before);
+    const order = await entry({
+      ownedById: m,
+      points: 10,
+      reason: 'adjusted',
+      linkedSchemaSlug: 'shopify_order',
+      linkedSchemaRecordId: '1001',
+    });
+    expect(order.status).toBe(200);
+    expect(
+      (await entry({ ownedById: m, points: 1, reason: 'adjusted', linkedSchemaSlug: 'account_user', linkedSchemaRecordId: m })).status,
+    ).toBe(200);
   });
 
   it('moves the balance with each entry; a negative adjustment beyond it is 409 insufficient_points', async () => {
