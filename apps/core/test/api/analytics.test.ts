@@ -130,11 +130,14 @@ describe('GET /analytics/summary', () => {
     }
   });
 
-  it('takes the first and last days it allows, a range from the last day ending there', async () => {
+  it('takes the first and last days it allows, a range from the last day ending there and one to the first day starting there', async () => {
     for (const path of ['/analytics/summary', '/analytics/programs']) {
       expect(await accepted(acct.api.get(path, { from: '9999-12-31' }))).toMatchObject({ from: '9999-12-31', to: '9999-12-31' });
       expect(await accepted(acct.api.get(path, { from: '9999-12-01' }))).toMatchObject({ from: '9999-12-01', to: '9999-12-30' });
       expect(await accepted(acct.api.get(path, { from: '1970-01-01', to: '1970-01-02' }))).toMatchObject({ from: '1970-01-01' });
+      // A range ending near the first day starts there, not before it.
+      expect(await accepted(acct.api.get(path, { to: '1970-01-01' }))).toMatchObject({ from: '1970-01-01', to: '1970-01-01' });
+      expect(await accepted(acct.api.get(path, { to: '1970-01-10' }))).toMatchObject({ from: '1970-01-01', to: '1970-01-10' });
     }
   });
 

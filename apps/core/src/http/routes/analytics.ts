@@ -75,11 +75,12 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
   const givenFrom = read('from');
   const givenTo = read('to');
   if (details.length) throw invalidQuery('A query parameter is invalid.', details);
+  const firstDay = DateTime.fromISO(FIRST_DAY, { zone: timezone });
   const lastDay = DateTime.fromISO(LAST_DAY, { zone: timezone });
   const to =
     givenTo ??
     (givenFrom ? DateTime.min(givenFrom.plus({ days: DEFAULT_DAYS - 1 }), lastDay) : DateTime.now().setZone(timezone).startOf('day'));
-  const from = givenFrom ?? to.minus({ days: DEFAULT_DAYS - 1 });
+  const from = givenFrom ?? DateTime.max(to.minus({ days: DEFAULT_DAYS - 1 }), firstDay);
   if (from > to)
     throw invalidQuery('The range is empty.', [{ field: 'from', code: 'after_to', message: '"from" must not be after "to".' }]);
   if (to.diff(from, 'days').days + 1 > MAX_DAYS)
