@@ -106,7 +106,7 @@ const WORDS: Record<string, Words> = {
     apply: '적용',
     applied: '적용됨',
     redeemApply: '{n} 교환하고 적용',
-    short: '이 리워드에 {n}이(가) 더 필요합니다.',
+    short: '이 리워드까지 {n} 더 필요합니다.',
     refused: '체크아웃에서 이 코드를 받지 않았습니다.',
     notAllowed: '이 체크아웃에는 할인 코드를 추가할 수 없습니다.',
     preparing: '코드를 준비하고 있습니다. 잠시 후 여기에 표시됩니다.',

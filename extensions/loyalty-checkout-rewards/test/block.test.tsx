@@ -504,3 +504,9 @@ describe('the words', () => {
     }
   });
 });
+
+describe('Korean words', () => {
+  it('leave no particle for the reader to choose ("이(가)"): an amount or name takes any final sound', () => {
+    expect(Object.values(wordsFor('ko').w).filter((text) => /\([\uac00-\ud7af]+\)/.test(String(text)))).toEqual([]);
+  });
+});

@@ -182,7 +182,7 @@ const WORDS: Record<string, Words> = {
     noCodes: '아직 코드가 없습니다.',
     notMember: '아직 회원이 아닙니다. 이 고객을 판매에 지정하면 리워드에 반영됩니다.',
     pointsOff: '이 스토어에서는 포인트가 꺼져 있어 교환할 수 있는 것이 없습니다.',
-    notEnough: '{name}이(가) 부족합니다. {n} 더 필요합니다.',
+    notEnough: '{name} 잔액이 부족합니다. {n} 더 필요합니다.',
     notRedeemable: '이 리워드는 지금 교환할 수 없습니다.',
     failed: '로열티 프로그램이 응답하지 않았습니다. 다시 시도하세요.',
     noAccess: 'POS 계정에 로열티 앱 접근 권한이 없습니다.',
@@ -190,7 +190,7 @@ const WORDS: Record<string, Words> = {
     applied: '코드 {code}를 장바구니에 적용했습니다.',
     notApplied: '장바구니가 코드 {code}를 받지 않았습니다.',
     waiting: '코드를 발급 중입니다. 곧 코드 아래에 표시됩니다.',
-    credited: '{amount}이(가) 고객의 스토어 크레딧에 추가되었습니다. 결제 시 사용할 수 있습니다.',
+    credited: '고객의 스토어 크레딧에 {amount} 추가되었습니다. 결제 시 사용할 수 있습니다.',
   },
   'zh-CN': {
     title: '会员忠诚度',

@@ -33,6 +33,7 @@ import {
   streakStrip,
   streakView,
   type Strings,
+  multiplierText,
   tierView,
   toNextTier,
   waysToEarn,
@@ -346,7 +347,9 @@ function PointsSection({
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
-  const earn = waysToEarn(points.setting, defs, t, lang, currency);
+  // A member reads what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
+  const boost = tier?.current ? multiplierText(tier.current, lang) : null;
+  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
@@ -395,7 +398,9 @@ function PointsSection({
         )}
         {earn.length > 0 && (
           <s-stack gap="small-200" data-earn>
-            <s-heading>{t.waysToEarn}</s-heading>
+            <s-heading>
+              {boost ? `${t.waysToEarn} · ${[tier?.current?.eudTitle, boost].filter(Boolean).join(' ')}` : t.waysToEarn}
+            </s-heading>
             <s-unordered-list>
               {earn.map((row) => (
                 <s-list-item key={row.key}>

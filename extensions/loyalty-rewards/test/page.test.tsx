@@ -300,10 +300,10 @@ const me = (pointsBalance: number): Member => ({
   tierId: 'gold',
   lastPointEntryAt: '2030-01-15T10:00:00.000Z',
 });
-const tierOf = (id: string, eudTitle: string, pointsThreshold: number) => ({
+const tierOf = (id: string, eudTitle: string, pointsThreshold: number, earnMultiplier = 1) => ({
   id,
   pointsThreshold,
-  earnMultiplier: 1,
+  earnMultiplier,
   eudTitle,
   eudDescription: `${eudTitle} members`,
   eudIcon: null,
@@ -328,7 +328,7 @@ const points: Points = {
     expiryMonthsOfInactivity: 0,
   },
   rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
-  tiers: [tierOf('silver', 'Silver', 0), tierOf('gold', 'Gold', 500), tierOf('platinum', 'Platinum', 2000)],
+  tiers: [tierOf('silver', 'Silver', 0), tierOf('gold', 'Gold', 500, 1.5), tierOf('platinum', 'Platinum', 2000)],
   member: me(1200),
 };
 const entry = (
@@ -406,10 +406,12 @@ describe('the points section', () => {
     expect(disabled(section, 'big')).toBe(true);
     expect(disabled(section, 'five')).toBe(false);
     expect(all(page, '[data-milestones] s-list-item')[0]).toBe('5 · Milestone 5 · +50 Stars Next');
+    // What this Gold member earns: each entry times 1.5, rounded down as the core credits it.
+    expect(text(section.querySelector('[data-earn] s-heading'))).toBe('Ways to earn · Gold ×1.5');
     expect(all(section, '[data-earn] s-list-item')).toEqual([
-      'For every 1 spent · +2 Stars',
-      'Creating an account · +100 Stars',
-      'Title s1 · Milestone 5 · +50 Stars',
+      'For every 1 spent · +3 Stars',
+      'Creating an account · +150 Stars',
+      'Title s1 · Milestone 5 · +75 Stars',
     ]);
   });
 
@@ -478,7 +480,7 @@ describe('the points section', () => {
       currency: 'EUR',
     };
     const page = await show(() => Promise.resolve(withFiver), 'de');
-    expect(all(page, '[data-earn] s-list-item')[0]).toBe('Pro 1 € Einkaufswert · +2 Stars');
+    expect(all(page, '[data-earn] s-list-item')[0]).toBe('Pro 1 € Einkaufswert · +3 Stars');
     // An untitled fixed amount says how much of it the reward takes off, to redeem and on a milestone.
     expect(all(page, '[data-cost="fiver"] s-text')[0]).toBe('5 € Rabatt');
     expect(all(page, '[data-milestones] s-list-item')[0]).toBe('9 · Milestone 9 · 5 € Rabatt Nächstes');

@@ -124,8 +124,8 @@ const WORDS: Record<string, Words> = {
   },
   ko: {
     title: '이 주문으로 받은 리워드',
-    earned: '이 주문으로 {n}을(를) 적립했습니다.',
-    takenBack: '환불 또는 취소로 {n}이(가) 회수되었습니다.',
+    earned: '이 주문으로 {n} 적립되었습니다.',
+    takenBack: '환불 또는 취소로 {n} 회수되었습니다.',
     balance: '내 잔액: {n}',
     counted: '이 주문이 반영된 프로그램',
     rewards: '받은 리워드',

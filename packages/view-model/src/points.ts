@@ -1,5 +1,5 @@
 import { type Api, ApiError, NEWEST_FIRST } from './api.js';
-import { dateFormat, fill, moneyText, type Strings } from './i18n.js';
+import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
 import { pointsText } from './progress.js';
 
@@ -94,33 +94,48 @@ export interface EarnRow {
 }
 
 /**
- * The program's rates (the ones set above 0), then each live milestone whose reward is points,
- * under its definition's title: all the storefront can tell of how points are earned.
+ * An earned entry times a tier's multiplier, rounded down, as the core credits it (CONTRACT §19); a
+ * rate per unit of currency is no entry, so it keeps its hundredths (2 × 1.5 = 3, 1.5 × 1.5 = 2.25).
  */
-export function waysToEarn(setting: PointsSetting, defs: Definition[], t: Strings, lang: string | undefined, currency?: string): EarnRow[] {
+export const multiplied = (points: number, multiplier: number, rate = false): number =>
+  multiplier === 1 ? points : rate ? Math.floor(points * multiplier * 100 + 1e-6) / 100 : Math.floor(points * multiplier + 1e-9);
+
+/**
+ * The program's rates (the ones set above 0), then each live milestone whose reward is points,
+ * under its definition's title: all the storefront can tell of how points are earned. With a
+ * member's tier `multiplier` (`earnMultiplier`), what that member earns: every earned entry
+ * multiplied and rounded down, as the core credits it.
+ */
+export function waysToEarn(
+  setting: PointsSetting,
+  defs: Definition[],
+  t: Strings,
+  lang: string | undefined,
+  currency?: string,
+  multiplier = 1,
+): EarnRow[] {
   const name = pointsName(setting, t);
+  const earns = (n: number, rate = false) => `+${pointsText(multiplied(n, multiplier, rate), name, lang)}`;
   const rates: [string, string, number][] = [
     ['spend', fill(t.perSpend, { amount: moneyText(1, currency, lang) ?? '1' }), setting.pointsPerCurrencyUnit],
     ['order', t.perOrder, setting.pointsPerOrder],
     ['signup', t.onSignUp, setting.pointsOnSignUp],
   ];
   return [
-    ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: `+${pointsText(n, name, lang)}` })),
+    ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: earns(n, key === 'spend') })),
     ...defs.flatMap((def) =>
       def.milestones.flatMap(({ id, eudTitle, reward }) =>
         reward?.rewardKind === 'points' && reward.pointsValue
-          ? [
-              {
-                key: id,
-                label: [def.eudTitle, eudTitle].filter(Boolean).join(' · '),
-                earns: `+${pointsText(reward.pointsValue, name, lang)}`,
-              },
-            ]
+          ? [{ key: id, label: [def.eudTitle, eudTitle].filter(Boolean).join(' · '), earns: earns(reward.pointsValue) }]
           : [],
       ),
     ),
   ];
 }
+
+/** A tier's multiplier as the shopper's language writes it ("×1.5", "×1,5"); null when it multiplies nothing. */
+export const multiplierText = (tier: Pick<Tier, 'earnMultiplier'> | undefined, lang: string | undefined): string | null =>
+  tier && tier.earnMultiplier > 1 ? `×${numberFormat(lang, { maximumFractionDigits: 1 }).format(tier.earnMultiplier)}` : null;
 
 /** The member's tier, the next one up, and how far they are from it. */
 export interface TierView {

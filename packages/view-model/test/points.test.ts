@@ -2,7 +2,17 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Api, ApiError } from '../src/api.js';
 import { stringsFor } from '../src/i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, RewardLog, Tier } from '../src/model.js';
-import { loadPoints, pointsExpiry, pointsName, type RedeemOutcome, redeemInto, tierView, toNextTier, waysToEarn } from '../src/points.js';
+import {
+  loadPoints,
+  multiplierText,
+  pointsExpiry,
+  pointsName,
+  type RedeemOutcome,
+  redeemInto,
+  tierView,
+  toNextTier,
+  waysToEarn,
+} from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
 const t = stringsFor('en');
@@ -82,6 +92,47 @@ describe('waysToEarn', () => {
     expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', t.points, 'EUR')).toBe('7,50\u00a0€ de réduction');
     expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', t.points, 'JPY')).toBe('￥500オフ');
     expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', 'Stars', 'USD')).toBe('$5 off');
+  });
+  it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
+    // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
+    const demo = { ...setting, pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
+    const streak: Definition = {
+      id: 'd',
+      eudTitle: 'Daily visit',
+      eudDescription: null,
+      eudIcon: null,
+      eudCompletedMessage: null,
+      aggregationPeriod: 'daily',
+      completionTargetValue: null,
+      milestones: [
+        {
+          id: 'm5',
+          milestoneTargetValue: 5,
+          eudTitle: 'Five days',
+          eudDescription: null,
+          reward: { rewardKind: 'points', pointsValue: 7, discountType: null, discountValue: null, eudTitle: null },
+        },
+      ],
+    };
+    const earns = (multiplier?: number, s = demo) => waysToEarn(s, [streak], t, 'en', 'EUR', multiplier).map((row) => row.earns);
+    expect(earns()).toEqual(['+2 Stars', '+10 Stars', '+100 Stars', '+7 Stars']);
+    expect(earns(1)).toEqual(earns());
+    // 7 × 1.5 = 10.5 credits 10; a rate per unit is no entry: 1.5 × 1.5 a unit reads 2.25.
+    expect(earns(1.5)).toEqual(['+3 Stars', '+15 Stars', '+150 Stars', '+10 Stars']);
+    expect(earns(1.5, { ...demo, pointsPerCurrencyUnit: 1.5 })[0]).toBe('+2.25 Stars');
+    // One-decimal multipliers carry no float drift below the integer: 10 × 1.2 is 12, not 11.
+    expect(earns(1.2)).toEqual(['+2.4 Stars', '+12 Stars', '+120 Stars', '+8 Stars']);
+    expect(earns(2)).toEqual(['+4 Stars', '+20 Stars', '+200 Stars', '+14 Stars']);
+    // The labels stay what to do.
+    expect(waysToEarn(demo, [streak], t, 'en', 'EUR', 1.5).map((row) => row.label)).toEqual(
+      waysToEarn(demo, [streak], t, 'en', 'EUR').map((row) => row.label),
+    );
+    // The multiplier as the shopper's language writes it, beside the heading; nothing for a tier that multiplies nothing.
+    expect(multiplierText(tier('Gold', 500), 'en')).toBeNull();
+    expect(multiplierText({ earnMultiplier: 1.5 }, 'en')).toBe('×1.5');
+    expect(multiplierText({ earnMultiplier: 1.5 }, 'de')).toBe('×1,5');
+    expect(multiplierText({ earnMultiplier: 2 }, 'fr')).toBe('×2');
+    expect(multiplierText(undefined, 'en')).toBeNull();
   });
 });
 
@@ -243,6 +294,21 @@ describe('pointsExpiry', () => {
     expect(pointsExpiry(expiring, holding(1250, '2026-03-03T10:00:00.000Z'), stringsFor('de'), 'Sterne', 'de')).toBe(
       'Deine 1.250 Sterne verfallen am 03.03.2027, wenn du bis dahin keine sammelst oder einlöst.',
     );
+  });
+
+  it('reads right whatever the merchant calls points: no article, agreement or particle depends on the name', () => {
+    const at = holding(80, '2026-03-03T10:00:00.000Z');
+    const sentence = (lang: string, name: string) => pointsExpiry(expiring, at, stringsFor(lang), name, lang);
+    const day = (lang: string) =>
+      new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date('2027-03-03T10:00:00Z'));
+    // Feminine and masculine names alike: no "Tus … alguno", "I tuoi Stelle", "Os seus Estrelas", "스타이(가)".
+    expect(sentence('es', 'Estrellas')).toBe(`Tu saldo de 80 Estrellas caduca el ${day('es')} si antes no ganas ni canjeas nada.`);
+    expect(sentence('es', 'Puntos')).toBe(`Tu saldo de 80 Puntos caduca el ${day('es')} si antes no ganas ni canjeas nada.`);
+    expect(sentence('it', 'Stelle')).toBe(
+      `Il tuo saldo di 80 Stelle scade il ${day('it')}, a meno che tu non guadagni o riscatti qualcosa prima.`,
+    );
+    expect(sentence('pt', 'Estrelas')).toBe(`O seu saldo de 80 Estrelas expira a ${day('pt')} se, até lá, não ganhar nem trocar nada.`);
+    expect(sentence('ko', '스타')).toBe(`${day('ko')}까지 적립하거나 교환하지 않으면 보유한 80 스타 전액이 소멸됩니다.`);
   });
 
   it('says nothing when points never expire, the member holds none, or has no entry yet', () => {

@@ -52,7 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Retirados',
   historyExpired: 'Caducados',
   historyAdjusted: 'Ajustados por la tienda',
-  expiresOn: 'Tus {points} caducan el {date}, salvo que ganes o canjees alguno antes.',
+  expiresOn: 'Tu saldo de {points} caduca el {date} si antes no ganas ni canjeas nada.',
 };
 
 export default words;

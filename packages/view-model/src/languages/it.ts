@@ -52,7 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Ritirati',
   historyExpired: 'Scaduti',
   historyAdjusted: 'Modificati dal negozio',
-  expiresOn: 'I tuoi {points} scadono il {date}, a meno che tu non ne guadagni o riscatti prima.',
+  expiresOn: 'Il tuo saldo di {points} scade il {date}, a meno che tu non guadagni o riscatti qualcosa prima.',
 };
 
 export default words;

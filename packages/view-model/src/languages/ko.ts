@@ -38,7 +38,7 @@ const words: Strings = {
   toRedeem: '교환 가능한 리워드',
   redeem: '교환하기',
   toGo: '{n} 남음',
-  notEnough: '이 리워드에 필요한 {name}이(가) 부족합니다.',
+  notEnough: '{name} 잔액이 부족해 이 리워드를 교환할 수 없습니다.',
   redeemed: '교환 완료',
   toNextTier: '{tier}까지 {n} 남음',
   signInToRedeem: '로그인하면 교환할 수 있습니다.',
@@ -52,7 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: '회수',
   historyExpired: '만료',
   historyAdjusted: '상점에서 조정',
-  expiresOn: '{date}까지 적립하거나 교환하지 않으면 {points}이(가) 소멸됩니다.',
+  expiresOn: '{date}까지 적립하거나 교환하지 않으면 보유한 {points} 전액이 소멸됩니다.',
 };
 
 export default words;

@@ -52,7 +52,7 @@ const words: Strings = {
   historyTakenBackPlain: 'Retirados',
   historyExpired: 'Expirados',
   historyAdjusted: 'Ajustados pela loja',
-  expiresOn: 'Os seus {points} expiram a {date}, a menos que ganhe ou troque algum antes disso.',
+  expiresOn: 'O seu saldo de {points} expira a {date} se, até lá, não ganhar nem trocar nada.',
 };
 
 export default words;
