@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
 
@@ -210,6 +211,35 @@ describe('the widget for a guest on /demo', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows the close button’s focus ring against the header: not in the header’s own colour', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await expect.poll(() => launcher(page).count()).toBe(1);
+    await launcher(page).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await widgetFocus(page))?.text).toBe('Streaks');
+    // Back from the first tab to the close button, by keyboard: its ring shows (:focus-visible).
+    await page.keyboard.press('Shift+Tab');
+    const close = dialog(page).getByRole('button', { name: 'Close' });
+    expect(await close.evaluate((el) => el.matches(':focus-visible'))).toBe(true);
+    const { ring, style, width, header } = await close.evaluate((el) => {
+      const css = getComputedStyle(el);
+      return {
+        ring: css.outlineColor,
+        style: css.outlineStyle,
+        width: parseFloat(css.outlineWidth),
+        header: getComputedStyle(el.closest('.lw-head')!).backgroundColor,
+      };
+    });
+    expect(header).toBe('rgb(91, 33, 182)');
+    expect(style).not.toBe('none');
+    expect(width).toBeGreaterThanOrEqual(2);
+    // WCAG's 3:1 for a focus indicator against what is around it.
+    expect(contrast(ring, header)).toBeGreaterThanOrEqual(3);
+    await screenshot(page, 'close-focus-ring');
+    expect(errors).toEqual([]);
+  });
+
   it('respects prefers-reduced-motion', async () => {
     const { page } = await demo.newPage({ reducedMotion: 'reduce' });
     await page.goto(`${demo.app.url}/demo`);
@@ -220,5 +250,97 @@ describe('the widget for a guest on /demo', () => {
     await moving.goto(`${demo.app.url}/demo`);
     await launcher(moving).click();
     expect(await dialog(moving).evaluate((el) => getComputedStyle(el).animationName)).toBe('lw-in');
+  });
+});
+
+/** WCAG's contrast ratio of two computed `rgb()` / `rgba()` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = css
+      .match(/[\d.]+/g)!
+      .slice(0, 3)
+      .map((v) => {
+        const c = Number(v) / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      });
+    return 0.2126 * r! + 0.7152 * g! + 0.0722 * bl!;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+describe('the panel’s layout', () => {
+  /** The tab panel's box, the tab bar's and the panel's, once the tab has loaded. */
+  const boxes = (page: Page) =>
+    dialog(page).evaluate((panel) => {
+      const box = (el: Element | null) => {
+        const r = el!.getBoundingClientRect();
+        return { top: Math.round(r.top), bottom: Math.round(r.bottom), height: Math.round(r.height) };
+      };
+      return {
+        panel: box(panel),
+        tabs: box(panel.querySelector('[role="tablist"]')),
+        content: box(panel.querySelector('[role="tabpanel"]')),
+      };
+    });
+  const loaded = (page: Page) => expect.poll(() => tabPanel(page).getByText('Loading…').count()).toBe(0);
+
+  it('leaves the content room on a phone held sideways: the panel takes the height, its header compact', async () => {
+    const { page, errors } = await demo.newPage({ viewport: { width: 667, height: 375 } });
+    await page.goto(`${demo.app.url}/demo?lang=de`);
+    await launcher(page).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Täglicher Besuch');
+    const { panel, tabs, content } = await boxes(page);
+    // Inside the screen, and most of it: the sign-up and log-in buttons and the tabs leave the content at least 150px.
+    expect(panel.top).toBeGreaterThanOrEqual(0);
+    expect(panel.bottom).toBeLessThanOrEqual(375);
+    expect(panel.height).toBeGreaterThanOrEqual(375 - 32);
+    expect(content.top).toBeGreaterThanOrEqual(tabs.bottom);
+    expect(content.height).toBeGreaterThanOrEqual(150);
+    expect(await dialog(page).getByRole('link', { name: 'Konto erstellen' }).isVisible()).toBe(true);
+    await screenshot(page, 'landscape-de-guest');
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the tab bar in place when switching tabs: one panel height, the content scrolling inside it', async () => {
+    for (const viewport of [
+      { width: 1200, height: 800 },
+      { width: 375, height: 667 },
+    ]) {
+      const { page, errors } = await demo.newPage({ viewport });
+      await page.goto(`${demo.app.url}/demo`);
+      await launcher(page).click();
+      const seen: Awaited<ReturnType<typeof boxes>>[] = [];
+      for (const name of ['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards', 'Streaks']) {
+        await dialog(page).getByRole('tab', { name }).click();
+        await loaded(page);
+        seen.push(await boxes(page));
+      }
+      // The Rewards tab of a guest is one line, the leaderboard ten rows: the tabs stay where they are all the same.
+      expect(new Set(seen.map((b) => b.tabs.top)).size, `${viewport.width}px`).toBe(1);
+      expect(new Set(seen.map((b) => b.panel.height)).size, `${viewport.width}px`).toBe(1);
+      expect(seen[0]!.panel.bottom).toBeLessThanOrEqual(viewport.height);
+      expect(seen[0]!.panel.top).toBeGreaterThanOrEqual(0);
+      expect(errors).toEqual([]);
+    }
+  });
+
+  it('writes the demo page in English, the widget in the language picked, and asks for no icon', async () => {
+    const { page, errors } = await demo.newPage();
+    const failed: string[] = [];
+    page.on('response', (res) => res.status() >= 400 && failed.push(`${res.status()} ${res.url()}`));
+    page.on('console', (msg) => msg.type() === 'error' && failed.push(msg.text()));
+    await page.goto(`${demo.app.url}/demo?lang=de`);
+    await launcher(page).click();
+    await expect.poll(() => tabPanel(page).textContent()).toContain('Täglicher Besuch');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
+    expect(await page.locator('loyalty-widget .lw-root').getAttribute('lang')).toBe('de');
+    expect(await dialog(page).evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))).toBe('de');
+    // Each language in the picker is named in itself.
+    expect(await page.locator('select[name="lang"] option[value="fr"]').getAttribute('lang')).toBe('fr');
+    // An icon that needs no request: no /favicon.ico answered 404.
+    expect(await page.locator('link[rel="icon"]').getAttribute('href')).toMatch(/^data:/);
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
   });
 });

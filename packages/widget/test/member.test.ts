@@ -116,6 +116,38 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps a code and its copy button inside the panel on a phone, in the languages with the longest button', async () => {
+    for (const [lang, width] of [
+      ['de', 320],
+      ['fr', 320],
+      ['pt', 320],
+      ['es', 320],
+      ['en', 320],
+      ['de', 375],
+    ] as const) {
+      const { page, errors } = await demo.newPage({ viewport: { width, height: 640 } });
+      await page.goto(`${demo.app.url}/demo?mode=member&lang=${lang}`);
+      await launcher(page).click();
+      await dialog(page).getByRole('tab').last().click();
+      await expect.poll(() => tabPanel(page).locator('[data-copy]').count()).toBe(2);
+      const fit = await dialog(page).evaluate((panel) => {
+        const body = panel.querySelector('[role="tabpanel"]')!;
+        const edge = panel.getBoundingClientRect();
+        return {
+          // The body scrolls up and down, never sideways.
+          sideways: body.scrollWidth - body.clientWidth,
+          outside: [...panel.querySelectorAll('[data-copy], .lw-code code')]
+            .map((el) => el.getBoundingClientRect())
+            .filter((r) => r.left < edge.left || r.right > edge.right - 16).length,
+        };
+      });
+      expect(fit, `${lang} ${width}px`).toEqual({ sideways: 0, outside: 0 });
+      if (lang === 'de') await screenshot(page, `member-rewards-de-${width}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('shows the rewards in French with languageCode=fr', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);

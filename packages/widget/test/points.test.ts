@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
 
 // The points tab (CONTRACT §19) on /demo, with the points, tiers and rewards the demo seeds.
 let demo: Demo;
@@ -170,6 +170,14 @@ describe('the points tab for a member', SLOW, () => {
     expect(await card.textContent()).toContain('1.5× Stars on everything you earn');
     const bar = card.getByRole('progressbar', { name: '800 Stars to Platinum' });
     expect([await bar.getAttribute('aria-valuenow'), await bar.getAttribute('aria-valuemax')]).toEqual(['1200', '2000']);
+    // A Gold member earns 1.5× (CONTRACT §19): the ways to earn say what this member gets, rounded down as the core credits it.
+    expect(await texts(page, '[data-earn] li')).toEqual([
+      'For every €1 spent+3 Stars',
+      'Every order+15 Stars',
+      'Creating an account+150 Stars',
+      'Daily visit · Five days in a row+75 Stars',
+    ]);
+    expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');
     // What the balance does not cover says how much is missing, and cannot be pressed.
     const percent = tabPanel(page).locator('[data-redeem] > li').nth(2);
     expect(await percent.getByRole('button', { name: 'Redeem' }).isDisabled()).toBe(true);
@@ -177,8 +185,8 @@ describe('the points tab for a member', SLOW, () => {
     // Where the balance came from, newest first: what each entry came from, never an id or a reason code.
     expect(await historyRows(page)).toEqual([
       expect.stringMatching(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \| Earned \| \+820 Stars$/),
-      expect.stringMatching(/ \| Order of 70 \| \+150 Stars$/),
-      expect.stringMatching(/ \| Order of 60 \| \+130 Stars$/),
+      expect.stringMatching(/ \| Order #1002 \| \+150 Stars$/),
+      expect.stringMatching(/ \| Order #1001 \| \+130 Stars$/),
       expect.stringMatching(/ \| Creating an account \| \+100 Stars$/),
     ]);
     // The demo's Stars expire after a year without an entry: the date shows; points that never expire say nothing of it.
@@ -201,8 +209,19 @@ describe('the points tab for a member', SLOW, () => {
     await tabPanel(page).locator('[data-history]').scrollIntoViewIfNeeded();
     await screenshot(page, 'points-member-history');
 
+    // On a phone, the label of the progress wraps, never its numbers ("1 200 /" above "2 000").
+    await page.setViewportSize({ width: 375, height: 667 });
     await openPoints(page, '?mode=member&lang=fr', 'Étoiles');
     expect(await card.locator('.lw-big').textContent()).toBe(`${new Intl.NumberFormat('fr').format(1200)} Étoiles`);
+    const pair = card.locator('.lw-row').filter({ hasText: ' / ' }).locator('span').last();
+    expect(await pair.textContent()).toBe(`${new Intl.NumberFormat('fr').format(1200)} / ${new Intl.NumberFormat('fr').format(2000)}`);
+    const lines = await pair.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    expect(lines).toBe(1);
+    expect(await tabPanel(page).locator('h3', { hasText: 'Comment gagner' }).textContent()).toBe('Comment gagner · Gold ×1,5');
     expect(await card.getByRole('progressbar').getAttribute('aria-label')).toBe('Encore 800 Étoiles pour Platinum');
     expect(await tabPanel(page).getByRole('button', { name: 'Échanger' }).count()).toBe(3);
     expect(await tabPanel(page).locator('h3', { hasText: 'Historique' }).count()).toBe(1);
@@ -212,12 +231,30 @@ describe('the points tab for a member', SLOW, () => {
     expect(errors).toEqual([]);
   });
 
-  it('redeems a reward: the code with its copy button, the balance lowered', async () => {
+  it('redeems a reward by keyboard: the code with its copy button, the balance lowered, focus on what came of it', async () => {
     const { page, errors } = await demo.newPage();
     await openPoints(page, '?mode=member', 'Stars');
     const five = tabPanel(page).locator('[data-redeem] > li').first();
-    await five.getByRole('button', { name: 'Redeem' }).click();
+    const button = five.getByRole('button', { name: 'Redeem' });
+    await button.focus();
+    // Slow the answer down: while it is on its way the button keeps focus, and a second Enter redeems nothing more.
+    let redemptions = 0;
+    await page.route('**/action/redeem*', async (route) => {
+      redemptions++;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => button.getAttribute('aria-disabled')).toBe('true');
+    expect((await widgetFocus(page))?.text).toBe('Redeem');
+    await page.keyboard.press('Enter');
     await expect.poll(() => five.getByRole('status').first().textContent()).toBe('Redeemed!');
+    expect(redemptions).toBe(1);
+    // Focus never drops to the page: it moves to the outcome, and Tab goes on to the code's copy button.
+    await expect.poll(async () => (await widgetFocus(page))?.text).toBe('Redeemed!');
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('LOYALTY-WIDGET');
+    await page.keyboard.press('Tab');
+    expect((await widgetFocus(page))?.text).toBe('Copy code');
     expect(await five.locator('code').textContent()).toMatch(/^STARS5/);
     expect(await five.getByRole('button', { name: 'Copy code' }).count()).toBe(1);
     expect(await tabPanel(page).locator('[data-balance] .lw-big').textContent()).toBe('900 Stars');
@@ -227,6 +264,18 @@ describe('the points tab for a member', SLOW, () => {
     await expect.poll(async () => (await historyRows(page))[0]).toMatch(/ \| Redeemed: €5 off \| −300 Stars$/);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member-redeemed');
+
+    // A redeemed code (16 characters) and its copy button stay inside the panel on a small phone.
+    await page.setViewportSize({ width: 320, height: 568 });
+    const fit = await dialog(page).evaluate((panel) => {
+      const body = panel.querySelector('[role="tabpanel"]')!;
+      const edge = panel.getBoundingClientRect();
+      const copy = panel.querySelector('[data-redeem] [data-copy]')!.getBoundingClientRect();
+      return { sideways: body.scrollWidth - body.clientWidth, inside: copy.left >= edge.left && copy.right <= edge.right };
+    });
+    expect(fit).toEqual({ sideways: 0, inside: true });
+    await five.locator('[data-copy]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-redeemed-320');
 
     // The new reward is among the member's rewards.
     await dialog(page).getByRole('tab', { name: 'Rewards' }).click();

@@ -67,12 +67,12 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
   const name = pointsName(points, t);
 
   const [vertical, horizontal] = edges(launcher);
-  const offset = launcher.alignmentPositionY + launcherHeight + 12;
+  // Beside the launcher (styles.css sizes the panel from these, and on a short screen moves it over the launcher).
   const position = {
-    [vertical]: `${offset}px`,
+    [vertical]: 'var(--lw-at)',
     [horizontal]: `${launcher.alignmentPositionX}px`,
-    width: `min(380px, calc(100vw - ${2 * launcher.alignmentPositionX}px))`,
-    maxHeight: `calc(100vh - ${offset + 16}px)`,
+    '--lw-off': `${launcher.alignmentPositionY + launcherHeight + 12}px`,
+    '--lw-x': `${launcher.alignmentPositionX}px`,
   };
   const title = (api.member ? template?.loggedInTitle : template?.loggedOutTitle) || label;
   const subtitle = api.member ? template?.loggedInSubTitle : template?.loggedOutSubTitle;

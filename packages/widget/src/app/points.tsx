@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   type Definition,
   fill,
   type Member,
+  multiplierText,
   pointHistory,
   pointsExpiry,
   type Points,
@@ -39,10 +40,23 @@ export function PointsTab({
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
-  const earn = waysToEarn(points.setting, defs, t, lang, currency);
+  // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
+  const boost = tier?.current ? multiplierText(tier.current, lang) : null;
+  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
-  const redeem = (reward: RedeemableReward) =>
+  // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
+  const pressed = useRef<EventTarget | null>(null);
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    const active = (said.current?.getRootNode() as Document | ShadowRoot | undefined)?.activeElement;
+    if (!active || active === pressed.current || active === document.body) said.current?.focus();
+  }, [outcome]);
+  const redeem = (reward: RedeemableReward, e: Event) => {
+    // Busy, the button keeps its focus (aria-disabled rather than disabled) and does nothing.
+    if (busy !== undefined) return;
+    pressed.current = e.currentTarget;
     void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
+  };
 
   return (
     <div class="lw-cards">
@@ -80,21 +94,22 @@ export function PointsTab({
                       <button
                         type="button"
                         class="lw-button lw-redeem"
-                        disabled={busy !== undefined || short > 0}
-                        onClick={() => redeem(reward)}
+                        disabled={short > 0}
+                        aria-disabled={busy !== undefined}
+                        onClick={(e) => redeem(reward, e)}
                       >
                         {t.redeem}
                       </button>
                     </div>
                   )}
                   {shown && 'error' in shown && (
-                    <p class="lw-alert" role="alert">
+                    <p ref={said} tabIndex={-1} class="lw-alert" role="alert">
                       {shown.error}
                     </p>
                   )}
                   {shown && 'log' in shown && (
                     <>
-                      <p class="lw-badge" role="status">
+                      <p ref={said} tabIndex={-1} class="lw-badge" role="status">
                         {t.redeemed}
                       </p>
                       <ul>
@@ -111,7 +126,10 @@ export function PointsTab({
       )}
       {earn.length > 0 && (
         <>
-          <h3>{t.waysToEarn}</h3>
+          <h3>
+            {t.waysToEarn}
+            {boost && <span class="lw-muted"> · {[tier.current?.eudTitle, boost].filter(Boolean).join(' ')}</span>}
+          </h3>
           <ul class="lw-list" data-earn>
             {earn.map((row) => (
               <li key={row.key}>

@@ -208,7 +208,7 @@ export function Bar({ value, max, label, lang }: { value: number; max: number; l
     <div>
       <div class="lw-row">
         <span>{label}</span>
-        <span>
+        <span class="lw-pair">
           {n.format(value)} / {n.format(max)}
         </span>
       </div>
