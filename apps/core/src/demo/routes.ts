@@ -50,12 +50,14 @@ function page({ origin, mode, lang, widget, init }: PageInput): string {
 <script src="${escapeHtml(origin)}/widget/loader.js" async></script>
 <script>LoyaltyWidget.init(${inlineJson(init)});</script>`
     : '';
+  // The page's own text is English whatever `lang` is (each language's name says its own): the widget's root carries `lang`.
   return `<!doctype html>
-<html lang="${escapeHtml(lang)}">
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Demo Shop</title>
+<link rel="icon" href="data:,">
 <style>
   *{box-sizing:border-box}
   body{margin:0;font:16px/1.5 Georgia,'Times New Roman',serif;color:#1f2937;background:#faf7f2}
@@ -86,7 +88,7 @@ function page({ origin, mode, lang, widget, init }: PageInput): string {
   <form method="get" action="/demo">
     <input type="hidden" name="mode" value="${mode}">
     <label>Language <select name="lang" onchange="this.form.submit()">${Object.entries(LANGUAGES)
-      .map(([code, name]) => `<option value="${code}"${code === lang ? ' selected' : ''}>${escapeHtml(name)}</option>`)
+      .map(([code, name]) => `<option value="${code}" lang="${code}"${code === lang ? ' selected' : ''}>${escapeHtml(name)}</option>`)
       .join('')}</select></label>
     <noscript><button>Apply</button></noscript>
   </form>

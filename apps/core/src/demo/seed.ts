@@ -314,14 +314,23 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
   // Earned by the setting's rates as they are now, and only while points are live: nothing earns otherwise.
   if (setting.status !== 'live') return;
   const { pointsPerCurrencyUnit, pointsPerOrder, pointsOnSignUp } = setting;
-  const earn = async (points: number, uniqueIdentifier: string, note: string) => {
+  // Linked as the Shopify app links them (an order's entry names the order), so the widget's history
+  // says what each came from in the shopper's language.
+  const earn = async (points: number, uniqueIdentifier: string, links: Record<string, string>) => {
     // A rate set to 0 earns nothing, and an entry is never 0.
     if (points > 0)
-      await api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, note });
+      await api.call('POST', '/schema/point_entry/record', { ownedById: shopper, points, reason: 'earned', uniqueIdentifier, ...links });
   };
-  await earn(pointsOnSignUp, 'demo-points-sign-up', 'Creating an account');
-  for (const [suffix, value] of orders)
-    await earn(Math.floor(value * pointsPerCurrencyUnit) + pointsPerOrder, `demo-points-order-${today}-${suffix}`, `Order of ${value}`);
+  await earn(pointsOnSignUp, 'demo-points-sign-up', {
+    linkedSchemaSlug: 'shopify_customer',
+    linkedSchemaRecordId: DEMO_SHOPPER.externalId,
+  });
+  for (const [i, [suffix, value]] of orders.entries())
+    await earn(Math.floor(value * pointsPerCurrencyUnit) + pointsPerOrder, `demo-points-order-${today}-${suffix}`, {
+      linkedSchemaSlug: 'shopify_order',
+      linkedSchemaRecordId: `demo-order-${today}-${suffix}`,
+      note: `#${1001 + i}`,
+    });
 }
 
 /**
