@@ -57,7 +57,10 @@ describe('What the program earns', () => {
     await de.waitFor();
     await de.getByText(/Noch nicht genug Bestellungen/).waitFor();
     // German money and percentages: "1.234,50 €", "12 %" (a no-break space before the sign).
-    await de.getByText(/^0,00\s€$/).first().waitFor();
+    await de
+      .getByText(/^0,00\s€$/)
+      .first()
+      .waitFor();
     await admin.browser.shot('earnings-empty-de');
   });
 

@@ -41,33 +41,36 @@ const member = (pointsEarnedInTierWindow: number, tierId: string | null): Member
   lastPointEntryAt: null,
 });
 
+/** A daily streak titled "Daily visit" with `milestones`. */
+const dailyVisit = (milestones: Definition['milestones']): Definition => ({
+  id: 'd',
+  eudTitle: 'Daily visit',
+  eudDescription: null,
+  eudIcon: null,
+  eudCompletedMessage: null,
+  aggregationPeriod: 'daily',
+  completionTargetValue: null,
+  milestones,
+});
+
 describe('waysToEarn', () => {
   it('lists the rates set above 0, then the milestones that earn points, in the merchant’s name for points', () => {
-    const streak: Definition = {
-      id: 'd',
-      eudTitle: 'Daily visit',
-      eudDescription: null,
-      eudIcon: null,
-      eudCompletedMessage: null,
-      aggregationPeriod: 'daily',
-      completionTargetValue: null,
-      milestones: [
-        {
-          id: 'm3',
-          milestoneTargetValue: 3,
-          eudTitle: 'Three days',
-          eudDescription: null,
-          reward: { rewardKind: 'points', pointsValue: 1500, discountType: null, discountValue: null, eudTitle: null },
-        },
-        {
-          id: 'm7',
-          milestoneTargetValue: 7,
-          eudTitle: 'A week',
-          eudDescription: null,
-          reward: { rewardKind: 'code', discountType: 'percentage', discountValue: 10, eudTitle: null },
-        },
-      ],
-    };
+    const streak = dailyVisit([
+      {
+        id: 'm3',
+        milestoneTargetValue: 3,
+        eudTitle: 'Three days',
+        eudDescription: null,
+        reward: { rewardKind: 'points', pointsValue: 1500, discountType: null, discountValue: null, eudTitle: null },
+      },
+      {
+        id: 'm7',
+        milestoneTargetValue: 7,
+        eudTitle: 'A week',
+        eudDescription: null,
+        reward: { rewardKind: 'code', discountType: 'percentage', discountValue: 10, eudTitle: null },
+      },
+    ]);
     expect(waysToEarn(setting, [streak], t, 'en')).toEqual([
       { key: 'spend', label: 'For every 1 spent', earns: '+1.5 Stars' },
       { key: 'signup', label: 'Creating an account', earns: '+100 Stars' },
@@ -96,24 +99,15 @@ describe('waysToEarn', () => {
   it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
     // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
     const demo = { ...setting, pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };
-    const streak: Definition = {
-      id: 'd',
-      eudTitle: 'Daily visit',
-      eudDescription: null,
-      eudIcon: null,
-      eudCompletedMessage: null,
-      aggregationPeriod: 'daily',
-      completionTargetValue: null,
-      milestones: [
-        {
-          id: 'm5',
-          milestoneTargetValue: 5,
-          eudTitle: 'Five days',
-          eudDescription: null,
-          reward: { rewardKind: 'points', pointsValue: 7, discountType: null, discountValue: null, eudTitle: null },
-        },
-      ],
-    };
+    const streak = dailyVisit([
+      {
+        id: 'm5',
+        milestoneTargetValue: 5,
+        eudTitle: 'Five days',
+        eudDescription: null,
+        reward: { rewardKind: 'points', pointsValue: 7, discountType: null, discountValue: null, eudTitle: null },
+      },
+    ]);
     const earns = (multiplier?: number, s = demo) => waysToEarn(s, [streak], t, 'en', 'EUR', multiplier).map((row) => row.earns);
     expect(earns()).toEqual(['+2 Stars', '+10 Stars', '+100 Stars', '+7 Stars']);
     expect(earns(1)).toEqual(earns());

@@ -128,7 +128,7 @@ export function PointsTab({
         <>
           <h3>
             {t.waysToEarn}
-            {boost && <span class="lw-muted"> · {[tier.current?.eudTitle, boost].filter(Boolean).join(' ')}</span>}
+            {boost && <span class="lw-muted"> · {[tier?.current?.eudTitle, boost].filter(Boolean).join(' ')}</span>}
           </h3>
           <ul class="lw-list" data-earn>
             {earn.map((row) => (
