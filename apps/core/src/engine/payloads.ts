@@ -26,7 +26,8 @@ export async function progressPayload(
   progress: Row,
 ): Promise<Record<string, unknown>> {
   const slug = `${kind}_progress`;
-  const [serialized] = await records.serialize(records.registry.require(slug), [progress], ctx, {
+  // A copy: loading joins adds them to the row, and the row may be one the attempt has yet to write.
+  const [serialized] = await records.serialize(records.registry.require(slug), [{ ...progress }], ctx, {
     db,
     fields: [...storedFields(records, slug), 'taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields),
   });

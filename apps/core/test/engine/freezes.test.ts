@@ -72,6 +72,20 @@ describe('earning freezes', () => {
   });
 });
 
+describe('earning a freeze with the run’s first period', () => {
+  it('earns it on the log that starts the run (freezeEarnEveryPeriods 1), answering 200 with its event', async () => {
+    const s = await streak({ maxFreezes: 2, freezeEarnEveryPeriods: 1 });
+    const m = await member();
+    const first = await log(s.id, m, '2027-01-01T10:00:00Z');
+    expect(first.streakProgress).toMatchObject({ currentProgressValue: 1, freezesAvailable: 1 });
+    const earned = (await events(m)).filter((e) => e.eventCode === 'streak_progress_freeze_earned');
+    expect(earned).toHaveLength(1);
+    expect(earned[0]!.payload.streakProgress).toMatchObject({ id: first.streakProgress.id, freezesAvailable: 1 });
+    expect(earned[0]!.payload.streakProgress).not.toHaveProperty('taskProgresses');
+    expect((await log(s.id, m, '2027-01-02T10:00:00Z')).streakProgress.freezesAvailable).toBe(2);
+  });
+});
+
 describe('granting freezes', () => {
   it('adds up to maxFreezes; refuses bad counts, closed progresses and streaks with freezes off', async () => {
     const s = await streak({ maxFreezes: 3 });
