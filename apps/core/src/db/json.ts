@@ -7,14 +7,14 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * A row that PostgreSQL returned as JSON (row_to_json), with its timestamps back as Dates:
- * every timestamp column is named `*_at`. Lets one statement fetch several rows at once. The
+ * every timestamp column is named `*_at`, or `*_until` (a lease). Lets one statement fetch several rows at once. The
  * caller names the row type its statement selects (`R`), as it would of a query's result.
  */
 export function rowFromJson<R extends object = Row>(json: unknown): R | undefined {
   if (!json || typeof json !== 'object') return undefined;
   const row: Row = { ...json };
   for (const [key, value] of Object.entries(row)) {
-    if (key.endsWith('_at') && typeof value === 'string') row[key] = new Date(value);
+    if ((key.endsWith('_at') || key.endsWith('_until')) && typeof value === 'string') row[key] = new Date(value);
   }
   return row as R;
 }

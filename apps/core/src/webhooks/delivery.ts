@@ -152,7 +152,7 @@ async function deliverOne(
 }
 
 /**
- * Records a batch's attempts in one statement. Its commit does not wait for the WAL flush: a
+ * Records attempts in one statement. Its commit does not wait for the WAL flush: a
  * result lost to a crash leaves the delivery leased, and it is delivered again under the same
  * webhook-id once the lease runs out (CONTRACT §10 allows twice; receivers dedupe on it).
  */
@@ -191,9 +191,50 @@ async function record(db: Knex, attempted: Attempted[]): Promise<void> {
   );
 }
 
+/** Time kept at the end of a lease for recording the attempt made under it. */
+const RECORD_MARGIN_MS = 1_000;
+
 /**
- * Delivers webhook logs this worker holds the lease of, \`width\` at a time, then records every
- * outcome at once. Each webhook's secret is opened once per batch.
+ * Records attempts a group at a time as they end (once `size` wait, or `delayMs` after the first
+ * of a group): each is recorded inside its lease however long the batch's slowest receivers take,
+ * in a few statements rather than one per delivery.
+ */
+function recorder(db: Knex, size: number, delayMs = 50) {
+  let group: Attempted[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let chain = Promise.resolve();
+  let failure: unknown;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    const taken = group;
+    group = [];
+    if (taken.length)
+      chain = chain
+        .then(() => record(db, taken))
+        .catch((err: unknown) => {
+          failure ??= err;
+        });
+  };
+  return {
+    add(attempted: Attempted) {
+      group.push(attempted);
+      if (group.length >= size) flush();
+      else timer ??= setTimeout(flush, delayMs);
+    },
+    async done() {
+      flush();
+      await chain;
+      if (failure !== undefined) throw failure;
+    },
+  };
+}
+
+/**
+ * Delivers webhook logs this worker holds the lease of, \`width\` at a time, recording outcomes as
+ * they come. A delivery whose POST could not end inside its lease (slow receivers held the lanes)
+ * is handed back unsent: once the lease ran out another worker could take it, and both would send
+ * it. Each webhook's secret is opened once per batch.
  */
 export async function deliverLeased(
   deps: DeliveryDeps,
@@ -213,18 +254,26 @@ export async function deliverLeased(
     return secret;
   };
   const attempted: Attempted[] = [];
+  const outcomes = recorder(deps.db, width);
   await inPool(logs, width, async (log) => {
+    if (log.lease_until && now().getTime() + deps.config.webhookTimeoutMs + RECORD_MARGIN_MS > log.lease_until.getTime()) {
+      outcomes.add({ log, after: { lease_until: null } });
+      return;
+    }
     const webhook = byId.get(log.webhook_id);
     const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is DeliveryEventRow => !!e);
+    let done: Attempted;
     try {
-      attempted.push(await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now));
+      done = await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now);
     } catch {
       // Failing before the POST (a secret that does not open) is a failed attempt, so the rest of the batch is still recorded.
       const after = afterAttempt(log, { error: 'delivery failed' }, now(), deps.config.webhookRetrySchedule);
-      attempted.push({ log, after, attempt: log.retry_count + 1 });
+      done = { log, after, attempt: log.retry_count + 1 };
     }
+    attempted.push(done);
+    outcomes.add(done);
   });
-  await record(deps.db, attempted);
+  await outcomes.done();
   for (const { after, attempt, oldestEventAt } of attempted) {
     if (attempt === undefined) continue;
     const status = after.webhook_log_status!;
@@ -237,7 +286,7 @@ export async function deliverLeased(
   return logs.length;
 }
 
-/** Delivers due webhook logs; returns how many were attempted. */
+/** Delivers due webhook logs; returns how many it took (attempted, or handed back unsent for want of time left in their lease). */
 export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, limit = 100, width = 32): Promise<number> {
   const logs = await claim(deps, now(), limit);
   if (!logs.length) return 0;

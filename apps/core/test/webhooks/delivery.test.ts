@@ -281,6 +281,43 @@ describe('webhook delivery', () => {
     expect(headers['x-service-signature']).toBe(createHmac('sha256', rotated.webhookSecret).update(body).digest('hex'));
   });
 
+  it('never delivers twice to a quick receiver while slow ones hold the lanes past the lease, nor retries a slow one early', async () => {
+    // Three receivers that answer after the time-out, one at once; two workers, on the wall clock.
+    const wall = () => new Date();
+    receiver.respond((req, res) => {
+      if (req.url === '/quick') res.writeHead(200).end('ok');
+      else setTimeout(() => res.writeHead(200).end('late'), 2_000);
+    });
+    const quick = await webhook({ endpointUrl: `${receiver.url}/quick` });
+    const slow = [await webhook(), await webhook(), await webhook()];
+    for (let i = 0; i < 8; i++) await streakEvent();
+    await dispatchEvents(app.db);
+    // 24 slow deliveries two at a time take 6 s, past the 5.5-s lease the batch was claimed under.
+    let settled = false;
+    const first = deliverDueWebhooks(deps, wall, 100, 2).finally(() => (settled = true));
+    const second = (async () => {
+      while (!settled) {
+        await deliverDueWebhooks(deps, wall, 100, 2);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      while ((await deliverDueWebhooks(deps, wall, 100, 2)) > 0);
+    })();
+    await Promise.all([first, second]);
+    const quickIds = receiver.received.filter((r) => r.path === '/quick').map((r) => r.headers['webhook-id']);
+    expect(quickIds).toHaveLength(8);
+    expect(new Set(quickIds).size).toBe(8);
+    expect((await webhookLogs(quick.id)).map((l: { webhookLogStatus: string }) => l.webhookLogStatus)).toEqual(Array(8).fill('processed'));
+    // Each slow delivery was tried once, and waits for its retry on the schedule.
+    for (const hook of slow) {
+      const logs = await webhookLogs(hook.id);
+      expect(logs.map((l: { retryCount: number; webhookLogStatus: string }) => [l.webhookLogStatus, l.retryCount])).toEqual(
+        Array(8).fill(['errored', 1]),
+      );
+    }
+    const slowAttempts = receiver.received.filter((r) => r.path === '/hook').length;
+    expect(slowAttempts).toBe(24);
+  }, 30_000);
+
   it('never delivers one log twice when workers race', async () => {
     const hook = await webhook();
     for (let i = 0; i < 30; i++) await streakEvent();
