@@ -10,6 +10,7 @@ import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
+import type { LanguageCode } from '../formats.js';
 import type { RecordService } from '../records/service.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from '../schema/progress.js';
 import { transaction } from '../db/transaction.js';
@@ -20,7 +21,12 @@ const BATCH = 200;
  * A progress row as a sweep reads it: with its member's time zone and, where selected, its
  * definition's period and freezes.
  */
-type Swept<P extends ProgressRow> = P & { member_timezone: string | null; aggregation_period?: Period; max_freezes?: number };
+type Swept<P extends ProgressRow> = P & {
+  member_timezone: string | null;
+  member_language: LanguageCode | null;
+  aggregation_period?: Period;
+  max_freezes?: number;
+};
 
 interface Sweep<R = Swept<ProgressRow>> {
   name: string;
@@ -36,7 +42,11 @@ function one<R extends ProgressRow>(code: EventCode, row: R, patch: Partial<R>, 
   return { patch, events: [{ code, progress: { ...row, ...patch }, extra }] };
 }
 
-const progressColumns = (table: string) => [`${table}.*`, 'account_user.timezone as member_timezone'];
+const progressColumns = (table: string) => [
+  `${table}.*`,
+  'account_user.timezone as member_timezone',
+  'account_user.language_code as member_language',
+];
 const joinMember = (table: string) => (q: Knex.QueryBuilder) =>
   q.join('account_user', function () {
     this.on('account_user.account_id', '=', `${table}.account_id`).andOn('account_user.id', '=', `${table}.owned_by_id`);
@@ -145,7 +155,13 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
           const accountId = row.account_id;
           if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
           const account = accounts.get(accountId)!;
-          const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: `sweep:${sweep.name}` };
+          // Payloads in the member's language, as a log's events are (CONTRACT §11's emails render from them).
+          const ctx: RequestContext = {
+            flow: 'apikey',
+            account,
+            languageCode: row.member_language ?? undefined,
+            requestId: `sweep:${sweep.name}`,
+          };
           const zone = row.member_timezone ?? account.timezone;
           const { patch, events } = sweep.settle(row, zone, now, graceSeconds);
           await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, patch);

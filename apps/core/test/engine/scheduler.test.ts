@@ -141,3 +141,30 @@ describe('scheduler sweeps', () => {
     expect(Number(broken[0]!.n)).toBe(members + 1);
   });
 });
+
+describe('the events sweeps write', () => {
+  it('speak the member’s language, as a log’s events do', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Lang', eudTitle: 'Daily visit', toBeBrokenWarningHours: 4 })).body
+      .data;
+    await acct.api.request('PATCH', `/schema/streak/record/${streak.id}`, {
+      body: { eudTitle: 'Visite quotidienne' },
+      query: { languageCode: 'fr' },
+    });
+    const first = (
+      await post('streak_log', {
+        streakId: streak.id,
+        ownedBy: { externalId: 'paris-fr', timezone: 'Europe/Paris', languageCode: 'fr' },
+        activityAt: '2027-01-10T09:00:00Z',
+      })
+    ).body.data;
+    // The day after ends at 2027-01-11T23:00Z in Paris: warned four hours before, broken after the grace.
+    await sweep('2027-01-11T19:00:00Z');
+    await sweep('2027-01-11T23:15:00Z');
+    const events = await eventsOf(first.ownedById);
+    expect(events.map((e) => [e.eventCode, e.payload.streakLog?.streak?.eudTitle ?? e.payload.streakProgress?.streak?.eudTitle])).toEqual([
+      ['streak_progress_non_milestone_completed', 'Visite quotidienne'],
+      ['streak_progress_to_be_broken', 'Visite quotidienne'],
+      ['streak_progress_broken', 'Visite quotidienne'],
+    ]);
+  });
+});
