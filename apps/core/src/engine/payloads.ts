@@ -29,7 +29,10 @@ export async function progressPayload(
   // A copy: loading joins adds them to the row, and the row may be one the attempt has yet to write.
   const [serialized] = await records.serialize(records.registry.require(slug), [{ ...progress }], ctx, {
     db,
-    fields: [...storedFields(records, slug), 'taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields),
+    fields: [
+      ...storedFields(records, slug),
+      ...['taskProgress', 'taskProgresses'].filter((f) => f in records.registry.require(slug).fields),
+    ],
   });
   const definition = await db(kind)
     .where({ account_id: progress.account_id, id: progress[`${kind}_id`] })

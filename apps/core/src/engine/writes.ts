@@ -32,6 +32,15 @@ interface PendingUpdate {
  * (CHANGED_SINCE_READ) when any row changed meanwhile, so aggregation may read without locks.
  * Rows handed back are what the database will hold, so the response is built before the write.
  */
+/**
+ * A new row's `updated_at` is never before its `created_at`: the attempt's clock (`tx.now`, read
+ * when the request began) stamps changes, the set's own (`createdAt`) new rows, a little later.
+ */
+function notUpdatedBeforeCreated(row: Row): Row {
+  if (row.updated_at instanceof Date && row.created_at instanceof Date && row.updated_at < row.created_at) row.updated_at = row.created_at;
+  return row;
+}
+
 export class WriteSet {
   private readonly inserts: { table: string; rows: Row[] }[] = [];
   private readonly inserted = new Map<string, Row>();
@@ -69,7 +78,7 @@ export class WriteSet {
       updated_at: this.createdAt,
       ...v,
     }));
-    for (const row of rows) this.inserted.set(`${table}:${row.id}`, row);
+    for (const row of rows) this.inserted.set(`${table}:${row.id}`, notUpdatedBeforeCreated(row));
     const ofTable = this.insertedByTable.get(table);
     if (ofTable) ofTable.push(...rows);
     else this.insertedByTable.set(table, [...rows]);
@@ -89,7 +98,7 @@ export class WriteSet {
     const key = `${table}:${row.id}`;
     const pending = this.inserted.get(key);
     // The inserted row itself changes, so the statement writes it as it ends up; it is of this table, so an R.
-    if (pending) return Object.assign(pending, patch) as R;
+    if (pending) return notUpdatedBeforeCreated(Object.assign(pending, patch)) as R;
     const earlier = this.updates.get(key);
     if (earlier) Object.assign(earlier.patch, patch);
     else {

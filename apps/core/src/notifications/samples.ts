@@ -142,9 +142,14 @@ const challengeMilestones = (t: SampleTexts) => [
 ];
 const missionMilestones = (t: SampleTexts) => [milestone(t, 6, 'mission', ID.mission, 2, EN.missionMilestone, t.missionMilestone, null)];
 
+/** When the sample definitions were made. */
+const DEFINED_AT = '2026-01-10T08:00:00.000Z';
+
 function streak(t: SampleTexts): Json {
   return {
     id: ID.streak,
+    createdAt: DEFINED_AT,
+    updatedAt: DEFINED_AT,
     name: 'Weekly workouts',
     description: 'Work out three times a week',
     status: 'live',
@@ -169,6 +174,8 @@ function streak(t: SampleTexts): Json {
 function challenge(t: SampleTexts): Json {
   return {
     id: ID.challenge,
+    createdAt: DEFINED_AT,
+    updatedAt: DEFINED_AT,
     name: 'Spend 200 this month',
     description: 'Monthly spending challenge',
     status: 'live',
@@ -204,6 +211,8 @@ const tasks = (t: SampleTexts) =>
 function mission(t: SampleTexts): Json {
   return {
     id: ID.mission,
+    createdAt: DEFINED_AT,
+    updatedAt: DEFINED_AT,
     name: 'Welcome mission',
     description: 'Onboarding tasks for new members',
     status: 'live',
@@ -307,6 +316,8 @@ function logResponse(
     notAggregatedReason: null,
     periodKey: parts.periodKey,
     reversedValue: 0,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
     [kind]: parts.definition,
     ownedBy: ownedBy(),
     [`${kind}Progress`]: parts.progress,
@@ -346,6 +357,8 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     streakProgressStatus: status,
     currentProgressValue: value,
     streakStartedAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
+    createdAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
+    updatedAt: now.toISOString(),
     streakCompletedAt: status === 'completed' ? now.toISOString() : null,
     streakBrokenAt: status === 'broken' ? new Date(now.getTime() - HOUR).toISOString() : null,
     streakToBeBrokenAt: new Date(now.getTime() + toBeBrokenIn).toISOString(),
@@ -369,7 +382,7 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     updatedAt: now.toISOString(),
   };
   const next = streakMilestones(t).find((m) => m.milestoneTargetValue > value) ?? null;
-  const stored = { ...streak(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' };
+  const stored = streak(t);
   const streakProgress = {
     ...progress,
     taskProgress: code === 'streak_progress_to_be_broken' ? taskProgress : null,
@@ -421,6 +434,8 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
     challengeProgressStatus: status,
     currentProgressValue: value,
     challengeStartedAt: new Date(now.getTime() - 12 * DAY).toISOString(),
+    createdAt: new Date(now.getTime() - 12 * DAY).toISOString(),
+    updatedAt: now.toISOString(),
     challengeCompletedAt: status === 'completed' ? now.toISOString() : null,
     challengeFailedAt: status === 'failed' ? windowEnd : null,
     challengeToBeFailedAt: windowEnd,
@@ -430,7 +445,7 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
     return {
       challengeProgress: {
         ...progress,
-        challenge: { ...challenge(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' },
+        challenge: challenge(t),
         nextMilestone: next,
       },
     };
@@ -488,6 +503,8 @@ function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     missionProgressStatus: status,
     isMissionToBeFailedProcessed: status === 'failed',
     missionStartedAt: start.toISOString(),
+    createdAt: start.toISOString(),
+    updatedAt: now.toISOString(),
     missionCompletedAt: status === 'completed' ? now.toISOString() : null,
     missionFailedAt: status === 'failed' ? new Date(start.getTime() + 7 * DAY).toISOString() : null,
     missionToBeFailedAt: new Date(start.getTime() + 7 * DAY).toISOString(),
@@ -498,7 +515,7 @@ function missionPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     return {
       missionProgress: {
         ...progress,
-        mission: { ...mission(t), createdAt: '2026-01-10T08:00:00.000Z', updatedAt: '2026-01-10T08:00:00.000Z' },
+        mission: mission(t),
         nextMilestone: next,
       },
     };

@@ -109,7 +109,8 @@ export class RecordService implements Records {
       views = {
         full: fieldView(all),
         public: fieldView(all.filter(([, f]) => f.public)),
-        stored: all.filter(([, f]) => !f.virtual).map(([name]) => name),
+        // Every record's timestamps are stored too (CONTRACT §6's common fields).
+        stored: [...all.filter(([, f]) => !f.virtual).map(([name]) => name), 'createdAt', 'updatedAt'],
       };
       fieldViews.set(resource, views);
     }

@@ -121,6 +121,22 @@ describe('streak logs', () => {
     expect(codes.slice(-2)).toEqual(['streak_progress_broken', 'streak_progress_non_milestone_completed']);
   });
 
+  it('answers with every record’s timestamps, as a read of it gives them, never updated before created', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Stamped' })).body.data;
+    const answer = (await log(streak.id, 'stamped', '2026-11-30T10:00:00Z')).body.data;
+    const parts: [string, { id: string; createdAt: string; updatedAt: string }][] = [
+      ['streak_log', answer],
+      ['streak_progress', answer.streakProgress],
+      ['task_progress', answer.taskProgress],
+    ];
+    for (const [slug, part] of parts) {
+      expect(part.createdAt, slug).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+      expect(Date.parse(part.updatedAt), slug).toBeGreaterThanOrEqual(Date.parse(part.createdAt));
+      const read = (await acct.api.get(`/schema/${slug}/record/${part.id}`)).body.data;
+      expect([part.createdAt, part.updatedAt], slug).toEqual([read.createdAt, read.updatedAt]);
+    }
+  });
+
   it('refuses replays with the first log id', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily 3' })).body.data;
     const body = {
