@@ -258,7 +258,17 @@ describe('order facts and attribution', () => {
   });
 
   it('customers/redact leaves nothing of the customer in any app table', async () => {
-    expect(await mentions(String(CUSTOMER))).toContain('order_facts');
+    // An earlier data request's export and a tier to sync name the customer too.
+    await deliver('customers/data_request', {
+      shop_domain: TEST_SHOP,
+      customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },
+      data_request: { id: 77001 },
+    });
+    await prod.appPool.query('insert into customer_tiers (shop, customer_id) values ($1, $2) on conflict do nothing', [
+      TEST_SHOP,
+      String(CUSTOMER),
+    ]);
+    expect(await mentions(String(CUSTOMER))).toEqual(expect.arrayContaining(['order_facts', 'data_requests', 'customer_tiers']));
     await deliver('customers/redact', {
       shop_domain: TEST_SHOP,
       customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },

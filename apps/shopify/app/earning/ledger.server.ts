@@ -188,7 +188,8 @@ export async function codesUsedBy(pool: pg.Pool, shop: string, customerId: strin
 /**
  * customers/redact: what the app keeps of the customer goes (their orders, their facts and what they
  * earned, the webhooks naming them, their first order and visits, their membership, the discounts
- * made and Flow triggers queued for them); the core erases the member itself.
+ * made and Flow triggers queued for them, their tier's sync, the exports of their data requests);
+ * the core erases the member itself.
  */
 export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
   return inTransaction(pool, async (client) => {
@@ -197,9 +198,10 @@ export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string):
         `delete from ${table} where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)`,
         [shop, customerId],
       );
-    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits', 'order_facts', 'program_members'])
+    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits', 'order_facts', 'program_members', 'customer_tiers'])
       await client.query(`delete from ${table} where shop = $1 and customer_id = $2`, [shop, customerId]);
     await client.query('delete from reward_discounts where shop = $1 and customer_gid = $2', [shop, customerGid(customerId)]);
+    await client.query('delete from data_requests where shop = $1 and customer_external_id = $2', [shop, customerGid(customerId)]);
     await client.query(`delete from flow_trigger_outbox where shop = $1 and payload->>'customer_id' = $2`, [shop, customerId]);
     await client.query(
       `delete from shopify_webhooks where shop = $1 and (payload->'customer'->>'id' = $2 or (topic = 'customers/create' and payload->>'id' = $2))`,
