@@ -16,7 +16,7 @@ const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
  * counted for, its points, the reward logs it earned) plus an end-user token to read the member's
  * progress in the core. The library checks the token's signature with the app's secret and its
  * exp/nbf (401) and answers the CORS preflight; the shop is `dest`, the customer `sub`, so a
- * customer reads only their own orders. A guest's token has no `sub`: 401 `no_customer`, on which
+ * customer reads only their own orders (another's answers `order: null`, as an unknown one does). A guest's token has no `sub`: 401 `no_customer`, on which
  * the block invites the shopper to create an account.
  */
 async function orderRewards(request: Request): Promise<Response> {
@@ -29,8 +29,8 @@ async function orderRewards(request: Request): Promise<Response> {
   const account = await shops.find(shop);
   if (!account) return cors(tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.'));
   const found = await customerOrder(pool(), shop, customer, orderId);
-  if (found === 'other') return cors(tokenError(404, 'not_found', 'This order is not yours to read.'));
-  const order = found === 'unknown' ? null : found;
+  // Another customer's order reads as one the app has not received: a buyer cannot learn which order ids exist.
+  const order = found === 'unknown' || found === 'other' ? null : found;
   const minted = await mintEndUserToken(config.coreUrl, account, sessionToken.sub!);
   if (minted instanceof Response) return cors(minted);
   return cors(
