@@ -1,4 +1,5 @@
 import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { customerPayload, adminLoad, orderPayload, type OrderSpec, refundPayload } from './support/orders';
@@ -516,6 +517,29 @@ describe('visits through the app proxy', () => {
       [`visit:601:${day}`, 'store_visit'],
     ]);
     expect(await logs('streak', streak, 'visit:')).toEqual([]);
+  });
+
+  it('answers 503 rather than 500 while the core refuses the shop’s key, and counts the visit once it takes it again', async () => {
+    const core = new pg.Client({ connectionString: prod.coreDatabaseUrl });
+    await core.connect();
+    const keyId = (await prod.shops.find(TEST_SHOP))!.apiKeyId;
+    try {
+      await core.query(`update apikey set status = 'paused' where id = $1`, [keyId]);
+      const refused = await until('the paused key refused', async () => {
+        const res = await visit({ logged_in_customer_id: '604' });
+        return res.status === 200 ? undefined : res;
+      });
+      expect(refused.status).toBe(503);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('unavailable');
+    } finally {
+      await core.query(`update apikey set status = 'live' where id = $1`, [keyId]);
+      await core.end();
+    }
+    const counted = await until('the key taken again', async () => {
+      const res = await visit({ logged_in_customer_id: '604' });
+      return res.status === 200 ? ((await res.json()) as { counted: boolean }) : undefined;
+    });
+    expect(counted.counted).toBe(true);
   });
 
   it('takes the customer from Shopify’s signature only: a guest is 401, a changed customer id 400', async () => {

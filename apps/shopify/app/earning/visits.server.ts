@@ -53,8 +53,11 @@ export async function recordVisit(
       if (outcome.written) logs += 1;
     }
   } catch (err) {
-    if (err instanceof CoreError && transient(err.status)) return { unavailable: true };
-    throw err;
+    if (!(err instanceof CoreError)) throw err;
+    // A lasting refusal (the shop's key revoked, say) is the app's to mend, not the shopper's: said
+    // in the log, and the visit is tried again at the next page, as after an outage.
+    if (!transient(err.status)) console.error(`[loyalty] the core refused a visit for ${account.shop}: HTTP ${err.status}`);
+    return { unavailable: true };
   }
   // Kept once the logs are: a visit the core did not take is tried again at the next page.
   await deps

@@ -91,7 +91,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const embedChanged = () => (isWidgetSlug(info.slug) ? syncWidgetMetafields(session.shop, admin, api) : undefined);
   const id = params.id ?? 'new';
   const isNew = id === 'new';
-  const input = objectOf(await request.json());
+  const input = objectOf(await request.json().catch(() => null));
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   const m = messages.records;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({
