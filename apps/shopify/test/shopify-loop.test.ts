@@ -293,6 +293,13 @@ describe('Flow triggers', () => {
       body: delivery.body.replace('Daily visit', 'Daily visiT'),
     });
     expect(forged.status).toBe(401);
+    // A body past any delivery's size is refused before it is read or parsed.
+    const huge = await fetch(`${prod.url}/loyalty/events`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: 'x'.repeat(2 * 1024 * 1024),
+    });
+    expect(huge.status).toBe(413);
     await settle();
     expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length).toBe(before);
   });

@@ -106,6 +106,28 @@ function discountSpec(log: IssuedRewardLog, issuing: IssuingSpec | undefined): D
   };
 }
 
+/** The core's deliveries carry one event each, far below this; anything larger is refused unread. */
+const MAX_DELIVERY_BYTES = 1024 * 1024;
+
+/** A request's body, or null past `max` bytes (declared or sent): read no further than that. */
+async function boundedBody(request: Request, max: number): Promise<Buffer | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > max) {
+      await reader!.cancel();
+      return null;
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
+
 export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 
@@ -229,7 +251,8 @@ export class Outbox {
    * 503 when the core cannot be asked about the member (the core retries).
    */
   async receive(request: Request): Promise<Response> {
-    const raw = Buffer.from(await request.arrayBuffer());
+    const raw = await boundedBody(request, MAX_DELIVERY_BYTES);
+    if (!raw) return Response.json({ error: `body over ${MAX_DELIVERY_BYTES} bytes` }, { status: 413 });
     let accountId: unknown;
     try {
       accountId = objectOf(JSON.parse(raw.toString('utf8'))).accountId;
