@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { updateRow } from '../db/rows.js';
-import { conflict } from '../errors.js';
+import { conflict, duplicateUniqueIdentifier } from '../errors.js';
 import type { StreakRow } from '../schema/definitions.js';
 import type { StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { EventCode } from '../events/codes.js';
@@ -90,22 +90,34 @@ export async function grantFreezes(
   count: number,
   now: Date,
   grantedAt: Date,
+  uniqueIdentifier?: string,
 ): Promise<StreakProgressRow> {
   const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
   const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).first('max_freezes');
   if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
   // Kept so that a recompute after a reversal grants them again at the same point (CONTRACT §17).
-  await trx('freeze_grant').insert({
-    account_id: accountId,
-    streak_id: progress.streak_id,
-    owned_by_id: progress.owned_by_id,
-    streak_progress_id: progress.id,
-    count,
-    granted_at: grantedAt,
-    created_at: now,
-    updated_at: now,
-  });
+  // A replayed uniqueIdentifier inserts nothing (waiting for a racing grant of it to end) and changes nothing.
+  const { rows } = await trx.raw<{ rows: unknown[] }>(
+    `insert into freeze_grant (account_id, streak_id, owned_by_id, streak_progress_id, count, granted_at, unique_identifier, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing
+     returning id`,
+    [accountId, progress.streak_id, progress.owned_by_id, progress.id, count, grantedAt, uniqueIdentifier ?? null, now, now],
+  );
+  if (!rows.length) {
+    const earlier = await trx('freeze_grant')
+      .where({ account_id: accountId, unique_identifier: uniqueIdentifier })
+      .first('streak_progress_id');
+    throw duplicateUniqueIdentifier('These freezes were granted already.', [
+      {
+        field: 'uniqueIdentifier',
+        code: 'duplicate',
+        message: 'Already used for a grant of freezes.',
+        existingRecordId: earlier?.streak_progress_id,
+      },
+    ]);
+  }
   return updateRow(trx, 'streak_progress', progress, {
     freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count),
     updated_at: now,

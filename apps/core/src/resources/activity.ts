@@ -162,7 +162,15 @@ async function loadTaskProgress(args: LoadArgs, as: 'taskProgress' | 'taskProgre
   }
 }
 
-const grantBody = z.strictObject({ count: z.number().int().min(1).max(MAX_FREEZES) });
+const grantBody = z.strictObject({
+  count: z.number().int().min(1).max(MAX_FREEZES),
+  uniqueIdentifier: z
+    .string()
+    .min(1)
+    .max(256)
+    .optional()
+    .meta({ description: 'Unique per account among grants: a replay is 409 duplicate_unique_identifier, nothing granted again.' }),
+});
 
 export const streakProgress = defineResource({
   slug: 'streak_progress',
@@ -179,11 +187,12 @@ export const streakProgress = defineResource({
     grant_freezes: {
       returns: 'streak_progress',
       body: grantBody,
-      description: `Grants {"count": 1..${MAX_FREEZES}} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0.`,
+      description: `Grants {"count": 1..${MAX_FREEZES}, "uniqueIdentifier"?} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0, or duplicate_unique_identifier on a replay.`,
       async run({ trx, ctx, records, row, body, serialize }) {
         const parsed = grantBody.safeParse(bodyOrEmpty(body));
         if (!parsed.success) throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, issueDetails('', parsed.error));
-        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), parsed.data.count, new Date(), records.now()));
+        const { count, uniqueIdentifier } = parsed.data;
+        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), count, new Date(), records.now(), uniqueIdentifier));
       },
     },
   },

@@ -87,6 +87,23 @@ describe('earning a freeze with the run’s first period', () => {
 });
 
 describe('granting freezes', () => {
+  it('grants once per uniqueIdentifier: a replay, even racing, is 409 duplicate_unique_identifier naming the progress, with nothing granted again', async () => {
+    const s = await streak({ maxFreezes: 10 });
+    const m = await member();
+    const id = (await log(s.id, m, '2027-01-01T10:00:00Z')).streakProgress.id as string;
+    expect((await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' })).body.data.freezesAvailable).toBe(2);
+    const replay = await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' });
+    expect(replay.status).toBe(409);
+    expect(replay.body.error).toMatchObject({
+      code: 'duplicate_unique_identifier',
+      details: [{ field: 'uniqueIdentifier', existingRecordId: id }],
+    });
+    const raced = await Promise.all(Array.from({ length: 10 }, () => grant(id, { count: 1, uniqueIdentifier: 'flow-run-2' })));
+    expect(raced.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
+    expect((await progress(id)).freezesAvailable).toBe(3);
+    expect((await grant(id, { count: 1, uniqueIdentifier: '' })).status).toBe(400);
+  });
+
   it('adds up to maxFreezes; refuses bad counts, closed progresses and streaks with freezes off', async () => {
     const s = await streak({ maxFreezes: 3 });
     const m = await member();
