@@ -605,7 +605,7 @@ describe('Flow action grant-streak-freezes', () => {
       })
     ).body.data[0];
 
-  it('grants freezes to the customer’s in-progress run; a replayed action_run_id, even concurrent, grants once', async () => {
+  it('grants freezes to the customer’s in-progress run; a replayed action_run_id, even concurrent or after a lost answer, grants once', async () => {
     const streak = await created('/schema/streak/record', { name: 'Frozen', status: 'live', maxFreezes: 5 });
     await created('/schema/streak_log/record', {
       streakId: streak.id,
@@ -624,6 +624,14 @@ describe('Flow action grant-streak-freezes', () => {
     // The streak by its name, as a merchant types it in Flow.
     const again = await flow({ customer_id: 1001, streak_id: 'frozen', count: '1' }, 'grant-run-2');
     expect(again).toMatchObject({ status: 200, body: { ok: true, freezesAvailable: 3 } });
+    // The app lost run 2's answer after the core granted (its transaction rolled back): Flow's retry grants nothing more.
+    await prod.appPool.query('delete from flow_action_runs where shop = $1 and run_key = $2', [
+      TEST_SHOP,
+      'grant-streak-freezes:grant-run-2',
+    ]);
+    const retried = await flow({ customer_id: 1001, streak_id: 'frozen', count: '1' }, 'grant-run-2');
+    expect(retried).toMatchObject({ status: 200, body: { ok: true, freezesAvailable: 3 } });
+    expect((await progressOf(streak.id)).freezesAvailable).toBe(3);
   });
 
   it('answers 4xx that Flow shows: no run in progress, freezes off, a bad count', async () => {

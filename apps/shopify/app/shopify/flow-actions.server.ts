@@ -336,9 +336,10 @@ export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Res
 
 /**
  * grant-streak-freezes: CONTRACT §14's grant_freezes on the customer's in-progress run of the
- * streak. The core's action is not idempotent, so the app keeps each run's answer (by idempotency
- * key or action_run_id) and a retried run gets it again; the run's row is locked while the core is
- * asked, so two deliveries of one run never both grant.
+ * streak. The app keeps each run's answer (by idempotency key or action_run_id) and a retried run
+ * gets it again; the run's row is locked while the core is asked, so two deliveries of one run never
+ * both grant, and the run's key goes to the core as the grant's uniqueIdentifier, so a run whose
+ * answer was lost after the core granted (the app's transaction rolled back) does not grant again.
  */
 export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { pool: pg.Pool }): Promise<Response> {
   try {
@@ -389,11 +390,20 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
           `streak_id: customer ${customer} has no streak ${'name' in streak ? `“${streak.name}”` : streakId} in progress`,
           'streak_id',
         );
+      // The run's key goes to the core too: a run retried after its answer was lost does not grant twice.
+      const uniqueIdentifier = `flow:grant-streak-freezes:${runKey}`;
       const granted = await callCore(() =>
-        api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', { params: { path: { id: progress.id } }, body: { count } }),
+        api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
+          params: { path: { id: progress.id } },
+          body: { count, uniqueIdentifier },
+        }),
       );
-      if (!granted.data) throw coreAnswer(granted.response.status, granted.error, granted.response.headers, { count: 'count' });
-      const data = granted.data.data;
+      let data = granted.data?.data;
+      if (!data && granted.error?.error.code === 'duplicate_unique_identifier') {
+        const done = await callCore(() => api.GET('/schema/streak_progress/record/{id}', { params: { path: { id: progress.id } } }));
+        data = done.data?.data;
+      }
+      if (!data) throw coreAnswer(granted.response.status, granted.error, granted.response.headers, { count: 'count' });
       const answer = { ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null };
       await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [
         ctx.session.shop,
