@@ -8,20 +8,39 @@ export function tokenError(status: number, code: string, message: string): Respo
   return Response.json({ error: { code, message } }, { status, headers: noStore });
 }
 
+type Minted = { accessToken: string; expiresAt: string };
+
+/** Tokens last 30 minutes; one is handed out again while at least 10 are left. */
+const TOKEN_SECONDS = 1800;
+const REUSE_MS = 10 * 60_000;
+/** Customers whose tokens a process keeps; the oldest are forgotten past it. */
+const KEPT_TOKENS = 10_000;
+const kept = new Map<string, Minted>();
+
 /**
  * Mints a 30-minute end-user token for the shop's customer (`externalId` = the customer's gid, the
  * member Flow and the app proxy use). Both the app proxy and the customer account page answer with
- * it, so the two surfaces always reach the same member.
+ * it, so the two surfaces always reach the same member. A customer's token is handed out again
+ * while it has 10 minutes left (per shop key, so a rotated key mints anew): a storefront asking on
+ * every page, or a shopper replaying a session token, does not spend the shop key's rate limit.
  */
-export async function mintEndUserToken(
-  coreUrl: string,
-  account: ShopAccount | null,
-  externalId: string,
-): Promise<{ accessToken: string; expiresAt: string } | Response> {
+export async function mintEndUserToken(coreUrl: string, account: ShopAccount | null, externalId: string): Promise<Minted | Response> {
   if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
+  const key = `${account.apiKeyId}:${externalId}`;
+  const reused = kept.get(key);
+  if (reused && Date.parse(reused.expiresAt) - Date.now() > REUSE_MS) return reused;
+  const minted = await mintAnew(coreUrl, account, externalId);
+  if (minted instanceof Response) return minted;
+  kept.delete(key);
+  kept.set(key, minted);
+  if (kept.size > KEPT_TOKENS) kept.delete(kept.keys().next().value!);
+  return minted;
+}
+
+async function mintAnew(coreUrl: string, account: ShopAccount, externalId: string): Promise<Minted | Response> {
   let result;
   try {
-    result = await accountClient(coreUrl, account).POST('/enduser/token', { body: { externalId, expiresInSeconds: 1800 } });
+    result = await accountClient(coreUrl, account).POST('/enduser/token', { body: { externalId, expiresInSeconds: TOKEN_SECONDS } });
   } catch {
     return tokenError(503, 'unavailable', 'The loyalty service is unreachable.');
   }
