@@ -33,7 +33,7 @@ import {
   streakStrip,
   streakView,
   type Strings,
-  multiplierText,
+  tierBoost,
   tierView,
   toNextTier,
   waysToEarn,
@@ -348,7 +348,7 @@ function PointsSection({
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member reads what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
-  const boost = tier?.current ? multiplierText(tier.current, lang) : null;
+  const boost = tierBoost(tier?.current, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
@@ -398,9 +398,7 @@ function PointsSection({
         )}
         {earn.length > 0 && (
           <s-stack gap="small-200" data-earn>
-            <s-heading>
-              {boost ? `${t.waysToEarn} · ${[tier?.current?.eudTitle, boost].filter(Boolean).join(' ')}` : t.waysToEarn}
-            </s-heading>
+            <s-heading>{boost ? `${t.waysToEarn} · ${boost}` : t.waysToEarn}</s-heading>
             <s-unordered-list>
               {earn.map((row) => (
                 <s-list-item key={row.key}>

@@ -137,6 +137,12 @@ export function waysToEarn(
 export const multiplierText = (tier: Pick<Tier, 'earnMultiplier'> | undefined, lang: string | undefined): string | null =>
   tier && tier.earnMultiplier > 1 ? `×${numberFormat(lang, { maximumFractionDigits: 1 }).format(tier.earnMultiplier)}` : null;
 
+/** The tier beside the ways to earn, with what it multiplies them by ("Gold ×1.5"); null when it multiplies nothing. */
+export function tierBoost(tier: Pick<Tier, 'earnMultiplier' | 'eudTitle'> | undefined, lang: string | undefined): string | null {
+  const multiplier = multiplierText(tier, lang);
+  return multiplier && [tier?.eudTitle, multiplier].filter(Boolean).join(' ');
+}
+
 /** The member's tier, the next one up, and how far they are from it. */
 export interface TierView {
   current: Tier | undefined;

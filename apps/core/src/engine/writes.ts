@@ -27,12 +27,6 @@ interface PendingUpdate {
 }
 
 /**
- * The rows one log's aggregation writes, collected while it decides and written by one statement.
- * Updates are conditional on the version each row was read at and the statement fails as a whole
- * (CHANGED_SINCE_READ) when any row changed meanwhile, so aggregation may read without locks.
- * Rows handed back are what the database will hold, so the response is built before the write.
- */
-/**
  * A new row's `updated_at` is never before its `created_at`: the attempt's clock (`tx.now`, read
  * when the request began) stamps changes, the set's own (`createdAt`) new rows, a little later.
  */
@@ -41,6 +35,12 @@ function notUpdatedBeforeCreated(row: Row): Row {
   return row;
 }
 
+/**
+ * The rows one log's aggregation writes, collected while it decides and written by one statement.
+ * Updates are conditional on the version each row was read at and the statement fails as a whole
+ * (CHANGED_SINCE_READ) when any row changed meanwhile, so aggregation may read without locks.
+ * Rows handed back are what the database will hold, so the response is built before the write.
+ */
 export class WriteSet {
   private readonly inserts: { table: string; rows: Row[] }[] = [];
   private readonly inserted = new Map<string, Row>();

@@ -349,6 +349,7 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const periodDone = code !== 'streak_progress_in_progress' && code !== 'streak_progress_to_be_broken' && !frozen;
   const toBeBrokenIn = code === 'streak_progress_to_be_broken' ? 24 * HOUR : code === 'streak_progress_broken' ? -HOUR : 7 * DAY;
   // The workout streak lets a member hold 2 freezes and earns one every 4 weeks; a week missed after week 46 was frozen.
+  const startedAt = new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString();
   const progress: Json = {
     id: ID.streakProgress,
     streakId: ID.streak,
@@ -356,8 +357,8 @@ function streakPayload(t: SampleTexts, code: EventCode, now: Date): Json {
     uniqueIdentifier: `${ID.streak}:${ID.member}`,
     streakProgressStatus: status,
     currentProgressValue: value,
-    streakStartedAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
-    createdAt: new Date(now.getTime() - (value * 7 + 2) * DAY).toISOString(),
+    streakStartedAt: startedAt,
+    createdAt: startedAt,
     updatedAt: now.toISOString(),
     streakCompletedAt: status === 'completed' ? now.toISOString() : null,
     streakBrokenAt: status === 'broken' ? new Date(now.getTime() - HOUR).toISOString() : null,
@@ -426,6 +427,7 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
   const windowEnd = new Date(
     now.getTime() + (code === 'challenge_progress_failed' ? -HOUR : code === 'challenge_progress_to_be_failed' ? 24 * HOUR : 9 * DAY),
   ).toISOString();
+  const startedAt = new Date(now.getTime() - 12 * DAY).toISOString();
   const progress: Json = {
     id: ID.challengeProgress,
     challengeId: ID.challenge,
@@ -433,8 +435,8 @@ function challengePayload(t: SampleTexts, code: EventCode, now: Date): Json {
     periodKey: month,
     challengeProgressStatus: status,
     currentProgressValue: value,
-    challengeStartedAt: new Date(now.getTime() - 12 * DAY).toISOString(),
-    createdAt: new Date(now.getTime() - 12 * DAY).toISOString(),
+    challengeStartedAt: startedAt,
+    createdAt: startedAt,
     updatedAt: now.toISOString(),
     challengeCompletedAt: status === 'completed' ? now.toISOString() : null,
     challengeFailedAt: status === 'failed' ? windowEnd : null,

@@ -18,7 +18,7 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import type { Checklist } from '../admin/onboarding/checklist.server';
-import { cardAmounts, TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
+import { templateAmounts, TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
 import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../shopify/flow-extensions';
 
 const ACTION = '/app/onboarding';
@@ -100,7 +100,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>): strin
 
 function ProgramStep({ data, currency, ...expand }: { data: Checklist['program']; currency: string | null } & Expand) {
   const { onboarding: o } = useMessages();
-  const amounts = cardAmounts(useAdminLanguage(), currency);
+  const amounts = templateAmounts(useAdminLanguage(), currency);
   const m = o.steps.program;
   const { fetcher, send, busy } = useSend();
   const [chosen, setChosen] = useState<TemplateId | null>(null);

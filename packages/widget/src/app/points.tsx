@@ -3,7 +3,6 @@ import {
   type Definition,
   fill,
   type Member,
-  multiplierText,
   pointHistory,
   pointsExpiry,
   type Points,
@@ -13,6 +12,7 @@ import {
   type RedeemOutcome,
   redeemInto,
   type RewardLog,
+  tierBoost,
   tierView,
   toNextTier,
   waysToEarn,
@@ -41,7 +41,7 @@ export function PointsTab({
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
-  const boost = tier?.current ? multiplierText(tier.current, lang) : null;
+  const boost = tierBoost(tier?.current, lang);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
   // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
@@ -128,7 +128,7 @@ export function PointsTab({
         <>
           <h3>
             {t.waysToEarn}
-            {boost && <span class="lw-muted"> · {[tier?.current?.eudTitle, boost].filter(Boolean).join(' ')}</span>}
+            {boost && <span class="lw-muted"> · {boost}</span>}
           </h3>
           <ul class="lw-list" data-earn>
             {earn.map((row) => (

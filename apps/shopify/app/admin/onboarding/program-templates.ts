@@ -54,11 +54,14 @@ export const SPEND_REWARDS_OFF = { half: 5, full: 15 } as const;
 /** What the points template's fixed reward takes off, in the shop's currency. */
 export const POINTS_FIXED_OFF = 5;
 
+type TemplateAmounts = Record<'target' | 'half' | 'halfOff' | 'fullOff' | 'pointsOff', string>;
+
 /**
- * The templates' amounts of money as the onboarding's cards name them (`{target}`, `{half}`,
- * `{halfOff}`, `{fullOff}`, `{pointsOff}`), so the cards say what the records will hold.
+ * The templates' amounts of money in the shop's `currency` as readers of `language` write them, by
+ * the placeholders the cards and texts name them with (`{target}`, `{half}`, `{halfOff}`,
+ * `{fullOff}`, `{pointsOff}`): the records and the onboarding's cards say the same.
  */
-export function cardAmounts(language: string, currency: string | null): Record<string, string> {
+export function templateAmounts(language: string, currency: string | null): TemplateAmounts {
   const amount = (n: number) => money(n, language, currency);
   return {
     target: amount(SPEND_TARGET),
@@ -74,8 +77,8 @@ export function cardAmounts(language: string, currency: string | null): Record<s
  * fixed rewards) in the shop's `currency` as shoppers of `language` read them.
  */
 export function programPlan(id: ProgramTemplateId, t: StorefrontTexts, language: string, currency: string | null): ProgramPlan {
-  const amount = (n: number) => money(n, language, currency);
-  const spent = (text: string) => text.replace('{target}', amount(SPEND_TARGET)).replace('{half}', amount(SPEND_TARGET / 2));
+  const amounts = templateAmounts(language, currency);
+  const spent = (text: string) => text.replace('{target}', amounts.target).replace('{half}', amounts.half);
   switch (id) {
     case 'daily-visit':
       return {
@@ -146,14 +149,14 @@ export function programPlan(id: ProgramTemplateId, t: StorefrontTexts, language:
             discountType: 'fixed_amount',
             discountValue: SPEND_REWARDS_OFF.half,
             couponCodePrefix: 'SPEND100-',
-            title: t.spend.reward.replace('{amount}', amount(SPEND_REWARDS_OFF.half)),
+            title: t.spend.reward.replace('{amount}', amounts.halfOff),
           },
           {
             key: 'full',
             discountType: 'fixed_amount',
             discountValue: SPEND_REWARDS_OFF.full,
             couponCodePrefix: 'SPEND200-',
-            title: t.spend.reward.replace('{amount}', amount(SPEND_REWARDS_OFF.full)),
+            title: t.spend.reward.replace('{amount}', amounts.fullOff),
           },
         ],
         milestones: [
@@ -251,7 +254,7 @@ export function pointsPlan(t: StorefrontTexts, language: string, currency: strin
         discountType: 'fixed_amount',
         discountValue: POINTS_FIXED_OFF,
         couponCodePrefix: 'PTS500-',
-        title: p.rewardFixed.replace('{amount}', money(POINTS_FIXED_OFF, language, currency)),
+        title: p.rewardFixed.replace('{amount}', templateAmounts(language, currency).pointsOff),
         pointsCost: 500,
       },
       {
