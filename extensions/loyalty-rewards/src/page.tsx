@@ -50,6 +50,8 @@ interface Ctx {
   /** What points are called, and the shop's currency: known once the page's data is. */
   points?: string;
   currency?: string;
+  /** What the member's earned points are multiplied by (their tier's `earnMultiplier`). */
+  multiplier?: number;
 }
 
 /** The Rewards page: loading, the member's page (or the quiet first-visit page), or an error with retry. */
@@ -84,7 +86,13 @@ export function RewardsPage({ load, lang }: { load: () => Promise<PageData>; lan
 }
 
 function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
-  const ctx: Ctx = { ...base, points: pointsName(data.points?.setting, base.t), currency: data.currency };
+  const { points } = data;
+  const ctx: Ctx = {
+    ...base,
+    points: pointsName(points?.setting, base.t),
+    currency: data.currency,
+    multiplier: points?.member ? tierView(points.tiers, points.member).current?.earnMultiplier : undefined,
+  };
   const now = Date.now();
   const active = hasActivity(data);
   const { w } = ctx;
@@ -171,7 +179,7 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
     <s-unordered-list data-milestones>
       {milestoneRows(list, value, true).map((m) => (
         <s-list-item key={m.id}>
-          {[ctx.n.format(m.milestoneTargetValue), m.eudTitle, milestoneEarns(m, ctx.t, ctx.lang, ctx.points, ctx.currency)]
+          {[ctx.n.format(m.milestoneTargetValue), m.eudTitle, milestoneEarns(m, ctx.t, ctx.lang, ctx.points, ctx.currency, ctx.multiplier)]
             .filter(Boolean)
             .join(' · ')}
           {m.reached && <s-badge>{ctx.t.reached}</s-badge>}

@@ -405,8 +405,9 @@ describe('the points section', () => {
     expect(all(section, '[data-cost]')).toEqual(['€5 off 300 Stars Redeem', '20% off 2,000 Stars Redeem 800 Stars to go']);
     expect(disabled(section, 'big')).toBe(true);
     expect(disabled(section, 'five')).toBe(false);
-    expect(all(page, '[data-milestones] s-list-item')[0]).toBe('5 · Milestone 5 · +50 Stars Next');
-    // What this Gold member earns: each entry times 1.5, rounded down as the core credits it.
+    // What this Gold member earns: each entry times 1.5, rounded down as the core credits it, in the
+    // streak's milestones as in the ways to earn.
+    expect(all(page, '[data-milestones] s-list-item')[0]).toBe('5 · Milestone 5 · +75 Stars Next');
     expect(text(section.querySelector('[data-earn] s-heading'))).toBe('Ways to earn · Gold ×1.5');
     expect(all(section, '[data-earn] s-list-item')).toEqual([
       'For every 1 spent · +3 Stars',

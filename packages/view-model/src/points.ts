@@ -1,7 +1,7 @@
 import { type Api, ApiError, NEWEST_FIRST } from './api.js';
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
-import { pointsText } from './progress.js';
+import { multiplied, pointsText } from './progress.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
 export interface Points {
@@ -94,13 +94,6 @@ export interface EarnRow {
 }
 
 /**
- * An earned entry times a tier's multiplier, rounded down, as the core credits it (CONTRACT §19); a
- * rate per unit of currency is no entry, so it keeps its hundredths (2 × 1.5 = 3, 1.5 × 1.5 = 2.25).
- */
-export const multiplied = (points: number, multiplier: number, rate = false): number =>
-  multiplier === 1 ? points : rate ? Math.floor(points * multiplier * 100 + 1e-6) / 100 : Math.floor(points * multiplier + 1e-9);
-
-/**
  * The program's rates (the ones set above 0), then each live milestone whose reward is points,
  * under its definition's title: all the storefront can tell of how points are earned. With a
  * member's tier `multiplier` (`earnMultiplier`), what that member earns: every earned entry
@@ -141,6 +134,13 @@ export const multiplierText = (tier: Pick<Tier, 'earnMultiplier'> | undefined, l
 export function tierBoost(tier: Pick<Tier, 'earnMultiplier' | 'eudTitle'> | undefined, lang: string | undefined): string | null {
   const multiplier = multiplierText(tier, lang);
   return multiplier && [tier?.eudTitle, multiplier].filter(Boolean).join(' ');
+}
+
+/** What a member's earned entries are multiplied by: their tier's `earnMultiplier`; 1 for a guest or a member without a tier. */
+export async function earnMultiplier(api: Api): Promise<number> {
+  if (!api.member) return 1;
+  const [tiers, member] = await Promise.all([api.list('tier', ascending('pointsThreshold')), api.me()]);
+  return tierView(tiers, member).current?.earnMultiplier ?? 1;
 }
 
 /** The member's tier, the next one up, and how far they are from it. */

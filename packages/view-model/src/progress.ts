@@ -139,17 +139,31 @@ export function milestoneRows(milestones: Milestone[], value: number, member: bo
   return milestones.map((m) => ({ ...m, reached: member && m.milestoneTargetValue <= value, next: member && m === next }));
 }
 
+/**
+ * An earned entry times a tier's multiplier, rounded down, as the core credits it (CONTRACT §19); a
+ * rate per unit of currency is no entry, so it keeps its hundredths (2 × 1.5 = 3, 1.5 × 1.5 = 2.25).
+ */
+export const multiplied = (points: number, multiplier: number, rate = false): number =>
+  multiplier === 1 ? points : rate ? Math.floor(points * multiplier * 100 + 1e-6) / 100 : Math.floor(points * multiplier + 1e-9);
+
 /** An amount of points with their name: "1,250 Stars". */
 export const pointsText = (n: number, name: string, lang: string | undefined): string =>
   `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${name}`;
 
 /**
  * What a reward gives, in words: points with their name (`points`, the merchant's or the
- * interface's), or what it takes off in the shopper's language; null for a fixed amount when the
- * storefront does not say the shop's currency.
+ * interface's) times a member's tier `multiplier`, or what it takes off in the shopper's language;
+ * null for a fixed amount when the storefront does not say the shop's currency.
  */
-export function rewardGives(r: MilestoneReward, t: Strings, lang: string | undefined, points = t.points, currency?: string): string | null {
-  if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(r.pointsValue, points, lang)}`;
+export function rewardGives(
+  r: MilestoneReward,
+  t: Strings,
+  lang: string | undefined,
+  points = t.points,
+  currency?: string,
+  multiplier = 1,
+): string | null {
+  if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(multiplied(r.pointsValue, multiplier), points, lang)}`;
   if (r.discountValue === null) return null;
   const off =
     r.discountType === 'percentage'
@@ -158,10 +172,20 @@ export function rewardGives(r: MilestoneReward, t: Strings, lang: string | undef
   return off ? fill(t.off, { v: off }) : null;
 }
 
-/** What a milestone earns, in words: what its reward gives, else the milestone's or the reward's name; null without a reward. */
-export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined, points = t.points, currency?: string): string | null {
+/**
+ * What a milestone earns, in words: what its reward gives (points times a member's tier
+ * `multiplier`), else the milestone's or the reward's name; null without a reward.
+ */
+export function milestoneEarns(
+  m: Milestone,
+  t: Strings,
+  lang: string | undefined,
+  points = t.points,
+  currency?: string,
+  multiplier = 1,
+): string | null {
   const r = m.reward;
-  return (r && rewardGives(r, t, lang, points, currency)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
+  return (r && rewardGives(r, t, lang, points, currency, multiplier)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */

@@ -117,6 +117,9 @@ describe('waysToEarn', () => {
     // One-decimal multipliers carry no float drift below the integer: 10 × 1.2 is 12, not 11.
     expect(earns(1.2)).toEqual(['+2.4 Stars', '+12 Stars', '+120 Stars', '+8 Stars']);
     expect(earns(2)).toEqual(['+4 Stars', '+20 Stars', '+200 Stars', '+14 Stars']);
+    // The definition's own milestones say the same as the ways to earn.
+    expect(milestoneEarns(streak.milestones[0]!, t, 'en', 'Stars', 'EUR', 1.5)).toBe('+10 Stars');
+    expect(milestoneEarns(streak.milestones[0]!, stringsFor('de'), 'de', 'Sterne', 'EUR', 2)).toBe('+14 Sterne');
     // The labels stay what to do.
     expect(waysToEarn(demo, [streak], t, 'en', 'EUR', 1.5).map((row) => row.label)).toEqual(
       waysToEarn(demo, [streak], t, 'en', 'EUR').map((row) => row.label),

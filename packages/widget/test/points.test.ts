@@ -178,6 +178,11 @@ describe('the points tab for a member', SLOW, () => {
       'Daily visit · Five days in a row+75 Stars',
     ]);
     expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');
+    // Its streak's milestone says the same where the streak is shown.
+    await dialog(page).getByRole('tab', { name: 'Streaks' }).click();
+    await expect.poll(async () => (await texts(page, '[data-milestones] li')).join('|')).toContain('Five days in a row+75 Stars');
+    await dialog(page).getByRole('tab', { name: 'Stars' }).click();
+    await tabPanel(page).locator('[data-balance]').waitFor();
     // What the balance does not cover says how much is missing, and cannot be pressed.
     const percent = tabPanel(page).locator('[data-redeem] > li').nth(2);
     expect(await percent.getByRole('button', { name: 'Redeem' }).isDisabled()).toBe(true);

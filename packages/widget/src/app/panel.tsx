@@ -3,6 +3,7 @@ import type { WidgetConfig } from '../config.js';
 import {
   type Api,
   type Board,
+  earnMultiplier,
   type FloatingWidget,
   loadBoards,
   type PointsSetting,
@@ -48,6 +49,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
   const [tab, setTab] = useState<Tab>('streaks');
   const [boards, setBoards] = useState<Board[]>([]);
   const [points, setPoints] = useState<PointsSetting>();
+  const [multiplier, setMultiplier] = useState(1);
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
@@ -57,9 +59,13 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     // Leaderboards are extra: when they cannot be read, the panel simply has no leaderboard tab.
     if (template) loadBoards(api).then(setBoards, () => undefined);
     // Likewise points: no tab while they are off (the setting then reads as none) or cannot be read.
+    // With points live, a member's milestones say what they earn with their tier's multiplier.
     if (template)
       api.list('points_setting').then(
-        ([live]) => setPoints(live),
+        ([live]) => {
+          setPoints(live);
+          if (live) earnMultiplier(api).then(setMultiplier, () => undefined);
+        },
         () => undefined,
       );
   }, []);
@@ -150,6 +156,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
               lang={config.languageCode}
               currency={config.currency}
               pointsName={name}
+              earnMultiplier={multiplier}
             />
           </div>
         </>

@@ -98,6 +98,8 @@ export interface ViewProps {
   currency: string | undefined;
   /** What points are called (the merchant's name, else the interface's word). */
   pointsName: string;
+  /** What the member's earned points are multiplied by (their tier's `earnMultiplier`); 1 for a guest. */
+  earnMultiplier: number;
 }
 
 export function ErrorState({ t, onRetry }: { t: Strings; onRetry: () => void }) {
@@ -221,13 +223,13 @@ export function Bar({ value, max, label, lang }: { value: number; max: number; l
 
 /** Milestones with their targets and what each earns; for a member, the reached ones and the next marked. */
 function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ctx: ViewProps }) {
-  const { t, lang, api, pointsName, currency } = ctx;
+  const { t, lang, api, pointsName, currency, earnMultiplier } = ctx;
   if (!list.length) return null;
   const n = numberFormat(lang);
   return (
     <ul class="lw-list" data-milestones>
       {milestoneRows(list, value, api.member).map((m) => {
-        const earns = milestoneEarns(m, t, lang, pointsName, currency);
+        const earns = milestoneEarns(m, t, lang, pointsName, currency, earnMultiplier);
         return (
           <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
             <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
