@@ -158,8 +158,16 @@ function querySchemasOf(r: Resource): Record<string, Json> {
   });
   const sortable = queryable.filter(([, f]) => f.valueType !== 'opaque' && f.valueType !== 'stringArray').map(([slug]) => slug);
   const selectable = ['id', 'createdAt', 'updatedAt', ...fields.filter(([, f]) => !f.revealOnce).map(([n]) => n)];
+  const staff = new Set(fields.filter(([, f]) => f.staffOnly).map(([n]) => n));
   return {
     [`${name}Fields`]: { type: 'array', items: { enum: selectable } },
+    ...(staff.size && {
+      [`${name}OwnFields`]: {
+        description: "The fields of an end user's own record: all but what only API keys read.",
+        type: 'array',
+        items: { enum: selectable.filter((n) => !staff.has(n)) },
+      },
+    }),
     [`${name}SortBy`]: {
       type: 'array',
       minItems: 1,
@@ -266,8 +274,9 @@ const jsonParam = (name: string, schema: Json, description: string) => ({
   description,
   content: { 'application/json': { schema } },
 });
-export const fieldsParam = (name: string) =>
-  jsonParam('fields', ref(`${name}Fields`), 'JSON array of field slugs to return; id is always returned.');
+/** `fields`, of any of the resource's readable fields or (`own`) of those an end user reads of their own record. */
+export const fieldsParam = (name: string, own = false) =>
+  jsonParam('fields', ref(`${name}${own ? 'Own' : ''}Fields`), 'JSON array of field slugs to return; id is always returned.');
 const listParams = (name: string) => [
   fieldsParam(name),
   jsonParam(

@@ -20,7 +20,7 @@ export const memberPaths = {
       operationId: 'getMe',
       summary: "The calling end user's own member record",
       security: security(['enduser']),
-      parameters: [fieldsParam('AccountUser'), LANGUAGE],
+      parameters: [fieldsParam('AccountUser', true), LANGUAGE],
       responses: {
         200: dataResponse('Success', ref('AccountUser')),
         // 400: a malformed end-user token, or API-key headers that are malformed, as on every route.
