@@ -4,8 +4,8 @@ import juice from 'juice';
 import type { AccountInfo } from '../auth/authenticate.js';
 import type { Period } from '../engine/periods.js';
 import type { EventCode } from '../events/codes.js';
-import type { LanguageCode } from '../formats.js';
-import { type RequestContext, resolveText } from '../records/context.js';
+import { LANGUAGE_CODES, type LanguageCode } from '../formats.js';
+import { type RequestContext, resolveText, textLanguage } from '../records/context.js';
 import type { LocalisedText, RowOfFields } from '../records/row-types.js';
 import { type AccountUserRow, memberFromRow } from '../schema/members.js';
 import type { EmailTemplateRow } from '../schema/notifications.js';
@@ -48,8 +48,10 @@ export async function loadPointsContext(db: Knex, accountId: string): Promise<Po
 export interface Rendering {
   /** The variables of CONTRACT §11: `$organization`, `$account`, `$account_user`, `$event_log`, `$helpers`. */
   context: Record<string, unknown>;
-  /** The member's language, else the account's: texts and formatting use it. */
+  /** The member's language, else the account's, unless moved to the one a template is written in: texts and formatting use it. */
   language: LanguageCode;
+  /** The same moment, its values formatted for another language. */
+  in(language: LanguageCode): Rendering;
 }
 
 type Json = Record<string, unknown>;
@@ -300,13 +302,13 @@ function eventVariables(e: EventInput): Json {
 }
 
 /** The variables a template sees for one event and member. */
-export function buildContext(input: RenderInput): Rendering {
+export function buildContext(input: RenderInput, language = input.member.language_code ?? input.account.defaultLanguageCode): Rendering {
   const { organization, account, member, event } = input;
-  const language = member.language_code ?? account.defaultLanguageCode;
   const timeZone = member.timezone ?? account.timezone ?? 'UTC';
   const payload = obj(event.payload) ?? {};
-  return {
+  const rendering: Rendering = {
     language,
+    in: (other) => (other === language ? rendering : buildContext(input, other)),
     context: {
       $organization: { id: organization.id, name: organization.name },
       $account: { id: account.id, name: account.name, timezone: account.timezone, defaultLanguageCode: account.defaultLanguageCode },
@@ -315,6 +317,21 @@ export function buildContext(input: RenderInput): Rendering {
       $helpers: helpersFor(input, payload, { language, timeZone }),
     },
   };
+  return rendering;
+}
+
+/**
+ * The moment in the language a template's `main` text is read in: CONTRACT §7 falls back to the
+ * account's or en when the template lacks the member's, and its values (periods, dates, amounts,
+ * tier names) then read in the words around them.
+ */
+const writtenIn = (rendering: Rendering, main: unknown, account: AccountInfo): Rendering =>
+  rendering.in(textLanguage(main, { languageCode: rendering.language, account }) ?? rendering.language);
+
+/** A chat provider template's language ("de", "pt_BR", "zh_CN") as one of ours; undefined for one we do not write. */
+export function chatLanguage(code: string): LanguageCode | undefined {
+  const tag = code.replace('_', '-').toLowerCase();
+  return LANGUAGE_CODES.find((lang) => lang.toLowerCase() === tag || lang === tag.split('-')[0]);
 }
 
 /** A localisable text in the language (CONTRACT §7 fall-back: then the account's, then en). */
@@ -397,15 +414,17 @@ async function themeCss(db: Knex, accountId: string): Promise<string> {
  * attributes (rules that cannot be inlined, such as media queries, stay in a `<style>` element).
  */
 export async function renderEmail(db: Knex, template: EmailTemplateRow, rendering: Rendering, account: AccountInfo): Promise<EmailContent> {
-  const { context, language } = rendering;
+  const { language } = rendering;
   // Sequential: the preview runs inside a transaction, whose queries share one connection.
   const header = await emailPart(db, 'email_header', account.id, template.email_header_id);
   const footer = await emailPart(db, 'email_footer', account.id, template.email_footer_id);
   const css = await themeCss(db, account.id);
   const partials = { header: textIn(header, language, account), footer: textIn(footer, language, account) };
-  const body = render(textIn(template.html_content, language, account), context, { escape: true, partials });
+  // Subject and body each with their values in the language they are read in (§7 may fall back from the member's).
+  const content = writtenIn(rendering, template.html_content, account);
+  const body = render(textIn(template.html_content, language, account), content.context, { escape: true, partials });
   // A header value is one line: line breaks from variables would only be folded away by the mailer.
-  const subject = renderText(textIn(template.subject, language, account), context)
+  const subject = renderText(textIn(template.subject, language, account), writtenIn(rendering, template.subject, account).context)
     .replace(/\s+/g, ' ')
     .trim();
   const html = juice(body, { extraCss: css });
@@ -444,11 +463,17 @@ export async function renderPreview(db: Knex, ctx: RequestContext, template: Ema
 
 /**
  * A push, SMS or chat template's texts for one moment, as the sender fills them in: `text` a
- * localised field in the moment's language, `template` a plain one (a chat template's parameters).
+ * localised field, its values formatted for the language it is read in (CONTRACT §7 may fall back
+ * from the member's), and `template` a plain one (a chat template's parameters), formatted for
+ * `plainLanguage` (its provider template's), else the moment's.
  */
-export function messageTexts(rendering: Rendering, account: AccountInfo) {
+export function messageTexts(rendering: Rendering, account: AccountInfo, plainLanguage?: LanguageCode) {
+  const plain = rendering.in(plainLanguage ?? rendering.language);
   return {
-    text: (map: unknown) => renderText(textIn(map, rendering.language, account), rendering.context),
-    template: (source: string) => renderText(source, rendering.context),
+    text: (map: unknown) => {
+      const written = writtenIn(rendering, map, account);
+      return renderText(textIn(map, written.language, account), written.context);
+    },
+    template: (source: string) => renderText(source, plain.context),
   };
 }

@@ -19,7 +19,7 @@ import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { inPool } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
-import { buildContext, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
+import { buildContext, chatLanguage, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
 import { redact, SendFailure, SkipSend } from './transports/errors.js';
@@ -271,12 +271,13 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     });
   }
   const { integration, template } = sending;
+  const chat = messageTexts(rendering, account, chatLanguage(template.template_language_code));
   return t.chat.send(clientKey(integration), credentials, {
     phoneNumberId: integration.messaging_phone_number_id,
     to: phone,
     templateName: template.template_name,
     languageCode: template.template_language_code,
-    bodyParameters: template.body_parameters.map((p) => fill(p)),
+    bodyParameters: template.body_parameters.map((p) => chat.template(p)),
   });
 }
 

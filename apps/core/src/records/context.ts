@@ -18,14 +18,18 @@ export interface RequestContext {
 /** Guests and end users see the public face of records; API keys see everything. */
 export const isPublicFlow = (ctx: Pick<RequestContext, 'flow'>) => ctx.flow !== 'apikey';
 
-/** CONTRACT §7: the requested language, else the account default, else en, else null. */
-export function resolveText(map: unknown, ctx: Pick<RequestContext, 'account' | 'languageCode'>): string | null {
+/** CONTRACT §7: the language a localisable text is read in: the requested one, else the account default, else en; null when it has none of them. */
+export function textLanguage(map: unknown, ctx: Pick<RequestContext, 'account' | 'languageCode'>): LanguageCode | null {
   if (!isPlainObject(map)) return null;
-  for (const lang of [ctx.languageCode, ctx.account?.defaultLanguageCode, 'en']) {
-    const text = lang ? map[lang] : undefined;
-    if (typeof text === 'string') return text;
-  }
+  for (const lang of [ctx.languageCode, ctx.account?.defaultLanguageCode, 'en'] as const)
+    if (lang && typeof map[lang] === 'string') return lang;
   return null;
+}
+
+/** CONTRACT §7: the requested language's text, else the account default's, else en's, else null. */
+export function resolveText(map: unknown, ctx: Pick<RequestContext, 'account' | 'languageCode'>): string | null {
+  const lang = textLanguage(map, ctx);
+  return lang && (map as Record<string, string>)[lang]!;
 }
 
 /** The language a write without `languageCode` goes to. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { conflict, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
-import { messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
+import type { LanguageCode } from '../formats.js';
+import { chatLanguage, messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
 import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
@@ -150,6 +151,7 @@ function renderAction<F extends Fields, T>(
   returns: z.ZodType<T>,
   what: string,
   texts: (fill: ReturnType<typeof messageTexts>, row: RowFor<F>) => T,
+  plainLanguage?: (row: RowFor<F>) => LanguageCode | undefined,
 ): ActionDef<F> {
   return {
     returns,
@@ -159,7 +161,7 @@ function renderAction<F extends Fields, T>(
       const parsed = renderBody.safeParse(bodyOrEmpty(body));
       if (!parsed.success) throw invalidInput('The body must be {"eventCode": <an event code>}.', issueDetails('', parsed.error));
       const rendering = await sampleRendering(trx, ctx, parsed.data.eventCode, new Date());
-      return renderedOrConflict(() => texts(messageTexts(rendering, ctx.account!), row));
+      return renderedOrConflict(() => texts(messageTexts(rendering, ctx.account!, plainLanguage?.(row)), row));
     },
   };
 }
@@ -215,6 +217,7 @@ export const chatMessageTemplate = defineResource({
       z.object({ templateName: z.string(), bodyParameters: z.array(z.string()) }),
       "the provider template's name and the values of its body parameters",
       ({ template }, row) => ({ templateName: row.template_name, bodyParameters: row.body_parameters.map((p) => template(p)) }),
+      (row) => chatLanguage(row.template_language_code),
     ),
   },
 });

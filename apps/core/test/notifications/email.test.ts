@@ -580,6 +580,62 @@ describe('render action', () => {
     expect(rendered.mission_progress_completed).toMatch(/^3\|0\|3\|week\|[A-Z][a-z]+ \d+, \d{4}$/);
   });
 
+  it("writes a message in one language: without the member's text, its values follow the text it falls back to", async () => {
+    const probe = await create(acct, 'email_template', {
+      name: 'One language',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_milestone_completed',
+      subject: '{{$helpers.completionTargetValue}} {{$helpers.periodText}}s',
+      htmlContent: '<p id="h">{{$helpers.periodText}}|{{$helpers.rewardValidTill}}</p>',
+    });
+    const render = async (languageCode: string) => {
+      const res = await acct.api.request('POST', `${path('email_template', probe.id)}/action/render`, { query: { languageCode } });
+      expect(res.status, languageCode).toBe(200);
+      return { subject: res.body.data.subject as string, h: byId(res.body.data.html, 'h') };
+    };
+    // Only English written: a German reader gets the English text, and its values in English.
+    expect(await render('de')).toEqual({ subject: '12 weeks', h: expect.stringMatching(/^week\|[A-Z][a-z]+ \d+, \d{4}$/) });
+    await acct.api.patch(
+      path('email_template', probe.id),
+      { subject: '{{$helpers.periodText}}', htmlContent: '<p id="h">{{$helpers.periodText}}|{{$helpers.rewardValidTill}}</p>' },
+      undefined,
+      {
+        languageCode: 'de',
+      },
+    );
+    expect(await render('de')).toEqual({ subject: 'Woche', h: expect.stringMatching(/^Woche\|\d+\. [A-Z][a-zä]+ \d{4}$/) });
+    expect((await render('fr')).h).toMatch(/^week\|/);
+    // Push, SMS and chat likewise: a chat template's values in its provider template's language.
+    const sms = await create(acct, 'sms_template', { name: 'One language', status: 'draft', body: '{{$helpers.periodText}}' });
+    const smsIn = async (languageCode: string) =>
+      (
+        await acct.api.request('POST', `${path('sms_template', sms.id)}/action/render`, {
+          body: { eventCode: 'streak_progress_in_progress' },
+          query: { languageCode },
+        })
+      ).body.data.body;
+    expect(await smsIn('de')).toBe('week');
+    await acct.api.patch(path('sms_template', sms.id), { body: '{{$helpers.periodText}}' }, undefined, { languageCode: 'de' });
+    expect(await smsIn('de')).toBe('Woche');
+    const chat = await create(acct, 'chat_message_template', {
+      name: 'One language',
+      status: 'draft',
+      templateName: 'streak_reminder',
+      templateLanguageCode: 'de_DE',
+      bodyParameters: ['{{$helpers.periodText}}'],
+    });
+    const chatIn = async (languageCode: string) =>
+      (
+        await acct.api.request('POST', `${path('chat_message_template', chat.id)}/action/render`, {
+          body: { eventCode: 'streak_progress_in_progress' },
+          query: { languageCode },
+        })
+      ).body.data.bodyParameters;
+    expect(await chatIn('fr')).toEqual(['Woche']);
+    await acct.api.patch(path('chat_message_template', chat.id), { templateLanguageCode: 'xx' });
+    expect(await chatIn('fr')).toEqual(['semaine']);
+  });
+
   it('answers 409 for a template that cannot render, 404 for another account', async () => {
     const body = {
       name: 'Broken',
@@ -624,6 +680,9 @@ describe('points and tiers in messages', () => {
       subject: '{{$helpers.formattedPointsBalance}}',
       htmlContent: POINTS_HTML,
     });
+    // Its German text: values read in the language of the text around them.
+    const german = { subject: '{{$helpers.formattedPointsBalance}}', htmlContent: POINTS_HTML };
+    await acct.api.patch(path('email_template', pointsTemplate.id), german, undefined, { languageCode: 'de' });
   });
 
   it('speak of the entry, the balance and the tier in the member’s language and the account’s name for points', async () => {
@@ -675,6 +734,9 @@ describe('points and tiers in messages', () => {
       sampleEventCode: 'tier_changed',
       subject: '{{$helpers.formattedPointsBalance}}',
       htmlContent: POINTS_HTML,
+    });
+    await other.api.patch(path('email_template', probe.id), { subject: '{{$helpers.formattedPointsBalance}}' }, undefined, {
+      languageCode: 'de',
     });
     const res = await other.api.request('POST', `${path('email_template', probe.id)}/action/render`, { query: { languageCode: 'de' } });
     expect(res.body.data.subject).toBe('250 Punkte');

@@ -330,7 +330,7 @@ describe('SMS and chat through the cloud SDK', () => {
       name: 'Chat',
       templateName: 'streak_reminder',
       templateLanguageCode: 'en_US',
-      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}', '{{$helpers.periodText}}'],
     });
     const chat = await create(acct, 'cloud_chat', {
       name: 'Chat',
@@ -373,8 +373,9 @@ describe('SMS and chat through the cloud SDK', () => {
     expect(badLog.error).not.toContain(BAD_SMS_SECRET);
   });
 
-  it('sends a chat template message with the rendered body parameters', async () => {
-    const event = await memberEvent('chat-1', { phoneNumber: '+447700900123' });
+  it('sends a chat template message with the rendered body parameters, in its provider template’s language', async () => {
+    // A German member: the provider template is English, so are the values put into it.
+    const event = await memberEvent('chat-1', { phoneNumber: '+447700900123', languageCode: 'de' });
     const id = await queue(app, chatRule, event);
     await send(app);
     const [request] = requestsTo('/v1/whatsapp/send');
@@ -394,6 +395,7 @@ describe('SMS and chat through the cloud SDK', () => {
             parameters: [
               { type: 'text', text: 'Ada' },
               { type: 'text', text: '2' },
+              { type: 'text', text: 'day' },
             ],
           },
         ],
@@ -524,11 +526,11 @@ describe('render action of push, SMS and chat templates', () => {
       name: 'Preview chat',
       templateName: 'streak_reminder',
       templateLanguageCode: 'en_US',
-      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}'],
+      bodyParameters: ['{{$account_user.firstName}}', '{{$helpers.remainingValue}}', '{{$helpers.periodText}}'],
     });
-    expect((await render('chat_message_template', chat.id, { eventCode: 'streak_progress_in_progress' })).body.data).toEqual({
+    expect((await render('chat_message_template', chat.id, { eventCode: 'streak_progress_in_progress' }, 'fr')).body.data).toEqual({
       templateName: 'streak_reminder',
-      bodyParameters: ['Alex', '3'],
+      bodyParameters: ['Alex', '3', 'week'],
     });
   });
 
