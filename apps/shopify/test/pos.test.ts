@@ -109,6 +109,8 @@ beforeAll(async () => {
   prod = await startProduction();
   await install(TEST_SHOP_NAME);
   await install(OTHER_SHOP_NAME);
+  // The customers POS shows: the shop has them.
+  for (const id of [4001, 4101]) prod.admin.customers.set(customerGid(id), { firstName: 'Ada', lastName: 'Lovelace', email: null });
   const account = (await prod.shops.find(TEST_SHOP))!;
   api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
   const setting = (await api.get('/schema/points_setting/record')).body.data[0];
@@ -195,6 +197,29 @@ describe('GET /pos/customer', () => {
       expect(res.status, String(sub)).toBe(401);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_staff');
     }
+  });
+
+  it('asks the shop whether it has the customer before making them a member: an unknown id makes none, and Shopify is asked once per token', async () => {
+    const lookups = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyCustomer').map((r) => r.variables.id);
+    const before = lookups().length;
+    const unknown = await ask(await posToken(), '4999');
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('unknown_customer');
+    expect(await memberOf(4999)).toBeUndefined();
+    // Shopify not answering (the stub then records nothing): 503, and still no member.
+    prod.admin.customers.set(customerGid(4998), { firstName: null, lastName: null, email: null });
+    prod.admin.failWith = 500;
+    try {
+      expect((await ask(await posToken(), '4998')).status).toBe(503);
+    } finally {
+      prod.admin.failWith = null;
+    }
+    expect(await memberOf(4998)).toBeUndefined();
+    expect((await ask(await posToken(), '4998')).status).toBe(200);
+    expect(await memberOf(4998)).toBeDefined();
+    // The customer's token is handed out again without asking Shopify again.
+    expect((await ask(await posToken(), customerGid(4998))).status).toBe(200);
+    expect(lookups().slice(before)).toEqual([customerGid(4999), customerGid(4998)]);
   });
 
   it('answers 400 for a customer that is no customer id', async () => {

@@ -10,6 +10,12 @@ export function tokenError(status: number, code: string, message: string): Respo
 
 type Minted = { accessToken: string; expiresAt: string };
 
+/**
+ * Asked before a token is minted anew (not when one is handed out again): a refusal, or null to
+ * mint. POS checks with it that the customer a staff member names exists.
+ */
+export type Admit = () => Promise<Response | null>;
+
 /** Tokens last 30 minutes; one is handed out again while at least 10 are left. */
 const TOKEN_SECONDS = 1800;
 const REUSE_MS = 10 * 60_000;
@@ -24,11 +30,18 @@ const kept = new Map<string, Minted>();
  * while it has 10 minutes left (per shop key, so a rotated key mints anew): a storefront asking on
  * every page, or a shopper replaying a session token, does not spend the shop key's rate limit.
  */
-export async function mintEndUserToken(coreUrl: string, account: ShopAccount | null, externalId: string): Promise<Minted | Response> {
+export async function mintEndUserToken(
+  coreUrl: string,
+  account: ShopAccount | null,
+  externalId: string,
+  admit?: Admit,
+): Promise<Minted | Response> {
   if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
   const key = `${account.apiKeyId}:${externalId}`;
   const reused = kept.get(key);
   if (reused && Date.parse(reused.expiresAt) - Date.now() > REUSE_MS) return reused;
+  const refused = admit && (await admit());
+  if (refused) return refused;
   const minted = await mintAnew(coreUrl, account, externalId);
   if (minted instanceof Response) return minted;
   kept.delete(key);
@@ -53,16 +66,16 @@ async function mintAnew(coreUrl: string, account: ShopAccount, externalId: strin
  * What the customer account page, the checkout and POS get for a customer: their end-user token,
  * the shop's account, where the browser reads the core (`corePublicUrl`) and the shop's currency
  * (null until the admin's first opening reads it; fixed amounts and the earning rate are in it),
- * plus what a route adds (`extra`); or the refusal (app not set up, core unreachable). One body for
- * every such route, so the surfaces always answer alike.
+ * plus what a route adds (`extra`); or the refusal (app not set up, core unreachable, or `admit`'s).
+ * One body for every such route, so the surfaces always answer alike.
  */
 export async function endUserAnswer(
   core: { coreUrl: string; corePublicUrl: string },
   account: ShopAccount | null,
   externalId: string,
-  extra: Record<string, unknown> = {},
+  { extra = {}, admit }: { extra?: Record<string, unknown>; admit?: Admit } = {},
 ): Promise<Response> {
-  const minted = await mintEndUserToken(core.coreUrl, account, externalId);
+  const minted = await mintEndUserToken(core.coreUrl, account, externalId, admit);
   if (minted instanceof Response) return minted;
   // Minted, so the shop has its account.
   const { accountId, currencyCode } = account!;

@@ -23,7 +23,7 @@ async function member(request: Request): Promise<Response> {
   if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in to use your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const [account, usedCodes] = await Promise.all([shops.find(shop), codesUsedBy(pool(), shop, customer)]);
-  return cors(await endUserAnswer(config, account, customerGid(customer), { usedCodes }));
+  return cors(await endUserAnswer(config, account, customerGid(customer), { extra: { usedCodes } }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => member(request);

@@ -3,7 +3,8 @@ import { config } from '../config.server';
 import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { shopOfDest } from '../shopify/extension-token.server';
-import { authenticate } from '../shopify.server';
+import { fetchCustomer } from '../shopify/admin-api.server';
+import { authenticate, unauthenticated } from '../shopify.server';
 import { shops } from '../storage/stores.server';
 
 // POS hands the extension the customer's numeric id; the gid form is taken too.
@@ -19,7 +20,9 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
  * library checks the token's HS256 signature with the app's secret and its exp/nbf (401) and
  * answers the CORS preflight. The staff member acts for the shop, so any
  * customer of it may be read; the shop is the token's `dest`, so another shop's token only ever
- * reaches that shop's members.
+ * reaches that shop's members. Before a token is minted anew the shop is asked whether it has the
+ * customer (404 `unknown_customer` when not, 503 when the Admin API does not answer): viewing
+ * makes the customer a member, and an id the shop does not know must not make one.
  */
 async function customerToken(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticate.public.pos(request);
@@ -27,8 +30,18 @@ async function customerToken(request: Request): Promise<Response> {
     return cors(tokenError(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
   if (!customer) return cors(tokenError(400, 'bad_customer', 'customer must be a customer id or gid.'));
-  const account = await shops.find(shopOfDest(sessionToken.dest));
-  return cors(await endUserAnswer(config, account, customerGid(customer)));
+  const shop = shopOfDest(sessionToken.dest);
+  const gid = customerGid(customer);
+  const admit = async () => {
+    let found;
+    try {
+      found = await fetchCustomer((await unauthenticated.admin(shop)).admin, gid);
+    } catch {
+      return tokenError(503, 'unavailable', 'Shopify did not answer whether the shop has this customer.');
+    }
+    return found ? null : tokenError(404, 'unknown_customer', 'The shop has no customer with this id.');
+  };
+  return cors(await endUserAnswer(config, await shops.find(shop), gid, { admit }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);
