@@ -304,7 +304,9 @@ describe('pointsExpiry', () => {
     expect(sentence('it', 'Stelle')).toBe(
       `Il tuo saldo di 80 Stelle scade il ${day('it')}, a meno che tu non guadagni o riscatti qualcosa prima.`,
     );
-    expect(sentence('pt', 'Estrelas')).toBe(`O seu saldo de 80 Estrelas expira a ${day('pt')} se, até lá, não ganhar nem trocar nada.`);
+    expect(sentence('pt', 'Estrelas')).toBe(
+      `Seu saldo de 80 Estrelas expira em ${day('pt')} se, até lá, você não ganhar nem resgatar nada.`,
+    );
     expect(sentence('ko', '스타')).toBe(`${day('ko')}까지 적립하거나 교환하지 않으면 보유한 80 스타 전액이 소멸됩니다.`);
   });
 

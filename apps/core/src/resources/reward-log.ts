@@ -20,7 +20,7 @@ const DEFAULT_TITLE: Record<string, string> = {
   de: 'Deine Belohnung',
   'zh-CN': '您的奖励',
   ja: 'あなたの特典',
-  pt: 'A sua recompensa',
+  pt: 'Sua recompensa',
   it: 'Il tuo premio',
   ko: '나의 리워드',
 };
@@ -31,7 +31,7 @@ const DEFAULT_INSTRUCTION: Record<string, string> = {
   de: 'Löse den Code an der Kasse ein{{#if rewardValidTill}}, gültig bis {{rewardValidTill}}{{/if}}.',
   'zh-CN': '结账时使用优惠码{{#if rewardValidTill}}，有效期至 {{rewardValidTill}}{{/if}}。',
   ja: 'お会計時にクーポンコードをご利用ください{{#if rewardValidTill}}（{{rewardValidTill}}まで有効）{{/if}}。',
-  pt: 'Use o código na finalização da compra{{#if rewardValidTill}}, válido até {{rewardValidTill}}{{/if}}.',
+  pt: 'Use o código ao finalizar a compra{{#if rewardValidTill}}, válido até {{rewardValidTill}}{{/if}}.',
   it: 'Usa il codice al momento del pagamento{{#if rewardValidTill}}, valido fino al {{rewardValidTill}}{{/if}}.',
   ko: '결제 시 쿠폰 코드를 사용하세요{{#if rewardValidTill}} ({{rewardValidTill}}까지 유효){{/if}}.',
 };

@@ -50,11 +50,11 @@ const DONE: Record<string, { title: string } & Record<Channel, string>> = {
     chat: '今後、チャットメッセージは届きません。',
   },
   pt: {
-    title: 'Subscrição cancelada',
-    email: 'Deixará de receber os nossos e-mails.',
-    push: 'Deixará de receber as nossas notificações push.',
-    sms: 'Deixará de receber os nossos SMS.',
-    chat: 'Deixará de receber as nossas mensagens de chat.',
+    title: 'Inscrição cancelada',
+    email: 'Você não receberá mais nossos e-mails.',
+    push: 'Você não receberá mais nossas notificações push.',
+    sms: 'Você não receberá mais nossos SMS.',
+    chat: 'Você não receberá mais nossas mensagens de chat.',
   },
   it: {
     title: 'Disiscrizione completata',
