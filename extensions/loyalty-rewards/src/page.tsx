@@ -179,7 +179,11 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
     <s-unordered-list data-milestones>
       {milestoneRows(list, value, true).map((m) => (
         <s-list-item key={m.id}>
-          {[ctx.n.format(m.milestoneTargetValue), m.eudTitle, milestoneEarns(m, ctx.t, ctx.lang, ctx.points, ctx.currency, ctx.multiplier)]
+          {[
+            ctx.n.format(m.milestoneTargetValue),
+            m.eudTitle,
+            milestoneEarns(m, ctx.t, ctx.lang, { points: ctx.points, currency: ctx.currency, multiplier: ctx.multiplier }),
+          ]
             .filter(Boolean)
             .join(' · ')}
           {m.reached && <s-badge>{ctx.t.reached}</s-badge>}
@@ -386,7 +390,7 @@ function PointsSection({
               return (
                 <s-stack key={reward.id} gap="small-200" data-cost={reward.id}>
                   <s-stack direction="inline" gap="small-200" alignItems="center">
-                    <s-text type="strong">{reward.eudTitle || rewardGives(reward, t, lang, name, currency)}</s-text>
+                    <s-text type="strong">{reward.eudTitle || rewardGives(reward, t, lang, { points: name, currency })}</s-text>
                     <s-text>{amount(reward.pointsCost)}</s-text>
                     <s-button disabled={busy !== undefined || short > 0} onClick={() => redeem(reward)}>
                       {t.redeem}

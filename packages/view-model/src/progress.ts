@@ -151,17 +151,25 @@ export const pointsText = (n: number, name: string, lang: string | undefined): s
   `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${name}`;
 
 /**
- * What a reward gives, in words: points with their name (`points`, the merchant's or the
- * interface's) times a member's tier `multiplier`, or what it takes off in the shopper's language;
- * null for a fixed amount when the storefront does not say the shop's currency.
+ * How a storefront writes what is earned: what points are called (the merchant's name, else the
+ * interface's word), the shop's currency when the page says it, and a member's tier multiplier.
+ */
+export interface Earnings {
+  points?: string;
+  currency?: string;
+  multiplier?: number;
+}
+
+/**
+ * What a reward gives, in words: points with their name times a member's tier multiplier, or what
+ * it takes off in the shopper's language; null for a fixed amount when the storefront does not
+ * say the shop's currency.
  */
 export function rewardGives(
   r: MilestoneReward,
   t: Strings,
   lang: string | undefined,
-  points = t.points,
-  currency?: string,
-  multiplier = 1,
+  { points = t.points, currency, multiplier = 1 }: Earnings = {},
 ): string | null {
   if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(multiplied(r.pointsValue, multiplier), points, lang)}`;
   if (r.discountValue === null) return null;
@@ -172,20 +180,10 @@ export function rewardGives(
   return off ? fill(t.off, { v: off }) : null;
 }
 
-/**
- * What a milestone earns, in words: what its reward gives (points times a member's tier
- * `multiplier`), else the milestone's or the reward's name; null without a reward.
- */
-export function milestoneEarns(
-  m: Milestone,
-  t: Strings,
-  lang: string | undefined,
-  points = t.points,
-  currency?: string,
-  multiplier = 1,
-): string | null {
+/** What a milestone earns, in words: what its reward gives, else the milestone's or the reward's name; null without a reward. */
+export function milestoneEarns(m: Milestone, t: Strings, lang: string | undefined, earnings: Earnings = {}): string | null {
   const r = m.reward;
-  return (r && rewardGives(r, t, lang, points, currency, multiplier)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
+  return (r && rewardGives(r, t, lang, earnings)) || m.eudMilestoneRewardTitle || r?.eudTitle || null;
 }
 
 /** A mission's tasks with the member's progress on each (capped at the target) and how many are done. */

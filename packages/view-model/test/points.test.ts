@@ -81,20 +81,20 @@ describe('waysToEarn', () => {
     expect(waysToEarn(setting, [], stringsFor('de'), 'de', 'EUR')[0]!.label).toBe('Pro 1 € Einkaufswert');
     expect(waysToEarn(setting, [], stringsFor('ja'), 'ja', 'JPY')[0]!.label).toBe('ご利用額￥1につき');
     expect(waysToEarn(setting, [], t, 'en', 'NOT-A-CODE')[0]!.label).toBe('For every 1 spent');
-    expect(milestoneEarns(streak.milestones[0]!, t, 'de', 'Sterne')).toBe('+1.500 Sterne');
+    expect(milestoneEarns(streak.milestones[0]!, t, 'de', { points: 'Sterne' })).toBe('+1.500 Sterne');
     expect(milestoneEarns(streak.milestones[0]!, stringsFor('fr'), 'fr')).toBe('+1\u202f500 Points');
     expect(pointsName({ ...setting, eudCurrencyName: null }, stringsFor('ja'))).toBe('ポイント');
     // A reward to redeem without a title says what it gives, unless that is an amount of a currency the storefront does not know.
     const fixed = { rewardKind: 'code', discountType: 'fixed_amount', discountValue: 5, pointsValue: null, eudTitle: null } as const;
     expect(rewardGives({ ...fixed, discountType: 'percentage', discountValue: 20 }, t, 'en')).toBe('20% off');
     expect(rewardGives(fixed, t, 'en')).toBeNull();
-    expect(rewardGives(fixed, t, 'en', t.points, 'NOT-A-CODE')).toBeNull();
+    expect(rewardGives(fixed, t, 'en', { currency: 'NOT-A-CODE' })).toBeNull();
     // An amount of the shop's currency as the shopper's language writes it, with cents only when it has some.
-    expect(rewardGives(fixed, t, 'en', t.points, 'EUR')).toBe('€5 off');
-    expect(rewardGives(fixed, stringsFor('de'), 'de', t.points, 'EUR')).toBe('5\u00a0€ Rabatt');
-    expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', t.points, 'EUR')).toBe('7,50\u00a0€ de réduction');
-    expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', t.points, 'JPY')).toBe('￥500オフ');
-    expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', 'Stars', 'USD')).toBe('$5 off');
+    expect(rewardGives(fixed, t, 'en', { currency: 'EUR' })).toBe('€5 off');
+    expect(rewardGives(fixed, stringsFor('de'), 'de', { currency: 'EUR' })).toBe('5\u00a0€ Rabatt');
+    expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', { currency: 'EUR' })).toBe('7,50\u00a0€ de réduction');
+    expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', { currency: 'JPY' })).toBe('￥500オフ');
+    expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', { points: 'Stars', currency: 'USD' })).toBe('$5 off');
   });
   it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
     // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
@@ -118,8 +118,8 @@ describe('waysToEarn', () => {
     expect(earns(1.2)).toEqual(['+2.4 Stars', '+12 Stars', '+120 Stars', '+8 Stars']);
     expect(earns(2)).toEqual(['+4 Stars', '+20 Stars', '+200 Stars', '+14 Stars']);
     // The definition's own milestones say the same as the ways to earn.
-    expect(milestoneEarns(streak.milestones[0]!, t, 'en', 'Stars', 'EUR', 1.5)).toBe('+10 Stars');
-    expect(milestoneEarns(streak.milestones[0]!, stringsFor('de'), 'de', 'Sterne', 'EUR', 2)).toBe('+14 Sterne');
+    expect(milestoneEarns(streak.milestones[0]!, t, 'en', { points: 'Stars', multiplier: 1.5 })).toBe('+10 Stars');
+    expect(milestoneEarns(streak.milestones[0]!, stringsFor('de'), 'de', { points: 'Sterne', multiplier: 2 })).toBe('+14 Sterne');
     // The labels stay what to do.
     expect(waysToEarn(demo, [streak], t, 'en', 'EUR', 1.5).map((row) => row.label)).toEqual(
       waysToEarn(demo, [streak], t, 'en', 'EUR').map((row) => row.label),

@@ -229,7 +229,7 @@ function Milestones({ list, value, ctx }: { list: Milestone[]; value: number; ct
   return (
     <ul class="lw-list" data-milestones>
       {milestoneRows(list, value, api.member).map((m) => {
-        const earns = milestoneEarns(m, t, lang, pointsName, currency, earnMultiplier);
+        const earns = milestoneEarns(m, t, lang, { points: pointsName, currency, multiplier: earnMultiplier });
         return (
           <li key={m.id} class={m.reached ? 'lw-done' : undefined}>
             <span class="lw-num">{n.format(m.milestoneTargetValue)}</span>
