@@ -29,6 +29,8 @@ export interface NewEntry {
   uniqueIdentifier?: string | null;
   linkedSchemaSlug?: string | null;
   linkedSchemaRecordId?: string | null;
+  /** A `reversed` entry's: when the `earned` entry it takes back was made (the tier window counts it only while that one is in it). */
+  takesBackEarnedAt?: Date;
 }
 
 export type Tier = TierRow & Row;
@@ -57,6 +59,16 @@ export const liveTiers = (db: Knex, accountId: string) =>
   db<Tier>('tier')
     .where({ account_id: accountId, status: 'live' })
     .orderBy([{ column: 'points_threshold', order: 'desc' }, { column: 'created_at' }, { column: 'id' }]);
+
+/** `at` plus calendar months in UTC, the day kept within the month (Jan 31 + 1 month: Feb 28), as luxon counts; luxon per member cost more than the rest of the pass. The storefront's `pointsExpiry` (view model) counts the same way. */
+export function plusMonths(at: Date, months: number): Date {
+  const d = new Date(at);
+  const day = d.getUTCDate();
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + months);
+  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  return d;
+}
 
 /** The tier rule (CONTRACT §19): the highest live tier whose threshold `earnedInWindow` reaches; null when none does. */
 export const tierFor = <T extends Pick<Tier, 'points_threshold'>>(tiers: readonly T[], earnedInWindow: number): T | null =>
@@ -164,8 +176,9 @@ interface EntryOptions {
 /**
  * Writes one point entry and moves the member's balance with it, in the caller's transaction, under
  * the member's row lock: so no two entries of a member decide on the same balance, and nothing but
- * a `reversed` entry takes it below 0 (→ 409 `insufficient_points`). `pointsEarnedInTierWindow`
- * moves with `earned` entries and the `reversed` ones taking them back. An `earned` entry is
+ * a `reversed` entry takes it below 0 (→ 409 `insufficient_points`; a member below 0 still gets
+ * what adds points). `pointsEarnedInTierWindow` moves with `earned` entries and the `reversed` ones
+ * taking back an earned one still in the window. An `earned` entry is
  * multiplied by the member's live tier. After every entry the tier rule is applied, upwards only
  * (lowering is the daily pass's), which may reach a tier created since. An unknown member is 400.
  * O(1) in the member's entries: what the daily pass needs is kept on the member's row.
@@ -208,7 +221,8 @@ export async function addEntry(
   }
   if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, current) };
   const balance = Number(member.points_balance) + entry.points;
-  if (balance < 0 && entry.reason !== 'reversed') {
+  // Only a taking away can be refused: a member below 0 (after a reversal) still earns and is given points.
+  if (balance < 0 && entry.points < 0 && entry.reason !== 'reversed') {
     // A replay is told it is one, whatever the balance is now.
     const existing = entry.uniqueIdentifier ? await entryWith(trx, accountId, entry.uniqueIdentifier) : undefined;
     if (existing) throw replayed(existing);
@@ -221,7 +235,8 @@ export async function addEntry(
       },
     ]);
   }
-  const windowed = entry.reason === 'earned' || entry.reason === 'reversed';
+  const windowed =
+    entry.reason === 'earned' || (entry.reason === 'reversed' && (await inTierWindow(trx, accountId, entry.takesBackEarnedAt)));
   const inWindow = Math.max(0, Number(member.points_earned_in_tier_window) + (windowed ? entry.points : 0));
   const reached = tierFor(tiers, inWindow);
   const rises = reached && reached.id !== member.tier_id && (!current || reached.points_threshold > current.points_threshold);
@@ -267,6 +282,18 @@ export async function addEntry(
   if (options.announce && tierChange)
     await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }], writes);
   return entered;
+}
+
+/**
+ * Whether an `earned` entry made at `earnedAt` is within the account's tier window now (CONTRACT
+ * §19: the window holds `earned` entries less the `reversed` ones taking them back), so taking it
+ * back lowers the window; one that left the window took its points out of it already.
+ */
+async function inTierWindow(trx: Knex.Transaction, accountId: string, earnedAt: Date | undefined): Promise<boolean> {
+  if (!earnedAt) return true;
+  const setting = await trx<PointsSettingRow>('points_setting').where({ account_id: accountId }).first('tier_window_months');
+  const months = setting?.tier_window_months ?? 0;
+  return months === 0 || earnedAt > plusMonths(new Date(), -months);
 }
 
 /** An entry's columns, as `addEntry` makes its row. */
@@ -587,6 +614,7 @@ export async function reverseRewardLogPoints(
         note: 'The reward that earned these points was taken back: its purchase was returned or cancelled.',
         linkedSchemaSlug: 'reward_log',
         linkedSchemaRecordId: e.linked_schema_record_id,
+        takesBackEarnedAt: e.created_at,
       },
       { announce: { records, ctx } },
     );
@@ -646,6 +674,7 @@ export async function reverseEntry(
       uniqueIdentifier: parsed.data.uniqueIdentifier ?? null,
       linkedSchemaSlug: 'point_entry',
       linkedSchemaRecordId: earned.id,
+      takesBackEarnedAt: earned.created_at,
     },
     { announce: { records, ctx } },
   );

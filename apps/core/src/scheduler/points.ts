@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { loadAccount } from '../auth/authenticate.js';
-import { changedTiers, expireBalances, liveTiers, type Member, type Tier, tierFor } from '../engine/points.js';
+import { changedTiers, expireBalances, liveTiers, type Member, plusMonths, type Tier, tierFor } from '../engine/points.js';
 import { emit } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
@@ -24,16 +24,6 @@ export interface DailyPass {
   expiries: number;
   /** Whether every due account was gone through (false: the budget ran out first). */
   complete: boolean;
-}
-
-/** `at` plus calendar months in UTC, the day kept within the month (Jan 31 + 1 month: Feb 28), as luxon counts; luxon per member cost more than the rest of the pass. The storefront's `pointsExpiry` (view model) counts the same way. */
-function plusMonths(at: Date, months: number): Date {
-  const d = new Date(at);
-  const day = d.getUTCDate();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() + months);
-  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
-  return d;
 }
 
 /**
@@ -149,6 +139,14 @@ interface AccountPass {
   live: Tier[];
 }
 
+/** An entry of the window's sum: `earned`, or `reversed` taking back an `earned` entry made after the cutoff (the placeholder). */
+const TAKES_BACK_WITHIN = `(point_entry.reason = 'earned' or exists (
+    select 1 from point_entry o
+     where o.account_id = point_entry.account_id and o.owned_by_id = point_entry.owned_by_id and o.reason = 'earned' and o.created_at > ?
+       and ((point_entry.linked_schema_slug = 'point_entry' and o.id::text = point_entry.linked_schema_record_id)
+         or (point_entry.linked_schema_slug = 'reward_log' and o.linked_schema_slug = 'reward_log'
+             and o.linked_schema_record_id = point_entry.linked_schema_record_id))))`;
+
 async function passMembers(
   trx: Knex.Transaction,
   records: RecordService,
@@ -183,7 +181,8 @@ async function passMembers(
       .whereIn('owned_by_id', [...stale])
       .whereIn('reason', ['earned', 'reversed'])
       .modify((q) => {
-        if (cutoff) q.where('created_at', '>', cutoff);
+        // Within the window, less the reversals of what is within it: one taking back an older entry took it from nothing here.
+        if (cutoff) q.where('created_at', '>', cutoff).whereRaw(TAKES_BACK_WITHIN, [cutoff]);
       })
       .groupBy('owned_by_id');
     for (const s of summed) sums.set(s.owned_by_id, { points: Number(s.points), oldest: s.oldest });

@@ -92,6 +92,39 @@ describe('tier window', () => {
     await assertEventsDocumented(app, a.api);
   });
 
+  it('takes back from the window only what is in it: reversing an entry that left it keeps the window and the tier, now and at the pass', async () => {
+    const a = await program({ tierWindowMonths: 12 });
+    const gold = await create(a, 'tier', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 1 });
+    const m = await member(a);
+    const old = await earn(a, m, 100);
+    await backdate(old.id, m, 13 * MONTH);
+    expect(await pass(new Date())).toMatchObject({ complete: true });
+    expect(await memberOf(a, m)).toMatchObject({ pointsEarnedInTierWindow: 0, tierId: null });
+    const recent = await earn(a, m, 100);
+    expect(await memberOf(a, m)).toMatchObject({ pointsEarnedInTierWindow: 100, tierId: gold.id });
+    // A refund of the old order: the balance loses it, the window (which no longer held it) does not.
+    await accepted(a.api.post(`/schema/point_entry/record/${old.id}/action/reverse`, {}));
+    expect(await memberOf(a, m)).toMatchObject({ pointsBalance: 100, pointsEarnedInTierWindow: 100, tierId: gold.id });
+    // The pass sums the window anew, the old entry and its reversal both outside what it counts.
+    await app
+      .db('account_user')
+      .where({ id: m })
+      .update({ points_window_oldest_at: new Date(0) });
+    await pass(later(DAY));
+    expect(await memberOf(a, m)).toMatchObject({ pointsEarnedInTierWindow: 100, tierId: gold.id });
+    // Into Gold, out with the pass, back in with the recent entry: and no more.
+    expect(await eventsOf(a, 'tier_changed', m)).toHaveLength(3);
+    // Taking back the recent one lowers it.
+    await accepted(a.api.post(`/schema/point_entry/record/${recent.id}/action/reverse`, { points: 40 }));
+    expect(await memberOf(a, m)).toMatchObject({ pointsBalance: 60, pointsEarnedInTierWindow: 60 });
+    await app
+      .db('account_user')
+      .where({ id: m })
+      .update({ points_window_oldest_at: new Date(0) });
+    await pass(later(2 * DAY));
+    expect(await memberOf(a, m)).toMatchObject({ pointsEarnedInTierWindow: 60, tierId: null });
+  });
+
   it('applies tiers created, changed and deleted since, and a new window length, and issues the landed tier’s entry reward once', async () => {
     const a = await program({ tierWindowMonths: 1 });
     const m = await member(a);

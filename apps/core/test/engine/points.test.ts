@@ -119,6 +119,58 @@ describe('points rewards', () => {
     await assertEventsDocumented(app, acct.api);
   });
 
+  it('lets a member below 0 earn and be given points: entries, a log reaching a points milestone and a held points reward confirmed', async () => {
+    const r = await pointsReward(40);
+    const streak = await create('streak', { name: `S${++seq}`, status: 'live' });
+    await milestone('streak', streak.id, r.id);
+    const m = await member();
+    const log = await create('streak_log', {
+      streakId: streak.id,
+      ownedById: m,
+      activityId: 'visit',
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    await accepted(give(m, -40));
+    await accepted(reverse('streak', log.id));
+    expect((await memberOf(m)).pointsBalance).toBe(-40);
+    // What adds points is never refused; what takes some away still is.
+    expect((await give(m, 10, 'earned')).status).toBe(200);
+    expect((await give(m, 5)).status).toBe(200);
+    expect((await give(m, -1)).body.error.code).toBe('insufficient_points');
+    const challenge = await create('challenge', {
+      name: `C${++seq}`,
+      status: 'live',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    await milestone('challenge', challenge.id, (await pointsReward(5)).id);
+    await create('challenge_log', {
+      challengeId: challenge.id,
+      ownedById: m,
+      activityId: 'buy',
+      activityValue: 1,
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    expect((await memberOf(m)).pointsBalance).toBe(-20);
+    const held = await create('streak', { name: `S${++seq}`, status: 'live', rewardHoldDays: 2 });
+    await milestone('streak', held.id, (await pointsReward(7)).id);
+    const pending = await create('streak_log', {
+      streakId: held.id,
+      ownedById: m,
+      activityId: 'visit',
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    expect(pending.achievedMilestoneRewardLog.rewardLogStatus).toBe('pending');
+    await confirmHeldRewards(app.running.services.records, new Date(NOW.getTime() + 3 * DAY));
+    expect(await rewardLogsOf(m)).toContainEqual(
+      expect.objectContaining({ id: pending.achievedMilestoneRewardLog.id, rewardLogStatus: 'issued' }),
+    );
+    expect((await memberOf(m)).pointsBalance).toBe(-13);
+  });
+
   it('earns nothing while points are not live', async () => {
     const r = await pointsReward(30);
     const streak = await create('streak', { name: `S${++seq}`, status: 'live' });
