@@ -7,7 +7,8 @@ import type { Knex } from 'knex';
  * whose prototype is the knex instance and whose context and client inherit from the instance's,
  * with only the connection, the completion check and commit/rollback of its own. Knex's methods
  * all reach the client through `this.context.client`, so queries built on it run on the
- * transaction's connection. Nested transactions (savepoints) are not offered: nothing here uses them.
+ * transaction's connection. Knex's nested transactions are not offered; `savepoint` runs a part of
+ * one that may fail alone.
  */
 
 export interface TransactionOptions {
@@ -97,4 +98,20 @@ function transactor(db: Knex, client: ClientInternals, connection: Connection, i
   // The instance's `transaction` is read-only: an own property shadows it only by definition.
   Object.defineProperty(trx, 'transaction', { value: () => Promise.reject(new Error('Nested transactions are not supported.')) });
   return Object.assign(trx, { context, isTransaction: true, isCompleted });
+}
+
+/**
+ * Runs `work` in a savepoint of `trx`: undone when it throws (the error is rethrown) and the
+ * transaction still usable, kept when it resolves. Not for parts that run at once on one transaction.
+ */
+export async function savepoint<T>(trx: Knex.Transaction, work: () => Promise<T>): Promise<T> {
+  await trx.raw('savepoint part');
+  try {
+    const result = await work();
+    await trx.raw('release savepoint part');
+    return result;
+  } catch (err) {
+    await trx.raw('rollback to savepoint part');
+    throw err;
+  }
 }

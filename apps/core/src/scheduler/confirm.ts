@@ -7,7 +7,7 @@ import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { transaction } from '../db/transaction.js';
+import { savepoint, transaction } from '../db/transaction.js';
 
 const BATCH = 500;
 
@@ -16,74 +16,116 @@ const BATCH = 500;
  * or generated, as at creation without a hold), `rewardIssuedAt` and `rewardExpiryAt` from now,
  * and one `reward_log_issued` event, in one transaction per batch. Rows are taken with FOR UPDATE
  * SKIP LOCKED, so workers split them and each is issued once; a reversal that revoked a log first
- * leaves it out, and one that comes after finds it issued. Answers how many were issued.
+ * leaves it out, and one that comes after finds it issued. A log that cannot be issued stays
+ * pending without holding back the others (of any account): the batch is retried one log at a
+ * time, and once the others are issued the pass throws naming what failed. Answers how many were
+ * issued.
  */
 export async function confirmHeldRewards(records: RecordService, now: Date): Promise<number> {
   const accounts = new Map<string, AccountInfo | undefined>();
+  const failed = new Map<string, unknown>();
   let total = 0;
   for (;;) {
-    const issued = new IssueTally();
-    const processed = await transaction(records.db, async (trx) => {
+    const tallies: IssueTally[] = [];
+    // Each attempt in a savepoint of its own: a failing one leaves the batch's transaction usable.
+    const attempt = async (trx: Knex.Transaction, logs: RewardLogRow[]) => {
+      const issued = new IssueTally();
+      try {
+        await savepoint(trx, () => issue(trx, records, logs, now, accounts, issued));
+      } catch (err) {
+        if (logs.length === 1) failed.set(logs[0]!.id, err);
+        return 0;
+      }
+      tallies.push(issued);
+      return logs.length;
+    };
+    const { taken, issued } = await transaction(records.db, async (trx) => {
       const due = await trx<RewardLogRow>('reward_log')
         .where('reward_log_status', 'pending')
         .where('confirm_at', '<=', now)
+        .modify((q) => {
+          if (failed.size) q.whereNotIn('id', [...failed.keys()]);
+        })
         .orderBy('confirm_at')
         .limit(BATCH)
         .forUpdate()
         .skipLocked();
-      if (!due.length) return 0;
-      const rewards = await rewardsOf(trx, due);
-      const codes = new Map<string, string>();
-      for (const [key, logs] of groupBy(due, (l) => `${l.account_id}/${l.reward_id}`)) {
-        const reward = rewards.get(key);
-        if (reward)
-          for (const [id, code] of await takeCodes(
-            { trx, issued },
-            reward,
-            logs.map((l) => l.id),
-          ))
-            codes.set(id, code);
-      }
-      const confirmed = due.map((log): RewardLogRow => {
-        const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
-        const code = codes.get(log.id) ?? null;
-        return { ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now };
-      });
-      await trx.raw(
-        `update reward_log r set reward_log_status = 'issued', coupon_code = v.coupon_code, reward_issued_at = v.reward_issued_at,
-                reward_expiry_at = v.reward_expiry_at, updated_at = v.updated_at
-           from json_populate_recordset(null::reward_log, ?::json) v
-          where r.account_id = v.account_id and r.id = v.id`,
-        [JSON.stringify(confirmed)],
-      );
-      for (const [accountId, logs] of groupBy(confirmed, (l) => l.account_id)) {
-        if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
-        const ctx: RequestContext = {
-          flow: 'apikey',
-          account: accounts.get(accountId)!,
-          languageCode: undefined,
-          requestId: 'sweep:confirm',
-        };
-        const serialized = await records.serialize(records.registry.require('reward_log'), logs, ctx, { db: trx });
-        const events: NewEvent[] = logs.map((l, i) => ({
-          code: 'reward_log_issued',
-          ownedById: l.owned_by_id,
-          linkedSchemaSlug: 'reward_log',
-          linkedSchemaRecordId: l.id,
-          payload: { rewardLog: serialized[i] },
-        }));
-        await emit(trx, accountId, events);
-        // A held points reward earns when it is issued, not while pending (CONTRACT §19).
-        for (const log of logs) {
-          const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
-          if (reward) await earnForRewardLog(trx, records, ctx, reward, log);
-        }
-      }
-      return due.length;
+      let count = await attempt(trx, due);
+      if (!count && due.length > 1) for (const log of due) count += await attempt(trx, [log]);
+      return { taken: due.length, issued: count };
     });
-    issued.commit();
-    total += processed;
-    if (processed < BATCH) return total;
+    for (const tally of tallies) tally.commit();
+    total += issued;
+    if (taken < BATCH) break;
+  }
+  if (failed.size) {
+    const [id, err] = failed.entries().next().value!;
+    throw new Error(
+      `${failed.size} held reward log(s) could not be issued, e.g. ${id}: ${err instanceof Error ? err.message : String(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  return total;
+}
+
+/** Issues held reward logs: their codes, the rows, their events and what points rewards earn. */
+async function issue(
+  trx: Knex.Transaction,
+  records: RecordService,
+  due: RewardLogRow[],
+  now: Date,
+  accounts: Map<string, AccountInfo | undefined>,
+  issued: IssueTally,
+): Promise<void> {
+  if (!due.length) return;
+  const rewards = await rewardsOf(trx, due);
+  const codes = new Map<string, string>();
+  for (const [key, logs] of groupBy(due, (l) => `${l.account_id}/${l.reward_id}`)) {
+    const reward = rewards.get(key);
+    if (reward)
+      for (const [id, code] of await takeCodes(
+        { trx, issued },
+        reward,
+        logs.map((l) => l.id),
+      ))
+        codes.set(id, code);
+  }
+  const confirmed = due.map((log): RewardLogRow => {
+    const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
+    const code = codes.get(log.id) ?? null;
+    return { ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now };
+  });
+  await trx.raw(
+    `update reward_log r set reward_log_status = 'issued', coupon_code = v.coupon_code, reward_issued_at = v.reward_issued_at,
+            reward_expiry_at = v.reward_expiry_at, updated_at = v.updated_at
+       from json_populate_recordset(null::reward_log, ?::json) v
+      where r.account_id = v.account_id and r.id = v.id`,
+    [JSON.stringify(confirmed)],
+  );
+  for (const [accountId, logs] of groupBy(confirmed, (l) => l.account_id)) {
+    if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
+    const ctx: RequestContext = {
+      flow: 'apikey',
+      account: accounts.get(accountId)!,
+      languageCode: undefined,
+      requestId: 'sweep:confirm',
+    };
+    const serialized = await records.serialize(records.registry.require('reward_log'), logs, ctx, { db: trx });
+    const events: NewEvent[] = logs.map((l, i) => ({
+      code: 'reward_log_issued',
+      ownedById: l.owned_by_id,
+      linkedSchemaSlug: 'reward_log',
+      linkedSchemaRecordId: l.id,
+      payload: { rewardLog: serialized[i] },
+    }));
+    await emit(trx, accountId, events);
+    // A held points reward earns when it is issued, not while pending (CONTRACT §19).
+    for (const log of logs) {
+      const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
+      if (reward) await earnForRewardLog(trx, records, ctx, reward, log);
+    }
   }
 }
 

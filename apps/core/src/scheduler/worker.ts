@@ -88,16 +88,29 @@ export async function startWorkers(
   const sweep = async () => {
     const started = process.hrtime.bigint();
     const now = s.records.now();
-    const done = await runSweeps(s.records, now, s.config.lateLogGraceSeconds);
-    done['reward confirmations'] = await confirmHeldRewards(s.records, now);
-    done['standings built'] = await buildPendingStandings(s.db);
-    const daily = await runPointsDaily(s.records, now);
-    done['points members passed'] = daily.members;
-    done['points tier changes'] = daily.tierChanges;
-    done['points expiry warnings'] = daily.warnings;
-    done['points expired'] = daily.expiries;
+    // Each step runs whatever another failed with: one account's bad row must not stop the others' work.
+    const failures: unknown[] = [];
+    const step = async <T>(name: string, run: () => Promise<T>): Promise<T | undefined> => {
+      try {
+        return await run();
+      } catch (err) {
+        failures.push(err);
+        s.logger.error({ err, step: name }, 'sweep step failed');
+        return undefined;
+      }
+    };
+    const done = (await step('sweeps', () => runSweeps(s.records, now, s.config.lateLogGraceSeconds))) ?? {};
+    done['reward confirmations'] = (await step('reward confirmations', () => confirmHeldRewards(s.records, now))) ?? 0;
+    done['standings built'] = (await step('standings', () => buildPendingStandings(s.db))) ?? 0;
+    const daily = await step('points daily pass', () => runPointsDaily(s.records, now));
+    done['points members passed'] = daily?.members ?? 0;
+    done['points tier changes'] = daily?.tierChanges ?? 0;
+    done['points expiry warnings'] = daily?.warnings ?? 0;
+    done['points expired'] = daily?.expiries ?? 0;
     count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
+    // The job fails, so the queue retries it and keeps the error.
+    if (failures.length) throw new AggregateError(failures, `${failures.length} sweep step(s) failed`);
   };
   await boss.work(SWEEP_QUEUE, { pollingIntervalSeconds: Math.max(0.5, Math.min(2, s.config.schedulerIntervalMs / 1000)) }, sweep);
   const singletonSeconds = Math.max(1, Math.floor(s.config.schedulerIntervalMs / 1000));

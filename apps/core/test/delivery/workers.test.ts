@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorkers, type Workers } from '../../src/scheduler/worker.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { startReceiver } from '../support/receiver.js';
 
 /** The whole path with the real worker loop: a log's events reach a webhook and an email rule on their own. */
@@ -76,6 +76,57 @@ describe('worker loop', () => {
     expect(readdirSync(join(dataDir, 'outbox'))).toHaveLength(1);
     const [sent] = (await acct.api.get('/schema/notification_log/record')).body.data;
     expect(sent).toMatchObject({ channel: 'email', notificationLogStatus: 'sent', ownedById: log.body.data.ownedById });
+  });
+
+  it('runs every sweep step when one fails, then fails the job with what failed', async () => {
+    const post = (slug: string, body: Record<string, unknown>) => accepted(acct.api.post(`/schema/${slug}/record`, body));
+    // A held reward log the database refuses to issue (as a bad row would), due now.
+    const streak = await post('streak', { name: 'Held', status: 'live', rewardHoldDays: 1 });
+    const reward = await post('reward', {
+      name: 'Held',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
+    await post('milestone', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: 'M',
+      description: 'd',
+      status: 'live',
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+    });
+    const log = await post('streak_log', {
+      streakId: streak.id,
+      ownedBy: { externalId: 'held' },
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'held-1',
+    });
+    const held = log.achievedMilestoneRewardLog.id as string;
+    await app
+      .db('reward_log')
+      .where({ id: held })
+      .update({ confirm_at: new Date(Date.now() - 1000) });
+    // The daily points pass, a later step, has a member to place in a tier from 0.
+    const [setting] = await accepted(acct.api.get('/schema/points_setting/record'));
+    await accepted(acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    const base = await post('tier', { name: 'Base', status: 'live', pointsThreshold: 0, earnMultiplier: 1 });
+    const member = await post('account_user', { externalId: 'tiered' });
+    await app.db.raw(`create function test_refuse_issue() returns trigger language plpgsql as $$ begin
+        if new.id = '${held}' and new.reward_log_status = 'issued' then raise exception 'refused by the test'; end if; return new; end $$;
+      create trigger test_refuse_issue before update on reward_log for each row execute function test_refuse_issue();`);
+    try {
+      await expect(workers.sweepNow()).rejects.toThrow('1 sweep step(s) failed');
+      expect((await app.db('account_user').where({ id: member.id }).first('tier_id')).tier_id).toBe(base.id);
+      expect((await app.db('reward_log').where({ id: held }).first('reward_log_status')).reward_log_status).toBe('pending');
+    } finally {
+      await app.db.raw('drop trigger test_refuse_issue on reward_log; drop function test_refuse_issue()');
+    }
+    await workers.sweepNow();
+    expect((await app.db('reward_log').where({ id: held }).first('reward_log_status')).reward_log_status).toBe('issued');
   });
 
   it('stops at once when its delivery loops are mid-round, not after their next poll interval', async () => {

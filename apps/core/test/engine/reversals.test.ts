@@ -372,6 +372,67 @@ describe('holds', () => {
     await assertEventsDocumented(app, acct.api);
   });
 
+  it('issues the other held logs, of every account, when one cannot be issued, and then names it', async () => {
+    const s = await create('streak', { name: `S${++seq}`, rewardHoldDays: 1 });
+    await milestone('streak', s.id, 1, (await reward()).id);
+    const held: any[] = [];
+    for (let i = 0; i < 3; i++)
+      held.push(
+        (await log('streak', { streakId: s.id, ownedById: await member(), activityAt: '2027-02-28T10:00:00Z' })).achievedMilestoneRewardLog,
+      );
+    // Another account's, due at the same moment.
+    const other = await app.createAccount({ timezone: 'UTC' });
+    const theirs = await accepted(other.api.post('/schema/streak/record', { name: 'Theirs', rewardHoldDays: 1 }));
+    const theirReward = await accepted(
+      other.api.post('/schema/reward/record', {
+        name: 'R',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      }),
+    );
+    await accepted(
+      other.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'streak',
+        linkedSchemaRecordId: theirs.id,
+        name: 'M',
+        description: 'd',
+        status: 'live',
+        milestoneTargetValue: 1,
+        rewardId: theirReward.id,
+      }),
+    );
+    const theirLog = await accepted(
+      other.api.post('/schema/streak_log/record', {
+        streakId: theirs.id,
+        ownedBy: { externalId: 'x' },
+        activityId: 'order',
+        activityAt: '2027-02-28T10:00:00Z',
+        uniqueIdentifier: 'theirs-1',
+      }),
+    );
+    // One log the database refuses to issue (as a bad row would).
+    const poisoned = held[1].id as string;
+    await app.db.raw(`create function test_refuse_issue() returns trigger language plpgsql as $$ begin
+        if new.id = '${poisoned}' and new.reward_log_status = 'issued' then raise exception 'refused by the test'; end if; return new; end $$;
+      create trigger test_refuse_issue before update on reward_log for each row execute function test_refuse_issue();`);
+    const status = async (id: string) => (await app.db('reward_log').where({ id }).first('reward_log_status')).reward_log_status;
+    const at = new Date(NOW.getTime() + 2 * 86_400_000);
+    try {
+      await expect(confirmHeldRewards(records(), at)).rejects.toThrow(
+        new RegExp(`^1 held reward log\\(s\\) could not be issued, e\\.g\\. ${poisoned}: [^]*refused by the test$`),
+      );
+      expect([await status(held[0].id), await status(poisoned), await status(held[2].id)]).toEqual(['issued', 'pending', 'issued']);
+      expect(await status(theirLog.achievedMilestoneRewardLog.id)).toBe('issued');
+    } finally {
+      await app.db.raw('drop trigger test_refuse_issue on reward_log; drop function test_refuse_issue()');
+    }
+    // The next pass issues it.
+    expect(await confirmHeldRewards(records(), at)).toBe(1);
+    expect(await status(poisoned)).toBe('issued');
+  });
+
   it('never issues a held reward log a reversal revoked first', async () => {
     const c = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 30 });
     const r = await reward();
