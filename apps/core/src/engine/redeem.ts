@@ -53,7 +53,11 @@ export async function redeemReward(
   if (memberId === undefined)
     throw invalidInput('ownedById is required.', [{ field: 'ownedById', code: 'required', message: '"ownedById" is required.' }]);
   const accountId = reward.account_id;
-  if (reward.points_cost === null || reward.reward_kind !== 'code')
+  if (reward.reward_kind !== 'code')
+    throw notRedeemable('A reward that gives points is not bought with points.', [
+      { field: 'rewardKind', code: 'not_redeemable', message: 'The reward gives points.' },
+    ]);
+  if (reward.points_cost === null)
     throw notRedeemable('This reward has no points cost.', [{ field: 'pointsCost', code: 'not_redeemable', message: 'No points cost.' }]);
   if (reward.status !== 'live')
     throw notRedeemable('This reward is not live.', [

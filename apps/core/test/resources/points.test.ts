@@ -424,6 +424,11 @@ describe('redeem', () => {
     await expectRefused(Promise.resolve(replay), 409, 'duplicate_unique_identifier');
     await expectRefused(redeem((await reward({ pointsCost: null })).id, { ownedById: m }), 409, 'not_redeemable');
     await expectRefused(redeem((await reward({ pointsCost: 10, status: 'paused' })).id, { ownedById: m }), 409, 'not_redeemable');
+    // A reward that gives points, even with a cost, says so rather than that it has none.
+    const givesPoints = reward({ rewardKind: 'points', pointsValue: 5, pointsCost: 5, discountType: null, discountValue: null });
+    const bought = await redeem((await givesPoints).id, { ownedById: m });
+    expect(bought.body.error).toMatchObject({ code: 'not_redeemable', details: [expect.objectContaining({ field: 'rewardKind' })] });
+    await expectRefused(Promise.resolve(bought), 409, 'not_redeemable');
     await expectRefused(redeem((await reward({ pointsCost: 151 })).id, { ownedById: m }), 409, 'insufficient_points');
     await expectRefused(redeem(r.id, {}), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: m, extra: 1 }), 400, 'invalid_input');
