@@ -1,4 +1,4 @@
-import { type Api, ApiError, type RewardLog, storeCredit, whereEquals, whereIn } from '@loyalty/view-model';
+import { type Api, ApiError, type RewardLog, redemptionWith, storeCredit, whereIn } from '@loyalty/view-model';
 
 /** How often, and how many times, a redemption's reward log is read again while the app makes its Shopify discount (§16). */
 export const POLL_MS = 1500;
@@ -34,7 +34,7 @@ async function redeemOrFind(api: Pick<Api, 'redeem' | 'list'>, rewardId: string,
       return await api.redeem(rewardId, key);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'duplicate_unique_identifier') {
-        const [entry] = await api.list('point_entry', { filters: whereEquals('uniqueIdentifier', key) });
+        const [entry] = await api.list('point_entry', { filters: redemptionWith(key) });
         const log = entry?.linkedSchemaRecordId ? await readLog(api, entry.linkedSchemaRecordId) : undefined;
         if (!log) throw err;
         return { rewardLog: log, pointsBalance: undefined };

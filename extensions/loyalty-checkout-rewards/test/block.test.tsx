@@ -375,7 +375,11 @@ describe('the checkout rewards block', () => {
     const lookup = calls.find((c) => c.url.pathname.endsWith('/point_entry/record'))!;
     expect(JSON.parse(lookup.url.searchParams.get('filters')!)).toEqual({
       operator: 'and',
-      conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'equals', fieldValue: key('cheap') }],
+      // Among redemptions: an entry of another kind may hold the same identifier.
+      conditions: [
+        { fieldSlug: 'uniqueIdentifier', operator: 'equals', fieldValue: key('cheap') },
+        { fieldSlug: 'reason', operator: 'equals', fieldValue: 'redeemed' },
+      ],
     });
     expect([state.entries.length, state.logs.length, state.balance]).toEqual([1, 1, 1500]);
     await vi.waitFor(() => expect(text($('[data-code="log-0"]'))).toBe('Title log-0 FIRST Applied'));

@@ -7,6 +7,7 @@ import {
   NEWEST_FIRST,
   OLDEST_FIRST,
   type Points,
+  redemptionWith,
   type RewardLog,
   type StreakProgress,
   whereIn,
@@ -134,9 +135,7 @@ export class Core {
 
   private async redeemedWith(uniqueIdentifier: string): Promise<RewardLog | null> {
     const entries = await this.call('point_entry/record', {
-      query: {
-        filters: { operator: 'and', conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'equals', fieldValue: uniqueIdentifier }] },
-      },
+      query: { filters: redemptionWith(uniqueIdentifier) },
     });
     if (!entries.ok) return null;
     const [entry] = ((await entries.json()) as { data: { linkedSchemaSlug: string | null; linkedSchemaRecordId: string | null }[] }).data;

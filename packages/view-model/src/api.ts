@@ -108,9 +108,13 @@ export const whereIn = (field: string, values: string[]) => ({
   operator: 'and',
   conditions: [{ fieldSlug: field, operator: 'in', fieldValue: values }],
 });
-export const whereEquals = (field: string, value: string) => ({
+/** A redemption's entry by the redemption's uniqueIdentifier, which is unique among redemptions only (CONTRACT §19). */
+export const redemptionWith = (key: string) => ({
   operator: 'and',
-  conditions: [{ fieldSlug: field, operator: 'equals', fieldValue: value }],
+  conditions: [
+    { fieldSlug: 'uniqueIdentifier', operator: 'equals', fieldValue: key },
+    { fieldSlug: 'reason', operator: 'equals', fieldValue: 'redeemed' },
+  ],
 });
 export const OLDEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }] };
 export const NEWEST_FIRST = { sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] };

@@ -224,7 +224,7 @@ export async function addEntry(
   // Only a taking away can be refused: a member below 0 (after a reversal) still earns and is given points.
   if (balance < 0 && entry.points < 0 && entry.reason !== 'reversed') {
     // A replay is told it is one, whatever the balance is now.
-    const existing = entry.uniqueIdentifier ? await entryWith(trx, accountId, entry.uniqueIdentifier) : undefined;
+    const existing = entry.uniqueIdentifier ? await entryWith(trx, accountId, entry) : undefined;
     if (existing) throw replayed(existing);
     throw insufficientPoints(`The member has ${member.points_balance} points; this needs ${-entry.points}.`, [
       {
@@ -278,7 +278,7 @@ export async function addEntry(
     writes.insert('point_entry', [row]);
     writes.update<Member>('account_user', member, memberPatch(updated));
     if (event) writes.emit([event]);
-  } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry.uniqueIdentifier!));
+  } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry));
   if (options.announce && tierChange)
     await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }], writes);
   return entered;
@@ -332,7 +332,7 @@ const WRITE_ENTRY_SQL = (() => {
   const next = () => `$${++n}`;
   const base = `with e as (
       insert into point_entry (${ENTRY_COLUMNS.map(ident).join(', ')}) values (${ENTRY_COLUMNS.map(next).join(', ')})
-      on conflict (account_id, unique_identifier) where unique_identifier is not null do nothing returning id
+      on conflict (account_id, (reason = 'redeemed'), unique_identifier) where unique_identifier is not null do nothing returning id
     ), m as (
       update account_user set ${MEMBER_COLUMNS.map((c) => `${ident(c)} = ${next()}`).join(', ')}
       where account_id = ${next()} and id = ${next()} and exists (select 1 from e) returning 1
@@ -352,10 +352,15 @@ async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, eve
   return (await run(trx, { text: event ? WRITE_ENTRY_SQL.withEvent : WRITE_ENTRY_SQL.plain, values })).length > 0;
 }
 
-/** The entry holding a uniqueIdentifier, if any. */
-async function entryWith(trx: Knex.Transaction, accountId: string, uniqueIdentifier: string): Promise<string | undefined> {
-  return (await trx<PointEntryRow & Row>('point_entry').where({ account_id: accountId, unique_identifier: uniqueIdentifier }).first('id'))
-    ?.id;
+/** The entry holding the entry's uniqueIdentifier, if any: among redemptions for a redemption, else among the others (CONTRACT §19). */
+async function entryWith(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<string | undefined> {
+  const redemption = entry.reason === 'redeemed';
+  return (
+    await trx<PointEntryRow & Row>('point_entry')
+      .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
+      .where((q) => (redemption ? q.where('reason', 'redeemed') : q.whereNot('reason', 'redeemed')))
+      .first('id')
+  )?.id;
 }
 
 /** 409 for a replayed uniqueIdentifier, naming the entry that has it. */
@@ -624,12 +629,10 @@ export async function reverseRewardLogPoints(
 export const reverseBody = z.strictObject({
   points: z.number().int().min(1).max(1_000_000).optional().meta({ description: 'How many to take back; default: all that remains.' }),
   note: z.string().max(256).optional(),
-  uniqueIdentifier: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .meta({ description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier.' }),
+  uniqueIdentifier: z.string().min(1).max(256).optional().meta({
+    description:
+      'Unique per account among the point entries clients write (redemptions apart): a replay is 409 duplicate_unique_identifier.',
+  }),
 });
 
 /**

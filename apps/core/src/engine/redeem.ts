@@ -17,12 +17,9 @@ export const redeemBody = z.strictObject({
     .uuid({ message: 'Expected a UUID' })
     .optional()
     .meta({ description: 'The member (API key only; an end user redeems for themselves).' }),
-  uniqueIdentifier: z
-    .string()
-    .min(1)
-    .max(256)
-    .optional()
-    .meta({ description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier.' }),
+  uniqueIdentifier: z.string().min(1).max(256).optional().meta({
+    description: 'Unique per account among redemptions (kept on the redeemed entry): a replay is 409 duplicate_unique_identifier.',
+  }),
 });
 
 /** The redemption's reward log, written once with its code (`$6`..`$8` null without one). */

@@ -75,7 +75,8 @@ export const pointEntryFields = {
   uniqueIdentifier: field.string({
     min: 1,
     max: 256,
-    description: 'Unique per account among point entries: a replay is 409 duplicate_unique_identifier and changes nothing.',
+    description:
+      "Unique per account among point entries, redemptions apart (a redeemed entry carries its redemption's, unique among redemptions): a replay is 409 duplicate_unique_identifier and changes nothing.",
   }),
   linkedSchemaSlug: field.string({ max: 64, description: 'What the entry came from: a log, a reward log, an order reference.' }),
   linkedSchemaRecordId: field.string({ max: 256 }),

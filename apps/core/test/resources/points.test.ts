@@ -452,6 +452,34 @@ describe('redeem', () => {
   });
 });
 
+describe('uniqueIdentifier namespaces', () => {
+  it('keeps redemptions apart from the other entries: one identifier in both is neither refused nor answered as the other’s replay', async () => {
+    await setStatus('live');
+    const m = await member();
+    const shared = `shared-${++seq}`;
+    const given = await accepted(entry({ ownedById: m, points: 200, reason: 'adjusted', uniqueIdentifier: shared }));
+    const r = await reward({ pointsCost: 50 });
+    const bought = await redeem(r.id, { ownedById: m, uniqueIdentifier: shared });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(200);
+    const [redeemed] = await accepted(
+      acct.api.get('/schema/point_entry/record', { filters: eq('reason', 'redeemed'), limit: '1000' }),
+    ).then((all: any[]) => all.filter((e) => e.ownedById === m));
+    expect(redeemed).toMatchObject({ uniqueIdentifier: shared, linkedSchemaRecordId: bought.body.data.rewardLog.id });
+    // Each replay names its own.
+    const again = await redeem(r.id, { ownedById: m, uniqueIdentifier: shared });
+    expect(again.status).toBe(409);
+    expect(again.body.error.details[0].existingRecordId).toBe(redeemed.id);
+    const adjustAgain = await entry({ ownedById: m, points: 200, reason: 'adjusted', uniqueIdentifier: shared });
+    expect(adjustAgain.status).toBe(409);
+    expect(adjustAgain.body.error.details[0].existingRecordId).toBe(given.id);
+    // A redemption's identifier is free for an entry, and the other way round.
+    const key = `first-redeemed-${seq}`;
+    expect((await redeem(r.id, { ownedById: m, uniqueIdentifier: key })).status).toBe(200);
+    expect((await entry({ ownedById: m, points: 10, reason: 'earned', uniqueIdentifier: key })).status).toBe(200);
+    expect(await balanceOf(m)).toBe(200 - 50 - 50 + 10);
+  });
+});
+
 describe('reverse', () => {
   const reverse = (id: string, body?: unknown, api = acct.api) => api.post(`/schema/point_entry/record/${id}/action/reverse`, body);
 
