@@ -166,7 +166,8 @@ describe('the notification rule editor', () => {
     const { browser } = admin;
     await browser.open(`/app/notifications/rules/${ruleId}?locale=de`);
     await expect.poll(subject).toBe('Well done Alex: Wöchentliche Trainingsserie');
-    await page().frameLocator('[data-testid="email-preview"]').getByText('Hello Alex, one more Woche to go.').waitFor();
+    // The letter is written in English only: the preview reads it in English, its values too.
+    await page().frameLocator('[data-testid="email-preview"]').getByText('Hello Alex, one more week to go.').waitFor();
     await page().getByText('Ein Mitglied erreicht einen Meilenstein einer Serie.').waitFor();
     await browser.shot('rule-editor-de');
     await page().getByLabel('Nachricht', { exact: true }).selectOption({ label: 'Paused mail' });
@@ -188,7 +189,7 @@ describe('the notification rule editor', () => {
 
   it('previews a push, SMS or chat message as the core fills it in for the first picked moment, in the admin language', async () => {
     const { browser } = admin;
-    await created('/schema/push_notification_template/record', {
+    const push = await created('/schema/push_notification_template/record', {
       name: 'Streak push',
       title: 'Hi {{$account_user.firstName}}',
       body: '{{$helpers.remainingValue}} to go this {{$helpers.periodText}}',
@@ -221,12 +222,20 @@ describe('the notification rule editor', () => {
     await page().getByLabel('Message', { exact: true }).selectOption({ label: 'Streak chat' });
     await expect.poll(shown).toBe('Approved template: streak_reminder Value 1: Alex Value 2: 3');
 
+    // Its German texts, which a German preview reads with its values in German.
+    const german = await api.patch(
+      `/schema/push_notification_template/record/${push.id}`,
+      { title: 'Hallo {{$account_user.firstName}}', body: 'Noch {{$helpers.remainingValue}} diese {{$helpers.periodText}}' },
+      undefined,
+      { languageCode: 'de' },
+    );
+    expect(german.status).toBe(200);
     await browser.open('/app/notifications/rules/new?locale=de');
     await page().getByLabel('Senden als').selectOption({ label: 'Push-Mitteilung' });
     await page().getByLabel('Nachricht', { exact: true }).selectOption({ label: 'Streak push' });
     await page().getByLabel('Serie: Aktivität gezählt').check();
     const vorschau = page().getByRole('region', { name: 'Nachrichtenvorschau' });
-    await expect.poll(() => vorschau.innerText().then((t) => t.replace(/\s+/g, ' ').trim())).toBe('Hi Alex 3 to go this Woche');
+    await expect.poll(() => vorschau.innerText().then((t) => t.replace(/\s+/g, ' ').trim())).toBe('Hallo Alex Noch 3 diese Woche');
     await browser.shot('rule-editor-push-preview-de');
   });
 });
