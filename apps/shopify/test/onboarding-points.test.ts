@@ -117,13 +117,26 @@ describe('points and tiers template', () => {
     expect((await tiers()).map((t) => t.status)).toEqual(['live', 'live']);
   });
 
-  it('launched again: nothing made twice, the setting as the template has it', async () => {
+  it('launched again: nothing made twice, and the merchant’s own settings kept', async () => {
     const ids = async () => ({ rewards: (await redeemable()).map((r) => r.id), tiers: (await tiers()).map((t) => t.id) });
     const before = await ids();
+    // The merchant's rate and name since the first launch.
+    const { id } = await setting();
+    const changed = await api.PATCH('/schema/points_setting/record/{id}', {
+      params: { path: { id }, query: { languageCode: 'de' } },
+      body: { pointsPerCurrencyUnit: 0.5, eudCurrencyName: 'Sterne' },
+    });
+    expect(changed.error).toBeUndefined();
     const again = await launch();
     expect(again).toMatchObject({ ok: true, created: [] });
     expect(await ids()).toEqual(before);
-    expect(await setting()).toMatchObject({ status: 'live', pointsPerCurrencyUnit: 1, pointsOnSignUp: 100 });
+    expect(await setting('de')).toMatchObject({
+      status: 'live',
+      pointsPerCurrencyUnit: 0.5,
+      pointsOnSignUp: 100,
+      eudCurrencyName: 'Sterne',
+    });
+    expect((await setting('en')).eudCurrencyName).toBe('points');
   });
 
   it('two launches at once, after the merchant deleted a tier and a reward: each made again once, the rest kept', async () => {

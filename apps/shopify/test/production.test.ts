@@ -143,6 +143,27 @@ describe('install by id_token', () => {
     expect(prod.admin.tokenExchanges.length).toBe(exchanges);
     expect(asked('LoyaltyShop')).toBe(provisioned);
   });
+
+  it('an address naming nothing, malformed or unknown, answers 404 inside the admin with a way back, in the merchant’s language', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const path of [
+      '/app/programs/streak/xyz',
+      '/app/programs/mission/xyz',
+      `/app/programs/challenge/${unknown}`,
+      '/app/rewards/xyz',
+      `/app/tiers/${unknown}`,
+    ]) {
+      const res = await adminLoad(path);
+      const page = await res.text();
+      expect(res.status, path).toBe(404);
+      expect(page, path).toContain('This page does not exist, or what it showed has been deleted.');
+      expect(page, path).toContain('Go to the dashboard');
+      expect(page, path).not.toContain('Application Error');
+    }
+    const german = await adminLoad('/app/programs/streak/xyz?locale=de');
+    expect(german.status).toBe(404);
+    expect(await german.text()).toContain('Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.');
+  });
 });
 
 describe('Flow actions', () => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { blankReward, coreBody, type DraftField, draftOf, refusalsOnFields, specOf } from '../app/admin/reward-draft';
+import { blankReward, checkDraft, coreBody, type DraftField, draftOf, refusalsOnFields, specOf, todayIn } from '../app/admin/reward-draft';
 
 /**
  * The rewards editor's mapping of the core's refusals (CONTRACT §2: `details[]` with `field` and
@@ -176,5 +176,24 @@ describe('a draft for the core and for the app', () => {
     const before = { id: 'r1', rewardExpiryType: 'absolute', rewardExpiryAt: '2027-01-31T23:59:59.000Z' };
     for (const zone of ['Europe/Paris', 'Pacific/Auckland', 'America/New_York'])
       expect(draftOf(before, false, null, zone).expiryDate).toBe('2027-01-31');
+  });
+
+  it('refuses a last day that has passed and an amount off of nothing, in the merchant’s words, before the core is asked', () => {
+    for (const language of ['en', 'de'] as const) {
+      const words = ADMIN_MESSAGES[language].rewards.editor.checks;
+      const d = { ...blankReward(), name: 'Winter', value: '10', expiry: 'date' as const };
+      expect(checkDraft({ ...d, expiryDate: '2026-12-01' }, words, '2026-12-02')).toEqual({ expiryDate: words.past });
+      expect(checkDraft({ ...d, expiryDate: '2026-12-02' }, words, '2026-12-02')).toEqual({});
+      // No day yet is the core's to name (required).
+      expect(checkDraft({ ...d, expiryDate: '' }, words, '2026-12-02')).toEqual({});
+      for (const kind of ['percentage', 'fixed_amount', 'store_credit'] as const)
+        for (const value of ['0', '-5'])
+          expect(checkDraft({ ...d, kind, value, expiry: 'never' }, words, '2026-12-02'), kind).toEqual({ value: words.positive });
+      // Free shipping takes no amount off; an empty or unreadable amount is the core's to name.
+      expect(checkDraft({ ...d, kind: 'free_shipping', value: '0', expiry: 'never' }, words, '2026-12-02')).toEqual({});
+      expect(checkDraft({ ...d, value: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
+    }
+    // Today where the shop is: Kiritimati (UTC+14) is always a day ahead of Pago Pago (UTC-11).
+    expect(todayIn('Pacific/Kiritimati') > todayIn('Pacific/Pago_Pago')).toBe(true);
   });
 });

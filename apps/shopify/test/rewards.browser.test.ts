@@ -344,6 +344,7 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       byDate: 'Expires on a date',
       date: 'Last day',
       banner: 'The reward could not be saved. Check the fields marked below.',
+      checksFailed: 'Some fields need attention.',
       words: {
         required: 'Fill this in.',
         percentage: 'A percentage is at most 100.',
@@ -353,7 +354,8 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
         prefix: 'Use letters, digits, _ and - only.',
         atMost32: 'Enter at most 32.',
         atLeast6: 'Enter at least 6.',
-        atLeast0: 'Enter at least 0.',
+        positive: 'Enter an amount above 0.',
+        past: 'This day has passed: pick today or a later one.',
         moreThan0: 'Enter more than 0.',
         atMost36500: 'Enter at most 36500.',
       },
@@ -373,6 +375,7 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       byDate: 'Läuft an einem Datum ab',
       date: 'Letzter Tag',
       banner: 'Die Prämie konnte nicht gespeichert werden. Prüfe die markierten Felder.',
+      checksFailed: 'Einige Felder brauchen deine Aufmerksamkeit.',
       words: {
         required: 'Fülle dieses Feld aus.',
         percentage: 'Ein Prozentsatz ist höchstens 100.',
@@ -382,7 +385,8 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
         prefix: 'Verwende nur Buchstaben, Ziffern, _ und -.',
         atMost32: 'Gib höchstens 32 ein.',
         atLeast6: 'Gib mindestens 6 ein.',
-        atLeast0: 'Gib mindestens 0 ein.',
+        positive: 'Gib einen Betrag über 0 ein.',
+        past: 'Dieser Tag ist vorbei: Wähle heute oder einen späteren Tag.',
         moreThan0: 'Gib mehr als 0 ein.',
         atMost36500: 'Gib höchstens 36500 ein.',
       },
@@ -421,18 +425,26 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       await trySave();
       expect(await fieldError(t.percentage)).toBe(t.words.percentage);
       expect(await fieldError(t.days)).toBe(t.words.required);
-      // A negative amount; a date missing; generated codes' prefix and length.
+      // An amount off of nothing, and a last day that has passed: the page's own checks, before the core is asked.
       await page().getByLabel(t.fixed).check({ force: true });
       await page().getByLabel(t.amount, { exact: true }).fill('-1');
       await page().getByLabel(t.byDate).check({ force: true });
+      await page().getByLabel(t.date, { exact: true }).fill('2020-01-01');
+      await saveBar()
+        .getByRole('button', { name: /Save|Speichern/ })
+        .click();
+      await page().getByText(t.checksFailed).waitFor();
+      expect(await fieldError(t.amount)).toBe(t.words.positive);
+      expect(await fieldError(t.date)).toBe(t.words.past);
+      // A date missing; generated codes' prefix and length.
+      await page().getByLabel(t.amount, { exact: true }).fill('5');
+      await page().getByLabel(t.date, { exact: true }).fill('');
       await page().getByLabel(t.generate).check({ force: true });
       await page().getByLabel(t.prefix).fill('NO SPACES');
       await page().getByLabel(t.length).fill('40');
       await trySave();
-      expect(await fieldError(t.amount)).toBe(t.words.atLeast0);
       expect(await fieldError(t.prefix)).toBe(t.words.prefix);
       expect(await fieldError(t.length)).toBe(t.words.atMost32);
-      await page().getByLabel(t.amount, { exact: true }).fill('5');
       await page().getByLabel(t.prefix).fill('A'.repeat(17));
       await page().getByLabel(t.length).fill('3');
       await trySave();

@@ -7,6 +7,7 @@ import type { OpenApiSchema } from '../core/openapi.server';
 import { en } from '../i18n/en';
 import { format, type Messages } from '../i18n/index';
 import { isJsonObject } from '../json';
+import { isRecordId } from '../core/ids';
 
 export type FieldKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'datetime' | 'list' | 'rows' | 'json';
 
@@ -177,8 +178,6 @@ export function toInput(field: FieldSpec, value: unknown): string {
   return String(value);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Parses the form's texts into a request body and checks each field as the core would; the
  * errors are keyed by field name. Blank optional fields are left out on create and cleared
@@ -259,7 +258,7 @@ export function toBody(
         else if (f.maxLength !== undefined && value.length > f.maxLength) errors[f.name] = say(checks.maxLength, { max: f.maxLength });
         else if (f.minLength !== undefined && value.length < f.minLength) errors[f.name] = say(checks.minLength, { min: f.minLength });
         else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = say(checks.pattern);
-        else if (f.uuid && !UUID.test(value)) errors[f.name] = say(checks.uuid);
+        else if (f.uuid && !isRecordId(value)) errors[f.name] = say(checks.uuid);
         else body[f.name] = value;
       }
     }

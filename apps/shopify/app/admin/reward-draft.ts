@@ -173,15 +173,25 @@ export function specOf(d: RewardDraft, currencyCode: string, collections: { id: 
 
 export type Words = Messages['rewards']['editor']['checks'];
 
-/** The app's own checks, before the core is asked: what the core cannot check (minimums, collections, a date). */
-export function checkDraft(d: RewardDraft, words: Words): Partial<Record<DraftField, string>> {
+/** Today in the shop's time zone (YYYY-MM-DD), else where the code runs. */
+export const todayIn = (timezone: string | null): string =>
+  (timezone ? DateTime.now().setZone(zoneOf(timezone)) : DateTime.now()).toISODate()!;
+
+/**
+ * The app's own checks, before the core is asked: what the core cannot check (minimums,
+ * collections, a last day that has passed by `today`), and an amount off that takes nothing off.
+ */
+export function checkDraft(d: RewardDraft, words: Words, today: string): Partial<Record<DraftField, string>> {
   const errors: Partial<Record<DraftField, string>> = {};
+  const value = Number(d.value);
+  if (d.kind !== 'free_shipping' && d.value.trim() && Number.isFinite(value) && value <= 0) errors.value = words.positive;
   if (issuedByApp(d) && d.kind !== 'store_credit' && d.minimum !== 'none') {
     const n = Number(d.minimumValue);
     if (!d.minimumValue.trim() || !Number.isFinite(n) || n <= 0) errors.minimumValue = words.positive;
     else if (d.minimum === 'quantity' && !Number.isInteger(n)) errors.minimumValue = words.whole;
   }
   if (d.expiry === 'date' && d.expiryDate && !/^\d{4}-\d{2}-\d{2}$/.test(d.expiryDate)) errors.expiryDate = words.date;
+  else if (d.expiry === 'date' && d.expiryDate && d.expiryDate < today) errors.expiryDate = words.past;
   return errors;
 }
 

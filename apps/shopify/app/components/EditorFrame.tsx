@@ -67,7 +67,7 @@ export function EditorFrame(props: EditorFrameProps) {
           </Badge>
         ) : undefined
       }
-      backAction={{ url: props.backUrl }}
+      backAction={{ content: common.back, url: props.backUrl }}
       primaryAction={{ content: m.save, onAction: props.onSave, loading: form.saving, disabled: !form.dirty && !isNew }}
       secondaryActions={saved ? [{ content: common.delete, destructive: true, onAction: () => setDeleting(true) }] : []}
       actionGroups={allFieldsUrl ? [{ title: m.advanced, actions: [{ content: m.allFields, url: allFieldsUrl }] }] : []}

@@ -20,6 +20,7 @@ import {
   triggerPayload,
   triggersFor,
 } from './triggers.server';
+import { isRecordId } from '../core/ids';
 
 /**
  * The Shopify loop's outbox (CONTRACT §16), as the web role sees it: the core's deliveries turned
@@ -74,8 +75,6 @@ export interface OutboxDeps {
   shops: ShopStore;
   coreUrl: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A code nobody can guess, reserved for one reward log before Shopify is asked. */
 function discountCode(): string {
@@ -260,7 +259,7 @@ export class Outbox {
       return Response.json({ error: 'body is not JSON' }, { status: 400 });
     }
     const { shops } = this.deps;
-    const shop = typeof accountId === 'string' && UUID.test(accountId) ? await shops.shopOfAccount(accountId) : null;
+    const shop = typeof accountId === 'string' && isRecordId(accountId) ? await shops.shopOfAccount(accountId) : null;
     const hook = shop ? await shops.coreWebhook(shop) : null;
     const account = shop ? await shops.findInstalled(shop) : null;
     if (!shop || !hook || !account) return Response.json({ error: 'unknown account' }, { status: 401 });

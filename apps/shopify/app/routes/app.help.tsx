@@ -4,10 +4,10 @@ import { useMessages } from '../i18n/context';
 
 /** The app's own help, in the admin's language: one section per topic, each the target of the pages' help links. */
 export default function HelpPage() {
-  const { help } = useMessages();
+  const { help, common } = useMessages();
   const topics = Object.entries(help.topics) as [HelpTopic, { title: string; body: string }][];
   return (
-    <Page title={help.title} backAction={{ url: '/app' }}>
+    <Page title={help.title} backAction={{ content: common.back, url: '/app' }}>
       <Layout>
         {topics.map(([key, topic]) => (
           <Layout.Section key={key}>

@@ -178,7 +178,7 @@ export default function RecordPage() {
   return (
     <Page
       title={name}
-      backAction={{ url: `/app/r/${info.slug}` }}
+      backAction={{ content: common.back, url: `/app/r/${info.slug}` }}
       titleMetadata={
         record?.status ? (
           <Badge tone={record.status === 'live' ? 'success' : undefined}>

@@ -32,6 +32,7 @@ import { CODE_MAKERS, REWARD_KINDS } from '../shopify/reward-issuing';
 import {
   blankReward,
   checkDraft,
+  todayIn,
   type CoreDetail,
   coreBody,
   type DraftField,
@@ -45,6 +46,7 @@ import {
 } from '../admin/reward-draft';
 import { fetchCustomer, fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
+import { isRecordId } from '../core/ids';
 
 /**
  * A reward in the merchant's words (`new` for a new one): what the customer gets (percentage,
@@ -53,11 +55,10 @@ import { shopifyCustomerId } from '../shopify/customer-ids.server';
  * save bar, the core's refusals on their fields. The core keeps the reward; the app keeps what the
  * core has no field for (reward_issuing) and issues Shopify discounts and store credit itself.
  */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function rewardIdOf(params: LoaderFunctionArgs['params']): string | null {
   if (!params.id || params.id === 'new') return null;
-  if (!UUID.test(params.id)) throw new Response('There is no such reward.', { status: 404 });
+  if (!isRecordId(params.id)) throw new Response('There is no such reward.', { status: 404 });
   return params.id;
 }
 
@@ -124,7 +125,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   if (input.intent === 'retry') {
     const retried =
       typeof input.rewardLogId === 'string' &&
-      UUID.test(input.rewardLogId) &&
+      isRecordId(input.rewardLogId) &&
       (await outbox.retryDiscount(session.shop, input.rewardLogId));
     return Response.json({ notice: retried ? m.retrying : m.notFailed });
   }
@@ -139,10 +140,10 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
     expiry: EXPIRIES.includes(input.draft.expiry) ? input.draft.expiry : 'never',
     collections: input.draft.collections.filter((c): c is string => typeof c === 'string'),
   };
-  const local = checkDraft(draft, m.checks);
-  if (Object.keys(local).length) return { ok: false, errors: local, form: [] };
   // A last day is the shop's day: it ends at midnight where the shop is.
   const { ianaTimezone: timezone } = await fetchShop(admin);
+  const local = checkDraft(draft, m.checks, todayIn(timezone));
+  if (Object.keys(local).length) return { ok: false, errors: local, form: [] };
   const body = coreBody(draft, m, timezone);
   const saved = id
     ? await api.PATCH('/schema/reward/record/{id}', { params: { path: { id } }, body: body as never })
@@ -235,7 +236,8 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       setErrors((e) => ({ ...e, [key]: undefined }));
     };
   const save = () => {
-    const found = checkDraft(draft, m.checks);
+    // The browser's today: the shop's, give or take a day, and the action checks again in the shop's zone.
+    const found = checkDraft(draft, m.checks, todayIn(null));
     setErrors(found);
     setForm(Object.keys(found).length ? [m.checksFailed] : []);
     if (Object.keys(found).length) return;

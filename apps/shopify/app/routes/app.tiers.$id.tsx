@@ -13,6 +13,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { isRecordId } from '../core/ids';
 
 /**
  * A VIP tier in the merchant's words (CONTRACT §19 `tier`; `new` for a new one): its name, the points
@@ -33,11 +34,9 @@ const draftOf = (tier: Tier | null): TierDraft => ({
   description: tier?.eudDescription ?? '',
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function tierIdOf(params: LoaderFunctionArgs['params']): string | null {
   if (!params.id || params.id === 'new') return null;
-  if (!UUID.test(params.id)) throw new Response('There is no such tier.', { status: 404 });
+  if (!isRecordId(params.id)) throw new Response('There is no such tier.', { status: 404 });
   return params.id;
 }
 

@@ -44,13 +44,13 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 
 export default function TierLadder() {
   const { points, tiers } = useLoaderData<typeof loader>();
-  const { tiers: m, editor, editors } = useMessages();
+  const { tiers: m, editor, editors, common } = useMessages();
   const language = useAdminLanguage();
   const name = pointsName(m, points.currencyName);
   return (
     <Page
       title={m.list.title}
-      backAction={{ url: '/app/points' }}
+      backAction={{ content: common.back, url: '/app/points' }}
       primaryAction={{ content: m.list.new, url: '/app/tiers/new' }}
       actionGroups={[{ title: editors.frame.advanced, actions: [{ content: m.list.allRecords, url: '/app/r/tier' }] }]}
     >

@@ -1,5 +1,14 @@
 import type { HeadersFunction, LoaderFunctionArgs } from '@remix-run/node';
-import { Link, Outlet, useLoaderData, useRouteError, type ShouldRevalidateFunction } from '@remix-run/react';
+import {
+  isRouteErrorResponse,
+  Link,
+  Outlet,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
+} from '@remix-run/react';
+import { EmptyState, Page } from '@shopify/polaris';
 import { NavMenu } from '@shopify/app-bridge-react';
 import polarisDe from '@shopify/polaris/locales/de.json';
 import polarisEn from '@shopify/polaris/locales/en.json';
@@ -54,9 +63,25 @@ export default function AdminLayout() {
   );
 }
 
-// Shopify needs its own boundary to break out of the iframe for re-authentication.
+/**
+ * Shopify needs its own boundary to break out of the iframe for re-authentication. A page's 404
+ * (an address naming nothing, or a record deleted since) shows inside the admin instead, with its
+ * navigation and a way back, in the merchant's language.
+ */
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  const layout = useRouteLoaderData<typeof loader>('routes/app');
+  if (!layout || !isRouteErrorResponse(error) || error.status !== 404) return boundary.error(error);
+  const { common } = ADMIN_MESSAGES[layout.language];
+  return (
+    <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={POLARIS_TRANSLATIONS[layout.language]}>
+      <Page title={common.notFound.title} backAction={{ content: common.back, url: '/app' }}>
+        <EmptyState heading={common.notFound.title} action={{ content: common.notFound.action, url: '/app' }} image="">
+          <p>{common.notFound.body}</p>
+        </EmptyState>
+      </Page>
+    </AppProvider>
+  );
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

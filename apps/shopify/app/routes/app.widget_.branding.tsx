@@ -162,10 +162,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 
 export default function BrandingPage() {
   const data = useLoaderData<typeof loader>();
-  const { editors } = useMessages();
+  const { editors, common } = useMessages();
   if (!data.ready) {
     return (
-      <Page title={editors.branding.title} backAction={{ url: '/app/widget' }}>
+      <Page title={editors.branding.title} backAction={{ content: common.back, url: '/app/widget' }}>
         <BlockStack gap="400">
           <Banner tone="warning" title={editors.branding.missing} action={{ content: editors.branding.title, url: '/app' }} />
           <HelpFooter topic="widget" />

@@ -8,6 +8,7 @@ import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
 import { type AdminGraphql, type CustomerInfo, fetchCustomer } from './admin-api.server';
 import { customerGid } from './customer-ids.server';
+import { isRecordId } from '../core/ids';
 
 /**
  * Flow action execution (CONTRACT §13). Flow retries 5xx and 429 and never retries 4xx, so every
@@ -63,8 +64,6 @@ function reply(answer: FlowAnswer): Response {
   return Response.json({ error }, { status: answer.status, headers });
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Reads the Flow properties with the checks each field needs; absent optional fields are undefined. */
 class Properties {
   constructor(private readonly values: JsonObject) {}
@@ -98,14 +97,14 @@ class Properties {
 
   uuid(name: string): string {
     const v = this.text(name, true);
-    if (!UUID.test(v)) throw bad(name, 'must be a UUID');
+    if (!isRecordId(v)) throw bad(name, 'must be a UUID');
     return v.toLowerCase();
   }
 
   /** A definition as a step names it: by its id, or by its name as the loyalty admin shows it. */
   reference(name: string): Reference {
     const v = this.text(name, true);
-    return UUID.test(v) ? { id: v.toLowerCase() } : { name: v };
+    return isRecordId(v) ? { id: v.toLowerCase() } : { name: v };
   }
 
   positiveNumber(name: string): number | undefined {

@@ -17,7 +17,8 @@ import { STOREFRONT_TEXTS, type WidgetLanguage } from './storefront-texts';
 /**
  * The points and tiers template (CONTRACT §19) in one step: rewards to redeem for points, the
  * tiers, the widget's records when the account lacks them, and last the account's points setting
- * (earning rates, what shoppers call points, live). Idempotent: the records it makes are kept by
+ * (earning rates, what shoppers call points, live; a setting the merchant has set up keeps its
+ * rates and name). Idempotent: the records it makes are kept by
  * key in the app's database, so a launch retried or repeated finds them instead of making them
  * again (it makes again only what was deleted since); one launch per shop runs at a time, the
  * database deciding. A failing step deletes what this launch made, as the other templates do.
@@ -139,7 +140,12 @@ export async function createPointsProgram(
     if (!listed.ok) throw new StepFailed(listed.failure, 'points_setting');
     const setting = listed.data[0];
     if (!setting) throw new StepFailed({ message: 'The account has no points setting.', fieldErrors: {} }, 'points_setting');
-    if (english) {
+    // A program already set up (live, or given rates or a name) keeps the merchant's settings: the template only adds what is missing.
+    const own =
+      setting.status === 'live' ||
+      Boolean(setting.eudCurrencyName) ||
+      [setting.pointsPerCurrencyUnit, setting.pointsPerOrder, setting.pointsOnSignUp].some((rate) => Number(rate) > 0);
+    if (english && !own) {
       const read = await api.GET('/schema/points_setting/record/{id}', {
         params: { path: { id: setting.id }, query: { languageCode: 'en' } },
       });
@@ -149,9 +155,11 @@ export async function createPointsProgram(
       if (!named.ok) throw new StepFailed(named.failure, 'points_setting');
     }
     // A draft leaves points as they are: off stays off until the merchant sets it live.
-    const values = { ...plan.setting, ...(options.status === 'live' ? { status: 'live' } : {}) };
-    const saved = await updateFromValues(api, 'points_setting', setting.id, values, options.language);
-    if (!saved.ok) throw new StepFailed(saved.failure, 'points_setting');
+    const values = { ...(own ? {} : plan.setting), ...(options.status === 'live' ? { status: 'live' } : {}) };
+    if (Object.keys(values).length) {
+      const saved = await updateFromValues(api, 'points_setting', setting.id, values, options.language);
+      if (!saved.ok) throw new StepFailed(saved.failure, 'points_setting');
+    }
     return {
       ok: true,
       language: options.language,

@@ -79,7 +79,7 @@ export function ProgramEditor({
   /** The shop's collections; null when they could not be read. */
   collections: CollectionChoice[] | null;
 }) {
-  const { editor: m, editors } = useMessages();
+  const { editor: m, editors, common } = useMessages();
   const language = useAdminLanguage();
   const fetcher = useFetcher<SaveAnswer>();
   const navigate = useNavigate();
@@ -190,7 +190,7 @@ export function ProgramEditor({
         titleMetadata={
           <Badge tone={draft.settings.status === 'live' ? 'success' : undefined}>{m.status.badge[draft.settings.status]}</Badge>
         }
-        backAction={{ url: `/app/r/${draft.kind}` }}
+        backAction={{ content: common.back, url: `/app/r/${draft.kind}` }}
         primaryAction={{ content: m.save, onAction: save, loading: saving, disabled: !dirty && !!draft.id }}
         actionGroups={
           draft.id ? [{ title: editors.frame.advanced, actions: [{ content: m.allFields, url: `/app/r/${draft.kind}/${draft.id}` }] }] : []

@@ -32,4 +32,10 @@ export const common: Messages['common'] = {
   from: 'Von',
   to: 'Bis',
   coreFailed: 'Der Loyalty-Dienst antwortete mit {status}.',
+  back: 'Zurück',
+  notFound: {
+    title: 'Nicht gefunden',
+    body: 'Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.',
+    action: 'Zum Dashboard',
+  },
 };

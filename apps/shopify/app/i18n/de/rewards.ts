@@ -127,6 +127,7 @@ export const rewards: Messages['rewards'] = {
       positive: 'Gib einen Betrag über 0 ein.',
       prefix: 'Verwende nur Buchstaben, Ziffern, _ und -.',
       date: 'Wähle ein Datum.',
+      past: 'Dieser Tag ist vorbei: Wähle heute oder einen späteren Tag.',
       choice: 'Wähle eine der Möglichkeiten.',
       invalid: 'Das ist nicht gültig.',
       unexpected:

@@ -31,4 +31,10 @@ export const common = {
   from: 'From',
   to: 'To',
   coreFailed: 'The loyalty service answered {status}.',
+  back: 'Back',
+  notFound: {
+    title: 'Not found',
+    body: 'This page does not exist, or what it showed has been deleted.',
+    action: 'Go to the dashboard',
+  },
 };

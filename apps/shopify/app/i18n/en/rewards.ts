@@ -126,6 +126,7 @@ export const rewards = {
       positive: 'Enter an amount above 0.',
       prefix: 'Use letters, digits, _ and - only.',
       date: 'Pick a date.',
+      past: 'This day has passed: pick today or a later one.',
       choice: 'Pick one of the choices.',
       invalid: 'This isn’t valid.',
       unexpected: 'The loyalty service refused the reward for a reason this page can’t show. Try again, or contact support.',
