@@ -280,15 +280,42 @@ describe('members in Chromium', () => {
     await history.locator('tbody tr', { hasText: 'Sorry for the late parcel' }).getByText('+150').waitFor();
     await history.locator('tbody tr', { hasText: 'Adjusted' }).waitFor();
 
-    await card.getByLabel('Points to add').fill('-500');
+    // Each refusal on the field it is about, which then reads as invalid and names it.
+    const pointsField = card.getByLabel('Points to add');
+    const noteField = card.getByLabel('Note');
+    const describedBy = async (field: typeof pointsField) =>
+      page().evaluate(
+        (ids) =>
+          ids
+            .split(' ')
+            .map((id) => document.getElementById(id)?.textContent ?? '')
+            .join(' '),
+        (await field.getAttribute('aria-describedby')) ?? '',
+      );
+    await pointsField.fill('-500');
     await card.getByRole('button', { name: 'Adjust points' }).click();
     await card.getByText('The balance is smaller than the points to take off.').waitFor();
-    await card.getByLabel('Points to add').fill('0');
+    expect(await pointsField.getAttribute('aria-invalid')).toBe('true');
+    expect(await describedBy(pointsField)).toContain('The balance is smaller than the points to take off.');
+    await pointsField.fill('0');
     await card.getByRole('button', { name: 'Adjust points' }).click();
     await card.getByText('Enter a whole number other than 0.').waitFor();
+    await pointsField.fill('5');
+    await noteField.fill('n'.repeat(257));
+    await card.getByRole('button', { name: 'Adjust points' }).click();
+    await card.getByText('Use at most 256 characters.').waitFor();
+    expect(await noteField.getAttribute('aria-invalid')).toBe('true');
+    expect(await pointsField.getAttribute('aria-invalid')).not.toBe('true');
+    expect(await describedBy(noteField)).toContain('Use at most 256 characters.');
     const member = await api.get(`/schema/account_user/record/${marie.id}`);
     expect(member.body.data.pointsBalance).toBe(150);
     expect(await toasts()).toHaveLength(1);
+    // The balance a success names reads as the card's does.
+    await noteField.fill('Goodwill');
+    await pointsField.fill('1000');
+    await card.getByRole('button', { name: 'Adjust points' }).click();
+    await card.getByText('Balance: 1,150').waitFor();
+    expect(await toasts()).toEqual(['Adjusted: the balance is 150 now.', 'Adjusted: the balance is 1,150 now.']);
     await admin.browser.shot('member-points');
   });
 

@@ -29,10 +29,11 @@ export type RowAnswer =
 function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
   const { members: m } = useMessages();
   const money = useMoneyText();
+  const language = useAdminLanguage();
   if (!answer) return { toast: null, error: null };
   if (answer.intent === 'adjust')
     return answer.ok
-      ? { toast: format(m.points.adjusted, { balance: answer.balance }), error: null }
+      ? { toast: format(m.points.adjusted, { balance: new Intl.NumberFormat(language).format(answer.balance) }), error: null }
       : { toast: null, error: format(m.points.refusals[answer.reason], { message: answer.message }) };
   if (answer.intent === 'grant')
     return answer.ok

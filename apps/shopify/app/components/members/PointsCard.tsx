@@ -18,6 +18,10 @@ function AdjustPoints({ memberId }: { memberId: string }) {
   const [note, setNote] = useState('');
   const [key, setKey] = useState(newKey);
   const error = useToastFor(fetcher.data);
+  // A refusal goes on the field it is about, so a screen reader reads it with that field.
+  const refused = fetcher.data?.intent === 'adjust' && !fetcher.data.ok ? fetcher.data.reason : null;
+  const onPoints = refused === 'zero' || refused === 'insufficient' ? error : undefined;
+  const onNote = refused === 'note' ? error : undefined;
   useEffect(() => {
     if (fetcher.data?.intent === 'adjust' && fetcher.data.ok) {
       setPoints('');
@@ -41,10 +45,20 @@ function AdjustPoints({ memberId }: { memberId: string }) {
             value={points}
             onChange={setPoints}
             helpText={m.points.amountHelp}
+            error={onPoints ?? undefined}
           />
-          <TextField label={m.points.note} name="note" autoComplete="off" value={note} onChange={setNote} helpText={m.points.noteHelp} />
+          <TextField
+            id="adjust-note"
+            label={m.points.note}
+            name="note"
+            autoComplete="off"
+            value={note}
+            onChange={setNote}
+            helpText={m.points.noteHelp}
+            error={onNote ?? undefined}
+          />
         </InlineGrid>
-        {error ? <InlineError fieldID="adjust-points" message={error} /> : null}
+        {error && !onPoints && !onNote ? <InlineError fieldID="adjust-points" message={error} /> : null}
         <div>
           <Button submit loading={fetcher.state !== 'idle'}>
             {m.points.adjust}
