@@ -1,5 +1,5 @@
 import { BlockStack, Text } from '@shopify/polaris';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { usePeriodText } from './LocalDate';
 
 export interface Point {
@@ -17,6 +17,10 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
   const bar = Math.max(2, slot * 0.7);
   const period = usePeriodText();
   const none = useMessages().dashboard.noneInPeriod;
+  const language = useAdminLanguage();
+  // The label over a bar is short enough for its column ("24.9K"); its tooltip has the whole number.
+  const short = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
+  const whole = new Intl.NumberFormat(language);
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">
@@ -34,11 +38,11 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
             return (
               <g key={p.label}>
                 <rect x={i * slot + (slot - bar) / 2} y={height - h} width={bar} height={h} fill={color} rx="2">
-                  <title>{`${period(p.label)}: ${p.value}`}</title>
+                  <title>{`${period(p.label)}: ${whole.format(p.value)}`}</title>
                 </rect>
                 {points.length <= 31 && p.value > 0 ? (
                   <text x={i * slot + slot / 2} y={height - h - 4} fontSize="10" textAnchor="middle" fill="#374151">
-                    {p.value}
+                    {short.format(p.value)}
                   </text>
                 ) : null}
               </g>

@@ -1,0 +1,33 @@
+import { AppProvider } from '@shopify/polaris';
+import polarisEn from '@shopify/polaris/locales/en.json';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { ColumnChart } from '../app/components/Charts';
+import { AdminLanguageProvider } from '../app/i18n/context';
+
+/** The admin's column chart as it renders: its numbers in the admin's language, short over a column, whole in its tooltip. */
+const chart = (language: 'en' | 'de') => {
+  const points = [
+    { label: '2026-12-01', value: 24_888 },
+    { label: '2026-12-02', value: 7 },
+  ];
+  const inLanguage = createElement(AdminLanguageProvider, {
+    language,
+    children: createElement(ColumnChart, { title: 'Points earned', points }),
+  });
+  return renderToStaticMarkup(createElement(AppProvider, { i18n: polarisEn, children: inLanguage }));
+};
+
+describe('the column chart', () => {
+  it('labels a column short enough for it and tells the whole number in its tooltip, in the admin’s language', () => {
+    const en = chart('en');
+    expect(en).toContain('>24.9K</text>');
+    expect(en).toContain('>7</text>');
+    expect(en).toContain('<title>Dec 1, 2026: 24,888</title>');
+    const de = chart('de');
+    const short = new Intl.NumberFormat('de', { notation: 'compact', maximumFractionDigits: 1 }).format(24_888);
+    expect(de).toContain(`>${short}</text>`);
+    expect(de).toContain(`: ${new Intl.NumberFormat('de').format(24_888)}</title>`);
+  });
+});
