@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import { coreFailure } from '../core/failure';
+import { dayRange } from '../insights/range';
 
 /**
  * Program health for the dashboard (issue #18 part 4), from the core's `GET /analytics/programs`: the
@@ -7,9 +8,7 @@ import { coreFailure } from '../core/failure';
  * range of equal length before it.
  */
 export async function loadProgramHealth(api: AccountClient, request: Request) {
-  const url = new URL(request.url);
-  const from = url.searchParams.get('from') || undefined;
-  const to = url.searchParams.get('to') || undefined;
+  const { from, to } = dayRange(new URL(request.url));
   const { data, error, response } = await api.GET('/analytics/programs', {
     params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } },
   });

@@ -20,14 +20,14 @@ import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { currentEarnings } from '../insights/earnings.server';
 import { orderRetentionMonths, setOrderRetentionMonths } from '../insights/retention.server';
+import { dayRange } from '../insights/range';
 import { parseRetentionMonths, RETENTION_MONTHS } from '../insights/settings';
 import { pool } from '../storage/pool.server';
 import { checklistMarks } from '../storage/stores.server';
 
 /** The programme's numbers over the range the query asks for, from the core's analytics summary. */
 async function analytics(api: AccountClient, url: URL) {
-  const from = url.searchParams.get('from') || undefined;
-  const to = url.searchParams.get('to') || undefined;
+  const { from, to } = dayRange(url);
   const { data, error, response } = await api.GET('/analytics/summary', {
     params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } },
   });
