@@ -22,7 +22,7 @@ export const editors: Messages['editors'] = {
     title: 'Punkte',
     expiry: {
       label: 'Monate ohne Sammeln oder Einlösen, bis Punkte verfallen',
-      help: 'Der ganze Punktestand verfällt nach so vielen Monaten, in denen weder Punkte gesammelt noch eingelöst wurden; 14 Tage vorher kommt eine E-Mail, und die Prämienseite zeigt das Datum. 0: Punkte verfallen nie. Höchstens 60.',
+      help: 'Der ganze Punktestand verfällt nach so vielen Monaten, in denen weder Punkte gesammelt noch eingelöst wurden; 14 Tage vorher startet der Flow-Trigger „Points expiring“ (und eine E-Mail geht raus, wenn eine Benachrichtigungsregel sie sendet), und die Prämienseite zeigt das Datum. 0: Punkte verfallen nie. Höchstens 60.',
     },
     tierWindow: {
       label: 'Monate, deren Punkte für VIP-Stufen zählen',

@@ -29,7 +29,7 @@ export const editors = {
     onSignUp: { label: 'Points for creating an account', help: 'Given once, when a shopper creates an account in your store.' },
     expiry: {
       label: 'Months without earning or spending before points expire',
-      help: 'A shopper’s whole balance expires after this many months with no points earned or spent; they are emailed 14 days before, and their rewards page shows the date. 0: points never expire. At most 60.',
+      help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',
     },
     tierWindow: {
       label: 'Months of points that count towards VIP tiers',
