@@ -319,6 +319,23 @@ describe('members in Chromium', () => {
     await admin.browser.shot('member-points');
   });
 
+  it('lists each member’s points and tier beside their name, in the admin’s language', async () => {
+    const gold = await api.post('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 1000, earnMultiplier: 1 });
+    expect(gold.status).toBe(200);
+    // Earned points count towards a tier, and the entry places the member in it.
+    expect((await api.post('/schema/point_entry/record', { ownedById: marie.id, points: 1000, reason: 'earned' })).status).toBe(200);
+    const { pointsBalance } = (await api.get(`/schema/account_user/record/${marie.id}`)).body.data as { pointsBalance: number };
+    const row = () => page().locator('.Polaris-IndexTable tbody tr', { hasText: 'Marie Dupont' });
+    await admin.browser.open('/app/members');
+    await row().waitFor();
+    expect((await row().innerText()).split('\t').map((cell) => cell.trim())).toEqual(
+      expect.arrayContaining(['Marie Dupont', new Intl.NumberFormat('en').format(pointsBalance), 'Gold']),
+    );
+    await admin.browser.open('/app/members?locale=de');
+    await row().waitFor();
+    expect(await row().innerText()).toContain(new Intl.NumberFormat('de').format(pointsBalance));
+  });
+
   it('resends a code by firing Reward issued again, once a Flow workflow uses the trigger', async () => {
     await admin.browser.open(`/app/members/${marie.id}`);
     await recordToasts();

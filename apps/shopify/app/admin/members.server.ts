@@ -47,9 +47,11 @@ export interface MemberRow {
   customerId: number | null;
   /** CONTRACT §19: the sum of the member's point entries. */
   pointsBalance: number;
+  /** The member's tier by the name the merchant gave it; null without one. */
+  tier: string | null;
 }
 
-const memberRow = (r: RecordOf<'account_user'>): MemberRow => ({
+const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, string>): MemberRow => ({
   id: r.id,
   externalId: r.externalId ?? '',
   firstName: r.firstName ?? null,
@@ -60,19 +62,25 @@ const memberRow = (r: RecordOf<'account_user'>): MemberRow => ({
   timezone: r.timezone ?? null,
   customerId: shopifyCustomerId(r.externalId),
   pointsBalance: r.pointsBalance ?? 0,
+  tier: (r.tierId && tiers.get(r.tierId)) || null,
 });
 
 export async function searchMembers(api: AccountClient, text: string, page: number) {
   const filters = memberSearchFilter(text);
-  const result = await records(api, 'account_user').list({
-    ...(filters ? { filters } : {}),
-    sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
-    limit: PAGE_SIZE,
-    offset: page * PAGE_SIZE,
-    fetchTotalCount: true,
-  });
+  // An account has a handful of tiers: named here, once for the page.
+  const [result, tiers] = await Promise.all([
+    records(api, 'account_user').list({
+      ...(filters ? { filters } : {}),
+      sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }],
+      limit: PAGE_SIZE,
+      offset: page * PAGE_SIZE,
+      fetchTotalCount: true,
+    }),
+    records(api, 'tier').list({ limit: 1000 }),
+  ]);
   if (!result.ok) return { members: [], total: 0, failure: result.failure };
-  return { members: result.data.map(memberRow), total: result.total ?? 0, failure: null };
+  const names = new Map(tiers.ok ? tiers.data.map((t) => [t.id, t.name ?? ''] as const) : []);
+  return { members: result.data.map((r) => memberRow(r, names)), total: result.total ?? 0, failure: null };
 }
 
 /** An instant as ISO 8601, or null; the page reads it in the member's time zone (`member.timezone`). */
@@ -254,13 +262,14 @@ export async function memberDetail(
   ]);
   for (const list of [streaks, challenges, missions, rewards, points]) if (!list.ok) return { detail: null, failure: list.failure };
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
-  const own = memberRow(member.data);
   const tierId = member.data.tierId;
+  const customerId = shopifyCustomerId(member.data.externalId);
   const [orders, atShopify, tier] = await Promise.all([
-    own.customerId === null ? [] : ledger.orders(String(own.customerId)),
+    customerId === null ? [] : ledger.orders(String(customerId)),
     ledger.issuedAtShopify(rows(rewards).map((r) => r.id)),
     tierId ? records(api, 'tier').get(tierId) : null,
   ]);
+  const own = memberRow(member.data, new Map(tier?.ok ? [[tier.data.id, tier.data.name ?? '']] : []));
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
   const sourceOf = pointSources(rows(points), new Map(rows(rewards).map((r) => [r.id, rewardTitle(r)])));
   // What a points reward added: its entry (with the tier's multiplier), else its value (held, or older than the entries read).

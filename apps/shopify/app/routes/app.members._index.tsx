@@ -17,7 +17,7 @@ import {
 import { memo, useState } from 'react';
 import { CustomerLink } from '../components/CustomerLink';
 import { format, textFor } from '../i18n';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
 import { PAGE_SIZE, searchMembers } from '../admin/members.server';
@@ -84,6 +84,7 @@ function SearchForm({ query }: { query: string }) {
 const Results = memo(function Results({ data }: { data: MembersData }) {
   const { query, page, pageSize, members, total, failure } = data;
   const { members: m } = useMessages();
+  const number = new Intl.NumberFormat(useAdminLanguage());
   const [params] = useSearchParams();
   const pageUrl = (p: number) => {
     const next = new URLSearchParams(params);
@@ -104,6 +105,8 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
               { title: m.columns.name },
               { title: m.columns.email },
               { title: m.columns.externalId },
+              { title: m.columns.points, alignment: 'end' },
+              { title: m.columns.tier },
               { title: m.columns.status },
               { title: m.columns.joined },
             ]}
@@ -121,6 +124,12 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
                 <IndexTable.Cell>
                   <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
                 </IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Text as="span" alignment="end" numeric>
+                    {number.format(member.pointsBalance)}
+                  </Text>
+                </IndexTable.Cell>
+                <IndexTable.Cell>{member.tier ?? ''}</IndexTable.Cell>
                 <IndexTable.Cell>
                   <Badge tone={member.status === 'live' ? 'success' : undefined}>
                     {textFor(m.statuses, member.status) ?? member.status}

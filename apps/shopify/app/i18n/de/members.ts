@@ -6,7 +6,7 @@ export const members: Messages['members'] = {
   searchLabel: 'Mitglied finden',
   searchPlaceholder: 'Name, E-Mail oder Kunden-ID',
   search: 'Suchen',
-  columns: { name: 'Name', email: 'E-Mail', externalId: 'Kunde', status: 'Status', joined: 'Beigetreten' },
+  columns: { name: 'Name', email: 'E-Mail', externalId: 'Kunde', points: 'Punkte', tier: 'Stufe', status: 'Status', joined: 'Beigetreten' },
   resourceName: { singular: 'Mitglied', plural: 'Mitglieder' },
   count: '{shown} von {total} Mitgliedern',
   previous: 'Zurück',

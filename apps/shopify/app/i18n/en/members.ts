@@ -4,7 +4,7 @@ export const members = {
   searchLabel: 'Find a member',
   searchPlaceholder: 'Name, e-mail or customer id',
   search: 'Search',
-  columns: { name: 'Name', email: 'E-mail', externalId: 'Customer', status: 'Status', joined: 'Joined' },
+  columns: { name: 'Name', email: 'E-mail', externalId: 'Customer', points: 'Points', tier: 'Tier', status: 'Status', joined: 'Joined' },
   resourceName: { singular: 'member', plural: 'members' },
   count: '{shown} of {total} members',
   previous: 'Previous',
