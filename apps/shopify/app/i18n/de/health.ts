@@ -14,7 +14,7 @@ export const health: Messages['health'] = {
   new: 'neu',
   chartOf: 'Aktive Mitglieder pro Tag für',
   activePerDay: '{name}: aktive Mitglieder pro Tag',
-  emptyTitle: 'Noch keine aktiven Programme',
+  emptyTitle: 'Noch keine aktiven Serien, Challenges oder Missionen',
   emptyBody:
     'Sobald eine Serie, Challenge oder Mission aktiv ist, siehst du hier, wie viele Mitglieder mitmachen, abschließen und Prämien erhalten.',
   create: 'Serie anlegen',

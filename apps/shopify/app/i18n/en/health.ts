@@ -12,7 +12,7 @@ export const health = {
   new: 'new',
   chartOf: 'Members active per day of',
   activePerDay: '{name}: members active per day',
-  emptyTitle: 'No live programs yet',
+  emptyTitle: 'No live streaks, challenges or missions yet',
   emptyBody: 'Once a streak, challenge or mission is live, this shows how many members take part, complete it and earn rewards.',
   create: 'Create a streak',
 };
