@@ -112,6 +112,13 @@ describe('the VIP tiers editor', () => {
     expect(await fieldError('Points multiplier')).toBe('Points multiplier can have one decimal at most, e.g. 1.5.');
     expect((await api.get('/schema/tier/record')).body.data).toHaveLength(1);
     await page().getByLabel('Points multiplier').fill('2');
+    // Silver's number: which of two live tiers from one number a member is in would be left to chance.
+    await page().getByLabel('Stars to reach it').fill('100');
+    await save();
+    await page().getByText('Silver starts at this number too').first().waitFor();
+    expect(await fieldError('Stars to reach it')).toBe('Silver starts at this number too: give each live tier a number of its own.');
+    expect((await api.get('/schema/tier/record')).body.data).toHaveLength(1);
+    await page().getByLabel('Stars to reach it').fill('1000');
     tierIds.gold = await saveNew();
 
     await browser.open('/app/tiers');

@@ -9,7 +9,7 @@ import { EditorFrame } from '../components/EditorFrame';
 import { NameField, StatusSelect } from '../components/RecordFields';
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
-import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
+import { createRecord, records, removeRecord, type RecordOf, updateRecord, whereEquals } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
@@ -73,6 +73,15 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     eudTitle: name || null,
     eudDescription: text('description').trim() || null,
   };
+  // Two live tiers from one number would leave which of them a member is in to the order they were made.
+  if (body.status === 'live' && Number.isFinite(body.pointsThreshold)) {
+    const live = await records(api, 'tier').list({ filters: whereEquals('status', 'live'), limit: 1000 });
+    const twin = live.ok ? live.data.find((t) => t.id !== id && t.pointsThreshold === body.pointsThreshold) : undefined;
+    if (twin) {
+      const taken = format(messages.tiers.editor.threshold.taken, { tier: twin.name ?? '' });
+      return { ok: false, refusal: { message: taken, fieldErrors: { threshold: taken } } };
+    }
+  }
   const saved = id ? await updateRecord(api, 'tier', id, body) : await createRecord(api, 'tier', body);
   if (!saved.ok) {
     const points = pointsName(messages.tiers, (await pointsContext(api)).currencyName);

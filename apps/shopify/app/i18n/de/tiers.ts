@@ -40,6 +40,7 @@ export const tiers: Messages['tiers'] = {
     threshold: {
       label: '{points} bis zur Stufe',
       help: 'Mitglieder erreichen diese Stufe, sobald die {points}, die sie im Zeitraum der Stufen gesammelt haben, diese Zahl erreichen. 0: Jedes Mitglied beginnt hier.',
+      taken: '{tier} beginnt auch bei dieser Zahl: Gib jeder aktiven Stufe eine eigene.',
     },
     multiplier: {
       label: 'Punkte-Multiplikator',

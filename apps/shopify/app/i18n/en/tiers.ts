@@ -41,6 +41,7 @@ export const tiers = {
     threshold: {
       label: '{points} to reach it',
       help: 'Members reach this tier once the {points} they earned in the tier window come to this number. 0: every member starts here.',
+      taken: '{tier} starts at this number too: give each live tier a number of its own.',
     },
     multiplier: {
       label: 'Points multiplier',
