@@ -230,5 +230,20 @@ describe('the VIP tiers editor', () => {
       expect.stringMatching(/^1\. Silver .* 1 member Reward on reaching it/),
       expect.stringMatching(/^2\. Gold .* 0 members Reward on reaching it/),
     ]);
+
+    // Deleting Silver, or the reward it gives, first says what else goes: nothing is deleted here.
+    await browser.open(`/app/tiers/${tierIds.silver}`);
+    await page().getByRole('button', { name: 'Delete' }).first().click();
+    await page()
+      .getByRole('dialog')
+      .getByText('1 member is in this tier now: they will be in none until their next points, or the daily pass, place them in another.')
+      .waitFor();
+    await page().getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await browser.open(`/app/rewards/${silverGift.id}`);
+    await page().getByRole('button', { name: 'Delete' }).first().click();
+    await page().getByRole('dialog').getByText('Silver gives it to members who reach it: it will give nothing then.').waitFor();
+    await page().getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect((await api.get(`/schema/tier/record/${tierIds.silver}`)).status).toBe(200);
+    expect((await api.get(`/schema/reward/record/${silverGift.id}`)).status).toBe(200);
   });
 });

@@ -39,3 +39,15 @@ export async function membersPerTier(api: AccountClient, tierIds: readonly strin
   );
   return new Map(counted);
 }
+
+/** What gives a reward, for the confirmation of its delete: the tiers giving it on entering (by name), and how many milestones and missions give it. */
+export async function rewardGivers(api: AccountClient, rewardId: string): Promise<{ tiers: string[]; others: number }> {
+  const count = { limit: 1, fetchTotalCount: true } as const;
+  const [tiers, milestones, missions] = await Promise.all([
+    records(api, 'tier').list({ filters: whereEquals('entryRewardId', rewardId), limit: 100 }),
+    records(api, 'milestone').list({ filters: whereEquals('rewardId', rewardId), ...count }),
+    records(api, 'mission').list({ filters: whereEquals('rewardId', rewardId), ...count }),
+  ]);
+  const total = (listed: { ok: boolean; total?: number }) => (listed.ok ? (listed.total ?? 0) : 0);
+  return { tiers: tiers.ok ? tiers.data.map((t) => t.name ?? '') : [], others: total(milestones) + total(missions) };
+}

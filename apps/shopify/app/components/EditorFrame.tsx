@@ -33,6 +33,8 @@ export interface EditorFrameProps {
    * takes `{ intent: 'delete', language }`) once it is saved.
    */
   record?: EditedRecord;
+  /** What else deleting the record changes, said in the confirmation. */
+  deleteConsequences?: string[];
   /** The generic "All fields" page of an editor that is not a record's. */
   allFieldsUrl?: string;
   helpTopic: HelpTopic;
@@ -83,6 +85,7 @@ export function EditorFrame(props: EditorFrameProps) {
       {saved ? (
         <ConfirmDelete
           name={deleting ? saved.name : null}
+          consequences={props.deleteConsequences}
           onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
           onClose={() => setDeleting(false)}
         />

@@ -18,6 +18,7 @@ import {
 import { useEffect, useMemo, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import { couponCounts } from '../admin/record-pages.server';
+import { rewardGivers } from '../admin/tiers.server';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
@@ -70,16 +71,18 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     // Without read_products (or when Shopify does not answer) the choice of collections is not offered.
     shopCollections(admin).catch(() => null),
   ]);
-  if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [] };
+  if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [], givers: null };
   const found = await records(api, 'reward').get(id);
   if (!found.ok)
     throw new Response(found.failure.status === 404 ? 'There is no such reward.' : found.failure.message, { status: found.failure.status });
-  const [issued, specs, failed, shop] = await Promise.all([
+  const [issued, specs, failed, shop, givers] = await Promise.all([
     outbox.shopifyDiscountRewards(session.shop),
     outbox.issuingSpecs(session.shop),
     outbox.failedDiscounts(session.shop, id),
     // A last day is the shop's day.
     fetchShop(admin),
+    // Said in the delete's confirmation: what gives the reward now.
+    rewardGivers(api, id),
   ]);
   const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null, shop.ianaTimezone);
   const failures = await Promise.all(
@@ -95,7 +98,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     }),
   );
   const coupons = draft.codes === 'upload' && !issuedByApp(draft) ? await couponCounts(api, id) : null;
-  return { draft, currencyCode, collections, coupons, failures };
+  return { draft, currencyCode, collections, coupons, failures, givers };
 };
 
 type SaveAnswer =
@@ -179,7 +182,7 @@ export default function RewardPage() {
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures }: Data) {
+function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures, givers }: Data) {
   const messages = useMessages();
   const m = messages.rewards.editor;
   const language = useAdminLanguage();
@@ -199,6 +202,15 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
   const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
   const number = useMemo(() => new Intl.NumberFormat(language), [language]);
+  // What else a delete takes away: the tiers, milestones and missions that give the reward, and its place among the rewards to redeem.
+  const uses = m.deleteUses;
+  const deleteConsequences = [
+    ...(givers?.tiers.length
+      ? [format(uses.tiers[givers.tiers.length === 1 ? 'one' : 'other'], { tiers: new Intl.ListFormat(language).format(givers.tiers) })]
+      : []),
+    ...(givers?.others ? [format(uses.others[givers.others === 1 ? 'one' : 'other'], { count: number.format(givers.others) })] : []),
+    ...(baseline.id && baseline.pointsCost.trim() ? [format(uses.redeemable, { cost: number.format(Number(baseline.pointsCost)) })] : []),
+  ];
   // A toast, not a line in the list: a retry that succeeds at once empties the list as the page reloads.
   useEffect(() => {
     if (retry.data) shopify.toast.show(retry.data.notice);
@@ -313,6 +325,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       </SaveBar>
       <ConfirmDelete
         name={deleting ? baseline.name : null}
+        consequences={deleteConsequences}
         onConfirm={() => submit({ intent: 'delete', language }, { method: 'post', encType: 'application/json' })}
         onClose={() => setDeleting(false)}
       />

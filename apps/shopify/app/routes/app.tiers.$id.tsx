@@ -4,7 +4,7 @@ import { BlockStack, FormLayout, Layout, Select, Text, TextField } from '@shopif
 import { authenticateShop } from '../admin/authenticate.server';
 import { numberOr } from '../admin/numbers';
 import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
-import { pointsContext, rewardNames } from '../admin/tiers.server';
+import { membersPerTier, pointsContext, rewardNames } from '../admin/tiers.server';
 import { EditorFrame } from '../components/EditorFrame';
 import { NameField, StatusSelect } from '../components/RecordFields';
 import { TitledCard } from '../components/TitledCard';
@@ -43,10 +43,17 @@ function tierIdOf(params: LoaderFunctionArgs['params']): string | null {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const id = tierIdOf(params);
   const { api } = await authenticateShop(request);
-  const [tier, points, rewards] = await Promise.all([id ? records(api, 'tier').get(id) : null, pointsContext(api), rewardNames(api)]);
+  const [tier, points, rewards, members] = await Promise.all([
+    id ? records(api, 'tier').get(id) : null,
+    pointsContext(api),
+    rewardNames(api),
+    id ? membersPerTier(api, [id]) : null,
+  ]);
   if (tier && !tier.ok)
     throw new Response(tier.failure.status === 404 ? 'There is no such tier.' : tier.failure.message, { status: tier.failure.status });
-  return { id, draft: draftOf(tier?.ok ? tier.data : null), currencyName: points.currencyName, rewards };
+  // Said in the delete's confirmation: the members it leaves without a tier.
+  const memberCount = (id && members?.get(id)) || 0;
+  return { id, draft: draftOf(tier?.ok ? tier.data : null), currencyName: points.currencyName, rewards, memberCount };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<TierDraft> | Response> => {
@@ -101,7 +108,7 @@ export default function TierPage() {
   return <TierEditor key={data.id ?? 'new'} {...data} />;
 }
 
-function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<typeof useLoaderData<typeof loader>>) {
+function TierEditor({ id, draft: initial, currencyName, rewards, memberCount }: ReturnType<typeof useLoaderData<typeof loader>>) {
   const messages = useMessages();
   const m = messages.tiers.editor;
   const language = useAdminLanguage();
@@ -110,6 +117,9 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
   const points = pointsName(messages.tiers, currencyName);
   const labels = tierLabels(messages, points);
   const words = tierWords(messages.tiers, language, points, draft);
+  const deleteConsequences = memberCount
+    ? [format(m.deleteMembers[memberCount === 1 ? 'one' : 'other'], { count: new Intl.NumberFormat(language).format(memberCount) })]
+    : [];
   const save = () => {
     const found: Record<string, string> = {};
     const required = messages.editors.refusals.required;
@@ -124,6 +134,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards }: ReturnType<ty
       title={draft.name || initial.name || m.newTitle}
       backUrl="/app/tiers"
       record={{ slug: 'tier', id, name: initial.name, status: initial.status }}
+      deleteConsequences={deleteConsequences}
       helpTopic="rewards"
       form={form}
       onSave={save}

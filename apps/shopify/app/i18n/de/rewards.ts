@@ -14,6 +14,17 @@ export const rewards: Messages['rewards'] = {
   },
   editor: {
     newTitle: 'Neue Prämie',
+    deleteUses: {
+      tiers: {
+        one: '{tiers} vergibt diese Prämie beim Erreichen: Danach gibt es dort keine mehr.',
+        other: '{tiers} vergeben diese Prämie beim Erreichen: Danach gibt es dort keine mehr.',
+      },
+      others: {
+        one: 'Ein Meilenstein oder eine Mission vergibt diese Prämie: Danach gibt es dort keine mehr.',
+        other: '{count} Meilensteine oder Missionen vergeben diese Prämie: Danach gibt es dort keine mehr.',
+      },
+      redeemable: 'Kunden können diese Prämie gerade für {cost} Punkte einlösen: Danach ist sie nicht mehr einlösbar.',
+    },
     back: 'Prämien',
     save: 'Speichern',
     discard: 'Verwerfen',

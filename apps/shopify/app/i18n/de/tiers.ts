@@ -35,6 +35,11 @@ export const tiers: Messages['tiers'] = {
   },
   editor: {
     newTitle: 'Neue Stufe',
+    deleteMembers: {
+      one: '1 Mitglied ist gerade in dieser Stufe: Es ist in keiner, bis seine nächsten Punkte oder der tägliche Lauf es einer anderen zuordnen.',
+      other:
+        '{count} Mitglieder sind gerade in dieser Stufe: Sie sind in keiner, bis ihre nächsten Punkte oder der tägliche Lauf sie einer anderen zuordnen.',
+    },
     sections: { tier: 'Stufe', perks: 'Vorteile', shopper: 'Was Kunden sehen' },
     name: { label: 'Name', help: 'Kunden sehen ihn im Widget und in ihrem Konto, z. B. Gold.' },
     threshold: {

@@ -13,6 +13,17 @@ export const rewards = {
   },
   editor: {
     newTitle: 'New reward',
+    deleteUses: {
+      tiers: {
+        one: '{tiers} gives it to members who reach it: it will give nothing then.',
+        other: '{tiers} give it to members who reach them: they will give nothing then.',
+      },
+      others: {
+        one: '1 milestone or mission gives it: it will give nothing then.',
+        other: '{count} milestones or missions give it: they will give nothing then.',
+      },
+      redeemable: 'Shoppers can redeem it for {cost} points now: it leaves their rewards to redeem.',
+    },
     back: 'Rewards',
     save: 'Save',
     discard: 'Discard',

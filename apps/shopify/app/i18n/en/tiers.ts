@@ -36,6 +36,11 @@ export const tiers = {
   },
   editor: {
     newTitle: 'New tier',
+    deleteMembers: {
+      one: '1 member is in this tier now: they will be in none until their next points, or the daily pass, place them in another.',
+      other:
+        '{count} members are in this tier now: they will be in none until their next points, or the daily pass, place them in another.',
+    },
     sections: { tier: 'Tier', perks: 'Perks', shopper: 'What shoppers see' },
     name: { label: 'Name', help: 'Shoppers see it in the widget and their account, e.g. Gold.' },
     threshold: {
