@@ -460,6 +460,29 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
     });
 });
 
+describe('the rewards list', () => {
+  it('says what each reward gives and what redeeming it costs, in the admin’s language and the shop’s currency', async () => {
+    const reward = async (name: string, fields: Record<string, unknown>) => {
+      const res = await api.post('/schema/reward/record', { name, description: 'd', rewardExpiryType: 'no_expiry', ...fields });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    };
+    await reward('Listed percent', { discountType: 'percentage', discountValue: 15, pointsCost: 1500 });
+    await reward('Listed amount', { discountType: 'fixed_amount', discountValue: 7.5 });
+    await reward('Listed points', { rewardKind: 'points', pointsValue: 250 });
+    const row = async (name: string) =>
+      (await page().locator('tr', { hasText: name }).first().innerText()).split('\t').map((cell) => cell.trim());
+    await browser.open('/app/r/reward');
+    await page().locator('tr', { hasText: 'Listed points' }).first().waitFor();
+    const money = new Intl.NumberFormat('en', { style: 'currency', currency: prod.admin.currencyCode }).format(7.5);
+    expect((await row('Listed percent')).slice(0, 3)).toEqual(['Listed percent', '15% off', '1,500 points']);
+    expect((await row('Listed amount')).slice(0, 3)).toEqual(['Listed amount', `${money} off`, 'Only earned']);
+    expect((await row('Listed points')).slice(0, 3)).toEqual(['Listed points', '+250 points', 'Only earned']);
+    await browser.open('/app/r/reward?locale=de');
+    await page().locator('tr', { hasText: 'Listed percent' }).first().waitFor();
+    expect((await row('Listed percent')).slice(0, 3)).toEqual(['Listed percent', '15 % Rabatt', '1.500 Punkte']);
+  });
+});
+
 describe('failed issues and delete', () => {
   it('a reward that could not be issued is listed by customer name with its reason; Retry issues it', async () => {
     const customer = 'gid://shopify/Customer/4010';

@@ -1,6 +1,7 @@
 import type { Messages } from '../messages';
 
 export const rewards: Messages['rewards'] = {
+  list: { gives: 'Gibt', cost: 'Kosten', points: '{points} Punkte', pointsGiven: '+{points} Punkte', notRedeemable: 'Nur zu verdienen' },
   coupons: {
     title: 'Gutscheincode-Vorrat',
     available: 'Verfügbar:',

@@ -1,5 +1,7 @@
 /** The rewards editor, and the coupon pool of uploaded codes. */
 export const rewards = {
+  /** The rewards list's own columns: what each gives, and what redeeming it costs. */
+  list: { gives: 'Gives', cost: 'Cost', points: '{points} points', pointsGiven: '+{points} points', notRedeemable: 'Only earned' },
   coupons: {
     title: 'Coupon pool',
     available: 'Available:',
