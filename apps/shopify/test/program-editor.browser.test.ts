@@ -218,7 +218,8 @@ describe('the program editor', () => {
     await form.getByText('Generate codes').click();
     await saveBar().getByRole('button', { name: 'Save' }).click();
 
-    const coreWords = 'Must be at most 7, the completionTargetValue of the streak.';
+    // The core's refusal in the merchant's words, never its own English naming its field.
+    const coreWords = 'Enter at most 7.';
     const target = form.getByLabel('Reached after');
     await form.getByText(coreWords).waitFor();
     expect(await target.getAttribute('aria-invalid')).toBe('true');
@@ -260,7 +261,7 @@ describe('the program editor', () => {
     await tasks.getByLabel('Task').nth(1).fill('Second order');
     await tasks.getByLabel('Activity', { exact: true }).nth(1).selectOption('Pays their first order');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
-    await tasks.getByText('activityId must be unique in the mission.').waitFor();
+    await tasks.getByText('Another task counts this activity already: give each task one of its own.').waitFor();
     expect(await tasks.getByLabel('Activity', { exact: true }).nth(1).getAttribute('aria-invalid')).toBe('true');
     expect(page.url()).toContain('/app/programs/mission/new');
     await browser.shot('program-editor-mission-refused');
@@ -289,7 +290,7 @@ describe('the program editor', () => {
     await counting.getByLabel('Campaign ends').fill('2026-12-01T00:00');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     const end = counting.getByLabel('Campaign ends');
-    await counting.getByText('endAt must be after startAt.').waitFor();
+    await counting.getByText('End after the start.').waitFor();
     expect(await end.getAttribute('aria-invalid')).toBe('true');
     expect(await end.inputValue()).toBe('2026-12-01T00:00');
     await browser.shot('program-editor-challenge-dates');

@@ -23,7 +23,14 @@ afterAll(() => stack?.close());
 
 const save = (draft: ProgramDraft) =>
   saveProgram(
-    { api, discounts: stack.app.loop, rules: stack.app.earningRules, shop: TEST_SHOP, words: ADMIN_MESSAGES.en.editor.checks },
+    {
+      api,
+      discounts: stack.app.loop,
+      rules: stack.app.earningRules,
+      shop: TEST_SHOP,
+      words: ADMIN_MESSAGES.en.editor.checks,
+      fieldWords: ADMIN_MESSAGES.en.rewards.editor.checks,
+    },
     draft,
   );
 
@@ -78,8 +85,10 @@ describe('saving a program', () => {
     ];
     const outcome = await save(draft);
     expect(outcome.saved).toBeNull();
-    expect(outcome.errors['settings.completionTargetValue']).toMatch(/greater than 0|> ?0|positive/i);
+    // The core's refusal in the merchant's words under the field, never its own English or field names.
+    expect(outcome.errors['settings.completionTargetValue']).toBe('Enter more than 0.');
     expect(outcome.problems.map((p) => p.scope)).toEqual(['settings', 'milestones.new-1']);
+    expect(outcome.problems[0]!.message).toBe('Check the fields marked below.');
     expect(outcome.draft).toEqual({ ...draft, id: null });
     expect(await countRecords('reward')).toBe(rewardsBefore);
     expect(await countRecords('challenge')).toBe(challengesBefore);
@@ -109,7 +118,7 @@ describe('saving a program', () => {
       },
     ];
     const outcome = await save(draft);
-    expect(outcome.errors).toEqual({ 'milestones.new-9.target': 'Must be at most 7, the completionTargetValue of the streak.' });
+    expect(outcome.errors).toEqual({ 'milestones.new-9.target': 'Enter at most 7.' });
     const kept = outcome.draft.milestones[0]!;
     expect(kept).toMatchObject({ key: 'new-9', id: null, target: '9', reward: { mode: 'existing' } });
     expect(await stack.app.loop.shopifyDiscountRewards(TEST_SHOP)).toContain(kept.reward.rewardId);

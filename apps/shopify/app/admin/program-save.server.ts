@@ -18,6 +18,7 @@ import {
   type RewardSummary,
   rewardValues,
 } from './program-draft';
+import { detailWords, type FieldWords } from './field-words';
 
 /** The core's name of a field where the editor's draft names it otherwise. */
 const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
@@ -102,7 +103,9 @@ export interface SaveDeps {
   discounts: ShopifyDiscounts;
   rules: EarningRules;
   shop: string;
-  words: CheckWords & { notTried: string };
+  words: CheckWords & { notTried: string; refused: string; endBeforeStart: string; activityTaken: string };
+  /** The core's refusals of a field, said under it. */
+  fieldWords: FieldWords;
 }
 
 /**
@@ -119,9 +122,23 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
   if (Object.keys(local).length) return { draft, saved: null, errors: local, problems: [] };
   const errors: Record<string, string> = {};
   const problems: SaveProblem[] = [];
+  // A refusal of fields is said under each in the merchant's words, and the part names where; another keeps the core's message.
   const refuse = (scope: string, failure: CoreFailure) => {
-    problems.push({ scope, message: failure.message });
-    for (const [field, message] of Object.entries(failure.fieldErrors)) errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= message;
+    const placed = (failure.details ?? []).filter((d) => d.field);
+    problems.push({ scope, message: placed.length ? words.refused : failure.message });
+    for (const detail of placed) {
+      const field = detail.field!.replace(/\[(\d+)\]/g, '.$1');
+      // The rules between fields the editor says in its own words; the others by their code and bound.
+      const own =
+        detail.code !== 'invalid'
+          ? undefined
+          : field === 'endAt'
+            ? words.endBeforeStart
+            : /^tasks\.\d+\.activityId$/.test(field)
+              ? words.activityTaken
+              : undefined;
+      errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= own ?? detailWords(detail, deps.fieldWords, { number: true });
+    }
   };
 
   let before: ProgramDraft | null = null;

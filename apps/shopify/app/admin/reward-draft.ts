@@ -4,10 +4,10 @@
  * reward body and the app's issuing settings, and how the core's refusals land on its fields.
  */
 import { DateTime, IANAZone } from 'luxon';
-import { format } from '../i18n/index';
 import type { Messages } from '../i18n/messages';
 import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
-import { numberIn, numberOr } from './numbers';
+import { type CoreDetail, detailWords } from './field-words';
+import { numberOr } from './numbers';
 
 export const MINIMUMS = ['none', 'subtotal', 'quantity'] as const;
 export const EXPIRIES = ['never', 'days', 'date'] as const;
@@ -213,12 +213,6 @@ const FIELD_OF: Record<string, DraftField> = {
   pointsCost: 'pointsCost',
 };
 
-export interface CoreDetail {
-  field?: string | null;
-  code?: string | null;
-  message?: string | null;
-}
-
 /**
  * The core's refusal of a reward (CONTRACT §2 details: field and code) in the merchant's words, on
  * the editor's fields; a detail naming no field of the form goes to the page's banner (`form`).
@@ -228,35 +222,12 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
   const form: string[] = [];
   for (const d of details) {
     const field = d.field ? FIELD_OF[d.field] : undefined;
-    const message = d.message ?? '';
-    const text = (() => {
-      switch (d.code) {
-        case 'required':
-          return words.required;
-        case 'too_long':
-          return format(words.tooLong, { max: numberIn(message) });
-        case 'too_short':
-          // An empty text is "at least 1 character" to the core; to the merchant it is missing.
-          return numberIn(message) === '1' ? words.required : format(words.tooShort, { min: numberIn(message) });
-        case 'too_large':
-          return field === 'value' && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: numberIn(message) });
-        case 'too_small':
-          return /greater than/.test(message)
-            ? format(words.greaterThan, { min: numberIn(message) })
-            : format(words.tooSmall, { min: numberIn(message) });
-        case 'invalid_format':
-        case 'invalid':
-          return field === 'prefix' ? words.prefix : words.invalid;
-        case 'invalid_type':
-          return field === 'value' || field === 'expiryDays' || field === 'length' || field === 'pointsCost' ? words.number : words.invalid;
-        case 'invalid_enum':
-          return words.choice;
-        default:
-          // Any other code (a control character, a read-only or unknown use of a field) on a field of the form.
-          return words.invalid;
-      }
-    })();
-    if (field && text) fields[field] ??= text;
+    const kind = {
+      number: field === 'value' || field === 'expiryDays' || field === 'length' || field === 'pointsCost',
+      percentage: field === 'value',
+      prefix: field === 'prefix',
+    };
+    if (field) fields[field] ??= detailWords(d, words, kind);
     else form.push(words.unexpected);
   }
   return { fields, form: [...new Set(form)] };

@@ -47,7 +47,14 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   // core refused in part has created the program while the page still shows "new".
   const draft: ProgramDraft = { ...given, kind, id: !params.id || params.id === 'new' ? (given.id ?? null) : params.id };
   const outcome = await saveProgram(
-    { api, discounts: outbox, rules: earningRules, shop: session.shop, words: ADMIN_MESSAGES[language].editor.checks },
+    {
+      api,
+      discounts: outbox,
+      rules: earningRules,
+      shop: session.shop,
+      words: ADMIN_MESSAGES[language].editor.checks,
+      fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
+    },
     draft,
   );
   return { outcome, rewards: await listRewards(api, outbox, session.shop) };

@@ -17,6 +17,7 @@ import {
 } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
+import type { CoreDetail } from '../admin/field-words';
 import { couponCounts } from '../admin/record-pages.server';
 import { rewardGivers } from '../admin/tiers.server';
 import { ConfirmDelete } from '../components/ConfirmDelete';
@@ -34,7 +35,6 @@ import {
   blankReward,
   checkDraft,
   todayIn,
-  type CoreDetail,
   coreBody,
   type DraftField,
   draftOf,

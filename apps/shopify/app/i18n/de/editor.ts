@@ -217,6 +217,9 @@ export const editor: Messages['editor'] = {
     tasksRequired: 'Mindestens eine Aufgabe hinzufügen.',
     chooseReward: 'Bitte eine Prämie wählen.',
     notTried: 'Nicht gespeichert: worauf es aufbaut, wurde nicht gespeichert.',
+    refused: 'Prüfe die markierten Felder.',
+    endBeforeStart: 'Das Ende muss nach dem Start liegen.',
+    activityTaken: 'Eine andere Aufgabe zählt diese Aktivität schon: Gib jeder Aufgabe eine eigene.',
   },
   result: {
     checks: 'Einige Felder brauchen deine Aufmerksamkeit.',

@@ -211,6 +211,9 @@ export const editor = {
     tasksRequired: 'Add at least one task.',
     chooseReward: 'Choose a reward.',
     notTried: 'Not saved: what it depends on was not saved.',
+    refused: 'Check the fields marked below.',
+    endBeforeStart: 'End after the start.',
+    activityTaken: 'Another task counts this activity already: give each task one of its own.',
   },
   result: {
     checks: 'Some fields need attention.',
