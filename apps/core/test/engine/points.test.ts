@@ -77,6 +77,15 @@ const eventsOf = async (ownedById: string): Promise<any[]> =>
   accepted(acct.api.get('/schema/event_log/record', { filters: eq('ownedById', ownedById), limit: '1000' }));
 const rewardLogsOf = async (ownedById: string): Promise<any[]> =>
   accepted(acct.api.get('/schema/reward_log/record', { filters: eq('ownedById', ownedById), limit: '1000' }));
+/** A member's visit yesterday on a streak: their first log there. */
+const visit = (streakId: string, ownedById: string): Promise<any> =>
+  create('streak_log', {
+    streakId,
+    ownedById,
+    activityId: 'visit',
+    activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+    uniqueIdentifier: `l-${++seq}`,
+  });
 const setStatus = async (status: string) => {
   const setting = (await accepted(acct.api.get('/schema/points_setting/record')))[0];
   await accepted(acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status }));
@@ -124,13 +133,7 @@ describe('points rewards', () => {
     const streak = await create('streak', { name: `S${++seq}`, status: 'live' });
     await milestone('streak', streak.id, r.id);
     const m = await member();
-    const log = await create('streak_log', {
-      streakId: streak.id,
-      ownedById: m,
-      activityId: 'visit',
-      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
-      uniqueIdentifier: `l-${++seq}`,
-    });
+    const log = await visit(streak.id, m);
     await accepted(give(m, -40));
     await accepted(reverse('streak', log.id));
     expect((await memberOf(m)).pointsBalance).toBe(-40);
@@ -156,13 +159,7 @@ describe('points rewards', () => {
     expect((await memberOf(m)).pointsBalance).toBe(-20);
     const held = await create('streak', { name: `S${++seq}`, status: 'live', rewardHoldDays: 2 });
     await milestone('streak', held.id, (await pointsReward(7)).id);
-    const pending = await create('streak_log', {
-      streakId: held.id,
-      ownedById: m,
-      activityId: 'visit',
-      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
-      uniqueIdentifier: `l-${++seq}`,
-    });
+    const pending = await visit(held.id, m);
     expect(pending.achievedMilestoneRewardLog.rewardLogStatus).toBe('pending');
     await confirmHeldRewards(app.running.services.records, new Date(NOW.getTime() + 3 * DAY));
     expect(await rewardLogsOf(m)).toContainEqual(
@@ -197,13 +194,7 @@ describe('points rewards', () => {
     const streak = await create('streak', { name: `S${++seq}`, status: 'live', rewardHoldDays: 2 });
     await milestone('streak', streak.id, r.id);
     const m = await member();
-    const log = await create('streak_log', {
-      streakId: streak.id,
-      ownedById: m,
-      activityId: 'visit',
-      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
-      uniqueIdentifier: `l-${++seq}`,
-    });
+    const log = await visit(streak.id, m);
     expect(log.achievedMilestoneRewardLog.rewardLogStatus).toBe('pending');
     expect((await memberOf(m)).pointsBalance).toBe(0);
     await confirmHeldRewards(app.running.services.records, new Date(NOW.getTime() + 3 * DAY));
