@@ -20,6 +20,13 @@ import {
 } from './program-draft';
 import { detailWords, type FieldWords } from './field-words';
 
+/** The rules between fields the editor says in its own words (the core's `invalid`); the others are said by code and bound. */
+function ruleWords(field: string, words: SaveDeps['words']): string | undefined {
+  if (field === 'endAt') return words.endBeforeStart;
+  if (/^tasks\.\d+\.activityId$/.test(field)) return words.activityTaken;
+  return undefined;
+}
+
 /** The core's name of a field where the editor's draft names it otherwise. */
 const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
 
@@ -128,15 +135,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     problems.push({ scope, message: placed.length ? words.refused : failure.message });
     for (const detail of placed) {
       const field = detail.field!.replace(/\[(\d+)\]/g, '.$1');
-      // The rules between fields the editor says in its own words; the others by their code and bound.
-      const own =
-        detail.code !== 'invalid'
-          ? undefined
-          : field === 'endAt'
-            ? words.endBeforeStart
-            : /^tasks\.\d+\.activityId$/.test(field)
-              ? words.activityTaken
-              : undefined;
+      const own = detail.code === 'invalid' ? ruleWords(field, words) : undefined;
       errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= own ?? detailWords(detail, deps.fieldWords, { number: true });
     }
   };

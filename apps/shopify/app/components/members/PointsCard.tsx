@@ -20,8 +20,8 @@ function AdjustPoints({ memberId }: { memberId: string }) {
   const error = useToastFor(fetcher.data);
   // A refusal goes on the field it is about, so a screen reader reads it with that field.
   const refused = fetcher.data?.intent === 'adjust' && !fetcher.data.ok ? fetcher.data.reason : null;
-  const onPoints = refused === 'zero' || refused === 'insufficient' ? error : undefined;
-  const onNote = refused === 'note' ? error : undefined;
+  const onPoints = (refused === 'zero' || refused === 'insufficient') && error ? error : undefined;
+  const onNote = refused === 'note' && error ? error : undefined;
   useEffect(() => {
     if (fetcher.data?.intent === 'adjust' && fetcher.data.ok) {
       setPoints('');
@@ -45,7 +45,7 @@ function AdjustPoints({ memberId }: { memberId: string }) {
             value={points}
             onChange={setPoints}
             helpText={m.points.amountHelp}
-            error={onPoints ?? undefined}
+            error={onPoints}
           />
           <TextField
             id="adjust-note"
@@ -55,7 +55,7 @@ function AdjustPoints({ memberId }: { memberId: string }) {
             value={note}
             onChange={setNote}
             helpText={m.points.noteHelp}
-            error={onNote ?? undefined}
+            error={onNote}
           />
         </InlineGrid>
         {error && !onPoints && !onNote ? <InlineError fieldID="adjust-points" message={error} /> : null}
