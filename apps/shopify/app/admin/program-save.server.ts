@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import type { CoreFailure } from '../core/failure';
+import { isRecordId } from '../core/ids';
 import type { IssuingSpec } from '../shopify/reward-issuing';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
 import {
@@ -50,7 +51,10 @@ export interface EarningRules {
 
 export type LoadResult = { ok: true; draft: ProgramDraft } | { ok: false; failure: CoreFailure };
 
-/** A definition with all its milestones (live, draft and paused; the definition's own list has only live ones) and its earning rule. */
+/**
+ * A definition with all its milestones (live, draft and paused; the definition's own list has only
+ * live ones) and its earning rule; an id that is no record's is none (404), before anything reads by it.
+ */
 export async function loadProgram(
   api: AccountClient,
   kind: ProgramKind,
@@ -58,6 +62,7 @@ export async function loadProgram(
   rules: Pick<EarningRules, 'rule'>,
   shop: string,
 ): Promise<LoadResult> {
+  if (!isRecordId(id)) return { ok: false, failure: { status: 404, message: 'There is no such program.', fieldErrors: {} } };
   const [definition, milestones, rule] = await Promise.all([
     records(api, kind).get(id),
     records(api, 'milestone').list({

@@ -63,17 +63,13 @@ export function customerOrders(pool: pg.Pool, shop: string, customerId: string, 
 }
 
 /**
- * One order as its customer may see it (the thank-you and order status pages): its effects;
- * `unknown` while the app has not received it; `other` when it is another customer's or a guest's.
+ * One order as its customer may see it (the thank-you and order status pages): its effects; null
+ * while the app has not received it, and for another customer's or a guest's, which reads the same
+ * (a buyer cannot learn which order ids exist).
  */
-export async function customerOrder(
-  pool: pg.Pool,
-  shop: string,
-  customerId: string,
-  orderId: string,
-): Promise<OrderEffect | 'unknown' | 'other'> {
-  const [order] = await orderEffects(pool, 'shop = $1 and order_id = $2', [shop, orderId]);
-  return !order ? 'unknown' : order.customerId === customerId ? order : 'other';
+export async function customerOrder(pool: pg.Pool, shop: string, customerId: string, orderId: string): Promise<OrderEffect | null> {
+  const [order] = await orderEffects(pool, 'shop = $1 and order_id = $2 and customer_id = $3', [shop, orderId, customerId]);
+  return order ?? null;
 }
 
 /**

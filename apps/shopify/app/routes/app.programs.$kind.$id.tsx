@@ -10,7 +10,6 @@ import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
 import { shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { earningRules } from '../storage/stores.server';
-import { isRecordId } from '../core/ids';
 
 /** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
 function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
@@ -21,7 +20,6 @@ function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const kind = kindOf(params);
   const { api, session, admin } = await authenticateShop(request);
-  if (params.id && params.id !== 'new' && !isRecordId(params.id)) throw new Response('There is no such program.', { status: 404 });
   const [program, rewards, collections, currencyCode] = await Promise.all([
     !params.id || params.id === 'new'
       ? { ok: true as const, draft: blankProgram(kind) }

@@ -34,7 +34,6 @@ import { CODE_MAKERS, REWARD_KINDS } from '../shopify/reward-issuing';
 import {
   blankReward,
   checkDraft,
-  todayIn,
   coreBody,
   type DraftField,
   draftOf,
@@ -44,6 +43,7 @@ import {
   refusalsOnFields,
   type RewardDraft,
   specOf,
+  todayIn,
 } from '../admin/reward-draft';
 import { fetchCustomer, fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
