@@ -207,16 +207,6 @@ const RIVALS: [firstName: string, lastName: string, run: number, endsAgo: 0 | 1]
   ['Liam', 'Müller', 1, 0],
 ];
 
-/** Two freezes granted to the shopper's run (the one their visit `visitId` is in), once: not again after one is used. */
-async function welcomeFreezes(api: DemoApi, streakId: string, visitId: string): Promise<void> {
-  const visit = await api.find('streak_log', { uniqueIdentifier: visitId });
-  const progress =
-    visit && (await api.find('streak_progress', { streakId, ownedById: visit.ownedById, streakProgressStatus: 'in_progress' }));
-  if (progress && progress.freezesUsed === 0 && progress.freezesAvailable === 0) {
-    await api.call('POST', `/schema/streak_progress/record/${progress.id}/action/grant_freezes`, { count: 2 });
-  }
-}
-
 /**
  * A leaderboard of the streak's current runs, and the rivals' visits. Members are seeded one after
  * another in RIVALS order: among equal runs the one that got there first ranks first, so the order
@@ -356,7 +346,7 @@ async function seedDemo(api: DemoApi): Promise<void> {
       aggregationPeriod: 'daily',
       completionTargetValue: 30,
       maxFreezes: 2,
-      freezeEarnEveryPeriods: 7,
+      freezeEarnEveryPeriods: 2,
     },
     (t) => ({ eudTitle: t.streak.title, eudDescription: t.streak.description }),
   );
@@ -435,7 +425,8 @@ async function seedDemo(api: DemoApi): Promise<void> {
   });
 
   // The shopper's activity: today's at this very moment, so that it counts for today and this week.
-  // Visits on four of the last five days: the shop's two welcome freezes cover the missed one.
+  // Visits on four of the last five days: the freeze the run earned on its second day covers the
+  // missed one (a freeze granted now would come after that day's deadline, CONTRACT §17).
   const now = Date.now();
   const day = (at: number) => new Date(at).toISOString().slice(0, 10);
   const visit = (ago: number) => {
@@ -449,7 +440,6 @@ async function seedDemo(api: DemoApi): Promise<void> {
   };
   await visit(4);
   await visit(3);
-  await welcomeFreezes(api, streak.id, `demo-visit-${day(now - 4 * DAY_MS)}`);
   await visit(1);
   await visit(0);
   const orders: [string, number][] = [

@@ -22,7 +22,7 @@ import { aggregateMission, failedMissionPatch } from './mission.js';
 import { storedFields } from './payloads.js';
 import { isTransaction, reverseRewardLogPoints } from './points.js';
 import { issueReward } from './rewards.js';
-import { requiredPeriod, settleMissed } from './streak.js';
+import { settleOverdue } from './streak.js';
 import { type LogKind, type LogRow, NeedsLock, type ProgressRow, type RewardSource, type Tx } from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
@@ -515,10 +515,7 @@ function settleDue(records: Records, definition: Definition, writes: WriteSet, r
   for (const run of runs) {
     if (definition.kind === 'streak') {
       const row = run as StreakProgressRow;
-      if (row.streak_progress_status !== 'in_progress' || !row.streak_to_be_broken_at || row.streak_to_be_broken_at.getTime() > cutoff)
-        continue;
-      const due = requiredPeriod(row, definition.row.aggregation_period, zone);
-      const settled = settleMissed(row, definition.row, zone, now, (key, end) => key === due || end.getTime() <= cutoff);
+      const settled = settleOverdue(row, definition.row, zone, now, records.lateLogGraceSeconds);
       if (settled) writes.update(table, row, settled.patch);
     } else if (definition.kind === 'challenge') {
       const row = run as ChallengeProgressRow;

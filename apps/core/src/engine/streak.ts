@@ -5,9 +5,13 @@ import { conflict, duplicateUniqueIdentifier } from '../errors.js';
 import type { StreakRow } from '../schema/definitions.js';
 import type { StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
 import type { EventCode } from '../events/codes.js';
+import type { LanguageCode } from '../formats.js';
+import type { RequestContext } from '../records/context.js';
+import type { Records } from '../records/resource.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
+import { writeSettled } from './settle.js';
 import { type LogInput, notAggregated, type Outcome, type ProgressEvent, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
 
@@ -78,24 +82,58 @@ export function settleMissed(
 }
 
 /**
+ * What the scheduler settles once the grace after an in-progress progress's deadline has passed:
+ * its due period, then each later one over by the grace (freezes while they last, then the
+ * break). Null when nothing is due at `now`. The sweep, a recompute and a grant all settle here.
+ */
+export function settleOverdue(
+  progress: StreakProgressRow,
+  definition: Pick<StreakRow, 'aggregation_period' | 'max_freezes'>,
+  zone: string,
+  now: Date,
+  graceSeconds: number,
+): Settled | null {
+  const cutoff = now.getTime() - graceSeconds * 1000;
+  const deadline = progress.streak_to_be_broken_at;
+  if (progress.streak_progress_status !== 'in_progress' || !deadline || deadline.getTime() > cutoff) return null;
+  const due = requiredPeriod(progress, definition.aggregation_period, zone);
+  return settleMissed(progress, definition, zone, now, (key, end) => key === due || end.getTime() <= cutoff);
+}
+
+/**
  * Adds granted freezes to an in-progress progress, up to its streak's `maxFreezes` (CONTRACT §14).
  * `now` is the wall clock the grant is ordered by among logs, `grantedAt` the scheduler's.
  * The caller holds the progress row's lock, which an update lowering `maxFreezes` waits for (see
  * `capFreezes`), so the cap read here is never one that update has replaced.
  */
 export async function grantFreezes(
-  trx: Knex.Transaction,
-  accountId: string,
+  { trx, records, ctx }: { trx: Knex.Transaction; records: Records; ctx: RequestContext },
   progressId: string,
   count: number,
   now: Date,
   grantedAt: Date,
   uniqueIdentifier?: string,
 ): Promise<StreakProgressRow> {
-  const progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
+  const accountId = ctx.account!.id;
+  let progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
-  const streak = await trx<StreakRow>('streak').where({ account_id: progress.account_id, id: progress.streak_id }).first('max_freezes');
+  const streak = await trx<StreakRow>('streak')
+    .where({ account_id: accountId, id: progress.streak_id })
+    .first('max_freezes', 'aggregation_period');
   if (!streak?.max_freezes) throw conflict('Freezes are off for this streak (maxFreezes is 0).');
+  // A run past its deadline's grace is settled first, as the scheduler's sweep would have by now:
+  // the grant finds the run as it stands at `grantedAt` however late the sweep is, which is where
+  // a recompute after a reversal replays it (CONTRACT §17).
+  const member = await trx('account_user')
+    .where({ account_id: accountId, id: progress.owned_by_id })
+    .first<{ timezone: string | null; language_code: LanguageCode | null }>('timezone', 'language_code');
+  const settled = settleOverdue(progress, streak, member?.timezone ?? ctx.account!.timezone, grantedAt, records.lateLogGraceSeconds);
+  if (settled) {
+    const events = { ...ctx, flow: 'apikey' as const, languageCode: member?.language_code ?? undefined };
+    progress = await writeSettled(records, trx, events, 'streak', progress, settled);
+    if (progress.streak_progress_status !== 'in_progress')
+      throw conflict('This streak progress missed a period no freeze covered: it is broken, so it cannot be granted freezes.');
+  }
   // Kept so that a recompute after a reversal grants them again at the same point (CONTRACT §17).
   // A replayed uniqueIdentifier inserts nothing (waiting for a racing grant of it to end) and changes nothing.
   const { rows } = await trx.raw<{ rows: unknown[] }>(

@@ -187,12 +187,12 @@ export const streakProgress = defineResource({
     grant_freezes: {
       returns: 'streak_progress',
       body: grantBody,
-      description: `Grants {"count": 1..${MAX_FREEZES}, "uniqueIdentifier"?} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). 409 when the progress is not in progress or the streak's maxFreezes is 0, or duplicate_unique_identifier on a replay.`,
+      description: `Grants {"count": 1..${MAX_FREEZES}, "uniqueIdentifier"?} freezes to an in-progress progress, up to its streak's maxFreezes (CONTRACT §14). A progress past its deadline's grace is first settled as the scheduler settles it (a freeze spent on the missed period, with its event, or the run broken). 409 when the progress is not in progress (or that settling breaks it) or the streak's maxFreezes is 0, or duplicate_unique_identifier on a replay.`,
       async run({ trx, ctx, records, row, body, serialize }) {
         const parsed = grantBody.safeParse(bodyOrEmpty(body));
         if (!parsed.success) throw invalidInput(`The body must be {"count": 1..${MAX_FREEZES}}.`, issueDetails('', parsed.error));
         const { count, uniqueIdentifier } = parsed.data;
-        return serialize(await grantFreezes(trx, ctx.account!.id, String(row.id), count, new Date(), records.now(), uniqueIdentifier));
+        return serialize(await grantFreezes({ trx, records, ctx }, String(row.id), count, new Date(), records.now(), uniqueIdentifier));
       },
     },
   },

@@ -1,14 +1,12 @@
 import type { Knex } from 'knex';
-import { updateRow } from '../db/rows.js';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
 import { failedMissionPatch } from '../engine/mission.js';
-import { progressEventPayload } from '../engine/payloads.js';
 import type { Period } from '../engine/periods.js';
-import { requiredPeriod, settleMissed } from '../engine/streak.js';
+import { writeSettled } from '../engine/settle.js';
+import { settleOverdue } from '../engine/streak.js';
 import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
-import { emit, type NewEvent } from '../events/outbox.js';
 import type { RequestContext } from '../records/context.js';
 import type { LanguageCode } from '../formats.js';
 import type { RecordService } from '../records/service.js';
@@ -85,13 +83,8 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('streak_progress'), 'streak.aggregation_period', 'streak.max_freezes'])
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
-    // Freezes or breaks, as a log for a later period would: the due period, then each later one over by the grace.
-    settle: (row, zone, now, grace) => {
-      const definition = { aggregation_period: row.aggregation_period!, max_freezes: row.max_freezes! };
-      const due = requiredPeriod(row, definition.aggregation_period, zone);
-      const cutoff = now.getTime() - grace * 1000;
-      return settleMissed(row, definition, zone, now, (key, end) => key === due || end.getTime() <= cutoff)!;
-    },
+    settle: (row, zone, now, grace) =>
+      settleOverdue(row, { aggregation_period: row.aggregation_period!, max_freezes: row.max_freezes! }, zone, now, grace)!,
   } satisfies Sweep<Swept<StreakProgressRow>>,
   {
     name: 'challenge warnings',
@@ -163,19 +156,7 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
             requestId: `sweep:${sweep.name}`,
           };
           const zone = row.member_timezone ?? account.timezone;
-          const { patch, events } = sweep.settle(row, zone, now, graceSeconds);
-          await updateRow<ProgressRow>(trx, `${sweep.kind}_progress`, row, patch);
-          // Payloads one after the other: they read on the transaction's one connection.
-          const emitted: NewEvent[] = [];
-          for (const e of events)
-            emitted.push({
-              code: e.code,
-              ownedById: row.owned_by_id,
-              linkedSchemaSlug: `${sweep.kind}_progress`,
-              linkedSchemaRecordId: row.id,
-              payload: await progressEventPayload(records, trx, ctx, sweep.kind, e),
-            });
-          await emit(trx, accountId, emitted);
+          await writeSettled(records, trx, ctx, sweep.kind, row, sweep.settle(row, zone, now, graceSeconds));
         }
         return rows.length;
       });

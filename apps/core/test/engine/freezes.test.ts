@@ -7,10 +7,12 @@ import { accepted, startTestApp, type TestAccount, type TestApp } from '../suppo
 let app: TestApp;
 let acct: TestAccount;
 const GRACE = 900;
+/** The service's clock while logs arrive (each dated earlier). */
+const NOW = new Date('2027-06-01T00:00:00Z');
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: 'UTC' });
-  app.running.services.records.now = () => new Date('2027-06-01T00:00:00Z');
+  app.running.services.records.now = () => NOW;
 });
 afterAll(() => app.close());
 
@@ -37,8 +39,20 @@ async function log(streakId: string, ownedById: string, activityAt: string): Pro
   );
 }
 
-const grant = (progressId: string, body: unknown) =>
+/** Runs `fn` with the service's clock at `time`. */
+async function at<T>(time: string, fn: () => Promise<T>): Promise<T> {
+  const records = app.running.services.records;
+  records.now = () => new Date(time);
+  try {
+    return await fn();
+  } finally {
+    records.now = () => NOW;
+  }
+}
+const grantNow = (progressId: string, body: unknown) =>
   acct.api.post(`/schema/streak_progress/record/${progressId}/action/grant_freezes`, body);
+/** A grant made at `time` on the scheduler's clock: it settles first what is overdue by then. */
+const grant = (progressId: string, body: unknown, time: string) => at(time, () => grantNow(progressId, body));
 const progress = async (id: string) => (await acct.api.get(`/schema/streak_progress/record/${id}`)).body.data;
 
 async function events(memberId: string): Promise<{ eventCode: string; payload: any }[]> {
@@ -91,17 +105,19 @@ describe('granting freezes', () => {
     const s = await streak({ maxFreezes: 10 });
     const m = await member();
     const id = (await log(s.id, m, '2027-01-01T10:00:00Z')).streakProgress.id as string;
-    expect((await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' })).body.data.freezesAvailable).toBe(2);
-    const replay = await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' });
+    expect((await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' }, '2027-01-01T12:00:00Z')).body.data.freezesAvailable).toBe(2);
+    const replay = await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' }, '2027-01-01T12:00:00Z');
     expect(replay.status).toBe(409);
     expect(replay.body.error).toMatchObject({
       code: 'duplicate_unique_identifier',
       details: [{ field: 'uniqueIdentifier', existingRecordId: id }],
     });
-    const raced = await Promise.all(Array.from({ length: 10 }, () => grant(id, { count: 1, uniqueIdentifier: 'flow-run-2' })));
+    const raced = await at('2027-01-01T12:00:00Z', () =>
+      Promise.all(Array.from({ length: 10 }, () => grantNow(id, { count: 1, uniqueIdentifier: 'flow-run-2' }))),
+    );
     expect(raced.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
     expect((await progress(id)).freezesAvailable).toBe(3);
-    expect((await grant(id, { count: 1, uniqueIdentifier: '' })).status).toBe(400);
+    expect((await grant(id, { count: 1, uniqueIdentifier: '' }, '2027-01-01T12:00:00Z')).status).toBe(400);
   });
 
   it('adds up to maxFreezes; refuses bad counts, closed progresses and streaks with freezes off', async () => {
@@ -111,30 +127,80 @@ describe('granting freezes', () => {
     expect(first.streakProgress).toMatchObject({ freezesAvailable: 0, freezesUsed: 0, frozenPeriodKeys: [] });
     const id = first.streakProgress.id;
 
-    const granted = await grant(id, { count: 2 });
+    const granted = await grant(id, { count: 2 }, '2027-01-01T12:00:00Z');
     expect(granted.status, JSON.stringify(granted.body)).toBe(200);
     expect(granted.body.data).toMatchObject({ id, freezesAvailable: 2, streakProgressStatus: 'in_progress' });
-    expect((await grant(id, { count: 10 })).body.data.freezesAvailable).toBe(3);
+    expect((await grant(id, { count: 10 }, '2027-01-01T12:00:00Z')).body.data.freezesAvailable).toBe(3);
 
     for (const body of [{ count: 0 }, { count: 11 }, { count: 1.5 }, { count: '2' }, {}, { count: 1, extra: true }, [1]]) {
-      const res = await grant(id, body);
+      const res = await grant(id, body, '2027-01-01T12:00:00Z');
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('invalid_input');
     }
     // Each problem named where it is (CONTRACT §2).
-    expect((await grant(id, { count: 1, extra: true })).body.error.details).toEqual([
+    expect((await grant(id, { count: 1, extra: true }, '2027-01-01T12:00:00Z')).body.error.details).toEqual([
       expect.objectContaining({ field: 'extra', code: 'unknown_field' }),
     ]);
-    expect((await grant(id, { count: 11 })).body.error.details).toEqual([expect.objectContaining({ field: 'count', code: 'too_large' })]);
+    expect((await grant(id, { count: 11 }, '2027-01-01T12:00:00Z')).body.error.details).toEqual([
+      expect.objectContaining({ field: 'count', code: 'too_large' }),
+    ]);
 
     const off = await streak({});
     const offProgress = (await log(off.id, m, '2027-01-01T10:00:00Z')).streakProgress.id;
-    expect((await grant(offProgress, { count: 1 })).status).toBe(409);
+    expect((await grant(offProgress, { count: 1 }, '2027-01-01T12:00:00Z')).status).toBe(409);
 
     // Broken by a log two days later with no freeze left (none on this streak): 409.
     await log(off.id, m, '2027-01-04T10:00:00Z');
     expect((await progress(offProgress)).streakProgressStatus).toBe('broken');
-    expect((await grant(offProgress, { count: 1 })).status).toBe(409);
+    expect((await grant(offProgress, { count: 1 }, '2027-01-04T12:00:00Z')).status).toBe(409);
+  });
+
+  it('a grant past a deadline’s grace that no sweep has settled yet finds the run as the sweep would leave it', async () => {
+    const s = await streak({ maxFreezes: 3 });
+    // 21 May missed with no freeze: at 00:30 on the 22nd (past the 15-minute grace, before any
+    // sweep) the run is broken, so the grant is refused and changes nothing.
+    const broke = await member();
+    const run = (await log(s.id, broke, '2027-05-20T10:00:00Z')).streakProgress.id;
+    const refused = await grant(run, { count: 1 }, '2027-05-22T00:30:00Z');
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('broken') });
+    expect(await progress(run)).toMatchObject({ streakProgressStatus: 'in_progress', freezesAvailable: 0, freezesUsed: 0 });
+    expect(await codes(broke)).toEqual(['streak_progress_non_milestone_completed']);
+    // Within the grace nothing is due yet: the grant stands, and the sweep spends it.
+    const saved = await member();
+    const savedRun = (await log(s.id, saved, '2027-05-20T10:00:00Z')).streakProgress.id;
+    expect((await grant(savedRun, { count: 1 }, '2027-05-22T00:14:00Z')).body.data).toMatchObject({ freezesAvailable: 1, freezesUsed: 0 });
+
+    // With a freeze left, the grant first spends it on the missed day, with its event, then adds.
+    const m = await member();
+    const id = (await log(s.id, m, '2027-05-20T10:00:00Z')).streakProgress.id;
+    await grant(id, { count: 1 }, '2027-05-20T12:00:00Z');
+    const granted = await grant(id, { count: 1 }, '2027-05-22T00:30:00Z');
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body.data).toMatchObject({
+      streakProgressStatus: 'in_progress',
+      freezesAvailable: 1,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-05-21'],
+      streakToBeBrokenAt: '2027-05-23T00:00:00.000Z',
+    });
+    const [, used] = await events(m);
+    expect(used).toMatchObject({ eventCode: 'streak_progress_freeze_used', payload: { frozenPeriodKey: '2027-05-21' } });
+    await sweep('2027-05-22T00:31:00Z');
+    expect(await codes(m)).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_freeze_used']);
+
+    // A reversal that same morning replays the grants where they were made (CONTRACT §17): the run keeps both.
+    const next = await log(s.id, m, '2027-05-22T10:00:00Z');
+    expect(next.streakProgress).toMatchObject({ id, currentProgressValue: 2 });
+    const reversed = await at('2027-05-22T11:00:00Z', () => acct.api.post(`/schema/streak_log/record/${next.id}/action/reverse`, {}));
+    expect(reversed.status, JSON.stringify(reversed.body)).toBe(200);
+    expect(await progress(id)).toMatchObject({
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 1,
+      freezesAvailable: 1,
+      freezesUsed: 1,
+      frozenPeriodKeys: ['2027-05-21'],
+    });
   });
 
   it('lowering maxFreezes caps in-progress progresses', async () => {
@@ -142,8 +208,8 @@ describe('granting freezes', () => {
     const [a, b] = [await member(), await member()];
     const pa = (await log(s.id, a, '2027-01-01T10:00:00Z')).streakProgress.id;
     const pb = (await log(s.id, b, '2027-01-01T10:00:00Z')).streakProgress.id;
-    await grant(pa, { count: 4 });
-    await grant(pb, { count: 1 });
+    await grant(pa, { count: 4 }, '2027-01-01T12:00:00Z');
+    await grant(pb, { count: 1 }, '2027-01-01T12:00:00Z');
     const res = await acct.api.patch(`/schema/streak/record/${s.id}`, { maxFreezes: 2 });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await progress(pa)).freezesAvailable).toBe(2);
@@ -158,7 +224,7 @@ describe('spending freezes on logs', () => {
     const s = await streak({ maxFreezes: 3 });
     const m = await member();
     const first = await log(s.id, m, '2027-02-01T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 2 });
+    await grant(first.streakProgress.id, { count: 2 }, '2027-02-01T12:00:00Z');
 
     const after = await log(s.id, m, '2027-02-04T10:00:00Z');
     expect(after.isAggregated).toBe(true);
@@ -203,7 +269,7 @@ describe('spending freezes on logs', () => {
     const s = await streak({ maxFreezes: 3 });
     const m = await member();
     const first = await log(s.id, m, '2027-03-01T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 2 });
+    await grant(first.streakProgress.id, { count: 2 }, '2027-03-01T12:00:00Z');
     const after = await log(s.id, m, '2027-03-05T10:00:00Z');
     expect(after.streakProgress).toMatchObject({
       currentProgressValue: 1,
@@ -232,7 +298,7 @@ describe('spending freezes on logs', () => {
     const s = await streak({ maxFreezes: 1 });
     const m = await member();
     const first = await log(s.id, m, '2027-04-01T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 1 });
+    await grant(first.streakProgress.id, { count: 1 }, '2027-04-01T12:00:00Z');
     for (const day of ['02', '03', '04']) await log(s.id, m, `2027-04-${day}T10:00:00Z`);
     expect(await progress(first.streakProgress.id)).toMatchObject({
       currentProgressValue: 4,
@@ -258,7 +324,7 @@ describe('spending freezes in the scheduler', () => {
     const m = await member();
     const first = await log(s.id, m, '2027-05-01T10:00:00Z');
     const id = first.streakProgress.id;
-    await grant(id, { count: 1 });
+    await grant(id, { count: 1 }, '2027-05-01T12:00:00Z');
 
     expect((await sweep('2027-05-02T20:00:00Z'))['streak warnings']).toBeGreaterThanOrEqual(1);
     expect((await sweep('2027-05-03T00:14:59Z'))['streak breaks']).toBe(0);
@@ -296,7 +362,7 @@ describe('spending freezes in the scheduler', () => {
     const s = await streak({ maxFreezes: 3 });
     const m = await member();
     const first = await log(s.id, m, '2027-05-10T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 2 });
+    await grant(first.streakProgress.id, { count: 2 }, '2027-05-10T12:00:00Z');
     await sweep('2027-05-20T00:00:00Z');
     expect(await progress(first.streakProgress.id)).toMatchObject({
       streakProgressStatus: 'broken',
@@ -319,7 +385,7 @@ describe('freezes across a DST change', () => {
     const s = await streak({ maxFreezes: 2 });
     const m = await member({ timezone: 'Europe/Paris' });
     const first = await log(s.id, m, '2027-03-27T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 2 });
+    await grant(first.streakProgress.id, { count: 2 }, '2027-03-27T12:00:00Z');
     const after = await log(s.id, m, '2027-03-29T10:00:00Z');
     expect(after.streakProgress).toMatchObject({
       id: first.streakProgress.id,
@@ -335,7 +401,7 @@ describe('freezes across a DST change', () => {
     const s = await streak({ maxFreezes: 2 });
     const m = await member({ timezone: 'Europe/Paris' });
     const first = await log(s.id, m, '2027-03-27T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 2 });
+    await grant(first.streakProgress.id, { count: 2 }, '2027-03-27T12:00:00Z');
     // 2027-03-28 in Paris ends at 2027-03-28T22:00Z (summer time); the 29th ends 2027-03-29T22:00Z.
     await sweep('2027-03-28T22:14:59Z');
     expect((await progress(first.streakProgress.id)).freezesUsed).toBe(0);
@@ -378,12 +444,12 @@ describe('freezes and leaderboards', () => {
     const m = await member();
     const first = await log(s.id, m, '2027-01-10T10:00:00Z');
     await log(s.id, m, '2027-01-11T10:00:00Z');
-    await grant(first.streakProgress.id, { count: 1 });
+    await grant(first.streakProgress.id, { count: 1 }, '2027-01-11T12:00:00Z');
     // 12 January frozen by the log on the 13th: the run goes on from 2 to 3.
     expect((await log(s.id, m, '2027-01-13T10:00:00Z')).streakProgress).toMatchObject({ currentProgressValue: 3, freezesUsed: 1 });
     expect(await values()).toEqual([[3], [3]]);
     // The 14th frozen by the sweep; no freeze left for the 15th: broken, then a new run of 1 from the 16th.
-    await grant(first.streakProgress.id, { count: 1 });
+    await grant(first.streakProgress.id, { count: 1 }, '2027-01-13T12:00:00Z');
     await sweep('2027-01-15T00:15:00Z');
     expect(await progress(first.streakProgress.id)).toMatchObject({
       streakProgressStatus: 'in_progress',

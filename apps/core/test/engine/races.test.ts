@@ -6,10 +6,12 @@ import { accepted, startTestApp, type TestAccount, type TestApp } from '../suppo
 // database (constraints, locks), never by a read-then-write in the service.
 let app: TestApp;
 let acct: TestAccount;
+/** The service's clock while logs arrive (each dated earlier). */
+const NOW = new Date('2026-12-31T00:00:00Z');
 beforeAll(async () => {
   app = await startTestApp();
   acct = await app.createAccount({ timezone: 'UTC' });
-  app.running.services.records.now = () => new Date('2026-12-31T00:00:00Z');
+  app.running.services.records.now = () => NOW;
 });
 afterAll(() => app.close());
 
@@ -457,8 +459,10 @@ describe('rejected logs and the inline member', () => {
 });
 
 describe('concurrent freezes', () => {
+  /** A streak with each member's run started on `firstDay` and granted `freezes` two hours later, on the scheduler's clock. */
   const freezing = async (name: string, members: any[], firstDay: string, freezes: number) => {
     const streak = await create('streak', { name, maxFreezes: 3 });
+    const records = app.running.services.records;
     for (const m of members) {
       const first = await acct.api.post('/schema/streak_log/record', {
         streakId: streak.id,
@@ -468,13 +472,12 @@ describe('concurrent freezes', () => {
         uniqueIdentifier: `first-${m.id}`,
       });
       expect(first.status).toBe(200);
-      expect(
-        (
-          await acct.api.post(`/schema/streak_progress/record/${first.body.data.streakProgress.id}/action/grant_freezes`, {
-            count: freezes,
-          })
-        ).status,
-      ).toBe(200);
+      records.now = () => new Date(new Date(firstDay).getTime() + 2 * 3600_000);
+      const granted = await acct.api.post(`/schema/streak_progress/record/${first.body.data.streakProgress.id}/action/grant_freezes`, {
+        count: freezes,
+      });
+      records.now = () => NOW;
+      expect(granted.status).toBe(200);
     }
     return streak.id as string;
   };
@@ -562,9 +565,35 @@ describe('concurrent freezes', () => {
     expect(await freezeEvents(members, 'streak_progress_broken')).toHaveLength(0);
   });
 
+  it('grants and scheduler sweeps racing past a missed period spend its freeze once, then grant', async () => {
+    const members = await Promise.all(range(20).map((i) => member(`grant-sweep-${i}`)));
+    const streakId = await freezing('Freeze grant race', members, '2026-12-20T10:00:00Z', 1);
+    const progresses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId }).select('id');
+    // 21 December was missed and its grace is over: each grant settles it first, as a sweep does.
+    const at = new Date('2026-12-22T00:30:00Z');
+    const records = app.running.services.records;
+    records.now = () => at;
+    const [grants] = await Promise.all([
+      Promise.all(progresses.map((p) => acct.api.post(`/schema/streak_progress/record/${p.id}/action/grant_freezes`, { count: 1 }))),
+      ...range(3).map(() => runSweeps(records, at, 900)),
+    ]);
+    records.now = () => NOW;
+    for (const res of grants) {
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toMatchObject({ streakProgressStatus: 'in_progress', freezesAvailable: 1, freezesUsed: 1 });
+    }
+    const rows = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId });
+    for (const row of rows)
+      expect(row).toMatchObject({ streak_progress_status: 'in_progress', freezes_available: 1, frozen_period_keys: ['2026-12-21'] });
+    const used = await freezeEvents(members, 'streak_progress_freeze_used');
+    expect(used).toHaveLength(members.length);
+    expect(new Set(used.map((e) => e.owned_by_id)).size).toBe(members.length);
+  });
+
   it('grants racing an update that lowers maxFreezes never leave a progress above the new cap', async () => {
     const members = await Promise.all(range(15).map((i) => member(`capped-${i}`)));
-    const streakId = await freezing('Freeze cap race', members, '2026-12-10T10:00:00Z', 1);
+    // Runs started the day before the clock's: nothing is overdue when the grants race.
+    const streakId = await freezing('Freeze cap race', members, '2026-12-30T10:00:00Z', 1);
     const progresses = await app.db('streak_progress').where({ account_id: acct.accountId, streak_id: streakId }).select('id');
     const [lowered, ...grants] = await Promise.all([
       acct.api.patch(`/schema/streak/record/${streakId}`, { maxFreezes: 1 }),

@@ -26,8 +26,11 @@ afterAll(() => app.close());
 
 let seq = 0;
 type Kind = 'streak' | 'challenge' | 'mission';
+/** A grant `late` is made with the scheduler behind: no sweep since the days of its `gap` began. */
 type Op =
-  { op: 'log'; gap: number; value: number; task: number } | { op: 'reverse'; pick: number; part: number } | { op: 'grant'; count: number };
+  | { op: 'log'; gap: number; value: number; task: number }
+  | { op: 'reverse'; pick: number; part: number }
+  | { op: 'grant'; count: number; gap?: number; late?: boolean };
 
 const ops = fc.array(
   fc.oneof(
@@ -41,7 +44,15 @@ const ops = fc.array(
       }),
     },
     { weight: 3, arbitrary: fc.record({ op: fc.constant('reverse' as const), pick: fc.nat(), part: fc.integer({ min: 0, max: 2 }) }) },
-    { weight: 1, arbitrary: fc.record({ op: fc.constant('grant' as const), count: fc.integer({ min: 1, max: 2 }) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        op: fc.constant('grant' as const),
+        count: fc.integer({ min: 1, max: 2 }),
+        gap: fc.integer({ min: 0, max: 2 }),
+        late: fc.boolean(),
+      }),
+    },
   ),
   { minLength: 1, maxLength: 14 },
 );
@@ -201,14 +212,14 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
   // arrive on time, and the scheduler runs before each operation, on both accounts, as it would.
   let day = 0;
   const times = sequence.map((o, i) => {
-    if (o.op === 'log') day += o.gap;
+    if (o.op !== 'reverse') day += o.gap ?? 0;
     return BASE + day * DAY + 8 * 3600_000 + (i + 1) * 60_000;
   });
   const end = new Date(BASE + (day + settleDays) * DAY + 20 * 3600_000);
-  const at = async (time: number | Date) => {
+  const at = async (time: number | Date, sweep = true) => {
     const now = new Date(time);
     records.now = () => now;
-    await runSweeps(records, now, GRACE);
+    if (sweep) await runSweeps(records, now, GRACE);
   };
 
   const rewardA = await rewardOf(original);
@@ -218,7 +229,7 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
   const sent = new Map<number, Sent>();
   const granted = new Set<number>();
   for (const [i, o] of sequence.entries()) {
-    await at(times[i]!);
+    await at(times[i]!, !(o.op === 'grant' && o.late));
     if (o.op === 'log') {
       const body = logBody(setup, defA, memberA, times[i]! - 30_000, o);
       const created = await accepted(original.api.post(`/schema/${setup.kind}_log/record`, body));
@@ -237,8 +248,10 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
     } else if (o.op === 'grant' && setup.kind === 'streak' && setup.definition.maxFreezes) {
       const run = await inProgress(original, memberA);
       if (!run) continue;
-      await accepted(original.api.post(`/schema/streak_progress/record/${run.id}/action/grant_freezes`, { count: o.count }));
-      granted.add(i);
+      // A late grant settles first what the scheduler has not: a run it breaks is granted nothing.
+      const res = await original.api.post(`/schema/streak_progress/record/${run.id}/action/grant_freezes`, { count: o.count });
+      expect([200, 409], JSON.stringify(res.body)).toContain(res.status);
+      if (res.status === 200) granted.add(i);
     }
   }
   await at(end);
@@ -284,6 +297,8 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(2, 1), [log(0), log(0), log(1), { op: 'grant', count: 1 }, reverse(1), reverse(0)], 0],
     // A grant to a run whose missing period was a reversed log's: the replay broke the run before the grant was made.
     [streak(1, 1), [log(0), log(1), log(1), reverse(2), { op: 'grant', count: 1 }, reverse(1), log(0)], 0],
+    // A grant with the scheduler a day behind finds the run broken, as the scheduler would have it.
+    [streak(1, 1), [log(0), { op: 'grant', count: 1, gap: 2, late: true }, log(0)], 0],
     // A reward issued in a period the reversals took from every run: it stays with the run continuing the record that spanned it.
     [streak(1, 0), [log(0), log(0), log(2), log(1), log(1), log(0), log(0), log(1), reverse(2), reverse(3), log(0)], 0],
   ],

@@ -412,13 +412,15 @@ export type GrantRefusal = 'count' | 'not_running' | 'off' | 'other';
 
 /**
  * Which of §14's refusals of a grant the core's answer is, so the page words it: its 400 names the
- * count; its two 409s (the run is over, freezes are off for the streak) differ by the run's state.
+ * count; its 409s are freezes off for the streak (its maxFreezes is 0) or a run that is over.
  */
 export async function grantRefusal(api: AccountClient, progressId: string, failure: CoreFailure): Promise<GrantRefusal> {
   if (failure.status === 400 && failure.fieldErrors.count) return 'count';
   if (failure.status !== 409) return 'other';
+  // A run is over for the grant also when it is past its deadline with no freeze for the missed
+  // period: the core settles that first, while the run may still read in progress.
   const progress = await records(api, 'streak_progress').get(progressId);
-  return progress.ok && progress.data.streakProgressStatus !== 'in_progress' ? 'not_running' : 'off';
+  return progress.ok && objectOf(progress.data.streak).maxFreezes === 0 ? 'off' : 'not_running';
 }
 
 export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed';
