@@ -160,8 +160,8 @@ describe('admin pages in Chromium', () => {
     await browser.open('/app/r/leaderboard/new');
     const page = browser.page;
     await page.getByLabel('Name *').fill('Top visitors');
-    await page.getByLabel('Programme type *').selectOption('streak');
-    await page.getByLabel('Programme *').selectOption({ label: 'Visits' });
+    await page.getByLabel('Program type *').selectOption('streak');
+    await page.getByLabel('Program *').selectOption({ label: 'Visits' });
     await page.getByRole('button', { name: 'Create leaderboard' }).click();
     const standings = page.getByRole('region', { name: 'Standings' });
     await standings.locator('table').waitFor();

@@ -153,7 +153,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
     await launcher(page).click();
     await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe("4 d'affilée");
-    expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Gels : 1');
+    expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Jokers : 1');
     expect(await tabPanel(page).locator('[data-strip] .lw-frozen .lw-sr').textContent()).toBe('Gelé');
     await screenshot(page, 'member-streaks-fr');
     await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
@@ -269,7 +269,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     const runBefore = await run();
     await ensureDemoAccount(demo.app.running.services, demo.app.url);
     expect(await Promise.all(slugs.map(count))).toEqual(before);
-    // The welcome freezes are granted once: not again once one is used.
+    // The run's freezes are earned once: seeding again earns none and spends none.
     expect(await run()).toEqual(runBefore);
     expect(runBefore).toMatchObject([
       {

@@ -26,7 +26,7 @@ const words: Strings = {
   you: 'Du',
   ranked: '{n} in der Wertung',
   notRanked: 'Du bist noch nicht in der Wertung.',
-  freezes: 'Serienschutz: {n}',
+  freezes: 'Joker: {n}',
   frozen: 'Eingefroren',
   off: '{v} Rabatt',
   signInForRewards: 'Melde dich an, um deine Prämien zu sehen.',

@@ -26,7 +26,7 @@ const words: Strings = {
   you: 'Vous',
   ranked: '{n} classés',
   notRanked: "Vous n'êtes pas encore classé.",
-  freezes: 'Gels : {n}',
+  freezes: 'Jokers : {n}',
   frozen: 'Gelé',
   off: '{v} de réduction',
   signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',

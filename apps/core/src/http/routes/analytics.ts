@@ -332,7 +332,7 @@ export const analyticsPaths = {
     get: {
       tags: ['analytics'],
       operationId: 'getAnalyticsSummary',
-      summary: "The programme's daily numbers and completion rates over a date range (account time zone)",
+      summary: "The program's daily numbers and completion rates over a date range (account time zone)",
       description: `\`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
       security: [{ apiKey: [], apiSecret: [] }],
       parameters: rangeParameters,

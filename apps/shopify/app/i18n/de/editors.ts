@@ -126,10 +126,10 @@ export const editors: Messages['editors'] = {
     },
     streak_progress_broken: { name: 'Serie: gerissen', when: 'Ein Mitglied hat einen Zeitraum verpasst und seine Serie ist beendet.' },
     streak_progress_freeze_used: {
-      name: 'Serie: Pause genutzt',
-      when: 'Eine Pause hat die Serie eines Mitglieds für einen verpassten Zeitraum gerettet.',
+      name: 'Serie: Joker eingesetzt',
+      when: 'Ein Joker hat die Serie eines Mitglieds über einen verpassten Zeitraum gerettet.',
     },
-    streak_progress_freeze_earned: { name: 'Serie: Pause verdient', when: 'Ein Mitglied hat eine Pause für seine Serie verdient.' },
+    streak_progress_freeze_earned: { name: 'Serie: Joker verdient', when: 'Ein Mitglied hat einen Joker für seine Serie verdient.' },
     streak_progress_reversed: {
       name: 'Serie: Fortschritt zurückgenommen',
       when: 'Fortschritt in einer Serie wurde zurückgenommen, z. B. nach einer Erstattung.',

@@ -1,7 +1,7 @@
 /** The customers/data_request exports page. */
 export const dataRequests = {
   title: 'Customer data requests',
-  subtitle: 'What the loyalty programme holds about a customer who asked Shopify for their data. Send it to them.',
+  subtitle: 'What the loyalty program holds about a customer who asked Shopify for their data. Send it to them.',
   columns: { receivedAt: 'Received at', customer: 'Customer', request: 'Request' },
   customerLink: 'Open in Shopify',
   download: 'Download',

@@ -124,8 +124,8 @@ export const records = {
       label: 'Earn a freeze every … periods',
       help: 'A member earns a freeze each time their run reaches a multiple of this (never above the maximum). Leave blank to only grant freezes.',
     },
-    linkedSchemaSlug: { label: 'Programme type' },
-    linkedSchemaRecordId: { label: 'Programme', help: 'The streak, challenge or mission of that type, picked by name.' },
+    linkedSchemaSlug: { label: 'Program type' },
+    linkedSchemaRecordId: { label: 'Program', help: 'The streak, challenge or mission of that type, picked by name.' },
     rankBy: {
       label: 'Rank by',
       help: 'Streaks: the current run (the run going now) or the longest run (the best run ever). Challenges: progress in the window. Missions: completions. Points: points earned in the month. Blank: the first one.',
