@@ -286,6 +286,16 @@ describe('the email template editor', () => {
       .getByText(/^Hello Alex, \d+ to go\.$/)
       .waitFor();
     await expect.poll(() => page().getByTestId('preview-subject').innerText()).toBe('Almost there, Alex');
+    // A misspelt detail is named before a member gets it empty; spelt right, the warning goes.
+    await page().getByLabel('Subject').fill('Almost there, {{$account_user.firstname}}');
+    const misspelt = page().getByText(
+      'Sent empty: {{$account_user.firstname}}. This moment has no such detail; check the spelling in the template.',
+    );
+    await misspelt.waitFor();
+    expect(await page().getByTestId('preview-subject').innerText()).toBe('Almost there,');
+    await page().getByLabel('Subject').fill('Almost there, {{$account_user.firstName}}');
+    await misspelt.waitFor({ state: 'detached' });
+    await expect.poll(() => page().getByTestId('preview-subject').innerText()).toBe('Almost there, Alex');
     // Nothing was saved: the preview rendered the draft.
     expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({ subject: 'Welcome to our rewards' });
     // Mid-typing, a block not closed yet is said in words above the last rendering that could be made.

@@ -11,7 +11,7 @@ import { type AccountUserRow, memberFromRow } from '../schema/members.js';
 import type { EmailTemplateRow } from '../schema/notifications.js';
 import type { eventLogFields } from '../schema/progress.js';
 import { formatValidTill } from '../templates/format.js';
-import { render } from '../templates/render.js';
+import { render, unknownVariables } from '../templates/render.js';
 import { sampleEvent, sampleMember, sampleTier } from './samples.js';
 
 /** An event_log row as templates see it: its fields' columns (the engine's dispatch bookkeeping aside). */
@@ -414,20 +414,38 @@ async function themeCss(db: Knex, accountId: string): Promise<string> {
  * attributes (rules that cannot be inlined, such as media queries, stay in a `<style>` element).
  */
 export async function renderEmail(db: Knex, template: EmailTemplateRow, rendering: Rendering, account: AccountInfo): Promise<EmailContent> {
-  const { language } = rendering;
+  return fillEmail(await emailSources(db, template, rendering.language, account), template, rendering, account);
+}
+
+/** The texts an email is rendered from in `language`: its subject and body, the linked header and footer, and the theme's CSS. */
+async function emailSources(db: Knex, template: EmailTemplateRow, language: LanguageCode, account: AccountInfo) {
   // Sequential: the preview runs inside a transaction, whose queries share one connection.
   const header = await emailPart(db, 'email_header', account.id, template.email_header_id);
   const footer = await emailPart(db, 'email_footer', account.id, template.email_footer_id);
   const css = await themeCss(db, account.id);
-  const partials = { header: textIn(header, language, account), footer: textIn(footer, language, account) };
+  return {
+    subject: textIn(template.subject, language, account),
+    body: textIn(template.html_content, language, account),
+    partials: { header: textIn(header, language, account), footer: textIn(footer, language, account) },
+    css,
+  };
+}
+
+/** The email filled in from its sources for one moment. */
+function fillEmail(
+  sources: Awaited<ReturnType<typeof emailSources>>,
+  template: EmailTemplateRow,
+  rendering: Rendering,
+  account: AccountInfo,
+): EmailContent {
   // Subject and body each with their values in the language they are read in (§7 may fall back from the member's).
   const content = writtenIn(rendering, template.html_content, account);
-  const body = render(textIn(template.html_content, language, account), content.context, { escape: true, partials });
+  const body = render(sources.body, content.context, { escape: true, partials: sources.partials });
   // A header value is one line: line breaks from variables would only be folded away by the mailer.
-  const subject = renderText(textIn(template.subject, language, account), writtenIn(rendering, template.subject, account).context)
+  const subject = renderText(sources.subject, writtenIn(rendering, template.subject, account).context)
     .replace(/\s+/g, ' ')
     .trim();
-  const html = juice(body, { extraCss: css });
+  const html = juice(body, { extraCss: sources.css });
   return { subject, html, text: plainText(html) };
 }
 
@@ -457,8 +475,21 @@ export async function sampleRendering(db: Knex, ctx: RequestContext, eventCode: 
  * The `render` action of email templates: the template against the sample moment of its
  * `sampleEventCode`, with the account's header, footer and theme.
  */
-export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<EmailContent> {
-  return renderEmail(db, template, await sampleRendering(db, ctx, template.sample_event_code, now), ctx.account!);
+export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<Preview<EmailContent>> {
+  const account = ctx.account!;
+  const rendering = await sampleRendering(db, ctx, template.sample_event_code, now);
+  const sources = await emailSources(db, template, rendering.language, account);
+  const content = fillEmail(sources, template, rendering, account);
+  const read = [sources.subject, sources.body, sources.partials.header, sources.partials.footer];
+  return { ...content, unknownVariables: unknownIn(read, rendering) };
+}
+
+/** A preview with the variables its texts read that its sample moment lacks: they would render empty. */
+export type Preview<T> = T & { unknownVariables: string[] };
+
+/** Each variable the sources read that the moment's data lacks, once, in the order first read. */
+export function unknownIn(sources: readonly string[], rendering: Rendering): string[] {
+  return [...new Set(sources.flatMap((source) => unknownVariables(source, rendering.context)))];
 }
 
 /**
@@ -469,11 +500,19 @@ export async function renderPreview(db: Knex, ctx: RequestContext, template: Ema
  */
 export function messageTexts(rendering: Rendering, account: AccountInfo, plainLanguage?: LanguageCode) {
   const plain = rendering.in(plainLanguage ?? rendering.language);
+  const read: string[] = [];
   return {
     text: (map: unknown) => {
       const written = writtenIn(rendering, map, account);
-      return renderText(textIn(map, written.language, account), written.context);
+      const source = textIn(map, written.language, account);
+      read.push(source);
+      return renderText(source, written.context);
     },
-    template: (source: string) => renderText(source, plain.context),
+    template: (source: string) => {
+      read.push(source);
+      return renderText(source, plain.context);
+    },
+    /** The variables the texts filled in so far read that the moment lacks. */
+    unknownVariables: () => unknownIn(read, rendering),
   };
 }

@@ -27,6 +27,12 @@ const handlebarsRule = (fields: string, partials: readonly string[] = []) =>
   `${partials.length ? partials.map((p) => `{{>${p}}}`).join(' or ') : 'none'} (or one defined inline), a call of an unknown helper, or a built-in block helper ` +
   'with the wrong number of arguments is 400 naming the field.';
 
+/** What a preview adds to what it renders: a variable it reads that the sample lacks renders empty (CONTRACT §11). */
+const UNKNOWN_VARIABLES = z.array(z.string()).meta({
+  description:
+    'The variables the texts read (as written, e.g. $account_user.firstname) that the sample data of the event lacks: a notification renders them empty, so each is a misspelt name or one this event does not carry.',
+});
+
 /** A preview's rendering; a template that cannot render (a missing partial, a helper's misuse) is 409. */
 async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
   try {
@@ -88,9 +94,9 @@ export const emailTemplate = defineResource({
       // It only reads: previews asked as an editor types must not queue behind each other or a save.
       locksRecord: false,
       body: emailDraft,
-      returns: z.object({ subject: z.string(), html: z.string(), text: z.string() }),
+      returns: z.object({ subject: z.string(), html: z.string(), text: z.string(), unknownVariables: UNKNOWN_VARIABLES }),
       description:
-        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text} (text: the plain-text part sent with the HTML). An optional body renders an unsaved draft instead of the stored values it names (subject and htmlContent as the languageCode texts); a draft that is not valid Handlebars is 400 naming the field, as a write would be.',
+        'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text, unknownVariables} (text: the plain-text part sent with the HTML; unknownVariables: what the subject, body, header and footer read that the sample lacks). An optional body renders an unsaved draft instead of the stored values it names (subject and htmlContent as the languageCode texts); a draft that is not valid Handlebars is 400 naming the field, as a write would be.',
       run: ({ trx, ctx, row, body }) => {
         const shown = draftedTemplate(row, body, ctx.languageCode ?? ctx.account!.defaultLanguageCode);
         return renderedOrConflict(() => renderPreview(trx, ctx, shown, new Date()));
@@ -147,21 +153,23 @@ const renderBody = z.strictObject({ eventCode: z.enum(EVENT_CODES) });
  * The `render` action of push, SMS and chat templates: their texts filled in for the sample moment
  * of `{"eventCode"}` (the event a rule sends them on), as the sender fills them in, in languageCode.
  */
-function renderAction<F extends Fields, T>(
-  returns: z.ZodType<T>,
+function renderAction<F extends Fields, S extends z.ZodRawShape>(
+  returns: z.ZodObject<S>,
   what: string,
-  texts: (fill: ReturnType<typeof messageTexts>, row: RowFor<F>) => T,
+  texts: (fill: ReturnType<typeof messageTexts>, row: RowFor<F>) => z.infer<z.ZodObject<S>>,
   plainLanguage?: (row: RowFor<F>) => LanguageCode | undefined,
 ): ActionDef<F> {
   return {
-    returns,
+    returns: returns.extend({ unknownVariables: UNKNOWN_VARIABLES }),
     body: renderBody,
-    description: `Renders ${what} against built-in sample data for {"eventCode"} (one of the event codes), in languageCode (else the account default), as a notification on that event would send it. 409 when a text cannot be rendered.`,
+    description: `Renders ${what} against built-in sample data for {"eventCode"} (one of the event codes), in languageCode (else the account default), as a notification on that event would send it, with unknownVariables: what the texts read that the sample lacks. 409 when a text cannot be rendered.`,
     async run({ trx, ctx, row, body }) {
       const parsed = renderBody.safeParse(bodyOrEmpty(body));
       if (!parsed.success) throw invalidInput('The body must be {"eventCode": <an event code>}.', issueDetails('', parsed.error));
       const rendering = await sampleRendering(trx, ctx, parsed.data.eventCode, new Date());
-      return renderedOrConflict(() => texts(messageTexts(rendering, ctx.account!, plainLanguage?.(row)), row));
+      const fill = messageTexts(rendering, ctx.account!, plainLanguage?.(row));
+      const filled = await renderedOrConflict(() => texts(fill, row));
+      return { ...filled, unknownVariables: fill.unknownVariables() };
     },
   };
 }
@@ -176,7 +184,7 @@ export const pushNotificationTemplate = defineResource({
   rules: { description: handlebarsRule('title and body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
   actions: {
-    render: renderAction<typeof pushNotificationTemplateFields, { title: string; body: string }>(
+    render: renderAction<typeof pushNotificationTemplateFields, { title: z.ZodString; body: z.ZodString }>(
       z.object({ title: z.string(), body: z.string() }),
       'the title and body',
       ({ text }, row) => ({
@@ -197,7 +205,7 @@ export const smsTemplate = defineResource({
   rules: { description: handlebarsRule('body') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
   actions: {
-    render: renderAction<typeof smsTemplateFields, { body: string }>(z.object({ body: z.string() }), 'the body', ({ text }, row) => ({
+    render: renderAction<typeof smsTemplateFields, { body: z.ZodString }>(z.object({ body: z.string() }), 'the body', ({ text }, row) => ({
       body: text(row.body),
     })),
   },
@@ -213,7 +221,7 @@ export const chatMessageTemplate = defineResource({
   rules: { description: handlebarsRule('each of bodyParameters') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'chat_message_template'),
   actions: {
-    render: renderAction<typeof chatMessageTemplateFields, { templateName: string; bodyParameters: string[] }>(
+    render: renderAction<typeof chatMessageTemplateFields, { templateName: z.ZodString; bodyParameters: z.ZodArray<z.ZodString> }>(
       z.object({ templateName: z.string(), bodyParameters: z.array(z.string()) }),
       "the provider template's name and the values of its body parameters",
       ({ template }, row) => ({ templateName: row.template_name, bodyParameters: row.body_parameters.map((p) => template(p)) }),

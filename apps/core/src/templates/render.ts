@@ -304,3 +304,59 @@ export function templateErrors(
     );
   });
 }
+
+/** Whether `data` has the value at `parts`; under a null there is no telling, so it counts as had. */
+function has(data: unknown, parts: readonly string[]): boolean {
+  let value = data;
+  for (const part of parts) {
+    if (value === null) return true;
+    if (value === undefined || !Object.hasOwn(Object(value), part)) return false;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return true;
+}
+
+/**
+ * The variables a template reads that `data` lacks (a missing variable renders empty), each once as
+ * written: paths read in the template's own context, and `@root.` paths anywhere. Inside `each`,
+ * `with` or a section the context is one of the data's values, so paths read there relative to it
+ * are not looked at. A template that does not parse reads nothing (its save says why).
+ */
+export function unknownVariables(source: string, data: Record<string, unknown>): string[] {
+  let program: hbs.AST.Program;
+  try {
+    program = hbs.parse(source);
+  } catch {
+    return [];
+  }
+  const unknown = new Set<string>();
+  const read = (path: hbs.AST.PathExpression, atRoot: boolean) => {
+    const parts = path.data ? (path.parts[0] === 'root' ? path.parts.slice(1) : []) : atRoot && path.depth === 0 ? path.parts : [];
+    if (parts.length && !has(data, parts)) unknown.add(path.original);
+  };
+  const isHelper = (node: Call) => node.path.type === 'PathExpression' && HELPERS.includes(String(nameOf(node.path)));
+  const call = (node: Call, atRoot: boolean) => {
+    for (const param of [...node.params, ...(node.hash?.pairs.map((pair) => pair.value) ?? [])]) {
+      if (param.type === 'PathExpression') read(param as hbs.AST.PathExpression, atRoot);
+      else if (param.type === 'SubExpression') call(param as hbs.AST.SubExpression, atRoot);
+    }
+    // A name without arguments that is no helper is a variable (or a section's value).
+    const bare = node.type !== 'SubExpression' && !node.params.length && !node.hash?.pairs.length;
+    if (bare && !isHelper(node) && node.path.type === 'PathExpression') read(node.path as hbs.AST.PathExpression, atRoot);
+  };
+  const statements = (block: hbs.AST.Program | undefined, atRoot: boolean): void => {
+    for (const node of block?.body ?? []) {
+      if (node.type === 'MustacheStatement') call(node as hbs.AST.MustacheStatement, atRoot);
+      else if (node.type === 'BlockStatement') {
+        const section = node as hbs.AST.BlockStatement;
+        call(section, atRoot);
+        // `if` and `unless` keep the context; `each`, `with` and a section move into one of its values.
+        const keeps = isHelper(section) && ['if', 'unless'].includes(String(nameOf(section.path)));
+        statements(section.program, atRoot && keeps);
+        statements(section.inverse, atRoot);
+      }
+    }
+  };
+  statements(program, true);
+  return [...unknown];
+}

@@ -506,6 +506,8 @@ describe('render action', () => {
     expect(html).toContain('HEADER Acme Group');
     expect(html).toContain('href="/u/preview"');
     expect(res.body.data.text).toContain('Unsubscribe [/u/preview]');
+    // What it reads that no member or event has (rendered empty above) is named.
+    expect(res.body.data.unknownVariables).toEqual(['$account_user.nickname', '$event_log.payload.nothing.here']);
 
     const fr = await acct.api.request('POST', `${path('email_template', template.id)}/action/render`, { query: { languageCode: 'fr' } });
     expect(fr.body.data.subject).toBe('Acme Fitness : continuez, Alex !');
@@ -634,6 +636,46 @@ describe('render action', () => {
     expect(await chatIn('fr')).toEqual(['Woche']);
     await acct.api.patch(path('chat_message_template', chat.id), { templateLanguageCode: 'xx' });
     expect(await chatIn('fr')).toEqual(['semaine']);
+  });
+
+  it('names each variable the texts read that the sample lacks, which a notification would render empty', async () => {
+    const drafted = await acct.api.post(`${path('email_template', template.id)}/action/render`, {
+      subject: 'Hi {{$account_user.firstname}} {{$account_user.firstName}}',
+      htmlContent: [
+        '{{>header}}{{#if $event_log.payload.streakLog}}{{$event_log.payload.streakLog.nmae}}{{else}}{{$nope}}{{/if}}',
+        // Inside each and with the context is one of the sample's values: only @root paths are looked at there.
+        '{{#with $event_log.payload.streakLog}}{{name}} {{whatever}} {{@root.$account.nmae}} {{@root.$account.name}}{{/with}}',
+        '{{lookup $account_user "firstName"}} {{$event_log.payload.rewardLog.couponCode}} {{$nope}} {{@index}}',
+      ].join(''),
+      sampleEventCode: 'streak_progress_non_milestone_completed',
+    });
+    expect(drafted.status, JSON.stringify(drafted.body)).toBe(200);
+    // Each once, as written, subject first; a reward log is what this event does not carry.
+    expect(drafted.body.data.unknownVariables).toEqual([
+      '$account_user.firstname',
+      '$event_log.payload.streakLog.nmae',
+      '$nope',
+      '@root.$account.nmae',
+      '$event_log.payload.rewardLog.couponCode',
+    ]);
+    expect(drafted.body.data.subject).toBe('Hi Alex');
+    // The same of push, SMS and chat texts, for the event a rule sends them on.
+    const sms = await create(acct, 'sms_template', {
+      name: 'Typos',
+      status: 'draft',
+      body: '{{$account_user.firstName}} {{$helpers.remaining}}',
+    });
+    const rendered = await acct.api.post(`${path('sms_template', sms.id)}/action/render`, { eventCode: 'challenge_progress_in_progress' });
+    expect(rendered.body.data).toEqual({ body: 'Alex ', unknownVariables: ['$helpers.remaining'] });
+    const chat = await create(acct, 'chat_message_template', {
+      name: 'Typos',
+      status: 'draft',
+      templateName: 'reward',
+      templateLanguageCode: 'en',
+      bodyParameters: ['{{$event_log.payload.rewardLog.couponCode}}', '{{$event_log.payload.rewardLog.cuponCode}}'],
+    });
+    const chatRendered = await acct.api.post(`${path('chat_message_template', chat.id)}/action/render`, { eventCode: 'reward_log_issued' });
+    expect(chatRendered.body.data.unknownVariables).toEqual(['$event_log.payload.rewardLog.cuponCode']);
   });
 
   it('answers 409 for a template that cannot render, 404 for another account', async () => {

@@ -509,7 +509,7 @@ describe('render action of push, SMS and chat templates', () => {
     expect(french.status).toBe(200);
     const sent = await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    expect(sent.body.data).toEqual({ title: 'Hi Alex', body: '3 more weeks to go' });
+    expect(sent.body.data).toEqual({ title: 'Hi Alex', body: '3 more weeks to go', unknownVariables: [] });
     expect((await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' }, 'fr')).body.data.title).toBe(
       'Salut Alex',
     );
@@ -520,6 +520,7 @@ describe('render action of push, SMS and chat templates', () => {
     });
     expect((await render('sms_template', sms.id, { eventCode: 'challenge_progress_completed' })).body.data).toEqual({
       body: 'Done: 210/200',
+      unknownVariables: [],
     });
 
     const chat = await create(acct, 'chat_message_template', {
@@ -531,6 +532,7 @@ describe('render action of push, SMS and chat templates', () => {
     expect((await render('chat_message_template', chat.id, { eventCode: 'streak_progress_in_progress' }, 'fr')).body.data).toEqual({
       templateName: 'streak_reminder',
       bodyParameters: ['Alex', '3', 'week'],
+      unknownVariables: [],
     });
   });
 

@@ -4,7 +4,7 @@ import { type CoreFailure, coreFailure } from '../core/failure';
 import type { AdminLanguage } from '../i18n';
 
 /** An email as the core renders it for a preview, or why it could not. */
-export type EmailPreview = { ok: true; subject: string; html: string } | { ok: false; message: string };
+export type EmailPreview = { ok: true; subject: string; html: string; unknownVariables: string[] } | { ok: false; message: string };
 
 /** An editor's unsaved template, rendered in place of the stored one; its texts are the preview language's. */
 export interface EmailPreviewDraft {
@@ -18,7 +18,8 @@ export interface EmailPreviewDraft {
 /**
  * The core's own rendering of an email template (its `render` action, CONTRACT §11): the template,
  * or the draft laid over it, with its header, footer and the live email theme, filled with the
- * core's sample data for the template's sample moment, in the admin's language. `inWords` says a
+ * core's sample data for the template's sample moment, in the admin's language, with the variables
+ * it reads that the moment lacks (sent empty). `inWords` says a
  * refusal as the page shows it (the core's message by default).
  */
 export async function renderEmailPreview(
@@ -34,5 +35,5 @@ export async function renderEmailPreview(
     ...(draft ? { body: draft } : {}),
   });
   if (!data) return { ok: false, message: inWords(coreFailure(response.status, error)) };
-  return { ok: true, subject: data.data.subject, html: data.data.html };
+  return { ok: true, subject: data.data.subject, html: data.data.html, unknownVariables: data.data.unknownVariables };
 }

@@ -4,9 +4,11 @@ import type { AdminLanguage } from '../i18n';
 
 /** A push, SMS or chat message as the core fills it in for a preview, or why it could not. */
 export type MessagePreview =
-  | { ok: true; kind: 'push'; title: string; body: string }
-  | { ok: true; kind: 'sms'; body: string }
-  | { ok: true; kind: 'chat'; templateName: string; bodyParameters: string[] }
+  | ({ ok: true; unknownVariables: string[] } & (
+      | { kind: 'push'; title: string; body: string }
+      | { kind: 'sms'; body: string }
+      | { kind: 'chat'; templateName: string; bodyParameters: string[] }
+    ))
   | { ok: false; message: string };
 
 export type MessageTemplate = 'push_notification_template' | 'sms_template' | 'chat_message_template';

@@ -1,12 +1,20 @@
 import { Banner, BlockStack, Box, Text } from '@shopify/polaris';
 import type { EmailPreview as Preview } from '../admin/email-preview.server';
 import { format } from '../i18n';
+import { UnknownVariables } from './UnknownVariables';
 
 /** An email as the core rendered it: its subject, and its HTML in a sandboxed frame (no scripts, no navigation). */
-export function EmailPreview({ preview, words }: { preview: Preview; words: { subject: string; failed: string; frame: string } }) {
+export function EmailPreview({
+  preview,
+  words,
+}: {
+  preview: Preview;
+  words: { subject: string; failed: string; frame: string; unknown: string };
+}) {
   if (!preview.ok) return <Banner tone="warning" title={format(words.failed, { message: preview.message })} />;
   return (
     <BlockStack gap="200">
+      <UnknownVariables variables={preview.unknownVariables} words={words} />
       <Text as="p">
         <Text as="span" fontWeight="semibold">
           {words.subject}:

@@ -104,6 +104,7 @@ export const editors: Messages['editors'] = {
       chatTemplate: 'Freigegebene Vorlage: {name}',
       chatValue: 'Wert {n}: {value}',
       failed: 'Die Vorschau konnte nicht erstellt werden: {message}',
+      unknown: 'Wird leer gesendet: {variables}. Zu diesem Moment gibt es diese Angabe nicht; prüfe die Schreibweise in der Vorlage.',
     },
   },
   events: {
@@ -210,6 +211,7 @@ export const editors: Messages['editors'] = {
       unsaved: 'Speichere die Vorlage, um sie in der Vorschau zu sehen.',
       subject: 'Betreff',
       failed: 'Die Vorschau konnte nicht erstellt werden: {message}',
+      unknown: 'Wird leer gesendet: {variables}. Zu diesem Moment gibt es diese Angabe nicht; prüfe die Schreibweise in der Vorlage.',
     },
   },
   branding: {

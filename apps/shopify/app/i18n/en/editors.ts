@@ -102,6 +102,7 @@ export const editors = {
       chatTemplate: 'Approved template: {name}',
       chatValue: 'Value {n}: {value}',
       failed: 'The preview could not be rendered: {message}',
+      unknown: 'Sent empty: {variables}. This moment has no such detail; check the spelling in the template.',
     },
   },
   events: {
@@ -181,6 +182,7 @@ export const editors = {
       unsaved: 'Save the template to preview it.',
       subject: 'Subject',
       failed: 'The preview could not be rendered: {message}',
+      unknown: 'Sent empty: {variables}. This moment has no such detail; check the spelling in the template.',
     },
   },
   branding: {
