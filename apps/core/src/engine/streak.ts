@@ -129,8 +129,9 @@ export async function grantFreezes(
     .first<{ timezone: string | null; language_code: LanguageCode | null }>('timezone', 'language_code');
   const settled = settleOverdue(progress, streak, member?.timezone ?? ctx.account!.timezone, grantedAt, records.lateLogGraceSeconds);
   if (settled) {
-    const events = { ...ctx, flow: 'apikey' as const, languageCode: member?.language_code ?? undefined };
-    progress = await writeSettled(records, trx, events, 'streak', progress, settled);
+    // Its events read as the sweep's would: as an API key does, in the member's language.
+    const asSweep = { ...ctx, flow: 'apikey' as const, languageCode: member?.language_code ?? undefined };
+    progress = await writeSettled(records, trx, asSweep, 'streak', progress, settled);
     if (progress.streak_progress_status !== 'in_progress')
       throw conflict('This streak progress missed a period no freeze covered: it is broken, so it cannot be granted freezes.');
   }
