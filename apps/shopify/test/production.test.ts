@@ -22,7 +22,7 @@ const GDPR_CUSTOMER = 'gid://shopify/Customer/3003';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
 beforeAll(async () => {
-  prod = await startProduction();
+  prod = await startProduction({ gateCore: true });
   prod.admin.customers.set(FLOW_CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'fr-CA' });
   prod.admin.customers.set(GDPR_CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
 }, 120_000);
@@ -170,6 +170,36 @@ describe('install by id_token', () => {
     const german = await adminLoad('/app/programs/streak/xyz?locale=de');
     expect(german.status).toBe(404);
     expect(await german.text()).toContain('Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.');
+  });
+});
+
+describe('a loyalty service the app cannot reach', () => {
+  it('shows inside the admin in the merchant’s language, with a way to try again, and the page comes back with it', async () => {
+    const streak = await created('/schema/streak/record', { name: 'Unreachable streak' });
+    const down = prod.coreGate!.down();
+    try {
+      // A page that cannot be shown without the core: 503 inside the admin, never the error page.
+      const program = await adminLoad(`/app/programs/streak/${streak.id}`);
+      const page = await program.text();
+      expect(program.status).toBe(503);
+      expect(page).toContain('The loyalty service did not answer');
+      expect(page).toContain('Nothing you set up has changed; try again in a minute.');
+      expect(page).toContain('Try again');
+      expect(page).not.toContain('Application Error');
+      const german = await adminLoad(`/app/programs/streak/${streak.id}?locale=de`);
+      expect(german.status).toBe(503);
+      expect(await german.text()).toContain('Der Loyalty-Dienst hat nicht geantwortet');
+      // A list shows its page with the outage said where the records would be.
+      const list = await adminLoad('/app/r/streak');
+      expect(list.status).toBe(200);
+      const listed = await list.text();
+      expect(listed).toContain('The loyalty service did not answer');
+    } finally {
+      down.restore();
+    }
+    const back = await adminLoad(`/app/programs/streak/${streak.id}`);
+    expect(back.status).toBe(200);
+    expect(await back.text()).toContain('Unreachable streak');
   });
 });
 

@@ -1,5 +1,5 @@
 import { config } from '../config.server';
-import { accountClient } from '../core/client.server';
+import { accountClient, unreachableAsUnavailable } from '../core/client.server';
 import { ensureCoreWebhook } from '../core/event-subscription.server';
 import { authenticate, provisioning } from '../shopify.server';
 import { type AdminGraphql, shopCurrency } from '../shopify/admin-api.server';
@@ -58,7 +58,7 @@ async function refreshCurrency(account: ShopAccount, admin: AdminGraphql): Promi
 export async function authenticateShop(request: Request) {
   const context = await authenticate.admin(request);
   const account = await ensureProvisioned(provisioning, context.session.shop, context.admin);
-  const api = accountClient(config.coreUrl, account);
+  const api = unreachableAsUnavailable(accountClient(config.coreUrl, account));
   const [, , currencyCode] = await Promise.all([
     repairCoreWebhook(account),
     repairWidgetMetafields(account.shop, context.admin, api),

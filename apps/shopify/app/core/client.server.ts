@@ -14,6 +14,18 @@ export function accountClient(coreUrl: string, account: Pick<ShopAccount, 'apiKe
 
 export type AccountClient = ReturnType<typeof accountClient>;
 
+/**
+ * For an admin page's client: a core it cannot reach answers as a core that cannot serve does (503
+ * `unavailable`), so a page shows the outage in the merchant's words instead of failing whole.
+ */
+export function unreachableAsUnavailable(api: AccountClient): AccountClient {
+  api.use({
+    onError: () =>
+      Response.json({ error: { code: 'unavailable', message: 'The loyalty service is unreachable.', details: [] } }, { status: 503 }),
+  });
+  return api;
+}
+
 /** A new account as the platform API takes it (CONTRACT §4). */
 type NewAccount = NonNullable<paths['/platform/accounts']['post']['requestBody']>['content']['application/json'];
 

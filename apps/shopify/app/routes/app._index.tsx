@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { Banner, Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
+import { Button, Card, InlineGrid, InlineStack, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { memo, useState } from 'react';
 import { ColumnChart, RateBars } from '../components/Charts';
 import { EarningsSection } from '../components/Earnings';
@@ -17,6 +17,7 @@ import { config } from '../config.server';
 import type { AccountClient } from '../core/client.server';
 import { coreFailure } from '../core/failure';
 import { format } from '../i18n';
+import { FailureBanner } from '../components/FailureBanner';
 import { useMessages } from '../i18n/context';
 import { currentEarnings } from '../insights/earnings.server';
 import { orderRetentionMonths, setOrderRetentionMonths } from '../insights/retention.server';
@@ -100,7 +101,7 @@ export default function Dashboard() {
         </Layout.Section>
         {failure ? (
           <Layout.Section>
-            <Banner tone="critical" title={failure.message} />
+            <FailureBanner failure={failure} />
           </Layout.Section>
         ) : null}
         {summary && earnings && retentionMonths !== null ? (

@@ -9,6 +9,7 @@ import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
 import { adjustMemberPoints, grantFreezes, grantRefusal, memberDetail, resendRewardIssued } from '../admin/members.server';
 import { textFor } from '../i18n';
+import { FailureBanner } from '../components/FailureBanner';
 import { useMessages } from '../i18n/context';
 import { outbox } from '../loop/outbox.server';
 import { customerOrders } from '../earning/ledger.server';
@@ -66,7 +67,7 @@ export default function Member() {
   if (!detail)
     return (
       <Page title={m.title} backAction={{ content: m.back, url: '/app/members' }}>
-        <Banner tone={failure ? 'critical' : 'warning'} title={failure?.message ?? m.notFound} />
+        {failure ? <FailureBanner failure={failure} /> : <Banner tone="warning" title={m.notFound} />}
       </Page>
     );
   const { member } = detail;

@@ -1,22 +1,10 @@
 import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
-import {
-  Badge,
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  EmptyState,
-  IndexTable,
-  InlineStack,
-  Page,
-  Pagination,
-  Text,
-  TextField,
-} from '@shopify/polaris';
+import { Badge, BlockStack, Button, Card, EmptyState, IndexTable, InlineStack, Page, Pagination, Text, TextField } from '@shopify/polaris';
 import { memo, useState } from 'react';
 import { CustomerLink } from '../components/CustomerLink';
 import { format, textFor } from '../i18n';
+import { FailureBanner } from '../components/FailureBanner';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
@@ -43,7 +31,7 @@ export default function Members() {
     <Page title={m.title}>
       <BlockStack gap="400">
         <SearchForm query={data.query} />
-        {data.failure ? <Banner tone="critical" title={data.failure.message} /> : null}
+        {data.failure ? <FailureBanner failure={data.failure} /> : null}
         <Results data={data} />
       </BlockStack>
       <HelpFooter topic="members" />

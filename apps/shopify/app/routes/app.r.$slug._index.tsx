@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { memo } from 'react';
-import { Badge, Banner, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
+import { Badge, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { editorUrl, helpTopicOf, resource } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
@@ -9,6 +9,7 @@ import { records } from '../core/records.server';
 import { outbox } from '../loop/outbox.server';
 import { shopCurrency } from '../shopify/admin-api.server';
 import { format, textFor } from '../i18n';
+import { FailureBanner } from '../components/FailureBanner';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { LocalDate } from '../components/LocalDate';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
@@ -51,7 +52,7 @@ export default function ResourceList() {
       primaryAction={{ content: names.new, url: newUrl }}
       backAction={info.section === 'notifications' ? { url: '/app/notifications' } : undefined}
     >
-      {failure ? <Banner tone="critical" title={failure.message} /> : null}
+      {failure ? <FailureBanner failure={failure} /> : null}
       <Records info={info} rows={rows} total={total} rewards={rewards} />
       <HelpFooter topic={helpTopicOf(info)} />
     </Page>

@@ -66,18 +66,24 @@ export default function AdminLayout() {
 /**
  * Shopify needs its own boundary to break out of the iframe for re-authentication. A page's 404
  * (an address naming nothing, or a record deleted since) shows inside the admin instead, with its
- * navigation and a way back, in the merchant's language.
+ * navigation and a way back, in the merchant's language; so does a page the loyalty service did not
+ * answer for (a 429 or 5xx a loader throws, unreachable included), with a way to try again.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
   const layout = useRouteLoaderData<typeof loader>('routes/app');
-  if (!layout || !isRouteErrorResponse(error) || error.status !== 404) return boundary.error(error);
+  const status = isRouteErrorResponse(error) ? error.status : null;
+  const outage = status === 429 || (status !== null && status >= 500);
+  if (!layout || !(outage || status === 404)) return boundary.error(error);
   const { common } = ADMIN_MESSAGES[layout.language];
+  const words = outage
+    ? { ...common.unavailable, action: { content: common.unavailable.action, onAction: () => window.location.reload() } }
+    : { ...common.notFound, action: { content: common.notFound.action, url: '/app' } };
   return (
     <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={POLARIS_TRANSLATIONS[layout.language]}>
-      <Page title={common.notFound.title} backAction={{ content: common.back, url: '/app' }}>
-        <EmptyState heading={common.notFound.title} action={{ content: common.notFound.action, url: '/app' }} image="">
-          <p>{common.notFound.body}</p>
+      <Page title={words.title} backAction={{ content: common.back, url: '/app' }}>
+        <EmptyState heading={words.title} action={words.action} image="">
+          <p>{words.body}</p>
         </EmptyState>
       </Page>
     </AppProvider>

@@ -47,12 +47,16 @@ export interface Production {
 
 export interface CoreGate {
   hold(match: (method: string, path: string) => boolean): { arrived: Promise<void>; release(): void };
+  /** Until `restore`, every request the app sends the core has its connection dropped, as a core that is down. */
+  down(): { restore(): void };
 }
 
 /** A forwarder in front of the core that holds the requests a test names, so the app can die while the core has not answered. */
 async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: string; close(): Promise<void> }> {
   const holds: { match: (method: string, path: string) => boolean; arrive: () => void; released: Promise<void> }[] = [];
+  let isDown = false;
   const server = createServer((req, res) => {
+    if (isDown) return req.socket.destroy();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -83,6 +87,10 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
       const arrived = new Promise<void>((resolve) => (arrive = resolve));
       holds.push({ match, arrive, released: new Promise<void>((resolve) => (release = resolve)) });
       return { arrived, release };
+    },
+    down() {
+      isDown = true;
+      return { restore: () => (isDown = false) };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -134,6 +142,8 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
   const encryptionKey = randomBytes(32);
   const appEnv = {
     ...appConfig({ databaseUrl: appDb.url, coreUrl: gate?.origin ?? coreOrigin, platformToken: PLATFORM_TOKEN, encryptionKey }),
+    // Shoppers' browsers reach the core itself: only the app's own requests pass the gate.
+    LOYALTY_CORE_PUBLIC_URL: coreOrigin,
     LOYALTY_EVENTS_URL: eventsUrl,
     LOYALTY_SHOPIFY_RETRY_SCHEDULE: '0.2,0.2,0.2',
   };

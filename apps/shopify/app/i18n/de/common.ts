@@ -31,7 +31,11 @@ export const common: Messages['common'] = {
   show: 'Anzeigen',
   from: 'Von',
   to: 'Bis',
-  coreFailed: 'Der Loyalty-Dienst antwortete mit {status}.',
+  unavailable: {
+    title: 'Der Loyalty-Dienst hat nicht geantwortet',
+    body: 'Das konnte gerade nicht geladen werden. An deinen Einstellungen hat sich nichts geändert; versuche es in einer Minute noch einmal.',
+    action: 'Erneut versuchen',
+  },
   back: 'Zurück',
   notFound: {
     title: 'Nicht gefunden',

@@ -30,7 +30,11 @@ export const common = {
   show: 'Show',
   from: 'From',
   to: 'To',
-  coreFailed: 'The loyalty service answered {status}.',
+  unavailable: {
+    title: 'The loyalty service did not answer',
+    body: 'This could not be loaded just now. Nothing you set up has changed; try again in a minute.',
+    action: 'Try again',
+  },
   back: 'Back',
   notFound: {
     title: 'Not found',
