@@ -100,6 +100,22 @@ export function settleOverdue(
   return settleMissed(progress, definition, zone, now, (key, end) => key === due || end.getTime() <= cutoff);
 }
 
+/** The refusal of a grant whose uniqueIdentifier an earlier grant used, naming its progress; null when none did. */
+async function replayOf(trx: Knex.Transaction, accountId: string, uniqueIdentifier: string) {
+  const earlier = await trx('freeze_grant')
+    .where({ account_id: accountId, unique_identifier: uniqueIdentifier })
+    .first('streak_progress_id');
+  if (!earlier) return null;
+  return duplicateUniqueIdentifier('These freezes were granted already.', [
+    {
+      field: 'uniqueIdentifier',
+      code: 'duplicate',
+      message: 'Already used for a grant of freezes.',
+      existingRecordId: earlier.streak_progress_id,
+    },
+  ]);
+}
+
 /**
  * Adds granted freezes to an in-progress progress, up to its streak's `maxFreezes` (CONTRACT §14).
  * `now` is the wall clock the grant is ordered by among logs, `grantedAt` the scheduler's.
@@ -115,6 +131,9 @@ export async function grantFreezes(
   uniqueIdentifier?: string,
 ): Promise<StreakProgressRow> {
   const accountId = ctx.account!.id;
+  // A replay answers as one whatever has become of the run since (CONTRACT §14).
+  const replay = uniqueIdentifier === undefined ? null : await replayOf(trx, accountId, uniqueIdentifier);
+  if (replay) throw replay;
   let progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
   const streak = await trx<StreakRow>('streak')
@@ -144,19 +163,8 @@ export async function grantFreezes(
      returning id`,
     [accountId, progress.streak_id, progress.owned_by_id, progress.id, count, grantedAt, uniqueIdentifier ?? null, now, now],
   );
-  if (!rows.length) {
-    const earlier = await trx('freeze_grant')
-      .where({ account_id: accountId, unique_identifier: uniqueIdentifier })
-      .first('streak_progress_id');
-    throw duplicateUniqueIdentifier('These freezes were granted already.', [
-      {
-        field: 'uniqueIdentifier',
-        code: 'duplicate',
-        message: 'Already used for a grant of freezes.',
-        existingRecordId: earlier?.streak_progress_id,
-      },
-    ]);
-  }
+  // The racing grant that inserted it has committed by now.
+  if (!rows.length) throw (await replayOf(trx, accountId, uniqueIdentifier!))!;
   return updateRow(trx, 'streak_progress', progress, {
     freezes_available: Math.min(streak.max_freezes, progress.freezes_available + count),
     updated_at: now,

@@ -117,6 +117,9 @@ describe('granting freezes', () => {
     );
     expect(raced.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(409)]);
     expect((await progress(id)).freezesAvailable).toBe(3);
+    // Retried weeks later, when the run is due to break, it is still answered as a replay.
+    const late = await grant(id, { count: 2, uniqueIdentifier: 'flow-run-1' }, '2027-01-20T12:00:00Z');
+    expect(late.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: id }] });
     expect((await grant(id, { count: 1, uniqueIdentifier: '' }, '2027-01-01T12:00:00Z')).status).toBe(400);
   });
 
