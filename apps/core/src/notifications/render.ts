@@ -480,16 +480,17 @@ export async function renderPreview(db: Knex, ctx: RequestContext, template: Ema
   const rendering = await sampleRendering(db, ctx, template.sample_event_code, now);
   const sources = await emailSources(db, template, rendering.language, account);
   const content = fillEmail(sources, template, rendering, account);
-  const read = [sources.subject, sources.body, sources.partials.header, sources.partials.footer];
-  return { ...content, unknownVariables: unknownIn(read, rendering) };
+  // The header and footer are read where the body places them.
+  const read = [...unknownIn([sources.subject], rendering), ...unknownIn([sources.body], rendering, sources.partials)];
+  return { ...content, unknownVariables: [...new Set(read)] };
 }
 
 /** A preview with the variables its texts read that its sample moment lacks: they would render empty. */
 export type Preview<T> = T & { unknownVariables: string[] };
 
-/** Each variable the sources read that the moment's data lacks, once, in the order first read. */
-export function unknownIn(sources: readonly string[], rendering: Rendering): string[] {
-  return [...new Set(sources.flatMap((source) => unknownVariables(source, rendering.context)))];
+/** Each variable the sources read that the moment's data lacks, once, in the order first read; `partials` are those they may place. */
+function unknownIn(sources: readonly string[], rendering: Rendering, partials?: Record<string, string>): string[] {
+  return [...new Set(sources.flatMap((source) => unknownVariables(source, rendering.context, partials)))];
 }
 
 /**

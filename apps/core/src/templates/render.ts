@@ -318,45 +318,71 @@ function has(data: unknown, parts: readonly string[]): boolean {
 
 /**
  * The variables a template reads that `data` lacks (a missing variable renders empty), each once as
- * written: paths read in the template's own context, and `@root.` paths anywhere. Inside `each`,
- * `with` or a section the context is one of the data's values, so paths read there relative to it
- * are not looked at. A template that does not parse reads nothing (its save says why).
+ * written. A path is looked up where Handlebars would: `each`, `with` and sections move into one
+ * of the data's values (which the data cannot say, so paths read there are not looked at), `if`
+ * and `unless` do not, `../` climbs out of them (above the top, nothing is read) and `@root.`
+ * reads the top. A partial of `partials` placed in the top context is read as part of the
+ * template. A template that does not parse reads nothing (its save says why).
  */
-export function unknownVariables(source: string, data: Record<string, unknown>): string[] {
-  let program: hbs.AST.Program;
-  try {
-    program = hbs.parse(source);
-  } catch {
-    return [];
-  }
+export function unknownVariables(source: string, data: Record<string, unknown>, partials: Record<string, string> = {}): string[] {
   const unknown = new Set<string>();
-  const read = (path: hbs.AST.PathExpression, atRoot: boolean) => {
-    const parts = path.data ? (path.parts[0] === 'root' ? path.parts.slice(1) : []) : atRoot && path.depth === 0 ? path.parts : [];
-    if (parts.length && !has(data, parts)) unknown.add(path.original);
+  /** Reads a path in the context `frame` levels below the top (0 is the top). */
+  const read = (path: hbs.AST.PathExpression, frame: number) => {
+    if (path.data) {
+      if (path.parts[0] === 'root' && path.parts.length > 1 && !has(data, path.parts.slice(1))) unknown.add(path.original);
+      return;
+    }
+    const target = frame - path.depth;
+    if (target < 0 || (target === 0 && path.parts.length && !has(data, path.parts))) unknown.add(path.original);
+  };
+  const expression = (node: hbs.AST.Expression, frame: number) => {
+    if (node.type === 'PathExpression') read(node as hbs.AST.PathExpression, frame);
+    else if (node.type === 'SubExpression') call(node as hbs.AST.SubExpression, frame);
+  };
+  const args = (node: { params: hbs.AST.Expression[]; hash?: hbs.AST.Hash }, frame: number) => {
+    for (const param of [...node.params, ...(node.hash?.pairs.map((pair) => pair.value) ?? [])]) expression(param, frame);
   };
   const isHelper = (node: Call) => node.path.type === 'PathExpression' && HELPERS.includes(String(nameOf(node.path)));
-  const call = (node: Call, atRoot: boolean) => {
-    for (const param of [...node.params, ...(node.hash?.pairs.map((pair) => pair.value) ?? [])]) {
-      if (param.type === 'PathExpression') read(param as hbs.AST.PathExpression, atRoot);
-      else if (param.type === 'SubExpression') call(param as hbs.AST.SubExpression, atRoot);
-    }
-    // A name without arguments that is no helper is a variable (or a section's value).
-    const bare = node.type !== 'SubExpression' && !node.params.length && !node.hash?.pairs.length;
-    if (bare && !isHelper(node) && node.path.type === 'PathExpression') read(node.path as hbs.AST.PathExpression, atRoot);
+  const call = (node: Call, frame: number) => {
+    args(node, frame);
+    // A name without arguments that is no helper is a variable (or a section's value); `{{"name"}}` too.
+    if (node.type === 'SubExpression' || node.params.length || node.hash?.pairs.length || isHelper(node)) return;
+    if (node.path.type === 'PathExpression') read(node.path as hbs.AST.PathExpression, frame);
+    else if (node.path.type === 'StringLiteral' && frame === 0 && !has(data, [(node.path as hbs.AST.StringLiteral).value]))
+      unknown.add((node.path as hbs.AST.StringLiteral).original);
   };
-  const statements = (block: hbs.AST.Program | undefined, atRoot: boolean): void => {
+  const placed = new Set<string>();
+  const statements = (block: hbs.AST.Program | undefined, frame: number): void => {
     for (const node of block?.body ?? []) {
-      if (node.type === 'MustacheStatement') call(node as hbs.AST.MustacheStatement, atRoot);
+      if (node.type === 'MustacheStatement') call(node as hbs.AST.MustacheStatement, frame);
       else if (node.type === 'BlockStatement') {
         const section = node as hbs.AST.BlockStatement;
-        call(section, atRoot);
-        // `if` and `unless` keep the context; `each`, `with` and a section move into one of its values.
+        call(section, frame);
         const keeps = isHelper(section) && ['if', 'unless'].includes(String(nameOf(section.path)));
-        statements(section.program, atRoot && keeps);
-        statements(section.inverse, atRoot);
+        statements(section.program, keeps ? frame : frame + 1);
+        statements(section.inverse, frame);
+      } else if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
+        const partial = node as hbs.AST.PartialStatement | hbs.AST.PartialBlockStatement;
+        args(partial, frame);
+        const name = partial.name.type === 'PathExpression' ? partial.name.original : undefined;
+        // Without a context argument a partial reads the context it is placed in.
+        if (name !== undefined && Object.hasOwn(partials, name) && !partial.params.length && frame === 0 && !placed.has(name)) {
+          placed.add(name);
+          statements(parsed(partials[name]!), 0);
+        }
+        if (node.type === 'PartialBlockStatement') statements((node as hbs.AST.PartialBlockStatement).program, frame);
       }
     }
   };
-  statements(program, true);
+  statements(parsed(source), 0);
   return [...unknown];
+}
+
+/** A template's syntax tree; none for one that does not parse. */
+function parsed(source: string): hbs.AST.Program | undefined {
+  try {
+    return hbs.parse(source);
+  } catch {
+    return undefined;
+  }
 }
