@@ -648,7 +648,7 @@ describe('Flow action grant-streak-freezes', () => {
     });
     expect(await flow({ customer_id: 1001, streak_id: 'Never made', count: 1 }, 'grant-unknown')).toMatchObject({
       status: 404,
-      body: { error: { property: 'streak_id', message: "streak_id: no streak named “Never made” in this shop's programme" } },
+      body: { error: { property: 'streak_id', message: "streak_id: no streak named “Never made” in this shop's program" } },
     });
     const off = await created('/schema/streak/record', { name: 'No freezes', status: 'live' });
     await created('/schema/streak_log/record', {

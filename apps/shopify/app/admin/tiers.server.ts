@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import { records, whereEquals } from '../core/records.server';
+import { failureResponse } from '../core/failure';
 
 /** What the tier pages read of the account's points setting (CONTRACT §19), one per account. */
 export interface PointsContext {
@@ -12,7 +13,7 @@ export interface PointsContext {
 
 export async function pointsContext(api: AccountClient): Promise<PointsContext> {
   const listed = await records(api, 'points_setting').list({ limit: 1 });
-  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  if (!listed.ok) throw failureResponse(listed.failure);
   const setting = listed.data[0];
   return {
     currencyName: setting?.eudCurrencyName?.trim() || null,
@@ -24,7 +25,7 @@ export async function pointsContext(api: AccountClient): Promise<PointsContext> 
 /** The rewards a tier may give on entering, by name, newest first. */
 export async function rewardNames(api: AccountClient): Promise<{ id: string; name: string }[]> {
   const listed = await records(api, 'reward').list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] });
-  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  if (!listed.ok) throw failureResponse(listed.failure);
   return listed.data.map((r) => ({ id: r.id, name: r.name ?? '' }));
 }
 
@@ -33,7 +34,7 @@ export async function membersPerTier(api: AccountClient, tierIds: readonly strin
   const counted = await Promise.all(
     tierIds.map(async (id) => {
       const listed = await records(api, 'account_user').list({ filters: whereEquals('tierId', id), limit: 1, fetchTotalCount: true });
-      if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+      if (!listed.ok) throw failureResponse(listed.failure);
       return [id, listed.total ?? 0] as const;
     }),
   );

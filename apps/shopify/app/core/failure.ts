@@ -27,3 +27,16 @@ export function coreFailure(status: number, body: CoreErrorBody): CoreFailure {
     ...(body?.error ? { code: body.error.code, details: body.error.details } : {}),
   };
 }
+
+/** A 429 or 5xx: the service's state (an unreachable core answers 503 in the admin), not what was asked of it. */
+export const isOutage = (status: number) => status === 429 || status >= 500;
+
+/**
+ * A core failure a page cannot go on from, as the route's error: an outage marked as the core's,
+ * which the admin's boundary says in the merchant's words (Shopify's own 5xx carry no such mark);
+ * any other failure with the core's message.
+ */
+export function failureResponse(failure: Pick<CoreFailure, 'status' | 'message'>): Response {
+  if (isOutage(failure.status)) return Response.json({ coreOutage: true, message: failure.message }, { status: failure.status });
+  return new Response(failure.message, { status: failure.status });
+}

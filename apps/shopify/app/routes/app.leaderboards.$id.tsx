@@ -13,6 +13,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { failureResponse } from '../core/failure';
 
 /** A leaderboard in the merchant's words: which program, how members are ranked and named, what shoppers read. */
 
@@ -65,7 +66,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     id ? records(api, 'leaderboard').get(id) : null,
     ...KINDS.map((kind) => records(api, kind).list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
   ]);
-  if (board && !board.ok) throw new Response(board.failure.message, { status: board.failure.status });
+  if (board && !board.ok) throw failureResponse(board.failure);
   const standings = board?.ok ? await readStandings(api, board.data.id, new URL(request.url).searchParams.get('periodKey')) : null;
   return {
     id,
@@ -100,7 +101,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   const id = params.id && params.id !== 'new' ? params.id : null;
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'leaderboard', id);
-    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    if (!removed.ok) throw failureResponse(removed.failure);
     return redirect('/app/r/leaderboard');
   }
   const d = objectOf(input.draft);

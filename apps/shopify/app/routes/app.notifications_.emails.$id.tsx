@@ -16,6 +16,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { failureResponse } from '../core/failure';
 
 /** An email template in the merchant's words: subject, message with the details it may insert, header and footer by name, the core's preview. */
 
@@ -70,7 +71,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     records(api, 'email_header').list(query),
     records(api, 'email_footer').list(query),
   ]);
-  if (template && !template.ok) throw new Response(template.failure.message, { status: template.failure.status });
+  if (template && !template.ok) throw failureResponse(template.failure);
   const named = (list: typeof headers): Named[] => (list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name) })) : []);
   return { id, draft: draftOf(template?.ok ? template.data : null), headers: named(headers), footers: named(footers) };
 };
@@ -131,7 +132,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   }
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'email_template', id);
-    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    if (!removed.ok) throw failureResponse(removed.failure);
     return redirect('/app/r/email_template');
   }
   const d = objectOf(input.draft);

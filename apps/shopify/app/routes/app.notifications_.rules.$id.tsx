@@ -17,6 +17,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { failureResponse } from '../core/failure';
 
 /** A notification rule in the merchant's words: moments picked from a list, the channel, connection and message by name, and a preview. */
 
@@ -66,7 +67,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     id ? records(api, 'notification').get(id) : null,
     ...PROVIDERS.flatMap((p) => [records(api, CHANNELS[p].integration).list(query), records(api, CHANNELS[p].template).list(query)]),
   ]);
-  if (rule && !rule.ok) throw new Response(rule.failure.message, { status: rule.failure.status });
+  if (rule && !rule.ok) throw failureResponse(rule.failure);
   const choices = Object.fromEntries(
     PROVIDERS.map((p, i) => [p, { integrations: named(lists[2 * i]!), templates: named(lists[2 * i + 1]!) }]),
   ) as Record<Provider, { integrations: Named[]; templates: Named[] }>;
@@ -102,7 +103,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   }
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'notification', id);
-    if (!removed.ok) throw new Response(removed.failure.message, { status: removed.failure.status });
+    if (!removed.ok) throw failureResponse(removed.failure);
     return redirect('/app/r/notification');
   }
   const d = objectOf(input.draft);

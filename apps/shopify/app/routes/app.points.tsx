@@ -12,6 +12,7 @@ import { shopCurrency } from '../shopify/admin-api.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { failureResponse } from '../core/failure';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
@@ -45,7 +46,7 @@ const draftOf = (s: Setting): PointsDraft => ({
 /** The account's one setting: the core makes it with the account. */
 async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api']): Promise<Setting> {
   const listed = await records(api, 'points_setting').list({ limit: 1 });
-  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  if (!listed.ok) throw failureResponse(listed.failure);
   const setting = listed.data[0];
   if (!setting) throw new Response('The account has no points setting.', { status: 404 });
   return setting;

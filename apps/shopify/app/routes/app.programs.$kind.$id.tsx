@@ -10,6 +10,7 @@ import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
 import { shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { earningRules } from '../storage/stores.server';
+import { failureResponse } from '../core/failure';
 
 /** The program editor of a streak, challenge or mission (`new` for a new one): settings, milestones and rewards on one page. */
 function kindOf(params: LoaderFunctionArgs['params']): ProgramKind {
@@ -30,7 +31,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     // Amounts read in the shop's currency; without Shopify's answer they read as plain numbers.
     shopCurrency(admin).catch(() => null),
   ]);
-  if (!program.ok) throw new Response(program.failure.message, { status: program.failure.status });
+  if (!program.ok) throw failureResponse(program.failure);
   return { draft: program.draft, rewards, collections, currencyCode };
 };
 

@@ -15,7 +15,7 @@ import { LocalDate } from '../components/LocalDate';
 import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
-import { type CoreFailure, coreFailure } from '../core/failure';
+import { type CoreFailure, coreFailure, failureResponse } from '../core/failure';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
 import { ADMIN_MESSAGES, adminLanguage, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
@@ -36,7 +36,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   let record: (Record<string, unknown> & { id: string }) | null = null;
   if (params.id && !isNew) {
     const found = await records(api, info.slug).get(params.id);
-    if (!found.ok) throw new Response(found.failure.message, { status: found.failure.status });
+    if (!found.ok) throw failureResponse(found.failure);
     record = found.data;
   }
   const id = record?.id;

@@ -48,6 +48,7 @@ import {
 import { fetchCustomer, fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { isRecordId } from '../core/ids';
+import { failureResponse } from '../core/failure';
 
 /**
  * A reward in the merchant's words (`new` for a new one): what the customer gets (percentage,
@@ -74,7 +75,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [], givers: null };
   const found = await records(api, 'reward').get(id);
   if (!found.ok)
-    throw new Response(found.failure.status === 404 ? 'There is no such reward.' : found.failure.message, { status: found.failure.status });
+    throw found.failure.status === 404 ? new Response('There is no such reward.', { status: 404 }) : failureResponse(found.failure);
   const [issued, specs, failed, shop, givers] = await Promise.all([
     outbox.shopifyDiscountRewards(session.shop),
     outbox.issuingSpecs(session.shop),

@@ -14,6 +14,7 @@ import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { isRecordId } from '../core/ids';
+import { failureResponse } from '../core/failure';
 
 /**
  * A VIP tier in the merchant's words (CONTRACT §19 `tier`; `new` for a new one): its name, the points
@@ -50,7 +51,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     id ? membersPerTier(api, [id]) : null,
   ]);
   if (tier && !tier.ok)
-    throw new Response(tier.failure.status === 404 ? 'There is no such tier.' : tier.failure.message, { status: tier.failure.status });
+    throw tier.failure.status === 404 ? new Response('There is no such tier.', { status: 404 }) : failureResponse(tier.failure);
   // Said in the delete's confirmation: the members it leaves without a tier.
   const memberCount = (id && members?.get(id)) || 0;
   return { id, draft: draftOf(tier?.ok ? tier.data : null), currencyName: points.currencyName, rewards, memberCount };
@@ -63,7 +64,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'tier', id);
-    if (!removed.ok && removed.failure.status !== 404) throw new Response(removed.failure.message, { status: removed.failure.status });
+    if (!removed.ok && removed.failure.status !== 404) throw failureResponse(removed.failure);
     return redirect('/app/tiers');
   }
   const d = objectOf(input.draft);

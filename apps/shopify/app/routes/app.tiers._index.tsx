@@ -9,6 +9,7 @@ import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 import { records } from '../core/records.server';
 import { format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
+import { failureResponse } from '../core/failure';
 
 /**
  * The VIP tiers as a ladder (CONTRACT §19): every tier, live or not, from the lowest threshold up,
@@ -22,7 +23,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     pointsContext(api),
     rewardNames(api),
   ]);
-  if (!listed.ok) throw new Response(listed.failure.message, { status: listed.failure.status });
+  if (!listed.ok) throw failureResponse(listed.failure);
   const rewardName = new Map(rewards.map((r) => [r.id, r.name]));
   const members = await membersPerTier(
     api,

@@ -5,6 +5,7 @@ import {
   Outlet,
   useLoaderData,
   useRouteError,
+  useRevalidator,
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from '@remix-run/react';
@@ -18,6 +19,7 @@ import { boundary } from '@shopify/shopify-app-remix/server';
 import { config } from '../config.server';
 import { adminLanguage, ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
 import { AdminLanguageProvider } from '../i18n/context';
+import { isJsonObject } from '../json';
 import { authenticate } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
@@ -67,17 +69,19 @@ export default function AdminLayout() {
  * Shopify needs its own boundary to break out of the iframe for re-authentication. A page's 404
  * (an address naming nothing, or a record deleted since) shows inside the admin instead, with its
  * navigation and a way back, in the merchant's language; so does a page the loyalty service did not
- * answer for (a 429 or 5xx a loader throws, unreachable included), with a way to try again.
+ * answer for (`failureResponse` marks a 429 or 5xx, unreachable included), with a way to try again.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
   const layout = useRouteLoaderData<typeof loader>('routes/app');
-  const status = isRouteErrorResponse(error) ? error.status : null;
-  const outage = status === 429 || (status !== null && status >= 500);
-  if (!layout || !(outage || status === 404)) return boundary.error(error);
+  const { revalidate } = useRevalidator();
+  const response = isRouteErrorResponse(error) ? error : null;
+  const outage = isJsonObject(response?.data) && response.data.coreOutage === true;
+  if (!layout || !(outage || response?.status === 404)) return boundary.error(error);
   const { common } = ADMIN_MESSAGES[layout.language];
+  // Trying again runs the loaders with App Bridge's session token; a reload would lose the shop and host.
   const words = outage
-    ? { ...common.unavailable, action: { content: common.unavailable.action, onAction: () => window.location.reload() } }
+    ? { ...common.unavailable, action: { content: common.unavailable.action, onAction: () => revalidate() } }
     : { ...common.notFound, action: { content: common.notFound.action, url: '/app' } };
   return (
     <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={POLARIS_TRANSLATIONS[layout.language]}>

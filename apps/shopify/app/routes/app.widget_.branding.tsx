@@ -29,6 +29,7 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { type AdminGraphql, publishedLocales } from '../shopify/admin-api.server';
 import { liveWidgetIds } from '../shopify/widget-metafields.server';
+import { failureResponse } from '../core/failure';
 
 /**
  * The widget's branding in the merchant's words: colours, the launcher's place, offsets and label,
@@ -73,8 +74,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     records(api, 'floating_widget').get(ids.floating_widget, language),
     records(api, 'template').get(ids.template, language),
   ]);
-  for (const found of [theme, launcher, template])
-    if (!found.ok) throw new Response(found.failure.message, { status: found.failure.status });
+  for (const found of [theme, launcher, template]) if (!found.ok) throw failureResponse(found.failure);
   if (!theme.ok || !launcher.ok || !template.ok) return { ready: false as const };
   return {
     ready: true as const,

@@ -204,7 +204,7 @@ async function definitionId(api: AccountClient, kind: LogKind, ref: Reference, p
   const candidates = live.length ? live : named;
   if (candidates.length === 1) return candidates[0]!.id;
   if (!candidates.length)
-    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} named “${ref.name}” in this shop's programme`, property);
+    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} named “${ref.name}” in this shop's program`, property);
   throw bad(
     property,
     `${candidates.length} ${live.length ? 'live ' : ''}${kind}s are named “${ref.name}”: rename all but one in the loyalty admin, or give the id`,
@@ -220,7 +220,7 @@ async function loadDefinition(api: AccountClient, kind: LogKind, id: string, pro
   const path = { params: { path: { id } } };
   const result = await callCore(() => api.GET(`/schema/${kind}/record/{id}`, path));
   if (result.response.status === 404)
-    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's programme`, property);
+    throw new FlowAnswer(404, 'not_found', `${property}: no ${kind} ${id} in this shop's program`, property);
   if (!result.data) throw coreAnswer(result.response.status, result.error, result.response.headers, {});
   return result.data.data;
 }
@@ -321,7 +321,7 @@ export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Res
       });
     }
     if (result.response.status === 404)
-      throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's programme`, 'reward_log_id');
+      throw new FlowAnswer(404, 'not_found', `reward_log_id: no reward log ${rewardLogId} in this shop's program`, 'reward_log_id');
     throw coreAnswer(result.response.status, result.error, result.response.headers, {
       couponCode: 'coupon_code',
       rewardIssuedAt: 'reward_issued_at',
