@@ -154,7 +154,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await launcher(page).click();
     await expect.poll(() => tabPanel(page).locator('.lw-big').textContent()).toBe("4 d'affilée");
     expect(await tabPanel(page).locator('[data-freezes]').textContent()).toBe('Jokers : 1');
-    expect(await tabPanel(page).locator('[data-strip] .lw-frozen .lw-sr').textContent()).toBe('Gelé');
+    expect(await tabPanel(page).locator('[data-strip] .lw-frozen .lw-sr').textContent()).toBe('Joker utilisé');
     await screenshot(page, 'member-streaks-fr');
     await dialog(page).getByRole('tab', { name: 'Récompenses' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('10 % sur votre prochaine commande');

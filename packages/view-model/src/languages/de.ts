@@ -27,7 +27,7 @@ const words: Strings = {
   ranked: '{n} in der Wertung',
   notRanked: 'Du bist noch nicht in der Wertung.',
   freezes: 'Joker: {n}',
-  frozen: 'Eingefroren',
+  frozen: 'Joker eingesetzt',
   off: '{v} Rabatt',
   signInForRewards: 'Melde dich an, um deine Prämien zu sehen.',
   points: 'Punkte',

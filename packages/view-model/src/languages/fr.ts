@@ -27,7 +27,7 @@ const words: Strings = {
   ranked: '{n} classés',
   notRanked: "Vous n'êtes pas encore classé.",
   freezes: 'Jokers : {n}',
-  frozen: 'Gelé',
+  frozen: 'Joker utilisé',
   off: '{v} de réduction',
   signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
   points: 'Points',
