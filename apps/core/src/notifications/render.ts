@@ -475,18 +475,19 @@ export async function sampleRendering(db: Knex, ctx: RequestContext, eventCode: 
  * The `render` action of email templates: the template against the sample moment of its
  * `sampleEventCode`, with the account's header, footer and theme.
  */
-export async function renderPreview(db: Knex, ctx: RequestContext, template: EmailTemplateRow, now: Date): Promise<Preview<EmailContent>> {
+export async function renderPreview(
+  db: Knex,
+  ctx: RequestContext,
+  template: EmailTemplateRow,
+  now: Date,
+): Promise<EmailContent & { unknownVariables: string[] }> {
   const account = ctx.account!;
   const rendering = await sampleRendering(db, ctx, template.sample_event_code, now);
   const sources = await emailSources(db, template, rendering.language, account);
   const content = fillEmail(sources, template, rendering, account);
-  // The header and footer are read where the body places them.
-  const read = [...unknownIn([sources.subject], rendering), ...unknownIn([sources.body], rendering, sources.partials)];
-  return { ...content, unknownVariables: [...new Set(read)] };
+  // The header and footer are read where the body places them (a subject cannot place them).
+  return { ...content, unknownVariables: unknownIn([sources.subject, sources.body], rendering, sources.partials) };
 }
-
-/** A preview with the variables its texts read that its sample moment lacks: they would render empty. */
-export type Preview<T> = T & { unknownVariables: string[] };
 
 /** Each variable the sources read that the moment's data lacks, once, in the order first read; `partials` are those they may place. */
 function unknownIn(sources: readonly string[], rendering: Rendering, partials?: Record<string, string>): string[] {
