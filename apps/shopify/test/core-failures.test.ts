@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adjustMemberPoints, grantFreezes, grantRefusal, resendRewardIssued } from '../app/admin/members.server';
+import { accountClient, unreachableAsUnavailable } from '../app/core/client.server';
+import type { AdminGraphql } from '../app/shopify/admin-api.server';
 import { call, flowRequest, proxyRequest, type Stack, startStack, TEST_SHOP } from './support/stack';
 
-/** The real core, throttled to one request a second per key, then stopped. */
+/** The real core, throttled to one request a second per key, then stopped: what the app answers and says then. */
 let stack: Stack;
 let streakId: string;
 type Route = Parameters<typeof call>[0];
@@ -48,5 +51,21 @@ describe('when the core cannot answer', () => {
     expect(((await flow.json()) as { error: { code: string } }).error.code).toBe('unavailable');
     const proxy = await call(token, await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '4004' }));
     expect(proxy.status).toBe(503);
+  });
+
+  it('the member page’s writes answer an outage, which the page says in the merchant’s words, not a refusal', async () => {
+    const account = (await stack.app.shops.find(TEST_SHOP))!;
+    // As the admin's pages reach the core (the core is stopped by the test before).
+    const api = unreachableAsUnavailable(accountClient(stack.core.url, account));
+    const someone = '0b7c2f9e-6a51-4c1e-9d0e-5a4b3c2d1e0f';
+    expect(await adjustMemberPoints(api, someone, { points: 5, note: '', key: 'k' })).toMatchObject({ ok: false, reason: 'outage' });
+    const granted = await grantFreezes(api, someone, 1);
+    expect(granted.ok).toBe(false);
+    if (!granted.ok) expect(await grantRefusal(api, someone, granted.failure)).toBe('outage');
+    const shopify: AdminGraphql = {
+      graphql: () => Promise.reject(new Error('Shopify is not asked when the reward log cannot be read')),
+    };
+    const resent = await resendRewardIssued({ outbox: stack.app.loop, api, admin: shopify, shop: TEST_SHOP }, someone, someone);
+    expect(resent).toEqual({ ok: false, reason: 'outage' });
   });
 });

@@ -203,6 +203,49 @@ describe('a loyalty service the app cannot reach', () => {
   });
 });
 
+/** An admin action as App Bridge's fetch sends it: JSON with the session token. */
+async function adminPost(path: string, body: Record<string, unknown>): Promise<{ status: number; body: any }> {
+  const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+  const res = await fetch(new URL(path, prod.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': BROWSER },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('a write while the loyalty service cannot be reached', () => {
+  it('is said in the merchant’s language, not in the app’s English, and leaves nothing behind', async () => {
+    const streak = await created('/schema/streak/record', { name: 'Draft while down', status: 'draft' });
+    const counts = () => Promise.all(['/schema/streak/record', '/schema/reward/record', '/schema/milestone/record'].map(total));
+    const before = await counts();
+    const down = prod.coreGate!.down();
+    try {
+      // The checklist's two clicks: create a program from a template, set a draft live.
+      const create = await adminPost('/app/onboarding', {
+        intent: 'create',
+        template: 'daily-visit',
+        status: 'live',
+        shopifyDiscounts: false,
+        language: 'de',
+      });
+      expect(create.body).toMatchObject({
+        ok: false,
+        message: 'Der Loyalty-Dienst hat nicht geantwortet. Versuche es in einer Minute noch einmal.',
+        leftOver: [],
+      });
+      const launch = await adminPost('/app/onboarding', { intent: 'launch', slug: 'streak', id: streak.id, language: 'en' });
+      expect(launch.body).toMatchObject({ ok: false, message: 'The loyalty service did not answer. Try again in a minute.' });
+      const widget = await adminPost('/app/onboarding', { intent: 'widget', language: 'de' });
+      expect(widget.body.message).toBe('Der Loyalty-Dienst hat nicht geantwortet. Versuche es in einer Minute noch einmal.');
+    } finally {
+      down.restore();
+    }
+    expect(await counts()).toEqual(before);
+    expect((await api.get(`/schema/streak/record/${streak.id}`)).body.data.status).toBe('draft');
+  });
+});
+
 describe('Flow actions', () => {
   it('execute-streak logs, aggregates and issues the milestone reward; a replayed action_run_id counts once', async () => {
     const { reward, streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'FLOW-', completionTargetValue: 5 });

@@ -1,9 +1,9 @@
 import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES } from '../app/i18n';
+import { ADMIN_MESSAGES, type AdminLanguage } from '../app/i18n';
 import { blankMilestone, blankProgram, type ProgramDraft } from '../app/admin/program-draft';
 import { loadProgram, saveProgram } from '../app/admin/program-save.server';
-import { type AccountClient, accountClient } from '../app/core/client.server';
+import { type AccountClient, accountClient, unreachableAsUnavailable } from '../app/core/client.server';
 import { SHOPIFY, type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**
@@ -21,15 +21,15 @@ beforeAll(async () => {
 
 afterAll(() => stack?.close());
 
-const save = (draft: ProgramDraft) =>
+const save = (draft: ProgramDraft, { through = api, language = 'en' as AdminLanguage } = {}) =>
   saveProgram(
     {
-      api,
+      api: through,
       discounts: stack.app.loop,
       rules: stack.app.earningRules,
       shop: TEST_SHOP,
-      words: ADMIN_MESSAGES.en.editor.checks,
-      fieldWords: ADMIN_MESSAGES.en.rewards.editor.checks,
+      words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
+      fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
     },
     draft,
   );
@@ -47,6 +47,19 @@ function streak(name: string, completion: string, targets: string[]): ProgramDra
 }
 
 describe('saving a program', () => {
+  it('with the core unreachable: the part says so in the merchant’s language, the rest is not tried, the input comes back', async () => {
+    // Port 9 (discard) has no listener here: every call is refused at once, as a core that is down.
+    const down = unreachableAsUnavailable(accountClient('http://127.0.0.1:9', (await stack.app.shops.find(TEST_SHOP))!));
+    const draft = streak('While down', '5', ['5']);
+    const outcome = await save(draft, { through: down, language: 'de' });
+    expect(outcome.saved).toBeNull();
+    expect(outcome.problems).toEqual([
+      { scope: 'settings', message: 'Der Loyalty-Dienst hat nicht geantwortet. Versuche es in einer Minute noch einmal.' },
+      { scope: 'milestones.new-0', message: ADMIN_MESSAGES.de.editor.checks.notTried },
+    ]);
+    expect(outcome.draft.settings.name).toBe('While down');
+  });
+
   it('lowers the completion target and the milestone at it in one save (the milestone first)', async () => {
     const first = await save(streak('Lowered', '7', ['3', '7']));
     expect(first.problems).toEqual([]);

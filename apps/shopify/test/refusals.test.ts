@@ -116,8 +116,8 @@ const CASES: { slug: string; body: () => Record<string, unknown>; code: string; 
   ...TIER_CASES.map((c) => ({ slug: 'tier', body: () => ({ ...tier(), ...c.change }), code: c.code, field: c.field })),
 ];
 
-/** The fallbacks: a code the admin has no sentence for, a 409 without details, a refusal with none on a field. */
-const FALLBACKS = ['unknown', 'conflict', 'general'];
+/** The fallbacks: a code the admin has no sentence for, a 409 without details, a refusal with none on a field, an outage. */
+const FALLBACKS = ['unknown', 'conflict', 'general', 'outage'];
 
 describe("the core's refusals in the merchant's words", () => {
   const seen = new Set<string>();
@@ -148,6 +148,30 @@ describe("the core's refusals in the merchant's words", () => {
         expect(text).not.toMatch(/[a-z]+[A-Z]\w*|_[a-z]/);
       }
     });
+
+  it('says an outage (a core that did not answer, 5xx or 429) as one, never as a refusal of the changes', () => {
+    for (const language of ['en', 'de'] as const) {
+      const words = ADMIN_MESSAGES[language].editors.refusals;
+      for (const [status, code] of [
+        [503, 'unavailable'],
+        [500, 'internal'],
+        [429, 'rate_limited'],
+      ] as const) {
+        const refusal = refusalInWords(
+          coreFailure(status, { error: { status, code, message: 'English', details: [], requestId: 'r' } }),
+          words,
+          {},
+        );
+        expect(refusal).toEqual({ message: words.outage, fieldErrors: {} });
+      }
+      const refused = refusalInWords(
+        coreFailure(409, { error: { status: 409, code: 'conflict', message: 'English', details: [], requestId: 'r' } }),
+        words,
+        {},
+      );
+      expect(refused.message).toBe(words.conflict);
+    }
+  });
 
   it('words exactly the codes the core sends for these forms, plus the fallbacks', () => {
     for (const language of ['en', 'de'] as const)

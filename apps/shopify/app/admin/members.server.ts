@@ -1,5 +1,5 @@
 import type { AccountClient } from '../core/client.server';
-import { coreFailure, type CoreFailure } from '../core/failure';
+import { coreFailure, type CoreFailure, isOutage } from '../core/failure';
 import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
@@ -360,7 +360,7 @@ export async function memberDetail(
   };
 }
 
-export type AdjustRefusal = 'insufficient' | 'zero' | 'note' | 'other';
+export type AdjustRefusal = 'insufficient' | 'zero' | 'note' | 'outage' | 'other';
 
 /**
  * An `adjusted` point entry from the member page (CONTRACT §19). `key` comes with the form, one per
@@ -391,7 +391,7 @@ export async function adjustMemberPoints(
   if (code === 'insufficient_points') return { ok: false, reason: 'insufficient', message: failure.message };
   if (failure.fieldErrors.note) return { ok: false, reason: 'note', message: failure.message };
   if (failure.fieldErrors.points) return { ok: false, reason: 'zero', message: failure.message };
-  return { ok: false, reason: 'other', message: failure.message };
+  return { ok: false, reason: isOutage(failure.status) ? 'outage' : 'other', message: failure.message };
 }
 
 /** CONTRACT §14's grant: the core caps at the streak's maxFreezes and refuses what it must (409), in its own words. */
@@ -408,7 +408,7 @@ export async function grantFreezes(
   return { ok: true, freezesAvailable: num(data.data.freezesAvailable) };
 }
 
-export type GrantRefusal = 'count' | 'not_running' | 'off' | 'other';
+export type GrantRefusal = 'count' | 'not_running' | 'off' | 'outage' | 'other';
 
 /**
  * Which of §14's refusals of a grant the core's answer is, so the page words it: its 400 names the
@@ -416,6 +416,7 @@ export type GrantRefusal = 'count' | 'not_running' | 'off' | 'other';
  */
 export async function grantRefusal(api: AccountClient, progressId: string, failure: CoreFailure): Promise<GrantRefusal> {
   if (failure.status === 400 && failure.fieldErrors.count) return 'count';
+  if (isOutage(failure.status)) return 'outage';
   if (failure.status !== 409) return 'other';
   // A run is over for the grant also when it is past its deadline with no freeze for the missed
   // period: the core settles that first, while the run may still read in progress.
@@ -423,7 +424,7 @@ export async function grantRefusal(api: AccountClient, progressId: string, failu
   return progress.ok && objectOf(progress.data.streak).maxFreezes === 0 ? 'off' : 'not_running';
 }
 
-export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed';
+export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed' | 'outage';
 
 /**
  * Re-fires "Reward issued" (CONTRACT §16) for one reward log of the member, with the fields and
@@ -440,7 +441,8 @@ export async function resendRewardIssued(
 > {
   const found = await records(deps.api, 'reward_log').get(rewardLogId);
   // A reward log of another member is not this page's to resend.
-  if (!found.ok || found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
+  if (!found.ok) return { ok: false, reason: isOutage(found.failure.status) ? 'outage' : 'not_found' };
+  if (found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
   const log = issuedRewardLog(found.data);
   const customerId = shopifyCustomerId(objectOf(found.data.ownedBy).externalId);
   if (customerId === null) return { ok: false, reason: 'not_customer' };

@@ -1,6 +1,7 @@
 import type { EventCode } from './events';
 import type { AccountClient } from '../core/client.server';
-import type { AdminLanguage } from '../i18n';
+import { failureMessage } from '../core/failure';
+import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
 
 /** A push, SMS or chat message as the core fills it in for a preview, or why it could not. */
 export type MessagePreview =
@@ -28,7 +29,7 @@ export async function renderMessagePreview(
   const init = { params: { path: { id: templateId }, query: { languageCode: language } } as { path: { id: string } }, body: { eventCode } };
   const failed = (error: { error: { message: string } } | undefined, status: number) => ({
     ok: false as const,
-    message: error?.error.message ?? String(status),
+    message: failureMessage({ status, message: error?.error.message ?? String(status) }, ADMIN_MESSAGES[language].editors.refusals.outage),
   });
   switch (slug) {
     case 'push_notification_template': {

@@ -1,5 +1,5 @@
 import type { AccountClient } from '../core/client.server';
-import type { CoreFailure } from '../core/failure';
+import { type CoreFailure, failureMessage } from '../core/failure';
 import { isRecordId } from '../core/ids';
 import type { IssuingSpec } from '../shopify/reward-issuing';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
@@ -115,7 +115,7 @@ export interface SaveDeps {
   discounts: ShopifyDiscounts;
   rules: EarningRules;
   shop: string;
-  words: CheckWords & { notTried: string; refused: string; endBeforeStart: string; activityTaken: string };
+  words: CheckWords & { notTried: string; refused: string; outage: string; endBeforeStart: string; activityTaken: string };
   /** The core's refusals of a field, said under it. */
   fieldWords: FieldWords;
 }
@@ -134,10 +134,11 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
   if (Object.keys(local).length) return { draft, saved: null, errors: local, problems: [] };
   const errors: Record<string, string> = {};
   const problems: SaveProblem[] = [];
-  // A refusal of fields is said under each in the merchant's words, and the part names where; another keeps the core's message.
+  // A refusal of fields is said under each in the merchant's words, and the part names where; an
+  // outage is said in their words; another refusal keeps the core's message.
   const refuse = (scope: string, failure: CoreFailure) => {
     const placed = (failure.details ?? []).filter((d) => d.field);
-    problems.push({ scope, message: placed.length ? words.refused : failure.message });
+    problems.push({ scope, message: placed.length ? words.refused : failureMessage(failure, words.outage) });
     for (const detail of placed) {
       const field = detail.field!.replace(/\[(\d+)\]/g, '.$1');
       const own = detail.code === 'invalid' ? ruleWords(field, words) : undefined;

@@ -4,7 +4,7 @@
  * i18n `editors.refusals`, the editor's label for the detail's field fills it in, and the bounds and
  * positions the core names (at most 256, line 2, column 1) are carried over.
  */
-import type { CoreFailure } from '../core/failure';
+import { type CoreFailure, isOutage } from '../core/failure';
 import { format, type Messages } from '../i18n';
 import { numberIn } from './numbers';
 
@@ -57,6 +57,10 @@ export function refusalInWords(
     if (field && label) fieldErrors[field] ??= text;
     else unplaced.push(text);
   }
-  const general = failure.code === 'conflict' && !failure.details?.length ? words.conflict : words.general;
+  const general = isOutage(failure.status)
+    ? words.outage
+    : failure.code === 'conflict' && !failure.details?.length
+      ? words.conflict
+      : words.general;
   return { message: unplaced.length ? unplaced.join(' ') : general, fieldErrors };
 }

@@ -1,6 +1,7 @@
 import { useRevalidator } from '@remix-run/react';
 import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import { useState } from 'react';
+import { isOutage } from '../core/failure';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
@@ -31,7 +32,8 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const revalidator = useRevalidator();
-  const m = useMessages().rewards.coupons;
+  const messages = useMessages();
+  const m = messages.rewards.coupons;
 
   const upload = async (file: File) => {
     setOutcome(null);
@@ -45,7 +47,10 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
     xhr.onload = () => {
       setProgress(100);
       try {
-        setOutcome(outcomeOf(JSON.parse(xhr.responseText)));
+        // An outage is the service's state: the core's words for it say nothing the merchant can act on.
+        setOutcome(
+          isOutage(xhr.status) ? { error: messages.editors.refusals.outage, details: [] } : outcomeOf(JSON.parse(xhr.responseText)),
+        );
       } catch {
         setOutcome({ error: format(m.uploadFailed, { status: xhr.status }), details: [] });
       }

@@ -50,7 +50,8 @@ const programUrl = (slug: string, id: string) => (slug === 'points_setting' ? '/
 
 function useSend() {
   const fetcher = useFetcher<Answer>();
-  const send = (body: Intent) => fetcher.submit(body, { method: 'post', action: ACTION, encType: 'application/json' });
+  const language = useAdminLanguage();
+  const send = (body: Intent) => fetcher.submit({ ...body, language }, { method: 'post', action: ACTION, encType: 'application/json' });
   return { fetcher, send, busy: fetcher.state !== 'idle' };
 }
 

@@ -31,6 +31,10 @@ export function coreFailure(status: number, body: CoreErrorBody): CoreFailure {
 /** A 429 or 5xx: the service's state (an unreachable core answers 503 in the admin), not what was asked of it. */
 export const isOutage = (status: number) => status === 429 || status >= 500;
 
+/** A failure's message as a page says it: an outage in the merchant's words (`outage`), a refusal in the core's. */
+export const failureMessage = (failure: Pick<CoreFailure, 'status' | 'message'>, outage: string): string =>
+  isOutage(failure.status) ? outage : failure.message;
+
 /**
  * A core failure a page cannot go on from, as the route's error: an outage marked as the core's,
  * which the admin's boundary says in the merchant's words (Shopify's own 5xx carry no such mark);

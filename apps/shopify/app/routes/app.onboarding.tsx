@@ -7,7 +7,9 @@ import { isProgramTemplate, isTemplateId } from '../admin/onboarding/program-tem
 import { STOREFRONT_TEXTS } from '../admin/onboarding/storefront-texts';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
+import { isOutage } from '../core/failure';
 import { mintEndUserToken } from '../core/enduser-token.server';
+import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
 import { type JsonObject, objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
 import { shopCurrency } from '../shopify/admin-api.server';
@@ -22,13 +24,17 @@ const pointsMemory = (shop: string): TemplateMemory => ({
   forget: (keys) => templateLaunches.forget(shop, POINTS_TEMPLATE, keys),
 });
 
+/** A failed step's answer, an outage said in the merchant's words (the core's words say nothing they can act on). */
+const worded = <R extends { ok: boolean; status?: number; message?: string }>(result: R, outage: string): R =>
+  !result.ok && result.status !== undefined && isOutage(result.status) ? { ...result, message: outage } : result;
+
 const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
 
 /**
  * The checklist's writes (components/OnboardingChecklist.tsx), each answered as JSON: `{intent:
- * 'create', template, status, shopifyDiscounts}`, `{intent: 'launch', slug, id}` (slug `points_setting`:
- * points and tiers), `{intent: 'widget'}`,
- * `{intent: 'mark', step, done}`, `{intent: 'open', open}` or `{intent: 'preview-token'}`.
+ * 'create', template, status, shopifyDiscounts}`, `{intent: 'launch', slug, id}` (slug
+ * `points_setting`: points and tiers), `{intent: 'widget'}`, `{intent: 'mark', step, done}`,
+ * `{intent: 'open', open}` or `{intent: 'preview-token'}`; each with the `language` the admin shows.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, admin, api, account } = await authenticateShop(request);
@@ -38,6 +44,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   } catch {
     return invalid('The body must be JSON.');
   }
+  const { outage } = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors.refusals;
   switch (input.intent) {
     case 'create': {
       if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
@@ -62,24 +69,24 @@ export const action = async ({ request }: ActionFunctionArgs) => {
       // The first program brings the widget's records; a failed one takes them away again.
       await syncWidgetMetafields(session.shop, admin, api);
       const status = result.ok ? 200 : result.busy ? 409 : 422;
-      return Response.json({ intent: 'create', ...result }, { status });
+      return Response.json({ intent: 'create', ...worded(result, outage) }, { status });
     }
     case 'launch': {
       const slug = input.slug;
       if (slug === 'points_setting') {
         const name = STOREFRONT_TEXTS[await templateLanguage(admin)].points.title;
         const launched = await launchPoints(api, pointsMemory(session.shop), name);
-        return Response.json({ intent: 'launch', ...launched }, { status: launched.ok ? 200 : launched.status });
+        return Response.json({ intent: 'launch', ...worded(launched, outage) }, { status: launched.ok ? 200 : launched.status });
       }
       if ((slug !== 'streak' && slug !== 'challenge' && slug !== 'mission') || typeof input.id !== 'string')
         return invalid('Unknown program.');
       const launched = await launchProgram(api, slug, input.id);
-      return Response.json({ intent: 'launch', ...launched }, { status: launched.ok ? 200 : launched.status });
+      return Response.json({ intent: 'launch', ...worded(launched, outage) }, { status: launched.ok ? 200 : launched.status });
     }
     case 'widget': {
       const result = await createWidgetRecords(api, await templateLanguage(admin));
       await syncWidgetMetafields(session.shop, admin, api);
-      return Response.json({ intent: 'widget', ...result }, { status: result.ok ? 200 : 422 });
+      return Response.json({ intent: 'widget', ...worded(result, outage) }, { status: result.ok ? 200 : 422 });
     }
     case 'mark': {
       if (input.step !== 'automate' && input.step !== 'preview') return invalid('step must be automate or preview.');

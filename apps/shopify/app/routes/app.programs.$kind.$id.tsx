@@ -51,7 +51,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
       discounts: outbox,
       rules: earningRules,
       shop: session.shop,
-      words: ADMIN_MESSAGES[language].editor.checks,
+      words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
       fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
     },
     draft,

@@ -15,7 +15,7 @@ import { LocalDate } from '../components/LocalDate';
 import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
-import { type CoreFailure, coreFailure, failureResponse } from '../core/failure';
+import { type CoreFailure, coreFailure, failureMessage, failureResponse } from '../core/failure';
 import { createFromValues, records, removeRecord, updateFromValues, whereEquals } from '../core/records.server';
 import { ADMIN_MESSAGES, adminLanguage, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
@@ -96,7 +96,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const m = messages.records;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({
     ok: false,
-    failure,
+    failure: { ...failure, message: failureMessage(failure, messages.editors.refusals.outage) },
     scope,
   });
   const invalid = (errors: Record<string, string>) => ({ status: 400, message: m.record.needsAttention, fieldErrors: errors });

@@ -48,7 +48,7 @@ import {
 import { fetchCustomer, fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { isRecordId } from '../core/ids';
-import { failureResponse } from '../core/failure';
+import { failureMessage, failureResponse, isOutage } from '../core/failure';
 
 /**
  * A reward in the merchant's words (`new` for a new one): what the customer gets (percentage,
@@ -118,11 +118,13 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   const id = rewardIdOf(params);
   const { api, admin, session } = await authenticateShop(request);
   const input = objectOf(await request.json().catch(() => null));
-  const m = ADMIN_MESSAGES[claimedLanguage(input.language, request)].rewards.editor;
+  const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
+  const m = messages.rewards.editor;
   if (input.intent === 'delete') {
     if (!id) throw new Response('There is no such reward.', { status: 404 });
     const removed = await removeRecord(api, 'reward', id);
-    if (!removed.ok && removed.failure.status !== 404) return { ok: false, errors: {}, form: [removed.failure.message] };
+    if (!removed.ok && removed.failure.status !== 404)
+      return { ok: false, errors: {}, form: [failureMessage(removed.failure, messages.editors.refusals.outage)] };
     await Promise.all([outbox.setShopifyDiscount(session.shop, id, false), outbox.setIssuingSpec(session.shop, id, null)]);
     return redirect('/app/r/reward');
   }
@@ -153,6 +155,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
     ? await api.PATCH('/schema/reward/record/{id}', { params: { path: { id } }, body: body as never })
     : await api.POST('/schema/reward/record', { body: body as never });
   if (!saved.data) {
+    if (isOutage(saved.response.status)) return { ok: false, errors: {}, form: [messages.editors.refusals.outage] };
     const details: CoreDetail[] = saved.error?.error?.details ?? [];
     const refused = refusalsOnFields(details.length ? details : [{ code: null }], m.checks);
     return { ok: false, errors: refused.fields, form: refused.form };

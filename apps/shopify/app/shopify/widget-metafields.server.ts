@@ -1,4 +1,4 @@
-import type { AccountClient } from '../core/client.server';
+import { type AccountClient, CoreError } from '../core/client.server';
 import { records } from '../core/records.server';
 import { type AdminGraphql, deleteMetafields, fetchShopId, type MetafieldInput, setMetafields } from './admin-api.server';
 
@@ -32,7 +32,7 @@ export async function liveWidgetIds(api: AccountClient): Promise<WidgetIds> {
       sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
       limit: 1,
     });
-    if (!list.ok) throw new Error(`the core did not list the live ${slug} records: ${list.failure.message}`);
+    if (!list.ok) throw new CoreError(list.failure.status);
     return list.data[0]?.id ?? null;
   };
   const [templateId, themeId, floatingWidgetId] = await Promise.all(WIDGET_RECORDS.map((r) => first(r.slug)));

@@ -177,7 +177,7 @@ export async function createPointsProgram(
     const stillThere = new Set(leftOver.map((r) => r.id));
     const undone = [...kept].filter(([id]) => !stillThere.has(id)).map(([, key]) => key);
     await memory.forget(undone).catch(() => undefined);
-    return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver };
+    return { ok: false, message: failure.message, status: failure.status, fieldErrors: failure.fieldErrors, leftOver };
   } finally {
     await memory.release(claim).catch(() => undefined);
   }

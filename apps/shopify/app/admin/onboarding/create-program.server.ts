@@ -1,4 +1,4 @@
-import type { AccountClient } from '../../core/client.server';
+import { type AccountClient, CoreError } from '../../core/client.server';
 import type { CoreFailure } from '../../core/failure';
 import {
   type Creatable,
@@ -45,6 +45,8 @@ export type CreateResult =
   | {
       ok: false;
       message: string;
+      /** The core's status when one of its calls failed (an outage is said in the merchant's words). */
+      status?: number;
       fieldErrors: Record<string, string>;
       leftOver: CreatedRecord[];
       /** Another launch of the same template is running (points and tiers; nothing was done). */
@@ -74,7 +76,7 @@ export async function templateLanguage(admin: AdminGraphql): Promise<WidgetLangu
 
 export class StepFailed extends Error {
   constructor(
-    readonly failure: Pick<CoreFailure, 'message' | 'fieldErrors'>,
+    readonly failure: Pick<CoreFailure, 'message' | 'fieldErrors'> & { status?: number },
     readonly what: string,
   ) {
     super(failure.message);
@@ -135,8 +137,11 @@ export function creator(api: AccountClient, language: LanguageCode | undefined) 
   return { created, post, undo };
 }
 
-export const failureOf = (err: unknown): Pick<CoreFailure, 'message' | 'fieldErrors'> =>
-  err instanceof StepFailed ? err.failure : { message: err instanceof Error ? err.message : String(err), fieldErrors: {} };
+export function failureOf(err: unknown): StepFailed['failure'] {
+  if (err instanceof StepFailed) return err.failure;
+  if (err instanceof CoreError) return { status: err.status, message: err.message, fieldErrors: {} };
+  return { message: err instanceof Error ? err.message : String(err), fieldErrors: {} };
+}
 
 /**
  * Creates everything a template promises, in its language (texts also in English, the fallback for
@@ -222,7 +227,7 @@ export async function createProgram(api: AccountClient, options: CreateOptions, 
     const failure = failureOf(err);
     for (const id of marked) await app.markShopifyDiscount(id, false).catch(() => undefined);
     if (ruled) await app.setEarningRule(ruled, null).catch(() => undefined);
-    return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver: await undo() };
+    return { ok: false, message: failure.message, status: failure.status, fieldErrors: failure.fieldErrors, leftOver: await undo() };
   }
 }
 
@@ -295,6 +300,6 @@ export async function createWidgetRecords(api: AccountClient, language: WidgetLa
     return { ok: true };
   } catch (err) {
     const failure = failureOf(err);
-    return { ok: false, message: failure.message, fieldErrors: failure.fieldErrors, leftOver: await undo() };
+    return { ok: false, message: failure.message, status: failure.status, fieldErrors: failure.fieldErrors, leftOver: await undo() };
   }
 }

@@ -27,23 +27,26 @@ export type RowAnswer =
 
 /** The toast for a success, or the error to show on its row. */
 function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
-  const { members: m } = useMessages();
+  const { members: m, editors } = useMessages();
   const money = useMoneyText();
   const language = useAdminLanguage();
   if (!answer) return { toast: null, error: null };
+  // An outage is the service's state, whatever was asked; each table words the refusals of its own.
+  const refusal = <R extends string>(words: Record<Exclude<R, 'outage'>, string>, reason: R, message: string) =>
+    reason === 'outage' ? editors.refusals.outage : format(words[reason as Exclude<R, 'outage'>], { message });
   if (answer.intent === 'adjust')
     return answer.ok
       ? { toast: format(m.points.adjusted, { balance: new Intl.NumberFormat(language).format(answer.balance) }), error: null }
-      : { toast: null, error: format(m.points.refusals[answer.reason], { message: answer.message }) };
+      : { toast: null, error: refusal(m.points.refusals, answer.reason, answer.message) };
   if (answer.intent === 'grant')
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }
-      : { toast: null, error: format(m.grantFailed, { message: format(m.grantRefusals[answer.reason], { message: answer.message }) }) };
+      : { toast: null, error: format(m.grantFailed, { message: refusal(m.grantRefusals, answer.reason, answer.message) }) };
   if (answer.ok && answer.storeCredit)
     return { toast: format(m.resentCredit, { amount: money(answer.storeCredit.amount, answer.storeCredit.currency) }), error: null };
   return answer.ok
     ? { toast: format(m.resent, { code: answer.couponCode }), error: null }
-    : { toast: null, error: format(m.resendFailed, { message: format(m.resendRefusals[answer.reason], { message: answer.message }) }) };
+    : { toast: null, error: format(m.resendFailed, { message: refusal(m.resendRefusals, answer.reason, answer.message) }) };
 }
 
 function StatusBadge({ status }: { status: string }) {

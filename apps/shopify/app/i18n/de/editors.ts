@@ -290,6 +290,7 @@ export const editors: Messages['editors'] = {
     read_only: 'Das Formular hat etwas gesendet, das der Loyalty-Dienst selbst festlegt. Lade die Seite neu und versuche es noch einmal.',
     unknown: '{label} wurde abgelehnt.',
     conflict: 'Jemand hat dies gleichzeitig geändert. Lade die Seite neu und versuche es noch einmal.',
+    outage: 'Der Loyalty-Dienst hat nicht geantwortet. Versuche es in einer Minute noch einmal.',
     general: 'Der Loyalty-Dienst hat die Änderungen abgelehnt.',
   },
 };

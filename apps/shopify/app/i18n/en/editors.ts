@@ -238,7 +238,7 @@ export const editors = {
     },
     preview: { title: 'Preview', frameTitle: 'Widget preview', note: 'Storefront preview (guest view)' },
   },
-  /** The core's refusals by detail code, in words; `{label}` is the field's label. */
+  /** The core's refusals by detail code, in words, and its outage; `{label}` is the field's label. */
   refusals: {
     required: '{label} is required.',
     too_long: '{label} can be at most {max} characters.',
@@ -262,6 +262,7 @@ export const editors = {
     read_only: 'The form sent something the loyalty service sets by itself. Reload the page and try again.',
     unknown: '{label} was refused.',
     conflict: 'Someone changed this at the same time. Reload the page and try again.',
+    outage: 'The loyalty service did not answer. Try again in a minute.',
     general: 'The loyalty service refused the changes.',
   },
 };
