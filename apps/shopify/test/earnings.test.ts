@@ -238,7 +238,20 @@ describe('order facts and attribution', () => {
     expect((await prod.appPool.query('select order_retention_months from shops where shop = $1', [TEST_SHOP])).rows[0]).toEqual({
       order_retention_months: 1,
     });
-    // The worker drops expired facts when it starts (and every hour after).
+    // What Shopify sent of an order (addresses, e-mail, notes) goes once no work reads it, 30 days after it came.
+    const payloadOf = async (orderId: string) =>
+      (
+        await prod.appPool.query<{ status: string; payload: Record<string, unknown> }>(
+          "select status, payload from shopify_webhooks where shop = $1 and subject = 'order:' || $2",
+          [TEST_SHOP, orderId],
+        )
+      ).rows[0];
+    await until('order 9020 worked off', async () => (await payloadOf('9020'))?.status === 'done');
+    await prod.appPool.query(
+      "update shopify_webhooks set created_at = now() - interval '31 days' where shop = $1 and subject = 'order:9020'",
+      [TEST_SHOP],
+    );
+    // The worker drops expired facts and old payloads when it starts (and every hour after).
     await prod.crashAndRestart();
     await until(
       'the old order dropped',
@@ -248,6 +261,8 @@ describe('order facts and attribution', () => {
       },
       60_000,
     );
+    await until('its payload emptied', async () => Object.keys((await payloadOf('9020'))!.payload).length === 0);
+    expect((await payloadOf('9001'))!.payload).toMatchObject({ id: 9001, email: expect.any(String) });
     expect(
       (await prod.appPool.query("select count(*)::int as n from order_facts where shop = $1 and order_id in ('9001', '9004')", [TEST_SHOP]))
         .rows[0],
@@ -257,13 +272,30 @@ describe('order facts and attribution', () => {
     expect((await postRetention('24')).status).toBe(200);
   });
 
-  it('customers/redact leaves nothing of the customer in any app table', async () => {
+  it('customers/data_request exports what the core and the app keep of the customer; customers/redact leaves nothing of them in any app table', async () => {
+    // A guest order paid with an e-mail of theirs, which Shopify names in the redaction.
+    const guestEmail = `guest-of-${CUSTOMER}@example.com`;
+    await deliver('orders/paid', { ...orderPayload(9031, { customer: null, lines: ONE_LINE, total: '10.00' }), email: guestEmail });
+    await until('the guest order worked off', async () => {
+      const { rows } = await prod.appPool.query("select status from shopify_webhooks where shop = $1 and subject = 'order:9031'", [
+        TEST_SHOP,
+      ]);
+      return rows[0]?.status === 'done';
+    });
     // An earlier data request's export and a tier to sync name the customer too.
     await deliver('customers/data_request', {
       shop_domain: TEST_SHOP,
       customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },
       data_request: { id: 77001 },
     });
+    const exported = (
+      await prod.appPool.query('select export from data_requests where shop = $1 and request_id = $2', [TEST_SHOP, '77001'])
+    ).rows[0]!.export;
+    expect(exported.member).toMatchObject({ externalId: `gid://shopify/Customer/${CUSTOMER}` });
+    expect(exported.pointEntries).toEqual(expect.any(Array));
+    expect(exported.app.order_facts.map((f: { order_id: string }) => f.order_id)).toEqual(expect.arrayContaining(['9001']));
+    expect(exported.app.shopify_orders.map((o: { order_id: string }) => o.order_id)).toEqual(expect.arrayContaining(['9001']));
+    expect(exported.app.shopify_webhooks.length).toBeGreaterThan(0);
     await prod.appPool.query('insert into customer_tiers (shop, customer_id) values ($1, $2) on conflict do nothing', [
       TEST_SHOP,
       String(CUSTOMER),
@@ -272,10 +304,11 @@ describe('order facts and attribution', () => {
     await deliver('customers/redact', {
       shop_domain: TEST_SHOP,
       customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },
-      orders_to_redact: [9001, 9002],
+      orders_to_redact: [9001, 9002, 9031],
     });
     expect(await mentions(String(CUSTOMER))).toEqual([]);
     expect(await mentions(`c${CUSTOMER}@example.com`)).toEqual([]);
+    expect(await mentions(guestEmail)).toEqual([]);
     // The other customer's facts stay.
     expect(
       (await prod.appPool.query('select count(*)::int as n from order_facts where customer_id = $1', [String(OTHER)])).rows[0],

@@ -248,6 +248,16 @@ describe('orders/paid', () => {
     expect((await logs('challenge', spend, 'order:6')).map((l) => l.activityValue)).toEqual([65]);
     expect((await logs('challenge', shoes, 'order:6')).map((l) => l.activityValue)).toEqual([40]);
   });
+
+  it('an order whose note and attributes carry a NUL character is kept and earns (PostgreSQL’s jsonb holds none)', async () => {
+    await deliver('orders/paid', {
+      ...orderPayload(30, { ...SHOES_AND_HAT, customer: { id: 503 } }),
+      note: 'gift\u0000wrap',
+      note_attributes: [{ name: 'gift', value: 'yes\u0000' }],
+    });
+    expect(await worked('order:30')).toMatchObject({ status: 'done' });
+    expect((await logs('challenge', spend, 'order:30')).map((l) => l.activityValue)).toEqual([75]);
+  });
 });
 
 describe('refunds and cancellations', () => {

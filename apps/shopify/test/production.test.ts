@@ -406,6 +406,33 @@ describe('app proxy token', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'unauthenticated' } });
   });
 
+  it('names no one when the customer parameter is repeated, which the signature cannot tell from one joined value', async () => {
+    // A shopper's own ?logged_in_customer_id=2002 beside the proxy's empty one (a guest), signed as
+    // Shopify signs a query: keys sorted, a repeated key's values joined by commas.
+    for (const [path, method] of [
+      ['/apps/loyalty/token', 'GET'],
+      ['/apps/loyalty/visit', 'POST'],
+    ] as const) {
+      const url = new URL(`${SHOPIFY.appUrl}${path}`);
+      const pairs: [string, string][] = [
+        ['logged_in_customer_id', '2002'],
+        ['logged_in_customer_id', ''],
+        ['path_prefix', '/apps/loyalty'],
+        ['shop', TEST_SHOP],
+        ['timestamp', String(Math.trunc(Date.now() / 1000))],
+      ];
+      for (const [k, v] of pairs) url.searchParams.append(k, v);
+      const message = [...new Set(pairs.map(([k]) => k))]
+        .sort()
+        .map((k) => `${k}=${url.searchParams.getAll(k).join(',')}`)
+        .join('');
+      url.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
+      const res = await prod.send(new Request(url, { method }));
+      expect(res.status, path).toBe(401);
+      expect(await res.json()).toMatchObject({ error: { code: 'unauthenticated' } });
+    }
+  });
+
   it('refuses a tampered or stale signature', async () => {
     const forged = new URL((await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' })).url);
     forged.searchParams.set('logged_in_customer_id', '3003');
@@ -431,6 +458,16 @@ describe('GDPR and lifecycle webhooks', () => {
   beforeAll(async () => {
     const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live' });
     expect((await flow('execute-streak', { customer_id: 3003, streak_id: streak.id })).status).toBe(200);
+  });
+
+  it('a compliance webhook whose signed body names another shop than its header does nothing', async () => {
+    const elsewhere = 'someone-else.myshopify.com';
+    expect(await deliver('customers/data_request', { shop_domain: elsewhere, customer: { id: 3003 }, data_request: { id: 87 } })).toBe(400);
+    expect(await deliver('customers/redact', { shop_domain: elsewhere, customer: { id: 3003 } })).toBe(400);
+    expect(await deliver('shop/redact', { shop_id: 424242, shop_domain: elsewhere })).toBe(400);
+    expect(await members()).toHaveLength(1);
+    expect(await prod.shops.find(TEST_SHOP)).not.toBeNull();
+    expect((await prod.appPool.query('select 1 from data_requests where shop = $1', [TEST_SHOP])).rows).toEqual([]);
   });
 
   it('customers/data_request keeps an export of the member, once per request', async () => {

@@ -187,6 +187,23 @@ describe('Flow triggers', () => {
     });
   });
 
+  it('a log that reaches a milestone and completes the streak at once sends Reward issued once for its reward log', async () => {
+    const { streak } = await streakWithFirstDayReward(created, { couponCodePrefix: 'ONCE-', completionTargetValue: 1 });
+    const log = await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy: { externalId: CUSTOMER },
+      activityId: 'visit',
+      activityAt: at(0),
+      uniqueIdentifier: 'once-1',
+    });
+    const rewardLogId = log.achievedMilestoneRewardLogs[0].id as string;
+    // Both events of the log (milestone reached, streak completed) carry its reward log.
+    await until('the completion', () => triggers('loyalty-streak-completed').some((p) => p.streak_id === streak.id));
+    await until('Reward issued', () => triggers('loyalty-reward-issued').some((p) => p.reward_log_id === rewardLogId));
+    await settle();
+    expect(triggers('loyalty-reward-issued').filter((p) => p.reward_log_id === rewardLogId)).toHaveLength(1);
+  });
+
   it('challenge completed is sent; challenge milestone is not, since no enabled workflow uses it', async () => {
     const challenge = await created('/schema/challenge/record', {
       name: 'Spend 100',

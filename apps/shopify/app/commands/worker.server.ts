@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.server';
+import { emptyOldPayloads } from '../earning/inbox.server';
 import { EarningWorker } from '../earning/worker.server';
 import { dropExpiredOrderFacts } from '../insights/retention.server';
 import { OutboxSender } from '../loop/sender.server';
@@ -35,11 +36,15 @@ async function main(): Promise<void> {
   const earning = new EarningWorker({ ...common, rules: earningRules });
   sender.start();
   earning.start();
-  // Order facts past a shop's retention go at start and every hour after (CONTRACT §18).
+  // Order facts past a shop's retention, and the payloads of webhooks no work reads any more, go at
+  // start and every hour after (CONTRACT §18).
+  const said = (what: string) => (err: unknown) =>
+    console.error(`[loyalty-loop] ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
   const prune = () =>
-    dropExpiredOrderFacts(pool()).catch((err: unknown) =>
-      console.error(`[loyalty-loop] dropping expired order facts failed: ${err instanceof Error ? err.message : String(err)}`),
-    );
+    Promise.all([
+      dropExpiredOrderFacts(pool()).catch(said('dropping expired order facts')),
+      emptyOldPayloads(pool()).catch(said('emptying old webhook payloads')),
+    ]);
   void prune();
   const pruning = setInterval(() => void prune(), RETENTION_INTERVAL_MS);
   console.log('[loyalty-loop] worker started');

@@ -1,6 +1,6 @@
 import { type AccountClient, CoreError } from './client.server';
 import type { CoreErrorBody } from './failure';
-import { whereEquals } from './records.server';
+import { records, type Slug, whereEquals } from './records.server';
 
 /** What the core holds about one member, for the compliance webhooks (customers/data_request and customers/redact). */
 
@@ -20,32 +20,45 @@ export async function findMember(api: AccountClient, externalId: string): Promis
   return members[0] ?? null;
 }
 
+/** The member's records the core keeps, under the export's names (CONTRACT §19's point entries among them). */
+const OWNED = {
+  streakLogs: 'streak_log',
+  challengeLogs: 'challenge_log',
+  missionLogs: 'mission_log',
+  streakProgress: 'streak_progress',
+  challengeProgress: 'challenge_progress',
+  missionProgress: 'mission_progress',
+  rewardLogs: 'reward_log',
+  pointEntries: 'point_entry',
+} as const satisfies Record<string, Slug>;
+
+const PAGE = 1000;
+
+/** Every record of `slug` the member owns, oldest first, page by page. */
+async function allOwned(api: AccountClient, slug: Slug, memberId: string): Promise<unknown[]> {
+  const all: unknown[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await records(api, slug).list({
+      filters: whereEquals('ownedById', memberId),
+      sortBy: [{ fieldSlug: 'createdAt', order: 'ASC' }],
+      limit: PAGE,
+      offset,
+    });
+    if (!page.ok) throw new CoreError(page.failure.status);
+    all.push(...page.data);
+    if (page.data.length < PAGE) return all;
+  }
+}
+
 /** Everything the core holds about one member, for a customers/data_request. */
 export async function exportMember(api: AccountClient, externalId: string): Promise<Record<string, unknown> | null> {
   const member = await findMember(api, externalId);
   if (!member) return null;
-  const owned = { params: { query: { filters: JSON.stringify(whereEquals('ownedById', member.id)), limit: 1000 } } };
-  const [memberRecord, streakLogs, challengeLogs, missionLogs, streakProgress, challengeProgress, missionProgress, rewardLogs] =
-    await Promise.all([
-      api.GET('/schema/account_user/record/{id}', { params: { path: { id: member.id } } }),
-      api.GET('/schema/streak_log/record', owned),
-      api.GET('/schema/challenge_log/record', owned),
-      api.GET('/schema/mission_log/record', owned),
-      api.GET('/schema/streak_progress/record', owned),
-      api.GET('/schema/challenge_progress/record', owned),
-      api.GET('/schema/mission_progress/record', owned),
-      api.GET('/schema/reward_log/record', owned),
-    ]);
-  return {
-    member: dataOf(memberRecord),
-    streakLogs: dataOf(streakLogs),
-    challengeLogs: dataOf(challengeLogs),
-    missionLogs: dataOf(missionLogs),
-    streakProgress: dataOf(streakProgress),
-    challengeProgress: dataOf(challengeProgress),
-    missionProgress: dataOf(missionProgress),
-    rewardLogs: dataOf(rewardLogs),
-  };
+  const [memberRecord, ...owned] = await Promise.all([
+    api.GET('/schema/account_user/record/{id}', { params: { path: { id: member.id } } }),
+    ...Object.values(OWNED).map((slug) => allOwned(api, slug, member.id)),
+  ]);
+  return { member: dataOf(memberRecord), ...Object.fromEntries(Object.keys(OWNED).map((name, i) => [name, owned[i]])) };
 }
 
 /** customers/redact: erases the member and all its history; a member already gone is done. */

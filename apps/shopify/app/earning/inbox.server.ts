@@ -8,6 +8,9 @@ import { cancelNotice, createdCustomer, paidOrder, refundNotice } from '../shopi
  * The worker role earns from them (worker.server.ts).
  */
 
+/** How long a guest's paid order may still become the customer's who signs up with its e-mail (CONTRACT §17). */
+export const GUEST_ORDER_DAYS = 30;
+
 /** The channel a kept webhook is announced on, so a worker takes it at once. */
 export const EARNING_CHANNEL = 'loyalty_shopify_earning';
 
@@ -112,6 +115,9 @@ function factsStatement(facts: Facts | null): [string, unknown[]] {
   }
 }
 
+/** PostgreSQL's jsonb holds no NUL character, which a shopper's note or attribute may carry through Shopify: dropped, the rest kept. */
+const withoutNul = (_key: string, value: unknown) => (typeof value === 'string' ? value.replaceAll('\0', '') : value);
+
 export async function receiveStoreWebhook(
   pool: () => pg.Pool,
   webhook: { shop: string; topic: StoreTopic; webhookId: string; payload: unknown },
@@ -139,10 +145,34 @@ export async function receiveStoreWebhook(
       webhook.topic,
       kept.subject,
       kept.orderId,
-      JSON.stringify(webhook.payload),
+      JSON.stringify(webhook.payload, withoutNul),
       EARNING_CHANNEL,
       ...params,
     ],
   });
   return new Response(null, { status: 200 });
+}
+
+const EMPTIED_PER_STATEMENT = 1000;
+
+/**
+ * Empties the payloads of webhooks worked off (or given up on) that came more than GUEST_ORDER_DAYS
+ * ago: nothing reads them then (a guest order's e-mail is read within that window, a refund reads
+ * its order's kept lines), and what Shopify sent (addresses, e-mail, phone, notes) is more than the
+ * app keeps of an order (CONTRACT §18). The rows stay, so a late redelivery is still known. A
+ * thousand rows a statement, so a first run over a large table holds no long lock; answers how many.
+ */
+export async function emptyOldPayloads(pool: pg.Pool): Promise<number> {
+  let emptied = 0;
+  for (;;) {
+    const { rowCount } = await pool.query(
+      `update shopify_webhooks set payload = '{}'::jsonb where id in (
+         select id from shopify_webhooks
+         where status in ('done', 'failed') and payload <> '{}'::jsonb and created_at < now() - make_interval(days => $1)
+         limit $2)`,
+      [GUEST_ORDER_DAYS, EMPTIED_PER_STATEMENT],
+    );
+    emptied += rowCount ?? 0;
+    if ((rowCount ?? 0) < EMPTIED_PER_STATEMENT) return emptied;
+  }
 }

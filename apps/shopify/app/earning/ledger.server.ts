@@ -181,27 +181,85 @@ export async function codesUsedBy(pool: pg.Pool, shop: string, customerId: strin
   return rows.map((r) => r.code);
 }
 
-/**
- * customers/redact: what the app keeps of the customer goes (their orders, their facts and what they
- * earned, the webhooks naming them, their first order and visits, their membership, the discounts
- * made and Flow triggers queued for them, their tier's sync, the exports of their data requests);
- * the core erases the member itself.
- */
-export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string): Promise<void> {
-  return inTransaction(pool, async (client) => {
-    for (const table of ['shopify_order_logs', 'shopify_order_points'])
-      await client.query(
-        `delete from ${table} where shop = $1 and order_id in (select order_id from shopify_orders where shop = $1 and customer_id = $2)`,
-        [shop, customerId],
-      );
-    for (const table of ['shopify_orders', 'shopify_first_orders', 'storefront_visits', 'order_facts', 'program_members', 'customer_tiers'])
-      await client.query(`delete from ${table} where shop = $1 and customer_id = $2`, [shop, customerId]);
-    await client.query('delete from reward_discounts where shop = $1 and customer_gid = $2', [shop, customerGid(customerId)]);
-    await client.query('delete from data_requests where shop = $1 and customer_external_id = $2', [shop, customerGid(customerId)]);
-    await client.query(`delete from flow_trigger_outbox where shop = $1 and payload->>'customer_id' = $2`, [shop, customerId]);
-    await client.query(
-      `delete from shopify_webhooks where shop = $1 and (payload->'customer'->>'id' = $2 or (topic = 'customers/create' and payload->>'id' = $2))`,
-      [shop, customerId],
-    );
+/** What names a customer: its numeric id, its GID, and the orders Shopify asks to redact with it (guest orders among them). */
+interface CustomerKeys {
+  customer: string;
+  gid: string;
+  orders: string[];
+}
+
+/** Where the app keeps a customer's rows, per table, with `{customer}`, `{gid}` and `{orders}` for their keys. */
+const CUSTOMER_ROWS: { table: string; where: string; exported: boolean }[] = [
+  ...['shopify_order_logs', 'shopify_order_points'].map((table) => ({
+    table,
+    where: 'order_id in (select order_id from shopify_orders where shop = {shop} and customer_id = {customer}) or order_id = any({orders})',
+    exported: true,
+  })),
+  ...['shopify_orders', 'order_facts'].map((table) => ({
+    table,
+    where: 'customer_id = {customer} or order_id = any({orders})',
+    exported: true,
+  })),
+  ...['shopify_first_orders', 'storefront_visits', 'program_members', 'customer_tiers'].map((table) => ({
+    table,
+    where: 'customer_id = {customer}',
+    exported: true,
+  })),
+  { table: 'reward_discounts', where: 'customer_gid = {gid}', exported: true },
+  { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}", exported: true },
+  {
+    table: 'shopify_webhooks',
+    where:
+      "payload->'customer'->>'id' = {customer} or (topic = 'customers/create' and payload->>'id' = {customer}) or order_id = any({orders})",
+    exported: true,
+  },
+  // The exports of their earlier data requests: erased, not exported again.
+  { table: 'data_requests', where: 'customer_external_id = {gid}', exported: false },
+];
+
+/** A CUSTOMER_ROWS condition of the shop's rows, with its values numbered in order. */
+function customerCondition(where: string, shop: string, keys: CustomerKeys): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const named: Record<string, unknown> = { shop, ...keys };
+  const text = `shop = {shop} and (${where})`.replace(/\{(\w+)\}/g, (_, name: string) => {
+    values.push(named[name]);
+    return `$${values.length}`;
   });
+  return { text, values };
+}
+
+const keysOf = (customerId: string, orderIds: string[]): CustomerKeys => ({
+  customer: customerId,
+  gid: customerGid(customerId),
+  orders: orderIds,
+});
+
+/**
+ * customers/redact: what the app keeps of the customer goes (their orders and the guest orders
+ * Shopify names with them, their facts and what they earned, the webhooks naming them, their first
+ * order and visits, their membership, the discounts made and Flow triggers queued for them, their
+ * tier's sync, the exports of their data requests); the core erases the member itself.
+ */
+export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string, orderIds: string[] = []): Promise<void> {
+  return inTransaction(pool, async (client) => {
+    // In the list's order: an order's logs are found through the order before it goes.
+    for (const { table, where } of CUSTOMER_ROWS) {
+      const { text, values } = customerCondition(where, shop, keysOf(customerId, orderIds));
+      await client.query(`delete from ${table} where ${text}`, values);
+    }
+  });
+}
+
+/** customers/data_request: what the app keeps of the customer, by table, as it keeps it (the shop left out). */
+export async function customerRecords(pool: pg.Pool, shop: string, customerId: string): Promise<Record<string, unknown[]>> {
+  const found: Record<string, unknown[]> = {};
+  for (const { table, where } of CUSTOMER_ROWS.filter((r) => r.exported)) {
+    const { text, values } = customerCondition(where, shop, keysOf(customerId, []));
+    const { rows } = await pool.query<{ row: Record<string, unknown> }>(
+      `select to_jsonb(t) - 'shop' as row from ${table} t where ${text}`,
+      values,
+    );
+    found[table] = rows.map((r) => r.row);
+  }
+  return found;
 }

@@ -16,7 +16,7 @@ import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
-import { EARNING_CHANNEL } from './inbox.server';
+import { EARNING_CHANNEL, GUEST_ORDER_DAYS } from './inbox.server';
 import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
 import { takenBackText } from './taken-back';
@@ -82,9 +82,6 @@ const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first
 
 /** How long the worker trusts what it last read of a shop's live definitions. */
 const LIVE_FRESH_MS = 2000;
-
-/** How recent a guest's order must be to count for the account its shopper creates. */
-const GUEST_ORDER_DAYS = 30;
 
 export class EarningWorker {
   private readonly loop: WorkLoop;

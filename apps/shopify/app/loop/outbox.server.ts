@@ -289,7 +289,10 @@ export class Outbox {
       // Members that are not Shopify customers (or erased since) fire nothing.
       if (customerId === null) continue;
       for (const send of triggersFor(event.eventCode, event.payload, discountRewards)) {
-        if (used.has(send.handle)) triggerRows.push([event.id, send.handle, send.subject, triggerPayload(customerId, send.fields)]);
+        // A reward log is issued once, whichever events of its log name it (a milestone reached and
+        // the program completed by one log both do); the discount sender keys it alike.
+        const key = send.handle === 'loyalty-reward-issued' ? `reward_log:${send.subject}` : event.id;
+        if (used.has(send.handle)) triggerRows.push([key, send.handle, send.subject, triggerPayload(customerId, send.fields)]);
       }
       if (event.eventCode === 'tier_changed') tierCustomers.add(String(customerId));
       for (const log of issuedRewardLogs(event.eventCode, event.payload)) {

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
 import { authenticate } from '../shopify.server';
-import { customerGid } from '../shopify/customer-ids.server';
+import { customerGid, proxyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
 
 /**
@@ -11,8 +11,8 @@ import { shops } from '../storage/stores.server';
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticate.public.appProxy(request);
-  const customerId = new URL(request.url).searchParams.get('logged_in_customer_id');
-  if (!customerId || !/^[1-9]\d*$/.test(customerId)) return tokenError(401, 'unauthenticated', 'Sign in to see your rewards.');
+  const customerId = proxyCustomerId(request);
+  if (!customerId) return tokenError(401, 'unauthenticated', 'Sign in to see your rewards.');
   const minted = await mintEndUserToken(config.coreUrl, session ? await shops.find(session.shop) : null, customerGid(customerId));
   return minted instanceof Response ? minted : Response.json(minted, { headers: noStore });
 };

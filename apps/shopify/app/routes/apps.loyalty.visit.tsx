@@ -4,6 +4,7 @@ import { noStore, tokenError } from '../core/enduser-token.server';
 import { recordVisit } from '../earning/visits.server';
 import { authenticate } from '../shopify.server';
 import { fetchShop } from '../shopify/admin-api.server';
+import { proxyCustomerId } from '../shopify/customer-ids.server';
 import { pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
 
@@ -25,8 +26,8 @@ async function shopZone(shop: string, admin: Parameters<typeof fetchShop>[0] | u
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session, admin } = await authenticate.public.appProxy(request);
-  const customerId = new URL(request.url).searchParams.get('logged_in_customer_id');
-  if (!customerId || !/^[1-9]\d*$/.test(customerId)) return tokenError(401, 'unauthenticated', 'Only a signed-in shopper’s visit counts.');
+  const customerId = proxyCustomerId(request);
+  if (!customerId) return tokenError(401, 'unauthenticated', 'Only a signed-in shopper’s visit counts.');
   const account = session ? await shops.find(session.shop) : null;
   if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
   const visit = await recordVisit(

@@ -5,16 +5,20 @@ import { eraseMember } from '../core/member-data.server';
 import { forgetCustomer } from '../earning/ledger.server';
 import { authenticate } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { complianceCustomerId } from '../shopify/payloads.server';
+import { complianceCustomerId, namesShop, ordersToRedact, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 
-/** customers/redact: erases the member (and its logs, progress and reward logs) in the core, and the customer's orders kept here. */
+/**
+ * customers/redact: erases the member (and its logs, progress and reward logs) in the core, and the
+ * customer's orders kept here with the guest orders Shopify names beside them.
+ */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticate.webhook(request);
+  if (!namesShop(payload, shop)) return otherShop();
   const customerId = complianceCustomerId(payload);
   const account = await shops.find(shop);
   if (account && customerId !== null) await eraseMember(accountClient(config.coreUrl, account), customerGid(customerId));
-  if (customerId !== null) await forgetCustomer(pool(), shop, String(customerId));
+  if (customerId !== null) await forgetCustomer(pool(), shop, String(customerId), ordersToRedact(payload));
   return new Response(null, { status: 200 });
 };

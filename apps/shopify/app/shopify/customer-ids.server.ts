@@ -12,3 +12,14 @@ export function shopifyCustomerId(externalId: unknown): number | null {
   const m = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/.exec(externalId);
   return m ? Number(m[1]) : null;
 }
+
+/**
+ * The signed-in shopper of an app proxy request: Shopify's `logged_in_customer_id`, null for a
+ * guest. The proxy's signature joins a repeated parameter's values, so a shopper's own
+ * `?logged_in_customer_id=…` beside Shopify's (empty for a guest) would still verify: a request
+ * with more than one names no one.
+ */
+export function proxyCustomerId(request: Request): string | null {
+  const given = new URL(request.url).searchParams.getAll('logged_in_customer_id');
+  return given.length === 1 && /^[1-9]\d{0,19}$/.test(given[0]!) ? given[0]! : null;
+}

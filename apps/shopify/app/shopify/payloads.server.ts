@@ -7,9 +7,26 @@ const numericId = (value: unknown): number | string | null =>
     ? value
     : null;
 
+/**
+ * Whether a compliance webhook's body (customers/data_request, customers/redact, shop/redact) names
+ * the shop its header does: the signature covers the body only, and the shop these erase or export
+ * for is read from the header.
+ */
+export const namesShop = (payload: unknown, shop: string): boolean => objectOf(payload).shop_domain === shop;
+
+/** A compliance webhook whose body names another shop than its header: nothing is done. */
+export const otherShop = () =>
+  Response.json({ error: 'The body names another shop than the X-Shopify-Shop-Domain header.' }, { status: 400 });
+
 /** The customer of a customers/data_request or customers/redact webhook (`customer.id`); null when it names none. */
 export function complianceCustomerId(payload: unknown): number | string | null {
   return numericId(objectOf(objectOf(payload).customer).id);
+}
+
+/** The orders a customers/redact names (`orders_to_redact`), a guest's among them: their numeric ids. */
+export function ordersToRedact(payload: unknown): string[] {
+  const ids = objectOf(payload).orders_to_redact;
+  return Array.isArray(ids) ? ids.flatMap((id) => (numericId(id) === null ? [] : [String(id)])) : [];
 }
 
 /** The id of a customers/data_request (`data_request.id`); null when it names none. */
