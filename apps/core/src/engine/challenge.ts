@@ -7,6 +7,7 @@ import { type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
 import { type ProgressEvent, type LogInput, notAggregated, type Outcome, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
+import { decimalSum } from './decimals.js';
 
 /** The change that fails a window that ended uncompleted, at the window's end. */
 export function failedChallengePatch(
@@ -70,7 +71,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   if (progress!.challenge_progress_status === 'failed') return notAggregated('period_closed', closed);
 
   const before = progress!.current_progress_value;
-  const after = before + value;
+  const after = decimalSum(before, value);
   const patch: Partial<ChallengeProgressRow> = { current_progress_value: after, updated_at: tx.now };
   // After completion, a window keeps counting but changes no status and emits nothing.
   const wasCompleted = progress!.challenge_progress_status === 'completed';

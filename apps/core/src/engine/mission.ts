@@ -7,6 +7,7 @@ import { windowEnd } from './periods.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
 import { type ProgressEvent, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
+import { decimalSum } from './decimals.js';
 
 /** A mission log also names its activity: it counts toward the task with that activityId. */
 export interface MissionInput extends LogInput<MissionRow> {
@@ -104,7 +105,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
 
   const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
   const row = taskRows.find((r) => r.task_id === task.id)!;
-  const reached = row.current_progress_value + value;
+  const reached = decimalSum(row.current_progress_value, value);
   const justCompleted = row.task_progress_status !== 'completed' && reached >= row.target_value;
   const fields: Partial<TaskProgressRow> = { current_progress_value: reached, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });

@@ -26,6 +26,7 @@ import { settleOverdue } from './streak.js';
 import { type LogKind, type LogRow, NeedsLock, type ProgressRow, type RewardSource, type Tx } from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
+import { decimalSum } from './decimals.js';
 
 /** A reversal's body (CONTRACT §17). */
 export const reverseBody = z.strictObject({
@@ -45,7 +46,7 @@ const STARTED_AT = { streak: 'streak_started_at', challenge: 'challenge_started_
 function remaining(definition: Definition, log: LogRow): { method: 'count' | 'sum'; left: number } {
   const method = methodOf(definition, String(log.activity_id));
   const whole = method === 'sum' ? Number(log.activity_value) : 1;
-  return { method, left: whole - Number(log.reversed_value) };
+  return { method, left: decimalSum(whole, -Number(log.reversed_value)) };
 }
 
 /**
@@ -91,7 +92,7 @@ export async function reverseLog(
     ]);
 
   const now = records.now();
-  const reversedValue = Number(log.reversed_value) + taken;
+  const reversedValue = decimalSum(Number(log.reversed_value), taken);
   const [reversedLog] = await run<LogRow>(trx, {
     text: WRITE_REVERSAL[kind]!,
     values: [account.id, kind, definitionId, log.id, memberId, taken, uniqueIdentifier ?? null, reason ?? null, now, reversedValue],

@@ -14,6 +14,7 @@ import { issueMilestoneRewards } from './rewards.js';
 import { writeSettled } from './settle.js';
 import { type LogInput, notAggregated, type Outcome, type ProgressEvent, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
+import { decimalSum } from './decimals.js';
 
 /** The latest period a progress has settled: its last completed or frozen one (keys of one kind sort as strings). */
 function lastSettled(progress: StreakProgressRow): string | null {
@@ -328,7 +329,7 @@ function addToPeriod(
   target: number,
 ): { row: TaskProgressRow; justCompleted: boolean } {
   const before = existing?.current_progress_value ?? 0;
-  const after = before + value;
+  const after = decimalSum(before, value);
   const justCompleted = before < target && after >= target;
   const fields: Partial<TaskProgressRow> = { current_progress_value: after, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });

@@ -286,6 +286,48 @@ describe('reversing challenge and mission logs', () => {
     expect((await accepted(reverse('challenge', cl.id, { activityValue: 1 }))).challengeProgress.currentProgressValue).toBe(0);
   });
 
+  it('adds and takes back decimals as sent: 10.10 + 9.95 + 9.95 completes a target of 30, and 9.66 of 19.99 less 10.33 can be taken back', async () => {
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 30,
+    });
+    const m = await member();
+    let last: any;
+    for (const [i, value] of [10.1, 9.95, 9.95].entries())
+      last = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: `2027-02-1${i}T10:00:00Z`, activityValue: value });
+    expect(last.challengeProgress).toMatchObject({ currentProgressValue: 30, challengeProgressStatus: 'completed' });
+
+    const refunded = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-14T10:00:00Z', activityValue: 19.99 });
+    await accepted(reverse('challenge', refunded.id, { activityValue: 10.33 }));
+    const rest = await accepted(reverse('challenge', refunded.id, { activityValue: 9.66 }));
+    expect(rest.reversedValue).toBe(19.99);
+    expect(rest.challengeProgress.currentProgressValue).toBe(30);
+    for (const [i, part] of [0.1, 0.2].entries()) {
+      const small = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: `2027-02-2${i}T10:00:00Z`, activityValue: 0.3 });
+      await accepted(reverse('challenge', small.id, { activityValue: part }));
+      const left = await accepted(reverse('challenge', small.id, { activityValue: Number((0.3 - part).toFixed(2)) }));
+      expect(left.reversedValue).toBe(0.3);
+    }
+
+    // A mission's sum task, ten logs of 0.1 against a target of 1.
+    const mission = await create('mission', {
+      name: `M${++seq}`,
+      tasks: [{ name: 'Tenths', activityId: 'tenth', aggregationMethod: 'sum', targetValue: 1 }],
+    });
+    let task: any;
+    for (let i = 0; i < 10; i++)
+      task = await log('mission', {
+        missionId: mission.id,
+        ownedById: m,
+        activityId: 'tenth',
+        activityAt: '2027-02-10T10:00:00Z',
+        activityValue: 0.1,
+      });
+    expect(task.missionProgress.missionProgressStatus).toBe('completed');
+  });
+
   it("reopens a completed mission when a task's log is reversed and revokes its reward", async () => {
     const r = await reward();
     const mission = await create('mission', {
