@@ -77,6 +77,20 @@ describe('period keys', () => {
     );
   });
 
+  it('reckon the first century as any other (Date.UTC takes years 0-99 for 1900-1999)', () => {
+    for (const text of ['0001-01-01T12:00:00Z', '0005-06-01T12:00:00Z', '0099-12-31T12:00:00Z'])
+      for (const zone of ['UTC', 'Asia/Tokyo'])
+        for (const period of PERIODS) {
+          const at = new Date(text);
+          const key = periodKey(at, period, zone);
+          expect(key, `${text} ${period} ${zone}`).toMatch(/^\d{4}-/);
+          const { start, end } = periodBounds(key, period, zone);
+          expect(start.getTime()).toBeLessThanOrEqual(at.getTime());
+          expect(end.getTime()).toBeGreaterThan(at.getTime());
+          expect(periodKey(end, period, zone) > key).toBe(true);
+        }
+  });
+
   it('handle DST days, year ends and ISO week 53', () => {
     // Paris springs forward on 2026-03-29 (23 h) and falls back on 2026-10-25 (25 h).
     const spring = periodBounds('2026-03-29', 'daily', 'Europe/Paris');

@@ -27,11 +27,18 @@ const BOUNDS_MAX = 10_000;
 function computeKey(at: Date, period: Period, zone: string): string {
   const dt = DateTime.fromJSDate(at, { zone });
   if (period === 'daily') return dt.toFormat('yyyy-MM-dd');
-  if (period === 'weekly') return `${dt.weekYear}-W${String(dt.weekNumber).padStart(2, '0')}`;
+  if (period === 'weekly') return `${String(dt.weekYear).padStart(4, '0')}-W${String(dt.weekNumber).padStart(2, '0')}`;
   return dt.toFormat('yyyy-MM');
 }
 
 const HOUR_MS = 3_600_000;
+
+/** A date's UTC midnight in any year: Date.UTC takes years 0–99 for 1900–1999. */
+function utcDate(year: number, monthIndex: number, day: number): number {
+  const d = new Date(0);
+  d.setUTCFullYear(year, monthIndex, day);
+  return d.getTime();
+}
 const DAY_MS = 24 * HOUR_MS;
 
 /** A period's first calendar day, as that date's UTC midnight (a date number, not an instant). */
@@ -39,18 +46,18 @@ function firstDay(key: string, period: Period): number {
   if (period === 'weekly') {
     // ISO week 1 is the week that holds January 4th.
     const [weekYear, week] = key.split('-W').map(Number) as [number, number];
-    const jan4 = Date.UTC(weekYear, 0, 4);
+    const jan4 = utcDate(weekYear, 0, 4);
     return jan4 - ((new Date(jan4).getUTCDay() + 6) % 7) * DAY_MS + (week - 1) * 7 * DAY_MS;
   }
   const [year, month, day = 1] = key.split('-').map(Number) as [number, number, number?];
-  return Date.UTC(year, month - 1, day);
+  return utcDate(year, month - 1, day);
 }
 
 function nextFirstDay(day: number, period: Period): number {
   if (period === 'daily') return day + DAY_MS;
   if (period === 'weekly') return day + 7 * DAY_MS;
   const d = new Date(day);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  return utcDate(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
 }
 
 /** The local date at an instant, as a date number. */

@@ -66,7 +66,9 @@ export function plusMonths(at: Date, months: number): Date {
   const day = d.getUTCDate();
   d.setUTCDate(1);
   d.setUTCMonth(d.getUTCMonth() + months);
-  d.setUTCDate(Math.min(day, new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
+  const lastOfMonth = new Date(0);
+  lastOfMonth.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + 1, 0);
+  d.setUTCDate(Math.min(day, lastOfMonth.getUTCDate()));
   return d;
 }
 
