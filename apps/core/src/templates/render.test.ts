@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, unknownVariables } from './render.js';
+import { render, TemplateError, templateIssues, unknownVariables } from './render.js';
 
 // What a preview warns of must be what renders empty: each case is rendered too, to show it.
 const data = {
@@ -52,5 +52,26 @@ describe('unknownVariables', () => {
 
   it('reads nothing of a template that does not parse', () => {
     expect(unknownVariables('{{#if x}}', data)).toEqual([]);
+  });
+});
+
+describe('templateIssues', () => {
+  it('refuses at save what would fail or misbehave at render: log, Handlebars’ own hooks by any use, lookup without its two arguments', () => {
+    const codes = (source: string) => templateIssues(source, []).map((i) => i.code);
+    expect(codes('{{log "{\\"level\\":60}"}}hi')).toEqual(['unknown_helper']);
+    expect(codes('{{log $account_user}}')).toEqual(['unknown_helper']);
+    for (const source of [
+      '{{helperMissing}}',
+      '{{blockHelperMissing}}',
+      '{{#helperMissing}}x{{/helperMissing}}',
+      '{{x (blockHelperMissing)}}',
+    ])
+      expect(codes(source), source).toContain('unknown_helper');
+    expect(codes('{{lookup}}')).toEqual(['helper_usage']);
+    expect(codes('{{lookup $account_user}}')).toEqual(['helper_usage']);
+    expect(codes('{{lookup $account_user "firstName"}}')).toEqual([]);
+    expect(renders('{{lookup $account_user "firstName"}}')).toBe('Alex');
+    // What the check lets through renders; what it refuses would throw.
+    for (const source of ['{{log "x"}}', '{{helperMissing}}', '{{lookup}}']) expect(() => renders(source), source).toThrow(TemplateError);
   });
 });

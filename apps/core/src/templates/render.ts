@@ -3,6 +3,8 @@ import type { ErrorDetail } from '../errors.js';
 
 /** One isolated Handlebars environment for merchant templates; compiled templates are cached. */
 const hbs = Handlebars.create();
+// `log` writes to the service's own output: a template could forge its log lines, or print a member's data there.
+hbs.unregisterHelper('log');
 const cache = new Map<string, HandlebarsTemplateDelegate>();
 const CACHE_LIMIT = 1000;
 
@@ -14,12 +16,14 @@ const CACHE_LIMIT = 1000;
 export const EMAIL_PARTIALS = ['header', 'footer'] as const;
 export type EmailPartial = (typeof EMAIL_PARTIALS)[number];
 
-/** Handlebars' hooks for missing helpers sit among its helpers but cannot be called by name. */
+/** Handlebars' hooks for missing helpers sit among its helpers but throw when a template names them, even as a variable. */
 const HOOKS = new Set(['helperMissing', 'blockHelperMissing']);
 /** The helpers templates may call: those of the environment `render` uses (Handlebars' built-ins). */
 export const HELPERS: readonly string[] = Object.keys(hbs.helpers).filter((name) => !HOOKS.has(name));
 /** Built-in helpers that throw at render time unless given this many arguments, and as blocks only. */
 const BLOCK_HELPER_ARITY: Readonly<Record<string, number>> = { if: 1, unless: 1, with: 1, each: 1 };
+/** Built-in helpers that throw at render time unless given this many arguments. */
+const HELPER_ARITY: Readonly<Record<string, number>> = { lookup: 2 };
 
 export interface RenderOptions {
   /** HTML-escape `{{values}}` (email HTML); plain texts are escaped by whoever displays them. */
@@ -207,6 +211,10 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
 
   const call = (node: Call) => {
     const name = String(nameOf(node.path));
+    if (node.path.type === 'PathExpression' && HOOKS.has(name)) {
+      issues.push({ code: 'unknown_helper', ...at(node), reason: `"${name}" is Handlebars' own; the helpers are ${list(HELPERS)}.` });
+      return;
+    }
     const known = node.path.type === 'PathExpression' && HELPERS.includes(name);
     if (!known) {
       // Without arguments a name is a variable (or a section), which renders empty when absent.
@@ -214,6 +222,10 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
         issues.push({ code: 'unknown_helper', ...at(node), reason: `Unknown helper "${name}"; the helpers are ${list(HELPERS)}.` });
       }
       return;
+    }
+    const args = HELPER_ARITY[name];
+    if (args !== undefined && node.params.length !== args) {
+      issues.push({ code: 'helper_usage', ...at(node), reason: `"${name}" takes exactly ${args} arguments, not ${node.params.length}.` });
     }
     const arity = BLOCK_HELPER_ARITY[name];
     if (arity === undefined) return;

@@ -260,7 +260,7 @@ describe('email_template', () => {
     });
     expect(details(res)).toEqual(['subject:unknown_helper', 'htmlContent:unknown_partial']);
     expect(res.body.error.details).toMatchObject([
-      { line: 1, column: 4, message: 'Line 1, column 4: Unknown helper "shout"; the helpers are each, if, unless, log, lookup, with.' },
+      { line: 1, column: 4, message: 'Line 1, column 4: Unknown helper "shout"; the helpers are each, if, unless, lookup, with.' },
       { line: 3, column: 3, message: 'Line 3, column 3: Unknown partial "nav"; the partials here are header, footer.' },
     ]);
     // Partials place the header and footer in the body only; a misused built-in helper fails as surely as an unknown one.
