@@ -26,3 +26,15 @@ export function isTimeZone(tz: string): boolean {
     return false;
   }
 }
+
+export type TextFlaw = 'nul_character' | 'lone_surrogate';
+
+/**
+ * What PostgreSQL text cannot store as sent: NUL, which it refuses, and a lone surrogate, which
+ * JSON's escapes allow and UTF-8 turns into U+FFFD (so two texts would become one).
+ */
+export function textFlaw(text: string): TextFlaw | undefined {
+  if (text.includes('\0')) return 'nul_character';
+  if (/[\uD800-\uDFFF]/u.test(text)) return 'lone_surrogate';
+  return undefined;
+}

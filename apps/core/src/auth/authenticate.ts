@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { invalidInput, unauthenticated } from '../errors.js';
 import { isPlainObject } from '../db/json.js';
 import { prepared } from '../db/prepared.js';
-import { EMAIL, type LanguageCode, UUID } from '../formats.js';
+import { EMAIL, type LanguageCode, textFlaw, UUID } from '../formats.js';
 import { type SecretBox, safeEqualDigest, sha256 } from './crypto.js';
 
 export type Flow = 'apikey' | 'enduser' | 'guest';
@@ -69,15 +69,19 @@ export async function loadAccount(db: Knex, id: string): Promise<AccountInfo | u
 }
 
 /** An end user's details carried in the token; anything malformed makes the token invalid. */
+/** Text the database keeps as it was signed: a NUL would fail the member's write, a lone surrogate make two ids one. */
+const storable = (text: z.ZodString) => text.refine((value) => textFlaw(value) === undefined);
+
 export const userData = z.object({
-  externalId: z.string().min(1).max(256),
-  firstName: z.string().max(256).optional(),
-  lastName: z.string().max(256).optional(),
+  externalId: storable(z.string().min(1).max(256)),
+  firstName: storable(z.string().max(256)).optional(),
+  lastName: storable(z.string().max(256)).optional(),
   email: z.email({ pattern: EMAIL }).max(320).optional(),
 });
 export type UserData = z.infer<typeof userData>;
 
 const MAX_TOKEN_LIFETIME_SECONDS = 86_400;
+const HS256_SIGNATURE = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 /** How far the signer's clock may differ from ours, for `exp` and `iat` alike (CONTRACT §5). */
 const CLOCK_SKEW_SECONDS = 60;
 /** A fixed sealed value keeps the timing of an unknown key close to that of a wrong secret. */
@@ -200,6 +204,8 @@ export class Authenticator {
     if (!kid || kid.length > 64) throw invalid();
     const signer = await this.findSigner(accountId, kid);
     if (!signer) throw invalid();
+    // The one spelling of HS256's 32 bytes: Buffer would decode a signature with padding or other characters appended alike.
+    if (!HS256_SIGNATURE.test(parts[2]!)) throw invalid();
     const signature = Buffer.from(parts[2]!, 'base64url');
     const expected = createHmac('sha256', signer.key).update(`${parts[0]}.${parts[1]}`).digest();
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) throw invalid();

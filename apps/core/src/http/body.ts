@@ -3,6 +3,7 @@ import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
 import { ApiError, invalidInput, payloadTooLarge, unsupportedMediaType } from '../errors.js';
+import { type TextFlaw, textFlaw } from '../formats.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -33,6 +34,10 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   }
   if (!accepts.includes(mediaType))
     throw unsupportedMediaType(`Content type ${mediaType} is not accepted here; use ${accepts.join(' or ')}.`);
+  // A compressed body would be read as its compressed bytes (RFC 9110 §8.4: 415 for a coding not understood).
+  const coding = ctx.get('content-encoding').trim().toLowerCase();
+  if (coding !== '' && coding !== 'identity')
+    throw unsupportedMediaType(`Content-Encoding ${coding} is not accepted; send the body uncompressed.`);
   let raw: Buffer;
   try {
     raw = await getRawBody(ctx.req, { limit: maxBytes, length: ctx.get('content-length') || undefined });
@@ -67,24 +72,12 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
   return { raw, mediaType, json };
 }
 
-type Flaw = 'nul_character' | 'lone_surrogate';
-
-const FLAW_MESSAGES: Record<Flaw, string> = {
+const FLAW_MESSAGES: Record<TextFlaw, string> = {
   nul_character: 'NUL (U+0000) is not allowed in a string.',
   lone_surrogate: 'A lone surrogate (an escape \\ud800 to \\udfff without its pair) is not a character.',
 };
 
-/**
- * What PostgreSQL text cannot store as sent: NUL, which it refuses, and a lone surrogate, which
- * JSON's escapes allow and UTF-8 turns into U+FFFD. Refused here, naming where it is.
- */
-function flawOf(text: string): Flaw | undefined {
-  if (text.includes('\0')) return 'nul_character';
-  if (/[\uD800-\uDFFF]/u.test(text)) return 'lone_surrogate';
-  return undefined;
-}
-
-const unstorable = (field: string, flaw: Flaw) =>
+const unstorable = (field: string, flaw: TextFlaw) =>
   invalidInput(`"${field}" contains ${flaw === 'nul_character' ? 'a NUL character' : 'a lone surrogate'}, which is not allowed.`, [
     { field, code: flaw, message: FLAW_MESSAGES[flaw] },
   ]);
@@ -101,9 +94,9 @@ const TOO_DEEP = 'too_deep';
  * The path (as validation errors name fields: `a.b[0]`) of the first string or key with a flaw, or
  * TOO_DEEP once the nesting passes MAX_BODY_DEPTH.
  */
-function unstorablePath(value: unknown, path: string, depth: number): { path: string; flaw: Flaw } | typeof TOO_DEEP | undefined {
+function unstorablePath(value: unknown, path: string, depth: number): { path: string; flaw: TextFlaw } | typeof TOO_DEEP | undefined {
   if (typeof value === 'string') {
-    const flaw = flawOf(value);
+    const flaw = textFlaw(value);
     return flaw ? { path, flaw } : undefined;
   }
   if (typeof value !== 'object' || value === null) return undefined;
@@ -117,7 +110,7 @@ function unstorablePath(value: unknown, path: string, depth: number): { path: st
   }
   for (const [key, item] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;
-    const keyFlaw = flawOf(key);
+    const keyFlaw = textFlaw(key);
     if (keyFlaw) return { path: at, flaw: keyFlaw };
     const found = unstorablePath(item, at, depth + 1);
     if (found) return found;

@@ -296,6 +296,16 @@ describe('end-user tokens', () => {
       'iat not a number': { token: await signToken(acct, { iat: 'yesterday' as unknown as number, exp: nowSeconds() + 60 }) },
       'no userData.externalId': { token: await signToken(acct, { userData: { firstName: 'Nobody' } }) },
       'invalid email': { token: await signToken(acct, { userData: { externalId: 'member-1', email: 'not-an-email' } }) },
+      // What the database cannot keep as signed: a NUL, and a lone surrogate (which would make it another's id).
+      'NUL in externalId': { token: await signToken(acct, { userData: { externalId: 'member\u00001' } }) },
+      'lone surrogate in externalId': { token: await signToken(acct, { userData: { externalId: 'member-1\ud800' } }) },
+      'lone surrogate in firstName': { token: await signToken(acct, { userData: { externalId: 'member-1', firstName: 'A\udfff' } }) },
+      // Another spelling of the same signature bytes is not the signature.
+      'padding after the signature': { token: `${valid}=` },
+      'a character after the signature': { token: `${valid}!` },
+      'a signature with its last bits set': {
+        token: `${valid.slice(0, -1)}${'AEIMQUYcgkosw048'.includes(valid.at(-1)!) ? String.fromCharCode(valid.charCodeAt(valid.length - 1) + 1) : valid.at(-1)}`,
+      },
     };
     for (const [name, { token, accountId }] of Object.entries(cases)) {
       const res = await asEndUser(token, accountId ?? acct.accountId).get('/schema/account_user/me');

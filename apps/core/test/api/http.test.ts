@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
@@ -134,6 +135,17 @@ describe('envelopes and errors', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
     expectErrorEnvelope(wrongType.body, 415, 'unsupported_media_type');
+    // A compressed body is not read as if it were the JSON it compresses; identity is no coding.
+    const gzipped = await acct.api.request('POST', '/schema/streak/record', {
+      raw: gzipSync('{"name":"zipped"}'),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    expectErrorEnvelope(gzipped.body, 415, 'unsupported_media_type');
+    const identity = await acct.api.request('POST', '/schema/streak/record', {
+      raw: '{"name":"plain"}',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'identity' },
+    });
+    expect(identity.status).toBe(200);
     const charset = await acct.api.request('POST', '/schema/streak/record', {
       raw: '{"name":"x"}',
       headers: { 'content-type': 'application/json; charset=utf-8' },

@@ -53,6 +53,8 @@ describe('platform API', () => {
       'unauthenticated',
     );
     expectError(await app.anon.post('/platform/accounts', body, { authorization: app.config.platformToken! }), 401, 'unauthenticated');
+    // The scheme's name is case-insensitive (RFC 9110 §11.1).
+    expectOk(await app.anon.post('/platform/accounts', body, { authorization: `bearer ${app.config.platformToken!}` }));
     // An API key is not a platform credential.
     const acct = await app.createAccount();
     expectError(await acct.api.post('/platform/accounts', body), 401, 'unauthenticated');

@@ -94,7 +94,7 @@ export function platformRoutes(router: Router, s: Services): void {
     // Before the token is compared: guesses cost tokens like any request.
     charge(ctx, s, `platform:${ctx.ip}`, s.config.rateLimitPerSecond, 'platform');
     const token = s.config.platformToken;
-    const given = /^Bearer (.+)$/.exec(ctx.get('authorization'))?.[1];
+    const given = /^Bearer +(.+)$/i.exec(ctx.get('authorization'))?.[1];
     if (!token || !given || !safeEqual(given, token)) throw unauthenticated('A valid platform token is required.');
   };
 
