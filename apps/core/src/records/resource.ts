@@ -108,6 +108,8 @@ export interface Records {
   ): Record<string, unknown>[] | Promise<Record<string, unknown>[]>;
   /** Fields that are stored columns (no joins), for responses built from rows at hand. */
   storedFields(resource: Resource): readonly string[];
+  /** 400 naming each reference field of `values` that names no record of the account, as a write would be. */
+  checkReferences(trx: Knex, resource: Resource, ctx: RequestContext, values: Record<string, unknown>): Promise<void>;
 }
 
 export interface Resource<F extends Fields = Fields> {

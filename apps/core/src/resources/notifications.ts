@@ -46,7 +46,7 @@ async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
 /**
  * What the email template's `render` action may be sent: an unsaved draft rendered in place of the
  * stored values, so an editor's preview follows the merchant's typing. Its texts are the preview
- * language's; an id naming no header or footer of the account places none.
+ * language's; its header and footer ids must name the account's, as a save's must.
  */
 const emailDraft = z.strictObject({
   subject: z.string().max(256).optional(),
@@ -97,8 +97,10 @@ export const emailTemplate = defineResource({
       returns: z.object({ subject: z.string(), html: z.string(), text: z.string(), unknownVariables: UNKNOWN_VARIABLES }),
       description:
         'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text, unknownVariables} (text: the plain-text part sent with the HTML; unknownVariables: what the subject, body, header and footer read that the sample lacks). An optional body renders an unsaved draft instead of the stored values it names (subject and htmlContent as the languageCode texts); a draft that is not valid Handlebars is 400 naming the field, as a write would be.',
-      run: ({ trx, ctx, row, body }) => {
+      run: async ({ trx, ctx, records, row, body }) => {
         const shown = draftedTemplate(row, body, ctx.languageCode ?? ctx.account!.defaultLanguageCode);
+        const { emailHeaderId, emailFooterId } = emailDraft.parse(body ?? {});
+        await records.checkReferences(trx, records.registry.require('email_template'), ctx, { emailHeaderId, emailFooterId });
         return renderedOrConflict(() => renderPreview(trx, ctx, shown, new Date()));
       },
     },

@@ -116,6 +116,10 @@ async function stampCoupon({ trx, values, existing }: WriteArgs<typeof rewardLog
   const reward =
     row.reward_id === null ? undefined : await trx<RewardRow>('reward').where({ account_id: row.account_id, id: row.reward_id }).first();
   const expiry = values.rewardExpiryAt === undefined ? expiryFor(reward, issuedAt) : (sentTime('rewardExpiryAt') ?? null);
+  if (values.rewardExpiryAt != null && expiry && expiry.getTime() < issuedAt.getTime())
+    throw invalidInput('A code cannot expire before it is issued.', [
+      { field: 'rewardExpiryAt', code: 'invalid', message: `Must not be before rewardIssuedAt (${issuedAt.toISOString()}).` },
+    ]);
   const [updated] = await trx<Row>('reward_log')
     .where({ account_id: row.account_id, id: row.id })
     .update({ coupon_code: values.couponCode, reward_issued_at: issuedAt, reward_expiry_at: expiry, updated_at: trx.fn.now() })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { redeemBody, redeemReward } from '../engine/redeem.js';
 import { invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
+import { issueDetails } from '../records/validate.js';
 import { couponFields, rewardFields } from '../schema/rewards.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
@@ -50,6 +51,7 @@ export const reward = defineResource({
     await trx('coupon').where({ account_id: account, reward_id: row.id, is_coupon_issued: false }).delete();
     await trx('milestone').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
     await trx('mission').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
+    await trx('tier').where({ account_id: account, entry_reward_id: row.id }).update({ entry_reward_id: null });
   },
   actions: {
     redeem: {
@@ -107,9 +109,7 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
   } else {
     const parsed = importBody.safeParse(body);
     if (!parsed.success) {
-      throw invalidInput('The body must be {"couponCodes": [string, ...]}.', [
-        { field: 'couponCodes', code: 'invalid_type', message: 'Expected an array of strings.' },
-      ]);
+      throw invalidInput('The body must be {"couponCodes": [string, ...]}.', issueDetails('', parsed.error));
     }
     parsed.data.couponCodes.forEach((c, i) => {
       const code = c.trim();

@@ -191,6 +191,14 @@ describe('client-stamped coupons (handleCoupon false)', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe('forbidden');
 
+    // A code that would expire before it is issued is refused, and stamps nothing.
+    const backwards = await acct.api.patch(path, {
+      couponCode: 'SHOP-0',
+      rewardIssuedAt: '2026-12-01T00:00:00Z',
+      rewardExpiryAt: '2026-11-01T00:00:00Z',
+    });
+    expect([backwards.status, backwards.body.error.details[0].field]).toEqual([400, 'rewardExpiryAt']);
+
     const before = Date.now();
     const first = await acct.api.patch(path, { couponCode: 'SHOP-1' });
     const after = Date.now();

@@ -553,6 +553,19 @@ describe('render action', () => {
       field: 'emailHeaderId',
       code: 'invalid_format',
     });
+    // A header or footer the account does not have (none, or another account's) is refused as a save refuses it.
+    const stranger = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+    const theirs = await create(stranger, 'email_footer', { name: 'Theirs', status: 'live', htmlContent: 'THEIRS' });
+    for (const [field, id] of [
+      ['emailHeaderId', '00000000-0000-4000-8000-000000000000'],
+      ['emailFooterId', theirs.id],
+    ] as const) {
+      const refused = await render({ [field]: id });
+      expect(refused.status, field).toBe(400);
+      expect(refused.body.error.details).toEqual([expect.objectContaining({ field, code: 'not_found' })]);
+      const saved = await acct.api.patch(path('email_template', template.id), { [field]: id });
+      expect(saved.body.error.details).toEqual([expect.objectContaining({ field, code: 'not_found' })]);
+    }
   });
 
   it('has sample data for every event code', async () => {

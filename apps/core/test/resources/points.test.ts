@@ -680,4 +680,14 @@ describe('tiers', () => {
     expect((await a.api.delete(`/schema/tier/record/${t.id}`)).status).toBe(204);
     expect(await tierOf(a, m)).toBeNull();
   });
+
+  it('deleting a reward leaves the tier it entered without an entry reward, as it leaves a milestone', async () => {
+    const a = await program();
+    const gift = await reward({ pointsCost: null }, a.api);
+    const t = await create(a.api, 'tier', { name: 'Silver', status: 'live', pointsThreshold: 10, entryRewardId: gift.id });
+    expect((await a.api.delete(`/schema/reward/record/${gift.id}`)).status).toBe(204);
+    expect((await accepted(a.api.get(`/schema/tier/record/${t.id}`))).entryRewardId).toBeNull();
+    // The tier is still saved as it is now.
+    expect((await a.api.patch(`/schema/tier/record/${t.id}`, { name: 'Silver', entryRewardId: null })).status).toBe(200);
+  });
 });

@@ -120,7 +120,13 @@ describe('coupon', () => {
     expect(detailOf(badCsv.body, 'line 2')?.code).toBe('too_long');
     const ok = await app.db('coupon').whereIn('coupon_code', ['OK-1', 'OK-2', 'ONE-MORE']).count({ n: '*' });
     expect(ok[0]!.n).toBe(0);
-    expect((await acct.api.post(path, { codes: [] })).status).toBe(400);
+    // Each wrong or unknown field is named (CONTRACT §2).
+    const unknown = await acct.api.post(path, { couponCodes: [], x: 1 });
+    expect([unknown.status, unknown.body.error.details]).toEqual([400, [expect.objectContaining({ field: 'x', code: 'unknown_field' })]]);
+    const missing = await acct.api.post(path, { codes: [] });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['codes', 'couponCodes']);
+    expect(detailOf((await acct.api.post(path, { couponCodes: ['A', 7] })).body, 'couponCodes[1]')?.code).toBe('invalid_type');
     expect((await acct.api.request('POST', path, { raw: 'A', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
   });
 
