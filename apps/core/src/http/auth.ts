@@ -30,7 +30,7 @@ export function authenticate(s: Services) {
   };
 }
 
-/** The methods a route may offer, in the order an `Allow` header lists them. */
+/** The methods a route may offer, in the order an `Allow` header lists them; HEAD goes with GET, unlisted as in the OpenAPI document. */
 const METHODS = ['GET', 'POST', 'PATCH', 'DELETE'];
 
 /** The flows a method of the request's path accepts; undefined where the path does not offer it. */
@@ -60,7 +60,7 @@ export function allow(flowsOf: FlowsOf) {
 export const only =
   (method: string, flows: readonly Flow[]): FlowsOf =>
   (_ctx, asked) =>
-    asked === method ? flows : undefined;
+    asked === method || (method === 'GET' && asked === 'HEAD') ? flows : undefined;
 
 /** Takes a token from the caller's bucket and announces what is left; an empty bucket answers 429. */
 export function charge(ctx: Context, s: Services, key: string, rate: number, flow: string): void {

@@ -71,6 +71,21 @@ describe('envelopes and errors', () => {
     }
   });
 
+  it('answers HEAD as GET without the body, with the same checks (RFC 9110 §9.3.2)', async () => {
+    const streak = await accepted(acct.api.post('/schema/streak/record', { name: 'Heads' }));
+    const key = { 'x-api-key': acct.apiKey, 'x-api-secret': acct.apiSecret };
+    const head = (path: string, headers: Record<string, string> = key) => fetch(`${app.url}/api/v1.0${path}`, { method: 'HEAD', headers });
+    for (const path of ['/schema/streak/record', `/schema/streak/record/${streak.id}`, '/analytics/summary']) {
+      const res = await head(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(await res.text(), path).toBe('');
+    }
+    expect((await head('/schema/streak/record', {})).status).toBe(401);
+    expect((await head('/schema/streak/record/7d419a6f-9c2a-41b9-82fb-a32ad64892a2')).status).toBe(404);
+    expect((await head('/schema/streak/record?limit=0')).status).toBe(400);
+  });
+
   it('refuses a NUL character in any string of a body or query, naming where it is', async () => {
     const named = (res: { status: number; body: any }, code: string, field: string) => {
       expectErrorEnvelope(res.body, 400, code);

@@ -32,8 +32,9 @@ export const memberPaths = {
 
 const NO_BODY = z.strictObject({});
 
-const COLLECTION_OPS: Record<string, Op> = { GET: 'list', POST: 'create' };
-const ITEM_OPS: Record<string, Op> = { GET: 'get', PATCH: 'update', DELETE: 'delete' };
+// HEAD is GET without the body (RFC 9110 §9.3.2), which Koa leaves out of the answer.
+const COLLECTION_OPS: Record<string, Op> = { GET: 'list', HEAD: 'list', POST: 'create' };
+const ITEM_OPS: Record<string, Op> = { GET: 'get', HEAD: 'get', PATCH: 'update', DELETE: 'delete' };
 
 /** The flows the resource accepts for the operation a method names on a collection or a record. */
 const flowsFor =
