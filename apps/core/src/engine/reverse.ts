@@ -728,7 +728,13 @@ async function respond(
     : kind === 'mission'
       ? change.tasks.filter((t) => t.task_progress_status === 'completed').length
       : Number((change.progress as Row).current_progress_value);
-  const progress = await one(`${kind}_progress`, change.progress, storedFields(records, `${kind}_progress`));
+  // A mission progress carries its tasks inline, as everywhere else it is answered (CONTRACT §6).
+  const progressFields = storedFields(records, `${kind}_progress`);
+  const progress = await one(
+    `${kind}_progress`,
+    change.progress,
+    kind === 'mission' ? [...progressFields, 'taskProgresses'] : progressFields,
+  );
   const taskObjects = await many('task_progress', change.tasks);
   const revoked = await many('reward_log', change.revoked);
   const logObject = (await one(`${kind}_log`, log, [...storedFields(records, `${kind}_log`), 'reversals']))!;

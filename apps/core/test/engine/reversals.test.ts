@@ -356,6 +356,9 @@ describe('reversing challenge and mission logs', () => {
       missionCompletedAt: null,
     });
     expect(back.taskProgress.map((t: any) => t.currentProgressValue)).toEqual([1, 0]);
+    // The progress carries its tasks inline, as the log's create answer and a GET do.
+    const read = await accepted(acct.api.get(`/schema/mission_progress/record/${order.missionProgress.id}`));
+    expect(back.missionProgress.taskProgresses).toEqual(read.taskProgresses);
     expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ id: order.rewardLog.id, revokedReason: 'cancelled' })]);
   });
 
