@@ -68,10 +68,10 @@ export async function loadAccount(db: Knex, id: string): Promise<AccountInfo | u
   return row ? accountInfo(row) : undefined;
 }
 
-/** An end user's details carried in the token; anything malformed makes the token invalid. */
 /** Text the database keeps as it was signed: a NUL would fail the member's write, a lone surrogate make two ids one. */
 const storable = (text: z.ZodString) => text.refine((value) => textFlaw(value) === undefined);
 
+/** An end user's details carried in the token; anything malformed makes the token invalid. */
 export const userData = z.object({
   externalId: storable(z.string().min(1).max(256)),
   firstName: storable(z.string().max(256)).optional(),

@@ -32,14 +32,14 @@ function computeKey(at: Date, period: Period, zone: string): string {
 }
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 
-/** A date's UTC midnight in any year: Date.UTC takes years 0–99 for 1900–1999. */
-function utcDate(year: number, monthIndex: number, day: number): number {
+/** A date's UTC midnight in any year, as a time: Date.UTC takes years 0–99 for 1900–1999. */
+export function utcDate(year: number, monthIndex: number, day: number): number {
   const d = new Date(0);
   d.setUTCFullYear(year, monthIndex, day);
   return d.getTime();
 }
-const DAY_MS = 24 * HOUR_MS;
 
 /** A period's first calendar day, as that date's UTC midnight (a date number, not an instant). */
 function firstDay(key: string, period: Period): number {

@@ -17,6 +17,7 @@ import { heldOutOfSql } from './holdout.js';
 import type { HeldRows } from './types.js';
 import { withVersion, type WriteSet } from './writes.js';
 import { IssueTally } from '../observability/metrics.js';
+import { utcDate } from './periods.js';
 
 /** Point entries are written only in a transaction, which holds the member's row lock from the entry's read to its commit. */
 export const isTransaction = (db: Knex): db is Knex.Transaction => db.isTransaction === true;
@@ -66,9 +67,7 @@ export function plusMonths(at: Date, months: number): Date {
   const day = d.getUTCDate();
   d.setUTCDate(1);
   d.setUTCMonth(d.getUTCMonth() + months);
-  const lastOfMonth = new Date(0);
-  lastOfMonth.setUTCFullYear(d.getUTCFullYear(), d.getUTCMonth() + 1, 0);
-  d.setUTCDate(Math.min(day, lastOfMonth.getUTCDate()));
+  d.setUTCDate(Math.min(day, new Date(utcDate(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).getUTCDate()));
   return d;
 }
 

@@ -5,7 +5,7 @@ import type { LanguageCode } from '../formats.js';
 import { chatLanguage, messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
-import { type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
+import { type ActionArgs, type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import {
   chatMessageTemplateFields,
@@ -57,8 +57,11 @@ const emailDraft = z.strictObject({
   sampleEventCode: z.enum(EVENT_CODES).optional(),
 });
 
-/** The stored template with the draft laid over it, the draft's texts as the preview language's. */
-function draftedTemplate(row: EmailTemplateRow, body: unknown, language: string): EmailTemplateRow {
+/**
+ * The stored template with the draft laid over it, the draft's texts as the preview language's; the
+ * draft's header and footer ids are checked as a save checks them.
+ */
+async function draftedTemplate({ trx, ctx, records, row, body }: ActionArgs<typeof emailTemplateFields>): Promise<EmailTemplateRow> {
   if (body === undefined) return row;
   const parsed = emailDraft.safeParse(body);
   if (!parsed.success)
@@ -69,6 +72,9 @@ function draftedTemplate(row: EmailTemplateRow, body: unknown, language: string)
   const draft = parsed.data;
   const errors = [...templateErrors(draft, ['subject']), ...templateErrors(draft, ['htmlContent'], EMAIL_PARTIALS)];
   if (errors.length) throw invalidInput('The draft is not a template that can be rendered.', errors);
+  const { emailHeaderId, emailFooterId } = draft;
+  await records.checkReferences(trx, records.registry.require('email_template'), ctx, { emailHeaderId, emailFooterId });
+  const language = ctx.languageCode ?? ctx.account!.defaultLanguageCode;
   return {
     ...row,
     ...(draft.subject !== undefined ? { subject: { [language]: draft.subject } } : {}),
@@ -97,11 +103,9 @@ export const emailTemplate = defineResource({
       returns: z.object({ subject: z.string(), html: z.string(), text: z.string(), unknownVariables: UNKNOWN_VARIABLES }),
       description:
         'Renders the template against built-in sample data for its sampleEventCode, in languageCode (else the account default), with the linked header, footer and live email theme; answers {subject, html, text, unknownVariables} (text: the plain-text part sent with the HTML; unknownVariables: what the subject, body, header and footer read that the sample lacks). An optional body renders an unsaved draft instead of the stored values it names (subject and htmlContent as the languageCode texts); a draft that is not valid Handlebars is 400 naming the field, as a write would be.',
-      run: async ({ trx, ctx, records, row, body }) => {
-        const shown = draftedTemplate(row, body, ctx.languageCode ?? ctx.account!.defaultLanguageCode);
-        const { emailHeaderId, emailFooterId } = emailDraft.parse(body ?? {});
-        await records.checkReferences(trx, records.registry.require('email_template'), ctx, { emailHeaderId, emailFooterId });
-        return renderedOrConflict(() => renderPreview(trx, ctx, shown, new Date()));
+      run: async (args) => {
+        const shown = await draftedTemplate(args);
+        return renderedOrConflict(() => renderPreview(args.trx, args.ctx, shown, new Date()));
       },
     },
   },

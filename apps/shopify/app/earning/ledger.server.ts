@@ -189,32 +189,28 @@ interface CustomerKeys {
 }
 
 /** Where the app keeps a customer's rows, per table, with `{customer}`, `{gid}` and `{orders}` for their keys. */
-const CUSTOMER_ROWS: { table: string; where: string; exported: boolean }[] = [
+const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true }[] = [
   ...['shopify_order_logs', 'shopify_order_points'].map((table) => ({
     table,
     where: 'order_id in (select order_id from shopify_orders where shop = {shop} and customer_id = {customer}) or order_id = any({orders})',
-    exported: true,
   })),
   ...['shopify_orders', 'order_facts'].map((table) => ({
     table,
     where: 'customer_id = {customer} or order_id = any({orders})',
-    exported: true,
   })),
   ...['shopify_first_orders', 'storefront_visits', 'program_members', 'customer_tiers'].map((table) => ({
     table,
     where: 'customer_id = {customer}',
-    exported: true,
   })),
-  { table: 'reward_discounts', where: 'customer_gid = {gid}', exported: true },
-  { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}", exported: true },
+  { table: 'reward_discounts', where: 'customer_gid = {gid}' },
+  { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },
   {
     table: 'shopify_webhooks',
     where:
       "payload->'customer'->>'id' = {customer} or (topic = 'customers/create' and payload->>'id' = {customer}) or order_id = any({orders})",
-    exported: true,
   },
   // The exports of their earlier data requests: erased, not exported again.
-  { table: 'data_requests', where: 'customer_external_id = {gid}', exported: false },
+  { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },
 ];
 
 /** A CUSTOMER_ROWS condition of the shop's rows, with its values numbered in order. */
@@ -242,9 +238,10 @@ const keysOf = (customerId: string, orderIds: string[]): CustomerKeys => ({
  */
 export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string, orderIds: string[] = []): Promise<void> {
   return inTransaction(pool, async (client) => {
+    const keys = keysOf(customerId, orderIds);
     // In the list's order: an order's logs are found through the order before it goes.
     for (const { table, where } of CUSTOMER_ROWS) {
-      const { text, values } = customerCondition(where, shop, keysOf(customerId, orderIds));
+      const { text, values } = customerCondition(where, shop, keys);
       await client.query(`delete from ${table} where ${text}`, values);
     }
   });
@@ -253,8 +250,9 @@ export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string, 
 /** customers/data_request: what the app keeps of the customer, by table, as it keeps it (the shop left out). */
 export async function customerRecords(pool: pg.Pool, shop: string, customerId: string): Promise<Record<string, unknown[]>> {
   const found: Record<string, unknown[]> = {};
-  for (const { table, where } of CUSTOMER_ROWS.filter((r) => r.exported)) {
-    const { text, values } = customerCondition(where, shop, keysOf(customerId, []));
+  const keys = keysOf(customerId, []);
+  for (const { table, where } of CUSTOMER_ROWS.filter((r) => !r.erasedOnly)) {
+    const { text, values } = customerCondition(where, shop, keys);
     const { rows } = await pool.query<{ row: Record<string, unknown> }>(
       `select to_jsonb(t) - 'shop' as row from ${table} t where ${text}`,
       values,

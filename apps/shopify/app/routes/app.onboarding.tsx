@@ -7,7 +7,7 @@ import { isProgramTemplate, isTemplateId } from '../admin/onboarding/program-tem
 import { STOREFRONT_TEXTS } from '../admin/onboarding/storefront-texts';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
-import { isOutage } from '../core/failure';
+import { failureMessage } from '../core/failure';
 import { mintEndUserToken } from '../core/enduser-token.server';
 import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
 import { type JsonObject, objectOf } from '../json';
@@ -26,7 +26,9 @@ const pointsMemory = (shop: string): TemplateMemory => ({
 
 /** A failed step's answer, an outage said in the merchant's words (the core's words say nothing they can act on). */
 const worded = <R extends { ok: boolean; status?: number; message?: string }>(result: R, outage: string): R =>
-  !result.ok && result.status !== undefined && isOutage(result.status) ? { ...result, message: outage } : result;
+  result.ok || result.status === undefined
+    ? result
+    : { ...result, message: failureMessage({ status: result.status, message: result.message ?? '' }, outage) };
 
 const invalid = (message: string) => Response.json({ ok: false, message, fieldErrors: {}, leftOver: [] }, { status: 400 });
 
