@@ -23,10 +23,20 @@ import { storedFields } from './payloads.js';
 import { isTransaction, reverseRewardLogPoints } from './points.js';
 import { issueReward } from './rewards.js';
 import { settleOverdue } from './streak.js';
-import { type LogKind, type LogRow, NeedsLock, type ProgressRow, type RewardSource, type Tx } from './types.js';
+import {
+  type LogKind,
+  type LogRow,
+  NeedsLock,
+  type NotAggregatedReason,
+  type Outcome,
+  type ProgressRow,
+  type RewardSource,
+  type Tx,
+} from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
 import { decimalSum } from './decimals.js';
+import { periodBounds, periodKey } from './periods.js';
 
 /** A reversal's body (CONTRACT §17). */
 export const reverseBody = z.strictObject({
@@ -107,6 +117,14 @@ export async function reverseLog(
   return respond(records, trx, ctx, kind, reversedLog!, found.milestones, change);
 }
 
+/**
+ * Why a log may have been refused only because of progress a reversal can undo: the day of a
+ * completed streak already counted, the mission already completed. A replay decides such logs
+ * again, since §17 makes every progress what the surviving logs give, in activityAt order. Logs
+ * refused for anything else (late, outside the window, not live, held out) stay refused.
+ */
+const REDECIDED: readonly NotAggregatedReason[] = ['period_completed', 'mission_completed'];
+
 /** A freeze grant: ordered among logs by `created_at` (the wall clock), settled against at `granted_at` (the scheduler's). */
 interface Grant {
   id: string;
@@ -124,7 +142,7 @@ interface Gathered {
   member: AccountUserRow | undefined;
   /** Live milestones, ascending by target. */
   milestones: MilestoneRow[];
-  /** The member's logs that counted, in activityAt order. */
+  /** The member's logs that counted or that progress alone refused (REDECIDED), in activityAt order. */
   logs: LogRow[];
   /** Freeze grants of the member on the streak, oldest first. */
   grants: Grant[];
@@ -142,7 +160,8 @@ const GATHER = Object.fromEntries(
          (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
            where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
          (select coalesce(json_agg(l order by l.activity_at, l.created_at, l.id), '[]'::json) from ${ident(`${kind}_log`)} l
-           where l.account_id = ? and l.${ident(`${kind}_id`)} = ? and l.owned_by_id = ? and l.is_aggregated and l.status = 'live') as logs,
+           where l.account_id = ? and l.${ident(`${kind}_id`)} = ? and l.owned_by_id = ? and l.status = 'live'
+             and (l.is_aggregated or l.not_aggregated_reason in (${REDECIDED.map((r) => `'${r}'`).join(', ')}))) as logs,
          (select coalesce(json_agg(g order by g.created_at), '[]'::json) from freeze_grant g
            where g.account_id = ? and g.streak_id = ? and g.owned_by_id = ?) as grants`,
     ),
@@ -324,26 +343,31 @@ async function recompute(
       given.set(grant, run.id);
     }
   };
+  /** The logs the replay decided otherwise than their ingestion had. */
+  const redecided: { log: LogRow; outcome: Outcome }[] = [];
   for (const log of logs) {
     const { left } = remaining(definition, log);
     if (left <= 0) continue;
     grantUpTo(log.created_at);
     const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
+    let outcome: Outcome;
     if (definition.kind === 'streak')
-      await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(rawRuns(), rawTasks(), fill) });
+      outcome = await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(rawRuns(), rawTasks(), fill) });
     else if (definition.kind === 'challenge')
-      await aggregateChallenge(tx, {
+      outcome = await aggregateChallenge(tx, {
         ...input,
         definition: definition.row,
         state: challengeState(rawRuns() as ChallengeProgressRow[], fill),
       });
     else
-      await aggregateMission(tx, {
+      outcome = await aggregateMission(tx, {
         ...input,
         definition: definition.row,
         activityId: log.activity_id as string,
         state: missionState(rawRuns() as readonly MissionProgressRow[], rawTasks(), fill),
       });
+    if (outcome.aggregated !== log.is_aggregated || outcome.reason !== (log.not_aggregated_reason ?? null))
+      redecided.push({ log, outcome });
   }
   grantUpTo(null);
   settleDue(records, definition, writes, runs(), zone, now);
@@ -386,7 +410,7 @@ async function recompute(
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
-    const patch = emptied(kind, existing, now);
+    const patch = emptied(definition, existing, zone, now);
     if (Object.keys(patch).length) updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: true });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
@@ -406,6 +430,12 @@ async function recompute(
   let changed = updates.length + inserts.length > 0;
 
   changed = (await reconcileTasks(trx, kind, storedTasks, rawTasks(), ids, taskColumns, now)) || changed;
+  // Each log says whether it counts as the replay has it, so that reversing it later changes what it should.
+  for (const { log, outcome } of redecided)
+    await trx(`${kind}_log`)
+      .where({ account_id: account.id, id: log.id })
+      .update({ is_aggregated: outcome.aggregated, not_aggregated_reason: outcome.reason, updated_at: now });
+  if (redecided.length) changed = true;
   if (changed) await resetGrowthStandings(trx, kind, account.id, definition.row.id, memberId, now);
   const revoked = await reconcileRewards(
     tx,
@@ -561,22 +591,29 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
 
 /**
  * The change that leaves a record none of whose logs survives at 0. A streak run or mission that
- * was under way is closed too, so that the member's next log starts afresh, as it would in a
- * replay that never had the record (a challenge window is keyed by its period and stays open).
+ * was under way is closed too, as of its own start (a streak's: its first period's), so that the
+ * member's next log, even one in its periods, starts afresh, as it would in a replay that never
+ * had the record (a challenge window is keyed by its period and stays open).
  */
-function emptied(kind: LogKind, row: ProgressRow, now: Date): Row {
+function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date): Row {
   const r = row as Row;
   const patch: Row = {};
-  if (Number(r.current_progress_value ?? 0) !== 0 && kind !== 'mission') patch.current_progress_value = 0;
-  if (kind === 'streak') {
+  if (Number(r.current_progress_value ?? 0) !== 0 && definition.kind !== 'mission') patch.current_progress_value = 0;
+  if (definition.kind === 'streak') {
     if (r.last_completed_period_key !== null) patch.last_completed_period_key = null;
-    if (r.streak_progress_status !== 'broken')
-      Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: now, streak_completed_at: null });
-  } else if (kind === 'challenge') {
+    if (r.streak_progress_status !== 'broken') {
+      const period = definition.row.aggregation_period;
+      const start = periodBounds(periodKey(r.streak_started_at as Date, period, zone), period, zone).start;
+      Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: start, streak_completed_at: null });
+    }
+  } else if (definition.kind === 'challenge') {
     if (r.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
   } else if (r.mission_progress_status !== 'failed') {
-    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), { mission_failed_at: now, mission_completed_at: null });
+    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), {
+      mission_failed_at: r.mission_started_at,
+      mission_completed_at: null,
+    });
   }
   return patch;
 }
@@ -670,6 +707,20 @@ async function reconcileRewards(
   const inReplay = runOfPeriod(replayedRuns, replayedTasks, (run) => ids.get(run.id)!);
   const inStored = runOfPeriod(stored, storedTasks, (run) => run.id);
   const storedIds = new Set(stored.map((r) => r.id));
+  // What a stored record had reached before the reversal: a milestone or completion it reaches
+  // only now (a mission whose window starts later once its first log is reversed) is reached anew
+  // and gets a reward log, as the log that reaches it would give; one it had reached without a
+  // reward log (a milestone added since) gets none.
+  const reachedBefore = (a: RewardSource, recordId: string) => {
+    const record = stored.find((r) => r.id === recordId) as Row;
+    if (a.milestoneId === null) return record.mission_progress_status === 'completed';
+    const target = Number(milestones.find((m) => m.id === a.milestoneId)!.milestone_target_value);
+    const value =
+      definition.kind === 'mission'
+        ? storedTasks.filter((t) => t.linked_schema_record_id === recordId && t.task_progress_status === 'completed').length
+        : Number(record.current_progress_value);
+    return value >= target;
+  };
   const kept = new Set<string>();
   const fresh: RewardSource[] = [];
   for (const a of achieved) {
@@ -682,7 +733,7 @@ async function reconcileRewards(
           (definition.kind === 'challenge' ? l.period_key === a.periodKey : (inReplay(l.period_key) ?? inStored(l.period_key)) === run)),
     );
     if (match) kept.add(match.id);
-    else if (!storedIds.has(run)) fresh.push({ ...a, progressId: run });
+    else if (!storedIds.has(run) || !reachedBefore(a, run)) fresh.push({ ...a, progressId: run });
   }
   const toRevoke = logs.filter((l) => !kept.has(l.id));
   // What revoked logs earned in points goes back with them (CONTRACT §19), which needs the attempt's

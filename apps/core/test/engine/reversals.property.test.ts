@@ -8,8 +8,8 @@ import { accepted, startTestApp, type TestAccount, type TestApp } from '../suppo
  * runs, every progress, the milestones reached and the reward logs standing are what a replay of
  * the surviving logs gives. Each run sends random operations to one account through the HTTP API,
  * a minute apart with the scheduler run before each, then sends only what survived (each log with
- * its value less what was reversed, the grants) at the same moments to a fresh definition of a
- * second account, settles both some days later, and compares.
+ * its value less what was reversed, whether or not it counted when it came, and the grants) at the
+ * same moments to a fresh definition of a second account, settles both some days later, and compares.
  */
 let app: TestApp;
 let original: TestAccount;
@@ -70,6 +70,7 @@ const setups: Record<Kind, fc.Arbitrary<Setup>> = {
       aggregationTargetValue: fc.constantFrom(1, 2),
       maxFreezes: fc.integer({ min: 0, max: 2 }),
       freezeEarnEveryPeriods: fc.constantFrom(null, 2),
+      completionTargetValue: fc.constantFrom(null, 4),
     }),
     milestones: fc.constant([2, 4]),
   }),
@@ -129,7 +130,6 @@ interface Sent {
   id: string;
   body: Record<string, unknown>;
   left: number;
-  aggregated: boolean;
 }
 
 function logBody(setup: Setup, definitionId: string, memberId: string, at: number, op: Extract<Op, { op: 'log' }>) {
@@ -225,7 +225,7 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
   const rewardA = await rewardOf(original);
   const defA = await define(original, setup, rewardA);
   const memberA = await member(original);
-  // What each log became: sent (with its value left after reversals) and whether it counted.
+  // What each log became: sent, with its value left after reversals.
   const sent = new Map<number, Sent>();
   const granted = new Set<number>();
   for (const [i, o] of sequence.entries()) {
@@ -233,7 +233,7 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
     if (o.op === 'log') {
       const body = logBody(setup, defA, memberA, times[i]! - 30_000, o);
       const created = await accepted(original.api.post(`/schema/${setup.kind}_log/record`, body));
-      sent.set(i, { id: created.id, body, left: (body.activityValue as number | undefined) ?? 1, aggregated: created.isAggregated });
+      sent.set(i, { id: created.id, body, left: (body.activityValue as number | undefined) ?? 1 });
     } else if (o.op === 'reverse' && sent.size) {
       const target = [...sent.values()][o.pick % sent.size]!;
       if (target.left <= 0) continue;
@@ -262,7 +262,9 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
   for (const [i, o] of sequence.entries()) {
     await at(times[i]!);
     const s = sent.get(i);
-    if (s?.aggregated && s.left > 0) {
+    // Every log that came is replayed: one refused because of what a reversal since undid (a
+    // completed period or mission) counts now, as it would have if the reversed value never came.
+    if (s && s.left > 0) {
       const body = { ...s.body, [`${setup.kind}Id`]: defB, ownedById: memberB, uniqueIdentifier: `r-${++seq}` };
       if (body.activityValue !== undefined) body.activityValue = s.left;
       await accepted(replay.api.post(`/schema/${setup.kind}_log/record`, body));
@@ -276,12 +278,18 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
   expect(a, JSON.stringify({ setup, sequence, settleDays })).toEqual(b);
 }
 
-const streak = (aggregationTargetValue: number, maxFreezes: number) => ({
+const streak = (aggregationTargetValue: number, maxFreezes: number, completionTargetValue: number | null = null) => ({
   kind: 'streak' as const,
-  definition: { aggregationTargetValue, maxFreezes, freezeEarnEveryPeriods: null },
+  definition: { aggregationTargetValue, maxFreezes, freezeEarnEveryPeriods: null, completionTargetValue },
   milestones: [2, 4],
 });
+const mission = (isRepeatable: boolean) => ({
+  kind: 'mission' as const,
+  definition: { aggregationPeriod: 'monthly', isRepeatable },
+  milestones: [1, 2],
+});
 const log = (gap: number) => ({ op: 'log' as const, gap, value: 1, task: 0 });
+const spend = (value: number) => ({ op: 'log' as const, gap: 0, value, task: 1 });
 const reverse = (pick: number) => ({ op: 'reverse' as const, pick, part: 0 });
 
 /** Cases the property found once, kept so each run tries them. */
@@ -301,6 +309,19 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(1, 1), [log(0), { op: 'grant', count: 1, gap: 2, late: true }, log(0)], 0],
     // A reward issued in a period the reversals took from every run: it stays with the run continuing the record that spanned it.
     [streak(1, 0), [log(0), log(0), log(2), log(1), log(1), log(0), log(0), log(1), reverse(2), reverse(3), log(0)], 0],
+    // The day that completed the streak keeps it completed through a second log the completion refused.
+    [streak(1, 0, 4), [log(0), log(1), log(1), log(1), log(0), reverse(3)], 0],
+  ],
+  mission: [
+    // A log the completed mission refused completes it again once a log before it is reversed.
+    [mission(false), [log(0), log(0), spend(10), spend(5), log(0), reverse(1)], 0],
+    // With its first log reversed the week starts two days later and takes in a spend that had
+    // opened a second run: the task completes and its milestone, never reached before, is rewarded.
+    [
+      { ...mission(false), definition: { aggregationPeriod: 'weekly', isRepeatable: false } },
+      [log(0), { ...spend(1), gap: 2 }, { ...spend(1), gap: 2 }, { ...spend(2), gap: 2 }, { ...spend(6), gap: 1 }, reverse(0)],
+      0,
+    ],
   ],
 };
 

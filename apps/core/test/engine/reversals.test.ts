@@ -154,6 +154,56 @@ describe('reversing streak logs', () => {
     ]);
   });
 
+  it('keeps a streak completed by a second log of its last day, which the completion refused, and counts that log from then on', async () => {
+    at('2027-02-03T20:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, completionTargetValue: 3 });
+    const r = await reward();
+    await milestone('streak', s.id, 3, r.id);
+    const m = await member();
+    for (const d of [1, 2]) await log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${d}T10:00:00Z` });
+    const first = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-03T10:00:00Z' });
+    expect(first.streakProgress.streakProgressStatus).toBe('completed');
+    const second = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-03T11:00:00Z' });
+    expect(second).toMatchObject({ isAggregated: false, notAggregatedReason: 'period_completed' });
+
+    // The first order of the day refunded: the day still has an order, so the streak stays completed.
+    const back = await accepted(reverse('streak', first.id, { reason: 'refund' }));
+    expect(back.revokedRewardLogs).toEqual([]);
+    expect(back.streakProgress).toMatchObject({
+      id: first.streakProgress.id,
+      streakProgressStatus: 'completed',
+      currentProgressValue: 3,
+      streakCompletedAt: '2027-02-03T11:00:00.000Z',
+    });
+    expect((await rewardLogsOf(m)).map((l) => l.rewardLogStatus)).toEqual(['issued']);
+    const now = await accepted(acct.api.get(`/schema/streak_log/record/${second.id}`));
+    expect(now).toMatchObject({ isAggregated: true, notAggregatedReason: null });
+
+    // The second refunded too: the day is gone, and with it the completion and its reward.
+    const both = await accepted(reverse('streak', second.id, { reason: 'refund' }));
+    expect(both.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 2 });
+    expect(both.revokedRewardLogs).toHaveLength(1);
+  });
+
+  it('counts a log in the day of a run whose only log was reversed: the emptied run is closed as of its start', async () => {
+    at('2027-02-01T18:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const refunded = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T10:00:00Z' });
+    const back = await accepted(reverse('streak', refunded.id, { reason: 'refund' }));
+    expect(back.streakProgress).toMatchObject({
+      id: refunded.streakProgress.id,
+      streakProgressStatus: 'broken',
+      currentProgressValue: 0,
+      streakBrokenAt: '2027-02-01T00:00:00.000Z',
+    });
+    // The shopper orders again that afternoon: the day counts.
+    const again = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T15:00:00Z' });
+    expect(again).toMatchObject({ isAggregated: true });
+    expect(again.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1 });
+    expect(again.streakProgress.id).not.toBe(refunded.streakProgress.id);
+  });
+
   it('leaves alone the reward of a milestone since paused', async () => {
     at('2027-02-03T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
@@ -360,6 +410,61 @@ describe('reversing challenge and mission logs', () => {
     const read = await accepted(acct.api.get(`/schema/mission_progress/record/${order.missionProgress.id}`));
     expect(back.missionProgress.taskProgresses).toEqual(read.taskProgresses);
     expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ id: order.rewardLog.id, revokedReason: 'cancelled' })]);
+  });
+
+  it('keeps a mission completed by a log its completion refused, once a log before it is reversed', async () => {
+    const r = await reward();
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'monthly',
+      rewardId: r.id,
+      tasks: [{ name: 'Orders', activityId: 'order', targetValue: 2 }],
+    });
+    const m = await member();
+    const order = (day: number) =>
+      log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: `2027-02-1${day}T10:00:00Z` });
+    await order(1);
+    const second = await order(2);
+    expect(second.missionProgress.missionProgressStatus).toBe('completed');
+    const third = await order(3);
+    expect(third).toMatchObject({ isAggregated: false, notAggregatedReason: 'mission_completed' });
+
+    // The second order cancelled: the third still makes two, so the mission and its reward stand.
+    const back = await accepted(reverse('mission', second.id, { reason: 'cancelled' }));
+    expect(back.revokedRewardLogs).toEqual([]);
+    expect(back.missionProgress).toMatchObject({
+      id: second.missionProgress.id,
+      missionProgressStatus: 'completed',
+      missionCompletedAt: '2027-02-13T10:00:00.000Z',
+    });
+    expect((await rewardLogsOf(m)).map((l) => [l.id, l.rewardLogStatus])).toEqual([[second.rewardLog.id, 'issued']]);
+    expect(await accepted(acct.api.get(`/schema/mission_log/record/${third.id}`))).toMatchObject({
+      isAggregated: true,
+      notAggregatedReason: null,
+    });
+    // And with the third cancelled as well, the mission is open again and its reward taken back.
+    const again = await accepted(reverse('mission', third.id, { reason: 'cancelled' }));
+    expect(again.missionProgress.missionProgressStatus).toBe('in_progress');
+    expect(again.revokedRewardLogs).toEqual([expect.objectContaining({ id: second.rewardLog.id })]);
+  });
+
+  it('counts a late log from before the reversal in a mission whose only log was reversed: the emptied mission failed as of its start', async () => {
+    at('2027-02-10T12:00:00Z');
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'monthly',
+      tasks: [{ name: 'Orders', activityId: 'order', targetValue: 2 }],
+    });
+    const m = await member();
+    const order = (hour: number) =>
+      log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: `2027-02-10T${hour}:00:00Z` });
+    const refunded = await order(10);
+    const back = await accepted(reverse('mission', refunded.id));
+    expect(back.missionProgress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2027-02-10T10:00:00.000Z' });
+    // An order placed before the refund, delivered after it.
+    const late = await order(11);
+    expect(late).toMatchObject({ isAggregated: true });
+    expect(late.missionProgress.missionProgressStatus).toBe('in_progress');
   });
 
   it('reverses a log that never counted without changing any progress, and refuses logs of another account', async () => {
