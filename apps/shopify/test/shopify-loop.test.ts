@@ -310,6 +310,13 @@ describe('Flow triggers', () => {
       body: delivery.body.replace('Daily visit', 'Daily visiT'),
     });
     expect(forged.status).toBe(401);
+    // An account the app does not know is answered as a forged signature is: nothing tells which shops are installed.
+    const stranger = await fetch(`${prod.url}/loyalty/events`, {
+      method: 'POST',
+      headers: delivery.headers,
+      body: delivery.body.replace(/"accountId":"[^"]+"/, `"accountId":"${randomUUID()}"`),
+    });
+    expect([stranger.status, await stranger.json()]).toEqual([forged.status, await forged.json()]);
     // A body past any delivery's size is refused before it is read or parsed.
     const huge = await fetch(`${prod.url}/loyalty/events`, {
       method: 'POST',

@@ -262,12 +262,15 @@ export class Outbox {
     const shop = typeof accountId === 'string' && isRecordId(accountId) ? await shops.shopOfAccount(accountId) : null;
     const hook = shop ? await shops.coreWebhook(shop) : null;
     const account = shop ? await shops.findInstalled(shop) : null;
-    if (!shop || !hook || !account) return Response.json({ error: 'unknown account' }, { status: 401 });
+    // One answer whether the account is unknown or the signature wrong: a caller learns nothing of which shops are installed.
+    const refused = () =>
+      Response.json({ error: 'The delivery is not signed by the loyalty service for an installed shop.' }, { status: 401 });
+    if (!shop || !hook || !account) return refused();
     let envelope: WebhookEnvelope;
     try {
       envelope = verifyWebhook({ secret: hook.secret, body: raw, headers: request.headers });
     } catch (err) {
-      if (err instanceof WebhookVerificationError) return Response.json({ error: err.message }, { status: 401 });
+      if (err instanceof WebhookVerificationError) return refused();
       throw err;
     }
     const api = accountClient(this.deps.coreUrl, account);
