@@ -4,7 +4,7 @@ import { rowFromJson, rowsFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { overwriteRows } from '../db/rows.js';
 import { tableColumns } from '../db/table-columns.js';
-import { duplicateUniqueIdentifier, conflict, invalidInput, nothingToReverse } from '../errors.js';
+import { duplicateUniqueIdentifier, conflict, invalidInput, notFound, nothingToReverse } from '../errors.js';
 import { emit, wakeAtCommit } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -71,16 +71,20 @@ export async function reverseLog(
   trx: Knex.Transaction,
   ctx: RequestContext,
   kind: LogKind,
-  log: LogRow,
+  read: LogRow,
   body: unknown,
 ): Promise<Record<string, unknown>> {
   const parsed = reverseBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
   const { activityValue, uniqueIdentifier, reason } = parsed.data;
   const account = ctx.account!;
-  const definitionId = String(log[`${kind}_id`]);
-  const memberId = log.owned_by_id as string;
+  // A log's definition and member never change: the read before the lock names the right lock,
+  // and under it the log is read again for what earlier reversals took.
+  const definitionId = String(read[`${kind}_id`]);
+  const memberId = read.owned_by_id as string;
   await lockAggregation(trx, kind, definitionId, memberId);
+  const log = await trx<LogRow>(`${kind}_log`).where({ account_id: account.id, id: read.id }).first();
+  if (!log) throw notFound(`No ${kind}_log with id ${read.id}.`);
 
   const found = await gather(trx, kind, account.id, definitionId, memberId, uniqueIdentifier ?? null);
   if (found.duplicate)
@@ -620,8 +624,8 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
 
 /**
  * Writes the replay's task rows over the stored ones: a streak's by period (a period belongs to
- * one run, so a split moves it to the new record), a mission's by run and task. Stored tasks the
- * replay does not reach are left at 0. True when anything was written.
+ * one run with logs, so a split moves it to the new record), a mission's by run and task. Stored
+ * tasks the replay does not reach are left at 0. True when anything was written.
  */
 async function reconcileTasks(
   trx: Knex,
@@ -634,7 +638,12 @@ async function reconcileTasks(
 ): Promise<boolean> {
   if (kind === 'challenge') return false;
   const key = (t: TaskProgressRow, parent: string) => (kind === 'streak' ? String(t.period_key) : `${parent}/${String(t.task_id)}`);
-  const byKey = new Map(stored.map((t) => [key(t, t.linked_schema_record_id), t]));
+  const byKey = new Map<string, TaskProgressRow>();
+  for (const t of stored) {
+    const k = key(t, t.linked_schema_record_id);
+    // An emptied run's task, at 0, shares its period with the run a later log of it started: that one continues.
+    if (Number(byKey.get(k)?.current_progress_value ?? 0) === 0) byKey.set(k, t);
+  }
   const reached = new Set<string>();
   const inserts: Row[] = [];
   const updates: Row[] = [];

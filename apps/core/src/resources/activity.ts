@@ -121,6 +121,9 @@ function logResource(slug: 'streak_log' | 'challenge_log' | 'mission_log', paren
           revokedRewardLogs: { slug: 'reward_log', many: true },
         },
         body: reverseBody,
+        // The reversal orders itself by the member's aggregation lock, taken before any row lock:
+        // it re-decides other logs of the member, which a racing reversal would otherwise hold.
+        locksRecord: false,
         description: `Takes back this log's value, whole (count) or in part (sum), and recomputes the member's ${parent} progress as if only what is left had been logged (CONTRACT §17). Answers the log with its reversals, \`${parent}Progress\`, \`taskProgress\`, \`nextMilestone\` and \`revokedRewardLogs\`. 409 nothing_to_reverse; 409 duplicate_unique_identifier on a replayed uniqueIdentifier.`,
         run: ({ trx, ctx, records, row, body }) => reverseLog(records, trx, ctx, parent, row, body),
       },

@@ -72,6 +72,52 @@ describe('reversals racing', () => {
     expect(progress.currentProgressValue).toBe(left);
   });
 
+  it('both orders of the day that completed a streak refunded at once, for 20 members: every reversal 200, the day gone', async () => {
+    at('2027-05-03T20:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, completionTargetValue: 1 });
+    const reward = await create('reward', {
+      name: `R${++seq}`,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
+    await create('milestone', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: s.id,
+      name: `M${++seq}`,
+      description: 'd',
+      status: 'live',
+      milestoneTargetValue: 1,
+      rewardId: reward.id,
+    });
+    const members = await Promise.all(Array.from({ length: 20 }, () => member()));
+    const pairs = await Promise.all(
+      members.map(async (m) => {
+        const day = (hour: number) =>
+          create('streak_log', {
+            streakId: s.id,
+            ownedById: m,
+            activityId: 'order',
+            activityAt: `2027-05-03T${hour}:00:00Z`,
+            uniqueIdentifier: `o-${++seq}`,
+          });
+        const first = await day(10);
+        // Refused by the completion: the reversal of the first re-decides it.
+        const second = await day(11);
+        expect(second.notAggregatedReason).toBe('period_completed');
+        return [first, second];
+      }),
+    );
+    const answers = await Promise.all(pairs.flat().map((l) => reverse('streak', l.id, { reason: 'refund' })));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    for (const m of members) {
+      const [run] = await list('streak_progress', m);
+      expect(run).toMatchObject({ currentProgressValue: 0, streakProgressStatus: 'broken' });
+      expect((await list('reward_log', m)).map((r) => r.rewardLogStatus)).toEqual(['revoked']);
+    }
+  });
+
   it('reversals with one uniqueIdentifier: one 200, the others 409 naming it, one value taken', async () => {
     at('2027-04-30T12:00:00Z');
     const c = await create('challenge', {

@@ -309,6 +309,8 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(1, 1), [log(0), { op: 'grant', count: 1, gap: 2, late: true }, log(0)], 0],
     // A reward issued in a period the reversals took from every run: it stays with the run continuing the record that spanned it.
     [streak(1, 0), [log(0), log(0), log(2), log(1), log(1), log(0), log(0), log(1), reverse(2), reverse(3), log(0)], 0],
+    // A run emptied by a reversal and a later run share a day: the later run's task is the day's.
+    [streak(1, 0), [log(0), reverse(0), log(0), log(0), reverse(1)], 0],
     // The day that completed the streak keeps it completed through a second log the completion refused.
     [streak(1, 0, 4), [log(0), log(1), log(1), log(1), log(0), reverse(3)], 0],
   ],
