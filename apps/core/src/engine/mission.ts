@@ -26,7 +26,8 @@ export function failedMissionPatch(progress: MissionProgressRow, now: Date): Par
 
 /**
  * The member's in-progress run on the mission with its tasks in the mission's order, whether a
- * run was ever completed, and the latest closed run.
+ * run was ever completed, and the latest closed run with logs (one a reversal emptied failed as
+ * of its start and closes nothing to later logs, CONTRACT §17).
  */
 export const MISSION_STATE: StateRead = {
   sql: `jsonb_build_object(
@@ -39,6 +40,7 @@ export const MISSION_STATE: StateRead = {
                                    where c.account_id = ? and c.owned_by_id = ? and c.mission_id = ? and c.mission_progress_status = 'completed'),
           'latest', (select to_jsonb(l) from mission_progress l
                       where l.account_id = ? and l.owned_by_id = ? and l.mission_id = ? and l.mission_progress_status <> 'in_progress'
+                        and (l.mission_failed_at is null or l.mission_failed_at > l.mission_started_at)
                       order by l.mission_started_at desc, l.created_at desc limit 1))`,
   bindings: (accountId, definitionId, memberId) => [
     accountId,

@@ -104,6 +104,11 @@ export async function reverseLog(
     throw nothingToReverse(left <= 0 ? 'Nothing of this log is left to reverse.' : `Only ${left} of this log is left to reverse.`, [
       { field: 'activityValue', code: 'too_large', message: `At most ${Math.max(0, left)}.` },
     ]);
+  // Values are kept to 15 significant digits: a part below them would be a reversal that takes nothing.
+  if (decimalSum(left, -taken) === left)
+    throw invalidInput('The reversal is too small to change this log.', [
+      { field: 'activityValue', code: 'too_small', message: `Too small to change the ${left} left of this log.` },
+    ]);
 
   const now = records.now();
   const reversedValue = decimalSum(Number(log.reversed_value), taken);
@@ -249,9 +254,23 @@ async function currentProgress(trx: Knex, definition: Definition, accountId: str
   return pickCurrent(kind, rows);
 }
 
+/** The record a reversal emptied (a streak run or mission closed as of its start, see `emptied`), which no log makes current. */
+function isEmptied(kind: LogKind, row: ProgressRow): boolean {
+  const r = row as Row;
+  const [closedAt, start] =
+    kind === 'streak' ? [r.streak_broken_at, r.streak_started_at] : kind === 'mission' ? [r.mission_failed_at, r.mission_started_at] : [];
+  return closedAt instanceof Date && start instanceof Date && closedAt <= start;
+}
+
+/** The run in progress, else the latest one with logs, else the latest. */
 function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null {
   const status = PROGRESS_STATUS[kind];
-  return rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ?? rows.at(-1) ?? null;
+  return (
+    rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ??
+    rows.filter((r) => !isEmptied(kind, r)).at(-1) ??
+    rows.at(-1) ??
+    null
+  );
 }
 
 async function unchanged(trx: Knex, definition: Definition, accountId: string, memberId: string): Promise<Change> {
@@ -414,7 +433,7 @@ async function recompute(
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
-    const patch = emptied(definition, existing, zone, now);
+    const patch = emptied(definition, existing, zone, now, now.getTime() - records.lateLogGraceSeconds * 1000);
     if (Object.keys(patch).length) updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: true });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
@@ -453,8 +472,11 @@ async function recompute(
 
   const current = await currentProgress(trx, definition, account.id, memberId);
   const currentTasks = await shownTasks(trx, account.id, current);
-  // A split leaves the original record broken and the later periods in a new one.
-  const splitFrom = kind === 'streak' && current && !byId.has(current.id) ? (stored.at(-1) ?? null) : null;
+  // A split leaves the original record broken and the later periods in another: the current run's
+  // record is then not the one under way when the run started.
+  const currentRun = current ? replayed.find((run) => ids.get(run.id) === current.id) : undefined;
+  const origin = kind === 'streak' && currentRun ? continuedBy(kind, stored, currentRun) : undefined;
+  const splitFrom = origin && origin.id !== current!.id ? origin : null;
   const splitFromNow = splitFrom
     ? ((await trx<ProgressRow>(progressTable).where({ account_id: account.id, id: splitFrom.id }).first()) ?? null)
     : null;
@@ -578,13 +600,22 @@ function continuedBy(kind: LogKind, stored: readonly ProgressRow[], run: Progres
 /**
  * Which stored record each replayed run continues: a challenge's by its window; a streak's or a
  * mission's run the stored record that was under way when the run started (the latest one
- * started at or before it), unless an earlier run took it (a split: the later run is new).
+ * started at or before it), unless an earlier run took it (a split). A split run takes a stored
+ * record that started within it, before the next run, rather than leave that record empty while
+ * its logs count in the run; without one it is new.
  */
 function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]): Map<string, string> {
   const ids = new Map<string, string>();
   const taken = new Set<string>();
+  const startOf = (run: ProgressRow) => ((run as Row)[STARTED_AT[kind as 'streak' | 'mission']] as Date).getTime();
+  const starts = kind === 'challenge' ? [] : replayed.map(startOf).sort((a, b) => a - b);
   for (const run of replayed) {
-    const match = continuedBy(kind, stored, run);
+    let match = continuedBy(kind, stored, run);
+    if (match && taken.has(match.id) && kind !== 'challenge') {
+      const start = startOf(run);
+      const next = starts.find((t) => t > start) ?? Infinity;
+      match = stored.find((s) => !taken.has(s.id) && startOf(s) >= start && startOf(s) < next);
+    }
     if (match && !taken.has(match.id)) {
       taken.add(match.id);
       ids.set(run.id, match.id);
@@ -597,9 +628,10 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
  * The change that leaves a record none of whose logs survives at 0. A streak run or mission that
  * was under way is closed too, as of its own start (a streak's: its first period's), so that the
  * member's next log, even one in its periods, starts afresh, as it would in a replay that never
- * had the record (a challenge window is keyed by its period and stays open).
+ * had the record. A challenge window is keyed by its period: it stays open while its period does
+ * (until `cutoff`, the scheduler's), and fails once that has passed.
  */
-function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date): Row {
+function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date, cutoff: number): Row {
   const r = row as Row;
   const patch: Row = {};
   if (Number(r.current_progress_value ?? 0) !== 0 && definition.kind !== 'mission') patch.current_progress_value = 0;
@@ -611,7 +643,12 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
       Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: start, streak_completed_at: null });
     }
   } else if (definition.kind === 'challenge') {
-    if (r.challenge_progress_status === 'completed')
+    const window = row as ChallengeProgressRow;
+    // A window already past, as the scheduler would settle it, fails at once; an open one is under way again.
+    if (window.challenge_to_be_failed_at && window.challenge_to_be_failed_at.getTime() <= cutoff) {
+      if (window.challenge_progress_status !== 'failed')
+        Object.assign(patch, failedChallengePatch(window, zone, definition.row.aggregation_period, now), { challenge_completed_at: null });
+    } else if (window.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
   } else if (r.mission_progress_status !== 'failed') {
     Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), {

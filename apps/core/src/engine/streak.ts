@@ -186,7 +186,9 @@ export async function capFreezes(trx: Knex.Transaction, accountId: string, strea
 
 /**
  * The member's in-progress run on the streak with its tasks from its latest period on or, when there
- * is none, the closed run that started last (a log in a period it covered does not count).
+ * is none, the closed run with logs that started last (a log in a period it covered does not count).
+ * A run a reversal emptied is broken as of its first period's start, before it started, and closes
+ * nothing to later logs (CONTRACT §17: a replay never had it).
  */
 export const STREAK_STATE: StateRead = {
   sql: `coalesce(
@@ -198,6 +200,7 @@ export const STREAK_STATE: StateRead = {
           (select jsonb_build_object('latest', to_jsonb(l))
              from streak_progress l
             where l.account_id = ? and l.owned_by_id = ? and l.streak_id = ? and l.streak_progress_status <> 'in_progress'
+              and (l.streak_broken_at is null or l.streak_broken_at > l.streak_started_at)
             order by l.streak_started_at desc, l.created_at desc limit 1))`,
   bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId), accountId, memberId, definitionId],
 };

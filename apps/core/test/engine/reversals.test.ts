@@ -13,6 +13,7 @@ beforeAll(async () => {
 });
 beforeEach(() => at(NOW));
 afterAll(() => app.close());
+const pad = (n: number) => String(n).padStart(2, '0');
 const at = (time: string | Date) => {
   const now = new Date(time);
   app.running.services.records.now = () => now;
@@ -185,23 +186,76 @@ describe('reversing streak logs', () => {
     expect(both.revokedRewardLogs).toHaveLength(1);
   });
 
-  it('counts a log in the day of a run whose only log was reversed: the emptied run is closed as of its start', async () => {
-    at('2027-02-01T18:00:00Z');
+  it("counts later logs, of its day or of the day before, once a run's only log is reversed: the emptied run closes nothing", async () => {
+    at('2027-02-02T18:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
     const m = await member();
-    const refunded = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T10:00:00Z' });
+    const refunded = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
     const back = await accepted(reverse('streak', refunded.id, { reason: 'refund' }));
     expect(back.streakProgress).toMatchObject({
       id: refunded.streakProgress.id,
       streakProgressStatus: 'broken',
       currentProgressValue: 0,
-      streakBrokenAt: '2027-02-01T00:00:00.000Z',
+      streakBrokenAt: '2027-02-02T00:00:00.000Z',
     });
-    // The shopper orders again that afternoon: the day counts.
-    const again = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T15:00:00Z' });
-    expect(again).toMatchObject({ isAggregated: true });
-    expect(again.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1 });
+    // An order of the day before, delivered late, and one that afternoon: a run of two days.
+    const late = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T15:00:00Z' });
+    expect(late).toMatchObject({ isAggregated: true });
+    const again = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T15:00:00Z' });
+    expect(again.streakProgress).toMatchObject({
+      id: late.streakProgress.id,
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 2,
+    });
     expect(again.streakProgress.id).not.toBe(refunded.streakProgress.id);
+  });
+
+  it('answers with the run that holds the logs when a reversal merges two runs', async () => {
+    at('2027-02-03T18:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, completionTargetValue: 2 });
+    const m = await member();
+    const on = (day: number, hour: number) => log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T${hour}:00:00Z` });
+    const first = await on(1, 10);
+    expect((await on(2, 10)).streakProgress.streakProgressStatus).toBe('completed');
+    // Day 3 starts a second run; the first, completed, closed days 1 and 2.
+    const next = await on(3, 10);
+    await on(3, 12);
+    const back = await accepted(reverse('streak', first.id));
+    // Days 2 and 3 complete the first run again; the second run's record is left empty.
+    expect(back.streakProgress).toMatchObject({ id: first.streakProgress.id, streakProgressStatus: 'completed', currentProgressValue: 2 });
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((r) => [r.id, r.streakProgressStatus, r.currentProgressValue])).toEqual([
+      [first.streakProgress.id, 'completed', 2],
+      [next.streakProgress.id, 'broken', 0],
+    ]);
+    const [reversed] = (await eventsOf(m)).filter((e) => e.eventCode === 'streak_progress_reversed');
+    expect(reversed.linkedSchemaRecordId).toBe(first.streakProgress.id);
+  });
+
+  it('a split run takes the record of a run that started within it, and names the record it split from', async () => {
+    at('2027-02-04T18:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, completionTargetValue: 3 });
+    const m = await member();
+    const on = (day: number, hour: number) => log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T${hour}:00:00Z` });
+    const first = await on(1, 10);
+    const inside = await on(2, 10);
+    await on(3, 10);
+    expect((await on(3, 12)).notAggregatedReason).toBe('period_completed');
+    const second = await on(4, 10);
+    const back = await accepted(reverse('streak', inside.id));
+    // Day 1 alone, broken; days 3 and 4 one run, in the record day 4 had started.
+    expect(back.streakProgress).toMatchObject({
+      id: second.streakProgress.id,
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 2,
+    });
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((r) => [r.id, r.streakProgressStatus, r.currentProgressValue])).toEqual([
+      [first.streakProgress.id, 'broken', 1],
+      [second.streakProgress.id, 'in_progress', 2],
+    ]);
+    const [reversed] = (await eventsOf(m)).filter((e) => e.eventCode === 'streak_progress_reversed');
+    expect(reversed.payload.splitFromProgress.id).toBe(first.streakProgress.id);
   });
 
   it('leaves alone the reward of a milestone since paused', async () => {
@@ -318,6 +372,8 @@ describe('reversing challenge and mission logs', () => {
       { activityValue: -1 },
       { activityValue: 0 },
       { activityValue: 1e300 },
+      // Below the 15 significant digits values are kept to: a reversal that would take nothing.
+      { activityValue: 1e-300 },
       { activityValue: '5' },
       { reason: 'x'.repeat(257) },
       [],
@@ -448,7 +504,7 @@ describe('reversing challenge and mission logs', () => {
     expect(again.revokedRewardLogs).toEqual([expect.objectContaining({ id: second.rewardLog.id })]);
   });
 
-  it('counts a late log from before the reversal in a mission whose only log was reversed: the emptied mission failed as of its start', async () => {
+  it("counts later logs, even from before its start, once a mission's only log is reversed: the emptied mission failed as of its start", async () => {
     at('2027-02-10T12:00:00Z');
     const mission = await create('mission', {
       name: `Mi${++seq}`,
@@ -456,15 +512,36 @@ describe('reversing challenge and mission logs', () => {
       tasks: [{ name: 'Orders', activityId: 'order', targetValue: 2 }],
     });
     const m = await member();
-    const order = (hour: number) =>
-      log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: `2027-02-10T${hour}:00:00Z` });
-    const refunded = await order(10);
+    const order = (day: number, hour: number) =>
+      log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: `2027-02-${pad(day)}T${pad(hour)}:00:00Z` });
+    const refunded = await order(10, 10);
     const back = await accepted(reverse('mission', refunded.id));
     expect(back.missionProgress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2027-02-10T10:00:00.000Z' });
-    // An order placed before the refund, delivered after it.
-    const late = await order(11);
-    expect(late).toMatchObject({ isAggregated: true });
-    expect(late.missionProgress.missionProgressStatus).toBe('in_progress');
+    // Orders placed before the refund, one of them before the refunded one, delivered after it.
+    const earlier = await order(9, 9);
+    expect(earlier).toMatchObject({ isAggregated: true });
+    const late = await order(10, 11);
+    expect(late.missionProgress).toMatchObject({ id: earlier.missionProgress.id, missionProgressStatus: 'completed' });
+  });
+
+  it('fails at once a past challenge window all of whose logs are reversed, with no event of its own', async () => {
+    at('2027-02-20T12:00:00Z');
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'weekly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    const m = await member();
+    const big = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-09T10:00:00Z', activityValue: 120 });
+    expect(big.challengeProgress.challengeProgressStatus).toBe('completed');
+    const back = await accepted(reverse('challenge', big.id));
+    expect(back.challengeProgress).toMatchObject({
+      challengeProgressStatus: 'failed',
+      currentProgressValue: 0,
+      challengeCompletedAt: null,
+    });
+    expect((await eventsOf(m)).map((e) => e.eventCode)).not.toContain('challenge_progress_failed');
   });
 
   it('reverses a log that never counted without changing any progress, and refuses logs of another account', async () => {
