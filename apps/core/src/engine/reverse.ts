@@ -266,10 +266,7 @@ function isEmptied(kind: LogKind, row: ProgressRow): boolean {
 function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null {
   const status = PROGRESS_STATUS[kind];
   return (
-    rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ??
-    rows.filter((r) => !isEmptied(kind, r)).at(-1) ??
-    rows.at(-1) ??
-    null
+    rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ?? rows.filter((r) => !isEmptied(kind, r)).at(-1) ?? rows.at(-1) ?? null
   );
 }
 
