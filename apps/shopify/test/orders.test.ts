@@ -60,7 +60,17 @@ const paid = async (id: number, spec: OrderSpec) => {
   return worked(`order:${id}`);
 };
 
-type Log = { id: string; activityValue: number; activityAt: string; activityId: string; reversedValue?: number; uniqueIdentifier: string };
+type Log = {
+  id: string;
+  ownedById: string;
+  activityValue: number;
+  activityAt: string;
+  activityId: string;
+  reversedValue?: number;
+  uniqueIdentifier: string;
+  isAggregated: boolean;
+  notAggregatedReason: string | null;
+};
 
 /** The logs of one definition whose uniqueIdentifier starts with `prefix`. */
 async function logs(kind: 'streak' | 'challenge' | 'mission', definition: Def, prefix: string): Promise<Log[]> {
@@ -329,6 +339,40 @@ describe('refunds and cancellations', () => {
       streak: [['order:11', 1]],
       welcome: [['order:11', 1]],
     });
+  });
+
+  it('a refund of an order the Welcome mission counted leaves it completed when a later order makes up for it', async () => {
+    const customer = { id: 704 };
+    await deliver('customers/create', customerPayload(704));
+    await worked('customer:704');
+    for (const order of [40, 41, 42, 43]) await paid(order, { ...SHOES_AND_HAT, customer });
+    // The third order completed the mission: the fourth counted for nothing.
+    const [fourth] = await logs('mission', welcome, 'order:43');
+    expect(fourth).toMatchObject({ isAggregated: false, notAggregatedReason: 'mission_completed' });
+    const progress = async () =>
+      (
+        await api.get('/schema/mission_progress/record', {
+          filters: {
+            operator: 'and',
+            conditions: [
+              { fieldSlug: 'missionId', operator: 'equals', fieldValue: welcome.id },
+              { fieldSlug: 'ownedById', operator: 'equals', fieldValue: fourth!.ownedById },
+            ],
+          },
+        })
+      ).body.data.map((p: { missionProgressStatus: string }) => p.missionProgressStatus);
+    expect(await progress()).toEqual(['completed']);
+
+    // The second order refunded whole: three orders are still paid, so the mission stays completed.
+    expect(
+      await refund(410, 41, [
+        { position: 1, quantity: 2 },
+        { position: 2, quantity: 1 },
+      ]),
+    ).toMatchObject({ status: 'done' });
+    expect((await reversed('mission', welcome, 41)).find(([id]) => id === 'order:41')).toEqual(['order:41', 1]);
+    expect(await progress()).toEqual(['completed']);
+    expect((await logs('mission', welcome, 'order:43'))[0]).toMatchObject({ isAggregated: true, notAggregatedReason: null });
   });
 
   it('a refund that arrives before its order waits for it, and ends as if it had come after', async () => {
