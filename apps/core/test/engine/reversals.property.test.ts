@@ -61,7 +61,11 @@ interface Setup {
   kind: Kind;
   definition: Record<string, unknown>;
   milestones: number[];
+  /** The member's time zone (UTC when absent): the logs, at 08:00 UTC, fall just after midnight in Los Angeles and late in the day on Kiritimati. */
+  timezone?: string;
 }
+
+const timezone = fc.constantFrom('UTC', 'America/Los_Angeles', 'Pacific/Kiritimati');
 
 const setups: Record<Kind, fc.Arbitrary<Setup>> = {
   streak: fc.record({
@@ -71,8 +75,10 @@ const setups: Record<Kind, fc.Arbitrary<Setup>> = {
       maxFreezes: fc.integer({ min: 0, max: 2 }),
       freezeEarnEveryPeriods: fc.constantFrom(null, 2),
       completionTargetValue: fc.constantFrom(null, 4),
+      aggregationPeriod: fc.constantFrom('daily', 'daily', 'weekly'),
     }),
     milestones: fc.constant([2, 4]),
+    timezone,
   }),
   challenge: fc.record({
     kind: fc.constant('challenge' as const),
@@ -82,11 +88,13 @@ const setups: Record<Kind, fc.Arbitrary<Setup>> = {
       completionTargetValue: fc.constantFrom(10, 20),
     }),
     milestones: fc.constant([5, 10]),
+    timezone,
   }),
   mission: fc.record({
     kind: fc.constant('mission' as const),
-    definition: fc.record({ aggregationPeriod: fc.constantFrom('weekly', 'monthly'), isRepeatable: fc.boolean() }),
+    definition: fc.record({ aggregationPeriod: fc.constantFrom('daily', 'weekly', 'monthly'), isRepeatable: fc.boolean() }),
     milestones: fc.constant([1, 2]),
+    timezone,
   }),
 };
 
@@ -145,8 +153,8 @@ function logBody(setup: Setup, definitionId: string, memberId: string, at: numbe
   return body;
 }
 
-const member = async (acct: TestAccount) =>
-  (await accepted(acct.api.post('/schema/account_user/record', { externalId: `p-${++seq}` }))).id as string;
+const member = async (acct: TestAccount, timezone = 'UTC') =>
+  (await accepted(acct.api.post('/schema/account_user/record', { externalId: `p-${++seq}`, timezone }))).id as string;
 
 async function inProgress(acct: TestAccount, memberId: string): Promise<any | undefined> {
   const res = await acct.api.get('/schema/streak_progress/record', {
@@ -224,7 +232,7 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
 
   const rewardA = await rewardOf(original);
   const defA = await define(original, setup, rewardA);
-  const memberA = await member(original);
+  const memberA = await member(original, setup.timezone);
   // What each log became: sent, with its value left after reversals.
   const sent = new Map<number, Sent>();
   const granted = new Set<number>();
@@ -258,7 +266,7 @@ async function check(setup: Setup, sequence: Op[], settleDays: number): Promise<
 
   const rewardB = await rewardOf(replay);
   const defB = await define(replay, setup, rewardB);
-  const memberB = await member(replay);
+  const memberB = await member(replay, setup.timezone);
   for (const [i, o] of sequence.entries()) {
     await at(times[i]!);
     const s = sent.get(i);
