@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { overwriteRows } from '../db/rows.js';
+import { announceIssued } from './announce.js';
 import { rowFromJson } from '../db/json.js';
 import { ident, numbered, run } from '../db/prepared.js';
 import { z } from 'zod';
@@ -516,19 +517,7 @@ export async function changedTiers(
     for (let i = 0; i < created.length; i++) issued.reward();
     // Entry rewards' points go where the entry that lifted the members went.
     const logs = await issueNow({ trx, records, ctx, issued, now: records.now(), ...(writes ? { writes } : {}) }, reward, created);
-    // With their reward joined, as the scheduler's reward_log_issued carries it.
-    const serialized = await records.serialize(records.registry.require('reward_log'), logs, { ...ctx, flow: 'apikey' }, { db: trx });
-    await emit(
-      trx,
-      accountId,
-      logs.map((log, i) => ({
-        code: 'reward_log_issued',
-        ownedById: log.owned_by_id,
-        linkedSchemaSlug: 'reward_log',
-        linkedSchemaRecordId: log.id,
-        payload: { rewardLog: serialized[i]! },
-      })),
-    );
+    await announceIssued(trx, records, ctx, accountId, logs);
     // Counted here: the caller's transaction commits as soon as it returns.
     issued.commit();
   }

@@ -35,6 +35,7 @@ import {
 } from './types.js';
 import { aggregateStreak } from './streak.js';
 import { WriteSet } from './writes.js';
+import { announceIssued } from './announce.js';
 import { decimalSum } from './decimals.js';
 import { periodBounds, periodKey } from './periods.js';
 
@@ -794,8 +795,14 @@ async function reconcileRewards(
   if (locked) await reverseRewardLogPoints(locked, tx.records, tx.ctx, account.id, revoked);
   // The replay's set is a scratch copy, never written: what issuing adds to a set (points entries and their events) is written here.
   const issuing: Tx = { ...tx, replay: undefined, writes: new WriteSet(account.id) };
-  for (const source of fresh) await issueReward(issuing, source);
+  const issued: RewardLogRow[] = [];
+  for (const source of fresh) {
+    const log = await issueReward(issuing, source);
+    if (log?.reward_log_status === 'issued') issued.push(log);
+  }
   await issuing.writes.write(trx);
+  // No log's answer or event carries these: announced as a held one is when confirmed (a pending one will be then).
+  if (locked) await announceIssued(locked, tx.records, tx.ctx, account.id, issued);
   // Wakes idle workers at the commit, as the reversal's own events do.
   if (issuing.writes.emitsEvents) await wakeAtCommit(trx);
   issuing.issued.commit();

@@ -1,7 +1,7 @@
 /**
  * The spec's eleven event codes plus the mission, streak freeze and reversal codes the contract adds
  * (CONTRACT §9, §14, §17), `reward_log_issued`: a held reward log's code issued by the scheduler (or a
- * tier's entry reward), and the points and tier codes (§19).
+ * tier's entry reward, or a reward a reversal's recompute reaches anew), and the points and tier codes (§19).
  */
 export const EVENT_CODES = [
   'streak_progress_broken',

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
+import { announceIssued } from '../engine/announce.js';
 import { earnForRewardLog } from '../engine/points.js';
 import { issuedFields, takeCodes } from '../engine/codes.js';
-import { emit, type NewEvent } from '../events/outbox.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
 import type { RecordService } from '../records/service.js';
@@ -112,15 +112,7 @@ async function issue(
       languageCode: undefined,
       requestId: 'sweep:confirm',
     };
-    const serialized = await records.serialize(records.registry.require('reward_log'), logs, ctx, { db: trx });
-    const events: NewEvent[] = logs.map((l, i) => ({
-      code: 'reward_log_issued',
-      ownedById: l.owned_by_id,
-      linkedSchemaSlug: 'reward_log',
-      linkedSchemaRecordId: l.id,
-      payload: { rewardLog: serialized[i] },
-    }));
-    await emit(trx, accountId, events);
+    await announceIssued(trx, records, ctx, accountId, logs);
     // A held points reward earns when it is issued, not while pending (CONTRACT §19).
     for (const log of logs) {
       const reward = rewards.get(`${log.account_id}/${log.reward_id}`);

@@ -524,6 +524,38 @@ describe('reversing challenge and mission logs', () => {
     expect(late.missionProgress).toMatchObject({ id: earlier.missionProgress.id, missionProgressStatus: 'completed' });
   });
 
+  it('issues and announces the reward of a mission a reversal completes: its window now starts at the second log', async () => {
+    at('2027-02-12T12:00:00Z');
+    const r = await reward();
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'daily',
+      rewardId: r.id,
+      tasks: [
+        { name: 'Visit', activityId: 'visit', targetValue: 1 },
+        { name: 'Order', activityId: 'order', targetValue: 1 },
+      ],
+    });
+    const m = await member();
+    const on = (activityId: string, activityAt: string) => log('mission', { missionId: mission.id, ownedById: m, activityId, activityAt });
+    const early = await on('visit', '2027-02-10T08:00:00Z');
+    await on('visit', '2027-02-11T04:00:00Z');
+    // A day after the first visit: that window failed, and the order starts another.
+    const order = await on('order', '2027-02-11T14:00:00Z');
+    expect(order.missionProgress.missionProgressStatus).toBe('in_progress');
+    expect(await rewardLogsOf(m)).toEqual([]);
+
+    const back = await accepted(reverse('mission', early.id));
+    expect(back.missionProgress).toMatchObject({ id: early.missionProgress.id, missionProgressStatus: 'completed' });
+    const [issued] = await rewardLogsOf(m);
+    expect(issued).toMatchObject({ rewardLogStatus: 'issued', milestoneId: null });
+    expect(issued.couponCode).toMatch(/^REV/);
+    // Announced as a confirmed held reward is, so the Shopify app makes its discount.
+    const announced = (await eventsOf(m)).filter((e) => e.eventCode === 'reward_log_issued');
+    expect(announced.map((e) => [e.linkedSchemaRecordId, e.payload.rewardLog.couponCode])).toEqual([[issued.id, issued.couponCode]]);
+    await assertEventsDocumented(app, acct.api);
+  });
+
   it('fails at once a past challenge window all of whose logs are reversed, with no event of its own', async () => {
     at('2027-02-20T12:00:00Z');
     const c = await create('challenge', {
