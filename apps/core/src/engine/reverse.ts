@@ -105,7 +105,7 @@ export async function reverseLog(
     throw nothingToReverse(left <= 0 ? 'Nothing of this log is left to reverse.' : `Only ${left} of this log is left to reverse.`, [
       { field: 'activityValue', code: 'too_large', message: `At most ${Math.max(0, left)}.` },
     ]);
-  // Values are kept to 15 significant digits: a part below them would be a reversal that takes nothing.
+  // A part too small to change the value as a double holds it would be a reversal that takes nothing.
   if (decimalSum(left, -taken) === left)
     throw invalidInput('The reversal is too small to change this log.', [
       { field: 'activityValue', code: 'too_small', message: `Too small to change the ${left} left of this log.` },
@@ -344,15 +344,19 @@ async function recompute(
     .orderBy('created_at', 'asc')
     .forUpdate();
 
-  // A grant counts from the moment it was made, after the logs that had arrived by then and what
-  // the scheduler had settled by then, for the run it was made to: a replayed run that started
-  // before that run (the scheduler had closed it by then), or that the replay breaks before the
-  // grant was made (its missing period was a reversed log's), gets none.
+  // A grant counts from the moment it was made, once the logs that had arrived by then are
+  // replayed (in activityAt order a log that came after it may be replayed first, but none that
+  // came before it after it) and what the scheduler had settled by then is settled, for the run it
+  // was made to: a replayed run that started before that run (the scheduler had closed it by
+  // then), or that the replay breaks before the grant was made (its missing period was a reversed
+  // log's), gets none.
   let nextGrant = 0;
   /** Each grant given, by the replayed run it went to. */
   const given = new Map<Grant, string>();
-  const grantUpTo = (arrived: Date | null) => {
-    for (; nextGrant < grants.length && (arrived === null || grants[nextGrant]!.created_at <= arrived); nextGrant++) {
+  const logsDone = new Set<string>();
+  const arrivedReplayed = (grant: Grant) => logs.every((l) => l.created_at > grant.created_at || logsDone.has(l.id));
+  const grantReady = (all = false) => {
+    for (; nextGrant < grants.length && (all || arrivedReplayed(grants[nextGrant]!)); nextGrant++) {
       const grant = grants[nextGrant]!;
       if (definition.kind !== 'streak') continue;
       settleDue(records, definition, writes, runs(), zone, grant.granted_at);
@@ -366,10 +370,14 @@ async function recompute(
   };
   /** The logs the replay decided otherwise than their ingestion had. */
   const redecided: { log: LogRow; outcome: Outcome }[] = [];
+  grantReady();
   for (const log of logs) {
+    logsDone.add(log.id);
     const { left } = remaining(definition, log);
-    if (left <= 0) continue;
-    grantUpTo(log.created_at);
+    if (left <= 0) {
+      grantReady();
+      continue;
+    }
     const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
     let outcome: Outcome;
     if (definition.kind === 'streak')
@@ -389,8 +397,9 @@ async function recompute(
       });
     if (outcome.aggregated !== log.is_aggregated || outcome.reason !== (log.not_aggregated_reason ?? null))
       redecided.push({ log, outcome });
+    grantReady();
   }
-  grantUpTo(null);
+  grantReady(true);
   settleDue(records, definition, writes, runs(), zone, now);
   const storedTasks = stored.length
     ? await trx<TaskProgressRow>('task_progress')
@@ -633,13 +642,14 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
   const r = row as Row;
   const patch: Row = {};
   if (Number(r.current_progress_value ?? 0) !== 0 && definition.kind !== 'mission') patch.current_progress_value = 0;
+  // What the record is once emptied, whatever closed it before (an earlier reversal, the scheduler).
+  const closed = (values: Row) => {
+    for (const [column, value] of Object.entries(values)) if (!same(r[column], value)) patch[column] = value;
+  };
   if (definition.kind === 'streak') {
-    if (r.last_completed_period_key !== null) patch.last_completed_period_key = null;
-    if (r.streak_progress_status !== 'broken') {
-      const period = definition.row.aggregation_period;
-      const start = periodBounds(periodKey(r.streak_started_at as Date, period, zone), period, zone).start;
-      Object.assign(patch, { streak_progress_status: 'broken', streak_broken_at: start, streak_completed_at: null });
-    }
+    const period = definition.row.aggregation_period;
+    const start = periodBounds(periodKey(r.streak_started_at as Date, period, zone), period, zone).start;
+    closed({ last_completed_period_key: null, streak_progress_status: 'broken', streak_broken_at: start, streak_completed_at: null });
   } else if (definition.kind === 'challenge') {
     const window = row as ChallengeProgressRow;
     // A window already past, as the scheduler would settle it, fails at once; an open one is under way again.
@@ -648,11 +658,9 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
         Object.assign(patch, failedChallengePatch(window, zone, definition.row.aggregation_period, now), { challenge_completed_at: null });
     } else if (window.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
-  } else if (r.mission_progress_status !== 'failed') {
-    Object.assign(patch, failedMissionPatch(row as MissionProgressRow, now), {
-      mission_failed_at: r.mission_started_at,
-      mission_completed_at: null,
-    });
+  } else {
+    const { updated_at: _, ...failed } = failedMissionPatch(row as MissionProgressRow, now);
+    closed({ ...failed, mission_failed_at: r.mission_started_at, mission_completed_at: null });
   }
   return patch;
 }

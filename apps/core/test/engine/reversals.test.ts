@@ -258,6 +258,49 @@ describe('reversing streak logs', () => {
     expect(reversed.payload.splitFromProgress.id).toBe(first.streakProgress.id);
   });
 
+  it('replays a freeze grant after the logs that came before it, though a later order of an earlier hour comes first', async () => {
+    at('2027-03-03T01:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, maxFreezes: 2 });
+    const r = await reward();
+    await milestone('streak', s.id, 2, r.id);
+    const m = await member();
+    const on = (activityAt: string) => log('streak', { streakId: s.id, ownedById: m, activityAt });
+    const duplicate = await on('2027-03-01T09:00:00Z');
+    await on('2027-03-01T15:00:00Z');
+    const second = await on('2027-03-02T15:00:00Z');
+    expect(second.streakProgress.currentProgressValue).toBe(2);
+    await accepted(acct.api.post(`/schema/streak_progress/record/${second.streakProgress.id}/action/grant_freezes`, { count: 1 }));
+    // An order of the morning of the 2nd, delivered after the grant.
+    expect((await on('2027-03-02T11:00:00Z')).isAggregated).toBe(true);
+
+    // The 1st keeps its afternoon order: nothing of the run changes but the log taken back.
+    const back = await accepted(reverse('streak', duplicate.id, { reason: 'refund' }));
+    expect(back.streakProgress).toMatchObject({
+      id: second.streakProgress.id,
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 2,
+      freezesAvailable: 1,
+    });
+    expect(back.revokedRewardLogs).toEqual([]);
+    expect((await rewardLogsOf(m)).map((l) => l.rewardLogStatus)).toEqual(['issued']);
+  });
+
+  it('lets a later log count in the periods of a run emptied latest log first, the second reversal after the first had broken it', async () => {
+    at('2027-03-03T01:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const on = (activityAt: string) => log('streak', { streakId: s.id, ownedById: m, activityAt });
+    const first = await on('2027-03-01T12:00:00Z');
+    const latest = await on('2027-03-02T12:00:00Z');
+    // The newest order refunded first: the run, missing the 2nd, is broken as the scheduler would have it.
+    expect((await accepted(reverse('streak', latest.id))).streakProgress.streakProgressStatus).toBe('broken');
+    const emptied = await accepted(reverse('streak', first.id));
+    expect(emptied.streakProgress).toMatchObject({ currentProgressValue: 0, streakBrokenAt: '2027-03-01T00:00:00.000Z' });
+    const again = await on('2027-03-02T15:00:00Z');
+    expect(again).toMatchObject({ isAggregated: true });
+    expect(again.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1 });
+  });
+
   it('leaves alone the reward of a milestone since paused', async () => {
     at('2027-02-03T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
@@ -372,7 +415,7 @@ describe('reversing challenge and mission logs', () => {
       { activityValue: -1 },
       { activityValue: 0 },
       { activityValue: 1e300 },
-      // Below the 15 significant digits values are kept to: a reversal that would take nothing.
+      // Too small to change 90 as a double holds it: a reversal that would take nothing.
       { activityValue: 1e-300 },
       { activityValue: '5' },
       { reason: 'x'.repeat(257) },
@@ -416,6 +459,12 @@ describe('reversing challenge and mission logs', () => {
       const left = await accepted(reverse('challenge', small.id, { activityValue: Number((0.3 - part).toFixed(2)) }));
       expect(left.reversedValue).toBe(0.3);
     }
+    // All but a tenth of a trillionth taken back: what is left is that decimal, and then nothing.
+    const almost = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-22T10:00:00Z', activityValue: 19.99 });
+    await accepted(reverse('challenge', almost.id, { activityValue: 19.9899999999999 }));
+    const tooMuch = await reverse('challenge', almost.id, { activityValue: 9.99 });
+    expect([tooMuch.status, tooMuch.body.error.message]).toEqual([409, 'Only 1e-13 of this log is left to reverse.']);
+    expect((await accepted(reverse('challenge', almost.id, { activityValue: 1e-13 }))).reversedValue).toBe(19.99);
 
     // A mission's sum task, ten logs of 0.1 against a target of 1.
     const mission = await create('mission', {
