@@ -80,14 +80,14 @@ export async function reverseLog(
   const { activityValue, uniqueIdentifier, reason } = parsed.data;
   const account = ctx.account!;
   // A log's definition and member never change: the read before the lock names the right lock,
-  // and under it the log is read again for what earlier reversals took.
+  // and under it the log is read again (with what the reversal works on) for what earlier reversals took.
   const definitionId = String(read[`${kind}_id`]);
   const memberId = read.owned_by_id as string;
   await lockAggregation(trx, kind, definitionId, memberId);
-  const log = await trx<LogRow>(`${kind}_log`).where({ account_id: account.id, id: read.id }).first();
-  if (!log) throw notFound(`No ${kind}_log with id ${read.id}.`);
 
-  const found = await gather(trx, kind, account.id, definitionId, memberId, uniqueIdentifier ?? null);
+  const found = await gather(trx, kind, account.id, read.id, definitionId, memberId, uniqueIdentifier ?? null);
+  const log = found.log;
+  if (!log) throw notFound(`No ${kind}_log with id ${read.id}.`);
   if (found.duplicate)
     throw duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
       { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: found.duplicate },
@@ -146,6 +146,8 @@ interface Grant {
 
 /** What a reversal works with, read in one statement once the lock is held. */
 interface Gathered {
+  /** The log reversed, as earlier reversals left it. */
+  log: LogRow | undefined;
   definition: Definition | undefined;
   /** The reversal that already used the uniqueIdentifier. */
   duplicate: string | null;
@@ -163,6 +165,7 @@ const GATHER = Object.fromEntries(
     kind,
     numbered(
       `select
+         (select row_to_json(x) from ${ident(`${kind}_log`)} x where x.account_id = ? and x.id = ?) as log,
          (select row_to_json(d) from ${ident(kind)} d where d.account_id = ? and d.id = ?) as definition,
          (select r.id from log_reversal r
            where r.account_id = ? and r.log_kind = ? and r.definition_id = ? and r.unique_identifier = ?) as duplicate,
@@ -193,11 +196,13 @@ async function gather(
   trx: Knex,
   kind: LogKind,
   accountId: string,
+  logId: string,
   definitionId: string,
   memberId: string,
   uniqueIdentifier: string | null,
 ): Promise<Gathered> {
   const [row] = await run<{
+    log: unknown;
     definition: unknown;
     duplicate: string | null;
     member: unknown;
@@ -207,6 +212,8 @@ async function gather(
   }>(trx, {
     text: GATHER[kind]!,
     values: [
+      accountId,
+      logId,
       accountId,
       definitionId,
       accountId,
@@ -226,6 +233,7 @@ async function gather(
     ],
   });
   return {
+    log: rowFromJson<LogRow>(row!.log),
     definition: definitionOf(kind, row!.definition),
     duplicate: row!.duplicate,
     member: rowFromJson<AccountUserRow>(row!.member),
@@ -659,8 +667,12 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
     } else if (window.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
   } else {
-    const { updated_at: _, ...failed } = failedMissionPatch(row as MissionProgressRow, now);
-    closed({ ...failed, mission_failed_at: r.mission_started_at, mission_completed_at: null });
+    closed({
+      mission_progress_status: 'failed',
+      mission_failed_at: r.mission_started_at,
+      mission_completed_at: null,
+      is_mission_to_be_failed_processed: true,
+    });
   }
   return patch;
 }
