@@ -195,6 +195,29 @@ describe('GET /checkout/order', () => {
     expect(((await (await ask(await forCustomer(903), 'gid://shopify/Order/2')).json()) as Answer).order).toBeNull();
   });
 
+  it("leaves a guest's order alone for an account made with its e-mail until Shopify says the e-mail is verified", async () => {
+    await paid(4, SHOES_AND_HAT(null), 'victim@example.com');
+    const stranger = { ...customerPayload(904), email: 'Victim@Example.com', verified_email: false };
+    await delivered('customers/create', stranger, 'customer:904');
+    // An update that still shows the e-mail unproved is answered and not kept.
+    expect((await prod.send(await webhookRequest('customers/update', { ...stranger, first_name: 'Eve' }))).status).toBe(200);
+    const kept = () =>
+      prod.appPool
+        .query('select 1 from shopify_webhooks where shop = $1 and topic = $2', [TEST_SHOP, 'customers/update'])
+        .then((r) => r.rowCount);
+    expect(await kept()).toBe(0);
+    const orderOf904 = async () => ((await (await ask(await forCustomer(904), 'gid://shopify/OrderIdentity/4')).json()) as Answer).order;
+    expect(await orderOf904()).toBeNull();
+
+    await delivered('customers/update', { ...stranger, verified_email: true }, 'verified:904');
+    expect(await until('the order adopted once verified', async () => (await orderOf904())?.points?.earned === 80)).toBe(true);
+    // Later updates of the verified customer are not kept again.
+    expect((await prod.send(await webhookRequest('customers/update', { ...stranger, verified_email: true, last_name: 'B' }))).status).toBe(
+      200,
+    );
+    expect(await kept()).toBe(1);
+  });
+
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
     const refused = await refusedTokens((claims, options) => sessionToken({ sub: customer(901), ...claims }, options), {
       sub: customer(902),

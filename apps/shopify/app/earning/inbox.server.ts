@@ -14,7 +14,7 @@ export const GUEST_ORDER_DAYS = 30;
 /** The channel a kept webhook is announced on, so a worker takes it at once. */
 export const EARNING_CHANNEL = 'loyalty_shopify_earning';
 
-const STORE_TOPICS = ['orders/paid', 'refunds/create', 'orders/cancelled', 'customers/create'] as const;
+const STORE_TOPICS = ['orders/paid', 'refunds/create', 'orders/cancelled', 'customers/create', 'customers/update'] as const;
 export type StoreTopic = (typeof STORE_TOPICS)[number];
 
 interface Kept {
@@ -33,8 +33,11 @@ type Facts =
   | { kind: 'refund'; amount: number }
   | { kind: 'cancel' };
 
+/** A webhook well formed but of no use to the worker: answered and not kept. */
+const UNUSED = 'unused';
+
 /** The subject a payload is kept under, and its order; null when it names nothing to work on. */
-function keep(topic: StoreTopic, payload: unknown): Kept | null {
+function keep(topic: StoreTopic, payload: unknown): Kept | typeof UNUSED | null {
   switch (topic) {
     case 'orders/paid': {
       const order = paidOrder(payload);
@@ -68,6 +71,12 @@ function keep(topic: StoreTopic, payload: unknown): Kept | null {
     case 'customers/create': {
       const customer = createdCustomer(payload);
       return customer && { subject: `customer:${customer.id}`, orderId: null, facts: null };
+    }
+    case 'customers/update': {
+      const customer = createdCustomer(payload);
+      if (!customer) return null;
+      // Only the first update that shows the e-mail proved is kept: it adopts the guest orders the sign-up could not.
+      return customer.emailVerified && customer.email ? { subject: `verified:${customer.id}`, orderId: null, facts: null } : UNUSED;
     }
   }
 }
@@ -123,6 +132,7 @@ export async function receiveStoreWebhook(
   webhook: { shop: string; topic: StoreTopic; webhookId: string; payload: unknown },
 ): Promise<Response> {
   const kept = keep(webhook.topic, webhook.payload);
+  if (kept === UNUSED) return new Response(null, { status: 200 });
   if (!kept) {
     // Shopify would redeliver a failure for 48 hours; a payload without its ids never gets better.
     console.error(`[loyalty-earning] ${webhook.topic} ${webhook.webhookId} for ${webhook.shop} names nothing to earn from; ignored`);

@@ -207,7 +207,7 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true }[] = [
   {
     table: 'shopify_webhooks',
     where:
-      "payload->'customer'->>'id' = {customer} or (topic = 'customers/create' and payload->>'id' = {customer}) or order_id = any({orders})",
+      "payload->'customer'->>'id' = {customer} or (topic in ('customers/create', 'customers/update') and payload->>'id' = {customer}) or order_id = any({orders})",
   },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },

@@ -158,6 +158,8 @@ export class EarningWorker {
         return this.reverse(row, client, account && accountClient(this.deps.coreUrl, account));
       case 'customers/create':
         return this.earnSignUp(row, client, account && accountClient(this.deps.coreUrl, account));
+      case 'customers/update':
+        return this.adoptOnceVerified(row, client, account !== null);
       default:
         return { status: 'done', note: `unknown topic ${row.topic}` };
     }
@@ -469,7 +471,7 @@ export class EarningWorker {
     const customer = createdCustomer(row.payload);
     if (!customer) return { status: 'done', note: 'no customer in the payload' };
     if (!api) return { status: 'done', note: 'shop not installed' };
-    await this.adoptGuestOrders(client, row.shop, customer);
+    if (customer.emailVerified) await this.adoptGuestOrders(client, row.shop, customer);
     const refused: string[] = [];
     for (const feed of await signUpFeeds(this.live.for(row.shop, api, await this.deps.rules.rules(row.shop)))) {
       const outcome = await writeLog(api, 'mission', {
@@ -495,9 +497,19 @@ export class EarningWorker {
     return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
   }
 
+  /** customers/update kept for a customer whose e-mail is now proved (inbox.server.ts): the guest orders their sign-up could not adopt. */
+  private async adoptOnceVerified(row: WebhookRow, client: pg.PoolClient, installed: boolean): Promise<Outcome> {
+    const customer = createdCustomer(row.payload);
+    if (!customer?.emailVerified) return { status: 'done', note: 'e-mail not verified' };
+    if (!installed) return { status: 'done', note: 'shop not installed' };
+    await this.adoptGuestOrders(client, row.shop, customer);
+    return { status: 'done' };
+  }
+
   /**
    * The shop's guest orders of the last GUEST_ORDER_DAYS paid with the new customer's e-mail become
-   * theirs, as the thank-you page promises a guest who creates an account: each order's kept
+   * theirs, as the thank-you page promises a guest who creates an account, once Shopify says the
+   * e-mail is theirs (else anyone could sign up with a stranger's e-mail and take their orders): each order's kept
    * webhook gets the customer and is worked off again (so it earns like any order of theirs), and
    * its refunds and cancellation, done while it earned nothing, wait for it to take back their share.
    */

@@ -54,6 +54,8 @@ export interface CancelNotice {
 
 export interface CreatedCustomer extends OrderCustomer {
   createdAt: string;
+  /** Shopify's `verified_email`: the shopper proved the e-mail is theirs (absent or anything but true: not proved). */
+  emailVerified: boolean;
 }
 
 /** Shopify's ids arrive as JSON numbers (or numeric strings); kept as strings. */
@@ -166,9 +168,10 @@ export function cancelNotice(payload: unknown): CancelNotice | null {
   return { orderId, cancelledAt: instant(o.cancelled_at) ?? new Date().toISOString() };
 }
 
-/** customers/create; null when it names no customer. */
+/** customers/create and customers/update; null when it names no customer. */
 export function createdCustomer(payload: unknown): CreatedCustomer | null {
   const customer = customerOf(payload);
   if (!customer) return null;
-  return { ...customer, createdAt: instant(objectOf(payload).created_at) ?? new Date().toISOString() };
+  const c = objectOf(payload);
+  return { ...customer, createdAt: instant(c.created_at) ?? new Date().toISOString(), emailVerified: c.verified_email === true };
 }

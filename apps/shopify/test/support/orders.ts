@@ -135,11 +135,12 @@ export function refundPayload(
   };
 }
 
-/** customers/create. */
+/** customers/create (and customers/update): a customer whose e-mail Shopify has verified. */
 export function customerPayload(id: number): Record<string, unknown> {
   return {
     id,
     email: `c${id}@example.com`,
+    verified_email: true,
     first_name: 'Grace',
     last_name: 'Hopper',
     created_at: new Date(Date.now() - 60_000).toISOString(),
