@@ -136,7 +136,14 @@ export function entryRead(json: unknown): EntryRead | undefined {
 
 const LOCK_MEMBER_SQL = numbered(`select ${entryReadSql()} as read`);
 
-async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
+/** 400 for an entry's member that is not in the account (CONTRACT §3: a body referencing a record that does not exist). */
+export const unknownMember = (id: string) =>
+  invalidInput('The body references records that do not exist.', [
+    { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${id}.` },
+  ]);
+
+/** The member's entry read (`entryReadSql`), locked; undefined when the member is not in the account. */
+export async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
   const [row] = await run<{ read: unknown }>(trx, {
     text: LOCK_MEMBER_SQL,
     values: entryReadParams(accountId, memberId),
@@ -210,12 +217,11 @@ export async function addEntry(
   options: EntryOptions = {},
 ): Promise<Entered | null> {
   const read = options.read ?? (await lockMember(trx, accountId, entry.ownedById));
-  if (!read)
-    throw invalidInput('The body references records that do not exist.', [
-      { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${entry.ownedById}.` },
-    ]);
-  const { current, tiers } = read;
+  if (!read) throw unknownMember(entry.ownedById);
+  const { tiers } = read;
   const member = options.writes ? options.writes.current('account_user', read.member) : read.member;
+  // An earlier entry of the set may have lifted the member: its tier (a live one) multiplies this entry.
+  const current = member.tier_id === read.member.tier_id ? read.current : (tiers.find((t) => t.id === member.tier_id) ?? null);
   const whenNotLive = options.whenNotLive ?? 'write';
   if (!read.live && whenNotLive !== 'write') {
     if (whenNotLive === 'skip') return null;
@@ -580,7 +586,9 @@ export async function earnForRewardLog(
 
 /**
  * Takes back what revoked reward logs earned, with one `reversed` entry each, even below 0: the
- * points may have been spent. A log that earned nothing (held, or points off) takes nothing back.
+ * points may have been spent. A log that earned nothing (held, or points off) takes nothing back,
+ * nor does one whose entry was already taken back in full by its own reversal (`reverseEntry`):
+ * the earned entries are locked first, as `reverseEntry` holds its entry, so the two take turns.
  */
 export async function reverseRewardLogPoints(
   trx: Knex.Transaction,
@@ -597,14 +605,17 @@ export async function reverseRewardLogPoints(
       'linked_schema_record_id',
       revoked.map((l) => l.id),
     )
-    .orderBy('created_at');
+    .orderBy('created_at')
+    .forUpdate();
   for (const e of earned) {
+    const remaining = e.points + (await takenBack(trx, e));
+    if (remaining <= 0) continue;
     await addEntry(
       trx,
       accountId,
       {
         ownedById: e.owned_by_id,
-        points: -e.points,
+        points: -remaining,
         reason: 'reversed',
         note: 'The reward that earned these points was taken back: its purchase was returned or cancelled.',
         linkedSchemaSlug: 'reward_log',
@@ -614,6 +625,22 @@ export async function reverseRewardLogPoints(
       { announce: { records, ctx } },
     );
   }
+}
+
+/**
+ * What `reversed` entries have taken back of an earned one so far (0 or less): those linked to the
+ * entry (`reverseEntry`) and, for a reward's points, the one its revoked reward log wrote.
+ */
+async function takenBack(trx: Knex.Transaction, earned: PointEntryRow & Row): Promise<number> {
+  const [taken] = await trx('point_entry')
+    .where({ account_id: earned.account_id, owned_by_id: earned.owned_by_id, reason: 'reversed' })
+    .where((q) => {
+      q.where({ linked_schema_slug: 'point_entry', linked_schema_record_id: earned.id });
+      if (earned.linked_schema_slug === 'reward_log')
+        q.orWhere({ linked_schema_slug: 'reward_log', linked_schema_record_id: earned.linked_schema_record_id });
+    })
+    .sum<{ sum: number | null }[]>('points');
+  return Number(taken?.sum ?? 0);
 }
 
 export const reverseBody = z.strictObject({
@@ -628,8 +655,9 @@ export const reverseBody = z.strictObject({
 /**
  * Takes back up to what remains of an `earned` entry with one `reversed` entry linked to it, even
  * below 0 (the points may have been spent): how the Shopify app takes back an order's points on a
- * refund. The caller holds the entry's row lock, so racing reversals of one entry take turns and
- * never take back more than it earned.
+ * refund. What remains counts what its revoked reward log took back, if it came from one. The
+ * caller holds the entry's row lock, so racing reversals of one entry take turns and never take
+ * back more than it earned.
  */
 export async function reverseEntry(
   trx: Knex.Transaction,
@@ -644,16 +672,7 @@ export async function reverseEntry(
     throw notReversible('Only earned entries are taken back.', [
       { field: 'reason', code: 'not_reversible', message: `This entry is ${earned.reason}.` },
     ]);
-  const [taken] = await trx('point_entry')
-    .where({
-      account_id: earned.account_id,
-      owned_by_id: earned.owned_by_id,
-      reason: 'reversed',
-      linked_schema_slug: 'point_entry',
-      linked_schema_record_id: earned.id,
-    })
-    .sum<{ sum: number | null }[]>('points');
-  const remaining = earned.points + Number(taken?.sum ?? 0);
+  const remaining = earned.points + (await takenBack(trx, earned));
   if (remaining <= 0)
     throw notReversible('This entry was taken back in full.', [{ field: 'points', code: 'not_reversible', message: 'Nothing remains.' }]);
   const entered = await addEntry(

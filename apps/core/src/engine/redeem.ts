@@ -9,7 +9,7 @@ import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { addEntry, emitEntryEvent } from './points.js';
+import { addEntry, emitEntryEvent, lockMember, unknownMember } from './points.js';
 import { issuedFields, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
@@ -50,6 +50,9 @@ export async function redeemReward(
   if (memberId === undefined)
     throw invalidInput('ownedById is required.', [{ field: 'ownedById', code: 'required', message: '"ownedById" is required.' }]);
   const accountId = reward.account_id;
+  // The member first: a body naming no member is refused as such before what the reward allows (CONTRACT §3).
+  const read = await lockMember(trx, accountId, memberId);
+  if (!read) throw unknownMember(memberId);
   if (reward.reward_kind !== 'code')
     throw notRedeemable('A reward that gives points is not bought with points.', [
       { field: 'rewardKind', code: 'not_redeemable', message: 'The reward gives points.' },
@@ -73,6 +76,7 @@ export async function redeemReward(
       linkedSchemaRecordId: rewardLogId,
     },
     {
+      read,
       whenNotLive: () =>
         notRedeemable('Points are not live in this account.', [{ code: 'not_redeemable', message: 'The points setting is not live.' }]),
     },

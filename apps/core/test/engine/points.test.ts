@@ -287,6 +287,89 @@ describe('points rewards', () => {
     expect(events.filter((e) => e.eventCode === 'tier_changed')).toHaveLength(1);
   });
 
+  it("takes a reward's points back once, whether its entry or its log is reversed first, or both at once", async () => {
+    const r = await pointsReward(50);
+    const streak = await create('streak', { name: `S${++seq}`, status: 'live' });
+    await milestone('streak', streak.id, r.id);
+    const earn = async () => {
+      const m = await member();
+      const log = await visit(streak.id, m);
+      const [earned] = await entriesOf(m);
+      return { m, log, earned };
+    };
+    const reverseEntry = (id: string, body: Record<string, unknown> = {}) =>
+      acct.api.post(`/schema/point_entry/record/${id}/action/reverse`, body);
+    const takenBack = async (m: string) => (await entriesOf(m)).filter((e) => e.reason === 'reversed').map((e) => e.points);
+
+    // The entry first (a refund of the points), then the log: the reward log is revoked, its points are already back.
+    const a = await earn();
+    await accepted(reverseEntry(a.earned.id));
+    expect((await accepted(reverse('streak', a.log.id))).revokedRewardLogs).toHaveLength(1);
+    expect(await takenBack(a.m)).toEqual([-50]);
+    expect(await memberOf(a.m)).toMatchObject({ pointsBalance: 0, pointsEarnedInTierWindow: 0 });
+
+    // The log first: nothing of the entry remains to take back.
+    const b = await earn();
+    await accepted(reverse('streak', b.log.id));
+    const again = await reverseEntry(b.earned.id);
+    expect([again.status, again.body.error.code]).toEqual([409, 'not_reversible']);
+    expect((await memberOf(b.m)).pointsBalance).toBe(0);
+
+    // Part of the entry, then the log: the log takes back the rest.
+    const c = await earn();
+    await accepted(reverseEntry(c.earned.id, { points: 20 }));
+    await accepted(reverse('streak', c.log.id));
+    expect((await takenBack(c.m)).sort((x, y) => x - y)).toEqual([-30, -20]);
+    expect((await memberOf(c.m)).pointsBalance).toBe(0);
+
+    // Both at once, for several members: each gives back 50 in all, whichever comes first.
+    const racing = await Promise.all(Array.from({ length: 6 }, earn));
+    await Promise.all(racing.flatMap((x) => [reverseEntry(x.earned.id), reverse('streak', x.log.id)]));
+    for (const x of racing) {
+      expect((await takenBack(x.m)).reduce((sum, p) => sum + p, 0)).toBe(-50);
+      expect((await memberOf(x.m)).pointsBalance).toBe(0);
+    }
+  });
+
+  it("multiplies a tier's entry reward by the tier a log's points reward has just lifted the member into", async () => {
+    const own = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+    const make = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(own.api.post(`/schema/${slug}/record`, body));
+    const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
+    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    const points = (pointsValue: number) =>
+      make('reward', { name: `P${++seq}`, description: 'd', rewardKind: 'points', pointsValue, rewardExpiryType: 'no_expiry' });
+    const gold = await make('tier', {
+      name: 'Gold',
+      status: 'live',
+      pointsThreshold: 50,
+      earnMultiplier: 2,
+      entryRewardId: (await points(20)).id,
+    });
+    const streak = await make('streak', { name: `S${++seq}`, status: 'live' });
+    await make('milestone', {
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      name: `M${++seq}`,
+      description: 'd',
+      status: 'live',
+      milestoneTargetValue: 1,
+      rewardId: (await points(30)).id,
+    });
+    const m = (await make('account_user', { externalId: `lifted-${++seq}` })).id;
+    await accepted(own.api.post('/schema/point_entry/record', { ownedById: m, points: 40, reason: 'earned' }));
+    // 40 + 30 reaches Gold's 50: its entry reward of 20 is earned in Gold, twice over.
+    await make('streak_log', {
+      streakId: streak.id,
+      ownedById: m,
+      activityId: 'visit',
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    const entries = (await accepted(own.api.get('/schema/point_entry/record', { filters: eq('ownedById', m), limit: '100' }))) as any[];
+    expect(entries.map((e) => e.points).sort((a, b) => a - b)).toEqual([30, 40, 40]);
+    expect(await accepted(own.api.get(`/schema/account_user/record/${m}`))).toMatchObject({ pointsBalance: 110, tierId: gold.id });
+  });
+
   it('earns the points of a milestone a reversal reaches again on the run it split off, with points_earned', async () => {
     const r = await pointsReward(10);
     const streak = await create('streak', { name: `S${++seq}`, status: 'live' });

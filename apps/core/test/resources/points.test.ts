@@ -439,6 +439,10 @@ describe('redeem', () => {
     expect(await fieldsOf(redeem(r.id, [1]))).toEqual([undefined]);
     await expectRefused(redeem(r.id, null), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: '00000000-0000-4000-8000-000000000000' }), 400, 'invalid_input');
+    // A body naming no member is refused as such before what the reward allows (CONTRACT §3).
+    const unknownMember = await redeem((await reward({ pointsCost: null })).id, { ownedById: '00000000-0000-4000-8000-000000000000' });
+    expect(unknownMember.body.error.details).toEqual([expect.objectContaining({ field: 'ownedById', code: 'not_found' })]);
+    await expectRefused(Promise.resolve(unknownMember), 400, 'invalid_input');
     await expectRefused(redeem(r.id, { ownedById: m }, me.client), 400, 'invalid_input');
     await expectRefused(redeem('00000000-0000-4000-8000-000000000000', { ownedById: m }), 404, 'not_found');
     await expectRefused(acct.api.request('GET', `/schema/reward/record/${r.id}/action/redeem`), 405, 'method_not_allowed');
