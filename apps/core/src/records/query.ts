@@ -202,6 +202,11 @@ const OTHER_PARAMS = ['languageCode'];
 
 export type QueryShape = 'list' | 'get' | 'other';
 
+/** Checks the query of a route with no parameters of its own: `languageCode` alone is known (CONTRACT §3). */
+export function checkPlainQuery(query: Record<string, string | string[] | undefined>): void {
+  parseQuery('other', query, new Map(), new Set());
+}
+
 /** Parses and checks every query parameter of a route; any problem is 400 `invalid_query`. */
 export function parseQuery(
   shape: QueryShape,
@@ -261,7 +266,8 @@ export function parseQuery(
       if (!f || f.valueType === 'opaque' || f.valueType === 'stringArray') {
         throw fail('sortBy', `sortBy[${i}].fieldSlug: unknown or unsortable field ${JSON.stringify(item.fieldSlug)}.`);
       }
-      const order = item.order ?? 'ASC';
+      // Left out, it is ASC; a null is a value, and not one of the two.
+      const order = item.order === undefined ? 'ASC' : item.order;
       if (order !== 'ASC' && order !== 'DESC') throw fail('sortBy', `sortBy[${i}].order must be "ASC" or "DESC".`);
       return { field: f.name, order };
     });

@@ -124,13 +124,18 @@ const tasksSchema = z
   .max(20)
   .superRefine((tasks, issue) => {
     const seen = new Set<string>();
+    const ids = new Set<string>();
     tasks.forEach((t, i) => {
       if (seen.has(t.activityId))
         issue.addIssue({ code: 'custom', path: [i, 'activityId'], message: 'activityId must be unique in the mission.' });
       seen.add(t.activityId);
+      // An id names the one stored task it keeps: two tasks with one id would share its progress.
+      if (t.id !== undefined && ids.has(t.id))
+        issue.addIssue({ code: 'custom', path: [i, 'id'], message: 'id must be unique in the mission: each names one task.' });
+      if (t.id !== undefined) ids.add(t.id);
     });
   })
-  .meta({ description: "A mission's tasks; each task's activityId is distinct within the mission." });
+  .meta({ description: "A mission's tasks; each task's activityId, and each id given, is distinct within the mission." });
 
 function mergeText(stored: Record<string, string> | undefined, value: string | null | undefined, lang: string) {
   const out = { ...(stored ?? {}) };

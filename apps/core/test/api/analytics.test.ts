@@ -130,6 +130,18 @@ describe('GET /analytics/summary', () => {
     }
   });
 
+  it('refuses a day given twice, as every route refuses a repeated parameter', async () => {
+    for (const path of ['/analytics/summary', '/analytics/programs'])
+      for (const name of ['from', 'to']) {
+        const res = await acct.api.get(`${path}?${name}=2026-05-01&${name}=2026-05-02`);
+        expect(res.status, path).toBe(400);
+        expect(res.body.error).toMatchObject({
+          code: 'invalid_query',
+          details: [expect.objectContaining({ field: name, code: 'repeated' })],
+        });
+      }
+  });
+
   it('takes the first and last days it allows, a range from the last day ending there and one to the first day starting there', async () => {
     for (const path of ['/analytics/summary', '/analytics/programs']) {
       expect(await accepted(acct.api.get(path, { from: '9999-12-31' }))).toMatchObject({ from: '9999-12-31', to: '9999-12-31' });

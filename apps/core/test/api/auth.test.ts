@@ -351,6 +351,9 @@ describe('end-user tokens', () => {
 
     expectError(await acct.api.post('/enduser/token', { externalId, expiresInSeconds: 86_401 }), 400, 'invalid_input');
     expectError(await acct.api.post('/enduser/token', {}), 400, 'invalid_input');
+    expectError(await acct.api.post('/enduser/token?bogus=1', { externalId }), 400, 'invalid_query');
+    expectError(await acct.api.post('/enduser/token?languageCode=xx', { externalId }), 400, 'invalid_query');
+    expectOk(await acct.api.post('/enduser/token?languageCode=ja', { externalId }));
     const unknown = await acct.api.post('/enduser/token', { externalId, memberId, role: 'admin' });
     expectError(unknown, 400, 'invalid_input');
     expect(unknown.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['memberId', 'role']);

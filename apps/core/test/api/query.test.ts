@@ -673,6 +673,7 @@ describe('invalid queries answer 400 invalid_query', () => {
     ['sortBy: unknown field', { sortBy: [{ fieldSlug: 'shoeSize', order: 'ASC' }] }],
     ['sortBy: bad order', { sortBy: [{ fieldSlug: 'lastName', order: 'UP' }] }],
     ['sortBy: lowercase order', { sortBy: [{ fieldSlug: 'lastName', order: 'asc' }] }],
+    ['sortBy: null order', { sortBy: [{ fieldSlug: 'lastName', order: null }] }],
     ['sortBy: unknown key', { sortBy: [{ fieldSlug: 'lastName', order: 'ASC', nulls: 'first' }] }],
     ['sortBy: not an array', { sortBy: { fieldSlug: 'lastName', order: 'ASC' } }],
     ['sortBy: a string array field', { sortBy: [{ fieldSlug: 'pushDeviceTokens', order: 'ASC' }] }],

@@ -161,6 +161,20 @@ describe('platform API', () => {
     expectError(await app.platform.get('/platform/accounts'), 405, 'method_not_allowed');
   });
 
+  it('refuses an unknown query parameter or languageCode with 400 invalid_query, before the record and the body, changing nothing', async () => {
+    const accounts = async () => Number((await app.db('account').count({ n: '*' }))[0]!.n);
+    const before = await accounts();
+    const valid = { organizationName: 'O', accountName: 'Q' };
+    for (const query of ['foo=1', 'languageCode=xx', 'languageCode=de&languageCode=fr'])
+      expectError(await app.platform.post(`/platform/accounts?${query}`, valid), 400, 'invalid_query');
+    expect(await accounts()).toBe(before);
+    const made = (await app.platform.post('/platform/accounts?languageCode=de', valid)).body.data as Provisioned;
+    expectError(await app.platform.delete(`/platform/accounts/${made.account.id}?foo=1`), 400, 'invalid_query');
+    expectError(await app.platform.delete(`/platform/accounts/${randomUUID()}?foo=1`), 400, 'invalid_query');
+    expect(await accounts()).toBe(before + 1);
+    expect((await app.platform.delete(`/platform/accounts/${made.account.id}?languageCode=de`)).status).toBe(204);
+  });
+
   it('DELETE erases the account and all of its records; its keys stop working', async () => {
     const doomed = await app.createAccount();
     const keeper = await app.createAccount();

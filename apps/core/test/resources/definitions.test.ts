@@ -213,6 +213,16 @@ describe('mission', () => {
     expect(updated.status).toBe(200);
     expect(updated.body.data.tasks[0]).toMatchObject({ id: first.id, targetValue: 3, eudTitle: 'Buy twice' });
     expect(updated.body.data.tasks[1].id).not.toBe(second.id);
+    // One id on two tasks would have them share one task's progress: refused, the mission as it was.
+    const twice = await acct.api.patch(`/schema/mission/record/${created.id}`, {
+      tasks: [
+        { ...tasks[0], id: first.id },
+        { ...tasks[1], id: first.id },
+      ],
+    });
+    expect(twice.status).toBe(400);
+    expect(detailOf(twice.body, 'tasks[1].id')?.code).toBe('invalid');
+    expect((await acct.api.get(`/schema/mission/record/${created.id}`)).body.data.tasks).toEqual(updated.body.data.tasks);
   });
 
   it.each([

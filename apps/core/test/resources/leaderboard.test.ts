@@ -294,6 +294,9 @@ describe('standings', () => {
       [lb.id, { periodKey: '2026-W01' }],
       [lb.id, { periodKey: '2026-13-01' }],
       [lb.id, { periodKey: 'x'.repeat(40) }],
+      // A character the database would refuse never reaches it.
+      [lb.id, { periodKey: '2026-01-01\u0000' }],
+      [streakBoard.id, { periodKey: '\u0000' }],
       [lb.id, { languageCode: 'xx' }],
       [streakBoard.id, { periodKey: '2026-01-01' }],
       [missionBoard.id, { periodKey: '2026-01-01' }],

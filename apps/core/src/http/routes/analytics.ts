@@ -55,15 +55,18 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
   for (const name of Object.keys(query))
     if (!KNOWN_PARAMS.has(name)) details.push({ field: name, code: 'unknown', message: `Unknown query parameter "${name}".` });
   const read = (name: 'from' | 'to'): DateTime | undefined => {
-    const raw = query[name];
-    if (raw === undefined) return undefined;
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    const day = value && DAY.test(value) ? DateTime.fromISO(value, { zone: timezone }) : undefined;
+    const value = query[name];
+    if (value === undefined) return undefined;
+    if (Array.isArray(value)) {
+      details.push({ field: name, code: 'repeated', message: `"${name}" may be given once.` });
+      return undefined;
+    }
+    const day = DAY.test(value) ? DateTime.fromISO(value, { zone: timezone }) : undefined;
     if (!day?.isValid) {
       details.push({ field: name, code: 'invalid', message: `"${name}" must be a date, YYYY-MM-DD.` });
       return undefined;
     }
-    if (value! < FIRST_DAY || value! > LAST_DAY) {
+    if (value < FIRST_DAY || value > LAST_DAY) {
       details.push({ field: name, code: 'out_of_range', message: `"${name}" must be a day from ${FIRST_DAY} to ${LAST_DAY}.` });
       return undefined;
     }

@@ -6,6 +6,7 @@ import { type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
+import { checkPlainQuery } from '../../records/query.js';
 import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
@@ -47,6 +48,7 @@ export const enduserPaths = {
 export function enduserRoutes(router: Router, s: Services): void {
   router.all('/enduser/token', authenticate(s), allow(only('POST', ['apikey'])), async (ctx) => {
     const identity = ctx.state.identity;
+    checkPlainQuery(ctx.query);
     const { json } = await readBody(ctx);
     const parsed = tokenRequest.safeParse(bodyOrEmpty(json));
     if (!parsed.success) {

@@ -5,6 +5,7 @@ import { safeEqual } from '../../auth/crypto.js';
 import { invalidInput, methodNotAllowed, notFound, unauthenticated } from '../../errors.js';
 import { isTimeZone, LANGUAGE_CODES } from '../../formats.js';
 import { dataResponse, errorResponses, ID, jsonSchema } from '../../records/openapi.js';
+import { checkPlainQuery } from '../../records/query.js';
 import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
@@ -83,7 +84,7 @@ export const platformPaths = {
       summary: 'Erase an account and all its data',
       security: platformSecurity,
       parameters: [ID],
-      responses: { 204: { description: 'Erased' }, ...errorResponses(401, 404, 429) },
+      responses: { 204: { description: 'Erased' }, ...errorResponses(400, 401, 404, 429) },
     },
   },
 };
@@ -101,6 +102,7 @@ export function platformRoutes(router: Router, s: Services): void {
   router.all('/platform/accounts', async (ctx) => {
     authorise(ctx);
     if (ctx.method !== 'POST') throw methodNotAllowed(['POST']);
+    checkPlainQuery(ctx.query);
     const { json } = await readBody(ctx);
     const parsed = newAccount.safeParse(bodyOrEmpty(json));
     if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
@@ -110,6 +112,7 @@ export function platformRoutes(router: Router, s: Services): void {
   router.all('/platform/accounts/:id', async (ctx) => {
     authorise(ctx);
     if (ctx.method !== 'DELETE') throw methodNotAllowed(['DELETE']);
+    checkPlainQuery(ctx.query);
     if (!(await deleteAccount(s.db, ctx.params.id!))) throw notFound(`No account ${ctx.params.id}.`);
     // Other processes hear of it by notification; this one must not accept the keys even once more.
     s.auth.forget();

@@ -20,7 +20,10 @@ interface StandingsParams {
   languageCode?: LanguageCode;
 }
 
-/** The query's own checks; those that depend on the leaderboard (limit <= size, periodKey) follow its read. */
+/**
+ * The query's own checks; those that depend on the leaderboard (limit <= size, the periodKey's
+ * period) follow its read. A periodKey of no period's shape never reaches the database.
+ */
 function parseParams(query: Record<string, string | string[] | undefined>): StandingsParams {
   const details: ErrorDetail[] = [];
   const params: StandingsParams = {};
@@ -45,7 +48,7 @@ function parseParams(query: Record<string, string | string[] | undefined>): Stan
       const code = LANGUAGE_CODES.find((c) => c === raw);
       if (code) params.languageCode = code;
       else details.push({ field: 'languageCode', code: 'invalid', message: `"languageCode" must be one of ${LANGUAGE_CODES.join(', ')}.` });
-    } else if (raw.length <= 16) params.periodKey = raw;
+    } else if (/^\d{4}-W?\d{2}(-\d{2})?$/.test(raw)) params.periodKey = raw;
     else details.push({ field: 'periodKey', code: 'invalid', message: '"periodKey" is not a period key.' });
   }
   if (details.length) throw invalidQuery('A query parameter is invalid.', details);
