@@ -1,6 +1,6 @@
 import type { EventCode } from '../events/codes.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
-import type { MissionRow } from '../schema/definitions.js';
+import type { MissionRow, StoredTask } from '../schema/definitions.js';
 import type { MissionProgressRow, TaskProgressRow } from '../schema/progress.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { windowEnd } from './periods.js';
@@ -54,6 +54,23 @@ export const MISSION_STATE: StateRead = {
   ],
 };
 
+/** A run's task progress rows for `tasks`, at 0, a millisecond apart so they read back by createdAt in the mission's order. */
+function newTaskRows(tx: Tx, tasks: readonly StoredTask[], progressId: string, memberId: string): Versioned<TaskProgressRow>[] {
+  return tx.writes.insert<TaskProgressRow>(
+    'task_progress',
+    tasks.map((t, i) => ({
+      owned_by_id: memberId,
+      linked_schema_slug: 'mission_progress',
+      linked_schema_record_id: progressId,
+      task_id: t.id,
+      target_value: t.targetValue,
+      current_progress_value: 0,
+      task_progress_status: 'in_progress',
+      created_at: new Date(tx.writes.createdAt.getTime() + i),
+    })),
+  );
+}
+
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
 export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
   const { definition, memberId, activityAt, activityId, value, zone, milestones } = input;
@@ -89,23 +106,15 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
         mission_to_be_failed_at: windowEnd(activityAt, definition.aggregation_period, zone),
       },
     ]);
-    taskRows = tx.writes.insert<TaskProgressRow>(
-      'task_progress',
-      tasks.map((t, i) => ({
-        owned_by_id: memberId,
-        linked_schema_slug: 'mission_progress',
-        linked_schema_record_id: progress!.id,
-        task_id: t.id,
-        target_value: t.targetValue,
-        current_progress_value: 0,
-        task_progress_status: 'in_progress',
-        // A millisecond apart, rows keep the mission's task order when read back by createdAt.
-        created_at: new Date(tx.writes.createdAt.getTime() + i),
-      })),
-    );
+    taskRows = newTaskRows(tx, tasks, progress!.id, memberId);
   }
 
-  const before = taskRows.filter((r) => r.task_progress_status === 'completed').length;
+  // A run started before its mission's tasks were edited: a task added since starts here, at 0, and
+  // a task removed since no longer counts, so the run completes on the mission's tasks as they are.
+  const missing = tasks.filter((t) => !taskRows.some((r) => r.task_id === t.id));
+  if (missing.length) taskRows = [...taskRows, ...newTaskRows(tx, missing, progress!.id, memberId)];
+  const current = new Set(tasks.map((t) => t.id));
+  const before = taskRows.filter((r) => r.task_id !== null && current.has(r.task_id) && r.task_progress_status === 'completed').length;
   const row = taskRows.find((r) => r.task_id === task.id)!;
   const reached = decimalSum(row.current_progress_value, value);
   const justCompleted = row.task_progress_status !== 'completed' && reached >= row.target_value;
@@ -115,7 +124,8 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));
   const after = before + (justCompleted ? 1 : 0);
 
-  const completes = after === tasks.length && before < tasks.length;
+  // The run is in progress here: every task of the mission completed (a task removed may leave that already so) completes it.
+  const completes = after === tasks.length;
   // The progress row changes with every log, so its version guards the whole set of tasks.
   const updated = tx.writes.update<MissionProgressRow>(
     'mission_progress',

@@ -265,7 +265,8 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   const before = progress!.current_progress_value;
   const after = periodCompleted ? before + 1 : before;
   const target = definition.completion_target_value;
-  const completed = target !== null && after >= target && before < target;
+  // A target lowered below the run's value since: the run completes with its next completed period.
+  const completed = target !== null && after >= target && (before < target || periodCompleted);
   const current = progress!.current_period_key;
   const patch: Partial<StreakProgressRow> = {
     current_progress_value: after,

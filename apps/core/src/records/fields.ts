@@ -127,7 +127,7 @@ const ANY_CASE_UUID = UUID_TEXT.replaceAll('a-f', 'a-fA-F');
  * others do not), no white space or control character.
  */
 const UNAMBIGUOUS_REST = String.raw`[^\s\\/?#@]+(?:[/?#][^\s\\]*)?`;
-const UNAMBIGUOUS_URL = new RegExp(`^https?://${UNAMBIGUOUS_REST}$`);
+export const UNAMBIGUOUS_URL = new RegExp(`^https?://${UNAMBIGUOUS_REST}$`);
 
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 

@@ -75,6 +75,22 @@ function strandCheck(target: unknown, highest: number | undefined, what: string)
 }
 
 /**
+ * A streak's or challenge's period names every one of its progress records' periods and windows,
+ * which later logs and the scheduler compare with their own: once a member has progress, a new
+ * period would make them unreadable. A merchant who wants another period makes a new definition.
+ */
+async function periodCheck(trx: Knex, kind: 'streak' | 'challenge', period: unknown, existing: Row): Promise<void> {
+  if (period === undefined || period === existing.aggregation_period) return;
+  const used = await trx(`${kind}_progress`)
+    .where({ account_id: existing.account_id, [`${kind}_id`]: existing.id })
+    .first('id');
+  if (used)
+    throw conflict(`Members have progress on this ${kind}; its aggregationPeriod can no longer change. Create a new ${kind} instead.`, [
+      { field: 'aggregationPeriod', code: 'in_use', message: `Members have progress in ${existing.aggregation_period} periods.` },
+    ]);
+}
+
+/**
  * An end user does not see a definition they are held out of (CONTRACT §18): the group by the
  * database's own SHA-256 (`loyalty_holdout_position`, the same function as engine/holdout.ts).
  */
@@ -98,6 +114,7 @@ export const streak = defineResource({
   fields: streakFields,
   load: loadMilestones,
   async beforeUpdate({ trx, ctx, values, existing }) {
+    await periodCheck(trx, 'streak', values.aggregationPeriod, existing!);
     if ('completionTargetValue' in values)
       strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
     const maxFreezes = values.maxFreezes;
@@ -126,6 +143,7 @@ export const challenge = defineResource({
   rules: { description: 'endAt, when set with startAt, must be after it (on update, as the record stands after the patch).' },
   load: loadMilestones,
   async beforeUpdate({ trx, values, existing }) {
+    await periodCheck(trx, 'challenge', values.aggregationPeriod, existing!);
     if ('completionTargetValue' in values)
       strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
     await rerankOnHoldout(trx, values.holdoutPercent, existing!);

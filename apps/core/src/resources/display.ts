@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { writeLanguage } from '../records/context.js';
-import { columnOf, type FieldDef, field } from '../records/fields.js';
+import { columnOf, type FieldDef, field, UNAMBIGUOUS_URL } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { ADMIN_PUBLIC_READ, eudIcon, eudTitle, name, requiredDescription } from './common.js';
 
@@ -103,9 +103,13 @@ const STOREFRONT_PATH = /^\/(?:[^/\s\\][^\s\\]*)?$/;
 const linkUrl = z
   .string()
   .max(2048, { abort: true })
-  .refine((v) => (STOREFRONT_PATH.test(v) ? true : URL.canParse(v) && /^https?:$/.test(new URL(v).protocol)), {
-    message: 'Expected an http(s) URL or a path starting with /',
-  })
+  // The scheme in any case, as browsers read it; the rest as every parser reads it alike (no user information, backslash or white space).
+  .refine(
+    (v) => STOREFRONT_PATH.test(v) || (UNAMBIGUOUS_URL.test(v.replace(/^https?:/i, (scheme) => scheme.toLowerCase())) && URL.canParse(v)),
+    {
+      message: 'Expected an http(s) URL without user information, backslashes or white space, or a path starting with /',
+    },
+  )
   .meta({ anyOf: [{ pattern: STOREFRONT_PATH.source }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
 
 /*

@@ -48,12 +48,38 @@ function compiled(source: string, escape: boolean): HandlebarsTemplateDelegate {
  */
 export class TemplateError extends Error {}
 
-/** Renders a template; a missing variable renders empty, never throws (a broken template throws TemplateError). */
+/**
+ * The most one render may write: an `each` within an `each` multiplies its text (five nested loops
+ * over a few hundred characters came to 70 MB, rendering for seconds while every request waited).
+ * An email is far below it; what `each` writes is counted as it is written, so a render stops at it.
+ */
+export const RENDER_LIMIT_CHARS = 1_000_000;
+const tooLong = () => new TemplateError(`The template renders more than ${RENDER_LIMIT_CHARS} characters.`);
+/** What the render in progress has written through `each` (rendering is synchronous: one at a time). */
+let written: { chars: number } | null = null;
+const builtinEach = hbs.helpers.each!;
+hbs.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
+  const fn = options.fn;
+  const counted = (item: unknown, runtime?: Handlebars.RuntimeOptions) => {
+    const text = fn(item, runtime);
+    if (written && (written.chars += text.length) > RENDER_LIMIT_CHARS) throw tooLong();
+    return text;
+  };
+  return builtinEach.call(this, context, { ...options, fn: Object.assign(counted, fn) });
+});
+
+/** Renders a template; a missing variable renders empty, never throws (a broken template, or one rendering more than RENDER_LIMIT_CHARS, throws TemplateError). */
 export function render(source: string, data: Record<string, unknown>, options: RenderOptions): string {
+  written = { chars: 0 };
   try {
-    return compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
+    const text = compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
+    if (text.length > RENDER_LIMIT_CHARS) throw tooLong();
+    return text;
   } catch (err) {
+    if (err instanceof TemplateError) throw err;
     throw new TemplateError((err instanceof Error ? err.message : String(err)).split('\n')[0]);
+  } finally {
+    written = null;
   }
 }
 
@@ -280,6 +306,7 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
   })();
   check.accept(program);
 
+  issues.push(...placementIssues(program));
   for (const { name, node } of usedPartials) {
     if (name !== undefined && (partials.includes(name) || inline.has(name))) continue;
     const available = `the partials here are ${list(partials)}`;
@@ -287,6 +314,72 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
     issues.push({ code: 'unknown_partial', ...at(node), reason });
   }
   return issues.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/** The most places inline partials may be put in one template, counting those within them: each placement copies a text. */
+export const PARTIAL_PLACEMENTS_LIMIT = 1000;
+
+type PartialCall = { name: string; node: hbs.AST.Node };
+
+/**
+ * Inline partials that would never finish rendering: one that places itself, directly or through
+ * others, and partials placing partials so many times over (ten placing ten placing ten…) that the
+ * text doubles out of all measure. Counted on the syntax tree, each inline partial once.
+ */
+function placementIssues(program: hbs.AST.Program): TemplateIssue[] {
+  const defined = new Map<string, { node: hbs.AST.Node; calls: PartialCall[] }>();
+  const walk = (block: hbs.AST.Program | undefined, calls: PartialCall[]): void => {
+    for (const node of block?.body ?? []) {
+      if (node.type === 'BlockStatement') {
+        walk((node as hbs.AST.BlockStatement).program, calls);
+        walk((node as hbs.AST.BlockStatement).inverse, calls);
+      } else if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
+        const partial = node as hbs.AST.PartialStatement | hbs.AST.PartialBlockStatement;
+        if (partial.name.type === 'PathExpression') calls.push({ name: partial.name.original, node });
+        if (node.type === 'PartialBlockStatement') walk((node as hbs.AST.PartialBlockStatement).program, calls);
+      } else if (node.type === 'DecoratorBlock') {
+        const name = (node as hbs.AST.DecoratorBlock).params[0];
+        const own: PartialCall[] = [];
+        if (isStringLiteral(name)) defined.set(name.value, { node, calls: own });
+        walk((node as hbs.AST.DecoratorBlock).program, own);
+      }
+    }
+  };
+  const top: PartialCall[] = [];
+  walk(program, top);
+  const at = (node: hbs.AST.Node) => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
+  const issues: TemplateIssue[] = [];
+  const counted = new Map<string, number>();
+  const open = new Set<string>();
+  /** How many placements one placement of `name` makes, itself included; Infinity for one that places itself. */
+  const placements = (name: string): number => {
+    const definition = defined.get(name);
+    if (!definition) return 1;
+    const known = counted.get(name);
+    if (known !== undefined) return known;
+    if (open.has(name)) return Infinity;
+    open.add(name);
+    const total = 1 + definition.calls.reduce((sum, call) => Math.min(sum + placements(call.name), Infinity), 0);
+    open.delete(name);
+    // Said once, at the partial where the circle closes: the others on it are endless through it.
+    if (total === Infinity && !issues.length)
+      issues.push({ code: 'helper_usage', ...at(definition.node), reason: `The partial "${name}" places itself, so it never ends.` });
+    counted.set(name, total);
+    return total;
+  };
+  let total = 0;
+  for (const call of top) {
+    total += placements(call.name);
+    if (total > PARTIAL_PLACEMENTS_LIMIT && total !== Infinity) {
+      issues.push({
+        code: 'helper_usage',
+        ...at(call.node),
+        reason: `Partials are placed more than ${PARTIAL_PLACEMENTS_LIMIT} times over here; place fewer within each other.`,
+      });
+      break;
+    }
+  }
+  return issues;
 }
 
 /**

@@ -336,6 +336,56 @@ describe('mission logs', () => {
     expect((await progressesOf(m, ms.id)).map((p) => p.missionProgressStatus)).toEqual(['completed', 'in_progress']);
   });
 
+  it('a run started before its tasks were edited counts the tasks as they are: one added starts at 0, one removed counts no more', async () => {
+    const reward = await accepted(
+      acct.api.post('/schema/reward/record', {
+        name: `R${++seq}`,
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      }),
+    );
+    const ms = await mission({ aggregationPeriod: 'weekly', rewardId: reward.id, tasks: twoTasks });
+    const [visit, share] = ms.tasks;
+    const added = await member('edited-added');
+    const removed = await member('edited-removed');
+    await log({ missionId: ms.id, ownedById: added, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z' });
+    await log({ missionId: ms.id, ownedById: removed, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z' });
+
+    // A third task: the run started before it completes only with it.
+    const three = await accepted(
+      acct.api.patch(`/schema/mission/record/${ms.id}`, {
+        tasks: [
+          { ...twoTasks[0], id: visit.id },
+          { ...twoTasks[1], id: share.id },
+          { name: 'Review', activityId: 'review', targetValue: 1 },
+        ],
+      }),
+    );
+    const shared = await log({ missionId: ms.id, ownedById: added, activityId: 'share', activityAt: '2026-12-01T11:00:00Z' });
+    expect(shared.missionProgress.missionProgressStatus).toBe('in_progress');
+    const reviewed = await log({ missionId: ms.id, ownedById: added, activityId: 'review', activityAt: '2026-12-01T12:00:00Z' });
+    expect(reviewed.missionProgress).toMatchObject({ missionProgressStatus: 'completed' });
+    expect(reviewed.rewardLog).toMatchObject({ rewardId: reward.id });
+    expect(
+      byTask(
+        reviewed.missionProgress.taskProgresses.filter((t: any) => t.taskId !== null),
+        three.tasks,
+      ),
+    ).toEqual([
+      [1, 'completed'],
+      [1, 'completed'],
+      [1, 'completed'],
+    ]);
+
+    // The visit task gone (the other member had done it): sharing completes what is left.
+    await accepted(acct.api.patch(`/schema/mission/record/${ms.id}`, { tasks: [{ ...twoTasks[1], id: share.id }] }));
+    const last = await log({ missionId: ms.id, ownedById: removed, activityId: 'share', activityAt: '2026-12-01T13:00:00Z' });
+    expect(last.missionProgress).toMatchObject({ missionProgressStatus: 'completed' });
+    expect(last.rewardLog).toMatchObject({ rewardId: reward.id });
+  });
+
   it('lists progress by missionId with taskProgresses; an end user sees only their own', async () => {
     const ms = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });
     const other = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });

@@ -91,6 +91,17 @@ const setStatus = async (status: string) => {
   await accepted(acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status }));
 };
 
+/** An account of its own with points live (its tiers the only ones), a creator in it and a points reward maker. */
+async function pointsAccount() {
+  const own = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+  const make = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(own.api.post(`/schema/${slug}/record`, body));
+  const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
+  await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+  const points = (pointsValue: number) =>
+    make('reward', { name: `P${++seq}`, description: 'd', rewardKind: 'points', pointsValue, rewardExpiryType: 'no_expiry' });
+  return { own, make, points };
+}
+
 describe('points rewards', () => {
   it('earns a milestone reward of kind points when its milestone is achieved, and takes it back when revoked', async () => {
     const r = await pointsReward(75);
@@ -237,13 +248,7 @@ describe('points rewards', () => {
   });
 
   it('earns every points reward one log reaches, and the entry reward of the tier they lift the member into, each from the balance the one before left', async () => {
-    // An account of its own: its tier is the only one.
-    const own = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
-    const make = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(own.api.post(`/schema/${slug}/record`, body));
-    const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
-    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
-    const points = (pointsValue: number) =>
-      make('reward', { name: `P${++seq}`, description: 'd', rewardKind: 'points', pointsValue, rewardExpiryType: 'no_expiry' });
+    const { own, make, points } = await pointsAccount();
     const gift = await points(5);
     const silver = await make('tier', { name: 'Silver', status: 'live', pointsThreshold: 60, entryRewardId: gift.id });
     // A mission whose completion gives 30 points and whose first completion is a milestone giving 50.
@@ -332,12 +337,7 @@ describe('points rewards', () => {
   });
 
   it("multiplies a tier's entry reward by the tier a log's points reward has just lifted the member into", async () => {
-    const own = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
-    const make = (slug: string, body: Record<string, unknown>): Promise<any> => accepted(own.api.post(`/schema/${slug}/record`, body));
-    const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
-    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
-    const points = (pointsValue: number) =>
-      make('reward', { name: `P${++seq}`, description: 'd', rewardKind: 'points', pointsValue, rewardExpiryType: 'no_expiry' });
+    const { own, make, points } = await pointsAccount();
     const gold = await make('tier', {
       name: 'Gold',
       status: 'live',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -97,6 +97,40 @@ describe('streak logs', () => {
       'streak_progress_completed',
       'streak_progress_non_milestone_completed',
     ]);
+  });
+
+  it('completes a run with its next period once the target is lowered below its value, as a challenge does', async () => {
+    const streak = await accepted(acct.api.post('/schema/streak/record', { name: 'Lowered', completionTargetValue: 10 }));
+    for (const day of ['20', '21', '22', '23']) await log(streak.id, 'lowered', `2026-11-${day}T10:00:00Z`);
+    await accepted(acct.api.patch(`/schema/streak/record/${streak.id}`, { completionTargetValue: 3 }));
+    // A log in a period already completed changes nothing.
+    expect((await log(streak.id, 'lowered', '2026-11-23T18:00:00Z')).body.data.streakProgress.streakProgressStatus).toBe('in_progress');
+    const next = (await log(streak.id, 'lowered', '2026-11-24T10:00:00Z')).body.data;
+    expect(next.streakProgress).toMatchObject({ currentProgressValue: 5, streakProgressStatus: 'completed' });
+  });
+
+  it('refuses a new aggregationPeriod once members have progress (409), as a challenge does; before that it may change', async () => {
+    for (const kind of ['streak', 'challenge'] as const) {
+      const body = kind === 'streak' ? { name: `P-${kind}` } : { name: `P-${kind}`, completionTargetValue: 5 };
+      const made = await accepted(acct.api.post(`/schema/${kind}/record`, body));
+      await accepted(acct.api.patch(`/schema/${kind}/record/${made.id}`, { aggregationPeriod: 'monthly' }));
+      await accepted(acct.api.patch(`/schema/${kind}/record/${made.id}`, { aggregationPeriod: 'daily' }));
+      await accepted(
+        acct.api.post(`/schema/${kind}_log/record`, {
+          [`${kind}Id`]: made.id,
+          ownedBy: { externalId: `period-${kind}` },
+          activityId: 'visit',
+          activityAt: '2026-11-20T10:00:00Z',
+          uniqueIdentifier: `u-${++seq}`,
+        }),
+      );
+      const refused = await acct.api.patch(`/schema/${kind}/record/${made.id}`, { aggregationPeriod: 'weekly' });
+      expect(refused.status, kind).toBe(409);
+      expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'aggregationPeriod', code: 'in_use' })]);
+      // The same period again, with other changes, is no change of period.
+      await accepted(acct.api.patch(`/schema/${kind}/record/${made.id}`, { aggregationPeriod: 'daily', name: `Q-${kind}` }));
+      expect((await accepted(acct.api.get(`/schema/${kind}/record/${made.id}`))).aggregationPeriod).toBe('daily');
+    }
   });
 
   it('breaks on a missed day at the next log, and refuses late logs', async () => {

@@ -5,7 +5,7 @@ import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CODES } from '../../src/events/codes.js';
-import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, create, eventsOf, logRow, NOW, path, postLog, queue, send } from './support.js';
 
 const SMTP_PASSWORD = 'smtp-pass-Zq81xVv0';
@@ -711,6 +711,23 @@ describe('render action', () => {
     expect(res.body.error.message).toContain('shout');
     const other = await app.createAccount();
     expect((await other.api.post(`${path('email_template', template.id)}/action/render`)).status).toBe(404);
+  });
+
+  it('stops a render at a million characters (409): loops within loops multiply a short template out of all measure', async () => {
+    const nested = (depth: number): string => (depth === 0 ? 'X'.repeat(100) : `{{#each @root.$helpers}}${nested(depth - 1)}{{/each}}`);
+    const huge = await create(acct, 'email_template', {
+      name: 'Huge',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_in_progress',
+      subject: 'x',
+      htmlContent: nested(5),
+    });
+    const res = await acct.api.post(`${path('email_template', huge.id)}/action/render`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain('1000000 characters');
+    // Two loops stay well within it.
+    await accepted(acct.api.patch(path('email_template', huge.id), { htmlContent: nested(2) }));
+    expect((await accepted(acct.api.post(`${path('email_template', huge.id)}/action/render`))).html).toContain('X'.repeat(100));
   });
 });
 

@@ -307,17 +307,28 @@ describe('template', () => {
     await expectInvalid(post({ signUpButtonText: 'x'.repeat(65) }), 'signUpButtonText', 'too_long');
     await expectInvalid(post({ rewardsTabTitle: 'x'.repeat(49) }), 'rewardsTabTitle', 'too_long');
     await expectInvalid(post({ copiedMessage: 42 }), 'copiedMessage', 'invalid_type');
-    for (const bad of ['javascript:alert(1)', '//evil.example/register', '/\\evil.example', 'register', 'ftp://x.example/', '/a b']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      '//evil.example/register',
+      '/\\evil.example',
+      'register',
+      'ftp://x.example/',
+      '/a b',
+      // Read as evil.example by browsers and as shop.example by others; user information; white space.
+      'https://evil.example\\@shop.example/',
+      'https://user:pw@shop.example/login',
+      'https://shop.example/a b',
+    ]) {
       await expectInvalid(post({ signUpUrl: bad }), 'signUpUrl', 'invalid');
     }
     await expectInvalid(post({ logInUrl: `https://x.example/${'a'.repeat(2048)}` }), 'logInUrl', 'too_long');
     await expectInvalid(post({ theme: 'dark' }), 'theme', 'unknown_field');
     const ok = await create(acct.api, TEMPLATE, {
       name: 'Links',
-      signUpUrl: 'https://shop.example/register?ref=widget',
+      signUpUrl: 'HTTPS://shop.example/register?ref=widget',
       logInUrl: '/account/login',
     });
-    expect(ok).toMatchObject({ signUpUrl: 'https://shop.example/register?ref=widget', logInUrl: '/account/login' });
+    expect(ok).toMatchObject({ signUpUrl: 'HTTPS://shop.example/register?ref=widget', logInUrl: '/account/login' });
   });
 });
 

@@ -288,6 +288,32 @@ describe('email_template', () => {
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 
+  it('refuses inline partials that place themselves or place each other out of all measure', async () => {
+    const refused = async (htmlContent: string) => {
+      const res = await acct.api.post(path('email_template'), { ...BODIES.email_template!(), htmlContent });
+      expect(details(res), htmlContent).toEqual(['htmlContent:helper_usage']);
+      return res.body.error.details[0].message as string;
+    };
+    expect(await refused('{{#*inline "p"}}{{>p}}{{/inline}}{{>p}}')).toBe(
+      'Line 1, column 1: The partial "p" places itself, so it never ends.',
+    );
+    expect(await refused('{{#*inline "a"}}{{>b}}{{/inline}}\n{{#*inline "b"}}{{#if x}}{{>a}}{{/if}}{{/inline}}{{>a}}')).toContain(
+      'places itself',
+    );
+    // Ten placing ten placing ten…: a billion copies of a short text.
+    const levels = ['{{#*inline "l0"}}XXXXXXXXXX{{/inline}}'];
+    for (let i = 1; i <= 9; i++) levels.push(`{{#*inline "l${i}"}}${`{{>l${i - 1}}}`.repeat(10)}{{/inline}}`);
+    expect(await refused(`${levels.join('\n')}\n{{>l9}}`)).toBe(
+      'Line 11, column 1: Partials are placed more than 1000 times over here; place fewer within each other.',
+    );
+    // Placed a few times each, partials within partials are fine.
+    const ok = await acct.api.post(path('email_template'), {
+      ...BODIES.email_template!(),
+      htmlContent: `${levels.slice(0, 3).join('')}{{>l2}}{{>l1}}`,
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+
   it('refuses unknown helpers and any partial in the other templated texts', async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ['email_header', { htmlContent: '<h1>{{>footer}}</h1>' }, 'htmlContent:unknown_partial'],
