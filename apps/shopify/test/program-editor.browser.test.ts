@@ -202,6 +202,27 @@ describe('the program editor', () => {
     await browser.shot('program-editor-edited');
   });
 
+  it('keeps the period of a streak members are counting in, saying so on the period', async () => {
+    const { browser } = admin;
+    const page = browser.page;
+    await api.post('/schema/streak_log/record', {
+      streakId,
+      ownedBy: { externalId: 'gid://shopify/Customer/7001' },
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      activityValue: 25,
+      uniqueIdentifier: 'period-in-use',
+    });
+    await browser.open(`/app/programs/streak/${streakId}`);
+    const counting = page.getByRole('region', { name: 'How progress counts' });
+    await counting.getByLabel('Period').selectOption('weekly');
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await counting
+      .getByText('Members are already counting in these periods, so the period stays: make a new program for another one.')
+      .waitFor();
+    expect((await api.get(`/schema/streak/record/${streakId}`)).body.data.aggregationPeriod).toBe('daily');
+  });
+
   it("shows the core's refusal on the milestone's field in its words, keeps what was entered, and creates its reward once", async () => {
     const { browser } = admin;
     const page = browser.page;

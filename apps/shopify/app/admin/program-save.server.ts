@@ -21,8 +21,10 @@ import {
 } from './program-draft';
 import { detailWords, type FieldWords } from './field-words';
 
-/** The rules between fields the editor says in its own words (the core's `invalid`); the others are said by code and bound. */
-function ruleWords(field: string, words: SaveDeps['words']): string | undefined {
+/** The rules the editor says in its own words (the core's `invalid` between fields, a period in use); the others are said by code and bound. */
+function ruleWords(field: string, code: string | null | undefined, words: SaveDeps['words']): string | undefined {
+  if (code === 'in_use' && field === 'aggregationPeriod') return words.periodInUse;
+  if (code !== 'invalid') return undefined;
   if (field === 'endAt') return words.endBeforeStart;
   if (/^tasks\.\d+\.activityId$/.test(field)) return words.activityTaken;
   return undefined;
@@ -115,7 +117,14 @@ export interface SaveDeps {
   discounts: ShopifyDiscounts;
   rules: EarningRules;
   shop: string;
-  words: CheckWords & { notTried: string; refused: string; outage: string; endBeforeStart: string; activityTaken: string };
+  words: CheckWords & {
+    notTried: string;
+    refused: string;
+    outage: string;
+    endBeforeStart: string;
+    activityTaken: string;
+    periodInUse: string;
+  };
   /** The core's refusals of a field, said under it. */
   fieldWords: FieldWords;
 }
@@ -141,7 +150,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     problems.push({ scope, message: placed.length ? words.refused : failureMessage(failure, words.outage) });
     for (const detail of placed) {
       const field = detail.field!.replace(/\[(\d+)\]/g, '.$1');
-      const own = detail.code === 'invalid' ? ruleWords(field, words) : undefined;
+      const own = ruleWords(field, detail.code, words);
       errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= own ?? detailWords(detail, deps.fieldWords, { number: true });
     }
   };
