@@ -109,16 +109,18 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     taskRows = newTaskRows(tx, tasks, progress!.id, memberId);
   }
 
-  // A run started before its mission's tasks were edited: a task added since starts here, at 0, and
-  // a task removed since no longer counts, so the run completes on the mission's tasks as they are.
+  // A run started before its mission's tasks were edited: a task added since starts here, at 0, a
+  // task removed since no longer counts and a target changed counts as it is now, so the run
+  // completes on the mission's tasks as they are.
   const missing = tasks.filter((t) => !taskRows.some((r) => r.task_id === t.id));
   if (missing.length) taskRows = [...taskRows, ...newTaskRows(tx, missing, progress!.id, memberId)];
   const current = new Set(tasks.map((t) => t.id));
   const before = taskRows.filter((r) => r.task_id !== null && current.has(r.task_id) && r.task_progress_status === 'completed').length;
   const row = taskRows.find((r) => r.task_id === task.id)!;
   const reached = decimalSum(row.current_progress_value, value);
-  const justCompleted = row.task_progress_status !== 'completed' && reached >= row.target_value;
-  const fields: Partial<TaskProgressRow> = { current_progress_value: reached, updated_at: tx.now };
+  // The task's target as the mission has it now: one changed since the run started counts from the next log.
+  const justCompleted = row.task_progress_status !== 'completed' && reached >= task.targetValue;
+  const fields: Partial<TaskProgressRow> = { current_progress_value: reached, target_value: task.targetValue, updated_at: tx.now };
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
   const touched = tx.writes.update('task_progress', row, fields);
   taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));

@@ -379,8 +379,11 @@ describe('mission logs', () => {
       [1, 'completed'],
     ]);
 
-    // The visit task gone (the other member had done it): sharing completes what is left.
-    await accepted(acct.api.patch(`/schema/mission/record/${ms.id}`, { tasks: [{ ...twoTasks[1], id: share.id }] }));
+    // The visit task gone (the other member had done it), sharing asked twice: the second share completes what is left.
+    await accepted(acct.api.patch(`/schema/mission/record/${ms.id}`, { tasks: [{ ...twoTasks[1], id: share.id, targetValue: 2 }] }));
+    const once = await log({ missionId: ms.id, ownedById: removed, activityId: 'share', activityAt: '2026-12-01T12:30:00Z' });
+    expect(once.missionProgress.missionProgressStatus).toBe('in_progress');
+    expect(once.taskProgress).toEqual([expect.objectContaining({ targetValue: 2, currentProgressValue: 1 })]);
     const last = await log({ missionId: ms.id, ownedById: removed, activityId: 'share', activityAt: '2026-12-01T13:00:00Z' });
     expect(last.missionProgress).toMatchObject({ missionProgressStatus: 'completed' });
     expect(last.rewardLog).toMatchObject({ rewardId: reward.id });
