@@ -218,6 +218,29 @@ describe('GET /checkout/order', () => {
     expect(await kept()).toBe(1);
   });
 
+  it('counts a guest order for the verified account made before its webhook came, as for one made after', async () => {
+    // Paid as a guest an hour ago; Shopify's webhooks came the other way round: the account first.
+    await delivered('customers/create', { ...customerPayload(905), email: 'early@example.com' }, 'customer:905');
+    await delivered(
+      'orders/paid',
+      {
+        ...orderPayload(5, { ...SHOES_AND_HAT(null), processedAt: new Date(Date.now() - 3_600_000).toISOString() }),
+        email: 'Early@Example.com',
+      },
+      'order:5',
+    );
+    const answer = await until('the order counted', async () => {
+      const body = (await (await ask(await forCustomer(905), 'gid://shopify/OrderIdentity/5')).json()) as Answer;
+      return body.order?.points?.earned ? body.order : undefined;
+    });
+    expect(answer).toMatchObject({ name: '#5', points: { earned: 80, reversed: 0 } });
+    expect(answer.counted).toEqual([{ kind: 'streak', definitionId: streak.id, value: 1, reversed: 0 }]);
+    // An unverified account with an order's e-mail gets nothing of a later guest order either.
+    await delivered('customers/create', { ...customerPayload(906), email: 'late@example.com', verified_email: false }, 'customer:906');
+    await paid(6, SHOES_AND_HAT(null), 'late@example.com');
+    expect(((await (await ask(await forCustomer(906), 'gid://shopify/OrderIdentity/6')).json()) as Answer).order).toBeNull();
+  });
+
   it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
     const refused = await refusedTokens((claims, options) => sessionToken({ sub: customer(901), ...claims }, options), {
       sub: customer(902),

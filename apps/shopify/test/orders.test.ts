@@ -234,10 +234,14 @@ describe('orders/paid', () => {
     expect(await member()).toMatchObject({ languageCode: 'de' });
   });
 
-  it('test orders and guest orders earn nothing', async () => {
+  it('test orders, guest orders and orders of gift cards alone earn nothing', async () => {
     expect(await paid(4, { ...SHOES_AND_HAT, test: true })).toMatchObject({ status: 'done', last_error: 'test order' });
     expect(await paid(5, { ...SHOES_AND_HAT, customer: null })).toMatchObject({ status: 'done', last_error: 'no customer' });
-    for (const id of [4, 5]) {
+    // A gift card earns when it is spent: bought alone, it is no order yet (no day of a streak, no first order).
+    expect(
+      await paid(97, { customer: { id: 597 }, lines: [{ product: SHOE, quantity: 1, price: '25.00', giftCard: true }] }),
+    ).toMatchObject({ status: 'done', last_error: 'gift cards only' });
+    for (const id of [4, 5, 97]) {
       expect(await logs('challenge', spend, `order:${id}`)).toEqual([]);
       expect(await logs('streak', streak, `order:${id}`)).toEqual([]);
     }
@@ -324,6 +328,29 @@ describe('refunds and cancellations', () => {
     });
   });
 
+  it('an order a Flow action logged first under its key: refunds and the cancellation take back shares of what the core holds', async () => {
+    // The Flow recipe's key, with 10 where the order's products come to 75.
+    await api.post('/schema/challenge_log/record', {
+      challengeId: spend.id,
+      ownedBy: { externalId: 'gid://shopify/Customer/599' },
+      activityId: 'order_paid',
+      activityAt: new Date(Date.now() - 120_000).toISOString(),
+      activityValue: 10,
+      uniqueIdentifier: 'order:99',
+    });
+    await paid(99, { ...SHOES_AND_HAT, customer: { id: 599 } });
+    expect((await logs('challenge', spend, 'order:99')).map((l) => l.activityValue)).toEqual([10]);
+    // The hat is 30 of the 75: 4 of the 10.
+    expect(await refund(990, 99, [{ position: 2, quantity: 1 }])).toMatchObject({ status: 'done' });
+    expect(await reversed('challenge', spend, 99)).toEqual([['order:99', 4]]);
+    await deliver('orders/cancelled', {
+      ...orderPayload(99, { ...SHOES_AND_HAT, customer: { id: 599 } }),
+      cancelled_at: new Date().toISOString(),
+    });
+    expect(await worked('cancel:99')).toMatchObject({ status: 'done' });
+    expect(await reversed('challenge', spend, 99)).toEqual([['order:99', 10]]);
+  });
+
   it('a cancellation takes back what remains', async () => {
     await paid(11, { ...SHOES_AND_HAT, customer: buyer });
     await refund(110, 11, [{ position: 2, quantity: 1 }]);
@@ -339,6 +366,22 @@ describe('refunds and cancellations', () => {
       streak: [['order:11', 1]],
       welcome: [['order:11', 1]],
     });
+  });
+
+  it("a guest's order adopted by the account made after it counts in the account's Welcome mission, its first order included", async () => {
+    await deliver('orders/paid', {
+      ...orderPayload(98, { ...SHOES_AND_HAT, customer: null, processedAt: new Date(Date.now() - 7_200_000).toISOString() }),
+      email: 'guest98@example.com',
+    });
+    expect(await worked('order:98')).toMatchObject({ status: 'done', last_error: 'no customer' });
+    await deliver('customers/create', { ...customerPayload(798), email: 'guest98@example.com' });
+    await worked('customer:798');
+    expect(await worked('order:98')).toMatchObject({ status: 'done', last_error: null });
+    const counted = (await logs('mission', welcome, 'order:98')).map((l) => [l.uniqueIdentifier, l.isAggregated]);
+    expect(counted.sort()).toEqual([
+      ['order:98', true],
+      ['order:98:first_order', true],
+    ]);
   });
 
   it('a refund of an order the Welcome mission counted leaves it completed when a later order makes up for it', async () => {

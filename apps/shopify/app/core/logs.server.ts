@@ -37,8 +37,11 @@ export const memberOf = (
 
 export type LogOutcome =
   | { written: true; logId: string; rewardLogIds: string[] }
-  /** The uniqueIdentifier was logged before: `logId` is that log's. */
-  | { written: false; replay: true; logId: string | null }
+  /**
+   * The uniqueIdentifier was logged before: `logId` is that log's, `activityValue` what it holds
+   * (another writer, a Flow action with the order's key, may have logged another value).
+   */
+  | { written: false; replay: true; logId: string | null; activityValue: number | null }
   /** The core refused it for good (a definition since deleted, a value it does not take): nothing to retry. */
   | { written: false; replay: false; status: number; message: string };
 
@@ -73,6 +76,21 @@ export async function postLog(api: AccountClient, kind: LogKind, { definitionId,
       : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } });
 }
 
+/** The value a log holds in the core; null when it cannot be read. A transient failure throws CoreError. */
+async function loggedValue(api: AccountClient, kind: LogKind, id: string): Promise<number | null> {
+  const params = { params: { path: { id } } };
+  const result = await reach(async () =>
+    kind === 'streak'
+      ? await api.GET('/schema/streak_log/record/{id}', params)
+      : kind === 'challenge'
+        ? await api.GET('/schema/challenge_log/record/{id}', params)
+        : await api.GET('/schema/mission_log/record/{id}', params),
+  );
+  if (result.data) return result.data.data.activityValue ?? null;
+  if (transient(result.response.status)) throw new CoreError(result.response.status, result.error);
+  return null;
+}
+
 /** One log; a transient refusal throws CoreError (the job is retried), a lasting one is an outcome. */
 export async function writeLog(api: AccountClient, kind: LogKind, input: LogInput): Promise<LogOutcome> {
   const result = await reach(() => postLog(api, kind, input));
@@ -83,8 +101,10 @@ export async function writeLog(api: AccountClient, kind: LogKind, input: LogInpu
   }
   const status = result.response.status;
   const error: ErrorBody = result.error;
-  if (status === 409 && error?.error?.code === 'duplicate_unique_identifier')
-    return { written: false, replay: true, logId: existingId(error) };
+  if (status === 409 && error?.error?.code === 'duplicate_unique_identifier') {
+    const logId = existingId(error);
+    return { written: false, replay: true, logId, activityValue: logId ? await loggedValue(api, kind, logId) : null };
+  }
   if (transient(status)) throw new CoreError(status, result.error);
   return { written: false, replay: false, status, message: error?.error?.message ?? `the core answered ${status}` };
 }

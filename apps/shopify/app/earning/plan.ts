@@ -117,6 +117,22 @@ export function refundShare(
   return Math.min(share, remaining);
 }
 
+/**
+ * A sum log's lines when the core holds another value under the order's key than the order gives
+ * (a Flow action logged it first): each line's share of what the core holds, adding up to it, so a
+ * refund takes back its lines' part of what was counted and a cancellation the rest.
+ */
+export function linesHolding(lineMilli: Readonly<Record<string, number>>, held: number): Record<string, number> {
+  const entries = Object.entries(lineMilli);
+  const total = entries.reduce((sum, [, milli]) => sum + milli, 0);
+  if (total === held || total === 0) return { ...lineMilli };
+  const scaled = entries.map(([id, milli]) => [id, Math.floor((milli * held) / total)] as [string, number]);
+  // What rounding down left over goes to the first lines, a thousandth each.
+  let left = held - scaled.reduce((sum, [, milli]) => sum + milli, 0);
+  for (const entry of scaled) if (left-- > 0) entry[1] += 1;
+  return Object.fromEntries(scaled);
+}
+
 /** An order's lines as the app stored them (`shopify_orders.lines`). */
 export const storedLines = (value: unknown): OrderLine[] =>
   (Array.isArray(value) ? value.filter(isJsonObject) : []).flatMap((l) =>

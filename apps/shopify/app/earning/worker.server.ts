@@ -17,7 +17,17 @@ import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL, GUEST_ORDER_DAYS } from './inbox.server';
-import { type EarnedLog, type Method, ONE, planOrderLogs, refundedAfter, refundShare, storedLines, storedNumbers } from './plan';
+import {
+  type EarnedLog,
+  linesHolding,
+  type Method,
+  ONE,
+  planOrderLogs,
+  refundedAfter,
+  refundShare,
+  storedLines,
+  storedNumbers,
+} from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
 import { takenBackText } from './taken-back';
 import { inTransaction } from '../storage/transaction.server';
@@ -73,6 +83,15 @@ interface OrderLogRow {
   line_milli: unknown;
   log_id: string;
 }
+
+/** A customer as an order's payload names them, for an order adopted by them. */
+const orderCustomerOf = (c: CreatedCustomer) => ({
+  id: c.id,
+  email: c.email,
+  first_name: c.firstName,
+  last_name: c.lastName,
+  created_at: c.createdAt,
+});
 
 /** Rows worked at once by one worker process (its pool holds 10 connections; the loop sender keeps one). */
 const EARNING_LANES = 8;
@@ -167,12 +186,13 @@ export class EarningWorker {
 
   /** A paid order: one log per definition it feeds, then the order is earned and what waited for it is due. */
   private async earnOrder(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
-    const order = paidOrder(row.payload);
-    if (!order) return { status: 'done', note: 'no order in the payload' };
+    const paid = paidOrder(row.payload);
+    if (!paid) return { status: 'done', note: 'no order in the payload' };
+    const order = paid.customer ? paid : { ...paid, customer: await this.verifiedOwner(client, row, paid) };
     const customer = order.customer;
-    if (order.test || !customer || !api) {
-      const skip = order.test ? 'test order' : !customer ? 'no customer' : 'shop not installed';
-      if (customer && !order.test) await this.markMembership(client, row.shop, customer.id, null);
+    if (order.test || order.giftCardsOnly || !customer || !api) {
+      const skip = order.test ? 'test order' : order.giftCardsOnly ? 'gift cards only' : !customer ? 'no customer' : 'shop not installed';
+      if (customer && !order.test && !order.giftCardsOnly) await this.markMembership(client, row.shop, customer.id, null);
       await this.settleOrder(client, row.shop, order, skip);
       return { status: 'done', note: skip };
     }
@@ -190,6 +210,9 @@ export class EarningWorker {
       }
     }
     const planned = planOrderLogs(order, feeds, { firstOrder, collectionsOf: (id) => collections.get(id) ?? [] });
+    // A guest's order adopted by the account made after it counts from when that account was made,
+    // so the account's own logs (a mission's account_created) do not close the window before it.
+    const activityAt = customer.createdAt && customer.createdAt > order.processedAt ? customer.createdAt : order.processedAt;
     const ownedBy = memberOf(customerGid(customer.id), customer);
     // Each log is its own definition or task, so they are sent at once; the core orders each member's logs per definition.
     const outcomes = await Promise.all(
@@ -198,7 +221,7 @@ export class EarningWorker {
           definitionId: log.feed.definitionId,
           ownedBy,
           activityId: log.feed.activityId,
-          activityAt: order.processedAt,
+          activityAt,
           // A count log's value is 1 (planOrderLogs), so this is the log as the core will count it.
           activityValue: log.valueMilli / ONE,
           uniqueIdentifier: log.uniqueIdentifier,
@@ -207,6 +230,11 @@ export class EarningWorker {
     );
     for (const [i, log] of planned.entries()) {
       const outcome = outcomes[i]!;
+      // What the core holds under the order's key is what its refunds can take back.
+      const held =
+        log.feed.method === 'sum' && !outcome.written && outcome.replay && outcome.activityValue !== null
+          ? Math.round(outcome.activityValue * ONE)
+          : log.valueMilli;
       await client.query(
         `insert into shopify_order_logs (shop, order_id, kind, definition_id, activity_id, definition_name, method, value_milli,
            line_milli, unique_identifier, log_id, refused, reward_log_ids)
@@ -219,8 +247,8 @@ export class EarningWorker {
           log.feed.activityId,
           log.feed.name,
           log.feed.method,
-          log.valueMilli,
-          JSON.stringify(log.lineMilli),
+          held,
+          JSON.stringify(linesHolding(log.lineMilli, held)),
           log.uniqueIdentifier,
           outcome.written || outcome.replay ? outcome.logId : null,
           !outcome.written && !outcome.replay ? `${outcome.status}: ${outcome.message}` : null,
@@ -497,6 +525,30 @@ export class EarningWorker {
     return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
   }
 
+  /**
+   * The customer a guest's order is adopted by when it comes after their account: one whose kept
+   * customers/create or customers/update shows the order's e-mail verified (adoptGuestOrders is the
+   * same rule the other way round, for orders that came first). Their customer goes on the kept
+   * payload, as adoption puts it, so its refunds and data requests find them.
+   */
+  private async verifiedOwner(client: pg.PoolClient, row: WebhookRow, order: PaidOrder): Promise<CreatedCustomer | null> {
+    if (!order.email || order.test || Date.parse(order.processedAt) < Date.now() - GUEST_ORDER_DAYS * 86_400_000) return null;
+    const { rows } = await client.query<{ payload: unknown }>(
+      `select payload from shopify_webhooks
+       where shop = $1 and topic in ('customers/create', 'customers/update') and lower(payload->>'email') = lower($2)
+         and payload->>'verified_email' = 'true'
+       order by created_at desc limit 1`,
+      [row.shop, order.email],
+    );
+    const owner = rows[0] ? createdCustomer(rows[0].payload) : null;
+    if (!owner) return null;
+    await client.query("update shopify_webhooks set payload = jsonb_set(payload, '{customer}', $2::jsonb) where id = $1", [
+      row.id,
+      JSON.stringify(orderCustomerOf(owner)),
+    ]);
+    return owner;
+  }
+
   /** customers/update kept for a customer whose e-mail is now proved (inbox.server.ts): the guest orders their sign-up could not adopt. */
   private async adoptOnceVerified(row: WebhookRow, client: pg.PoolClient, installed: boolean): Promise<Outcome> {
     const customer = createdCustomer(row.payload);
@@ -525,7 +577,7 @@ export class EarningWorker {
     if (!rows.length) return;
     const ids = rows.map((r) => r.order_id);
     for (const id of ids) await this.lockOrder(client, shop, id);
-    const onOrder = { id: customer.id, email: customer.email, first_name: customer.firstName, last_name: customer.lastName };
+    const onOrder = orderCustomerOf(customer);
     await client.query("delete from shopify_orders where shop = $1 and order_id = any($2) and status = 'skipped'", [shop, ids]);
     await client.query(
       `update shopify_webhooks set payload = jsonb_set(payload, '{customer}', $3::jsonb), status = 'pending', attempts = 0,

@@ -22,6 +22,8 @@ export interface OrderCustomer {
   email: string | null;
   /** The language the customer placed the order in (the order's `customer_locale`), where the core has it. */
   languageCode: CoreLanguage | null;
+  /** When the customer's account was made, where the payload says. */
+  createdAt: string | null;
 }
 
 export interface PaidOrder {
@@ -29,6 +31,8 @@ export interface PaidOrder {
   name: string;
   processedAt: string;
   test: boolean;
+  /** Every line a gift card: money kept for later, which earns when it is spent, so the order is no purchase yet. */
+  giftCardsOnly: boolean;
   customer: OrderCustomer | null;
   /** The shop's currency, which every amount is in. */
   currency: string | null;
@@ -37,6 +41,8 @@ export interface PaidOrder {
   totalMilli: number;
   /** The discount codes used, upper-cased (Shopify's codes are case-insensitive), with what each took off in thousandths. */
   discountCodes: { code: string; milli: number }[];
+  /** The e-mail the order was paid with (a guest's is how the account made with it finds the order). */
+  email: string | null;
 }
 
 export interface RefundNotice {
@@ -96,6 +102,7 @@ function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
     lastName: textOrNull(c.last_name),
     email: textOrNull(c.email),
     languageCode: coreLanguage(textOrNull(locale)),
+    createdAt: instant(c.created_at),
   };
 }
 
@@ -125,6 +132,7 @@ export function paidOrder(payload: unknown): PaidOrder | null {
     name: textOrNull(o.name) ?? `#${id}`,
     processedAt,
     test: o.test === true,
+    giftCardsOnly: list(o.line_items).length > 0 && list(o.line_items).every((line) => line.gift_card === true),
     customer: customerOf(o.customer, o.customer_locale),
     currency: textOrNull(objectOf(objectOf(o.total_price_set).shop_money).currency_code) ?? textOrNull(o.currency),
     lines: list(o.line_items).flatMap((line) => lineOf(line, taxesIncluded) ?? []),
@@ -133,6 +141,7 @@ export function paidOrder(payload: unknown): PaidOrder | null {
       const code = textOrNull(d.code);
       return code ? [{ code: code.trim().toUpperCase(), milli: toMilli(d.amount) }] : [];
     }),
+    email: textOrNull(o.email),
   };
 }
 
@@ -172,6 +181,9 @@ export function cancelNotice(payload: unknown): CancelNotice | null {
 export function createdCustomer(payload: unknown): CreatedCustomer | null {
   const customer = customerOf(payload);
   if (!customer) return null;
-  const c = objectOf(payload);
-  return { ...customer, createdAt: instant(c.created_at) ?? new Date().toISOString(), emailVerified: c.verified_email === true };
+  return {
+    ...customer,
+    createdAt: customer.createdAt ?? new Date().toISOString(),
+    emailVerified: objectOf(payload).verified_email === true,
+  };
 }
