@@ -320,6 +320,16 @@ describe('order facts and attribution', () => {
     expect(await mentions(String(CUSTOMER))).toEqual([]);
     expect(await mentions(`c${CUSTOMER}@example.com`)).toEqual([]);
     expect(await mentions(guestEmail)).toEqual([]);
+    // A late redelivery of their order, by its webhook id or another, is known still and brings nothing of them back.
+    const { rows: kept } = await prod.appPool.query<{ webhook_id: string }>(
+      "select webhook_id from shopify_webhooks where shop = $1 and subject = 'order:9001'",
+      [TEST_SHOP],
+    );
+    expect(kept).toHaveLength(1);
+    const order9001 = orderPayload(9001, { customer: { id: CUSTOMER }, lines: ONE_LINE, total: '15.00' });
+    await deliver('orders/paid', order9001, kept[0]!.webhook_id);
+    await deliver('orders/paid', order9001);
+    expect(await mentions(String(CUSTOMER))).toEqual([]);
     // The other customer's facts stay.
     expect(
       (await prod.appPool.query('select count(*)::int as n from order_facts where customer_id = $1', [String(OTHER)])).rows[0],

@@ -189,7 +189,7 @@ interface CustomerKeys {
 }
 
 /** Where the app keeps a customer's rows, per table, with `{customer}`, `{gid}` and `{orders}` for their keys. */
-const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true }[] = [
+const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?: string }[] = [
   ...['shopify_order_logs', 'shopify_order_points'].map((table) => ({
     table,
     where: 'order_id in (select order_id from shopify_orders where shop = {shop} and customer_id = {customer}) or order_id = any({orders})',
@@ -208,6 +208,10 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true }[] = [
     table: 'shopify_webhooks',
     where:
       "payload->'customer'->>'id' = {customer} or (topic in ('customers/create', 'customers/update') and payload->>'id' = {customer}) or order_id = any({orders})",
+    // Kept emptied, so a late redelivery of one is still known and earns nothing again (a
+    // customer's subject names them: only its hash stays).
+    keptAs: `payload = '{}'::jsonb, status = 'done', last_error = 'redacted', done_at = now(),
+      subject = case when order_id is null then 'redacted:' || md5(subject) else subject end`,
   },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },
@@ -232,7 +236,7 @@ const keysOf = (customerId: string, orderIds: string[]): CustomerKeys => ({
 
 /**
  * customers/redact: what the app keeps of the customer goes (their orders and the guest orders
- * Shopify names with them, their facts and what they earned, the webhooks naming them, their first
+ * Shopify names with them, their facts and what they earned, what the webhooks naming them said, their first
  * order and visits, their membership, the discounts made and Flow triggers queued for them, their
  * tier's sync, the exports of their data requests); the core erases the member itself.
  */
@@ -240,9 +244,9 @@ export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string, 
   return inTransaction(pool, async (client) => {
     const keys = keysOf(customerId, orderIds);
     // In the list's order: an order's logs are found through the order before it goes.
-    for (const { table, where } of CUSTOMER_ROWS) {
+    for (const { table, where, keptAs } of CUSTOMER_ROWS) {
       const { text, values } = customerCondition(where, shop, keys);
-      await client.query(`delete from ${table} where ${text}`, values);
+      await client.query(keptAs ? `update ${table} set ${keptAs} where ${text}` : `delete from ${table} where ${text}`, values);
     }
   });
 }
