@@ -88,10 +88,7 @@ export async function reverseLog(
   const found = await gather(trx, kind, account.id, read.id, definitionId, memberId, uniqueIdentifier ?? null);
   const log = found.log;
   if (!log) throw notFound(`No ${kind}_log with id ${read.id}.`);
-  if (found.duplicate)
-    throw duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
-      { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId: found.duplicate },
-    ]);
+  if (found.duplicate) throw duplicateReversal(found.duplicate);
   const definition = found.definition;
   if (!definition) throw conflict(`The ${kind} of this log is deleted: there is no progress left to change.`);
   const { method, left } = remaining(definition, log);
@@ -117,6 +114,12 @@ export async function reverseLog(
     text: WRITE_REVERSAL[kind]!,
     values: [account.id, kind, definitionId, log.id, memberId, taken, uniqueIdentifier ?? null, reason ?? null, now, reversedValue],
   });
+  if (!reversedLog) {
+    const first = await trx('log_reversal')
+      .where({ account_id: account.id, log_kind: kind, definition_id: definitionId, unique_identifier: uniqueIdentifier ?? null })
+      .first('id');
+    throw duplicateReversal(first?.id ?? null);
+  }
   // The replay reads the log as this reversal leaves it.
   const logs = found.logs.map((l) => (l.id === log.id ? { ...l, reversed_value: reversedValue } : l));
 
@@ -181,16 +184,28 @@ const GATHER = Object.fromEntries(
   ]),
 );
 
-/** The reversal and the log's new total, in one statement. */
+/**
+ * The reversal and the log's new total, in one statement; no row when a racing reversal of another
+ * log (another member's, so not behind this one's lock) took the uniqueIdentifier first: the
+ * insert waits for it and skips.
+ */
 const WRITE_REVERSAL = Object.fromEntries(
   (['streak', 'challenge', 'mission'] as const).map((kind) => [
     kind,
     `with reversal as (
        insert into log_reversal (account_id, log_kind, definition_id, log_id, owned_by_id, activity_value, unique_identifier, reason, created_at, updated_at)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9))
-     update ${ident(`${kind}_log`)} set reversed_value = $10, updated_at = $9 where account_id = $1 and id = $4 returning *`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+       on conflict (account_id, log_kind, definition_id, unique_identifier) where unique_identifier is not null do nothing
+       returning 1)
+     update ${ident(`${kind}_log`)} set reversed_value = $10, updated_at = $9
+      where account_id = $1 and id = $4 and exists (select 1 from reversal) returning *`,
   ]),
 );
+
+const duplicateReversal = (existingRecordId: string | null) =>
+  duplicateUniqueIdentifier('A reversal with this uniqueIdentifier already exists; nothing was reversed again.', [
+    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used for this definition.', existingRecordId },
+  ]);
 
 async function gather(
   trx: Knex,

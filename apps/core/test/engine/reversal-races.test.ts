@@ -153,6 +153,41 @@ describe('reversals racing', () => {
     expect(progress.currentProgressValue).toBe(26);
   });
 
+  it("one uniqueIdentifier racing on different members' logs of a definition: one 200, every other 409 naming it", async () => {
+    at('2027-04-30T12:00:00Z');
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 1e6,
+    });
+    // Each member's reversal takes its own member's lock: nothing but the identifier orders them.
+    const logs = await Promise.all(
+      Array.from({ length: 16 }, async () =>
+        create('challenge_log', {
+          challengeId: c.id,
+          ownedById: await member(),
+          activityId: 'order',
+          activityAt: '2027-04-02T10:00:00Z',
+          uniqueIdentifier: `u-${++seq}`,
+          activityValue: 10,
+        }),
+      ),
+    );
+    for (let round = 0; round < 3; round++) {
+      const uid = `shared-${++seq}`;
+      const replies = await Promise.all(logs.map((l) => reverse('challenge', l.id, { uniqueIdentifier: uid, activityValue: 1 })));
+      const won = replies.filter((r) => r.status === 200);
+      expect(won).toHaveLength(1);
+      const stored = await app.db('log_reversal').where({ unique_identifier: uid }).select('id');
+      expect(stored).toHaveLength(1);
+      const reversalId = stored[0]!.id;
+      expect(won[0]!.body.data.reversals.map((r: { id: string }) => r.id)).toContain(reversalId);
+      for (const r of replies.filter((x) => x.status !== 200))
+        expect(r.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: reversalId }] });
+    }
+  });
+
   it("the scheduler's break pass and a reversal on the same run: one break, one consistent run", async () => {
     at('2027-04-05T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
