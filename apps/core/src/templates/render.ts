@@ -53,16 +53,16 @@ export class TemplateError extends Error {}
  * over a few hundred characters came to 70 MB, rendering for seconds while every request waited).
  * An email is far below it; what `each` writes is counted as it is written, so a render stops at it.
  */
-export const RENDER_LIMIT_CHARS = 1_000_000;
+const RENDER_LIMIT_CHARS = 1_000_000;
 const tooLong = () => new TemplateError(`The template renders more than ${RENDER_LIMIT_CHARS} characters.`);
 /** What the render in progress has written through `each` (rendering is synchronous: one at a time). */
-let written: { chars: number } | null = null;
+let written: number | null = null;
 const builtinEach = hbs.helpers.each!;
 hbs.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
   const fn = options.fn;
   const counted = (item: unknown, runtime?: Handlebars.RuntimeOptions) => {
     const text = fn(item, runtime);
-    if (written && (written.chars += text.length) > RENDER_LIMIT_CHARS) throw tooLong();
+    if (written !== null && (written += text.length) > RENDER_LIMIT_CHARS) throw tooLong();
     return text;
   };
   return builtinEach.call(this, context, { ...options, fn: Object.assign(counted, fn) });
@@ -70,7 +70,7 @@ hbs.registerHelper('each', function (this: unknown, context: unknown, options: H
 
 /** Renders a template; a missing variable renders empty, never throws (a broken template, or one rendering more than RENDER_LIMIT_CHARS, throws TemplateError). */
 export function render(source: string, data: Record<string, unknown>, options: RenderOptions): string {
-  written = { chars: 0 };
+  written = 0;
   try {
     const text = compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
     if (text.length > RENDER_LIMIT_CHARS) throw tooLong();
@@ -317,7 +317,7 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
 }
 
 /** The most places inline partials may be put in one template, counting those within them: each placement copies a text. */
-export const PARTIAL_PLACEMENTS_LIMIT = 1000;
+const PARTIAL_PLACEMENTS_LIMIT = 1000;
 
 type PartialCall = { name: string; node: hbs.AST.Node };
 
