@@ -47,8 +47,11 @@ export class Wakeup {
  * LISTENs for the outbox's NOTIFY so deliveries start within milliseconds of a commit; polling
  * remains the safety net, so a dropped connection only costs latency (it reconnects).
  */
-export function listenForEvents(databaseUrl: string, wakeup: Wakeup, logger: Logger): Listener {
-  return listen(databaseUrl, EVENTS_CHANNEL, { onNotify: () => wakeup.signal(), onConnect: () => wakeup.signal() }, logger);
+export function listenForEvents(databaseUrl: string, wakeups: Wakeup[], logger: Logger): Listener {
+  const signal = () => {
+    for (const wakeup of wakeups) wakeup.signal();
+  };
+  return listen(databaseUrl, EVENTS_CHANNEL, { onNotify: signal, onConnect: signal }, logger);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { rowsFromJson } from '../db/json.js';
+import { numbered, run } from '../db/prepared.js';
 import { CHANNEL_OF_PROVIDER } from '../schema/notifications.js';
 import type { WebhookLogRow, WebhookRow } from '../schema/webhooks.js';
 import { DELIVERY_EVENT_COLUMNS, type DeliveryEventRow } from '../webhooks/delivery.js';
@@ -22,15 +23,18 @@ export interface Dispatched {
   eventRows: DeliveryEventRow[];
 }
 
-const DISPATCH = `
+const DISPATCH = numbered(`
   with due as (
     select ${DELIVERY_EVENT_COLUMNS} from event_log
      where dispatched_at is null order by created_at limit ? for update skip locked
   ), marked as (
     update event_log e set dispatched_at = now() from due where e.account_id = due.account_id and e.id = due.id
   ), hooks as (
+    -- New deliveries, leased (with a lease) to the dispatching worker as far as its room goes; the
+    -- rest wait, due, for a claim.
     insert into webhook_log (account_id, webhook_id, event_log_ids, next_retry_at, lease_until)
-    select due.account_id, w.id, array[due.id], now(), ?::timestamptz
+    select due.account_id, w.id, array[due.id], now(),
+           case when row_number() over (order by due.created_at, due.id, w.id) <= ?::int then ?::timestamptz end
       from due join webhook w on w.account_id = due.account_id and w.status = 'live' and due.event_code = any(w.event_codes)
      order by due.created_at
     returning *
@@ -42,28 +46,24 @@ const DISPATCH = `
      where due.owned_by_id is not null
   )
   select (select count(*) from due)::int as events,
-         case when ?::boolean then (select coalesce(json_agg(h), '[]') from hooks h) end as leased,
+         case when ?::boolean then (select coalesce(json_agg(h), '[]') from hooks h where h.lease_until is not null) end as leased,
          case when ?::boolean then (select coalesce(json_agg(w), '[]') from webhook w
-           where (w.account_id, w.id) in (select account_id, webhook_id from hooks)) end as webhooks,
+           where (w.account_id, w.id) in (select account_id, webhook_id from hooks where lease_until is not null)) end as webhooks,
          case when ?::boolean then (select coalesce(json_agg(due), '[]') from due
-           where due.id in (select unnest(event_log_ids) from hooks)) end as event_rows`;
+           where due.id in (select unnest(event_log_ids) from hooks where lease_until is not null)) end as event_rows`);
 
 /**
- * Dispatches as \`dispatchEvents\` does. With \`leaseUntil\`, the webhook logs it creates are
- * already leased to the caller and come back with their webhooks and events, so a worker
+ * Dispatches as \`dispatchEvents\` does. With a lease, the webhook logs it creates are leased to
+ * the caller, \`free\` at most, and come back with their webhooks and events, so a worker
  * delivers them at once: no claim, no second read.
  */
-export async function dispatchAndLease(db: Knex, leaseUntil: Date | undefined, limit = 500): Promise<Dispatched> {
-  const lease = leaseUntil !== undefined;
-  const result = await db.raw<{ rows: { events: number; leased: unknown; webhooks: unknown; event_rows: unknown }[] }>(DISPATCH, [
-    limit,
-    leaseUntil ?? null,
-    JSON.stringify(CHANNEL_OF_PROVIDER),
-    lease,
-    lease,
-    lease,
-  ]);
-  const row = result.rows[0]!;
+export async function dispatchAndLease(db: Knex, lease: { until: Date; free: number } | undefined, limit = 500): Promise<Dispatched> {
+  const rows = await run<{ events: number; leased: unknown; webhooks: unknown; event_rows: unknown }>(db, {
+    text: DISPATCH,
+    values: [limit, lease?.free ?? 0, lease?.until ?? null, JSON.stringify(CHANNEL_OF_PROVIDER), !!lease, !!lease, !!lease],
+  });
+  // One row always: the statement's select has no FROM.
+  const row = rows[0]!;
   return {
     events: row.events,
     leased: rowsFromJson<WebhookLogRow>(row.leased),

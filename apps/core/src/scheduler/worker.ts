@@ -3,7 +3,7 @@ import { ensureQueue } from '../db/job-queue.js';
 import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
-import { deliverDueWebhooks, deliverLeased, leaseUntil } from '../webhooks/delivery.js';
+import { DeliveryPool, leaseUntil } from '../webhooks/delivery.js';
 import { sendDueNotifications } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
@@ -17,11 +17,6 @@ const SWEEP_QUEUE = 'loyalty-sweep';
 /** Idle workers look for due retries this often; new events wake them at once. */
 const DELIVERY_POLL_MS = 1000;
 const NOTIFICATION_BATCH = 50;
-/**
- * Delivery loops per worker: while one waits on the database (dispatch, recording outcomes), the
- * other posts, so a worker's CPU does not idle between batches (bench:delivery, 1 → 2 loops).
- */
-const DELIVERY_LANES = 2;
 /**
  * A round that has not settled by then is abandoned: a database restart can leave a query on a
  * dead connection that never answers, and the loop must go on. Whatever that round had claimed is
@@ -51,7 +46,7 @@ const expiryFor = (sweepSeconds: number): JobExpiry => ({
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`delivery round still running after ${ms} ms; abandoned`)), ms);
+    timer = setTimeout(() => reject(new Error(`round still running after ${ms} ms; abandoned`)), ms);
   });
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
@@ -123,32 +118,41 @@ export async function startWorkers(
   await request();
   const retention = await scheduleRetention(boss, s, jobExpiry.retentionSeconds);
 
-  const wakeup = new Wakeup();
-  const listener = listenForEvents(databaseUrl, wakeup, s.logger);
-  const deliveries = { db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) };
+  // Two loops, each woken by new events: one dispatches and leases deliveries (which go out in the
+  // background), the other sends notifications, so neither's slow receivers hold up the other.
+  const deliveryWakeup = new Wakeup();
+  const notificationWakeup = new Wakeup();
+  const listener = listenForEvents(databaseUrl, [deliveryWakeup, notificationWakeup], s.logger);
+  const pool = new DeliveryPool({ db: s.db, box: s.box, config: s.config, resolver: createResolver(s.config.dnsServers) }, s.records.now, {
+    onFreed: () => deliveryWakeup.signal(),
+    onError: (err) => s.logger.error({ err }, 'recording webhook deliveries failed'),
+  });
   let stopping = false;
   // New events' deliveries go out straight from their dispatch, leased to this worker; the claim then takes retries and leftovers.
-  const round = async () => {
-    const dispatched = await dispatchAndLease(s.db, leaseUntil(s.config, s.records.now()));
-    return (
-      dispatched.events +
-      (await deliverLeased(deliveries, dispatched.leased, dispatched.webhooks, dispatched.eventRows, s.records.now)) +
-      (await deliverDueWebhooks(deliveries, s.records.now)) +
-      (await sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH))
-    );
+  const deliveryRound = async () => {
+    pool.handBackLate();
+    const dispatched = await dispatchAndLease(s.db, { until: leaseUntil(s.config, s.records.now()), free: pool.room().free });
+    pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
+    if (dispatched.events) notificationWakeup.signal();
+    await pool.claim();
+    return dispatched.events;
   };
-  const deliver = async () => {
+  const notificationRound = () => sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH);
+  const loop = async (name: string, round: () => Promise<number>, wakeup: Wakeup) => {
     while (!stopping) {
       let worked = 0;
       try {
         worked = await withDeadline(round(), ROUND_DEADLINE_MS);
       } catch (err) {
-        s.logger.error({ err }, 'delivery round failed');
+        s.logger.error({ err }, `${name} round failed`);
       }
       if (!worked) await wakeup.wait(pollMs);
     }
   };
-  const delivering = Promise.all(Array.from({ length: DELIVERY_LANES }, deliver));
+  const looping = Promise.all([
+    loop('delivery', deliveryRound, deliveryWakeup),
+    loop('notification', notificationRound, notificationWakeup),
+  ]);
 
   return {
     sweepNow: sweep,
@@ -156,8 +160,10 @@ export async function startWorkers(
       stopping = true;
       clearInterval(timer);
       retention.stop();
-      wakeup.close();
-      await delivering;
+      deliveryWakeup.close();
+      notificationWakeup.close();
+      await looping;
+      await pool.drain();
       await listener.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

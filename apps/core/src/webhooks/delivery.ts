@@ -1,7 +1,8 @@
 import type { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
+import { rowsFromJson } from '../db/json.js';
+import { numbered, run } from '../db/prepared.js';
 import type { SecretBox } from '../auth/crypto.js';
-import { inPool } from '../concurrency.js';
 import type { Config } from '../config.js';
 import { count } from '../observability/metrics.js';
 import { contextOf, currentTraceParent, inSpan } from '../observability/trace.js';
@@ -22,26 +23,6 @@ const leaseMs = (config: Config) => config.webhookTimeoutMs + 5_000;
 /** The lease a worker takes on deliveries it claims or dispatches to itself. */
 export const leaseUntil = (config: Config, now: Date): Date => new Date(now.getTime() + leaseMs(config));
 const PAUSED_RECHECK_MS = 60_000;
-
-/**
- * Claims due webhook logs for this worker. The lease means no other worker delivers them at the
- * same time, and a worker that dies mid-delivery hands them back when the lease runs out.
- */
-async function claim(deps: DeliveryDeps, now: Date, limit: number): Promise<WebhookLogRow[]> {
-  const result = await deps.db.raw<{ rows: WebhookLogRow[] }>(
-    `update webhook_log set lease_until = ?
-      where (account_id, id) in (
-        select account_id, id from webhook_log
-         where webhook_log_status in ('pending', 'errored') and next_retry_at <= ?
-           and (lease_until is null or lease_until < ?)
-         order by next_retry_at
-         limit ?
-         for update skip locked)
-     returning *`,
-    [leaseUntil(deps.config, now), now, now, limit],
-  );
-  return result.rows;
-}
 
 /**
  * An event as delivery reads it: its payload stays the JSON text PostgreSQL returns, spliced into
@@ -172,18 +153,19 @@ async function record(db: Knex, attempted: Attempted[]): Promise<void> {
       delivered_at: row.delivered_at,
       lease_until: row.lease_until,
       updated_at: row.updated_at,
+      leased_until: log.lease_until,
     };
   });
   await db.raw(
     `with r as (
        select * from jsonb_to_recordset(?::jsonb) as r(account_id uuid, id uuid, webhook_log_status text, retry_count int,
          last_retried_at timestamptz, next_retry_at timestamptz, last_response_status int, last_error text,
-         delivered_at timestamptz, lease_until timestamptz, updated_at timestamptz)
+         delivered_at timestamptz, lease_until timestamptz, updated_at timestamptz, leased_until timestamptz)
      ), u as (
        update webhook_log w set webhook_log_status = r.webhook_log_status, retry_count = r.retry_count,
               last_retried_at = r.last_retried_at, next_retry_at = r.next_retry_at, last_response_status = r.last_response_status,
               last_error = r.last_error, delivered_at = r.delivered_at, lease_until = r.lease_until, updated_at = r.updated_at
-         from r where w.account_id = r.account_id and w.id = r.id
+         from r where w.account_id = r.account_id and w.id = r.id and w.lease_until = r.leased_until
        returning 1
      )
      select set_config('synchronous_commit', 'off', true), (select count(*) from u)`,
@@ -194,12 +176,15 @@ async function record(db: Knex, attempted: Attempted[]): Promise<void> {
 /** Time kept at the end of a lease for recording the attempt made under it. */
 const RECORD_MARGIN_MS = 1_000;
 
+/** A group of outcomes that could not be recorded: its deliveries stay leased and go out again once the lease runs out. */
+type OnError = (err: unknown) => void;
+
 /**
  * Records attempts a group at a time as they end (once `size` wait, or `delayMs` after the first
- * of a group): each is recorded inside its lease however long the batch's slowest receivers take,
- * in a few statements rather than one per delivery.
+ * of a group): each is recorded inside its lease however long the slowest receivers take, in a
+ * few statements rather than one per delivery.
  */
-function recorder(db: Knex, size: number, delayMs = 50) {
+function recorder(db: Knex, size: number, onError: OnError | undefined, delayMs = 50) {
   let group: Attempted[] = [];
   let timer: NodeJS.Timeout | undefined;
   let chain = Promise.resolve();
@@ -213,7 +198,8 @@ function recorder(db: Knex, size: number, delayMs = 50) {
       chain = chain
         .then(() => record(db, taken))
         .catch((err: unknown) => {
-          failure ??= err;
+          if (onError) onError(err);
+          else failure ??= err;
         });
   };
   return {
@@ -230,76 +216,255 @@ function recorder(db: Knex, size: number, delayMs = 50) {
   };
 }
 
+/** Deliveries one worker has in flight at most. */
+export const DELIVERY_WIDTH = 256;
 /**
- * Delivers webhook logs this worker holds the lease of, \`width\` at a time, recording outcomes as
- * they come. A delivery whose POST could not end inside its lease (slow receivers held the lanes)
- * is handed back unsent: once the lease ran out another worker could take it, and both would send
- * it. Each webhook's secret is opened once per batch.
+ * Deliveries of one account one worker has in flight at most: a receiver that hangs holds its
+ * account's share of the lanes until the time-out, never all of them, and other accounts'
+ * deliveries go out beside it.
  */
-export async function deliverLeased(
-  deps: DeliveryDeps,
-  logs: WebhookLogRow[],
-  webhooks: WebhookRow[],
-  events: DeliveryEventRow[],
-  now: () => Date,
-  width = 32,
-): Promise<number> {
-  if (!logs.length) return 0;
-  const byId = new Map(webhooks.map((w) => [w.id, w]));
-  const eventsById = new Map(events.map((e) => [e.id, e]));
-  const secrets = new Map<string, string>();
-  const secretOf = (w: WebhookRow) => () => {
-    let secret = secrets.get(w.id);
-    if (secret === undefined) secrets.set(w.id, (secret = deps.box.open(w.webhook_secret_enc)));
-    return secret;
-  };
-  const attempted: Attempted[] = [];
-  const outcomes = recorder(deps.db, width);
-  await inPool(logs, width, async (log) => {
-    if (log.lease_until && now().getTime() + deps.config.webhookTimeoutMs + RECORD_MARGIN_MS > log.lease_until.getTime()) {
-      outcomes.add({ log, after: { lease_until: null } });
-      return;
-    }
-    const webhook = byId.get(log.webhook_id);
-    const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is DeliveryEventRow => !!e);
-    let done: Attempted;
-    try {
-      done = await deliverOne(deps, log, webhook, webhook ? secretOf(webhook) : () => '', logEvents, now);
-    } catch {
-      // Failing before the POST (a secret that does not open) is a failed attempt, so the rest of the batch is still recorded.
-      const after = afterAttempt(log, { error: 'delivery failed' }, now(), deps.config.webhookRetrySchedule);
-      done = { log, after, attempt: log.retry_count + 1 };
-    }
-    attempted.push(done);
-    outcomes.add(done);
-  });
-  await outcomes.done();
-  for (const { after, attempt, oldestEventAt } of attempted) {
-    if (attempt === undefined) continue;
-    const status = after.webhook_log_status!;
-    count.webhookAttempt(
-      status,
-      attempt,
-      status === 'processed' && oldestEventAt !== undefined ? (Date.now() - oldestEventAt) / 1000 : undefined,
-    );
-  }
-  return logs.length;
+export const ACCOUNT_IN_FLIGHT = 32;
+/**
+ * Deliveries one worker holds leased at most, in flight or waiting for a lane: a dispatch's batch
+ * of a busy account waits here for its account's lanes rather than being claimed again and again.
+ */
+export const LEASED_MAX = 1024;
+/** What a claim leases per account at most, in units of its lanes; what waits past its lease's use is handed back. */
+const CLAIMED_PER_LANE = 8;
+
+/** What a worker may still lease: in all, and (for claims) per account, less what it holds. */
+export interface Room {
+  free: number;
+  /**
+   * Leased per account at most: a claim tops an account up to CLAIMED_PER_LANE times its lanes,
+   * so a lane that frees has the next waiting and a backlog drains in few claims.
+   */
+  cap: number;
+  busy: Record<string, number>;
 }
 
-/** Delivers due webhook logs; returns how many it took (attempted, or handed back unsent for want of time left in their lease). */
-export async function deliverDueWebhooks(deps: DeliveryDeps, now: () => Date, limit = 100, width = 32): Promise<number> {
-  const logs = await claim(deps, now(), limit);
-  if (!logs.length) return 0;
-  const accounts = [...new Set(logs.map((l) => l.account_id))];
-  const webhooks = await deps
-    .db<WebhookRow>('webhook')
-    .whereIn('account_id', accounts)
-    .whereIn('id', [...new Set(logs.map((l) => l.webhook_id))]);
-  const eventIds = [...new Set(logs.flatMap((l) => l.event_log_ids))];
-  const events = await deps
-    .db('event_log')
-    .select<DeliveryEventRow[]>(deps.db.raw(DELIVERY_EVENT_COLUMNS))
-    .whereIn('account_id', accounts)
-    .whereIn('id', eventIds);
-  return deliverLeased(deps, logs, webhooks, events, now, width);
+/** The lease a claim takes: each account's oldest due deliveries, as many as its room allows, oldest first across accounts. */
+const CLAIM = numbered(`
+  with recursive accounts(account_id) as (
+    (select account_id from webhook_log where webhook_log_status in ('pending', 'errored') order by account_id limit 1)
+    union all
+    select (select w.account_id from webhook_log w
+             where w.webhook_log_status in ('pending', 'errored') and w.account_id > a.account_id
+             order by w.account_id limit 1)
+      from accounts a where a.account_id is not null
+  ), picked as (
+    select l.account_id, l.id from accounts a
+     cross join lateral (
+       select w.account_id, w.id, w.next_retry_at from webhook_log w
+        where w.account_id = a.account_id and w.webhook_log_status in ('pending', 'errored') and w.next_retry_at <= ?
+          and (w.lease_until is null or w.lease_until < ?)
+        order by w.next_retry_at
+        limit greatest(0, ?::int - coalesce((?::jsonb ->> a.account_id::text)::int, 0))
+     ) l
+     order by l.next_retry_at
+     limit ?
+  ), claimed as (
+    update webhook_log set lease_until = ?
+     where (account_id, id) in (
+       select account_id, id from webhook_log
+        where (account_id, id) in (select account_id, id from picked)
+          and webhook_log_status in ('pending', 'errored') and next_retry_at <= ? and (lease_until is null or lease_until < ?)
+          for update skip locked)
+    returning *
+  )
+  select (select coalesce(json_agg(c), '[]') from claimed c) as logs,
+         (select coalesce(json_agg(w), '[]') from webhook w where (w.account_id, w.id) in (select account_id, webhook_id from claimed)) as webhooks,
+         (select coalesce(json_agg(e), '[]') from (select ${DELIVERY_EVENT_COLUMNS} from event_log
+           where (account_id, id) in (select account_id, unnest(event_log_ids) from claimed)) e) as events`);
+
+/** A delivery leased to this worker, waiting for a lane. */
+interface Waiting {
+  log: WebhookLogRow;
+  webhook: WebhookRow | undefined;
+  secret: () => string;
+  events: DeliveryEventRow[];
+}
+
+/** One account's deliveries at this worker: in flight, and leased waiting for a lane. */
+interface AccountLanes {
+  running: number;
+  waiting: Waiting[];
+}
+
+/**
+ * A worker's leased deliveries. Each account's wait in a queue of their own and go out as its
+ * lanes free, the accounts in turn, each recorded as it ends: a receiver that hangs delays only
+ * its own account's deliveries. The lease means no other worker delivers them at the same time,
+ * and a worker that dies hands them back when the lease runs out.
+ */
+export class DeliveryPool {
+  readonly width: number;
+  readonly accountCap: number;
+  private running = 0;
+  /** Leased to this worker: in flight or waiting. */
+  private held = 0;
+  private readonly accounts = new Map<string, AccountLanes>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly outcomes: ReturnType<typeof recorder>;
+  private readonly onFreed: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: DeliveryDeps,
+    private readonly now: () => Date,
+    {
+      width = DELIVERY_WIDTH,
+      accountCap = ACCOUNT_IN_FLIGHT,
+      onFreed,
+      onError,
+    }: {
+      width?: number;
+      accountCap?: number;
+      /** An account, or the worker, came down to half of what it may lease: a claim may take a worthwhile batch more. */
+      onFreed?: () => void;
+      onError?: OnError;
+    } = {},
+  ) {
+    this.width = width;
+    this.accountCap = Math.min(accountCap, width);
+    this.onFreed = onFreed;
+    this.outcomes = recorder(deps.db, 32, onError);
+  }
+
+  room(): Room {
+    const busy: Record<string, number> = {};
+    for (const [id, lanes] of this.accounts) busy[id] = lanes.running + lanes.waiting.length;
+    return { free: LEASED_MAX - this.held, cap: CLAIMED_PER_LANE * this.accountCap, busy };
+  }
+
+  /** Claims due deliveries as far as there is room, and starts them; returns how many it took. */
+  async claim(limit = Number.POSITIVE_INFINITY): Promise<number> {
+    const room = this.room();
+    const take = Math.min(limit, room.free);
+    if (take <= 0) return 0;
+    const now = this.now();
+    // Prepared: a worker claims often, and planning the statement cost more than running it.
+    const [row] = await run<{ logs: unknown; webhooks: unknown; events: unknown }>(this.deps.db, {
+      text: CLAIM,
+      values: [now, now, room.cap, JSON.stringify(room.busy), take, leaseUntil(this.deps.config, now), now, now],
+    });
+    const logs = rowsFromJson<WebhookLogRow>(row?.logs);
+    if (!logs.length) return 0;
+    this.start(logs, rowsFromJson<WebhookRow>(row!.webhooks), rowsFromJson<DeliveryEventRow>(row!.events));
+    return logs.length;
+  }
+
+  /** Takes deliveries leased to this worker into their accounts' queues and starts what has a lane. Each webhook's secret is opened once per call. */
+  start(logs: WebhookLogRow[], webhooks: WebhookRow[], events: DeliveryEventRow[]): void {
+    const byId = new Map(webhooks.map((w) => [w.id, w]));
+    const eventsById = new Map(events.map((e) => [e.id, e]));
+    const secrets = new Map<string, string>();
+    const secretOf = (w: WebhookRow) => () => {
+      let secret = secrets.get(w.id);
+      if (secret === undefined) secrets.set(w.id, (secret = this.deps.box.open(w.webhook_secret_enc)));
+      return secret;
+    };
+    for (const log of logs) {
+      const webhook = byId.get(log.webhook_id);
+      const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is DeliveryEventRow => !!e);
+      this.lanesOf(log.account_id).waiting.push({ log, webhook, secret: webhook ? secretOf(webhook) : () => '', events: logEvents });
+      this.held += 1;
+    }
+    this.pump();
+  }
+
+  /**
+   * Hands back, unsent, waiting deliveries whose lease could run out before their POST ends
+   * (another worker could then take one, and both would send it). The worker calls it each round.
+   */
+  handBackLate(): void {
+    for (const [id, lanes] of this.accounts) {
+      const keep = lanes.waiting.filter((w) => !this.late(w.log));
+      for (const w of lanes.waiting) if (!keep.includes(w)) this.handBack(w);
+      lanes.waiting = keep;
+      this.forgetIdle(id, lanes);
+    }
+  }
+
+  /** Waits for every delivery in flight and for its outcome to be recorded; what still waits for a lane is handed back. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+    for (const [id, lanes] of this.accounts) {
+      for (const w of lanes.waiting) this.handBack(w);
+      lanes.waiting = [];
+      this.forgetIdle(id, lanes);
+    }
+    await this.outcomes.done();
+  }
+
+  private lanesOf(accountId: string): AccountLanes {
+    let lanes = this.accounts.get(accountId);
+    if (!lanes) this.accounts.set(accountId, (lanes = { running: 0, waiting: [] }));
+    return lanes;
+  }
+
+  private forgetIdle(accountId: string, lanes: AccountLanes): void {
+    if (!lanes.running && !lanes.waiting.length) this.accounts.delete(accountId);
+  }
+
+  private late(log: WebhookLogRow): boolean {
+    return !!log.lease_until && this.now().getTime() + this.deps.config.webhookTimeoutMs + RECORD_MARGIN_MS > log.lease_until.getTime();
+  }
+
+  private handBack(w: Waiting): void {
+    this.held -= 1;
+    this.outcomes.add({ log: w.log, after: { lease_until: null } });
+  }
+
+  /** Starts waiting deliveries while there are lanes: one per account in turn, each account's oldest first. */
+  private pump(): void {
+    let started = true;
+    while (started && this.running < this.width) {
+      started = false;
+      for (const [id, lanes] of this.accounts) {
+        if (this.running >= this.width) break;
+        if (lanes.running >= this.accountCap || !lanes.waiting.length) continue;
+        const next = lanes.waiting.shift()!;
+        started = true;
+        if (this.late(next.log)) {
+          this.handBack(next);
+          this.forgetIdle(id, lanes);
+        } else this.launch(id, lanes, next);
+      }
+    }
+  }
+
+  private launch(accountId: string, lanes: AccountLanes, next: Waiting): void {
+    this.running += 1;
+    lanes.running += 1;
+    const task: Promise<void> = this.attempt(next).finally(() => {
+      this.running -= 1;
+      lanes.running -= 1;
+      this.held -= 1;
+      this.inFlight.delete(task);
+      this.forgetIdle(accountId, lanes);
+      this.pump();
+      const claimable = (CLAIMED_PER_LANE * this.accountCap) >> 1;
+      if (lanes.running + lanes.waiting.length === claimable || this.held === LEASED_MAX >> 1) this.onFreed?.();
+    });
+    this.inFlight.add(task);
+  }
+
+  private async attempt({ log, webhook, secret, events }: Waiting): Promise<void> {
+    let done: Attempted;
+    try {
+      done = await deliverOne(this.deps, log, webhook, secret, events, this.now);
+    } catch {
+      // Failing before the POST (a secret that does not open) is a failed attempt, recorded as one.
+      const after = afterAttempt(log, { error: 'delivery failed' }, this.now(), this.deps.config.webhookRetrySchedule);
+      done = { log, after, attempt: log.retry_count + 1 };
+    }
+    this.outcomes.add(done);
+    if (done.attempt === undefined) return;
+    const status = done.after.webhook_log_status!;
+    count.webhookAttempt(
+      status,
+      done.attempt,
+      status === 'processed' && done.oldestEventAt !== undefined ? (Date.now() - done.oldestEventAt) / 1000 : undefined,
+    );
+  }
 }

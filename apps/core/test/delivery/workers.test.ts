@@ -129,17 +129,17 @@ describe('worker loop', () => {
     expect((await app.db('reward_log').where({ id: held }).first('reward_log_status')).reward_log_status).toBe('issued');
   });
 
-  it('stops at once when its delivery loops are mid-round, not after their next poll interval', async () => {
+  it('stops at once when its delivery loop is mid-round, not after its next poll interval', async () => {
     const dispatching = () =>
       app.db.raw(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like '%dispatched_at is null%'`);
     const blocker = new pg.Client({ connectionString: app.config.databaseUrl });
     await blocker.connect();
     try {
-      // A new worker's loops start with a round, held here by the lock: stop comes while they are mid-round.
+      // A new worker's delivery loop starts with a dispatch, held here by the lock: stop comes while it is mid-round.
       await blocker.query('begin');
       await blocker.query('lock table event_log in access exclusive mode');
       const more = await startWorkers(app.running.services, app.config.databaseUrl!, { pollMs: 600_000 });
-      await until(async () => (await dispatching()).rows[0].n >= 2);
+      await until(async () => (await dispatching()).rows[0].n >= 1);
       const stopped = more.stop();
       await blocker.query('commit');
       // Within the test's time-out, not the loops' ten-minute poll.

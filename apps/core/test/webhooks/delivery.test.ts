@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchAndLease, dispatchEvents } from '../../src/scheduler/dispatch.js';
 import { createResolver } from '../../src/webhooks/addresses.js';
-import { type DeliveryDeps, deliverDueWebhooks, deliverLeased, leaseUntil } from '../../src/webhooks/delivery.js';
+import { type DeliveryDeps, DeliveryPool, LEASED_MAX, leaseUntil } from '../../src/webhooks/delivery.js';
 import { startTestDns, type TestDns } from '../support/dns.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { assertSchema } from '../support/openapi.js';
@@ -41,6 +41,16 @@ beforeEach(async () => {
   receiver.received.length = 0;
   receiver.respond((_req, res) => res.writeHead(200).end('ok'));
 });
+
+/** One worker's claim, delivered to the end: how many deliveries it took. */
+async function deliverDueWebhooks(d: DeliveryDeps, clock: () => Date, limit?: number, width?: number): Promise<number> {
+  const pool = new DeliveryPool(d, clock, { width });
+  const taken = await pool.claim(limit);
+  await pool.drain();
+  return taken;
+}
+/** A lease for a dispatch by a worker holding nothing. */
+const idleLease = () => ({ until: leaseUntil(deps.config, now()), free: LEASED_MAX });
 
 let seq = 0;
 async function webhook(extra: Record<string, unknown> = {}) {
@@ -120,14 +130,16 @@ describe('webhook delivery', () => {
   it('a worker dispatching with a lease gets the new deliveries, which no claim takes while the lease holds', async () => {
     const hook = await webhook();
     const log = await streakEvent();
-    const dispatched = await dispatchAndLease(app.db, leaseUntil(deps.config, now()));
+    const dispatched = await dispatchAndLease(app.db, idleLease());
     expect(dispatched.leased).toEqual([expect.objectContaining({ webhook_id: hook.id, webhook_log_status: 'pending' })]);
     expect(dispatched.webhooks.map((w) => w.id)).toEqual([hook.id]);
     expect(dispatched.eventRows).toEqual([
       expect.objectContaining({ id: dispatched.leased[0]!.event_log_ids[0], owned_by_id: log.ownedById }),
     ]);
     expect(await deliverDueWebhooks(deps, now)).toBe(0);
-    expect(await deliverLeased(deps, dispatched.leased, dispatched.webhooks, dispatched.eventRows, now)).toBe(1);
+    const pool = new DeliveryPool(deps, now);
+    pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
+    await pool.drain();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers['webhook-id']).toBe(dispatched.leased[0]!.id);
     expect(JSON.parse(receiver.received[0]!.body).events[0].payload.streakLog.id).toBe(log.id);
@@ -139,13 +151,44 @@ describe('webhook delivery', () => {
     const hook = await webhook();
     await streakEvent();
     // The worker dies between its dispatch and the POST.
-    const dispatched = await dispatchAndLease(app.db, leaseUntil(deps.config, now()));
+    const dispatched = await dispatchAndLease(app.db, idleLease());
     expect(dispatched.leased).toHaveLength(1);
     expect(await deliverDueWebhooks(deps, now)).toBe(0);
     advance(deps.config.webhookTimeoutMs / 1000 + 6);
     expect(await deliverDueWebhooks(deps, now)).toBe(1);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([dispatched.leased[0]!.id]);
     expect((await webhookLogs(hook.id))[0]).toMatchObject({ webhookLogStatus: 'processed' });
+  });
+
+  it('hands back, unsent, a delivery leased on dispatch whose lease could run out before its POST ends', async () => {
+    await webhook();
+    await streakEvent();
+    const dispatched = await dispatchAndLease(app.db, idleLease());
+    // The lease is the time-out plus 5 s; with less than the time-out plus a second left, another worker could take it mid-POST.
+    advance(4.5);
+    const pool = new DeliveryPool(deps, now);
+    pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
+    await pool.drain();
+    expect(receiver.received).toHaveLength(0);
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([dispatched.leased[0]!.id]);
+  });
+
+  it('leases on dispatch only as far as the worker has room, and a claim tops an account up to its share', async () => {
+    const hooks = [await webhook(), await webhook(), await webhook()];
+    for (let i = 0; i < 4; i++) await streakEvent();
+    const dispatched = await dispatchAndLease(app.db, { until: leaseUntil(deps.config, now()), free: 2 });
+    expect([dispatched.leased.length, dispatched.webhooks.length, dispatched.eventRows.length]).toEqual([2, 2, 1]);
+    // One lane for the account, so a share of eight: with two held, a claim takes six of the ten due.
+    const pool = new DeliveryPool(deps, now, { accountCap: 1 });
+    pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
+    expect(await pool.claim()).toBe(6);
+    await pool.drain();
+    expect(await pool.claim()).toBe(4);
+    await pool.drain();
+    expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(12);
+    for (const hook of hooks)
+      expect((await webhookLogs(hook.id)).map((l: { webhookLogStatus: string }) => l.webhookLogStatus)).toEqual(Array(4).fill('processed'));
   });
 
   it('counts a delivery that fails before its POST as a failed attempt and still records the rest of its batch', async () => {
@@ -281,7 +324,7 @@ describe('webhook delivery', () => {
     expect(headers['x-service-signature']).toBe(createHmac('sha256', rotated.webhookSecret).update(body).digest('hex'));
   });
 
-  it('never delivers twice to a quick receiver while slow ones hold the lanes past the lease, nor retries a slow one early', async () => {
+  it('never delivers twice to a quick receiver while slow ones hold the lanes, nor retries a slow one early', async () => {
     // Three receivers that answer after the time-out, one at once; two workers, on the wall clock.
     const wall = () => new Date();
     receiver.respond((req, res) => {
@@ -292,7 +335,7 @@ describe('webhook delivery', () => {
     const slow = [await webhook(), await webhook(), await webhook()];
     for (let i = 0; i < 8; i++) await streakEvent();
     await dispatchEvents(app.db);
-    // 24 slow deliveries two at a time take 6 s, past the 5.5-s lease the batch was claimed under.
+    // 24 slow deliveries, two at a time in each of two workers, hold their lanes past the time-out.
     let settled = false;
     const first = deliverDueWebhooks(deps, wall, 100, 2).finally(() => (settled = true));
     const second = (async () => {
