@@ -11,7 +11,7 @@ import type { Records, Row, Values } from '../records/resource.js';
 import type { ChallengeRow, MilestoneRow, MissionRow, StreakRow } from '../schema/definitions.js';
 import type { AccountUserRow, InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
-import { upsertInlineMember } from './members.js';
+import { memberLock, upsertInlineMember } from './members.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
@@ -192,6 +192,7 @@ async function decideLog(
   const tx: Tx = { trx, ctx, records, account, now, writes: new WriteSet(account.id), locked, issued, held: new HeldRows() };
   const { definitionId, activityId, activityAt } = values;
   if (!locked) tx.writes.yieldTo(aggregationLock(kind, definitionId, memberId));
+  tx.writes.shareWith(memberLock(memberId));
   if (!found)
     throw invalidInput(`No ${kind} with this id.`, [
       { field: `${kind}Id`, code: 'not_found', message: `No ${kind} record with id ${definitionId}.` },
@@ -294,11 +295,14 @@ const STATE: Record<LogKind, StateRead> = { streak: STREAK_STATE, challenge: CHA
 /** The advisory lock under which one member's logs on one definition aggregate one at a time. */
 const aggregationLock = (kind: LogKind, definitionId: string, memberId: string) => `${kind}:${definitionId}:${memberId}`;
 
-/** Takes, for the transaction, the lock under which one member's logs on one definition change one at a time. */
+/**
+ * Takes, for the transaction, the lock under which one member's logs on one definition change one
+ * at a time, and shares the member against its erasure; callers take it before any row lock.
+ */
 export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: string, memberId: string): Promise<void> {
   await run(trx, {
-    text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
-    values: [aggregationLock(kind, definitionId, memberId)],
+    text: 'select pg_advisory_xact_lock(hashtextextended($1, 0)), pg_advisory_xact_lock_shared(hashtextextended($2, 0))',
+    values: [aggregationLock(kind, definitionId, memberId), memberLock(memberId)],
   });
 }
 

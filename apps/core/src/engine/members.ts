@@ -23,10 +23,35 @@ export async function upsertMember(db: Knex, accountId: string, user: UserData):
   return row!.id;
 }
 
-/** The inline member of a log: found by externalId, created or updated with the fields sent (null clears one). */
+/**
+ * The advisory lock a member's erasure (its delete) takes alone and every write of rows for the
+ * member shares, taken before any row lock: the erasure waits for the writes under way, and a write
+ * after it finds the member gone, so none leaves rows behind it (CONTRACT §6, "Deleting").
+ */
+export const memberLock = (memberId: string) => `member:${memberId}`;
+
+/**
+ * The inline member of a log: found by externalId, created or updated with the fields sent (null
+ * clears one). A member that exists is first shared against its erasure (`memberLock`); one
+ * erased meanwhile is created anew.
+ */
 export async function upsertInlineMember(trx: Knex, accountId: string, input: InlineMember): Promise<AccountUserRow> {
   const sent = memberToColumns(input);
   const key = { account_id: accountId, external_id: input.externalId };
+  await trx.raw(
+    `select pg_advisory_xact_lock_shared(hashtextextended('member:' || id::text, 0)) from account_user where account_id = ? and external_id = ?`,
+    [accountId, input.externalId],
+  );
+  return upsertFound(trx, accountId, input, sent, key);
+}
+
+async function upsertFound(
+  trx: Knex,
+  accountId: string,
+  input: InlineMember,
+  sent: ReturnType<typeof memberToColumns>,
+  key: { account_id: string; external_id: string },
+): Promise<AccountUserRow> {
   const existing = await trx<AccountUserRow>('account_user').where(key).first();
   if (existing) {
     if (memberHolds(existing, input)) return existing;
@@ -41,5 +66,5 @@ export async function upsertInlineMember(trx: Knex, accountId: string, input: In
     .onConflict(['account_id', 'external_id'])
     .ignore()
     .returning('*');
-  return inserted ?? (await upsertInlineMember(trx, accountId, input));
+  return inserted ?? (await upsertFound(trx, accountId, input, sent, key));
 }

@@ -114,6 +114,8 @@ export async function reverseLog(
     text: WRITE_REVERSAL[kind]!,
     values: [account.id, kind, definitionId, log.id, memberId, taken, uniqueIdentifier ?? null, reason ?? null, now, reversedValue],
   });
+  // No reversal and no log: the log was erased with its member after the read above.
+  if (!reversedLog && uniqueIdentifier === undefined) throw notFound(`No ${kind}_log with id ${read.id}.`);
   if (!reversedLog) {
     const first = await trx('log_reversal')
       .where({ account_id: account.id, log_kind: kind, definition_id: definitionId, unique_identifier: uniqueIdentifier ?? null })

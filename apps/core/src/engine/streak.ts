@@ -8,6 +8,7 @@ import type { EventCode } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
 import type { Records } from '../records/resource.js';
+import { memberLock } from './members.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { nextPeriodKey, type Period, periodBounds, periodKey } from './periods.js';
 import { issueMilestoneRewards } from './rewards.js';
@@ -137,6 +138,12 @@ export async function grantFreezes(
   if (replay) throw replay;
   let progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
+  // The action holds the progress's row lock, so it may not wait for the member's erasure (which waits for that row).
+  const { rows: shared } = await trx.raw<{ rows: [{ free: boolean }] }>(
+    'select pg_try_advisory_xact_lock_shared(hashtextextended(?, 0)) as free',
+    [memberLock(progress.owned_by_id)],
+  );
+  if (!shared[0].free) throw conflict("This progress's member is being deleted.");
   const streak = await trx<StreakRow>('streak')
     .where({ account_id: accountId, id: progress.streak_id })
     .first('max_freezes', 'aggregation_period');

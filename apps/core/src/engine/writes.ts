@@ -53,6 +53,8 @@ export class WriteSet {
 
   /** The advisory lock whose holder this set's write gives way to; see yieldTo. */
   private yieldKey: string | undefined;
+  /** The advisory lock this set's write shares; see shareWith. */
+  private shareKey: string | undefined;
 
   constructor(private readonly accountId: string) {}
 
@@ -64,6 +66,14 @@ export class WriteSet {
    */
   yieldTo(key: string): void {
     this.yieldKey = key;
+  }
+
+  /**
+   * Makes the write share the advisory lock on `key` until its commit, and fail as changed since
+   * read while another transaction holds it alone (a member's erasure: its retry, locked, waits).
+   */
+  shareWith(key: string): void {
+    this.shareKey = key;
   }
 
   /**
@@ -139,6 +149,8 @@ export class WriteSet {
     const ctes: string[] = [];
     // Taken for the statement's own transaction; false while a locked attempt holds it.
     if (this.yieldKey) ctes.push(`gate as (select pg_try_advisory_xact_lock(hashtextextended(${b.param(this.yieldKey)}, 0)) as free)`);
+    if (this.shareKey)
+      ctes.push(`shared as (select pg_try_advisory_xact_lock_shared(hashtextextended(${b.param(this.shareKey)}, 0)) as free)`);
     const open = this.yieldKey ? ' and (select free from gate)' : '';
     const updates = [...this.updates.values()];
     updates.forEach((u, i) => {
@@ -163,6 +175,7 @@ export class WriteSet {
     const conditions = [
       ...(updates.length ? [`(select count(*) from updated) = ${updates.length}`] : []),
       ...(this.yieldKey ? ['(select free from gate)'] : []),
+      ...(this.shareKey ? ['(select free from shared)'] : []),
     ];
     const check = conditions.length ? `loyalty_expect_unchanged(${conditions.join(' and ')})` : 'true';
     return b.sql(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}select ${check} as written`);

@@ -155,6 +155,11 @@ export interface Resource<F extends Fields = Fields> {
   precheck?(values: ValuesFor<F>, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: CreateArgs<F>): Promise<void>;
   beforeUpdate?(args: WriteArgs<F>): Promise<void>;
+  /**
+   * An advisory lock the delete takes alone before it reads and locks the row; writers that share
+   * it have committed, or find the row gone, before the delete's cascades read what they wrote.
+   */
+  deleteLock?(id: string): string;
   /** Cascades and checks inside the delete transaction. */
   beforeDelete?(args: { trx: Knex.Transaction; ctx: RequestContext; row: RowFor<F> }): Promise<void>;
   /** Fills virtual fields on rows that are about to be serialised. */

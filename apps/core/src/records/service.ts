@@ -520,6 +520,7 @@ export class RecordService implements Records {
 
   async delete(resource: Resource, ctx: RequestContext, id: string): Promise<void> {
     await this.write(resource, async (trx) => {
+      if (resource.deleteLock) await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [resource.deleteLock(id)]);
       const row = await this.findRow(resource, ctx, id, trx, true);
       await resource.beforeDelete?.({ trx, ctx, row });
       await trx(resource.table).where({ account_id: row.account_id, id }).delete();

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { run } from '../db/prepared.js';
 import { heldOutOf, heldOutOfSql, holdoutsSql } from '../engine/holdout.js';
+import { memberLock } from '../engine/members.js';
 import type { ErrorDetail } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -47,6 +48,8 @@ export const accountUser = defineResource({
   uniqueErrors: {
     account_user_external_id_unique: { status: 409, field: 'externalId', message: 'A member with this externalId already exists.' },
   },
+  // Logs written while the member is erased share it (engine/members.ts).
+  deleteLock: memberLock,
   async beforeDelete({ trx, row }) {
     // GDPR erasure: everything that describes the member goes with it; issued coupons stay issued.
     const where = { account_id: row.account_id, owned_by_id: row.id };

@@ -126,4 +126,44 @@ describe('deleting a member', () => {
     const reversal = await acct.api.post(`/schema/challenge_log/record/${again.id}/action/reverse`, { uniqueIdentifier: 'r-gone' });
     expect(reversal.status).toBe(200);
   });
+
+  it('leaves nothing behind when logs, inline members, grants and reversals race the deletion', async () => {
+    const streak = await make('streak', { name: 'Racing', status: 'live', maxFreezes: 3 });
+    const challenge = await make('challenge', { name: 'Racing', status: 'live', completionTargetValue: 1000 });
+    for (let round = 0; round < 6; round++) {
+      const externalId = `racer-${round}`;
+      const first = await make('challenge_log', {
+        challengeId: challenge.id,
+        ownedBy: { externalId },
+        activityId: 'visit',
+        activityAt: now(),
+        uniqueIdentifier: `race-${round}-first`,
+      });
+      const member = first.ownedById as string;
+      const progress = await make('streak_log', {
+        streakId: streak.id,
+        ownedById: member,
+        activityId: 'visit',
+        activityAt: now(),
+        uniqueIdentifier: `race-${round}-streak`,
+      });
+      const writes = Array.from({ length: 24 }, (_, i) => {
+        if (i % 6 === 5) return acct.api.post(`/schema/challenge_log/record/${first.id}/action/reverse`, {});
+        if (i % 6 === 4)
+          return acct.api.post(`/schema/streak_progress/record/${progress.streakProgress.id}/action/grant_freezes`, { count: 1 });
+        const body = { challengeId: challenge.id, activityId: 'visit', activityAt: now(), uniqueIdentifier: `race-${round}-${i}` };
+        return acct.api.post('/schema/challenge_log/record', i % 2 ? { ...body, ownedById: member } : { ...body, ownedBy: { externalId } });
+      });
+      const deleted = new Promise((resolve) => setTimeout(resolve, 3 * round)).then(() =>
+        acct.api.delete(`/schema/account_user/record/${member}`),
+      );
+      const answers = await Promise.all(writes);
+      expect((await deleted).status).toBe(204);
+      // Before the deletion, written and then erased; after it, a refusal (an unknown member, an erased log or
+      // progress, a grant while erasing) or a log of the inline member created anew.
+      for (const res of answers) expect([200, 400, 404, 409], JSON.stringify(res.body)).toContain(res.status);
+      expect(answers.filter((r) => r.body.error?.code === 'duplicate_unique_identifier')).toEqual([]);
+      expect(await rowsNaming(member)).toEqual({});
+    }
+  }, 60_000);
 });
