@@ -35,6 +35,7 @@ const LAYERS = [
       'src/rate-limit.ts',
       'src/rate-limit.test.ts',
       'src/concurrency.test.ts',
+      'src/config.test.ts',
     ],
   ],
 ];

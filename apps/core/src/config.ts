@@ -71,15 +71,20 @@ type Env = Record<string, string | undefined>;
 
 const EMAIL_TRANSPORTS: readonly Config['emailTransport'][] = ['file', 'smtp', 'ses'];
 
+const MAX_TIMER_MS = 2_147_483_647;
+const TEN_YEARS_S = 315_360_000;
+
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
 
-  const int = (name: string, fallback: number, min = 0): number => {
+  // Past the largest delay Node's timers take, a timer fires at once; past ten years, a duration
+  // taken from a timestamp leaves the dates PostgreSQL and JavaScript hold.
+  const int = (name: string, fallback: number, min = 0, max = MAX_TIMER_MS): number => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min) {
-      problems.push(`${name} must be an integer >= ${min}, got "${raw}"`);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer >= ${min} and <= ${max}, got "${raw}"`);
       return fallback;
     }
     return n;
@@ -157,8 +162,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: (url('LOYALTY_PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/$/, ''),
     schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
     sweepExpirySeconds: int('LOYALTY_SWEEP_EXPIRY_SECONDS', 60, 1),
-    lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900),
-    holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1),
+    lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900, 0, TEN_YEARS_S),
+    holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1, TEN_YEARS_S),
     standingsInlineMax: int('LOYALTY_STANDINGS_INLINE_MAX', 10_000),
     webhookRetrySchedule: schedule,
     webhookTimeoutMs: int('LOYALTY_WEBHOOK_TIMEOUT_MS', 15_000, 1),

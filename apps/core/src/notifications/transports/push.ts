@@ -32,7 +32,7 @@ const DEFAULT_API_URL = 'https://fcm.googleapis.com';
 const MAX_CLIENTS = 200;
 
 /** A JWT-bearer OAuth client for a service account, honouring its `token_uri` (the assertion's audience and where it is posted). */
-function oauthClient(account: ServiceAccount): JWT {
+function oauthClient(account: ServiceAccount, timeoutMs: number): JWT {
   const tokenUri = account.token_uri ?? GOOGLE_TOKEN_URL;
   const jwt = new JWT({
     email: account.client_email,
@@ -46,7 +46,10 @@ function oauthClient(account: ServiceAccount): JWT {
       if (options.url.href === GOOGLE_TOKEN_URL) options.url = new URL(tokenUri);
       // The sender retries on its own schedule; retries inside the library would hold the lease.
       options.retryConfig = { ...options.retryConfig, retry: 0, noResponseRetries: 0 };
-      options.timeout = SEND_TIMEOUT_MS;
+      // Set here the library's own time-out came too late to bound the exchange: a token endpoint
+      // that accepted the connection and never answered held the sender's round.
+      options.timeout = timeoutMs;
+      options.signal = AbortSignal.timeout(timeoutMs);
       return options;
     },
   });
@@ -73,14 +76,17 @@ function tokenFailure(err: unknown): SendFailure {
 export class PushTransport {
   private readonly clients = new Map<string, JWT>();
 
-  constructor(private readonly apiUrl: string | undefined) {}
+  constructor(
+    private readonly apiUrl: string | undefined,
+    private readonly timeoutMs = SEND_TIMEOUT_MS,
+  ) {}
 
   /** `key` names the credential version (integration id and update time): a changed service account gets a new client. */
   private client(key: string, account: ServiceAccount): JWT {
     let jwt = this.clients.get(key);
     if (!jwt) {
       if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
-      jwt = oauthClient(account);
+      jwt = oauthClient(account, this.timeoutMs);
       this.clients.set(key, jwt);
     }
     return jwt;
@@ -120,7 +126,7 @@ export class PushTransport {
         method: 'POST',
         headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+        signal: AbortSignal.timeout(this.timeoutMs),
         redirect: 'error',
       });
     } catch (err) {

@@ -1,0 +1,45 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SendFailure } from './errors.js';
+import { PushTransport, type ServiceAccount } from './push.js';
+
+// A token endpoint that takes the connection and never answers, as a hung provider does.
+const held: ServerResponse[] = [];
+const server = createServer((_req, res) => {
+  held.push(res);
+});
+let url = '';
+beforeAll(async () => {
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const res of held) res.destroy();
+  await new Promise<void>((ok) => server.close(() => ok()));
+});
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const account = (): ServiceAccount => ({
+  project_id: 'p',
+  private_key_id: 'k',
+  private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  client_email: 'push@p.example.com',
+  token_uri: `${url}/token`,
+});
+
+describe('push transport', () => {
+  it('gives up on a token endpoint that never answers, as a failure to retry, and closes the request', async () => {
+    const push = new PushTransport(url, 300);
+    const started = Date.now();
+    const failure = await push
+      .send('hung', account(), ['device'], { title: 't', body: 'b', imageUrl: null, data: null })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(SendFailure);
+    expect((failure as SendFailure).permanent).toBe(false);
+    // Well short of the 30-s default, and the library's request is aborted, not left open.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    await expect.poll(() => held.every((res) => res.socket === null || res.socket.destroyed), { timeout: 5_000 }).toBe(true);
+  });
+});
