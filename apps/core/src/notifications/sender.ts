@@ -226,8 +226,10 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     const shared = integration.use_gamopanda_domain;
     const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc) : undefined;
     if (privateKey) secrets.push(privateKey);
+    const from = shared ? `no-reply@${s.config.emailSharedDomain}` : integration.sender_email_address!;
     return t.email.send({
-      from: { name: account.name, address: shared ? `no-reply@${s.config.emailSharedDomain}` : integration.sender_email_address! },
+      from: { name: account.name, address: from },
+      messageId: `<${row.id}@${from.slice(from.lastIndexOf('@') + 1)}>`,
       replyTo: integration.reply_to_email_address ?? undefined,
       to,
       subject,

@@ -252,6 +252,8 @@ describe('email over SMTP', () => {
     expect(lines.at(-1)).toBe('FOOTER Acme Fitness');
     expect(mail.text).not.toMatch(/<p|<div|style=|@media|&lt;|&amp;/);
 
+    // One Message-ID per notification log, so a send repeated after a crash reads as the same message.
+    expect(mail.messageId).toBe(`<${id}@mail.loyalty.test>`);
     const log = await logRow(app, id);
     expect(log).toMatchObject({
       notification_log_status: 'sent',

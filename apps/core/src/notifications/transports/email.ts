@@ -16,6 +16,11 @@ export interface EmailMessage {
   text: string;
   unsubscribeUrl: string;
   /**
+   * The Message-ID, one per notification log: a send repeated after a crash (its outcome not
+   * recorded) carries the same one, so mail clients and providers see it as the same message.
+   */
+  messageId: string;
+  /**
    * The SMTP envelope sender (bounces go there): an address at a custom domain's MAIL FROM subdomain,
    * whose published SPF record then covers the mail; absent, the From address.
    */
@@ -35,6 +40,7 @@ function mailOptions(m: EmailMessage): SendMailOptions {
     replyTo: m.replyTo,
     to: m.to,
     subject: m.subject,
+    messageId: m.messageId,
     text: m.text,
     html: m.html,
     // RFC 8058 one-click unsubscribe: mail clients POST to the link, which the /u route accepts.
