@@ -33,6 +33,8 @@ export interface Faces {
   tier: Tier;
 }
 
+const READ_TIMEOUT_MS = 15_000;
+
 /** Where and as whom to read: the core's origin, the account, and the member's end-user token (absent: guest). */
 export interface ApiConfig {
   baseUrl: string;
@@ -47,7 +49,11 @@ export interface ApiConfig {
  * display change shows on the next page load.
  */
 export class Api {
-  constructor(private readonly config: ApiConfig) {}
+  /** `readTimeoutMs`: a read the core has not answered by then fails, so a hung core shows the error and its retry, not "Loading…" for good. */
+  constructor(
+    private readonly config: ApiConfig,
+    private readonly readTimeoutMs = READ_TIMEOUT_MS,
+  ) {}
 
   get member(): boolean {
     return Boolean(this.config.accessToken);
@@ -60,7 +66,9 @@ export class Api {
     const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
     if (this.config.accessToken) headers['x-enduser-access-token'] = this.config.accessToken;
     if (body) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, credentials: 'omit', ...(body ? { body: JSON.stringify(body) } : {}) });
+    // Only reads time out: a redemption that timed out here could still have happened there.
+    const timeout = method === 'GET' ? { signal: AbortSignal.timeout(this.readTimeoutMs) } : {};
+    const res = await fetch(url, { method, headers, credentials: 'omit', ...timeout, ...(body ? { body: JSON.stringify(body) } : {}) });
     if (!res.ok) {
       // The error's code says why a redemption was refused; a body that is not the core's has none.
       const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;

@@ -48,6 +48,18 @@ export interface PanelControl {
 const REQUIRED = ['baseUrl', 'accountId', 'templateId', 'themeId', 'floatingWidgetId'] as const;
 const OPTIONAL = ['accessToken', 'languageCode', 'currency'] as const;
 
+/** The interface's languages (CONTRACT §7); the API refuses any other `languageCode`. */
+const LANGUAGE_CODES = ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'ko', 'zh-CN'];
+
+/**
+ * The language the widget speaks for a page's `languageCode`: one of the nine as given (in any
+ * case), else by its first subtag (`pt-BR` is `pt`, `zh-Hans` is `zh-CN`); undefined for none.
+ */
+export function interfaceLanguage(code: string): string | undefined {
+  const lower = code.toLowerCase();
+  return LANGUAGE_CODES.find((c) => c.toLowerCase() === lower) ?? LANGUAGE_CODES.find((c) => c.split('-')[0] === lower.split(/[-_]/)[0]);
+}
+
 export function isWidgetConfig(value: unknown): value is WidgetConfig {
   if (!value || typeof value !== 'object') return false;
   const c = value as Record<string, unknown>;

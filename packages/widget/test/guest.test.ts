@@ -152,6 +152,45 @@ describe('the widget for a guest on /demo', () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps six tabs inside the panel when the merchant's titles are long, also one long word", async () => {
+    const [template] = (await demo.api.get('/schema/template/record', { limit: 1 })).body.data as Record<string, unknown>[];
+    const long = {
+      streaksTabTitle: 'Wöchentliche Herausforderungen und Serien',
+      challengesTabTitle: 'Missionen und Aufgaben für treue Kunden',
+      rewardsTabTitle: 'Meine Gutscheine und Prämien im Überblick',
+      missionsTabTitle: 'Kundentreueprogrammaufgabenübersichtsseite',
+    };
+    expect((await demo.api.patch(`/schema/template/record/${template!.id}`, long)).status).toBe(200);
+    try {
+      for (const viewport of [
+        { width: 1280, height: 900 },
+        { width: 375, height: 667 },
+      ]) {
+        const { page, errors } = await demo.newPage();
+        await page.setViewportSize(viewport);
+        await page.goto(`${demo.app.url}/demo`);
+        await launcher(page).click();
+        await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
+        const panel = (await dialog(page).boundingBox())!;
+        const outside = await dialog(page)
+          .getByRole('tab')
+          .evaluateAll(
+            (tabs, edge) => tabs.filter((t) => t.getBoundingClientRect().right > edge + 0.5).map((t) => t.textContent),
+            panel.x + panel.width,
+          );
+        expect(outside).toEqual([]);
+        expect(
+          await dialog(page)
+            .getByRole('tablist')
+            .evaluate((row) => row.scrollWidth - row.clientWidth),
+        ).toBe(0);
+        expect(errors).toEqual([]);
+      }
+    } finally {
+      await demo.api.patch(`/schema/template/record/${template!.id}`, Object.fromEntries(Object.keys(long).map((k) => [k, template![k]])));
+    }
+  });
+
   it('works by keyboard: Tab reaches the launcher, Enter opens, focus stays in the panel, Escape closes and returns focus', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo`);

@@ -56,6 +56,18 @@ describe('the loader queue', () => {
     expect(mount).toHaveBeenCalledWith(expect.objectContaining({ accessToken: 'token', languageCode: 'fr' }));
   });
 
+  it("speaks a page's regional language tag as its language, and English with a warning for one it does not have", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { mount, load } = fakeApp();
+    installLoader(host(), load);
+    for (const languageCode of ['pt-BR', 'EN-us', 'zh-Hans', 'zh-CN', 'de', 'xx', 'tlh-Latn'])
+      host().LoyaltyWidget.init({ ...config(1), languageCode });
+    await settle();
+    expect(mount.mock.calls.map(([c]) => c.languageCode)).toEqual(['pt', 'en', 'zh-CN', 'zh-CN', 'de', undefined, undefined]);
+    expect(warn).toHaveBeenCalledTimes(2);
+    expect(String(warn.mock.calls[0]![1])).toContain('"xx"');
+  });
+
   it('mounts a copy of the config: the page changing its object later changes nothing', async () => {
     const { mount, load } = fakeApp();
     installLoader(host(), load);

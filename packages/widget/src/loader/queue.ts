@@ -1,4 +1,4 @@
-import { isWidgetConfig, type WidgetApp, type WidgetConfig } from '../config.js';
+import { interfaceLanguage, isWidgetConfig, type WidgetApp, type WidgetConfig } from '../config.js';
 
 /**
  * `window.LoyaltyWidget` as a host page sees it: before the loader runs, the inline stub
@@ -31,6 +31,12 @@ export function installLoader(host: WidgetHost, loadApp: (config: WidgetConfig) 
       }
       // A copy: the host page may reuse its object for something else.
       const own: WidgetConfig = { ...config };
+      if (own.languageCode) {
+        // The API answers only its nine languages: a page's regional tag would fail every read.
+        const language = interfaceLanguage(own.languageCode);
+        if (!language) warn(`languageCode "${own.languageCode}" is not one of the widget's languages; showing English.`);
+        own.languageCode = language;
+      }
       const loading = (app ??= loadApp(own));
       loading
         .then((m) => m.mount(own))
