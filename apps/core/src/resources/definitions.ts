@@ -176,10 +176,12 @@ async function checkMilestone(
   const slug = record.linkedSchemaSlug;
   const key = { account_id: accountId, id: record.linkedSchemaRecordId };
   // A mission's milestones count its tasks; a streak's or challenge's, the completion target (null: endless).
+  // Read under a share lock: an update of the parent, which checks its milestones under its row
+  // lock, then waits for this milestone, or this one reads the parent as that update left it.
   const limit =
     slug === 'mission'
-      ? (await trx<MissionRow>(slug).where(key).first())?.tasks.length
-      : (await trx<StreakRow | ChallengeRow>(slug).where(key).first())?.completion_target_value;
+      ? (await trx<MissionRow>(slug).where(key).forShare().first())?.tasks.length
+      : (await trx<StreakRow | ChallengeRow>(slug).where(key).forShare().first())?.completion_target_value;
   if (limit === undefined) {
     return [{ field: 'linkedSchemaRecordId', code: 'not_found', message: `No ${slug} record with id ${record.linkedSchemaRecordId}.` }];
   }

@@ -264,6 +264,40 @@ describe('mission', () => {
 });
 
 describe('milestone', () => {
+  it('never stays above its parent when it races an update of the target or the tasks', async () => {
+    for (let round = 0; round < 8; round++) {
+      const challenge = (await acct.api.post('/schema/challenge/record', { name: `Race ${round}`, completionTargetValue: 10 })).body.data;
+      const mission = (
+        await acct.api.post('/schema/mission/record', {
+          name: `Race ${round}`,
+          tasks: [1, 2, 3].map((n) => ({ name: `t${n}`, activityId: `a${n}`, targetValue: 1 })),
+        })
+      ).body.data;
+      const milestone = (slug: string, id: string, target: number) =>
+        acct.api.post('/schema/milestone/record', {
+          linkedSchemaSlug: slug,
+          linkedSchemaRecordId: id,
+          name: 'M',
+          description: 'd',
+          milestoneTargetValue: target,
+          status: 'live',
+        });
+      await Promise.all([
+        milestone('challenge', challenge.id, 8),
+        acct.api.patch(`/schema/challenge/record/${challenge.id}`, { completionTargetValue: 5 }),
+        milestone('mission', mission.id, 3),
+        acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [mission.tasks[0]] }),
+      ]);
+      const limits = [
+        [(await acct.api.get(`/schema/challenge/record/${challenge.id}`)).body.data, (c: any) => c.completionTargetValue],
+        [(await acct.api.get(`/schema/mission/record/${mission.id}`)).body.data, (m: any) => m.tasks.length],
+      ] as const;
+      for (const [parent, limit] of limits) {
+        for (const m of parent.milestones) expect(m.milestoneTargetValue).toBeLessThanOrEqual(limit(parent));
+      }
+    }
+  });
+
   it('checks its parent, reachability and uniqueness per parent', async () => {
     const challenge = (await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 50 })).body.data;
     const base = { linkedSchemaSlug: 'challenge', linkedSchemaRecordId: challenge.id, name: 'Half', description: 'd', status: 'live' };
