@@ -21,7 +21,7 @@ import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 /**
  * Live milestones of the loaded definitions, ascending by target. Guests and end users, who read
  * only rewards with a points cost, get each milestone's reward nested (its public fields; null
- * without one), so the widget can say what a milestone earns. API-key reads and event payloads
+ * without one, or when it is not live), so the widget can say what a milestone earns. API-key reads and event payloads
  * (built by the engine) keep the milestone alone, with its rewardId.
  */
 async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadArgs): Promise<void> {
@@ -40,7 +40,10 @@ async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadAr
   if (isPublicFlow(ctx)) {
     const rewardIds = [...new Set(found.flatMap((m) => (m.reward_id ? [m.reward_id] : [])))];
     // Sequential: inside a transaction these share one connection.
-    const rewardRows = rewardIds.length ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds) : [];
+    // Live ones only, as the storefront reads rewards themselves: a draft reward is not shown yet.
+    const rewardRows = rewardIds.length
+      ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds).where('status', 'live')
+      : [];
     // Nested records show as their id and public fields (CONTRACT §5): no timestamps.
     const rewards = (await serializeJoined('reward', rewardRows)).map(({ createdAt, updatedAt, ...shown }) => shown);
     serialized = joined.map(({ createdAt, updatedAt, ...shown }, i) => ({

@@ -160,7 +160,11 @@ describe('streak', () => {
     const full = (await acct.api.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0];
     expect(full.rewardId).toBe(reward.id);
     expect(full).not.toHaveProperty('reward');
-    // A deleted reward leaves the milestone without one.
+    // A reward that is not live is not shown; a deleted one leaves the milestone without one.
+    await acct.api.patch(`/schema/reward/record/${reward.id}`, { status: 'draft' });
+    expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
+    await acct.api.patch(`/schema/reward/record/${reward.id}`, { status: 'live' });
+    expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward.id).toBe(reward.id);
     await acct.api.delete(`/schema/reward/record/${reward.id}`);
     expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
   });
