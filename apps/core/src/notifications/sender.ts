@@ -24,6 +24,7 @@ import { createEmailTransport, type EmailTransport } from './transports/email.js
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
 import { redact, SendFailure, SkipSend } from './transports/errors.js';
 import { parseServiceAccount, PushTransport } from './transports/push.js';
+import { createResolver } from '../webhooks/addresses.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 /** Waits before each retry: 3 retries after the first attempt, then the log is `failed`. */
@@ -58,7 +59,10 @@ function transports(s: SenderDeps): Transports {
   if (!t) {
     t = {
       email: createEmailTransport(s.config),
-      push: new PushTransport(s.config.pushApiUrl),
+      push: new PushTransport(s.config.pushApiUrl, {
+        allowPrivate: s.config.webhookAllowPrivate,
+        resolver: createResolver(s.config.dnsServers),
+      }),
       sms: new SmsTransport(s.config.smsEndpoint),
       chat: new ChatTransport(s.config.chatEndpoint),
     };

@@ -6,6 +6,7 @@ import { defineResource, type AnyResource, type Row, type Values } from '../reco
 import type { ValuesOfFields } from '../records/row-types.js';
 import { cloudChatFields, cloudSmsFields, type DnsRecord, pushCloudMessagingFields, serviceEmailFields } from '../schema/integrations.js';
 import { ADMIN } from './common.js';
+import { publicAddressCheck } from './webhooks.js';
 
 function serviceEmailRules(record: Values, op: 'create' | 'update'): ErrorDetail[] {
   if (record.useGamopandaDomain !== false) return [];
@@ -110,20 +111,27 @@ function extractServiceAccount(values: ValuesOfFields<typeof pushCloudMessagingF
   Object.assign(values, { projectId: account.project_id, clientEmail: account.client_email, privateKeyId: account.private_key_id });
 }
 
-export const pushCloudMessaging = defineResource({
-  slug: 'push_cloud_messaging',
-  table: 'push_cloud_messaging',
-  description: "The push integration: a service-account credential of the push provider's v1 API.",
-  access: ADMIN,
-  fields: pushCloudMessagingFields,
-  async beforeCreate({ values }) {
-    extractServiceAccount(values);
-  },
-  async beforeUpdate({ values }) {
-    extractServiceAccount(values);
-  },
-  beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_cloud_messaging'),
-});
+/** The push integration; its service account's `token_uri` is an address the service posts to, checked as a webhook's. */
+export function createPushCloudMessaging(config: Config): AnyResource {
+  const checkAddress = publicAddressCheck(config);
+  return defineResource({
+    slug: 'push_cloud_messaging',
+    table: 'push_cloud_messaging',
+    description: "The push integration: a service-account credential of the push provider's v1 API.",
+    access: ADMIN,
+    fields: pushCloudMessagingFields,
+    async precheck(values) {
+      await checkAddress(values.serviceAccountJSON?.token_uri, 'serviceAccountJSON.token_uri');
+    },
+    async beforeCreate({ values }) {
+      extractServiceAccount(values);
+    },
+    async beforeUpdate({ values }) {
+      extractServiceAccount(values);
+    },
+    beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_cloud_messaging'),
+  });
+}
 
 export const cloudSms = defineResource({
   slug: 'cloud_sms',

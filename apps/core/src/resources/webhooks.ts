@@ -21,23 +21,30 @@ export function duplicateEventCodes(codes: unknown): ErrorDetail[] {
 /** `whsec_` + 32 random bytes in base64 (the Standard Webhooks secret form). */
 export const generateWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
 
-/** Webhooks, with endpoint addresses checked against the configured DNS servers. */
-export function createWebhook(config: Config): AnyResource {
+/**
+ * Refuses, unless private addresses are allowed, a URL an account gives the service to call whose
+ * host is or resolves to an address that is not public (CONTRACT §10): 400 naming `field`.
+ */
+export function publicAddressCheck(config: Config): (url: unknown, field: string) => Promise<void> {
   const resolver = createResolver(config.dnsServers);
-
-  async function checkEndpoint(url: unknown): Promise<void> {
+  return async (url, field) => {
     if (config.webhookAllowPrivate || typeof url !== 'string') return;
     const refused = await refusedAddressOf(url, resolver);
     if (!refused) return;
     const kind = refused.kind.replace('_', '-');
-    throw invalidInput('endpointUrl must reach a public address.', [
+    throw invalidInput(`${field} must reach a public address.`, [
       {
-        field: 'endpointUrl',
+        field,
         code: 'private_address',
         message: `The host is or resolves to ${refused.address}, a ${kind} address; only public addresses are allowed.`,
       },
     ]);
-  }
+  };
+}
+
+/** Webhooks, with endpoint addresses checked against the configured DNS servers. */
+export function createWebhook(config: Config): AnyResource {
+  const checkEndpoint = publicAddressCheck(config);
 
   return defineResource({
     slug: 'webhook',
@@ -47,7 +54,7 @@ export function createWebhook(config: Config): AnyResource {
     fields: webhookFields,
     validate: (record) => duplicateEventCodes(record.eventCodes),
     async precheck(values) {
-      if ('endpointUrl' in values) await checkEndpoint(values.endpointUrl);
+      if ('endpointUrl' in values) await checkEndpoint(values.endpointUrl, 'endpointUrl');
     },
     async beforeCreate({ values }) {
       values.webhookSecret = generateWebhookSecret();

@@ -83,6 +83,8 @@ beforeAll(async () => {
     LOYALTY_SMS_ENDPOINT: provider.url,
     LOYALTY_CHAT_ENDPOINT: provider.url,
     LOYALTY_EMAIL_SHARED_DOMAIN: 'mail.loyalty.test',
+    // The push provider's token endpoint is this test's own, on loopback.
+    LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true',
   });
   app.running.services.records.now = () => NOW;
   acct = await app.createAccount({ organizationName: 'Acme Group', accountName: 'Acme Fitness', timezone: 'Europe/Paris' });

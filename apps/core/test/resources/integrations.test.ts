@@ -63,6 +63,7 @@ function details(res: { status: number; body: any }): string[] {
 
 beforeAll(async () => {
   dns = await startTestDns();
+  dns.zone.set('metadata.internal.test', { A: ['10.0.0.5'] });
   app = await startTestApp({ LOYALTY_DNS_SERVERS: dns.server });
   box = new SecretBox(app.config.masterKey!);
   acct = await app.createAccount();
@@ -354,6 +355,19 @@ describe('push_cloud_messaging', () => {
     [{ serviceAccountJSON: serviceAccount({ client_email: 'nobody' }) }, ['serviceAccountJSON.client_email:invalid_format']],
     [{ serviceAccountJSON: serviceAccount({ client_id: 7 }) }, ['serviceAccountJSON.client_id:invalid_type']],
     [{ serviceAccountJSON: serviceAccount({ token_uri: 'file:///etc/passwd' }) }, ['serviceAccountJSON.token_uri:invalid_format']],
+    // An address the service would post the account's assertion to: public only, as a webhook's (CONTRACT §10).
+    [
+      { serviceAccountJSON: serviceAccount({ token_uri: 'http://127.0.0.1:4733/token' }) },
+      ['serviceAccountJSON.token_uri:private_address'],
+    ],
+    [
+      { serviceAccountJSON: serviceAccount({ token_uri: 'http://169.254.169.254/latest' }) },
+      ['serviceAccountJSON.token_uri:private_address'],
+    ],
+    [
+      { serviceAccountJSON: serviceAccount({ token_uri: 'https://metadata.internal.test/token' }) },
+      ['serviceAccountJSON.token_uri:private_address'],
+    ],
     [{ projectId: 'mine' }, ['projectId:read_only']],
     [{ clientEmail: 'a@b.example' }, ['clientEmail:read_only']],
     [{ privateKeyId: 'k' }, ['privateKeyId:read_only']],

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createResolver } from '../../webhooks/addresses.js';
 import { SendFailure } from './errors.js';
 import { PushTransport, type ServiceAccount } from './push.js';
 
@@ -31,7 +32,7 @@ const account = (): ServiceAccount => ({
 
 describe('push transport', () => {
   it('gives up on a token endpoint that never answers, as a failure to retry, and closes the request', async () => {
-    const push = new PushTransport(url, 300);
+    const push = new PushTransport(url, { allowPrivate: true, resolver: createResolver([]) }, { timeoutMs: 300 });
     const started = Date.now();
     const failure = await push
       .send('hung', account(), ['device'], { title: 't', body: 'b', imageUrl: null, data: null })
@@ -41,5 +42,16 @@ describe('push transport', () => {
     // Well short of the 30-s default, and the library's request is aborted, not left open.
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect.poll(() => held.every((res) => res.socket === null || res.socket.destroyed), { timeout: 5_000 }).toBe(true);
+  });
+
+  it('refuses, for good, to ask a token_uri that is not a public address for a token, unless private addresses are allowed', async () => {
+    const push = new PushTransport(url, { allowPrivate: false, resolver: createResolver([]) }, { timeoutMs: 300 });
+    const asked = held.length;
+    const failure = await push
+      .send('private', account(), ['device'], { title: 't', body: 'b', imageUrl: null, data: null })
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(SendFailure);
+    expect(failure).toMatchObject({ permanent: true, message: expect.stringContaining('127.0.0.1, which is not a public address') });
+    expect(held.length).toBe(asked);
   });
 });

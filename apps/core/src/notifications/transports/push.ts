@@ -1,5 +1,7 @@
+import type { Resolver } from 'node:dns/promises';
 import { JWT } from 'google-auth-library';
 import { z } from 'zod';
+import { refusedAddressOf } from '../../webhooks/addresses.js';
 import { retryableStatus, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
 
 /**
@@ -76,10 +78,19 @@ function tokenFailure(err: unknown): SendFailure {
 export class PushTransport {
   private readonly clients = new Map<string, JWT>();
 
+  private readonly timeoutMs: number;
+
+  /**
+   * `resolver` checks a service account's `token_uri` before each token request: an account's
+   * own address, refused unless `allowPrivate` when it is not public, as a webhook's is.
+   */
   constructor(
     private readonly apiUrl: string | undefined,
-    private readonly timeoutMs = SEND_TIMEOUT_MS,
-  ) {}
+    private readonly addresses: { allowPrivate: boolean; resolver: Resolver },
+    { timeoutMs = SEND_TIMEOUT_MS }: { timeoutMs?: number } = {},
+  ) {
+    this.timeoutMs = timeoutMs;
+  }
 
   /** `key` names the credential version (integration id and update time): a changed service account gets a new client. */
   private client(key: string, account: ServiceAccount): JWT {
@@ -99,6 +110,9 @@ export class PushTransport {
    */
   async send(key: string, account: ServiceAccount, tokens: string[], message: PushMessage): Promise<string> {
     let accessToken: string | null | undefined;
+    const refused =
+      account.token_uri && !this.addresses.allowPrivate ? await refusedAddressOf(account.token_uri, this.addresses.resolver) : undefined;
+    if (refused) throw new SendFailure(`Push OAuth token: token_uri resolves to ${refused.address}, which is not a public address.`, true);
     try {
       accessToken = (await this.client(key, account).getAccessToken()).token;
     } catch (err) {
