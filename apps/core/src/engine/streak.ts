@@ -87,6 +87,8 @@ export function settleMissed(
  * What the scheduler settles once the grace after an in-progress progress's deadline has passed:
  * its due period, then each later one over by the grace (freezes while they last, then the
  * break). Null when nothing is due at `now`. The sweep, a recompute and a grant all settle here.
+ * A deadline set in a time zone the member has left, whose due period is not over in their zone
+ * now, only moves to that period's end there.
  */
 export function settleOverdue(
   progress: StreakProgressRow,
@@ -99,6 +101,8 @@ export function settleOverdue(
   const deadline = progress.streak_to_be_broken_at;
   if (progress.streak_progress_status !== 'in_progress' || !deadline || deadline.getTime() > cutoff) return null;
   const due = requiredPeriod(progress, definition.aggregation_period, zone);
+  const dueEnd = periodBounds(due, definition.aggregation_period, zone).end;
+  if (dueEnd.getTime() > cutoff) return { patch: { streak_to_be_broken_at: dueEnd, updated_at: now }, events: [] };
   return settleMissed(progress, definition, zone, now, (key, end) => key === due || end.getTime() <= cutoff);
 }
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
 import { failedMissionPatch } from '../engine/mission.js';
-import type { Period } from '../engine/periods.js';
+import { type Period, periodBounds } from '../engine/periods.js';
 import { writeSettled } from '../engine/settle.js';
 import { settleOverdue } from '../engine/streak.js';
 import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
@@ -109,7 +109,12 @@ const SWEEPS: Sweep[] = [
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    settle: (row, zone, now) => one('challenge_progress_failed', row, failedChallengePatch(row, zone, row.aggregation_period!, now)),
+    settle: (row, zone, now, grace) => {
+      // A deadline set in a time zone the member has left: the window is still open in theirs.
+      const end = periodBounds(row.period_key, row.aggregation_period!, zone).end;
+      if (end.getTime() > now.getTime() - grace * 1000) return { patch: { challenge_to_be_failed_at: end, updated_at: now }, events: [] };
+      return one('challenge_progress_failed', row, failedChallengePatch(row, zone, row.aggregation_period!, now));
+    },
   } satisfies Sweep<Swept<ChallengeProgressRow>>,
   {
     name: 'mission failures',
