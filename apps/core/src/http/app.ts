@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { PoolTimeoutError } from '../db/pool.js';
-import { ApiError, payloadTooLarge, rateLimited, unavailable } from '../errors.js';
+import { ApiError, payloadTooLarge, rateLimited, unauthenticated, unavailable } from '../errors.js';
 import { requestSpans } from '../observability/trace.js';
 import type { Services } from '../services.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
@@ -47,6 +47,9 @@ const UNAVAILABLE_CODES = new Set([
 /** The `code` of a thrown value (pg's SQLSTATE, Node's system error code), which may be anything. */
 const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined);
 
+const constraintOf = (err: unknown): string | undefined =>
+  typeof err === 'object' && err !== null && 'constraint' in err && typeof err.constraint === 'string' ? err.constraint : undefined;
+
 /** The database is down or restarting, or the request lost a race it may retry: it did nothing, and the caller should retry. */
 function isUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
@@ -70,6 +73,8 @@ function translateDatabaseError(err: unknown): ApiError | undefined {
   if (typeof code !== 'string' || code.length !== 5) return undefined;
   if (code === '23505') return new ApiError(409, 'conflict', 'A record with the same unique value already exists.');
   if (code.startsWith('22')) return new ApiError(400, 'invalid_input', 'A value is out of the range this field accepts.');
+  // The account itself went (deleted by the platform while the request ran), its keys with it.
+  if (code === '23503' && constraintOf(err)?.endsWith('_account_id_foreign')) return unauthenticated('This account no longer exists.');
   // Not-null, foreign-key and check violations: a value the field definitions should have refused.
   if (code === '23502' || code === '23503' || code === '23514')
     return new ApiError(400, 'invalid_input', 'A value is missing or not allowed here.');

@@ -175,6 +175,27 @@ describe('platform API', () => {
     expect((await app.platform.delete(`/platform/accounts/${made.account.id}?languageCode=de`)).status).toBe(204);
   });
 
+  it('answers requests that race the deletion of their account as unauthenticated, never as a bad body', async () => {
+    const doomed = await app.createAccount();
+    const streak = (await doomed.api.post('/schema/streak/record', { name: 'S', status: 'live' })).body.data;
+    const logs = Array.from({ length: 40 }, (_, i) =>
+      doomed.api.post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedBy: { externalId: `racer-${i}` },
+        activityId: 'visit',
+        activityAt: new Date().toISOString(),
+        uniqueIdentifier: `race-${i}`,
+      }),
+    );
+    const deleted = new Promise((resolve) => setTimeout(resolve, 15)).then(() =>
+      app.platform.delete(`/platform/accounts/${doomed.accountId}`),
+    );
+    const answers = await Promise.all(logs);
+    expect((await deleted).status).toBe(204);
+    const refused = answers.filter((r) => r.status !== 200);
+    expect(refused.filter((r) => r.status !== 401 || r.body.error.code !== 'unauthenticated').map((r) => [r.status, r.body])).toEqual([]);
+  });
+
   it('DELETE erases the account and all of its records; its keys stop working', async () => {
     const doomed = await app.createAccount();
     const keeper = await app.createAccount();
