@@ -20,31 +20,60 @@ export function expiryFor(reward: RewardRow | undefined, issuedAt: Date): Date |
   return null;
 }
 
-/** The pool's oldest unissued live coupons for the reward logs `$4`, at most `$3`, in order. */
-export const POOLED_UPDATE = `with free as (
+/**
+ * The pool's oldest unissued live coupons for the reward logs `$4`, at most `$3`, in order; with
+ * `skipLocked`, those no other transaction holds, and a row without a log when it came short while
+ * others held some.
+ */
+const pooledUpdate = (skipLocked: boolean) => `with free as (
        select account_id, id, row_number() over (order by issue_order) as n
          from (select account_id, id, issue_order from coupon
                 where account_id = $1 and reward_id = $2 and not is_coupon_issued and status = 'live'
                 order by issue_order
                 limit $3
-                for update skip locked) f),
-     wanted as (select log_id, n from unnest($4::uuid[]) with ordinality as w(log_id, n))
-     update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
-       from free join wanted using (n)
-      where c.account_id = free.account_id and c.id = free.id
-     returning c.reward_log_id, c.coupon_code`;
+                for update${skipLocked ? ' skip locked' : ''}) f),
+     wanted as (select log_id, n from unnest($4::uuid[]) with ordinality as w(log_id, n)),
+     taken as (
+       update coupon c set is_coupon_issued = true, reward_log_id = wanted.log_id, updated_at = now()
+         from free join wanted using (n)
+        where c.account_id = free.account_id and c.id = free.id
+       returning c.reward_log_id, c.coupon_code)
+     select reward_log_id, coupon_code from taken${
+       skipLocked
+         ? `
+     union all
+     select null, null where (select count(*) from taken) < $3 and exists (
+       select 1 from coupon where account_id = $1 and reward_id = $2 and not is_coupon_issued and status = 'live'
+          and id not in (select id from free))`
+         : ''
+     }`;
+export const POOLED_UPDATE = pooledUpdate(true);
+const POOLED_UPDATE_WAITING = pooledUpdate(false);
 
 /**
  * Takes the oldest unissued live coupons of the reward, one for each reward log, in order. SKIP
  * LOCKED lets concurrent issuers pass each other, and the row lock means a coupon never goes to
- * two logs. Answers each served log's code; logs left over found the pool empty.
+ * two logs. Logs it left without one wait once for the coupons others hold (an issuer that takes
+ * them, or an edit of a coupon that leaves it in the pool). Answers each served log's code; logs
+ * left over found the pool empty.
  */
 async function takePooledCoupons(trx: Knex, reward: RewardRow, rewardLogIds: readonly string[]): Promise<Map<string, string>> {
-  const rows = await runOnce<{ reward_log_id: string; coupon_code: string }>(trx, {
-    text: POOLED_UPDATE,
-    values: [reward.account_id, reward.id, rewardLogIds.length, [...rewardLogIds]],
-  });
-  return new Map(rows.map((r) => [r.reward_log_id, r.coupon_code]));
+  const take = async (text: string, logIds: readonly string[]) =>
+    runOnce<{ reward_log_id: string | null; coupon_code: string }>(trx, {
+      text,
+      values: [reward.account_id, reward.id, logIds.length, [...logIds]],
+    });
+  const codes = new Map<string, string>();
+  let othersHold = false;
+  for (const r of await take(POOLED_UPDATE, rewardLogIds)) {
+    if (r.reward_log_id) codes.set(r.reward_log_id, r.coupon_code);
+    else othersHold = true;
+  }
+  if (othersHold) {
+    const left = rewardLogIds.filter((id) => !codes.has(id));
+    for (const r of await take(POOLED_UPDATE_WAITING, left)) if (r.reward_log_id) codes.set(r.reward_log_id, r.coupon_code);
+  }
+  return codes;
 }
 
 /** Generated codes, one for each reward log: `$3` the codes, `$4` the logs, in the same order. */

@@ -128,6 +128,21 @@ describe('coupon assignment', () => {
     expect(coupons).toEqual({ 'PAUSED-1': false, 'POOL-A': true, 'POOL-B': true, 'POOL-0': true });
   });
 
+  it('waits for a pool coupon another transaction holds (an edit that leaves it in the pool) instead of issuing none', async () => {
+    const r = await reward({ handleCoupon: true });
+    const coupon = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'HELD-1', status: 'live' })).body.data;
+    const streakId = await earningStreak(r.id);
+    // The coupon's row held as a PATCH of it holds it, released a moment after the log arrives.
+    const holder = await app.db.transaction();
+    await holder('coupon').where({ id: coupon.id }).forUpdate().first();
+    const earning = earn(streakId);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.commit();
+    expect((await earning).rewardLog).toMatchObject({ couponCode: 'HELD-1' });
+    // With nothing left in the pool and nothing held, the next one finds it empty at once.
+    expect((await earn(streakId)).rewardLog).toMatchObject({ couponCode: null });
+  });
+
   it('generates prefix + random codes from the alphabet once the pool is empty, when auto-generation is on', async () => {
     const r = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-', couponCodeLength: 8 });
     await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['SEED-1'] });
