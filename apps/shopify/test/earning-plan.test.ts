@@ -44,6 +44,19 @@ describe('reading orders/paid', () => {
     expect(taxed.lines[0]!.milli).toBe(10_000);
   });
 
+  it('reads an amount past a billion, a quantity past a million or a line past a trillion as none: no order earns more than its logs can hold', () => {
+    const extreme = paidOrder(
+      orderPayload(3, {
+        lines: [
+          { product: 10, quantity: 1, price: '1e308' },
+          { product: 20, quantity: 1_000_000_000, price: '99999999.99' },
+          { product: 30, quantity: 1_000_000, price: '1000000000' },
+        ],
+      }),
+    )!;
+    expect(extreme.lines.map((l) => [l.id, l.milli])).toEqual([[String(lineId(3, 1)), 0]]);
+  });
+
   it('names no order without an id or a time', () => {
     expect(paidOrder({})).toBeNull();
     expect(paidOrder({ id: 'x', processed_at: '2026-01-01T00:00:00Z' })).toBeNull();

@@ -371,6 +371,32 @@ describe('Flow actions', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('refuses a date that is no calendar day (02-30) instead of logging it two days later', async () => {
+    const challenge = await created('/schema/challenge/record', { name: 'Dates', status: 'live', completionTargetValue: 5 });
+    const res = await flow('execute-challenge', { customer_id: 1001, challenge_id: challenge.id, activity_at: '2026-02-30T00:00:00Z' });
+    expect(res.status).toBe(400);
+    expect(JSON.stringify(res.body)).toContain('activity_at');
+  });
+
+  it('answers a signed body it cannot read with 400 (not retried), and refuses an oversized one unread with 413', async () => {
+    // Flow's request without its shop, signed by Shopify's own helper.
+    const noShop = await prod.send(await flowRequest('adjust-points', { customer_id: 1001, points: 5 }, { shopify_domain: undefined }));
+    expect(noShop.status).toBe(400);
+    // A webhook whose body is not JSON cannot come from Shopify's helpers: signed here as Shopify signs webhooks.
+    const raw = '{"id":';
+    const hmac = createHmac('sha256', SHOPIFY.apiSecretKey).update(raw).digest('base64');
+    const signed = await webhookRequest('orders/paid', {});
+    const headers = new Headers(signed.headers);
+    headers.set('x-shopify-hmac-sha256', hmac);
+    headers.delete('content-length');
+    expect((await prod.send(new Request(signed.url, { method: 'POST', headers, body: raw }))).status).toBe(400);
+    // Six megabytes, unsigned: refused before its signature is read, the process none the heavier.
+    const big = await prod.send(
+      new Request(signed.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(6 * 1024 * 1024) }),
+    );
+    expect(big.status).toBe(413);
+  });
+
   it('a tampered body is refused before any work', async () => {
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
     const tampered = new Request(signed.url, {

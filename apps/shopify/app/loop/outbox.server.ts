@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from '@loyalty/client';
 import type pg from 'pg';
+import { boundedBody } from '../body.server';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { type JsonObject, objectOf } from '../json';
@@ -107,26 +108,6 @@ function discountSpec(log: IssuedRewardLog, issuing: IssuingSpec | undefined): D
 
 /** The core's deliveries carry one event each, far below this; anything larger is refused unread. */
 const MAX_DELIVERY_BYTES = 1024 * 1024;
-
-/** A request's body, or null past `max` bytes (declared or sent): read no further than that. */
-async function boundedBody(request: Request, max: number): Promise<Buffer | null> {
-  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body?.getReader();
-  for (;;) {
-    const next = await reader?.read();
-    if (!next || next.done) break;
-    size += next.value.byteLength;
-    if (size > max) {
-      await reader!.cancel();
-      return null;
-    }
-    chunks.push(next.value);
-  }
-  return Buffer.concat(chunks);
-}
-
 export class Outbox {
   constructor(private readonly deps: OutboxDeps) {}
 

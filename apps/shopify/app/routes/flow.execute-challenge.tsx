@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { executeLog } from '../shopify/flow-actions.server';
 import { shops } from '../storage/stores.server';
 
 /** Flow action "Execute challenge" (extensions/flow-execute-challenge): one challenge log for the Flow customer. */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session, payload, admin } = await authenticate.flow(request);
+  const { session, payload, admin } = await authenticateSigned.flow(request);
   return executeLog('challenge', { session, payload, admin }, { coreUrl: config.coreUrl, shops });
 };

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { grantStreakFreezes } from '../shopify/flow-actions.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 
 /** Flow action "Grant streak freezes" (extensions/flow-grant-streak-freezes): freezes for the customer's in-progress run. */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session, payload, admin } = await authenticate.flow(request);
+  const { session, payload, admin } = await authenticateSigned.flow(request);
   return grantStreakFreezes({ session, payload, admin }, { coreUrl: config.coreUrl, shops, pool: pool() });
 };

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { outbox } from '../loop/outbox.server';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { isTriggerHandle } from '../shopify/flow-extensions';
 import { triggerUsage } from '../shopify/payloads.server';
 
@@ -10,7 +10,7 @@ import { triggerUsage } from '../shopify/payloads.server';
  * in use are sent. Always 2xx once verified, or Flow would refuse to enable the workflow.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session, payload } = await authenticate.flow(request);
+  const { session, payload } = await authenticateSigned.flow(request);
   const usage = triggerUsage(payload);
   if (isTriggerHandle(usage.handle)) await outbox.setTriggerUsage(session.shop, usage.handle, usage.enabled, usage.notifiedAt);
   return Response.json({ ok: true });

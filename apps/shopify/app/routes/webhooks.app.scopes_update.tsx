@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { grantedScopes } from '../shopify/payloads.server';
 import { sessionStorage } from '../storage/stores.server';
 
@@ -8,7 +8,7 @@ import { sessionStorage } from '../storage/stores.server';
  * is brought up to date (as in Shopify's template); the next admin load then sees what it may do.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session, payload } = await authenticate.webhook(request);
+  const { session, payload } = await authenticateSigned.webhook(request);
   const scopes = grantedScopes(payload);
   if (session && scopes) {
     session.scope = scopes.join(',');

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { sessionStorage, shops } from '../storage/stores.server';
 
 /**
@@ -8,7 +8,7 @@ import { sessionStorage, shops } from '../storage/stores.server';
  * the reinstall provisions it again (a fresh key, the metafields written anew).
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop } = await authenticate.webhook(request);
+  const { shop } = await authenticateSigned.webhook(request);
   const sessions = await sessionStorage.findSessionsByShop(shop);
   if (sessions.length) await sessionStorage.deleteSessions(sessions.map((s) => s.id));
   await shops.markUninstalled(shop);

@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { exportMember } from '../core/member-data.server';
 import { customerRecords } from '../earning/ledger.server';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId, dataRequestId, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
@@ -15,7 +15,7 @@ import { shops } from '../storage/stores.server';
  * overwrites rather than duplicates.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await authenticate.webhook(request);
+  const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const customerId = complianceCustomerId(payload);
   const account = await shops.find(shop);

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { platformClient } from '../core/client.server';
-import { authenticate } from '../shopify.server';
+import { authenticateSigned } from '../shopify.server';
 import { namesShop, otherShop } from '../shopify/payloads.server';
 import { sessionStorage, shops } from '../storage/stores.server';
 
 /** shop/redact (48 hours after uninstall): erases the account in the core and everything kept here. */
 export const action = async ({ request }: ActionFunctionArgs) => {
-  const { shop, payload } = await authenticate.webhook(request);
+  const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const account = await shops.find(shop);
   if (account) await platformClient(config.coreUrl, config.platformToken).erase(account.accountId);

@@ -127,7 +127,10 @@ class Properties {
     const v = this.text(name, false, 64);
     if (v === undefined) return undefined;
     const date = new Date(v);
-    if (Number.isNaN(date.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw bad(name, 'must be an ISO 8601 date-time');
+    const day = /^(\d{4})-(\d{2})-(\d{2})T/.exec(v);
+    // JavaScript rolls a day past its month's end over into the next (02-30 is March 2nd): a calendar day only.
+    const real = day && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).getUTCDate() === Number(day[3]);
+    if (Number.isNaN(date.getTime()) || !real) throw bad(name, 'must be an ISO 8601 date-time');
     return date.toISOString();
   }
 

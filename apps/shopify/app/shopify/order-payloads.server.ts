@@ -78,10 +78,17 @@ const instant = (value: unknown): string | null => {
   return Number.isNaN(time) ? null : new Date(time).toISOString();
 };
 
-/** An amount in thousandths; 0 when absent or not a number. */
+/** Past this an amount is not one a shop charges: read as absent. */
+const MAX_AMOUNT = 1e9;
+/** Past this a quantity is not one an order carries: the line is read as absent. */
+const MAX_QUANTITY = 1e6;
+/** Past this (a trillion) a line's thousandths are not a purchase, and the order's sums would outgrow what they are kept in: the line is read as absent. */
+const MAX_LINE_MILLI = 1e15;
+
+/** An amount in thousandths; 0 when absent, not a number, or past MAX_AMOUNT. */
 const toMilli = (value: unknown): number => {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() ? Number(value) : Number.NaN;
-  return Number.isFinite(n) ? Math.round(n * 1000) : 0;
+  return Number.isFinite(n) && Math.abs(n) <= MAX_AMOUNT ? Math.round(n * 1000) : 0;
 };
 
 /** The shop-money amount of a `*_set` (what the shop receives, whatever currency the shopper paid in), else the plain field. */
@@ -109,7 +116,7 @@ function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
 function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
   const id = idOf(line.id);
   const quantity = typeof line.quantity === 'number' && Number.isInteger(line.quantity) ? line.quantity : 0;
-  if (!id || quantity <= 0) return null;
+  if (!id || quantity <= 0 || quantity > MAX_QUANTITY) return null;
   const gross = shopMoney(line.price_set, line.price) * quantity;
   // Every discount the line carries: its own and its part of order-wide discounts.
   const discounts = list(line.discount_allocations).reduce((sum, d) => sum + shopMoney(d.amount_set, d.amount), 0);
@@ -117,6 +124,7 @@ function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
   const tax = taxesIncluded ? list(line.tax_lines).reduce((sum, t) => sum + shopMoney(t.price_set, t.price), 0) : 0;
   // A gift card is money kept for later, not a purchase: it earns when it is spent.
   const milli = line.gift_card === true ? 0 : Math.max(0, gross - discounts - tax);
+  if (milli > MAX_LINE_MILLI) return null;
   return { id, productId: idOf(line.product_id), quantity, milli };
 }
 

@@ -1,0 +1,18 @@
+/** A request's body, or null past `max` bytes (declared or sent): read no further than that. */
+export async function boundedBody(request: Request, max: number): Promise<Buffer | null> {
+  if (Number(request.headers.get('content-length') ?? 0) > max) return null;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body?.getReader();
+  for (;;) {
+    const next = await reader?.read();
+    if (!next || next.done) break;
+    size += next.value.byteLength;
+    if (size > max) {
+      await reader!.cancel();
+      return null;
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks);
+}
