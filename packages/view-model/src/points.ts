@@ -71,7 +71,11 @@ export async function redeemInto(
   } catch (err) {
     const short = err instanceof ApiError && err.code === 'insufficient_points';
     view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error });
-    if (short) api.me().then(view.setMember, () => undefined);
+    // The balance moved elsewhere: read it again, and the history that says why.
+    if (short) {
+      api.me().then(view.setMember, () => undefined);
+      loadPointHistory(api).then(view.setHistory, () => undefined);
+    }
     return;
   } finally {
     view.setBusy(undefined);

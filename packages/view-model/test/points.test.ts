@@ -244,12 +244,15 @@ describe('redeemInto', () => {
     expect(v.history.now()).toEqual([entry]);
   });
 
-  it('says a short balance in the points’ name and reads the member again; any other refusal in general words', async () => {
+  it('says a short balance in the points’ name and reads the member and their history again; any other refusal in general words', async () => {
     const current = { ...member(0, null), pointsBalance: 5 };
+    const spent = { id: 'e2', points: -200, reason: 'adjusted' } as PointEntry;
     vi.stubGlobal('fetch', async (url: URL) =>
       url.pathname.endsWith('/me')
         ? Response.json({ data: current })
-        : Response.json({ error: { status: 409, code: 'insufficient_points', message: 'Not enough points.' } }, { status: 409 }),
+        : url.pathname.includes('point_entry')
+          ? Response.json({ data: [spent] })
+          : Response.json({ error: { status: 409, code: 'insufficient_points', message: 'Not enough points.' } }, { status: 409 }),
     );
     const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
     const v = view(member(0, null));
@@ -258,6 +261,8 @@ describe('redeemInto', () => {
     expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
     expect(v.outcome.now()).toEqual({ id: 'r1', error: 'Not enough Stars for this reward.' });
     expect(v.owner.now()).toEqual(current);
+    // The entry that took the balance down, which the history shows beside the new balance.
+    expect(v.history.now()).toEqual([spent]);
     expect(v.logs.now()).toEqual([]);
 
     vi.stubGlobal('fetch', async () => Response.json({ error: { status: 409, code: 'not_redeemable', message: 'No.' } }, { status: 409 }));
