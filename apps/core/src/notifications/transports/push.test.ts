@@ -3,7 +3,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResolver } from '../../webhooks/addresses.js';
-import { SendFailure } from './errors.js';
+import { redact, SendFailure } from './errors.js';
 import { PushTransport, type ServiceAccount } from './push.js';
 
 // A token endpoint that takes the connection and never answers, as a hung provider does.
@@ -39,6 +39,8 @@ describe('push transport', () => {
       .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(SendFailure);
     expect((failure as SendFailure).permanent).toBe(false);
+    // Stored as it reads: no word of it taken for a credential by the redaction (it once ate "Could").
+    expect(redact((failure as SendFailure).message, [])).toBe((failure as SendFailure).message);
     // Well short of the 30-s default, and the library's request is aborted, not left open.
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect.poll(() => held.every((res) => res.socket === null || res.socket.destroyed), { timeout: 5_000 }).toBe(true);

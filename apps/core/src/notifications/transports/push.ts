@@ -71,7 +71,7 @@ function tokenFailure(err: unknown): SendFailure {
   const status = httpStatus(err);
   const permanent = status !== undefined && !retryableStatus(status);
   const message = err instanceof Error ? err.message : String(err);
-  return new SendFailure(`Push OAuth token${status ? ` (HTTP ${status})` : ''}: ${message}`, permanent);
+  return new SendFailure(`Push OAuth token request${status ? ` (HTTP ${status})` : ''}: ${message}`, permanent);
 }
 
 /** The push provider's HTTP v1 API: one `messages:send` per device token of the member. */
@@ -112,13 +112,14 @@ export class PushTransport {
     let accessToken: string | null | undefined;
     const refused =
       account.token_uri && !this.addresses.allowPrivate ? await refusedAddressOf(account.token_uri, this.addresses.resolver) : undefined;
-    if (refused) throw new SendFailure(`Push OAuth token: token_uri resolves to ${refused.address}, which is not a public address.`, true);
+    if (refused)
+      throw new SendFailure(`Push OAuth token request: token_uri resolves to ${refused.address}, which is not a public address.`, true);
     try {
       accessToken = (await this.client(key, account).getAccessToken()).token;
     } catch (err) {
       throw tokenFailure(err);
     }
-    if (!accessToken) throw new SendFailure('Push OAuth token: the token endpoint returned no access token.', true);
+    if (!accessToken) throw new SendFailure('Push OAuth token request: the token endpoint returned no access token.', true);
     const url = `${(this.apiUrl ?? DEFAULT_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`;
     const results = await Promise.all(tokens.map((token) => this.sendOne(url, accessToken, token, message)));
     const names = results.filter((r): r is string => typeof r === 'string');
