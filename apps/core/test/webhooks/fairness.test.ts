@@ -102,8 +102,9 @@ describe('webhook delivery between accounts', () => {
     expect(mostHanging).toBeLessThanOrEqual(ACCOUNT_IN_FLIGHT);
 
     // The slow shop's own deliveries are attempted too, its share at a time, and retried on the schedule.
+    // (Past here the receiver learns of a timed-out request's end after the worker's next one may
+    // have come, so its count of open requests is no longer the worker's.)
     await until(async () => (await endedAttempts(slowShop)) >= ACCOUNT_IN_FLIGHT, TIMEOUT_MS * 3, "the slow shop's first attempts ended");
-    expect(mostHanging).toBeLessThanOrEqual(ACCOUNT_IN_FLIGHT);
     for (const res of held) res.destroy();
   }, 90_000);
 });
