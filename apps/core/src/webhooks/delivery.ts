@@ -378,22 +378,30 @@ export class DeliveryPool {
    */
   handBackLate(): void {
     for (const [id, lanes] of this.accounts) {
-      const keep = lanes.waiting.filter((w) => !this.late(w.log));
-      for (const w of lanes.waiting) if (!keep.includes(w)) this.handBack(w);
+      const keep: Waiting[] = [];
+      for (const w of lanes.waiting) {
+        if (this.late(w.log)) this.handBack(w);
+        else keep.push(w);
+      }
       lanes.waiting = keep;
       this.forgetIdle(id, lanes);
     }
   }
 
-  /** Waits for every delivery in flight and for its outcome to be recorded; what still waits for a lane is handed back. */
-  async drain(): Promise<void> {
+  /** Waits until every delivery it holds has been attempted (or handed back) and its outcome recorded. */
+  async settled(): Promise<void> {
     while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.outcomes.done();
+  }
+
+  /** Hands back what still waits for a lane, then settles what is in flight: a stopping worker starts nothing more. */
+  async drain(): Promise<void> {
     for (const [id, lanes] of this.accounts) {
       for (const w of lanes.waiting) this.handBack(w);
       lanes.waiting = [];
       this.forgetIdle(id, lanes);
     }
-    await this.outcomes.done();
+    await this.settled();
   }
 
   private lanesOf(accountId: string): AccountLanes {

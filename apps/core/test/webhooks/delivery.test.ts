@@ -46,7 +46,7 @@ beforeEach(async () => {
 async function deliverDueWebhooks(d: DeliveryDeps, clock: () => Date, limit?: number, width?: number): Promise<number> {
   const pool = new DeliveryPool(d, clock, { width });
   const taken = await pool.claim(limit);
-  await pool.drain();
+  await pool.settled();
   return taken;
 }
 /** A lease for a dispatch by a worker holding nothing. */
@@ -139,7 +139,7 @@ describe('webhook delivery', () => {
     expect(await deliverDueWebhooks(deps, now)).toBe(0);
     const pool = new DeliveryPool(deps, now);
     pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
-    await pool.drain();
+    await pool.settled();
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers['webhook-id']).toBe(dispatched.leased[0]!.id);
     expect(JSON.parse(receiver.received[0]!.body).events[0].payload.streakLog.id).toBe(log.id);
@@ -168,7 +168,7 @@ describe('webhook delivery', () => {
     advance(4.5);
     const pool = new DeliveryPool(deps, now);
     pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
-    await pool.drain();
+    await pool.settled();
     expect(receiver.received).toHaveLength(0);
     expect(await deliverDueWebhooks(deps, now)).toBe(1);
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([dispatched.leased[0]!.id]);
@@ -183,12 +183,31 @@ describe('webhook delivery', () => {
     const pool = new DeliveryPool(deps, now, { accountCap: 1 });
     pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
     expect(await pool.claim()).toBe(6);
-    await pool.drain();
+    await pool.settled();
     expect(await pool.claim()).toBe(4);
-    await pool.drain();
+    await pool.settled();
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(12);
     for (const hook of hooks)
       expect((await webhookLogs(hook.id)).map((l: { webhookLogStatus: string }) => l.webhookLogStatus)).toEqual(Array(4).fill('processed'));
+  });
+
+  it('a stopping worker hands back what waits for a lane and sends only what is in flight', async () => {
+    const hook = await webhook();
+    for (let i = 0; i < 3; i++) await streakEvent();
+    receiver.respond((_req, res) => setTimeout(() => res.writeHead(200).end(), 100));
+    const dispatched = await dispatchAndLease(app.db, idleLease());
+    const pool = new DeliveryPool(deps, now, { accountCap: 1 });
+    pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
+    await pool.drain();
+    expect(receiver.received).toHaveLength(1);
+    const logs = await app.db('webhook_log').where({ webhook_id: hook.id }).select('webhook_log_status', 'lease_until');
+    expect(logs.map((l) => [l.webhook_log_status, l.lease_until]).sort()).toEqual([
+      ['pending', null],
+      ['pending', null],
+      ['processed', null],
+    ]);
+    // Handed back, they are due for the next worker's claim.
+    expect(await deliverDueWebhooks(deps, now)).toBe(2);
   });
 
   it('counts a delivery that fails before its POST as a failed attempt and still records the rest of its batch', async () => {
