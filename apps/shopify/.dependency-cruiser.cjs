@@ -18,7 +18,7 @@ const { layerRules } = require('../../scripts/layer-rules.cjs');
  * - shopify: what faces Shopify — the Admin API operations, Flow actions, install, webhook payloads.
  * - core: talking to the loyalty core — the typed client, records per slug, the app's subscription.
  * - storage: the app's own tables — pool, migrations, sessions, shops, checklist marks.
- * - base: configuration, JSON narrowing, the admin's texts, bounded request bodies.
+ * - base: configuration, JSON narrowing, the admin's texts, HTTP helpers (bounded bodies, POST-only routes).
  */
 const LAYERS = [
   ['entry', ['app/routes/', 'app/root.tsx', 'app/entry.server.tsx', 'app/commands/']],
@@ -31,7 +31,7 @@ const LAYERS = [
   ['shopify', ['app/shopify/']],
   ['core', ['app/core/']],
   ['storage', ['app/storage/']],
-  ['base', ['app/config.server.ts', 'app/json.ts', 'app/i18n/', 'app/body.server.ts']],
+  ['base', ['app/config.server.ts', 'app/json.ts', 'app/i18n/', 'app/http.server.ts']],
 ];
 
 module.exports = {

@@ -1,6 +1,6 @@
 import '@shopify/shopify-app-remix/adapters/node';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
-import { boundedBody } from './body.server';
+import { boundedBody } from './http.server';
 import { config } from './config.server';
 import { objectOf } from './json';
 import { ensureProvisioned, type ProvisionDeps } from './shopify/install.server';

@@ -397,6 +397,13 @@ describe('Flow actions', () => {
     expect(big.status).toBe(413);
   });
 
+  it('answers another method than POST on the routes Shopify posts to with 405, saying it takes POST', async () => {
+    for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events']) {
+      const res = await fetch(new URL(path, prod.url));
+      expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, 'POST']);
+    }
+  });
+
   it('a tampered body is refused before any work', async () => {
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
     const tampered = new Request(signed.url, {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from '@loyalty/client';
 import type pg from 'pg';
-import { boundedBody } from '../body.server';
+import { boundedBody } from '../http.server';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { type JsonObject, objectOf } from '../json';

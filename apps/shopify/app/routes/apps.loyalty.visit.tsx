@@ -7,6 +7,7 @@ import { fetchShop } from '../shopify/admin-api.server';
 import { proxyCustomerId } from '../shopify/customer-ids.server';
 import { pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /** The shop's time zone per process for an hour: a visit's day is the shop's, and it rarely moves. */
 const zones = new Map<string, { zone: string; at: number }>();
@@ -39,3 +40,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if ('unavailable' in visit) return tokenError(503, 'unavailable', 'The loyalty service is unreachable; the next page tries again.');
   return Response.json(visit, { headers: noStore });
 };
+
+export const loader = postOnly;

@@ -3,6 +3,7 @@ import { outbox } from '../loop/outbox.server';
 import { authenticateSigned } from '../shopify.server';
 import { isTriggerHandle } from '../shopify/flow-extensions';
 import { triggerUsage } from '../shopify/payloads.server';
+import { postOnly } from '../http.server';
 
 /**
  * Flow's trigger lifecycle callback (extensions/flow-trigger-lifecycle): after Shopify's HMAC
@@ -15,3 +16,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (isTriggerHandle(usage.handle)) await outbox.setTriggerUsage(session.shop, usage.handle, usage.enabled, usage.notifiedAt);
   return Response.json({ ok: true });
 };
+
+export const loader = postOnly;

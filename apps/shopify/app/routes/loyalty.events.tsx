@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { outbox } from '../loop/outbox.server';
+import { postOnly } from '../http.server';
 
 /**
  * The core's webhook deliveries for the app's own subscription (CONTRACT §10, §16): verified with
@@ -9,3 +10,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (request.method !== 'POST') return new Response(null, { status: 405 });
   return outbox.receive(request);
 };
+
+export const loader = postOnly;

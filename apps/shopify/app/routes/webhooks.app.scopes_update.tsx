@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { authenticateSigned } from '../shopify.server';
 import { grantedScopes } from '../shopify/payloads.server';
 import { sessionStorage } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /**
  * app/scopes_update: the merchant granted or revoked optional scopes, so the stored session's scope
@@ -16,3 +17,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   }
   return new Response(null, { status: 200 });
 };
+
+export const loader = postOnly;

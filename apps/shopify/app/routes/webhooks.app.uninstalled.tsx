@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { authenticateSigned } from '../shopify.server';
 import { sessionStorage, shops } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /**
  * app/uninstalled: the access tokens are dead, so the sessions go. The loyalty account stays until
@@ -14,3 +15,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   await shops.markUninstalled(shop);
   return new Response(null, { status: 200 });
 };
+
+export const loader = postOnly;

@@ -8,6 +8,7 @@ import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId, dataRequestId, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /**
  * customers/data_request: exports what the core holds about the customer, and under `app` what the
@@ -28,3 +29,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
   return new Response(null, { status: 200 });
 };
+
+export const loader = postOnly;

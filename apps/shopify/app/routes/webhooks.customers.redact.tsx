@@ -8,6 +8,7 @@ import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId, namesShop, ordersToRedact, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /**
  * customers/redact: erases the member (and its logs, progress and reward logs) in the core, and the
@@ -22,3 +23,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (customerId !== null) await forgetCustomer(pool(), shop, String(customerId), ordersToRedact(payload));
   return new Response(null, { status: 200 });
 };
+
+export const loader = postOnly;

@@ -4,6 +4,7 @@ import { platformClient } from '../core/client.server';
 import { authenticateSigned } from '../shopify.server';
 import { namesShop, otherShop } from '../shopify/payloads.server';
 import { sessionStorage, shops } from '../storage/stores.server';
+import { postOnly } from '../http.server';
 
 /** shop/redact (48 hours after uninstall): erases the account in the core and everything kept here. */
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -16,3 +17,5 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   if (sessions.length) await sessionStorage.deleteSessions(sessions.map((s) => s.id));
   return new Response(null, { status: 200 });
 };
+
+export const loader = postOnly;

@@ -16,3 +16,6 @@ export async function boundedBody(request: Request, max: number): Promise<Buffer
   }
   return Buffer.concat(chunks);
 }
+
+/** The loader of a route only POSTed to (webhooks, Flow actions, the app proxy's visit): any other method is 405, saying which one it takes. */
+export const postOnly = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
