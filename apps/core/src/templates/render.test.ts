@@ -67,6 +67,10 @@ describe('templateIssues', () => {
       '{{x (blockHelperMissing)}}',
     ])
       expect(codes(source), source).toContain('unknown_helper');
+    // A raw block would render nothing: there is no helper to call.
+    expect(codes('{{{{raw}}}} {{$account_user.email}} {{{{/raw}}}}')).toEqual(['unknown_helper']);
+    expect(codes('a\n  {{{{raw}}}}x{{{{/raw}}}}')).toEqual(['unknown_helper']);
+    expect(codes('{{#if x}}{{{y}}}{{/if}}')).toEqual([]);
     expect(codes('{{lookup}}')).toEqual(['helper_usage']);
     expect(codes('{{lookup $account_user}}')).toEqual(['helper_usage']);
     expect(codes('{{lookup $account_user "firstName"}}')).toEqual([]);

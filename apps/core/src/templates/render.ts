@@ -235,8 +235,21 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
   const usedPartials: { name: string | undefined; node: hbs.AST.Node }[] = [];
   const at = (node: hbs.AST.Node) => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
 
+  // A raw block (`{{{{name}}}}…{{{{/name}}}}`) calls its helper whatever it is given, and there is no
+  // helper to call: it would render nothing where its text was meant to show as written.
+  const lines = source.split('\n');
+  const isRawBlock = (node: Call) => lines[node.loc.start.line - 1]?.startsWith('{{{{', node.loc.start.column) === true;
+
   const call = (node: Call) => {
     const name = String(nameOf(node.path));
+    if (node.type === 'BlockStatement' && isRawBlock(node)) {
+      issues.push({
+        code: 'unknown_helper',
+        ...at(node),
+        reason: `Raw blocks need a helper; "${name}" is none. The helpers are ${list(HELPERS)}.`,
+      });
+      return;
+    }
     if (node.path.type === 'PathExpression' && HOOKS.has(name)) {
       issues.push({ code: 'unknown_helper', ...at(node), reason: `"${name}" is Handlebars' own; the helpers are ${list(HELPERS)}.` });
       return;
