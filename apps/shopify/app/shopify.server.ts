@@ -45,42 +45,35 @@ export const authenticate = shopify.authenticate;
 /** Shopify's own requests (webhooks, Flow actions) carry kilobytes; past this one is refused unread (413), before its signature is checked. */
 const MAX_SIGNED_BODY_BYTES = 5 * 1024 * 1024;
 
-async function bounded(request: Request): Promise<{ request: Request; json: unknown }> {
-  const body = await boundedBody(request, MAX_SIGNED_BODY_BYTES);
-  if (!body) throw Response.json({ error: `The body is over ${MAX_SIGNED_BODY_BYTES} bytes.` }, { status: 413 });
-  let json: unknown;
+/** The body as JSON, or undefined when it is not JSON. */
+function jsonOf(body: Buffer): unknown {
   try {
-    json = JSON.parse(body.toString('utf8'));
+    return JSON.parse(body.toString('utf8'));
   } catch {
-    json = undefined;
+    return undefined;
   }
-  return { request: new Request(request, { body: new Uint8Array(body) }), json };
 }
 
 /**
- * A signed request whose body the library cannot read (not JSON, a Flow action without its
- * shop) fails inside it after the signature checked out: 400, which Shopify does not retry.
- * Any other failure (the database) stays an error, retried.
+ * Runs the library's check on the body read within bounds. A signed request whose body it cannot
+ * read (`malformed`, asked only once it failed) fails inside it after the signature checked out:
+ * 400, which Shopify does not retry. Any other failure (the database) stays an error, retried.
  */
-async function signed<T>(work: Promise<T>, malformed: boolean): Promise<T> {
+async function signed<T>(request: Request, check: (r: Request) => Promise<T>, malformed: (json: unknown) => boolean): Promise<T> {
+  const body = await boundedBody(request, MAX_SIGNED_BODY_BYTES);
+  if (!body) throw Response.json({ error: `The body is over ${MAX_SIGNED_BODY_BYTES} bytes.` }, { status: 413 });
   try {
-    return await work;
+    return await check(new Request(request, { body: new Uint8Array(body) }));
   } catch (err) {
-    if (err instanceof Response || !malformed) throw err;
+    if (err instanceof Response || !malformed(jsonOf(body))) throw err;
     throw Response.json({ error: 'The body is not the JSON this route takes.' }, { status: 400 });
   }
 }
 
 /** `authenticate.webhook` and `.flow` on a body read within bounds, a malformed signed one answered 400. */
 export const authenticateSigned = {
-  async webhook(request: Request) {
-    const read = await bounded(request);
-    return signed(authenticate.webhook(read.request), read.json === undefined);
-  },
-  async flow(request: Request) {
-    const read = await bounded(request);
-    return signed(authenticate.flow(read.request), typeof objectOf(read.json).shopify_domain !== 'string');
-  },
+  webhook: (request: Request) => signed(request, authenticate.webhook, (json) => json === undefined),
+  flow: (request: Request) => signed(request, authenticate.flow, (json) => typeof objectOf(json).shopify_domain !== 'string'),
 };
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;

@@ -131,7 +131,7 @@ export async function startWorkers(
   // New events' deliveries go out straight from their dispatch, leased to this worker; the claim then takes retries and leftovers.
   const deliveryRound = async () => {
     pool.handBackLate();
-    const dispatched = await dispatchAndLease(s.db, { until: leaseUntil(s.config, s.records.now()), free: pool.room().free });
+    const dispatched = await dispatchAndLease(s.db, { until: leaseUntil(s.config, s.records.now()), free: pool.free });
     pool.start(dispatched.leased, dispatched.webhooks, dispatched.eventRows);
     if (dispatched.events) notificationWakeup.signal();
     await pool.claim();

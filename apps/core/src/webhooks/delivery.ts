@@ -228,7 +228,7 @@ export const ACCOUNT_IN_FLIGHT = 32;
  * Deliveries one worker holds leased at most, in flight or waiting for a lane: a dispatch's batch
  * of a busy account waits here for its account's lanes rather than being claimed again and again.
  */
-export const LEASED_MAX = 1024;
+const LEASED_MAX = 1024;
 /** What a claim leases per account at most, in units of its lanes; what waits past its lease's use is handed back. */
 const CLAIMED_PER_LANE = 8;
 
@@ -330,10 +330,15 @@ export class DeliveryPool {
     this.outcomes = recorder(deps.db, 32, onError);
   }
 
+  /** How many more deliveries this worker may lease. */
+  get free(): number {
+    return LEASED_MAX - this.held;
+  }
+
   room(): Room {
     const busy: Record<string, number> = {};
     for (const [id, lanes] of this.accounts) busy[id] = lanes.running + lanes.waiting.length;
-    return { free: LEASED_MAX - this.held, cap: CLAIMED_PER_LANE * this.accountCap, busy };
+    return { free: this.free, cap: CLAIMED_PER_LANE * this.accountCap, busy };
   }
 
   /** Claims due deliveries as far as there is room, and starts them; returns how many it took. */

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchAndLease, dispatchEvents } from '../../src/scheduler/dispatch.js';
 import { createResolver } from '../../src/webhooks/addresses.js';
-import { type DeliveryDeps, DeliveryPool, LEASED_MAX, leaseUntil } from '../../src/webhooks/delivery.js';
+import { type DeliveryDeps, DeliveryPool, leaseUntil } from '../../src/webhooks/delivery.js';
 import { startTestDns, type TestDns } from '../support/dns.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { assertSchema } from '../support/openapi.js';
@@ -50,7 +50,7 @@ async function deliverDueWebhooks(d: DeliveryDeps, clock: () => Date, limit?: nu
   return taken;
 }
 /** A lease for a dispatch by a worker holding nothing. */
-const idleLease = () => ({ until: leaseUntil(deps.config, now()), free: LEASED_MAX });
+const idleLease = () => ({ until: leaseUntil(deps.config, now()), free: new DeliveryPool(deps, now).free });
 
 let seq = 0;
 async function webhook(extra: Record<string, unknown> = {}) {
