@@ -1,12 +1,3 @@
-/** Runs `work` over the items with at most `width` in flight at once. */
-export async function inPool<T>(items: T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
-}
-
 /**
  * Admits at most `limit` tasks per key at once; the others wait their turn, first come first
  * served. Keys without work are forgotten, so memory follows the keys that are busy now.
@@ -35,5 +26,138 @@ export class KeyedGate {
   load(key: string): { running: number; waiting: number } {
     const lane = this.lanes.get(key);
     return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
+  }
+}
+
+/** What a worker may still lease: in all, and per account, less what it holds. */
+export interface Room {
+  free: number;
+  /** Held per account at most, in flight and waiting: what a claim tops each account up to. */
+  cap: number;
+  busy: Record<string, number>;
+}
+
+/** How `FairLanes` runs its items, and what it does with those it gives up. */
+export interface LaneWork<T> {
+  /** In flight at once at most, in all and per account. */
+  width: number;
+  accountCap: number;
+  /** Held at most (in flight or waiting), in all and per account. */
+  heldMax: number;
+  accountHeldMax: number;
+  /** Runs an item to its end; it never rejects (its failure is its own outcome, recorded by it). */
+  run(item: T): Promise<void>;
+  /** An item whose lease could run out before its run ends: it is handed back instead of run. */
+  late(item: T): boolean;
+  handBack(item: T): void;
+  /** An account, or the whole, came down to half of what it may hold: a claim may take a worthwhile batch more. */
+  onFreed?: () => void;
+}
+
+/**
+ * Items leased to a worker, per account: each account's wait in a queue of their own and start as
+ * its lanes free, the accounts in turn. An account whose work hangs holds its own lanes until its
+ * time-outs, never all of them, and the other accounts' items go out beside it.
+ */
+export class FairLanes<T> {
+  private running = 0;
+  private held = 0;
+  private readonly accounts = new Map<string, { running: number; waiting: T[] }>();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly work: LaneWork<T>) {}
+
+  /** How many more items may be taken. */
+  get free(): number {
+    return this.work.heldMax - this.held;
+  }
+
+  room(): Room {
+    const busy: Record<string, number> = {};
+    for (const [id, lanes] of this.accounts) busy[id] = lanes.running + lanes.waiting.length;
+    return { free: this.free, cap: this.work.accountHeldMax, busy };
+  }
+
+  /** Queues an item of an account; `pump` starts what has a lane. */
+  add(accountId: string, item: T): void {
+    this.lanesOf(accountId).waiting.push(item);
+    this.held += 1;
+  }
+
+  /** Hands back waiting items that have become late. */
+  handBackLate(): void {
+    for (const [id, lanes] of this.accounts) {
+      const keep: T[] = [];
+      for (const item of lanes.waiting) {
+        if (this.work.late(item)) this.handBack(item);
+        else keep.push(item);
+      }
+      lanes.waiting = keep;
+      this.forgetIdle(id, lanes);
+    }
+  }
+
+  /** Waits until every item taken has been run or handed back. */
+  async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.all(this.inFlight);
+  }
+
+  /** Hands back what still waits for a lane, then settles what runs: a stopping worker starts nothing more. */
+  async drain(): Promise<void> {
+    for (const [id, lanes] of this.accounts) {
+      for (const item of lanes.waiting) this.handBack(item);
+      lanes.waiting = [];
+      this.forgetIdle(id, lanes);
+    }
+    await this.settled();
+  }
+
+  /** Starts waiting items while there are lanes: one per account in turn, each account's oldest first. */
+  pump(): void {
+    let started = true;
+    while (started && this.running < this.work.width) {
+      started = false;
+      for (const [id, lanes] of this.accounts) {
+        if (this.running >= this.work.width) break;
+        if (lanes.running >= this.work.accountCap || !lanes.waiting.length) continue;
+        const next = lanes.waiting.shift()!;
+        started = true;
+        if (this.work.late(next)) {
+          this.handBack(next);
+          this.forgetIdle(id, lanes);
+        } else this.launch(id, lanes, next);
+      }
+    }
+  }
+
+  private lanesOf(accountId: string) {
+    let lanes = this.accounts.get(accountId);
+    if (!lanes) this.accounts.set(accountId, (lanes = { running: 0, waiting: [] }));
+    return lanes;
+  }
+
+  private forgetIdle(accountId: string, lanes: { running: number; waiting: T[] }): void {
+    if (!lanes.running && !lanes.waiting.length) this.accounts.delete(accountId);
+  }
+
+  private handBack(item: T): void {
+    this.held -= 1;
+    this.work.handBack(item);
+  }
+
+  private launch(accountId: string, lanes: { running: number; waiting: T[] }, item: T): void {
+    this.running += 1;
+    lanes.running += 1;
+    const task: Promise<void> = this.work.run(item).finally(() => {
+      this.running -= 1;
+      lanes.running -= 1;
+      this.held -= 1;
+      this.inFlight.delete(task);
+      this.forgetIdle(accountId, lanes);
+      this.pump();
+      if (lanes.running + lanes.waiting.length === this.work.accountHeldMax >> 1 || this.held === this.work.heldMax >> 1)
+        this.work.onFreed?.();
+    });
+    this.inFlight.add(task);
   }
 }

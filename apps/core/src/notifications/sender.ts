@@ -16,13 +16,13 @@ import {
   TEMPLATE_OF_PROVIDER,
 } from '../schema/notifications.js';
 import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
-import { inPool } from '../concurrency.js';
+import { FairLanes } from '../concurrency.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
 import { buildContext, chatLanguage, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
-import { redact, SendFailure, SkipSend } from './transports/errors.js';
+import { redact, SEND_TIMEOUT_MS, SendFailure, SkipSend } from './transports/errors.js';
 import { parseServiceAccount, PushTransport } from './transports/push.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { unsubscribeUrl } from './unsubscribe.js';
@@ -35,8 +35,6 @@ const BACKOFF_MS = [30_000, 120_000, 600_000];
  * crashed worker's rows come back to the others when it passes.
  */
 const LEASE_MS = 5 * 60_000;
-/** Sends in flight at once per call: enough to overlap provider latency, few enough to spare the pool. */
-const CONCURRENCY = 8;
 
 /** What sending needs of the service: its database, secrets, settings and log. */
 export interface SenderDeps {
@@ -81,24 +79,37 @@ function skip(reason: string): never {
 }
 
 /**
- * Claims due rows for this worker: pending, due, and not leased (or leased by a worker that has
- * since died). SKIP LOCKED lets concurrent workers claim disjoint rows without waiting on each other.
+ * Claims each account's oldest due rows, up to its room, oldest first across accounts: pending,
+ * due, and not leased (or leased by a worker that has since died). SKIP LOCKED lets concurrent
+ * workers claim disjoint rows without waiting on each other.
  */
-async function claim(db: Knex, now: Date, limit: number): Promise<NotificationLogRow[]> {
-  const leaseUntil = new Date(now.getTime() + LEASE_MS);
-  const { rows } = await db.raw<{ rows: NotificationLogRow[] }>(
-    `update notification_log set lease_until = ?
-      where (account_id, id) in (
-        select account_id, id from notification_log
-         where notification_log_status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
-         order by next_attempt_at
-         limit ?
-         for update skip locked)
-      returning *`,
-    [leaseUntil, now, now, limit],
-  );
-  return rows;
-}
+const CLAIM = `
+  with recursive accounts(account_id) as (
+    (select account_id from notification_log where notification_log_status = 'pending' order by account_id limit 1)
+    union all
+    select (select n.account_id from notification_log n
+             where n.notification_log_status = 'pending' and n.account_id > a.account_id
+             order by n.account_id limit 1)
+      from accounts a where a.account_id is not null
+  ), picked as (
+    select l.account_id, l.id from accounts a
+     cross join lateral (
+       select n.account_id, n.id, n.next_attempt_at from notification_log n
+        where n.account_id = a.account_id and n.notification_log_status = 'pending' and n.next_attempt_at <= ?
+          and (n.lease_until is null or n.lease_until <= ?)
+        order by n.next_attempt_at
+        limit greatest(0, ?::int - coalesce((?::jsonb ->> a.account_id::text)::int, 0))
+     ) l
+     order by l.next_attempt_at
+     limit ?
+  )
+  update notification_log set lease_until = ?
+   where (account_id, id) in (
+     select account_id, id from notification_log
+      where (account_id, id) in (select account_id, id from picked)
+        and notification_log_status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
+        for update skip locked)
+  returning *`;
 
 /** A rule's integration and template as loaded, by provider: either may be gone since. */
 type Loaded =
@@ -327,18 +338,89 @@ async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: 
   if (recorded) count.notification(row.channel, patch.notification_log_status ?? 'retrying');
 }
 
+/** Sends one worker has in flight at most: enough to overlap provider latency, few enough to spare the database pool. */
+export const SEND_WIDTH = 16;
+/** Sends of one account in flight at most: a provider that hangs for one account holds its share of the lanes, never all of them. */
+export const ACCOUNT_SENDS = 4;
+/** Rows a claim leases per account at most, in units of its lanes; a worker holds at most this many per lane in all. */
+const CLAIMED_PER_LANE = 8;
+/** The longest a send takes: an OAuth token and a provider call, each bounded by SEND_TIMEOUT_MS, and time to record it. */
+const SEND_MAX_MS = 2 * SEND_TIMEOUT_MS + 1_000;
+
 /**
- * Sends the notifications that are due at `now` (CONTRACT §11): claims up to `limit` pending rows,
- * sends them a few at a time, and records each as `sent`, `skipped` (with the reason in `error`), or
- * a failure: retried after 30 s, 2 min and 10 min, then `failed` with the provider's reason. One send's
- * failure never stops the others. Returns the number of rows claimed.
+ * Sends notifications that are due (CONTRACT §11) and records each as `sent`, `skipped` (with the
+ * reason in `error`), or a failure: retried after 30 s, 2 min and 10 min, then `failed` with the
+ * provider's reason. One send's failure never stops the others, and rows leased to this worker wait
+ * in lanes per account (`FairLanes`): one account's slow provider delays only its own sends.
  */
-export async function sendDueNotifications(deps: SenderDeps, now: Date, limit: number): Promise<number> {
-  const rows = await claim(deps.db, now, limit);
-  await inPool(rows, CONCURRENCY, async (row) => {
+export class NotificationPool {
+  private readonly lanes: FairLanes<NotificationLogRow>;
+  private readonly handingBack = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: SenderDeps,
+    private readonly now: () => Date,
+    { width = SEND_WIDTH, accountCap = ACCOUNT_SENDS, onFreed }: { width?: number; accountCap?: number; onFreed?: () => void } = {},
+  ) {
+    const lanesPerAccount = Math.min(accountCap, width);
+    this.lanes = new FairLanes<NotificationLogRow>({
+      width,
+      accountCap: lanesPerAccount,
+      heldMax: CLAIMED_PER_LANE * width,
+      accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
+      run: (row) => this.send(row),
+      late: (row) => !!row.lease_until && this.now().getTime() + SEND_MAX_MS > row.lease_until.getTime(),
+      handBack: (row) => {
+        const done: Promise<void> = this.handBack(row).finally(() => this.handingBack.delete(done));
+        this.handingBack.add(done);
+      },
+      onFreed,
+    });
+  }
+
+  /** Claims due rows as far as there is room (at most `limit`), and starts them; returns how many it took. */
+  async claim(limit = Number.POSITIVE_INFINITY): Promise<number> {
+    const room = this.lanes.room();
+    const take = Math.min(limit, room.free);
+    if (take <= 0) return 0;
+    const now = this.now();
+    const { rows } = await this.deps.db.raw<{ rows: NotificationLogRow[] }>(CLAIM, [
+      now,
+      now,
+      room.cap,
+      JSON.stringify(room.busy),
+      take,
+      new Date(now.getTime() + LEASE_MS),
+      now,
+      now,
+    ]);
+    for (const row of rows) this.lanes.add(row.account_id, row);
+    this.lanes.pump();
+    return rows.length;
+  }
+
+  /** Hands back, unsent, waiting rows whose lease could run out before their send ends. The worker calls it each round. */
+  handBackLate(): void {
+    this.lanes.handBackLate();
+  }
+
+  /** Waits until every row it holds has been sent (or handed back) and its outcome recorded. */
+  async settled(): Promise<void> {
+    await this.lanes.settled();
+    await Promise.all(this.handingBack);
+  }
+
+  /** Hands back what still waits for a lane, then settles what is in flight. */
+  async drain(): Promise<void> {
+    await this.lanes.drain();
+    await Promise.all(this.handingBack);
+  }
+
+  private async send(row: NotificationLogRow): Promise<void> {
+    const { deps } = this;
     try {
       const outcome = await deliver(deps, row);
-      await record(deps.db, row, outcome, now);
+      await record(deps.db, row, outcome, this.now());
       if (outcome.status === 'failure') {
         deps.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
       }
@@ -346,6 +428,25 @@ export async function sendDueNotifications(deps: SenderDeps, now: Date, limit: n
       // Recording failed (the database): the lease runs out and another pass sends the row again.
       deps.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
     }
-  });
-  return rows.length;
+  }
+
+  private async handBack(row: NotificationLogRow): Promise<void> {
+    try {
+      await this.deps
+        .db('notification_log')
+        .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until })
+        .update({ lease_until: null });
+    } catch (err) {
+      // The lease runs out by itself.
+      this.deps.logger.error({ err, notificationLogId: row.id }, 'notification lease not handed back');
+    }
+  }
+}
+
+/** One pass: claims up to `limit` due rows at `now`, sends them, and returns how many it claimed once all are recorded. */
+export async function sendDueNotifications(deps: SenderDeps, now: Date, limit: number): Promise<number> {
+  const pool = new NotificationPool(deps, () => now);
+  const claimed = await pool.claim(limit);
+  await pool.settled();
+  return claimed;
 }

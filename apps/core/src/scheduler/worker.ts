@@ -4,7 +4,7 @@ import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { DeliveryPool, leaseUntil } from '../webhooks/delivery.js';
-import { sendDueNotifications } from '../notifications/sender.js';
+import { NotificationPool } from '../notifications/sender.js';
 import { count } from '../observability/metrics.js';
 import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
@@ -16,7 +16,6 @@ import { runSweeps } from './sweeps.js';
 const SWEEP_QUEUE = 'loyalty-sweep';
 /** Idle workers look for due retries this often; new events wake them at once. */
 const DELIVERY_POLL_MS = 1000;
-const NOTIFICATION_BATCH = 50;
 /**
  * A round that has not settled by then is abandoned: a database restart can leave a query on a
  * dead connection that never answers, and the loop must go on. Whatever that round had claimed is
@@ -137,7 +136,11 @@ export async function startWorkers(
     await pool.claim();
     return dispatched.events;
   };
-  const notificationRound = () => sendDueNotifications(s, s.records.now(), NOTIFICATION_BATCH);
+  const notifications = new NotificationPool(s, s.records.now, { onFreed: () => notificationWakeup.signal() });
+  const notificationRound = () => {
+    notifications.handBackLate();
+    return notifications.claim();
+  };
   const loop = async (name: string, round: () => Promise<number>, wakeup: Wakeup) => {
     while (!stopping) {
       let worked = 0;
@@ -163,7 +166,7 @@ export async function startWorkers(
       deliveryWakeup.close();
       notificationWakeup.close();
       await looping;
-      await pool.drain();
+      await Promise.all([pool.drain(), notifications.drain()]);
       await listener.stop();
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

@@ -1,5 +1,6 @@
 import type { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
+import { FairLanes } from '../concurrency.js';
 import { rowsFromJson } from '../db/json.js';
 import { numbered, run } from '../db/prepared.js';
 import type { SecretBox } from '../auth/crypto.js';
@@ -232,17 +233,6 @@ const LEASED_MAX = 1024;
 /** What a claim leases per account at most, in units of its lanes; what waits past its lease's use is handed back. */
 const CLAIMED_PER_LANE = 8;
 
-/** What a worker may still lease: in all, and (for claims) per account, less what it holds. */
-export interface Room {
-  free: number;
-  /**
-   * Leased per account at most: a claim tops an account up to CLAIMED_PER_LANE times its lanes,
-   * so a lane that frees has the next waiting and a backlog drains in few claims.
-   */
-  cap: number;
-  busy: Record<string, number>;
-}
-
 /** The lease a claim takes: each account's oldest due deliveries, as many as its room allows, oldest first across accounts. */
 const CLAIM = numbered(`
   with recursive accounts(account_id) as (
@@ -285,28 +275,14 @@ interface Waiting {
   events: DeliveryEventRow[];
 }
 
-/** One account's deliveries at this worker: in flight, and leased waiting for a lane. */
-interface AccountLanes {
-  running: number;
-  waiting: Waiting[];
-}
-
 /**
- * A worker's leased deliveries. Each account's wait in a queue of their own and go out as its
- * lanes free, the accounts in turn, each recorded as it ends: a receiver that hangs delays only
- * its own account's deliveries. The lease means no other worker delivers them at the same time,
- * and a worker that dies hands them back when the lease runs out.
+ * A worker's leased deliveries, in fair lanes per account (`FairLanes`), each recorded as it ends:
+ * a receiver that hangs delays only its own account's deliveries. The lease means no other worker
+ * delivers them at the same time, and a worker that dies hands them back when the lease runs out.
  */
 export class DeliveryPool {
-  readonly width: number;
-  readonly accountCap: number;
-  private running = 0;
-  /** Leased to this worker: in flight or waiting. */
-  private held = 0;
-  private readonly accounts = new Map<string, AccountLanes>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly lanes: FairLanes<Waiting>;
   private readonly outcomes: ReturnType<typeof recorder>;
-  private readonly onFreed: (() => void) | undefined;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -324,26 +300,28 @@ export class DeliveryPool {
       onError?: OnError;
     } = {},
   ) {
-    this.width = width;
-    this.accountCap = Math.min(accountCap, width);
-    this.onFreed = onFreed;
     this.outcomes = recorder(deps.db, 32, onError);
+    const lanesPerAccount = Math.min(accountCap, width);
+    this.lanes = new FairLanes<Waiting>({
+      width,
+      accountCap: lanesPerAccount,
+      heldMax: LEASED_MAX,
+      accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
+      run: (w) => this.attempt(w),
+      late: (w) => this.late(w.log),
+      handBack: (w) => this.outcomes.add({ log: w.log, after: { lease_until: null } }),
+      onFreed,
+    });
   }
 
   /** How many more deliveries this worker may lease. */
   get free(): number {
-    return LEASED_MAX - this.held;
-  }
-
-  room(): Room {
-    const busy: Record<string, number> = {};
-    for (const [id, lanes] of this.accounts) busy[id] = lanes.running + lanes.waiting.length;
-    return { free: this.free, cap: CLAIMED_PER_LANE * this.accountCap, busy };
+    return this.lanes.free;
   }
 
   /** Claims due deliveries as far as there is room, and starts them; returns how many it took. */
   async claim(limit = Number.POSITIVE_INFINITY): Promise<number> {
-    const room = this.room();
+    const room = this.lanes.room();
     const take = Math.min(limit, room.free);
     if (take <= 0) return 0;
     const now = this.now();
@@ -371,10 +349,9 @@ export class DeliveryPool {
     for (const log of logs) {
       const webhook = byId.get(log.webhook_id);
       const logEvents = log.event_log_ids.map((id) => eventsById.get(id)).filter((e): e is DeliveryEventRow => !!e);
-      this.lanesOf(log.account_id).waiting.push({ log, webhook, secret: webhook ? secretOf(webhook) : () => '', events: logEvents });
-      this.held += 1;
+      this.lanes.add(log.account_id, { log, webhook, secret: webhook ? secretOf(webhook) : () => '', events: logEvents });
     }
-    this.pump();
+    this.lanes.pump();
   }
 
   /**
@@ -382,84 +359,23 @@ export class DeliveryPool {
    * (another worker could then take one, and both would send it). The worker calls it each round.
    */
   handBackLate(): void {
-    for (const [id, lanes] of this.accounts) {
-      const keep: Waiting[] = [];
-      for (const w of lanes.waiting) {
-        if (this.late(w.log)) this.handBack(w);
-        else keep.push(w);
-      }
-      lanes.waiting = keep;
-      this.forgetIdle(id, lanes);
-    }
+    this.lanes.handBackLate();
   }
 
   /** Waits until every delivery it holds has been attempted (or handed back) and its outcome recorded. */
   async settled(): Promise<void> {
-    while (this.inFlight.size) await Promise.all(this.inFlight);
+    await this.lanes.settled();
     await this.outcomes.done();
   }
 
   /** Hands back what still waits for a lane, then settles what is in flight: a stopping worker starts nothing more. */
   async drain(): Promise<void> {
-    for (const [id, lanes] of this.accounts) {
-      for (const w of lanes.waiting) this.handBack(w);
-      lanes.waiting = [];
-      this.forgetIdle(id, lanes);
-    }
-    await this.settled();
-  }
-
-  private lanesOf(accountId: string): AccountLanes {
-    let lanes = this.accounts.get(accountId);
-    if (!lanes) this.accounts.set(accountId, (lanes = { running: 0, waiting: [] }));
-    return lanes;
-  }
-
-  private forgetIdle(accountId: string, lanes: AccountLanes): void {
-    if (!lanes.running && !lanes.waiting.length) this.accounts.delete(accountId);
+    await this.lanes.drain();
+    await this.outcomes.done();
   }
 
   private late(log: WebhookLogRow): boolean {
     return !!log.lease_until && this.now().getTime() + this.deps.config.webhookTimeoutMs + RECORD_MARGIN_MS > log.lease_until.getTime();
-  }
-
-  private handBack(w: Waiting): void {
-    this.held -= 1;
-    this.outcomes.add({ log: w.log, after: { lease_until: null } });
-  }
-
-  /** Starts waiting deliveries while there are lanes: one per account in turn, each account's oldest first. */
-  private pump(): void {
-    let started = true;
-    while (started && this.running < this.width) {
-      started = false;
-      for (const [id, lanes] of this.accounts) {
-        if (this.running >= this.width) break;
-        if (lanes.running >= this.accountCap || !lanes.waiting.length) continue;
-        const next = lanes.waiting.shift()!;
-        started = true;
-        if (this.late(next.log)) {
-          this.handBack(next);
-          this.forgetIdle(id, lanes);
-        } else this.launch(id, lanes, next);
-      }
-    }
-  }
-
-  private launch(accountId: string, lanes: AccountLanes, next: Waiting): void {
-    this.running += 1;
-    lanes.running += 1;
-    const task: Promise<void> = this.attempt(next).finally(() => {
-      this.running -= 1;
-      lanes.running -= 1;
-      this.held -= 1;
-      this.inFlight.delete(task);
-      this.forgetIdle(accountId, lanes);
-      this.pump();
-      const claimable = (CLAIMED_PER_LANE * this.accountCap) >> 1;
-      if (lanes.running + lanes.waiting.length === claimable || this.held === LEASED_MAX >> 1) this.onFreed?.();
-    });
-    this.inFlight.add(task);
   }
 
   private async attempt({ log, webhook, secret, events }: Waiting): Promise<void> {
