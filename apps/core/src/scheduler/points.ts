@@ -60,12 +60,22 @@ export async function runPointsDaily(records: RecordService, now: Date, budgetMs
     .db<Setting>('points_setting')
     .where('status', 'live')
     .andWhere((q) => q.whereNull('daily_pass_on').orWhere('daily_pass_on', '<', today));
+  const failures: unknown[] = [];
   for (const setting of settings) {
-    if (!(await passAccount(records, setting, now, today, deadline, pass))) {
+    let done: boolean;
+    try {
+      done = await passAccount(records, setting, now, today, deadline, pass);
+    } catch (err) {
+      // One account's failing batch (kept for the step's error) leaves the other accounts their pass.
+      failures.push(err);
+      continue;
+    }
+    if (!done) {
       pass.complete = false;
       break;
     }
   }
+  if (failures.length) throw new AggregateError(failures, `the points pass failed for ${failures.length} account(s)`);
   return pass;
 }
 

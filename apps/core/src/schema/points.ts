@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { field } from '../records/fields.js';
 import type { RowOfFields } from '../records/row-types.js';
 import { description, eudIcon, eudText, eudTitle, name } from './common.js';
@@ -61,12 +62,17 @@ export const CLIENT_REASONS: readonly PointReason[] = ['earned', 'adjusted'];
 
 export const pointEntryFields = {
   ownedById: field.uuid({ required: true, references: 'account_user', description: 'The member whose balance the entry changes.' }),
-  points: field.integer({
-    min: -POINTS_MAX,
-    max: POINTS_MAX,
-    required: true,
-    description: 'Signed, never 0: redeemed, expired and negative adjusted entries are negative.',
-  }),
+  points: {
+    ...field.integer({
+      min: -POINTS_MAX,
+      max: POINTS_MAX,
+      required: true,
+      description:
+        'Signed, never 0: redeemed, expired and negative adjusted entries are negative. A client writes at most 1,000,000 either way; ' +
+        'the service’s own entries may be larger (an earned entry times its tier’s multiplier, an expired one the whole balance).',
+    }),
+    outputSchema: z.number().int(),
+  },
   reason: field.enum(POINT_REASONS, {
     required: true,
     description: 'An API key creates earned (positive) and adjusted (either sign) entries; the others are the service’s own.',
