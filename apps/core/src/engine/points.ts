@@ -46,8 +46,11 @@ export interface TierChange {
 
 export interface Entered {
   entry: PointEntryRow & Row;
+  /** The member as the entry leaves it (its event shows this). */
   member: Member;
   tierChange: TierChange | null;
+  /** The balance once the entry and what it set off (a tier's entry reward of points) are written: what the request answers. */
+  pointsBalance: number;
 }
 
 /** Whether the account has turned points on; an account without a setting row has not. */
@@ -278,7 +281,7 @@ export async function addEntry(
     const whole = await tiersById(trx, accountId, [reached.id, ...(current ? [current.id] : [])]);
     tierChange = { before: current ? whole.get(current.id)! : null, after: whole.get(reached.id)! };
   }
-  const entered: Entered = { entry: row, member: updated, tierChange };
+  const entered: Entered = { entry: row, member: updated, tierChange, pointsBalance: balance };
   const event = options.announce ? await entryEvent(trx, options.announce, entered) : null;
   const { writes } = options;
   if (writes) {
@@ -287,8 +290,7 @@ export async function addEntry(
     writes.update<Member>('account_user', member, memberPatch(updated));
     if (event) writes.emit([event]);
   } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry));
-  if (options.announce && tierChange)
-    await changedTiers(trx, options.announce.records, options.announce.ctx, [{ member: updated, change: tierChange }], writes);
+  if (options.announce) await followTierChange(trx, options.announce, entered, writes && { writes, read: read.member });
   return entered;
 }
 
@@ -361,7 +363,11 @@ async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, eve
 }
 
 /** The entry holding the entry's uniqueIdentifier, if any: among redemptions for a redemption, else among the others (CONTRACT §19). */
-async function entryWith(trx: Knex.Transaction, accountId: string, entry: NewEntry): Promise<string | undefined> {
+async function entryWith(
+  trx: Knex.Transaction,
+  accountId: string,
+  entry: Pick<NewEntry, 'reason' | 'uniqueIdentifier'>,
+): Promise<string | undefined> {
   const redemption = entry.reason === 'redeemed';
   return (
     await trx<PointEntryRow & Row>('point_entry')
@@ -441,7 +447,27 @@ export async function emitEntryEvent(
 ): Promise<void> {
   const event = await entryEvent(trx, announce, entered, extra);
   if (event) await emit(trx, entered.entry.account_id, [event]);
-  if (entered.tierChange) await changedTiers(trx, announce.records, announce.ctx, [{ member: entered.member, change: entered.tierChange }]);
+  await followTierChange(trx, announce, entered);
+}
+
+/**
+ * What an entry's tier change sets off (`changedTiers`), and the balance after it: the tier's entry
+ * reward may be points of its own. With a write set, the member is as the set will write it
+ * (`read`: the row it was read as).
+ */
+async function followTierChange(
+  trx: Knex.Transaction,
+  announce: Announce,
+  entered: Entered,
+  pending?: { writes: WriteSet; read: Member },
+): Promise<void> {
+  const { member, tierChange } = entered;
+  if (!tierChange) return;
+  await changedTiers(trx, announce.records, announce.ctx, [{ member, change: tierChange }], pending?.writes);
+  const after = pending
+    ? pending.writes.current('account_user', pending.read)
+    : (await trx<Member>('account_user').where({ account_id: member.account_id, id: member.id }).first('points_balance'))!;
+  entered.pointsBalance = Number(after.points_balance);
 }
 
 export interface TierMove {
@@ -668,6 +694,12 @@ export async function reverseEntry(
 ): Promise<{ pointEntry: Record<string, unknown>; pointsBalance: number }> {
   const parsed = reverseBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
+  // A replay is told so even once nothing remains: a client retrying a full reversal finds the one it made.
+  const { uniqueIdentifier } = parsed.data;
+  if (uniqueIdentifier) {
+    const existing = await entryWith(trx, earned.account_id, { reason: 'reversed', uniqueIdentifier });
+    if (existing) throw replayed(existing);
+  }
   if (earned.reason !== 'earned')
     throw notReversible('Only earned entries are taken back.', [
       { field: 'reason', code: 'not_reversible', message: `This entry is ${earned.reason}.` },
@@ -691,5 +723,5 @@ export async function reverseEntry(
     { announce: { records, ctx } },
   );
   const [pointEntry] = await records.serialize(records.registry.require('point_entry'), [entered.entry], ctx, { db: trx });
-  return { pointEntry: pointEntry!, pointsBalance: Number(entered.member.points_balance) };
+  return { pointEntry: pointEntry!, pointsBalance: entered.pointsBalance };
 }

@@ -114,5 +114,5 @@ export async function redeemReward(
   await emitEntryEvent(trx, { records, ctx }, entered, { rewardLog: adminRewardLog });
   // Counted here: the action's transaction commits as soon as this returns.
   issued.commit();
-  return { rewardLog: rewardLog!, pointsBalance: Number(entered.member.points_balance) };
+  return { rewardLog: rewardLog!, pointsBalance: entered.pointsBalance };
 }

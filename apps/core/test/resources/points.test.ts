@@ -538,6 +538,23 @@ describe('reverse', () => {
     expect(await stateOf(m)).toEqual(before);
   });
 
+  it('answers a replay of a full reversal, racing or late, with the reversal it made', async () => {
+    await setStatus('live');
+    const m = await member();
+    const earned = await accepted(entry({ ownedById: m, points: 40, reason: 'earned' }));
+    const key = `r-${++seq}`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => reverse(earned.id, { uniqueIdentifier: key })));
+    const made = answers.filter((a) => a.status === 200);
+    expect(made).toHaveLength(1);
+    const madeId = made[0]!.body.data.pointEntry.id;
+    for (const replay of [...answers.filter((a) => a.status !== 200), await reverse(earned.id, { uniqueIdentifier: key })]) {
+      expect(replay.status, JSON.stringify(replay.body)).toBe(409);
+      expect(replay.body.error.code).toBe('duplicate_unique_identifier');
+      expect(replay.body.error.details[0].existingRecordId).toBe(madeId);
+    }
+    expect(await balanceOf(m)).toBe(0);
+  });
+
   it('racing reversals of one entry never take back more than it earned', async () => {
     await setStatus('live');
     const m = await member();
@@ -590,6 +607,23 @@ describe('tiers', () => {
       expect(tiers[0]).not.toHaveProperty('name');
       expect([401, 403]).toContain((await reader.post('/schema/tier/record', { name: 'X', pointsThreshold: 1 })).status);
     }
+  });
+
+  it('answers a redemption or reversal that lifts the member with the balance after the tier’s entry reward of points', async () => {
+    const a = await program();
+    const bonus = await reward({ rewardKind: 'points', pointsValue: 50, pointsCost: null }, a.api);
+    const prize = await reward({}, a.api);
+    const [m, n] = [await member(a.api), await member(a.api)];
+    await accepted(entry({ ownedById: m, points: 150, reason: 'earned' }, a.api));
+    const earned = await accepted(entry({ ownedById: n, points: 150, reason: 'earned' }, a.api));
+    // Created after the entries: the next entry of each member lifts it.
+    await create(a.api, 'tier', { name: 'Silver', status: 'live', pointsThreshold: 100, earnMultiplier: 2, entryRewardId: bonus.id });
+    const redeemed = await accepted(redeem(prize.id, { ownedById: m }, a.api));
+    expect(redeemed.pointsBalance).toBe(150 - 100 + 100);
+    expect(redeemed.pointsBalance).toBe(await balanceIn(a, m));
+    const reversed = await accepted(a.api.post(`/schema/point_entry/record/${earned.id}/action/reverse`, { points: 10 }));
+    expect(reversed.pointsBalance).toBe(150 - 10 + 100);
+    expect(reversed.pointsBalance).toBe(await balanceIn(a, n));
   });
 
   it('lifts a member into the highest tier reached, multiplies later earned entries, and issues only the landed tier’s entry reward, once', async () => {
