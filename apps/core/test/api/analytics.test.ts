@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { confirmHeldRewards } from '../../src/scheduler/confirm.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
@@ -101,6 +102,57 @@ describe('GET /analytics/summary', () => {
     // Both members reached the one-day milestone, today (the logs were back-filled).
     expect(res.body.data.totals.rewardsIssued).toBe(2);
     expect(res.body.data.days.at(-1)).toMatchObject({ date: today, rewardsIssued: 2 });
+  });
+
+  it('counts a held reward when its hold ends, never one revoked while held, and one revoked after it was issued', async () => {
+    const shop = await app.createAccount({ timezone: TZ });
+    const reward = (await shop.api.post('/schema/reward/record', tenOff('R'))).body.data;
+    const streakWith = async (rewardHoldDays: number) => {
+      const streak = await accepted(shop.api.post('/schema/streak/record', { name: `S${rewardHoldDays}`, status: 'live', rewardHoldDays }));
+      await accepted(
+        shop.api.post('/schema/milestone/record', {
+          name: 'M',
+          description: 'd',
+          linkedSchemaSlug: 'streak',
+          linkedSchemaRecordId: streak.id,
+          milestoneTargetValue: 1,
+          status: 'live',
+          rewardId: reward.id,
+        }),
+      );
+      return streak.id as string;
+    };
+    const [held, plain] = [await streakWith(30), await streakWith(0)];
+    const log = (streakId: string, externalId: string) =>
+      accepted(
+        shop.api.post('/schema/streak_log/record', {
+          streakId,
+          ownedBy: { externalId },
+          activityId: 'a',
+          activityAt: new Date().toISOString(),
+          uniqueIdentifier: externalId,
+        }),
+      );
+    const reverse = (id: string) =>
+      accepted(shop.api.post(`/schema/streak_log/record/${id}/action/reverse`, { uniqueIdentifier: `r-${id}` }));
+    await log(held, 'waits');
+    await reverse((await log(held, 'refunded-while-held')).id);
+    await reverse((await log(plain, 'refunded-after')).id);
+    const today = DateTime.now().setZone(TZ).toISODate()!;
+    const issuedToday = async () => {
+      const summary = await accepted(shop.api.get('/analytics/summary', { from: today, to: today }));
+      const programs = await accepted(shop.api.get('/analytics/programs', { from: today, to: today }));
+      const byStreak = Object.fromEntries(programs.programs.map((p: any) => [p.id, p.current.rewardsIssued]));
+      return [summary.totals.rewardsIssued, summary.days[0].rewardsIssued, byStreak[held], byStreak[plain]];
+    };
+    expect(await issuedToday()).toEqual([1, 1, 0, 1]);
+    // The hold ends: the waiting reward is issued, today.
+    await app
+      .db('reward_log')
+      .where({ account_id: shop.accountId, reward_log_status: 'pending' })
+      .update({ confirm_at: new Date(Date.now() - 60_000) });
+    expect(await confirmHeldRewards(app.running.services.records, new Date())).toBe(1);
+    expect(await issuedToday()).toEqual([2, 2, 1, 1]);
   });
 
   it('defaults to the last 30 days', async () => {

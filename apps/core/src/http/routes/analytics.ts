@@ -4,6 +4,7 @@ import { DateTime } from 'luxon';
 import { type ErrorDetail, invalidQuery } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
 import { type Status, STATUSES } from '../../records/fields.js';
+import { MAX_HOLD_DAYS } from '../../schema/definitions.js';
 import type { PointReason } from '../../schema/points.js';
 import { dataResponse, errorResponses } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
@@ -93,6 +94,18 @@ function parseRange(query: Record<string, string | string[] | undefined>, timezo
   return { from: from.toISODate()!, to: to.toISODate()! };
 }
 
+/** When a reward log was issued: a held one when its hold ended, any other when it was made. */
+const ISSUED_AT = 'coalesce(confirm_at, created_at)';
+/**
+ * The account's reward logs issued between two instants: never one still pending or revoked while
+ * pending, and one revoked after it was issued still counts. A hold lasts at most MAX_HOLD_DAYS, so
+ * the account's range of `created_at` bounds the read.
+ */
+const issuedBetween = (from: string, to: string) =>
+  `account_id = :accountId and created_at >= ${from} - interval '${MAX_HOLD_DAYS} days' and created_at < ${to}
+   and ${ISSUED_AT} >= ${from} and ${ISSUED_AT} < ${to}
+   and (reward_log_status = 'issued' or (reward_log_status = 'revoked' and (confirm_at is null or revoked_at >= confirm_at)))`;
+
 interface DayRow {
   day: string;
   logs: number;
@@ -103,11 +116,13 @@ interface DayRow {
 async function summarise(db: Knex, accountId: string, timezone: string, from: string, to: string) {
   // Both ends are local dates; the bounds are the local midnights as instants.
   const bounds = { accountId, timezone, from, to };
-  const window = `(:from::date)::timestamp at time zone :timezone and (:to::date + 1)::timestamp at time zone :timezone`;
+  const start = `(:from::date)::timestamp at time zone :timezone`;
+  const end = `(:to::date + 1)::timestamp at time zone :timezone`;
+  const within = (column: string) => `${column} >= ${start} and ${column} < ${end}`;
   const logs = ['streak_log', 'challenge_log', 'mission_log']
     .map(
       (table) =>
-        `select owned_by_id, activity_at from ${table} where account_id = :accountId and activity_at >= ${window.replace(' and ', ' and activity_at < ')}`,
+        `select owned_by_id, activity_at from ${table} where account_id = :accountId and ${within('activity_at')}`,
     )
     .join(' union all ');
   const days = await db.raw<{ rows: DayRow[] }>(
@@ -116,8 +131,8 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
        select (activity_at at time zone :timezone)::date as day, count(*)::int as logs, count(distinct owned_by_id)::int as active_members
        from logs group by 1),
      per_day_rewards as (
-       select (created_at at time zone :timezone)::date as day, count(*)::int as rewards_issued
-       from reward_log where account_id = :accountId and created_at >= ${window.replace(' and ', ' and created_at < ')} group by 1)
+       select (${ISSUED_AT} at time zone :timezone)::date as day, count(*)::int as rewards_issued
+       from reward_log where ${issuedBetween(start, end)} group by 1)
      select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(l.logs, 0) as logs, coalesce(l.active_members, 0) as active_members,
             coalesce(r.rewards_issued, 0) as rewards_issued
      from generate_series(:from::date, :to::date, interval '1 day') as d(day)
@@ -133,7 +148,7 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
   const completion = async (table: string, startedAt: string, status: string) => {
     const { rows } = await db.raw<{ rows: { started: number; completed: number }[] }>(
       `select count(*)::int as started, count(*) filter (where ${status} = 'completed')::int as completed
-       from ${table} where account_id = :accountId and ${startedAt} >= ${window.replace(' and ', ` and ${startedAt} < `)}`,
+       from ${table} where account_id = :accountId and ${within(startedAt)}`,
       bounds,
     );
     const { started, completed } = rows[0]!;
@@ -141,7 +156,7 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
   };
   const entries = await db.raw<{ rows: { day: string; reason: PointReason; points: number }[] }>(
     `select to_char((created_at at time zone :timezone)::date, 'YYYY-MM-DD') as day, reason, sum(points)::float8 as points
-     from point_entry where account_id = :accountId and created_at >= ${window.replace(' and ', ' and created_at < ')} group by 1, 2`,
+     from point_entry where account_id = :accountId and ${within('created_at')} group by 1, 2`,
     bounds,
   );
   // What members hold now, whatever the range: the points the shop still owes them.
@@ -255,8 +270,8 @@ async function programHealth(db: Knex, accountId: string, timezone: string, from
     bounds,
   );
   const rewards = await db.raw<{ rows: { kind: Kind; id: string; period: string; n: number }[] }>(
-    `select linked_schema_slug as kind, linked_schema_record_id as id, ${period('created_at')} as period, count(*)::int as n
-     from reward_log where account_id = :accountId and ${within('created_at')} group by 1, 2, 3`,
+    `select linked_schema_slug as kind, linked_schema_record_id as id, ${period(ISSUED_AT)} as period, count(*)::int as n
+     from reward_log where ${issuedBetween(start, end)} group by 1, 2, 3`,
     bounds,
   );
   const key = (kind: string, id: string) => `${kind}:${id}`;
@@ -392,7 +407,7 @@ export const analyticsPaths = {
       tags: ['analytics'],
       operationId: 'getAnalyticsPrograms',
       summary: 'Per live streak, challenge and mission: members active, completions and rewards issued, against the previous range',
-      description: `The previous range has the same number of days and ends the day before \`from\`. Members active: distinct members with a log of the definition; completions: its progresses completed in the range; rewards issued: its reward logs created in the range; days: members active per day of the range. \`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
+      description: `The previous range has the same number of days and ends the day before \`from\`. Members active: distinct members with a log of the definition; completions: its progresses completed in the range; rewards issued: its reward logs issued in the range (a held one when its hold ended; not one still held or revoked while held); days: members active per day of the range. \`from\` must not be after \`to\`, and the range covers at most ${MAX_DAYS} days (else 400 invalid_query).`,
       security: [{ apiKey: [], apiSecret: [] }],
       parameters: rangeParameters,
       responses: {
