@@ -20,7 +20,8 @@ const boxShadow = z
   .string()
   .min(1)
   .max(256, { abort: true })
-  .regex(/^[a-z0-9\s.,%()#+-]*$/i, { message: 'Letters, digits, spaces and . , % ( ) # + - only', abort: true })
+  // Both cases spelled out, not an `i` flag: the OpenAPI document publishes a pattern without its flags.
+  .regex(/^[a-zA-Z0-9\s.,%()#+-]*$/, { message: 'Letters, digits, spaces and . , % ( ) # + - only', abort: true })
   .refine((v) => [...v.matchAll(/([a-z-]+)\s*\(/gi)].every((m) => SHADOW_FUNCTIONS.has(m[1]!.toLowerCase())), {
     message: `Only these CSS functions are allowed: ${[...SHADOW_FUNCTIONS].join(', ')}`,
   })

@@ -76,6 +76,8 @@ export function createServiceEmail(config: Config): AnyResource {
     async beforeCreate({ values, columns }) {
       // serviceEmailRules require both names for a custom domain.
       if (values.useGamopandaDomain === false) Object.assign(values, await setUpCustomDomain(values.domain!, values.mailFrom!, columns));
+      // Names kept for a later switch to the custom domain are stored as it would store them.
+      else for (const key of ['domain', 'mailFrom'] as const) if (typeof values[key] === 'string') values[key] = values[key].toLowerCase();
     },
     async beforeUpdate({ values, columns, existing }) {
       // A record created on the shared domain with a domain given switches to it only now.

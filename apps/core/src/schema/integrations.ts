@@ -5,9 +5,10 @@ import { field } from '../records/fields.js';
 import type { RowOfFields } from '../records/row-types.js';
 import { description, name } from './common.js';
 
-const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
-const DOMAIN = new RegExp(`^(?:${LABEL}\\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$`, 'i');
-const SUBDOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`, 'i');
+// Both cases spelled out, not an `i` flag: the OpenAPI document publishes a pattern without its flags.
+const LABEL = '[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?';
+const DOMAIN = new RegExp(`^(?:${LABEL}\\.)+(?:[a-zA-Z]{2,63}|[xX][nN]--[a-zA-Z0-9-]{1,59})$`);
+const SUBDOMAIN = new RegExp(`^${LABEL}(?:\\.${LABEL})*$`);
 
 export interface DnsRecord {
   type: 'TXT' | 'MX' | 'CNAME';

@@ -96,6 +96,10 @@ describe('floating_widget', () => {
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     expect(patched.body.data).toMatchObject({ alignment: 'bottom_left', fontSize: 1, alignmentPositionY: 2000 });
     expect((await acct.api.get(`${WIDGET}/${w.id}`)).body.data.alignment).toBe('bottom_left');
+    // CSS is case-insensitive, and so is the pattern the document publishes (the test client checks each answer against it).
+    const shouted = await acct.api.patch(`${WIDGET}/${w.id}`, { boxShadow: 'INSET 0 0 1PX RED' });
+    expect(shouted.status, JSON.stringify(shouted.body)).toBe(200);
+    expect(shouted.body.data.boxShadow).toBe('INSET 0 0 1PX RED');
     expect((await acct.api.delete(`${WIDGET}/${w.id}`)).status).toBe(204);
     expect((await acct.api.get(`${WIDGET}/${w.id}`)).status).toBe(404);
   });

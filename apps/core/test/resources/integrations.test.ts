@@ -144,6 +144,11 @@ describe('service_email', () => {
     });
   });
 
+  it('keeps a custom domain given beside the shared one in lower case, as a custom domain is stored', async () => {
+    const rec = await create('service_email', { domain: 'Shop.Example.COM', mailFrom: 'MAIL' });
+    expect(rec).toMatchObject({ useGamopandaDomain: true, domain: 'shop.example.com', mailFrom: 'mail' });
+  });
+
   it.each([
     [{ replyToEmailAddress: undefined }, 'replyToEmailAddress:required'],
     [{ replyToEmailAddress: 'not-an-address' }, 'replyToEmailAddress:invalid_format'],
