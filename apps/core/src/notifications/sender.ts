@@ -17,6 +17,7 @@ import {
 } from '../schema/notifications.js';
 import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
 import { FairLanes } from '../concurrency.js';
+import { fairPick } from '../db/fair-pick.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
 import { buildContext, chatLanguage, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
@@ -78,36 +79,19 @@ function skip(reason: string): never {
   throw new SkipSend(reason);
 }
 
+const WAITING = `notification_log_status = 'pending'`;
+const DUE = 'next_attempt_at <= ? and (lease_until is null or lease_until <= ?)';
 /**
  * Claims each account's oldest due rows, up to its room, oldest first across accounts: pending,
  * due, and not leased (or leased by a worker that has since died). SKIP LOCKED lets concurrent
  * workers claim disjoint rows without waiting on each other.
  */
 const CLAIM = `
-  with recursive accounts(account_id) as (
-    (select account_id from notification_log where notification_log_status = 'pending' order by account_id limit 1)
-    union all
-    select (select n.account_id from notification_log n
-             where n.notification_log_status = 'pending' and n.account_id > a.account_id
-             order by n.account_id limit 1)
-      from accounts a where a.account_id is not null
-  ), picked as (
-    select l.account_id, l.id from accounts a
-     cross join lateral (
-       select n.account_id, n.id, n.next_attempt_at from notification_log n
-        where n.account_id = a.account_id and n.notification_log_status = 'pending' and n.next_attempt_at <= ?
-          and (n.lease_until is null or n.lease_until <= ?)
-        order by n.next_attempt_at
-        limit greatest(0, ?::int - coalesce((?::jsonb ->> a.account_id::text)::int, 0))
-     ) l
-     order by l.next_attempt_at
-     limit ?
-  )
+  ${fairPick('notification_log', { waiting: WAITING, due: DUE, dueColumn: 'next_attempt_at' })}
   update notification_log set lease_until = ?
    where (account_id, id) in (
      select account_id, id from notification_log
-      where (account_id, id) in (select account_id, id from picked)
-        and notification_log_status = 'pending' and next_attempt_at <= ? and (lease_until is null or lease_until <= ?)
+      where (account_id, id) in (select account_id, id from picked) and ${WAITING} and ${DUE}
         for update skip locked)
   returning *`;
 
@@ -387,6 +371,7 @@ export class NotificationPool {
     const { rows } = await this.deps.db.raw<{ rows: NotificationLogRow[] }>(CLAIM, [
       now,
       now,
+      take,
       room.cap,
       JSON.stringify(room.busy),
       take,

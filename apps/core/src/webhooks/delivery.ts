@@ -2,6 +2,7 @@ import type { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
 import { FairLanes } from '../concurrency.js';
 import { rowsFromJson } from '../db/json.js';
+import { fairPick } from '../db/fair-pick.js';
 import { numbered, run } from '../db/prepared.js';
 import type { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
@@ -233,32 +234,15 @@ const LEASED_MAX = 1024;
 /** What a claim leases per account at most, in units of its lanes; what waits past its lease's use is handed back. */
 const CLAIMED_PER_LANE = 8;
 
+const WAITING = `webhook_log_status in ('pending', 'errored')`;
+const DUE = 'next_retry_at <= ? and (lease_until is null or lease_until < ?)';
 /** The lease a claim takes: each account's oldest due deliveries, as many as its room allows, oldest first across accounts. */
 const CLAIM = numbered(`
-  with recursive accounts(account_id) as (
-    (select account_id from webhook_log where webhook_log_status in ('pending', 'errored') order by account_id limit 1)
-    union all
-    select (select w.account_id from webhook_log w
-             where w.webhook_log_status in ('pending', 'errored') and w.account_id > a.account_id
-             order by w.account_id limit 1)
-      from accounts a where a.account_id is not null
-  ), picked as (
-    select l.account_id, l.id from accounts a
-     cross join lateral (
-       select w.account_id, w.id, w.next_retry_at from webhook_log w
-        where w.account_id = a.account_id and w.webhook_log_status in ('pending', 'errored') and w.next_retry_at <= ?
-          and (w.lease_until is null or w.lease_until < ?)
-        order by w.next_retry_at
-        limit greatest(0, ?::int - coalesce((?::jsonb ->> a.account_id::text)::int, 0))
-     ) l
-     order by l.next_retry_at
-     limit ?
-  ), claimed as (
+  ${fairPick('webhook_log', { waiting: WAITING, due: DUE, dueColumn: 'next_retry_at' })}, claimed as (
     update webhook_log set lease_until = ?
      where (account_id, id) in (
        select account_id, id from webhook_log
-        where (account_id, id) in (select account_id, id from picked)
-          and webhook_log_status in ('pending', 'errored') and next_retry_at <= ? and (lease_until is null or lease_until < ?)
+        where (account_id, id) in (select account_id, id from picked) and ${WAITING} and ${DUE}
           for update skip locked)
     returning *
   )
@@ -328,7 +312,7 @@ export class DeliveryPool {
     // Prepared: a worker claims often, and planning the statement cost more than running it.
     const [row] = await run<{ logs: unknown; webhooks: unknown; events: unknown }>(this.deps.db, {
       text: CLAIM,
-      values: [now, now, room.cap, JSON.stringify(room.busy), take, leaseUntil(this.deps.config, now), now, now],
+      values: [now, now, take, room.cap, JSON.stringify(room.busy), take, leaseUntil(this.deps.config, now), now, now],
     });
     const logs = rowsFromJson<WebhookLogRow>(row?.logs);
     if (!logs.length) return 0;

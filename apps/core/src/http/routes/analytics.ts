@@ -120,10 +120,7 @@ async function summarise(db: Knex, accountId: string, timezone: string, from: st
   const end = `(:to::date + 1)::timestamp at time zone :timezone`;
   const within = (column: string) => `${column} >= ${start} and ${column} < ${end}`;
   const logs = ['streak_log', 'challenge_log', 'mission_log']
-    .map(
-      (table) =>
-        `select owned_by_id, activity_at from ${table} where account_id = :accountId and ${within('activity_at')}`,
-    )
+    .map((table) => `select owned_by_id, activity_at from ${table} where account_id = :accountId and ${within('activity_at')}`)
     .join(' union all ');
   const days = await db.raw<{ rows: DayRow[] }>(
     `with logs as (${logs}),
