@@ -234,6 +234,24 @@ describe('orders/paid', () => {
     expect(await member()).toMatchObject({ languageCode: 'de' });
   });
 
+  it('a customer whose e-mail the core does not take becomes a member without it, and the order earns', async () => {
+    expect(
+      await paid(26, { customer: { id: 526, email: 'émilie@example.com' }, lines: [{ product: HAT, quantity: 1, price: '10.00' }] }),
+    ).toMatchObject({
+      status: 'done',
+    });
+    expect((await logs('challenge', orders, 'order:26')).length).toBe(1);
+    const [member] = (
+      await api.get('/schema/account_user/record', {
+        filters: {
+          operator: 'and',
+          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/526' }],
+        },
+      })
+    ).body.data;
+    expect(member).toMatchObject({ email: null });
+  });
+
   it('test orders, guest orders and orders of gift cards alone earn nothing', async () => {
     expect(await paid(4, { ...SHOES_AND_HAT, test: true })).toMatchObject({ status: 'done', last_error: 'test order' });
     expect(await paid(5, { ...SHOES_AND_HAT, customer: null })).toMatchObject({ status: 'done', last_error: 'no customer' });

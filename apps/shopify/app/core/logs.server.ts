@@ -65,16 +65,38 @@ const existingId = (body: ErrorBody): string | null => {
 };
 
 /**
+ * Sends a write naming a member, and sends it again without the e-mail when the core refused that
+ * (`field`: where the core names it): a customer whose address the core does not take (Shopify
+ * allows more than an e-mail format does) still becomes a member and earns.
+ */
+export async function sparingEmail<A extends { error?: unknown; response: Response }>(
+  ownedBy: LogInput['ownedBy'],
+  field: string,
+  send: (ownedBy: LogInput['ownedBy']) => Promise<A>,
+): Promise<A> {
+  const answer = await send(ownedBy);
+  if (!ownedBy.email || answer.response.status !== 400) return answer;
+  const details = (answer.error as ErrorBody)?.error?.details ?? [];
+  return details.some((d) => isJsonObject(d) && d.field === field) ? send({ ...ownedBy, email: undefined }) : answer;
+}
+
+/**
  * The log create of a kind, its definition named by the kind's own id field. Each kind's answer
  * has its own type (its progress and definition); awaiting each makes their union.
  */
-export async function postLog(api: AccountClient, kind: LogKind, { definitionId, ...common }: LogInput) {
-  return kind === 'streak'
-    ? await api.POST('/schema/streak_log/record', { body: { ...common, streakId: definitionId } })
-    : kind === 'challenge'
-      ? await api.POST('/schema/challenge_log/record', { body: { ...common, challengeId: definitionId } })
-      : await api.POST('/schema/mission_log/record', { body: { ...common, missionId: definitionId } });
+export function postLog(api: AccountClient, kind: LogKind, { definitionId, ownedBy, ...common }: LogInput) {
+  return sparingEmail(ownedBy, 'ownedBy.email', async (named) =>
+    kind === 'streak'
+      ? await api.POST('/schema/streak_log/record', { body: { ...common, ownedBy: named, streakId: definitionId } })
+      : kind === 'challenge'
+        ? await api.POST('/schema/challenge_log/record', { body: { ...common, ownedBy: named, challengeId: definitionId } })
+        : await api.POST('/schema/mission_log/record', { body: { ...common, ownedBy: named, missionId: definitionId } }),
+  );
 }
+
+/** Creates the member a log would name inline (a customer's first points may come before any log). */
+export const createMember = (api: AccountClient, ownedBy: LogInput['ownedBy']) =>
+  sparingEmail(ownedBy, 'email', (named) => api.POST('/schema/account_user/record', { body: named }));
 
 /** The value a log holds in the core; null when it cannot be read. A transient failure throws CoreError. */
 async function loggedValue(api: AccountClient, kind: LogKind, id: string): Promise<number | null> {

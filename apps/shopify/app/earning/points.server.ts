@@ -1,5 +1,5 @@
 import { type AccountClient, CoreError } from '../core/client.server';
-import { type LogInput, transient } from '../core/logs.server';
+import { createMember, type LogInput, transient } from '../core/logs.server';
 import { findMember } from '../core/member-data.server';
 import { records } from '../core/records.server';
 import type { OrderLine } from '../shopify/order-payloads.server';
@@ -76,7 +76,7 @@ async function memberId(api: AccountClient, ownedBy: LogInput['ownedBy']): Promi
     }
     return found.id;
   }
-  const made = await api.POST('/schema/account_user/record', { body: ownedBy }).catch(() => {
+  const made = await createMember(api, ownedBy).catch(() => {
     throw new CoreError(0);
   });
   if (made.data) return made.data.data.id;

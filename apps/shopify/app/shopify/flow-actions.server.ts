@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
 import { coreLanguage } from '../core/languages';
 import type { CoreErrorBody } from '../core/failure';
-import { type LogKind, memberOf, postLog } from '../core/logs.server';
+import { createMember, type LogKind, memberOf, postLog } from '../core/logs.server';
 import { whereAll } from '../core/records.server';
 import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
@@ -455,7 +455,7 @@ async function memberFor(api: AccountClient, admin: AdminGraphql, customer: stri
     throw unavailable('The Shopify Admin API did not answer the customer lookup.');
   }
   if (!found) throw new FlowAnswer(404, 'not_found', `customer_id: no customer ${customer} in this shop`, 'customer_id');
-  const made = await callCore(() => api.POST('/schema/account_user/record', { body: memberOfCustomer(customer, found) }));
+  const made = await callCore(() => createMember(api, memberOfCustomer(customer, found)));
   if (made.data) return made.data.data.id;
   const raced = made.response.status === 409 ? await findMember(api, customer) : undefined;
   if (raced) return raced;
