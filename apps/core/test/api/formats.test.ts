@@ -25,7 +25,7 @@ const ADDRESSES = [
   // RFC 5322's other characters, which shops' customers have.
   'tom&jerry@example.com',
   'first~last@example.com',
-  "{a}|b/c=d?e^f`g#h$i%j*k!l@example.com",
+  '{a}|b/c=d?e^f`g#h$i%j*k!l@example.com',
   'a..b@example.com',
   'a b@example.com',
   '"quoted"@example.com',
