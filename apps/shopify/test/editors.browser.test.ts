@@ -125,6 +125,32 @@ describe('the leaderboard editor', () => {
   });
 });
 
+describe('deleting a ranked program', () => {
+  it('names the leaderboards ranking it before the delete, and the board then says its program is gone', async () => {
+    const { browser } = admin;
+    const challenge = await created('/schema/challenge/record', { name: 'Spend 500', status: 'live', completionTargetValue: 500 });
+    const board = await created('/schema/leaderboard/record', {
+      name: 'Top spenders',
+      status: 'live',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      rankBy: 'window_progress',
+    });
+    await browser.open(`/app/r/challenge/${challenge.id}`);
+    await page().getByRole('button', { name: 'Delete' }).click();
+    const dialog = page().getByRole('dialog');
+    await dialog
+      .getByText('The leaderboard “Top spenders” ranks this program: it will show no standings until it ranks another.')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await until('the challenge deleted', async () => (await api.get(`/schema/challenge/record/${challenge.id}`)).status === 404);
+    await browser.open(`/app/leaderboards/${board.id}`);
+    await page().getByText('The program this leaderboard ranked was deleted: pick another program to show standings again.').waitFor();
+    expect(await page().getByText('A query parameter is invalid').count()).toBe(0);
+    await browser.shot('leaderboard-program-gone');
+  });
+});
+
 describe('the notification rule editor', () => {
   let ruleId: string;
   const subject = () => page().getByTestId('preview-subject').innerText();

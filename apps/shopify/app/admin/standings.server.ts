@@ -1,5 +1,6 @@
 import type { AccountClient } from '../core/client.server';
 import { type CoreFailure, coreFailure } from '../core/failure';
+import { records } from '../core/records.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
 /** What the admin shows of a leaderboard's standings (CONTRACT §15), with each entry's member. */
@@ -12,6 +13,9 @@ export interface StandingsView {
   entries: { rank: number; value: number; displayName: string; externalId: string; customerId: number | null }[];
   rankedCount: number;
 }
+
+/** The standings, or why there are none: the core's refusal, or a program deleted since. */
+export type StandingsResult = { ok: true; view: StandingsView } | { ok: false; failure: CoreFailure } | { ok: false; programGone: true };
 
 const WINDOWS = 8;
 const DAY_MS = 86_400_000;
@@ -38,13 +42,22 @@ export function previousKey(key: string): string {
  */
 export async function readStandings(
   api: AccountClient,
-  id: string,
+  board: { id: string; linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null },
   periodKey: string | null,
-): Promise<{ ok: true; view: StandingsView } | { ok: false; failure: CoreFailure }> {
+): Promise<StandingsResult> {
+  const { id } = board;
   const read = (query: { periodKey?: string; limit?: number }) =>
     api.GET('/schema/leaderboard/record/{id}/standings', { params: { path: { id }, query } });
   const [shown, current] = await Promise.all([read(periodKey ? { periodKey } : {}), periodKey ? read({ limit: 1 }) : undefined]);
-  if (!shown.response.ok || !shown.data) return { ok: false, failure: coreFailure(shown.response.status, shown.error) };
+  if (!shown.response.ok || !shown.data) {
+    // A board whose program was deleted has no window to read: the merchant is told that, not the core's refusal.
+    const slug = board.linkedSchemaSlug;
+    if (board.linkedSchemaRecordId && (slug === 'streak' || slug === 'challenge' || slug === 'mission')) {
+      const program = await records(api, slug).get(board.linkedSchemaRecordId);
+      if (!program.ok && program.failure.status === 404) return { ok: false, programGone: true };
+    }
+    return { ok: false, failure: coreFailure(shown.response.status, shown.error) };
+  }
   const { data } = shown.data;
   const windows: string[] = [];
   for (let key = current?.data?.data.periodKey ?? data.periodKey; key && windows.length < WINDOWS; key = previousKey(key))

@@ -1,13 +1,13 @@
 import { useNavigation, useSearchParams } from '@remix-run/react';
 import { Banner, BlockStack, Card, DataTable, InlineStack, Select, Text } from '@shopify/polaris';
-import type { StandingsView } from '../admin/standings.server';
+import type { StandingsResult } from '../admin/standings.server';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { CustomerLink } from './CustomerLink';
 import { usePeriodText } from './LocalDate';
 
 /** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
-export function Standings({ result }: { result: { ok: true; view: StandingsView } | { ok: false; failure: { message: string } } }) {
+export function Standings({ result }: { result: StandingsResult }) {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
   const m = useMessages().records.standings;
@@ -19,7 +19,11 @@ export function Standings({ result }: { result: { ok: true; view: StandingsView 
   if (!result.ok) {
     return (
       <Card>
-        <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
+        {'programGone' in result ? (
+          <Banner tone="warning" title={m.programGone} />
+        ) : (
+          <Banner tone="critical" title={format(m.failed, { message: result.failure.message })} />
+        )}
       </Card>
     );
   }

@@ -67,7 +67,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     ...KINDS.map((kind) => records(api, kind).list({ limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' }] })),
   ]);
   if (board && !board.ok) throw failureResponse(board.failure);
-  const standings = board?.ok ? await readStandings(api, board.data.id, new URL(request.url).searchParams.get('periodKey')) : null;
+  const standings = board?.ok ? await readStandings(api, board.data, new URL(request.url).searchParams.get('periodKey')) : null;
   return {
     id,
     draft: draftOf(board?.ok ? board.data : null),

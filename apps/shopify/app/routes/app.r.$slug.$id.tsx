@@ -52,7 +52,18 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const deliveries =
     id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
   const standings =
-    id && info.slug === 'leaderboard' ? await readStandings(api, id, new URL(request.url).searchParams.get('periodKey')) : null;
+    record && info.slug === 'leaderboard'
+      ? await readStandings(
+          api,
+          { id: record.id, linkedSchemaSlug: String(record.linkedSchemaSlug), linkedSchemaRecordId: String(record.linkedSchemaRecordId) },
+          new URL(request.url).searchParams.get('periodKey'),
+        )
+      : null;
+  // What else a program's delete changes: the leaderboards ranking it show nothing after.
+  const ranking =
+    record && DEFINITION_SLUGS.includes(info.slug)
+      ? await records(api, 'leaderboard').list({ filters: whereEquals('linkedSchemaRecordId', record.id) })
+      : null;
   const values = ADMIN_MESSAGES[adminLanguage(request)].records.values;
   const choices = await choicesFor(api, config.coreUrl, [...fields, ...milestoneFields], (slug) => textFor(values, slug) ?? slug);
   return {
@@ -65,6 +76,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     coupons,
     deliveries: deliveries?.ok ? deliveries.data : [],
     standings,
+    rankedBy: ranking?.ok ? ranking.data.map((b) => b.name ?? '') : [],
   };
 };
 
@@ -155,7 +167,8 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
 };
 
 export default function RecordPage() {
-  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings } = useLoaderData<typeof loader>();
+  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings, rankedBy } =
+    useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
   const submit = useSubmit();
@@ -193,7 +206,20 @@ export default function RecordPage() {
           : []),
       ]}
     >
-      <ConfirmDelete name={deleting?.name ?? null} onConfirm={() => deleting && send(deleting.intent)} onClose={() => setDeleting(null)} />
+      <ConfirmDelete
+        name={deleting?.name ?? null}
+        consequences={
+          deleting?.intent.intent === 'delete' && rankedBy.length
+            ? [
+                format(m.deleteRanked[rankedBy.length === 1 ? 'one' : 'other'], {
+                  leaderboards: new Intl.ListFormat(language).format(rankedBy.map((n) => `“${n}”`)),
+                }),
+              ]
+            : []
+        }
+        onConfirm={() => deleting && send(deleting.intent)}
+        onClose={() => setDeleting(null)}
+      />
       <Layout>
         {result?.ok ? (
           <Layout.Section>

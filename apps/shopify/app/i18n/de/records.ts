@@ -77,8 +77,13 @@ export const records: Messages['records'] = {
     resent: 'Zustellung erneut angestoßen: {status}.',
     empty: 'Noch keine Zustellungen.',
   },
+  deleteRanked: {
+    one: 'Die Rangliste {leaderboards} bewertet dieses Programm: Sie zeigt keine Plätze mehr, bis sie ein anderes bewertet.',
+    other: 'Die Ranglisten {leaderboards} bewerten dieses Programm: Sie zeigen keine Plätze mehr, bis sie ein anderes bewerten.',
+  },
   standings: {
     title: 'Rangliste',
+    programGone: 'Das Programm dieser Rangliste wurde gelöscht: Wählen Sie ein anderes Programm, damit wieder eine Rangliste erscheint.',
     failed: 'Rangliste: {message}',
     window: 'Zeitraum',
     current: '{key} (aktuell)',

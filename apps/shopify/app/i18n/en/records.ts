@@ -72,8 +72,13 @@ export const records = {
     resent: 'Delivery resent: {status}.',
     empty: 'No deliveries yet.',
   },
+  deleteRanked: {
+    one: 'The leaderboard {leaderboards} ranks this program: it will show no standings until it ranks another.',
+    other: 'The leaderboards {leaderboards} rank this program: they will show no standings until they rank another.',
+  },
   standings: {
     title: 'Standings',
+    programGone: 'The program this leaderboard ranked was deleted: pick another program to show standings again.',
     failed: 'Standings: {message}',
     window: 'Window',
     current: '{key} (current)',
