@@ -1,4 +1,4 @@
-import { type Api, ApiError, NEWEST_FIRST } from './api.js';
+import { type Api, ApiError, NEWEST_FIRST, redemptionWith, whereIn } from './api.js';
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
 import { multiplied, pointsText } from './progress.js';
@@ -49,12 +49,35 @@ export interface RedeemView {
   setHistory: Setter<PointEntry[]>;
 }
 
+/** A redemption's uniqueIdentifier: random, and made where `crypto.randomUUID` is not (a page over plain HTTP). */
+function redemptionKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return `redeem-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * The key of each reward's redemption whose answer never came, per reader: the next click sends it
+ * again, so a redemption that did happen is found (409 duplicate_unique_identifier) rather than
+ * made twice. A redemption answered either way gives its key up.
+ */
+const unanswered = new WeakMap<object, Map<string, string>>();
+
+/** The reward log a redemption made, found through its `redeemed` entry; null when it cannot be read. */
+async function redeemedWith(api: Pick<Api, 'list'>, key: string): Promise<RewardLog | null> {
+  const [entry] = await api.list('point_entry', { filters: redemptionWith(key) });
+  if (!entry?.linkedSchemaRecordId) return null;
+  const [log] = await api.list('reward_log', { filters: whereIn('id', [entry.linkedSchemaRecordId]) });
+  return log ?? null;
+}
+
 /**
  * Redeems a reward for the member and shows what came of it: the reward busy while it runs, then
  * the reward log (first among the member's, its entry read again with their history) and the
  * balance after, or the refusal in words. The redemption is the member's newest entry, so it moves
- * their points' expiry. When the balance was short, the member is read again: it moved since it
- * was read (an order refunded, another tab).
+ * their points' expiry. Each redemption has a uniqueIdentifier: one whose answer was lost (the
+ * network, a time-out) is sent again with it on the next click, and is then shown as made, never
+ * made twice. After a refusal or a lost answer the member and their history are read again: the
+ * balance moved (an order refunded, another tab, the lost redemption itself).
  */
 export async function redeemInto(
   api: Pick<Api, 'redeem' | 'me' | 'list'>,
@@ -65,21 +88,36 @@ export async function redeemInto(
 ): Promise<void> {
   view.setBusy(rewardId);
   view.setOutcome(undefined);
+  let keys = unanswered.get(api);
+  if (!keys) unanswered.set(api, (keys = new Map()));
+  const key = keys.get(rewardId) ?? redemptionKey();
+  keys.set(rewardId, key);
+  const reread = () => {
+    api.me().then(view.setMember, () => undefined);
+    loadPointHistory(api).then(view.setHistory, () => undefined);
+  };
   let answer: Redemption;
   try {
-    answer = await api.redeem(rewardId);
+    answer = await api.redeem(rewardId, key);
+    keys.delete(rewardId);
   } catch (err) {
-    const short = err instanceof ApiError && err.code === 'insufficient_points';
-    view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error });
-    // The balance moved elsewhere: read it again, and the history that says why.
-    if (short) {
-      api.me().then(view.setMember, () => undefined);
-      loadPointHistory(api).then(view.setHistory, () => undefined);
-    }
-    return;
-  } finally {
+    // An answer of the core settles the key; none (the network, a time-out, a gateway) leaves it for the next click.
+    const answered = err instanceof ApiError && err.status < 500 && err.status !== 408 && err.status !== 429;
+    if (answered) keys.delete(rewardId);
+    const replayed = err instanceof ApiError && err.code === 'duplicate_unique_identifier';
+    const made = replayed ? await redeemedWith(api, key).catch(() => null) : null;
     view.setBusy(undefined);
+    if (made) {
+      view.setOutcome({ id: rewardId, log: made });
+      view.setLogs((list) => [made, ...list.filter((l) => l.id !== made.id)]);
+    } else {
+      const short = err instanceof ApiError && err.code === 'insufficient_points';
+      view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error });
+    }
+    reread();
+    return;
   }
+  view.setBusy(undefined);
   const { rewardLog, pointsBalance } = answer;
   view.setMember((m) => m && { ...m, pointsBalance, lastPointEntryAt: new Date().toISOString() });
   view.setOutcome({ id: rewardId, log: rewardLog });

@@ -272,6 +272,43 @@ describe('redeemInto', () => {
     expect(other.outcome.now()).toEqual({ id: 'r2', error: t.error });
     expect(other.owner.values).toEqual([member(0, null)]);
   });
+
+  it('sends a redemption whose answer was lost again with its key, shows the one it made, and a later one with a key of its own', async () => {
+    const log = { id: 'l1' } as RewardLog;
+    const made = { id: 'e1', points: -300, reason: 'redeemed', linkedSchemaSlug: 'reward_log', linkedSchemaRecordId: 'l1' } as PointEntry;
+    const after = { ...member(0, null), pointsBalance: 400 };
+    const keys: string[] = [];
+    let redeems = 0;
+    vi.stubGlobal('fetch', async (url: URL, init?: RequestInit) => {
+      if (url.pathname.endsWith('/action/redeem')) {
+        keys.push(JSON.parse(String(init?.body)).uniqueIdentifier);
+        redeems += 1;
+        // The first redemption is made, and its answer lost; the core then knows its key.
+        if (redeems === 1) throw new TypeError('Failed to fetch');
+        if (redeems === 2)
+          return Response.json({ error: { status: 409, code: 'duplicate_unique_identifier', message: 'Replay.' } }, { status: 409 });
+        return Response.json({ data: { rewardLog: { id: 'l2' }, pointsBalance: 100 } });
+      }
+      if (url.pathname.endsWith('/me')) return Response.json({ data: after });
+      if (url.pathname.includes('reward_log')) return Response.json({ data: [log] });
+      return Response.json({ data: [made] });
+    });
+    const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
+    const v = view(member(0, null));
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await settled();
+    expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
+    // The balance is read again: the lost redemption may have been made.
+    expect(v.owner.now()).toEqual(after);
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await settled();
+    expect(keys[1]).toBe(keys[0]);
+    expect(v.outcome.now()).toEqual({ id: 'r1', log });
+    expect(v.logs.now()).toEqual([log]);
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    expect(keys[2]).not.toBe(keys[0]);
+    expect(v.outcome.now()).toEqual({ id: 'r1', log: { id: 'l2' } });
+  });
 });
 
 describe('pointsExpiry', () => {
