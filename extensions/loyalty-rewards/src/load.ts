@@ -39,15 +39,14 @@ export interface PageData {
  * core as that member. Any failure rejects, and the page offers a retry.
  */
 export async function loadPage(appUrl: string, sessionToken: () => Promise<string>, languageCode: string): Promise<PageData> {
-  const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
-  if (!res.ok) throw new Error(`${res.status} from the token route`);
-  const { accessToken, accountId, coreUrl, currency } = (await res.json()) as {
-    accessToken: string;
-    accountId: string;
-    coreUrl: string;
-    currency?: string | null;
+  const trade = async () => {
+    const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
+    if (!res.ok) throw new Error(`${res.status} from the token route`);
+    return (await res.json()) as { accessToken: string; accountId: string; coreUrl: string; currency?: string | null };
   };
-  const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode });
+  const { accessToken, accountId, coreUrl, currency } = await trade();
+  // A page left open past the token's life trades a fresh session token for a fresh one.
+  const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode, renewToken: async () => (await trade()).accessToken });
   const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, points] = await Promise.all([
     api.list('streak', OLDEST_FIRST),
     api.list('streak_progress', LIVE_STREAK_PROGRESS),

@@ -41,6 +41,11 @@ export interface ApiConfig {
   accountId: string;
   accessToken?: string;
   languageCode?: string;
+  /**
+   * A fresh end-user token when the one held has expired (the core answers 401): a page open
+   * longer than its token lives keeps working. Null: none to be had (signed out).
+   */
+  renewToken?: () => Promise<string | null | undefined>;
 }
 
 /**
@@ -53,22 +58,46 @@ export class Api {
   constructor(
     private readonly config: ApiConfig,
     private readonly readTimeoutMs = READ_TIMEOUT_MS,
-  ) {}
+  ) {
+    this.token = config.accessToken;
+  }
 
   get member(): boolean {
     return Boolean(this.config.accessToken);
+  }
+
+  /** The token in use, and a renewal under way (the calls refused at once share it). */
+  private token: string | undefined;
+  private renewing: Promise<string | null | undefined> | undefined;
+
+  /** A token other than `refused`, renewed once for all the calls it failed. */
+  private async renewed(refused: string): Promise<string | null | undefined> {
+    if (this.token !== refused) return this.token;
+    this.renewing ??= this.config.renewToken!().finally(() => (this.renewing = undefined));
+    const fresh = await this.renewing.catch(() => null);
+    if (fresh) this.token = fresh;
+    return fresh;
   }
 
   private async call<T>(path: string, query: Record<string, unknown>, method = 'GET', body?: object): Promise<T> {
     const url = new URL(`${this.config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${path}`);
     for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
     if (this.config.languageCode) url.searchParams.set('languageCode', this.config.languageCode);
-    const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
-    if (this.config.accessToken) headers['x-enduser-access-token'] = this.config.accessToken;
-    if (body) headers['content-type'] = 'application/json';
-    // Only reads time out: a redemption that timed out here could still have happened there.
-    const timeout = method === 'GET' ? { signal: AbortSignal.timeout(this.readTimeoutMs) } : {};
-    const res = await fetch(url, { method, headers, credentials: 'omit', ...timeout, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const send = (token: string | undefined) => {
+      const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
+      if (token) headers['x-enduser-access-token'] = token;
+      if (body) headers['content-type'] = 'application/json';
+      // Only reads time out: a redemption that timed out here could still have happened there.
+      const timeout = method === 'GET' ? { signal: AbortSignal.timeout(this.readTimeoutMs) } : {};
+      return fetch(url, { method, headers, credentials: 'omit', ...timeout, ...(body ? { body: JSON.stringify(body) } : {}) });
+    };
+    const token = this.token;
+    let res = await send(token);
+    // An expired token: the call did nothing, and goes again once with a fresh one.
+    if (res.status === 401 && token && this.config.renewToken) {
+      const fresh = await this.renewed(token);
+      if (fresh && fresh !== token) res = await send(fresh);
+    }
     if (!res.ok) {
       // The error's code says why a redemption was refused; a body that is not the core's has none.
       const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;

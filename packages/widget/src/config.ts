@@ -13,6 +13,8 @@ export interface WidgetConfig {
   languageCode?: string;
   /** The shop's currency (ISO 4217, `EUR`): "2 points for every €1 spent" rather than "for every 1". */
   currency?: string;
+  /** A fresh end-user token once `accessToken` has expired (the page outlived it); null when the shopper signed out. */
+  renewToken?: () => Promise<string | null | undefined>;
 }
 
 /** What the loader's queue starts once and then mounts for every valid `init`: the launcher. */
@@ -63,5 +65,9 @@ export function interfaceLanguage(code: string): string | undefined {
 export function isWidgetConfig(value: unknown): value is WidgetConfig {
   if (!value || typeof value !== 'object') return false;
   const c = value as Record<string, unknown>;
-  return REQUIRED.every((k) => typeof c[k] === 'string' && c[k] !== '') && OPTIONAL.every((k) => c[k] == null || typeof c[k] === 'string');
+  return (
+    REQUIRED.every((k) => typeof c[k] === 'string' && c[k] !== '') &&
+    OPTIONAL.every((k) => c[k] == null || typeof c[k] === 'string') &&
+    (c.renewToken == null || typeof c.renewToken === 'function')
+  );
 }

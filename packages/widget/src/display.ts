@@ -26,16 +26,16 @@ export interface Display {
 }
 
 /**
- * One record read as view-model's `Api.get` reads it (`x-account-id`, the member's token,
- * `languageCode`, no cookies). A function rather than that class: the loader is an IIFE on the host
- * page, and a class field would make the bundler put its helpers in the page's global scope.
+ * One record read as view-model's `Api.get` reads it (`x-account-id`, `languageCode`, no cookies),
+ * as a guest: the display records read the same for a member, and a member's token that has
+ * expired (a page kept open, a cached page) must not take the launcher down; the panel's reads
+ * renew it. A function rather than that class: the loader is an IIFE on the host page, and a class
+ * field would make the bundler put its helpers in the page's global scope.
  */
 async function getRecord<T>(config: WidgetConfig, slug: string, id: string): Promise<T> {
   const url = new URL(`${config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${slug}/record/${encodeURIComponent(id)}`);
   if (config.languageCode) url.searchParams.set('languageCode', config.languageCode);
-  const headers: Record<string, string> = { 'x-account-id': config.accountId };
-  if (config.accessToken) headers['x-enduser-access-token'] = config.accessToken;
-  const res = await fetch(url, { headers, credentials: 'omit' });
+  const res = await fetch(url, { headers: { 'x-account-id': config.accountId }, credentials: 'omit' });
   if (!res.ok) throw new Error(`${res.status} from ${slug}`);
   return ((await res.json()) as { data: T }).data;
 }
