@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, dialog, launcher, screenshot, startDemo } from './support/browser.js';
+import { type Demo, dialog, launcher, screenshot, startDemo, widgetFocus } from './support/browser.js';
 
 let demo: Demo;
 beforeAll(async () => {
@@ -227,6 +227,30 @@ describe('display configuration', () => {
 type Box = { x: number; y: number; width: number; height: number };
 
 describe('failures stay inside the widget', () => {
+  it('comes back whole after a moment without the network: every tab, focus kept in the panel, Escape still closing it', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).waitFor();
+    // The network drops once the launcher is drawn: the panel's reads all fail.
+    const drop = (route: import('playwright-core').Route) => route.abort('internetdisconnected');
+    await page.route('**/api/v1.0/**', drop);
+    await launcher(page).click();
+    const retry = dialog(page).getByRole('button', { name: 'Try again' });
+    await retry.waitFor();
+    expect(await dialog(page).getByRole('tab').count()).toBe(4);
+    await page.unroute('**/api/v1.0/**', drop);
+    await retry.focus();
+    await page.keyboard.press('Enter');
+    // The extra tabs are read again on their own: the points tab and the leaderboard come back.
+    await expect
+      .poll(() => dialog(page).getByRole('tab').allTextContents(), { timeout: 8_000 })
+      .toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards']);
+    expect((await widgetFocus(page))?.inPanel).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog(page).waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
+  });
+
   it('shows a quiet error state for a floating widget id that does not exist, and throws nothing into the page', async () => {
     const { page, errors } = await demo.newPage();
     const { accountId, templateId, themeId } = demo.ids;

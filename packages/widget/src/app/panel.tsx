@@ -53,22 +53,36 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
+  // On open, and again once a retry has read the display records: focus in the panel, and its extra tabs.
   useEffect(() => {
     const first = tabRefs.current[tab] ?? panelRef.current?.querySelector<HTMLElement>(FOCUSABLE);
     first?.focus();
-    // Leaderboards are extra: when they cannot be read, the panel simply has no leaderboard tab.
-    if (template) loadBoards(api).then(setBoards, () => undefined);
-    // Likewise points: no tab while they are off (the setting then reads as none) or cannot be read.
-    // With points live, a member's milestones say what they earn with their tier's multiplier.
-    if (template)
-      api.list('points_setting').then(
-        ([live]) => {
-          setPoints(live);
-          if (live) earnMultiplier(api).then(setMultiplier, () => undefined);
+    if (!template) return;
+    let open = true;
+    // Leaderboards and points are extra tabs: absent while there are none (points off read as no
+    // setting), and read again a few times while they cannot be read, so a moment without the network
+    // does not take them away for as long as the panel is open.
+    const persist = <T,>(read: () => Promise<T>, use: (value: T) => void, waits = [2_000, 5_000, 10_000, 20_000]) =>
+      read().then(
+        (value) => open && use(value),
+        () => {
+          const [wait, ...rest] = waits;
+          if (open && wait !== undefined) setTimeout(() => open && persist(read, use, rest), wait);
         },
-        () => undefined,
       );
-  }, []);
+    persist(() => loadBoards(api), setBoards);
+    // With points live, a member's milestones say what they earn with their tier's multiplier.
+    persist(
+      () => api.list('points_setting'),
+      ([live]) => {
+        setPoints(live);
+        if (live) persist(() => earnMultiplier(api), setMultiplier);
+      },
+    );
+    return () => {
+      open = false;
+    };
+  }, [Boolean(template)]);
   const tabs = tabsFor(boards, Boolean(points));
   const name = pointsName(points, t);
 
@@ -106,6 +120,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
       class="lw-panel"
       role="dialog"
       aria-modal="true"
+      tabIndex={-1}
       aria-labelledby="lw-title"
       style={position}
       onKeyDown={(e) => e.key === 'Tab' && panelRef.current && trapFocus(e, panelRef.current)}

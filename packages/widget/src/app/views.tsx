@@ -103,10 +103,16 @@ export interface ViewProps {
 }
 
 export function ErrorState({ t, onRetry }: { t: Strings; onRetry: () => void }) {
+  // The button goes with the error: focus stays in the panel (its selected tab, else the panel), where Escape and Tab still work.
+  const retry = (e: Event) => {
+    const panel = (e.currentTarget as HTMLElement).closest<HTMLElement>('[role="dialog"]');
+    (panel?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]') ?? panel)?.focus();
+    onRetry();
+  };
   return (
     <div class="lw-error" role="status">
       <p>{t.error}</p>
-      <button type="button" class="lw-button lw-ghost" onClick={onRetry}>
+      <button type="button" class="lw-button lw-ghost" onClick={retry}>
         {t.retry}
       </button>
     </div>
