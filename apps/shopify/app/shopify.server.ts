@@ -75,5 +75,32 @@ export const authenticateSigned = {
   webhook: (request: Request) => signed(request, authenticate.webhook, (json) => json === undefined),
   flow: (request: Request) => signed(request, authenticate.flow, (json) => typeof objectOf(json).shopify_domain !== 'string'),
 };
+/**
+ * A refusal the library throws for an extension's session token (expired, forged) carries no CORS
+ * headers, so the extension's `fetch` saw a network failure rather than a 401 it can act on; its
+ * refusals get the headers its answers get.
+ */
+function readableRefusal<A extends unknown[], T>(check: (request: Request, ...rest: A) => Promise<T>) {
+  return async (request: Request, ...rest: A): Promise<T> => {
+    try {
+      return await check(request, ...rest);
+    } catch (err) {
+      if (err instanceof Response && request.headers.get('origin')) {
+        const headers = new Headers(err.headers);
+        headers.set('Access-Control-Allow-Origin', '*');
+        headers.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+        throw new Response(err.body, { status: err.status, statusText: err.statusText, headers });
+      }
+      throw err;
+    }
+  };
+}
+
+/** `authenticate.public` for the extensions' session tokens, their refusals readable across origins. */
+export const authenticateExtension = {
+  customerAccount: readableRefusal(authenticate.public.customerAccount),
+  checkout: readableRefusal(authenticate.public.checkout),
+  pos: readableRefusal(authenticate.public.pos),
+};
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;

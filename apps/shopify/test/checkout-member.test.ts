@@ -103,13 +103,15 @@ describe('GET /checkout/member', () => {
     expect(((await (await ask(await forCustomer(802))).json()) as Answer).usedCodes).toEqual([]);
   });
 
-  it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
+  it('refuses a missing, forged, tampered, expired or not-yet-valid session token, readably across origins', async () => {
     const refused = await refusedTokens((claims, options) => sessionToken({ sub: customer(501), ...claims }, options), {
       sub: customer(502),
     });
     for (const token of refused) {
       const res = await ask(token);
       expect(res.status, String(token)).toBe(401);
+      // Readable by the extension's fetch across origins, as its other answers are.
+      expect(res.headers.get('access-control-allow-origin'), String(token)).toBe('*');
       expect(await res.text()).not.toContain('accessToken');
     }
   });

@@ -241,13 +241,15 @@ describe('GET /checkout/order', () => {
     expect(((await (await ask(await forCustomer(906), 'gid://shopify/OrderIdentity/6')).json()) as Answer).order).toBeNull();
   });
 
-  it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
+  it('refuses a missing, forged, tampered, expired or not-yet-valid session token, readably across origins', async () => {
     const refused = await refusedTokens((claims, options) => sessionToken({ sub: customer(901), ...claims }, options), {
       sub: customer(902),
     });
     for (const token of refused) {
       const res = await ask(token, 'gid://shopify/Order/1');
       expect(res.status, String(token)).toBe(401);
+      // Readable by the extension's fetch across origins, as its other answers are.
+      expect(res.headers.get('access-control-allow-origin'), String(token)).toBe('*');
       expect(await res.text()).not.toContain('points');
     }
   });

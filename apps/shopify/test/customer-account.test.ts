@@ -96,11 +96,13 @@ describe('GET /customer-account/token', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
   });
 
-  it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
+  it('refuses a missing, forged, tampered, expired or not-yet-valid session token, readably across origins', async () => {
     const refused = await refusedTokens(sessionToken, { sub: 'gid://shopify/Customer/3003' });
     for (const token of refused) {
       const res = await ask(token);
       expect(res.status, String(token)).toBe(401);
+      // Readable by the extension's fetch across origins, as its other answers are.
+      expect(res.headers.get('access-control-allow-origin'), String(token)).toBe('*');
       expect(await res.text()).not.toContain('accessToken');
     }
   });

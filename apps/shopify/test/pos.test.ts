@@ -183,10 +183,12 @@ describe('GET /pos/customer', () => {
     expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
   });
 
-  it('refuses a missing, forged, tampered, expired or not-yet-valid session token', async () => {
+  it('refuses a missing, forged, tampered, expired or not-yet-valid session token, readably across origins', async () => {
     for (const token of await refusedTokens(posToken, { dest: `https://${OTHER_SHOP_NAME}.myshopify.com` })) {
       const res = await ask(token, '4001');
       expect(res.status, String(token)).toBe(401);
+      // Readable by the extension's fetch across origins, as its other answers are.
+      expect(res.headers.get('access-control-allow-origin'), String(token)).toBe('*');
       expect(await res.text()).not.toContain('accessToken');
     }
   });

@@ -4,7 +4,7 @@ import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { codesUsedBy } from '../earning/ledger.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
-import { authenticate } from '../shopify.server';
+import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 
@@ -18,7 +18,7 @@ import { shops } from '../storage/stores.server';
  * guest's token has no `sub`: 401 `no_customer`, on which the block shows nothing.
  */
 async function member(request: Request): Promise<Response> {
-  const { sessionToken, cors } = await authenticate.public.checkout(request);
+  const { sessionToken, cors } = await authenticateExtension.checkout(request);
   const customer = customerOfSub(sessionToken.sub);
   if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in to use your rewards.'));
   const shop = shopOfDest(sessionToken.dest);

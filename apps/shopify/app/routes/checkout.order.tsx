@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
 import { customerOrder } from '../earning/ledger.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
-import { authenticate } from '../shopify.server';
+import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 
@@ -20,7 +20,7 @@ const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
  * the block invites the shopper to create an account.
  */
 async function orderRewards(request: Request): Promise<Response> {
-  const { sessionToken, cors } = await authenticate.public.checkout(request);
+  const { sessionToken, cors } = await authenticateExtension.checkout(request);
   const customer = customerOfSub(sessionToken.sub);
   if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in or create an account to earn rewards.'));
   const orderId = ORDER_GID.exec(new URL(request.url).searchParams.get('order') ?? '')?.[1];

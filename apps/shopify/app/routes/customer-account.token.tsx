@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
-import { authenticate } from '../shopify.server';
+import { authenticateExtension } from '../shopify.server';
 import { shops } from '../storage/stores.server';
 
 /**
@@ -15,7 +15,7 @@ import { shops } from '../storage/stores.server';
  * no customer account API gives it.
  */
 async function token(request: Request): Promise<Response> {
-  const { sessionToken, cors } = await authenticate.public.customerAccount(request);
+  const { sessionToken, cors } = await authenticateExtension.customerAccount(request);
   const customer = sessionToken.sub;
   if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const account = await shops.find(shopOfDest(sessionToken.dest));

@@ -4,7 +4,7 @@ import { endUserAnswer, tokenError } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { shopOfDest } from '../shopify/extension-token.server';
 import { fetchCustomer } from '../shopify/admin-api.server';
-import { authenticate, unauthenticated } from '../shopify.server';
+import { authenticateExtension, unauthenticated } from '../shopify.server';
 import { shops } from '../storage/stores.server';
 
 // POS hands the extension the customer's numeric id; the gid form is taken too.
@@ -25,7 +25,7 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
  * makes the customer a member, and an id the shop does not know must not make one.
  */
 async function customerToken(request: Request): Promise<Response> {
-  const { sessionToken, cors } = await authenticate.public.pos(request);
+  const { sessionToken, cors } = await authenticateExtension.pos(request);
   if (!STAFF_USER.test(sessionToken.sub ?? ''))
     return cors(tokenError(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
