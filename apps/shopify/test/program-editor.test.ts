@@ -107,6 +107,15 @@ describe('saving a program', () => {
     expect(await countRecords('challenge')).toBe(challengesBefore);
   });
 
+  it('a milestone at a target another one has says so, in the merchant’s words', async () => {
+    const first = await save(streak('Twice at three', '7', ['3']));
+    expect(first.problems).toEqual([]);
+    const draft = structuredClone(first.draft);
+    draft.milestones.push({ ...blankMilestone('new-again'), name: 'Three again', target: '3' });
+    const second = await save(draft);
+    expect(second.errors['milestones.new-again.target']).toBe(ADMIN_MESSAGES.en.editor.checks.targetTaken);
+  });
+
   it('checks what a form can tell before the core sees anything', async () => {
     const before = await countRecords('streak');
     const draft = streak('', 'seven', ['x']);

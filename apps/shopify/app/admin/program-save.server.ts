@@ -24,6 +24,7 @@ import { detailWords, type FieldWords } from './field-words';
 /** The rules the editor says in its own words (the core's `invalid` between fields, a period in use); the others are said by code and bound. */
 function ruleWords(field: string, code: string | null | undefined, words: SaveDeps['words']): string | undefined {
   if (code === 'in_use' && field === 'aggregationPeriod') return words.periodInUse;
+  if (code === 'duplicate' && field === 'milestoneTargetValue') return words.targetTaken;
   if (code !== 'invalid') return undefined;
   if (field === 'endAt') return words.endBeforeStart;
   if (/^tasks\.\d+\.activityId$/.test(field)) return words.activityTaken;
@@ -124,6 +125,7 @@ export interface SaveDeps {
     endBeforeStart: string;
     activityTaken: string;
     periodInUse: string;
+    targetTaken: string;
   };
   /** The core's refusals of a field, said under it. */
   fieldWords: FieldWords;

@@ -220,6 +220,7 @@ export const editor: Messages['editor'] = {
     refused: 'Prüfe die markierten Felder.',
     endBeforeStart: 'Das Ende muss nach dem Start liegen.',
     activityTaken: 'Eine andere Aufgabe zählt diese Aktivität schon: Gib jeder Aufgabe eine eigene.',
+    targetTaken: 'Ein anderer Meilenstein dieses Programms hat schon dieses Ziel: Gib jedem ein eigenes.',
     periodInUse: 'Mitglieder zählen schon in diesen Zeiträumen, daher bleibt der Zeitraum: Lege für einen anderen ein neues Programm an.',
   },
   result: {
