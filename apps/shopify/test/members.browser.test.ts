@@ -300,6 +300,9 @@ describe('members in Chromium', () => {
     await pointsField.fill('0');
     await card.getByRole('button', { name: 'Adjust points' }).click();
     await card.getByText('Enter a whole number other than 0.').waitFor();
+    await pointsField.fill('99999999999999');
+    await card.getByRole('button', { name: 'Adjust points' }).click();
+    await card.getByText('Enter at most 1,000,000 points either way.').waitFor();
     await pointsField.fill('5');
     await noteField.fill('n'.repeat(257));
     await card.getByRole('button', { name: 'Adjust points' }).click();

@@ -62,13 +62,14 @@ const rule = () => ({
 const tier = () => ({ name: 'Gold', status: 'live', pointsThreshold: 500, earnMultiplier: 1.5 });
 
 /** What the tier editor sends wrong, the core's code and field, and the editor's field it shows on. */
-const TIER_CASES: { change: Record<string, unknown>; code: string; field: string; on: string }[] = [
+const TIER_CASES: { change: Record<string, unknown>; code: string; field: string; on: string; said?: string }[] = [
   { change: { name: undefined }, code: 'required', field: 'name', on: 'name' },
   { change: { pointsThreshold: undefined }, code: 'required', field: 'pointsThreshold', on: 'threshold' },
   { change: { eudTitle: 'x'.repeat(60) }, code: 'too_long', field: 'eudTitle', on: 'name' },
   { change: { pointsThreshold: -1 }, code: 'too_small', field: 'pointsThreshold', on: 'threshold' },
   { change: { pointsThreshold: 2_000_000_000 }, code: 'too_large', field: 'pointsThreshold', on: 'threshold' },
-  { change: { pointsThreshold: 2.5 }, code: 'invalid_type', field: 'pointsThreshold', on: 'threshold' },
+  // "Expected int.": said as a whole number wanted, not as a value of the wrong kind.
+  { change: { pointsThreshold: 2.5 }, code: 'invalid_type', field: 'pointsThreshold', on: 'threshold', said: 'whole' },
   { change: { earnMultiplier: 0.5 }, code: 'too_small', field: 'earnMultiplier', on: 'multiplier' },
   { change: { earnMultiplier: 11 }, code: 'too_large', field: 'earnMultiplier', on: 'multiplier' },
   { change: { earnMultiplier: 1.25 }, code: 'invalid', field: 'earnMultiplier', on: 'multiplier' },
@@ -79,7 +80,7 @@ const TIER_CASES: { change: Record<string, unknown>; code: string; field: string
 ];
 
 /** A body the core refuses, the code it answers with, and the form field that code belongs on (null: the form has none). */
-const CASES: { slug: string; body: () => Record<string, unknown>; code: string; field: string | null }[] = [
+const CASES: { slug: string; body: () => Record<string, unknown>; code: string; field: string | null; said?: string }[] = [
   { slug: 'leaderboard', body: () => ({ ...board(), name: undefined }), code: 'required', field: 'name' },
   { slug: 'leaderboard', body: () => ({ ...board(), name: 'x'.repeat(300) }), code: 'too_long', field: 'name' },
   { slug: 'leaderboard', body: () => ({ ...board(), size: 500 }), code: 'too_large', field: 'size' },
@@ -113,7 +114,7 @@ const CASES: { slug: string; body: () => Record<string, unknown>; code: string; 
   { slug: 'theme', body: () => ({ name: 'Theme', fontFamily: 'Arial; color: red' }), code: 'invalid_format', field: 'fontFamily' },
   { slug: 'theme', body: () => ({ name: 'Theme', primaryColor: 'red' }), code: 'invalid', field: 'primaryColor' },
   { slug: 'template', body: () => ({ name: 'Texts', signUpUrl: 'javascript:alert(1)' }), code: 'invalid', field: 'signUpUrl' },
-  ...TIER_CASES.map((c) => ({ slug: 'tier', body: () => ({ ...tier(), ...c.change }), code: c.code, field: c.field })),
+  ...TIER_CASES.map((c) => ({ slug: 'tier', body: () => ({ ...tier(), ...c.change }), code: c.code, field: c.field, said: c.said })),
 ];
 
 /** The fallbacks: a code the admin has no sentence for, a 409 without details, a refusal with none on a field, an outage. */
@@ -130,14 +131,14 @@ describe("the core's refusals in the merchant's words", () => {
       const detail = failure.details?.find((d) => d.code === c.code);
       expect(detail, JSON.stringify(res.body)).toBeDefined();
       expect(detail!.field?.replace(/\[(\d+)\]/g, '.$1') ?? null).toBe(c.field ?? detail!.field ?? null);
-      seen.add(c.code);
+      seen.add(c.said ?? c.code);
       for (const language of ['en', 'de'] as const) {
         const words = ADMIN_MESSAGES[language].editors.refusals;
         const label = '«The field»';
         const labels = c.field ? { [c.field]: label } : {};
         const refusal = refusalInWords({ ...failure, details: [detail!] }, words, labels);
         const text = c.field ? refusal.fieldErrors[c.field] : refusal.message;
-        const code = c.code as keyof typeof words;
+        const code = (c.said ?? c.code) as keyof typeof words;
         expect(Object.hasOwn(words, code), `${language} has words for ${c.code}`).toBe(true);
         // The sentence for this code, with the field's label, the bounds and the line and column the core named.
         const pattern = words[code]
@@ -191,7 +192,7 @@ describe("a tier's refusals on the tier editor's fields", () => {
         const points = language === 'de' ? 'Sterne' : 'stars';
         const refusal = tierRefusal({ ...failure, details: [detail!] }, messages, points);
         const sentence =
-          c.code === 'invalid' ? messages.tiers.editor.multiplier.oneDecimal : messages.editors.refusals[c.code as 'required'];
+          c.code === 'invalid' ? messages.tiers.editor.multiplier.oneDecimal : messages.editors.refusals[(c.said ?? c.code) as 'required'];
         const pattern = sentence
           .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
           .replace(/\{(label|max|min)\}/g, (_, name) => (name === 'label' ? tierLabels(messages, points)[c.on as 'name'] : '\\d+'));

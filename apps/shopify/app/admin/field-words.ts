@@ -40,6 +40,8 @@ export function detailWords(d: CoreDetail, words: FieldWords, kind: FieldKind = 
         ? format(words.greaterThan, { min: numberIn(message) })
         : format(words.tooSmall, { min: numberIn(message) });
     case 'invalid_type':
+      // "Expected int.": a number with a fraction where only whole ones go.
+      if (/\bint\b/.test(message)) return words.whole;
       return kind.number ? words.number : words.invalid;
     case 'invalid_enum':
       return words.choice;

@@ -360,7 +360,10 @@ export async function memberDetail(
   };
 }
 
-export type AdjustRefusal = 'insufficient' | 'zero' | 'note' | 'outage' | 'other';
+/** The most points one adjustment adds or takes off: the core takes no larger entry from a client. */
+export const ADJUST_MAX = 1_000_000;
+
+export type AdjustRefusal = 'insufficient' | 'zero' | 'tooLarge' | 'note' | 'outage' | 'other';
 
 /**
  * An `adjusted` point entry from the member page (CONTRACT §19). `key` comes with the form, one per
@@ -372,6 +375,8 @@ export async function adjustMemberPoints(
   input: { points: number; note: string; key: string },
 ): Promise<{ ok: true; balance: number } | { ok: false; reason: AdjustRefusal; message: string }> {
   if (!Number.isInteger(input.points) || input.points === 0) return { ok: false, reason: 'zero', message: '' };
+  // The most one entry a client writes moves either way (CONTRACT §19's bound on what an API key writes).
+  if (Math.abs(input.points) > ADJUST_MAX) return { ok: false, reason: 'tooLarge', message: '' };
   const note = input.note.trim();
   const { data, error, response } = await api.POST('/schema/point_entry/record', {
     body: {

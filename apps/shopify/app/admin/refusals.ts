@@ -53,7 +53,9 @@ export function refusalInWords(
       ...(typeof detail.column === 'number' ? { column: detail.column } : {}),
     };
     const own = field && (detail.code === 'invalid' || detail.code === 'invalid_format') ? ownWords[field] : undefined;
-    const text = format(own ?? words[isCode(words, detail.code) ? detail.code : 'unknown'], values);
+    // "Expected int.": a number with a fraction where only whole ones go, said as such.
+    const code = detail.code === 'invalid_type' && /\bint\b/.test(detail.message) ? 'whole' : detail.code;
+    const text = format(own ?? words[isCode(words, code) ? code : 'unknown'], values);
     if (field && label) fieldErrors[field] ??= text;
     else unplaced.push(text);
   }

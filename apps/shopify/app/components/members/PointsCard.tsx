@@ -20,7 +20,7 @@ function AdjustPoints({ memberId }: { memberId: string }) {
   const error = useToastFor(fetcher.data);
   // A refusal goes on the field it is about, so a screen reader reads it with that field.
   const refused = fetcher.data?.intent === 'adjust' && !fetcher.data.ok ? fetcher.data.reason : null;
-  const onPoints = (refused === 'zero' || refused === 'insufficient') && error ? error : undefined;
+  const onPoints = (refused === 'zero' || refused === 'tooLarge' || refused === 'insufficient') && error ? error : undefined;
   const onNote = refused === 'note' && error ? error : undefined;
   useEffect(() => {
     if (fetcher.data?.intent === 'adjust' && fetcher.data.ok) {

@@ -274,6 +274,7 @@ export const editors: Messages['editors'] = {
     too_large: '{label} darf höchstens {max} sein.',
     too_small: '{label} muss mindestens {min} sein.',
     too_few: '{label} braucht mindestens {min} Einträge.',
+    whole: '{label} muss eine ganze Zahl sein.',
     invalid_type: '{label} hat einen Wert der falschen Art.',
     invalid_enum: 'Wähle eine der Möglichkeiten für {label}.',
     invalid_format: '{label} hat nicht das richtige Format.',

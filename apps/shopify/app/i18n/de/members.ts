@@ -145,6 +145,7 @@ export const members: Messages['members'] = {
     refusals: {
       insufficient: 'Der Kontostand ist kleiner als die abzuziehenden Punkte.',
       zero: 'Gib eine ganze Zahl außer 0 ein.',
+      tooLarge: 'Gib höchstens 1.000.000 Punkte in eine Richtung ein.',
       note: 'Verwende höchstens 256 Zeichen.',
       other: 'Der Treue-Dienst hat abgelehnt: {message}',
     },

@@ -246,6 +246,7 @@ export const editors = {
     too_large: '{label} can be at most {max}.',
     too_small: '{label} must be at least {min}.',
     too_few: '{label} needs at least {min} entries.',
+    whole: '{label} must be a whole number.',
     invalid_type: '{label} has a value of the wrong kind.',
     invalid_enum: 'Pick one of the choices for {label}.',
     invalid_format: '{label} is not in the right format.',

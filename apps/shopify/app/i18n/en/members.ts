@@ -138,6 +138,7 @@ export const members = {
     refusals: {
       insufficient: 'The balance is smaller than the points to take off.',
       zero: 'Enter a whole number other than 0.',
+      tooLarge: 'Enter at most 1,000,000 points either way.',
       note: 'Use at most 256 characters.',
       other: 'The loyalty service refused it: {message}',
     },
