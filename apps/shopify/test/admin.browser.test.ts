@@ -102,14 +102,14 @@ describe('admin pages in Chromium', () => {
     await page.getByText('Name is required.').waitFor();
 
     await page.getByLabel('Name *').fill('Daily visit');
-    await page.getByLabel('Completion Target Value').fill('2.5');
-    await page.getByLabel('Aggregation Target Value').fill('0');
+    await page.getByLabel('Goal to complete').fill('2.5');
+    await page.getByLabel('Goal each period').fill('0');
     await page.getByRole('button', { name: 'Create streak' }).click();
-    await page.getByText('Completion Target Value must be a whole number.').waitFor();
-    await page.getByText('Aggregation Target Value must be greater than 0.').waitFor();
+    await page.getByText('Goal to complete must be a whole number.').waitFor();
+    await page.getByText('Goal each period must be greater than 0.').waitFor();
     await browser.shot('streak-new-checks');
-    await page.getByLabel('Completion Target Value').fill('3');
-    await page.getByLabel('Aggregation Target Value').fill('1');
+    await page.getByLabel('Goal to complete').fill('3');
+    await page.getByLabel('Goal each period').fill('1');
     await page.getByRole('button', { name: 'Create streak' }).click();
     await page.getByRole('heading', { name: 'Milestones' }).waitFor();
     expect(page.url()).toMatch(/\/app\/r\/streak\/[0-9a-f-]{36}/);
@@ -117,15 +117,15 @@ describe('admin pages in Chromium', () => {
     const milestone = page.getByRole('region', { name: 'Milestones' });
     await milestone.getByLabel('Name *').fill('Five days');
     await milestone.getByLabel('Description *').fill('Out of reach');
-    await milestone.getByLabel('Milestone Target Value *').fill('5');
+    await milestone.getByLabel('Reached after *').fill('5');
     await page.getByRole('button', { name: 'Add milestone' }).click();
     // The core's own check (a milestone above the streak's completion target), shown on its field.
     await milestone.getByText(/at most|reachable|completion/i).waitFor();
     await browser.shot('streak-milestone-refused');
 
-    await milestone.getByLabel('Milestone Target Value *').fill('2');
+    await milestone.getByLabel('Reached after *').fill('2');
     // The reward is picked by name from the account's rewards, not typed as an id.
-    await milestone.getByLabel('Reward ID').selectOption({ label: 'Welcome' });
+    await milestone.getByLabel('Reward', { exact: true }).selectOption({ label: 'Welcome' });
     await page.getByRole('button', { name: 'Add milestone' }).click();
     await page.getByText('Milestone added.').waitFor();
     expect(await page.locator('table').last().innerText()).toContain('Five days');
@@ -413,7 +413,7 @@ describe('admin pages in Chromium', () => {
     await page.getByLabel('Integration Provider *').selectOption('service_email');
     expect(await options('Template *')).toEqual(['Choose…', 'Day done mail']);
     await page.getByLabel('Name *').fill('Daily mail');
-    await page.getByLabel('Event Codes *').fill('streak_progress_completed');
+    await page.getByLabel('Events *').fill('streak_progress_completed');
     await page.getByLabel('Integration *').selectOption({ label: 'Shop mail' });
     await page.getByLabel('Template *').selectOption({ label: 'Day done mail' });
     await browser.shot('notification-rule-picks');
@@ -476,7 +476,7 @@ describe('admin pages in Chromium', () => {
       await milestones.getByText('Name ist erforderlich.').waitFor();
       await milestones.getByLabel('Name *').fill('Ein Tag');
       await milestones.getByLabel('Beschreibung *').fill('d');
-      await milestones.getByLabel('Milestone Target Value *').fill('1');
+      await milestones.getByLabel('Erreicht nach *').fill('1');
       await milestones.getByRole('button', { name: 'Meilenstein hinzufügen' }).click();
       await page.getByText('Meilenstein hinzugefügt.').waitFor();
       await browser.shot('record-de');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
-import { fieldsOf, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/admin/form-fields';
+import { fieldsOf, inFormWords, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/admin/form-fields';
 
 // A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.
 const mission = {
@@ -56,9 +56,9 @@ describe('forms from the core schema', () => {
     );
     expect(errors).toEqual({
       name: 'Name must be at most 10 characters.',
-      rewardId: 'Reward ID must be an id (UUID).',
-      aggregationTargetValue: 'Aggregation Target Value must be greater than 0.',
-      completionTargetValue: 'Completion Target Value must be a whole number.',
+      rewardId: 'Reward must be an id (UUID).',
+      aggregationTargetValue: 'Goal each period must be greater than 0.',
+      completionTargetValue: 'Goal to complete must be a whole number.',
       'tasks.0.activityId': 'Activity ID is required.',
     });
   });
@@ -115,5 +115,37 @@ describe('forms from the core schema', () => {
     expect(referencedSlug(template, { integrationProvider: 'cloud_sms' })).toBe('sms_template');
     expect(referencedSlug(template, { integrationProvider: '' })).toBeUndefined();
     expect(referencedSlug(byName.rewardId!, {})).toBe('reward');
+  });
+});
+
+describe("the core's refusal on a generic form", () => {
+  const fields = localize(fieldsOf(mission), ADMIN_MESSAGES.de);
+  const refusal = (details: { field: string; code: string; message: string }[]) =>
+    inFormWords(
+      { status: 400, message: 'The body has invalid fields.', fieldErrors: {}, code: 'invalid_input', details },
+      fields,
+      ADMIN_MESSAGES.de,
+    );
+
+  it("says a code it has words for in the admin's language, on the field an item of it belongs to", () => {
+    const said = refusal([
+      { field: 'eventCodes[1]', code: 'duplicate', message: '"reward_log_issued" is listed twice.' },
+      { field: 'aggregationTargetValue', code: 'too_small', message: 'Must be greater than 0.' },
+    ]);
+    expect(said.fieldErrors).toEqual({
+      eventCodes: 'Ereignisse wird schon verwendet. Wähle etwas anderes.',
+      aggregationTargetValue: 'Ziel je Zeitraum muss mindestens 0 sein.',
+    });
+    expect(said.message).toBe(ADMIN_MESSAGES.de.records.form.refused);
+  });
+
+  it('keeps the core’s message, its API names in the form’s labels, for a code it has no words for', () => {
+    expect(
+      refusal([
+        { field: 'completionTargetValue', code: 'unreachable', message: 'Must be at most 7, the completionTargetValue of the streak.' },
+      ]).fieldErrors,
+    ).toEqual({
+      completionTargetValue: 'Must be at most 7, the "Ziel zum Abschluss" of the streak.',
+    });
   });
 });

@@ -8,6 +8,8 @@ import { en } from '../i18n/en';
 import { format, type Messages } from '../i18n/index';
 import { isJsonObject } from '../json';
 import { isRecordId } from '../core/ids';
+import type { CoreFailure } from '../core/failure';
+import { refusalInWords } from './refusals';
 
 export type FieldKind = 'text' | 'textarea' | 'number' | 'boolean' | 'select' | 'datetime' | 'list' | 'rows' | 'json';
 
@@ -119,14 +121,14 @@ export function localize(fields: FieldSpec[], messages: Messages): FieldSpec[] {
 }
 
 /**
- * The core's refusal in the form's words: the API field names its messages mention (`"rankBy"`,
- * `completionTargetValue`) become the labels the form shows, and the values it names their words.
+ * The core's refusal in the form's words, on the form's fields: a detail whose code has a sentence
+ * (`editors.refusals`) is said in it, in the admin's language, with the field's label; any other
+ * keeps the core's message, its API names (`"rankBy"`, `completionTargetValue`) and values turned
+ * into the form's labels and words. A detail on an item (`eventCodes[0]`, `tasks.1.name`) the form
+ * shows as part of one field goes on that field.
  */
-export function inFormWords<F extends { message: string; fieldErrors: Record<string, string> }>(
-  failure: F,
-  fields: FieldSpec[],
-  values: Messages['records']['values'],
-): F {
+export function inFormWords<F extends CoreFailure>(failure: F, fields: FieldSpec[], messages: Messages): F {
+  const values = messages.records.values;
   const labels = new Map(
     fields.flatMap((f) => [[f.name, f.label] as const, ...(f.itemFields ?? []).map((i) => [i.name, i.label] as const)]),
   );
@@ -135,11 +137,25 @@ export function inFormWords<F extends { message: string; fieldErrors: Record<str
       const label = labels.get(word) ?? (Object.hasOwn(values, word) ? values[word as keyof typeof values] : undefined);
       return label ? `"${label}"` : whole;
     });
-  return {
-    ...failure,
-    message: say(failure.message),
-    fieldErrors: Object.fromEntries(Object.entries(failure.fieldErrors).map(([field, message]) => [field, say(message)])),
-  };
+  const onForm = (field: string) => (fields.some((f) => f.name === field) ? field : field.split('.')[0]!);
+  const words = messages.editors.refusals;
+  const fieldErrors: Record<string, string> = {};
+  for (const detail of failure.details ?? []) {
+    if (!detail.field) continue;
+    const field = onForm(detail.field.replace(/\[(\d+)\]/g, '.$1'));
+    const worded = detail.code !== 'unknown' && Object.hasOwn(words, detail.code);
+    fieldErrors[field] ??= worded
+      ? (refusalInWords(
+          { ...failure, details: [detail] },
+          words,
+          { [field]: fields.find((f) => f.name === field)?.label ?? '' },
+          () => field,
+        ).fieldErrors[field] ?? say(detail.message))
+      : say(detail.message);
+  }
+  // Refusals placed on fields are said there; the banner says only that the change was refused.
+  const placed = Object.keys(fieldErrors).length > 0;
+  return { ...failure, message: placed ? messages.records.form.refused : say(failure.message), fieldErrors };
 }
 
 /** Records a form may pick by id, by resource slug. */

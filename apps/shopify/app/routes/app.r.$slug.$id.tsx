@@ -118,7 +118,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       const { body, errors } = toBody(fields, textsOf(input.inputs), isNew ? 'create' : 'update', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors));
       const saved = isNew ? await createFromValues(api, info.slug, body) : await updateFromValues(api, info.slug, id, body);
-      if (!saved.ok) return fail(inFormWords(saved.failure, fields, m.values));
+      if (!saved.ok) return fail(inFormWords(saved.failure, fields, messages));
       await embedChanged();
       if (isNew) return redirect(`/app/r/${info.slug}/${saved.data.id}`);
       return { ok: true, notice: format(m.record.saved, { singular: m.resources[info.slug].singular }) };
@@ -134,7 +134,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', m.checks);
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
       const created = await createFromValues(api, 'milestone', { ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: id });
-      return created.ok ? { ok: true, notice: m.milestones.added } : fail(inFormWords(created.failure, fields, m.values), 'milestone');
+      return created.ok ? { ok: true, notice: m.milestones.added } : fail(inFormWords(created.failure, fields, messages), 'milestone');
     }
     case 'delete-milestone': {
       const removed = await removeRecord(api, 'milestone', String(input.id));

@@ -120,6 +120,67 @@ export const records: Messages['records'] = {
     uuid: '{label} muss eine ID (UUID) sein.',
   },
   wording: {
+    name: { label: 'Name', help: 'Für Ihr Team; Kunden sehen den angezeigten Titel.' },
+    status: { label: 'Status', help: 'Entwurf: in Vorbereitung. Live: in Gebrauch. Pausiert: vorerst angehalten.' },
+    aggregationPeriod: { label: 'Zeitraum', help: 'Der Tag, die Woche oder der Monat, den jeder Zeitraum (oder jedes Fenster) zählt.' },
+    aggregationMethod: {
+      label: 'Zählweise',
+      help: 'Anzahl: jede Aktivität zählt 1. Summe: die Beträge werden addiert (etwa der Bestellwert).',
+    },
+    aggregationTargetValue: { label: 'Ziel je Zeitraum', help: 'Was ein Mitglied in einem Zeitraum erreichen muss, damit er zählt.' },
+    completionTargetValue: { label: 'Ziel zum Abschluss', help: 'Was das Programm abschließt; bei einer Serie leer: sie endet nie.' },
+    toBeBrokenWarningHours: {
+      label: 'Warnung vor dem Reißen der Serie (Stunden)',
+      help: 'Wie lange vor dem Ende eines Zeitraums ein Mitglied gewarnt wird, das ihn noch nicht geschafft hat.',
+    },
+    toBeFailedWarningHours: {
+      label: 'Warnung vor dem Ende des Fensters (Stunden)',
+      help: 'Wie lange vor dem Ende des Fensters ein Mitglied gewarnt wird, das das Ziel noch nicht erreicht hat.',
+    },
+    rewardHoldDays: {
+      label: 'Tage bis zur Ausgabe der Prämie',
+      help: 'Eine Rückgabefrist: Die Prämie wartet so viele Tage und wird zurückgenommen, wenn die Bestellung inzwischen erstattet wird. 0 gibt sie sofort aus.',
+    },
+    rewardId: { label: 'Prämie', help: 'Die vergebene Prämie, nach Namen gewählt.' },
+    startAt: { label: 'Beginn', help: 'Ab wann das Programm zählt.' },
+    endAt: { label: 'Ende', help: 'Bis wann das Programm zählt; leer: es läuft weiter.' },
+    isRepeatable: { label: 'Wiederholbar', help: 'An: Ein Mitglied kann es nach dem Abschluss erneut machen.' },
+    milestoneTargetValue: { label: 'Erreicht nach', help: 'Der Fortschritt, bei dem der Meilenstein erreicht ist.' },
+    eudTitle: { label: 'Titel für Kunden', help: 'Der Name, den Kunden im Widget und auf ihrer Prämienseite lesen.' },
+    eudDescription: { label: 'Text für Kunden', help: 'Ein, zwei Sätze unter dem Titel.' },
+    eudIcon: { label: 'Symbol', help: 'Die Webadresse eines Bildes neben dem Titel.' },
+    eudCompletedMessage: { label: 'Nachricht beim Abschluss', help: 'Was Kunden lesen, sobald sie es abgeschlossen haben.' },
+    eudMilestoneAchievedMessage: {
+      label: 'Nachricht bei einem Meilenstein',
+      help: 'Was Kunden lesen, wenn sie einen Meilenstein erreichen.',
+    },
+    eudMilestoneRewardTitle: { label: 'Prämientitel für Kunden', help: 'Was Kunden als Prämie dieses Meilensteins lesen.' },
+    eudMilestoneRewardInstructionMessage: { label: 'So wird die Prämie eingelöst', help: 'Was Kunden zum Einlösen lesen.' },
+    endpointUrl: {
+      label: 'Adresse',
+      help: 'Wohin die Zustellungen gehen: eine https-Adresse eines Servers, der im Internet erreichbar ist.',
+    },
+    eventCodes: {
+      label: 'Ereignisse',
+      help: 'Die Ereignisse, die gesendet werden, eines pro Zeile, so benannt wie in der Ereignisliste der Hilfe.',
+    },
+    body: {
+      label: 'Nachricht',
+      help: 'Der gesendete Text; die Angaben, die er nennt (etwa der Vorname), werden für jedes Mitglied eingesetzt.',
+    },
+    title: {
+      label: 'Titel',
+      help: 'Der Titel der Benachrichtigung; die Angaben, die er nennt, werden für jedes Mitglied eingesetzt.',
+    },
+    imageUrl: { label: 'Bild', help: 'Die Webadresse eines Bildes, das mit der Benachrichtigung erscheint.' },
+    data: { label: 'Daten für die App', help: 'Namen und Werte, die die App Ihres Shops mit der Benachrichtigung erhält.' },
+    templateName: { label: 'Freigegebene Vorlage', help: 'Der Name der beim Chat-Anbieter freigegebenen Vorlage.' },
+    templateLanguageCode: { label: 'Sprache der Vorlage', help: 'Die Sprache der freigegebenen Vorlage, etwa de_DE.' },
+    bodyParameters: {
+      label: 'Angaben der Vorlage',
+      help: 'Was die Platzhalter der freigegebenen Vorlage füllt, der Reihe nach, eines pro Zeile.',
+    },
+    style: { label: 'Zusätzlicher Stil (CSS)', help: 'Stil, der jeder E-Mail dieses Themes nach dem Standardstil hinzugefügt wird.' },
     maxFreezes: {
       label: 'Serien-Joker pro Mitglied',
       help: 'Jeder Joker überbrückt einen verpassten Zeitraum, sodass die Serie nicht reißt. 0 schaltet Joker ab.',

@@ -121,6 +121,52 @@ export const records = {
    * their API names, in English.
    */
   wording: {
+    name: { label: 'Name', help: 'For your team; shoppers see the display title.' },
+    status: { label: 'Status', help: 'Draft: being prepared. Live: in use. Paused: stopped for now.' },
+    aggregationPeriod: { label: 'Period', help: 'The day, week or month each period (or window) counts.' },
+    aggregationMethod: { label: 'Counting', help: 'Count: each activity counts 1. Sum: the amounts add up (an order’s total, say).' },
+    aggregationTargetValue: { label: 'Goal each period', help: 'What a member must reach in a period for it to count.' },
+    completionTargetValue: { label: 'Goal to complete', help: 'What completes the program; empty on a streak: it never ends.' },
+    toBeBrokenWarningHours: {
+      label: 'Warn before a streak breaks (hours)',
+      help: 'How long before the end of a period a member who has not done it yet is warned.',
+    },
+    toBeFailedWarningHours: {
+      label: 'Warn before the window ends (hours)',
+      help: 'How long before the window ends a member who has not reached the goal is warned.',
+    },
+    rewardHoldDays: {
+      label: 'Days before a reward is issued',
+      help: 'A return window: the reward waits this many days and is taken back if the order is refunded meanwhile. 0 issues it at once.',
+    },
+    rewardId: { label: 'Reward', help: 'The reward given, picked by name.' },
+    startAt: { label: 'Starts', help: 'When the program starts counting.' },
+    endAt: { label: 'Ends', help: 'When the program stops counting; empty: it runs on.' },
+    isRepeatable: { label: 'Repeatable', help: 'On: a member can do it again once completed.' },
+    milestoneTargetValue: { label: 'Reached after', help: 'The progress at which the milestone is reached.' },
+    eudTitle: { label: 'Title shoppers see', help: 'The name shoppers read in the widget and on their rewards page.' },
+    eudDescription: { label: 'Text shoppers see', help: 'A sentence or two under the title.' },
+    eudIcon: { label: 'Icon', help: 'The web address of an image shown beside the title.' },
+    eudCompletedMessage: { label: 'Message when completed', help: 'What shoppers read once they complete it.' },
+    eudMilestoneAchievedMessage: { label: 'Message at a milestone', help: 'What shoppers read when they reach a milestone.' },
+    eudMilestoneRewardTitle: { label: 'Reward title shoppers see', help: 'What shoppers read as the reward of this milestone.' },
+    eudMilestoneRewardInstructionMessage: { label: 'How to use the reward', help: 'What shoppers read about using it.' },
+    endpointUrl: {
+      label: 'Address',
+      help: 'Where the deliveries are sent: an https address of a server that can be reached on the internet.',
+    },
+    eventCodes: {
+      label: 'Events',
+      help: 'The events sent to it, one per line, named as the help’s list of events names them.',
+    },
+    body: { label: 'Message', help: 'The text sent; the details it names (a member’s first name, say) are filled in for each member.' },
+    title: { label: 'Title', help: 'The notification’s title; the details it names are filled in for each member.' },
+    imageUrl: { label: 'Image', help: 'The web address of an image shown with the notification.' },
+    data: { label: 'Data for the app', help: 'Names and values your shop’s app receives with the notification.' },
+    templateName: { label: 'Approved template', help: 'The name of the template approved at the chat provider.' },
+    templateLanguageCode: { label: 'Template language', help: 'The language of the approved template, for example en_US.' },
+    bodyParameters: { label: 'Template details', help: 'What fills the approved template’s placeholders, in order, one per line.' },
+    style: { label: 'Extra style (CSS)', help: 'Style added to every e-mail of this theme, after the standard one.' },
     maxFreezes: {
       label: 'Freezes a member can hold',
       help: 'Each freeze covers one missed period, so the streak is not broken. 0 turns freezes off.',
