@@ -12,4 +12,12 @@ describe('the dashboard’s range', () => {
     expect(of('from=tomorrow&to=2026-11-30')).toEqual({ to: '2026-11-30' });
     expect(of('from=&to=')).toEqual({});
   });
+
+  it('cuts a range longer than the core covers (366 days) to its last 366, and one from that long ago to its first', () => {
+    expect(of('from=2025-01-01&to=2026-12-31')).toEqual({ from: '2025-12-31', to: '2026-12-31' });
+    expect(of('from=2026-01-01&to=2026-12-31')).toEqual({ from: '2026-01-01', to: '2026-12-31' });
+    expect(of('from=2024-01-01&to=2024-12-31')).toEqual({ from: '2024-01-01', to: '2024-12-31' });
+    expect(dayRange(new URL('https://app.example/app?from=2020-03-01'), '2026-12-03')).toEqual({ from: '2020-03-01', to: '2021-03-01' });
+    expect(dayRange(new URL('https://app.example/app?from=2026-01-01'), '2026-12-03')).toEqual({ from: '2026-01-01' });
+  });
 });
