@@ -256,11 +256,17 @@ describe('admin pages in Chromium', () => {
       .locator('input[type=file]')
       .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
     await page.getByText(/line 2/).waitFor();
+    // A spreadsheet's "Unicode text" (UTF-16 with its byte order mark) reads as its codes; an empty file says so.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SUMMER-1\r\nSUMMER-2\r\n', 'utf16le')]);
+    await page.locator('input[type=file]').setInputFiles({ name: 'unicode.txt', mimeType: 'text/plain', buffer: utf16 });
+    await page.getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
+    await page.locator('input[type=file]').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('\n\n') });
+    await page.getByText('The file has no codes: one code a line, no header.').waitFor();
     const pool = await api.get('/schema/coupon/record', {
       fetchTotalCount: true,
       filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
     });
-    expect(pool.body.paging.total).toBe(3);
+    expect(pool.body.paging.total).toBe(5);
   });
 
   it('webhooks: the record with its deliveries, a secret rotation and a resend', async () => {

@@ -3,7 +3,7 @@ import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } fr
 import { useState } from 'react';
 import { isOutage } from '../core/failure';
 import { format } from '../i18n';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 
 type Outcome = { imported: number; duplicates: number } | { error: string; details: string[] };
@@ -33,6 +33,7 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const revalidator = useRevalidator();
   const messages = useMessages();
+  const language = useAdminLanguage();
   const m = messages.rewards.coupons;
 
   const upload = async (file: File) => {
@@ -40,7 +41,7 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
     setProgress(0);
     const token = await window.shopify?.idToken();
     const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/app/coupons/${rewardId}`);
+    xhr.open('POST', `/app/coupons/${rewardId}?language=${language}`);
     xhr.setRequestHeader('content-type', 'text/csv');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));

@@ -11,6 +11,7 @@ export const rewards: Messages['rewards'] = {
     dropHint: 'oder hier ablegen',
     imported: '{imported} Codes importiert; {duplicates} Duplikate übersprungen.',
     uploadFailed: 'Der Upload ist fehlgeschlagen ({status}).',
+    empty: 'Die Datei enthält keine Codes: ein Code pro Zeile, ohne Kopfzeile.',
     notSent: 'Der Upload konnte nicht gesendet werden.',
   },
   editor: {

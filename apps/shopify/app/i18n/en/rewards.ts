@@ -11,6 +11,7 @@ export const rewards = {
     dropHint: 'or drop it here',
     imported: 'Imported {imported} codes; {duplicates} duplicates skipped.',
     uploadFailed: 'The upload failed ({status}).',
+    empty: 'The file has no codes: one code a line, no header.',
     notSent: 'The upload could not be sent.',
   },
   editor: {
