@@ -125,6 +125,15 @@ describe('saving a program', () => {
       'settings.completionTargetValue': 'Enter a number.',
       'milestones.new-0.target': 'Enter a number.',
     });
+    // What counts periods, tasks or activities takes no fraction; a sum may.
+    const fractions = streak('Halves', '7', ['2.5']);
+    fractions.settings.aggregationTargetValue = '1.5';
+    expect((await save(fractions)).errors).toEqual({
+      'settings.aggregationTargetValue': 'Enter a whole number.',
+      'milestones.new-0.target': 'Enter a whole number.',
+    });
+    fractions.settings.aggregationMethod = 'sum';
+    expect((await save(fractions)).errors).toEqual({ 'milestones.new-0.target': 'Enter a whole number.' });
     expect(await countRecords('streak')).toBe(before);
   });
 

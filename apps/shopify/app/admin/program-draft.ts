@@ -323,27 +323,38 @@ export function programFromRecords(
 /** The checks the editor makes before the core sees anything: what a form can tell (filled in, a number). */
 export function checkProgram(draft: ProgramDraft, words: CheckWords): Record<string, string> {
   const errors: Record<string, string> = {};
-  const number = (key: string, value: string, required: boolean) => {
+  // `whole`: what counts activities, periods or tasks takes no fraction (2.5 days is no goal a member can meet).
+  const number = (key: string, value: string, required: boolean, whole = false) => {
     if (!value.trim()) {
       if (required) errors[key] = words.required;
     } else if (!Number.isFinite(Number(value))) errors[key] = words.number;
+    else if (whole && !Number.isInteger(Number(value))) errors[key] = words.whole;
   };
   const s = draft.settings;
+  const counted = s.aggregationMethod === 'count';
   if (!s.name.trim()) errors['settings.name'] = words.required;
   for (const key of SETTING_FIELDS[draft.kind])
-    if (NUMBER_FIELDS.has(key)) number(`settings.${key}`, s[key], draft.kind === 'challenge' && key === 'completionTargetValue');
+    if (NUMBER_FIELDS.has(key))
+      number(
+        `settings.${key}`,
+        s[key],
+        draft.kind === 'challenge' && key === 'completionTargetValue',
+        (counted && (key === 'aggregationTargetValue' || key === 'completionTargetValue')) || key.endsWith('Hours'),
+      );
   if (draft.kind === 'mission') {
     if (!s.tasks.length) errors['settings.tasks'] = words.tasksRequired;
     s.tasks.forEach((t, i) => {
       if (!t.name.trim()) errors[`settings.tasks.${i}.name`] = words.required;
       if (!t.activityId.trim()) errors[`settings.tasks.${i}.activityId`] = words.required;
-      number(`settings.tasks.${i}.targetValue`, t.targetValue, true);
+      number(`settings.tasks.${i}.targetValue`, t.targetValue, true, t.aggregationMethod === 'count');
     });
     checkReward('completionReward', draft.completionReward, errors, words);
   }
+  // A streak's milestones count periods, a mission's tasks, a counting challenge's activities.
+  const wholeTargets = draft.kind !== 'challenge' || counted;
   for (const m of draft.milestones) {
     if (!m.name.trim()) errors[`milestones.${m.key}.name`] = words.required;
-    number(`milestones.${m.key}.target`, m.target, true);
+    number(`milestones.${m.key}.target`, m.target, true, wholeTargets);
     checkReward(`milestones.${m.key}.reward`, m.reward, errors, words);
   }
   return errors;
@@ -352,6 +363,7 @@ export function checkProgram(draft: ProgramDraft, words: CheckWords): Record<str
 export interface CheckWords {
   required: string;
   number: string;
+  whole: string;
   tasksRequired: string;
   chooseReward: string;
 }

@@ -214,6 +214,7 @@ export const editor: Messages['editor'] = {
   checks: {
     required: 'Bitte einen Wert eingeben.',
     number: 'Bitte eine Zahl eingeben.',
+    whole: 'Gib eine ganze Zahl ein.',
     tasksRequired: 'Mindestens eine Aufgabe hinzufügen.',
     chooseReward: 'Bitte eine Prämie wählen.',
     notTried: 'Nicht gespeichert: worauf es aufbaut, wurde nicht gespeichert.',

@@ -208,6 +208,7 @@ export const editor = {
   checks: {
     required: 'Enter a value.',
     number: 'Enter a number.',
+    whole: 'Enter a whole number.',
     tasksRequired: 'Add at least one task.',
     chooseReward: 'Choose a reward.',
     notTried: 'Not saved: what it depends on was not saved.',
