@@ -328,8 +328,10 @@ export const SEND_WIDTH = 16;
 export const ACCOUNT_SENDS = 4;
 /** Rows a claim leases per account at most, in units of its lanes; a worker holds at most this many per lane in all. */
 const CLAIMED_PER_LANE = 8;
-/** The longest a send takes: an OAuth token and a provider call, each bounded by SEND_TIMEOUT_MS, and time to record it. */
-const SEND_MAX_MS = 2 * SEND_TIMEOUT_MS + 1_000;
+/** The longest a send may take: an OAuth token and a provider call, each bounded by SEND_TIMEOUT_MS. */
+const SEND_MAX_MS = 2 * SEND_TIMEOUT_MS;
+/** Time kept at the end of a lease for recording the send made under it. */
+const RECORD_MARGIN_MS = 1_000;
 
 /**
  * Sends notifications that are due (CONTRACT §11) and records each as `sent`, `skipped` (with the
@@ -341,11 +343,20 @@ export class NotificationPool {
   private readonly lanes: FairLanes<NotificationLogRow>;
   private readonly handingBack = new Set<Promise<void>>();
 
+  private readonly deadlineMs: number;
+
+  /** `deadlineMs`: how long a send may take in all before it counts as a retryable failure (tests shorten it). */
   constructor(
     private readonly deps: SenderDeps,
     private readonly now: () => Date,
-    { width = SEND_WIDTH, accountCap = ACCOUNT_SENDS, onFreed }: { width?: number; accountCap?: number; onFreed?: () => void } = {},
+    {
+      width = SEND_WIDTH,
+      accountCap = ACCOUNT_SENDS,
+      deadlineMs = SEND_MAX_MS,
+      onFreed,
+    }: { width?: number; accountCap?: number; deadlineMs?: number; onFreed?: () => void } = {},
   ) {
+    this.deadlineMs = deadlineMs;
     const lanesPerAccount = Math.min(accountCap, width);
     this.lanes = new FairLanes<NotificationLogRow>({
       width,
@@ -353,7 +364,7 @@ export class NotificationPool {
       heldMax: CLAIMED_PER_LANE * width,
       accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
       run: (row) => this.send(row),
-      late: (row) => !!row.lease_until && this.now().getTime() + SEND_MAX_MS > row.lease_until.getTime(),
+      late: (row) => !!row.lease_until && this.now().getTime() + deadlineMs + RECORD_MARGIN_MS > row.lease_until.getTime(),
       handBack: (row) => {
         const done: Promise<void> = this.handBack(row).finally(() => this.handingBack.delete(done));
         this.handingBack.add(done);
@@ -404,7 +415,7 @@ export class NotificationPool {
   private async send(row: NotificationLogRow): Promise<void> {
     const { deps } = this;
     try {
-      const outcome = await deliver(deps, row);
+      const outcome = await this.bounded(deliver(deps, row));
       await record(deps.db, row, outcome, this.now());
       if (outcome.status === 'failure') {
         deps.logger.warn({ notificationLogId: row.id, accountId: row.account_id, error: outcome.error }, 'notification send failed');
@@ -413,6 +424,22 @@ export class NotificationPool {
       // Recording failed (the database): the lease runs out and another pass sends the row again.
       deps.logger.error({ err, notificationLogId: row.id }, 'notification outcome not recorded');
     }
+  }
+
+  /**
+   * A send's outcome by the deadline at the latest: a provider that keeps a call open without its
+   * own time-out firing (an answer trickling in) fails the send then, as a retryable failure, so its
+   * lane, its lease and a stopping worker are not held by it.
+   */
+  private bounded(send: Promise<Outcome>): Promise<Outcome> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ status: 'failure', error: `The provider did not answer within ${this.deadlineMs / 1000} s.`, permanent: false }),
+        this.deadlineMs,
+      );
+    });
+    return Promise.race([send, late]).finally(() => clearTimeout(timer));
   }
 
   private async handBack(row: NotificationLogRow): Promise<void> {

@@ -218,8 +218,8 @@ function recorder(db: Knex, size: number, onError: OnError | undefined, delayMs 
   };
 }
 
-/** Deliveries one worker has in flight at most. */
-export const DELIVERY_WIDTH = 256;
+/** Deliveries one worker has in flight at most: sixteen accounts' lanes, so it takes as many hanging receivers to fill them. */
+export const DELIVERY_WIDTH = 512;
 /**
  * Deliveries of one account one worker has in flight at most: a receiver that hangs holds its
  * account's share of the lanes until the time-out, never all of them, and other accounts'

@@ -20,11 +20,11 @@ export class DeliveryError extends Error {}
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /**
  * Kept-alive connections per receiver: bursts of deliveries do not open (and strand) a socket
- * each. Four accounts' worth of deliveries in flight (delivery.ts, ACCOUNT_IN_FLIGHT): accounts
- * share receivers (an automation platform's host), and one whose endpoint there hangs must not
- * hold every connection to it.
+ * each. As many as a worker has lanes (delivery.ts, DELIVERY_WIDTH): accounts share receivers (an
+ * automation platform's host), and those whose endpoints there hang hold only their own lanes, never
+ * every connection to it; nor does a delivery's time-out run while it waits for a connection.
  */
-const CONNECTIONS_PER_RECEIVER = 128;
+export const CONNECTIONS_PER_RECEIVER = 512;
 /**
  * undici rather than node:http: a delivery costs the worker about half the CPU (bench:delivery).
  * One agent connects anywhere (private addresses allowed); the others pin each resolver's answers.

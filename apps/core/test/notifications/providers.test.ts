@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import PostalMime from 'postal-mime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationPool } from '../../src/notifications/sender.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, type Captured, create, eventsOf, json, logRow, NOW, postLog, queue, send, startProvider } from './support.js';
 
@@ -13,7 +14,9 @@ const SMS_SECRET = 'sms-secret-access-key-0123456789';
 const BAD_SMS_SECRET = 'bad-sms-secret-access-key-987654';
 const CHAT_SECRET = 'chat-secret-access-key-0123456789';
 
-const mode = { ses: 'ok', push: 'ok' } as { ses: 'ok' | 'fail'; push: 'ok' | 'fail' };
+const mode = { ses: 'ok', push: 'ok', sms: 'ok' } as { ses: 'ok' | 'fail'; push: 'ok' | 'fail'; sms: 'ok' | 'hang' };
+/** SMS publishes the provider holds open, never answered. */
+const hung: import('node:http').ServerResponse[] = [];
 let provider: Awaited<ReturnType<typeof startProvider>>;
 let app: TestApp;
 let acct: TestAccount;
@@ -56,6 +59,10 @@ async function answer(req: Captured, res: import('node:http').ServerResponse) {
     return json(res, 200, { name: `projects/demo-project/messages/${token}` });
   }
   if (req.url === '/v1/whatsapp/send') return json(res, 200, { messageId: `wa-msg-${++counter}` });
+  if (req.url === '/' && form(req.body).Action === 'Publish' && mode.sms === 'hang') {
+    hung.push(res);
+    return;
+  }
   if (req.url === '/' && form(req.body).Action === 'Publish') {
     if (awsCredential(req).startsWith('AKIABADKEY')) {
       return xml(
@@ -344,6 +351,26 @@ describe('SMS and chat through the cloud SDK', () => {
       messagingPhoneNumberId: 'phone-number-id-0123456789abcdef0123456789abcdef',
     });
     chatRule = await rule('cloud_chat', chat.id, chatTemplate.id);
+  });
+
+  it('fails a send the provider never answers by the send deadline, retryably, without holding the lane or the worker', async () => {
+    const event = await memberEvent('sms-hang', { phoneNumber: '+14155550111' });
+    const id = await queue(app, smsRule, event);
+    mode.sms = 'hang';
+    try {
+      const pool = new NotificationPool(app.running.services, () => NOW, { deadlineMs: 500 });
+      const started = Date.now();
+      expect(await pool.claim()).toBe(1);
+      await pool.settled();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      mode.sms = 'ok';
+      for (const res of hung.splice(0)) res.destroy();
+    }
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'pending', attempt_count: 1, lease_until: null });
+    expect(log.error).toBe('The provider did not answer within 0.5 s.');
+    expect(log.next_attempt_at.getTime()).toBe(NOW.getTime() + 30_000);
   });
 
   it('publishes an SMS with the sender id, signed with the integration key; bad credentials fail without the secret', async () => {

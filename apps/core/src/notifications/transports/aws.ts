@@ -1,6 +1,6 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
-import { awsFailure, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+import { awsFailure, boundedCall, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
 
 /** The integration's own cloud credentials (cloud_sms, cloud_chat), the secret opened from its sealed column. */
 export interface CloudCredentials {
@@ -43,7 +43,7 @@ const clientConfig = (c: CloudCredentials, endpoint: string | undefined) => ({
   credentials: { accessKeyId: c.accessKeyId, secretAccessKey: c.secretAccessKey },
   // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
   maxAttempts: 1,
-  requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS },
+  requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS, throwOnRequestTimeout: true },
 });
 
 /** SMS through SNS Publish to a phone number, with the integration's sender id. */
@@ -62,6 +62,7 @@ export class SmsTransport {
           Message: input.body,
           MessageAttributes: { 'AWS.SNS.SMS.SenderID': { DataType: 'String', StringValue: input.senderId } },
         }),
+        boundedCall(),
       );
       if (!out.MessageId) throw new SendFailure('SNS Publish answered without a MessageId.', false);
       return out.MessageId;
@@ -104,6 +105,7 @@ export class ChatTransport {
           message: new TextEncoder().encode(JSON.stringify(message)),
           metaApiVersion: 'v20.0',
         }),
+        boundedCall(),
       );
       if (!out.messageId) throw new SendFailure('SendWhatsAppMessage answered without a messageId.', false);
       return out.messageId;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../../config.js';
-import { awsFailure, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+import { awsFailure, boundedCall, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
 
 export interface EmailMessage {
   from: { name: string; address: string };
@@ -104,7 +104,7 @@ export function createSesClient(config: Config): SESv2Client {
     endpoint: config.sesEndpoint,
     // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS },
+    requestHandler: { connectionTimeout: 10_000, requestTimeout: SEND_TIMEOUT_MS, throwOnRequestTimeout: true },
   });
 }
 
@@ -122,6 +122,7 @@ function sesTransport(config: Config): EmailTransport {
             ReplyToAddresses: m.replyTo ? [m.replyTo] : undefined,
             Content: { Raw: { Data: raw } },
           }),
+          boundedCall(),
         );
         if (!out.MessageId) throw new SendFailure('SES answered without a MessageId.', false);
         return out.MessageId;

@@ -18,6 +18,9 @@ export class SendFailure extends Error {
 /** How long one provider call may take before it counts as a (retryable) failure. */
 export const SEND_TIMEOUT_MS = 30_000;
 
+/** An AWS SDK call's options: aborted once SEND_TIMEOUT_MS have passed, however the socket trickles meanwhile. */
+export const boundedCall = () => ({ abortSignal: AbortSignal.timeout(SEND_TIMEOUT_MS) });
+
 /** Values that look like credentials wherever they appear in a provider's message. */
 const SECRET_PATTERNS: [RegExp, string][] = [
   [/-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g, '[private key]'],
