@@ -129,6 +129,8 @@ describe('admin pages in Chromium', () => {
     await page.getByRole('button', { name: 'Add milestone' }).click();
     await page.getByText('Milestone added.').waitFor();
     expect(await page.locator('table').last().innerText()).toContain('Five days');
+    // The milestone's reward by its name, as the merchant picked it.
+    expect(await page.locator('table').last().getByRole('link').allInnerTexts()).toEqual(['Welcome']);
     const streakId = /\/app\/r\/streak\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     const added = await api.get('/schema/milestone/record', {
       filters: { operator: 'and', conditions: [{ fieldSlug: 'linkedSchemaRecordId', operator: 'equals', fieldValue: streakId }] },

@@ -258,7 +258,13 @@ export default function RecordPage() {
                       rows={milestones.map((row) => [
                         String(row.milestoneTargetValue),
                         String(row.name),
-                        row.rewardId ? <Link to={`/app/rewards/${String(row.rewardId)}`}>{m.milestones.reward}</Link> : '—',
+                        row.rewardId ? (
+                          <Link to={`/app/rewards/${String(row.rewardId)}`}>
+                            {choices.reward?.find((c) => c.value === row.rewardId)?.label ?? m.milestones.reward}
+                          </Link>
+                        ) : (
+                          '—'
+                        ),
                         <Button
                           key={row.id}
                           variant="plain"
