@@ -123,7 +123,7 @@ export default function PointsSettings() {
   const form = useEditorDraft(initial, id, urlOf);
   const { draft, errors } = form;
   return (
-    <EditorFrame id="points-save-bar" title={m.title} backUrl="/app" helpTopic="programs" form={form} onSave={() => form.save()}>
+    <EditorFrame id="points-save-bar" title={m.title} backUrl="/app" helpTopic="points" form={form} onSave={() => form.save()}>
       <Layout.Section>
         <BlockStack gap="400">
           <TitledCard title={m.sections.program}>

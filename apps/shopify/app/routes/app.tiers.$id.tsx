@@ -136,7 +136,7 @@ function TierEditor({ id, draft: initial, currencyName, rewards, memberCount }: 
       backUrl="/app/tiers"
       record={{ slug: 'tier', id, name: initial.name, status: initial.status }}
       deleteConsequences={deleteConsequences}
-      helpTopic="rewards"
+      helpTopic="points"
       form={form}
       onSave={save}
     >

@@ -134,7 +134,7 @@ export default function TierLadder() {
           )}
         </Layout.Section>
         <Layout.Section>
-          <HelpFooter topic="rewards" />
+          <HelpFooter topic="points" />
         </Layout.Section>
       </Layout>
     </Page>

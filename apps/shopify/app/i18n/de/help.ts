@@ -13,6 +13,10 @@ export const help: Messages['help'] = {
       title: 'Serien, Challenges und Missionen',
       body: 'Eine Serie belohnt Mitglieder, die Zeitraum für Zeitraum wiederkommen, eine Challenge das Erreichen eines Ziels in einem Zeitraum, eine Mission das Erledigen einer Liste von Aufgaben. Jedes Programm kann Meilensteine haben, die unterwegs Prämien geben.',
     },
+    points: {
+      title: 'Punkte und VIP-Stufen',
+      body: 'Mitglieder sammeln Punkte mit Bestellungen, bei der Anmeldung und an Meilensteinen und lösen sie für die Prämien ein, denen Sie einen Punktepreis geben. VIP-Stufen richten sich nach den Punkten, die ein Mitglied im Zeitraum der Stufen gesammelt hat: Jede Stufe kann das Gesammelte vervielfachen und beim Erreichen eine Prämie geben.',
+    },
     rewards: {
       title: 'Prämien',
       body: 'Eine Prämie bekommt ein Mitglied für einen Meilenstein oder den Abschluss eines Programms: einen Shopify-Rabatt, einen Code aus hochgeladenen oder von der App erzeugten Codes oder Guthaben.',

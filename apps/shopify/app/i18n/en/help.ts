@@ -12,6 +12,10 @@ export const help = {
       title: 'Streaks, challenges and missions',
       body: 'A streak rewards members for coming back period after period, a challenge for reaching a goal within a period, a mission for finishing a list of tasks. Each can have milestones that give rewards on the way.',
     },
+    points: {
+      title: 'Points and VIP tiers',
+      body: 'Members earn points on orders, on signing up and at milestones, and spend them on the rewards you give a cost in points. VIP tiers follow the points a member earned in the tiers’ window: each tier can multiply what its members earn and give a reward on entering it.',
+    },
     rewards: {
       title: 'Rewards',
       body: 'A reward is what a member receives for a milestone or for finishing a program: a Shopify discount, a code from codes you upload or codes the app generates, or store credit.',
