@@ -66,16 +66,24 @@ export class Api {
     return Boolean(this.config.accessToken);
   }
 
-  /** The token in use, and a renewal under way (the calls refused at once share it). */
+  /** The token in use, a renewal under way (the calls refused at once share it), and a token no renewal replaced. */
   private token: string | undefined;
   private renewing: Promise<string | null | undefined> | undefined;
+  private unrenewed: string | undefined;
 
-  /** A token other than `refused`, renewed once for all the calls it failed. */
+  /**
+   * A token other than `refused`, renewed once for all the calls it failed; once a renewal gave none
+   * (signed out, the page's source down), the calls that token fails ask no more.
+   */
   private async renewed(refused: string): Promise<string | null | undefined> {
     if (this.token !== refused) return this.token;
-    this.renewing ??= this.config.renewToken!().finally(() => (this.renewing = undefined));
+    if (this.unrenewed === refused) return null;
+    this.renewing ??= Promise.resolve()
+      .then(() => this.config.renewToken!())
+      .finally(() => (this.renewing = undefined));
     const fresh = await this.renewing.catch(() => null);
-    if (fresh) this.token = fresh;
+    if (fresh && fresh !== refused) this.token = fresh;
+    else this.unrenewed = refused;
     return fresh;
   }
 

@@ -20,4 +20,46 @@ describe('Api', () => {
     await expect(new Api({ baseUrl: 'https://core.example', accountId: 'a' }, 50).list('streak')).rejects.toThrow();
     expect(signals.map((s) => s.aborted)).toEqual([true]);
   });
+
+  describe('an expired member token', () => {
+    /** A core that takes only `fresh` as the member's token. */
+    const core = () => {
+      const sent: (string | null)[] = [];
+      vi.stubGlobal('fetch', async (_url: URL, init: RequestInit) => {
+        const token = new Headers(init.headers).get('x-enduser-access-token');
+        sent.push(token);
+        return token === 'fresh' ? Response.json({ data: [] }) : Response.json({ error: { code: 'unauthenticated' } }, { status: 401 });
+      });
+      return sent;
+    };
+
+    it('is renewed once for the calls it failed together, which go again with the fresh one', async () => {
+      const sent = core();
+      const renewToken = vi.fn(async () => 'fresh');
+      const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'old', renewToken });
+      await Promise.all([api.list('streak'), api.list('challenge'), api.list('mission')]);
+      await api.list('reward');
+      expect(renewToken).toHaveBeenCalledTimes(1);
+      expect(sent.filter((t) => t === 'fresh')).toHaveLength(4);
+    });
+
+    it.each([
+      ['gives none', async () => null],
+      ['gives the same token', async () => 'old'],
+      ['fails', async () => Promise.reject(new Error('down'))],
+      [
+        'throws',
+        () => {
+          throw new Error('no');
+        },
+      ],
+    ])('is asked no more once a renewal %s: the calls fail as refused', async (_, give) => {
+      core();
+      const renewToken = vi.fn(give);
+      const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'old', renewToken });
+      for (let i = 0; i < 3; i++) await expect(api.list('streak')).rejects.toMatchObject({ status: 401 });
+      await Promise.all([expect(api.list('challenge')).rejects.toThrow(), expect(api.list('mission')).rejects.toThrow()]);
+      expect(renewToken).toHaveBeenCalledTimes(1);
+    });
+  });
 });
