@@ -123,6 +123,10 @@ describe('admin pages in Chromium', () => {
     await milestone.getByText(/at most|reachable|completion/i).waitFor();
     await browser.shot('streak-milestone-refused');
 
+    // A streak's milestone counts periods: half a day is refused before the core is asked.
+    await milestone.getByLabel('Reached after *').fill('2.5');
+    await page.getByRole('button', { name: 'Add milestone' }).click();
+    await milestone.getByText('Reached after must be a whole number.').waitFor();
     await milestone.getByLabel('Reached after *').fill('2');
     // The reward is picked by name from the account's rewards, not typed as an id.
     await milestone.getByLabel('Reward', { exact: true }).selectOption({ label: 'Welcome' });
@@ -257,18 +261,22 @@ describe('admin pages in Chromium', () => {
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
-    await page.getByText(/line 2/).waitFor();
+    await page.getByText('Line 2 can be at most 256 characters.').waitFor();
     // A spreadsheet's "Unicode text" (UTF-16 with its byte order mark) reads as its codes; an empty file says so.
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SUMMER-1\r\nSUMMER-2\r\n', 'utf16le')]);
     await page.locator('input[type=file]').setInputFiles({ name: 'unicode.txt', mimeType: 'text/plain', buffer: utf16 });
     await page.getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
+    // The same without its byte order mark.
+    const bare = Buffer.from('AUTUMN-1\r\n', 'utf16le');
+    await page.locator('input[type=file]').setInputFiles({ name: 'bare.txt', mimeType: 'text/plain', buffer: bare });
+    await page.getByText('Imported 1 codes; 0 duplicates skipped.').waitFor();
     await page.locator('input[type=file]').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('\n\n') });
     await page.getByText('The file has no codes: one code a line, no header.').waitFor();
     const pool = await api.get('/schema/coupon/record', {
       fetchTotalCount: true,
       filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
     });
-    expect(pool.body.paging.total).toBe(5);
+    expect(pool.body.paging.total).toBe(6);
   });
 
   it('webhooks: the record with its deliveries, a secret rotation and a resend', async () => {

@@ -1,11 +1,22 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { authenticateShop } from '../admin/authenticate.server';
-import { coreFailure } from '../core/failure';
-import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
+import { numberIn } from '../admin/numbers';
+import { refusalInWords } from '../admin/refusals';
+import { coreFailure, isOutage } from '../core/failure';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 
-/** The file's text: UTF-8 unless a byte order mark says UTF-16 (what spreadsheets save as "Unicode text"). */
+/**
+ * The file's text: UTF-8 unless it is UTF-16 (what spreadsheets save as "Unicode text"), told by its
+ * byte order mark, or without one by the zero bytes ASCII codes leave beside each letter.
+ */
 function textOf(bytes: Uint8Array): string {
-  const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
+  const [a, b, c, d] = bytes;
+  const encoding =
+    (a === 0xff && b === 0xfe) || (a !== 0 && b === 0 && c !== 0 && d === 0)
+      ? 'utf-16le'
+      : (a === 0xfe && b === 0xff) || (a === 0 && b !== 0 && c === 0 && d !== 0)
+        ? 'utf-16be'
+        : 'utf-8';
   return new TextDecoder(encoding).decode(bytes);
 }
 
@@ -15,7 +26,8 @@ function textOf(bytes: Uint8Array): string {
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { api } = await authenticateShop(request);
-  const words = ADMIN_MESSAGES[claimedLanguage(new URL(request.url).searchParams.get('language'), request)].rewards.coupons;
+  const messages = ADMIN_MESSAGES[claimedLanguage(new URL(request.url).searchParams.get('language'), request)];
+  const words = messages.rewards.coupons;
   const csv = textOf(new Uint8Array(await request.arrayBuffer()));
   if (!csv.split(/[\r\n,;\t]+/).some((cell) => cell.trim())) return Response.json({ error: words.empty, details: [] }, { status: 400 });
   const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {
@@ -27,8 +39,18 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   });
   if (!data) {
     const failure = coreFailure(response.status, error);
-    const details = Object.entries(failure.fieldErrors).map(([field, message]) => `${field}: ${message}`);
-    return Response.json({ error: failure.message, details }, { status: response.status });
+    if (isOutage(failure.status))
+      return Response.json({ error: messages.editors.refusals.outage, details: [] }, { status: response.status });
+    // Each refused code by its line, in the merchant's words; nothing of the file was imported.
+    const details = (failure.details ?? []).map((d) => {
+      if (d.code === 'too_many') return format(words.tooMany, { max: numberIn(d.message) });
+      const line = /^line (\d+)$/.exec(d.field ?? '')?.[1];
+      const label = line ? format(words.line, { line }) : words.file;
+      return (
+        refusalInWords({ ...failure, details: [d] }, messages.editors.refusals, { code: label }, () => 'code').fieldErrors.code ?? d.message
+      );
+    });
+    return Response.json({ error: words.refused, details }, { status: response.status });
   }
   const { imported, duplicates } = data.data;
   return Response.json({ imported, duplicates });

@@ -132,6 +132,12 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
     case 'add-milestone': {
       const fields = localize(await milestoneFormFields(config.coreUrl), messages);
       const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', m.checks);
+      // A streak's milestones count periods, a mission's tasks: no fraction reaches them.
+      const target = body.milestoneTargetValue;
+      if ((info.slug === 'streak' || info.slug === 'mission') && typeof target === 'number' && !Number.isInteger(target))
+        errors.milestoneTargetValue ??= format(m.checks.whole, {
+          label: fields.find((f) => f.name === 'milestoneTargetValue')?.label ?? '',
+        });
       if (Object.keys(errors).length) return fail(invalid(errors), 'milestone');
       const created = await createFromValues(api, 'milestone', { ...body, linkedSchemaSlug: info.slug, linkedSchemaRecordId: id });
       return created.ok ? { ok: true, notice: m.milestones.added } : fail(inFormWords(created.failure, fields, messages), 'milestone');

@@ -120,6 +120,7 @@ export const records: Messages['records'] = {
     uuid: '{label} muss eine ID (UUID) sein.',
   },
   wording: {
+    tasks: { label: 'Aufgaben', help: 'Was ein Mitglied tut, um die Mission abzuschließen, jede mit ihrer Aktivität und wie oft.' },
     name: { label: 'Name', help: 'Für Ihr Team; Kunden sehen den angezeigten Titel.' },
     status: { label: 'Status', help: 'Entwurf: in Vorbereitung. Live: in Gebrauch. Pausiert: vorerst angehalten.' },
     aggregationPeriod: { label: 'Zeitraum', help: 'Der Tag, die Woche oder der Monat, den jeder Zeitraum (oder jedes Fenster) zählt.' },

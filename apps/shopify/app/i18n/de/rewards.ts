@@ -12,6 +12,10 @@ export const rewards: Messages['rewards'] = {
     imported: '{imported} Codes importiert; {duplicates} Duplikate übersprungen.',
     uploadFailed: 'Der Upload ist fehlgeschlagen ({status}).',
     empty: 'Die Datei enthält keine Codes: ein Code pro Zeile, ohne Kopfzeile.',
+    refused: 'Nichts wurde importiert:',
+    line: 'Zeile {line}',
+    file: 'Die Datei',
+    tooMany: 'Höchstens {max} Codes pro Import: Teilen Sie die Datei auf.',
     notSent: 'Der Upload konnte nicht gesendet werden.',
   },
   editor: {

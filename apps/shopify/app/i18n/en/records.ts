@@ -121,6 +121,7 @@ export const records = {
    * their API names, in English.
    */
   wording: {
+    tasks: { label: 'Tasks', help: 'What a member does to finish the mission, each with its activity and how many times.' },
     name: { label: 'Name', help: 'For your team; shoppers see the display title.' },
     status: { label: 'Status', help: 'Draft: being prepared. Live: in use. Paused: stopped for now.' },
     aggregationPeriod: { label: 'Period', help: 'The day, week or month each period (or window) counts.' },

@@ -12,6 +12,10 @@ export const rewards = {
     imported: 'Imported {imported} codes; {duplicates} duplicates skipped.',
     uploadFailed: 'The upload failed ({status}).',
     empty: 'The file has no codes: one code a line, no header.',
+    refused: 'Nothing was imported:',
+    line: 'Line {line}',
+    file: 'The file',
+    tooMany: 'At most {max} codes per import: split the file.',
     notSent: 'The upload could not be sent.',
   },
   editor: {
