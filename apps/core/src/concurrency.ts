@@ -29,6 +29,13 @@ export class KeyedGate {
   }
 }
 
+/** Time kept at the end of a lease for recording the attempt made under it. */
+const RECORD_MARGIN_MS = 1_000;
+
+/** Whether an attempt of up to `attemptMs` started at `now` could outlast its lease, with time to record it. */
+export const outlastsLease = (leaseUntil: Date | null, now: Date, attemptMs: number): boolean =>
+  !!leaseUntil && now.getTime() + attemptMs + RECORD_MARGIN_MS > leaseUntil.getTime();
+
 /** What a worker may still lease: in all, and per account, less what it holds. */
 export interface Room {
   free: number;

@@ -16,7 +16,7 @@ import {
   TEMPLATE_OF_PROVIDER,
 } from '../schema/notifications.js';
 import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
-import { FairLanes } from '../concurrency.js';
+import { FairLanes, outlastsLease } from '../concurrency.js';
 import { fairPick } from '../db/fair-pick.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
@@ -330,8 +330,6 @@ export const ACCOUNT_SENDS = 4;
 const CLAIMED_PER_LANE = 8;
 /** The longest a send may take: an OAuth token and a provider call, each bounded by SEND_TIMEOUT_MS. */
 const SEND_MAX_MS = 2 * SEND_TIMEOUT_MS;
-/** Time kept at the end of a lease for recording the send made under it. */
-const RECORD_MARGIN_MS = 1_000;
 
 /**
  * Sends notifications that are due (CONTRACT §11) and records each as `sent`, `skipped` (with the
@@ -364,7 +362,7 @@ export class NotificationPool {
       heldMax: CLAIMED_PER_LANE * width,
       accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
       run: (row) => this.send(row),
-      late: (row) => !!row.lease_until && this.now().getTime() + deadlineMs + RECORD_MARGIN_MS > row.lease_until.getTime(),
+      late: (row) => outlastsLease(row.lease_until, this.now(), deadlineMs),
       handBack: (row) => {
         const done: Promise<void> = this.handBack(row).finally(() => this.handingBack.delete(done));
         this.handingBack.add(done);

@@ -1,6 +1,6 @@
 import type { Resolver } from 'node:dns/promises';
 import type { Knex } from 'knex';
-import { FairLanes } from '../concurrency.js';
+import { FairLanes, outlastsLease } from '../concurrency.js';
 import { rowsFromJson } from '../db/json.js';
 import { fairPick } from '../db/fair-pick.js';
 import { numbered, run } from '../db/prepared.js';
@@ -174,9 +174,6 @@ async function record(db: Knex, attempted: Attempted[]): Promise<void> {
     [JSON.stringify(rows)],
   );
 }
-
-/** Time kept at the end of a lease for recording the attempt made under it. */
-const RECORD_MARGIN_MS = 1_000;
 
 /** A group of outcomes that could not be recorded: its deliveries stay leased and go out again once the lease runs out. */
 type OnError = (err: unknown) => void;
@@ -359,7 +356,7 @@ export class DeliveryPool {
   }
 
   private late(log: WebhookLogRow): boolean {
-    return !!log.lease_until && this.now().getTime() + this.deps.config.webhookTimeoutMs + RECORD_MARGIN_MS > log.lease_until.getTime();
+    return outlastsLease(log.lease_until, this.now(), this.deps.config.webhookTimeoutMs);
   }
 
   private async attempt({ log, webhook, secret, events }: Waiting): Promise<void> {
