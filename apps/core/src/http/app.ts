@@ -33,16 +33,18 @@ const UNAVAILABLE_CODES = new Set([
   'ECONNRESET',
   'EPIPE',
   'ETIMEDOUT',
-  '57P01',
-  '57P02',
-  '57P03',
-  '08000',
-  '08001',
-  '08003',
-  '08006',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // The database renamed away or dropped, or the service's credentials refused: no new session.
+  '3D000',
+  '28000',
+  '28P01',
   '40001',
   '40P01',
 ]);
+
+/** SQLSTATE classes of an outage: 08 connection exceptions, 53 insufficient resources (too many connections), 57P shutdowns. */
+const UNAVAILABLE_CLASSES = /^(08|53)[0-9A-Z]{3}$|^57P0[1-5]$/;
 
 /** The `code` of a thrown value (pg's SQLSTATE, Node's system error code), which may be anything. */
 const codeOf = (err: unknown): unknown => (typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined);
@@ -55,7 +57,7 @@ function isUnavailable(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = codeOf(err);
   return (
-    (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) ||
+    (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_CLASSES.test(code))) ||
     err instanceof PoolTimeoutError ||
     ('message' in err &&
       typeof err.message === 'string' &&
