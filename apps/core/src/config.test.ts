@@ -11,4 +11,15 @@ describe('loadConfig', () => {
     );
     expect(loadConfig({ LOYALTY_LATE_LOG_GRACE_SECONDS: '315360000' }).lateLogGraceSeconds).toBe(315_360_000);
   });
+
+  it('refuses a port no socket takes', () => {
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be an integer >= 0 and <= 65535/);
+    expect(() => loadConfig({ LOYALTY_WORKER_METRICS_PORT: '65536' })).toThrow(/LOYALTY_WORKER_METRICS_PORT must be/);
+  });
+
+  it('names a malformed URL without the password in it', () => {
+    const refused = () => loadConfig({ DATABASE_URL: 'postgres://admin:Sup3rS3cret@db.example:54x32/loyalty' });
+    expect(refused).toThrow(/DATABASE_URL must be a URL, got "postgres:\/\/\[credentials\]@db.example:54x32\/loyalty"/);
+    expect(refused).not.toThrow(/Sup3rS3cret/);
+  });
 });

@@ -105,13 +105,15 @@ export function loadConfig(env: Env = process.env): Config {
       new URL(raw);
       return raw;
     } catch {
-      problems.push(`${name} must be a URL, got "${raw}"`);
+      // The problems are printed: a password in the value is not.
+      problems.push(`${name} must be a URL, got "${raw.replace(/\/\/[^/@]*@/, '//[credentials]@')}"`);
       return undefined;
     }
   };
 
   const host = env.HOST || '127.0.0.1';
-  const port = int('PORT', 4000);
+  const port = int('PORT', 4000, 0, 65_535);
+  const workerMetricsPort = int('LOYALTY_WORKER_METRICS_PORT', 9464, 0, 65_535);
   const dbPoolMax = int('LOYALTY_DB_POOL_MAX', 10, 2);
   const databaseUrl = url('DATABASE_URL');
 
@@ -188,7 +190,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     trustProxy: bool('LOYALTY_TRUST_PROXY', false),
     metricsEnabled: bool('LOYALTY_METRICS_ENABLED', true),
-    workerMetricsPort: int('LOYALTY_WORKER_METRICS_PORT', 9464),
+    workerMetricsPort,
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/$/, ''),
     otelServiceName: env.OTEL_SERVICE_NAME || undefined,
     retention,
