@@ -124,7 +124,13 @@ async function main(argv: string[]): Promise<number> {
       // The demo's history is posted as back-dated logs: a sweep running between two of them would
       // break the run the next one continues, so the workers start once it is seeded.
       const demo = demoRole && { credentials: await demoRole.ensureDemoAccount(api.services, api.url), file: demoRole.DEMO_FILE };
-      if (!values['no-workers']) started.unshift((await startWorkers(api.services, runtime.databaseUrl)).stop);
+      if (!values['no-workers']) {
+        const workers = await startWorkers(api.services, runtime.databaseUrl);
+        // At a signal the API stops taking connections at once while the workers drain beside it.
+        started[started.indexOf(api.close)] = async () => {
+          await Promise.all([api.close(), workers.stop()]);
+        };
+      }
       return { runtime, api, demo };
     });
     console.log(banner(api.url, runtime, demo, process.stdout.isTTY === true));

@@ -29,6 +29,20 @@ describe('KeyedGate', () => {
     expect(gate.load('a')).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('once closed refuses the tasks waiting and any new one; the running ones finish', async () => {
+    const gate = new KeyedGate(1);
+    let finish = () => {};
+    const running = gate.run('k', () => new Promise<string>((done) => (finish = () => done('ran'))));
+    const waiting = gate.run('k', async () => 'never');
+    await tick();
+    gate.close(() => new Error('closed'));
+    await expect(waiting).rejects.toThrow('closed');
+    await expect(gate.run('other', async () => 'never')).rejects.toThrow('closed');
+    finish();
+    expect(await running).toBe('ran');
+    expect(gate.load('k')).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('gives the place of a task that failed to the next in line', async () => {
     const gate = new KeyedGate(1);
     const failed = gate.run('k', async () => {

@@ -1,25 +1,35 @@
 /**
  * Admits at most `limit` tasks per key at once; the others wait their turn, first come first
- * served. Keys without work are forgotten, so memory follows the keys that are busy now.
+ * served. Keys without work are forgotten, so memory follows the keys that are busy now. Once
+ * closed, the tasks still waiting and any new ones are refused (they have done nothing), and the
+ * running ones finish.
  */
 export class KeyedGate {
-  private readonly lanes = new Map<string, { running: number; waiting: (() => void)[] }>();
+  private readonly lanes = new Map<string, { running: number; waiting: { admit(): void; refuse(err: Error): void }[] }>();
+  private refusal: (() => Error) | undefined;
 
   constructor(readonly limit: number) {}
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    if (this.refusal) throw this.refusal();
     const lane = this.lanes.get(key) ?? { running: 0, waiting: [] };
     this.lanes.set(key, lane);
     if (lane.running < this.limit) lane.running += 1;
-    else await new Promise<void>((admit) => lane.waiting.push(admit));
+    else await new Promise<void>((admit, refuse) => lane.waiting.push({ admit, refuse }));
     try {
       return await work();
     } finally {
       // The finished task's place goes to the next in line, or is given up.
       const next = lane.waiting.shift();
-      if (next) next();
+      if (next) next.admit();
       else if (--lane.running === 0) this.lanes.delete(key);
     }
+  }
+
+  /** Refuses, with what `refusal` makes, the tasks waiting now and every task asked for from now on. */
+  close(refusal: () => Error): void {
+    this.refusal = refusal;
+    for (const lane of this.lanes.values()) for (const waiter of lane.waiting.splice(0)) waiter.refuse(refusal());
   }
 
   /** Tasks of `key` running and waiting now. */

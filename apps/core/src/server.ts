@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { CREDENTIALS_CHANNEL } from './auth/authenticate.js';
@@ -10,6 +10,7 @@ import { listen } from './db/listen.js';
 import { migrateLatest } from './db/migrate.js';
 import { type AppOptions, createApp } from './http/app.js';
 import { createHttpServer } from './http/limits.js';
+import { unavailable } from './errors.js';
 import { createLogger, createServices, type Services } from './services.js';
 
 /** How long a closing API lets its in-flight requests finish before it cuts what is still open. */
@@ -99,6 +100,16 @@ export async function startApi(config: Config, db: Db, logger?: Logger, options:
       ),
   );
   server.keepAliveTimeout = 65_000;
+  // Once stopping, every answer not yet begun closes its connection, so a keep-alive client opens a new one (elsewhere).
+  let draining = false;
+  const answering = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    if (draining) res.shouldKeepAlive = false;
+    else {
+      answering.add(res);
+      res.once('close', () => answering.delete(res));
+    }
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const forget = () => services.auth.forget();
@@ -110,6 +121,10 @@ export async function startApi(config: Config, db: Db, logger?: Logger, options:
     server,
     url: `http://${config.host}:${port}`,
     async close() {
+      draining = true;
+      for (const res of answering) if (!res.headersSent) res.shouldKeepAlive = false;
+      // Requests waiting for their account's turn have done nothing: they are refused, to be retried elsewhere.
+      services.tenants.close(() => unavailable('The service is stopping: retry the request.', 1));
       const closed = new Promise<void>((ok) => server.close(() => ok()));
       // A connection whose client stopped mid-request (a body refused before it was all sent) counts
       // as busy until the keep-alive timeout: after the in-flight requests' grace it is cut, so a
