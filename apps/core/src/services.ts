@@ -100,7 +100,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
   records.onWrite((slug) => {
     if (slug === 'apikey') auth.forget();
   });
-  const metrics = new Metrics(db, config.metricsEnabled);
+  const metrics = new Metrics(db, config.metricsEnabled, config.webhookRetrySchedule.length + 1);
   watchPoolWaits(db, metrics);
   return {
     config,

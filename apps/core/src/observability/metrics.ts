@@ -199,9 +199,11 @@ export class Metrics {
   readonly httpDuration: Pick<Histogram<'method' | 'route' | 'status'>, 'observe'>;
   readonly rateLimited: Pick<Counter<'flow'>, 'inc'>;
 
+  /** `lastWebhookAttempt`: the attempt a delivery ends max_errored at (its retry schedule's length and one). */
   constructor(
     db: Knex,
     readonly enabled = true,
+    lastWebhookAttempt = 1,
   ) {
     counting = enabled;
     if (!enabled) {
@@ -216,12 +218,19 @@ export class Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [this.registry],
     });
-    this.rateLimited = new Counter({
+    const rateLimited = new Counter({
       name: 'loyalty_rate_limited_total',
       help: 'Requests answered 429 by flow',
       labelNames: ['flow'] as const,
       registers: [this.registry],
     });
+    this.rateLimited = rateLimited;
+    // Series that alerts and the dashboard take increases of exist at 0 from the start: one born at
+    // its first count would show no increase for it (the first max_errored delivery would not alert).
+    webhookDeliveries.inc({ status: 'max_errored', attempt: String(lastWebhookAttempt) }, 0);
+    for (const source of ['pool', 'generated']) couponsIssued.inc({ source }, 0);
+    for (const kind of ['streak', 'challenge', 'mission']) writeRetries.inc({ kind }, 0);
+    for (const flow of ['apikey', 'enduser', 'guest', 'platform']) rateLimited.inc({ flow }, 0);
     collectDefaultMetrics({ register: this.registry });
     for (const metric of WORK) this.registry.registerMetric(metric);
     this.watchDatabase(db);
@@ -242,7 +251,7 @@ export class Metrics {
         },
       });
     poolGauge('loyalty_db_pool_max', 'Size limit of the PostgreSQL connection pool', (p) => p.max);
-    poolGauge('loyalty_db_pool_total', 'Open connections of the PostgreSQL pool (in use and idle)', (p) => p.numUsed() + p.numFree());
+    poolGauge('loyalty_db_pool_connections', 'Open connections of the PostgreSQL pool (in use and idle)', (p) => p.numUsed() + p.numFree());
     poolGauge('loyalty_db_pool_idle', 'Idle connections of the PostgreSQL pool', (p) => p.numFree());
     poolGauge('loyalty_db_pool_waiting', 'Queries waiting for a connection of the PostgreSQL pool', (p) => p.numPendingAcquires());
     // The three database gauges share one statement per scrape: their collects start in the same tick.

@@ -211,7 +211,7 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     expect(apiAfter.value('loyalty_outbox_oldest_pending_seconds')).toBeGreaterThan(0);
     expect(apiAfter.value('loyalty_database_up')).toBe(1);
     expect(apiAfter.value('loyalty_db_pool_max')).toBe(10);
-    expect(apiAfter.value('loyalty_db_pool_total')).toBeGreaterThanOrEqual(1);
+    expect(apiAfter.value('loyalty_db_pool_connections')).toBeGreaterThanOrEqual(1);
     expect(apiAfter.value('loyalty_db_pool_waiting')).toBe(0);
     // Not traced: the events carry no trace context.
     expect(await count('select count(*)::int as n from event_log where trace_parent is not null')).toBe(0);
@@ -222,6 +222,10 @@ describe('metrics of a scripted run, scraped from the processes', () => {
     const health = await fetch(`${worker.metricsUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ status: 'ok' });
+    // The series an alert takes the increase of is there at 0 before its first count, or that count would not alert.
+    const fresh = await scrape(worker.metricsUrl);
+    expect(fresh.has('loyalty_webhook_deliveries_total', { status: 'max_errored', attempt: '3' })).toBe(true);
+    expect(fresh.has('loyalty_coupons_issued_total', { source: 'pool' })).toBe(true);
     await until(
       async () => (await count(`select count(*)::int as n from streak_progress where warned_to_be_broken_at is not null`)) === 4,
       30_000,
