@@ -378,6 +378,32 @@ describe('Flow actions', () => {
     expect(JSON.stringify(res.body)).toContain('activity_at');
   });
 
+  it('refuses a time without its offset (it would be read in the server’s zone), a 24th hour and a number that is not plain decimals', async () => {
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Strict',
+      status: 'live',
+      aggregationMethod: 'sum',
+      completionTargetValue: 500,
+    });
+    for (const [property, value] of [
+      ['activity_at', '2026-12-01T10:00:00'],
+      ['activity_at', '2026-12-01T24:00:00Z'],
+      ['activity_value', '0x10'],
+      ['activity_value', '1e3'],
+    ] as const) {
+      const res = await flow('execute-challenge', { customer_id: 1001, challenge_id: challenge.id, activity_value: 5, [property]: value });
+      expect(res.status, value).toBe(400);
+      expect(res.body.error.property, value).toBe(property);
+    }
+    const fine = await flow('execute-challenge', {
+      customer_id: 1001,
+      challenge_id: challenge.id,
+      activity_value: '12.50',
+      activity_at: '2026-12-01T10:00:00+01:00',
+    });
+    expect(fine.status).toBe(200);
+  });
+
   it('answers a signed body it cannot read with 400 (not retried), and refuses an oversized one unread with 413', async () => {
     // Flow's request without its shop, signed by Shopify's own helper.
     const noShop = await prod.send(await flowRequest('adjust-points', { customer_id: 1001, points: 5 }, { shopify_domain: undefined }));
@@ -390,6 +416,14 @@ describe('Flow actions', () => {
     headers.set('x-shopify-hmac-sha256', hmac);
     headers.delete('content-length');
     expect((await prod.send(new Request(signed.url, { method: 'POST', headers, body: raw }))).status).toBe(400);
+    // The signature covers the body only: a shop domain header that names no shop is as unreadable.
+    for (const shop of ['evil.example.com', `${TEST_SHOP}.evil.com`]) {
+      const valid = await webhookRequest('orders/paid', { id: 1 });
+      const body = await valid.text();
+      const misnamed = new Headers(valid.headers);
+      misnamed.set('x-shopify-shop-domain', shop);
+      expect((await prod.send(new Request(valid.url, { method: 'POST', headers: misnamed, body }))).status, shop).toBe(400);
+    }
     // Six megabytes, unsigned: refused before its signature is read, the process none the heavier.
     const big = await prod.send(
       new Request(signed.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(6 * 1024 * 1024) }),

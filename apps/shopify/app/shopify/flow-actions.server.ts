@@ -64,6 +64,10 @@ function reply(answer: FlowAnswer): Response {
   return Response.json({ error }, { status: answer.status, headers });
 }
 
+/** A JSON number, or a string of one in plain decimals ("12.50"); NaN for anything else ("0x10", "1e3", "12,5"). */
+const decimal = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(v) ? Number(v) : Number.NaN;
+
 /** Reads the Flow properties with the checks each field needs; absent optional fields are undefined. */
 class Properties {
   constructor(private readonly values: JsonObject) {}
@@ -110,7 +114,7 @@ class Properties {
   positiveNumber(name: string): number | undefined {
     const v = this.raw(name);
     if (v === undefined) return undefined;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    const n = decimal(v);
     if (!Number.isFinite(n) || n <= 0) throw bad(name, 'must be a number greater than 0');
     return n;
   }
@@ -118,7 +122,7 @@ class Properties {
   integer(name: string, min: number, max: number): number {
     const v = this.raw(name);
     if (v === undefined) throw bad(name, 'is required');
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : Number.NaN;
+    const n = decimal(v);
     if (!Number.isInteger(n) || n < min || n > max) throw bad(name, `must be a whole number from ${min} to ${max}`);
     return n;
   }
@@ -126,12 +130,12 @@ class Properties {
   dateTime(name: string): string | undefined {
     const v = this.text(name, false, 64);
     if (v === undefined) return undefined;
-    const date = new Date(v);
-    const day = /^(\d{4})-(\d{2})-(\d{2})T/.exec(v);
+    // With its offset: without one, JavaScript would read it in the server's time zone, not the shop's.
+    const parts = /^(\d{4})-(\d{2})-(\d{2})T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i.exec(v.trim());
     // JavaScript rolls a day past its month's end over into the next (02-30 is March 2nd): a calendar day only.
-    const real = day && new Date(Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3]))).getUTCDate() === Number(day[3]);
-    if (Number.isNaN(date.getTime()) || !real) throw bad(name, 'must be an ISO 8601 date-time');
-    return date.toISOString();
+    const real = parts && new Date(Date.UTC(Number(parts[1]), Number(parts[2]) - 1, Number(parts[3]))).getUTCDate() === Number(parts[3]);
+    if (!real) throw bad(name, 'must be an ISO 8601 date-time with its offset (2026-03-10T12:00:00Z or 2026-03-10T13:00:00+01:00)');
+    return new Date(v.trim()).toISOString();
   }
 
   /** Flow's customer reference: a numeric id (number or string), or the customer's GID. */
@@ -232,7 +236,6 @@ const LOG_FIELDS: Record<string, string> = {
   activityId: 'activity_id',
   activityAt: 'activity_at',
   activityValue: 'activity_value',
-  uniqueIdentifier: 'idempotency_key',
   ownedBy: 'customer_id',
 };
 
@@ -247,7 +250,8 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     const givenValue = props.positiveNumber('activity_value');
     const activityAt = props.dateTime('activity_at') ?? new Date().toISOString();
     const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
-    const uniqueIdentifier = props.text('idempotency_key', false) ?? runId;
+    const givenKey = props.text('idempotency_key', false);
+    const uniqueIdentifier = givenKey ?? runId;
     if (!uniqueIdentifier) throw bad('action_run_id', 'is required when no idempotency_key is given');
 
     const api = await shopClient(deps, ctx.session.shop);
@@ -290,6 +294,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, {
       ...LOG_FIELDS,
+      uniqueIdentifier: givenKey === undefined ? 'action_run_id' : 'idempotency_key',
       [`${kind}Id`]: idProperty,
     });
   } catch (err) {
@@ -338,10 +343,11 @@ export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Res
 
 /**
  * grant-streak-freezes: CONTRACT §14's grant_freezes on the customer's in-progress run of the
- * streak. The app keeps each run's answer (by idempotency key or action_run_id) and a retried run
- * gets it again; the run's row is locked while the core is asked, so two deliveries of one run never
- * both grant, and the run's key goes to the core as the grant's uniqueIdentifier, so a run whose
- * answer was lost after the core granted (the app's transaction rolled back) does not grant again.
+ * streak. The run's key goes to the core as the grant's uniqueIdentifier, so two deliveries of one
+ * run, at once or after a lost answer, grant once; the app keeps each run's first answer (by
+ * idempotency key or action_run_id), so a retried run is answered as it was, even after the streak
+ * was renamed. No connection of the app's is held while the core is asked: a slow core holds this
+ * action only, not the routes that share the pool.
  */
 export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { pool: pg.Pool }): Promise<Response> {
   try {
@@ -352,74 +358,55 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
     const runKey = props.text('idempotency_key', false) ?? runId;
     if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const run = [ctx.session.shop, `grant-streak-freezes:${runKey}`];
+    const { rows } = await deps.pool.query<{ answer: unknown }>(
+      'select answer from flow_action_runs where shop = $1 and run_key = $2',
+      run,
+    );
+    if (isJsonObject(rows[0]?.answer)) return Response.json({ ...rows[0].answer, replay: true });
     const api = await shopClient(deps, ctx.session.shop);
-    const client = await deps.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('insert into flow_action_runs (shop, run_key) values ($1, $2) on conflict do nothing', [
-        ctx.session.shop,
-        `grant-streak-freezes:${runKey}`,
-      ]);
-      const { rows } = await client.query<{ answer: unknown }>(
-        'select answer from flow_action_runs where shop = $1 and run_key = $2 for update',
-        [ctx.session.shop, `grant-streak-freezes:${runKey}`],
-      );
-      const kept = rows[0]?.answer;
-      if (isJsonObject(kept)) {
-        await client.query('commit');
-        return Response.json({ ...kept, replay: true });
-      }
-      // Read after a kept answer: a replay answers as the run did, even if the streak was renamed since.
-      const streakId = await definitionId(api, 'streak', streak, 'streak_id');
-      const memberId = await findMember(api, customer);
-      if (!memberId) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
-      const runs = await callCore(() =>
-        api.GET('/schema/streak_progress/record', {
-          params: {
-            query: {
-              filters: JSON.stringify(whereAll({ streakId, ownedById: memberId, streakProgressStatus: 'in_progress' })),
-              limit: 1,
-            },
+    const streakId = await definitionId(api, 'streak', streak, 'streak_id');
+    const memberId = await findMember(api, customer);
+    if (!memberId) throw new FlowAnswer(404, 'not_found', `customer_id: customer ${customer} has no loyalty record yet`, 'customer_id');
+    const runs = await callCore(() =>
+      api.GET('/schema/streak_progress/record', {
+        params: {
+          query: {
+            filters: JSON.stringify(whereAll({ streakId, ownedById: memberId, streakProgressStatus: 'in_progress' })),
+            limit: 1,
           },
-        }),
+        },
+      }),
+    );
+    if (!runs.data) throw coreAnswer(runs.response.status, runs.error, runs.response.headers, {});
+    const progress = runs.data.data[0];
+    if (!progress)
+      throw new FlowAnswer(
+        404,
+        'not_found',
+        `streak_id: customer ${customer} has no streak ${'name' in streak ? `“${streak.name}”` : streakId} in progress`,
+        'streak_id',
       );
-      if (!runs.data) throw coreAnswer(runs.response.status, runs.error, runs.response.headers, {});
-      const progress = runs.data.data[0];
-      if (!progress)
-        throw new FlowAnswer(
-          404,
-          'not_found',
-          `streak_id: customer ${customer} has no streak ${'name' in streak ? `“${streak.name}”` : streakId} in progress`,
-          'streak_id',
-        );
-      // The run's key goes to the core too: a run retried after its answer was lost does not grant twice.
-      const uniqueIdentifier = `flow:grant-streak-freezes:${runKey}`;
-      const granted = await callCore(() =>
-        api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
-          params: { path: { id: progress.id } },
-          body: { count, uniqueIdentifier },
-        }),
-      );
-      let data = granted.data?.data;
-      if (!data && granted.error?.error.code === 'duplicate_unique_identifier') {
-        const done = await callCore(() => api.GET('/schema/streak_progress/record/{id}', { params: { path: { id: progress.id } } }));
-        data = done.data?.data;
-      }
-      if (!data) throw coreAnswer(granted.response.status, granted.error, granted.response.headers, { count: 'count' });
-      const answer = { ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null };
-      await client.query('update flow_action_runs set answer = $3 where shop = $1 and run_key = $2', [
-        ctx.session.shop,
-        `grant-streak-freezes:${runKey}`,
-        JSON.stringify(answer),
-      ]);
-      await client.query('commit');
-      return Response.json(answer);
-    } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
+    const granted = await callCore(() =>
+      api.POST('/schema/streak_progress/record/{id}/action/grant_freezes', {
+        params: { path: { id: progress.id } },
+        body: { count, uniqueIdentifier: `flow:grant-streak-freezes:${runKey}` },
+      }),
+    );
+    let data = granted.data?.data;
+    if (!data && granted.error?.error.code === 'duplicate_unique_identifier') {
+      const done = await callCore(() => api.GET('/schema/streak_progress/record/{id}', { params: { path: { id: progress.id } } }));
+      data = done.data?.data;
     }
+    if (!data) throw coreAnswer(granted.response.status, granted.error, granted.response.headers, { count: 'count' });
+    // The first delivery's answer is kept; one racing it answers the same.
+    const { rows: kept } = await deps.pool.query<{ answer: JsonObject }>(
+      `insert into flow_action_runs (shop, run_key, answer) values ($1, $2, $3)
+       on conflict (shop, run_key) do update set answer = coalesce(flow_action_runs.answer, excluded.answer)
+       returning answer`,
+      [...run, JSON.stringify({ ok: true, streakProgressId: data.id, freezesAvailable: data.freezesAvailable ?? null })],
+    );
+    return Response.json(kept[0]!.answer);
   } catch (err) {
     if (err instanceof FlowAnswer) return reply(err);
     throw err;
