@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isProgramDraft, blankProgram, oneOf, STATUSES } from '../app/admin/program-draft';
 import { textFor } from '../app/i18n';
-import { issuedRewardLog } from '../app/loop/triggers.server';
+import { issuedRewardLog, rewardIssuedFields } from '../app/loop/triggers.server';
 import { complianceCustomerId, dataRequestId, grantedScopes, triggerUsage } from '../app/shopify/payloads.server';
 
 /**
@@ -70,7 +70,19 @@ describe("the core's reward logs", () => {
         rewardExpiryAt: null,
       },
       eudRewardTitle: null,
+      titled: false,
     });
+    // The Reward issued trigger names a reward without a title for shoppers by the merchant's name for it, not "Your reward".
+    const untitled = issuedRewardLog({ id: 'l', rewardId: 'r', reward: { name: 'Ten off' }, eudRewardTitle: 'Your reward' })!;
+    expect(rewardIssuedFields(untitled, null)).toMatchObject({ reward_title: 'Ten off' });
+    const titled = issuedRewardLog({
+      id: 'l',
+      rewardId: 'r',
+      reward: { name: 'Ten off' },
+      milestone: { eudMilestoneRewardTitle: '10 % off until {{rewardValidTill}}' },
+      eudRewardTitle: '10 % off until 1 May 2026',
+    })!;
+    expect(rewardIssuedFields(titled, null)).toMatchObject({ reward_title: '10 % off until 1 May 2026' });
     expect(issuedRewardLog({ id: 'l', rewardId: 'r', rewardLogStatus: 'pending', confirmAt: '2026-03-24T12:00:00.000Z' })).toMatchObject({
       status: 'pending',
       confirmAt: '2026-03-24T12:00:00.000Z',

@@ -36,6 +36,8 @@ export interface IssuedRewardLog {
     rewardExpiryAt?: string | null;
   } | null;
   eudRewardTitle?: string | null;
+  /** The merchant gave the reward or its milestone a title for shoppers; without one `eudRewardTitle` is the core's generic "Your reward". */
+  titled?: boolean;
 }
 
 const textOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -66,6 +68,9 @@ export function issuedRewardLog(value: unknown): IssuedRewardLog | null {
       rewardExpiryAt: textOrNull(reward.rewardExpiryAt),
     },
     eudRewardTitle: textOrNull(value.eudRewardTitle),
+    titled: [objectOf(value.milestone).eudMilestoneRewardTitle, reward?.eudTitle].some(
+      (title) => (typeof title === 'string' && title.trim() !== '') || isJsonObject(title),
+    ),
   };
 }
 
@@ -130,7 +135,8 @@ export function rewardIssuedFields(rewardLog: IssuedRewardLog, couponCode: strin
   const reward = rewardLog.reward ?? {};
   return {
     reward_log_id: rewardLog.id,
-    reward_title: text(rewardLog.eudRewardTitle ?? reward.eudTitle ?? reward.name),
+    // The merchant's name for a reward they gave shoppers no title for says more than "Your reward".
+    reward_title: text(rewardLog.titled ? (rewardLog.eudRewardTitle ?? reward.eudTitle) : (reward.name ?? rewardLog.eudRewardTitle)),
     discount_type: text(reward.discountType),
     discount_value: num(reward.discountValue),
     coupon_code: text(couponCode),
