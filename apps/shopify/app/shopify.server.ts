@@ -1,4 +1,5 @@
 import '@shopify/shopify-app-remix/adapters/node';
+import { InvalidShopError } from '@shopify/shopify-api';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
 import { boundedBody } from './http.server';
 import { config } from './config.server';
@@ -56,8 +57,8 @@ function jsonOf(body: Buffer): unknown {
 
 /**
  * Runs the library's check on the body read within bounds. A signed request whose body it cannot
- * read (`malformed`, asked only once it failed) fails inside it after the signature checked out:
- * 400, which Shopify does not retry. Any other failure (the database) stays an error, retried.
+ * read (`malformed`, asked only once it failed) or whose shop domain header is no shop's fails
+ * inside it after the signature checked out: 400, which Shopify does not retry. Any other failure (the database) stays an error, retried.
  */
 async function signed<T>(request: Request, check: (r: Request) => Promise<T>, malformed: (json: unknown) => boolean): Promise<T> {
   const body = await boundedBody(request, MAX_SIGNED_BODY_BYTES);
@@ -65,6 +66,8 @@ async function signed<T>(request: Request, check: (r: Request) => Promise<T>, ma
   try {
     return await check(new Request(request, { body: new Uint8Array(body) }));
   } catch (err) {
+    // Signed, but naming no shop domain the library takes: as unreadable as a malformed body.
+    if (err instanceof InvalidShopError) throw Response.json({ error: 'The shop domain header names no shop.' }, { status: 400 });
     if (err instanceof Response || !malformed(jsonOf(body))) throw err;
     throw Response.json({ error: 'The body is not the JSON this route takes.' }, { status: 400 });
   }

@@ -666,6 +666,26 @@ describe('visits through the app proxy', () => {
   });
 });
 
+describe('customers/redact while one of the customer’s orders is being earned', () => {
+  it('erases the member once the order is done: nothing the order wrote to the core survives', async () => {
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.startsWith('/api/v1.0/schema/streak_log/record'));
+    await deliver('orders/paid', orderPayload(8801, { ...SHOES_AND_HAT, customer: { id: 881 } }));
+    await held.arrived;
+    const redacted = deliver('customers/redact', { shop_domain: TEST_SHOP, customer: { id: 881 }, orders_to_redact: [8801] });
+    // Time for a redaction that does not wait for the order to reach the core while the order's log is held.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    held.release();
+    await redacted;
+    expect((await webhookRow('order:8801'))?.status).toBe('done');
+    const members = await api.get('/schema/account_user/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/881' }] },
+    });
+    expect(members.body.data).toEqual([]);
+    expect(await logs('streak', streak, 'order:8801')).toEqual([]);
+    expect(await logs('challenge', spend, 'order:8801')).toEqual([]);
+  }, 60_000);
+});
+
 describe('an app process killed after Shopify’s delivery was acknowledged', () => {
   it('before the core answered: restarted, it loses nothing and writes nothing twice', async () => {
     const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.startsWith('/api/v1.0/schema/streak_log/record'));

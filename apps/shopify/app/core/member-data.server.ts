@@ -20,7 +20,7 @@ export async function findMember(api: AccountClient, externalId: string): Promis
   return members[0] ?? null;
 }
 
-/** The member's records the core keeps, under the export's names (CONTRACT §19's point entries among them). */
+/** The member's records the core keeps, under the export's names: every kind CONTRACT §9's erasure takes, and §19's point entries. */
 const OWNED = {
   streakLogs: 'streak_log',
   challengeLogs: 'challenge_log',
@@ -28,8 +28,11 @@ const OWNED = {
   streakProgress: 'streak_progress',
   challengeProgress: 'challenge_progress',
   missionProgress: 'mission_progress',
+  taskProgress: 'task_progress',
   rewardLogs: 'reward_log',
   pointEntries: 'point_entry',
+  events: 'event_log',
+  notifications: 'notification_log',
 } as const satisfies Record<string, Slug>;
 
 const PAGE = 1000;

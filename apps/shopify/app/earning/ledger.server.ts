@@ -181,15 +181,28 @@ export async function codesUsedBy(pool: pg.Pool, shop: string, customerId: strin
   return rows.map((r) => r.code);
 }
 
-/** What names a customer: its numeric id, its GID, and the orders Shopify asks to redact with it (guest orders among them). */
+/**
+ * What names a customer: its numeric id, its GID (null when Shopify names none: a guest's orders
+ * only), and the orders Shopify asks to redact or export with it (guest orders among them).
+ */
 interface CustomerKeys {
-  customer: string;
-  gid: string;
+  customer: string | null;
+  gid: string | null;
   orders: string[];
 }
 
 /** Where the app keeps a customer's rows, per table, with `{customer}`, `{gid}` and `{orders}` for their keys. */
 const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?: string }[] = [
+  {
+    table: 'shopify_webhooks',
+    where:
+      "payload->'customer'->>'id' = {customer} or (topic in ('customers/create', 'customers/update') and payload->>'id' = {customer}) or order_id = any({orders})",
+    // Kept emptied, so a late redelivery of one is still known and earns nothing again (a
+    // customer's subject names them: only its hash stays). First: this waits for the earning
+    // worker to finish any of them it holds, so the rows below include what that wrote.
+    keptAs: `payload = '{}'::jsonb, status = 'done', last_error = 'redacted', done_at = now(),
+      subject = case when order_id is null then 'redacted:' || md5(subject) else subject end`,
+  },
   ...['shopify_order_logs', 'shopify_order_points'].map((table) => ({
     table,
     where: 'order_id in (select order_id from shopify_orders where shop = {shop} and customer_id = {customer}) or order_id = any({orders})',
@@ -204,15 +217,6 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
   })),
   { table: 'reward_discounts', where: 'customer_gid = {gid}' },
   { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },
-  {
-    table: 'shopify_webhooks',
-    where:
-      "payload->'customer'->>'id' = {customer} or (topic in ('customers/create', 'customers/update') and payload->>'id' = {customer}) or order_id = any({orders})",
-    // Kept emptied, so a late redelivery of one is still known and earns nothing again (a
-    // customer's subject names them: only its hash stays).
-    keptAs: `payload = '{}'::jsonb, status = 'done', last_error = 'redacted', done_at = now(),
-      subject = case when order_id is null then 'redacted:' || md5(subject) else subject end`,
-  },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },
 ];
@@ -228,9 +232,9 @@ function customerCondition(where: string, shop: string, keys: CustomerKeys): { t
   return { text, values };
 }
 
-const keysOf = (customerId: string, orderIds: string[]): CustomerKeys => ({
+const keysOf = (customerId: string | null, orderIds: string[]): CustomerKeys => ({
   customer: customerId,
-  gid: customerGid(customerId),
+  gid: customerId === null ? null : customerGid(customerId),
   orders: orderIds,
 });
 
@@ -240,21 +244,36 @@ const keysOf = (customerId: string, orderIds: string[]): CustomerKeys => ({
  * order and visits, their membership, the discounts made and Flow triggers queued for them, their
  * tier's sync, the exports of their data requests); the core erases the member itself.
  */
-export function forgetCustomer(pool: pg.Pool, shop: string, customerId: string, orderIds: string[] = []): Promise<void> {
-  return inTransaction(pool, async (client) => {
-    const keys = keysOf(customerId, orderIds);
-    // In the list's order: an order's logs are found through the order before it goes.
-    for (const { table, where, keptAs } of CUSTOMER_ROWS) {
-      const { text, values } = customerCondition(where, shop, keys);
-      await client.query(keptAs ? `update ${table} set ${keptAs} where ${text}` : `delete from ${table} where ${text}`, values);
+export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: string | null, orderIds: string[] = []): Promise<void> {
+  const keys = keysOf(customerId, orderIds);
+  const forget = () =>
+    inTransaction(pool, async (client) => {
+      // In the list's order: an order's logs are found through the order before it goes.
+      for (const { table, where, keptAs } of CUSTOMER_ROWS) {
+        const { text, values } = customerCondition(where, shop, keys);
+        await client.query(keptAs ? `update ${table} set ${keptAs} where ${text}` : `delete from ${table} where ${text}`, values);
+      }
+    });
+  // The earning worker, holding one of the customer's webhooks, may wake another of them that this
+  // has taken: PostgreSQL ends one of the two, and this one starts over.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await forget();
+    } catch (err) {
+      if (attempt === 3 || !(err instanceof Error && 'code' in err && err.code === '40P01')) throw err;
     }
-  });
+  }
 }
 
-/** customers/data_request: what the app keeps of the customer, by table, as it keeps it (the shop left out). */
-export async function customerRecords(pool: pg.Pool, shop: string, customerId: string): Promise<Record<string, unknown[]>> {
+/** customers/data_request: what the app keeps of the customer and of the orders it names, by table, as it keeps it (the shop left out). */
+export async function customerRecords(
+  pool: pg.Pool,
+  shop: string,
+  customerId: string,
+  orderIds: string[],
+): Promise<Record<string, unknown[]>> {
   const found: Record<string, unknown[]> = {};
-  const keys = keysOf(customerId, []);
+  const keys = keysOf(customerId, orderIds);
   for (const { table, where } of CUSTOMER_ROWS.filter((r) => !r.erasedOnly)) {
     const { text, values } = customerCondition(where, shop, keys);
     const { rows } = await pool.query<{ row: Record<string, unknown> }>(

@@ -5,14 +5,14 @@ import { exportMember } from '../core/member-data.server';
 import { customerRecords } from '../earning/ledger.server';
 import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { complianceCustomerId, dataRequestId, namesShop, otherShop } from '../shopify/payloads.server';
+import { complianceCustomerId, dataRequestId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 import { postOnly } from '../http.server';
 
 /**
  * customers/data_request: exports what the core holds about the customer, and under `app` what the
- * app keeps of them, and keeps it for the merchant, keyed by the request id, so a redelivery
+ * app keeps of them and of the orders Shopify names (a guest's among them), and keeps it for the merchant, keyed by the request id, so a redelivery
  * overwrites rather than duplicates.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
@@ -24,7 +24,7 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const externalId = customerGid(customerId);
   const [core, app] = await Promise.all([
     exportMember(accountClient(config.coreUrl, account), externalId),
-    customerRecords(pool(), shop, String(customerId)),
+    customerRecords(pool(), shop, String(customerId), namedOrders(payload, 'orders_requested')),
   ]);
   await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
   return new Response(null, { status: 200 });

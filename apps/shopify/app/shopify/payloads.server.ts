@@ -23,9 +23,12 @@ export function complianceCustomerId(payload: unknown): number | string | null {
   return numericId(objectOf(objectOf(payload).customer).id);
 }
 
-/** The orders a customers/redact names (`orders_to_redact`), a guest's among them: their numeric ids. */
-export function ordersToRedact(payload: unknown): string[] {
-  const ids = objectOf(payload).orders_to_redact;
+/**
+ * The orders a customers/redact (`orders_to_redact`) or customers/data_request (`orders_requested`)
+ * names, a guest's among them: their numeric ids.
+ */
+export function namedOrders(payload: unknown, field: 'orders_to_redact' | 'orders_requested'): string[] {
+  const ids = objectOf(payload)[field];
   return Array.isArray(ids) ? ids.flatMap((id) => (numericId(id) === null ? [] : [String(id)])) : [];
 }
 
