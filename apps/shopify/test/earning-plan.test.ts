@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Feed, nothingLeft, planOrderLogs, refundedAfter, refundShare } from '../app/earning/plan';
-import { paidOrder, refundNotice } from '../app/shopify/order-payloads.server';
+import { paidOrder, refundNotice, waitingPayload } from '../app/shopify/order-payloads.server';
 import { lineId, orderPayload, refundPayload } from './support/orders';
 
 /**
@@ -57,9 +57,55 @@ describe('reading orders/paid', () => {
     expect(extreme.lines.map((l) => [l.id, l.milli])).toEqual([[String(lineId(3, 1)), 0]]);
   });
 
+  it('earns what is left of a line edited before payment (its current quantity), with its share of the discount', () => {
+    const payload = orderPayload(4, { lines: [{ product: 10, quantity: 3, price: '10.00', discount: '3.00' }] });
+    const [line] = payload.line_items as Record<string, unknown>[];
+    const edited = paidOrder({ ...payload, line_items: [{ ...line, current_quantity: 1 }] })!;
+    expect(edited.lines.map((l) => [l.quantity, l.milli])).toEqual([[1, 9_000]]);
+    expect(paidOrder({ ...payload, line_items: [{ ...line, current_quantity: 0 }] })!.lines).toEqual([]);
+  });
+
   it('names no order without an id or a time', () => {
     expect(paidOrder({})).toBeNull();
     expect(paidOrder({ id: 'x', processed_at: '2026-01-01T00:00:00Z' })).toBeNull();
+  });
+});
+
+describe('reading refunds/create', () => {
+  const shippingLine = {
+    shipping_line_id: 1,
+    subtotal_amount_set: { shop_money: { amount: '5.00', currency_code: 'USD' } },
+    tax_amount_set: { shop_money: { amount: '0.50', currency_code: 'USD' } },
+  };
+  const legacyShipping = {
+    kind: 'shipping_refund',
+    amount: '-5.00',
+    amount_set: { shop_money: { amount: '-5.00', currency_code: 'USD' } },
+    tax_amount: '0.00',
+  };
+
+  it('gives back its lines with their tax and its shipping, as API 2024-10 and later send it or as an order adjustment before', () => {
+    const lines = refundPayload(5, 1, [{ position: 1, quantity: 1, subtotal: '20.00' }]);
+    expect(refundNotice({ ...lines, refund_shipping_lines: [shippingLine] })!.milli).toBe(25_500);
+    expect(refundNotice({ ...lines, refund_shipping_lines: [], order_adjustments: [legacyShipping] })!.milli).toBe(25_000);
+    // Both at once counts the shipping once.
+    expect(refundNotice({ ...lines, refund_shipping_lines: [shippingLine], order_adjustments: [legacyShipping] })!.milli).toBe(25_500);
+    expect(refundNotice({ ...refundPayload(6, 1, []), refund_shipping_lines: [shippingLine] })!.milli).toBe(5_500);
+  });
+
+  it('keeps, while it waits for its order, only what it reads of it', () => {
+    const refund = {
+      ...refundPayload(7, 1, [{ position: 1, quantity: 2, subtotal: '20.00' }]),
+      refund_shipping_lines: [{ ...shippingLine, shipping_line: { title: 'Express to 1 Secret Lane' } }],
+      order_adjustments: [{ ...legacyShipping, kind: 'refund_discrepancy', reason: 'Customer called' }],
+      transactions: [{ id: 1, receipt: { card: '4242' } }],
+    };
+    const kept = waitingPayload('refunds/create', refund);
+    expect(refundNotice(kept)).toEqual(refundNotice(refund));
+    expect(JSON.stringify(kept)).not.toMatch(/Secret Lane|Customer called|4242|returned/);
+    expect(waitingPayload('refunds/create', kept)).toEqual(kept);
+    const cancelled = { ...orderPayload(8, { lines: [] }), cancelled_at: '2026-11-01T10:00:00Z' };
+    expect(waitingPayload('orders/cancelled', cancelled)).toEqual({ id: 8, cancelled_at: '2026-11-01T10:00:00Z' });
   });
 });
 

@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import { cancelNotice, createdCustomer, paidOrder, refundNotice } from '../shopify/order-payloads.server';
+import {
+  cancelNotice,
+  createdCustomer,
+  KEPT_WHILE_WAITING,
+  paidOrder,
+  refundNotice,
+  waitingPayload,
+} from '../shopify/order-payloads.server';
 
 /**
  * Shopify's order and customer webhooks as the web role takes them (CONTRACT §17): kept as Shopify
@@ -169,8 +176,10 @@ const EMPTIED_PER_STATEMENT = 1000;
  * Empties the payloads of webhooks worked off (or given up on) that came more than GUEST_ORDER_DAYS
  * ago: nothing reads them then (a guest order's e-mail is read within that window, a refund reads
  * its order's kept lines), and what Shopify sent (addresses, e-mail, phone, notes) is more than the
- * app keeps of an order (CONTRACT §18). The rows stay, so a late redelivery is still known. A
- * thousand rows a statement, so a first run over a large table holds no long lock; answers how many.
+ * app keeps of an order (CONTRACT §18). The rows stay, so a late redelivery is still known. A refund
+ * or cancellation still waiting for its order then (one of an order placed before the app was
+ * installed, or never paid) keeps only what it will read if the order comes. A thousand rows a
+ * statement, so a first run over a large table holds no long lock; answers how many.
  */
 export async function emptyOldPayloads(pool: pg.Pool): Promise<number> {
   let emptied = 0;
@@ -183,6 +192,28 @@ export async function emptyOldPayloads(pool: pg.Pool): Promise<number> {
       [GUEST_ORDER_DAYS, EMPTIED_PER_STATEMENT],
     );
     emptied += rowCount ?? 0;
-    if ((rowCount ?? 0) < EMPTIED_PER_STATEMENT) return emptied;
+    if ((rowCount ?? 0) < EMPTIED_PER_STATEMENT) break;
   }
+  for (const [topic, keys] of Object.entries(KEPT_WHILE_WAITING) as [keyof typeof KEPT_WHILE_WAITING, readonly string[]][]) {
+    for (;;) {
+      // Rows with a field beyond what is kept; a trimmed one has none, so each row is trimmed once.
+      const { rows } = await pool.query<{ id: string; payload: unknown }>(
+        `select id, payload from shopify_webhooks
+         where status = 'waiting' and topic = $1 and created_at < now() - make_interval(days => $2)
+           and exists (select 1 from jsonb_object_keys(payload) k where k <> all($3::text[]))
+         limit $4`,
+        [topic, GUEST_ORDER_DAYS, keys, EMPTIED_PER_STATEMENT],
+      );
+      if (rows.length) {
+        await pool.query(
+          `update shopify_webhooks w set payload = t.payload from jsonb_to_recordset($1::jsonb) as t(id bigint, payload jsonb)
+           where w.id = t.id and w.status = 'waiting'`,
+          [JSON.stringify(rows.map((r) => ({ id: r.id, payload: waitingPayload(topic, r.payload) })))],
+        );
+      }
+      emptied += rows.length;
+      if (rows.length < EMPTIED_PER_STATEMENT) break;
+    }
+  }
+  return emptied;
 }

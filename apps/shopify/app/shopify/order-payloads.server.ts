@@ -113,15 +113,21 @@ function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
   };
 }
 
+const count = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null);
+
 function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
   const id = idOf(line.id);
-  const quantity = typeof line.quantity === 'number' && Number.isInteger(line.quantity) ? line.quantity : 0;
-  if (!id || quantity <= 0 || quantity > MAX_QUANTITY) return null;
+  const ordered = count(line.quantity) ?? 0;
+  // An order edited before it was paid keeps its removed items in `quantity`; `current_quantity` is what is left of them.
+  const quantity = Math.min(count(line.current_quantity) ?? ordered, ordered);
+  if (!id || quantity <= 0 || ordered > MAX_QUANTITY) return null;
   const gross = shopMoney(line.price_set, line.price) * quantity;
+  // The line's discounts and taxes are for every item ordered: the items left carry their share.
+  const share = (milli: number) => Math.round((milli * quantity) / ordered);
   // Every discount the line carries: its own and its part of order-wide discounts.
-  const discounts = list(line.discount_allocations).reduce((sum, d) => sum + shopMoney(d.amount_set, d.amount), 0);
+  const discounts = share(list(line.discount_allocations).reduce((sum, d) => sum + shopMoney(d.amount_set, d.amount), 0));
   // Prices include tax in such shops; the tax is not what the shopper paid for the product.
-  const tax = taxesIncluded ? list(line.tax_lines).reduce((sum, t) => sum + shopMoney(t.price_set, t.price), 0) : 0;
+  const tax = taxesIncluded ? share(list(line.tax_lines).reduce((sum, t) => sum + shopMoney(t.price_set, t.price), 0)) : 0;
   // A gift card is money kept for later, not a purchase: it earns when it is spent.
   const milli = line.gift_card === true ? 0 : Math.max(0, gross - discounts - tax);
   if (milli > MAX_LINE_MILLI) return null;
@@ -159,6 +165,7 @@ export function refundNotice(payload: unknown): RefundNotice | null {
   const id = idOf(r.id);
   const orderId = idOf(r.order_id);
   if (!id || !orderId) return null;
+  const shipping = list(r.refund_shipping_lines);
   return {
     id,
     orderId,
@@ -171,9 +178,44 @@ export function refundNotice(payload: unknown): RefundNotice | null {
       list(r.refund_line_items).reduce(
         (sum, l) => sum + shopMoney(l.subtotal_set, l.subtotal) + shopMoney(l.total_tax_set, l.total_tax),
         0,
+      ) +
+      // Refunded shipping since API 2024-10; before, it came as an order adjustment of kind `shipping_refund`.
+      shipping.reduce(
+        (sum, l) => sum + shopMoney(l.subtotal_amount_set, l.subtotal_amount) + shopMoney(l.tax_amount_set, l.tax_amount),
+        0,
       ) -
       // Adjustments that give money back (refunded shipping, a discrepancy) are negative amounts.
-      list(r.order_adjustments).reduce((sum, a) => sum + shopMoney(a.amount_set, a.amount) + shopMoney(a.tax_amount_set, a.tax_amount), 0),
+      list(r.order_adjustments)
+        .filter((a) => !(shipping.length && a.kind === 'shipping_refund'))
+        .reduce((sum, a) => sum + shopMoney(a.amount_set, a.amount) + shopMoney(a.tax_amount_set, a.tax_amount), 0),
+  };
+}
+
+const pick = (o: JsonObject, keys: readonly string[]): JsonObject => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
+
+/** The top-level fields `waitingPayload` keeps of each topic that can wait for its order. */
+export const KEPT_WHILE_WAITING = {
+  'refunds/create': ['id', 'order_id', 'refund_line_items', 'refund_shipping_lines', 'order_adjustments'],
+  'orders/cancelled': ['id', 'cancelled_at'],
+} as const;
+
+/**
+ * Of a refund or cancellation that waits for its order, only what `refundNotice` and `cancelNotice`
+ * read, in Shopify's shape: once it has waited long, the rest (a cancelled order's addresses, e-mail
+ * and notes, a refund's note and transactions) is more than the app keeps (CONTRACT §18).
+ */
+export function waitingPayload(topic: keyof typeof KEPT_WHILE_WAITING, payload: unknown): JsonObject {
+  const kept = pick(objectOf(payload), KEPT_WHILE_WAITING[topic]);
+  if (topic === 'orders/cancelled') return kept;
+  const each = (field: string, keys: readonly string[], more?: (l: JsonObject) => JsonObject) =>
+    field in kept ? { [field]: list(kept[field]).map((l) => ({ ...pick(l, keys), ...more?.(l) })) } : {};
+  return {
+    ...kept,
+    ...each('refund_line_items', ['line_item_id', 'quantity', 'subtotal_set', 'subtotal', 'total_tax_set', 'total_tax'], (l) =>
+      l.line_item_id === undefined && 'line_item' in l ? { line_item: pick(objectOf(l.line_item), ['id']) } : {},
+    ),
+    ...each('refund_shipping_lines', ['subtotal_amount_set', 'subtotal_amount', 'tax_amount_set', 'tax_amount']),
+    ...each('order_adjustments', ['kind', 'amount_set', 'amount', 'tax_amount_set', 'tax_amount']),
   };
 }
 
