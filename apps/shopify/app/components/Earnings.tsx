@@ -96,7 +96,8 @@ export function EarningsSection({
         <ColumnChart
           title={m.perDay}
           color="#059669"
-          points={earnings.days.map((d) => ({ label: d.date, value: Math.round(d.programRevenue) }))}
+          currency={earnings.currency}
+          points={earnings.days.map((d) => ({ label: d.date, value: d.programRevenue }))}
         />
       </Card>
       <Card>

@@ -11,11 +11,18 @@ import type { PointsFigures } from './points';
  * members at a time so a large shop's export never sits in memory whole.
  */
 
-/** One CSV line (RFC 4180): fields with a comma, quote or line break quoted, quotes doubled. */
+/**
+ * A text a spreadsheet would run as a formula (OWASP's CSV injection): it starts with = + - @, a
+ * tab or a carriage return and is not a plain number. A shopper names themselves, so such a name
+ * gets a leading apostrophe, which spreadsheets show as text.
+ */
+const formulaLike = (text: string) => /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text);
+
+/** One CSV line (RFC 4180): fields with a comma, quote or line break quoted, quotes doubled, formulas defused. */
 export function csvLine(values: (string | number | null)[]): string {
   return `${values
     .map((v) => {
-      const text = v === null ? '' : String(v);
+      const text = v === null ? '' : typeof v === 'string' && formulaLike(v) ? `'${v}` : String(v);
       return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
     })
     .join(',')}\r\n`;
