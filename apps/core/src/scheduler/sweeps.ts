@@ -62,6 +62,8 @@ const SWEEPS: Sweep[] = [
     due: (trx, now) =>
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
         .select([...progressColumns('streak_progress'), 'streak.max_freezes'])
+        // Only where a log can still save the run: a paused streak's logs do not count (CONTRACT §8).
+        .where('streak.status', 'live')
         .where('streak_progress.streak_progress_status', 'in_progress')
         .where('streak_progress.streak_to_be_broken_at', '>', now)
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
@@ -92,6 +94,7 @@ const SWEEPS: Sweep[] = [
     due: (trx, now) =>
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select(progressColumns('challenge_progress'))
+        .where('challenge.status', 'live')
         .where('challenge_progress.challenge_progress_status', 'in_progress')
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)

@@ -68,6 +68,38 @@ describe('scheduler sweeps', () => {
     expect(late.isAggregated).toBe(false);
   });
 
+  it('warns only where a log can still save the run: not of a paused streak or challenge, whose logs do not count', async () => {
+    const own = await app.createAccount({ timezone: 'Europe/Paris' });
+    const streak = (await own.api.post('/schema/streak/record', { name: 'Paused S', toBeBrokenWarningHours: 4 })).body.data;
+    const challenge = (
+      await own.api.post('/schema/challenge/record', {
+        name: 'Paused C',
+        aggregationPeriod: 'weekly',
+        aggregationMethod: 'sum',
+        completionTargetValue: 100,
+        toBeFailedWarningHours: 24,
+      })
+    ).body.data;
+    const log = (slug: string, body: Record<string, unknown>) =>
+      own.api.post(`/schema/${slug}/record`, {
+        activityId: 'visit',
+        uniqueIdentifier: `p-${++seq}`,
+        ownedBy: { externalId: 'paused' },
+        activityAt: '2026-12-08T09:00:00Z',
+        ...body,
+      });
+    await log('streak_log', { streakId: streak.id });
+    await log('challenge_log', { challengeId: challenge.id, activityValue: 5 });
+    expect((await own.api.patch(`/schema/streak/record/${streak.id}`, { status: 'paused' })).status).toBe(200);
+    expect((await own.api.patch(`/schema/challenge/record/${challenge.id}`, { status: 'paused' })).status).toBe(200);
+    // Paris: the streak's next day ends 2026-12-09T23:00Z (warned from 19:00Z), the week 2026-12-13T23:00Z (from 12-12T23:00Z).
+    expect((await sweep('2026-12-09T20:00:00Z'))['streak warnings']).toBe(0);
+    // Their deadlines still close them.
+    const later = await sweep('2026-12-13T00:00:00Z');
+    expect([later['challenge warnings'], later['streak breaks']]).toEqual([0, 1]);
+    expect((await sweep('2026-12-14T00:00:00Z'))['challenge failures']).toBe(1);
+  });
+
   it('warns and fails challenge windows', async () => {
     const challenge = (
       await acct.api.post('/schema/challenge/record', {
