@@ -7,14 +7,17 @@ import { ColumnChart } from '../app/components/Charts';
 import { AdminLanguageProvider } from '../app/i18n/context';
 
 /** The admin's column chart as it renders: its numbers in the admin's language, short over a column, whole in its tooltip. */
-const chart = (language: 'en' | 'de') => {
-  const points = [
+const chart = (
+  language: 'en' | 'de',
+  points = [
     { label: '2026-12-01', value: 24_888 },
     { label: '2026-12-02', value: 7 },
-  ];
+  ],
+  currency: string | null = null,
+) => {
   const inLanguage = createElement(AdminLanguageProvider, {
     language,
-    children: createElement(ColumnChart, { title: 'Points earned', points }),
+    children: createElement(ColumnChart, { title: 'Points earned', points, currency }),
   });
   return renderToStaticMarkup(createElement(AppProvider, { i18n: polarisEn, children: inLanguage }));
 };
@@ -29,5 +32,11 @@ describe('the column chart', () => {
     const short = new Intl.NumberFormat('de', { notation: 'compact', maximumFractionDigits: 1 }).format(24_888);
     expect(de).toContain(`>${short}</text>`);
     expect(de).toContain(`: ${new Intl.NumberFormat('de').format(24_888)}</title>`);
+  });
+
+  it('shows money with its currency and cents, not rounded to whole units', () => {
+    const money = chart('en', [{ label: '2026-12-03', value: 125.5 }], 'EUR');
+    expect(money).toContain('<title>Dec 3, 2026: €125.50</title>');
+    expect(money).toContain('>€125.5</text>');
   });
 });
