@@ -260,10 +260,11 @@ describe('admin pages in Chromium', () => {
 
     await page
       .locator('input[type=file]')
-      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`OK-1\n${'X'.repeat(300)}\n`) });
-    await page.getByText('Line 2 can be at most 256 characters.').waitFor();
-    // A spreadsheet's "Unicode text" (UTF-16 with its byte order mark) reads as its codes; an empty file says so.
-    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('SUMMER-1\r\nSUMMER-2\r\n', 'utf16le')]);
+      .setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from(`Code\nOK-1\n${'X'.repeat(300)}\n`) });
+    // The line as the merchant's file counts it, its header row included.
+    await page.getByText('Line 3 can be at most 256 characters.').waitFor();
+    // A spreadsheet's "Unicode text" (UTF-16 with its byte order mark, here with a header row) reads as its codes; an empty file says so.
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Coupon code\r\nSUMMER-1\r\nSUMMER-2\r\n', 'utf16le')]);
     await page.locator('input[type=file]').setInputFiles({ name: 'unicode.txt', mimeType: 'text/plain', buffer: utf16 });
     await page.getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
     // The same without its byte order mark.
@@ -271,7 +272,7 @@ describe('admin pages in Chromium', () => {
     await page.locator('input[type=file]').setInputFiles({ name: 'bare.txt', mimeType: 'text/plain', buffer: bare });
     await page.getByText('Imported 1 codes; 0 duplicates skipped.').waitFor();
     await page.locator('input[type=file]').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('\n\n') });
-    await page.getByText('The file has no codes: one code a line, no header.').waitFor();
+    await page.getByText('The file has no codes: one code a line.').waitFor();
     const pool = await api.get('/schema/coupon/record', {
       fetchTotalCount: true,
       filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },

@@ -20,15 +20,22 @@ function textOf(bytes: Uint8Array): string {
   return new TextDecoder(encoding).decode(bytes);
 }
 
+/** A first line naming the column instead of a code ("Code", "Coupon code", "Gutscheincode"), as spreadsheets write one. */
+const HEADER = /^\s*"?\s*(coupon|discount|gutschein|rabatt)?[ _-]?codes?\s*"?\s*$/i;
+
 /**
- * POST text/csv: imports the codes into the reward's pool through the core's import_coupons. A file
- * without a code is answered here, in the merchant's language (`?language=`).
+ * POST text/csv: imports the codes into the reward's pool through the core's import_coupons, which
+ * takes no header row: one the file has is left out, and the lines the core names are counted in the
+ * merchant's file. A file without a code is answered here, in the merchant's language (`?language=`).
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { api } = await authenticateShop(request);
   const messages = ADMIN_MESSAGES[claimedLanguage(new URL(request.url).searchParams.get('language'), request)];
   const words = messages.rewards.coupons;
-  const csv = textOf(new Uint8Array(await request.arrayBuffer()));
+  const file = textOf(new Uint8Array(await request.arrayBuffer()));
+  const [first = '', ...rest] = file.split(/\r?\n/);
+  const headed = HEADER.test(first.replace(/^\uFEFF/, ''));
+  const csv = headed ? rest.join('\n') : file;
   if (!csv.split(/[\r\n,;\t]+/).some((cell) => cell.trim())) return Response.json({ error: words.empty, details: [] }, { status: 400 });
   const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {
     params: { path: { id: params.rewardId ?? '' } },
@@ -45,7 +52,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     const details = (failure.details ?? []).map((d) => {
       if (d.code === 'too_many') return format(words.tooMany, { max: numberIn(d.message) });
       const line = /^line (\d+)$/.exec(d.field ?? '')?.[1];
-      const label = line ? format(words.line, { line }) : words.file;
+      const label = line ? format(words.line, { line: Number(line) + (headed ? 1 : 0) }) : words.file;
       return (
         refusalInWords({ ...failure, details: [d] }, messages.editors.refusals, { code: label }, () => 'code').fieldErrors.code ?? d.message
       );
