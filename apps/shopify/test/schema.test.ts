@@ -133,7 +133,7 @@ describe("the core's refusal on a generic form", () => {
       { field: 'aggregationTargetValue', code: 'too_small', message: 'Must be greater than 0.' },
     ]);
     expect(said.fieldErrors).toEqual({
-      eventCodes: 'Ereignisse wird schon verwendet. Wähle etwas anderes.',
+      eventCodes: 'Schon vergeben: Ereignisse. Wähle etwas anderes.',
       aggregationTargetValue: 'Ziel je Zeitraum muss mindestens 0 sein.',
     });
     expect(said.message).toBe(ADMIN_MESSAGES.de.records.form.refused);

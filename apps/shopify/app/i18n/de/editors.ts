@@ -282,7 +282,7 @@ export const editors: Messages['editors'] = {
     not_nullable: '{label} darf nicht leer sein.',
     not_found: 'Was {label} nennt, gibt es nicht mehr. Wähle etwas anderes.',
     not_live: '{label} ist nicht aktiv. Aktiviere es zuerst oder speichere dies als Entwurf.',
-    duplicate: '{label} wird schon verwendet. Wähle etwas anderes.',
+    duplicate: 'Schon vergeben: {label}. Wähle etwas anderes.',
     template_syntax: 'Zeile {line}, Spalte {column} von {label}: Die Vorlage ist dort nicht richtig geschrieben.',
     unknown_helper: 'Zeile {line}, Spalte {column} von {label}: Diese Angabe gibt es nicht. Nimm eine aus der Liste.',
     helper_usage: 'Zeile {line}, Spalte {column} von {label}: Dieser Block ist nicht richtig verwendet.',
