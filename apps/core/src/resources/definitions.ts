@@ -44,11 +44,12 @@ async function loadMilestones({ rows, ctx, db, wanted, serializeJoined }: LoadAr
     const rewardRows = rewardIds.length
       ? await db('reward').whereIn('account_id', accounts).whereIn('id', rewardIds).where('status', 'live')
       : [];
-    // Nested records show as their id and public fields (CONTRACT §5): no timestamps.
-    const rewards = (await serializeJoined('reward', rewardRows)).map(({ createdAt, updatedAt, ...shown }) => shown);
+    // A nested milestone shows its id and public fields (CONTRACT §5): no timestamps. Its reward shows
+    // what it gives, never its id (§5: no rewardId for them); the rewards a guest may redeem they list.
+    const rewards = new Map((await serializeJoined('reward', rewardRows)).map(({ createdAt, updatedAt, id, ...shown }) => [id, shown]));
     serialized = joined.map(({ createdAt, updatedAt, ...shown }, i) => ({
       ...shown,
-      reward: rewards.find((r) => r.id === found[i]!.reward_id) ?? null,
+      reward: rewards.get(found[i]!.reward_id) ?? null,
     }));
   }
   for (const row of rows) {

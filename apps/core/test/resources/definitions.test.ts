@@ -146,8 +146,8 @@ describe('streak', () => {
     expect(milestone.status).toBe(200);
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     const read = await guest.get(`/schema/challenge/record/${challenge.id}`, { languageCode: 'fr' });
+    // What it gives, never its id (CONTRACT §5: no rewardId for guests and end users).
     expect(read.body.data.milestones[0].reward).toEqual({
-      id: reward.id,
       rewardKind: 'code',
       discountType: 'percentage',
       discountValue: 10,
@@ -164,7 +164,7 @@ describe('streak', () => {
     await acct.api.patch(`/schema/reward/record/${reward.id}`, { status: 'draft' });
     expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
     await acct.api.patch(`/schema/reward/record/${reward.id}`, { status: 'live' });
-    expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward.id).toBe(reward.id);
+    expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward.eudTitle).toBe('10% off');
     await acct.api.delete(`/schema/reward/record/${reward.id}`);
     expect((await guest.get(`/schema/challenge/record/${challenge.id}`)).body.data.milestones[0].reward).toBeNull();
   });
