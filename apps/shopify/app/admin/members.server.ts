@@ -3,7 +3,7 @@ import { coreFailure, type CoreFailure, isOutage } from '../core/failure';
 import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
-import { readTakenBack, type TakenBack } from '../earning/taken-back';
+import { readTakenBack, runStatus, type TakenBack } from '../earning/taken-back';
 import { type EntryLinks, pointSource, pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
@@ -290,7 +290,7 @@ export async function memberDetail(
           id: p.id,
           streakId: String(p.streakId),
           streakName: name(streak),
-          status: String(p.streakProgressStatus),
+          status: runStatus(p.streakProgressStatus, p.streakBrokenAt, p.streakStartedAt),
           run: num(p.currentProgressValue),
           freezesAvailable: num(p.freezesAvailable),
           freezesUsed: num(p.freezesUsed),
@@ -317,7 +317,7 @@ export async function memberDetail(
         return {
           id: p.id,
           missionName: name(mission),
-          status: String(p.missionProgressStatus),
+          status: runStatus(p.missionProgressStatus, p.missionFailedAt, p.missionStartedAt),
           tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
           tasks: Array.isArray(mission.tasks) ? mission.tasks.length : tasks.length,
           startedAt: instant(p.missionStartedAt) ?? '',

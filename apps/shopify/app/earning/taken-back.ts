@@ -20,3 +20,14 @@ export function readTakenBack(text: string | null | undefined): TakenBack | null
   const cancellation = CANCELLATION.exec(text);
   return cancellation ? { kind: 'cancellation', order: cancellation[1]! } : null;
 }
+
+/**
+ * A streak run's or mission's status as the admin says it. One whose every log was taken back (a
+ * refund, a cancellation) the core closes as of its own start (CONTRACT §17: the next log starts
+ * afresh), broken or failed at or before it began: that is `taken_back`, not a run the member lost.
+ */
+export function runStatus(status: unknown, closedAt: unknown, startedAt: unknown): string {
+  const closed = typeof closedAt === 'string' ? Date.parse(closedAt) : Number.NaN;
+  const started = typeof startedAt === 'string' ? Date.parse(startedAt) : Number.NaN;
+  return (status === 'broken' || status === 'failed') && closed <= started ? 'taken_back' : String(status);
+}

@@ -98,6 +98,7 @@ export const members: Messages['members'] = {
     completed: 'Abgeschlossen',
     broken: 'Gerissen',
     failed: 'Nicht geschafft',
+    taken_back: 'Zurückgenommen',
     live: 'Aktiv',
     draft: 'Entwurf',
     paused: 'Pausiert',

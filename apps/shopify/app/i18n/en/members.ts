@@ -91,6 +91,7 @@ export const members = {
     completed: 'Completed',
     broken: 'Broken',
     failed: 'Failed',
+    taken_back: 'Taken back',
     live: 'Live',
     draft: 'Draft',
     paused: 'Paused',
