@@ -53,6 +53,13 @@ export const accountUser = defineResource({
   async beforeDelete({ trx, row }) {
     // GDPR erasure: everything that describes the member goes with it; issued coupons stay issued.
     const where = { account_id: row.account_id, owned_by_id: row.id };
+    // A delivery still to be made of their events only would go out with none (CONTRACT §10: a
+    // delivery carries its event): it goes with them. Those made stay, as the receiver's record.
+    await trx('webhook_log')
+      .where({ account_id: row.account_id })
+      .whereIn('webhook_log_status', ['pending', 'errored'])
+      .whereRaw('event_log_ids <@ array(select id from event_log where account_id = ? and owned_by_id = ?)', [row.account_id, row.id])
+      .delete();
     for (const table of [
       'streak_log',
       'challenge_log',

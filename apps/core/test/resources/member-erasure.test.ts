@@ -127,6 +127,53 @@ describe('deleting a member', () => {
     expect(reversal.status).toBe(200);
   });
 
+  it('takes the deliveries still to be made of their events with them; those made, and others’, stay', async () => {
+    const streak = await make('streak', { name: 'Hooked', status: 'live' });
+    const webhook = await make('webhook', {
+      name: 'H',
+      status: 'live',
+      endpointUrl: 'https://hooks.example.com/x',
+      eventCodes: ['streak_progress_in_progress'],
+    });
+    const log = (externalId: string) =>
+      make('streak_log', {
+        streakId: streak.id,
+        ownedBy: { externalId },
+        activityId: 'visit',
+        activityAt: now(),
+        uniqueIdentifier: `h-${externalId}`,
+      });
+    const gone: string = (await log('hooked-gone')).ownedById;
+    const kept: string = (await log('hooked-kept')).ownedById;
+    const eventsOf = async (member: string) =>
+      (await app.db('event_log').where({ account_id: acct.accountId, owned_by_id: member }).select('id')).map((e) => e.id as string);
+    const [goneEvent, goneOther] = await eventsOf(gone);
+    const [keptEvent] = await eventsOf(kept);
+    const delivery = (events: string[], status: string) => ({
+      account_id: acct.accountId,
+      webhook_id: webhook.id,
+      event_log_ids: events,
+      webhook_log_status: status,
+    });
+    const ids = await app
+      .db('webhook_log')
+      .insert([
+        delivery([goneEvent!], 'pending'),
+        delivery([goneOther ?? goneEvent!], 'errored'),
+        delivery([goneEvent!], 'processed'),
+        delivery([keptEvent!], 'pending'),
+      ])
+      .returning('webhook_log_status');
+    expect(ids).toHaveLength(4);
+    expect((await acct.api.delete(`/schema/account_user/record/${gone}`)).status).toBe(204);
+    const left = await app
+      .db('webhook_log')
+      .where({ account_id: acct.accountId, webhook_id: webhook.id })
+      .select('webhook_log_status', 'event_log_ids');
+    expect(left.map((l) => l.webhook_log_status).sort()).toEqual(['pending', 'processed']);
+    expect(left.find((l) => l.webhook_log_status === 'pending')!.event_log_ids).toEqual([keptEvent]);
+  });
+
   it('leaves nothing behind when logs, inline members, grants and reversals race the deletion', async () => {
     const streak = await make('streak', { name: 'Racing', status: 'live', maxFreezes: 3 });
     const challenge = await make('challenge', { name: 'Racing', status: 'live', completionTargetValue: 1000 });
