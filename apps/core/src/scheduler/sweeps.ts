@@ -123,7 +123,8 @@ const SWEEPS: Sweep[] = [
     name: 'mission failures',
     kind: 'mission',
     due: (trx, now, grace) =>
-      joinMember('mission_progress')(trx('mission_progress'))
+      // Joined as the other sweeps join theirs: a deleted definition's runs stay as they were (CONTRACT §6, history).
+      joinMember('mission_progress')(joinDefinition('mission_progress', 'mission')(trx('mission_progress')))
         .select(progressColumns('mission_progress'))
         .where('mission_progress.mission_progress_status', 'in_progress')
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),

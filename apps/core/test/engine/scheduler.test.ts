@@ -174,6 +174,60 @@ describe('scheduler sweeps', () => {
   });
 });
 
+describe('a deleted definition', () => {
+  it('keeps its runs as they were (history, CONTRACT §6): no sweep breaks, fails or warns them, whatever the kind', async () => {
+    const own = await app.createAccount({ timezone: 'Europe/Paris' });
+    const make = async (slug: string, body: Record<string, unknown>) => (await own.api.post(`/schema/${slug}/record`, body)).body.data;
+    const streak = await make('streak', { name: 'Gone S' });
+    const challenge = await make('challenge', { name: 'Gone C', completionTargetValue: 10 });
+    const mission = await make('mission', {
+      name: 'Gone M',
+      aggregationPeriod: 'daily',
+      tasks: [{ name: 'a', activityId: 'a', targetValue: 2 }],
+    });
+    const at = '2027-01-05T10:00:00Z';
+    const logged = [
+      await make('streak_log', {
+        streakId: streak.id,
+        ownedBy: { externalId: 'gone' },
+        activityId: 'a',
+        activityAt: at,
+        uniqueIdentifier: 'g1',
+      }),
+      await make('challenge_log', {
+        challengeId: challenge.id,
+        ownedBy: { externalId: 'gone' },
+        activityId: 'a',
+        activityAt: at,
+        uniqueIdentifier: 'g2',
+      }),
+      await make('mission_log', {
+        missionId: mission.id,
+        ownedBy: { externalId: 'gone' },
+        activityId: 'a',
+        activityAt: at,
+        uniqueIdentifier: 'g3',
+      }),
+    ];
+    for (const [slug, id] of [
+      ['streak', streak.id],
+      ['challenge', challenge.id],
+      ['mission', mission.id],
+    ])
+      expect((await own.api.delete(`/schema/${slug}/record/${id}`)).status).toBe(204);
+    const done = await sweep('2027-03-01T00:00:00Z');
+    expect([done['streak breaks'], done['challenge failures'], done['mission failures']]).toEqual([0, 0, 0]);
+    const statuses = await Promise.all([
+      own.api.get(`/schema/streak_progress/record/${logged[0].streakProgress.id}`),
+      own.api.get(`/schema/challenge_progress/record/${logged[1].challengeProgress.id}`),
+      own.api.get(`/schema/mission_progress/record/${logged[2].missionProgress.id}`),
+    ]);
+    expect(
+      statuses.map((r) => r.body.data.streakProgressStatus ?? r.body.data.challengeProgressStatus ?? r.body.data.missionProgressStatus),
+    ).toEqual(['in_progress', 'in_progress', 'in_progress']);
+  });
+});
+
 describe('the events sweeps write', () => {
   it('speak the member’s language, as a log’s events do', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Lang', eudTitle: 'Daily visit', toBeBrokenWarningHours: 4 })).body
