@@ -395,6 +395,14 @@ describe('Flow actions', () => {
       expect(res.status, value).toBe(400);
       expect(res.body.error.property, value).toBe(property);
     }
+    // A run id the core refuses as a log's uniqueIdentifier is named as the property it came from.
+    const longRun = await flow(
+      'execute-challenge',
+      { customer_id: 1001, challenge_id: challenge.id, activity_value: 5 },
+      { action_run_id: 'r'.repeat(300) },
+    );
+    expect(longRun.status).toBe(400);
+    expect(longRun.body.error.property).toBe('action_run_id');
     const fine = await flow('execute-challenge', {
       customer_id: 1001,
       challenge_id: challenge.id,

@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { databaseError } from '../errors.js';
 
 /**
  * What workers starting together on a new database meet in pg-boss's createQueue, which makes each
@@ -16,8 +17,7 @@ export async function ensureQueue(boss: PgBoss, queue: PgBoss.Queue): Promise<vo
       await boss.updateQueue(queue.name, queue);
       return;
     } catch (err) {
-      const code = typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
-      if (attempt === ATTEMPTS || typeof code !== 'string' || !RACED.has(code)) throw err;
+      if (attempt === ATTEMPTS || !RACED.has(databaseError(err)?.code ?? '')) throw err;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
     }
   }

@@ -33,9 +33,9 @@ export function ColumnChart({
   const none = useMessages().dashboard.noneInPeriod;
   const language = useAdminLanguage();
   // The label over a bar is short enough for its column ("24.9K"); its tooltip has the whole number.
-  const money = currency ? { style: 'currency' as const, currency } : {};
+  const money = currency ? { style: 'currency' as const, currency } : { maximumFractionDigits: 2 };
   const short = new Intl.NumberFormat(language, { ...money, notation: 'compact', maximumFractionDigits: 1 });
-  const whole = currency ? new Intl.NumberFormat(language, money) : new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const whole = new Intl.NumberFormat(language, money);
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">

@@ -34,7 +34,8 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const words = messages.rewards.coupons;
   const file = textOf(new Uint8Array(await request.arrayBuffer()));
   const [first = '', ...rest] = file.split(/\r?\n/);
-  const headed = HEADER.test(first.replace(/^\uFEFF/, ''));
+  // The decoder has taken any byte order mark off.
+  const headed = HEADER.test(first);
   const csv = headed ? rest.join('\n') : file;
   if (!csv.split(/[\r\n,;\t]+/).some((cell) => cell.trim())) return Response.json({ error: words.empty, details: [] }, { status: 400 });
   const { data, error, response } = await api.POST('/schema/reward/record/{id}/action/import_coupons', {

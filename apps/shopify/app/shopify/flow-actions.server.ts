@@ -232,6 +232,18 @@ async function loadDefinition(api: AccountClient, kind: LogKind, id: string, pro
   return result.data.data;
 }
 
+/**
+ * What keys a run: the step's idempotency key when it has one, else Flow's action_run_id (the same
+ * on every retry of the run), with the property it came from for the core's refusals to name.
+ */
+function runKeyOf(props: Properties, payload: FlowPayload): { key: string; property: 'idempotency_key' | 'action_run_id' } {
+  const given = props.text('idempotency_key', false);
+  if (given) return { key: given, property: 'idempotency_key' };
+  const runId = payload.action_run_id;
+  if (typeof runId === 'string' && runId) return { key: runId, property: 'action_run_id' };
+  throw bad('action_run_id', 'is required when no idempotency_key is given');
+}
+
 const LOG_FIELDS: Record<string, string> = {
   activityId: 'activity_id',
   activityAt: 'activity_at',
@@ -249,10 +261,8 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     const activityId = kind === 'mission' ? props.text('activity_id', true) : (props.text('activity_id', false) ?? 'shopify_flow');
     const givenValue = props.positiveNumber('activity_value');
     const activityAt = props.dateTime('activity_at') ?? new Date().toISOString();
-    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
-    const givenKey = props.text('idempotency_key', false);
-    const uniqueIdentifier = givenKey ?? runId;
-    if (!uniqueIdentifier) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const run = runKeyOf(props, ctx.payload);
+    const uniqueIdentifier = run.key;
 
     const api = await shopClient(deps, ctx.session.shop);
     const id = await definitionId(api, kind, reference, idProperty);
@@ -294,7 +304,7 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, {
       ...LOG_FIELDS,
-      uniqueIdentifier: givenKey === undefined ? 'action_run_id' : 'idempotency_key',
+      uniqueIdentifier: run.property,
       [`${kind}Id`]: idProperty,
     });
   } catch (err) {
@@ -355,9 +365,7 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     const customer = props.customer('customer_id');
     const streak = props.reference('streak_id');
     const count = props.integer('count', 1, 10);
-    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
-    const runKey = props.text('idempotency_key', false) ?? runId;
-    if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const runKey = runKeyOf(props, ctx.payload).key;
     const run = [ctx.session.shop, `grant-streak-freezes:${runKey}`];
     const { rows } = await deps.pool.query<{ answer: unknown }>(
       'select answer from flow_action_runs where shop = $1 and run_key = $2',
@@ -461,9 +469,7 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
     const points = props.integer('points', -1_000_000, 1_000_000);
     if (points === 0) throw bad('points', 'must not be 0');
     const note = props.text('note', false);
-    const runId = typeof ctx.payload.action_run_id === 'string' && ctx.payload.action_run_id ? ctx.payload.action_run_id : undefined;
-    const runKey = props.text('idempotency_key', false) ?? runId;
-    if (!runKey) throw bad('action_run_id', 'is required when no idempotency_key is given');
+    const runKey = runKeyOf(props, ctx.payload).key;
     const api = await shopClient(deps, ctx.session.shop);
     const ownedById = await memberFor(api, ctx.admin, customer);
     const result = await callCore(() =>
