@@ -76,7 +76,7 @@ function smtpFailure(err: unknown): SendFailure {
   return new SendFailure(`SMTP ${code ?? 'error'}: ${e.message}${reply}`, permanent);
 }
 
-function smtpTransport(config: Config): EmailTransport {
+function smtpTransport(config: Config, timeoutMs: number): EmailTransport {
   if (!config.smtpUrl) {
     return { send: async () => Promise.reject(new SendFailure('LOYALTY_SMTP_URL is not set; no SMTP server to send through.', true)) };
   }
@@ -85,13 +85,17 @@ function smtpTransport(config: Config): EmailTransport {
     url: config.smtpUrl,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
-    socketTimeout: SEND_TIMEOUT_MS,
+    socketTimeout: timeoutMs,
   });
   return {
     async send(m) {
       try {
-        return (await smtp.sendMail(mailOptions(m))).messageId;
+        // The socket time-out counts silence only: a server that trickles its replies would keep a
+        // send going past the time its failure was recorded and retried, so the send is cut then.
+        return (await smtp.sendMail({ ...mailOptions(m), signal: AbortSignal.timeout(timeoutMs) })).messageId;
       } catch (err) {
+        if (err instanceof Error && 'code' in err && err.code === 'EABORT')
+          throw new SendFailure(`The SMTP server did not finish the send within ${timeoutMs / 1000} s.`, false);
         throw smtpFailure(err);
       }
     },
@@ -147,8 +151,9 @@ function fileTransport(config: Config): EmailTransport {
   };
 }
 
-export function createEmailTransport(config: Config): EmailTransport {
-  if (config.emailTransport === 'smtp') return smtpTransport(config);
+/** `timeoutMs`: how long an SMTP send may take in all (tests shorten it). */
+export function createEmailTransport(config: Config, { timeoutMs = SEND_TIMEOUT_MS }: { timeoutMs?: number } = {}): EmailTransport {
+  if (config.emailTransport === 'smtp') return smtpTransport(config, timeoutMs);
   if (config.emailTransport === 'ses') return sesTransport(config);
   return fileTransport(config);
 }
