@@ -57,16 +57,19 @@ describe('KeyedGate', () => {
 
 describe('FairLanes', () => {
   /** Items named `<account><n>`, run until released; `late` ones are handed back instead. */
-  function lanes(o: { width: number; accountCap: number; late?: Set<string> }) {
+  function lanes(o: { width: number; accountCap: number; late?: Set<string>; heldMax?: number; accountHeldMax?: number }) {
     const started: string[] = [];
     const handedBack: string[] = [];
     const release = new Map<string, () => void>();
     let freed = 0;
+    const clock = { now: 0 };
     const pool = new FairLanes<string>({
       width: o.width,
       accountCap: o.accountCap,
-      heldMax: 8,
-      accountHeldMax: 4,
+      heldMax: o.heldMax ?? 8,
+      accountHeldMax: o.accountHeldMax ?? 4,
+      slowMs: 1_000,
+      clock: () => clock.now,
       run: (name) => {
         started.push(name);
         return new Promise<void>((done) => release.set(name, done));
@@ -79,7 +82,7 @@ describe('FairLanes', () => {
       for (const name of names) pool.add(name[0]!, name);
       pool.pump();
     };
-    return { pool, add, started, handedBack, release: (name: string) => release.get(name)!(), freed: () => freed };
+    return { pool, add, started, handedBack, clock, release: (name: string) => release.get(name)!(), freed: () => freed };
   }
 
   it('starts the accounts in turn, each up to its lanes, and a freed lane goes to the next of the same account', async () => {
@@ -123,5 +126,40 @@ describe('FairLanes', () => {
     release('a1');
     await tick();
     expect(freed()).toBe(1);
+  });
+
+  it('halves the lanes of an account whose runs hang at each time-out, gives one back at each quick run, and claims it less meanwhile', async () => {
+    const { pool, add, started, clock, release } = lanes({ width: 8, accountCap: 4, heldMax: 64, accountHeldMax: 16 });
+    add('a1', 'a2', 'a3', 'a4', 'a5', 'a6', 'b1', 'b2');
+    expect(started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4']);
+    // b's quick runs leave its lanes as they were.
+    release('b1');
+    release('b2');
+    await tick();
+    // a's four runs meet their time-out: 4 lanes, then 2, 1, 1, 1.
+    clock.now = 1_000;
+    for (const name of ['a1', 'a2', 'a3', 'a4']) release(name);
+    await tick();
+    expect(started.slice(6)).toEqual(['a5']);
+    // An account with one lane of four may hold a quarter of what it could: the claim sees it as holding the rest.
+    expect(pool.room().busy).toEqual({ a: 2 + 12 });
+    add('b3', 'b4', 'b5', 'b6');
+    expect(started.slice(7)).toEqual(['b3', 'b4', 'b5', 'b6']);
+    // a's far end answers again: each quick run gives a lane back.
+    release('a5');
+    await tick();
+    expect(started.slice(11)).toEqual(['a6']);
+    add('a7', 'a8', 'a9', 'a10');
+    expect(started.slice(12)).toEqual(['a7']);
+    release('a6');
+    await tick();
+    expect(started.slice(13)).toEqual(['a8', 'a9']);
+    // Idle and quick since, it has its whole share again.
+    for (const name of ['a7', 'a8', 'a9', 'b3', 'b4', 'b5', 'b6']) release(name);
+    await tick();
+    release('a10');
+    await pool.settled();
+    add('a11', 'a12', 'a13', 'a14', 'a15');
+    expect(started.slice(-4)).toEqual(['a11', 'a12', 'a13', 'a14']);
   });
 });

@@ -56,9 +56,17 @@ export interface Room {
 
 /** How `FairLanes` runs its items, and what it does with those it gives up. */
 export interface LaneWork<T> {
-  /** In flight at once at most, in all and per account. */
+  /** In flight at once at most, in all and per account (an account's own lanes shrink while its runs hang, see `slowMs`). */
   width: number;
   accountCap: number;
+  /**
+   * A run that lasts this long has met its time-out: its far end hangs. Each such run halves its
+   * account's lanes (down to one), each quicker run gives one back, so hanging accounts soon hold a
+   * lane each, not their whole share, and a recovered one is back to its share within a few rounds.
+   */
+  slowMs: number;
+  /** The clock runs are timed by, in ms (tests set it). */
+  clock?: () => number;
   /** Held at most (in flight or waiting), in all and per account. */
   heldMax: number;
   accountHeldMax: number;
@@ -74,15 +82,20 @@ export interface LaneWork<T> {
 /**
  * Items leased to a worker, per account: each account's wait in a queue of their own and start as
  * its lanes free, the accounts in turn. An account whose work hangs holds its own lanes until its
- * time-outs, never all of them, and the other accounts' items go out beside it.
+ * time-outs, then one (`slowMs`), never all of them, and the other accounts' items go out beside it.
  */
 export class FairLanes<T> {
   private running = 0;
   private held = 0;
   private readonly accounts = new Map<string, { running: number; waiting: T[] }>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** Lanes of the accounts whose runs hung lately, where fewer than `accountCap`; kept while they are idle, so a backlog that comes back starts from there. */
+  private readonly shrunk = new Map<string, number>();
+  private readonly clock: () => number;
 
-  constructor(private readonly work: LaneWork<T>) {}
+  constructor(private readonly work: LaneWork<T>) {
+    this.clock = work.clock ?? (() => performance.now());
+  }
 
   /** How many more items may be taken. */
   get free(): number {
@@ -91,7 +104,9 @@ export class FairLanes<T> {
 
   room(): Room {
     const busy: Record<string, number> = {};
-    for (const [id, lanes] of this.accounts) busy[id] = lanes.running + lanes.waiting.length;
+    // An account with fewer lanes may hold as much less; the claim reads the difference as held.
+    for (const [id, lanes] of this.accounts)
+      busy[id] = lanes.running + lanes.waiting.length + this.work.accountHeldMax - this.heldMaxOf(id);
     return { free: this.free, cap: this.work.accountHeldMax, busy };
   }
 
@@ -136,7 +151,7 @@ export class FairLanes<T> {
       started = false;
       for (const [id, lanes] of this.accounts) {
         if (this.running >= this.work.width) break;
-        if (lanes.running >= this.work.accountCap || !lanes.waiting.length) continue;
+        if (lanes.running >= this.lanesOfAccount(id) || !lanes.waiting.length) continue;
         const next = lanes.waiting.shift()!;
         started = true;
         if (this.work.late(next)) {
@@ -145,6 +160,21 @@ export class FairLanes<T> {
         } else this.launch(id, lanes, next);
       }
     }
+  }
+
+  private lanesOfAccount(accountId: string): number {
+    return this.shrunk.get(accountId) ?? this.work.accountCap;
+  }
+
+  private heldMaxOf(accountId: string): number {
+    return Math.ceil((this.work.accountHeldMax * this.lanesOfAccount(accountId)) / this.work.accountCap);
+  }
+
+  private pace(accountId: string, hung: boolean): void {
+    const lanes = this.lanesOfAccount(accountId);
+    const next = hung ? Math.max(1, lanes >> 1) : lanes + 1;
+    if (next >= this.work.accountCap) this.shrunk.delete(accountId);
+    else this.shrunk.set(accountId, next);
   }
 
   private lanesOf(accountId: string) {
@@ -165,14 +195,16 @@ export class FairLanes<T> {
   private launch(accountId: string, lanes: { running: number; waiting: T[] }, item: T): void {
     this.running += 1;
     lanes.running += 1;
+    const started = this.clock();
     const task: Promise<void> = this.work.run(item).finally(() => {
       this.running -= 1;
       lanes.running -= 1;
       this.held -= 1;
       this.inFlight.delete(task);
+      this.pace(accountId, this.clock() - started >= this.work.slowMs);
       this.forgetIdle(accountId, lanes);
       this.pump();
-      if (lanes.running + lanes.waiting.length === this.work.accountHeldMax >> 1 || this.held === this.work.heldMax >> 1)
+      if (lanes.running + lanes.waiting.length === this.heldMaxOf(accountId) >> 1 || this.held === this.work.heldMax >> 1)
         this.work.onFreed?.();
     });
     this.inFlight.add(task);

@@ -361,6 +361,8 @@ export class NotificationPool {
       accountCap: lanesPerAccount,
       heldMax: CLAIMED_PER_LANE * width,
       accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
+      // A provider call's time-out, or the whole send's when that is shorter.
+      slowMs: Math.min(SEND_TIMEOUT_MS, deadlineMs),
       run: (row) => this.send(row),
       late: (row) => outlastsLease(row.lease_until, this.now(), deadlineMs),
       handBack: (row) => {

@@ -288,6 +288,7 @@ export class DeliveryPool {
       accountCap: lanesPerAccount,
       heldMax: LEASED_MAX,
       accountHeldMax: CLAIMED_PER_LANE * lanesPerAccount,
+      slowMs: deps.config.webhookTimeoutMs,
       run: (w) => this.attempt(w),
       late: (w) => this.late(w.log),
       handBack: (w) => this.outcomes.add({ log: w.log, after: { lease_until: null } }),
