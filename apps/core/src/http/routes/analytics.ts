@@ -1,7 +1,8 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { DateTime } from 'luxon';
-import { type ErrorDetail, invalidQuery } from '../../errors.js';
+import { KeyedGate } from '../../concurrency.js';
+import { type ErrorDetail, invalidQuery, rateLimited } from '../../errors.js';
 import { LANGUAGE_CODES } from '../../formats.js';
 import { type Status, STATUSES } from '../../records/fields.js';
 import { MAX_HOLD_DAYS } from '../../schema/definitions.js';
@@ -22,6 +23,14 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const FIRST_DAY = '1970-01-01';
 const LAST_DAY = '9999-12-31';
 const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
+/**
+ * Reports of one account waiting for its turn at most; more are refused with 429. A report is the
+ * heaviest read there is (a large account's takes PostgreSQL's CPU for seconds), so an account
+ * runs one at a time: firing them within its rate limit it would otherwise take every core from
+ * the other accounts. The waiting ones hold their account's request slots, so they are few: enough
+ * for two admin dashboards opened at once (two reports each).
+ */
+const REPORTS_WAITING = 3;
 
 /**
  * `GET /analytics/summary?from=YYYY-MM-DD&to=YYYY-MM-DD` (API-key flow): the programme's numbers
@@ -31,24 +40,25 @@ const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
  * points by reason and the points members hold now. Feeds the Shopify admin dashboard.
  */
 export function analyticsRoutes(router: Router, s: Services): void {
+  const reports = new KeyedGate(1);
+  /**
+   * Runs a report's queries on one connection, in one snapshot, in its account's turn: its figures
+   * agree with each other, and the report holds one pooled connection, however many queries it runs at once.
+   */
+  const snapshot = <T>(accountId: string, report: (db: Knex) => Promise<T>): Promise<T> => {
+    if (reports.load(accountId).waiting >= REPORTS_WAITING) throw rateLimited(1);
+    return reports.run(accountId, () => transaction(s.db, report, { isolationLevel: 'repeatable read', readOnly: true }));
+  };
   router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
-    ctx.body = { data: await snapshot(s, (db) => summarise(db, account.id, account.timezone, from, to)) };
+    ctx.body = { data: await snapshot(account.id, (db) => summarise(db, account.id, account.timezone, from, to)) };
   });
   router.all('/analytics/programs', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
-    ctx.body = { data: await snapshot(s, (db) => programHealth(db, account.id, account.timezone, from, to)) };
+    ctx.body = { data: await snapshot(account.id, (db) => programHealth(db, account.id, account.timezone, from, to)) };
   });
-}
-
-/**
- * Runs a report's queries on one connection, in one snapshot: its figures agree with each other,
- * and the report holds one pooled connection, however many queries it runs at once.
- */
-function snapshot<T>(s: Services, report: (db: Knex) => Promise<T>): Promise<T> {
-  return transaction(s.db, report, { isolationLevel: 'repeatable read', readOnly: true });
 }
 
 function parseRange(query: Record<string, string | string[] | undefined>, timezone: string): { from: string; to: string } {
