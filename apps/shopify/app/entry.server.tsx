@@ -8,6 +8,17 @@ import { addDocumentResponseHeaders } from './shopify.server';
 // Single fetch: how long deferred data may stream; the render is aborted a second later.
 export const streamTimeout = 5000;
 
+/**
+ * Single fetch's `.data` answers carry a route's data without the headers its loader's Response
+ * set, its `no-store` among them: a shopper's token asked for at `/apps/loyalty/token.data` (one URL
+ * for every shopper, behind the proxy) could be kept by a cache and given to another. Every data
+ * answer is one session's: none is stored.
+ */
+export function handleDataRequest(response: Response): Response {
+  response.headers.set('Cache-Control', 'no-store');
+  return response;
+}
+
 /** Streams the document; Shopify's headers (frame ancestors, CSP) are added to every page. */
 export default async function handleRequest(
   request: Request,

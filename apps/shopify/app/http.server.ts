@@ -19,3 +19,9 @@ export async function boundedBody(request: Request, max: number): Promise<Buffer
 
 /** The loader of a route only POSTed to (webhooks, Flow actions, the app proxy's visit): any other method is 405, saying which one it takes. */
 export const postOnly = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
+
+/** Such a route's action: Remix hands it PUT, PATCH and DELETE too, which are 405 as a GET is. */
+export const postAction =
+  <A extends { request: Request }>(handle: (args: A) => Promise<Response>) =>
+  (args: A): Promise<Response> =>
+    args.request.method === 'POST' ? handle(args) : Promise.resolve(postOnly());

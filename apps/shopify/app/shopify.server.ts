@@ -73,6 +73,19 @@ async function signed<T>(request: Request, check: (r: Request) => Promise<T>, ma
   }
 }
 
+/** `authenticate.public.appProxy`, a signed request whose `shop` names no shop answered 400, as a bad signature is. */
+export async function authenticateProxy(request: Request) {
+  try {
+    return await authenticate.public.appProxy(request);
+  } catch (err) {
+    if (!(err instanceof InvalidShopError)) throw err;
+    throw Response.json(
+      { error: { code: 'invalid_shop', message: 'The request names no shop.' } },
+      { status: 400, headers: { 'cache-control': 'no-store' } },
+    );
+  }
+}
+
 /** `authenticate.webhook` and `.flow` on a body read within bounds, a malformed signed one answered 400. */
 export const authenticateSigned = {
   webhook: (request: Request) => signed(request, authenticate.webhook, (json) => json === undefined),

@@ -4,6 +4,7 @@ import { Client } from '../../core/test/support/harness';
 import { extensionToken, fromExtension, refusedTokens, type TokenOptions } from './support/extensions';
 import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
+import { proxyRequest, webhookRequest } from './support/stack';
 
 /**
  * The customer account "Rewards" page's token route, through the production build: session tokens
@@ -108,7 +109,8 @@ describe('GET /customer-account/token', () => {
   });
 
   it('refuses a token without a customer', async () => {
-    for (const sub of [undefined, '', '2002', 'gid://shopify/StaffMember/1']) {
+    // Shopify's ids are 64-bit: a gid of 300 digits names no customer (the core would refuse it as an externalId).
+    for (const sub of [undefined, '', '2002', 'gid://shopify/StaffMember/1', `gid://shopify/Customer/1${'0'.repeat(299)}`]) {
       const res = await ask(await sessionToken({ sub }));
       expect(res.status, String(sub)).toBe(401);
     }
@@ -127,5 +129,51 @@ describe('GET /customer-account/token', () => {
     const unknown = await ask(await sessionToken({}, { shopName: 'unknown-shop' }));
     expect(unknown.status).toBe(404);
     expect(await unknown.text()).not.toContain('accessToken');
+  });
+
+  it('answers a token that names no shop as one of a shop the app is not in: 404, readably, never a 500', async () => {
+    for (const dest of [undefined, '', 12345]) {
+      const res = await ask(await sessionToken({ dest }));
+      expect(res.status, String(dest)).toBe(404);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toMatchObject({ error: { code: 'not_installed' } });
+    }
+  });
+
+  it('keeps its answer out of caches in its data form too (`.data`, which carries no headers of the route)', async () => {
+    const data = await fromExtension(`${prod.url}/customer-account/token.data`, await sessionToken());
+    expect(data.status).toBe(200);
+    expect(await data.text()).toContain('accessToken');
+    expect(data.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('a shop that uninstalled the app', () => {
+  it('gets no token on any shopper surface (the customer account page, checkout, POS, the app proxy) until it installs again', async () => {
+    const status = async (res: Response) => [res.status, ((await res.json()) as { error?: { code: string } }).error?.code];
+    expect((await prod.send(await webhookRequest('app/uninstalled', { domain: TEST_SHOP }))).status).toBe(200);
+    const NEW_CUSTOMER = 'gid://shopify/Customer/7007';
+    expect(await status(await ask(await sessionToken({ sub: NEW_CUSTOMER })))).toEqual([404, 'not_installed']);
+    expect(await status(await fromExtension(`${prod.url}/checkout/member`, await sessionToken({ sub: NEW_CUSTOMER })))).toEqual([
+      404,
+      'not_installed',
+    ]);
+    expect(await status(await fromExtension(`${prod.url}/pos/customer?customer=7007`, await extensionToken({})))).toEqual([
+      404,
+      'not_installed',
+    ]);
+    expect(await status(await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '7007' })))).toEqual([
+      404,
+      'not_installed',
+    ]);
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    const members = await new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret }).get(
+      '/schema/account_user/record',
+      { filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: NEW_CUSTOMER }] } },
+    );
+    expect(members.body.data).toEqual([]);
+
+    await install(TEST_SHOP_NAME);
+    expect((await ask(await sessionToken({ sub: NEW_CUSTOMER }))).status).toBe(200);
   });
 });

@@ -440,10 +440,15 @@ describe('Flow actions', () => {
   });
 
   it('answers another method than POST on the routes Shopify posts to with 405, saying it takes POST', async () => {
-    for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events']) {
-      const res = await fetch(new URL(path, prod.url));
-      expect([path, res.status, res.headers.get('allow')]).toEqual([path, 405, 'POST']);
-    }
+    for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events'])
+      for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await fetch(new URL(path, prod.url), { method });
+        expect([path, method, res.status, res.headers.get('allow')]).toEqual([path, method, 405, 'POST']);
+      }
+    // Signed as the proxy signs a visit, but deleted: nothing counted.
+    const res = await prod.send(await proxyRequest('/apps/loyalty/visit', { logged_in_customer_id: '9100' }, 'DELETE'));
+    expect([res.status, res.headers.get('allow')]).toEqual([405, 'POST']);
+    expect((await prod.appPool.query('select 1 from storefront_visits where customer_id = $1', ['9100'])).rows).toHaveLength(0);
   });
 
   it('a tampered body is refused before any work', async () => {
@@ -507,6 +512,47 @@ describe('app proxy token', () => {
       expect(await res.json()).toMatchObject({ error: { code: 'unauthenticated' } });
     }
   });
+
+  it('keeps the token out of caches in its data form too (`.data`, which carries no headers of the route)', async () => {
+    const signed = await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002', path_prefix: '/apps/loyalty' });
+    const url = new URL(signed.url);
+    url.pathname += '.data';
+    const res = await prod.send(new Request(url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('accessToken');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('answers a signed request whose shop names no shop with 400, as a bad signature', async () => {
+    for (const shop of ['evil.com', undefined]) {
+      const url = new URL(`${SHOPIFY.appUrl}/apps/loyalty/token`);
+      url.searchParams.set('logged_in_customer_id', '2002');
+      if (shop) url.searchParams.set('shop', shop);
+      url.searchParams.set('timestamp', String(Math.trunc(Date.now() / 1000)));
+      const message = [...url.searchParams.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => `${k}=${v}`)
+        .join('');
+      url.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
+      for (const method of ['GET', 'POST'] as const) {
+        const res = await prod.send(new Request(method === 'GET' ? url : new URL(url.href.replace('/token', '/visit')), { method }));
+        expect([shop, method, res.status]).toEqual([shop, method, 400]);
+      }
+    }
+  });
+
+  it('answers 503 when the core holds the request past the time a shopper waits, instead of hanging', async () => {
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.startsWith('/api/v1.0/enduser/token'));
+    try {
+      const started = Date.now();
+      const res = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2468' }));
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      held.release();
+    }
+  }, 40_000);
 
   it('refuses a tampered or stale signature', async () => {
     const forged = new URL((await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' })).url);

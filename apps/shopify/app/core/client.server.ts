@@ -7,9 +7,29 @@ export function apiBase(coreUrl: string): string {
   return `${coreUrl}/api/v1.0`;
 }
 
+/** How long a call to the core may take: the longest report answers in seconds; past this the core hangs. */
+export const CORE_TIMEOUT_MS = 30_000;
+
+/**
+ * `fetch` given up after `timeoutMs`: a core that stops answering (a stopped process, a held
+ * connection) fails the call as an unreachable one does, instead of holding a shopper's or a
+ * merchant's request for good.
+ */
+function timedFetch(timeoutMs: number): typeof fetch {
+  return (input, init) => {
+    const own = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    const timeout = AbortSignal.timeout(timeoutMs);
+    return fetch(input, { ...init, signal: own ? AbortSignal.any([own, timeout]) : timeout });
+  };
+}
+
 /** A typed client acting for one shop's account with the key the app keeps for it. */
-export function accountClient(coreUrl: string, account: Pick<ShopAccount, 'apiKey' | 'apiSecret'>) {
-  return createLoyaltyClient(apiBase(coreUrl), { apiKey: account.apiKey, apiSecret: account.apiSecret });
+export function accountClient(
+  coreUrl: string,
+  account: Pick<ShopAccount, 'apiKey' | 'apiSecret'>,
+  { timeoutMs = CORE_TIMEOUT_MS }: { timeoutMs?: number } = {},
+) {
+  return createLoyaltyClient(apiBase(coreUrl), { apiKey: account.apiKey, apiSecret: account.apiSecret }, timedFetch(timeoutMs));
 }
 
 export type AccountClient = ReturnType<typeof accountClient>;
@@ -31,7 +51,7 @@ type NewAccount = NonNullable<paths['/platform/accounts']['post']['requestBody']
 
 /** A typed client for the platform API (CONTRACT §4), authenticated with the platform token. */
 export function platformClient(coreUrl: string, platformToken: string) {
-  const client = createLoyaltyClient(apiBase(coreUrl), {});
+  const client = createLoyaltyClient(apiBase(coreUrl), {}, timedFetch(CORE_TIMEOUT_MS));
   const headers = { authorization: `Bearer ${platformToken}` };
   return {
     /** Creates the shop's organization and account, or finds them again by `externalRef`, with a fresh API key. */

@@ -8,6 +8,9 @@ export function tokenError(status: number, code: string, message: string): Respo
   return Response.json({ error: { code, message } }, { status, headers: noStore });
 }
 
+/** The answer for a shop the app is not installed in (never, or not since it was uninstalled). */
+export const notInstalled = () => tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
+
 type Minted = { accessToken: string; expiresAt: string };
 
 /**
@@ -16,6 +19,8 @@ type Minted = { accessToken: string; expiresAt: string };
  */
 export type Admit = () => Promise<Response | null>;
 
+/** A shopper's page waits this long for a token at most; the storefront asks again on the next page. */
+const MINT_TIMEOUT_MS = 10_000;
 /** Tokens last 30 minutes; one is handed out again while at least 10 are left. */
 const TOKEN_SECONDS = 1800;
 const REUSE_MS = 10 * 60_000;
@@ -36,7 +41,7 @@ export async function mintEndUserToken(
   externalId: string,
   admit?: Admit,
 ): Promise<Minted | Response> {
-  if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
+  if (!account) return notInstalled();
   const key = `${account.apiKeyId}:${externalId}`;
   const reused = kept.get(key);
   if (reused && Date.parse(reused.expiresAt) - Date.now() > REUSE_MS) return reused;
@@ -53,7 +58,9 @@ export async function mintEndUserToken(
 async function mintAnew(coreUrl: string, account: ShopAccount, externalId: string): Promise<Minted | Response> {
   let result;
   try {
-    result = await accountClient(coreUrl, account).POST('/enduser/token', { body: { externalId, expiresInSeconds: TOKEN_SECONDS } });
+    result = await accountClient(coreUrl, account, { timeoutMs: MINT_TIMEOUT_MS }).POST('/enduser/token', {
+      body: { externalId, expiresInSeconds: TOKEN_SECONDS },
+    });
   } catch {
     return tokenError(503, 'unavailable', 'The loyalty service is unreachable.');
   }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
-import { authenticate } from '../shopify.server';
+import { authenticateProxy } from '../shopify.server';
 import { customerGid, proxyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
 
@@ -10,9 +10,9 @@ import { shops } from '../storage/stores.server';
  * The proxy signature and timestamp are checked first (400 when wrong); a guest is 401.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { session } = await authenticate.public.appProxy(request);
+  const { session } = await authenticateProxy(request);
   const customerId = proxyCustomerId(request);
   if (!customerId) return tokenError(401, 'unauthenticated', 'Sign in to see your rewards.');
-  const minted = await mintEndUserToken(config.coreUrl, session ? await shops.find(session.shop) : null, customerGid(customerId));
+  const minted = await mintEndUserToken(config.coreUrl, session ? await shops.findInstalled(session.shop) : null, customerGid(customerId));
   return minted instanceof Response ? minted : Response.json(minted, { headers: noStore });
 };

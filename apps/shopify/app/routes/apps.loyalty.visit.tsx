@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { noStore, tokenError } from '../core/enduser-token.server';
+import { noStore, notInstalled, tokenError } from '../core/enduser-token.server';
 import { recordVisit } from '../earning/visits.server';
-import { authenticate } from '../shopify.server';
+import { authenticateProxy } from '../shopify.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { proxyCustomerId } from '../shopify/customer-ids.server';
 import { pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /** The shop's time zone per process for an hour: a visit's day is the shop's, and it rarely moves. */
 const zones = new Map<string, { zone: string; at: number }>();
@@ -25,12 +25,12 @@ async function shopZone(shop: string, admin: Parameters<typeof fetchShop>[0] | u
  * sent by the theme's widget embed. The customer is Shopify's signed `logged_in_customer_id` and
  * nothing the request says otherwise; a guest is 401, a bad signature 400.
  */
-export const action = async ({ request }: ActionFunctionArgs) => {
-  const { session, admin } = await authenticate.public.appProxy(request);
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
+  const { session, admin } = await authenticateProxy(request);
   const customerId = proxyCustomerId(request);
   if (!customerId) return tokenError(401, 'unauthenticated', 'Only a signed-in shopper’s visit counts.');
-  const account = session ? await shops.find(session.shop) : null;
-  if (!account) return tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
+  const account = session ? await shops.findInstalled(session.shop) : null;
+  if (!account) return notInstalled();
   const visit = await recordVisit(
     { pool, rules: earningRules, coreUrl: config.coreUrl },
     account,
@@ -39,6 +39,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   );
   if ('unavailable' in visit) return tokenError(503, 'unavailable', 'The loyalty service is unreachable; the next page tries again.');
   return Response.json(visit, { headers: noStore });
-};
+});
 
 export const loader = postOnly;

@@ -22,7 +22,7 @@ async function member(request: Request): Promise<Response> {
   const customer = customerOfSub(sessionToken.sub);
   if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in to use your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
-  const [account, usedCodes] = await Promise.all([shops.find(shop), codesUsedBy(pool(), shop, customer)]);
+  const [account, usedCodes] = shop ? await Promise.all([shops.findInstalled(shop), codesUsedBy(pool(), shop, customer)]) : [null, []];
   return cors(await endUserAnswer(config, account, customerGid(customer), { extra: { usedCodes } }));
 }
 

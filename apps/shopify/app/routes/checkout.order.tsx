@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { mintEndUserToken, noStore, notInstalled, tokenError } from '../core/enduser-token.server';
 import { customerOrder } from '../earning/ledger.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
@@ -26,8 +26,8 @@ async function orderRewards(request: Request): Promise<Response> {
   const orderId = ORDER_GID.exec(new URL(request.url).searchParams.get('order') ?? '')?.[1];
   if (!orderId) return cors(tokenError(400, 'bad_order', 'order must be the gid of an order.'));
   const shop = shopOfDest(sessionToken.dest);
-  const account = await shops.find(shop);
-  if (!account) return cors(tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.'));
+  const account = shop && (await shops.findInstalled(shop));
+  if (!shop || !account) return cors(notInstalled());
   const order = await customerOrder(pool(), shop, customer, orderId);
   const minted = await mintEndUserToken(config.coreUrl, account, sessionToken.sub!);
   if (minted instanceof Response) return cors(minted);

@@ -18,7 +18,8 @@ async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.customerAccount(request);
   const customer = sessionToken.sub;
   if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
-  const account = await shops.find(shopOfDest(sessionToken.dest));
+  const shop = shopOfDest(sessionToken.dest);
+  const account = shop ? await shops.findInstalled(shop) : null;
   return cors(await endUserAnswer(config, account, customer));
 }
 

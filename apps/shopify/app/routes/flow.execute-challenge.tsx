@@ -3,12 +3,12 @@ import { config } from '../config.server';
 import { authenticateSigned } from '../shopify.server';
 import { executeLog } from '../shopify/flow-actions.server';
 import { shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /** Flow action "Execute challenge" (extensions/flow-execute-challenge): one challenge log for the Flow customer. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { session, payload, admin } = await authenticateSigned.flow(request);
   return executeLog('challenge', { session, payload, admin }, { coreUrl: config.coreUrl, shops });
-};
+});
 
 export const loader = postOnly;

@@ -4,12 +4,12 @@ import { authenticateSigned } from '../shopify.server';
 import { grantStreakFreezes } from '../shopify/flow-actions.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /** Flow action "Grant streak freezes" (extensions/flow-grant-streak-freezes): freezes for the customer's in-progress run. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { session, payload, admin } = await authenticateSigned.flow(request);
   return grantStreakFreezes({ session, payload, admin }, { coreUrl: config.coreUrl, shops, pool: pool() });
-};
+});
 
 export const loader = postOnly;

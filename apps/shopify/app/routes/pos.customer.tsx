@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { endUserAnswer, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer, notInstalled, tokenError } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { shopOfDest } from '../shopify/extension-token.server';
 import { fetchCustomer } from '../shopify/admin-api.server';
@@ -31,6 +31,8 @@ async function customerToken(request: Request): Promise<Response> {
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
   if (!customer) return cors(tokenError(400, 'bad_customer', 'customer must be a customer id or gid.'));
   const shop = shopOfDest(sessionToken.dest);
+  const account = shop && (await shops.findInstalled(shop));
+  if (!shop || !account) return cors(notInstalled());
   const gid = customerGid(customer);
   const admit = async () => {
     let found;
@@ -41,7 +43,7 @@ async function customerToken(request: Request): Promise<Response> {
     }
     return found ? null : tokenError(404, 'unknown_customer', 'The shop has no customer with this id.');
   };
-  return cors(await endUserAnswer(config, await shops.find(shop), gid, { admit }));
+  return cors(await endUserAnswer(config, account, gid, { admit }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { receiveStoreWebhook } from '../earning/inbox.server';
 import { authenticateSigned } from '../shopify.server';
 import { pool } from '../storage/pool.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /** customers/create (CONTRACT §17): a new customer does the account_created task of the missions that have one. Kept before the 200; the worker role does the work. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { shop, webhookId, payload } = await authenticateSigned.webhook(request);
   return receiveStoreWebhook(pool, { shop, topic: 'customers/create', webhookId, payload });
-};
+});
 
 export const loader = postOnly;

@@ -8,14 +8,14 @@ import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId, dataRequestId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /**
  * customers/data_request: exports what the core holds about the customer, and under `app` what the
  * app keeps of them and of the orders Shopify names (a guest's among them), and keeps it for the merchant, keyed by the request id, so a redelivery
  * overwrites rather than duplicates.
  */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const customerId = complianceCustomerId(payload);
@@ -28,6 +28,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   ]);
   await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
   return new Response(null, { status: 200 });
-};
+});
 
 export const loader = postOnly;

@@ -8,7 +8,7 @@ import { customerGid } from '../shopify/customer-ids.server';
 import { complianceCustomerId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /**
  * customers/redact: erases the customer's orders kept here with the guest orders Shopify names
@@ -16,7 +16,7 @@ import { postOnly } from '../http.server';
  * forgetting waits for the earning worker to finish any of the customer's orders it holds, and
  * leaves none for it to take, so nothing it writes to the core comes after the erasure.
  */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const customerId = complianceCustomerId(payload);
@@ -24,6 +24,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const account = await shops.find(shop);
   if (account && customerId !== null) await eraseMember(accountClient(config.coreUrl, account), customerGid(customerId));
   return new Response(null, { status: 200 });
-};
+});
 
 export const loader = postOnly;

@@ -4,10 +4,10 @@ import { platformClient } from '../core/client.server';
 import { authenticateSigned } from '../shopify.server';
 import { namesShop, otherShop } from '../shopify/payloads.server';
 import { sessionStorage, shops } from '../storage/stores.server';
-import { postOnly } from '../http.server';
+import { postAction, postOnly } from '../http.server';
 
 /** shop/redact (48 hours after uninstall): erases the account in the core and everything kept here. */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const account = await shops.find(shop);
@@ -16,6 +16,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   const sessions = await sessionStorage.findSessionsByShop(shop);
   if (sessions.length) await sessionStorage.deleteSessions(sessions.map((s) => s.id));
   return new Response(null, { status: 200 });
-};
+});
 
 export const loader = postOnly;

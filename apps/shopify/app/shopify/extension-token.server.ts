@@ -1,11 +1,12 @@
 /** What UI extension session tokens (customer account, checkout, thank-you and order status pages) say, read the same way by each route. */
 
-/** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme. */
-export function shopOfDest(dest: string): string {
-  return dest.replace(/^https:\/\//, '').replace(/\/.*$/, '');
+/** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme; null when it names none. */
+export function shopOfDest(dest: unknown): string | null {
+  return (typeof dest === 'string' && dest.replace(/^https:\/\//, '').replace(/\/.*$/, '')) || null;
 }
 
-const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/([1-9]\d*)$/;
+// Shopify's ids are 64-bit: twenty digits at most.
+const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/;
 
 /** The signed-in customer's numeric id from `sub`; null for a guest (Shopify then sets no `sub`) or anything that is not a customer. */
 export function customerOfSub(sub: string | undefined): string | null {
