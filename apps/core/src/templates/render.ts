@@ -35,6 +35,9 @@ function compiled(source: string, escape: boolean): HandlebarsTemplateDelegate {
   const key = `${escape ? 'h' : 't'}:${source}`;
   let template = cache.get(key);
   if (!template) {
+    // Saved templates were checked; this keeps one stored before the check from holding the process.
+    const nested = nestingIssue(source);
+    if (nested) throw new TemplateError(nested.reason);
     template = hbs.compile(source, { noEscape: !escape, strict: false });
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
     cache.set(key, template);
@@ -55,12 +58,20 @@ export class TemplateError extends Error {}
  */
 const RENDER_LIMIT_CHARS = 1_000_000;
 const tooLong = () => new TemplateError(`The template renders more than ${RENDER_LIMIT_CHARS} characters.`);
-/** What the render in progress has written through `each` (rendering is synchronous: one at a time). */
+/**
+ * The most turns all of one render's `each` loops may take: loops within loops over nothing but
+ * white space write nothing, yet seven of them over a dozen values ran for half a minute.
+ */
+const RENDER_LIMIT_TURNS = 100_000;
+/** What the render in progress has written through `each`, and the turns its loops took (rendering is synchronous: one at a time). */
 let written: number | null = null;
+let turns = 0;
 const builtinEach = hbs.helpers.each!;
 hbs.registerHelper('each', function (this: unknown, context: unknown, options: Handlebars.HelperOptions) {
   const fn = options.fn;
   const counted = (item: unknown, runtime?: Handlebars.RuntimeOptions) => {
+    if (written !== null && ++turns > RENDER_LIMIT_TURNS)
+      throw new TemplateError(`The template's loops take more than ${RENDER_LIMIT_TURNS} turns; loop within loops less.`);
     const text = fn(item, runtime);
     if (written !== null && (written += text.length) > RENDER_LIMIT_CHARS) throw tooLong();
     return text;
@@ -71,6 +82,7 @@ hbs.registerHelper('each', function (this: unknown, context: unknown, options: H
 /** Renders a template; a missing variable renders empty, never throws (a broken template, or one rendering more than RENDER_LIMIT_CHARS, throws TemplateError). */
 export function render(source: string, data: Record<string, unknown>, options: RenderOptions): string {
   written = 0;
+  turns = 0;
   try {
     const text = compiled(source, options.escape)(data, { partials: options.partials, allowProtoPropertiesByDefault: false });
     if (text.length > RENDER_LIMIT_CHARS) throw tooLong();
@@ -159,6 +171,54 @@ function unclosedBlock(source: string): { name: string; offset: number } | undef
   return stack.at(-1);
 }
 
+/** How deep blocks (an `{{else if}}` chain counts each link) and subexpressions may nest, and how long one tag may be. */
+const NESTING_LIMIT = 50;
+const TAG_LIMIT_CHARS = 2000;
+
+/**
+ * A template nested deeper, or with a longer tag, than anyone writes: Handlebars' parser takes
+ * time growing faster than the depth (3,000 nested subexpressions held the process for 20 s, then
+ * overflowed the stack), and a path of thousands of parts overflows it when rendered. Found by
+ * scanning the tags before parsing; comments are skipped.
+ */
+function nestingIssue(source: string): TemplateIssue | undefined {
+  const blocks: number[] = [];
+  let depth = 0;
+  // A scan from tag to tag, each read once (a regular expression could go back over the text).
+  for (let from = source.indexOf('{{'); from >= 0;) {
+    const comment = source.startsWith('{{!--', from) ? '--}}' : source.startsWith('{{!', from) ? '}}' : undefined;
+    const close = source.indexOf(comment ?? '}}', from + 2);
+    if (close < 0) break;
+    const next = () => source.indexOf('{{', close + 2);
+    if (comment) {
+      from = next();
+      continue;
+    }
+    const content = source.slice(from + 2, close);
+    const at = () => positionOf(source, from);
+    if (content.length > TAG_LIMIT_CHARS)
+      return { code: 'template_syntax', ...at(), reason: `A tag runs over ${TAG_LIMIT_CHARS} characters; write it shorter.` };
+    let open = 0;
+    for (const c of content) {
+      if (c === '(' && ++open > NESTING_LIMIT)
+        return { code: 'template_syntax', ...at(), reason: `Subexpressions nest more than ${NESTING_LIMIT} deep here.` };
+      if (c === ')') open -= 1;
+    }
+    const tag = /^[{~\s]*([#^/]|else\b)?\s*(\S)?/.exec(content)!;
+    if (tag[1] === '/') depth -= blocks.pop() ?? 0;
+    else if (tag[1] === '#' || (tag[1] === '^' && tag[2] !== undefined)) {
+      blocks.push(1);
+      depth += 1;
+    } else if (tag[1] === 'else' && tag[2] !== undefined && blocks.length) {
+      blocks[blocks.length - 1]! += 1;
+      depth += 1;
+    }
+    if (depth > NESTING_LIMIT) return { code: 'template_syntax', ...at(), reason: `Blocks nest more than ${NESTING_LIMIT} deep here.` };
+    from = next();
+  }
+  return undefined;
+}
+
 /** A parse failure as a person would describe it, at the place it happened. */
 function syntaxIssue(source: string, err: Error): TemplateIssue {
   const message = err.message;
@@ -223,6 +283,8 @@ const list = (names: readonly string[]) => (names.length ? names.join(', ') : 'n
  * variables and sections, never errors; a partial block (`{{#> name}}…{{/name}}`) has its fallback.
  */
 export function templateIssues(source: string, partials: readonly string[]): TemplateIssue[] {
+  const nested = nestingIssue(source);
+  if (nested) return [nested];
   let program: hbs.AST.Program;
   try {
     program = hbs.parse(source);
@@ -231,8 +293,9 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
     return [syntaxIssue(source, err)];
   }
   const issues: TemplateIssue[] = [];
-  const inline = new Set<string>();
-  const usedPartials: { name: string | undefined; node: hbs.AST.Node }[] = [];
+  // Inline partials are known in the block that defines them and the blocks within it, not outside.
+  const scopes: Set<string>[] = [];
+  const usedPartials: { name: string | undefined; node: hbs.AST.Node; visible: boolean }[] = [];
   const at = (node: hbs.AST.Node) => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
 
   // A raw block (`{{{{name}}}}…{{{{/name}}}}`) calls its helper whatever it is given, and there is no
@@ -280,9 +343,8 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
   };
 
   const decorator = (node: hbs.AST.Decorator | hbs.AST.DecoratorBlock) => {
-    const name = node.params[0];
-    if (nameOf(node.path) === 'inline' && isStringLiteral(name)) inline.add(name.value);
-    else
+    // An inline partial is taken into its block's scope as the block starts (`Program`).
+    if (nameOf(node.path) !== 'inline' || !isStringLiteral(node.params[0]))
       issues.push({
         code: 'unknown_helper',
         ...at(node),
@@ -292,6 +354,19 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
 
   // Handlebars' visitor walks every statement and expression, dispatching on each node's type.
   const check = new (class extends Handlebars.Visitor {
+    override Program(node: hbs.AST.Program) {
+      // A block's inline partials are defined when it starts, wherever in it they are written.
+      const own = new Set<string>();
+      scopes.push(own);
+      for (const statement of node.body)
+        if (statement.type === 'DecoratorBlock') {
+          const block = statement as hbs.AST.DecoratorBlock;
+          const name = block.params[0];
+          if (nameOf(block.path) === 'inline' && isStringLiteral(name)) own.add(name.value);
+        }
+      super.Program(node);
+      scopes.pop();
+    }
     override MustacheStatement(node: hbs.AST.MustacheStatement) {
       call(node);
       super.MustacheStatement(node);
@@ -313,15 +388,16 @@ export function templateIssues(source: string, partials: readonly string[]): Tem
       super.DecoratorBlock(node);
     }
     override PartialStatement(node: hbs.AST.PartialStatement) {
-      usedPartials.push({ name: node.name.type === 'SubExpression' ? undefined : node.name.original, node });
+      const name = node.name.type === 'SubExpression' ? undefined : node.name.original;
+      usedPartials.push({ name, node, visible: name !== undefined && scopes.some((scope) => scope.has(name)) });
       super.PartialStatement(node);
     }
   })();
   check.accept(program);
 
   issues.push(...placementIssues(program));
-  for (const { name, node } of usedPartials) {
-    if (name !== undefined && (partials.includes(name) || inline.has(name))) continue;
+  for (const { name, node, visible } of usedPartials) {
+    if (name !== undefined && (partials.includes(name) || visible)) continue;
     const available = `the partials here are ${list(partials)}`;
     const reason = name === undefined ? `A partial's name must be written out; ${available}.` : `Unknown partial "${name}"; ${available}.`;
     issues.push({ code: 'unknown_partial', ...at(node), reason });

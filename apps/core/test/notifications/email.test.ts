@@ -731,6 +731,36 @@ describe('render action', () => {
     await accepted(acct.api.patch(path('email_template', huge.id), { htmlContent: nested(2) }));
     expect((await accepted(acct.api.post(`${path('email_template', huge.id)}/action/render`))).html).toContain('X'.repeat(100));
   });
+
+  it('stops a render whose loops within loops write nothing (409), and refuses a template nested past what the parser takes (400)', async () => {
+    const empty = await create(acct, 'email_template', {
+      name: 'Empty loops',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_in_progress',
+      subject: 'x',
+      htmlContent: `${'{{#each @root.$helpers}}'.repeat(9)} ${'{{/each}}'.repeat(9)}`,
+    });
+    const res = await acct.api.post(`${path('email_template', empty.id)}/action/render`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain('more than 100000 turns');
+
+    const deep = `{{lookup ${'(lookup '.repeat(3000)}this${' "a")'.repeat(3000)} "a"}}`;
+    const refused = await acct.api.post('/schema/email_template/record', {
+      name: 'Deep',
+      status: 'draft',
+      sampleEventCode: 'streak_progress_in_progress',
+      subject: 'x',
+      htmlContent: deep,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details).toEqual([
+      expect.objectContaining({
+        field: 'htmlContent',
+        code: 'template_syntax',
+        message: expect.stringContaining('A tag runs over 2000 characters'),
+      }),
+    ]);
+  });
 });
 
 describe('points and tiers in messages', () => {
