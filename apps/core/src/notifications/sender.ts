@@ -223,6 +223,9 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     if (!to) skip('The member has no email address.');
     const { subject, html, text: plain } = await renderEmail(s.db, template, rendering, account);
     const shared = integration.use_gamopanda_domain;
+    // Until its DNS records prove the domain the merchant's, mail from it would be mail in another's name.
+    if (!shared && !integration.is_verified)
+      skip(`The sending domain ${integration.domain} is not verified: publish its DNS records, then verify_dns.`);
     const privateKey = !shared && integration.dkim_private_key_enc ? s.box.open(integration.dkim_private_key_enc) : undefined;
     if (privateKey) secrets.push(privateKey);
     const from = shared ? `no-reply@${s.config.emailSharedDomain}` : integration.sender_email_address!;

@@ -5,6 +5,7 @@ import PostalMime, { type Email } from 'postal-mime';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_CODES } from '../../src/events/codes.js';
+import { startTestDns, type TestDns, type ZoneRecords } from '../support/dns.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, create, eventsOf, logRow, NOW, path, postLog, queue, send } from './support.js';
 
@@ -19,6 +20,7 @@ interface Received {
 }
 
 let smtp: SMTPServer;
+let dns: TestDns;
 let inbox: Received[] = [];
 let rejectAuth = false;
 let app: TestApp;
@@ -103,7 +105,9 @@ async function logDay(memberId: string, day: string) {
 
 beforeAll(async () => {
   const port = await startSmtp();
+  dns = await startTestDns();
   app = await startTestApp({
+    LOYALTY_DNS_SERVERS: dns.server,
     LOYALTY_EMAIL_TRANSPORT: 'smtp',
     LOYALTY_SMTP_URL: `smtp://${SMTP_USER}:${SMTP_PASSWORD}@127.0.0.1:${port}`,
     LOYALTY_EMAIL_SHARED_DOMAIN: 'mail.loyalty.test',
@@ -185,6 +189,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await dns?.close();
   await new Promise<void>((ok) => smtp?.close(() => ok()));
 });
 
@@ -380,8 +385,23 @@ describe('email over SMTP', () => {
     const kim = await member('kim');
     await logDay(kim.id, '2026-12-08');
     const [event] = await logDay(kim.id, '2026-12-09');
-    await queue(app, customRule as any, event);
+    // Not before its DNS records prove the domain the merchant's: mail in its name would be a forgery.
+    const early = await queue(app, customRule as any, event);
     inbox = [];
+    await send(app);
+    expect(inbox).toEqual([]);
+    expect(await logRow(app, early)).toMatchObject({
+      notification_log_status: 'skipped',
+      error: 'The sending domain shop.example.com is not verified: publish its DNS records, then verify_dns.',
+    });
+    for (const record of custom.dnsRecords as { type: string; name: string; value: string }[]) {
+      const at: ZoneRecords = dns.zone.get(record.name) ?? {};
+      if (record.type === 'MX') at.MX = [{ exchange: record.value, priority: 10 }];
+      else at.TXT = [...(at.TXT ?? []), record.value.match(/.{1,255}/g)!];
+      dns.zone.set(record.name, at);
+    }
+    expect((await accepted(acct.api.post(`${path('service_email', custom.id)}/action/verify_dns`))).isVerified).toBe(true);
+    await queue(app, customRule as any, event);
     await send(app);
     const { mail, raw, from } = inbox[0]!;
     expect(mail.from).toEqual({ name: 'Acme Fitness', address: 'hello@shop.example.com' });
