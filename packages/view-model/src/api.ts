@@ -33,7 +33,8 @@ export interface Faces {
   tier: Tier;
 }
 
-const READ_TIMEOUT_MS = 15_000;
+/** How long a call may go unanswered; then it fails as one without an answer (a redemption's key is kept for the next click, which finds it). */
+const TIMEOUT_MS = 15_000;
 
 /** Where and as whom to read: the core's origin, the account, and the member's end-user token (absent: guest). */
 export interface ApiConfig {
@@ -54,10 +55,10 @@ export interface ApiConfig {
  * display change shows on the next page load.
  */
 export class Api {
-  /** `readTimeoutMs`: a read the core has not answered by then fails, so a hung core shows the error and its retry, not "Loading…" for good. */
+  /** `timeoutMs`: a call the core has not answered by then fails, so a hung core shows the error and its retry, not "Loading…" or a busy button for good. */
   constructor(
     private readonly config: ApiConfig,
-    private readonly readTimeoutMs = READ_TIMEOUT_MS,
+    private readonly timeoutMs = TIMEOUT_MS,
   ) {
     this.token = config.accessToken;
   }
@@ -95,9 +96,9 @@ export class Api {
       const headers: Record<string, string> = { 'x-account-id': this.config.accountId };
       if (token) headers['x-enduser-access-token'] = token;
       if (body) headers['content-type'] = 'application/json';
-      // Only reads time out: a redemption that timed out here could still have happened there.
-      const timeout = method === 'GET' ? { signal: AbortSignal.timeout(this.readTimeoutMs) } : {};
-      return fetch(url, { method, headers, credentials: 'omit', ...timeout, ...(body ? { body: JSON.stringify(body) } : {}) });
+      // A redemption times out too: one that happened there all the same is found by the next click, which sends its key again.
+      const signal = AbortSignal.timeout(this.timeoutMs);
+      return fetch(url, { method, headers, credentials: 'omit', signal, ...(body ? { body: JSON.stringify(body) } : {}) });
     };
     const token = this.token;
     let res = await send(token);

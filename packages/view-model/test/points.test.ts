@@ -273,6 +273,27 @@ describe('redeemInto', () => {
     expect(other.owner.values).toEqual([member(0, null)]);
   });
 
+  it('gives up a redemption the core holds unanswered, frees the button and says so; the next click sends its key again', async () => {
+    const keys: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      (url: URL, init: RequestInit) =>
+        new Promise((resolve, reject) => {
+          if (!url.pathname.endsWith('/action/redeem')) return resolve(Response.json({ data: [] }));
+          keys.push(JSON.parse(String(init.body)).uniqueIdentifier);
+          init.signal!.addEventListener('abort', () => reject(init.signal!.reason));
+        }),
+    );
+    const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }, 50);
+    const v = view(member(0, null));
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
+    expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
+    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
+  });
+
   it('sends a redemption whose answer was lost again with its key, shows the one it made, and a later one with a key of its own', async () => {
     const log = { id: 'l1' } as RewardLog;
     const made = { id: 'e1', points: -300, reason: 'redeemed', linkedSchemaSlug: 'reward_log', linkedSchemaRecordId: 'l1' } as PointEntry;

@@ -35,10 +35,17 @@ export interface Display {
 async function getRecord<T>(config: WidgetConfig, slug: string, id: string): Promise<T> {
   const url = new URL(`${config.baseUrl.replace(/\/$/, '')}/api/v1.0/schema/${slug}/record/${encodeURIComponent(id)}`);
   if (config.languageCode) url.searchParams.set('languageCode', config.languageCode);
-  const res = await fetch(url, { headers: { 'x-account-id': config.accountId }, credentials: 'omit' });
+  const res = await fetch(url, {
+    headers: { 'x-account-id': config.accountId },
+    credentials: 'omit',
+    signal: AbortSignal.timeout(READ_TIMEOUT_MS),
+  });
   if (!res.ok) throw new Error(`${res.status} from ${slug}`);
   return ((await res.json()) as { data: T }).data;
 }
+
+/** How long a display record's read may go unanswered: then the launcher is drawn from what it has, as for a failed read. */
+const READ_TIMEOUT_MS = 15_000;
 
 /** The three display records, read on every page load so that a PATCH shows on the next one. */
 export async function loadDisplay(config: WidgetConfig): Promise<Display> {

@@ -218,9 +218,41 @@ describe('display configuration', () => {
         .locator('h2')
         .evaluate((el) => getComputedStyle(el).color),
     ).not.toBe('rgb(255, 0, 0)');
-    expect(await page.evaluate(() => document.querySelector('loyalty-widget')?.shadowRoot?.querySelector('style') !== null)).toBe(true);
-    // Nothing of the widget's in the page's own DOM but its host element: the demo's style and the one added here.
+    // The widget's rules are the shadow root's own (constructed stylesheets), none in the page's DOM:
+    // the demo's style and the one added here are all there is.
+    expect(await page.evaluate(() => document.querySelector('loyalty-widget')?.shadowRoot?.adoptedStyleSheets.length)).toBe(2);
     expect(await page.evaluate(() => document.querySelectorAll('style').length)).toBe(2);
+  });
+
+  it('keeps out store rules that select its host element itself (`*`, `body *`), whose inherited values would flow inside', async () => {
+    const { page } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await page.addStyleTag({
+      content:
+        '* { letter-spacing: .3em; text-transform: uppercase; font-style: italic } body * { white-space: nowrap; text-align: center }',
+    });
+    await launcher(page).click();
+    const look = await dialog(page)
+      .locator('h2')
+      .evaluate((el) => {
+        const s = getComputedStyle(el);
+        return [s.letterSpacing, s.textTransform, s.fontStyle, s.whiteSpace, s.textAlign];
+      });
+    expect(look).toEqual(['normal', 'none', 'normal', 'normal', 'start']);
+  });
+
+  it('keeps its looks on a store page whose Content-Security-Policy allows no inline styles', async () => {
+    const { page } = await demo.newPage();
+    await page.route(`${demo.app.url}/demo*`, async (route) => {
+      const res = await route.fetch();
+      const csp = "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self'; img-src 'self' data:; connect-src 'self'";
+      await route.fulfill({ response: res, headers: { ...res.headers(), 'content-security-policy': csp } });
+    });
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    expect(await launcher(page).evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    await launcher(page).click();
+    expect(await page.locator('loyalty-widget .lw-panel').evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
+    await dialog(page).locator('h2').waitFor();
   });
 });
 

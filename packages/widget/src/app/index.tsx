@@ -4,6 +4,7 @@ import type { Mounting, PanelControl } from '../config.js';
 import { launcherLabel } from '../display.js';
 import { Panel } from './panel.js';
 import css from './styles.css?inline';
+import { addStyles } from '../styles.js';
 
 /** Marks each opening on the page's performance timeline, once the panel is in the DOM (bench:widget reads it). */
 const MARK_PANEL = 'loyalty-widget:panel';
@@ -25,9 +26,7 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
  * eager build): adds the panel's styles beside the launcher's, and opens and closes the panel.
  */
 export function mount({ config, shadow, root, launcher, display: first, reload, words }: Mounting): PanelControl {
-  const style = document.createElement('style');
-  style.textContent = css;
-  shadow.insertBefore(style, root);
+  const removeStyles = addStyles(shadow, css);
   const slot = document.createElement('div');
   root.append(slot);
   const api = new Api(config);
@@ -82,7 +81,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
       root.removeEventListener('keydown', onKeyDown);
       render(null, slot);
       slot.remove();
-      style.remove();
+      removeStyles();
     },
   };
 }

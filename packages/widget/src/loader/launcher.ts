@@ -1,6 +1,7 @@
 import type { Mounting, PanelApp, PanelControl, WidgetApp, WidgetConfig } from '../config.js';
 import { type Display, edges, launcherLabel, loadDisplay, themeProperties } from '../display.js';
 import css from './launcher.css?inline';
+import { addStyles } from '../styles.js';
 
 export interface LauncherOptions {
   /** Imports the panel app with the words of the config's language; called at most once at a time per language, again after a failure. */
@@ -117,12 +118,11 @@ export function createLauncher({ importApp, readDisplay, eager = false }: Launch
     // A custom element name: store rules aimed at div or span do not reach the host.
     const host = document.createElement('loyalty-widget');
     const shadow = host.attachShadow({ mode: 'open' });
-    const style = document.createElement('style');
-    style.textContent = css;
+    addStyles(shadow, css);
     const root = document.createElement('div');
     root.className = 'lw-root';
     if (config.languageCode) root.lang = config.languageCode;
-    shadow.append(style, root);
+    shadow.append(root);
     const button = document.createElement('button');
     button.type = 'button';
     button.className = 'lw-launcher';
