@@ -235,8 +235,7 @@ export async function addEntry(
   // Only a taking away can be refused: a member below 0 (after a reversal) still earns and is given points.
   if (balance < 0 && entry.points < 0 && entry.reason !== 'reversed') {
     // A replay is told it is one, whatever the balance is now.
-    const existing = entry.uniqueIdentifier ? await entryWith(trx, accountId, entry) : undefined;
-    if (existing) throw replayed(existing);
+    await refuseReplay(trx, accountId, entry);
     throw insufficientPoints(`The member has ${member.points_balance} points; this needs ${-entry.points}.`, [
       {
         field: 'points',
@@ -289,7 +288,7 @@ export async function addEntry(
     writes.insert('point_entry', [row]);
     writes.update<Member>('account_user', member, memberPatch(updated));
     if (event) writes.emit([event]);
-  } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry));
+  } else if (!(await writeEntry(trx, entered, event))) throw replayed(await entryWith(trx, accountId, entry), entry.ownedById);
   if (options.announce) await followTierChange(trx, options.announce, entered, writes && { writes, read: read.member });
   return entered;
 }
@@ -362,26 +361,48 @@ async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, eve
   return (await run(trx, { text: event ? WRITE_ENTRY_SQL.withEvent : WRITE_ENTRY_SQL.plain, values })).length > 0;
 }
 
+type Holder = Pick<PointEntryRow, 'id' | 'owned_by_id'>;
+
 /** The entry holding the entry's uniqueIdentifier, if any: among redemptions for a redemption, else among the others (CONTRACT §19). */
 async function entryWith(
   trx: Knex.Transaction,
   accountId: string,
   entry: Pick<NewEntry, 'reason' | 'uniqueIdentifier'>,
-): Promise<string | undefined> {
+): Promise<Holder | undefined> {
   const redemption = entry.reason === 'redeemed';
-  return (
-    await trx<PointEntryRow & Row>('point_entry')
-      .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
-      .where((q) => (redemption ? q.where('reason', 'redeemed') : q.whereNot('reason', 'redeemed')))
-      .first('id')
-  )?.id;
+  return trx<PointEntryRow & Row>('point_entry')
+    .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
+    .where((q) => (redemption ? q.where('reason', 'redeemed') : q.whereNot('reason', 'redeemed')))
+    .first('id', 'owned_by_id');
 }
 
-/** 409 for a replayed uniqueIdentifier, naming the entry that has it. */
-const replayed = (existingRecordId: string | undefined) =>
+/**
+ * 409 for a replayed uniqueIdentifier, naming the entry that has it when it is the same member's:
+ * keys are unique in the account, and one member is not told the id of another's entry.
+ */
+const replayed = (holder: Holder | undefined, ownedById: string) =>
   duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
-    { field: 'uniqueIdentifier', code: 'duplicate', message: 'Already used in this account.', existingRecordId },
+    {
+      field: 'uniqueIdentifier',
+      code: 'duplicate',
+      message: 'Already used in this account.',
+      existingRecordId: holder?.owned_by_id === ownedById ? holder.id : undefined,
+    },
   ]);
+
+/**
+ * Refuses, as a replay, an entry whose uniqueIdentifier an entry of its kind holds: asked before what
+ * could refuse it otherwise (a balance, a reward no longer live), a retry is told it was made.
+ */
+export async function refuseReplay(
+  trx: Knex.Transaction,
+  accountId: string,
+  entry: Pick<NewEntry, 'reason' | 'uniqueIdentifier' | 'ownedById'>,
+): Promise<void> {
+  if (!entry.uniqueIdentifier) return;
+  const holder = await entryWith(trx, accountId, entry);
+  if (holder) throw replayed(holder, entry.ownedById);
+}
 
 /**
  * One `expired` entry for each member's whole positive balance (CONTRACT §19), for members the
@@ -696,10 +717,7 @@ export async function reverseEntry(
   if (!parsed.success) throw invalidInput('The reversal is invalid.', issueDetails('', parsed.error));
   // A replay is told so even once nothing remains: a client retrying a full reversal finds the one it made.
   const { uniqueIdentifier } = parsed.data;
-  if (uniqueIdentifier) {
-    const existing = await entryWith(trx, earned.account_id, { reason: 'reversed', uniqueIdentifier });
-    if (existing) throw replayed(existing);
-  }
+  await refuseReplay(trx, earned.account_id, { reason: 'reversed', uniqueIdentifier, ownedById: earned.owned_by_id });
   if (earned.reason !== 'earned')
     throw notReversible('Only earned entries are taken back.', [
       { field: 'reason', code: 'not_reversible', message: `This entry is ${earned.reason}.` },

@@ -9,7 +9,7 @@ import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { addEntry, emitEntryEvent, lockMember, unknownMember } from './points.js';
+import { addEntry, emitEntryEvent, lockMember, refuseReplay, unknownMember } from './points.js';
 import { issuedFields, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
@@ -53,6 +53,8 @@ export async function redeemReward(
   // The member first: a body naming no member is refused as such before what the reward allows (CONTRACT §3).
   const read = await lockMember(trx, accountId, memberId);
   if (!read) throw unknownMember(memberId);
+  // A retry of a redemption that was made is told so, whatever the reward or the points are now.
+  await refuseReplay(trx, accountId, { reason: 'redeemed', uniqueIdentifier, ownedById: memberId });
   if (reward.reward_kind !== 'code')
     throw notRedeemable('A reward that gives points is not bought with points.', [
       { field: 'rewardKind', code: 'not_redeemable', message: 'The reward gives points.' },

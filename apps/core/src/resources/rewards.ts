@@ -11,13 +11,14 @@ export const reward = defineResource({
   table: 'reward',
   description:
     'Rewards: discount definitions issued when milestones are achieved or missions completed. ' +
-    'End users and guests read the live ones with a pointsCost, while points are live, in their public fields: what the storefront offers for points.',
+    'End users and guests read the live code rewards with a pointsCost, while points are live, in their public fields: what the storefront offers for points.',
   access: ADMIN_PUBLIC_READ,
   publicScope: 'public',
   // The storefront shows only what can be redeemed (CONTRACT §19): a reward without a cost is a
-  // milestone's, which definitions already nest, and nothing is redeemable while points are off.
+  // milestone's, which definitions already nest, one that gives points is not bought with them, and
+  // nothing is redeemable while points are off.
   publicWhere:
-    'reward.points_cost is not null and exists (select 1 from points_setting p ' +
+    "reward.points_cost is not null and reward.reward_kind = 'code' and exists (select 1 from points_setting p " +
     "where p.account_id = reward.account_id and p.status = 'live')",
   fields: rewardFields,
   rules: {

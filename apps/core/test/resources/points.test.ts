@@ -482,6 +482,42 @@ describe('uniqueIdentifier namespaces', () => {
     expect((await entry({ ownedById: m, points: 10, reason: 'earned', uniqueIdentifier: key })).status).toBe(200);
     expect(await balanceOf(m)).toBe(200 - 50 - 50 + 10);
   });
+
+  it('tells a retried redemption it was made whatever the reward or the points are now, and names no other member’s entry', async () => {
+    await setStatus('live');
+    const m = await member();
+    await accepted(entry({ ownedById: m, points: 100, reason: 'adjusted' }));
+    const r = await reward({ pointsCost: 10 });
+    const key = `retried-${++seq}`;
+    const made = await accepted(redeem(r.id, { ownedById: m, uniqueIdentifier: key }));
+    const [redeemed] = await accepted(acct.api.get('/schema/point_entry/record', { filters: eq('ownedById', m) })).then((all: any[]) =>
+      all.filter((e) => e.reason === 'redeemed'),
+    );
+    expect(redeemed.linkedSchemaRecordId).toBe(made.rewardLog.id);
+    const retried = async () => {
+      const res = await redeem(r.id, { ownedById: m, uniqueIdentifier: key });
+      expect(res.status, JSON.stringify(res.body)).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: redeemed.id }] });
+    };
+    await accepted(acct.api.patch(`/schema/reward/record/${r.id}`, { status: 'paused' }));
+    await retried();
+    await accepted(acct.api.patch(`/schema/reward/record/${r.id}`, { status: 'live', pointsCost: null }));
+    await retried();
+    await setStatus('paused');
+    await retried();
+    await setStatus('live');
+    await accepted(acct.api.patch(`/schema/reward/record/${r.id}`, { pointsCost: 10 }));
+
+    // Another member with the same key: refused (keys are the account's), without the first member's entry id.
+    const other = await member();
+    await accepted(entry({ ownedById: other, points: 100, reason: 'adjusted' }));
+    const theirs = await redeem(r.id, { ownedById: other, uniqueIdentifier: key });
+    expect(theirs.status).toBe(409);
+    expect(theirs.body.error.code).toBe('duplicate_unique_identifier');
+    expect(theirs.body.error.details[0].existingRecordId).toBeUndefined();
+    expect(await balanceOf(other)).toBe(100);
+    expect(await balanceOf(m)).toBe(90);
+  });
 });
 
 describe('reverse', () => {

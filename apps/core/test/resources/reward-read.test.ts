@@ -59,11 +59,13 @@ const PUBLIC_FIELDS = [
 
 describe('rewards as end users and guests read them', () => {
   let priced: string;
+  let cheap: string;
   let pointsReward: string;
   let milestoneOnly: string;
   let paused: string;
   beforeAll(async () => {
     priced = await reward({ pointsCost: 500 });
+    cheap = await reward({ pointsCost: 40 });
     pointsReward = await reward({ rewardKind: 'points', pointsValue: 50, pointsCost: 40, discountType: null, discountValue: null });
     milestoneOnly = await reward();
     paused = await reward({ pointsCost: 100, status: 'paused' });
@@ -84,8 +86,8 @@ describe('rewards as end users and guests read them', () => {
     await setPoints('live');
     await accepted(acct.api.patch(`/schema/reward/record/${priced}`, { eudTitle: '10 % de réduction' }, {}, { languageCode: 'fr' }));
     for (const reader of [guest, member]) {
-      // Another account's reward and the ones without a cost or not live stay out.
-      expect(await ids(reader)).toEqual([priced, pointsReward].sort());
+      // Another account's reward and the ones without a cost, not live, or giving points (which are not bought with points) stay out.
+      expect(await ids(reader)).toEqual([priced, cheap].sort());
       const list = (await accepted(reader.get('/schema/reward/record', { languageCode: 'fr' }))) as Record<string, unknown>[];
       for (const read of list) expect(Object.keys(read).sort()).toEqual(PUBLIC_FIELDS);
       const got = await accepted(reader.get(`/schema/reward/record/${priced}`, { languageCode: 'fr' }));
@@ -100,12 +102,8 @@ describe('rewards as end users and guests read them', () => {
         eudRedeemInstructionMessage: 'Use it at checkout.',
       });
       expect(JSON.stringify(got)).not.toMatch(/Internal|SECRET/);
-      expect(await accepted(reader.get(`/schema/reward/record/${pointsReward}`))).toMatchObject({
-        rewardKind: 'points',
-        pointsValue: 50,
-        pointsCost: 40,
-      });
-      for (const hidden of [milestoneOnly, paused]) expect((await reader.get(`/schema/reward/record/${hidden}`)).status).toBe(404);
+      for (const hidden of [milestoneOnly, paused, pointsReward])
+        expect((await reader.get(`/schema/reward/record/${hidden}`)).status).toBe(404);
     }
   });
 
@@ -113,9 +111,9 @@ describe('rewards as end users and guests read them', () => {
     const byCost = (await accepted(guest.get('/schema/reward/record', { sortBy: [{ fieldSlug: 'pointsCost', order: 'ASC' }] }))) as {
       id: string;
     }[];
-    expect(byCost.map((r) => r.id)).toEqual([pointsReward, priced]);
-    const cheap = { operator: 'and', conditions: [{ fieldSlug: 'pointsCost', operator: 'lt', fieldValue: 100 }] };
-    expect(await ids(member, { filters: cheap })).toEqual([pointsReward]);
+    expect(byCost.map((r) => r.id)).toEqual([cheap, priced]);
+    const below100 = { operator: 'and', conditions: [{ fieldSlug: 'pointsCost', operator: 'lt', fieldValue: 100 }] };
+    expect(await ids(member, { filters: below100 })).toEqual([cheap]);
     for (const query of [
       { fields: ['name'] },
       { fields: ['couponCodePrefix'] },
@@ -139,7 +137,7 @@ describe('rewards as end users and guests read them', () => {
       );
     }
     // The merchant still reads every reward in full.
-    expect((await ids(acct.api)).length).toBe(4);
+    expect((await ids(acct.api)).length).toBe(5);
     expect(await accepted(acct.api.get(`/schema/reward/record/${milestoneOnly}`))).toMatchObject({
       name: expect.stringMatching(/^Internal/),
     });
