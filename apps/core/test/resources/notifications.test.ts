@@ -417,6 +417,8 @@ describe('push_notification_template', () => {
     [{ data: { from: 'x' } }, 'data.from:invalid'],
     [{ data: { 'google.c': 'x' } }, 'data.google.c:invalid'],
     [{ data: { n: 1 } }, 'data.n:invalid_type'],
+    // A key JSON can name and a plain object cannot hold: refused, not dropped without a word.
+    [{ data: JSON.parse('{"__proto__":"s","k":"v"}') }, 'data.__proto__:invalid'],
     [{ data: ['x'] }, 'data:invalid_type'],
   ])('refuses %j', async (over, expected) => {
     expect(details(await acct.api.post(path('push_notification_template'), { ...BODIES.push_notification_template!(), ...over }))).toEqual([
