@@ -41,4 +41,12 @@ describe('a board shows a shopper-chosen name only as a short line of visible te
   it('shows the anonymous label whatever the name when the board is anonymous', () => {
     expect(displayName('anonymous', key, board, { memberId, firstName: 'Marie', lastName: 'Dupont' })).toBe(anonymous);
   });
+
+  it('says the anonymous label in the language the board is read in, with the same digits', () => {
+    const digits = anonymous.replace(/^Member /, '');
+    expect(anonymous).toMatch(/^Member \d{4}$/);
+    expect(anonymousName(key, board, memberId, 'de')).toBe(`Mitglied ${digits}`);
+    expect(anonymousName(key, board, memberId, 'ja')).toBe(`メンバー ${digits}`);
+    expect(displayName('anonymous', key, board, { memberId, firstName: 'Marie', lastName: null }, 'fr')).toBe(`Membre ${digits}`);
+  });
 });

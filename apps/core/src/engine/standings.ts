@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Knex } from 'knex';
 import { ident, run } from '../db/prepared.js';
+import type { LanguageCode } from '../formats.js';
 import type { Period } from './periods.js';
 import { periodBounds, periodKey } from './periods.js';
 import { transaction } from '../db/transaction.js';
@@ -189,14 +190,27 @@ export async function readBoardStandings(db: Knex, q: BoardStandingsQuery): Prom
   };
 }
 
+/** What the anonymous label calls a member, in each language a board is read in. */
+const MEMBER_WORD: Readonly<Record<LanguageCode, string>> = {
+  en: 'Member',
+  es: 'Miembro',
+  fr: 'Membre',
+  de: 'Mitglied',
+  'zh-CN': '会员',
+  ja: 'メンバー',
+  pt: 'Membro',
+  it: 'Membro',
+  ko: '회원',
+};
+
 /**
- * "Member 4821": four digits from a keyed hash of the leaderboard and the member, stable per board,
- * different across boards, and telling nothing of the member's id. Two members of a board may get
- * the same digits; the name is only a label.
+ * "Member 4821" ("Mitglied 4821" read in German): four digits from a keyed hash of the leaderboard
+ * and the member, stable per board whatever the language, different across boards, and telling
+ * nothing of the member's id. Two members of a board may get the same digits; the name is only a label.
  */
-export function anonymousName(key: Buffer, leaderboardId: string, memberId: string): string {
+export function anonymousName(key: Buffer, leaderboardId: string, memberId: string, language: LanguageCode = 'en'): string {
   const digest = createHmac('sha256', key).update(`${leaderboardId}:${memberId}`).digest();
-  return `Member ${1000 + (digest.readUInt32BE(0) % 9000)}`;
+  return `${MEMBER_WORD[language]} ${1000 + (digest.readUInt32BE(0) % 9000)}`;
 }
 
 /** The longest first name a board shows, in characters; longer ones are cut with an ellipsis. */
@@ -229,10 +243,11 @@ export function displayName(
   key: Buffer,
   leaderboardId: string,
   entry: Pick<StandingEntry, 'memberId' | 'firstName' | 'lastName'>,
+  language: LanguageCode = 'en',
 ): string {
   const first = visibleName(entry.firstName);
   if (mode === 'anonymous' || !first || CONTACT_OR_MARKUP.some((pattern) => pattern.test(first)))
-    return anonymousName(key, leaderboardId, entry.memberId);
+    return anonymousName(key, leaderboardId, entry.memberId, language);
   const characters = Array.from(first);
   const shown =
     characters.length > DISPLAY_NAME_MAX

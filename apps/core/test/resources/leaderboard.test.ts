@@ -227,6 +227,9 @@ describe('standings', () => {
     const a2 = (await accepted(standings(anon2.id))).entries.map((e: any) => e.displayName);
     expect(a1).toEqual(again);
     for (const n of [...a1, ...a2]) expect(n).toMatch(/^Member \d{4}$/);
+    // Read in another language, the label is that language's, the digits the same.
+    const inGerman = (await accepted(standings(anon1.id, { languageCode: 'de' }, app.anon))).entries.map((e: any) => e.displayName);
+    expect(inGerman).toEqual(a1.map((n: string) => n.replace(/^Member/, 'Mitglied')));
     expect(a1).not.toEqual(a2);
     expect(names[1]).not.toBe(a1[1]);
     const text = JSON.stringify([names, a1, a2]);

@@ -4,7 +4,7 @@ import { loadAccount } from '../../auth/authenticate.js';
 import { currentWindows, displayName, isPeriodKey, isWindowed, readBoardStandings } from '../../engine/standings.js';
 import { type ErrorDetail, invalidQuery, notFound, unavailable } from '../../errors.js';
 import { LANGUAGE_CODES, type LanguageCode, UUID } from '../../formats.js';
-import { isPublicFlow } from '../../records/context.js';
+import { isPublicFlow, writeLanguage } from '../../records/context.js';
 import { dataResponse, errorResponses, security } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only, requestContext } from '../auth.js';
@@ -117,6 +117,8 @@ export function standingsRoutes(router: Router, s: Services): void {
     // Every check passed, so a window was chosen and the standings were read.
     const standings = found.standings!;
     const admin = identity.flow === 'apikey';
+    // The anonymous label in the language the board's texts are read in (CONTRACT §7).
+    const language = LANGUAGE_CODES.find((code) => code === writeLanguage(rc)) ?? 'en';
     ctx.body = {
       data: {
         leaderboardId: id,
@@ -124,7 +126,7 @@ export function standingsRoutes(router: Router, s: Services): void {
         entries: standings.entries.map((e) => ({
           rank: e.rank,
           value: e.value,
-          displayName: displayName(board.display_name, nameKey, id, e),
+          displayName: displayName(board.display_name, nameKey, id, e, language),
           isCaller: memberId !== undefined && e.memberId === memberId,
           ...(admin ? { ownedById: e.memberId, externalId: e.externalId } : {}),
         })),
@@ -142,7 +144,11 @@ const entry = {
   properties: {
     rank: { ...integer, description: 'Equal values share a rank (1, 2, 2, 4).' },
     value: { type: 'number' },
-    displayName: { type: 'string', description: '"Marie D." or "Member 4821", as the leaderboard\'s displayName says.' },
+    displayName: {
+      type: 'string',
+      description:
+        '"Marie D." or "Member 4821" ("Mitglied 4821" read in German: languageCode, else the account default), as the leaderboard\'s displayName says.',
+    },
     isCaller: { type: 'boolean' },
     ownedById: { type: 'string', format: 'uuid', description: 'API keys only.' },
     externalId: { type: 'string', description: 'API keys only.' },
