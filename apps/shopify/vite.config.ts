@@ -1,7 +1,7 @@
 import { vitePlugin as remix } from '@remix-run/dev';
 import { defineConfig } from 'vite';
 
-// Single fetch also makes remix-serve keep Node's own fetch globals (Request, Response with
+// Single fetch also makes the server (scripts/serve.mjs) keep Node's own fetch globals (Request, Response with
 // Response.json, Headers) instead of installing Remix's polyfills, so the routes run on the same
 // globals in production as under test; and it is the data protocol React Router keeps.
 declare module '@remix-run/node' {

@@ -9,7 +9,7 @@ import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/st
 import { streakWithFirstDayReward, streakWithFirstDayStampedReward } from './support/programs';
 
 /**
- * The app as deployed: its production build under its own `start` (remix-serve) and the core's
+ * The app as deployed: its production build under its own `start` (scripts/serve.mjs) and the core's
  * built binary, over HTTP, driven by requests that Shopify's own test helpers sign. The in-process
  * suites prove the routes' logic; this one proves the server that ships runs them.
  */
@@ -553,6 +553,17 @@ describe('app proxy token', () => {
       held.release();
     }
   }, 40_000);
+
+  it("logs each request by its path, never its query, which carries the admin's id_token and the proxy's signature", async () => {
+    const from = prod.appOutput().length;
+    expect((await adminLoad('/app')).status).toBe(200);
+    expect((await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }))).status).toBe(200);
+    // Written as each answer ends, and read from the process's output a moment later.
+    const logged = () => prod.appOutput().slice(from);
+    await expect.poll(logged).toMatch(/^GET \/app 200 /m);
+    await expect.poll(logged).toMatch(/^GET \/apps\/loyalty\/token 200 /m);
+    expect(logged()).not.toMatch(/id_token|signature=|logged_in_customer_id/);
+  });
 
   it('refuses a tampered or stale signature', async () => {
     const forged = new URL((await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' })).url);

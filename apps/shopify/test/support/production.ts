@@ -12,7 +12,7 @@ import { appConfig, SHOPIFY } from './stack';
 
 /**
  * What ships, as it runs: the core's compiled binary (`dist/cli.js serve`) and the app's production
- * build under its own `start` script (remix-serve), each a process of its own on a database of its
+ * build under its own `start` script (scripts/serve.mjs), each a process of its own on a database of its
  * own, talking over HTTP; the Admin API stub stands in for the shop's Admin endpoints.
  */
 export interface Production {

@@ -17,7 +17,7 @@ async function freePort(): Promise<number> {
 
 /**
  * The production build (`remix vite:build`, and the commands beside it) under the app's own `start`
- * script (the migrations, then remix-serve beside the worker role), run as the package manager runs
+ * script (the migrations, then the web server, scripts/serve.mjs, beside the worker role), run as the package manager runs
  * it: in the package, its binaries on PATH, in a process group of its own.
  * `env` adds to this process's environment (the app's configuration); the shop's Admin endpoints
  * are the stub at `adminStubOrigin`. `script` names another of the package's scripts to run instead
@@ -61,7 +61,7 @@ export async function serveBuild(
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       if (process.env.DEBUG_PROCESSES) process.stderr.write(chunk);
-      if (output.includes('[remix-serve]')) resolve();
+      if (output.includes('[serve]')) resolve();
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
