@@ -88,6 +88,11 @@ export async function redeemReward(
   const now = records.now();
   // The code first (a coupon names its log without a foreign key), so the log is written once, with it.
   const code = (await takeCodes({ trx, issued }, reward, [rewardLogId])).get(rewardLogId) ?? null;
+  // A reward whose codes come from its pool, with none left: the shopper would pay for nothing.
+  if (reward.handle_coupon && code === null)
+    throw notRedeemable('No codes are left for this reward.', [
+      { field: 'couponCode', code: 'not_redeemable', message: 'The reward’s coupon pool is empty and it generates none.' },
+    ]);
   const issuedWith = issuedFields(reward, code, now);
   const [log] = await runOnce<RewardLogRow & Row>(trx, {
     text: REDEEMED_LOG_INSERT,

@@ -456,6 +456,25 @@ describe('redeem', () => {
   });
 });
 
+describe('a redemption with no code to give', () => {
+  it('is refused, taking no points, while the reward’s pool is empty and it generates none; a code imported then goes out', async () => {
+    await setStatus('live');
+    const m = await member();
+    await accepted(entry({ ownedById: m, points: 100, reason: 'adjusted' }));
+    const r = await reward({ handleCouponAutoGeneration: false, pointsCost: 40 });
+    const before = await stateOf(m);
+    const refused = await redeem(r.id, { ownedById: m });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'not_redeemable', details: [{ field: 'couponCode', code: 'not_redeemable' }] });
+    expect(await stateOf(m)).toEqual(before);
+    await accepted(acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['POOL-1'] }));
+    expect(await accepted(redeem(r.id, { ownedById: m }))).toMatchObject({ pointsBalance: 60, rewardLog: { couponCode: 'POOL-1' } });
+    // A reward whose codes the merchant gives otherwise (no coupon handling) is redeemed without one.
+    const handedOut = await reward({ handleCoupon: false, handleCouponAutoGeneration: false, pointsCost: 10 });
+    expect(await accepted(redeem(handedOut.id, { ownedById: m }))).toMatchObject({ pointsBalance: 50, rewardLog: { couponCode: null } });
+  });
+});
+
 describe('uniqueIdentifier namespaces', () => {
   it('keeps redemptions apart from the other entries: one identifier in both is neither refused nor answered as the other’s replay', async () => {
     await setStatus('live');
