@@ -121,7 +121,8 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   // The task's target as the mission has it now: one changed since the run started counts from the next log.
   const justCompleted = row.task_progress_status !== 'completed' && reached >= task.targetValue;
   const fields: Partial<TaskProgressRow> = { current_progress_value: reached, target_value: task.targetValue, updated_at: tx.now };
-  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
+  // As the run's own completion: at the log's time, never the wall clock's.
+  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt });
   const touched = tx.writes.update('task_progress', row, fields);
   taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));
   const after = before + (justCompleted ? 1 : 0);

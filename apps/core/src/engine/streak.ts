@@ -271,7 +271,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     ]);
   }
 
-  const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value);
+  const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value, activityAt);
   const periodCompleted = task.justCompleted;
   const before = progress!.current_progress_value;
   const after = periodCompleted ? before + 1 : before;
@@ -342,12 +342,14 @@ function addToPeriod(
   key: string,
   value: number,
   target: number,
+  activityAt: Date,
 ): { row: TaskProgressRow; justCompleted: boolean } {
   const before = existing?.current_progress_value ?? 0;
   const after = decimalSum(before, value);
   const justCompleted = before < target && after >= target;
   const fields: Partial<TaskProgressRow> = { current_progress_value: after, updated_at: tx.now };
-  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: tx.now });
+  // As the run's own completion: at the log's time, never the wall clock's (a back-fill completes the period it describes).
+  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt });
   const row = existing
     ? tx.writes.update('task_progress', existing, fields)
     : tx.writes.insert<TaskProgressRow>('task_progress', [

@@ -76,7 +76,7 @@ export const taskProgressFields = {
   currentProgressValue: field.number({ readOnly: true, alwaysSet: true }),
   targetValue: field.number({ readOnly: true, alwaysSet: true }),
   taskProgressStatus: field.enum(['in_progress', 'completed'], { readOnly: true, alwaysSet: true }),
-  completedAt: field.datetime({ readOnly: true }),
+  completedAt: field.datetime({ readOnly: true, description: "The completing log's activityAt, as a run's own completion." }),
 };
 
 export const eventLogFields = {

@@ -162,7 +162,8 @@ describe('mission logs', () => {
       taskId: review.id,
       currentProgressValue: 2,
       taskProgressStatus: 'completed',
-      completedAt: expect.any(String),
+      // When the completing log happened, as the run's own completion is.
+      completedAt: '2026-12-02T10:00:00.000Z',
     });
     expect(r2.result.achievedMilestone.id).toBe(one.id);
     expect(r2.result.achievedMilestoneRewardLog).toMatchObject({ rewardId: mReward.id, milestoneId: one.id, ownedById: m });

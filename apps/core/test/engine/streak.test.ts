@@ -64,7 +64,13 @@ describe('streak logs', () => {
       periodKey: '2026-11-20',
       streakProgress: { currentProgressValue: 1, streakProgressStatus: 'in_progress', streakToBeBrokenAt: '2026-11-22T00:00:00.000Z' },
     });
-    expect(d1.taskProgress).toMatchObject({ periodKey: '2026-11-20', currentProgressValue: 1, taskProgressStatus: 'completed' });
+    // Completed when the log says, as a back-fill describes it, not when it arrived.
+    expect(d1.taskProgress).toMatchObject({
+      periodKey: '2026-11-20',
+      currentProgressValue: 1,
+      taskProgressStatus: 'completed',
+      completedAt: '2026-11-20T10:00:00.000Z',
+    });
     expect(d1.nextMilestone).toMatchObject({ milestoneTargetValue: 2 });
     expect(d1.achievedMilestone).toBeNull();
     expect(d1.streak.milestones).toHaveLength(1);
