@@ -34,6 +34,20 @@ export const CHALLENGE_STATE: StateRead = {
   bindings: (accountId, definitionId, memberId) => [accountId, definitionId, memberId],
 };
 
+/** The member's window `key` when it is completed: the state read leaves earlier windows out, and only a late log asks. */
+async function completedWindow(
+  tx: Tx,
+  where: { account_id: string; challenge_id: string; owned_by_id: string },
+  key: string,
+): Promise<Versioned<ChallengeProgressRow> | undefined> {
+  const { rows } = await tx.trx.raw<{ rows: { found: unknown }[] }>(
+    `select coalesce(jsonb_agg(${versioned('c')}), '[]'::jsonb) as found from challenge_progress c
+      where c.account_id = ? and c.challenge_id = ? and c.owned_by_id = ? and c.period_key = ? and c.challenge_progress_status = 'completed'`,
+    [where.account_id, where.challenge_id, where.owned_by_id, key],
+  );
+  return rowsFromJson<Versioned<ChallengeProgressRow>>(rows[0]?.found)[0];
+}
+
 /** Challenge semantics of CONTRACT §8: values accumulate per calendar window. */
 export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>): Promise<Outcome> {
   const { definition, memberId, activityAt, value, zone, milestones } = input;
@@ -52,9 +66,12 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
       progress: tx.writes.update('challenge_progress', progress, failedChallengePatch(progress, zone, period, tx.now)),
     });
   }
-  if (rows.some((r) => r.period_key > window)) return notAggregated('period_closed', closed);
-
   let progress = rows.find((r) => r.period_key === window);
+  if (rows.some((r) => r.period_key > window)) {
+    // A later window is open: the log's own is closed, unless it was completed, which keeps counting (§8 Challenge).
+    progress ??= await completedWindow(tx, where, window);
+    if (progress?.challenge_progress_status !== 'completed') return notAggregated('period_closed', closed);
+  }
   if (!progress) {
     [progress] = tx.writes.insert<ChallengeProgressRow>('challenge_progress', [
       {

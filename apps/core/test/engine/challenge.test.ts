@@ -242,7 +242,7 @@ describe('challenge aggregation', () => {
     expect(rewardLogs.body.data).toHaveLength(3);
   });
 
-  it('a log in a later window fails the earlier in-progress window first; late logs for earlier windows do not count', async () => {
+  it('a log in a later window fails the earlier in-progress window first; late logs for earlier windows count only in a completed one', async () => {
     const c = await challenge({ aggregationPeriod: 'daily', completionTargetValue: 2 });
     const m = await member('skipper', { timezone: 'UTC' });
     const day1 = await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-01T10:00:00Z' });
@@ -267,17 +267,20 @@ describe('challenge aggregation', () => {
     await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T11:00:00Z' });
     const day4 = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-04T10:00:00Z' }));
     expect(day4.codes).toEqual(['challenge_progress_in_progress']);
-    // Reading: once a later window has progress, a late log for an earlier window is not counted
-    // even when that window completed (§8 "before the progress's latest counted period"); the
-    // completed-window exception covers logs arriving while the window is still the latest.
-    const lateForCompleted = await log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T20:00:00Z' });
-    expect(lateForCompleted.isAggregated).toBe(false);
+    // A late log for a window that completed counts in it, silently, though a later window has
+    // progress: logs in a completed window are the one exception to the late-log rules (§8).
+    const lateForCompleted = await withEvents(m, () => log({ challengeId: c.id, ownedById: m, activityAt: '2026-12-03T20:00:00Z' }));
+    expect(lateForCompleted.result).toMatchObject({
+      isAggregated: true,
+      challengeProgress: { periodKey: '2026-12-03', challengeProgressStatus: 'completed', currentProgressValue: 3 },
+    });
+    expect(lateForCompleted.codes).toEqual([]);
 
     expect(
       (await progressesOf(m)).map((p) => [p.periodKey, p.challengeProgressStatus, p.currentProgressValue, p.challengeFailedAt]),
     ).toEqual([
       ['2026-12-01', 'failed', 1, '2026-12-02T00:00:00.000Z'],
-      ['2026-12-03', 'completed', 2, null],
+      ['2026-12-03', 'completed', 3, null],
       ['2026-12-04', 'in_progress', 1, null],
     ]);
   });
