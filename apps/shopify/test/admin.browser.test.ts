@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
@@ -15,6 +16,7 @@ let server: AdminApp['server'];
 let browser: AdminBrowser;
 let api: Client;
 let welcome: { id: string };
+let visits: { id: string };
 
 async function created(path: string, body: Record<string, unknown>) {
   const res = await api.post(path, body);
@@ -42,7 +44,7 @@ async function seed(installed: Stack) {
     handleCoupon: true,
     handleCouponAutoGeneration: true,
   }));
-  const streak = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 });
+  const streak = (visits = await created('/schema/streak/record', { name: 'Visits', status: 'live', completionTargetValue: 3 }));
   await created('/schema/milestone/record', {
     name: 'Two days',
     description: 'd',
@@ -253,7 +255,7 @@ describe('admin pages in Chromium', () => {
     await page
       .locator('input[type=file]')
       .setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('SPRING-1\nSPRING-2\n\nSPRING-3\nSPRING-1\n') });
-    await page.getByText('Imported 3 codes; 1 duplicates skipped.').waitFor();
+    await page.getByText('Codes imported: 3. Duplicates skipped: 1.').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="coupons-available"]')?.textContent === '3');
     expect(await page.locator('.Polaris-ProgressBar').count()).toBe(1);
     await browser.shot('reward-coupons');
@@ -266,13 +268,17 @@ describe('admin pages in Chromium', () => {
     // A spreadsheet's "Unicode text" (UTF-16 with its byte order mark, here with a header row) reads as its codes; an empty file says so.
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Coupon code\r\nSUMMER-1\r\nSUMMER-2\r\n', 'utf16le')]);
     await page.locator('input[type=file]').setInputFiles({ name: 'unicode.txt', mimeType: 'text/plain', buffer: utf16 });
-    await page.getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
+    await page.getByText('Codes imported: 2. Duplicates skipped: 0.').waitFor();
     // The same without its byte order mark.
     const bare = Buffer.from('AUTUMN-1\r\n', 'utf16le');
     await page.locator('input[type=file]').setInputFiles({ name: 'bare.txt', mimeType: 'text/plain', buffer: bare });
-    await page.getByText('Imported 1 codes; 0 duplicates skipped.').waitFor();
+    await page.getByText('Codes imported: 1. Duplicates skipped: 0.').waitFor();
     await page.locator('input[type=file]').setInputFiles({ name: 'empty.csv', mimeType: 'text/csv', buffer: Buffer.from('\n\n') });
     await page.getByText('The file has no codes: one code a line.').waitFor();
+    // Too many codes: the limit is named, not the file's count.
+    const many = Array.from({ length: 12_000 }, (_, i) => `MANY-${i}`).join('\n');
+    await page.locator('input[type=file]').setInputFiles({ name: 'many.csv', mimeType: 'text/csv', buffer: Buffer.from(many) });
+    await page.getByText('At most 10,000 codes per import: split the file.').waitFor();
     const pool = await api.get('/schema/coupon/record', {
       fetchTotalCount: true,
       filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: reward.id }] },
@@ -517,4 +523,39 @@ describe('admin pages in Chromium', () => {
       await page.getByText('Gib eine gültige Shop-Domain ein').waitFor();
     },
   );
+});
+
+describe('accessibility', () => {
+  const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+  it("passes axe-core on every kind of page, in English and German, the document titled and in the page's language", async () => {
+    const page = browser.page;
+    for (const locale of ['en', 'de'])
+      for (const path of [
+        '/app',
+        '/app/members',
+        '/app/points',
+        '/app/tiers',
+        '/app/widget',
+        '/app/notifications',
+        '/app/data-requests',
+        `/app/programs/streak/${visits.id}`,
+        `/app/r/reward/${welcome.id}`,
+        '/app/r/streak',
+      ]) {
+        await browser.open(`${path}${path.includes('?') ? '&' : '?'}locale=${locale}`);
+        await page.addScriptTag({ path: AXE });
+        const found = await page.evaluate(async () => {
+          const { axe } = window as unknown as {
+            axe: { run(context: Document): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> };
+          };
+          return {
+            lang: document.documentElement.lang,
+            title: document.title,
+            violations: (await axe.run(document)).violations.map((v) => `${v.id}: ${v.nodes[0]?.html.slice(0, 120)}`),
+          };
+        });
+        expect(found, `${locale} ${path}`).toEqual({ lang: locale, title: 'Loyalty', violations: [] });
+      }
+  });
 });

@@ -30,7 +30,8 @@ const HEADER = /^\s*"?\s*(coupon|discount|gutschein|rabatt)?[ _-]?codes?\s*"?\s*
  */
 export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { api } = await authenticateShop(request);
-  const messages = ADMIN_MESSAGES[claimedLanguage(new URL(request.url).searchParams.get('language'), request)];
+  const language = claimedLanguage(new URL(request.url).searchParams.get('language'), request);
+  const messages = ADMIN_MESSAGES[language];
   const words = messages.rewards.coupons;
   const file = textOf(new Uint8Array(await request.arrayBuffer()));
   const [first = '', ...rest] = file.split(/\r?\n/);
@@ -51,7 +52,11 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       return Response.json({ error: messages.editors.refusals.outage, details: [] }, { status: response.status });
     // Each refused code by its line, in the merchant's words; nothing of the file was imported.
     const details = (failure.details ?? []).map((d) => {
-      if (d.code === 'too_many') return format(words.tooMany, { max: numberIn(d.message) });
+      // "Got 12000 codes; the limit is 10000.": the limit, as the merchant writes numbers.
+      if (d.code === 'too_many') {
+        const limit = /limit is (\d+)/.exec(d.message)?.[1];
+        return format(words.tooMany, { max: limit ? new Intl.NumberFormat(language).format(Number(limit)) : numberIn(d.message) });
+      }
       const line = /^line (\d+)$/.exec(d.field ?? '')?.[1];
       const label = line ? format(words.line, { line: Number(line) + (headed ? 1 : 0) }) : words.file;
       return (

@@ -146,10 +146,11 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
           </Text>
           <Pagination
             hasPrevious={page > 0}
-            previousURL={pageUrl(page - 1)}
+            // A link only where there is a page: one without an address is announced as a link that goes nowhere.
+            previousURL={page > 0 ? pageUrl(page - 1) : undefined}
             previousTooltip={m.previous}
             hasNext={(page + 1) * pageSize < total}
-            nextURL={pageUrl(page + 1)}
+            nextURL={(page + 1) * pageSize < total ? pageUrl(page + 1) : undefined}
             nextTooltip={m.next}
           />
         </InlineStack>

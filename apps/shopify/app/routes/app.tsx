@@ -59,7 +59,10 @@ export default function AdminLayout() {
           <Link to="/app/notifications">{nav.notifications}</Link>
           <Link to="/app/data-requests">{nav.dataRequests}</Link>
         </NavMenu>
-        <Outlet />
+        {/* The page's one main landmark: assistive technology jumps to it past the navigation. */}
+        <main>
+          <Outlet />
+        </main>
       </AdminLanguageProvider>
     </AppProvider>
   );
@@ -85,11 +88,13 @@ export function ErrorBoundary() {
     : { ...common.notFound, action: { content: common.notFound.action, url: '/app' } };
   return (
     <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={POLARIS_TRANSLATIONS[layout.language]}>
-      <Page title={words.title} backAction={{ content: common.back, url: '/app' }}>
-        <EmptyState heading={words.title} action={words.action} image="">
-          <p>{words.body}</p>
-        </EmptyState>
-      </Page>
+      <main>
+        <Page title={words.title} backAction={{ content: common.back, url: '/app' }}>
+          <EmptyState heading={words.title} action={words.action} image="">
+            <p>{words.body}</p>
+          </EmptyState>
+        </Page>
+      </main>
     </AppProvider>
   );
 }

@@ -88,7 +88,8 @@ export function Milestones({
               { title: m.milestones.headings.name },
               { title: m.milestones.headings.reward },
               { title: m.milestones.headings.status },
-              { title: '' },
+              // Named for screen readers; the buttons say what they do.
+              { title: m.milestones.headings.actions, hidden: true },
             ]}
           >
             {milestones.map((ms, i) => (

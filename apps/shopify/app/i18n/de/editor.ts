@@ -152,7 +152,7 @@ export const editor: Messages['editor'] = {
     emptyHeading: 'Noch keine Meilensteine',
     empty:
       'Meilensteine belohnen Kunden unterwegs: zum Beispiel 10 % Rabatt nach 3 Tagen in Folge und mehr nach 7. Füge einen hinzu und erstelle seine Prämie direkt hier.',
-    headings: { target: 'Erreicht bei', name: 'Meilenstein', reward: 'Prämie', status: 'Status' },
+    headings: { target: 'Erreicht bei', name: 'Meilenstein', reward: 'Prämie', status: 'Status', actions: 'Aktionen' },
     edit: 'Bearbeiten',
     done: 'Fertig',
     remove: 'Entfernen',

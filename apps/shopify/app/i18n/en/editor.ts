@@ -147,7 +147,7 @@ export const editor = {
     emptyHeading: 'No milestones yet',
     empty:
       'Milestones reward shoppers along the way: for example a 10 % discount after 3 days in a row and a bigger one after 7. Add one, and create its reward right here.',
-    headings: { target: 'Reached at', name: 'Milestone', reward: 'Reward', status: 'Status' },
+    headings: { target: 'Reached at', name: 'Milestone', reward: 'Reward', status: 'Status', actions: 'Actions' },
     edit: 'Edit',
     done: 'Done',
     remove: 'Remove',

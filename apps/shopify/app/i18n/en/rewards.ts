@@ -9,7 +9,7 @@ export const rewards = {
     dropLabel: 'Import codes from a CSV file (one code a line)',
     choose: 'Choose CSV',
     dropHint: 'or drop it here',
-    imported: 'Imported {imported} codes; {duplicates} duplicates skipped.',
+    imported: 'Codes imported: {imported}. Duplicates skipped: {duplicates}.',
     uploadFailed: 'The upload failed ({status}).',
     empty: 'The file has no codes: one code a line.',
     refused: 'Nothing was imported:',
