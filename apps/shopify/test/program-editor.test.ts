@@ -134,6 +134,17 @@ describe('saving a program', () => {
     });
     fractions.settings.aggregationMethod = 'sum';
     expect((await save(fractions)).errors).toEqual({ 'milestones.new-0.target': 'Enter a whole number.' });
+    // A number the program always has, cleared, is asked for here; one that may be none (an endless streak) is not.
+    const cleared = streak('Cleared', '', []);
+    for (const key of ['aggregationTargetValue', 'toBeBrokenWarningHours', 'maxFreezes', 'rewardHoldDays', 'holdoutPercent'] as const)
+      cleared.settings[key] = '';
+    expect((await save(cleared)).errors).toEqual({
+      'settings.aggregationTargetValue': 'Enter a value.',
+      'settings.toBeBrokenWarningHours': 'Enter a value.',
+      'settings.maxFreezes': 'Enter a value.',
+      'settings.rewardHoldDays': 'Enter a value.',
+      'settings.holdoutPercent': 'Enter a value.',
+    });
     expect(await countRecords('streak')).toBe(before);
   });
 

@@ -196,6 +196,15 @@ const NUMBER_FIELDS = new Set<string>([
   'rewardHoldDays',
   'holdoutPercent',
 ]);
+/** Numbers the core always keeps one of (each has its default): left empty, the form asks for one. Others, empty, mean none. */
+const FILLED_NUMBERS = new Set<string>([
+  'aggregationTargetValue',
+  'toBeBrokenWarningHours',
+  'toBeFailedWarningHours',
+  'maxFreezes',
+  'rewardHoldDays',
+  'holdoutPercent',
+]);
 const ENUM_FIELDS = new Set<string>(['status', 'aggregationPeriod', 'aggregationMethod']);
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
@@ -338,7 +347,7 @@ export function checkProgram(draft: ProgramDraft, words: CheckWords): Record<str
       number(
         `settings.${key}`,
         s[key],
-        draft.kind === 'challenge' && key === 'completionTargetValue',
+        FILLED_NUMBERS.has(key) || (draft.kind === 'challenge' && key === 'completionTargetValue'),
         (counted && (key === 'aggregationTargetValue' || key === 'completionTargetValue')) || key.endsWith('Hours'),
       );
   if (draft.kind === 'mission') {

@@ -4,6 +4,7 @@ import { numberIn } from '../admin/numbers';
 import { refusalInWords } from '../admin/refusals';
 import { coreFailure, isOutage } from '../core/failure';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { postOnly } from '../http.server';
 
 /**
  * The file's text: UTF-8 unless it is UTF-16 (what spreadsheets save as "Unicode text"), told by its
@@ -68,3 +69,6 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
   const { imported, duplicates } = data.data;
   return Response.json({ imported, duplicates });
 };
+
+// The import is only POSTed to (by the reward page's file picker).
+export const loader = postOnly;
