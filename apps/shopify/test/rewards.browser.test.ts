@@ -209,7 +209,7 @@ describe('the rewards editor creates each kind, and each sends its mutation when
     await page()
       .locator('input[type=file]')
       .setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('PARTNER-1\nPARTNER-2\n') });
-    await page().getByText('Imported 2 codes; 0 duplicates skipped.').waitFor();
+    await page().getByText('Codes imported: 2. Duplicates skipped: 0.').waitFor();
     await browser.shot('reward-editor-uploaded-codes');
     expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
       handleCoupon: true,
