@@ -228,6 +228,8 @@ export async function addEntry(
   const whenNotLive = options.whenNotLive ?? 'write';
   if (!read.live && whenNotLive !== 'write') {
     if (whenNotLive === 'skip') return null;
+    // A replay is told it is one, whatever the points are now.
+    await refuseReplay(trx, accountId, entry);
     throw whenNotLive();
   }
   if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, current) };

@@ -53,18 +53,25 @@ export async function redeemReward(
   // The member first: a body naming no member is refused as such before what the reward allows (CONTRACT §3).
   const read = await lockMember(trx, accountId, memberId);
   if (!read) throw unknownMember(memberId);
-  // A retry of a redemption that was made is told so, whatever the reward or the points are now.
-  await refuseReplay(trx, accountId, { reason: 'redeemed', uniqueIdentifier, ownedById: memberId });
+  // A retry of a redemption that was made is told so, whatever the reward is now: asked only when refusing.
+  const refuse = async (refusal: Error): Promise<never> => {
+    await refuseReplay(trx, accountId, { reason: 'redeemed', uniqueIdentifier, ownedById: memberId });
+    throw refusal;
+  };
   if (reward.reward_kind !== 'code')
-    throw notRedeemable('A reward that gives points is not bought with points.', [
-      { field: 'rewardKind', code: 'not_redeemable', message: 'The reward gives points.' },
-    ]);
+    return refuse(
+      notRedeemable('A reward that gives points is not bought with points.', [
+        { field: 'rewardKind', code: 'not_redeemable', message: 'The reward gives points.' },
+      ]),
+    );
   if (reward.points_cost === null)
-    throw notRedeemable('This reward has no points cost.', [{ field: 'pointsCost', code: 'not_redeemable', message: 'No points cost.' }]);
+    return refuse(
+      notRedeemable('This reward has no points cost.', [{ field: 'pointsCost', code: 'not_redeemable', message: 'No points cost.' }]),
+    );
   if (reward.status !== 'live')
-    throw notRedeemable('This reward is not live.', [
-      { field: 'status', code: 'not_redeemable', message: `The reward is ${reward.status}.` },
-    ]);
+    return refuse(
+      notRedeemable('This reward is not live.', [{ field: 'status', code: 'not_redeemable', message: `The reward is ${reward.status}.` }]),
+    );
   const rewardLogId = randomUUID();
   const entered = await addEntry(
     trx,
