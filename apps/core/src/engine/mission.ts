@@ -24,6 +24,26 @@ export function failedMissionPatch(progress: MissionProgressRow, now: Date): Par
   };
 }
 
+/** A run a reversal emptied (CONTRACT §17): in progress with every task at 0, until its window ends or a later log starts a run. */
+export function isEmptiedMission(tasks: readonly TaskProgressRow[]): boolean {
+  return tasks.every((t) => Number(t.current_progress_value) === 0);
+}
+
+/**
+ * The change that closes a run none of whose logs survives: failed as of its start, so that it
+ * closes nothing to later logs (a replay never had it). It is not news to the member, so no event
+ * goes with it.
+ */
+export function emptiedMissionClosed(progress: MissionProgressRow, now: Date): Partial<MissionProgressRow> {
+  return {
+    mission_progress_status: 'failed',
+    mission_failed_at: progress.mission_started_at,
+    mission_completed_at: null,
+    is_mission_to_be_failed_processed: true,
+    updated_at: now,
+  };
+}
+
 /**
  * The member's in-progress run on the mission with its tasks in the mission's order, whether a
  * run was ever completed, and the latest closed run with logs (one a reversal emptied failed as
@@ -83,6 +103,10 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   const state = input.state as { run: { progress: unknown; tasks: unknown } | null; completedOnce: boolean; latest: unknown };
   let progress = rowFromJson<Versioned<MissionProgressRow>>(state.run?.progress);
   let taskRows = rowsFromJson<Versioned<TaskProgressRow>>(state.run?.tasks);
+  if (progress && isEmptiedMission(taskRows)) {
+    tx.writes.update('mission_progress', progress, emptiedMissionClosed(progress, tx.now));
+    progress = undefined;
+  }
   if (progress && activityAt >= progress.mission_to_be_failed_at!) {
     closed.push({
       code: 'mission_progress_failed',

@@ -18,11 +18,11 @@ import type { RewardLogRow } from '../schema/rewards.js';
 import { aggregateChallenge, failedChallengePatch } from './challenge.js';
 import { type Definition, definitionOf, lockAggregation, methodOf } from './ingest.js';
 import { nextMilestone } from './milestones.js';
-import { aggregateMission, failedMissionPatch } from './mission.js';
+import { aggregateMission, emptiedMissionClosed, failedMissionPatch } from './mission.js';
 import { storedFields } from './payloads.js';
 import { isTransaction, reverseRewardLogPoints } from './points.js';
 import { issueReward } from './rewards.js';
-import { settleOverdue } from './streak.js';
+import { closedUpTo, emptiedRunClosed, settleOverdue } from './streak.js';
 import {
   type LogKind,
   type LogRow,
@@ -465,8 +465,10 @@ async function recompute(
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
-    const patch = emptied(definition, existing, zone, now, now.getTime() - records.lateLogGraceSeconds * 1000);
-    if (Object.keys(patch).length) updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: true });
+    const reopens = nextLogGoesTo(definition, existing, stored, replayed, zone);
+    const patch = emptied(definition, existing, zone, now, now.getTime() - records.lateLogGraceSeconds * 1000, reopens);
+    if (Object.keys(patch).length)
+      updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: (patch[status] ?? existing[status as keyof ProgressRow]) !== 'in_progress' });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
   await overwriteRows(
@@ -657,24 +659,68 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
 }
 
 /**
- * The change that leaves a record none of whose logs survives at 0. A streak run or mission that
- * was under way is closed too, as of its own start (a streak's: its first period's), so that the
- * member's next log, even one in its periods, starts afresh, as it would in a replay that never
- * had the record. A challenge window is keyed by its period: it stays open while its period does
- * (until `cutoff`, the scheduler's), and fails once that has passed.
+ * Whether a stored streak run or mission none of whose logs survives is where the member's next
+ * log would go: the latest record, under way or completed before, and in the replay no run is
+ * under way or reaches its start (a log there would be refused or would continue that run).
  */
-function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date, cutoff: number): Row {
+function nextLogGoesTo(definition: Definition, row: ProgressRow, stored: readonly ProgressRow[], replayed: readonly ProgressRow[], zone: string) {
+  if (row !== stored.at(-1)) return false;
+  if (definition.kind === 'streak') {
+    const run = row as StreakProgressRow;
+    if (run.streak_progress_status === 'broken') return false;
+    const period = definition.row.aggregation_period;
+    const start = periodKey(run.streak_started_at, period, zone);
+    return (replayed as StreakProgressRow[]).every(
+      (r) => r.streak_progress_status !== 'in_progress' && closedUpTo(r, period, zone) < start,
+    );
+  }
+  const mission = row as MissionProgressRow;
+  if (definition.kind !== 'mission' || mission.mission_progress_status === 'failed') return false;
+  const repeatable = definition.row.is_repeatable;
+  return (replayed as MissionProgressRow[]).every(
+    (r) =>
+      r.mission_progress_status !== 'in_progress' &&
+      (repeatable || r.mission_progress_status !== 'completed') &&
+      (r.mission_failed_at ?? r.mission_completed_at)!.getTime() <= mission.mission_started_at.getTime(),
+  );
+}
+
+/**
+ * The change that leaves a record none of whose logs survives at 0 (CONTRACT §17). A streak run or
+ * mission where the member's next log would go (`reopens`, see `nextLogGoesTo`) stays in progress,
+ * at 0, while its window is open (a streak's first period, a mission's window, until `cutoff`, the
+ * scheduler's); otherwise it is closed as of its start (see `emptiedRunClosed`), as the scheduler or
+ * the member's next log close it once its window has passed. A challenge window is keyed by its
+ * period: it stays open while its period does, and fails once that has passed.
+ */
+function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date, cutoff: number, reopens: boolean): Row {
   const r = row as Row;
   const patch: Row = {};
   if (Number(r.current_progress_value ?? 0) !== 0 && definition.kind !== 'mission') patch.current_progress_value = 0;
-  // What the record is once emptied, whatever closed it before (an earlier reversal, the scheduler).
-  const closed = (values: Row) => {
+  // What the record is once emptied, whatever it was before (an earlier reversal, the scheduler may have closed it).
+  const becomes = (values: Row) => {
     for (const [column, value] of Object.entries(values)) if (!same(r[column], value)) patch[column] = value;
   };
   if (definition.kind === 'streak') {
     const period = definition.row.aggregation_period;
-    const start = periodBounds(periodKey(r.streak_started_at as Date, period, zone), period, zone).start;
-    closed({ last_completed_period_key: null, streak_progress_status: 'broken', streak_broken_at: start, streak_completed_at: null });
+    const run = row as StreakProgressRow;
+    const end = periodBounds(periodKey(run.streak_started_at, period, zone), period, zone).end;
+    if (reopens && end.getTime() > cutoff)
+      becomes({
+        streak_progress_status: 'in_progress',
+        current_period_key: null,
+        last_completed_period_key: null,
+        streak_to_be_broken_at: end,
+        streak_broken_at: null,
+        streak_completed_at: null,
+        freezes_available: 0,
+        freezes_used: 0,
+        frozen_period_keys: [],
+      });
+    else {
+      const { updated_at: _, ...closed } = emptiedRunClosed(run, period, zone, now);
+      becomes(closed);
+    }
   } else if (definition.kind === 'challenge') {
     const window = row as ChallengeProgressRow;
     // A window already past, as the scheduler would settle it, fails at once; an open one is under way again.
@@ -684,12 +730,18 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
     } else if (window.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
   } else {
-    closed({
-      mission_progress_status: 'failed',
-      mission_failed_at: r.mission_started_at,
-      mission_completed_at: null,
-      is_mission_to_be_failed_processed: true,
-    });
+    const mission = row as MissionProgressRow;
+    if (reopens && mission.mission_to_be_failed_at!.getTime() > cutoff)
+      becomes({
+        mission_progress_status: 'in_progress',
+        mission_failed_at: null,
+        mission_completed_at: null,
+        is_mission_to_be_failed_processed: false,
+      });
+    else {
+      const { updated_at: _, ...closed } = emptiedMissionClosed(mission, now);
+      becomes(closed);
+    }
   }
   return patch;
 }

@@ -84,6 +84,29 @@ export function settleMissed(
 }
 
 /**
+ * A run a reversal emptied (CONTRACT §17) stays in progress at 0, with no period of its own, while
+ * its first period is open; it has no latest period with a log.
+ */
+export function isEmptiedRun(progress: StreakProgressRow): boolean {
+  return progress.streak_progress_status === 'in_progress' && progress.current_period_key === null;
+}
+
+/**
+ * The change that closes a run none of whose logs survives: broken as of its first period's start,
+ * before it began, so that it closes nothing to later logs (a replay never had it). It is not
+ * news to the member, so no event goes with it.
+ */
+export function emptiedRunClosed(progress: StreakProgressRow, period: Period, zone: string, now: Date): Partial<StreakProgressRow> {
+  return {
+    streak_progress_status: 'broken',
+    streak_broken_at: periodBounds(periodKey(progress.streak_started_at, period, zone), period, zone).start,
+    streak_completed_at: null,
+    last_completed_period_key: null,
+    updated_at: now,
+  };
+}
+
+/**
  * What the scheduler settles once the grace after an in-progress progress's deadline has passed:
  * its due period, then each later one over by the grace (freezes while they last, then the
  * break). Null when nothing is due at `now`. The sweep, a recompute and a grant all settle here.
@@ -100,6 +123,7 @@ export function settleOverdue(
   const cutoff = now.getTime() - graceSeconds * 1000;
   const deadline = progress.streak_to_be_broken_at;
   if (progress.streak_progress_status !== 'in_progress' || !deadline || deadline.getTime() > cutoff) return null;
+  if (isEmptiedRun(progress)) return { patch: emptiedRunClosed(progress, definition.aggregation_period, zone, now), events: [] };
   const due = requiredPeriod(progress, definition.aggregation_period, zone);
   const dueEnd = periodBounds(due, definition.aggregation_period, zone).end;
   if (dueEnd.getTime() > cutoff) return { patch: { streak_to_be_broken_at: dueEnd, updated_at: now }, events: [] };
@@ -142,6 +166,8 @@ export async function grantFreezes(
   if (replay) throw replay;
   let progress = await trx<StreakProgressRow>('streak_progress').where({ account_id: accountId, id: progressId }).first();
   if (progress?.streak_progress_status !== 'in_progress') throw conflict('Only an in-progress streak progress can be granted freezes.');
+  // A replay gives no run to grant to (CONTRACT §17), and the member's next log starts another.
+  if (isEmptiedRun(progress)) throw conflict('Every log of this streak progress was reversed: it cannot be granted freezes.');
   // The action holds the progress's row lock, so it may not wait for the member's erasure (which waits for that row).
   const { rows: shared } = await trx.raw<{ rows: [{ free: boolean }] }>(
     'select pg_try_advisory_xact_lock_shared(hashtextextended(?, 0)) as free',
@@ -195,24 +221,28 @@ export async function capFreezes(trx: Knex.Transaction, accountId: string, strea
     .update({ freezes_available: trx.raw('least(freezes_available, ?)', [maxFreezes]), updated_at: now });
 }
 
+/** The FROM of the member's closed run with logs that started last, the account, member and streak named by `account`, `member`, `streak`. */
+const latestClosed = (account: string, member: string, streak: string) =>
+  `from streak_progress l
+    where l.account_id = ${account} and l.owned_by_id = ${member} and l.streak_id = ${streak} and l.streak_progress_status <> 'in_progress'
+      and (l.streak_broken_at is null or l.streak_broken_at > l.streak_started_at)
+    order by l.streak_started_at desc, l.created_at desc limit 1`;
+
 /**
  * The member's in-progress run on the streak with its tasks from its latest period on or, when there
  * is none, the closed run with logs that started last (a log in a period it covered does not count).
- * A run a reversal emptied is broken as of its first period's start, before it started, and closes
- * nothing to later logs (CONTRACT §17: a replay never had it).
+ * A run a reversal emptied has no latest period and comes with that closed run too: the log closes
+ * it as of its start and goes on as if it were not there (CONTRACT §17: a replay never had it).
  */
 export const STREAK_STATE: StateRead = {
   sql: `coalesce(
           (select jsonb_build_object('progress', ${versioned('sp')}, 'tasks',
               (select coalesce(jsonb_agg(${versioned('t')}), '[]'::jsonb) from task_progress t
-                where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key >= sp.current_period_key))
+                where t.account_id = sp.account_id and t.linked_schema_record_id = sp.id and t.period_key >= sp.current_period_key),
+              'latest', case when sp.current_period_key is null then (select to_jsonb(l) ${latestClosed('sp.account_id', 'sp.owned_by_id', 'sp.streak_id')}) end)
              from streak_progress sp
             where sp.account_id = ? and sp.unique_identifier = ? and sp.streak_progress_status = 'in_progress'),
-          (select jsonb_build_object('latest', to_jsonb(l))
-             from streak_progress l
-            where l.account_id = ? and l.owned_by_id = ? and l.streak_id = ? and l.streak_progress_status <> 'in_progress'
-              and (l.streak_broken_at is null or l.streak_broken_at > l.streak_started_at)
-            order by l.streak_started_at desc, l.created_at desc limit 1))`,
+          (select jsonb_build_object('latest', to_jsonb(l)) ${latestClosed('?', '?', '?')}))`,
   bindings: (accountId, definitionId, memberId) => [accountId, runIdentifier(definitionId, memberId), accountId, memberId, definitionId],
 };
 
@@ -229,6 +259,10 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   // The run's tasks from its latest period with a log on: that period's, and those a reversal
   // left at 0 after it (CONTRACT §17), which a log in their period takes up again.
   let periodTask = rowsFromJson<Versioned<TaskProgressRow>>(state?.tasks).find((t) => t.period_key === logPeriod);
+  if (progress && isEmptiedRun(progress)) {
+    tx.writes.update('streak_progress', progress, emptiedRunClosed(progress, period, zone, tx.now));
+    progress = undefined;
+  }
   if (progress) {
     // A log for a later period than the required one settles the periods missed before it.
     const settled = settleMissed(progress, definition, zone, tx.now, (key) => key < logPeriod);
@@ -326,7 +360,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
 }
 
 /** The last period a closed progress covers: its last completed one, or the one it broke in. */
-function closedUpTo(progress: StreakProgressRow, period: Period, zone: string): string {
+export function closedUpTo(progress: StreakProgressRow, period: Period, zone: string): string {
   if (progress.streak_progress_status === 'completed') return progress.last_completed_period_key!;
   return periodKey(new Date(progress.streak_broken_at!.getTime() - 1), period, zone);
 }

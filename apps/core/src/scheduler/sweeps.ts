@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
-import { failedMissionPatch } from '../engine/mission.js';
+import { emptiedMissionClosed, failedMissionPatch } from '../engine/mission.js';
 import { type Period, periodBounds } from '../engine/periods.js';
 import { writeSettled } from '../engine/settle.js';
 import { settleOverdue } from '../engine/streak.js';
@@ -65,6 +65,8 @@ const SWEEPS: Sweep[] = [
         // Only where a log can still save the run: a paused streak's logs do not count (CONTRACT §8).
         .where('streak.status', 'live')
         .where('streak_progress.streak_progress_status', 'in_progress')
+        // A run a reversal emptied has nothing to lose (CONTRACT §17).
+        .whereNotNull('streak_progress.current_period_key')
         .where('streak_progress.streak_to_be_broken_at', '>', now)
         .whereRaw(`streak_progress.streak_to_be_broken_at - make_interval(secs => streak.to_be_broken_warning_hours * 3600) <= ?`, [now])
         .whereRaw('streak_progress.warned_to_be_broken_at is distinct from streak_progress.streak_to_be_broken_at'),
@@ -125,11 +127,21 @@ const SWEEPS: Sweep[] = [
     due: (trx, now, grace) =>
       // Joined as the other sweeps join theirs: a deleted definition's runs stay as they were (CONTRACT §6, history).
       joinMember('mission_progress')(joinDefinition('mission_progress', 'mission')(trx('mission_progress')))
-        .select(progressColumns('mission_progress'))
+        .select([
+          ...progressColumns('mission_progress'),
+          trx.raw(
+            `not exists (select 1 from task_progress t
+                          where t.account_id = mission_progress.account_id and t.linked_schema_record_id = mission_progress.id
+                            and t.current_progress_value <> 0) as emptied`,
+          ),
+        ])
         .where('mission_progress.mission_progress_status', 'in_progress')
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
-    settle: (row, _zone, now) => one('mission_progress_failed', row, failedMissionPatch(row, now)),
-  } satisfies Sweep<Swept<MissionProgressRow>>,
+    settle: (row, _zone, now) =>
+      row.emptied
+        ? { patch: emptiedMissionClosed(row, now), events: [] }
+        : one('mission_progress_failed', row, failedMissionPatch(row, now)),
+  } satisfies Sweep<Swept<MissionProgressRow> & { emptied: boolean }>,
 ];
 
 export interface SweepResult {

@@ -113,7 +113,7 @@ describe('reversals racing', () => {
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
     for (const m of members) {
       const [run] = await list('streak_progress', m);
-      expect(run).toMatchObject({ currentProgressValue: 0, streakProgressStatus: 'broken' });
+      expect(run).toMatchObject({ currentProgressValue: 0, streakProgressStatus: 'in_progress', lastCompletedPeriodKey: null });
       expect((await list('reward_log', m)).map((r) => r.rewardLogStatus)).toEqual(['revoked']);
     }
   });

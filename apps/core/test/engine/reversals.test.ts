@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { confirmHeldRewards } from '../../src/scheduler/confirm.js';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
 import { assertEventsDocumented } from '../support/fixtures.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
@@ -186,28 +187,61 @@ describe('reversing streak logs', () => {
     expect(both.revokedRewardLogs).toHaveLength(1);
   });
 
-  it("counts later logs, of its day or of the day before, once a run's only log is reversed: the emptied run closes nothing", async () => {
+  it("keeps a run whose only log is reversed in progress at 0 while its day lasts; a later log, even of the day before, starts afresh", async () => {
     at('2027-02-02T18:00:00Z');
-    const s = await create('streak', { name: `S${++seq}` });
+    const s = await create('streak', { name: `S${++seq}`, maxFreezes: 1 });
     const m = await member();
     const refunded = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T10:00:00Z' });
     const back = await accepted(reverse('streak', refunded.id, { reason: 'refund' }));
     expect(back.streakProgress).toMatchObject({
       id: refunded.streakProgress.id,
-      streakProgressStatus: 'broken',
+      streakProgressStatus: 'in_progress',
       currentProgressValue: 0,
-      streakBrokenAt: '2027-02-02T00:00:00.000Z',
+      lastCompletedPeriodKey: null,
+      streakToBeBrokenAt: '2027-02-03T00:00:00.000Z',
     });
-    // An order of the day before, delivered late, and one that afternoon: a run of two days.
+    expect(back.streakProgress.streakBrokenAt ?? null).toBeNull();
+    // Nothing to lose, so no warning; and no freezes to grant it: the next log starts another run.
+    at('2027-02-02T22:00:00Z');
+    await runSweeps(records(), new Date('2027-02-02T22:00:00Z'), 900);
+    const grant = await acct.api.post(`/schema/streak_progress/record/${refunded.streakProgress.id}/action/grant_freezes`, { count: 1 });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(409);
+    // An order of the day before, delivered late, and one that evening: a run of two days.
     const late = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-01T15:00:00Z' });
     expect(late).toMatchObject({ isAggregated: true });
-    const again = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T15:00:00Z' });
+    const again = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T21:00:00Z' });
     expect(again.streakProgress).toMatchObject({
       id: late.streakProgress.id,
       streakProgressStatus: 'in_progress',
       currentProgressValue: 2,
     });
     expect(again.streakProgress.id).not.toBe(refunded.streakProgress.id);
+    // The emptied run closed as of its start, which closes nothing, with no event of its own.
+    expect((await progressesOf('streak', m)).find((r) => r.id === refunded.streakProgress.id)).toMatchObject({
+      streakProgressStatus: 'broken',
+      currentProgressValue: 0,
+      streakBrokenAt: '2027-02-02T00:00:00.000Z',
+    });
+    const codes = (await eventsOf(m)).filter((e) => e.linkedSchemaRecordId === refunded.streakProgress.id).map((e) => e.eventCode);
+    expect(codes.sort()).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_reversed']);
+  });
+
+  it('closes an emptied run as of its start, with no event, once its day is over', async () => {
+    at('2027-02-05T18:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const refunded = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-05T10:00:00Z' });
+    await accepted(reverse('streak', refunded.id));
+    const sweptAt = new Date('2027-02-06T01:00:00Z');
+    at(sweptAt);
+    await runSweeps(records(), sweptAt, 900);
+    const [run] = await progressesOf('streak', m);
+    expect(run).toMatchObject({ id: refunded.streakProgress.id, streakProgressStatus: 'broken', streakBrokenAt: '2027-02-05T00:00:00.000Z' });
+    const codes = (await eventsOf(m)).map((e) => e.eventCode);
+    expect(codes).not.toContain('streak_progress_broken');
+    expect(codes).not.toContain('streak_progress_to_be_broken');
+    // A log of its day, arriving late, is not refused by it.
+    expect(await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-05T20:00:00Z' })).toMatchObject({ isAggregated: true });
   });
 
   it('answers with the run that holds the logs when a reversal merges two runs', async () => {
@@ -553,7 +587,7 @@ describe('reversing challenge and mission logs', () => {
     expect(again.revokedRewardLogs).toEqual([expect.objectContaining({ id: second.rewardLog.id })]);
   });
 
-  it("counts later logs, even from before its start, once a mission's only log is reversed: the emptied mission failed as of its start", async () => {
+  it("keeps a mission whose only log is reversed in progress at 0 while its window lasts; a later log, even from before its start, starts afresh", async () => {
     at('2027-02-10T12:00:00Z');
     const mission = await create('mission', {
       name: `Mi${++seq}`,
@@ -565,12 +599,41 @@ describe('reversing challenge and mission logs', () => {
       log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: `2027-02-${pad(day)}T${pad(hour)}:00:00Z` });
     const refunded = await order(10, 10);
     const back = await accepted(reverse('mission', refunded.id));
-    expect(back.missionProgress).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2027-02-10T10:00:00.000Z' });
+    expect(back.missionProgress).toMatchObject({
+      missionProgressStatus: 'in_progress',
+      missionToBeFailedAt: refunded.missionProgress.missionToBeFailedAt,
+    });
+    expect(back.missionProgress.missionFailedAt ?? null).toBeNull();
+    expect(back.taskProgress).toEqual([expect.objectContaining({ currentProgressValue: 0, taskProgressStatus: 'in_progress' })]);
     // Orders placed before the refund, one of them before the refunded one, delivered after it.
     const earlier = await order(9, 9);
     expect(earlier).toMatchObject({ isAggregated: true });
     const late = await order(10, 11);
     expect(late.missionProgress).toMatchObject({ id: earlier.missionProgress.id, missionProgressStatus: 'completed' });
+    // The emptied mission closed as of its start, with no event of its own.
+    expect((await progressesOf('mission', m)).find((r) => r.id === refunded.missionProgress.id)).toMatchObject({
+      missionProgressStatus: 'failed',
+      missionFailedAt: '2027-02-10T10:00:00.000Z',
+    });
+    expect((await eventsOf(m)).map((e) => e.eventCode)).not.toContain('mission_progress_failed');
+  });
+
+  it('closes an emptied mission as of its start, with no event, once its window is over', async () => {
+    at('2027-02-10T12:00:00Z');
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'daily',
+      tasks: [{ name: 'Orders', activityId: 'order', targetValue: 2 }],
+    });
+    const m = await member();
+    const refunded = await log('mission', { missionId: mission.id, ownedById: m, activityId: 'order', activityAt: '2027-02-10T10:00:00Z' });
+    await accepted(reverse('mission', refunded.id));
+    const sweptAt = new Date('2027-02-12T00:00:00Z');
+    at(sweptAt);
+    await runSweeps(records(), sweptAt, 900);
+    const [run] = await progressesOf('mission', m);
+    expect(run).toMatchObject({ missionProgressStatus: 'failed', missionFailedAt: '2027-02-10T10:00:00.000Z' });
+    expect((await eventsOf(m)).map((e) => e.eventCode)).not.toContain('mission_progress_failed');
   });
 
   it('issues and announces the reward of a mission a reversal completes: its window now starts at the second log', async () => {

@@ -23,8 +23,9 @@ export function readTakenBack(text: string | null | undefined): TakenBack | null
 
 /**
  * A streak run's or mission's status as the admin says it. One whose every log was taken back (a
- * refund, a cancellation) the core closes as of its own start (CONTRACT §17: the next log starts
- * afresh), broken or failed at or before it began: that is `taken_back`, not a run the member lost.
+ * refund, a cancellation) the core closes as of its own start once its window has passed or a later
+ * log starts afresh (CONTRACT §17), broken or failed at or before it began: that is `taken_back`,
+ * not a run the member lost. Until then it is in progress at 0: its day (or window) is not over.
  */
 export function runStatus(status: unknown, closedAt: unknown, startedAt: unknown): string {
   const closed = typeof closedAt === 'string' ? Date.parse(closedAt) : Number.NaN;
