@@ -9,9 +9,11 @@ import type {} from './state.js';
 
 /**
  * Identifies the caller (401/400 on bad credentials), then charges its rate-limit bucket:
- * per API key, per member, or per client address for guests and failed attempts.
+ * per API key, per member, or per client address for guests and failed attempts. A route that
+ * keeps its own per-account turn (`ownTurn`) does not wait for its account's share of the pool:
+ * its waiting requests would otherwise hold that share from the account's other requests.
  */
-export function authenticate(s: Services) {
+export function authenticate(s: Services, { ownTurn = false } = {}) {
   return async (ctx: Context, next: Next) => {
     let identity: Identity;
     try {
@@ -25,7 +27,7 @@ export function authenticate(s: Services) {
     else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
     else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
     // An account's requests beyond its share wait here, before they ask the pool for a connection.
-    if (identity.account) await s.tenants.run(identity.account.id, next);
+    if (identity.account && !ownTurn) await s.tenants.run(identity.account.id, next);
     else await next();
   };
 }

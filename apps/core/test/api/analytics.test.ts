@@ -325,48 +325,60 @@ describe('GET /analytics/programs', () => {
 });
 
 describe('reports in turn', () => {
-  it("runs one report of an account at a time, lets three wait and refuses more with 429; the account's other requests and other accounts' reports go on", async () => {
-    const other = await app.createAccount();
-    const locker = await app.db.client.acquireConnection();
-    try {
-      // Every report reads reward_log: held locked, the reports that start block on it.
-      await locker.query('begin');
-      await locker.query('lock table reward_log in access exclusive mode');
-      const range = { from: day1.toISODate()!, to: day2.toISODate()! };
-      type Answer = Awaited<ReturnType<typeof acct.api.get>>;
-      const answered: Answer[] = [];
-      const mine = Array.from({ length: 6 }, (_, i) =>
-        acct.api.get(i % 2 ? '/analytics/programs' : '/analytics/summary', range).then((res) => {
-          answered.push(res);
-          return res;
-        }),
-      );
-      const theirs = other.api.get('/analytics/summary', range);
-      const blocked = async () =>
-        Number(
-          (
-            await app.db.raw(
-              `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query ilike '%reward_log%'`,
-            )
-          ).rows[0].n,
-        );
-      // One of the account's reports and the other account's run (blocked on the lock); three of its reports wait their turn.
-      await expect.poll(blocked, { timeout: 10_000 }).toBe(2);
-      // The two over the limit are refused at once; the account's other requests still answer.
-      await expect.poll(() => answered.length, { timeout: 5_000 }).toBe(2);
-      for (const res of answered) {
-        expect(res.status).toBe(429);
-        expect((res.body as { error: { code: string } }).error.code).toBe('rate_limited');
-        expect(res.headers.get('retry-after')).toBe('1');
-      }
-      expect((await acct.api.get('/schema/streak/record')).status).toBe(200);
-      expect(await blocked()).toBe(2);
-      expect(answered).toHaveLength(2);
-      await locker.query('rollback');
-      expect((await Promise.all(mine)).map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 429, 429]);
-      expect((await theirs).status).toBe(200);
-    } finally {
-      await app.db.client.releaseConnection(locker);
-    }
+  // Also where the account's share of the pool is one request: waiting reports hold none of it.
+  let narrow: TestApp;
+  beforeAll(async () => {
+    narrow = await startTestApp({ LOYALTY_TENANT_CONCURRENCY: '1' });
   });
+  afterAll(() => narrow.close());
+
+  it.each(['the default share', 'a share of one'])(
+    "runs one report of an account at a time, lets three wait and refuses more with 429; the account's other requests and other accounts' reports go on, with %s",
+    async (share) => {
+      const server = share === 'the default share' ? app : narrow;
+      const mineAccount = server === app ? acct : await server.createAccount();
+      const other = await server.createAccount();
+      const locker = await server.db.client.acquireConnection();
+      try {
+        // Every report reads reward_log: held locked, the reports that start block on it.
+        await locker.query('begin');
+        await locker.query('lock table reward_log in access exclusive mode');
+        const range = { from: day1.toISODate()!, to: day2.toISODate()! };
+        type Answer = Awaited<ReturnType<typeof mineAccount.api.get>>;
+        const answered: Answer[] = [];
+        const mine = Array.from({ length: 6 }, (_, i) =>
+          mineAccount.api.get(i % 2 ? '/analytics/programs' : '/analytics/summary', range).then((res) => {
+            answered.push(res);
+            return res;
+          }),
+        );
+        const theirs = other.api.get('/analytics/summary', range);
+        const blocked = async () =>
+          Number(
+            (
+              await server.db.raw(
+                `select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query ilike '%reward_log%'`,
+              )
+            ).rows[0].n,
+          );
+        // One of the account's reports and the other account's run (blocked on the lock); three of its reports wait their turn.
+        await expect.poll(blocked, { timeout: 10_000 }).toBe(2);
+        // The two over the limit are refused at once; the account's other requests still answer.
+        await expect.poll(() => answered.length, { timeout: 5_000 }).toBe(2);
+        for (const res of answered) {
+          expect(res.status).toBe(429);
+          expect((res.body as { error: { code: string } }).error.code).toBe('rate_limited');
+          expect(res.headers.get('retry-after')).toBe('1');
+        }
+        expect((await mineAccount.api.get('/schema/streak/record')).status).toBe(200);
+        expect(await blocked()).toBe(2);
+        expect(answered).toHaveLength(2);
+        await locker.query('rollback');
+        expect((await Promise.all(mine)).map((res) => res.status).sort()).toEqual([200, 200, 200, 200, 429, 429]);
+        expect((await theirs).status).toBe(200);
+      } finally {
+        await server.db.client.releaseConnection(locker);
+      }
+    },
+  );
 });

@@ -27,8 +27,9 @@ const KNOWN_PARAMS = new Set(['from', 'to', 'languageCode']);
  * Reports of one account waiting for its turn at most; more are refused with 429. A report is the
  * heaviest read there is (a large account's takes PostgreSQL's CPU for seconds), so an account
  * runs one at a time: firing them within its rate limit it would otherwise take every core from
- * the other accounts. The waiting ones hold their account's request slots, so they are few: enough
- * for two admin dashboards opened at once (two reports each).
+ * the other accounts. This turn replaces the account's share of the pool for reports, so waiting
+ * ones hold nothing from its other requests; they are few all the same: enough for two admin
+ * dashboards opened at once (two reports each).
  */
 const REPORTS_WAITING = 3;
 
@@ -49,12 +50,12 @@ export function analyticsRoutes(router: Router, s: Services): void {
     if (reports.load(accountId).waiting >= REPORTS_WAITING) throw rateLimited(1);
     return reports.run(accountId, () => transaction(s.db, report, { isolationLevel: 'repeatable read', readOnly: true }));
   };
-  router.all('/analytics/summary', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
+  router.all('/analytics/summary', authenticate(s, { ownTurn: true }), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await snapshot(account.id, (db) => summarise(db, account.id, account.timezone, from, to)) };
   });
-  router.all('/analytics/programs', authenticate(s), allow(only('GET', ['apikey'])), async (ctx) => {
+  router.all('/analytics/programs', authenticate(s, { ownTurn: true }), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
     ctx.body = { data: await snapshot(account.id, (db) => programHealth(db, account.id, account.timezone, from, to)) };
