@@ -12,6 +12,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOYALTY_LATE_LOG_GRACE_SECONDS: '315360000' }).lateLogGraceSeconds).toBe(315_360_000);
   });
 
+  it('reads the webhook retry schedule strictly: a blank or fractional entry is refused, an empty schedule is no retries', () => {
+    for (const schedule of ['5,,3', '5, ,3', '5,', '1.5', '-1', 'abc', '315360001'])
+      expect(() => loadConfig({ LOYALTY_WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toThrow(/LOYALTY_WEBHOOK_RETRY_SCHEDULE must be/);
+    expect(loadConfig({ LOYALTY_WEBHOOK_RETRY_SCHEDULE: ' 5, 300 ' }).webhookRetrySchedule).toEqual([5, 300]);
+    expect(loadConfig({ LOYALTY_WEBHOOK_RETRY_SCHEDULE: '' }).webhookRetrySchedule).toEqual([]);
+    expect(loadConfig({}).webhookRetrySchedule).toHaveLength(9);
+  });
+
   it('refuses a port no socket takes', () => {
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT must be an integer >= 0 and <= 65535/);
     expect(() => loadConfig({ LOYALTY_WORKER_METRICS_PORT: '65536' })).toThrow(/LOYALTY_WORKER_METRICS_PORT must be/);

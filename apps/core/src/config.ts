@@ -127,11 +127,11 @@ export function loadConfig(env: Env = process.env): Config {
     );
   }
 
-  const schedule = (env.LOYALTY_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,50400,72000,86400')
-    .split(',')
-    .map((s) => Number(s.trim()));
-  if (schedule.some((n) => !Number.isFinite(n) || n < 0)) {
-    problems.push('LOYALTY_WEBHOOK_RETRY_SCHEDULE must be comma-separated non-negative seconds');
+  // An empty schedule is no retries; a blank entry is a typo, not "retry at once".
+  const entries = (env.LOYALTY_WEBHOOK_RETRY_SCHEDULE ?? '5,300,1800,7200,18000,36000,50400,72000,86400').trim();
+  const schedule = entries === '' ? [] : entries.split(',').map((s) => (/^\d+$/.test(s.trim()) ? Number(s.trim()) : Number.NaN));
+  if (schedule.some((n) => !(n <= TEN_YEARS_S))) {
+    problems.push(`LOYALTY_WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, each <= ${TEN_YEARS_S}, or empty for no retries`);
   }
 
   const defaultTransport = databaseUrl ? 'smtp' : 'file';
