@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -327,6 +327,59 @@ describe('Flow triggers', () => {
     expect(huge.status).toBe(413);
     await settle();
     expect(prod.admin.requests.filter((r) => r.operation === 'LoyaltyFlowTrigger').length).toBe(before);
+  });
+
+  it('a signed delivery whose events are not the core’s is 400 and queues nothing', async () => {
+    await settle();
+    const { secret } = (await prod.shops.coreWebhook(TEST_SHOP))!;
+    /** The headers the core signs a body with: its service signature and the Standard Webhooks one. */
+    const signed = (body: string) => {
+      const id = `msg_${randomUUID()}`;
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+      return {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': timestamp,
+        'webhook-signature': `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`,
+        'x-service-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      };
+    };
+    const delivery = await until('the completion delivered', () =>
+      prod.deliveries.find((d) => d.body.includes('streak_progress_completed')),
+    );
+    const envelope = JSON.parse(delivery.body) as { events: Record<string, unknown>[] };
+    const event = envelope.events.find((e) => e.eventCode === 'streak_progress_completed')!;
+    // The same event under a new id, so that its rows would be new ones.
+    const fresh = { ...event, id: randomUUID() };
+    const outbox = async () => (await prod.appPool.query('select count(*)::int as n from flow_trigger_outbox')).rows[0].n as number;
+    const queued = await outbox();
+    const sent = prod.admin.requests.length;
+    for (const events of [
+      5,
+      null,
+      'events',
+      { 0: fresh },
+      [null, 5, fresh],
+      [fresh, []],
+      [{ ...fresh, id: 5 }],
+      [{ ...fresh, eventCode: null }],
+      [{ ...fresh, payload: 'streak' }],
+      [{ ...fresh, payload: [] }],
+      [{ ...fresh, ownedById: 5 }],
+      [{ ...fresh, ownedById: 'someone' }],
+    ]) {
+      const body = JSON.stringify({ ...envelope, events });
+      const res = await fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: signed(body), body });
+      expect([JSON.stringify(events), res.status]).toEqual([JSON.stringify(events), 400]);
+      expect(await res.json()).toEqual({ error: expect.any(String) });
+    }
+    // The same signing, with the events as the core sends them, is taken: only the shape was refused.
+    const body = JSON.stringify({ ...envelope, events: [fresh] });
+    expect((await fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: signed(body), body })).status).toBe(200);
+    expect(await outbox()).toBe(queued + 1);
+    await settle();
+    expect(prod.admin.requests.slice(sent).filter((r) => r.operation === 'LoyaltyFlowTrigger')).toHaveLength(1);
   });
 
   it('members that are not Shopify customers fire nothing', async () => {

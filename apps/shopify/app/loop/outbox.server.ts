@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { verifyWebhook, WebhookVerificationError, type WebhookEnvelope } from '@loyalty/client';
+import { verifyWebhook, WebhookVerificationError } from '@loyalty/client';
 import type pg from 'pg';
 import { boundedBody } from '../http.server';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
-import { type JsonObject, objectOf } from '../json';
+import { isJsonObject, type JsonObject, objectOf } from '../json';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
 import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../shopify/reward-issuing';
 import type { TriggerHandle } from '../shopify/flow-extensions';
@@ -75,6 +75,32 @@ export interface OutboxDeps {
   pool: () => pg.Pool;
   shops: ShopStore;
   coreUrl: string;
+}
+
+/** One event of a delivery, as the outbox reads it. */
+interface DeliveredEvent {
+  id: string;
+  eventCode: string;
+  ownedById: string | null;
+  payload: JsonObject;
+}
+
+/**
+ * The delivery's events, or null when the signed body is not the envelope the core sends: a
+ * signature proves who sent a body, not that it has the shape the outbox reads.
+ */
+function deliveredEvents(envelope: unknown): DeliveredEvent[] | null {
+  const { events } = objectOf(envelope);
+  if (!Array.isArray(events)) return null;
+  const read: DeliveredEvent[] = [];
+  for (const event of events) {
+    if (!isJsonObject(event) || typeof event.id !== 'string' || typeof event.eventCode !== 'string' || !isJsonObject(event.payload))
+      return null;
+    const ownedById = event.ownedById ?? null;
+    if (ownedById !== null && !(typeof ownedById === 'string' && isRecordId(ownedById))) return null;
+    read.push({ id: event.id, eventCode: event.eventCode, ownedById, payload: event.payload });
+  }
+  return read;
 }
 
 /** A code nobody can guess, reserved for one reward log before Shopify is asked. */
@@ -228,7 +254,8 @@ export class Outbox {
   /**
    * A core delivery: verified with the client's receiver (both signatures, timestamp tolerance),
    * mapped to triggers and discounts, and queued durably before the 2xx. 401 for a bad signature,
-   * 503 when the core cannot be asked about the member (the core retries).
+   * 400 for a signed body that is no delivery of events (nothing queued), 503 when the core cannot
+   * be asked about the member (the core retries).
    */
   async receive(request: Request): Promise<Response> {
     const raw = await boundedBody(request, MAX_DELIVERY_BYTES);
@@ -247,13 +274,14 @@ export class Outbox {
     const refused = () =>
       Response.json({ error: 'The delivery is not signed by the loyalty service for an installed shop.' }, { status: 401 });
     if (!shop || !hook || !account) return refused();
-    let envelope: WebhookEnvelope;
+    let events: DeliveredEvent[] | null;
     try {
-      envelope = verifyWebhook({ secret: hook.secret, body: raw, headers: request.headers });
+      events = deliveredEvents(verifyWebhook({ secret: hook.secret, body: raw, headers: request.headers }));
     } catch (err) {
       if (err instanceof WebhookVerificationError) return refused();
       throw err;
     }
+    if (!events) return Response.json({ error: 'body is not a delivery of events' }, { status: 400 });
     const api = accountClient(this.deps.coreUrl, account);
     const [discountRewards, issuing] = await Promise.all([this.shopifyDiscountRewards(shop), this.issuingSpecs(shop)]);
     const { rows: usage } = await this.deps
@@ -263,8 +291,8 @@ export class Outbox {
     const triggerRows: [string, string, string, unknown][] = [];
     const discountRows: [string, string, string, string, DiscountSpec][] = [];
     const tierCustomers = new Set<string>();
-    const revoked = envelope.events.flatMap((event) => revokedRewardLogIds(event.eventCode, event.payload));
-    for (const event of envelope.events) {
+    const revoked = events.flatMap((event) => revokedRewardLogIds(event.eventCode, event.payload));
+    for (const event of events) {
       if (!event.ownedById) continue;
       const member = await api.GET('/schema/account_user/record/{id}', { params: { path: { id: event.ownedById } } }).catch(() => null);
       if (!member || (!member.data && member.response.status !== 404))
