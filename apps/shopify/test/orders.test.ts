@@ -292,6 +292,59 @@ describe('orders/paid', () => {
   });
 });
 
+describe('orders the core does not take as they come', () => {
+  const orderRow = async (id: number) =>
+    (await prod.appPool.query('select status, skip_reason from shopify_orders where shop = $1 and order_id = $2', [TEST_SHOP, String(id)]))
+      .rows[0];
+
+  it('an order processed ahead of the core’s clock (Shopify’s runs ahead) earns, as an activity of the moment it is worked off', async () => {
+    const before = Date.now();
+    const ahead = new Date(before + 3_600_000).toISOString();
+    expect(
+      await paid(31, { customer: { id: 531 }, processedAt: ahead, lines: [{ product: HAT, quantity: 1, price: '10.00' }] }),
+    ).toMatchObject({
+      status: 'done',
+      last_error: null,
+    });
+    const [log] = await logs('challenge', spend, 'order:31');
+    expect(log?.activityValue).toBe(10);
+    expect(Date.parse(log!.activityAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(log!.activityAt)).toBeLessThanOrEqual(Date.now());
+    expect(await logs('streak', streak, 'order:31')).toHaveLength(1);
+    expect(await orderRow(31)).toEqual({ status: 'earned', skip_reason: null });
+  });
+
+  it('an order the core refuses every log of is not earned, and its refund has nothing to take back', async () => {
+    const refusing = prod.coreGate!.refuse((method, path) => method === 'POST' && /^\/api\/v1\.0\/schema\/\w+_log\/record$/.test(path), {
+      status: 404,
+      code: 'not_found',
+      message: 'The definition was deleted.',
+    });
+    try {
+      expect(await paid(32, { customer: { id: 532 }, lines: [{ product: HAT, quantity: 1, price: '10.00' }] })).toMatchObject({
+        status: 'done',
+        last_error: 'refused by the loyalty service',
+      });
+    } finally {
+      refusing.restore();
+    }
+    expect(await orderRow(32)).toEqual({ status: 'skipped', skip_reason: 'refused by the loyalty service' });
+    // What was refused stays recorded on the order, log by log.
+    const { rows } = await prod.appPool.query('select refused from shopify_order_logs where shop = $1 and order_id = $2', [
+      TEST_SHOP,
+      '32',
+    ]);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.refused).toBe('404: The definition was deleted.');
+    expect(await logs('challenge', spend, 'order:32')).toEqual([]);
+    await deliver('refunds/create', refundPayload(60, 32, [{ position: 1, quantity: 1 }]));
+    expect(await worked('refund:60')).toMatchObject({
+      status: 'done',
+      last_error: 'the order earned nothing (refused by the loyalty service)',
+    });
+  });
+});
+
 describe('refunds and cancellations', () => {
   const buyer = { id: 701 };
   const reversed = async (kind: 'streak' | 'challenge' | 'mission', definition: Def, order: number) =>
@@ -616,6 +669,16 @@ describe('customers/create', () => {
     await deliver('customers/create', customerPayload(503));
     await worked('customer:503');
     expect((await logs('mission', welcome, 'customer:503')).map((l) => l.activityId)).toEqual(['account_created']);
+  });
+
+  it('counts a customer created ahead of the core’s clock, at the moment it is worked off', async () => {
+    const before = Date.now();
+    await deliver('customers/create', { ...customerPayload(504), created_at: new Date(before + 3_600_000).toISOString() });
+    await worked('customer:504');
+    const [log] = await logs('mission', welcome, 'customer:504');
+    expect(log?.activityId).toBe('account_created');
+    expect(Date.parse(log!.activityAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(log!.activityAt)).toBeLessThanOrEqual(Date.now());
   });
 });
 

@@ -99,6 +99,16 @@ const EARNING_LANES = 8;
 /** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
 const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
 
+/** Why an order whose every log the core refused earned nothing. */
+const REFUSED = 'refused by the loyalty service';
+
+/**
+ * An activity's time as the core takes it: the core refuses one more than 5 minutes ahead of its
+ * clock, and Shopify's (an order processed "in the future") may run ahead of it; such an activity
+ * happened now.
+ */
+const notAfterNow = (at: string): string => (Date.parse(at) > Date.now() ? new Date().toISOString() : at);
+
 /** How long the worker trusts what it last read of a shop's live definitions. */
 const LIVE_FRESH_MS = 2000;
 
@@ -212,7 +222,7 @@ export class EarningWorker {
     const planned = planOrderLogs(order, feeds, { firstOrder, collectionsOf: (id) => collections.get(id) ?? [] });
     // A guest's order adopted by the account made after it counts from when that account was made,
     // so the account's own logs (a mission's account_created) do not close the window before it.
-    const activityAt = customer.createdAt && customer.createdAt > order.processedAt ? customer.createdAt : order.processedAt;
+    const activityAt = notAfterNow(customer.createdAt && customer.createdAt > order.processedAt ? customer.createdAt : order.processedAt);
     const ownedBy = memberOf(customerGid(customer.id), customer);
     // Each log is its own definition or task, so they are sent at once; the core orders each member's logs per definition.
     const outcomes = await Promise.all(
@@ -260,8 +270,10 @@ export class EarningWorker {
     // A customer the program earned for is one of its members (the dashboard's members against other customers).
     const earned = pointsEarned || outcomes.some((o) => o.written || o.replay);
     await this.markMembership(client, row.shop, customer.id, earned ? order.processedAt : null);
-    await this.settleOrder(client, row.shop, order, null);
-    return { status: 'done' };
+    // An order the core refused everything of has nothing for its refunds to take back.
+    const skip = planned.length > 0 && !earned ? REFUSED : null;
+    await this.settleOrder(client, row.shop, order, skip);
+    return skip ? { status: 'done', note: skip } : { status: 'done' };
   }
 
   /** The order's points (CONTRACT §19), when the shop's points are live and its rates give some; whether it earned any. */
@@ -506,7 +518,7 @@ export class EarningWorker {
         definitionId: feed.definitionId,
         ownedBy: memberOf(customerGid(customer.id), customer),
         activityId: feed.activityId,
-        activityAt: customer.createdAt,
+        activityAt: notAfterNow(customer.createdAt),
         activityValue: 1,
         uniqueIdentifier: `customer:${customer.id}`,
       });

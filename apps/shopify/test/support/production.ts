@@ -45,18 +45,36 @@ export interface Production {
   close(): Promise<void>;
 }
 
+/** A refusal as the core answers it. */
+export interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+}
+
 export interface CoreGate {
   hold(match: (method: string, path: string) => boolean): { arrived: Promise<void>; release(): void };
   /** Until `restore`, every request the app sends the core has its connection dropped, as a core that is down. */
   down(): { restore(): void };
+  /** Until `restore`, the app's requests that `match` are answered as the core refuses one for good: `status` with its error body. */
+  refuse(match: (method: string, path: string) => boolean, refused: Refusal): { restore(): void };
 }
 
 /** A forwarder in front of the core that holds the requests a test names, so the app can die while the core has not answered. */
 async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: string; close(): Promise<void> }> {
   const holds: { match: (method: string, path: string) => boolean; arrive: () => void; released: Promise<void> }[] = [];
   let isDown = false;
+  let refusal: { match: (method: string, path: string) => boolean; refused: Refusal } | null = null;
   const server = createServer((req, res) => {
     if (isDown) return req.socket.destroy();
+    if (refusal?.match(req.method ?? 'GET', req.url ?? '')) {
+      const { status, code, message } = refusal.refused;
+      return req
+        .resume()
+        .on('end', () =>
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code, message, details: [] } })),
+        );
+    }
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
@@ -91,6 +109,10 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
     down() {
       isDown = true;
       return { restore: () => (isDown = false) };
+    },
+    refuse(match, refused) {
+      refusal = { match, refused };
+      return { restore: () => (refusal = null) };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -70,6 +70,7 @@ export const members: Messages['members'] = {
   skipReasons: {
     'test order': 'Eine Testbestellung bringt nichts.',
     'shop not installed': 'Die App war nicht installiert, als sie bezahlt wurde.',
+    'refused by the loyalty service': 'Der Loyalty-Dienst hat alles abgelehnt, wofür diese Bestellung gezählt hätte.',
   },
   nothingFed: 'Kein Programm hat diese Bestellung gezählt.',
   earned: '{program} ({kind}): +{value}',

@@ -63,7 +63,11 @@ export const members = {
     cancelled: 'Cancelled',
     skipped: 'Earned nothing',
   },
-  skipReasons: { 'test order': 'A test order earns nothing.', 'shop not installed': 'The app was not installed when it was paid.' },
+  skipReasons: {
+    'test order': 'A test order earns nothing.',
+    'shop not installed': 'The app was not installed when it was paid.',
+    'refused by the loyalty service': 'The loyalty service refused everything this order would have counted for.',
+  },
   nothingFed: 'No program counted this order.',
   earned: '{program} ({kind}): +{value}',
   orderPoints: 'Points: +{value}',
