@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
-import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from '@remix-run/node';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { addDocumentResponseHeaders } from './shopify.server';
@@ -9,12 +9,37 @@ import { addDocumentResponseHeaders } from './shopify.server';
 export const streamTimeout = 5000;
 
 /**
+ * Before any route runs, Remix refuses a `.data` request other than GET whose Origin is not the
+ * app's host (its guard against cross-site form posts) by throwing this, which it would answer 500
+ * and log with a stack trace. It is a refusal, not a failure: not logged, and answered 403 below.
+ */
+const CROSS_ORIGIN_ACTION = /origin` header from a forwarded action request\. Aborting the action\.$/;
+const crossOriginActions = new WeakSet<Request>();
+
+/** Logs as Remix does (the error an internal error response wraps), but for a cross-origin `.data` action it refused. */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (error instanceof Error && CROSS_ORIGIN_ACTION.test(error.message) && new URL(request.url).pathname.endsWith('.data')) {
+    crossOriginActions.add(request);
+    return;
+  }
+  if (request.signal.aborted) return;
+  const wrapped = isRouteErrorResponse(error) && 'error' in error ? error.error : undefined;
+  console.error(wrapped ?? error);
+};
+
+/**
  * Single fetch's `.data` answers carry a route's data without the headers its loader's Response
  * set, its `no-store` among them: a shopper's token asked for at `/apps/loyalty/token.data` (one URL
  * for every shopper, behind the proxy) could be kept by a cache and given to another. Every data
- * answer is one session's: none is stored.
+ * answer is one session's: none is stored. A cross-origin action Remix refused is 403 with the
+ * app's error body.
  */
-export function handleDataRequest(response: Response): Response {
+export function handleDataRequest(response: Response, { request }: { request: Request }): Response {
+  if (crossOriginActions.has(request))
+    return Response.json(
+      { error: { code: 'cross_origin', message: 'Another origin may only read (GET) this address.' } },
+      { status: 403, headers: { 'cache-control': 'no-store' } },
+    );
   response.headers.set('Cache-Control', 'no-store');
   return response;
 }

@@ -25,3 +25,13 @@ export const postAction =
   <A extends { request: Request }>(handle: (args: A) => Promise<Response>) =>
   (args: A): Promise<Response> =>
     args.request.method === 'POST' ? handle(args) : Promise.resolve(postOnly());
+
+/**
+ * The action of a route only read (GET: the app proxy's token, the health check): Remix would
+ * answer another method with a 405 of its own that names no allowed method, and log it as an error.
+ */
+export const getOnly = () =>
+  Response.json(
+    { error: { code: 'method_not_allowed', message: 'This address takes GET only.' } },
+    { status: 405, headers: { allow: 'GET', 'cache-control': 'no-store' } },
+  );

@@ -73,16 +73,22 @@ async function signed<T>(request: Request, check: (r: Request) => Promise<T>, ma
   }
 }
 
-/** `authenticate.public.appProxy`, a signed request whose `shop` names no shop answered 400, as a bad signature is. */
+/** A shopper route's refusal: the app's JSON error body, kept by no cache. */
+const refusal = (status: number, code: string, message: string) =>
+  Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store' } });
+
+/**
+ * `authenticate.public.appProxy`, its bad signature answered with the app's error body (the
+ * library's 400 has none), and a signed request whose `shop` names no shop answered 400 as well.
+ */
 export async function authenticateProxy(request: Request) {
   try {
     return await authenticate.public.appProxy(request);
   } catch (err) {
-    if (!(err instanceof InvalidShopError)) throw err;
-    throw Response.json(
-      { error: { code: 'invalid_shop', message: 'The request names no shop.' } },
-      { status: 400, headers: { 'cache-control': 'no-store' } },
-    );
+    if (err instanceof InvalidShopError) throw refusal(400, 'invalid_shop', 'The request names no shop.');
+    if (err instanceof Response && err.status === 400)
+      throw refusal(400, 'bad_signature', 'The request does not carry a valid signature of the app proxy.');
+    throw err;
   }
 }
 
@@ -92,22 +98,24 @@ export const authenticateSigned = {
   flow: (request: Request) => signed(request, authenticate.flow, (json) => typeof objectOf(json).shopify_domain !== 'string'),
 };
 /**
- * A refusal the library throws for an extension's session token (expired, forged) carries no CORS
- * headers, so the extension's `fetch` saw a network failure rather than a 401 it can act on; its
- * refusals get the headers its answers get.
+ * A refusal the library throws for an extension's session token (missing, expired, forged) has an
+ * empty body and no CORS headers, so the extension's `fetch` saw a network failure rather than a
+ * 401 it can act on: its 401 is the app's error body, kept by no cache, and its refusals get the
+ * headers its answers get.
  */
 function readableRefusal<A extends unknown[], T>(check: (request: Request, ...rest: A) => Promise<T>) {
   return async (request: Request, ...rest: A): Promise<T> => {
     try {
       return await check(request, ...rest);
     } catch (err) {
-      if (err instanceof Response && request.headers.get('origin')) {
-        const headers = new Headers(err.headers);
-        headers.set('Access-Control-Allow-Origin', '*');
-        headers.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
-        throw new Response(err.body, { status: err.status, statusText: err.statusText, headers });
-      }
-      throw err;
+      if (!(err instanceof Response)) throw err;
+      const refused =
+        err.status === 401 ? refusal(401, 'unauthenticated', 'The session token is missing, expired or not signed by Shopify.') : err;
+      if (!request.headers.get('origin')) throw refused;
+      const headers = new Headers(refused.headers);
+      headers.set('Access-Control-Allow-Origin', '*');
+      headers.set('Access-Control-Allow-Headers', 'Authorization, Content-Type');
+      throw new Response(refused.body, { status: refused.status, statusText: refused.statusText, headers });
     }
   };
 }

@@ -189,7 +189,11 @@ describe('GET /pos/customer', () => {
       expect(res.status, String(token)).toBe(401);
       // Readable by the extension's fetch across origins, as its other answers are.
       expect(res.headers.get('access-control-allow-origin'), String(token)).toBe('*');
-      expect(await res.text()).not.toContain('accessToken');
+      expect(res.headers.get('cache-control'), String(token)).toBe('no-store');
+      const body = await res.text();
+      expect(body).not.toContain('accessToken');
+      // The app's error body, not the library's empty one.
+      expect(JSON.parse(body), String(token)).toMatchObject({ error: { code: 'unauthenticated' } });
     }
   });
 

@@ -451,6 +451,59 @@ describe('Flow actions', () => {
     expect((await prod.appPool.query('select 1 from storefront_visits where customer_id = $1', ['9100'])).rows).toHaveLength(0);
   });
 
+  it('answers another method than GET on the routes only read with 405, saying it takes GET, in the app’s error body', async () => {
+    const from = prod.appOutput().length;
+    for (const path of ['/apps/loyalty/token', '/healthz'])
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await fetch(new URL(path, prod.url), { method });
+        expect([path, method, res.status, res.headers.get('allow'), res.headers.get('cache-control')]).toEqual([
+          path,
+          method,
+          405,
+          'GET',
+          'no-store',
+        ]);
+        expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+      }
+    // Signed as the proxy signs a shopper's token request, but posted: no token.
+    const res = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }, 'POST'));
+    expect([res.status, res.headers.get('allow')]).toEqual([405, 'GET']);
+    expect(await res.text()).not.toContain('accessToken');
+    await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/apps\/loyalty\/token 405 /m);
+    // Refusals, not failures: no stack trace.
+    expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses another origin’s request other than GET to a route’s data form (`.data`) with 403 and the app’s error body, logging no error', async () => {
+    const from = prod.appOutput().length;
+    const paths = [
+      '/checkout/member.data',
+      '/checkout/order.data',
+      '/pos/customer.data',
+      '/customer-account/token.data',
+      '/apps/loyalty/token.data',
+      '/apps/loyalty/visit.data',
+      '/healthz.data',
+      '/app.data',
+    ];
+    for (const path of paths)
+      for (const [method, origin] of [
+        ['OPTIONS', 'null'],
+        ['POST', 'https://extensions.shopifycdn.com'],
+        ['DELETE', 'https://evil.example'],
+      ] as const) {
+        const res = await fetch(new URL(path, prod.url), { method, headers: { origin, 'user-agent': BROWSER } });
+        expect([path, method, res.status, res.headers.get('cache-control')]).toEqual([path, method, 403, 'no-store']);
+        expect(await res.json()).toMatchObject({ error: { code: 'cross_origin' } });
+      }
+    await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^DELETE \/app\.data 403 /m);
+    // Refusals, not failures: no stack trace.
+    expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at /m);
+    // The app's own origin is let through to the route.
+    const own = await fetch(new URL('/healthz.data', prod.url), { method: 'POST', headers: { origin: prod.url } });
+    expect(own.status).toBe(405);
+  });
+
   it('a tampered body is refused before any work', async () => {
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
     const tampered = new Request(signed.url, {
@@ -568,7 +621,9 @@ describe('app proxy token', () => {
   it('refuses a tampered or stale signature', async () => {
     const forged = new URL((await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' })).url);
     forged.searchParams.set('logged_in_customer_id', '3003');
-    expect((await prod.send(new Request(forged))).status).toBe(400);
+    const refused = await prod.send(new Request(forged));
+    expect([refused.status, refused.headers.get('cache-control')]).toEqual([400, 'no-store']);
+    expect(await refused.json()).toMatchObject({ error: { code: 'bad_signature' } });
 
     const stale = new URL(`${SHOPIFY.appUrl}/apps/loyalty/token`);
     stale.searchParams.set('logged_in_customer_id', '2002');
@@ -579,7 +634,9 @@ describe('app proxy token', () => {
       .map(([k, v]) => `${k}=${v}`)
       .join('');
     stale.searchParams.set('signature', createHmac('sha256', SHOPIFY.apiSecretKey).update(message).digest('hex'));
-    expect((await prod.send(new Request(stale))).status).toBe(400);
+    const late = await prod.send(new Request(stale));
+    expect(late.status).toBe(400);
+    expect(await late.json()).toMatchObject({ error: { code: 'bad_signature' } });
   });
 });
 

@@ -4,6 +4,7 @@ import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.ser
 import { authenticateProxy } from '../shopify.server';
 import { customerGid, proxyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
+import { getOnly } from '../http.server';
 
 /**
  * App proxy GET /apps/loyalty/token: a short-lived end-user token for the signed-in shopper.
@@ -16,3 +17,5 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
   const minted = await mintEndUserToken(config.coreUrl, session ? await shops.findInstalled(session.shop) : null, customerGid(customerId));
   return minted instanceof Response ? minted : Response.json(minted, { headers: noStore });
 };
+
+export const action = getOnly;

@@ -1,3 +1,4 @@
+import { getOnly } from '../http.server';
 import { pendingMigrations } from '../storage/migrate.server';
 import { pool } from '../storage/pool.server';
 
@@ -15,3 +16,5 @@ export const loader = async () => {
   }
   return Response.json({ status: 'ok' }, { headers: noStore });
 };
+
+export const action = getOnly;
