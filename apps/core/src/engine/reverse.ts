@@ -660,11 +660,13 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
 
 /**
  * Whether a stored streak run or mission none of whose logs survives is where the member's next
- * log would go: the latest record, under way or completed before, and in the replay no run is
- * under way or reaches its start (a log there would be refused or would continue that run).
+ * log would go: the latest record (of those not closed as of their start), under way or completed
+ * before, and in the replay no run is under way or reaches its start (a log there would be refused
+ * or would continue that run).
  */
 function nextLogGoesTo(definition: Definition, row: ProgressRow, stored: readonly ProgressRow[], replayed: readonly ProgressRow[], zone: string) {
-  if (row !== stored.at(-1)) return false;
+  // Records closed as of their start come before nothing: one emptied earlier may have started later.
+  if (row !== stored.filter((r) => r === row || !isEmptied(definition.kind, r)).at(-1)) return false;
   if (definition.kind === 'streak') {
     const run = row as StreakProgressRow;
     if (run.streak_progress_status === 'broken') return false;

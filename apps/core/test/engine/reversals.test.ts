@@ -187,7 +187,7 @@ describe('reversing streak logs', () => {
     expect(both.revokedRewardLogs).toHaveLength(1);
   });
 
-  it("keeps a run whose only log is reversed in progress at 0 while its day lasts; a later log, even of the day before, starts afresh", async () => {
+  it('keeps a run whose only log is reversed in progress at 0 while its day lasts; a later log, even of the day before, starts afresh', async () => {
     at('2027-02-02T18:00:00Z');
     const s = await create('streak', { name: `S${++seq}`, maxFreezes: 1 });
     const m = await member();
@@ -226,6 +226,29 @@ describe('reversing streak logs', () => {
     expect(codes.sort()).toEqual(['streak_progress_non_milestone_completed', 'streak_progress_reversed']);
   });
 
+  it('keeps in progress the run emptied last, though one emptied before it started later in the day', async () => {
+    at('2027-02-06T18:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const later = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-06T12:00:00Z' });
+    await accepted(reverse('streak', later.id));
+    const earlier = await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-06T09:00:00Z' });
+    expect(earlier.streakProgress.id).not.toBe(later.streakProgress.id);
+    const back = await accepted(reverse('streak', earlier.id));
+    expect(back.streakProgress).toMatchObject({
+      id: earlier.streakProgress.id,
+      streakProgressStatus: 'in_progress',
+      currentProgressValue: 0,
+    });
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((r) => [r.id, r.streakProgressStatus])).toEqual(
+      expect.arrayContaining([
+        [earlier.streakProgress.id, 'in_progress'],
+        [later.streakProgress.id, 'broken'],
+      ]),
+    );
+  });
+
   it('closes an emptied run as of its start, with no event, once its day is over', async () => {
     at('2027-02-05T18:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
@@ -236,7 +259,11 @@ describe('reversing streak logs', () => {
     at(sweptAt);
     await runSweeps(records(), sweptAt, 900);
     const [run] = await progressesOf('streak', m);
-    expect(run).toMatchObject({ id: refunded.streakProgress.id, streakProgressStatus: 'broken', streakBrokenAt: '2027-02-05T00:00:00.000Z' });
+    expect(run).toMatchObject({
+      id: refunded.streakProgress.id,
+      streakProgressStatus: 'broken',
+      streakBrokenAt: '2027-02-05T00:00:00.000Z',
+    });
     const codes = (await eventsOf(m)).map((e) => e.eventCode);
     expect(codes).not.toContain('streak_progress_broken');
     expect(codes).not.toContain('streak_progress_to_be_broken');
@@ -587,7 +614,7 @@ describe('reversing challenge and mission logs', () => {
     expect(again.revokedRewardLogs).toEqual([expect.objectContaining({ id: second.rewardLog.id })]);
   });
 
-  it("keeps a mission whose only log is reversed in progress at 0 while its window lasts; a later log, even from before its start, starts afresh", async () => {
+  it('keeps a mission whose only log is reversed in progress at 0 while its window lasts; a later log, even from before its start, starts afresh', async () => {
     at('2027-02-10T12:00:00Z');
     const mission = await create('mission', {
       name: `Mi${++seq}`,
