@@ -56,11 +56,29 @@ async function unrankHeldOut(trx: Knex, accountId: string, definitionId: string,
 
 /**
  * Ranks a definition's boards afresh after its holdout changed: members newly held out leave them,
- * members no longer held out come back with their progress. The background builder rebuilds them;
- * reads answer 503 meanwhile, as for a new board.
+ * members no longer held out come back with their progress. Over at most `inlineMax` progress
+ * records that is done now, in the request; otherwise the background builder does it, and reads
+ * answer 503 meanwhile, as for a new large board.
  */
-export async function rerankAfterHoldout(trx: Knex, accountId: string, definitionId: string): Promise<void> {
-  await trx('leaderboard').where({ account_id: accountId, linked_schema_record_id: definitionId }).update({ standings_ready: false });
+export async function rerankAfterHoldout(
+  trx: Knex,
+  definition: { accountId: string; slug: BoardKind; definitionId: string },
+  inlineMax: number,
+): Promise<void> {
+  const boards = trx('leaderboard').where({ account_id: definition.accountId, linked_schema_record_id: definition.definitionId });
+  const ranks = await boards.clone().distinct<{ rank_by: RankBy }[]>('rank_by');
+  if (!ranks.length) return;
+  if (!(await fewRecords(trx, definition, inlineMax))) {
+    await boards.update({ standings_ready: false });
+    return;
+  }
+  for (const { rank_by } of ranks) {
+    for (let after: string | null = null; ;) {
+      after = await buildBatch(trx, definition.accountId, definition.definitionId, rank_by, after, BUILD_BATCH);
+      if (after === null) break;
+    }
+    await unrankHeldOut(trx, definition.accountId, definition.definitionId, rank_by);
+  }
 }
 
 /** Stops keeping them (and drops them) unless a leaderboard other than `leaderboardId` ranks so. */
@@ -280,6 +298,13 @@ export async function startStandings(
     .select('standings_ready');
   if (others.some((o) => o.standings_ready)) return true;
   if (others.length) return false;
+  if (!(await fewRecords(trx, board, inlineMax))) return false;
+  await keepStandings(trx, board.accountId, board.definitionId, board.rankBy, board.leaderboardId);
+  return true;
+}
+
+/** Whether a board's standings build from at most `inlineMax` records, few enough to build in a request. */
+async function fewRecords(trx: Knex, board: { accountId: string; slug: BoardKind; definitionId: string }, inlineMax: number) {
   // Points boards build from the account's point entries, the others from the definition's progress.
   const source =
     board.slug === 'points_setting'
@@ -291,12 +316,22 @@ export async function startStandings(
   const [{ n }] = await trx
     .raw<{ rows: [{ n: number }] }>(`select count(*)::int as n from (${source.sql}) s`, [...source.values, inlineMax + 1])
     .then((r) => r.rows);
-  if (n > inlineMax) return false;
-  await keepStandings(trx, board.accountId, board.definitionId, board.rankBy, board.leaderboardId);
-  return true;
+  return n <= inlineMax;
 }
 
 const BUILD_BATCH = 2_000;
+
+/** Builds one batch of a definition's standings, the members after `after`; the last member built, null when done. */
+async function buildBatch(trx: Knex, accountId: string, definitionId: string, rankBy: RankBy, after: string | null, batch: number) {
+  const { rows } = await trx.raw<{ rows: [{ last: string | null }] }>('select loyalty_standings_build_batch(?, ?, ?, ?, ?) as last', [
+    accountId,
+    definitionId,
+    rankBy,
+    after,
+    batch,
+  ]);
+  return rows[0].last;
+}
 
 /**
  * Builds the standings of boards created over large definitions, a batch of members per
@@ -319,14 +354,7 @@ export async function buildPendingStandings(db: Knex, batch = BUILD_BATCH): Prom
         if (!lock.rows[0].mine) return 'skip';
         const building = await trx('leaderboard').where({ account_id: board.account_id, id: board.id, standings_ready: false }).first('id');
         if (!building) return 'skip';
-        const { rows } = await trx.raw<{ rows: [{ last: string | null }] }>('select loyalty_standings_build_batch(?, ?, ?, ?, ?) as last', [
-          board.account_id,
-          board.linked_schema_record_id,
-          board.rank_by,
-          after,
-          batch,
-        ]);
-        after = rows[0].last;
+        after = await buildBatch(trx, board.account_id, board.linked_schema_record_id, board.rank_by, after, batch);
         if (after !== null) return 'more';
         await unrankHeldOut(trx, board.account_id, board.linked_schema_record_id, board.rank_by);
         // Every board ranking the definition this way shares the standings just built.

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
+import type { Config } from '../config.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { isPublicFlow } from '../records/context.js';
 import type { LoadArgs } from '../records/fields.js';
 import { defineResource, type Row } from '../records/resource.js';
 import { capFreezes } from '../engine/streak.js';
-import { rerankAfterHoldout } from '../engine/standings.js';
+import { type BoardKind, rerankAfterHoldout } from '../engine/standings.js';
 import {
   type ChallengeRow,
   challengeFields,
@@ -102,74 +103,91 @@ const notHeldOut = (table: string) => (member: string) =>
   `not (${table}.holdout_percent > 0 and exists (select 1 from account_user u where u.account_id = ${table}.account_id ` +
   `and u.id = ${member} and loyalty_holdout_position(${table}.id, u.external_id) < ${table}.holdout_percent / 100.0))`;
 
-/** A new holdout share re-ranks the definition's leaderboards (CONTRACT §18). */
-async function rerankOnHoldout(trx: Knex, holdoutPercent: unknown, existing: { account_id: string; id: string; holdout_percent: number }) {
-  if (typeof holdoutPercent === 'number' && holdoutPercent !== existing.holdout_percent)
-    await rerankAfterHoldout(trx, existing.account_id, existing.id);
+/**
+ * A new holdout share re-ranks the definition's leaderboards (CONTRACT §18); `inlineMax` says up to
+ * how many progress records that is done in the request.
+ */
+async function rerankOnHoldout(
+  trx: Knex,
+  kind: BoardKind,
+  holdoutPercent: unknown,
+  existing: { account_id: string; id: string; holdout_percent: number },
+  inlineMax: number,
+) {
+  if (typeof holdoutPercent !== 'number' || holdoutPercent === existing.holdout_percent) return;
+  // Written ahead of the update so that a re-rank in the request holds out by the new share.
+  await trx(kind).where({ account_id: existing.account_id, id: existing.id }).update({ holdout_percent: holdoutPercent });
+  await rerankAfterHoldout(trx, { accountId: existing.account_id, slug: kind, definitionId: existing.id }, inlineMax);
 }
 
-export const streak = defineResource({
-  slug: 'streak',
-  table: 'streak',
-  memberWhere: notHeldOut('streak'),
-  description: 'Streaks: a behaviour repeated in consecutive periods (day, week or month).',
-  access: ADMIN_PUBLIC_READ,
-  publicScope: 'public',
-  fields: streakFields,
-  load: loadMilestones,
-  async beforeUpdate({ trx, ctx, values, existing }) {
-    await periodCheck(trx, 'streak', values.aggregationPeriod, existing!);
-    if ('completionTargetValue' in values)
-      strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
-    const maxFreezes = values.maxFreezes;
-    if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes))
-      await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
-    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
-  },
-  beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
-});
+/** What streaks, challenges and missions take of the config: up to how many progress records a holdout change re-ranks their boards in the request. */
+type Settings = Pick<Config, 'standingsInlineMax'>;
 
-export const challenge = defineResource({
-  slug: 'challenge',
-  table: 'challenge',
-  memberWhere: notHeldOut('challenge'),
-  description: 'Challenges: a cumulative target within a calendar window.',
-  access: ADMIN_PUBLIC_READ,
-  publicScope: 'public',
-  fields: challengeFields,
-  validate(record) {
-    const { startAt, endAt } = record;
-    if (startAt && endAt && new Date(startAt) >= new Date(endAt)) {
-      return [{ field: 'endAt', code: 'invalid', message: 'endAt must be after startAt.' }];
-    }
-    return [];
-  },
-  rules: { description: 'endAt, when set with startAt, must be after it (on update, as the record stands after the patch).' },
-  load: loadMilestones,
-  async beforeUpdate({ trx, values, existing }) {
-    await periodCheck(trx, 'challenge', values.aggregationPeriod, existing!);
-    if ('completionTargetValue' in values)
-      strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
-    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
-  },
-  beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
-});
+export const createStreak = (config: Settings) =>
+  defineResource({
+    slug: 'streak',
+    table: 'streak',
+    memberWhere: notHeldOut('streak'),
+    description: 'Streaks: a behaviour repeated in consecutive periods (day, week or month).',
+    access: ADMIN_PUBLIC_READ,
+    publicScope: 'public',
+    fields: streakFields,
+    load: loadMilestones,
+    async beforeUpdate({ trx, ctx, values, existing }) {
+      await periodCheck(trx, 'streak', values.aggregationPeriod, existing!);
+      if ('completionTargetValue' in values)
+        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+      const maxFreezes = values.maxFreezes;
+      if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes))
+        await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
+      await rerankOnHoldout(trx, 'streak', values.holdoutPercent, existing!, config.standingsInlineMax);
+    },
+    beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
+  });
 
-export const mission = defineResource({
-  slug: 'mission',
-  table: 'mission',
-  memberWhere: notHeldOut('mission'),
-  description: 'Missions: a set of tasks to finish within a window that starts with the first activity.',
-  access: ADMIN_PUBLIC_READ,
-  publicScope: 'public',
-  fields: missionFields,
-  load: loadMilestones,
-  async beforeUpdate({ trx, values, existing }) {
-    if (Array.isArray(values.tasks)) strandCheck(values.tasks.length, await highestMilestone(trx, existing!), 'number of tasks');
-    await rerankOnHoldout(trx, values.holdoutPercent, existing!);
-  },
-  beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
-});
+export const createChallenge = (config: Settings) =>
+  defineResource({
+    slug: 'challenge',
+    table: 'challenge',
+    memberWhere: notHeldOut('challenge'),
+    description: 'Challenges: a cumulative target within a calendar window.',
+    access: ADMIN_PUBLIC_READ,
+    publicScope: 'public',
+    fields: challengeFields,
+    validate(record) {
+      const { startAt, endAt } = record;
+      if (startAt && endAt && new Date(startAt) >= new Date(endAt)) {
+        return [{ field: 'endAt', code: 'invalid', message: 'endAt must be after startAt.' }];
+      }
+      return [];
+    },
+    rules: { description: 'endAt, when set with startAt, must be after it (on update, as the record stands after the patch).' },
+    load: loadMilestones,
+    async beforeUpdate({ trx, values, existing }) {
+      await periodCheck(trx, 'challenge', values.aggregationPeriod, existing!);
+      if ('completionTargetValue' in values)
+        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+      await rerankOnHoldout(trx, 'challenge', values.holdoutPercent, existing!, config.standingsInlineMax);
+    },
+    beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
+  });
+
+export const createMission = (config: Settings) =>
+  defineResource({
+    slug: 'mission',
+    table: 'mission',
+    memberWhere: notHeldOut('mission'),
+    description: 'Missions: a set of tasks to finish within a window that starts with the first activity.',
+    access: ADMIN_PUBLIC_READ,
+    publicScope: 'public',
+    fields: missionFields,
+    load: loadMilestones,
+    async beforeUpdate({ trx, values, existing }) {
+      if (Array.isArray(values.tasks)) strandCheck(values.tasks.length, await highestMilestone(trx, existing!), 'number of tasks');
+      await rerankOnHoldout(trx, 'mission', values.holdoutPercent, existing!, config.standingsInlineMax);
+    },
+    beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
+  });
 
 /** A milestone must be reachable: at most the parent's completion target, or its number of tasks. */
 async function checkMilestone(
