@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { announceIssued } from '../engine/announce.js';
+import { memberLock } from '../engine/members.js';
 import { earnForRewardLog } from '../engine/points.js';
 import { issuedFields, takeCodes } from '../engine/codes.js';
 import { IssueTally } from '../observability/metrics.js';
@@ -24,6 +25,7 @@ const BATCH = 500;
 export async function confirmHeldRewards(records: RecordService, now: Date): Promise<number> {
   const accounts = new Map<string, AccountInfo | undefined>();
   const failed = new Map<string, unknown>();
+  const skipped = new Set<string>();
   let total = 0;
   for (;;) {
     const tallies: IssueTally[] = [];
@@ -44,14 +46,16 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
         .where('reward_log_status', 'pending')
         .where('confirm_at', '<=', now)
         .modify((q) => {
-          if (failed.size) q.whereNotIn('id', [...failed.keys()]);
+          if (failed.size || skipped.size) q.whereNotIn('id', [...failed.keys(), ...skipped]);
         })
         .orderBy('confirm_at')
         .limit(BATCH)
         .forUpdate()
         .skipLocked();
-      let count = await attempt(trx, due);
-      if (!count && due.length > 1) for (const log of due) count += await attempt(trx, [log]);
+      const ready = await notBeingErased(trx, due);
+      for (const log of due) if (!ready.includes(log)) skipped.add(log.id);
+      let count = await attempt(trx, ready);
+      if (!count && ready.length > 1) for (const log of ready) count += await attempt(trx, [log]);
       return { taken: due.length, issued: count };
     });
     for (const tally of tallies) tally.commit();
@@ -68,6 +72,24 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
     );
   }
   return total;
+}
+
+/**
+ * The logs whose member is not being erased, each member shared against its erasure
+ * (`memberLock`) without waiting: an erasure holds its member's row and deletes the member's reward
+ * logs after, while issuing a points reward locks the row of the member whose logs it holds, so
+ * waiting here could deadlock the two. A log left out goes with its member.
+ */
+async function notBeingErased(trx: Knex.Transaction, due: RewardLogRow[]): Promise<RewardLogRow[]> {
+  const members = [...new Set(due.map((l) => l.owned_by_id))];
+  if (!members.length) return due;
+  const { rows } = await trx.raw<{ rows: { member: string; free: boolean }[] }>(
+    `select m.member, pg_try_advisory_xact_lock_shared(hashtextextended(m.lock, 0)) as free
+       from unnest(?::uuid[], ?::text[]) as m(member, lock)`,
+    [members, members.map(memberLock)],
+  );
+  const free = new Set(rows.filter((r) => r.free).map((r) => r.member));
+  return due.filter((l) => free.has(l.owned_by_id));
 }
 
 /** Issues held reward logs: their codes, the rows, their events and what points rewards earn. */

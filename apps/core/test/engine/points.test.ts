@@ -229,6 +229,29 @@ describe('points rewards', () => {
     expect((await memberOf(m)).pointsBalance).toBe(55);
   });
 
+  it("leaves to a member's erasure the held points rewards it is deleting, where the two could deadlock", async () => {
+    const streak = await create('streak', { name: `S${++seq}`, status: 'live', rewardHoldDays: 2 });
+    await milestone('streak', streak.id, (await pointsReward(25)).id);
+    const [erased, other] = [await member(), await member()];
+    const held = await visit(streak.id, erased);
+    await visit(streak.id, other);
+    // The erasure as it goes (resources/account-user.ts): the member's lock, then its row, ... then its reward logs.
+    const erasure = await app.db.client.acquireConnection();
+    try {
+      await erasure.query('begin');
+      await erasure.query(`select pg_advisory_xact_lock(hashtextextended('member:' || $1, 0))`, [erased]);
+      await erasure.query('select id from account_user where id = $1 for update', [erased]);
+      const confirming = confirmHeldRewards(app.running.services.records, new Date(NOW.getTime() + 3 * DAY));
+      // The issuing leaves the erased member's log alone rather than wait for its row holding the log.
+      expect(await confirming).toBe(1);
+      await erasure.query('delete from reward_log where id = $1', [held.achievedMilestoneRewardLog.id]);
+      await erasure.query('commit');
+    } finally {
+      await app.db.client.releaseConnection(erasure);
+    }
+    expect((await memberOf(other)).pointsBalance).toBe(25);
+  });
+
   it('gives held-out members no reward log and so no points', async () => {
     const r = await pointsReward(20);
     const streak = await create('streak', { name: `S${++seq}`, status: 'live', holdoutPercent: 50 });
