@@ -8,10 +8,10 @@ import { LANGUAGE_CODES, type LanguageCode } from '../formats.js';
 import { type RequestContext, resolveText, textLanguage } from '../records/context.js';
 import type { LocalisedText, RowOfFields } from '../records/row-types.js';
 import { type AccountUserRow, memberFromRow } from '../schema/members.js';
-import type { EmailTemplateRow } from '../schema/notifications.js';
+import type { EmailTemplateRow, PushNotificationTemplateRow } from '../schema/notifications.js';
 import type { eventLogFields } from '../schema/progress.js';
 import { formatValidTill } from '../templates/format.js';
-import { render, unknownVariables } from '../templates/render.js';
+import { render, TemplateError, unknownVariables } from '../templates/render.js';
 import { sampleEvent, sampleMember, sampleTier } from './samples.js';
 
 /** An event_log row as templates see it: its fields' columns (the engine's dispatch bookkeeping aside). */
@@ -494,27 +494,48 @@ function unknownIn(sources: readonly string[], rendering: Rendering, partials?: 
   return [...new Set(sources.flatMap((source) => unknownVariables(source, rendering.context, partials)))];
 }
 
+/** Renders one field of a template; a TemplateError names the field, so the merchant knows which text to mend. */
+function renderField(field: string, source: string, context: Record<string, unknown>): string {
+  try {
+    return renderText(source, context);
+  } catch (err) {
+    if (err instanceof TemplateError) err.field ??= field;
+    throw err;
+  }
+}
+
 /**
  * A push, SMS or chat template's texts for one moment, as the sender fills them in: `text` a
  * localised field, its values formatted for the language it is read in (CONTRACT §7 may fall back
- * from the member's), and `template` a plain one (a chat template's parameters), formatted for
- * `plainLanguage` (its provider template's), else the moment's.
+ * from the member's), and `template` a plain one (a chat template's parameters, a push template's
+ * data values), formatted for `plainLanguage` (its provider template's), else the moment's. Each
+ * names its field, which a TemplateError then carries.
  */
 export function messageTexts(rendering: Rendering, account: AccountInfo, plainLanguage?: LanguageCode) {
   const plain = rendering.in(plainLanguage ?? rendering.language);
   const read: string[] = [];
   return {
-    text: (map: unknown) => {
+    text: (map: unknown, field: string) => {
       const written = writtenIn(rendering, map, account);
       const source = textIn(map, written.language, account);
       read.push(source);
-      return renderText(source, written.context);
+      return renderField(field, source, written.context);
     },
-    template: (source: string) => {
+    template: (source: string, field: string) => {
       read.push(source);
-      return renderText(source, plain.context);
+      return renderField(field, source, plain.context);
     },
     /** The variables the texts filled in so far read that the moment lacks. */
     unknownVariables: () => unknownIn(read, rendering),
+  };
+}
+
+/** A push template's texts as sent: title and body localised, and each value of its data map filled in too. */
+export function pushTexts(fill: ReturnType<typeof messageTexts>, template: PushNotificationTemplateRow) {
+  const { data } = template;
+  return {
+    title: fill.text(template.title, 'title'),
+    body: fill.text(template.body, 'body'),
+    data: data && Object.fromEntries(Object.entries(data).map(([key, value]) => [key, fill.template(value, `data.${key}`)])),
   };
 }

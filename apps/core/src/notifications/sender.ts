@@ -20,16 +20,18 @@ import { FairLanes, outlastsLease } from '../concurrency.js';
 import { fairPick } from '../db/fair-pick.js';
 import { count } from '../observability/metrics.js';
 import { TemplateError } from '../templates/render.js';
-import { buildContext, chatLanguage, loadPointsContext, messageTexts, type Rendering, renderEmail } from './render.js';
+import { buildContext, chatLanguage, loadPointsContext, messageTexts, pushTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
 import { ChatTransport, type CloudCredentials, SmsTransport } from './transports/aws.js';
-import { redact, SEND_TIMEOUT_MS, SendFailure, SkipSend } from './transports/errors.js';
+import { redact, SEND_TIMEOUT_MS, type Sent, SendFailure, SkipSend } from './transports/errors.js';
 import { parseServiceAccount, PushTransport } from './transports/push.js';
 import { createResolver } from '../webhooks/addresses.js';
 import { unsubscribeUrl } from './unsubscribe.js';
 
 /** Waits before each retry: 3 retries after the first attempt, then the log is `failed`. */
 const BACKOFF_MS = [30_000, 120_000, 600_000];
+/** The longest a provider's `Retry-After` may put a retry off: a stray "a week" must not park a message. */
+const RETRY_AFTER_MAX_MS = 60 * 60_000;
 /**
  * How long a claimed row stays with its worker. Longer than the slowest send (an OAuth token and a
  * provider call, each bounded by SEND_TIMEOUT_MS), so a live worker never loses a row mid-send; a
@@ -71,9 +73,9 @@ function transports(s: SenderDeps): Transports {
 }
 
 type Outcome =
-  | { status: 'sent'; providerMessageId: string }
+  | { status: 'sent'; providerMessageId: string | null; note: string | null }
   | { status: 'skipped'; reason: string }
-  | { status: 'failure'; error: string; permanent: boolean };
+  | { status: 'failure'; error: string; permanent: boolean; retryAfterMs?: number };
 
 function skip(reason: string): never {
   throw new SkipSend(reason);
@@ -202,7 +204,7 @@ async function load(db: Knex, row: NotificationLogRow) {
 const clientKey = (integration: { id: string; updated_at: Date }) => `${integration.id}:${integration.updated_at.getTime()}`;
 
 /** Renders and sends one notification; `secrets` collects what was opened, so that no error message carries it. */
-async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]): Promise<string> {
+async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]): Promise<Sent> {
   const { sending, event, member, tenancy, points } = await load(s.db, row);
   const account = accountInfo(tenancy);
   const link = unsubscribeUrl(s.config.publicUrl, s.config.masterKey!, account.id, member.id, CHANNEL_OF_PROVIDER[sending.provider]);
@@ -214,7 +216,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     unsubscribeUrl: link,
     points,
   });
-  const { text, template: fill } = messageTexts(rendering, account);
+  const texts = messageTexts(rendering, account);
   const t = transports(s);
 
   if (sending.provider === 'service_email') {
@@ -249,12 +251,9 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     if (!tokens.length) skip('The member has no push device tokens.');
     const serviceAccount = parseServiceAccount(s.box.open(integration.service_account_json_enc));
     secrets.push(serviceAccount.private_key, ...tokens);
-    const data = template.data;
     return t.push.send(clientKey(integration), serviceAccount, tokens, {
-      title: text(template.title),
-      body: text(template.body),
+      ...pushTexts(texts, template),
       imageUrl: template.image_url ?? null,
-      data: data && Object.fromEntries(Object.entries(data).map(([k, v]) => [k, fill(v)])),
     });
   }
 
@@ -271,7 +270,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     return t.sms.send(clientKey(integration), credentials, {
       phoneNumber: phone,
       senderId: integration.sender_id,
-      body: text(template.body),
+      body: texts.text(template.body, 'body'),
     });
   }
   const { integration, template } = sending;
@@ -281,22 +280,24 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     to: phone,
     templateName: template.template_name,
     languageCode: template.template_language_code,
-    bodyParameters: template.body_parameters.map((p) => chat.template(p)),
+    bodyParameters: template.body_parameters.map((p, i) => chat.template(p, `bodyParameters[${i}]`)),
   });
 }
 
 async function deliver(s: SenderDeps, row: NotificationLogRow): Promise<Outcome> {
   const secrets: string[] = [];
+  const smtpPassword = s.config.smtpUrl ? new URL(s.config.smtpUrl).password : '';
+  const safe = (message: string) => redact(message, [smtpPassword, decodeURIComponent(smtpPassword), ...secrets]);
   try {
-    return { status: 'sent', providerMessageId: await attempt(s, row, secrets) };
+    const sent = await attempt(s, row, secrets);
+    return { status: 'sent', providerMessageId: sent.messageId, note: sent.note && safe(sent.note) };
   } catch (err) {
     if (err instanceof SkipSend) return { status: 'skipped', reason: err.message };
     // A template that cannot render will not render on a retry either.
-    if (err instanceof TemplateError) return { status: 'failure', error: `Template error: ${err.message}`, permanent: true };
+    if (err instanceof TemplateError)
+      return { status: 'failure', error: `Template error${err.field ? ` in ${err.field}` : ''}: ${err.message}`, permanent: true };
     const failure = err instanceof SendFailure ? err : new SendFailure(err instanceof Error ? err.message : String(err), false);
-    const smtpPassword = s.config.smtpUrl ? new URL(s.config.smtpUrl).password : '';
-    const error = redact(failure.message, [smtpPassword, decodeURIComponent(smtpPassword), ...secrets]);
-    return { status: 'failure', error, permanent: failure.permanent };
+    return { status: 'failure', error: safe(failure.message), permanent: failure.permanent, retryAfterMs: failure.retryAfterMs };
   }
 }
 
@@ -310,14 +311,17 @@ async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: 
       provider_message_id: outcome.providerMessageId,
       sent_at: now,
       attempt_count: attempts,
-      error: null,
+      // A provider's answer that could not be read, said where the log has room for it.
+      error: outcome.note,
     };
   } else if (outcome.status === 'skipped') {
     patch = { notification_log_status: 'skipped', error: outcome.reason };
   } else if (outcome.permanent || attempts > BACKOFF_MS.length) {
     patch = { notification_log_status: 'failed', error: outcome.error, attempt_count: attempts };
   } else {
-    patch = { error: outcome.error, attempt_count: attempts, next_attempt_at: new Date(now.getTime() + BACKOFF_MS[attempts - 1]!) };
+    // A provider that said when to come back (Retry-After) is not asked sooner, nor, past the cap, later.
+    const wait = Math.max(BACKOFF_MS[attempts - 1]!, Math.min(outcome.retryAfterMs ?? 0, RETRY_AFTER_MAX_MS));
+    patch = { error: outcome.error, attempt_count: attempts, next_attempt_at: new Date(now.getTime() + wait) };
   }
   const recorded = await db('notification_log')
     .where({ account_id: row.account_id, id: row.id, lease_until: row.lease_until })
@@ -335,10 +339,12 @@ const CLAIMED_PER_LANE = 8;
 const SEND_MAX_MS = 2 * SEND_TIMEOUT_MS;
 
 /**
- * Sends notifications that are due (CONTRACT §11) and records each as `sent`, `skipped` (with the
- * reason in `error`), or a failure: retried after 30 s, 2 min and 10 min, then `failed` with the
- * provider's reason. One send's failure never stops the others, and rows leased to this worker wait
- * in lanes per account (`FairLanes`): one account's slow provider delays only its own sends.
+ * Sends notifications that are due (CONTRACT §11) and records each as `sent` (a provider's answer
+ * that could not be read noted in `error`), `skipped` (with the reason in `error`), or a failure:
+ * retried after 30 s, 2 min and 10 min (or the provider's `Retry-After`, when longer, up to an hour),
+ * then `failed` with the provider's reason. One send's failure never stops the others, and rows
+ * leased to this worker wait in lanes per account (`FairLanes`): one account's slow provider delays
+ * only its own sends.
  */
 export class NotificationPool {
   private readonly lanes: FairLanes<NotificationLogRow>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { conflict, invalidInput } from '../errors.js';
 import { EVENT_CODES } from '../events/codes.js';
 import type { LanguageCode } from '../formats.js';
-import { chatLanguage, messageTexts, renderPreview, sampleRendering } from '../notifications/render.js';
+import { chatLanguage, messageTexts, pushTexts, renderPreview, sampleRendering } from '../notifications/render.js';
 import { checkRule, deleteRulesUsing } from '../notifications/rules.js';
 import { DEFAULT_STRING_MAX, field, type Fields } from '../records/fields.js';
 import { type ActionArgs, type ActionDef, type AnyResource, defineResource, type RowFor } from '../records/resource.js';
@@ -38,7 +38,8 @@ async function renderedOrConflict<T>(render: () => T | Promise<T>): Promise<T> {
   try {
     return await render();
   } catch (err) {
-    if (err instanceof TemplateError) throw conflict(`The template cannot be rendered: ${err.message}`);
+    if (err instanceof TemplateError)
+      throw conflict(`The template${err.field ? `'s ${err.field}` : ''} cannot be rendered: ${err.message}`);
     throw err;
   }
 }
@@ -180,23 +181,33 @@ function renderAction<F extends Fields, S extends z.ZodRawShape>(
   };
 }
 
+/**
+ * The push data map's values, checked as the title and body are (the sender fills each in), each
+ * named `data.<key>`.
+ */
+function pushDataErrors(data: Record<string, string> | null | undefined) {
+  if (!data) return [];
+  const texts = Object.fromEntries(Object.entries(data).map(([key, value]) => [`data.${key}`, value]));
+  return templateErrors(texts, Object.keys(texts));
+}
+
 export const pushNotificationTemplate = defineResource({
   slug: 'push_notification_template',
   table: 'push_notification_template',
   description: 'Push message templates: localisable Handlebars title and body, an optional image and a data map.',
   access: ADMIN,
   fields: pushNotificationTemplateFields,
-  validate: (record) => templateErrors(record, ['title', 'body']),
-  rules: { description: handlebarsRule('title and body') },
+  validate: (record) => [...templateErrors(record, ['title', 'body']), ...pushDataErrors(record.data)],
+  rules: { description: handlebarsRule('title, body and each value of data') },
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'push_notification_template'),
   actions: {
-    render: renderAction<typeof pushNotificationTemplateFields, { title: z.ZodString; body: z.ZodString }>(
-      z.object({ title: z.string(), body: z.string() }),
-      'the title and body',
-      ({ text }, row) => ({
-        title: text(row.title),
-        body: text(row.body),
-      }),
+    render: renderAction<
+      typeof pushNotificationTemplateFields,
+      { title: z.ZodString; body: z.ZodString; data: z.ZodNullable<z.ZodRecord<z.ZodString, z.ZodString>> }
+    >(
+      z.object({ title: z.string(), body: z.string(), data: z.record(z.string(), z.string()).nullable() }),
+      'the title, body and data values',
+      pushTexts,
     ),
   },
 });
@@ -212,7 +223,7 @@ export const smsTemplate = defineResource({
   beforeDelete: ({ trx, row }) => deleteRulesUsing(trx, row, 'sms_template'),
   actions: {
     render: renderAction<typeof smsTemplateFields, { body: z.ZodString }>(z.object({ body: z.string() }), 'the body', ({ text }, row) => ({
-      body: text(row.body),
+      body: text(row.body, 'body'),
     })),
   },
 });
@@ -230,7 +241,10 @@ export const chatMessageTemplate = defineResource({
     render: renderAction<typeof chatMessageTemplateFields, { templateName: z.ZodString; bodyParameters: z.ZodArray<z.ZodString> }>(
       z.object({ templateName: z.string(), bodyParameters: z.array(z.string()) }),
       "the provider template's name and the values of its body parameters",
-      ({ template }, row) => ({ templateName: row.template_name, bodyParameters: row.body_parameters.map((p) => template(p)) }),
+      ({ template }, row) => ({
+        templateName: row.template_name,
+        bodyParameters: row.body_parameters.map((p, i) => template(p, `bodyParameters[${i}]`)),
+      }),
       (row) => chatLanguage(row.template_language_code),
     ),
   },

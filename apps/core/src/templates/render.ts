@@ -49,7 +49,10 @@ function compiled(source: string, escape: boolean): HandlebarsTemplateDelegate {
  * A template that cannot render whatever the data: an unknown helper or partial, a block helper
  * misused. Callers tell it from other failures: sending it again cannot succeed.
  */
-export class TemplateError extends Error {}
+export class TemplateError extends Error {
+  /** The template's field that failed (`title`, `data.url`), when the caller rendering it named it. */
+  field?: string;
+}
 
 /**
  * The most one render may write: an `each` within an `each` multiplies its text (five nested loops

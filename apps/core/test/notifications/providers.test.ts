@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { jwtVerify } from 'jose';
 import PostalMime from 'postal-mime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { NotificationPool } from '../../src/notifications/sender.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { at, type Captured, create, eventsOf, json, logRow, NOW, postLog, queue, send, startProvider } from './support.js';
@@ -37,7 +37,11 @@ function xml(res: import('node:http').ServerResponse, status: number, body: stri
   res.end(body);
 }
 
+/** A test's own answer to a request, ahead of the usual ones: true when it answered. */
+let special: ((req: Captured, res: import('node:http').ServerResponse) => boolean) | undefined;
+
 async function answer(req: Captured, res: import('node:http').ServerResponse) {
+  if (special?.(req, res)) return;
   if (req.url === '/v2/email/outbound-emails') {
     if (mode.ses === 'fail')
       return json(res, 500, { message: 'We encountered an internal error. Please try again.' }, { 'x-amzn-ErrorType': 'InternalFailure' });
@@ -538,7 +542,7 @@ describe('render action of push, SMS and chat templates', () => {
     expect(french.status).toBe(200);
     const sent = await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' });
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
-    expect(sent.body.data).toEqual({ title: 'Hi Alex', body: '3 more weeks to go', unknownVariables: [] });
+    expect(sent.body.data).toEqual({ title: 'Hi Alex', body: '3 more weeks to go', data: null, unknownVariables: [] });
     expect((await render('push_notification_template', push.id, { eventCode: 'streak_progress_in_progress' }, 'fr')).body.data.title).toBe(
       'Salut Alex',
     );
@@ -580,5 +584,234 @@ describe('render action of push, SMS and chat templates', () => {
       expect(res.body.error).toMatchObject({ code: 'invalid_input', details });
     }
     expect((await acct.api.get(`/schema/sms_template/record/${sms.id}`)).body.data.body).toBe('x');
+  });
+});
+
+describe('push data templates', () => {
+  const BAD_DATA = { a: '{{log "X"}}', b: '{{undefinedhelper 1}}' };
+
+  it('checks each data value as the title and body are, on create and update, naming data.<key>', async () => {
+    const created = await acct.api.post('/schema/push_notification_template/record', {
+      name: 'Bad data',
+      title: 't',
+      body: 'b',
+      data: BAD_DATA,
+    });
+    expect(created.status).toBe(400);
+    expect(created.body.error).toMatchObject({
+      code: 'invalid_input',
+      details: [
+        { field: 'data.a', code: 'unknown_helper' },
+        { field: 'data.b', code: 'unknown_helper' },
+      ],
+    });
+    const good = await create(acct, 'push_notification_template', {
+      name: 'Good data',
+      title: 't',
+      body: 'b',
+      data: { a: '{{$account.name}}' },
+    });
+    const updated = await acct.api.request('PATCH', `/schema/push_notification_template/record/${good.id}`, {
+      body: { data: { c: '{{#if}}x{{/if}}' } },
+    });
+    expect(updated.status).toBe(400);
+    expect(updated.body.error.details).toMatchObject([{ field: 'data.c', code: 'helper_usage' }]);
+    expect((await acct.api.get(`/schema/push_notification_template/record/${good.id}`)).body.data.data).toEqual({ a: '{{$account.name}}' });
+  });
+
+  it('renders the data values in the render action, and a stored template with bad data fails its sends at once, naming the field', async () => {
+    const template = await create(acct, 'push_notification_template', {
+      name: 'Data preview',
+      title: 'Hi {{$account_user.firstName}}',
+      body: 'b',
+      data: { who: '{{$account_user.firstName}}', left: '{{$helpers.remainingValue}}', typo: '{{$account_user.nickname}}' },
+    });
+    const render = (id: string) =>
+      acct.api.request('POST', `/schema/push_notification_template/record/${id}/action/render`, {
+        body: { eventCode: 'streak_progress_in_progress' },
+      });
+    const preview = await render(template.id);
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.data).toEqual({
+      title: 'Hi Alex',
+      body: 'b',
+      data: { who: 'Alex', left: '3', typo: '' },
+      unknownVariables: ['$account_user.nickname'],
+    });
+
+    // A template stored before data was checked.
+    await app
+      .db('push_notification_template')
+      .where({ id: template.id })
+      .update({ data: JSON.stringify(BAD_DATA) });
+    const refused = await render(template.id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/^The template's data\.a cannot be rendered: /);
+
+    const integration = await create(acct, 'push_cloud_messaging', {
+      name: 'Push for data',
+      status: 'live',
+      serviceAccountJSON: {
+        type: 'service_account',
+        project_id: 'demo-project',
+        private_key_id: 'kid-1',
+        private_key: pem(GOOD_KEY),
+        client_email: 'push@demo-project.iam.example.com',
+        client_id: '1234567890',
+        token_uri: `${provider.url}/token`,
+      },
+    });
+    const dataRule = await rule('push_cloud_messaging', integration.id, template.id);
+    const event = await memberEvent('push-data', { pushDeviceTokens: ['device-data'] });
+    const id = await queue(app, dataRule, event);
+    const sends = requestsTo('/v1/projects/').length;
+    expect(await send(app)).toBe(1);
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'failed', attempt_count: 1 });
+    expect(log.error).toMatch(/^Template error in data\.a: /);
+    expect(requestsTo('/v1/projects/').length).toBe(sends);
+  });
+});
+
+describe('provider answers', () => {
+  let pushRule: { id: string; integrationProvider: string };
+  let throttledTokenRule: { id: string; integrationProvider: string };
+  let smsRule: { id: string; integrationProvider: string };
+  let chatRule: { id: string; integrationProvider: string };
+  const retryAt = async (id: string) => {
+    const log = await logRow(app, id);
+    expect(log).toMatchObject({ notification_log_status: 'pending', attempt_count: 1 });
+    return log.next_attempt_at.getTime() - NOW.getTime();
+  };
+
+  beforeAll(async () => {
+    const account = (tokenPath: string) => ({
+      type: 'service_account',
+      project_id: 'answers',
+      private_key_id: 'kid-1',
+      private_key: pem(GOOD_KEY),
+      client_email: 'push@answers.iam.example.com',
+      client_id: '1234567890',
+      token_uri: `${provider.url}${tokenPath}`,
+    });
+    const pushTemplate = await create(acct, 'push_notification_template', { name: 'Answers', title: 't', body: 'b' });
+    const push = await create(acct, 'push_cloud_messaging', { name: 'Answers', status: 'live', serviceAccountJSON: account('/token') });
+    const throttled = await create(acct, 'push_cloud_messaging', {
+      name: 'Throttled token',
+      status: 'live',
+      serviceAccountJSON: account('/throttled-token'),
+    });
+    pushRule = await rule('push_cloud_messaging', push.id, pushTemplate.id);
+    throttledTokenRule = await rule('push_cloud_messaging', throttled.id, pushTemplate.id);
+    const credentials = { status: 'live', secretAccessKey: 'answers-secret-access-key-012345', region: 'eu-west-1' };
+    const sms = await create(acct, 'cloud_sms', {
+      name: 'Answers SMS',
+      accessKeyId: 'AKIAANSWERS0001',
+      senderId: 'AcmeFit',
+      ...credentials,
+    });
+    smsRule = await rule('cloud_sms', sms.id, (await create(acct, 'sms_template', { name: 'Answers SMS', body: 'b' })).id);
+    const chat = await create(acct, 'cloud_chat', {
+      name: 'Answers chat',
+      accessKeyId: 'AKIAANSWERS0002',
+      messagingBusinessAccountId: 'waba-2',
+      messagingPhoneNumberId: 'phone-number-id-answers',
+      ...credentials,
+    });
+    const chatTemplate = await create(acct, 'chat_message_template', {
+      name: 'Answers chat',
+      templateName: 'answers',
+      templateLanguageCode: 'en_US',
+      bodyParameters: [],
+    });
+    chatRule = await rule('cloud_chat', chat.id, chatTemplate.id);
+  });
+
+  afterEach(() => {
+    special = undefined;
+  });
+
+  it("waits for a push provider's Retry-After (seconds or a date) when it asks for longer than the backoff, up to an hour", async () => {
+    const event = await memberEvent('retry-push', { pushDeviceTokens: ['device-r'] });
+    const waits = ['900', new Date(Date.now() + 20 * 60_000).toUTCString(), '86400', '5'];
+    const ids: string[] = [];
+    for (const wait of waits) {
+      special = (req, res) => {
+        if (!req.url.startsWith('/v1/projects/answers/')) return false;
+        json(res, 429, { error: { code: 429, status: 'RESOURCE_EXHAUSTED', message: 'Quota exceeded.' } }, { 'retry-after': wait });
+        return true;
+      };
+      const id = await queue(app, pushRule, event);
+      expect(await send(app)).toBe(1);
+      ids.push(id);
+    }
+    const [seconds, date, tooLong, short] = await Promise.all(ids.map(retryAt));
+    expect(seconds).toBe(900_000);
+    expect(date).toBeGreaterThan(19 * 60_000);
+    expect(date).toBeLessThanOrEqual(20 * 60_000);
+    // Capped at an hour; and a shorter wait than the backoff's keeps the backoff.
+    expect(tooLong).toBe(3_600_000);
+    expect(short).toBe(30_000);
+    expect((await logRow(app, ids[0]!)).error).toContain('RESOURCE_EXHAUSTED');
+  });
+
+  it('waits for the Retry-After of a throttled token endpoint, SNS and the chat provider', async () => {
+    special = (req, res) => {
+      if (req.url === '/throttled-token') {
+        json(res, 429, { error: 'rate_limited', error_description: 'Slow down.' }, { 'retry-after': '600' });
+        return true;
+      }
+      if (req.url === '/' && awsCredential(req).startsWith('AKIAANSWERS0001')) {
+        res.writeHead(503, { 'content-type': 'text/xml', 'retry-after': '1200' });
+        res.end(
+          '<ErrorResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><Error><Type>Receiver</Type><Code>ServiceUnavailable</Code><Message>Try later.</Message></Error><RequestId>r-3</RequestId></ErrorResponse>',
+        );
+        return true;
+      }
+      if (req.url === '/v1/whatsapp/send') {
+        json(res, 429, { message: 'Throttled.' }, { 'x-amzn-ErrorType': 'ThrottledRequestException', 'retry-after': '300' });
+        return true;
+      }
+      return false;
+    };
+    const event = await memberEvent('retry-aws', { phoneNumber: '+14155550199', pushDeviceTokens: ['device-t'] });
+    const ids = [await queue(app, throttledTokenRule, event), await queue(app, smsRule, event), await queue(app, chatRule, event)];
+    expect(await send(app)).toBe(3);
+    expect(await Promise.all(ids.map(retryAt))).toEqual([600_000, 1_200_000, 300_000]);
+  });
+
+  it('counts a 2xx answer it cannot read as sent, once, with the oddity in error and no message id', async () => {
+    special = (req, res) => {
+      if (req.url.startsWith('/v1/projects/answers/')) {
+        json(res, 200, {});
+        return true;
+      }
+      if (req.url === '/v1/whatsapp/send') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{not json');
+        return true;
+      }
+      if (req.url === '/' && awsCredential(req).startsWith('AKIAANSWERS0001')) {
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.end('<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult></PublishResult></PublishResponse>');
+        return true;
+      }
+      return false;
+    };
+    const event = await memberEvent('unread', { phoneNumber: '+14155550198', pushDeviceTokens: ['device-u'] });
+    const ids = [await queue(app, pushRule, event), await queue(app, smsRule, event), await queue(app, chatRule, event)];
+    expect(await send(app)).toBe(3);
+    // Past every retry time (other tests' retries go out too): none of these is sent again.
+    await send(app, at(3_600_000));
+    expect(provider.requests.filter((r) => r.body.includes('device-u'))).toHaveLength(1);
+    expect(provider.requests.filter((r) => r.url === '/' && r.body.includes('14155550198'))).toHaveLength(1);
+    const chatTo = (r: Captured) => JSON.parse(Buffer.from(JSON.parse(r.body).message, 'base64').toString('utf8')).to;
+    expect(requestsTo('/v1/whatsapp/send').filter((r) => chatTo(r) === '+14155550198')).toHaveLength(1);
+    const [push, sms, chat] = await Promise.all(ids.map((id) => logRow(app, id)));
+    for (const log of [push, sms, chat])
+      expect(log).toMatchObject({ notification_log_status: 'sent', attempt_count: 1, provider_message_id: null });
+    expect(push.error).toBe('Push messages:send took the message (HTTP 200) but answered without its name.');
+    expect(sms.error).toBe('SNS Publish took the message but answered without its id.');
+    expect(chat.error).toMatch(/^SendWhatsAppMessage took the message \(HTTP 200\) but its answer could not be read: /);
   });
 });

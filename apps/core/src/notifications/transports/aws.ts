@@ -1,6 +1,6 @@
 import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
 import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
-import { awsFailure, boundedCall, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+import { awsAccepted, awsFailure, boundedCall, SEND_TIMEOUT_MS, type Sent, sentAs } from './errors.js';
 
 /** The integration's own cloud credentials (cloud_sms, cloud_chat), the secret opened from its sealed column. */
 export interface CloudCredentials {
@@ -54,7 +54,7 @@ export class SmsTransport {
     this.clients = new Clients((c) => new SNSClient(clientConfig(c, endpoint)));
   }
 
-  async send(key: string, credentials: CloudCredentials, input: { phoneNumber: string; senderId: string; body: string }): Promise<string> {
+  async send(key: string, credentials: CloudCredentials, input: { phoneNumber: string; senderId: string; body: string }): Promise<Sent> {
     try {
       const out = await this.clients.get(key, credentials).send(
         new PublishCommand({
@@ -64,9 +64,10 @@ export class SmsTransport {
         }),
         boundedCall(),
       );
-      if (!out.MessageId) throw new SendFailure('SNS Publish answered without a MessageId.', false);
-      return out.MessageId;
+      return sentAs(out.MessageId, 'SNS Publish');
     } catch (err) {
+      const accepted = awsAccepted(err, 'SNS Publish');
+      if (accepted) return accepted;
       throw awsFailure(err);
     }
   }
@@ -84,7 +85,7 @@ export class ChatTransport {
     key: string,
     credentials: CloudCredentials,
     input: { phoneNumberId: string; to: string; templateName: string; languageCode: string; bodyParameters: string[] },
-  ): Promise<string> {
+  ): Promise<Sent> {
     // The message is the chat platform's own message object, passed through as bytes.
     const message = {
       messaging_product: 'whatsapp',
@@ -107,9 +108,10 @@ export class ChatTransport {
         }),
         boundedCall(),
       );
-      if (!out.messageId) throw new SendFailure('SendWhatsAppMessage answered without a messageId.', false);
-      return out.messageId;
+      return sentAs(out.messageId, 'SendWhatsAppMessage');
     } catch (err) {
+      const accepted = awsAccepted(err, 'SendWhatsAppMessage');
+      if (accepted) return accepted;
       throw awsFailure(err);
     }
   }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../../config.js';
-import { awsFailure, boundedCall, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+import { awsAccepted, awsFailure, boundedCall, SEND_TIMEOUT_MS, type Sent, SendFailure, sentAs } from './errors.js';
 
 export interface EmailMessage {
   from: { name: string; address: string };
@@ -30,8 +30,8 @@ export interface EmailMessage {
 }
 
 export interface EmailTransport {
-  /** Sends one message; resolves to the provider's message id. */
-  send(message: EmailMessage): Promise<string>;
+  /** Sends one message; resolves to the provider's message id (or, when its answer could not be read, a note saying so). */
+  send(message: EmailMessage): Promise<Sent>;
 }
 
 function mailOptions(m: EmailMessage): SendMailOptions {
@@ -92,7 +92,8 @@ function smtpTransport(config: Config, timeoutMs: number): EmailTransport {
       try {
         // The socket time-out counts silence only: a server that trickles its replies would keep a
         // send going past the time its failure was recorded and retried, so the send is cut then.
-        return (await smtp.sendMail({ ...mailOptions(m), signal: AbortSignal.timeout(timeoutMs) })).messageId;
+        const { messageId } = await smtp.sendMail({ ...mailOptions(m), signal: AbortSignal.timeout(timeoutMs) });
+        return { messageId, note: null };
       } catch (err) {
         if (err instanceof Error && 'code' in err && err.code === 'EABORT')
           throw new SendFailure(`The SMTP server did not finish the send within ${timeoutMs / 1000} s.`, false);
@@ -128,9 +129,10 @@ function sesTransport(config: Config): EmailTransport {
           }),
           boundedCall(),
         );
-        if (!out.MessageId) throw new SendFailure('SES answered without a MessageId.', false);
-        return out.MessageId;
+        return sentAs(out.MessageId, 'SES SendEmail');
       } catch (err) {
+        const accepted = awsAccepted(err, 'SES SendEmail');
+        if (accepted) return accepted;
         throw awsFailure(err);
       }
     },
@@ -146,7 +148,7 @@ function fileTransport(config: Config): EmailTransport {
       await mkdir(dir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
       await writeFile(join(dir, name), raw);
-      return messageId;
+      return { messageId, note: null };
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Resolver } from 'node:dns/promises';
 import { JWT } from 'google-auth-library';
 import { z } from 'zod';
 import { refusedAddressOf } from '../../webhooks/addresses.js';
-import { retryableStatus, SEND_TIMEOUT_MS, SendFailure } from './errors.js';
+import { retryAfterMs, retryableStatus, SEND_TIMEOUT_MS, type Sent, SendFailure } from './errors.js';
 
 /**
  * The parts of a push service account the sender uses, read from the integration's sealed
@@ -58,10 +58,16 @@ function oauthClient(account: ServiceAccount, timeoutMs: number): JWT {
   return jwt;
 }
 
+/** The response of the auth library's failed request, if it got one. */
+function responseOf(err: unknown): object | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  return 'response' in err && typeof err.response === 'object' && err.response !== null ? err.response : undefined;
+}
+
 /** The HTTP status of the auth library's failed request: its response's, else the error's own. */
 function httpStatus(err: unknown): number | undefined {
   if (typeof err !== 'object' || err === null) return undefined;
-  const response = 'response' in err && typeof err.response === 'object' && err.response !== null ? err.response : undefined;
+  const response = responseOf(err);
   if (response && 'status' in response && typeof response.status === 'number') return response.status;
   return 'status' in err && typeof err.status === 'number' ? err.status : undefined;
 }
@@ -71,7 +77,15 @@ function tokenFailure(err: unknown): SendFailure {
   const status = httpStatus(err);
   const permanent = status !== undefined && !retryableStatus(status);
   const message = err instanceof Error ? err.message : String(err);
-  return new SendFailure(`Push OAuth token request${status ? ` (HTTP ${status})` : ''}: ${message}`, permanent);
+  const response = responseOf(err);
+  // The auth library's responses carry a fetch Headers (of its own fetch's, so not instanceof the global one).
+  const headers = response && 'headers' in response ? (response.headers as { get?: unknown } | null | undefined) : undefined;
+  const retryAfter = typeof headers?.get === 'function' ? (headers.get('retry-after') as unknown) : undefined;
+  return new SendFailure(
+    `Push OAuth token request${status ? ` (HTTP ${status})` : ''}: ${message}`,
+    permanent,
+    retryAfterMs(typeof retryAfter === 'string' ? retryAfter : undefined),
+  );
 }
 
 /** The push provider's HTTP v1 API: one `messages:send` per device token of the member. */
@@ -106,9 +120,9 @@ export class PushTransport {
   /**
    * Sends to every token; resolves to the provider's message names when at least one device got the
    * message (a stale token among live ones does not fail the notification). When none did, throws the
-   * first failure, retryable if any device's failure was.
+   * first failure, retryable if any device's failure was, after the longest `Retry-After` asked.
    */
-  async send(key: string, account: ServiceAccount, tokens: string[], message: PushMessage): Promise<string> {
+  async send(key: string, account: ServiceAccount, tokens: string[], message: PushMessage): Promise<Sent> {
     let accessToken: string | null | undefined;
     const refused =
       account.token_uri && !this.addresses.allowPrivate ? await refusedAddressOf(account.token_uri, this.addresses.resolver) : undefined;
@@ -122,16 +136,21 @@ export class PushTransport {
     if (!accessToken) throw new SendFailure('Push OAuth token request: the token endpoint returned no access token.', true);
     const url = `${(this.apiUrl ?? DEFAULT_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`;
     const results = await Promise.all(tokens.map((token) => this.sendOne(url, accessToken, token, message)));
-    const names = results.filter((r): r is string => typeof r === 'string');
-    if (names.length) return names.join(' ');
+    const sent = results.filter((r): r is Sent => !(r instanceof SendFailure));
+    if (sent.length) {
+      const names = sent.flatMap((r) => r.messageId ?? []);
+      return { messageId: names.length ? names.join(' ') : null, note: sent.find((r) => r.note)?.note ?? null };
+    }
     const failures = results.filter((r) => r instanceof SendFailure);
+    const waits = failures.flatMap((f) => f.retryAfterMs ?? []);
     throw new SendFailure(
       failures[0]!.message,
       failures.every((f) => f.permanent),
+      waits.length ? Math.max(...waits) : undefined,
     );
   }
 
-  private async sendOne(url: string, accessToken: string, token: string, m: PushMessage): Promise<string | SendFailure> {
+  private async sendOne(url: string, accessToken: string, token: string, m: PushMessage): Promise<Sent | SendFailure> {
     const notification: Record<string, string> = { title: m.title, body: m.body };
     if (m.imageUrl) notification.image = m.imageUrl;
     const body = { message: { token, notification, ...(m.data && Object.keys(m.data).length ? { data: m.data } : {}) } };
@@ -156,12 +175,17 @@ export class PushTransport {
     }
     const answer = typeof parsed === 'object' && parsed !== null ? parsed : {};
     const name = 'name' in answer ? answer.name : undefined;
-    if (res.ok && typeof name === 'string') return name;
-    if (res.ok) return new SendFailure('Push messages:send answered without a message name.', false);
+    if (res.ok && typeof name === 'string') return { messageId: name, note: null };
+    // A 2xx is the provider taking the message: sent again it would reach the device twice.
+    if (res.ok) return { messageId: null, note: `Push messages:send took the message (HTTP ${res.status}) but answered without its name.` };
     const error = 'error' in answer && typeof answer.error === 'object' && answer.error !== null ? answer.error : {};
     const status = 'status' in error ? error.status : undefined;
     const message = 'message' in error ? error.message : undefined;
     const reason = [status, message].filter((v) => typeof v === 'string').join(': ') || res.statusText;
-    return new SendFailure(`Push messages:send (HTTP ${res.status}): ${reason}`, !retryableStatus(res.status));
+    return new SendFailure(
+      `Push messages:send (HTTP ${res.status}): ${reason}`,
+      !retryableStatus(res.status),
+      retryAfterMs(res.headers.get('retry-after')),
+    );
   }
 }
