@@ -468,7 +468,10 @@ async function recompute(
     const reopens = nextLogGoesTo(definition, existing, stored, replayed, zone);
     const patch = emptied(definition, existing, zone, now, now.getTime() - records.lateLogGraceSeconds * 1000, reopens);
     if (Object.keys(patch).length)
-      updates.push({ row: { ...existing, ...patch, updated_at: now }, leaves: (patch[status] ?? existing[status as keyof ProgressRow]) !== 'in_progress' });
+      updates.push({
+        row: { ...existing, ...patch, updated_at: now },
+        leaves: (patch[status] ?? existing[status as keyof ProgressRow]) !== 'in_progress',
+      });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
   await overwriteRows(
@@ -664,7 +667,13 @@ function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]
  * before, and in the replay no run is under way or reaches its start (a log there would be refused
  * or would continue that run).
  */
-function nextLogGoesTo(definition: Definition, row: ProgressRow, stored: readonly ProgressRow[], replayed: readonly ProgressRow[], zone: string) {
+function nextLogGoesTo(
+  definition: Definition,
+  row: ProgressRow,
+  stored: readonly ProgressRow[],
+  replayed: readonly ProgressRow[],
+  zone: string,
+) {
   // Records closed as of their start come before nothing: one emptied earlier may have started later.
   if (row !== stored.filter((r) => r === row || !isEmptied(definition.kind, r)).at(-1)) return false;
   if (definition.kind === 'streak') {
