@@ -440,9 +440,10 @@ function fillEmail(
 ): EmailContent {
   // Subject and body each with their values in the language they are read in (§7 may fall back from the member's).
   const content = writtenIn(rendering, template.html_content, account);
-  const body = render(sources.body, content.context, { escape: true, partials: sources.partials });
+  // The body's field also answers for its header and footer, which it renders as partials.
+  const body = renderField('htmlContent', () => render(sources.body, content.context, { escape: true, partials: sources.partials }));
   // A header value is one line: line breaks from variables would only be folded away by the mailer.
-  const subject = renderText(sources.subject, writtenIn(rendering, template.subject, account).context)
+  const subject = renderField('subject', () => renderText(sources.subject, writtenIn(rendering, template.subject, account).context))
     .replace(/\s+/g, ' ')
     .trim();
   const html = juice(body, { extraCss: sources.css });
@@ -495,9 +496,9 @@ function unknownIn(sources: readonly string[], rendering: Rendering, partials?: 
 }
 
 /** Renders one field of a template; a TemplateError names the field, so the merchant knows which text to mend. */
-function renderField(field: string, source: string, context: Record<string, unknown>): string {
+function renderField(field: string, fill: () => string): string {
   try {
-    return renderText(source, context);
+    return fill();
   } catch (err) {
     if (err instanceof TemplateError) err.field ??= field;
     throw err;
@@ -519,11 +520,11 @@ export function messageTexts(rendering: Rendering, account: AccountInfo, plainLa
       const written = writtenIn(rendering, map, account);
       const source = textIn(map, written.language, account);
       read.push(source);
-      return renderField(field, source, written.context);
+      return renderField(field, () => renderText(source, written.context));
     },
     template: (source: string, field: string) => {
       read.push(source);
-      return renderField(field, source, plain.context);
+      return renderField(field, () => renderText(source, plain.context));
     },
     /** The variables the texts filled in so far read that the moment lacks. */
     unknownVariables: () => unknownIn(read, rendering),

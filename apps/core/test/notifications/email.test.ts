@@ -731,6 +731,8 @@ describe('render action', () => {
     const res = await acct.api.post(`${path('email_template', broken.id)}/action/render`);
     expect(res.status).toBe(409);
     expect(res.body.error.message).toContain('shout');
+    // Named, so the merchant knows which text to mend.
+    expect(res.body.error.message).toMatch(/^The template's htmlContent cannot be rendered: /);
     const other = await app.createAccount();
     expect((await other.api.post(`${path('email_template', template.id)}/action/render`)).status).toBe(404);
   });
