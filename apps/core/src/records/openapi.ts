@@ -382,7 +382,11 @@ function pathsOf(r: Resource): Record<string, Json> {
         summary: action.description,
         security: security(action.flows ?? ['apikey']),
         parameters: [ID, LANGUAGE],
-        requestBody: { required: false, content },
+        // A body is needed where its schema requires something (CONTRACT §2: an action needs none unless its route says so).
+        requestBody: {
+          required: Array.isArray((json as { required?: unknown }).required) && (json as { required: unknown[] }).required.length > 0,
+          content,
+        },
         responses: {
           200: dataResponse(
             'Success',

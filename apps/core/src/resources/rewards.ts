@@ -6,6 +6,12 @@ import { issueDetails } from '../records/validate.js';
 import { couponFields, rewardFields } from '../schema/rewards.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 
+const MAX_IMPORT = 10_000;
+const CODE_MAX = 256;
+const importBody = z.strictObject({ couponCodes: z.array(z.string()) });
+/** The import's JSON body as the OpenAPI document gives it, with the limits the import checks after trimming. */
+const importBodyDocumented = z.strictObject({ couponCodes: z.array(z.string().max(CODE_MAX)).max(MAX_IMPORT) });
+
 export const reward = defineResource({
   slug: 'reward',
   table: 'reward',
@@ -73,6 +79,7 @@ export const reward = defineResource({
       returns: z.object({ imported: z.number().int(), duplicates: z.number().int() }),
       description: 'Imports coupon codes into the reward\'s pool from {"couponCodes": [...]} or text/csv (one code a line).',
       accepts: ['application/json', 'text/csv'],
+      body: importBodyDocumented,
       maxBodyBytes: 4 * 1024 * 1024,
       async run({ trx, row, body, rawBody, contentType }) {
         const codes = parseCodes(contentType, body, rawBody);
@@ -92,9 +99,6 @@ export const reward = defineResource({
     },
   },
 });
-
-const MAX_IMPORT = 10_000;
-const importBody = z.strictObject({ couponCodes: z.array(z.string()) });
 
 /** Trimmed codes, blanks skipped; any invalid code or too many fails the whole import. */
 function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer | undefined): string[] {
@@ -122,11 +126,11 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
       { field: 'couponCodes', code: 'too_many', message: `Got ${entries.length} codes; the limit is ${MAX_IMPORT}.` },
     ]);
   }
-  const bad = entries.filter((e) => e.code.length > 256);
+  const bad = entries.filter((e) => e.code.length > CODE_MAX);
   if (bad.length) {
     throw invalidInput(
-      'Some codes are longer than 256 characters; nothing was imported.',
-      bad.map((e) => ({ field: e.where, code: 'too_long', message: 'Must be at most 256 characters.' })),
+      `Some codes are longer than ${CODE_MAX} characters; nothing was imported.`,
+      bad.map((e) => ({ field: e.where, code: 'too_long', message: `Must be at most ${CODE_MAX} characters.` })),
     );
   }
   return entries.map((e) => e.code);

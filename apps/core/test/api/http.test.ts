@@ -253,6 +253,13 @@ describe('operations endpoints', () => {
     expect(doc.components.schemas.StreakCreate.required).toContain('name');
     expect(doc.components.schemas.StreakCreate.properties.eudTitle.anyOf[0].maxLength).toBe(48);
     expect(doc.paths['/schema/streak_log/record'].get).toBeDefined();
+    // An action's body is required where the action cannot do without one (CONTRACT §2).
+    const bodyRequired = (path: string) => doc.paths[`/schema/${path}`].post.requestBody.required;
+    expect(bodyRequired('streak_progress/record/{id}/action/grant_freezes')).toBe(true);
+    expect(bodyRequired('reward/record/{id}/action/import_coupons')).toBe(true);
+    expect(bodyRequired('sms_template/record/{id}/action/render')).toBe(true);
+    expect(bodyRequired('streak_log/record/{id}/action/reverse')).toBe(false);
+    expect(bodyRequired('reward/record/{id}/action/redeem')).toBe(false);
     // Clients offer the records a field may name: fixed, or by the value of another field.
     expect(doc.components.schemas.MilestoneCreate.properties.rewardId['x-references']).toBe('reward');
     expect(doc.components.schemas.NotificationCreate.properties.templateId['x-references-by']).toEqual({
