@@ -71,10 +71,11 @@ async function deleteMilestones(trx: Knex, row: Row): Promise<void> {
   await trx('milestone').where({ account_id: row.account_id, linked_schema_record_id: row.id }).delete();
 }
 
-function strandCheck(target: unknown, highest: number | undefined, what: string): void {
+/** Refuses a new target (`field`, described as `what`) below the highest milestone's. */
+function strandCheck(target: unknown, highest: number | undefined, field: string, what: string): void {
   if (typeof target === 'number' && highest !== undefined && highest > target) {
     throw conflict(`A milestone targets ${highest}, above the new ${what} ${target}; change the milestone first.`, [
-      { field: 'completionTargetValue', code: 'strands_milestone', message: `A milestone targets ${highest}.` },
+      { field, code: 'strands_milestone', message: `A milestone targets ${highest}.` },
     ]);
   }
 }
@@ -136,7 +137,7 @@ export const createStreak = (config: Settings) =>
     async beforeUpdate({ trx, ctx, values, existing }) {
       await periodCheck(trx, 'streak', values.aggregationPeriod, existing!);
       if ('completionTargetValue' in values)
-        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue', 'completionTargetValue');
       const maxFreezes = values.maxFreezes;
       if (typeof maxFreezes === 'number' && maxFreezes < Number(existing!.max_freezes))
         await capFreezes(trx, ctx.account!.id, String(existing!.id), maxFreezes, new Date());
@@ -166,7 +167,7 @@ export const createChallenge = (config: Settings) =>
     async beforeUpdate({ trx, values, existing }) {
       await periodCheck(trx, 'challenge', values.aggregationPeriod, existing!);
       if ('completionTargetValue' in values)
-        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue');
+        strandCheck(values.completionTargetValue, await highestMilestone(trx, existing!), 'completionTargetValue', 'completionTargetValue');
       await rerankOnHoldout(trx, 'challenge', values.holdoutPercent, existing!, config.standingsInlineMax);
     },
     beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),
@@ -183,7 +184,7 @@ export const createMission = (config: Settings) =>
     fields: missionFields,
     load: loadMilestones,
     async beforeUpdate({ trx, values, existing }) {
-      if (Array.isArray(values.tasks)) strandCheck(values.tasks.length, await highestMilestone(trx, existing!), 'number of tasks');
+      if (Array.isArray(values.tasks)) strandCheck(values.tasks.length, await highestMilestone(trx, existing!), 'tasks', 'number of tasks');
       await rerankOnHoldout(trx, 'mission', values.holdoutPercent, existing!, config.standingsInlineMax);
     },
     beforeDelete: ({ trx, row }) => deleteMilestones(trx, row),

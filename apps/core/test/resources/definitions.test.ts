@@ -263,7 +263,9 @@ describe('mission', () => {
       status: 'live',
     });
     expect(ms.status).toBe(200);
-    expect((await acct.api.patch(`/schema/mission/record/${m.id}`, { tasks: [tasks[0]] })).status).toBe(409);
+    const stranding = await acct.api.patch(`/schema/mission/record/${m.id}`, { tasks: [tasks[0]] });
+    expect(stranding.status).toBe(409);
+    expect(stranding.body.error.details).toEqual([expect.objectContaining({ field: 'tasks', code: 'strands_milestone' })]);
   });
 });
 
