@@ -89,9 +89,10 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
     } else if (op === 'update' && f.createOnly) {
       details.push({ field: key, code: 'not_editable', message: `"${key}" cannot be changed after creation.` });
     } else if (value === null) {
-      if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
-      else if (f.default !== undefined)
+      // A field with a default may be left out, so null is not a missing required value there.
+      if (f.default !== undefined)
         details.push({ field: key, code: 'not_nullable', message: `"${key}" has a default and cannot be null; leave it out instead.` });
+      else if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
       else values[key] = null;
     } else {
       const problems = checkValue(key, f, value);

@@ -113,7 +113,8 @@ describe('floating_widget', () => {
     await expectInvalid(post({ borderColor: 'rgba(256, 0, 0, 1)' }), 'borderColor', 'invalid');
     await expectInvalid(post({ textColor: 'rgba(0, 0, 0, 1.5)' }), 'textColor', 'invalid');
     await expectInvalid(post({ textColor: '#ffffff' }), 'textColor', 'invalid');
-    await expectInvalid(post({ backgroundColor: null }), 'backgroundColor', 'required');
+    await expectInvalid(post({ backgroundColor: null }), 'backgroundColor', 'not_nullable');
+    await expectInvalid(post({ alignment: null }), 'alignment', 'not_nullable');
     await expectInvalid(post({ alignment: 'center' }), 'alignment', 'invalid_enum');
     await expectInvalid(post({ alignmentPositionX: 2001 }), 'alignmentPositionX', 'too_large');
     await expectInvalid(post({ alignmentPositionY: -1 }), 'alignmentPositionY', 'too_small');
@@ -137,7 +138,7 @@ describe('floating_widget', () => {
     // Limits hold on update too.
     const w = await create(acct.api, WIDGET, base);
     await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { alignmentPositionY: 5000 }), 'alignmentPositionY', 'too_large');
-    await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { fontSize: null }), 'fontSize', 'required');
+    await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { fontSize: null }), 'fontSize', 'not_nullable');
     await expectInvalid(acct.api.patch(`${WIDGET}/${w.id}`, { updatedAt: new Date().toISOString() }), 'updatedAt', 'read_only');
   });
 
@@ -227,7 +228,7 @@ describe('theme', () => {
     await expectInvalid(post({ primaryColor: 'purple' }), 'primaryColor', 'invalid');
     await expectInvalid(post({ secondaryColor: 'rgba(0, 0, 0)' }), 'secondaryColor', 'invalid');
     await expectInvalid(post({ primaryContrastTextColor: 'rgba(0, 300, 0, 1)' }), 'primaryContrastTextColor', 'invalid');
-    await expectInvalid(post({ backgroundColor: null }), 'backgroundColor', 'required');
+    await expectInvalid(post({ backgroundColor: null }), 'backgroundColor', 'not_nullable');
     await expectInvalid(post({ borderRadius: 2001 }), 'borderRadius', 'too_large');
     await expectInvalid(post({ borderRadius: 4.5 }), 'borderRadius', 'invalid_type');
     await expectInvalid(post({ fontFamily: 'Arial; } body { display: none' }), 'fontFamily', 'invalid_format');
