@@ -4,6 +4,9 @@ import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { entryRead, entryReadParams, entryReadSql, isTransaction, issueNow } from './points.js';
 import { NeedsLock, type RewardSource, type Tx } from './types.js';
 
+/** The revokedReason of a held reward log whose reward was deleted before its hold ended: it can no longer be given. */
+export const REWARD_DELETED = 'reward deleted';
+
 /**
  * Creates the reward log for an achieved milestone or a completed mission, at once in the attempt's
  * transaction, with a coupon when the reward handles coupons; pending and without a code while the

@@ -3,6 +3,7 @@ import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { announceIssued } from '../engine/announce.js';
 import { memberLock } from '../engine/members.js';
 import { earnForRewardLog } from '../engine/points.js';
+import { REWARD_DELETED } from '../engine/rewards.js';
 import { issuedFields, takeCodes } from '../engine/codes.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -32,14 +33,15 @@ export async function confirmHeldRewards(records: RecordService, now: Date): Pro
     // Each attempt in a savepoint of its own: a failing one leaves the batch's transaction usable.
     const attempt = async (trx: Knex.Transaction, logs: RewardLogRow[]) => {
       const issued = new IssueTally();
+      let count: number;
       try {
-        await savepoint(trx, () => issue(trx, records, logs, now, accounts, issued));
+        count = await savepoint(trx, () => issue(trx, records, logs, now, accounts, issued));
       } catch (err) {
         if (logs.length === 1) failed.set(logs[0]!.id, err);
         return 0;
       }
       tallies.push(issued);
-      return logs.length;
+      return count;
     };
     const { taken, issued } = await transaction(records.db, async (trx) => {
       const due = await trx<RewardLogRow>('reward_log')
@@ -92,7 +94,7 @@ async function notBeingErased(trx: Knex.Transaction, due: RewardLogRow[]): Promi
   return due.filter((l) => free.has(l.owned_by_id));
 }
 
-/** Issues held reward logs: their codes, the rows, their events and what points rewards earn. */
+/** Issues held reward logs: their codes, the rows, their events and what points rewards earn. Answers how many were issued. */
 async function issue(
   trx: Knex.Transaction,
   records: RecordService,
@@ -100,24 +102,32 @@ async function issue(
   now: Date,
   accounts: Map<string, AccountInfo | undefined>,
   issued: IssueTally,
-): Promise<void> {
-  if (!due.length) return;
+): Promise<number> {
+  if (!due.length) return 0;
   const rewards = await rewardsOf(trx, due);
-  const codes = new Map<string, string>();
-  for (const [key, logs] of groupBy(due, (l) => `${l.account_id}/${l.reward_id}`)) {
-    const reward = rewards.get(key);
-    if (reward)
-      for (const [id, code] of await takeCodes(
-        { trx, issued },
-        reward,
-        logs.map((l) => l.id),
-      ))
-        codes.set(id, code);
+  // A reward deleted while its log was held (before its delete revoked such logs) can no longer be given.
+  const gone = due.filter((l) => !rewards.has(`${l.account_id}/${l.reward_id}`));
+  if (gone.length) {
+    await trx('reward_log')
+      .whereIn(
+        ['account_id', 'id'],
+        gone.map((l) => [l.account_id, l.id]),
+      )
+      .update({ reward_log_status: 'revoked', revoked_at: now, revoked_reason: REWARD_DELETED, updated_at: now });
+    due = due.filter((l) => !gone.includes(l));
+    if (!due.length) return 0;
   }
+  const codes = new Map<string, string>();
+  for (const [key, logs] of groupBy(due, (l) => `${l.account_id}/${l.reward_id}`))
+    for (const [id, code] of await takeCodes(
+      { trx, issued },
+      rewards.get(key)!,
+      logs.map((l) => l.id),
+    ))
+      codes.set(id, code);
   const confirmed = due.map((log): RewardLogRow => {
-    const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
-    const code = codes.get(log.id) ?? null;
-    return { ...log, reward_log_status: 'issued', ...(reward ? issuedFields(reward, code, now) : {}), updated_at: now };
+    const reward = rewards.get(`${log.account_id}/${log.reward_id}`)!;
+    return { ...log, reward_log_status: 'issued', ...issuedFields(reward, codes.get(log.id) ?? null, now), updated_at: now };
   });
   await trx.raw(
     `update reward_log r set reward_log_status = 'issued', coupon_code = v.coupon_code, reward_issued_at = v.reward_issued_at,
@@ -136,11 +146,9 @@ async function issue(
     };
     await announceIssued(trx, records, ctx, accountId, logs);
     // A held points reward earns when it is issued, not while pending (CONTRACT §19).
-    for (const log of logs) {
-      const reward = rewards.get(`${log.account_id}/${log.reward_id}`);
-      if (reward) await earnForRewardLog(trx, records, ctx, reward, log);
-    }
+    for (const log of logs) await earnForRewardLog(trx, records, ctx, rewards.get(`${log.account_id}/${log.reward_id}`)!, log);
   }
+  return confirmed.length;
 }
 
 async function rewardsOf(trx: Knex, logs: RewardLogRow[]): Promise<Map<string, RewardRow>> {

@@ -846,6 +846,27 @@ describe('holds', () => {
     expect((await eventsOf(m)).some((e) => e.eventCode === 'reward_log_issued')).toBe(false);
   });
 
+  it('revokes the held reward logs of a reward deleted before their hold ended, never issuing them without it', async () => {
+    const c = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 30 });
+    const [deleted, removedBehind] = [await reward(), await reward()];
+    await milestone('challenge', c.id, 1, deleted.id);
+    const [m, n] = [await member(), await member()];
+    await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-28T10:00:00Z' });
+    expect((await acct.api.delete(`/schema/reward/record/${deleted.id}`)).status).toBe(204);
+    const [held] = await rewardLogsOf(m);
+    expect(held).toMatchObject({ rewardLogStatus: 'revoked', revokedReason: 'reward deleted', couponCode: null });
+    // One whose reward went without its delete revoking it (deleted before that was done) is revoked when its day comes.
+    const other = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 30 });
+    await milestone('challenge', other.id, 1, removedBehind.id);
+    await log('challenge', { challengeId: other.id, ownedById: n, activityAt: '2027-02-28T10:00:00Z' });
+    await app.db('reward').where({ id: removedBehind.id }).delete();
+    expect(await confirmHeldRewards(records(), new Date(NOW.getTime() + 31 * 86_400_000))).toBe(0);
+    expect(await rewardLogsOf(n)).toEqual([
+      expect.objectContaining({ rewardLogStatus: 'revoked', revokedReason: 'reward deleted', couponCode: null }),
+    ]);
+    for (const member of [m, n]) expect((await eventsOf(member)).some((e) => e.eventCode === 'reward_log_issued')).toBe(false);
+  });
+
   it('confirms held reward logs of a pooled reward in pool order, and leaves a log without a code when the pool runs dry', async () => {
     const c = await create('challenge', { name: `C${++seq}`, completionTargetValue: 1, rewardHoldDays: 1 });
     const r = await reward({ handleCouponAutoGeneration: false });
