@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
+import { resendRewardIssued } from '../app/admin/members.server';
+import { accountClient } from '../app/core/client.server';
 import { creatorFor, streakRewardingFirstDay } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { orderPayload, refundPayload } from './support/orders';
@@ -186,6 +188,35 @@ async function flowUses(handle: string) {
     body: await request.text(),
   });
   expect(res.status).toBe(200);
+}
+
+/** A webhook as Shopify sends it to the served app, waited for until the worker has worked it off. */
+async function deliver(topic: string, payload: Record<string, unknown>, subject: string) {
+  const request = await webhookRequest(topic, payload);
+  const res = await fetch(`${admin.server.url}/webhooks/${topic}`, {
+    method: 'POST',
+    headers: request.headers,
+    body: await request.text(),
+  });
+  expect(res.status).toBe(200);
+  const end = Date.now() + 20_000;
+  while (
+    (await admin.stack.app.pool.query('select 1 from shopify_webhooks where subject = $1 and status = $2', [subject, 'done'])).rowCount !==
+    1
+  ) {
+    if (Date.now() > end) throw new Error(`${subject} not worked off`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const marieBuys = { customer: { id: 7001, first_name: 'Marie', last_name: 'Dupont', email: 'marie.dupont@example.com' } };
+
+/** At the 1280 px the browser is opened with, the rewards table's last column (Resend) shows within its card, not clipped. */
+async function resendWithinCard(region: string) {
+  expect(page().viewportSize()?.width).toBe(1280);
+  const card = (await page().getByRole('region', { name: region }).boundingBox())!;
+  const button = (await page().getByRole('region', { name: region }).getByRole('button').first().boundingBox())!;
+  expect(button.x).toBeGreaterThanOrEqual(card.x);
+  expect(button.x + button.width).toBeLessThanOrEqual(card.x + card.width);
 }
 
 describe('members in Chromium', () => {
@@ -389,24 +420,6 @@ describe('members in Chromium', () => {
   });
 
   it('a customer’s orders: what each earned, what a refund took back, the reward it revoked and the one held since', async () => {
-    const deliver = async (topic: string, payload: Record<string, unknown>, subject: string) => {
-      const request = await webhookRequest(topic, payload);
-      const res = await fetch(`${admin.server.url}/webhooks/${topic}`, {
-        method: 'POST',
-        headers: request.headers,
-        body: await request.text(),
-      });
-      expect(res.status).toBe(200);
-      const end = Date.now() + 20_000;
-      while (
-        (await admin.stack.app.pool.query('select 1 from shopify_webhooks where subject = $1 and status = $2', [subject, 'done']))
-          .rowCount !== 1
-      ) {
-        if (Date.now() > end) throw new Error(`${subject} not worked off`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    };
-    const marieBuys = { customer: { id: 7001, first_name: 'Marie', last_name: 'Dupont', email: 'marie.dupont@example.com' } };
     // 2 shoes at 25 (5 off) and a hat at 30: 75 reaches the milestone at 50; the hat's refund takes 30 back, below it.
     await deliver(
       'orders/paid',
@@ -459,6 +472,75 @@ describe('members in Chromium', () => {
     );
   });
 
+  it('offers no resend for a held or revoked reward, and refuses one asked for (CONTRACT §17)', async () => {
+    // A challenge without a hold issues its code at once; the order's refund then revokes it, code and all.
+    // Its reward's long name is one a merchant may well give: the table still fits its card.
+    const longNamed = await created('/schema/reward/record', {
+      name: '10% off your next order of shoes, socks or hats, shipping included',
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+      handleCoupon: true,
+      handleCouponAutoGeneration: true,
+      couponCodePrefix: 'QUICK-',
+    });
+    const quick = await created('/schema/challenge/record', {
+      name: 'Quick spend',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 1000,
+    });
+    await created('/schema/milestone/record', {
+      name: 'Ten',
+      description: 'd',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: quick.id,
+      milestoneTargetValue: 10,
+      rewardId: longNamed.id,
+      status: 'live',
+    });
+    await admin.stack.app.earningRules.set(TEST_SHOP, quick.id, { kind: 'challenge', source: 'orders', collectionIds: [] });
+    await deliver('orders/paid', orderPayload(9003, { ...marieBuys, lines: [{ product: 30, quantity: 1, price: '20.00' }] }), 'order:9003');
+    await deliver('refunds/create', refundPayload(93, 9003, [{ position: 1, quantity: 1 }]), 'refund:93');
+    // Besides, the orders above left a reward of the order challenge held; Flow uses the trigger since the resend.
+    const logs: { id: string; ownedById: string; rewardLogStatus: string; couponCode: string | null }[] = (
+      await api.get('/schema/reward_log/record')
+    ).body.data;
+    const held = logs.find((l) => l.ownedById === marie.id && l.rewardLogStatus === 'pending')!;
+    const revoked = logs.find((l) => l.ownedById === marie.id && l.rewardLogStatus === 'revoked' && l.couponCode)!;
+    expect(held && revoked).toBeTruthy();
+    await admin.browser.open(`/app/members/${marie.id}`);
+    const rewards = page().getByRole('region', { name: 'Rewards and codes' });
+    const revokedRow = rewards.locator('tbody tr', { hasText: revoked.couponCode! });
+    await revokedRow.getByText('Revoked').waitFor();
+    expect(await revokedRow.getByRole('button', { name: /Resend/ }).count()).toBe(0);
+    expect(
+      await rewards
+        .locator('tbody tr', { hasText: 'Held until' })
+        .getByRole('button', { name: /Resend/ })
+        .count(),
+    ).toBe(0);
+    // Only the issued code is offered.
+    expect(await rewards.getByRole('button', { name: /Resend/ }).count()).toBe(1);
+    await resendWithinCard('Rewards and codes');
+    await admin.browser.shot('member-rewards');
+    await admin.browser.open(`/app/members/${marie.id}?locale=de`);
+    await page().getByRole('region', { name: 'Prämien und Codes' }).getByRole('button').first().waitFor();
+    await resendWithinCard('Prämien und Codes');
+
+    const account = (await admin.stack.app.shops.find(TEST_SHOP))!;
+    const deps = {
+      outbox: admin.stack.app.loop,
+      api: accountClient(admin.stack.core.url, account),
+      admin: { graphql: () => Promise.reject(new Error('Shopify is not asked for a reward that is not issued')) },
+      shop: TEST_SHOP,
+    };
+    expect(await resendRewardIssued(deps, marie.id, held.id)).toEqual({ ok: false, reason: 'held' });
+    expect(await resendRewardIssued(deps, marie.id, revoked.id)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
   it('says when a member’s points expire where they do, as their rewards page does', async () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     const { pointsBalance, lastPointEntryAt } = (await api.get(`/schema/account_user/record/${marie.id}`)).body.data;
@@ -476,6 +558,69 @@ describe('members in Chromium', () => {
     } finally {
       await api.patch(`/schema/points_setting/record/${setting.id}`, { expiryMonthsOfInactivity: 0 });
     }
+  });
+
+  it('names progress on a deleted program by its kind and shows no goal for it, in both languages', async () => {
+    // Marie Curie's visits and order count in a streak, a challenge and a mission deleted since.
+    const streak = await created('/schema/streak/record', { name: 'Gone streak', status: 'live' });
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Gone challenge',
+      status: 'live',
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 100,
+    });
+    const mission = await created('/schema/mission/record', {
+      name: 'Gone mission',
+      status: 'live',
+      tasks: [
+        { name: 'Sign up', activityId: 'sign_up', aggregationMethod: 'count', targetValue: 1 },
+        { name: 'First order', activityId: 'order', aggregationMethod: 'count', targetValue: 1 },
+      ],
+    });
+    const ownedBy = { externalId: 'crm-42' };
+    const activityAt = DateTime.now().toUTC().toISO()!;
+    const { ownedById } = await created('/schema/streak_log/record', {
+      streakId: streak.id,
+      ownedBy,
+      activityId: 'visit',
+      activityAt,
+      uniqueIdentifier: 'g1',
+    });
+    await created('/schema/challenge_log/record', {
+      challengeId: challenge.id,
+      ownedById,
+      activityId: 'order',
+      activityAt,
+      activityValue: 40,
+      uniqueIdentifier: 'g2',
+    });
+    await created('/schema/mission_log/record', {
+      missionId: mission.id,
+      ownedById,
+      activityId: 'sign_up',
+      activityAt,
+      uniqueIdentifier: 'g3',
+    });
+    for (const [slug, id] of [
+      ['streak', streak.id],
+      ['challenge', challenge.id],
+      ['mission', mission.id],
+    ])
+      expect((await api.delete(`/schema/${slug}/record/${id}`)).status).toBe(204);
+
+    await admin.browser.open(`/app/members/${ownedById}`);
+    await page().getByRole('region', { name: 'Missions' }).locator('tbody tr').first().waitFor();
+    expect(await rowsOf('Streaks')).toContainEqual(expect.stringMatching(/^Deleted streak In progress 1 /));
+    expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Deleted challenge [A-Z][a-z]+ \d{4} In progress 40$/)]);
+    expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Deleted mission In progress 1 [A-Z]/)]);
+    await admin.browser.open(`/app/members/${ownedById}?locale=de`);
+    await page().getByRole('region', { name: 'Missionen' }).locator('tbody tr').first().waitFor();
+    const names = async (region: string) =>
+      (await page().getByRole('region', { name: region }).locator('tbody tr td:first-child').allInnerTexts()).map((t) => t.trim());
+    expect(await names('Serien')).toContain('Gelöschte Serie');
+    expect(await names('Challenges')).toEqual(['Gelöschte Challenge']);
+    expect(await names('Missionen')).toEqual(['Gelöschte Mission']);
   });
 
   it('an unknown member reads as gone, not as an error', async () => {

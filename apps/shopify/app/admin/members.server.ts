@@ -95,7 +95,6 @@ const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
 export interface StreakRow {
   id: string;
-  streakId: string;
   streakName: string | null;
   status: string;
   run: number;
@@ -122,7 +121,8 @@ export interface MissionRow {
   missionName: string | null;
   status: string;
   tasksCompleted: number;
-  tasks: number;
+  /** Null once the mission was deleted: its tasks are no longer known. */
+  tasks: number | null;
   startedAt: string;
 }
 
@@ -288,7 +288,6 @@ export async function memberDetail(
         const streak = objectOf(p.streak);
         return {
           id: p.id,
-          streakId: String(p.streakId),
           streakName: name(streak),
           status: runStatus(p.streakProgressStatus, p.streakBrokenAt, p.streakStartedAt),
           run: num(p.currentProgressValue),
@@ -319,7 +318,7 @@ export async function memberDetail(
           missionName: name(mission),
           status: runStatus(p.missionProgressStatus, p.missionFailedAt, p.missionStartedAt),
           tasksCompleted: tasks.filter((t) => t.taskProgressStatus === 'completed').length,
-          tasks: Array.isArray(mission.tasks) ? mission.tasks.length : tasks.length,
+          tasks: p.mission == null ? null : Array.isArray(mission.tasks) ? mission.tasks.length : tasks.length,
           startedAt: instant(p.missionStartedAt) ?? '',
         };
       }),
@@ -429,13 +428,15 @@ export async function grantRefusal(api: AccountClient, progressId: string, failu
   return progress.ok && objectOf(progress.data.streak).maxFreezes === 0 ? 'off' : 'not_running';
 }
 
-export type ResendRefusal = 'not_found' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed' | 'outage';
+export type ResendRefusal =
+  'not_found' | 'held' | 'revoked' | 'not_customer' | 'no_code' | 'trigger_unused' | 'shopify_refused' | 'shopify_failed' | 'outage';
 
 /**
  * Re-fires "Reward issued" (CONTRACT §16) for one reward log of the member, with the fields and
  * payload the loop sends, so a workflow that e-mails the code sends it again. Like the loop, it sends
  * only when the shop's Flow uses the trigger (as the lifecycle callback told) and only for Shopify
- * customers; it is sent at once, so the merchant learns Shopify's answer.
+ * customers, and only for an issued reward (CONTRACT §17: never while held, never once revoked); it is
+ * sent at once, so the merchant learns Shopify's answer.
  */
 export async function resendRewardIssued(
   deps: { outbox: Outbox; api: AccountClient; admin: AdminGraphql; shop: string },
@@ -449,6 +450,9 @@ export async function resendRewardIssued(
   if (!found.ok) return { ok: false, reason: isOutage(found.failure.status) ? 'outage' : 'not_found' };
   if (found.data.ownedById !== memberId) return { ok: false, reason: 'not_found' };
   const log = issuedRewardLog(found.data);
+  // CONTRACT §17: a held reward is not the shopper's yet, a revoked one no longer is.
+  if (log?.status === 'pending') return { ok: false, reason: 'held' };
+  if (log?.status === 'revoked') return { ok: false, reason: 'revoked' };
   const customerId = shopifyCustomerId(objectOf(found.data.ownedBy).externalId);
   if (customerId === null) return { ok: false, reason: 'not_customer' };
   if (!log?.couponCode) return { ok: false, reason: 'no_code' };

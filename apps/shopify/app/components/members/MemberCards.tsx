@@ -148,7 +148,11 @@ function GrantFreezes({ row }: { row: StreakRow }) {
               onChange={setCount}
             />
           </div>
-          <Button submit loading={fetcher.state !== 'idle'} accessibilityLabel={`${m.grant}: ${row.streakName ?? row.streakId}`}>
+          <Button
+            submit
+            loading={fetcher.state !== 'idle'}
+            accessibilityLabel={`${m.grant}: ${row.streakName ?? m.deletedPrograms.streak}`}
+          >
             {m.grant}
           </Button>
         </InlineStack>
@@ -160,6 +164,15 @@ function GrantFreezes({ row }: { row: StreakRow }) {
         ) : null}
       </BlockStack>
     </fetcher.Form>
+  );
+}
+
+/** Progress on a program whose definition was deleted: the core joins no name (nor goal) for it. */
+function Deleted({ words }: { words: string }) {
+  return (
+    <Text as="span" tone="subdued">
+      {words}
+    </Text>
   );
 }
 
@@ -177,7 +190,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
     >
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.streakName ?? row.streakId}</IndexTable.Cell>
+          <IndexTable.Cell>{row.streakName ?? <Deleted words={m.deletedPrograms.streak} />}</IndexTable.Cell>
           <IndexTable.Cell>
             <StatusBadge status={row.status} />
           </IndexTable.Cell>
@@ -214,7 +227,7 @@ export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
     <Section title={m.challenges} empty={m.emptyChallenges} count={rows.length} headings={[c.challenge, c.window, c.status, c.progress]}>
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.challengeName ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.challengeName ?? <Deleted words={m.deletedPrograms.challenge} />}</IndexTable.Cell>
           <IndexTable.Cell>{period(row.periodKey)}</IndexTable.Cell>
           <IndexTable.Cell>
             <StatusBadge status={row.status} />
@@ -234,11 +247,11 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
     <Section title={m.missions} empty={m.emptyMissions} count={rows.length} headings={[c.mission, c.status, c.tasks, c.started]}>
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.missionName ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>{row.missionName ?? <Deleted words={m.deletedPrograms.mission} />}</IndexTable.Cell>
           <IndexTable.Cell>
             <StatusBadge status={row.status} />
           </IndexTable.Cell>
-          <IndexTable.Cell>{`${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
+          <IndexTable.Cell>{row.tasks === null ? row.tasksCompleted : `${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
           <IndexTable.Cell>{date(row.startedAt)}</IndexTable.Cell>
         </IndexTable.Row>
       ))}
@@ -293,7 +306,8 @@ function Resend({ row }: { row: RewardRow }) {
   const fetcher = useFetcher<RowAnswer>();
   const error = useToastFor(fetcher.data);
   const what = row.couponCode ?? (row.storeCredit && creditText(row.storeCredit));
-  if (!what) return null;
+  // CONTRACT §17: Reward issued is for an issued reward only, not a held or revoked one.
+  if (!what || row.status !== 'issued') return null;
   const label = row.couponCode ? m.resend : m.rewardColumns.resend;
   return (
     <fetcher.Form method="post">
@@ -349,10 +363,15 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
     >
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.title ?? ''}</IndexTable.Cell>
+          <IndexTable.Cell>
+            {/* Table cells do not wrap; a long reward name or status would push Resend out of the card at 1280 px. */}
+            <div style={{ whiteSpace: 'normal', minWidth: '8rem', maxWidth: '12rem' }}>{row.title ?? ''}</div>
+          </IndexTable.Cell>
           <IndexTable.Cell>{textFor(m.sources, row.source) ?? row.source}</IndexTable.Cell>
           <IndexTable.Cell>
-            <RewardStatus row={row} />
+            <div style={{ whiteSpace: 'normal', maxWidth: '14rem' }}>
+              <RewardStatus row={row} />
+            </div>
           </IndexTable.Cell>
           <IndexTable.Cell>
             <Gave row={row} />
