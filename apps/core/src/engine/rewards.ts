@@ -4,8 +4,13 @@ import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
 import { entryRead, entryReadParams, entryReadSql, isTransaction, issueNow } from './points.js';
 import { NeedsLock, type RewardSource, type Tx } from './types.js';
 
-/** The revokedReason of a held reward log whose reward was deleted before its hold ended: it can no longer be given. */
-export const REWARD_DELETED = 'reward deleted';
+/** The change that revokes a held reward log whose reward was deleted before its hold ended: it can no longer be given. */
+export const revokedWithItsReward = (now: Date): Partial<RewardLogRow> => ({
+  reward_log_status: 'revoked',
+  revoked_at: now,
+  revoked_reason: 'reward deleted',
+  updated_at: now,
+});
 
 /**
  * Creates the reward log for an achieved milestone or a completed mission, at once in the attempt's

@@ -5,7 +5,7 @@ import { defineResource } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
 import { couponFields, rewardFields } from '../schema/rewards.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
-import { REWARD_DELETED } from '../engine/rewards.js';
+import { revokedWithItsReward } from '../engine/rewards.js';
 
 const MAX_IMPORT = 10_000;
 const CODE_MAX = 256;
@@ -57,10 +57,9 @@ export const reward = defineResource({
   async beforeDelete({ trx, row }) {
     const account = row.account_id;
     // A held reward log of it can no longer be given: it stays, as history, revoked (never issued without its reward).
-    const now = new Date();
     await trx('reward_log')
       .where({ account_id: account, reward_id: row.id, reward_log_status: 'pending' })
-      .update({ reward_log_status: 'revoked', revoked_at: now, revoked_reason: REWARD_DELETED, updated_at: now });
+      .update(revokedWithItsReward(new Date()));
     await trx('coupon').where({ account_id: account, reward_id: row.id, is_coupon_issued: false }).delete();
     await trx('milestone').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
     await trx('mission').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });

@@ -3,7 +3,7 @@ import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { announceIssued } from '../engine/announce.js';
 import { memberLock } from '../engine/members.js';
 import { earnForRewardLog } from '../engine/points.js';
-import { REWARD_DELETED } from '../engine/rewards.js';
+import { revokedWithItsReward } from '../engine/rewards.js';
 import { issuedFields, takeCodes } from '../engine/codes.js';
 import { IssueTally } from '../observability/metrics.js';
 import type { RequestContext } from '../records/context.js';
@@ -113,7 +113,7 @@ async function issue(
         ['account_id', 'id'],
         gone.map((l) => [l.account_id, l.id]),
       )
-      .update({ reward_log_status: 'revoked', revoked_at: now, revoked_reason: REWARD_DELETED, updated_at: now });
+      .update(revokedWithItsReward(now));
     due = due.filter((l) => !gone.includes(l));
     if (!due.length) return 0;
   }
