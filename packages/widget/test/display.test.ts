@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, dialog, launcher, screenshot, startDemo, widgetFocus } from './support/browser.js';
+import { type Demo, dialog, tabNames, launcher, screenshot, startDemo, widgetFocus } from './support/browser.js';
 
 let demo: Demo;
 beforeAll(async () => {
@@ -96,11 +96,7 @@ describe('display configuration', () => {
     await merchantPage(page, { ...demo.ids, templateId: made.body.data.id, baseUrl: demo.app.url, languageCode: 'it' });
     await launcher(page).click();
     await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
-    expect(
-      await dialog(page)
-        .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Serie', 'Sfide', 'Missioni', 'Classifica', 'Stelle', 'Premi']);
+    await expect.poll(() => tabNames(page)).toEqual(['Serie', 'Sfide', 'Missioni', 'Classifica', 'Stelle', 'Premi']);
     expect(errors).toEqual([]);
   });
 

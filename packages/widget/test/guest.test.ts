@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
+import { type Demo, dialog, tabNames, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
 
 let demo: Demo;
 beforeAll(async () => {
@@ -76,11 +76,7 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     await expect.poll(() => dialog(page).getByRole('heading', { level: 2 }).textContent()).toBe('Rejoignez Demo Shop Rewards');
     await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
-    expect(
-      await dialog(page)
-        .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Étoiles', 'Récompenses']);
+    await expect.poll(() => tabNames(page)).toEqual(['Séries', 'Défis', 'Missions', 'Classement', 'Étoiles', 'Récompenses']);
     // French percentages: a (narrow) no-break space before the sign.
     await expect.poll(() => tabPanel(page).textContent()).toMatch(/Trois jours de suite10\s% de réduction/);
     expect(await dialog(page).getByRole('link', { name: 'Créer un compte' }).getAttribute('href')).toBe('/demo?mode=member&lang=fr');
@@ -92,11 +88,7 @@ describe('the widget for a guest on /demo', () => {
     await page.goto(`${demo.app.url}/demo?lang=de`);
     await launcher(page).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('Täglicher Besuch');
-    expect(
-      await dialog(page)
-        .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Serien', 'Challenges', 'Missionen', 'Bestenliste', 'Sterne', 'Prämien']);
+    await expect.poll(() => tabNames(page)).toEqual(['Serien', 'Challenges', 'Missionen', 'Bestenliste', 'Sterne', 'Prämien']);
     expect(await dialog(page).getByRole('button', { name: 'Schließen' }).count()).toBe(1);
     expect(errors).toEqual([]);
   });
@@ -111,11 +103,7 @@ describe('the widget for a guest on /demo', () => {
     await launcher(page).click();
     const tab = dialog(page).getByRole('tab', { name: 'Leaderboard' });
     await expect.poll(() => tab.count()).toBe(1);
-    expect(
-      await dialog(page)
-        .getByRole('tab')
-        .evaluateAll((tabs) => tabs.map((t) => t.textContent)),
-    ).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards']);
+    await expect.poll(() => tabNames(page)).toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards']);
     // A text label, not an icon, named by its text; the six labels sit in two rows of three, none scrolled out of view.
     expect(await tab.getAttribute('aria-label')).toBeNull();
     const overflow = () =>

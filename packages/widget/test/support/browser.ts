@@ -98,6 +98,11 @@ export async function startDemo(): Promise<Demo> {
 
 export const launcher = (page: Page) => page.locator('loyalty-widget .lw-launcher');
 export const dialog = (page: Page) => page.locator('loyalty-widget [role="dialog"]');
+/** The panel's tab names; the extra tabs (leaderboards, points) arrive after the first tab's content, so poll it. */
+export const tabNames = (page: Page) =>
+  dialog(page)
+    .getByRole('tab')
+    .evaluateAll((tabs) => tabs.map((t) => t.textContent));
 export const tabPanel = (page: Page) => page.locator('loyalty-widget [role="tabpanel"]');
 
 /** What has focus inside the widget's shadow root, if anything. */
