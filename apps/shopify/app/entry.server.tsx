@@ -9,16 +9,18 @@ import { addDocumentResponseHeaders } from './shopify.server';
 export const streamTimeout = 5000;
 
 /**
- * Before any route runs, Remix refuses a `.data` request other than GET whose Origin is not the
- * app's host (its guard against cross-site form posts) by throwing this, which it would answer 500
- * and log with a stack trace. It is a refusal, not a failure: not logged, and answered 403 below.
+ * Before any route runs, Remix refuses an action from another origin (its guard against
+ * cross-site form posts: a document's POST, PUT, PATCH or DELETE, or a `.data` request other than
+ * GET whose Origin is not the app's host) by throwing this, which it answers 500 (a document's with
+ * no body) and would log with a stack trace. It is a refusal, not a failure: not logged, and
+ * answered by `refusal` instead.
  */
 const CROSS_ORIGIN_ACTION = /origin` header from a forwarded action request\. Aborting the action\.$/;
 const crossOriginActions = new WeakSet<Request>();
 
-/** Logs as Remix does (the error an internal error response wraps), but for a cross-origin `.data` action it refused. */
+/** Logs as Remix does (the error an internal error response wraps), but not a cross-origin action it refused. */
 export const handleError: HandleErrorFunction = (error, { request }) => {
-  if (error instanceof Error && CROSS_ORIGIN_ACTION.test(error.message) && new URL(request.url).pathname.endsWith('.data')) {
+  if (error instanceof Error && CROSS_ORIGIN_ACTION.test(error.message)) {
     crossOriginActions.add(request);
     return;
   }
@@ -28,18 +30,25 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
 };
 
 /**
+ * What the server (scripts/serve.mjs) answers instead of Remix's answer to `request`: a
+ * cross-origin action Remix refused is 403 with the app's error body. Vite's dev server answers
+ * Remix's own 500.
+ */
+export function refusal(request: Request): Response | undefined {
+  if (!crossOriginActions.has(request)) return undefined;
+  return Response.json(
+    { error: { code: 'cross_origin', message: 'Another origin may only read (GET) this address.' } },
+    { status: 403, headers: { 'cache-control': 'no-store' } },
+  );
+}
+
+/**
  * Single fetch's `.data` answers carry a route's data without the headers its loader's Response
  * set, its `no-store` among them: a shopper's token asked for at `/apps/loyalty/token.data` (one URL
  * for every shopper, behind the proxy) could be kept by a cache and given to another. Every data
- * answer is one session's: none is stored. A cross-origin action Remix refused is 403 with the
- * app's error body.
+ * answer is one session's: none is stored.
  */
-export function handleDataRequest(response: Response, { request }: { request: Request }): Response {
-  if (crossOriginActions.has(request))
-    return Response.json(
-      { error: { code: 'cross_origin', message: 'Another origin may only read (GET) this address.' } },
-      { status: 403, headers: { 'cache-control': 'no-store' } },
-    );
+export function handleDataRequest(response: Response): Response {
   response.headers.set('Cache-Control', 'no-store');
   return response;
 }

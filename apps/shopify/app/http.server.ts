@@ -27,8 +27,9 @@ export const postAction =
     args.request.method === 'POST' ? handle(args) : Promise.resolve(postOnly());
 
 /**
- * The action of a route only read (GET: the app proxy's token, the health check): Remix would
- * answer another method with a 405 of its own that names no allowed method, and log it as an error.
+ * The action of a route only read (the app proxy's token, the health check, the admin's downloads
+ * and redirects): Remix would answer another method with a 405 of its own that names no allowed
+ * method and says "Unexpected Server Error", and log it as an error.
  */
 export const getOnly = () =>
   Response.json(

@@ -1,10 +1,12 @@
 // `start:web`: the Remix server as remix-serve runs it (compressed answers, the build's assets
-// cached for a year, public files for an hour), with one difference: its access log leaves query
-// strings out. Here they carry credentials: the admin's `id_token` and the app proxy's signed query.
+// cached for a year, public files for an hour), with two differences: its access log leaves query
+// strings out (here they carry credentials: the admin's `id_token` and the app proxy's signed query),
+// and a refusal Remix would answer 500 is answered as the refusal it is.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createRequestHandler } from '@remix-run/express';
-import { installGlobals } from '@remix-run/node';
+// The adapter's own conversions (not in its package's index): its handler, but with the app's last word on the answer.
+import { createRemixRequest, sendRemixResponse } from '@remix-run/express/dist/server.js';
+import { createRequestHandler, installGlobals } from '@remix-run/node';
 import compression from 'compression';
 import express from 'express';
 import morgan from 'morgan';
@@ -20,7 +22,19 @@ app.use(build.publicPath, express.static(build.assetsBuildDirectory, { immutable
 app.use(express.static('public', { maxAge: '1h' }));
 morgan.token('path', (req) => req.originalUrl.split('?')[0]);
 app.use(morgan(':method :path :status :res[content-length] - :response-time ms'));
-app.all('*', createRequestHandler({ build, mode: process.env.NODE_ENV }));
+const handle = createRequestHandler(build, process.env.NODE_ENV);
+app.all('*', async (req, res, next) => {
+  try {
+    const request = createRemixRequest(req, res);
+    const response = await handle(request);
+    // A refusal Remix answers as a failure (app/entry.server.tsx's `refusal`) is answered as what it is.
+    const refused = build.entry.module.refusal(request);
+    if (refused) await response.body?.cancel();
+    await sendRemixResponse(res, refused ?? response);
+  } catch (error) {
+    next(error);
+  }
+});
 
 const port = Number(process.env.PORT) || 3000;
 const listening = () => console.log(`[serve] http://localhost:${port}`);

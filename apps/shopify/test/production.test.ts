@@ -440,7 +440,7 @@ describe('Flow actions', () => {
   });
 
   it('answers another method than POST on the routes Shopify posts to with 405, saying it takes POST', async () => {
-    for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events'])
+    for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events', '/app/onboarding'])
       for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
         const res = await fetch(new URL(path, prod.url), { method });
         expect([path, method, res.status, res.headers.get('allow')]).toEqual([path, method, 405, 'POST']);
@@ -453,7 +453,16 @@ describe('Flow actions', () => {
 
   it('answers another method than GET on the routes only read with 405, saying it takes GET, in the app’s error body', async () => {
     const from = prod.appOutput().length;
-    for (const path of ['/apps/loyalty/token', '/healthz'])
+    const readOnly = [
+      '/apps/loyalty/token',
+      '/healthz',
+      '/',
+      '/app/members.csv',
+      '/app/earnings.csv',
+      '/app/data-requests/1',
+      '/auth/callback',
+    ];
+    for (const path of readOnly)
       for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
         const res = await fetch(new URL(path, prod.url), { method });
         expect([path, method, res.status, res.headers.get('allow'), res.headers.get('cache-control')]).toEqual([
@@ -471,6 +480,25 @@ describe('Flow actions', () => {
     expect(await res.text()).not.toContain('accessToken');
     await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/apps\/loyalty\/token 405 /m);
     // Refusals, not failures: no stack trace.
+    expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at /m);
+  });
+
+  it('refuses another origin’s action on a page, as a cross-site form posts it, with 403 and the app’s error body, logging no error', async () => {
+    const from = prod.appOutput().length;
+    for (const path of ['/app', '/app/rewards/new', '/app/members', '/auth/login', '/no-such-page'])
+      for (const [method, origin] of [
+        ['POST', 'https://evil.example'],
+        ['DELETE', 'null'],
+      ] as const) {
+        const res = await fetch(new URL(path, prod.url), {
+          method,
+          headers: { origin, 'user-agent': BROWSER, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'intent=delete',
+        });
+        expect([path, method, res.status, res.headers.get('cache-control')]).toEqual([path, method, 403, 'no-store']);
+        expect(await res.json()).toMatchObject({ error: { code: 'cross_origin' } });
+      }
+    await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^DELETE \/no-such-page 403 /m);
     expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at /m);
   });
 

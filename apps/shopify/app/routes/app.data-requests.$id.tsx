@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { ADMIN_MESSAGES, adminLanguage } from '../i18n';
 import { authenticate } from '../shopify.server';
 import { shops } from '../storage/stores.server';
+import { getOnly } from '../http.server';
 
 /** GET: one customers/data_request export of the signed-in shop, as a JSON file to hand to the customer. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -17,3 +18,5 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     },
   });
 };
+
+export const action = getOnly;

@@ -4,6 +4,7 @@ import { coreFailure } from '../core/failure';
 import { figuresCsv } from '../insights/csv.server';
 import { currentEarnings } from '../insights/earnings.server';
 import { pool } from '../storage/pool.server';
+import { getOnly } from '../http.server';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -40,3 +41,5 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     },
   });
 };
+
+export const action = getOnly;

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { authenticateShop } from '../admin/authenticate.server';
 import { membersCsv } from '../insights/csv.server';
 import { pool } from '../storage/pool.server';
+import { getOnly } from '../http.server';
 
 /** Every member with their progress, rewards and order totals as CSV, streamed a page at a time (CONTRACT §18). */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
@@ -15,3 +16,5 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     },
   });
 };
+
+export const action = getOnly;

@@ -12,6 +12,7 @@ import { mintEndUserToken } from '../core/enduser-token.server';
 import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
 import { type JsonObject, objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
+import { postAction, postOnly } from '../http.server';
 import { shopCurrency } from '../shopify/admin-api.server';
 import { checklistMarks, earningRules, templateLaunches } from '../storage/stores.server';
 
@@ -38,7 +39,7 @@ const invalid = (message: string) => Response.json({ ok: false, message, fieldEr
  * `points_setting`: points and tiers), `{intent: 'widget'}`, `{intent: 'mark', step, done}`,
  * `{intent: 'open', open}` or `{intent: 'preview-token'}`; each with the `language` the admin shows.
  */
-export const action = async ({ request }: ActionFunctionArgs) => {
+export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { session, admin, api, account } = await authenticateShop(request);
   let input: JsonObject;
   try {
@@ -109,4 +110,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
     default:
       return invalid('Unknown intent.');
   }
-};
+});
+
+export const loader = postOnly;
