@@ -18,13 +18,16 @@ export const streamTimeout = 5000;
 const CROSS_ORIGIN_ACTION = /origin` header from a forwarded action request\. Aborting the action\.$/;
 const crossOriginActions = new WeakSet<Request>();
 
-/** Logs as Remix does (the error an internal error response wraps), but not a cross-origin action it refused. */
+/**
+ * Logs as Remix does (the error an internal error response wraps), but not a refusal: a
+ * cross-origin action, or Remix's own 4xx (no route for the address, a method the route does not take).
+ */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (error instanceof Error && CROSS_ORIGIN_ACTION.test(error.message)) {
     crossOriginActions.add(request);
     return;
   }
-  if (request.signal.aborted) return;
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   const wrapped = isRouteErrorResponse(error) && 'error' in error ? error.error : undefined;
   console.error(wrapped ?? error);
 };

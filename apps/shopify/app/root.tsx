@@ -1,7 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData } from '@remix-run/react';
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useRouteError,
+  useRouteLoaderData,
+} from '@remix-run/react';
 import { useEffect } from 'react';
-import { adminLanguage } from './i18n';
+import { ADMIN_MESSAGES, adminLanguage } from './i18n';
 
 /** The document's language, as the admin's pages pick theirs on a first load: screen readers speak the page in it. */
 export const loader = ({ request }: LoaderFunctionArgs) => ({ language: adminLanguage(request) });
@@ -31,6 +41,35 @@ export default function App() {
         <Outlet />
         <ScrollRestoration />
         <Scripts />
+      </body>
+    </html>
+  );
+}
+
+/**
+ * What a page outside the admin's own boundary (app.tsx) answers when it cannot be shown: an
+ * address naming nothing, a method the page does not take, a failure. Remix's default boundary
+ * would log each of them as an error, a stranger's 404 included; a failure is logged where it
+ * happened (entry.server's handleError), and the status stays the one Remix set.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const language = useRouteLoaderData<typeof loader>('root')?.language ?? 'en';
+  const { common } = ADMIN_MESSAGES[language];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const words = status === 404 ? common.notFound : status < 500 ? common.refused : common.failed;
+  return (
+    <html lang={language}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>{`${words.title} · Loyalty`}</title>
+      </head>
+      <body style={{ fontFamily: 'system-ui, sans-serif', margin: '4rem auto', maxWidth: '36rem', padding: '0 1rem' }}>
+        <main>
+          <h1>{words.title}</h1>
+          <p>{words.body}</p>
+        </main>
       </body>
     </html>
   );

@@ -532,6 +532,36 @@ describe('Flow actions', () => {
     expect(own.status).toBe(405);
   });
 
+  it('answers what a stranger sends a page (an unknown address, a method it does not take, a login form that is no form) as a page, logging no error', async () => {
+    const from = prod.appOutput().length;
+    const missing = await fetch(new URL('/no-such-page', prod.url), { method: 'POST', headers: { 'user-agent': BROWSER } });
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<h1>Not found</h1>');
+    const options = await fetch(new URL('/app', prod.url), { method: 'OPTIONS' });
+    expect(options.status).toBe(405);
+    expect(await options.text()).toContain('<h1>This page can’t do that</h1>');
+    expect((await fetch(new URL('/auth/login', prod.url), { method: 'HEAD' })).status).toBe(200);
+    const file = new FormData();
+    file.append('shop', new Blob(['my-shop']), 'shop.txt');
+    for (const init of [
+      { body: file },
+      { body: '{"shop":"my-shop"}', headers: { 'content-type': 'application/json' } },
+      {},
+    ] satisfies RequestInit[]) {
+      const res = await fetch(new URL('/auth/login', prod.url), { method: 'POST', redirect: 'manual', ...init });
+      expect([res.status, res.headers.get('location')]).toEqual([200, null]);
+      expect(await res.text()).toContain('name="shop"');
+    }
+    const named = await fetch(new URL('/auth/login', prod.url), {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({ shop: 'my-shop' }),
+    });
+    expect([named.status, named.headers.get('location')]).toEqual([302, expect.stringContaining('my-shop')]);
+    await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/auth\/login 302 /m);
+    expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at |Error/m);
+  });
+
   it('a tampered body is refused before any work', async () => {
     const signed = await flowRequest('execute-streak', { customer_id: 1001, streak_id: '00000000-0000-4000-8000-000000000000' });
     const tampered = new Request(signed.url, {

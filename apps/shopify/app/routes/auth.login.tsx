@@ -23,8 +23,19 @@ export const action = async ({ request }: ActionFunctionArgs) => ({ errors: awai
 async function shopErrors(request: Request): Promise<{ shop?: string }> {
   const m = ADMIN_MESSAGES[adminLanguage(request)].login;
   // login() answers a redirect once the shop is valid, or the reasons it is not.
-  const result = await login(request);
+  const result = await login(await asLoginReads(request));
   return { ...(result.shop ? { shop: result.shop === 'MISSING_SHOP' ? m.missing : m.invalid } : {}) };
+}
+
+/**
+ * The request as login() can read it: it takes anything but a GET for a form whose `shop` is text,
+ * and throws (a 500) on a HEAD, a body that is no form, or a file named `shop`. Those come as a GET,
+ * or as a form holding `shop` only if it was text: the page then says the shop is missing.
+ */
+async function asLoginReads(request: Request): Promise<Request> {
+  if (request.method === 'GET' || request.method === 'HEAD') return new Request(request.url, { headers: request.headers });
+  const shop = (await request.formData().catch(() => undefined))?.get('shop');
+  return new Request(request.url, { method: 'POST', body: new URLSearchParams(typeof shop === 'string' ? { shop } : {}) });
 }
 
 export default function Login() {

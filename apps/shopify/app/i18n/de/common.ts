@@ -42,4 +42,12 @@ export const common: Messages['common'] = {
     body: 'Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.',
     action: 'Zum Dashboard',
   },
+  refused: {
+    title: 'Das geht auf dieser Seite nicht',
+    body: 'Die Adresse wurde auf eine Art aufgerufen, die sie nicht annimmt. Öffne sie über die Navigation der App.',
+  },
+  failed: {
+    title: 'Etwas ist schiefgelaufen',
+    body: 'Diese Seite konnte nicht angezeigt werden. Versuche es in einer Minute noch einmal.',
+  },
 };

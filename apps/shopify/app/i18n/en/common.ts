@@ -41,4 +41,12 @@ export const common = {
     body: 'This page does not exist, or what it showed has been deleted.',
     action: 'Go to the dashboard',
   },
+  refused: {
+    title: 'This page can’t do that',
+    body: 'The address was asked for in a way it does not take. Open it from the app’s navigation.',
+  },
+  failed: {
+    title: 'Something went wrong',
+    body: 'This page could not be shown. Try again in a minute.',
+  },
 };
