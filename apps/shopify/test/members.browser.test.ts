@@ -411,6 +411,44 @@ describe('members in Chromium', () => {
     expect(await rowsOf('Points history')).toEqual([expect.stringMatching(/ Earned Twenty-five points \+25$/)]);
   });
 
+  it('the delete of a reward says its held rewards will not be given, before anything is deleted (CONTRACT §17)', async () => {
+    const rewards: { id: string; name: string }[] = (await api.get('/schema/reward/record')).body.data;
+    const points = rewards.find((r) => r.name === 'Twenty-five points')!;
+    const held = async () =>
+      (
+        await api.get('/schema/reward_log/record', {
+          filters: {
+            operator: 'and',
+            conditions: [
+              { fieldSlug: 'rewardId', operator: 'equals', fieldValue: points.id },
+              { fieldSlug: 'rewardLogStatus', operator: 'equals', fieldValue: 'pending' },
+            ],
+          },
+        })
+      ).body.data.length;
+    expect(await held()).toBe(1);
+    for (const [locale, words] of [
+      [
+        'en',
+        ['2 milestones or missions give it: they will give nothing then.', '1 earned reward is on hold: it will be cancelled, not given.'],
+      ],
+      ['de', ['Eine verdiente Prämie wird noch zurückgehalten: Sie wird storniert, nicht ausgegeben.']],
+    ] as const) {
+      await admin.browser.open(`/app/rewards/${points.id}?locale=${locale}`);
+      await page()
+        .getByRole('button', { name: locale === 'en' ? 'Delete' : 'Löschen' })
+        .first()
+        .click();
+      for (const said of words) await page().getByRole('dialog').getByText(said).waitFor();
+      await page()
+        .getByRole('dialog')
+        .getByRole('button', { name: locale === 'en' ? 'Cancel' : 'Abbrechen' })
+        .click();
+    }
+    expect((await api.get(`/schema/reward/record/${points.id}`)).status).toBe(200);
+    expect(await held()).toBe(1);
+  });
+
   it('a member who is not a Shopify customer has nothing to resend to Flow', async () => {
     await admin.browser.open('/app/members?q=curie');
     await page().getByRole('link', { name: 'Marie Curie' }).click();

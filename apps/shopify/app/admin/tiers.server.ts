@@ -1,5 +1,5 @@
 import type { AccountClient } from '../core/client.server';
-import { records, whereEquals } from '../core/records.server';
+import { records, whereAll, whereEquals } from '../core/records.server';
 import { failureResponse } from '../core/failure';
 
 /** What the tier pages read of the account's points setting (CONTRACT §19), one per account. */
@@ -41,14 +41,19 @@ export async function membersPerTier(api: AccountClient, tierIds: readonly strin
   return new Map(counted);
 }
 
-/** What gives a reward, for the confirmation of its delete: the tiers giving it on entering (by name), and how many milestones and missions give it. */
-export async function rewardGivers(api: AccountClient, rewardId: string): Promise<{ tiers: string[]; others: number }> {
+/**
+ * What a reward's delete takes away, for its confirmation: the tiers giving it on entering (by
+ * name), how many milestones and missions give it, and how many of its reward logs are held (a
+ * delete revokes them, CONTRACT §17).
+ */
+export async function rewardUses(api: AccountClient, rewardId: string): Promise<{ tiers: string[]; others: number; held: number }> {
   const count = { limit: 1, fetchTotalCount: true } as const;
-  const [tiers, milestones, missions] = await Promise.all([
+  const [tiers, milestones, missions, held] = await Promise.all([
     records(api, 'tier').list({ filters: whereEquals('entryRewardId', rewardId), limit: 100 }),
     records(api, 'milestone').list({ filters: whereEquals('rewardId', rewardId), ...count }),
     records(api, 'mission').list({ filters: whereEquals('rewardId', rewardId), ...count }),
+    records(api, 'reward_log').list({ filters: whereAll({ rewardId, rewardLogStatus: 'pending' }), ...count }),
   ]);
   const total = (listed: { ok: boolean; total?: number }) => (listed.ok ? (listed.total ?? 0) : 0);
-  return { tiers: tiers.ok ? tiers.data.map((t) => t.name ?? '') : [], others: total(milestones) + total(missions) };
+  return { tiers: tiers.ok ? tiers.data.map((t) => t.name ?? '') : [], others: total(milestones) + total(missions), held: total(held) };
 }

@@ -19,7 +19,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import type { CoreDetail } from '../admin/field-words';
 import { couponCounts } from '../admin/record-pages.server';
-import { rewardGivers } from '../admin/tiers.server';
+import { rewardUses } from '../admin/tiers.server';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
@@ -72,18 +72,18 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     // Without read_products (or when Shopify does not answer) the choice of collections is not offered.
     shopCollections(admin).catch(() => null),
   ]);
-  if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [], givers: null };
+  if (!id) return { draft: blankReward(), currencyCode, collections, coupons: null, failures: [], uses: null };
   const found = await records(api, 'reward').get(id);
   if (!found.ok)
     throw found.failure.status === 404 ? new Response('There is no such reward.', { status: 404 }) : failureResponse(found.failure);
-  const [issued, specs, failed, shop, givers] = await Promise.all([
+  const [issued, specs, failed, shop, uses] = await Promise.all([
     outbox.shopifyDiscountRewards(session.shop),
     outbox.issuingSpecs(session.shop),
     outbox.failedDiscounts(session.shop, id),
     // A last day is the shop's day.
     fetchShop(admin),
     // Said in the delete's confirmation: what gives the reward now.
-    rewardGivers(api, id),
+    rewardUses(api, id),
   ]);
   const draft = draftOf(found.data, issued.has(id), specs.get(id) ?? null, shop.ianaTimezone);
   const failures = await Promise.all(
@@ -99,7 +99,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     }),
   );
   const coupons = draft.codes === 'upload' && !issuedByApp(draft) ? await couponCounts(api, id) : null;
-  return { draft, currencyCode, collections, coupons, failures, givers };
+  return { draft, currencyCode, collections, coupons, failures, uses };
 };
 
 type SaveAnswer =
@@ -186,7 +186,7 @@ export default function RewardPage() {
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 
-function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures, givers }: Data) {
+function RewardEditor({ draft: initial, currencyCode, collections, coupons, failures, uses }: Data) {
   const messages = useMessages();
   const m = messages.rewards.editor;
   const language = useAdminLanguage();
@@ -206,14 +206,15 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
   const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
   const number = useMemo(() => new Intl.NumberFormat(language), [language]);
-  // What else a delete takes away: the tiers, milestones and missions that give the reward, and its place among the rewards to redeem.
-  const uses = m.deleteUses;
+  // What else a delete takes away: the tiers, milestones and missions that give the reward, its place among the rewards to redeem, and the rewards on hold.
+  const said = m.deleteUses;
   const deleteConsequences = [
-    ...(givers?.tiers.length
-      ? [format(uses.tiers[givers.tiers.length === 1 ? 'one' : 'other'], { tiers: new Intl.ListFormat(language).format(givers.tiers) })]
+    ...(uses?.tiers.length
+      ? [format(said.tiers[uses.tiers.length === 1 ? 'one' : 'other'], { tiers: new Intl.ListFormat(language).format(uses.tiers) })]
       : []),
-    ...(givers?.others ? [format(uses.others[givers.others === 1 ? 'one' : 'other'], { count: number.format(givers.others) })] : []),
-    ...(baseline.id && baseline.pointsCost.trim() ? [format(uses.redeemable, { cost: number.format(Number(baseline.pointsCost)) })] : []),
+    ...(uses?.others ? [format(said.others[uses.others === 1 ? 'one' : 'other'], { count: number.format(uses.others) })] : []),
+    ...(baseline.id && baseline.pointsCost.trim() ? [format(said.redeemable, { cost: number.format(Number(baseline.pointsCost)) })] : []),
+    ...(uses?.held ? [format(said.held[uses.held === 1 ? 'one' : 'other'], { count: number.format(uses.held) })] : []),
   ];
   // A toast, not a line in the list: a retry that succeeds at once empties the list as the page reloads.
   useEffect(() => {

@@ -30,6 +30,10 @@ export const rewards: Messages['rewards'] = {
         other: '{count} Meilensteine oder Missionen vergeben diese Prämie: Danach gibt es dort keine mehr.',
       },
       redeemable: 'Kunden können diese Prämie gerade für {cost} Punkte einlösen: Danach ist sie nicht mehr einlösbar.',
+      held: {
+        one: 'Eine verdiente Prämie wird noch zurückgehalten: Sie wird storniert, nicht ausgegeben.',
+        other: '{count} verdiente Prämien werden noch zurückgehalten: Sie werden storniert, nicht ausgegeben.',
+      },
     },
     back: 'Prämien',
     save: 'Speichern',

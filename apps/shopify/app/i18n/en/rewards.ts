@@ -30,6 +30,10 @@ export const rewards = {
         other: '{count} milestones or missions give it: they will give nothing then.',
       },
       redeemable: 'Shoppers can redeem it for {cost} points now: it leaves their rewards to redeem.',
+      held: {
+        one: '1 earned reward is on hold: it will be cancelled, not given.',
+        other: '{count} earned rewards are on hold: they will be cancelled, not given.',
+      },
     },
     back: 'Rewards',
     save: 'Save',
