@@ -380,7 +380,8 @@ function addToPeriod(
 ): { row: TaskProgressRow; justCompleted: boolean } {
   const before = existing?.current_progress_value ?? 0;
   const after = decimalSum(before, value);
-  const justCompleted = before < target && after >= target;
+  // A period counts once: one completed before its target was raised stays completed and is not counted again.
+  const justCompleted = existing?.task_progress_status !== 'completed' && before < target && after >= target;
   const fields: Partial<TaskProgressRow> = { current_progress_value: after, updated_at: tx.now };
   // As the run's own completion: at the log's time, never the wall clock's (a back-fill completes the period it describes).
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt });

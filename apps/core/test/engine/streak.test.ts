@@ -115,6 +115,53 @@ describe('streak logs', () => {
     expect(next.streakProgress).toMatchObject({ currentProgressValue: 5, streakProgressStatus: 'completed' });
   });
 
+  it('counts a period once: a target raised within a completed period does not complete it again', async () => {
+    const reward = await accepted(
+      acct.api.post('/schema/reward/record', {
+        name: 'Raised',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      }),
+    );
+    const streak = await accepted(acct.api.post('/schema/streak/record', { name: 'Raised', completionTargetValue: 3 }));
+    await accepted(
+      acct.api.post('/schema/milestone/record', {
+        name: 'Two',
+        description: 'd',
+        linkedSchemaSlug: 'streak',
+        linkedSchemaRecordId: streak.id,
+        milestoneTargetValue: 2,
+        rewardId: reward.id,
+        status: 'live',
+      }),
+    );
+    const first = (await log(streak.id, 'raised', '2026-11-25T08:00:00Z')).body.data;
+    expect(first.streakProgress.currentProgressValue).toBe(1);
+    for (const [target, hour] of [
+      [2, '10'],
+      [3, '12'],
+    ] as const) {
+      await accepted(acct.api.patch(`/schema/streak/record/${streak.id}`, { aggregationTargetValue: target }));
+      const answer = (await log(streak.id, 'raised', `2026-11-25T${hour}:00:00Z`)).body.data;
+      expect(answer.streakProgress).toMatchObject({ currentProgressValue: 1, streakProgressStatus: 'in_progress' });
+      expect(answer.achievedMilestone).toBeNull();
+    }
+    expect(await events(first.ownedById)).toEqual([
+      'streak_progress_non_milestone_completed',
+      'streak_progress_in_progress',
+      'streak_progress_in_progress',
+    ]);
+    // The next day counts by the raised target.
+    for (const [hour, value] of [
+      ['08', 1],
+      ['09', 1],
+      ['10', 2],
+    ] as const)
+      expect((await log(streak.id, 'raised', `2026-11-26T${hour}:00:00Z`)).body.data.streakProgress.currentProgressValue).toBe(value);
+  });
+
   it('refuses a new aggregationPeriod once members have progress (409), as a challenge does; before that it may change', async () => {
     for (const kind of ['streak', 'challenge'] as const) {
       const body = kind === 'streak' ? { name: `P-${kind}` } : { name: `P-${kind}`, completionTargetValue: 5 };
