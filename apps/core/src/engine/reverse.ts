@@ -157,7 +157,7 @@ interface Gathered {
   /** The reversal that already used the uniqueIdentifier. */
   duplicate: string | null;
   member: AccountUserRow | undefined;
-  /** Live milestones, ascending by target. */
+  /** The definition's milestones, live or not, ascending by target. */
   milestones: MilestoneRow[];
   /** The member's logs that counted or that progress alone refused (REDECIDED), in activityAt order. */
   logs: LogRow[];
@@ -176,7 +176,7 @@ const GATHER = Object.fromEntries(
            where r.account_id = ? and r.log_kind = ? and r.definition_id = ? and r.unique_identifier = ?) as duplicate,
          (select row_to_json(u) from account_user u where u.account_id = ? and u.id = ?) as member,
          (select coalesce(json_agg(m order by m.milestone_target_value), '[]'::json) from milestone m
-           where m.account_id = ? and m.linked_schema_record_id = ? and m.status = 'live') as milestones,
+           where m.account_id = ? and m.linked_schema_record_id = ?) as milestones,
          (select coalesce(json_agg(l order by l.activity_at, l.created_at, l.id), '[]'::json) from ${ident(`${kind}_log`)} l
            where l.account_id = ? and l.${ident(`${kind}_id`)} = ? and l.owned_by_id = ? and l.status = 'live'
              and (l.is_aggregated or l.not_aggregated_reason in (${REDECIDED.map((r) => `'${r}'`).join(', ')}))) as logs,
@@ -834,17 +834,21 @@ async function reconcileRewards(
 ): Promise<RewardLogRow[]> {
   const { trx, account, now } = tx;
   const { achieved, ids, stored, storedTasks, runs: replayedRuns, tasks: replayedTasks } = replay;
-  // Only what the replay can reach again is judged: a reward of a milestone since paused or
-  // deleted, or of a mission that no longer gives one, stays as it is.
-  const judged = new Set(milestones.filter((m) => m.reward_id).map((m) => m.id));
-  const completionJudged = definition.kind === 'mission' && definition.row.reward_id !== null;
+  // The replay reaches every milestone there is, live or not, with a reward or not, and a mission's
+  // completion: a reward log stays only where it is still reached, also when the merchant paused
+  // its milestone or changed its reward since. Only a deleted milestone's, whose target is gone,
+  // stays as it is.
+  const judged = new Set(milestones.map((m) => m.id));
+  // What is reached anew gets a reward log only where one is given now.
+  const givesNow = (a: RewardSource) =>
+    a.rewardId !== null && (a.milestoneId === null || milestones.some((m) => m.id === a.milestoneId && m.status === 'live'));
   const logs = (
     await trx<RewardLogRow>('reward_log')
       .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
       .whereNot('reward_log_status', 'revoked')
       .orderBy('created_at')
       .forUpdate()
-  ).filter((l) => (l.milestone_id === null ? completionJudged : judged.has(l.milestone_id)));
+  ).filter((l) => (l.milestone_id === null ? definition.kind === 'mission' : judged.has(l.milestone_id)));
   // A streak period belongs to the run whose periods, counted or frozen, span it: a reward log to
   // the replayed run spanning the period it was issued in, or, when the reversal took that period
   // from every run, to the stored record that spanned it, as the replayed run continuing it.
@@ -877,7 +881,7 @@ async function reconcileRewards(
           (definition.kind === 'challenge' ? l.period_key === a.periodKey : (inReplay(l.period_key) ?? inStored(l.period_key)) === run)),
     );
     if (match) kept.add(match.id);
-    else if (!storedIds.has(run) || !reachedBefore(a, run)) fresh.push({ ...a, progressId: run });
+    else if (givesNow(a) && (!storedIds.has(run) || !reachedBefore(a, run))) fresh.push({ ...a, progressId: run });
   }
   const toRevoke = logs.filter((l) => !kept.has(l.id));
   // What revoked logs earned in points goes back with them (CONTRACT §19), which needs the attempt's
@@ -947,7 +951,13 @@ async function respond(
     ...logObject,
     [`${kind}Progress`]: progress,
     taskProgress: kind === 'mission' ? taskObjects : kind === 'streak' ? streakTask : null,
-    nextMilestone: await one('milestone', nextMilestone(milestones, value)),
+    nextMilestone: await one(
+      'milestone',
+      nextMilestone(
+        milestones.filter((m) => m.status === 'live'),
+        value,
+      ),
+    ),
     revokedRewardLogs: revoked,
   };
   if (change.changed && change.progress) {

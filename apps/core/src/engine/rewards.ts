@@ -19,11 +19,12 @@ export const revokedWithItsReward = (now: Date): Partial<RewardLogRow> => ({
  * records what a replay achieves: the reconciliation decides which reward logs stand.
  */
 export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardLogRow | null> {
-  if (!source.rewardId) return null;
+  // A replay notes every milestone and completion reached, with a reward or not (engine/reverse.ts judges them all).
   if (tx.replay) {
     tx.replay.push(source);
     return null;
   }
+  if (!source.rewardId) return null;
   // Coupons are taken from a pool row by row, and points entered, which needs the attempt's own transaction.
   if (!tx.locked || !isTransaction(tx.trx)) throw new NeedsLock();
   const trx = tx.trx;

@@ -362,7 +362,7 @@ describe('reversing streak logs', () => {
     expect(again.streakProgress).toMatchObject({ streakProgressStatus: 'in_progress', currentProgressValue: 1 });
   });
 
-  it('leaves alone the reward of a milestone since paused', async () => {
+  it('keeps the reward of a milestone since paused while the run still reaches it, and revokes it once the run does not', async () => {
     at('2027-02-03T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
     const r = await reward();
@@ -374,6 +374,60 @@ describe('reversing streak logs', () => {
     const back = await accepted(reverse('streak', logs[2].id));
     expect(back.revokedRewardLogs).toEqual([]);
     expect((await rewardLogsOf(m)).map((l) => l.rewardLogStatus)).toEqual(['issued']);
+    const again = await accepted(reverse('streak', logs[1].id, { reason: 'refunded' }));
+    expect(again.streakProgress.currentProgressValue).toBe(1);
+    expect(again.revokedRewardLogs).toEqual([expect.objectContaining({ revokedReason: 'refunded' })]);
+    // Reached again, a paused milestone gives nothing new.
+    await log('streak', { streakId: s.id, ownedById: m, activityAt: '2027-02-02T18:00:00Z' });
+    expect((await rewardLogsOf(m)).map((l) => l.rewardLogStatus)).toEqual(['revoked']);
+  });
+
+  it('takes back what a milestone or a mission gave though the merchant changed or deleted its reward since, its points included', async () => {
+    const setting = (await accepted(acct.api.get('/schema/points_setting/record')))[0];
+    await accepted(acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    const points = () => reward({ rewardKind: 'points', pointsValue: 7, handleCoupon: false, handleCouponAutoGeneration: false });
+    const balance = async (id: string) => (await accepted(acct.api.get(`/schema/account_user/record/${id}`))).pointsBalance;
+    const edits: [string, (milestoneId: string, rewardId: string) => Promise<unknown>][] = [
+      ['reward taken off', (id) => accepted(acct.api.patch(`/schema/milestone/record/${id}`, { rewardId: null }))],
+      ['reward deleted', async (_, rewardId) => expect((await acct.api.delete(`/schema/reward/record/${rewardId}`)).status).toBe(204)],
+    ];
+    for (const [edit, change] of edits) {
+      const c = await create('challenge', {
+        name: `C${++seq}`,
+        aggregationPeriod: 'monthly',
+        aggregationMethod: 'sum',
+        completionTargetValue: 100,
+      });
+      const r = await points();
+      const ms = await milestone('challenge', c.id, 5, r.id);
+      const m = await member();
+      const order = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 5, activityAt: '2027-02-10T10:00:00Z' });
+      expect(await balance(m), edit).toBe(7);
+      await change(ms.id, r.id);
+      const back = await accepted(reverse('challenge', order.id));
+      expect(back.revokedRewardLogs, edit).toEqual([expect.objectContaining({ rewardLogStatus: 'revoked' })]);
+      expect(await balance(m), edit).toBe(0);
+    }
+    // A mission that no longer gives its reward: its completion is judged all the same.
+    const r = await points();
+    const mission = await create('mission', {
+      name: `Mi${++seq}`,
+      aggregationPeriod: 'monthly',
+      rewardId: r.id,
+      tasks: [{ name: 'Order', activityId: 'first_order', targetValue: 1 }],
+    });
+    const m = await member();
+    const order = await log('mission', {
+      missionId: mission.id,
+      ownedById: m,
+      activityId: 'first_order',
+      activityAt: '2027-02-11T10:00:00Z',
+    });
+    expect(order.rewardLog).toMatchObject({ rewardLogStatus: 'issued' });
+    await accepted(acct.api.patch(`/schema/mission/record/${mission.id}`, { rewardId: null }));
+    const back = await accepted(reverse('mission', order.id));
+    expect(back.revokedRewardLogs).toEqual([expect.objectContaining({ id: order.rewardLog.id })]);
+    expect(await balance(m)).toBe(0);
   });
 
   it('answers 409 to a replayed uniqueIdentifier and to a log with nothing left, changing nothing', async () => {
