@@ -232,7 +232,11 @@ export async function addEntry(
     await refuseReplay(trx, accountId, entry);
     throw whenNotLive();
   }
-  if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, current) };
+  // The member's tier at the time: the one its window reaches already when that is higher than the
+  // stored one, as a member new since the tiers were set up is in the tier at 0 before any entry.
+  const ruled = tierFor(tiers, Number(member.points_earned_in_tier_window));
+  const at = ruled && (!current || ruled.points_threshold > current.points_threshold) ? ruled : current;
+  if (entry.reason === 'earned') entry = { ...entry, points: multiplied(entry.points, at) };
   const balance = Number(member.points_balance) + entry.points;
   // Only a taking away can be refused: a member below 0 (after a reversal) still earns and is given points.
   if (balance < 0 && entry.points < 0 && entry.reason !== 'reversed') {

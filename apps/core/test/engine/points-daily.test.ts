@@ -220,16 +220,16 @@ describe('expiry', () => {
     await create(a, 'tier', { name: 'All', status: 'live', pointsThreshold: 0, earnMultiplier: 10 });
     const m = await member(a);
     let last: { id: string } | undefined;
-    // 216 entries of the most a client may write, each after the first times 10 (the first lifts the member into the tier).
+    // 216 entries of the most a client may write, each times 10 (the member is in the tier at 0 from the start).
     for (let i = 0; i < 216; i++) last = await earn(a, m, 1_000_000);
-    expect((await memberOf(a, m)).pointsBalance).toBe(2_151_000_000);
+    expect((await memberOf(a, m)).pointsBalance).toBe(2_160_000_000);
     await backdate(last!.id, m, 2 * MONTH);
     await pass(new Date());
     const [warning] = await eventsOf(a, 'points_to_expire', m);
-    expect(warning.payload.expiringPoints).toBe(2_151_000_000);
+    expect(warning.payload.expiringPoints).toBe(2_160_000_000);
     await pass(new Date(new Date(warning.payload.expiresAt).getTime() + DAY));
     expect(await memberOf(a, m)).toMatchObject({ pointsBalance: 0 });
-    expect((await entriesOf(a, m)).filter((x) => x.reason === 'expired')).toEqual([expect.objectContaining({ points: -2_151_000_000 })]);
+    expect((await entriesOf(a, m)).filter((x) => x.reason === 'expired')).toEqual([expect.objectContaining({ points: -2_160_000_000 })]);
   });
 
   it('counts the months on the calendar, the day kept within the month, as the storefront shows the date', async () => {

@@ -728,6 +728,25 @@ describe('tiers', () => {
     await assertEventsDocumented(app, a.api);
   });
 
+  it('multiplies a new member’s first earned entry by the tier at 0 they are in from the start, and enters them in it with it', async () => {
+    const a = await program();
+    const welcome = await reward({ pointsCost: null }, a.api);
+    const base = await create(a.api, 'tier', {
+      name: 'Base',
+      status: 'live',
+      pointsThreshold: 0,
+      earnMultiplier: 2,
+      entryRewardId: welcome.id,
+    });
+    const m = await member(a.api);
+    expect((await accepted(entry({ ownedById: m, points: 10, reason: 'earned' }, a.api))).points).toBe(20);
+    expect(await tierOf(a, m)).toBe(base.id);
+    expect(await balanceIn(a, m)).toBe(20);
+    expect((await events(a, 'tier_changed')).map((e) => e.payload.tierAfter.id)).toEqual([base.id]);
+    const logs = (await accepted(a.api.get('/schema/reward_log/record', { filters: eq('ownedById', m) }))) as any[];
+    expect(logs.map((l) => l.rewardId)).toEqual([welcome.id]);
+  });
+
   it('a points entry reward earns its points, and racing entries enter a tier once', async () => {
     const a = await program();
     const bonus = await reward({ rewardKind: 'points', pointsValue: 40, pointsCost: null, discountType: null, discountValue: null }, a.api);
