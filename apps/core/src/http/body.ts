@@ -2,8 +2,10 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import type { Context } from 'koa';
 import getRawBody from 'raw-body';
+import { z } from 'zod';
 import { ApiError, invalidInput, payloadTooLarge, unsupportedMediaType } from '../errors.js';
 import { type TextFlaw, textFlaw } from '../formats.js';
+import { issueDetails } from '../records/validate.js';
 
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -70,6 +72,23 @@ export async function readBody(ctx: Context, options: { accepts?: string[]; maxB
     ]);
   if (found) throw unstorable(found.path || 'body', found.flaw);
   return { raw, mediaType, json };
+}
+
+const NO_BODY = z.strictObject({});
+
+/** Where a request takes no body fields: a JSON body may be an empty object at most, each other field named (CONTRACT §2). */
+export function refuseBodyFields(json: unknown, message: string): void {
+  if (json === undefined) return;
+  const parsed = NO_BODY.safeParse(json);
+  if (!parsed.success) throw invalidInput(message, issueDetails('', parsed.error));
+}
+
+/**
+ * The body of a request that takes none (a read, a delete), checked as any body is where the
+ * contract's order puts it: another media type 415, JSON that does not parse 400, and no fields.
+ */
+export async function readNoBody(ctx: Context): Promise<void> {
+  refuseBodyFields((await readBody(ctx)).json, 'This request takes no body.');
 }
 
 const FLAW_MESSAGES: Record<TextFlaw, string> = {

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
@@ -187,6 +188,44 @@ describe('envelopes and errors', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
+  });
+
+  it('checks a body sent with a read or a delete as any body: another media type 415, bad JSON 400, fields 400, and deletes nothing', async () => {
+    const streak = await accepted(acct.api.post('/schema/streak/record', { name: 'Bodied' }));
+    const send = (method: string, path: string, body: string, contentType: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = httpRequest(`${app.url}/api/v1.0${path}`, {
+          method,
+          headers: {
+            'x-api-key': acct.apiKey,
+            'x-api-secret': acct.apiSecret,
+            'content-type': contentType,
+            'content-length': Buffer.byteLength(body),
+          },
+        });
+        req.on('response', (res) => {
+          let text = '';
+          res.on('data', (c) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    for (const [method, path] of [
+      ['GET', '/schema/streak/record'],
+      ['GET', '/analytics/summary'],
+      ['GET', `/schema/streak/record/${streak.id}`],
+      ['DELETE', `/schema/streak/record/${streak.id}`],
+    ] as const) {
+      expectErrorEnvelope((await send(method, path, 'hello', 'text/plain')).body, 415, 'unsupported_media_type');
+      expectErrorEnvelope((await send(method, path, '{', 'application/json')).body, 400, 'invalid_input');
+      const fields = await send(method, path, '{"name":"x"}', 'application/json');
+      expectErrorEnvelope(fields.body, 400, 'invalid_input');
+      expect(fields.body.error.details).toEqual([expect.objectContaining({ field: 'name' })]);
+      // An empty object is no field.
+      expect((await send(method, path, '{}', 'application/json')).status, `${method} ${path}`).toBe(method === 'DELETE' ? 204 : 200);
+    }
+    expect((await acct.api.get(`/schema/streak/record/${streak.id}`)).status).toBe(404);
   });
 
   it('answers 404 for ids that are not UUIDs', async () => {

@@ -10,6 +10,7 @@ import type { PointReason } from '../../schema/points.js';
 import { dataResponse, errorResponses } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
+import { readNoBody } from '../body.js';
 import { transaction } from '../../db/transaction.js';
 
 /** The longest range one summary covers: a year of daily rows is what a dashboard chart can show. */
@@ -53,11 +54,13 @@ export function analyticsRoutes(router: Router, s: Services): void {
   router.all('/analytics/summary', authenticate(s, { ownTurn: true }), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
+    await readNoBody(ctx);
     ctx.body = { data: await snapshot(account.id, (db) => summarise(db, account.id, account.timezone, from, to)) };
   });
   router.all('/analytics/programs', authenticate(s, { ownTurn: true }), allow(only('GET', ['apikey'])), async (ctx) => {
     const account = ctx.state.identity.account!;
     const { from, to } = parseRange(ctx.query, account.timezone);
+    await readNoBody(ctx);
     ctx.body = { data: await snapshot(account.id, (db) => programHealth(db, account.id, account.timezone, from, to)) };
   });
 }

@@ -10,7 +10,7 @@ import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { provisionAccount, deleteAccount } from '../../tenancy.js';
 import { charge } from '../auth.js';
-import { readBody } from '../body.js';
+import { readBody, readNoBody } from '../body.js';
 
 const newAccount = z.strictObject({
   organizationName: z.string().min(1).max(256),
@@ -113,6 +113,7 @@ export function platformRoutes(router: Router, s: Services): void {
     authorise(ctx);
     if (ctx.method !== 'DELETE') throw methodNotAllowed(['DELETE']);
     checkPlainQuery(ctx.query);
+    await readNoBody(ctx);
     if (!(await deleteAccount(s.db, ctx.params.id!))) throw notFound(`No account ${ctx.params.id}.`);
     // Other processes hear of it by notification; this one must not accept the keys even once more.
     s.auth.forget();

@@ -1,5 +1,4 @@
 import type Router from '@koa/router';
-import { z } from 'zod';
 import type { Context, Next } from 'koa';
 import { loadAccount } from '../../auth/authenticate.js';
 import { invalidInput, notFound, unauthenticated } from '../../errors.js';
@@ -7,10 +6,9 @@ import type { Op, RequestContext } from '../../records/context.js';
 import { dataResponse, errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
-import { issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
-import { readBody } from '../body.js';
+import { readBody, readNoBody, refuseBodyFields } from '../body.js';
 
 /** The entry of the one record route that is not generic, for the OpenAPI document. */
 export const memberPaths = {
@@ -29,8 +27,6 @@ export const memberPaths = {
     },
   },
 };
-
-const NO_BODY = z.strictObject({});
 
 // HEAD is GET without the body (RFC 9110 §9.3.2), which Koa leaves out of the answer.
 const COLLECTION_OPS: Record<string, Op> = { GET: 'list', HEAD: 'list', POST: 'create' };
@@ -69,6 +65,7 @@ export function recordRoutes(router: Router, s: Services): void {
     const q = parseQuery('get', ctx.query, s.records.queryFields(resource, own), selectable);
     own.languageCode = q.languageCode;
     const row = await s.records.findRow(resource, own, ctx.state.identity.memberId!);
+    await readNoBody(ctx);
     ctx.body = { data: (await s.records.serialize(resource, [row], own, { fields: q.fields ?? [...selectable] }))[0] };
   });
 
@@ -80,6 +77,7 @@ export function recordRoutes(router: Router, s: Services): void {
       if (identity.flow === 'guest' && identity.guestAccount !== 'known')
         throw unauthenticated('x-account-id naming an account is required.');
       const { rc, q } = parse(s, ctx, resource, 'list');
+      await readNoBody(ctx);
       ctx.body = await s.records.list(resource, rc, q);
       return;
     }
@@ -104,6 +102,7 @@ export function recordRoutes(router: Router, s: Services): void {
       throw notFound(`No ${resource.slug} record with id ${ctx.params.id}.`);
     const row =
       op === 'get' ? await s.records.readRow(resource, rc, ctx.params.id!) : await s.records.findRow(resource, rc, ctx.params.id!);
+    if (op !== 'update') await readNoBody(ctx);
     if (op === 'get') {
       rc.account ??= await loadAccount(s.db, row.account_id as string);
       ctx.body = { data: (await s.records.serialize(resource, [row], rc, { fields: q.fields }))[0] };
@@ -129,10 +128,7 @@ export function recordRoutes(router: Router, s: Services): void {
         const found = await s.records.findRow(resource, lookup, ctx.params.id!);
         const body = await readBody(ctx, { accepts: action.accepts, maxBytes: action.maxBodyBytes });
         // An action without a body shape takes none: an empty object at most, each other field named (CONTRACT §2).
-        if (!action.body && !action.accepts && body.json !== undefined) {
-          const parsed = NO_BODY.safeParse(body.json);
-          if (!parsed.success) throw invalidInput('This action takes no body fields.', issueDetails('', parsed.error));
-        }
+        if (!action.body && !action.accepts) refuseBodyFields(body.json, 'This action takes no body fields.');
         const data = await s.records.write(resource, async (trx) => {
           // An action that does not lock its record acts on the read above: an unlocked read here would see no more.
           const row = action.locksRecord === false ? found : await s.records.findRow(resource, lookup, ctx.params.id!, trx, true);

@@ -8,6 +8,7 @@ import { isPublicFlow, writeLanguage } from '../../records/context.js';
 import { dataResponse, errorResponses, security } from '../../records/openapi.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only, requestContext } from '../auth.js';
+import { readNoBody } from '../body.js';
 
 const PATH = '/schema/leaderboard/record/:id/standings';
 const FLOWS = ['apikey', 'enduser', 'guest'] as const;
@@ -87,6 +88,7 @@ export function standingsRoutes(router: Router, s: Services): void {
     let found = await readBoardStandings(s.db, query);
     if (!found) throw missing();
     if (!found.period && isPublicFlow(rc)) throw missing();
+    await readNoBody(ctx);
     if (!found.standings && found.period && !query.windows) {
       // A guest that named no account: the default window is the board's account's.
       const account = await loadAccount(s.db, found.board.account_id);
