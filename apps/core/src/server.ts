@@ -87,7 +87,9 @@ export interface RunningApi {
 export async function startApi(config: Config, db: Db, logger?: Logger, options: AppOptions = {}): Promise<RunningApi> {
   const services = createServices(config, db, logger);
   const app = createApp(services, options);
-  const server = createHttpServer(app.callback()).listen(config.port, config.host);
+  // A request the parser refused draws on its address's guest bucket, as an unknown path does (http/app.ts).
+  const charge = (address: string) => services.buckets.take(`ip:${address}`, config.guestRateLimitPerSecond);
+  const server = createHttpServer(app.callback(), charge).listen(config.port, config.host);
   await new Promise<void>((ok, fail) =>
     server
       .once('listening', ok)

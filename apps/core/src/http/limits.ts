@@ -24,11 +24,15 @@ export function checkUrl(ctx: Context): void {
   }
 }
 
+/** The rate-limit headers of a request refused before it was parsed, drawn on its address's guest bucket (CONTRACT §12). */
+export type ChargeAddress = (address: string) => { limit: number; remaining: number };
+
 /**
  * Answers what Node's parser refuses before the app sees a request (oversized head, malformed HTTP)
- * in the contract's error body, instead of Node's bare status line.
+ * in the contract's error body and with the headers every answer carries, instead of Node's bare
+ * status line.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+function answerClientError(charge: ChargeAddress, err: NodeJS.ErrnoException, socket: Duplex & { remoteAddress?: string }): void {
   if (err.code === 'ECONNRESET' || !socket.writable) {
     socket.destroy();
     return;
@@ -45,19 +49,23 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
         : [400, 'invalid_input', 'The request is not valid HTTP/1.1.'];
   const requestId = randomUUID();
   const body = JSON.stringify({ error: { status, code, message, details: [], requestId } });
+  const bucket = charge(socket.remoteAddress ?? '');
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       'content-type: application/json; charset=utf-8\r\n' +
       `content-length: ${Buffer.byteLength(body)}\r\n` +
       `x-request-id: ${requestId}\r\n` +
+      `x-ratelimit-limit: ${bucket.limit}\r\n` +
+      `x-ratelimit-remaining: ${bucket.remaining}\r\n` +
+      'x-content-type-options: nosniff\r\n' +
       'connection: close\r\n\r\n' +
       body,
   );
 }
 
 /** The HTTP server of the API, with the head limits above. */
-export function createHttpServer(listener: RequestListener): Server {
+export function createHttpServer(listener: RequestListener, charge: ChargeAddress): Server {
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, listener);
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(charge, err, socket));
   return server;
 }

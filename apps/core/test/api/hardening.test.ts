@@ -277,6 +277,10 @@ describe('oversized request lines and headers', () => {
       expect(res.status, res.headers).toBe(431);
       expect(res.headers).toMatch(/content-type: application\/json/i);
       expect(JSON.parse(res.body)).toEqual(errorShape(431, 'header_too_large'));
+      // The headers every answer carries (CONTRACT §12, docs/api.md).
+      expect(res.headers).toMatch(/x-ratelimit-limit: \d+/i);
+      expect(res.headers).toMatch(/x-ratelimit-remaining: \d+/i);
+      expect(res.headers).toMatch(/x-content-type-options: nosniff/i);
     }
   });
 
@@ -284,5 +288,7 @@ describe('oversized request lines and headers', () => {
     const res = await rawRequest('NOT HTTP AT ALL\r\n\r\n');
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body)).toEqual(errorShape(400, 'invalid_input'));
+    expect(res.headers).toMatch(/x-ratelimit-limit: \d+/i);
+    expect(res.headers).toMatch(/x-content-type-options: nosniff/i);
   });
 });
