@@ -97,8 +97,7 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   if (completes) Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt });
   const updated = tx.writes.update('challenge_progress', progress!, patch);
 
-  const achieved = wasCompleted ? [] : crossed(milestones, before, after);
-  const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
+  const { achieved, logs: milestoneRewardLogs } = await issueMilestoneRewards(tx, wasCompleted ? [] : crossed(milestones, before, after), {
     linkedSchemaSlug: 'challenge',
     linkedSchemaRecordId: definition.id,
     ownedById: memberId,

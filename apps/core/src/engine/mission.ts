@@ -160,7 +160,6 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     completes ? { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now } : { updated_at: tx.now },
   );
 
-  const achieved = crossed(milestones, before, after);
   const base = {
     linkedSchemaSlug: 'mission',
     linkedSchemaRecordId: definition.id,
@@ -169,7 +168,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     progressId: updated.id,
     holdDays: definition.reward_hold_days,
   };
-  const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, base);
+  const { achieved, logs: milestoneRewardLogs } = await issueMilestoneRewards(tx, crossed(milestones, before, after), base);
   const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null }) : null;
   const codes: EventCode[] = [];
   if (achieved.length) codes.push('mission_progress_milestone_completed');

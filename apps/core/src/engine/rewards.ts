@@ -19,12 +19,29 @@ export const revokedWithItsReward = (now: Date): Partial<RewardLogRow> => ({
  * records what a replay achieves: the reconciliation decides which reward logs stand.
  */
 export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardLogRow | null> {
+  return (await issue(tx, source)).log;
+}
+
+/**
+ * A milestone's reward log of the same streak run (a period from the run's first on) or challenge
+ * window that stands: a milestone whose target was raised since it was reached is crossed again by
+ * a later log, and gives nothing twice there. Null for a mission, whose reward logs name no run.
+ */
+const GIVEN_BEFORE: Record<string, string | null> = {
+  challenge: 'l.period_key = ?',
+  streak: `l.period_key >= (select min(t.period_key) from task_progress t where t.account_id = r.account_id and t.linked_schema_record_id = ?)`,
+  mission: null,
+};
+const givenBefore = (scope: string) => `exists (select 1 from reward_log l
+  where l.account_id = r.account_id and l.owned_by_id = ? and l.milestone_id = ? and l.reward_log_status <> 'revoked' and ${scope})`;
+
+async function issue(tx: Tx, source: RewardSource): Promise<{ log: RewardLogRow | null; givenBefore: boolean }> {
   // A replay notes every milestone and completion reached, with a reward or not (engine/reverse.ts judges them all).
   if (tx.replay) {
     tx.replay.push(source);
-    return null;
+    return { log: null, givenBefore: false };
   }
-  if (!source.rewardId) return null;
+  if (!source.rewardId) return { log: null, givenBefore: false };
   // Coupons are taken from a pool row by row, and points entered, which needs the attempt's own transaction.
   if (!tx.locked || !isTransaction(tx.trx)) throw new NeedsLock();
   const trx = tx.trx;
@@ -32,14 +49,25 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
   // A points reward issued now enters points for the member: its lock and read come with the reward's
   // (without the member's heldOutOf when the attempt's own read has it).
   const heldOutOf = !tx.held?.has('account_user', source.ownedById);
+  const scope = source.milestoneId !== null ? GIVEN_BEFORE[source.linkedSchemaSlug] : null;
   const {
     rows: [found],
-  } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown })[] }>(
-    `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'", heldOutOf)} as entry_read`} from reward r where r.account_id = ? and r.id = ?`,
-    [...(held ? [] : entryReadParams(tx.account.id, source.ownedById, heldOutOf)), tx.account.id, source.rewardId],
+  } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown; given_before?: boolean })[] }>(
+    `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'", heldOutOf)} as entry_read`}${
+      scope ? `, ${givenBefore(scope)} as given_before` : ''
+    } from reward r where r.account_id = ? and r.id = ?`,
+    [
+      ...(held ? [] : entryReadParams(tx.account.id, source.ownedById, heldOutOf)),
+      ...(scope
+        ? [source.ownedById, source.milestoneId, source.linkedSchemaSlug === 'challenge' ? source.periodKey : source.progressId]
+        : []),
+      tx.account.id,
+      source.rewardId,
+    ],
   );
-  if (!found) return null;
-  const { entry_read: read, ...reward } = found;
+  if (!found) return { log: null, givenBefore: false };
+  const { entry_read: read, given_before: given, ...reward } = found;
+  if (given) return { log: null, givenBefore: true };
   tx.held?.add('reward', [reward]);
   const [log] = await tx
     .trx<RewardLogRow>('reward_log')
@@ -56,20 +84,26 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
     })
     .returning('*');
   tx.issued.reward();
-  if (held) return log!;
-  return (await issueNow({ ...tx, trx }, reward, [log!], entryRead(read)))[0]!;
+  if (held) return { log: log!, givenBefore: false };
+  return { log: (await issueNow({ ...tx, trx }, reward, [log!], entryRead(read)))[0]!, givenBefore: false };
 }
 
-/** Reward logs for every achieved milestone that carries a reward. */
+/**
+ * Reward logs for every crossed milestone that carries a reward, and the milestones achieved: those
+ * crossed, less those whose reward this run or window was given already (their target raised since).
+ */
 export async function issueMilestoneRewards(
   tx: Tx,
-  achieved: MilestoneRow[],
+  crossed: MilestoneRow[],
   base: Omit<RewardSource, 'rewardId' | 'milestoneId'>,
-): Promise<RewardLogRow[]> {
+): Promise<{ achieved: MilestoneRow[]; logs: RewardLogRow[] }> {
+  const achieved: MilestoneRow[] = [];
   const logs: RewardLogRow[] = [];
-  for (const m of achieved) {
-    const log = await issueReward(tx, { ...base, rewardId: m.reward_id, milestoneId: m.id });
-    if (log) logs.push(log);
+  for (const m of crossed) {
+    const issued = await issue(tx, { ...base, rewardId: m.reward_id, milestoneId: m.id });
+    if (issued.givenBefore) continue;
+    achieved.push(m);
+    if (issued.log) logs.push(issued.log);
   }
-  return logs;
+  return { achieved, logs };
 }

@@ -330,8 +330,7 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
   if (earned) patch.freezes_available = progress!.freezes_available + 1;
   const updated = tx.writes.update('streak_progress', progress!, patch);
 
-  const achieved = crossed(milestones, before, after);
-  const milestoneRewardLogs = await issueMilestoneRewards(tx, achieved, {
+  const { achieved, logs: milestoneRewardLogs } = await issueMilestoneRewards(tx, crossed(milestones, before, after), {
     linkedSchemaSlug: 'streak',
     linkedSchemaRecordId: definition.id,
     ownedById: memberId,

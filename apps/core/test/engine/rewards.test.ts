@@ -329,3 +329,60 @@ describe('rendered reward texts', () => {
     expect(stamped.body.data.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till December 5, 2026.');
   });
 });
+
+describe('a milestone whose target was raised after a member reached it', () => {
+  it('gives its reward once per streak run and challenge window, crossed again or not', async () => {
+    const r = await reward({});
+    const milestoneOf = async (slug: string, definitionId: string, target: number) =>
+      accepted(
+        acct.api.post('/schema/milestone/record', {
+          linkedSchemaSlug: slug,
+          linkedSchemaRecordId: definitionId,
+          name: `M${++seq}`,
+          description: 'd',
+          milestoneTargetValue: target,
+          status: 'live',
+          rewardId: r.id,
+        }),
+      );
+    const raise = (id: string, target: number) =>
+      accepted(acct.api.patch(`/schema/milestone/record/${id}`, { milestoneTargetValue: target }));
+    const logOf = (slug: string, body: Record<string, unknown>) =>
+      accepted(acct.api.post(`/schema/${slug}_log/record`, { activityId: 'act', uniqueIdentifier: `raise-${++seq}`, ...body }));
+    const rewardLogsOf = async (memberId: string) =>
+      (await accepted(acct.api.get('/schema/reward_log/record', { filters: eq('ownedById', memberId) }))) as any[];
+    const codesOf = async (memberId: string) =>
+      ((await accepted(acct.api.get('/schema/event_log/record', { filters: eq('ownedById', memberId), limit: '1000' }))) as any[]).map(
+        (e) => e.eventCode,
+      );
+
+    // A challenge window: 12 reaches 10; raised to 15, 17 crosses it again in the same window.
+    const c = await accepted(
+      acct.api.post('/schema/challenge/record', {
+        name: `C${++seq}`,
+        aggregationMethod: 'sum',
+        aggregationPeriod: 'monthly',
+        completionTargetValue: 100,
+      }),
+    );
+    const cm = await milestoneOf('challenge', c.id, 10);
+    const ext = `raise-c-${seq}`;
+    const first = await logOf('challenge', { challengeId: c.id, ownedBy: { externalId: ext }, activityValue: 12, activityAt: ACTIVITY_AT });
+    expect(first.achievedMilestoneRewardLog).toBeTruthy();
+    await raise(cm.id, 15);
+    const again = await logOf('challenge', { challengeId: c.id, ownedBy: { externalId: ext }, activityValue: 5, activityAt: ACTIVITY_AT });
+    expect([again.achievedMilestone, again.achievedMilestoneRewardLog]).toEqual([null, null]);
+    expect(await rewardLogsOf(first.ownedById)).toHaveLength(1);
+    expect((await codesOf(first.ownedById)).filter((code) => code === 'challenge_progress_milestone_completed')).toHaveLength(1);
+
+    // A streak run: day 1 reaches 1; raised to 2, day 2 crosses it again in the same run.
+    const s = await accepted(acct.api.post('/schema/streak/record', { name: `S${++seq}` }));
+    const sm = await milestoneOf('streak', s.id, 1);
+    const day1 = await logOf('streak', { streakId: s.id, ownedBy: { externalId: `raise-s-${seq}` }, activityAt: '2026-11-01T10:00:00Z' });
+    await raise(sm.id, 2);
+    const day2 = await logOf('streak', { streakId: s.id, ownedById: day1.ownedById, activityAt: '2026-11-02T10:00:00Z' });
+    expect(day2.streakProgress.currentProgressValue).toBe(2);
+    expect(day2.achievedMilestoneRewardLog ?? null).toBeNull();
+    expect(await rewardLogsOf(day1.ownedById)).toHaveLength(1);
+  });
+});
