@@ -12,6 +12,7 @@ import {
   storeCredit,
   streakView,
   type Strings,
+  tierTitle,
   tierView,
   toNextTier,
 } from '@loyalty/view-model';
@@ -157,7 +158,7 @@ function Balance({ points, balance, ctx }: { points: NonNullable<CustomerData['p
         <s-text type="strong" data-balance>
           {fill(w.balance, { n: pointsText(balance, name, lang) })}
         </s-text>
-        {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
+        {tier?.current && <s-badge data-tier>{tierTitle(tier.current, t)}</s-badge>}
       </s-stack>
       {tier?.next && (
         <s-text color="subdued" data-next-tier>

@@ -34,6 +34,7 @@ import {
   streakView,
   type Strings,
   tierBoost,
+  tierTitle,
   tierView,
   toNextTier,
   waysToEarn,
@@ -360,7 +361,7 @@ function PointsSection({
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member reads what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
-  const boost = tierBoost(tier?.current, lang);
+  const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
@@ -371,7 +372,7 @@ function PointsSection({
         {member && (
           <s-stack gap="small-200" data-balance>
             <s-text type="strong">{amount(member.pointsBalance)}</s-text>
-            {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
+            {tier?.current && <s-badge data-tier>{tierTitle(tier.current, t)}</s-badge>}
             {tier?.current?.eudDescription && <s-paragraph color="subdued">{tier.current.eudDescription}</s-paragraph>}
             {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
             {expiry && (

@@ -416,6 +416,19 @@ describe('the points section', () => {
     ]);
   });
 
+  it('names a tier without a title as the member’s own and the next one as the next tier', async () => {
+    const untitled = (data: PageData): PageData => ({
+      ...data,
+      points: data.points && { ...data.points, tiers: data.points.tiers.map((tier) => ({ ...tier, eudTitle: null })) },
+    });
+    const page = await show(() => Promise.resolve(untitled(withPoints(member.api))));
+    const section = page.querySelector('[data-points]')!;
+    const balance = section.querySelector('[data-balance]')!;
+    expect(text(balance.querySelector('[data-tier]'))).toBe('Your tier');
+    expect(all(balance, 's-text')).toEqual(['1,200 Stars', '800 Stars to the next tier: 1,200 / 2,000']);
+    expect(text(section.querySelector('[data-earn] s-heading'))).toBe('Ways to earn · Your tier ×1.5');
+  });
+
   it('lists what each entry came from, never an id or a reason code, in the customer’s language', async () => {
     const page = await show(() => Promise.resolve(withPoints(member.api)));
     const section = page.querySelector('[data-history]')!;

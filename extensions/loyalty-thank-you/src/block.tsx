@@ -11,6 +11,7 @@ import {
   rewardView,
   streakView,
   type Strings,
+  tierTitle,
   tierView,
   toNextTier,
 } from '@loyalty/view-model';
@@ -139,7 +140,7 @@ function PointsPart({ order, points, ctx }: { order: OrderFacts; points: Points;
         </s-text>
       )}
       {member && <s-text data-balance>{fill(w.balance, { n: amount(member.pointsBalance) })}</s-text>}
-      {tier?.current && <s-badge data-tier>{tier.current.eudTitle}</s-badge>}
+      {tier?.current && <s-badge data-tier>{tierTitle(tier.current, t)}</s-badge>}
       {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
     </s-stack>
   );

@@ -68,6 +68,10 @@ export interface Strings {
   redeemed: string;
   /** `{n}`: the points still to earn, with their name; `{tier}`: the next tier. */
   toNextTier: string;
+  /** `{n}` as in `toNextTier`, for a next tier without a title (the tier's name is not public). */
+  toNextTierPlain: string;
+  /** The member's tier where it has no title. */
+  yourTier: string;
   signInToRedeem: string;
   /** A reward that gave points: they went to the balance (its amount may be the tier's multiple). */
   credited: string;
@@ -134,6 +138,8 @@ export const en: Strings = {
   notEnough: 'Not enough {name} for this reward.',
   redeemed: 'Redeemed!',
   toNextTier: '{n} to {tier}',
+  toNextTierPlain: '{n} to the next tier',
+  yourTier: 'Your tier',
   signInToRedeem: 'Sign in to redeem.',
   credited: 'Added to your balance.',
   expired: 'Expired on {date}.',

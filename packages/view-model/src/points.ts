@@ -172,10 +172,21 @@ export function waysToEarn(
 export const multiplierText = (tier: Pick<Tier, 'earnMultiplier'> | undefined, lang: string | undefined): string | null =>
   tier && tier.earnMultiplier > 1 ? `×${numberFormat(lang, { maximumFractionDigits: 1 }).format(tier.earnMultiplier)}` : null;
 
-/** The tier beside the ways to earn, with what it multiplies them by ("Gold ×1.5"); null when it multiplies nothing. */
-export function tierBoost(tier: Pick<Tier, 'earnMultiplier' | 'eudTitle'> | undefined, lang: string | undefined): string | null {
+/** A member's tier as the storefront names it: its title, else "Your tier" (its `name` is not public). */
+export const tierTitle = (tier: Pick<Tier, 'eudTitle'>, t: Pick<Strings, 'yourTier'>): string => tier.eudTitle || t.yourTier;
+
+/**
+ * The tier beside the ways to earn, with what it multiplies them by ("Gold ×1.5"; untitled, "Your
+ * tier ×1.5" with `t`, else the multiplier alone); null when it multiplies nothing.
+ */
+export function tierBoost(
+  tier: Pick<Tier, 'earnMultiplier' | 'eudTitle'> | undefined,
+  lang: string | undefined,
+  t?: Pick<Strings, 'yourTier'>,
+): string | null {
   const multiplier = multiplierText(tier, lang);
-  return multiplier && [tier?.eudTitle, multiplier].filter(Boolean).join(' ');
+  if (!tier || !multiplier) return null;
+  return [t ? tierTitle(tier, t) : tier.eudTitle, multiplier].filter(Boolean).join(' ');
 }
 
 /** What a member's earned entries are multiplied by: their tier's `earnMultiplier`; 1 for a guest or a member without a tier. */
@@ -239,9 +250,12 @@ export function pointsExpireAt(months: number, member: Pick<Member, 'pointsBalan
   return plusMonths(new Date(member.lastPointEntryAt), months);
 }
 
-/** "350 Stars to Gold". */
-export const toNextTier = (view: TierView, name: string, t: Strings, lang: string | undefined): string =>
-  fill(t.toNextTier, { n: pointsText(view.next!.pointsThreshold - view.earned, name, lang), tier: view.next!.eudTitle ?? '' });
+/** "350 Stars to Gold"; "350 Stars to the next tier" when it has no title (its `name` is not public). */
+export function toNextTier(view: TierView, name: string, t: Strings, lang: string | undefined): string {
+  const n = pointsText(view.next!.pointsThreshold - view.earned, name, lang);
+  const tier = view.next!.eudTitle;
+  return tier ? fill(t.toNextTier, { n, tier }) : fill(t.toNextTierPlain, { n });
+}
 
 /** A member's newest point entries, as many as a history shows. */
 export const loadPointHistory = (api: Pick<Api, 'list'>): Promise<PointEntry[]> => api.list('point_entry', { ...NEWEST_FIRST, limit: 20 });

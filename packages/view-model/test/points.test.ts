@@ -9,6 +9,7 @@ import {
   pointsName,
   type RedeemOutcome,
   redeemInto,
+  tierBoost,
   tierView,
   toNextTier,
   waysToEarn,
@@ -141,6 +142,22 @@ describe('tierView', () => {
     expect(tierView(tiers, member(100, 'Gold')).next?.id).toBe('Platinum');
     expect(tierView(tiers, member(2500, 'Platinum')).next).toBeUndefined();
     expect(tierView(tiers.slice(1), member(20, null))).toMatchObject({ current: undefined, next: { id: 'Gold' } });
+  });
+
+  it('words a tier without a title (its name is not public) in every language: "the next tier", "Your tier"', () => {
+    const untitled: Tier = { ...tier('Bronze', 450), earnMultiplier: 1.2, eudTitle: null };
+    const view = tierView([tiers[0]!, untitled, tiers[1]!], member(380, 'Silver'));
+    expect(toNextTier(view, 'Stars', t, 'en')).toBe('70 Stars to the next tier');
+    expect(toNextTier(view, 'Sterne', stringsFor('de'), 'de')).toBe('Noch 70 Sterne bis zur nächsten Stufe');
+    expect(tierBoost(untitled, 'en', t)).toBe('Your tier ×1.2');
+    expect(tierBoost(untitled, 'de', stringsFor('de'))).toBe('Deine Stufe ×1,2');
+    expect(tierBoost({ ...untitled, eudTitle: 'Bronze' }, 'en', t)).toBe('Bronze ×1.2');
+    // Without the words (the extensions' call), the multiplier alone; a tier that multiplies nothing says nothing.
+    expect(tierBoost(untitled, 'en')).toBe('×1.2');
+    expect(tierBoost(tiers[1], 'en', t)).toBeNull();
+    // In every language, the points said and nothing left dangling where the name was.
+    for (const lang of ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'ko', 'zh-CN'])
+      expect(toNextTier(view, 'P', stringsFor(lang), lang), lang).toMatch(/70.*\S$/);
   });
 
   it('shows a member the core has not placed yet in the tier the window reaches: a new member in a tier from 0, a tier made since', () => {

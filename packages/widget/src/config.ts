@@ -26,7 +26,7 @@ export interface WidgetApp {
 export interface Mounting {
   config: WidgetConfig;
   shadow: ShadowRoot;
-  /** `.lw-root`: carries the theme's custom properties and `lang`; the panel goes inside it. */
+  /** `.lw-root`: carries the theme's custom properties, `lang` and `dir`; the panel goes inside it. */
   root: HTMLElement;
   launcher: HTMLButtonElement;
   display: Display;

@@ -80,6 +80,6 @@ export function themeProperties(theme: Theme | undefined): Record<string, string
 
 export const edges = (launcher: FloatingWidget) => launcher.alignment.split('_') as ['top' | 'bottom', 'left' | 'right'];
 
-/** The launcher's accessible name when it shows no title of its own; `fallback` when no text names it (the loader has no words but English). */
+/** The launcher's accessible name when it shows no title of its own; `fallback`, the widget's word in its language, when no record names it. */
 export const launcherLabel = (display: Display, fallback = 'Rewards') =>
   display.launcher.eudTitle || display.template?.rewardsTabTitle || fallback;

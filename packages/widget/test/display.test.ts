@@ -17,12 +17,12 @@ const VIEWPORT = { width: 1200, height: 800 };
  * A merchant's page embedding the widget with the given settings. It is answered by the browser
  * at the core's own origin, so the widget's API calls go to the real core as from /demo.
  */
-async function merchantPage(page: Page, init: Record<string, unknown>): Promise<void> {
+async function merchantPage(page: Page, init: Record<string, unknown>, html = ''): Promise<void> {
   const url = `${demo.app.url}/merchant-page`;
   await page.route(url, (route) =>
     route.fulfill({
       contentType: 'text/html',
-      body: `<!doctype html><html><body><h1>Another shop</h1>
+      body: `<!doctype html><html${html}><body><h1>Another shop</h1>
 <script>window.LoyaltyWidget=window.LoyaltyWidget||{q:[],init:function(){this.q.push(arguments)}};</script>
 <script src="${demo.app.url}/widget/loader.js" async></script>
 <script>LoyaltyWidget.init(${JSON.stringify(init)});</script></body></html>`,
@@ -254,6 +254,64 @@ describe('display configuration', () => {
 
 type Box = { x: number; y: number; width: number; height: number };
 
+/** Whether each text in `parts` is drawn left of the next inside `el`: the order a left-to-right reader reads them in. */
+const readsLeftToRight = (el: Element, parts: string[]) => {
+  const left = (part: string) => {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent!.indexOf(part);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + part.length);
+      return range.getBoundingClientRect().left;
+    }
+    throw new Error(`"${part}" is not in "${el.textContent}"`);
+  };
+  const xs = parts.map(left);
+  return xs.every((x, i) => i === 0 || xs[i - 1]! < x);
+};
+
+describe('on a right-to-left page', () => {
+  it('lays its panel out left to right, as all its languages are written: "380 Sterne", "380 / 500"', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.route(`${demo.app.url}/demo*`, async (route) => {
+      const res = await route.fetch();
+      const body = (await res.text()).replace('<html lang="en">', '<html lang="he" dir="rtl">');
+      await route.fulfill({ response: res, body });
+    });
+    await page.goto(`${demo.app.url}/demo?mode=member&lang=de`);
+    expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe('rtl');
+    await launcher(page).click();
+    await dialog(page).getByRole('tab', { name: 'Sterne' }).click();
+    const card = page.locator('loyalty-widget [data-balance]');
+    await card.waitFor();
+    expect(await card.locator('.lw-big').textContent()).toBe('380 Sterne');
+    expect(await card.locator('.lw-big').evaluate(readsLeftToRight, ['380', 'Sterne'])).toBe(true);
+    expect(await card.locator('.lw-pair').evaluate(readsLeftToRight, ['380', '/', '500'])).toBe(true);
+    expect(await dialog(page).evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+    expect(await page.locator('loyalty-widget .lw-root').getAttribute('dir')).toBe('ltr');
+    await screenshot(page, 'rtl-page-de');
+    expect(errors).toEqual([]);
+  });
+
+  it('marks its panel with the language it shows: English for a language it does not have, not the page’s', async () => {
+    const { page, errors } = await demo.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    await merchantPage(page, { ...demo.ids, baseUrl: demo.app.url, languageCode: 'ar' }, ' lang="he" dir="rtl"');
+    await launcher(page).click();
+    await expect.poll(() => tabNames(page)).toContain('Streaks');
+    expect(warnings.some((w) => w.includes('"ar"'))).toBe(true);
+    expect(await dialog(page).evaluate((el) => el.closest('[lang]')?.getAttribute('lang'))).toBe('en');
+    expect(await launcher(page).evaluate((el) => [el.closest('[dir]')?.getAttribute('dir'), getComputedStyle(el).direction])).toEqual([
+      'ltr',
+      'ltr',
+    ]);
+    expect(errors).toEqual([]);
+  });
+});
+
 describe('failures stay inside the widget', () => {
   it('comes back whole after a moment without the network: every tab, focus kept in the panel, Escape still closing it', async () => {
     const { page, errors } = await demo.newPage();
@@ -290,6 +348,19 @@ describe('failures stay inside the widget', () => {
     expect(await dialog(page).getByRole('button', { name: 'Try again' }).count()).toBe(1);
     await screenshot(page, 'error-state');
     expect(await page.evaluate(() => document.querySelector('h1')?.textContent)).toBe('Another shop');
+    expect(errors).toEqual([]);
+  });
+
+  it('names a launcher without a title in the page’s language while the core is down, before and after the app comes', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.route('**/api/v1.0/**', (route) => route.abort('connectionrefused'));
+    await merchantPage(page, { ...demo.ids, baseUrl: demo.app.url, languageCode: 'de' });
+    // The spec's default launcher: an icon, named for screen readers.
+    await expect.poll(() => launcher(page).getAttribute('aria-label')).toBe('Prämien');
+    expect(await launcher(page).textContent()).toBe('');
+    await launcher(page).click();
+    await expect.poll(() => dialog(page).locator('h2').textContent()).toBe('Prämien');
+    expect(await launcher(page).getAttribute('aria-label')).toBe('Prämien');
     expect(errors).toEqual([]);
   });
 

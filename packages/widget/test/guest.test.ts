@@ -238,6 +238,34 @@ describe('the widget for a guest on /demo', () => {
     expect(errors).toEqual([]);
   });
 
+  it('is modal to the pointer too: a press outside closes it, focus back on the launcher unless the press gave it to the page', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    const open = async () => {
+      await launcher(page).click();
+      await expect.poll(async () => (await widgetFocus(page))?.inPanel).toBe(true);
+    };
+    await open();
+    // A press inside the panel leaves it open.
+    await dialog(page).locator('h2').click();
+    expect(await dialog(page).count()).toBe(1);
+
+    // On nothing that takes focus: the panel closes, and focus, which would drop to the page's body, is the launcher's.
+    await page.locator('.hero h1').click();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    expect(await launcher(page).getAttribute('aria-expanded')).toBe('false');
+    await expect.poll(async () => (await widgetFocus(page))?.launcher).toBe(true);
+
+    // On a control of the page: the panel closes, and the control keeps the focus the press gave it.
+    await open();
+    await page.getByRole('button', { name: 'Add to cart' }).first().click();
+    await expect.poll(() => dialog(page).count()).toBe(0);
+    // After the widget's own look at where the press left focus.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Add to cart');
+    expect(errors).toEqual([]);
+  });
+
   it('shows the close button’s focus ring against the header: not in the header’s own colour', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member`);

@@ -403,3 +403,37 @@ describe('rewards that are no code in the member’s rewards', SLOW, () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('a tier without a title', SLOW, () => {
+  it('is "the next tier" and "Your tier" where its name would be (its name is not public), in English and German', async () => {
+    const { pointsEarnedInTierWindow: earned } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as {
+      pointsEarnedInTierWindow: number;
+    };
+    const untitled = await create('tier', { name: 'Probe', status: 'live', pointsThreshold: earned + 70, earnMultiplier: 1.8 });
+    try {
+      const { page, errors } = await demo.newPage();
+      const card = tabPanel(page).locator('[data-balance]');
+      const progress = () => card.getByRole('progressbar').getAttribute('aria-label');
+      const waysToEarn = (heading: string) => tabPanel(page).locator('h3', { hasText: heading }).textContent();
+      await openPoints(page, '?mode=member', 'Stars');
+      expect(await progress()).toBe('70 Stars to the next tier');
+      await openPoints(page, '?mode=member&lang=de', 'Sterne');
+      expect(await progress()).toBe('Noch 70 Sterne bis zur nächsten Stufe');
+
+      // In it, its multiplier the member's.
+      await entry(100, 'earned');
+      await openPoints(page, '?mode=member&lang=de', 'Sterne');
+      expect(await card.locator('[data-tier]').textContent()).toBe('Deine Stufe');
+      expect(await waysToEarn('So sammelst du')).toBe('So sammelst du · Deine Stufe ×1,8');
+      expect(await progress()).toMatch(/^Noch [\d.]+ Sterne bis Platinum$/);
+      await openPoints(page, '?mode=member', 'Stars');
+      expect(await card.locator('[data-tier]').textContent()).toBe('Your tier');
+      expect(await waysToEarn('Ways to earn')).toBe('Ways to earn · Your tier ×1.8');
+      expect(await violations(page)).toEqual([]);
+      await screenshot(page, 'points-untitled-tier');
+      expect(errors).toEqual([]);
+    } finally {
+      await demo.api.delete(`/schema/tier/record/${untitled}`);
+    }
+  });
+});

@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'Nicht genug {name} für diese Prämie.',
   redeemed: 'Eingelöst!',
   toNextTier: 'Noch {n} bis {tier}',
+  toNextTierPlain: 'Noch {n} bis zur nächsten Stufe',
+  yourTier: 'Deine Stufe',
   signInToRedeem: 'Melde dich zum Einlösen an.',
   credited: 'Deinem Guthaben gutgeschrieben.',
   expired: 'Abgelaufen am {date}.',

@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'No tienes suficientes {name} para esta recompensa.',
   redeemed: '¡Canjeado!',
   toNextTier: 'Faltan {n} para {tier}',
+  toNextTierPlain: 'Faltan {n} para el siguiente nivel',
+  yourTier: 'Tu nivel',
   signInToRedeem: 'Inicia sesión para canjear.',
   credited: 'Añadido a tu saldo.',
   expired: 'Caducó el {date}.',

@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'Pas assez de {name} pour cette récompense.',
   redeemed: 'Échangé !',
   toNextTier: 'Encore {n} pour {tier}',
+  toNextTierPlain: 'Encore {n} pour le niveau suivant',
+  yourTier: 'Votre niveau',
   signInToRedeem: 'Connectez-vous pour échanger.',
   credited: 'Ajouté à votre solde.',
   expired: 'Expiré le {date}.',

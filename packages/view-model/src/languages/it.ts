@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'Non hai abbastanza {name} per questo premio.',
   redeemed: 'Riscattato!',
   toNextTier: 'Mancano {n} per {tier}',
+  toNextTierPlain: 'Mancano {n} per il livello successivo',
+  yourTier: 'Il tuo livello',
   signInToRedeem: 'Accedi per riscattare.',
   credited: 'Aggiunto al tuo saldo.',
   expired: 'Scaduto il {date}.',

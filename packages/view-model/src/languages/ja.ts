@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'このリワードに必要な{name}が足りません。',
   redeemed: '交換しました',
   toNextTier: '{tier}まであと{n}',
+  toNextTierPlain: '次のランクまであと{n}',
+  yourTier: '現在のランク',
   signInToRedeem: 'ログインすると交換できます。',
   credited: '残高に加算されました。',
   expired: '{date}に有効期限が切れました。',

@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: '{name} 잔액이 부족해 이 리워드를 교환할 수 없습니다.',
   redeemed: '교환 완료',
   toNextTier: '{tier}까지 {n} 남음',
+  toNextTierPlain: '다음 등급까지 {n} 남음',
+  yourTier: '현재 등급',
   signInToRedeem: '로그인하면 교환할 수 있습니다.',
   credited: '잔액에 적립되었습니다.',
   expired: '{date}에 만료되었습니다.',

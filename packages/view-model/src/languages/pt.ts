@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: 'Você não tem {name} suficientes para esta recompensa.',
   redeemed: 'Resgatado!',
   toNextTier: 'Faltam {n} para {tier}',
+  toNextTierPlain: 'Faltam {n} para o próximo nível',
+  yourTier: 'Seu nível',
   signInToRedeem: 'Faça login para resgatar.',
   credited: 'Adicionado ao seu saldo.',
   expired: 'Expirou em {date}.',

@@ -41,6 +41,8 @@ const words: Strings = {
   notEnough: '您的{name}不足，无法兑换此奖励。',
   redeemed: '兑换成功',
   toNextTier: '距离{tier}还差 {n}',
+  toNextTierPlain: '距离下一等级还差 {n}',
+  yourTier: '您的等级',
   signInToRedeem: '登录后即可兑换。',
   credited: '已计入您的余额。',
   expired: '已于{date}过期。',

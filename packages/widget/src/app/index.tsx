@@ -69,6 +69,19 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
     }
   };
   root.addEventListener('keydown', onKeyDown);
+  // A press outside the widget closes the modal panel, as Escape does: the page behind it is not for
+  // use while it is open. Focus goes back to the launcher only once the press has left it nowhere
+  // (the default action that focuses what was pressed runs after this), never away from the page.
+  const onPointerDown = (e: PointerEvent) => {
+    if (!open || e.composedPath().includes(shadow.host)) return;
+    open = false;
+    draw();
+    setTimeout(() => {
+      if (!document.activeElement || document.activeElement === document.body) launcher.focus();
+    });
+  };
+  // Captured: a page that stops the event's propagation does not keep the panel open.
+  document.addEventListener('pointerdown', onPointerDown, true);
 
   return {
     toggle() {
@@ -79,6 +92,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
     },
     unmount() {
       root.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown, true);
       render(null, slot);
       slot.remove();
       removeStyles();

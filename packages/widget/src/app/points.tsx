@@ -13,6 +13,7 @@ import {
   redeemInto,
   type RewardLog,
   tierBoost,
+  tierTitle,
   tierView,
   toNextTier,
   waysToEarn,
@@ -41,7 +42,7 @@ export function PointsTab({
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
-  const boost = tierBoost(tier?.current, lang);
+  const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
 
   // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
@@ -63,7 +64,7 @@ export function PointsTab({
       {member && (
         <div class="lw-card" data-balance>
           <p class="lw-big">{amount(member.pointsBalance)}</p>
-          {tier?.current?.eudTitle && <h3 data-tier>{tier.current.eudTitle}</h3>}
+          {tier?.current && <h3 data-tier>{tierTitle(tier.current, t)}</h3>}
           {tier?.current?.eudDescription && <p class="lw-muted">{tier.current.eudDescription}</p>}
           {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} lang={lang} />}
           {expiry && (

@@ -7,6 +7,8 @@ import { installLoader } from './queue.js';
 declare const __APP_FILE__: string;
 /** The hashed file of each language's words but English's (which the app carries), by language code, set by the build. */
 declare const __LANGUAGE_FILES__: Record<string, string>;
+/** The widget's word for rewards in each language but English, by language code, set by the build. */
+declare const __REWARDS__: Record<string, string>;
 /** Only the benchmark's comparison build sets it: the app imported and mounted at once, as before the lazy launcher. */
 declare const __EAGER__: boolean;
 
@@ -15,6 +17,7 @@ const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
 const launcher = createLauncher({
   eager: __EAGER__,
+  rewards: __REWARDS__,
   importApp: (config) => {
     const at = (file: string) => import(/* @vite-ignore */ new URL(file, loaderUrl || `${config.baseUrl.replace(/\/$/, '')}/widget/`).href);
     // The page's language is known now: its words come beside the app, not after it.

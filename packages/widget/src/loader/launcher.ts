@@ -10,6 +10,8 @@ export interface LauncherOptions {
   readDisplay?(config: WidgetConfig): Promise<Display>;
   /** Import and mount the app at once, as the widget did before the lazy launcher: only the benchmark's comparison build sets it. */
   eager?: boolean;
+  /** The widget's word for rewards by language but English: the launcher's name when no record names it, before the app's words come. */
+  rewards?: Record<string, string>;
 }
 
 /** Marks on the page's performance timeline, for anyone measuring the widget (bench:widget reads them). */
@@ -42,8 +44,8 @@ function giftIcon(): SVGSVGElement {
   return svg;
 }
 
-/** The launcher's look from the floating widget, its name, and the theme's properties on the root. */
-function paint(root: HTMLElement, button: HTMLButtonElement, display: Display): void {
+/** The launcher's look from the floating widget, its name (`fallback` when no record names it), and the theme's properties on the root. */
+function paint(root: HTMLElement, button: HTMLButtonElement, display: Display, fallback: string | undefined): void {
   const { launcher } = display;
   root.removeAttribute('style');
   for (const [name, value] of Object.entries(themeProperties(display.theme))) root.style.setProperty(name, value);
@@ -61,7 +63,7 @@ function paint(root: HTMLElement, button: HTMLButtonElement, display: Display): 
   };
   for (const [name, value] of Object.entries(look)) button.style.setProperty(name, value);
   if (launcher.eudTitle) button.removeAttribute('aria-label');
-  else button.setAttribute('aria-label', launcherLabel(display));
+  else button.setAttribute('aria-label', launcherLabel(display, fallback));
   let icon: Element = giftIcon();
   if (launcher.eudIcon) {
     const img = document.createElement('img');
@@ -93,7 +95,7 @@ function whenPageIdle(then: () => void): void {
  * The Preact panel app is imported on the first hover, focus or touch of the launcher, or when the
  * page is idle, whichever comes first, and mounted on the first click, which it then opens.
  */
-export function createLauncher({ importApp, readDisplay, eager = false }: LauncherOptions): WidgetApp {
+export function createLauncher({ importApp, readDisplay, eager = false, rewards = {} }: LauncherOptions): WidgetApp {
   // By language: an init in another language needs its words (the app itself the browser imports once).
   const apps = new Map<string, Promise<PanelApp>>();
   const loadApp = (config: WidgetConfig): Promise<PanelApp> => {
@@ -121,7 +123,10 @@ export function createLauncher({ importApp, readDisplay, eager = false }: Launch
     addStyles(shadow, css);
     const root = document.createElement('div');
     root.className = 'lw-root';
-    if (config.languageCode) root.lang = config.languageCode;
+    // The language it shows: a code it does not have was cleared by the queue, and the panel is then English.
+    root.lang = config.languageCode || 'en';
+    // All its languages are written left to right; `all: initial` leaves a right-to-left page's direction inherited.
+    root.dir = 'ltr';
     shadow.append(root);
     const button = document.createElement('button');
     button.type = 'button';
@@ -133,10 +138,11 @@ export function createLauncher({ importApp, readDisplay, eager = false }: Launch
     let display: Display | undefined;
     let panel: PanelControl | undefined;
     let opening = false;
+    const fallback = config.languageCode ? rewards[config.languageCode] : undefined;
     const show = (d: Display) => {
       if (destroyed) return;
       display = d;
-      paint(root, button, d);
+      paint(root, button, d, fallback);
     };
     const mounting = (): Mounting => ({
       config,
