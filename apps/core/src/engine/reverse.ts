@@ -393,6 +393,21 @@ async function recompute(
       given.set(grant, run.id);
     }
   };
+  const storedTasks = stored.length
+    ? await trx<TaskProgressRow>('task_progress')
+        .where({ account_id: account.id })
+        .whereIn(
+          'linked_schema_record_id',
+          stored.map((r) => r.id),
+        )
+        .forUpdate()
+    : [];
+  // A streak period completed before keeps the target it was completed under (a raise since applies to the periods after).
+  const completedPeriods = new Map(
+    storedTasks
+      .filter((t) => t.task_progress_status === 'completed' && t.period_key !== null)
+      .map((t) => [t.period_key!, Number(t.target_value)]),
+  );
   /** The logs the replay decided otherwise than their ingestion had. */
   const redecided: { log: LogRow; outcome: Outcome }[] = [];
   grantReady();
@@ -406,11 +421,17 @@ async function recompute(
     const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
     let outcome: Outcome;
     if (definition.kind === 'streak')
-      outcome = await aggregateStreak(tx, { ...input, definition: definition.row, state: streakState(rawRuns(), rawTasks(), fill) });
+      outcome = await aggregateStreak(tx, {
+        ...input,
+        definition: definition.row,
+        state: streakState(rawRuns(), rawTasks(), fill),
+        completedPeriods,
+      });
     else if (definition.kind === 'challenge')
       outcome = await aggregateChallenge(tx, {
         ...input,
-        definition: definition.row,
+        // A log that counted keeps counting: startAt or endAt moved since does not take it out.
+        definition: log.is_aggregated ? { ...definition.row, start_at: null, end_at: null } : definition.row,
         state: challengeState(rawRuns() as ChallengeProgressRow[], fill),
       });
     else
@@ -426,15 +447,6 @@ async function recompute(
   }
   grantReady(true);
   settleDue(records, definition, writes, runs(), zone, now);
-  const storedTasks = stored.length
-    ? await trx<TaskProgressRow>('task_progress')
-        .where({ account_id: account.id })
-        .whereIn(
-          'linked_schema_record_id',
-          stored.map((r) => r.id),
-        )
-        .forUpdate()
-    : [];
 
   const replayed = runs();
   const ids = matchRuns(kind, stored, replayed);

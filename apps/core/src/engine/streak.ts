@@ -305,13 +305,14 @@ export async function aggregateStreak(tx: Tx, input: LogInput<StreakRow>): Promi
     ]);
   }
 
-  const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, definition.aggregation_target_value, activityAt);
+  const target = input.completedPeriods?.get(logPeriod) ?? definition.aggregation_target_value;
+  const task = addToPeriod(tx, progress!, periodTask, logPeriod, value, target, activityAt);
   const periodCompleted = task.justCompleted;
   const before = progress!.current_progress_value;
   const after = periodCompleted ? before + 1 : before;
-  const target = definition.completion_target_value;
+  const length = definition.completion_target_value;
   // A target lowered below the run's value since: the run completes with its next completed period.
-  const completed = target !== null && after >= target && (before < target || periodCompleted);
+  const completed = length !== null && after >= length && (before < length || periodCompleted);
   const current = progress!.current_period_key;
   const patch: Partial<StreakProgressRow> = {
     current_progress_value: after,
@@ -382,8 +383,9 @@ function addToPeriod(
   // A period counts once: one completed before its target was raised stays completed and is not counted again.
   const justCompleted = existing?.task_progress_status !== 'completed' && before < target && after >= target;
   const fields: Partial<TaskProgressRow> = { current_progress_value: after, updated_at: tx.now };
-  // As the run's own completion: at the log's time, never the wall clock's (a back-fill completes the period it describes).
-  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt });
+  // As the run's own completion: at the log's time, never the wall clock's (a back-fill completes the period it describes),
+  // under the target it reached, which a recompute keeps for the period (a raise applies to the periods after).
+  if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt, target_value: target });
   const row = existing
     ? tx.writes.update('task_progress', existing, fields)
     : tx.writes.insert<TaskProgressRow>('task_progress', [

@@ -99,10 +99,15 @@ export interface LogInput<D> {
   value: number;
   /** The member's time zone, in which periods are counted. */
   zone: string;
-  /** Live milestones of the definition, ascending by target. */
+  /** Live milestones of the definition, ascending by target (a recompute's replay: every milestone). */
   milestones: MilestoneRow[];
   /** The member's progress on the definition, as the kind's STATE read returned it. */
   state: unknown;
+  /**
+   * A recompute's streak periods completed before it, with the target each was completed under: a
+   * target raised since applies to the periods after (docs/api.md, "Editing a definition").
+   */
+  completedPeriods?: ReadonlyMap<string, number>;
 }
 
 /**

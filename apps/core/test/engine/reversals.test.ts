@@ -430,6 +430,29 @@ describe('reversing streak logs', () => {
     expect(await balance(m)).toBe(0);
   });
 
+  it('keeps the periods completed before a raise of the period target, each by the target it was completed under', async () => {
+    at('2027-02-03T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}`, aggregationMethod: 'sum', aggregationTargetValue: 10 });
+    const r = await reward();
+    await milestone('streak', s.id, 2, r.id);
+    const m = await member();
+    const logs = [];
+    for (const d of [1, 2, 3])
+      logs.push(await log('streak', { streakId: s.id, ownedById: m, activityValue: 15, activityAt: `2027-02-0${d}T10:00:00Z` }));
+    expect(logs[2].streakProgress.currentProgressValue).toBe(3);
+    await accepted(acct.api.patch(`/schema/streak/record/${s.id}`, { aggregationTargetValue: 20 }));
+    const back = await accepted(reverse('streak', logs[2].id, { activityValue: 1 }));
+    expect(back.streakProgress).toMatchObject({
+      id: logs[2].streakProgress.id,
+      currentProgressValue: 3,
+      streakProgressStatus: 'in_progress',
+    });
+    expect(back.revokedRewardLogs).toEqual([]);
+    // Taken below the target it was completed under, the period is missed after all.
+    const under = await accepted(reverse('streak', logs[2].id, { activityValue: 5 }));
+    expect(under.streakProgress.currentProgressValue).toBe(2);
+  });
+
   it('answers 409 to a replayed uniqueIdentifier and to a log with nothing left, changing nothing', async () => {
     at('2027-02-02T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}` });
@@ -747,6 +770,30 @@ describe('reversing challenge and mission logs', () => {
     const announced = (await eventsOf(m)).filter((e) => e.eventCode === 'reward_log_issued');
     expect(announced.map((e) => [e.linkedSchemaRecordId, e.payload.rewardLog.couponCode])).toEqual([[issued.id, issued.couponCode]]);
     await assertEventsDocumented(app, acct.api);
+  });
+
+  it('keeps counting the logs that counted when the challenge’s startAt or endAt moved since', async () => {
+    for (const moved of [{ startAt: '2027-02-10T11:00:00Z' }, { startAt: '2027-02-10T08:00:00Z', endAt: '2027-02-10T09:00:00Z' }]) {
+      const c = await create('challenge', {
+        name: `C${++seq}`,
+        aggregationMethod: 'sum',
+        aggregationPeriod: 'monthly',
+        completionTargetValue: 12,
+      });
+      const r = await reward();
+      await milestone('challenge', c.id, 10, r.id);
+      const m = await member();
+      await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 10, activityAt: '2027-02-10T10:00:00Z' });
+      const second = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 5, activityAt: '2027-02-10T10:01:00Z' });
+      expect(second.challengeProgress.challengeProgressStatus).toBe('completed');
+      await accepted(acct.api.patch(`/schema/challenge/record/${c.id}`, moved));
+      const back = await accepted(reverse('challenge', second.id, { activityValue: 1 }));
+      expect(back.challengeProgress, JSON.stringify(moved)).toMatchObject({
+        currentProgressValue: 14,
+        challengeProgressStatus: 'completed',
+      });
+      expect(back.revokedRewardLogs).toEqual([]);
+    }
   });
 
   it('fails at once a past challenge window all of whose logs are reversed, with no event of its own', async () => {
