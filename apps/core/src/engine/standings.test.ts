@@ -13,6 +13,9 @@ describe('a board shows a shopper-chosen name only as a short line of visible te
     expect(named('Marie', 'dupont')).toBe('Marie D.');
     expect(named('  Zoë ', null)).toBe('Zoë');
     expect(named('Jean-Luc', "O'Neil")).toBe('Jean-Luc O.');
+    // Initials and a colon in plain text are no link.
+    expect(named('J.R.', 'Smith')).toBe('J.R. S.');
+    expect(named('Anne: the best', null)).toBe('Anne: the best');
   });
 
   it.each([
@@ -20,6 +23,10 @@ describe('a board shows a shopper-chosen name only as a short line of visible te
     ['a link', 'https://shop.example'],
     ['a bare domain', 'bestdeals.shop'],
     ['a www host', 'www.deals'],
+    ['a script link', 'javascript:alert(1)'],
+    ['a data link', 'data:text/html,hi'],
+    ['a mail link', 'mailto:a'],
+    ['a short host with a path', 'x.y/z'],
     ['a phone number', '+33 6 12 34 56 78'],
     ['markup', '<b>Marie</b>'],
     ['nothing visible', '\u202e\u200b '],

@@ -244,7 +244,15 @@ const INVISIBLE = /[\p{C}]/gu;
  * What shoppers type into a name field and a public board must not show: an e-mail address, a
  * link, a phone number, or markup.
  */
-const CONTACT_OR_MARKUP = [/@/, /[<>]/, /:\/\/|www\.|[\p{L}\d-]\.\p{L}{2,}/iu, /(?:\d[\s().+-]*){6}/];
+const CONTACT_OR_MARKUP = [
+  /@/,
+  /[<>]/,
+  /:\/\/|www\.|[\p{L}\d-]\.\p{L}{2,}/iu,
+  // A scheme without slashes (javascript:, data:, mailto:, tel:) and a host of any length with a path.
+  /\b[a-z][a-z\d+.-]*:\S/iu,
+  /[\p{L}\d-]\.[\p{L}\d-]+\//u,
+  /(?:\d[\s().+-]*){6}/,
+];
 
 /** A name as a public board may show it: one line of visible text, or empty. */
 function visibleName(name: string | null | undefined): string {
