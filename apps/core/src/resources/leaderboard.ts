@@ -10,6 +10,23 @@ import { ADMIN_PUBLIC_READ, description, eudText, eudTitle, name } from './commo
 
 const KINDS = BOARD_KINDS;
 
+/**
+ * An end user sees no board of a definition they are held out of (CONTRACT §18: the definition is
+ * 404 to them, and its board would show it and its members): the SQL of the condition, given the
+ * placeholder of the member's id, which it names once.
+ */
+export const boardNotHeldOut = (member: string) =>
+  `not exists (select 1 from account_user u where u.account_id = leaderboard.account_id and u.id = ${member} and (${(
+    ['streak', 'challenge', 'mission'] as const
+  )
+    .map(
+      (kind) =>
+        `(leaderboard.linked_schema_slug = '${kind}' and exists (select 1 from ${kind} d where d.account_id = u.account_id ` +
+        `and d.id = leaderboard.linked_schema_record_id and d.holdout_percent > 0 ` +
+        `and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0))`,
+    )
+    .join(' or ')}))`;
+
 /** The definition must be one of the account's, of the kind named: any other id is the same 400. */
 async function checkDefinition(trx: Knex, accountId: string, slug: BoardKind, id: string): Promise<void> {
   const found = await trx(slug).where({ account_id: accountId, id }).first('id');
@@ -37,6 +54,7 @@ export const createLeaderboard = (config: Pick<Config, 'standingsInlineMax'>) =>
         `(leaderboard.linked_schema_slug = '${kind}' and exists (select 1 from ${kind} d where d.account_id = leaderboard.account_id ` +
         `and d.id = leaderboard.linked_schema_record_id and d.status = 'live'))`,
     ).join(' or '),
+    memberWhere: boardNotHeldOut,
     rules: {
       description: "rankBy is one of the ranks of linkedSchemaSlug's kind (on update, the stored kind's).",
       conditional: KINDS.map((kind) => ({

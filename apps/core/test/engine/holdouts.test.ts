@@ -78,7 +78,7 @@ describe('holdouts', () => {
     for (const externalId of externalIds) expect(heldNow.has(externalId)).toBe((await position(streak.id, externalId)) < 0.5);
   }, 120_000);
 
-  it('hides the definition from a held-out end user (404, missing from lists, not named on their own record); others and guests still see it', async () => {
+  it('hides the definition and its boards from a held-out end user (404, missing from lists, not named on their own record); others and guests still see them', async () => {
     const mission = await create('mission', {
       name: 'Hidden for some',
       status: 'live',
@@ -91,12 +91,26 @@ describe('holdouts', () => {
       const externalId = `eu-${i}`;
       shoppers.push({ externalId, held: (await position(mission.id, externalId)) < 0.5 });
     }
+    // Its board shows it and its members: hidden from them too.
+    const board = await create('leaderboard', {
+      name: 'Hidden board',
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: mission.id,
+      rankBy: 'completions',
+    });
     for (const { externalId, held } of shoppers) {
       const token = (await accepted(acct.api.post('/enduser/token', { externalId }))).accessToken as string;
       const user = app.anon.with({ 'x-enduser-access-token': token, 'x-account-id': acct.accountId });
       const one = await user.get(`/schema/mission/record/${mission.id}`);
       expect(one.status, externalId).toBe(held ? 404 : 200);
       if (held) expect(one.body.error.code).toBe('not_found');
+      expect((await user.get(`/schema/leaderboard/record/${board.id}`)).status, externalId).toBe(held ? 404 : 200);
+      expect((await user.get(`/schema/leaderboard/record/${board.id}/standings`)).status, externalId).toBe(held ? 404 : 200);
+      const boards: any[] = (await user.get('/schema/leaderboard/record')).body.data;
+      expect(
+        boards.some((b) => b.id === board.id),
+        externalId,
+      ).toBe(!held);
       const listed: any[] = (await user.get('/schema/mission/record')).body.data;
       expect(
         listed.some((m) => m.id === mission.id),
@@ -127,6 +141,7 @@ describe('holdouts', () => {
     }
     const guest = app.anon.with({ 'x-account-id': acct.accountId });
     expect((await guest.get(`/schema/mission/record/${mission.id}`)).status).toBe(200);
+    expect((await guest.get(`/schema/leaderboard/record/${board.id}/standings`)).status).toBe(200);
   });
 
   it.each(['in the request', 'in the background'])(

@@ -9,6 +9,7 @@ import { dataResponse, errorResponses, security } from '../../records/openapi.js
 import type { Services } from '../../services.js';
 import { allow, authenticate, only, requestContext } from '../auth.js';
 import { readNoBody } from '../body.js';
+import { boardNotHeldOut } from '../../resources/leaderboard.js';
 
 const PATH = '/schema/leaderboard/record/:id/standings';
 const FLOWS = ['apikey', 'enduser', 'guest'] as const;
@@ -97,7 +98,14 @@ export function standingsRoutes(router: Router, s: Services): void {
     }
     const { board, period } = found;
     // A board over a large definition answers once the background has built its standings.
-    const ready = await s.db('leaderboard').where({ account_id: board.account_id, id }).first('standings_ready');
+    const ready = await s
+      .db('leaderboard')
+      .where({ account_id: board.account_id, id })
+      .first<{ standings_ready: boolean; visible: boolean } | undefined>(
+        'standings_ready',
+        s.db.raw(`${memberId ? boardNotHeldOut('?') : 'true'} as visible`, memberId ? [memberId] : []),
+      );
+    if (ready && !ready.visible) throw missing();
     if (ready && !ready.standings_ready) throw unavailable("The leaderboard's standings are being built; retry shortly.", 5);
 
     const details: ErrorDetail[] = [];
