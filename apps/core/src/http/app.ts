@@ -5,7 +5,7 @@ import { PoolTimeoutError } from '../db/pool.js';
 import { ApiError, payloadTooLarge, rateLimited, unauthenticated, unavailable } from '../errors.js';
 import { requestSpans } from '../observability/trace.js';
 import type { Services } from '../services.js';
-import { DEFAULT_MAX_BODY_BYTES } from './body.js';
+import { bodyLimitOf } from './body.js';
 import { checkUrl } from './limits.js';
 import { API_PREFIX } from './prefix.js';
 import { analyticsRoutes } from './routes/analytics.js';
@@ -20,9 +20,6 @@ import { unsubscribeRoutes } from './routes/unsubscribe.js';
 import { widgetRoutes } from './routes/widget.js';
 // ctx.state's types (a declaration merge), for every program that compiles this module.
 import type {} from './state.js';
-
-const LARGE_BODY_ROUTES = /\/action\/import_coupons$/;
-export const LARGE_BODY_BYTES = 4 * 1024 * 1024;
 
 function errorBody(err: ApiError, requestId: string) {
   return { error: { status: err.status, code: err.code, message: err.message, details: err.details, requestId } };
@@ -173,7 +170,7 @@ export function createApp(s: Services, options: AppOptions = {}): Koa {
     }
     const declared = ctx.get('content-length');
     if (declared) {
-      const limit = LARGE_BODY_ROUTES.test(ctx.path) ? LARGE_BODY_BYTES : DEFAULT_MAX_BODY_BYTES;
+      const limit = bodyLimitOf(ctx.path);
       if (Number(declared) > limit) throw payloadTooLarge(`The body exceeds ${limit} bytes.`);
     }
     await next();

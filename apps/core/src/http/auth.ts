@@ -4,6 +4,7 @@ import { ApiError, forbidden, methodNotAllowed, rateLimited, unauthenticated } f
 import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
 import type { Services } from '../services.js';
+import { receiveBody } from './body.js';
 // ctx.state's types (a declaration merge), for every program that compiles this module.
 import type {} from './state.js';
 
@@ -26,7 +27,9 @@ export function authenticate(s: Services, { ownTurn = false } = {}) {
     if (identity.flow === 'apikey') charge(ctx, s, `key:${identity.apiKeyId}`, s.config.rateLimitPerSecond, 'apikey');
     else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
     else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
-    // An account's requests beyond its share wait here, before they ask the pool for a connection.
+    // An account's requests beyond its share wait here, before they ask the pool for a connection,
+    // and with their body received: a slow sender does not hold a turn while it sends.
+    await receiveBody(ctx);
     if (identity.account && !ownTurn) await s.tenants.run(identity.account.id, next);
     else await next();
   };

@@ -292,3 +292,36 @@ describe('oversized request lines and headers', () => {
     expect(res.headers).toMatch(/x-content-type-options: nosniff/i);
   });
 });
+
+describe('a client sending its body slowly', () => {
+  let narrow: TestApp;
+  beforeAll(async () => {
+    // The account's share of the pool is one request: a body received inside it would hold the whole share.
+    narrow = await startTestApp({ LOYALTY_TENANT_CONCURRENCY: '1' });
+  });
+  afterAll(() => narrow.close());
+
+  it("holds its own socket only: the account's other requests are answered while three such bodies are still coming", async () => {
+    const acct = await narrow.createAccount();
+    const { hostname, port } = new URL(narrow.url);
+    const slow = [
+      // A guest naming the account (its id is public: the widget sends it) and an API key, each one byte into ten.
+      ['GET /api/v1.0/schema/streak/record', `x-account-id: ${acct.accountId}`],
+      ['GET /api/v1.0/schema/streak/record', `x-account-id: ${acct.accountId}`],
+      ['POST /api/v1.0/schema/streak/record', `x-api-key: ${acct.apiKey}\r\nx-api-secret: ${acct.apiSecret}`],
+    ].map(([line, credentials]) => {
+      const socket = connect(Number(port), hostname);
+      socket.on('error', () => {});
+      socket.write(`${line} HTTP/1.1\r\nhost: test\r\n${credentials}\r\ncontent-type: application/json\r\ncontent-length: 10\r\n\r\n{`);
+      return socket;
+    });
+    try {
+      // Past authentication, the three wait for the rest of their bodies.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (let i = 0; i < 3; i++) expect((await acct.api.get('/schema/streak/record')).status).toBe(200);
+      expect((await acct.api.post('/schema/streak/record', { name: 'Meanwhile' })).status).toBe(200);
+    } finally {
+      for (const socket of slow) socket.destroy();
+    }
+  });
+});
