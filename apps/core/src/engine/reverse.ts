@@ -402,6 +402,19 @@ async function recompute(
         )
         .forUpdate()
     : [];
+  // A milestone judges the reward it gave this member by the target it had then: a raise since applies
+  // to those who reach it after (a run a reversal splits off may so reach it at that target again).
+  const earned = await trx<RewardLogRow>('reward_log')
+    .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
+    .whereNot('reward_log_status', 'revoked')
+    .whereNotNull('milestone_target_value')
+    .select('milestone_id', 'milestone_target_value');
+  const judging = milestones
+    .map((m) => {
+      const lowest = Math.min(...earned.filter((e) => e.milestone_id === m.id).map((e) => Number(e.milestone_target_value)));
+      return lowest < Number(m.milestone_target_value) ? { ...m, milestone_target_value: lowest } : m;
+    })
+    .sort((a, b) => Number(a.milestone_target_value) - Number(b.milestone_target_value));
   // A streak period completed before keeps the target it was completed under (a raise since applies to the periods after).
   const completedPeriods = new Map(
     storedTasks
@@ -418,7 +431,7 @@ async function recompute(
       grantReady();
       continue;
     }
-    const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones };
+    const input = { memberId, activityAt: log.activity_at as Date, value: left, zone, milestones: judging };
     let outcome: Outcome;
     if (definition.kind === 'streak')
       outcome = await aggregateStreak(tx, {
@@ -513,7 +526,7 @@ async function recompute(
     tx,
     definition,
     memberId,
-    milestones,
+    judging,
     { achieved, ids, stored, storedTasks, runs: replayed, tasks: rawTasks() },
     reason,
   );

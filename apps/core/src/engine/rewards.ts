@@ -75,6 +75,7 @@ async function issue(tx: Tx, source: RewardSource): Promise<{ log: RewardLogRow 
       account_id: tx.account.id,
       reward_id: reward.id,
       milestone_id: source.milestoneId,
+      milestone_target_value: source.milestoneTargetValue ?? null,
       linked_schema_slug: source.linkedSchemaSlug,
       linked_schema_record_id: source.linkedSchemaRecordId,
       owned_by_id: source.ownedById,
@@ -100,7 +101,12 @@ export async function issueMilestoneRewards(
   const achieved: MilestoneRow[] = [];
   const logs: RewardLogRow[] = [];
   for (const m of crossed) {
-    const issued = await issue(tx, { ...base, rewardId: m.reward_id, milestoneId: m.id });
+    const issued = await issue(tx, {
+      ...base,
+      rewardId: m.reward_id,
+      milestoneId: m.id,
+      milestoneTargetValue: Number(m.milestone_target_value),
+    });
     if (issued.givenBefore) continue;
     achieved.push(m);
     if (issued.log) logs.push(issued.log);

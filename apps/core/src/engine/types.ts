@@ -17,6 +17,8 @@ export type LogKind = 'streak' | 'challenge' | 'mission';
 export interface RewardSource {
   rewardId: string | null;
   milestoneId: string | null;
+  /** The milestone's target when it was reached: the reward log keeps it (engine/reverse.ts judges by it). */
+  milestoneTargetValue?: number;
   linkedSchemaSlug: string;
   linkedSchemaRecordId: string;
   ownedById: string;

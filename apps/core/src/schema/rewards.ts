@@ -82,4 +82,5 @@ export type RewardRow = RowOfFields<typeof rewardFields>;
 export type RewardValues = ValuesOfFields<typeof rewardFields>;
 /** A coupon also names the reward log it went to, and its place in the pool. */
 export type CouponRow = RowOfFields<typeof couponFields> & { reward_log_id: string | null; issue_order: number };
-export type RewardLogRow = RowOfFields<typeof rewardLogFields>;
+/** `milestone_target_value`: the target the milestone had when it gave the log (none shown: a reversal judges the log by it). */
+export type RewardLogRow = RowOfFields<typeof rewardLogFields> & { milestone_target_value?: number | null };

@@ -430,6 +430,29 @@ describe('reversing streak logs', () => {
     expect(await balance(m)).toBe(0);
   });
 
+  it('judges a reward by the target its milestone had when it was given: a raise since takes back nothing still above that', async () => {
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 100,
+    });
+    const r = await reward();
+    const ms = await milestone('challenge', c.id, 10, r.id);
+    const m = await member();
+    const first = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 10, activityAt: '2027-02-10T10:00:00Z' });
+    const second = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 10, activityAt: '2027-02-10T11:00:00Z' });
+    await accepted(acct.api.patch(`/schema/milestone/record/${ms.id}`, { milestoneTargetValue: 50 }));
+    const back = await accepted(reverse('challenge', second.id, { activityValue: 1 }));
+    expect(back.challengeProgress.currentProgressValue).toBe(19);
+    expect(back.revokedRewardLogs).toEqual([]);
+    expect((await accepted(reverse('challenge', second.id))).revokedRewardLogs).toEqual([]);
+    // Below the target it was given at, it goes.
+    const under = await accepted(reverse('challenge', first.id, { activityValue: 1 }));
+    expect(under.challengeProgress.currentProgressValue).toBe(9);
+    expect(under.revokedRewardLogs).toEqual([expect.objectContaining({ rewardId: r.id })]);
+  });
+
   it('keeps the periods completed before a raise of the period target, each by the target it was completed under', async () => {
     at('2027-02-03T12:00:00Z');
     const s = await create('streak', { name: `S${++seq}`, aggregationMethod: 'sum', aggregationTargetValue: 10 });
