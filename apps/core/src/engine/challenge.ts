@@ -92,9 +92,10 @@ export async function aggregateChallenge(tx: Tx, input: LogInput<ChallengeRow>):
   const patch: Partial<ChallengeProgressRow> = { current_progress_value: after, updated_at: tx.now };
   // After completion, a window keeps counting but changes no status and emits nothing.
   const wasCompleted = progress!.challenge_progress_status === 'completed';
-  const target = definition.completion_target_value;
+  const target = input.completedPeriods?.get(window) ?? definition.completion_target_value;
   const completes = !wasCompleted && after >= target;
-  if (completes) Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt });
+  if (completes)
+    Object.assign(patch, { challenge_progress_status: 'completed', challenge_completed_at: activityAt, completed_target_value: target });
   const updated = tx.writes.update('challenge_progress', progress!, patch);
 
   const { achieved, logs: milestoneRewardLogs } = await issueMilestoneRewards(tx, wasCompleted ? [] : crossed(milestones, before, after), {

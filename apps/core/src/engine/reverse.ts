@@ -415,11 +415,15 @@ async function recompute(
       return lowest < Number(m.milestone_target_value) ? { ...m, milestone_target_value: lowest } : m;
     })
     .sort((a, b) => Number(a.milestone_target_value) - Number(b.milestone_target_value));
-  // A streak period completed before keeps the target it was completed under (a raise since applies to the periods after).
+  // A streak period or challenge window completed before keeps the target it was completed under (a raise since applies to the periods after).
   const completedPeriods = new Map(
-    storedTasks
-      .filter((t) => t.task_progress_status === 'completed' && t.period_key !== null)
-      .map((t) => [t.period_key!, Number(t.target_value)]),
+    kind === 'challenge'
+      ? (stored as ChallengeProgressRow[])
+          .filter((r) => r.challenge_progress_status === 'completed' && r.completed_target_value != null)
+          .map((r) => [r.period_key, Number(r.completed_target_value)])
+      : storedTasks
+          .filter((t) => t.task_progress_status === 'completed' && t.period_key !== null)
+          .map((t) => [t.period_key!, Number(t.target_value)]),
   );
   /** The logs the replay decided otherwise than their ingestion had. */
   const redecided: { log: LogRow; outcome: Outcome }[] = [];
@@ -446,6 +450,7 @@ async function recompute(
         // A log that counted keeps counting: startAt or endAt moved since does not take it out.
         definition: log.is_aggregated ? { ...definition.row, start_at: null, end_at: null } : definition.row,
         state: challengeState(rawRuns() as ChallengeProgressRow[], fill),
+        completedPeriods,
       });
     else
       outcome = await aggregateMission(tx, {

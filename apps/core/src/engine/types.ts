@@ -106,8 +106,8 @@ export interface LogInput<D> {
   /** The member's progress on the definition, as the kind's STATE read returned it. */
   state: unknown;
   /**
-   * A recompute's streak periods completed before it, with the target each was completed under: a
-   * target raised since applies to the periods after (docs/api.md, "Editing a definition").
+   * A recompute's streak periods or challenge windows completed before it, with the target each was
+   * completed under: a target raised since applies to the periods after (docs/api.md, "Editing a definition").
    */
   completedPeriods?: ReadonlyMap<string, number>;
 }

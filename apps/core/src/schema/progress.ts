@@ -92,7 +92,11 @@ export type StreakProgressRow = RowOfFields<typeof streakProgressFields> & {
   current_period_key: string | null;
   warned_to_be_broken_at: Date | null;
 };
-export type ChallengeProgressRow = RowOfFields<typeof challengeProgressFields> & { is_warned: boolean };
+export type ChallengeProgressRow = RowOfFields<typeof challengeProgressFields> & {
+  is_warned: boolean;
+  /** The completion target the window was completed under (not shown: a reversal judges the window by it). */
+  completed_target_value?: number | null;
+};
 export type MissionProgressRow = RowOfFields<typeof missionProgressFields>;
 export type TaskProgressRow = RowOfFields<typeof taskProgressFields>;
 export type EventLogRow = RowOfFields<typeof eventLogFields> & { dispatched_at: Date | null; trace_parent: string | null };

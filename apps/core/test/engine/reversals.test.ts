@@ -795,6 +795,28 @@ describe('reversing challenge and mission logs', () => {
     await assertEventsDocumented(app, acct.api);
   });
 
+  it('keeps a window completed under the completion target it had then, and never completes it twice', async () => {
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 10,
+    });
+    const m = await member();
+    const order = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 12, activityAt: '2027-02-10T10:00:00Z' });
+    expect(order.challengeProgress.challengeProgressStatus).toBe('completed');
+    await accepted(acct.api.patch(`/schema/challenge/record/${c.id}`, { completionTargetValue: 20 }));
+    const back = await accepted(reverse('challenge', order.id, { activityValue: 1 }));
+    expect(back.challengeProgress).toMatchObject({ currentProgressValue: 11, challengeProgressStatus: 'completed' });
+    const later = await log('challenge', { challengeId: c.id, ownedById: m, activityValue: 10, activityAt: '2027-02-10T11:00:00Z' });
+    expect((await eventsOf(m)).filter((e) => e.eventCode === 'challenge_progress_completed')).toHaveLength(1);
+    const whole = await accepted(reverse('challenge', order.id));
+    expect(whole.challengeProgress).toMatchObject({ currentProgressValue: 10, challengeProgressStatus: 'completed' });
+    // Taken below the target it was completed under, it is open again.
+    const under = await accepted(reverse('challenge', later.id, { activityValue: 1 }));
+    expect(under.challengeProgress).toMatchObject({ currentProgressValue: 9, challengeProgressStatus: 'in_progress' });
+  });
+
   it('keeps counting the logs that counted when the challenge’s startAt or endAt moved since', async () => {
     for (const moved of [{ startAt: '2027-02-10T11:00:00Z' }, { startAt: '2027-02-10T08:00:00Z', endAt: '2027-02-10T09:00:00Z' }]) {
       const c = await create('challenge', {
