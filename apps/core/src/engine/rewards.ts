@@ -23,14 +23,15 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
 }
 
 /**
- * A milestone's reward log of the same streak run (a period from the run's first on) or challenge
- * window that stands: a milestone whose target was raised since it was reached is crossed again by
- * a later log, and gives nothing twice there. Null for a mission, whose reward logs name no run.
+ * A milestone's reward log of the same streak run (a period from the run's first on), challenge
+ * window or mission run that stands: a milestone whose target was raised since it was reached is
+ * crossed again by a later log, and gives nothing twice there. A mission's is found by its run,
+ * which its reward logs name (`progress_id`; a streak's and a challenge's also from before that).
  */
-const GIVEN_BEFORE: Record<string, string | null> = {
+const GIVEN_BEFORE: Record<string, string> = {
   challenge: 'l.period_key = ?',
   streak: `l.period_key >= (select min(t.period_key) from task_progress t where t.account_id = r.account_id and t.linked_schema_record_id = ?)`,
-  mission: null,
+  mission: 'l.progress_id = ?',
 };
 const givenBefore = (scope: string) => `exists (select 1 from reward_log l
   where l.account_id = r.account_id and l.owned_by_id = ? and l.milestone_id = ? and l.reward_log_status <> 'revoked' and ${scope})`;
@@ -49,7 +50,7 @@ async function issue(tx: Tx, source: RewardSource): Promise<{ log: RewardLogRow 
   // A points reward issued now enters points for the member: its lock and read come with the reward's
   // (without the member's heldOutOf when the attempt's own read has it).
   const heldOutOf = !tx.held?.has('account_user', source.ownedById);
-  const scope = source.milestoneId !== null ? GIVEN_BEFORE[source.linkedSchemaSlug] : null;
+  const scope = source.milestoneId !== null ? GIVEN_BEFORE[source.linkedSchemaSlug] : undefined;
   const {
     rows: [found],
   } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown; given_before?: boolean })[] }>(
@@ -76,6 +77,7 @@ async function issue(tx: Tx, source: RewardSource): Promise<{ log: RewardLogRow 
       reward_id: reward.id,
       milestone_id: source.milestoneId,
       milestone_target_value: source.milestoneTargetValue ?? null,
+      progress_id: source.progressId,
       linked_schema_slug: source.linkedSchemaSlug,
       linked_schema_record_id: source.linkedSchemaRecordId,
       owned_by_id: source.ownedById,

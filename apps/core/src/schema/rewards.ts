@@ -82,5 +82,8 @@ export type RewardRow = RowOfFields<typeof rewardFields>;
 export type RewardValues = ValuesOfFields<typeof rewardFields>;
 /** A coupon also names the reward log it went to, and its place in the pool. */
 export type CouponRow = RowOfFields<typeof couponFields> & { reward_log_id: string | null; issue_order: number };
-/** `milestone_target_value`: the target the milestone had when it gave the log (none shown: a reversal judges the log by it). */
-export type RewardLogRow = RowOfFields<typeof rewardLogFields> & { milestone_target_value?: number | null };
+/**
+ * Not shown: `milestone_target_value`, the target the milestone had when it gave the log (a reversal
+ * judges the log by it), and `progress_id`, the run or window it was given for (it gives nothing twice there).
+ */
+export type RewardLogRow = RowOfFields<typeof rewardLogFields> & { milestone_target_value?: number | null; progress_id?: string | null };

@@ -331,7 +331,7 @@ describe('rendered reward texts', () => {
 });
 
 describe('a milestone whose target was raised after a member reached it', () => {
-  it('gives its reward once per streak run and challenge window, crossed again or not', async () => {
+  it('gives its reward once per streak run, challenge window and mission run, crossed again or not', async () => {
     const r = await reward({});
     const milestoneOf = async (slug: string, definitionId: string, target: number) =>
       accepted(
@@ -384,5 +384,35 @@ describe('a milestone whose target was raised after a member reached it', () => 
     expect(day2.streakProgress.currentProgressValue).toBe(2);
     expect(day2.achievedMilestoneRewardLog ?? null).toBeNull();
     expect(await rewardLogsOf(day1.ownedById)).toHaveLength(1);
+
+    // A mission run: one task done reaches 1; raised to 2, the second crosses it again in the same run.
+    // The next run, once this one completes, reaches it anew and is given it.
+    const mission = await accepted(
+      acct.api.post('/schema/mission/record', {
+        name: `Mi${++seq}`,
+        aggregationPeriod: 'monthly',
+        isRepeatable: true,
+        tasks: [
+          { name: 'A', activityId: 'a', targetValue: 1 },
+          { name: 'B', activityId: 'b', targetValue: 1 },
+          { name: 'C', activityId: 'c', targetValue: 1 },
+        ],
+      }),
+    );
+    const mm = await milestoneOf('mission', mission.id, 1);
+    const a = await logOf('mission', {
+      missionId: mission.id,
+      ownedBy: { externalId: `raise-m-${seq}` },
+      activityId: 'a',
+      activityAt: ACTIVITY_AT,
+    });
+    await raise(mm.id, 2);
+    const b = await logOf('mission', { missionId: mission.id, ownedById: a.ownedById, activityId: 'b', activityAt: ACTIVITY_AT });
+    expect(b.achievedMilestone ?? null).toBeNull();
+    expect(await rewardLogsOf(a.ownedById)).toHaveLength(1);
+    await logOf('mission', { missionId: mission.id, ownedById: a.ownedById, activityId: 'c', activityAt: ACTIVITY_AT });
+    for (const activityId of ['a', 'b'])
+      await logOf('mission', { missionId: mission.id, ownedById: a.ownedById, activityId, activityAt: '2026-11-02T10:00:00Z' });
+    expect(await rewardLogsOf(a.ownedById)).toHaveLength(2);
   });
 });
