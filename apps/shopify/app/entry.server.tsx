@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFu
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
+import { errorAnswer } from './http.server';
 import { addDocumentResponseHeaders } from './shopify.server';
 
 // Single fetch: how long deferred data may stream; the render is aborted a second later.
@@ -39,10 +40,7 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
  */
 export function refusal(request: Request): Response | undefined {
   if (!crossOriginActions.has(request)) return undefined;
-  return Response.json(
-    { error: { code: 'cross_origin', message: 'Another origin may only read (GET) this address.' } },
-    { status: 403, headers: { 'cache-control': 'no-store' } },
-  );
+  return errorAnswer(403, 'cross_origin', 'Another origin may only read (GET) this address.');
 }
 
 /**

@@ -31,8 +31,11 @@ export const postAction =
  * and redirects): Remix would answer another method with a 405 of its own that names no allowed
  * method and says "Unexpected Server Error", and log it as an error.
  */
-export const getOnly = () =>
-  Response.json(
-    { error: { code: 'method_not_allowed', message: 'This address takes GET only.' } },
-    { status: 405, headers: { allow: 'GET', 'cache-control': 'no-store' } },
-  );
+export const getOnly = () => errorAnswer(405, 'method_not_allowed', 'This address takes GET only.', { allow: 'GET' });
+
+export const noStore = { 'cache-control': 'no-store' };
+
+/** A refusal in the app's JSON error body, which no cache keeps. */
+export function errorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ error: { code, message } }, { status, headers: { ...noStore, ...headers } });
+}

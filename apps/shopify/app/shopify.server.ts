@@ -1,7 +1,7 @@
 import '@shopify/shopify-app-remix/adapters/node';
 import { InvalidShopError } from '@shopify/shopify-api';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
-import { boundedBody } from './http.server';
+import { boundedBody, errorAnswer } from './http.server';
 import { config } from './config.server';
 import { objectOf } from './json';
 import { ensureProvisioned, type ProvisionDeps } from './shopify/install.server';
@@ -73,10 +73,6 @@ async function signed<T>(request: Request, check: (r: Request) => Promise<T>, ma
   }
 }
 
-/** A shopper route's refusal: the app's JSON error body, kept by no cache. */
-const refusal = (status: number, code: string, message: string) =>
-  Response.json({ error: { code, message } }, { status, headers: { 'cache-control': 'no-store' } });
-
 /**
  * `authenticate.public.appProxy`, its bad signature answered with the app's error body (the
  * library's 400 has none), and a signed request whose `shop` names no shop answered 400 as well.
@@ -85,9 +81,9 @@ export async function authenticateProxy(request: Request) {
   try {
     return await authenticate.public.appProxy(request);
   } catch (err) {
-    if (err instanceof InvalidShopError) throw refusal(400, 'invalid_shop', 'The request names no shop.');
+    if (err instanceof InvalidShopError) throw errorAnswer(400, 'invalid_shop', 'The request names no shop.');
     if (err instanceof Response && err.status === 400)
-      throw refusal(400, 'bad_signature', 'The request does not carry a valid signature of the app proxy.');
+      throw errorAnswer(400, 'bad_signature', 'The request does not carry a valid signature of the app proxy.');
     throw err;
   }
 }
@@ -110,7 +106,7 @@ function readableRefusal<A extends unknown[], T>(check: (request: Request, ...re
     } catch (err) {
       if (!(err instanceof Response)) throw err;
       const refused =
-        err.status === 401 ? refusal(401, 'unauthenticated', 'The session token is missing, expired or not signed by Shopify.') : err;
+        err.status === 401 ? errorAnswer(401, 'unauthenticated', 'The session token is missing, expired or not signed by Shopify.') : err;
       if (!request.headers.get('origin')) throw refused;
       const headers = new Headers(refused.headers);
       headers.set('Access-Control-Allow-Origin', '*');

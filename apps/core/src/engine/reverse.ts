@@ -402,16 +402,18 @@ async function recompute(
         )
         .forUpdate()
     : [];
-  // A milestone judges the reward it gave this member by the target it had then: a raise since applies
-  // to those who reach it after (a run a reversal splits off may so reach it at that target again).
-  const earned = await trx<RewardLogRow>('reward_log')
+  // The member's standing reward logs of the definition, which the reconciliation judges.
+  const standing = await trx<RewardLogRow>('reward_log')
     .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
     .whereNot('reward_log_status', 'revoked')
-    .whereNotNull('milestone_target_value')
-    .select('milestone_id', 'milestone_target_value');
+    .orderBy('created_at')
+    .forUpdate();
+  // A milestone judges the reward it gave this member by the target it had then: a raise since applies
+  // to those who reach it after (a run a reversal splits off may so reach it at that target again).
   const judging = milestones
     .map((m) => {
-      const lowest = Math.min(...earned.filter((e) => e.milestone_id === m.id).map((e) => Number(e.milestone_target_value)));
+      const given = standing.filter((l) => l.milestone_id === m.id && l.milestone_target_value != null);
+      const lowest = Math.min(...given.map((l) => Number(l.milestone_target_value)));
       return lowest < Number(m.milestone_target_value) ? { ...m, milestone_target_value: lowest } : m;
     })
     .sort((a, b) => Number(a.milestone_target_value) - Number(b.milestone_target_value));
@@ -532,7 +534,7 @@ async function recompute(
     definition,
     memberId,
     judging,
-    { achieved, ids, stored, storedTasks, runs: replayed, tasks: rawTasks() },
+    { achieved, ids, stored, storedTasks, runs: replayed, tasks: rawTasks(), standing },
     reason,
   );
   if (revoked.length) changed = true;
@@ -560,6 +562,8 @@ interface Replay {
   storedTasks: readonly TaskProgressRow[];
   runs: ProgressRow[];
   tasks: readonly TaskProgressRow[];
+  /** The member's reward logs of the definition that are not revoked, oldest first, locked. */
+  standing: readonly RewardLogRow[];
 }
 
 /** Completes a replayed row with every column of its table, as a read from the database would. */
@@ -863,7 +867,7 @@ async function reconcileRewards(
   reason: string,
 ): Promise<RewardLogRow[]> {
   const { trx, account, now } = tx;
-  const { achieved, ids, stored, storedTasks, runs: replayedRuns, tasks: replayedTasks } = replay;
+  const { achieved, ids, stored, storedTasks, runs: replayedRuns, tasks: replayedTasks, standing } = replay;
   // The replay reaches every milestone there is, live or not, with a reward or not, and a mission's
   // completion: a reward log stays only where it is still reached, also when the merchant paused
   // its milestone or changed its reward since. Only a deleted milestone's, whose target is gone,
@@ -872,13 +876,7 @@ async function reconcileRewards(
   // What is reached anew gets a reward log only where one is given now.
   const givesNow = (a: RewardSource) =>
     a.rewardId !== null && (a.milestoneId === null || milestones.some((m) => m.id === a.milestoneId && m.status === 'live'));
-  const logs = (
-    await trx<RewardLogRow>('reward_log')
-      .where({ account_id: account.id, linked_schema_record_id: definition.row.id, owned_by_id: memberId })
-      .whereNot('reward_log_status', 'revoked')
-      .orderBy('created_at')
-      .forUpdate()
-  ).filter((l) => (l.milestone_id === null ? definition.kind === 'mission' : judged.has(l.milestone_id)));
+  const logs = standing.filter((l) => (l.milestone_id === null ? definition.kind === 'mission' : judged.has(l.milestone_id)));
   // A streak period belongs to the run whose periods, counted or frozen, span it: a reward log to
   // the replayed run spanning the period it was issued in, or, when the reversal took that period
   // from every run, to the stored record that spanned it, as the replayed run continuing it.

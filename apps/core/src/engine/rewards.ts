@@ -28,10 +28,13 @@ export async function issueReward(tx: Tx, source: RewardSource): Promise<RewardL
  * crossed again by a later log, and gives nothing twice there. A mission's is found by its run,
  * which its reward logs name (`progress_id`; a streak's and a challenge's also from before that).
  */
-const GIVEN_BEFORE: Record<string, string> = {
-  challenge: 'l.period_key = ?',
-  streak: `l.period_key >= (select min(t.period_key) from task_progress t where t.account_id = r.account_id and t.linked_schema_record_id = ?)`,
-  mission: 'l.progress_id = ?',
+const GIVEN_BEFORE: Record<string, { sql: string; scope: (source: RewardSource) => string | null }> = {
+  challenge: { sql: 'l.period_key = ?', scope: (source) => source.periodKey },
+  streak: {
+    sql: `l.period_key >= (select min(t.period_key) from task_progress t where t.account_id = r.account_id and t.linked_schema_record_id = ?)`,
+    scope: (source) => source.progressId,
+  },
+  mission: { sql: 'l.progress_id = ?', scope: (source) => source.progressId },
 };
 const givenBefore = (scope: string) => `exists (select 1 from reward_log l
   where l.account_id = r.account_id and l.owned_by_id = ? and l.milestone_id = ? and l.reward_log_status <> 'revoked' and ${scope})`;
@@ -50,25 +53,23 @@ async function issue(tx: Tx, source: RewardSource): Promise<{ log: RewardLogRow 
   // A points reward issued now enters points for the member: its lock and read come with the reward's
   // (without the member's heldOutOf when the attempt's own read has it).
   const heldOutOf = !tx.held?.has('account_user', source.ownedById);
-  const scope = source.milestoneId !== null ? GIVEN_BEFORE[source.linkedSchemaSlug] : undefined;
+  const given = source.milestoneId !== null ? GIVEN_BEFORE[source.linkedSchemaSlug] : undefined;
   const {
     rows: [found],
   } = await trx.raw<{ rows: (RewardRow & Row & { entry_read?: unknown; given_before?: boolean })[] }>(
     `select r.*${held ? '' : `, ${entryReadSql("r.reward_kind = 'points'", heldOutOf)} as entry_read`}${
-      scope ? `, ${givenBefore(scope)} as given_before` : ''
+      given ? `, ${givenBefore(given.sql)} as given_before` : ''
     } from reward r where r.account_id = ? and r.id = ?`,
     [
       ...(held ? [] : entryReadParams(tx.account.id, source.ownedById, heldOutOf)),
-      ...(scope
-        ? [source.ownedById, source.milestoneId, source.linkedSchemaSlug === 'challenge' ? source.periodKey : source.progressId]
-        : []),
+      ...(given ? [source.ownedById, source.milestoneId, given.scope(source)] : []),
       tx.account.id,
       source.rewardId,
     ],
   );
   if (!found) return { log: null, givenBefore: false };
-  const { entry_read: read, given_before: given, ...reward } = found;
-  if (given) return { log: null, givenBefore: true };
+  const { entry_read: read, given_before: givenAlready, ...reward } = found;
+  if (givenAlready) return { log: null, givenBefore: true };
   tx.held?.add('reward', [reward]);
   const [log] = await tx
     .trx<RewardLogRow>('reward_log')

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { BOARD_KINDS, type BoardKind, DISPLAY_NAMES, dropStandings, RANK_BY, RANKS_OF, startStandings } from '../engine/standings.js';
+import { holdoutsSql } from '../engine/holdout.js';
 import { invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -16,16 +17,9 @@ const KINDS = BOARD_KINDS;
  * placeholder of the member's id, which it names once.
  */
 export const boardNotHeldOut = (member: string) =>
-  `not exists (select 1 from account_user u where u.account_id = leaderboard.account_id and u.id = ${member} and (${(
-    ['streak', 'challenge', 'mission'] as const
-  )
-    .map(
-      (kind) =>
-        `(leaderboard.linked_schema_slug = '${kind}' and exists (select 1 from ${kind} d where d.account_id = u.account_id ` +
-        `and d.id = leaderboard.linked_schema_record_id and d.holdout_percent > 0 ` +
-        `and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0))`,
-    )
-    .join(' or ')}))`;
+  `not exists (select 1 from (${holdoutsSql('leaderboard.account_id')}) d
+     join account_user u on u.account_id = leaderboard.account_id and u.id = ${member}
+    where d.id = leaderboard.linked_schema_record_id and loyalty_holdout_position(d.id, u.external_id) < d.holdout_percent / 100.0)`;
 
 /** The definition must be one of the account's, of the kind named: any other id is the same 400. */
 async function checkDefinition(trx: Knex, accountId: string, slug: BoardKind, id: string): Promise<void> {

@@ -1,15 +1,9 @@
 import type { ShopAccount } from '../storage/shops.server';
+import { errorAnswer, noStore } from '../http.server';
 import { accountClient } from './client.server';
 
-export const noStore = { 'cache-control': 'no-store' };
-
-/** A JSON error answer that no cache keeps. */
-export function tokenError(status: number, code: string, message: string): Response {
-  return Response.json({ error: { code, message } }, { status, headers: noStore });
-}
-
 /** The answer for a shop the app is not installed in (never, or not since it was uninstalled). */
-export const notInstalled = () => tokenError(404, 'not_installed', 'The loyalty app is not set up for this shop.');
+export const notInstalled = () => errorAnswer(404, 'not_installed', 'The loyalty app is not set up for this shop.');
 
 type Minted = { accessToken: string; expiresAt: string };
 
@@ -62,9 +56,9 @@ async function mintAnew(coreUrl: string, account: ShopAccount, externalId: strin
       body: { externalId, expiresInSeconds: TOKEN_SECONDS },
     });
   } catch {
-    return tokenError(503, 'unavailable', 'The loyalty service is unreachable.');
+    return errorAnswer(503, 'unavailable', 'The loyalty service is unreachable.');
   }
-  if (!result.data) return tokenError(503, 'unavailable', `The loyalty service answered ${result.response.status}.`);
+  if (!result.data) return errorAnswer(503, 'unavailable', `The loyalty service answered ${result.response.status}.`);
   const { accessToken, expiresAt } = result.data.data;
   return { accessToken, expiresAt };
 }

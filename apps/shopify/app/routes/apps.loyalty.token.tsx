@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { mintEndUserToken, noStore, tokenError } from '../core/enduser-token.server';
+import { mintEndUserToken } from '../core/enduser-token.server';
 import { authenticateProxy } from '../shopify.server';
 import { customerGid, proxyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
-import { getOnly } from '../http.server';
+import { errorAnswer, getOnly, noStore } from '../http.server';
 
 /**
  * App proxy GET /apps/loyalty/token: a short-lived end-user token for the signed-in shopper.
@@ -13,7 +13,7 @@ import { getOnly } from '../http.server';
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { session } = await authenticateProxy(request);
   const customerId = proxyCustomerId(request);
-  if (!customerId) return tokenError(401, 'unauthenticated', 'Sign in to see your rewards.');
+  if (!customerId) return errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.');
   const minted = await mintEndUserToken(config.coreUrl, session ? await shops.findInstalled(session.shop) : null, customerGid(customerId));
   return minted instanceof Response ? minted : Response.json(minted, { headers: noStore });
 };

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { noStore, notInstalled, tokenError } from '../core/enduser-token.server';
+import { notInstalled } from '../core/enduser-token.server';
 import { recordVisit } from '../earning/visits.server';
 import { authenticateProxy } from '../shopify.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { proxyCustomerId } from '../shopify/customer-ids.server';
 import { pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
-import { postAction, postOnly } from '../http.server';
+import { errorAnswer, noStore, postAction, postOnly } from '../http.server';
 
 /** The shop's time zone per process for an hour: a visit's day is the shop's, and it rarely moves. */
 const zones = new Map<string, { zone: string; at: number }>();
@@ -28,7 +28,7 @@ async function shopZone(shop: string, admin: Parameters<typeof fetchShop>[0] | u
 export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { session, admin } = await authenticateProxy(request);
   const customerId = proxyCustomerId(request);
-  if (!customerId) return tokenError(401, 'unauthenticated', 'Only a signed-in shopper’s visit counts.');
+  if (!customerId) return errorAnswer(401, 'unauthenticated', 'Only a signed-in shopper’s visit counts.');
   const account = session ? await shops.findInstalled(session.shop) : null;
   if (!account) return notInstalled();
   const visit = await recordVisit(
@@ -37,7 +37,7 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
     customerId,
     await shopZone(account.shop, admin),
   );
-  if ('unavailable' in visit) return tokenError(503, 'unavailable', 'The loyalty service is unreachable; the next page tries again.');
+  if ('unavailable' in visit) return errorAnswer(503, 'unavailable', 'The loyalty service is unreachable; the next page tries again.');
   return Response.json(visit, { headers: noStore });
 });
 

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { endUserAnswer, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer } from '../core/enduser-token.server';
 import { codesUsedBy } from '../earning/ledger.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
+import { errorAnswer } from '../http.server';
 
 /**
  * GET /checkout/member: the checkout's rewards block (Plus shops' checkout steps) sends its session
@@ -20,7 +21,7 @@ import { shops } from '../storage/stores.server';
 async function member(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.checkout(request);
   const customer = customerOfSub(sessionToken.sub);
-  if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in to use your rewards.'));
+  if (!customer) return cors(errorAnswer(401, 'no_customer', 'Sign in to use your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const [account, usedCodes] = shop ? await Promise.all([shops.findInstalled(shop), codesUsedBy(pool(), shop, customer)]) : [null, []];
   return cors(await endUserAnswer(config, account, customerGid(customer), { extra: { usedCodes } }));

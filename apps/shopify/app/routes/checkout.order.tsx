@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { mintEndUserToken, noStore, notInstalled, tokenError } from '../core/enduser-token.server';
+import { mintEndUserToken, notInstalled } from '../core/enduser-token.server';
 import { customerOrder } from '../earning/ledger.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
+import { errorAnswer, noStore } from '../http.server';
 
 // The thank-you page names the order `OrderIdentity`, the order status page `Order`; the number is the order's id.
 const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
@@ -22,9 +23,9 @@ const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
 async function orderRewards(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.checkout(request);
   const customer = customerOfSub(sessionToken.sub);
-  if (!customer) return cors(tokenError(401, 'no_customer', 'Sign in or create an account to earn rewards.'));
+  if (!customer) return cors(errorAnswer(401, 'no_customer', 'Sign in or create an account to earn rewards.'));
   const orderId = ORDER_GID.exec(new URL(request.url).searchParams.get('order') ?? '')?.[1];
-  if (!orderId) return cors(tokenError(400, 'bad_order', 'order must be the gid of an order.'));
+  if (!orderId) return cors(errorAnswer(400, 'bad_order', 'order must be the gid of an order.'));
   const shop = shopOfDest(sessionToken.dest);
   const account = shop && (await shops.findInstalled(shop));
   if (!shop || !account) return cors(notInstalled());

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { endUserAnswer, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer } from '../core/enduser-token.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { shops } from '../storage/stores.server';
+import { errorAnswer } from '../http.server';
 
 /**
  * GET /customer-account/token: the customer account "Rewards" page sends its session token
@@ -17,7 +18,7 @@ import { shops } from '../storage/stores.server';
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.customerAccount(request);
   const customer = sessionToken.sub;
-  if (!customer || !customerOfSub(customer)) return cors(tokenError(401, 'unauthenticated', 'Sign in to see your rewards.'));
+  if (!customer || !customerOfSub(customer)) return cors(errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const account = shop ? await shops.findInstalled(shop) : null;
   return cors(await endUserAnswer(config, account, customer));

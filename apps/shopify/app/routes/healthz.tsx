@@ -1,8 +1,6 @@
-import { getOnly } from '../http.server';
+import { getOnly, noStore } from '../http.server';
 import { pendingMigrations } from '../storage/migrate.server';
 import { pool } from '../storage/pool.server';
-
-const noStore = { 'cache-control': 'no-store' };
 
 /**
  * GET /healthz for the load balancer or platform: 200 while the app's database answers with every

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { endUserAnswer, notInstalled, tokenError } from '../core/enduser-token.server';
+import { endUserAnswer, notInstalled } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { shopOfDest } from '../shopify/extension-token.server';
 import { fetchCustomer } from '../shopify/admin-api.server';
 import { authenticateExtension, unauthenticated } from '../shopify.server';
 import { shops } from '../storage/stores.server';
+import { errorAnswer } from '../http.server';
 
 // POS hands the extension the customer's numeric id; the gid form is taken too.
 const CUSTOMER = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/;
@@ -27,9 +28,9 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
 async function customerToken(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.pos(request);
   if (!STAFF_USER.test(sessionToken.sub ?? ''))
-    return cors(tokenError(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
+    return cors(errorAnswer(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
-  if (!customer) return cors(tokenError(400, 'bad_customer', 'customer must be a customer id or gid.'));
+  if (!customer) return cors(errorAnswer(400, 'bad_customer', 'customer must be a customer id or gid.'));
   const shop = shopOfDest(sessionToken.dest);
   const account = shop && (await shops.findInstalled(shop));
   if (!shop || !account) return cors(notInstalled());
@@ -39,9 +40,9 @@ async function customerToken(request: Request): Promise<Response> {
     try {
       found = await fetchCustomer((await unauthenticated.admin(shop)).admin, gid);
     } catch {
-      return tokenError(503, 'unavailable', 'Shopify did not answer whether the shop has this customer.');
+      return errorAnswer(503, 'unavailable', 'Shopify did not answer whether the shop has this customer.');
     }
-    return found ? null : tokenError(404, 'unknown_customer', 'The shop has no customer with this id.');
+    return found ? null : errorAnswer(404, 'unknown_customer', 'The shop has no customer with this id.');
   };
   return cors(await endUserAnswer(config, account, gid, { admit }));
 }
