@@ -54,6 +54,14 @@ const joinDefinition = (table: string, definition: string) => (q: Knex.QueryBuil
     this.on(`${definition}.account_id`, '=', `${table}.account_id`).andOn(`${definition}.id`, '=', `${table}.${definition}_id`);
   });
 
+/**
+ * Whether the row's member is in the definition's program: a member held out since the run began
+ * keeps it as it was (CONTRACT §18), so no sweep warns, breaks, freezes or fails it, and no event of
+ * the program reaches the group it is measured against. `loyalty_holdout_position` is `isHeldOut`'s SQL.
+ */
+const notHeldOut = (definition: string) =>
+  `(${definition}.holdout_percent = 0 or loyalty_holdout_position(${definition}.id, account_user.external_id) >= ${definition}.holdout_percent / 100.0)`;
+
 /** The sweeps of CONTRACT §8–9: warnings before deadlines, then breaks and failures after the grace. */
 const SWEEPS: Sweep[] = [
   {
@@ -65,6 +73,7 @@ const SWEEPS: Sweep[] = [
         // Only where a log can still save the run: a paused streak's logs do not count (CONTRACT §8).
         .where('streak.status', 'live')
         .where('streak_progress.streak_progress_status', 'in_progress')
+        .whereRaw(notHeldOut('streak'))
         // A run a reversal emptied has nothing to lose (CONTRACT §17).
         .whereNotNull('streak_progress.current_period_key')
         .where('streak_progress.streak_to_be_broken_at', '>', now)
@@ -86,6 +95,7 @@ const SWEEPS: Sweep[] = [
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
         .select([...progressColumns('streak_progress'), 'streak.aggregation_period', 'streak.max_freezes'])
         .where('streak_progress.streak_progress_status', 'in_progress')
+        .whereRaw(notHeldOut('streak'))
         .where('streak_progress.streak_to_be_broken_at', '<=', new Date(now.getTime() - grace * 1000)),
     settle: (row, zone, now, grace) =>
       settleOverdue(row, { aggregation_period: row.aggregation_period!, max_freezes: row.max_freezes! }, zone, now, grace)!,
@@ -98,6 +108,7 @@ const SWEEPS: Sweep[] = [
         .select(progressColumns('challenge_progress'))
         .where('challenge.status', 'live')
         .where('challenge_progress.challenge_progress_status', 'in_progress')
+        .whereRaw(notHeldOut('challenge'))
         .where('challenge_progress.is_warned', false)
         .where('challenge_progress.challenge_to_be_failed_at', '>', now)
         .whereRaw(
@@ -113,6 +124,7 @@ const SWEEPS: Sweep[] = [
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
         .where('challenge_progress.challenge_progress_status', 'in_progress')
+        .whereRaw(notHeldOut('challenge'))
         .where('challenge_progress.challenge_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
     settle: (row, zone, now, grace) => {
       // A deadline set in a time zone the member has left: the window is still open in theirs.
@@ -136,6 +148,7 @@ const SWEEPS: Sweep[] = [
           ),
         ])
         .where('mission_progress.mission_progress_status', 'in_progress')
+        .whereRaw(notHeldOut('mission'))
         .where('mission_progress.mission_to_be_failed_at', '<=', new Date(now.getTime() - grace * 1000)),
     settle: (row, _zone, now) =>
       row.emptied

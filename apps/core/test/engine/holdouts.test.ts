@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildPendingStandings } from '../../src/engine/standings.js';
+import { runSweeps } from '../../src/scheduler/sweeps.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 // Holdouts and why a log did not count (CONTRACT §18), through the HTTP API.
@@ -202,6 +203,70 @@ describe('holdouts', () => {
     if (!inline) await buildPendingStandings(app.db);
     expect(await ranked()).toEqual({ ...everyone, [inOne!]: everyone[inOne!]! + 1 });
   }
+
+  it('leaves the runs of members held out since they began as they were: the sweeps warn, break and fail none of them, and announce nothing', async () => {
+    const streak = await create('streak', { name: 'Swept', status: 'live', aggregationPeriod: 'daily', toBeBrokenWarningHours: 12 });
+    const challenge = await create('challenge', {
+      name: 'Swept challenge',
+      status: 'live',
+      aggregationPeriod: 'daily',
+      completionTargetValue: 5,
+      toBeFailedWarningHours: 6,
+    });
+    const externalIds = Array.from({ length: 30 }, (_, i) => `swept-${i}`);
+    const ids = new Map<string, string>();
+    for (const externalId of externalIds) {
+      ids.set(externalId, await member(externalId));
+      await log('streak', { streakId: streak.id, ownedById: ids.get(externalId) });
+      await log('challenge', { challengeId: challenge.id, ownedById: ids.get(externalId) });
+    }
+    await update('streak', streak.id, { holdoutPercent: 50 });
+    await update('challenge', challenge.id, { holdoutPercent: 50 });
+    const held = async (definitionId: string, externalId: string) => (await position(definitionId, externalId)) < 0.5;
+
+    // The challenge's day ends at midnight (warned from 18:00); the streak's run breaks a day later (warned from noon).
+    const sweep = (time: string) => runSweeps(app.running.services.records, new Date(time), 0);
+    await sweep('2027-03-10T19:00:00Z');
+    await sweep('2027-03-11T13:00:00Z');
+    await sweep('2027-03-12T00:00:01Z');
+    const statusOf = async (slug: string, definition: string, definitionId: string, ownedById: string) => {
+      const filters = {
+        operator: 'and',
+        conditions: [
+          { fieldSlug: `${definition}Id`, operator: 'equals', fieldValue: definitionId },
+          { fieldSlug: 'ownedById', operator: 'equals', fieldValue: ownedById },
+        ],
+      };
+      const [row] = await accepted(acct.api.get(`/schema/${slug}/record`, { filters: JSON.stringify(filters) }));
+      return row[`${definition}ProgressStatus`] as string;
+    };
+    const seen = { streak: new Set<boolean>(), challenge: new Set<boolean>() };
+    for (const externalId of externalIds) {
+      const id = ids.get(externalId)!;
+      const events: any[] = await accepted(
+        acct.api.get('/schema/event_log/record', {
+          filters: JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: id }] }),
+          limit: 100,
+        }),
+      );
+      const codes = events.map((e) => e.eventCode as string);
+      const streakHeld = await held(streak.id, externalId);
+      const challengeHeld = await held(challenge.id, externalId);
+      seen.streak.add(streakHeld);
+      seen.challenge.add(challengeHeld);
+      expect(await statusOf('streak_progress', 'streak', streak.id, id), externalId).toBe(streakHeld ? 'in_progress' : 'broken');
+      expect(codes.includes('streak_progress_to_be_broken'), externalId).toBe(!streakHeld);
+      expect(codes.includes('streak_progress_broken'), externalId).toBe(!streakHeld);
+      expect(await statusOf('challenge_progress', 'challenge', challenge.id, id), externalId).toBe(
+        challengeHeld ? 'in_progress' : 'failed',
+      );
+      expect(codes.includes('challenge_progress_to_be_failed'), externalId).toBe(!challengeHeld);
+      expect(codes.includes('challenge_progress_failed'), externalId).toBe(!challengeHeld);
+    }
+    // Both groups of both definitions were there (about half each of 30).
+    expect([...seen.streak].sort()).toEqual([false, true]);
+    expect([...seen.challenge].sort()).toEqual([false, true]);
+  }, 120_000);
 
   it('refuses a percent outside 0..50 with the contract error, changing nothing', async () => {
     const challenge = await create('challenge', { name: 'C', status: 'live', completionTargetValue: 10 });
