@@ -295,6 +295,46 @@ describe('Flow actions', () => {
     });
   });
 
+  it('a key is a replay only of what it counted: another task of the mission or another customer is 409 naming the key, nothing counted', async () => {
+    const OTHER = 'gid://shopify/Customer/5005';
+    prod.admin.customers.set(OTHER, { firstName: 'Mary', lastName: 'Jackson', email: 'mary@example.com' });
+    const mission = await created('/schema/mission/record', {
+      name: 'Shop and review',
+      status: 'live',
+      aggregationPeriod: 'weekly',
+      tasks: [
+        { name: 'Buy', activityId: 'purchase', aggregationMethod: 'count', targetValue: 2 },
+        { name: 'Review', activityId: 'review', aggregationMethod: 'count', targetValue: 1 },
+      ],
+    });
+    const step = (customer_id: number, activity_id: string) =>
+      flow('execute-mission', { customer_id, mission_id: mission.id, activity_id, idempotency_key: 'order:77' });
+    const first = await step(1001, 'purchase');
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const logs = await total('/schema/mission_log/record');
+
+    expect((await step(1001, 'purchase')).body).toEqual({ ok: true, replay: true, logId: first.body.logId });
+    const otherTask = await step(1001, 'review');
+    expect(otherTask.status).toBe(409);
+    expect(otherTask.body.error).toMatchObject({ code: 'duplicate_unique_identifier', property: 'idempotency_key' });
+    expect(otherTask.body.error.message).toContain('“purchase”');
+    const otherCustomer = await step(5005, 'purchase');
+    expect(otherCustomer.status).toBe(409);
+    expect(otherCustomer.body.error).toMatchObject({ code: 'duplicate_unique_identifier', property: 'idempotency_key' });
+    expect(otherCustomer.body.error.message).not.toContain(first.body.logId);
+    expect(await total('/schema/mission_log/record')).toBe(logs);
+
+    const gift = (customer_id: number) => flow('adjust-points', { customer_id, points: 10, idempotency_key: 'birthday-2026' });
+    const given = await gift(1001);
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    expect((await gift(1001)).body).toEqual({ ok: true, replay: true, pointEntryId: given.body.pointEntryId });
+    const entries = await total('/schema/point_entry/record');
+    const notTheirs = await gift(5005);
+    expect(notTheirs.status).toBe(409);
+    expect(notTheirs.body.error).toMatchObject({ code: 'duplicate_unique_identifier', property: 'idempotency_key' });
+    expect(await total('/schema/point_entry/record')).toBe(entries);
+  });
+
   it('stamp-coupon writes the code onto the reward log; a repeat is 200', async () => {
     const { reward, streak } = await streakWithFirstDayStampedReward(created);
     expect((await flow('execute-streak', { customer_id: 1001, streak_id: streak.id })).status).toBe(200);

@@ -59,7 +59,8 @@ async function reach<T>(call: () => Promise<T>): Promise<T> {
 
 type ErrorBody = { error?: { code?: string; message?: string; details?: unknown[] } } | undefined;
 
-const existingId = (body: ErrorBody): string | null => {
+/** The log or entry a `duplicate_unique_identifier` refusal names as holding the key, if it names one. */
+export const existingId = (body: ErrorBody): string | null => {
   const detail = body?.error?.details?.[0];
   return isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
 };
@@ -98,8 +99,15 @@ export function postLog(api: AccountClient, kind: LogKind, { definitionId, owned
 export const createMember = (api: AccountClient, ownedBy: LogInput['ownedBy']) =>
   sparingEmail(ownedBy, 'email', (named) => api.POST('/schema/account_user/record', { body: named }));
 
-/** The value a log holds in the core; null when it cannot be read. A transient failure throws CoreError. */
-async function loggedValue(api: AccountClient, kind: LogKind, id: string): Promise<number | null> {
+/** What a kept log counted: its member, its activity and its value. */
+export interface KeptLog {
+  ownedById: string | null;
+  activityId: string | null;
+  activityValue: number | null;
+}
+
+/** A log as the core holds it; null when it cannot be read. A transient failure throws CoreError. */
+export async function keptLog(api: AccountClient, kind: LogKind, id: string): Promise<KeptLog | null> {
   const params = { params: { path: { id } } };
   const result = await reach(async () =>
     kind === 'streak'
@@ -108,7 +116,10 @@ async function loggedValue(api: AccountClient, kind: LogKind, id: string): Promi
         ? await api.GET('/schema/challenge_log/record/{id}', params)
         : await api.GET('/schema/mission_log/record/{id}', params),
   );
-  if (result.data) return result.data.data.activityValue ?? null;
+  if (result.data) {
+    const log = result.data.data;
+    return { ownedById: log.ownedById ?? null, activityId: log.activityId ?? null, activityValue: log.activityValue ?? null };
+  }
   if (transient(result.response.status)) throw new CoreError(result.response.status, result.error);
   return null;
 }
@@ -125,7 +136,12 @@ export async function writeLog(api: AccountClient, kind: LogKind, input: LogInpu
   const error: ErrorBody = result.error;
   if (status === 409 && error?.error?.code === 'duplicate_unique_identifier') {
     const logId = existingId(error);
-    return { written: false, replay: true, logId, activityValue: logId ? await loggedValue(api, kind, logId) : null };
+    return {
+      written: false,
+      replay: true,
+      logId,
+      activityValue: logId ? ((await keptLog(api, kind, logId))?.activityValue ?? null) : null,
+    };
   }
   if (transient(status)) throw new CoreError(status, result.error);
   return { written: false, replay: false, status, message: error?.error?.message ?? `the core answered ${status}` };

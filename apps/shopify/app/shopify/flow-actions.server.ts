@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
 import { coreLanguage } from '../core/languages';
 import type { CoreErrorBody } from '../core/failure';
-import { createMember, type LogKind, memberOf, postLog } from '../core/logs.server';
+import { createMember, existingId, type KeptLog, keptLog, type LogKind, memberOf, postLog } from '../core/logs.server';
 import { whereAll } from '../core/records.server';
 import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
@@ -297,10 +297,11 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     }
     const error = result.error?.error;
     if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
+      const logId = existingId(result.error);
+      const kept = logId ? await callCore(() => keptLog(api, kind, logId)) : null;
+      if (kept) await refuseOtherLog(api, kind, kept, { customer, activityId, run });
       // A replay of a run already counted: done, and nothing changed. The core names the log it kept.
-      const detail: unknown = error.details[0];
-      const existing = isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
-      return Response.json({ ok: true, replay: true, logId: existing });
+      return Response.json({ ok: true, replay: true, logId });
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, {
       ...LOG_FIELDS,
@@ -311,6 +312,30 @@ export async function executeLog(kind: LogKind, ctx: FlowContext, deps: FlowDeps
     if (err instanceof FlowAnswer) return reply(err);
     throw err;
   }
+}
+
+/**
+ * A key is a replay only of the log it counted: this customer's, and in a mission this task's (the
+ * core keeps one log per key and mission). A key that counted another customer's log, or another
+ * task (a workflow given the order's key, which the app's orders already hold), is 409 naming the
+ * key: Flow shows it, where a 200 would say done of what was never counted.
+ */
+async function refuseOtherLog(
+  api: AccountClient,
+  kind: LogKind,
+  kept: KeptLog,
+  step: { customer: string; activityId: string; run: { key: string; property: string } },
+): Promise<void> {
+  const { key, property } = step.run;
+  const counted = (what: string) =>
+    new FlowAnswer(
+      409,
+      'duplicate_unique_identifier',
+      `${property}: “${key}” already counted ${what}; give this step a key of its own`,
+      property,
+    );
+  if (kept.ownedById !== (await findMember(api, step.customer))) throw counted(`another customer's log of this ${kind}`);
+  if (kind === 'mission' && kept.activityId !== step.activityId) throw counted(`this customer's task “${kept.activityId}” of this mission`);
 }
 
 /** stamp-coupon: writes the merchant's code onto a reward log; a repeat with the same values is 200. */
@@ -365,7 +390,7 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     const customer = props.customer('customer_id');
     const streak = props.reference('streak_id');
     const count = props.integer('count', 1, 10);
-    const runKey = runKeyOf(props, ctx.payload).key;
+    const runKey = runKeyOf(props, ctx.payload);
     const run = [ctx.session.shop, `grant-streak-freezes:${runKey}`];
     const { rows } = await deps.pool.query<{ answer: unknown }>(
       'select answer from flow_action_runs where shop = $1 and run_key = $2',
@@ -469,20 +494,27 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
     const points = props.integer('points', -1_000_000, 1_000_000);
     if (points === 0) throw bad('points', 'must not be 0');
     const note = props.text('note', false);
-    const runKey = runKeyOf(props, ctx.payload).key;
+    const runKey = runKeyOf(props, ctx.payload);
     const api = await shopClient(deps, ctx.session.shop);
     const ownedById = await memberFor(api, ctx.admin, customer);
     const result = await callCore(() =>
       api.POST('/schema/point_entry/record', {
-        body: { ownedById, points, reason: 'adjusted', ...(note ? { note } : {}), uniqueIdentifier: `flow:${runKey}` },
+        body: { ownedById, points, reason: 'adjusted', ...(note ? { note } : {}), uniqueIdentifier: `flow:${runKey.key}` },
       }),
     );
     if (result.data) return Response.json({ ok: true, pointEntryId: result.data.data.id });
     const error = result.error?.error;
     if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
-      const detail: unknown = error.details[0];
-      const existing = isJsonObject(detail) && typeof detail.existingRecordId === 'string' ? detail.existingRecordId : null;
-      return Response.json({ ok: true, replay: true, pointEntryId: existing });
+      // The core names the entry holding the key only to the member it belongs to.
+      const pointEntryId = existingId(result.error);
+      if (!pointEntryId)
+        throw new FlowAnswer(
+          409,
+          'duplicate_unique_identifier',
+          `${runKey.property}: “${runKey.key}” already adjusted another customer's points; give this step a key of its own`,
+          runKey.property,
+        );
+      return Response.json({ ok: true, replay: true, pointEntryId });
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, { points: 'points', note: 'note' });
   } catch (err) {
