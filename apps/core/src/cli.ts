@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
 import { ConfigError, loadConfig } from './config.js';
+import { ApiError } from './errors.js';
 import type { DemoCredentials } from './demo/seed.js';
 import { LANGUAGE_CODES } from './formats.js';
 import { API_PREFIX } from './http/prefix.js';
@@ -204,6 +205,11 @@ async function main(argv: string[]): Promise<number> {
               .map(([k, v]) => `${k}: ${String(v)}`)
               .join('\n'),
       );
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      // A value refused as the API refuses it (a time zone the database does not know) is a usage error.
+      for (const detail of err.details) console.error(`--${detail.field ?? 'account'}: ${detail.message}`);
+      return 2;
     } finally {
       await runtime.close();
     }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import { generateApiKeyPair } from './auth/api-keys.js';
 import type { SecretBox } from './auth/crypto.js';
+import { invalidInput } from './errors.js';
 import { type LanguageCode, UUID } from './formats.js';
 import type { RowOf } from './records/row-types.js';
 import type { apikey } from './resources/apikey.js';
@@ -60,12 +61,30 @@ export type ProvisionedAccount = ReturnType<typeof present> & {
 };
 
 /**
+ * Whether PostgreSQL's own zone data has the zone. The account's zone also reaches SQL (reports' days,
+ * points' months), where a name Node's ICU still takes and the database's data retired
+ * (`US/Pacific-New`) would fail every such statement; an offset Node may take (`+03:00`) PostgreSQL
+ * would read as POSIX, with its sign reversed. Names are matched as PostgreSQL matches them, in any case.
+ */
+async function databaseKnowsZone(trx: Knex.Transaction, zone: string): Promise<boolean> {
+  const { rows } = await trx.raw<{ rows: { known: boolean }[] }>(
+    'select exists (select 1 from pg_timezone_names where lower(name) = lower(?)) as known',
+    [zone],
+  );
+  return rows[0]!.known;
+}
+
+/**
  * Creates an organization, an account and a live API key. With an `externalRef` it is idempotent:
  * the existing organization and account come back with a new key. A transaction-level advisory
  * lock on the reference serialises concurrent installs of one shop.
  */
 export async function provisionAccount(db: Knex, box: SecretBox, input: NewAccount): Promise<ProvisionedAccount> {
   return transaction(db, async (trx) => {
+    if (input.timezone && !(await databaseKnowsZone(trx, input.timezone)))
+      throw invalidInput('The body has invalid fields.', [
+        { field: 'timezone', code: 'invalid', message: 'Expected an IANA time zone that PostgreSQL’s zone data has.' },
+      ]);
     let account: AccountRow | undefined;
     let organization: OrganizationRow | undefined;
     if (input.externalRef) {
