@@ -127,7 +127,10 @@ const ANY_CASE_UUID = UUID_TEXT.replaceAll('a-f', 'a-fA-F');
  * others do not), no white space or control character.
  */
 const UNAMBIGUOUS_REST = String.raw`[^\s\\/?#@]+(?:[/?#][^\s\\]*)?`;
-export const UNAMBIGUOUS_URL = new RegExp(`^https?://${UNAMBIGUOUS_REST}$`);
+// A scheme in any case (RFC 3986 §3.1), spelt out: the pattern is also the document's, which has no flags.
+const HTTP = '[hH][tT][tT][pP]';
+const HTTPS = `${HTTP}[sS]`;
+export const UNAMBIGUOUS_URL = new RegExp(`^${HTTP}[sS]?://${UNAMBIGUOUS_REST}$`);
 
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 
@@ -159,8 +162,8 @@ function imageUrl(publicUrl?: string) {
       .meta({
         format: 'uri',
         pattern: base
-          ? `^(https://${UNAMBIGUOUS_REST}|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID})$`
-          : `^https://${UNAMBIGUOUS_REST}$`,
+          ? `^(${HTTPS}://${UNAMBIGUOUS_REST}|${escapeRegExp(base.origin + basePath)}/files/${ANY_CASE_UUID}/${ANY_CASE_UUID})$`
+          : `^${HTTPS}://${UNAMBIGUOUS_REST}$`,
       })
   );
 }

@@ -105,12 +105,9 @@ const linkUrl = z
   .string()
   .max(2048, { abort: true })
   // The scheme in any case, as browsers read it; the rest as every parser reads it alike (no user information, backslash or white space).
-  .refine(
-    (v) => STOREFRONT_PATH.test(v) || (UNAMBIGUOUS_URL.test(v.replace(/^https?:/i, (scheme) => scheme.toLowerCase())) && URL.canParse(v)),
-    {
-      message: 'Expected an http(s) URL without user information, backslashes or white space, or a path starting with /',
-    },
-  )
+  .refine((v) => STOREFRONT_PATH.test(v) || (UNAMBIGUOUS_URL.test(v) && URL.canParse(v)), {
+    message: 'Expected an http(s) URL without user information, backslashes or white space, or a path starting with /',
+  })
   .meta({ anyOf: [{ pattern: STOREFRONT_PATH.source }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
 
 /*

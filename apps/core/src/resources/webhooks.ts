@@ -36,7 +36,7 @@ export function publicAddressCheck(config: Config): (url: unknown, field: string
       {
         field,
         code: 'private_address',
-        message: `The host is or resolves to ${refused.address}, a ${kind} address; only public addresses are allowed.`,
+        message: `The host is or resolves to ${refused.address} (${kind} address space); only public addresses are allowed.`,
       },
     ]);
   };

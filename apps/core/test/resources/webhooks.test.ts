@@ -156,6 +156,17 @@ describe('webhook validation', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
+  it('takes a scheme in any case (RFC 3986), as it takes a lower-case one', async () => {
+    for (const endpointUrl of ['HTTPS://93.184.216.34/hook', 'Http://93.184.216.34/hook']) {
+      const res = await acct.api.post(BASE, valid({ endpointUrl }));
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data.endpointUrl).toBe(endpointUrl);
+    }
+    expect(details(await acct.api.post(BASE, valid({ endpointUrl: 'HTTPS://user:pass@93.184.216.34/x' })))).toEqual([
+      'endpointUrl:invalid_format',
+    ]);
+  });
+
   it('checks updates the same way', async () => {
     const { body } = await acct.api.post(BASE, valid());
     const id = body.data.id;
