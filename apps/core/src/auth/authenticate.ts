@@ -157,7 +157,9 @@ export class Authenticator {
   }
 
   private async apiKey(key: string | undefined, secret: string | undefined): Promise<Identity> {
-    if (!key || !secret || key.length > 64) throw unauthenticated('Both x-api-key and x-api-secret are required.');
+    if (!key || !secret) throw unauthenticated('Both x-api-key and x-api-secret are required.');
+    // No key is longer: refused as any unknown key is, without a lookup.
+    if (key.length > 64) throw unauthenticated('Invalid API credentials.');
     const found = await this.findKey(key);
     const matches = safeEqualDigest(found?.secretDigest ?? DUMMY_SECRET_DIGEST, secret);
     if (!found || !matches || found.status !== 'live') throw unauthenticated('Invalid API credentials.');
@@ -197,7 +199,8 @@ export class Authenticator {
 
   private async endUser(token: string, accountId: string | undefined): Promise<Identity> {
     const invalid = () => unauthenticated('Invalid end-user access token.');
-    if (!accountId || !UUID.test(accountId)) throw unauthenticated('x-account-id is required with an end-user token.');
+    if (!accountId) throw unauthenticated('x-account-id is required with an end-user token.');
+    if (!UUID.test(accountId)) throw unauthenticated('x-account-id must be an account id (a UUID).');
     const parts = token.split('.');
     const header = parts.length === 3 ? parseSegment(parts[0]!) : undefined;
     const kid = header?.alg === 'HS256' && header.crit === undefined && typeof header.kid === 'string' ? header.kid : undefined;

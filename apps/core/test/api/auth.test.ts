@@ -171,6 +171,11 @@ describe('API keys', () => {
     for (const headers of cases) {
       const res = await app.anon.get('/schema/streak/record', undefined, headers);
       expectError(res, 401, 'unauthenticated');
+      // The message names what is wrong: a header missing, or credentials that are not an account's.
+      const missing = !headers['x-api-key'] || !headers['x-api-secret'];
+      expect(res.body.error.message, JSON.stringify(headers).slice(0, 80)).toBe(
+        missing ? 'Both x-api-key and x-api-secret are required.' : 'Invalid API credentials.',
+      );
     }
   });
 
@@ -315,6 +320,9 @@ describe('end-user tokens', () => {
 
     const missingAccount = await asEndUser(valid, null).get('/schema/account_user/me');
     expectError(missingAccount, 401, 'unauthenticated');
+    expect(missingAccount.body.error.message).toBe('x-account-id is required with an end-user token.');
+    const notAnId = await asEndUser(valid, 'nope').get('/schema/account_user/me');
+    expect(notAnId.body.error.message).toBe('x-account-id must be an account id (a UUID).');
   });
 
   it('refuses API-key headers together with a token: 400 invalid_input', async () => {
