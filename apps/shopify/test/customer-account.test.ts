@@ -90,6 +90,15 @@ describe('GET /customer-account/token', () => {
     expect(body.accountId).toBe((await prod.shops.find(TEST_SHOP))!.accountId);
   });
 
+  it('is asked by GET only: a write with a valid session token is 405 naming GET, and mints nothing', async () => {
+    for (const method of ['POST', 'PUT', 'DELETE']) {
+      const res = await ask(await sessionToken(), method);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+      expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'This address takes GET only.' } });
+    }
+  });
+
   it('answers the CORS preflight without a token', async () => {
     const res = await ask(null, 'OPTIONS');
     expect(res.status).toBe(204);

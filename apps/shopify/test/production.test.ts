@@ -757,6 +757,27 @@ describe('GDPR and lifecycle webhooks', () => {
     expect((await prod.appPool.query('select 1 from data_requests where shop = $1', [TEST_SHOP])).rows).toEqual([]);
   });
 
+  it('with the core down, customers/data_request and customers/redact answer 503 in JSON for Shopify to retry, and keep nothing half-done', async () => {
+    const logged = prod.appOutput().length;
+    const down = prod.coreGate!.down();
+    try {
+      for (const [topic, payload] of [
+        ['customers/data_request', { shop_domain: TEST_SHOP, customer: { id: 3003 }, data_request: { id: 86 } }],
+        ['customers/redact', { shop_domain: TEST_SHOP, customer: { id: 3003 } }],
+      ] as const) {
+        const res = await prod.send(await webhookRequest(topic, payload));
+        expect(res.status, topic).toBe(503);
+        expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+      }
+    } finally {
+      down.restore();
+    }
+    expect((await prod.appPool.query('select 1 from data_requests where shop = $1', [TEST_SHOP])).rows).toEqual([]);
+    expect(await members()).toHaveLength(1);
+    // Said in a line, not as an error with its stack trace.
+    expect(prod.appOutput().slice(logged)).not.toMatch(/\n\s+at /);
+  });
+
   it('customers/data_request keeps an export of the member, once per request', async () => {
     const payload = { shop_domain: TEST_SHOP, customer: { id: 3003 }, data_request: { id: 88 } };
     for (let i = 0; i < 2; i++) expect(await deliver('customers/data_request', payload)).toBe(200);

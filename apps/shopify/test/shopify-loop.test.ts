@@ -138,6 +138,11 @@ describe('Flow triggers', () => {
     // A callback older than the last one seen arrives late: the newer "disabled" stands.
     expect(await lifecycle(UNUSED, true, new Date(Date.now() - 60_000))).toBe(200);
     expect(await used()).not.toContain(UNUSED);
+    // One stamped a year ahead (a skewed clock) counts as arriving now: the next callback still decides.
+    expect(await lifecycle(UNUSED, true, new Date(Date.now() + 365 * 86_400_000))).toBe(200);
+    expect(await used()).toContain(UNUSED);
+    expect(await lifecycle(UNUSED, false, new Date(Date.now() + 1000))).toBe(200);
+    expect(await used()).not.toContain(UNUSED);
   });
 
   it('streak milestone, reward issued and streak completed: one flowTriggerReceive each, with the customer and the typed fields', async () => {

@@ -1,3 +1,4 @@
+import { errorAnswer } from '../http.server';
 import { type AccountClient, CoreError } from './client.server';
 import type { CoreErrorBody } from './failure';
 import { records, type Slug, whereEquals } from './records.server';
@@ -71,4 +72,19 @@ export async function eraseMember(api: AccountClient, externalId: string): Promi
   const { error, response } = await api.DELETE('/schema/account_user/record/{id}', { params: { path: { id: member.id } } });
   if (!response.ok && response.status !== 404) throw new CoreError(response.status, error);
   return true;
+}
+
+/**
+ * A compliance webhook's work, answered 503 in the app's JSON error body when the core cannot do its
+ * part (down, unreachable: the route's client answers that as 503), so Shopify retries the webhook;
+ * not Remix's 500 with a stack trace in the log.
+ */
+export async function retriedOnOutage(work: () => Promise<Response>): Promise<Response> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof CoreError)) throw err;
+    console.warn(`[loyalty] compliance webhook: ${err.message}; answered 503 for Shopify to retry`);
+    return errorAnswer(503, 'unavailable', 'The loyalty service did not answer; retry later.');
+  }
 }

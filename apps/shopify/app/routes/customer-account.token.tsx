@@ -25,5 +25,8 @@ async function token(request: Request): Promise<Response> {
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);
-// Remix sends OPTIONS (the extension's CORS preflight) to the action.
-export const action = ({ request }: ActionFunctionArgs) => token(request);
+// Remix sends OPTIONS (the extension's CORS preflight) to the action; a write is no way to ask for a token.
+export const action = ({ request }: ActionFunctionArgs) =>
+  request.method === 'OPTIONS'
+    ? token(request)
+    : errorAnswer(405, 'method_not_allowed', 'This address takes GET only.', { allow: 'GET, OPTIONS' });

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { accountClient } from '../core/client.server';
-import { exportMember } from '../core/member-data.server';
+import { accountClient, unreachableAsUnavailable } from '../core/client.server';
+import { exportMember, retriedOnOutage } from '../core/member-data.server';
 import { customerRecords } from '../earning/ledger.server';
 import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
@@ -22,12 +22,14 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const account = await shops.find(shop);
   if (!account || customerId === null) return new Response(null, { status: 200 });
   const externalId = customerGid(customerId);
-  const [core, app] = await Promise.all([
-    exportMember(accountClient(config.coreUrl, account), externalId),
-    customerRecords(pool(), shop, String(customerId), namedOrders(payload, 'orders_requested')),
-  ]);
-  await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
-  return new Response(null, { status: 200 });
+  return retriedOnOutage(async () => {
+    const [core, app] = await Promise.all([
+      exportMember(unreachableAsUnavailable(accountClient(config.coreUrl, account)), externalId),
+      customerRecords(pool(), shop, String(customerId), namedOrders(payload, 'orders_requested')),
+    ]);
+    await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
+    return new Response(null, { status: 200 });
+  });
 });
 
 export const loader = postOnly;

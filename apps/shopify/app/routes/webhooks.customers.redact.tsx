@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
-import { accountClient } from '../core/client.server';
-import { eraseMember } from '../core/member-data.server';
+import { accountClient, unreachableAsUnavailable } from '../core/client.server';
+import { eraseMember, retriedOnOutage } from '../core/member-data.server';
 import { forgetCustomer } from '../earning/ledger.server';
 import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
@@ -22,8 +22,11 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const customerId = complianceCustomerId(payload);
   await forgetCustomer(pool(), shop, customerId === null ? null : String(customerId), namedOrders(payload, 'orders_to_redact'));
   const account = await shops.find(shop);
-  if (account && customerId !== null) await eraseMember(accountClient(config.coreUrl, account), customerGid(customerId));
-  return new Response(null, { status: 200 });
+  if (!account || customerId === null) return new Response(null, { status: 200 });
+  return retriedOnOutage(async () => {
+    await eraseMember(unreachableAsUnavailable(accountClient(config.coreUrl, account)), customerGid(customerId));
+    return new Response(null, { status: 200 });
+  });
 });
 
 export const loader = postOnly;

@@ -390,7 +390,7 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     const customer = props.customer('customer_id');
     const streak = props.reference('streak_id');
     const count = props.integer('count', 1, 10);
-    const runKey = runKeyOf(props, ctx.payload);
+    const runKey = runKeyOf(props, ctx.payload).key;
     const run = [ctx.session.shop, `grant-streak-freezes:${runKey}`];
     const { rows } = await deps.pool.query<{ answer: unknown }>(
       'select answer from flow_action_runs where shop = $1 and run_key = $2',
@@ -494,12 +494,12 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
     const points = props.integer('points', -1_000_000, 1_000_000);
     if (points === 0) throw bad('points', 'must not be 0');
     const note = props.text('note', false);
-    const runKey = runKeyOf(props, ctx.payload);
+    const run = runKeyOf(props, ctx.payload);
     const api = await shopClient(deps, ctx.session.shop);
     const ownedById = await memberFor(api, ctx.admin, customer);
     const result = await callCore(() =>
       api.POST('/schema/point_entry/record', {
-        body: { ownedById, points, reason: 'adjusted', ...(note ? { note } : {}), uniqueIdentifier: `flow:${runKey.key}` },
+        body: { ownedById, points, reason: 'adjusted', ...(note ? { note } : {}), uniqueIdentifier: `flow:${run.key}` },
       }),
     );
     if (result.data) return Response.json({ ok: true, pointEntryId: result.data.data.id });
@@ -511,8 +511,8 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
         throw new FlowAnswer(
           409,
           'duplicate_unique_identifier',
-          `${runKey.property}: “${runKey.key}” already adjusted another customer's points; give this step a key of its own`,
-          runKey.property,
+          `${run.property}: “${run.key}” already adjusted another customer's points; give this step a key of its own`,
+          run.property,
         );
       return Response.json({ ok: true, replay: true, pointEntryId });
     }

@@ -50,10 +50,12 @@ export interface TriggerUsage {
 export function triggerUsage(payload: unknown): TriggerUsage {
   const body = objectOf(payload);
   const stamped = typeof body.timestamp === 'string' ? new Date(body.timestamp) : undefined;
+  const now = new Date();
   return {
     handle: typeof body.flow_trigger_definition_id === 'string' ? body.flow_trigger_definition_id : '',
     enabled: body.has_enabled_flow === true,
-    notifiedAt: stamped && !Number.isNaN(stamped.getTime()) ? stamped : new Date(),
+    // The newest notice wins: one stamped ahead of now (a clock's skew) would outrank every later one.
+    notifiedAt: stamped && !Number.isNaN(stamped.getTime()) && stamped < now ? stamped : now,
   };
 }
 
