@@ -15,10 +15,11 @@ import {
   type SmsTemplateRow,
   TEMPLATE_OF_PROVIDER,
 } from '../schema/notifications.js';
-import { type AccountColumns, accountInfo } from '../auth/authenticate.js';
+import { type AccountColumns, type AccountInfo, accountInfo } from '../auth/authenticate.js';
 import { FairLanes, outlastsLease } from '../concurrency.js';
 import { fairPick } from '../db/fair-pick.js';
 import { count } from '../observability/metrics.js';
+import { resolveText } from '../records/context.js';
 import { TemplateError } from '../templates/render.js';
 import { buildContext, chatLanguage, loadPointsContext, messageTexts, pushTexts, type Rendering, renderEmail } from './render.js';
 import { createEmailTransport, type EmailTransport } from './transports/email.js';
@@ -200,6 +201,17 @@ async function load(db: Knex, row: NotificationLogRow) {
   return { sending: ready(loaded), event, member, tenancy: tenancy!, points };
 }
 
+/**
+ * §7's fall-back ends at en: a template with none of the member's, the account's or en's text in a
+ * field would go out empty (an e-mail without subject or body), so such a send is skipped, saying why.
+ */
+function needTexts(rendering: Rendering, account: AccountInfo, texts: Record<string, unknown>): void {
+  const tried = [...new Set([rendering.language, account.defaultLanguageCode, 'en'])].join(', ');
+  for (const [field, map] of Object.entries(texts))
+    if (!resolveText(map, { languageCode: rendering.language, account }))
+      skip(`The template has no ${field} in ${tried} (the member's language, then the account's, then en).`);
+}
+
 /** A credential's version for the transports' client caches: a changed secret gets a new client. */
 const clientKey = (integration: { id: string; updated_at: Date }) => `${integration.id}:${integration.updated_at.getTime()}`;
 
@@ -223,6 +235,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     const { integration, template } = sending;
     const to = member.email;
     if (!to) skip('The member has no email address.');
+    needTexts(rendering, account, { subject: template.subject, htmlContent: template.html_content });
     const { subject, html, text: plain } = await renderEmail(s.db, template, rendering, account);
     const shared = integration.use_gamopanda_domain;
     // Until its DNS records prove the domain the merchant's, mail from it would be mail in another's name.
@@ -249,6 +262,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
     const { integration, template } = sending;
     const tokens = member.push_device_tokens;
     if (!tokens.length) skip('The member has no push device tokens.');
+    needTexts(rendering, account, { title: template.title, body: template.body });
     const serviceAccount = parseServiceAccount(s.box.open(integration.service_account_json_enc));
     secrets.push(serviceAccount.private_key, ...tokens);
     return t.push.send(clientKey(integration), serviceAccount, tokens, {
@@ -267,6 +281,7 @@ async function attempt(s: SenderDeps, row: NotificationLogRow, secrets: string[]
   secrets.push(credentials.secretAccessKey);
   if (sending.provider === 'cloud_sms') {
     const { integration, template } = sending;
+    needTexts(rendering, account, { body: template.body });
     return t.sms.send(clientKey(integration), credentials, {
       phoneNumber: phone,
       senderId: integration.sender_id,

@@ -515,6 +515,43 @@ describe('email failures and skips', () => {
   });
 });
 
+describe('a template without the member’s language', () => {
+  it('is not sent empty: a template written only in a language §7 does not reach for the member is skipped, saying why', async () => {
+    const japanese = await create(
+      acct,
+      'email_template',
+      {
+        name: 'Japanese only',
+        status: 'live',
+        sampleEventCode: 'streak_progress_non_milestone_completed',
+        subject: 'こんにちは',
+        htmlContent: '<p>本文</p>',
+      },
+      { languageCode: 'ja' },
+    );
+    const japaneseRule = await create(acct, 'notification', {
+      name: 'Japanese mail',
+      status: 'live',
+      eventCodes: ['streak_progress_non_milestone_completed'],
+      integrationProvider: 'service_email',
+      integrationId: mailIntegration.id,
+      templateId: japanese.id,
+    });
+    const m = await member('english-reader');
+    await logDay(m.id, '2026-12-08');
+    const [event] = await logDay(m.id, '2026-12-09');
+    const id = await queue(app, japaneseRule as any, event);
+    inbox = [];
+    await send(app);
+    expect(inbox).toHaveLength(0);
+    expect(await logRow(app, id)).toMatchObject({
+      notification_log_status: 'skipped',
+      error: "The template has no subject in en (the member's language, then the account's, then en).",
+    });
+    expect((await acct.api.patch(path('notification', japaneseRule.id), { status: 'paused' })).status).toBe(200);
+  });
+});
+
 describe('render action', () => {
   it('renders the template against sample data for its sampleEventCode', async () => {
     const res = await acct.api.post(`${path('email_template', template.id)}/action/render`);
