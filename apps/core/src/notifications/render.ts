@@ -220,7 +220,8 @@ function rewardValidTill(payload: Json, f: Formatting): string | undefined {
  * - `pointsBalance` and `formattedPointsBalance` ("1,250 Stars": the number in the member's
  *   language and the account's name for points, else the language's word): the balance the event
  *   left (`member.pointsBalance` of points and tier events), else the member's now;
- * - `tierName`: the member's tier's `eudTitle` in their language, else its name (absent without a tier);
+ * - `tierName`: the tier's `eudTitle` in their language, else its name (absent without a tier): the
+ *   tier the event left (`member.tierId`, beside its balance), else the member's now;
  * - `formattedPoints`: a `points_earned` or `points_redeemed` entry's points, without a sign;
  * - `formattedExpiringPoints` and `formattedPointsExpireAt` (a long date) of `points_to_expire`;
  * - `tierBeforeName` and `tierAfterName` of `tier_changed` (absent for no tier).
@@ -235,8 +236,11 @@ function pointsHelpers(input: RenderInput, code: string, payload: Json, f: Forma
     if (!t) return undefined;
     return textIn(t.eudTitle, f.language, account) || (typeof t.name === 'string' ? t.name : undefined);
   };
-  const balance = num(obj(payload.member)?.pointsBalance) ?? member.points_balance;
-  const helpers: Json = { pointsBalance: balance, formattedPointsBalance: amount(balance), tierName: tierName(member.tier_id) };
+  const left = obj(payload.member);
+  const balance = num(left?.pointsBalance) ?? member.points_balance;
+  // The tier beside the balance the event left, not one a later entry reached since.
+  const tier = left && 'tierId' in left ? left.tierId : member.tier_id;
+  const helpers: Json = { pointsBalance: balance, formattedPointsBalance: amount(balance), tierName: tierName(tier) };
   if (code === 'points_earned' || code === 'points_redeemed') {
     const entry = num(obj(payload.pointEntry)?.points);
     helpers.formattedPoints = amount(entry === undefined ? undefined : Math.abs(entry));

@@ -877,6 +877,32 @@ describe('points and tiers in messages', () => {
     expect(byId(mails.earned!.html!, 'tier')).toBe(' to |Goldstatus');
   });
 
+  it('pair the balance an event left with the tier it left, not a tier a later entry reached before the send', async () => {
+    const ole = await member('ole', { email: 'ole@example.net' });
+    const pointsRule = await create(acct, 'notification', {
+      name: 'Earned mail',
+      status: 'live',
+      eventCodes: ['points_earned'],
+      integrationProvider: 'service_email',
+      integrationId: mailIntegration.id,
+      templateId: pointsTemplate.id,
+    });
+    for (const points of [50, 60])
+      expect((await acct.api.post(path('point_entry'), { ownedById: ole.id, points, reason: 'earned' })).status).toBe(200);
+    const earned = (await eventsOf(app, ole.id)).filter((e) => e.event_code === 'points_earned');
+    expect(earned).toHaveLength(2);
+    inbox = [];
+    for (const event of earned) await queue(app, pointsRule as { id: string; integrationProvider: string }, event);
+    await send(app);
+    const lines = inbox
+      .filter((m) => m.to.includes('ole@example.net'))
+      .map((m) => `${byId(m.mail.html!, 'points')} ${byId(m.mail.html!, 'tier')}`)
+      .sort();
+    // The second entry took Ole into Silver: only its message says so.
+    expect(lines).toEqual(['50 Stars|50 Stars|110  to |', '60 Stars|110 Stars|110  to |Silver']);
+    expect((await acct.api.patch(path('notification', pointsRule.id), { status: 'paused' })).status).toBe(200);
+  });
+
   it('preview them with sample data: the expiry warning, in the account’s words for points', async () => {
     const res = await acct.api.post(`${path('email_template', pointsTemplate.id)}/action/render`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
