@@ -40,6 +40,14 @@ describe('the unsubscribe page', () => {
     expect(unsubscribed).toEqual([channel]);
   });
 
+  it('answers HEAD (a link checker) without recording anything', async () => {
+    const member = await create(acct, 'account_user', { externalId: 'checked-link' });
+    const link = `${app.url}/u/${unsubscribeToken(app.config.masterKey!, acct.accountId, member.id, 'email')}`;
+    expect((await fetch(link, { method: 'HEAD' })).status).toBe(200);
+    expect((await fetch(`${link}x`, { method: 'HEAD' })).status).toBe(404);
+    expect((await acct.api.get(path('account_user', member.id))).body.data.unsubscribedChannels).toEqual([]);
+  });
+
   it('has a text for every channel in every language it answers in', async () => {
     for (const languageCode of ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko']) {
       const texts = new Set<string>();

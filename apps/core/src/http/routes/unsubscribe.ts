@@ -85,12 +85,15 @@ function page(ctx: Context, status: number, lang: string, { title, text }: { tit
 /**
  * The unsubscribe link of notifications (CONTRACT §11). GET records the opt-out of the channel the
  * link was sent on; POST does the same for mail clients' one-click unsubscribe (RFC 8058, the
- * List-Unsubscribe-Post header).
+ * List-Unsubscribe-Post header). HEAD, which link checkers send and HTTP keeps free of effects,
+ * only says whether the link is valid.
  */
 export function unsubscribeRoutes(router: Router, s: Services): void {
   const handle = async (ctx: RouterContext) => {
     // The route has the token, so it is never absent; '' would be refused as any malformed one is.
     const who = readUnsubscribeToken(s.config.masterKey!, ctx.params.token ?? '');
+    if (ctx.method === 'HEAD')
+      return who ? page(ctx, 200, 'en', { title: DONE.en!.title, text: DONE.en![who.channel] }) : page(ctx, 404, 'en', UNKNOWN);
     const lang = who && (await optOut(s.db, who));
     if (!lang) return page(ctx, 404, 'en', UNKNOWN);
     const known = lang in DONE ? lang : 'en';
