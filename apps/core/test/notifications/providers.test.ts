@@ -277,6 +277,8 @@ describe('push through the HTTP v1 API', () => {
     expect(await logRow(app, id)).toMatchObject({
       notification_log_status: 'sent',
       provider_message_id: 'projects/demo-project/messages/device-c',
+      // Said, not dropped: the device that was not reached.
+      error: expect.stringMatching(/^1 of 2 devices were not reached: .*404/),
     });
   });
 

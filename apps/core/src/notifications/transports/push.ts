@@ -119,8 +119,9 @@ export class PushTransport {
 
   /**
    * Sends to every token; resolves to the provider's message names when at least one device got the
-   * message (a stale token among live ones does not fail the notification). When none did, throws the
-   * first failure, retryable if any device's failure was, after the longest `Retry-After` asked.
+   * message (a stale token among live ones does not fail the notification; the devices not reached
+   * are noted, as a retry would send the others theirs twice). When none did, throws the first
+   * failure, retryable if any device's failure was, after the longest `Retry-After` asked.
    */
   async send(key: string, account: ServiceAccount, tokens: string[], message: PushMessage): Promise<Sent> {
     let accessToken: string | null | undefined;
@@ -137,11 +138,13 @@ export class PushTransport {
     const url = `${(this.apiUrl ?? DEFAULT_API_URL).replace(/\/$/, '')}/v1/projects/${encodeURIComponent(account.project_id)}/messages:send`;
     const results = await Promise.all(tokens.map((token) => this.sendOne(url, accessToken, token, message)));
     const sent = results.filter((r): r is Sent => !(r instanceof SendFailure));
+    const failures = results.filter((r) => r instanceof SendFailure);
     if (sent.length) {
       const names = sent.flatMap((r) => r.messageId ?? []);
-      return { messageId: names.length ? names.join(' ') : null, note: sent.find((r) => r.note)?.note ?? null };
+      const missed = failures.length ? `${failures.length} of ${tokens.length} devices were not reached: ${failures[0]!.message}` : null;
+      const notes = [...sent.flatMap((r) => r.note ?? []), ...(missed ? [missed] : [])];
+      return { messageId: names.length ? names.join(' ') : null, note: notes.length ? notes.join(' ') : null };
     }
-    const failures = results.filter((r) => r instanceof SendFailure);
     const waits = failures.flatMap((f) => f.retryAfterMs ?? []);
     throw new SendFailure(
       failures[0]!.message,
