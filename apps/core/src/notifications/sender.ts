@@ -76,7 +76,9 @@ function transports(s: SenderDeps): Transports {
 type Outcome =
   | { status: 'sent'; providerMessageId: string | null; note: string | null }
   | { status: 'skipped'; reason: string }
-  | { status: 'failure'; error: string; permanent: boolean; retryAfterMs?: number };
+  | { status: 'failure'; error: string; permanent: boolean; retryAfterMs?: number }
+  /** The service's own trouble (its database, a secret it cannot open), not the provider's: no attempt is spent. */
+  | { status: 'not_prepared' };
 
 function skip(reason: string): never {
   throw new SkipSend(reason);
@@ -311,10 +313,15 @@ async function deliver(s: SenderDeps, row: NotificationLogRow): Promise<Outcome>
     // A template that cannot render will not render on a retry either.
     if (err instanceof TemplateError)
       return { status: 'failure', error: `Template error${err.field ? ` in ${err.field}` : ''}: ${err.message}`, permanent: true };
-    const failure = err instanceof SendFailure ? err : new SendFailure(err instanceof Error ? err.message : String(err), false);
-    return { status: 'failure', error: safe(failure.message), permanent: failure.permanent, retryAfterMs: failure.retryAfterMs };
+    if (err instanceof SendFailure)
+      return { status: 'failure', error: safe(err.message), permanent: err.permanent, retryAfterMs: err.retryAfterMs };
+    // Not the provider's answer: the operator reads what it was; the merchant's log reads only that it waits.
+    s.logger.error({ err: err instanceof Error ? safe(err.message) : String(err), notificationLogId: row.id }, 'notification not prepared');
+    return { status: 'not_prepared' };
   }
 }
+
+const NOT_PREPARED = 'The service could not prepare the message (its own trouble, not the provider’s); it tries again.';
 
 /** Writes the outcome, only while the row is still this worker's (its lease unchanged). */
 async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: Date): Promise<void> {
@@ -331,6 +338,8 @@ async function record(db: Knex, row: NotificationLogRow, outcome: Outcome, now: 
     };
   } else if (outcome.status === 'skipped') {
     patch = { notification_log_status: 'skipped', error: outcome.reason };
+  } else if (outcome.status === 'not_prepared') {
+    patch = { error: NOT_PREPARED, next_attempt_at: new Date(now.getTime() + BACKOFF_MS[0]!) };
   } else if (outcome.permanent || attempts > BACKOFF_MS.length) {
     patch = { notification_log_status: 'failed', error: outcome.error, attempt_count: attempts };
   } else {

@@ -282,6 +282,32 @@ describe('push through the HTTP v1 API', () => {
     });
   });
 
+  it('spends no attempt on trouble of its own (a secret it cannot open) and stores none of its detail; it goes out once mended', async () => {
+    const [integration] = await app
+      .db('push_cloud_messaging')
+      .where({ id: (await app.db('notification').where({ id: pushRule.id }).first()).integration_id });
+    const event = await memberEvent('push-own-trouble', { pushDeviceTokens: ['device-own'] });
+    const id = await queue(app, pushRule, event);
+    await app.db('push_cloud_messaging').where({ id: integration.id }).update({ service_account_json_enc: 'not-a-sealed-secret' });
+    try {
+      await send(app);
+    } finally {
+      await app
+        .db('push_cloud_messaging')
+        .where({ id: integration.id })
+        .update({ service_account_json_enc: integration.service_account_json_enc });
+    }
+    const waiting = await logRow(app, id);
+    expect(waiting).toMatchObject({
+      notification_log_status: 'pending',
+      attempt_count: 0,
+      error: 'The service could not prepare the message (its own trouble, not the provider’s); it tries again.',
+    });
+    expect(waiting.next_attempt_at).toEqual(at(30_000));
+    await send(app, at(30_000));
+    expect(await logRow(app, id)).toMatchObject({ notification_log_status: 'sent', attempt_count: 1, error: null });
+  });
+
   it('fails on a refused grant at once; retries a 500 without storing the access token', async () => {
     const event = await memberEvent('push-3', { pushDeviceTokens: ['device-d'] });
     const refused = await queue(app, revokedRule, event);
