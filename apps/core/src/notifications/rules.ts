@@ -85,7 +85,8 @@ export async function checkRule(trx: Knex, accountId: string, rule: RuleReferenc
       message: `${what}; ${withArticle(provider)} rule sends ${withArticle(templateSlug)}.`,
     });
   }
-  if (missing.length) throw invalidInput('The rule references records that do not exist.', missing);
+  if (missing.length)
+    throw invalidInput('The rule references records that do not exist, or are not of the kind its provider sends with.', missing);
   if (!goesLive) return;
   const idle: ErrorDetail[] = [];
   if (integration!.status !== 'live') {

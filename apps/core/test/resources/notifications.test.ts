@@ -527,6 +527,9 @@ describe('notification rules', () => {
     expect(details(await rule('cloud_sms', sms.id, emailTpl.id))).toEqual(['templateId:not_found']);
     const crossed = await rule('service_email', sms.id, smsTpl.id);
     expect(details(crossed)).toEqual(['integrationId:not_found', 'templateId:not_found']);
+    expect(crossed.body.error.message).toBe(
+      'The rule references records that do not exist, or are not of the kind its provider sends with.',
+    );
     // Each message names what the id is and what the rule needs, with the article read aloud.
     expect(crossed.body.error.details.map((d: { message: string }) => d.message)).toEqual([
       `${sms.id} is a cloud_sms integration; a service_email rule sends through a service_email integration.`,
