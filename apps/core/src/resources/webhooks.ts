@@ -59,6 +59,15 @@ export function createWebhook(config: Config): AnyResource {
     async beforeCreate({ values }) {
       values.webhookSecret = generateWebhookSecret();
     },
+    async beforeUpdate({ trx, values, existing }) {
+      // Deliveries that waited out a pause go at once, not at the recheck a paused webhook's wait a minute for.
+      if (existing && values.status === 'live' && existing.status !== 'live')
+        await trx('webhook_log')
+          .where({ account_id: existing.account_id, webhook_id: existing.id })
+          .whereIn('webhook_log_status', ['pending', 'errored'])
+          .where('next_retry_at', '>', trx.fn.now())
+          .update({ next_retry_at: trx.fn.now() });
+    },
     async beforeDelete({ trx, row }) {
       await trx('webhook_log').where({ account_id: row.account_id, webhook_id: row.id }).delete();
     },

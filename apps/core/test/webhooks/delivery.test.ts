@@ -269,6 +269,25 @@ describe('webhook delivery', () => {
     expect(ok).toMatchObject({ webhookLogStatus: 'processed', retryCount: 1, lastResponseStatus: 204 });
   });
 
+  it('holds a paused webhook’s deliveries uncounted, and sends them as soon as it is live again', async () => {
+    const hook = await webhook();
+    receiver.respond((_req, res) => res.writeHead(500).end('boom'));
+    await streakEvent();
+    await dispatchEvents(app.db);
+    await deliverDueWebhooks(deps, now);
+    expect((await acct.api.patch(`/schema/webhook/record/${hook.id}`, { status: 'paused' })).status).toBe(200);
+    advance(10);
+    receiver.respond((_req, res) => res.writeHead(204).end());
+    // Due, but paused: not sent, and the attempt not counted.
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+    expect((await webhookLogs(hook.id))[0]).toMatchObject({ webhookLogStatus: 'errored', retryCount: 1 });
+    expect((await acct.api.patch(`/schema/webhook/record/${hook.id}`, { status: 'live' })).status).toBe(200);
+    expect(await deliverDueWebhooks(deps, now)).toBe(1);
+    expect(receiver.received).toHaveLength(2);
+    expect((await webhookLogs(hook.id))[0]).toMatchObject({ webhookLogStatus: 'processed', retryCount: 1 });
+  });
+
   it('resends a delivery on request, after max_errored', async () => {
     const hook = await webhook();
     receiver.respond((_req, res) => res.writeHead(500).end());
