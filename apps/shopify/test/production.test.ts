@@ -443,6 +443,8 @@ describe('Flow actions', () => {
     );
     expect(longRun.status).toBe(400);
     expect(longRun.body.error.property).toBe('action_run_id');
+    // What Flow shows the merchant names the property and what is wrong with it.
+    expect(longRun.body.error.message).toMatch(/^action_run_id: Must be at most \d+ characters\.$/);
     const fine = await flow('execute-challenge', {
       customer_id: 1001,
       challenge_id: challenge.id,

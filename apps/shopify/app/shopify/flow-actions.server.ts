@@ -165,15 +165,12 @@ function coreAnswer(status: number, body: CoreErrorBody, headers: Headers, field
   // Refused credentials and server errors can heal (re-install, restart); Flow should retry.
   if (status >= 500 || status === 401) return unavailable(`The loyalty core answered ${status}.`);
   const error = body?.error;
-  const field = error?.details?.[0]?.field;
+  const detail = error?.details?.[0];
+  const field = detail?.field;
   const property = field ? (fieldToProperty[field] ?? fieldToProperty[field.split('.')[0]!]) : undefined;
-  return new FlowAnswer(
-    status,
-    error?.code ?? 'rejected',
-    error?.message ?? `The loyalty core answered ${status}.`,
-    property,
-    error?.details,
-  );
+  // Flow shows the message: the property and what is wrong with it, not the core's summary of the body.
+  const message = property && detail?.message ? `${property}: ${detail.message}` : error?.message;
+  return new FlowAnswer(status, error?.code ?? 'rejected', message ?? `The loyalty core answered ${status}.`, property, error?.details);
 }
 
 /** Calls the core; a refused connection or a time-out becomes 503. */
