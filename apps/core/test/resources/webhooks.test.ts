@@ -243,7 +243,7 @@ describe('webhook endpoint addresses', () => {
   ])('refuses %s (a %s address)', async (endpointUrl, kind) => {
     const res = await acct.api.post(BASE, valid({ endpointUrl }));
     expect(details(res)).toEqual(['endpointUrl:private_address']);
-    expect(res.body.error.details[0].message).toContain(`a ${kind} address`);
+    expect(res.body.error.details[0].message).toContain(`(${kind} address space)`);
   });
 
   it.each(['https://8.8.8.8/hook', 'http://[2606:4700::1111]/hook', 'https://hooks.public.test/x', 'https://does-not-exist.test/x'])(
