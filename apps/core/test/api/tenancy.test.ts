@@ -351,6 +351,18 @@ describe('cross-account isolation', () => {
 });
 
 describe('CLI', () => {
+  /** The CLI as an operator runs it against the app's database: its own process, only what it needs in its environment. */
+  const cliOptions = () => ({
+    cwd: CORE_DIR,
+    timeout: 60_000,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: app.config.databaseUrl,
+      LOYALTY_MASTER_KEY: app.config.masterKey!.toString('base64'),
+    },
+  });
+
   it('account create --json prints credentials that work against the running app', async () => {
     const { stdout } = await run(
       process.execPath,
@@ -366,16 +378,7 @@ describe('CLI', () => {
         'America/New_York',
         '--json',
       ],
-      {
-        cwd: CORE_DIR,
-        timeout: 60_000,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          DATABASE_URL: app.config.databaseUrl,
-          LOYALTY_MASTER_KEY: app.config.masterKey!.toString('base64'),
-        },
-      },
+      cliOptions(),
     );
     // --json is for scripts: stdout is exactly one JSON line.
     const lines = stdout.trim().split('\n');
@@ -396,16 +399,7 @@ describe('CLI', () => {
     const refused = await run(
       process.execPath,
       [...cliArgs(), 'account', 'create', '--organization', 'CLI Org', '--account', 'Nowhere', '--timezone', 'Mars/Olympus_Mons'],
-      {
-        cwd: CORE_DIR,
-        timeout: 60_000,
-        env: {
-          PATH: process.env.PATH,
-          HOME: process.env.HOME,
-          DATABASE_URL: app.config.databaseUrl,
-          LOYALTY_MASTER_KEY: app.config.masterKey!.toString('base64'),
-        },
-      },
+      cliOptions(),
     ).then(
       () => undefined,
       (err: { code: number; stderr: string }) => err,
