@@ -100,8 +100,13 @@ async function stampCoupon({ trx, values, existing }: WriteArgs<typeof rewardLog
     const sent = values[key];
     return sent == null ? undefined : new Date(sent);
   };
-  const sameTime = (key: 'rewardIssuedAt' | 'rewardExpiryAt', stored: Date | null) =>
-    sentTime(key) === undefined || sentTime(key)!.getTime() === stored?.getTime();
+  // A repeat is compared on what it sends. A null issue time asks for the default, as its absence
+  // does; a null expiry asks for none, which must be what was stamped.
+  const sameTime = (key: 'rewardIssuedAt' | 'rewardExpiryAt', stored: Date | null) => {
+    const sent = values[key];
+    if (sent === undefined || (sent === null && key === 'rewardIssuedAt')) return true;
+    return sent === null ? stored === null : new Date(sent).getTime() === stored?.getTime();
+  };
   if (row.coupon_code !== null) {
     const same =
       row.coupon_code === values.couponCode &&
@@ -112,6 +117,15 @@ async function stampCoupon({ trx, values, existing }: WriteArgs<typeof rewardLog
       { field: 'couponCode', code: 'already_set', message: 'A coupon code was already stamped.' },
     ]);
   }
+  // A code of a pool is the pool's to give: stamped here too, two members would hold it.
+  const pooled = await trx('coupon')
+    .where({ account_id: row.account_id, coupon_code: values.couponCode })
+    .whereRaw('reward_log_id is distinct from ?', [row.id])
+    .first('id');
+  if (pooled)
+    throw conflict('This code is a coupon of a reward’s pool, which gives it to a member of its own.', [
+      { field: 'couponCode', code: 'duplicate', message: 'A coupon with this code exists in this account.' },
+    ]);
   const issuedAt = sentTime('rewardIssuedAt') ?? new Date();
   const reward =
     row.reward_id === null ? undefined : await trx<RewardRow>('reward').where({ account_id: row.account_id, id: row.reward_id }).first();

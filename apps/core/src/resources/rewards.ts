@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { redeemBody, redeemReward } from '../engine/redeem.js';
-import { invalidInput } from '../errors.js';
+import { conflict, invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
 import { issueDetails } from '../records/validate.js';
-import { couponFields, rewardFields } from '../schema/rewards.js';
+import { COUPON_CODE, couponFields, rewardFields } from '../schema/rewards.js';
 import { ADMIN, ADMIN_PUBLIC_READ } from './common.js';
 import { revokedWithItsReward } from '../engine/rewards.js';
 
@@ -109,11 +109,11 @@ export const reward = defineResource({
 function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer | undefined): string[] {
   const entries: { code: string; where: string }[] = [];
   if (contentType === 'text/csv') {
-    (raw?.toString('utf8') ?? '').split(/\r?\n/).forEach((line, i) => {
-      const code = line
-        .trim()
-        .replace(/^"(.*)"$/, '$1')
-        .trim();
+    // One code a line, whichever line ending the file was saved with; a quoted field's "" is one quote (RFC 4180).
+    (raw?.toString('utf8') ?? '').split(/\r\n|\r|\n/).forEach((line, i) => {
+      const trimmed = line.trim();
+      const quoted = /^"(.*)"$/.exec(trimmed);
+      const code = (quoted ? quoted[1]!.replaceAll('""', '"') : trimmed).trim();
       if (code) entries.push({ code, where: `line ${i + 1}` });
     });
   } else {
@@ -131,7 +131,15 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
       { field: 'couponCodes', code: 'too_many', message: `Got ${entries.length} codes; the limit is ${MAX_IMPORT}.` },
     ]);
   }
-  const bad = entries.filter((e) => e.code.length > CODE_MAX);
+  const unreadable = entries.filter((e) => !COUPON_CODE.test(e.code));
+  if (unreadable.length) {
+    throw invalidInput(
+      'Some codes hold control characters (a tab or line break); nothing was imported.',
+      unreadable.map((e) => ({ field: e.where, code: 'invalid_format', message: 'A code has no control characters.' })),
+    );
+  }
+  // Characters as the document's maxLength counts them (code points), not UTF-16 units.
+  const bad = entries.filter((e) => [...e.code].length > CODE_MAX);
   if (bad.length) {
     throw invalidInput(
       `Some codes are longer than ${CODE_MAX} characters; nothing was imported.`,
@@ -139,6 +147,18 @@ function parseCodes(contentType: string | undefined, body: unknown, raw: Buffer 
     );
   }
   return entries.map((e) => e.code);
+}
+
+/**
+ * 409 for a change that would let the pool give a code to a second member (CONTRACT §8: never to two
+ * logs): a coupon the service issued to a reward log keeps its code, reward and issue, and stays, so
+ * that its code can be neither issued nor imported again.
+ */
+function keptForItsLog(row: Readonly<Record<string, unknown>>, field: string): void {
+  if (row.reward_log_id)
+    throw conflict('This coupon was issued to a reward log: its code stays issued, so no other member gets it.', [
+      { field, code: 'issued', message: `Issued to reward log ${String(row.reward_log_id)}.` },
+    ]);
 }
 
 export const coupon = defineResource({
@@ -149,5 +169,15 @@ export const coupon = defineResource({
   fields: couponFields,
   uniqueErrors: {
     coupon_code_unique: { status: 409, field: 'couponCode', message: 'A coupon with this code already exists.' },
+  },
+  answers: { delete: [409] },
+  async beforeUpdate({ values, existing }) {
+    if (!existing) return;
+    if ('couponCode' in values && values.couponCode !== existing.coupon_code) keptForItsLog(existing, 'couponCode');
+    if ('isCouponIssued' in values && values.isCouponIssued !== true) keptForItsLog(existing, 'isCouponIssued');
+    if ('rewardId' in values && values.rewardId !== existing.reward_id) keptForItsLog(existing, 'rewardId');
+  },
+  async beforeDelete({ row }) {
+    keptForItsLog(row, 'id');
   },
 });

@@ -45,9 +45,16 @@ export const rewardFields = {
 
 export const REWARD_LOG_STATUSES = ['pending', 'issued', 'revoked'] as const;
 
+/**
+ * A code as a shopper types it: no white space at either end (a code made of spaces, or " A" beside
+ * "A", would be two codes that read as one) and no control characters (a tab or line break in a code).
+ */
+export const COUPON_CODE = /^[^\s\x00-\x1f\x7f](?:[^\x00-\x1f\x7f]*[^\s\x00-\x1f\x7f])?$/;
+const COUPON_CODE_MESSAGE = 'A code has no white space at either end and no control characters.';
+
 export const couponFields = {
   rewardId: field.uuid({ required: true, references: 'reward' }),
-  couponCode: field.string({ required: true, min: 1, max: 256 }),
+  couponCode: field.string({ required: true, max: 256, pattern: COUPON_CODE, patternMessage: COUPON_CODE_MESSAGE }),
   isCouponIssued: field.boolean({ default: false }),
   status: field.status({ required: true }),
 };
@@ -61,7 +68,12 @@ export const rewardLogFields = {
   linkedSchemaRecordId: field.uuid({ readOnly: true, alwaysSet: true }),
   ownedById: field.uuid({ readOnly: true, alwaysSet: true }),
   ownedBy: field.virtual(anyObject),
-  couponCode: field.string({ min: 1, max: 256, description: 'Set by the service (handleCoupon) or once by PATCH.' }),
+  couponCode: field.string({
+    max: 256,
+    pattern: COUPON_CODE,
+    patternMessage: COUPON_CODE_MESSAGE,
+    description: 'Set by the service (handleCoupon) or once by PATCH.',
+  }),
   rewardIssuedAt: field.datetime({ description: 'PATCH default: now.' }),
   rewardExpiryAt: field.datetime({ description: "PATCH default: from the reward's expiry rule." }),
   periodKey: field.string({ readOnly: true }),

@@ -241,6 +241,8 @@ describe('client-stamped coupons (handleCoupon false)', () => {
       { couponCode: 'SHOP-2' },
       { couponCode: 'SHOP-1', rewardIssuedAt: '2026-11-02T00:00:00Z' },
       { couponCode: 'SHOP-1', rewardExpiryAt: '2030-01-01T00:00:00Z' },
+      // No expiry is a value sent too: this code has one.
+      { couponCode: 'SHOP-1', rewardExpiryAt: null },
     ]) {
       const conflict = await acct.api.patch(path, body);
       expect(conflict.status, JSON.stringify(body)).toBe(409);
@@ -270,6 +272,16 @@ describe('client-stamped coupons (handleCoupon false)', () => {
     });
     expect(await stamp(absolute.id, { couponCode: 'A-3' })).toMatchObject({ rewardExpiryAt: '2027-06-30T00:00:00.000Z' });
     expect(await stamp(none.id, { couponCode: 'A-4' })).toMatchObject({ rewardExpiryAt: null });
+  });
+
+  it('refuses a code of a reward’s pool, which the pool would give another member too', async () => {
+    const pool = await reward({ handleCoupon: true });
+    expect((await acct.api.post(`/schema/reward/record/${pool.id}/action/import_coupons`, { couponCodes: ['POOLED-1'] })).status).toBe(200);
+    const { rewardLog } = await earn(await earningStreak((await reward()).id));
+    const refused = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, { couponCode: 'POOLED-1' });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'couponCode', code: 'duplicate' })]);
+    expect((await acct.api.get(`/schema/reward_log/record/${rewardLog.id}`)).body.data.couponCode).toBeNull();
   });
 
   it('answers 200 to the service-assigned code and 409 to another one', async () => {

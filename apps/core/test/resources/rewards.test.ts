@@ -130,6 +130,74 @@ describe('coupon', () => {
     expect((await acct.api.request('POST', path, { raw: 'A', headers: { 'content-type': 'text/plain' } })).status).toBe(415);
   });
 
+  it('takes codes as shoppers type them: no white space at either end, no control characters; CSV in any line ending, "" as a quote', async () => {
+    const r = (await reward()).body.data;
+    for (const couponCode of ['   ', ' PAD', 'PAD ', 'TAB\tIN', 'LINE\nBREAK']) {
+      const res = await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode, status: 'live' });
+      expect(detailOf(res.body, 'couponCode')?.code, JSON.stringify(couponCode)).toBe('invalid_format');
+    }
+    expect((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'IN SIDE', status: 'live' })).status).toBe(200);
+    const path = `/schema/reward/record/${r.id}/action/import_coupons`;
+    const tabbed = await acct.api.post(path, { couponCodes: ['FINE', 'TAB\tIN'] });
+    expect(detailOf(tabbed.body, 'couponCodes[1]')?.code).toBe('invalid_format');
+    const csv = await acct.api.request('POST', path, { raw: 'CR1\rCR2\r"Q""UOTE"\r', headers: { 'content-type': 'text/csv' } });
+    expect(csv.body.data).toEqual({ imported: 3, duplicates: 0 });
+    const codes = (await app.db('coupon').where({ reward_id: r.id }).select('coupon_code')).map((c) => c.coupon_code).sort();
+    expect(codes).toEqual(['CR1', 'CR2', 'IN SIDE', 'Q"UOTE']);
+    // 256 characters, whatever their UTF-16 length.
+    const emoji = await acct.api.post(path, { couponCodes: ['😀'.repeat(256)] });
+    expect(emoji.body.data).toEqual({ imported: 1, duplicates: 0 });
+  });
+
+  it('keeps a coupon issued to a reward log as it was given: not unissued, renamed, moved or deleted, so no second member gets its code', async () => {
+    const r = (await reward({ handleCoupon: true })).body.data;
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Kept codes', status: 'live' })).body.data;
+    expect(
+      (
+        await acct.api.post('/schema/milestone/record', {
+          linkedSchemaSlug: 'streak',
+          linkedSchemaRecordId: streak.id,
+          name: 'First',
+          description: 'd',
+          milestoneTargetValue: 1,
+          status: 'live',
+          rewardId: r.id,
+        })
+      ).status,
+    ).toBe(200);
+    const issued = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'ONCE-1', status: 'live' })).body.data;
+    const spare = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'ONCE-2', status: 'live' })).body.data;
+    const log = (
+      await acct.api.post('/schema/streak_log/record', {
+        streakId: streak.id,
+        ownedBy: { externalId: 'kept-1' },
+        activityId: 'visit',
+        activityAt: new Date().toISOString(),
+        uniqueIdentifier: 'kept-1',
+      })
+    ).body.data;
+    expect(log.achievedMilestoneRewardLogs[0].couponCode).toBe('ONCE-1');
+    const other = (await reward()).body.data;
+    for (const [change, field] of [
+      [{ isCouponIssued: false }, 'isCouponIssued'],
+      [{ couponCode: 'ONCE-1B' }, 'couponCode'],
+      [{ rewardId: other.id }, 'rewardId'],
+    ] as const) {
+      const res = await acct.api.patch(`/schema/coupon/record/${issued.id}`, change);
+      expect(res.status, field).toBe(409);
+      expect(detailOf(res.body, field)?.code).toBe('issued');
+    }
+    expect((await acct.api.delete(`/schema/coupon/record/${issued.id}`)).status).toBe(409);
+    // What changes nothing of its issue stays allowed; an unissued coupon is the merchant's to change.
+    expect((await acct.api.patch(`/schema/coupon/record/${issued.id}`, { status: 'paused' })).status).toBe(200);
+    expect((await acct.api.patch(`/schema/coupon/record/${spare.id}`, { couponCode: 'ONCE-2B' })).status).toBe(200);
+    expect((await acct.api.delete(`/schema/coupon/record/${spare.id}`)).status).toBe(204);
+    expect((await acct.api.get(`/schema/coupon/record/${issued.id}`)).body.data).toMatchObject({
+      couponCode: 'ONCE-1',
+      isCouponIssued: true,
+    });
+  });
+
   it('deleting a reward removes its unissued coupons and keeps issued ones', async () => {
     const r = (await reward()).body.data;
     await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['D1', 'D2'] });
