@@ -34,6 +34,9 @@ const UNAVAILABLE_CODES = new Set([
   'EAI_AGAIN',
   // The database renamed away or dropped, or the service's credentials refused: no new session.
   '3D000',
+  // A database of its name without the service's tables (recreated, not yet migrated: /readyz says so).
+  '42P01',
+  '3F000',
   '28000',
   '28P01',
   '40001',

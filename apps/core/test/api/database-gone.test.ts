@@ -59,4 +59,31 @@ describe('a database that refuses new sessions', () => {
     await admin.query(`alter database ${name}_away rename to ${name}`);
     await until(async () => (await key.get('/schema/streak/record')).status === 200, 30_000, 'serving again');
   }, 60_000);
+
+  it('answers 503, not 500, while a database of its name has none of its tables (recreated, not yet migrated)', async () => {
+    const platform = new Client(api.url, { authorization: `Bearer ${PLATFORM_TOKEN}` });
+    const made = (await platform.post('/platform/accounts', { organizationName: 'Empty', accountName: 'Empty' })).body.data;
+    const key = new Client(api.url, { 'x-api-key': made.apiKey.apiKey, 'x-api-secret': made.apiKey.apiSecret });
+    expect((await key.get('/schema/streak/record')).status).toBe(200);
+
+    await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+    await admin.query(`alter database ${name} rename to ${name}_away`);
+    await admin.query(`create database ${name}`);
+    try {
+      const answers = [
+        await key.get('/schema/streak/record'),
+        await new Client(api.url, { 'x-api-key': 'unknown', 'x-api-secret': 'unknown' }).get('/schema/streak/record'),
+        await platform.post('/platform/accounts', { organizationName: 'Nowhere', accountName: 'Nowhere' }),
+      ];
+      for (const answer of answers) {
+        expect(answer.status, JSON.stringify(answer.body)).toBe(503);
+        expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+      }
+    } finally {
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [name]);
+      await admin.query(`drop database ${name}`);
+      await admin.query(`alter database ${name}_away rename to ${name}`);
+    }
+    await until(async () => (await key.get('/schema/streak/record')).status === 200, 30_000, 'serving again');
+  }, 60_000);
 });
