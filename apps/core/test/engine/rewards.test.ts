@@ -277,7 +277,7 @@ describe('client-stamped coupons (handleCoupon false)', () => {
   it('refuses a code of a reward’s pool, which the pool would give another member too', async () => {
     const pool = await reward({ handleCoupon: true });
     expect((await acct.api.post(`/schema/reward/record/${pool.id}/action/import_coupons`, { couponCodes: ['POOLED-1'] })).status).toBe(200);
-    const { rewardLog } = await earn(await earningStreak((await reward()).id));
+    const { rewardLog } = await earn(await earningStreak((await reward({})).id));
     const refused = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, { couponCode: 'POOLED-1' });
     expect(refused.status).toBe(409);
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'couponCode', code: 'duplicate' })]);
