@@ -1,8 +1,8 @@
 import createDOMPurify from 'dompurify';
 import { fileTypeFromBuffer } from 'file-type';
 import { JSDOM } from 'jsdom';
-import { invalidInput } from '../errors.js';
-import { fileError } from './multipart.js';
+import { invalidInput, payloadTooLarge } from '../errors.js';
+import { fileError, MAX_UPLOAD_BYTES } from './multipart.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** The types an upload is stored and served as. */
@@ -26,9 +26,22 @@ const unsafeSvg = () =>
     fileError('unsafe_svg', 'Its text holds markup that a browser could read as elements; export the image again from an editor.'),
   ]);
 
+/** CSS without its comments, in one pass (a lazy pattern rescans the rest of the text from each unclosed `/*`). */
+function withoutCssComments(css: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = css.indexOf('/*'); at !== -1; at = css.indexOf('/*', from)) {
+    out += css.slice(from, at);
+    const close = css.indexOf('*/', at + 2);
+    if (close === -1) return out;
+    from = close + 2;
+  }
+  return out + css.slice(from);
+}
+
 /** True when CSS (a style sheet, a style attribute or any presentation attribute) could load something. */
 function loadsExternal(css: string): boolean {
-  const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
+  const text = withoutCssComments(css);
   // Escapes could spell any of the below in disguise; icons have no need for them.
   if (/\\|@import|\b(?:image|image-set|cross-fade|element|expression)\s*\(/i.test(text)) return true;
   return [...text.matchAll(/url\s*\(\s*['"]?/gi)].some((m) => text[m.index + m[0].length] !== '#');
@@ -36,28 +49,51 @@ function loadsExternal(css: string): boolean {
 
 /*
  * jsdom's XML parser slows down with nesting (quadratically) and overflows its stack a few
- * thousand levels down; these bounds keep any 100 KB file to a fraction of a second. Real icons
- * stay far below them.
+ * thousand levels down, and DOMPurify's pass over jsdom grows faster than the nodes it removes:
+ * these bounds, with comments and processing instructions left out before any parser sees the
+ * text, keep any 100 KB file to a fraction of a second. Real icons stay far below them.
  */
 const MAX_SVG_DEPTH = 256;
 const MAX_SVG_ELEMENTS = 4000;
 
-/** Element count and nesting depth of XML text by one linear scan, before any parser sees it. */
-function xmlShape(xml: string): { depth: number; elements: number } {
+const escapeText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+
+/**
+ * XML text as the parser is to see it, with its element count and nesting depth, by one linear
+ * scan: comments and processing instructions (`<?xml-stylesheet?>` among them) left out, as the
+ * sanitised image has none, CDATA sections as the escaped text they hold (DOMPurify would drop
+ * them, and with them many editors' style sheets), a doctype kept whole, internal subset and all.
+ */
+function prepareXml(xml: string): { text: string; depth: number; elements: number } {
   let depth = 0;
   let maxDepth = 0;
   let elements = 0;
-  const after = (from: number, marker: string) => {
-    const at = xml.indexOf(marker, from);
-    return at === -1 ? xml.length : at + marker.length;
+  let out = '';
+  let from = 0;
+  const endOf = (at: number, marker: string) => {
+    const found = xml.indexOf(marker, at);
+    return found === -1 ? xml.length : found + marker.length;
   };
   for (let i = xml.indexOf('<'); i !== -1 && i < xml.length; i = xml.indexOf('<', i)) {
-    if (xml.startsWith('<!--', i)) i = after(i + 4, '-->');
-    else if (xml.startsWith('<![CDATA[', i)) i = after(i + 9, ']]>');
-    else if (xml[i + 1] === '?' || xml[i + 1] === '!') i = after(i + 2, '>');
-    else if (xml[i + 1] === '/') {
+    out += xml.slice(from, i);
+    if (xml.startsWith('<!--', i)) i = endOf(i + 4, '-->');
+    else if (xml.startsWith('<?', i)) i = endOf(i + 2, '?>');
+    else if (xml.startsWith('<![CDATA[', i)) {
+      const close = xml.indexOf(']]>', i + 9);
+      out += escapeText(xml.slice(i + 9, close === -1 ? xml.length : close));
+      i = close === -1 ? xml.length : close + 3;
+    } else if (xml[i + 1] === '!') {
+      // A declaration: its internal subset, in brackets, may hold '>'.
+      const bracket = xml.indexOf('[', i);
+      const close = xml.indexOf('>', i);
+      const end = bracket !== -1 && (close === -1 || bracket < close) ? endOf(endOf(bracket, ']'), '>') : endOf(i, '>');
+      out += xml.slice(i, end);
+      i = end;
+    } else if (xml[i + 1] === '/') {
       depth -= 1;
-      i = after(i + 2, '>');
+      const end = endOf(i + 2, '>');
+      out += xml.slice(i, end);
+      i = end;
     } else {
       // An opening tag: find its end, skipping quoted attribute values that may hold '>'.
       let j = i + 1;
@@ -71,10 +107,12 @@ function xmlShape(xml: string): { depth: number; elements: number } {
       }
       elements += 1;
       if (xml[j - 1] !== '/') maxDepth = Math.max(maxDepth, (depth += 1));
+      out += xml.slice(i, j + 1);
       i = j + 1;
     }
+    from = i;
   }
-  return { depth: maxDepth, elements };
+  return { text: out + xml.slice(from), depth: maxDepth, elements };
 }
 
 /** One jsdom window and DOMPurify instance for the process; sanitising is synchronous. */
@@ -98,11 +136,6 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
     const root = doc.documentElement;
     // A parse failure yields a <parsererror> root; anything else than <svg> is not an SVG image.
     if (!root || root.localName !== 'svg' || root.namespaceURI !== SVG_NS) return undefined;
-    // DOMPurify drops CDATA sections, and with them many editors' style sheets: keep them as text.
-    const cdata = doc.createTreeWalker(root, window.NodeFilter.SHOW_CDATA_SECTION);
-    const sections: Node[] = [];
-    while (cdata.nextNode()) sections.push(cdata.currentNode);
-    for (const node of sections) node.parentNode?.replaceChild(doc.createTextNode(node.nodeValue ?? ''), node);
     try {
       purify.sanitize(root, {
         IN_PLACE: true,
@@ -116,7 +149,13 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
       if (err instanceof TypeError) throw unsafeSvg();
       throw err;
     }
-    // Only the root element is kept: processing instructions (xml-stylesheet) and the doctype go.
+    // A style sheet is its text children alone, as the CSS parser reads it: an element DOMPurify
+    // kept inside (a <title>) would have split a word ("@im<title/>port") past the check above.
+    for (const style of root.getElementsByTagNameNS(SVG_NS, 'style')) {
+      for (const child of [...style.childNodes]) if (child.nodeType !== window.Node.TEXT_NODE) child.remove();
+      if (loadsExternal(style.textContent ?? '')) style.textContent = '';
+    }
+    // Only the root element is kept: the doctype goes.
     return serializer.serializeToString(root);
   };
 }
@@ -135,14 +174,20 @@ export async function inspectImage(data: Buffer): Promise<{ contentType: ImageTy
   } catch {
     throw notAnImage();
   }
-  const shape = xmlShape(text);
+  const shape = prepareXml(text);
   if (shape.depth > MAX_SVG_DEPTH || shape.elements > MAX_SVG_ELEMENTS) {
     throw invalidInput('The SVG is too complex.', [
       fileError('too_complex', `An SVG may nest at most ${MAX_SVG_DEPTH} levels and hold at most ${MAX_SVG_ELEMENTS} elements.`),
     ]);
   }
   sanitizeSvg ??= createSvgSanitizer();
-  const clean = sanitizeSvg(text);
+  const clean = sanitizeSvg(shape.text);
   if (clean === undefined) throw notAnImage();
-  return { contentType: 'image/svg+xml', bytes: Buffer.from(clean, 'utf8') };
+  const bytes = Buffer.from(clean, 'utf8');
+  // What is stored and served is bounded as what was sent (serialising escapes may grow it).
+  if (bytes.length > MAX_UPLOAD_BYTES)
+    throw payloadTooLarge(`The SVG made safe exceeds ${MAX_UPLOAD_BYTES} bytes.`, [
+      fileError('too_large', `At most ${MAX_UPLOAD_BYTES} bytes once made safe (its text escaped).`),
+    ]);
+  return { contentType: 'image/svg+xml', bytes };
 }

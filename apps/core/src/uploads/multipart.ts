@@ -2,7 +2,7 @@ import busboy from 'busboy';
 import { type ErrorDetail, invalidInput, payloadTooLarge } from '../errors.js';
 
 /** CONTRACT §6 / spec Limits: an image is at most 100 KB. */
-const MAX_UPLOAD_BYTES = 100 * 1024;
+export const MAX_UPLOAD_BYTES = 100 * 1024;
 /** Room for the multipart boundaries and part headers around the file. */
 const MULTIPART_OVERHEAD_BYTES = 16 * 1024;
 /** The largest multipart body an upload may send. */
