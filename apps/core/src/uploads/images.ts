@@ -162,11 +162,53 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
 
 let sanitizeSvg: ((svg: string) => string | undefined) | undefined;
 
+/**
+ * The widest side of an image a storefront is asked to decode: a 100 KB PNG may unpack to
+ * 10000×10000 pixels, 400 MB in a shopper's phone. Icons and banners are far smaller.
+ */
+const MAX_SIDE = 4096;
+
+/** Width and height from a raster image's header; undefined when its header cannot be read (a truncated or mislabelled file). */
+function rasterSize(type: ImageType, data: Buffer): { width: number; height: number } | undefined {
+  if (type === 'image/png') {
+    // The signature, then IHDR first: its length, name, width and height.
+    if (data.length < 24 || data.toString('latin1', 12, 16) !== 'IHDR') return undefined;
+    return { width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
+  }
+  if (type === 'image/gif') {
+    if (data.length < 10) return undefined;
+    return { width: data.readUInt16LE(6), height: data.readUInt16LE(8) };
+  }
+  // JPEG: segments from after SOI to the frame header (SOF0–SOF15 but DHT, JPG and DAC), which holds the size.
+  for (let i = 2; i + 9 < data.length;) {
+    if (data[i] !== 0xff) return undefined;
+    const marker = data[i + 1]!;
+    if (marker === 0xff) {
+      i += 1;
+      continue;
+    }
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { width: data.readUInt16BE(i + 7), height: data.readUInt16BE(i + 5) };
+    // The scan starts, or the image ends, before any frame header: not an image one can show.
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    i += marker >= 0xd0 && marker <= 0xd8 ? 2 : 2 + data.readUInt16BE(i + 2);
+  }
+  return undefined;
+}
+
 /** The stored bytes and type of an accepted image; the content decides, never the declared name or type. */
 export async function inspectImage(data: Buffer): Promise<{ contentType: ImageType; bytes: Buffer }> {
   const detected = await fileTypeFromBuffer(data);
   const raster = detected && RASTER_TYPES[detected.mime];
-  if (raster) return { contentType: raster, bytes: data };
+  if (raster) {
+    const size = rasterSize(raster, data);
+    if (!size) throw notAnImage();
+    if (size.width > MAX_SIDE || size.height > MAX_SIDE)
+      throw invalidInput('The image is too large to show.', [
+        fileError('too_large', `At most ${MAX_SIDE}×${MAX_SIDE} pixels; this one is ${size.width}×${size.height}.`),
+      ]);
+    return { contentType: raster, bytes: data };
+  }
   if (detected && detected.ext !== 'xml') throw notAnImage();
   let text: string;
   try {

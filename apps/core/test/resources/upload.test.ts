@@ -43,11 +43,11 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([len, body, crc]);
 }
 
-/** A 1×1 opaque red PNG. */
-function png(): Buffer {
+/** A 1×1 opaque red PNG (its header may claim another size). */
+function png(width = 1, height = 1): Buffer {
   const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // truecolour
   return Buffer.concat([
@@ -205,6 +205,18 @@ describe('upload', () => {
     // A WebP is an image, but not one of the accepted kinds.
     const webp = Buffer.concat([Buffer.from('RIFF'), Buffer.from([26, 0, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(18)]);
     expectInvalidFile(await upload([file(webp, 'a.webp', 'image/webp')]), 'file', 'unsupported_type');
+  });
+
+  it('refuses a raster image whose header it cannot read, or that would unpack past 4096 pixels a side in a shopper’s browser', async () => {
+    expectInvalidFile(await upload([file(png().subarray(0, 20), 'cut.png', 'image/png')]), 'file', 'unsupported_type');
+    expectInvalidFile(await upload([file(jpeg().subarray(0, 40), 'cut.jpg', 'image/jpeg')]), 'file', 'unsupported_type');
+    const bomb = await upload([file(png(10_000, 10_000), 'bomb.png', 'image/png')]);
+    expectInvalidFile(bomb, 'file', 'too_large');
+    expect(bomb.body.error.details[0].message).toBe('At most 4096×4096 pixels; this one is 10000×10000.');
+    const wideGif = Buffer.from(gif());
+    wideGif.writeUInt16LE(5000, 6);
+    expectInvalidFile(await upload([file(wideGif, 'wide.gif', 'image/gif')]), 'file', 'too_large');
+    expect((await upload([file(png(4096, 4096), 'edge.png', 'image/png')])).status).toBe(200);
   });
 
   it('refuses an empty file, a missing part, extra parts and a second file', async () => {
