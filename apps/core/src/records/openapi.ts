@@ -74,11 +74,17 @@ function schemasOf(r: Resource): Record<string, Json> {
     properties: Object.fromEntries(writable.map(([n, f]) => [n, fieldSchema(f, 'input')])),
     required: writable.filter(([, f]) => f.required && f.default === undefined).map(([n]) => n),
   };
+  const updateRequires = new Set<string>(r.updateRequires ?? []);
   const update: Json = {
     type: 'object',
     ...rules,
     additionalProperties: false,
-    properties: Object.fromEntries(writable.filter(([, f]) => !f.createOnly).map(([n, f]) => [n, fieldSchema(f, 'input')])),
+    properties: Object.fromEntries(
+      writable
+        .filter(([, f]) => !f.createOnly)
+        .map(([n, f]) => [n, fieldSchema(updateRequires.has(n) ? { ...f, required: true } : f, 'input')]),
+    ),
+    ...(updateRequires.size ? { required: [...updateRequires] } : {}),
   };
   const name = pascal(r.slug);
   const schemas: Record<string, Json> = { [name]: output, [`${name}Create`]: create, [`${name}Update`]: update, ...querySchemasOf(r) };

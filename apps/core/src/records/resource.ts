@@ -151,6 +151,8 @@ export interface Resource<F extends Fields = Fields> {
   };
   /** Statuses a hook may answer besides the generic ones (a provider's 502), per operation, for the OpenAPI document. */
   answers?: Partial<Record<Op, number[]>>;
+  /** Fields an update body must hold (not null), when the resource's own `update` asks for them, for the OpenAPI document. */
+  updateRequires?: readonly (keyof F & string)[];
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */
   precheck?(values: ValuesFor<F>, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: CreateArgs<F>): Promise<void>;

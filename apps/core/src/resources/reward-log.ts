@@ -151,6 +151,7 @@ export const rewardLog = defineResource({
   publicScope: 'own',
   fields: rewardLogFields,
   update: stampCoupon,
+  updateRequires: ['couponCode'],
   async load(args) {
     await joinOwnerAnd()(args);
     if (args.wanted.has('reward'))

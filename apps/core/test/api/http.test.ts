@@ -310,6 +310,11 @@ describe('operations endpoints', () => {
         cloud_chat: 'chat_message_template',
       },
     });
+    // A stamp's body holds its code, as the service asks: required, never null.
+    const stamp = doc.components.schemas.RewardLogUpdate;
+    expect(stamp.required).toEqual(['couponCode']);
+    expect(stamp.properties.couponCode.anyOf).toBeUndefined();
+    expect(stamp.properties.couponCode.type).toBe('string');
   });
 
   it('renders the reference page with assets it serves itself', async () => {
