@@ -48,12 +48,23 @@ export async function receiveBody(ctx: Context): Promise<void> {
   if (hasBody(ctx) && !ctx.state.receivedBody) ctx.state.receivedBody = await receive(ctx, bodyLimitOf(ctx.path));
 }
 
+/** The media type a request declares, when it is one the route accepts. */
+function declaredType(declared: string, accepts: string[]): string | undefined {
+  try {
+    const { type } = parseContentType(declared);
+    return accepts.includes(type) ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Reads the request body, enforcing size, media type and JSON syntax in the contract's order. */
 export async function readBody(ctx: Context, options: { accepts?: string[]; maxBytes?: number } = {}): Promise<ReadBody> {
   const accepts = options.accepts ?? ['application/json'];
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES;
-  if (!hasBody(ctx)) return { raw: undefined, mediaType: undefined, json: undefined };
   const declared = ctx.get('content-type');
+  // An empty body keeps the type it was declared with (an empty CSV file is a CSV file).
+  if (!hasBody(ctx)) return { raw: undefined, mediaType: declaredType(declared, accepts), json: undefined };
   let mediaType: string;
   try {
     mediaType = parseContentType(declared).type;

@@ -99,6 +99,9 @@ describe('coupon', () => {
       headers: { 'content-type': 'text/csv; charset=utf-8' },
     });
     expect(csv.body.data).toEqual({ imported: 2, duplicates: 2 });
+    // An empty file is a file of no codes.
+    const empty = await acct.api.request('POST', path, { raw: '', headers: { 'content-type': 'text/csv' } });
+    expect([empty.status, empty.body.data]).toEqual([200, { imported: 0, duplicates: 0 }]);
     const listed = await acct.api.get('/schema/coupon/record', {
       filters: { operator: 'and', conditions: [{ fieldSlug: 'rewardId', operator: 'equals', fieldValue: r.id }] },
       fetchTotalCount: 'true',
