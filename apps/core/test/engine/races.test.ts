@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { earningStreak } from '../support/programs.js';
 
 // Every test fires its requests at once with Promise.all: the outcome must be decided by the
 // database (constraints, locks), never by a read-then-write in the service.
@@ -34,21 +35,6 @@ async function eventCodes(memberId: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const e of res.body.data) counts[e.eventCode] = (counts[e.eventCode] ?? 0) + 1;
   return counts;
-}
-
-/** A streak whose milestone at 1 gives `rewardId`: each member's first log earns one reward log. */
-async function earningStreak(rewardId: string): Promise<string> {
-  const streak = await create('streak', { name: `S${++seq}` });
-  await create('milestone', {
-    linkedSchemaSlug: 'streak',
-    linkedSchemaRecordId: streak.id,
-    name: 'First',
-    description: 'd',
-    milestoneTargetValue: 1,
-    status: 'live',
-    rewardId,
-  });
-  return streak.id;
 }
 
 /** `count` new members each log once on the streak, all at once; returns the reward logs they earned. */
@@ -369,7 +355,7 @@ describe('concurrent coupon issuance', () => {
     const reward = await createReward('Pool race', { handleCoupon: true });
     const pool = range(100).map((i) => `POOL-${String(i).padStart(3, '0')}`);
     await acct.api.post(`/schema/reward/record/${reward.id}/action/import_coupons`, { couponCodes: pool });
-    const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
+    const rewardLogs = await raceForRewards(await earningStreak(acct.api, reward.id), 200);
 
     const codes = rewardLogs.map((l) => l.couponCode).filter((c): c is string => c !== null);
     expect(codes).toHaveLength(100);
@@ -392,7 +378,7 @@ describe('concurrent coupon issuance', () => {
       couponCodePrefix: 'RACE',
       couponCodeLength: 6,
     });
-    const rewardLogs = await raceForRewards(await earningStreak(reward.id), 200);
+    const rewardLogs = await raceForRewards(await earningStreak(acct.api, reward.id), 200);
     const codes = rewardLogs.map((l) => l.couponCode as string);
     for (const code of codes) expect(code).toMatch(new RegExp(`^RACE[${ALPHABET}]{6}$`));
     expect(new Set(codes).size).toBe(200);

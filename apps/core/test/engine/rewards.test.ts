@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accepted, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { earningStreak } from '../support/programs.js';
 
 // The service clock stays the real one here: issuance and the reward-log PATCH both stamp "now",
 // and the tests bound it by the wall-clock time around each request.
@@ -29,22 +30,6 @@ async function reward(body: Record<string, unknown>): Promise<any> {
       ...body,
     }),
   );
-}
-
-/** A streak whose milestone at 1 gives `rewardId`: each new member's first log earns it once. */
-async function earningStreak(rewardId: string): Promise<string> {
-  const streak = (await acct.api.post('/schema/streak/record', { name: `S${++seq}` })).body.data;
-  const m = await acct.api.post('/schema/milestone/record', {
-    linkedSchemaSlug: 'streak',
-    linkedSchemaRecordId: streak.id,
-    name: 'First',
-    description: 'd',
-    milestoneTargetValue: 1,
-    status: 'live',
-    rewardId,
-  });
-  expect(m.status, JSON.stringify(m.body)).toBe(200);
-  return streak.id;
 }
 
 /** Logs once for a new member and returns the reward log it earned, with the wall-clock bounds of the request. */
@@ -78,7 +63,7 @@ async function couponsOf(rewardId: string): Promise<any[]> {
 describe('a log of a known member that reaches a reward', () => {
   it('reads once: it goes on under the lock from what it read instead of reading again', async () => {
     const r = await reward({});
-    const streakId = await earningStreak(r.id);
+    const streakId = await earningStreak(acct.api, r.id);
     const member = await accepted(acct.api.post('/schema/account_user/record', { externalId: `member-${++seq}` }));
     const issued: string[] = [];
     const listener = (query: { sql: string }) => issued.push(query.sql);
@@ -112,7 +97,7 @@ describe('coupon assignment', () => {
       (await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['POOL-B', 'POOL-A'] })).body.data,
     ).toEqual({ imported: 2, duplicates: 0 });
     expect((await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'POOL-0', status: 'live' })).status).toBe(200);
-    const streakId = await earningStreak(r.id);
+    const streakId = await earningStreak(acct.api, r.id);
 
     // Import order, then the later single coupon: creation order, not code order.
     for (const code of ['POOL-B', 'POOL-A', 'POOL-0']) {
@@ -131,7 +116,7 @@ describe('coupon assignment', () => {
   it('waits for a pool coupon another transaction holds (an edit that leaves it in the pool) instead of issuing none', async () => {
     const r = await reward({ handleCoupon: true });
     const coupon = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'HELD-1', status: 'live' })).body.data;
-    const streakId = await earningStreak(r.id);
+    const streakId = await earningStreak(acct.api, r.id);
     // The coupon's row held as a PATCH of it holds it, released a moment after the log arrives.
     const holder = await app.db.transaction();
     await holder('coupon').where({ id: coupon.id }).forUpdate().first();
@@ -146,7 +131,7 @@ describe('coupon assignment', () => {
   it('generates prefix + random codes from the alphabet once the pool is empty, when auto-generation is on', async () => {
     const r = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-', couponCodeLength: 8 });
     await acct.api.post(`/schema/reward/record/${r.id}/action/import_coupons`, { couponCodes: ['SEED-1'] });
-    const streakId = await earningStreak(r.id);
+    const streakId = await earningStreak(acct.api, r.id);
 
     expect((await earn(streakId)).rewardLog.couponCode).toBe('SEED-1');
     const generated: string[] = [];
@@ -167,7 +152,7 @@ describe('coupon assignment', () => {
 
     // Without a prefix or a length: the random part alone, 10 characters.
     const plain = await reward({ handleCoupon: true, handleCouponAutoGeneration: true });
-    expect((await earn(await earningStreak(plain.id))).rewardLog.couponCode).toMatch(new RegExp(`^[${ALPHABET}]{10}$`));
+    expect((await earn(await earningStreak(acct.api, plain.id))).rewardLog.couponCode).toMatch(new RegExp(`^[${ALPHABET}]{10}$`));
   });
 
   it('sets expiry by the reward rule: relative, absolute, no_expiry', async () => {
@@ -181,7 +166,7 @@ describe('coupon assignment', () => {
     ];
     for (const { rule, expiry } of cases) {
       const r = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, ...rule });
-      const { rewardLog } = await earn(await earningStreak(r.id));
+      const { rewardLog } = await earn(await earningStreak(acct.api, r.id));
       expect(rewardLog.rewardExpiryAt, rule.rewardExpiryType).toBe(expiry(Date.parse(rewardLog.rewardIssuedAt)));
     }
   });
@@ -190,7 +175,7 @@ describe('coupon assignment', () => {
 describe('client-stamped coupons (handleCoupon false)', () => {
   it('leaves the code null until PATCH, which is idempotent for the same values and 409 for others', async () => {
     const r = await reward({ rewardExpiryType: 'relative', rewardExpiryInDays: 30 });
-    const streakId = await earningStreak(r.id);
+    const streakId = await earningStreak(acct.api, r.id);
     const minted = await acct.api.post('/enduser/token', { externalId: 'stamp-me' });
     const { rewardLog } = await earn(streakId, { externalId: 'stamp-me' });
     expect(rewardLog).toMatchObject({ couponCode: null, rewardIssuedAt: null, rewardExpiryAt: null });
@@ -260,7 +245,7 @@ describe('client-stamped coupons (handleCoupon false)', () => {
     const absolute = await reward({ rewardExpiryType: 'absolute', rewardExpiryAt: '2027-06-30T00:00:00Z' });
     const none = await reward({ rewardExpiryType: 'no_expiry' });
     const stamp = async (rewardId: string, body: Record<string, unknown>) => {
-      const { rewardLog } = await earn(await earningStreak(rewardId));
+      const { rewardLog } = await earn(await earningStreak(acct.api, rewardId));
       return accepted(acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, body));
     };
     expect(
@@ -277,7 +262,7 @@ describe('client-stamped coupons (handleCoupon false)', () => {
   it('refuses a code of a reward’s pool, which the pool would give another member too', async () => {
     const pool = await reward({ handleCoupon: true });
     expect((await acct.api.post(`/schema/reward/record/${pool.id}/action/import_coupons`, { couponCodes: ['POOLED-1'] })).status).toBe(200);
-    const { rewardLog } = await earn(await earningStreak((await reward({})).id));
+    const { rewardLog } = await earn(await earningStreak(acct.api, (await reward({})).id));
     const refused = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, { couponCode: 'POOLED-1' });
     expect(refused.status).toBe(409);
     expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'couponCode', code: 'duplicate' })]);
@@ -286,7 +271,7 @@ describe('client-stamped coupons (handleCoupon false)', () => {
 
   it('answers 200 to the service-assigned code and 409 to another one', async () => {
     const r = await reward({ handleCoupon: true, handleCouponAutoGeneration: true });
-    const { rewardLog } = await earn(await earningStreak(r.id));
+    const { rewardLog } = await earn(await earningStreak(acct.api, r.id));
     const path = `/schema/reward_log/record/${rewardLog.id}`;
     expect((await acct.api.patch(path, { couponCode: rewardLog.couponCode })).status).toBe(200);
     expect((await acct.api.patch(path, { couponCode: 'SOMETHING-ELSE' })).status).toBe(409);
@@ -301,7 +286,7 @@ describe('rendered reward texts', () => {
       rewardExpiryType: 'absolute',
       rewardExpiryAt: '2027-03-31T20:00:00Z',
     });
-    const streakId = await earningStreak(absolute.id);
+    const streakId = await earningStreak(acct.api, absolute.id);
     // 20:00Z on 31 March is already 1 April in Tokyo.
     const en = await earn(streakId, { externalId: 'tokyo-en', timezone: 'Asia/Tokyo', languageCode: 'en' });
     expect(en.rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout, valid till April 1, 2027.');
@@ -317,7 +302,9 @@ describe('rendered reward texts', () => {
     expect(unsetRead.body.data.eudRedeemInstructionMessage).toBe('Löse den Code an der Kasse ein, gültig bis 31. März 2027.');
 
     const never = await reward({ handleCoupon: true, handleCouponAutoGeneration: true, rewardExpiryType: 'no_expiry' });
-    expect((await earn(await earningStreak(never.id))).rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout.');
+    expect((await earn(await earningStreak(acct.api, never.id))).rewardLog.eudRedeemInstructionMessage).toBe(
+      'Use the offer code at checkout.',
+    );
 
     const custom = await reward({
       handleCoupon: true,
@@ -326,13 +313,13 @@ describe('rendered reward texts', () => {
       rewardExpiryAt: '2027-03-31T20:00:00Z',
       eudRedeemInstructionMessage: 'Until {{$helpers.rewardValidTill}} ({{rewardValidTill}})',
     });
-    const customLog = await earn(await earningStreak(custom.id), { externalId: 'custom-text', timezone: 'UTC' });
+    const customLog = await earn(await earningStreak(acct.api, custom.id), { externalId: 'custom-text', timezone: 'UTC' });
     expect(customLog.rewardLog.eudRedeemInstructionMessage).toBe('Until March 31, 2027 (March 31, 2027)');
   });
 
   it('show the expiry once a client stamps the coupon', async () => {
     const r = await reward({ rewardExpiryType: 'relative', rewardExpiryInDays: 30 });
-    const { rewardLog } = await earn(await earningStreak(r.id), { externalId: 'stamped-text', timezone: 'UTC' });
+    const { rewardLog } = await earn(await earningStreak(acct.api, r.id), { externalId: 'stamped-text', timezone: 'UTC' });
     expect(rewardLog.eudRedeemInstructionMessage).toBe('Use the offer code at checkout.');
     const stamped = await acct.api.patch(`/schema/reward_log/record/${rewardLog.id}`, {
       couponCode: 'LATE-1',

@@ -8,6 +8,7 @@ import { EVENT_CODES } from '../../src/events/codes.js';
 import { Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 import { moved, type Scrape, scrape } from '../support/metrics.js';
 import { type ServiceProcess, startProcess, until } from '../support/processes.js';
+import { earningStreak } from '../support/programs.js';
 import { startReceiver } from '../support/receiver.js';
 
 /**
@@ -55,7 +56,7 @@ async function create(slug: string, body: Record<string, unknown>) {
 }
 
 /** A streak whose milestone at 1 issues `reward`, warning two days ahead so the first sweep warns every run. */
-async function earningStreak(name: string, reward: Record<string, unknown>) {
+async function rewardingStreak(name: string, reward: Record<string, unknown>) {
   const rewardId = (
     await create('reward', {
       name,
@@ -67,17 +68,8 @@ async function earningStreak(name: string, reward: Record<string, unknown>) {
       ...reward,
     })
   ).id;
-  const streak = await create('streak', { name, toBeBrokenWarningHours: 48 });
-  await create('milestone', {
-    linkedSchemaSlug: 'streak',
-    linkedSchemaRecordId: streak.id,
-    name: 'First',
-    description: 'd',
-    milestoneTargetValue: 1,
-    status: 'live',
-    rewardId,
-  });
-  return { streakId: streak.id as string, rewardId: rewardId as string };
+  const streakId = await earningStreak(acct.api, rewardId, { name, toBeBrokenWarningHours: 48 });
+  return { streakId, rewardId: rewardId as string };
 }
 
 const count = (sql: string, bindings: string[] = []) =>
@@ -86,9 +78,9 @@ const count = (sql: string, bindings: string[] = []) =>
 describe('metrics of a scripted run, scraped from the processes', () => {
   it('counts logs, retries, rewards, coupons, deliveries, notifications and sweeps exactly; gauges read the outbox, pool and queues', async () => {
     // Set-up through the in-process API: only the log traffic goes to the process measured.
-    const pool = await earningStreak('Pool', {});
+    const pool = await rewardingStreak('Pool', {});
     await acct.api.post(`/schema/reward/record/${pool.rewardId}/action/import_coupons`, { couponCodes: ['POOL-1', 'POOL-2'] });
-    const generated = await earningStreak('Generated', { handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-' });
+    const generated = await rewardingStreak('Generated', { handleCouponAutoGeneration: true, couponCodePrefix: 'GEN-' });
     const challenge = await create('challenge', {
       name: 'Monthly',
       aggregationPeriod: 'monthly',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
+import { earningStreak } from '../support/programs.js';
 
 let app: TestApp;
 let acct: TestAccount;
@@ -154,25 +155,12 @@ describe('coupon', () => {
 
   it('keeps a coupon issued to a reward log as it was given: not unissued, renamed, moved or deleted, so no second member gets its code', async () => {
     const r = (await reward({ handleCoupon: true })).body.data;
-    const streak = (await acct.api.post('/schema/streak/record', { name: 'Kept codes', status: 'live' })).body.data;
-    expect(
-      (
-        await acct.api.post('/schema/milestone/record', {
-          linkedSchemaSlug: 'streak',
-          linkedSchemaRecordId: streak.id,
-          name: 'First',
-          description: 'd',
-          milestoneTargetValue: 1,
-          status: 'live',
-          rewardId: r.id,
-        })
-      ).status,
-    ).toBe(200);
+    const streakId = await earningStreak(acct.api, r.id, { name: 'Kept codes', status: 'live' });
     const issued = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'ONCE-1', status: 'live' })).body.data;
     const spare = (await acct.api.post('/schema/coupon/record', { rewardId: r.id, couponCode: 'ONCE-2', status: 'live' })).body.data;
     const log = (
       await acct.api.post('/schema/streak_log/record', {
-        streakId: streak.id,
+        streakId,
         ownedBy: { externalId: 'kept-1' },
         activityId: 'visit',
         activityAt: new Date().toISOString(),
