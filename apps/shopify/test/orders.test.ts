@@ -217,6 +217,31 @@ describe('orders/paid', () => {
     expect(await logs('mission', welcome, 'order:3')).toHaveLength(1);
   });
 
+  it('a Flow step that took the order’s key for another task of a mission first leaves the order its own task, under a key of its own', async () => {
+    const flow = await prod.send(
+      await flowRequest('execute-mission', {
+        customer_id: CUSTOMER,
+        mission_id: welcome.id,
+        activity_id: 'account_created',
+        idempotency_key: 'order:9107',
+      }),
+    );
+    expect(await flow.json()).toMatchObject({ ok: true });
+    await paid(9107, SHOES_AND_HAT);
+    // (Beside the first-order task's own log, when this is the customer's first order.)
+    const kept = (await logs('mission', welcome, 'order:9107')).filter((l) => l.activityId !== 'first_order');
+    expect(kept.map((l) => `${l.uniqueIdentifier} ${l.activityId}`).sort()).toEqual([
+      'order:9107 account_created',
+      'order:9107:order_paid order_paid',
+    ]);
+    const { rows } = await prod.appPool.query(
+      `select unique_identifier, log_id from shopify_order_logs where shop = $1 and order_id = $2 and kind = 'mission' and activity_id = 'order_paid'`,
+      [TEST_SHOP, '9107'],
+    );
+    // Its refunds take back the order's own log, not the Flow step's.
+    expect(rows).toEqual([{ unique_identifier: 'order:9107:order_paid', log_id: kept.find((l) => l.activityId === 'order_paid')!.id }]);
+  });
+
   it('the member takes the language the customer ordered in with the order’s logs; one the core lacks leaves it', async () => {
     await paid(24, { customer: { id: 524 }, locale: 'de-CH', lines: [{ product: HAT, quantity: 1, price: '10.00' }] });
     const member = async () =>

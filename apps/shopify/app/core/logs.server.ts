@@ -41,7 +41,7 @@ export type LogOutcome =
    * The uniqueIdentifier was logged before: `logId` is that log's, `activityValue` what it holds
    * (another writer, a Flow action with the order's key, may have logged another value).
    */
-  | { written: false; replay: true; logId: string | null; activityValue: number | null }
+  | { written: false; replay: true; logId: string | null; activityValue: number | null; activityId: string | null }
   /** The core refused it for good (a definition since deleted, a value it does not take): nothing to retry. */
   | { written: false; replay: false; status: number; message: string };
 
@@ -136,12 +136,8 @@ export async function writeLog(api: AccountClient, kind: LogKind, input: LogInpu
   const error: ErrorBody = result.error;
   if (status === 409 && error?.error?.code === 'duplicate_unique_identifier') {
     const logId = existingId(error);
-    return {
-      written: false,
-      replay: true,
-      logId,
-      activityValue: logId ? ((await keptLog(api, kind, logId))?.activityValue ?? null) : null,
-    };
+    const kept = logId ? await keptLog(api, kind, logId) : null;
+    return { written: false, replay: true, logId, activityValue: kept?.activityValue ?? null, activityId: kept?.activityId ?? null };
   }
   if (transient(status)) throw new CoreError(status, result.error);
   return { written: false, replay: false, status, message: error?.error?.message ?? `the core answered ${status}` };

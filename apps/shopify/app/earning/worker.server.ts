@@ -226,8 +226,8 @@ export class EarningWorker {
     const ownedBy = memberOf(customerGid(customer.id), customer);
     // Each log is its own definition or task, so they are sent at once; the core orders each member's logs per definition.
     const outcomes = await Promise.all(
-      planned.map((log) =>
-        writeLog(api, log.feed.kind, {
+      planned.map(async (log) => {
+        const input = {
           definitionId: log.feed.definitionId,
           ownedBy,
           activityId: log.feed.activityId,
@@ -235,8 +235,15 @@ export class EarningWorker {
           // A count log's value is 1 (planOrderLogs), so this is the log as the core will count it.
           activityValue: log.valueMilli / ONE,
           uniqueIdentifier: log.uniqueIdentifier,
-        }),
-      ),
+        };
+        const outcome = await writeLog(api, log.feed.kind, input);
+        // A Flow step given the order's key for another task of the mission holds the key: the
+        // order's own task counts under a key of its own, as the first order's does.
+        if (log.feed.kind !== 'mission' || outcome.written || !outcome.replay || outcome.activityId === null) return outcome;
+        if (outcome.activityId === log.feed.activityId) return outcome;
+        log.uniqueIdentifier = `${log.uniqueIdentifier}:${log.feed.activityId}`;
+        return writeLog(api, 'mission', { ...input, uniqueIdentifier: log.uniqueIdentifier });
+      }),
     );
     for (const [i, log] of planned.entries()) {
       const outcome = outcomes[i]!;
