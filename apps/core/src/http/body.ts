@@ -48,8 +48,9 @@ export async function receiveBody(ctx: Context): Promise<void> {
   if (hasBody(ctx) && !ctx.state.receivedBody) ctx.state.receivedBody = await receive(ctx, bodyLimitOf(ctx.path));
 }
 
-/** The media type a request declares, when it is one the route accepts. */
+/** The media type a request declares, when it is one the route accepts (most bodiless requests declare none). */
 function declaredType(declared: string, accepts: string[]): string | undefined {
+  if (!declared) return undefined;
   try {
     const { type } = parseContentType(declared);
     return accepts.includes(type) ? type : undefined;

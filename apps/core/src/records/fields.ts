@@ -128,9 +128,9 @@ const ANY_CASE_UUID = UUID_TEXT.replaceAll('a-f', 'a-fA-F');
  */
 const UNAMBIGUOUS_REST = String.raw`[^\s\\/?#@]+(?:[/?#][^\s\\]*)?`;
 // A scheme in any case (RFC 3986 §3.1), spelt out: the pattern is also the document's, which has no flags.
-const HTTP = '[hH][tT][tT][pP]';
-const HTTPS = `${HTTP}[sS]`;
-export const UNAMBIGUOUS_URL = new RegExp(`^${HTTP}[sS]?://${UNAMBIGUOUS_REST}$`);
+const HTTPS = '[hH][tT][tT][pP][sS]';
+export const HTTP_OR_HTTPS = `${HTTPS}?`;
+export const UNAMBIGUOUS_URL = new RegExp(`^${HTTP_OR_HTTPS}://${UNAMBIGUOUS_REST}$`);
 
 const UPLOAD_PATH = new RegExp(`^/files/${UUID_TEXT}/${UUID_TEXT}$`, 'i');
 

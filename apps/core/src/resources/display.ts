@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { writeLanguage } from '../records/context.js';
-import { columnOf, type FieldDef, field, UNAMBIGUOUS_URL } from '../records/fields.js';
+import { columnOf, type FieldDef, field, HTTP_OR_HTTPS, UNAMBIGUOUS_URL } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { ADMIN_PUBLIC_READ, eudIcon, eudTitle, name, requiredDescription } from './common.js';
 
@@ -108,7 +108,7 @@ const linkUrl = z
   .refine((v) => STOREFRONT_PATH.test(v) || (UNAMBIGUOUS_URL.test(v) && URL.canParse(v)), {
     message: 'Expected an http(s) URL without user information, backslashes or white space, or a path starting with /',
   })
-  .meta({ anyOf: [{ pattern: STOREFRONT_PATH.source }, { format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' }] });
+  .meta({ anyOf: [{ pattern: STOREFRONT_PATH.source }, { format: 'uri', pattern: `^${HTTP_OR_HTTPS}:` }] });
 
 /*
  * English texts a widget shows when the template sets none. They are stored under `en` whatever

@@ -60,7 +60,7 @@ export function createWebhook(config: Config): AnyResource {
       values.webhookSecret = generateWebhookSecret();
     },
     async beforeUpdate({ trx, values, existing }) {
-      // Deliveries that waited out a pause go at once, not at the recheck a paused webhook's wait a minute for.
+      // Deliveries held by the pause go at once, not at the next of the minutely rechecks a paused webhook gets.
       if (existing && values.status === 'live' && existing.status !== 'live')
         await trx('webhook_log')
           .where({ account_id: existing.account_id, webhook_id: existing.id })

@@ -239,8 +239,8 @@ export class EarningWorker {
         const outcome = await writeLog(api, log.feed.kind, input);
         // A Flow step given the order's key for another task of the mission holds the key: the
         // order's own task counts under a key of its own, as the first order's does.
-        if (log.feed.kind !== 'mission' || outcome.written || !outcome.replay || outcome.activityId === null) return outcome;
-        if (outcome.activityId === log.feed.activityId) return outcome;
+        const otherTask = log.feed.kind === 'mission' && !outcome.written && outcome.replay && outcome.activityId !== null;
+        if (!otherTask || outcome.activityId === log.feed.activityId) return outcome;
         log.uniqueIdentifier = `${log.uniqueIdentifier}:${log.feed.activityId}`;
         return writeLog(api, 'mission', { ...input, uniqueIdentifier: log.uniqueIdentifier });
       }),

@@ -233,7 +233,12 @@ async function loadDefinition(api: AccountClient, kind: LogKind, id: string, pro
  * What keys a run: the step's idempotency key when it has one, else Flow's action_run_id (the same
  * on every retry of the run), with the property it came from for the core's refusals to name.
  */
-function runKeyOf(props: Properties, payload: FlowPayload): { key: string; property: 'idempotency_key' | 'action_run_id' } {
+interface RunKey {
+  key: string;
+  property: 'idempotency_key' | 'action_run_id';
+}
+
+function runKeyOf(props: Properties, payload: FlowPayload): RunKey {
   const given = props.text('idempotency_key', false);
   if (given) return { key: given, property: 'idempotency_key' };
   const runId = payload.action_run_id;
@@ -321,19 +326,16 @@ async function refuseOtherLog(
   api: AccountClient,
   kind: LogKind,
   kept: KeptLog,
-  step: { customer: string; activityId: string; run: { key: string; property: string } },
+  step: { customer: string; activityId: string; run: RunKey },
 ): Promise<void> {
-  const { key, property } = step.run;
-  const counted = (what: string) =>
-    new FlowAnswer(
-      409,
-      'duplicate_unique_identifier',
-      `${property}: “${key}” already counted ${what}; give this step a key of its own`,
-      property,
-    );
-  if (kept.ownedById !== (await findMember(api, step.customer))) throw counted(`another customer's log of this ${kind}`);
-  if (kind === 'mission' && kept.activityId !== step.activityId) throw counted(`this customer's task “${kept.activityId}” of this mission`);
+  if (kept.ownedById !== (await findMember(api, step.customer))) throw keyTaken(step.run, `counted another customer's log of this ${kind}`);
+  if (kind === 'mission' && kept.activityId !== step.activityId)
+    throw keyTaken(step.run, `counted this customer's task “${kept.activityId}” of this mission`);
 }
+
+/** 409 for a run key that did something else (`what`) before: Flow shows it, and the merchant gives the step a key of its own. */
+const keyTaken = ({ key, property }: RunKey, what: string) =>
+  new FlowAnswer(409, 'duplicate_unique_identifier', `${property}: “${key}” already ${what}; give this step a key of its own`, property);
 
 /** stamp-coupon: writes the merchant's code onto a reward log; a repeat with the same values is 200. */
 export async function stampCoupon(ctx: FlowContext, deps: FlowDeps): Promise<Response> {
@@ -504,13 +506,7 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
     if (result.response.status === 409 && error?.code === 'duplicate_unique_identifier') {
       // The core names the entry holding the key only to the member it belongs to.
       const pointEntryId = existingId(result.error);
-      if (!pointEntryId)
-        throw new FlowAnswer(
-          409,
-          'duplicate_unique_identifier',
-          `${run.property}: “${run.key}” already adjusted another customer's points; give this step a key of its own`,
-          run.property,
-        );
+      if (!pointEntryId) throw keyTaken(run, "adjusted another customer's points");
       return Response.json({ ok: true, replay: true, pointEntryId });
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, { points: 'points', note: 'note' });
