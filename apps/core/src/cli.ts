@@ -3,7 +3,7 @@ import './v8-flags.js';
 import { resolve } from 'node:path';
 import { inspect, parseArgs } from 'node:util';
 import { SecretBox } from './auth/crypto.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, configWarnings, loadConfig } from './config.js';
 import { ApiError } from './errors.js';
 import type { DemoCredentials } from './demo/seed.js';
 import { LANGUAGE_CODES } from './formats.js';
@@ -113,6 +113,8 @@ function banner(url: string, runtime: Runtime, shown: DemoShown | undefined, ter
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const config = loadConfig();
+  // Only the processes that send say what their sends will fail at.
+  if (command === 'serve' || command === 'worker') for (const warning of configWarnings(config)) console.error(`Warning: ${warning}`);
   if (command === 'serve') {
     const { values } = parseArgs({ args: rest, options: { 'no-workers': { type: 'boolean' }, demo: { type: 'boolean' } } });
     const { runtime, api, demo } = await startUntilSignal(async (started) => {

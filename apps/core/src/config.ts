@@ -199,13 +199,23 @@ export function loadConfig(env: Env = process.env): Config {
   return config;
 }
 
-/** Reads a file if it exists; used for keys kept in the embedded data dir. */
 /** Writes a file only its owner may read into the data folder, which it creates if missing. */
 export function writeDataFile(dataDir: string, file: string, text: string): void {
   mkdirSync(resolve(dataDir), { recursive: true });
   writeFileSync(resolve(dataDir, file), text, { mode: 0o600 });
 }
 
+/**
+ * What a valid configuration will still fail at, said when a process starts: the service runs (a
+ * merchant may never send e-mail), but an operator reads why e-mail fails before a merchant does.
+ */
+export function configWarnings(config: Config): string[] {
+  return config.emailTransport === 'smtp' && !config.smtpUrl
+    ? ['LOYALTY_EMAIL_TRANSPORT is smtp and LOYALTY_SMTP_URL is not set: every e-mail notification will fail until it is.']
+    : [];
+}
+
+/** Reads a file if it exists; used for keys kept in the embedded data dir. */
 export function readIfExists(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8').trim();
