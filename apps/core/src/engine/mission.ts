@@ -138,8 +138,22 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   // completes on the mission's tasks as they are.
   const missing = tasks.filter((t) => !taskRows.some((r) => r.task_id === t.id));
   if (missing.length) taskRows = [...taskRows, ...newTaskRows(tx, missing, progress!.id, memberId)];
-  const current = new Set(tasks.map((t) => t.id));
-  const before = taskRows.filter((r) => r.task_id !== null && current.has(r.task_id) && r.task_progress_status === 'completed').length;
+  const current = new Map(tasks.map((t) => [t.id, t]));
+  const completedTasks = () =>
+    taskRows.filter((r) => r.task_id !== null && current.has(r.task_id) && r.task_progress_status === 'completed').length;
+  const before = completedTasks();
+  // Another task whose target changed since its last log takes the target now, and one lowered to
+  // what it already reached completes with this log, as the logged task would.
+  taskRows = taskRows.map((r) => {
+    const target = r.task_id === task.id ? undefined : current.get(r.task_id!)?.targetValue;
+    if (target === undefined || r.target_value === target) return r;
+    const reachedNow = r.task_progress_status !== 'completed' && r.current_progress_value >= target;
+    return tx.writes.update('task_progress', r, {
+      target_value: target,
+      updated_at: tx.now,
+      ...(reachedNow ? { task_progress_status: 'completed' as const, completed_at: activityAt } : {}),
+    });
+  });
   const row = taskRows.find((r) => r.task_id === task.id)!;
   const reached = decimalSum(row.current_progress_value, value);
   // The task's target as the mission has it now: one changed since the run started counts from the next log.
@@ -149,7 +163,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   if (justCompleted) Object.assign(fields, { task_progress_status: 'completed', completed_at: activityAt });
   const touched = tx.writes.update('task_progress', row, fields);
   taskRows = taskRows.map((r) => (r.id === touched.id ? touched : r));
-  const after = before + (justCompleted ? 1 : 0);
+  const after = completedTasks();
 
   // The run is in progress here: every task of the mission completed (a task removed may leave that already so) completes it.
   const completes = after === tasks.length;

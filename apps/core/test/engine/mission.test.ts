@@ -390,6 +390,60 @@ describe('mission logs', () => {
     expect(last.rewardLog).toMatchObject({ rewardId: reward.id });
   });
 
+  it("a target lowered below what a run reached completes that task with the run's next log, its milestone and the mission with it", async () => {
+    const reward = await accepted(
+      acct.api.post('/schema/reward/record', {
+        name: `R${++seq}`,
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      }),
+    );
+    const tasks = [
+      { name: 'Visit', activityId: 'visit', targetValue: 5 },
+      { name: 'Share', activityId: 'share', targetValue: 1 },
+    ];
+    const ms = await mission({ aggregationPeriod: 'weekly', rewardId: reward.id, tasks });
+    const [visit, share] = ms.tasks;
+    await accepted(
+      acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: ms.id,
+        name: 'One task',
+        description: 'd',
+        milestoneTargetValue: 1,
+        status: 'live',
+      }),
+    );
+    const m = await member('lowered');
+    for (const hour of ['10', '11', '12'])
+      await log({ missionId: ms.id, ownedById: m, activityId: 'visit', activityAt: `2026-12-01T${hour}:00:00Z` });
+
+    const lowered = await accepted(
+      acct.api.patch(`/schema/mission/record/${ms.id}`, {
+        tasks: [
+          { ...tasks[0], id: visit.id, targetValue: 2 },
+          { ...tasks[1], id: share.id },
+        ],
+      }),
+    );
+    const shared = await withEvents(m, () =>
+      log({ missionId: ms.id, ownedById: m, activityId: 'share', activityAt: '2026-12-01T13:00:00Z' }),
+    );
+    expect(shared.result.missionProgress).toMatchObject({
+      missionProgressStatus: 'completed',
+      missionCompletedAt: '2026-12-01T13:00:00.000Z',
+    });
+    expect(shared.result.rewardLog).toMatchObject({ rewardId: reward.id });
+    expect(shared.codes).toEqual(expect.arrayContaining(['mission_progress_milestone_completed', 'mission_progress_completed']));
+    const [progress] = await progressesOf(m, ms.id);
+    expect(byTask(progress.taskProgresses, lowered.tasks, (t) => [t.currentProgressValue, t.targetValue, t.taskProgressStatus])).toEqual([
+      [3, 2, 'completed'],
+      [1, 1, 'completed'],
+    ]);
+  });
+
   it('lists progress by missionId with taskProgresses; an end user sees only their own', async () => {
     const ms = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });
     const other = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });
