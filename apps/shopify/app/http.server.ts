@@ -33,6 +33,14 @@ export const postAction =
  */
 export const getOnly = () => errorAnswer(405, 'method_not_allowed', 'This address takes GET only.', { allow: 'GET' });
 
+/**
+ * The action of a route UI extensions read across origins (checkout, customer account, POS): Remix
+ * gives their CORS preflight to the loader, where the library answers it, and every write to the
+ * action, which is no way to ask for a token. Readable across origins, as the routes' other refusals.
+ */
+export const extensionGetOnly = () =>
+  errorAnswer(405, 'method_not_allowed', 'This address takes GET only.', { allow: 'GET, OPTIONS', 'access-control-allow-origin': '*' });
+
 export const noStore = { 'cache-control': 'no-store' };
 
 /** A refusal in the app's JSON error body, which no cache keeps. */

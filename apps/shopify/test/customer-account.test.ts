@@ -90,13 +90,25 @@ describe('GET /customer-account/token', () => {
     expect(body.accountId).toBe((await prod.shops.find(TEST_SHOP))!.accountId);
   });
 
-  it('is asked by GET only: a write with a valid session token is 405 naming GET, and mints nothing', async () => {
-    for (const method of ['POST', 'PUT', 'DELETE']) {
-      const res = await ask(await sessionToken(), method);
-      expect(res.status, method).toBe(405);
-      expect(res.headers.get('allow')).toBe('GET, OPTIONS');
-      expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'This address takes GET only.' } });
-    }
+  it('is asked by GET only, as the checkout and POS token routes are: a write with a valid session token is 405 naming GET, readably across origins, and mints nothing', async () => {
+    const routes = [
+      ['/customer-account/token', await sessionToken()],
+      ['/checkout/member', await sessionToken()],
+      ['/checkout/order?order=gid://shopify/Order/1', await sessionToken()],
+      ['/pos/customer?customer=2002', await extensionToken({})],
+    ] as const;
+    for (const [path, token] of routes)
+      for (const method of ['POST', 'PUT', 'DELETE']) {
+        const res = await fromExtension(`${prod.url}${path}`, token, method);
+        expect([path, method, res.status, res.headers.get('allow'), res.headers.get('access-control-allow-origin')]).toEqual([
+          path,
+          method,
+          405,
+          'GET, OPTIONS',
+          '*',
+        ]);
+        expect(await res.json()).toEqual({ error: { code: 'method_not_allowed', message: 'This address takes GET only.' } });
+      }
   });
 
   it('answers the CORS preflight without a token', async () => {
@@ -123,7 +135,8 @@ describe('GET /customer-account/token', () => {
 
   it('refuses a token without a customer', async () => {
     // Shopify's ids are 64-bit: a gid of 300 digits names no customer (the core would refuse it as an externalId).
-    for (const sub of [undefined, '', '2002', 'gid://shopify/StaffMember/1', `gid://shopify/Customer/1${'0'.repeat(299)}`]) {
+    // A `sub` that is a list names nobody, though its text is a customer's gid.
+    for (const sub of [undefined, '', '2002', 'gid://shopify/StaffMember/1', `gid://shopify/Customer/1${'0'.repeat(299)}`, [CUSTOMER]]) {
       const res = await ask(await sessionToken({ sub }));
       expect(res.status, String(sub)).toBe(401);
     }

@@ -11,6 +11,8 @@ import { errorAnswer, getOnly, noStore } from '../http.server';
  * The proxy signature and timestamp are checked first (400 when wrong); a guest is 401.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
+  // Remix gives OPTIONS to the loader: the proxy's storefront asks from its own origin, with no preflight.
+  if (request.method === 'OPTIONS') return getOnly();
   const { session } = await authenticateProxy(request);
   const customerId = proxyCustomerId(request);
   if (!customerId) return errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.');

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer } from '../core/enduser-token.server';
 import { codesUsedBy } from '../earning/ledger.server';
@@ -7,7 +7,7 @@ import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
-import { errorAnswer } from '../http.server';
+import { errorAnswer, extensionGetOnly } from '../http.server';
 
 /**
  * GET /checkout/member: the checkout's rewards block (Plus shops' checkout steps) sends its session
@@ -28,5 +28,4 @@ async function member(request: Request): Promise<Response> {
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => member(request);
-// Remix sends OPTIONS (the extension's CORS preflight) to the action.
-export const action = ({ request }: ActionFunctionArgs) => member(request);
+export const action = extensionGetOnly;

@@ -1,12 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { mintEndUserToken, notInstalled } from '../core/enduser-token.server';
 import { customerOrder } from '../earning/ledger.server';
+import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
-import { errorAnswer, noStore } from '../http.server';
+import { errorAnswer, extensionGetOnly, noStore } from '../http.server';
 
 // The thank-you page names the order `OrderIdentity`, the order status page `Order`; the number is the order's id.
 const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
@@ -30,7 +31,7 @@ async function orderRewards(request: Request): Promise<Response> {
   const account = shop && (await shops.findInstalled(shop));
   if (!shop || !account) return cors(notInstalled());
   const order = await customerOrder(pool(), shop, customer, orderId);
-  const minted = await mintEndUserToken(config.coreUrl, account, sessionToken.sub!);
+  const minted = await mintEndUserToken(config.coreUrl, account, customerGid(customer));
   if (minted instanceof Response) return cors(minted);
   return cors(
     Response.json(
@@ -55,5 +56,4 @@ async function orderRewards(request: Request): Promise<Response> {
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => orderRewards(request);
-// Remix sends OPTIONS (the extension's CORS preflight) to the action.
-export const action = ({ request }: ActionFunctionArgs) => orderRewards(request);
+export const action = extensionGetOnly;

@@ -1,10 +1,11 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer } from '../core/enduser-token.server';
+import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
 import { shops } from '../storage/stores.server';
-import { errorAnswer } from '../http.server';
+import { errorAnswer, extensionGetOnly } from '../http.server';
 
 /**
  * GET /customer-account/token: the customer account "Rewards" page sends its session token
@@ -17,16 +18,12 @@ import { errorAnswer } from '../http.server';
  */
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.customerAccount(request);
-  const customer = sessionToken.sub;
-  if (!customer || !customerOfSub(customer)) return cors(errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.'));
+  const customer = customerOfSub(sessionToken.sub);
+  if (!customer) return cors(errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const account = shop ? await shops.findInstalled(shop) : null;
-  return cors(await endUserAnswer(config, account, customer));
+  return cors(await endUserAnswer(config, account, customerGid(customer)));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);
-// Remix sends OPTIONS (the extension's CORS preflight) to the action; a write is no way to ask for a token.
-export const action = ({ request }: ActionFunctionArgs) =>
-  request.method === 'OPTIONS'
-    ? token(request)
-    : errorAnswer(405, 'method_not_allowed', 'This address takes GET only.', { allow: 'GET, OPTIONS' });
+export const action = extensionGetOnly;

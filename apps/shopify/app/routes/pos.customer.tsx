@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer, notInstalled } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
@@ -6,7 +6,7 @@ import { shopOfDest } from '../shopify/extension-token.server';
 import { fetchCustomer } from '../shopify/admin-api.server';
 import { authenticateExtension, unauthenticated } from '../shopify.server';
 import { shops } from '../storage/stores.server';
-import { errorAnswer } from '../http.server';
+import { errorAnswer, extensionGetOnly } from '../http.server';
 
 // POS hands the extension the customer's numeric id; the gid form is taken too.
 const CUSTOMER = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/;
@@ -48,5 +48,4 @@ async function customerToken(request: Request): Promise<Response> {
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => customerToken(request);
-// Remix sends OPTIONS (the extension's CORS preflight) to the action.
-export const action = ({ request }: ActionFunctionArgs) => customerToken(request);
+export const action = extensionGetOnly;

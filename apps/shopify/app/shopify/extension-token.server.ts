@@ -9,6 +9,6 @@ export function shopOfDest(dest: unknown): string | null {
 const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/;
 
 /** The signed-in customer's numeric id from `sub`; null for a guest (Shopify then sets no `sub`) or anything that is not a customer. */
-export function customerOfSub(sub: string | undefined): string | null {
-  return CUSTOMER_GID.exec(sub ?? '')?.[1] ?? null;
+export function customerOfSub(sub: unknown): string | null {
+  return (typeof sub === 'string' && CUSTOMER_GID.exec(sub)?.[1]) || null;
 }
