@@ -59,13 +59,14 @@ export async function recordVisit(
     if (!transient(err.status)) console.error(`[loyalty] the core refused a visit for ${account.shop}: HTTP ${err.status}`);
     return { unavailable: true };
   }
-  // Kept once the logs are: a visit the core did not take is tried again at the next page.
-  await deps
+  // Kept once the logs are: a visit the core did not take is tried again at the next page. Of visits
+  // that raced here, the one that keeps the day is the one counted.
+  const kept = await deps
     .pool()
     .query('insert into storefront_visits (shop, customer_id, day) values ($1, $2, $3) on conflict do nothing', [
       account.shop,
       customerId,
       day,
     ]);
-  return { counted: true, logs };
+  return { counted: kept.rowCount === 1, logs };
 }
