@@ -36,6 +36,16 @@ app.all('*', async (req, res, next) => {
   }
 });
 
+// A path whose escapes decode to no text (`%ff`) fails Express's own matching before Remix sees it:
+// the client's mistake, answered in the app's error body, not logged as the server's failure.
+app.use((error, req, res, next) => {
+  if (!(error instanceof URIError) || res.headersSent) return next(error);
+  res
+    .status(400)
+    .set('cache-control', 'no-store')
+    .json({ error: { code: 'bad_path', message: 'The address has an escape (%) that decodes to no text.' } });
+});
+
 const port = Number(process.env.PORT) || 3000;
 const listening = () => console.log(`[serve] http://localhost:${port}`);
 if (process.env.HOST) app.listen(port, process.env.HOST, listening);

@@ -517,9 +517,11 @@ describe('Flow actions', () => {
         expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
       }
     // Signed as the proxy signs a shopper's token request, but posted: no token.
-    const res = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }, 'POST'));
-    expect([res.status, res.headers.get('allow')]).toEqual([405, 'GET']);
-    expect(await res.text()).not.toContain('accessToken');
+    for (const method of ['POST', 'OPTIONS']) {
+      const res = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }, method));
+      expect([method, res.status, res.headers.get('allow')]).toEqual([method, 405, 'GET']);
+      expect(await res.text()).not.toContain('accessToken');
+    }
     await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/apps\/loyalty\/token 405 /m);
     // Refusals, not failures: no stack trace.
     expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at /m);
@@ -601,6 +603,18 @@ describe('Flow actions', () => {
     });
     expect([named.status, named.headers.get('location')]).toEqual([302, expect.stringContaining('my-shop')]);
     await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/auth\/login 302 /m);
+    expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at |Error/m);
+  });
+
+  it('answers a path whose escapes decode to no text with 400 in the app’s error body, logging no error', async () => {
+    const from = prod.appOutput().length;
+    for (const path of ['/checkout/order%ff', '/app/%E0%A4%A', '/apps/loyalty/token%c0'])
+      for (const method of ['GET', 'POST']) {
+        const res = await fetch(`${prod.url}${path}`, { method });
+        expect([path, method, res.status, res.headers.get('cache-control')]).toEqual([path, method, 400, 'no-store']);
+        expect(await res.json()).toMatchObject({ error: { code: 'bad_path' } });
+      }
+    await expect.poll(() => prod.appOutput().slice(from)).toMatch(/^POST \/apps\/loyalty\/token%c0 400 /m);
     expect(prod.appOutput().slice(from)).not.toMatch(/^\s+at |Error/m);
   });
 
