@@ -214,6 +214,42 @@ async function adminPost(path: string, body: Record<string, unknown>): Promise<{
   return { status: res.status, body: await res.json() };
 }
 
+describe('the app’s own webhook in the admin', () => {
+  it('is shown with its deliveries but kept as the app made it: no save, delete or new secret, which would stop Flow triggers and discounts', async () => {
+    const hook = (await prod.shops.coreWebhook(TEST_SHOP))!;
+    const page = await adminLoad(`/app/r/webhook/${hook.id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('The app keeps this webhook');
+    expect(html).not.toContain('Rotate secret');
+    const before = (await api.get(`/schema/webhook/record/${hook.id}`)).body.data;
+    for (const intent of [
+      { intent: 'save', inputs: { name: 'Mine now', endpointUrl: 'https://example.com/hook' } },
+      { intent: 'rotate-secret' },
+      { intent: 'delete' },
+    ]) {
+      const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+      const res = await fetch(new URL(`/app/r/webhook/${hook.id}`, prod.url), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': BROWSER },
+        body: JSON.stringify({ ...intent, language: 'en' }),
+        redirect: 'manual',
+      });
+      // The page again, not the list a delete would lead to.
+      expect([intent.intent, res.status]).toEqual([intent.intent, 200]);
+      expect(await res.text()).toContain('The app keeps this webhook');
+    }
+    const after = await api.get(`/schema/webhook/record/${hook.id}`);
+    expect(after.status).toBe(200);
+    expect(after.body.data).toMatchObject({
+      name: before.name,
+      endpointUrl: before.endpointUrl,
+      webhookSecret: hook.secret,
+      status: 'live',
+    });
+  });
+});
+
 describe('a write while the loyalty service cannot be reached', () => {
   it('is said in the merchant’s language, not in the app’s English, and leaves nothing behind', async () => {
     const streak = await created('/schema/streak/record', { name: 'Draft while down', status: 'draft' });

@@ -21,6 +21,7 @@ import { ADMIN_MESSAGES, adminLanguage, claimedLanguage, format, textFor } from 
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { isWidgetSlug } from '../shopify/widget-metafields.server';
+import { shops } from '../storage/stores.server';
 
 /**
  * One record of any resource: its form (create when the id is "new"), and what belongs to it —
@@ -29,7 +30,7 @@ import { isWidgetSlug } from '../shopify/widget-metafields.server';
  */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
-  const { api } = await authenticateShop(request);
+  const { api, session } = await authenticateShop(request);
   const isNew = !params.id || params.id === 'new';
   const fields = await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update');
   // Any resource's record, as the generic page reads it: by field name.
@@ -51,6 +52,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const coupons = id && info.slug === 'reward' ? await couponCounts(api, id) : null;
   const deliveries =
     id && info.slug === 'webhook' ? await records(api, 'webhook_log').list({ filters: whereEquals('webhookId', id), limit: 50 }) : null;
+  const managed = deliveries !== null && (await isAppWebhook(session.shop, id));
   const standings =
     record && info.slug === 'leaderboard'
       ? await readStandings(
@@ -77,8 +79,16 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     deliveries: deliveries?.ok ? deliveries.data : [],
     standings,
     rankedBy: ranking?.ok ? ranking.data.map((b) => b.name ?? '') : [],
+    managed,
   };
 };
+
+/**
+ * The app's own webhook (app/core/event-subscription.server.ts): a change, a delete or a new secret
+ * would stop Flow triggers and Shopify discounts until the app next repaired it, so it is shown with
+ * its deliveries and kept as the app made it.
+ */
+const isAppWebhook = async (shop: string, id: string | undefined) => id !== undefined && (await shops.coreWebhook(shop))?.id === id;
 
 /** What the page asks, with the language it shows, for the answer's words. */
 type Intent = { language?: string } & (
@@ -112,6 +122,9 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
     scope,
   });
   const invalid = (errors: Record<string, string>) => ({ status: 400, message: m.record.needsAttention, fieldErrors: errors });
+  const changes = input.intent === 'save' || input.intent === 'delete' || input.intent === 'rotate-secret';
+  if (info.slug === 'webhook' && changes && (await isAppWebhook(session.shop, params.id)))
+    return fail({ status: 409, message: m.deliveries.managed, fieldErrors: {} });
   switch (input.intent) {
     case 'save': {
       const fields = localize(await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update'), messages);
@@ -173,7 +186,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
 };
 
 export default function RecordPage() {
-  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings, rankedBy } =
+  const { info, fields, record, milestones, milestoneFields, coupons, deliveries, choices, standings, rankedBy, managed } =
     useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -207,7 +220,7 @@ export default function RecordPage() {
       }
       secondaryActions={[
         ...editProgram,
-        ...(record
+        ...(record && !managed
           ? [{ content: common.delete, destructive: true, onAction: () => setDeleting({ name, intent: { intent: 'delete' } }) }]
           : []),
       ]}
@@ -232,23 +245,29 @@ export default function RecordPage() {
             <Banner tone="success" title={result.notice} />
           </Layout.Section>
         ) : null}
-        <Layout.Section>
-          <Card>
-            <RecordForm
-              key={String(record?.updatedAt ?? 'new')}
-              saveBarId="record-save-bar"
-              fields={fields}
-              choices={choices}
-              record={record}
-              mode={record ? 'update' : 'create'}
-              errors={recordFailure?.fieldErrors}
-              message={recordFailure?.message}
-              submitting={busy}
-              submitLabel={record ? common.save : format(m.record.create, { singular: names.singular })}
-              onSubmit={(inputs) => send({ intent: 'save', inputs })}
-            />
-          </Card>
-        </Layout.Section>
+        {managed ? (
+          <Layout.Section>
+            <Banner tone="info" title={m.deliveries.managed} />
+          </Layout.Section>
+        ) : (
+          <Layout.Section>
+            <Card>
+              <RecordForm
+                key={String(record?.updatedAt ?? 'new')}
+                saveBarId="record-save-bar"
+                fields={fields}
+                choices={choices}
+                record={record}
+                mode={record ? 'update' : 'create'}
+                errors={recordFailure?.fieldErrors}
+                message={recordFailure?.message}
+                submitting={busy}
+                submitLabel={record ? common.save : format(m.record.create, { singular: names.singular })}
+                onSubmit={(inputs) => send({ intent: 'save', inputs })}
+              />
+            </Card>
+          </Layout.Section>
+        )}
         {record && DEFINITION_SLUGS.includes(info.slug) ? (
           <Layout.Section>
             <Card>
@@ -323,7 +342,7 @@ export default function RecordPage() {
                   <Text as="h2" variant="headingMd">
                     {m.deliveries.title}
                   </Text>
-                  <Button onClick={() => send({ intent: 'rotate-secret' })}>{m.deliveries.rotate}</Button>
+                  {managed ? null : <Button onClick={() => send({ intent: 'rotate-secret' })}>{m.deliveries.rotate}</Button>}
                 </InlineStack>
                 {deliveryFailure ? <Banner tone="critical" title={deliveryFailure.message} /> : null}
                 {deliveries.length ? (

@@ -76,6 +76,8 @@ export const records: Messages['records'] = {
     resend: 'Erneut senden',
     resent: 'Zustellung erneut angestoßen: {status}.',
     empty: 'Noch keine Zustellungen.',
+    managed:
+      'Diesen Webhook verwaltet die App: Er sendet die Ereignisse, die Ihre Flow-Trigger auslösen und Belohnungen als Shopify-Rabatte ausgeben. Er kann hier weder geändert noch gelöscht werden; seine Zustellungen können erneut gesendet werden.',
   },
   deleteRanked: {
     one: 'Die Rangliste {leaderboards} bewertet dieses Programm: Sie zeigt keine Plätze mehr, bis sie ein anderes bewertet.',

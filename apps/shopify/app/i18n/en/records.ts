@@ -71,6 +71,8 @@ export const records = {
     resend: 'Resend',
     resent: 'Delivery resent: {status}.',
     empty: 'No deliveries yet.',
+    managed:
+      'The app keeps this webhook: it sends the events that fire your Flow triggers and issue rewards as Shopify discounts. It cannot be changed or deleted here; its deliveries can be resent.',
   },
   deleteRanked: {
     one: 'The leaderboard {leaderboards} ranks this program: it will show no standings until it ranks another.',
