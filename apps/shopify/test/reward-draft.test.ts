@@ -178,7 +178,7 @@ describe('a draft for the core and for the app', () => {
       expect(draftOf(before, false, null, zone).expiryDate).toBe('2027-01-31');
   });
 
-  it('refuses a last day that has passed and an amount off of nothing, in the merchant’s words, before the core is asked', () => {
+  it('refuses a last day that has passed, a name of spaces and an amount off of nothing, in the merchant’s words, before the core is asked', () => {
     for (const language of ['en', 'de'] as const) {
       const words = ADMIN_MESSAGES[language].rewards.editor.checks;
       const d = { ...blankReward(), name: 'Winter', value: '10', expiry: 'date' as const };
@@ -192,6 +192,8 @@ describe('a draft for the core and for the app', () => {
       // Free shipping takes no amount off; an empty or unreadable amount is the core's to name.
       expect(checkDraft({ ...d, kind: 'free_shipping', value: '0', expiry: 'never' }, words, '2026-12-02')).toEqual({});
       expect(checkDraft({ ...d, value: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
+      for (const name of ['', '   ', '\t\n'])
+        expect(checkDraft({ ...d, name, expiry: 'never' }, words, '2026-12-02'), JSON.stringify(name)).toEqual({ name: words.required });
     }
     // Today where the shop is: Kiritimati (UTC+14) is always a day ahead of Pago Pago (UTC-11).
     expect(todayIn('Pacific/Kiritimati') > todayIn('Pacific/Pago_Pago')).toBe(true);

@@ -179,10 +179,13 @@ export const todayIn = (timezone: string | null): string =>
 
 /**
  * The app's own checks, before the core is asked: what the core cannot check (minimums,
- * collections, a last day that has passed by `today`), and an amount off that takes nothing off.
+ * collections, a last day that has passed by `today`), a name of nothing but spaces, and an amount
+ * off that takes nothing off.
  */
 export function checkDraft(d: RewardDraft, words: Words, today: string): Partial<Record<DraftField, string>> {
   const errors: Partial<Record<DraftField, string>> = {};
+  // The core takes a name of spaces, which no list could show or link.
+  if (!d.name.trim()) errors.name = words.required;
   const value = Number(d.value);
   if (d.kind !== 'free_shipping' && d.value.trim() && Number.isFinite(value) && value <= 0) errors.value = words.positive;
   if (issuedByApp(d) && d.kind !== 'store_credit' && d.minimum !== 'none') {
