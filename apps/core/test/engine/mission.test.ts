@@ -26,6 +26,18 @@ async function mission(body: Record<string, unknown>): Promise<any> {
   return accepted(acct.api.post('/schema/mission/record', { name: `M${++seq}`, ...body }));
 }
 
+/** A live reward without codes, for a mission to give. */
+const aReward = () =>
+  accepted(
+    acct.api.post('/schema/reward/record', {
+      name: `R${++seq}`,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    }),
+  );
+
 const twoTasks = [
   { name: 'Visit', activityId: 'visit', targetValue: 1 },
   { name: 'Share', activityId: 'share', targetValue: 1 },
@@ -338,15 +350,7 @@ describe('mission logs', () => {
   });
 
   it('a run started before its tasks were edited counts the tasks as they are: one added starts at 0, one removed counts no more', async () => {
-    const reward = await accepted(
-      acct.api.post('/schema/reward/record', {
-        name: `R${++seq}`,
-        description: 'd',
-        discountType: 'percentage',
-        discountValue: 5,
-        rewardExpiryType: 'no_expiry',
-      }),
-    );
+    const reward = await aReward();
     const ms = await mission({ aggregationPeriod: 'weekly', rewardId: reward.id, tasks: twoTasks });
     const [visit, share] = ms.tasks;
     const added = await member('edited-added');
@@ -391,15 +395,7 @@ describe('mission logs', () => {
   });
 
   it("a target lowered below what a run reached completes that task with the run's next log, its milestone and the mission with it", async () => {
-    const reward = await accepted(
-      acct.api.post('/schema/reward/record', {
-        name: `R${++seq}`,
-        description: 'd',
-        discountType: 'percentage',
-        discountValue: 5,
-        rewardExpiryType: 'no_expiry',
-      }),
-    );
+    const reward = await aReward();
     const tasks = [
       { name: 'Visit', activityId: 'visit', targetValue: 5 },
       { name: 'Share', activityId: 'share', targetValue: 1 },
