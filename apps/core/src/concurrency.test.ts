@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairLanes, KeyedGate } from './concurrency.js';
+import { ByteBudget, FairLanes, KeyedGate } from './concurrency.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -52,6 +52,70 @@ describe('KeyedGate', () => {
     await expect(failed).rejects.toThrow('boom');
     expect(await next).toBe('ran');
     expect(gate.load('k')).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('KeyedGate with a signal', () => {
+  it('lets a task whose signal aborts while it waits leave the line, refused with the reason; the next in line takes the place', async () => {
+    const gate = new KeyedGate(1);
+    let finish = () => {};
+    const running = gate.run('k', () => new Promise<string>((done) => (finish = () => done('ran'))));
+    const leaving = new AbortController();
+    const ran: string[] = [];
+    const left = gate.run('k', async () => ran.push('left'), leaving.signal);
+    const next = gate.run('k', async () => ran.push('next'));
+    await tick();
+    leaving.abort(new Error('gone'));
+    await expect(left).rejects.toThrow('gone');
+    expect(gate.load('k')).toEqual({ running: 1, waiting: 1 });
+    finish();
+    await Promise.all([running, next]);
+    expect(ran).toEqual(['next']);
+    expect(gate.load('k')).toEqual({ running: 0, waiting: 0 });
+    // Aborted before it asks, a task never runs; one admitted runs to its end whatever its signal does.
+    await expect(gate.run('k', async () => ran.push('late'), leaving.signal)).rejects.toThrow('gone');
+    const admitted = new AbortController();
+    expect(await gate.run('k', async () => (admitted.abort(), 'done'), admitted.signal)).toBe('done');
+  });
+});
+
+describe('ByteBudget', () => {
+  it('holds per key and in all under their ceilings; what would pass one waits, in order per key, until bytes are given back', async () => {
+    const budget = new ByteBudget(10, 25);
+    const taken: string[] = [];
+    const take = (key: string, bytes: number, name: string, signal?: AbortSignal) =>
+      budget.take(key, bytes, signal).then(() => void taken.push(name));
+    await Promise.all([take('a', 6, 'a6'), take('a', 4, 'a4')]);
+    const a1 = take('a', 1, 'a1');
+    // A request without a body takes nothing and waits for nothing.
+    const a0 = take('a', 0, 'a0');
+    // Alone, a body larger than a key's ceiling still passes: the largest a route takes.
+    await take('b', 12, 'b12');
+    const b1 = take('b', 1, 'b1');
+    // 22 held: c's first body passes whatever the whole holds, its second would pass the whole's ceiling.
+    await take('c', 3, 'c3');
+    const c1 = take('c', 1, 'c1');
+    await a0;
+    await tick();
+    expect(taken).toEqual(['a6', 'a4', 'a0', 'b12', 'c3']);
+    expect(budget.load('a')).toEqual({ held: 10, waiting: 1 });
+    budget.give('a', 6);
+    await Promise.all([a1, c1]);
+    expect(taken).toEqual(['a6', 'a4', 'a0', 'b12', 'c3', 'a1', 'c1']);
+    // One that leaves the line lets the next in it through.
+    const leaving = new AbortController();
+    const left = take('b', 9, 'b9', leaving.signal);
+    leaving.abort(new Error('gone'));
+    await expect(left).rejects.toThrow('gone');
+    budget.give('b', 12);
+    await b1;
+    for (const [key, bytes] of [
+      ['a', 5],
+      ['b', 1],
+      ['c', 4],
+    ] as const)
+      budget.give(key, bytes);
+    expect(['a', 'b', 'c'].map((k) => budget.load(k))).toEqual(Array(3).fill({ held: 0, waiting: 0 }));
   });
 });
 

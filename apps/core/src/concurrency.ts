@@ -10,12 +10,29 @@ export class KeyedGate {
 
   constructor(readonly limit: number) {}
 
-  async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+  /** Runs `work` in its turn; a task whose `signal` aborts while it waits leaves the line, refused with the signal's reason. */
+  async run<T>(key: string, work: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (this.refusal) throw this.refusal();
+    signal?.throwIfAborted();
     const lane = this.lanes.get(key) ?? { running: 0, waiting: [] };
     this.lanes.set(key, lane);
     if (lane.running < this.limit) lane.running += 1;
-    else await new Promise<void>((admit, refuse) => lane.waiting.push({ admit, refuse }));
+    else
+      await new Promise<void>((admit, refuse) => {
+        const leave = () => {
+          lane.waiting.splice(lane.waiting.indexOf(waiter), 1);
+          refuse(signal!.reason);
+        };
+        const waiter = {
+          admit: () => {
+            signal?.removeEventListener('abort', leave);
+            admit();
+          },
+          refuse,
+        };
+        lane.waiting.push(waiter);
+        signal?.addEventListener('abort', leave, { once: true });
+      });
     try {
       return await work();
     } finally {
@@ -36,6 +53,87 @@ export class KeyedGate {
   load(key: string): { running: number; waiting: number } {
     const lane = this.lanes.get(key);
     return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
+  }
+}
+
+/**
+ * Bytes held per key and in all, each under a ceiling: what requests' bodies hold in memory from
+ * before they are received until they are answered. What would pass a ceiling waits its turn,
+ * unread (the sender's socket fills and it stops sending), first come first served per key; a key
+ * holding nothing always takes one request's worth, so the largest body a route takes passes alone
+ * and one caller's line never holds up another's first request.
+ */
+export class ByteBudget {
+  private readonly held = new Map<string, number>();
+  private total = 0;
+  private waiting: { key: string; bytes: number; admit(): void }[] = [];
+
+  constructor(
+    readonly perKey: number,
+    readonly overall: number,
+  ) {}
+
+  /** Takes `bytes` for `key` once they fit; a task whose `signal` aborts while it waits leaves the line, refused with the reason. */
+  async take(key: string, bytes: number, signal?: AbortSignal): Promise<void> {
+    if (bytes === 0) return;
+    signal?.throwIfAborted();
+    if (!this.waiting.some((w) => w.key === key) && this.fits(key, bytes)) return this.hold(key, bytes);
+    await new Promise<void>((admit, refuse) => {
+      const leave = () => {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        refuse(signal!.reason);
+        // A line it headed may move on.
+        this.admitWaiting();
+      };
+      const waiter = {
+        key,
+        bytes,
+        admit: () => {
+          signal?.removeEventListener('abort', leave);
+          admit();
+        },
+      };
+      this.waiting.push(waiter);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
+  }
+
+  give(key: string, bytes: number): void {
+    if (bytes === 0) return;
+    const left = (this.held.get(key) ?? 0) - bytes;
+    if (left > 0) this.held.set(key, left);
+    else this.held.delete(key);
+    this.total -= bytes;
+    this.admitWaiting();
+  }
+
+  /** Bytes `key` holds now, and how many of its bodies wait. */
+  load(key: string): { held: number; waiting: number } {
+    return { held: this.held.get(key) ?? 0, waiting: this.waiting.filter((w) => w.key === key).length };
+  }
+
+  private fits(key: string, bytes: number): boolean {
+    const mine = this.held.get(key) ?? 0;
+    return mine === 0 || (mine + bytes <= this.perKey && this.total + bytes <= this.overall);
+  }
+
+  private hold(key: string, bytes: number): void {
+    this.held.set(key, (this.held.get(key) ?? 0) + bytes);
+    this.total += bytes;
+  }
+
+  /** Admits, in order, each waiting body that fits now and has no earlier one of its key still waiting. */
+  private admitWaiting(): void {
+    const blocked = new Set<string>();
+    this.waiting = this.waiting.filter((w) => {
+      if (blocked.has(w.key) || !this.fits(w.key, w.bytes)) {
+        blocked.add(w.key);
+        return true;
+      }
+      this.hold(w.key, w.bytes);
+      w.admit();
+      return false;
+    });
   }
 }
 

@@ -4,7 +4,7 @@ import { Histogram } from 'prom-client';
 import { Authenticator } from './auth/authenticate.js';
 import { SecretBox } from './auth/crypto.js';
 import type { Config } from './config.js';
-import { KeyedGate } from './concurrency.js';
+import { ByteBudget, KeyedGate } from './concurrency.js';
 import type { ConnectionPool } from './db/pool.js';
 import { upsertMember } from './engine/members.js';
 import { Metrics } from './observability/metrics.js';
@@ -72,7 +72,17 @@ export interface Services {
   buckets: TokenBuckets;
   /** Each account's requests in progress in this process (config.tenantConcurrency at most). */
   tenants: KeyedGate;
+  /** Request bodies held in memory, per merchant, member or guest address and in all (http/auth.ts). */
+  bodies: ByteBudget;
 }
+
+const MB = 1024 * 1024;
+/**
+ * Eight of the largest bodies (a 4 MB coupon import) per caller, 64 in all: a burst of imports
+ * waits in a line of bounded memory instead of a line of every body sent.
+ */
+const BODIES_PER_CALLER_BYTES = 32 * MB;
+const BODIES_BYTES = 256 * MB;
 
 /**
  * How long each query waited for a connection of the pool: a log's latency tail is partly its
@@ -113,5 +123,6 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
     metrics,
     buckets: new TokenBuckets(),
     tenants: new KeyedGate(config.tenantConcurrency),
+    bodies: new ByteBudget(BODIES_PER_CALLER_BYTES, BODIES_BYTES),
   };
 }

@@ -1,10 +1,10 @@
 import type { Context, Next } from 'koa';
 import type { Flow, Identity } from '../auth/authenticate.js';
-import { ApiError, forbidden, methodNotAllowed, rateLimited, unauthenticated } from '../errors.js';
+import { ApiError, forbidden, methodNotAllowed, rateLimited, unauthenticated, unavailable } from '../errors.js';
 import type { LanguageCode } from '../formats.js';
 import type { RequestContext } from '../records/context.js';
 import type { Services } from '../services.js';
-import { receiveBody } from './body.js';
+import { heldBytesOf, receiveBody } from './body.js';
 // ctx.state's types (a declaration merge), for every program that compiles this module.
 import type {} from './state.js';
 
@@ -27,12 +27,37 @@ export function authenticate(s: Services, { ownTurn = false } = {}) {
     if (identity.flow === 'apikey') charge(ctx, s, `key:${identity.apiKeyId}`, s.config.rateLimitPerSecond, 'apikey');
     else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
     else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
-    // An account's requests beyond its share wait here, before they ask the pool for a connection,
-    // and with their body received: a slow sender does not hold a turn while it sends.
-    await receiveBody(ctx);
-    if (identity.account && !ownTurn) await s.tenants.run(identity.account.id, next);
-    else await next();
+    // Bodies wait in memory for their turn: a merchant's (all its keys), a member's or an address's
+    // in flight are bounded, and one that would pass the bound waits, unread, until it fits. A
+    // request whose client has gone leaves either line: nobody would read its answer.
+    const holder =
+      identity.flow === 'apikey'
+        ? `account:${identity.account!.id}`
+        : identity.flow === 'enduser'
+          ? `member:${identity.memberId}`
+          : `ip:${ctx.ip}`;
+    const bytes = heldBytesOf(ctx);
+    const gone = clientGone(ctx);
+    await s.bodies.take(holder, bytes, gone);
+    try {
+      // An account's requests beyond its share wait here, before they ask the pool for a connection,
+      // and with their body received: a slow sender does not hold a turn while it sends.
+      await receiveBody(ctx);
+      if (identity.account && !ownTurn) await s.tenants.run(identity.account.id, next, gone);
+      else await next();
+    } finally {
+      s.bodies.give(holder, bytes);
+    }
   };
+}
+
+/** Aborts once the client has closed its connection before the answer was sent. */
+function clientGone(ctx: Context): AbortSignal {
+  const gone = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) gone.abort(unavailable('The client closed its connection before its turn.', 1));
+  });
+  return gone.signal;
 }
 
 /** The methods a route may offer, in the order an `Allow` header lists them; HEAD goes with GET, unlisted as in the OpenAPI document. */

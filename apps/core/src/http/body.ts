@@ -39,6 +39,9 @@ async function receive(ctx: Context, maxBytes: number): Promise<Buffer> {
   }
 }
 
+/** What a request's body will hold in memory once received: its declared length, else its route's limit; 0 without one. */
+export const heldBytesOf = (ctx: Context): number => (hasBody(ctx) ? Number(ctx.get('content-length')) || bodyLimitOf(ctx.path) : 0);
+
 /**
  * Receives the request's body whole, up to what its path may send, before the request waits
  * for its account's turn (http/auth.ts): a client sending it slowly holds its own socket, never one
