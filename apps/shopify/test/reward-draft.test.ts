@@ -192,7 +192,8 @@ describe('a draft for the core and for the app', () => {
       // Free shipping takes no amount off; an empty or unreadable amount is the core's to name.
       expect(checkDraft({ ...d, kind: 'free_shipping', value: '0', expiry: 'never' }, words, '2026-12-02')).toEqual({});
       expect(checkDraft({ ...d, value: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
-      for (const name of ['', '   ', '\t\n'])
+      expect(checkDraft({ ...d, name: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
+      for (const name of ['   ', '\t\n'])
         expect(checkDraft({ ...d, name, expiry: 'never' }, words, '2026-12-02'), JSON.stringify(name)).toEqual({ name: words.required });
     }
     // Today where the shop is: Kiritimati (UTC+14) is always a day ahead of Pago Pago (UTC-11).

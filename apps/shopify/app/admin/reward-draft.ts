@@ -184,8 +184,8 @@ export const todayIn = (timezone: string | null): string =>
  */
 export function checkDraft(d: RewardDraft, words: Words, today: string): Partial<Record<DraftField, string>> {
   const errors: Partial<Record<DraftField, string>> = {};
-  // The core takes a name of spaces, which no list could show or link.
-  if (!d.name.trim()) errors.name = words.required;
+  // The core takes a name of spaces, which no list could show or link; an empty one is the core's to name.
+  if (d.name && !d.name.trim()) errors.name = words.required;
   const value = Number(d.value);
   if (d.kind !== 'free_shipping' && d.value.trim() && Number.isFinite(value) && value <= 0) errors.value = words.positive;
   if (issuedByApp(d) && d.kind !== 'store_credit' && d.minimum !== 'none') {
