@@ -171,19 +171,6 @@ describe('install by id_token', () => {
     expect(german.status).toBe(404);
     expect(await german.text()).toContain('Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.');
   });
-
-  it('sends a new record of a resource with an editor of its own to that editor, which asks in the merchant’s words', async () => {
-    for (const [slug, editor] of [
-      ['reward', '/app/rewards/new'],
-      ['streak', '/app/programs/streak/new'],
-      ['tier', '/app/tiers/new'],
-    ]) {
-      const res = await adminLoad(`/app/r/${slug}/new`);
-      expect([slug, res.status, new URL(res.headers.get('location')!, prod.url).pathname]).toEqual([slug, 302, editor]);
-    }
-    // Without one, the record's page makes it.
-    expect((await adminLoad('/app/r/webhook/new')).status).toBe(200);
-  });
 });
 
 describe('a loyalty service the app cannot reach', () => {

@@ -32,9 +32,6 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const info = resource(params.slug);
   const { api, session } = await authenticateShop(request);
   const isNew = !params.id || params.id === 'new';
-  // A resource with an editor of its own is made there: this page would ask in the core's field names.
-  const editor = isNew ? editorUrl(info.slug, 'new') : null;
-  if (editor) throw redirect(`${editor}${new URL(request.url).search}`);
   const fields = await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update');
   // Any resource's record, as the generic page reads it: by field name.
   let record: (Record<string, unknown> & { id: string }) | null = null;
