@@ -94,15 +94,20 @@ export const authenticateSigned = {
   flow: (request: Request) => signed(request, authenticate.flow, (json) => typeof objectOf(json).shopify_domain !== 'string'),
 };
 /**
- * A refusal the library throws for an extension's session token (missing, expired, forged) has an
+ * A refusal the library throws for an extension's session token (missing, expired, forged; or one
+ * for another app or without an expiry, refused here) has an
  * empty body and no CORS headers, so the extension's `fetch` saw a network failure rather than a
  * 401 it can act on: its 401 is the app's error body, kept by no cache, and its refusals get the
  * headers its answers get.
  */
-function readableRefusal<A extends unknown[], T>(check: (request: Request, ...rest: A) => Promise<T>) {
+function readableRefusal<A extends unknown[], T extends { sessionToken: { aud?: unknown; exp?: unknown } }>(
+  check: (request: Request, ...rest: A) => Promise<T>,
+) {
   return async (request: Request, ...rest: A): Promise<T> => {
     try {
-      return await check(request, ...rest);
+      const context = await check(request, ...rest);
+      if (!forThisApp(context.sessionToken)) throw new Response(null, { status: 401 });
+      return context;
     } catch (err) {
       if (!(err instanceof Response)) throw err;
       const refused =
@@ -114,6 +119,14 @@ function readableRefusal<A extends unknown[], T>(check: (request: Request, ...re
       throw new Response(refused.body, { status: refused.status, statusText: refused.statusText, headers });
     }
   };
+}
+
+/**
+ * Shopify signs an extension's session token for one app (`aud`, its client id) and always with an
+ * expiry; the library checks the signature and the times a token gives, not that these are there.
+ */
+function forThisApp({ aud, exp }: { aud?: unknown; exp?: unknown }): boolean {
+  return typeof exp === 'number' && (Array.isArray(aud) ? aud : [aud]).includes(config.apiKey);
 }
 
 /** `authenticate.public` for the extensions' session tokens, their refusals readable across origins. */

@@ -32,7 +32,7 @@ type Sign = (claims: Record<string, unknown>, options?: TokenOptions) => Promise
 /**
  * The tokens an extension's route must refuse, made as the test signs a valid one (`sign`): none,
  * not a JWT, another app's secret, a valid one whose claims were changed after signing (`tamper`),
- * an expired one and one not yet valid.
+ * an expired one, one not yet valid, one for another app and one without an expiry.
  */
 export async function refusedTokens(sign: Sign, tamper: Record<string, unknown>): Promise<(string | null)[]> {
   const [header, payload, signature] = (await sign({})).split('.');
@@ -46,5 +46,8 @@ export async function refusedTokens(sign: Sign, tamper: Record<string, unknown>)
     `${header}.${tampered}.${signature}`,
     await sign({ exp: now - 60, nbf: now - 3600, iat: now - 3600 }),
     await sign({ nbf: now + 3600 }),
+    // Signed with the secret, but for another app, or for ever.
+    await sign({ aud: 'another-apps-client-id' }),
+    await sign({ exp: undefined }),
   ];
 }
