@@ -436,7 +436,8 @@ describe('admin pages in Chromium', () => {
     await page.getByLabel('Integration Provider *').selectOption('service_email');
     expect(await options('Template *')).toEqual(['Choose…', 'Day done mail']);
     await page.getByLabel('Name *').fill('Daily mail');
-    await page.getByLabel('Events *').fill('streak_progress_completed');
+    // Events are picked by what they mean, not typed by their codes.
+    await page.getByLabel('Streak completed', { exact: true }).check({ force: true });
     await page.getByLabel('Integration *').selectOption({ label: 'Shop mail' });
     await page.getByLabel('Template *').selectOption({ label: 'Day done mail' });
     await browser.shot('notification-rule-picks');
@@ -447,6 +448,7 @@ describe('admin pages in Chromium', () => {
       integrationProvider: 'service_email',
       integrationId: mail.id,
       templateId: letter.id,
+      eventCodes: ['streak_progress_completed'],
     });
   });
 

@@ -42,6 +42,17 @@ describe('forms from the core schema', () => {
     expect(byName.tasks).toMatchObject({ kind: 'rows', minItems: 1 });
   });
 
+  it('offers a list whose items are values of an enum (a webhook’s events, resolved in place) as a choice of those values', () => {
+    const codes = ['streak_progress_completed', 'tier_changed'];
+    const [events] = fieldsOf({ properties: { eventCodes: { type: 'array', items: { type: 'string', enum: codes } } } });
+    expect(events).toMatchObject({ kind: 'list', options: codes });
+    expect(byName.eventCodes!.options).toBeUndefined();
+    expect(toInput(events!, codes)).toBe(codes.join('\n'));
+    expect(toBody([events!], { eventCodes: codes.join('\n') }, 'create', ADMIN_MESSAGES.en.records.checks).body).toEqual({
+      eventCodes: codes,
+    });
+  });
+
   it('checks as the core does and names each failing field', () => {
     const { errors } = toBody(
       fields,

@@ -90,7 +90,8 @@ export function fieldsOf(schema: OpenApiSchema | undefined, requiredOverride?: b
       ...(p.maximum !== undefined ? { max: p.maximum } : {}),
       ...(p.exclusiveMinimum !== undefined ? { exclusiveMin: p.exclusiveMinimum } : {}),
       ...(p.pattern && p.format !== 'date-time' && p.format !== 'uuid' && p.format !== 'email' ? { pattern: p.pattern } : {}),
-      ...(p.enum ? { options: p.enum } : {}),
+      // A list of enum values (a webhook's events) is a choice of several.
+      ...(p.enum ? { options: p.enum } : kind === 'list' && p.items?.enum ? { options: p.items.enum } : {}),
       ...((words?.help ?? raw.description ?? p.description) ? { description: words?.help ?? raw.description ?? p.description } : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
       ...(typeof raw['x-references'] === 'string' ? { references: raw['x-references'] } : {}),

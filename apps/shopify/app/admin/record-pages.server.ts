@@ -1,5 +1,5 @@
 import type { AccountClient } from '../core/client.server';
-import { type OpenApiDocument, openApiDocument } from '../core/openapi.server';
+import { type OpenApiDocument, type OpenApiSchema, openApiDocument } from '../core/openapi.server';
 import { records, type Slug } from '../core/records.server';
 import { type Choices, type FieldSpec, fieldsOf, referencedSlugs } from './form-fields';
 
@@ -12,11 +12,23 @@ import { type Choices, type FieldSpec, fieldsOf, referencedSlugs } from './form-
 /** The writable fields of a resource for a create or an update form. */
 export async function formFields(coreUrl: string, schema: string, mode: 'create' | 'update'): Promise<FieldSpec[]> {
   const schemas = (await openApiDocument(coreUrl)).components?.schemas ?? {};
-  const create = fieldsOf(schemas[`${schema}Create`]);
+  // A list's items named by reference (a webhook's events, `EventCode`) carry their values in place.
+  const resolved = (name: string): OpenApiSchema | undefined => {
+    const found = schemas[name];
+    if (!found?.properties) return found;
+    const properties = Object.fromEntries(
+      Object.entries(found.properties).map(([field, p]) => {
+        const ref = p.items?.$ref?.replace('#/components/schemas/', '');
+        return [field, ref && schemas[ref]?.enum ? { ...p, items: schemas[ref] } : p];
+      }),
+    );
+    return { ...found, properties };
+  };
+  const create = fieldsOf(resolved(`${schema}Create`));
   if (mode === 'create') return create;
   // An update takes the create fields, none of them required; what the create required stays non-blank.
   const requiredOnCreate = new Set(create.filter((f) => f.required).map((f) => f.name));
-  return fieldsOf(schemas[`${schema}Update`] ?? schemas[`${schema}Create`], false).map((f) => ({
+  return fieldsOf(resolved(`${schema}Update`) ?? resolved(`${schema}Create`), false).map((f) => ({
     ...f,
     required: requiredOnCreate.has(f.name),
   }));

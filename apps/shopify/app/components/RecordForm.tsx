@@ -1,5 +1,18 @@
 import { SaveBar } from '@shopify/app-bridge-react';
-import { Banner, BlockStack, Box, Button, Checkbox, FormLayout, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
+import {
+  Banner,
+  BlockStack,
+  Box,
+  Button,
+  Checkbox,
+  ChoiceList,
+  FormLayout,
+  InlineGrid,
+  InlineStack,
+  Select,
+  Text,
+  TextField,
+} from '@shopify/polaris';
 import { useMemo, useState } from 'react';
 import { format, type Messages, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
@@ -150,6 +163,27 @@ export function RecordForm({
                 value={localDateTime(inputs[f.name] ?? '')}
                 onChange={(v) => set(f.name)(v ? new Date(v).toISOString() : '')}
               />
+            );
+          }
+          if (f.kind === 'list' && f.options) {
+            // Several of a field's values (a webhook's events), each in the merchant's words.
+            const picked = (inputs[f.name] ?? '').split('\n').filter(Boolean);
+            return (
+              <BlockStack key={f.name} gap="100">
+                <ChoiceList
+                  allowMultiple
+                  title={common.label}
+                  error={common.error}
+                  choices={optionsOf(f, messages.records.values)}
+                  selected={picked}
+                  onChange={(values) => set(f.name)(values.join('\n'))}
+                />
+                {common.helpText ? (
+                  <Text as="p" tone="subdued">
+                    {common.helpText}
+                  </Text>
+                ) : null}
+              </BlockStack>
             );
           }
           const multiline = f.kind === 'textarea' || f.kind === 'json' || f.kind === 'list' ? 4 : undefined;

@@ -165,7 +165,7 @@ export const records: Messages['records'] = {
     },
     eventCodes: {
       label: 'Ereignisse',
-      help: 'Die Ereignisse, die gesendet werden, eines pro Zeile, so benannt wie in der Ereignisliste der Hilfe.',
+      help: 'Die Ereignisse, auf die es reagiert: Ein Webhook bekommt sie gesendet, eine Regel sendet bei ihnen ihre Nachricht.',
     },
     body: {
       label: 'Nachricht',

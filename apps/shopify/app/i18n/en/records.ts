@@ -160,7 +160,7 @@ export const records = {
     },
     eventCodes: {
       label: 'Events',
-      help: 'The events sent to it, one per line, named as the help’s list of events names them.',
+      help: 'The events it acts on: a webhook is sent them, a rule sends its message on them.',
     },
     body: { label: 'Message', help: 'The text sent; the details it names (a member’s first name, say) are filled in for each member.' },
     title: { label: 'Title', help: 'The notification’s title; the details it names are filled in for each member.' },
