@@ -116,6 +116,39 @@ describe('saving a program', () => {
     expect(second.errors['milestones.new-again.target']).toBe(ADMIN_MESSAGES.en.editor.checks.targetTaken);
   });
 
+  it('refuses to make a challenge live with an end that has passed, in the merchant’s words; one that ended while live keeps its end through other edits', async () => {
+    const past = { startAt: '2020-01-02T10:00:00.000Z', endAt: '2020-03-01T10:00:00.000Z' };
+    const challenge = (name: string, status: 'live' | 'draft', ends = past) => {
+      const draft = blankProgram('challenge');
+      Object.assign(draft.settings, { name, status, completionTargetValue: '3', ...ends });
+      return draft;
+    };
+    const before = await countRecords('challenge');
+    const refused = await save(challenge('Spring 2020', 'live'), { language: 'de' });
+    expect([refused.saved, refused.errors]).toEqual([null, { 'settings.endAt': ADMIN_MESSAGES.de.editor.checks.campaignEnded }]);
+    expect(await countRecords('challenge')).toBe(before);
+
+    const draft = await save(challenge('Spring 2020', 'draft'));
+    expect(draft.errors).toEqual({});
+    const made = (await loadProgram(api, 'challenge', draft.saved!.id!, stack.app.earningRules, TEST_SHOP)) as {
+      ok: true;
+      draft: ProgramDraft;
+    };
+    made.draft.settings.status = 'live';
+    expect((await save(made.draft)).errors).toEqual({ 'settings.endAt': ADMIN_MESSAGES.en.editor.checks.campaignEnded });
+
+    // Live with a future end, which then passes: renaming it needs no new end.
+    const soon = await save(challenge('Autumn', 'live', { startAt: past.startAt, endAt: new Date(Date.now() + 3_600_000).toISOString() }));
+    expect(soon.errors).toEqual({});
+    const id = soon.saved!.id!;
+    expect(
+      (await api.PATCH('/schema/challenge/record/{id}', { params: { path: { id } }, body: { endAt: past.endAt } })).response.status,
+    ).toBe(200);
+    const ended = (await loadProgram(api, 'challenge', id, stack.app.earningRules, TEST_SHOP)) as { ok: true; draft: ProgramDraft };
+    ended.draft.settings.name = 'Autumn (ended)';
+    expect((await save(ended.draft)).errors).toEqual({});
+  });
+
   it('checks what a form can tell before the core sees anything', async () => {
     const before = await countRecords('streak');
     const draft = streak('', 'seven', ['x']);

@@ -123,6 +123,7 @@ export interface SaveDeps {
     refused: string;
     outage: string;
     endBeforeStart: string;
+    campaignEnded: string;
     activityTaken: string;
     periodInUse: string;
     targetTaken: string;
@@ -166,6 +167,12 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     }
     before = found.draft;
   }
+  // A challenge made live, or given a new end, with an end that has passed could count nothing; one
+  // that ended while live keeps its end through other edits.
+  const s = draft.settings;
+  const endMoved = !before || before.settings.endAt !== s.endAt || before.settings.status !== 'live';
+  if (draft.kind === 'challenge' && s.status === 'live' && s.endAt && Date.parse(s.endAt) <= Date.now() && endMoved)
+    return { draft, saved: null, errors: { 'settings.endAt': words.campaignEnded }, problems: [] };
 
   // A reward the merchant creates inline exists before what refers to it.
   const ensureReward = async (scope: string, choice: RewardChoice, fallbackName: string): Promise<string | null | false> => {

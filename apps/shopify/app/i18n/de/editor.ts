@@ -220,6 +220,8 @@ export const editor: Messages['editor'] = {
     notTried: 'Nicht gespeichert: worauf es aufbaut, wurde nicht gespeichert.',
     refused: 'Prüfe die markierten Felder.',
     endBeforeStart: 'Das Ende muss nach dem Start liegen.',
+    campaignEnded:
+      'Dieses Ende ist vorbei, eine Live-Challenge könnte also nichts mehr zählen: Wähle ein späteres Ende oder speichere sie als Entwurf oder pausiert.',
     activityTaken: 'Eine andere Aufgabe zählt diese Aktivität schon: Gib jeder Aufgabe eine eigene.',
     targetTaken: 'Ein anderer Meilenstein dieses Programms hat schon dieses Ziel: Gib jedem ein eigenes.',
     periodInUse: 'Mitglieder zählen schon in diesen Zeiträumen, daher bleibt der Zeitraum: Lege für einen anderen ein neues Programm an.',

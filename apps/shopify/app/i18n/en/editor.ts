@@ -214,6 +214,7 @@ export const editor = {
     notTried: 'Not saved: what it depends on was not saved.',
     refused: 'Check the fields marked below.',
     endBeforeStart: 'End after the start.',
+    campaignEnded: 'This end has passed, so a live challenge could count nothing: pick a later end, or save it as a draft or paused.',
     activityTaken: 'Another task counts this activity already: give each task one of its own.',
     targetTaken: 'Another milestone of this program is already at this target: give each its own.',
     periodInUse: 'Members are already counting in these periods, so the period stays: make a new program for another one.',
