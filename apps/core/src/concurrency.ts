@@ -17,22 +17,7 @@ export class KeyedGate {
     const lane = this.lanes.get(key) ?? { running: 0, waiting: [] };
     this.lanes.set(key, lane);
     if (lane.running < this.limit) lane.running += 1;
-    else
-      await new Promise<void>((admit, refuse) => {
-        const leave = () => {
-          lane.waiting.splice(lane.waiting.indexOf(waiter), 1);
-          refuse(signal!.reason);
-        };
-        const waiter = {
-          admit: () => {
-            signal?.removeEventListener('abort', leave);
-            admit();
-          },
-          refuse,
-        };
-        lane.waiting.push(waiter);
-        signal?.addEventListener('abort', leave, { once: true });
-      });
+    else await waitInLine(lane.waiting, (admit, refuse) => ({ admit, refuse }), signal);
     try {
       return await work();
     } finally {
@@ -66,7 +51,7 @@ export class KeyedGate {
 export class ByteBudget {
   private readonly held = new Map<string, number>();
   private total = 0;
-  private waiting: { key: string; bytes: number; admit(): void }[] = [];
+  private readonly waiting: { key: string; bytes: number; admit(): void }[] = [];
 
   constructor(
     readonly perKey: number,
@@ -78,24 +63,13 @@ export class ByteBudget {
     if (bytes === 0) return;
     signal?.throwIfAborted();
     if (!this.waiting.some((w) => w.key === key) && this.fits(key, bytes)) return this.hold(key, bytes);
-    await new Promise<void>((admit, refuse) => {
-      const leave = () => {
-        this.waiting.splice(this.waiting.indexOf(waiter), 1);
-        refuse(signal!.reason);
-        // A line it headed may move on.
-        this.admitWaiting();
-      };
-      const waiter = {
-        key,
-        bytes,
-        admit: () => {
-          signal?.removeEventListener('abort', leave);
-          admit();
-        },
-      };
-      this.waiting.push(waiter);
-      signal?.addEventListener('abort', leave, { once: true });
-    });
+    // A line the leaver headed may move on.
+    await waitInLine(
+      this.waiting,
+      (admit) => ({ key, bytes, admit }),
+      signal,
+      () => this.admitWaiting(),
+    );
   }
 
   give(key: string, bytes: number): void {
@@ -125,16 +99,44 @@ export class ByteBudget {
   /** Admits, in order, each waiting body that fits now and has no earlier one of its key still waiting. */
   private admitWaiting(): void {
     const blocked = new Set<string>();
-    this.waiting = this.waiting.filter((w) => {
+    for (let i = 0; i < this.waiting.length;) {
+      const w = this.waiting[i]!;
       if (blocked.has(w.key) || !this.fits(w.key, w.bytes)) {
         blocked.add(w.key);
-        return true;
+        i += 1;
+      } else {
+        this.waiting.splice(i, 1);
+        this.hold(w.key, w.bytes);
+        w.admit();
       }
-      this.hold(w.key, w.bytes);
-      w.admit();
-      return false;
-    });
+    }
   }
+}
+
+/**
+ * Waits in `line` until the waiter `make` builds is admitted. A `signal` that aborts meanwhile takes
+ * it out of the line (if it is still there) and rejects with the signal's reason, then `left` runs.
+ */
+function waitInLine<W extends { admit(): void }>(
+  line: W[],
+  make: (admit: () => void, refuse: (reason: unknown) => void) => W,
+  signal?: AbortSignal,
+  left?: () => void,
+): Promise<void> {
+  return new Promise<void>((admit, refuse) => {
+    const leave = () => {
+      const at = line.indexOf(waiter);
+      if (at >= 0) line.splice(at, 1);
+      refuse(signal!.reason);
+      left?.();
+    };
+    const waiter = make(() => {
+      signal?.removeEventListener('abort', leave);
+      admit();
+    }, refuse);
+    line.push(waiter);
+    signal?.addEventListener('abort', leave, { once: true });
+  });
 }
 
 /** Time kept at the end of a lease for recording the attempt made under it. */

@@ -145,7 +145,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
   // Another task whose target changed since its last log takes the target now, and one lowered to
   // what it already reached completes with this log, as the logged task would.
   taskRows = taskRows.map((r) => {
-    const target = r.task_id === task.id ? undefined : current.get(r.task_id!)?.targetValue;
+    const target = r.task_id && r.task_id !== task.id ? current.get(r.task_id)?.targetValue : undefined;
     if (target === undefined || r.target_value === target) return r;
     const reachedNow = r.task_progress_status !== 'completed' && r.current_progress_value >= target;
     return tx.writes.update('task_progress', r, {

@@ -24,18 +24,16 @@ export function authenticate(s: Services, { ownTurn = false } = {}) {
       throw err;
     }
     ctx.state.identity = identity;
-    if (identity.flow === 'apikey') charge(ctx, s, `key:${identity.apiKeyId}`, s.config.rateLimitPerSecond, 'apikey');
-    else if (identity.flow === 'enduser') charge(ctx, s, `member:${identity.memberId}`, s.config.endUserRateLimitPerSecond, 'enduser');
-    else charge(ctx, s, `ip:${ctx.ip}`, s.config.guestRateLimitPerSecond, 'guest');
-    // Bodies wait in memory for their turn: a merchant's (all its keys), a member's or an address's
-    // in flight are bounded, and one that would pass the bound waits, unread, until it fits. A
-    // request whose client has gone leaves either line: nobody would read its answer.
-    const holder =
+    // Each caller draws on its own rate bucket, and its bodies in flight are bounded: a merchant's
+    // (all its keys together), a member's or an address's. One that would pass the bound waits,
+    // unread, until it fits; a request whose client has gone leaves either line: nobody would read its answer.
+    const { bucket, rate, holder } =
       identity.flow === 'apikey'
-        ? `account:${identity.account!.id}`
+        ? { bucket: `key:${identity.apiKeyId}`, rate: s.config.rateLimitPerSecond, holder: `account:${identity.account!.id}` }
         : identity.flow === 'enduser'
-          ? `member:${identity.memberId}`
-          : `ip:${ctx.ip}`;
+          ? { bucket: `member:${identity.memberId}`, rate: s.config.endUserRateLimitPerSecond, holder: `member:${identity.memberId}` }
+          : { bucket: `ip:${ctx.ip}`, rate: s.config.guestRateLimitPerSecond, holder: `ip:${ctx.ip}` };
+    charge(ctx, s, bucket, rate, identity.flow);
     const bytes = heldBytesOf(ctx);
     const gone = clientGone(ctx);
     await s.bodies.take(holder, bytes, gone);
