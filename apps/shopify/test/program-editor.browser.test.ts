@@ -316,6 +316,18 @@ describe('the program editor', () => {
     expect(await end.inputValue()).toBe('2026-12-01T00:00');
     await browser.shot('program-editor-challenge-dates');
 
+    // Live with a campaign that has ended: it could count nothing, so the end is refused.
+    const status = page.getByRole('region', { name: 'Program' }).getByLabel('Status');
+    await status.selectOption('live');
+    await counting.getByLabel('Campaign starts').fill('2020-01-02T10:00');
+    await end.fill('2020-03-01T10:00');
+    await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+    await counting.getByText('This end has passed, so a live challenge could count nothing').waitFor();
+    expect(await end.getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).toContain('/app/programs/challenge/new');
+    await status.selectOption('draft');
+    await counting.getByLabel('Campaign starts').fill('2026-12-20T00:00');
+
     await end.fill('2027-01-31T23:59');
     await page.getByRole('button', { name: 'Save', exact: true }).first().click();
     await page.waitForURL(/\/app\/programs\/challenge\/[0-9a-f-]{36}/);

@@ -425,17 +425,21 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       await trySave();
       expect(await fieldError(t.percentage)).toBe(t.words.percentage);
       expect(await fieldError(t.days)).toBe(t.words.required);
-      // An amount off of nothing, and a last day that has passed: the page's own checks, before the core is asked.
+      // An amount off of nothing, a last day that has passed and a blank name: the page's own checks, before the core is asked.
       await page().getByLabel(t.fixed).check({ force: true });
       await page().getByLabel(t.amount, { exact: true }).fill('-1');
       await page().getByLabel(t.byDate).check({ force: true });
       await page().getByLabel(t.date, { exact: true }).fill('2020-01-01');
+      // A name of spaces too, which the core would take and no list could show.
+      await page().getByLabel(t.name, { exact: true }).fill('   ');
       await saveBar()
         .getByRole('button', { name: /Save|Speichern/ })
         .click();
       await page().getByText(t.checksFailed).waitFor();
       expect(await fieldError(t.amount)).toBe(t.words.positive);
       expect(await fieldError(t.date)).toBe(t.words.past);
+      expect(await fieldError(t.name)).toBe(t.words.required);
+      await page().getByLabel(t.name, { exact: true }).fill('Refused');
       // A date missing; generated codes' prefix and length.
       await page().getByLabel(t.amount, { exact: true }).fill('5');
       await page().getByLabel(t.date, { exact: true }).fill('');
