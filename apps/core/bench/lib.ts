@@ -303,11 +303,22 @@ export async function startServiceProcess(
   const { fileURLToPath } = await import('node:url');
   // The built binary, as production runs it; the bench scripts build first.
   const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+  // E-mail, which no bench sends, goes to files: the default transport, SMTP, has no server here.
+  const dataDir = await mkdtemp(join(tmpdir(), 'loyalty-bench-'));
   const child = spawn(process.execPath, [...(process.env.BENCH_SERVICE_NODE_OPTIONS?.split(' ').filter(Boolean) ?? []), cli, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'silent', PORT: '0', LOYALTY_WORKER_METRICS_PORT: '0', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      PORT: '0',
+      LOYALTY_WORKER_METRICS_PORT: '0',
+      LOYALTY_EMAIL_TRANSPORT: 'file',
+      LOYALTY_DATA_DIR: dataDir,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  void exited.then(() => rm(dataDir, { recursive: true, force: true }));
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { endsWithTests } from './children.js';
@@ -55,6 +56,8 @@ export function startProcess(app: TestApp, args: string[], env: Record<string, s
 
 /** The same, for a database the test runs itself (fault tests own their server); `cli` picks the source or the built binary. */
 export async function startProcessWith(env: Record<string, string>, args: string[], cli: string = defaultCli()): Promise<ServiceProcess> {
+  // E-mail goes to files of the process's own unless a test names a transport: the default, SMTP, has no server here.
+  const dataDir = mkdtempSync(join(tmpdir(), 'loyalty-process-'));
   const child = spawn(process.execPath, [...cliArgs(cli), ...args], {
     env: {
       ...process.env,
@@ -62,12 +65,15 @@ export async function startProcessWith(env: Record<string, string>, args: string
       LOYALTY_WORKER_METRICS_PORT: '0',
       LOG_LEVEL: process.env.DEBUG_PROCESSES ?? 'silent',
       LOYALTY_RATE_LIMIT_PER_SECOND: '100000',
+      LOYALTY_EMAIL_TRANSPORT: 'file',
+      LOYALTY_DATA_DIR: dataDir,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   endsWithTests(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
   let metricsUrl = '';
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
