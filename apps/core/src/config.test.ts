@@ -12,6 +12,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ LOYALTY_LATE_LOG_GRACE_SECONDS: '315360000' }).lateLogGraceSeconds).toBe(315_360_000);
   });
 
+  it("refuses a sweep expiry the job queue refuses (24 hours or more) at start, not in the queue's stack trace", () => {
+    expect(() => loadConfig({ LOYALTY_SWEEP_EXPIRY_SECONDS: '86400' })).toThrow(
+      /LOYALTY_SWEEP_EXPIRY_SECONDS must be an integer >= 1 and <= 86399/,
+    );
+    expect(loadConfig({ LOYALTY_SWEEP_EXPIRY_SECONDS: '86399' }).sweepExpirySeconds).toBe(86_399);
+  });
+
   it('reads the webhook retry schedule strictly: a blank or fractional entry is refused, an empty schedule is no retries', () => {
     for (const schedule of ['5,,3', '5, ,3', '5,', '1.5', '-1', 'abc', '315360001'])
       expect(() => loadConfig({ LOYALTY_WEBHOOK_RETRY_SCHEDULE: schedule }), schedule).toThrow(/LOYALTY_WEBHOOK_RETRY_SCHEDULE must be/);

@@ -163,7 +163,8 @@ export function loadConfig(env: Env = process.env): Config {
     platformToken: env.LOYALTY_PLATFORM_TOKEN || undefined,
     publicUrl: (url('LOYALTY_PUBLIC_URL') ?? `http://${host}:${port}`).replace(/\/$/, ''),
     schedulerIntervalMs: int('LOYALTY_SCHEDULER_INTERVAL_MS', 60_000, 1),
-    sweepExpirySeconds: int('LOYALTY_SWEEP_EXPIRY_SECONDS', 60, 1),
+    // pg-boss refuses a job expiry of 24 hours or more.
+    sweepExpirySeconds: int('LOYALTY_SWEEP_EXPIRY_SECONDS', 60, 1, 86_399),
     lateLogGraceSeconds: int('LOYALTY_LATE_LOG_GRACE_SECONDS', 900, 0, TEN_YEARS_S),
     holdDaySeconds: int('LOYALTY_HOLD_DAY_SECONDS', 86_400, 1, TEN_YEARS_S),
     standingsInlineMax: int('LOYALTY_STANDINGS_INLINE_MAX', 10_000),

@@ -13,6 +13,8 @@ export interface Endpoints {
  */
 export async function serveEndpoints(metrics: Metrics, host: string, port: number, portVariable: string): Promise<Endpoints> {
   const server = createServer((req, res) => {
+    // As every API answer: no browser reads these as another type than they say.
+    res.setHeader('x-content-type-options', 'nosniff');
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();

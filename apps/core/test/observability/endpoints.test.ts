@@ -11,12 +11,17 @@ describe("a worker's metrics port", () => {
     const first = await serveEndpoints(metrics, '127.0.0.1', 0, 'LOYALTY_WORKER_METRICS_PORT');
     try {
       const health = await fetch(`${first.url}/healthz`);
-      expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
+      expect([health.status, await health.json(), health.headers.get('x-content-type-options')]).toEqual([
+        200,
+        { status: 'ok' },
+        'nosniff',
+      ]);
       const scrape = await fetch(`${first.url}/metrics`);
       expect(scrape.status).toBe(200);
       expect(scrape.headers.get('content-type')).toContain('text/plain');
       expect(await scrape.text()).toContain('# TYPE loyalty_logs_total counter');
-      expect((await fetch(`${first.url}/other`)).status).toBe(404);
+      const other = await fetch(`${first.url}/other`);
+      expect([other.status, other.headers.get('x-content-type-options')]).toEqual([404, 'nosniff']);
       expect((await fetch(`${first.url}/metrics`, { method: 'POST' })).status).toBe(405);
       const port = Number(new URL(first.url).port);
       const taken = serveEndpoints(metrics, '127.0.0.1', port, 'LOYALTY_WORKER_METRICS_PORT');
