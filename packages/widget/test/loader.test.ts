@@ -63,7 +63,7 @@ describe('the loader queue', () => {
     for (const languageCode of ['pt-BR', 'EN-us', 'zh-Hans', 'zh-CN', 'de', 'xx', 'tlh-Latn'])
       host().LoyaltyWidget.init({ ...config(1), languageCode });
     await settle();
-    expect(mount.mock.calls.map(([c]) => c.languageCode)).toEqual(['pt', 'en', 'zh-CN', 'zh-CN', 'de', undefined, undefined]);
+    expect(mount.mock.calls.map(([c]) => c.languageCode)).toEqual(['pt', 'en', 'zh-CN', 'zh-CN', 'de', 'en', 'en']);
     expect(warn).toHaveBeenCalledTimes(2);
     expect(String(warn.mock.calls[0]![1])).toContain('"xx"');
   });

@@ -32,10 +32,11 @@ export function installLoader(host: WidgetHost, loadApp: (config: WidgetConfig) 
       // A copy: the host page may reuse its object for something else.
       const own: WidgetConfig = { ...config };
       if (own.languageCode) {
-        // The API answers only its nine languages: a page's regional tag would fail every read.
+        // The API answers only its nine languages: a page's regional tag would fail every read. One it
+        // does not have is English throughout, the records' texts as well as the widget's own.
         const language = interfaceLanguage(own.languageCode);
         if (!language) warn(`languageCode "${own.languageCode}" is not one of the widget's languages; showing English.`);
-        own.languageCode = language;
+        own.languageCode = language ?? 'en';
       }
       const loading = (app ??= loadApp(own));
       loading
