@@ -725,6 +725,30 @@ describe('visits through the app proxy', () => {
     expect(await logs('streak', streak, 'visit:')).toEqual([]);
   });
 
+  it('names the member as Shopify knows the customer, and counts the visit when Shopify cannot say', async () => {
+    prod.admin.customers.set('gid://shopify/Customer/605', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@example.com',
+      locale: 'de',
+    });
+    const member = async (id: number) =>
+      (
+        await api.get('/schema/account_user/record', {
+          filters: {
+            operator: 'and',
+            conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: `gid://shopify/Customer/${id}` }],
+          },
+          fields: ['firstName', 'lastName', 'email', 'languageCode'],
+        })
+      ).body.data[0];
+    expect(await (await visit({ logged_in_customer_id: '605' })).json()).toEqual({ counted: true, logs: 1 });
+    expect(await member(605)).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', languageCode: 'de' });
+    // A customer the shop's Admin API does not return (deleted since): the visit still counts.
+    expect(await (await visit({ logged_in_customer_id: '606' })).json()).toEqual({ counted: true, logs: 1 });
+    expect(await member(606)).toMatchObject({ firstName: null, email: null });
+  });
+
   it('answers 503 rather than 500 while the core refuses the shop’s key, and counts the visit once it takes it again', async () => {
     const core = new pg.Client({ connectionString: prod.coreDatabaseUrl });
     await core.connect();

@@ -1,7 +1,8 @@
 import type pg from 'pg';
 import { accountClient, CoreError } from '../core/client.server';
-import { transient, writeLog } from '../core/logs.server';
-import { customerGid } from '../shopify/customer-ids.server';
+import { type LogInput, transient, writeLog } from '../core/logs.server';
+import type { CustomerInfo } from '../shopify/admin-api.server';
+import { customerGid, memberOfCustomer } from '../shopify/customer-ids.server';
 import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopAccount } from '../storage/shops.server';
 import { liveNow, visitFeeds } from './feeds.server';
@@ -16,6 +17,14 @@ export interface VisitDeps {
   pool: () => pg.Pool;
   rules: EarningRulesStore;
   coreUrl: string;
+  /** The customer as Shopify knows them, so a member first met on a visit has a name in the admin; none without the shop's Admin API. */
+  customer?: (gid: string) => Promise<CustomerInfo | null>;
+}
+
+/** The member a visit's logs name: with the customer's names and language when Shopify gives them; a failed lookup costs the visit nothing. */
+async function visitor(deps: VisitDeps, gid: string): Promise<LogInput['ownedBy']> {
+  const found = await deps.customer?.(gid).catch(() => null);
+  return found ? memberOfCustomer(gid, found) : { externalId: gid };
 }
 
 /** The calendar day of `at` in `timezone`, `YYYY-MM-DD`. */
@@ -41,10 +50,13 @@ export async function recordVisit(
   const api = accountClient(deps.coreUrl, account);
   let logs = 0;
   try {
-    for (const feed of await visitFeeds(liveNow(api), await deps.rules.rules(account.shop))) {
+    const feeds = await visitFeeds(liveNow(api), await deps.rules.rules(account.shop));
+    // Asked of Shopify only when a log will name the member: at most once a shopper a day.
+    const ownedBy = feeds.length ? await visitor(deps, customerGid(customerId)) : { externalId: customerGid(customerId) };
+    for (const feed of feeds) {
       const outcome = await writeLog(api, 'streak', {
         definitionId: feed.definitionId,
-        ownedBy: { externalId: customerGid(customerId) },
+        ownedBy,
         activityId: feed.activityId,
         activityAt: new Date().toISOString(),
         activityValue: 1,

@@ -3,7 +3,7 @@ import { config } from '../config.server';
 import { notInstalled } from '../core/enduser-token.server';
 import { recordVisit } from '../earning/visits.server';
 import { authenticateProxy } from '../shopify.server';
-import { fetchShop } from '../shopify/admin-api.server';
+import { fetchCustomer, fetchShop } from '../shopify/admin-api.server';
 import { proxyCustomerId } from '../shopify/customer-ids.server';
 import { pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
@@ -32,7 +32,7 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const account = session ? await shops.findInstalled(session.shop) : null;
   if (!account) return notInstalled();
   const visit = await recordVisit(
-    { pool, rules: earningRules, coreUrl: config.coreUrl },
+    { pool, rules: earningRules, coreUrl: config.coreUrl, customer: admin ? (gid) => fetchCustomer(admin, gid) : undefined },
     account,
     customerId,
     await shopZone(account.shop, admin),

@@ -1,3 +1,7 @@
+import { coreLanguage } from '../core/languages';
+import { memberOf } from '../core/logs.server';
+import type { CustomerInfo } from './admin-api.server';
+
 /**
  * A Shopify customer as a loyalty member: its GID is the member's `externalId`, the form Flow
  * (`customer_id`) and the app proxy (`logged_in_customer_id`) both map to, so one shopper is one member.
@@ -23,3 +27,7 @@ export function proxyCustomerId(request: Request): string | null {
   const given = new URL(request.url).searchParams.getAll('logged_in_customer_id');
   return given.length === 1 && /^[1-9]\d{0,19}$/.test(given[0]!) ? given[0]! : null;
 }
+
+/** The customer's member as a log or a create names it: names, e-mail and the language they use the store in. */
+export const memberOfCustomer = (customer: string, found: CustomerInfo) =>
+  memberOf(customer, { ...found, languageCode: coreLanguage(found.locale) });

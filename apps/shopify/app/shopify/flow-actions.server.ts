@@ -1,13 +1,12 @@
 import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
-import { coreLanguage } from '../core/languages';
 import type { CoreErrorBody } from '../core/failure';
-import { createMember, existingId, type KeptLog, keptLog, type LogKind, memberOf, postLog } from '../core/logs.server';
+import { createMember, existingId, type KeptLog, keptLog, type LogKind, postLog } from '../core/logs.server';
 import { whereAll } from '../core/records.server';
 import { isJsonObject, type JsonObject } from '../json';
 import type { ShopStore } from '../storage/shops.server';
-import { type AdminGraphql, type CustomerInfo, fetchCustomer } from './admin-api.server';
-import { customerGid } from './customer-ids.server';
+import { type AdminGraphql, fetchCustomer } from './admin-api.server';
+import { customerGid, memberOfCustomer } from './customer-ids.server';
 import { isRecordId } from '../core/ids';
 
 /**
@@ -444,10 +443,6 @@ export async function grantStreakFreezes(ctx: FlowContext, deps: FlowDeps & { po
     throw err;
   }
 }
-
-/** The customer's member as a log or a create names it: names, e-mail and the language they use the store in. */
-const memberOfCustomer = (customer: string, found: CustomerInfo) =>
-  memberOf(customer, { ...found, languageCode: coreLanguage(found.locale) });
 
 /** The id of the customer's member (externalId the customer's GID), if the program has one. */
 async function findMember(api: AccountClient, customer: string): Promise<string | undefined> {
