@@ -328,6 +328,11 @@ describe('template texts in the shop primary language', () => {
         }),
       ]);
       expect((await live('floating_widget', 'de'))[0].eudTitle).toBe('Prämien');
+      // The records' names too, as the merchant finds them in the admin's lists.
+      expect([(await live('floating_widget', 'de'))[0].name, (await live('template', 'de'))[0].name]).toEqual([
+        'Loyalty-Button',
+        'Loyalty-Texte',
+      ]);
       // English readers keep English texts.
       expect((await live('template', 'en'))[0]).toMatchObject({ loggedOutTitle: 'Join our rewards program', streaksTabTitle: 'Streaks' });
       expect((await live('floating_widget', 'en'))[0].eudTitle).toBe('Rewards');

@@ -30,6 +30,7 @@ const save = (draft: ProgramDraft, { through = api, language = 'en' as AdminLang
       shop: TEST_SHOP,
       words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
       fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
+      language,
     },
     draft,
   );

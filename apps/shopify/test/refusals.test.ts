@@ -136,14 +136,14 @@ describe("the core's refusals in the merchant's words", () => {
         const words = ADMIN_MESSAGES[language].editors.refusals;
         const label = '«The field»';
         const labels = c.field ? { [c.field]: label } : {};
-        const refusal = refusalInWords({ ...failure, details: [detail!] }, words, labels);
+        const refusal = refusalInWords({ ...failure, details: [detail!] }, words, language, labels);
         const text = c.field ? refusal.fieldErrors[c.field] : refusal.message;
         const code = (c.said ?? c.code) as keyof typeof words;
         expect(Object.hasOwn(words, code), `${language} has words for ${c.code}`).toBe(true);
         // The sentence for this code, with the field's label, the bounds and the line and column the core named.
         const pattern = words[code]
           .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-          .replace(/\{(label|max|min|line|column)\}/g, (_, name) => (name === 'label' ? label : '\\d+'));
+          .replace(/\{(label|max|min|line|column)\}/g, (_, name) => (name === 'label' ? label : '[\\d.,]+'));
         expect(text, `${language}: ${JSON.stringify(refusal)}`).toMatch(new RegExp(`^${pattern}$`));
         // No API word reaches the merchant.
         expect(text).not.toMatch(/[a-z]+[A-Z]\w*|_[a-z]/);
@@ -161,6 +161,7 @@ describe("the core's refusals in the merchant's words", () => {
         const refusal = refusalInWords(
           coreFailure(status, { error: { status, code, message: 'English', details: [], requestId: 'r' } }),
           words,
+          language,
           {},
         );
         expect(refusal).toEqual({ message: words.outage, fieldErrors: {} });
@@ -168,6 +169,7 @@ describe("the core's refusals in the merchant's words", () => {
       const refused = refusalInWords(
         coreFailure(409, { error: { status: 409, code: 'conflict', message: 'English', details: [], requestId: 'r' } }),
         words,
+        language,
         {},
       );
       expect(refused.message).toBe(words.conflict);
@@ -193,9 +195,14 @@ describe("a tier's refusals on the tier editor's fields", () => {
         const refusal = tierRefusal({ ...failure, details: [detail!] }, messages, points);
         const sentence =
           c.code === 'invalid' ? messages.tiers.editor.multiplier.oneDecimal : messages.editors.refusals[(c.said ?? c.code) as 'required'];
-        const pattern = sentence
-          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-          .replace(/\{(label|max|min)\}/g, (_, name) => (name === 'label' ? tierLabels(messages, points)[c.on as 'name'] : '\\d+'));
+        const pattern = sentence.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(label|max|min)\}/g, (_, name) =>
+          // A bound as the language groups digits: 1,000,000,000 or 1.000.000.000.
+          name === 'label'
+            ? tierLabels(messages, points)[c.on as 'name']
+            : language === 'de'
+              ? '\\d{1,3}(?:\\.\\d{3})*'
+              : '\\d{1,3}(?:,\\d{3})*',
+        );
         expect(refusal.fieldErrors[c.on], `${language}: ${JSON.stringify(refusal)}`).toMatch(new RegExp(`^${pattern}$`));
         expect(refusal.fieldErrors[c.on]).not.toMatch(/[a-z]+[A-Z]\w*|_[a-z]/);
       }

@@ -60,7 +60,7 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
       const values = new Set(Object.values(words));
       for (const code of coreCodes)
         for (const [field, shown] of FIELDS) {
-          const { fields, form } = refusalsOnFields([{ field, code, message: 'Must be at most 16 characters.' }], words);
+          const { fields, form } = refusalsOnFields([{ field, code, message: 'Must be at most 16 characters.' }], words, language);
           expect(form, `${code} on ${field}`).toEqual([]);
           const text = fields[shown]!;
           // In the admin's words: one of the language's texts, filled in, never the core's English or a field name.
@@ -76,7 +76,8 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
   it('the numbers the core names are kept, the rule on percentages and an empty name read as the merchant expects', () => {
     const en = ADMIN_MESSAGES.en.rewards.editor.checks;
     const de = ADMIN_MESSAGES.de.rewards.editor.checks;
-    const on = (code: string, field: string, message: string, words = en) => refusalsOnFields([{ field, code, message }], words).fields;
+    const on = (code: string, field: string, message: string, words = en) =>
+      refusalsOnFields([{ field, code, message }], words, words === de ? 'de' : 'en').fields;
     expect(on('too_long', 'couponCodePrefix', 'Must be at most 16 characters.')).toEqual({ prefix: 'Use at most 16 characters.' });
     expect(on('too_small', 'rewardExpiryInDays', 'Must be greater than 0.')).toEqual({ expiryDays: 'Enter more than 0.' });
     expect(on('too_small', 'couponCodeLength', 'Must be at least 6.', de)).toEqual({ length: 'Gib mindestens 6 ein.' });
@@ -84,6 +85,9 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
       value: 'Ein Prozentsatz ist höchstens 100.',
     });
     expect(on('too_short', 'name', 'Must be at least 1 character.')).toEqual({ name: 'Fill this in.' });
+    // A bound is written as the merchant writes numbers.
+    expect(on('too_large', 'pointsCost', 'Must be at most 1000000000.')).toEqual({ pointsCost: 'Enter at most 1,000,000,000.' });
+    expect(on('too_large', 'pointsCost', 'Must be at most 1000000000.', de)).toEqual({ pointsCost: 'Gib höchstens 1.000.000.000 ein.' });
     expect(on('invalid_format', 'couponCodePrefix', 'Letters, digits, _ and - only')).toEqual({
       prefix: 'Use letters, digits, _ and - only.',
     });
@@ -91,11 +95,11 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
 
   it('a detail naming no field of the form, or a refusal without details, goes to the page’s banner', () => {
     const en = ADMIN_MESSAGES.en.rewards.editor.checks;
-    expect(refusalsOnFields([{ field: 'ownedBy', code: 'unknown_field', message: 'Unknown field "ownedBy".' }], en)).toEqual({
+    expect(refusalsOnFields([{ field: 'ownedBy', code: 'unknown_field', message: 'Unknown field "ownedBy".' }], en, 'en')).toEqual({
       fields: {},
       form: [en.unexpected],
     });
-    expect(refusalsOnFields([{ code: null }], en).form).toEqual([en.unexpected]);
+    expect(refusalsOnFields([{ code: null }], en, 'en').form).toEqual([en.unexpected]);
   });
 });
 

@@ -48,7 +48,7 @@ describe('forms from the core schema', () => {
     expect(events).toMatchObject({ kind: 'list', options: codes });
     expect(byName.eventCodes!.options).toBeUndefined();
     expect(toInput(events!, codes)).toBe(codes.join('\n'));
-    expect(toBody([events!], { eventCodes: codes.join('\n') }, 'create', ADMIN_MESSAGES.en.records.checks).body).toEqual({
+    expect(toBody([events!], { eventCodes: codes.join('\n') }, 'create', ADMIN_MESSAGES.en).body).toEqual({
       eventCodes: codes,
     });
   });
@@ -76,18 +76,23 @@ describe('forms from the core schema', () => {
 
   it("checks in the admin's language, with the admin's own wording of a field there and derived labels kept", () => {
     const german = localize(
-      fieldsOf({ properties: { ...mission.properties, maxFreezes: { type: 'integer', minimum: 0 } }, required: mission.required }),
+      fieldsOf({
+        properties: { ...mission.properties, maxFreezes: { type: 'integer', minimum: 0 }, maxTasks: { type: 'integer', maximum: 1000000 } },
+        required: mission.required,
+      }),
       ADMIN_MESSAGES.de,
     );
     const { errors } = toBody(
       german,
-      { name: '', maxFreezes: '-1', tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]) },
+      { name: '', maxFreezes: '-1', maxTasks: '2000000', tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]) },
       'create',
-      ADMIN_MESSAGES.de.records.checks,
+      ADMIN_MESSAGES.de,
     );
     expect(errors).toEqual({
       name: 'Name ist erforderlich.',
       maxFreezes: 'Serien-Joker pro Mitglied muss mindestens 0 sein.',
+      // A bound as German writes numbers.
+      maxTasks: 'Max Tasks darf höchstens 1.000.000 sein.',
       'tasks.0.activityId': 'Activity ID ist erforderlich.',
     });
   });

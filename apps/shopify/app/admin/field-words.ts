@@ -23,22 +23,21 @@ export interface FieldKind {
 }
 
 /** One detail of the core's refusal in the merchant's words, with the bound the core names. */
-export function detailWords(d: CoreDetail, words: FieldWords, kind: FieldKind = {}): string {
+export function detailWords(d: CoreDetail, words: FieldWords, language: string, kind: FieldKind = {}): string {
   const message = d.message ?? '';
+  const bound = () => numberIn(message, language);
   switch (d.code) {
     case 'required':
       return words.required;
     case 'too_long':
-      return format(words.tooLong, { max: numberIn(message) });
+      return format(words.tooLong, { max: bound() });
     case 'too_short':
       // An empty text is "at least 1 character" to the core; to the merchant it is missing.
-      return numberIn(message) === '1' ? words.required : format(words.tooShort, { min: numberIn(message) });
+      return bound() === '1' ? words.required : format(words.tooShort, { min: bound() });
     case 'too_large':
-      return kind.percentage && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: numberIn(message) });
+      return kind.percentage && /percentage/i.test(message) ? words.percentage : format(words.tooLarge, { max: bound() });
     case 'too_small':
-      return /greater than/.test(message)
-        ? format(words.greaterThan, { min: numberIn(message) })
-        : format(words.tooSmall, { min: numberIn(message) });
+      return /greater than/.test(message) ? format(words.greaterThan, { min: bound() }) : format(words.tooSmall, { min: bound() });
     case 'invalid_type':
       // "Expected int.": a number with a fraction where only whole ones go.
       if (/\bint\b/.test(message)) return words.whole;
@@ -48,8 +47,8 @@ export function detailWords(d: CoreDetail, words: FieldWords, kind: FieldKind = 
     default:
       if (kind.prefix && (d.code === 'invalid' || d.code === 'invalid_format')) return words.prefix;
       // A rule between fields that names a bound (`unreachable`: "Must be at most 7, the completionTargetValue of the streak").
-      if (/\bat most -?\d/i.test(message)) return format(words.tooLarge, { max: numberIn(message) });
-      if (/\bat least -?\d/i.test(message)) return format(words.tooSmall, { min: numberIn(message) });
+      if (/\bat most -?\d/i.test(message)) return format(words.tooLarge, { max: bound() });
+      if (/\bat least -?\d/i.test(message)) return format(words.tooSmall, { min: bound() });
       // Any other code (a control character, a read-only or unknown use of a field) on a field of the form.
       return words.invalid;
   }

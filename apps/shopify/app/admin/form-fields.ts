@@ -40,9 +40,6 @@ export interface FieldSpec {
   maxItems?: number;
 }
 
-/** The form's own checks in one language (i18n `records.checks`). */
-export type Checks = Messages['records']['checks'];
-
 const label = (name: string) =>
   name
     .replace(/^eud(?=[A-Z])/, 'Display ')
@@ -149,6 +146,7 @@ export function inFormWords<F extends CoreFailure>(failure: F, fields: FieldSpec
       ? (refusalInWords(
           { ...failure, details: [detail] },
           words,
+          messages.language,
           { [field]: fields.find((f) => f.name === field)?.label ?? '' },
           () => field,
         ).fieldErrors[field] ?? say(detail.message))
@@ -204,8 +202,10 @@ export function toBody(
   fields: FieldSpec[],
   inputs: Record<string, string>,
   mode: 'create' | 'update',
-  checks: Checks = en.records.checks,
+  messages: Messages = en,
 ): { body: Record<string, unknown>; errors: Record<string, string> } {
+  const checks = messages.records.checks;
+  const number = new Intl.NumberFormat(messages.language);
   const body: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const f of fields) {
@@ -226,9 +226,10 @@ export function toBody(
         const n = Number(text);
         if (!Number.isFinite(n)) errors[f.name] = say(checks.number);
         else if (f.integer && !Number.isInteger(n)) errors[f.name] = say(checks.whole);
-        else if (f.min !== undefined && n < f.min) errors[f.name] = say(checks.atLeast, { min: f.min });
-        else if (f.exclusiveMin !== undefined && n <= f.exclusiveMin) errors[f.name] = say(checks.greaterThan, { min: f.exclusiveMin });
-        else if (f.max !== undefined && n > f.max) errors[f.name] = say(checks.atMost, { max: f.max });
+        else if (f.min !== undefined && n < f.min) errors[f.name] = say(checks.atLeast, { min: number.format(f.min) });
+        else if (f.exclusiveMin !== undefined && n <= f.exclusiveMin)
+          errors[f.name] = say(checks.greaterThan, { min: number.format(f.exclusiveMin) });
+        else if (f.max !== undefined && n > f.max) errors[f.name] = say(checks.atMost, { max: number.format(f.max) });
         else body[f.name] = n;
         break;
       }
@@ -253,10 +254,12 @@ export function toBody(
           errors[f.name] = say(checks.unreadable);
           break;
         }
-        if (f.minItems !== undefined && items.length < f.minItems) errors[f.name] = say(checks.minItems, { count: f.minItems });
-        else if (f.maxItems !== undefined && items.length > f.maxItems) errors[f.name] = say(checks.maxItems, { count: f.maxItems });
+        if (f.minItems !== undefined && items.length < f.minItems)
+          errors[f.name] = say(checks.minItems, { count: number.format(f.minItems) });
+        else if (f.maxItems !== undefined && items.length > f.maxItems)
+          errors[f.name] = say(checks.maxItems, { count: number.format(f.maxItems) });
         body[f.name] = items.map((item, i) => {
-          const checked = toBody(f.itemFields!, item, 'create', checks);
+          const checked = toBody(f.itemFields!, item, 'create', messages);
           for (const [name, message] of Object.entries(checked.errors)) errors[`${f.name}.${i}.${name}`] = message;
           return checked.body;
         });
@@ -272,8 +275,10 @@ export function toBody(
       default: {
         const value = text.trim();
         if (f.options && !f.options.includes(value)) errors[f.name] = say(checks.oneOf, { options: f.options.join(', ') });
-        else if (f.maxLength !== undefined && value.length > f.maxLength) errors[f.name] = say(checks.maxLength, { max: f.maxLength });
-        else if (f.minLength !== undefined && value.length < f.minLength) errors[f.name] = say(checks.minLength, { min: f.minLength });
+        else if (f.maxLength !== undefined && value.length > f.maxLength)
+          errors[f.name] = say(checks.maxLength, { max: number.format(f.maxLength) });
+        else if (f.minLength !== undefined && value.length < f.minLength)
+          errors[f.name] = say(checks.minLength, { min: number.format(f.minLength) });
         else if (f.pattern && !new RegExp(f.pattern).test(value)) errors[f.name] = say(checks.pattern);
         else if (f.uuid && !isRecordId(value)) errors[f.name] = say(checks.uuid);
         else body[f.name] = value;

@@ -128,8 +128,9 @@ export interface SaveDeps {
     periodInUse: string;
     targetTaken: string;
   };
-  /** The core's refusals of a field, said under it. */
+  /** The core's refusals of a field, said under it, with numbers as `language` writes them. */
   fieldWords: FieldWords;
+  language: string;
 }
 
 /**
@@ -154,7 +155,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     for (const detail of placed) {
       const field = detail.field!.replace(/\[(\d+)\]/g, '.$1');
       const own = ruleWords(field, detail.code, words);
-      errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= own ?? detailWords(detail, deps.fieldWords, { number: true });
+      errors[`${scope}.${DRAFT_FIELD[field] ?? field}`] ??= own ?? detailWords(detail, deps.fieldWords, deps.language, { number: true });
     }
   };
 

@@ -21,9 +21,9 @@ type Detail = NonNullable<CoreFailure['details']>[number] & { line?: unknown; co
 
 const isCode = (words: Messages['editors']['refusals'], code: string): code is RefusalCode => Object.hasOwn(words, code);
 
-/** The numbers a core message names: "Must be at most 256 characters." → max 256. */
-function bounds(message: string): Record<string, string> {
-  const number = numberIn(message);
+/** The numbers a core message names, as `language` writes them: "Must be at most 1000 characters." → max 1,000. */
+function bounds(message: string, language: string): Record<string, string> {
+  const number = numberIn(message, language);
   const position = /Line (\d+), column (\d+)/i.exec(message);
   return { max: number, min: number, line: position?.[1] ?? '', column: position?.[2] ?? '' };
 }
@@ -35,6 +35,7 @@ function bounds(message: string): Record<string, string> {
 export function refusalInWords(
   failure: CoreFailure,
   words: Messages['editors']['refusals'],
+  language: string,
   labels: Record<string, string>,
   fieldOf: (coreField: string) => string | undefined = (f) => f,
   /** A form's own sentence for a field's wrong value (`invalid`, `invalid_format`), e.g. what a colour looks like. */
@@ -48,7 +49,7 @@ export function refusalInWords(
     const label = (field && labels[field]) ?? '';
     const values = {
       label,
-      ...bounds(detail.message),
+      ...bounds(detail.message, language),
       ...(typeof detail.line === 'number' ? { line: detail.line } : {}),
       ...(typeof detail.column === 'number' ? { column: detail.column } : {}),
     };

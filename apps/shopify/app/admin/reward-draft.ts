@@ -220,7 +220,11 @@ const FIELD_OF: Record<string, DraftField> = {
  * The core's refusal of a reward (CONTRACT §2 details: field and code) in the merchant's words, on
  * the editor's fields; a detail naming no field of the form goes to the page's banner (`form`).
  */
-export function refusalsOnFields(details: CoreDetail[], words: Words): { fields: Partial<Record<DraftField, string>>; form: string[] } {
+export function refusalsOnFields(
+  details: CoreDetail[],
+  words: Words,
+  language: string,
+): { fields: Partial<Record<DraftField, string>>; form: string[] } {
   const fields: Partial<Record<DraftField, string>> = {};
   const form: string[] = [];
   for (const d of details) {
@@ -230,7 +234,7 @@ export function refusalsOnFields(details: CoreDetail[], words: Words): { fields:
       percentage: field === 'value',
       prefix: field === 'prefix',
     };
-    if (field) fields[field] ??= detailWords(d, words, kind);
+    if (field) fields[field] ??= detailWords(d, words, language, kind);
     else form.push(words.unexpected);
   }
   return { fields, form: [...new Set(form)] };

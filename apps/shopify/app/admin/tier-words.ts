@@ -39,7 +39,7 @@ export function tierLabels(messages: Messages, points: string): Record<keyof Tie
 
 /** The core's refusal of a tier on the editor's fields; its `invalid` multiplier is the one-decimal rule, said as such. */
 export function tierRefusal(failure: CoreFailure, messages: Messages, points: string): Refusal {
-  return refusalInWords(failure, messages.editors.refusals, tierLabels(messages, points), (f) => FIELD_OF[f], {
+  return refusalInWords(failure, messages.editors.refusals, messages.language, tierLabels(messages, points), (f) => FIELD_OF[f], {
     multiplier: messages.tiers.editor.multiplier.oneDecimal,
   });
 }

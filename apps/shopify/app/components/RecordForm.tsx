@@ -89,7 +89,7 @@ export function RecordForm({
     setLocal(({ [name]: _gone, ...rest }) => rest);
   };
   const submit = () => {
-    const { errors: found } = toBody(fields, inputs, mode, messages.records.checks);
+    const { errors: found } = toBody(fields, inputs, mode, messages);
     setLocal(found);
     if (Object.keys(found).length) return;
     setSent(inputs);

@@ -56,12 +56,15 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
       // "Got 12000 codes; the limit is 10000.": the limit, as the merchant writes numbers.
       if (d.code === 'too_many') {
         const limit = /limit is (\d+)/.exec(d.message)?.[1];
-        return format(words.tooMany, { max: limit ? new Intl.NumberFormat(language).format(Number(limit)) : numberIn(d.message) });
+        return format(words.tooMany, {
+          max: limit ? new Intl.NumberFormat(language).format(Number(limit)) : numberIn(d.message, language),
+        });
       }
       const line = /^line (\d+)$/.exec(d.field ?? '')?.[1];
       const label = line ? format(words.line, { line: Number(line) + (headed ? 1 : 0) }) : words.file;
       return (
-        refusalInWords({ ...failure, details: [d] }, messages.editors.refusals, { code: label }, () => 'code').fieldErrors.code ?? d.message
+        refusalInWords({ ...failure, details: [d] }, messages.editors.refusals, language, { code: label }, () => 'code').fieldErrors.code ??
+        d.message
       );
     });
     return Response.json({ error: words.refused, details }, { status: response.status });

@@ -97,7 +97,8 @@ const labelsOf = (m: Messages['editors']): Record<keyof LeaderboardDraft, string
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<LeaderboardDraft> | Response> => {
   const { api } = await authenticateShop(request);
   const input = objectOf(await request.json().catch(() => null));
-  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const language = claimedLanguage(input.language, request);
+  const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'leaderboard', id);
@@ -128,7 +129,8 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
         linkedSchemaSlug: isKind(kind) ? kind : 'streak',
         linkedSchemaRecordId: programId,
       });
-  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words), (f) => FIELD_OF[f] ?? f) };
+  if (!saved.ok)
+    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words), (f) => FIELD_OF[f] ?? f) };
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 

@@ -124,7 +124,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     if (!draft) throw new Response('The body must be {"intent": "preview", "draft": {…}}.', { status: 400 });
     // A draft that cannot render yet (typing is under way) is said as a save's refusal would be.
     const inWords = (failure: CoreFailure) => {
-      const refusal = refusalInWords(failure, words.refusals, labelsOf(words));
+      const refusal = refusalInWords(failure, words.refusals, language, labelsOf(words));
       const texts = Object.values(refusal.fieldErrors);
       return texts.length ? texts.join(' ') : refusal.message;
     };
@@ -149,7 +149,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     emailFooterId: text('emailFooterId') || null,
   };
   const saved = id ? await updateRecord(api, 'email_template', id, body) : await createRecord(api, 'email_template', body);
-  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words)) };
+  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words)) };
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 

@@ -120,7 +120,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     templateId: text('templateId'),
   };
   const saved = id ? await updateRecord(api, 'notification', id, body) : await createRecord(api, 'notification', body);
-  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words), FIELD_OF) };
+  if (!saved.ok) return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words), FIELD_OF) };
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 

@@ -81,7 +81,8 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
   const { api } = await authenticateShop(request);
   const input = objectOf(await request.json().catch(() => null));
-  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const language = claimedLanguage(input.language, request);
+  const words = ADMIN_MESSAGES[language].editors;
   const d = objectOf(input.draft);
   if (input.intent !== 'save' || typeof d.on !== 'boolean')
     throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
@@ -97,7 +98,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     eudCurrencyName: text('currencyName').trim() || null,
   });
   if (!saved.ok)
-    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, labelsOf(words.points), (f) => FIELD_OF[f] ?? f) };
+    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words.points), (f) => FIELD_OF[f] ?? f) };
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 

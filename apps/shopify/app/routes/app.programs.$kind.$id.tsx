@@ -53,6 +53,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
       shop: session.shop,
       words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
       fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
+      language,
     },
     draft,
   );

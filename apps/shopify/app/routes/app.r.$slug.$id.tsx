@@ -128,7 +128,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   switch (input.intent) {
     case 'save': {
       const fields = localize(await formFields(config.coreUrl, info.schema, isNew ? 'create' : 'update'), messages);
-      const { body, errors } = toBody(fields, textsOf(input.inputs), isNew ? 'create' : 'update', m.checks);
+      const { body, errors } = toBody(fields, textsOf(input.inputs), isNew ? 'create' : 'update', messages);
       if (Object.keys(errors).length) return fail(invalid(errors));
       const saved = isNew ? await createFromValues(api, info.slug, body) : await updateFromValues(api, info.slug, id, body);
       if (!saved.ok) return fail(inFormWords(saved.failure, fields, messages));
@@ -144,7 +144,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
     }
     case 'add-milestone': {
       const fields = localize(await milestoneFormFields(config.coreUrl), messages);
-      const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', m.checks);
+      const { body, errors } = toBody(fields, textsOf(input.inputs), 'create', messages);
       // A streak's milestones count periods, a mission's tasks: no fraction reaches them.
       const target = body.milestoneTargetValue;
       if ((info.slug === 'streak' || info.slug === 'mission') && typeof target === 'number' && !Number.isInteger(target))

@@ -157,7 +157,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
   if (!saved.data) {
     if (isOutage(saved.response.status)) return { ok: false, errors: {}, form: [messages.editors.refusals.outage] };
     const details: CoreDetail[] = saved.error?.error?.details ?? [];
-    const refused = refusalsOnFields(details.length ? details : [{ code: null }], m.checks);
+    const refused = refusalsOnFields(details.length ? details : [{ code: null }], m.checks, messages.language);
     return { ok: false, errors: refused.fields, form: refused.form };
   }
   const rewardId = saved.data.data.id;

@@ -105,7 +105,8 @@ const labelsOf = (m: Messages['editors']['branding']): Record<keyof BrandingDraf
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<BrandingDraft>> => {
   const { api, admin, session } = await authenticateShop(request);
   const input = objectOf(await request.json().catch(() => null));
-  const words = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors;
+  const language = claimedLanguage(input.language, request);
+  const words = ADMIN_MESSAGES[language].editors;
   const ids = objectOf(input.ids);
   const textLanguage = input.textLanguage;
   if (
@@ -147,7 +148,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     }
     const fieldOf = (f: string) => (slug === 'floating_widget' ? LAUNCHER_FIELDS[f] : f);
     const colours = Object.fromEntries([...THEME_COLOURS, ...Object.keys(LAUNCHER_COLOURS)].map((k) => [k, words.branding.colourRefused]));
-    const refusal = refusalInWords(result.failure, words.refusals, labels, fieldOf, colours);
+    const refusal = refusalInWords(result.failure, words.refusals, language, labels, fieldOf, colours);
     Object.assign(fieldErrors, refusal.fieldErrors);
     messages.push(refusal.message);
   }

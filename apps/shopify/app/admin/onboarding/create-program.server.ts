@@ -278,16 +278,17 @@ export async function ensureWidgetRecords(api: AccountClient, language: WidgetLa
   const ids = await liveWidgetIds(api);
   if (!ids.floatingWidgetId) {
     const body = (lang: WidgetLanguage) => ({
-      name: 'Loyalty launcher',
-      description: 'The button that opens the loyalty widget.',
+      name: STOREFRONT_TEXTS[lang].widgetRecords.launcher,
+      description: STOREFRONT_TEXTS[lang].widgetRecords.launcherDescription,
       status: 'live',
       eudTitle: STOREFRONT_TEXTS[lang].launcher,
     });
     await post('floating_widget', body(language), language === 'en' ? null : body('en'), 'floating_widget');
   }
-  if (!ids.themeId) await post('theme', { name: 'Loyalty theme', status: 'live' }, null, 'theme');
+  const names = STOREFRONT_TEXTS[language].widgetRecords;
+  if (!ids.themeId) await post('theme', { name: names.theme, status: 'live' }, null, 'theme');
   if (!ids.templateId)
-    await post('template', { name: 'Loyalty texts', status: 'live', ...STOREFRONT_TEXTS[language].template }, null, 'template');
+    await post('template', { name: names.template, status: 'live', ...STOREFRONT_TEXTS[language].template }, null, 'template');
 }
 
 /** The widget records on their own (the "Show it on your store" step, for programs made by hand). */

@@ -26,6 +26,8 @@ export interface WidgetTemplateTexts {
 
 export interface StorefrontTexts {
   launcher: string;
+  /** The names (and the launcher's description) of the widget's records, as the admin lists them. */
+  widgetRecords: { launcher: string; launcherDescription: string; theme: string; template: string };
   template: WidgetTemplateTexts;
   redeem: string;
   daily: { title: string; description: string; completed: string; day3: string; day7: string; reward3: string; reward7: string };
@@ -58,6 +60,12 @@ export interface StorefrontTexts {
 
 const en: StorefrontTexts = {
   launcher: 'Rewards',
+  widgetRecords: {
+    launcher: 'Loyalty launcher',
+    launcherDescription: 'The button that opens the loyalty widget.',
+    theme: 'Loyalty theme',
+    template: 'Loyalty texts',
+  },
   template: {
     loggedInTitle: 'Your rewards',
     loggedInSubTitle: 'Keep going to unlock your next reward.',
@@ -121,6 +129,12 @@ const en: StorefrontTexts = {
 
 const es: StorefrontTexts = {
   launcher: 'Recompensas',
+  widgetRecords: {
+    launcher: 'Botón de fidelidad',
+    launcherDescription: 'El botón que abre el widget de fidelidad.',
+    theme: 'Tema de fidelidad',
+    template: 'Textos de fidelidad',
+  },
   template: {
     loggedInTitle: 'Tus recompensas',
     loggedInSubTitle: 'Sigue así para desbloquear tu próxima recompensa.',
@@ -184,6 +198,12 @@ const es: StorefrontTexts = {
 
 const fr: StorefrontTexts = {
   launcher: 'Récompenses',
+  widgetRecords: {
+    launcher: 'Bouton de fidélité',
+    launcherDescription: 'Le bouton qui ouvre le widget de fidélité.',
+    theme: 'Thème de fidélité',
+    template: 'Textes de fidélité',
+  },
   template: {
     loggedInTitle: 'Vos récompenses',
     loggedInSubTitle: 'Continuez pour débloquer votre prochaine récompense.',
@@ -247,6 +267,12 @@ const fr: StorefrontTexts = {
 
 const de: StorefrontTexts = {
   launcher: 'Prämien',
+  widgetRecords: {
+    launcher: 'Loyalty-Button',
+    launcherDescription: 'Der Button, der das Loyalty-Widget öffnet.',
+    theme: 'Loyalty-Design',
+    template: 'Loyalty-Texte',
+  },
   template: {
     loggedInTitle: 'Deine Prämien',
     loggedInSubTitle: 'Bleib dran und schalte deine nächste Prämie frei.',
@@ -310,6 +336,12 @@ const de: StorefrontTexts = {
 
 const zhCN: StorefrontTexts = {
   launcher: '奖励',
+  widgetRecords: {
+    launcher: '会员奖励按钮',
+    launcherDescription: '打开会员奖励小组件的按钮。',
+    theme: '会员奖励主题',
+    template: '会员奖励文案',
+  },
   template: {
     loggedInTitle: '您的奖励',
     loggedInSubTitle: '继续加油，解锁下一个奖励。',
@@ -373,6 +405,12 @@ const zhCN: StorefrontTexts = {
 
 const ja: StorefrontTexts = {
   launcher: '特典',
+  widgetRecords: {
+    launcher: 'ロイヤルティボタン',
+    launcherDescription: 'ロイヤルティウィジェットを開くボタン。',
+    theme: 'ロイヤルティテーマ',
+    template: 'ロイヤルティテキスト',
+  },
   template: {
     loggedInTitle: 'あなたの特典',
     loggedInSubTitle: 'この調子で次の特典を獲得しましょう。',
@@ -436,6 +474,12 @@ const ja: StorefrontTexts = {
 
 const pt: StorefrontTexts = {
   launcher: 'Recompensas',
+  widgetRecords: {
+    launcher: 'Botão de fidelidade',
+    launcherDescription: 'O botão que abre o widget de fidelidade.',
+    theme: 'Tema de fidelidade',
+    template: 'Textos de fidelidade',
+  },
   template: {
     loggedInTitle: 'Suas recompensas',
     loggedInSubTitle: 'Continue assim para desbloquear a próxima recompensa.',
@@ -499,6 +543,12 @@ const pt: StorefrontTexts = {
 
 const it: StorefrontTexts = {
   launcher: 'Premi',
+  widgetRecords: {
+    launcher: 'Pulsante fedeltà',
+    launcherDescription: 'Il pulsante che apre il widget fedeltà.',
+    theme: 'Tema fedeltà',
+    template: 'Testi fedeltà',
+  },
   template: {
     loggedInTitle: 'I tuoi premi',
     loggedInSubTitle: 'Continua così per sbloccare il prossimo premio.',
@@ -562,6 +612,12 @@ const it: StorefrontTexts = {
 
 const ko: StorefrontTexts = {
   launcher: '리워드',
+  widgetRecords: {
+    launcher: '로열티 버튼',
+    launcherDescription: '로열티 위젯을 여는 버튼입니다.',
+    theme: '로열티 테마',
+    template: '로열티 텍스트',
+  },
   template: {
     loggedInTitle: '나의 리워드',
     loggedInSubTitle: '계속해서 다음 리워드를 받으세요.',

@@ -16,6 +16,7 @@ import { tiers } from './tiers';
 import { widget } from './widget';
 
 export const de: Messages = {
+  language: 'de',
   common,
   dashboard,
   members,

@@ -77,21 +77,21 @@ export const records: Messages['records'] = {
     resent: 'Zustellung erneut angestoßen: {status}.',
     empty: 'Noch keine Zustellungen.',
     managed:
-      'Diesen Webhook verwaltet die App: Er sendet die Ereignisse, die Ihre Flow-Trigger auslösen und Belohnungen als Shopify-Rabatte ausgeben. Er kann hier weder geändert noch gelöscht werden; seine Zustellungen können erneut gesendet werden.',
+      'Diesen Webhook verwaltet die App: Er sendet die Ereignisse, die deine Flow-Trigger auslösen und Belohnungen als Shopify-Rabatte ausgeben. Er kann hier weder geändert noch gelöscht werden; seine Zustellungen können erneut gesendet werden.',
   },
   deleteRanked: {
-    one: 'Die Rangliste {leaderboards} bewertet dieses Programm: Sie zeigt keine Plätze mehr, bis sie ein anderes bewertet.',
-    other: 'Die Ranglisten {leaderboards} bewerten dieses Programm: Sie zeigen keine Plätze mehr, bis sie ein anderes bewerten.',
+    one: 'Die Bestenliste {leaderboards} bewertet dieses Programm: Sie zeigt keine Plätze mehr, bis sie ein anderes bewertet.',
+    other: 'Die Bestenlisten {leaderboards} bewerten dieses Programm: Sie zeigen keine Plätze mehr, bis sie ein anderes bewerten.',
   },
   standings: {
-    title: 'Rangliste',
-    programGone: 'Das Programm dieser Rangliste wurde gelöscht: Wählen Sie ein anderes Programm, damit wieder eine Rangliste erscheint.',
-    failed: 'Rangliste: {message}',
+    title: 'Bestenliste',
+    programGone: 'Das Programm dieser Bestenliste wurde gelöscht: Wähle ein anderes Programm, damit wieder eine Bestenliste erscheint.',
+    failed: 'Bestenliste: {message}',
     window: 'Zeitraum',
     current: '{key} (aktuell)',
     shopifyCustomer: 'Shopify-Kunde',
     columns: { rank: 'Rang', displayName: 'Anzeigename', externalId: 'Kunde', value: 'Wert' },
-    ranked: '{count} Mitglieder in der Rangliste',
+    ranked: '{count} Mitglieder in der Bestenliste',
     empty: 'Noch niemand ist platziert.',
   },
   form: {
@@ -176,7 +176,7 @@ export const records: Messages['records'] = {
       help: 'Der Titel der Benachrichtigung; die Angaben, die er nennt, werden für jedes Mitglied eingesetzt.',
     },
     imageUrl: { label: 'Bild', help: 'Die Webadresse eines Bildes, das mit der Benachrichtigung erscheint.' },
-    data: { label: 'Daten für die App', help: 'Namen und Werte, die die App Ihres Shops mit der Benachrichtigung erhält.' },
+    data: { label: 'Daten für die App', help: 'Namen und Werte, die die App deines Shops mit der Benachrichtigung erhält.' },
     templateName: { label: 'Freigegebene Vorlage', help: 'Der Name der beim Chat-Anbieter freigegebenen Vorlage.' },
     templateLanguageCode: { label: 'Sprache der Vorlage', help: 'Die Sprache der freigegebenen Vorlage, etwa de_DE.' },
     bodyParameters: {
@@ -198,7 +198,7 @@ export const records: Messages['records'] = {
       label: 'Rang nach',
       help: 'Serien: die laufende Serie oder die längste Serie (die beste bisher). Challenges: Fortschritt im Zeitraum. Missionen: Abschlüsse. Punkte: im Monat gesammelte Punkte. Leer: der erste Wert.',
     },
-    size: { label: 'Angezeigte Einträge', help: 'Wie viele Mitglieder die Rangliste zeigt, 1 bis 100.' },
+    size: { label: 'Angezeigte Einträge', help: 'Wie viele Mitglieder die Bestenliste zeigt, 1 bis 100.' },
     displayName: {
       label: 'Mitgliedernamen',
       help: 'Vorname und Initiale zeigt „Marie D.“; Anonym zeigt „Mitglied 4821“, für ein Mitglied jedes Mal gleich.',

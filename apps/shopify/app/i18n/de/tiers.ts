@@ -6,7 +6,7 @@ export const tiers: Messages['tiers'] = {
     title: 'VIP-Stufen',
     new: 'Neue Stufe',
     intro:
-      'Mitglieder steigen mit den {points}, die sie sammeln, in diesen Stufen auf. Eine Stufe vervielfacht, was ihre Mitglieder sammeln, und kann einmal eine Prämie geben, wenn sie sie zum ersten Mal erreichen.',
+      'Je mehr {points} Mitglieder sammeln, desto höher steigen sie in diesen Stufen auf. Eine Stufe vervielfacht, was ihre Mitglieder sammeln, und kann einmal eine Prämie geben, wenn sie sie zum ersten Mal erreichen.',
     window: {
       months:
         'Für die Stufe eines Mitglieds zählen die {points} der letzten {months} Monate: Wer nicht mehr kauft, steigt ab, sobald alte {points} aus diesem Zeitraum fallen.',
@@ -14,7 +14,7 @@ export const tiers: Messages['tiers'] = {
     },
     settings: 'Punkte-Einstellungen',
     pointsOff: 'Punkte sind ausgeschaltet: Niemand sammelt {points} oder steigt in eine Stufe auf, bis du sie einschaltest.',
-    from: 'Ab {threshold} {points}',
+    from: '{points}: ab {threshold}',
     earns: 'sammelt {multiplier}× {points}',
     earnsUsual: 'sammelt die üblichen {points}',
     entryReward: 'Prämie beim Erreichen: {reward}',

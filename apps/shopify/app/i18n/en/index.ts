@@ -16,6 +16,8 @@ import { widget } from './widget';
 
 /** Every admin text in English: the reference every other language is checked against. */
 export const en = {
+  /** The bundle's language, for the numbers and dates its sentences carry. */
+  language: 'en',
   common,
   dashboard,
   members,
