@@ -193,6 +193,45 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     }
   });
 
+  it('splits no word across lines on a phone, on any tab, in the languages with the longest words', async () => {
+    for (const [lang, width] of [
+      ['es', 360],
+      ['pt', 360],
+      ['fr', 360],
+      ['de', 360],
+      ['es', 320],
+    ] as const) {
+      const { page, errors } = await demo.newPage({ viewport: { width, height: 740 } });
+      await page.goto(`${demo.app.url}/demo?mode=member&lang=${lang}`);
+      await launcher(page).click();
+      await expect.poll(() => dialog(page).getByRole('tab').count()).toBe(6);
+      const split: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        await dialog(page).getByRole('tab').nth(i).click();
+        await expect.poll(() => tabPanel(page).textContent()).toMatch(/\S/);
+        // A word whose letters sit on more than one line; a hyphen is a place to break, not a split.
+        const words = await dialog(page).evaluate((panel) => {
+          const found: string[] = [];
+          const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (const m of (node.textContent ?? '').matchAll(/[^\s-]+/g)) {
+              const range = document.createRange();
+              range.setStart(node, m.index);
+              range.setEnd(node, m.index + m[0].length);
+              const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+              if (tops.size > 1) found.push(m[0]);
+            }
+          }
+          return found;
+        });
+        split.push(...words);
+      }
+      expect(split, `${lang} ${width}px`).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it('shows the rewards in French with languageCode=fr', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
