@@ -374,6 +374,7 @@ describe('the points settings (CONTRACT §19)', () => {
     await page().getByLabel('Points per unit of your currency spent').fill('2');
     await page().getByLabel('Points per order').fill('5');
     await page().getByLabel('What shoppers call points').fill('Stars');
+    await page().getByLabel('What shoppers call one point').fill('Star');
     // How long points last: past the core's bound, the refusal in words on its field; then a year, and six months for tiers.
     const expiry = 'Months without earning or spending before points expire';
     await page().getByLabel(expiry).fill('61');
@@ -387,6 +388,7 @@ describe('the points settings (CONTRACT §19)', () => {
     expect(await setting()).toMatchObject({
       status: 'live',
       eudCurrencyName: 'Stars',
+      eudCurrencyNameOne: 'Star',
       pointsPerCurrencyUnit: 2,
       pointsPerOrder: 5,
       expiryMonthsOfInactivity: 12,

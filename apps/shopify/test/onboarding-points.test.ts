@@ -85,8 +85,9 @@ describe('points and tiers template', () => {
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
       eudCurrencyName: 'Punkte',
+      eudCurrencyNameOne: 'Punkt',
     });
-    expect((await setting('en')).eudCurrencyName).toBe('points');
+    expect(await setting('en')).toMatchObject({ eudCurrencyName: 'points', eudCurrencyNameOne: 'point' });
     expect((await redeemable('de')).map((r) => [r.status, r.pointsCost, r.discountType, r.discountValue, r.eudTitle])).toEqual([
       ['draft', 500, 'fixed_amount', 5, '5\u00a0€ Rabatt auf deine nächste Bestellung'],
       ['draft', 1000, 'percentage', 10, '10 % Rabatt auf deine nächste Bestellung'],

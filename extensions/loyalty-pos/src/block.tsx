@@ -262,7 +262,7 @@ function Redeeming({
         if (outcome.code === 'not_redeemable') return { tone: 'critical', text: w.notRedeemable };
         // The balance moved since it was read (another device, a refund): say what is missing now.
         const now = await reread();
-        return { tone: 'critical', text: fill(w.notEnough, { name, n: amount(Math.max(reward.pointsCost - now, 0)) }) };
+        return { tone: 'critical', text: fill(w.notEnough, { name: name.other, n: amount(Math.max(reward.pointsCost - now, 0)) }) };
       }
       if (outcome.pointsBalance === null) void reread();
       else setBalance(outcome.pointsBalance);

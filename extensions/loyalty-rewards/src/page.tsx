@@ -19,6 +19,7 @@ import {
   type Points,
   pointHistory,
   pointsExpiry,
+  type PointsName,
   pointsName,
   pointsText,
   rankRows,
@@ -49,7 +50,7 @@ interface Ctx {
   lang: string;
   n: Intl.NumberFormat;
   /** What points are called, and the shop's currency: known once the page's data is. */
-  points?: string;
+  points?: PointsName;
   currency?: string;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`). */
   multiplier?: number;
@@ -367,7 +368,7 @@ function PointsSection({
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
   return (
-    <s-section heading={name} data-points>
+    <s-section heading={name.other} data-points>
       <s-stack gap="base">
         {member && (
           <s-stack gap="small-200" data-balance>

@@ -54,6 +54,8 @@ export interface Strings {
   signInForRewards: string;
   /** What points are called when the merchant has not named them (CONTRACT §19). */
   points: string;
+  /** One of them, where the language says one apart from others (1 Point, 2 Points). */
+  point: string;
   waysToEarn: string;
   /** Points per unit of the shop's currency: `{amount}` is one unit of it (`€1`), or `1` where the storefront does not say which. */
   perSpend: string;
@@ -128,6 +130,7 @@ export const en: Strings = {
   off: '{v} off',
   signInForRewards: 'Sign in to see the rewards you have earned.',
   points: 'Points',
+  point: 'Point',
   waysToEarn: 'Ways to earn',
   perSpend: 'For every {amount} spent',
   perOrder: 'Every order',

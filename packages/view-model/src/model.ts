@@ -159,6 +159,8 @@ export interface PointsSetting {
   id: string;
   /** What the merchant calls points in the read's language; null: the interface's own word. */
   eudCurrencyName: string | null;
+  /** What one point is called; null: eudCurrencyName for every amount. */
+  eudCurrencyNameOne?: string | null;
   pointsPerCurrencyUnit: number;
   pointsPerOrder: number;
   pointsOnSignUp: number;

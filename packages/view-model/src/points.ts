@@ -1,7 +1,7 @@
 import { type Api, ApiError, NEWEST_FIRST, redemptionWith, whereIn } from './api.js';
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
-import { multiplied, pointsText } from './progress.js';
+import { multiplied, type PointsName, pointsText } from './progress.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
 export interface Points {
@@ -83,7 +83,7 @@ export async function redeemInto(
   api: Pick<Api, 'redeem' | 'me' | 'list'>,
   rewardId: string,
   t: Strings,
-  name: string,
+  name: PointsName,
   view: RedeemView,
 ): Promise<void> {
   view.setBusy(rewardId);
@@ -112,7 +112,7 @@ export async function redeemInto(
       view.setLogs((list) => [made, ...list.filter((l) => l.id !== made.id)]);
     } else {
       const short = err instanceof ApiError && err.code === 'insufficient_points';
-      view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name }) : t.error });
+      view.setOutcome({ id: rewardId, error: short ? fill(t.notEnough, { name: name.other }) : t.error });
     }
     reread();
     return;
@@ -125,8 +125,11 @@ export async function redeemInto(
   loadPointHistory(api).then(view.setHistory, () => undefined);
 }
 
-/** What points are called: the merchant's name in the read's language, else the interface's word. */
-export const pointsName = (setting: PointsSetting | undefined, t: Strings): string => setting?.eudCurrencyName || t.points;
+/** What points are called: the merchant's names in the read's language, else the interface's words. */
+export function pointsName(setting: PointsSetting | undefined, t: Strings): PointsName {
+  const named = setting?.eudCurrencyName;
+  return named ? { one: setting.eudCurrencyNameOne || named, other: named } : { one: t.point, other: t.points };
+}
 
 /** A way to earn: what to do, and the points it earns. */
 export interface EarnRow {
@@ -233,7 +236,13 @@ function plusMonths(at: Date, months: number): Date {
  * "Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then" (the core's
  * daily pass carries it out that day, or later if it warned late); null as `pointsExpireAt` is.
  */
-export function pointsExpiry(setting: PointsSetting, member: Member, t: Strings, name: string, lang: string | undefined): string | null {
+export function pointsExpiry(
+  setting: PointsSetting,
+  member: Member,
+  t: Strings,
+  name: PointsName,
+  lang: string | undefined,
+): string | null {
   const at = pointsExpireAt(setting.expiryMonthsOfInactivity, member);
   if (!at) return null;
   const date = dateFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
@@ -251,7 +260,7 @@ export function pointsExpireAt(months: number, member: Pick<Member, 'pointsBalan
 }
 
 /** "350 Stars to Gold"; "350 Stars to the next tier" when it has no title (its `name` is not public). */
-export function toNextTier(view: TierView, name: string, t: Strings, lang: string | undefined): string {
+export function toNextTier(view: TierView, name: PointsName, t: Strings, lang: string | undefined): string {
   const n = pointsText(view.next!.pointsThreshold - view.earned, name, lang);
   const tier = view.next!.eudTitle;
   return tier ? fill(t.toNextTier, { n, tier }) : fill(t.toNextTierPlain, { n });
@@ -300,7 +309,13 @@ export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>
  * its title, from the reward logs read beside them), an adjustment by the shop's note. Never an id
  * or a reason code.
  */
-export function pointHistory(entries: PointEntry[], logs: RewardLog[], t: Strings, name: string, lang: string | undefined): HistoryRow[] {
+export function pointHistory(
+  entries: PointEntry[],
+  logs: RewardLog[],
+  t: Strings,
+  name: PointsName,
+  lang: string | undefined,
+): HistoryRow[] {
   const titles = new Map(logs.map((log) => [log.id, log.eudRewardTitle]));
   const byId = new Map(entries.map((e) => [e.id, e]));
   const source = (e: PointEntry): string | null => {

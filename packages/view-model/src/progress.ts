@@ -146,16 +146,22 @@ export function milestoneRows(milestones: Milestone[], value: number, member: bo
 export const multiplied = (points: number, multiplier: number, rate = false): number =>
   multiplier === 1 ? points : rate ? Math.floor(points * multiplier * 100 + 1e-6) / 100 : Math.floor(points * multiplier + 1e-9);
 
-/** An amount of points with their name: "1,250 Stars". */
-export const pointsText = (n: number, name: string, lang: string | undefined): string =>
-  `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${name}`;
+/** What points are called by how many there are, in a language's plural categories: one Star, other Stars. */
+export interface PointsName {
+  one: string;
+  other: string;
+}
+
+/** An amount of points with their name: "1 Star", "1,250 Stars". */
+export const pointsText = (n: number, name: PointsName, lang: string | undefined): string =>
+  `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${new Intl.PluralRules(lang).select(n) === 'one' ? name.one : name.other}`;
 
 /**
  * How a storefront writes what is earned: what points are called (the merchant's name, else the
  * interface's word), the shop's currency when the page says it, and a member's tier multiplier.
  */
 export interface Earnings {
-  points?: string;
+  points?: PointsName;
   currency?: string;
   multiplier?: number;
 }
@@ -169,7 +175,7 @@ export function rewardGives(
   r: MilestoneReward,
   t: Strings,
   lang: string | undefined,
-  { points = t.points, currency, multiplier = 1 }: Earnings = {},
+  { points = { one: t.point, other: t.points }, currency, multiplier = 1 }: Earnings = {},
 ): string | null {
   if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(multiplied(r.pointsValue, multiplier), points, lang)}`;
   if (r.discountValue === null) return null;

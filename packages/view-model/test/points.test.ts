@@ -17,6 +17,8 @@ import {
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
 const t = stringsFor('en');
+const STARS = { one: 'Star', other: 'Stars' };
+const STERNE = { one: 'Stern', other: 'Sterne' };
 const setting: PointsSetting = {
   id: 's',
   eudCurrencyName: 'Stars',
@@ -54,6 +56,24 @@ const dailyVisit = (milestones: Definition['milestones']): Definition => ({
   milestones,
 });
 
+describe('points said by how many', () => {
+  it('says one with the name of one and every other amount with the name of many, as each language counts', () => {
+    const named = { ...setting, pointsPerCurrencyUnit: 1, eudCurrencyNameOne: 'Star' };
+    expect(waysToEarn(named, [], t, 'en')[0]!.earns).toBe('+1 Star');
+    expect(waysToEarn({ ...named, pointsPerCurrencyUnit: 2 }, [], t, 'en')[0]!.earns).toBe('+2 Stars');
+    // A merchant who named only the many: that name for every amount.
+    expect(waysToEarn({ ...named, eudCurrencyNameOne: null }, [], t, 'en')[0]!.earns).toBe('+1 Stars');
+    // Named nothing: the language's own words for one and many.
+    const unnamed = { ...named, eudCurrencyName: null };
+    expect(waysToEarn(unnamed, [], stringsFor('de'), 'de')[0]!.earns).toBe('+1 Punkt');
+    expect(waysToEarn({ ...unnamed, pointsPerCurrencyUnit: 1.5 }, [], stringsFor('de'), 'de')[0]!.earns).toBe('+1,5 Punkte');
+    // French says 1.5 as one; English says it as many.
+    expect(waysToEarn({ ...unnamed, pointsPerCurrencyUnit: 1.5 }, [], stringsFor('fr'), 'fr')[0]!.earns).toBe('+1,5 Point');
+    expect(waysToEarn({ ...unnamed, pointsPerCurrencyUnit: 1.5 }, [], t, 'en')[0]!.earns).toBe('+1.5 Points');
+    expect(toNextTier(tierView(tiers, member(499, 'Silver')), STARS, t, 'en')).toBe('1 Star to Gold');
+  });
+});
+
 describe('waysToEarn', () => {
   it('lists the rates set above 0, then the milestones that earn points, in the merchant’s name for points', () => {
     const streak = dailyVisit([
@@ -82,9 +102,9 @@ describe('waysToEarn', () => {
     expect(waysToEarn(setting, [], stringsFor('de'), 'de', 'EUR')[0]!.label).toBe('Pro 1 € Einkaufswert');
     expect(waysToEarn(setting, [], stringsFor('ja'), 'ja', 'JPY')[0]!.label).toBe('ご利用額￥1につき');
     expect(waysToEarn(setting, [], t, 'en', 'NOT-A-CODE')[0]!.label).toBe('For every 1 spent');
-    expect(milestoneEarns(streak.milestones[0]!, t, 'de', { points: 'Sterne' })).toBe('+1.500 Sterne');
+    expect(milestoneEarns(streak.milestones[0]!, t, 'de', { points: STERNE })).toBe('+1.500 Sterne');
     expect(milestoneEarns(streak.milestones[0]!, stringsFor('fr'), 'fr')).toBe('+1\u202f500 Points');
-    expect(pointsName({ ...setting, eudCurrencyName: null }, stringsFor('ja'))).toBe('ポイント');
+    expect(pointsName({ ...setting, eudCurrencyName: null }, stringsFor('ja'))).toEqual({ one: 'ポイント', other: 'ポイント' });
     // A reward to redeem without a title says what it gives, unless that is an amount of a currency the storefront does not know.
     const fixed = { rewardKind: 'code', discountType: 'fixed_amount', discountValue: 5, pointsValue: null, eudTitle: null } as const;
     expect(rewardGives({ ...fixed, discountType: 'percentage', discountValue: 20 }, t, 'en')).toBe('20% off');
@@ -95,7 +115,7 @@ describe('waysToEarn', () => {
     expect(rewardGives(fixed, stringsFor('de'), 'de', { currency: 'EUR' })).toBe('5\u00a0€ Rabatt');
     expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', { currency: 'EUR' })).toBe('7,50\u00a0€ de réduction');
     expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', { currency: 'JPY' })).toBe('￥500オフ');
-    expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', { points: 'Stars', currency: 'USD' })).toBe('$5 off');
+    expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', { points: STARS, currency: 'USD' })).toBe('$5 off');
   });
   it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
     // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
@@ -119,8 +139,8 @@ describe('waysToEarn', () => {
     expect(earns(1.2)).toEqual(['+2.4 Stars', '+12 Stars', '+120 Stars', '+8 Stars']);
     expect(earns(2)).toEqual(['+4 Stars', '+20 Stars', '+200 Stars', '+14 Stars']);
     // The definition's own milestones say the same as the ways to earn.
-    expect(milestoneEarns(streak.milestones[0]!, t, 'en', { points: 'Stars', multiplier: 1.5 })).toBe('+10 Stars');
-    expect(milestoneEarns(streak.milestones[0]!, stringsFor('de'), 'de', { points: 'Sterne', multiplier: 2 })).toBe('+14 Sterne');
+    expect(milestoneEarns(streak.milestones[0]!, t, 'en', { points: STARS, multiplier: 1.5 })).toBe('+10 Stars');
+    expect(milestoneEarns(streak.milestones[0]!, stringsFor('de'), 'de', { points: STERNE, multiplier: 2 })).toBe('+14 Sterne');
     // The labels stay what to do.
     expect(waysToEarn(demo, [streak], t, 'en', 'EUR', 1.5).map((row) => row.label)).toEqual(
       waysToEarn(demo, [streak], t, 'en', 'EUR').map((row) => row.label),
@@ -137,7 +157,7 @@ describe('waysToEarn', () => {
 describe('tierView', () => {
   it('takes the member’s tier from the core and the next one above it and what they earned', () => {
     expect(tierView(tiers, member(120, 'Silver'))).toMatchObject({ current: { id: 'Silver' }, next: { id: 'Gold' }, earned: 120 });
-    expect(toNextTier(tierView(tiers, member(120, 'Silver')), 'Stars', t, 'en')).toBe('380 Stars to Gold');
+    expect(toNextTier(tierView(tiers, member(120, 'Silver')), STARS, t, 'en')).toBe('380 Stars to Gold');
     // Not lowered yet (the daily pass does it): the next tier is still the one above.
     expect(tierView(tiers, member(100, 'Gold')).next?.id).toBe('Platinum');
     expect(tierView(tiers, member(2500, 'Platinum')).next).toBeUndefined();
@@ -147,8 +167,8 @@ describe('tierView', () => {
   it('words a tier without a title (its name is not public) in every language: "the next tier", "Your tier"', () => {
     const untitled: Tier = { ...tier('Bronze', 450), earnMultiplier: 1.2, eudTitle: null };
     const view = tierView([tiers[0]!, untitled, tiers[1]!], member(380, 'Silver'));
-    expect(toNextTier(view, 'Stars', t, 'en')).toBe('70 Stars to the next tier');
-    expect(toNextTier(view, 'Sterne', stringsFor('de'), 'de')).toBe('Noch 70 Sterne bis zur nächsten Stufe');
+    expect(toNextTier(view, STARS, t, 'en')).toBe('70 Stars to the next tier');
+    expect(toNextTier(view, STERNE, stringsFor('de'), 'de')).toBe('Noch 70 Sterne bis zur nächsten Stufe');
     expect(tierBoost(untitled, 'en', t)).toBe('Your tier ×1.2');
     expect(tierBoost(untitled, 'de', stringsFor('de'))).toBe('Deine Stufe ×1,2');
     expect(tierBoost({ ...untitled, eudTitle: 'Bronze' }, 'en', t)).toBe('Bronze ×1.2');
@@ -157,7 +177,7 @@ describe('tierView', () => {
     expect(tierBoost(tiers[1], 'en', t)).toBeNull();
     // In every language, the points said and nothing left dangling where the name was.
     for (const lang of ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'ko', 'zh-CN'])
-      expect(toNextTier(view, 'P', stringsFor(lang), lang), lang).toMatch(/70.*\S$/);
+      expect(toNextTier(view, { one: 'P', other: 'P' }, stringsFor(lang), lang), lang).toMatch(/70.*\S$/);
   });
 
   it('shows a member the core has not placed yet in the tier the window reaches: a new member in a tier from 0, a tier made since', () => {
@@ -250,7 +270,7 @@ describe('redeemInto', () => {
     );
     const v = view(member(0, null));
     const before = Date.now();
-    await redeemInto(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }), 'r1', t, 'Stars', v.setters);
+    await redeemInto(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }), 'r1', t, STARS, v.setters);
     await settled();
     expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
     expect(v.outcome.values).toEqual([undefined, undefined, { id: 'r1', log }]);
@@ -273,7 +293,7 @@ describe('redeemInto', () => {
     );
     const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
     const v = view(member(0, null));
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     await settled();
     expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
     expect(v.outcome.now()).toEqual({ id: 'r1', error: 'Not enough Stars for this reward.' });
@@ -284,7 +304,7 @@ describe('redeemInto', () => {
 
     vi.stubGlobal('fetch', async () => Response.json({ error: { status: 409, code: 'not_redeemable', message: 'No.' } }, { status: 409 }));
     const other = view(member(0, null));
-    await redeemInto(api, 'r2', t, 'Stars', other.setters);
+    await redeemInto(api, 'r2', t, STARS, other.setters);
     await settled();
     expect(other.outcome.now()).toEqual({ id: 'r2', error: t.error });
     expect(other.owner.values).toEqual([member(0, null)]);
@@ -303,10 +323,10 @@ describe('redeemInto', () => {
     );
     const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }, 50);
     const v = view(member(0, null));
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
     expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
   });
@@ -333,17 +353,17 @@ describe('redeemInto', () => {
     });
     const api = new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' });
     const v = view(member(0, null));
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     await settled();
     expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
     // The balance is read again: the lost redemption may have been made.
     expect(v.owner.now()).toEqual(after);
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     await settled();
     expect(keys[1]).toBe(keys[0]);
     expect(v.outcome.now()).toEqual({ id: 'r1', log });
     expect(v.logs.now()).toEqual([log]);
-    await redeemInto(api, 'r1', t, 'Stars', v.setters);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(keys[2]).not.toBe(keys[0]);
     expect(v.outcome.now()).toEqual({ id: 'r1', log: { id: 'l2' } });
   });
@@ -358,24 +378,24 @@ describe('pointsExpiry', () => {
   });
 
   it('says when the balance expires: the newest entry plus the months, in calendar months as the core counts them', () => {
-    expect(pointsExpiry(expiring, holding(250, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBe(
+    expect(pointsExpiry(expiring, holding(250, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBe(
       'Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then.',
     );
     // January 31st and one month: the last day of February, in a leap year too.
     const monthly = { ...setting, expiryMonthsOfInactivity: 1 };
-    expect(pointsExpiry(monthly, holding(5, '2027-01-31T23:30:00.000Z'), t, 'Stars', 'en')).toContain('Feb 28, 2027');
-    expect(pointsExpiry(monthly, holding(5, '2028-01-31T08:00:00.000Z'), t, 'Stars', 'en')).toContain('Feb 29, 2028');
+    expect(pointsExpiry(monthly, holding(5, '2027-01-31T23:30:00.000Z'), t, STARS, 'en')).toContain('Feb 28, 2027');
+    expect(pointsExpiry(monthly, holding(5, '2028-01-31T08:00:00.000Z'), t, STARS, 'en')).toContain('Feb 29, 2028');
   });
 
   it('speaks the shopper’s language', () => {
-    expect(pointsExpiry(expiring, holding(1250, '2026-03-03T10:00:00.000Z'), stringsFor('de'), 'Sterne', 'de')).toBe(
+    expect(pointsExpiry(expiring, holding(1250, '2026-03-03T10:00:00.000Z'), stringsFor('de'), STERNE, 'de')).toBe(
       'Deine 1.250 Sterne verfallen am 03.03.2027, wenn du bis dahin keine sammelst oder einlöst.',
     );
   });
 
   it('reads right whatever the merchant calls points: no article, agreement or particle depends on the name', () => {
     const at = holding(80, '2026-03-03T10:00:00.000Z');
-    const sentence = (lang: string, name: string) => pointsExpiry(expiring, at, stringsFor(lang), name, lang);
+    const sentence = (lang: string, name: string) => pointsExpiry(expiring, at, stringsFor(lang), { one: name, other: name }, lang);
     const day = (lang: string) =>
       new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date('2027-03-03T10:00:00Z'));
     // Feminine and masculine names alike: no "Tus … alguno", "I tuoi Stelle", "Os seus Estrelas", "스타이(가)".
@@ -391,9 +411,9 @@ describe('pointsExpiry', () => {
   });
 
   it('says nothing when points never expire, the member holds none, or has no entry yet', () => {
-    expect(pointsExpiry(setting, holding(250, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
-    expect(pointsExpiry(expiring, holding(0, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
-    expect(pointsExpiry(expiring, holding(-20, '2026-03-03T10:00:00.000Z'), t, 'Stars', 'en')).toBeNull();
-    expect(pointsExpiry(expiring, holding(250, null), t, 'Stars', 'en')).toBeNull();
+    expect(pointsExpiry(setting, holding(250, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(0, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(-20, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBeNull();
+    expect(pointsExpiry(expiring, holding(250, null), t, STARS, 'en')).toBeNull();
   });
 });

@@ -269,10 +269,12 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
     const path = `/schema/points_setting/record/${setting.id}`;
     // Stars expire after a year without earning or spending, as most shops run them: the widget shows the date.
     const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100, expiryMonthsOfInactivity: 12 };
-    setting = (await api.call('PATCH', path, { status: 'live', eudCurrencyName: DEMO_TEXTS.en.currency, ...rules }, { languageCode: 'en' }))
-      .data;
-    for (const lang of LANGUAGE_CODES)
-      if (lang !== 'en') await api.call('PATCH', path, { eudCurrencyName: DEMO_TEXTS[lang].currency }, { languageCode: lang });
+    const named = (lang: LanguageCode) => ({
+      eudCurrencyName: DEMO_TEXTS[lang].currency,
+      eudCurrencyNameOne: DEMO_TEXTS[lang].currencyOne,
+    });
+    setting = (await api.call('PATCH', path, { status: 'live', ...named('en'), ...rules }, { languageCode: 'en' })).data;
+    for (const lang of LANGUAGE_CODES) if (lang !== 'en') await api.call('PATCH', path, named(lang), { languageCode: lang });
   }
   for (const [i, [name, pointsThreshold, earnMultiplier]] of TIERS.entries())
     await api.ensure('tier', `Demo ${name}`, { status: 'live', pointsThreshold, earnMultiplier }, (t) => ({

@@ -26,6 +26,8 @@ export interface DemoTexts {
   };
   leaderboard: { title: string; description: string };
   currency: string;
+  /** One of them, where the language says one apart from others. */
+  currencyOne: string;
   /** What each tier gives: Silver, Gold, Platinum. */
   tiers: [silver: string, gold: string, platinum: string];
 }
@@ -71,6 +73,7 @@ const en: DemoTexts = {
   },
   leaderboard: { title: 'Top visitors', description: 'The longest daily visit runs going right now.' },
   currency: 'Stars',
+  currencyOne: 'Star',
   tiers: ['Welcome to the club', '1.5× Stars on everything you earn', 'Double Stars on everything you earn'],
 };
 
@@ -115,6 +118,7 @@ const fr: DemoTexts = {
   },
   leaderboard: { title: 'Meilleurs visiteurs', description: 'Les plus longues séries de visites en cours.' },
   currency: 'Étoiles',
+  currencyOne: 'Étoile',
   tiers: ['Bienvenue au club', '1,5× Étoiles sur tout ce que vous gagnez', 'Étoiles doublées sur tout ce que vous gagnez'],
 };
 
@@ -159,6 +163,7 @@ const es: DemoTexts = {
   },
   leaderboard: { title: 'Mejores visitantes', description: 'Las rachas de visitas diarias más largas en curso.' },
   currency: 'Estrellas',
+  currencyOne: 'Estrella',
   tiers: ['Bienvenido al club', '1,5× Estrellas en todo lo que ganes', 'Estrellas dobles en todo lo que ganes'],
 };
 
@@ -203,6 +208,7 @@ const de: DemoTexts = {
   },
   leaderboard: { title: 'Treueste Besucher', description: 'Die längsten Besuchsserien, die gerade laufen.' },
   currency: 'Sterne',
+  currencyOne: 'Stern',
   tiers: ['Willkommen im Club', '1,5× Sterne auf alles, was du sammelst', 'Doppelte Sterne auf alles, was du sammelst'],
 };
 
@@ -247,6 +253,7 @@ const it: DemoTexts = {
   },
   leaderboard: { title: 'Visitatori più assidui', description: 'Le serie di visite quotidiane più lunghe in corso.' },
   currency: 'Stelle',
+  currencyOne: 'Stella',
   tiers: ['Benvenuto nel club', '1,5× Stelle su tutto ciò che guadagni', 'Stelle doppie su tutto ciò che guadagni'],
 };
 
@@ -291,6 +298,7 @@ const pt: DemoTexts = {
   },
   leaderboard: { title: 'Visitantes mais assíduos', description: 'As maiores sequências de visitas diárias em andamento.' },
   currency: 'Estrelas',
+  currencyOne: 'Estrela',
   tiers: ['Boas-vindas ao clube', '1,5× Estrelas em tudo o que você ganhar', 'Estrelas em dobro em tudo o que você ganhar'],
 };
 
@@ -335,6 +343,7 @@ const ja: DemoTexts = {
   },
   leaderboard: { title: '来店ランキング', description: 'いま続いている毎日来店の最長記録。' },
   currency: 'スター',
+  currencyOne: 'スター',
   tiers: ['クラブへようこそ', '獲得スターが1.5倍', '獲得スターが2倍'],
 };
 
@@ -379,6 +388,7 @@ const ko: DemoTexts = {
   },
   leaderboard: { title: '방문 랭킹', description: '지금 이어지고 있는 가장 긴 매일 방문 기록.' },
   currency: '스타',
+  currencyOne: '스타',
   tiers: ['클럽에 오신 것을 환영합니다', '모든 적립 스타 1.5배', '모든 적립 스타 2배'],
 };
 
@@ -423,6 +433,7 @@ const zhCN: DemoTexts = {
   },
   leaderboard: { title: '到访排行榜', description: '当前最长的每日到访连续记录。' },
   currency: '星星',
+  currencyOne: '星星',
   tiers: ['欢迎加入', '所得星星 1.5 倍', '所得星星翻倍'],
 };
 

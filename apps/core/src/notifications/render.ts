@@ -31,6 +31,8 @@ export interface RenderInput {
 export interface PointsContext {
   /** The points setting's `eudCurrencyName` (per language), null when the merchant named none. */
   currencyName: unknown;
+  /** Its `eudCurrencyNameOne`, what one point is called (per language). */
+  currencyNameOne: unknown;
   /** The account's tiers by id, by the API's names (messages read `name` and `eudTitle`): payloads carry them in one language only. */
   tiers: ReadonlyMap<string, Json>;
 }
@@ -40,9 +42,13 @@ export async function loadPointsContext(db: Knex, accountId: string): Promise<Po
   // One after the other: in a transaction both share its connection, and outside one a caller holds at most one.
   const setting = await db('points_setting')
     .where({ account_id: accountId })
-    .first<{ eud_currency_name: unknown } | undefined>('eud_currency_name');
+    .first<{ eud_currency_name: unknown; eud_currency_name_one: unknown } | undefined>('eud_currency_name', 'eud_currency_name_one');
   const tiers = await db('tier').where({ account_id: accountId }).select<Json[]>('id', 'name', 'eud_title as eudTitle');
-  return { currencyName: setting?.eud_currency_name ?? null, tiers: new Map(tiers.map((t) => [String(t.id), t])) };
+  return {
+    currencyName: setting?.eud_currency_name ?? null,
+    currencyNameOne: setting?.eud_currency_name_one ?? null,
+    tiers: new Map(tiers.map((t) => [String(t.id), t])),
+  };
 }
 
 export interface Rendering {
@@ -72,6 +78,19 @@ const PERIOD_WORDS: Record<string, Record<Period, string>> = {
   pt: { daily: 'dia', weekly: 'semana', monthly: 'mês' },
   it: { daily: 'giorno', weekly: 'settimana', monthly: 'mese' },
   ko: { daily: '일', weekly: '주', monthly: '월' },
+};
+
+/** What one point is called where the merchant named points nothing (the languages without plurals say it as the others). */
+const POINT_WORDS: Record<LanguageCode, string> = {
+  en: 'point',
+  es: 'punto',
+  fr: 'point',
+  de: 'Punkt',
+  'zh-CN': '积分',
+  ja: 'ポイント',
+  pt: 'ponto',
+  it: 'punto',
+  ko: '포인트',
 };
 
 /** What points are called where the merchant named them nothing. */
@@ -228,8 +247,14 @@ function rewardValidTill(payload: Json, f: Formatting): string | undefined {
  */
 function pointsHelpers(input: RenderInput, code: string, payload: Json, f: Formatting & { language: LanguageCode }): Json {
   const { account, member, points } = input;
-  const word = textIn(points.currencyName, f.language, account) || POINTS_WORDS[f.language];
-  const amount = (n: number | undefined) => (n === undefined ? undefined : `${new Intl.NumberFormat(f.language).format(n)} ${word}`);
+  const named = textIn(points.currencyName, f.language, account);
+  const words = {
+    one: named ? textIn(points.currencyNameOne, f.language, account) || named : POINT_WORDS[f.language],
+    other: named || POINTS_WORDS[f.language],
+  };
+  const plural = new Intl.PluralRules(f.language);
+  const amount = (n: number | undefined) =>
+    n === undefined ? undefined : `${new Intl.NumberFormat(f.language).format(n)} ${plural.select(n) === 'one' ? words.one : words.other}`;
   // The account's tier in the member's language; a payload's copy when the tier is gone.
   const tierName = (tier: unknown) => {
     const t = typeof tier === 'string' ? points.tiers.get(tier) : obj(tier) && (points.tiers.get(String(obj(tier)!.id)) ?? obj(tier));
@@ -469,10 +494,10 @@ export async function sampleRendering(db: Knex, ctx: RequestContext, eventCode: 
   const language = ctx.languageCode ?? account.defaultLanguageCode;
   const member = sampleMember(account, language);
   const event = sampleEvent(account.id, member.id, eventCode, now, language);
-  const { currencyName, tiers } = await loadPointsContext(db, account.id);
+  const { currencyName, currencyNameOne, tiers } = await loadPointsContext(db, account.id);
   // The sample member is in the sample Gold tier; the account's own tiers are not the sample's.
   const gold = sampleTier(true, now);
-  const points = { currencyName, tiers: new Map([...tiers, [String(gold.id), gold]]) };
+  const points = { currencyName, currencyNameOne, tiers: new Map([...tiers, [String(gold.id), gold]]) };
   return buildContext({ organization, account, member, event, unsubscribeUrl: PREVIEW_UNSUBSCRIBE_URL, points });
 }
 

@@ -12,6 +12,13 @@ export const pointsSettingFields = {
     description: 'draft until the merchant turns points on; while not live nothing earns and nothing can be redeemed for points.',
   }),
   eudCurrencyName: field.string({ max: 48, localisable: true, public: true, description: 'What members call points, e.g. "Stars".' }),
+  eudCurrencyNameOne: field.string({
+    max: 48,
+    localisable: true,
+    public: true,
+    description:
+      'What members call one point, e.g. "Star", where the language says one point apart from others; unset: eudCurrencyName for every amount.',
+  }),
   expiryMonthsOfInactivity: field.integer({
     min: 0,
     max: 60,

@@ -931,4 +931,39 @@ describe('points and tiers in messages', () => {
     expect(res.body.data.subject).toBe('250 Punkte');
     expect(byId(res.body.data.html, 'tier')).toBe('Silver to Gold|Gold');
   });
+
+  it('say one point with the name of one (the account’s, else the language’s), every other amount with the name of many', async () => {
+    const other = await app.createAccount();
+    const [setting] = (await other.api.get(path('points_setting'))).body.data;
+    const template = await create(other, 'email_template', {
+      name: 'One',
+      status: 'live',
+      sampleEventCode: 'points_earned',
+      subject: '{{$helpers.formattedPoints}}',
+      htmlContent: POINTS_HTML,
+    });
+    const rule = await create(other, 'notification', {
+      name: 'One point',
+      status: 'live',
+      eventCodes: ['points_earned'],
+      integrationProvider: 'service_email',
+      integrationId: (await create(other, 'service_email', { name: 'Mail', replyToEmailAddress: 'reply@example.com', status: 'live' })).id,
+      templateId: template.id,
+    });
+    let members = 0;
+    const sent = async (points: number) => {
+      const who = await create(other, 'account_user', { externalId: `one-${(members += 1)}`, email: 'one@example.net' });
+      expect((await other.api.post(path('point_entry'), { ownedById: who.id, points, reason: 'earned' })).status).toBe(200);
+      const [event] = (await eventsOf(app, who.id)).filter((e) => e.event_code === 'points_earned');
+      inbox = [];
+      await queue(app, rule as { id: string; integrationProvider: string }, event!);
+      await send(app);
+      return inbox.find((m) => m.to.includes('one@example.net'))?.mail.subject;
+    };
+    expect((await other.api.patch(path('points_setting', setting.id), { status: 'live' })).status).toBe(200);
+    expect([await sent(1), await sent(2)]).toEqual(['1 point', '2 points']);
+    const named = await other.api.patch(path('points_setting', setting.id), { eudCurrencyName: 'Stars', eudCurrencyNameOne: 'Star' });
+    expect(named.body.data).toMatchObject({ eudCurrencyName: 'Stars', eudCurrencyNameOne: 'Star' });
+    expect([await sent(1), await sent(3)]).toEqual(['1 Star', '3 Stars']);
+  });
 });

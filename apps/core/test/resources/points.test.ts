@@ -97,6 +97,7 @@ describe('points_setting', () => {
           'updatedAt',
           'status',
           'eudCurrencyName',
+          'eudCurrencyNameOne',
           'expiryMonthsOfInactivity',
           'tierWindowMonths',
           'pointsPerCurrencyUnit',

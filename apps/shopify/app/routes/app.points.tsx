@@ -31,6 +31,7 @@ export interface PointsDraft {
   expiryMonths: string;
   tierWindowMonths: string;
   currencyName: string;
+  currencyNameOne: string;
 }
 
 const draftOf = (s: Setting): PointsDraft => ({
@@ -41,6 +42,7 @@ const draftOf = (s: Setting): PointsDraft => ({
   expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
+  currencyNameOne: s.eudCurrencyNameOne ?? '',
 });
 
 /** The account's one setting: the core makes it with the account. */
@@ -66,6 +68,7 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   expiryMonthsOfInactivity: 'expiryMonths',
   tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
+  eudCurrencyNameOne: 'currencyNameOne',
 };
 
 const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, string> => ({
@@ -76,6 +79,7 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   expiryMonths: m.expiry.label,
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
+  currencyNameOne: m.currencyOne.label,
 });
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
@@ -96,6 +100,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
     tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
+    eudCurrencyNameOne: text('currencyNameOne').trim() || null,
   });
   if (!saved.ok)
     return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words.points), (f) => FIELD_OF[f] ?? f) };
@@ -172,6 +177,13 @@ export default function PointsSettings() {
               autoComplete="off"
               maxLength={48}
               {...form.field('currencyName')}
+            />
+            <TextField
+              label={labels.currencyNameOne}
+              helpText={m.currencyOne.help}
+              autoComplete="off"
+              maxLength={48}
+              {...form.field('currencyNameOne')}
             />
           </TitledCard>
           <TitledCard title={tiers.onPointsPage.title}>

@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} Rabatt',
   signInForRewards: 'Melde dich an, um deine Prämien zu sehen.',
   points: 'Punkte',
+  point: 'Punkt',
   waysToEarn: 'So sammelst du',
   perSpend: 'Pro {amount} Einkaufswert',
   perOrder: 'Jede Bestellung',

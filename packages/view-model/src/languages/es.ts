@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} de descuento',
   signInForRewards: 'Inicia sesión para ver las recompensas que has conseguido.',
   points: 'Puntos',
+  point: 'Punto',
   waysToEarn: 'Cómo ganar',
   perSpend: 'Por cada {amount} gastado',
   perOrder: 'Cada pedido',

@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} de réduction',
   signInForRewards: 'Connectez-vous pour voir les récompenses obtenues.',
   points: 'Points',
+  point: 'Point',
   waysToEarn: 'Comment gagner',
   perSpend: 'Pour chaque {amount} dépensé',
   perOrder: 'Chaque commande',

@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} di sconto',
   signInForRewards: 'Accedi per vedere i premi che hai ottenuto.',
   points: 'Punti',
+  point: 'Punto',
   waysToEarn: 'Come guadagnare',
   perSpend: 'Per ogni {amount} speso',
   perOrder: 'Ogni ordine',

@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v}オフ',
   signInForRewards: 'ログインすると獲得したリワードが表示されます。',
   points: 'ポイント',
+  point: 'ポイント',
   waysToEarn: '貯め方',
   perSpend: 'ご利用額{amount}につき',
   perOrder: 'ご注文ごと',

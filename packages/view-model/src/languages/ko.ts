@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} 할인',
   signInForRewards: '로그인하면 받은 리워드를 볼 수 있습니다.',
   points: '포인트',
+  point: '포인트',
   waysToEarn: '적립 방법',
   perSpend: '결제 금액 {amount}당',
   perOrder: '주문마다',

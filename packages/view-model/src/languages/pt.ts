@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} de desconto',
   signInForRewards: 'Faça login para ver as recompensas que você ganhou.',
   points: 'Pontos',
+  point: 'Ponto',
   waysToEarn: 'Como ganhar',
   perSpend: 'A cada {amount} gasto',
   perOrder: 'A cada pedido',

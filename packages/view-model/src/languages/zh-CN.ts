@@ -31,6 +31,7 @@ const words: Strings = {
   off: '{v} 折扣',
   signInForRewards: '登录后即可查看您获得的奖励。',
   points: '积分',
+  point: '积分',
   waysToEarn: '赚取方式',
   perSpend: '每消费 {amount}',
   perOrder: '每笔订单',

@@ -157,7 +157,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
                 onClick={() => setTab(id)}
                 onKeyDown={onTabKey}
               >
-                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name : template[`${id}TabTitle`] || t[id]}
+                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name.other : template[`${id}TabTitle`] || t[id]}
               </button>
             ))}
           </div>

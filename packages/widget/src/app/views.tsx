@@ -24,6 +24,7 @@ import {
   OLDEST_FIRST,
   type Period,
   type Points,
+  type PointsName,
   type RewardLog,
   rewardView,
   type Standings,
@@ -96,8 +97,8 @@ export interface ViewProps {
   lang: string | undefined;
   /** The shop's currency (ISO 4217), when the page says it: what points are earned per and fixed amounts are in. */
   currency: string | undefined;
-  /** What points are called (the merchant's name, else the interface's word). */
-  pointsName: string;
+  /** What points are called (the merchant's names, else the interface's words). */
+  pointsName: PointsName;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`); 1 for a guest. */
   earnMultiplier: number;
 }

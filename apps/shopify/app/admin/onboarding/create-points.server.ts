@@ -94,7 +94,7 @@ export async function createPointsProgram(
   /** The keys this launch made records for, by record id. */
   const kept = new Map<string, string>();
   const marked: string[] = [];
-  let englishName: { id: string; before: string | null } | null = null;
+  let englishName: { id: string; before: { eudCurrencyName: string | null; eudCurrencyNameOne: string | null } } | null = null;
   let before = new Map<string, { id: string; status: string }>();
 
   /** The record for `key`: the one made before (set live when launched live), else a new one, kept by key. */
@@ -150,8 +150,12 @@ export async function createPointsProgram(
         params: { path: { id: setting.id }, query: { languageCode: 'en' } },
       });
       if (!read.data) throw new StepFailed({ message: 'The points setting could not be read.', fieldErrors: {} }, 'points_setting');
-      englishName = { id: setting.id, before: read.data.data.eudCurrencyName ?? null };
-      const named = await updateFromValues(api, 'points_setting', setting.id, { eudCurrencyName: english.setting.eudCurrencyName }, 'en');
+      englishName = {
+        id: setting.id,
+        before: { eudCurrencyName: read.data.data.eudCurrencyName ?? null, eudCurrencyNameOne: read.data.data.eudCurrencyNameOne ?? null },
+      };
+      const { eudCurrencyName, eudCurrencyNameOne } = english.setting;
+      const named = await updateFromValues(api, 'points_setting', setting.id, { eudCurrencyName, eudCurrencyNameOne }, 'en');
       if (!named.ok) throw new StepFailed(named.failure, 'points_setting');
     }
     // A draft leaves points as they are: off stays off until the merchant sets it live.
@@ -170,8 +174,7 @@ export async function createPointsProgram(
   } catch (err) {
     const failure = failureOf(err);
     for (const id of marked) await app.markShopifyDiscount(id, false).catch(() => undefined);
-    if (englishName)
-      await updateFromValues(api, 'points_setting', englishName.id, { eudCurrencyName: englishName.before }, 'en').catch(() => undefined);
+    if (englishName) await updateFromValues(api, 'points_setting', englishName.id, englishName.before, 'en').catch(() => undefined);
     const leftOver: CreatedRecord[] = await undo();
     // What was deleted again is forgotten; what could not be stays kept, so the next launch reuses it.
     const stillThere = new Set(leftOver.map((r) => r.id));

@@ -216,7 +216,13 @@ export interface PointsPlan {
   /** The template's name as the merchant reads it (the setting itself has none). */
   name: string;
   /** The points setting's fields, the currency name localisable; its status is added on creation. */
-  setting: { pointsPerCurrencyUnit: number; pointsPerOrder: number; pointsOnSignUp: number; eudCurrencyName: string };
+  setting: {
+    pointsPerCurrencyUnit: number;
+    pointsPerOrder: number;
+    pointsOnSignUp: number;
+    eudCurrencyName: string;
+    eudCurrencyNameOne: string;
+  };
   rewards: RewardPlan[];
   tiers: TierPlan[];
 }
@@ -247,7 +253,7 @@ export function pointsPlan(t: StorefrontTexts, language: string, currency: strin
   const p = t.points;
   return {
     name: p.title,
-    setting: { ...POINTS_RATES, eudCurrencyName: p.currency },
+    setting: { ...POINTS_RATES, eudCurrencyName: p.currency, eudCurrencyNameOne: p.currencyOne },
     rewards: [
       {
         key: 'fixed500',

@@ -49,6 +49,8 @@ export interface StorefrontTexts {
   points: {
     title: string;
     currency: string;
+    /** One of them ("1 point"). */
+    currencyOne: string;
     rewardFixed: string;
     rewardPercent: string;
     silver: string;
@@ -118,6 +120,7 @@ const en: StorefrontTexts = {
   points: {
     title: 'Points and tiers',
     currency: 'points',
+    currencyOne: 'point',
     rewardFixed: '{amount} off your next order',
     rewardPercent: '10% off your next order',
     silver: 'Silver',
@@ -187,6 +190,7 @@ const es: StorefrontTexts = {
   points: {
     title: 'Puntos y niveles',
     currency: 'puntos',
+    currencyOne: 'punto',
     rewardFixed: '{amount} de descuento en tu próximo pedido',
     rewardPercent: '10 % de descuento en tu próximo pedido',
     silver: 'Plata',
@@ -256,6 +260,7 @@ const fr: StorefrontTexts = {
   points: {
     title: 'Points et niveaux',
     currency: 'points',
+    currencyOne: 'point',
     rewardFixed: '{amount} de remise sur votre prochaine commande',
     rewardPercent: '10 % sur votre prochaine commande',
     silver: 'Argent',
@@ -325,6 +330,7 @@ const de: StorefrontTexts = {
   points: {
     title: 'Punkte und Stufen',
     currency: 'Punkte',
+    currencyOne: 'Punkt',
     rewardFixed: '{amount} Rabatt auf deine nächste Bestellung',
     rewardPercent: '10 % Rabatt auf deine nächste Bestellung',
     silver: 'Silber',
@@ -394,6 +400,7 @@ const zhCN: StorefrontTexts = {
   points: {
     title: '积分与会员等级',
     currency: '积分',
+    currencyOne: '积分',
     rewardFixed: '下次订单立减 {amount}',
     rewardPercent: '下单立享九折',
     silver: '白银',
@@ -463,6 +470,7 @@ const ja: StorefrontTexts = {
   points: {
     title: 'ポイントと会員ランク',
     currency: 'ポイント',
+    currencyOne: 'ポイント',
     rewardFixed: '次回のご注文から{amount}引き',
     rewardPercent: '次回のご注文が10%オフ',
     silver: 'シルバー',
@@ -532,6 +540,7 @@ const pt: StorefrontTexts = {
   points: {
     title: 'Pontos e níveis',
     currency: 'pontos',
+    currencyOne: 'ponto',
     rewardFixed: '{amount} de desconto no próximo pedido',
     rewardPercent: '10% de desconto no próximo pedido',
     silver: 'Prata',
@@ -601,6 +610,7 @@ const it: StorefrontTexts = {
   points: {
     title: 'Punti e livelli',
     currency: 'punti',
+    currencyOne: 'punto',
     rewardFixed: '{amount} di sconto sul prossimo ordine',
     rewardPercent: '10% di sconto sul prossimo ordine',
     silver: 'Argento',
@@ -670,6 +680,7 @@ const ko: StorefrontTexts = {
   points: {
     title: '포인트와 등급',
     currency: '포인트',
+    currencyOne: '포인트',
     rewardFixed: '다음 주문 {amount} 할인',
     rewardPercent: '다음 주문 10% 할인',
     silver: '실버',

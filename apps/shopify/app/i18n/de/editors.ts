@@ -33,6 +33,10 @@ export const editors: Messages['editors'] = {
       help: 'Ausgeschaltet sammelt niemand Punkte und nichts kann mit Punkten eingelöst werden; Kontostände bleiben.',
     },
     currency: { label: 'Wie Kunden die Punkte nennen', help: 'Zum Beispiel „Sterne“. Leer: „Punkte“.' },
+    currencyOne: {
+      label: 'Wie Kunden einen Punkt nennen',
+      help: 'Zum Beispiel „Stern“, wie in „1 Stern“. Leer: der Name darüber für jede Zahl, oder „Punkt“, solange auch er leer ist.',
+    },
     perUnit: {
       label: 'Punkte pro ausgegebener Währungseinheit',
       help: 'Für jeden {currency}, den die Produkte einer bezahlten Bestellung nach Rabatten kosten, ohne Versand und Steuern. Eine Erstattung nimmt ihren Anteil zurück.',

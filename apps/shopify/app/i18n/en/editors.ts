@@ -21,6 +21,10 @@ export const editors = {
     title: 'Points',
     on: { label: 'Points are on', help: 'While off, nothing earns points and nothing can be redeemed for them; balances stay.' },
     currency: { label: 'What shoppers call points', help: 'For example “Stars”. Empty: “points”.' },
+    currencyOne: {
+      label: 'What shoppers call one point',
+      help: 'For example “Star”, as in “1 Star”. Empty: the name above for every amount, or “point” while that is empty too.',
+    },
     perUnit: {
       label: 'Points per unit of your currency spent',
       help: 'For every {currency} a paid order’s products cost after discounts, without shipping and taxes. A refund takes its share back.',
