@@ -181,6 +181,15 @@ export function numberFormat(lang: string | undefined, options?: Intl.NumberForm
   }
 }
 
+/** How `lang` counts (one, other, …), English's way for a tag the runtime refuses. */
+export function pluralRules(lang: string | undefined): Intl.PluralRules {
+  try {
+    return new Intl.PluralRules(lang);
+  } catch {
+    return new Intl.PluralRules('en');
+  }
+}
+
 /**
  * An amount of the shop's currency as the shopper's language writes it (`€5`, `5 €`, `€7.50`), without
  * cents when it is whole; null without a currency or for a code Intl does not know.

@@ -1,4 +1,4 @@
-import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
+import { dateFormat, fill, moneyText, numberFormat, pluralRules, type Strings } from './i18n.js';
 import type {
   ChallengeProgress,
   Definition,
@@ -154,7 +154,7 @@ export interface PointsName {
 
 /** An amount of points with their name: "1 Star", "1,250 Stars". */
 export const pointsText = (n: number, name: PointsName, lang: string | undefined): string =>
-  `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${new Intl.PluralRules(lang).select(n) === 'one' ? name.one : name.other}`;
+  `${numberFormat(lang, { maximumFractionDigits: 2 }).format(n)} ${pluralRules(lang).select(n) === 'one' ? name.one : name.other}`;
 
 /**
  * How a storefront writes what is earned: what points are called (the merchant's name, else the

@@ -71,6 +71,8 @@ describe('points said by how many', () => {
     expect(waysToEarn({ ...unnamed, pointsPerCurrencyUnit: 1.5 }, [], stringsFor('fr'), 'fr')[0]!.earns).toBe('+1,5 Point');
     expect(waysToEarn({ ...unnamed, pointsPerCurrencyUnit: 1.5 }, [], t, 'en')[0]!.earns).toBe('+1.5 Points');
     expect(toNextTier(tierView(tiers, member(499, 'Silver')), STARS, t, 'en')).toBe('1 Star to Gold');
+    // A tag the runtime refuses counts as English does, as numbers are written.
+    expect(waysToEarn(named, [], t, 'en_US')[0]!.earns).toBe('+1 Star');
   });
 });
 
