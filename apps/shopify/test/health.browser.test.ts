@@ -102,7 +102,9 @@ describe('program health on the dashboard', () => {
           ? `${a.toFormat('LLL d')}\\s–\\s${b.toFormat('LLL d, yyyy')}`
           : `${a.toFormat('LLL d')}\\s–\\s${b.toFormat('d, yyyy')}`;
     };
-    expect(await region.innerText()).toMatch(new RegExp(`${range(day(6), today)} against ${range(day(13), day(7))} \\(Europe/Paris\\)`));
+    expect(await region.innerText()).toMatch(
+      new RegExp(`${range(day(6), today)} against ${range(day(13), day(7))} \\(Central European Time\\)`),
+    );
     // Rewards count when issued: both two-day rewards were issued while seeding, today.
     expect(await rows()).toEqual([
       'Daily visit Streak · daily 2 up 100% previous period: 1 1 no change previous period: 1 2 new previous period: 0',

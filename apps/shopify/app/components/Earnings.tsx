@@ -8,7 +8,7 @@ import { format } from '../i18n';
 import { useAdminLanguage, useMessages, useMoneyText } from '../i18n/context';
 import { ColumnChart } from './Charts';
 import { FigureCard, FiguresSection } from './Figures';
-import { useDayRange } from './LocalDate';
+import { useDayRange, useZoneName } from './LocalDate';
 
 /**
  * The dashboard's "What the program earns" (CONTRACT §18): the period's money beside the previous
@@ -33,6 +33,7 @@ export function EarningsSection({
 }) {
   const { dashboard } = useMessages();
   const days = useDayRange();
+  const zoneName = useZoneName();
   const m = dashboard.earnings;
   const language = useAdminLanguage();
   const { current, previous } = earnings;
@@ -65,7 +66,11 @@ export function EarningsSection({
   return (
     <FiguresSection
       title={m.section}
-      period={format(m.period, { range: days(current.from, current.to), timezone, previous: days(previous.from, previous.to) })}
+      period={format(m.period, {
+        range: days(current.from, current.to),
+        timezone: zoneName(timezone),
+        previous: days(previous.from, previous.to),
+      })}
     >
       <InlineGrid columns={3} gap="400">
         {tiles.map(([label, value, detail, before]) => (

@@ -51,6 +51,23 @@ export function useDayRange(): (from: string, to: string) => string {
   };
 }
 
+/**
+ * A time zone as the admin's language names it ("Central European Time"); its id where the runtime
+ * has no name for it but an offset ("GMT+00:00" for UTC), which says less than the id.
+ */
+export function useZoneName(): (zone: string) => string {
+  const language = useAdminLanguage();
+  return (zone) => {
+    try {
+      const parts = new Intl.DateTimeFormat(language, { timeZone: zone, timeZoneName: 'longGeneric' }).formatToParts(new Date());
+      const name = parts.find((p) => p.type === 'timeZoneName')?.value;
+      return name && !/^GMT[+-]/.test(name) ? name : zone;
+    } catch {
+      return zone;
+    }
+  };
+}
+
 /** Monday of ISO week `week` of `year`, at 00:00 UTC: week 1 is the week with 4 January in it. */
 function isoWeekMonday(year: number, week: number): Date {
   const jan4 = Date.UTC(year, 0, 4);

@@ -4,7 +4,7 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 import type { AnalyticsSummary } from '../insights/points';
 import { ColumnChart } from './Charts';
 import { FigureCard, FiguresSection } from './Figures';
-import { useDayRange } from './LocalDate';
+import { useDayRange, useZoneName } from './LocalDate';
 
 /**
  * The dashboard's points (CONTRACT §19) from the core's summary: what members earned and redeemed in
@@ -15,6 +15,7 @@ export function PointsSection({ summary }: { summary: AnalyticsSummary }) {
   const { dashboard } = useMessages();
   const m = dashboard.points;
   const days = useDayRange();
+  const zoneName = useZoneName();
   const language = useAdminLanguage();
   const { points } = summary;
   const shown = points.status === 'live' || [points.earned, points.redeemed, points.outstanding].some((n) => n !== 0);
@@ -38,7 +39,10 @@ export function PointsSection({ summary }: { summary: AnalyticsSummary }) {
     ],
   ];
   return (
-    <FiguresSection title={m.section} period={format(m.period, { range: days(summary.from, summary.to), timezone: summary.timezone })}>
+    <FiguresSection
+      title={m.section}
+      period={format(m.period, { range: days(summary.from, summary.to), timezone: zoneName(summary.timezone) })}
+    >
       <InlineGrid columns={3} gap="400">
         {tiles.map(([label, value, detail]) => (
           <FigureCard key={label} label={label} value={value}>

@@ -5,7 +5,7 @@ import { useMessages } from '../i18n/context';
 import type { CoreFailure } from '../core/failure';
 import type { ProgramHealthData } from '../admin/program-health.server';
 import { ColumnChart } from './Charts';
-import { useDayRange } from './LocalDate';
+import { useDayRange, useZoneName } from './LocalDate';
 import { EMPTY_STATE_IMAGE } from './illustrations';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
@@ -81,6 +81,7 @@ export const ProgramHealth = memo(function ProgramHealth({
 }) {
   const { health: h } = useMessages();
   const days = useDayRange();
+  const zoneName = useZoneName();
   if (failure?.status === 400) return null;
   return (
     <Card padding="0">
@@ -96,7 +97,7 @@ export const ProgramHealth = memo(function ProgramHealth({
                   {format(h.period, {
                     range: days(health.from, health.to),
                     previous: days(health.previousFrom, health.previousTo),
-                    timezone: health.timezone,
+                    timezone: zoneName(health.timezone),
                   })}
                 </Text>
               ) : null}

@@ -6,7 +6,7 @@ import { ColumnChart, RateBars } from '../components/Charts';
 import { EarningsSection } from '../components/Earnings';
 import { FigureCard } from '../components/Figures';
 import { HelpFooter } from '../components/HelpFooter';
-import { useDayRange } from '../components/LocalDate';
+import { useDayRange, useZoneName } from '../components/LocalDate';
 import { OnboardingChecklist } from '../components/OnboardingChecklist';
 import { PointsSection } from '../components/PointsSection';
 import { ProgramHealth } from '../components/ProgramHealth';
@@ -169,6 +169,7 @@ function RangeForm({ from, to, fieldErrors }: { from: string; to: string; fieldE
 const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
   const { dashboard: m } = useMessages();
   const days = useDayRange();
+  const zoneName = useZoneName();
   return (
     <>
       <Layout.Section>
@@ -204,7 +205,7 @@ const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
       <Layout.Section>
         <Card>
           <RateBars
-            title={format(m.completionRates, { range: days(summary.from, summary.to), timezone: summary.timezone })}
+            title={format(m.completionRates, { range: days(summary.from, summary.to), timezone: zoneName(summary.timezone) })}
             rows={(['streak', 'challenge', 'mission'] as const).map((kind) => {
               const c = summary.completion[kind];
               return {
