@@ -659,16 +659,16 @@ describe('the branding editor', () => {
     await page().getByLabel('Distance from the top or bottom').fill('5000');
     await page().getByLabel('Main colour', { exact: true }).fill('very red');
     await save();
-    await page().getByText('Distance from the top or bottom can be at most 2000.').first().waitFor();
-    expect(await fieldError('Distance from the top or bottom')).toBe('Distance from the top or bottom can be at most 2000.');
+    await page().getByText('Distance from the top or bottom can be at most 2,000.').first().waitFor();
+    expect(await fieldError('Distance from the top or bottom')).toBe('Distance from the top or bottom can be at most 2,000.');
     expect(await fieldError('Main colour')).toBe('Main colour must be a colour such as #7c3aed.');
     await browser.shot('branding-editor-refusal');
 
     await browser.open('/app/widget/branding?locale=de');
     await page().getByLabel('Abstand nach oben oder unten').fill('5000');
     await save();
-    await page().getByText('Abstand nach oben oder unten darf höchstens 2000 sein.').first().waitFor();
-    expect(await fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2000 sein.');
+    await page().getByText('Abstand nach oben oder unten darf höchstens 2.000 sein.').first().waitFor();
+    expect(await fieldError('Abstand nach oben oder unten')).toBe('Abstand nach oben oder unten darf höchstens 2.000 sein.');
     await browser.shot('branding-editor-de');
   });
 });

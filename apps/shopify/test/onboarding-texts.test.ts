@@ -45,7 +45,13 @@ describe('template texts', () => {
 
   it('points and tiers: the rates, rewards with their costs and tiers it promises, in the shop’s currency', () => {
     const plan = pointsPlan(STOREFRONT_TEXTS.en, 'en', 'EUR');
-    expect(plan.setting).toEqual({ pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100, eudCurrencyName: 'points' });
+    expect(plan.setting).toEqual({
+      pointsPerCurrencyUnit: 1,
+      pointsPerOrder: 0,
+      pointsOnSignUp: 100,
+      eudCurrencyName: 'points',
+      eudCurrencyNameOne: 'point',
+    });
     expect(plan.rewards.map((r) => [r.title, r.discountType, r.discountValue, r.pointsCost])).toEqual([
       ['€5 off your next order', 'fixed_amount', 5, 500],
       ['10% off your next order', 'percentage', 10, 1000],

@@ -357,7 +357,7 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
         positive: 'Enter an amount above 0.',
         past: 'This day has passed: pick today or a later one.',
         moreThan0: 'Enter more than 0.',
-        atMost36500: 'Enter at most 36500.',
+        atMost36500: 'Enter at most 36,500.',
       },
     },
     de: {
@@ -388,7 +388,7 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
         positive: 'Gib einen Betrag über 0 ein.',
         past: 'Dieser Tag ist vorbei: Wähle heute oder einen späteren Tag.',
         moreThan0: 'Gib mehr als 0 ein.',
-        atMost36500: 'Gib höchstens 36500 ein.',
+        atMost36500: 'Gib höchstens 36.500 ein.',
       },
     },
   } as const;

@@ -134,8 +134,8 @@ describe('the VIP tiers editor', () => {
     await browser.open(`/app/tiers/${tierIds.gold}?locale=de`);
     await page().getByLabel('Stars bis zur Stufe').fill('2000000000');
     await save();
-    await page().getByText('Stars bis zur Stufe darf höchstens 1000000000 sein.').waitFor();
-    expect(await fieldError('Stars bis zur Stufe')).toBe('Stars bis zur Stufe darf höchstens 1000000000 sein.');
+    await page().getByText('Stars bis zur Stufe darf höchstens 1.000.000.000 sein.').waitFor();
+    expect(await fieldError('Stars bis zur Stufe')).toBe('Stars bis zur Stufe darf höchstens 1.000.000.000 sein.');
     await browser.shot('tier-editor-refusal-de');
     await page().getByLabel('Punkte-Multiplikator').fill('1.25');
     await save();
@@ -151,9 +151,11 @@ describe('the VIP tiers editor', () => {
     // The shop calls its points Stars in every language of the admin.
     expect(oneLine(await page().getByRole('list', { name: 'VIP-Stufen' }).getByRole('listitem').allInnerTexts())).toEqual([
       expect.stringMatching(
-        /^1\. Silver .*Live Ab 100 Stars · sammelt 1,5× Stars 0 Mitglieder Prämie beim Erreichen: Silver welcome gift$/,
+        /^1\. Silver .*Live Stars: ab 100 · sammelt 1,5× Stars 0 Mitglieder Prämie beim Erreichen: Silver welcome gift$/,
       ),
-      expect.stringMatching(/^2\. Gold .*Live Ab 1\.500 Stars · sammelt 2,5× Stars 0 Mitglieder Prämie beim Erreichen: Gold welcome gift$/),
+      expect.stringMatching(
+        /^2\. Gold .*Live Stars: ab 1\.500 · sammelt 2,5× Stars 0 Mitglieder Prämie beim Erreichen: Gold welcome gift$/,
+      ),
     ]);
     await browser.shot('tiers-ladder-de');
   });
