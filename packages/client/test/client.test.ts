@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +49,9 @@ beforeAll(async () => {
       LOYALTY_PLATFORM_TOKEN: PLATFORM_TOKEN,
       PORT: '0',
       LOG_LEVEL: 'silent',
+      // No e-mail is sent here: files, so the start does not warn of SMTP without a server.
+      LOYALTY_EMAIL_TRANSPORT: 'file',
+      LOYALTY_DATA_DIR: join(tmpdir(), databaseName),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
