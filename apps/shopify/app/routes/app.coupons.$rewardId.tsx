@@ -55,10 +55,7 @@ export const action = async ({ request, params }: ActionFunctionArgs) => {
     const details = (failure.details ?? []).map((d) => {
       // "Got 12000 codes; the limit is 10000.": the limit, as the merchant writes numbers.
       if (d.code === 'too_many') {
-        const limit = /limit is (\d+)/.exec(d.message)?.[1];
-        return format(words.tooMany, {
-          max: limit ? new Intl.NumberFormat(language).format(Number(limit)) : numberIn(d.message, language),
-        });
+        return format(words.tooMany, { max: numberIn(/limit is (\d+)/.exec(d.message)?.[1] ?? d.message, language) });
       }
       const line = /^line (\d+)$/.exec(d.field ?? '')?.[1];
       const label = line ? format(words.line, { line: Number(line) + (headed ? 1 : 0) }) : words.file;
