@@ -367,7 +367,7 @@ async function writeEntry(trx: Knex.Transaction, { entry, member }: Entered, eve
   return (await run(trx, { text: event ? WRITE_ENTRY_SQL.withEvent : WRITE_ENTRY_SQL.plain, values })).length > 0;
 }
 
-type Holder = Pick<PointEntryRow, 'id' | 'owned_by_id'>;
+type Holder = Pick<PointEntryRow, 'id' | 'owned_by_id' | 'reason' | 'linked_schema_record_id'>;
 
 /** The entry holding the entry's uniqueIdentifier, if any: among redemptions for a redemption, else among the others (CONTRACT §19). */
 async function entryWith(
@@ -379,22 +379,31 @@ async function entryWith(
   return trx<PointEntryRow & Row>('point_entry')
     .where({ account_id: accountId, unique_identifier: entry.uniqueIdentifier! })
     .where((q) => (redemption ? q.where('reason', 'redeemed') : q.whereNot('reason', 'redeemed')))
-    .first('id', 'owned_by_id');
+    .first('id', 'owned_by_id', 'reason', 'linked_schema_record_id');
 }
 
 /**
- * 409 for a replayed uniqueIdentifier, naming the entry that has it when it is the same member's:
- * keys are unique in the account, and one member is not told the id of another's entry.
+ * 409 for a replayed uniqueIdentifier, naming what the first request made when it is the same
+ * member's (keys are unique in the account, and one member is not told the id of another's record):
+ * a redemption's reward log, which its answer carried, else the entry.
  */
 const replayed = (holder: Holder | undefined, ownedById: string) =>
-  duplicateUniqueIdentifier('A point entry with this uniqueIdentifier already exists; nothing was changed.', [
-    {
-      field: 'uniqueIdentifier',
-      code: 'duplicate',
-      message: 'Already used in this account.',
-      existingRecordId: holder?.owned_by_id === ownedById ? holder.id : undefined,
-    },
-  ]);
+  duplicateUniqueIdentifier(
+    `${holder?.reason === 'redeemed' ? 'A redemption' : 'A point entry'} with this uniqueIdentifier already exists; nothing was changed.`,
+    [
+      {
+        field: 'uniqueIdentifier',
+        code: 'duplicate',
+        message: 'Already used in this account.',
+        existingRecordId:
+          holder?.owned_by_id !== ownedById
+            ? undefined
+            : holder.reason === 'redeemed'
+              ? (holder.linked_schema_record_id ?? undefined)
+              : holder.id,
+      },
+    ],
+  );
 
 /**
  * Refuses, as a replay, an entry whose uniqueIdentifier an entry of its kind holds: asked before what

@@ -442,6 +442,27 @@ describe('racing redemptions', () => {
     expect(new Set(logs.map((l) => l.couponCode)).size).toBe(3);
     expect((await entriesOf(m)).filter((e) => e.reason === 'redeemed')).toHaveLength(3);
   });
+
+  it('makes one redemption of 20 racing with one uniqueIdentifier, each other answer naming its reward log', async () => {
+    const r = await codeReward(100);
+    const m = await member();
+    await accepted(give(m, 1000, 'earned'));
+    const key = `race-${++seq}`;
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        acct.api.post(`/schema/reward/record/${r.id}/action/redeem`, { ownedById: m, uniqueIdentifier: key }),
+      ),
+    );
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok).toHaveLength(1);
+    const made = ok[0]!.body.data.rewardLog.id;
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.status, JSON.stringify(a.body)).toBe(409);
+      expect(a.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: made }] });
+    }
+    expect(await rewardLogsOf(m)).toHaveLength(1);
+    expect((await memberOf(m)).pointsBalance).toBe(900);
+  });
 });
 
 type Op =

@@ -421,7 +421,7 @@ describe('redeem', () => {
       expect(await stateOf(m)).toEqual(before);
     };
     const replay = await redeem(r.id, { ownedById: m, uniqueIdentifier: uid });
-    expect(replay.body.error.details[0].existingRecordId).toBeDefined();
+    expect(replay.body.error.details[0].existingRecordId).toBe(first.rewardLog.id);
     await expectRefused(Promise.resolve(replay), 409, 'duplicate_unique_identifier');
     await expectRefused(redeem((await reward({ pointsCost: null })).id, { ownedById: m }), 409, 'not_redeemable');
     await expectRefused(redeem((await reward({ pointsCost: 10, status: 'paused' })).id, { ownedById: m }), 409, 'not_redeemable');
@@ -489,10 +489,10 @@ describe('uniqueIdentifier namespaces', () => {
       acct.api.get('/schema/point_entry/record', { filters: eq('reason', 'redeemed'), limit: '1000' }),
     ).then((all: any[]) => all.filter((e) => e.ownedById === m));
     expect(redeemed).toMatchObject({ uniqueIdentifier: shared, linkedSchemaRecordId: bought.body.data.rewardLog.id });
-    // Each replay names its own.
+    // Each replay names what its first request made: a redemption its reward log, an entry itself.
     const again = await redeem(r.id, { ownedById: m, uniqueIdentifier: shared });
     expect(again.status).toBe(409);
-    expect(again.body.error.details[0].existingRecordId).toBe(redeemed.id);
+    expect(again.body.error.details[0].existingRecordId).toBe(bought.body.data.rewardLog.id);
     const adjustAgain = await entry({ ownedById: m, points: 200, reason: 'adjusted', uniqueIdentifier: shared });
     expect(adjustAgain.status).toBe(409);
     expect(adjustAgain.body.error.details[0].existingRecordId).toBe(given.id);
@@ -517,7 +517,8 @@ describe('uniqueIdentifier namespaces', () => {
     const retried = async () => {
       const res = await redeem(r.id, { ownedById: m, uniqueIdentifier: key });
       expect(res.status, JSON.stringify(res.body)).toBe(409);
-      expect(res.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: redeemed.id }] });
+      expect(res.body.error).toMatchObject({ code: 'duplicate_unique_identifier', details: [{ existingRecordId: made.rewardLog.id }] });
+      expect(res.body.error.message).toBe('A redemption with this uniqueIdentifier already exists; nothing was changed.');
     };
     await accepted(acct.api.patch(`/schema/reward/record/${r.id}`, { status: 'paused' }));
     await retried();
@@ -528,7 +529,7 @@ describe('uniqueIdentifier namespaces', () => {
     await setStatus('live');
     await accepted(acct.api.patch(`/schema/reward/record/${r.id}`, { pointsCost: 10 }));
 
-    // Another member with the same key: refused (keys are the account's), without the first member's entry id.
+    // Another member with the same key: refused (keys are the account's), without the first member's reward log id.
     const other = await member();
     await accepted(entry({ ownedById: other, points: 100, reason: 'adjusted' }));
     const theirs = await redeem(r.id, { ownedById: other, uniqueIdentifier: key });
