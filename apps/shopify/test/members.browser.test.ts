@@ -6,7 +6,7 @@ import { accountClient } from '../app/core/client.server';
 import { creatorFor, streakRewardingFirstDay } from './support/programs';
 import { type AdminApp, startAdminApp } from './support/admin';
 import { orderPayload, refundPayload } from './support/orders';
-import { flowLifecycleRequest, TEST_SHOP, webhookRequest } from './support/stack';
+import { flowLifecycleRequest, proxyRequest, TEST_SHOP, webhookRequest } from './support/stack';
 
 /**
  * The Members pages in Chromium (production build, real core, the Admin API stub): finding a member
@@ -664,5 +664,44 @@ describe('members in Chromium', () => {
   it('an unknown member reads as gone, not as an error', async () => {
     await admin.browser.open('/app/members/00000000-0000-4000-8000-000000000000');
     expect(await page().locator('body').innerText()).toContain('This member does not exist (any more).');
+  });
+});
+
+describe('members met only through the storefront', () => {
+  /** The shopper's storefront asks the app proxy for their token: the core makes the member, with no name. */
+  async function signsIn(customerId: string) {
+    const request = await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: customerId });
+    const url = new URL(request.url);
+    const res = await fetch(`${admin.server.url}${url.pathname}${url.search}`, { headers: request.headers });
+    expect(res.status).toBe(200);
+  }
+  const coreMember = async (customerId: string) =>
+    (
+      await api.get('/schema/account_user/record', {
+        filters: {
+          operator: 'and',
+          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: `gid://shopify/Customer/${customerId}` }],
+        },
+      })
+    ).body.data[0];
+
+  it('are named by Shopify in the list and on their page, and the names kept so a search finds them', async () => {
+    admin.stack.admin.customers.set('gid://shopify/Customer/7101', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test' });
+    await signsIn('7101');
+    // A customer Shopify no longer has stays without a name, and the page still answers.
+    await signsIn('7102');
+    expect(await coreMember('7101')).toMatchObject({ firstName: null, lastName: null, email: null });
+
+    await admin.browser.open('/app/members');
+    expect((await listedNames()).slice(0, 2)).toEqual(['(no name)', 'Grace Hopper']);
+    expect(await coreMember('7101')).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test' });
+    expect(await coreMember('7102')).toMatchObject({ firstName: null, email: null });
+    await search('hopper');
+    expect(await listedNames()).toEqual(['Grace Hopper']);
+
+    admin.stack.admin.customers.set('gid://shopify/Customer/7102', { firstName: 'Ada', lastName: null, email: null });
+    await admin.browser.open(`/app/members/${(await coreMember('7102')).id}`);
+    expect(await page().getByRole('heading', { level: 1 }).innerText()).toBe('Ada');
+    expect(await coreMember('7102')).toMatchObject({ firstName: 'Ada', lastName: null });
   });
 });

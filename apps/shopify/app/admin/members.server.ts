@@ -1,13 +1,21 @@
 import type { AccountClient } from '../core/client.server';
 import { coreFailure, type CoreFailure, isOutage } from '../core/failure';
-import { type ComplexCondition, type ListQuery, type RecordOf, records, type Result, whereEquals } from '../core/records.server';
+import {
+  type ComplexCondition,
+  type ListQuery,
+  type RecordOf,
+  records,
+  type Result,
+  updateRecord,
+  whereEquals,
+} from '../core/records.server';
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, runStatus, type TakenBack } from '../earning/taken-back';
 import { type EntryLinks, pointSource, pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
-import { type AdminGraphql, flowTriggerReceive } from '../shopify/admin-api.server';
+import { type AdminGraphql, fetchCustomers, flowTriggerReceive } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
 /** The members admin (issue #18 part 3): search, one member's progress and rewards, freezes, resending a code. */
@@ -64,6 +72,38 @@ const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, strin
   pointsBalance: r.pointsBalance ?? 0,
   tier: (r.tierId && tiers.get(r.tierId)) || null,
 });
+
+/** A Shopify customer the core knows no name or e-mail of: met only through a storefront token, whose minting asks Shopify nothing. */
+const nameless = (m: MemberRow) => m.customerId !== null && !m.firstName && !m.lastName && !m.email;
+
+/**
+ * The members as shown, the nameless ones named by Shopify (one query for all of them) and their
+ * names and e-mail kept in the core, so the next page, a search and their messages have them too.
+ * Best effort: where Shopify or the core does not answer, the member stays "(no name)" this time.
+ */
+export async function nameFromShopify(api: AccountClient, admin: AdminGraphql, members: MemberRow[]): Promise<MemberRow[]> {
+  const unnamed = members.filter(nameless);
+  if (!unnamed.length) return members;
+  const found = await fetchCustomers(
+    admin,
+    unnamed.map((m) => m.externalId),
+  ).catch(() => []);
+  const byGid = new Map(found.map((c) => [c.id, c] as const));
+  const named = new Map<string, MemberRow>();
+  await Promise.all(
+    unnamed.map(async (m) => {
+      const customer = byGid.get(m.externalId);
+      if (!customer) return;
+      const known = Object.fromEntries(
+        (['firstName', 'lastName', 'email'] as const).flatMap((k) => (customer[k] ? [[k, customer[k]] as const] : [])),
+      );
+      if (!Object.keys(known).length) return;
+      named.set(m.id, { ...m, ...known });
+      await updateRecord(api, 'account_user', m.id, known);
+    }),
+  );
+  return members.map((m) => named.get(m.id) ?? m);
+}
 
 export async function searchMembers(api: AccountClient, text: string, page: number) {
   const filters = memberSearchFilter(text);

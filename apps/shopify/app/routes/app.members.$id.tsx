@@ -7,7 +7,7 @@ import { OrdersCard } from '../components/members/OrdersCard';
 import { PointsCard } from '../components/members/PointsCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
-import { adjustMemberPoints, grantFreezes, grantRefusal, memberDetail, resendRewardIssued } from '../admin/members.server';
+import { adjustMemberPoints, grantFreezes, grantRefusal, memberDetail, nameFromShopify, resendRewardIssued } from '../admin/members.server';
 import { textFor } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
 import { useMessages } from '../i18n/context';
@@ -23,10 +23,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
   const shop = await fetchShop(admin).catch(() => null);
-  return memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null, {
+  const found = await memberDetail(api, params.id ?? '', shop?.ianaTimezone ?? null, {
     orders: (customerId) => customerOrders(pool(), session.shop, customerId),
     issuedAtShopify: (ids) => outbox.issuedAtShopify(session.shop, ids),
   });
+  if (!found.detail) return found;
+  const [member] = await nameFromShopify(api, admin, [found.detail.member]);
+  return { ...found, detail: { ...found.detail, member: member! } };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {

@@ -8,18 +8,19 @@ import { FailureBanner } from '../components/FailureBanner';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
-import { PAGE_SIZE, searchMembers } from '../admin/members.server';
+import { nameFromShopify, PAGE_SIZE, searchMembers } from '../admin/members.server';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 import { LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 
-/** Members, newest first, or those matching a search by name, e-mail or customer id. */
+/** Members, newest first, or those matching a search by name, e-mail or customer id; customers the core has no name for named by Shopify. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api } = await authenticateShop(request);
+  const { api, admin } = await authenticateShop(request);
   const url = new URL(request.url);
   const query = url.searchParams.get('q')?.trim() ?? '';
   const page = Math.max(0, Number.parseInt(url.searchParams.get('page') ?? '0', 10) || 0);
-  return { query, page, pageSize: PAGE_SIZE, ...(await searchMembers(api, query, page)) };
+  const found = await searchMembers(api, query, page);
+  return { query, page, pageSize: PAGE_SIZE, ...found, members: await nameFromShopify(api, admin, found.members) };
 };
 
 type MembersData = SerializeFrom<typeof loader>;

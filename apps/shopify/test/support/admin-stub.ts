@@ -483,6 +483,14 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
           data: { themes: { nodes: theme ? [{ name: theme.name, files: { nodes: files } }] : [] } },
         });
       }
+      if (operation === 'LoyaltyCustomers') {
+        const ids = variables.ids;
+        if (!Array.isArray(ids) || ids.length > 250)
+          return send(200, { errors: [{ message: 'Variable $ids must be a list of at most 250 IDs' }] });
+        return send(200, {
+          data: { nodes: ids.map((id: string) => (stub.customers.has(id) ? { id, ...stub.customers.get(id) } : null)) },
+        });
+      }
       if (operation === 'LoyaltyCustomer') {
         const id = String(variables.id);
         const customer = stub.customers.get(id);
