@@ -48,6 +48,10 @@ describe('first-run checklist in Chromium', () => {
     await browser.open('/app');
     await page.getByRole('heading', { name: 'Launch your loyalty program' }).waitFor();
     expect(await page.getByText('0 of 4 steps done').count()).toBe(1);
+    // With no program yet, the health section's own way to make one opens the program editor, not the raw record form.
+    const create = page.getByRole('link', { name: 'Create a streak' });
+    await create.waitFor();
+    expect(new URL((await create.getAttribute('href'))!, page.url()).pathname).toBe('/app/programs/streak/new');
     await browser.shot('onboarding-checklist');
 
     await click(page.getByRole('button', { name: 'Choose: Daily visit streak' }));

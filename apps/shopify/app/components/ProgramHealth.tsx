@@ -7,6 +7,7 @@ import type { ProgramHealthData } from '../admin/program-health.server';
 import { ColumnChart } from './Charts';
 import { useDayRange, useZoneName } from './LocalDate';
 import { EMPTY_STATE_IMAGE } from './illustrations';
+import { editorUrl } from '../admin/resources';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
 type Program = ProgramHealthData['programs'][number];
@@ -144,7 +145,7 @@ export const ProgramHealth = memo(function ProgramHealth({
               <DailyChart programs={health.programs} />
             </>
           ) : health ? (
-            <EmptyState heading={h.emptyTitle} action={{ content: h.create, url: '/app/r/streak/new' }} image={EMPTY_STATE_IMAGE}>
+            <EmptyState heading={h.emptyTitle} action={{ content: h.create, url: editorUrl('streak', 'new')! }} image={EMPTY_STATE_IMAGE}>
               <p>{h.emptyBody}</p>
             </EmptyState>
           ) : null}
