@@ -23,10 +23,33 @@ app.use(express.static('public', { maxAge: '1h' }));
 morgan.token('path', (req) => req.originalUrl.split('?')[0]);
 app.use(morgan(':method :path :status :res[content-length] - :response-time ms'));
 const handle = createRequestHandler(build, process.env.NODE_ENV);
+
+/** Past this much of a body no route read, the connection is closed rather than read on. */
+const UNREAD_BODY_MAX = 8 * 1024 * 1024;
+
+/**
+ * A body the route answered without reading (a refusal before it, an unsigned visit) stays paused in
+ * the adapter's stream, and with it the connection: a client still sending never reads the answer,
+ * and the next request on the connection waits behind it. What is left is read and dropped, as Node
+ * does with a body no handler reads; a larger one closes the connection.
+ */
+async function dropUnread(body, socket) {
+  let left = UNREAD_BODY_MAX;
+  try {
+    for await (const chunk of body) {
+      left -= chunk.byteLength;
+      if (left < 0) return socket.destroy();
+    }
+  } catch {
+    // The client went away: there is nothing left to drop.
+  }
+}
+
 app.all('*', async (req, res, next) => {
   try {
     const request = createRemixRequest(req, res);
     const response = await handle(request);
+    if (!req.complete && request.body && !request.body.locked) void dropUnread(request.body, req.socket);
     // A refusal Remix answers as a failure (app/entry.server.tsx's `refusal`) is answered as what it is.
     const refused = build.entry.module.refusal(request);
     if (refused) await response.body?.cancel();

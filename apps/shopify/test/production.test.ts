@@ -517,6 +517,21 @@ describe('Flow actions', () => {
     expect(big.status).toBe(413);
   });
 
+  it('answers every request on a connection whose earlier bodies no route read (a refusal before the body is read)', async () => {
+    for (const path of ['/apps/loyalty/visit', '/app/onboarding', '/flow/execute-streak'])
+      for (let i = 0; i < 4; i++) {
+        // One keep-alive connection (fetch's pool), each body too large to sit in the socket's buffers unread.
+        const res = await fetch(new URL(path, prod.url), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: 'x'.repeat(2_000_000),
+          signal: AbortSignal.timeout(10_000),
+        });
+        expect([path, i, res.status < 500]).toEqual([path, i, true]);
+        await res.arrayBuffer();
+      }
+  });
+
   it('answers another method than POST on the routes Shopify posts to with 405, saying it takes POST', async () => {
     for (const path of ['/webhooks/orders/paid', '/flow/execute-streak', '/apps/loyalty/visit', '/loyalty/events', '/app/onboarding'])
       for (const method of ['GET', 'PUT', 'PATCH', 'DELETE']) {
