@@ -55,22 +55,62 @@ function jsonOf(body: Buffer): unknown {
   }
 }
 
+/** Shopify's payloads nest a few levels deep; some thousands deep, JSON.stringify and PostgreSQL's jsonb run out of stack. */
+const MAX_SIGNED_BODY_DEPTH = 64;
+
+/** How deep the body's arrays and objects nest, counted on its bytes (a recursive walk would itself run out of stack). */
+function nesting(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      // A backslash escapes the byte after it; no byte of a multi-byte UTF-8 character is ASCII.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * The library refuses with no body (a bad signature 401; an empty body, a missing header, or for
+ * Flow a bad signature or a shop it has no session for, 400): the same status, with the error body.
+ */
+function withErrorBody(refusal: Response): Response {
+  if (refusal.body) return refusal;
+  const error =
+    refusal.status === 401
+      ? 'The request is not signed with the app’s secret.'
+      : 'The request is not a signed Shopify request with a body, for a shop the app is installed in.';
+  return Response.json({ error }, { status: refusal.status });
+}
+
 /**
  * Runs the library's check on the body read within bounds. A signed request whose body it cannot
- * read (`malformed`, asked only once it failed) or whose shop domain header is no shop's fails
- * inside it after the signature checked out: 400, which Shopify does not retry. Any other failure (the database) stays an error, retried.
+ * read (`malformed`, asked only once it failed), nests past MAX_SIGNED_BODY_DEPTH, or whose shop
+ * domain header is no shop's is 400 once the signature checked out, which Shopify does not retry.
+ * Any other failure (the database) stays an error, retried.
  */
 async function signed<T>(request: Request, check: (r: Request) => Promise<T>, malformed: (json: unknown) => boolean): Promise<T> {
   const body = await boundedBody(request, MAX_SIGNED_BODY_BYTES);
   if (!body) throw Response.json({ error: `The body is over ${MAX_SIGNED_BODY_BYTES} bytes.` }, { status: 413 });
+  let checked: T;
   try {
-    return await check(new Request(request, { body: new Uint8Array(body) }));
+    checked = await check(new Request(request, { body: new Uint8Array(body) }));
   } catch (err) {
     // Signed, but naming no shop domain the library takes: as unreadable as a malformed body.
     if (err instanceof InvalidShopError) throw Response.json({ error: 'The shop domain header names no shop.' }, { status: 400 });
-    if (err instanceof Response || !malformed(jsonOf(body))) throw err;
+    if (err instanceof Response) throw withErrorBody(err);
+    if (!malformed(jsonOf(body))) throw err;
     throw Response.json({ error: 'The body is not the JSON this route takes.' }, { status: 400 });
   }
+  if (nesting(body) > MAX_SIGNED_BODY_DEPTH)
+    throw Response.json({ error: `The body nests deeper than ${MAX_SIGNED_BODY_DEPTH} levels.` }, { status: 400 });
+  return checked;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isJsonObject } from '../json';
 import {
   cancelNotice,
   createdCustomer,
@@ -131,8 +132,20 @@ function factsStatement(facts: Facts | null): [string, unknown[]] {
   }
 }
 
-/** PostgreSQL's jsonb holds no NUL character, which a shopper's note or attribute may carry through Shopify: dropped, the rest kept. */
-const withoutNul = (_key: string, value: unknown) => (typeof value === 'string' ? value.replaceAll('\0', '') : value);
+/**
+ * PostgreSQL's jsonb holds no NUL character and no lone surrogate (valid in JSON text, as `\ud800`),
+ * which a shopper's note or attribute may carry through Shopify, in a value or a key: a NUL dropped,
+ * a lone surrogate made U+FFFD, the rest kept.
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const clean = (text: string) => text.replaceAll('\0', '').replace(LONE_SURROGATE, '\ufffd');
+function storable(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return clean(value);
+  // Objects are copied only when a key needs it: orders come by the thousand.
+  if (isJsonObject(value) && Object.keys(value).some((key) => clean(key) !== key))
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [clean(key), v]));
+  return value;
+}
 
 export async function receiveStoreWebhook(
   pool: () => pg.Pool,
@@ -162,7 +175,7 @@ export async function receiveStoreWebhook(
       webhook.topic,
       kept.subject,
       kept.orderId,
-      JSON.stringify(webhook.payload, withoutNul),
+      JSON.stringify(webhook.payload, storable),
       EARNING_CHANNEL,
       ...params,
     ],

@@ -1,8 +1,12 @@
 /** What UI extension session tokens (customer account, checkout, thank-you and order status pages) say, read the same way by each route. */
 
+// A host name's characters: anything else (a NUL, which PostgreSQL's text refuses, among them) names no shop.
+const HOST = /^[a-z0-9-]+(\.[a-z0-9-]+)+$/i;
+
 /** The shop's domain from `dest`, which Shopify's extension tokens give with or without the scheme; null when it names none. */
 export function shopOfDest(dest: unknown): string | null {
-  return (typeof dest === 'string' && dest.replace(/^https:\/\//, '').replace(/\/.*$/, '')) || null;
+  const host = typeof dest === 'string' ? dest.replace(/^https:\/\//, '').replace(/\/.*$/, '') : '';
+  return HOST.test(host) ? host : null;
 }
 
 // Shopify's ids are 64-bit: twenty digits at most.

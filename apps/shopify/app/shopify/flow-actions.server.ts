@@ -239,10 +239,16 @@ interface RunKey {
 
 function runKeyOf(props: Properties, payload: FlowPayload): RunKey {
   const given = props.text('idempotency_key', false);
-  if (given) return { key: given, property: 'idempotency_key' };
   const runId = payload.action_run_id;
-  if (typeof runId === 'string' && runId) return { key: runId, property: 'action_run_id' };
-  throw bad('action_run_id', 'is required when no idempotency_key is given');
+  const run: RunKey | null = given
+    ? { key: given, property: 'idempotency_key' }
+    : typeof runId === 'string' && runId
+      ? { key: runId, property: 'action_run_id' }
+      : null;
+  if (!run) throw bad('action_run_id', 'is required when no idempotency_key is given');
+  // The app keeps a run's answer under its key (grant-streak-freezes), and PostgreSQL's text holds no NUL.
+  if (run.key.includes('\0')) throw bad(run.property, 'must not contain a NUL character');
+  return run;
 }
 
 const LOG_FIELDS: Record<string, string> = {

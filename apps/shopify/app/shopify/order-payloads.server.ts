@@ -1,5 +1,5 @@
 import { type CoreLanguage, coreLanguage } from '../core/languages';
-import { isJsonObject, type JsonObject, objectOf } from '../json';
+import { instantOf, isJsonObject, type JsonObject, objectOf } from '../json';
 
 /**
  * What the app reads of Shopify's order, refund and customer webhooks (CONTRACT §17), in the shop's
@@ -72,11 +72,7 @@ const idOf = (value: unknown): string | null =>
 
 const textOrNull = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
 
-const instant = (value: unknown): string | null => {
-  if (typeof value !== 'string') return null;
-  const time = Date.parse(value);
-  return Number.isNaN(time) ? null : new Date(time).toISOString();
-};
+const instant = (value: unknown): string | null => instantOf(value)?.toISOString() ?? null;
 
 /** Past this an amount is not one a shop charges: read as absent. */
 const MAX_AMOUNT = 1e9;

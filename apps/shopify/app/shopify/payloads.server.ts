@@ -1,4 +1,4 @@
-import { objectOf } from '../json';
+import { instantOf, objectOf } from '../json';
 
 /** What the app reads of the payloads Shopify sends it (webhooks and Flow's callbacks), once verified. */
 
@@ -49,13 +49,13 @@ export interface TriggerUsage {
 /** Flow's trigger lifecycle callback (extensions/flow-trigger-lifecycle). */
 export function triggerUsage(payload: unknown): TriggerUsage {
   const body = objectOf(payload);
-  const stamped = typeof body.timestamp === 'string' ? new Date(body.timestamp) : undefined;
+  const stamped = instantOf(body.timestamp);
   const now = new Date();
   return {
     handle: typeof body.flow_trigger_definition_id === 'string' ? body.flow_trigger_definition_id : '',
     enabled: body.has_enabled_flow === true,
     // The newest notice wins: one stamped ahead of now (a clock's skew) would outrank every later one.
-    notifiedAt: stamped && !Number.isNaN(stamped.getTime()) && stamped < now ? stamped : now,
+    notifiedAt: stamped && stamped < now ? stamped : now,
   };
 }
 
