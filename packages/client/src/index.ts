@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, defaultPathSerializer } from 'openapi-fetch';
 import type { components, paths } from './generated/schema.js';
 
 export type { components, paths };
@@ -19,7 +19,20 @@ function credentialHeaders(credentials: Credentials): Record<string, string> {
  * core's OpenAPI document. `baseUrl` ends with the version prefix, e.g. `http://host:4000/api/v1.0`.
  */
 export function createLoyaltyClient(baseUrl: string, credentials: Credentials, fetchImpl?: typeof fetch): Client<paths> {
-  return createClient<paths>({ baseUrl, headers: credentialHeaders(credentials), fetch: fetchImpl });
+  return createClient<paths>({ baseUrl, headers: credentialHeaders(credentials), fetch: fetchImpl, pathSerializer: wellFormedPath });
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Path parameters as openapi-fetch puts them in, but a lone surrogate (which a JSON body can carry
+ * into an id, and on which `encodeURIComponent` throws) as U+FFFD: the service then answers the id
+ * that names no record as it answers any other, instead of the call throwing.
+ */
+const wellFormedPath = (path: string, params: Record<string, unknown>) =>
+  defaultPathSerializer(
+    path,
+    Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v.replace(LONE_SURROGATE, '\ufffd') : v])),
+  );
 
 export { verifyWebhook, WebhookVerificationError, type WebhookEnvelope, type WebhookEvent } from './webhooks.js';

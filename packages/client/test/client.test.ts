@@ -105,6 +105,15 @@ describe('typed client', () => {
     const guest = createLoyaltyClient(baseUrl, { accountId: account.id });
     const publicList = await guest.GET('/schema/streak/record');
     expect(publicList.data!.data[0]).not.toHaveProperty('name');
+
+    // An id with a lone surrogate (a JSON body can carry one) is sent as an id of nothing, not thrown on; an id with a pair keeps it.
+    for (const id of ['\ud800', `${streak.id}\udc00`, 'a\ud83d\ude00b']) {
+      const odd = await api.GET('/schema/streak/record/{id}', { params: { path: { id } } });
+      expect([id, odd.response.status]).toEqual([id, 404]);
+    }
+    expect((await api.GET('/schema/streak/record/{id}', { params: { path: { id: 'a\ud83d\ude00b' } } })).response.url).toMatch(
+      /a%F0%9F%98%80b$/,
+    );
   });
 
   it('reads leaderboard standings with typed parameters and response', async () => {
