@@ -258,10 +258,39 @@ export function blankSettings(kind: ProgramKind): Settings {
  * by checkProgram, and its values by the core.
  */
 export function isProgramDraft(value: unknown): value is ProgramDraft {
-  if (!isJsonObject(value) || !isJsonObject(value.settings) || !isJsonObject(value.completionReward)) return false;
-  if (!isJsonObject(value.earning) || !Array.isArray(value.earning.collectionIds)) return false;
-  return Array.isArray(value.milestones) && Array.isArray(value.settings.tasks);
+  if (!isJsonObject(value) || !(value.id === undefined || isId(value.id))) return false;
+  const { settings, earning, completionReward, milestones } = value;
+  return (
+    shapedLike(settings, blankSettings('streak')) &&
+    settings.tasks.every((task) => shapedLike(task, blankTask(''))) &&
+    shapedLike(earning, noEarning()) &&
+    earning.collectionIds.every((id) => typeof id === 'string') &&
+    isRewardChoice(completionReward) &&
+    Array.isArray(milestones) &&
+    milestones.every((m) => shapedLike(m, blankMilestone('')) && isRewardChoice(m.reward))
+  );
 }
+
+const isId = (value: unknown) => value === null || typeof value === 'string';
+
+/**
+ * Whether `value` has each of `model`'s fields, of its type (an id: a text or null; an array or an
+ * object: one, its members checked by the caller), so that reading the draft cannot throw.
+ */
+function shapedLike<T extends object>(value: unknown, model: T): value is { [K in keyof T]: T[K] extends unknown[] ? unknown[] : unknown } {
+  if (!isJsonObject(value)) return false;
+  return Object.entries(model).every(([key, like]) =>
+    key === 'id'
+      ? isId(value[key])
+      : Array.isArray(like)
+        ? Array.isArray(value[key])
+        : typeof like === 'object'
+          ? isJsonObject(value[key])
+          : typeof value[key] === typeof like,
+  );
+}
+
+const isRewardChoice = (value: unknown): boolean => shapedLike(value, rewardChoice(null)) && shapedLike(value.draft, blankReward());
 
 export function blankProgram(kind: ProgramKind): ProgramDraft {
   return { kind, id: null, settings: blankSettings(kind), earning: noEarning(), completionReward: rewardChoice(null), milestones: [] };

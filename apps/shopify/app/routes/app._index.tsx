@@ -65,7 +65,9 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 /** The retention of order figures; anything but a whole number of months in bounds is a 400 the form shows. */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticateShop(request);
-  const months = parseRetentionMonths((await request.formData()).get('retentionMonths'));
+  // A body that is no form (JSON, another content type) has no months in it: refused as none would be.
+  const form = await request.formData().catch(() => null);
+  const months = parseRetentionMonths(form?.get('retentionMonths'));
   if (months === null) return Response.json({ retention: 'invalid' as const }, { status: 400 });
   await setOrderRetentionMonths(pool(), session.shop, months);
   return Response.json({ retention: 'saved' as const });

@@ -34,7 +34,8 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
   const { api, admin, session } = await authenticateShop(request);
-  const form = await request.formData();
+  const form = await request.formData().catch(() => null);
+  if (!form) throw new Response('The body must be a form (intent=grant, resend or adjust).', { status: 400 });
   const intent = form.get('intent');
   if (intent === 'grant') {
     const id = String(form.get('progressId') ?? '');

@@ -120,14 +120,21 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
       { status: 400 },
     );
   const values = brandingValues(input.draft);
-  // A text left as it reads in this language is not written, so a language without its own text
-  // keeps following the default language's instead of holding a copy of it.
-  const [launcherNow, templateNow] = await Promise.all([
+  const [themeNow, launcherNow, templateNow] = await Promise.all([
+    records(api, 'theme').get(String(ids.theme)),
     records(api, 'floating_widget').get(String(ids.floating_widget), textLanguage),
     records(api, 'template').get(String(ids.template), textLanguage),
   ]);
+  // One of the three not there (another id, or deleted since) is refused before any is written, so
+  // the others are not saved under a refusal.
+  if (!themeNow.ok || !launcherNow.ok || !templateNow.ok) {
+    const failure = [themeNow, launcherNow, templateNow].flatMap((now) => (now.ok ? [] : [now.failure]))[0]!;
+    return { ok: false, refusal: refusalInWords(failure, words.refusals, language, labelsOf(words.branding)) };
+  }
+  // A text left as it reads in this language is not written, so a language without its own text
+  // keeps following the default language's instead of holding a copy of it.
   const unchanged = (now: typeof launcherNow | typeof templateNow, key: string, value: unknown) =>
-    now.ok && ((now.data as Record<string, unknown>)[key] ?? null) === value;
+    ((now.data as Record<string, unknown>)[key] ?? null) === value;
   if (unchanged(launcherNow, 'eudTitle', values.floating_widget.eudTitle))
     delete (values.floating_widget as Record<string, unknown>).eudTitle;
   for (const [key, value] of Object.entries(values.template)) if (unchanged(templateNow, key, value)) delete values.template[key];
@@ -135,15 +142,19 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
   const fieldErrors: Record<string, string> = {};
   const messages: string[] = [];
   const saved: Record<string, Record<string, unknown>> = {};
+  const written: (typeof SLUGS)[number][] = [];
+  // Only the launcher's label and the texts are localisable; the language leaves the rest as they are.
+  const write = (slug: (typeof SLUGS)[number], body: Record<string, unknown>) =>
+    updateFromValues(api, slug, String(ids[slug]), body, slug === 'theme' ? undefined : textLanguage);
   for (const slug of SLUGS) {
-    if (slug === 'template' && !Object.keys(values.template).length && templateNow.ok) {
+    if (slug === 'template' && !Object.keys(values.template).length) {
       saved.template = templateNow.data;
       continue;
     }
-    // Only the launcher's label and the texts are localisable; the language leaves the rest as they are.
-    const result = await updateFromValues(api, slug, String(ids[slug]), values[slug], slug === 'theme' ? undefined : textLanguage);
+    const result = await write(slug, values[slug]);
     if (result.ok) {
       saved[slug] = result.data;
+      written.push(slug);
       continue;
     }
     const fieldOf = (f: string) => (slug === 'floating_widget' ? LAUNCHER_FIELDS[f] : f);
@@ -152,7 +163,19 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     Object.assign(fieldErrors, refusal.fieldErrors);
     messages.push(refusal.message);
   }
-  if (messages.length) return { ok: false, refusal: { message: messages.join(' '), fieldErrors } };
+  if (messages.length) {
+    // Each record is tried, so every refused field is shown at once; then the ones the core took are
+    // put back as they read, so a refused save changes nothing (a text that followed the default
+    // language then holds that text in this language: the core keeps no "unset" for a language).
+    const before = { theme: themeNow.data, floating_widget: launcherNow.data, template: templateNow.data } as Record<
+      string,
+      Record<string, unknown>
+    >;
+    await Promise.all(
+      written.map((slug) => write(slug, Object.fromEntries(Object.keys(values[slug]).map((key) => [key, before[slug]![key] ?? null])))),
+    );
+    return { ok: false, refusal: { message: messages.join(' '), fieldErrors } };
+  }
   // A record the storefront shows may now be another (e.g. one paused elsewhere since): the embed follows.
   await syncWidgetMetafields(session.shop, admin, api);
   return { ok: true, id: String(ids.theme), draft: brandingDraft(saved.theme!, saved.floating_widget!, saved.template!) };

@@ -210,6 +210,8 @@ export class ShopStore {
 
   /** One request with its export as stored; null when this shop has none with that id. */
   async findDataRequest(shop: string, requestId: string): Promise<(DataRequest & { data: unknown }) | null> {
+    // PostgreSQL's text holds no NUL, so no request is kept under such an id (the admin's URL can carry one).
+    if (requestId.includes('\0')) return null;
     const { rows } = await this.db().query<{ request_id: string; customer_external_id: string; created_at: Date; export: unknown }>(
       'select request_id, customer_external_id, created_at, export from data_requests where shop = $1 and request_id = $2',
       [shop, requestId],
