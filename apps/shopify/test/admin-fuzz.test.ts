@@ -575,6 +575,13 @@ describe('what the properties found, as single requests', () => {
     expect(changedIn(before, await state())).toEqual([]);
   });
 
+  it('a member search holding a NUL searches without it, not answered with the core’s refusal of the filter', async () => {
+    const answer = await send('/app/members.data?q=%00');
+    expect(answer.status).toBe(200);
+    expect(answer.text).not.toContain('wrong type');
+    expect(JSON.stringify(answer.data)).toContain('"failure":null');
+  });
+
   it('a data request id holding a NUL names none: 404, not a 500', async () => {
     for (const path of ['/app/data-requests/%00', '/app/data-requests/a%00b.data']) expect((await send(path)).status).toBe(404);
   });

@@ -31,7 +31,8 @@ const SEARCHED_FIELDS = ['firstName', 'lastName', 'email', 'externalId'] as cons
  * "@example.com" everyone at that domain. Null for a blank text.
  */
 export function memberSearchFilter(text: string): ComplexCondition | null {
-  const words = text.trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
+  // No name or e-mail holds a NUL (the core refuses one in a filter): a search for one is a search without it.
+  const words = text.replaceAll('\0', '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
   if (!words.length) return null;
   return {
     operator: 'and',
