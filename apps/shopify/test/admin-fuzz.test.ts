@@ -4,19 +4,8 @@ import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
-import {
-  adminFetch,
-  answerOf,
-  type Body,
-  bodies,
-  describeBody,
-  forms,
-  junk,
-  oddJson,
-  oddString,
-  shaped,
-  snapshot,
-} from './support/admin-fuzz';
+import { adminFetch, answerOf, describeBody, forms, snapshot } from './support/admin-fuzz';
+import { type Body, bodies, junk, nearly, oddJson, oddString } from './support/hostile';
 import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakWithFirstDayReward } from './support/programs';
@@ -270,7 +259,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('rewards (/app/rewards/$id): save, delete, retry', async () => {
-    const template = shaped({ language: 'en', rewardLogId: NOTHING, draft: drafts.reward });
+    const template = nearly({ language: 'en', rewardLogId: NOTHING, draft: drafts.reward });
     const seen = await survey(editorRequests((id) => `/app/rewards/${id}`, [ids.reward, 'new'], template, ['save', 'delete', 'retry']));
     console.info('/app/rewards/$id', seen);
   });
@@ -298,13 +287,13 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('tiers (/app/tiers/$id): save, delete', async () => {
-    const template = shaped({ language: 'en', draft: drafts.tier });
+    const template = nearly({ language: 'en', draft: drafts.tier });
     const seen = await survey(editorRequests((id) => `/app/tiers/${id}`, [ids.tier, 'new'], template, ['save', 'delete']));
     console.info('/app/tiers/$id', seen);
   });
 
   it('leaderboards (/app/leaderboards/$id): save, delete', async () => {
-    const template = shaped({ language: 'en', draft: drafts.leaderboard });
+    const template = nearly({ language: 'en', draft: drafts.leaderboard });
     const seen = await survey(editorRequests((id) => `/app/leaderboards/${id}`, [ids.leaderboard, 'new'], template, ['save', 'delete']));
     console.info('/app/leaderboards/$id', seen);
   });
@@ -314,7 +303,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
       .tuple(
         fc.constantFrom('streak', 'streak', 'challenge', 'mission', 'points', 'zz'),
         idOf(ids.streak, 'new'),
-        bodies(shaped({ language: 'en', draft: drafts.program })),
+        bodies(nearly({ language: 'en', draft: drafts.program })),
       )
       .map(([kind, id, body]) => ({ path: `/app/programs/${kind}/${id}.data`, body }));
     const seen = await survey(request);
@@ -323,7 +312,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
 
   it('points settings (/app/points): save', async () => {
     const seen = await survey(
-      bodies(shaped({ intent: 'save', language: 'en', draft: drafts.points })).map((body) => ({
+      bodies(nearly({ intent: 'save', language: 'en', draft: drafts.points })).map((body) => ({
         path: '/app/points.data',
         body,
       })),
@@ -351,7 +340,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('notification rules (/app/notifications/rules/$id): save, preview, delete', async () => {
-    const template = shaped({
+    const template = nearly({
       language: 'en',
       templateId: NOTHING,
       provider: 'cloud_sms',
@@ -365,7 +354,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('email templates (/app/notifications/emails/$id): save, preview, delete', async () => {
-    const template = shaped({ language: 'en', draft: drafts.email });
+    const template = nearly({ language: 'en', draft: drafts.email });
     const seen = await survey(
       editorRequests((id) => `/app/notifications/emails/${id}`, ['new', NOTHING], template, ['save', 'preview', 'delete']),
     );
@@ -401,7 +390,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
       )
       .chain(([slug, intent]) => {
         const milestone = { name: 'M2', description: 'd', milestoneTargetValue: '3', status: 'draft' };
-        const template = shaped({ language: 'en', id: NOTHING, inputs: intent === 'add-milestone' ? milestone : (inputs[slug] ?? {}) });
+        const template = nearly({ language: 'en', id: NOTHING, inputs: intent === 'add-milestone' ? milestone : (inputs[slug] ?? {}) });
         // Deletes go to ids of nothing, as the seeded records stay for the other runs.
         const id = intent === 'delete' || intent === 'delete-milestone' ? idOf('new', NOTHING) : idOf(...(realOf[slug] ?? ['new']));
         return fc
@@ -413,7 +402,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('widget branding (/app/widget/branding): save', async () => {
-    const template = shaped({
+    const template = nearly({
       intent: 'save',
       language: 'en',
       textLanguage: 'en',
@@ -425,7 +414,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
   });
 
   it('onboarding (/app/onboarding): create, launch, widget, mark, open, preview-token', async () => {
-    const template = shaped({
+    const template = nearly({
       template: 'daily-visit',
       status: 'draft',
       shopifyDiscounts: false,
@@ -459,7 +448,7 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
           '/app/members.csv',
           '/app.data',
         ),
-        bodies(shaped({ intent: 'delete', id: ids.reward })),
+        bodies(nearly({ intent: 'delete', id: ids.reward })),
       )
       .map(([path, body]) => ({ path, body }));
     const seen = await survey(request, { alwaysUnchanged: true });

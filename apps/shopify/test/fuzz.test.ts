@@ -8,6 +8,7 @@ import { extensionToken, fromExtension } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor } from './support/programs';
+import { type Body, bodies, DEEP, ODD_VALUES, oddString, Raw, shaped, toJson } from './support/hostile';
 import { SHOPIFY } from './support/stack';
 import { until } from './support/until';
 
@@ -29,141 +30,6 @@ const where = (fieldSlug: string, fieldValue: unknown) => ({
 });
 const RUNS = 80;
 
-/** JSON text put into a body as is: what JSON.stringify cannot make (1e999, duplicate keys, deep nesting). */
-class Raw {
-  constructor(readonly text: string) {}
-}
-
-/** JSON text of a value whose parts may be Raw; undefined members are left out, as absent fields. */
-function toJson(value: unknown): string {
-  if (value instanceof Raw) return value.text;
-  if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
-  if (value !== null && typeof value === 'object')
-    return `{${Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${JSON.stringify(k)}:${toJson(v)}`)
-      .join(',')}}`;
-  return JSON.stringify(value) ?? 'null';
-}
-
-const DEPTH = 20_000;
-const deepArrays = new Raw(`${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`);
-const deepObjects = new Raw(`${'{"a":'.repeat(DEPTH)}1${'}'.repeat(DEPTH)}`);
-
-/** Strings a field should never take as they are: numbers in words, dates out of range, ids too long, NUL, lone surrogates. */
-const ODD_STRINGS = [
-  '',
-  ' ',
-  '\t\n',
-  '\u0000',
-  'a\u0000b',
-  '\ud800',
-  '\udc00x',
-  'x\ud83d',
-  'NaN',
-  'Infinity',
-  '-Infinity',
-  '1e999',
-  '1e3',
-  '0x10',
-  '１２',
-  '12,5',
-  '-0',
-  '007',
-  'null',
-  'true',
-  '[]',
-  '{}',
-  '9'.repeat(400),
-  `-${'9'.repeat(30)}`,
-  `0.${'0'.repeat(50)}1`,
-  '0',
-  '-1',
-  '1.5',
-  'gid://shopify/Customer/0',
-  'gid://shopify/Customer/-1',
-  'gid://shopify/Customer/99999999999999999999',
-  'gid://shopify/Customer/999999999999999999999',
-  'gid://shopify/Order/1',
-  'gid://shopify/OrderIdentity/99999999999999999999',
-  '2026-02-30T00:00:00Z',
-  '-100000-01-01T00:00:00Z',
-  '+275760-09-13T00:00:00Z',
-  '0000-01-01T00:00:00Z',
-  '0001-01-01T00:00:00+23:59',
-  '9999-12-31T23:59:59.999999999+23:59',
-  '<script>alert(1)</script>',
-  "'; drop table shops; --",
-  '../../../etc/passwd',
-  '%00',
-  '🎉'.repeat(300),
-  '\u202e\u200b',
-  '__proto__',
-  'constructor',
-  'other-shop.myshopify.com',
-  'https://other-shop.myshopify.com',
-  '00000000-0000-0000-0000-000000000000',
-  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
-];
-
-const ODD_VALUES: unknown[] = [
-  null,
-  true,
-  false,
-  0,
-  -0,
-  1,
-  -1,
-  0.5,
-  -2.5,
-  1e21,
-  -1e21,
-  1e308,
-  -1e308,
-  2 ** 53 + 2,
-  2 ** 31,
-  -(2 ** 63),
-  5e-324,
-  [],
-  {},
-  [null],
-  [[[]]],
-  ...ODD_STRINGS,
-];
-
-/** Hostile values for a JSON field, as the body carries them. */
-const oddJson: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 6, arbitrary: fc.constantFrom(...ODD_VALUES) },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(100_000), '9'.repeat(5000)) },
-  { weight: 1, arbitrary: fc.oneof(fc.maxSafeInteger(), fc.double()) },
-  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
-  {
-    weight: 2,
-    arbitrary: fc.constantFrom(
-      new Raw('1e999'),
-      new Raw('-1e999'),
-      new Raw('1e-999'),
-      new Raw('1.0'),
-      new Raw('100000000000000000000000000000001'),
-      new Raw('{"__proto__":{"polluted":1}}'),
-      new Raw('{"a":1,"a":"b"}'),
-      new Raw('"\\ud800"'),
-      new Raw('"\\u0000"'),
-      deepArrays,
-      deepObjects,
-    ),
-  },
-);
-
-/** Hostile strings for a query parameter or a claim, short enough for a URL or a header. */
-const oddString: fc.Arbitrary<string> = fc.oneof(
-  { weight: 5, arbitrary: fc.constantFrom(...ODD_STRINGS.filter((s) => s.length < 2000)) },
-  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.constantFrom('x'.repeat(3000), '1'.repeat(21), '1'.repeat(20), '18446744073709551616') },
-  { weight: 1, arbitrary: fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String) },
-);
-
 /** A claim's value: any JSON a token can carry, short enough for a header. */
 const oddClaim: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: oddString },
@@ -173,81 +39,11 @@ const oddClaim: fc.Arbitrary<unknown> = fc.oneof(
 
 const ABSENT = undefined;
 
-/**
- * Objects shaped like `template`: each field as it is (mostly, for the fields named in `stable`),
- * absent, hostile, or, for nested objects, shaped in turn; and a few fields nobody asked for.
- */
-function shaped(template: Record<string, unknown>, stable: string[] = []): fc.Arbitrary<Record<string, unknown>> {
-  const fields = Object.fromEntries(
-    Object.entries(template).map(([key, valid]) => {
-      const nested = valid !== null && typeof valid === 'object' && !Array.isArray(valid) && !(valid instanceof Raw);
-      const keep = stable.includes(key) ? 20 : 6;
-      return [
-        key,
-        fc.oneof(
-          { weight: keep, arbitrary: nested ? shaped(valid as Record<string, unknown>) : fc.constant(valid) },
-          { weight: 1, arbitrary: fc.constant(ABSENT) },
-          { weight: 3, arbitrary: oddJson },
-        ),
-      ];
-    }),
-  );
-  const extra = fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), oddJson, { maxKeys: 2 });
-  return fc.tuple(fc.record(fields), extra).map(([record, more]) => ({ ...more, ...record }));
-}
-
-/** Bodies that are not JSON objects at all: empty, broken, another type, a byte order mark, deep nesting. */
-const junk: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom(
-    '',
-    ' ',
-    '{',
-    '}',
-    'null',
-    '[]',
-    '[{}]',
-    '"x"',
-    '1',
-    '{"a":}',
-    '\u0000',
-    '\ufeff{}',
-    '{"shopify_domain":"test-shop.myshopify.com"',
-    'shopify_domain=test-shop.myshopify.com',
-    '\ud800',
-    deepArrays.text,
-    deepObjects.text,
-  ),
-  fc.string({ unit: 'binary', maxLength: 200 }),
-);
-
-const CONTENT_TYPES = [
-  'application/json',
-  'application/json; charset=utf-8',
-  'text/plain',
-  'application/x-www-form-urlencoded',
-  'multipart/form-data; boundary=zz',
-  'application/json; charset=latin1',
-  undefined,
-];
-
-interface SignedBody {
-  text: string;
-  contentType: string | undefined;
-}
-
-/** A body as a surface's sender signs it: mostly shaped like the template, else junk; any content type. */
-function bodies(template: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<SignedBody> {
-  return fc.record({
-    text: fc.oneof({ weight: 8, arbitrary: template.map(toJson) }, { weight: 2, arbitrary: junk }),
-    contentType: fc.constantFrom(...CONTENT_TYPES),
-  });
-}
-
 /** The bytes a string is sent as (a lone surrogate becomes U+FFFD), which is what is signed. */
 const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 /** A request signed as Shopify signs Flow actions and webhooks: HMAC-SHA256 of the raw body with the app's secret. */
-function shopifySigned(path: string, body: SignedBody, headers: Record<string, string> = {}): Promise<Response> {
+function shopifySigned(path: string, body: Body, headers: Record<string, string> = {}): Promise<Response> {
   const raw = bytes(body.text);
   return fetch(`${prod.url}${path}`, {
     method: 'POST',
@@ -377,7 +173,7 @@ const flowTemplate = (handle: string, properties: Record<string, unknown>) =>
     ['shopify_domain', 'properties'],
   ).map((body) => ({ ...body, action_run_id: body.action_run_id === 'run' ? `run-${randomUUID()}` : body.action_run_id }));
 
-const flowAction = (handle: string) => (body: SignedBody) => shopifySigned(`/flow/${handle}`, body);
+const flowAction = (handle: string) => (body: Body) => shopifySigned(`/flow/${handle}`, body);
 
 /** A valid Flow action (after a property: the route still works); answers its status. */
 async function flowStillWorks(handle: string, properties: Record<string, unknown>): Promise<{ status: number; body: unknown }> {
@@ -386,7 +182,7 @@ async function flowStillWorks(handle: string, properties: Record<string, unknown
   return { status: res.status, body: await res.json() };
 }
 
-const say = (body: SignedBody) => `${body.contentType ?? '(no content-type)'} ${body.text}`;
+const say = (body: Body) => `${body.contentType ?? '(no content-type)'} ${body.text}`;
 
 const pending = async () =>
   Number((await prod.appPool.query("select count(*) from shopify_webhooks where status = 'pending'")).rows[0].count);
@@ -688,7 +484,7 @@ describe('UI extensions (session tokens signed with the app secret)', () => {
 
 describe("the core's deliveries (Standard Webhooks signed)", () => {
   /** A body signed as the core signs its deliveries to the shop's subscription: Standard Webhooks and its service signature. */
-  async function coreSigned(body: SignedBody): Promise<Response> {
+  async function coreSigned(body: Body): Promise<Response> {
     const { secret } = (await prod.shops.coreWebhook(TEST_SHOP))!;
     const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
     const raw = bytes(body.text);
@@ -746,7 +542,7 @@ describe('what the properties found, as single requests', () => {
     'x-shopify-api-version': '2025-10',
     'x-shopify-webhook-id': randomBytes(8).toString('hex'),
   });
-  const json = (value: unknown): SignedBody => ({
+  const json = (value: unknown): Body => ({
     text: typeof value === 'string' ? value : toJson(value),
     contentType: 'application/json',
   });
@@ -787,14 +583,14 @@ describe('what the properties found, as single requests', () => {
   });
 
   it('a signed body nested past any of Shopify’s is 400 in the error body and kept nowhere', async () => {
-    const deep = { ...orderPayload(90_200, { customer: { id: CUSTOMER }, lines: [] }), note_attributes: deepArrays };
+    const deep = { ...orderPayload(90_200, { customer: { id: CUSTOMER }, lines: [] }), note_attributes: DEEP[0] };
     const res = await shopifySigned('/webhooks/orders/paid', json(deep), webhookHeaders('orders/paid'));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: expect.any(String) });
     expect(await kept('order:90200')).toEqual([]);
     const flow = await shopifySigned(
       '/flow/adjust-points',
-      json({ shopify_domain: TEST_SHOP, action_run_id: 'deep', properties: { customer_id: CUSTOMER, points: 1, note: deepObjects } }),
+      json({ shopify_domain: TEST_SHOP, action_run_id: 'deep', properties: { customer_id: CUSTOMER, points: 1, note: DEEP[1] } }),
     );
     expect(flow.status).toBe(400);
     expect(await flow.json()).toEqual({ error: expect.any(String) });
