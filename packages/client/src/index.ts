@@ -22,8 +22,6 @@ export function createLoyaltyClient(baseUrl: string, credentials: Credentials, f
   return createClient<paths>({ baseUrl, headers: credentialHeaders(credentials), fetch: fetchImpl, pathSerializer: wellFormedPath });
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * Path parameters as openapi-fetch puts them in, but a lone surrogate (which a JSON body can carry
  * into an id, and on which `encodeURIComponent` throws) as U+FFFD: the service then answers the id
@@ -32,7 +30,7 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const wellFormedPath = (path: string, params: Record<string, unknown>) =>
   defaultPathSerializer(
     path,
-    Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v.replace(LONE_SURROGATE, '\ufffd') : v])),
+    Object.fromEntries(Object.entries(params ?? {}).map(([k, v]) => [k, typeof v === 'string' ? v.toWellFormed() : v])),
   );
 
 export { verifyWebhook, WebhookVerificationError, type WebhookEnvelope, type WebhookEvent } from './webhooks.js';

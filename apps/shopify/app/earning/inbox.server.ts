@@ -137,8 +137,7 @@ function factsStatement(facts: Facts | null): [string, unknown[]] {
  * which a shopper's note or attribute may carry through Shopify, in a value or a key: a NUL dropped,
  * a lone surrogate made U+FFFD, the rest kept.
  */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const clean = (text: string) => text.replaceAll('\0', '').replace(LONE_SURROGATE, '\ufffd');
+const clean = (text: string) => text.replaceAll('\0', '').toWellFormed();
 function storable(_key: string, value: unknown): unknown {
   if (typeof value === 'string') return clean(value);
   // Objects are copied only when a key needs it: orders come by the thousand.
