@@ -82,11 +82,13 @@ function nesting(body: Buffer): number {
  */
 function withErrorBody(refusal: Response): Response {
   if (refusal.body) return refusal;
-  const error =
-    refusal.status === 401
-      ? 'The request is not signed with the app’s secret.'
-      : 'The request is not a signed Shopify request with a body, for a shop the app is installed in.';
-  return Response.json({ error }, { status: refusal.status });
+  return refusal.status === 401
+    ? errorAnswer(401, 'bad_signature', 'The request is not signed with the app’s secret.')
+    : errorAnswer(
+        refusal.status,
+        'bad_request',
+        'The request is not a signed Shopify request with a body, for a shop the app is installed in.',
+      );
 }
 
 /**
@@ -97,19 +99,19 @@ function withErrorBody(refusal: Response): Response {
  */
 async function signed<T>(request: Request, check: (r: Request) => Promise<T>, malformed: (json: unknown) => boolean): Promise<T> {
   const body = await boundedBody(request, MAX_SIGNED_BODY_BYTES);
-  if (!body) throw Response.json({ error: `The body is over ${MAX_SIGNED_BODY_BYTES} bytes.` }, { status: 413 });
+  if (!body) throw errorAnswer(413, 'body_too_large', `The body is over ${MAX_SIGNED_BODY_BYTES} bytes.`);
   let checked: T;
   try {
     checked = await check(new Request(request, { body: new Uint8Array(body) }));
   } catch (err) {
     // Signed, but naming no shop domain the library takes: as unreadable as a malformed body.
-    if (err instanceof InvalidShopError) throw Response.json({ error: 'The shop domain header names no shop.' }, { status: 400 });
+    if (err instanceof InvalidShopError) throw errorAnswer(400, 'invalid_shop', 'The shop domain header names no shop.');
     if (err instanceof Response) throw withErrorBody(err);
     if (!malformed(jsonOf(body))) throw err;
-    throw Response.json({ error: 'The body is not the JSON this route takes.' }, { status: 400 });
+    throw errorAnswer(400, 'invalid_body', 'The body is not the JSON this route takes.');
   }
   if (nesting(body) > MAX_SIGNED_BODY_DEPTH)
-    throw Response.json({ error: `The body nests deeper than ${MAX_SIGNED_BODY_DEPTH} levels.` }, { status: 400 });
+    throw errorAnswer(400, 'invalid_body', `The body nests deeper than ${MAX_SIGNED_BODY_DEPTH} levels.`);
   return checked;
 }
 

@@ -85,10 +85,8 @@ function proxyUrl(path: string, params: [string, string][]): string {
 /** A request from a UI extension with a session token. */
 const extensionGet = (path: string, token: string) => fromExtension(new URL(path, prod.url), token);
 
-/** The error bodies the surfaces answer: the app's `{error: {code, message}}`, or the signed routes' `{error: "…"}` before a route reads the body. */
-type ErrorFormat = 'app' | 'app-or-text' | 'text';
-
-function expectErrorBody(format: ErrorFormat, status: number, text: string, input: string): void {
+/** Every surface refuses in the app's error body, `{error: {code, message}}`, before and after it reads the body. */
+function expectErrorBody(status: number, text: string, input: string): void {
   const what = `${status} ${text.slice(0, 300)} for ${input.slice(0, 300)}`;
   let body: unknown;
   try {
@@ -102,9 +100,7 @@ function expectErrorBody(format: ErrorFormat, status: number, text: string, inpu
     error !== null &&
     typeof (error as { code?: unknown }).code === 'string' &&
     typeof (error as { message?: unknown }).message === 'string';
-  const isText = typeof error === 'string' && error.length > 0;
-  const ok = format === 'app' ? isApp : format === 'text' ? isText : isApp || isText;
-  expect(ok, what).toBe(true);
+  expect(isApp, what).toBe(true);
 }
 
 /** What a refusal must leave as it was: the core's members, entries and logs, and the app's own rows. */
@@ -130,14 +126,13 @@ const CRASH = /uncaught|unhandled|ERR_|RangeError|TypeError|SyntaxError|at .*\.j
 interface Survey<T> {
   arbitrary: fc.Arbitrary<T>;
   send: (input: T) => Promise<Response>;
-  format: ErrorFormat;
   /** The state is compared around each refusal (routes that answer after their work is done). */
   unchangedOnRefusal?: boolean;
   describe: (input: T) => string;
 }
 
 /** Runs the property: never a 5xx, every 4xx in the surface's error body, nothing changed by one; answers the statuses seen. */
-async function survey<T>({ arbitrary, send, format, unchangedOnRefusal = true, describe: say }: Survey<T>) {
+async function survey<T>({ arbitrary, send, unchangedOnRefusal = true, describe: say }: Survey<T>) {
   const seen = new Map<number, number>();
   const printed = prod.appOutput().length;
   await fc.assert(
@@ -150,7 +145,7 @@ async function survey<T>({ arbitrary, send, format, unchangedOnRefusal = true, d
       seen.set(res.status, (seen.get(res.status) ?? 0) + 1);
       expect(res.status, `${res.status} ${text.slice(0, 300)} for ${say(input).slice(0, 500)}`).toBeLessThan(500);
       if (res.status >= 400) {
-        expectErrorBody(format, res.status, text, say(input));
+        expectErrorBody(res.status, text, say(input));
         if (unchangedOnRefusal) expect(await state(), `changed by a ${res.status} for ${say(input).slice(0, 500)}`).toBe(before);
       }
     }),
@@ -252,7 +247,6 @@ describe('Flow actions (HMAC-signed bodies)', () => {
       const statuses = await survey({
         arbitrary: bodies(flowTemplate(handle, withIds(properties))),
         send: flowAction(handle),
-        format: 'app-or-text',
         describe: say,
       });
       console.info(`/flow/${handle}`, statuses);
@@ -277,7 +271,6 @@ describe('Flow actions (HMAC-signed bodies)', () => {
     const statuses = await survey({
       arbitrary: bodies(template),
       send: (body) => shopifySigned('/flow/trigger-lifecycle', body),
-      format: 'text',
       describe: say,
     });
     console.info('/flow/trigger-lifecycle', statuses);
@@ -334,7 +327,6 @@ describe('Shopify webhooks (HMAC-signed bodies, worked off by the worker)', () =
           if (res.status >= 400) expect((await prod.appPool.query('select count(*) from shopify_webhooks')).rows).toEqual(before.rows);
           return res;
         },
-        format: 'text',
         describe: say,
       });
       console.info(`/webhooks/${topic}`, statuses);
@@ -379,7 +371,6 @@ describe('app proxy (signed query)', () => {
     const statuses = await survey({
       arbitrary: params,
       send: (query) => fetch(proxyUrl('/apps/loyalty/token', query)),
-      format: 'app',
       // Minting a token for a customer who has no member yet makes none.
       describe: (query) => JSON.stringify(query),
     });
@@ -397,7 +388,6 @@ describe('app proxy (signed query)', () => {
           headers: body.contentType ? { 'content-type': body.contentType } : {},
           body: bytes(body.text),
         }),
-      format: 'app',
       describe: ([query, body]) => `${JSON.stringify(query)} ${say(body)}`,
     });
     console.info('/apps/loyalty/visit', statuses);
@@ -439,7 +429,6 @@ describe('UI extensions (session tokens signed with the app secret)', () => {
     const statuses = await survey({
       arbitrary: claimsOf(customerClaims),
       send: async (c) => extensionGet('/customer-account/token', await sign(c)),
-      format: 'app',
       describe: (c) => JSON.stringify(c),
     });
     console.info('/customer-account/token', statuses);
@@ -450,7 +439,6 @@ describe('UI extensions (session tokens signed with the app secret)', () => {
     const statuses = await survey({
       arbitrary: claimsOf(customerClaims),
       send: async (c) => extensionGet('/checkout/member', await sign(c)),
-      format: 'app',
       describe: (c) => JSON.stringify(c),
     });
     console.info('/checkout/member', statuses);
@@ -461,7 +449,6 @@ describe('UI extensions (session tokens signed with the app secret)', () => {
     const statuses = await survey({
       arbitrary: fc.tuple(claimsOf(customerClaims), fc.oneof(oddString, fc.constant('gid://shopify/Order/90001'))),
       send: async ([c, order]) => extensionGet(`/checkout/order?order=${encodeURIComponent(wellFormed(order))}`, await sign(c)),
-      format: 'app',
       describe: ([c, order]) => `${JSON.stringify(c)} order=${order}`,
     });
     console.info('/checkout/order', statuses);
@@ -474,7 +461,6 @@ describe('UI extensions (session tokens signed with the app secret)', () => {
     const statuses = await survey({
       arbitrary: fc.tuple(claimsOf(staff), fc.oneof(oddString, fc.constant(String(CUSTOMER)))),
       send: async ([c, customer]) => extensionGet(`/pos/customer?customer=${encodeURIComponent(wellFormed(customer))}`, await sign(c)),
-      format: 'app',
       describe: ([c, customer]) => `${JSON.stringify(c)} customer=${customer}`,
     });
     console.info('/pos/customer', statuses);
@@ -526,7 +512,7 @@ describe("the core's deliveries (Standard Webhooks signed)", () => {
         events: Array.isArray(e.events) ? events.map((ev) => (ev.id === 'event' ? { ...ev, id: randomUUID() } : ev)) : e.events,
       })),
     );
-    const statuses = await survey({ arbitrary: bodies(template), send: coreSigned, format: 'text', describe: say });
+    const statuses = await survey({ arbitrary: bodies(template), send: coreSigned, describe: say });
     console.info('/loyalty/events', statuses);
     const res = await coreSigned({
       text: JSON.stringify({ ...valid, events: [{ ...event, id: randomUUID() }] }),
@@ -555,7 +541,7 @@ describe('what the properties found, as single requests', () => {
       await shopifySigned('/webhooks/orders/paid', json(''), webhookHeaders('orders/paid')),
     ]) {
       expect(res.status).toBe(400);
-      expect(await res.json()).toEqual({ error: expect.any(String) });
+      expect(await res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
   });
 
@@ -567,7 +553,7 @@ describe('what the properties found, as single requests', () => {
     };
     const res = await shopifySigned('/flow/execute-streak', json(body));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: expect.any(String) });
+    expect(await res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
   });
 
   it('a webhook whose values and keys hold lone surrogates and NUL (valid JSON, no valid jsonb) is kept, those replaced', async () => {
@@ -586,14 +572,14 @@ describe('what the properties found, as single requests', () => {
     const deep = { ...orderPayload(90_200, { customer: { id: CUSTOMER }, lines: [] }), note_attributes: DEEP[0] };
     const res = await shopifySigned('/webhooks/orders/paid', json(deep), webhookHeaders('orders/paid'));
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: expect.any(String) });
+    expect(await res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     expect(await kept('order:90200')).toEqual([]);
     const flow = await shopifySigned(
       '/flow/adjust-points',
       json({ shopify_domain: TEST_SHOP, action_run_id: 'deep', properties: { customer_id: CUSTOMER, points: 1, note: DEEP[1] } }),
     );
     expect(flow.status).toBe(400);
-    expect(await flow.json()).toEqual({ error: expect.any(String) });
+    expect(await flow.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
   });
 
   const flow = (handle: string, body: Record<string, unknown>) =>

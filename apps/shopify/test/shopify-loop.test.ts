@@ -377,7 +377,7 @@ describe('Flow triggers', () => {
       const body = JSON.stringify({ ...envelope, events });
       const res = await fetch(`${prod.url}/loyalty/events`, { method: 'POST', headers: signed(body), body });
       expect([JSON.stringify(events), res.status]).toEqual([JSON.stringify(events), 400]);
-      expect(await res.json()).toEqual({ error: expect.any(String) });
+      expect(await res.json()).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
     }
     // The same signing, with the events as the core sends them, is taken: only the shape was refused.
     const body = JSON.stringify({ ...envelope, events: [fresh] });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { verifyWebhook, WebhookVerificationError } from '@loyalty/client';
 import type pg from 'pg';
-import { boundedBody } from '../http.server';
+import { boundedBody, errorAnswer } from '../http.server';
 import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { isJsonObject, type JsonObject, objectOf } from '../json';
@@ -259,20 +259,19 @@ export class Outbox {
    */
   async receive(request: Request): Promise<Response> {
     const raw = await boundedBody(request, MAX_DELIVERY_BYTES);
-    if (!raw) return Response.json({ error: `body over ${MAX_DELIVERY_BYTES} bytes` }, { status: 413 });
+    if (!raw) return errorAnswer(413, 'body_too_large', `The body is over ${MAX_DELIVERY_BYTES} bytes.`);
     let accountId: unknown;
     try {
       accountId = objectOf(JSON.parse(raw.toString('utf8'))).accountId;
     } catch {
-      return Response.json({ error: 'body is not JSON' }, { status: 400 });
+      return errorAnswer(400, 'invalid_body', 'The body is not JSON.');
     }
     const { shops } = this.deps;
     const shop = typeof accountId === 'string' && isRecordId(accountId) ? await shops.shopOfAccount(accountId) : null;
     const hook = shop ? await shops.coreWebhook(shop) : null;
     const account = shop ? await shops.findInstalled(shop) : null;
     // One answer whether the account is unknown or the signature wrong: a caller learns nothing of which shops are installed.
-    const refused = () =>
-      Response.json({ error: 'The delivery is not signed by the loyalty service for an installed shop.' }, { status: 401 });
+    const refused = () => errorAnswer(401, 'bad_signature', 'The delivery is not signed by the loyalty service for an installed shop.');
     if (!shop || !hook || !account) return refused();
     let events: DeliveredEvent[] | null;
     try {
@@ -281,7 +280,7 @@ export class Outbox {
       if (err instanceof WebhookVerificationError) return refused();
       throw err;
     }
-    if (!events) return Response.json({ error: 'body is not a delivery of events' }, { status: 400 });
+    if (!events) return errorAnswer(400, 'invalid_body', 'The body is not a delivery of events.');
     const api = accountClient(this.deps.coreUrl, account);
     const [discountRewards, issuing] = await Promise.all([this.shopifyDiscountRewards(shop), this.issuingSpecs(shop)]);
     const { rows: usage } = await this.deps
@@ -296,7 +295,7 @@ export class Outbox {
       if (!event.ownedById) continue;
       const member = await api.GET('/schema/account_user/record/{id}', { params: { path: { id: event.ownedById } } }).catch(() => null);
       if (!member || (!member.data && member.response.status !== 404))
-        return Response.json({ error: 'the core did not answer the member lookup' }, { status: 503 });
+        return errorAnswer(503, 'unavailable', 'The loyalty core did not answer the member lookup.');
       const customerId = member.data ? shopifyCustomerId(member.data.data.externalId) : null;
       // Members that are not Shopify customers (or erased since) fire nothing.
       if (customerId === null) continue;

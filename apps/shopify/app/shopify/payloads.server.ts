@@ -1,3 +1,4 @@
+import { errorAnswer } from '../http.server';
 import { instantOf, objectOf } from '../json';
 
 /** What the app reads of the payloads Shopify sends it (webhooks and Flow's callbacks), once verified. */
@@ -15,8 +16,7 @@ const numericId = (value: unknown): number | string | null =>
 export const namesShop = (payload: unknown, shop: string): boolean => objectOf(payload).shop_domain === shop;
 
 /** A compliance webhook whose body names another shop than its header: nothing is done. */
-export const otherShop = () =>
-  Response.json({ error: 'The body names another shop than the X-Shopify-Shop-Domain header.' }, { status: 400 });
+export const otherShop = () => errorAnswer(400, 'other_shop', 'The body names another shop than the X-Shopify-Shop-Domain header.');
 
 /** The customer of a customers/data_request or customers/redact webhook (`customer.id`); null when it names none. */
 export function complianceCustomerId(payload: unknown): number | string | null {
