@@ -250,7 +250,7 @@ describe('members in Chromium', () => {
     expect(await rowsOf('Streaks')).toEqual([
       // The deadline is the member's local midnight (Europe/Paris, the shop's zone).
       expect.stringMatching(
-        /^Weekly visit In progress 1 0 available, 0 used \(at most 0\) · off for this streak [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes to grant Grant$/,
+        /^Weekly visit In progress 1 0 available, 0 used \(at most 0\) · off for this streak [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes are off for this streak\. Turn them on in the program editor\.$/,
       ),
       expect.stringMatching(
         /^Daily visit In progress 1 0 available, 0 used \(at most 2\) [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes to grant Grant$/,
@@ -265,11 +265,20 @@ describe('members in Chromium', () => {
     await admin.browser.shot('member');
   });
 
-  it("grants freezes up to the streak's maximum; the core's refusals show on the row in words", async () => {
+  it("grants freezes up to the streak's maximum, offers no grant the core would refuse or ignore, and shows the core's refusals in words", async () => {
     await admin.browser.open(`/app/members/${marie.id}`);
     await recordToasts();
     const streaks = page().getByRole('region', { name: 'Streaks' });
+    const weeklyRow = streaks.locator('tbody tr', { hasText: 'Weekly visit' });
+    await weeklyRow.getByText('Freezes are off for this streak. Turn them on in the program editor.').waitFor();
+    expect(await weeklyRow.getByRole('button').count()).toBe(0);
+
     const dailyRow = streaks.locator('tbody tr', { hasText: 'Daily visit' });
+    // Over the core's limit of ten at once.
+    await dailyRow.getByLabel('Freezes to grant').fill('11');
+    await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
+    await dailyRow.getByText('Could not grant freezes: Enter a whole number from 1 to 10.').waitFor();
+
     await dailyRow.getByLabel('Freezes to grant').fill('2');
     await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
     await dailyRow.getByText('2 available, 0 used (at most 2)').waitFor();
@@ -284,17 +293,21 @@ describe('members in Chromium', () => {
       },
     });
     expect(progress.body.data[0].freezesAvailable).toBe(2);
-
-    // Over the core's limit of ten at once.
-    await dailyRow.getByLabel('Freezes to grant').fill('11');
-    await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
-    await dailyRow.getByText('Could not grant freezes: Enter a whole number from 1 to 10.').waitFor();
-
-    const weeklyRow = streaks.locator('tbody tr', { hasText: 'Weekly visit' });
-    await weeklyRow.getByRole('button', { name: 'Grant: Weekly visit' }).click();
-    await weeklyRow.getByText('Could not grant freezes: Freezes are off for this streak. Turn them on in the program editor.').waitFor();
-    expect(await toasts()).toHaveLength(1);
+    // At the streak's maximum a grant would change nothing: the row says so instead of offering one.
+    await dailyRow.getByText('Already at the most this streak allows (2).').waitFor();
+    expect(await dailyRow.getByRole('button').count()).toBe(0);
     await admin.browser.shot('member-freezes');
+
+    // Freezes turned off after the page was read: the core refuses, and the row then says why.
+    expect((await api.patch(`/schema/streak/record/${daily.id}`, { maxFreezes: 3 })).status).toBe(200);
+    await admin.browser.open(`/app/members/${marie.id}`);
+    await recordToasts();
+    expect((await api.patch(`/schema/streak/record/${daily.id}`, { maxFreezes: 0 })).status).toBe(200);
+    await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
+    await dailyRow.getByText('Freezes are off for this streak. Turn them on in the program editor.').waitFor();
+    expect(await dailyRow.getByRole('button').count()).toBe(0);
+    expect(await toasts()).toEqual([]);
+    expect((await api.patch(`/schema/streak/record/${daily.id}`, { maxFreezes: 2 })).status).toBe(200);
   });
 
   it('adjusts points with a note, shown in the history; taking off more than the balance says so and changes nothing (CONTRACT §19)', async () => {

@@ -123,11 +123,23 @@ function GrantFreezes({ row }: { row: StreakRow }) {
   const fetcher = useFetcher<RowAnswer>();
   const [count, setCount] = useState('1');
   const error = useToastFor(fetcher.data);
-  if (row.status !== 'in_progress')
+  // What the core would refuse or leave unchanged is said instead of offered (CONTRACT §14).
+  const unavailable =
+    row.status !== 'in_progress'
+      ? m.onlyInProgress
+      : !row.maxFreezes
+        ? m.grantRefusals.off
+        : row.freezesAvailable >= row.maxFreezes
+          ? format(m.freezesFull, { max: row.maxFreezes })
+          : null;
+  if (unavailable)
     return (
-      <Text as="span" tone="subdued">
-        {m.onlyInProgress}
-      </Text>
+      // Table cells do not wrap; these are sentences.
+      <div style={{ whiteSpace: 'normal', maxWidth: '20rem' }}>
+        <Text as="span" tone="subdued">
+          {unavailable}
+        </Text>
+      </div>
     );
   const fieldId = `freezes-${row.id}`;
   return (

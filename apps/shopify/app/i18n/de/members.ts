@@ -94,6 +94,7 @@ export const members: Messages['members'] = {
     other: '{message}',
   },
   onlyInProgress: 'Nur eine laufende Serie kann Serien-Joker bekommen.',
+  freezesFull: 'Schon so viele, wie diese Serie erlaubt ({max}).',
   statuses: {
     in_progress: 'Läuft',
     completed: 'Abgeschlossen',

@@ -90,6 +90,7 @@ export const members = {
     other: '{message}',
   },
   onlyInProgress: 'Only a running streak can get freezes.',
+  freezesFull: 'Already at the most this streak allows ({max}).',
   statuses: {
     in_progress: 'In progress',
     completed: 'Completed',
