@@ -250,7 +250,7 @@ describe('members in Chromium', () => {
     expect(await rowsOf('Streaks')).toEqual([
       // The deadline is the member's local midnight (Europe/Paris, the shop's zone).
       expect.stringMatching(
-        /^Weekly visit In progress 1 0 available, 0 used \(at most 0\) · off for this streak [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes are off for this streak\. Turn them on in the program editor\.$/,
+        /^Weekly visit In progress 1 0 available, 0 used \(at most 0\) [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes are off for this streak\. Turn them on in the program editor\.$/,
       ),
       expect.stringMatching(
         /^Daily visit In progress 1 0 available, 0 used \(at most 2\) [A-Z][a-z]{2} \d{1,2}, \d{4}, 12:00\sAM Freezes to grant Grant$/,

@@ -210,9 +210,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
           <IndexTable.Cell>
             <BlockStack gap="100">
               <Text as="span" tone={row.maxFreezes ? undefined : 'subdued'}>
-                {row.maxFreezes
-                  ? format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: row.maxFreezes })
-                  : `${format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: 0 })} · ${m.freezesOff}`}
+                {format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: row.maxFreezes })}
               </Text>
               {row.frozenPeriodKeys.length ? (
                 <Text as="span" tone="subdued">

@@ -81,7 +81,6 @@ export const members: Messages['members'] = {
   refused: 'Nicht gezählt: {message}',
   orderReward: 'Prämie „{title}“:',
   freezes: '{available} verfügbar, {used} genutzt (höchstens {max})',
-  freezesOff: 'für diese Serie aus',
   frozenPeriods: 'Eingefroren: {periods}',
   freezeCount: 'Anzahl Serien-Joker',
   grant: 'Schenken',

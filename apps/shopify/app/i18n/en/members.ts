@@ -77,7 +77,6 @@ export const members = {
   refused: 'Not counted: {message}',
   orderReward: 'Reward “{title}”:',
   freezes: '{available} available, {used} used (at most {max})',
-  freezesOff: 'off for this streak',
   frozenPeriods: 'Frozen: {periods}',
   freezeCount: 'Freezes to grant',
   grant: 'Grant',
