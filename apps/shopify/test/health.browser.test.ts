@@ -133,3 +133,35 @@ describe('program health on the dashboard', () => {
     );
   });
 });
+
+describe('on a phone', () => {
+  /** What is laid out narrower than `min` px on the open page: cards and form fields, by their text. */
+  const squeezed = (min: { card: number; field: number }) =>
+    admin.browser.page.evaluate((min) => {
+      const narrow = (selector: string, least: number) =>
+        [...document.querySelectorAll<HTMLElement>(selector)]
+          .filter((e) => e.offsetParent !== null && e.getBoundingClientRect().width < least)
+          .map((e) => `${selector} ${Math.round(e.getBoundingClientRect().width)} px: ${e.innerText.slice(0, 40).replace(/\s+/g, ' ')}`);
+      // A date beside a date (the dashboard's range) is as wide as a date needs.
+      return [
+        ...narrow('.Polaris-ShadowBevel', min.card),
+        ...narrow('.Polaris-TextField:not(:has(input[type=date])), .Polaris-Select', min.field),
+      ];
+    }, min);
+
+  it('(375 px, as in the Shopify mobile app) cards and fields stack rather than share the width in columns, and no page scrolls sideways', async () => {
+    const page = admin.browser.page;
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      for (const path of ['/app', '/app/notifications', '/app/widget', '/app/points', '/app/programs/streak/new', '/app/rewards/new']) {
+        await admin.browser.open(path);
+        expect(await squeezed({ card: 300, field: 250 }), path).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+      }
+      await admin.browser.open('/app');
+      await admin.browser.shot('dashboard-phone');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+});

@@ -72,7 +72,7 @@ export function EarningsSection({
         previous: days(previous.from, previous.to),
       })}
     >
-      <InlineGrid columns={3} gap="400">
+      <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
         {tiles.map(([label, value, detail, before]) => (
           <FigureCard key={label} label={label} value={value}>
             <Text as="p">{detail}</Text>

@@ -43,7 +43,7 @@ export function PointsSection({ summary }: { summary: AnalyticsSummary }) {
       title={m.section}
       period={format(m.period, { range: days(summary.from, summary.to), timezone: zoneName(summary.timezone) })}
     >
-      <InlineGrid columns={3} gap="400">
+      <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
         {tiles.map(([label, value, detail]) => (
           <FigureCard key={label} label={label} value={value}>
             <Text as="p">{detail}</Text>

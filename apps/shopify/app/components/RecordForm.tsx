@@ -289,7 +289,7 @@ function RowsField({
       {items.map((item, i) => (
         <Box key={i} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
           <BlockStack gap="200">
-            <InlineGrid columns={4} gap="200">
+            <InlineGrid columns={{ xs: 2, md: 4 }} gap="200">
               {shownFields.map((f) => {
                 const error = errors[`${field.name}.${i}.${f.name}`];
                 const change = (v: string) => update(items.map((it, k) => (k === i ? { ...it, [f.name]: v } : it)));

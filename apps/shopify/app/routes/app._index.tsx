@@ -175,7 +175,7 @@ const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
   return (
     <>
       <Layout.Section>
-        <InlineGrid columns={3} gap="400">
+        <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
           <FigureCard label={m.membersActive} value={summary.totals.activeMembers} />
           <FigureCard label={m.logs} value={summary.totals.logs} />
           <FigureCard label={m.rewardsIssued} value={summary.totals.rewardsIssued} />

@@ -43,7 +43,7 @@ export default function Notifications() {
   const { notifications: m, records } = useMessages();
   return (
     <Page title={m.title}>
-      <InlineGrid columns={3} gap="400">
+      <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
         {GROUPS.map((g) => (
           <Card key={g.key}>
             <BlockStack gap="200">

@@ -425,7 +425,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                     </Text>
                   ) : null}
                   {!byShopify && draft.codes === 'generate' ? (
-                    <InlineGrid columns={2} gap="300">
+                    <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
                       <TextField
                         label={m.prefix}
                         helpText={m.prefixHelp}

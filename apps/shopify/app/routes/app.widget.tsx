@@ -64,7 +64,7 @@ export default function WidgetPage() {
     <Page title={m.title} primaryAction={{ content: editors.branding.title, url: '/app/widget/branding' }}>
       <Layout>
         <Layout.Section>
-          <InlineGrid columns={3} gap="400">
+          <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
             {lists.map((l) => (
               <Card key={l.slug}>
                 <BlockStack gap="200">
@@ -93,7 +93,7 @@ export default function WidgetPage() {
               <Text as="p" tone="subdued">
                 {m.previewHelp}
               </Text>
-              <InlineGrid columns={3} gap="400">
+              <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
                 {lists.map((l) => (
                   <Select
                     key={l.key}

@@ -174,7 +174,7 @@ function MilestoneForm({
         <Text as="h3" variant="headingSm">
           {format(m.milestones.card, { name: ms.name || m.milestones.untitled })}
         </Text>
-        <InlineGrid columns={2} gap="300">
+        <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
           <NameField label={m.milestones.name} value={ms.name} onChange={set('name')} error={error('name')} />
           <TextField
             label={target.label}

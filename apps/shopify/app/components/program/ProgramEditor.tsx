@@ -334,7 +334,7 @@ function Basics({ draft, errors, setSetting }: SectionProps) {
   const s = draft.settings;
   return (
     <TitledCard title={m.sections.basics} region>
-      <InlineGrid columns={2} gap="300">
+      <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
         <NameField
           label={m.name.label}
           helpText={m.name.help}
@@ -398,7 +398,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
   );
   return (
     <TitledCard title={m.sections.counting} region>
-      <InlineGrid columns={2} gap="300">
+      <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
         <Select
           label={words.period.label}
           helpText={format(words.period.help, { period })}
@@ -580,7 +580,7 @@ function Freezes({ draft, errors, setSetting }: SectionProps) {
   const period = m.units[s.aggregationPeriod].one;
   return (
     <TitledCard title={m.sections.freezes}>
-      <InlineGrid columns={2} gap="300">
+      <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
         <TextField
           label={m.streak.maxFreezes.label}
           helpText={format(m.streak.maxFreezes.help, { period })}
@@ -640,7 +640,7 @@ function Tasks({
         return (
           <Box key={task.key} padding="300" borderWidth="025" borderColor="border" borderRadius="200">
             <BlockStack gap="200">
-              <InlineGrid columns={4} gap="200">
+              <InlineGrid columns={{ xs: 2, md: 4 }} gap="200">
                 <TextField label={t.name} autoComplete="off" value={task.name} onChange={set('name')} error={error('name')} />
                 <BlockStack gap="100">
                   <Select

@@ -89,7 +89,7 @@ export function RewardFields({
       ) : null}
       {choice.mode === 'new' ? (
         <BlockStack gap="300">
-          <InlineGrid columns={2} gap="300">
+          <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
             <NameField
               label={m.reward.name.label}
               helpText={m.reward.name.help}
