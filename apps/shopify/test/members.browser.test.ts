@@ -304,8 +304,9 @@ describe('members in Chromium', () => {
     await recordToasts();
     expect((await api.patch(`/schema/streak/record/${daily.id}`, { maxFreezes: 0 })).status).toBe(200);
     await dailyRow.getByRole('button', { name: 'Grant: Daily visit' }).click();
-    await dailyRow.getByText('Freezes are off for this streak. Turn them on in the program editor.').waitFor();
-    expect(await dailyRow.getByRole('button').count()).toBe(0);
+    // The refusal shows on the form, then the page reads the streak again and the row says why instead.
+    await expect.poll(() => dailyRow.getByRole('button').count()).toBe(0);
+    await dailyRow.getByText('Freezes are off for this streak. Turn them on in the program editor.', { exact: true }).waitFor();
     expect(await toasts()).toEqual([]);
     expect((await api.patch(`/schema/streak/record/${daily.id}`, { maxFreezes: 2 })).status).toBe(200);
   });
