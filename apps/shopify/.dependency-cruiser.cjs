@@ -13,6 +13,8 @@ const { layerRules } = require('../../scripts/layer-rules.cjs');
  *   handed its Admin API client (commands/worker), so it needs neither the Shopify app nor Remix.
  * - insights: what the program earns (CONTRACT §18): the figures from the order facts, the holdout
  *   lift's statistics, the CSV exports, the order facts' retention.
+ * - imports: balances brought from another loyalty app — the file's reading, the queue and the
+ *   worker that gives each row's points (it makes members as earning does).
  * - earning: the store's own activity → core logs (CONTRACT §17): Shopify's order and customer
  *   webhooks as kept, the worker that earns and reverses from them, visits, earning rules' feeds.
  * - shopify: what faces Shopify — the Admin API operations, Flow actions, install, webhook payloads.
@@ -27,6 +29,7 @@ const LAYERS = [
   ['app', ['app/shopify.server.ts']],
   ['loop', ['app/loop/']],
   ['insights', ['app/insights/']],
+  ['imports', ['app/points-import/']],
   ['earning', ['app/earning/']],
   ['shopify', ['app/shopify/']],
   ['core', ['app/core/']],

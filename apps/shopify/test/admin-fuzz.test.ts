@@ -44,7 +44,8 @@ let drafts: Record<'reward' | 'tier' | 'leaderboard' | 'points' | 'program' | 'r
 
 /** Tables written after an answer, by the app's loop or the core's deliveries, whatever the request was. */
 const ASYNC_CORE = /^(webhook_log|event_log|notification_log|leaderboard_.*|knex_.*)$/;
-const ASYNC_APP = /^(shopify_webhooks|flow_trigger_outbox|reward_discounts|store_credit_attempts|shopify_app_migrations)$/;
+const ASYNC_APP =
+  /^(shopify_webhooks|flow_trigger_outbox|reward_discounts|store_credit_attempts|shopify_app_migrations|points_import_rows)$/;
 
 async function state(): Promise<string> {
   const [core, app] = await Promise.all([snapshot(coreDb, ASYNC_CORE), snapshot(prod.appPool, ASYNC_APP)]);
@@ -284,6 +285,46 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
       }));
     const seen = await survey(request);
     console.info('/app/coupons/$rewardId', seen);
+  });
+
+  it('balances import (/app/points-import): odd files and names', async () => {
+    const header = fc.constantFrom(
+      'email,points',
+      'Customer ID;E-mail;Points balance;Note',
+      'id\tbalance',
+      'points',
+      '"email","points","note"',
+      '',
+    );
+    const cell = fc.oneof(oddString, fc.constantFrom('a@example.com', 'fa@example.com', '7301', '1.200', '0', '-5', '"q,uoted"', '""'));
+    const file = fc.oneof(
+      fc
+        .tuple(
+          header,
+          fc.array(fc.array(cell, { maxLength: 4 }), { maxLength: 5 }),
+          fc.constantFrom(',', ';', '\t'),
+          fc.constantFrom('\n', '\r\n'),
+        )
+        .map(([head, rows, sep, newline]) => [head, ...rows.map((r) => r.join(sep))].join(newline)),
+      // Files the route takes, with odd notes, naming customers the shop does not have: the worker
+      // then changes no core table while later requests compare them.
+      fc
+        .uniqueArray(fc.tuple(fc.constantFrom('a@example.com', 'y@example.com', 'z@example.com'), fc.nat(1_000_000), oddString), {
+          selector: ([email]) => email,
+          minLength: 1,
+          maxLength: 3,
+        })
+        .map((rows) => ['email,points,note', ...rows.map(([e, n, note]) => `${e},${n},"${note.replaceAll('"', '""')}"`)].join('\n')),
+      junk,
+    );
+    const request = fc
+      .tuple(file, fc.constantFrom('text/csv', 'text/plain', undefined), fc.constantFrom(...LANGUAGES), oddString)
+      .map(([text, contentType, lang, name]) => ({
+        path: `/app/points-import.data?language=${encodeURIComponent(lang)}&name=${encodeURIComponent(name.toWellFormed())}`,
+        body: { text, contentType },
+      }));
+    const seen = await survey(request);
+    console.info('/app/points-import', seen);
   });
 
   it('tiers (/app/tiers/$id): save, delete', async () => {

@@ -719,3 +719,41 @@ describe('members met only through the storefront', () => {
     expect(await coreMember('7102')).toMatchObject({ firstName: 'Ada', lastName: null });
   });
 });
+
+describe('balances brought from another loyalty app', () => {
+  it('a merchant drops the export on the points page, sees it worked off and what could not be given, and the customer holds their balance', async () => {
+    admin.stack.admin.customers.set('gid://shopify/Customer/7201', { firstName: 'Lin', lastName: 'Wu', email: 'lin@example.com' });
+    await admin.browser.open('/app/points');
+    const card = page().getByRole('region', { name: 'Bring balances from another app' });
+    const choose = async (name: string, csv: string) =>
+      card.locator('input[type=file]').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+
+    await choose('broken.csv', 'email,points\nlin@example.com,lots\n');
+    await card.getByText('Nothing was imported: the file needs changes.').waitFor();
+    await card.getByText('Line 2: “lots” is not a whole number of points from 0 to 1,000,000.').waitFor();
+
+    await choose('loyaltylion-export.csv', 'Email,Points\nlin@example.com,2500\ngone@example.com,40\n');
+    await card.getByText('Importing 2 balances.').waitFor();
+    // The page reads the progress again until the worker is done.
+    await card.getByText('Done: 2,500 points given to 1 customer. Not given: 1.').waitFor({ timeout: 30_000 });
+    const failures = card.getByRole('region', { name: 'Not given' });
+    expect(await failures.locator('tbody tr').allInnerTexts()).toEqual([
+      expect.stringMatching(/^3\s+gone@example\.com\s+No customer with this e-mail or id in your store\.$/),
+    ]);
+    await admin.browser.shot('points-import');
+
+    const lin = (
+      await api.get('/schema/account_user/record', {
+        filters: {
+          operator: 'and',
+          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/7201' }],
+        },
+      })
+    ).body.data[0];
+    await admin.browser.open(`/app/members/${lin.id}`);
+    await page().getByText('Balance: 2,500').waitFor();
+    expect(await rowsOf('Points history')).toEqual([
+      expect.stringMatching(/Adjusted \+2,500 Balance brought from our previous rewards program$/),
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import { emptyOldPayloads } from '../earning/inbox.server';
 import { EarningWorker } from '../earning/worker.server';
 import { dropExpiredOrderFacts } from '../insights/retention.server';
 import { OutboxSender } from '../loop/sender.server';
+import { PointsImportWorker } from '../points-import/imports.server';
 import { unauthenticated } from '../shopify.server';
 import { pendingMigrations } from '../storage/migrate.server';
 import { closePool, pool } from '../storage/pool.server';
@@ -11,9 +12,9 @@ import { earningRules, shops } from '../storage/stores.server';
 
 /**
  * The worker role: `pnpm run start:worker` (node build/commands/worker.js), which `start` runs beside
- * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts) and earns from the
- * kept order and customer webhooks (CONTRACT §17) until SIGTERM or SIGINT; any number may run on one
- * database.
+ * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts), earns from the
+ * kept order and customer webhooks (CONTRACT §17) and gives imported balances until SIGTERM or
+ * SIGINT; any number may run on one database.
  */
 const RETENTION_INTERVAL_MS = 3_600_000;
 
@@ -34,8 +35,10 @@ async function main(): Promise<void> {
   };
   const sender = new OutboxSender(common);
   const earning = new EarningWorker({ ...common, rules: earningRules });
+  const imports = new PointsImportWorker(common);
   sender.start();
   earning.start();
+  imports.start();
   // Order facts past a shop's retention, and the payloads of webhooks no work reads any more, go at
   // start and every hour after (CONTRACT §18).
   const said = (what: string) => (err: unknown) =>
@@ -50,7 +53,7 @@ async function main(): Promise<void> {
   console.log('[loyalty-loop] worker started');
   const stop = async () => {
     clearInterval(pruning);
-    await Promise.all([sender.stop(), earning.stop()]);
+    await Promise.all([sender.stop(), earning.stop(), imports.stop()]);
     await closePool();
     process.exit(0);
   };

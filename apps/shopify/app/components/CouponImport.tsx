@@ -1,10 +1,12 @@
 import { useRevalidator } from '@remix-run/react';
-import { Banner, BlockStack, Card, DropZone, InlineStack, ProgressBar, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, InlineStack, ProgressBar, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { isOutage } from '../core/failure';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { CsvDropZone } from './CsvDropZone';
+import { uploadFile } from './upload';
 
 type Outcome = { imported: number; duplicates: number } | { error: string; details: string[] };
 
@@ -17,16 +19,9 @@ function outcomeOf(body: unknown): Outcome {
   return { error: String(answer.error ?? ''), details };
 }
 
-declare global {
-  interface Window {
-    shopify?: { idToken(): Promise<string> };
-  }
-}
-
 /**
  * A reward's coupon pool: the counts, and a CSV upload (one code a line) with its progress and the
- * core's result count. The upload is an XMLHttpRequest because fetch reports no upload progress; it
- * carries the App Bridge session token itself, as App Bridge only adds it to fetch.
+ * core's result count.
  */
 export function CouponImport({ rewardId, available, issued }: { rewardId: string; available: number; issued: number }) {
   const [progress, setProgress] = useState<number | null>(null);
@@ -39,26 +34,17 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
   const upload = async (file: File) => {
     setOutcome(null);
     setProgress(0);
-    const token = await window.shopify?.idToken();
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/app/coupons/${rewardId}?language=${language}`);
-    xhr.setRequestHeader('content-type', 'text/csv');
-    if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
-    xhr.upload.onprogress = (e) => e.lengthComputable && setProgress(Math.round((e.loaded / e.total) * 100));
-    xhr.onload = () => {
-      setProgress(100);
-      try {
-        // An outage is the service's state: the core's words for it say nothing the merchant can act on.
-        setOutcome(
-          isOutage(xhr.status) ? { error: messages.editors.refusals.outage, details: [] } : outcomeOf(JSON.parse(xhr.responseText)),
-        );
-      } catch {
-        setOutcome({ error: format(m.uploadFailed, { status: xhr.status }), details: [] });
-      }
-      revalidator.revalidate();
-    };
-    xhr.onerror = () => setOutcome({ error: m.notSent, details: [] });
-    xhr.send(file);
+    const sent = await uploadFile(`/app/coupons/${rewardId}?language=${language}`, file, setProgress);
+    if (sent.status === 0) return setOutcome({ error: m.notSent, details: [] });
+    // An outage is the service's state: the core's words for it say nothing the merchant can act on.
+    setOutcome(
+      isOutage(sent.status)
+        ? { error: messages.editors.refusals.outage, details: [] }
+        : sent.body === null
+          ? { error: format(m.uploadFailed, { status: sent.status }), details: [] }
+          : outcomeOf(sent.body),
+    );
+    revalidator.revalidate();
   };
 
   return (
@@ -75,15 +61,7 @@ export function CouponImport({ rewardId, available, issued }: { rewardId: string
             {m.issued} <b>{issued}</b>
           </Text>
         </InlineStack>
-        <DropZone
-          accept=".csv,text/csv,text/plain"
-          type="file"
-          allowMultiple={false}
-          label={m.dropLabel}
-          onDropAccepted={(files) => files[0] && upload(files[0])}
-        >
-          <DropZone.FileUpload actionTitle={m.choose} actionHint={m.dropHint} />
-        </DropZone>
+        <CsvDropZone label={m.dropLabel} choose={m.choose} hint={m.dropHint} onFile={upload} />
         {progress !== null ? <ProgressBar progress={progress} size="small" /> : null}
         {outcome && 'imported' in outcome ? (
           <Banner tone="success" title={format(m.imported, { imported: outcome.imported, duplicates: outcome.duplicates })} />

@@ -216,6 +216,8 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
     where: 'customer_id = {customer}',
   })),
   { table: 'reward_discounts', where: 'customer_gid = {gid}' },
+  // An imported balance's row names its customer by id once given (by e-mail until then).
+  { table: 'points_import_rows', where: 'customer_id = {customer}' },
   { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },

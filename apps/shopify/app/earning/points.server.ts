@@ -59,7 +59,7 @@ export function pointsTakenBack(earned: EarnedPoints, lines: readonly OrderLine[
  * The customer's member, made from what the webhook says of them when the program has none yet;
  * one there already takes the language the webhook names, as a log's inline member would.
  */
-async function memberId(api: AccountClient, ownedBy: LogInput['ownedBy']): Promise<string> {
+export async function memberId(api: AccountClient, ownedBy: LogInput['ownedBy']): Promise<string> {
   const found = await findMember(api, ownedBy.externalId).catch(() => {
     throw new CoreError(0);
   });

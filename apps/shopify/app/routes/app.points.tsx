@@ -13,12 +13,16 @@ import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n'
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { failureResponse } from '../core/failure';
+import { PointsImport } from '../components/PointsImport';
+import { importsOf } from '../points-import/imports.server';
+import { pool } from '../storage/pool.server';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
  * orders and sign-ups earn (the earning worker applies these rates, the widget shows them), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
- * core's daily pass applies both), and what shoppers call points (saved in the shop's default language).
+ * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
+ * and balances brought from another loyalty app (PointsImport).
  */
 
 type Setting = RecordOf<'points_setting'>;
@@ -55,9 +59,9 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 }
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api, admin } = await authenticateShop(request);
-  const [setting, currencyCode] = await Promise.all([theSetting(api), shopCurrency(admin)]);
-  return { id: setting.id, draft: draftOf(setting), currencyCode };
+  const { api, admin, session } = await authenticateShop(request);
+  const [setting, currencyCode, imports] = await Promise.all([theSetting(api), shopCurrency(admin), importsOf(pool(), session.shop)]);
+  return { id: setting.id, draft: draftOf(setting), currencyCode, imports };
 };
 
 const FIELD_OF: Record<string, keyof PointsDraft> = {
@@ -122,7 +126,7 @@ const KEEPING = [
 ] as const;
 
 export default function PointsSettings() {
-  const { id, draft: initial, currencyCode } = useLoaderData<typeof loader>();
+  const { id, draft: initial, currencyCode, imports } = useLoaderData<typeof loader>();
   const { editors, tiers } = useMessages();
   const m = editors.points;
   const labels = labelsOf(m);
@@ -190,6 +194,7 @@ export default function PointsSettings() {
             <Text as="p">{tiers.onPointsPage.body}</Text>
             <Link to="/app/tiers">{tiers.onPointsPage.action}</Link>
           </TitledCard>
+          <PointsImport imports={imports} />
         </BlockStack>
       </Layout.Section>
     </EditorFrame>

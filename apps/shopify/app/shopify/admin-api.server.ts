@@ -57,6 +57,19 @@ export async function fetchCustomer(admin: AdminGraphql, customerGid: string): P
   return data.customer;
 }
 
+/** The customer whose e-mail address this is, or null when the shop has none (`customerByIdentifier`, API 2025-04 and later). */
+export async function fetchCustomerByEmail(admin: AdminGraphql, email: string): Promise<CustomerInfo | null> {
+  const data = await run<{ customerByIdentifier: CustomerInfo | null }>(
+    admin,
+    `#graphql
+    query LoyaltyCustomerByEmail($email: String!) {
+      customerByIdentifier(identifier: { emailAddress: $email }) { id firstName lastName email locale }
+    }`,
+    { email },
+  );
+  return data.customerByIdentifier;
+}
+
 /** The shop's customers among `gids` (at most 250, Shopify's bound for `nodes`), in one query; ids it has no customer for are left out. */
 export async function fetchCustomers(admin: AdminGraphql, gids: readonly string[]): Promise<CustomerInfo[]> {
   if (!gids.length) return [];

@@ -183,6 +183,8 @@ export class ShopStore {
       'program_codes',
       'reward_issuing',
       'store_credit_attempts',
+      'points_import_rows',
+      'points_imports',
       'shopify_sessions',
     ]) {
       await this.db().query(`delete from ${table} where shop = $1`, [shop]);

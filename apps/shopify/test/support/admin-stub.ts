@@ -496,6 +496,12 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         const customer = stub.customers.get(id);
         return send(200, { data: { customer: customer ? { id, ...customer } : null } });
       }
+      if (operation === 'LoyaltyCustomerByEmail') {
+        // Shopify matches the address whatever its case.
+        const email = String(variables.email).toLowerCase();
+        const found = [...stub.customers].find(([, c]) => c.email?.toLowerCase() === email);
+        return send(200, { data: { customerByIdentifier: found ? { id: found[0], ...found[1] } : null } });
+      }
       if (operation === 'LoyaltyMetafields') {
         const list = variables.metafields as Record<string, unknown>[];
         const invalid = inputErrors(list, METAFIELDS_SET_INPUT, 'MetafieldsSetInput');

@@ -1,0 +1,113 @@
+import { useRevalidator } from '@remix-run/react';
+import { Banner, BlockStack, DataTable, ProgressBar, Text } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
+import { isOutage } from '../core/failure';
+import { format } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
+import { objectOf } from '../json';
+import type { ImportState } from '../points-import/imports.server';
+import { useDateText } from './LocalDate';
+import { TitledCard } from './TitledCard';
+import { CsvDropZone } from './CsvDropZone';
+import { uploadFile } from './upload';
+
+type Outcome = { tone: 'success' | 'info' | 'critical'; title: string; details: string[] };
+
+/** How often the page reads the imports' progress again while one is under way. */
+const POLL_MS = 2000;
+
+/**
+ * Balances brought from another loyalty app: the file picker (app.points-import.tsx checks the file
+ * and queues it) and the shop's latest imports, their progress read again while one runs, and the
+ * rows that could not be given, by line, with why.
+ */
+export function PointsImport({ imports }: { imports: ImportState[] }) {
+  const messages = useMessages();
+  const m = messages.editors.points.import;
+  const language = useAdminLanguage();
+  const date = useDateText();
+  const revalidator = useRevalidator();
+  const [progress, setProgress] = useState<number | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const running = imports.some((i) => i.done + i.failed < i.rows);
+
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), POLL_MS);
+    return () => clearInterval(timer);
+  }, [running, revalidator]);
+
+  const upload = async (file: File) => {
+    setOutcome(null);
+    setProgress(0);
+    const sent = await uploadFile(`/app/points-import?language=${language}&name=${encodeURIComponent(file.name)}`, file, setProgress);
+    const body = objectOf(sent.body);
+    if (sent.status === 0) setOutcome({ tone: 'critical', title: m.notSent, details: [] });
+    else if (isOutage(sent.status)) setOutcome({ tone: 'critical', title: messages.editors.refusals.outage, details: [] });
+    else if (body.queued === true) {
+      const zero = Number(body.zero) || 0;
+      setOutcome({ tone: 'success', title: format(zero ? m.queued : m.queuedNoZero, { rows: Number(body.rows), zero }), details: [] });
+    } else if (body.queued === false) setOutcome({ tone: 'info', title: format(m.already, { date: date(body.createdAt) }), details: [] });
+    else
+      setOutcome({
+        tone: 'critical',
+        title: typeof body.error === 'string' ? body.error : m.refused,
+        details: Array.isArray(body.details) ? body.details.map(String) : [],
+      });
+    revalidator.revalidate();
+  };
+
+  const reason = (why: string) =>
+    why === 'not_found' || why === 'not_installed' ? m.reasons[why] : format(m.reasons.other, { message: why });
+
+  return (
+    <TitledCard title={m.title} region>
+      <Text as="p">{m.body}</Text>
+      <CsvDropZone label={m.dropLabel} choose={m.choose} hint={m.hint} onFile={upload} />
+      {progress !== null && outcome === null ? <ProgressBar progress={progress} size="small" /> : null}
+      {outcome ? (
+        <Banner tone={outcome.tone} title={outcome.title}>
+          {outcome.details.map((d) => (
+            <p key={d}>{d}</p>
+          ))}
+        </Banner>
+      ) : null}
+      {imports.length ? (
+        <BlockStack gap="300">
+          <Text as="h3" variant="headingSm">
+            {m.history}
+          </Text>
+          {imports.map((i) => (
+            <BlockStack gap="200" key={i.id}>
+              <Text as="p" fontWeight="semibold">
+                {i.fileName}
+              </Text>
+              <Text as="p" tone="subdued">
+                {format(m.uploaded, { date: date(i.createdAt) })}
+              </Text>
+              <Text as="p">
+                {i.done + i.failed < i.rows
+                  ? format(m.progress, { done: i.done, rows: i.rows, failed: i.failed })
+                  : format(m.finished, {
+                      points: i.points.toLocaleString(language),
+                      customers: format(m.customers[i.done === 1 ? 'one' : 'other'], { count: i.done.toLocaleString(language) }),
+                      failed: i.failed,
+                    })}
+              </Text>
+              {i.done + i.failed < i.rows ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
+              {i.failures.length ? (
+                <section aria-label={m.failures}>
+                  <DataTable
+                    columnContentTypes={['numeric', 'text', 'text']}
+                    headings={[m.failureColumns.line, m.failureColumns.customer, m.failureColumns.why]}
+                    rows={i.failures.map((f) => [f.line, f.customer, reason(f.reason)])}
+                  />
+                </section>
+              ) : null}
+            </BlockStack>
+          ))}
+        </BlockStack>
+      ) : null}
+    </TitledCard>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * A file of balances exported from another loyalty app, as spreadsheets and those apps write one:
+ * a header row naming the columns (in any order, any case), comma, semicolon or tab separated,
+ * fields quoted where they hold one. Each row names a customer by e-mail or Shopify customer id and
+ * the points to bring; a note is optional.
+ */
+
+export const MAX_ROWS = 10_000;
+export const MAX_POINTS = 1_000_000;
+export const MAX_NOTE = 256;
+
+export interface ImportRow {
+  /** The row's line in the merchant's file, the header being line 1. */
+  line: number;
+  email: string | null;
+  customerId: string | null;
+  points: number;
+  note: string | null;
+}
+
+export type RowProblem = 'no_customer' | 'bad_email' | 'bad_customer_id' | 'bad_points' | 'note_too_long' | 'twice';
+export type FileProblem = 'empty' | 'no_points_column' | 'no_customer_column' | 'too_many';
+
+export type Parsed =
+  | { ok: true; rows: ImportRow[]; zero: number }
+  | { ok: false; file: FileProblem }
+  | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] };
+
+/** Header names as exports write them (Smile.io, LoyaltyLion, a merchant's own sheet). */
+const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note', RegExp> = {
+  email: /^(customer[ _-]?)?e-?mail( address)?$/,
+  customerId: /^(shopify[ _-]?)?customer[ _-]?id$|^id$/,
+  points: /^(points?|points?[ _-]?balance|balance|current[ _-]?points)$/,
+  note: /^(note|notes|comment|reason)$/,
+};
+
+const EMAIL = /^[^\s@",;]+@[^\s@",;]+\.[^\s@",;]+$/;
+const CUSTOMER_ID = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/;
+
+/** The file's records, each a list of fields: RFC 4180 quoting, with the separator the header uses. */
+function records(text: string): { line: number; fields: string[] }[] {
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  const separator = [',', ';', '\t'].reduce((best, s) => (firstLine.split(s).length > firstLine.split(best).length ? s : best), ',');
+  const out: { line: number; fields: string[] }[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let startLine = 1;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else {
+        if (ch === '\n') line++;
+        field += ch;
+      }
+    } else if (ch === '"' && field.trim() === '') {
+      field = '';
+      quoted = true;
+    } else if (ch === separator) {
+      fields.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      out.push({ line: startLine, fields: [...fields, field] });
+      fields = [];
+      field = '';
+      line++;
+      startLine = line;
+    } else field += ch;
+  }
+  if (field !== '' || fields.length) out.push({ line: startLine, fields: [...fields, field] });
+  return out.filter((r) => r.fields.some((f) => f.trim() !== ''));
+}
+
+/** "1200", "1 200", "1,200" and "1.200" with three digits after the mark: whole points, as exports write them. */
+function pointsOf(text: string): number | null {
+  const plain = text.replace(/[\s\u00a0\u202f]/g, '');
+  const whole = /^\d{1,3}([,.'])\d{3}(\1\d{3})*$/.test(plain) ? plain.replace(/[,.']/g, '') : plain;
+  return /^\d{1,7}$/.test(whole) ? Number(whole) : null;
+}
+
+export function parseImport(text: string): Parsed {
+  // PostgreSQL keeps no NUL in text; a spreadsheet's file has none that mean anything.
+  const all = records(text.replace(/^\uFEFF/, '').replace(/\u0000/g, ''));
+  const [header, ...body] = all;
+  if (!header) return { ok: false, file: 'empty' };
+  const names = header.fields.map((f) => f.trim().toLowerCase());
+  const column = (key: keyof typeof COLUMNS) => names.findIndex((n) => COLUMNS[key].test(n));
+  const at = { email: column('email'), customerId: column('customerId'), points: column('points'), note: column('note') };
+  if (at.points < 0) return { ok: false, file: 'no_points_column' };
+  if (at.email < 0 && at.customerId < 0) return { ok: false, file: 'no_customer_column' };
+  if (!body.length) return { ok: false, file: 'empty' };
+  if (body.length > MAX_ROWS) return { ok: false, file: 'too_many' };
+  const rows: ImportRow[] = [];
+  const problems: { line: number; problem: RowProblem; value: string }[] = [];
+  const seen = new Map<string, number>();
+  let zero = 0;
+  for (const { line, fields } of body) {
+    const cell = (i: number) => (i < 0 ? '' : (fields[i] ?? '').trim());
+    const email = cell(at.email).toLowerCase();
+    const id = cell(at.customerId);
+    const pointsText = cell(at.points);
+    const note = cell(at.note);
+    const problem = (p: RowProblem, value: string) => void problems.push({ line, problem: p, value: value.slice(0, 80) });
+    const customerId = id ? (CUSTOMER_ID.exec(id)?.[1] ?? null) : null;
+    if (!email && !id) problem('no_customer', '');
+    else if (id && !customerId) problem('bad_customer_id', id);
+    else if (!id && !EMAIL.test(email)) problem('bad_email', email);
+    const points = pointsOf(pointsText);
+    if (points === null || points > MAX_POINTS) problem('bad_points', pointsText);
+    if (note.length > MAX_NOTE) problem('note_too_long', note);
+    // A customer named twice would be given both rows' points: which one the merchant meant is theirs to say.
+    const key = customerId ? `id:${customerId}` : `email:${email}`;
+    if ((customerId || email) && seen.has(key)) problem('twice', String(seen.get(key)));
+    seen.set(key, line);
+    if (problems.length || points === null) continue;
+    if (points === 0) zero++;
+    else rows.push({ line, email: customerId ? null : email, customerId, points, note: note || null });
+  }
+  if (problems.length) return { ok: false, rows: problems };
+  if (!rows.length) return { ok: false, file: 'empty' };
+  return { ok: true, rows, zero };
+}

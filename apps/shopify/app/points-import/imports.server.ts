@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { accountClient, CoreError } from '../core/client.server';
+import { existingId, transient } from '../core/logs.server';
+import { memberId } from '../earning/points.server';
+import { type AdminGraphql, type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
+import { customerGid, memberOfCustomer } from '../shopify/customer-ids.server';
+import type { ShopStore } from '../storage/shops.server';
+import { inTransaction } from '../storage/transaction.server';
+import { WorkLoop } from '../storage/work-loop.server';
+import type { ImportRow } from './csv';
+
+/**
+ * Balances brought from another loyalty app: a parsed file is queued as one import and its rows,
+ * and the worker role gives each row's customer an `adjusted` point entry (CONTRACT §19: it moves the
+ * balance, not the tier) whose uniqueIdentifier is the row's, so a row worked twice (a process died
+ * between the core's answer and the row's commit) gives its points once. The same file uploaded
+ * again is the same import.
+ */
+
+export const POINTS_IMPORT_CHANNEL = 'loyalty_points_import';
+
+export type Queued = { queued: true; id: string; rows: number } | { queued: false; id: string; createdAt: string };
+
+export async function queueImport(pool: pg.Pool, shop: string, file: { name: string; text: string; note: string }, rows: ImportRow[]) {
+  const hash = createHash('sha256').update(file.text).digest('hex');
+  return inTransaction(pool, async (client): Promise<Queued> => {
+    const made = await client.query<{ id: string }>(
+      `insert into points_imports (shop, file_hash, file_name, note) values ($1, $2, $3, $4)
+       on conflict (shop, file_hash) do nothing returning id`,
+      [shop, hash, file.name, file.note],
+    );
+    if (!made.rows[0]) {
+      const { rows: before } = await client.query<{ id: string; created_at: Date }>(
+        'select id, created_at from points_imports where shop = $1 and file_hash = $2',
+        [shop, hash],
+      );
+      return { queued: false, id: before[0]!.id, createdAt: before[0]!.created_at.toISOString() };
+    }
+    const id = made.rows[0].id;
+    await client.query(
+      `insert into points_import_rows (import_id, shop, line, email, customer_id, points, note)
+       select $1, $2, * from unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::text[])`,
+      [
+        id,
+        shop,
+        rows.map((r) => r.line),
+        rows.map((r) => r.email),
+        rows.map((r) => r.customerId),
+        rows.map((r) => r.points),
+        rows.map((r) => r.note),
+      ],
+    );
+    await client.query('select pg_notify($1, $2)', [POINTS_IMPORT_CHANNEL, shop]);
+    return { queued: true, id, rows: rows.length };
+  });
+}
+
+export interface ImportState {
+  id: string;
+  fileName: string;
+  createdAt: string;
+  rows: number;
+  done: number;
+  failed: number;
+  points: number;
+  /** The rows that gave nothing, by their line in the file, with who they named and why. */
+  failures: { line: number; customer: string; reason: string }[];
+}
+
+/** The shop's latest imports, newest first, with their progress and the rows that failed. */
+export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise<ImportState[]> {
+  const { rows } = await pool.query<{
+    id: string;
+    file_name: string;
+    created_at: Date;
+    rows: number;
+    done: number;
+    failed: number;
+    points: number;
+    failures: ImportState['failures'] | null;
+  }>(
+    `select i.id, i.file_name, i.created_at, count(r.*)::int rows,
+       count(*) filter (where r.status = 'done')::int done, count(*) filter (where r.status = 'failed')::int failed,
+       coalesce(sum(r.points) filter (where r.status = 'done'), 0)::int points,
+       (select json_agg(json_build_object('line', f.line, 'customer', coalesce(f.email, f.customer_id), 'reason', f.last_error) order by f.line)
+          from (select * from points_import_rows where import_id = i.id and status = 'failed' order by line limit 50) f) failures
+     from points_imports i left join points_import_rows r on r.import_id = i.id
+     where i.shop = $1 group by i.id order by i.created_at desc, i.id desc limit $2`,
+    [shop, limit],
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    fileName: r.file_name,
+    createdAt: r.created_at.toISOString(),
+    rows: r.rows,
+    done: r.done,
+    failed: r.failed,
+    points: r.points,
+    failures: r.failures ?? [],
+  }));
+}
+
+interface ClaimedRow {
+  import_id: string;
+  line: number;
+  shop: string;
+  email: string | null;
+  customer_id: string | null;
+  points: number;
+  note: string | null;
+  import_note: string;
+  attempts: number;
+}
+
+/** Why a row gives nothing, kept on it and shown to the merchant (`not_found` named by the admin in words). */
+class Lasting extends Error {}
+
+export interface PointsImportDeps {
+  pool: pg.Pool;
+  databaseUrl: string;
+  shops: ShopStore;
+  coreUrl: string;
+  retrySchedule: number[];
+  adminFor(shop: string): Promise<AdminGraphql>;
+}
+
+export class PointsImportWorker {
+  private readonly loop: WorkLoop;
+
+  constructor(private readonly deps: PointsImportDeps) {
+    this.loop = new WorkLoop({
+      databaseUrl: deps.databaseUrl,
+      channel: POINTS_IMPORT_CHANNEL,
+      name: 'loyalty-points-import',
+      step: () => this.workOne(),
+    });
+  }
+
+  start(intervalMs = 1000): void {
+    this.loop.start(intervalMs);
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** Claims one due row and gives its points; false when none is due. */
+  private workOne(): Promise<boolean> {
+    return inTransaction(this.deps.pool, async (client) => {
+      const { rows } = await client.query<ClaimedRow>(
+        `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, r.attempts
+         from points_import_rows r join points_imports i on i.id = r.import_id
+         where r.status = 'pending' and r.next_attempt_at <= now()
+         order by r.next_attempt_at, r.import_id, r.line limit 1 for update of r skip locked`,
+      );
+      const row = rows[0];
+      if (!row) return false;
+      const key = [row.import_id, row.line];
+      try {
+        const { customerId, entryId } = await this.give(row);
+        await client.query(
+          // The customer's id stays, which customers/redact finds them by; their e-mail is no longer needed.
+          `update points_import_rows set status = 'done', attempts = attempts + 1, customer_id = $3, email = null, entry_id = $4,
+             last_error = null, done_at = now() where import_id = $1 and line = $2`,
+          [...key, customerId, entryId],
+        );
+      } catch (err) {
+        const attempts = row.attempts + 1;
+        const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err);
+        // A customer the shop does not have, or a refusal of the core's that asking again would not
+        // change, ends the row; anything else (Shopify or the core unreachable) is asked again on the
+        // retry schedule, and ends the row once that is spent, so an import always finishes.
+        const lasting = err instanceof Lasting || (err instanceof CoreError && !transient(err.status));
+        const seconds = lasting ? undefined : this.deps.retrySchedule[attempts - 1];
+        await client.query(
+          `update points_import_rows set status = $3, attempts = $4, last_error = $5,
+             next_attempt_at = now() + make_interval(secs => $6) where import_id = $1 and line = $2`,
+          [...key, seconds === undefined ? 'failed' : 'pending', attempts, message, seconds ?? 0],
+        );
+      }
+      return true;
+    });
+  }
+
+  private async give(row: ClaimedRow): Promise<{ customerId: string; entryId: string }> {
+    const account = await this.deps.shops.findInstalled(row.shop);
+    if (!account) throw new Lasting('not_installed');
+    const admin = await this.deps.adminFor(row.shop);
+    const found: CustomerInfo | null = row.customer_id
+      ? await fetchCustomer(admin, customerGid(row.customer_id))
+      : await fetchCustomerByEmail(admin, row.email!);
+    if (!found) throw new Lasting('not_found');
+    const api = accountClient(this.deps.coreUrl, account);
+    const ownedById = await memberId(api, memberOfCustomer(found.id, found));
+    const uniqueIdentifier = `import:${row.import_id}:${row.line}`;
+    const made = await api
+      .POST('/schema/point_entry/record', {
+        body: { ownedById, points: row.points, reason: 'adjusted', note: row.note ?? row.import_note, uniqueIdentifier },
+      })
+      .catch(() => {
+        throw new CoreError(0);
+      });
+    const customerId = found.id.split('/').pop()!;
+    if (made.data) return { customerId, entryId: made.data.data.id };
+    // Given before, by this row's earlier attempt: the core names the entry.
+    const given = made.response.status === 409 && made.error?.error?.code === 'duplicate_unique_identifier' ? existingId(made.error) : null;
+    if (given) return { customerId, entryId: given };
+    throw new CoreError(made.response.status, made.error);
+  }
+}

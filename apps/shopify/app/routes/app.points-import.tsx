@@ -1,0 +1,42 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { authenticateShop } from '../admin/authenticate.server';
+import { textOf } from '../admin/text-file';
+import { boundedBody, postOnly } from '../http.server';
+import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { MAX_ROWS, parseImport } from '../points-import/csv';
+import { queueImport } from '../points-import/imports.server';
+import { pool } from '../storage/pool.server';
+
+const MAX_BYTES = 2 * 1024 * 1024;
+/** The problems of a refused file shown at once; the rest are counted. */
+const SHOWN = 20;
+
+/**
+ * POST text/csv (`?name=` the file's name, `?language=` the admin's): a file of balances from another
+ * loyalty app (points-import/csv.ts), checked whole before anything is queued, so a refused file
+ * imports nothing; a good one is queued for the worker role (points-import/imports.server.ts), and
+ * the points page shows its progress. Refusals are in the merchant's language.
+ */
+export const action = async ({ request }: ActionFunctionArgs) => {
+  const { session } = await authenticateShop(request);
+  const url = new URL(request.url);
+  const language = claimedLanguage(url.searchParams.get('language'), request);
+  const words = ADMIN_MESSAGES[language].editors.points.import;
+  const refuse = (status: number, details: string[]) => Response.json({ error: words.refused, details }, { status });
+  const bytes = await boundedBody(request, MAX_BYTES);
+  if (!bytes) return refuse(413, [format(words.tooLarge, { max: MAX_BYTES / 1024 / 1024 })]);
+  const text = textOf(new Uint8Array(bytes));
+  const parsed = parseImport(text);
+  if (!parsed.ok && 'file' in parsed) return refuse(400, [format(words.file[parsed.file], { max: MAX_ROWS.toLocaleString(language) })]);
+  if (!parsed.ok) {
+    const shown = parsed.rows.slice(0, SHOWN).map((r) => format(words.rows[r.problem], { line: r.line, value: r.value }));
+    const more = parsed.rows.length - shown.length;
+    return refuse(400, more ? [...shown, format(words.moreRows, { count: more })] : shown);
+  }
+  const name = (url.searchParams.get('name') ?? '').replace(/[\u0000-\u001f]/g, '').slice(0, 200) || 'balances.csv';
+  const queued = await queueImport(pool(), session.shop, { name, text, note: words.defaultNote }, parsed.rows);
+  return Response.json({ ...queued, zero: parsed.zero });
+};
+
+// The import is only POSTed to (by the points page's file picker).
+export const loader = postOnly;

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { textOf } from '../app/admin/text-file';
+import { MAX_ROWS, parseImport } from '../app/points-import/csv';
+
+/** The balances file as other apps' exports and spreadsheets write it (app/points-import/csv.ts). */
+describe('reading a balances file', () => {
+  it('finds its columns by name in any order and case, with commas, semicolons or tabs', () => {
+    for (const text of [
+      'Email,Points\nada@example.com,120\n',
+      'points;EMAIL\n120;ada@example.com\n',
+      'Customer Email\tPoints Balance\r\nada@example.com\t120\r\n',
+    ])
+      expect(parseImport(text)).toEqual({
+        ok: true,
+        zero: 0,
+        rows: [{ line: 2, email: 'ada@example.com', customerId: null, points: 120, note: null }],
+      });
+  });
+
+  it('takes quoted fields with separators, quotes and line breaks, and counts lines as the file has them', () => {
+    const text =
+      'email,points,note\n"ada@example.com","1,200","from ""Smile"", thanks"\n"bo@example.com",7,"two\nlines"\ncy@example.com,3,\n';
+    expect(parseImport(text)).toEqual({
+      ok: true,
+      zero: 0,
+      rows: [
+        { line: 2, email: 'ada@example.com', customerId: null, points: 1200, note: 'from "Smile", thanks' },
+        { line: 3, email: 'bo@example.com', customerId: null, points: 7, note: 'two\nlines' },
+        { line: 5, email: 'cy@example.com', customerId: null, points: 3, note: null },
+      ],
+    });
+  });
+
+  it('names a customer by numeric id or GID, the id winning over an e-mail beside it, and leaves 0-point rows out', () => {
+    expect(parseImport('customer_id,email,points\n8101,ada@example.com,5\ngid://shopify/Customer/8102,,6\n,cy@example.com,0\n')).toEqual({
+      ok: true,
+      zero: 1,
+      rows: [
+        { line: 2, email: null, customerId: '8101', points: 5, note: null },
+        { line: 3, email: null, customerId: '8102', points: 6, note: null },
+      ],
+    });
+  });
+
+  it('reads points as exports write thousands, and nothing else', () => {
+    const points = (p: string) => {
+      const parsed = parseImport(`email;points\nada@example.com;${p}\n`);
+      return parsed.ok ? parsed.rows[0]!.points : null;
+    };
+    expect(['1200', '1 200', '1,200', '1.200', "1'200", '1\u202f200', '1,000,000'].map(points)).toEqual([
+      1200, 1200, 1200, 1200, 1200, 1200, 1_000_000,
+    ]);
+    expect(['12.5', '1,20', '-3', '1e3', '0x10', '1,000,001', 'lots', ''].map(points)).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('refuses the whole file for any bad row, naming every one', () => {
+    const parsed = parseImport(`email,points,note\nada@example.com,1\nbad,2\n,3\nada@example.com,4\nbo@example.com,5,${'n'.repeat(257)}\n`);
+    expect(parsed).toEqual({
+      ok: false,
+      rows: [
+        { line: 3, problem: 'bad_email', value: 'bad' },
+        { line: 4, problem: 'no_customer', value: '' },
+        { line: 5, problem: 'twice', value: '2' },
+        { line: 6, problem: 'note_too_long', value: 'n'.repeat(80) },
+      ],
+    });
+    expect(parseImport('customer_id,points\nabc,1\n')).toEqual({
+      ok: false,
+      rows: [{ line: 2, problem: 'bad_customer_id', value: 'abc' }],
+    });
+  });
+
+  it('refuses a file without the columns it needs, without rows, or with more rows than one import takes', () => {
+    expect(parseImport('')).toEqual({ ok: false, file: 'empty' });
+    expect(parseImport('email,points\n\n')).toEqual({ ok: false, file: 'empty' });
+    expect(parseImport('email,points\nada@example.com,0\n')).toEqual({ ok: false, file: 'empty' });
+    expect(parseImport('email,amount\nada@example.com,5\n')).toEqual({ ok: false, file: 'no_points_column' });
+    expect(parseImport('name,points\nAda,5\n')).toEqual({ ok: false, file: 'no_customer_column' });
+    const many = ['email,points', ...Array.from({ length: MAX_ROWS + 1 }, (_, i) => `c${i}@example.com,1`)].join('\n');
+    expect(parseImport(many)).toEqual({ ok: false, file: 'too_many' });
+  });
+
+  it('reads a spreadsheet’s UTF-16 “Unicode text” and drops NUL', () => {
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\tpoints\r\nzoë@example.com\t9\r\n', 'utf16le')]);
+    expect(parseImport(textOf(new Uint8Array(utf16)))).toMatchObject({ ok: true, rows: [{ email: 'zoë@example.com', points: 9 }] });
+    expect(parseImport('email,points,note\nada@example.com,1,a\u0000b\n')).toMatchObject({ ok: true, rows: [{ note: 'ab' }] });
+  });
+});

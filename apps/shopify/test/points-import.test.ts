@@ -1,0 +1,173 @@
+import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../core/test/support/harness';
+import { adminFetch, answerOf } from './support/admin-fuzz';
+import { adminLoad } from './support/orders';
+import { type Production, startProduction } from './support/production';
+import { until } from './support/until';
+
+/**
+ * Balances brought from another loyalty app, through the production build (web and worker under
+ * `start`, the real core, the Admin API stub answering customers by id and by e-mail): the file
+ * checked whole, each customer given their balance once as an `adjusted` entry, the same file
+ * imported once, and an app killed mid-import giving no row twice.
+ */
+let prod: Production;
+let api: Client;
+const gid = (n: number) => `gid://shopify/Customer/${n}`;
+
+beforeAll(async () => {
+  // The gate holds a request to the core, so the app can die after the core has it and before the app has its answer.
+  prod = await startProduction({ gateCore: true });
+  prod.admin.customers.set(gid(8101), { firstName: 'Ada', lastName: 'Byron', email: 'ada@example.com' });
+  prod.admin.customers.set(gid(8102), { firstName: 'Bo', lastName: 'Li', email: 'bo@example.com' });
+  prod.admin.customers.set(gid(8103), { firstName: 'Cy', lastName: 'Ng', email: 'cy@example.com' });
+  expect((await adminLoad(prod.url, '/app')).status).toBe(200);
+  const account = (await prod.shops.find(TEST_SHOP))!;
+  api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
+}, 120_000);
+
+afterAll(() => prod?.close());
+
+const upload = async (csv: string, name = 'balances.csv') => {
+  const res = await adminFetch(prod.url, `/app/points-import?language=en&name=${encodeURIComponent(name)}`, {
+    contentType: 'text/csv',
+    text: csv,
+  });
+  return { status: res.status, body: (await answerOf(res)).value as Record<string, unknown> };
+};
+
+const importCount = async () => Number((await prod.appPool.query('select count(*) n from points_imports')).rows[0].n);
+
+/** The import's rows once the worker has worked every one off. */
+const finished = (id: unknown) =>
+  until(
+    `import ${String(id)} worked off`,
+    async () => {
+      const { rows } = await prod.appPool.query<{ line: number; status: string; last_error: string | null }>(
+        'select line, status, last_error from points_import_rows where import_id = $1 order by line',
+        [id],
+      );
+      return rows.every((r) => r.status !== 'pending') && rows;
+    },
+    60_000,
+  );
+
+async function memberOf(customer: number) {
+  const res = await api.get('/schema/account_user/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: gid(customer) }] },
+  });
+  return res.body.data[0] as { id: string; pointsBalance: number; pointsEarnedInTierWindow: number; firstName: string } | undefined;
+}
+
+async function entriesOf(memberId: string) {
+  const res = await api.get('/schema/point_entry/record', {
+    filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+  });
+  return res.body.data as { points: number; reason: string; note: string | null }[];
+}
+
+describe('importing balances from another loyalty app', () => {
+  it('checks the file whole: a refused file imports nothing and names each line’s problem', async () => {
+    const refused = await upload(
+      ['Email,Points', 'ada@example.com,12.5', ',40', 'not-an-address,10', 'bo@example.com,2000000', 'ADA@example.com,5'].join('\n'),
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: 'Nothing was imported: the file needs changes.',
+      details: [
+        'Line 2: “12.5” is not a whole number of points from 0 to 1,000,000.',
+        'Line 3: no e-mail and no customer id.',
+        'Line 4: “not-an-address” is not an e-mail address.',
+        'Line 5: “2000000” is not a whole number of points from 0 to 1,000,000.',
+        'Line 6: the same customer as line 2.',
+      ],
+    });
+    const headless = await upload('ada@example.com,10\n');
+    expect(headless).toEqual({
+      status: 400,
+      body: {
+        error: 'Nothing was imported: the file needs changes.',
+        details: ['The header row names no points column (“points” or “balance”).'],
+      },
+    });
+    expect((await upload('Email;Points\n')).body.details).toEqual([
+      'The file has no balances: a header row and at least one customer with points.',
+    ]);
+    expect(await importCount()).toBe(0);
+  });
+
+  it('gives each customer their balance once, by e-mail in any case or by customer id, as an adjusted entry with its note; a customer the shop does not have is listed', async () => {
+    // A member already, with points of their own.
+    const cy = (await api.post('/schema/account_user/record', { externalId: gid(8103), firstName: 'Cy' })).body.data;
+    expect((await api.post('/schema/point_entry/record', { ownedById: cy.id, points: 50, reason: 'adjusted' })).status).toBe(200);
+    // Semicolons and a decimal comma's thousands, as a European spreadsheet saves them.
+    const csv = [
+      'Customer ID;E-mail;Points balance;Note',
+      ';ADA@Example.com;1.200;',
+      '8103;;300;Welcome over from SmileRewards',
+      ';nobody@example.com;75;',
+      ';bo@example.com;0;',
+    ].join('\r\n');
+    const queued = await upload(csv, 'smile-export.csv');
+    expect(queued).toEqual({ status: 200, body: { queued: true, id: expect.any(String), rows: 3, zero: 1 } });
+    expect(await finished(queued.body.id)).toEqual([
+      { line: 2, status: 'done', last_error: null },
+      { line: 3, status: 'done', last_error: null },
+      { line: 4, status: 'failed', last_error: 'not_found' },
+    ]);
+    const ada = (await memberOf(8101))!;
+    expect(ada).toMatchObject({ firstName: 'Ada', pointsBalance: 1200, pointsEarnedInTierWindow: 0 });
+    expect(await entriesOf(ada.id)).toEqual([
+      expect.objectContaining({ points: 1200, reason: 'adjusted', note: 'Balance brought from our previous rewards program' }),
+    ]);
+    expect((await memberOf(8103))!.pointsBalance).toBe(350);
+    expect((await entriesOf(cy.id)).map((e) => [e.points, e.note])).toEqual(
+      expect.arrayContaining([[300, 'Welcome over from SmileRewards']]),
+    );
+    // Bo's row had nothing to bring: no member made for it.
+    expect(await memberOf(8102)).toBeUndefined();
+    // What the points page shows of it.
+    const page = await answerOf(await adminFetch(prod.url, '/app/points.data'));
+    expect(JSON.stringify(page.value)).toContain('smile-export.csv');
+    expect(page.text).toContain('nobody@example.com');
+
+    // The same file again: nothing imported twice.
+    expect(await upload(csv, 'again.csv')).toEqual({
+      status: 200,
+      body: { queued: false, id: queued.body.id, createdAt: expect.any(String), zero: 1 },
+    });
+    expect((await memberOf(8101))!.pointsBalance).toBe(1200);
+    expect(await importCount()).toBe(1);
+  });
+
+  it('an app killed between the core writing a row’s entry and the row being marked gives that row once, and every other row once', async () => {
+    const customers = Array.from({ length: 60 }, (_, i) => 8200 + i);
+    for (const n of customers) prod.admin.customers.set(gid(n), { firstName: `C${n}`, lastName: null, email: `c${n}@example.com` });
+    const adjusted = async () =>
+      (
+        await api.get('/schema/point_entry/record', {
+          filters: { operator: 'and', conditions: [{ fieldSlug: 'reason', operator: 'equals', fieldValue: 'adjusted' }] },
+          limit: 1,
+          fetchTotalCount: true,
+        })
+      ).body.paging.total as number;
+    const before = await adjusted();
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.endsWith('/schema/point_entry/record'));
+    const queued = await upload(['customer_id,points', ...customers.map((n) => `${n},${n - 8000}`)].join('\n'));
+    expect(queued.body.rows).toBe(60);
+    await held.arrived;
+    await prod.crashAndRestart(async () => {
+      // The core writes the held entry while the app that asked is gone.
+      held.release();
+      await until('the held entry written', async () => (await adjusted()) === before + 1);
+    });
+    const rows = await finished(queued.body.id);
+    expect(rows.filter((r) => r.status === 'done')).toHaveLength(60);
+    expect(await adjusted()).toBe(before + 60);
+    for (const n of customers) {
+      const member = (await memberOf(n))!;
+      expect(member.pointsBalance, `customer ${n}`).toBe(n - 8000);
+    }
+  }, 120_000);
+});
