@@ -1,4 +1,4 @@
-import { useRevalidator } from '@remix-run/react';
+import { useFetcher } from '@remix-run/react';
 import { Banner, BlockStack, DataTable, ProgressBar, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { isOutage } from '../core/failure';
@@ -18,24 +18,26 @@ const POLL_MS = 2000;
 
 /**
  * Balances brought from another loyalty app: the file picker (app.points-import.tsx checks the file
- * and queues it) and the shop's latest imports, their progress read again while one runs, and the
- * rows that could not be given, by line, with why.
+ * and queues it) and the shop's latest imports, their progress read again from that route while one
+ * runs, and the rows that could not be given, by line, with why.
  */
 export function PointsImport({ imports }: { imports: ImportState[] }) {
   const messages = useMessages();
   const m = messages.editors.points.import;
   const language = useAdminLanguage();
   const date = useDateText();
-  const revalidator = useRevalidator();
+  // The progress alone is read again (the route's loader), not the whole page.
+  const progressOf = useFetcher<{ imports: ImportState[] }>();
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const running = imports.some((i) => i.done + i.failed < i.rows);
+  const shown = progressOf.data?.imports ?? imports;
+  const running = shown.some((i) => i.done + i.failed < i.rows);
 
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => revalidator.state === 'idle' && revalidator.revalidate(), POLL_MS);
+    const timer = setInterval(() => progressOf.state === 'idle' && progressOf.load('/app/points-import'), POLL_MS);
     return () => clearInterval(timer);
-  }, [running, revalidator]);
+  }, [running, progressOf]);
 
   const upload = async (file: File) => {
     setOutcome(null);
@@ -54,7 +56,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
         title: typeof body.error === 'string' ? body.error : m.refused,
         details: Array.isArray(body.details) ? body.details.map(String) : [],
       });
-    revalidator.revalidate();
+    progressOf.load('/app/points-import');
   };
 
   const reason = (why: string) =>
@@ -72,12 +74,12 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
           ))}
         </Banner>
       ) : null}
-      {imports.length ? (
+      {shown.length ? (
         <BlockStack gap="300">
           <Text as="h3" variant="headingSm">
             {m.history}
           </Text>
-          {imports.map((i) => (
+          {shown.map((i) => (
             <BlockStack gap="200" key={i.id}>
               <Text as="p" fontWeight="semibold">
                 {i.fileName}

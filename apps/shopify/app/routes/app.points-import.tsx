@@ -1,10 +1,10 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { authenticateShop } from '../admin/authenticate.server';
 import { textOf } from '../admin/text-file';
-import { boundedBody, postOnly } from '../http.server';
+import { boundedBody } from '../http.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { MAX_ROWS, parseImport } from '../points-import/csv';
-import { queueImport } from '../points-import/imports.server';
+import { importsOf, queueImport } from '../points-import/imports.server';
 import { pool } from '../storage/pool.server';
 
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -15,7 +15,7 @@ const SHOWN = 20;
  * POST text/csv (`?name=` the file's name, `?language=` the admin's): a file of balances from another
  * loyalty app (points-import/csv.ts), checked whole before anything is queued, so a refused file
  * imports nothing; a good one is queued for the worker role (points-import/imports.server.ts), and
- * the points page shows its progress. Refusals are in the merchant's language.
+ * the points page shows its progress, read from this route's loader. Refusals are in the merchant's language.
  */
 export const action = async ({ request }: ActionFunctionArgs) => {
   const { session } = await authenticateShop(request);
@@ -38,5 +38,8 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   return Response.json({ ...queued, zero: parsed.zero });
 };
 
-// The import is only POSTed to (by the points page's file picker).
-export const loader = postOnly;
+/** The shop's latest imports with their progress: what the points page reads again while one runs. */
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const { session } = await authenticateShop(request);
+  return { imports: await importsOf(pool(), session.shop) };
+};
