@@ -4,6 +4,7 @@ import { Client } from '../../core/test/support/harness';
 import { adminFetch, answerOf } from './support/admin-fuzz';
 import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
+import { webhookRequest } from './support/stack';
 import { until } from './support/until';
 
 /**
@@ -170,4 +171,48 @@ describe('importing balances from another loyalty app', () => {
       expect(member.pointsBalance, `customer ${n}`).toBe(n - 8000);
     }
   }, 120_000);
+
+  it('customers/data_request exports a customer’s import rows; customers/redact erases them, by id once given and by e-mail while waiting', async () => {
+    // A row still waiting for its customer (its next attempt an hour away), named by e-mail only.
+    const { rows: made } = await prod.appPool.query<{ id: string }>(
+      "insert into points_imports (shop, file_hash, file_name, note) values ($1, 'h', 'later.csv', 'n') returning id",
+      [TEST_SHOP],
+    );
+    await prod.appPool.query(
+      `insert into points_import_rows (import_id, line, shop, email, points, next_attempt_at) values ($1, 2, $2, 'dee@example.com', 9, now() + interval '1 hour')`,
+      [made[0]!.id, TEST_SHOP],
+    );
+    const rowsOf = async (where: string, value: string) =>
+      (await prod.appPool.query(`select line from points_import_rows where shop = $1 and ${where} = $2`, [TEST_SHOP, value])).rows;
+    expect(await rowsOf('customer_id', '8103')).toHaveLength(1);
+
+    const requested = await prod.send(
+      await webhookRequest('customers/data_request', {
+        shop_domain: TEST_SHOP,
+        customer: { id: 8103, email: 'cy@example.com' },
+        orders_requested: [],
+        data_request: { id: 9901 },
+      }),
+    );
+    expect(requested.status).toBe(200);
+    const { rows: exported } = await prod.appPool.query<{ export: { app: Record<string, unknown[]> } }>(
+      "select export from data_requests where shop = $1 and request_id = '9901'",
+      [TEST_SHOP],
+    );
+    expect(exported[0]!.export.app.points_import_rows).toEqual([
+      expect.objectContaining({ customer_id: '8103', points: 300, status: 'done' }),
+    ]);
+
+    for (const customer of [
+      { id: 8103, email: 'cy@example.com' },
+      { id: 8104, email: 'Dee@Example.com' },
+    ]) {
+      const res = await prod.send(await webhookRequest('customers/redact', { shop_domain: TEST_SHOP, customer, orders_to_redact: [] }));
+      expect(res.status).toBe(200);
+    }
+    expect(await rowsOf('customer_id', '8103')).toEqual([]);
+    expect(await rowsOf('email', 'dee@example.com')).toEqual([]);
+    // Another customer's rows stay.
+    expect(await rowsOf('customer_id', '8101')).toHaveLength(1);
+  });
 });

@@ -189,6 +189,8 @@ interface CustomerKeys {
   customer: string | null;
   gid: string | null;
   orders: string[];
+  /** Their e-mail address as the compliance webhook names it, lower-cased; null when it names none. */
+  email: string | null;
 }
 
 /** Where the app keeps a customer's rows, per table, with `{customer}`, `{gid}` and `{orders}` for their keys. */
@@ -216,8 +218,8 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
     where: 'customer_id = {customer}',
   })),
   { table: 'reward_discounts', where: 'customer_gid = {gid}' },
-  // An imported balance's row names its customer by id once given (by e-mail until then).
-  { table: 'points_import_rows', where: 'customer_id = {customer}' },
+  // An imported balance's row names its customer by id once given, by e-mail until then.
+  { table: 'points_import_rows', where: 'customer_id = {customer} or lower(email) = {email}' },
   { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },
@@ -234,10 +236,11 @@ function customerCondition(where: string, shop: string, keys: CustomerKeys): { t
   return { text, values };
 }
 
-const keysOf = (customerId: string | null, orderIds: string[]): CustomerKeys => ({
+const keysOf = (customerId: string | null, orderIds: string[], email: string | null): CustomerKeys => ({
   customer: customerId,
   gid: customerId === null ? null : customerGid(customerId),
   orders: orderIds,
+  email: email?.toLowerCase() ?? null,
 });
 
 /**
@@ -246,8 +249,14 @@ const keysOf = (customerId: string | null, orderIds: string[]): CustomerKeys => 
  * order and visits, their membership, the discounts made and Flow triggers queued for them, their
  * tier's sync, the exports of their data requests); the core erases the member itself.
  */
-export async function forgetCustomer(pool: pg.Pool, shop: string, customerId: string | null, orderIds: string[] = []): Promise<void> {
-  const keys = keysOf(customerId, orderIds);
+export async function forgetCustomer(
+  pool: pg.Pool,
+  shop: string,
+  customerId: string | null,
+  orderIds: string[] = [],
+  email: string | null = null,
+): Promise<void> {
+  const keys = keysOf(customerId, orderIds, email);
   const forget = () =>
     inTransaction(pool, async (client) => {
       // In the list's order: an order's logs are found through the order before it goes.
@@ -273,9 +282,10 @@ export async function customerRecords(
   shop: string,
   customerId: string,
   orderIds: string[],
+  email: string | null = null,
 ): Promise<Record<string, unknown[]>> {
   const found: Record<string, unknown[]> = {};
-  const keys = keysOf(customerId, orderIds);
+  const keys = keysOf(customerId, orderIds, email);
   for (const { table, where } of CUSTOMER_ROWS.filter((r) => !r.erasedOnly)) {
     const { text, values } = customerCondition(where, shop, keys);
     const { rows } = await pool.query<{ row: Record<string, unknown> }>(

@@ -5,7 +5,14 @@ import { exportMember, retriedOnOutage } from '../core/member-data.server';
 import { customerRecords } from '../earning/ledger.server';
 import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { complianceCustomerId, dataRequestId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
+import {
+  complianceCustomerEmail,
+  complianceCustomerId,
+  dataRequestId,
+  namedOrders,
+  namesShop,
+  otherShop,
+} from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 import { postAction, postOnly } from '../http.server';
@@ -25,7 +32,7 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   return retriedOnOutage(async () => {
     const [core, app] = await Promise.all([
       exportMember(unreachableAsUnavailable(accountClient(config.coreUrl, account)), externalId),
-      customerRecords(pool(), shop, String(customerId), namedOrders(payload, 'orders_requested')),
+      customerRecords(pool(), shop, String(customerId), namedOrders(payload, 'orders_requested'), complianceCustomerEmail(payload)),
     ]);
     await shops.saveDataRequest(shop, dataRequestId(payload) ?? String(customerId), externalId, { ...(core ?? { member: null }), app });
     return new Response(null, { status: 200 });

@@ -5,7 +5,7 @@ import { eraseMember, retriedOnOutage } from '../core/member-data.server';
 import { forgetCustomer } from '../earning/ledger.server';
 import { authenticateSigned } from '../shopify.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { complianceCustomerId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
+import { complianceCustomerEmail, complianceCustomerId, namedOrders, namesShop, otherShop } from '../shopify/payloads.server';
 import { pool } from '../storage/pool.server';
 import { shops } from '../storage/stores.server';
 import { postAction, postOnly } from '../http.server';
@@ -20,7 +20,13 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { shop, payload } = await authenticateSigned.webhook(request);
   if (!namesShop(payload, shop)) return otherShop();
   const customerId = complianceCustomerId(payload);
-  await forgetCustomer(pool(), shop, customerId === null ? null : String(customerId), namedOrders(payload, 'orders_to_redact'));
+  await forgetCustomer(
+    pool(),
+    shop,
+    customerId === null ? null : String(customerId),
+    namedOrders(payload, 'orders_to_redact'),
+    complianceCustomerEmail(payload),
+  );
   const account = await shops.find(shop);
   if (!account || customerId === null) return new Response(null, { status: 200 });
   return retriedOnOutage(async () => {

@@ -23,6 +23,12 @@ export function complianceCustomerId(payload: unknown): number | string | null {
   return numericId(objectOf(objectOf(payload).customer).id);
 }
 
+/** That customer's e-mail address (`customer.email`); null when it names none. */
+export function complianceCustomerEmail(payload: unknown): string | null {
+  const email = objectOf(objectOf(payload).customer).email;
+  return typeof email === 'string' && email.includes('@') ? email : null;
+}
+
 /**
  * The orders a customers/redact (`orders_to_redact`) or customers/data_request (`orders_requested`)
  * names, a guest's among them: their numeric ids.
