@@ -50,7 +50,11 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { outage } = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors.refusals;
   switch (input.intent) {
     case 'create': {
-      if (!isTemplateId(input.template)) return invalid(`Unknown template "${String(input.template)}".`);
+      // Named back only when it is text: String() of an array nested thousands deep overflows the stack.
+      if (!isTemplateId(input.template))
+        return invalid(
+          typeof input.template === 'string' ? `Unknown template "${input.template.slice(0, 100)}".` : 'template must be text.',
+        );
       if (input.status !== 'live' && input.status !== 'draft') return invalid('status must be live or draft.');
       const language = await templateLanguage(admin);
       // Amounts of money in the texts name the shop's currency when it can be read.

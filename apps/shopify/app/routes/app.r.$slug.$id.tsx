@@ -106,6 +106,9 @@ type ActionResult = { ok: true; notice: string } | { ok: false; failure: CoreFai
 const textsOf = (value: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(objectOf(value)).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 
+/** A milestone's or a delivery's id as the form sends it: text, or nothing (String() of an array nested deep overflows the stack). */
+const idIn = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
   const info = resource(params.slug);
   const { api, admin, session } = await authenticateShop(request);
@@ -156,7 +159,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
       return created.ok ? { ok: true, notice: m.milestones.added } : fail(inFormWords(created.failure, fields, messages), 'milestone');
     }
     case 'delete-milestone': {
-      const removed = await removeRecord(api, 'milestone', String(input.id));
+      const removed = await removeRecord(api, 'milestone', idIn(input.id));
       return removed.ok ? { ok: true, notice: m.milestones.deleted } : fail(removed.failure, 'milestone');
     }
     case 'rotate-secret': {
@@ -170,7 +173,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
     case 'resend-delivery': {
       // Back to pending and due now; the worker delivers it again. 409 while an attempt is under way.
       const { data, error, response } = await api.POST('/schema/webhook_log/record/{id}/action/resend', {
-        params: { path: { id: String(input.id) } },
+        params: { path: { id: idIn(input.id) } },
       });
       if (!data) return fail(coreFailure(response.status, error), 'delivery');
       return {
