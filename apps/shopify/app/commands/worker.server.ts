@@ -4,7 +4,7 @@ import { emptyOldPayloads } from '../earning/inbox.server';
 import { EarningWorker } from '../earning/worker.server';
 import { dropExpiredOrderFacts } from '../insights/retention.server';
 import { OutboxSender } from '../loop/sender.server';
-import { PointsImportWorker } from '../points-import/imports.server';
+import { pointsImportLoop } from '../points-import/imports.server';
 import { unauthenticated } from '../shopify.server';
 import { pendingMigrations } from '../storage/migrate.server';
 import { closePool, pool } from '../storage/pool.server';
@@ -35,7 +35,7 @@ async function main(): Promise<void> {
   };
   const sender = new OutboxSender(common);
   const earning = new EarningWorker({ ...common, rules: earningRules });
-  const imports = new PointsImportWorker(common);
+  const imports = pointsImportLoop(common);
   sender.start();
   earning.start();
   imports.start();

@@ -3,9 +3,9 @@ import type pg from 'pg';
 import { accountClient, CoreError } from '../core/client.server';
 import { existingId, transient } from '../core/logs.server';
 import { memberId } from '../earning/points.server';
-import { type AdminGraphql, type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
+import type { EarningDeps } from '../earning/worker.server';
+import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
 import { customerGid, memberOfCustomer } from '../shopify/customer-ids.server';
-import type { ShopStore } from '../storage/shops.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import type { ImportRow } from './csv';
@@ -116,37 +116,25 @@ interface ClaimedRow {
 /** Why a row gives nothing, kept on it and shown to the merchant (`not_found` named by the admin in words). */
 class Lasting extends Error {}
 
-export interface PointsImportDeps {
-  pool: pg.Pool;
-  databaseUrl: string;
-  shops: ShopStore;
-  coreUrl: string;
-  retrySchedule: number[];
-  adminFor(shop: string): Promise<AdminGraphql>;
+/** What the earning worker is given, but the earning rules. */
+export type PointsImportDeps = Omit<EarningDeps, 'rules'>;
+
+/** The worker role's loop over the import rows: one at a time, beside the order earning it must not slow down. */
+export function pointsImportLoop(deps: PointsImportDeps): WorkLoop {
+  const worker = new PointsImportWorker(deps);
+  return new WorkLoop({
+    databaseUrl: deps.databaseUrl,
+    channel: POINTS_IMPORT_CHANNEL,
+    name: 'loyalty-points-import',
+    step: () => worker.workOne(),
+  });
 }
 
-export class PointsImportWorker {
-  private readonly loop: WorkLoop;
-
-  constructor(private readonly deps: PointsImportDeps) {
-    this.loop = new WorkLoop({
-      databaseUrl: deps.databaseUrl,
-      channel: POINTS_IMPORT_CHANNEL,
-      name: 'loyalty-points-import',
-      step: () => this.workOne(),
-    });
-  }
-
-  start(intervalMs = 1000): void {
-    this.loop.start(intervalMs);
-  }
-
-  stop(): Promise<void> {
-    return this.loop.stop();
-  }
+class PointsImportWorker {
+  constructor(private readonly deps: PointsImportDeps) {}
 
   /** Claims one due row and gives its points; false when none is due. */
-  private workOne(): Promise<boolean> {
+  workOne(): Promise<boolean> {
     return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<ClaimedRow>(
         `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, r.attempts
