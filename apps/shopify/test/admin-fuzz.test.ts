@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { adminFetch, answerOf, describeBody, forms, snapshot } from './support/admin-fuzz';
-import { type Body, bodies, junk, nearly, oddJson, oddString } from './support/hostile';
+import { type Body, bodies, DEEP, junk, nearly, oddJson, oddString, toJson } from './support/hostile';
 import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakWithFirstDayReward } from './support/programs';
@@ -681,6 +681,23 @@ describe('what the properties found, as single requests', () => {
     const statuses = [];
     for (const [path, body] of requests) statuses.push([path, body.intent, (await send(path, json(body))).status]);
     expect(statuses.filter(([, , status]) => (status as number) >= 500)).toEqual([]);
+    expect(changedIn(before, await state())).toEqual([]);
+  });
+
+  it('an id or a template nested 20,000 arrays deep is refused, not turned into text (String() of it overflows the stack)', async () => {
+    const before = await state();
+    const deep = (fields: Record<string, unknown>): Body => ({
+      text: toJson({ language: 'en', ...fields }),
+      contentType: 'application/json',
+    });
+    const requests: [string, Body][] = [
+      [`/app/r/streak/${ids.streak}.data`, deep({ intent: 'delete-milestone', id: DEEP[0] })],
+      [`/app/r/webhook/${ids.webhook}.data`, deep({ intent: 'resend-delivery', id: DEEP[0] })],
+      ['/app/onboarding.data', deep({ intent: 'create', status: 'live', template: DEEP[0] })],
+    ];
+    const statuses = [];
+    for (const [path, body] of requests) statuses.push([path, (await send(path, body)).status]);
+    expect(statuses.filter(([, status]) => (status as number) >= 500)).toEqual([]);
     expect(changedIn(before, await state())).toEqual([]);
   });
 
