@@ -17,6 +17,42 @@ export async function boundedBody(request: Request, max: number): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
+/**
+ * Deeper than any body the app's callers send (Shopify's payloads and the admin's drafts nest a few
+ * levels): past it a body is refused, as reading it (JSON.stringify, structuredClone, PostgreSQL's
+ * jsonb, an answer holding it) would run out of stack some thousands deep.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deep the body's arrays and objects nest, counted on its bytes (a recursive walk would itself run out of stack). */
+export function nesting(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (inString) {
+      // A backslash escapes the byte after it; no byte of a multi-byte UTF-8 character is ASCII.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** An admin page's JSON body; null when it is none, or nests past MAX_JSON_DEPTH (each page's action then refuses it). */
+export async function jsonBody(request: Request): Promise<unknown> {
+  const body = Buffer.from(await request.arrayBuffer());
+  if (nesting(body) > MAX_JSON_DEPTH) return null;
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The loader of a route only POSTed to (webhooks, Flow actions, the app proxy's visit): any other method is 405, saying which one it takes. */
 export const postOnly = () => new Response(null, { status: 405, headers: { allow: 'POST' } });
 

@@ -1,7 +1,7 @@
 import '@shopify/shopify-app-remix/adapters/node';
 import { InvalidShopError } from '@shopify/shopify-api';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
-import { boundedBody, errorAnswer } from './http.server';
+import { boundedBody, errorAnswer, MAX_JSON_DEPTH, nesting } from './http.server';
 import { config } from './config.server';
 import { objectOf } from './json';
 import { ensureProvisioned, type ProvisionDeps } from './shopify/install.server';
@@ -55,27 +55,6 @@ function jsonOf(body: Buffer): unknown {
   }
 }
 
-/** Shopify's payloads nest a few levels deep; some thousands deep, JSON.stringify and PostgreSQL's jsonb run out of stack. */
-const MAX_SIGNED_BODY_DEPTH = 64;
-
-/** How deep the body's arrays and objects nest, counted on its bytes (a recursive walk would itself run out of stack). */
-function nesting(body: Buffer): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < body.length; i++) {
-    const c = body[i];
-    if (inString) {
-      // A backslash escapes the byte after it; no byte of a multi-byte UTF-8 character is ASCII.
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (c === 0x5d || c === 0x7d) depth--;
-  }
-  return deepest;
-}
-
 /**
  * The library refuses with no body (a bad signature 401; an empty body, a missing header, or for
  * Flow a bad signature or a shop it has no session for, 400): the same status, with the error body.
@@ -93,7 +72,7 @@ function withErrorBody(refusal: Response): Response {
 
 /**
  * Runs the library's check on the body read within bounds. A signed request whose body it cannot
- * read (`malformed`, asked only once it failed), nests past MAX_SIGNED_BODY_DEPTH, or whose shop
+ * read (`malformed`, asked only once it failed), nests past MAX_JSON_DEPTH, or whose shop
  * domain header is no shop's is 400 once the signature checked out, which Shopify does not retry.
  * Any other failure (the database) stays an error, retried.
  */
@@ -110,8 +89,7 @@ async function signed<T>(request: Request, check: (r: Request) => Promise<T>, ma
     if (!malformed(jsonOf(body))) throw err;
     throw errorAnswer(400, 'invalid_body', 'The body is not the JSON this route takes.');
   }
-  if (nesting(body) > MAX_SIGNED_BODY_DEPTH)
-    throw errorAnswer(400, 'invalid_body', `The body nests deeper than ${MAX_SIGNED_BODY_DEPTH} levels.`);
+  if (nesting(body) > MAX_JSON_DEPTH) throw errorAnswer(400, 'invalid_body', `The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   return checked;
 }
 

@@ -13,6 +13,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { failureResponse } from '../core/failure';
 
 /** A leaderboard in the merchant's words: which program, how members are ranked and named, what shoppers read. */
@@ -96,7 +97,7 @@ const labelsOf = (m: Messages['editors']): Record<keyof LeaderboardDraft, string
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<LeaderboardDraft> | Response> => {
   const { api } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;

@@ -16,6 +16,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { failureResponse } from '../core/failure';
 
 /** An email template in the merchant's words: subject, message with the details it may insert, header and footer by name, the core's preview. */
@@ -115,7 +116,7 @@ function sentPreviewDraft(value: unknown): EmailPreviewDraft | null {
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<EmailDraft> | PreviewAnswer | Response> => {
   const { api } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;

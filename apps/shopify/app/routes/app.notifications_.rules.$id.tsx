@@ -17,6 +17,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord } from
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { failureResponse } from '../core/failure';
 
 /** A notification rule in the merchant's words: moments picked from a list, the channel, connection and message by name, and a preview. */
@@ -91,7 +92,7 @@ type PreviewAnswer = { preview: Preview } | { message: MessagePreview };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<RuleDraft> | PreviewAnswer | Response> => {
   const { api } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const id = params.id && params.id !== 'new' ? params.id : null;

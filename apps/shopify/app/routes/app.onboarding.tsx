@@ -10,9 +10,9 @@ import { config } from '../config.server';
 import { failureMessage } from '../core/failure';
 import { mintEndUserToken } from '../core/enduser-token.server';
 import { ADMIN_MESSAGES, claimedLanguage } from '../i18n';
-import { type JsonObject, objectOf } from '../json';
+import { objectOf } from '../json';
 import { outbox } from '../loop/outbox.server';
-import { postAction, postOnly } from '../http.server';
+import { jsonBody, postAction, postOnly } from '../http.server';
 import { shopCurrency } from '../shopify/admin-api.server';
 import { checklistMarks, earningRules, templateLaunches } from '../storage/stores.server';
 
@@ -41,12 +41,9 @@ const invalid = (message: string) => Response.json({ ok: false, message, fieldEr
  */
 export const action = postAction(async ({ request }: ActionFunctionArgs) => {
   const { session, admin, api, account } = await authenticateShop(request);
-  let input: JsonObject;
-  try {
-    input = objectOf(await request.json());
-  } catch {
-    return invalid('The body must be JSON.');
-  }
+  const parsed = await jsonBody(request);
+  if (parsed === null) return invalid('The body must be JSON.');
+  const input = objectOf(parsed);
   const { outage } = ADMIN_MESSAGES[claimedLanguage(input.language, request)].editors.refusals;
   switch (input.intent) {
     case 'create': {

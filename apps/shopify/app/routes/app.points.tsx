@@ -12,6 +12,7 @@ import { shopCurrency } from '../shopify/admin-api.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { failureResponse } from '../core/failure';
 import { PointsImport } from '../components/PointsImport';
 import { importsOf } from '../points-import/imports.server';
@@ -88,7 +89,7 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
   const { api } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const d = objectOf(input.draft);

@@ -7,6 +7,7 @@ import { HelpFooter } from '../components/HelpFooter';
 import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
 import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { outbox } from '../loop/outbox.server';
 import { shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { earningRules } from '../storage/stores.server';
@@ -38,7 +39,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
   const kind = kindOf(params);
   const { api, session } = await authenticateShop(request);
-  const body = objectOf(await request.json().catch(() => null));
+  const body = objectOf(await jsonBody(request));
   const given = body.draft;
   if (!isProgramDraft(given)) throw new Response('The body must be {"draft": <the editor\'s program draft>}.', { status: 400 });
   const language = typeof body.language === 'string' && isAdminLanguage(body.language) ? body.language : 'en';

@@ -20,6 +20,7 @@ import { createFromValues, records, removeRecord, updateFromValues, whereEquals 
 import { ADMIN_MESSAGES, adminLanguage, claimedLanguage, format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { isWidgetSlug } from '../shopify/widget-metafields.server';
 import { shops } from '../storage/stores.server';
 
@@ -116,7 +117,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<A
   const embedChanged = () => (isWidgetSlug(info.slug) ? syncWidgetMetafields(session.shop, admin, api) : undefined);
   const id = params.id ?? 'new';
   const isNew = id === 'new';
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   const m = messages.records;
   const fail = (failure: CoreFailure, scope: 'record' | 'milestone' | 'delivery' = 'record'): ActionResult => ({

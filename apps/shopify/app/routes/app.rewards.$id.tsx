@@ -29,6 +29,7 @@ import { records, removeRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { outbox } from '../loop/outbox.server';
 import { CODE_MAKERS, REWARD_KINDS } from '../shopify/reward-issuing';
 import {
@@ -117,7 +118,7 @@ const isDraft = (value: unknown): value is RewardDraft => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer | Response> => {
   const id = rewardIdOf(params);
   const { api, admin, session } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   const m = messages.rewards.editor;
   if (input.intent === 'delete') {

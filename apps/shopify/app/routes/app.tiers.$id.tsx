@@ -13,6 +13,7 @@ import { createRecord, records, removeRecord, type RecordOf, updateRecord, where
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { isRecordId } from '../core/ids';
 import { failureResponse } from '../core/failure';
 
@@ -60,7 +61,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<TierDraft> | Response> => {
   const id = tierIdOf(params);
   const { api } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'tier', id);

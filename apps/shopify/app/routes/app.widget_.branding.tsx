@@ -27,6 +27,7 @@ import { records, updateFromValues } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
+import { jsonBody } from '../http.server';
 import { type AdminGraphql, publishedLocales } from '../shopify/admin-api.server';
 import { liveWidgetIds } from '../shopify/widget-metafields.server';
 import { failureResponse } from '../core/failure';
@@ -104,7 +105,7 @@ const labelsOf = (m: Messages['editors']['branding']): Record<keyof BrandingDraf
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<BrandingDraft>> => {
   const { api, admin, session } = await authenticateShop(request);
-  const input = objectOf(await request.json().catch(() => null));
+  const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
   const ids = objectOf(input.ids);
