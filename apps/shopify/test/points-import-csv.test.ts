@@ -9,6 +9,9 @@ describe('reading a balances file', () => {
       'Email,Points\nada@example.com,120\n',
       'points;EMAIL\n120;ada@example.com\n',
       'Customer Email\tPoints Balance\r\nada@example.com\t120\r\n',
+      // LoyaltyLion's export: the points to spend now, beside those pending and spent.
+      'email,points_pending,points_approved,points_spent\nada@example.com,40,120,500\n',
+      'profileIntegrationID,email,currentBalance\nx1,ada@example.com,120\n',
     ])
       expect(parseImport(text)).toEqual({
         ok: true,

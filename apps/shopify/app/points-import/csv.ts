@@ -30,7 +30,8 @@ export type Parsed =
 const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note', RegExp> = {
   email: /^(customer[ _-]?)?e-?mail( address)?$/,
   customerId: /^(shopify[ _-]?)?customer[ _-]?id$|^id$/,
-  points: /^(points?|points?[ _-]?balance|balance|current[ _-]?points)$/,
+  // The points a customer can spend now: LoyaltyLion's "points approved" (not "pending" or "spent").
+  points: /^(points?|balance|points?[ _-]?(balance|approved|available)|(approved|available|current)[ _-]?(points?|balance))$/,
   note: /^(note|notes|comment|reason)$/,
 };
 
