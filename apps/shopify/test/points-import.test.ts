@@ -215,4 +215,20 @@ describe('importing balances from another loyalty app', () => {
     // Another customer's rows stay.
     expect(await rowsOf('customer_id', '8101')).toHaveLength(1);
   });
+
+  it('counts the points of a large import given whole, past an integer’s range', async () => {
+    const { rows: made } = await prod.appPool.query<{ id: string }>(
+      "insert into points_imports (shop, file_hash, file_name, note) values ($1, 'big', 'big.csv', 'n') returning id",
+      [TEST_SHOP],
+    );
+    await prod.appPool.query(
+      `insert into points_import_rows (import_id, line, shop, customer_id, points, status)
+       select $1, n, $2, (900000 + n)::text, 1000000, 'done' from generate_series(2, 2201) n`,
+      [made[0]!.id, TEST_SHOP],
+    );
+    const res = await adminFetch(prod.url, '/app/points-import.data');
+    expect(res.status).toBe(200);
+    expect(JSON.stringify((await answerOf(res)).value)).toContain('2200000000');
+    await prod.appPool.query('delete from points_imports where id = $1', [made[0]!.id]);
+  });
 });
