@@ -142,6 +142,17 @@ describe('importing balances from another loyalty app', () => {
     expect(await importCount()).toBe(1);
   });
 
+  it('a corrected file uploaded again gives the customers not given yet, and no one a second balance', async () => {
+    const corrected = await upload(['Email,Points', 'ada@example.com,1200', 'bo@example.com,80'].join('\n'), 'smile-export-fixed.csv');
+    expect(corrected.body).toMatchObject({ queued: true, rows: 2 });
+    expect(await finished(corrected.body.id)).toEqual([
+      { line: 2, status: 'failed', last_error: 'already_imported' },
+      { line: 3, status: 'done', last_error: null },
+    ]);
+    expect((await memberOf(8101))!.pointsBalance).toBe(1200);
+    expect((await memberOf(8102))!.pointsBalance).toBe(80);
+  });
+
   it('an app killed between the core writing a row’s entry and the row being marked gives that row once, and every other row once', async () => {
     const customers = Array.from({ length: 60 }, (_, i) => 8200 + i);
     for (const n of customers) prod.admin.customers.set(gid(n), { firstName: `C${n}`, lastName: null, email: `c${n}@example.com` });

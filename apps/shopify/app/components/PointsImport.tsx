@@ -60,7 +60,9 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
   };
 
   const reason = (why: string) =>
-    why === 'not_found' || why === 'not_installed' ? m.reasons[why] : format(m.reasons.other, { message: why });
+    why === 'not_found' || why === 'not_installed' || why === 'already_imported'
+      ? m.reasons[why]
+      : format(m.reasons.other, { message: why });
 
   return (
     <TitledCard title={m.title} region>

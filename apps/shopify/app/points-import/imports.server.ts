@@ -15,7 +15,7 @@ import type { ImportRow } from './csv';
  * and the worker role gives each row's customer an `adjusted` point entry (CONTRACT §19: it moves the
  * balance, not the tier) whose uniqueIdentifier is the row's, so a row worked twice (a process died
  * between the core's answer and the row's commit) gives its points once. The same file uploaded
- * again is the same import.
+ * again is the same import, and a customer given their balance by one import is not given another's.
  */
 
 export const POINTS_IMPORT_CHANNEL = 'loyalty_points_import';
@@ -147,7 +147,7 @@ class PointsImportWorker {
       if (!row) return false;
       const key = [row.import_id, row.line];
       try {
-        const { customerId, entryId } = await this.give(row);
+        const { customerId, entryId } = await this.give(row, client);
         await client.query(
           // The customer's id stays, which customers/redact finds them by; their e-mail is no longer needed.
           `update points_import_rows set status = 'done', attempts = attempts + 1, customer_id = $3, email = null, entry_id = $4,
@@ -172,7 +172,7 @@ class PointsImportWorker {
     });
   }
 
-  private async give(row: ClaimedRow): Promise<{ customerId: string; entryId: string }> {
+  private async give(row: ClaimedRow, client: pg.PoolClient): Promise<{ customerId: string; entryId: string }> {
     const account = await this.deps.shops.findInstalled(row.shop);
     if (!account) throw new Lasting('not_installed');
     const admin = await this.deps.adminFor(row.shop);
@@ -180,6 +180,16 @@ class PointsImportWorker {
       ? await fetchCustomer(admin, customerGid(row.customer_id))
       : await fetchCustomerByEmail(admin, row.email!);
     if (!found) throw new Lasting('not_found');
+    const customerId = found.id.split('/').pop()!;
+    // A customer is given an imported balance once, whichever import names them: a merchant who
+    // uploads a corrected file again gets its corrected rows, not every other customer's twice.
+    // Held to the row's commit, so two workers never give one customer two imports' rows.
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`points-import:${row.shop}:${customerId}`]);
+    const earlier = await client.query(
+      "select 1 from points_import_rows where shop = $1 and customer_id = $2 and status = 'done' and import_id <> $3 limit 1",
+      [row.shop, customerId, row.import_id],
+    );
+    if (earlier.rowCount) throw new Lasting('already_imported');
     const api = accountClient(this.deps.coreUrl, account);
     const ownedById = await memberId(api, memberOfCustomer(found.id, found));
     const uniqueIdentifier = `import:${row.import_id}:${row.line}`;
@@ -190,7 +200,6 @@ class PointsImportWorker {
       .catch(() => {
         throw new CoreError(0);
       });
-    const customerId = found.id.split('/').pop()!;
     if (made.data) return { customerId, entryId: made.data.data.id };
     // Given before, by this row's earlier attempt: the core names the entry.
     const given = made.response.status === 409 && made.error?.error?.code === 'duplicate_unique_identifier' ? existingId(made.error) : null;

@@ -48,7 +48,7 @@ export const editors: Messages['editors'] = {
     onSignUp: { label: 'Punkte für die Kontoeröffnung', help: 'Einmal, wenn ein Kunde in deinem Shop ein Konto anlegt.' },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
-      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Dieselbe Datei wird nur einmal übernommen.',
+      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',
@@ -84,6 +84,8 @@ export const editors: Messages['editors'] = {
       reasons: {
         not_found: 'Kein Kunde mit dieser E-Mail-Adresse oder ID in deinem Shop.',
         not_installed: 'Die App ist für diesen Shop nicht eingerichtet.',
+        already_imported:
+          'Hat seinen Punktestand schon mit einer früheren Übernahme erhalten. Um Punkte hinzuzufügen, passe sie auf der Seite des Kunden an.',
         other: 'Der Loyalty-Dienst hat abgelehnt: {message}',
       },
     },

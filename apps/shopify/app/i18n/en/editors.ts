@@ -41,7 +41,7 @@ export const editors = {
     },
     import: {
       title: 'Bring balances from another app',
-      body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. Imported points count towards the balance, not towards VIP tiers. The same file imports once.',
+      body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. Imported points count towards the balance, not towards VIP tiers. Each customer gets one imported balance: a corrected file uploaded again gives only the customers not given yet.',
       dropLabel: 'Balances file',
       choose: 'Choose a CSV file',
       hint: 'or drop it here',
@@ -77,6 +77,7 @@ export const editors = {
       reasons: {
         not_found: 'No customer with this e-mail or id in your store.',
         not_installed: 'The app is not set up for this store.',
+        already_imported: 'Given their balance by an earlier import already. To add points, adjust them on the customer’s page.',
         other: 'The loyalty service refused: {message}',
       },
     },
