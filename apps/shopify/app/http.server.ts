@@ -42,15 +42,19 @@ export function nesting(body: Buffer): number {
   return deepest;
 }
 
-/** An admin page's JSON body; null when it is none, or nests past MAX_JSON_DEPTH (each page's action then refuses it). */
-export async function jsonBody(request: Request): Promise<unknown> {
-  const body = Buffer.from(await request.arrayBuffer());
-  if (nesting(body) > MAX_JSON_DEPTH) return null;
+/** The body as JSON, or undefined when it is not JSON. */
+export function jsonOf(body: Buffer): unknown {
   try {
     return JSON.parse(body.toString('utf8'));
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+/** An admin page's JSON body; null when it is none, or nests past MAX_JSON_DEPTH (each page's action then refuses it). */
+export async function jsonBody(request: Request): Promise<unknown> {
+  const body = Buffer.from(await request.arrayBuffer());
+  return nesting(body) > MAX_JSON_DEPTH ? null : (jsonOf(body) ?? null);
 }
 
 /** The loader of a route only POSTed to (webhooks, Flow actions, the app proxy's visit): any other method is 405, saying which one it takes. */

@@ -1,7 +1,7 @@
 import '@shopify/shopify-app-remix/adapters/node';
 import { InvalidShopError } from '@shopify/shopify-api';
 import { ApiVersion, AppDistribution, shopifyApp } from '@shopify/shopify-app-remix/server';
-import { boundedBody, errorAnswer, MAX_JSON_DEPTH, nesting } from './http.server';
+import { boundedBody, errorAnswer, jsonOf, MAX_JSON_DEPTH, nesting } from './http.server';
 import { config } from './config.server';
 import { objectOf } from './json';
 import { ensureProvisioned, type ProvisionDeps } from './shopify/install.server';
@@ -45,15 +45,6 @@ export const authenticate = shopify.authenticate;
 
 /** Shopify's own requests (webhooks, Flow actions) carry kilobytes; past this one is refused unread (413), before its signature is checked. */
 const MAX_SIGNED_BODY_BYTES = 5 * 1024 * 1024;
-
-/** The body as JSON, or undefined when it is not JSON. */
-function jsonOf(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The library refuses with no body (a bad signature 401; an empty body, a missing header, or for

@@ -636,19 +636,23 @@ describe('what the properties found, as single requests', () => {
     expect(changedIn(before, await state())).toEqual([]);
   });
 
+  /** The branding editor's save of the three records, its draft changed by `changes` and its ids by `otherIds`. */
+  const saveBranding = (changes: Data, otherIds: Data = {}) =>
+    send(
+      '/app/widget/branding.data',
+      json({
+        intent: 'save',
+        language: 'en',
+        textLanguage: 'en',
+        ids: { theme: ids.theme, floating_widget: ids.floating_widget, template: ids.template, ...otherIds },
+        draft: { ...drafts.branding, ...changes },
+      }),
+    );
+
   it('a branding save naming a launcher or texts record that is not there is refused before the theme is written', async () => {
     const before = await state();
     for (const other of [{ floating_widget: NOTHING }, { template: 'x'.repeat(300) }]) {
-      const res = await send(
-        '/app/widget/branding.data',
-        json({
-          intent: 'save',
-          language: 'en',
-          textLanguage: 'en',
-          ids: { theme: ids.theme, floating_widget: ids.floating_widget, template: ids.template, ...other },
-          draft: { ...drafts.branding, primaryColor: '#112233' },
-        }),
-      );
+      const res = await saveBranding({ primaryColor: '#112233' }, other);
       expect(res.status).toBeLessThan(500);
       expect(res.data).toMatchObject({ ok: false });
     }
@@ -713,16 +717,7 @@ describe('what the properties found, as single requests', () => {
   // The core checks each of the three records as it is written: the ones it took are put back.
   it('a branding save with one record refused (the launcher’s offset) leaves the others (the theme’s colour) as they were', async () => {
     const before = await state();
-    const res = await send(
-      '/app/widget/branding.data',
-      json({
-        intent: 'save',
-        language: 'en',
-        textLanguage: 'en',
-        ids: { theme: ids.theme, floating_widget: ids.floating_widget, template: ids.template },
-        draft: { ...drafts.branding, primaryColor: '#123456', offsetX: '-99999' },
-      }),
-    );
+    const res = await saveBranding({ primaryColor: '#123456', offsetX: '-99999' });
     expect(res.data).toMatchObject({ ok: false, refusal: { fieldErrors: { offsetX: expect.any(String) } } });
     expect(changedIn(before, await state())).toEqual([]);
   });

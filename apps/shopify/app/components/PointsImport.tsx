@@ -13,6 +13,9 @@ import { uploadFile } from './upload';
 
 type Outcome = { tone: 'success' | 'info' | 'critical'; title: string; details: string[] };
 
+/** Whether the worker still has rows of the import to give. */
+const underWay = (i: ImportState) => i.done + i.failed < i.rows;
+
 /** How often the page reads the imports' progress again while one is under way. */
 const POLL_MS = 2000;
 
@@ -31,7 +34,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const shown = progressOf.data?.imports ?? imports;
-  const running = shown.some((i) => i.done + i.failed < i.rows);
+  const running = shown.some(underWay);
 
   useEffect(() => {
     if (!running) return;
@@ -90,7 +93,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
                 {format(m.uploaded, { date: date(i.createdAt) })}
               </Text>
               <Text as="p">
-                {i.done + i.failed < i.rows
+                {underWay(i)
                   ? format(m.progress, { done: i.done, rows: i.rows, failed: i.failed })
                   : format(m.finished, {
                       points: i.points.toLocaleString(language),
@@ -98,7 +101,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
                       failed: i.failed,
                     })}
               </Text>
-              {i.done + i.failed < i.rows ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
+              {underWay(i) ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
               {i.failures.length ? (
                 <section aria-label={m.failures}>
                   <DataTable

@@ -5,7 +5,7 @@ import { existingId, transient } from '../core/logs.server';
 import { memberId } from '../earning/points.server';
 import type { EarningDeps } from '../earning/worker.server';
 import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
-import { customerGid, memberOfCustomer } from '../shopify/customer-ids.server';
+import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/customer-ids.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import type { ImportRow } from './csv';
@@ -180,7 +180,7 @@ class PointsImportWorker {
       ? await fetchCustomer(admin, customerGid(row.customer_id))
       : await fetchCustomerByEmail(admin, row.email!);
     if (!found) throw new Lasting('not_found');
-    const customerId = found.id.split('/').pop()!;
+    const customerId = String(shopifyCustomerId(found.id));
     // A customer is given an imported balance once, whichever import names them: a merchant who
     // uploads a corrected file again gets its corrected rows, not every other customer's twice.
     // Held to the row's commit, so two workers never give one customer two imports' rows.
