@@ -325,6 +325,7 @@ const points: Points = {
     pointsPerCurrencyUnit: 2,
     pointsPerOrder: 0,
     pointsOnSignUp: 100,
+    pointsOnNewsletter: 40,
     expiryMonthsOfInactivity: 0,
   },
   rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
@@ -412,6 +413,7 @@ describe('the points section', () => {
     expect(all(section, '[data-earn] s-list-item')).toEqual([
       'For every 1 spent · +3 Stars',
       'Creating an account · +150 Stars',
+      'Subscribing to our newsletter · +60 Stars',
       'Title s1 · Milestone 5 · +75 Stars',
     ]);
   });

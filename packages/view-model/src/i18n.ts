@@ -61,6 +61,7 @@ export interface Strings {
   perSpend: string;
   perOrder: string;
   onSignUp: string;
+  onNewsletter: string;
   toRedeem: string;
   redeem: string;
   /** `{n}`: the points a member still lacks for a reward, with their name. */
@@ -135,6 +136,7 @@ export const en: Strings = {
   perSpend: 'For every {amount} spent',
   perOrder: 'Every order',
   onSignUp: 'Creating an account',
+  onNewsletter: 'Subscribing to our newsletter',
   toRedeem: 'Rewards to redeem',
   redeem: 'Redeem',
   toGo: '{n} to go',

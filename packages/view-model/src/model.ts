@@ -164,6 +164,8 @@ export interface PointsSetting {
   pointsPerCurrencyUnit: number;
   pointsPerOrder: number;
   pointsOnSignUp: number;
+  /** Points once for subscribing to the shop's e-mail marketing. */
+  pointsOnNewsletter: number;
   /** Months without an entry after which a member's points expire; 0: never. */
   expiryMonthsOfInactivity: number;
 }

@@ -158,6 +158,7 @@ export function waysToEarn(
     ['spend', fill(t.perSpend, { amount: moneyText(1, currency, lang) ?? '1' }), setting.pointsPerCurrencyUnit],
     ['order', t.perOrder, setting.pointsPerOrder],
     ['signup', t.onSignUp, setting.pointsOnSignUp],
+    ['newsletter', t.onNewsletter, setting.pointsOnNewsletter],
   ];
   return [
     ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: earns(n, key === 'spend') })),
@@ -280,7 +281,7 @@ export interface HistoryRow {
 }
 
 /** What an entry's links say it came from: an order by its name, signing up, or a reward log. */
-export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; logId: string };
+export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'reward'; logId: string };
 
 /** An entry's links, as any reader of entries has them (the core's list answers, the app's typed client). */
 export interface EntryLinks {
@@ -291,7 +292,8 @@ export interface EntryLinks {
 
 /**
  * Where an entry came from, by the links the Shopify app and the core write (CONTRACT §19): the app
- * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`;
+ * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`,
+ * a newsletter subscription's `shopify_newsletter`;
  * the core links a reward's `reward_log`. An entry taking back another (linked `point_entry`) came
  * from what that one came from, when it is among `byId`. The admin's member page reads them too.
  */
@@ -300,6 +302,7 @@ export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>
   if (!from) return null;
   if (from.linkedSchemaSlug === 'shopify_order' && from.note) return { kind: 'order', name: from.note };
   if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
+  if (from.linkedSchemaSlug === 'shopify_newsletter') return { kind: 'newsletter' };
   if (from.linkedSchemaSlug === 'reward_log' && from.linkedSchemaRecordId) return { kind: 'reward', logId: from.linkedSchemaRecordId };
   return null;
 }
@@ -323,6 +326,7 @@ export function pointHistory(
     if (!from) return null;
     if (from.kind === 'order') return fill(t.historyOrder, { name: from.name });
     if (from.kind === 'signUp') return t.onSignUp;
+    if (from.kind === 'newsletter') return t.onNewsletter;
     return titles.get(from.logId) ?? null;
   };
   const what = (e: PointEntry): string => {

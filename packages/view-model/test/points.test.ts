@@ -5,6 +5,7 @@ import type { Definition, Member, PointEntry, PointsSetting, RewardLog, Tier } f
 import {
   loadPoints,
   multiplierText,
+  pointHistory,
   pointsExpiry,
   pointsName,
   type RedeemOutcome,
@@ -25,6 +26,7 @@ const setting: PointsSetting = {
   pointsPerCurrencyUnit: 1.5,
   pointsPerOrder: 0,
   pointsOnSignUp: 100,
+  pointsOnNewsletter: 0,
   expiryMonthsOfInactivity: 0,
 };
 const tier = (id: string, pointsThreshold: number): Tier => ({
@@ -99,6 +101,17 @@ describe('waysToEarn', () => {
       { key: 'signup', label: 'Creating an account', earns: '+100 Stars' },
       { key: 'm3', label: 'Daily visit · Three days', earns: '+1,500 Stars' },
     ]);
+    expect(
+      waysToEarn({ ...setting, eudCurrencyName: null, pointsOnNewsletter: 50 }, [], stringsFor('de'), 'de').map((row) => [
+        row.key,
+        row.label,
+        row.earns,
+      ]),
+    ).toEqual([
+      ['spend', 'Pro 1 Einkaufswert', '+1,5 Punkte'],
+      ['signup', 'Kontoerstellung', '+100 Punkte'],
+      ['newsletter', 'Newsletter abonnieren', '+50 Punkte'],
+    ]);
     // With the shop's currency, one unit of it as the shopper's language writes it; a code Intl does not know is left out.
     expect(waysToEarn(setting, [], t, 'en', 'EUR')[0]!.label).toBe('For every €1 spent');
     expect(waysToEarn(setting, [], stringsFor('de'), 'de', 'EUR')[0]!.label).toBe('Pro 1 € Einkaufswert');
@@ -153,6 +166,38 @@ describe('waysToEarn', () => {
     expect(multiplierText({ earnMultiplier: 1.5 }, 'de')).toBe('×1,5');
     expect(multiplierText({ earnMultiplier: 2 }, 'fr')).toBe('×2');
     expect(multiplierText(undefined, 'en')).toBeNull();
+  });
+});
+
+describe('pointHistory', () => {
+  it('says what each entry came from by the links the Shopify app writes: an order, signing up, subscribing to the newsletter', () => {
+    const entry = (id: string, points: number, reason: PointEntry['reason'], links: Partial<PointEntry>): PointEntry => ({
+      id,
+      points,
+      reason,
+      uniqueIdentifier: null,
+      linkedSchemaSlug: null,
+      linkedSchemaRecordId: null,
+      note: null,
+      createdAt: '2026-12-04T10:00:00Z',
+      ...links,
+    });
+    const customer = { linkedSchemaRecordId: 'gid://shopify/Customer/7' };
+    const entries = [
+      entry('r', -30, 'reversed', { linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: 'o' }),
+      entry('o', 30, 'earned', { linkedSchemaSlug: 'shopify_order', linkedSchemaRecordId: 'gid://shopify/Order/1', note: '#1001' }),
+      entry('n', 50, 'earned', { linkedSchemaSlug: 'shopify_newsletter', ...customer }),
+      entry('s', 100, 'earned', { linkedSchemaSlug: 'shopify_customer', ...customer }),
+    ];
+    expect(pointHistory(entries, [], t, STARS, 'en').map((row) => [row.what, row.points])).toEqual([
+      ['Taken back: Order #1001', '−30 Stars'],
+      ['Order #1001', '+30 Stars'],
+      ['Subscribing to our newsletter', '+50 Stars'],
+      ['Creating an account', '+100 Stars'],
+    ]);
+    expect(pointHistory(entries, [], stringsFor('fr'), { one: 'Point', other: 'Points' }, 'fr')[2]!.what).toBe(
+      'S’abonner à notre newsletter',
+    );
   });
 });
 

@@ -33,7 +33,7 @@ const entry = (points: number, reason: string) => create('point_entry', { ownedB
 const balance = async () => (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.pointsBalance as number;
 
 beforeAll(async () => {
-  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up),
+  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up, 50 for the newsletter),
   // Silver, Gold and Platinum tiers, €5 off for 300 Stars, €10 off for 800, 20% off for 2,000 (no
   // title: the widget says what it gives), and the shopper's 380 Stars for signing up and two orders.
   demo = await startDemo();
@@ -125,6 +125,7 @@ describe('the points tab for a guest', SLOW, () => {
       'For every €1 spent+2 Stars',
       'Every order+10 Stars',
       'Creating an account+100 Stars',
+      'Subscribing to our newsletter+50 Stars',
       'Daily visit · Five days in a row+50 Stars',
     ]);
     // Cheapest first; a reward without a title says what it gives.
@@ -175,6 +176,7 @@ describe('the points tab for a member', SLOW, () => {
       'For every €1 spent+3 Stars',
       'Every order+15 Stars',
       'Creating an account+150 Stars',
+      'Subscribing to our newsletter+75 Stars',
       'Daily visit · Five days in a row+75 Stars',
     ]);
     expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');

@@ -253,14 +253,15 @@ type PointsSetting = Made & {
   pointsPerCurrencyUnit: number;
   pointsPerOrder: number;
   pointsOnSignUp: number;
+  pointsOnNewsletter: number;
 };
 
 /**
  * Points (CONTRACT §19) as a shop runs them: "Stars" earned by spending (2 a unit of currency, 10 an
- * order) and on sign-up, three tiers, and three coupons to redeem. The merchant's backend earns the
- * Stars by the rules, as the Shopify app does for a shop: the shopper's sign-up and each of today's
- * orders (the challenge's logs `orders`) give an `earned` entry whose uniqueIdentifier makes a second
- * run change nothing.
+ * order), on sign-up and for subscribing to the newsletter (which the demo shopper has not), three
+ * tiers, and three coupons to redeem. The merchant's backend earns the Stars by the rules, as the
+ * Shopify app does for a shop: the shopper's sign-up and each of today's orders (the challenge's logs
+ * `orders`) give an `earned` entry whose uniqueIdentifier makes a second run change nothing.
  */
 async function points(api: DemoApi, shopper: string, orders: [suffix: string, value: number][], today: string): Promise<void> {
   let setting: PointsSetting = (await api.call('GET', '/schema/points_setting/record')).data[0];
@@ -268,7 +269,13 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
   if (setting.status === 'draft' && setting.eudCurrencyName === null) {
     const path = `/schema/points_setting/record/${setting.id}`;
     // Stars expire after a year without earning or spending, as most shops run them: the widget shows the date.
-    const rules = { pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100, expiryMonthsOfInactivity: 12 };
+    const rules = {
+      pointsPerCurrencyUnit: 2,
+      pointsPerOrder: 10,
+      pointsOnSignUp: 100,
+      pointsOnNewsletter: 50,
+      expiryMonthsOfInactivity: 12,
+    };
     const named = (lang: LanguageCode) => ({
       eudCurrencyName: DEMO_TEXTS[lang].currency,
       eudCurrencyNameOne: DEMO_TEXTS[lang].currencyOne,

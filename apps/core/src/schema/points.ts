@@ -60,6 +60,15 @@ export const pointsSettingFields = {
     public: true,
     description: 'Points once, when a customer creates an account.',
   }),
+  pointsOnNewsletter: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description:
+      'Points once, when a customer subscribes to the shop’s e-mail marketing (the Shopify app earns them; unsubscribing keeps them).',
+  }),
 };
 
 export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;

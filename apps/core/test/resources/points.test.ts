@@ -103,6 +103,7 @@ describe('points_setting', () => {
           'pointsPerCurrencyUnit',
           'pointsPerOrder',
           'pointsOnSignUp',
+          'pointsOnNewsletter',
         ].sort(),
       );
     }
@@ -113,19 +114,25 @@ describe('points_setting', () => {
   it('keeps the earning rates, checking their bounds', async () => {
     const s = await setting();
     await accepted(
-      acct.api.patch(`/schema/points_setting/record/${s.id}`, { pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100 }),
+      acct.api.patch(`/schema/points_setting/record/${s.id}`, {
+        pointsPerCurrencyUnit: 1.5,
+        pointsPerOrder: 10,
+        pointsOnSignUp: 100,
+        pointsOnNewsletter: 50,
+      }),
     );
-    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100 });
+    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100, pointsOnNewsletter: 50 });
     for (const [body, field, code] of [
       [{ pointsPerCurrencyUnit: -1 }, 'pointsPerCurrencyUnit', 'too_small'],
       [{ pointsPerOrder: 2.5 }, 'pointsPerOrder', 'invalid_type'],
       [{ pointsOnSignUp: 1_000_001 }, 'pointsOnSignUp', 'too_large'],
+      [{ pointsOnNewsletter: -5 }, 'pointsOnNewsletter', 'too_small'],
     ] as const) {
       const res = await acct.api.patch(`/schema/points_setting/record/${s.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(detailOf(res.body, field)?.code).toBe(code);
     }
-    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100 });
+    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100, pointsOnNewsletter: 50 });
   });
 
   it('keeps eudCurrencyName per language and checks its bounds', async () => {

@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'Pro {amount} Einkaufswert',
   perOrder: 'Jede Bestellung',
   onSignUp: 'Kontoerstellung',
+  onNewsletter: 'Newsletter abonnieren',
   toRedeem: 'Prämien zum Einlösen',
   redeem: 'Einlösen',
   toGo: 'Noch {n}',

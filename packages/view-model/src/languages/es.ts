@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'Por cada {amount} gastado',
   perOrder: 'Cada pedido',
   onSignUp: 'Crear una cuenta',
+  onNewsletter: 'Suscribirse a nuestro boletín',
   toRedeem: 'Recompensas para canjear',
   redeem: 'Canjear',
   toGo: 'Faltan {n}',

@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'Pour chaque {amount} dépensé',
   perOrder: 'Chaque commande',
   onSignUp: 'Création de compte',
+  onNewsletter: 'S’abonner à notre newsletter',
   toRedeem: 'Récompenses à échanger',
   redeem: 'Échanger',
   toGo: 'Encore {n}',

@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'Per ogni {amount} speso',
   perOrder: 'Ogni ordine',
   onSignUp: 'Creazione dell’account',
+  onNewsletter: 'Iscriversi alla nostra newsletter',
   toRedeem: 'Premi da riscattare',
   redeem: 'Riscatta',
   toGo: 'Mancano {n}',

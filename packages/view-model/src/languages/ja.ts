@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'ご利用額{amount}につき',
   perOrder: 'ご注文ごと',
   onSignUp: 'アカウント作成',
+  onNewsletter: 'ニュースレターの購読',
   toRedeem: '交換できるリワード',
   redeem: '交換する',
   toGo: 'あと{n}',

@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: '결제 금액 {amount}당',
   perOrder: '주문마다',
   onSignUp: '계정 만들기',
+  onNewsletter: '뉴스레터 구독',
   toRedeem: '교환 가능한 리워드',
   redeem: '교환하기',
   toGo: '{n} 남음',

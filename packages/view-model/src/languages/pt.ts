@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: 'A cada {amount} gasto',
   perOrder: 'A cada pedido',
   onSignUp: 'Criação de conta',
+  onNewsletter: 'Assinar nossa newsletter',
   toRedeem: 'Recompensas para resgatar',
   redeem: 'Resgatar',
   toGo: 'Faltam {n}',

@@ -36,6 +36,7 @@ const words: Strings = {
   perSpend: '每消费 {amount}',
   perOrder: '每笔订单',
   onSignUp: '创建账户',
+  onNewsletter: '订阅我们的新闻通讯',
   toRedeem: '可兑换的奖励',
   redeem: '兑换',
   toGo: '还差 {n}',
