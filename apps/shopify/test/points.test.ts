@@ -84,7 +84,7 @@ beforeAll(async () => {
   const account = (await prod.shops.find(TEST_SHOP))!;
   api = new Client(`${prod.core.url}/api/v1.0`, { 'x-api-key': account.apiKey, 'x-api-secret': account.apiSecret });
   settingId = (await api.get('/schema/points_setting/record')).body.data[0].id;
-  const on = await rates({ status: 'live', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 50 });
+  const on = await rates({ status: 'live', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 50, pointsOnNewsletter: 30 });
   expect(on.status, JSON.stringify(on.body)).toBe(200);
 }, 180_000);
 
@@ -149,6 +149,61 @@ describe('points from orders', () => {
     const { entries, balance } = await pointsOf(804);
     expect(entries).toEqual([expect.objectContaining({ points: 50, reason: 'earned', uniqueIdentifier: 'customer:804:points' })]);
     expect(balance).toBe(50);
+  });
+
+  it('subscribing to the newsletter earns its points once, at sign-up or later, never for a subscription from before the app was installed', async () => {
+    const subscribed = (id: number, at = new Date(), update: Record<string, unknown> = {}) => ({
+      ...customerPayload(id),
+      email_marketing_consent: { state: 'subscribed', opt_in_level: 'single_opt_in', consent_updated_at: at.toISOString() },
+      ...update,
+    });
+    const newsletter = (entries: Entry[]) => entries.filter((e) => e.linkedSchemaSlug === 'shopify_newsletter');
+    // Subscribed as they sign up: both rates, once however often Shopify delivers it.
+    await deliver('customers/create', subscribed(820));
+    await deliver('customers/create', subscribed(820), 'customer-820-again');
+    await worked('customer:820');
+    await worked('newsletter:820');
+    // Two rows, worked off side by side: in either order.
+    const both = await pointsOf(820);
+    expect(both.entries).toHaveLength(2);
+    expect(both.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ points: 50, uniqueIdentifier: 'customer:820:points' }),
+        expect.objectContaining({ points: 30, reason: 'earned', uniqueIdentifier: 'customer:820:newsletter' }),
+      ]),
+    );
+    expect(both.balance).toBe(80);
+
+    // Signed up without it, subscribed by a later update (which also proves the e-mail), then off and on again: earned once.
+    await deliver('customers/create', { ...customerPayload(821), verified_email: false });
+    await worked('customer:821');
+    await deliver('customers/update', subscribed(821));
+    expect(await worked('newsletter:821')).toMatchObject({ status: 'done', last_error: null });
+    expect(await worked('verified:821')).toMatchObject({ status: 'done' });
+    await deliver('customers/update', subscribed(821, new Date(), { email_marketing_consent: { state: 'unsubscribed' } }));
+    await deliver('customers/update', subscribed(821, new Date(Date.now() + 1000)));
+    await new Promise((r) => setTimeout(r, 1000));
+    const later = await pointsOf(821);
+    expect(newsletter(later.entries)).toEqual([expect.objectContaining({ points: 30, uniqueIdentifier: 'customer:821:newsletter' })]);
+    expect(later.balance).toBe(80);
+
+    // A subscriber of before the app: nothing, and nothing at any later update.
+    await deliver('customers/update', subscribed(822, new Date('2020-01-01T00:00:00Z')));
+    expect(await worked('newsletter:822')).toMatchObject({ status: 'done', last_error: 'subscribed before the app was installed' });
+    // Pending (double opt-in not yet confirmed) is no subscription: not kept.
+    await deliver(
+      'customers/update',
+      subscribed(823, new Date(), { email_marketing_consent: { state: 'pending' }, verified_email: false }),
+    );
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await pointsOf(822)).entries).toEqual([]);
+    const kept = await prod.appPool.query('select subject from shopify_webhooks where shop = $1 and subject like $2', [TEST_SHOP, '%:823']);
+    expect(kept.rows).toEqual([]);
+
+    // The member page says where the points came from, in words.
+    const page = await adminLoad(prod.url, `/app/members/${(await memberOf(821))!.id}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Subscribing to the newsletter');
   });
 
   it('the member speaks the language the customer orders in: made in it, changed by an order in another, kept by one the core lacks', async () => {

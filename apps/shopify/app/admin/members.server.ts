@@ -217,8 +217,9 @@ const withoutOrder = (note: Note | null, from: PointSource | null): Note | null 
 const saysNothingMore = (e: { reason?: string | null; note?: string | null }, from: PointSource | null): boolean =>
   e.reason === 'expired' || (e.reason === 'reversed' && from?.kind === 'reward') || (from?.kind === 'order' && from.name === e.note);
 
-/** An order (by its name, e.g. "#1001"), signing up, or a reward (earned, bought or taken back) by its title. */
-export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'reward'; title: string | null };
+/** An order (by its name, e.g. "#1001"), signing up, subscribing to the newsletter, or a reward (earned, bought or taken back) by its title. */
+export type PointSource =
+  { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'reward'; title: string | null };
 
 /** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
 const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
@@ -226,7 +227,7 @@ const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }):
 
 /**
  * Where each of a member's point entries came from, read as the storefront reads it (the view
- * model's `pointSource`: the app's order and sign-up links, a reward log, what a taking back took
+ * model's `pointSource`: the app's order, sign-up and newsletter links, a reward log, what a taking back took
  * back from), with a reward by its title.
  */
 function pointSources(entries: (EntryLinks & { id: string })[], rewardTitles: Map<string, string | null>) {

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { isJsonObject } from '../json';
 import {
   cancelNotice,
+  type CreatedCustomer,
   createdCustomer,
   KEPT_WHILE_WAITING,
   paidOrder,
@@ -26,7 +27,12 @@ const STORE_TOPICS = ['orders/paid', 'refunds/create', 'orders/cancelled', 'cust
 export type StoreTopic = (typeof STORE_TOPICS)[number];
 
 interface Kept {
-  subject: string;
+  /**
+   * What the worker is to do with it, each kept once per shop: one subject, or two where a
+   * customer's webhook both signs them up (or proves their e-mail) and shows them subscribed to the
+   * newsletter, each a row of its own.
+   */
+  subjects: [string] | [string, string];
   orderId: string | null;
   facts: Facts | null;
 }
@@ -60,13 +66,13 @@ function keep(topic: StoreTopic, payload: unknown): Kept | typeof UNUSED | null 
               codes: order.discountCodes.map((d) => ({ code: d.code, amount: d.milli / 1000 })),
             }
           : null;
-      return { subject: `order:${order.id}`, orderId: order.id, facts };
+      return { subjects: [`order:${order.id}`], orderId: order.id, facts };
     }
     case 'refunds/create': {
       const refund = refundNotice(payload);
       return (
         refund && {
-          subject: `refund:${refund.id}`,
+          subjects: [`refund:${refund.id}`],
           orderId: refund.orderId,
           facts: { kind: 'refund', amount: Math.max(0, refund.milli) / 1000 },
         }
@@ -74,20 +80,27 @@ function keep(topic: StoreTopic, payload: unknown): Kept | typeof UNUSED | null 
     }
     case 'orders/cancelled': {
       const cancel = cancelNotice(payload);
-      return cancel && { subject: `cancel:${cancel.orderId}`, orderId: cancel.orderId, facts: { kind: 'cancel' } };
+      return cancel && { subjects: [`cancel:${cancel.orderId}`], orderId: cancel.orderId, facts: { kind: 'cancel' } };
     }
     case 'customers/create': {
       const customer = createdCustomer(payload);
-      return customer && { subject: `customer:${customer.id}`, orderId: null, facts: null };
+      return customer && { subjects: withNewsletter(`customer:${customer.id}`, customer), orderId: null, facts: null };
     }
     case 'customers/update': {
       const customer = createdCustomer(payload);
       if (!customer) return null;
       // Only the first update that shows the e-mail proved is kept: it adopts the guest orders the sign-up could not.
-      return customer.emailVerified && customer.email ? { subject: `verified:${customer.id}`, orderId: null, facts: null } : UNUSED;
+      // And the first that shows them subscribed: it earns the newsletter's points.
+      if (customer.emailVerified && customer.email)
+        return { subjects: withNewsletter(`verified:${customer.id}`, customer), orderId: null, facts: null };
+      return customer.newsletterSince ? { subjects: [`newsletter:${customer.id}`], orderId: null, facts: null } : UNUSED;
     }
   }
 }
+
+/** A customer's subject, and their newsletter's when the webhook shows them subscribed. */
+const withNewsletter = (subject: string, customer: CreatedCustomer): Kept['subjects'] =>
+  customer.newsletterSince ? [subject, `newsletter:${customer.id}`] : [subject];
 
 /**
  * The facts' part of the keeping statement ($1 shop, $5 order id; its own parameters from $8). A
@@ -160,19 +173,23 @@ export async function receiveStoreWebhook(
   // The notification is sent when the statement commits, and only for a row it added; the facts
   // change in the same statement, only when the row was added. Named, so each connection plans
   // each of the four shapes once: planning the facts' part cost about as much as writing them.
+  // A second subject's row has a webhook id of its own (the table keeps one row per id), which a
+  // redelivery names again.
   const [sql, params] = factsStatement(kept.facts);
+  const ids = kept.subjects.map((subject, i) => (i ? `${webhook.webhookId}/${subject.split(':')[0]}` : webhook.webhookId));
   await pool().query({
     name: `keep-${kept.facts?.kind ?? 'webhook'}`,
     text: `with kept as (
-       insert into shopify_webhooks (shop, webhook_id, topic, subject, order_id, payload) values ($1, $2, $3, $4, $5, $6)
+       insert into shopify_webhooks (shop, webhook_id, topic, subject, order_id, payload)
+       select $1, u.id, $3, u.subject, $5, $6 from unnest($2::text[], $4::text[]) as u(id, subject)
        on conflict do nothing returning shop
      )${sql}
      select pg_notify($7, shop) from kept`,
     values: [
       webhook.shop,
-      webhook.webhookId,
+      ids,
       webhook.topic,
-      kept.subject,
+      kept.subjects,
       kept.orderId,
       JSON.stringify(webhook.payload, storable),
       EARNING_CHANNEL,

@@ -7,7 +7,8 @@ import { nothingLeft, ONE } from './plan';
 
 /**
  * Points from what the store reports by itself (CONTRACT §19): per unit of the shop's currency spent
- * and per order from paid orders, once on sign-up, taken back by refunds and cancellations. The
+ * and per order from paid orders, once on sign-up and once for subscribing to the newsletter, taken
+ * back by refunds and cancellations (an unsubscription takes nothing back). The
  * rates are the core's points setting, so the widget shows the ways to earn the worker applies.
  */
 
@@ -15,6 +16,7 @@ export interface PointsRates {
   perUnit: number;
   perOrder: number;
   onSignUp: number;
+  onNewsletter: number;
 }
 
 /** The shop's rates while its points are live; null while they are off. */
@@ -25,7 +27,12 @@ export async function liveRates(api: AccountClient): Promise<PointsRates | null>
   if (!listed?.ok) throw new CoreError(listed ? listed.failure.status : 0);
   const setting = listed.data[0];
   if (setting?.status !== 'live') return null;
-  return { perUnit: setting.pointsPerCurrencyUnit ?? 0, perOrder: setting.pointsPerOrder ?? 0, onSignUp: setting.pointsOnSignUp ?? 0 };
+  return {
+    perUnit: setting.pointsPerCurrencyUnit ?? 0,
+    perOrder: setting.pointsPerOrder ?? 0,
+    onSignUp: setting.pointsOnSignUp ?? 0,
+    onNewsletter: setting.pointsOnNewsletter ?? 0,
+  };
 }
 
 /** An order's points before the member's tier multiplies them: its spent part (rounded down) and its per-order part. */

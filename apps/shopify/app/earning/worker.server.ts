@@ -61,6 +61,7 @@ interface WebhookRow {
   id: string;
   shop: string;
   topic: string;
+  subject: string;
   payload: unknown;
   attempts: number;
 }
@@ -147,7 +148,7 @@ export class EarningWorker {
   private workOne(): Promise<boolean> {
     return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<WebhookRow>(
-        `select id, shop, topic, payload, attempts from shopify_webhooks where status = 'pending' and next_attempt_at <= now()
+        `select id, shop, topic, subject, payload, attempts from shopify_webhooks where status = 'pending' and next_attempt_at <= now()
          order by next_attempt_at, id limit 1 for update skip locked`,
       );
       const row = rows[0];
@@ -179,6 +180,9 @@ export class EarningWorker {
 
   private async work(row: WebhookRow, client: pg.PoolClient): Promise<Outcome> {
     const account = await this.deps.shops.findInstalled(row.shop);
+    // A customer's webhook kept a second time for their newsletter subscription (inbox.server.ts).
+    if (row.subject.startsWith('newsletter:'))
+      return this.earnNewsletter(row, client, account && accountClient(this.deps.coreUrl, account));
     switch (row.topic) {
       case 'orders/paid':
         return this.earnOrder(row, client, account && accountClient(this.deps.coreUrl, account));
@@ -542,6 +546,31 @@ export class EarningWorker {
       if (!outcome.earned) refused.push(`points: ${outcome.refused}`);
     }
     return { status: 'done', ...(refused.length ? { note: refused.join('; ') } : {}) };
+  }
+
+  /**
+   * The newsletter's points, once per customer: for a subscription Shopify recorded since the app
+   * was first installed, so the shop's subscribers of before do not all earn at their next update.
+   * Unsubscribing takes nothing back; subscribing again earns nothing more.
+   */
+  private async earnNewsletter(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
+    const customer = createdCustomer(row.payload);
+    if (!customer?.newsletterSince) return { status: 'done', note: 'not subscribed' };
+    if (!api) return { status: 'done', note: 'shop not installed' };
+    const { rows } = await client.query<{ before: boolean }>('select installed_at > $2::timestamptz as before from shops where shop = $1', [
+      row.shop,
+      customer.newsletterSince,
+    ]);
+    if (rows[0]?.before !== false) return { status: 'done', note: 'subscribed before the app was installed' };
+    const rates = await this.live.rates(row.shop, api);
+    if (!rates || rates.onNewsletter <= 0) return { status: 'done', note: 'no points for the newsletter' };
+    const outcome = await earnPoints(api, memberOf(customerGid(customer.id), customer), {
+      points: rates.onNewsletter,
+      uniqueIdentifier: `customer:${customer.id}:newsletter`,
+      linkedSchemaSlug: 'shopify_newsletter',
+      linkedSchemaRecordId: customerGid(customer.id),
+    });
+    return { status: 'done', ...(outcome.earned ? {} : { note: `points: ${outcome.refused}` }) };
   }
 
   /**

@@ -62,6 +62,11 @@ export interface CreatedCustomer extends OrderCustomer {
   createdAt: string;
   /** Shopify's `verified_email`: the shopper proved the e-mail is theirs (absent or anything but true: not proved). */
   emailVerified: boolean;
+  /**
+   * When Shopify recorded the customer's consent to its e-mail marketing (`email_marketing_consent`,
+   * state `subscribed`); null while they are not subscribed, or when Shopify does not say when.
+   */
+  newsletterSince: string | null;
 }
 
 /** Shopify's ids arrive as JSON numbers (or numeric strings); kept as strings. */
@@ -223,6 +228,9 @@ export function cancelNotice(payload: unknown): CancelNotice | null {
   return { orderId, cancelledAt: instant(o.cancelled_at) ?? new Date().toISOString() };
 }
 
+const newsletterSince = (consent: JsonObject): string | null =>
+  consent.state === 'subscribed' ? instant(consent.consent_updated_at) : null;
+
 /** customers/create and customers/update; null when it names no customer. */
 export function createdCustomer(payload: unknown): CreatedCustomer | null {
   const customer = customerOf(payload);
@@ -231,5 +239,6 @@ export function createdCustomer(payload: unknown): CreatedCustomer | null {
     ...customer,
     createdAt: customer.createdAt ?? new Date().toISOString(),
     emailVerified: objectOf(payload).verified_email === true,
+    newsletterSince: newsletterSince(objectOf(objectOf(payload).email_marketing_consent)),
   };
 }

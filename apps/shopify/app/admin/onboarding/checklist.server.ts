@@ -1,5 +1,5 @@
 import type { AccountClient } from '../../core/client.server';
-import { records } from '../../core/records.server';
+import { type RecordOf, records } from '../../core/records.server';
 import type { AdminGraphql } from '../../shopify/admin-api.server';
 import type { ChecklistMarksStore } from '../../storage/checklist-marks.server';
 import { liveWidgetIds, type WidgetIds } from '../../shopify/widget-metafields.server';
@@ -50,13 +50,18 @@ async function programs(api: AccountClient): Promise<ProgramSummary[]> {
   return lists.flat().sort((a, b) => Number(b.status === 'live') - Number(a.status === 'live'));
 }
 
+/** Whether the setting gives points for anything the store does: any of its earning rates above 0. */
+export const earnsByRates = (setting: RecordOf<'points_setting'>): boolean =>
+  [setting.pointsPerCurrencyUnit, setting.pointsPerOrder, setting.pointsOnSignUp, setting.pointsOnNewsletter].some(
+    (rate) => Number(rate) > 0,
+  );
+
 /** The account's points as a program: shown once live, or a draft with a way to earn (a template's draft). */
 async function points(api: AccountClient): Promise<ProgramSummary[]> {
   const listed = await records(api, 'points_setting').list({ limit: 1 });
   const setting = listed.ok ? listed.data[0] : undefined;
   if (!setting) return [];
-  const earns = Boolean(setting.pointsPerCurrencyUnit || setting.pointsPerOrder || setting.pointsOnSignUp);
-  if (setting.status !== 'live' && !earns) return [];
+  if (setting.status !== 'live' && !earnsByRates(setting)) return [];
   return [{ slug: 'points_setting', id: setting.id, name: '', status: String(setting.status ?? '') }];
 }
 

@@ -12,6 +12,7 @@ import {
   type TemplateAppSettings,
 } from './create-program.server';
 import { pointsPlan, type PointsPlan } from './program-templates';
+import { earnsByRates } from './checklist.server';
 import { STOREFRONT_TEXTS, type WidgetLanguage } from './storefront-texts';
 
 /**
@@ -141,10 +142,7 @@ export async function createPointsProgram(
     const setting = listed.data[0];
     if (!setting) throw new StepFailed({ message: 'The account has no points setting.', fieldErrors: {} }, 'points_setting');
     // A program already set up (live, or given rates or a name) keeps the merchant's settings: the template only adds what is missing.
-    const own =
-      setting.status === 'live' ||
-      Boolean(setting.eudCurrencyName) ||
-      [setting.pointsPerCurrencyUnit, setting.pointsPerOrder, setting.pointsOnSignUp].some((rate) => Number(rate) > 0);
+    const own = setting.status === 'live' || Boolean(setting.eudCurrencyName) || earnsByRates(setting);
     if (english && !own) {
       const read = await api.GET('/schema/points_setting/record/{id}', {
         params: { path: { id: setting.id }, query: { languageCode: 'en' } },

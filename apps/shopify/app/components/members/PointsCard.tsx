@@ -92,9 +92,9 @@ export function PointsCard({
       ? ''
       : from.kind === 'order'
         ? format(m.points.from.order, { name: from.name })
-        : from.kind === 'signUp'
-          ? m.points.from.signUp
-          : (from.title ?? m.points.from.reward);
+        : from.kind === 'reward'
+          ? (from.title ?? m.points.from.reward)
+          : m.points.from[from.kind];
   const c = m.points.columns;
   return (
     <BlockStack gap="400">

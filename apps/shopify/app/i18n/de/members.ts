@@ -139,7 +139,7 @@ export const members: Messages['members'] = {
     noTier: 'noch keine',
     empty: 'Noch keine Punkte: Punkte kommen aus Prämien mit Punkten, deinen Regeln zum Sammeln und Anpassungen hier.',
     columns: { date: 'Datum', reason: 'Grund', from: 'Herkunft', points: 'Punkte', note: 'Notiz' },
-    from: { order: 'Bestellung {name}', signUp: 'Registrierung', reward: 'Eine Prämie' },
+    from: { order: 'Bestellung {name}', signUp: 'Registrierung', newsletter: 'Newsletter-Anmeldung', reward: 'Eine Prämie' },
     reasons: { earned: 'Gesammelt', redeemed: 'Eingelöst', reversed: 'Zurückgenommen', expired: 'Verfallen', adjusted: 'Angepasst' },
     amount: 'Punkte hinzufügen',
     amountHelp: 'Eine negative Zahl zieht Punkte ab, nie mehr als der Kontostand.',

@@ -31,6 +31,10 @@ export const editors = {
     },
     perOrder: { label: 'Points per order', help: 'For every paid order. Taken back when the whole order is refunded or cancelled.' },
     onSignUp: { label: 'Points for creating an account', help: 'Given once, when a shopper creates an account in your store.' },
+    onNewsletter: {
+      label: 'Points for subscribing to your newsletter',
+      help: 'Given once, when a customer agrees to your email marketing in Shopify (at checkout, in their account or in a sign-up form). Customers who subscribed before you installed the app do not earn them, and unsubscribing does not take them back.',
+    },
     expiry: {
       label: 'Months without earning or spending before points expire',
       help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',

@@ -135,7 +135,7 @@ export const members = {
     expires: 'They expire on {date} unless the member earns or redeems some before then.',
     empty: 'No points yet: points come from rewards of points, your earning rules and adjustments here.',
     columns: { date: 'Date', reason: 'Why', from: 'From', points: 'Points', note: 'Note' },
-    from: { order: 'Order {name}', signUp: 'Signing up', reward: 'A reward' },
+    from: { order: 'Order {name}', signUp: 'Signing up', newsletter: 'Subscribing to the newsletter', reward: 'A reward' },
     reasons: { earned: 'Earned', redeemed: 'Redeemed', reversed: 'Taken back', expired: 'Expired', adjusted: 'Adjusted' },
     amount: 'Points to add',
     amountHelp: 'A negative number takes points off, never more than the balance.',
