@@ -41,6 +41,7 @@ export const duplicateUniqueIdentifier = make(
 export const nothingToReverse = make(409, 'nothing_to_reverse', 'Nothing of this log is left to reverse.');
 export const insufficientPoints = make(409, 'insufficient_points', 'The member does not have enough points.');
 export const notRedeemable = make(409, 'not_redeemable', 'This reward cannot be redeemed for points.');
+export const birthdayAlreadySet = make(409, 'birthday_already_set', 'A birthday is set already; the shop can change it.');
 export const notReversible = make(409, 'not_reversible', 'Nothing of this point entry is left to take back.');
 export const rewardLogNotIssued = make(409, 'reward_log_not_issued', 'This reward log is not issued: it is pending or revoked.');
 export const payloadTooLarge = make(413, 'payload_too_large', 'The request body is too large.');

@@ -66,6 +66,7 @@ export function sampleMember(account: AccountInfo, languageCode: LanguageCode): 
     language_code: languageCode,
     push_device_tokens: [],
     status: 'live',
+    birthday: null,
     unsubscribed_channels: [],
     points_balance: SAMPLE_BALANCE,
     points_earned_in_tier_window: SAMPLE_BALANCE,

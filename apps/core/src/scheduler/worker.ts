@@ -10,6 +10,7 @@ import { scheduleRetention } from '../retention/job.js';
 import { dispatchAndLease } from './dispatch.js';
 import { buildPendingStandings } from '../engine/standings.js';
 import { confirmHeldRewards } from './confirm.js';
+import { runBirthdays } from './birthdays.js';
 import { runPointsDaily } from './points.js';
 import { runSweeps } from './sweeps.js';
 
@@ -101,6 +102,7 @@ export async function startWorkers(
     done['points tier changes'] = daily?.tierChanges ?? 0;
     done['points expiry warnings'] = daily?.warnings ?? 0;
     done['points expired'] = daily?.expiries ?? 0;
+    done['birthday points'] = (await step('birthdays', () => runBirthdays(s.records, now)))?.given ?? 0;
     count.sweep(Number(process.hrtime.bigint() - started) / 1e9, done);
     if (Object.values(done).some((n) => n > 0)) s.logger.info({ done }, 'sweep');
     // The job fails, so the queue retries it and keeps the error.

@@ -7,6 +7,9 @@ import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/row
 export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
+/** MM-DD of a day some year has: 30 days in April, June, September and November, 29 in February. */
+export const BIRTHDAY = /^(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2\d)|(?:0[13-9]|1[0-2])-30|(?:0[13578]|1[02])-31)$/;
+
 /** The fields that describe a member, which a log may also send inline (`ownedBy`). */
 export const memberFields = {
   externalId: field.string({ required: true, min: 1, max: 256, description: "The client system's identifier." }),
@@ -22,6 +25,13 @@ export const accountUserFields = {
   ...memberFields,
   pushDeviceTokens: field.stringArray({ itemMax: 4096, maxItems: 20, default: [] }),
   status: field.status({ default: 'live', description: 'Only live members earn progress.' }),
+  birthday: field.string({
+    max: 5,
+    pattern: BIRTHDAY,
+    patternMessage: 'Expected a birthday as MM-DD, a day the month has (02-29 included)',
+    description:
+      'Month and day, MM-DD (no year). With points_setting.pointsOnBirthday, the member earns once a year on it in their time zone (02-29 on 02-28 in other years). An end user may set their own once (PATCH /schema/account_user/me); an API key may change it.',
+  }),
   unsubscribedChannels: {
     ...field.stringArray({
       items: CHANNELS,

@@ -69,6 +69,14 @@ export const pointsSettingFields = {
     description:
       'Points once, when a customer subscribes to the shop’s e-mail marketing (the Shopify app earns them; unsubscribing keeps them).',
   }),
+  pointsOnBirthday: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description: 'Points once a year on a member’s birthday (account_user.birthday), in their time zone; the daily pass gives them.',
+  }),
 };
 
 export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;
@@ -149,6 +157,8 @@ export interface MemberPointsColumns {
   points_window_at: Date | null;
   /** The expiry announced by `points_to_expire` in the current inactivity period; a new entry clears it. */
   points_expiry_warned_for: Date | null;
+  /** The member's local year whose birthday points they were given. */
+  birthday_points_year: number | null;
 }
 
 /** The setting's own columns for the daily pass. */

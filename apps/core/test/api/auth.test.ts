@@ -236,11 +236,13 @@ describe('end-user tokens', () => {
     expect(await app.db('account_user').where({ account_id: acct.accountId, external_id: externalId })).toHaveLength(1);
   });
 
-  it('/me is for end users: 401 for guests, 403 for API keys, 405 for writes', async () => {
+  it('/me is for end users: 401 for guests, 403 for API keys; of writes, only their birthday (a PATCH of anything else is 400)', async () => {
     expectError(await app.anon.get('/schema/account_user/me'), 401, 'unauthenticated');
     expectError(await acct.api.get('/schema/account_user/me'), 403, 'forbidden');
     const client = await endUser('me-writer');
-    expectError(await client.patch('/schema/account_user/me', { firstName: 'X' }), 405, 'method_not_allowed');
+    expectError(await client.patch('/schema/account_user/me', { firstName: 'X' }), 400, 'invalid_input');
+    expectError(await client.post('/schema/account_user/me', { firstName: 'X' }), 405, 'method_not_allowed');
+    expectError(await client.delete('/schema/account_user/me'), 405, 'method_not_allowed');
   });
 
   it('accepts a token that expired within the 60 s clock skew, rejects one beyond it', async () => {

@@ -68,6 +68,7 @@ const models: ResourceModel[] = [
       languageCode: oneOf(LANGS),
       pushDeviceTokens: { type: 'stringArray' },
       status: oneOf(STATUSES),
+      birthday: text,
       unsubscribedChannels: { type: 'stringArray', values: ['email', 'push', 'sms', 'chat'] },
       // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
       pointsBalance: num,
@@ -179,6 +180,7 @@ beforeAll(async () => {
       languageCode: [...LANGS, null][i % 10],
       pushDeviceTokens: i % 4 === 0 ? [] : [`t${i % 2}`, `u${i}`],
       status: STATUSES[i % 3],
+      birthday: ['02-29', '12-31', null, '01-05'][i % 4],
       unsubscribedChannels: [[], ['email'], ['sms', 'email']][i % 3],
     });
   }

@@ -104,6 +104,7 @@ describe('points_setting', () => {
           'pointsPerOrder',
           'pointsOnSignUp',
           'pointsOnNewsletter',
+          'pointsOnBirthday',
         ].sort(),
       );
     }

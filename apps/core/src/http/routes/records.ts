@@ -1,14 +1,23 @@
 import type Router from '@koa/router';
+import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
+import { z } from 'zod';
 import { loadAccount } from '../../auth/authenticate.js';
-import { invalidInput, notFound, unauthenticated } from '../../errors.js';
+import { birthdayAlreadySet, invalidInput, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
-import { dataResponse, errorResponses, fieldsParam, LANGUAGE, ref, security } from '../../records/openapi.js';
+import { dataResponse, errorResponses, fieldsParam, jsonSchema, LANGUAGE, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
+import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
+import { BIRTHDAY } from '../../schema/members.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
 import { readBody, readNoBody, refuseBodyFields } from '../body.js';
+
+/** What an end user may write of their own record: their birthday, once. */
+const ownBirthday = z.strictObject({
+  birthday: z.string().max(5).regex(BIRTHDAY, 'Expected a birthday as MM-DD, a day the month has (02-29 included)'),
+});
 
 /** The entry of the one record route that is not generic, for the OpenAPI document. */
 export const memberPaths = {
@@ -23,6 +32,20 @@ export const memberPaths = {
         200: dataResponse('Success', ref('AccountUser')),
         // 400: a malformed end-user token, or API-key headers that are malformed, as on every route.
         ...errorResponses(400, 401, 403, 429),
+      },
+    },
+    patch: {
+      tags: ['account_user'],
+      operationId: 'setMyBirthday',
+      summary: 'The calling end user sets their birthday, once; the shop (an API key) changes it',
+      description:
+        'Body `{"birthday": "MM-DD"}`. Answers the member as GET does. The same birthday again changes nothing; another one once a birthday is set → 409 `birthday_already_set`.',
+      security: security(['enduser']),
+      parameters: [LANGUAGE],
+      requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(ownBirthday, 'input') } } },
+      responses: {
+        200: dataResponse('Success', ref('AccountUser')),
+        ...errorResponses(400, 401, 403, 409, 415, 429),
       },
     },
   },
@@ -56,16 +79,23 @@ export function recordRoutes(router: Router, s: Services): void {
     await next();
   };
 
-  router.all('/schema/account_user/me', auth, allow(only('GET', ['enduser'])), async (ctx) => {
+  const meFlows: FlowsOf = (_ctx, method) => (['GET', 'HEAD', 'PATCH'].includes(method) ? ['enduser'] : undefined);
+  router.all('/schema/account_user/me', auth, allow(meFlows), async (ctx) => {
     const resource = s.registry.require('account_user');
+    const memberId = ctx.state.identity.memberId!;
     // The member's own record as an API key reads it, less what only staff see (§18's heldOutOf).
     const own: RequestContext = { ...requestContext(ctx), flow: 'apikey' };
     const staff = new Set(s.records.visibleFields(resource, own).flatMap(([name, f]) => (f.staffOnly ? [name] : [])));
     const selectable = new Set([...s.records.selectable(resource, own)].filter((name) => !staff.has(name)));
     const q = parseQuery('get', ctx.query, s.records.queryFields(resource, own), selectable);
     own.languageCode = q.languageCode;
-    const row = await s.records.findRow(resource, own, ctx.state.identity.memberId!);
-    await readNoBody(ctx);
+    if (ctx.method === 'PATCH') {
+      const { json } = await readBody(ctx);
+      const parsed = ownBirthday.safeParse(bodyOrEmpty(json));
+      if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
+      await setOwnBirthday(s.db, own.account!.id, memberId, parsed.data.birthday);
+    } else await readNoBody(ctx);
+    const row = await s.records.findRow(resource, own, memberId);
     ctx.body = { data: (await s.records.serialize(resource, [row], own, { fields: q.fields ?? [...selectable] }))[0] };
   });
 
@@ -148,5 +178,21 @@ export function recordRoutes(router: Router, s: Services): void {
         ctx.body = { data };
       }),
     );
+  });
+}
+
+/**
+ * A member's own birthday, set once: under the member's row lock, so two racing first settings
+ * cannot both pass; the same birthday again is a no-op, another one is the shop's to make.
+ */
+async function setOwnBirthday(db: Knex, accountId: string, memberId: string, birthday: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    const member = await trx('account_user').where({ account_id: accountId, id: memberId }).forUpdate().first('birthday');
+    if (!member || member.birthday === birthday) return;
+    if (member.birthday !== null)
+      throw birthdayAlreadySet('Your birthday is already set; the shop can change it.', [
+        { field: 'birthday', code: 'birthday_already_set', message: 'A birthday is set already.' },
+      ]);
+    await trx('account_user').where({ account_id: accountId, id: memberId }).update({ birthday, updated_at: new Date() });
   });
 }
