@@ -31,7 +31,7 @@ export interface PageData {
   /** The shop's currency (ISO 4217), which its points are earned per unit of; absent when the app does not know it. */
   currency?: string;
   /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one. */
-  api: Pick<Api, 'redeem' | 'me' | 'list'>;
+  api: Pick<Api, 'redeem' | 'me' | 'list' | 'setBirthday'>;
 }
 
 /**

@@ -1,10 +1,14 @@
 import {
   type Board,
+  birthdayOf,
+  birthdayPoints,
+  birthdayText,
   boardTitle,
   type ChallengeProgress,
   currentChallenge,
   currentMission,
   dateFormat,
+  daysIn,
   type Definition,
   fill,
   keyStart,
@@ -14,6 +18,7 @@ import {
   milestoneRows,
   type MissionProgress,
   missionTasks,
+  monthNames,
   numberFormat,
   type Period,
   type Points,
@@ -29,6 +34,7 @@ import {
   redeemInto,
   type RewardLog,
   rewardView,
+  saveBirthdayInto,
   type Standings,
   type StreakProgress,
   streakStrip,
@@ -364,6 +370,7 @@ function PointsSection({
   // A member reads what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
+  const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
@@ -379,6 +386,11 @@ function PointsSection({
             {expiry && (
               <s-paragraph color="subdued" data-expiry>
                 {expiry}
+              </s-paragraph>
+            )}
+            {member.birthday && (
+              <s-paragraph color="subdued" data-birthday>
+                {fill(t.birthdayOn, { date: birthdayText(member.birthday, lang) })}
               </s-paragraph>
             )}
           </s-stack>
@@ -422,6 +434,9 @@ function PointsSection({
             </s-unordered-list>
           </s-stack>
         )}
+        {member && !member.birthday && onBirthday > 0 && (
+          <BirthdayForm api={api} ctx={ctx} gets={amount(onBirthday)} setMember={setMember} />
+        )}
         {history.length > 0 && (
           <s-stack gap="small-200" data-history>
             <s-heading>{t.history}</s-heading>
@@ -436,5 +451,62 @@ function PointsSection({
         )}
       </s-stack>
     </s-section>
+  );
+}
+
+/**
+ * Asks a member without a birthday for it (month and day, no year), once: the core takes a
+ * member's own birthday once, and the shop changes it after (`saveBirthdayInto`).
+ */
+function BirthdayForm({
+  api,
+  ctx: { t, lang },
+  gets,
+  setMember,
+}: {
+  api: PageData['api'];
+  ctx: Ctx;
+  gets: string;
+  setMember(member: Member): void;
+}) {
+  const [month, setMonth] = useState(0);
+  const [day, setDay] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const picked = (e: Event) => Number((e.currentTarget as HTMLElement & { value?: string }).value) || 0;
+  // A day the new month lacks (the 31st, for April) becomes its last.
+  const chooseMonth = (e: Event) => {
+    const m = picked(e);
+    setMonth(m);
+    if (m) setDay((d) => Math.min(d, daysIn(m)));
+  };
+  const save = () => {
+    if (!busy && month && day) void saveBirthdayInto(api, birthdayOf(month, day), { setBusy, setFailed, setMember });
+  };
+  return (
+    <s-stack gap="small-200" data-birthday-form>
+      <s-heading>{t.onBirthday}</s-heading>
+      <s-paragraph>{fill(t.birthdayAsk, { points: gets })}</s-paragraph>
+      <s-stack direction="inline" gap="small-200" alignItems="end">
+        <s-select label={t.month} value={month ? String(month) : ''} onChange={chooseMonth} data-month>
+          {monthNames(lang).map((name, i) => (
+            <s-option key={name} value={String(i + 1)}>
+              {name}
+            </s-option>
+          ))}
+        </s-select>
+        <s-select label={t.day} value={day ? String(day) : ''} onChange={(e: Event) => setDay(picked(e))} data-day>
+          {Array.from({ length: month ? daysIn(month) : 31 }, (_, i) => (
+            <s-option key={i} value={String(i + 1)}>
+              {String(i + 1)}
+            </s-option>
+          ))}
+        </s-select>
+        <s-button disabled={busy || !month || !day} onClick={save}>
+          {t.save}
+        </s-button>
+      </s-stack>
+      {failed && <s-banner tone="critical" heading={t.birthdayFailed} />}
+    </s-stack>
   );
 }

@@ -164,6 +164,7 @@ const member: PageData = {
     redeem: () => Promise.reject(new Error('not here')),
     me: () => Promise.reject(new Error('not here')),
     list: () => Promise.reject(new Error('not here')),
+    setBirthday: () => Promise.reject(new Error('not here')),
   },
 };
 
@@ -299,6 +300,7 @@ const me = (pointsBalance: number): Member => ({
   pointsEarnedInTierWindow: 1200,
   tierId: 'gold',
   lastPointEntryAt: '2030-01-15T10:00:00.000Z',
+  birthday: null,
 });
 const tierOf = (id: string, eudTitle: string, pointsThreshold: number, earnMultiplier = 1) => ({
   id,
@@ -326,6 +328,7 @@ const points: Points = {
     pointsPerOrder: 0,
     pointsOnSignUp: 100,
     pointsOnNewsletter: 40,
+    pointsOnBirthday: 0,
     expiryMonthsOfInactivity: 0,
   },
   rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
@@ -475,6 +478,49 @@ describe('the points section', () => {
     expect(text(german.querySelector('[data-expiry]'))).toBe(
       'Deine 1.200 Stars verfallen am 15.01.2031, wenn du bis dahin keine sammelst oder einlöst.',
     );
+  });
+
+  it('asks a member without a birthday for it, by month and day, saves it once and then says it', async () => {
+    const birthdays = { ...points, setting: { ...points.setting, pointsOnBirthday: 100 } };
+    const setBirthday = vi.fn(async (birthday: string) => ({ ...me(1200), birthday }));
+    // The first save fails (the network), and the member has no birthday yet: the form says so and keeps the choice.
+    setBirthday.mockRejectedValueOnce(new Error('offline'));
+    const meNow = vi.fn(async () => me(1200));
+    const page = await show(() => Promise.resolve({ ...withPoints({ setBirthday, me: meNow }), points: birthdays }));
+    const form = page.querySelector('[data-birthday-form]')!;
+    // A Gold member gets the rate times 1.5, as the core credits it.
+    expect(text(form.querySelector('s-paragraph'))).toBe('Tell us your birthday and get 150 Stars on it.');
+    const pick = (select: Element, value: string) =>
+      act(async () => {
+        (select as HTMLElement & { value: string }).value = value;
+        select.dispatchEvent(new Event('change'));
+      });
+    const month = form.querySelector('[data-month]')!;
+    expect(month.getAttribute('label')).toBe('Month');
+    expect(all(month, 's-option').slice(0, 3)).toEqual(['January', 'February', 'March']);
+    expect(form.querySelector('s-stack s-button')!.hasAttribute('disabled')).toBe(true);
+    await pick(form.querySelector('[data-day]')!, '31');
+    await pick(month, '2');
+    // February offers its 29th (some years have it); the 31st picked before becomes the 29th.
+    expect(form.querySelectorAll('[data-day] s-option')).toHaveLength(29);
+    expect((form.querySelector('[data-day]') as HTMLElement & { value: string }).value).toBe('29');
+    expect(form.querySelector('s-stack s-button')!.hasAttribute('disabled')).toBe(false);
+    await click(form.querySelector('s-stack s-button')!);
+    await vi.waitFor(() =>
+      expect(form.querySelector('s-banner')?.getAttribute('heading')).toBe('Your birthday could not be saved. Please try again.'),
+    );
+    expect(meNow).toHaveBeenCalled();
+    await click(form.querySelector('s-stack s-button')!);
+    await vi.waitFor(() => expect(text(page.querySelector('[data-balance] [data-birthday]'))).toBe('Your birthday: February 29'));
+    expect(setBirthday).toHaveBeenLastCalledWith('02-29');
+    expect(page.querySelector('[data-birthday-form]')).toBeNull();
+    // In German, as the customer's language says a day.
+    const german = await show(
+      () => Promise.resolve({ ...withPoints({}), points: { ...birthdays, member: { ...me(1200), birthday: '03-14' } } }),
+      'de',
+    );
+    expect(text(german.querySelector('[data-birthday]'))).toBe('Dein Geburtstag: 14. März');
+    expect(german.querySelector('[data-birthday-form]')).toBeNull();
   });
 
   it('says nothing of expiry where points never expire', async () => {

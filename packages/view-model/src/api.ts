@@ -128,6 +128,11 @@ export class Api {
     return this.call<Member>('account_user/me', {});
   }
 
+  /** Sets the member's birthday (MM-DD), which they may do once; answers their record. */
+  setBirthday(birthday: string): Promise<Member> {
+    return this.call<Member>('account_user/me', {}, 'PATCH', { birthday });
+  }
+
   /**
    * Spends the member's points on a reward (CONTRACT §19); refused with 409 insufficient_points or
    * not_redeemable. With a `uniqueIdentifier`, a replay (a retry, a second click) is 409

@@ -62,6 +62,16 @@ export interface Strings {
   perOrder: string;
   onSignUp: string;
   onNewsletter: string;
+  /** A way to earn and a history entry: the member's birthday; the heading of the birthday card. */
+  onBirthday: string;
+  /** `{points}`: what the member gets on their birthday, with its name. */
+  birthdayAsk: string;
+  /** `{date}`: the member's birthday, as their language writes a month and day. */
+  birthdayOn: string;
+  month: string;
+  day: string;
+  save: string;
+  birthdayFailed: string;
   toRedeem: string;
   redeem: string;
   /** `{n}`: the points a member still lacks for a reward, with their name. */
@@ -137,6 +147,13 @@ export const en: Strings = {
   perOrder: 'Every order',
   onSignUp: 'Creating an account',
   onNewsletter: 'Subscribing to our newsletter',
+  onBirthday: 'Your birthday',
+  birthdayAsk: 'Tell us your birthday and get {points} on it.',
+  birthdayOn: 'Your birthday: {date}',
+  month: 'Month',
+  day: 'Day',
+  save: 'Save',
+  birthdayFailed: 'Your birthday could not be saved. Please try again.',
   toRedeem: 'Rewards to redeem',
   redeem: 'Redeem',
   toGo: '{n} to go',

@@ -1,4 +1,5 @@
 export * from './api.js';
+export * from './birthday.js';
 export * from './boards.js';
 export * from './i18n.js';
 export * from './model.js';

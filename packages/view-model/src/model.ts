@@ -166,6 +166,8 @@ export interface PointsSetting {
   pointsOnSignUp: number;
   /** Points once for subscribing to the shop's e-mail marketing. */
   pointsOnNewsletter: number;
+  /** Points once a year on the member's birthday. */
+  pointsOnBirthday: number;
   /** Months without an entry after which a member's points expire; 0: never. */
   expiryMonthsOfInactivity: number;
 }
@@ -200,6 +202,8 @@ export interface Member {
   tierId: string | null;
   /** When the member's newest point entry was made; null before their first. */
   lastPointEntryAt: string | null;
+  /** MM-DD; null until the member (once) or the shop sets it. */
+  birthday: string | null;
 }
 
 /** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */

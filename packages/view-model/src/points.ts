@@ -159,6 +159,7 @@ export function waysToEarn(
     ['order', t.perOrder, setting.pointsPerOrder],
     ['signup', t.onSignUp, setting.pointsOnSignUp],
     ['newsletter', t.onNewsletter, setting.pointsOnNewsletter],
+    ['birthday', t.onBirthday, setting.pointsOnBirthday],
   ];
   return [
     ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: earns(n, key === 'spend') })),
@@ -281,7 +282,8 @@ export interface HistoryRow {
 }
 
 /** What an entry's links say it came from: an order by its name, signing up, or a reward log. */
-export type PointSource = { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'reward'; logId: string };
+export type PointSource =
+  { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'birthday' } | { kind: 'reward'; logId: string };
 
 /** An entry's links, as any reader of entries has them (the core's list answers, the app's typed client). */
 export interface EntryLinks {
@@ -293,8 +295,8 @@ export interface EntryLinks {
 /**
  * Where an entry came from, by the links the Shopify app and the core write (CONTRACT §19): the app
  * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`,
- * a newsletter subscription's `shopify_newsletter`;
- * the core links a reward's `reward_log`. An entry taking back another (linked `point_entry`) came
+ * a newsletter subscription's `shopify_newsletter`; the core links a reward's `reward_log` and a
+ * birthday's `birthday`. An entry taking back another (linked `point_entry`) came
  * from what that one came from, when it is among `byId`. The admin's member page reads them too.
  */
 export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>): PointSource | null {
@@ -303,6 +305,7 @@ export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>
   if (from.linkedSchemaSlug === 'shopify_order' && from.note) return { kind: 'order', name: from.note };
   if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
   if (from.linkedSchemaSlug === 'shopify_newsletter') return { kind: 'newsletter' };
+  if (from.linkedSchemaSlug === 'birthday') return { kind: 'birthday' };
   if (from.linkedSchemaSlug === 'reward_log' && from.linkedSchemaRecordId) return { kind: 'reward', logId: from.linkedSchemaRecordId };
   return null;
 }
@@ -327,6 +330,7 @@ export function pointHistory(
     if (from.kind === 'order') return fill(t.historyOrder, { name: from.name });
     if (from.kind === 'signUp') return t.onSignUp;
     if (from.kind === 'newsletter') return t.onNewsletter;
+    if (from.kind === 'birthday') return t.onBirthday;
     return titles.get(from.logId) ?? null;
   };
   const what = (e: PointEntry): string => {

@@ -27,6 +27,7 @@ const setting: PointsSetting = {
   pointsPerOrder: 0,
   pointsOnSignUp: 100,
   pointsOnNewsletter: 0,
+  pointsOnBirthday: 0,
   expiryMonthsOfInactivity: 0,
 };
 const tier = (id: string, pointsThreshold: number): Tier => ({
@@ -44,6 +45,7 @@ const member = (pointsEarnedInTierWindow: number, tierId: string | null): Member
   pointsEarnedInTierWindow,
   tierId,
   lastPointEntryAt: null,
+  birthday: null,
 });
 
 /** A daily streak titled "Daily visit" with `milestones`. */
@@ -102,15 +104,14 @@ describe('waysToEarn', () => {
       { key: 'm3', label: 'Daily visit · Three days', earns: '+1,500 Stars' },
     ]);
     expect(
-      waysToEarn({ ...setting, eudCurrencyName: null, pointsOnNewsletter: 50 }, [], stringsFor('de'), 'de').map((row) => [
-        row.key,
-        row.label,
-        row.earns,
-      ]),
+      waysToEarn({ ...setting, eudCurrencyName: null, pointsOnNewsletter: 50, pointsOnBirthday: 200 }, [], stringsFor('de'), 'de').map(
+        (row) => [row.key, row.label, row.earns],
+      ),
     ).toEqual([
       ['spend', 'Pro 1 Einkaufswert', '+1,5 Punkte'],
       ['signup', 'Kontoerstellung', '+100 Punkte'],
       ['newsletter', 'Newsletter abonnieren', '+50 Punkte'],
+      ['birthday', 'Dein Geburtstag', '+200 Punkte'],
     ]);
     // With the shop's currency, one unit of it as the shopper's language writes it; a code Intl does not know is left out.
     expect(waysToEarn(setting, [], t, 'en', 'EUR')[0]!.label).toBe('For every €1 spent');
@@ -186,18 +187,24 @@ describe('pointHistory', () => {
     const entries = [
       entry('r', -30, 'reversed', { linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: 'o' }),
       entry('o', 30, 'earned', { linkedSchemaSlug: 'shopify_order', linkedSchemaRecordId: 'gid://shopify/Order/1', note: '#1001' }),
+      entry('b', 200, 'earned', { linkedSchemaSlug: 'birthday', linkedSchemaRecordId: '2026' }),
       entry('n', 50, 'earned', { linkedSchemaSlug: 'shopify_newsletter', ...customer }),
       entry('s', 100, 'earned', { linkedSchemaSlug: 'shopify_customer', ...customer }),
     ];
     expect(pointHistory(entries, [], t, STARS, 'en').map((row) => [row.what, row.points])).toEqual([
       ['Taken back: Order #1001', '−30 Stars'],
       ['Order #1001', '+30 Stars'],
+      ['Your birthday', '+200 Stars'],
       ['Subscribing to our newsletter', '+50 Stars'],
       ['Creating an account', '+100 Stars'],
     ]);
-    expect(pointHistory(entries, [], stringsFor('fr'), { one: 'Point', other: 'Points' }, 'fr')[2]!.what).toBe(
+    expect(pointHistory(entries, [], stringsFor('fr'), { one: 'Point', other: 'Points' }, 'fr').map((row) => row.what)).toEqual([
+      'Repris : Commande #1001',
+      'Commande #1001',
+      'Votre anniversaire',
       'S’abonner à notre newsletter',
-    );
+      'Création de compte',
+    ]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
 
@@ -33,7 +33,7 @@ const entry = (points: number, reason: string) => create('point_entry', { ownedB
 const balance = async () => (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.pointsBalance as number;
 
 beforeAll(async () => {
-  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up, 50 for the newsletter),
+  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up, 50 for the newsletter, 200 on a birthday),
   // Silver, Gold and Platinum tiers, €5 off for 300 Stars, €10 off for 800, 20% off for 2,000 (no
   // title: the widget says what it gives), and the shopper's 380 Stars for signing up and two orders.
   demo = await startDemo();
@@ -126,6 +126,7 @@ describe('the points tab for a guest', SLOW, () => {
       'Every order+10 Stars',
       'Creating an account+100 Stars',
       'Subscribing to our newsletter+50 Stars',
+      'Your birthday+200 Stars',
       'Daily visit · Five days in a row+50 Stars',
     ]);
     // Cheapest first; a reward without a title says what it gives.
@@ -177,6 +178,7 @@ describe('the points tab for a member', SLOW, () => {
       'Every order+15 Stars',
       'Creating an account+150 Stars',
       'Subscribing to our newsletter+75 Stars',
+      'Your birthday+300 Stars',
       'Daily visit · Five days in a row+75 Stars',
     ]);
     expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');
@@ -288,6 +290,42 @@ describe('the points tab for a member', SLOW, () => {
     await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
     await expect.poll(() => tabPanel(page).textContent()).toMatch(/STARS5/);
     expect(errors).toEqual([]);
+  });
+
+  it('asks for the birthday once, by month and day in the shopper’s language, and then says it', async () => {
+    const { page, errors } = await demo.newPage();
+    await openPoints(page, '?mode=member', 'Stars');
+    const form = tabPanel(page).locator('[data-birthday-form]');
+    expect(await form.locator('p').first().textContent()).toBe('Tell us your birthday and get 300 Stars on it.');
+    const save = form.getByRole('button', { name: 'Save' });
+    expect(await save.isDisabled()).toBe(true);
+    await form.getByLabel('Month').selectOption({ label: 'April' });
+    // April has 30 days; February 29 (some years have it).
+    expect(await form.getByLabel('Day').locator('option').count()).toBe(31);
+    await form.getByLabel('Month').selectOption({ label: 'February' });
+    expect(await form.getByLabel('Day').locator('option').allTextContents()).toContain('29');
+    await form.getByLabel('Day').selectOption('29');
+    expect(await violations(page)).toEqual([]);
+    await form.scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-birthday');
+    // A save that fails says so and keeps the choice for another try.
+    const refuse = (route: Route) =>
+      route.request().method() === 'PATCH' ? route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }) : route.continue();
+    await page.route('**/account_user/me*', refuse);
+    await save.click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toBe('Your birthday could not be saved. Please try again.');
+    expect(await form.getByLabel('Day').inputValue()).toBe('29');
+    await page.unroute('**/account_user/me*', refuse);
+    await save.click();
+    await expect.poll(() => tabPanel(page).locator('[data-birthday]').textContent()).toBe('Your birthday: February 29');
+    expect(await form.count()).toBe(0);
+    expect((await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.birthday).toBe('02-29');
+    // Set once: opened again, the tab says it and asks no more; the shop may change it.
+    await openPoints(page, '?mode=member', 'Stars');
+    expect(await tabPanel(page).locator('[data-birthday-form]').count()).toBe(0);
+    expect(await tabPanel(page).locator('[data-birthday]').textContent()).toBe('Your birthday: February 29');
+    expect(errors).toEqual([]);
+    expect((await demo.api.patch(`/schema/account_user/record/${shopper}`, { birthday: null })).status).toBe(200);
   });
 
   it('says when the balance no longer covers a reward, and shows the balance as it is now', async () => {

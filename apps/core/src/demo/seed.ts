@@ -258,8 +258,8 @@ type PointsSetting = Made & {
 
 /**
  * Points (CONTRACT §19) as a shop runs them: "Stars" earned by spending (2 a unit of currency, 10 an
- * order), on sign-up and for subscribing to the newsletter (which the demo shopper has not), three
- * tiers, and three coupons to redeem. The merchant's backend earns the Stars by the rules, as the
+ * order), on sign-up, for subscribing to the newsletter and on their birthday (which the demo shopper
+ * has not given: the widget asks for it), three tiers, and three coupons to redeem. The merchant's backend earns the Stars by the rules, as the
  * Shopify app does for a shop: the shopper's sign-up and each of today's orders (the challenge's logs
  * `orders`) give an `earned` entry whose uniqueIdentifier makes a second run change nothing.
  */
@@ -274,6 +274,7 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
       pointsPerOrder: 10,
       pointsOnSignUp: 100,
       pointsOnNewsletter: 50,
+      pointsOnBirthday: 200,
       expiryMonthsOfInactivity: 12,
     };
     const named = (lang: LanguageCode) => ({

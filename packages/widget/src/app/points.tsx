@@ -1,17 +1,25 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
+  type Api,
+  birthdayOf,
+  birthdayPoints,
+  birthdayText,
+  daysIn,
   type Definition,
   fill,
   type Member,
+  monthNames,
   pointHistory,
   pointsExpiry,
   type Points,
   pointsText,
+  saveBirthdayInto,
   type Reward as RedeemableReward,
   rewardGives,
   type RedeemOutcome,
   redeemInto,
   type RewardLog,
+  type Strings,
   tierBoost,
   tierTitle,
   tierView,
@@ -44,6 +52,7 @@ export function PointsTab({
   // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
+  const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
 
   // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
   const pressed = useRef<EventTarget | null>(null);
@@ -70,6 +79,11 @@ export function PointsTab({
           {expiry && (
             <p class="lw-muted" data-expiry>
               {expiry}
+            </p>
+          )}
+          {member.birthday && (
+            <p class="lw-muted" data-birthday>
+              {fill(t.birthdayOn, { date: birthdayText(member.birthday, lang) })}
             </p>
           )}
         </div>
@@ -141,6 +155,9 @@ export function PointsTab({
           </ul>
         </>
       )}
+      {member && !member.birthday && onBirthday > 0 && (
+        <BirthdayForm api={api} t={t} lang={lang} gets={amount(onBirthday)} setMember={setMember} />
+      )}
       {history.length > 0 && (
         <>
           <h3>{t.history}</h3>
@@ -156,5 +173,77 @@ export function PointsTab({
         </>
       )}
     </div>
+  );
+}
+
+/**
+ * Asks a member without a birthday for it (month and day, no year), once: the core takes a
+ * member's own birthday once, and the shop changes it after (`saveBirthdayInto`).
+ */
+function BirthdayForm({
+  api,
+  t,
+  lang,
+  gets,
+  setMember,
+}: {
+  api: Api;
+  t: Strings;
+  lang: string | undefined;
+  gets: string;
+  setMember(member: Member): void;
+}) {
+  const [month, setMonth] = useState(0);
+  const [day, setDay] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const months = monthNames(lang);
+  const save = (e: Event) => {
+    e.preventDefault();
+    if (!busy && month && day) void saveBirthdayInto(api, birthdayOf(month, day), { setBusy, setFailed, setMember });
+  };
+  // A day the new month lacks (the 31st, for April) becomes its last.
+  const chooseMonth = (m: number) => {
+    setMonth(m);
+    if (m) setDay((d) => Math.min(d, daysIn(m)));
+  };
+  const pick = (set: (n: number) => void) => (e: Event) => set(Number((e.currentTarget as HTMLSelectElement).value));
+  return (
+    <form class="lw-card lw-birthday" data-birthday-form onSubmit={save}>
+      <h3>{t.onBirthday}</h3>
+      <p>{fill(t.birthdayAsk, { points: gets })}</p>
+      <div class="lw-row">
+        <label>
+          <span>{t.month}</span>
+          <select value={month} onChange={pick(chooseMonth)}>
+            <option value={0} />
+            {months.map((name, i) => (
+              <option key={name} value={i + 1}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>{t.day}</span>
+          <select value={day} onChange={pick(setDay)}>
+            <option value={0} />
+            {Array.from({ length: month ? daysIn(month) : 31 }, (_, i) => (
+              <option key={i} value={i + 1}>
+                {i + 1}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" class="lw-button" disabled={!month || !day} aria-disabled={busy}>
+          {t.save}
+        </button>
+      </div>
+      {failed && (
+        <p class="lw-alert" role="alert">
+          {t.birthdayFailed}
+        </p>
+      )}
+    </form>
   );
 }
