@@ -361,16 +361,29 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
     console.info('/app/points', seen);
   });
 
-  it('members (/app/members/$id): grant, resend, adjust as forms', async () => {
+  it('members (/app/members/$id): grant, resend, adjust, birthday as forms', async () => {
     const request = fc
       .tuple(
         idOf(ids.member),
-        forms({ intent: 'adjust', points: '5', note: 'fuzz', key: 'k', progressId: NOTHING, count: '1', rewardLogId: NOTHING }, ['intent']),
-        fc.constantFrom('adjust', 'grant', 'resend', 'ADJUST', ''),
+        forms(
+          {
+            intent: 'adjust',
+            points: '5',
+            note: 'fuzz',
+            key: 'k',
+            progressId: NOTHING,
+            count: '1',
+            rewardLogId: NOTHING,
+            month: '02',
+            day: '29',
+          },
+          ['intent'],
+        ),
+        fc.constantFrom('adjust', 'grant', 'resend', 'birthday', 'ADJUST', ''),
       )
       .map(([id, body, intent]) => ({
         path: `/app/members/${id}.data`,
-        // The form's intent is one of the three, mostly.
+        // The form's intent is one of the four, mostly.
         body:
           body.contentType === 'application/x-www-form-urlencoded'
             ? { ...body, text: body.text.replace(/^intent=adjust/, `intent=${intent}`) }

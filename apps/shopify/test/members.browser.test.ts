@@ -367,6 +367,38 @@ describe('members in Chromium', () => {
     await admin.browser.shot('member-points');
   });
 
+  it('corrects a customer’s birthday on their page, and the customer gets the birthday points on it', async () => {
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    const before = { status: setting.status, pointsOnBirthday: setting.pointsOnBirthday };
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live', pointsOnBirthday: 40 })).status).toBe(200);
+    // The customer gave the wrong day themselves, once; the shop is the one to change it.
+    expect((await api.patch(`/schema/account_user/record/${marie.id}`, { birthday: '01-31' })).status).toBe(200);
+    try {
+      await admin.browser.open(`/app/members/${marie.id}`);
+      await recordToasts();
+      const profile = page().getByRole('main');
+      await profile.getByText('January 31').waitFor();
+      await profile.getByRole('button', { name: 'Change' }).click();
+      // Today, in the member's zone (the shop's, Europe/Paris): their birthday is today.
+      const today = DateTime.now().setZone('Europe/Paris');
+      await profile.getByLabel('Month').selectOption({ label: today.setLocale('en').toFormat('LLLL') });
+      await profile.getByLabel('Day').selectOption(String(today.day));
+      await profile.getByRole('button', { name: 'Save birthday' }).click();
+      await profile.getByText(today.setLocale('en').toFormat('LLLL d')).waitFor();
+      expect(await toasts()).toEqual(['Birthday saved.']);
+      expect((await api.get(`/schema/account_user/record/${marie.id}`)).body.data.birthday).toBe(today.toFormat('MM-dd'));
+      // The core's sweep comes by: the points are the customer's, named on their page.
+      const { runBirthdays } = await import('../../core/src/scheduler/birthdays');
+      expect(await runBirthdays(admin.stack.core.running.services.records, new Date())).toMatchObject({ given: 1 });
+      await admin.browser.open(`/app/members/${marie.id}`);
+      const history = page().getByRole('region', { name: 'Points history' });
+      await history.locator('tbody tr', { hasText: 'Birthday' }).getByText('+40').waitFor();
+      await admin.browser.shot('member-birthday');
+    } finally {
+      expect((await api.patch(`/schema/points_setting/record/${setting.id}`, before)).status).toBe(200);
+    }
+  });
+
   it('lists each member’s points and tier beside their name, in the admin’s language', async () => {
     const gold = await api.post('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 1000, earnMultiplier: 1 });
     expect(gold.status).toBe(200);

@@ -301,6 +301,43 @@ describe('the daily pass, through what ships', () => {
   });
 });
 
+describe('birthdays, through what ships', () => {
+  it('a shopper gives their birthday on the storefront and earns the birthday points on it from the core’s sweep, once, firing Points earned', async () => {
+    expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
+    expect((await rates({ pointsOnBirthday: 40 })).status).toBe(200);
+    // The shopper's token, as the theme embed gets it through the app proxy.
+    const proxied = await prod.send(
+      await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '830', path_prefix: '/apps/loyalty' }),
+    );
+    const { accessToken } = (await proxied.json()) as { accessToken: string };
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    const shopper = new Client(`${prod.core.url}/api/v1.0`, { 'x-enduser-access-token': accessToken, 'x-account-id': account.accountId });
+    // Today in UTC: today or yesterday wherever the member is, so theirs either way.
+    const today = new Date().toISOString().slice(5, 10);
+    const given = await shopper.request('PATCH', '/schema/account_user/me', { body: { birthday: today } });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    const earned = await until('the birthday points', async () => {
+      const { entries } = await pointsOf(830);
+      return entries.length ? entries : undefined;
+    });
+    expect(earned).toEqual([expect.objectContaining({ points: 40, reason: 'earned', linkedSchemaSlug: 'birthday' })]);
+    const pointsEarned = () =>
+      prod.admin.requests
+        .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-points-earned')
+        .map((r) => r.variables.payload as Record<string, unknown>)
+        .filter((p) => p.customer_id === 830);
+    await until('Points earned', async () => pointsEarned().length > 0 || undefined);
+    expect(pointsEarned()[0]).toMatchObject({ points: 40 });
+    // Once, however often the sweep looks again; a second birthday from the storefront is the shop's to give.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await pointsOf(830)).entries).toHaveLength(1);
+    expect(pointsEarned()).toHaveLength(1);
+    const again = await shopper.request('PATCH', '/schema/account_user/me', { body: { birthday: '01-01' } });
+    expect([again.status, again.body.error.code]).toEqual([409, 'birthday_already_set']);
+    expect((await rates({ pointsOnBirthday: 0 })).status).toBe(200);
+  });
+});
+
 describe('redeeming', () => {
   it('racing redemptions from the storefront spend only what the balance covers, each one Shopify discount stamped on its reward log', async () => {
     const reward = await api.post('/schema/reward/record', {

@@ -58,6 +58,8 @@ export interface MemberRow {
   pointsBalance: number;
   /** The member's tier by the name the merchant gave it; null without one. */
   tier: string | null;
+  /** MM-DD (birthday points); null when neither they nor the shop gave it. */
+  birthday: string | null;
 }
 
 const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, string>): MemberRow => ({
@@ -72,6 +74,7 @@ const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, strin
   customerId: shopifyCustomerId(r.externalId),
   pointsBalance: r.pointsBalance ?? 0,
   tier: (r.tierId && tiers.get(r.tierId)) || null,
+  birthday: r.birthday ?? null,
 });
 
 /** A Shopify customer the core knows no name or e-mail of: met only through a storefront token, whose minting asks Shopify nothing. */
@@ -217,9 +220,13 @@ const withoutOrder = (note: Note | null, from: PointSource | null): Note | null 
 const saysNothingMore = (e: { reason?: string | null; note?: string | null }, from: PointSource | null): boolean =>
   e.reason === 'expired' || (e.reason === 'reversed' && from?.kind === 'reward') || (from?.kind === 'order' && from.name === e.note);
 
-/** An order (by its name, e.g. "#1001"), signing up, subscribing to the newsletter, or a reward (earned, bought or taken back) by its title. */
+/** An order (by its name, e.g. "#1001"), signing up, subscribing to the newsletter, a birthday, or a reward (earned, bought or taken back) by its title. */
 export type PointSource =
-  { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'reward'; title: string | null };
+  | { kind: 'order'; name: string }
+  | { kind: 'signUp' }
+  | { kind: 'newsletter' }
+  | { kind: 'birthday' }
+  | { kind: 'reward'; title: string | null };
 
 /** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
 const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
@@ -437,6 +444,23 @@ export async function adjustMemberPoints(
   if (code === 'insufficient_points') return { ok: false, reason: 'insufficient', message: failure.message };
   if (failure.fieldErrors.note) return { ok: false, reason: 'note', message: failure.message };
   if (failure.fieldErrors.points) return { ok: false, reason: 'zero', message: failure.message };
+  return { ok: false, reason: isOutage(failure.status) ? 'outage' : 'other', message: failure.message };
+}
+
+export type BirthdayRefusal = 'outage' | 'other';
+
+/** Sets or (null) clears the member's birthday: the shop may change what the member gave; the core checks the day. */
+export async function setMemberBirthday(
+  api: AccountClient,
+  memberId: string,
+  birthday: string | null,
+): Promise<{ ok: true; birthday: string | null } | { ok: false; reason: BirthdayRefusal; message: string }> {
+  const { data, error, response } = await api.PATCH('/schema/account_user/record/{id}', {
+    params: { path: { id: memberId } },
+    body: { birthday },
+  });
+  if (data) return { ok: true, birthday: data.data.birthday ?? null };
+  const failure = coreFailure(response.status, error);
   return { ok: false, reason: isOutage(failure.status) ? 'outage' : 'other', message: failure.message };
 }
 

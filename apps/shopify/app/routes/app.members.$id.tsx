@@ -7,7 +7,16 @@ import { OrdersCard } from '../components/members/OrdersCard';
 import { PointsCard } from '../components/members/PointsCard';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
-import { adjustMemberPoints, grantFreezes, grantRefusal, memberDetail, nameFromShopify, resendRewardIssued } from '../admin/members.server';
+import {
+  adjustMemberPoints,
+  grantFreezes,
+  grantRefusal,
+  memberDetail,
+  nameFromShopify,
+  resendRewardIssued,
+  setMemberBirthday,
+} from '../admin/members.server';
+import { BirthdayField } from '../components/members/BirthdayField';
 import { textFor } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
 import { useMessages } from '../i18n/context';
@@ -18,7 +27,7 @@ import { pool } from '../storage/pool.server';
 import { DateTimeZone, LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 
-/** One member: profile, points, progress on every program, reward logs with codes; freezes, resending a code, adjusting points. */
+/** One member: profile, points, progress on every program, reward logs with codes; freezes, resending a code, adjusting points, their birthday. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
@@ -35,7 +44,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
   const { api, admin, session } = await authenticateShop(request);
   const form = await request.formData().catch(() => null);
-  if (!form) throw new Response('The body must be a form (intent=grant, resend or adjust).', { status: 400 });
+  if (!form) throw new Response('The body must be a form (intent=grant, resend, adjust or birthday).', { status: 400 });
   const intent = form.get('intent');
   if (intent === 'grant') {
     const id = String(form.get('progressId') ?? '');
@@ -60,6 +69,16 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
       key: String(form.get('key') ?? ''),
     });
     if (result.ok) return { intent, ok: true, id, balance: result.balance };
+    return { intent, ok: false, id, reason: result.reason, message: result.message };
+  }
+  if (intent === 'birthday') {
+    const id = params.id ?? '';
+    // Month and day as picked (none: cleared); the core checks the day is one the month has.
+    const month = String(form.get('month') ?? '');
+    const day = String(form.get('day') ?? '');
+    const birthday = month || day ? `${month.padStart(2, '0')}-${day.padStart(2, '0')}` : null;
+    const result = await setMemberBirthday(api, id, birthday);
+    if (result.ok) return { intent, ok: true, id, birthday: result.birthday };
     return { intent, ok: false, id, reason: result.reason, message: result.message };
   }
   throw new Response('Unknown intent', { status: 400 });
@@ -92,7 +111,7 @@ export default function Member() {
                 <Text as="h2" variant="headingMd">
                   {m.profile}
                 </Text>
-                <InlineGrid columns={{ xs: 1, md: 4 }} gap="400">
+                <InlineGrid columns={{ xs: 1, md: 5 }} gap="400">
                   <BlockStack gap="100">
                     <Text as="p" tone="subdued">
                       {m.columns.externalId}
@@ -119,6 +138,7 @@ export default function Member() {
                       <LocalDate value={member.createdAt} withTime={false} />
                     </Text>
                   </BlockStack>
+                  <BirthdayField memberId={member.id} birthday={member.birthday} />
                 </InlineGrid>
               </BlockStack>
             </Card>

@@ -20,7 +20,7 @@ import { pool } from '../storage/pool.server';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
- * orders, sign-ups and newsletter subscriptions earn (the earning worker applies these rates, the widget shows them), how
+ * orders, sign-ups, newsletter subscriptions and birthdays earn (the earning worker applies these rates, the widget shows them), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
  * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
  * and balances brought from another loyalty app (PointsImport).
@@ -34,6 +34,7 @@ export interface PointsDraft {
   perOrder: string;
   onSignUp: string;
   onNewsletter: string;
+  onBirthday: string;
   expiryMonths: string;
   tierWindowMonths: string;
   currencyName: string;
@@ -46,6 +47,7 @@ const draftOf = (s: Setting): PointsDraft => ({
   perOrder: String(s.pointsPerOrder ?? 0),
   onSignUp: String(s.pointsOnSignUp ?? 0),
   onNewsletter: String(s.pointsOnNewsletter ?? 0),
+  onBirthday: String(s.pointsOnBirthday ?? 0),
   expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
@@ -73,6 +75,7 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsPerOrder: 'perOrder',
   pointsOnSignUp: 'onSignUp',
   pointsOnNewsletter: 'onNewsletter',
+  pointsOnBirthday: 'onBirthday',
   expiryMonthsOfInactivity: 'expiryMonths',
   tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
@@ -85,6 +88,7 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   perOrder: m.perOrder.label,
   onSignUp: m.onSignUp.label,
   onNewsletter: m.onNewsletter.label,
+  onBirthday: m.onBirthday.label,
   expiryMonths: m.expiry.label,
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
@@ -107,6 +111,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsPerOrder: numberOr(text('perOrder')),
     pointsOnSignUp: numberOr(text('onSignUp')),
     pointsOnNewsletter: numberOr(text('onNewsletter')),
+    pointsOnBirthday: numberOr(text('onBirthday')),
     expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
     tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
@@ -124,7 +129,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 const urlOf = () => '/app/points';
 
 /** The earning rates, each a number field. */
-const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter'] as const;
+const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter', 'onBirthday'] as const;
 /** How long points last, in whole months up to the core's bounds, each with its help. */
 const KEEPING = [
   ['expiryMonths', 'expiry', 60],

@@ -52,9 +52,13 @@ async function programs(api: AccountClient): Promise<ProgramSummary[]> {
 
 /** Whether the setting gives points for anything the store does: any of its earning rates above 0. */
 export const earnsByRates = (setting: RecordOf<'points_setting'>): boolean =>
-  [setting.pointsPerCurrencyUnit, setting.pointsPerOrder, setting.pointsOnSignUp, setting.pointsOnNewsletter].some(
-    (rate) => Number(rate) > 0,
-  );
+  [
+    setting.pointsPerCurrencyUnit,
+    setting.pointsPerOrder,
+    setting.pointsOnSignUp,
+    setting.pointsOnNewsletter,
+    setting.pointsOnBirthday,
+  ].some((rate) => Number(rate) > 0);
 
 /** The account's points as a program: shown once live, or a draft with a way to earn (a template's draft). */
 async function points(api: AccountClient): Promise<ProgramSummary[]> {

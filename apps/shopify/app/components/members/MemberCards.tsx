@@ -7,6 +7,7 @@ import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context'
 import { useDateText, usePeriodText } from '../LocalDate';
 import type {
   AdjustRefusal,
+  BirthdayRefusal,
   ChallengeRow,
   GrantRefusal,
   MissionRow,
@@ -23,7 +24,9 @@ export type RowAnswer =
   | { intent: 'resend'; ok: true; id: string; couponCode: string; storeCredit: { amount: number; currency: string } | null }
   | { intent: 'resend'; ok: false; id: string; reason: ResendRefusal; message: string }
   | { intent: 'adjust'; ok: true; id: string; balance: number }
-  | { intent: 'adjust'; ok: false; id: string; reason: AdjustRefusal; message: string };
+  | { intent: 'adjust'; ok: false; id: string; reason: AdjustRefusal; message: string }
+  | { intent: 'birthday'; ok: true; id: string; birthday: string | null }
+  | { intent: 'birthday'; ok: false; id: string; reason: BirthdayRefusal; message: string };
 
 /** The toast for a success, or the error to show on its row. */
 function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; error: string | null } {
@@ -38,6 +41,10 @@ function useAnswerText(answer: RowAnswer | undefined): { toast: string | null; e
     return answer.ok
       ? { toast: format(m.points.adjusted, { balance: new Intl.NumberFormat(language).format(answer.balance) }), error: null }
       : { toast: null, error: refusal(m.points.refusals, answer.reason, answer.message) };
+  if (answer.intent === 'birthday')
+    return answer.ok
+      ? { toast: answer.birthday ? m.birthday.saved : m.birthday.cleared, error: null }
+      : { toast: null, error: refusal(m.birthday.refusals, answer.reason, answer.message) };
   if (answer.intent === 'grant')
     return answer.ok
       ? { toast: format(m.granted, { available: answer.freezesAvailable }), error: null }

@@ -50,6 +50,10 @@ export const editors: Messages['editors'] = {
       label: 'Punkte für die Newsletter-Anmeldung',
       help: 'Einmal, wenn ein Kunde in Shopify dem E-Mail-Marketing zustimmt (an der Kasse, in seinem Konto oder in einem Anmeldeformular). Kunden, die sich vor der Installation der App angemeldet haben, erhalten sie nicht, und eine Abmeldung nimmt sie nicht zurück.',
     },
+    onBirthday: {
+      label: 'Punkte zum Geburtstag',
+      help: 'Einmal im Jahr, am Geburtstag in der Zeitzone des Kunden. Kunden geben ihren Geburtstag einmal an, auf ihrer Prämienseite oder im Prämien-Fenster; auf ihrer Mitgliedsseite kannst du ihn ändern.',
+    },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
       body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',

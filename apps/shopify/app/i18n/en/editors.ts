@@ -35,6 +35,10 @@ export const editors = {
       label: 'Points for subscribing to your newsletter',
       help: 'Given once, when a customer agrees to your email marketing in Shopify (at checkout, in their account or in a sign-up form). Customers who subscribed before you installed the app do not earn them, and unsubscribing does not take them back.',
     },
+    onBirthday: {
+      label: 'Points on a customer’s birthday',
+      help: 'Given once a year, on the birthday in the customer’s time zone. Customers tell you their birthday once, on their rewards page or in the rewards launcher; you can change it on their member page.',
+    },
     expiry: {
       label: 'Months without earning or spending before points expire',
       help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',
