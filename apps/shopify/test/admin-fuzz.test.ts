@@ -10,6 +10,7 @@ import { adminLoad } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { creatorFor, streakWithFirstDayReward } from './support/programs';
 import { flowRequest } from './support/stack';
+import { until } from './support/until';
 
 /**
  * The admin's routes as the merchant's browser reaches them inside the Shopify admin (single
@@ -119,12 +120,14 @@ const say = (r: Sent) => `${r.body ? 'POST' : 'GET'} ${r.path} ${r.body ? descri
 /** Runs the property: never a 5xx, a refusal said, and nothing changed by one; answers the statuses seen and the refusals counted. */
 async function survey(
   arbitrary: fc.Arbitrary<Sent>,
-  { runs = RUNS, alwaysUnchanged = false }: { runs?: number; alwaysUnchanged?: boolean } = {},
+  { runs = RUNS, alwaysUnchanged = false, settled }: { runs?: number; alwaysUnchanged?: boolean; settled?: () => Promise<unknown> } = {},
 ) {
   const seen: Record<string, number> = {};
   const printed = prod.appOutput().length;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (request) => {
+      // What an earlier accepted request set going in the background is done before this one is compared.
+      await settled?.();
       const before = await state();
       const answer = await send(request.path, request.body);
       const refused = isRefusal(answer);
@@ -323,7 +326,14 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
         path: `/app/points-import.data?language=${encodeURIComponent(lang)}&name=${encodeURIComponent(name.toWellFormed())}`,
         body: { text, contentType },
       }));
-    const seen = await survey(request);
+    // A file the route takes may name the shop's customer (fa@example.com, 7301): the worker gives
+    // their balance in the background, which must not be taken for a later refusal's change.
+    const worked = () =>
+      until('the imports worked off', async () => {
+        const pending = await prod.appPool.query("select 1 from points_import_rows where status = 'pending' limit 1");
+        return pending.rowCount === 0;
+      });
+    const seen = await survey(request, { settled: worked });
     console.info('/app/points-import', seen);
   });
 
@@ -374,8 +384,9 @@ describe('admin actions (hostile bodies with a valid session token)', () => {
             progressId: NOTHING,
             count: '1',
             rewardLogId: NOTHING,
-            month: '02',
-            day: '29',
+            // Blank, as sent to clear a birthday: one set would let the core's sweep give points while later requests are compared.
+            month: '',
+            day: '',
           },
           ['intent'],
         ),
