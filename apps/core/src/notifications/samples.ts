@@ -90,6 +90,7 @@ function ownedBy(): Json {
     languageCode: null,
     pushDeviceTokens: [],
     status: 'live',
+    birthday: null,
     unsubscribedChannels: [],
     pointsBalance: SAMPLE_BALANCE,
     pointsEarnedInTierWindow: SAMPLE_BALANCE,
