@@ -554,7 +554,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
     await created('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 1 });
-    const member = await created('/schema/account_user/record', { externalId: `gid://shopify/Customer/${SHOPPER}` });
+    const member = await created('/schema/account_user/record', { externalId: `gid://shopify/Customer/${SHOPPER}`, birthday: '07-14' });
     for (const [points, reason] of [
       [120, 'earned'],
       [-30, 'adjusted'],
@@ -592,20 +592,26 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       .split('\r\n')
       .map((line) => line.split(','));
     const column = (row: string[], name: string) => row[header!.indexOf(name)];
-    expect(header!.slice(-6)).toEqual([
+    expect(header!.slice(-7)).toEqual([
       'orders',
       'order_total',
       'refunded_total',
       'points_balance',
       'points_earned_in_tier_window',
       'tier',
+      'birthday',
     ]);
     const total = (await api.get('/schema/account_user/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
     expect(total).toBeGreaterThan(500);
     expect(rows).toHaveLength(total);
     expect(new Set(rows.map((r) => column(r, 'external_id'))).size).toBe(total);
     const shopper = rows.find((r) => column(r, 'shopify_customer_id') === String(SHOPPER))!;
-    expect(['points_balance', 'points_earned_in_tier_window', 'tier'].map((name) => column(shopper, name))).toEqual(['90', '120', 'Gold']);
+    expect(['points_balance', 'points_earned_in_tier_window', 'tier', 'birthday'].map((name) => column(shopper, name))).toEqual([
+      '90',
+      '120',
+      'Gold',
+      '07-14',
+    ]);
     // An ordering customer's totals are the app's order facts.
     const { rows: facts } = await prod.appPool.query<{ customer_id: string; orders: string; total: string }>(
       'select customer_id, count(*)::text as orders, sum(amount)::numeric(12, 2)::text as total from order_facts where shop = $1 and processed_at is not null group by 1 order by 2 desc limit 1',

@@ -104,6 +104,7 @@ const MEMBER_HEADER = [
   'points_balance',
   'points_earned_in_tier_window',
   'tier',
+  'birthday',
 ];
 
 type Owned = { ownedById?: string | null };
@@ -204,6 +205,7 @@ async function memberPage(
         m.pointsBalance ?? 0,
         m.pointsEarnedInTierWindow ?? 0,
         m.tierId ? (tierNameOf.get(m.tierId) ?? null) : null,
+        m.birthday ?? null,
       ]);
     })
     .join('');
