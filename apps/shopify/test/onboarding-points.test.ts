@@ -84,6 +84,7 @@ describe('points and tiers template', () => {
       pointsPerCurrencyUnit: 1,
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
+      pointsOnBirthday: 100,
       eudCurrencyName: 'Punkte',
       eudCurrencyNameOne: 'Punkt',
     });
@@ -135,6 +136,7 @@ describe('points and tiers template', () => {
       status: 'live',
       pointsPerCurrencyUnit: 0.5,
       pointsOnSignUp: 100,
+      pointsOnBirthday: 100,
       eudCurrencyName: 'Sterne',
     });
     expect((await setting('en')).eudCurrencyName).toBe('points');

@@ -49,6 +49,7 @@ describe('template texts', () => {
       pointsPerCurrencyUnit: 1,
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
+      pointsOnBirthday: 100,
       eudCurrencyName: 'points',
       eudCurrencyNameOne: 'point',
     });

@@ -211,6 +211,7 @@ describe('program templates', () => {
       pointsPerCurrencyUnit: 1,
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
+      pointsOnBirthday: 100,
       eudCurrencyName: 'points',
     });
     // 5 off in the shop's currency (the Admin API stub's shop is in euros).

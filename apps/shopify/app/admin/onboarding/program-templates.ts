@@ -220,6 +220,7 @@ export interface PointsPlan {
     pointsPerCurrencyUnit: number;
     pointsPerOrder: number;
     pointsOnSignUp: number;
+    pointsOnBirthday: number;
     eudCurrencyName: string;
     eudCurrencyNameOne: string;
   };
@@ -227,7 +228,7 @@ export interface PointsPlan {
   tiers: TierPlan[];
 }
 
-export const POINTS_RATES = { pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100 } as const;
+export const POINTS_RATES = { pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100, pointsOnBirthday: 100 } as const;
 
 /**
  * An amount of the shop's currency as shoppers of `language` read it ("€5", "5 €"), whole units;
@@ -245,8 +246,8 @@ export function money(amount: number, language: string, currency: string | null)
 }
 
 /**
- * Points and tiers in `t`'s language: 1 point per unit of the shop's currency spent and 100 on
- * sign-up; 500 points buy a fixed amount off (in the shop's `currency`), 1000 points 10% off;
+ * Points and tiers in `t`'s language: 1 point per unit of the shop's currency spent, 100 on
+ * sign-up and 100 on a birthday; 500 points buy a fixed amount off (in the shop's `currency`), 1000 points 10% off;
  * Silver from 500 points earned in the tier window (×1.2), Gold from 1500 (×1.5).
  */
 export function pointsPlan(t: StorefrontTexts, language: string, currency: string | null): PointsPlan {

@@ -76,7 +76,7 @@ export const onboarding = {
           title: 'Points and tiers',
           summary: 'Shoppers collect points with every order and spend them on rewards.',
           creates: [
-            'Points on: 1 point per unit of your currency spent on products, 100 points for signing up',
+            'Points on: 1 point per unit of your currency spent on products, 100 points for signing up and 100 on a birthday',
             'Rewards to redeem: {pointsOff} off for 500 points, 10% off for 1,000 points',
             'Tiers by points earned in 12 months: Silver from 500 (1.2× points), Gold from 1,500 (1.5× points)',
           ],
