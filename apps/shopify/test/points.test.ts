@@ -327,7 +327,7 @@ describe('birthdays, through what ships', () => {
         .map((r) => r.variables.payload as Record<string, unknown>)
         .filter((p) => p.customer_id === 830);
     await until('Points earned', async () => pointsEarned().length > 0 || undefined);
-    expect(pointsEarned()[0]).toMatchObject({ points: 40 });
+    expect(pointsEarned()[0]).toMatchObject({ points: 40, source: 'birthday' });
     // Once, however often the sweep looks again; a second birthday from the storefront is the shop's to give.
     await new Promise((r) => setTimeout(r, 2000));
     expect((await pointsOf(830)).entries).toHaveLength(1);

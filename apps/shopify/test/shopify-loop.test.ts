@@ -265,7 +265,9 @@ describe('Flow triggers', () => {
     await created('/schema/point_entry/record', { ownedById: member.id, points: 5, reason: 'adjusted', uniqueIdentifier: 'p2' });
     await until('points earned', () => triggers('loyalty-points-earned').length > 0);
     await settle();
-    expect(triggers('loyalty-points-earned')).toEqual([{ customer_id: 1002, points: 120, points_balance: 120, note: 'Birthday' }]);
+    expect(triggers('loyalty-points-earned')).toEqual([
+      { customer_id: 1002, points: 120, points_balance: 120, note: 'Birthday', source: 'other' },
+    ]);
   });
 
   it('mission completed stays far under the 50 KB payload limit for a twenty-task mission with long names', async () => {

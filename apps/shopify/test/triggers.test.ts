@@ -66,7 +66,7 @@ describe('triggersFor', () => {
     ]);
   });
 
-  it('Points earned carries the points, the balance after them and the note (CONTRACT §19)', () => {
+  it('Points earned carries the points, the balance after them, the note and what earned them (CONTRACT §19)', () => {
     const payload = samplePayload('points_earned', now, 'en');
     const entry = payload.pointEntry as { points: number; note: string | null };
     const member = payload.member as { pointsBalance: number };
@@ -75,8 +75,19 @@ describe('triggersFor', () => {
       {
         handle: 'loyalty-points-earned',
         subject: '',
-        fields: { points: entry.points, points_balance: member.pointsBalance, note: entry.note ?? '' },
+        fields: { points: entry.points, points_balance: member.pointsBalance, note: entry.note ?? '', source: 'reward' },
       },
+    ]);
+    // Where the points came from, by the entry's links: a workflow sends a birthday e-mail on `birthday`.
+    const from = (linkedSchemaSlug: string | null) =>
+      triggersFor('points_earned', { ...payload, pointEntry: { ...entry, linkedSchemaSlug } }, new Set())[0]!.fields.source;
+    expect(['shopify_order', 'shopify_customer', 'shopify_newsletter', 'birthday', 'reward_log', null].map(from)).toEqual([
+      'order',
+      'sign_up',
+      'newsletter',
+      'birthday',
+      'reward',
+      'other',
     ]);
   });
 

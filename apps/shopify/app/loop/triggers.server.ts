@@ -88,6 +88,18 @@ function milestoneFields(log: JsonObject): JsonObject {
 }
 
 /**
+ * What Points earned says the points came from, by the links the app and the core write on an
+ * entry, so a workflow can answer one of them ("birthday": send a birthday e-mail).
+ */
+const EARNED_FROM: Readonly<Record<string, string>> = {
+  shopify_order: 'order',
+  shopify_customer: 'sign_up',
+  shopify_newsletter: 'newsletter',
+  birthday: 'birthday',
+  reward_log: 'reward',
+};
+
+/**
  * The reward logs an event issued: a milestone's or completion's own (the milestones' and, for a
  * mission, the definition's) unless held, and a held one when the scheduler issues it
  * (`reward_log_issued`). A pending reward log has no code yet and may still be revoked, so nothing
@@ -221,6 +233,7 @@ export function triggersFor(eventCode: string, payload: JsonObject, shopifyDisco
         points: num(entry.points),
         points_balance: num(objectOf(payload.member).pointsBalance),
         note: text(entry.note),
+        source: EARNED_FROM[text(entry.linkedSchemaSlug)] ?? 'other',
       });
       break;
     }
