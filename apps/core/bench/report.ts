@@ -482,6 +482,16 @@ if (tiers) {
     `${tiers.members.toLocaleString('en')} members with points, tiers and entries as a year of a program leaves them; ${passes.length} workers run the daily pass at once (windows summed, tiers lowered with their entry rewards, expiry warned and expired, CONTRACT §19) in bounded batches: ${tiers.seconds.toFixed(1)} s, ${rate(tiers.members / tiers.seconds)} members/s. ${sum('members').toLocaleString('en')} members with work were passed once each (${passes.map((p) => p.members.toLocaleString('en')).join(' + ')}): ${sum('windows').toLocaleString('en')} windows summed, ${sum('tierChanges').toLocaleString('en')} tier changes, ${sum('warnings').toLocaleString('en')} warnings, ${sum('expiries').toLocaleString('en')} expiries. ${ranAt({ generatedAt: tiers.at })}`,
     '',
   );
+  const birthdays = tiers.birthdays as { workers: { given: number }[]; seconds: number } | undefined;
+  if (birthdays)
+    sections.push(
+      `Then the birthday pass over the same members, each with a birthday spread over the year: the ${birthdays.workers.length} workers gave the birthday points of a day and the 7 days before it in ${birthdays.seconds.toFixed(1)} s, ${birthdays.workers
+        .reduce((total, p) => total + p.given, 0)
+        .toLocaleString(
+          'en',
+        )} members once each (${birthdays.workers.map((p) => p.given.toLocaleString('en')).join(' + ')}); a second pass gave none.`,
+      '',
+    );
 }
 const widget = read('packages/widget/bench-results.json');
 if (widget) {

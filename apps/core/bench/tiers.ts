@@ -9,6 +9,7 @@ import { migrateLatest } from '../src/db/migrate.js';
 import { Registry } from '../src/records/registry.js';
 import { RecordService } from '../src/records/service.js';
 import { createResources } from '../src/resources/index.js';
+import { LATE_DAYS, runBirthdays } from '../src/scheduler/birthdays.js';
 import { runPointsDaily } from '../src/scheduler/points.js';
 import { provisionAccount } from '../src/tenancy.js';
 import { elapsedSeconds, openBenchDatabase } from './lib.js';
@@ -23,6 +24,11 @@ import { elapsedSeconds, openBenchDatabase } from './lib.js';
  * expire (each as if all members went idle within 100 days). The rest have nothing to do: the pass
  * reads them in the condition that finds work, and neither locks nor writes them.
  * Target: <= 60 s; every member with work passed exactly once, no other touched.
+ *
+ * Then the birthday pass (`pointsOnBirthday`) over the same members, each given a birthday spread
+ * over the year: the two workers give the points of the day and the LATE_DAYS before it (about
+ * 8/366 of the members), each member once, found through the birthday index; a second pass gives
+ * none.
  */
 const MEMBERS = Number(process.env.BENCH_TIER_MEMBERS ?? 1_000_000);
 const TARGET_SECONDS = 60;
@@ -154,10 +160,58 @@ try {
       `${(MEMBERS / seconds).toFixed(0)} members/s; ${sum('members')} with work passed once each (${passes.map((p) => p.members).join(' + ')}), no other touched; ` +
       `${sum('windows')} windows summed, ${sum('tierChanges')} tier changes, ${sum('warnings')} warnings, ${sum('expiries')} expiries`,
   );
+
+  // Birthdays spread over the year (02-29 among them), and the rate turned on.
+  await db.raw(
+    `update account_user set birthday = to_char(date '2000-01-01' + (substr(external_id, 8)::int % 366), 'MM-DD') where account_id = ?`,
+    [accountId],
+  );
+  await db('points_setting').where({ account_id: accountId }).update({ points_on_birthday: 50 });
+  await db.raw('analyze account_user');
+  // Mid-July, far from 02-29, in the account's zone (UTC): the day's birthdays and the LATE_DAYS before it.
+  const july = new Date(`${now.getUTCFullYear()}-07-14T12:00:00Z`);
+  const days = Array.from({ length: LATE_DAYS + 1 }, (_, i) => new Date(july.getTime() - i * 86_400_000).toISOString().slice(5, 10));
+  const birthdayWorkers = [worker(), worker()];
+  const b0 = process.hrtime.bigint();
+  const birthdayPasses = await Promise.all(birthdayWorkers.map((w) => runBirthdays(w.records, july, Number.POSITIVE_INFINITY)));
+  const birthdaySeconds = elapsedSeconds(b0);
+  const again = await runBirthdays(birthdayWorkers[0]!.records, july, Number.POSITIVE_INFINITY);
+  for (const w of birthdayWorkers) await w.db.destroy();
+  const [given] = (
+    await db.raw(
+      `select (select count(*) from account_user where account_id = :a and birthday = any(:days))::int as due,
+              (select count(*) from point_entry where account_id = :a and linked_schema_slug = 'birthday')::int as entries,
+              (select count(distinct owned_by_id) from point_entry where account_id = :a and linked_schema_slug = 'birthday')::int as members`,
+      { a: accountId, days },
+    )
+  ).rows;
+  const birthdayGiven = birthdayPasses.reduce((s, p) => s + p.given, 0);
+  const birthdayFailures = [
+    (birthdayGiven !== given.due || given.entries !== given.due || given.members !== given.due) &&
+      `birthday points: ${birthdayGiven} given (${given.entries} entries, ${given.members} members) for ${given.due} due`,
+    again.given !== 0 && `a second birthday pass gave ${again.given}`,
+  ].filter(Boolean);
+  if (birthdayFailures.length) throw new Error(birthdayFailures.join('; '));
+  console.log(
+    `birthday pass over ${MEMBERS} members with 2 workers: ${birthdaySeconds.toFixed(1)} s; ${birthdayGiven} given once each ` +
+      `(${birthdayPasses.map((p) => p.given).join(' + ')}), the birthdays of ${days.at(-1)} to ${days[0]}; a second pass gave none`,
+  );
   await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
   await writeFile(
     RESULTS_FILE,
-    `${JSON.stringify({ at: new Date().toISOString(), database: database.description, members: MEMBERS, workers: passes, seconds, targetSeconds: TARGET_SECONDS }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        database: database.description,
+        members: MEMBERS,
+        workers: passes,
+        seconds,
+        targetSeconds: TARGET_SECONDS,
+        birthdays: { workers: birthdayPasses, seconds: birthdaySeconds },
+      },
+      null,
+      2,
+    )}\n`,
   );
   console.log(`wrote ${RESULTS_FILE}`);
 } finally {
