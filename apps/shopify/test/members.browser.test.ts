@@ -389,7 +389,7 @@ describe('members in Chromium', () => {
       expect((await api.get(`/schema/account_user/record/${marie.id}`)).body.data.birthday).toBe(today.toFormat('MM-dd'));
       // The core's sweep comes by: the points are the customer's, named on their page.
       const { runBirthdays } = await import('../../core/src/scheduler/birthdays');
-      expect(await runBirthdays(admin.stack.core.running.services.records, new Date())).toMatchObject({ given: 1 });
+      expect(await runBirthdays(admin.stack.core.running.services.records, new Date(), 30_000)).toMatchObject({ given: 1 });
       await admin.browser.open(`/app/members/${marie.id}`);
       const history = page().getByRole('region', { name: 'Points history' });
       await history.locator('tbody tr', { hasText: 'Birthday' }).getByText('+40').waitFor();

@@ -58,7 +58,7 @@ interface Due {
  * announced as `points_earned`) and their `birthday_points_year` in the batch's transaction, so
  * any number of workers give each member their birthday once.
  */
-export async function runBirthdays(records: RecordService, now: Date, budgetMs = 30_000): Promise<BirthdayPass> {
+export async function runBirthdays(records: RecordService, now: Date, budgetMs: number): Promise<BirthdayPass> {
   const deadline = Date.now() + budgetMs;
   const pass: BirthdayPass = { given: 0, complete: true };
   const settings: { account_id: string; points_on_birthday: number }[] = await records
