@@ -172,6 +172,31 @@ describe('the birthday field', () => {
     expect((await app.anon.request('PATCH', '/schema/account_user/me', { body: { birthday: '01-01' } })).status).toBe(401);
     expect((await client.request('DELETE', '/schema/account_user/me')).status).toBe(405);
 
+    // Hostile bodies: a clear 4xx in the error body, and the birthday as it was.
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const hostile: { raw: string; headers?: Record<string, string> }[] = [
+      { raw: deep },
+      { raw: JSON.stringify({ birthday: deep }) },
+      { raw: JSON.stringify({ birthday: '0'.repeat(2_000_000) }) },
+      { raw: '{"birthday": "03-14"' },
+      { raw: '{"birthday": "\ud800-14"}' },
+      { raw: JSON.stringify({ birthday: ['03-14'] }) },
+      { raw: JSON.stringify({ birthday: { month: 3 } }) },
+      { raw: JSON.stringify({ birthday: null }) },
+      { raw: '{"birthday": "03-14", "__proto__": {"birthday": "01-01"}}' },
+      { raw: 'birthday=03-14', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    ];
+    for (const { raw, headers } of hostile) {
+      const res = await client.request('PATCH', '/schema/account_user/me', {
+        raw,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
+      expect(res.status, raw.slice(0, 60)).toBeGreaterThanOrEqual(400);
+      expect(res.status, raw.slice(0, 60)).toBeLessThan(500);
+      expect(res.body.error.code, raw.slice(0, 60)).toMatch(/^[a-z_]+$/);
+    }
+    expect((await accepted(a.api.get(`/schema/account_user/record/${memberId}`))).birthday).toBe('03-14');
+
     const racer = await endUser(a, 'bd-race');
     const answers = await Promise.all(
       ['05-01', '06-01', '07-01', '08-01', '09-01'].map((birthday) =>
