@@ -98,6 +98,7 @@ describe('set-app-url', () => {
       'flow-execute-mission',
       'flow-execute-streak',
       'flow-grant-streak-freezes',
+      'flow-set-birthday',
       'flow-stamp-coupon',
       'flow-trigger-lifecycle',
     ]);

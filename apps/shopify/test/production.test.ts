@@ -416,6 +416,31 @@ describe('Flow actions', () => {
     expect((await member()).pointsBalance).toBe(200);
   });
 
+  it('set-birthday sets the birthday a form put in a birth_date metafield, over the one the customer gave; refuses what is no birthday', async () => {
+    const GRACE = 'gid://shopify/Customer/4005';
+    prod.admin.customers.set(GRACE, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
+    const member = async () => (await api.get('/schema/account_user/record', byField('externalId', GRACE))).body.data[0];
+    // The year of a metafield's date is not kept; a retried run changes nothing more.
+    for (let i = 0; i < 2; i++) {
+      const set = await flow('set-birthday', { customer_id: 4005, birthday: '1906-12-09' }, { action_run_id: 'run-birthday-1' });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      expect(set.body).toMatchObject({ ok: true, birthday: '12-09' });
+    }
+    expect(await member()).toMatchObject({ firstName: 'Grace', birthday: '12-09' });
+    expect((await flow('set-birthday', { customer_id: 4005, birthday: '02-29' })).body).toMatchObject({ ok: true, birthday: '02-29' });
+    for (const [birthday, status] of [
+      ['1906-02-30', 400],
+      ['December 9', 400],
+      ['', 400],
+      ['13-01', 400],
+    ] as const) {
+      const refused = await flow('set-birthday', { customer_id: 4005, birthday });
+      expect(refused.status, `${birthday}: ${JSON.stringify(refused.body)}`).toBe(status);
+      expect(refused.body.error.property).toBe('birthday');
+    }
+    expect((await member()).birthday).toBe('02-29');
+  });
+
   it.each([
     { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'No such streak' }, status: 404, property: 'streak_id' },
     { handle: 'execute-streak', properties: { customer_id: 1001, streak_id: 'x'.repeat(257) }, status: 400, property: 'streak_id' },

@@ -137,6 +137,17 @@ class Properties {
     return new Date(v.trim()).toISOString();
   }
 
+  /**
+   * A birthday as MM-DD: from a date (`1990-03-14`, what a customer's `facts.birth_date` metafield
+   * holds, the year dropped) or a month and day (`03-14`); the core checks the month has the day.
+   */
+  birthday(name: string): string {
+    const v = this.text(name, true, 64);
+    const parts = /^(?:\d{4}-)?(\d{2})-(\d{2})$/.exec(v);
+    if (!parts) throw bad(name, 'must be a date (1990-03-14, as a birth_date metafield holds it) or a month and day (03-14)');
+    return `${parts[1]}-${parts[2]}`;
+  }
+
   /** Flow's customer reference: a numeric id (number or string), or the customer's GID. */
   customer(name: string): string {
     const v = this.raw(name);
@@ -511,6 +522,27 @@ export async function adjustPoints(ctx: FlowContext, deps: FlowDeps): Promise<Re
       return Response.json({ ok: true, replay: true, pointEntryId });
     }
     throw coreAnswer(result.response.status, result.error, result.response.headers, { points: 'points', note: 'note' });
+  } catch (err) {
+    if (err instanceof FlowAnswer) return reply(err);
+    throw err;
+  }
+}
+
+/**
+ * Flow action "Set birthday": the customer's birthday for birthday points (from a birth_date
+ * metafield a form filled, say), set as the shop sets it, over one the customer gave. The same
+ * birthday again changes nothing, so a retried run answers as the first.
+ */
+export async function setBirthday(ctx: FlowContext, deps: FlowDeps): Promise<Response> {
+  try {
+    const props = Properties.of(ctx.payload);
+    const customer = props.customer('customer_id');
+    const birthday = props.birthday('birthday');
+    const api = await shopClient(deps, ctx.session.shop);
+    const id = await memberFor(api, ctx.admin, customer);
+    const result = await callCore(() => api.PATCH('/schema/account_user/record/{id}', { params: { path: { id } }, body: { birthday } }));
+    if (result.data) return Response.json({ ok: true, memberId: id, birthday: result.data.data.birthday });
+    throw coreAnswer(result.response.status, result.error, result.response.headers, { birthday: 'birthday' });
   } catch (err) {
     if (err instanceof FlowAnswer) return reply(err);
     throw err;

@@ -11,6 +11,7 @@ export const FLOW_ACTION_HANDLES = [
   'grant-streak-freezes',
   'stamp-coupon',
   'adjust-points',
+  'set-birthday',
 ] as const;
 
 /** Flow triggers: the app sends them with flowTriggerReceive (app/loop/); each from its extensions/<handle>/. */

@@ -112,6 +112,7 @@ export const onboarding = {
         'grant-streak-freezes': 'Grant streak freezes',
         'stamp-coupon': 'Stamp coupon',
         'adjust-points': 'Adjust points',
+        'set-birthday': 'Set birthday',
       },
       triggerNames: {
         'loyalty-streak-milestone': 'Streak milestone reached',
