@@ -218,6 +218,7 @@ afterAll(async () => {
 describe('Flow actions (HMAC-signed bodies)', () => {
   const actions: [string, Record<string, unknown>][] = [
     ['adjust-points', { customer_id: CUSTOMER, points: 5, note: 'fuzz', idempotency_key: ABSENT }],
+    ['set-birthday', { customer_id: CUSTOMER, birthday: '1990-03-14' }],
     ['execute-streak', { customer_id: CUSTOMER, streak_id: 'Fuzz days', activity_id: 'fuzz', activity_value: 1, activity_at: ABSENT }],
     [
       'execute-challenge',
