@@ -36,6 +36,7 @@ const account = (apiKeyId: string): ShopAccount => ({
   apiKey: `lk_${apiKeyId}`,
   apiSecret: 's',
   currencyCode: 'EUR',
+  installedAt: new Date(),
 });
 const token = async (apiKeyId: string, customer: string) => {
   const minted = await mintEndUserToken(coreUrl, account(apiKeyId), `gid://shopify/Customer/${customer}`);

@@ -478,7 +478,7 @@ function BirthdayForm({
   const chooseMonth = (e: Event) => {
     const m = picked(e);
     setMonth(m);
-    if (m) setDay((d) => Math.min(d, daysIn(m)));
+    setDay((d) => Math.min(d, daysIn(m)));
   };
   const save = () => {
     if (!busy && month && day) void saveBirthdayInto(api, birthdayOf(month, day), { setBusy, setFailed, setMember });
@@ -496,7 +496,7 @@ function BirthdayForm({
           ))}
         </s-select>
         <s-select label={t.day} value={day ? String(day) : ''} onChange={(e: Event) => setDay(picked(e))} data-day>
-          {Array.from({ length: month ? daysIn(month) : 31 }, (_, i) => (
+          {Array.from({ length: daysIn(month) }, (_, i) => (
             <s-option key={i} value={String(i + 1)}>
               {String(i + 1)}
             </s-option>

@@ -17,8 +17,8 @@ export const monthNames = (lang: string | undefined): string[] => {
   return Array.from({ length: 12 }, (_, i) => format.format(on(i + 1, 1)));
 };
 
-/** The days a birthday may fall on in `month` (1–12): February's 29th too, as some years have it. */
-export const daysIn = (month: number): number => new Date(Date.UTC(2000, month, 0)).getUTCDate();
+/** The days a birthday may fall on in `month` (1–12): February's 29th too, as some years have it; 31 before a month is picked (0). */
+export const daysIn = (month: number): number => (month ? new Date(Date.UTC(2000, month, 0)).getUTCDate() : 31);
 
 /** The birthday the core keeps: MM-DD. */
 export const birthdayOf = (month: number, day: number): string => `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;

@@ -34,7 +34,7 @@ export function birthdayYear(birthday: string, now: Date, zone: string): number 
   const today = DateTime.fromJSDate(now, { zone }).startOf('day');
   const [month, day] = birthday.split('-').map(Number) as [number, number];
   for (const year of [today.year, today.year - 1]) {
-    const leap = DateTime.local(year, 2, 29).isValid;
+    const leap = DateTime.local(year).isInLeapYear;
     const on = DateTime.fromObject({ year, month, day: month === 2 && day === 29 && !leap ? 28 : day }, { zone });
     const since = Math.round(today.diff(on, 'days').days);
     if (since >= 0 && since <= LATE_DAYS) return year;

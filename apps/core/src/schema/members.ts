@@ -8,7 +8,7 @@ export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 /** MM-DD of a day some year has: 30 days in April, June, September and November, 29 in February. */
-export const BIRTHDAY = /^(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2\d)|(?:0[13-9]|1[0-2])-30|(?:0[13578]|1[02])-31)$/;
+const BIRTHDAY = /^(?:(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2\d)|(?:0[13-9]|1[0-2])-30|(?:0[13578]|1[02])-31)$/;
 
 /** The fields that describe a member, which a log may also send inline (`ownedBy`). */
 export const memberFields = {

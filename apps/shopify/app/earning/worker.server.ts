@@ -12,7 +12,7 @@ import {
   refundNotice,
 } from '../shopify/order-payloads.server';
 import type { EarningRulesStore } from '../storage/earning-rules.server';
-import type { ShopStore } from '../storage/shops.server';
+import type { ShopAccount, ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
@@ -181,8 +181,7 @@ export class EarningWorker {
   private async work(row: WebhookRow, client: pg.PoolClient): Promise<Outcome> {
     const account = await this.deps.shops.findInstalled(row.shop);
     // A customer's webhook kept a second time for their newsletter subscription (inbox.server.ts).
-    if (row.subject.startsWith('newsletter:'))
-      return this.earnNewsletter(row, client, account && accountClient(this.deps.coreUrl, account));
+    if (row.subject.startsWith('newsletter:')) return this.earnNewsletter(row, account);
     switch (row.topic) {
       case 'orders/paid':
         return this.earnOrder(row, client, account && accountClient(this.deps.coreUrl, account));
@@ -553,15 +552,13 @@ export class EarningWorker {
    * was first installed, so the shop's subscribers of before do not all earn at their next update.
    * Unsubscribing takes nothing back; subscribing again earns nothing more.
    */
-  private async earnNewsletter(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
+  private async earnNewsletter(row: WebhookRow, account: ShopAccount | null): Promise<Outcome> {
     const customer = createdCustomer(row.payload);
     if (!customer?.newsletterSince) return { status: 'done', note: 'not subscribed' };
-    if (!api) return { status: 'done', note: 'shop not installed' };
-    const { rows } = await client.query<{ before: boolean }>('select installed_at > $2::timestamptz as before from shops where shop = $1', [
-      row.shop,
-      customer.newsletterSince,
-    ]);
-    if (rows[0]?.before !== false) return { status: 'done', note: 'subscribed before the app was installed' };
+    if (!account) return { status: 'done', note: 'shop not installed' };
+    if (Date.parse(customer.newsletterSince) < account.installedAt.getTime())
+      return { status: 'done', note: 'subscribed before the app was installed' };
+    const api = accountClient(this.deps.coreUrl, account);
     const rates = await this.live.rates(row.shop, api);
     if (!rates || rates.onNewsletter <= 0) return { status: 'done', note: 'no points for the newsletter' };
     const outcome = await earnPoints(api, memberOf(customerGid(customer.id), customer), {

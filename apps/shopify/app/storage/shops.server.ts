@@ -11,6 +11,8 @@ export interface ShopAccount {
   apiSecret: string;
   /** The shop's currency (ISO 4217) as the admin's openings last read it (saveCurrency); null until one has. */
   currencyCode: string | null;
+  /** When the app was first installed in the shop (a reinstall keeps it). */
+  installedAt: Date;
 }
 
 /** A customers/data_request the app answered: the customer and when Shopify sent it. */
@@ -28,6 +30,7 @@ interface ShopRow {
   api_key_encrypted: string;
   api_secret_encrypted: string;
   currency_code: string | null;
+  installed_at: Date;
 }
 
 export class ShopStore {
@@ -60,7 +63,7 @@ export class ShopStore {
   }
 
   /** Stores the shop's credentials (and marks it installed); returns the API key id they replace, if any. */
-  async save(account: Omit<ShopAccount, 'currencyCode'>): Promise<string | null> {
+  async save(account: Omit<ShopAccount, 'currencyCode' | 'installedAt'>): Promise<string | null> {
     const db = this.db();
     const client = db instanceof pg.Pool ? await db.connect() : db;
     try {
@@ -129,6 +132,7 @@ export class ShopStore {
       apiKey: decrypt(this.key, row.api_key_encrypted, row.shop),
       apiSecret: decrypt(this.key, row.api_secret_encrypted, row.shop),
       currencyCode: row.currency_code,
+      installedAt: row.installed_at,
     };
   }
 

@@ -205,7 +205,7 @@ function BirthdayForm({
   // A day the new month lacks (the 31st, for April) becomes its last.
   const chooseMonth = (m: number) => {
     setMonth(m);
-    if (m) setDay((d) => Math.min(d, daysIn(m)));
+    setDay((d) => Math.min(d, daysIn(m)));
   };
   const pick = (set: (n: number) => void) => (e: Event) => set(Number((e.currentTarget as HTMLSelectElement).value));
   return (
@@ -228,7 +228,7 @@ function BirthdayForm({
           <span>{t.day}</span>
           <select value={day} onChange={pick(setDay)}>
             <option value={0} />
-            {Array.from({ length: month ? daysIn(month) : 31 }, (_, i) => (
+            {Array.from({ length: daysIn(month) }, (_, i) => (
               <option key={i} value={i + 1}>
                 {i + 1}
               </option>

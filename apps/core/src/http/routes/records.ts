@@ -9,15 +9,13 @@ import { dataResponse, errorResponses, fieldsParam, jsonSchema, LANGUAGE, ref, s
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
-import { BIRTHDAY } from '../../schema/members.js';
+import { accountUserFields } from '../../schema/members.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
 import { readBody, readNoBody, refuseBodyFields } from '../body.js';
 
-/** What an end user may write of their own record: their birthday, once. */
-const ownBirthday = z.strictObject({
-  birthday: z.string().max(5).regex(BIRTHDAY, 'Expected a birthday as MM-DD, a day the month has (02-29 included)'),
-});
+/** What an end user may write of their own record: their birthday, once, checked as the field checks it. */
+const ownBirthday = z.strictObject({ birthday: accountUserFields.birthday.schema as z.ZodType<string> });
 
 /** The entry of the one record route that is not generic, for the OpenAPI document. */
 export const memberPaths = {

@@ -18,10 +18,9 @@ export function BirthdayField({ memberId, birthday }: { memberId: string; birthd
   const [editing, setEditing] = useState(false);
   const [month, setMonth] = useState(saved ? saved.slice(0, 2) : '');
   const [day, setDay] = useState(saved ? String(Number(saved.slice(3))) : '');
-  const days = month ? daysIn(Number(month)) : 31;
   const chooseMonth = (value: string) => {
     setMonth(value);
-    if (value && Number(day) > daysIn(Number(value))) setDay(String(daysIn(Number(value))));
+    if (Number(day) > daysIn(Number(value))) setDay(String(daysIn(Number(value))));
   };
   // Saved, the field shows what the core now holds; a refusal keeps the form open with its error.
   useEffect(() => {
@@ -65,7 +64,7 @@ export function BirthdayField({ memberId, birthday }: { memberId: string; birthd
             disabled={!month}
             options={[
               { label: '', value: '' },
-              ...Array.from({ length: days }, (_, i) => ({ label: String(i + 1), value: String(i + 1) })),
+              ...Array.from({ length: daysIn(Number(month)) }, (_, i) => ({ label: String(i + 1), value: String(i + 1) })),
             ]}
           />
           <Button submit loading={fetcher.state !== 'idle'} disabled={Boolean(month) !== Boolean(day)}>
