@@ -506,6 +506,7 @@ function BirthdayForm({
           {t.save}
         </s-button>
       </s-stack>
+      <s-paragraph color="subdued">{t.birthdayNotice}</s-paragraph>
       {failed && <s-banner tone="critical" heading={t.birthdayFailed} />}
     </s-stack>
   );

@@ -490,6 +490,7 @@ describe('the points section', () => {
     const form = page.querySelector('[data-birthday-form]')!;
     // A Gold member gets the rate times 1.5, as the core credits it.
     expect(text(form.querySelector('s-paragraph'))).toBe('Tell us your birthday and get 150 Stars on it.');
+    expect(text(form.querySelectorAll('s-paragraph')[1]!)).toBe('A birthday less than 30 days away counts from next year.');
     const pick = (select: Element, value: string) =>
       act(async () => {
         (select as HTMLElement & { value: string }).value = value;

@@ -68,6 +68,8 @@ export interface Strings {
   birthdayAsk: string;
   /** `{date}`: the member's birthday, as their language writes a month and day. */
   birthdayOn: string;
+  /** Under the birthday question: a birthday entered less than 30 days before it earns from the next year on. */
+  birthdayNotice: string;
   month: string;
   day: string;
   save: string;
@@ -150,6 +152,7 @@ export const en: Strings = {
   onBirthday: 'Your birthday',
   birthdayAsk: 'Tell us your birthday and get {points} on it.',
   birthdayOn: 'Your birthday: {date}',
+  birthdayNotice: 'A birthday less than 30 days away counts from next year.',
   month: 'Month',
   day: 'Day',
   save: 'Save',

@@ -297,6 +297,7 @@ describe('the points tab for a member', SLOW, () => {
     await openPoints(page, '?mode=member', 'Stars');
     const form = tabPanel(page).locator('[data-birthday-form]');
     expect(await form.locator('p').first().textContent()).toBe('Tell us your birthday and get 300 Stars on it.');
+    expect(await form.locator('p').nth(1).textContent()).toBe('A birthday less than 30 days away counts from next year.');
     const save = form.getByRole('button', { name: 'Save' });
     expect(await save.isDisabled()).toBe(true);
     await form.getByLabel('Month').selectOption({ label: 'April' });

@@ -25,21 +25,40 @@ export function birthdaysAround(now: Date): string[] {
   return [...days].sort();
 }
 
-/**
- * The local year whose birthday the member is celebrating at `now` in `zone`: their birthday this
- * local year (02-29 on 02-28 in a year without one) or last year's, if it is today or at most
- * LATE_DAYS ago; null otherwise.
- */
-export function birthdayYear(birthday: string, now: Date, zone: string): number | null {
-  const today = DateTime.fromJSDate(now, { zone }).startOf('day');
+/** A birthday a member enters themselves is given from its first day at least this many days ahead, so none is entered on the day for its points. */
+export const NOTICE_DAYS = 30;
+
+/** The member's birthday in the local `year` of `zone`, 02-29 on 02-28 in a year without one. */
+function birthdayIn(birthday: string, year: number, zone: string): DateTime {
   const [month, day] = birthday.split('-').map(Number) as [number, number];
-  for (const year of [today.year, today.year - 1]) {
-    const leap = DateTime.local(year).isInLeapYear;
-    const on = DateTime.fromObject({ year, month, day: month === 2 && day === 29 && !leap ? 28 : day }, { zone });
-    const since = Math.round(today.diff(on, 'days').days);
-    if (since >= 0 && since <= LATE_DAYS) return year;
+  const leap = DateTime.local(year).isInLeapYear;
+  return DateTime.fromObject({ year, month, day: month === 2 && day === 29 && !leap ? 28 : day }, { zone });
+}
+
+/** The local year of the birthday `from`..`to` days after `now` in `zone` (negative: before it), or null. */
+function birthdayWithin(birthday: string, now: Date, zone: string, from: number, to: number): number | null {
+  const today = DateTime.fromJSDate(now, { zone }).startOf('day');
+  for (const year of [today.year - 1, today.year, today.year + 1]) {
+    const days = Math.round(birthdayIn(birthday, year, zone).diff(today, 'days').days);
+    if (days >= from && days <= to) return year;
   }
   return null;
+}
+
+/**
+ * The local year whose birthday the member is celebrating at `now` in `zone`: their birthday this
+ * local year or last year's, if it is today or at most LATE_DAYS ago; null otherwise.
+ */
+export function birthdayYear(birthday: string, now: Date, zone: string): number | null {
+  return birthdayWithin(birthday, now, zone, -LATE_DAYS, 0);
+}
+
+/**
+ * The local year of a birthday too near for a member who enters it at `now` to be given it: at
+ * less than NOTICE_DAYS ahead, or still within the late days; null when the next one is further off.
+ */
+export function birthdayTooNear(birthday: string, now: Date, zone: string): number | null {
+  return birthdayWithin(birthday, now, zone, -LATE_DAYS, NOTICE_DAYS - 1);
 }
 
 interface Due {

@@ -30,7 +30,7 @@ export const accountUserFields = {
     pattern: BIRTHDAY,
     patternMessage: 'Expected a birthday as MM-DD, a day the month has (02-29 included)',
     description:
-      'Month and day, MM-DD (no year). With points_setting.pointsOnBirthday, the member earns once a year on it in their time zone (02-29 on 02-28 in other years). An end user may set their own once (PATCH /schema/account_user/me); an API key may change it.',
+      'Month and day, MM-DD (no year). With points_setting.pointsOnBirthday, the member earns once a year on it in their time zone (02-29 on 02-28 in other years). An end user may set their own once (PATCH /schema/account_user/me), giving points from the first birthday at least 30 days ahead; an API key may change it.',
   }),
   unsubscribedChannels: {
     ...field.stringArray({

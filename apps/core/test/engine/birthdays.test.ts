@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { birthdaysAround, birthdayYear, runBirthdays } from '../../src/scheduler/birthdays.js';
+import { birthdaysAround, birthdayTooNear, birthdayYear, runBirthdays } from '../../src/scheduler/birthdays.js';
 import { accepted, type Client, startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 /*
@@ -45,6 +45,15 @@ describe('the day a member celebrates', () => {
     expect(birthdayYear('02-29', at('2027-02-28T12:00:00Z'), 'UTC')).toBe(2027);
     expect(birthdayYear('02-29', at('2028-02-28T12:00:00Z'), 'UTC')).toBeNull();
     expect(birthdayYear('02-29', at('2028-02-29T12:00:00Z'), 'UTC')).toBe(2028);
+    // Entered by the member at `now`: too near from a week back to less than 30 days ahead, in their zone, across the new year.
+    expect(birthdayTooNear('12-05', now, 'Asia/Tokyo')).toBe(2026);
+    expect(birthdayTooNear('11-28', now, 'Asia/Tokyo')).toBe(2026);
+    expect(birthdayTooNear('11-27', now, 'Asia/Tokyo')).toBeNull();
+    expect(birthdayTooNear('01-02', now, 'America/New_York')).toBe(2027); // 29 days after the 4th there
+    expect(birthdayTooNear('01-03', now, 'America/New_York')).toBeNull();
+    expect(birthdayTooNear('01-03', now, 'Asia/Tokyo')).toBe(2027); // 29 days after the 5th there
+    expect(birthdayTooNear('01-04', now, 'Asia/Tokyo')).toBeNull();
+    expect(birthdayTooNear('02-29', at('2027-02-01T12:00:00Z'), 'UTC')).toBe(2027); // the 28th in 2027
     // What the index is asked for: every birthday some zone may be at, 02-29 beside 02-28.
     expect(birthdaysAround(at('2027-03-03T00:00:00Z'))).toEqual([
       '02-23',
@@ -146,6 +155,37 @@ describe('the birthday field', () => {
     expect((await accepted(a.api.get(`/schema/account_user/record/${id}`))).birthday).toBe('02-29');
     await accepted(a.api.patch(`/schema/account_user/record/${id}`, { birthday: '12-31' }));
     expect((await accepted(a.api.patch(`/schema/account_user/record/${id}`, { birthday: null }))).birthday).toBeNull();
+  });
+
+  it('a birthday the member enters is given from the first one at least 30 days ahead; the shop’s at once', async () => {
+    const a = await program({ pointsOnBirthday: 70 });
+    const now = new Date();
+    const day = (days: number) => new Date(now.getTime() + days * 86_400_000);
+    const mmdd = (at: Date) => at.toISOString().slice(5, 10);
+    const entered = async (externalId: string, birthday: string) => {
+      const self = await endUser(a, externalId);
+      expect((await self.client.request('PATCH', '/schema/account_user/me', { body: { birthday } })).status).toBe(200);
+      return self.memberId;
+    };
+    const today = await entered('bd-today', mmdd(now));
+    const weekAgo = await entered('bd-week-ago', mmdd(day(-5)));
+    const soon = await entered('bd-soon', mmdd(day(29)));
+    const later = await entered('bd-later', mmdd(day(32)));
+    const shops = await member(a, { birthday: mmdd(now) });
+    // Today's date entered today, or last week's, earns nothing now; the shop's own entry does.
+    expect(await pass(now)).toMatchObject({ given: 1 });
+    expect(await entriesOf(a, shops)).toHaveLength(1);
+    for (const id of [today, weekAgo]) expect(await entriesOf(a, id)).toEqual([]);
+    expect(await pass(day(29))).toMatchObject({ given: 0 });
+    expect(await entriesOf(a, soon)).toEqual([]);
+    expect(await pass(day(32))).toMatchObject({ given: 1 });
+    expect(await entriesOf(a, later)).toEqual([expect.objectContaining({ points: 70, linkedSchemaSlug: 'birthday' })]);
+    // A year on, each birthday is given as any other (last week's, late).
+    expect(await pass(day(365))).toMatchObject({ given: 3 });
+    for (const id of [today, weekAgo]) expect(await entriesOf(a, id)).toHaveLength(1);
+    expect(await entriesOf(a, shops)).toHaveLength(2);
+    expect(await pass(day(365 + 29))).toMatchObject({ given: 1 });
+    expect(await entriesOf(a, soon)).toHaveLength(1);
   });
 
   it('a member sets their own once (PATCH /schema/account_user/me); racing settings keep one; only the shop changes it after', async () => {

@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'Dein Geburtstag',
   birthdayAsk: 'Verrate uns deinen Geburtstag und erhalte an diesem Tag {points}.',
   birthdayOn: 'Dein Geburtstag: {date}',
+  birthdayNotice: 'Ein Geburtstag in weniger als 30 Tagen zählt erst ab nächstem Jahr.',
   month: 'Monat',
   day: 'Tag',
   save: 'Speichern',

@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'Tu cumpleaños',
   birthdayAsk: 'Dinos tu cumpleaños y recibe {points} ese día.',
   birthdayOn: 'Tu cumpleaños: {date}',
+  birthdayNotice: 'Un cumpleaños a menos de 30 días cuenta a partir del próximo año.',
   month: 'Mes',
   day: 'Día',
   save: 'Guardar',

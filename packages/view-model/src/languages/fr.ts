@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'Votre anniversaire',
   birthdayAsk: 'Indiquez votre anniversaire et recevez {points} ce jour-là.',
   birthdayOn: 'Votre anniversaire : {date}',
+  birthdayNotice: 'Un anniversaire dans moins de 30 jours compte à partir de l’année prochaine.',
   month: 'Mois',
   day: 'Jour',
   save: 'Enregistrer',

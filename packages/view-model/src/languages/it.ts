@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'Il tuo compleanno',
   birthdayAsk: 'Dicci il tuo compleanno e ricevi {points} quel giorno.',
   birthdayOn: 'Il tuo compleanno: {date}',
+  birthdayNotice: 'Un compleanno tra meno di 30 giorni vale dal prossimo anno.',
   month: 'Mese',
   day: 'Giorno',
   save: 'Salva',

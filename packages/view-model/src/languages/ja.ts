@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'お誕生日',
   birthdayAsk: 'お誕生日を登録すると、当日に{points}がもらえます。',
   birthdayOn: 'お誕生日：{date}',
+  birthdayNotice: '30日以内のお誕生日は、来年から対象になります。',
   month: '月',
   day: '日',
   save: '保存',

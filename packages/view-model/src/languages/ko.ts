@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: '생일',
   birthdayAsk: '생일을 알려 주시면 생일에 {points}를 드립니다.',
   birthdayOn: '생일: {date}',
+  birthdayNotice: '30일이 남지 않은 생일은 내년부터 적용됩니다.',
   month: '월',
   day: '일',
   save: '저장',

@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: 'Seu aniversário',
   birthdayAsk: 'Conte seu aniversário e ganhe {points} no dia.',
   birthdayOn: 'Seu aniversário: {date}',
+  birthdayNotice: 'Um aniversário a menos de 30 dias conta a partir do próximo ano.',
   month: 'Mês',
   day: 'Dia',
   save: 'Salvar',

@@ -40,6 +40,7 @@ const words: Strings = {
   onBirthday: '您的生日',
   birthdayAsk: '告诉我们您的生日，当天即可获得{points}。',
   birthdayOn: '您的生日：{date}',
+  birthdayNotice: '距今不足30天的生日将从明年开始计算。',
   month: '月',
   day: '日',
   save: '保存',

@@ -239,6 +239,7 @@ function BirthdayForm({
           {t.save}
         </button>
       </div>
+      <p class="lw-muted lw-small">{t.birthdayNotice}</p>
       {failed && (
         <p class="lw-alert" role="alert">
           {t.birthdayFailed}

@@ -2,13 +2,14 @@ import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Context, Next } from 'koa';
 import { z } from 'zod';
-import { loadAccount } from '../../auth/authenticate.js';
+import { type AccountInfo, loadAccount } from '../../auth/authenticate.js';
 import { birthdayAlreadySet, invalidInput, notFound, unauthenticated } from '../../errors.js';
 import type { Op, RequestContext } from '../../records/context.js';
 import { dataResponse, errorResponses, fieldsParam, jsonSchema, LANGUAGE, ref, security } from '../../records/openapi.js';
 import { parseQuery, type ListQuery, type QueryShape } from '../../records/query.js';
 import type { Resource } from '../../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
+import { birthdayTooNear } from '../../scheduler/birthdays.js';
 import { accountUserFields } from '../../schema/members.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, type FlowsOf, only, requestContext } from '../auth.js';
@@ -37,7 +38,7 @@ export const memberPaths = {
       operationId: 'setMyBirthday',
       summary: 'The calling end user sets their birthday, once; the shop (an API key) changes it',
       description:
-        'Body `{"birthday": "MM-DD"}`. Answers the member as GET does. The same birthday again changes nothing; another one once a birthday is set → 409 `birthday_already_set`.',
+        'Body `{"birthday": "MM-DD"}`. Answers the member as GET does. The same birthday again changes nothing; another one once a birthday is set → 409 `birthday_already_set`. A birthday entered less than 30 days before it (or within the week after it) earns its points from the next year on; one the shop sets earns at once.',
       security: security(['enduser']),
       parameters: [LANGUAGE],
       requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(ownBirthday, 'input') } } },
@@ -91,7 +92,7 @@ export function recordRoutes(router: Router, s: Services): void {
       const { json } = await readBody(ctx);
       const parsed = ownBirthday.safeParse(bodyOrEmpty(json));
       if (!parsed.success) throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
-      await setOwnBirthday(s.db, own.account!.id, memberId, parsed.data.birthday);
+      await setOwnBirthday(s.db, own.account!, memberId, parsed.data.birthday, new Date());
     } else await readNoBody(ctx);
     const row = await s.records.findRow(resource, own, memberId);
     ctx.body = { data: (await s.records.serialize(resource, [row], own, { fields: q.fields ?? [...selectable] }))[0] };
@@ -181,16 +182,24 @@ export function recordRoutes(router: Router, s: Services): void {
 
 /**
  * A member's own birthday, set once: under the member's row lock, so two racing first settings
- * cannot both pass; the same birthday again is a no-op, another one is the shop's to make.
+ * cannot both pass; the same birthday again is a no-op, another one is the shop's to make. A
+ * birthday entered less than NOTICE_DAYS before it (or within LATE_DAYS after it) is not given that year: its
+ * year is marked as given, so nobody enters today's date for today's points.
  */
-async function setOwnBirthday(db: Knex, accountId: string, memberId: string, birthday: string): Promise<void> {
+async function setOwnBirthday(db: Knex, account: AccountInfo, memberId: string, birthday: string, now: Date): Promise<void> {
   await db.transaction(async (trx) => {
-    const member = await trx('account_user').where({ account_id: accountId, id: memberId }).forUpdate().first('birthday');
+    const member = await trx('account_user')
+      .where({ account_id: account.id, id: memberId })
+      .forUpdate()
+      .first('birthday', 'timezone', 'birthday_points_year');
     if (!member || member.birthday === birthday) return;
     if (member.birthday !== null)
       throw birthdayAlreadySet('Your birthday is already set; the shop can change it.', [
         { field: 'birthday', code: 'birthday_already_set', message: 'A birthday is set already.' },
       ]);
-    await trx('account_user').where({ account_id: accountId, id: memberId }).update({ birthday, updated_at: new Date() });
+    const tooNear = birthdayTooNear(birthday, now, member.timezone ?? account.timezone) ?? 0;
+    await trx('account_user')
+      .where({ account_id: account.id, id: memberId })
+      .update({ birthday, birthday_points_year: Math.max(member.birthday_points_year ?? 0, tooNear) || null, updated_at: now });
   });
 }
