@@ -275,6 +275,8 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
       pointsOnSignUp: 100,
       pointsOnNewsletter: 50,
       pointsOnBirthday: 200,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
       expiryMonthsOfInactivity: 12,
     };
     const named = (lang: LanguageCode) => ({

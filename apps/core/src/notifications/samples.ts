@@ -50,6 +50,7 @@ const HOUR = 3_600_000;
 /** The sample member's points balance after the sample entry. */
 const SAMPLE_BALANCE = 250;
 const SAMPLE_REWARD_COST = 500;
+const SAMPLE_REFERRAL_CODE = 'K7M3QX9P';
 
 /** The sample member, in the preview's language and the account's time zone. */
 export function sampleMember(account: AccountInfo, languageCode: LanguageCode): AccountUserRow {
@@ -67,6 +68,8 @@ export function sampleMember(account: AccountInfo, languageCode: LanguageCode): 
     push_device_tokens: [],
     status: 'live',
     birthday: null,
+    referral_code: SAMPLE_REFERRAL_CODE,
+    referred_by_id: null,
     unsubscribed_channels: [],
     points_balance: SAMPLE_BALANCE,
     points_earned_in_tier_window: SAMPLE_BALANCE,
@@ -91,6 +94,8 @@ function ownedBy(): Json {
     pushDeviceTokens: [],
     status: 'live',
     birthday: null,
+    referralCode: SAMPLE_REFERRAL_CODE,
+    referredById: null,
     unsubscribedChannels: [],
     pointsBalance: SAMPLE_BALANCE,
     pointsEarnedInTierWindow: SAMPLE_BALANCE,

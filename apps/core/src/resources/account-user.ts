@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { run } from '../db/prepared.js';
 import { heldOutOf, heldOutOfSql, holdoutsSql } from '../engine/holdout.js';
 import { memberLock } from '../engine/members.js';
-import type { ErrorDetail } from '../errors.js';
+import { type ErrorDetail, invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
 import { accountUserFields } from '../schema/members.js';
@@ -45,6 +45,12 @@ export const accountUser = defineResource({
     for (const row of missing) row.heldOutOf = heldOutOf(holdouts, row.external_id);
   },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
+  async beforeUpdate({ values, existing }) {
+    if (values.referredById && values.referredById === existing?.id)
+      throw invalidInput('A member cannot have referred themselves.', [
+        { field: 'referredById', code: 'self_referral', message: 'A member cannot have referred themselves.' },
+      ]);
+  },
   uniqueErrors: {
     account_user_external_id_unique: { status: 409, field: 'externalId', message: 'A member with this externalId already exists.' },
   },

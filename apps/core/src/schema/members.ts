@@ -32,6 +32,17 @@ export const accountUserFields = {
     description:
       'Month and day, MM-DD (no year). With points_setting.pointsOnBirthday, the member earns once a year on it in their time zone (02-29 on 02-28 in other years). An end user may set their own once (PATCH /schema/account_user/me), giving points from the first birthday at least 30 days ahead; an API key may change it.',
   }),
+  referralCode: field.string({
+    readOnly: true,
+    alwaysSet: true,
+    description:
+      'The member’s own referral code, 8 characters the service gives every member, unique: a shop’s storefront link with it (the Shopify app’s `?loyalty_ref=`) tells the order it brings whom to credit (points_setting.pointsOnReferral).',
+  }),
+  referredById: field.uuid({
+    references: 'account_user',
+    staffOnly: true,
+    description: 'The member whose referral brought this one (the Shopify app sets it on the first order); never the member themselves.',
+  }),
   unsubscribedChannels: {
     ...field.stringArray({
       items: CHANNELS,

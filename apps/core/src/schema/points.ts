@@ -77,6 +77,23 @@ export const pointsSettingFields = {
     public: true,
     description: 'Points once a year on a member’s birthday (account_user.birthday), in their time zone; the daily pass gives them.',
   }),
+  pointsOnReferral: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description:
+      'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
+  }),
+  pointsOnReferredOrder: field.integer({
+    min: 0,
+    max: POINTS_MAX,
+    default: 0,
+    required: true,
+    public: true,
+    description: 'Points for the referred customer on that first order, beside what the order itself earns.',
+  }),
 };
 
 export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;

@@ -69,6 +69,9 @@ const models: ResourceModel[] = [
       pushDeviceTokens: { type: 'stringArray' },
       status: oneOf(STATUSES),
       birthday: text,
+      // The service's own code for each member, and whom a member was referred by (none here).
+      referralCode: text,
+      referredById: uuid,
       unsubscribedChannels: { type: 'stringArray', values: ['email', 'push', 'sms', 'chat'] },
       // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
       pointsBalance: num,
@@ -159,7 +162,17 @@ async function seed(slug: string, body: Json): Promise<Rec> {
   const res = await acct.api.post(`/schema/${slug}/record`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const { id, createdAt, updatedAt } = res.body.data;
-  const balances = slug === 'account_user' ? { pointsBalance: 0, pointsEarnedInTierWindow: 0, lastPointEntryAt: null, tierId: null } : {};
+  const balances =
+    slug === 'account_user'
+      ? {
+          pointsBalance: 0,
+          pointsEarnedInTierWindow: 0,
+          lastPointEntryAt: null,
+          tierId: null,
+          referralCode: res.body.data.referralCode,
+          referredById: null,
+        }
+      : {};
   const rec: Rec = { ...body, ...balances, id, createdAt, updatedAt };
   model(slug).records.push(rec);
   return rec;

@@ -128,12 +128,14 @@ describe('holdouts', () => {
         pointsBalance: 0,
       });
       expect((await user.get('/schema/account_user/me', { fields: '["heldOutOf"]' })).status).toBe(400);
-      // The document says as much: /me's fields are the record's less heldOutOf, and it takes every one of them.
+      // The document says as much: /me's fields are the record's less what only staff read (heldOutOf, referredById), and it takes every one of them.
       const doc = (await app.anon.get('/openapi.json')).body;
       const [fields] = doc.paths['/schema/account_user/me'].get.parameters;
       expect(fields.content['application/json'].schema.$ref).toBe('#/components/schemas/AccountUserOwnFields');
       const own: string[] = doc.components.schemas.AccountUserOwnFields.items.enum;
-      expect(own).toEqual(doc.components.schemas.AccountUserFields.items.enum.filter((f: string) => f !== 'heldOutOf'));
+      expect(own).toEqual(
+        doc.components.schemas.AccountUserFields.items.enum.filter((f: string) => f !== 'heldOutOf' && f !== 'referredById'),
+      );
       expect(Object.keys((await user.get('/schema/account_user/me', { fields: JSON.stringify(own) })).body.data).sort()).toEqual(
         [...own].sort(),
       );

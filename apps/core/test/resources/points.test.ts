@@ -105,6 +105,8 @@ describe('points_setting', () => {
           'pointsOnSignUp',
           'pointsOnNewsletter',
           'pointsOnBirthday',
+          'pointsOnReferral',
+          'pointsOnReferredOrder',
         ].sort(),
       );
     }
@@ -120,20 +122,32 @@ describe('points_setting', () => {
         pointsPerOrder: 10,
         pointsOnSignUp: 100,
         pointsOnNewsletter: 50,
+        pointsOnReferral: 500,
+        pointsOnReferredOrder: 250,
       }),
     );
-    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100, pointsOnNewsletter: 50 });
+    const rates = {
+      pointsPerCurrencyUnit: 1.5,
+      pointsPerOrder: 10,
+      pointsOnSignUp: 100,
+      pointsOnNewsletter: 50,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
+    };
+    expect(await setting()).toMatchObject(rates);
     for (const [body, field, code] of [
       [{ pointsPerCurrencyUnit: -1 }, 'pointsPerCurrencyUnit', 'too_small'],
       [{ pointsPerOrder: 2.5 }, 'pointsPerOrder', 'invalid_type'],
       [{ pointsOnSignUp: 1_000_001 }, 'pointsOnSignUp', 'too_large'],
       [{ pointsOnNewsletter: -5 }, 'pointsOnNewsletter', 'too_small'],
+      [{ pointsOnReferral: 1.5 }, 'pointsOnReferral', 'invalid_type'],
+      [{ pointsOnReferredOrder: -1 }, 'pointsOnReferredOrder', 'too_small'],
     ] as const) {
       const res = await acct.api.patch(`/schema/points_setting/record/${s.id}`, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(detailOf(res.body, field)?.code).toBe(code);
     }
-    expect(await setting()).toMatchObject({ pointsPerCurrencyUnit: 1.5, pointsPerOrder: 10, pointsOnSignUp: 100, pointsOnNewsletter: 50 });
+    expect(await setting()).toMatchObject(rates);
   });
 
   it('keeps eudCurrencyName per language and checks its bounds', async () => {
