@@ -343,6 +343,91 @@ describe('birthdays, through what ships', () => {
   });
 });
 
+describe('referrals, through what ships', () => {
+  it('a new customer’s first paid order through a member’s link earns both their points, once; a cancellation takes them back', async () => {
+    expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
+    expect((await rates({ pointsOnReferral: 100, pointsOnReferredOrder: 40 })).status).toBe(200);
+    const now = new Date().toISOString();
+    await paid(840, SHOES_AND_HAT(840));
+    const referrer = (await api.get('/schema/account_user/record', { filters: where('externalId', 'gid://shopify/Customer/840') })).body
+      .data[0];
+    expect(referrer.referralCode).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
+    const before = (await pointsOf(840)).balance;
+    // The code as a link put it on the cart, in any case.
+    const friend = { id: 841, created_at: now };
+    const order = { ...SHOES_AND_HAT(841), customer: friend, attributes: { _loyalty_ref: referrer.referralCode.toLowerCase() } };
+    await paid(8410, order);
+    await deliver('orders/paid', orderPayload(8410, order), 'order-8410-again');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await pointsOf(840)).entries.filter((e) => e.linkedSchemaSlug === 'shopify_referral')).toEqual([
+      expect.objectContaining({ points: 100, reason: 'earned', uniqueIdentifier: 'referral:8410' }),
+    ]);
+    expect((await pointsOf(840)).balance).toBe(before + 100);
+    expect((await pointsOf(841)).entries.map((e) => [e.linkedSchemaSlug, e.points])).toEqual([
+      ['shopify_order', 80],
+      ['shopify_referred_order', 40],
+    ]);
+    expect((await api.get(`/schema/account_user/record/${(await memberOf(841))!.id}`)).body.data.referredById).toBe(referrer.id);
+    const earnedFrom = () =>
+      prod.admin.requests
+        .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-points-earned')
+        .map((r) => r.variables.payload as Record<string, unknown>)
+        .filter((p) => p.source === 'referral' || p.source === 'referred')
+        .map((p) => [p.customer_id, p.source, p.points]);
+    await until('Points earned for both', async () => earnedFrom().length === 2 || undefined);
+    expect(earnedFrom()).toEqual(
+      expect.arrayContaining([
+        [840, 'referral', 100],
+        [841, 'referred', 40],
+      ]),
+    );
+
+    // None for the friend's next order, the member's own code, a customer from before the app, or a code nobody has.
+    const owner = await prod.send(
+      await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '842', path_prefix: '/apps/loyalty' }),
+    );
+    expect(owner.status).toBe(200);
+    const ownCode = (await api.get('/schema/account_user/record', { filters: where('externalId', 'gid://shopify/Customer/842') })).body
+      .data[0].referralCode;
+    for (const [id, spec] of [
+      [8411, { ...order }],
+      [8420, { ...SHOES_AND_HAT(842), customer: { id: 842, created_at: now }, attributes: { _loyalty_ref: ownCode } }],
+      [
+        8430,
+        {
+          ...SHOES_AND_HAT(843),
+          customer: { id: 843, created_at: '2020-01-01T00:00:00Z' },
+          attributes: { _loyalty_ref: referrer.referralCode },
+        },
+      ],
+      [8440, { ...SHOES_AND_HAT(844), customer: { id: 844, created_at: now }, attributes: { _loyalty_ref: 'ZZZZ2222' } }],
+      [8450, { ...SHOES_AND_HAT(845), customer: { id: 845, created_at: now }, attributes: { _loyalty_ref: 'not a code' } }],
+    ] as const) {
+      expect(await paid(id, spec), String(id)).toMatchObject({ status: 'done', last_error: null });
+    }
+    expect((await pointsOf(840)).balance).toBe(before + 100);
+    for (const customer of [841, 842, 843, 844, 845]) {
+      const { entries } = await pointsOf(customer);
+      expect(
+        entries.filter((e) => e.linkedSchemaSlug === 'shopify_referred_order'),
+        String(customer),
+      ).toHaveLength(customer === 841 ? 1 : 0);
+    }
+
+    // Cancelled, the first order takes back its own points and the referral's, from both.
+    await deliver('orders/cancelled', { ...orderPayload(8410, order), cancelled_at: new Date().toISOString() });
+    await worked('cancel:8410');
+    expect((await pointsOf(840)).balance).toBe(before);
+    expect(
+      (await pointsOf(841)).entries
+        .filter((e) => e.reason === 'reversed')
+        .map((e) => e.points)
+        .sort(),
+    ).toEqual([-40, -80]);
+    expect((await rates({ pointsOnReferral: 0, pointsOnReferredOrder: 0 })).status).toBe(200);
+  });
+});
+
 describe('redeeming', () => {
   it('racing redemptions from the storefront spend only what the balance covers, each one Shopify discount stamped on its reward log', async () => {
     const reward = await api.post('/schema/reward/record', {

@@ -226,6 +226,8 @@ export type PointSource =
   | { kind: 'signUp' }
   | { kind: 'newsletter' }
   | { kind: 'birthday' }
+  | { kind: 'referral' }
+  | { kind: 'referredOrder' }
   | { kind: 'reward'; title: string | null };
 
 /** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
@@ -234,7 +236,7 @@ const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }):
 
 /**
  * Where each of a member's point entries came from, read as the storefront reads it (the view
- * model's `pointSource`: the app's order, sign-up and newsletter links, a reward log, what a taking back took
+ * model's `pointSource`: the app's order, sign-up, newsletter and referral links, a reward log, what a taking back took
  * back from), with a reward by its title.
  */
 function pointSources(entries: (EntryLinks & { id: string })[], rewardTitles: Map<string, string | null>) {

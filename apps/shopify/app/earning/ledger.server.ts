@@ -205,7 +205,7 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
     keptAs: `payload = '{}'::jsonb, status = 'done', last_error = 'redacted', done_at = now(),
       subject = case when order_id is null then 'redacted:' || md5(subject) else subject end`,
   },
-  ...['shopify_order_logs', 'shopify_order_points'].map((table) => ({
+  ...['shopify_order_logs', 'shopify_order_points', 'shopify_referrals'].map((table) => ({
     table,
     where: 'order_id in (select order_id from shopify_orders where shop = {shop} and customer_id = {customer}) or order_id = any({orders})',
   })),

@@ -17,6 +17,10 @@ export interface PointsRates {
   perOrder: number;
   onSignUp: number;
   onNewsletter: number;
+  /** For the member whose referral brought a new customer, on that customer's first order (referrals.server.ts). */
+  onReferral: number;
+  /** For that customer, on the same order. */
+  onReferredOrder: number;
 }
 
 /** The shop's rates while its points are live; null while they are off. */
@@ -32,6 +36,8 @@ export async function liveRates(api: AccountClient): Promise<PointsRates | null>
     perOrder: setting.pointsPerOrder ?? 0,
     onSignUp: setting.pointsOnSignUp ?? 0,
     onNewsletter: setting.pointsOnNewsletter ?? 0,
+    onReferral: setting.pointsOnReferral ?? 0,
+    onReferredOrder: setting.pointsOnReferredOrder ?? 0,
   };
 }
 

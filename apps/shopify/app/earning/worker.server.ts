@@ -7,6 +7,7 @@ import {
   cancelNotice,
   type CreatedCustomer,
   createdCustomer,
+  type OrderCustomer,
   type PaidOrder,
   paidOrder,
   refundNotice,
@@ -21,6 +22,7 @@ import {
   type EarnedLog,
   linesHolding,
   type Method,
+  nothingLeft,
   ONE,
   planOrderLogs,
   refundedAfter,
@@ -29,6 +31,7 @@ import {
   storedNumbers,
 } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
+import { earnReferral } from './referrals.server';
 import { takenBackText } from './taken-back';
 import { inTransaction } from '../storage/transaction.server';
 
@@ -184,7 +187,7 @@ export class EarningWorker {
     if (row.subject.startsWith('newsletter:')) return this.earnNewsletter(row, account);
     switch (row.topic) {
       case 'orders/paid':
-        return this.earnOrder(row, client, account && accountClient(this.deps.coreUrl, account));
+        return this.earnOrder(row, client, account && { api: accountClient(this.deps.coreUrl, account), installedAt: account.installedAt });
       case 'refunds/create':
       case 'orders/cancelled':
         return this.reverse(row, client, account && accountClient(this.deps.coreUrl, account));
@@ -198,7 +201,12 @@ export class EarningWorker {
   }
 
   /** A paid order: one log per definition it feeds, then the order is earned and what waited for it is due. */
-  private async earnOrder(row: WebhookRow, client: pg.PoolClient, api: AccountClient | null): Promise<Outcome> {
+  private async earnOrder(
+    row: WebhookRow,
+    client: pg.PoolClient,
+    shop: { api: AccountClient; installedAt: Date } | null,
+  ): Promise<Outcome> {
+    const api = shop?.api ?? null;
     const paid = paidOrder(row.payload);
     if (!paid) return { status: 'done', note: 'no order in the payload' };
     const order = paid.customer ? paid : { ...paid, customer: await this.verifiedOwner(client, row, paid) };
@@ -277,8 +285,11 @@ export class EarningWorker {
       );
     }
     const pointsEarned = await this.earnOrderPoints(client, row.shop, order, api, ownedBy);
+    const referred =
+      order.referralCode &&
+      (await this.earnReferral(client, row.shop, { ...order, customer, referralCode: order.referralCode }, shop!, ownedBy));
     // A customer the program earned for is one of its members (the dashboard's members against other customers).
-    const earned = pointsEarned || outcomes.some((o) => o.written || o.replay);
+    const earned = pointsEarned || !!referred || outcomes.some((o) => o.written || o.replay);
     await this.markMembership(client, row.shop, customer.id, earned ? order.processedAt : null);
     // An order the core refused everything of has nothing for its refunds to take back.
     const skip = planned.length > 0 && !earned ? REFUSED : null;
@@ -319,6 +330,59 @@ export class EarningWorker {
       ],
     );
     return outcome.earned;
+  }
+
+  /** The referral the order's code names, when the shop's points reward one (referrals.server.ts); whether it earned. */
+  private async earnReferral(
+    client: pg.PoolClient,
+    shopName: string,
+    order: PaidOrder & { customer: OrderCustomer; referralCode: string },
+    shop: { api: AccountClient; installedAt: Date },
+    ownedBy: ReturnType<typeof memberOf>,
+  ): Promise<boolean> {
+    const rates = await this.live.rates(shopName, shop.api);
+    if (!rates || rates.onReferral + rates.onReferredOrder <= 0) return false;
+    const outcome = await earnReferral(shop.api, order, ownedBy, rates, {
+      installedAt: shop.installedAt,
+      firstOrder: () => this.claimFirstOrder(client, shopName, order.customer.id, order.id),
+    });
+    if (!outcome.referred) return false;
+    const { referrer, friend } = outcome;
+    await client.query(
+      `insert into shopify_referrals (shop, order_id, referrer_entry_id, referrer_points, friend_entry_id, friend_points, refused)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (shop, order_id) do nothing`,
+      [shopName, order.id, referrer?.entryId ?? null, referrer?.points ?? 0, friend?.entryId ?? null, friend?.points ?? 0, outcome.refused],
+    );
+    return !!(referrer ?? friend);
+  }
+
+  /** An order refunded in full or cancelled takes back the points its referral earned, each entry whole, once. */
+  private async takeBackReferral(client: pg.PoolClient, shop: string, orderId: string, api: AccountClient, key: string, note: string) {
+    const { rows } = await client.query<{
+      referrer_entry_id: string | null;
+      referrer_points: number;
+      friend_entry_id: string | null;
+      friend_points: number;
+    }>(
+      `select referrer_entry_id, referrer_points, friend_entry_id, friend_points from shopify_referrals
+       where shop = $1 and order_id = $2 and not taken_back`,
+      [shop, orderId],
+    );
+    const referral = rows[0];
+    if (!referral) return;
+    const refused: string[] = [];
+    for (const [entryId, points, who] of [
+      [referral.referrer_entry_id, referral.referrer_points, 'referral'],
+      [referral.friend_entry_id, referral.friend_points, 'referred'],
+    ] as const) {
+      if (!entryId || points <= 0) continue;
+      const outcome = await takeBackPoints(api, entryId, points, `${key}:${who}`, note);
+      if ('refused' in outcome) refused.push(outcome.refused);
+    }
+    await client.query(
+      `update shopify_referrals set taken_back = true, refused = coalesce($3, refused) where shop = $1 and order_id = $2`,
+      [shop, orderId, refused.length ? refused.join('; ') : null],
+    );
   }
 
   /**
@@ -454,6 +518,7 @@ export class EarningWorker {
       note: why,
       taken: (earned) => (refund ? pointsTakenBack(earned, lines, after) : earned.points),
     });
+    if (!refund || nothingLeft(lines, after)) await this.takeBackReferral(client, row.shop, orderId, api, key, why);
     await client.query(
       'update shopify_orders set refunded = $3, cancelled_at = coalesce(cancelled_at, $4) where shop = $1 and order_id = $2',
       [row.shop, orderId, JSON.stringify(after), cancel?.cancelledAt ?? null],

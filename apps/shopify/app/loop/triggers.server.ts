@@ -96,6 +96,8 @@ const EARNED_FROM: Readonly<Record<string, string>> = {
   shopify_customer: 'sign_up',
   shopify_newsletter: 'newsletter',
   birthday: 'birthday',
+  shopify_referral: 'referral',
+  shopify_referred_order: 'referred',
   reward_log: 'reward',
 };
 

@@ -20,7 +20,7 @@ import { pool } from '../storage/pool.server';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
- * orders, sign-ups, newsletter subscriptions and birthdays earn (the earning worker applies these rates, the widget shows them), how
+ * orders, sign-ups, newsletter subscriptions, birthdays and referrals earn (the earning worker applies these rates, the widget shows them), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
  * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
  * and balances brought from another loyalty app (PointsImport).
@@ -35,6 +35,8 @@ export interface PointsDraft {
   onSignUp: string;
   onNewsletter: string;
   onBirthday: string;
+  onReferral: string;
+  onReferredOrder: string;
   expiryMonths: string;
   tierWindowMonths: string;
   currencyName: string;
@@ -48,6 +50,8 @@ const draftOf = (s: Setting): PointsDraft => ({
   onSignUp: String(s.pointsOnSignUp ?? 0),
   onNewsletter: String(s.pointsOnNewsletter ?? 0),
   onBirthday: String(s.pointsOnBirthday ?? 0),
+  onReferral: String(s.pointsOnReferral ?? 0),
+  onReferredOrder: String(s.pointsOnReferredOrder ?? 0),
   expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
@@ -76,6 +80,8 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsOnSignUp: 'onSignUp',
   pointsOnNewsletter: 'onNewsletter',
   pointsOnBirthday: 'onBirthday',
+  pointsOnReferral: 'onReferral',
+  pointsOnReferredOrder: 'onReferredOrder',
   expiryMonthsOfInactivity: 'expiryMonths',
   tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
@@ -89,6 +95,8 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   onSignUp: m.onSignUp.label,
   onNewsletter: m.onNewsletter.label,
   onBirthday: m.onBirthday.label,
+  onReferral: m.onReferral.label,
+  onReferredOrder: m.onReferredOrder.label,
   expiryMonths: m.expiry.label,
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
@@ -112,6 +120,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsOnSignUp: numberOr(text('onSignUp')),
     pointsOnNewsletter: numberOr(text('onNewsletter')),
     pointsOnBirthday: numberOr(text('onBirthday')),
+    pointsOnReferral: numberOr(text('onReferral')),
+    pointsOnReferredOrder: numberOr(text('onReferredOrder')),
     expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
     tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
@@ -129,7 +139,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 const urlOf = () => '/app/points';
 
 /** The earning rates, each a number field. */
-const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter', 'onBirthday'] as const;
+const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter', 'onBirthday', 'onReferral', 'onReferredOrder'] as const;
 /** How long points last, in whole months up to the core's bounds, each with its help. */
 const KEEPING = [
   ['expiryMonths', 'expiry', 60],

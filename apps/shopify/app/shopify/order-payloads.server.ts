@@ -43,6 +43,8 @@ export interface PaidOrder {
   discountCodes: { code: string; milli: number }[];
   /** The e-mail the order was paid with (a guest's is how the account made with it finds the order). */
   email: string | null;
+  /** The referral code the storefront put on the cart (`_loyalty_ref`, from a `?loyalty_ref=` link), when it is one. */
+  referralCode: string | null;
 }
 
 export interface RefundNotice {
@@ -135,6 +137,18 @@ function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
   return { id, productId: idOf(line.product_id), quantity, milli };
 }
 
+/** A referral code as the core makes them: 8 characters without look-alikes. */
+const REFERRAL_CODE = /^[2-9A-HJ-NP-Z]{8}$/;
+
+/** The cart attribute the theme embed writes a referral link's code to; `_` keeps it from the shopper at checkout. */
+export const REFERRAL_ATTRIBUTE = '_loyalty_ref';
+
+function referralCodeOf(attributes: unknown): string | null {
+  const value = list(attributes).find((a) => a.name === REFERRAL_ATTRIBUTE)?.value;
+  const code = typeof value === 'string' ? value.trim().toUpperCase() : '';
+  return REFERRAL_CODE.test(code) ? code : null;
+}
+
 /** orders/paid; null when the payload names no order. */
 export function paidOrder(payload: unknown): PaidOrder | null {
   const o = objectOf(payload);
@@ -157,6 +171,7 @@ export function paidOrder(payload: unknown): PaidOrder | null {
       return code ? [{ code: code.trim().toUpperCase(), milli: toMilli(d.amount) }] : [];
     }),
     email: textOrNull(o.email),
+    referralCode: referralCodeOf(o.note_attributes),
   };
 }
 

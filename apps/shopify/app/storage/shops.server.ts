@@ -177,6 +177,7 @@ export class ShopStore {
       'shopify_orders',
       'shopify_order_logs',
       'shopify_order_points',
+      'shopify_referrals',
       'customer_tiers',
       'shopify_first_orders',
       'earning_rules',

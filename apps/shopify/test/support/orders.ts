@@ -34,7 +34,7 @@ export interface LineSpec {
 }
 
 export interface OrderSpec {
-  customer?: { id: number; email?: string; first_name?: string; last_name?: string } | null;
+  customer?: { id: number; email?: string; first_name?: string; last_name?: string; created_at?: string } | null;
   lines: LineSpec[];
   test?: boolean;
   /** The shopper's currency (the shop's is USD). */
@@ -46,6 +46,8 @@ export interface OrderSpec {
   discountCodes?: { code: string; amount: string }[];
   /** The storefront locale the order was placed in (`customer_locale`), when the test names one. */
   locale?: string;
+  /** The cart's attributes (`note_attributes`), such as the referral code the theme embed puts there. */
+  attributes?: Record<string, string>;
 }
 
 const money = (shop: string, presentment: string, presentmentCurrency: string) => ({
@@ -78,12 +80,14 @@ export function orderPayload(id: number, spec: OrderSpec): Record<string, unknow
     total_price_set: money(spec.total ?? '999.00', spec.total ?? '999.00', currency),
     discount_codes: (spec.discountCodes ?? []).map((d) => ({ code: d.code, amount: d.amount, type: 'fixed_amount' })),
     ...(spec.locale ? { customer_locale: spec.locale } : {}),
+    note_attributes: Object.entries(spec.attributes ?? {}).map(([name, value]) => ({ name, value })),
     customer: customer && {
       id: customer.id,
       email: customer.email ?? `c${customer.id}@example.com`,
       first_name: customer.first_name ?? 'Ada',
       last_name: customer.last_name ?? 'Lovelace',
       admin_graphql_api_id: `gid://shopify/Customer/${customer.id}`,
+      ...(customer.created_at ? { created_at: customer.created_at } : {}),
     },
     line_items: spec.lines.map((line, i) => ({
       id: lineId(id, i + 1),

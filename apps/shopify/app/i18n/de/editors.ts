@@ -54,6 +54,14 @@ export const editors: Messages['editors'] = {
       label: 'Punkte zum Geburtstag',
       help: 'Einmal im Jahr, am Geburtstag in der Zeitzone des Kunden. Kunden geben ihren Geburtstag einmal an, auf ihrer Prämienseite oder im Prämien-Fenster; auf ihrer Mitgliedsseite kannst du ihn ändern.',
     },
+    onReferral: {
+      label: 'Punkte für das Empfehlen eines Freundes',
+      help: 'Kunden teilen ihren eigenen Link auf ihrer Prämienseite oder im Prämien-Fenster. Kommt die erste Bestellung eines neuen Kunden darüber und wird bezahlt, erhält der Kunde, der ihn geteilt hat, diese Punkte; wird die ganze Bestellung erstattet oder storniert, werden sie zurückgenommen. Nie für eigene Bestellungen und nie für Kunden, die du schon vor der Installation der App hattest. Dafür muss die App-Einbettung in deinem Theme aktiv sein.',
+    },
+    onReferredOrder: {
+      label: 'Punkte für den empfohlenen Freund',
+      help: 'Erhält der neue Kunde auf diese erste Bestellung, zusätzlich zu dem, was die Bestellung selbst bringt, und werden mit ihr zurückgenommen.',
+    },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
       body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',

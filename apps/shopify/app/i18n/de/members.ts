@@ -155,6 +155,8 @@ export const members: Messages['members'] = {
       signUp: 'Registrierung',
       newsletter: 'Newsletter-Anmeldung',
       birthday: 'Geburtstag',
+      referral: 'Empfehlung an einen Freund',
+      referredOrder: 'Erste Bestellung über den Link eines Freundes',
       reward: 'Eine Prämie',
     },
     reasons: { earned: 'Gesammelt', redeemed: 'Eingelöst', reversed: 'Zurückgenommen', expired: 'Verfallen', adjusted: 'Angepasst' },

@@ -39,6 +39,14 @@ export const editors = {
       label: 'Points on a customer’s birthday',
       help: 'Given once a year, on the birthday in the customer’s time zone. Customers tell you their birthday once, on their rewards page or in the rewards launcher; you can change it on their member page.',
     },
+    onReferral: {
+      label: 'Points for referring a friend',
+      help: 'Customers share their own link from their rewards page or the rewards launcher. When a new customer’s first order comes through it and is paid, the customer who shared it gets these points; refunding or cancelling the whole order takes them back. Never for their own orders, nor for customers you had before you installed the app. Needs the app embed on in your theme.',
+    },
+    onReferredOrder: {
+      label: 'Points for the referred friend',
+      help: 'Given to the new customer on that first order, beside what the order itself earns, and taken back with it.',
+    },
     expiry: {
       label: 'Months without earning or spending before points expire',
       help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',

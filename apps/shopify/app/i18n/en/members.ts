@@ -151,6 +151,8 @@ export const members = {
       signUp: 'Signing up',
       newsletter: 'Subscribing to the newsletter',
       birthday: 'Birthday',
+      referral: 'Referring a friend',
+      referredOrder: 'First order through a friend’s link',
       reward: 'A reward',
     },
     reasons: { earned: 'Earned', redeemed: 'Redeemed', reversed: 'Taken back', expired: 'Expired', adjusted: 'Adjusted' },
