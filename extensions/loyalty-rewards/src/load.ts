@@ -30,15 +30,24 @@ export interface PageData {
   points: Points | null;
   /** The shop's currency (ISO 4217), which its points are earned per unit of; absent when the app does not know it. */
   currency?: string;
+  /** The shop's storefront (`https://shop.example`), where a member's referral link leads; absent when it could not be read. */
+  storefrontUrl?: string;
   /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one. */
   api: Pick<Api, 'redeem' | 'me' | 'list' | 'setBirthday'>;
 }
 
 /**
  * Trades the page's session token for the customer's end-user token at the app, then reads the
- * core as that member. Any failure rejects, and the page offers a retry.
+ * core as that member. Any failure rejects, and the page offers a retry, but the shop's
+ * `storefrontUrl` (read meanwhile), whose failure only leaves the referral link out.
  */
-export async function loadPage(appUrl: string, sessionToken: () => Promise<string>, languageCode: string): Promise<PageData> {
+export async function loadPage(
+  appUrl: string,
+  sessionToken: () => Promise<string>,
+  languageCode: string,
+  storefrontUrl: () => Promise<string | undefined>,
+): Promise<PageData> {
+  const storefront = storefrontUrl().catch(() => undefined);
   const trade = async () => {
     const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
     if (!res.ok) throw new Error(`${res.status} from the token route`);
@@ -58,6 +67,7 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     loadBoards(api).then((list) => Promise.all(list.map(async (board) => ({ board, standings: await api.standings(board.id) })))),
     loadPoints(api, { history: true }),
   ]);
+  const shop = await storefront;
   return {
     streaks,
     streakProgress,
@@ -69,6 +79,7 @@ export async function loadPage(appUrl: string, sessionToken: () => Promise<strin
     logs,
     points,
     ...(currency ? { currency } : {}),
+    ...(shop ? { storefrontUrl: shop } : {}),
     api,
   };
 }

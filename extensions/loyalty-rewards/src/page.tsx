@@ -32,6 +32,8 @@ import {
   rewardGives,
   type RedeemOutcome,
   redeemInto,
+  referralLink,
+  referralOffer,
   type RewardLog,
   rewardView,
   saveBirthdayInto,
@@ -60,10 +62,12 @@ interface Ctx {
   currency?: string;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`). */
   multiplier?: number;
+  /** Says something briefly at the bottom of the page (Shopify's toast): that the referral link was copied. */
+  toast(message: string): void;
 }
 
 /** The Rewards page: loading, the member's page (or the quiet first-visit page), or an error with retry. */
-export function RewardsPage({ load, lang }: { load: () => Promise<PageData>; lang: string }) {
+export function RewardsPage({ load, lang, toast }: { load: () => Promise<PageData>; lang: string; toast(message: string): void }) {
   const [state, setState] = useState<{ data?: PageData; failed?: boolean }>({});
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
@@ -77,7 +81,7 @@ export function RewardsPage({ load, lang }: { load: () => Promise<PageData>; lan
       current = false;
     };
   }, [attempt]);
-  const ctx: Ctx = { ...wordsFor(lang), lang, n: numberFormat(lang) };
+  const ctx: Ctx = { ...wordsFor(lang), lang, n: numberFormat(lang), toast };
   return (
     <s-page heading={ctx.w.title}>
       {state.failed ? (
@@ -117,6 +121,7 @@ function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
           defs={[...data.streaks, ...data.challenges, ...data.missions]}
           logs={data.logs}
           api={data.api}
+          storefrontUrl={data.storefrontUrl}
           ctx={ctx}
         />
       )}
@@ -340,20 +345,22 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
 
 /**
  * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
- * redeem with a Redeem button, the ways to earn, and the history of their entries (read again after
- * a redemption, which adds one).
+ * redeem with a Redeem button, the ways to earn, their referral link to the shop's storefront, and
+ * the history of their entries (read again after a redemption, which adds one).
  */
 function PointsSection({
   points,
   defs,
   logs: loadedLogs,
   api,
+  storefrontUrl,
   ctx,
 }: {
   points: Points;
   defs: Definition[];
   logs: RewardLog[];
   api: PageData['api'];
+  storefrontUrl: string | undefined;
   ctx: Ctx;
 }) {
   const { t, lang, currency } = ctx;
@@ -371,6 +378,7 @@ function PointsSection({
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
+  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 
@@ -436,6 +444,9 @@ function PointsSection({
         )}
         {member && !member.birthday && onBirthday > 0 && (
           <BirthdayForm api={api} ctx={ctx} gets={amount(onBirthday)} setMember={setMember} />
+        )}
+        {member && offer && storefrontUrl && (
+          <ReferralCard offer={offer} link={referralLink(storefrontUrl, member.referralCode)} ctx={ctx} />
         )}
         {history.length > 0 && (
           <s-stack gap="small-200" data-history>
@@ -508,6 +519,21 @@ function BirthdayForm({
       </s-stack>
       <s-paragraph color="subdued">{t.birthdayNotice}</s-paragraph>
       {failed && <s-banner tone="critical" heading={t.birthdayFailed} />}
+    </s-stack>
+  );
+}
+
+/** What a referral earns, and the member's link to share, read-only with a button that copies it (Shopify's clipboard item) and says so. */
+function ReferralCard({ offer, link, ctx: { t, w, toast } }: { offer: string; link: string; ctx: Ctx }) {
+  return (
+    <s-stack gap="small-200" data-referral>
+      <s-heading>{t.referFriend}</s-heading>
+      <s-paragraph>{offer}</s-paragraph>
+      <s-text-field label={t.yourLink} value={link} readOnly />
+      <s-clipboard-item id="referral-link" text={link} onCopy={() => toast(w.linkCopied)} />
+      <s-button commandFor="referral-link" variant="secondary">
+        {t.copyLink}
+      </s-button>
     </s-stack>
   );
 }

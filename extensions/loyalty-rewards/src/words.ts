@@ -12,6 +12,8 @@ export interface Words {
   emptyBody: string;
   /** `{date}`: when the code stops working. */
   validUntil: string;
+  /** The toast once the referral link is copied. */
+  linkCopied: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -25,6 +27,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'No activity yet',
     emptyBody: 'Your streaks, challenges and rewards show here once you start shopping. Here is what you can earn.',
     validUntil: 'Valid until {date}',
+    linkCopied: 'Link copied',
   },
   fr: {
     title: 'Récompenses',
@@ -36,6 +39,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Aucune activité pour le moment',
     emptyBody: 'Vos séries, défis et récompenses apparaîtront ici dès vos premiers achats. Voici ce que vous pouvez gagner.',
     validUntil: "Valable jusqu'au {date}",
+    linkCopied: 'Lien copié',
   },
   es: {
     title: 'Recompensas',
@@ -47,6 +51,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Aún no hay actividad',
     emptyBody: 'Tus rachas, retos y recompensas aparecerán aquí cuando empieces a comprar. Esto es lo que puedes ganar.',
     validUntil: 'Válido hasta el {date}',
+    linkCopied: 'Enlace copiado',
   },
   de: {
     title: 'Prämien',
@@ -58,6 +63,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Noch keine Aktivität',
     emptyBody: 'Deine Serien, Challenges und Prämien erscheinen hier, sobald du einkaufst. Das kannst du dir verdienen.',
     validUntil: 'Gültig bis {date}',
+    linkCopied: 'Link kopiert',
   },
   it: {
     title: 'Premi',
@@ -69,6 +75,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Ancora nessuna attività',
     emptyBody: 'Le tue serie, sfide e premi appariranno qui quando inizierai ad acquistare. Ecco cosa puoi ottenere.',
     validUntil: 'Valido fino al {date}',
+    linkCopied: 'Link copiato',
   },
   pt: {
     title: 'Recompensas',
@@ -80,6 +87,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'Nenhuma atividade ainda',
     emptyBody: 'Suas sequências, desafios e recompensas aparecem aqui quando você começar a comprar. Veja o que você pode ganhar.',
     validUntil: 'Válido até {date}',
+    linkCopied: 'Link copiado',
   },
   ja: {
     title: 'リワード',
@@ -91,6 +99,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: 'まだアクティビティはありません',
     emptyBody: 'お買い物を始めると、連続記録・チャレンジ・リワードがここに表示されます。獲得できる特典はこちらです。',
     validUntil: '{date}まで有効',
+    linkCopied: 'リンクをコピーしました',
   },
   ko: {
     title: '리워드',
@@ -102,6 +111,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: '아직 활동이 없습니다',
     emptyBody: '쇼핑을 시작하면 연속 기록, 챌린지, 리워드가 여기에 표시됩니다. 받을 수 있는 혜택은 다음과 같습니다.',
     validUntil: '{date}까지 유효',
+    linkCopied: '링크를 복사했습니다',
   },
   'zh-CN': {
     title: '奖励',
@@ -113,6 +123,7 @@ const WORDS: Record<string, Words> = {
     emptyTitle: '暂无活动',
     emptyBody: '开始购物后，您的连续记录、挑战和奖励会显示在这里。以下是您可以获得的奖励。',
     validUntil: '有效期至 {date}',
+    linkCopied: '链接已复制',
   },
 };
 

@@ -28,6 +28,7 @@ const TAGS = [
   'list-item',
   'button',
   'clipboard-item',
+  'text-field',
   'banner',
   'spinner',
 ];
@@ -36,9 +37,12 @@ beforeAll(() => {
 });
 
 let root: HTMLElement;
+/** What the page said in Shopify's toasts. */
+let toasts: string[] = [];
 afterEach(() => {
   render(null, root);
   root.remove();
+  toasts = [];
   vi.unstubAllGlobals();
 });
 
@@ -46,7 +50,7 @@ async function show(load: () => Promise<PageData>, lang = 'en'): Promise<HTMLEle
   root = document.createElement('div');
   document.body.append(root);
   await act(async () => {
-    render(<RewardsPage load={load} lang={lang} />, root);
+    render(<RewardsPage load={load} lang={lang} toast={(message) => toasts.push(message)} />, root);
   });
   return root;
 }
@@ -301,6 +305,7 @@ const me = (pointsBalance: number): Member => ({
   tierId: 'gold',
   lastPointEntryAt: '2030-01-15T10:00:00.000Z',
   birthday: null,
+  referralCode: 'K7M3QX9P',
 });
 const tierOf = (id: string, eudTitle: string, pointsThreshold: number, earnMultiplier = 1) => ({
   id,
@@ -329,6 +334,8 @@ const points: Points = {
     pointsOnSignUp: 100,
     pointsOnNewsletter: 40,
     pointsOnBirthday: 0,
+    pointsOnReferral: 0,
+    pointsOnReferredOrder: 0,
     expiryMonthsOfInactivity: 0,
   },
   rewards: [reward('five', 300, '€5 off'), reward('big', 2000, null)],
@@ -370,6 +377,9 @@ const history: PointEntry[] = [
   ),
   entry('e10', 10, 'earned', null),
   entry('e11', -5, 'reversed', ['point_entry', 'older']),
+  // A friend the member referred placed their first order; the member had been referred in turn.
+  entry('e12', 750, 'earned', ['shopify_referral', 'gid://shopify/Order/2002']),
+  entry('e13', 250, 'earned', ['shopify_referred_order', 'gid://shopify/Order/1000']),
 ];
 const withPoints = (api: Partial<PageData['api']>): PageData => ({
   ...member,
@@ -450,6 +460,8 @@ describe('the points section', () => {
       'Jan 15, 2030 · Taken back: Reward r4 · −50 Stars',
       'Jan 15, 2030 · Earned · +10 Stars',
       'Jan 15, 2030 · Taken back · −5 Stars',
+      'Jan 15, 2030 · A friend you referred · +750 Stars',
+      'Jan 15, 2030 · Referred by a friend · +250 Stars',
     ]);
     const german = await show(() => Promise.resolve(withPoints(member.api)), 'de');
     expect(all(german.querySelector('[data-history]')!, 's-list-item').slice(0, 2)).toEqual([
@@ -522,6 +534,64 @@ describe('the points section', () => {
     );
     expect(text(german.querySelector('[data-birthday]'))).toBe('Dein Geburtstag: 14. März');
     expect(german.querySelector('[data-birthday-form]')).toBeNull();
+  });
+
+  it('gives the member their link to the shop’s storefront to copy, with what a referral earns both ways', async () => {
+    const referrals = { ...points, setting: { ...points.setting, pointsOnReferral: 500, pointsOnReferredOrder: 250 } };
+    const data = { ...withPoints({}), points: referrals, storefrontUrl: 'https://shop.example' };
+    const page = await show(() => Promise.resolve(data));
+    const card = page.querySelector('[data-referral]')!;
+    expect(text(card.querySelector('s-heading'))).toBe('Refer a friend');
+    // The member's 500 times Gold's 1.5, as the core credits it; the friend's 250 as set.
+    expect(text(card.querySelector('s-paragraph'))).toBe(
+      'Give friends 250 Stars on their first order and get 750 Stars when they place it.',
+    );
+    expect(all(page, '[data-earn] s-list-item')).toContain('Refer a friend · +750 Stars');
+    const link = 'https://shop.example/?loyalty_ref=K7M3QX9P';
+    const field = card.querySelector('s-text-field')!;
+    expect([field.getAttribute('label'), field.getAttribute('value'), field.hasAttribute('readonly')]).toEqual([
+      'Your referral link',
+      link,
+      true,
+    ]);
+    // Shopify's clipboard item copies it when the button is pressed, and says so when it has.
+    const clip = card.querySelector('s-clipboard-item')!;
+    expect(clip.getAttribute('text')).toBe(link);
+    const copy = card.querySelector('s-button')!;
+    expect(copy.getAttribute('commandFor') ?? copy.getAttribute('commandfor')).toBe(clip.id);
+    expect(text(copy)).toBe('Copy link');
+    expect(toasts).toEqual([]);
+    await act(async () => {
+      clip.dispatchEvent(new Event('copy'));
+    });
+    expect(toasts).toEqual(['Link copied']);
+
+    const german = await show(() => Promise.resolve(data), 'de');
+    expect(text(german.querySelector('[data-referral] s-heading'))).toBe('Freunde werben');
+    expect(text(german.querySelector('[data-referral] s-paragraph'))).toBe(
+      'Schenke Freunden 250 Stars auf ihre erste Bestellung und erhalte 750 Stars, wenn sie bestellen.',
+    );
+    expect(german.querySelector('[data-referral] s-text-field')!.getAttribute('label')).toBe('Dein Empfehlungslink');
+    await act(async () => {
+      german.querySelector('[data-referral] s-clipboard-item')!.dispatchEvent(new Event('copy'));
+    });
+    expect(toasts).toEqual(['Link copied', 'Link kopiert']);
+  });
+
+  it('says only the referral rate that is on, and shows no link while neither is or without the storefront', async () => {
+    const rates = (pointsOnReferral: number, pointsOnReferredOrder: number, storefrontUrl?: string): PageData => ({
+      ...withPoints({}),
+      points: { ...points, setting: { ...points.setting, pointsOnReferral, pointsOnReferredOrder } },
+      ...(storefrontUrl ? { storefrontUrl } : {}),
+    });
+    const offer = async (data: PageData) => text((await show(() => Promise.resolve(data))).querySelector('[data-referral] s-paragraph'));
+    expect(await offer(rates(0, 250, 'https://shop.example'))).toBe('Give friends 250 Stars on their first order.');
+    expect(await offer(rates(500, 0, 'https://shop.example'))).toBe('Get 750 Stars when a friend you refer places their first order.');
+    expect(await offer(rates(0, 0, 'https://shop.example'))).toBeUndefined();
+    // Without the storefront's address there is no link to give: the rate is still among the ways to earn.
+    const page = await show(() => Promise.resolve(rates(500, 250)));
+    expect(page.querySelector('[data-referral]')).toBeNull();
+    expect(all(page, '[data-earn] s-list-item')).toContain('Refer a friend · +750 Stars');
   });
 
   it('says nothing of expiry where points never expire', async () => {
@@ -611,9 +681,15 @@ describe('loadPage', () => {
       if (url.pathname === '/customer-account/token') return tokenAnswer('CHF');
       return Response.json({ data: [] });
     });
-    const data = await loadPage('https://app.example', async () => 'session', 'de');
+    const data = await loadPage(
+      'https://app.example',
+      async () => 'session',
+      'de',
+      async () => 'https://shop.example',
+    );
     expect(data.logs).toEqual([]);
     expect(data.currency).toBe('CHF');
+    expect(data.storefrontUrl).toBe('https://shop.example');
     expect(calls[0]!.url.href).toBe('https://app.example/customer-account/token');
     expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });
     const reads = calls.slice(1);
@@ -652,7 +728,12 @@ describe('loadPage', () => {
       }
       return Response.json({ data: [] });
     });
-    const data = await loadPage('https://app.example', async () => 'session', 'en');
+    const data = await loadPage(
+      'https://app.example',
+      async () => 'session',
+      'en',
+      async () => 'https://shop.example',
+    );
     expect(data.points?.history).toEqual(history);
     expect(entries).toHaveLength(1);
     expect(Object.fromEntries(entries[0]!.searchParams)).toEqual({
@@ -666,11 +747,39 @@ describe('loadPage', () => {
     vi.stubGlobal('fetch', async (input: string | URL) =>
       new URL(input).pathname === '/customer-account/token' ? tokenAnswer(null) : Response.json({ data: [] }),
     );
-    expect(await loadPage('https://app.example', async () => 'session', 'en')).not.toHaveProperty('currency');
+    expect(
+      await loadPage(
+        'https://app.example',
+        async () => 'session',
+        'en',
+        async () => undefined,
+      ),
+    ).not.toHaveProperty('currency');
+  });
+
+  it('loads the page without the storefront’s address when the Storefront API fails, leaving the referral link out', async () => {
+    vi.stubGlobal('fetch', async (input: string | URL) =>
+      new URL(input).pathname === '/customer-account/token' ? tokenAnswer() : Response.json({ data: [] }),
+    );
+    const data = await loadPage(
+      'https://app.example',
+      async () => 'session',
+      'en',
+      () => Promise.reject(new Error('no api_access')),
+    );
+    expect(data).not.toHaveProperty('storefrontUrl');
+    expect(data.logs).toEqual([]);
   });
 
   it('rejects when the app refuses the session token', async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 401 }));
-    await expect(loadPage('https://app.example', async () => 'forged', 'en')).rejects.toThrow('401');
+    await expect(
+      loadPage(
+        'https://app.example',
+        async () => 'forged',
+        'en',
+        async () => 'https://shop.example',
+      ),
+    ).rejects.toThrow('401');
   });
 });

@@ -74,6 +74,18 @@ export interface Strings {
   day: string;
   save: string;
   birthdayFailed: string;
+  /** A way to earn: a new customer's first order through the member's referral link; the heading of the referral card. */
+  referFriend: string;
+  /** `{gives}`: what a referred friend gets on their first order; `{gets}`: what the member gets once it is placed. */
+  referralBoth: string;
+  /** `{gives}` as in `referralBoth`, where the member gets nothing for it. */
+  referralGives: string;
+  /** `{gets}` as in `referralBoth`, where the friend gets nothing beside what the order earns. */
+  referralGets: string;
+  /** The label of the field that shows the member's referral link. */
+  yourLink: string;
+  /** The button that copies the referral link. */
+  copyLink: string;
   toRedeem: string;
   redeem: string;
   /** `{n}`: the points a member still lacks for a reward, with their name. */
@@ -98,6 +110,10 @@ export interface Strings {
   historyEarned: string;
   /** `{name}`: the order's name ("#1001"). */
   historyOrder: string;
+  /** Points the member earned when a friend they referred placed their first order. */
+  historyReferral: string;
+  /** Points a referred friend earned on their first order. */
+  historyReferred: string;
   /** `{title}`: the reward bought. */
   historyRedeemed: string;
   /** `{what}`: what the taken-back points came from. */
@@ -157,6 +173,12 @@ export const en: Strings = {
   day: 'Day',
   save: 'Save',
   birthdayFailed: 'Your birthday could not be saved. Please try again.',
+  referFriend: 'Refer a friend',
+  referralBoth: 'Give friends {gives} on their first order and get {gets} when they place it.',
+  referralGives: 'Give friends {gives} on their first order.',
+  referralGets: 'Get {gets} when a friend you refer places their first order.',
+  yourLink: 'Your referral link',
+  copyLink: 'Copy link',
   toRedeem: 'Rewards to redeem',
   redeem: 'Redeem',
   toGo: '{n} to go',
@@ -171,6 +193,8 @@ export const en: Strings = {
   history: 'History',
   historyEarned: 'Earned',
   historyOrder: 'Order {name}',
+  historyReferral: 'A friend you referred',
+  historyReferred: 'Referred by a friend',
   historyRedeemed: 'Redeemed: {title}',
   historyTakenBack: 'Taken back: {what}',
   historyTakenBackPlain: 'Taken back',

@@ -5,3 +5,4 @@ export * from './i18n.js';
 export * from './model.js';
 export * from './progress.js';
 export * from './points.js';
+export * from './referral.js';

@@ -168,6 +168,10 @@ export interface PointsSetting {
   pointsOnNewsletter: number;
   /** Points once a year on the member's birthday. */
   pointsOnBirthday: number;
+  /** Points for a member whose referral link brought a new customer, once that friend's first order is paid. */
+  pointsOnReferral: number;
+  /** Points for the referred friend on that first order, beside what the order itself earns. */
+  pointsOnReferredOrder: number;
   /** Months without an entry after which a member's points expire; 0: never. */
   expiryMonthsOfInactivity: number;
 }
@@ -204,6 +208,8 @@ export interface Member {
   lastPointEntryAt: string | null;
   /** MM-DD; null until the member (once) or the shop sets it. */
   birthday: string | null;
+  /** The member's own referral code, which their referral link carries (`referralLink`). */
+  referralCode: string;
 }
 
 /** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */

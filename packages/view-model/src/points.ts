@@ -160,6 +160,7 @@ export function waysToEarn(
     ['signup', t.onSignUp, setting.pointsOnSignUp],
     ['newsletter', t.onNewsletter, setting.pointsOnNewsletter],
     ['birthday', t.onBirthday, setting.pointsOnBirthday],
+    ['referral', t.referFriend, setting.pointsOnReferral],
   ];
   return [
     ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: earns(n, key === 'spend') })),
@@ -281,9 +282,15 @@ export interface HistoryRow {
   gained: boolean;
 }
 
-/** What an entry's links say it came from: an order by its name, signing up, or a reward log. */
+/** What an entry's links say it came from: an order by its name, signing up, a referral either way, or a reward log. */
 export type PointSource =
-  { kind: 'order'; name: string } | { kind: 'signUp' } | { kind: 'newsletter' } | { kind: 'birthday' } | { kind: 'reward'; logId: string };
+  | { kind: 'order'; name: string }
+  | { kind: 'signUp' }
+  | { kind: 'newsletter' }
+  | { kind: 'birthday' }
+  | { kind: 'referral' }
+  | { kind: 'referredOrder' }
+  | { kind: 'reward'; logId: string };
 
 /** An entry's links, as any reader of entries has them (the core's list answers, the app's typed client). */
 export interface EntryLinks {
@@ -295,7 +302,9 @@ export interface EntryLinks {
 /**
  * Where an entry came from, by the links the Shopify app and the core write (CONTRACT §19): the app
  * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`,
- * a newsletter subscription's `shopify_newsletter`; the core links a reward's `reward_log` and a
+ * a newsletter subscription's `shopify_newsletter`, a referrer's points for a referred friend's first
+ * order `shopify_referral` (without a note, so without the friend's order) and the friend's own on
+ * it `shopify_referred_order`; the core links a reward's `reward_log` and a
  * birthday's `birthday`. An entry taking back another (linked `point_entry`) came
  * from what that one came from, when it is among `byId`. The admin's member page reads them too.
  */
@@ -306,6 +315,8 @@ export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>
   if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
   if (from.linkedSchemaSlug === 'shopify_newsletter') return { kind: 'newsletter' };
   if (from.linkedSchemaSlug === 'birthday') return { kind: 'birthday' };
+  if (from.linkedSchemaSlug === 'shopify_referral') return { kind: 'referral' };
+  if (from.linkedSchemaSlug === 'shopify_referred_order') return { kind: 'referredOrder' };
   if (from.linkedSchemaSlug === 'reward_log' && from.linkedSchemaRecordId) return { kind: 'reward', logId: from.linkedSchemaRecordId };
   return null;
 }
@@ -331,6 +342,8 @@ export function pointHistory(
     if (from.kind === 'signUp') return t.onSignUp;
     if (from.kind === 'newsletter') return t.onNewsletter;
     if (from.kind === 'birthday') return t.onBirthday;
+    if (from.kind === 'referral') return t.historyReferral;
+    if (from.kind === 'referredOrder') return t.historyReferred;
     return titles.get(from.logId) ?? null;
   };
   const what = (e: PointEntry): string => {

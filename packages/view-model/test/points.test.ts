@@ -28,6 +28,8 @@ const setting: PointsSetting = {
   pointsOnSignUp: 100,
   pointsOnNewsletter: 0,
   pointsOnBirthday: 0,
+  pointsOnReferral: 0,
+  pointsOnReferredOrder: 0,
   expiryMonthsOfInactivity: 0,
 };
 const tier = (id: string, pointsThreshold: number): Tier => ({
@@ -46,6 +48,7 @@ const member = (pointsEarnedInTierWindow: number, tierId: string | null): Member
   tierId,
   lastPointEntryAt: null,
   birthday: null,
+  referralCode: 'K7M3QX9P',
 });
 
 /** A daily streak titled "Daily visit" with `milestones`. */
@@ -104,14 +107,26 @@ describe('waysToEarn', () => {
       { key: 'm3', label: 'Daily visit · Three days', earns: '+1,500 Stars' },
     ]);
     expect(
-      waysToEarn({ ...setting, eudCurrencyName: null, pointsOnNewsletter: 50, pointsOnBirthday: 200 }, [], stringsFor('de'), 'de').map(
-        (row) => [row.key, row.label, row.earns],
-      ),
+      waysToEarn(
+        {
+          ...setting,
+          eudCurrencyName: null,
+          pointsOnNewsletter: 50,
+          pointsOnBirthday: 200,
+          pointsOnReferral: 500,
+          pointsOnReferredOrder: 250,
+        },
+        [],
+        stringsFor('de'),
+        'de',
+      ).map((row) => [row.key, row.label, row.earns]),
     ).toEqual([
       ['spend', 'Pro 1 Einkaufswert', '+1,5 Punkte'],
       ['signup', 'Kontoerstellung', '+100 Punkte'],
       ['newsletter', 'Newsletter abonnieren', '+50 Punkte'],
       ['birthday', 'Dein Geburtstag', '+200 Punkte'],
+      // The referrer's rate: what the friend gets is the referral card's to say, beside the member's link.
+      ['referral', 'Freunde werben', '+500 Punkte'],
     ]);
     // With the shop's currency, one unit of it as the shopper's language writes it; a code Intl does not know is left out.
     expect(waysToEarn(setting, [], t, 'en', 'EUR')[0]!.label).toBe('For every €1 spent');
@@ -171,7 +186,7 @@ describe('waysToEarn', () => {
 });
 
 describe('pointHistory', () => {
-  it('says what each entry came from by the links the Shopify app writes: an order, signing up, subscribing to the newsletter', () => {
+  it('says what each entry came from by the links the Shopify app writes: an order, signing up, subscribing to the newsletter, a referral', () => {
     const entry = (id: string, points: number, reason: PointEntry['reason'], links: Partial<PointEntry>): PointEntry => ({
       id,
       points,
@@ -184,7 +199,12 @@ describe('pointHistory', () => {
       ...links,
     });
     const customer = { linkedSchemaRecordId: 'gid://shopify/Customer/7' };
+    // The referrer's entry names the friend's order by its gid only, without its name.
+    const friendsOrder = { linkedSchemaRecordId: 'gid://shopify/Order/2' };
     const entries = [
+      entry('x', -500, 'reversed', { linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: 'f' }),
+      entry('f', 500, 'earned', { linkedSchemaSlug: 'shopify_referral', ...friendsOrder }),
+      entry('g', 250, 'earned', { linkedSchemaSlug: 'shopify_referred_order', ...friendsOrder }),
       entry('r', -30, 'reversed', { linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: 'o' }),
       entry('o', 30, 'earned', { linkedSchemaSlug: 'shopify_order', linkedSchemaRecordId: 'gid://shopify/Order/1', note: '#1001' }),
       entry('b', 200, 'earned', { linkedSchemaSlug: 'birthday', linkedSchemaRecordId: '2026' }),
@@ -192,6 +212,9 @@ describe('pointHistory', () => {
       entry('s', 100, 'earned', { linkedSchemaSlug: 'shopify_customer', ...customer }),
     ];
     expect(pointHistory(entries, [], t, STARS, 'en').map((row) => [row.what, row.points])).toEqual([
+      ['Taken back: A friend you referred', '−500 Stars'],
+      ['A friend you referred', '+500 Stars'],
+      ['Referred by a friend', '+250 Stars'],
       ['Taken back: Order #1001', '−30 Stars'],
       ['Order #1001', '+30 Stars'],
       ['Your birthday', '+200 Stars'],
@@ -199,6 +222,9 @@ describe('pointHistory', () => {
       ['Creating an account', '+100 Stars'],
     ]);
     expect(pointHistory(entries, [], stringsFor('fr'), { one: 'Point', other: 'Points' }, 'fr').map((row) => row.what)).toEqual([
+      'Repris : Parrainage d’un ami',
+      'Parrainage d’un ami',
+      'Invitation d’un ami',
       'Repris : Commande #1001',
       'Commande #1001',
       'Votre anniversaire',

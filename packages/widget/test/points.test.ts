@@ -33,7 +33,8 @@ const entry = (points: number, reason: string) => create('point_entry', { ownedB
 const balance = async () => (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data.pointsBalance as number;
 
 beforeAll(async () => {
-  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up, 50 for the newsletter, 200 on a birthday),
+  // The demo seeds points as a shop runs them: Stars (2 a unit spent, 10 an order, 100 on sign-up, 50 for the newsletter, 200 on a birthday,
+  // 500 for referring a friend, whose first order gets 250),
   // Silver, Gold and Platinum tiers, €5 off for 300 Stars, €10 off for 800, 20% off for 2,000 (no
   // title: the widget says what it gives), and the shopper's 380 Stars for signing up and two orders.
   demo = await startDemo();
@@ -127,8 +128,11 @@ describe('the points tab for a guest', SLOW, () => {
       'Creating an account+100 Stars',
       'Subscribing to our newsletter+50 Stars',
       'Your birthday+200 Stars',
+      'Refer a friend+500 Stars',
       'Daily visit · Five days in a row+50 Stars',
     ]);
+    // A guest has no link to share: referring is only among the ways to earn.
+    expect(await tabPanel(page).locator('[data-referral]').count()).toBe(0);
     // Cheapest first; a reward without a title says what it gives.
     expect(await texts(page, '[data-redeem] > li')).toEqual(['€5 off300 Stars', '€10 off800 Stars', '20% off2,000 Stars']);
     expect(await tabPanel(page).getByRole('button', { name: 'Redeem' }).count()).toBe(0);
@@ -179,6 +183,7 @@ describe('the points tab for a member', SLOW, () => {
       'Creating an account+150 Stars',
       'Subscribing to our newsletter+75 Stars',
       'Your birthday+300 Stars',
+      'Refer a friend+750 Stars',
       'Daily visit · Five days in a row+75 Stars',
     ]);
     expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');
@@ -327,6 +332,72 @@ describe('the points tab for a member', SLOW, () => {
     expect(await tabPanel(page).locator('[data-birthday]').textContent()).toBe('Your birthday: February 29');
     expect(errors).toEqual([]);
     expect((await demo.api.patch(`/schema/account_user/record/${shopper}`, { birthday: null })).status).toBe(200);
+  });
+
+  it('gives the member their referral link to copy, with what it earns both ways, in English and German', async () => {
+    const { context, page, errors } = await demo.newPage();
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
+    const { referralCode } = (await demo.api.get(`/schema/account_user/record/${shopper}`)).body.data as { referralCode: string };
+    expect(referralCode).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
+    // The widget runs on the storefront: the link leads to the page's own origin, the demo's here.
+    const link = `${demo.app.url}/?loyalty_ref=${referralCode}`;
+    await openPoints(page, '?mode=member', 'Stars');
+    const card = tabPanel(page).locator('[data-referral]');
+    expect(await card.locator('h3').textContent()).toBe('Refer a friend');
+    // The member's 500 times Gold's 1.5, as the core credits it; the friend's 250 as set.
+    expect(await card.locator('p').textContent()).toBe('Give friends 250 Stars on their first order and get 750 Stars when they place it.');
+    const field = card.getByLabel('Your referral link');
+    expect(await field.inputValue()).toBe(link);
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    const copy = card.getByRole('button', { name: 'Copy link' });
+    await copy.click();
+    await expect.poll(() => card.locator('[data-copy]').textContent()).toBe('Copied!');
+    expect(await card.getByRole('status').textContent()).toBe('Copied!');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(await violations(page)).toEqual([]);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-referral');
+
+    // In German, on a small phone: the link scrolls within its field, above its button, inside the panel.
+    await page.setViewportSize({ width: 320, height: 568 });
+    await openPoints(page, '?mode=member&lang=de', 'Sterne');
+    expect(await card.locator('h3').textContent()).toBe('Freunde werben');
+    expect(await card.locator('p').textContent()).toBe(
+      'Schenke Freunden 250 Sterne auf ihre erste Bestellung und erhalte 750 Sterne, wenn sie bestellen.',
+    );
+    expect(await card.getByLabel('Dein Empfehlungslink').inputValue()).toBe(link);
+    expect(await card.getByRole('button', { name: 'Link kopieren' }).count()).toBe(1);
+    const fit = await dialog(page).evaluate((panel) => {
+      const body = panel.querySelector('[role="tabpanel"]')!;
+      const edge = panel.getBoundingClientRect();
+      const copy = panel.querySelector('[data-referral] [data-copy]')!.getBoundingClientRect();
+      return { sideways: body.scrollWidth - body.clientWidth, inside: copy.left >= edge.left && copy.right <= edge.right };
+    });
+    expect(fit).toEqual({ sideways: 0, inside: true });
+    expect(await violations(page)).toEqual([]);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-referral-de');
+    expect(errors).toEqual([]);
+  });
+
+  it('says only what is on of a referral, and shows no card while neither earns', async () => {
+    const { page, errors } = await demo.newPage();
+    const card = tabPanel(page).locator('[data-referral]');
+    try {
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnReferral: 0 });
+      await openPoints(page, '?mode=member', 'Stars');
+      expect(await card.locator('p').textContent()).toBe('Give friends 250 Stars on their first order.');
+      expect(await texts(page, '[data-earn] li')).not.toContain('Refer a friend+750 Stars');
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnReferral: 500, pointsOnReferredOrder: 0 });
+      await openPoints(page, '?mode=member', 'Stars');
+      expect(await card.locator('p').textContent()).toBe('Get 750 Stars when a friend you refer places their first order.');
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnReferral: 0 });
+      await openPoints(page, '?mode=member', 'Stars');
+      expect(await card.count()).toBe(0);
+    } finally {
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnReferral: 500, pointsOnReferredOrder: 250 });
+    }
+    expect(errors).toEqual([]);
   });
 
   it('says when the balance no longer covers a reward, and shows the balance as it is now', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import {
   type Api,
   birthdayOf,
@@ -18,20 +18,23 @@ import {
   rewardGives,
   type RedeemOutcome,
   redeemInto,
+  referralLink,
+  referralOffer,
   type RewardLog,
   type Strings,
+  type Template,
   tierBoost,
   tierTitle,
   tierView,
   toNextTier,
   waysToEarn,
 } from '@loyalty/view-model';
-import { Bar, Reward, type ViewProps } from './views.js';
+import { Bar, CopyButton, Reward, type ViewProps } from './views.js';
 
 /**
  * The points tab (CONTRACT §19): a member's balance, tier and progress to the next one, the rewards
- * to redeem with a Redeem button, the ways to earn and their history (read again after a
- * redemption, which adds to it); a guest sees the ways to earn and the costs.
+ * to redeem with a Redeem button, the ways to earn, their referral link and their history (read
+ * again after a redemption, which adds to it); a guest sees the ways to earn and the costs.
  */
 export function PointsTab({
   points,
@@ -53,6 +56,7 @@ export function PointsTab({
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
+  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier);
 
   // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
   const pressed = useRef<EventTarget | null>(null);
@@ -158,6 +162,10 @@ export function PointsTab({
       {member && !member.birthday && onBirthday > 0 && (
         <BirthdayForm api={api} t={t} lang={lang} gets={amount(onBirthday)} setMember={setMember} />
       )}
+      {member && offer && (
+        // The widget runs on the storefront: its own origin is where the link leads.
+        <ReferralCard t={t} template={props.template} offer={offer} link={referralLink(window.location.origin, member.referralCode)} />
+      )}
       {history.length > 0 && (
         <>
           <h3>{t.history}</h3>
@@ -246,5 +254,23 @@ function BirthdayForm({
         </p>
       )}
     </form>
+  );
+}
+
+/** What a referral earns, and the member's link to share, read-only with a Copy button. */
+function ReferralCard({ t, template, offer, link }: { t: Strings; template: Template; offer: string; link: string }) {
+  const id = useId();
+  return (
+    <div class="lw-card" data-referral>
+      <h3>{t.referFriend}</h3>
+      <p>{offer}</p>
+      <label class="lw-small" for={id}>
+        {t.yourLink}
+      </label>
+      <div class="lw-code">
+        <input id={id} readOnly value={link} />
+        <CopyButton text={link} label={t.copyLink} template={template} />
+      </div>
+    </div>
   );
 }

@@ -368,7 +368,8 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
+/** A button that copies `text`, then says so with the template's "copied" message for a moment, to screen readers too. */
+export function CopyButton({ text, label, template }: { text: string; label: string; template: Template }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -376,9 +377,19 @@ export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings;
     return () => clearTimeout(timer);
   }, [copied]);
   const copiedMessage = template.copiedMessage ?? '✓';
-  const copy = (code: string) => {
-    copyText(code).then(setCopied, () => setCopied(false));
-  };
+  return (
+    <>
+      <button type="button" class="lw-button" data-copy onClick={() => void copyText(text).then(setCopied, () => setCopied(false))}>
+        {copied ? copiedMessage : label}
+      </button>
+      <span class="lw-sr" role="status">
+        {copied ? copiedMessage : ''}
+      </span>
+    </>
+  );
+}
+
+export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
   const view = rewardView(log, t, lang);
   return (
     <li class={view.kind === 'note' && view.gone ? 'lw-card lw-revoked' : 'lw-card'}>
@@ -386,18 +397,13 @@ export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings;
       {view.kind === 'code' ? (
         <div class="lw-code">
           <code>{view.code}</code>
-          <button type="button" class="lw-button" data-copy onClick={() => copy(view.code)}>
-            {copied ? copiedMessage : t.copy}
-          </button>
+          <CopyButton text={view.code} label={t.copy} template={template} />
         </div>
       ) : view.kind === 'credit' ? (
         <p class="lw-big">{view.amount}</p>
       ) : (
         <p class="lw-muted">{view.text}</p>
       )}
-      <span class="lw-sr" role="status">
-        {copied ? copiedMessage : ''}
-      </span>
       {view.kind !== 'note' && log.eudRedeemInstructionMessage && <p class="lw-muted">{log.eudRedeemInstructionMessage}</p>}
     </li>
   );

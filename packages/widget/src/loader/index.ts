@@ -2,6 +2,7 @@ import type { Strings } from '@loyalty/view-model';
 import type { PanelApp } from '../config.js';
 import { createLauncher } from './launcher.js';
 import { installLoader } from './queue.js';
+import { keepReferral } from './referral.js';
 
 /** The panel app's hashed file name, set by the build. */
 declare const __APP_FILE__: string;
@@ -11,6 +12,9 @@ declare const __LANGUAGE_FILES__: Record<string, string>;
 declare const __REWARDS__: Record<string, string>;
 /** Only the benchmark's comparison build sets it: the app imported and mounted at once, as before the lazy launcher. */
 declare const __EAGER__: boolean;
+
+// On every page the loader is on, before and whether or not the widget starts.
+keepReferral(window);
 
 // Only while this script runs does currentScript name it: the app sits beside the loader.
 const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
