@@ -348,7 +348,7 @@ describe('referrals, through what ships', () => {
     expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
     expect((await rates({ pointsOnReferral: 100, pointsOnReferredOrder: 40 })).status).toBe(200);
     const now = new Date().toISOString();
-    await paid(840, SHOES_AND_HAT(840));
+    await paid(840, { ...SHOES_AND_HAT(840), customer: { id: 840, first_name: 'Grace', last_name: 'Hopper' } });
     const referrer = (await api.get('/schema/account_user/record', { filters: where('externalId', 'gid://shopify/Customer/840') })).body
       .data[0];
     expect(referrer.referralCode).toMatch(/^[2-9A-HJ-NP-Z]{8}$/);
@@ -381,8 +381,17 @@ describe('referrals, through what ships', () => {
         [841, 'referred', 40],
       ]),
     );
+    // The member pages say who referred whom, by name, and the points' sources in words.
+    const friendPage = await (await adminLoad(prod.url, `/app/members/${(await memberOf(841))!.id}`)).text();
+    expect(friendPage).toContain('Referred by');
+    expect(friendPage).toContain(`href="/app/members/${referrer.id}">Grace Hopper</a>`);
+    expect(friendPage).toContain('First order through a friend’s link');
+    const referrerPage = await (await adminLoad(prod.url, `/app/members/${referrer.id}`)).text();
+    expect(referrerPage).toContain('Referred 1 new customer');
+    expect(referrerPage).toContain('Referring a friend');
 
-    // None for the friend's next order, the member's own code, a customer from before the app, or a code nobody has.
+    // None for the friend's next order, a first order without the link followed by one with it, the member's own code,
+    // a customer from before the app, or a code nobody has.
     const owner = await prod.send(
       await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '842', path_prefix: '/apps/loyalty' }),
     );
@@ -402,11 +411,13 @@ describe('referrals, through what ships', () => {
       ],
       [8440, { ...SHOES_AND_HAT(844), customer: { id: 844, created_at: now }, attributes: { _loyalty_ref: 'ZZZZ2222' } }],
       [8450, { ...SHOES_AND_HAT(845), customer: { id: 845, created_at: now }, attributes: { _loyalty_ref: 'not a code' } }],
+      [8460, { ...SHOES_AND_HAT(846), customer: { id: 846, created_at: now } }],
+      [8461, { ...SHOES_AND_HAT(846), customer: { id: 846, created_at: now }, attributes: { _loyalty_ref: referrer.referralCode } }],
     ] as const) {
       expect(await paid(id, spec), String(id)).toMatchObject({ status: 'done', last_error: null });
     }
     expect((await pointsOf(840)).balance).toBe(before + 100);
-    for (const customer of [841, 842, 843, 844, 845]) {
+    for (const customer of [841, 842, 843, 844, 845, 846]) {
       const { entries } = await pointsOf(customer);
       expect(
         entries.filter((e) => e.linkedSchemaSlug === 'shopify_referred_order'),

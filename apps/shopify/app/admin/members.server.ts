@@ -12,7 +12,7 @@ import {
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, runStatus, type TakenBack } from '../earning/taken-back';
-import { type EntryLinks, pointSource, pointsExpireAt } from '@loyalty/view-model';
+import { type EntryLinks, pointSource, type PointSource as StorefrontPointSource, pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, fetchCustomers, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -220,15 +220,8 @@ const withoutOrder = (note: Note | null, from: PointSource | null): Note | null 
 const saysNothingMore = (e: { reason?: string | null; note?: string | null }, from: PointSource | null): boolean =>
   e.reason === 'expired' || (e.reason === 'reversed' && from?.kind === 'reward') || (from?.kind === 'order' && from.name === e.note);
 
-/** An order (by its name, e.g. "#1001"), signing up, subscribing to the newsletter, a birthday, or a reward (earned, bought or taken back) by its title. */
-export type PointSource =
-  | { kind: 'order'; name: string }
-  | { kind: 'signUp' }
-  | { kind: 'newsletter' }
-  | { kind: 'birthday' }
-  | { kind: 'referral' }
-  | { kind: 'referredOrder' }
-  | { kind: 'reward'; title: string | null };
+/** What the storefront says an entry came from (the view model's), with a reward (earned, bought or taken back) by its title. */
+export type PointSource = Exclude<StorefrontPointSource, { kind: 'reward' }> | { kind: 'reward'; title: string | null };
 
 /** The merchant knows a reward by its name; a deleted reward leaves the member's text. */
 const rewardTitle = (log: { reward?: unknown; eudRewardTitle?: string | null }): string | null =>
@@ -275,6 +268,8 @@ export interface MemberDetail {
   tier: { id: string; name: string } | null;
   /** When the member's points expire without an entry before (as their rewards page says); null when they do not. */
   pointsExpireAt: string | null;
+  /** Who referred the member (by name, for a link to their page), and how many customers the member referred. */
+  referrals: { referredBy: Pick<MemberRow, 'id' | 'firstName' | 'lastName' | 'email'> | null; referred: number };
 }
 
 /** What the member page reads from the app's own tables: a customer's orders, and what the app made at Shopify for reward logs. */
@@ -315,13 +310,24 @@ export async function memberDetail(
   const rows = <T>(list: Result<T[]>): T[] => (list.ok ? list.data : []);
   const tierId = member.data.tierId;
   const customerId = shopifyCustomerId(member.data.externalId);
-  const [orders, atShopify, tier] = await Promise.all([
+  const referredById = member.data.referredById;
+  const [orders, atShopify, tier, referrer, referred] = await Promise.all([
     customerId === null ? [] : ledger.orders(String(customerId)),
     ledger.issuedAtShopify(rows(rewards).map((r) => r.id)),
     tierId ? records(api, 'tier').get(tierId) : null,
+    referredById ? records(api, 'account_user').get(referredById) : null,
+    records(api, 'account_user').list({ filters: whereEquals('referredById', id), limit: 1, fetchTotalCount: true }),
   ]);
   const own = memberRow(member.data, new Map(tier?.ok ? [[tier.data.id, tier.data.name ?? '']] : []));
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
+  const referredBy = referrer?.ok
+    ? {
+        id: referrer.data.id,
+        firstName: referrer.data.firstName ?? null,
+        lastName: referrer.data.lastName ?? null,
+        email: referrer.data.email ?? null,
+      }
+    : null;
   const sourceOf = pointSources(rows(points), new Map(rows(rewards).map((r) => [r.id, rewardTitle(r)])));
   // What a points reward added: its entry (with the tier's multiplier), else its value (held, or older than the entries read).
   const earnedBy = new Map(
@@ -394,6 +400,7 @@ export async function memberDetail(
       }),
       tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
       pointsExpireAt: expiryOf(settings, member.data),
+      referrals: { referredBy, referred: referred.ok ? (referred.total ?? referred.data.length) : 0 },
       points: rows(points).map((e) => {
         const from = sourceOf(e);
         return {

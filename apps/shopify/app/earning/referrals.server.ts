@@ -8,13 +8,17 @@ import { earnPoints, memberId, type PointsRates } from './points.server';
 
 /**
  * Referrals (points_setting.pointsOnReferral and pointsOnReferredOrder): a new customer's first
- * paid order that carries a member's referral code (the theme embed puts a `?loyalty_ref=` link's
+ * paid order (the caller knows it is the first) that carries a member's referral code (the theme embed puts a `?loyalty_ref=` link's
  * code on the cart) earns that member and the customer their points, once. Never for the member's
  * own orders, nor for a customer the shop had before the app came (they may have ordered before).
  */
 
-export type ReferralOutcome =
-  { referred: false; why: string } | { referred: true; referrer: Earned | null; friend: Earned | null; refused: string | null };
+/** What a referral earned: each side's entry, none where its rate is 0 or the core refused it (then `refused` says why). */
+export interface Referral {
+  referrer: Earned | null;
+  friend: Earned | null;
+  refused: string | null;
+}
 
 /** An entry the referral wrote, with its points after the member's tier multiplied them. */
 interface Earned {
@@ -49,21 +53,22 @@ async function markReferred(api: AccountClient, id: string, referredById: string
 
 const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
+/**
+ * The referral a customer's first paid order names by its code: none for a customer from before
+ * the install, a code no member has, or the customer's own (their member, or one with their e-mail).
+ */
 export async function earnReferral(
   api: AccountClient,
   order: PaidOrder & { customer: OrderCustomer; referralCode: string },
   ownedBy: LogInput['ownedBy'],
   rates: PointsRates,
-  since: { installedAt: Date; firstOrder: () => Promise<boolean> },
-): Promise<ReferralOutcome> {
+  installedAt: Date,
+): Promise<Referral | null> {
   const { customer } = order;
-  if (!customer.createdAt || Date.parse(customer.createdAt) < since.installedAt.getTime())
-    return { referred: false, why: 'a customer from before the app' };
-  if (!(await since.firstOrder())) return { referred: false, why: 'not the first order' };
+  if (!customer.createdAt || Date.parse(customer.createdAt) < installedAt.getTime()) return null;
   const referrer = await referrerOf(api, order.referralCode);
-  if (!referrer) return { referred: false, why: 'no member has the code' };
-  if (referrer.externalId === customerGid(customer.id) || sameEmail(referrer.email, customer.email ?? order.email))
-    return { referred: false, why: 'their own code' };
+  if (!referrer) return null;
+  if (referrer.externalId === customerGid(customer.id) || sameEmail(referrer.email, customer.email ?? order.email)) return null;
   const friendId = await memberId(api, ownedBy);
   await markReferred(api, friendId, referrer.id);
   const orderGid = `gid://shopify/Order/${order.id}`;
@@ -75,5 +80,5 @@ export async function earnReferral(
   const forFriend = await earn(ownedBy, rates.onReferredOrder, `referral:${order.id}:friend`, 'shopify_referred_order');
   const refused = [forReferrer, forFriend].flatMap((o) => (o && !o.earned ? [o.refused] : []));
   const entry = (o: typeof forReferrer): Earned | null => (o?.earned ? { entryId: o.entryId, points: o.points } : null);
-  return { referred: true, referrer: entry(forReferrer), friend: entry(forFriend), refused: refused.length ? refused.join('; ') : null };
+  return { referrer: entry(forReferrer), friend: entry(forFriend), refused: refused.length ? refused.join('; ') : null };
 }

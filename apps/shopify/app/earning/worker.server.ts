@@ -219,8 +219,8 @@ export class EarningWorker {
     }
     const rules = await this.deps.rules.rules(row.shop);
     const feeds = await orderFeeds(this.live.for(row.shop, api, rules), rules);
-    const firstOrder =
-      feeds.some((f) => f.activityId === 'first_order') && (await this.claimFirstOrder(client, row.shop, customer.id, order.id));
+    // Every paid order claims in turn, so one after an order that needed no claim never passes for the first.
+    const firstOrder = await this.claimFirstOrder(client, row.shop, customer.id, order.id);
     let collections = new Map<string, string[]>();
     if (feeds.some((f) => f.collectionIds.length)) {
       try {
@@ -287,7 +287,8 @@ export class EarningWorker {
     const pointsEarned = await this.earnOrderPoints(client, row.shop, order, api, ownedBy);
     const referred =
       order.referralCode &&
-      (await this.earnReferral(client, row.shop, { ...order, customer, referralCode: order.referralCode }, shop!, ownedBy));
+      firstOrder &&
+      (await this.earnReferral(row.shop, { ...order, customer, referralCode: order.referralCode }, shop!, ownedBy, client));
     // A customer the program earned for is one of its members (the dashboard's members against other customers).
     const earned = pointsEarned || !!referred || outcomes.some((o) => o.written || o.replay);
     await this.markMembership(client, row.shop, customer.id, earned ? order.processedAt : null);
@@ -332,21 +333,18 @@ export class EarningWorker {
     return outcome.earned;
   }
 
-  /** The referral the order's code names, when the shop's points reward one (referrals.server.ts); whether it earned. */
+  /** The referral the first order's code names, when the shop's points reward one (referrals.server.ts); whether it earned. */
   private async earnReferral(
-    client: pg.PoolClient,
     shopName: string,
     order: PaidOrder & { customer: OrderCustomer; referralCode: string },
     shop: { api: AccountClient; installedAt: Date },
     ownedBy: ReturnType<typeof memberOf>,
+    client: pg.PoolClient,
   ): Promise<boolean> {
     const rates = await this.live.rates(shopName, shop.api);
     if (!rates || rates.onReferral + rates.onReferredOrder <= 0) return false;
-    const outcome = await earnReferral(shop.api, order, ownedBy, rates, {
-      installedAt: shop.installedAt,
-      firstOrder: () => this.claimFirstOrder(client, shopName, order.customer.id, order.id),
-    });
-    if (!outcome.referred) return false;
+    const outcome = await earnReferral(shop.api, order, ownedBy, rates, shop.installedAt);
+    if (!outcome) return false;
     const { referrer, friend } = outcome;
     await client.query(
       `insert into shopify_referrals (shop, order_id, referrer_entry_id, referrer_points, friend_entry_id, friend_points, refused)

@@ -26,6 +26,7 @@ import { fetchShop } from '../shopify/admin-api.server';
 import { pool } from '../storage/pool.server';
 import { DateTimeZone, LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
+import { ReferralsText } from '../components/members/ReferralsText';
 
 /** One member: profile, points, progress on every program, reward logs with codes; freezes, resending a code, adjusting points, their birthday. */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
@@ -111,7 +112,7 @@ export default function Member() {
                 <Text as="h2" variant="headingMd">
                   {m.profile}
                 </Text>
-                <InlineGrid columns={{ xs: 1, md: 5 }} gap="400">
+                <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
                   <BlockStack gap="100">
                     <Text as="p" tone="subdued">
                       {m.columns.externalId}
@@ -139,6 +140,12 @@ export default function Member() {
                     </Text>
                   </BlockStack>
                   <BirthdayField memberId={member.id} birthday={member.birthday} />
+                  <BlockStack gap="100">
+                    <Text as="p" tone="subdued">
+                      {m.referrals.title}
+                    </Text>
+                    <ReferralsText referrals={detail.referrals} />
+                  </BlockStack>
                 </InlineGrid>
               </BlockStack>
             </Card>

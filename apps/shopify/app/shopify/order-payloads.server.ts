@@ -1,3 +1,4 @@
+import { REFERRAL_ATTRIBUTE, REFERRAL_CODE } from '@loyalty/view-model';
 import { type CoreLanguage, coreLanguage } from '../core/languages';
 import { instantOf, isJsonObject, type JsonObject, objectOf } from '../json';
 
@@ -136,12 +137,6 @@ function lineOf(line: JsonObject, taxesIncluded: boolean): OrderLine | null {
   if (milli > MAX_LINE_MILLI) return null;
   return { id, productId: idOf(line.product_id), quantity, milli };
 }
-
-/** A referral code as the core makes them: 8 characters without look-alikes. */
-const REFERRAL_CODE = /^[2-9A-HJ-NP-Z]{8}$/;
-
-/** The cart attribute the theme embed writes a referral link's code to; `_` keeps it from the shopper at checkout. */
-export const REFERRAL_ATTRIBUTE = '_loyalty_ref';
 
 function referralCodeOf(attributes: unknown): string | null {
   const value = list(attributes).find((a) => a.name === REFERRAL_ATTRIBUTE)?.value;

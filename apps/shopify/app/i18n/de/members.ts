@@ -23,6 +23,13 @@ export const members: Messages['members'] = {
   notFound: 'Dieses Mitglied gibt es nicht (mehr).',
   profile: 'Profil',
   timezone: 'Zeitzone',
+  referrals: {
+    title: 'Empfehlungen',
+    none: 'Noch keine neuen Kunden geworben',
+    one: '1 neuen Kunden geworben',
+    many: '{count} neue Kunden geworben',
+    referredBy: 'Geworben von',
+  },
   birthday: {
     label: 'Geburtstag',
     none: 'Nicht angegeben',

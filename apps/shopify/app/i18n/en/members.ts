@@ -20,6 +20,13 @@ export const members = {
   notFound: 'This member does not exist (any more).',
   profile: 'Profile',
   timezone: 'Time zone',
+  referrals: {
+    title: 'Referrals',
+    none: 'No new customers referred yet',
+    one: 'Referred 1 new customer',
+    many: 'Referred {count} new customers',
+    referredBy: 'Referred by',
+  },
   birthday: {
     label: 'Birthday',
     none: 'Not given',
