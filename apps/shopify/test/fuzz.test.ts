@@ -283,7 +283,14 @@ describe('Flow actions (HMAC-signed bodies)', () => {
 describe('Shopify webhooks (HMAC-signed bodies, worked off by the worker)', () => {
   const COMPLIANCE_CUSTOMER = 7999;
   const topics: [string, Record<string, unknown>][] = [
-    ['orders/paid', orderPayload(90_001, { customer: { id: CUSTOMER }, lines: [{ product: 1, quantity: 1, price: '10.00' }] })],
+    [
+      'orders/paid',
+      orderPayload(90_001, {
+        customer: { id: CUSTOMER },
+        lines: [{ product: 1, quantity: 1, price: '10.00' }],
+        attributes: { _loyalty_ref: 'K7M3QX9P' },
+      }),
+    ],
     ['orders/cancelled', { ...orderPayload(90_002, { customer: { id: CUSTOMER }, lines: [] }), cancelled_at: new Date().toISOString() }],
     ['refunds/create', refundPayload(90_003, 90_001, [{ position: 1, quantity: 1, subtotal: '10.00' }])],
     ['customers/create', customerPayload(CUSTOMER)],
