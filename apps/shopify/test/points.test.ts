@@ -347,6 +347,8 @@ describe('referrals, through what ships', () => {
   it('a new customer’s first paid order through a member’s link earns both their points, once; a cancellation takes them back', async () => {
     expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
     expect((await rates({ pointsOnReferral: 100, pointsOnReferredOrder: 40 })).status).toBe(200);
+    // The earning worker reads the rates again once what it read is 2 s old: the orders above may have just read them.
+    await new Promise((r) => setTimeout(r, 2100));
     const now = new Date().toISOString();
     await paid(840, { ...SHOES_AND_HAT(840), customer: { id: 840, first_name: 'Grace', last_name: 'Hopper' } });
     const referrer = (await api.get('/schema/account_user/record', { filters: where('externalId', 'gid://shopify/Customer/840') })).body

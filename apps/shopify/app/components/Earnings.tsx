@@ -56,6 +56,12 @@ export function EarningsSection({
       percent(rate(previous.codesUsed, previous.codesIssued)),
     ],
     [m.discountGiven, money(current.discountGiven), m.discountHelp, money(previous.discountGiven)],
+    [
+      m.referredRevenue,
+      money(current.referredRevenue),
+      format(m.referredOrders, { count: current.referredOrders }),
+      money(previous.referredRevenue),
+    ],
   ];
   const groupRow = (label: string, now: GroupFigures, before: GroupFigures) => [
     label,
@@ -72,7 +78,7 @@ export function EarningsSection({
         previous: days(previous.from, previous.to),
       })}
     >
-      <InlineGrid columns={{ xs: 1, md: 3 }} gap="400">
+      <InlineGrid columns={{ xs: 1, md: 2, lg: 4 }} gap="400">
         {tiles.map(([label, value, detail, before]) => (
           <FigureCard key={label} label={label} value={value}>
             <Text as="p">{detail}</Text>

@@ -39,6 +39,8 @@ function periodRows(label: string, p: PeriodFigures): (string | number | null)[]
     [label, 'codes_issued', p.codesIssued],
     [label, 'codes_used', p.codesUsed],
     [label, 'redemption_rate', ratio(p.codesUsed, p.codesIssued)],
+    [label, 'referred_orders', p.referredOrders],
+    [label, 'referred_revenue', p.referredRevenue.toFixed(2)],
     [label, 'members_ordering', p.members.customers],
     [label, 'members_repeat_rate', ratio(p.members.repeatCustomers, p.members.customers)],
     [label, 'members_revenue_per_customer', perCustomer(p.members.revenue, p.members.customers)],

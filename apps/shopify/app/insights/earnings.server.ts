@@ -5,8 +5,8 @@ import { type GroupMoments, type Lift, lift } from './stats';
 /**
  * What the program earns (CONTRACT §18), from the order facts the orders webhooks keep
  * (`order_facts`, each with its customer's membership: the program has earned for them since
- * `member_from`) and the codes it issued (`program_codes`, copied from the core's reward logs, and
- * the app's own Shopify discounts in `reward_discounts`). A period is whole days in the account's timezone; money is net of
+ * `member_from`), the codes it issued (`program_codes`, copied from the core's reward logs, and
+ * the app's own Shopify discounts in `reward_discounts`) and the referrals it credited (`shopify_referrals`). A period is whole days in the account's timezone; money is net of
  * refunds, and an order refunded or cancelled in full counts for nothing.
  */
 
@@ -28,6 +28,9 @@ export interface PeriodFigures {
   /** Codes issued in the period, and how many of them orders have used so far. */
   codesIssued: number;
   codesUsed: number;
+  /** First orders of new customers that came through a member's referral link and earned the referral, with their net revenue. */
+  referredOrders: number;
+  referredRevenue: number;
   members: GroupFigures;
   others: GroupFigures;
 }
@@ -217,6 +220,21 @@ async function codeUse(pool: pg.Pool, bounds: Bounds) {
   };
 }
 
+/** Each period's orders that earned a referral (`shopify_referrals`), kept ones only, with their net revenue. */
+async function referred(pool: pg.Pool, bounds: Bounds) {
+  const { rows } = await pool.query<{ current: boolean; orders: string; revenue: string | null }>(
+    `select f.processed_at >= ${START} as current, count(*) as orders, sum(f.amount - f.refunded) as revenue
+     from shopify_referrals r join order_facts f on f.shop = r.shop and f.order_id = r.order_id
+     where r.shop = $1 and f.processed_at >= ${PREVIOUS_START} and f.processed_at < ${END} and f.amount > f.refunded
+     group by 1`,
+    bounds,
+  );
+  return (current: boolean) => {
+    const row = rows.find((r) => r.current === current);
+    return { orders: num(row?.orders), revenue: Math.round(num(row?.revenue) * 100) / 100 };
+  };
+}
+
 /** The period of equal length just before `from`..`to` (whole days). */
 export function previousPeriod(from: string, to: string): { from: string; to: string } {
   const day = 86_400_000;
@@ -265,9 +283,10 @@ export async function loadEarnings(
     const previousCustomers = await periodCustomers(pool, shop, { ...before, timezone }, []);
     const coded = await codedDays(pool, bounds);
     const codes = await codeUse(pool, bounds);
-    return { previousCustomers, coded, codes, currency: knownCurrency ?? (await shopCurrency(pool, shop)) };
+    const referrals = await referred(pool, bounds);
+    return { previousCustomers, coded, codes, referrals, currency: knownCurrency ?? (await shopCurrency(pool, shop)) };
   };
-  const [chosenCustomers, { previousCustomers, coded, codes, currency }] = await Promise.all([
+  const [chosenCustomers, { previousCustomers, coded, codes, referrals, currency }] = await Promise.all([
     periodCustomers(pool, shop, period, definitions),
     rest(),
   ]);
@@ -280,6 +299,8 @@ export async function loadEarnings(
       discountGiven: sum('discount'),
       codesIssued: codes(current).issued,
       codesUsed: codes(current).used,
+      referredOrders: referrals(current).orders,
+      referredRevenue: referrals(current).revenue,
       members: (current ? chosenCustomers : previousCustomers).groups(true),
       others: (current ? chosenCustomers : previousCustomers).groups(false),
     };

@@ -35,6 +35,8 @@ export const dashboard: Messages['dashboard'] = {
     redemption: '{used} von {issued} im Zeitraum ausgegebenen Codes wurden eingelöst.',
     discountGiven: 'Gewährter Rabatt',
     discountHelp: 'Was die Codes des Programms von diesen Bestellungen abgezogen haben.',
+    referredRevenue: 'Umsatz geworbener Kunden',
+    referredOrders: '{count} erste Bestellungen neuer Kunden kamen über den Empfehlungslink eines Mitglieds.',
     customers: 'Mitglieder und andere Kundinnen und Kunden',
     membersHelp:
       'Mitglieder sind Kundinnen und Kunden, denen das Programm eine Bestellung gutgeschrieben hat. Erstattungen werden abgezogen; eine voll erstattete Bestellung zählt nicht.',

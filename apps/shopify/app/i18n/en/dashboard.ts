@@ -34,6 +34,8 @@ export const dashboard = {
     redemption: '{used} of {issued} codes issued in the period have been used.',
     discountGiven: 'Discount given',
     discountHelp: "What the program's codes took off those orders.",
+    referredRevenue: 'Revenue from referred customers',
+    referredOrders: "{count} new customers' first orders came through a member's referral link.",
     customers: 'Members and other customers',
     membersHelp:
       'Members are customers the program has credited for an order. Refunds are taken off; an order refunded in full counts for nothing.',
