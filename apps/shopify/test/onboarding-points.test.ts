@@ -85,6 +85,8 @@ describe('points and tiers template', () => {
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
       pointsOnBirthday: 100,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
       eudCurrencyName: 'Punkte',
       eudCurrencyNameOne: 'Punkt',
     });
@@ -137,6 +139,8 @@ describe('points and tiers template', () => {
       pointsPerCurrencyUnit: 0.5,
       pointsOnSignUp: 100,
       pointsOnBirthday: 100,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
       eudCurrencyName: 'Sterne',
     });
     expect((await setting('en')).eudCurrencyName).toBe('points');

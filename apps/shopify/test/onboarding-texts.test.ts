@@ -50,6 +50,8 @@ describe('template texts', () => {
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
       pointsOnBirthday: 100,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
       eudCurrencyName: 'points',
       eudCurrencyNameOne: 'point',
     });

@@ -302,7 +302,14 @@ describe('first-run checklist in Chromium', () => {
     await page.getByRole('button', { name: 'Create program' }).click();
     await page.getByText(/^Created “.+” \(Live\)\.$/).waitFor();
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
-    expect(setting).toMatchObject({ status: 'live', pointsPerCurrencyUnit: 1, pointsOnSignUp: 100, pointsOnBirthday: 100 });
+    expect(setting).toMatchObject({
+      status: 'live',
+      pointsPerCurrencyUnit: 1,
+      pointsOnSignUp: 100,
+      pointsOnBirthday: 100,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
+    });
     const tiers = (await api.get('/schema/tier/record')).body.data as { pointsThreshold: number; earnMultiplier: number }[];
     expect(tiers.map((t) => [t.pointsThreshold, t.earnMultiplier]).sort((a, b) => a[0]! - b[0]!)).toEqual([
       [500, 1.2],

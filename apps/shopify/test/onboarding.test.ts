@@ -212,6 +212,8 @@ describe('program templates', () => {
       pointsPerOrder: 0,
       pointsOnSignUp: 100,
       pointsOnBirthday: 100,
+      pointsOnReferral: 500,
+      pointsOnReferredOrder: 250,
       eudCurrencyName: 'points',
     });
     // 5 off in the shop's currency (the Admin API stub's shop is in euros).

@@ -58,6 +58,8 @@ export const earnsByRates = (setting: RecordOf<'points_setting'>): boolean =>
     setting.pointsOnSignUp,
     setting.pointsOnNewsletter,
     setting.pointsOnBirthday,
+    setting.pointsOnReferral,
+    setting.pointsOnReferredOrder,
   ].some((rate) => Number(rate) > 0);
 
 /** The account's points as a program: shown once live, or a draft with a way to earn (a template's draft). */

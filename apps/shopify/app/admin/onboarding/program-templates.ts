@@ -221,6 +221,8 @@ export interface PointsPlan {
     pointsPerOrder: number;
     pointsOnSignUp: number;
     pointsOnBirthday: number;
+    pointsOnReferral: number;
+    pointsOnReferredOrder: number;
     eudCurrencyName: string;
     eudCurrencyNameOne: string;
   };
@@ -228,7 +230,15 @@ export interface PointsPlan {
   tiers: TierPlan[];
 }
 
-export const POINTS_RATES = { pointsPerCurrencyUnit: 1, pointsPerOrder: 0, pointsOnSignUp: 100, pointsOnBirthday: 100 } as const;
+export const POINTS_RATES = {
+  pointsPerCurrencyUnit: 1,
+  pointsPerOrder: 0,
+  pointsOnSignUp: 100,
+  pointsOnBirthday: 100,
+  // A referral brings a paying customer: the first reward's 500 points for the member who shared the link.
+  pointsOnReferral: 500,
+  pointsOnReferredOrder: 250,
+} as const;
 
 /**
  * An amount of the shop's currency as shoppers of `language` read it ("€5", "5 €"), whole units;

@@ -79,6 +79,7 @@ export const onboarding: Messages['onboarding'] = {
           summary: 'Kundinnen und Kunden sammeln mit jeder Bestellung Punkte und lösen sie gegen Prämien ein.',
           creates: [
             'Punkte an: 1 Punkt je Einheit deiner Währung, die für Produkte ausgegeben wird, 100 Punkte für die Anmeldung und 100 zum Geburtstag',
+            'Empfehlungen: 500 Punkte für Kunden, deren Link einen neuen Kunden bringt, und 250 für diesen auf seine erste Bestellung',
             'Prämien zum Einlösen: {pointsOff} Rabatt für 500 Punkte, 10 % Rabatt für 1.000 Punkte',
             'Stufen nach den in 12 Monaten gesammelten Punkten: Silber ab 500 (1,2-fache Punkte), Gold ab 1.500 (1,5-fache Punkte)',
           ],

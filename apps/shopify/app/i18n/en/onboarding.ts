@@ -77,6 +77,7 @@ export const onboarding = {
           summary: 'Shoppers collect points with every order and spend them on rewards.',
           creates: [
             'Points on: 1 point per unit of your currency spent on products, 100 points for signing up and 100 on a birthday',
+            'Referrals: 500 points for a customer whose link brings a new customer, and 250 for that customer on their first order',
             'Rewards to redeem: {pointsOff} off for 500 points, 10% off for 1,000 points',
             'Tiers by points earned in 12 months: Silver from 500 (1.2× points), Gold from 1,500 (1.5× points)',
           ],
