@@ -4,6 +4,10 @@ import type { RowOfFields } from '../records/row-types.js';
 import { description, eudIcon, eudText, eudTitle, name } from './common.js';
 import { POINTS_MAX } from './rewards.js';
 
+/** An earning rate: whole points, 0 (the default) earning none, which end users read to show the ways to earn. */
+const earningRate = (description: string) =>
+  field.integer({ min: 0, max: POINTS_MAX, default: 0, required: true, public: true, description });
+
 export const pointsSettingFields = {
   status: field.status({
     default: 'draft',
@@ -44,56 +48,18 @@ export const pointsSettingFields = {
     description:
       'Points per unit of the shop’s currency a paid order’s products cost (the Shopify app earns them; refunds take their share back).',
   }),
-  pointsPerOrder: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description: 'Points per paid order.',
-  }),
-  pointsOnSignUp: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description: 'Points once, when a customer creates an account.',
-  }),
-  pointsOnNewsletter: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description:
-      'Points once, when a customer subscribes to the shop’s e-mail marketing (the Shopify app earns them; unsubscribing keeps them).',
-  }),
-  pointsOnBirthday: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description: 'Points once a year on a member’s birthday (account_user.birthday), in their time zone; the daily pass gives them.',
-  }),
-  pointsOnReferral: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description:
-      'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
-  }),
-  pointsOnReferredOrder: field.integer({
-    min: 0,
-    max: POINTS_MAX,
-    default: 0,
-    required: true,
-    public: true,
-    description: 'Points for the referred customer on that first order, beside what the order itself earns.',
-  }),
+  pointsPerOrder: earningRate('Points per paid order.'),
+  pointsOnSignUp: earningRate('Points once, when a customer creates an account.'),
+  pointsOnNewsletter: earningRate(
+    'Points once, when a customer subscribes to the shop’s e-mail marketing (the Shopify app earns them; unsubscribing keeps them).',
+  ),
+  pointsOnBirthday: earningRate(
+    'Points once a year on a member’s birthday (account_user.birthday), in their time zone; the daily pass gives them.',
+  ),
+  pointsOnReferral: earningRate(
+    'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
+  ),
+  pointsOnReferredOrder: earningRate('Points for the referred customer on that first order, beside what the order itself earns.'),
 };
 
 export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;
