@@ -62,7 +62,7 @@ interface Ctx {
   currency?: string;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`). */
   multiplier?: number;
-  /** Says something briefly at the bottom of the page (Shopify's toast): that the referral link was copied. */
+  /** Says something briefly at the bottom of the page (Shopify's toast): that a code or the referral link was copied. */
   toast(message: string): void;
 }
 
@@ -311,7 +311,7 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
 }
 
 /**
- * A reward: its code with a copy button (Shopify's clipboard item does the copying), its expiry and
+ * A reward: its code with a copy button (Shopify's clipboard item does the copying; a toast says so), its expiry and
  * how to redeem it; or when a held one comes, or that it was taken back.
  */
 function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
@@ -323,7 +323,7 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
       {view.kind === 'code' ? (
         <s-stack direction="inline" gap="small-200" alignItems="center">
           <s-text type="strong">{view.code}</s-text>
-          <s-clipboard-item id={clip} text={view.code} />
+          <s-clipboard-item id={clip} text={view.code} onCopy={() => ctx.toast(ctx.w.codeCopied)} />
           <s-button commandFor={clip} variant="secondary">
             {ctx.t.copy}
           </s-button>

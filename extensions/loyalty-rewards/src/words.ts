@@ -14,6 +14,8 @@ export interface Words {
   validUntil: string;
   /** The toast once the referral link is copied. */
   linkCopied: string;
+  /** The toast once a reward's code is copied. */
+  codeCopied: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -28,6 +30,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Your streaks, challenges and rewards show here once you start shopping. Here is what you can earn.',
     validUntil: 'Valid until {date}',
     linkCopied: 'Link copied',
+    codeCopied: 'Code copied',
   },
   fr: {
     title: 'Récompenses',
@@ -40,6 +43,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Vos séries, défis et récompenses apparaîtront ici dès vos premiers achats. Voici ce que vous pouvez gagner.',
     validUntil: "Valable jusqu'au {date}",
     linkCopied: 'Lien copié',
+    codeCopied: 'Code copié',
   },
   es: {
     title: 'Recompensas',
@@ -52,6 +56,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Tus rachas, retos y recompensas aparecerán aquí cuando empieces a comprar. Esto es lo que puedes ganar.',
     validUntil: 'Válido hasta el {date}',
     linkCopied: 'Enlace copiado',
+    codeCopied: 'Código copiado',
   },
   de: {
     title: 'Prämien',
@@ -64,6 +69,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Deine Serien, Challenges und Prämien erscheinen hier, sobald du einkaufst. Das kannst du dir verdienen.',
     validUntil: 'Gültig bis {date}',
     linkCopied: 'Link kopiert',
+    codeCopied: 'Code kopiert',
   },
   it: {
     title: 'Premi',
@@ -76,6 +82,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Le tue serie, sfide e premi appariranno qui quando inizierai ad acquistare. Ecco cosa puoi ottenere.',
     validUntil: 'Valido fino al {date}',
     linkCopied: 'Link copiato',
+    codeCopied: 'Codice copiato',
   },
   pt: {
     title: 'Recompensas',
@@ -88,6 +95,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'Suas sequências, desafios e recompensas aparecem aqui quando você começar a comprar. Veja o que você pode ganhar.',
     validUntil: 'Válido até {date}',
     linkCopied: 'Link copiado',
+    codeCopied: 'Código copiado',
   },
   ja: {
     title: 'リワード',
@@ -100,6 +108,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: 'お買い物を始めると、連続記録・チャレンジ・リワードがここに表示されます。獲得できる特典はこちらです。',
     validUntil: '{date}まで有効',
     linkCopied: 'リンクをコピーしました',
+    codeCopied: 'コードをコピーしました',
   },
   ko: {
     title: '리워드',
@@ -112,6 +121,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: '쇼핑을 시작하면 연속 기록, 챌린지, 리워드가 여기에 표시됩니다. 받을 수 있는 혜택은 다음과 같습니다.',
     validUntil: '{date}까지 유효',
     linkCopied: '링크를 복사했습니다',
+    codeCopied: '코드를 복사했습니다',
   },
   'zh-CN': {
     title: '奖励',
@@ -124,6 +134,7 @@ const WORDS: Record<string, Words> = {
     emptyBody: '开始购物后，您的连续记录、挑战和奖励会显示在这里。以下是您可以获得的奖励。',
     validUntil: '有效期至 {date}',
     linkCopied: '链接已复制',
+    codeCopied: '代码已复制',
   },
 };
 

@@ -225,6 +225,9 @@ describe('the Rewards page', () => {
     const copy = coded.querySelector('s-button')!;
     expect(copy.getAttribute('commandFor') ?? copy.getAttribute('commandfor')).toBe(clip.id);
     expect(text(copy)).toBe('Copy code');
+    clip.dispatchEvent(new Event('copy'));
+    await vi.waitFor(() => expect(toasts).toEqual(['Code copied']));
+    toasts = [];
     expect(all(coded, 's-text[color="subdued"]')).toEqual(['Valid until January 31, 2030']);
     expect(text(coded.querySelector('s-paragraph'))).toBe('Use it at checkout.');
     const pending = page.querySelector('[data-reward="r2"]')!;
