@@ -550,6 +550,7 @@ describe('holdout lift (a synthetic shop)', () => {
 
 describe('the exports’ points and tiers (CONTRACT §19)', () => {
   const SHOPPER = 7359001;
+  let referralCode = '';
   beforeAll(async () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
@@ -567,6 +568,10 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
           created('/schema/account_user/record', { externalId: `gid://shopify/Customer/${7360000 + i + k}` }),
         ),
       );
+    // Their referrer on the export's last page, the shopper on its first.
+    const referrer = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7359002' });
+    expect((await api.patch(`/schema/account_user/record/${member.id}`, { referredById: referrer.id })).status).toBe(200);
+    referralCode = member.referralCode;
   }, 120_000);
 
   it('the figures add the range’s points by reason and what members hold now', async () => {
@@ -592,7 +597,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       .split('\r\n')
       .map((line) => line.split(','));
     const column = (row: string[], name: string) => row[header!.indexOf(name)];
-    expect(header!.slice(-7)).toEqual([
+    expect(header!.slice(-9)).toEqual([
       'orders',
       'order_total',
       'refunded_total',
@@ -600,18 +605,20 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       'points_earned_in_tier_window',
       'tier',
       'birthday',
+      'referral_code',
+      'referred_by',
     ]);
     const total = (await api.get('/schema/account_user/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
     expect(total).toBeGreaterThan(500);
     expect(rows).toHaveLength(total);
     expect(new Set(rows.map((r) => column(r, 'external_id'))).size).toBe(total);
     const shopper = rows.find((r) => column(r, 'shopify_customer_id') === String(SHOPPER))!;
-    expect(['points_balance', 'points_earned_in_tier_window', 'tier', 'birthday'].map((name) => column(shopper, name))).toEqual([
-      '90',
-      '120',
-      'Gold',
-      '07-14',
-    ]);
+    expect(
+      ['points_balance', 'points_earned_in_tier_window', 'tier', 'birthday', 'referral_code', 'referred_by'].map((name) =>
+        column(shopper, name),
+      ),
+    ).toEqual(['90', '120', 'Gold', '07-14', referralCode, '7359002']);
+    expect(rows.filter((r) => column(r, 'referred_by'))).toHaveLength(1);
     // An ordering customer's totals are the app's order facts.
     const { rows: facts } = await prod.appPool.query<{ customer_id: string; orders: string; total: string }>(
       'select customer_id, count(*)::text as orders, sum(amount)::numeric(12, 2)::text as total from order_facts where shop = $1 and processed_at is not null group by 1 order by 2 desc limit 1',

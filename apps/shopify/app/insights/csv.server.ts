@@ -107,6 +107,8 @@ const MEMBER_HEADER = [
   'points_earned_in_tier_window',
   'tier',
   'birthday',
+  'referral_code',
+  'referred_by',
 ];
 
 type Owned = { ownedById?: string | null };
@@ -131,6 +133,27 @@ const countBy = <T extends Owned>(rows: T[], keep: (row: T) => boolean) => {
   for (const row of rows) if (row.ownedById && keep(row)) counts.set(row.ownedById, (counts.get(row.ownedById) ?? 0) + 1);
   return counts;
 };
+
+/**
+ * Who referred the page's members, by the referrer's Shopify customer id (their external id when
+ * they are no Shopify customer): the page's own members, and the others read in one list.
+ */
+async function referrersOf(
+  api: AccountClient,
+  members: { id: string; externalId?: string | null; referredById?: string | null }[],
+): Promise<Map<string, string>> {
+  const known = new Map(members.map((m) => [m.id, m.externalId ?? '']));
+  const missing = [...new Set(members.flatMap((m) => (m.referredById && !known.has(m.referredById) ? [m.referredById] : [])))];
+  if (missing.length) {
+    const filters = JSON.stringify({ operator: 'and', conditions: [{ fieldSlug: 'id', operator: 'in', fieldValue: missing }] });
+    const { data, error, response } = await api.GET('/schema/account_user/record', {
+      params: { query: { filters, limit: missing.length } },
+    });
+    if (!data) throw new CoreError(response.status, error);
+    for (const m of data.data) known.set(m.id, m.externalId ?? '');
+  }
+  return new Map([...known].map(([id, externalId]) => [id, String(shopifyCustomerId(externalId) ?? externalId)]));
+}
 
 /** The account's tiers by id, their names (a handful per account: read once per export). */
 async function tierNames(api: AccountClient): Promise<Map<string, string>> {
@@ -166,6 +189,7 @@ async function memberPage(
     tiers,
   ]);
   const customers = members.map((m) => shopifyCustomerId(m.externalId));
+  const referredBy = await referrersOf(api, members);
   const { rows: totals } = await pool.query<{ customer_id: string; orders: string; total: string; refunded: string }>(
     `select customer_id, count(*) as orders, sum(amount) as total, sum(refunded) as refunded from order_facts
      where shop = $1 and customer_id = any($2) and processed_at is not null group by customer_id`,
@@ -208,6 +232,8 @@ async function memberPage(
         m.pointsEarnedInTierWindow ?? 0,
         m.tierId ? (tierNameOf.get(m.tierId) ?? null) : null,
         m.birthday ?? null,
+        m.referralCode ?? null,
+        m.referredById ? (referredBy.get(m.referredById) ?? null) : null,
       ]);
     })
     .join('');
