@@ -277,26 +277,33 @@ describe('the email template editor', () => {
     await page().waitForURL(/\/app\/notifications\/emails\/new/);
     await page().getByLabel('Name', { exact: true }).fill('Welcome mail');
     await page().getByLabel('Subject').fill('Welcome to our rewards');
-    await page().getByLabel('Message', { exact: true }).fill('<p>Hi , thanks for joining.</p>');
+    await page().getByLabel('Message', { exact: true }).fill('<p>Hi , thanks for joining. Your link: </p>');
     // The detail goes where the cursor is: after "Hi".
     await page()
       .getByLabel('Message', { exact: true })
       .evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(6, 6));
     await page().getByRole('button', { name: 'Insert: The member’s first name' }).click();
     expect(await page().getByLabel('Message', { exact: true }).inputValue()).toBe(
-      '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+      '<p>Hi {{$account_user.firstName}}, thanks for joining. Your link: </p>',
     );
+    // The referral link at the end: the shop's domain with the member's code.
+    await page()
+      .getByLabel('Message', { exact: true })
+      .evaluate((area: HTMLTextAreaElement) => area.setSelectionRange(area.value.length - 4, area.value.length - 4));
+    await page().getByRole('button', { name: 'Insert: The member’s referral link (your store with their code)' }).click();
+    const linked = `<p>Hi {{$account_user.firstName}}, thanks for joining. Your link: https://${TEST_SHOP}/?loyalty_ref={{$account_user.referralCode}}</p>`;
+    expect(await page().getByLabel('Message', { exact: true }).inputValue()).toBe(linked);
     await page().getByText('Save the template to preview it.').waitFor();
     await browser.shot('email-editor-new');
     await saveBar().getByRole('button', { name: 'Save' }).click();
     await page().waitForURL(/\/app\/notifications\/emails\/[0-9a-f-]{36}/);
     templateId = /emails\/([0-9a-f-]{36})/.exec(page().url())![1]!;
-    await preview().getByText('Hi Alex, thanks for joining.').waitFor();
+    await preview().getByText(`Hi Alex, thanks for joining. Your link: https://${TEST_SHOP}/?loyalty_ref=K7M3QX9P`).waitFor();
     expect(await page().getByTestId('preview-subject').innerText()).toBe('Welcome to our rewards');
     expect((await api.get(`/schema/email_template/record/${templateId}`)).body.data).toMatchObject({
       name: 'Welcome mail',
       subject: 'Welcome to our rewards',
-      htmlContent: '<p>Hi {{$account_user.firstName}}, thanks for joining.</p>',
+      htmlContent: linked,
     });
   });
 

@@ -312,6 +312,8 @@ function memberVariables(m: AccountUserRow): Json {
     pointsEarnedInTierWindow: m.points_earned_in_tier_window,
     lastPointEntryAt: iso(m.last_point_entry_at),
     tierId: m.tier_id,
+    // A message may carry the member's referral link: the shop's storefront with ?loyalty_ref=<code>.
+    referralCode: m.referral_code,
     createdAt: iso(m.created_at),
     updatedAt: iso(m.updated_at),
   };

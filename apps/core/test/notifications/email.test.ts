@@ -827,7 +827,8 @@ describe('points and tiers in messages', () => {
   const POINTS_HTML =
     '<p id="tier">{{$helpers.tierBeforeName}} to {{$helpers.tierAfterName}}|{{$helpers.tierName}}</p>' +
     '<p id="points">{{$helpers.formattedPoints}}|{{$helpers.formattedPointsBalance}}|{{$account_user.pointsBalance}}</p>' +
-    '<p id="expiry">{{$helpers.formattedExpiringPoints}}|{{$helpers.formattedPointsExpireAt}}</p>';
+    '<p id="expiry">{{$helpers.formattedExpiringPoints}}|{{$helpers.formattedPointsExpireAt}}</p>' +
+    '<p id="referral">https://shop.example/?loyalty_ref={{$account_user.referralCode}}</p>';
   let pointsTemplate: Record<string, any>;
 
   beforeAll(async () => {
@@ -876,6 +877,7 @@ describe('points and tiers in messages', () => {
     expect(byId(mails.tier!.html!, 'tier')).toBe(' to Goldstatus|Goldstatus');
     expect(byId(mails.earned!.html!, 'points')).toBe('1.234 Sterne|1.234 Sterne|1234');
     expect(byId(mails.earned!.html!, 'tier')).toBe(' to |Goldstatus');
+    expect(byId(mails.earned!.html!, 'referral')).toBe(`https://shop.example/?loyalty_ref=${pia.referralCode}`);
   });
 
   it('pair the balance an event left with the tier it left, not a tier a later entry reached before the send', async () => {

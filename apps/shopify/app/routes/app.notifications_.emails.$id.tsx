@@ -34,8 +34,11 @@ export interface EmailDraft {
   emailFooterId: string;
 }
 
-/** The details a message may insert (CONTRACT §11), each worded in i18n `editors.email.variables.list`. */
-const VARIABLES: { key: keyof Messages['editors']['email']['variables']['list']; text: string }[] = [
+/**
+ * The details a message may insert (CONTRACT §11), each worded in i18n `editors.email.variables.list`;
+ * the member's referral link leads to the shop's own domain, which Shopify sends on to its storefront.
+ */
+const variablesOf = (shop: string): { key: keyof Messages['editors']['email']['variables']['list']; text: string }[] => [
   { key: 'firstName', text: '{{$account_user.firstName}}' },
   { key: 'lastName', text: '{{$account_user.lastName}}' },
   { key: 'shopName', text: '{{$account.name}}' },
@@ -46,6 +49,7 @@ const VARIABLES: { key: keyof Messages['editors']['email']['variables']['list'];
   { key: 'validTill', text: '{{$helpers.rewardValidTill}}' },
   { key: 'balance', text: '{{$helpers.formattedPointsBalance}}' },
   { key: 'tier', text: '{{$helpers.tierName}}' },
+  { key: 'referralLink', text: `https://${shop}/?loyalty_ref={{$account_user.referralCode}}` },
   { key: 'unsubscribe', text: '{{$helpers.unsubscribeUrl}}' },
   { key: 'header', text: '{{>header}}' },
   { key: 'footer', text: '{{>footer}}' },
@@ -64,7 +68,7 @@ const draftOf = (t: Template | null): EmailDraft => ({
 type Named = { id: string; name: string };
 
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
-  const { api } = await authenticateShop(request);
+  const { api, session } = await authenticateShop(request);
   const id = params.id && params.id !== 'new' ? params.id : null;
   const query = { limit: 250, sortBy: [{ fieldSlug: 'createdAt', order: 'DESC' as const }] };
   const [template, headers, footers] = await Promise.all([
@@ -74,7 +78,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   ]);
   if (template && !template.ok) throw failureResponse(template.failure);
   const named = (list: typeof headers): Named[] => (list.ok ? list.data.map((r) => ({ id: r.id, name: String(r.name) })) : []);
-  return { id, draft: draftOf(template?.ok ? template.data : null), headers: named(headers), footers: named(footers) };
+  return {
+    id,
+    draft: draftOf(template?.ok ? template.data : null),
+    headers: named(headers),
+    footers: named(footers),
+    variables: variablesOf(session.shop),
+  };
 };
 
 const labelsOf = (m: Messages['editors']): Record<keyof EmailDraft, string> => ({
@@ -163,11 +173,25 @@ const PREVIEW_DELAY_MS = 400;
 const BODY_ID = 'email-body';
 
 export default function EmailEditorPage() {
-  const { id, draft, headers, footers } = useLoaderData<typeof loader>();
-  return <EmailEditor key={id ?? 'new'} id={id} initial={draft} headers={headers} footers={footers} />;
+  const { id, draft, headers, footers, variables } = useLoaderData<typeof loader>();
+  return <EmailEditor key={id ?? 'new'} id={id} initial={draft} headers={headers} footers={footers} variables={variables} />;
 }
 
-function EmailEditor({ id, initial, headers, footers }: { id: string | null; initial: EmailDraft; headers: Named[]; footers: Named[] }) {
+type Variable = ReturnType<typeof variablesOf>[number];
+
+function EmailEditor({
+  id,
+  initial,
+  headers,
+  footers,
+  variables,
+}: {
+  id: string | null;
+  initial: EmailDraft;
+  headers: Named[];
+  footers: Named[];
+  variables: Variable[];
+}) {
   const { editors: m } = useMessages();
   const language = useAdminLanguage();
   const form = useEditorDraft(initial, id, urlOf);
@@ -268,7 +292,7 @@ function EmailEditor({ id, initial, headers, footers }: { id: string | null; ini
                 <Text as="h2" variant="headingMd">
                   {e.variables.title}
                 </Text>
-                {VARIABLES.map((v) => (
+                {variables.map((v) => (
                   <InlineStack key={v.key} align="space-between" blockAlign="center">
                     <Text as="span">{e.variables.list[v.key]}</Text>
                     <Button

@@ -263,6 +263,7 @@ export const editors: Messages['editors'] = {
         validTill: 'Bis wann die Prämie gilt',
         balance: 'Punktestand des Mitglieds, mit deinem Namen für Punkte („1.250 Sterne“)',
         tier: 'Stufe des Mitglieds („Gold“)',
+        referralLink: 'Empfehlungslink des Mitglieds (dein Shop mit seinem Code)',
         unsubscribe: 'Der Link, um diese E-Mails abzubestellen',
         header: 'Die oben gewählte Kopfzeile',
         footer: 'Die oben gewählte Fußzeile',

@@ -233,6 +233,7 @@ export const editors = {
         validTill: 'Until when the reward can be used',
         balance: 'The member’s points balance, with your name for points (“1,250 Stars”)',
         tier: 'The member’s tier (“Gold”)',
+        referralLink: 'The member’s referral link (your store with their code)',
         unsubscribe: 'The link to stop these emails',
         header: 'The header chosen above',
         footer: 'The footer chosen above',
