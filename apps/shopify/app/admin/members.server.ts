@@ -269,7 +269,7 @@ export interface MemberDetail {
   /** When the member's points expire without an entry before (as their rewards page says); null when they do not. */
   pointsExpireAt: string | null;
   /** Who referred the member (by name, for a link to their page), and how many customers the member referred. */
-  referrals: { referredBy: Pick<MemberRow, 'id' | 'firstName' | 'lastName' | 'email'> | null; referred: number };
+  referrals: { referredBy: MemberRow | null; referred: number };
 }
 
 /** What the member page reads from the app's own tables: a customer's orders, and what the app made at Shopify for reward logs. */
@@ -320,14 +320,6 @@ export async function memberDetail(
   ]);
   const own = memberRow(member.data, new Map(tier?.ok ? [[tier.data.id, tier.data.name ?? '']] : []));
   const profile = { ...own, timezone: own.timezone ?? shopTimezone };
-  const referredBy = referrer?.ok
-    ? {
-        id: referrer.data.id,
-        firstName: referrer.data.firstName ?? null,
-        lastName: referrer.data.lastName ?? null,
-        email: referrer.data.email ?? null,
-      }
-    : null;
   const sourceOf = pointSources(rows(points), new Map(rows(rewards).map((r) => [r.id, rewardTitle(r)])));
   // What a points reward added: its entry (with the tier's multiplier), else its value (held, or older than the entries read).
   const earnedBy = new Map(
@@ -400,7 +392,10 @@ export async function memberDetail(
       }),
       tier: tier?.ok ? { id: tier.data.id, name: tier.data.name ?? '' } : null,
       pointsExpireAt: expiryOf(settings, member.data),
-      referrals: { referredBy, referred: referred.ok ? (referred.total ?? referred.data.length) : 0 },
+      referrals: {
+        referredBy: referrer?.ok ? memberRow(referrer.data, new Map()) : null,
+        referred: referred.ok ? (referred.total ?? referred.data.length) : 0,
+      },
       points: rows(points).map((e) => {
         const from = sourceOf(e);
         return {

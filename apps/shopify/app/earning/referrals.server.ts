@@ -1,6 +1,5 @@
 import { type AccountClient, CoreError } from '../core/client.server';
-import type { LogInput } from '../core/logs.server';
-import { transient } from '../core/logs.server';
+import { type LogInput, transient } from '../core/logs.server';
 import { whereEquals } from '../core/records.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import type { OrderCustomer, PaidOrder } from '../shopify/order-payloads.server';

@@ -187,7 +187,7 @@ export class EarningWorker {
     if (row.subject.startsWith('newsletter:')) return this.earnNewsletter(row, account);
     switch (row.topic) {
       case 'orders/paid':
-        return this.earnOrder(row, client, account && { api: accountClient(this.deps.coreUrl, account), installedAt: account.installedAt });
+        return this.earnOrder(row, client, account);
       case 'refunds/create':
       case 'orders/cancelled':
         return this.reverse(row, client, account && accountClient(this.deps.coreUrl, account));
@@ -201,22 +201,18 @@ export class EarningWorker {
   }
 
   /** A paid order: one log per definition it feeds, then the order is earned and what waited for it is due. */
-  private async earnOrder(
-    row: WebhookRow,
-    client: pg.PoolClient,
-    shop: { api: AccountClient; installedAt: Date } | null,
-  ): Promise<Outcome> {
-    const api = shop?.api ?? null;
+  private async earnOrder(row: WebhookRow, client: pg.PoolClient, account: ShopAccount | null): Promise<Outcome> {
     const paid = paidOrder(row.payload);
     if (!paid) return { status: 'done', note: 'no order in the payload' };
     const order = paid.customer ? paid : { ...paid, customer: await this.verifiedOwner(client, row, paid) };
     const customer = order.customer;
-    if (order.test || order.giftCardsOnly || !customer || !api) {
+    if (order.test || order.giftCardsOnly || !customer || !account) {
       const skip = order.test ? 'test order' : order.giftCardsOnly ? 'gift cards only' : !customer ? 'no customer' : 'shop not installed';
       if (customer && !order.test && !order.giftCardsOnly) await this.markMembership(client, row.shop, customer.id, null);
       await this.settleOrder(client, row.shop, order, skip);
       return { status: 'done', note: skip };
     }
+    const api = accountClient(this.deps.coreUrl, account);
     const rules = await this.deps.rules.rules(row.shop);
     const feeds = await orderFeeds(this.live.for(row.shop, api, rules), rules);
     // Every paid order claims in turn, so one after an order that needed no claim never passes for the first.
@@ -288,7 +284,14 @@ export class EarningWorker {
     const referred =
       order.referralCode &&
       firstOrder &&
-      (await this.earnReferral(row.shop, { ...order, customer, referralCode: order.referralCode }, shop!, ownedBy, client));
+      (await this.earnReferral(
+        row.shop,
+        { ...order, customer, referralCode: order.referralCode },
+        api,
+        account.installedAt,
+        ownedBy,
+        client,
+      ));
     // A customer the program earned for is one of its members (the dashboard's members against other customers).
     const earned = pointsEarned || !!referred || outcomes.some((o) => o.written || o.replay);
     await this.markMembership(client, row.shop, customer.id, earned ? order.processedAt : null);
@@ -337,13 +340,14 @@ export class EarningWorker {
   private async earnReferral(
     shopName: string,
     order: PaidOrder & { customer: OrderCustomer; referralCode: string },
-    shop: { api: AccountClient; installedAt: Date },
+    api: AccountClient,
+    installedAt: Date,
     ownedBy: ReturnType<typeof memberOf>,
     client: pg.PoolClient,
   ): Promise<boolean> {
-    const rates = await this.live.rates(shopName, shop.api);
+    const rates = await this.live.rates(shopName, api);
     if (!rates || rates.onReferral + rates.onReferredOrder <= 0) return false;
-    const outcome = await earnReferral(shop.api, order, ownedBy, rates, shop.installedAt);
+    const outcome = await earnReferral(api, order, ownedBy, rates, installedAt);
     if (!outcome) return false;
     const { referrer, friend } = outcome;
     await client.query(
