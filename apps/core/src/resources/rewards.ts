@@ -64,6 +64,7 @@ export const reward = defineResource({
     await trx('milestone').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
     await trx('mission').where({ account_id: account, reward_id: row.id }).update({ reward_id: null });
     await trx('tier').where({ account_id: account, entry_reward_id: row.id }).update({ entry_reward_id: null });
+    await trx('points_setting').where({ account_id: account, referral_reward_id: row.id }).update({ referral_reward_id: null });
   },
   actions: {
     redeem: {

@@ -60,6 +60,12 @@ export const pointsSettingFields = {
     'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
   ),
   pointsOnReferredOrder: earningRate('Points for the referred customer on that first order, beside what the order itself earns.'),
+  referralRewardId: field.uuid({
+    references: 'reward',
+    public: true,
+    description:
+      'The gift a referred friend claims with their e-mail before their first order (the Shopify app issues it as a one-time discount code); none: the friend gets pointsOnReferredOrder only.',
+  }),
 };
 
 export const POINT_REASONS = ['earned', 'redeemed', 'reversed', 'expired', 'adjusted'] as const;

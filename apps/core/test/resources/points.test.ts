@@ -107,6 +107,7 @@ describe('points_setting', () => {
           'pointsOnBirthday',
           'pointsOnReferral',
           'pointsOnReferredOrder',
+          'referralRewardId',
         ].sort(),
       );
     }

@@ -91,3 +91,41 @@ describe('referral codes', () => {
     expect(await accepted(acct.api.get(`/schema/account_user/record/${bob.id}`))).toMatchObject({ id: bob.id, referredById: null });
   });
 });
+
+describe('the referred friend’s gift', () => {
+  it('names a reward of the account, read by guests while points are live, and is cleared with its reward', async () => {
+    const a = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+    const [setting] = await accepted(a.api.get('/schema/points_setting/record'));
+    expect(setting.referralRewardId).toBeNull();
+    const gift = await accepted(
+      a.api.post('/schema/reward/record', {
+        name: '10% off your first order',
+        description: 'On a first order.',
+        rewardExpiryType: 'no_expiry',
+        discountType: 'percentage',
+        discountValue: 10,
+      }),
+    );
+    const other = await app.createAccount({ timezone: 'UTC', defaultLanguageCode: 'en' });
+    const foreign = await accepted(
+      other.api.post('/schema/reward/record', {
+        name: 'Theirs',
+        description: 'Theirs.',
+        rewardExpiryType: 'no_expiry',
+        discountType: 'percentage',
+        discountValue: 5,
+      }),
+    );
+    for (const id of [foreign.id, '00000000-0000-4000-8000-000000000000']) {
+      const refused = await a.api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: id });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.details[0]).toMatchObject({ field: 'referralRewardId' });
+    }
+    await accepted(a.api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: gift.id, status: 'live' }));
+    const guest = await app.anon.get('/schema/points_setting/record', undefined, { 'x-account-id': a.accountId });
+    expect(guest.status).toBe(200);
+    expect(guest.body.data[0].referralRewardId).toBe(gift.id);
+    expect((await a.api.delete(`/schema/reward/record/${gift.id}`)).status).toBe(204);
+    expect((await accepted(a.api.get('/schema/points_setting/record')))[0].referralRewardId).toBeNull();
+  });
+});
