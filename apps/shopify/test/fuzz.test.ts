@@ -402,6 +402,26 @@ describe('app proxy (signed query)', () => {
     const visit = await fetch(proxyUrl('/apps/loyalty/visit', [['logged_in_customer_id', String(CUSTOMER)]]), { method: 'POST' });
     expect(visit.status, await visit.text()).toBe(200);
   });
+
+  it('/apps/loyalty/referral: odd codes, e-mails and bodies are 4xx in the error body and make no gift', async () => {
+    const offers = await survey({
+      arbitrary: fc.tuple(params, fc.option(oddString, { nil: undefined })),
+      send: ([query, code]) => fetch(proxyUrl('/apps/loyalty/referral', code === undefined ? query : [...query, ['code', code]])),
+      describe: (query) => JSON.stringify(query),
+    });
+    const claims = await survey({
+      arbitrary: fc.tuple(params, bodies(shaped({ code: 'K7M3QX9P', email: 'friend@example.com' }))),
+      send: ([query, body]) =>
+        fetch(proxyUrl('/apps/loyalty/referral', query), {
+          method: 'POST',
+          headers: body.contentType ? { 'content-type': body.contentType } : {},
+          body: bytes(body.text),
+        }),
+      describe: ([query, body]) => `${JSON.stringify(query)} ${say(body)}`,
+    });
+    console.info('/apps/loyalty/referral', offers, claims);
+    expect((await prod.appPool.query('select count(*)::int as n from shopify_referral_gifts')).rows[0].n).toBe(0);
+  });
 });
 
 describe('UI extensions (session tokens signed with the app secret)', () => {

@@ -218,6 +218,8 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
     where: 'customer_id = {customer}',
   })),
   { table: 'reward_discounts', where: 'customer_gid = {gid}' },
+  // A friend's gift is claimed with an e-mail, before there is a customer.
+  { table: 'shopify_referral_gifts', where: 'email = {email}' },
   // An imported balance's row names its customer by id once given, by e-mail until then.
   { table: 'points_import_rows', where: 'customer_id = {customer} or lower(email) = {email}' },
   { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },

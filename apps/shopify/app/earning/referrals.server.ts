@@ -31,7 +31,8 @@ interface Referrer {
   email: string | null;
 }
 
-async function referrerOf(api: AccountClient, code: string): Promise<Referrer | null> {
+/** The member whose referral code this is, when they have a Shopify customer. */
+export async function referrerOf(api: AccountClient, code: string): Promise<Referrer | null> {
   const found = await api
     .GET('/schema/account_user/record', { params: { query: { filters: JSON.stringify(whereEquals('referralCode', code)), limit: 1 } } })
     .catch(() => {
@@ -50,7 +51,8 @@ async function markReferred(api: AccountClient, id: string, referredById: string
   if (!patched.data && transient(patched.response.status)) throw new CoreError(patched.response.status, patched.error);
 }
 
-const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+/** Two e-mail addresses are one, whatever their case and surrounding spaces. */
+export const sameEmail = (a: string | null, b: string | null) => !!a && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
  * The referral a customer's first paid order names by its code: none for a customer from before

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
-import { BlockStack, Checkbox, FormLayout, Layout, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Checkbox, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
@@ -17,10 +17,13 @@ import { failureResponse } from '../core/failure';
 import { PointsImport } from '../components/PointsImport';
 import { importsOf } from '../points-import/imports.server';
 import { pool } from '../storage/pool.server';
+import { CLAIMS_PER_DAY, giftChoices } from '../earning/referral-gifts.server';
+import { outbox } from '../loop/outbox.server';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
- * orders, sign-ups, newsletter subscriptions, birthdays and referrals earn (the earning worker applies these rates, the widget shows them), how
+ * orders, sign-ups, newsletter subscriptions, birthdays and referrals earn (the earning worker applies these rates, the widget shows them)
+ * and the gift a referred friend claims (referral-gifts.server.ts), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
  * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
  * and balances brought from another loyalty app (PointsImport).
@@ -37,6 +40,8 @@ export interface PointsDraft {
   onBirthday: string;
   onReferral: string;
   onReferredOrder: string;
+  /** The reward a referred friend claims (referralRewardId); '' for none. */
+  friendGift: string;
   expiryMonths: string;
   tierWindowMonths: string;
   currencyName: string;
@@ -52,6 +57,7 @@ const draftOf = (s: Setting): PointsDraft => ({
   onBirthday: String(s.pointsOnBirthday ?? 0),
   onReferral: String(s.pointsOnReferral ?? 0),
   onReferredOrder: String(s.pointsOnReferredOrder ?? 0),
+  friendGift: s.referralRewardId ?? '',
   expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
@@ -69,8 +75,13 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
-  const [setting, currencyCode, imports] = await Promise.all([theSetting(api), shopCurrency(admin), importsOf(pool(), session.shop)]);
-  return { id: setting.id, draft: draftOf(setting), currencyCode, imports };
+  const [setting, currencyCode, imports, gifts] = await Promise.all([
+    theSetting(api),
+    shopCurrency(admin),
+    importsOf(pool(), session.shop),
+    giftChoices(api, session.shop, outbox),
+  ]);
+  return { id: setting.id, draft: draftOf(setting), currencyCode, imports, gifts, claimsPerDay: CLAIMS_PER_DAY };
 };
 
 const FIELD_OF: Record<string, keyof PointsDraft> = {
@@ -82,6 +93,7 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsOnBirthday: 'onBirthday',
   pointsOnReferral: 'onReferral',
   pointsOnReferredOrder: 'onReferredOrder',
+  referralRewardId: 'friendGift',
   expiryMonthsOfInactivity: 'expiryMonths',
   tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
@@ -97,6 +109,7 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   onBirthday: m.onBirthday.label,
   onReferral: m.onReferral.label,
   onReferredOrder: m.onReferredOrder.label,
+  friendGift: m.friendGift.label,
   expiryMonths: m.expiry.label,
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
@@ -122,6 +135,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsOnBirthday: numberOr(text('onBirthday')),
     pointsOnReferral: numberOr(text('onReferral')),
     pointsOnReferredOrder: numberOr(text('onReferredOrder')),
+    referralRewardId: text('friendGift') || null,
     expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
     tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
@@ -147,7 +161,7 @@ const KEEPING = [
 ] as const;
 
 export default function PointsSettings() {
-  const { id, draft: initial, currencyCode, imports } = useLoaderData<typeof loader>();
+  const { id, draft: initial, currencyCode, imports, gifts, claimsPerDay } = useLoaderData<typeof loader>();
   const { editors, tiers } = useMessages();
   const m = editors.points;
   const labels = labelsOf(m);
@@ -176,6 +190,18 @@ export default function PointsSettings() {
                   {...form.field(key)}
                 />
               ))}
+              <Select
+                label={labels.friendGift}
+                helpText={format(m.friendGift.help, { limit: claimsPerDay })}
+                options={[
+                  { label: m.friendGift.none, value: '' },
+                  ...gifts.map((r) => ({ label: r.name, value: r.id })),
+                  ...(draft.friendGift && !gifts.some((r) => r.id === draft.friendGift)
+                    ? [{ label: tiers.list.goneReward, value: draft.friendGift }]
+                    : []),
+                ]}
+                {...form.field('friendGift')}
+              />
             </FormLayout>
           </TitledCard>
           <TitledCard title={m.sections.keeping}>

@@ -70,6 +70,19 @@ export async function fetchCustomerByEmail(admin: AdminGraphql, email: string): 
   return data.customerByIdentifier;
 }
 
+/** How many orders the shop's customer with this e-mail address has placed; 0 when there is no such customer. */
+export async function ordersByEmail(admin: AdminGraphql, email: string): Promise<number> {
+  const data = await run<{ customerByIdentifier: { numberOfOrders: string } | null }>(
+    admin,
+    `#graphql
+    query LoyaltyCustomerOrders($email: String!) {
+      customerByIdentifier(identifier: { emailAddress: $email }) { numberOfOrders }
+    }`,
+    { email },
+  );
+  return Number(data.customerByIdentifier?.numberOfOrders ?? 0);
+}
+
 /** The shop's customers among `gids` (at most 250, Shopify's bound for `nodes`), in one query; ids it has no customer for are left out. */
 export async function fetchCustomers(admin: AdminGraphql, gids: readonly string[]): Promise<CustomerInfo[]> {
   if (!gids.length) return [];
@@ -169,7 +182,8 @@ export async function flowTriggerReceive(admin: AdminGraphql, handle: string, pa
 export interface CodeDiscountInput {
   title: string;
   code: string;
-  customerGid: string;
+  /** The one customer who may use it; none: anyone may, once (a referred friend's gift, who is no customer yet). */
+  customerGid?: string;
   /** `percentage` takes 0..100 (the reward's value); `fixed_amount` is in the shop's currency. */
   discountType: 'percentage' | 'fixed_amount' | 'free_shipping';
   discountValue: number;
@@ -190,7 +204,7 @@ function minimumInput(minimum: MinimumRequirement | undefined) {
 }
 
 /**
- * One code discount for one customer, usable once (CONTRACT §16): an amount off (percentage or
+ * One code discount for one customer (a referred friend's gift: for anyone), usable once (CONTRACT §16): an amount off (percentage or
  * fixed, on all products or the chosen collections) with `discountCodeBasicCreate`, or free
  * shipping with `discountCodeFreeShippingCreate`; with the minimum purchase and combinations the
  * merchant set.
@@ -206,7 +220,7 @@ export async function createCodeDiscount(
     endsAt: input.endsAt,
     usageLimit: 1,
     appliesOncePerCustomer: true,
-    context: { customers: { add: [input.customerGid] } },
+    context: input.customerGid ? { customers: { add: [input.customerGid] } } : { all: 'ALL' },
     combinesWith: input.combinesWith ?? NO_COMBINATIONS,
     minimumRequirement: minimumInput(input.minimum),
   };

@@ -178,6 +178,7 @@ export class ShopStore {
       'shopify_order_logs',
       'shopify_order_points',
       'shopify_referrals',
+      'shopify_referral_gifts',
       'customer_tiers',
       'shopify_first_orders',
       'earning_rules',

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, the shop's id and currency, customer, metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
+ * operations (shop, the shop's id and currency, customer (by id, or by e-mail with its number of orders), metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
  * discountCodeBasicCreate, discountCodeFreeShippingCreate and storeCreditAccountCredit checked field by field against their
  * documented input types, a customer's store credit transactions, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
@@ -13,7 +13,11 @@ import type { AddressInfo } from 'node:net';
  */
 export interface AdminStub {
   origin: string;
-  customers: Map<string, { firstName: string | null; lastName: string | null; email: string | null; locale?: string }>;
+  /** The shop's customers by GID; `numberOfOrders` (customerByIdentifier's) is 0 when left out. */
+  customers: Map<
+    string,
+    { firstName: string | null; lastName: string | null; email: string | null; locale?: string; numberOfOrders?: number }
+  >;
   /** The shop's metafields by `ownerId|namespace|key`, as metafieldsSet and metafieldsDelete left them. */
   metafields: Map<string, string>;
   /** Each owner's tags by GID, as tagsAdd and tagsRemove left them. */
@@ -496,11 +500,15 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         const customer = stub.customers.get(id);
         return send(200, { data: { customer: customer ? { id, ...customer } : null } });
       }
-      if (operation === 'LoyaltyCustomerByEmail') {
+      if (operation === 'LoyaltyCustomerByEmail' || operation === 'LoyaltyCustomerOrders') {
         // Shopify matches the address whatever its case.
         const email = String(variables.email).toLowerCase();
         const found = [...stub.customers].find(([, c]) => c.email?.toLowerCase() === email);
-        return send(200, { data: { customerByIdentifier: found ? { id: found[0], ...found[1] } : null } });
+        if (operation === 'LoyaltyCustomerOrders')
+          // UnsignedInt64 is a string in Shopify's JSON.
+          return send(200, { data: { customerByIdentifier: found ? { numberOfOrders: String(found[1].numberOfOrders ?? 0) } : null } });
+        const { numberOfOrders: _count, ...fields } = found?.[1] ?? {};
+        return send(200, { data: { customerByIdentifier: found ? { id: found[0], ...fields } : null } });
       }
       if (operation === 'LoyaltyMetafields') {
         const list = variables.metafields as Record<string, unknown>[];

@@ -184,11 +184,9 @@ export async function webhookRequest(
 }
 
 /** An app proxy request as the storefront forwards it: signed query with shop and timestamp. */
-export async function proxyRequest(path: string, query: Record<string, string>, method = 'GET'): Promise<Request> {
+export async function proxyRequest(path: string, query: Record<string, string>, method = 'GET', body?: unknown): Promise<Request> {
   const url = new URL(`${SHOPIFY.appUrl}${path}`);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  return setUpValidRequest(
-    { type: RequestType.Public, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey },
-    new Request(url, { method }),
-  );
+  const init = body === undefined ? { method } : { method, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } };
+  return setUpValidRequest({ type: RequestType.Public, store: TEST_SHOP_NAME, apiSecretKey: SHOPIFY.apiSecretKey }, new Request(url, init));
 }

@@ -62,6 +62,11 @@ export const editors: Messages['editors'] = {
       label: 'Punkte für den empfohlenen Freund',
       help: 'Erhält der neue Kunde auf diese erste Bestellung, zusätzlich zu dem, was die Bestellung selbst bringt, und werden mit ihr zurückgenommen.',
     },
+    friendGift: {
+      label: 'Geschenk für den empfohlenen Freund',
+      help: 'Ein Freund, der dem Link eines Kunden folgt, gibt im Prämien-Launcher seine E-Mail-Adresse an und erhält einen einmaligen Rabattcode für seine erste Bestellung, erstellt aus dieser Prämie (einer, die als Shopify-Rabatt ausgegeben wird). Nicht für eine E-Mail-Adresse, mit der schon bestellt wurde, ein Code pro E-Mail-Adresse, höchstens {limit} Freunde am Tag pro Link. Eine Bestellung mit dem Code zählt auch ohne den Link als empfohlen.',
+      none: 'Keines: nur Punkte',
+    },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
       body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',

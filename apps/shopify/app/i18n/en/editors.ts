@@ -47,6 +47,11 @@ export const editors = {
       label: 'Points for the referred friend',
       help: 'Given to the new customer on that first order, beside what the order itself earns, and taken back with it.',
     },
+    friendGift: {
+      label: 'Gift for the referred friend',
+      help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link.',
+      none: 'None: points only',
+    },
     expiry: {
       label: 'Months without earning or spending before points expire',
       help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',
