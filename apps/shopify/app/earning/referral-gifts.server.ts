@@ -3,9 +3,8 @@ import type pg from 'pg';
 import { REFERRAL_CODE } from '@loyalty/view-model';
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records, type RecordOf } from '../core/records.server';
-import { rewardExpiry } from '../loop/triggers.server';
 import { type AdminGraphql, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
-import type { IssuingSpec } from '../shopify/reward-issuing';
+import { type IssuingSpec, rewardEndsAt } from '../shopify/reward-issuing';
 import { referrerOf, sameEmail } from './referrals.server';
 
 /**
@@ -193,15 +192,7 @@ async function makeDiscount(admin: AdminGraphql, gift: Gift, code: string): Prom
       issuing?.kind === 'free_shipping' ? 'free_shipping' : reward.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage',
     discountValue: Number(reward.discountValue ?? 0),
     startsAt: now,
-    endsAt: rewardExpiry({
-      id: '',
-      rewardId: gift.rewardId,
-      status: 'issued',
-      couponCode: null,
-      rewardExpiryAt: null,
-      createdAt: now,
-      reward,
-    }),
+    endsAt: rewardEndsAt(reward, Date.parse(now)),
     ...(issuing ? { minimum: issuing.minimum, collections: issuing.collections.map((c) => c.id), combinesWith: issuing.combinesWith } : {}),
   });
   const taken = created.userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));

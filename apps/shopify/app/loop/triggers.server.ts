@@ -1,3 +1,4 @@
+import { rewardEndsAt } from '../shopify/reward-issuing';
 import { isJsonObject, type JsonObject, objectOf } from '../json';
 import type { TriggerHandle } from '../shopify/flow-extensions';
 
@@ -135,13 +136,7 @@ export function revokedRewardLogIds(eventCode: string, payload: JsonObject): str
  */
 export function rewardExpiry(log: IssuedRewardLog): string | null {
   if (log.rewardExpiryAt) return log.rewardExpiryAt;
-  const reward = log.reward ?? {};
-  if (reward.rewardExpiryType === 'absolute') return reward.rewardExpiryAt ?? null;
-  if (reward.rewardExpiryType === 'relative' && reward.rewardExpiryInDays) {
-    const issued = Date.parse(log.rewardIssuedAt ?? log.confirmAt ?? log.createdAt ?? '') || Date.now();
-    return new Date(issued + reward.rewardExpiryInDays * 86_400_000).toISOString();
-  }
-  return null;
+  return rewardEndsAt(log.reward ?? {}, Date.parse(log.rewardIssuedAt ?? log.confirmAt ?? log.createdAt ?? '') || Date.now());
 }
 
 /** The Reward issued trigger's fields for a reward log, with the code it was issued with. */

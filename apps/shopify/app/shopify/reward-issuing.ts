@@ -34,6 +34,17 @@ export const NO_COMBINATIONS: CombinesWith = { orderDiscounts: false, productDis
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** When a reward issued at `issuedAt` (ms) ends by its own expiry setting: a date, days after, or never (null). */
+export function rewardEndsAt(
+  reward: { rewardExpiryType?: string | null; rewardExpiryInDays?: number | null; rewardExpiryAt?: string | null },
+  issuedAt: number,
+): string | null {
+  if (reward.rewardExpiryType === 'absolute') return reward.rewardExpiryAt ?? null;
+  if (reward.rewardExpiryType === 'relative' && reward.rewardExpiryInDays)
+    return new Date(issuedAt + reward.rewardExpiryInDays * 86_400_000).toISOString();
+  return null;
+}
+
 /** A stored spec read field by field; null when it is none. */
 export function issuingSpecOf(value: unknown): IssuingSpec | null {
   if (!isObject(value) || !REWARD_KINDS.includes(value.kind as RewardKind)) return null;
