@@ -552,7 +552,9 @@ describe('a referred friend’s gift, through what ships', () => {
     ]);
     expect((await api.get(`/schema/account_user/record/${(await memberOf(851))!.id}`)).body.data.referredById).toBe(referrer.id);
 
-    // The gift taken away, the link offers nothing.
+    // Its delete says so first; taken away, the link offers nothing.
+    const rewardPage = await answerOf(await adminFetch(prod.url, `/app/rewards/${giftId}.data?_routes=routes%2Fapp.rewards.%24id`));
+    expect((rewardPage.value as Record<string, any>)['routes/app.rewards.$id'].data.uses).toMatchObject({ friendGift: true });
     expect((await api.delete(`/schema/reward/record/${giftId}`)).status).toBe(204);
     expect((await prod.send(await referral({ code }))).status).toBe(404);
     expect((await rates({ pointsOnReferral: 0 })).status).toBe(200);

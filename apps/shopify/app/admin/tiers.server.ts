@@ -43,17 +43,26 @@ export async function membersPerTier(api: AccountClient, tierIds: readonly strin
 
 /**
  * What a reward's delete takes away, for its confirmation: the tiers giving it on entering (by
- * name), how many milestones and missions give it, and how many of its reward logs are held (a
- * delete revokes them, CONTRACT §17).
+ * name), how many milestones and missions give it, how many of its reward logs are held (a
+ * delete revokes them, CONTRACT §17), and whether it is referred friends' gift.
  */
-export async function rewardUses(api: AccountClient, rewardId: string): Promise<{ tiers: string[]; others: number; held: number }> {
+export async function rewardUses(
+  api: AccountClient,
+  rewardId: string,
+): Promise<{ tiers: string[]; others: number; held: number; friendGift: boolean }> {
   const count = { limit: 1, fetchTotalCount: true } as const;
-  const [tiers, milestones, missions, held] = await Promise.all([
+  const [tiers, milestones, missions, held, setting] = await Promise.all([
     records(api, 'tier').list({ filters: whereEquals('entryRewardId', rewardId), limit: 100 }),
     records(api, 'milestone').list({ filters: whereEquals('rewardId', rewardId), ...count }),
     records(api, 'mission').list({ filters: whereEquals('rewardId', rewardId), ...count }),
     records(api, 'reward_log').list({ filters: whereAll({ rewardId, rewardLogStatus: 'pending' }), ...count }),
+    records(api, 'points_setting').list({ limit: 1 }),
   ]);
   const total = (listed: { ok: boolean; total?: number }) => (listed.ok ? (listed.total ?? 0) : 0);
-  return { tiers: tiers.ok ? tiers.data.map((t) => t.name ?? '') : [], others: total(milestones) + total(missions), held: total(held) };
+  return {
+    tiers: tiers.ok ? tiers.data.map((t) => t.name ?? '') : [],
+    others: total(milestones) + total(missions),
+    held: total(held),
+    friendGift: setting.ok && setting.data[0]?.referralRewardId === rewardId,
+  };
 }

@@ -207,7 +207,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
   const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
   const number = useMemo(() => new Intl.NumberFormat(language), [language]);
-  // What else a delete takes away: the tiers, milestones and missions that give the reward, its place among the rewards to redeem, and the rewards on hold.
+  // What else a delete takes away: the tiers, milestones and missions that give the reward, its place among the rewards to redeem, the rewards on hold, and referred friends' gift.
   const said = m.deleteUses;
   const deleteConsequences = [
     ...(uses?.tiers.length
@@ -216,6 +216,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
     ...(uses?.others ? [format(said.others[uses.others === 1 ? 'one' : 'other'], { count: number.format(uses.others) })] : []),
     ...(baseline.id && baseline.pointsCost.trim() ? [format(said.redeemable, { cost: number.format(Number(baseline.pointsCost)) })] : []),
     ...(uses?.held ? [format(said.held[uses.held === 1 ? 'one' : 'other'], { count: number.format(uses.held) })] : []),
+    ...(uses?.friendGift ? [said.friendGift] : []),
   ];
   // A toast, not a line in the list: a retry that succeeds at once empties the list as the page reloads.
   useEffect(() => {

@@ -34,6 +34,8 @@ export const rewards: Messages['rewards'] = {
         one: 'Eine verdiente Prämie wird noch zurückgehalten: Sie wird storniert, nicht ausgegeben.',
         other: '{count} verdiente Prämien werden noch zurückgehalten: Sie werden storniert, nicht ausgegeben.',
       },
+      friendGift:
+        'Sie ist das Geschenk, das empfohlene Freunde erhalten: Sie erhalten keines, bis Sie auf der Punkte-Seite ein anderes wählen.',
     },
     back: 'Prämien',
     save: 'Speichern',

@@ -34,6 +34,7 @@ export const rewards = {
         one: '1 earned reward is on hold: it will be cancelled, not given.',
         other: '{count} earned rewards are on hold: they will be cancelled, not given.',
       },
+      friendGift: 'It is the gift referred friends claim: they will get none until you pick another on the Points page.',
     },
     back: 'Rewards',
     save: 'Save',
