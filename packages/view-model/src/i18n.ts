@@ -82,6 +82,24 @@ export interface Strings {
   referralGives: string;
   /** `{gets}` as in `referralBoth`, where the friend gets nothing beside what the order earns. */
   referralGets: string;
+  /** `{gift}`: what the shop gives a referred friend (the title of its reward, as the shop wrote it); `{gets}` as in `referralBoth`. */
+  referralGiftBoth: string;
+  /** `{gift}` as in `referralGiftBoth`, where the member gets nothing for it. */
+  referralGift: string;
+  /** The heading of the card that offers a referred friend the shop's gift, a code for their first order. */
+  giftFromFriend: string;
+  /** Under the gift's title, the e-mail address field's label: what the address is asked for. */
+  giftAsk: string;
+  /** The button that claims the gift's code. */
+  getCode: string;
+  /** The link that applies the gift's code to the cart. */
+  applyCode: string;
+  /** The gift refused: that e-mail address has ordered before. */
+  giftFirstOrder: string;
+  /** The gift refused: that e-mail address is the referrer's own. */
+  giftOwnLink: string;
+  /** The gift's code could not be had for any other reason. */
+  giftFailed: string;
   /** The label of the field that shows the member's referral link. */
   yourLink: string;
   /** The button that copies the referral link. */
@@ -177,6 +195,15 @@ export const en: Strings = {
   referralBoth: 'Give friends {gives} on their first order and get {gets} when they place it.',
   referralGives: 'Give friends {gives} on their first order.',
   referralGets: 'Get {gets} when a friend you refer places their first order.',
+  referralGiftBoth: 'Friends get “{gift}”, and you get {gets} when they place their first order.',
+  referralGift: 'Friends you refer get “{gift}”.',
+  giftFromFriend: 'A gift from a friend',
+  giftAsk: 'Enter your e-mail to get your code.',
+  getCode: 'Get my code',
+  applyCode: 'Apply to my cart',
+  giftFirstOrder: "This gift is for a customer's first order.",
+  giftOwnLink: 'This is your own link.',
+  giftFailed: "We couldn't get your code. Please try again.",
   yourLink: 'Your referral link',
   copyLink: 'Copy link',
   toRedeem: 'Rewards to redeem',

@@ -172,6 +172,8 @@ export interface PointsSetting {
   pointsOnReferral: number;
   /** Points for the referred friend on that first order, beside what the order itself earns. */
   pointsOnReferredOrder: number;
+  /** The reward a referred friend claims for their first order; null or absent: none. */
+  referralRewardId?: string | null;
   /** Months without an entry after which a member's points expire; 0: never. */
   expiryMonthsOfInactivity: number;
 }

@@ -25,7 +25,8 @@ export const referralLink = (origin: string, code: string): string =>
  * What a referral earns, in one sentence: the friend's points on their first order and the
  * member's once it is placed, or whichever of the two is above 0; null while both are 0. The
  * member's are times their tier's `multiplier`, as the core credits them; the friend's are the rate
- * as set, as their own tier is not known here.
+ * as set, as their own tier is not known here. A `gift` (the title of what the shop gives the
+ * friend, a code for their first order) is said instead of the friend's points.
  */
 export function referralOffer(
   setting: PointsSetting,
@@ -33,10 +34,12 @@ export function referralOffer(
   name: PointsName,
   lang: string | undefined,
   multiplier = 1,
+  gift?: string | null,
 ): string | null {
   const { pointsOnReferredOrder: friend, pointsOnReferral: member } = setting;
   const gives = pointsText(friend, name, lang);
   const gets = pointsText(multiplied(member, multiplier), name, lang);
+  if (gift) return fill(member > 0 ? t.referralGiftBoth : t.referralGift, { gift, gets });
   if (friend > 0 && member > 0) return fill(t.referralBoth, { gives, gets });
   if (friend > 0) return fill(t.referralGives, { gives });
   return member > 0 ? fill(t.referralGets, { gets }) : null;

@@ -49,6 +49,29 @@ describe('referrals', () => {
     );
   });
 
+  it('says the shop’s gift to the friend instead of their points, with the member’s as before', () => {
+    const gift = '10% off your first order';
+    expect(referralOffer(setting, t, STARS, 'en', 1.5, gift)).toBe(
+      'Friends get “10% off your first order”, and you get 750 Stars when they place their first order.',
+    );
+    // Said even where the friend's points are off, and where the member gets none.
+    expect(referralOffer({ ...setting, pointsOnReferredOrder: 0 }, t, STARS, 'en', 1, gift)).toBe(
+      'Friends get “10% off your first order”, and you get 500 Stars when they place their first order.',
+    );
+    expect(referralOffer({ ...setting, pointsOnReferral: 0, pointsOnReferredOrder: 0 }, t, STARS, 'en', 1, gift)).toBe(
+      'Friends you refer get “10% off your first order”.',
+    );
+    // No gift (none set, or none to be had): the points, as before.
+    for (const none of [undefined, null, ''])
+      expect(referralOffer(setting, t, STARS, 'en', 1, none)).toBe(
+        'Give friends 250 Stars on their first order and get 500 Stars when they place it.',
+      );
+    // The title as the shop wrote it: nothing in it is taken for a placeholder.
+    expect(referralOffer(setting, t, STARS, 'en', 1, '{gets} {gift}')).toBe(
+      'Friends get “{gets} {gift}”, and you get 500 Stars when they place their first order.',
+    );
+  });
+
   it('says it in every language, with both amounts', () => {
     for (const lang of ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'ko', 'zh-CN']) {
       const words = stringsFor(lang);
@@ -56,9 +79,15 @@ describe('referrals', () => {
       expect([both?.includes('250 Stars'), both?.includes('750 Stars')], lang).toEqual([true, true]);
       expect(referralOffer({ ...setting, pointsOnReferral: 0 }, words, STARS, lang), lang).toContain('250 Stars');
       expect(referralOffer({ ...setting, pointsOnReferredOrder: 0 }, words, STARS, lang), lang).toContain('500 Stars');
+      const gift = referralOffer(setting, words, STARS, lang, 1.5, 'GIFT');
+      expect([gift?.includes('GIFT'), gift?.includes('750 Stars'), gift?.includes('250')], lang).toEqual([true, true, false]);
+      expect(referralOffer({ ...setting, pointsOnReferral: 0 }, words, STARS, lang, 1, 'GIFT'), lang).toMatch(/GIFT/);
     }
     expect(referralOffer(setting, stringsFor('de'), { one: 'Stern', other: 'Sterne' }, 'de')).toBe(
       'Schenke Freunden 250 Sterne auf ihre erste Bestellung und erhalte 500 Sterne, wenn sie bestellen.',
+    );
+    expect(referralOffer(setting, stringsFor('de'), { one: 'Stern', other: 'Sterne' }, 'de', 1, '10 % Rabatt')).toBe(
+      'Freunde erhalten „10 % Rabatt“, und du erhältst 500 Sterne, wenn sie zum ersten Mal bestellen.',
     );
   });
 });

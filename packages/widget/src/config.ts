@@ -15,6 +15,11 @@ export interface WidgetConfig {
   currency?: string;
   /** A fresh end-user token once `accessToken` has expired (the page outlived it); null when the shopper signed out. */
   renewToken?: () => Promise<string | null | undefined>;
+  /**
+   * The shop's endpoint for a referred friend's gift (the Shopify app's `/apps/loyalty/referral`):
+   * `GET ?code=` says what the friend gets, `POST {code, email}` claims its code. Absent: no gift.
+   */
+  referralUrl?: string;
 }
 
 /** What the loader's queue starts once and then mounts for every valid `init`: the launcher. */
@@ -34,6 +39,10 @@ export interface Mounting {
   reload(): Promise<Display>;
   /** The interface's words in `languageCode`, loaded beside the app; absent: English, which the app carries. */
   words?: Strings;
+  /** The referral code the browser keeps (the loader's `keepReferral`), for a guest's gift from the friend who shared it. */
+  referral?: string;
+  /** A guest followed its link on this page, new to the browser: the panel opens by itself when the shop has a gift for them. */
+  followed?: boolean;
 }
 
 /** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle. */
@@ -48,7 +57,7 @@ export interface PanelControl {
 }
 
 const REQUIRED = ['baseUrl', 'accountId', 'templateId', 'themeId', 'floatingWidgetId'] as const;
-const OPTIONAL = ['accessToken', 'languageCode', 'currency'] as const;
+const OPTIONAL = ['accessToken', 'languageCode', 'currency', 'referralUrl'] as const;
 
 /** The interface's languages (CONTRACT §7); the API refuses any other `languageCode`. */
 const LANGUAGE_CODES = ['en', 'fr', 'es', 'de', 'it', 'pt', 'ja', 'ko', 'zh-CN'];

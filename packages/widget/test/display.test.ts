@@ -405,7 +405,7 @@ describe('served assets', () => {
     expect(app!.bytes).toBeLessThanOrEqual(20 * 1024);
     for (const words of others) {
       expect(words.text).toContain(' as default}');
-      expect(words.bytes).toBeLessThanOrEqual(1536);
+      expect(words.bytes).toBeLessThanOrEqual(1700);
     }
     expect(others.map((w) => /^app-([\w-]+)-[\w-]{8}\.js$/.exec(w.file)?.[1]).sort()).toEqual([
       'de',

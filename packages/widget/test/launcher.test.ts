@@ -164,4 +164,37 @@ describe('the launcher', () => {
     expect(toggle).not.toHaveBeenCalled();
     expect(idle).toHaveLength(0);
   });
+
+  it('mounts the app as the launcher is drawn for a guest who followed a referral link new to the browser, once, with the code', async () => {
+    const { importApp, mounted, toggle } = fakeApp();
+    const withGift = { ...config, referralUrl: '/apps/loyalty/referral' };
+    const launcher = createLauncher({ importApp, readDisplay: async () => display, referral: 'K7M3QX9P', followed: true });
+    launcher.mount(withGift);
+    await settle();
+    // The app opens the panel itself, and only when the shop has a gift: the loader does not.
+    expect(mounted.map((m) => [m.referral, m.followed])).toEqual([['K7M3QX9P', true]]);
+    expect(toggle).not.toHaveBeenCalled();
+    // A later init (another language) is no new visit: mounted on the first click, the code still given.
+    launcher.mount({ ...withGift, languageCode: 'fr' });
+    await settle();
+    expect(mounted).toHaveLength(1);
+    button()!.click();
+    await settle();
+    expect(mounted.map((m) => [m.referral, m.followed])).toEqual([
+      ['K7M3QX9P', true],
+      ['K7M3QX9P', false],
+    ]);
+  });
+
+  it('waits for a click as ever where a followed link brings no gift: a member, or no referralUrl', async () => {
+    for (const given of [{ ...config, referralUrl: '/apps/loyalty/referral', accessToken: 'token' }, config]) {
+      idle = [];
+      const { importApp, mounted } = fakeApp();
+      createLauncher({ importApp, readDisplay: async () => display, referral: 'K7M3QX9P', followed: true }).mount(given);
+      await settle();
+      expect(mounted).toHaveLength(0);
+      expect(idle).toHaveLength(1);
+      document.body.replaceChildren();
+    }
+  });
 });

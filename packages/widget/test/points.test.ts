@@ -1,28 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, widgetFocus } from './support/browser.js';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, violations, widgetFocus } from './support/browser.js';
 
 // The points tab (CONTRACT §19) on /demo, with the points, tiers and rewards the demo seeds.
 let demo: Demo;
 let shopper: string;
 let settingId: string;
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's violations inside the widget (its open shadow root), by rule and the nodes that break it. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const { axe } = window as unknown as {
-      axe: { run(context: Element): Promise<{ passes: unknown[]; violations: { id: string; nodes: { html: string }[] }[] }> };
-    };
-    const result = await axe.run(document.querySelector('loyalty-widget')!);
-    // A context axe did not reach would pass nothing.
-    if (!result.passes.length) throw new Error('axe checked nothing in the widget');
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
-  });
-}
 
 async function create(slug: string, body: Record<string, unknown>): Promise<string> {
   const res = await demo.api.post(`/schema/${slug}/record`, body);

@@ -2,6 +2,7 @@ import { Component, type ComponentChildren, render } from 'preact';
 import { Api, en } from '@loyalty/view-model';
 import type { Mounting, PanelControl } from '../config.js';
 import { launcherLabel } from '../display.js';
+import { type Gift, loadGift } from './gift.js';
 import { Panel } from './panel.js';
 import css from './styles.css?inline';
 import { addStyles } from '../styles.js';
@@ -25,7 +26,7 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
  * Called by the loader on the first click of the launcher it drew (or at once in the benchmark's
  * eager build): adds the panel's styles beside the launcher's, and opens and closes the panel.
  */
-export function mount({ config, shadow, root, launcher, display: first, reload, words }: Mounting): PanelControl {
+export function mount({ config, shadow, root, launcher, display: first, reload, words, referral, followed }: Mounting): PanelControl {
   const removeStyles = addStyles(shadow, css);
   const slot = document.createElement('div');
   root.append(slot);
@@ -33,6 +34,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
   const t = words ?? en;
   let display = first;
   let open = false;
+  let gift: Gift | null = null;
 
   const draw = () => {
     launcher.setAttribute('aria-expanded', String(open));
@@ -49,6 +51,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
             template={display.failed ? undefined : display.template}
             label={launcherLabel(display, t.rewards)}
             t={t}
+            gift={gift}
             onClose={close}
             onRetry={() => void reload().then((d) => ((display = d), draw()))}
           />
@@ -83,7 +86,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
   // Captured: a page that stops the event's propagation does not keep the panel open.
   document.addEventListener('pointerdown', onPointerDown, true);
 
-  return {
+  const control: PanelControl = {
     toggle() {
       if (open) return close();
       open = true;
@@ -98,4 +101,13 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
       removeStyles();
     },
   };
+  // A guest's gift from the friend whose referral link they followed (nothing is asked without one kept).
+  if (!api.member && config.referralUrl && referral)
+    void loadGift(config.referralUrl, referral).then((found) => {
+      gift = found;
+      // The friend's first visit from the link: the panel opens by itself to show the gift, unless it holds only an error.
+      if (found && followed && !found.code && !open && !display.failed) control.toggle();
+      else if (open) draw();
+    });
+  return control;
 }

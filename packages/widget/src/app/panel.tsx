@@ -12,6 +12,7 @@ import {
   type Template,
 } from '@loyalty/view-model';
 import { edges } from '../display.js';
+import { type Gift, GiftCard } from './gift.js';
 import { AuthButtons, ErrorState, type Tab, TabContent, tabsFor } from './views.js';
 
 const FOCUSABLE = 'a[href],button:not([disabled]),[tabindex]:not([tabindex="-1"])';
@@ -41,11 +42,13 @@ interface PanelProps {
   template: Template | undefined;
   label: string;
   t: Strings;
+  /** A guest's gift from the friend who referred them, shown above every tab. */
+  gift: Gift | null;
   onClose: () => void;
   onRetry: () => void;
 }
 
-export function Panel({ api, config, launcher, launcherHeight, template, label, t, onClose, onRetry }: PanelProps) {
+export function Panel({ api, config, launcher, launcherHeight, template, label, t, gift, onClose, onRetry }: PanelProps) {
   const [tab, setTab] = useState<Tab>('streaks');
   const [boards, setBoards] = useState<Board[]>([]);
   const [points, setPoints] = useState<PointsSetting>();
@@ -162,6 +165,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
             ))}
           </div>
           <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
+            {gift && <GiftCard gift={gift} t={t} template={template} />}
             <TabContent
               tab={tab}
               boards={boards}
@@ -170,6 +174,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
               template={template}
               lang={config.languageCode}
               currency={config.currency}
+              referralUrl={config.referralUrl}
               pointsName={name}
               earnMultiplier={multiplier}
             />

@@ -29,6 +29,7 @@ import {
   toNextTier,
   waysToEarn,
 } from '@loyalty/view-model';
+import { giftTitle } from './gift.js';
 import { Bar, CopyButton, Reward, type ViewProps } from './views.js';
 
 /**
@@ -42,7 +43,7 @@ export function PointsTab({
   logs: loadedLogs,
   ...props
 }: ViewProps & { points: Points; defs: Definition[]; logs: RewardLog[] }) {
-  const { api, t, lang, currency, pointsName: name } = props;
+  const { api, t, lang, currency, referralUrl, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
   const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
@@ -56,7 +57,13 @@ export function PointsTab({
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
-  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier);
+  // What the shop gives the friends the member refers, when it says: a gift instead of their points.
+  const [gift, setGift] = useState<string | null>(null);
+  const code = member?.referralCode;
+  useEffect(() => {
+    if (referralUrl && code && points.setting.referralRewardId) void giftTitle(referralUrl, code).then(setGift);
+  }, [code]);
+  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier, gift);
 
   // The Redeem button pressed: when it still has focus (or focus was lost), focus goes to what came of it.
   const pressed = useRef<EventTarget | null>(null);

@@ -97,6 +97,8 @@ export interface ViewProps {
   lang: string | undefined;
   /** The shop's currency (ISO 4217), when the page says it: what points are earned per and fixed amounts are in. */
   currency: string | undefined;
+  /** The shop's endpoint for a referred friend's gift (`WidgetConfig.referralUrl`): the member's referral card says what their friends get. */
+  referralUrl: string | undefined;
   /** What points are called (the merchant's names, else the interface's words). */
   pointsName: PointsName;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`); 1 for a guest. */

@@ -14,7 +14,7 @@ declare const __REWARDS__: Record<string, string>;
 declare const __EAGER__: boolean;
 
 // On every page the loader is on, before and whether or not the widget starts.
-keepReferral(window);
+const { code: referral, followed } = keepReferral(window);
 
 // Only while this script runs does currentScript name it: the app sits beside the loader.
 const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
@@ -22,6 +22,8 @@ const loaderUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 const launcher = createLauncher({
   eager: __EAGER__,
   rewards: __REWARDS__,
+  referral,
+  followed,
   importApp: (config) => {
     const at = (file: string) => import(/* @vite-ignore */ new URL(file, loaderUrl || `${config.baseUrl.replace(/\/$/, '')}/widget/`).href);
     // The page's language is known now: its words come beside the app, not after it.

@@ -12,6 +12,10 @@ export interface LauncherOptions {
   eager?: boolean;
   /** The widget's word for rewards by language but English: the launcher's name when no record names it, before the app's words come. */
   rewards?: Record<string, string>;
+  /** The referral code the browser keeps (`keepReferral`): the app offers a guest the shop's gift for it. */
+  referral?: string;
+  /** Its link was followed on this page, new to the browser: the first `init`, a guest's with a `referralUrl`, mounts the app at once to offer the gift. */
+  followed?: boolean;
 }
 
 /** Marks on the page's performance timeline, for anyone measuring the widget (bench:widget reads them). */
@@ -93,9 +97,17 @@ function whenPageIdle(then: () => void): void {
  * The launcher without the app: for every `init`, a `<loyalty-widget>` host with a shadow root,
  * the display records read at once, and the launcher drawn in plain DOM as soon as they answer.
  * The Preact panel app is imported on the first hover, focus or touch of the launcher, or when the
- * page is idle, whichever comes first, and mounted on the first click, which it then opens.
+ * page is idle, whichever comes first, and mounted on the first click, which it then opens (or
+ * at once on a guest's first visit from a referral link, to offer the shop's gift).
  */
-export function createLauncher({ importApp, readDisplay, eager = false, rewards = {} }: LauncherOptions): WidgetApp {
+export function createLauncher({
+  importApp,
+  readDisplay,
+  eager = false,
+  rewards = {},
+  referral,
+  followed = false,
+}: LauncherOptions): WidgetApp {
   // By language: an init in another language needs its words (the app itself the browser imports once).
   const apps = new Map<string, Promise<PanelApp>>();
   const loadApp = (config: WidgetConfig): Promise<PanelApp> => {
@@ -112,6 +124,9 @@ export function createLauncher({ importApp, readDisplay, eager = false, rewards 
 
   const start = (config: WidgetConfig): void => {
     current?.destroy();
+    // Once a page: a later init (another language) does not open the panel again.
+    const greet = followed && Boolean(config.referralUrl) && !config.accessToken;
+    followed = false;
     const read = () => (readDisplay ?? loadDisplay)(config);
     // The reads start before the body exists; nothing waits for them but the launcher.
     const first = read();
@@ -151,6 +166,8 @@ export function createLauncher({ importApp, readDisplay, eager = false, rewards 
       launcher: button,
       display: display!,
       reload: () => read().then((d) => (show(d), d)),
+      referral,
+      followed: greet,
     });
     const mount = (m: PanelApp) => {
       if (!destroyed) panel ??= m.mount(mounting());
@@ -176,7 +193,7 @@ export function createLauncher({ importApp, readDisplay, eager = false, rewards 
         show(d);
         root.prepend(button);
         performance.mark(MARK_LAUNCHER);
-        if (eager) loadApp(config).then(mount, (err: unknown) => warn('could not start:', err));
+        if (eager || greet) loadApp(config).then(mount, (err: unknown) => warn('could not start:', err));
         else whenPageIdle(prefetch);
       },
       (err: unknown) => warn('could not start:', err),

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -115,5 +116,21 @@ export function widgetFocus(page: Page): Promise<{ launcher: boolean; inPanel: b
       inPanel: Boolean(active.closest('[role="dialog"]')),
       text: active.textContent ?? '',
     };
+  });
+}
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's violations inside the widget (its open shadow root), by rule and the nodes that break it. */
+export async function violations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const { axe } = window as unknown as {
+      axe: { run(context: Element): Promise<{ passes: unknown[]; violations: { id: string; nodes: { html: string }[] }[] }> };
+    };
+    const result = await axe.run(document.querySelector('loyalty-widget')!);
+    // A context axe did not reach would pass nothing.
+    if (!result.passes.length) throw new Error('axe checked nothing in the widget');
+    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
   });
 }
