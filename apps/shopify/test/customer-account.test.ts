@@ -47,7 +47,9 @@ describe('GET /customer-account/token', () => {
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt']);
+    expect(Object.keys(body).sort()).toEqual(['accessToken', 'accountId', 'coreUrl', 'currency', 'expiresAt', 'friendGift']);
+    // The shop gives referred friends no gift (points.test.ts has one).
+    expect((body as { friendGift?: unknown }).friendGift).toBeNull();
     // The shop's currency as the admin's first opening read it: the page's earning rate names it.
     expect(body.currency).toBe(prod.admin.currencyCode);
     const account = (await prod.shops.find(TEST_SHOP))!;

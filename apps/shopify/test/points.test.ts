@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { answerOf, adminFetch } from './support/admin-fuzz';
+import { extensionToken, fromExtension } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { flowLifecycleRequest, flowRequest, proxyRequest, webhookRequest } from './support/stack';
@@ -495,6 +496,13 @@ describe('a referred friend’s gift, through what ships', () => {
       email: 'old@example.com',
       numberOfOrders: 3,
     });
+
+    // The referrer's Rewards page names the gift.
+    const rewardsPage = await fromExtension(
+      `${prod.url}/customer-account/token`,
+      await extensionToken({ sub: 'gid://shopify/Customer/850', iss: undefined, sid: undefined }),
+    );
+    expect(((await rewardsPage.json()) as { friendGift: string }).friendGift).toBe('15% off your first order');
 
     // What the link offers; nothing for a code nobody has.
     const offer = await prod.send(await referral({ code }));

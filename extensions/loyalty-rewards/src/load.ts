@@ -30,6 +30,8 @@ export interface PageData {
   points: Points | null;
   /** The shop's currency (ISO 4217), which its points are earned per unit of; absent when the app does not know it. */
   currency?: string;
+  /** The title of the gift the shop gives a referred friend for their first order; absent when it gives none. */
+  friendGift?: string;
   /** The shop's storefront (`https://shop.example`), where a member's referral link leads; absent when it could not be read. */
   storefrontUrl?: string;
   /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one. */
@@ -51,9 +53,15 @@ export async function loadPage(
   const trade = async () => {
     const res = await fetch(`${appUrl}/customer-account/token`, { headers: { authorization: `Bearer ${await sessionToken()}` } });
     if (!res.ok) throw new Error(`${res.status} from the token route`);
-    return (await res.json()) as { accessToken: string; accountId: string; coreUrl: string; currency?: string | null };
+    return (await res.json()) as {
+      accessToken: string;
+      accountId: string;
+      coreUrl: string;
+      currency?: string | null;
+      friendGift?: string | null;
+    };
   };
-  const { accessToken, accountId, coreUrl, currency } = await trade();
+  const { accessToken, accountId, coreUrl, currency, friendGift } = await trade();
   // A page left open past the token's life trades a fresh session token for a fresh one.
   const api = new Api({ baseUrl: coreUrl, accountId, accessToken, languageCode, renewToken: async () => (await trade()).accessToken });
   const [streaks, streakProgress, challenges, challengeProgress, missions, missionProgress, logs, boards, points] = await Promise.all([
@@ -79,6 +87,7 @@ export async function loadPage(
     logs,
     points,
     ...(currency ? { currency } : {}),
+    ...(friendGift ? { friendGift } : {}),
     ...(shop ? { storefrontUrl: shop } : {}),
     api,
   };

@@ -122,6 +122,7 @@ function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
           logs={data.logs}
           api={data.api}
           storefrontUrl={data.storefrontUrl}
+          friendGift={data.friendGift}
           ctx={ctx}
         />
       )}
@@ -354,6 +355,7 @@ function PointsSection({
   logs: loadedLogs,
   api,
   storefrontUrl,
+  friendGift,
   ctx,
 }: {
   points: Points;
@@ -361,6 +363,7 @@ function PointsSection({
   logs: RewardLog[];
   api: PageData['api'];
   storefrontUrl: string | undefined;
+  friendGift: string | undefined;
   ctx: Ctx;
 }) {
   const { t, lang, currency } = ctx;
@@ -378,7 +381,7 @@ function PointsSection({
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
-  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier);
+  const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier, friendGift);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
 

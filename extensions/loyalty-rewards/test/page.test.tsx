@@ -591,6 +591,12 @@ describe('the points section', () => {
     expect(await offer(rates(0, 250, 'https://shop.example'))).toBe('Give friends 250 Stars on their first order.');
     expect(await offer(rates(500, 0, 'https://shop.example'))).toBe('Get 750 Stars when a friend you refer places their first order.');
     expect(await offer(rates(0, 0, 'https://shop.example'))).toBeUndefined();
+    // The shop's gift for the friend is said instead of their points.
+    const gift = (data: PageData): PageData => ({ ...data, friendGift: '15% off your first order' });
+    expect(await offer(gift(rates(500, 250, 'https://shop.example')))).toBe(
+      'Friends get “15% off your first order”, and you get 750 Stars when they place their first order.',
+    );
+    expect(await offer(gift(rates(0, 0, 'https://shop.example')))).toBe('Friends you refer get “15% off your first order”.');
     // Without the storefront's address there is no link to give: the rate is still among the ways to earn.
     const page = await show(() => Promise.resolve(rates(500, 250)));
     expect(page.querySelector('[data-referral]')).toBeNull();
@@ -666,13 +672,14 @@ describe('the points section', () => {
 });
 
 /** The app's token route's answer, with the shop's currency as given (absent: left out). */
-const tokenAnswer = (currency?: string | null) =>
+const tokenAnswer = (currency?: string | null, friendGift: string | null = null) =>
   Response.json({
     accessToken: 'end-user',
     expiresAt: '2030-01-01T00:00:00Z',
     accountId: 'acc',
     coreUrl: 'https://core.example',
     ...(currency === undefined ? {} : { currency }),
+    friendGift,
   });
 
 describe('loadPage', () => {
@@ -681,7 +688,7 @@ describe('loadPage', () => {
     vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
       const url = new URL(input);
       calls.push({ url, headers: (init?.headers ?? {}) as Record<string, string> });
-      if (url.pathname === '/customer-account/token') return tokenAnswer('CHF');
+      if (url.pathname === '/customer-account/token') return tokenAnswer('CHF', 'Ein Geschenk');
       return Response.json({ data: [] });
     });
     const data = await loadPage(
@@ -692,6 +699,7 @@ describe('loadPage', () => {
     );
     expect(data.logs).toEqual([]);
     expect(data.currency).toBe('CHF');
+    expect(data.friendGift).toBe('Ein Geschenk');
     expect(data.storefrontUrl).toBe('https://shop.example');
     expect(calls[0]!.url.href).toBe('https://app.example/customer-account/token');
     expect(calls[0]!.headers).toEqual({ authorization: 'Bearer session' });

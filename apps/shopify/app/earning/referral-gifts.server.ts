@@ -94,6 +94,11 @@ export async function giftChoices(api: AccountClient, shop: string, rewards: Gif
   return listed.data.filter((r) => canGift(r, asDiscount, specs)).map((r) => ({ id: r.id, name: r.name ?? '' }));
 }
 
+/** The title of the gift the shop gives referred friends, for a member's own page; null for none, or when it cannot be read now. */
+export async function friendGiftTitle(api: AccountClient, shop: string, rewards: GiftRewards): Promise<string | null> {
+  return (await giftOf(api, shop, rewards).catch(() => null))?.title ?? null;
+}
+
 /** The gift a link's code offers: its title, or a refusal when the code is no member's or the shop gives no gift. */
 export async function offerOf(api: AccountClient, shop: string, rewards: GiftRewards, code: string): Promise<{ title: string } | Refusal> {
   if (!REFERRAL_CODE.test(code)) return NO_OFFER;

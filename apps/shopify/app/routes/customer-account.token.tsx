@@ -1,6 +1,9 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
+import { accountClient } from '../core/client.server';
 import { endUserAnswer } from '../core/enduser-token.server';
+import { friendGiftTitle } from '../earning/referral-gifts.server';
+import { outbox } from '../loop/outbox.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
@@ -14,7 +17,8 @@ import { errorAnswer, extensionGetOnly } from '../http.server';
  * wrong) and answers the CORS preflight; the shop is the token's `dest` and the customer its `sub`,
  * so a customer can only ever get their own member of the shop that signed them in. The answer also
  * names the shop's currency (null until the app knows it), which the page's earning rate shows and
- * no customer account API gives it.
+ * no customer account API gives it, and the title of the gift referred friends get (null for none),
+ * which the page's referral card names.
  */
 async function token(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.customerAccount(request);
@@ -22,7 +26,8 @@ async function token(request: Request): Promise<Response> {
   if (!customer) return cors(errorAnswer(401, 'unauthenticated', 'Sign in to see your rewards.'));
   const shop = shopOfDest(sessionToken.dest);
   const account = shop ? await shops.findInstalled(shop) : null;
-  return cors(await endUserAnswer(config, account, customerGid(customer)));
+  const friendGift = account ? await friendGiftTitle(accountClient(config.coreUrl, account), account.shop, outbox) : null;
+  return cors(await endUserAnswer(config, account, customerGid(customer), { extra: { friendGift } }));
 }
 
 export const loader = ({ request }: LoaderFunctionArgs) => token(request);
