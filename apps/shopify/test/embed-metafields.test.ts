@@ -1,9 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getJwt, TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
-import { Liquid } from 'liquidjs';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
@@ -11,6 +9,7 @@ import { STUB_SHOP } from './support/admin-stub';
 import { HEADLESS_SHELL } from './support/browser';
 import { type Production, startProduction } from './support/production';
 import { SHOPIFY, webhookRequest } from './support/stack';
+import { renderEmbed, storefront } from './support/storefront';
 
 /**
  * The theme app embed's ids in the app-owned metafields, through the production build (its own
@@ -57,53 +56,7 @@ async function live(slug: string): Promise<{ id: string }[]> {
   return res.body.data;
 }
 
-const THEME = fileURLToPath(new URL('../../../extensions/loyalty-theme/', import.meta.url));
 const WIDGET = fileURLToPath(new URL('../../../packages/widget/', import.meta.url));
-
-/**
- * The embed block as a storefront renders it, with liquidjs (a Liquid engine written from Shopify's
- * language) and the Shopify objects and filters the block uses: the app's metafields as the stub holds
- * them, `request`, `customer`, `t` from the extension's locale file, `asset_url` to `assets`. The
- * `{% schema %}` block is for the theme editor; Shopify renders it as nothing.
- */
-async function renderEmbed(options: { designMode: boolean; assets: string }): Promise<string> {
-  const source = readFileSync(`${THEME}blocks/loyalty-widget.liquid`, 'utf8').replace(/{% schema %}[\s\S]*?{% endschema %}/, '');
-  const locale = JSON.parse(readFileSync(`${THEME}locales/en.default.json`, 'utf8')) as Record<string, Record<string, string>>;
-  const engine = new Liquid({ strictFilters: true });
-  engine.registerFilter('t', (key: string) => {
-    const [group, name] = key.split('.');
-    return locale[group!]?.[name!] ?? `translation missing: ${key}`;
-  });
-  engine.registerFilter('asset_url', (name: string) => `${options.assets}/${name}`);
-  const metafields = Object.fromEntries(
-    ['account_id', 'base_url', 'template_id', 'theme_id', 'floating_widget_id'].flatMap((key) => {
-      const value = owned(key);
-      return value === undefined ? [] : [[key, { value }]];
-    }),
-  );
-  return engine.parseAndRender(source, {
-    shop: { metafields: { '$app:loyalty': metafields }, currency: 'EUR' },
-    request: { design_mode: options.designMode, locale: { iso_code: 'en' } },
-  });
-}
-
-/** A storefront page with the rendered embed in its body, its assets served beside it; answers the page's origin. */
-async function storefront(body: () => Promise<string>): Promise<{ origin: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/assets/loyalty-loader.js') {
-      res.writeHead(200, { 'content-type': 'text/javascript' });
-      res.end(readFileSync(`${THEME}assets/loyalty-loader.js`));
-      return;
-    }
-    void body().then((html) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end(`<!doctype html><html><head><title>Shop</title></head><body><h1>Shop</h1>${html}</body></html>`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return { origin: `http://127.0.0.1:${port}`, server };
-}
 
 /** What the app asked metafieldsSet, each input as Shopify's reference types it. */
 function expectDocumentedInputs() {
@@ -138,10 +91,10 @@ describe('the embed reads its ids from the app-owned metafields', () => {
     expect(embedIds()).toEqual({ template: undefined, theme: undefined, floating_widget: undefined });
     expectDocumentedInputs();
     // Rendered: the theme editor says what is missing; the storefront shows nothing.
-    expect(await renderEmbed({ designMode: true, assets: '' })).toContain(
+    expect(await renderEmbed(prod.admin, { designMode: true, assets: '' })).toContain(
       'Loyalty widget: open the Loyalty app and finish “Show it on your store”',
     );
-    expect((await renderEmbed({ designMode: false, assets: '' })).trim()).toBe('');
+    expect((await renderEmbed(prod.admin, { designMode: false, assets: '' })).trim()).toBe('');
   });
 
   it('the first program creates the widget records and writes their ids', async () => {
@@ -156,7 +109,7 @@ describe('the embed reads its ids from the app-owned metafields', () => {
 
   it('rendered as the storefront renders the embed, it shows a guest the launcher, with no setting typed', async () => {
     if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
-    const shop = await storefront(async () => renderEmbed({ designMode: false, assets: shop.origin + '/assets' }));
+    const shop = await storefront(async () => renderEmbed(prod.admin, { designMode: false, assets: shop.origin + '/assets' }));
     const browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();

@@ -123,13 +123,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     const { context, page, errors } = await demo.newPage();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: demo.app.url });
     // The shopper's own: the other members on the leaderboard have earned rewards of their own.
-    const shopper = (
-      await demo.api.get('/schema/streak_log/record', {
-        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
-        fields: ['ownedById'],
-        limit: 1,
-      })
-    ).body.data[0].ownedById as string;
+    const shopper = await demo.shopper();
     const logs = (await demo.api.get('/schema/reward_log/record', { filters: whereEquals('ownedById', shopper) })).body.data as {
       couponCode: string;
       eudRewardTitle: string;
@@ -335,13 +329,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       'tier',
       'point_entry',
     ];
-    const shopper = (
-      await demo.api.get('/schema/streak_log/record', {
-        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
-        fields: ['ownedById'],
-        limit: 1,
-      })
-    ).body.data[0].ownedById as string;
+    const shopper = await demo.shopper();
     const run = async () =>
       (
         await demo.api.get('/schema/streak_progress/record', {
@@ -382,13 +370,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
   });
 
   it('shows a held reward with the day its code comes and a revoked one as taken back (CONTRACT §17)', async () => {
-    const shopper = (
-      await demo.api.get('/schema/streak_log/record', {
-        filters: whereEquals('uniqueIdentifier', 'demo-visit-', 'contains'),
-        fields: ['ownedById'],
-        limit: 1,
-      })
-    ).body.data[0].ownedById as string;
+    const shopper = await demo.shopper();
     const reward = (await demo.api.get('/schema/reward/record', { limit: 1 })).body.data[0].id as string;
     const challenge = (
       await demo.api.post('/schema/challenge/record', {

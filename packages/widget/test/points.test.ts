@@ -61,14 +61,7 @@ beforeAll(async () => {
     eudTitle: 'Ten days in a row',
     eudMilestoneRewardTitle: 'A treat',
   });
-  // The shopper of /demo?mode=member, whom the demo seeded.
-  shopper = (
-    await demo.api.get('/schema/streak_log/record', {
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'contains', fieldValue: 'demo-visit-' }] },
-      fields: ['ownedById'],
-      limit: 1,
-    })
-  ).body.data[0].ownedById as string;
+  shopper = await demo.shopper();
   expect(await balance()).toBe(380);
   // Into Gold (500), 800 short of Platinum (2,000); earned in Silver, so not multiplied.
   await entry(820, 'earned');

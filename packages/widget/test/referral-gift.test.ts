@@ -65,14 +65,7 @@ const SLOW = { timeout: 60_000 };
 
 beforeAll(async () => {
   demo = await startDemo();
-  // The shopper of /demo?mode=member, whom the demo seeded.
-  shopper = (
-    await demo.api.get('/schema/streak_log/record', {
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'contains', fieldValue: 'demo-visit-' }] },
-      fields: ['ownedById'],
-      limit: 1,
-    })
-  ).body.data[0].ownedById as string;
+  shopper = await demo.shopper();
 });
 afterAll(async () => {
   await demo?.close();

@@ -50,6 +50,8 @@ export interface Demo {
   /** The records API with the demo account's key. */
   api: Client;
   ids: DemoIds;
+  /** The member of `/demo?mode=member`, whom the demo seeded. */
+  shopper(): Promise<string>;
   browser: Browser;
   /** A browser context of its own (cookies, permissions) with a page on it. */
   newPage(options?: Parameters<Browser['newContext']>[0]): Promise<{ context: BrowserContext; page: Page; errors: string[] }>;
@@ -79,6 +81,11 @@ export async function startDemo(): Promise<Demo> {
     api,
     ids,
     browser,
+    async shopper() {
+      const visits = { operator: 'and', conditions: [{ fieldSlug: 'uniqueIdentifier', operator: 'contains', fieldValue: 'demo-visit-' }] };
+      return (await api.get('/schema/streak_log/record', { filters: visits, fields: ['ownedById'], limit: 1 })).body.data[0]
+        .ownedById as string;
+    },
     async newPage(options = {}) {
       const context = await browser.newContext({ viewport: { width: 1200, height: 800 }, ...options });
       // Well inside the test timeout, so that a missing element fails with Playwright's own message.
