@@ -560,6 +560,34 @@ describe('a referred friend’s gift, through what ships', () => {
     ]);
     expect((await api.get(`/schema/account_user/record/${(await memberOf(851))!.id}`)).body.data.referredById).toBe(referrer.id);
 
+    // The friend's e-mail is their personal data: exported with a data request, erased with a redaction.
+    const requested = await prod.send(
+      await webhookRequest('customers/data_request', {
+        shop_domain: TEST_SHOP,
+        customer: { id: 851, email: 'New@Example.com' },
+        orders_requested: [],
+        data_request: { id: 8510 },
+      }),
+    );
+    expect(requested.status).toBe(200);
+    const { rows: exported } = await prod.appPool.query<{ export: { app: Record<string, unknown[]> } }>(
+      "select export from data_requests where shop = $1 and request_id = '8510'",
+      [TEST_SHOP],
+    );
+    expect(exported[0]!.export.app.shopify_referral_gifts).toEqual([
+      expect.objectContaining({ email: 'new@example.com', code: gift.code }),
+    ]);
+    const redacted = await prod.send(
+      await webhookRequest('customers/redact', {
+        shop_domain: TEST_SHOP,
+        customer: { id: 851, email: 'new@example.com' },
+        orders_to_redact: [],
+      }),
+    );
+    expect(redacted.status).toBe(200);
+    const giftRows = await prod.appPool.query('select email from shopify_referral_gifts where shop = $1 order by email', [TEST_SHOP]);
+    expect(giftRows.rows).toEqual([{ email: 'late@example.com' }]);
+
     // Its delete says so first; taken away, the link offers nothing.
     const rewardPage = await answerOf(await adminFetch(prod.url, `/app/rewards/${giftId}.data?_routes=routes%2Fapp.rewards.%24id`));
     expect((rewardPage.value as Record<string, any>)['routes/app.rewards.$id'].data.uses).toMatchObject({ friendGift: true });
