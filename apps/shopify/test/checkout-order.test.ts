@@ -33,6 +33,7 @@ function ask(token: string | null, order: string | null, method = 'GET'): Promis
 }
 
 interface Answer {
+  friendGift: string | null;
   order: {
     name: string;
     state: string;
@@ -158,7 +159,24 @@ describe('GET /checkout/order', () => {
       const days = (Date.parse(held.body.data.confirmAt) - Date.now()) / 86_400_000;
       expect(days).toBeGreaterThan(13.9);
       expect(days).toBeLessThanOrEqual(14);
+      // The shop gives referred friends no gift yet.
+      expect(body.friendGift).toBeNull();
     }
+    // With one, the block's referral card names it.
+    const gift = await api.post('/schema/reward/record', {
+      name: 'Friend gift',
+      eudTitle: '$10 off your first order',
+      description: 'For referred friends.',
+      discountType: 'fixed_amount',
+      discountValue: 10,
+      rewardExpiryType: 'no_expiry',
+    });
+    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, gift.body.data.id]);
+    const setting = (await api.get('/schema/points_setting/record')).body.data[0];
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: gift.body.data.id })).status).toBe(200);
+    const withGift = (await (await ask(await forCustomer(901), 'gid://shopify/Order/1')).json()) as Answer;
+    expect(withGift.friendGift).toBe('$10 off your first order');
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: null })).status).toBe(200);
   });
 
   it("shows nothing of another customer's order or a guest's, answering as for an order not received: which ids exist stays unknown", async () => {

@@ -10,11 +10,17 @@ import { loadOrder } from './load.js';
 export default async () => {
   const lang = pageLanguage(shopify.localization.language.value.isoCode);
   const orderId = 'orderConfirmation' in shopify ? shopify.orderConfirmation.value.order.id : shopify.order.value?.id;
+  const storefrontUrl = shopify.shop.storefrontUrl?.replace(/\/$/, '');
   // Shopify's /account signs a shopper in or up, in new and classic customer accounts alike.
-  const accountUrl = shopify.shop.storefrontUrl && `${shopify.shop.storefrontUrl.replace(/\/$/, '')}/account`;
+  const accountUrl = storefrontUrl && `${storefrontUrl}/account`;
   if (!orderId) return;
   render(
-    <OrderBlock load={() => loadOrder(APP_URL, () => shopify.sessionToken.get(), orderId, lang)} lang={lang} accountUrl={accountUrl} />,
+    <OrderBlock
+      load={() => loadOrder(APP_URL, () => shopify.sessionToken.get(), orderId, lang)}
+      lang={lang}
+      accountUrl={accountUrl}
+      storefrontUrl={storefrontUrl}
+    />,
     document.body,
   );
 };

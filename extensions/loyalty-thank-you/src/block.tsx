@@ -7,6 +7,8 @@ import {
   type Points,
   pointsName,
   pointsText,
+  referralLink,
+  referralOffer,
   type RewardLog,
   rewardView,
   streakView,
@@ -35,7 +37,18 @@ export const WAIT_TRIES = 10;
  * guest, or a note while the order is on its way to the app. A failed load shows nothing: a buyer
  * who has just paid should not meet an error about a loyalty program.
  */
-export function OrderBlock({ load, lang, accountUrl }: { load: () => Promise<OrderView>; lang: string; accountUrl: string | undefined }) {
+export function OrderBlock({
+  load,
+  lang,
+  accountUrl,
+  storefrontUrl,
+}: {
+  load: () => Promise<OrderView>;
+  lang: string;
+  accountUrl: string | undefined;
+  /** The shop's storefront (`https://shop.example`), where the member's referral link leads; absent: no link. */
+  storefrontUrl?: string | undefined;
+}) {
   const [view, setView] = useState<OrderView | 'loading' | 'failed'>('loading');
   const [tries, setTries] = useState(0);
   useEffect(() => {
@@ -66,7 +79,7 @@ export function OrderBlock({ load, lang, accountUrl }: { load: () => Promise<Ord
     );
   // A test order earns nothing, and there is nothing to say about it.
   if (view.data.order.state === 'skipped') return null;
-  return <Earned data={view.data} ctx={ctx} />;
+  return <Earned data={view.data} storefrontUrl={storefrontUrl} ctx={ctx} />;
 }
 
 function Invitation({ accountUrl, ctx }: { accountUrl: string | undefined; ctx: Ctx }) {
@@ -80,9 +93,15 @@ function Invitation({ accountUrl, ctx }: { accountUrl: string | undefined; ctx: 
   );
 }
 
-function Earned({ data, ctx }: { data: OrderData; ctx: Ctx }) {
+function Earned({ data, storefrontUrl, ctx }: { data: OrderData; storefrontUrl: string | undefined; ctx: Ctx }) {
   const { order, counted, rewards, points } = data;
   const returned = order.state === 'refunded' || order.state === 'cancelled';
+  // Just after buying is when a shopper most readily tells a friend: their link, with what it gives both.
+  const member = points?.member;
+  const tier = member && tierView(points.tiers, member);
+  const offer =
+    points &&
+    referralOffer(points.setting, ctx.t, pointsName(points.setting, ctx.t), ctx.lang, tier?.current?.earnMultiplier, data.friendGift);
   return (
     <s-section heading={ctx.w.title} data-order={order.name}>
       <s-stack gap="base">
@@ -104,8 +123,27 @@ function Earned({ data, ctx }: { data: OrderData; ctx: Ctx }) {
             ))}
           </s-stack>
         )}
+        {offer && member?.referralCode && storefrontUrl && (
+          <ReferralCard offer={offer} link={referralLink(storefrontUrl, member.referralCode)} ctx={ctx} />
+        )}
       </s-stack>
     </s-section>
+  );
+}
+
+/** The member's referral link to copy, with what a referral gives; the button says when it is copied (checkout has no toast). */
+function ReferralCard({ offer, link, ctx: { t, w } }: { offer: string; link: string; ctx: Ctx }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <s-stack gap="small-200" data-referral>
+      <s-heading>{t.referFriend}</s-heading>
+      <s-paragraph>{offer}</s-paragraph>
+      <s-text-field label={t.yourLink} value={link} readOnly />
+      <s-clipboard-item id="referral-link" text={link} onCopy={() => setCopied(true)} />
+      <s-button commandFor="referral-link" variant="secondary">
+        {copied ? w.linkCopied : t.copyLink}
+      </s-button>
+    </s-stack>
   );
 }
 

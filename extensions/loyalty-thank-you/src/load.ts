@@ -38,6 +38,8 @@ export interface OrderData {
   rewards: RewardLog[];
   /** Null while the merchant has points off. */
   points: Points | null;
+  /** The title of the gift the shop gives a friend the member refers; absent when it gives none. */
+  friendGift?: string;
 }
 
 /** A guest checkout (no customer in the token); the order not in the app yet (its webhook is on its way); or what it earned. */
@@ -46,7 +48,7 @@ export type OrderView = { kind: 'guest' } | { kind: 'waiting' } | { kind: 'order
 /**
  * Asks the app about the order with the page's session token, then reads the member's progress on
  * what it counted for, the reward logs it earned and their points from the core with the end-user
- * token the app answered. Any failure rejects.
+ * token the app answered, and the gift a friend the member refers gets. Any failure rejects.
  */
 export async function loadOrder(
   appUrl: string,
@@ -62,7 +64,13 @@ export async function loadOrder(
     if (body?.error?.code === 'no_customer') return { kind: 'guest' };
   }
   if (!res.ok) throw new Error(`${res.status} from the order route`);
-  const answer = (await res.json()) as { order: OrderFacts | null; accessToken: string; accountId: string; coreUrl: string };
+  const answer = (await res.json()) as {
+    order: OrderFacts | null;
+    accessToken: string;
+    accountId: string;
+    coreUrl: string;
+    friendGift?: string | null;
+  };
   if (!answer.order) return { kind: 'waiting' };
   const { order } = answer;
   const api = new Api({ baseUrl: answer.coreUrl, accountId: answer.accountId, accessToken: answer.accessToken, languageCode });
@@ -83,5 +91,5 @@ export async function loadOrder(
     ...challenges.map((def) => ({ kind: 'challenge' as const, def, progress: challengeProgress.filter((p) => p.challengeId === def.id) })),
     ...missions.map((def) => ({ kind: 'mission' as const, def, progress: missionProgress.filter((p) => p.missionId === def.id) })),
   ];
-  return { kind: 'order', data: { order, counted, rewards, points } };
+  return { kind: 'order', data: { order, counted, rewards, points, ...(answer.friendGift ? { friendGift: answer.friendGift } : {}) } };
 }

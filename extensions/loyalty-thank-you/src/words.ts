@@ -17,6 +17,8 @@ export interface Words {
   guestTitle: string;
   guestBody: string;
   createAccount: string;
+  /** The referral link's copy button once it is copied (checkout has no toast). */
+  linkCopied: string;
 }
 
 const WORDS: Record<string, Words> = {
@@ -33,6 +35,7 @@ const WORDS: Record<string, Words> = {
     guestTitle: 'Earn rewards when you shop',
     guestBody: 'Create an account with the email you used for this order within 30 days: this order counts, and so do your next ones.',
     createAccount: 'Create an account',
+    linkCopied: 'Link copied',
   },
   fr: {
     title: 'Vos récompenses pour cette commande',
@@ -48,6 +51,7 @@ const WORDS: Record<string, Words> = {
     guestBody:
       'Créez un compte avec l’e-mail utilisé pour cette commande dans les 30 jours : cette commande comptera, tout comme les suivantes.',
     createAccount: 'Créer un compte',
+    linkCopied: 'Lien copié',
   },
   es: {
     title: 'Tus recompensas por este pedido',
@@ -63,6 +67,7 @@ const WORDS: Record<string, Words> = {
     guestBody:
       'Crea una cuenta con el correo que usaste en este pedido en los próximos 30 días: este pedido contará, y también los siguientes.',
     createAccount: 'Crear una cuenta',
+    linkCopied: 'Enlace copiado',
   },
   de: {
     title: 'Deine Prämien für diese Bestellung',
@@ -78,6 +83,7 @@ const WORDS: Record<string, Words> = {
     guestBody:
       'Erstelle innerhalb von 30 Tagen ein Konto mit der E-Mail-Adresse dieser Bestellung: Diese Bestellung zählt dann mit, ebenso deine nächsten.',
     createAccount: 'Konto erstellen',
+    linkCopied: 'Link kopiert',
   },
   it: {
     title: 'I tuoi premi per questo ordine',
@@ -92,6 +98,7 @@ const WORDS: Record<string, Words> = {
     guestTitle: 'Guadagna premi con i tuoi acquisti',
     guestBody: "Crea un account entro 30 giorni con l'e-mail usata per questo ordine: questo ordine conterà, e così i prossimi.",
     createAccount: 'Crea un account',
+    linkCopied: 'Link copiato',
   },
   pt: {
     title: 'Suas recompensas por este pedido',
@@ -106,6 +113,7 @@ const WORDS: Record<string, Words> = {
     guestTitle: 'Ganhe recompensas nas suas compras',
     guestBody: 'Crie uma conta nos próximos 30 dias com o e-mail que você usou neste pedido: este pedido conta, assim como os próximos.',
     createAccount: 'Criar uma conta',
+    linkCopied: 'Link copiado',
   },
   ja: {
     title: 'このご注文で獲得したリワード',
@@ -121,6 +129,7 @@ const WORDS: Record<string, Words> = {
     guestBody:
       '30日以内にこのご注文のメールアドレスでアカウントを作成すると、このご注文も次回以降のご注文もポイントとリワードの対象になります。',
     createAccount: 'アカウントを作成',
+    linkCopied: 'リンクをコピーしました',
   },
   ko: {
     title: '이 주문으로 받은 리워드',
@@ -135,6 +144,7 @@ const WORDS: Record<string, Words> = {
     guestTitle: '쇼핑하고 리워드를 받으세요',
     guestBody: '30일 이내에 이 주문에 사용한 이메일로 계정을 만들면 이 주문과 다음 주문 모두 포인트와 리워드에 반영됩니다.',
     createAccount: '계정 만들기',
+    linkCopied: '링크를 복사했습니다',
   },
   'zh-CN': {
     title: '此订单获得的奖励',
@@ -149,6 +159,7 @@ const WORDS: Record<string, Words> = {
     guestTitle: '购物即可赢取奖励',
     guestBody: '在 30 天内使用此订单的邮箱创建账户，此订单及之后的订单都会计入积分和奖励。',
     createAccount: '创建账户',
+    linkCopied: '链接已复制',
   },
 };
 

@@ -8,7 +8,7 @@ import { loadOrder, type OrderFacts } from '../src/load.js';
 import { LANGUAGES, wordsFor } from '../src/words.js';
 import { defineBareElements, text } from '../../test-support/dom.js';
 
-const TAGS = ['section', 'stack', 'heading', 'paragraph', 'text', 'badge', 'progress', 'button', 'spinner'];
+const TAGS = ['section', 'stack', 'heading', 'paragraph', 'text', 'badge', 'progress', 'button', 'spinner', 'text-field', 'clipboard-item'];
 beforeAll(() => {
   defineBareElements(TAGS);
 });
@@ -98,7 +98,10 @@ type Call = { url: URL; headers: Record<string, string> };
  * Stands in for the network: the app's /checkout/order answers as the route does (`order`, or a
  * status with the route's error body), the core's records API as the core does for the member.
  */
-function network(orders: (OrderFacts | null | { status: number; code?: string })[]): Call[] {
+function network(
+  orders: (OrderFacts | null | { status: number; code?: string })[],
+  more: { answer?: Record<string, unknown>; setting?: Record<string, unknown>; me?: Record<string, unknown> } = {},
+): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
     const url = new URL(input);
@@ -107,7 +110,15 @@ function network(orders: (OrderFacts | null | { status: number; code?: string })
       const next = orders.length > 1 ? orders.shift()! : orders[0]!;
       if (next && 'status' in next)
         return Response.json(next.code ? { error: { code: next.code, message: 'refused' } } : {}, { status: next.status });
-      return Response.json({ order: next, accessToken: 'end-user', expiresAt: '2030-01-01T00:00:00Z', accountId: 'acc', coreUrl: CORE });
+      return Response.json({
+        order: next,
+        accessToken: 'end-user',
+        expiresAt: '2030-01-01T00:00:00Z',
+        accountId: 'acc',
+        coreUrl: CORE,
+        friendGift: null,
+        ...more.answer,
+      });
     }
     const slug = url.pathname.replace('/api/v1.0/schema/', '').replace('/record', '');
     const lists: Record<string, unknown> = {
@@ -129,21 +140,28 @@ function network(orders: (OrderFacts | null | { status: number; code?: string })
         stars,
         { ...stars, id: 'r3', eudRewardTitle: 'Store credit', reward: { rewardKind: 'code' }, couponCode: '7.50 EUR' },
       ],
-      points_setting: [{ id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 0 }],
+      points_setting: [
+        { id: 'ps', eudCurrencyName: 'Stars', pointsPerCurrencyUnit: 1, pointsPerOrder: 5, pointsOnSignUp: 0, ...more.setting },
+      ],
       reward: [],
       tier: [tier('silver', 'Silver', 0, 1), tier('gold', 'Gold', 100, 2), tier('platinum', 'Platinum', 2000, 3)],
     };
     if (slug === 'account_user/me')
-      return Response.json({ data: { id: 'me', pointsBalance: 240, pointsEarnedInTierWindow: 240, tierId: 'gold' } });
+      return Response.json({ data: { id: 'me', pointsBalance: 240, pointsEarnedInTierWindow: 240, tierId: 'gold', ...more.me } });
     return Response.json({ data: lists[slug] ?? [] });
   });
   return calls;
 }
 
-async function show(lang: string, order = 'gid://shopify/OrderIdentity/1001') {
+async function show(lang: string, order = 'gid://shopify/OrderIdentity/1001', storefrontUrl: string | null = 'https://shop.example') {
   await act(async () => {
     render(
-      <OrderBlock load={() => loadOrder(APP, async () => 'session', order, lang)} lang={lang} accountUrl="https://shop.example/account" />,
+      <OrderBlock
+        load={() => loadOrder(APP, async () => 'session', order, lang)}
+        lang={lang}
+        accountUrl="https://shop.example/account"
+        storefrontUrl={storefrontUrl ?? undefined}
+      />,
       document.body,
     );
   });
@@ -186,6 +204,45 @@ describe('the order block, for a member', () => {
     });
     // Nothing of missions is read: the order counted for none.
     expect(calls.some((c) => c.url.pathname.includes('mission'))).toBe(false);
+  });
+
+  it('gives the member their referral link with what a friend and they get, the button saying when it is copied', async () => {
+    const referrals = { setting: { pointsOnReferral: 500, pointsOnReferredOrder: 250 }, me: { referralCode: 'K7M3QX9P' } };
+    network([ORDER], referrals);
+    await show('en');
+    const card = document.body.querySelector('[data-referral]')!;
+    expect(text(card.querySelector('s-heading'))).toBe('Refer a friend');
+    // The member's 500 are times Gold's 2, as the core credits them.
+    expect(text(card.querySelector('s-paragraph'))).toBe(
+      'Give friends 250 Stars on their first order and get 1,000 Stars when they place it.',
+    );
+    const field = card.querySelector('s-text-field')!;
+    expect([field.getAttribute('label'), field.getAttribute('value')]).toEqual([
+      'Your referral link',
+      'https://shop.example/?loyalty_ref=K7M3QX9P',
+    ]);
+    expect(text(card.querySelector('s-button'))).toBe('Copy link');
+    await act(async () => {
+      card.querySelector('s-clipboard-item')!.dispatchEvent(new Event('copy'));
+    });
+    expect(text(card.querySelector('s-button'))).toBe('Link copied');
+
+    // The shop's gift for friends is said instead of their points.
+    render(null, document.body);
+    network([ORDER], { ...referrals, answer: { friendGift: '$10 off your first order' } });
+    await show('en');
+    expect(text(document.body.querySelector('[data-referral] s-paragraph'))).toBe(
+      'Friends get “$10 off your first order”, and you get 1,000 Stars when they place their first order.',
+    );
+    // Without the storefront's address there is no link to give; without a referral rate or gift, nothing to say.
+    render(null, document.body);
+    await show('en', undefined, null);
+    expect(document.body.querySelector('[data-referral]')).toBeNull();
+    render(null, document.body);
+    network([ORDER], { me: { referralCode: 'K7M3QX9P' } });
+    await show('en');
+    expect(document.body.querySelector('[data-order]')).not.toBeNull();
+    expect(document.body.querySelector('[data-referral]')).toBeNull();
   });
 
   it('speaks German', async () => {

@@ -1,7 +1,10 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { mintEndUserToken, notInstalled } from '../core/enduser-token.server';
+import { accountClient } from '../core/client.server';
 import { customerOrder } from '../earning/ledger.server';
+import { friendGiftTitle } from '../earning/referral-gifts.server';
+import { outbox } from '../loop/outbox.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { customerOfSub, shopOfDest } from '../shopify/extension-token.server';
 import { authenticateExtension } from '../shopify.server';
@@ -19,7 +22,8 @@ const ORDER_GID = /^gid:\/\/shopify\/(?:Order|OrderIdentity)\/([1-9]\d*)$/;
  * progress in the core. The library checks the token's signature with the app's secret and its
  * exp/nbf (401) and answers the CORS preflight; the shop is `dest`, the customer `sub`, so a
  * customer reads only their own orders (another's answers `order: null`, as an unknown one does). A guest's token has no `sub`: 401 `no_customer`, on which
- * the block invites the shopper to create an account.
+ * the block invites the shopper to create an account. With the order, the title of the gift a
+ * friend the member refers gets (`friendGift`, null for none), which the block's referral card names.
  */
 async function orderRewards(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.checkout(request);
@@ -33,6 +37,8 @@ async function orderRewards(request: Request): Promise<Response> {
   const order = await customerOrder(pool(), shop, customer, orderId);
   const minted = await mintEndUserToken(config.coreUrl, account, customerGid(customer));
   if (minted instanceof Response) return cors(minted);
+  // Asked once the order is here (the block asks again until then), for the member's referral card.
+  const friendGift = order ? await friendGiftTitle(accountClient(config.coreUrl, account), shop, outbox) : null;
   return cors(
     Response.json(
       {
@@ -49,6 +55,7 @@ async function orderRewards(request: Request): Promise<Response> {
         ...minted,
         accountId: account.accountId,
         coreUrl: config.corePublicUrl,
+        friendGift,
       },
       { headers: noStore },
     ),
