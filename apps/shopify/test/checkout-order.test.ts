@@ -1,6 +1,7 @@
 import { TEST_SHOP, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
+import { giftReward } from './support/programs';
 import { extensionToken, fromExtension, refusedTokens, type TokenOptions } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
@@ -163,17 +164,9 @@ describe('GET /checkout/order', () => {
       expect(body.friendGift).toBeNull();
     }
     // With one, the block's referral card names it.
-    const gift = await api.post('/schema/reward/record', {
-      name: 'Friend gift',
-      eudTitle: '$10 off your first order',
-      description: 'For referred friends.',
-      discountType: 'fixed_amount',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-    });
-    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, gift.body.data.id]);
+    const giftId = await giftReward(api, prod.appPool, { eudTitle: '$10 off your first order' });
     const setting = (await api.get('/schema/points_setting/record')).body.data[0];
-    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: gift.body.data.id })).status).toBe(200);
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: giftId })).status).toBe(200);
     const withGift = (await (await ask(await forCustomer(901), 'gid://shopify/Order/1')).json()) as Answer;
     expect(withGift.friendGift).toBe('$10 off your first order');
     expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { referralRewardId: null })).status).toBe(200);

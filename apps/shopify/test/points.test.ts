@@ -6,6 +6,7 @@ import { answerOf, adminFetch } from './support/admin-fuzz';
 import { extensionToken, fromExtension } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
+import { giftReward } from './support/programs';
 import { flowLifecycleRequest, flowRequest, proxyRequest, webhookRequest } from './support/stack';
 import { until } from './support/until';
 
@@ -452,19 +453,14 @@ describe('a referred friend’s gift, through what ships', () => {
   };
 
   it('the merchant picks it on the Points page; a friend claims one code for their e-mail, and their order with it credits the referrer without the link', async () => {
-    const reward = await api.post('/schema/reward/record', {
+    const giftId = await giftReward(api, prod.appPool, {
       name: 'Welcome gift',
       eudTitle: '15% off your first order',
-      description: 'For referred friends.',
       discountType: 'percentage',
       discountValue: 15,
       rewardExpiryType: 'relative',
       rewardExpiryInDays: 30,
-      handleCoupon: false,
     });
-    expect(reward.status, JSON.stringify(reward.body)).toBe(200);
-    const giftId = reward.body.data.id as string;
-    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, giftId]);
 
     // The Points page offers the rewards the app issues as Shopify discounts, and saves the pick.
     const page = await answerOf(await adminFetch(prod.url, '/app/points.data?_routes=routes%2Fapp.points'));

@@ -5,6 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { adminFetch } from './support/admin-fuzz';
 import { ARTIFACTS, HEADLESS_SHELL } from './support/browser';
 import { adminLoad, orderPayload } from './support/orders';
+import { giftReward } from './support/programs';
 import { type Production, startProduction } from './support/production';
 import { proxyRequest, webhookRequest } from './support/stack';
 import { renderEmbed, storefront } from './support/storefront';
@@ -50,21 +51,11 @@ const readBody = async (req: AsyncIterable<Buffer>) => {
 describe('a referred friend’s gift on the storefront', () => {
   it('the friend follows the link, claims their code in the widget, applies it, and their first order credits the member', async () => {
     const setting = (await api.get('/schema/points_setting/record')).body.data[0];
-    const reward = await api.post('/schema/reward/record', {
-      name: 'Friend gift',
-      eudTitle: '$10 off your first order',
-      description: 'For referred friends.',
-      discountType: 'fixed_amount',
-      discountValue: 10,
-      rewardExpiryType: 'no_expiry',
-      handleCoupon: false,
-    });
-    expect(reward.status, JSON.stringify(reward.body)).toBe(200);
-    await prod.appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, reward.body.data.id]);
+    const giftId = await giftReward(api, prod.appPool, { eudTitle: '$10 off your first order' });
     const on = await api.patch(`/schema/points_setting/record/${setting.id}`, {
       status: 'live',
       pointsOnReferral: 200,
-      referralRewardId: reward.body.data.id,
+      referralRewardId: giftId,
     });
     expect(on.status, JSON.stringify(on.body)).toBe(200);
 

@@ -1,3 +1,5 @@
+import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
+import type pg from 'pg';
 import { expect } from 'vitest';
 import type { Client } from '../../../core/test/support/harness';
 
@@ -68,4 +70,23 @@ export async function streakWithFirstDayStampedReward(created: Create) {
   });
   const streak = await streakRewardingFirstDay(created, reward, { name: 'Stamped' });
   return { reward, streak };
+}
+
+/**
+ * A live reward the app issues as a Shopify discount (as the rewards editor marks one), fit to be
+ * referred friends' gift; `eudTitle` is what the friend reads. Answers its id.
+ */
+export async function giftReward(api: Client, appPool: pg.Pool, reward: { eudTitle: string } & Record<string, unknown>): Promise<string> {
+  const made = await api.post('/schema/reward/record', {
+    name: 'Friend gift',
+    description: 'For referred friends.',
+    discountType: 'fixed_amount',
+    discountValue: 10,
+    rewardExpiryType: 'no_expiry',
+    handleCoupon: false,
+    ...reward,
+  });
+  expect(made.status, JSON.stringify(made.body)).toBe(200);
+  await appPool.query('insert into shopify_discount_rewards (shop, reward_id) values ($1, $2)', [TEST_SHOP, made.body.data.id]);
+  return made.body.data.id as string;
 }
