@@ -546,15 +546,22 @@ describe('a referred friend’s gift, through what ships', () => {
 
     // The friend orders on another device: no link on the cart, only the code. The referrer earns.
     const now = new Date().toISOString();
-    await paid(8510, {
+    const friendOrder = {
       ...SHOES_AND_HAT(851),
       customer: { id: 851, email: 'new@example.com', created_at: now },
       discountCodes: [{ code: gift.code.toLowerCase(), amount: '11.25' }],
-    });
+    };
+    await paid(8510, friendOrder);
     expect((await pointsOf(850)).entries.filter((e) => e.linkedSchemaSlug === 'shopify_referral')).toEqual([
       expect.objectContaining({ points: 100, uniqueIdentifier: 'referral:8510' }),
     ]);
     expect((await api.get(`/schema/account_user/record/${(await memberOf(851))!.id}`)).body.data.referredById).toBe(referrer.id);
+
+    // The Points page says how many gifts were claimed lately and how many became orders (a redelivery counts once).
+    await deliver('orders/paid', orderPayload(8510, friendOrder), 'order-8510-again');
+    await new Promise((r) => setTimeout(r, 1000));
+    const pointsPage = await (await adminLoad(prod.url, '/app/points')).text();
+    expect(pointsPage).toContain('Last 30 days: 2 gifts claimed, 1 used in an order.');
 
     // The friend's e-mail is their personal data: exported with a data request, erased with a redaction.
     const requested = await prod.send(

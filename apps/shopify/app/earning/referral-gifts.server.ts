@@ -208,12 +208,32 @@ async function makeDiscount(admin: AdminGraphql, gift: Gift, code: string): Prom
   return created.id ?? 'existing';
 }
 
-/** The referral code of the member whose friend's gift an order used, if one of its codes is a gift. */
-export async function referrerOfGiftCodes(db: pg.ClientBase, shop: string, codes: readonly { code: string }[]): Promise<string | null> {
+/**
+ * Marks the friends' gifts among the order's codes as used by it (once: a redelivered order finds
+ * them its own) and answers the referral code of the member whose gift it was, if one of them is.
+ */
+export async function useGiftCodes(
+  db: pg.ClientBase,
+  shop: string,
+  orderId: string,
+  codes: readonly { code: string }[],
+): Promise<string | null> {
   if (!codes.length) return null;
   const { rows } = await db.query<{ referrer_code: string }>(
-    'select referrer_code from shopify_referral_gifts where shop = $1 and code = any($2) limit 1',
-    [shop, codes.map((c) => c.code)],
+    `update shopify_referral_gifts set order_id = $3
+     where shop = $1 and code = any($2) and (order_id is null or order_id = $3)
+     returning referrer_code`,
+    [shop, codes.map((c) => c.code), orderId],
   );
   return rows[0]?.referrer_code ?? null;
+}
+
+/** The friends' gifts claimed in the last `days` days, and how many of those an order has used. */
+export async function giftFigures(db: pg.Pool, shop: string, days: number): Promise<{ claimed: number; used: number }> {
+  const { rows } = await db.query<{ claimed: number; used: number }>(
+    `select count(*)::int as claimed, count(order_id)::int as used from shopify_referral_gifts
+     where shop = $1 and discount_gid is not null and created_at > now() - make_interval(days => $2)`,
+    [shop, days],
+  );
+  return rows[0] ?? { claimed: 0, used: 0 };
 }

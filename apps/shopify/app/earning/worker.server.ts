@@ -31,7 +31,7 @@ import {
   storedNumbers,
 } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
-import { referrerOfGiftCodes } from './referral-gifts.server';
+import { useGiftCodes } from './referral-gifts.server';
 import { earnReferral } from './referrals.server';
 import { takenBackText } from './taken-back';
 import { inTransaction } from '../storage/transaction.server';
@@ -283,7 +283,8 @@ export class EarningWorker {
     }
     const pointsEarned = await this.earnOrderPoints(client, row.shop, order, api, ownedBy);
     // A friend's gift code names its referrer where the cart carried no link (another device, Buy it now).
-    const referralCode = firstOrder ? (order.referralCode ?? (await referrerOfGiftCodes(client, row.shop, order.discountCodes))) : null;
+    const giftOf = await useGiftCodes(client, row.shop, order.id, order.discountCodes);
+    const referralCode = firstOrder ? (order.referralCode ?? giftOf) : null;
     const referred =
       referralCode && (await this.earnReferral(row.shop, { ...order, customer, referralCode }, api, account.installedAt, ownedBy, client));
     // A customer the program earned for is one of its members (the dashboard's members against other customers).

@@ -10,14 +10,14 @@ import { records, type RecordOf, updateFromValues } from '../core/records.server
 import { numberOr } from '../admin/numbers';
 import { shopCurrency } from '../shopify/admin-api.server';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
-import { useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';
 import { failureResponse } from '../core/failure';
 import { PointsImport } from '../components/PointsImport';
 import { importsOf } from '../points-import/imports.server';
 import { pool } from '../storage/pool.server';
-import { CLAIMS_PER_DAY, giftChoices } from '../earning/referral-gifts.server';
+import { CLAIMS_PER_DAY, giftChoices, giftFigures } from '../earning/referral-gifts.server';
 import { outbox } from '../loop/outbox.server';
 
 /**
@@ -75,14 +75,18 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
-  const [setting, currencyCode, imports, gifts] = await Promise.all([
+  const [setting, currencyCode, imports, gifts, giftsLately] = await Promise.all([
     theSetting(api),
     shopCurrency(admin),
     importsOf(pool(), session.shop),
     giftChoices(api, session.shop, outbox),
+    giftFigures(pool(), session.shop, GIFT_DAYS),
   ]);
-  return { id: setting.id, draft: draftOf(setting), currencyCode, imports, gifts, claimsPerDay: CLAIMS_PER_DAY };
+  return { id: setting.id, draft: draftOf(setting), currencyCode, imports, gifts, giftsLately, claimsPerDay: CLAIMS_PER_DAY };
 };
+
+/** The days the gift's figures look back. */
+const GIFT_DAYS = 30;
 
 const FIELD_OF: Record<string, keyof PointsDraft> = {
   status: 'on',
@@ -161,8 +165,9 @@ const KEEPING = [
 ] as const;
 
 export default function PointsSettings() {
-  const { id, draft: initial, currencyCode, imports, gifts, claimsPerDay } = useLoaderData<typeof loader>();
+  const { id, draft: initial, currencyCode, imports, gifts, giftsLately, claimsPerDay } = useLoaderData<typeof loader>();
   const { editors, tiers } = useMessages();
+  const number = new Intl.NumberFormat(useAdminLanguage());
   const m = editors.points;
   const labels = labelsOf(m);
   const form = useEditorDraft(initial, id, urlOf);
@@ -202,6 +207,15 @@ export default function PointsSettings() {
                 ]}
                 {...form.field('friendGift')}
               />
+              {giftsLately.claimed > 0 && (
+                <Text as="p" tone="subdued">
+                  {format(m.friendGift.lately[giftsLately.claimed === 1 ? 'one' : 'other'], {
+                    days: number.format(GIFT_DAYS),
+                    claimed: number.format(giftsLately.claimed),
+                    used: number.format(giftsLately.used),
+                  })}
+                </Text>
+              )}
             </FormLayout>
           </TitledCard>
           <TitledCard title={m.sections.keeping}>

@@ -51,6 +51,10 @@ export const editors = {
       label: 'Gift for the referred friend',
       help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link.',
       none: 'None: points only',
+      lately: {
+        one: 'Last {days} days: 1 gift claimed, {used} used in an order.',
+        other: 'Last {days} days: {claimed} gifts claimed, {used} used in an order.',
+      },
     },
     expiry: {
       label: 'Months without earning or spending before points expire',
