@@ -65,11 +65,14 @@ const seen = new Set<number>();
 
 function postmaster(): { pid: number; port: number } {
   const lines = readFileSync(pidFile, 'utf8').split('\n');
-  seen.add(Number(lines[0]));
-  return { pid: Number(lines[0]), port: Number(lines[3]) };
+  const pid = Number(lines[0]);
+  // PostgreSQL writes the file in steps: read before its first line, it names no process (0 would be our own group).
+  if (!Number.isInteger(pid) || pid <= 0) throw new Error('postmaster.pid names no process yet');
+  seen.add(pid);
+  return { pid, port: Number(lines[3]) };
 }
 
-/** The pid in postmaster.pid, or undefined while the restart has cleared the file and not yet written it. */
+/** The pid in postmaster.pid, or undefined while the restart has cleared the file and not yet written its pid. */
 function restartedPid(): number | undefined {
   try {
     return postmaster().pid;
@@ -132,7 +135,7 @@ afterAll(async () => {
   if (service) await stopService('SIGTERM');
   // Whatever a failed test left behind: never leave a server running (a pid still alive is
   // checked to be a postgres of this data dir, in case it was reused).
-  if (existsSync(pidFile)) postmaster();
+  if (existsSync(pidFile)) restartedPid();
   for (const pid of seen) {
     if (alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(dataDir)) {
       process.kill(pid, 'SIGQUIT');
