@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { REFERRAL_CODE } from '@loyalty/view-model';
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records, type RecordOf } from '../core/records.server';
-import { type AdminGraphql, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
+import { type AdminGraphql, codeTaken, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
 import { type IssuingSpec, rewardEndsAt } from '../shopify/reward-issuing';
 import { referrerOf, sameEmail } from './referrals.server';
 
@@ -118,6 +118,15 @@ const claimedAnswer = (row: GiftRow): Claimed => ({
   applyUrl: `/discount/${encodeURIComponent(row.code)}?redirect=${encodeURIComponent('/cart')}`,
 });
 
+/** The code the e-mail claimed, once its discount exists. */
+async function madeGift(pool: pg.Pool, shop: string, email: string): Promise<Claimed | null> {
+  const { rows } = await pool.query<GiftRow>(
+    'select code, title, discount_gid from shopify_referral_gifts where shop = $1 and email = $2',
+    [shop, email],
+  );
+  return rows[0]?.discount_gid ? claimedAnswer(rows[0]) : null;
+}
+
 const giftCode = () => `FRIEND-${Array.from({ length: 8 }, () => ALPHABET[randomInt(ALPHABET.length)]).join('')}`;
 
 /**
@@ -135,11 +144,8 @@ export async function claimGift(
   if (!REFERRAL_CODE.test(code)) return refusal(400, 'invalid_input', 'The body must carry the link’s referral code.');
   if (email.length > 254 || !EMAIL.test(email)) return refusal(400, 'invalid_input', 'Enter a valid e-mail address.');
   const { pool, api, admin } = deps;
-  const existing = await pool.query<GiftRow>(
-    'select code, title, discount_gid from shopify_referral_gifts where shop = $1 and email = $2',
-    [shop, email],
-  );
-  if (existing.rows[0]?.discount_gid) return claimedAnswer(existing.rows[0]);
+  const existing = await madeGift(pool, shop, email);
+  if (existing) return existing;
   const [gift, referrer] = await Promise.all([giftOf(api, shop, deps.rewards), referrerOf(api, code)]);
   if (!gift || !referrer) return NO_OFFER;
   if (sameEmail(referrer.email, email)) return refusal(409, 'own_referral', 'This is your own link: share it with a friend.');
@@ -172,11 +178,8 @@ export async function claimGift(
 async function racingClaim(pool: pg.Pool, shop: string, email: string): Promise<Claimed | Refusal> {
   const until = Date.now() + RACE_WAIT_MS;
   while (Date.now() < until) {
-    const { rows } = await pool.query<GiftRow>(
-      'select code, title, discount_gid from shopify_referral_gifts where shop = $1 and email = $2',
-      [shop, email],
-    );
-    if (rows[0]?.discount_gid) return claimedAnswer(rows[0]);
+    const made = await madeGift(pool, shop, email);
+    if (made) return made;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return refusal(503, 'unavailable', 'Your code is still being made: try again in a moment.');
@@ -200,8 +203,7 @@ async function makeDiscount(admin: AdminGraphql, gift: Gift, code: string): Prom
     endsAt: rewardEndsAt(reward, Date.parse(now)),
     ...(issuing ? { minimum: issuing.minimum, collections: issuing.collections.map((c) => c.id), combinesWith: issuing.combinesWith } : {}),
   });
-  const taken = created.userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));
-  if (created.userErrors.length && !taken) {
+  if (created.userErrors.length && !codeTaken(created.userErrors)) {
     console.error(`[loyalty-referrals] Shopify refused a referral gift: ${created.userErrors.map((e) => e.message).join('; ')}`);
     return refusal(503, 'unavailable', 'The shop could not make your code: try again later.');
   }

@@ -6,6 +6,7 @@ import {
   type AdminGraphql,
   changeTags,
   codeDiscountByCode,
+  codeTaken,
   createCodeDiscount,
   creditStoreCredit,
   deactivateCodeDiscount,
@@ -233,8 +234,7 @@ export class OutboxSender {
             ...(spec.collections ? { collections: spec.collections } : {}),
             ...(spec.combinesWith ? { combinesWith: spec.combinesWith } : {}),
           });
-          const taken = created.userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));
-          if (created.userErrors.length && !taken) return fail(describe(created.userErrors), false);
+          if (created.userErrors.length && !codeTaken(created.userErrors)) return fail(describe(created.userErrors), false);
           discountGid = created.id ?? 'existing';
           await client.query('update reward_discounts set discount_gid = $3 where shop = $1 and reward_log_id = $2', [
             row.shop,

@@ -260,6 +260,13 @@ export async function createCodeDiscount(
   return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
 }
 
+/**
+ * Whether Shopify refused a code discount because its code is in use: for a code the app reserved
+ * for one reward log or gift, an earlier attempt made it (and died before recording it).
+ */
+export const codeTaken = (userErrors: UserError[]): boolean =>
+  userErrors.some((e) => e.code === 'TAKEN' || /already (been )?taken|must be unique/i.test(e.message));
+
 /** The shop's currency (ISO 4217), in which fixed amounts, minimums and store credit are given. */
 export async function shopCurrency(admin: AdminGraphql): Promise<string> {
   const data = await run<{ shop: { currencyCode: string } }>(
