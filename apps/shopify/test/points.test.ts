@@ -2,6 +2,7 @@ import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
+import { CLAIMS_PER_DAY } from '../app/earning/referral-gifts.server';
 import { answerOf, adminFetch } from './support/admin-fuzz';
 import { extensionToken, fromExtension } from './support/extensions';
 import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
@@ -557,11 +558,17 @@ describe('a referred friend’s gift, through what ships', () => {
     ]);
     expect((await api.get(`/schema/account_user/record/${(await memberOf(851))!.id}`)).body.data.referredById).toBe(referrer.id);
 
+    // A friend who claimed a gift orders with neither its code nor the link: the e-mail they claimed with names the referrer.
+    expect((await claim(code, 'other@example.com')).status).toBe(200);
+    await paid(8520, { ...SHOES_AND_HAT(852), customer: { id: 852, email: 'Other@Example.com', created_at: now } });
+    const referrals = (await pointsOf(850)).entries.filter((e) => e.linkedSchemaSlug === 'shopify_referral');
+    expect(referrals.map((e) => e.uniqueIdentifier).sort()).toEqual(['referral:8510', 'referral:8520']);
+
     // The Points page says how many gifts were claimed lately and how many became orders (a redelivery counts once).
     await deliver('orders/paid', orderPayload(8510, friendOrder), 'order-8510-again');
     await new Promise((r) => setTimeout(r, 1000));
     const pointsPage = await (await adminLoad(prod.url, '/app/points')).text();
-    expect(pointsPage).toContain('Last 30 days: 2 gifts claimed, 1 used in an order.');
+    expect(pointsPage).toContain('Last 30 days: 3 gifts claimed, 1 used in an order.');
 
     // The friend's e-mail is their personal data: exported with a data request, erased with a redaction.
     const requested = await prod.send(
@@ -589,7 +596,7 @@ describe('a referred friend’s gift, through what ships', () => {
     );
     expect(redacted.status).toBe(200);
     const giftRows = await prod.appPool.query('select email from shopify_referral_gifts where shop = $1 order by email', [TEST_SHOP]);
-    expect(giftRows.rows).toEqual([{ email: 'late@example.com' }]);
+    expect(giftRows.rows).toEqual([{ email: 'late@example.com' }, { email: 'other@example.com' }]);
 
     // Its delete says so first; taken away, the link offers nothing.
     const rewardPage = await answerOf(await adminFetch(prod.url, `/app/rewards/${giftId}.data?_routes=routes%2Fapp.rewards.%24id`));
@@ -597,6 +604,20 @@ describe('a referred friend’s gift, through what ships', () => {
     expect((await api.delete(`/schema/reward/record/${giftId}`)).status).toBe(204);
     expect((await prod.send(await referral({ code }))).status).toBe(404);
     expect((await rates({ pointsOnReferral: 0 })).status).toBe(200);
+  });
+
+  it('racing claims of different e-mails through one link give the day’s gifts and no more', async () => {
+    const giftId = await giftReward(api, prod.appPool, { eudTitle: '10 off your first order' });
+    expect((await rates({ referralRewardId: giftId })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    await paid(860, { ...SHOES_AND_HAT(860), customer: { id: 860, email: 'lin@example.com' } });
+    const code = (await api.get(`/schema/account_user/record/${(await memberOf(860))!.id}`)).body.data.referralCode as string;
+    const before = prod.admin.discounts.size;
+    const claims = await Promise.all(Array.from({ length: CLAIMS_PER_DAY + 6 }, (_, i) => claim(code, `friend${i}@example.com`)));
+    expect(claims.filter((c) => c.status === 200)).toHaveLength(CLAIMS_PER_DAY);
+    expect(claims.filter((c) => c.status !== 200).map((c) => [c.status, c.body.error.code])).toEqual(Array(6).fill([429, 'rate_limited']));
+    expect(prod.admin.discounts.size).toBe(before + CLAIMS_PER_DAY);
+    expect((await rates({ referralRewardId: null })).status).toBe(200);
   });
 });
 

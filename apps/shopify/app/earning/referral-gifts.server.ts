@@ -5,6 +5,7 @@ import { type AccountClient, CoreError } from '../core/client.server';
 import { records, type RecordOf } from '../core/records.server';
 import { type AdminGraphql, codeTaken, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
 import { type IssuingSpec, rewardEndsAt } from '../shopify/reward-issuing';
+import { inTransaction } from '../storage/transaction.server';
 import { referrerOf, sameEmail } from './referrals.server';
 
 /**
@@ -12,7 +13,8 @@ import { referrerOf, sameEmail } from './referrals.server';
  * claims, with their e-mail, a one-time Shopify discount code for their first order, made from the
  * reward the merchant picked (one the app issues as a Shopify discount). One code per e-mail and
  * shop, asked again: the same code. Not for an e-mail that has ordered from the shop, nor the
- * referrer's own. An order using the code names its referrer even where the cart carried no link.
+ * referrer's own. An order using the code names its referrer even where the cart carried no link,
+ * and so does the first order of the e-mail that claimed it, with neither code nor link.
  */
 
 /** A member's link gives at most this many friends their gift a day: a link posted to a coupon site does not empty the shop. */
@@ -150,20 +152,9 @@ export async function claimGift(
   if (!gift || !referrer) return NO_OFFER;
   if (sameEmail(referrer.email, email)) return refusal(409, 'own_referral', 'This is your own link: share it with a friend.');
   if ((await ordersByEmail(admin, email)) > 0) return refusal(409, 'not_new_customer', 'This gift is for a customer’s first order.');
-  const recent = await pool.query<{ n: number }>(
-    `select count(*)::int as n from shopify_referral_gifts where shop = $1 and referrer_code = $2 and created_at > now() - interval '1 day'`,
-    [shop, code],
-  );
-  if ((recent.rows[0]?.n ?? 0) >= CLAIMS_PER_DAY) return refusal(429, 'rate_limited', 'This link has given all its gifts for today.');
-  const owned = await pool.query<GiftRow>(
-    `insert into shopify_referral_gifts (shop, email, code, referrer_code, reward_id, title) values ($1, $2, $3, $4, $5, $6)
-     on conflict (shop, email) do update set claimed_at = now()
-       where shopify_referral_gifts.discount_gid is null and shopify_referral_gifts.claimed_at < now() - make_interval(secs => $7)
-     returning code, title, discount_gid`,
-    [shop, email, giftCode(), code, gift.rewardId, gift.title.slice(0, 255), ABANDONED_SECONDS],
-  );
-  const row = owned.rows[0];
+  const row = await reserveGift(pool, shop, email, code, gift);
   if (!row) return racingClaim(pool, shop, email);
+  if (isRefusal(row)) return row;
   const made = await makeDiscount(admin, gift, row.code);
   if (typeof made !== 'string') {
     // Shopify refused the discount itself: the next claim starts afresh rather than waiting for this row.
@@ -172,6 +163,30 @@ export async function claimGift(
   }
   await pool.query('update shopify_referral_gifts set discount_gid = $3 where shop = $1 and email = $2', [shop, email, made]);
   return claimedAnswer(row);
+}
+
+/**
+ * Reserves the e-mail's code under the link's daily cap. Claims through one link take turns at the
+ * count and the insert (a lock on the link for the transaction), so racing claims of different
+ * e-mails cannot pass the cap together. Null: a live claim of the same e-mail owns the code.
+ */
+function reserveGift(pool: pg.Pool, shop: string, email: string, code: string, gift: Gift): Promise<GiftRow | Refusal | null> {
+  return inTransaction(pool, async (db) => {
+    await db.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_referral_claims:${shop}:${code}`]);
+    const recent = await db.query<{ n: number }>(
+      `select count(*)::int as n from shopify_referral_gifts where shop = $1 and referrer_code = $2 and created_at > now() - interval '1 day'`,
+      [shop, code],
+    );
+    if ((recent.rows[0]?.n ?? 0) >= CLAIMS_PER_DAY) return refusal(429, 'rate_limited', 'This link has given all its gifts for today.');
+    const owned = await db.query<GiftRow>(
+      `insert into shopify_referral_gifts (shop, email, code, referrer_code, reward_id, title) values ($1, $2, $3, $4, $5, $6)
+       on conflict (shop, email) do update set claimed_at = now()
+         where shopify_referral_gifts.discount_gid is null and shopify_referral_gifts.claimed_at < now() - make_interval(secs => $7)
+       returning code, title, discount_gid`,
+      [shop, email, giftCode(), code, gift.rewardId, gift.title.slice(0, 255), ABANDONED_SECONDS],
+    );
+    return owned.rows[0] ?? null;
+  });
 }
 
 /** The code a racing claim of the same e-mail is making, once it exists. */
@@ -226,6 +241,19 @@ export async function useGiftCodes(
      where shop = $1 and code = any($2) and (order_id is null or order_id = $3)
      returning referrer_code`,
     [shop, codes.map((c) => c.code), orderId],
+  );
+  return rows[0]?.referrer_code ?? null;
+}
+
+/**
+ * The referral code of the member whose gift the e-mail claimed: a friend who claimed a gift and
+ * then orders without its code or the link (another device, the code forgotten) is still theirs.
+ */
+export async function claimedBy(db: pg.ClientBase, shop: string, email: string | null): Promise<string | null> {
+  if (!email) return null;
+  const { rows } = await db.query<{ referrer_code: string }>(
+    'select referrer_code from shopify_referral_gifts where shop = $1 and email = $2 and discount_gid is not null',
+    [shop, email.trim().toLowerCase()],
   );
   return rows[0]?.referrer_code ?? null;
 }

@@ -31,7 +31,7 @@ import {
   storedNumbers,
 } from './plan';
 import { type EarnedPoints, earnPoints, orderPoints, pointsTakenBack, takeBackPoints } from './points.server';
-import { useGiftCodes } from './referral-gifts.server';
+import { claimedBy, useGiftCodes } from './referral-gifts.server';
 import { earnReferral } from './referrals.server';
 import { takenBackText } from './taken-back';
 import { inTransaction } from '../storage/transaction.server';
@@ -282,9 +282,12 @@ export class EarningWorker {
       );
     }
     const pointsEarned = await this.earnOrderPoints(client, row.shop, order, api, ownedBy);
-    // A friend's gift code names its referrer where the cart carried no link (another device, Buy it now).
+    // A friend's gift code names its referrer where the cart carried no link (another device, Buy it now);
+    // without the code too, the gift the customer's e-mail claimed does.
     const giftOf = await useGiftCodes(client, row.shop, order.id, order.discountCodes);
-    const referralCode = firstOrder ? (order.referralCode ?? giftOf) : null;
+    const referralCode = firstOrder
+      ? (order.referralCode ?? giftOf ?? (await claimedBy(client, row.shop, customer.email ?? order.email)))
+      : null;
     const referred =
       referralCode && (await this.earnReferral(row.shop, { ...order, customer, referralCode }, api, account.installedAt, ownedBy, client));
     // A customer the program earned for is one of its members (the dashboard's members against other customers).
