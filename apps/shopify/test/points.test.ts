@@ -617,6 +617,10 @@ describe('a referred friend’s gift, through what ships', () => {
     expect(claims.filter((c) => c.status === 200)).toHaveLength(CLAIMS_PER_DAY);
     expect(claims.filter((c) => c.status !== 200).map((c) => [c.status, c.body.error.code])).toEqual(Array(6).fill([429, 'rate_limited']));
     expect(prod.admin.discounts.size).toBe(before + CLAIMS_PER_DAY);
+    // Past its cap, the link costs the shop no Admin API call: a bot posting e-mails does not spend the app's Shopify budget.
+    const asked = prod.admin.requests.length;
+    expect((await claim(code, 'one-more@example.com')).status).toBe(429);
+    expect(prod.admin.requests.slice(asked).map((r) => r.operation)).toEqual([]);
     expect((await rates({ referralRewardId: null })).status).toBe(200);
   });
 });

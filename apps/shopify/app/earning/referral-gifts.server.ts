@@ -57,6 +57,7 @@ export const isRefusal = (v: object): v is Refusal => 'status' in v && 'message'
 
 const refusal = (status: number, code: string, message: string): Refusal => ({ status, code, message });
 const NO_OFFER = refusal(404, 'not_found', 'This link gives no gift.');
+const CAPPED = refusal(429, 'rate_limited', 'This link has given all its gifts for today.');
 
 async function giftOf(api: AccountClient, shop: string, rewards: GiftRewards): Promise<Gift | null> {
   const setting = await records(api, 'points_setting').list({ limit: 1 });
@@ -151,6 +152,8 @@ export async function claimGift(
   const [gift, referrer] = await Promise.all([giftOf(api, shop, deps.rewards), referrerOf(api, code)]);
   if (!gift || !referrer) return NO_OFFER;
   if (sameEmail(referrer.email, email)) return refusal(409, 'own_referral', 'This is your own link: share it with a friend.');
+  // Checked again under the link's lock below; here so that a link past its cap costs the shop no Admin API call.
+  if ((await claimsToday(pool, shop, code)) >= CLAIMS_PER_DAY) return CAPPED;
   if ((await ordersByEmail(admin, email)) > 0) return refusal(409, 'not_new_customer', 'This gift is for a customer’s first order.');
   const row = await reserveGift(pool, shop, email, code, gift);
   if (!row) return racingClaim(pool, shop, email);
@@ -165,6 +168,15 @@ export async function claimGift(
   return claimedAnswer(row);
 }
 
+/** The gifts claimed through the link in the last day. */
+async function claimsToday(db: pg.Pool | pg.ClientBase, shop: string, code: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `select count(*)::int as n from shopify_referral_gifts where shop = $1 and referrer_code = $2 and created_at > now() - interval '1 day'`,
+    [shop, code],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /**
  * Reserves the e-mail's code under the link's daily cap. Claims through one link take turns at the
  * count and the insert (a lock on the link for the transaction), so racing claims of different
@@ -173,11 +185,7 @@ export async function claimGift(
 function reserveGift(pool: pg.Pool, shop: string, email: string, code: string, gift: Gift): Promise<GiftRow | Refusal | null> {
   return inTransaction(pool, async (db) => {
     await db.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_referral_claims:${shop}:${code}`]);
-    const recent = await db.query<{ n: number }>(
-      `select count(*)::int as n from shopify_referral_gifts where shop = $1 and referrer_code = $2 and created_at > now() - interval '1 day'`,
-      [shop, code],
-    );
-    if ((recent.rows[0]?.n ?? 0) >= CLAIMS_PER_DAY) return refusal(429, 'rate_limited', 'This link has given all its gifts for today.');
+    if ((await claimsToday(db, shop, code)) >= CLAIMS_PER_DAY) return CAPPED;
     const owned = await db.query<GiftRow>(
       `insert into shopify_referral_gifts (shop, email, code, referrer_code, reward_id, title) values ($1, $2, $3, $4, $5, $6)
        on conflict (shop, email) do update set claimed_at = now()
