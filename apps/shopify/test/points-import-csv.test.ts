@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { textOf } from '../app/admin/text-file';
-import { MAX_ROWS, parseImport } from '../app/points-import/csv';
+import { matchTiers, MAX_ROWS, parseImport } from '../app/points-import/csv';
 
 /** The balances file as other apps' exports and spreadsheets write it (app/points-import/csv.ts). */
 describe('reading a balances file', () => {
@@ -16,7 +16,7 @@ describe('reading a balances file', () => {
       expect(parseImport(text)).toEqual({
         ok: true,
         zero: 0,
-        rows: [{ line: 2, email: 'ada@example.com', customerId: null, points: 120, note: null }],
+        rows: [{ line: 2, email: 'ada@example.com', customerId: null, points: 120, note: null, tier: null }],
       });
   });
 
@@ -27,9 +27,9 @@ describe('reading a balances file', () => {
       ok: true,
       zero: 0,
       rows: [
-        { line: 2, email: 'ada@example.com', customerId: null, points: 1200, note: 'from "Smile", thanks' },
-        { line: 3, email: 'bo@example.com', customerId: null, points: 7, note: 'two\nlines' },
-        { line: 5, email: 'cy@example.com', customerId: null, points: 3, note: null },
+        { line: 2, email: 'ada@example.com', customerId: null, points: 1200, note: 'from "Smile", thanks', tier: null },
+        { line: 3, email: 'bo@example.com', customerId: null, points: 7, note: 'two\nlines', tier: null },
+        { line: 5, email: 'cy@example.com', customerId: null, points: 3, note: null, tier: null },
       ],
     });
   });
@@ -39,8 +39,8 @@ describe('reading a balances file', () => {
       ok: true,
       zero: 1,
       rows: [
-        { line: 2, email: null, customerId: '8101', points: 5, note: null },
-        { line: 3, email: null, customerId: '8102', points: 6, note: null },
+        { line: 2, email: null, customerId: '8101', points: 5, note: null, tier: null },
+        { line: 3, email: null, customerId: '8102', points: 6, note: null, tier: null },
       ],
     });
   });
@@ -90,6 +90,33 @@ describe('reading a balances file', () => {
     expect(parseImport('name,points\nAda,5\n')).toEqual({ ok: false, file: 'no_customer_column' });
     const many = ['email,points', ...Array.from({ length: MAX_ROWS + 1 }, (_, i) => `c${i}@example.com,1`)].join('\n');
     expect(parseImport(many)).toEqual({ ok: false, file: 'too_many' });
+  });
+
+  it('reads a VIP tier column as Smile.io and LoyaltyLion name it, keeps a 0-point row that brings a tier, and matches names to the shop’s tiers', () => {
+    for (const header of ['VIP Tier', 'tier', 'vip_tier_name', 'VIP', 'Level'])
+      expect(parseImport(`email,points,${header}\nada@example.com,120,Gold\n`)).toMatchObject({ ok: true, rows: [{ tier: 'Gold' }] });
+    const parsed = parseImport('email,points,vip tier\nada@example.com,0, gold \nbo@example.com,5,\ncy@example.com,0,\n');
+    expect(parsed).toEqual({
+      ok: true,
+      zero: 1,
+      rows: [
+        { line: 2, email: 'ada@example.com', customerId: null, points: 0, note: null, tier: 'gold' },
+        { line: 3, email: 'bo@example.com', customerId: null, points: 5, note: null, tier: null },
+      ],
+    });
+    expect(parseImport(`email,points,tier\nada@example.com,1,${'x'.repeat(101)}\n`)).toEqual({
+      ok: false,
+      rows: [{ line: 2, problem: 'tier_too_long', value: 'x'.repeat(80) }],
+    });
+    const rows = parseImport('email,points,tier\nada@example.com,1,VIP  gold\nbo@example.com,1,Platinum\ncy@example.com,1,\n');
+    if (!rows.ok) throw new Error('parsed');
+    const tiers = [
+      { id: 't-gold', name: 'VIP Gold' },
+      { id: 't-silver', name: 'Silver' },
+    ];
+    expect(matchTiers(rows.rows, tiers)).toEqual({ ok: false, rows: [{ line: 3, problem: 'unknown_tier', value: 'Platinum' }] });
+    const known = matchTiers(rows.rows.slice(0, 1), tiers);
+    expect(known.ok && known.tierIds.get('vip gold')).toBe('t-gold');
   });
 
   it('reads a spreadsheet’s UTF-16 “Unicode text” and drops NUL', () => {

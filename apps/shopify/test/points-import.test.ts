@@ -227,6 +227,104 @@ describe('importing balances from another loyalty app', () => {
     expect(await rowsOf('customer_id', '8101')).toHaveLength(1);
   });
 
+  it('a tier column places each customer in the shop’s tier of that name, as earned today, their balance what the file says', async () => {
+    const tiered = [8301, 8302, 8303, 8304];
+    for (const n of tiered) prod.admin.customers.set(gid(n), { firstName: `T${n}`, lastName: null, email: `t${n}@example.com` });
+    const csv = [
+      'email,points,VIP Tier',
+      't8301@example.com,300,Gold',
+      't8302@example.com,2000,silver',
+      't8303@example.com,40,',
+      't8304@example.com,0,GOLD',
+    ];
+    const setting = (await api.get('/schema/points_setting/record')).body.data[0];
+    for (const [name, pointsThreshold, earnMultiplier] of [
+      ['Silver', 500, 1.5],
+      ['Gold', 1000, 2],
+    ] as const)
+      expect((await api.post('/schema/tier/record', { name, status: 'live', pointsThreshold, earnMultiplier })).status).toBe(200);
+    // A tier the shop has not made is named; a placement earns, so points must be on.
+    expect((await upload(csv.join('\n').replace('silver', 'Platinum'))).body.details).toEqual([
+      'Line 3: you have no tier named “Platinum”. Create it on the VIP tiers page, or change the name in the file.',
+    ]);
+    const refused = await upload(csv.join('\n'));
+    expect(refused).toEqual({
+      status: 409,
+      body: {
+        error: 'Nothing was imported: the file needs changes.',
+        details: ['The file gives tiers, which need points to be on: turn points on above first, or leave the tier column out.'],
+      },
+    });
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    // A member already in Silver, whose window lacks 400 of Gold: 267 earned at ×1.5 is 400.
+    const t8304 = (await api.post('/schema/account_user/record', { externalId: gid(8304), firstName: 'T8304' })).body.data;
+    expect((await api.post('/schema/point_entry/record', { ownedById: t8304.id, points: 600, reason: 'earned' })).status).toBe(200);
+    const importsBefore = await importCount();
+
+    const queued = await upload(csv.join('\n'), 'smile-vip.csv');
+    expect(queued.body).toMatchObject({ queued: true, rows: 4 });
+    expect((await finished(queued.body.id)).every((r) => r.status === 'done')).toBe(true);
+    expect(await importCount()).toBe(importsBefore + 1);
+    const tiers = (await api.get('/schema/tier/record')).body.data as { id: string; name: string }[];
+    const tierId = (name: string) => tiers.find((t) => t.name === name)!.id;
+    const placed = async (n: number) => {
+      const member = (await memberOf(n))! as Awaited<ReturnType<typeof memberOf>> & { tierId: string | null };
+      const entries = (await entriesOf(member.id)).map((e) => [e.reason, e.points, e.note]).sort();
+      return { balance: member.pointsBalance, window: member.pointsEarnedInTierWindow, tierId: member.tierId, entries };
+    };
+    const tierNote = 'VIP tier brought from our previous rewards program';
+    const note = 'Balance brought from our previous rewards program';
+    expect(await placed(8301)).toEqual({
+      balance: 300,
+      window: 1000,
+      tierId: tierId('Gold'),
+      entries: [
+        ['adjusted', -700, note],
+        ['earned', 1000, tierNote],
+      ],
+    });
+    expect(await placed(8302)).toEqual({
+      balance: 2000,
+      window: 500,
+      tierId: tierId('Silver'),
+      entries: [
+        ['adjusted', 1500, note],
+        ['earned', 500, tierNote],
+      ],
+    });
+    expect(await placed(8303)).toEqual({ balance: 40, window: 0, tierId: null, entries: [['adjusted', 40, note]] });
+    expect(await placed(8304)).toEqual({
+      balance: 600,
+      window: 1000,
+      tierId: tierId('Gold'),
+      entries: [
+        ['adjusted', -400, note],
+        ['earned', 400, tierNote],
+        ['earned', 600, null],
+      ],
+    });
+
+    // The app killed after the core wrote a placement and before the row was marked: the row's retry finds the placement, and the balance is still the file's.
+    prod.admin.customers.set(gid(8305), { firstName: 'T8305', lastName: null, email: 't8305@example.com' });
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.endsWith('/schema/point_entry/record'));
+    const again = await upload('email,points,tier\nt8305@example.com,100,Gold\n', 'smile-vip-late.csv');
+    await held.arrived;
+    await prod.crashAndRestart(async () => {
+      held.release();
+      await until('the held placement written', async () => ((await memberOf(8305))?.pointsEarnedInTierWindow ?? 0) > 0);
+    });
+    expect(await finished(again.body.id)).toEqual([{ line: 2, status: 'done', last_error: null }]);
+    expect(await placed(8305)).toEqual({
+      balance: 100,
+      window: 1000,
+      tierId: tierId('Gold'),
+      entries: [
+        ['adjusted', -900, note],
+        ['earned', 1000, tierNote],
+      ],
+    });
+  });
+
   it('counts the points of a large import given whole, past an integer’s range', async () => {
     const { rows: made } = await prod.appPool.query<{ id: string }>(
       "insert into points_imports (shop, file_hash, file_name, note) values ($1, 'big', 'big.csv', 'n') returning id",

@@ -63,7 +63,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
   };
 
   const reason = (why: string) =>
-    why === 'not_found' || why === 'not_installed' || why === 'already_imported'
+    why === 'not_found' || why === 'not_installed' || why === 'already_imported' || why === 'tier_gone'
       ? m.reasons[why]
       : format(m.reasons.other, { message: why });
 

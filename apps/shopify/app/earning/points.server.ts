@@ -106,7 +106,7 @@ type ErrorBody = { error?: { code?: string; message?: string; details?: unknown[
 const codeOf = (body: ErrorBody) => body?.error?.code;
 
 /** The point entry a replayed uniqueIdentifier names, as the core answered it the first time. */
-async function existingEntry(api: AccountClient, body: ErrorBody): Promise<{ id: string; points: number } | null> {
+export async function existingEntry(api: AccountClient, body: ErrorBody): Promise<{ id: string; points: number } | null> {
   const detail = body?.error?.details?.[0] as { existingRecordId?: unknown } | undefined;
   if (typeof detail?.existingRecordId !== 'string') return null;
   const got = await api.GET('/schema/point_entry/record/{id}', { params: { path: { id: detail.existingRecordId } } });

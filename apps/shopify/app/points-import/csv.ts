@@ -2,12 +2,14 @@
  * A file of balances exported from another loyalty app, as spreadsheets and those apps write one:
  * a header row naming the columns (in any order, any case), comma, semicolon or tab separated,
  * fields quoted where they hold one. Each row names a customer by e-mail or Shopify customer id and
- * the points to bring; a note is optional.
+ * the points to bring; a note and the customer's VIP tier (by the name of one of the shop's tiers) are optional.
  */
 
 export const MAX_ROWS = 10_000;
 export const MAX_POINTS = 1_000_000;
 export const MAX_NOTE = 256;
+/** Longer than any tier's name the admin lets a merchant give. */
+const MAX_TIER = 100;
 
 export interface ImportRow {
   /** The row's line in the merchant's file, the header being line 1. */
@@ -16,9 +18,12 @@ export interface ImportRow {
   customerId: string | null;
   points: number;
   note: string | null;
+  /** The VIP tier the customer had, as the file names it (the shop's tier of that name places them: imports.server.ts). */
+  tier: string | null;
 }
 
-export type RowProblem = 'no_customer' | 'bad_email' | 'bad_customer_id' | 'bad_points' | 'note_too_long' | 'twice';
+export type RowProblem =
+  'no_customer' | 'bad_email' | 'bad_customer_id' | 'bad_points' | 'note_too_long' | 'tier_too_long' | 'unknown_tier' | 'twice';
 export type FileProblem = 'empty' | 'no_points_column' | 'no_customer_column' | 'too_many';
 
 export type Parsed =
@@ -27,12 +32,14 @@ export type Parsed =
   | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] };
 
 /** Header names as exports write them (Smile.io, LoyaltyLion, a merchant's own sheet). */
-const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note', RegExp> = {
+const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note' | 'tier', RegExp> = {
   email: /^(customer[ _-]?)?e-?mail( address)?$/,
   customerId: /^(shopify[ _-]?)?customer[ _-]?id$|^id$/,
   // The points a customer can spend now: LoyaltyLion's "points approved" (not "pending" or "spent").
   points: /^(points?|balance|points?[ _-]?(balance|approved|available)|(approved|available|current)[ _-]?(points?|balance))$/,
   note: /^(note|notes|comment|reason)$/,
+  // Smile.io's "VIP tier", LoyaltyLion's "tier".
+  tier: /^(vip|(vip[ _-]?)?(tier|level)([ _-]?name)?)$/,
 };
 
 const EMAIL = /^[^\s@",;]+@[^\s@",;]+\.[^\s@",;]+$/;
@@ -92,7 +99,13 @@ export function parseImport(text: string): Parsed {
   if (!header) return { ok: false, file: 'empty' };
   const names = header.fields.map((f) => f.trim().toLowerCase());
   const column = (key: keyof typeof COLUMNS) => names.findIndex((n) => COLUMNS[key].test(n));
-  const at = { email: column('email'), customerId: column('customerId'), points: column('points'), note: column('note') };
+  const at = {
+    email: column('email'),
+    customerId: column('customerId'),
+    points: column('points'),
+    note: column('note'),
+    tier: column('tier'),
+  };
   if (at.points < 0) return { ok: false, file: 'no_points_column' };
   if (at.email < 0 && at.customerId < 0) return { ok: false, file: 'no_customer_column' };
   if (!body.length) return { ok: false, file: 'empty' };
@@ -107,6 +120,7 @@ export function parseImport(text: string): Parsed {
     const id = cell(at.customerId);
     const pointsText = cell(at.points);
     const note = cell(at.note);
+    const tier = cell(at.tier);
     const problem = (p: RowProblem, value: string) => void problems.push({ line, problem: p, value: value.slice(0, 80) });
     const customerId = id ? (CUSTOMER_ID.exec(id)?.[1] ?? null) : null;
     if (!email && !id) problem('no_customer', '');
@@ -115,15 +129,32 @@ export function parseImport(text: string): Parsed {
     const points = pointsOf(pointsText);
     if (points === null || points > MAX_POINTS) problem('bad_points', pointsText);
     if (note.length > MAX_NOTE) problem('note_too_long', note);
+    if (tier.length > MAX_TIER) problem('tier_too_long', tier);
     // A customer named twice would be given both rows' points: which one the merchant meant is theirs to say.
     const key = customerId ? `id:${customerId}` : `email:${email}`;
     if ((customerId || email) && seen.has(key)) problem('twice', String(seen.get(key)));
     seen.set(key, line);
     if (problems.length || points === null) continue;
-    if (points === 0) zero++;
-    else rows.push({ line, email: customerId ? null : email, customerId, points, note: note || null });
+    // A row of 0 points still brings its customer's tier.
+    if (points === 0 && !tier) zero++;
+    else rows.push({ line, email: customerId ? null : email, customerId, points, note: note || null, tier: tier || null });
   }
   if (problems.length) return { ok: false, rows: problems };
   if (!rows.length) return { ok: false, file: 'empty' };
   return { ok: true, rows, zero };
+}
+
+/** A tier's name as a file and the shop may each write it: any case, spaces collapsed. */
+export const tierKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** The shop's tier of each row's tier name, by tierKey (a draft one too: its points count once it is live); a name no tier has is its row's problem. */
+export function matchTiers(
+  rows: ImportRow[],
+  tiers: { id: string; name: string }[],
+): { ok: true; tierIds: Map<string, string> } | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] } {
+  const tierIds = new Map(tiers.map((t) => [tierKey(t.name), t.id]));
+  const unknown = rows.filter((r) => r.tier && !tierIds.has(tierKey(r.tier)));
+  if (unknown.length)
+    return { ok: false, rows: unknown.map((r) => ({ line: r.line, problem: 'unknown_tier', value: r.tier!.slice(0, 80) })) };
+  return { ok: true, tierIds };
 }

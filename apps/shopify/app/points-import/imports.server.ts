@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { accountClient, CoreError } from '../core/client.server';
-import { existingId, transient } from '../core/logs.server';
-import { memberId } from '../earning/points.server';
+import { type AccountClient, accountClient, CoreError } from '../core/client.server';
+import { records, whereEquals } from '../core/records.server';
+import { transient } from '../core/logs.server';
+import { existingEntry, memberId } from '../earning/points.server';
 import type { EarningDeps } from '../earning/worker.server';
 import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
 import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/customer-ids.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
-import type { ImportRow } from './csv';
+import { type ImportRow, tierKey } from './csv';
 
 /**
  * Balances brought from another loyalty app: a parsed file is queued as one import and its rows,
@@ -22,13 +23,19 @@ export const POINTS_IMPORT_CHANNEL = 'loyalty_points_import';
 
 export type Queued = { queued: true; id: string; rows: number } | { queued: false; id: string; createdAt: string };
 
-export async function queueImport(pool: pg.Pool, shop: string, file: { name: string; text: string; note: string }, rows: ImportRow[]) {
+export async function queueImport(
+  pool: pg.Pool,
+  shop: string,
+  file: { name: string; text: string; note: string; tierNote: string },
+  rows: ImportRow[],
+  tierIds: Map<string, string>,
+) {
   const hash = createHash('sha256').update(file.text).digest('hex');
   return inTransaction(pool, async (client): Promise<Queued> => {
     const made = await client.query<{ id: string }>(
-      `insert into points_imports (shop, file_hash, file_name, note) values ($1, $2, $3, $4)
+      `insert into points_imports (shop, file_hash, file_name, note, tier_note) values ($1, $2, $3, $4, $5)
        on conflict (shop, file_hash) do nothing returning id`,
-      [shop, hash, file.name, file.note],
+      [shop, hash, file.name, file.note, file.tierNote],
     );
     if (!made.rows[0]) {
       const { rows: before } = await client.query<{ id: string; created_at: Date }>(
@@ -39,8 +46,8 @@ export async function queueImport(pool: pg.Pool, shop: string, file: { name: str
     }
     const id = made.rows[0].id;
     await client.query(
-      `insert into points_import_rows (import_id, shop, line, email, customer_id, points, note)
-       select $1, $2, * from unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::text[])`,
+      `insert into points_import_rows (import_id, shop, line, email, customer_id, points, note, tier_id)
+       select $1, $2, * from unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[])`,
       [
         id,
         shop,
@@ -49,6 +56,7 @@ export async function queueImport(pool: pg.Pool, shop: string, file: { name: str
         rows.map((r) => r.customerId),
         rows.map((r) => r.points),
         rows.map((r) => r.note),
+        rows.map((r) => (r.tier ? (tierIds.get(tierKey(r.tier)) ?? null) : null)),
       ],
     );
     await client.query('select pg_notify($1, $2)', [POINTS_IMPORT_CHANNEL, shop]);
@@ -111,6 +119,8 @@ interface ClaimedRow {
   points: number;
   note: string | null;
   import_note: string;
+  tier_note: string | null;
+  tier_id: string | null;
   attempts: number;
 }
 
@@ -138,7 +148,7 @@ class PointsImportWorker {
   workOne(): Promise<boolean> {
     return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<ClaimedRow>(
-        `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, r.attempts
+        `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, i.tier_note, r.tier_id, r.attempts
          from points_import_rows r join points_imports i on i.id = r.import_id
          where r.status = 'pending' and r.next_attempt_at <= now()
          order by r.next_attempt_at, r.import_id, r.line limit 1 for update of r skip locked`,
@@ -147,12 +157,12 @@ class PointsImportWorker {
       if (!row) return false;
       const key = [row.import_id, row.line];
       try {
-        const { customerId, entryId } = await this.give(row, client);
+        const { customerId, entryId, tierEntryId } = await this.give(row, client);
         await client.query(
           // The customer's id stays, which customers/redact finds them by; their e-mail is no longer needed.
           `update points_import_rows set status = 'done', attempts = attempts + 1, customer_id = $3, email = null, entry_id = $4,
-             last_error = null, done_at = now() where import_id = $1 and line = $2`,
-          [...key, customerId, entryId],
+             tier_entry_id = $5, last_error = null, done_at = now() where import_id = $1 and line = $2`,
+          [...key, customerId, entryId, tierEntryId],
         );
       } catch (err) {
         const attempts = row.attempts + 1;
@@ -172,7 +182,10 @@ class PointsImportWorker {
     });
   }
 
-  private async give(row: ClaimedRow, client: pg.PoolClient): Promise<{ customerId: string; entryId: string }> {
+  private async give(
+    row: ClaimedRow,
+    client: pg.PoolClient,
+  ): Promise<{ customerId: string; entryId: string | null; tierEntryId: string | null }> {
     const account = await this.deps.shops.findInstalled(row.shop);
     if (!account) throw new Lasting('not_installed');
     const admin = await this.deps.adminFor(row.shop);
@@ -193,17 +206,61 @@ class PointsImportWorker {
     const api = accountClient(this.deps.coreUrl, account);
     const ownedById = await memberId(api, memberOfCustomer(found.id, found));
     const uniqueIdentifier = `import:${row.import_id}:${row.line}`;
-    const made = await api
-      .POST('/schema/point_entry/record', {
-        body: { ownedById, points: row.points, reason: 'adjusted', note: row.note ?? row.import_note, uniqueIdentifier },
-      })
-      .catch(() => {
-        throw new CoreError(0);
-      });
-    if (made.data) return { customerId, entryId: made.data.data.id };
-    // Given before, by this row's earlier attempt: the core names the entry.
-    const given = made.response.status === 409 && made.error?.error?.code === 'duplicate_unique_identifier' ? existingId(made.error) : null;
-    if (given) return { customerId, entryId: given };
-    throw new CoreError(made.response.status, made.error);
+    const note = row.note ?? row.import_note;
+    const placed = row.tier_id
+      ? await placeInTier(api, ownedById, row.tier_id, { uniqueIdentifier: `${uniqueIdentifier}:tier`, note: row.tier_note ?? note })
+      : null;
+    // The tier's entry is part of the balance the file gives: the rest, or what the tier gave beyond it taken off, is an adjustment.
+    const rest = row.points - (placed?.points ?? 0);
+    const entry = rest ? await giveEntry(api, { ownedById, points: rest, reason: 'adjusted', note, uniqueIdentifier }) : null;
+    return { customerId, entryId: entry?.id ?? null, tierEntryId: placed?.id ?? null };
   }
+}
+
+type EntryBody = { ownedById: string; points: number; reason: 'earned' | 'adjusted'; note: string; uniqueIdentifier: string };
+
+/** Writes the entry once: a row's earlier attempt that wrote it (the core names it on the replay) finds it with its points. */
+async function giveEntry(api: AccountClient, body: EntryBody): Promise<{ id: string; points: number }> {
+  const made = await api.POST('/schema/point_entry/record', { body }).catch(() => {
+    throw new CoreError(0);
+  });
+  if (made.data) return { id: made.data.data.id, points: made.data.data.points ?? 0 };
+  const given =
+    made.response.status === 409 && made.error?.error?.code === 'duplicate_unique_identifier' ? await existingEntry(api, made.error) : null;
+  if (!given) throw new CoreError(made.response.status, made.error);
+  return given;
+}
+
+/**
+ * Places the member in the tier as if they had earned its threshold today (CONTRACT §19: only
+ * `earned` entries count towards tiers), so they keep it for the tier window: an `earned` entry of
+ * what their window lacks, divided by the multiplier of the tier they are in (which the core
+ * applies, rounding down), none when they reach it already. A retry finds the entry an earlier
+ * attempt wrote under the key, whose points the member's window then already holds.
+ */
+async function placeInTier(
+  api: AccountClient,
+  ownedById: string,
+  tierId: string,
+  entry: { uniqueIdentifier: string; note: string },
+): Promise<{ id: string; points: number } | null> {
+  const [written, tier, member] = await Promise.all([
+    records(api, 'point_entry').list({ filters: whereEquals('uniqueIdentifier', entry.uniqueIdentifier), limit: 1 }),
+    records(api, 'tier').get(tierId),
+    records(api, 'account_user').get(ownedById),
+  ]);
+  if (!written.ok) throw new CoreError(written.failure.status);
+  if (written.data[0]) return { id: written.data[0].id, points: written.data[0].points ?? 0 };
+  if (!tier.ok && tier.failure.status === 404) throw new Lasting('tier_gone');
+  if (!tier.ok) throw new CoreError(tier.failure.status);
+  if (!member.ok) throw new CoreError(member.failure.status);
+  const lacking = (tier.data.pointsThreshold ?? 0) - (member.data.pointsEarnedInTierWindow ?? 0);
+  if (lacking <= 0) return null;
+  const current = member.data.tierId ? await records(api, 'tier').get(member.data.tierId) : null;
+  if (current && !current.ok && current.failure.status !== 404) throw new CoreError(current.failure.status);
+  const multiplier = current?.ok && current.data.status === 'live' ? Number(current.data.earnMultiplier ?? 1) : 1;
+  let points = Math.ceil(lacking / multiplier);
+  // As the core multiplies: what a float's division left one short is made up.
+  if (Math.floor(points * multiplier + 1e-9) < lacking) points += 1;
+  return giveEntry(api, { ownedById, points, reason: 'earned', note: entry.note, uniqueIdentifier: entry.uniqueIdentifier });
 }

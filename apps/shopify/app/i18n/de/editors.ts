@@ -73,11 +73,14 @@ export const editors: Messages['editors'] = {
     },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
-      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Übernommene Punkte zählen zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
+      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster, erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow, während sein Stand bleibt, was die Datei sagt. Sonst zählen übernommene Punkte zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',
       defaultNote: 'Punktestand aus unserem bisherigen Prämienprogramm',
+      tierNote: 'VIP-Stufe aus unserem bisherigen Prämienprogramm',
+      tiersNotLive:
+        'Die Datei vergibt Stufen, die eingeschaltete Punkte brauchen: Schalte die Punkte oben zuerst ein, oder lass die Stufenspalte weg.',
       queued: '{rows} Punktestände werden übernommen. {zero} Zeilen mit 0 Punkten wurden ausgelassen.',
       queuedNoZero: '{rows} Punktestände werden übernommen.',
       already: 'Diese Datei wurde am {date} übernommen: Es wurde nichts erneut übernommen.',
@@ -96,6 +99,9 @@ export const editors: Messages['editors'] = {
         bad_customer_id: 'Zeile {line}: „{value}“ ist keine Shopify-Kunden-ID.',
         bad_points: 'Zeile {line}: „{value}“ ist keine ganze Punktzahl von 0 bis 1.000.000.',
         note_too_long: 'Zeile {line}: Die Notiz ist länger als 256 Zeichen.',
+        tier_too_long: 'Zeile {line}: Der Name der Stufe ist länger als 100 Zeichen.',
+        unknown_tier:
+          'Zeile {line}: Du hast keine Stufe namens „{value}“. Lege sie auf der Seite „VIP-Stufen“ an oder ändere den Namen in der Datei.',
         twice: 'Zeile {line}: derselbe Kunde wie in Zeile {value}.',
       },
       moreRows: 'Und {count} weitere.',
@@ -111,6 +117,7 @@ export const editors: Messages['editors'] = {
         not_installed: 'Die App ist für diesen Shop nicht eingerichtet.',
         already_imported:
           'Hat seinen Punktestand schon mit einer früheren Übernahme erhalten. Um Punkte hinzuzufügen, passe sie auf der Seite des Kunden an.',
+        tier_gone: 'Die Stufe, die die Datei nennt, wurde gelöscht, bevor dieser Kunde an der Reihe war.',
         other: 'Der Loyalty-Dienst hat abgelehnt: {message}',
       },
     },
