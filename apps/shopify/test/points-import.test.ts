@@ -303,6 +303,10 @@ describe('importing balances from another loyalty app', () => {
         ['earned', 600, null],
       ],
     });
+    // The import's line on the Points page counts the customers it placed in tiers.
+    const progress = await answerOf(await adminFetch(prod.url, '/app/points-import.data?_routes=routes%2Fapp.points-import'));
+    const { imports } = (progress.value as Record<string, any>)['routes/app.points-import'].data;
+    expect(imports.find((i: { fileName: string }) => i.fileName === 'smile-vip.csv')).toMatchObject({ done: 4, tiered: 3 });
 
     // The app killed after the core wrote a placement and before the row was marked: the row's retry finds the placement, and the balance is still the file's.
     prod.admin.customers.set(gid(8305), { firstName: 'T8305', lastName: null, email: 't8305@example.com' });

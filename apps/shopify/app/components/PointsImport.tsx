@@ -100,6 +100,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
                       customers: format(m.customers[i.done === 1 ? 'one' : 'other'], { count: i.done.toLocaleString(language) }),
                       failed: i.failed,
                     })}
+                {i.tiered ? ` ${format(m.tiered[i.tiered === 1 ? 'one' : 'other'], { count: i.tiered.toLocaleString(language) })}` : null}
               </Text>
               {underWay(i) ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
               {i.failures.length ? (

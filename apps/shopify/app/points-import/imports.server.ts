@@ -72,6 +72,8 @@ export interface ImportState {
   done: number;
   failed: number;
   points: number;
+  /** The customers given so far whose row placed them in a tier. */
+  tiered: number;
   /** The rows that gave nothing, by their line in the file, with who they named and why. */
   failures: { line: number; customer: string; reason: string }[];
 }
@@ -86,12 +88,14 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     done: number;
     failed: number;
     points: number;
+    tiered: number;
     failures: ImportState['failures'] | null;
   }>(
     // The points given as a double: 10,000 rows of up to 1,000,000 points pass an integer's range.
     `select i.id, i.file_name, i.created_at, count(r.*)::int rows,
        count(*) filter (where r.status = 'done')::int done, count(*) filter (where r.status = 'failed')::int failed,
        coalesce(sum(r.points) filter (where r.status = 'done'), 0)::float8 points,
+       count(*) filter (where r.status = 'done' and r.tier_id is not null)::int tiered,
        (select json_agg(json_build_object('line', f.line, 'customer', coalesce(f.email, f.customer_id), 'reason', f.last_error) order by f.line)
           from (select * from points_import_rows where import_id = i.id and status = 'failed' order by line limit 50) f) failures
      from points_imports i left join points_import_rows r on r.import_id = i.id
@@ -106,6 +110,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     done: r.done,
     failed: r.failed,
     points: r.points,
+    tiered: r.tiered,
     failures: r.failures ?? [],
   }));
 }

@@ -109,6 +109,7 @@ export const editors: Messages['editors'] = {
       progress: '{done} von {rows} übernommen. Nicht möglich: {failed}.',
       finished: 'Fertig: {points} Punkte an {customers} übernommen. Nicht möglich: {failed}.',
       customers: { one: '1 Kunden', other: '{count} Kunden' },
+      tiered: { one: '1 in seine VIP-Stufe gesetzt.', other: '{count} in ihre VIP-Stufen gesetzt.' },
       uploaded: 'Hochgeladen am {date}',
       failures: 'Nicht übernommen',
       failureColumns: { line: 'Zeile', customer: 'Kunde', why: 'Grund' },

@@ -100,6 +100,7 @@ export const editors = {
       progress: '{done} of {rows} given. Not given: {failed}.',
       finished: 'Done: {points} points given to {customers}. Not given: {failed}.',
       customers: { one: '1 customer', other: '{count} customers' },
+      tiered: { one: '1 placed in their VIP tier.', other: '{count} placed in their VIP tiers.' },
       uploaded: 'Uploaded {date}',
       failures: 'Not given',
       failureColumns: { line: 'Line', customer: 'Customer', why: 'Why' },
