@@ -787,5 +787,22 @@ describe('balances brought from another loyalty app', () => {
     expect(await rowsOf('Points history')).toEqual([
       expect.stringMatching(/Adjusted \+2,500 Balance brought from our previous rewards program$/),
     ]);
+
+    // A Smile.io export with the customers' VIP tiers: the member is in the shop's tier of that name, their balance the file's.
+    admin.stack.admin.customers.set('gid://shopify/Customer/7202', { firstName: 'Mo', lastName: 'Ali', email: 'mo@example.com' });
+    await admin.browser.open('/app/points');
+    await choose('smile-vip.csv', 'Email,Points Balance,VIP Tier\nmo@example.com,300,gold\n');
+    await card.getByText('Done: 300 points given to 1 customer. Not given: 0. 1 placed in their VIP tier.').waitFor({ timeout: 30_000 });
+    const mo = (
+      await api.get('/schema/account_user/record', {
+        filters: {
+          operator: 'and',
+          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/7202' }],
+        },
+      })
+    ).body.data[0];
+    await admin.browser.open(`/app/members/${mo.id}`);
+    await page().getByText('Balance: 300').waitFor();
+    await page().getByText('VIP tier: Gold').waitFor();
   });
 });
