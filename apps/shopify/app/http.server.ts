@@ -87,3 +87,30 @@ export const noStore = { 'cache-control': 'no-store' };
 export function errorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): Response {
   return Response.json({ error: { code, message } }, { status, headers: { ...noStore, ...headers } });
 }
+
+/**
+ * A token bucket per key, in this process: `burst` requests at once, then `perSecond`. It bounds
+ * what a route anyone may call (a guest through the app proxy) spends of a shop's core and Shopify
+ * budgets, which the shop's orders and admin share.
+ */
+export class PerKeyLimit {
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+  ) {}
+
+  /** Takes a request's token for `key`: 0 when it had one, else the seconds until one is free. */
+  take(key: string, now = Date.now()): number {
+    const bucket = this.buckets.get(key) ?? { tokens: this.burst, at: now };
+    bucket.tokens = Math.min(this.burst, bucket.tokens + ((now - bucket.at) / 1000) * this.perSecond);
+    bucket.at = now;
+    this.buckets.set(key, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return (1 - bucket.tokens) / this.perSecond;
+  }
+}

@@ -623,6 +623,29 @@ describe('a referred friend’s gift, through what ships', () => {
     expect(prod.admin.requests.slice(asked).map((r) => r.operation)).toEqual([]);
     expect((await rates({ referralRewardId: null })).status).toBe(200);
   });
+
+  it('anyone may ask what a link offers, but a flood of codes is answered 429 with Retry-After past the shop’s burst, sparing the core', async () => {
+    const code = (i: number) =>
+      `ZZ${String(i)
+        .padStart(6, '0')
+        .replace(/[01]/g, (d) => (d === '0' ? 'A' : 'B'))}`;
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, async (_, i) => {
+        const res = await prod.send(await referral({ code: code(i) }));
+        return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { error: { code: string } } };
+      }),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    const looked = answers.filter((a) => a.status === 404);
+    const limited = answers.filter((a) => a.status === 429);
+    expect(looked.length + limited.length).toBe(200);
+    // At most the burst of 100 (less what the tests before spent of it), and 20 a second after it.
+    expect(looked.length).toBeLessThanOrEqual(100 + Math.ceil(seconds * 20));
+    expect(limited[0]).toMatchObject({ retryAfter: expect.stringMatching(/^[1-9]$/), body: { error: { code: 'rate_limited' } } });
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await prod.send(await referral({ code: code(0) }))).status).toBe(404);
+  });
 });
 
 describe('redeeming', () => {
