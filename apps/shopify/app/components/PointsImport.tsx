@@ -70,6 +70,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
   return (
     <TitledCard title={m.title} region>
       <Text as="p">{m.body}</Text>
+      <Text as="p">{m.tiers}</Text>
       <CsvDropZone label={m.dropLabel} choose={m.choose} hint={m.hint} onFile={upload} />
       {progress !== null && outcome === null ? <ProgressBar progress={progress} size="small" /> : null}
       {outcome ? (

@@ -64,7 +64,7 @@ export const editors: Messages['editors'] = {
     },
     friendGift: {
       label: 'Geschenk für den empfohlenen Freund',
-      help: 'Ein Freund, der dem Link eines Kunden folgt, gibt im Prämien-Launcher seine E-Mail-Adresse an und erhält einen einmaligen Rabattcode für seine erste Bestellung, erstellt aus dieser Prämie (einer, die als Shopify-Rabatt ausgegeben wird). Nicht für eine E-Mail-Adresse, mit der schon bestellt wurde, ein Code pro E-Mail-Adresse, höchstens {limit} Freunde am Tag pro Link. Eine Bestellung mit dem Code zählt auch ohne den Link als empfohlen.',
+      help: 'Ein Freund, der dem Link eines Kunden folgt, gibt im Prämien-Launcher seine E-Mail-Adresse an und erhält einen einmaligen Rabattcode für seine erste Bestellung, erstellt aus dieser Prämie (einer, die als Shopify-Rabatt ausgegeben wird). Nicht für eine E-Mail-Adresse, mit der schon bestellt wurde, ein Code pro E-Mail-Adresse, höchstens {limit} Freunde am Tag pro Link. Eine Bestellung mit dem Code zählt auch ohne den Link als empfohlen, ebenso die erste Bestellung mit der E-Mail-Adresse, die ihn angefordert hat.',
       none: 'Keines: nur Punkte',
       lately: {
         one: 'Letzte {days} Tage: 1 Geschenk angefordert, {used} in einer Bestellung eingelöst.',
@@ -73,7 +73,9 @@ export const editors: Messages['editors'] = {
     },
     import: {
       title: 'Punktestände aus einer anderen App übernehmen',
-      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster, erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow, während sein Stand bleibt, was die Datei sagt. Sonst zählen übernommene Punkte zum Stand, nicht zu den VIP-Stufen. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
+      body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
+      tiers:
+        'Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine VIP-Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster und erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow; sein Stand bleibt, was die Datei sagt. Ohne sie zählen übernommene Punkte zum Stand, nicht zu den Stufen.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',

@@ -49,7 +49,7 @@ export const editors = {
     },
     friendGift: {
       label: 'Gift for the referred friend',
-      help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link.',
+      help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link, and so does the first order from the e-mail that claimed it.',
       none: 'None: points only',
       lately: {
         one: 'Last {days} days: 1 gift claimed, {used} used in an order.',
@@ -66,7 +66,9 @@ export const editors = {
     },
     import: {
       title: 'Bring balances from another app',
-      body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. A “tier” (or “VIP tier”) column places each customer in your tier of that name, as if they had earned its threshold today: they keep it for your tier window, get its entry reward, and Points earned and Tier changed run in Flow, while their balance stays what the file says. Otherwise imported points count towards the balance, not towards VIP tiers. Each customer gets one imported balance: a corrected file uploaded again gives only the customers not given yet.',
+      body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. Each customer gets one imported balance: a corrected file uploaded again gives only the customers not given yet.',
+      tiers:
+        'A “tier” (or “VIP tier”) column places each customer in your VIP tier of that name, as if they had earned its threshold today: they keep it for your tier window and get its entry reward, and Points earned and Tier changed run in Flow; their balance stays what the file says. Without it, imported points count towards the balance, not towards tiers.',
       dropLabel: 'Balances file',
       choose: 'Choose a CSV file',
       hint: 'or drop it here',
