@@ -111,12 +111,20 @@ describe('reading a balances file', () => {
     const rows = parseImport('email,points,tier\nada@example.com,1,VIP  gold\nbo@example.com,1,Platinum\ncy@example.com,1,\n');
     if (!rows.ok) throw new Error('parsed');
     const tiers = [
-      { id: 't-gold', name: 'VIP Gold' },
-      { id: 't-silver', name: 'Silver' },
+      { id: 't-gold', name: 'VIP Gold', live: true },
+      { id: 't-gold-draft', name: 'vip gold', live: false },
+      { id: 't-silver', name: 'Silver', live: true },
     ];
     expect(matchTiers(rows.rows, tiers)).toEqual({ ok: false, rows: [{ line: 3, problem: 'unknown_tier', value: 'Platinum' }] });
+    // A live tier before a draft of the same name; two live ones of a name: the merchant's to rename.
     const known = matchTiers(rows.rows.slice(0, 1), tiers);
     expect(known.ok && known.tierIds.get('vip gold')).toBe('t-gold');
+    expect(matchTiers(rows.rows.slice(0, 1), [...tiers, { id: 't-gold-2', name: 'VIP GOLD', live: true }])).toEqual({
+      ok: false,
+      rows: [{ line: 2, problem: 'ambiguous_tier', value: 'VIP  gold' }],
+    });
+    const drafts = matchTiers(rows.rows.slice(0, 1), [{ id: 't-draft', name: 'VIP Gold', live: false }]);
+    expect(drafts.ok && drafts.tierIds.get('vip gold')).toBe('t-draft');
   });
 
   it('reads a spreadsheet’s UTF-16 “Unicode text” and drops NUL', () => {

@@ -23,7 +23,15 @@ export interface ImportRow {
 }
 
 export type RowProblem =
-  'no_customer' | 'bad_email' | 'bad_customer_id' | 'bad_points' | 'note_too_long' | 'tier_too_long' | 'unknown_tier' | 'twice';
+  | 'no_customer'
+  | 'bad_email'
+  | 'bad_customer_id'
+  | 'bad_points'
+  | 'note_too_long'
+  | 'tier_too_long'
+  | 'unknown_tier'
+  | 'ambiguous_tier'
+  | 'twice';
 export type FileProblem = 'empty' | 'no_points_column' | 'no_customer_column' | 'too_many';
 
 export type Parsed =
@@ -147,14 +155,27 @@ export function parseImport(text: string): Parsed {
 /** A tier's name as a file and the shop may each write it: any case, spaces collapsed. */
 export const tierKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
-/** The shop's tier of each row's tier name, by tierKey (a draft one too: its points count once it is live); a name no tier has is its row's problem. */
+/**
+ * The shop's tier of each row's tier name, by tierKey: a live one before a draft (whose points count
+ * once it is live); a name no tier has, or two live tiers have, is its row's problem.
+ */
 export function matchTiers(
   rows: ImportRow[],
-  tiers: { id: string; name: string }[],
+  tiers: { id: string; name: string; live: boolean }[],
 ): { ok: true; tierIds: Map<string, string> } | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] } {
-  const tierIds = new Map(tiers.map((t) => [tierKey(t.name), t.id]));
-  const unknown = rows.filter((r) => r.tier && !tierIds.has(tierKey(r.tier)));
-  if (unknown.length)
-    return { ok: false, rows: unknown.map((r) => ({ line: r.line, problem: 'unknown_tier', value: r.tier!.slice(0, 80) })) };
-  return { ok: true, tierIds };
+  const tierIds = new Map<string, string>();
+  const twice = new Set<string>();
+  for (const tier of [...tiers].sort((a, b) => Number(a.live) - Number(b.live))) {
+    const key = tierKey(tier.name);
+    if (tier.live && tiers.some((t) => t.live && t.id !== tier.id && tierKey(t.name) === key)) twice.add(key);
+    tierIds.set(key, tier.id);
+  }
+  const problems = rows.flatMap((r) => {
+    const key = r.tier ? tierKey(r.tier) : null;
+    if (key === null || (tierIds.has(key) && !twice.has(key))) return [];
+    return [
+      { line: r.line, problem: twice.has(key) ? ('ambiguous_tier' as const) : ('unknown_tier' as const), value: r.tier!.slice(0, 80) },
+    ];
+  });
+  return problems.length ? { ok: false, rows: problems } : { ok: true, tierIds };
 }

@@ -63,7 +63,7 @@ async function tiersOf(api: AccountClient, rows: ImportRow[]): Promise<ReturnTyp
   if (!tiers.ok) throw failureResponse(tiers.failure);
   const matched = matchTiers(
     rows,
-    tiers.data.map((t) => ({ id: t.id, name: t.name ?? '' })),
+    tiers.data.map((t) => ({ id: t.id, name: t.name ?? '', live: t.status === 'live' })),
   );
   return matched.ok && setting.data[0]?.status !== 'live' ? 'not_live' : matched;
 }

@@ -104,6 +104,7 @@ export const editors: Messages['editors'] = {
         tier_too_long: 'Zeile {line}: Der Name der Stufe ist länger als 100 Zeichen.',
         unknown_tier:
           'Zeile {line}: Du hast keine Stufe namens „{value}“. Lege sie auf der Seite „VIP-Stufen“ an oder ändere den Namen in der Datei.',
+        ambiguous_tier: 'Zeile {line}: Zwei deiner aktiven Stufen heißen „{value}“. Benenne eine auf der Seite „VIP-Stufen“ um.',
         twice: 'Zeile {line}: derselbe Kunde wie in Zeile {value}.',
       },
       moreRows: 'Und {count} weitere.',
