@@ -104,7 +104,7 @@ describe('reading a balances file', () => {
         { line: 3, email: 'bo@example.com', customerId: null, points: 5, note: null, tier: null },
       ],
     });
-    expect(parseImport(`email,points,tier\nada@example.com,1,${'x'.repeat(101)}\n`)).toEqual({
+    expect(parseImport(`email,points,tier\nada@example.com,1,${'x'.repeat(257)}\n`)).toEqual({
       ok: false,
       rows: [{ line: 2, problem: 'tier_too_long', value: 'x'.repeat(80) }],
     });

@@ -8,8 +8,8 @@
 export const MAX_ROWS = 10_000;
 export const MAX_POINTS = 1_000_000;
 export const MAX_NOTE = 256;
-/** Longer than any tier's name the admin lets a merchant give. */
-const MAX_TIER = 100;
+/** The core's bound on a tier's name: a longer one names no tier. */
+const MAX_TIER = 256;
 
 export interface ImportRow {
   /** The row's line in the merchant's file, the header being line 1. */

@@ -101,7 +101,7 @@ export const editors: Messages['editors'] = {
         bad_customer_id: 'Zeile {line}: „{value}“ ist keine Shopify-Kunden-ID.',
         bad_points: 'Zeile {line}: „{value}“ ist keine ganze Punktzahl von 0 bis 1.000.000.',
         note_too_long: 'Zeile {line}: Die Notiz ist länger als 256 Zeichen.',
-        tier_too_long: 'Zeile {line}: Der Name der Stufe ist länger als 100 Zeichen.',
+        tier_too_long: 'Zeile {line}: Der Name der Stufe ist länger als 256 Zeichen.',
         unknown_tier:
           'Zeile {line}: Du hast keine Stufe namens „{value}“. Lege sie auf der Seite „VIP-Stufen“ an oder ändere den Namen in der Datei.',
         ambiguous_tier: 'Zeile {line}: Zwei deiner aktiven Stufen heißen „{value}“. Benenne eine auf der Seite „VIP-Stufen“ um.',

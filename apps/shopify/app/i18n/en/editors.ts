@@ -93,7 +93,7 @@ export const editors = {
         bad_customer_id: 'Line {line}: “{value}” is not a Shopify customer id.',
         bad_points: 'Line {line}: “{value}” is not a whole number of points from 0 to 1,000,000.',
         note_too_long: 'Line {line}: the note is longer than 256 characters.',
-        tier_too_long: 'Line {line}: the tier’s name is longer than 100 characters.',
+        tier_too_long: 'Line {line}: the tier’s name is longer than 256 characters.',
         unknown_tier: 'Line {line}: you have no tier named “{value}”. Create it on the VIP tiers page, or change the name in the file.',
         ambiguous_tier: 'Line {line}: two of your live tiers are named “{value}”. Rename one on the VIP tiers page.',
         twice: 'Line {line}: the same customer as line {value}.',
