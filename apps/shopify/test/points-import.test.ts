@@ -306,7 +306,12 @@ describe('importing balances from another loyalty app', () => {
     // The import's line on the Points page counts the customers it placed in tiers.
     const progress = await answerOf(await adminFetch(prod.url, '/app/points-import.data?_routes=routes%2Fapp.points-import'));
     const { imports } = (progress.value as Record<string, any>)['routes/app.points-import'].data;
-    expect(imports.find((i: { fileName: string }) => i.fileName === 'smile-vip.csv')).toMatchObject({ done: 4, tiered: 3 });
+    expect(imports.find((i: { fileName: string }) => i.fileName === 'smile-vip.csv')).toMatchObject({
+      done: 4,
+      given: 4,
+      points: 2340,
+      tiered: 3,
+    });
 
     // The app killed after the core wrote a placement and before the row was marked: the row's retry finds the placement, and the balance is still the file's.
     prod.admin.customers.set(gid(8305), { firstName: 'T8305', lastName: null, email: 't8305@example.com' });
@@ -326,6 +331,31 @@ describe('importing balances from another loyalty app', () => {
         ['adjusted', -900, note],
         ['earned', 1000, tierNote],
       ],
+    });
+
+    // A file of tiers after one of balances: a customer given their balance already is placed in their tier, the balance left as it was.
+    const later = await upload('email,points,tier\nada@example.com,1200,Gold\nbo@example.com,80,\n', 'smile-tiers-later.csv');
+    expect(await finished(later.body.id)).toEqual([
+      { line: 2, status: 'done', last_error: null },
+      { line: 3, status: 'failed', last_error: 'already_imported' },
+    ]);
+    expect(await placed(8101)).toEqual({
+      balance: 1200,
+      window: 1000,
+      tierId: tierId('Gold'),
+      entries: [
+        ['adjusted', -1000, tierNote],
+        ['adjusted', 1200, note],
+        ['earned', 1000, tierNote],
+      ],
+    });
+    const lines = await answerOf(await adminFetch(prod.url, '/app/points-import.data?_routes=routes%2Fapp.points-import'));
+    const shown = (lines.value as Record<string, any>)['routes/app.points-import'].data.imports;
+    expect(shown.find((i: { fileName: string }) => i.fileName === 'smile-tiers-later.csv')).toMatchObject({
+      done: 1,
+      given: 0,
+      points: 0,
+      tiered: 1,
     });
   });
 

@@ -98,7 +98,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
                   ? format(m.progress, { done: i.done, rows: i.rows, failed: i.failed })
                   : format(m.finished, {
                       points: i.points.toLocaleString(language),
-                      customers: format(m.customers[i.done === 1 ? 'one' : 'other'], { count: i.done.toLocaleString(language) }),
+                      customers: format(m.customers[i.given === 1 ? 'one' : 'other'], { count: i.given.toLocaleString(language) }),
                       failed: i.failed,
                     })}
                 {i.tiered ? ` ${format(m.tiered[i.tiered === 1 ? 'one' : 'other'], { count: i.tiered.toLocaleString(language) })}` : null}

@@ -71,6 +71,8 @@ export interface ImportState {
   rows: number;
   done: number;
   failed: number;
+  /** The customers given their balance so far (a customer given theirs by an earlier import may still be placed in a tier). */
+  given: number;
   points: number;
   /** The customers given so far whose row placed them in a tier. */
   tiered: number;
@@ -87,6 +89,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     rows: number;
     done: number;
     failed: number;
+    given: number;
     points: number;
     tiered: number;
     failures: ImportState['failures'] | null;
@@ -94,7 +97,8 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     // The points given as a double: 10,000 rows of up to 1,000,000 points pass an integer's range.
     `select i.id, i.file_name, i.created_at, count(r.*)::int rows,
        count(*) filter (where r.status = 'done')::int done, count(*) filter (where r.status = 'failed')::int failed,
-       coalesce(sum(r.points) filter (where r.status = 'done'), 0)::float8 points,
+       count(*) filter (where r.status = 'done' and r.gave_balance)::int given,
+       coalesce(sum(r.points) filter (where r.status = 'done' and r.gave_balance), 0)::float8 points,
        count(*) filter (where r.status = 'done' and r.tier_id is not null)::int tiered,
        (select json_agg(json_build_object('line', f.line, 'customer', coalesce(f.email, f.customer_id), 'reason', f.last_error) order by f.line)
           from (select * from points_import_rows where import_id = i.id and status = 'failed' order by line limit 50) f) failures
@@ -109,6 +113,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     rows: r.rows,
     done: r.done,
     failed: r.failed,
+    given: r.given,
     points: r.points,
     tiered: r.tiered,
     failures: r.failures ?? [],
@@ -162,12 +167,12 @@ class PointsImportWorker {
       if (!row) return false;
       const key = [row.import_id, row.line];
       try {
-        const { customerId, entryId, tierEntryId } = await this.give(row, client);
+        const { customerId, entryId, tierEntryId, gaveBalance } = await this.give(row, client);
         await client.query(
           // The customer's id stays, which customers/redact finds them by; their e-mail is no longer needed.
           `update points_import_rows set status = 'done', attempts = attempts + 1, customer_id = $3, email = null, entry_id = $4,
-             tier_entry_id = $5, last_error = null, done_at = now() where import_id = $1 and line = $2`,
-          [...key, customerId, entryId, tierEntryId],
+             tier_entry_id = $5, gave_balance = $6, last_error = null, done_at = now() where import_id = $1 and line = $2`,
+          [...key, customerId, entryId, tierEntryId, gaveBalance],
         );
       } catch (err) {
         const attempts = row.attempts + 1;
@@ -190,7 +195,7 @@ class PointsImportWorker {
   private async give(
     row: ClaimedRow,
     client: pg.PoolClient,
-  ): Promise<{ customerId: string; entryId: string | null; tierEntryId: string | null }> {
+  ): Promise<{ customerId: string; entryId: string | null; tierEntryId: string | null; gaveBalance: boolean }> {
     const account = await this.deps.shops.findInstalled(row.shop);
     if (!account) throw new Lasting('not_installed');
     const admin = await this.deps.adminFor(row.shop);
@@ -204,21 +209,25 @@ class PointsImportWorker {
     // Held to the row's commit, so two workers never give one customer two imports' rows.
     await client.query('select pg_advisory_xact_lock(hashtext($1))', [`points-import:${row.shop}:${customerId}`]);
     const earlier = await client.query(
-      "select 1 from points_import_rows where shop = $1 and customer_id = $2 and status = 'done' and import_id <> $3 limit 1",
+      "select 1 from points_import_rows where shop = $1 and customer_id = $2 and status = 'done' and gave_balance and import_id <> $3 limit 1",
       [row.shop, customerId, row.import_id],
     );
-    if (earlier.rowCount) throw new Lasting('already_imported');
+    // Given their balance already, a customer the file gives a tier is still placed in it (a file of
+    // tiers after one of balances): their balance is left as it is.
+    const gaveBalance = !earlier.rowCount;
+    if (!gaveBalance && !row.tier_id) throw new Lasting('already_imported');
     const api = accountClient(this.deps.coreUrl, account);
     const ownedById = await memberId(api, memberOfCustomer(found.id, found));
     const uniqueIdentifier = `import:${row.import_id}:${row.line}`;
-    const note = row.note ?? row.import_note;
+    const tierNote = row.tier_note ?? row.note ?? row.import_note;
     const placed = row.tier_id
-      ? await placeInTier(api, ownedById, row.tier_id, { uniqueIdentifier: `${uniqueIdentifier}:tier`, note: row.tier_note ?? note })
+      ? await placeInTier(api, ownedById, row.tier_id, { uniqueIdentifier: `${uniqueIdentifier}:tier`, note: tierNote })
       : null;
     // The tier's entry is part of the balance the file gives: the rest, or what the tier gave beyond it taken off, is an adjustment.
-    const rest = row.points - (placed?.points ?? 0);
+    const rest = (gaveBalance ? row.points : 0) - (placed?.points ?? 0);
+    const note = gaveBalance ? (row.note ?? row.import_note) : tierNote;
     const entry = rest ? await giveEntry(api, { ownedById, points: rest, reason: 'adjusted', note, uniqueIdentifier }) : null;
-    return { customerId, entryId: entry?.id ?? null, tierEntryId: placed?.id ?? null };
+    return { customerId, entryId: entry?.id ?? null, tierEntryId: placed?.id ?? null, gaveBalance };
   }
 }
 

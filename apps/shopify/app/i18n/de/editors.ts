@@ -75,7 +75,7 @@ export const editors: Messages['editors'] = {
       title: 'Punktestände aus einer anderen App übernehmen',
       body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
       tiers:
-        'Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine VIP-Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster und erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow; sein Stand bleibt, was die Datei sagt. Ohne sie zählen übernommene Punkte zum Stand, nicht zu den Stufen.',
+        'Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine VIP-Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster und erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow; sein Stand bleibt, was die Datei sagt. Ein Kunde, der seinen Stand schon mit einer früheren Datei erhalten hat, wird trotzdem eingestuft; sein Stand bleibt, wie er ist. Ohne sie zählen übernommene Punkte zum Stand, nicht zu den Stufen.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',

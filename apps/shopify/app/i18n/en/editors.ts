@@ -68,7 +68,7 @@ export const editors = {
       title: 'Bring balances from another app',
       body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. Each customer gets one imported balance: a corrected file uploaded again gives only the customers not given yet.',
       tiers:
-        'A “tier” (or “VIP tier”) column places each customer in your VIP tier of that name, as if they had earned its threshold today: they keep it for your tier window and get its entry reward, and Points earned and Tier changed run in Flow; their balance stays what the file says. Without it, imported points count towards the balance, not towards tiers.',
+        'A “tier” (or “VIP tier”) column places each customer in your VIP tier of that name, as if they had earned its threshold today: they keep it for your tier window and get its entry reward, and Points earned and Tier changed run in Flow; their balance stays what the file says. A customer given their balance by an earlier file is still placed, their balance left as it is. Without it, imported points count towards the balance, not towards tiers.',
       dropLabel: 'Balances file',
       choose: 'Choose a CSV file',
       hint: 'or drop it here',
