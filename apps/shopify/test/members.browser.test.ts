@@ -219,6 +219,17 @@ async function resendWithinCard(region: string) {
   expect(button.x + button.width).toBeLessThanOrEqual(card.x + card.width);
 }
 
+/** A Shopify customer's member, as the core has it. */
+const coreMember = async (customerId: string) =>
+  (
+    await api.get('/schema/account_user/record', {
+      filters: {
+        operator: 'and',
+        conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: `gid://shopify/Customer/${customerId}` }],
+      },
+    })
+  ).body.data[0];
+
 describe('members in Chromium', () => {
   it('lists members newest first and finds one by e-mail, by name, by several words; a miss explains the search', async () => {
     await admin.browser.open('/app/members');
@@ -721,15 +732,6 @@ describe('members met only through the storefront', () => {
     const res = await fetch(`${admin.server.url}${url.pathname}${url.search}`, { headers: request.headers });
     expect(res.status).toBe(200);
   }
-  const coreMember = async (customerId: string) =>
-    (
-      await api.get('/schema/account_user/record', {
-        filters: {
-          operator: 'and',
-          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: `gid://shopify/Customer/${customerId}` }],
-        },
-      })
-    ).body.data[0];
 
   it('are named by Shopify in the list and on their page, and the names kept so a search finds them', async () => {
     admin.stack.admin.customers.set('gid://shopify/Customer/7101', { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.test' });
@@ -774,14 +776,7 @@ describe('balances brought from another loyalty app', () => {
     ]);
     await admin.browser.shot('points-import');
 
-    const lin = (
-      await api.get('/schema/account_user/record', {
-        filters: {
-          operator: 'and',
-          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/7201' }],
-        },
-      })
-    ).body.data[0];
+    const lin = await coreMember('7201');
     await admin.browser.open(`/app/members/${lin.id}`);
     await page().getByText('Balance: 2,500').waitFor();
     expect(await rowsOf('Points history')).toEqual([
@@ -793,14 +788,7 @@ describe('balances brought from another loyalty app', () => {
     await admin.browser.open('/app/points');
     await choose('smile-vip.csv', 'Email,Points Balance,VIP Tier\nmo@example.com,300,gold\n');
     await card.getByText('Done: 300 points given to 1 customer. Not given: 0. 1 placed in their VIP tier.').waitFor({ timeout: 30_000 });
-    const mo = (
-      await api.get('/schema/account_user/record', {
-        filters: {
-          operator: 'and',
-          conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'gid://shopify/Customer/7202' }],
-        },
-      })
-    ).body.data[0];
+    const mo = await coreMember('7202');
     await admin.browser.open(`/app/members/${mo.id}`);
     await page().getByText('Balance: 300').waitFor();
     await page().getByText('VIP tier: Gold').waitFor();
