@@ -507,6 +507,13 @@ describe('a referred friend’s gift, through what ships', () => {
     const unknown = await prod.send(await referral({ code: 'ZZZZ2222' }));
     expect([unknown.status, ((await unknown.json()) as any).error.code]).toEqual([404, 'not_found']);
 
+    // A workflow of the shop starts from "Referral gift claimed" (sending the friend their code from the shop's e-mail app).
+    expect((await prod.send(await flowLifecycleRequest('loyalty-referral-gift-claimed', true))).status).toBe(200);
+    const claimedTriggers = () =>
+      prod.admin.requests
+        .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-referral-gift-claimed')
+        .map((r) => r.variables.payload);
+
     // Refused: a bad e-mail, a customer who has ordered, the referrer themselves, an unknown code; none makes a discount.
     const before = prod.admin.discounts.size;
     expect((await claim(code, 'not-an-email')).status).toBe(400);
@@ -535,6 +542,11 @@ describe('a referred friend’s gift, through what ships', () => {
     expect(made.customerGets.value).toEqual({ percentage: 0.15 });
     expect(Date.parse(made.endsAt) - Date.parse(made.startsAt)).toBe(30 * 86_400_000);
     expect((await claim(code, 'new@example.com')).body.code).toBe(gift.code);
+    // The referrer's workflow hears of the claim once, with the friend's e-mail, code and gift.
+    await until('Referral gift claimed sent', () => claimedTriggers().length > 0 || undefined);
+    expect(claimedTriggers()).toEqual([
+      { customer_id: 850, friend_email: 'new@example.com', gift_code: gift.code, gift_title: '15% off your first order' },
+    ]);
 
     // A claim that died after reserving its code and before recording the discount: the next claim, later, makes that code.
     await prod.appPool.query(
@@ -544,6 +556,8 @@ describe('a referred friend’s gift, through what ships', () => {
     );
     expect((await claim(code, 'late@example.com')).body.code).toBe('FRIEND-LATE2345');
     expect(prod.admin.discounts.has('FRIEND-LATE2345')).toBe(true);
+    await until('its trigger sent', () => claimedTriggers().length === 2 || undefined);
+    expect(claimedTriggers()[1]).toMatchObject({ friend_email: 'late@example.com', gift_code: 'FRIEND-LATE2345' });
 
     // The friend orders on another device: no link on the cart, only the code. The referrer earns.
     const now = new Date().toISOString();
@@ -587,6 +601,14 @@ describe('a referred friend’s gift, through what ships', () => {
     expect(exported[0]!.export.app.shopify_referral_gifts).toEqual([
       expect.objectContaining({ email: 'new@example.com', code: gift.code }),
     ]);
+    expect(exported[0]!.export.app.flow_trigger_outbox).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          handle: 'loyalty-referral-gift-claimed',
+          payload: expect.objectContaining({ friend_email: 'new@example.com' }),
+        }),
+      ]),
+    );
     const redacted = await prod.send(
       await webhookRequest('customers/redact', {
         shop_domain: TEST_SHOP,
@@ -597,6 +619,10 @@ describe('a referred friend’s gift, through what ships', () => {
     expect(redacted.status).toBe(200);
     const giftRows = await prod.appPool.query('select email from shopify_referral_gifts where shop = $1 order by email', [TEST_SHOP]);
     expect(giftRows.rows).toEqual([{ email: 'late@example.com' }, { email: 'other@example.com' }]);
+    const triggerRows = await prod.appPool.query(
+      "select payload->>'friend_email' as email from flow_trigger_outbox where handle = 'loyalty-referral-gift-claimed' order by 1",
+    );
+    expect(triggerRows.rows).toEqual([{ email: 'late@example.com' }, { email: 'other@example.com' }]);
 
     // Its delete says so first; taken away, the link offers nothing.
     const rewardPage = await answerOf(await adminFetch(prod.url, `/app/rewards/${giftId}.data?_routes=routes%2Fapp.rewards.%24id`));
@@ -620,7 +646,8 @@ describe('a referred friend’s gift, through what ships', () => {
     // Past its cap, the link costs the shop no Admin API call: a bot posting e-mails does not spend the app's Shopify budget.
     const asked = prod.admin.requests.length;
     expect((await claim(code, 'one-more@example.com')).status).toBe(429);
-    expect(prod.admin.requests.slice(asked).map((r) => r.operation)).toEqual([]);
+    // (The claims before queued their Flow triggers, which the worker may still be sending.)
+    expect(prod.admin.requests.slice(asked).filter((r) => r.operation !== 'LoyaltyFlowTrigger')).toEqual([]);
     expect((await rates({ referralRewardId: null })).status).toBe(200);
   });
 

@@ -222,7 +222,8 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
   { table: 'shopify_referral_gifts', where: 'email = {email}' },
   // An imported balance's row names its customer by id once given, by e-mail until then.
   { table: 'points_import_rows', where: 'customer_id = {customer} or lower(email) = {email}' },
-  { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer}" },
+  // A "Referral gift claimed" names the referrer as its customer and the friend by their e-mail.
+  { table: 'flow_trigger_outbox', where: "payload->>'customer_id' = {customer} or payload->>'friend_email' = {email}" },
   // The exports of their earlier data requests: erased, not exported again.
   { table: 'data_requests', where: 'customer_external_id = {gid}', erasedOnly: true },
 ];

@@ -3,7 +3,9 @@ import type pg from 'pg';
 import { REFERRAL_CODE } from '@loyalty/view-model';
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records, type RecordOf } from '../core/records.server';
+import type { JsonObject } from '../json';
 import { type AdminGraphql, codeTaken, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
+import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { type IssuingSpec, rewardEndsAt } from '../shopify/reward-issuing';
 import { inTransaction } from '../storage/transaction.server';
 import { referrerOf, sameEmail } from './referrals.server';
@@ -38,6 +40,8 @@ interface Gift {
 export interface GiftRewards {
   shopifyDiscountRewards(shop: string): Promise<Set<string>>;
   issuingSpecs(shop: string): Promise<Map<string, IssuingSpec>>;
+  /** Queues the Flow trigger "Referral gift claimed" in `db`'s transaction, when the shop's Flow uses it. */
+  giftClaimed(db: pg.ClientBase, shop: string, referrerCustomerId: number, fields: JsonObject): Promise<void>;
 }
 
 export interface Refusal {
@@ -164,7 +168,13 @@ export async function claimGift(
     await pool.query('delete from shopify_referral_gifts where shop = $1 and email = $2 and discount_gid is null', [shop, email]);
     return made;
   }
-  await pool.query('update shopify_referral_gifts set discount_gid = $3 where shop = $1 and email = $2', [shop, email, made]);
+  // The code made is recorded with its trigger, so the referrer's workflow (sending the friend their code) runs once.
+  await inTransaction(pool, async (db) => {
+    await db.query('update shopify_referral_gifts set discount_gid = $3 where shop = $1 and email = $2', [shop, email, made]);
+    const referrerId = shopifyCustomerId(referrer.externalId);
+    if (referrerId !== null)
+      await deps.rewards.giftClaimed(db, shop, referrerId, { friend_email: email, gift_code: row.code, gift_title: row.title });
+  });
   return claimedAnswer(row);
 }
 

@@ -159,6 +159,27 @@ export class Outbox {
     return (rowCount ?? 0) > 0;
   }
 
+  /**
+   * Queues "Referral gift claimed" in the claim's own transaction, when a workflow of the shop uses
+   * it: once per gift code, however often the claim's last step runs (a claim taking over one that died).
+   */
+  async giftClaimed(db: pg.ClientBase, shop: string, referrerCustomerId: number, fields: JsonObject): Promise<void> {
+    const handle = 'loyalty-referral-gift-claimed';
+    const { rowCount } = await db.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [shop, handle]);
+    if (!rowCount) return;
+    await db.query(
+      'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
+      [
+        shop,
+        `gift:${String(fields.gift_code)}`,
+        handle,
+        String(fields.gift_code),
+        JSON.stringify(triggerPayload(referrerCustomerId, fields)),
+      ],
+    );
+    await db.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
+  }
+
   async shopifyDiscountRewards(shop: string): Promise<Set<string>> {
     const { rows } = await this.deps
       .pool()

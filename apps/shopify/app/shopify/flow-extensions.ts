@@ -28,6 +28,7 @@ export const TRIGGER_HANDLES = [
   'loyalty-points-earned',
   'loyalty-tier-changed',
   'loyalty-points-expiring',
+  'loyalty-referral-gift-claimed',
 ] as const;
 export type TriggerHandle = (typeof TRIGGER_HANDLES)[number];
 

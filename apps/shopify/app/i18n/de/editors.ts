@@ -64,7 +64,7 @@ export const editors: Messages['editors'] = {
     },
     friendGift: {
       label: 'Geschenk für den empfohlenen Freund',
-      help: 'Ein Freund, der dem Link eines Kunden folgt, gibt im Prämien-Launcher seine E-Mail-Adresse an und erhält einen einmaligen Rabattcode für seine erste Bestellung, erstellt aus dieser Prämie (einer, die als Shopify-Rabatt ausgegeben wird). Nicht für eine E-Mail-Adresse, mit der schon bestellt wurde, ein Code pro E-Mail-Adresse, höchstens {limit} Freunde am Tag pro Link. Eine Bestellung mit dem Code zählt auch ohne den Link als empfohlen, ebenso die erste Bestellung mit der E-Mail-Adresse, die ihn angefordert hat.',
+      help: 'Ein Freund, der dem Link eines Kunden folgt, gibt im Prämien-Launcher seine E-Mail-Adresse an und erhält einen einmaligen Rabattcode für seine erste Bestellung, erstellt aus dieser Prämie (einer, die als Shopify-Rabatt ausgegeben wird). Nicht für eine E-Mail-Adresse, mit der schon bestellt wurde, ein Code pro E-Mail-Adresse, höchstens {limit} Freunde am Tag pro Link. Eine Bestellung mit dem Code zählt auch ohne den Link als empfohlen, ebenso die erste Bestellung mit der E-Mail-Adresse, die ihn angefordert hat. Um dem Freund seinen Code auch per E-Mail zu schicken, starte einen Flow-Workflow mit „Referral gift claimed“.',
       none: 'Keines: nur Punkte',
       lately: {
         one: 'Letzte {days} Tage: 1 Geschenk angefordert, {used} in einer Bestellung eingelöst.',

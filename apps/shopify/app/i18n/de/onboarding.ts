@@ -131,6 +131,7 @@ export const onboarding: Messages['onboarding'] = {
         'loyalty-points-earned': 'Points earned',
         'loyalty-tier-changed': 'Tier changed',
         'loyalty-points-expiring': 'Points expiring',
+        'loyalty-referral-gift-claimed': 'Referral gift claimed',
       },
       recipeOther: {
         title: 'Rezept: etwas anderes zählen, etwa eine erste Bewertung',

@@ -49,7 +49,7 @@ export const editors = {
     },
     friendGift: {
       label: 'Gift for the referred friend',
-      help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link, and so does the first order from the e-mail that claimed it.',
+      help: 'A friend who follows a customer’s link gives their e-mail in the rewards launcher and gets a one-time discount code for their first order, made from this reward (one issued as a Shopify discount). Not for an e-mail that has ordered before, one code per e-mail, at most {limit} friends a day per link. An order using the code counts as referred even without the link, and so does the first order from the e-mail that claimed it. To e-mail the friend their code too, start a Flow workflow from “Referral gift claimed”.',
       none: 'None: points only',
       lately: {
         one: 'Last {days} days: 1 gift claimed, {used} used in an order.',

@@ -128,6 +128,7 @@ export const onboarding = {
         'loyalty-points-earned': 'Points earned',
         'loyalty-tier-changed': 'Tier changed',
         'loyalty-points-expiring': 'Points expiring',
+        'loyalty-referral-gift-claimed': 'Referral gift claimed',
       },
       recipeOther: {
         title: 'Recipe: count something else, such as a first review',
