@@ -359,6 +359,20 @@ describe('importing balances from another loyalty app', () => {
     });
   });
 
+  it('a tier deleted before its row’s turn ends the row as tier_gone, giving nothing', async () => {
+    prod.admin.customers.set(gid(8306), { firstName: 'T8306', lastName: null, email: 't8306@example.com' });
+    const bronze = (await api.post('/schema/tier/record', { name: 'Bronze', status: 'live', pointsThreshold: 100, earnMultiplier: 1 })).body
+      .data;
+    // The worker's read of the tier waits while the merchant deletes it.
+    const held = prod.coreGate!.hold((method, path) => method === 'GET' && path.includes(`/schema/tier/record/${bronze.id}`));
+    const queued = await upload('email,points,tier\nt8306@example.com,5,Bronze\n', 'bronze.csv');
+    await held.arrived;
+    expect((await api.delete(`/schema/tier/record/${bronze.id}`)).status).toBe(204);
+    held.release();
+    expect(await finished(queued.body.id)).toEqual([{ line: 2, status: 'failed', last_error: 'tier_gone' }]);
+    expect((await memberOf(8306))?.pointsBalance ?? 0).toBe(0);
+  });
+
   it('counts the points of a large import given whole, past an integer’s range', async () => {
     const { rows: made } = await prod.appPool.query<{ id: string }>(
       "insert into points_imports (shop, file_hash, file_name, note) values ($1, 'big', 'big.csv', 'n') returning id",
