@@ -151,11 +151,9 @@ export class Outbox {
     );
   }
 
-  /** Whether the shop's Flow uses the trigger, as the lifecycle callback last told. */
-  async usesTrigger(shop: string, handle: TriggerHandle): Promise<boolean> {
-    const { rowCount } = await this.deps
-      .pool()
-      .query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [shop, handle]);
+  /** Whether the shop's Flow uses the trigger, as the lifecycle callback last told (read through `db`, a transaction's, when given). */
+  async usesTrigger(shop: string, handle: TriggerHandle, db: pg.Pool | pg.ClientBase = this.deps.pool()): Promise<boolean> {
+    const { rowCount } = await db.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [shop, handle]);
     return (rowCount ?? 0) > 0;
   }
 
@@ -165,8 +163,7 @@ export class Outbox {
    */
   async giftClaimed(db: pg.ClientBase, shop: string, referrerCustomerId: number, fields: JsonObject): Promise<void> {
     const handle = 'loyalty-referral-gift-claimed';
-    const { rowCount } = await db.query('select 1 from flow_trigger_usage where shop = $1 and handle = $2 and enabled', [shop, handle]);
-    if (!rowCount) return;
+    if (!(await this.usesTrigger(shop, handle, db))) return;
     await db.query(
       'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
       [

@@ -164,10 +164,13 @@ export function matchTiers(
   tiers: { id: string; name: string; live: boolean }[],
 ): { ok: true; tierIds: Map<string, string> } | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] } {
   const tierIds = new Map<string, string>();
+  const live = new Set<string>();
   const twice = new Set<string>();
+  // Drafts first, so a live tier of the same name takes the key after them.
   for (const tier of [...tiers].sort((a, b) => Number(a.live) - Number(b.live))) {
     const key = tierKey(tier.name);
-    if (tier.live && tiers.some((t) => t.live && t.id !== tier.id && tierKey(t.name) === key)) twice.add(key);
+    if (tier.live && live.has(key)) twice.add(key);
+    if (tier.live) live.add(key);
     tierIds.set(key, tier.id);
   }
   const problems = rows.flatMap((r) => {
