@@ -226,4 +226,14 @@ describe('FairLanes', () => {
     add('a11', 'a12', 'a13', 'a14', 'a15');
     expect(started.slice(-4)).toEqual(['a11', 'a12', 'a13', 'a14']);
   });
+
+  it('takes a run its time-out ended for hung though the finer clock reads it a little short', async () => {
+    const { add, started, clock, release } = lanes({ width: 8, accountCap: 4, heldMax: 64, accountHeldMax: 16 });
+    add('a1', 'a2', 'a3', 'a4', 'a5', 'a6');
+    // A timer of 1,000 ms measured as a Node timer fires, by whole milliseconds of the loop's clock.
+    clock.now = 999.4;
+    for (const name of ['a1', 'a2', 'a3', 'a4']) release(name);
+    await tick();
+    expect(started.slice(4)).toEqual(['a5']);
+  });
 });

@@ -146,6 +146,13 @@ const RECORD_MARGIN_MS = 1_000;
 export const outlastsLease = (leaseUntil: Date | null, now: Date, attemptMs: number): boolean =>
   !!leaseUntil && now.getTime() + attemptMs + RECORD_MARGIN_MS > leaseUntil.getTime();
 
+/**
+ * How far short of its time-out a run ended by it may measure: Node's timers count whole
+ * milliseconds of the event loop's clock, so a 1,500 ms time-out can fire 1,499.4 ms after its run
+ * began by `performance.now()`, and was then taken for a quick run (which gives its account a lane back).
+ */
+const TIMER_GRAIN_MS = 2;
+
 /** What a worker may still lease: in all, and per account, less what it holds. */
 export interface Room {
   free: number;
@@ -301,7 +308,7 @@ export class FairLanes<T> {
       lanes.running -= 1;
       this.held -= 1;
       this.inFlight.delete(task);
-      this.pace(accountId, this.clock() - started >= this.work.slowMs);
+      this.pace(accountId, this.clock() - started >= this.work.slowMs - TIMER_GRAIN_MS);
       this.forgetIdle(accountId, lanes);
       this.pump();
       if (lanes.running + lanes.waiting.length === this.heldMaxOf(accountId) >> 1 || this.held === this.work.heldMax >> 1)
