@@ -15,7 +15,7 @@ const OFFER = { offer: { title: TITLE } };
 const CLAIMED = { code: 'FRIEND-7KQ2M9XP', title: TITLE, applyUrl: '/discount/FRIEND-7KQ2M9XP?redirect=%2Fcart' };
 const refusal = (code: string) => ({ error: { code, message: `Refused: ${code}` } });
 
-type Answer = { status: number; body: unknown } | 'abort';
+type Answer = { status: number; body: unknown; headers?: Record<string, string> } | 'abort';
 interface Call {
   method: string;
   code: string | null;
@@ -24,10 +24,14 @@ interface Call {
   body: unknown;
 }
 
-/** /demo with `referralUrl` in its init, and the endpoint answering `answers` (changed as a test goes), every call recorded. */
+/**
+ * /demo with `referralUrl` in its init, and the endpoint answering `answers` (changed as a test
+ * goes; a list is answered in turn, its last one from then on), every call recorded with its time.
+ */
 async function shop(page: Page) {
   const calls: Call[] = [];
-  const answers: { get: Answer; post: Answer } = { get: { status: 200, body: OFFER }, post: { status: 200, body: CLAIMED } };
+  const times: number[] = [];
+  const answers: { get: Answer | Answer[]; post: Answer } = { get: { status: 200, body: OFFER }, post: { status: 200, body: CLAIMED } };
   await page.route(
     (url) => url.pathname === '/demo',
     async (route) => {
@@ -50,12 +54,19 @@ async function shop(page: Page) {
         contentType: headers['content-type'],
         body: request.postDataJSON(),
       });
-      const answer = request.method() === 'POST' ? answers.post : answers.get;
+      times.push(Date.now());
+      const get = answers.get;
+      const answer = request.method() === 'POST' ? answers.post : Array.isArray(get) ? (get.length > 1 ? get.shift()! : get[0]!) : get;
       if (answer === 'abort') return route.abort();
-      return route.fulfill({ status: answer.status, contentType: 'application/json', body: JSON.stringify(answer.body) });
+      return route.fulfill({
+        status: answer.status,
+        headers: answer.headers,
+        contentType: 'application/json',
+        body: JSON.stringify(answer.body),
+      });
     },
   );
-  return { calls, answers };
+  return { calls, times, answers };
 }
 
 const card = (page: Page) => dialog(page).locator('[data-gift]');
@@ -238,6 +249,39 @@ describe('a referred friend’s gift for a guest', SLOW, () => {
     await launcher(page).click();
     await expect.poll(() => tabPanel(page).textContent()).toContain('Daily visit');
     expect(calls).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('waits out the shop’s guests’ limit (429) as its Retry-After says, then shows the gift', async () => {
+    const { page, errors } = await demo.newPage();
+    const { calls, times, answers } = await shop(page);
+    answers.get = [
+      { status: 429, body: refusal('rate_limited'), headers: { 'retry-after': '2' } },
+      { status: 200, body: OFFER },
+    ];
+    await page.goto(`${demo.app.url}/demo?loyalty_ref=${CODE}`);
+    await expect.poll(() => card(page).count(), { timeout: 10_000 }).toBe(1);
+    expect(await card(page).locator('p').first().textContent()).toBe(TITLE);
+    expect(calls.map((c) => c.code)).toEqual([CODE, CODE]);
+    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1_900);
+    expect(errors).toEqual([]);
+  });
+
+  it('asks again on the next page where no answer said whether there is a gift (503)', async () => {
+    const { page, errors } = await demo.newPage();
+    const { calls, answers } = await shop(page);
+    answers.get = [
+      { status: 503, body: refusal('unavailable') },
+      { status: 200, body: OFFER },
+    ];
+    await page.goto(`${demo.app.url}/demo?loyalty_ref=${CODE}`);
+    await expect.poll(() => calls.length).toBe(1);
+    await settled(page);
+    expect(await dialog(page).count()).toBe(0);
+    await page.goto(`${demo.app.url}/demo`);
+    await launcher(page).click();
+    await expect.poll(() => card(page).count()).toBe(1);
+    expect(calls).toHaveLength(2);
     expect(errors).toEqual([]);
   });
 });

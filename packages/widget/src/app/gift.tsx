@@ -35,16 +35,25 @@ const ask = (url: string | URL, body?: object) =>
     body: body && JSON.stringify(body),
   });
 
-/** The title of the gift the shop gives a friend `ref` refers; null when there is none or no answer says so. */
-export async function giftTitle(url: string, ref: string): Promise<string | null> {
+/**
+ * The title of the gift the shop gives a friend `ref` refers; null when the shop says there is
+ * none, undefined when no answer says either way (a later page asks again). The shop's guests'
+ * limit (429) is waited out as its Retry-After says, up to 10 s, twice at most.
+ */
+export async function giftTitle(url: string, ref: string, tries = 3): Promise<string | null | undefined> {
   try {
     const at = new URL(url, location.href);
     at.searchParams.set('code', ref);
     const res = await ask(at);
-    const title = res.status === 200 && ((await res.json()) as { offer?: { title?: unknown } } | null)?.offer?.title;
-    return typeof title === 'string' && title ? title : null;
+    if (res.status === 429 && --tries) {
+      await new Promise((wait) => setTimeout(wait, Math.min(+res.headers.get('retry-after')! || 1, 10) * 1000));
+      return giftTitle(url, ref, tries);
+    }
+    if (res.status === 404) return null;
+    const title = res.ok && ((await res.json()) as { offer?: { title?: unknown } } | null)?.offer?.title;
+    return typeof title === 'string' && title ? title : res.ok ? null : undefined;
   } catch {
-    return null;
+    return undefined;
   }
 }
 
@@ -55,7 +64,7 @@ export async function loadGift(url: string, ref: string): Promise<Gift | null> {
     if (claimed?.ref === ref) return { ...claimed, url };
     if (sessionStorage.getItem(CLAIM_KEY) === ref) return null;
     const title = await giftTitle(url, ref);
-    if (!title) sessionStorage.setItem(CLAIM_KEY, ref);
+    if (title === null) sessionStorage.setItem(CLAIM_KEY, ref);
     return title ? { url, ref, title } : null;
   } catch {
     // What storage held is not a claim.

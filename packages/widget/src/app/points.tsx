@@ -58,7 +58,7 @@ export function PointsTab({
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
   // What the shop gives the friends the member refers, when it says: a gift instead of their points.
-  const [gift, setGift] = useState<string | null>(null);
+  const [gift, setGift] = useState<string | null>();
   const code = member?.referralCode;
   useEffect(() => {
     if (referralUrl && code && points.setting.referralRewardId) void giftTitle(referralUrl, code).then(setGift);
