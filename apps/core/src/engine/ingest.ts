@@ -307,6 +307,18 @@ export async function lockAggregation(trx: Knex, kind: LogKind, definitionId: st
 }
 
 /**
+ * Tries the locks `lockAggregation` takes, for a caller that holds row locks already and so may not
+ * wait for them (a log or an erasure under way would wait for its rows): false when either is held.
+ */
+export async function tryLockAggregation(trx: Knex, kind: LogKind, definitionId: string, memberId: string): Promise<boolean> {
+  const [row] = await run<{ mine: boolean; shared: boolean }>(trx, {
+    text: 'select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as mine, pg_try_advisory_xact_lock_shared(hashtextextended($2, 0)) as shared',
+    values: [aggregationLock(kind, definitionId, memberId), memberLock(memberId)],
+  });
+  return row!.mine && row!.shared;
+}
+
+/**
  * The member's `heldOutOf` (CONTRACT §18), read with the lookup so that the log's answer does not
  * ask for it again (the account_user load hook takes it from the row).
  */

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import { type AccountInfo, loadAccount } from '../auth/authenticate.js';
 import { failedChallengePatch } from '../engine/challenge.js';
 import { emptiedMissionClosed, failedMissionPatch } from '../engine/mission.js';
+import { completeReachedRun, REACHED_SQL } from '../engine/mission-reached.js';
 import { type Period, periodBounds } from '../engine/periods.js';
 import { writeSettled } from '../engine/settle.js';
 import { settleOverdue } from '../engine/streak.js';
@@ -32,8 +33,19 @@ interface Sweep<R = Swept<ProgressRow>> {
   /** Due rows, locked so that concurrent sweepers each take different ones. */
   due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
   /** The change that closes or marks the row, and its events in order. */
-  settle(row: R, zone: string, now: Date, graceSeconds: number): { patch: Partial<R>; events: ProgressEvent[] };
+  settle(row: R, zone: string, now: Date, graceSeconds: number): Settled<R>;
+  /** A change that needs more than the row (other rows written first), where it applies; null leaves the row to `settle`. */
+  settleWithWrites?(
+    records: RecordService,
+    trx: Knex.Transaction,
+    ctx: RequestContext,
+    account: AccountInfo,
+    row: R,
+    now: Date,
+  ): Promise<Settled<R> | null>;
 }
+
+type Settled<R> = { patch: Partial<R>; events: ProgressEvent[] };
 
 /** A change that makes one event, about the row as it leaves it. */
 function one<R extends ProgressRow>(code: EventCode, row: R, patch: Partial<R>, extra?: Record<string, unknown>) {
@@ -146,6 +158,7 @@ const SWEEPS: Sweep[] = [
                           where t.account_id = mission_progress.account_id and t.linked_schema_record_id = mission_progress.id
                             and t.current_progress_value <> 0) as emptied`,
           ),
+          trx.raw(`${REACHED_SQL} as reached`),
         ])
         .where('mission_progress.mission_progress_status', 'in_progress')
         .whereRaw(notHeldOut('mission'))
@@ -154,7 +167,10 @@ const SWEEPS: Sweep[] = [
       row.emptied
         ? { patch: emptiedMissionClosed(row, now), events: [] }
         : one('mission_progress_failed', row, failedMissionPatch(row, now)),
-  } satisfies Sweep<Swept<MissionProgressRow> & { emptied: boolean }>,
+    // Every task reached, as the mission is now (edited since the member's last log): completed, not failed.
+    settleWithWrites: async (records, trx, ctx, account, row, now) =>
+      row.reached && !row.emptied ? completeReachedRun(records, trx, ctx, account, row, now) : null,
+  } satisfies Sweep<Swept<MissionProgressRow> & { emptied: boolean; reached: boolean }>,
 ];
 
 export interface SweepResult {
@@ -190,7 +206,9 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
             requestId: `sweep:${sweep.name}`,
           };
           const zone = row.member_timezone ?? account.timezone;
-          await writeSettled(records, trx, ctx, sweep.kind, row, sweep.settle(row, zone, now, graceSeconds));
+          const settled =
+            (await sweep.settleWithWrites?.(records, trx, ctx, account, row, now)) ?? sweep.settle(row, zone, now, graceSeconds);
+          await writeSettled(records, trx, ctx, sweep.kind, row, settled);
         }
         return rows.length;
       });

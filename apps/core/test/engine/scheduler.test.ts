@@ -160,6 +160,153 @@ describe('scheduler sweeps', () => {
     });
   });
 
+  it('completes at the end of its window, instead of failing, a run whose every task was reached once its mission was edited', async () => {
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'Edited',
+        description: 'd',
+        discountType: 'percentage',
+        discountValue: 5,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
+    const tasks = [
+      { name: 'a', activityId: 'a', targetValue: 4 },
+      { name: 'b', activityId: 'b', targetValue: 1 },
+      { name: 'c', activityId: 'c', targetValue: 1 },
+    ];
+    const mission = (
+      await acct.api.post('/schema/mission/record', { name: 'Edited', aggregationPeriod: 'daily', rewardId: reward.id, tasks })
+    ).body.data;
+    const milestone = (
+      await acct.api.post('/schema/milestone/record', {
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: mission.id,
+        name: 'Two tasks',
+        description: 'd',
+        milestoneTargetValue: 2,
+        rewardId: reward.id,
+        status: 'live',
+      })
+    ).body.data;
+    const run = async (externalId: string, logs: string[]) => {
+      const posted: any[] = [];
+      for (const [i, activityId] of logs.entries())
+        posted.push(
+          (await post('mission_log', { missionId: mission.id, ownedBy: { externalId }, activityId, activityAt: `2026-12-05T10:0${i}:00Z` }))
+            .body.data,
+        );
+      return { ...(posted.at(-1).missionProgress as { id: string; ownedById: string }), logIds: posted.map((l) => l.id as string) };
+    };
+    // Three of a, and b: c is removed and a's target lowered to 2, so every task left is reached.
+    const reached = await run('edited-reached', ['a', 'a', 'a', 'b']);
+    // One of a, and b: a is not reached at 2.
+    const short = await run('edited-short', ['a', 'b']);
+    const [a, b] = mission.tasks;
+    await acct.api.patch(`/schema/mission/record/${mission.id}`, {
+      tasks: [
+        { ...tasks[0], id: a.id, targetValue: 2 },
+        { ...tasks[1], id: b.id },
+      ],
+    });
+    expect((await sweep('2026-12-06T10:20:00Z'))['mission failures']).toBe(2);
+
+    const done = (await acct.api.get(`/schema/mission_progress/record/${reached.id}`)).body.data;
+    expect(done).toMatchObject({ missionProgressStatus: 'completed', missionCompletedAt: '2026-12-06T10:00:00.000Z' });
+    const taskOf = (id: string) => done.taskProgresses.find((t: any) => t.taskId === id);
+    expect(taskOf(a.id)).toMatchObject({
+      currentProgressValue: 3,
+      targetValue: 2,
+      taskProgressStatus: 'completed',
+      completedAt: '2026-12-06T10:00:00.000Z',
+    });
+    const logs = (
+      await acct.api.get('/schema/reward_log/record', {
+        filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: reached.ownedById }] },
+      })
+    ).body.data;
+    // The milestone of two tasks is crossed (only b counted before a's target was lowered), and the mission's reward given.
+    expect(logs.map((l: any) => [l.milestoneId ?? 'mission', l.rewardLogStatus]).sort()).toEqual(
+      [
+        [milestone.id, 'issued'],
+        ['mission', 'issued'],
+      ].sort(),
+    );
+    const codes = (await eventsOf(reached.ownedById)).map((e) => e.eventCode);
+    expect(codes.slice(-4)).toEqual([
+      'reward_log_issued',
+      'reward_log_issued',
+      'mission_progress_milestone_completed',
+      'mission_progress_completed',
+    ]);
+    const completedEvent = (await eventsOf(reached.ownedById)).at(-1)!;
+    expect(completedEvent.payload.missionProgress).toMatchObject({
+      id: reached.id,
+      missionProgressStatus: 'completed',
+      mission: { id: mission.id },
+    });
+
+    expect((await acct.api.get(`/schema/mission_progress/record/${short.id}`)).body.data).toMatchObject({
+      missionProgressStatus: 'failed',
+    });
+    expect((await eventsOf(short.ownedById)).at(-1)!.eventCode).toBe('mission_progress_failed');
+    // Once: a later sweep finds nothing due.
+    expect((await sweep('2026-12-07T10:20:00Z'))['mission failures']).toBe(0);
+
+    // A reversal replays the run's logs on the mission as it is now: one a taken back leaves it
+    // reached and completed with its rewards; a second leaves a short of its target, and the run failed.
+    const reverse = (id: string) => acct.api.post(`/schema/mission_log/record/${id}/action/reverse`, {});
+    const statuses = async () => ({
+      run: (await acct.api.get(`/schema/mission_progress/record/${reached.id}`)).body.data.missionProgressStatus,
+      rewards: (
+        await acct.api.get('/schema/reward_log/record', {
+          filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: reached.ownedById }] },
+        })
+      ).body.data
+        .map((l: any) => l.rewardLogStatus)
+        .sort(),
+    });
+    expect((await reverse(reached.logIds[0]!)).status).toBe(200);
+    expect(await statuses()).toEqual({ run: 'completed', rewards: ['issued', 'issued'] });
+    expect((await reverse(reached.logIds[1]!)).status).toBe(200);
+    expect(await statuses()).toEqual({ run: 'failed', rewards: ['revoked', 'revoked'] });
+  });
+
+  it('enters the points of a points reward for a run it completes so', async () => {
+    const setting = (await acct.api.get('/schema/points_setting/record')).body.data[0];
+    expect((await acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
+    const reward = (
+      await acct.api.post('/schema/reward/record', {
+        name: 'Points',
+        description: 'd',
+        rewardKind: 'points',
+        pointsValue: 40,
+        rewardExpiryType: 'no_expiry',
+      })
+    ).body.data;
+    const tasks = [
+      { name: 'a', activityId: 'a', targetValue: 1 },
+      { name: 'b', activityId: 'b', targetValue: 1 },
+    ];
+    const mission = (
+      await acct.api.post('/schema/mission/record', { name: 'Points', aggregationPeriod: 'daily', rewardId: reward.id, tasks })
+    ).body.data;
+    const log = (
+      await post('mission_log', {
+        missionId: mission.id,
+        ownedBy: { externalId: 'edited-points' },
+        activityId: 'a',
+        activityAt: '2026-12-08T10:00:00Z',
+      })
+    ).body.data;
+    await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }] });
+    expect((await sweep('2026-12-09T10:20:00Z'))['mission failures']).toBe(1);
+    const member = (await acct.api.get(`/schema/account_user/record/${log.missionProgress.ownedById}`)).body.data;
+    expect(member).toMatchObject({ pointsBalance: 40, pointsEarnedInTierWindow: 40 });
+    const codes = (await eventsOf(member.id)).map((e) => e.eventCode);
+    expect(codes.slice(-3)).toEqual(['points_earned', 'reward_log_issued', 'mission_progress_completed']);
+  });
+
   it('processes each due row once when several sweepers race', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Race' })).body.data;
     const members = 120;
