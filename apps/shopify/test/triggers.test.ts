@@ -66,6 +66,19 @@ describe('triggersFor', () => {
     ]);
   });
 
+  it('Mission completed names the mission from the log, or from the progress where the scheduler completed the run', () => {
+    const payload = samplePayload('mission_progress_completed', now, 'en');
+    const log = payload.missionLog as { mission: { id: string; name: string; tasks: unknown[] } };
+    const fields = { mission_id: log.mission.id, mission_name: log.mission.name, tasks_completed: log.mission.tasks.length };
+    expect(
+      triggersFor('mission_progress_completed', payload, new Set()).find((t) => t.handle === 'loyalty-mission-completed')!.fields,
+    ).toEqual(fields);
+    const swept = { missionProgress: { id: 'p', missionProgressStatus: 'completed', mission: log.mission, nextMilestone: null } };
+    expect(triggersFor('mission_progress_completed', swept, new Set())).toEqual([
+      { handle: 'loyalty-mission-completed', subject: '', fields },
+    ]);
+  });
+
   it('Points earned carries the points, the balance after them, the note and what earned them (CONTRACT §19)', () => {
     const payload = samplePayload('points_earned', now, 'en');
     const entry = payload.pointEntry as { points: number; note: string | null };

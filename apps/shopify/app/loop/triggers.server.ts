@@ -254,7 +254,8 @@ export function triggersFor(eventCode: string, payload: JsonObject, shopifyDisco
       });
       break;
     case 'mission_progress_completed': {
-      const mission = objectOf(missionLog.mission);
+      // The scheduler's completion of a run an edit left with every task reached carries the progress, not a log.
+      const mission = objectOf(missionLog.mission ?? objectOf(payload.missionProgress).mission);
       const tasks = Array.isArray(mission.tasks) ? mission.tasks.length : 0;
       add('loyalty-mission-completed', {
         mission_id: text(mission.id ?? missionLog.missionId),
