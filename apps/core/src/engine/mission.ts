@@ -1,9 +1,12 @@
 import type { EventCode } from '../events/codes.js';
 import { rowFromJson, rowsFromJson } from '../db/json.js';
-import type { MissionRow, StoredTask } from '../schema/definitions.js';
+import type { MilestoneRow, MissionRow, StoredTask } from '../schema/definitions.js';
 import type { MissionProgressRow, TaskProgressRow } from '../schema/progress.js';
+import type { RewardLogRow } from '../schema/rewards.js';
 import { crossed, nextMilestone } from './milestones.js';
 import { windowEnd } from './periods.js';
+import { announceIssued } from './announce.js';
+import { isTransaction } from './points.js';
 import { issueMilestoneRewards, issueReward } from './rewards.js';
 import { type ProgressEvent, type LogInput, notAggregated, type Outcome, runIdentifier, type StateRead, type Tx } from './types.js';
 import { type Versioned, versioned } from './writes.js';
@@ -91,6 +94,65 @@ function newTaskRows(tx: Tx, tasks: readonly StoredTask[], progressId: string, m
   );
 }
 
+/**
+ * A run whose window ended with every task of its mission, as the mission is now, reached, though
+ * no log completed it: the mission was edited after the member's last log in it (a task they had
+ * not done removed, a target lowered to what they had reached), and a run completes on a log
+ * (CONTRACT §8). Such a run is completed, not failed, as of its window's end, with what that log
+ * would have given: the tasks reached completed, the milestones crossed and the mission's reward.
+ * The next log after the window does so (below), or else the scheduler (engine/mission-reached.ts).
+ * The rows to complete and the count of tasks completed before; null unless every task is reached.
+ */
+export function reachedTasks(
+  definition: MissionRow,
+  tasks: readonly TaskProgressRow[],
+): { before: number; toComplete: { row: TaskProgressRow; target: number }[] } | null {
+  if (definition.status !== 'live') return null;
+  const rowOf = new Map(tasks.filter((r) => r.task_id !== null).map((r) => [r.task_id!, r]));
+  let before = 0;
+  const toComplete: { row: TaskProgressRow; target: number }[] = [];
+  for (const task of definition.tasks) {
+    const row = rowOf.get(task.id);
+    if (row?.task_progress_status === 'completed') before += 1;
+    else if (row && Number(row.current_progress_value) >= task.targetValue) toComplete.push({ row, target: task.targetValue });
+    else return null;
+  }
+  return { before, toComplete };
+}
+
+/**
+ * Completes a reached run (`reachedTasks`) as of its window's end: each task to complete through
+ * `completeTask`, then the milestones crossed and the mission's reward issued through `tx`. The
+ * run's change and events, and the reward logs issued, for the caller to write and announce.
+ */
+export async function completeReached(
+  tx: Tx,
+  definition: MissionRow,
+  progress: MissionProgressRow,
+  { before, toComplete }: NonNullable<ReturnType<typeof reachedTasks>>,
+  milestones: MilestoneRow[],
+  completeTask: (row: TaskProgressRow, patch: Partial<TaskProgressRow>) => unknown,
+): Promise<{ patch: Partial<MissionProgressRow>; codes: EventCode[]; logs: RewardLogRow[] }> {
+  const at = progress.mission_to_be_failed_at!;
+  for (const { row, target } of toComplete)
+    await completeTask(row, { task_progress_status: 'completed', completed_at: at, target_value: target, updated_at: tx.now });
+  const base = {
+    linkedSchemaSlug: 'mission',
+    linkedSchemaRecordId: definition.id,
+    ownedById: progress.owned_by_id,
+    periodKey: null,
+    progressId: progress.id,
+    holdDays: definition.reward_hold_days,
+  };
+  const { achieved, logs } = await issueMilestoneRewards(tx, crossed(milestones, before, definition.tasks.length), base);
+  const rewardLog = await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null });
+  return {
+    patch: { mission_progress_status: 'completed', mission_completed_at: at, updated_at: tx.now },
+    codes: [...(achieved.length ? (['mission_progress_milestone_completed'] as const) : []), 'mission_progress_completed'],
+    logs: rewardLog ? [...logs, rewardLog] : logs,
+  };
+}
+
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
 export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
   const { definition, memberId, activityAt, activityId, value, zone, milestones } = input;
@@ -107,16 +169,30 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     tx.writes.update('mission_progress', progress, emptiedMissionClosed(progress, tx.now));
     progress = undefined;
   }
+  let completedNow = false;
   if (progress && activityAt >= progress.mission_to_be_failed_at!) {
-    closed.push({
-      code: 'mission_progress_failed',
-      progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)),
-    });
+    // Before the scheduler came to it, a run an edit left with every task reached: completed as it would have.
+    const reached = reachedTasks(definition, taskRows);
+    if (reached) {
+      const done = await completeReached(tx, definition, progress, reached, milestones, (row, patch) =>
+        tx.writes.update('task_progress', row as Versioned<TaskProgressRow>, patch),
+      );
+      const completed = tx.writes.update('mission_progress', progress, done.patch);
+      closed.push(...done.codes.map((code) => ({ code, progress: completed })));
+      const issued = done.logs.filter((l) => l.reward_log_status === 'issued');
+      // Issued under the lock (a reward needs it), so in the attempt's transaction; a replay issues none.
+      if (issued.length && isTransaction(tx.trx)) await announceIssued(tx.trx, tx.records, tx.ctx, tx.account.id, issued);
+      completedNow = true;
+    } else
+      closed.push({
+        code: 'mission_progress_failed',
+        progress: tx.writes.update('mission_progress', progress, failedMissionPatch(progress, tx.now)),
+      });
     progress = undefined;
   }
   if (progress && activityAt < progress.mission_started_at) return notAggregated('period_closed');
   if (!progress) {
-    if (state.completedOnce && !definition.is_repeatable) return notAggregated('mission_completed', closed);
+    if ((state.completedOnce || completedNow) && !definition.is_repeatable) return notAggregated('mission_completed', closed);
     const latest = closed[0]?.progress ?? rowFromJson<MissionProgressRow>(state.latest);
     const latestEnd = latest?.mission_failed_at ?? latest?.mission_completed_at;
     if (latestEnd && activityAt < latestEnd) return notAggregated('period_closed', closed);

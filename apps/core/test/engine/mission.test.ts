@@ -440,6 +440,43 @@ describe('mission logs', () => {
     ]);
   });
 
+  it('a log after the window of a run an edit left with every task reached completes that run first, as the scheduler would have', async () => {
+    const reward = await aReward();
+    const once = await mission({ aggregationPeriod: 'daily', rewardId: reward.id, tasks: twoTasks });
+    const again = await mission({ aggregationPeriod: 'daily', rewardId: reward.id, tasks: twoTasks, isRepeatable: true });
+    const m = await member('edited-late');
+    for (const ms of [once, again]) {
+      await log({ missionId: ms.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-01T10:00:00Z' });
+      // Sharing is dropped: the run has done every task left.
+      await accepted(acct.api.patch(`/schema/mission/record/${ms.id}`, { tasks: [{ ...twoTasks[0], id: ms.tasks[0].id }] }));
+    }
+    // The next day, before any sweep: the run is completed as of its window's end, with its reward.
+    const late = await withEvents(m, () =>
+      post({ missionId: once.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-02T11:00:00Z' }),
+    );
+    expect(late.result.status).toBe(200);
+    expect(late.result.body.data).toMatchObject({ isAggregated: false, notAggregatedReason: 'mission_completed' });
+    expect(late.codes).toEqual(['reward_log_issued', 'mission_progress_completed']);
+    const [run] = await progressesOf(m, once.id);
+    expect(run).toMatchObject({ missionProgressStatus: 'completed', missionCompletedAt: '2026-12-02T10:00:00.000Z' });
+    expect(late.events[0].payload.rewardLog).toMatchObject({
+      rewardId: reward.id,
+      rewardLogStatus: 'issued',
+      linkedSchemaRecordId: once.id,
+    });
+
+    // A repeatable mission's log starts the next run beside it.
+    const next = await withEvents(m, () =>
+      log({ missionId: again.id, ownedById: m, activityId: 'visit', activityAt: '2026-12-02T11:00:00Z' }),
+    );
+    expect(next.codes).toEqual(['reward_log_issued', 'mission_progress_completed', 'mission_progress_completed']);
+    expect(next.result.missionProgress).toMatchObject({ missionProgressStatus: 'completed', missionStartedAt: '2026-12-02T11:00:00.000Z' });
+    expect((await progressesOf(m, again.id)).map((p) => [p.missionProgressStatus, p.missionCompletedAt])).toEqual([
+      ['completed', '2026-12-02T10:00:00.000Z'],
+      ['completed', '2026-12-02T11:00:00.000Z'],
+    ]);
+  });
+
   it('lists progress by missionId with taskProgresses; an end user sees only their own', async () => {
     const ms = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });
     const other = await mission({ aggregationPeriod: 'weekly', tasks: twoTasks });
