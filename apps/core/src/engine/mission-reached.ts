@@ -51,14 +51,7 @@ export async function completeReachedRun(
   );
   // Points a points reward entered are in the set, with their events.
   await tx.writes.write(trx);
-  await announceIssued(
-    trx,
-    records,
-    ctx,
-    account.id,
-    done.logs.filter((l) => l.reward_log_status === 'issued'),
-  );
+  await announceIssued(trx, records, ctx, account.id, done.issued);
   tx.issued.commit();
-  const completed = { ...progress, ...done.patch };
-  return { patch: done.patch, events: done.codes.map((code) => ({ code, progress: completed })) };
+  return done;
 }

@@ -122,8 +122,9 @@ export function reachedTasks(
 
 /**
  * Completes a reached run (`reachedTasks`) as of its window's end: each task to complete through
- * `completeTask`, then the milestones crossed and the mission's reward issued through `tx`. The
- * run's change and events, and the reward logs issued, for the caller to write and announce.
+ * `completeTask`, then the milestones crossed and the mission's reward issued through `tx`. The run's
+ * change and its events, for the caller to write, and the reward logs issued, which no log carries,
+ * for it to announce (`reward_log_issued`).
  */
 export async function completeReached(
   tx: Tx,
@@ -132,26 +133,34 @@ export async function completeReached(
   { before, toComplete }: NonNullable<ReturnType<typeof reachedTasks>>,
   milestones: MilestoneRow[],
   completeTask: (row: TaskProgressRow, patch: Partial<TaskProgressRow>) => unknown,
-): Promise<{ patch: Partial<MissionProgressRow>; codes: EventCode[]; logs: RewardLogRow[] }> {
+): Promise<{ patch: Partial<MissionProgressRow>; events: ProgressEvent<MissionProgressRow>[]; issued: RewardLogRow[] }> {
   const at = progress.mission_to_be_failed_at!;
   for (const { row, target } of toComplete)
     await completeTask(row, { task_progress_status: 'completed', completed_at: at, target_value: target, updated_at: tx.now });
-  const base = {
-    linkedSchemaSlug: 'mission',
-    linkedSchemaRecordId: definition.id,
-    ownedById: progress.owned_by_id,
-    periodKey: null,
-    progressId: progress.id,
-    holdDays: definition.reward_hold_days,
-  };
+  const base = rewardBase(definition, progress.owned_by_id, progress.id);
   const { achieved, logs } = await issueMilestoneRewards(tx, crossed(milestones, before, definition.tasks.length), base);
   const rewardLog = await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null });
+  const patch: Partial<MissionProgressRow> = { mission_progress_status: 'completed', mission_completed_at: at, updated_at: tx.now };
+  const codes: EventCode[] = [
+    ...(achieved.length ? (['mission_progress_milestone_completed'] as const) : []),
+    'mission_progress_completed',
+  ];
   return {
-    patch: { mission_progress_status: 'completed', mission_completed_at: at, updated_at: tx.now },
-    codes: [...(achieved.length ? (['mission_progress_milestone_completed'] as const) : []), 'mission_progress_completed'],
-    logs: rewardLog ? [...logs, rewardLog] : logs,
+    patch,
+    events: codes.map((code) => ({ code, progress: { ...progress, ...patch } })),
+    issued: [...logs, ...(rewardLog ? [rewardLog] : [])].filter((l) => l.reward_log_status === 'issued'),
   };
 }
+
+/** What a mission run's reward logs name: the mission, its member and the run. */
+const rewardBase = (definition: MissionRow, memberId: string, progressId: string) => ({
+  linkedSchemaSlug: 'mission',
+  linkedSchemaRecordId: definition.id,
+  ownedById: memberId,
+  periodKey: null,
+  progressId,
+  holdDays: definition.reward_hold_days,
+});
 
 /** Mission semantics of CONTRACT §8: tasks by activityId within a window from the member's start. */
 export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Outcome> {
@@ -177,11 +186,10 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
       const done = await completeReached(tx, definition, progress, reached, milestones, (row, patch) =>
         tx.writes.update('task_progress', row as Versioned<TaskProgressRow>, patch),
       );
-      const completed = tx.writes.update('mission_progress', progress, done.patch);
-      closed.push(...done.codes.map((code) => ({ code, progress: completed })));
-      const issued = done.logs.filter((l) => l.reward_log_status === 'issued');
-      // Issued under the lock (a reward needs it), so in the attempt's transaction; a replay issues none.
-      if (issued.length && isTransaction(tx.trx)) await announceIssued(tx.trx, tx.records, tx.ctx, tx.account.id, issued);
+      tx.writes.update('mission_progress', progress, done.patch);
+      closed.push(...done.events);
+      // Issued only under the lock (a reward needs it), so in the attempt's transaction; a replay issues none.
+      if (done.issued.length && isTransaction(tx.trx)) await announceIssued(tx.trx, tx.records, tx.ctx, tx.account.id, done.issued);
       completedNow = true;
     } else
       closed.push({
@@ -250,14 +258,7 @@ export async function aggregateMission(tx: Tx, input: MissionInput): Promise<Out
     completes ? { mission_progress_status: 'completed', mission_completed_at: activityAt, updated_at: tx.now } : { updated_at: tx.now },
   );
 
-  const base = {
-    linkedSchemaSlug: 'mission',
-    linkedSchemaRecordId: definition.id,
-    ownedById: memberId,
-    periodKey: null,
-    progressId: updated.id,
-    holdDays: definition.reward_hold_days,
-  };
+  const base = rewardBase(definition, memberId, updated.id);
   const { achieved, logs: milestoneRewardLogs } = await issueMilestoneRewards(tx, crossed(milestones, before, after), base);
   const rewardLog = completes ? await issueReward(tx, { ...base, rewardId: definition.reward_id, milestoneId: null }) : null;
   const codes: EventCode[] = [];

@@ -16,6 +16,17 @@ const sweep = (at: string) => runSweeps(app.running.services.records, new Date(a
 let seq = 0;
 const post = (slug: string, body: Record<string, unknown>) =>
   acct.api.post(`/schema/${slug}/record`, { activityId: 'visit', uniqueIdentifier: `s-${++seq}`, ...body });
+/** A record made by the API key, as it answers it. */
+const create = async (slug: string, body: Record<string, unknown>) => (await acct.api.post(`/schema/${slug}/record`, body)).body.data;
+/** A daily mission of `tasks` whose completion gives the reward made of `reward`. */
+async function missionGiving(
+  name: string,
+  reward: Record<string, unknown>,
+  tasks: { name: string; activityId: string; targetValue: number }[],
+) {
+  const made = await create('reward', { name, description: 'd', rewardExpiryType: 'no_expiry', ...reward });
+  return { reward: made, mission: await create('mission', { name, aggregationPeriod: 'daily', rewardId: made.id, tasks }) };
+}
 
 async function eventsOf(memberId: string) {
   const res = await acct.api.get('/schema/event_log/record', {
@@ -161,34 +172,21 @@ describe('scheduler sweeps', () => {
   });
 
   it('completes at the end of its window, instead of failing, a run whose every task was reached once its mission was edited', async () => {
-    const reward = (
-      await acct.api.post('/schema/reward/record', {
-        name: 'Edited',
-        description: 'd',
-        discountType: 'percentage',
-        discountValue: 5,
-        rewardExpiryType: 'no_expiry',
-      })
-    ).body.data;
     const tasks = [
       { name: 'a', activityId: 'a', targetValue: 4 },
       { name: 'b', activityId: 'b', targetValue: 1 },
       { name: 'c', activityId: 'c', targetValue: 1 },
     ];
-    const mission = (
-      await acct.api.post('/schema/mission/record', { name: 'Edited', aggregationPeriod: 'daily', rewardId: reward.id, tasks })
-    ).body.data;
-    const milestone = (
-      await acct.api.post('/schema/milestone/record', {
-        linkedSchemaSlug: 'mission',
-        linkedSchemaRecordId: mission.id,
-        name: 'Two tasks',
-        description: 'd',
-        milestoneTargetValue: 2,
-        rewardId: reward.id,
-        status: 'live',
-      })
-    ).body.data;
+    const { reward, mission } = await missionGiving('Edited', { discountType: 'percentage', discountValue: 5 }, tasks);
+    const milestone = await create('milestone', {
+      linkedSchemaSlug: 'mission',
+      linkedSchemaRecordId: mission.id,
+      name: 'Two tasks',
+      description: 'd',
+      milestoneTargetValue: 2,
+      rewardId: reward.id,
+      status: 'live',
+    });
     const run = async (externalId: string, logs: string[]) => {
       const posted: any[] = [];
       for (const [i, activityId] of logs.entries())
@@ -275,22 +273,11 @@ describe('scheduler sweeps', () => {
   it('enters the points of a points reward for a run it completes so', async () => {
     const setting = (await acct.api.get('/schema/points_setting/record')).body.data[0];
     expect((await acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
-    const reward = (
-      await acct.api.post('/schema/reward/record', {
-        name: 'Points',
-        description: 'd',
-        rewardKind: 'points',
-        pointsValue: 40,
-        rewardExpiryType: 'no_expiry',
-      })
-    ).body.data;
     const tasks = [
       { name: 'a', activityId: 'a', targetValue: 1 },
       { name: 'b', activityId: 'b', targetValue: 1 },
     ];
-    const mission = (
-      await acct.api.post('/schema/mission/record', { name: 'Points', aggregationPeriod: 'daily', rewardId: reward.id, tasks })
-    ).body.data;
+    const { mission } = await missionGiving('Points', { rewardKind: 'points', pointsValue: 40 }, tasks);
     const log = (
       await post('mission_log', {
         missionId: mission.id,

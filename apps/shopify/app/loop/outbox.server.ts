@@ -34,6 +34,17 @@ import { isRecordId } from '../core/ids';
 /** The channel a committed row is announced on, so a sender sends it at once instead of at its next poll. */
 export const OUTBOX_CHANNEL = 'loyalty_shopify_outbox';
 
+/** Queues a Flow trigger's send in `db`, a transaction's, so it commits with what fired it; a key queued before stays as it was. */
+export async function queueTrigger(
+  db: pg.ClientBase,
+  row: { shop: string; key: string; handle: TriggerHandle; subject: string; payload: JsonObject },
+): Promise<void> {
+  await db.query(
+    'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
+    [row.shop, row.key, row.handle, row.subject, JSON.stringify(row.payload)],
+  );
+}
+
 /**
  * A discount or store credit to create, as reserved with its reward log's row: the reward's
  * settings at that moment, so a later change in the editor does not alter it. Rows reserved
@@ -164,16 +175,8 @@ export class Outbox {
   async giftClaimed(db: pg.ClientBase, shop: string, referrerCustomerId: number, fields: JsonObject): Promise<void> {
     const handle = 'loyalty-referral-gift-claimed';
     if (!(await this.usesTrigger(shop, handle, db))) return;
-    await db.query(
-      'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
-      [
-        shop,
-        `gift:${String(fields.gift_code)}`,
-        handle,
-        String(fields.gift_code),
-        JSON.stringify(triggerPayload(referrerCustomerId, fields)),
-      ],
-    );
+    const code = String(fields.gift_code);
+    await queueTrigger(db, { shop, key: `gift:${code}`, handle, subject: code, payload: triggerPayload(referrerCustomerId, fields) });
     await db.query('select pg_notify($1, $2)', [OUTBOX_CHANNEL, shop]);
   }
 
@@ -305,7 +308,7 @@ export class Outbox {
       .pool()
       .query<{ handle: string }>('select handle from flow_trigger_usage where shop = $1 and enabled', [shop]);
     const used = new Set(usage.map((u) => u.handle));
-    const triggerRows: [string, string, string, unknown][] = [];
+    const triggerRows: [string, TriggerHandle, string, JsonObject][] = [];
     const discountRows: [string, string, string, string, DiscountSpec][] = [];
     const tierCustomers = new Set<string>();
     const revoked = events.flatMap((event) => revokedRewardLogIds(event.eventCode, event.payload));
@@ -332,12 +335,7 @@ export class Outbox {
     const client = await this.deps.pool().connect();
     try {
       await client.query('begin');
-      for (const [eventId, handle, subject, payload] of triggerRows) {
-        await client.query(
-          'insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, $3, $4, $5) on conflict do nothing',
-          [shop, eventId, handle, subject, JSON.stringify(payload)],
-        );
-      }
+      for (const [key, handle, subject, payload] of triggerRows) await queueTrigger(client, { shop, key, handle, subject, payload });
       for (const [rewardLogId, rewardId, gid, code, spec] of discountRows) {
         await client.query(
           'insert into reward_discounts (shop, reward_log_id, reward_id, customer_gid, code, discount) values ($1, $2, $3, $4, $5, $6) on conflict do nothing',

@@ -20,7 +20,7 @@ import { storeCreditStamp } from '../shopify/reward-issuing';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
-import { type DiscountSpec, OUTBOX_CHANNEL } from './outbox.server';
+import { type DiscountSpec, OUTBOX_CHANNEL, queueTrigger } from './outbox.server';
 import { triggerPayload } from './triggers.server';
 import { inTransaction } from '../storage/transaction.server';
 
@@ -284,15 +284,13 @@ export class OutboxSender {
       ]);
       const customerId = shopifyCustomerId(row.customer_gid);
       if (used.length && customerId !== null) {
-        await client.query(
-          `insert into flow_trigger_outbox (shop, event_id, handle, subject, payload) values ($1, $2, 'loyalty-reward-issued', $3, $4) on conflict do nothing`,
-          [
-            row.shop,
-            `reward_log:${row.reward_log_id}`,
-            row.reward_log_id,
-            JSON.stringify(triggerPayload(customerId, { ...spec.triggerFields, coupon_code: stamp })),
-          ],
-        );
+        await queueTrigger(client, {
+          shop: row.shop,
+          key: `reward_log:${row.reward_log_id}`,
+          handle: 'loyalty-reward-issued',
+          subject: row.reward_log_id,
+          payload: triggerPayload(customerId, { ...spec.triggerFields, coupon_code: stamp }),
+        });
       }
     });
   }
