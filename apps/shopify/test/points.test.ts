@@ -305,6 +305,48 @@ describe('the daily pass, through what ships', () => {
   });
 });
 
+describe('a mission run the core completes at its window’s end, through what ships', () => {
+  it('fires Mission completed with the mission, from the scheduler’s payload, once', async () => {
+    expect((await prod.send(await flowLifecycleRequest('loyalty-mission-completed', true))).status).toBe(200);
+    const tasks = [
+      { name: 'Visit', activityId: 'visit', targetValue: 1 },
+      { name: 'Review', activityId: 'review', targetValue: 1 },
+    ];
+    const mission = (await api.post('/schema/mission/record', { name: 'Spring mission', aggregationPeriod: 'daily', tasks })).body.data;
+    const log = await api.post('/schema/mission_log/record', {
+      missionId: mission.id,
+      ownedBy: { externalId: 'gid://shopify/Customer/909' },
+      activityId: 'visit',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'spring-visit',
+    });
+    expect(log.status, JSON.stringify(log.body)).toBe(200);
+    // The merchant drops the review the customer had not written; the run's day then ends.
+    expect((await api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }] })).status).toBe(
+      200,
+    );
+    const core = new pg.Client({ connectionString: prod.coreDatabaseUrl });
+    await core.connect();
+    try {
+      await core.query(
+        `update mission_progress set mission_started_at = now() - interval '2 days', mission_to_be_failed_at = now() - interval '1 day' where id = $1`,
+        [log.body.data.missionProgress.id],
+      );
+    } finally {
+      await core.end();
+    }
+    const fired = () =>
+      prod.admin.requests
+        .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-mission-completed')
+        .map((r) => r.variables.payload as Record<string, unknown>)
+        .filter((p) => p.customer_id === 909);
+    await until('Mission completed', async () => fired().length === 1);
+    expect(fired()[0]).toEqual({ customer_id: 909, mission_id: mission.id, mission_name: 'Spring mission', tasks_completed: 1 });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(fired()).toHaveLength(1);
+  });
+});
+
 describe('birthdays, through what ships', () => {
   it('a birthday a shopper enters on the storefront waits for its first day 30 days ahead; one a workflow sets earns on it from the core’s sweep, once, firing Points earned', async () => {
     expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
