@@ -731,6 +731,24 @@ if (earnings) {
   );
 }
 
+const pointsImport = read('apps/shopify/bench/results/points-import.json');
+if (pointsImport) {
+  type Side = { label: string; adminDelayMs: number; rows: number; seconds: number; rowsPerSecond: number };
+  const sides = pointsImport.results as Side[];
+  const baseline = sides[0]!.rowsPerSecond;
+  sections.push(
+    '## Balances brought from another loyalty app (`pnpm --filter @loyalty/shopify run bench:points-import`)',
+    `One import of ${pointsImport.rows} new customers (half named by e-mail, half by id) uploaded through the admin route of the app's production build under its \`start\`, against the core's built binary with its default per-key rate limit; the Admin API stub answers each customer lookup after ${pointsImport.adminDelayMs} ms, as Shopify's round trip. Timed from the upload's answer until no row waits; afterwards every row is done and every customer's balance in the core is their row's. The baseline is the worker with one lane, as the import ran before lanes; the last side shows the per-shop pace of 15 rows a second. ${ranAt({ generatedAt: pointsImport.generatedAt, loadAverage: { start: pointsImport.loadAverage.start[0], end: pointsImport.loadAverage.end[0] } })}`,
+    '',
+    row(['import', 'Shopify ms', 'rows', 'seconds', 'rows/s', 'ratio']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
+    ...sides.map((s) =>
+      row([s.label, s.adminDelayMs, s.rows, s.seconds.toFixed(1), s.rowsPerSecond.toFixed(1), times(s.rowsPerSecond / baseline)]),
+    ),
+    '',
+  );
+}
+
 const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Linux ${release()}, Node ${process.version}`;
 const out = [
   '# Benchmarks',

@@ -15,6 +15,8 @@ export interface AppConfig {
   eventsUrl: string;
   /** Seconds between attempts at a Flow trigger or a discount that failed and may succeed later. */
   retrySchedule: number[];
+  /** Rows of balance imports a worker process works at once, on connections of their own. */
+  pointsImportLanes: number;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -46,6 +48,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const retrySchedule = (env.LOYALTY_SHOPIFY_RETRY_SCHEDULE ?? '5,30,120,600,1800').split(',').map((s) => Number(s.trim()));
   if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0))
     problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
+  const pointsImportLanes = Number(env.LOYALTY_POINTS_IMPORT_LANES?.trim() || 4);
+  if (!Number.isInteger(pointsImportLanes) || pointsImportLanes < 1 || pointsImportLanes > 16)
+    problems.push('LOYALTY_POINTS_IMPORT_LANES must be a whole number from 1 to 16');
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (
     env.SCOPES ??
@@ -54,7 +59,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  return { apiKey, apiSecret, appUrl, scopes, databaseUrl, coreUrl, corePublicUrl, platformToken, encryptionKey, eventsUrl, retrySchedule };
+  return {
+    apiKey,
+    apiSecret,
+    appUrl,
+    scopes,
+    databaseUrl,
+    coreUrl,
+    corePublicUrl,
+    platformToken,
+    encryptionKey,
+    eventsUrl,
+    retrySchedule,
+    pointsImportLanes,
+  };
 }
 
 export const config = loadConfig();

@@ -153,6 +153,22 @@ describe('importing balances from another loyalty app', () => {
     expect((await memberOf(8102))!.pointsBalance).toBe(80);
   });
 
+  it('works an import’s rows several at once, each customer given theirs once', async () => {
+    const customers = Array.from({ length: 12 }, (_, i) => 8400 + i);
+    for (const n of customers) prod.admin.customers.set(gid(n), { firstName: `D${n}`, lastName: null, email: `d${n}@example.com` });
+    // Four entries held at the core at the same time: four rows in flight, one per lane.
+    const held = Array.from({ length: 4 }, () =>
+      prod.coreGate!.hold((method, path) => method === 'POST' && path.endsWith('/schema/point_entry/record')),
+    );
+    const queued = await upload(['customer_id,points', ...customers.map((n) => `${n},${n - 8390}`)].join('\n'), 'lanes.csv');
+    expect(queued.body.rows).toBe(12);
+    await Promise.all(held.map((h) => h.arrived));
+    for (const h of held) h.release();
+    const rows = await finished(queued.body.id);
+    expect(rows.filter((r) => r.status === 'done')).toHaveLength(12);
+    for (const n of customers) expect((await memberOf(n))!.pointsBalance, `customer ${n}`).toBe(n - 8390);
+  });
+
   it('an app killed between the core writing a row’s entry and the row being marked gives that row once, and every other row once', async () => {
     const customers = Array.from({ length: 60 }, (_, i) => 8200 + i);
     for (const n of customers) prod.admin.customers.set(gid(n), { firstName: `C${n}`, lastName: null, email: `c${n}@example.com` });

@@ -7,7 +7,7 @@ import { OutboxSender } from '../loop/sender.server';
 import { pointsImportLoop } from '../points-import/imports.server';
 import { unauthenticated } from '../shopify.server';
 import { pendingMigrations } from '../storage/migrate.server';
-import { closePool, pool } from '../storage/pool.server';
+import { closePool, createPool, pool } from '../storage/pool.server';
 import { earningRules, shops } from '../storage/stores.server';
 
 /**
@@ -35,7 +35,10 @@ async function main(): Promise<void> {
   };
   const sender = new OutboxSender(common);
   const earning = new EarningWorker({ ...common, rules: earningRules });
-  const imports = pointsImportLoop(common);
+  // The import's lanes wait on Shopify and the core with a row held: on connections of their own, so
+  // a large import never takes order earning's.
+  const importPool = createPool(config.databaseUrl, config.pointsImportLanes);
+  const imports = pointsImportLoop({ ...common, pool: importPool }, config.pointsImportLanes);
   sender.start();
   earning.start();
   imports.start();
@@ -54,7 +57,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     clearInterval(pruning);
     await Promise.all([sender.stop(), earning.stop(), imports.stop()]);
-    await closePool();
+    await Promise.all([closePool(), importPool.end()]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import { type AccountClient, accountClient, CoreError } from '../core/client.server';
 import { records, whereEquals } from '../core/records.server';
 import { transient } from '../core/logs.server';
 import { existingEntry, memberId } from '../earning/points.server';
+import { PerKeyLimit } from '../http.server';
 import type { EarningDeps } from '../earning/worker.server';
 import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
 import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/customer-ids.server';
@@ -140,18 +142,32 @@ class Lasting extends Error {}
 /** What the earning worker is given, but the earning rules. */
 export type PointsImportDeps = Omit<EarningDeps, 'rules'>;
 
-/** The worker role's loop over the import rows: one at a time, beside the order earning it must not slow down. */
-export function pointsImportLoop(deps: PointsImportDeps): WorkLoop {
+/**
+ * Rows of one shop given per second by a worker process at most. A row asks Shopify once and the
+ * core two to six times, so this keeps an import to under half of the account's core budget (200
+ * requests a second) and a sixth of a standard shop's Admin API budget, which its orders share.
+ */
+const ROWS_PER_SECOND = 15;
+
+/**
+ * The worker role's loop over the import rows, `lanes` at once (rows are claimed with SKIP LOCKED,
+ * and a customer's rows are serialised by their lock), paced per shop so that the order earning
+ * beside it keeps its share of the shop's budgets.
+ */
+export function pointsImportLoop(deps: PointsImportDeps, lanes: number): WorkLoop {
   const worker = new PointsImportWorker(deps);
   return new WorkLoop({
     databaseUrl: deps.databaseUrl,
     channel: POINTS_IMPORT_CHANNEL,
     name: 'loyalty-points-import',
     step: () => worker.workOne(),
+    lanes,
   });
 }
 
 class PointsImportWorker {
+  private readonly pace = new PerKeyLimit(ROWS_PER_SECOND, ROWS_PER_SECOND);
+
   constructor(private readonly deps: PointsImportDeps) {}
 
   /** Claims one due row and gives its points; false when none is due. */
@@ -165,6 +181,7 @@ class PointsImportWorker {
       );
       const row = rows[0];
       if (!row) return false;
+      for (let wait = this.pace.take(row.shop); wait > 0; wait = this.pace.take(row.shop)) await sleep(wait * 1000);
       const key = [row.import_id, row.line];
       try {
         const { customerId, entryId, tierEntryId, gaveBalance } = await this.give(row, client);

@@ -1,12 +1,12 @@
 import pg from 'pg';
 import { config } from '../config.server';
 
-/** A pool on the app's database; what a process keeps open is its business (see pool()). */
-export function createPool(url: string): pg.Pool {
+/** A pool on the app's database of at most `max` connections; what a process keeps open is its business (see pool()). */
+export function createPool(url: string, max = 10): pg.Pool {
   // No JIT: the app's queries are short, and PostgreSQL's estimate for a JSON array's elements (100
   // rows each) would have it spend seconds compiling the dashboard's few-millisecond queries. Enough
   // memory to group a quarter's ordering customers (100,000 of a large shop) without spilling to disk.
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off -c work_mem=32MB' });
+  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off -c work_mem=32MB' });
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', () => undefined);
