@@ -147,7 +147,7 @@ export async function completeReached(
   ];
   return {
     patch,
-    events: codes.map((code) => ({ code, progress: { ...progress, ...patch } })),
+    events: codes.map((code) => ({ code, progress: { ...progress, ...patch }, rewardLogs: { milestones: logs, reward: rewardLog } })),
     issued: [...logs, ...(rewardLog ? [rewardLog] : [])].filter((l) => l.reward_log_status === 'issued'),
   };
 }

@@ -58,7 +58,24 @@ export async function progressEventPayload(
 ): Promise<Record<string, unknown>> {
   const payload = await progressPayload(records, db, ctx, kind, event.progress);
   const progress = payload[PROGRESS_FIELDS[kind]] as Record<string, unknown>;
-  return { ...payload, ...(WITH_DEFINITION.has(event.code) ? { [kind]: progress[kind] } : {}), ...event.extra };
+  return {
+    ...payload,
+    ...(WITH_DEFINITION.has(event.code) ? { [kind]: progress[kind] } : {}),
+    ...(event.rewardLogs ? await rewardLogKeys(records, db, ctx, event.rewardLogs) : {}),
+    ...event.extra,
+  };
+}
+
+/** A completion's reward logs under the keys of a log's response (CONTRACT §8), so a message's `rewardValidTill` finds them. */
+async function rewardLogKeys(records: Records, db: Knex, ctx: RequestContext, logs: NonNullable<ProgressEvent['rewardLogs']>) {
+  const resource = records.registry.require('reward_log');
+  const milestones = await records.serialize(resource, [...logs.milestones], ctx, { db });
+  const [reward] = logs.reward ? await records.serialize(resource, [logs.reward], ctx, { db }) : [null];
+  return {
+    achievedMilestoneRewardLog: milestones.at(-1) ?? null,
+    achievedMilestoneRewardLogs: milestones,
+    rewardLog: reward ?? null,
+  };
 }
 
 async function completedTasks(db: Knex, progress: Row): Promise<number> {

@@ -126,12 +126,14 @@ export const runIdentifier = (definitionId: string, memberId: string) => `${defi
 
 /**
  * An event about a progress record rather than a log (a break, a failure, a freeze), emitted with
- * the sweeps' payload: the progress as this step left it, plus `extra` keys.
+ * the sweeps' payload: the progress as this step left it, plus `extra` keys, and the reward logs a
+ * completion without a log issued, named as a log's response names them.
  */
 export interface ProgressEvent<P extends ProgressRow = ProgressRow> {
   code: EventCode;
   progress: P;
   extra?: Record<string, unknown>;
+  rewardLogs?: { milestones: RewardLogRow[]; reward: RewardLogRow | null };
 }
 
 /** Why a log did not count (CONTRACT §18), in the order the first that applies is named. */

@@ -223,11 +223,12 @@ function missionHelpers(payload: Json, f: Formatting): Json {
 
 /**
  * `rewardValidTill`: the expiry of the reward the event issued — a mission's `rewardLog`, else the
- * highest `achievedMilestoneRewardLog` — as a long date in the member's language and time zone (the
- * reward log resource's formatting). Absent when the event issued no reward or it does not expire.
+ * highest `achievedMilestoneRewardLog`, of the log, or of the payload itself for a run completed
+ * without one — as a long date in the member's language and time zone (the reward log resource's
+ * formatting). Absent when the event issued no reward or it does not expire.
  */
 function rewardValidTill(payload: Json, f: Formatting): string | undefined {
-  const log = obj(payload.streakLog) ?? obj(payload.challengeLog) ?? obj(payload.missionLog);
+  const log = obj(payload.streakLog) ?? obj(payload.challengeLog) ?? obj(payload.missionLog) ?? payload;
   const expiry = [obj(log?.rewardLog), obj(log?.achievedMilestoneRewardLog)]
     .map((r) => r?.rewardExpiryAt)
     .find((v) => typeof v === 'string');

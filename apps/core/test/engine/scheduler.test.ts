@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AccountInfo } from '../../src/auth/authenticate.js';
+import { buildContext, type EventInput } from '../../src/notifications/render.js';
 import { runSweeps } from '../../src/scheduler/sweeps.js';
+import type { AccountUserRow } from '../../src/schema/members.js';
 import { startTestApp, type TestAccount, type TestApp } from '../support/harness.js';
 
 let app: TestApp;
@@ -177,7 +180,18 @@ describe('scheduler sweeps', () => {
       { name: 'b', activityId: 'b', targetValue: 1 },
       { name: 'c', activityId: 'c', targetValue: 1 },
     ];
-    const { reward, mission } = await missionGiving('Edited', { discountType: 'percentage', discountValue: 5 }, tasks);
+    const { reward, mission } = await missionGiving(
+      'Edited',
+      {
+        discountType: 'percentage',
+        discountValue: 5,
+        handleCoupon: true,
+        handleCouponAutoGeneration: true,
+        rewardExpiryType: 'absolute',
+        rewardExpiryAt: '2027-03-31T20:00:00Z',
+      },
+      tasks,
+    );
     const milestone = await create('milestone', {
       linkedSchemaSlug: 'mission',
       linkedSchemaRecordId: mission.id,
@@ -243,6 +257,34 @@ describe('scheduler sweeps', () => {
       missionProgressStatus: 'completed',
       mission: { id: mission.id },
     });
+    // Its reward logs under the keys a log's response gives them, so a message can say till when the reward is valid.
+    const missionLog = logs.find((l: any) => !l.milestoneId);
+    const milestoneLog = logs.find((l: any) => l.milestoneId);
+    expect(completedEvent.payload).toMatchObject({
+      rewardLog: { id: missionLog.id, rewardExpiryAt: '2027-03-31T20:00:00.000Z', reward: { id: reward.id } },
+      achievedMilestoneRewardLog: { id: milestoneLog.id },
+      achievedMilestoneRewardLogs: [{ id: milestoneLog.id }],
+    });
+    const [eventRow] = await app
+      .db('event_log')
+      .where({ account_id: acct.accountId, owned_by_id: reached.ownedById, event_code: 'mission_progress_completed' });
+    const memberRow = await app.db('account_user').where({ account_id: acct.accountId, id: reached.ownedById }).first();
+    const account = {
+      id: acct.accountId,
+      organizationId: 'o',
+      name: 'A',
+      timezone: 'Europe/Paris',
+      defaultLanguageCode: 'en',
+    } satisfies AccountInfo;
+    const rendering = buildContext({
+      organization: { id: 'o', name: 'O' },
+      account,
+      member: memberRow as AccountUserRow,
+      event: eventRow as EventInput,
+      unsubscribeUrl: '',
+      points: { currencyName: null, currencyNameOne: null, tiers: new Map() },
+    });
+    expect((rendering.context.$helpers as Record<string, unknown>).rewardValidTill).toBe('March 31, 2027');
 
     expect((await acct.api.get(`/schema/mission_progress/record/${short.id}`)).body.data).toMatchObject({
       missionProgressStatus: 'failed',
