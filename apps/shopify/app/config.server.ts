@@ -19,7 +19,7 @@ export interface AppConfig {
   pointsImportLanes: number;
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const problems: string[] = [];
   const required = (name: string): string => {
     const value = env[name]?.trim();
