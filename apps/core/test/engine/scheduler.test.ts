@@ -336,6 +336,33 @@ describe('scheduler sweeps', () => {
     expect(codes.slice(-3)).toEqual(['points_earned', 'reward_log_issued', 'mission_progress_completed']);
   });
 
+  it('fails a run an edit left reached when its mission is paused at the window’s end, as a paused mission gives nothing', async () => {
+    const tasks = [
+      { name: 'a', activityId: 'a', targetValue: 1 },
+      { name: 'b', activityId: 'b', targetValue: 1 },
+    ];
+    const { mission } = await missionGiving('Paused', { discountType: 'percentage', discountValue: 5 }, tasks);
+    const log = (
+      await post('mission_log', {
+        missionId: mission.id,
+        ownedBy: { externalId: 'edited-paused' },
+        activityId: 'a',
+        activityAt: '2026-12-11T10:00:00Z',
+      })
+    ).body.data;
+    await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }], status: 'paused' });
+    expect((await sweep('2026-12-12T10:20:00Z'))['mission failures']).toBe(1);
+    const memberId = log.missionProgress.ownedById;
+    expect((await acct.api.get(`/schema/mission_progress/record/${log.missionProgress.id}`)).body.data.missionProgressStatus).toBe(
+      'failed',
+    );
+    expect((await eventsOf(memberId)).map((e) => e.eventCode).slice(-1)).toEqual(['mission_progress_failed']);
+    const rewards = await acct.api.get('/schema/reward_log/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
+    });
+    expect(rewards.body.data).toEqual([]);
+  });
+
   it('processes each due row once when several sweepers race', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Race' })).body.data;
     const members = 120;
