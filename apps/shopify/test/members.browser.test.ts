@@ -427,6 +427,32 @@ describe('members in Chromium', () => {
     expect(await row().innerText()).toContain(new Intl.NumberFormat('de').format(pointsBalance));
   });
 
+  it('on a phone (375 px) lists each member as one stacked item with their points and tier, nothing scrolled sideways', async () => {
+    const viewport = page().viewportSize()!;
+    await page().setViewportSize({ width: 375, height: 800 });
+    try {
+      await admin.browser.open('/app/members');
+      // A condensed table is a list: one item a member.
+      const item = page().locator('.Polaris-IndexTable ul li', { hasText: 'Marie Dupont' });
+      await item.waitFor();
+      const text = await item.innerText();
+      expect(text).toContain('Marie Dupont');
+      expect(text).toMatch(/Points\s+[\d,]+/);
+      expect(text).toContain('Gold');
+      // The name still opens the member's page.
+      expect(await item.getByRole('link', { name: 'Marie Dupont' }).getAttribute('href')).toMatch(/\/app\/members\/[0-9a-f-]{36}/);
+      const widths = await page().evaluate(() => {
+        const list = document.querySelector<HTMLElement>('.Polaris-IndexTable')!;
+        return { scroll: list.scrollWidth, client: list.clientWidth, page: document.documentElement.scrollWidth };
+      });
+      expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+      expect(widths.page).toBeLessThanOrEqual(375);
+      await admin.browser.shot('members-phone');
+    } finally {
+      await page().setViewportSize(viewport);
+    }
+  });
+
   it('resends a code by firing Reward issued again, once a Flow workflow uses the trigger', async () => {
     await admin.browser.open(`/app/members/${marie.id}`);
     await recordToasts();

@@ -1,6 +1,20 @@
 import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
-import { Badge, BlockStack, Button, Card, EmptyState, IndexTable, InlineStack, Page, Pagination, Text, TextField } from '@shopify/polaris';
+import {
+  Badge,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  EmptyState,
+  IndexTable,
+  InlineStack,
+  Page,
+  Pagination,
+  Text,
+  TextField,
+  useBreakpoints,
+} from '@shopify/polaris';
 import { memo, useState } from 'react';
 import { CustomerLink } from '../components/CustomerLink';
 import { format, textFor } from '../i18n';
@@ -74,6 +88,7 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
   const { query, page, pageSize, members, total, failure } = data;
   const { members: m } = useMessages();
   const number = new Intl.NumberFormat(useAdminLanguage());
+  const condensed = useBreakpoints().smDown;
   const [params] = useSearchParams();
   const pageUrl = (p: number) => {
     const next = new URLSearchParams(params);
@@ -87,6 +102,7 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
         <div data-results-for={query} hidden />
         {members.length ? (
           <IndexTable
+            condensed={condensed}
             resourceName={m.resourceName}
             itemCount={members.length}
             selectable={false}
@@ -100,35 +116,69 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
               { title: m.columns.joined },
             ]}
           >
-            {members.map((member, i) => (
-              <IndexTable.Row id={member.id} key={member.id} position={i}>
-                <IndexTable.Cell>
-                  <Link to={`/app/members/${member.id}`} data-primary-link>
-                    <Text as="span" fontWeight="semibold">
-                      {fullName(member) || m.noName}
-                    </Text>
-                  </Link>
-                </IndexTable.Cell>
-                <IndexTable.Cell>{member.email ?? ''}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
-                </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <Text as="span" alignment="end" numeric>
-                    {number.format(member.pointsBalance)}
+            {members.map((member, i) => {
+              const name = (
+                <Link to={`/app/members/${member.id}`} data-primary-link>
+                  <Text as="span" fontWeight="semibold">
+                    {fullName(member) || m.noName}
                   </Text>
-                </IndexTable.Cell>
-                <IndexTable.Cell>{member.tier ?? ''}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <Badge tone={member.status === 'live' ? 'success' : undefined}>
-                    {textFor(m.statuses, member.status) ?? member.status}
-                  </Badge>
-                </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <LocalDate value={member.createdAt} withTime={false} />
-                </IndexTable.Cell>
-              </IndexTable.Row>
-            ))}
+                </Link>
+              );
+              const points = (
+                <Text as="span" alignment="end" numeric>
+                  {number.format(member.pointsBalance)}
+                </Text>
+              );
+              const status = (
+                <Badge tone={member.status === 'live' ? 'success' : undefined}>{textFor(m.statuses, member.status) ?? member.status}</Badge>
+              );
+              return (
+                <IndexTable.Row id={member.id} key={member.id} position={i}>
+                  {condensed ? (
+                    // A phone: one member a stacked item, as Polaris lays a condensed table out, rather than seven columns scrolled sideways.
+                    <Box paddingBlock="300" paddingInline="400" width="100%">
+                      <BlockStack gap="100">
+                        <InlineStack align="space-between" blockAlign="center" gap="200" wrap={false}>
+                          {name}
+                          <InlineStack gap="100" wrap={false}>
+                            <Text as="span" tone="subdued">
+                              {m.columns.points}
+                            </Text>
+                            {points}
+                          </InlineStack>
+                        </InlineStack>
+                        {member.email ? (
+                          <Text as="span" tone="subdued" breakWord>
+                            {member.email}
+                          </Text>
+                        ) : null}
+                        <InlineStack gap="200" blockAlign="center">
+                          {status}
+                          {member.tier ? <Text as="span">{member.tier}</Text> : null}
+                          <Text as="span" tone="subdued">
+                            <LocalDate value={member.createdAt} withTime={false} />
+                          </Text>
+                        </InlineStack>
+                      </BlockStack>
+                    </Box>
+                  ) : (
+                    <>
+                      <IndexTable.Cell>{name}</IndexTable.Cell>
+                      <IndexTable.Cell>{member.email ?? ''}</IndexTable.Cell>
+                      <IndexTable.Cell>
+                        <CustomerLink customerId={member.customerId} externalId={member.externalId} label={m.shopifyCustomer} />
+                      </IndexTable.Cell>
+                      <IndexTable.Cell>{points}</IndexTable.Cell>
+                      <IndexTable.Cell>{member.tier ?? ''}</IndexTable.Cell>
+                      <IndexTable.Cell>{status}</IndexTable.Cell>
+                      <IndexTable.Cell>
+                        <LocalDate value={member.createdAt} withTime={false} />
+                      </IndexTable.Cell>
+                    </>
+                  )}
+                </IndexTable.Row>
+              );
+            })}
           </IndexTable>
         ) : query ? (
           <EmptyState heading={format(m.noMatchTitle, { query })} image={EMPTY_STATE_IMAGE}>
