@@ -427,7 +427,7 @@ describe('members in Chromium', () => {
     expect(await row().innerText()).toContain(new Intl.NumberFormat('de').format(pointsBalance));
   });
 
-  it('on a phone (375 px) lists each member as one stacked item with their points and tier, nothing scrolled sideways', async () => {
+  it('on a phone (375 px) lists each member, and on their page each program, reward and entry, as one stacked item, nothing scrolled sideways', async () => {
     const viewport = page().viewportSize()!;
     await page().setViewportSize({ width: 375, height: 800 });
     try {
@@ -448,6 +448,29 @@ describe('members in Chromium', () => {
       expect(widths.scroll).toBeLessThanOrEqual(widths.client);
       expect(widths.page).toBeLessThanOrEqual(375);
       await admin.browser.shot('members-phone');
+
+      // Their page: each table a list of stacked items, each value under its heading, the code and Resend in reach.
+      await admin.browser.open(`/app/members/${marie.id}`);
+      const rewards = page().getByRole('region', { name: 'Rewards and codes' });
+      await rewards.waitFor();
+      const reward = rewards.locator('ul li', { hasText: 'Ten off' });
+      expect((await reward.innerText()).replace(/\s+/g, ' ')).toMatch(
+        new RegExp(`^Ten off Earned in Streak Status (Success )?Issued Code ${code} Issued .* Expires Never Resend code$`),
+      );
+      expect(await reward.getByRole('button', { name: `Resend code: ${code}` }).isVisible()).toBe(true);
+      expect(
+        (await page().getByRole('region', { name: 'Streaks' }).locator('ul li', { hasText: 'Daily visit' }).innerText()).replace(
+          /\s+/g,
+          ' ',
+        ),
+      ).toMatch(/^Daily visit Status (Info )?In progress Current run \d+ Freezes \d+ available/);
+      expect(await page().getByRole('region', { name: 'Points history' }).locator('ul li').first().innerText()).toMatch(/Points\s+[+−-]\d/);
+      const overflowing = await page().evaluate(
+        () => [...document.querySelectorAll<HTMLElement>('.Polaris-IndexTable')].filter((t) => t.scrollWidth > t.clientWidth).length,
+      );
+      expect(overflowing).toBe(0);
+      expect(await page().evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await admin.browser.shot('member-phone');
     } finally {
       await page().setViewportSize(viewport);
     }

@@ -1,6 +1,18 @@
 import { useFetcher } from '@remix-run/react';
 import { useAppBridge } from '@shopify/app-bridge-react';
-import { Badge, BlockStack, Button, Card, IndexTable, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
+import {
+  Badge,
+  BlockStack,
+  Box,
+  Button,
+  Card,
+  IndexTable,
+  InlineError,
+  InlineStack,
+  Text,
+  TextField,
+  useBreakpoints,
+} from '@shopify/polaris';
 import { type ReactNode, useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
@@ -69,20 +81,33 @@ function StatusBadge({ status }: { status: string }) {
   return <Badge tone={tone}>{textFor(m.statuses, status) ?? status}</Badge>;
 }
 
-/** A card with a heading and an IndexTable, or an empty state that says how rows come to be. */
+/** A row of a Section: its cells in the order of the headings; null where it has nothing to show. */
+export interface SectionRow {
+  id: string;
+  cells: ReactNode[];
+}
+
+/**
+ * A card with a heading and a table, or an empty state that says how rows come to be. On a phone
+ * (Polaris' `smDown`) the table is condensed, each row one stacked item: its first cell as the
+ * title, then each other cell that has something under its heading (an `action` column's button
+ * needs none), rather than columns scrolled sideways out of the card.
+ */
 export function Section({
   title,
   empty,
-  count,
   headings,
-  children,
+  rows,
+  action = false,
 }: {
   title: string;
   empty: string;
-  count: number;
   headings: [string, ...string[]];
-  children: ReactNode;
+  rows: SectionRow[];
+  /** The last column holds the row's action (a form with its own button). */
+  action?: boolean;
 }) {
+  const condensed = useBreakpoints().smDown;
   return (
     <Card padding="0">
       <section aria-label={title}>
@@ -92,14 +117,42 @@ export function Section({
               {title}
             </Text>
           </div>
-          {count ? (
+          {rows.length ? (
             <IndexTable
+              condensed={condensed}
               resourceName={{ singular: title, plural: title }}
-              itemCount={count}
+              itemCount={rows.length}
               selectable={false}
               headings={[{ title: headings[0] }, ...headings.slice(1).map((title) => ({ title }))]}
             >
-              {children}
+              {rows.map((row, i) => (
+                <IndexTable.Row id={row.id} key={row.id} position={i}>
+                  {condensed ? (
+                    <Box paddingBlock="300" paddingInline="400" width="100%">
+                      <BlockStack gap="150">
+                        <Text as="span" fontWeight="semibold">
+                          {row.cells[0]}
+                        </Text>
+                        {row.cells.slice(1).map((cell, j) =>
+                          cell === null || cell === '' ? null : (
+                            // Heading and value on one line where both fit; a long value wraps below its heading.
+                            <InlineStack key={j} align="space-between" blockAlign="start" gap="200">
+                              {action && j === row.cells.length - 2 ? null : (
+                                <Text as="span" tone="subdued">
+                                  {headings[j + 1]}
+                                </Text>
+                              )}
+                              <div>{cell}</div>
+                            </InlineStack>
+                          ),
+                        )}
+                      </BlockStack>
+                    </Box>
+                  ) : (
+                    row.cells.map((cell, j) => <IndexTable.Cell key={j}>{cell}</IndexTable.Cell>)
+                  )}
+                </IndexTable.Row>
+              ))}
             </IndexTable>
           ) : (
             <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
@@ -204,35 +257,29 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
     <Section
       title={m.streaks}
       empty={m.emptyStreaks}
-      count={rows.length}
       headings={[c.streak, c.status, c.run, c.freezes, c.breaksAt, c.grant]}
-    >
-      {rows.map((row, i) => (
-        <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.streakName ?? <Deleted words={m.deletedPrograms.streak} />}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <StatusBadge status={row.status} />
-          </IndexTable.Cell>
-          <IndexTable.Cell>{row.run}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <BlockStack gap="100">
-              <Text as="span" tone={row.maxFreezes ? undefined : 'subdued'}>
-                {format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: row.maxFreezes })}
+      action
+      rows={rows.map((row) => ({
+        id: row.id,
+        cells: [
+          row.streakName ?? <Deleted words={m.deletedPrograms.streak} />,
+          <StatusBadge status={row.status} />,
+          row.run,
+          <BlockStack gap="100">
+            <Text as="span" tone={row.maxFreezes ? undefined : 'subdued'}>
+              {format(m.freezes, { available: row.freezesAvailable, used: row.freezesUsed, max: row.maxFreezes })}
+            </Text>
+            {row.frozenPeriodKeys.length ? (
+              <Text as="span" tone="subdued">
+                {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.map(period).join(', ') })}
               </Text>
-              {row.frozenPeriodKeys.length ? (
-                <Text as="span" tone="subdued">
-                  {format(m.frozenPeriods, { periods: row.frozenPeriodKeys.map(period).join(', ') })}
-                </Text>
-              ) : null}
-            </BlockStack>
-          </IndexTable.Cell>
-          <IndexTable.Cell>{row.status === 'in_progress' && row.breaksAt ? date(row.breaksAt) : ''}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <GrantFreezes row={row} />
-          </IndexTable.Cell>
-        </IndexTable.Row>
-      ))}
-    </Section>
+            ) : null}
+          </BlockStack>,
+          row.status === 'in_progress' && row.breaksAt ? date(row.breaksAt) : '',
+          <GrantFreezes row={row} />,
+        ],
+      }))}
+    />
   );
 }
 
@@ -241,18 +288,20 @@ export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
   const period = usePeriodText();
   const c = m.challengeColumns;
   return (
-    <Section title={m.challenges} empty={m.emptyChallenges} count={rows.length} headings={[c.challenge, c.window, c.status, c.progress]}>
-      {rows.map((row, i) => (
-        <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.challengeName ?? <Deleted words={m.deletedPrograms.challenge} />}</IndexTable.Cell>
-          <IndexTable.Cell>{period(row.periodKey)}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <StatusBadge status={row.status} />
-          </IndexTable.Cell>
-          <IndexTable.Cell>{row.target === null ? row.value : `${row.value} / ${row.target}`}</IndexTable.Cell>
-        </IndexTable.Row>
-      ))}
-    </Section>
+    <Section
+      title={m.challenges}
+      empty={m.emptyChallenges}
+      headings={[c.challenge, c.window, c.status, c.progress]}
+      rows={rows.map((row) => ({
+        id: row.id,
+        cells: [
+          row.challengeName ?? <Deleted words={m.deletedPrograms.challenge} />,
+          period(row.periodKey),
+          <StatusBadge status={row.status} />,
+          row.target === null ? row.value : `${row.value} / ${row.target}`,
+        ],
+      }))}
+    />
   );
 }
 
@@ -261,18 +310,20 @@ export function MissionsCard({ rows }: { rows: MissionRow[] }) {
   const date = useDateText();
   const c = m.missionColumns;
   return (
-    <Section title={m.missions} empty={m.emptyMissions} count={rows.length} headings={[c.mission, c.status, c.tasks, c.started]}>
-      {rows.map((row, i) => (
-        <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>{row.missionName ?? <Deleted words={m.deletedPrograms.mission} />}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <StatusBadge status={row.status} />
-          </IndexTable.Cell>
-          <IndexTable.Cell>{row.tasks === null ? row.tasksCompleted : `${row.tasksCompleted} / ${row.tasks}`}</IndexTable.Cell>
-          <IndexTable.Cell>{date(row.startedAt)}</IndexTable.Cell>
-        </IndexTable.Row>
-      ))}
-    </Section>
+    <Section
+      title={m.missions}
+      empty={m.emptyMissions}
+      headings={[c.mission, c.status, c.tasks, c.started]}
+      rows={rows.map((row) => ({
+        id: row.id,
+        cells: [
+          row.missionName ?? <Deleted words={m.deletedPrograms.mission} />,
+          <StatusBadge status={row.status} />,
+          row.tasks === null ? row.tasksCompleted : `${row.tasksCompleted} / ${row.tasks}`,
+          date(row.startedAt),
+        ],
+      }))}
+    />
   );
 }
 
@@ -317,14 +368,19 @@ function Gave({ row }: { row: RewardRow }) {
   );
 }
 
+/** What Resend would send again: an issued reward's code or store credit (CONTRACT §17: Reward issued is for an issued reward only, not a held or revoked one). */
+function resendable(row: RewardRow, creditText: (credit: { amount: number; currency: string }) => string): string | null {
+  if (row.status !== 'issued') return null;
+  return row.couponCode ?? (row.storeCredit && creditText(row.storeCredit));
+}
+
 function Resend({ row }: { row: RewardRow }) {
   const { members: m } = useMessages();
   const creditText = useStoreCreditText();
   const fetcher = useFetcher<RowAnswer>();
   const error = useToastFor(fetcher.data);
-  const what = row.couponCode ?? (row.storeCredit && creditText(row.storeCredit));
-  // CONTRACT §17: Reward issued is for an issued reward only, not a held or revoked one.
-  if (!what || row.status !== 'issued') return null;
+  const what = resendable(row, creditText);
+  if (!what) return null;
   const label = row.couponCode ? m.resend : m.rewardColumns.resend;
   return (
     <fetcher.Form method="post">
@@ -370,36 +426,29 @@ export function RewardStatus({ row }: { row: RewardRow }) {
 export function RewardsCard({ rows }: { rows: RewardRow[] }) {
   const { members: m } = useMessages();
   const date = useDateText();
+  const creditText = useStoreCreditText();
   const c = m.rewardColumns;
   return (
     <Section
       title={m.rewards}
       empty={m.emptyRewards}
-      count={rows.length}
       headings={[c.reward, c.from, c.status, c.code, c.issued, c.expires, c.resend]}
-    >
-      {rows.map((row, i) => (
-        <IndexTable.Row id={row.id} key={row.id} position={i}>
-          <IndexTable.Cell>
-            {/* Table cells do not wrap; a long reward name or status would push Resend out of the card at 1280 px. */}
-            <div style={{ whiteSpace: 'normal', minWidth: '8rem', maxWidth: '12rem' }}>{row.title ?? ''}</div>
-          </IndexTable.Cell>
-          <IndexTable.Cell>{textFor(m.sources, row.source) ?? row.source}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <div style={{ whiteSpace: 'normal', maxWidth: '14rem' }}>
-              <RewardStatus row={row} />
-            </div>
-          </IndexTable.Cell>
-          <IndexTable.Cell>
-            <Gave row={row} />
-          </IndexTable.Cell>
-          <IndexTable.Cell>{row.issuedAt ? date(row.issuedAt) : ''}</IndexTable.Cell>
-          <IndexTable.Cell>{row.expiresAt ? date(row.expiresAt) : m.never}</IndexTable.Cell>
-          <IndexTable.Cell>
-            <Resend row={row} />
-          </IndexTable.Cell>
-        </IndexTable.Row>
-      ))}
-    </Section>
+      action
+      rows={rows.map((row) => ({
+        id: row.id,
+        cells: [
+          // Table cells do not wrap; a long reward name or status would push Resend out of the card at 1280 px.
+          <div style={{ whiteSpace: 'normal', minWidth: '8rem', maxWidth: '12rem' }}>{row.title ?? ''}</div>,
+          textFor(m.sources, row.source) ?? row.source,
+          <div style={{ whiteSpace: 'normal', maxWidth: '14rem' }}>
+            <RewardStatus row={row} />
+          </div>,
+          <Gave row={row} />,
+          row.issuedAt ? date(row.issuedAt) : '',
+          row.expiresAt ? date(row.expiresAt) : m.never,
+          resendable(row, creditText) ? <Resend row={row} /> : null,
+        ],
+      }))}
+    />
   );
 }

@@ -1,5 +1,5 @@
 import { Link, useFetcher } from '@remix-run/react';
-import { BlockStack, Button, Card, IndexTable, InlineError, InlineGrid, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Button, Card, InlineError, InlineGrid, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import type { PointRow, PointSource } from '../../admin/members.server';
 import { format } from '../../i18n';
@@ -115,17 +115,15 @@ export function PointsCard({
           </BlockStack>
         </section>
       </Card>
-      <Section title={m.points.history} empty={m.points.empty} count={rows.length} headings={[c.date, c.reason, c.from, c.points, c.note]}>
-        {rows.map((row, i) => (
-          <IndexTable.Row id={row.id} key={row.id} position={i}>
-            <IndexTable.Cell>{date(row.createdAt)}</IndexTable.Cell>
-            <IndexTable.Cell>{m.points.reasons[row.reason]}</IndexTable.Cell>
-            <IndexTable.Cell>{sourceText(row.from)}</IndexTable.Cell>
-            <IndexTable.Cell>{signed.format(row.points)}</IndexTable.Cell>
-            <IndexTable.Cell>{noteText(row.note)}</IndexTable.Cell>
-          </IndexTable.Row>
-        ))}
-      </Section>
+      <Section
+        title={m.points.history}
+        empty={m.points.empty}
+        headings={[c.date, c.reason, c.from, c.points, c.note]}
+        rows={rows.map((row) => ({
+          id: row.id,
+          cells: [date(row.createdAt), m.points.reasons[row.reason], sourceText(row.from), signed.format(row.points), noteText(row.note)],
+        }))}
+      />
     </BlockStack>
   );
 }
