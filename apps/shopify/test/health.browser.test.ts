@@ -149,7 +149,7 @@ describe('on a phone', () => {
       ];
     }, min);
 
-  it('(375 px, as in the Shopify mobile app) cards and fields stack rather than share the width in columns, and no page scrolls sideways', async () => {
+  it('(375 px, as in the Shopify mobile app) cards and fields stack rather than share the width in columns, tables are stacked items, and no page scrolls sideways', async () => {
     const page = admin.browser.page;
     await page.setViewportSize({ width: 375, height: 800 });
     try {
@@ -157,7 +157,17 @@ describe('on a phone', () => {
         await admin.browser.open(path);
         expect(await squeezed({ card: 300, field: 250 }), path).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+        // Tables are condensed to stacked items, not scrolled sideways inside their cards.
+        const overflowing = await page.evaluate(
+          () => [...document.querySelectorAll<HTMLElement>('.Polaris-IndexTable')].filter((t) => t.scrollWidth > t.clientWidth).length,
+        );
+        expect(overflowing, path).toBe(0);
       }
+      const health = page.getByRole('region', { name: 'Program health' });
+      await admin.browser.open('/app');
+      expect((await health.locator('ul li').first().innerText()).replace(/\s+/g, ' ')).toMatch(
+        /^Daily visit Streak · daily Members active .*Completions .*Rewards issued /,
+      );
       await admin.browser.open('/app');
       await admin.browser.shot('dashboard-phone');
     } finally {

@@ -1,5 +1,5 @@
 import { memo, useState } from 'react';
-import { Badge, Banner, BlockStack, Card, EmptyState, IndexTable, InlineStack, Select, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Card, EmptyState, InlineStack, Select, Text } from '@shopify/polaris';
 import { format, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import type { CoreFailure } from '../core/failure';
@@ -8,6 +8,7 @@ import { ColumnChart } from './Charts';
 import { useDayRange, useZoneName } from './LocalDate';
 import { EMPTY_STATE_IMAGE } from './illustrations';
 import { editorUrl } from '../admin/resources';
+import { RowsTable } from './RowsTable';
 
 type Figure = 'activeMembers' | 'completions' | 'rewardsIssued';
 type Program = ProgramHealthData['programs'][number];
@@ -107,41 +108,26 @@ export const ProgramHealth = memo(function ProgramHealth({
           {failure ? <Banner tone="critical" title={failure.message} /> : null}
           {health && health.programs.length ? (
             <>
-              <IndexTable
-                resourceName={{ singular: h.columns.program, plural: h.title }}
-                itemCount={health.programs.length}
-                selectable={false}
-                headings={[
-                  { title: h.columns.program },
-                  { title: h.columns.active },
-                  { title: h.columns.completions },
-                  { title: h.columns.rewards },
-                ]}
-              >
-                {health.programs.map((p, i) => (
-                  <IndexTable.Row id={p.id} key={p.id} position={i}>
-                    <IndexTable.Cell>
-                      <BlockStack gap="100">
-                        <Text as="span" fontWeight="semibold">
-                          {p.name}
-                        </Text>
-                        <Text as="span" tone="subdued">
-                          {`${textFor(h.kinds, p.kind) ?? p.kind} · ${textFor(h.periods, p.aggregationPeriod) ?? p.aggregationPeriod}`}
-                        </Text>
-                      </BlockStack>
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Trend program={p} figure="activeMembers" />
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Trend program={p} figure="completions" />
-                    </IndexTable.Cell>
-                    <IndexTable.Cell>
-                      <Trend program={p} figure="rewardsIssued" />
-                    </IndexTable.Cell>
-                  </IndexTable.Row>
-                ))}
-              </IndexTable>
+              <RowsTable
+                name={{ singular: h.columns.program, plural: h.title }}
+                headings={[h.columns.program, h.columns.active, h.columns.completions, h.columns.rewards]}
+                rows={health.programs.map((p) => ({
+                  id: p.id,
+                  cells: [
+                    <BlockStack gap="100">
+                      <Text as="span" fontWeight="semibold">
+                        {p.name}
+                      </Text>
+                      <Text as="span" tone="subdued">
+                        {`${textFor(h.kinds, p.kind) ?? p.kind} · ${textFor(h.periods, p.aggregationPeriod) ?? p.aggregationPeriod}`}
+                      </Text>
+                    </BlockStack>,
+                    <Trend program={p} figure="activeMembers" />,
+                    <Trend program={p} figure="completions" />,
+                    <Trend program={p} figure="rewardsIssued" />,
+                  ],
+                }))}
+              />
               <DailyChart programs={health.programs} />
             </>
           ) : health ? (

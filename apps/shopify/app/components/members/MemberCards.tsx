@@ -1,22 +1,11 @@
 import { useFetcher } from '@remix-run/react';
 import { useAppBridge } from '@shopify/app-bridge-react';
-import {
-  Badge,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  IndexTable,
-  InlineError,
-  InlineStack,
-  Text,
-  TextField,
-  useBreakpoints,
-} from '@shopify/polaris';
-import { type ReactNode, useEffect, useState } from 'react';
+import { Badge, BlockStack, Button, Card, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
+import { useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
 import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
 import { useDateText, usePeriodText } from '../LocalDate';
+import { RowsTable, type TableRow } from '../RowsTable';
 import type {
   AdjustRefusal,
   BirthdayRefusal,
@@ -81,17 +70,9 @@ function StatusBadge({ status }: { status: string }) {
   return <Badge tone={tone}>{textFor(m.statuses, status) ?? status}</Badge>;
 }
 
-/** A row of a Section: its cells in the order of the headings; null where it has nothing to show. */
-export interface SectionRow {
-  id: string;
-  cells: ReactNode[];
-}
-
 /**
- * A card with a heading and a table, or an empty state that says how rows come to be. On a phone
- * (Polaris' `smDown`) the table is condensed, each row one stacked item: its first cell as the
- * title, then each other cell that has something under its heading (an `action` column's button
- * needs none), rather than columns scrolled sideways out of the card.
+ * A card with a heading and a table (condensed on a phone: `RowsTable`), or an empty state that
+ * says how rows come to be.
  */
 export function Section({
   title,
@@ -103,11 +84,10 @@ export function Section({
   title: string;
   empty: string;
   headings: [string, ...string[]];
-  rows: SectionRow[];
+  rows: TableRow[];
   /** The last column holds the row's action (a form with its own button). */
   action?: boolean;
 }) {
-  const condensed = useBreakpoints().smDown;
   return (
     <Card padding="0">
       <section aria-label={title}>
@@ -118,42 +98,7 @@ export function Section({
             </Text>
           </div>
           {rows.length ? (
-            <IndexTable
-              condensed={condensed}
-              resourceName={{ singular: title, plural: title }}
-              itemCount={rows.length}
-              selectable={false}
-              headings={[{ title: headings[0] }, ...headings.slice(1).map((title) => ({ title }))]}
-            >
-              {rows.map((row, i) => (
-                <IndexTable.Row id={row.id} key={row.id} position={i}>
-                  {condensed ? (
-                    <Box paddingBlock="300" paddingInline="400" width="100%">
-                      <BlockStack gap="150">
-                        <Text as="span" fontWeight="semibold">
-                          {row.cells[0]}
-                        </Text>
-                        {row.cells.slice(1).map((cell, j) =>
-                          cell === null || cell === '' ? null : (
-                            // Heading and value on one line where both fit; a long value wraps below its heading.
-                            <InlineStack key={j} align="space-between" blockAlign="start" gap="200">
-                              {action && j === row.cells.length - 2 ? null : (
-                                <Text as="span" tone="subdued">
-                                  {headings[j + 1]}
-                                </Text>
-                              )}
-                              <div>{cell}</div>
-                            </InlineStack>
-                          ),
-                        )}
-                      </BlockStack>
-                    </Box>
-                  ) : (
-                    row.cells.map((cell, j) => <IndexTable.Cell key={j}>{cell}</IndexTable.Cell>)
-                  )}
-                </IndexTable.Row>
-              ))}
-            </IndexTable>
+            <RowsTable name={{ singular: title, plural: title }} headings={headings} rows={rows} action={action} />
           ) : (
             <div style={{ padding: '0 var(--p-space-400) var(--p-space-400)' }}>
               <Text as="p" tone="subdued">

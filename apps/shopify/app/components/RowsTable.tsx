@@ -1,0 +1,68 @@
+import { BlockStack, Box, IndexTable, InlineStack, Text, useBreakpoints } from '@shopify/polaris';
+import type { ReactNode } from 'react';
+
+/** A row of a RowsTable: its cells in the order of the headings; null or '' where it has nothing to show. */
+export interface TableRow {
+  id: string;
+  cells: ReactNode[];
+}
+
+/**
+ * An IndexTable of rows given as cells. On a phone (Polaris' `smDown`, as in the Shopify mobile
+ * app) it is condensed, each row one stacked item: its first cell as the title, then each other cell
+ * that has something beside its heading (an `action` column's button needs none), rather than
+ * columns scrolled sideways out of the card.
+ */
+export function RowsTable({
+  name,
+  headings,
+  rows,
+  action = false,
+}: {
+  /** What the rows are, for screen readers (Polaris' resourceName). */
+  name: { singular: string; plural: string };
+  headings: [string, ...string[]];
+  rows: TableRow[];
+  /** The last column holds the row's action (a form with its own button). */
+  action?: boolean;
+}) {
+  const condensed = useBreakpoints().smDown;
+  return (
+    <IndexTable
+      condensed={condensed}
+      resourceName={name}
+      itemCount={rows.length}
+      selectable={false}
+      headings={[{ title: headings[0] }, ...headings.slice(1).map((title) => ({ title }))]}
+    >
+      {rows.map((row, i) => (
+        <IndexTable.Row id={row.id} key={row.id} position={i}>
+          {condensed ? (
+            <Box paddingBlock="300" paddingInline="400" width="100%">
+              <BlockStack gap="150">
+                <Text as="span" fontWeight="semibold">
+                  {row.cells[0]}
+                </Text>
+                {row.cells.slice(1).map((cell, j) =>
+                  cell === null || cell === '' ? null : (
+                    // Heading and value on one line where both fit; a long value wraps below its heading.
+                    <InlineStack key={j} align="space-between" blockAlign="start" gap="200">
+                      {action && j === row.cells.length - 2 ? null : (
+                        <Text as="span" tone="subdued">
+                          {headings[j + 1]}
+                        </Text>
+                      )}
+                      <div>{cell}</div>
+                    </InlineStack>
+                  ),
+                )}
+              </BlockStack>
+            </Box>
+          ) : (
+            row.cells.map((cell, j) => <IndexTable.Cell key={j}>{cell}</IndexTable.Cell>)
+          )}
+        </IndexTable.Row>
+      ))}
+    </IndexTable>
+  );
+}
