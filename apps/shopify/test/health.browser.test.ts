@@ -163,6 +163,18 @@ describe('on a phone', () => {
         );
         expect(overflowing, path).toBe(0);
       }
+      // A milestone added in the program editor: its row is a stacked item too, its buttons in reach.
+      await admin.browser.open('/app/programs/streak/new');
+      await page.getByRole('button', { name: 'Add milestone' }).first().click();
+      const milestone = page.getByRole('region', { name: 'Milestones' }).locator('ul li').first();
+      expect((await milestone.innerText()).replace(/\s+/g, ' ')).toMatch(
+        /^New milestone Reached at .* Reward .* Status .*Not saved yet Done Remove$/,
+      );
+      expect(
+        await page.evaluate(
+          () => [...document.querySelectorAll<HTMLElement>('.Polaris-IndexTable')].filter((t) => t.scrollWidth > t.clientWidth).length,
+        ),
+      ).toBe(0);
       const health = page.getByRole('region', { name: 'Program health' });
       await admin.browser.open('/app');
       expect((await health.locator('ul li').first().innerText()).replace(/\s+/g, ' ')).toMatch(

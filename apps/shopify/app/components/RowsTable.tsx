@@ -9,31 +9,38 @@ export interface TableRow {
 
 /**
  * An IndexTable of rows given as cells. On a phone (Polaris' `smDown`, as in the Shopify mobile
- * app) it is condensed, each row one stacked item: its first cell as the title, then each other cell
- * that has something beside its heading (an `action` column's button needs none), rather than
- * columns scrolled sideways out of the card.
+ * app) it is condensed, each row one stacked item: its `titleColumn`'s cell as the title, then each
+ * other cell that has something beside its heading (an `action` column's buttons need none), rather
+ * than columns scrolled sideways out of the card.
  */
 export function RowsTable({
   name,
   headings,
   rows,
   action = false,
+  titleColumn = 0,
 }: {
   /** What the rows are, for screen readers (Polaris' resourceName). */
   name: { singular: string; plural: string };
   headings: [string, ...string[]];
   rows: TableRow[];
-  /** The last column holds the row's action (a form with its own button). */
+  /** The last column holds the row's action (buttons that say what they do): its heading is for screen readers only. */
   action?: boolean;
+  /** The column that names the row, the title of its stacked item. */
+  titleColumn?: number;
 }) {
   const condensed = useBreakpoints().smDown;
+  const last = headings.length - 1;
   return (
     <IndexTable
       condensed={condensed}
       resourceName={name}
       itemCount={rows.length}
       selectable={false}
-      headings={[{ title: headings[0] }, ...headings.slice(1).map((title) => ({ title }))]}
+      headings={[
+        { title: headings[0] },
+        ...headings.slice(1).map((title, j) => ({ title, ...(action && j + 1 === last ? { hidden: true } : {}) })),
+      ]}
     >
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
@@ -41,15 +48,15 @@ export function RowsTable({
             <Box paddingBlock="300" paddingInline="400" width="100%">
               <BlockStack gap="150">
                 <Text as="span" fontWeight="semibold">
-                  {row.cells[0]}
+                  {row.cells[titleColumn]}
                 </Text>
-                {row.cells.slice(1).map((cell, j) =>
-                  cell === null || cell === '' ? null : (
+                {row.cells.map((cell, j) =>
+                  j === titleColumn || cell === null || cell === '' ? null : (
                     // Heading and value on one line where both fit; a long value wraps below its heading.
                     <InlineStack key={j} align="space-between" blockAlign="start" gap="200">
-                      {action && j === row.cells.length - 2 ? null : (
+                      {action && j === last ? null : (
                         <Text as="span" tone="subdued">
-                          {headings[j + 1]}
+                          {headings[j]}
                         </Text>
                       )}
                       <div>{cell}</div>

@@ -85,7 +85,7 @@ export function Section({
   empty: string;
   headings: [string, ...string[]];
   rows: TableRow[];
-  /** The last column holds the row's action (a form with its own button). */
+  /** The last column holds the row's action (buttons that say what they do). */
   action?: boolean;
 }) {
   return (

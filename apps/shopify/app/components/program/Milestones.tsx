@@ -1,18 +1,6 @@
-import {
-  Badge,
-  BlockStack,
-  Box,
-  Button,
-  Card,
-  EmptyState,
-  IndexTable,
-  InlineGrid,
-  InlineStack,
-  Select,
-  Text,
-  TextField,
-} from '@shopify/polaris';
+import { Badge, BlockStack, Box, Button, Card, EmptyState, InlineGrid, InlineStack, Select, Text, TextField } from '@shopify/polaris';
 import { NameField } from '../RecordFields';
+import { RowsTable } from '../RowsTable';
 import type { MilestoneDraft, ProgramDraft, RewardChoice, RewardSummary } from '../../admin/program-draft';
 import { format } from '../../i18n';
 import { useMessages } from '../../i18n/context';
@@ -79,48 +67,41 @@ export function Milestones({
           </InlineStack>
         </Box>
         {milestones.length ? (
-          <IndexTable
-            resourceName={{ singular: m.sections.milestones, plural: m.sections.milestones }}
-            itemCount={milestones.length}
-            selectable={false}
+          <RowsTable
+            name={{ singular: m.sections.milestones, plural: m.sections.milestones }}
             headings={[
-              { title: m.milestones.headings.target },
-              { title: m.milestones.headings.name },
-              { title: m.milestones.headings.reward },
-              { title: m.milestones.headings.status },
-              // Named for screen readers; the buttons say what they do.
-              { title: m.milestones.headings.actions, hidden: true },
+              m.milestones.headings.target,
+              m.milestones.headings.name,
+              m.milestones.headings.reward,
+              m.milestones.headings.status,
+              m.milestones.headings.actions,
             ]}
-          >
-            {milestones.map((ms, i) => (
-              <IndexTable.Row id={ms.key} key={ms.key} position={i}>
-                <IndexTable.Cell>{at(ms)}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <Text as="span" fontWeight="medium">
-                    {ms.name || m.milestones.untitled}
-                  </Text>
-                </IndexTable.Cell>
-                <IndexTable.Cell>{rewardText(ms.reward)}</IndexTable.Cell>
-                <IndexTable.Cell>
-                  <InlineStack gap="100">
-                    <Badge tone={ms.status === 'live' ? 'success' : undefined}>{m.status.badge[ms.status]}</Badge>
-                    {!ms.id ? <Badge tone="info">{m.milestones.unsaved}</Badge> : null}
-                    {problemKeys.has(ms.key) ? <Badge tone="critical">{m.milestones.needsAttention}</Badge> : null}
-                  </InlineStack>
-                </IndexTable.Cell>
-                <IndexTable.Cell>
-                  <InlineStack gap="200" align="end">
-                    <Button variant="plain" onClick={() => onOpen(ms.key, !open.includes(ms.key))}>
-                      {open.includes(ms.key) ? m.milestones.done : m.milestones.edit}
-                    </Button>
-                    <Button variant="plain" tone="critical" onClick={() => onRemove(ms.key)}>
-                      {m.milestones.remove}
-                    </Button>
-                  </InlineStack>
-                </IndexTable.Cell>
-              </IndexTable.Row>
-            ))}
-          </IndexTable>
+            action
+            titleColumn={1}
+            rows={milestones.map((ms) => ({
+              id: ms.key,
+              cells: [
+                at(ms),
+                <Text as="span" fontWeight="medium">
+                  {ms.name || m.milestones.untitled}
+                </Text>,
+                rewardText(ms.reward),
+                <InlineStack gap="100">
+                  <Badge tone={ms.status === 'live' ? 'success' : undefined}>{m.status.badge[ms.status]}</Badge>
+                  {!ms.id ? <Badge tone="info">{m.milestones.unsaved}</Badge> : null}
+                  {problemKeys.has(ms.key) ? <Badge tone="critical">{m.milestones.needsAttention}</Badge> : null}
+                </InlineStack>,
+                <InlineStack gap="200" align="end">
+                  <Button variant="plain" onClick={() => onOpen(ms.key, !open.includes(ms.key))}>
+                    {open.includes(ms.key) ? m.milestones.done : m.milestones.edit}
+                  </Button>
+                  <Button variant="plain" tone="critical" onClick={() => onRemove(ms.key)}>
+                    {m.milestones.remove}
+                  </Button>
+                </InlineStack>,
+              ],
+            }))}
+          />
         ) : (
           <EmptyState heading={m.milestones.emptyHeading} action={{ content: m.milestones.add, onAction: onAdd }} image="">
             <p>{m.milestones.empty}</p>
