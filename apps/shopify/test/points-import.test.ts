@@ -169,6 +169,42 @@ describe('importing balances from another loyalty app', () => {
     for (const n of customers) expect((await memberOf(n))!.pointsBalance, `customer ${n}`).toBe(n - 8390);
   });
 
+  it('a row Shopify throttles, or the core limits, waits and goes on: throttling spends none of its attempts', async () => {
+    prod.admin.customers.set(gid(8450), { firstName: 'Thr', lastName: null, email: 't8450@example.com' });
+    prod.admin.customers.set(gid(8451), { firstName: 'Lim', lastName: null, email: 't8451@example.com' });
+    // More throttled answers than the retry schedule has attempts (three here).
+    prod.admin.scripted.set(
+      'LoyaltyCustomer',
+      Array.from({ length: 5 }, () => ({ throttled: true })),
+    );
+    const queued = await upload(['customer_id,points', '8450,45'].join('\n'), 'throttled.csv');
+    try {
+      expect(await finished(queued.body.id)).toEqual([{ line: 2, status: 'done', last_error: null }]);
+      // Every throttled answer was given, and the row went on after each.
+      expect(prod.admin.scripted.get('LoyaltyCustomer')).toEqual([]);
+    } finally {
+      prod.admin.scripted.delete('LoyaltyCustomer');
+    }
+    expect((await memberOf(8450))!.pointsBalance).toBe(45);
+    const { rows } = await prod.appPool.query('select attempts from points_import_rows where import_id = $1', [queued.body.id]);
+    expect(rows).toEqual([{ attempts: 1 }]);
+
+    // The core's per-key limit: 429 four times, then its answer.
+    let limited = 0;
+    const refusal = prod.coreGate!.refuse(
+      (method, path) => method === 'POST' && path.endsWith('/schema/point_entry/record') && ++limited <= 4,
+      { status: 429, code: 'rate_limited', message: 'Too many requests.' },
+    );
+    try {
+      const second = await upload(['customer_id,points', '8451,46'].join('\n'), 'limited.csv');
+      expect(await finished(second.body.id)).toEqual([{ line: 2, status: 'done', last_error: null }]);
+    } finally {
+      refusal.restore();
+    }
+    expect(limited).toBeGreaterThan(4);
+    expect((await memberOf(8451))!.pointsBalance).toBe(46);
+  });
+
   it('an app killed between the core writing a row’s entry and the row being marked gives that row once, and every other row once', async () => {
     const customers = Array.from({ length: 60 }, (_, i) => 8200 + i);
     for (const n of customers) prod.admin.customers.set(gid(n), { firstName: `C${n}`, lastName: null, email: `c${n}@example.com` });

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import { accountClient } from '../core/client.server';
 import { records, whereEquals } from '../core/records.server';
-import { objectOf } from '../json';
 import {
   type AdminGraphql,
+  adminFailure,
   changeTags,
   codeDiscountByCode,
   codeTaken,
@@ -45,15 +45,9 @@ export interface SenderDeps {
 
 /** An Admin API failure that may heal: throttling (HTTP 429 or GraphQL THROTTLED), 5xx, or no answer. */
 function retryable(err: unknown): boolean {
-  const failure = objectOf(err);
-  const graphql = objectOf(objectOf(failure.body).errors).graphQLErrors;
-  if (Array.isArray(graphql) && graphql.length)
-    return graphql.some((g) => {
-      const code = objectOf(objectOf(g).extensions).code;
-      return code === 'THROTTLED' || code === 'INTERNAL_SERVER_ERROR';
-    });
-  const code = objectOf(failure.response).code;
-  if (typeof code === 'number') return code === 429 || code >= 500;
+  const { codes, status } = adminFailure(err);
+  if (codes.length) return codes.some((code) => code === 'THROTTLED' || code === 'INTERNAL_SERVER_ERROR');
+  if (status !== null) return status === 429 || status >= 500;
   return true;
 }
 

@@ -7,7 +7,7 @@ import { transient } from '../core/logs.server';
 import { existingEntry, memberId } from '../earning/points.server';
 import { PerKeyLimit } from '../http.server';
 import type { EarningDeps } from '../earning/worker.server';
-import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail } from '../shopify/admin-api.server';
+import { type CustomerInfo, fetchCustomer, fetchCustomerByEmail, throttled } from '../shopify/admin-api.server';
 import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/customer-ids.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -149,6 +149,9 @@ export type PointsImportDeps = Omit<EarningDeps, 'rules'>;
  */
 const ROWS_PER_SECOND = 15;
 
+/** How long a row Shopify or the core turned away for their rate limit waits: both refill within a second or two. */
+const THROTTLED_WAIT_SECONDS = 2;
+
 /**
  * The worker role's loop over the import rows, `lanes` at once (rows are claimed with SKIP LOCKED,
  * and a customer's rows are serialised by their lock), paced per shop so that the order earning
@@ -192,8 +195,18 @@ class PointsImportWorker {
           [...key, customerId, entryId, tierEntryId, gaveBalance],
         );
       } catch (err) {
-        const attempts = row.attempts + 1;
         const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err);
+        // Shopify's or the core's rate limit says nothing of the row: it waits its turn again, as
+        // often as it takes, without spending an attempt.
+        if (throttled(err) || (err instanceof CoreError && err.status === 429)) {
+          await client.query(
+            `update points_import_rows set last_error = $3, next_attempt_at = now() + make_interval(secs => $4)
+             where import_id = $1 and line = $2`,
+            [...key, message, THROTTLED_WAIT_SECONDS],
+          );
+          return true;
+        }
+        const attempts = row.attempts + 1;
         // A customer the shop does not have, or a refusal of the core's that asking again would not
         // change, ends the row; anything else (Shopify or the core unreachable) is asked again on the
         // retry schedule, and ends the row once that is spent, so an import always finishes.

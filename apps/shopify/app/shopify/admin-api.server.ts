@@ -1,8 +1,30 @@
+import { objectOf } from '../json';
 import { type CombinesWith, type MinimumRequirement, NO_COMBINATIONS } from './reward-issuing';
 
 /** The few Admin GraphQL operations the app needs, over the admin context's `graphql`. */
 export interface AdminGraphql {
   graphql(query: string, options?: { variables?: Record<string, unknown> }): Promise<Response>;
+}
+
+/**
+ * What an Admin API call's failure says, as the library throws it: its GraphQL errors' codes
+ * (`THROTTLED`, …), else its HTTP status; neither when Shopify never answered.
+ */
+export function adminFailure(err: unknown): { codes: string[]; status: number | null } {
+  const failure = objectOf(err);
+  const graphql = objectOf(objectOf(failure.body).errors).graphQLErrors;
+  // One code per GraphQL error, '' for an error without one.
+  const codes = Array.isArray(graphql)
+    ? graphql.map((g) => objectOf(objectOf(g).extensions).code).map((c) => (typeof c === 'string' ? c : ''))
+    : [];
+  const status = objectOf(failure.response).code;
+  return { codes, status: typeof status === 'number' ? status : null };
+}
+
+/** Whether Shopify turned the call away for the shop's rate limit (GraphQL THROTTLED or HTTP 429). */
+export function throttled(err: unknown): boolean {
+  const { codes, status } = adminFailure(err);
+  return codes.includes('THROTTLED') || status === 429;
 }
 
 async function run<T>(admin: AdminGraphql, query: string, variables?: Record<string, unknown>): Promise<T> {
