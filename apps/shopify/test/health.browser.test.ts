@@ -153,7 +153,15 @@ describe('on a phone', () => {
     const page = admin.browser.page;
     await page.setViewportSize({ width: 375, height: 800 });
     try {
-      for (const path of ['/app', '/app/notifications', '/app/widget', '/app/points', '/app/programs/streak/new', '/app/rewards/new']) {
+      for (const path of [
+        '/app',
+        '/app/notifications',
+        '/app/widget',
+        '/app/points',
+        '/app/programs/streak/new',
+        '/app/rewards/new',
+        '/app/r/streak',
+      ]) {
         await admin.browser.open(path);
         expect(await squeezed({ card: 300, field: 250 }), path).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
@@ -163,6 +171,11 @@ describe('on a phone', () => {
         );
         expect(overflowing, path).toBe(0);
       }
+      // A list of records: each one a stacked item named by its link.
+      await admin.browser.open('/app/r/streak');
+      expect((await page.locator('.Polaris-IndexTable ul li', { hasText: 'Daily visit' }).innerText()).replace(/\s+/g, ' ')).toMatch(
+        /^Daily visit Status (Success )?Live Updated /,
+      );
       // A milestone added in the program editor: its row is a stacked item too, its buttons in reach.
       await admin.browser.open('/app/programs/streak/new');
       await page.getByRole('button', { name: 'Add milestone' }).first().click();

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { memo } from 'react';
-import { Badge, Card, DataTable, EmptyState, Page } from '@shopify/polaris';
+import { Badge, Box, Card, EmptyState, Page, Text } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { editorUrl, helpTopicOf, resource } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
@@ -12,6 +12,7 @@ import { format, textFor } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { LocalDate } from '../components/LocalDate';
+import { RowsTable } from '../components/RowsTable';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 
 /** Any resource's records, newest first, each linking to its page. */
@@ -80,19 +81,26 @@ const Records = memo(function Records({ info, rows, total, rewards }: Pick<ListD
   return (
     <Card padding="0">
       {rows.length ? (
-        <DataTable
-          columnContentTypes={['text', ...rewardColumns.headings.map(() => 'text' as const), 'text', 'text']}
-          headings={[m.list.columns.name, ...rewardColumns.headings, m.list.columns.status, m.list.columns.updated]}
-          rows={rows.map((row) => [
-            <Link key={row.id} to={open(row.id)}>
-              {title(row)}
-            </Link>,
-            ...rewardColumns.cells(row),
-            row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
-            <LocalDate key={`updated-${row.id}`} value={row.updatedAt} />,
-          ])}
-          footerContent={format(m.list.count, { shown: rows.length, total })}
-        />
+        <>
+          <RowsTable
+            name={{ singular: names.singular, plural: names.plural }}
+            headings={[m.list.columns.name, ...rewardColumns.headings, m.list.columns.status, m.list.columns.updated]}
+            rows={rows.map((row) => ({
+              id: row.id,
+              cells: [
+                <Link to={open(row.id)}>{title(row)}</Link>,
+                ...rewardColumns.cells(row),
+                row.status ? <Badge tone={row.status === 'live' ? 'success' : undefined}>{statusLabel(row.status)}</Badge> : '',
+                <LocalDate value={row.updatedAt} />,
+              ],
+            }))}
+          />
+          <Box padding="400">
+            <Text as="p" tone="subdued">
+              {format(m.list.count, { shown: rows.length, total })}
+            </Text>
+          </Box>
+        </>
       ) : (
         <EmptyState
           heading={format(m.list.empty, { plural: names.plural })}
