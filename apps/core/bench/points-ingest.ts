@@ -38,7 +38,8 @@ import {
  * side, the baseline again on a streak of its own, is the A/A control: what the method reads where
  * there is no difference.
  */
-const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 80_000);
+// Enough for the quickest side's 45 s on the quickest host seen (a plain log 1,702/s used 85,134).
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200_000);
 // BENCH_CONNECTIONS=2 measures the entry with the server short of saturation (docs/performance.md).
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 // 45 s per side: with 15, runs of the same code read 11-19 % (windows of 1.5 s); with 45, 12.2-12.9 %.
