@@ -31,6 +31,21 @@ async function missionGiving(
   return { reward: made, mission: await create('mission', { name, aggregationPeriod: 'daily', rewardId: made.id, tasks }) };
 }
 
+/**
+ * A run of a two-task mission (a and b) with a done, then the mission edited to task a alone (and
+ * `patch`): the run is reached, though no log completed it.
+ */
+async function runLeftReached(name: string, reward: Record<string, unknown>, externalId: string, activityAt: string, patch = {}) {
+  const tasks = [
+    { name: 'a', activityId: 'a', targetValue: 1 },
+    { name: 'b', activityId: 'b', targetValue: 1 },
+  ];
+  const { mission } = await missionGiving(name, reward, tasks);
+  const log = (await post('mission_log', { missionId: mission.id, ownedBy: { externalId }, activityId: 'a', activityAt })).body.data;
+  await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }], ...patch });
+  return log;
+}
+
 async function eventsOf(memberId: string) {
   const res = await acct.api.get('/schema/event_log/record', {
     filters: { operator: 'and', conditions: [{ fieldSlug: 'ownedById', operator: 'equals', fieldValue: memberId }] },
@@ -315,20 +330,7 @@ describe('scheduler sweeps', () => {
   it('enters the points of a points reward for a run it completes so', async () => {
     const setting = (await acct.api.get('/schema/points_setting/record')).body.data[0];
     expect((await acct.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
-    const tasks = [
-      { name: 'a', activityId: 'a', targetValue: 1 },
-      { name: 'b', activityId: 'b', targetValue: 1 },
-    ];
-    const { mission } = await missionGiving('Points', { rewardKind: 'points', pointsValue: 40 }, tasks);
-    const log = (
-      await post('mission_log', {
-        missionId: mission.id,
-        ownedBy: { externalId: 'edited-points' },
-        activityId: 'a',
-        activityAt: '2026-12-08T10:00:00Z',
-      })
-    ).body.data;
-    await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }] });
+    const log = await runLeftReached('Points', { rewardKind: 'points', pointsValue: 40 }, 'edited-points', '2026-12-08T10:00:00Z');
     expect((await sweep('2026-12-09T10:20:00Z'))['mission failures']).toBe(1);
     const member = (await acct.api.get(`/schema/account_user/record/${log.missionProgress.ownedById}`)).body.data;
     expect(member).toMatchObject({ pointsBalance: 40, pointsEarnedInTierWindow: 40 });
@@ -337,20 +339,9 @@ describe('scheduler sweeps', () => {
   });
 
   it('fails a run an edit left reached when its mission is paused at the window’s end, as a paused mission gives nothing', async () => {
-    const tasks = [
-      { name: 'a', activityId: 'a', targetValue: 1 },
-      { name: 'b', activityId: 'b', targetValue: 1 },
-    ];
-    const { mission } = await missionGiving('Paused', { discountType: 'percentage', discountValue: 5 }, tasks);
-    const log = (
-      await post('mission_log', {
-        missionId: mission.id,
-        ownedBy: { externalId: 'edited-paused' },
-        activityId: 'a',
-        activityAt: '2026-12-11T10:00:00Z',
-      })
-    ).body.data;
-    await acct.api.patch(`/schema/mission/record/${mission.id}`, { tasks: [{ ...tasks[0], id: mission.tasks[0].id }], status: 'paused' });
+    const log = await runLeftReached('Paused', { discountType: 'percentage', discountValue: 5 }, 'edited-paused', '2026-12-11T10:00:00Z', {
+      status: 'paused',
+    });
     expect((await sweep('2026-12-12T10:20:00Z'))['mission failures']).toBe(1);
     const memberId = log.missionProgress.ownedById;
     expect((await acct.api.get(`/schema/mission_progress/record/${log.missionProgress.id}`)).body.data.missionProgressStatus).toBe(

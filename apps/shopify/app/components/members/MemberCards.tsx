@@ -319,13 +319,11 @@ function resendable(row: RewardRow, creditText: (credit: { amount: number; curre
   return row.couponCode ?? (row.storeCredit && creditText(row.storeCredit));
 }
 
-function Resend({ row }: { row: RewardRow }) {
+/** Resend for a reward whose code or store credit (`what`, as `resendable` says it) Reward issued sends again. */
+function Resend({ row, what }: { row: RewardRow; what: string }) {
   const { members: m } = useMessages();
-  const creditText = useStoreCreditText();
   const fetcher = useFetcher<RowAnswer>();
   const error = useToastFor(fetcher.data);
-  const what = resendable(row, creditText);
-  if (!what) return null;
   const label = row.couponCode ? m.resend : m.rewardColumns.resend;
   return (
     <fetcher.Form method="post">
@@ -379,21 +377,24 @@ export function RewardsCard({ rows }: { rows: RewardRow[] }) {
       empty={m.emptyRewards}
       headings={[c.reward, c.from, c.status, c.code, c.issued, c.expires, c.resend]}
       action
-      rows={rows.map((row) => ({
-        id: row.id,
-        cells: [
-          // Table cells do not wrap; a long reward name or status would push Resend out of the card at 1280 px.
-          <div style={{ whiteSpace: 'normal', minWidth: '8rem', maxWidth: '12rem' }}>{row.title ?? ''}</div>,
-          textFor(m.sources, row.source) ?? row.source,
-          <div style={{ whiteSpace: 'normal', maxWidth: '14rem' }}>
-            <RewardStatus row={row} />
-          </div>,
-          <Gave row={row} />,
-          row.issuedAt ? date(row.issuedAt) : '',
-          row.expiresAt ? date(row.expiresAt) : m.never,
-          resendable(row, creditText) ? <Resend row={row} /> : null,
-        ],
-      }))}
+      rows={rows.map((row) => {
+        const what = resendable(row, creditText);
+        return {
+          id: row.id,
+          cells: [
+            // Table cells do not wrap; a long reward name or status would push Resend out of the card at 1280 px.
+            <div style={{ whiteSpace: 'normal', minWidth: '8rem', maxWidth: '12rem' }}>{row.title ?? ''}</div>,
+            textFor(m.sources, row.source) ?? row.source,
+            <div style={{ whiteSpace: 'normal', maxWidth: '14rem' }}>
+              <RewardStatus row={row} />
+            </div>,
+            <Gave row={row} />,
+            row.issuedAt ? date(row.issuedAt) : '',
+            row.expiresAt ? date(row.expiresAt) : m.never,
+            what ? <Resend row={row} what={what} /> : null,
+          ],
+        };
+      })}
     />
   );
 }
