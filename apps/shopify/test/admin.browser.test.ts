@@ -181,6 +181,19 @@ describe('admin pages in Chromium', () => {
     ]);
     expect(await standings.innerText()).toContain('2 members ranked');
     await browser.shot('leaderboard-standings');
+    // On a phone each ranked member is a stacked item, named, with the rank and value beside their headings.
+    await page.setViewportSize({ width: 375, height: 800 });
+    try {
+      await standings.locator('ul li').first().waitFor();
+      const items = await standings.locator('ul li').allInnerTexts();
+      expect(items.map((i) => i.replace(/\s+/g, ' ').trim())).toEqual([
+        expect.stringMatching(/^Member \d{4} Rank 1 Customer bob Value 2$/),
+        expect.stringMatching(/^Member \d{4} Rank 1 Customer cid Value 2$/),
+      ]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
     await browser.open('/app/r/leaderboard');
     expect(await body()).toContain('Top visitors');
 

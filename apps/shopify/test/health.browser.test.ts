@@ -193,7 +193,12 @@ describe('on a phone', () => {
       expect((await health.locator('ul li').first().innerText()).replace(/\s+/g, ' ')).toMatch(
         /^Daily visit Streak · daily Members active .*Completions .*Rewards issued /,
       );
-      await admin.browser.open('/app');
+      // The dashboard's members beside other customers: a stacked item per group, each figure named.
+      const groups = page.locator('.Polaris-IndexTable', { hasText: 'Other customers' }).locator('ul li');
+      expect((await groups.allInnerTexts()).map((g) => g.replace(/\s+/g, ' ').trim())).toEqual([
+        expect.stringMatching(/^Members Ordering customers \d+ \(\d+\) Repeat-purchase rate .+ Revenue per customer .+$/),
+        expect.stringMatching(/^Other customers Ordering customers \d+ \(\d+\) Repeat-purchase rate .+ Revenue per customer .+$/),
+      ]);
       await admin.browser.shot('dashboard-phone');
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });

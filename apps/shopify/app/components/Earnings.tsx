@@ -1,5 +1,5 @@
 import { Form, useNavigation } from '@remix-run/react';
-import { Banner, BlockStack, Button, Card, DataTable, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, InlineGrid, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useState } from 'react';
 import type { Earnings, GroupFigures, HoldoutComparison } from '../insights/earnings.server';
 import { RETENTION_MONTHS } from '../insights/settings';
@@ -8,6 +8,7 @@ import { format } from '../i18n';
 import { useAdminLanguage, useMessages, useMoneyText } from '../i18n/context';
 import { ColumnChart } from './Charts';
 import { FigureCard, FiguresSection } from './Figures';
+import { RowsTable } from './RowsTable';
 import { useDayRange, useZoneName } from './LocalDate';
 
 /**
@@ -63,12 +64,15 @@ export function EarningsSection({
       money(previous.referredRevenue),
     ],
   ];
-  const groupRow = (label: string, now: GroupFigures, before: GroupFigures) => [
-    label,
-    `${now.customers} (${before.customers})`,
-    `${percent(rate(now.repeatCustomers, now.customers))} (${percent(rate(before.repeatCustomers, before.customers))})`,
-    `${now.customers ? money(now.revenue / now.customers) : '—'} (${before.customers ? money(before.revenue / before.customers) : '—'})`,
-  ];
+  const groupRow = (id: string, label: string, now: GroupFigures, before: GroupFigures) => ({
+    id,
+    cells: [
+      label,
+      `${now.customers} (${before.customers})`,
+      `${percent(rate(now.repeatCustomers, now.customers))} (${percent(rate(before.repeatCustomers, before.customers))})`,
+      `${now.customers ? money(now.revenue / now.customers) : '—'} (${before.customers ? money(before.revenue / before.customers) : '—'})`,
+    ],
+  });
   return (
     <FiguresSection
       title={m.section}
@@ -93,10 +97,14 @@ export function EarningsSection({
           <Text as="h3" variant="headingSm">
             {m.customers}
           </Text>
-          <DataTable
-            columnContentTypes={['text', 'numeric', 'numeric', 'numeric']}
+          <RowsTable
+            name={{ singular: m.group, plural: m.customers }}
             headings={[m.group, m.ordering, m.repeatRate, m.revenuePerCustomer]}
-            rows={[groupRow(m.members, current.members, previous.members), groupRow(m.others, current.others, previous.others)]}
+            numeric={[1, 2, 3]}
+            rows={[
+              groupRow('members', m.members, current.members, previous.members),
+              groupRow('others', m.others, current.others, previous.others),
+            ]}
           />
           <Text as="p" tone="subdued">
             {`${m.membersHelp} ${format(m.previous, { value: `(${days(previous.from, previous.to)})` })}`}

@@ -1,5 +1,5 @@
 import { useFetcher } from '@remix-run/react';
-import { Banner, BlockStack, DataTable, ProgressBar, Text } from '@shopify/polaris';
+import { Banner, BlockStack, ProgressBar, Text } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { isOutage } from '../core/failure';
 import { format } from '../i18n';
@@ -7,6 +7,7 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import type { ImportState } from '../points-import/imports.server';
 import { useDateText } from './LocalDate';
+import { RowsTable } from './RowsTable';
 import { TitledCard } from './TitledCard';
 import { CsvDropZone } from './CsvDropZone';
 import { uploadFile } from './upload';
@@ -106,10 +107,12 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
               {underWay(i) ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
               {i.failures.length ? (
                 <section aria-label={m.failures}>
-                  <DataTable
-                    columnContentTypes={['numeric', 'text', 'text']}
+                  <RowsTable
+                    name={{ singular: m.failureColumns.line, plural: m.failures }}
                     headings={[m.failureColumns.line, m.failureColumns.customer, m.failureColumns.why]}
-                    rows={i.failures.map((f) => [f.line, f.customer, reason(f.reason)])}
+                    numeric={[0]}
+                    titleColumn={1}
+                    rows={i.failures.map((f) => ({ id: String(f.line), cells: [String(f.line), f.customer, reason(f.reason)] }))}
                   />
                 </section>
               ) : null}

@@ -1,7 +1,10 @@
 import { BlockStack, Box, IndexTable, InlineStack, Text, useBreakpoints } from '@shopify/polaris';
+import type { IndexTableProps } from '@shopify/polaris';
 import type { ReactNode } from 'react';
 
 /** A row of a RowsTable: its cells in the order of the headings; null or '' where it has nothing to show. */
+type IndexTableHeading = IndexTableProps['headings'][number];
+
 export interface TableRow {
   id: string;
   cells: ReactNode[];
@@ -19,6 +22,7 @@ export function RowsTable({
   rows,
   action = false,
   titleColumn = 0,
+  numeric = [],
 }: {
   /** What the rows are, for screen readers (Polaris' resourceName). */
   name: { singular: string; plural: string };
@@ -28,6 +32,8 @@ export function RowsTable({
   action?: boolean;
   /** The column that names the row, the title of its stacked item. */
   titleColumn?: number;
+  /** Columns of figures, aligned at their end on the desktop so that their digits line up. */
+  numeric?: number[];
 }) {
   const condensed = useBreakpoints().smDown;
   const last = headings.length - 1;
@@ -37,10 +43,13 @@ export function RowsTable({
       resourceName={name}
       itemCount={rows.length}
       selectable={false}
-      headings={[
-        { title: headings[0] },
-        ...headings.slice(1).map((title, j) => ({ title, ...(action && j + 1 === last ? { hidden: true } : {}) })),
-      ]}
+      headings={
+        headings.map((title, j) => ({
+          title,
+          ...(action && j > 0 && j === last ? { hidden: true } : {}),
+          ...(numeric.includes(j) ? { alignment: 'end' as const } : {}),
+        })) as [IndexTableHeading, ...IndexTableHeading[]]
+      }
     >
       {rows.map((row, i) => (
         <IndexTable.Row id={row.id} key={row.id} position={i}>
@@ -66,7 +75,17 @@ export function RowsTable({
               </BlockStack>
             </Box>
           ) : (
-            row.cells.map((cell, j) => <IndexTable.Cell key={j}>{cell}</IndexTable.Cell>)
+            row.cells.map((cell, j) => (
+              <IndexTable.Cell key={j}>
+                {numeric.includes(j) ? (
+                  <Text as="span" alignment="end" numeric>
+                    {cell}
+                  </Text>
+                ) : (
+                  cell
+                )}
+              </IndexTable.Cell>
+            ))
           )}
         </IndexTable.Row>
       ))}

@@ -1,10 +1,11 @@
 import { useNavigation, useSearchParams } from '@remix-run/react';
-import { Banner, BlockStack, Card, DataTable, InlineStack, Select, Text } from '@shopify/polaris';
+import { Banner, BlockStack, Card, InlineStack, Select, Text } from '@shopify/polaris';
 import type { StandingsResult } from '../admin/standings.server';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { CustomerLink } from './CustomerLink';
 import { usePeriodText } from './LocalDate';
+import { RowsTable } from './RowsTable';
 
 /** A leaderboard's top entries with each member's customer; a challenge board picks its window. */
 export function Standings({ result }: { result: StandingsResult }) {
@@ -50,17 +51,26 @@ export function Standings({ result }: { result: StandingsResult }) {
             ) : null}
           </InlineStack>
           {view.entries.length ? (
-            <DataTable
-              columnContentTypes={['numeric', 'text', 'text', 'numeric']}
-              headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
-              rows={view.entries.map((e) => [
-                String(e.rank),
-                e.displayName,
-                <CustomerLink key={e.rank} customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
-                String(e.value),
-              ])}
-              footerContent={format(m.ranked, { count: view.rankedCount })}
-            />
+            <BlockStack gap="200">
+              <RowsTable
+                name={{ singular: m.columns.displayName, plural: m.title }}
+                headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
+                numeric={[0, 3]}
+                titleColumn={1}
+                rows={view.entries.map((e) => ({
+                  id: e.externalId,
+                  cells: [
+                    String(e.rank),
+                    e.displayName,
+                    <CustomerLink customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
+                    String(e.value),
+                  ],
+                }))}
+              />
+              <Text as="p" tone="subdued">
+                {format(m.ranked, { count: view.rankedCount })}
+              </Text>
+            </BlockStack>
           ) : (
             <Text as="p" tone="subdued">
               {m.empty}

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
-import { Banner, Card, DataTable, EmptyState, Link, Page } from '@shopify/polaris';
+import { Banner, Card, EmptyState, Link, Page } from '@shopify/polaris';
 import { useState } from 'react';
 import { format } from '../i18n';
 import { useMessages } from '../i18n/context';
@@ -10,6 +10,7 @@ import { shopifyCustomerId } from '../shopify/customer-ids.server';
 import { shops } from '../storage/stores.server';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 import { LocalDate } from '../components/LocalDate';
+import { RowsTable } from '../components/RowsTable';
 import { HelpFooter } from '../components/HelpFooter';
 
 /** The customers/data_request exports the app has kept, newest first, for the merchant to send on. */
@@ -24,7 +25,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
 export default function DataRequests() {
   const { rows } = useLoaderData<typeof loader>();
   const [failure, setFailure] = useState<string | null>(null);
-  const m = useMessages().dataRequests;
+  const { dataRequests: m, common } = useMessages();
 
   // The file route needs the session token, which App Bridge only adds to fetch: a plain link
   // would land on the login page. So fetch the file and hand it to the browser as a download.
@@ -43,21 +44,21 @@ export default function DataRequests() {
       {failure ? <Banner tone="critical" title={failure} onDismiss={() => setFailure(null)} /> : null}
       <Card padding="0">
         {rows.length ? (
-          <DataTable
-            columnContentTypes={['text', 'text', 'text', 'text']}
-            headings={[m.columns.receivedAt, m.columns.customer, m.columns.request, '']}
-            rows={rows.map((r) => [
-              <LocalDate key={`at-${r.requestId}`} value={r.receivedAt} />,
-              <CustomerLink key={r.requestId} customerId={r.customerId} externalId={r.customerExternalId} label={m.customerLink} />,
-              r.requestId,
-              <Link
-                key={`download-${r.requestId}`}
-                accessibilityLabel={format(m.downloadLabel, { id: r.requestId })}
-                onClick={() => void download(r.requestId)}
-              >
-                {m.download}
-              </Link>,
-            ])}
+          <RowsTable
+            name={{ singular: m.columns.request, plural: m.title }}
+            headings={[m.columns.receivedAt, m.columns.customer, m.columns.request, common.actions]}
+            action
+            rows={rows.map((r) => ({
+              id: r.requestId,
+              cells: [
+                <LocalDate value={r.receivedAt} />,
+                <CustomerLink customerId={r.customerId} externalId={r.customerExternalId} label={m.customerLink} />,
+                r.requestId,
+                <Link accessibilityLabel={format(m.downloadLabel, { id: r.requestId })} onClick={() => void download(r.requestId)}>
+                  {m.download}
+                </Link>,
+              ],
+            }))}
           />
         ) : (
           <EmptyState heading={m.empty} image={EMPTY_STATE_IMAGE}>

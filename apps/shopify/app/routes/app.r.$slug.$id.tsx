@@ -1,6 +1,6 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation, useSubmit } from '@remix-run/react';
-import { Badge, Banner, BlockStack, Button, Card, DataTable, InlineStack, Layout, Page, Text } from '@shopify/polaris';
+import { Badge, Banner, BlockStack, Button, Card, InlineStack, Layout, Page, Text } from '@shopify/polaris';
 import { useState } from 'react';
 import { ConfirmDelete } from '../components/ConfirmDelete';
 import { Standings } from '../components/Standings';
@@ -12,6 +12,7 @@ import { choicesFor, couponCounts, formFields, milestoneFormFields } from '../ad
 import { DEFINITION_SLUGS, editorUrl, helpTopicOf, resource } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
 import { LocalDate } from '../components/LocalDate';
+import { RowsTable } from '../components/RowsTable';
 import { readStandings } from '../admin/standings.server';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { config } from '../config.server';
@@ -281,28 +282,33 @@ export default function RecordPage() {
                     {m.milestones.title}
                   </Text>
                   {milestones.length ? (
-                    <DataTable
-                      columnContentTypes={['numeric', 'text', 'text', 'text']}
-                      headings={[m.milestones.columns.target, m.milestones.columns.name, m.milestones.columns.reward, '']}
-                      rows={milestones.map((row) => [
-                        String(row.milestoneTargetValue),
-                        String(row.name),
-                        row.rewardId ? (
-                          <Link to={`/app/rewards/${String(row.rewardId)}`}>
-                            {choices.reward?.find((c) => c.value === row.rewardId)?.label ?? m.milestones.reward}
-                          </Link>
-                        ) : (
-                          '—'
-                        ),
-                        <Button
-                          key={row.id}
-                          variant="plain"
-                          tone="critical"
-                          onClick={() => setDeleting({ name: String(row.name), intent: { intent: 'delete-milestone', id: row.id } })}
-                        >
-                          {common.delete}
-                        </Button>,
-                      ])}
+                    <RowsTable
+                      name={{ singular: m.milestones.columns.name, plural: m.milestones.title }}
+                      headings={[m.milestones.columns.target, m.milestones.columns.name, m.milestones.columns.reward, common.actions]}
+                      action
+                      numeric={[0]}
+                      titleColumn={1}
+                      rows={milestones.map((row) => ({
+                        id: String(row.id),
+                        cells: [
+                          String(row.milestoneTargetValue),
+                          String(row.name),
+                          row.rewardId ? (
+                            <Link to={`/app/rewards/${String(row.rewardId)}`}>
+                              {choices.reward?.find((c) => c.value === row.rewardId)?.label ?? m.milestones.reward}
+                            </Link>
+                          ) : (
+                            '—'
+                          ),
+                          <Button
+                            variant="plain"
+                            tone="critical"
+                            onClick={() => setDeleting({ name: String(row.name), intent: { intent: 'delete-milestone', id: row.id } })}
+                          >
+                            {common.delete}
+                          </Button>,
+                        ],
+                      }))}
                     />
                   ) : (
                     <Text as="p" tone="subdued">
@@ -350,38 +356,37 @@ export default function RecordPage() {
                 </InlineStack>
                 {deliveryFailure ? <Banner tone="critical" title={deliveryFailure.message} /> : null}
                 {deliveries.length ? (
-                  <DataTable
-                    columnContentTypes={['text', 'text', 'numeric', 'numeric', 'text', 'text']}
+                  <RowsTable
+                    name={{ singular: m.deliveries.columns.created, plural: m.deliveries.title }}
                     headings={[
                       m.deliveries.columns.created,
                       m.deliveries.columns.status,
                       m.deliveries.columns.attempts,
                       m.deliveries.columns.http,
                       m.deliveries.columns.lastError,
-                      '',
+                      common.actions,
                     ]}
-                    rows={deliveries.map((d) => [
-                      <LocalDate key={`at-${d.id}`} value={d.createdAt} />,
-                      <Badge
-                        key={d.id}
-                        tone={
-                          d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'
-                        }
-                      >
-                        {textFor(m.values, String(d.webhookLogStatus)) ?? String(d.webhookLogStatus)}
-                      </Badge>,
-                      String(Number(d.retryCount ?? 0) + 1),
-                      d.lastResponseStatus === null || d.lastResponseStatus === undefined ? '—' : String(d.lastResponseStatus),
-                      String(d.lastError ?? ''),
-                      <Button
-                        key={`resend-${d.id}`}
-                        variant="plain"
-                        disabled={busy}
-                        onClick={() => send({ intent: 'resend-delivery', id: d.id })}
-                      >
-                        {m.deliveries.resend}
-                      </Button>,
-                    ])}
+                    action
+                    numeric={[2, 3]}
+                    rows={deliveries.map((d) => ({
+                      id: String(d.id),
+                      cells: [
+                        <LocalDate value={d.createdAt} />,
+                        <Badge
+                          tone={
+                            d.webhookLogStatus === 'processed' ? 'success' : d.webhookLogStatus === 'max_errored' ? 'critical' : 'attention'
+                          }
+                        >
+                          {textFor(m.values, String(d.webhookLogStatus)) ?? String(d.webhookLogStatus)}
+                        </Badge>,
+                        String(Number(d.retryCount ?? 0) + 1),
+                        d.lastResponseStatus === null || d.lastResponseStatus === undefined ? '—' : String(d.lastResponseStatus),
+                        String(d.lastError ?? ''),
+                        <Button variant="plain" disabled={busy} onClick={() => send({ intent: 'resend-delivery', id: d.id })}>
+                          {m.deliveries.resend}
+                        </Button>,
+                      ],
+                    }))}
                   />
                 ) : (
                   <Text as="p" tone="subdued">

@@ -1,20 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
 import { SaveBar, useAppBridge } from '@shopify/app-bridge-react';
-import {
-  Banner,
-  BlockStack,
-  Button,
-  Card,
-  Checkbox,
-  ChoiceList,
-  DataTable,
-  InlineGrid,
-  Layout,
-  Page,
-  Text,
-  TextField,
-} from '@shopify/polaris';
+import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, InlineGrid, Layout, Page, Text, TextField } from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import type { CoreDetail } from '../admin/field-words';
@@ -24,6 +11,7 @@ import { ConfirmDelete } from '../components/ConfirmDelete';
 import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
 import { HelpFooter } from '../components/HelpFooter';
+import { RowsTable } from '../components/RowsTable';
 import { TitledCard } from '../components/TitledCard';
 import { records, removeRecord } from '../core/records.server';
 import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
@@ -541,26 +529,30 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                 <Text as="p" tone="subdued">
                   {m.failuresHelp}
                 </Text>
-                <DataTable
-                  columnContentTypes={['text', 'text', 'numeric', 'text']}
-                  headings={[m.columns.customer, m.columns.reason, m.columns.attempts, '']}
-                  rows={failures.map((f) => [
-                    <CustomerLink key={f.rewardLogId} customerId={f.customerId} externalId="" label={f.name ?? m.customer} />,
-                    f.reason,
-                    String(f.attempts),
-                    <Button
-                      key={`retry-${f.rewardLogId}`}
-                      disabled={retry.state !== 'idle'}
-                      onClick={() =>
-                        retry.submit(
-                          { intent: 'retry', rewardLogId: f.rewardLogId, language },
-                          { method: 'post', encType: 'application/json' },
-                        )
-                      }
-                    >
-                      {m.retry}
-                    </Button>,
-                  ])}
+                <RowsTable
+                  name={{ singular: m.columns.customer, plural: m.failures }}
+                  headings={[m.columns.customer, m.columns.reason, m.columns.attempts, messages.common.actions]}
+                  action
+                  numeric={[2]}
+                  rows={failures.map((f) => ({
+                    id: f.rewardLogId,
+                    cells: [
+                      <CustomerLink customerId={f.customerId} externalId="" label={f.name ?? m.customer} />,
+                      f.reason,
+                      String(f.attempts),
+                      <Button
+                        disabled={retry.state !== 'idle'}
+                        onClick={() =>
+                          retry.submit(
+                            { intent: 'retry', rewardLogId: f.rewardLogId, language },
+                            { method: 'post', encType: 'application/json' },
+                          )
+                        }
+                      >
+                        {m.retry}
+                      </Button>,
+                    ],
+                  }))}
                 />
               </TitledCard>
             ) : null}

@@ -29,6 +29,7 @@ export const common: Messages['common'] = {
     body: 'Das kannst du nicht rückgängig machen.',
   },
   show: 'Anzeigen',
+  actions: 'Aktionen',
   from: 'Von',
   to: 'Bis',
   unavailable: {

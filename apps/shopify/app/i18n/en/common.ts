@@ -28,6 +28,8 @@ export const common = {
     body: "This can't be undone.",
   },
   show: 'Show',
+  /** The heading, for screen readers, of a table's column of row actions. */
+  actions: 'Actions',
   from: 'From',
   to: 'To',
   unavailable: {
