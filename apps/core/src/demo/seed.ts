@@ -258,8 +258,8 @@ type PointsSetting = Made & {
 
 /**
  * Points (CONTRACT §19) as a shop runs them: "Stars" earned by spending (2 a unit of currency, 10 an
- * order), on sign-up, for subscribing to the newsletter and on their birthday (which the demo shopper
- * has not given: the widget asks for it), three tiers, and three coupons to redeem. The merchant's backend earns the Stars by the rules, as the
+ * order), on sign-up, for subscribing to the newsletter, for following the shop on Instagram and
+ * TikTok, and on their birthday (which the demo shopper has not given: the widget asks for it), three tiers, and three coupons to redeem. The merchant's backend earns the Stars by the rules, as the
  * Shopify app does for a shop: the shopper's sign-up and each of today's orders (the challenge's logs
  * `orders`) give an `earned` entry whose uniqueIdentifier makes a second run change nothing.
  */
@@ -277,6 +277,10 @@ async function points(api: DemoApi, shopper: string, orders: [suffix: string, va
       pointsOnBirthday: 200,
       pointsOnReferral: 500,
       pointsOnReferredOrder: 250,
+      // The networks' own profiles: the demo shop has none, and these are sure to exist.
+      pointsOnFollow: 25,
+      instagramUrl: 'https://www.instagram.com/instagram',
+      tiktokUrl: 'https://www.tiktok.com/@tiktok',
       expiryMonthsOfInactivity: 12,
     };
     const named = (lang: LanguageCode) => ({

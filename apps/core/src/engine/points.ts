@@ -145,6 +145,21 @@ export const unknownMember = (id: string) =>
     { field: 'ownedById', code: 'not_found', message: `No account_user record with id ${id}.` },
   ]);
 
+/**
+ * The member a member's action is for: an end user's own (they may not name another), an API key's
+ * `ownedById` (required). `what` says the action for the refusal ("An end user redeems for themselves").
+ */
+export function actingMember(ctx: RequestContext, ownedById: string | undefined, what: string): string {
+  if (ctx.flow === 'enduser' && ownedById !== undefined)
+    throw invalidInput(`An end user ${what} for themselves.`, [
+      { field: 'ownedById', code: 'not_allowed', message: 'Leave ownedById out: the token names the member.' },
+    ]);
+  const memberId = ctx.flow === 'enduser' ? ctx.memberId : ownedById;
+  if (memberId === undefined)
+    throw invalidInput('ownedById is required.', [{ field: 'ownedById', code: 'required', message: '"ownedById" is required.' }]);
+  return memberId;
+}
+
 /** The member's entry read (`entryReadSql`), locked; undefined when the member is not in the account. */
 export async function lockMember(trx: Knex.Transaction, accountId: string, memberId: string): Promise<EntryRead | undefined> {
   const [row] = await run<{ read: unknown }>(trx, {

@@ -9,7 +9,7 @@ import type { LoadedRow } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
 import type { RewardLogRow, RewardRow } from '../schema/rewards.js';
-import { addEntry, emitEntryEvent, lockMember, refuseReplay, unknownMember } from './points.js';
+import { actingMember, addEntry, emitEntryEvent, lockMember, refuseReplay, unknownMember } from './points.js';
 import { issuedFields, takeCodes } from './codes.js';
 
 export const redeemBody = z.strictObject({
@@ -42,13 +42,7 @@ export async function redeemReward(
   const parsed = redeemBody.safeParse(bodyOrEmpty(body));
   if (!parsed.success) throw invalidInput('The redemption is invalid.', issueDetails('', parsed.error));
   const { ownedById, uniqueIdentifier } = parsed.data;
-  if (ctx.flow === 'enduser' && ownedById !== undefined)
-    throw invalidInput('An end user redeems for themselves.', [
-      { field: 'ownedById', code: 'not_allowed', message: 'Leave ownedById out: the token names the member.' },
-    ]);
-  const memberId = ctx.flow === 'enduser' ? ctx.memberId : ownedById;
-  if (memberId === undefined)
-    throw invalidInput('ownedById is required.', [{ field: 'ownedById', code: 'required', message: '"ownedById" is required.' }]);
+  const memberId = actingMember(ctx, ownedById, 'redeems');
   const accountId = reward.account_id;
   // The member first: a body naming no member is refused as such before what the reward allows (CONTRACT §3).
   const read = await lockMember(trx, accountId, memberId);

@@ -71,6 +71,7 @@ export function sampleMember(account: AccountInfo, languageCode: LanguageCode): 
     referral_code: SAMPLE_REFERRAL_CODE,
     referred_by_id: null,
     unsubscribed_channels: [],
+    social_follows: [],
     points_balance: SAMPLE_BALANCE,
     points_earned_in_tier_window: SAMPLE_BALANCE,
     last_point_entry_at: created,

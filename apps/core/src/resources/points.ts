@@ -2,11 +2,25 @@ import { z } from 'zod';
 import { addEntry, reverseBody, reverseEntry } from '../engine/points.js';
 import { conflict, type ErrorDetail, invalidInput } from '../errors.js';
 import { defineResource } from '../records/resource.js';
-import { CLIENT_REASONS, pointEntryFields, pointsSettingFields, tierFields } from '../schema/points.js';
+import { followBody, followProfile } from '../engine/follow.js';
+import {
+  CLIENT_REASONS,
+  pointEntryFields,
+  pointsSettingFields,
+  profileField,
+  SOCIAL_HOSTS,
+  SOCIAL_NETWORKS,
+  tierFields,
+} from '../schema/points.js';
 import { ADMIN_PUBLIC_READ } from './common.js';
 import { transaction } from '../db/transaction.js';
 
 const UUID = z.uuid();
+/** What an action that writes one entry answers: the entry, and the member's balance after it. */
+const ENTRY_ANSWER = z.object({
+  pointEntry: z.record(z.string(), z.unknown()).meta({ $ref: '#/components/schemas/PointEntry' }),
+  pointsBalance: z.number().int(),
+});
 
 export const pointsSetting = defineResource({
   slug: 'points_setting',
@@ -21,6 +35,29 @@ export const pointsSetting = defineResource({
     // Every member's window sum is stale: the daily pass sums it again from the entries.
     if (values.tierWindowMonths !== undefined && values.tierWindowMonths !== existing!.tier_window_months)
       columns.tier_window_changed_at = new Date();
+  },
+  validate(record) {
+    return SOCIAL_NETWORKS.flatMap((network): ErrorDetail[] => {
+      const field = profileField(network);
+      const url = record[field];
+      return typeof url === 'string' && !SOCIAL_HOSTS[network].test(new URL(url).hostname)
+        ? [{ field, code: 'invalid', message: `Expected a profile on ${network}'s own site.` }]
+        : [];
+    });
+  },
+  actions: {
+    follow: {
+      flows: ['apikey', 'enduser'],
+      // The member's row lock decides racing follows; the setting is only read, so follows of different members never wait on each other.
+      locksRecord: false,
+      body: followBody,
+      returns: ENTRY_ANSWER,
+      description:
+        'A member followed the shop on a social network (an addition to CONTRACT §19): an end user for themselves, an API key with ownedById. ' +
+        'The first follow of each network earns pointsOnFollow (an earned entry linked social_follow, multiplied by the tier) and adds it to the member’s socialFollows. ' +
+        '409 not_earnable while points are not live, pointsOnFollow is 0 or the network has no profile; 409 already_followed.',
+      run: ({ trx, ctx, records, row, body }) => followProfile(trx, records, ctx, row, body),
+    },
   },
 });
 
@@ -37,10 +74,7 @@ export const pointEntry = defineResource({
     reverse: {
       flows: ['apikey'],
       body: reverseBody,
-      returns: z.object({
-        pointEntry: z.record(z.string(), z.unknown()).meta({ $ref: '#/components/schemas/PointEntry' }),
-        pointsBalance: z.number().int(),
-      }),
+      returns: ENTRY_ANSWER,
       description:
         'Takes back up to what remains of an earned entry (default: all) with one reversed entry linked to it, even below 0 ' +
         '(how a refund takes back an order’s points). 409 not_reversible when it is no earned entry or nothing remains; ' +

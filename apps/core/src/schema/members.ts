@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { field } from '../records/fields.js';
 import type { Row } from '../records/resource.js';
 import { columnsOf, type RowOfFields, type ValuesOfFields } from '../records/row-types.js';
+import { SOCIAL_NETWORKS } from './points.js';
 
 /** The channels notifications are sent on; a member opts out of each on its own. */
 export const CHANNELS = ['email', 'push', 'sms', 'chat'] as const;
@@ -54,6 +55,15 @@ export const accountUserFields = {
     // The resource refuses a repeated channel; the document says so.
     schema: z.array(z.enum(CHANNELS)).max(CHANNELS.length).meta({ uniqueItems: true }),
   },
+  socialFollows: field.stringArray({
+    items: SOCIAL_NETWORKS,
+    maxItems: SOCIAL_NETWORKS.length,
+    readOnly: true,
+    alwaysSet: true,
+    default: [],
+    description:
+      'The shop’s social profiles the member has followed for points (points_setting.pointsOnFollow), each once: the follow action adds it.',
+  }),
   pointsBalance: field.integer({
     readOnly: true,
     alwaysSet: true,

@@ -4,6 +4,41 @@ import type { RowOfFields } from '../records/row-types.js';
 import { description, eudIcon, eudText, eudTitle, name } from './common.js';
 import { POINTS_MAX } from './rewards.js';
 
+/** The social networks whose profile of the shop a member may follow for points (`pointsOnFollow`). */
+export const SOCIAL_NETWORKS = ['instagram', 'tiktok', 'facebook', 'youtube', 'x', 'pinterest'] as const;
+export type SocialNetwork = (typeof SOCIAL_NETWORKS)[number];
+
+/** Where each network's profiles are: a profile URL on another host is refused, so a typo never sends shoppers elsewhere. */
+export const SOCIAL_HOSTS: Readonly<Record<SocialNetwork, RegExp>> = {
+  instagram: /^(www\.)?instagram\.com$/,
+  tiktok: /^(www\.)?tiktok\.com$/,
+  facebook: /^(www\.|m\.)?(facebook\.com|fb\.com)$/,
+  youtube: /^(www\.|m\.)?youtube\.com$/,
+  x: /^(www\.)?(x\.com|twitter\.com)$/,
+  pinterest: /^([a-z]{2,3}\.|www\.)?pinterest\.(com|[a-z]{2}|co\.[a-z]{2}|com\.[a-z]{2})$/,
+};
+
+/** The profile field of a network (`instagramUrl`), as points_setting names it. */
+export const profileField = (network: SocialNetwork) => `${network}Url` as const;
+
+function socialProfileFields() {
+  const profile = (network: SocialNetwork, label: string) =>
+    field.url({
+      max: 512,
+      httpsOnly: true,
+      public: true,
+      description: `The shop's ${label} profile (https, on ${label}'s own host); set, with pointsOnFollow, a member can follow it for points.`,
+    });
+  return {
+    instagramUrl: profile('instagram', 'Instagram'),
+    tiktokUrl: profile('tiktok', 'TikTok'),
+    facebookUrl: profile('facebook', 'Facebook'),
+    youtubeUrl: profile('youtube', 'YouTube'),
+    xUrl: profile('x', 'X'),
+    pinterestUrl: profile('pinterest', 'Pinterest'),
+  };
+}
+
 /** An earning rate: whole points, 0 (the default) earning none, which end users read to show the ways to earn. */
 const earningRate = (description: string) =>
   field.integer({ min: 0, max: POINTS_MAX, default: 0, required: true, public: true, description });
@@ -60,6 +95,10 @@ export const pointsSettingFields = {
     'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
   ),
   pointsOnReferredOrder: earningRate('Points for the referred customer on that first order, beside what the order itself earns.'),
+  pointsOnFollow: earningRate(
+    'Points once per social profile of the shop a member follows (the profiles below that are set), claimed through POST /schema/points_setting/record/{id}/action/follow.',
+  ),
+  ...socialProfileFields(),
   referralRewardId: field.uuid({
     references: 'reward',
     public: true,

@@ -277,9 +277,11 @@ const ERROR_CODES = new Set([
   'not_reversible',
   // A log reversed whole already (a second reverse of the same seeded log), §17.
   'nothing_to_reverse',
-  // Additions to §19: a member named as their own referrer; a member's birthday given twice.
+  // Additions to §19: a member named as their own referrer; a member's birthday given twice; a social follow.
   'self_referral',
   'birthday_already_set',
+  'not_earnable',
+  'already_followed',
 ]);
 
 /** Serialises query values as the client sends them: JSON parameters as JSON text, others as text. */

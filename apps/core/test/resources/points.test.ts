@@ -108,6 +108,13 @@ describe('points_setting', () => {
           'pointsOnReferral',
           'pointsOnReferredOrder',
           'referralRewardId',
+          'pointsOnFollow',
+          'instagramUrl',
+          'tiktokUrl',
+          'facebookUrl',
+          'youtubeUrl',
+          'xUrl',
+          'pinterestUrl',
         ].sort(),
       );
     }
