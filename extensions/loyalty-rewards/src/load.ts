@@ -34,8 +34,8 @@ export interface PageData {
   friendGift?: string;
   /** The shop's storefront (`https://shop.example`), where a member's referral link leads; absent when it could not be read. */
   storefrontUrl?: string;
-  /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one. */
-  api: Pick<Api, 'redeem' | 'me' | 'list' | 'setBirthday'>;
+  /** The member's own calls: redeeming, their record again when a redemption was refused, their entries after one, their birthday, a follow. */
+  api: Pick<Api, 'redeem' | 'me' | 'list' | 'setBirthday' | 'follow'>;
 }
 
 /**

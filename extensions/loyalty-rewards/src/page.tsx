@@ -11,6 +11,8 @@ import {
   daysIn,
   type Definition,
   fill,
+  type FollowOffer,
+  followInto,
   keyStart,
   type Member,
   type Milestone,
@@ -37,6 +39,7 @@ import {
   type RewardLog,
   rewardView,
   saveBirthdayInto,
+  type SocialNetwork,
   type Standings,
   type StreakProgress,
   streakStrip,
@@ -346,8 +349,9 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
 
 /**
  * The member's points (CONTRACT §19): balance, tier and the progress to the next one, rewards to
- * redeem with a Redeem button, the ways to earn, their referral link to the shop's storefront, and
- * the history of their entries (read again after a redemption, which adds one).
+ * redeem with a Redeem button, the ways to earn (a social profile with a Follow button), their
+ * referral link to the shop's storefront, and the history of their entries (read again after a
+ * redemption, which adds one).
  */
 function PointsSection({
   points,
@@ -373,17 +377,22 @@ function PointsSection({
   const [logs, setLogs] = useState(loadedLogs);
   const [busy, setBusy] = useState<string>();
   const [outcome, setOutcome] = useState<RedeemOutcome>();
+  // The network whose follow is being credited, and one whose credit failed.
+  const [following, setFollowing] = useState<SocialNetwork | null>(null);
+  const [followFailed, setFollowFailed] = useState<SocialNetwork | null>(null);
   const name = pointsName(points.setting, t);
   const amount = (n: number) => pointsText(n, name, lang);
   const tier = member && tierView(points.tiers, member);
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member reads what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
   const boost = tierBoost(tier?.current, lang, t);
-  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
+  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier, member?.socialFollows ?? []);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
   const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier, friendGift);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
+  const follow = (network: SocialNetwork) =>
+    void followInto(api, points.setting.id, network, { setBusy: setFollowing, setFailed: setFollowFailed, setMember });
 
   return (
     <s-section heading={name.other} data-points>
@@ -438,8 +447,18 @@ function PointsSection({
             <s-heading>{boost ? `${t.waysToEarn} · ${boost}` : t.waysToEarn}</s-heading>
             <s-unordered-list>
               {earn.map((row) => (
-                <s-list-item key={row.key}>
+                <s-list-item key={row.key} data-follow={row.follow?.network}>
                   {row.label} · {row.earns}
+                  {row.follow && (
+                    <FollowAction
+                      offer={row.follow}
+                      label={row.label}
+                      following={following}
+                      failed={followFailed === row.follow.network}
+                      onFollow={follow}
+                      t={t}
+                    />
+                  )}
                 </s-list-item>
               ))}
             </s-unordered-list>
@@ -465,6 +484,45 @@ function PointsSection({
         )}
       </s-stack>
     </s-section>
+  );
+}
+
+/**
+ * A social profile's Follow button, which opens the profile in a new tab (its click handler runs
+ * first) and credits the follow, taken on trust as no network tells a shop who follows it; once
+ * followed, says so.
+ */
+function FollowAction({
+  offer: { network, url, followed },
+  label,
+  following,
+  failed,
+  onFollow,
+  t,
+}: {
+  offer: FollowOffer;
+  label: string;
+  following: SocialNetwork | null;
+  failed: boolean;
+  onFollow(network: SocialNetwork): void;
+  t: Strings;
+}) {
+  if (followed) return <s-text color="subdued">{t.followed}</s-text>;
+  return (
+    <>
+      <s-button
+        href={url}
+        target="_blank"
+        accessibilityLabel={label}
+        variant="secondary"
+        disabled={following !== null}
+        loading={following === network}
+        onClick={() => onFollow(network)}
+      >
+        {t.follow}
+      </s-button>
+      {failed && <s-banner tone="critical" heading={t.followFailed} />}
+    </>
   );
 }
 

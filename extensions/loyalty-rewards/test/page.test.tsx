@@ -1,4 +1,5 @@
 import {
+  Api,
   ApiError,
   type Definition,
   type Member,
@@ -169,6 +170,7 @@ const member: PageData = {
     me: () => Promise.reject(new Error('not here')),
     list: () => Promise.reject(new Error('not here')),
     setBirthday: () => Promise.reject(new Error('not here')),
+    follow: () => Promise.reject(new Error('not here')),
   },
 };
 
@@ -660,6 +662,85 @@ describe('the points section', () => {
     expect(text(page.querySelector('[data-cost="five"] s-button'))).toBe('Échanger');
     expect(disabled(page, 'five')).toBe(true);
     expect(api.me).toHaveBeenCalledTimes(1);
+  });
+
+  describe('following the shop', () => {
+    /** The shop offers Instagram at 25 Stars to a member without a multiplier (Silver), who has followed `followed`. */
+    const following = (api: PageData['api'], followed?: string[]): PageData => ({
+      ...withPoints({}),
+      points: {
+        ...points,
+        setting: { ...points.setting, pointsOnFollow: 25, instagramUrl: 'https://instagram.com/shop' },
+        member: { ...me(1200), pointsEarnedInTierWindow: 0, tierId: 'silver', ...(followed ? { socialFollows: followed } : {}) },
+      },
+      api,
+    });
+    /** The member's own calls at a stubbed core: what it was sent, a follow answered by `answer`, the member read as `after`. */
+    const core = (answer: () => Response | Promise<Response>, after: Member) => {
+      const sent: { method: string; path: string; body: unknown }[] = [];
+      vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
+        const url = new URL(input);
+        const method = init?.method ?? 'GET';
+        sent.push({ method, path: url.pathname, body: init?.body ? JSON.parse(init.body as string) : undefined });
+        if (url.pathname.endsWith('/action/follow')) return answer();
+        if (url.pathname.endsWith('/account_user/me')) return Response.json({ data: after });
+        return Response.json({ data: [] });
+      });
+      return { sent, api: new Api({ baseUrl: 'https://core.example', accountId: 'acc', accessToken: 'end-user' }) };
+    };
+    const row = (page: Element) => page.querySelector('[data-earn] [data-follow="instagram"]')!;
+    const button = (page: Element) => page.querySelector('[data-earn] [data-follow="instagram"] s-button');
+    const silver = (pointsBalance: number, socialFollows: string[]): Member => ({
+      ...me(pointsBalance),
+      pointsEarnedInTierWindow: 0,
+      tierId: 'silver',
+      socialFollows,
+    });
+
+    it('offers a profile with a Follow button that opens it and credits the follow once, then says Followed', async () => {
+      let answer!: () => void;
+      const answered = new Promise<void>((resolve) => (answer = resolve));
+      const { sent, api } = core(() => answered.then(() => Response.json({ data: { pointsBalance: 1225 } })), silver(1225, ['instagram']));
+      const page = await show(() => Promise.resolve(following(api)));
+      expect(all(page, '[data-earn] s-list-item')).toContain('Following us on Instagram · +25 Stars Follow');
+      const follow = button(page)!;
+      expect([follow.getAttribute('href'), follow.getAttribute('target'), follow.getAttribute('accessibilityLabel')]).toEqual([
+        'https://instagram.com/shop',
+        '_blank',
+        'Following us on Instagram',
+      ]);
+      await click(follow);
+      // While the core credits it, the button shows it and takes no second press.
+      expect([follow.hasAttribute('loading'), follow.hasAttribute('disabled')]).toEqual([true, true]);
+      answer();
+      await vi.waitFor(() => expect(text(row(page))).toBe('Following us on Instagram · +25 Stars Followed'));
+      expect(button(page)).toBeNull();
+      expect(text(page.querySelector('[data-balance] s-text[type="strong"]'))).toBe('1,225 Stars');
+      expect(sent.filter((c) => c.method === 'POST')).toEqual([
+        { method: 'POST', path: '/api/v1.0/schema/points_setting/record/ps/action/follow', body: { network: 'instagram' } },
+      ]);
+      expect(row(page).querySelector('s-banner')).toBeNull();
+    });
+
+    it('says Followed, with no button, for a profile the member has followed', async () => {
+      const page = await show(() => Promise.resolve(following(member.api, ['instagram'])));
+      expect(text(row(page))).toBe('Following us on Instagram · +25 Stars Followed');
+      expect(row(page).querySelector('s-text[color="subdued"]')).not.toBeNull();
+      expect(button(page)).toBeNull();
+    });
+
+    it('says a refused follow failed, and keeps the button', async () => {
+      const { sent, api } = core(() => Response.json({ error: { code: 'not_earnable' } }, { status: 409 }), silver(1200, []));
+      const page = await show(() => Promise.resolve(following(api, [])));
+      await click(button(page)!);
+      await vi.waitFor(() =>
+        expect(row(page).querySelector('s-banner')?.getAttribute('heading')).toBe('That did not work. Please try again.'),
+      );
+      expect(row(page).querySelector('s-banner')!.getAttribute('tone')).toBe('critical');
+      await vi.waitFor(() => expect(button(page)!.hasAttribute('disabled')).toBe(false));
+      expect(text(page.querySelector('[data-balance] s-text[type="strong"]'))).toBe('1,200 Stars');
+      expect(sent.filter((c) => c.method === 'POST')).toHaveLength(1);
+    });
   });
 
   it('counts a balance as activity', async () => {

@@ -13,6 +13,7 @@ import type {
   StreakProgress,
   Tier,
 } from './model.js';
+import type { SocialNetwork } from './social.js';
 
 /**
  * What the records the widget and the Rewards page list hold, by resource slug: the faces of
@@ -131,6 +132,14 @@ export class Api {
   /** Sets the member's birthday (MM-DD), which they may do once; answers their record. */
   setBirthday(birthday: string): Promise<Member> {
     return this.call<Member>('account_user/me', {}, 'PATCH', { birthday });
+  }
+
+  /**
+   * Credits the member's follow of the shop's profile on `network` (`follows`): the first of each
+   * network earns the setting's rate; refused with 409 already_followed or not_earnable.
+   */
+  follow(settingId: string, network: SocialNetwork): Promise<{ pointsBalance: number }> {
+    return this.call(`points_setting/record/${encodeURIComponent(settingId)}/action/follow`, {}, 'POST', { network });
   }
 
   /**

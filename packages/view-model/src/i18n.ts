@@ -62,6 +62,13 @@ export interface Strings {
   perOrder: string;
   onSignUp: string;
   onNewsletter: string;
+  /** A way to earn and a history entry: `{network}` is a social network's name ("Instagram"), whose profile of the shop the member may follow once for points. */
+  followOn: string;
+  /** The button that opens the profile and credits the follow. */
+  follow: string;
+  /** Beside a profile the member has followed (for points) already. */
+  followed: string;
+  followFailed: string;
   /** A way to earn and a history entry: the member's birthday; the heading of the birthday card. */
   onBirthday: string;
   /** `{points}`: what the member gets on their birthday, with its name. */
@@ -183,6 +190,10 @@ export const en: Strings = {
   perOrder: 'Every order',
   onSignUp: 'Creating an account',
   onNewsletter: 'Subscribing to our newsletter',
+  followOn: 'Following us on {network}',
+  follow: 'Follow',
+  followed: 'Followed',
+  followFailed: 'That did not work. Please try again.',
   onBirthday: 'Your birthday',
   birthdayAsk: 'Tell us your birthday and get {points} on it.',
   birthdayOn: 'Your birthday: {date}',

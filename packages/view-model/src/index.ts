@@ -6,3 +6,4 @@ export * from './model.js';
 export * from './progress.js';
 export * from './points.js';
 export * from './referral.js';
+export * from './social.js';

@@ -168,6 +168,14 @@ export interface PointsSetting {
   pointsOnNewsletter: number;
   /** Points once a year on the member's birthday. */
   pointsOnBirthday: number;
+  /** Points once per social profile of the shop the member follows (`follows`); absent or 0: none. */
+  pointsOnFollow?: number;
+  instagramUrl?: string | null;
+  tiktokUrl?: string | null;
+  facebookUrl?: string | null;
+  youtubeUrl?: string | null;
+  xUrl?: string | null;
+  pinterestUrl?: string | null;
   /** Points for a member whose referral link brought a new customer, once that friend's first order is paid. */
   pointsOnReferral: number;
   /** Points for the referred friend on that first order, beside what the order itself earns. */
@@ -212,6 +220,8 @@ export interface Member {
   birthday: string | null;
   /** The member's own referral code, which their referral link carries (`referralLink`). */
   referralCode: string;
+  /** The networks whose profile of the shop the member has followed for points, each once. */
+  socialFollows?: string[];
 }
 
 /** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */

@@ -2,6 +2,7 @@ import { type Api, ApiError, NEWEST_FIRST, redemptionWith, whereIn } from './api
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
 import { multiplied, type PointsName, pointsText } from './progress.js';
+import { type FollowOffer, followOffers, networkName } from './social.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
 export interface Points {
@@ -136,6 +137,8 @@ export interface EarnRow {
   key: string;
   label: string;
   earns: string;
+  /** A social profile to follow: the row's button opens it and credits the follow, once. */
+  follow?: FollowOffer;
 }
 
 /**
@@ -151,6 +154,8 @@ export function waysToEarn(
   lang: string | undefined,
   currency?: string,
   multiplier = 1,
+  /** The networks the member has followed already (`socialFollows`). */
+  followed: readonly string[] = [],
 ): EarnRow[] {
   const name = pointsName(setting, t);
   const earns = (n: number, rate = false) => `+${pointsText(multiplied(n, multiplier, rate), name, lang)}`;
@@ -164,6 +169,12 @@ export function waysToEarn(
   ];
   return [
     ...rates.filter(([, , n]) => n > 0).map(([key, label, n]) => ({ key, label, earns: earns(n, key === 'spend') })),
+    ...followOffers(setting, followed).map((follow) => ({
+      key: `follow:${follow.network}`,
+      label: fill(t.followOn, { network: networkName(follow.network) }),
+      earns: earns(setting.pointsOnFollow ?? 0),
+      follow,
+    })),
     ...defs.flatMap((def) =>
       def.milestones.flatMap(({ id, eudTitle, reward }) =>
         reward?.rewardKind === 'points' && reward.pointsValue
@@ -288,6 +299,7 @@ export type PointSource =
   | { kind: 'signUp' }
   | { kind: 'newsletter' }
   | { kind: 'birthday' }
+  | { kind: 'follow'; network: string }
   | { kind: 'referral' }
   | { kind: 'referredOrder' }
   | { kind: 'reward'; logId: string };
@@ -304,9 +316,10 @@ export interface EntryLinks {
  * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`,
  * a newsletter subscription's `shopify_newsletter`, a referrer's points for a referred friend's first
  * order `shopify_referral` (without a note, so without the friend's order) and the friend's own on
- * it `shopify_referred_order`; the core links a reward's `reward_log` and a
- * birthday's `birthday`. An entry taking back another (linked `point_entry`) came
- * from what that one came from, when it is among `byId`. The admin's member page reads them too.
+ * it `shopify_referred_order`; the core links a reward's `reward_log`, a birthday's `birthday`
+ * and a social follow's `social_follow` (the network as its record). An entry taking back another
+ * (linked `point_entry`) came from what that one came from, when it is among `byId`. The admin's
+ * member page reads them too.
  */
 export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>): PointSource | null {
   const from = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
@@ -315,6 +328,7 @@ export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>
   if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
   if (from.linkedSchemaSlug === 'shopify_newsletter') return { kind: 'newsletter' };
   if (from.linkedSchemaSlug === 'birthday') return { kind: 'birthday' };
+  if (from.linkedSchemaSlug === 'social_follow' && from.linkedSchemaRecordId) return { kind: 'follow', network: from.linkedSchemaRecordId };
   if (from.linkedSchemaSlug === 'shopify_referral') return { kind: 'referral' };
   if (from.linkedSchemaSlug === 'shopify_referred_order') return { kind: 'referredOrder' };
   if (from.linkedSchemaSlug === 'reward_log' && from.linkedSchemaRecordId) return { kind: 'reward', logId: from.linkedSchemaRecordId };
@@ -342,6 +356,7 @@ export function pointHistory(
     if (from.kind === 'signUp') return t.onSignUp;
     if (from.kind === 'newsletter') return t.onNewsletter;
     if (from.kind === 'birthday') return t.onBirthday;
+    if (from.kind === 'follow') return fill(t.followOn, { network: networkName(from.network) });
     if (from.kind === 'referral') return t.historyReferral;
     if (from.kind === 'referredOrder') return t.historyReferred;
     return titles.get(from.logId) ?? null;
