@@ -392,7 +392,7 @@ function PointsSection({
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
   const follow = (network: SocialNetwork) =>
-    void followInto(api, points.setting.id, network, { setBusy: setFollowing, setFailed: setFollowFailed, setMember });
+    void followInto(api, points.setting.id, network, { setBusy: setFollowing, setFailed: setFollowFailed, setMember, setHistory });
 
   return (
     <s-section heading={name.other} data-points>

@@ -1,5 +1,6 @@
 import { type Api, ApiError } from './api.js';
-import type { Member, PointsSetting } from './model.js';
+import type { Member, PointEntry, PointsSetting } from './model.js';
+import { loadPointHistory } from './points.js';
 
 /**
  * Points for following the shop's social profiles (points_setting.pointsOnFollow and the profile
@@ -42,20 +43,21 @@ export function followOffers(setting: PointsSetting, followed: readonly string[]
   });
 }
 
-/** What a follow button shows of a credit: the network being credited, a failure, the member once credited. */
+/** What a follow button shows of a credit: the network being credited, a failure, the member and their history once credited. */
 export interface FollowView {
   setBusy(network: SocialNetwork | null): void;
   setFailed(network: SocialNetwork | null): void;
   setMember(member: Member): void;
+  setHistory(entries: PointEntry[]): void;
 }
 
 /**
  * Credits the member's follow of `network` (the caller has opened its profile), then reads the
- * member again for their balance and follows. A follow credited before (another tab, a second
+ * member again for their balance and follows, and their history for the entry. A follow credited before (another tab, a second
  * click) is not a failure: the member read shows it followed.
  */
 export async function followInto(
-  api: Pick<Api, 'follow' | 'me'>,
+  api: Pick<Api, 'follow' | 'me' | 'list'>,
   settingId: string,
   network: SocialNetwork,
   view: FollowView,
@@ -64,6 +66,8 @@ export async function followInto(
   view.setFailed(null);
   try {
     await api.follow(settingId, network);
+    // The history shows the new entry, as after a redemption.
+    loadPointHistory(api).then(view.setHistory, () => undefined);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === 'already_followed')) view.setFailed(network);
   }

@@ -83,34 +83,46 @@ describe('crediting a follow', () => {
       setBusy: (n) => calls.push(['busy', n]),
       setFailed: (n) => calls.push(['failed', n]),
       setMember: (m) => calls.push(['member', m.socialFollows]),
+      setHistory: (entries) => calls.push(['history', entries.length]),
     };
     return { v, calls };
   };
 
-  it('asks the core once, then shows the member read again', async () => {
-    const api = { follow: vi.fn(async () => ({ pointsBalance: 25 })), me: vi.fn(async () => member(['instagram'])) };
+  it('asks the core once, then shows the member and their history read again', async () => {
+    const api = {
+      follow: vi.fn(async () => ({ pointsBalance: 25 })),
+      me: vi.fn(async () => member(['instagram'])),
+      list: vi.fn(async () => [{}] as never[]),
+    };
     const { v, calls } = view();
     await followInto(api, 's', 'instagram', v);
     expect(api.follow).toHaveBeenCalledWith('s', 'instagram');
-    expect(calls).toEqual([
+    expect(calls.filter(([what]) => what !== 'history')).toEqual([
       ['busy', 'instagram'],
       ['failed', null],
       ['member', ['instagram']],
       ['busy', null],
     ]);
+    await vi.waitFor(() => expect(calls).toContainEqual(['history', 1]));
+    expect(api.list).toHaveBeenCalledWith('point_entry', expect.objectContaining({ limit: 20 }));
   });
 
   it('takes a follow credited before (another tab) as done, and says any other refusal failed', async () => {
     const credited = {
       follow: vi.fn(async () => Promise.reject(new ApiError(409, 'already_followed', 'p'))),
       me: async () => member(['x']),
+      list: async () => [],
     };
     const first = view();
     await followInto(credited, 's', 'x', first.v);
     expect(first.calls).not.toContainEqual(['failed', 'x']);
     expect(first.calls).toContainEqual(['member', ['x']]);
 
-    const refused = { follow: vi.fn(async () => Promise.reject(new ApiError(409, 'not_earnable', 'p'))), me: async () => member([]) };
+    const refused = {
+      follow: vi.fn(async () => Promise.reject(new ApiError(409, 'not_earnable', 'p'))),
+      me: async () => member([]),
+      list: async () => [],
+    };
     const second = view();
     await followInto(refused, 's', 'x', second.v);
     expect(second.calls).toContainEqual(['failed', 'x']);
@@ -118,6 +130,7 @@ describe('crediting a follow', () => {
     const offline = {
       follow: vi.fn(async () => Promise.reject(new TypeError('fetch failed'))),
       me: async () => Promise.reject(new TypeError('fetch failed')),
+      list: async () => [],
     };
     const third = view();
     await followInto(offline, 's', 'x', third.v);

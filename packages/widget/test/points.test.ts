@@ -105,8 +105,12 @@ describe('the points tab for a guest', SLOW, () => {
       'Subscribing to our newsletter+50 Stars',
       'Your birthday+200 Stars',
       'Refer a friend+500 Stars',
+      'Following us on Instagram+25 Stars',
+      'Following us on TikTok+25 Stars',
       'Daily visit · Five days in a row+50 Stars',
     ]);
+    // A guest cannot earn for a follow: no button to press.
+    expect(await tabPanel(page).locator('[data-earn] button').count()).toBe(0);
     // A guest has no link to share: referring is only among the ways to earn.
     expect(await tabPanel(page).locator('[data-referral]').count()).toBe(0);
     // Cheapest first; a reward without a title says what it gives.
@@ -160,6 +164,9 @@ describe('the points tab for a member', SLOW, () => {
       'Subscribing to our newsletter+75 Stars',
       'Your birthday+300 Stars',
       'Refer a friend+750 Stars',
+      // The demo's profiles, each with its button: 25 × 1.5 rounded down.
+      'Following us on Instagram+37 StarsFollow',
+      'Following us on TikTok+37 StarsFollow',
       'Daily visit · Five days in a row+75 Stars',
     ]);
     expect(await tabPanel(page).locator('h3', { hasText: 'Ways to earn' }).textContent()).toBe('Ways to earn · Gold ×1.5');
@@ -523,5 +530,86 @@ describe('a tier without a title', SLOW, () => {
     } finally {
       await demo.api.delete(`/schema/tier/record/${untitled}`);
     }
+  });
+});
+
+// Last: the follow adds to the member's balance and history, which the tests above count.
+describe('points for following the shop’s social profiles', SLOW, () => {
+  it('opens the profile in a new tab and credits its first follow once: the balance rises, the row says Followed, in English and German', async () => {
+    const { context, page, errors } = await demo.newPage();
+    // The networks are not reached from here: the profile's tab gets a stand-in.
+    await context.route(/^https:\/\/www\.(instagram|tiktok)\.com\//, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<title>Profile</title>' }),
+    );
+    const follows: unknown[] = [];
+    page.on('request', (req) => {
+      if (req.method() === 'POST' && req.url().includes('/action/follow')) follows.push(req.postDataJSON());
+    });
+    await openPoints(page, '?mode=member', 'Stars');
+    const before = await balance();
+    const row = tabPanel(page).locator('[data-earn] li', { hasText: 'Instagram' });
+    expect(await row.textContent()).toBe('Following us on Instagram+37 StarsFollow');
+    const button = row.getByRole('button', { name: 'Follow (Instagram)', exact: true });
+    expect(await tabPanel(page).getByRole('button', { name: 'Follow (TikTok)', exact: true }).count()).toBe(1);
+    expect(await violations(page)).toEqual([]);
+    // The button is at least 24 × 24 px (WCAG 2.5.8).
+    const box = (await button.boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+
+    // Slowed down: while the credit is on its way the button does nothing, so a second press opens no second tab.
+    await page.route('**/action/follow*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    const [profile] = await Promise.all([context.waitForEvent('page'), button.click()]);
+    await profile.waitForURL('https://www.instagram.com/instagram');
+    // Opened without a way back to the shop's page.
+    expect(await profile.evaluate(() => window.opener)).toBeNull();
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    // Forced: Playwright waits for an aria-disabled button to be enabled.
+    await button.click({ force: true });
+    await expect.poll(() => row.textContent()).toBe('Following us on Instagram+37 Stars✓ Followed');
+    expect(context.pages()).toHaveLength(2);
+    expect(follows).toEqual([{ network: 'instagram' }]);
+    expect(await balance()).toBe(before + 37);
+    expect(await tabPanel(page).locator('[data-balance] .lw-big').textContent()).toBe(`${(before + 37).toLocaleString('en')} Stars`);
+    // The history is read again, as after a redemption: the follow is its newest entry.
+    await expect.poll(async () => (await historyRows(page))[0]).toMatch(/ \| Following us on Instagram \| \+37 Stars$/);
+    // The pressed button gone, focus stays in the panel, on its row.
+    expect((await widgetFocus(page))?.text).toBe('Following us on Instagram+37 Stars✓ Followed');
+    await profile.close();
+    expect(await violations(page)).toEqual([]);
+    await row.scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-follow');
+
+    // Opened again, in German: followed stays followed, and the history says what the Stars came from.
+    await openPoints(page, '?mode=member&lang=de', 'Sterne');
+    expect(await texts(page, '[data-earn] li')).toEqual(
+      expect.arrayContaining(['Uns auf Instagram folgen+37 Sterne✓ Gefolgt', 'Uns auf TikTok folgen+37 SterneFolgen']),
+    );
+    expect((await historyRows(page))[0]).toMatch(/ \| Uns auf Instagram folgen \| \+37 Sterne$/);
+    // A credit that fails says so beside the list, and the button stays for another try.
+    const refuse = (route: Route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+    await page.unroute('**/action/follow*');
+    await page.route('**/action/follow*', refuse);
+    const tiktok = tabPanel(page).getByRole('button', { name: 'Folgen (TikTok)', exact: true });
+    await Promise.all([context.waitForEvent('page'), tiktok.click()]);
+    const alert = tabPanel(page).getByRole('alert');
+    await expect.poll(() => alert.textContent()).toBe('Das hat nicht geklappt. Bitte versuche es erneut.');
+    // The member is read again after the refusal before the buttons come back.
+    await expect.poll(() => tiktok.getAttribute('aria-disabled')).toBe('false');
+    expect(await violations(page)).toEqual([]);
+    await alert.scrollIntoViewIfNeeded();
+    await screenshot(page, 'points-member-follow-de');
+    // On a small phone the rows with their buttons stay inside the panel.
+    await page.setViewportSize({ width: 320, height: 568 });
+    expect(await tabPanel(page).evaluate((body) => body.scrollWidth - body.clientWidth)).toBe(0);
+    await page.unroute('**/action/follow*', refuse);
+    await Promise.all([context.waitForEvent('page'), tiktok.click()]);
+    await expect.poll(() => texts(page, '[data-earn] li')).toContain('Uns auf TikTok folgen+37 Sterne✓ Gefolgt');
+    expect(await alert.count()).toBe(0);
+    expect(follows).toEqual([{ network: 'instagram' }, { network: 'tiktok' }, { network: 'tiktok' }]);
+    expect(await balance()).toBe(before + 74);
+    expect(errors).toEqual([]);
   });
 });

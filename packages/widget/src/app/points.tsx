@@ -7,8 +7,11 @@ import {
   daysIn,
   type Definition,
   fill,
+  followInto,
+  type FollowOffer,
   type Member,
   monthNames,
+  networkName,
   pointHistory,
   pointsExpiry,
   type Points,
@@ -55,7 +58,7 @@ export function PointsTab({
   const expiry = member && pointsExpiry(points.setting, member, t, name, lang);
   // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
   const boost = tierBoost(tier?.current, lang, t);
-  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier);
+  const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier, member?.socialFollows);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
   // What the shop gives the friends the member refers, when it says: a gift instead of their points.
   const [gift, setGift] = useState<string | null>();
@@ -73,10 +76,26 @@ export function PointsTab({
     if (!active || active === pressed.current || active === document.body) said.current?.focus();
   }, [outcome]);
   const redeem = (reward: RedeemableReward, e: Event) => {
-    // Busy, the button keeps its focus (aria-disabled rather than disabled) and does nothing.
+    // Busy, the buttons keep focus (aria-disabled rather than disabled) and do nothing.
     if (busy !== undefined) return;
     pressed.current = e.currentTarget;
     void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
+  };
+  // The network whose follow is being credited (one at a time), and the one whose credit failed.
+  const [following, setFollowing] = useState<string | null>(null);
+  const [unfollowed, setUnfollowed] = useState<string | null>(null);
+  const follow = ({ network, url }: FollowOffer, e: Event) => {
+    // Busy, the buttons keep focus (aria-disabled rather than disabled) and do nothing.
+    if (following) return;
+    const row = (e.currentTarget as HTMLElement).parentElement!;
+    // Opened within the click, which popup blockers let through; the click is the follow.
+    window.open(url, '_blank', 'noopener,noreferrer');
+    void followInto(api, points.setting.id, network, { setBusy: setFollowing, setFailed: setUnfollowed, setMember, setHistory }).then(
+      () => {
+        // Followed, the pressed button is gone: focus goes to its row rather than out of the panel.
+        if (!(row.getRootNode() as ShadowRoot).activeElement) row.focus();
+      },
+    );
   };
 
   return (
@@ -157,13 +176,34 @@ export function PointsTab({
             {boost && <span class="lw-muted"> · {boost}</span>}
           </h3>
           <ul class="lw-list" data-earn>
-            {earn.map((row) => (
-              <li key={row.key}>
-                <span>{row.label}</span>
-                <b class="lw-earns">{row.earns}</b>
+            {earn.map(({ key, label, earns, follow: offer }) => (
+              <li key={key} tabIndex={offer && -1}>
+                <span>{label}</span>
+                <b class="lw-earns">{earns}</b>
+                {member &&
+                  offer &&
+                  (offer.followed ? (
+                    <span class="lw-muted">✓ {t.followed}</span>
+                  ) : (
+                    // Named by its network: one "Follow" button a row.
+                    <button
+                      type="button"
+                      class="lw-button lw-redeem"
+                      aria-label={`${t.follow} (${networkName(offer.network)})`}
+                      aria-disabled={!!following}
+                      onClick={(e) => follow(offer, e)}
+                    >
+                      {t.follow}
+                    </button>
+                  ))}
               </li>
             ))}
           </ul>
+          {unfollowed && (
+            <p class="lw-alert" role="alert">
+              {t.followFailed}
+            </p>
+          )}
         </>
       )}
       {member && !member.birthday && onBirthday > 0 && (
