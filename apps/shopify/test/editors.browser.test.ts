@@ -484,6 +484,43 @@ describe('the points settings (CONTRACT §19)', () => {
     expect((await standings.locator('tbody tr').first().innerText()).split(/\s+/)).toContain('65');
     await browser.shot('leaderboard-editor-points');
   });
+
+  it('sets the points for following the shop and its Instagram profile; another site’s address is refused on its field and changes nothing, in English and German', async () => {
+    const { browser } = admin;
+    const setting = async () => (await api.get('/schema/points_setting/record')).body.data[0];
+    const rate = 'Points for following your shop on social media';
+    await browser.open('/app/points');
+    await page().getByLabel(rate).fill('25');
+    await page().getByLabel('Instagram profile').fill('https://www.instagram.com/yourshop');
+    await save();
+    await saveBarHidden();
+    expect(await setting()).toMatchObject({ pointsOnFollow: 25, instagramUrl: 'https://www.instagram.com/yourshop', tiktokUrl: null });
+    await browser.shot('points-settings-social');
+
+    // A typo taking shoppers elsewhere: the refusal says what the address looks like, and the rate changed beside it is not saved either.
+    await page().getByLabel(rate).fill('40');
+    await page().getByLabel('Instagram profile').fill('https://example.com/shop');
+    await save();
+    await expect
+      .poll(() => fieldError('Instagram profile'))
+      .toBe('Instagram profile must be the https address of your profile on Instagram, for example https://www.instagram.com/yourshop.');
+    expect(await setting()).toMatchObject({ pointsOnFollow: 25, instagramUrl: 'https://www.instagram.com/yourshop' });
+
+    await browser.open('/app/points?locale=de');
+    expect(await page().getByLabel('Instagram-Profil').inputValue()).toBe('https://www.instagram.com/yourshop');
+    await page().getByLabel('TikTok-Profil').fill('http://www.tiktok.com/@deinshop');
+    await save();
+    await expect
+      .poll(() => fieldError('TikTok-Profil'))
+      .toBe('TikTok-Profil muss die https-Adresse deines Profils auf TikTok sein, zum Beispiel https://www.tiktok.com/@deinshop.');
+    expect((await setting()).tiktokUrl).toBeNull();
+    // An emptied field takes the profile out.
+    await page().getByLabel('TikTok-Profil').fill('');
+    await page().getByLabel('Instagram-Profil').fill('');
+    await save();
+    await saveBarHidden();
+    expect(await setting()).toMatchObject({ pointsOnFollow: 25, instagramUrl: null, tiktokUrl: null });
+  });
 });
 
 describe('the branding editor', () => {

@@ -410,6 +410,25 @@ describe('members in Chromium', () => {
     }
   });
 
+  it('names points for a social follow by the network the customer followed', async () => {
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    const before = { status: setting.status, pointsOnFollow: setting.pointsOnFollow, tiktokUrl: setting.tiktokUrl };
+    const live = { status: 'live', pointsOnFollow: 15, tiktokUrl: 'https://www.tiktok.com/@shop' };
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, live)).status).toBe(200);
+    try {
+      const followed = await api.post(`/schema/points_setting/record/${setting.id}/action/follow`, {
+        network: 'tiktok',
+        ownedById: marie.id,
+      });
+      expect(followed.status).toBe(200);
+      await admin.browser.open(`/app/members/${marie.id}`);
+      const history = page().getByRole('region', { name: 'Points history' });
+      await history.locator('tbody tr', { hasText: 'Following the shop on TikTok' }).getByText('+15').waitFor();
+    } finally {
+      expect((await api.patch(`/schema/points_setting/record/${setting.id}`, before)).status).toBe(200);
+    }
+  });
+
   it('lists each member’s points and tier beside their name, in the admin’s language', async () => {
     const gold = await api.post('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 1000, earnMultiplier: 1 });
     expect(gold.status).toBe(200);

@@ -389,6 +389,35 @@ describe('birthdays, through what ships', () => {
   });
 });
 
+describe('social follows, through what ships', () => {
+  it('a shopper following the shop’s Instagram profile from the storefront earns once, firing Points earned from social_follow', async () => {
+    expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);
+    expect((await rates({ status: 'live', pointsOnFollow: 15, instagramUrl: 'https://www.instagram.com/yourshop' })).status).toBe(200);
+    const proxied = await prod.send(
+      await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '835', path_prefix: '/apps/loyalty' }),
+    );
+    const { accessToken } = (await proxied.json()) as { accessToken: string };
+    const account = (await prod.shops.find(TEST_SHOP))!;
+    const shopper = new Client(`${prod.core.url}/api/v1.0`, { 'x-enduser-access-token': accessToken, 'x-account-id': account.accountId });
+    const follow = () =>
+      shopper.request('POST', `/schema/points_setting/record/${settingId}/action/follow`, { body: { network: 'instagram' } });
+    const followed = await follow();
+    expect(followed.status, JSON.stringify(followed.body)).toBe(200);
+    expect((await follow()).body.error.code).toBe('already_followed');
+    expect((await pointsOf(835)).entries).toEqual([
+      expect.objectContaining({ points: 15, reason: 'earned', linkedSchemaSlug: 'social_follow' }),
+    ]);
+    const fromFollows = () =>
+      prod.admin.requests
+        .filter((r) => r.operation === 'LoyaltyFlowTrigger' && r.variables.handle === 'loyalty-points-earned')
+        .map((r) => r.variables.payload as Record<string, unknown>)
+        .filter((p) => p.customer_id === 835);
+    await until('Points earned', async () => fromFollows().length > 0 || undefined);
+    expect(fromFollows()).toEqual([expect.objectContaining({ points: 15, source: 'social_follow' })]);
+    expect((await rates({ pointsOnFollow: 0, instagramUrl: null })).status).toBe(200);
+  });
+});
+
 describe('referrals, through what ships', () => {
   it('a new customer’s first paid order through a member’s link earns both their points, once; a cancellation takes them back', async () => {
     expect((await prod.send(await flowLifecycleRequest('loyalty-points-earned', true))).status).toBe(200);

@@ -94,11 +94,12 @@ describe('triggersFor', () => {
     // Where the points came from, by the entry's links: a workflow sends a birthday e-mail on `birthday`.
     const from = (linkedSchemaSlug: string | null) =>
       triggersFor('points_earned', { ...payload, pointEntry: { ...entry, linkedSchemaSlug } }, new Set())[0]!.fields.source;
-    expect(['shopify_order', 'shopify_customer', 'shopify_newsletter', 'birthday', 'reward_log', null].map(from)).toEqual([
+    expect(['shopify_order', 'shopify_customer', 'shopify_newsletter', 'birthday', 'social_follow', 'reward_log', null].map(from)).toEqual([
       'order',
       'sign_up',
       'newsletter',
       'birthday',
+      'social_follow',
       'reward',
       'other',
     ]);

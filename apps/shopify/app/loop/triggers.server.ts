@@ -97,6 +97,7 @@ const EARNED_FROM: Readonly<Record<string, string>> = {
   shopify_customer: 'sign_up',
   shopify_newsletter: 'newsletter',
   birthday: 'birthday',
+  social_follow: 'social_follow',
   shopify_referral: 'referral',
   shopify_referred_order: 'referred',
   reward_log: 'reward',

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
-import { BlockStack, Checkbox, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { networkName, SOCIAL_NETWORKS, type SocialNetwork } from '@loyalty/view-model';
+import { BlockStack, Checkbox, FormLayout, InlineGrid, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
@@ -22,7 +23,8 @@ import { outbox } from '../loop/outbox.server';
 
 /**
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
- * orders, sign-ups, newsletter subscriptions, birthdays and referrals earn (the earning worker applies these rates, the widget shows them)
+ * orders, sign-ups, newsletter subscriptions, birthdays, referrals and follows of the shop's social
+ * profiles earn (the earning worker applies these rates, the widget shows them and the profiles set)
  * and the gift a referred friend claims (referral-gifts.server.ts), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
  * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
@@ -31,13 +33,36 @@ import { outbox } from '../loop/outbox.server';
 
 type Setting = RecordOf<'points_setting'>;
 
-export interface PointsDraft {
+/** A social profile of the shop, by the core's field (`instagramUrl`). */
+type Profile = `${SocialNetwork}Url`;
+const profileOf = (network: SocialNetwork): Profile => `${network}Url`;
+
+/** Where each network's profiles are, for the examples: the core refuses an address on another host. */
+const PROFILE_AT: Readonly<Record<SocialNetwork, string>> = {
+  instagram: 'https://www.instagram.com/',
+  tiktok: 'https://www.tiktok.com/@',
+  facebook: 'https://www.facebook.com/',
+  youtube: 'https://www.youtube.com/@',
+  x: 'https://x.com/',
+  pinterest: 'https://www.pinterest.com/',
+};
+
+/** An example of a profile's address on `network`, `handle` standing for the shop's name there. */
+const exampleOf = (network: SocialNetwork, handle: string) => PROFILE_AT[network] + handle;
+
+/** A value for each profile, by its field. */
+const eachProfile = <T,>(value: (network: SocialNetwork) => T) =>
+  Object.fromEntries(SOCIAL_NETWORKS.map((network) => [profileOf(network), value(network)])) as Record<Profile, T>;
+
+/** The form's fields as typed, each profile's address ('' for none) under its field's name. */
+export interface PointsDraft extends Record<Profile, string> {
   on: boolean;
   perUnit: string;
   perOrder: string;
   onSignUp: string;
   onNewsletter: string;
   onBirthday: string;
+  onFollow: string;
   onReferral: string;
   onReferredOrder: string;
   /** The reward a referred friend claims (referralRewardId); '' for none. */
@@ -55,6 +80,8 @@ const draftOf = (s: Setting): PointsDraft => ({
   onSignUp: String(s.pointsOnSignUp ?? 0),
   onNewsletter: String(s.pointsOnNewsletter ?? 0),
   onBirthday: String(s.pointsOnBirthday ?? 0),
+  onFollow: String(s.pointsOnFollow ?? 0),
+  ...eachProfile((network) => s[profileOf(network)] ?? ''),
   onReferral: String(s.pointsOnReferral ?? 0),
   onReferredOrder: String(s.pointsOnReferredOrder ?? 0),
   friendGift: s.referralRewardId ?? '',
@@ -95,6 +122,7 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsOnSignUp: 'onSignUp',
   pointsOnNewsletter: 'onNewsletter',
   pointsOnBirthday: 'onBirthday',
+  pointsOnFollow: 'onFollow',
   pointsOnReferral: 'onReferral',
   pointsOnReferredOrder: 'onReferredOrder',
   referralRewardId: 'friendGift',
@@ -111,6 +139,8 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   onSignUp: m.onSignUp.label,
   onNewsletter: m.onNewsletter.label,
   onBirthday: m.onBirthday.label,
+  onFollow: m.onFollow.label,
+  ...eachProfile((network) => format(m.profiles.label, { network: networkName(network) })),
   onReferral: m.onReferral.label,
   onReferredOrder: m.onReferredOrder.label,
   friendGift: m.friendGift.label,
@@ -137,6 +167,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsOnSignUp: numberOr(text('onSignUp')),
     pointsOnNewsletter: numberOr(text('onNewsletter')),
     pointsOnBirthday: numberOr(text('onBirthday')),
+    pointsOnFollow: numberOr(text('onFollow')),
+    ...eachProfile((network) => text(profileOf(network)).trim() || null),
     pointsOnReferral: numberOr(text('onReferral')),
     pointsOnReferredOrder: numberOr(text('onReferredOrder')),
     referralRewardId: text('friendGift') || null,
@@ -145,8 +177,14 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     eudCurrencyName: text('currencyName').trim() || null,
     eudCurrencyNameOne: text('currencyNameOne').trim() || null,
   });
-  if (!saved.ok)
-    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(words.points), (f) => FIELD_OF[f] ?? f) };
+  if (!saved.ok) {
+    const m = words.points;
+    // An address the core cannot take (not https, or another site's) says what one looks like.
+    const refused = eachProfile((network) =>
+      format(m.profiles.refused, { network: networkName(network), example: exampleOf(network, m.profiles.handle) }),
+    );
+    return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(m), (f) => FIELD_OF[f] ?? f, refused) };
+  }
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 
@@ -157,7 +195,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, default
 const urlOf = () => '/app/points';
 
 /** The earning rates, each a number field. */
-const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter', 'onBirthday', 'onReferral', 'onReferredOrder'] as const;
+const RATES = ['perUnit', 'perOrder', 'onSignUp', 'onNewsletter', 'onBirthday', 'onFollow', 'onReferral', 'onReferredOrder'] as const;
 /** How long points last, in whole months up to the core's bounds, each with its help. */
 const KEEPING = [
   ['expiryMonths', 'expiry', 60],
@@ -217,6 +255,22 @@ export default function PointsSettings() {
                 </Text>
               )}
             </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.profiles}>
+            <Text as="p">{m.profiles.help}</Text>
+            <InlineGrid columns={{ xs: 1, md: 2 }} gap="300">
+              {SOCIAL_NETWORKS.map((network) => (
+                <TextField
+                  key={network}
+                  label={labels[profileOf(network)]}
+                  helpText={format(m.profiles.example, { example: exampleOf(network, m.profiles.handle) })}
+                  type="url"
+                  autoComplete="off"
+                  maxLength={512}
+                  {...form.field(profileOf(network))}
+                />
+              ))}
+            </InlineGrid>
           </TitledCard>
           <TitledCard title={m.sections.keeping}>
             <FormLayout>

@@ -1,3 +1,4 @@
+import { SOCIAL_NETWORKS } from '@loyalty/view-model';
 import type { AccountClient } from '../../core/client.server';
 import { type RecordOf, records } from '../../core/records.server';
 import type { AdminGraphql } from '../../shopify/admin-api.server';
@@ -60,6 +61,8 @@ export const earnsByRates = (setting: RecordOf<'points_setting'>): boolean =>
     setting.pointsOnBirthday,
     setting.pointsOnReferral,
     setting.pointsOnReferredOrder,
+    // Follows earn only where a profile is set.
+    SOCIAL_NETWORKS.some((n) => setting[`${n}Url`]) ? setting.pointsOnFollow : 0,
   ].some((rate) => Number(rate) > 0);
 
 /** The account's points as a program: shown once live, or a draft with a way to earn (a template's draft). */

@@ -3,6 +3,7 @@ import { BlockStack, Button, Card, InlineError, InlineGrid, Text, TextField } fr
 import { useEffect, useState } from 'react';
 import type { PointRow, PointSource } from '../../admin/members.server';
 import { format } from '../../i18n';
+import { networkName } from '@loyalty/view-model';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
 import { type RowAnswer, Section, useNoteText, useToastFor } from './MemberCards';
@@ -94,7 +95,9 @@ export function PointsCard({
         ? format(m.points.from.order, { name: from.name })
         : from.kind === 'reward'
           ? (from.title ?? m.points.from.reward)
-          : m.points.from[from.kind];
+          : from.kind === 'follow'
+            ? format(m.points.from.follow, { network: networkName(from.network) })
+            : m.points.from[from.kind];
   const c = m.points.columns;
   return (
     <BlockStack gap="400">

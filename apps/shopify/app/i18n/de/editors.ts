@@ -54,6 +54,10 @@ export const editors: Messages['editors'] = {
       label: 'Punkte zum Geburtstag',
       help: 'Einmal im Jahr, am Geburtstag in der Zeitzone des Kunden. Kunden geben ihren Geburtstag einmal an, auf ihrer Prämienseite oder im Prämien-Fenster; auf ihrer Mitgliedsseite kannst du ihn ändern.',
     },
+    onFollow: {
+      label: 'Punkte für das Folgen deines Shops in sozialen Netzwerken',
+      help: 'Einmal für jedes deiner Profile unten, dem ein Kunde im Prämien-Fenster folgt. Kein Netzwerk teilt einem Shop mit, wer ihm folgt, daher zählt das Öffnen deines Profils aus dem Prämien-Fenster als Folgen. Dafür muss die App-Einbettung in deinem Theme aktiv sein.',
+    },
     onReferral: {
       label: 'Punkte für das Empfehlen eines Freundes',
       help: 'Kunden teilen ihren eigenen Link auf ihrer Prämienseite oder im Prämien-Fenster. Kommt die erste Bestellung eines neuen Kunden darüber und wird bezahlt, erhält der Kunde, der ihn geteilt hat, diese Punkte; wird die ganze Bestellung erstattet oder storniert, werden sie zurückgenommen. Nie für eigene Bestellungen und nie für Kunden, die du schon vor der Installation der App hattest. Dafür muss die App-Einbettung in deinem Theme aktiv sein.',
@@ -125,9 +129,17 @@ export const editors: Messages['editors'] = {
         other: 'Der Loyalty-Dienst hat abgelehnt: {message}',
       },
     },
+    profiles: {
+      help: 'Kunden erhalten die Punkte für das Folgen einmal pro Profil, dem sie im Prämien-Fenster folgen. Das Prämien-Fenster zeigt ein Profil nur, wenn seine Adresse eingetragen ist; lass ein Feld leer, um das Netzwerk wegzulassen.',
+      label: '{network}-Profil',
+      example: 'Zum Beispiel {example}',
+      handle: 'deinshop',
+      refused: '{label} muss die https-Adresse deines Profils auf {network} sein, zum Beispiel {example}.',
+    },
     sections: {
       program: 'Punkteprogramm',
       earning: 'Wie Kunden Punkte sammeln',
+      profiles: 'Social-Media-Profile',
       keeping: 'Wie lange Punkte gelten',
       shopper: 'Was Kunden sehen',
     },

@@ -15,7 +15,7 @@ export const help: Messages['help'] = {
     },
     points: {
       title: 'Punkte und VIP-Stufen',
-      body: 'Mitglieder sammeln Punkte mit Bestellungen, bei der Anmeldung, mit der Newsletter-Anmeldung, zum Geburtstag, mit Empfehlungen an Freunde und an Meilensteinen und lösen sie für die Prämien ein, denen du einen Punktepreis gibst. VIP-Stufen richten sich nach den Punkten, die ein Mitglied im Zeitraum der Stufen gesammelt hat: Jede Stufe kann das Gesammelte vervielfachen und beim Erreichen eine Prämie geben. Kommst du von einer anderen Treue-App, übernimmst du die Punktestände deiner Kunden mit einer CSV-Datei auf der Seite Punkte.',
+      body: 'Mitglieder sammeln Punkte mit Bestellungen, bei der Anmeldung, mit der Newsletter-Anmeldung, zum Geburtstag, fürs Folgen deines Shops in sozialen Netzwerken, mit Empfehlungen an Freunde und an Meilensteinen und lösen sie für die Prämien ein, denen du einen Punktepreis gibst. VIP-Stufen richten sich nach den Punkten, die ein Mitglied im Zeitraum der Stufen gesammelt hat: Jede Stufe kann das Gesammelte vervielfachen und beim Erreichen eine Prämie geben. Kommst du von einer anderen Treue-App, übernimmst du die Punktestände deiner Kunden mit einer CSV-Datei auf der Seite Punkte.',
     },
     rewards: {
       title: 'Prämien',

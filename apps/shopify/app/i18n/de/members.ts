@@ -162,6 +162,7 @@ export const members: Messages['members'] = {
       signUp: 'Registrierung',
       newsletter: 'Newsletter-Anmeldung',
       birthday: 'Geburtstag',
+      follow: 'Dem Shop auf {network} folgen',
       referral: 'Empfehlung an einen Freund',
       referredOrder: 'Erste Bestellung über den Link eines Freundes',
       reward: 'Eine Prämie',

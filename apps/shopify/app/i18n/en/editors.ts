@@ -39,6 +39,10 @@ export const editors = {
       label: 'Points on a customer’s birthday',
       help: 'Given once a year, on the birthday in the customer’s time zone. Customers tell you their birthday once, on their rewards page or in the rewards launcher; you can change it on their member page.',
     },
+    onFollow: {
+      label: 'Points for following your shop on social media',
+      help: 'Given once for each of your social profiles below that a shopper follows from the rewards launcher. No network tells a shop who follows it, so opening your profile from the launcher counts as following. Needs the app embed on in your theme.',
+    },
     onReferral: {
       label: 'Points for referring a friend',
       help: 'Customers share their own link from their rewards page or the rewards launcher. When a new customer’s first order comes through it and is paid, the customer who shared it gets these points; refunding or cancelling the whole order takes them back. Never for their own orders, nor for customers you had before you installed the app. Needs the app embed on in your theme.',
@@ -115,9 +119,17 @@ export const editors = {
         other: 'The loyalty service refused: {message}',
       },
     },
+    profiles: {
+      help: 'Shoppers get the points for following your shop once per profile they follow from the rewards launcher. The launcher shows a profile only when its address is set; leave a field empty to leave that network out.',
+      label: '{network} profile',
+      example: 'For example {example}',
+      handle: 'yourshop',
+      refused: '{label} must be the https address of your profile on {network}, for example {example}.',
+    },
     sections: {
       program: 'Points program',
       earning: 'How shoppers earn points',
+      profiles: 'Social profiles',
       keeping: 'How long points last',
       shopper: 'What shoppers see',
     },

@@ -14,7 +14,7 @@ export const help = {
     },
     points: {
       title: 'Points and VIP tiers',
-      body: 'Members earn points on orders, on signing up, for subscribing to your newsletter, on their birthday, for referring friends and at milestones, and spend them on the rewards you give a cost in points. VIP tiers follow the points a member earned in the tiers’ window: each tier can multiply what its members earn and give a reward on entering it. Coming from another loyalty app, you bring your customers’ balances with a CSV file on the Points page.',
+      body: 'Members earn points on orders, on signing up, for subscribing to your newsletter, on their birthday, for following your shop on social media, for referring friends and at milestones, and spend them on the rewards you give a cost in points. VIP tiers follow the points a member earned in the tiers’ window: each tier can multiply what its members earn and give a reward on entering it. Coming from another loyalty app, you bring your customers’ balances with a CSV file on the Points page.',
     },
     rewards: {
       title: 'Rewards',

@@ -158,6 +158,7 @@ export const members = {
       signUp: 'Signing up',
       newsletter: 'Subscribing to the newsletter',
       birthday: 'Birthday',
+      follow: 'Following the shop on {network}',
       referral: 'Referring a friend',
       referredOrder: 'First order through a friend’s link',
       reward: 'A reward',
