@@ -98,6 +98,7 @@ function ownedBy(): Json {
     referralCode: SAMPLE_REFERRAL_CODE,
     referredById: null,
     unsubscribedChannels: [],
+    socialFollows: [],
     pointsBalance: SAMPLE_BALANCE,
     pointsEarnedInTierWindow: SAMPLE_BALANCE,
     lastPointEntryAt: '2026-01-15T09:30:00.000Z',

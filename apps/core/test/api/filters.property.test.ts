@@ -73,6 +73,8 @@ const models: ResourceModel[] = [
       referralCode: text,
       referredById: uuid,
       unsubscribedChannels: { type: 'stringArray', values: ['email', 'push', 'sms', 'chat'] },
+      // The networks a member followed for points: the follow action's, none for the seeded members.
+      socialFollows: { type: 'stringArray', values: ['instagram', 'tiktok', 'facebook', 'youtube', 'x', 'pinterest'] },
       // The service's own (CONTRACT §19): 0 for members without point entries, as every seeded one.
       pointsBalance: num,
       pointsEarnedInTierWindow: num,
@@ -171,6 +173,7 @@ async function seed(slug: string, body: Json): Promise<Rec> {
           tierId: null,
           referralCode: res.body.data.referralCode,
           referredById: null,
+          socialFollows: [],
         }
       : {};
   const rec: Rec = { ...body, ...balances, id, createdAt, updatedAt };
