@@ -3,7 +3,7 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { formatTable, openBenchDatabase } from '../../../apps/core/bench/lib.js';
 import { loadConfig } from '../../../apps/core/src/config.js';
@@ -33,7 +33,7 @@ const RESULTS_FILE = fileURLToPath(new URL('../bench-results.json', import.meta.
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const EAGER_LOADER = fileURLToPath(new URL('dist/loader-eager.js', import.meta.url));
 /**
- * The eager loader is served by the core itself, so that it comes gzipped and with its real
+ * The eager loader is served by the core itself, so that it comes compressed and with its real
  * headers: for the run it sits in dist/ under a name the core's widget route serves.
  */
 const EAGER_FILE = 'app-bench-eager-loader.js';
@@ -319,7 +319,14 @@ async function main(): Promise<void> {
   const api = await startApi(config, db, undefined, { extraRoutes: demoRoutes });
   const eagerPath = join(DIST, EAGER_FILE);
   copyFileSync(EAGER_LOADER, eagerPath);
+  // Both copies, as the build writes them for the lazy loader, so each build is sent alike.
   writeFileSync(`${eagerPath}.gz`, gzipSync(readFileSync(eagerPath), { level: 9 }));
+  writeFileSync(
+    `${eagerPath}.br`,
+    brotliCompressSync(readFileSync(eagerPath), {
+      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+    }),
+  );
   let browser: Browser | undefined;
   try {
     await ensureDemoAccount(api.services, api.url);

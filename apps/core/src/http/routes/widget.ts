@@ -12,24 +12,30 @@ const JS = 'application/javascript; charset=utf-8';
 /** Hashed names never change content: cached for a year. */
 const HASHED = /^app-[\w-]+\.js$/;
 
+/** The copies the build writes beside each file, by the coding that made them. */
+const COPIES: Readonly<Record<string, string>> = { br: '.br', gzip: '.gz', identity: '' };
+
 async function send(ctx: Context, file: string, cacheControl: string): Promise<void> {
-  // The build writes a gzipped copy of each file beside it.
-  const gzip = ctx.acceptsEncodings('gzip', 'identity') === 'gzip';
-  let body: Buffer;
-  try {
-    body = await readFile(join(WIDGET_DIST, gzip ? `${file}.gz` : file));
-  } catch {
-    // Not built, or no such asset: the app's 404.
-    return;
+  // The smallest copy the client takes: brotli (a tenth smaller than gzip, asked for by every
+  // browser over https), else gzip, else the file itself; a copy missing (a build before brotli)
+  // falls to the next. Asked one by one, as the client's own order ("gzip, deflate, br") would
+  // pick gzip among equals.
+  const codings = [...(['br', 'gzip'] as const).filter((c) => ctx.acceptsEncodings(c) === c), 'identity' as const];
+  for (const coding of codings) {
+    const body = await readFile(join(WIDGET_DIST, `${file}${COPIES[coding]}`)).catch(() => undefined);
+    if (!body) continue;
+    if (coding !== 'identity') ctx.set('content-encoding', coding);
+    ctx.body = body;
+    break;
   }
-  if (gzip) ctx.set('content-encoding', 'gzip');
+  // Not built, or no such asset: the app's 404.
+  if (!ctx.body) return;
   ctx.vary('accept-encoding');
   ctx.type = JS;
   ctx.set('cache-control', cacheControl);
   // Storefronts load the app cross-origin with import(), which needs CORS on module scripts.
   ctx.set('access-control-allow-origin', '*');
   ctx.set('x-content-type-options', 'nosniff');
-  ctx.body = body;
 }
 
 /**
