@@ -53,8 +53,8 @@ export interface FollowView {
 
 /**
  * Credits the member's follow of `network` (the caller has opened its profile), then reads the
- * member again for their balance and follows, and their history for the entry. A follow credited before (another tab, a second
- * click) is not a failure: the member read shows it followed.
+ * member again for their balance and follows, and their history for the entry. A follow credited
+ * before (another tab, a second click) is not a failure: the member read shows it followed.
  */
 export async function followInto(
   api: Pick<Api, 'follow' | 'me' | 'list'>,

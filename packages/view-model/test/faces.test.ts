@@ -19,6 +19,7 @@ import type {
   Theme,
   Tier,
 } from '../src/model.js';
+import type { SocialNetwork } from '../src/social.js';
 
 /**
  * A face agrees with a record of the document when each field it reads is one of the record's
@@ -38,6 +39,9 @@ type Agrees<Face, Doc> = {
 
 type StandingsDoc = paths['/schema/leaderboard/record/{id}/standings']['get']['responses'][200]['content']['application/json']['data'];
 type RedeemDoc = paths['/schema/reward/record/{id}/action/redeem']['post']['responses'][200]['content']['application/json']['data'];
+type FollowBody = NonNullable<
+  paths['/schema/points_setting/record/{id}/action/follow']['post']['requestBody']
+>['content']['application/json'];
 
 describe('the faces the widget and the Rewards page read', () => {
   it('name the fields of the records the core serves, with the types it serves', () => {
@@ -58,5 +62,7 @@ describe('the faces the widget and the Rewards page read', () => {
     expectTypeOf<Agrees<Tier, Schema<'Tier'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Member, Schema<'AccountUser'>>>().toEqualTypeOf<true>();
     expectTypeOf<Agrees<Redemption, RedeemDoc>>().toEqualTypeOf<true>();
+    // The networks the storefront offers are the ones the core's follow action takes.
+    expectTypeOf<SocialNetwork>().toEqualTypeOf<FollowBody['network']>();
   });
 });
