@@ -410,7 +410,7 @@ describe('members in Chromium', () => {
     }
   });
 
-  it('names points for a social follow by the network the customer followed', async () => {
+  it('names points for a social follow by the network the customer followed, and says the networks followed', async () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     const before = { status: setting.status, pointsOnFollow: setting.pointsOnFollow, tiktokUrl: setting.tiktokUrl };
     const live = { status: 'live', pointsOnFollow: 15, tiktokUrl: 'https://www.tiktok.com/@shop' };
@@ -424,6 +424,8 @@ describe('members in Chromium', () => {
       await admin.browser.open(`/app/members/${marie.id}`);
       const history = page().getByRole('region', { name: 'Points history' });
       await history.locator('tbody tr', { hasText: 'Following the shop on TikTok' }).getByText('+15').waitFor();
+      // The points card says which profiles the customer followed, for a question about missing points.
+      await page().getByRole('region', { name: 'Adjust points' }).getByText('Followed for points on TikTok').waitFor();
     } finally {
       expect((await api.patch(`/schema/points_setting/record/${setting.id}`, before)).status).toBe(200);
     }

@@ -60,6 +60,8 @@ export interface MemberRow {
   tier: string | null;
   /** MM-DD (birthday points); null when neither they nor the shop gave it. */
   birthday: string | null;
+  /** The networks whose profile of the shop the member followed for points. */
+  socialFollows: string[];
 }
 
 const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, string>): MemberRow => ({
@@ -75,6 +77,7 @@ const memberRow = (r: RecordOf<'account_user'>, tiers: ReadonlyMap<string, strin
   pointsBalance: r.pointsBalance ?? 0,
   tier: (r.tierId && tiers.get(r.tierId)) || null,
   birthday: r.birthday ?? null,
+  socialFollows: r.socialFollows ?? [],
 });
 
 /** A Shopify customer the core knows no name or e-mail of: met only through a storefront token, whose minting asks Shopify nothing. */

@@ -156,6 +156,7 @@ export default function Member() {
               balance={member.pointsBalance}
               expiresAt={detail.pointsExpireAt}
               tier={detail.tier}
+              followed={member.socialFollows}
               rows={detail.points}
             />
           </Layout.Section>

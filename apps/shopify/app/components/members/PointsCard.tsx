@@ -75,10 +75,13 @@ export function PointsCard({
   balance,
   expiresAt,
   tier,
+  followed,
   rows,
 }: {
   memberId: string;
   balance: number;
+  /** The networks the member followed the shop on for points. */
+  followed: string[];
   expiresAt: string | null;
   tier: { id: string; name: string } | null;
   rows: PointRow[];
@@ -114,6 +117,9 @@ export function PointsCard({
             <Text as="p">
               {m.points.tier}: {tier ? <Link to={`/app/tiers/${tier.id}`}>{tier.name}</Link> : m.points.noTier}
             </Text>
+            {followed.length ? (
+              <Text as="p">{format(m.points.followed, { networks: new Intl.ListFormat(language).format(followed.map(networkName)) })}</Text>
+            ) : null}
             <AdjustPoints memberId={memberId} />
           </BlockStack>
         </section>

@@ -152,6 +152,7 @@ export const members: Messages['members'] = {
     title: 'Punkte',
     history: 'Punkteverlauf',
     balance: 'Kontostand',
+    followed: 'Für Punkte gefolgt auf {networks}',
     tier: 'VIP-Stufe',
     expires: 'Sie verfallen am {date}, wenn das Mitglied bis dahin keine sammelt oder einlöst.',
     noTier: 'noch keine',

@@ -148,6 +148,8 @@ export const members = {
     title: 'Points',
     history: 'Points history',
     balance: 'Balance',
+    /** `{networks}`: the social networks the customer followed the shop on, for points ("Instagram and TikTok"). */
+    followed: 'Followed for points on {networks}',
     tier: 'VIP tier',
     noTier: 'none yet',
     expires: 'They expire on {date} unless the member earns or redeems some before then.',
