@@ -20,9 +20,18 @@ export const followBody = z.strictObject({
 
 const SETTING_COLUMNS = columnsOf(pointsSettingFields);
 
-/** Why following `network` earns nothing now (points off, no rate, no profile), as an error detail's field and message; null when it earns. */
-function whyNotEarnable(setting: PointsSettingRow, network: SocialNetwork): { field: string; message: string } | null {
+/**
+ * Why following `network` earns nothing now (points off, no rate, no profile, or the member not
+ * live: like a birthday, a follow earns live members only), as an error detail's field and
+ * message; null when it earns.
+ */
+function whyNotEarnable(
+  setting: PointsSettingRow,
+  network: SocialNetwork,
+  memberStatus: string,
+): { field: string; message: string } | null {
   if (setting.status !== 'live') return { field: 'status', message: `Points are ${setting.status}.` };
+  if (memberStatus !== 'live') return { field: 'ownedById', message: `The member is ${memberStatus}: only live members earn.` };
   if (setting.points_on_follow <= 0) return { field: 'pointsOnFollow', message: 'pointsOnFollow is 0.' };
   const field = profileField(network);
   return setting[SETTING_COLUMNS[field]] ? null : { field, message: `${field} is not set.` };
@@ -34,7 +43,8 @@ function whyNotEarnable(setting: PointsSettingRow, network: SocialNetwork): { fi
  * network as its record), multiplied by the member's tier like every earned entry, and adds the
  * network to the member's `socialFollows` in the same transaction. The member's row lock decides
  * racing follows, so each network earns once. 409 `not_earnable` while points are off, the rate is
- * 0 or the network has no profile; 409 `already_followed` for a network followed before.
+ * 0, the network has no profile or the member is not live; 409 `already_followed` for a network
+ * followed before.
  * The shop cannot see whether the shopper really followed: like every loyalty program's social
  * rewards, it trusts the click that opened the profile.
  */
@@ -52,7 +62,7 @@ export async function followProfile(
   const accountId = setting.account_id;
   const read = await lockMember(trx, accountId, memberId);
   if (!read) throw unknownMember(memberId);
-  const refusal = whyNotEarnable(setting, network);
+  const refusal = whyNotEarnable(setting, network, read.member.status);
   if (refusal) throw notEarnable(`Following the shop on ${network} earns no points now.`, [{ ...refusal, code: 'not_earnable' }]);
   const followed = read.member.social_follows;
   if (followed.includes(network))

@@ -55,7 +55,7 @@ export const pointsSetting = defineResource({
       description:
         'A member followed the shop on a social network (an addition to CONTRACT §19): an end user for themselves, an API key with ownedById. ' +
         'The first follow of each network earns pointsOnFollow (an earned entry linked social_follow, multiplied by the tier) and adds it to the member’s socialFollows. ' +
-        '409 not_earnable while points are not live, pointsOnFollow is 0 or the network has no profile; 409 already_followed.',
+        '409 not_earnable while points are not live, pointsOnFollow is 0, the network has no profile or the member is not live; 409 already_followed.',
       run: ({ trx, ctx, records, row, body }) => followProfile(trx, records, ctx, row, body),
     },
   },

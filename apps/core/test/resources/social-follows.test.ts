@@ -101,7 +101,7 @@ describe('following', () => {
     expect(events.map((e: any) => e.payload.member.socialFollows).sort()).toEqual([['instagram'], ['instagram', 'tiktok']]);
   });
 
-  it('is refused with nothing changed: points off, no rate, no profile, an unknown network, or for someone else', async () => {
+  it('is refused with nothing changed: points off, no rate, no profile, a paused member, an unknown network, or for someone else', async () => {
     const { a, settingId } = await program();
     const { client, memberId } = await endUser(a);
     const before = await stateOf(memberId);
@@ -118,6 +118,10 @@ describe('following', () => {
     // An API key names the member.
     await refusal({ network: 'instagram' }, 400, 'invalid_input', 'ownedById', a.api);
     await refusal({ network: 'instagram', ownedById: '00000000-0000-4000-8000-000000000000' }, 400, 'invalid_input', 'ownedById', a.api);
+    // A paused member earns nothing, as on their birthday.
+    await accepted(a.api.patch(`/schema/account_user/record/${memberId}`, { status: 'paused' }));
+    await refusal({ network: 'instagram' }, 409, 'not_earnable', 'ownedById');
+    await accepted(a.api.patch(`/schema/account_user/record/${memberId}`, { status: 'live' }));
     await accepted(a.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnFollow: 0 }));
     await refusal({ network: 'instagram' }, 409, 'not_earnable', 'pointsOnFollow');
     await accepted(a.api.patch(`/schema/points_setting/record/${settingId}`, { pointsOnFollow: 50, status: 'paused' }));
