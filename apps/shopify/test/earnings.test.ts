@@ -551,6 +551,7 @@ describe('holdout lift (a synthetic shop)', () => {
 describe('the exports’ points and tiers (CONTRACT §19)', () => {
   const SHOPPER = 7359001;
   let referralCode = '';
+  let shopperId = '';
   beforeAll(async () => {
     const [setting] = (await api.get('/schema/points_setting/record')).body.data;
     expect((await api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' })).status).toBe(200);
@@ -572,6 +573,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     const referrer = await created('/schema/account_user/record', { externalId: 'gid://shopify/Customer/7359002' });
     expect((await api.patch(`/schema/account_user/record/${member.id}`, { referredById: referrer.id })).status).toBe(200);
     referralCode = member.referralCode;
+    shopperId = member.id;
   }, 120_000);
 
   it('the figures add the range’s points by reason and what members hold now', async () => {
@@ -587,7 +589,15 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     ).toEqual(['120', '0', '-30', '90', '1']);
   });
 
-  it('the members export lists every member, a page of the core’s at a time, with their orders, points and tier by name', async () => {
+  it('the members export lists every member, a page of the core’s at a time, with their orders, points, tier by name and social follows', async () => {
+    // The shopper follows the shop on two networks, 5 points each.
+    const [setting] = (await api.get('/schema/points_setting/record')).body.data;
+    const profiles = { pointsOnFollow: 5, instagramUrl: 'https://www.instagram.com/shop', tiktokUrl: 'https://www.tiktok.com/@shop' };
+    expect((await api.patch(`/schema/points_setting/record/${setting.id}`, profiles)).status).toBe(200);
+    for (const network of ['instagram', 'tiktok'])
+      expect((await api.post(`/schema/points_setting/record/${setting.id}/action/follow`, { network, ownedById: shopperId })).status).toBe(
+        200,
+      );
     const res = await adminLoad(prod.url, '/app/members.csv');
     expect(res.status).toBe(200);
     const body = await res.text();
@@ -597,7 +607,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       .split('\r\n')
       .map((line) => line.split(','));
     const column = (row: string[], name: string) => row[header!.indexOf(name)];
-    expect(header!.slice(-9)).toEqual([
+    expect(header!.slice(-10)).toEqual([
       'orders',
       'order_total',
       'refunded_total',
@@ -607,6 +617,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       'birthday',
       'referral_code',
       'referred_by',
+      'social_follows',
     ]);
     const total = (await api.get('/schema/account_user/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
     expect(total).toBeGreaterThan(500);
@@ -617,8 +628,11 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       ['points_balance', 'points_earned_in_tier_window', 'tier', 'birthday', 'referral_code', 'referred_by'].map((name) =>
         column(shopper, name),
       ),
-    ).toEqual(['90', '120', 'Gold', '07-14', referralCode, '7359002']);
+    ).toEqual(['100', '130', 'Gold', '07-14', referralCode, '7359002']);
     expect(rows.filter((r) => column(r, 'referred_by'))).toHaveLength(1);
+    // The networks a member followed for points: one cell, space-separated.
+    expect(column(shopper, 'social_follows')).toBe('instagram tiktok');
+    expect(rows.filter((r) => column(r, 'social_follows'))).toHaveLength(1);
     // An ordering customer's totals are the app's order facts.
     const { rows: facts } = await prod.appPool.query<{ customer_id: string; orders: string; total: string }>(
       'select customer_id, count(*)::text as orders, sum(amount)::numeric(12, 2)::text as total from order_facts where shop = $1 and processed_at is not null group by 1 order by 2 desc limit 1',

@@ -109,6 +109,7 @@ const MEMBER_HEADER = [
   'birthday',
   'referral_code',
   'referred_by',
+  'social_follows',
 ];
 
 type Owned = { ownedById?: string | null };
@@ -234,6 +235,8 @@ async function memberPage(
         m.birthday ?? null,
         m.referralCode ?? null,
         m.referredById ? (referredBy.get(m.referredById) ?? null) : null,
+        // The networks followed for points, space-separated: one cell a spreadsheet can filter on.
+        (m.socialFollows ?? []).join(' ') || null,
       ]);
     })
     .join('');
