@@ -169,7 +169,8 @@ export interface Earnings {
 /**
  * What a reward gives, in words: points with their name times a member's tier multiplier, or what
  * it takes off in the shopper's language; null for a fixed amount when the storefront does not
- * say the shop's currency.
+ * say the shop's currency, and for nothing off (free shipping or a free product, which only
+ * their title names).
  */
 export function rewardGives(
   r: MilestoneReward,
@@ -178,7 +179,7 @@ export function rewardGives(
   { points = { one: t.point, other: t.points }, currency, multiplier = 1 }: Earnings = {},
 ): string | null {
   if (r.rewardKind === 'points' && r.pointsValue) return `+${pointsText(multiplied(r.pointsValue, multiplier), points, lang)}`;
-  if (r.discountValue === null) return null;
+  if (!r.discountValue) return null;
   const off =
     r.discountType === 'percentage'
       ? numberFormat(lang, { style: 'percent', maximumFractionDigits: 2 }).format(r.discountValue / 100)

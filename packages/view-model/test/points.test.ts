@@ -147,6 +147,12 @@ describe('waysToEarn', () => {
     expect(rewardGives({ ...fixed, discountValue: 7.5 }, stringsFor('fr'), 'fr', { currency: 'EUR' })).toBe('7,50\u00a0€ de réduction');
     expect(rewardGives({ ...fixed, discountValue: 500 }, stringsFor('ja'), 'ja', { currency: 'JPY' })).toBe('￥500オフ');
     expect(milestoneEarns({ ...streak.milestones[0]!, reward: fixed }, t, 'en', { points: STARS, currency: 'USD' })).toBe('$5 off');
+    // Free shipping and a free product take no amount off (0): their title says what they give, never "$0 off".
+    const free = { ...fixed, discountValue: 0, eudTitle: 'Free Tote bag' };
+    expect(rewardGives(free, t, 'en', { currency: 'USD' })).toBeNull();
+    expect(milestoneEarns({ ...streak.milestones[0]!, eudMilestoneRewardTitle: null, reward: free }, t, 'en', { currency: 'USD' })).toBe(
+      'Free Tote bag',
+    );
   });
   it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
     // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
