@@ -722,6 +722,30 @@ describe('a referred friend’s gift, through what ships', () => {
     expect((await rates({ referralRewardId: null })).status).toBe(200);
   });
 
+  it('a free product as the friend’s gift: its variant’s price off one item of it, as Shopify prices it at the claim', async () => {
+    const variant = 'gid://shopify/ProductVariant/9101';
+    const giftId = await giftReward(api, prod.appPool, { eudTitle: 'Free Tote bag', discountValue: 0 });
+    const spec = { kind: 'free_product', minimum: null, collections: [], variant: { id: variant, title: 'Tote bag' }, currencyCode: 'EUR' };
+    await prod.appPool.query('insert into reward_issuing (shop, reward_id, spec) values ($1, $2, $3)', [TEST_SHOP, giftId, spec]);
+    expect((await rates({ referralRewardId: giftId })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    await paid(870, { ...SHOES_AND_HAT(870), customer: { id: 870, email: 'kim@example.com' } });
+    const code = (await api.get(`/schema/account_user/record/${(await memberOf(870))!.id}`)).body.data.referralCode as string;
+    prod.admin.variantPrices.set(variant, '18.00');
+    const claimed = await claim(code, 'tote@example.com');
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    expect((prod.admin.discounts.get(claimed.body.code)!.input as Record<string, unknown>).customerGets).toEqual({
+      value: { discountAmount: { amount: '18.00', appliesOnEachItem: false } },
+      items: { products: { productVariantsToAdd: [variant] } },
+    });
+    // The shop deleted the product: no code, and the friend is told to try later rather than given one for nothing.
+    prod.admin.variantPrices.delete(variant);
+    const before = prod.admin.discounts.size;
+    expect((await claim(code, 'late-tote@example.com')).status).toBe(503);
+    expect(prod.admin.discounts.size).toBe(before);
+    expect((await rates({ referralRewardId: null })).status).toBe(200);
+  });
+
   it('anyone may ask what a link offers, but a flood of codes is answered 429 with Retry-After past the shop’s burst, sparing the core', async () => {
     const code = (i: number) =>
       `ZZ${String(i)

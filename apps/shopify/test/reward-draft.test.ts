@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_MESSAGES } from '../app/i18n';
 import { blankReward, checkDraft, coreBody, type DraftField, draftOf, refusalsOnFields, specOf, todayIn } from '../app/admin/reward-draft';
+import { issuingSpecOf } from '../app/shopify/reward-issuing';
 
 /**
  * The rewards editor's mapping of the core's refusals (CONTRACT §2: `details[]` with `field` and
@@ -104,7 +105,7 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
 });
 
 describe('a draft for the core and for the app', () => {
-  const texts = { instructionsStoreCredit: 'Credited.' };
+  const texts = { instructionsStoreCredit: 'Credited.', titleFreeShipping: 'Free shipping', titleFreeProduct: 'Free {product}' };
   it('a Shopify discount: the core hands out no code; the app keeps kind, minimum, collections and combinations', () => {
     const d = {
       ...blankReward(),
@@ -125,9 +126,49 @@ describe('a draft for the core and for the app', () => {
       kind: 'percentage',
       minimum: { subtotal: 50 },
       collections: [{ id: 'gid://shopify/Collection/78', title: 'Hats' }],
+      variant: null,
       combinesWith: { orderDiscounts: true, productDiscounts: false, shippingDiscounts: false },
       currencyCode: 'EUR',
     });
+  });
+
+  it('a free product: nothing off in the core, titled after the product; the app keeps its variant, and reads it back', () => {
+    const d = {
+      ...blankReward(),
+      name: 'Tote',
+      kind: 'free_product' as const,
+      value: '99',
+      variantId: 'gid://shopify/ProductVariant/501',
+      variantTitle: 'Tote bag – Blue',
+      collections: ['gid://shopify/Collection/78'],
+      minimum: 'quantity' as const,
+      minimumValue: '2',
+    };
+    const body = coreBody(d, texts, null);
+    expect(body).toMatchObject({ discountType: 'fixed_amount', discountValue: 0, handleCoupon: false, eudTitle: 'Free Tote bag – Blue' });
+    // A title of the merchant's own stays theirs; free shipping is titled too, and an amount off says its amount itself.
+    expect(coreBody({ ...d, title: 'A bag on us' }, texts, null).eudTitle).toBe('A bag on us');
+    expect(coreBody({ ...d, kind: 'free_shipping' }, texts, null).eudTitle).toBe('Free shipping');
+    expect(coreBody({ ...d, kind: 'percentage' }, texts, null)).not.toHaveProperty('eudTitle');
+    const spec = specOf(d, 'EUR', [{ id: 'gid://shopify/Collection/78', title: 'Hats' }])!;
+    expect(spec).toMatchObject({
+      kind: 'free_product',
+      variant: { id: 'gid://shopify/ProductVariant/501', title: 'Tote bag – Blue' },
+      minimum: { quantity: 2 },
+      collections: [],
+    });
+    // Codes the core makes could not say which product is free: always a Shopify discount.
+    expect(specOf({ ...d, codes: 'upload' }, 'EUR', [])).toMatchObject({ kind: 'free_product' });
+    const read = draftOf({ id: 'r1', ...body }, true, issuingSpecOf(JSON.parse(JSON.stringify(spec))), null);
+    expect(read).toMatchObject({
+      kind: 'free_product',
+      value: '',
+      variantId: d.variantId,
+      variantTitle: d.variantTitle,
+      title: 'Free Tote bag – Blue',
+    });
+    // Another kind keeps no variant.
+    expect(issuingSpecOf({ ...spec, kind: 'percentage' })?.variant).toBeNull();
   });
 
   it('uploaded and generated codes are the core’s: no settings in the app', () => {
@@ -193,8 +234,12 @@ describe('a draft for the core and for the app', () => {
       for (const kind of ['percentage', 'fixed_amount', 'store_credit'] as const)
         for (const value of ['0', '-5'])
           expect(checkDraft({ ...d, kind, value, expiry: 'never' }, words, '2026-12-02'), kind).toEqual({ value: words.positive });
-      // Free shipping takes no amount off; an empty or unreadable amount is the core's to name.
+      // Free shipping and a free product take no amount off; an empty or unreadable amount is the core's to name.
       expect(checkDraft({ ...d, kind: 'free_shipping', value: '0', expiry: 'never' }, words, '2026-12-02')).toEqual({});
+      const product = { ...d, kind: 'free_product' as const, value: '0', expiry: 'never' as const };
+      expect(checkDraft({ ...product, variantId: 'gid://shopify/ProductVariant/1' }, words, '2026-12-02')).toEqual({});
+      // A free product without its product is no reward.
+      expect(checkDraft(product, words, '2026-12-02')).toEqual({ variantId: words.product });
       expect(checkDraft({ ...d, value: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
       expect(checkDraft({ ...d, name: '', expiry: 'never' }, words, '2026-12-02')).toEqual({});
       for (const name of ['   ', '\t\n'])

@@ -199,6 +199,86 @@ describe('the rewards editor creates each kind, and each sends its mutation when
     expect(prod.admin.discounts.get(code)?.active).toBe(true);
   });
 
+  it('a free product picked with Shopify’s resource picker: its variant’s price off one item, as priced the day it is earned', async () => {
+    const variant = 'gid://shopify/ProductVariant/9001';
+    const picked = {
+      id: variant,
+      title: 'Blue',
+      displayName: 'Tote bag - Blue',
+      product: { id: 'gid://shopify/Product/77', title: 'Tote bag' },
+    };
+    const pickerCalls = () => page().evaluate(() => (window as unknown as { __pickerCalls: unknown[] }).__pickerCalls);
+    await newReward('Tote bag on us');
+    await page().getByLabel('Free product').check({ force: true });
+    expect(await page().getByLabel('Codes you upload').isDisabled()).toBe(true);
+    // No product yet: the save says what is missing, and nothing is made.
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().getByText('Choose a product.').waitFor();
+    expect(page().url()).toContain('/app/rewards/new');
+    // The merchant closes the picker without choosing: still none.
+    await page().getByRole('button', { name: 'Choose product' }).click();
+    await page().evaluate((v) => ((window as unknown as { __pick: unknown }).__pick = [v]), picked);
+    await page().getByRole('button', { name: 'Choose product' }).click();
+    await page().getByText('Tote bag – Blue', { exact: true }).waitFor();
+    expect(await pickerCalls()).toEqual([
+      { type: 'variant', action: 'select', multiple: false, selectionIds: [] },
+      { type: 'variant', action: 'select', multiple: false, selectionIds: [] },
+    ]);
+    // The product was the one field marked: its error and the banner pointing at it are gone.
+    expect(await page().getByText('Choose a product.').count()).toBe(0);
+    expect(await page().getByText('Some fields need attention.').count()).toBe(0);
+    expect(await page().getByTestId('reward-summary').innerText()).toBe('Free Tote bag – Blue · never expires');
+    expect(await page().getByLabel('Title customers see').getAttribute('placeholder')).toBe('Free Tote bag – Blue');
+    await browser.shot('reward-editor-free-product');
+    const id = await save();
+    // Shoppers see what it gives by its title: the core's reward takes no amount off.
+    expect((await api.get(`/schema/reward/record/${id}`)).body.data).toMatchObject({
+      discountType: 'fixed_amount',
+      discountValue: 0,
+      eudTitle: 'Free Tote bag – Blue',
+      handleCoupon: false,
+    });
+
+    // The price the day it is earned, taken off one item of that variant only.
+    prod.admin.variantPrices.set(variant, '24.90');
+    const customer = 'gid://shopify/Customer/4020';
+    const log = await earn(id, customer);
+    const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
+    const call = sent('LoyaltyDiscountCreate').find((c) => (c.variables.basicCodeDiscount as any).code === code)!;
+    expect(call.variables.basicCodeDiscount).toMatchObject({
+      title: 'Loyalty reward: Tote bag on us',
+      usageLimit: 1,
+      context: { customers: { add: [customer] } },
+      customerGets: {
+        value: { discountAmount: { amount: '24.90', appliesOnEachItem: false } },
+        items: { products: { productVariantsToAdd: [variant] } },
+      },
+    });
+    expect(sent('LoyaltyVariantPrice').at(-1)?.variables).toEqual({ id: variant });
+
+    // What was saved reads back, and the picker opens at the chosen variant.
+    await browser.open(`/app/rewards/${id}`);
+    await page().getByText('Tote bag – Blue', { exact: true }).waitFor();
+    await page().getByRole('button', { name: 'Change product' }).click();
+    expect((await pickerCalls()).at(-1)).toMatchObject({ selectionIds: [{ id: variant }] });
+    await browser.open('/app/r/reward');
+    expect(await page().locator('tr', { hasText: 'Tote bag on us' }).first().innerText()).toContain('Free Tote bag – Blue');
+
+    // The shop deleted the variant: the next one earned is listed as not issued, saying why.
+    prod.admin.variantPrices.delete(variant);
+    const gone = await earn(id, 'gid://shopify/Customer/4021');
+    await until(
+      'the failure',
+      async () =>
+        (await prod.appPool.query(`select 1 from reward_discounts where reward_log_id = $1 and status = 'failed'`, [gone])).rowCount,
+    );
+    await browser.open(`/app/rewards/${id}`);
+    await page()
+      .getByRole('region', { name: 'Rewards that could not be issued' })
+      .getByText('The product this reward gives is no longer in the shop.')
+      .waitFor();
+  });
+
   it('codes you upload: the core hands out the next uploaded code, and no Shopify discount is made', async () => {
     await newReward('Partner voucher');
     await page().getByLabel('Fixed amount off').check({ force: true });

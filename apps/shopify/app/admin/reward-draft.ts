@@ -5,7 +5,7 @@
  */
 import { DateTime, IANAZone } from 'luxon';
 import type { Messages } from '../i18n/messages';
-import { type CodeMaker, type IssuingSpec, type RewardKind } from '../shopify/reward-issuing';
+import { type CodeMaker, type IssuingSpec, type RewardKind, takesNoAmount } from '../shopify/reward-issuing';
 import { type CoreDetail, detailWords } from './field-words';
 import { numberOr } from './numbers';
 
@@ -28,6 +28,9 @@ export type RewardDraft = {
   minimumValue: string;
   /** Collection GIDs; none: all products. */
   collections: string[];
+  /** A free product's variant: its GID and the title the editor shows ('' when none is chosen). */
+  variantId: string;
+  variantTitle: string;
   combinesOrder: boolean;
   combinesProduct: boolean;
   combinesShipping: boolean;
@@ -56,6 +59,8 @@ export function blankReward(): RewardDraft {
     minimum: 'none',
     minimumValue: '',
     collections: [],
+    variantId: '',
+    variantTitle: '',
     combinesOrder: false,
     combinesProduct: false,
     combinesShipping: false,
@@ -105,13 +110,15 @@ export function draftOf(
     title: str(record.eudTitle),
     instructions: str(record.eudRedeemInstructionMessage),
     kind,
-    value: kind === 'free_shipping' ? '' : str(record.discountValue),
+    value: takesNoAmount(kind) ? '' : str(record.discountValue),
     codes: issued ? 'shopify' : record.handleCouponAutoGeneration ? 'generate' : 'upload',
     prefix: str(record.couponCodePrefix),
     length: str(record.couponCodeLength ?? 10),
     minimum: minimum && 'subtotal' in minimum ? 'subtotal' : minimum && 'quantity' in minimum ? 'quantity' : 'none',
     minimumValue: minimum ? String('subtotal' in minimum ? minimum.subtotal : minimum.quantity) : '',
     collections: spec?.collections.map((c) => c.id) ?? [],
+    variantId: spec?.variant?.id ?? '',
+    variantTitle: spec?.variant?.title ?? '',
     combinesOrder: spec?.combinesWith.orderDiscounts ?? false,
     combinesProduct: spec?.combinesWith.productDiscounts ?? false,
     combinesShipping: spec?.combinesWith.shippingDiscounts ?? false,
@@ -122,20 +129,43 @@ export function draftOf(
   };
 }
 
+/** The kinds only the app can issue: uploaded or generated codes could not say which shipping or product is free, nor credit anything. */
+export const onlyByApp = (kind: RewardKind) => takesNoAmount(kind) || kind === 'store_credit';
+
 /** Whether the app issues the reward itself (a Shopify discount or store credit) rather than the core's codes. */
-export const issuedByApp = (d: RewardDraft) => d.kind === 'free_shipping' || d.kind === 'store_credit' || d.codes === 'shopify';
+export const issuedByApp = (d: RewardDraft) => onlyByApp(d.kind) || d.codes === 'shopify';
+
+/** What the editor's texts give a new reward the merchant left without them. */
+export interface DefaultTexts {
+  instructionsStoreCredit: string;
+  titleFreeShipping: string;
+  /** With `{product}`. */
+  titleFreeProduct: string;
+}
 
 /**
- * The core's reward body. Free shipping has no amount of its own (0); store credit's amount is its
- * value; a last day ends at its end in the shop's time zone, as the merchant means it.
+ * The title shoppers see for a reward without one of its own: the core's reward has no amount to
+ * show for free shipping or a free product, so without it the widget would name nothing it gives.
  */
-export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: string }, timezone: string | null): Record<string, unknown> {
+function defaultTitle(d: RewardDraft, texts: DefaultTexts): string | null {
+  if (d.kind === 'free_shipping') return texts.titleFreeShipping;
+  if (d.kind === 'free_product' && d.variantTitle.trim()) return texts.titleFreeProduct.replace('{product}', d.variantTitle.trim());
+  return null;
+}
+
+/**
+ * The core's reward body. Free shipping and a free product have no amount of their own (0), and
+ * their title says what they give; store credit's amount is its value; a last day ends at its end
+ * in the shop's time zone, as the merchant means it.
+ */
+export function coreBody(d: RewardDraft, texts: DefaultTexts, timezone: string | null): Record<string, unknown> {
+  const title = d.title.trim() ? d.title : defaultTitle(d, texts);
   const generate = !issuedByApp(d) && d.codes === 'generate';
   return {
     name: d.name,
     description: d.description.trim() ? d.description : d.name,
     discountType: d.kind === 'percentage' ? 'percentage' : 'fixed_amount',
-    discountValue: d.kind === 'free_shipping' ? 0 : numberOr(d.value),
+    discountValue: takesNoAmount(d.kind) ? 0 : numberOr(d.value),
     rewardExpiryType: d.expiry === 'days' ? 'relative' : d.expiry === 'date' ? 'absolute' : 'no_expiry',
     ...(d.expiry === 'days' && d.expiryDays.trim() ? { rewardExpiryInDays: numberOr(d.expiryDays) } : {}),
     ...(d.expiry === 'date' && d.expiryDate ? { rewardExpiryAt: endOfDay(d.expiryDate, timezone) } : {}),
@@ -144,7 +174,7 @@ export function coreBody(d: RewardDraft, texts: { instructionsStoreCredit: strin
     handleCouponAutoGeneration: generate,
     ...(generate ? { couponCodePrefix: d.prefix.trim(), couponCodeLength: numberOr(d.length) } : {}),
     pointsCost: d.pointsCost.trim() ? numberOr(d.pointsCost) : null,
-    ...(d.title.trim() ? { eudTitle: d.title } : {}),
+    ...(title ? { eudTitle: title } : {}),
     ...(d.instructions.trim()
       ? { eudRedeemInstructionMessage: d.instructions }
       : d.kind === 'store_credit' && !d.id
@@ -162,6 +192,7 @@ export function specOf(d: RewardDraft, currencyCode: string, collections: { id: 
     kind: d.kind,
     minimum: !discount || d.minimum === 'none' ? null : d.minimum === 'subtotal' ? { subtotal: value } : { quantity: value },
     collections: d.kind === 'percentage' || d.kind === 'fixed_amount' ? collections.filter((c) => d.collections.includes(c.id)) : [],
+    variant: d.kind === 'free_product' && d.variantId ? { id: d.variantId, title: d.variantTitle } : null,
     combinesWith: {
       orderDiscounts: discount && d.combinesOrder,
       productDiscounts: discount && d.combinesProduct,
@@ -179,15 +210,16 @@ export const todayIn = (timezone: string | null): string =>
 
 /**
  * The app's own checks, before the core is asked: what the core cannot check (minimums,
- * collections, a last day that has passed by `today`), a name of nothing but spaces, and an amount
- * off that takes nothing off.
+ * collections, a free product's product, a last day that has passed by `today`), a name of nothing
+ * but spaces, and an amount off that takes nothing off.
  */
 export function checkDraft(d: RewardDraft, words: Words, today: string): Partial<Record<DraftField, string>> {
   const errors: Partial<Record<DraftField, string>> = {};
   // The core takes a name of spaces, which no list could show or link; an empty one is the core's to name.
   if (d.name && !d.name.trim()) errors.name = words.required;
   const value = Number(d.value);
-  if (d.kind !== 'free_shipping' && d.value.trim() && Number.isFinite(value) && value <= 0) errors.value = words.positive;
+  if (!takesNoAmount(d.kind) && d.value.trim() && Number.isFinite(value) && value <= 0) errors.value = words.positive;
+  if (d.kind === 'free_product' && !d.variantId) errors.variantId = words.product;
   if (issuedByApp(d) && d.kind !== 'store_credit' && d.minimum !== 'none') {
     const n = Number(d.minimumValue);
     if (!d.minimumValue.trim() || !Number.isFinite(n) || n <= 0) errors.minimumValue = words.positive;

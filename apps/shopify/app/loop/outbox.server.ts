@@ -61,6 +61,8 @@ export interface DiscountSpec {
   minimum?: MinimumRequirement;
   /** Collection GIDs; none: all products. */
   collections?: string[];
+  /** A free product's variant (GID). */
+  variant?: string;
   combinesWith?: CombinesWith;
   currencyCode?: string;
 }
@@ -129,13 +131,14 @@ function discountSpec(log: IssuedRewardLog, issuing: IssuingSpec | undefined): D
     discountType,
     discountValue: Number(reward.discountValue ?? 0),
     endsAt: rewardExpiry(log),
-    // Flow's Reward issued names free shipping and store credit, which the core's type cannot.
+    // Flow's Reward issued names free shipping, a free product and store credit, which the core's type cannot.
     triggerFields: issuing ? { ...fields, discount_type: issuing.kind } : fields,
     ...(issuing
       ? {
           kind: issuing.kind,
           minimum: issuing.minimum,
           collections: issuing.collections.map((c) => c.id),
+          ...(issuing.variant ? { variant: issuing.variant.id } : {}),
           combinesWith: issuing.combinesWith,
           currencyCode: issuing.currencyCode,
         }

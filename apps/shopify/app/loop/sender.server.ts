@@ -16,7 +16,7 @@ import {
   setMetafields,
   type UserError,
 } from '../shopify/admin-api.server';
-import { storeCreditStamp } from '../shopify/reward-issuing';
+import { storeCreditStamp, takesNoAmount } from '../shopify/reward-issuing';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
 import type { ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
@@ -220,8 +220,9 @@ export class OutboxSender {
             title: spec.title,
             code: row.code,
             customerGid: row.customer_gid,
-            discountType: spec.kind === 'free_shipping' ? 'free_shipping' : spec.discountType,
+            discountType: spec.kind && takesNoAmount(spec.kind) ? spec.kind : spec.discountType,
             discountValue: spec.discountValue,
+            ...(spec.variant ? { variant: spec.variant } : {}),
             startsAt: row.created_at.toISOString(),
             endsAt: spec.endsAt,
             ...(spec.minimum !== undefined ? { minimum: spec.minimum } : {}),

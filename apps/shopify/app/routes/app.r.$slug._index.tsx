@@ -21,10 +21,11 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
   const [result, rewards] = await Promise.all([
     records(api, info.slug).list({ limit: 100, fetchTotalCount: true }),
-    // Rewards say what each gives: their kind where the app issues them (free shipping, store credit) and the shop's currency.
+    // Rewards say what each gives: their kind where the app issues them (free shipping, a free product, store credit) and the shop's currency.
     info.slug === 'reward'
       ? Promise.all([outbox.issuingSpecs(session.shop), shopCurrency(admin).catch(() => null)]).then(([specs, currency]) => ({
           kinds: Object.fromEntries([...specs].map(([id, spec]) => [id, spec.kind])),
+          products: Object.fromEntries([...specs].flatMap(([id, spec]) => (spec.variant ? [[id, spec.variant.title]] : []))),
           currency,
         }))
       : null,
@@ -128,7 +129,9 @@ function useRewardColumns(rewards: ListData['rewards']) {
     if (row.rewardKind === 'points') return format(r.list.pointsGiven, { points: number.format(Number(row.pointsValue ?? 0)) });
     const kind = rewards.kinds[row.id] ?? (row.discountType === 'fixed_amount' ? 'fixed_amount' : 'percentage');
     const value = Number(row.discountValue ?? 0);
-    return format(r.editor.summaryValue[kind], { value: kind === 'percentage' ? number.format(value) : money(value) });
+    return format(r.editor.summaryValue[kind], {
+      value: kind === 'free_product' ? (rewards.products[row.id] ?? '') : kind === 'percentage' ? number.format(value) : money(value),
+    });
   };
   return {
     headings: [r.list.gives, r.list.cost],

@@ -1,7 +1,21 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { type ShouldRevalidateFunction, useFetcher, useLoaderData, useNavigate, useSubmit } from '@remix-run/react';
 import { SaveBar, useAppBridge } from '@shopify/app-bridge-react';
-import { Banner, BlockStack, Button, Card, Checkbox, ChoiceList, InlineGrid, Layout, Page, Text, TextField } from '@shopify/polaris';
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  ChoiceList,
+  InlineError,
+  InlineGrid,
+  InlineStack,
+  Layout,
+  Page,
+  Text,
+  TextField,
+} from '@shopify/polaris';
 import { useEffect, useMemo, useState } from 'react';
 import { authenticateShop } from '../admin/authenticate.server';
 import type { CoreDetail } from '../admin/field-words';
@@ -19,7 +33,7 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';
 import { outbox } from '../loop/outbox.server';
-import { CODE_MAKERS, REWARD_KINDS } from '../shopify/reward-issuing';
+import { CODE_MAKERS, REWARD_KINDS, takesNoAmount } from '../shopify/reward-issuing';
 import {
   blankReward,
   checkDraft,
@@ -29,6 +43,7 @@ import {
   EXPIRIES,
   issuedByApp,
   MINIMUMS,
+  onlyByApp,
   refusalsOnFields,
   type RewardDraft,
   specOf,
@@ -41,7 +56,7 @@ import { failureMessage, failureResponse, isOutage } from '../core/failure';
 
 /**
  * A reward in the merchant's words (`new` for a new one): what the customer gets (percentage,
- * fixed amount, free shipping, store credit), how its codes are made (a Shopify discount, uploaded
+ * fixed amount, free shipping, a free product, store credit), how its codes are made (a Shopify discount, uploaded
  * codes, generated codes), minimum purchase, collections, combinations and expiry; saved with the
  * save bar, the core's refusals on their fields. The core keeps the reward; the app keeps what the
  * core has no field for (reward_issuing) and issues Shopify discounts and store credit itself.
@@ -231,6 +246,11 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
     if (!initial.id && answer.draft.id) setCreatedId(answer.draft.id);
   }, [fetcher.data, fetcher.state, initial.id, m, shopify]);
 
+  // The banner that points at marked fields goes once the merchant has changed every one of them.
+  useEffect(() => {
+    if (form.length && form.every((f) => f === m.checksFailed || f === m.refused) && !Object.values(errors).some(Boolean)) setForm([]);
+  }, [errors, form, m]);
+
   // A new reward, once saved, moves to its own address after the save bar has gone.
   useEffect(() => {
     if (createdId && !dirty) navigate(`/app/rewards/${createdId}`, { replace: true });
@@ -260,11 +280,13 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const byShopify = issuedByApp(draft);
   const amountOff = draft.kind === 'percentage' || draft.kind === 'fixed_amount';
   const valueText =
-    draft.kind === 'percentage'
-      ? draft.value
-      : Number.isFinite(Number(draft.value)) && draft.value
-        ? money.format(Number(draft.value))
-        : '';
+    draft.kind === 'free_product'
+      ? draft.variantTitle
+      : draft.kind === 'percentage'
+        ? draft.value
+        : Number.isFinite(Number(draft.value)) && draft.value
+          ? money.format(Number(draft.value))
+          : '';
   const summary = [
     format(m.summaryValue[draft.kind], { value: valueText || '…' }),
     ...(byShopify && discount && draft.minimum !== 'none' && draft.minimumValue
@@ -353,6 +375,13 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
               <TextField
                 label={m.title}
                 helpText={m.titleHelp}
+                placeholder={
+                  draft.kind === 'free_shipping'
+                    ? m.titleFreeShipping
+                    : draft.kind === 'free_product' && draft.variantTitle
+                      ? format(m.titleFreeProduct, { product: draft.variantTitle })
+                      : undefined
+                }
                 value={draft.title}
                 onChange={set('title')}
                 error={errors.title}
@@ -381,7 +410,17 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                   onChange={([k]) => set('kind')((k as RewardDraft['kind']) ?? 'percentage')}
                   error={errors.kind}
                 />
-                {draft.kind !== 'free_shipping' ? (
+                {draft.kind === 'free_product' ? (
+                  <ProductChoice
+                    variant={draft.variantId ? { id: draft.variantId, title: draft.variantTitle } : null}
+                    error={errors.variantId}
+                    onChange={(variant) => {
+                      setDraft((d) => ({ ...d, variantId: variant.id, variantTitle: variant.title }));
+                      setErrors((e) => ({ ...e, variantId: undefined }));
+                    }}
+                  />
+                ) : null}
+                {!takesNoAmount(draft.kind) ? (
                   <TextField
                     label={draft.kind === 'percentage' ? m.percentage : m.amount}
                     type="number"
@@ -403,13 +442,13 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                       label: m.codeMakers[c],
                       value: c,
                       helpText: m.codeHelp[c],
-                      disabled: c !== 'shopify' && draft.kind === 'free_shipping',
+                      disabled: c !== 'shopify' && onlyByApp(draft.kind),
                     }))}
-                    selected={[draft.kind === 'free_shipping' ? 'shopify' : draft.codes]}
+                    selected={[onlyByApp(draft.kind) ? 'shopify' : draft.codes]}
                     onChange={([c]) => set('codes')((c as RewardDraft['codes']) ?? 'shopify')}
                     error={errors.codes}
                   />
-                  {draft.kind === 'free_shipping' ? (
+                  {onlyByApp(draft.kind) ? (
                     <Text as="p" tone="subdued">
                       {m.shopifyOnly}
                     </Text>
@@ -573,6 +612,54 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       </Layout>
       <HelpFooter topic="rewards" />
     </Page>
+  );
+}
+
+/** The name a picked variant goes by: its product's title, with the variant's own unless it is the only one. */
+function variantName(v: { title?: string; displayName?: string; product?: { title?: string } }): string {
+  const product = v.product?.title;
+  if (!product) return (v.displayName ?? v.title ?? '').replace(/ - Default Title$/, '');
+  return v.title && v.title !== 'Default Title' ? `${product} – ${v.title}` : product;
+}
+
+/** A free product's product, picked with Shopify's own resource picker (one variant: one price to take off). */
+function ProductChoice({
+  variant,
+  error,
+  onChange,
+}: {
+  variant: { id: string; title: string } | null;
+  error: string | undefined;
+  onChange(variant: { id: string; title: string }): void;
+}) {
+  const m = useMessages().rewards.editor;
+  const shopify = useAppBridge();
+  const pick = async () => {
+    const picked = await shopify.resourcePicker({
+      type: 'variant',
+      action: 'select',
+      multiple: false,
+      selectionIds: variant ? [{ id: variant.id }] : [],
+    });
+    const chosen = picked?.[0];
+    if (chosen) onChange({ id: chosen.id, title: variantName(chosen) });
+  };
+  return (
+    <BlockStack gap="100">
+      <Text as="h3" variant="headingSm">
+        {m.product}
+      </Text>
+      <InlineStack gap="300" blockAlign="center">
+        <Text as="p" tone={variant ? undefined : 'subdued'}>
+          {variant?.title || m.noProduct}
+        </Text>
+        <Button onClick={pick}>{variant ? m.changeProduct : m.chooseProduct}</Button>
+      </InlineStack>
+      {error ? <InlineError message={error} fieldID="reward-product" /> : null}
+      <Text as="p" tone="subdued">
+        {m.productHelp}
+      </Text>
+    </BlockStack>
   );
 }
 

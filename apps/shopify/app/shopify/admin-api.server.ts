@@ -206,9 +206,11 @@ export interface CodeDiscountInput {
   code: string;
   /** The one customer who may use it; none: anyone may, once (a referred friend's gift, who is no customer yet). */
   customerGid?: string;
-  /** `percentage` takes 0..100 (the reward's value); `fixed_amount` is in the shop's currency. */
-  discountType: 'percentage' | 'fixed_amount' | 'free_shipping';
+  /** `percentage` takes 0..100 (the reward's value); `fixed_amount` is in the shop's currency; `free_product` takes `variant`'s price. */
+  discountType: 'percentage' | 'fixed_amount' | 'free_shipping' | 'free_product';
   discountValue: number;
+  /** A free product's variant (GID). */
+  variant?: string;
   startsAt: string;
   endsAt: string | null;
   minimum?: MinimumRequirement;
@@ -225,11 +227,43 @@ function minimumInput(minimum: MinimumRequirement | undefined) {
     : { quantity: { greaterThanOrEqualToQuantity: String(minimum.quantity) } };
 }
 
+/** A variant's price as Shopify has it now (a decimal in the shop's currency), or null when the shop no longer has it. */
+async function variantPrice(admin: AdminGraphql, id: string): Promise<string | null> {
+  const data = await run<{ productVariant: { price: string } | null }>(
+    admin,
+    `#graphql
+    query LoyaltyVariantPrice($id: ID!) { productVariant(id: $id) { price } }`,
+    { id },
+  );
+  return data.productVariant?.price ?? null;
+}
+
 /**
- * One code discount for one customer (a referred friend's gift: for anyone), usable once (CONTRACT §16): an amount off (percentage or
- * fixed, on all products or the chosen collections) with `discountCodeBasicCreate`, or free
- * shipping with `discountCodeFreeShippingCreate`; with the minimum purchase and combinations the
- * merchant set.
+ * What a basic code discount's customer gets: an amount off (percentage or fixed) on all products or
+ * the chosen collections, or one item of a product free: its variant's price off, once for the
+ * order (not on each item), so a second item in the cart is paid. Null when the free product's
+ * variant is gone.
+ */
+async function customerGets(admin: AdminGraphql, input: CodeDiscountInput) {
+  if (input.discountType === 'free_product') {
+    const price = input.variant ? await variantPrice(admin, input.variant) : null;
+    if (price === null) return null;
+    return {
+      value: { discountAmount: { amount: price, appliesOnEachItem: false } },
+      items: { products: { productVariantsToAdd: [input.variant] } },
+    };
+  }
+  const value =
+    input.discountType === 'percentage'
+      ? { percentage: Math.min(input.discountValue, 100) / 100 }
+      : { discountAmount: { amount: input.discountValue.toFixed(2), appliesOnEachItem: false } };
+  return { value, items: input.collections?.length ? { collections: { add: input.collections } } : { all: true } };
+}
+
+/**
+ * One code discount for one customer (a referred friend's gift: for anyone), usable once (CONTRACT
+ * §16): an amount off or a free product with `discountCodeBasicCreate`, or free shipping with
+ * `discountCodeFreeShippingCreate`; with the minimum purchase and combinations the merchant set.
  */
 export async function createCodeDiscount(
   admin: AdminGraphql,
@@ -262,11 +296,8 @@ export async function createCodeDiscount(
     const result = data.discountCodeFreeShippingCreate;
     return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };
   }
-  const value =
-    input.discountType === 'percentage'
-      ? { percentage: Math.min(input.discountValue, 100) / 100 }
-      : { discountAmount: { amount: input.discountValue.toFixed(2), appliesOnEachItem: false } };
-  const items = input.collections?.length ? { collections: { add: input.collections } } : { all: true };
+  const gets = await customerGets(admin, input);
+  if (!gets) return { id: null, userErrors: [{ field: null, message: 'The product this reward gives is no longer in the shop.' }] };
   const data = await run<{ discountCodeBasicCreate: Created }>(
     admin,
     `#graphql
@@ -276,7 +307,7 @@ export async function createCodeDiscount(
         userErrors { field code message }
       }
     }`,
-    { basicCodeDiscount: { ...common, customerGets: { value, items } } },
+    { basicCodeDiscount: { ...common, customerGets: gets } },
   );
   const result = data.discountCodeBasicCreate;
   return { id: result.codeDiscountNode?.id ?? null, userErrors: result.userErrors };

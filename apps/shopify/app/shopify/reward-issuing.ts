@@ -3,9 +3,12 @@
  * shared by the editor, the outbox and the sender.
  */
 
-/** What the customer gets: an amount off (percentage or fixed), free shipping, or store credit. */
-export const REWARD_KINDS = ['percentage', 'fixed_amount', 'free_shipping', 'store_credit'] as const;
+/** What the customer gets: an amount off (percentage or fixed), free shipping, one item of a product free, or store credit. */
+export const REWARD_KINDS = ['percentage', 'fixed_amount', 'free_shipping', 'free_product', 'store_credit'] as const;
 export type RewardKind = (typeof REWARD_KINDS)[number];
+
+/** Free shipping and a free product have no amount of their own: the shipping's or the item's price is what they take off. */
+export const takesNoAmount = (kind: RewardKind) => kind === 'free_shipping' || kind === 'free_product';
 
 /** How a discount's codes are made: a Shopify discount per reward, codes the merchant uploads, or codes the core generates. */
 export const CODE_MAKERS = ['shopify', 'upload', 'generate'] as const;
@@ -25,6 +28,8 @@ export interface IssuingSpec {
   minimum: MinimumRequirement;
   /** The chosen collections, with the titles the editor shows; none: all products. */
   collections: { id: string; title: string }[];
+  /** A free product's variant (its GID) with the title the editor shows; null for every other kind. */
+  variant: { id: string; title: string } | null;
   combinesWith: CombinesWith;
   /** The shop's currency when the reward was saved: fixed amounts, minimums and store credit are in it. */
   currencyCode: string;
@@ -61,6 +66,10 @@ export function issuingSpecOf(value: unknown): IssuingSpec | null {
     collections: Array.isArray(value.collections)
       ? value.collections.flatMap((c) => (isObject(c) && typeof c.id === 'string' ? [{ id: c.id, title: String(c.title ?? '') }] : []))
       : [],
+    variant:
+      value.kind === 'free_product' && isObject(value.variant) && typeof value.variant.id === 'string'
+        ? { id: value.variant.id, title: String(value.variant.title ?? '') }
+        : null,
     combinesWith: {
       orderDiscounts: combines.orderDiscounts === true,
       productDiscounts: combines.productDiscounts === true,

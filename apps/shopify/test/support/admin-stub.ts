@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
  * operations (shop, the shop's id and currency, customer (by id, or by e-mail with its number of orders), metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
  * discountCodeBasicCreate, discountCodeFreeShippingCreate and storeCreditAccountCredit checked field by field against their
  * documented input types, a customer's store credit transactions, a discount by code and
- * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections and products' collections) from
+ * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections, products' collections and a variant's price) from
  * in-memory data as Shopify documents them (userErrors, THROTTLED), and records what it was asked.
  */
 export interface AdminStub {
@@ -33,6 +33,8 @@ export interface AdminStub {
   collections: { id: string; title: string }[];
   /** Each product's collections, by product GID (nodes query); a product not listed is in none. */
   productCollections: Map<string, string[]>;
+  /** The shop's variants' prices (Money: a decimal string), by variant GID; a variant not listed is gone. */
+  variantPrices: Map<string, string>;
   /**
    * Answers queued per operation, taken one per call before the normal answer: `throttled` (Shopify's
    * 200 with a THROTTLED GraphQL error), an HTTP status, or userErrors.
@@ -309,6 +311,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     discounts: new Map(),
     collections: [],
     productCollections: new Map(),
+    variantPrices: new Map(),
     scripted: new Map(),
     beforeDiscountAnswer: null,
     currencyCode: 'EUR',
@@ -473,6 +476,10 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
             ),
           },
         });
+      }
+      if (operation === 'LoyaltyVariantPrice') {
+        const price = stub.variantPrices.get(variables.id as string);
+        return send(200, { data: { productVariant: price === undefined ? null : { price } } });
       }
       if (operation === 'LoyaltyShop') return send(200, { data: { shop: STUB_SHOP } });
       if (operation === 'LoyaltyShopId') return send(200, { data: { shop: { id: STUB_SHOP.id } } });

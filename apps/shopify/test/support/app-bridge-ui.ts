@@ -2,17 +2,24 @@ import type { Page } from 'playwright-core';
 
 /**
  * Outside the Shopify admin there is no App Bridge: this stands in for its save bar (`ui-save-bar`,
- * shown and hidden as App Bridge does, its buttons shown in the page) and records its toasts.
+ * shown and hidden as App Bridge does, its buttons shown in the page), records its toasts, and
+ * answers its resource picker with what the test put in `window.__pick` (as the merchant would
+ * select it; nothing: they closed the picker), recording the options in `window.__pickerCalls`.
  * Added to a page with `addInitScript`.
  */
 export const APP_BRIDGE_UI = `(() => {
   window.__toasts = [];
+  window.__pickerCalls = [];
   let shopify;
   Object.defineProperty(window, 'shopify', {
     configurable: true,
     get: () => shopify,
     set: (value) => {
       value.toast = { show: (message) => window.__toasts.push(message) };
+      value.resourcePicker = async (options) => {
+        window.__pickerCalls.push(options);
+        return window.__pick;
+      };
       shopify = value;
     },
   });

@@ -206,6 +206,7 @@ export const editor: Messages['editor'] = {
       percentage: '{value} % Rabatt',
       fixed_amount: '{value} Rabatt',
       free_shipping: 'Kostenloser Versand',
+      free_product: 'Gratisprodukt',
       store_credit: '{value} Shop-Guthaben',
       shopify: 'Shopify-Rabatt',
       unsaved: 'neu',

@@ -200,6 +200,7 @@ export const editor = {
       percentage: '{value}% off',
       fixed_amount: '{value} off',
       free_shipping: 'Free shipping',
+      free_product: 'Free product',
       store_credit: '{value} store credit',
       shopify: 'Shopify discount',
       unsaved: 'new',
