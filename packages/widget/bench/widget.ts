@@ -3,8 +3,8 @@ import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFile
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
+import { brotliBest, gzipBest } from '../scripts/compress.mjs';
 import { formatTable, openBenchDatabase } from '../../../apps/core/bench/lib.js';
 import { loadConfig } from '../../../apps/core/src/config.js';
 import { createDb } from '../../../apps/core/src/db/knex.js';
@@ -320,13 +320,8 @@ async function main(): Promise<void> {
   const eagerPath = join(DIST, EAGER_FILE);
   copyFileSync(EAGER_LOADER, eagerPath);
   // Both copies, as the build writes them for the lazy loader, so each build is sent alike.
-  writeFileSync(`${eagerPath}.gz`, gzipSync(readFileSync(eagerPath), { level: 9 }));
-  writeFileSync(
-    `${eagerPath}.br`,
-    brotliCompressSync(readFileSync(eagerPath), {
-      params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
-    }),
-  );
+  writeFileSync(`${eagerPath}.gz`, await gzipBest(readFileSync(eagerPath)));
+  writeFileSync(`${eagerPath}.br`, brotliBest(readFileSync(eagerPath)));
   let browser: Browser | undefined;
   try {
     await ensureDemoAccount(api.services, api.url);

@@ -414,7 +414,7 @@ describe('served assets', () => {
     );
     const [app, ...others] = [...served].sort((a, b) => Number(b.text.includes(' as mount}')) - Number(a.text.includes(' as mount}')));
     expect(app!.text).toContain(' as mount}');
-    expect(app!.bytes).toBeLessThanOrEqual(21 * 1024);
+    expect(app!.bytes).toBeLessThanOrEqual(20 * 1024);
     for (const words of others) {
       expect(words.text).toContain(' as default}');
       expect(words.bytes).toBeLessThanOrEqual(1700);
