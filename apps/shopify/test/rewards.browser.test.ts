@@ -241,6 +241,7 @@ describe('the rewards editor creates each kind, and each sends its mutation when
 
     // The price the day it is earned, taken off one item of that variant only.
     prod.admin.variantPrices.set(variant, '24.90');
+    expect((await prod.send(await flowLifecycleRequest('loyalty-reward-issued', true))).status).toBe(200);
     const customer = 'gid://shopify/Customer/4020';
     const log = await earn(id, customer);
     const code = await until('the stamp', async () => (await rewardLog(log)).couponCode);
@@ -255,6 +256,11 @@ describe('the rewards editor creates each kind, and each sends its mutation when
       },
     });
     expect(sent('LoyaltyVariantPrice').at(-1)?.variables).toEqual({ id: variant });
+    // Flow's Reward issued names it for what it is, with its code.
+    const issued = await until('Reward issued', async () =>
+      sent('LoyaltyFlowTrigger').find((r) => (r.variables.payload as Record<string, unknown>).coupon_code === code),
+    );
+    expect(issued.variables.payload).toMatchObject({ customer_id: 4020, discount_type: 'free_product', discount_value: 0 });
 
     // What was saved reads back, and the picker opens at the chosen variant.
     await browser.open(`/app/rewards/${id}`);
