@@ -105,7 +105,12 @@ describe('the core’s refusals of a reward, on the editor’s fields', () => {
 });
 
 describe('a draft for the core and for the app', () => {
-  const texts = { instructionsStoreCredit: 'Credited.', titleFreeShipping: 'Free shipping', titleFreeProduct: 'Free {product}' };
+  const texts = {
+    instructionsStoreCredit: 'Credited.',
+    instructionsFreeProduct: 'Add {product}, then the code.',
+    titleFreeShipping: 'Free shipping',
+    titleFreeProduct: 'Free {product}',
+  };
   it('a Shopify discount: the core hands out no code; the app keeps kind, minimum, collections and combinations', () => {
     const d = {
       ...blankReward(),
@@ -145,7 +150,18 @@ describe('a draft for the core and for the app', () => {
       minimumValue: '2',
     };
     const body = coreBody(d, texts, null);
-    expect(body).toMatchObject({ discountType: 'fixed_amount', discountValue: 0, handleCoupon: false, eudTitle: 'Free Tote bag – Blue' });
+    expect(body).toMatchObject({
+      discountType: 'fixed_amount',
+      discountValue: 0,
+      handleCoupon: false,
+      eudTitle: 'Free Tote bag – Blue',
+      eudRedeemInstructionMessage: 'Add Tote bag – Blue, then the code.',
+    });
+    // Instructions of the merchant's own stay theirs; a saved reward left without them is not given them again.
+    expect(coreBody({ ...d, instructions: 'Bring this to the shop.' }, texts, null).eudRedeemInstructionMessage).toBe(
+      'Bring this to the shop.',
+    );
+    expect(coreBody({ ...d, id: 'r1' }, texts, null)).not.toHaveProperty('eudRedeemInstructionMessage');
     // A title of the merchant's own stays theirs; free shipping is titled too, and an amount off says its amount itself.
     expect(coreBody({ ...d, title: 'A bag on us' }, texts, null).eudTitle).toBe('A bag on us');
     expect(coreBody({ ...d, kind: 'free_shipping' }, texts, null).eudTitle).toBe('Free shipping');

@@ -236,6 +236,7 @@ describe('the rewards editor creates each kind, and each sends its mutation when
       discountType: 'fixed_amount',
       discountValue: 0,
       eudTitle: 'Free Tote bag – Blue',
+      eudRedeemInstructionMessage: 'Add Tote bag – Blue to your cart and enter this code at checkout: one of it is free.',
       handleCoupon: false,
     });
 

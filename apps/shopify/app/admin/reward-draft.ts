@@ -138,6 +138,8 @@ export const issuedByApp = (d: RewardDraft) => onlyByApp(d.kind) || d.codes === 
 /** What the editor's texts give a new reward the merchant left without them. */
 export interface DefaultTexts {
   instructionsStoreCredit: string;
+  /** With `{product}`. */
+  instructionsFreeProduct: string;
   titleFreeShipping: string;
   /** With `{product}`. */
   titleFreeProduct: string;
@@ -153,6 +155,14 @@ function defaultTitle(d: RewardDraft, texts: DefaultTexts): string | null {
   return null;
 }
 
+/** How a new reward without instructions of the merchant's is used, where it is not the usual code at checkout. */
+function defaultInstructions(d: RewardDraft, texts: DefaultTexts): string | null {
+  if (d.id) return null;
+  if (d.kind === 'store_credit') return texts.instructionsStoreCredit;
+  if (d.kind === 'free_product' && d.variantTitle.trim()) return texts.instructionsFreeProduct.replace('{product}', d.variantTitle.trim());
+  return null;
+}
+
 /**
  * The core's reward body. Free shipping and a free product have no amount of their own (0), and
  * their title says what they give; store credit's amount is its value; a last day ends at its end
@@ -160,6 +170,7 @@ function defaultTitle(d: RewardDraft, texts: DefaultTexts): string | null {
  */
 export function coreBody(d: RewardDraft, texts: DefaultTexts, timezone: string | null): Record<string, unknown> {
   const title = d.title.trim() ? d.title : defaultTitle(d, texts);
+  const instructions = d.instructions.trim() ? d.instructions : defaultInstructions(d, texts);
   const generate = !issuedByApp(d) && d.codes === 'generate';
   return {
     name: d.name,
@@ -175,11 +186,7 @@ export function coreBody(d: RewardDraft, texts: DefaultTexts, timezone: string |
     ...(generate ? { couponCodePrefix: d.prefix.trim(), couponCodeLength: numberOr(d.length) } : {}),
     pointsCost: d.pointsCost.trim() ? numberOr(d.pointsCost) : null,
     ...(title ? { eudTitle: title } : {}),
-    ...(d.instructions.trim()
-      ? { eudRedeemInstructionMessage: d.instructions }
-      : d.kind === 'store_credit' && !d.id
-        ? { eudRedeemInstructionMessage: texts.instructionsStoreCredit }
-        : {}),
+    ...(instructions ? { eudRedeemInstructionMessage: instructions } : {}),
   };
 }
 

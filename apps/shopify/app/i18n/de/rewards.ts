@@ -53,6 +53,7 @@ export const rewards: Messages['rewards'] = {
     instructions: 'So wird sie eingelöst',
     instructionsHelp: 'Wird dem Kunden mit der Prämie angezeigt.',
     instructionsStoreCredit: 'Dein Guthaben wurde deinem Konto gutgeschrieben. Es wird an der Kasse verrechnet, wenn du angemeldet bist.',
+    instructionsFreeProduct: 'Lege {product} in den Warenkorb und gib diesen Code an der Kasse ein: ein Artikel davon ist gratis.',
     titleFreeShipping: 'Kostenloser Versand',
     titleFreeProduct: '{product} gratis',
     gets: 'Was der Kunde erhält',

@@ -52,6 +52,7 @@ export const rewards = {
     instructions: 'How to use it',
     instructionsHelp: 'Shown to the customer with the reward.',
     instructionsStoreCredit: 'Your store credit has been added to your account. It is applied at checkout when you are signed in.',
+    instructionsFreeProduct: 'Add {product} to your cart and enter this code at checkout: one of it is free.',
     titleFreeShipping: 'Free shipping',
     titleFreeProduct: 'Free {product}',
     gets: 'What the customer gets',
