@@ -166,6 +166,7 @@ describe('the program editor', () => {
       kind: 'percentage',
       minimum: { subtotal: 30 },
       collections: [],
+      variant: null,
       combinesWith: { orderDiscounts: true, productDiscounts: false, shippingDiscounts: false },
       currencyCode: 'EUR',
     });
