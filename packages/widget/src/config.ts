@@ -45,9 +45,27 @@ export interface Mounting {
   followed?: boolean;
 }
 
-/** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle. */
+/**
+ * What the loader hands the app for a `<loyalty-page>` element (the theme's loyalty page block): the
+ * panel laid out in the page, always open, in a shadow root of the element's own.
+ */
+export interface PageMounting {
+  config: WidgetConfig;
+  element: HTMLElement;
+  display: Display;
+  /** Reads the display records again (the error state's retry). */
+  read(): Promise<Display>;
+  /** The launcher's rules (the root's custom properties, the host's reset), which the panel's build on. */
+  styles: string;
+  /** Puts the theme's custom properties on a root, as on the launcher's. */
+  paint(root: HTMLElement, display: Display): void;
+  words?: Strings;
+}
+
+/** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle (at once for a loyalty page). */
 export interface PanelApp {
   mount(mounting: Mounting): PanelControl;
+  mountPage(mounting: PageMounting): Pick<PanelControl, 'unmount'>;
 }
 
 export interface PanelControl {

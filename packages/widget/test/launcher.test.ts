@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Mounting, PanelApp, WidgetConfig } from '../src/config.js';
+import type { Mounting, PageMounting, PanelApp, WidgetConfig } from '../src/config.js';
 import { DEFAULT_LAUNCHER, type Display } from '../src/display.js';
 import { createLauncher } from '../src/loader/launcher.js';
 
@@ -20,14 +20,20 @@ function fakeApp() {
   const toggle = vi.fn();
   const unmount = vi.fn();
   const mounted: Mounting[] = [];
+  const pages: PageMounting[] = [];
+  const unmountPage = vi.fn();
   const app: PanelApp = {
     mount(m) {
       mounted.push(m);
       return { toggle, unmount };
     },
+    mountPage(m) {
+      pages.push(m);
+      return { unmount: unmountPage };
+    },
   };
   const importApp = vi.fn(async () => app);
-  return { importApp, toggle, unmount, mounted };
+  return { importApp, toggle, unmount, mounted, pages, unmountPage };
 }
 
 let idle: (() => void)[];
@@ -196,5 +202,69 @@ describe('the launcher', () => {
       expect(idle).toHaveLength(1);
       document.body.replaceChildren();
     }
+  });
+});
+
+describe('a loyalty page (the theme’s block: a <loyalty-page> element)', () => {
+  const page = () => {
+    const el = document.createElement('loyalty-page');
+    document.body.append(el);
+    return el;
+  };
+
+  it('hands an element there before init to the app at once, beside the launcher', async () => {
+    const el = page();
+    const { importApp, pages, mounted } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount({ ...config, languageCode: 'de' });
+    await settle();
+    // Not waiting for an idle moment or a click: the panel is the page's content.
+    expect(pages).toHaveLength(1);
+    expect(pages[0]).toMatchObject({ element: el, display, config: { languageCode: 'de' } });
+    expect(await pages[0]!.read()).toBe(display);
+    // The floating launcher is still there, its panel mounted only on its own first click.
+    expect(button()).not.toBeNull();
+    expect(mounted).toHaveLength(0);
+  });
+
+  it('shows one added after init (the theme editor redraws a section), and takes it down when it goes', async () => {
+    const { importApp, pages, unmountPage } = fakeApp();
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    expect(pages).toHaveLength(0);
+    const el = page();
+    await settle();
+    expect(pages.map((p) => p.element)).toEqual([el]);
+    el.remove();
+    expect(unmountPage).toHaveBeenCalledTimes(1);
+    // Put back, it is shown again.
+    document.body.append(el);
+    await settle();
+    expect(pages.map((p) => p.element)).toEqual([el, el]);
+  });
+
+  it('is not shown when it goes while the app is on its way', async () => {
+    let arrive!: () => void;
+    const { importApp, pages } = fakeApp();
+    const app = await importApp();
+    const slow = vi.fn(() => new Promise<PanelApp>((resolve) => (arrive = () => resolve(app))));
+    const el = page();
+    createLauncher({ importApp: slow, readDisplay: async () => display }).mount(config);
+    await settle();
+    el.remove();
+    arrive();
+    await settle();
+    expect(pages).toHaveLength(0);
+  });
+
+  it('is shown again in the language of a later init, the earlier panel taken down', async () => {
+    page();
+    const { importApp, pages, unmountPage } = fakeApp();
+    const launcher = createLauncher({ importApp, readDisplay: async () => display });
+    launcher.mount(config);
+    await settle();
+    launcher.mount({ ...config, languageCode: 'fr' });
+    await settle();
+    expect(unmountPage).toHaveBeenCalledTimes(1);
+    expect(pages.map((p) => p.config.languageCode)).toEqual([undefined, 'fr']);
   });
 });

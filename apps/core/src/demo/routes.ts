@@ -36,12 +36,14 @@ interface PageInput {
   mode: 'guest' | 'member';
   lang: string;
   widget: boolean;
+  /** The shop's loyalty page (the theme's block, a `<loyalty-page>` element) rather than its products. */
+  rewards: boolean;
   init: Record<string, string>;
 }
 
-function page({ origin, mode, lang, widget, init }: PageInput): string {
+function page({ origin, mode, lang, widget, rewards, init }: PageInput): string {
   const link = (changes: Record<string, string>) => {
-    const q = new URLSearchParams({ mode, lang, ...changes });
+    const q = new URLSearchParams({ mode, lang, ...(rewards ? { page: 'rewards' } : {}), ...changes });
     return `/demo?${q.toString()}`;
   };
   const embed = widget
@@ -86,15 +88,22 @@ function page({ origin, mode, lang, widget, init }: PageInput): string {
   <a href="${link({ mode: 'guest' })}"${mode === 'guest' ? ' aria-current="page"' : ''}>Guest</a>
   <a href="${link({ mode: 'member' })}"${mode === 'member' ? ' aria-current="page"' : ''}>${escapeHtml(DEMO_SHOPPER.firstName)} (signed in)</a>
   <form method="get" action="/demo">
-    <input type="hidden" name="mode" value="${mode}">
+    <input type="hidden" name="mode" value="${mode}">${rewards ? '\n    <input type="hidden" name="page" value="rewards">' : ''}
     <label>Language <select name="lang" onchange="this.form.submit()">${Object.entries(LANGUAGES)
       .map(([code, name]) => `<option value="${code}" lang="${code}"${code === lang ? ' selected' : ''}>${escapeHtml(name)}</option>`)
       .join('')}</select></label>
     <noscript><button>Apply</button></noscript>
   </form>
 </div>
-<header><strong>Demo Shop</strong><nav><a href="#">New in</a><a href="#">Home</a><a href="#">Outdoors</a><a href="#">Cart (0)</a></nav></header>
-<section class="hero"><h1>Autumn essentials</h1><p>Earn rewards every time you visit, shop and review.</p></section>
+<header><strong>Demo Shop</strong><nav><a href="/demo?${new URLSearchParams({ mode, lang }).toString()}"${rewards ? '' : ' aria-current="page"'}>Shop</a><a href="${link({ page: 'rewards' })}"${rewards ? ' aria-current="page"' : ''}>Rewards</a><a href="#">Cart (0)</a></nav></header>
+${
+  rewards
+    ? `<section class="hero"><h1>Our rewards program</h1><p>Earn points and rewards every time you visit and shop.</p></section>
+<main>
+  <!-- The theme's loyalty page block: the widget's panel in the page. -->
+  <loyalty-page></loyalty-page>
+</main>`
+    : `<section class="hero"><h1>Autumn essentials</h1><p>Earn rewards every time you visit, shop and review.</p></section>
 <main>
   <ul class="grid">
 ${PRODUCTS.map(
@@ -102,7 +111,8 @@ ${PRODUCTS.map(
     `    <li class="product"><div class="art" style="background:linear-gradient(135deg,${from},${to})"></div><div class="info"><h3>${name}</h3><span>€${price}</span><button type="button">Add to cart</button></div></li>`,
 ).join('\n')}
   </ul>
-</main>
+</main>`
+}
 <footer>Demo Shop is a demonstration of the loyalty widget.</footer>
 ${embed}
 </body>
@@ -112,8 +122,9 @@ ${embed}
 /**
  * `GET /demo`: a storefront page that embeds the widget for the demo account (externalRef
  * "demo", seeded by `serve --demo` and `seed-demo`). `mode=member` signs in the demo shopper with
- * a token minted here, as a merchant's backend would; `lang` picks the language; `widget=off`
- * leaves the widget out (the benchmark's baseline).
+ * a token minted here, as a merchant's backend would; `lang` picks the language; `page=rewards`
+ * shows the shop's loyalty page (the theme's block) instead of its products; `widget=off` leaves the
+ * widget out (the benchmark's baseline).
  */
 export function demoRoutes(router: Router, s: Services): void {
   router.get('/demo', async (ctx) => {
@@ -121,6 +132,7 @@ export function demoRoutes(router: Router, s: Services): void {
     const asked = String(ctx.query.lang);
     const lang = LANGUAGE_CODES.find((code) => code === asked) ?? 'en';
     const widget = ctx.query.widget !== 'off';
+    const rewards = ctx.query.page === 'rewards';
     ctx.type = 'text/html; charset=utf-8';
     // The page carries a fresh token in member mode.
     ctx.set('cache-control', 'no-store');
@@ -175,6 +187,6 @@ export function demoRoutes(router: Router, s: Services): void {
         init.accessToken = minted.accessToken;
       }
     }
-    ctx.body = page({ origin, mode, lang, widget, init });
+    ctx.body = page({ origin, mode, lang, widget, rewards, init });
   });
 }

@@ -1,9 +1,9 @@
 import { Component, type ComponentChildren, render } from 'preact';
-import { Api, en } from '@loyalty/view-model';
-import type { Mounting, PanelControl } from '../config.js';
-import { launcherLabel } from '../display.js';
+import { Api, en, type Strings } from '@loyalty/view-model';
+import type { Mounting, PageMounting, PanelControl, WidgetConfig } from '../config.js';
+import { type Display, launcherLabel } from '../display.js';
 import { type Gift, loadGift } from './gift.js';
-import { Panel } from './panel.js';
+import { Panel, type PanelProps } from './panel.js';
 import css from './styles.css?inline';
 import { addStyles } from '../styles.js';
 
@@ -21,6 +21,27 @@ class Boundary extends Component<{ children: ComponentChildren }, { failed: bool
     return this.state.failed ? null : this.props.children;
   }
 }
+
+/** The panel for the display records `d`: beside the launcher (with `onClose`), or in a page. */
+const panelOf = (
+  api: Api,
+  config: WidgetConfig,
+  t: Strings,
+  d: Display,
+  rest: Pick<PanelProps, 'launcherHeight' | 'gift' | 'onClose' | 'onRetry'>,
+) => (
+  <Boundary>
+    <Panel
+      api={api}
+      config={config}
+      launcher={d.launcher}
+      template={d.failed ? undefined : d.template}
+      label={launcherLabel(d, t.rewards)}
+      t={t}
+      {...rest}
+    />
+  </Boundary>
+);
 
 /**
  * Called by the loader on the first click of the launcher it drew (or at once in the benchmark's
@@ -41,22 +62,14 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
     if (open) launcher.setAttribute('aria-controls', 'lw-panel');
     else launcher.removeAttribute('aria-controls');
     render(
-      open ? (
-        <Boundary>
-          <Panel
-            api={api}
-            config={config}
-            launcher={display.launcher}
-            launcherHeight={launcher.offsetHeight}
-            template={display.failed ? undefined : display.template}
-            label={launcherLabel(display, t.rewards)}
-            t={t}
-            gift={gift}
-            onClose={close}
-            onRetry={() => void reload().then((d) => ((display = d), draw()))}
-          />
-        </Boundary>
-      ) : null,
+      open
+        ? panelOf(api, config, t, display, {
+            launcherHeight: launcher.offsetHeight,
+            gift,
+            onClose: close,
+            onRetry: () => void reload().then((d) => ((display = d), draw())),
+          })
+        : null,
       slot,
     );
   };
@@ -110,4 +123,32 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
       else if (open) draw();
     });
   return control;
+}
+
+/**
+ * Called by the loader for each `<loyalty-page>` (the theme's loyalty page block): the panel laid
+ * out in the page, always open, with no launcher, taking no focus, in the element's own shadow root.
+ */
+export function mountPage({ config, element, display, read, styles, paint, words }: PageMounting): Pick<PanelControl, 'unmount'> {
+  const shadow = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+  const removeStyles = [addStyles(shadow, styles), addStyles(shadow, css)];
+  const root = document.createElement('div');
+  root.className = 'lw-root';
+  root.lang = config.languageCode || 'en';
+  root.dir = 'ltr';
+  shadow.append(root);
+  const api = new Api(config);
+  const t = words ?? en;
+  const draw = (d: Display) => {
+    paint(root, d);
+    render(panelOf(api, config, t, d, { launcherHeight: 0, gift: null, onRetry: () => void read().then(draw) }), root);
+  };
+  draw(display);
+  return {
+    unmount() {
+      render(null, root);
+      root.remove();
+      removeStyles.forEach((remove) => remove());
+    },
+  };
 }

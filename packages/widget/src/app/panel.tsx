@@ -1,3 +1,4 @@
+import type { HTMLAttributes } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { WidgetConfig } from '../config.js';
 import {
@@ -33,7 +34,7 @@ function trapFocus(e: KeyboardEvent, panel: HTMLElement): void {
   }
 }
 
-interface PanelProps {
+export interface PanelProps {
   api: Api;
   config: WidgetConfig;
   launcher: FloatingWidget;
@@ -44,7 +45,8 @@ interface PanelProps {
   t: Strings;
   /** A guest's gift from the friend who referred them, shown above every tab. */
   gift: Gift | null;
-  onClose: () => void;
+  /** Closes the dialog beside the launcher; absent: the panel is laid out in the page (a loyalty page), always open. */
+  onClose?: () => void;
   onRetry: () => void;
 }
 
@@ -56,10 +58,11 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
-  // On open, and again once a retry has read the display records: focus in the panel, and its extra tabs.
+  // On open, and again once a retry has read the display records: focus in the dialog (a page's panel
+  // takes none: it shows as the page loads), and its extra tabs.
   useEffect(() => {
     const first = tabRefs.current[tab] ?? panelRef.current?.querySelector<HTMLElement>(FOCUSABLE);
-    first?.focus();
+    if (onClose) first?.focus();
     if (!template) return;
     let open = true;
     // Leaderboards and points are extra tabs: absent while there are none (points off read as no
@@ -116,26 +119,29 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     tabRefs.current[next]?.focus();
   };
 
+  const dialog: HTMLAttributes<HTMLDivElement> = onClose
+    ? {
+        role: 'dialog',
+        'aria-modal': true,
+        tabIndex: -1,
+        style: position,
+        onKeyDown: (e) => {
+          if (e.key === 'Tab' && panelRef.current) trapFocus(e, panelRef.current);
+        },
+      }
+    : { role: 'region' };
   return (
-    <div
-      id="lw-panel"
-      ref={panelRef}
-      class="lw-panel"
-      role="dialog"
-      aria-modal="true"
-      tabIndex={-1}
-      aria-labelledby="lw-title"
-      style={position}
-      onKeyDown={(e) => e.key === 'Tab' && panelRef.current && trapFocus(e, panelRef.current)}
-    >
+    <div id="lw-panel" ref={panelRef} class={onClose ? 'lw-panel' : 'lw-panel lw-page'} aria-labelledby="lw-title" {...dialog}>
       <div class="lw-head">
         <div>
           <h2 id="lw-title">{title}</h2>
           {subtitle && <p>{subtitle}</p>}
         </div>
-        <button type="button" class="lw-close" aria-label={t.close} onClick={onClose}>
-          ×
-        </button>
+        {onClose && (
+          <button type="button" class="lw-close" aria-label={t.close} onClick={onClose}>
+            ×
+          </button>
+        )}
       </div>
       {!template ? (
         <div class="lw-body">

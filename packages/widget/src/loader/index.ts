@@ -30,7 +30,13 @@ const launcher = createLauncher({
     const code = config.languageCode ?? '';
     const words = Object.prototype.hasOwnProperty.call(__LANGUAGE_FILES__, code) ? __LANGUAGE_FILES__[code] : undefined;
     return Promise.all([at(__APP_FILE__) as Promise<PanelApp>, words ? (at(words) as Promise<{ default: Strings }>) : undefined]).then(
-      ([app, language]) => ({ mount: (mounting) => app.mount({ ...mounting, ...(language ? { words: language.default } : {}) }) }),
+      ([app, language]) => {
+        const words = language ? { words: language.default } : {};
+        return {
+          mount: (mounting) => app.mount({ ...mounting, ...words }),
+          mountPage: (mounting) => app.mountPage({ ...mounting, ...words }),
+        };
+      },
     );
   },
 });

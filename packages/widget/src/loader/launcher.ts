@@ -48,11 +48,38 @@ function giftIcon(): SVGSVGElement {
   return svg;
 }
 
+/**
+ * The theme's loyalty page block: `<loyalty-page>` elements, each showing the panel in the page while
+ * a widget is started. Kept as they connect and disconnect, so one added later (the theme editor
+ * redraws a section) or before the first `init` shows all the same. The app does the rest.
+ */
+const pageElements = new Set<HTMLElement>();
+let pageHooks: { show(el: HTMLElement): void; hide(el: HTMLElement): void; release(): void } | undefined;
+if (typeof customElements !== 'undefined' && !customElements.get('loyalty-page'))
+  customElements.define(
+    'loyalty-page',
+    class extends HTMLElement {
+      connectedCallback() {
+        pageElements.add(this);
+        pageHooks?.show(this);
+      }
+      disconnectedCallback() {
+        pageElements.delete(this);
+        pageHooks?.hide(this);
+      }
+    },
+  );
+
+/** The theme's custom properties on a root, which the launcher's and the panel's styles read. */
+function themeRoot(root: HTMLElement, display: Display): void {
+  root.removeAttribute('style');
+  for (const [name, value] of Object.entries(themeProperties(display.theme))) root.style.setProperty(name, value);
+}
+
 /** The launcher's look from the floating widget, its name (`fallback` when no record names it), and the theme's properties on the root. */
 function paint(root: HTMLElement, button: HTMLButtonElement, display: Display, fallback: string | undefined): void {
   const { launcher } = display;
-  root.removeAttribute('style');
-  for (const [name, value] of Object.entries(themeProperties(display.theme))) root.style.setProperty(name, value);
+  themeRoot(root, display);
   const [vertical, horizontal] = edges(launcher);
   button.removeAttribute('style');
   const look: Record<string, string> = {
@@ -98,7 +125,8 @@ function whenPageIdle(then: () => void): void {
  * the display records read at once, and the launcher drawn in plain DOM as soon as they answer.
  * The Preact panel app is imported on the first hover, focus or touch of the launcher, or when the
  * page is idle, whichever comes first, and mounted on the first click, which it then opens (or
- * at once on a guest's first visit from a referral link, to offer the shop's gift).
+ * at once on a guest's first visit from a referral link, to offer the shop's gift, or for a
+ * loyalty page's panel).
  */
 export function createLauncher({
   importApp,
@@ -199,6 +227,30 @@ export function createLauncher({
       (err: unknown) => warn('could not start:', err),
     );
 
+    // A loyalty page's panel: the app at once, as it is the page's content.
+    const pages = new Map<HTMLElement, { unmount(): void } | null>();
+    const hidePage = (el: HTMLElement) => {
+      pages.get(el)?.unmount();
+      pages.delete(el);
+    };
+    const showPage = (el: HTMLElement) => {
+      if (destroyed || pages.has(el)) return;
+      pages.set(el, null);
+      first
+        .then((d) =>
+          loadApp(config).then((m) => {
+            if (pages.get(el) === null)
+              pages.set(el, m.mountPage({ config, element: el, display: d, read, styles: css, paint: themeRoot }));
+          }),
+        )
+        .catch((err: unknown) => warn('could not show the page:', err));
+    };
+    const releasePages = () => [...pages.keys()].forEach(hidePage);
+    // The latest widget started shows the loyalty pages: it takes them from any other.
+    pageHooks?.release();
+    pageHooks = { show: showPage, hide: hidePage, release: releasePages };
+    pageElements.forEach(showPage);
+
     const attach = () => !destroyed && document.body.append(host);
     if (document.body) attach();
     else document.addEventListener('DOMContentLoaded', attach, { once: true });
@@ -207,6 +259,7 @@ export function createLauncher({
         destroyed = true;
         panel?.unmount();
         host.remove();
+        releasePages();
       },
     };
   };

@@ -128,16 +128,16 @@ export function widgetFocus(page: Page): Promise<{ launcher: boolean; inPanel: b
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-/** axe-core's violations inside the widget (its open shadow root), by rule and the nodes that break it. */
-export async function violations(page: Page): Promise<string[]> {
+/** axe-core's violations inside the widget (its open shadow root, or a loyalty page's), by rule and the nodes that break it. */
+export async function violations(page: Page, host = 'loyalty-widget'): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
+  return page.evaluate(async (host) => {
     const { axe } = window as unknown as {
       axe: { run(context: Element): Promise<{ passes: unknown[]; violations: { id: string; nodes: { html: string }[] }[] }> };
     };
-    const result = await axe.run(document.querySelector('loyalty-widget')!);
+    const result = await axe.run(document.querySelector(host)!);
     // A context axe did not reach would pass nothing.
     if (!result.passes.length) throw new Error('axe checked nothing in the widget');
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(' | ')}`);
-  });
+  }, host);
 }
