@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
 import { type AdminApp, startAdminApp } from './support/admin';
 import type { AdminBrowser } from './support/browser';
-import { type Stack, TEST_SHOP } from './support/stack';
+import { SHOPIFY, type Stack, TEST_SHOP } from './support/stack';
 
 /**
  * The admin pages in Chromium, outside the Shopify admin frame (an App Bridge stand-in hands out a
@@ -412,6 +412,12 @@ describe('admin pages in Chromium', () => {
       `3Three days${new Intl.NumberFormat('en', { style: 'currency', currency: stack.admin.currencyCode, maximumFractionDigits: 0 }).format(5)} off`,
     );
     await browser.shot('widget-preview');
+    // A loyalty page: the theme editor opens on a page template, adding the app's block in a section of its own.
+    const add = page.getByRole('link', { name: 'Add to a page in the theme editor' });
+    expect(await add.getAttribute('href')).toBe(
+      `https://${TEST_SHOP}/admin/themes/current/editor?template=page&addAppBlockId=${SHOPIFY.apiKey}/loyalty-page&target=newAppsSection`,
+    );
+    expect(await add.getAttribute('target')).toBe('_blank');
   });
 
   it('notifications: rules, templates and integrations', async () => {

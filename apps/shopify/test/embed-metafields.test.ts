@@ -124,6 +124,36 @@ describe('the embed reads its ids from the app-owned metafields', () => {
     }
   });
 
+  it('a Loyalty program block shows the program in the page, its theme editor notice hidden once it does and seen while the embed is off', async () => {
+    const assets = () => `${shop.origin}/assets`;
+    let embedOn = true;
+    const shop = await storefront(async () =>
+      [
+        await renderEmbed(prod.admin, { designMode: true, assets: assets(), block: 'loyalty-page' }),
+        embedOn ? await renderEmbed(prod.admin, { designMode: true, assets: assets() }) : '',
+      ].join('\n'),
+    );
+    const browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      const notice = page.getByText('your program shows here once the “Loyalty widget” app embed is on', { exact: false });
+      await page.goto(shop.origin);
+      const region = page.locator('loyalty-page [role="region"]');
+      await region.getByRole('tab').first().waitFor({ timeout: 15_000 });
+      expect(await region.getByRole('tab').count()).toBeGreaterThan(0);
+      expect(await notice.isVisible()).toBe(false);
+      // The floating launcher is the embed's as ever.
+      expect(await page.locator('loyalty-widget .lw-launcher').count()).toBe(1);
+      embedOn = false;
+      await page.goto(shop.origin);
+      await notice.waitFor();
+      expect(await page.locator('loyalty-page [role="region"]').count()).toBe(0);
+    } finally {
+      await browser.close();
+      shop.server.close();
+    }
+  });
+
   it('a change in the admin moves them: another live theme, then the first one paused, then the launcher deleted', async () => {
     const [first] = await live('theme');
     const created = await post('/app/r/theme/new', { intent: 'save', inputs: { name: 'Winter', status: 'live' } });

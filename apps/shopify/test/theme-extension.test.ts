@@ -93,3 +93,26 @@ describe('theme app extension', () => {
     expect(git('show', 'HEAD:extensions/loyalty-theme/assets/loyalty-loader.js')).toBe(built);
   });
 });
+
+describe('the Loyalty program block', () => {
+  const page = readFileSync(new URL('blocks/loyalty-page.liquid', root), 'utf8');
+  const pageSchema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(page)![1]!) as {
+    name: string;
+    target: string;
+    settings: unknown[];
+  };
+
+  it('is a block for any section named "Loyalty program": it marks where the widget draws its panel, with no script of its own', () => {
+    expect(pageSchema).toEqual({ name: 'Loyalty program', target: 'section', settings: [] });
+    expect(page).toMatch(/<loyalty-page class="loyalty-page" {{ block.shopify_attributes }}>/);
+    expect(page).not.toContain('<script');
+  });
+
+  it('says in the theme editor only, inside the element (which the panel then covers), what to switch on', () => {
+    const inside = /<loyalty-page[^>]*>([\s\S]*?)<\/loyalty-page>/.exec(page)![1]!;
+    expect(inside).toContain('if request.design_mode');
+    expect(inside).toContain("'loyalty_page.embed_needed' | t");
+    const locale = JSON.parse(readFileSync(new URL('locales/en.default.json', root), 'utf8')) as { loyalty_page: Record<string, string> };
+    expect(Object.keys(locale.loyalty_page)).toEqual(['embed_needed']);
+  });
+});

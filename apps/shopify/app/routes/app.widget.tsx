@@ -10,6 +10,7 @@ import { useMessages } from '../i18n/context';
 import { textFor } from '../i18n';
 import { editorUrl } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
+import { pageBlockLink } from '../admin/onboarding/theme-embed.server';
 
 const KINDS = [
   { slug: 'floating_widget', key: 'floatingWidgetId' },
@@ -22,7 +23,7 @@ const KINDS = [
  * live of each, which the app hands the theme embed), and a live preview of the real widget with them.
  */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
-  const { api, account } = await authenticateShop(request);
+  const { api, account, session } = await authenticateShop(request);
   const [lists, onStore] = await Promise.all([
     Promise.all(KINDS.map((k) => records(api, k.slug).list({ limit: 100 }))),
     // Which records the app gives the storefront's embed; the page still lists the records without it.
@@ -33,6 +34,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     baseUrl: config.corePublicUrl,
     // The preview gets what the theme embed gives the storefront: the shop's currency too.
     currency: account.currencyCode,
+    pageLink: pageBlockLink(session.shop, config.apiKey),
     lists: KINDS.map((k, i) => {
       const list = lists[i];
       return {
@@ -53,7 +55,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>, note: 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
-  const { accountId, baseUrl, currency, lists } = useLoaderData<typeof loader>();
+  const { accountId, baseUrl, currency, lists, pageLink } = useLoaderData<typeof loader>();
   const { widget: m, records, editor, editors } = useMessages();
   const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
@@ -125,6 +127,23 @@ export default function WidgetPage() {
                   style={{ width: '100%', height: 560, border: '1px solid #e1e3e5', borderRadius: 8 }}
                 />
               ) : null}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {m.page}
+              </Text>
+              <Text as="p" tone="subdued">
+                {m.pageHelp}
+              </Text>
+              <Box>
+                <Button url={pageLink} target="_blank">
+                  {m.addPage}
+                </Button>
+              </Box>
             </BlockStack>
           </Card>
         </Layout.Section>

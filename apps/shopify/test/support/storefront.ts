@@ -7,13 +7,18 @@ import { type AdminStub, STUB_SHOP } from './admin-stub';
 const THEME = fileURLToPath(new URL('../../../../extensions/loyalty-theme/', import.meta.url));
 
 /**
- * The embed block as a storefront renders it, with liquidjs (a Liquid engine written from Shopify's
- * language) and the Shopify objects and filters the block uses: the app's metafields as the stub holds
- * them, `request`, `customer`, `t` from the extension's locale file, `asset_url` to `assets`. The
- * `{% schema %}` block is for the theme editor; Shopify renders it as nothing.
+ * The embed block (or another of the extension's blocks, such as `loyalty-page`) as a storefront
+ * renders it, with liquidjs (a Liquid engine written from Shopify's language) and the Shopify objects
+ * and filters the blocks use: the app's metafields as the stub holds them, `request`, `customer`,
+ * `block`, `t` from the extension's locale file, `asset_url` to `assets`. The `{% schema %}` block is
+ * for the theme editor; Shopify renders it as nothing.
  */
-export async function renderEmbed(admin: AdminStub, options: { designMode: boolean; assets: string }): Promise<string> {
-  const source = readFileSync(`${THEME}blocks/loyalty-widget.liquid`, 'utf8').replace(/{% schema %}[\s\S]*?{% endschema %}/, '');
+export async function renderEmbed(
+  admin: AdminStub,
+  options: { designMode: boolean; assets: string; block?: 'loyalty-widget' | 'loyalty-page' },
+): Promise<string> {
+  const file = `${THEME}blocks/${options.block ?? 'loyalty-widget'}.liquid`;
+  const source = readFileSync(file, 'utf8').replace(/{% schema %}[\s\S]*?{% endschema %}/, '');
   const locale = JSON.parse(readFileSync(`${THEME}locales/en.default.json`, 'utf8')) as Record<string, Record<string, string>>;
   const engine = new Liquid({ strictFilters: true });
   engine.registerFilter('t', (key: string) => {
@@ -30,6 +35,8 @@ export async function renderEmbed(admin: AdminStub, options: { designMode: boole
   return engine.parseAndRender(source, {
     shop: { metafields: { '$app:loyalty': metafields }, currency: 'EUR' },
     request: { design_mode: options.designMode, locale: { iso_code: 'en' } },
+    // What the theme editor finds a block by; a storefront renders it as nothing.
+    block: { shopify_attributes: options.designMode ? 'data-shopify-editor-block="{}"' : '' },
   });
 }
 
@@ -50,7 +57,7 @@ export async function storefront(
     void other(req, res).then(async (answered) => {
       if (answered) return;
       const html = await body();
-      res.writeHead(200, { 'content-type': 'text/html' });
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>${html}</body></html>`);
     });
   });

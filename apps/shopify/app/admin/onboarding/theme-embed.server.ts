@@ -11,6 +11,14 @@ export function themeEditorLink(shop: string, apiKey: string): string {
   return `https://${shop}/admin/themes/current/editor?context=apps&activateAppId=${encodeURIComponent(apiKey)}/${EMBED_HANDLE}`;
 }
 
+/** The "Loyalty program" block's handle: extensions/loyalty-theme/blocks/loyalty-page.liquid. */
+export const PAGE_BLOCK_HANDLE = 'loyalty-page';
+
+/** The theme editor on the main theme's page template, adding the loyalty page block in a new section (Shopify's app block deep link). */
+export function pageBlockLink(shop: string, apiKey: string): string {
+  return `https://${shop}/admin/themes/current/editor?template=page&addAppBlockId=${encodeURIComponent(apiKey)}/${PAGE_BLOCK_HANDLE}&target=newAppsSection`;
+}
+
 /**
  * JSON with the comments themes put in `config/settings_data.json` (a leading `/* … *\/` block,
  * sometimes `//` lines) removed; text inside strings is left alone.

@@ -11,4 +11,8 @@ export const widget: Messages['widget'] = {
   incomplete: 'Lege ein schwebendes Widget, ein Design und eine Textvorlage an, um das Widget als Vorschau zu sehen.',
   frameTitle: 'Widget-Vorschau',
   frameNote: 'Shop-Vorschau (Gastansicht)',
+  page: 'Eine Treueprogramm-Seite',
+  pageHelp:
+    'Zeige dein ganzes Programm auf einer Seite deines Shops, etwa einer Seite „Prämien“: die Wege, Punkte zu sammeln, die einlösbaren Prämien und die Stufen, und angemeldeten Kunden ihre Punkte mit einem Einlösen-Button. Dafür muss das App-Embed „Loyalty widget“ aktiv sein.',
+  addPage: 'Im Theme-Editor einer Seite hinzufügen',
 };

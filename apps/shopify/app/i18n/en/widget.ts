@@ -10,4 +10,8 @@ export const widget = {
   incomplete: 'Create a floating widget, a theme and a template to preview the widget.',
   frameTitle: 'Widget preview',
   frameNote: 'Storefront preview (guest view)',
+  page: 'A loyalty page',
+  pageHelp:
+    'Show your whole program on a page of your store, such as a “Rewards” page: the ways to earn, the rewards to redeem and the tiers, and for a signed-in customer their points and a Redeem button. It needs the “Loyalty widget” app embed on.',
+  addPage: 'Add to a page in the theme editor',
 };
