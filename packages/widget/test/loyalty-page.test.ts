@@ -45,8 +45,9 @@ describe('a loyalty page', SLOW, () => {
     expect(box!.height).toBeGreaterThan(200);
     expect(await region(page).evaluate((el) => getComputedStyle(el).position)).toBe('static');
 
-    await region(page).getByRole('tab', { name: 'Stars' }).click();
+    // With points live, the page opens on them: how to earn and what rewards cost lead a loyalty page.
     await body(page).locator('[data-earn]').waitFor();
+    expect(await region(page).getByRole('tab', { name: 'Stars' }).getAttribute('aria-selected')).toBe('true');
     expect(await body(page).locator('[data-earn] li').first().textContent()).toBe('For every €1 spent+2 Stars');
     expect(await body(page).locator('[data-redeem] > li').allTextContents()).toEqual([
       '€5 off300 Stars',
@@ -57,17 +58,22 @@ describe('a loyalty page', SLOW, () => {
     expect(await violations(page, 'loyalty-page')).toEqual([]);
     await screenshot(page, 'loyalty-page-guest');
 
-    // The floating launcher is there as on every page, with a panel of its own.
+    // A tab the shopper picks stays picked.
+    await region(page).getByRole('tab', { name: 'Streaks' }).click();
+    await body(page).locator('[data-earn]').waitFor({ state: 'detached' });
+    expect(await region(page).getByRole('tab', { name: 'Streaks' }).getAttribute('aria-selected')).toBe('true');
+    // The floating launcher is there as on every page, with a panel of its own, which opens on its first tab as ever.
     await launcher(page).click();
     await page.locator('loyalty-widget [role="dialog"]').waitFor();
+    expect(await page.locator('loyalty-widget').getByRole('tab', { name: 'Streaks' }).getAttribute('aria-selected')).toBe('true');
     expect(errors).toEqual([]);
   });
 
   it('shows a member their balance with Redeem buttons, in German', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?page=rewards&mode=member&lang=de`);
-    await region(page).getByRole('tab', { name: 'Sterne' }).click();
     await body(page).locator('[data-balance]').waitFor();
+    expect(await region(page).getByRole('tab', { name: 'Sterne' }).getAttribute('aria-selected')).toBe('true');
     expect(await body(page).locator('[data-balance]').textContent()).toMatch(/Sterne/);
     expect(await body(page).getByRole('button', { name: 'Einlösen' }).count()).toBeGreaterThan(0);
     expect(await violations(page, 'loyalty-page')).toEqual([]);

@@ -52,6 +52,12 @@ export interface PanelProps {
 
 export function Panel({ api, config, launcher, launcherHeight, template, label, t, gift, onClose, onRetry }: PanelProps) {
   const [tab, setTab] = useState<Tab>('streaks');
+  // Whether the shopper has picked a tab: a loyalty page opens on the points once they are live, unless so.
+  const picked = useRef(false);
+  const pick = (next: Tab) => {
+    picked.current = true;
+    setTab(next);
+  };
   const [boards, setBoards] = useState<Board[]>([]);
   const [points, setPoints] = useState<PointsSetting>();
   const [multiplier, setMultiplier] = useState(1);
@@ -82,6 +88,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
       () => api.list('points_setting'),
       ([live]) => {
         setPoints(live);
+        if (live && !onClose && !picked.current) setTab('points');
         if (live) persist(() => earnMultiplier(api), setMultiplier);
       },
     );
@@ -115,7 +122,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     if (to === undefined) return;
     e.preventDefault();
     const next = tabs[to]!;
-    setTab(next);
+    pick(next);
     tabRefs.current[next]?.focus();
   };
 
@@ -163,7 +170,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
                 aria-selected={id === tab}
                 aria-controls="lw-tabpanel"
                 tabIndex={id === tab ? 0 : -1}
-                onClick={() => setTab(id)}
+                onClick={() => pick(id)}
                 onKeyDown={onTabKey}
               >
                 {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name.other : template[`${id}TabTitle`] || t[id]}
