@@ -16,6 +16,22 @@ import { ADMIN_PUBLIC_READ } from './common.js';
 import { transaction } from '../db/transaction.js';
 
 const UUID = z.uuid();
+
+/** A bonus points event's rules over the record as it stands: one decimal, both times while it multiplies, the end after the start. */
+function bonusRefusals(record: Record<string, unknown>): ErrorDetail[] {
+  const m = record.bonusMultiplier;
+  if (typeof m !== 'number') return [];
+  if (Math.abs(m * 10 - Math.round(m * 10)) > 1e-9)
+    return [{ field: 'bonusMultiplier', code: 'invalid', message: 'One decimal at most, e.g. 1.5.' }];
+  if (m <= 1) return [];
+  const missing = (['bonusStartsAt', 'bonusEndsAt'] as const)
+    .filter((field) => record[field] == null)
+    .map((field): ErrorDetail => ({ field, code: 'required', message: 'Required while bonusMultiplier is above 1.' }));
+  if (missing.length) return missing;
+  return Date.parse(String(record.bonusEndsAt)) <= Date.parse(String(record.bonusStartsAt))
+    ? [{ field: 'bonusEndsAt', code: 'invalid', message: 'Must be after bonusStartsAt.' }]
+    : [];
+}
 /** What an action that writes one entry answers: the entry, and the member's balance after it. */
 const ENTRY_ANSWER = z.object({
   pointEntry: z.record(z.string(), z.unknown()).meta({ $ref: '#/components/schemas/PointEntry' }),
@@ -37,13 +53,14 @@ export const pointsSetting = defineResource({
       columns.tier_window_changed_at = new Date();
   },
   validate(record) {
-    return SOCIAL_NETWORKS.flatMap((network): ErrorDetail[] => {
+    const profiles = SOCIAL_NETWORKS.flatMap((network): ErrorDetail[] => {
       const field = profileField(network);
       const url = record[field];
       return typeof url === 'string' && !SOCIAL_HOSTS[network].test(new URL(url).hostname)
         ? [{ field, code: 'invalid', message: `Expected a profile on ${network}'s own site.` }]
         : [];
     });
+    return [...profiles, ...bonusRefusals(record)];
   },
   actions: {
     follow: {

@@ -95,6 +95,20 @@ export const pointsSettingFields = {
     'Points for a member whose referral link (account_user.referralCode) brought a new customer, when that customer’s first order is paid (the Shopify app earns them; the order refunded in full or cancelled takes them back).',
   ),
   pointsOnReferredOrder: earningRate('Points for the referred customer on that first order, beside what the order itself earns.'),
+  bonusMultiplier: field.number({
+    min: 1,
+    max: 10,
+    default: 1,
+    required: true,
+    public: true,
+    description:
+      'A bonus points event (an addition to CONTRACT §19): orders paid from bonusStartsAt until bonusEndsAt earn their points per unit spent and per order times this (rounded down; the Shopify app earns them), one decimal at most; 1: no event. Above 1, both times are required.',
+  }),
+  bonusStartsAt: field.datetime({
+    public: true,
+    description: 'When the bonus points event starts (required while bonusMultiplier is above 1).',
+  }),
+  bonusEndsAt: field.datetime({ public: true, description: 'When the bonus points event ends, after bonusStartsAt.' }),
   pointsOnFollow: earningRate(
     'Points once per social profile of the shop a member follows (the profiles below that are set), claimed through POST /schema/points_setting/record/{id}/action/follow.',
   ),

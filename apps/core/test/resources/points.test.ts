@@ -115,6 +115,9 @@ describe('points_setting', () => {
           'youtubeUrl',
           'xUrl',
           'pinterestUrl',
+          'bonusMultiplier',
+          'bonusStartsAt',
+          'bonusEndsAt',
         ].sort(),
       );
     }
@@ -156,6 +159,32 @@ describe('points_setting', () => {
       expect(detailOf(res.body, field)?.code).toBe(code);
     }
     expect(await setting()).toMatchObject(rates);
+  });
+
+  it('keeps a bonus points event: a multiplier of one decimal with its start and end, or none (1)', async () => {
+    const s = await setting();
+    expect(s).toMatchObject({ bonusMultiplier: 1, bonusStartsAt: null, bonusEndsAt: null });
+    const event = { bonusMultiplier: 2, bonusStartsAt: '2026-12-11T23:00:00.000Z', bonusEndsAt: '2026-12-13T23:00:00.000Z' };
+    await accepted(acct.api.patch(`/schema/points_setting/record/${s.id}`, event));
+    expect(await setting()).toMatchObject(event);
+    for (const [body, field, code] of [
+      [{ bonusMultiplier: 1.25 }, 'bonusMultiplier', 'invalid'],
+      [{ bonusMultiplier: 11 }, 'bonusMultiplier', 'too_large'],
+      [{ bonusMultiplier: 0.5 }, 'bonusMultiplier', 'too_small'],
+      [{ bonusStartsAt: null }, 'bonusStartsAt', 'required'],
+      [{ bonusEndsAt: null }, 'bonusEndsAt', 'required'],
+      [{ bonusEndsAt: '2026-12-11T23:00:00.000Z' }, 'bonusEndsAt', 'invalid'],
+      [{ bonusEndsAt: 'next Sunday' }, 'bonusEndsAt', 'invalid_format'],
+    ] as const) {
+      const res = await acct.api.patch(`/schema/points_setting/record/${s.id}`, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(detailOf(res.body, field)?.code, JSON.stringify(res.body)).toBe(code);
+    }
+    expect(await setting()).toMatchObject(event);
+    // Ended: a multiplier of 1 needs no times, and may keep the last event's.
+    await accepted(acct.api.patch(`/schema/points_setting/record/${s.id}`, { bonusMultiplier: 1 }));
+    await accepted(acct.api.patch(`/schema/points_setting/record/${s.id}`, { bonusStartsAt: null, bonusEndsAt: null }));
+    expect(await setting()).toMatchObject({ bonusMultiplier: 1, bonusStartsAt: null, bonusEndsAt: null });
   });
 
   it('keeps eudCurrencyName per language and checks its bounds', async () => {
