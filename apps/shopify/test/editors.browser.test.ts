@@ -523,6 +523,43 @@ describe('the points settings (CONTRACT §19)', () => {
   });
 });
 
+describe('a bonus points event', () => {
+  it('runs from the start of its first day to the end of its last in the shop’s time zone; a last day before the first is refused on its field; No event ends it, in English and German', async () => {
+    const { browser } = admin;
+    const setting = async () => (await api.get('/schema/points_setting/record')).body.data[0];
+    await browser.open('/app/points');
+    await page().getByLabel('Multiplier').selectOption({ label: '2× points' });
+    await page().getByLabel('First day').fill('2027-03-05');
+    await page().getByLabel('Last day').fill('2027-03-07');
+    await save();
+    await saveBarHidden();
+    // The stub's shop is in Europe/Paris (UTC+1 in March): midnight there to midnight after the last day.
+    expect(await setting()).toMatchObject({
+      bonusMultiplier: 2,
+      bonusStartsAt: '2027-03-04T23:00:00.000Z',
+      bonusEndsAt: '2027-03-07T23:00:00.000Z',
+    });
+    await browser.shot('points-settings-bonus');
+    await browser.open('/app/points');
+    expect(await page().getByLabel('First day').inputValue()).toBe('2027-03-05');
+    expect(await page().getByLabel('Last day').inputValue()).toBe('2027-03-07');
+
+    // The days the wrong way round: said on the last day's field, and nothing changed.
+    await page().getByLabel('Last day').fill('2027-03-01');
+    await save();
+    await expect.poll(() => fieldError('Last day')).toBe('The last day must be the first day or after it.');
+    expect((await setting()).bonusEndsAt).toBe('2027-03-07T23:00:00.000Z');
+
+    await browser.open('/app/points?locale=de');
+    expect(await page().getByLabel('Faktor').inputValue()).toBe('2');
+    await page().getByLabel('Faktor').selectOption({ label: 'Keine Aktion' });
+    expect(await page().getByLabel('Erster Tag').count()).toBe(0);
+    await save();
+    await saveBarHidden();
+    expect(await setting()).toMatchObject({ bonusMultiplier: 1, bonusStartsAt: null, bonusEndsAt: null });
+  });
+});
+
 describe('the branding editor', () => {
   /** The launcher the real widget drew in the preview: its label, its place and the theme's main colour. */
   const launcher = () =>

@@ -230,6 +230,33 @@ describe('points from orders', () => {
   });
 });
 
+describe('a bonus points event', () => {
+  it('multiplies what orders placed within it earn, and a refund takes back its share of that', async () => {
+    const now = Date.now();
+    const event = {
+      bonusMultiplier: 2,
+      bonusStartsAt: new Date(now - 3_600_000).toISOString(),
+      bonusEndsAt: new Date(now + 3_600_000).toISOString(),
+    };
+    expect((await rates(event)).status).toBe(200);
+    // The worker trusts what it read of the rates for two seconds.
+    await new Promise((r) => setTimeout(r, 2500));
+    // Placed within it: (75 spent + 5 an order) × 2; placed before it started, though paid now: as ever.
+    await paid(6, SHOES_AND_HAT(806));
+    await paid(7, { ...SHOES_AND_HAT(807), processedAt: new Date(now - 7_200_000).toISOString() });
+    expect((await pointsOf(806)).entries.map((e) => e.points)).toEqual([160]);
+    expect((await pointsOf(807)).entries.map((e) => e.points)).toEqual([80]);
+    // The hat refunded: its 30 of the 75 spent, times two.
+    await refund(60, 6, [{ position: 2, quantity: 1 }]);
+    expect((await pointsOf(806)).entries.map((e) => [e.reason, e.points])).toEqual([
+      ['earned', 160],
+      ['reversed', -60],
+    ]);
+    expect((await rates({ bonusMultiplier: 1 })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 2500));
+  });
+});
+
 describe('tiers', () => {
   it('an order earns with the tier multiplier; entering a tier tags the customer and sets $app:loyalty.tier; a refund takes back what was multiplied', async () => {
     const gold = await api.post('/schema/tier/record', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 2 });

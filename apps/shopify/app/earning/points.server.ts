@@ -21,6 +21,8 @@ export interface PointsRates {
   onReferral: number;
   /** For that customer, on the same order. */
   onReferredOrder: number;
+  /** A bonus points event: orders paid within it earn their per-unit and per-order points times `multiplier`; null: none. */
+  bonus: { multiplier: number; startsAt: number; endsAt: number } | null;
 }
 
 /** The shop's rates while its points are live; null while they are off. */
@@ -38,13 +40,23 @@ export async function liveRates(api: AccountClient): Promise<PointsRates | null>
     onNewsletter: setting.pointsOnNewsletter ?? 0,
     onReferral: setting.pointsOnReferral ?? 0,
     onReferredOrder: setting.pointsOnReferredOrder ?? 0,
+    bonus:
+      (setting.bonusMultiplier ?? 1) > 1 && setting.bonusStartsAt && setting.bonusEndsAt
+        ? { multiplier: setting.bonusMultiplier!, startsAt: Date.parse(setting.bonusStartsAt), endsAt: Date.parse(setting.bonusEndsAt) }
+        : null,
   };
 }
 
-/** An order's points before the member's tier multiplies them: its spent part (rounded down) and its per-order part. */
-export function orderPoints(rates: PointsRates, lines: readonly OrderLine[]): { unit: number; order: number } {
+/**
+ * An order's points before the member's tier multiplies them: its spent part (rounded down) and its
+ * per-order part, each times the bonus event's multiplier when the order was placed (`processedAt`)
+ * within it.
+ */
+export function orderPoints(rates: PointsRates, lines: readonly OrderLine[], processedAt: string): { unit: number; order: number } {
   const milli = lines.reduce((sum, l) => sum + l.milli, 0);
-  return { unit: Math.floor((milli * rates.perUnit) / ONE + 1e-9), order: rates.perOrder };
+  const at = Date.parse(processedAt);
+  const bonus = rates.bonus && at >= rates.bonus.startsAt && at < rates.bonus.endsAt ? rates.bonus.multiplier : 1;
+  return { unit: Math.floor((milli * rates.perUnit * bonus) / ONE + 1e-9), order: Math.floor(rates.perOrder * bonus + 1e-9) };
 }
 
 export interface EarnedPoints {

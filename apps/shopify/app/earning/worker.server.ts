@@ -309,7 +309,7 @@ export class EarningWorker {
   ): Promise<boolean> {
     const rates = await this.live.rates(shop, api);
     if (!rates) return false;
-    const { unit, order: perOrder } = orderPoints(rates, order.lines);
+    const { unit, order: perOrder } = orderPoints(rates, order.lines, order.processedAt);
     if (unit + perOrder <= 0) return false;
     const outcome = await earnPoints(api, ownedBy, {
       points: unit + perOrder,

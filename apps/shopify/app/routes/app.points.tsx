@@ -9,7 +9,8 @@ import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { records, type RecordOf, updateFromValues } from '../core/records.server';
 import { numberOr } from '../admin/numbers';
-import { shopCurrency } from '../shopify/admin-api.server';
+import { fetchShop, shopCurrency } from '../shopify/admin-api.server';
+import { DateTime, IANAZone } from 'luxon';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
@@ -25,7 +26,8 @@ import { outbox } from '../loop/outbox.server';
  * The account's points program (CONTRACT §19 `points_setting`, one per account): on or off, how
  * orders, sign-ups, newsletter subscriptions, birthdays, referrals and follows of the shop's social
  * profiles earn (the earning worker applies these rates, the widget shows them and the profiles set)
- * and the gift a referred friend claims (referral-gifts.server.ts), how
+ * and the gift a referred friend claims (referral-gifts.server.ts), a bonus points event (orders
+ * earn times its multiplier from its first day to its last, in the shop's time zone), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
  * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
  * and balances brought from another loyalty app (PointsImport).
@@ -67,13 +69,36 @@ export interface PointsDraft extends Record<Profile, string> {
   onReferredOrder: string;
   /** The reward a referred friend claims (referralRewardId); '' for none. */
   friendGift: string;
+  /** A bonus points event: its multiplier ('1': none) and its first and last days (YYYY-MM-DD) in the shop's time zone. */
+  bonus: string;
+  bonusFirstDay: string;
+  bonusLastDay: string;
   expiryMonths: string;
   tierWindowMonths: string;
   currencyName: string;
   currencyNameOne: string;
 }
 
-const draftOf = (s: Setting): PointsDraft => ({
+/** The multipliers offered for a bonus points event; '1' is none. */
+const BONUSES = ['1', '1.5', '2', '3'] as const;
+
+/** The shop's time zone as Shopify names it, or UTC when luxon knows none such. */
+const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
+
+/** The day (YYYY-MM-DD) an instant falls on in the shop's time zone; an event's end is the next day's start, so its last day is the one before. */
+const dayOf = (instant: string | null | undefined, zone: string, end = false): string => {
+  if (!instant) return '';
+  const at = DateTime.fromISO(instant, { zone });
+  return (end ? at.minus({ milliseconds: 1 }) : at).toISODate() ?? '';
+};
+
+/** The start of a day (YYYY-MM-DD) in the shop's time zone, or of the day after it; null for none. */
+const dayStart = (day: string, zone: string, after = false): string | null => {
+  const start = DateTime.fromISO(day, { zone }).startOf('day');
+  return start.isValid ? (after ? start.plus({ days: 1 }) : start).toUTC().toISO() : null;
+};
+
+const draftOf = (s: Setting, zone: string): PointsDraft => ({
   on: s.status === 'live',
   perUnit: String(s.pointsPerCurrencyUnit ?? 0),
   perOrder: String(s.pointsPerOrder ?? 0),
@@ -85,6 +110,9 @@ const draftOf = (s: Setting): PointsDraft => ({
   onReferral: String(s.pointsOnReferral ?? 0),
   onReferredOrder: String(s.pointsOnReferredOrder ?? 0),
   friendGift: s.referralRewardId ?? '',
+  bonus: BONUSES.find((b) => Number(b) === (s.bonusMultiplier ?? 1)) ?? String(s.bonusMultiplier ?? 1),
+  bonusFirstDay: dayOf(s.bonusStartsAt, zone),
+  bonusLastDay: dayOf(s.bonusEndsAt, zone, true),
   expiryMonths: String(s.expiryMonthsOfInactivity ?? 0),
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
@@ -102,14 +130,24 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
-  const [setting, currencyCode, imports, gifts, giftsLately] = await Promise.all([
+  const [setting, currencyCode, shop, imports, gifts, giftsLately] = await Promise.all([
     theSetting(api),
     shopCurrency(admin),
+    // An event's days are the shop's.
+    fetchShop(admin),
     importsOf(pool(), session.shop),
     giftChoices(api, session.shop, outbox),
     giftFigures(pool(), session.shop, GIFT_DAYS),
   ]);
-  return { id: setting.id, draft: draftOf(setting), currencyCode, imports, gifts, giftsLately, claimsPerDay: CLAIMS_PER_DAY };
+  return {
+    id: setting.id,
+    draft: draftOf(setting, zoneOf(shop.ianaTimezone)),
+    currencyCode,
+    imports,
+    gifts,
+    giftsLately,
+    claimsPerDay: CLAIMS_PER_DAY,
+  };
 };
 
 /** The days the gift's figures look back. */
@@ -126,6 +164,9 @@ const FIELD_OF: Record<string, keyof PointsDraft> = {
   pointsOnReferral: 'onReferral',
   pointsOnReferredOrder: 'onReferredOrder',
   referralRewardId: 'friendGift',
+  bonusMultiplier: 'bonus',
+  bonusStartsAt: 'bonusFirstDay',
+  bonusEndsAt: 'bonusLastDay',
   expiryMonthsOfInactivity: 'expiryMonths',
   tierWindowMonths: 'tierWindowMonths',
   eudCurrencyName: 'currencyName',
@@ -144,6 +185,9 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   onReferral: m.onReferral.label,
   onReferredOrder: m.onReferredOrder.label,
   friendGift: m.friendGift.label,
+  bonus: m.bonus.label,
+  bonusFirstDay: m.bonus.firstDay,
+  bonusLastDay: m.bonus.lastDay,
   expiryMonths: m.expiry.label,
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
@@ -151,7 +195,7 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
 });
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
-  const { api } = await authenticateShop(request);
+  const { api, admin } = await authenticateShop(request);
   const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
@@ -159,7 +203,11 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
   if (input.intent !== 'save' || typeof d.on !== 'boolean')
     throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
   const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
-  const setting = await theSetting(api);
+  const [setting, shop] = await Promise.all([theSetting(api), fetchShop(admin)]);
+  const zone = zoneOf(shop.ianaTimezone);
+  // No event: its days go with it. One: from the start of its first day to the start of the day after its last.
+  const bonus = numberOr(text('bonus'));
+  const event = bonus !== 1;
   const saved = await updateFromValues(api, 'points_setting', setting.id, {
     status: d.on ? 'live' : 'draft',
     pointsPerCurrencyUnit: numberOr(text('perUnit')),
@@ -172,6 +220,9 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     pointsOnReferral: numberOr(text('onReferral')),
     pointsOnReferredOrder: numberOr(text('onReferredOrder')),
     referralRewardId: text('friendGift') || null,
+    bonusMultiplier: bonus,
+    bonusStartsAt: event ? dayStart(text('bonusFirstDay'), zone) : null,
+    bonusEndsAt: event ? dayStart(text('bonusLastDay'), zone, true) : null,
     expiryMonthsOfInactivity: numberOr(text('expiryMonths')),
     tierWindowMonths: numberOr(text('tierWindowMonths')),
     eudCurrencyName: text('currencyName').trim() || null,
@@ -180,12 +231,15 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
   if (!saved.ok) {
     const m = words.points;
     // An address the core cannot take (not https, or another site's) says what one looks like.
-    const refused = eachProfile((network) =>
-      format(m.profiles.refused, { network: networkName(network), example: exampleOf(network, m.profiles.handle) }),
-    );
+    const refused = {
+      ...eachProfile((network) =>
+        format(m.profiles.refused, { network: networkName(network), example: exampleOf(network, m.profiles.handle) }),
+      ),
+      bonusLastDay: m.bonus.order,
+    };
     return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(m), (f) => FIELD_OF[f] ?? f, refused) };
   }
-  return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data, zone) };
 };
 
 // A save answers with the setting as the core now has it.
@@ -253,6 +307,26 @@ export default function PointsSettings() {
                     used: number.format(giftsLately.used),
                   })}
                 </Text>
+              )}
+            </FormLayout>
+          </TitledCard>
+          <TitledCard title={m.sections.bonus}>
+            <FormLayout>
+              <Select
+                label={labels.bonus}
+                helpText={format(m.bonus.help, { currency: currencyCode })}
+                // One set through the API, not offered here, is shown as it is.
+                options={[...BONUSES, ...(BONUSES.some((b) => b === draft.bonus) ? [] : [draft.bonus])].map((b) => ({
+                  label: b === '1' ? m.bonus.none : format(m.bonus.times, { n: number.format(Number(b)) }),
+                  value: b,
+                }))}
+                {...form.field('bonus')}
+              />
+              {draft.bonus !== '1' && (
+                <InlineGrid columns={{ xs: 1, sm: 2 }} gap="300">
+                  <TextField label={labels.bonusFirstDay} type="date" autoComplete="off" {...form.field('bonusFirstDay')} />
+                  <TextField label={labels.bonusLastDay} type="date" autoComplete="off" {...form.field('bonusLastDay')} />
+                </InlineGrid>
               )}
             </FormLayout>
           </TitledCard>
