@@ -1,6 +1,7 @@
 import {
   type Board,
   birthdayOf,
+  bonusText,
   birthdayPoints,
   birthdayText,
   boardTitle,
@@ -389,6 +390,8 @@ function PointsSection({
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier, member?.socialFollows ?? []);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
   const offer = referralOffer(points.setting, t, name, lang, tier?.current?.earnMultiplier, friendGift);
+  // A bonus points event running now, beside the ways to earn it multiplies.
+  const bonus = bonusText(points.setting, t, lang);
 
   const redeem = (reward: Reward) => void redeemInto(api, reward.id, t, name, { setBusy, setOutcome, setMember, setLogs, setHistory });
   const follow = (network: SocialNetwork) =>
@@ -445,6 +448,7 @@ function PointsSection({
         {earn.length > 0 && (
           <s-stack gap="small-200" data-earn>
             <s-heading>{boost ? `${t.waysToEarn} · ${boost}` : t.waysToEarn}</s-heading>
+            {bonus && <s-badge data-bonus>{bonus}</s-badge>}
             <s-unordered-list>
               {earn.map((row) => (
                 <s-list-item key={row.key} data-follow={row.follow?.network}>

@@ -436,6 +436,30 @@ describe('the points section', () => {
     ]);
   });
 
+  it('says a bonus points event while it runs, beside the ways to earn it multiplies', async () => {
+    const now = Date.now();
+    const event = (data: PageData): PageData => ({
+      ...data,
+      points: data.points && {
+        ...data.points,
+        setting: {
+          ...data.points.setting,
+          bonusMultiplier: 2,
+          bonusStartsAt: new Date(now - 3_600_000).toISOString(),
+          bonusEndsAt: new Date(now + 86_400_000).toISOString(),
+        },
+      },
+    });
+    const page = await show(() => Promise.resolve(event(withPoints(member.api))));
+    const section = page.querySelector('[data-points]')!;
+    const ends = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(
+      new Date(now + 86_400_000),
+    );
+    expect(text(section.querySelector('[data-earn] [data-bonus]'))).toBe(`2× points on orders until ${ends}`);
+    // 2 a unit spent, doubled, then times Gold's 1.5.
+    expect(all(section, '[data-earn] s-list-item')[0]).toBe('For every 1 spent · +6 Stars');
+  });
+
   it('names a tier without a title as the member’s own and the next one as the next tier', async () => {
     const untitled = (data: PageData): PageData => ({
       ...data,

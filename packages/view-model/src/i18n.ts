@@ -69,6 +69,8 @@ export interface Strings {
   /** Beside a profile the member has followed (for points) already. */
   followed: string;
   followFailed: string;
+  /** A bonus points event: its multiplier `{n}` and when it ends, `{date}`. */
+  bonusUntil: string;
   /** A way to earn and a history entry: the member's birthday; the heading of the birthday card. */
   onBirthday: string;
   /** `{points}`: what the member gets on their birthday, with its name. */
@@ -193,6 +195,7 @@ export const en: Strings = {
   followOn: 'Following us on {network}',
   follow: 'Follow',
   followed: 'Followed',
+  bonusUntil: '{n}× points on orders until {date}',
   followFailed: 'That did not work. Please try again.',
   onBirthday: 'Your birthday',
   birthdayAsk: 'Tell us your birthday and get {points} on it.',

@@ -184,6 +184,10 @@ export interface PointsSetting {
   referralRewardId?: string | null;
   /** Months without an entry after which a member's points expire; 0: never. */
   expiryMonthsOfInactivity: number;
+  /** A bonus points event: orders placed from `bonusStartsAt` until `bonusEndsAt` earn times `bonusMultiplier`; absent or 1: none. */
+  bonusMultiplier?: number;
+  bonusStartsAt?: string | null;
+  bonusEndsAt?: string | null;
 }
 
 /** A live reward with a points cost: what a member may redeem. */

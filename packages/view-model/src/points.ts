@@ -141,11 +141,28 @@ export interface EarnRow {
   follow?: FollowOffer;
 }
 
+/** The bonus points event running at `now`: its multiplier and end; null when none runs. */
+export function bonusNow(setting: PointsSetting, now = Date.now()): { multiplier: number; endsAt: Date } | null {
+  const { bonusMultiplier: multiplier = 1, bonusStartsAt, bonusEndsAt } = setting;
+  if (multiplier <= 1 || !bonusStartsAt || !bonusEndsAt) return null;
+  const endsAt = new Date(bonusEndsAt);
+  return now >= Date.parse(bonusStartsAt) && now < endsAt.getTime() ? { multiplier, endsAt } : null;
+}
+
+/** The bonus points event running now in words ("2× points on orders until 13 December, 23:59"); null when none runs. */
+export function bonusText(setting: PointsSetting, t: Strings, lang: string | undefined, now = Date.now()): string | null {
+  const bonus = bonusNow(setting, now);
+  if (!bonus) return null;
+  const date = dateFormat(lang, { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(bonus.endsAt);
+  return fill(t.bonusUntil, { n: numberFormat(lang, { maximumFractionDigits: 1 }).format(bonus.multiplier), date });
+}
+
 /**
- * The program's rates (the ones set above 0), then each live milestone whose reward is points,
- * under its definition's title: all the storefront can tell of how points are earned. With a
- * member's tier `multiplier` (`earnMultiplier`), what that member earns: every earned entry
- * multiplied and rounded down, as the core credits it.
+ * The program's rates (the ones set above 0; an order's times a bonus event running `now`), the
+ * social profiles to follow, then each live milestone whose reward is points, under its
+ * definition's title: all the storefront can tell of how points are earned. With a member's tier
+ * `multiplier` (`earnMultiplier`), what that member earns: every earned entry multiplied and
+ * rounded down, as the core credits it.
  */
 export function waysToEarn(
   setting: PointsSetting,
@@ -156,12 +173,15 @@ export function waysToEarn(
   multiplier = 1,
   /** The networks the member has followed already (`socialFollows`). */
   followed: readonly string[] = [],
+  now = Date.now(),
 ): EarnRow[] {
   const name = pointsName(setting, t);
   const earns = (n: number, rate = false) => `+${pointsText(multiplied(n, multiplier, rate), name, lang)}`;
+  const bonus = bonusNow(setting, now)?.multiplier ?? 1;
   const rates: [string, string, number][] = [
-    ['spend', fill(t.perSpend, { amount: moneyText(1, currency, lang) ?? '1' }), setting.pointsPerCurrencyUnit],
-    ['order', t.perOrder, setting.pointsPerOrder],
+    // As the app earns them: the rate times the bonus, a per-order amount rounded down.
+    ['spend', fill(t.perSpend, { amount: moneyText(1, currency, lang) ?? '1' }), setting.pointsPerCurrencyUnit * bonus],
+    ['order', t.perOrder, Math.floor(setting.pointsPerOrder * bonus + 1e-9)],
     ['signup', t.onSignUp, setting.pointsOnSignUp],
     ['newsletter', t.onNewsletter, setting.pointsOnNewsletter],
     ['birthday', t.onBirthday, setting.pointsOnBirthday],

@@ -14,6 +14,7 @@ import {
   tierView,
   toNextTier,
   waysToEarn,
+  bonusText,
 } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
@@ -154,6 +155,39 @@ describe('waysToEarn', () => {
       'Free Tote bag',
     );
   });
+  it('says a bonus points event while it runs, and multiplies what an order earns by it then, as the app earns it', () => {
+    const event = {
+      ...setting,
+      pointsPerOrder: 5,
+      bonusMultiplier: 2,
+      bonusStartsAt: '2026-12-11T23:00:00Z',
+      bonusEndsAt: '2026-12-13T23:00:00Z',
+    };
+    const during = Date.parse('2026-12-12T12:00:00Z');
+    const earns = (now: number, s = event) => waysToEarn(s, [], t, 'en', 'EUR', 1, [], now).map((row) => row.earns);
+    // 1.5 a unit and 5 an order, doubled; sign-up as ever.
+    expect(earns(during)).toEqual(['+3 Stars', '+10 Stars', '+100 Stars']);
+    // Before it starts and from its end on, the rates as they are.
+    for (const now of [Date.parse('2026-12-11T22:59:59Z'), Date.parse('2026-12-13T23:00:00Z')]) {
+      expect(earns(now)).toEqual(['+1.5 Stars', '+5 Stars', '+100 Stars']);
+      expect(bonusText(event, t, 'en', now)).toBeNull();
+    }
+    // One and a half times 5 an order earns 7, rounded down as the app does; a tier multiplies that.
+    expect(earns(during, { ...event, bonusMultiplier: 1.5 })[1]).toBe('+7 Stars');
+    expect(waysToEarn({ ...event, bonusMultiplier: 1.5 }, [], t, 'en', 'EUR', 2, [], during)[1]!.earns).toBe('+14 Stars');
+    const end = (lang: string) =>
+      new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(
+        new Date(event.bonusEndsAt),
+      );
+    expect(bonusText(event, t, 'en', during)).toBe(`2× points on orders until ${end('en')}`);
+    expect(bonusText({ ...event, bonusMultiplier: 1.5 }, stringsFor('de'), 'de', during)).toBe(
+      `1,5-fache Punkte auf Bestellungen bis ${end('de')}`,
+    );
+    // No event: none said, nothing multiplied.
+    expect(bonusText({ ...event, bonusMultiplier: 1 }, t, 'en', during)).toBeNull();
+    expect(bonusText({ ...setting }, t, 'en', during)).toBeNull();
+  });
+
   it('shows a member what they earn: every earned entry times their tier’s multiplier, rounded down as the core credits it', () => {
     // The demo's program: 2 a unit spent, 10 an order, 100 on sign-up, and a milestone of 50; a Gold member earns 1.5×.
     const demo = { ...setting, pointsPerCurrencyUnit: 2, pointsPerOrder: 10, pointsOnSignUp: 100 };

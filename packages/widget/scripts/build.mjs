@@ -11,8 +11,9 @@ import { brotliBest, gzipBest } from './compress.mjs';
 
 /** Shopify's limit for theme app extension scripts. */
 const LOADER_BUDGET_BYTES = 10_000;
-// 21 KB from the social follows, which took the app to 20.2 KB in zlib's gzip, until its copy was zopfli's (2026-12-05).
-const APP_BUDGET_GZIP_BYTES = 20 * 1024;
+// 20 KB until the social follows (20.2 KB in zlib's gzip) and again once the copies were zopfli's,
+// until the loyalty page and the bonus points event took the app to 20.2 KB in zopfli's (2026-12-05).
+const APP_BUDGET_GZIP_BYTES = 21 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The same build wherever it runs: Vite makes a development build when NODE_ENV says so (a test

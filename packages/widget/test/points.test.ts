@@ -146,6 +146,44 @@ describe('the points tab for a guest', SLOW, () => {
   });
 });
 
+describe('a bonus points event', SLOW, () => {
+  it('is said above the ways to earn while it runs, with orders’ rates multiplied, in English and German', async () => {
+    const now = Date.now();
+    const event = {
+      bonusMultiplier: 2,
+      bonusStartsAt: new Date(now - 3_600_000).toISOString(),
+      bonusEndsAt: new Date(now + 86_400_000).toISOString(),
+    };
+    expect((await demo.api.patch(`/schema/points_setting/record/${settingId}`, event)).status).toBe(200);
+    try {
+      const { page, errors } = await demo.newPage();
+      await openPoints(page, '', 'Stars');
+      const ends = (lang: string) =>
+        new Intl.DateTimeFormat(lang, { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(
+          new Date(event.bonusEndsAt),
+        );
+      expect(await tabPanel(page).locator('[data-bonus]').textContent()).toBe(`2× points on orders until ${ends('en')}`);
+      // The demo's 2 a unit spent and 10 an order, doubled; the rest as ever.
+      expect((await texts(page, '[data-earn] li')).slice(0, 3)).toEqual([
+        'For every €1 spent+4 Stars',
+        'Every order+20 Stars',
+        'Creating an account+100 Stars',
+      ]);
+      expect(await violations(page)).toEqual([]);
+      await screenshot(page, 'points-bonus');
+      await openPoints(page, '?lang=de', 'Sterne');
+      expect(await tabPanel(page).locator('[data-bonus]').textContent()).toBe(`2-fache Punkte auf Bestellungen bis ${ends('de')}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await demo.api.patch(`/schema/points_setting/record/${settingId}`, { bonusMultiplier: 1, bonusStartsAt: null, bonusEndsAt: null });
+    }
+    // Over, it is said nowhere.
+    const { page } = await demo.newPage();
+    await openPoints(page, '', 'Stars');
+    expect(await tabPanel(page).locator('[data-bonus]').count()).toBe(0);
+  });
+});
+
 describe('the points tab for a member', SLOW, () => {
   it('shows the balance, the tier and the progress to the next one', async () => {
     const { page, errors } = await demo.newPage();

@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'Folgen',
   followed: 'Gefolgt',
   followFailed: 'Das hat nicht geklappt. Bitte versuche es erneut.',
+  bonusUntil: '{n}-fache Punkte auf Bestellungen bis {date}',
   onBirthday: 'Dein Geburtstag',
   birthdayAsk: 'Verrate uns deinen Geburtstag und erhalte an diesem Tag {points}.',
   birthdayOn: 'Dein Geburtstag: {date}',

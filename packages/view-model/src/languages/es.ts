@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'Seguir',
   followed: 'Siguiendo',
   followFailed: 'No ha funcionado. Inténtalo de nuevo.',
+  bonusUntil: 'Puntos ×{n} en pedidos hasta el {date}',
   onBirthday: 'Tu cumpleaños',
   birthdayAsk: 'Dinos tu cumpleaños y recibe {points} ese día.',
   birthdayOn: 'Tu cumpleaños: {date}',

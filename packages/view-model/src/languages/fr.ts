@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'Suivre',
   followed: 'Suivi',
   followFailed: 'Cela n’a pas fonctionné. Veuillez réessayer.',
+  bonusUntil: 'Points ×{n} sur les commandes jusqu’au {date}',
   onBirthday: 'Votre anniversaire',
   birthdayAsk: 'Indiquez votre anniversaire et recevez {points} ce jour-là.',
   birthdayOn: 'Votre anniversaire : {date}',

@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'Segui',
   followed: 'Già segui',
   followFailed: 'Non ha funzionato. Riprova.',
+  bonusUntil: 'Punti ×{n} sugli ordini fino al {date}',
   onBirthday: 'Il tuo compleanno',
   birthdayAsk: 'Dicci il tuo compleanno e ricevi {points} quel giorno.',
   birthdayOn: 'Il tuo compleanno: {date}',

@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'フォロー',
   followed: 'フォロー済み',
   followFailed: 'うまくいきませんでした。もう一度お試しください。',
+  bonusUntil: '{date}まで注文のポイント{n}倍',
   onBirthday: 'お誕生日',
   birthdayAsk: 'お誕生日を登録すると、当日に{points}がもらえます。',
   birthdayOn: 'お誕生日：{date}',

@@ -41,6 +41,7 @@ const words: Strings = {
   follow: '팔로우',
   followed: '팔로우함',
   followFailed: '처리하지 못했습니다. 다시 시도해 주세요.',
+  bonusUntil: '{date}까지 주문 포인트 {n}배',
   onBirthday: '생일',
   birthdayAsk: '생일을 알려 주시면 생일에 {points}를 드립니다.',
   birthdayOn: '생일: {date}',

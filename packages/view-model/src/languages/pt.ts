@@ -41,6 +41,7 @@ const words: Strings = {
   follow: 'Seguir',
   followed: 'Seguindo',
   followFailed: 'Não funcionou. Tente novamente.',
+  bonusUntil: 'Pontos ×{n} nos pedidos até {date}',
   onBirthday: 'Seu aniversário',
   birthdayAsk: 'Conte seu aniversário e ganhe {points} no dia.',
   birthdayOn: 'Seu aniversário: {date}',

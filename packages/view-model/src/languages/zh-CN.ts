@@ -41,6 +41,7 @@ const words: Strings = {
   follow: '关注',
   followed: '已关注',
   followFailed: '操作未成功，请重试。',
+  bonusUntil: '{date}前订单积分{n}倍',
   onBirthday: '您的生日',
   birthdayAsk: '告诉我们您的生日，当天即可获得{points}。',
   birthdayOn: '您的生日：{date}',

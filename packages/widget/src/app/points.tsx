@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'preact/hooks';
 import {
   type Api,
   birthdayOf,
+  bonusText,
   birthdayPoints,
   birthdayText,
   daysIn,
@@ -59,6 +60,8 @@ export function PointsTab({
   // A member sees what they earn: every earned entry times their tier's multiplier (CONTRACT §19).
   const boost = tierBoost(tier?.current, lang, t);
   const earn = waysToEarn(points.setting, defs, t, lang, currency, tier?.current?.earnMultiplier, member?.socialFollows);
+  // A bonus points event running now: said above the ways to earn it multiplies.
+  const bonus = bonusText(points.setting, t, lang);
   const onBirthday = birthdayPoints(points.setting, tier?.current?.earnMultiplier);
   // What the shop gives the friends the member refers, when it says: a gift instead of their points.
   const [gift, setGift] = useState<string | null>();
@@ -175,6 +178,11 @@ export function PointsTab({
             {t.waysToEarn}
             {boost && <span class="lw-muted"> · {boost}</span>}
           </h3>
+          {bonus && (
+            <p class="lw-bonus" data-bonus>
+              {bonus}
+            </p>
+          )}
           <ul class="lw-list" data-earn>
             {earn.map(({ key, label, earns, follow: offer }) => (
               <li key={key} tabIndex={offer && -1}>
