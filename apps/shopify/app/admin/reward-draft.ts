@@ -73,8 +73,8 @@ export function blankReward(): RewardDraft {
 
 const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 
-/** The shop's time zone as Shopify names it, or UTC when it names none luxon knows. */
-const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
+/** The shop's time zone as Shopify names it, or UTC when it names none luxon knows: where the merchant's days are. */
+export const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
 
 /** The last second of a day (YYYY-MM-DD) in the shop's time zone: when a reward with that last day ends. */
 function endOfDay(day: string, timezone: string | null): string {

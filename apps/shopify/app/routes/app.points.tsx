@@ -10,7 +10,8 @@ import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft'
 import { records, type RecordOf, updateFromValues } from '../core/records.server';
 import { numberOr } from '../admin/numbers';
 import { fetchShop, shopCurrency } from '../shopify/admin-api.server';
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime } from 'luxon';
+import { zoneOf } from '../admin/reward-draft';
 import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
@@ -81,9 +82,6 @@ export interface PointsDraft extends Record<Profile, string> {
 
 /** The multipliers offered for a bonus points event; '1' is none. */
 const BONUSES = ['1', '1.5', '2', '3'] as const;
-
-/** The shop's time zone as Shopify names it, or UTC when luxon knows none such. */
-const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
 
 /** The day (YYYY-MM-DD) an instant falls on in the shop's time zone; an event's end is the next day's start, so its last day is the one before. */
 const dayOf = (instant: string | null | undefined, zone: string, end = false): string => {
