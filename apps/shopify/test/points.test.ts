@@ -242,13 +242,13 @@ describe('a bonus points event', () => {
     // The worker trusts what it read of the rates for two seconds.
     await new Promise((r) => setTimeout(r, 2500));
     // Placed within it: (75 spent + 5 an order) × 2; placed before it started, though paid now: as ever.
-    await paid(6, SHOES_AND_HAT(806));
-    await paid(7, { ...SHOES_AND_HAT(807), processedAt: new Date(now - 7_200_000).toISOString() });
-    expect((await pointsOf(806)).entries.map((e) => e.points)).toEqual([160]);
-    expect((await pointsOf(807)).entries.map((e) => e.points)).toEqual([80]);
+    await paid(96, SHOES_AND_HAT(896));
+    await paid(97, { ...SHOES_AND_HAT(897), processedAt: new Date(now - 7_200_000).toISOString() });
+    expect((await pointsOf(896)).entries.map((e) => e.points)).toEqual([160]);
+    expect((await pointsOf(897)).entries.map((e) => e.points)).toEqual([80]);
     // The hat refunded: its 30 of the 75 spent, times two.
-    await refund(60, 6, [{ position: 2, quantity: 1 }]);
-    expect((await pointsOf(806)).entries.map((e) => [e.reason, e.points])).toEqual([
+    await refund(960, 96, [{ position: 2, quantity: 1 }]);
+    expect((await pointsOf(896)).entries.map((e) => [e.reason, e.points])).toEqual([
       ['earned', 160],
       ['reversed', -60],
     ]);

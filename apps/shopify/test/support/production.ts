@@ -53,7 +53,8 @@ export interface Refusal {
 }
 
 export interface CoreGate {
-  hold(match: (method: string, path: string) => boolean): { arrived: Promise<void>; release(): void };
+  /** Holds the next request that `match`es until `release`; `answered` is the core's status for it once forwarded (502: none). */
+  hold(match: (method: string, path: string) => boolean): { arrived: Promise<void>; release(): void; answered: Promise<number> };
   /** Until `restore`, every request the app sends the core has its connection dropped, as a core that is down. */
   down(): { restore(): void };
   /** Until `restore`, the app's requests that `match` are answered as the core refuses one for good: `status` with its error body. */
@@ -62,7 +63,12 @@ export interface CoreGate {
 
 /** A forwarder in front of the core that holds the requests a test names, so the app can die while the core has not answered. */
 async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: string; close(): Promise<void> }> {
-  const holds: { match: (method: string, path: string) => boolean; arrive: () => void; released: Promise<void> }[] = [];
+  const holds: {
+    match: (method: string, path: string) => boolean;
+    arrive: () => void;
+    released: Promise<void>;
+    answer: (status: number) => void;
+  }[] = [];
   let isDown = false;
   let refusal: { match: (method: string, path: string) => boolean; refused: Refusal } | null = null;
   const server = createServer((req, res) => {
@@ -91,6 +97,7 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
       );
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
       const answer = await fetch(`${coreOrigin}${req.url}`, { method: req.method, headers, body }).catch(() => null);
+      hold?.answer(answer?.status ?? 502);
       if (!answer) return res.writeHead(502).end();
       res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       res.end(Buffer.from(await answer.arrayBuffer()));
@@ -102,9 +109,11 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
     hold(match) {
       let arrive!: () => void;
       let release!: () => void;
+      let answer!: (status: number) => void;
       const arrived = new Promise<void>((resolve) => (arrive = resolve));
-      holds.push({ match, arrive, released: new Promise<void>((resolve) => (release = resolve)) });
-      return { arrived, release };
+      const answered = new Promise<number>((resolve) => (answer = resolve));
+      holds.push({ match, arrive, released: new Promise<void>((resolve) => (release = resolve)), answer });
+      return { arrived, release, answered };
     },
     down() {
       isDown = true;
