@@ -46,7 +46,12 @@ export interface OrderEffect {
   skipReason: string | null;
   logs: OrderLogEffect[];
   /** The points the order earned (CONTRACT §19, after the tier's multiplier) and what refunds took back; null: none asked. */
-  points: { earned: number; reversed: number; refused: string | null } | null;
+  points: {
+    earned: number;
+    reversed: number;
+    refused: string | null;
+    /** A bonus points event's multiplier; 1: none. */ bonus: number;
+  } | null;
 }
 
 const reversalsOf = (value: unknown): OrderReversal[] =>
@@ -122,11 +127,11 @@ async function readOrderEffects(db: pg.PoolClient, where: string, params: [strin
        from shopify_order_logs where shop = $1 and order_id = any($2) order by kind, definition_name, activity_id`,
     [shop, orders.map((o) => o.order_id)],
   );
-  const { rows: points } = await db.query<{ order_id: string; points: number; reversed: number; refused: string | null }>(
-    `select order_id, points, reversed, refused from shopify_order_points where shop = $1 and order_id = any($2)`,
+  const { rows: points } = await db.query<{ order_id: string; points: number; reversed: number; refused: string | null; bonus: number }>(
+    `select order_id, points, reversed, refused, bonus from shopify_order_points where shop = $1 and order_id = any($2)`,
     [shop, orders.map((o) => o.order_id)],
   );
-  const pointsOf = new Map(points.map((p) => [p.order_id, { earned: p.points, reversed: p.reversed, refused: p.refused }]));
+  const pointsOf = new Map(points.map((p) => [p.order_id, { earned: p.points, reversed: p.reversed, refused: p.refused, bonus: p.bonus }]));
   return orders.map((o) => {
     const lines = storedLines(o.lines);
     const refunded = storedNumbers(o.refunded);

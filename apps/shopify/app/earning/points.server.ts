@@ -50,13 +50,17 @@ export async function liveRates(api: AccountClient): Promise<PointsRates | null>
 /**
  * An order's points before the member's tier multiplies them: its spent part (rounded down) and its
  * per-order part, each times the bonus event's multiplier when the order was placed (`processedAt`)
- * within it.
+ * within it (`bonus`; 1 for none).
  */
-export function orderPoints(rates: PointsRates, lines: readonly OrderLine[], processedAt: string): { unit: number; order: number } {
+export function orderPoints(
+  rates: PointsRates,
+  lines: readonly OrderLine[],
+  processedAt: string,
+): { unit: number; order: number; bonus: number } {
   const milli = lines.reduce((sum, l) => sum + l.milli, 0);
   const at = Date.parse(processedAt);
   const bonus = rates.bonus && at >= rates.bonus.startsAt && at < rates.bonus.endsAt ? rates.bonus.multiplier : 1;
-  return { unit: Math.floor((milli * rates.perUnit * bonus) / ONE + 1e-9), order: Math.floor(rates.perOrder * bonus + 1e-9) };
+  return { unit: Math.floor((milli * rates.perUnit * bonus) / ONE + 1e-9), order: Math.floor(rates.perOrder * bonus + 1e-9), bonus };
 }
 
 export interface EarnedPoints {

@@ -309,7 +309,7 @@ export class EarningWorker {
   ): Promise<boolean> {
     const rates = await this.live.rates(shop, api);
     if (!rates) return false;
-    const { unit, order: perOrder } = orderPoints(rates, order.lines, order.processedAt);
+    const { unit, order: perOrder, bonus } = orderPoints(rates, order.lines, order.processedAt);
     if (unit + perOrder <= 0) return false;
     const outcome = await earnPoints(api, ownedBy, {
       points: unit + perOrder,
@@ -319,8 +319,8 @@ export class EarningWorker {
       note: order.name,
     });
     await client.query(
-      `insert into shopify_order_points (shop, order_id, entry_id, unit_points, order_points, points, refused)
-       values ($1, $2, $3, $4, $5, $6, $7)`,
+      `insert into shopify_order_points (shop, order_id, entry_id, unit_points, order_points, points, refused, bonus)
+       values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [
         shop,
         order.id,
@@ -329,6 +329,7 @@ export class EarningWorker {
         perOrder,
         outcome.earned ? outcome.points : 0,
         outcome.earned ? null : outcome.refused,
+        bonus,
       ],
     );
     return outcome.earned;

@@ -52,6 +52,11 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                     <List.Item>
                       <BlockStack gap="100">
                         <Text as="span">{format(m.orderPoints, { value: number.format(order.points.earned) })}</Text>
+                        {order.points.bonus > 1 ? (
+                          <Text as="span" tone="subdued">
+                            {format(m.orderPointsBonus, { n: number.format(order.points.bonus) })}
+                          </Text>
+                        ) : null}
                         {order.points.refused ? (
                           <Text as="span" tone="critical">
                             {format(m.refused, { message: order.points.refused })}

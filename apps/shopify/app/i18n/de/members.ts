@@ -93,6 +93,7 @@ export const members: Messages['members'] = {
   nothingFed: 'Kein Programm hat diese Bestellung gezählt.',
   earned: '{program} ({kind}): +{value}',
   orderPoints: 'Punkte: +{value}',
+  orderPointsBonus: '{n}-fach in einer Bonuspunkte-Aktion',
   orderPointsTakenBack: '−{value} durch Erstattungen oder die Stornierung zurückgenommen',
   firstOrder: 'erste Bestellung',
   reversals: { refund: '−{value} durch eine Erstattung', cancel: '−{value} durch die Stornierung' },

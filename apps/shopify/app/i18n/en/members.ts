@@ -89,6 +89,7 @@ export const members = {
   nothingFed: 'No program counted this order.',
   earned: '{program} ({kind}): +{value}',
   orderPoints: 'Points: +{value}',
+  orderPointsBonus: '{n}× in a bonus points event',
   orderPointsTakenBack: '−{value} taken back by refunds or the cancellation',
   firstOrder: 'first order',
   reversals: { refund: '−{value} by a refund', cancel: '−{value} by the cancellation' },
