@@ -141,8 +141,11 @@ export interface EarnRow {
   follow?: FollowOffer;
 }
 
-/** The bonus points event running at `now`: its multiplier and end; null when none runs. */
-export function bonusNow(setting: PointsSetting, now = Date.now()): { multiplier: number; endsAt: Date } | null {
+/** A points setting's bonus points event, as the Shopify app earns by it and the storefront says it. */
+export type BonusEvent = Pick<PointsSetting, 'bonusMultiplier' | 'bonusStartsAt' | 'bonusEndsAt'>;
+
+/** The bonus points event running at `now` (from its start, until its end): its multiplier and end; null when none runs. */
+export function bonusNow(setting: BonusEvent, now = Date.now()): { multiplier: number; endsAt: Date } | null {
   const { bonusMultiplier: multiplier = 1, bonusStartsAt, bonusEndsAt } = setting;
   if (multiplier <= 1 || !bonusStartsAt || !bonusEndsAt) return null;
   const endsAt = new Date(bonusEndsAt);

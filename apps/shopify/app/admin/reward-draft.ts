@@ -4,6 +4,7 @@
  * reward body and the app's issuing settings, and how the core's refusals land on its fields.
  */
 import { DateTime, IANAZone } from 'luxon';
+import { format } from '../i18n';
 import type { Messages } from '../i18n/messages';
 import { type CodeMaker, type IssuingSpec, type RewardKind, takesNoAmount } from '../shopify/reward-issuing';
 import { type CoreDetail, detailWords } from './field-words';
@@ -151,7 +152,7 @@ export interface DefaultTexts {
  */
 function defaultTitle(d: RewardDraft, texts: DefaultTexts): string | null {
   if (d.kind === 'free_shipping') return texts.titleFreeShipping;
-  if (d.kind === 'free_product' && d.variantTitle.trim()) return texts.titleFreeProduct.replace('{product}', d.variantTitle.trim());
+  if (d.kind === 'free_product' && d.variantTitle.trim()) return format(texts.titleFreeProduct, { product: d.variantTitle.trim() });
   return null;
 }
 
@@ -159,7 +160,7 @@ function defaultTitle(d: RewardDraft, texts: DefaultTexts): string | null {
 function defaultInstructions(d: RewardDraft, texts: DefaultTexts): string | null {
   if (d.id) return null;
   if (d.kind === 'store_credit') return texts.instructionsStoreCredit;
-  if (d.kind === 'free_product' && d.variantTitle.trim()) return texts.instructionsFreeProduct.replace('{product}', d.variantTitle.trim());
+  if (d.kind === 'free_product' && d.variantTitle.trim()) return format(texts.instructionsFreeProduct, { product: d.variantTitle.trim() });
   return null;
 }
 

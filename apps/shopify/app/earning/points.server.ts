@@ -1,3 +1,4 @@
+import { type BonusEvent, bonusNow } from '@loyalty/view-model';
 import { type AccountClient, CoreError } from '../core/client.server';
 import { createMember, type LogInput, transient } from '../core/logs.server';
 import { findMember } from '../core/member-data.server';
@@ -21,8 +22,8 @@ export interface PointsRates {
   onReferral: number;
   /** For that customer, on the same order. */
   onReferredOrder: number;
-  /** A bonus points event: orders paid within it earn their per-unit and per-order points times `multiplier`; null: none. */
-  bonus: { multiplier: number; startsAt: number; endsAt: number } | null;
+  /** A bonus points event: orders placed within it earn their per-unit and per-order points times its multiplier. */
+  bonus: BonusEvent;
 }
 
 /** The shop's rates while its points are live; null while they are off. */
@@ -40,10 +41,7 @@ export async function liveRates(api: AccountClient): Promise<PointsRates | null>
     onNewsletter: setting.pointsOnNewsletter ?? 0,
     onReferral: setting.pointsOnReferral ?? 0,
     onReferredOrder: setting.pointsOnReferredOrder ?? 0,
-    bonus:
-      (setting.bonusMultiplier ?? 1) > 1 && setting.bonusStartsAt && setting.bonusEndsAt
-        ? { multiplier: setting.bonusMultiplier!, startsAt: Date.parse(setting.bonusStartsAt), endsAt: Date.parse(setting.bonusEndsAt) }
-        : null,
+    bonus: { bonusMultiplier: setting.bonusMultiplier ?? 1, bonusStartsAt: setting.bonusStartsAt, bonusEndsAt: setting.bonusEndsAt },
   };
 }
 
@@ -58,8 +56,8 @@ export function orderPoints(
   processedAt: string,
 ): { unit: number; order: number; bonus: number } {
   const milli = lines.reduce((sum, l) => sum + l.milli, 0);
-  const at = Date.parse(processedAt);
-  const bonus = rates.bonus && at >= rates.bonus.startsAt && at < rates.bonus.endsAt ? rates.bonus.multiplier : 1;
+  // The same rule the storefront says it by: running from its start until its end.
+  const bonus = bonusNow(rates.bonus, Date.parse(processedAt))?.multiplier ?? 1;
   return { unit: Math.floor((milli * rates.perUnit * bonus) / ONE + 1e-9), order: Math.floor(rates.perOrder * bonus + 1e-9), bonus };
 }
 
