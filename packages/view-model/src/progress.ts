@@ -218,6 +218,13 @@ export function storeCredit(log: RewardLog): { amount: number; currency: string 
   return stamp ? { amount: Number(stamp[1]), currency: stamp[2]! } : null;
 }
 
+/**
+ * Shopify's link that applies a discount code to the shopper's cart, then shows `then` (a path of
+ * the storefront, such as a language's cart: `/fr/cart`).
+ */
+export const applyCodePath = (code: string, then = '/cart'): string =>
+  `/discount/${encodeURIComponent(code)}?redirect=${encodeURIComponent(then)}`;
+
 /** Whether a reward log's code or credit has stopped working by `now`. */
 export const expired = (log: RewardLog, now = Date.now()): boolean => log.rewardExpiryAt !== null && Date.parse(log.rewardExpiryAt) <= now;
 

@@ -1,11 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoAccount } from '../../../apps/core/src/demo/index.js';
-import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel } from './support/browser.js';
+import { type Demo, dialog, launcher, screenshot, startDemo, tabPanel, violations } from './support/browser.js';
 
 let demo: Demo;
 
 const DAY_MS = 86_400_000;
+/** What a Shopify theme sets on every storefront page: here a shop's French pages, under /fr/. */
+const shopifyTheme = () => {
+  (window as { Shopify?: unknown }).Shopify = { shop: 'demo.myshopify.com', routes: { root: '/fr/' } };
+};
 const whereEquals = (fieldSlug: string, fieldValue: string, operator = 'equals') => ({
   operator: 'and',
   conditions: [{ fieldSlug, operator, fieldValue }],
@@ -151,7 +155,35 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await expect.poll(() => first.locator('[data-copy]').textContent()).toBe('Copied!');
     expect(await first.getByRole('status').textContent()).toBe('Copied!');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+    // No Shopify storefront, no cart to apply a code to.
+    expect(await tabPanel(page).locator('[data-apply]').count()).toBe(0);
     await screenshot(page, 'member-rewards-copied');
+    expect(errors).toEqual([]);
+  });
+
+  it("on a Shopify storefront, applies a code to the cart with Shopify's own link, then shows the cart in the shopper's language", async () => {
+    const { context, page, errors } = await demo.newPage();
+    await context.addInitScript(shopifyTheme);
+    const applied: string[] = [];
+    await page.route(`${demo.app.url}/discount/**`, (route) => {
+      applied.push(route.request().url());
+      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="fr"><title>Panier</title></html>' });
+    });
+    await page.goto(`${demo.app.url}/demo?mode=member&lang=fr`);
+    await launcher(page).click();
+    await dialog(page).getByRole('tab').last().click();
+    const cards = tabPanel(page).locator('.lw-card');
+    await expect.poll(() => cards.count()).toBe(2);
+    const codes = await cards.locator('code').allTextContents();
+    const links = tabPanel(page).getByRole('link', { name: 'Appliquer à mon panier' });
+    expect(await links.evaluateAll((as) => as.map((a) => a.getAttribute('href')))).toEqual(
+      codes.map((code) => `/discount/${encodeURIComponent(code)}?redirect=%2Ffr%2Fcart`),
+    );
+    expect(await violations(page)).toEqual([]);
+    await screenshot(page, 'member-rewards-apply-fr');
+    await links.first().click();
+    await page.waitForURL(/\/discount\//);
+    expect(applied).toEqual([`${demo.app.url}/discount/${encodeURIComponent(codes[0]!)}?redirect=%2Ffr%2Fcart`]);
     expect(errors).toEqual([]);
   });
 
@@ -164,7 +196,9 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       ['en', 320],
       ['de', 375],
     ] as const) {
-      const { page, errors } = await demo.newPage({ viewport: { width, height: 640 } });
+      const { context, page, errors } = await demo.newPage({ viewport: { width, height: 640 } });
+      // On a Shopify storefront, where each code has its Apply button too.
+      await context.addInitScript(shopifyTheme);
       await page.goto(`${demo.app.url}/demo?mode=member&lang=${lang}`);
       await launcher(page).click();
       await dialog(page).getByRole('tab').last().click();
@@ -175,7 +209,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
         return {
           // The body scrolls up and down, never sideways.
           sideways: body.scrollWidth - body.clientWidth,
-          outside: [...panel.querySelectorAll('[data-copy], .lw-code code')]
+          outside: [...panel.querySelectorAll('[data-copy], [data-apply], .lw-code code')]
             .map((el) => el.getBoundingClientRect())
             .filter((r) => r.left < edge.left || r.right > edge.right - 16).length,
         };

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import {
   type Api,
+  applyCodePath,
   type Board,
   type ChallengeProgress,
   currentChallenge,
@@ -391,16 +392,35 @@ export function CopyButton({ text, label, template }: { text: string; label: str
   );
 }
 
+/**
+ * A Shopify storefront's root for the shopper's language (`/`, `/fr/`), which its theme names in
+ * `window.Shopify`; none on other pages, which have no cart to apply a code to.
+ */
+function storefrontRoot(): string | undefined {
+  const shopify = (window as { Shopify?: { routes?: { root?: unknown } } }).Shopify;
+  if (!shopify) return undefined;
+  const root = shopify.routes?.root;
+  return typeof root === 'string' && root.startsWith('/') ? root : '/';
+}
+
 export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings; template: Template; lang: string | undefined }) {
   const view = rewardView(log, t, lang);
+  const root = view.kind === 'code' ? storefrontRoot() : undefined;
   return (
     <li class={view.kind === 'note' && view.gone ? 'lw-card lw-revoked' : 'lw-card'}>
       <h3>{log.eudRewardTitle}</h3>
       {view.kind === 'code' ? (
-        <div class="lw-code">
-          <code>{view.code}</code>
-          <CopyButton text={view.code} label={t.copy} template={template} />
-        </div>
+        <>
+          <div class="lw-code">
+            <code>{view.code}</code>
+            <CopyButton text={view.code} label={t.copy} template={template} />
+          </div>
+          {root && (
+            <a class="lw-button" href={applyCodePath(view.code, `${root}cart`)} data-apply>
+              {t.applyCode}
+            </a>
+          )}
+        </>
       ) : view.kind === 'credit' ? (
         <p class="lw-big">{view.amount}</p>
       ) : (
