@@ -1,4 +1,5 @@
 import {
+  applyCodeLink,
   type Board,
   birthdayOf,
   bonusText,
@@ -66,6 +67,8 @@ interface Ctx {
   currency?: string;
   /** What the member's earned points are multiplied by (their tier's `earnMultiplier`). */
   multiplier?: number;
+  /** The shop's storefront, where a code applies to the customer's cart; unknown when the Storefront API did not say. */
+  storefrontUrl?: string;
   /** Says something briefly at the bottom of the page (Shopify's toast): that a code or the referral link was copied. */
   toast(message: string): void;
 }
@@ -108,6 +111,7 @@ function Content({ data, ctx: base }: { data: PageData; ctx: Ctx }) {
     points: pointsName(points?.setting, base.t),
     currency: data.currency,
     multiplier: points?.member ? tierView(points.tiers, points.member).current?.earnMultiplier : undefined,
+    storefrontUrl: data.storefrontUrl,
   };
   const now = Date.now();
   const active = hasActivity(data);
@@ -316,8 +320,9 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
 }
 
 /**
- * A reward: its code with a copy button (Shopify's clipboard item does the copying; a toast says so), its expiry and
- * how to redeem it; or when a held one comes, or that it was taken back.
+ * A reward: its code with a copy button (Shopify's clipboard item does the copying; a toast says so) and, where the
+ * storefront is known, a button that opens it with the code applied to the customer's cart (Shopify's own
+ * `/discount/<code>` link); its expiry and how to redeem it; or when a held one comes, or that it was taken back.
  */
 function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
   const clip = `code-${log.id}`;
@@ -332,6 +337,11 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
           <s-button commandFor={clip} variant="secondary">
             {ctx.t.copy}
           </s-button>
+          {ctx.storefrontUrl && (
+            <s-button href={applyCodeLink(view.code, { origin: ctx.storefrontUrl })} target="_blank" variant="secondary" data-apply>
+              {ctx.t.applyCode}
+            </s-button>
+          )}
         </s-stack>
       ) : view.kind === 'credit' ? (
         <s-text type="strong">{view.amount}</s-text>

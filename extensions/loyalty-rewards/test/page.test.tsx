@@ -230,6 +230,8 @@ describe('the Rewards page', () => {
     clip.dispatchEvent(new Event('copy'));
     await vi.waitFor(() => expect(toasts).toEqual(['Code copied']));
     toasts = [];
+    // No storefront known (the Storefront API did not say): nothing to apply the code with.
+    expect(coded.querySelector('[data-apply]')).toBeNull();
     expect(all(coded, 's-text[color="subdued"]')).toEqual(['Valid until January 31, 2030']);
     expect(text(coded.querySelector('s-paragraph'))).toBe('Use it at checkout.');
     const pending = page.querySelector('[data-reward="r2"]')!;
@@ -252,6 +254,18 @@ describe('the Rewards page', () => {
     const late = page.querySelector('[data-reward="r7"]')!;
     expect(late.querySelector('s-clipboard-item')).toBeNull();
     expect(all(late, 's-paragraph')).toEqual(['Expired on January 31, 2020.']);
+  });
+
+  it("opens the shop's storefront with a code applied to the customer's cart, in a new tab, for codes only", async () => {
+    const page = await show(() => Promise.resolve({ ...member, storefrontUrl: 'https://shop.example' }));
+    const apply = page.querySelector('[data-reward="r1"] [data-apply]')!;
+    expect(text(apply)).toBe('Apply to my cart');
+    expect([apply.getAttribute('href'), apply.getAttribute('target')]).toEqual([
+      'https://shop.example/discount/SAVE-10?redirect=%2Fcart',
+      '_blank',
+    ]);
+    // Pending, held, revoked, points, store credit and expired rewards have no code to apply.
+    expect(page.querySelectorAll('[data-apply]')).toHaveLength(1);
   });
 
   it("speaks the customer's language", async () => {

@@ -220,10 +220,11 @@ export function storeCredit(log: RewardLog): { amount: number; currency: string 
 
 /**
  * Shopify's link that applies a discount code to the shopper's cart, then shows `then` (a path of
- * the storefront, such as a language's cart: `/fr/cart`).
+ * the storefront, such as a language's cart: `/fr/cart`): on the storefront at `origin`
+ * (`https://shop.example`), or on the page's own without one.
  */
-export const applyCodePath = (code: string, then = '/cart'): string =>
-  `/discount/${encodeURIComponent(code)}?redirect=${encodeURIComponent(then)}`;
+export const applyCodeLink = (code: string, { origin = '', then = '/cart' }: { origin?: string; then?: string } = {}): string =>
+  `${origin.replace(/\/+$/, '')}/discount/${encodeURIComponent(code)}?redirect=${encodeURIComponent(then)}`;
 
 /** Whether a reward log's code or credit has stopped working by `now`. */
 export const expired = (log: RewardLog, now = Date.now()): boolean => log.rewardExpiryAt !== null && Date.parse(log.rewardExpiryAt) <= now;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rankRows } from '../src/boards.js';
 import type { Definition, Milestone, RewardLog } from '../src/model.js';
 import { stringsFor } from '../src/i18n.js';
-import { applyCodePath, milestoneEarns, milestoneRows, missionTasks, offersCode, rewardView } from '../src/progress.js';
+import { applyCodeLink, milestoneEarns, milestoneRows, missionTasks, offersCode, rewardView } from '../src/progress.js';
 
 const entry = (rank: number, isCaller = false) => ({ rank, value: 100 - rank, displayName: `M${rank}`, isCaller });
 
@@ -90,10 +90,11 @@ describe('missionTasks', () => {
   });
 });
 
-describe('applyCodePath', () => {
-  it("is Shopify's link that applies a code, then shows the cart, in the shopper's language when given", () => {
-    expect(applyCodePath('SAVE10-K7M3')).toBe('/discount/SAVE10-K7M3?redirect=%2Fcart');
-    expect(applyCodePath('SAVE 10/€', '/fr/cart')).toBe('/discount/SAVE%2010%2F%E2%82%AC?redirect=%2Ffr%2Fcart');
+describe('applyCodeLink', () => {
+  it("is Shopify's link that applies a code, then shows the cart, in the shopper's language and on the shop's storefront when given", () => {
+    expect(applyCodeLink('SAVE10-K7M3')).toBe('/discount/SAVE10-K7M3?redirect=%2Fcart');
+    expect(applyCodeLink('SAVE 10/€', { then: '/fr/cart' })).toBe('/discount/SAVE%2010%2F%E2%82%AC?redirect=%2Ffr%2Fcart');
+    expect(applyCodeLink('SAVE10', { origin: 'https://shop.example/' })).toBe('https://shop.example/discount/SAVE10?redirect=%2Fcart');
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
-import { applyCodePath, REFERRAL_CODE } from '@loyalty/view-model';
+import { applyCodeLink, REFERRAL_CODE } from '@loyalty/view-model';
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records, type RecordOf } from '../core/records.server';
 import type { JsonObject } from '../json';
@@ -122,7 +122,7 @@ interface GiftRow {
 const claimedAnswer = (row: GiftRow): Claimed => ({
   code: row.code,
   title: row.title,
-  applyUrl: applyCodePath(row.code),
+  applyUrl: applyCodeLink(row.code),
 });
 
 /** The code the e-mail claimed, once its discount exists. */

@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import {
   type Api,
-  applyCodePath,
+  applyCodeLink,
   type Board,
   type ChallengeProgress,
   currentChallenge,
@@ -416,7 +416,7 @@ export function Reward({ log, t, template, lang }: { log: RewardLog; t: Strings;
             <CopyButton text={view.code} label={t.copy} template={template} />
           </div>
           {root && (
-            <a class="lw-button" href={applyCodePath(view.code, `${root}cart`)} data-apply>
+            <a class="lw-button" href={applyCodeLink(view.code, { then: `${root}cart` })} data-apply>
               {t.applyCode}
             </a>
           )}
