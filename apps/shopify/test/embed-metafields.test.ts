@@ -109,6 +109,9 @@ describe('the embed reads its ids from the app-owned metafields', () => {
 
   it('rendered as the storefront renders the embed, it shows a guest the launcher, with no setting typed', async () => {
     if (!existsSync(`${WIDGET}dist/loader.js`)) execFileSync('node', ['scripts/build.mjs'], { cwd: WIDGET, stdio: 'inherit' });
+    // The embed's one setting reaches init: the reminder beside the launcher, on unless the merchant unticks it.
+    expect(await renderEmbed(prod.admin, { designMode: false, assets: '' })).toContain('nudges: true,');
+    expect(await renderEmbed(prod.admin, { designMode: false, assets: '', nudges: false })).toContain('nudges: false,');
     const shop = await storefront(async () => renderEmbed(prod.admin, { designMode: false, assets: shop.origin + '/assets' }));
     const browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
     try {

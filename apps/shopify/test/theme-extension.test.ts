@@ -19,15 +19,16 @@ const block = readFileSync(new URL('blocks/loyalty-widget.liquid', root), 'utf8'
 const schema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(block)![1]!) as {
   name: string;
   target: string;
-  settings: { id: string; type: string }[];
+  settings: { id: string; type: string; default?: unknown }[];
 };
 
 describe('theme app extension', () => {
-  it('is an app embed on body named "Loyalty widget" with no settings: the merchant only switches it on', () => {
+  it('is an app embed on body named "Loyalty widget": the merchant only switches it on, and may switch the reminder off', () => {
     expect(schema.name).toBe('Loyalty widget');
     expect(schema.target).toBe('body');
-    expect(schema.settings).toEqual([]);
-    expect(block).not.toContain('block.settings');
+    expect(schema.settings.map(({ id, type, default: on }) => ({ id, type, on }))).toEqual([{ id: 'nudges', type: 'checkbox', on: true }]);
+    expect([...block.matchAll(/block\.settings\.(\w+)/g)].map((m) => m[1])).toEqual(['nudges']);
+    expect(block).toContain('nudges: {{ block.settings.nudges | json }},');
   });
 
   it('takes the account, the core URL and the three ids from the app-owned metafields the app writes', () => {

@@ -152,6 +152,10 @@ export interface Strings {
   historyAdjusted: string;
   /** `{points}`: the member's balance with its name; `{date}`: when it expires without an entry before (CONTRACT §19). */
   expiresOn: string;
+  /** Beside a guest's launcher, once a session: `{points}` what creating an account earns. */
+  nudgeJoin: string;
+  /** Beside a member's launcher, once a session: `{points}` their balance, `{reward}` the best reward it covers. */
+  nudgeRedeem: string;
 }
 
 /** English: the words of every language the interface does not speak, and the widget's own (the others are chunks of their own, `languages/`). */
@@ -242,6 +246,8 @@ export const en: Strings = {
   historyExpired: 'Expired',
   historyAdjusted: 'Adjusted by the shop',
   expiresOn: 'Your {points} expire on {date} unless you earn or redeem some before then.',
+  nudgeJoin: 'Create an account and get {points}.',
+  nudgeRedeem: 'You have {points}: enough for {reward}.',
 };
 
 const LANGUAGES: Record<string, Strings> = { en, fr, es, de, it, pt, ja, ko, 'zh-CN': zhCN };

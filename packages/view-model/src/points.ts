@@ -1,7 +1,7 @@
 import { type Api, ApiError, NEWEST_FIRST, redemptionWith, whereIn } from './api.js';
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
-import { multiplied, type PointsName, pointsText } from './progress.js';
+import { multiplied, type PointsName, pointsText, rewardGives } from './progress.js';
 import { type FollowOffer, followOffers, networkName } from './social.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
@@ -158,6 +158,34 @@ export function bonusText(setting: PointsSetting, t: Strings, lang: string | und
   if (!bonus) return null;
   const date = dateFormat(lang, { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(bonus.endsAt);
   return fill(t.bonusUntil, { n: numberFormat(lang, { maximumFractionDigits: 1 }).format(bonus.multiplier), date });
+}
+
+/** What the reminder beside the launcher is made of: the live setting and, for a member, their record and the rewards by cost. */
+export type Nudge = Pick<Points, 'setting' | 'rewards' | 'member'>;
+
+/** Reads what `nudgeText` needs and no more (a guest's is the setting alone); null while points are off. */
+export async function loadNudge(api: Api): Promise<Nudge | null> {
+  const [setting] = await api.list('points_setting');
+  if (!setting) return null;
+  const [rewards, member] = api.member ? await Promise.all([api.list('reward', ascending('pointsCost')), api.me()]) : [[], null];
+  return { setting, rewards, member };
+}
+
+/**
+ * What the storefront reminds a shopper of beside the launcher, once a session, in one sentence: a
+ * member, the best reward their balance covers (what its Redeem button calls it), else a bonus
+ * points event running `now`; a guest, what creating an account earns, else the bonus event. Null
+ * when there is nothing to say.
+ */
+export function nudgeText(points: Nudge, t: Strings, lang: string | undefined, currency?: string, now = Date.now()): string | null {
+  const { setting, member } = points;
+  const name = pointsName(setting, t);
+  // Cheapest first: the last the balance covers is the best.
+  const best = member && points.rewards.filter((r) => r.pointsCost <= member.pointsBalance).pop();
+  const title = best && (best.eudTitle || rewardGives(best, t, lang, { points: name, currency }));
+  if (member && title) return fill(t.nudgeRedeem, { points: pointsText(member.pointsBalance, name, lang), reward: title });
+  if (!member && setting.pointsOnSignUp > 0) return fill(t.nudgeJoin, { points: pointsText(setting.pointsOnSignUp, name, lang) });
+  return bonusText(setting, t, lang, now);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Api, ApiError } from '../src/api.js';
 import { stringsFor } from '../src/i18n.js';
-import type { Definition, Member, PointEntry, PointsSetting, RewardLog, Tier } from '../src/model.js';
+import type { Definition, Member, PointEntry, PointsSetting, Reward, RewardLog, Tier } from '../src/model.js';
 import {
   loadPoints,
   multiplierText,
@@ -15,6 +15,7 @@ import {
   toNextTier,
   waysToEarn,
   bonusText,
+  nudgeText,
 } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
@@ -222,6 +223,50 @@ describe('waysToEarn', () => {
     expect(multiplierText({ earnMultiplier: 1.5 }, 'de')).toBe('×1,5');
     expect(multiplierText({ earnMultiplier: 2 }, 'fr')).toBe('×2');
     expect(multiplierText(undefined, 'en')).toBeNull();
+  });
+});
+
+describe('nudgeText', () => {
+  const reward = (id: string, pointsCost: number, extra: Partial<Reward> = {}): Reward => ({
+    id,
+    rewardKind: 'code',
+    discountType: 'fixed_amount',
+    discountValue: pointsCost / 100,
+    pointsValue: null,
+    pointsCost,
+    eudTitle: null,
+    eudRedeemInstructionMessage: null,
+    ...extra,
+  });
+  // Cheapest first, as loadPoints reads them.
+  const rewards = [reward('five', 500), reward('ten', 1000, { eudTitle: 'Ten off your next order' }), reward('twenty', 2000)];
+  const points = (balance: number | null, over: Partial<PointsSetting> = {}) => ({
+    setting: { ...setting, ...over },
+    rewards,
+    tiers,
+    member: balance === null ? null : { ...member(0, null), pointsBalance: balance },
+  });
+  const event = { pointsPerOrder: 5, bonusMultiplier: 2, bonusStartsAt: '2026-12-11T23:00:00Z', bonusEndsAt: '2026-12-13T23:00:00Z' };
+  const during = Date.parse('2026-12-12T12:00:00Z');
+
+  it('tells a member the best reward their balance covers, by the name its Redeem button has', () => {
+    expect(nudgeText(points(1200), t, 'en', 'EUR')).toBe('You have 1,200 Stars: enough for Ten off your next order.');
+    expect(nudgeText(points(700), t, 'en', 'EUR')).toBe('You have 700 Stars: enough for €5 off.');
+    expect(nudgeText(points(2000), stringsFor('de'), 'de', 'EUR')).toBe('Du hast 2.000 Stars: genug für 20\u00a0€ Rabatt.');
+  });
+
+  it('tells a guest what creating an account earns', () => {
+    expect(nudgeText(points(null), t, 'en')).toBe('Create an account and get 100 Stars.');
+    expect(nudgeText(points(null), stringsFor('fr'), 'fr')).toBe('Créez un compte et recevez 100 Stars.');
+  });
+
+  it('says a bonus points event when there is nothing else to say, and nothing without one', () => {
+    expect(nudgeText(points(100, event), t, 'en', 'EUR', during)).toBe(bonusText({ ...setting, ...event }, t, 'en', during));
+    expect(nudgeText(points(null, { ...event, pointsOnSignUp: 0 }), t, 'en', 'EUR', during)).toMatch(/^2× points on orders until /);
+    expect(nudgeText(points(100), t, 'en', 'EUR', during)).toBeNull();
+    expect(nudgeText(points(null, { pointsOnSignUp: 0 }), t, 'en', 'EUR', during)).toBeNull();
+    // A balance that covers an unnamed fixed amount the page gives no currency for: no reward to name.
+    expect(nudgeText(points(700), t, 'en', undefined, during)).toBeNull();
   });
 });
 

@@ -20,6 +20,8 @@ export interface WidgetConfig {
    * `GET ?code=` says what the friend gets, `POST {code, email}` claims its code. Absent: no gift.
    */
   referralUrl?: string;
+  /** False: no reminder beside the launcher (the points a guest gets for an account, the reward a member's balance covers). */
+  nudges?: boolean;
 }
 
 /** What the loader's queue starts once and then mounts for every valid `init`: the launcher. */
@@ -62,10 +64,15 @@ export interface PageMounting {
   words?: Strings;
 }
 
+/** What the loader hands the app once the page is idle, for the reminder beside the launcher (`PanelApp.nudge`). */
+export type NudgeMounting = Pick<Mounting, 'config' | 'root' | 'launcher' | 'display' | 'words'>;
+
 /** The panel app module (`app-<hash>.js`), imported on the first interaction or when the page is idle (at once for a loyalty page). */
 export interface PanelApp {
   mount(mounting: Mounting): PanelControl;
   mountPage(mounting: PageMounting): Pick<PanelControl, 'unmount'>;
+  /** Once a session, a reminder beside the launcher when there is one to give; clicked, it opens the panel on the points. */
+  nudge(mounting: NudgeMounting): void;
 }
 
 export interface PanelControl {

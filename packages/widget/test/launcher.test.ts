@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Mounting, PageMounting, PanelApp, WidgetConfig } from '../src/config.js';
+import type { Mounting, NudgeMounting, PageMounting, PanelApp, WidgetConfig } from '../src/config.js';
 import { DEFAULT_LAUNCHER, type Display } from '../src/display.js';
 import { createLauncher } from '../src/loader/launcher.js';
 
@@ -22,7 +22,11 @@ function fakeApp() {
   const mounted: Mounting[] = [];
   const pages: PageMounting[] = [];
   const unmountPage = vi.fn();
+  const nudged: NudgeMounting[] = [];
   const app: PanelApp = {
+    nudge(m) {
+      nudged.push(m);
+    },
     mount(m) {
       mounted.push(m);
       return { toggle, unmount };
@@ -33,7 +37,7 @@ function fakeApp() {
     },
   };
   const importApp = vi.fn(async () => app);
-  return { importApp, toggle, unmount, mounted, pages, unmountPage };
+  return { app, importApp, toggle, unmount, mounted, pages, unmountPage, nudged };
 }
 
 let idle: (() => void)[];
@@ -63,8 +67,8 @@ describe('the launcher', () => {
     expect(importApp).not.toHaveBeenCalled();
   });
 
-  it('imports the app when the page is idle, and opens it on the first click', async () => {
-    const { importApp, toggle, mounted } = fakeApp();
+  it('imports the app when the page is idle, lets it remind the shopper beside the launcher, and opens it on the first click', async () => {
+    const { importApp, toggle, mounted, nudged } = fakeApp();
     createLauncher({ importApp, readDisplay: async () => display }).mount(config);
     await settle();
     expect(idle).toHaveLength(1);
@@ -72,6 +76,10 @@ describe('the launcher', () => {
     await settle();
     expect(importApp).toHaveBeenCalledTimes(1);
     expect(mounted).toHaveLength(0);
+    expect(nudged).toHaveLength(1);
+    expect(nudged[0]!.launcher).toBe(button());
+    expect(nudged[0]!.display).toBe(display);
+    expect(nudged[0]!.config).toEqual(config);
 
     button()!.click();
     await settle();
@@ -94,6 +102,20 @@ describe('the launcher', () => {
     await settle();
     expect(importApp).toHaveBeenCalledTimes(1);
     expect(mounted).toHaveLength(0);
+  });
+
+  it('asks for no reminder once the panel is open or on its way: the panel says more', async () => {
+    const { app, importApp, toggle, nudged } = fakeApp();
+    let arrive = () => {};
+    importApp.mockImplementationOnce(() => new Promise((resolve) => (arrive = () => resolve(app))));
+    createLauncher({ importApp, readDisplay: async () => display }).mount(config);
+    await settle();
+    button()!.click();
+    idle[0]!();
+    arrive();
+    await settle();
+    expect(toggle).toHaveBeenCalledTimes(1);
+    expect(nudged).toEqual([]);
   });
 
   it('opens once for clicks made while the app is on its way', async () => {

@@ -15,7 +15,7 @@ const THEME = fileURLToPath(new URL('../../../../extensions/loyalty-theme/', imp
  */
 export async function renderEmbed(
   admin: AdminStub,
-  options: { designMode: boolean; assets: string; block?: 'loyalty-widget' | 'loyalty-page' },
+  options: { designMode: boolean; assets: string; block?: 'loyalty-widget' | 'loyalty-page'; nudges?: boolean },
 ): Promise<string> {
   const file = `${THEME}blocks/${options.block ?? 'loyalty-widget'}.liquid`;
   const source = readFileSync(file, 'utf8').replace(/{% schema %}[\s\S]*?{% endschema %}/, '');
@@ -36,7 +36,7 @@ export async function renderEmbed(
     shop: { metafields: { '$app:loyalty': metafields }, currency: 'EUR' },
     request: { design_mode: options.designMode, locale: { iso_code: 'en' } },
     // What the theme editor finds a block by; a storefront renders it as nothing.
-    block: { shopify_attributes: options.designMode ? 'data-shopify-editor-block="{}"' : '' },
+    block: { shopify_attributes: options.designMode ? 'data-shopify-editor-block="{}"' : '', settings: { nudges: options.nudges ?? true } },
   });
 }
 

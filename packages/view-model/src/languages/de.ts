@@ -87,6 +87,8 @@ const words: Strings = {
   historyExpired: 'Verfallen',
   historyAdjusted: 'Vom Shop angepasst',
   expiresOn: 'Deine {points} verfallen am {date}, wenn du bis dahin keine sammelst oder einlöst.',
+  nudgeJoin: 'Erstelle ein Konto und erhalte {points}.',
+  nudgeRedeem: 'Du hast {points}: genug für {reward}.',
 };
 
 export default words;

@@ -87,6 +87,8 @@ const words: Strings = {
   historyExpired: 'Caducados',
   historyAdjusted: 'Ajustados por la tienda',
   expiresOn: 'Tu saldo de {points} caduca el {date} si antes no ganas ni canjeas nada.',
+  nudgeJoin: 'Crea una cuenta y recibe {points}.',
+  nudgeRedeem: 'Tienes {points}: suficiente para {reward}.',
 };
 
 export default words;

@@ -87,6 +87,8 @@ const words: Strings = {
   historyExpired: 'Scaduti',
   historyAdjusted: 'Modificati dal negozio',
   expiresOn: 'Il tuo saldo di {points} scade il {date}, a meno che tu non guadagni o riscatti qualcosa prima.',
+  nudgeJoin: 'Crea un account e ricevi {points}.',
+  nudgeRedeem: 'Hai {points}: abbastanza per {reward}.',
 };
 
 export default words;

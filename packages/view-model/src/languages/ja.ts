@@ -87,6 +87,8 @@ const words: Strings = {
   historyExpired: '期限切れ',
   historyAdjusted: 'ショップが調整',
   expiresOn: '{date}までに獲得も交換もない場合、{points}は失効します。',
+  nudgeJoin: 'アカウントを作成すると{points}がもらえます。',
+  nudgeRedeem: '{points}あります。「{reward}」と交換できます。',
 };
 
 export default words;

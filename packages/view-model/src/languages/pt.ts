@@ -87,6 +87,8 @@ const words: Strings = {
   historyExpired: 'Expirados',
   historyAdjusted: 'Ajustados pela loja',
   expiresOn: 'Seu saldo de {points} expira em {date} se, até lá, você não ganhar nem resgatar nada.',
+  nudgeJoin: 'Crie uma conta e ganhe {points}.',
+  nudgeRedeem: 'Você tem {points}: o suficiente para {reward}.',
 };
 
 export default words;

@@ -1,7 +1,7 @@
 import { Component, type ComponentChildren, render } from 'preact';
-import { Api, en, type Strings } from '@loyalty/view-model';
-import type { Mounting, PageMounting, PanelControl, WidgetConfig } from '../config.js';
-import { type Display, launcherLabel } from '../display.js';
+import { Api, en, loadNudge, nudgeText, type Strings } from '@loyalty/view-model';
+import type { Mounting, NudgeMounting, PageMounting, PanelControl, WidgetConfig } from '../config.js';
+import { type Display, edges, launcherLabel } from '../display.js';
 import { type Gift, loadGift } from './gift.js';
 import { Panel, type PanelProps } from './panel.js';
 import css from './styles.css?inline';
@@ -9,6 +9,14 @@ import { addStyles } from '../styles.js';
 
 /** Marks each opening on the page's performance timeline, once the panel is in the DOM (bench:widget reads it). */
 const MARK_PANEL = 'loyalty-widget:panel';
+
+/** One reader per `init`: the reminder's reads and the panel's renew an expired token once between them. */
+const apis = new WeakMap<WidgetConfig, Api>();
+const apiFor = (config: WidgetConfig): Api => {
+  let api = apis.get(config);
+  if (!api) apis.set(config, (api = new Api(config)));
+  return api;
+};
 
 /** A rendering error removes the panel, never the host page. */
 class Boundary extends Component<{ children: ComponentChildren }, { failed: boolean }> {
@@ -28,7 +36,7 @@ const panelOf = (
   config: WidgetConfig,
   t: Strings,
   d: Display,
-  rest: Pick<PanelProps, 'launcherHeight' | 'gift' | 'onClose' | 'onRetry'>,
+  rest: Pick<PanelProps, 'launcherHeight' | 'gift' | 'onClose' | 'onRetry' | 'onPoints'>,
 ) => (
   <Boundary>
     <Panel
@@ -51,10 +59,11 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
   const removeStyles = addStyles(shadow, css);
   const slot = document.createElement('div');
   root.append(slot);
-  const api = new Api(config);
+  const api = apiFor(config);
   const t = words ?? en;
   let display = first;
   let open = false;
+  let onPoints = false;
   let gift: Gift | null = null;
 
   const draw = () => {
@@ -68,6 +77,7 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
             gift,
             onClose: close,
             onRetry: () => void reload().then((d) => ((display = d), draw())),
+            onPoints,
           })
         : null,
       slot,
@@ -103,6 +113,8 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
     toggle() {
       if (open) return close();
       open = true;
+      onPoints = nudgeOpening;
+      nudgeOpening = false;
       draw();
       performance.mark(MARK_PANEL);
     },
@@ -125,6 +137,71 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
   return control;
 }
 
+/** The session's reminder was given, or tried: once a session, whatever came of it. */
+const NUDGED = 'loyalty-nudged';
+/** The reminder is opening the panel: on the points it spoke of. */
+let nudgeOpening = false;
+
+/**
+ * Called by the loader once the page is idle (unless the panel is already open or on its way): once
+ * a browser session, and unless the page passed `nudges: false`, a reminder beside the launcher, in
+ * the launcher's corner above it, of what the shopper can have (`nudgeText`: the reward a member's
+ * balance covers, the points a guest gets for an account, a bonus points event). Pressed, it opens
+ * the panel on the points; it goes with its × or once the launcher is pressed. Nothing is read on
+ * the session's later pages.
+ */
+export function nudge({ config, root, launcher, display, words }: NudgeMounting): void {
+  if (config.nudges === false || display.failed) return;
+  try {
+    if (sessionStorage.getItem(NUDGED)) return;
+    sessionStorage.setItem(NUDGED, '1');
+  } catch {
+    // Storage refused: it could not be said only once.
+    return;
+  }
+  const t = words ?? en;
+  void loadNudge(apiFor(config)).then(
+    (found) => {
+      const text = found && nudgeText(found, t, config.languageCode, config.currency);
+      // The panel opened meanwhile says more than the reminder would.
+      if (!text || !launcher.isConnected || launcher.getAttribute('aria-expanded') === 'true') return;
+      const removeStyles = addStyles(root.getRootNode() as ShadowRoot, css);
+      const slot = document.createElement('div');
+      root.append(slot);
+      const remove = () => {
+        launcher.removeEventListener('click', remove);
+        render(null, slot);
+        slot.remove();
+        removeStyles();
+      };
+      launcher.addEventListener('click', remove);
+      const [vertical, horizontal] = edges(display.launcher);
+      const { alignmentPositionX: x, alignmentPositionY: y } = display.launcher;
+      const style = { [vertical]: `${y + launcher.offsetHeight + 12}px`, [horizontal]: `${x}px`, '--lw-x': `${x}px` };
+      const open = () => {
+        nudgeOpening = true;
+        launcher.click();
+      };
+      const dismiss = () => {
+        remove();
+        launcher.focus();
+      };
+      render(
+        <div class="lw-nudge" role="status" style={style}>
+          <button type="button" class="lw-nudge-text" onClick={open}>
+            {text}
+          </button>
+          <button type="button" class="lw-close" aria-label={t.close} onClick={dismiss}>
+            ×
+          </button>
+        </div>,
+        slot,
+      );
+    },
+    () => undefined,
+  );
+}
+
 /**
  * Called by the loader for each `<loyalty-page>` (the theme's loyalty page block): the panel laid
  * out in the page, always open, with no launcher, taking no focus, in the element's own shadow root.
@@ -137,7 +214,7 @@ export function mountPage({ config, element, display, read, styles, paint, words
   root.lang = config.languageCode || 'en';
   root.dir = 'ltr';
   shadow.append(root);
-  const api = new Api(config);
+  const api = apiFor(config);
   const t = words ?? en;
   const draw = (d: Display) => {
     paint(root, d);

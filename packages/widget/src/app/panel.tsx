@@ -48,9 +48,11 @@ export interface PanelProps {
   /** Closes the dialog beside the launcher; absent: the panel is laid out in the page (a loyalty page), always open. */
   onClose?: () => void;
   onRetry: () => void;
+  /** Opens on the points once they are live, as a loyalty page does: the reminder beside the launcher, which spoke of them, opened it. */
+  onPoints?: boolean;
 }
 
-export function Panel({ api, config, launcher, launcherHeight, template, label, t, gift, onClose, onRetry }: PanelProps) {
+export function Panel({ api, config, launcher, launcherHeight, template, label, t, gift, onClose, onRetry, onPoints }: PanelProps) {
   const [tab, setTab] = useState<Tab>('streaks');
   // Whether the shopper has picked a tab: a loyalty page opens on the points once they are live, unless so.
   const picked = useRef(false);
@@ -88,7 +90,12 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
       () => api.list('points_setting'),
       ([live]) => {
         setPoints(live);
-        if (live && !onClose && !picked.current) setTab('points');
+        if (live && (!onClose || onPoints) && !picked.current) {
+          setTab('points');
+          // In the dialog, focus goes with the tab it opened on, unless the shopper has left the tabs meanwhile.
+          if (onClose && (panelRef.current?.getRootNode() as ShadowRoot).activeElement?.getAttribute('role') === 'tab')
+            setTimeout(() => tabRefs.current.points?.focus());
+        }
         if (live) persist(() => earnMultiplier(api), setMultiplier);
       },
     );

@@ -35,6 +35,7 @@ const launcher = createLauncher({
         return {
           mount: (mounting) => app.mount({ ...mounting, ...words }),
           mountPage: (mounting) => app.mountPage({ ...mounting, ...words }),
+          nudge: (mounting) => app.nudge({ ...mounting, ...words }),
         };
       },
     );

@@ -126,7 +126,8 @@ function whenPageIdle(then: () => void): void {
  * The Preact panel app is imported on the first hover, focus or touch of the launcher, or when the
  * page is idle, whichever comes first, and mounted on the first click, which it then opens (or
  * at once on a guest's first visit from a referral link, to offer the shop's gift, or for a
- * loyalty page's panel).
+ * loyalty page's panel). Once the page is idle, the app may also show its reminder beside the
+ * launcher (`PanelApp.nudge`).
  */
 export function createLauncher({
   importApp,
@@ -222,7 +223,13 @@ export function createLauncher({
         root.prepend(button);
         performance.mark(MARK_LAUNCHER);
         if (eager || greet) loadApp(config).then(mount, (err: unknown) => warn('could not start:', err));
-        else whenPageIdle(prefetch);
+        else
+          whenPageIdle(() =>
+            loadApp(config).then(
+              (m) => destroyed || panel || opening || m.nudge({ config, root, launcher: button, display: d }),
+              () => undefined,
+            ),
+          );
       },
       (err: unknown) => warn('could not start:', err),
     );
