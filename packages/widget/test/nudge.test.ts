@@ -13,6 +13,8 @@ afterAll(async () => {
 });
 
 const nudge = (page: Page) => page.locator('loyalty-widget .lw-nudge');
+/** The reminder comes five seconds after the page is idle. */
+const DUE = { timeout: 15_000 };
 
 /** Counts the page's reads of the points setting, which only the reminder (or an open panel) makes. */
 function settingReads(page: Page): () => number {
@@ -23,12 +25,12 @@ function settingReads(page: Page): () => number {
   return () => reads;
 }
 
-/** Waits until the page has imported the widget's app, which it does once the page is idle, and a moment more for any read that follows. */
-async function idleDone(page: Page): Promise<void> {
+/** Waits until the page has imported the widget's app, which it does once the page is idle, and past when a reminder would have come. */
+async function pastDue(page: Page): Promise<void> {
   await expect
     .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/widget\/app-[\w-]+\.js$/.test(e.name))))
     .toBe(true);
-  await page.waitForTimeout(500);
+  await page.waitForTimeout(6_000);
 }
 
 describe('the reminder beside the launcher', () => {
@@ -36,7 +38,7 @@ describe('the reminder beside the launcher', () => {
     const { page, errors } = await demo.newPage();
     const reads = settingReads(page);
     await page.goto(`${demo.app.url}/demo`);
-    await expect.poll(() => nudge(page).count()).toBe(1);
+    await expect.poll(() => nudge(page).count(), DUE).toBe(1);
     expect(await nudge(page).getAttribute('role')).toBe('status');
     const text = nudge(page).getByRole('button', { name: 'Create an account and get 100 Stars.' });
     expect(await text.count()).toBe(1);
@@ -57,7 +59,7 @@ describe('the reminder beside the launcher', () => {
     // The session's next page reads nothing for it and shows none.
     await page.reload();
     const before = reads();
-    await idleDone(page);
+    await pastDue(page);
     expect(await nudge(page).count()).toBe(0);
     expect(reads()).toBe(before);
     expect(errors).toEqual([]);
@@ -66,7 +68,7 @@ describe('the reminder beside the launcher', () => {
   it('tells a member the best reward their balance covers; its × takes it away and leaves focus on the launcher, on a phone too', async () => {
     const { page, errors } = await demo.newPage({ viewport: { width: 320, height: 640 } });
     await page.goto(`${demo.app.url}/demo?mode=member`);
-    await expect.poll(() => nudge(page).count()).toBe(1);
+    await expect.poll(() => nudge(page).count(), DUE).toBe(1);
     expect(await nudge(page).textContent()).toBe('You have 380 Stars: enough for €5 off.×');
     const bubble = (await nudge(page).boundingBox())!;
     expect(bubble.x).toBeGreaterThanOrEqual(0);
@@ -82,13 +84,31 @@ describe('the reminder beside the launcher', () => {
   it('speaks the page’s language, and goes when the launcher is pressed', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member&lang=de`);
-    await expect.poll(() => nudge(page).count()).toBe(1);
+    await expect.poll(() => nudge(page).count(), DUE).toBe(1);
     expect(await nudge(page).getByRole('button').first().textContent()).toMatch(/^Du hast 380 Sterne: genug für 5\s€ Rabatt\.$/);
     await launcher(page).click();
     await expect.poll(() => dialog(page).count()).toBe(1);
     expect(await nudge(page).count()).toBe(0);
     // Opened by the launcher, the panel opens where it always does.
     expect(await dialog(page).getByRole('tab', { selected: true }).textContent()).not.toBe('Stars');
+    expect(errors).toEqual([]);
+  });
+
+  it('waits for a page whose launcher was not pressed and that has no loyalty page, and the session keeps it for one', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.goto(`${demo.app.url}/demo`);
+    await launcher(page).click();
+    await dialog(page).getByRole('button', { name: 'Close' }).click();
+    await pastDue(page);
+    expect(await nudge(page).count()).toBe(0);
+    await page.goto(`${demo.app.url}/demo?page=rewards`);
+    await page.locator('loyalty-page').waitFor();
+    await pastDue(page);
+    expect(await nudge(page).count()).toBe(0);
+    expect(await page.evaluate(() => sessionStorage.getItem('loyalty-nudged'))).toBeNull();
+    // The session's next page with neither gives it.
+    await page.goto(`${demo.app.url}/demo`);
+    await expect.poll(() => nudge(page).count(), DUE).toBe(1);
     expect(errors).toEqual([]);
   });
 
@@ -108,7 +128,7 @@ describe('the reminder beside the launcher', () => {
     );
     await page.goto(url);
     await launcher(page).waitFor();
-    await idleDone(page);
+    await pastDue(page);
     expect(await nudge(page).count()).toBe(0);
     expect(reads()).toBe(0);
     expect(errors).toEqual([]);

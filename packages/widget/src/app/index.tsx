@@ -4,6 +4,7 @@ import type { Mounting, NudgeMounting, PageMounting, PanelControl, WidgetConfig 
 import { type Display, edges, launcherLabel } from '../display.js';
 import { type Gift, loadGift } from './gift.js';
 import { Panel, type PanelProps } from './panel.js';
+import nudgeCss from './nudge.css?inline';
 import css from './styles.css?inline';
 import { addStyles } from '../styles.js';
 
@@ -139,19 +140,33 @@ export function mount({ config, shadow, root, launcher, display: first, reload, 
 
 /** The session's reminder was given, or tried: once a session, whatever came of it. */
 const NUDGED = 'loyalty-nudged';
+/**
+ * How long into a page the reminder waits: the shopper first sees the page itself, and its work
+ * (the reads, Intl's first number format) stays out of the page's load.
+ */
+const NUDGE_DELAY_MS = 5000;
 /** The reminder is opening the panel: on the points it spoke of. */
 let nudgeOpening = false;
 
 /**
- * Called by the loader once the page is idle (unless the panel is already open or on its way): once
- * a browser session, and unless the page passed `nudges: false`, a reminder beside the launcher, in
- * the launcher's corner above it, of what the shopper can have (`nudgeText`: the reward a member's
- * balance covers, the points a guest gets for an account, a bonus points event). Pressed, it opens
- * the panel on the points; it goes with its × or once the launcher is pressed. Nothing is read on
- * the session's later pages.
+ * Called by the loader once the page is idle (unless the panel is already open or on its way): a
+ * reminder beside the launcher, in the launcher's corner above it, of what the shopper can have
+ * (`nudgeText`: the reward a member's balance covers, the points a guest gets for an account, a
+ * bonus points event), unless the page passed `nudges: false`. It comes NUDGE_DELAY_MS later, once a
+ * browser session, on a page without a loyalty page (which shows all of it) and whose launcher has
+ * not been pressed. Pressed, it opens the panel on the points; it goes with its × or once the
+ * launcher is pressed. Nothing is read for it on the session's later pages.
  */
-export function nudge({ config, root, launcher, display, words }: NudgeMounting): void {
-  if (config.nudges === false || display.failed) return;
+export function nudge(mounting: NudgeMounting): void {
+  if (mounting.config.nudges === false || mounting.display.failed) return;
+  let pressed = false;
+  mounting.launcher.addEventListener('click', () => (pressed = true), { once: true });
+  setTimeout(() => {
+    if (!pressed && mounting.launcher.isConnected && !document.querySelector('loyalty-page')) remind(mounting);
+  }, NUDGE_DELAY_MS);
+}
+
+function remind({ config, root, launcher, display, words }: NudgeMounting): void {
   try {
     if (sessionStorage.getItem(NUDGED)) return;
     sessionStorage.setItem(NUDGED, '1');
@@ -165,7 +180,7 @@ export function nudge({ config, root, launcher, display, words }: NudgeMounting)
       const text = found && nudgeText(found, t, config.languageCode, config.currency);
       // The panel opened meanwhile says more than the reminder would.
       if (!text || !launcher.isConnected || launcher.getAttribute('aria-expanded') === 'true') return;
-      const removeStyles = addStyles(root.getRootNode() as ShadowRoot, css);
+      const removeStyles = addStyles(root.getRootNode() as ShadowRoot, nudgeCss);
       const slot = document.createElement('div');
       root.append(slot);
       const remove = () => {
@@ -191,7 +206,7 @@ export function nudge({ config, root, launcher, display, words }: NudgeMounting)
           <button type="button" class="lw-nudge-text" onClick={open}>
             {text}
           </button>
-          <button type="button" class="lw-close" aria-label={t.close} onClick={dismiss}>
+          <button type="button" class="lw-nudge-close" aria-label={t.close} onClick={dismiss}>
             ×
           </button>
         </div>,
