@@ -418,6 +418,11 @@ describe('admin pages in Chromium', () => {
       `https://${TEST_SHOP}/admin/themes/current/editor?template=page&addAppBlockId=${SHOPIFY.apiKey}/loyalty-page&target=newAppsSection`,
     );
     expect(await add.getAttribute('target')).toBe('_blank');
+    // The reminder beside the launcher: its switch is the app embed's one setting.
+    const embed = page.getByRole('link', { name: 'Open the app embed in the theme editor' });
+    expect(await embed.getAttribute('href')).toBe(
+      `https://${TEST_SHOP}/admin/themes/current/editor?context=apps&activateAppId=${SHOPIFY.apiKey}/loyalty-widget`,
+    );
   });
 
   it('notifications: rules, templates and integrations', async () => {

@@ -29,6 +29,18 @@ describe('theme app extension', () => {
     expect(schema.settings.map(({ id, type, default: on }) => ({ id, type, on }))).toEqual([{ id: 'nudges', type: 'checkbox', on: true }]);
     expect([...block.matchAll(/block\.settings\.(\w+)/g)].map((m) => m[1])).toEqual(['nudges']);
     expect(block).toContain('nudges: {{ block.settings.nudges | json }},');
+    // Its words in the merchant's language: the theme editor reads the schema's locales.
+    const setting = schema.settings[0] as unknown as Record<string, string>;
+    for (const file of ['en.default.schema.json', 'de.schema.json']) {
+      const words = JSON.parse(readFileSync(new URL(`locales/${file}`, root), 'utf8')) as Record<
+        string,
+        Record<string, Record<string, string>>
+      >;
+      for (const key of ['label', 'info']) {
+        const [, group, id, name] = /^t:(\w+)\.(\w+)\.(\w+)$/.exec(setting[key]!)!;
+        expect(words[group!]?.[id!]?.[name!], `${file} ${key}`).toMatch(/\S/);
+      }
+    }
   });
 
   it('takes the account, the core URL and the three ids from the app-owned metafields the app writes', () => {

@@ -10,7 +10,7 @@ import { useMessages } from '../i18n/context';
 import { textFor } from '../i18n';
 import { editorUrl } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
-import { pageBlockLink } from '../admin/onboarding/theme-embed.server';
+import { pageBlockLink, themeEditorLink } from '../admin/onboarding/theme-embed.server';
 
 const KINDS = [
   { slug: 'floating_widget', key: 'floatingWidgetId' },
@@ -35,6 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     // The preview gets what the theme embed gives the storefront: the shop's currency too.
     currency: account.currencyCode,
     pageLink: pageBlockLink(session.shop, config.apiKey),
+    embedLink: themeEditorLink(session.shop, config.apiKey),
     lists: KINDS.map((k, i) => {
       const list = lists[i];
       return {
@@ -55,7 +56,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>, note: 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
-  const { accountId, baseUrl, currency, lists, pageLink } = useLoaderData<typeof loader>();
+  const { accountId, baseUrl, currency, lists, pageLink, embedLink } = useLoaderData<typeof loader>();
   const { widget: m, records, editor, editors } = useMessages();
   const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
@@ -142,6 +143,23 @@ export default function WidgetPage() {
               <Box>
                 <Button url={pageLink} target="_blank">
                   {m.addPage}
+                </Button>
+              </Box>
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="200">
+              <Text as="h2" variant="headingMd">
+                {m.reminder}
+              </Text>
+              <Text as="p" tone="subdued">
+                {m.reminderHelp}
+              </Text>
+              <Box>
+                <Button url={embedLink} target="_blank">
+                  {m.reminderSettings}
                 </Button>
               </Box>
             </BlockStack>

@@ -15,4 +15,8 @@ export const widget: Messages['widget'] = {
   pageHelp:
     'Zeige dein ganzes Programm auf einer Seite deines Shops, etwa einer Seite „Prämien“: die Wege, Punkte zu sammeln, die einlösbaren Prämien und die Stufen, und angemeldeten Kunden ihre Punkte mit einem Einlösen-Button. Dafür muss das App-Embed „Loyalty widget“ aktiv sein.',
   addPage: 'Im Theme-Editor einer Seite hinzufügen',
+  reminder: 'Eine Erinnerung neben dem Launcher',
+  reminderHelp:
+    'Einmal pro Besuch, ein paar Sekunden nach dem Laden einer Seite, erinnert das Widget Gäste daran, was ein Kundenkonto an Punkten bringt, und Mitglieder daran, welche Prämie ihre Punkte schon abdecken; ein Klick darauf öffnet ihre Punkte. Sie ist aktiv, solange „Kunden an ihre Punkte erinnern“ im App-Embed „Loyalty widget“ angehakt ist.',
+  reminderSettings: 'App-Embed im Theme-Editor öffnen',
 };

@@ -14,4 +14,8 @@ export const widget = {
   pageHelp:
     'Show your whole program on a page of your store, such as a “Rewards” page: the ways to earn, the rewards to redeem and the tiers, and for a signed-in customer their points and a Redeem button. It needs the “Loyalty widget” app embed on.',
   addPage: 'Add to a page in the theme editor',
+  reminder: 'A reminder beside the launcher',
+  reminderHelp:
+    'Once a visit, a few seconds into a page, the widget reminds a guest what creating an account earns and a member which reward their points already cover; pressed, it opens their points. It is on unless you untick “Remind shoppers of their points” in the “Loyalty widget” app embed.',
+  reminderSettings: 'Open the app embed in the theme editor',
 };
