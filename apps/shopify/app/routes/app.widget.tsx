@@ -132,43 +132,36 @@ export default function WidgetPage() {
           </Card>
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                {m.page}
-              </Text>
-              <Text as="p" tone="subdued">
-                {m.pageHelp}
-              </Text>
-              <Box>
-                <Button url={pageLink} target="_blank">
-                  {m.addPage}
-                </Button>
-              </Box>
-            </BlockStack>
-          </Card>
+          <ThemeEditorCard heading={m.page} help={m.pageHelp} url={pageLink} action={m.addPage} />
         </Layout.Section>
         <Layout.Section>
-          <Card>
-            <BlockStack gap="200">
-              <Text as="h2" variant="headingMd">
-                {m.reminder}
-              </Text>
-              <Text as="p" tone="subdued">
-                {m.reminderHelp}
-              </Text>
-              <Box>
-                <Button url={embedLink} target="_blank">
-                  {m.reminderSettings}
-                </Button>
-              </Box>
-            </BlockStack>
-          </Card>
+          <ThemeEditorCard heading={m.reminder} help={m.reminderHelp} url={embedLink} action={m.reminderSettings} />
         </Layout.Section>
         <Layout.Section>
           <HelpFooter topic="widget" />
         </Layout.Section>
       </Layout>
     </Page>
+  );
+}
+
+/** What the theme does with the widget, and a link that opens the theme editor on it. */
+function ThemeEditorCard({ heading, help, url, action }: { heading: string; help: string; url: string; action: string }) {
+  return (
+    <Card>
+      <BlockStack gap="200">
+        <Text as="h2" variant="headingMd">
+          {heading}
+        </Text>
+        <Text as="p" tone="subdued">
+          {help}
+        </Text>
+        <Box>
+          <Button url={url} target="_blank">
+            {action}
+          </Button>
+        </Box>
+      </BlockStack>
+    </Card>
   );
 }
