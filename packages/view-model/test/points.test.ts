@@ -15,6 +15,7 @@ import {
   toNextTier,
   waysToEarn,
   bonusText,
+  loadNudge,
   nudgeText,
 } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
@@ -374,6 +375,22 @@ describe('loadPoints and redeem', () => {
     expect(paths.sort()).toEqual(['points_setting/record', 'reward/record', 'tier/record']);
     const signedIn = await loadPoints(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }));
     expect(signedIn?.member).toEqual(member(0, null));
+  });
+
+  it('reads for the reminder what it says: the setting alone for a guest, the rewards by cost and the record for a member', async () => {
+    const paths: string[] = [];
+    vi.stubGlobal('fetch', async (input: URL) => {
+      paths.push(`${input.pathname.replace('/api/v1.0/schema/', '')}${input.searchParams.has('sortBy') ? ' by cost' : ''}`);
+      return Response.json({
+        data: input.pathname.includes('points_setting') ? [setting] : input.pathname.endsWith('/me') ? member(0, null) : [],
+      });
+    });
+    expect(await loadNudge(new Api({ baseUrl: 'https://core.example', accountId: 'a' }))).toEqual({ setting, rewards: [], member: null });
+    expect(paths).toEqual(['points_setting/record']);
+    paths.length = 0;
+    const signedIn = await loadNudge(new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 'tok' }));
+    expect(signedIn?.member).toEqual(member(0, null));
+    expect(paths.sort()).toEqual(['account_user/me', 'points_setting/record', 'reward/record by cost']);
   });
 
   it('posts a redemption and rejects with the core’s error code', async () => {
