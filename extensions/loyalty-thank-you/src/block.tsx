@@ -1,4 +1,5 @@
 import {
+  applyCodeLink,
   currentChallenge,
   currentMission,
   fill,
@@ -119,7 +120,7 @@ function Earned({ data, storefrontUrl, ctx }: { data: OrderData; storefrontUrl: 
           <s-stack gap="small-200" data-rewards>
             <s-heading>{ctx.w.rewards}</s-heading>
             {rewards.map((log) => (
-              <RewardItem key={log.id} log={log} ctx={ctx} />
+              <RewardItem key={log.id} log={log} storefrontUrl={storefrontUrl} ctx={ctx} />
             ))}
           </s-stack>
         )}
@@ -220,8 +221,11 @@ function CountedItem({ item, ctx }: { item: Counted; ctx: Ctx }) {
   );
 }
 
-/** A reward the order earned: when a held one comes, its code or store credit once issued, or that it was taken back. */
-function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
+/**
+ * A reward the order earned: when a held one comes, its code or store credit once issued, or that it was taken back; a
+ * code with a link that opens the storefront in a new tab with it applied to the cart, for the next order.
+ */
+function RewardItem({ log, storefrontUrl, ctx }: { log: RewardLog; storefrontUrl: string | undefined; ctx: Ctx }) {
   const view = rewardView(log, ctx.t, ctx.lang);
   return (
     <s-stack gap="small-100" data-reward={log.id} data-status={log.rewardLogStatus}>
@@ -229,6 +233,11 @@ function RewardItem({ log, ctx }: { log: RewardLog; ctx: Ctx }) {
       <s-text color={view.kind === 'note' ? 'subdued' : 'base'}>
         {view.kind === 'code' ? view.code : view.kind === 'credit' ? view.amount : view.text}
       </s-text>
+      {view.kind === 'code' && storefrontUrl && (
+        <s-link href={applyCodeLink(view.code, { origin: storefrontUrl })} target="_blank" data-apply>
+          {ctx.t.applyCode}
+        </s-link>
+      )}
     </s-stack>
   );
 }

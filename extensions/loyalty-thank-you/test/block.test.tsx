@@ -100,7 +100,7 @@ type Call = { url: URL; headers: Record<string, string> };
  */
 function network(
   orders: (OrderFacts | null | { status: number; code?: string })[],
-  more: { answer?: Record<string, unknown>; setting?: Record<string, unknown>; me?: Record<string, unknown> } = {},
+  more: { answer?: Record<string, unknown>; setting?: Record<string, unknown>; me?: Record<string, unknown>; logs?: RewardLog[] } = {},
 ): Call[] {
   const calls: Call[] = [];
   vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
@@ -135,7 +135,7 @@ function network(
         },
       ],
       mission_progress: [],
-      reward_log: [
+      reward_log: more.logs ?? [
         held,
         stars,
         { ...stars, id: 'r3', eudRewardTitle: 'Store credit', reward: { rewardKind: 'code' }, couponCode: '7.50 EUR' },
@@ -243,6 +243,24 @@ describe('the order block, for a member', () => {
     await show('en');
     expect(document.body.querySelector('[data-order]')).not.toBeNull();
     expect(document.body.querySelector('[data-referral]')).toBeNull();
+  });
+
+  it('offers a code the order earned for the next order: a link that opens the storefront with it applied to the cart', async () => {
+    const code = { ...held, id: 'r4', rewardLogStatus: 'issued' as const, confirmAt: null, couponCode: 'TEN-K7M3' };
+    network([{ ...ORDER, rewardLogIds: ['r4'] }], { logs: [code] });
+    await show('en');
+    const link = document.body.querySelector('[data-reward="r4"] [data-apply]')!;
+    expect(text(link)).toBe('Apply to my cart');
+    expect([link.getAttribute('href'), link.getAttribute('target')]).toEqual([
+      'https://shop.example/discount/TEN-K7M3?redirect=%2Fcart',
+      '_blank',
+    ]);
+    // Without the storefront's address (the shop has no online store) there is nowhere to apply it.
+    render(null, document.body);
+    network([{ ...ORDER, rewardLogIds: ['r4'] }], { logs: [code] });
+    await show('en', undefined, null);
+    expect(document.body.querySelector('[data-reward="r4"]')).not.toBeNull();
+    expect(document.body.querySelector('[data-apply]')).toBeNull();
   });
 
   it('speaks German', async () => {
