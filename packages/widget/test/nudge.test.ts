@@ -33,7 +33,8 @@ async function pastDue(page: Page): Promise<void> {
   await page.waitForTimeout(6_000);
 }
 
-describe('the reminder beside the launcher', () => {
+// Each test waits out the reminder's five seconds, some twice: more than the suite's 30 s under CI's load.
+describe('the reminder beside the launcher', { timeout: 90_000 }, () => {
   it('tells a guest what an account earns, once a session; pressed, it opens the panel on the points', async () => {
     const { page, errors } = await demo.newPage();
     const reads = settingReads(page);
