@@ -6,7 +6,7 @@ import { records, type RecordOf } from '../core/records.server';
 import type { JsonObject } from '../json';
 import { type AdminGraphql, codeTaken, createCodeDiscount, ordersByEmail } from '../shopify/admin-api.server';
 import { shopifyCustomerId } from '../shopify/customer-ids.server';
-import { type IssuingSpec, rewardEndsAt, takesNoAmount } from '../shopify/reward-issuing';
+import { discountReach, type IssuingSpec, rewardEndsAt, takesNoAmount } from '../shopify/reward-issuing';
 import { inTransaction } from '../storage/transaction.server';
 import { referrerOf, sameEmail } from './referrals.server';
 
@@ -234,14 +234,7 @@ async function makeDiscount(admin: AdminGraphql, gift: Gift, code: string): Prom
     discountValue: Number(reward.discountValue ?? 0),
     startsAt: now,
     endsAt: rewardEndsAt(reward, Date.parse(now)),
-    ...(issuing
-      ? {
-          minimum: issuing.minimum,
-          collections: issuing.collections.map((c) => c.id),
-          ...(issuing.variant ? { variant: issuing.variant.id } : {}),
-          combinesWith: issuing.combinesWith,
-        }
-      : {}),
+    ...(issuing ? discountReach(issuing) : {}),
   });
   if (created.userErrors.length && !codeTaken(created.userErrors)) {
     console.error(`[loyalty-referrals] Shopify refused a referral gift: ${created.userErrors.map((e) => e.message).join('; ')}`);

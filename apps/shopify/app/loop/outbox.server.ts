@@ -6,7 +6,14 @@ import { config } from '../config.server';
 import { accountClient } from '../core/client.server';
 import { isJsonObject, type JsonObject, objectOf } from '../json';
 import { customerGid, shopifyCustomerId } from '../shopify/customer-ids.server';
-import { type CombinesWith, type IssuingSpec, issuingSpecOf, type MinimumRequirement, type RewardKind } from '../shopify/reward-issuing';
+import {
+  type CombinesWith,
+  discountReach,
+  type IssuingSpec,
+  issuingSpecOf,
+  type MinimumRequirement,
+  type RewardKind,
+} from '../shopify/reward-issuing';
 import type { TriggerHandle } from '../shopify/flow-extensions';
 import { pool } from '../storage/pool.server';
 import type { ShopStore } from '../storage/shops.server';
@@ -133,16 +140,7 @@ function discountSpec(log: IssuedRewardLog, issuing: IssuingSpec | undefined): D
     endsAt: rewardExpiry(log),
     // Flow's Reward issued names free shipping, a free product and store credit, which the core's type cannot.
     triggerFields: issuing ? { ...fields, discount_type: issuing.kind } : fields,
-    ...(issuing
-      ? {
-          kind: issuing.kind,
-          minimum: issuing.minimum,
-          collections: issuing.collections.map((c) => c.id),
-          ...(issuing.variant ? { variant: issuing.variant.id } : {}),
-          combinesWith: issuing.combinesWith,
-          currencyCode: issuing.currencyCode,
-        }
-      : {}),
+    ...(issuing ? { kind: issuing.kind, ...discountReach(issuing), currencyCode: issuing.currencyCode } : {}),
   };
 }
 

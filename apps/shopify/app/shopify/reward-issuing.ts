@@ -35,6 +35,17 @@ export interface IssuingSpec {
   currencyCode: string;
 }
 
+/**
+ * A Shopify code discount's reach by the editor's choices, as both the outbox's discounts and the
+ * referral gifts' make it: the minimum, the collections, a free product's variant, the combinations.
+ */
+export const discountReach = (issuing: IssuingSpec) => ({
+  minimum: issuing.minimum,
+  collections: issuing.collections.map((c) => c.id),
+  ...(issuing.variant ? { variant: issuing.variant.id } : {}),
+  combinesWith: issuing.combinesWith,
+});
+
 export const NO_COMBINATIONS: CombinesWith = { orderDiscounts: false, productDiscounts: false, shippingDiscounts: false };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
