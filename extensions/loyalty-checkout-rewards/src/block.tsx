@@ -1,4 +1,4 @@
-import { fill, type Member, pointsName, pointsText, type Reward, rewardGives, type RewardLog } from '@loyalty/view-model';
+import { fill, type Member, pointsName, pointsText, type Reward, rewardTitle, type RewardLog } from '@loyalty/view-model';
 import type { CheckoutApi } from '@shopify/ui-extensions/checkout';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { MemberData } from './load.js';
@@ -149,7 +149,7 @@ function Rewards({ data, checkout, customerId, lang }: { data: MemberData; check
             const short = reward.pointsCost - (member?.pointsBalance ?? 0);
             return (
               <s-stack key={reward.id} gap="small-200" data-redeem={reward.id}>
-                <s-text type="strong">{reward.eudTitle || rewardGives(reward, t, lang, { points: name, currency: data.currency })}</s-text>
+                <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency: data.currency })}</s-text>
                 {short > 0 ? (
                   <s-text color="subdued" data-reason>
                     {fill(w.short, { n: amount(short) })}

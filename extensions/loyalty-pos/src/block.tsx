@@ -6,7 +6,7 @@ import {
   pointsName,
   pointsText,
   type Reward,
-  rewardGives,
+  rewardTitle,
   type RewardLog,
   rewardView,
   storeCredit,
@@ -288,9 +288,7 @@ function Redeeming({
                   const short = reward.pointsCost - balance;
                   return (
                     <s-stack key={reward.id} direction="inline" gap="small-200" alignItems="center" data-reward={reward.id}>
-                      <s-text type="strong">
-                        {reward.eudTitle || rewardGives(reward, t, lang, { points: name, currency: data.currency })}
-                      </s-text>
+                      <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency: data.currency })}</s-text>
                       <s-text>{amount(reward.pointsCost)}</s-text>
                       <s-button disabled={busy !== undefined || short > 0} loading={busy === reward.id} onClick={() => redeem(reward)}>
                         {t.redeem}

@@ -33,7 +33,7 @@ import {
   pointsText,
   rankRows,
   type Reward,
-  rewardGives,
+  rewardTitle,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -437,7 +437,7 @@ function PointsSection({
               return (
                 <s-stack key={reward.id} gap="small-200" data-cost={reward.id}>
                   <s-stack direction="inline" gap="small-200" alignItems="center">
-                    <s-text type="strong">{reward.eudTitle || rewardGives(reward, t, lang, { points: name, currency })}</s-text>
+                    <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency })}</s-text>
                     <s-text>{amount(reward.pointsCost)}</s-text>
                     <s-button disabled={busy !== undefined || short > 0} onClick={() => redeem(reward)}>
                       {t.redeem}

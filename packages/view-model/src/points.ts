@@ -1,7 +1,7 @@
 import { type Api, ApiError, NEWEST_FIRST, redemptionWith, whereIn } from './api.js';
 import { dateFormat, fill, moneyText, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Member, PointEntry, PointsSetting, Redemption, Reward, RewardLog, Tier } from './model.js';
-import { multiplied, type PointsName, pointsText, rewardGives } from './progress.js';
+import { type Earnings, multiplied, type PointsName, pointsText, rewardGives } from './progress.js';
 import { type FollowOffer, followOffers, networkName } from './social.js';
 
 /** The points program as the storefront shows it (CONTRACT §19). */
@@ -171,21 +171,34 @@ export async function loadNudge(api: Api): Promise<Nudge | null> {
   return { setting, rewards, member };
 }
 
+/** What a reward is called where it is offered for points: its title, else what it gives; null when neither says anything. */
+export const rewardTitle = (reward: Reward, t: Strings, lang: string | undefined, earnings: Earnings): string | null =>
+  reward.eudTitle || rewardGives(reward, t, lang, earnings);
+
 /**
  * What the storefront reminds a shopper of beside the launcher, once a session, in one sentence: a
  * member, the best reward their balance covers (what its Redeem button calls it), else a bonus
- * points event running `now`; a guest, what creating an account earns, else the bonus event. Null
- * when there is nothing to say.
+ * points event running `now`, else the nearest reward and what it still takes (as its row in the
+ * panel says it); a guest, what creating an account earns, else the bonus event. Null when there
+ * is nothing to say.
  */
 export function nudgeText(points: Nudge, t: Strings, lang: string | undefined, currency?: string, now = Date.now()): string | null {
   const { setting, member } = points;
   const name = pointsName(setting, t);
-  // Cheapest first: the last the balance covers is the best.
-  const best = member && points.rewards.filter((r) => r.pointsCost <= member.pointsBalance).pop();
-  const title = best && (best.eudTitle || rewardGives(best, t, lang, { points: name, currency }));
-  if (member && title) return fill(t.nudgeRedeem, { points: pointsText(member.pointsBalance, name, lang), reward: title });
-  if (!member && setting.pointsOnSignUp > 0) return fill(t.nudgeJoin, { points: pointsText(setting.pointsOnSignUp, name, lang) });
-  return bonusText(setting, t, lang, now);
+  const say = (n: number) => pointsText(n, name, lang);
+  if (!member)
+    return setting.pointsOnSignUp > 0 ? fill(t.nudgeJoin, { points: say(setting.pointsOnSignUp) }) : bonusText(setting, t, lang, now);
+  // Cheapest first: the last the balance covers is the best, the first it does not the nearest.
+  let best: string | undefined;
+  let nearest: string | undefined;
+  for (const reward of points.rewards) {
+    const title = rewardTitle(reward, t, lang, { points: name, currency });
+    const short = reward.pointsCost - member.pointsBalance;
+    if (title && short > 0) nearest ??= `${title}: ${fill(t.toGo, { n: say(short) })}`;
+    else if (title) best = title;
+  }
+  if (best) return fill(t.nudgeRedeem, { points: say(member.pointsBalance), reward: best });
+  return bonusText(setting, t, lang, now) ?? nearest ?? null;
 }
 
 /**

@@ -261,13 +261,22 @@ describe('nudgeText', () => {
     expect(nudgeText(points(null), stringsFor('fr'), 'fr')).toBe('Créez un compte et recevez 100 Stars.');
   });
 
-  it('says a bonus points event when there is nothing else to say, and nothing without one', () => {
+  it('says a bonus points event before what a reward still takes, and to a guest who earns nothing on signing up', () => {
     expect(nudgeText(points(100, event), t, 'en', 'EUR', during)).toBe(bonusText({ ...setting, ...event }, t, 'en', during));
     expect(nudgeText(points(null, { ...event, pointsOnSignUp: 0 }), t, 'en', 'EUR', during)).toMatch(/^2× points on orders until /);
-    expect(nudgeText(points(100), t, 'en', 'EUR', during)).toBeNull();
     expect(nudgeText(points(null, { pointsOnSignUp: 0 }), t, 'en', 'EUR', during)).toBeNull();
-    // A balance that covers an unnamed fixed amount the page gives no currency for: no reward to name.
-    expect(nudgeText(points(700), t, 'en', undefined, during)).toBeNull();
+  });
+
+  it('tells a member whose balance covers no reward the nearest one and what it still takes, as its row in the panel does', () => {
+    expect(nudgeText(points(100), t, 'en', 'EUR')).toBe('€5 off: 400 Stars to go');
+    expect(nudgeText(points(0), t, 'en', 'EUR')).toBe('€5 off: 500 Stars to go');
+    expect(nudgeText(points(490), stringsFor('de'), 'de', 'EUR')).toBe('5\u00a0€ Rabatt: Noch 10 Stars');
+    // An unnamed fixed amount the page gives no currency for has no name to say: the nearest named one instead.
+    expect(nudgeText(points(100), t, 'en')).toBe('Ten off your next order: 900 Stars to go');
+    // Covered, though unnamed: the best named one it covers, else the nearest named one.
+    expect(nudgeText(points(700), t, 'en')).toBe('Ten off your next order: 300 Stars to go');
+    expect(nudgeText(points(1500), t, 'en')).toBe('You have 1,500 Stars: enough for Ten off your next order.');
+    expect(nudgeText({ ...points(100), rewards: [] }, t, 'en', 'EUR')).toBeNull();
   });
 });
 

@@ -82,6 +82,24 @@ describe('the reminder beside the launcher', { timeout: 90_000 }, () => {
     expect(errors).toEqual([]);
   });
 
+  it('tells a member whose balance covers no reward the nearest one and what it still takes', async () => {
+    const ownedById = await demo.shopper();
+    const adjust = async (points: number) =>
+      expect((await demo.api.post('/schema/point_entry/record', { ownedById, points, reason: 'adjusted' })).status).toBe(200);
+    await adjust(-300);
+    try {
+      const { page, errors } = await demo.newPage();
+      await page.goto(`${demo.app.url}/demo?mode=member`);
+      await expect.poll(() => nudge(page).count(), DUE).toBe(1);
+      expect(await nudge(page).getByRole('button').first().textContent()).toBe('€5 off: 220 Stars to go');
+      expect(await violations(page)).toEqual([]);
+      await screenshot(page, 'nudge-member-to-go');
+      expect(errors).toEqual([]);
+    } finally {
+      await adjust(300);
+    }
+  });
+
   it('speaks the page’s language, and goes when the launcher is pressed', async () => {
     const { page, errors } = await demo.newPage();
     await page.goto(`${demo.app.url}/demo?mode=member&lang=de`);

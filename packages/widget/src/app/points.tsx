@@ -19,7 +19,7 @@ import {
   pointsText,
   saveBirthdayInto,
   type Reward as RedeemableReward,
-  rewardGives,
+  rewardTitle,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -128,7 +128,7 @@ export function PointsTab({
             {points.rewards.map((reward) => {
               const short = member ? reward.pointsCost - member.pointsBalance : 0;
               // Untitled, a fixed amount says nothing when the page names no currency: no empty heading then.
-              const title = reward.eudTitle || rewardGives(reward, t, lang, { points: name, currency });
+              const title = rewardTitle(reward, t, lang, { points: name, currency });
               const shown = outcome?.id === reward.id ? outcome : undefined;
               return (
                 <li key={reward.id} class="lw-card">

@@ -17,6 +17,6 @@ export const widget: Messages['widget'] = {
   addPage: 'Im Theme-Editor einer Seite hinzufügen',
   reminder: 'Eine Erinnerung neben dem Launcher',
   reminderHelp:
-    'Einmal pro Besuch, ein paar Sekunden nach dem Laden einer Seite, erinnert das Widget Gäste daran, was ein Kundenkonto an Punkten bringt, und Mitglieder daran, welche Prämie ihre Punkte schon abdecken; ein Klick darauf öffnet ihre Punkte. Sie ist aktiv, solange „Kunden an ihre Punkte erinnern“ im App-Embed „Loyalty widget“ angehakt ist.',
+    'Einmal pro Besuch, ein paar Sekunden nach dem Laden einer Seite, erinnert das Widget Gäste daran, was ein Kundenkonto an Punkten bringt, und Mitglieder daran, welche Prämie ihre Punkte schon abdecken oder wie viele Punkte zur nächsten noch fehlen; ein Klick darauf öffnet ihre Punkte. Sie ist aktiv, solange „Kunden an ihre Punkte erinnern“ im App-Embed „Loyalty widget“ angehakt ist.',
   reminderSettings: 'App-Embed im Theme-Editor öffnen',
 };

@@ -16,6 +16,6 @@ export const widget = {
   addPage: 'Add to a page in the theme editor',
   reminder: 'A reminder beside the launcher',
   reminderHelp:
-    'Once a visit, a few seconds into a page, the widget reminds a guest what creating an account earns and a member which reward their points already cover; pressed, it opens their points. It is on unless you untick “Remind shoppers of their points” in the “Loyalty widget” app embed.',
+    'Once a visit, a few seconds into a page, the widget reminds a guest what creating an account earns, and a member which reward their points already cover or how many more the nearest one takes; pressed, it opens their points. It is on unless you untick “Remind shoppers of their points” in the “Loyalty widget” app embed.',
   reminderSettings: 'Open the app embed in the theme editor',
 };
