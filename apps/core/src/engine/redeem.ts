@@ -66,6 +66,14 @@ export async function redeemReward(
     return refuse(
       notRedeemable('This reward is not live.', [{ field: 'status', code: 'not_redeemable', message: `The reward is ${reward.status}.` }]),
     );
+  // Only live members take part (CONTRACT §19, an addition: a member the shop has paused, e.g. a
+  // customer its exclusions leave out, spends nothing either).
+  if (read.member.status !== 'live')
+    return refuse(
+      notRedeemable('This member does not take part in the program.', [
+        { field: 'ownedById', code: 'not_redeemable', message: `The member is ${read.member.status}.` },
+      ]),
+    );
   const rewardLogId = randomUUID();
   const entered = await addEntry(
     trx,

@@ -78,7 +78,7 @@ export const reward = defineResource({
       }),
       description:
         'Redeems the reward for its pointsCost (CONTRACT §19): an end user for themselves, an API key with ownedById. ' +
-        'One redeemed point entry and one issued reward log, or nothing: 409 insufficient_points, not_redeemable, duplicate_unique_identifier.',
+        'One redeemed point entry and one issued reward log, or nothing: 409 insufficient_points, not_redeemable (also for a member who is not live), duplicate_unique_identifier.',
       run: ({ trx, ctx, records, row, body }) => redeemReward(trx, records, ctx, row, body),
     },
     import_coupons: {

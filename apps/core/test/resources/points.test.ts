@@ -511,6 +511,12 @@ describe('redeem', () => {
     await setStatus('draft');
     await expectRefused(redeem(r.id, { ownedById: m }), 409, 'not_redeemable');
     await setStatus('live');
+    // A member who does not take part (paused, as the Shopify app's exclusions leave a customer out) spends nothing.
+    expect((await acct.api.patch(`/schema/account_user/record/${m}`, { status: 'paused' })).status).toBe(200);
+    const paused = await redeem(r.id, { ownedById: m });
+    expect(paused.body.error.details).toEqual([expect.objectContaining({ field: 'ownedById', code: 'not_redeemable' })]);
+    await expectRefused(Promise.resolve(paused), 409, 'not_redeemable');
+    expect((await acct.api.patch(`/schema/account_user/record/${m}`, { status: 'live' })).status).toBe(200);
     expect(first.pointsBalance).toBe(50);
     expect(await accepted(redeem(r.id, { ownedById: m }))).toMatchObject({ pointsBalance: 50 });
   });
